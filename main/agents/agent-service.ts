@@ -1,0 +1,104 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AgentView } from '../../preload/api.js';
+import { ControlError } from '../../preload/api.js';
+import type { Logger } from '../core/log.js';
+import type { AgentSettings, SettingsStore } from '../core/settings.js';
+import type { Vault } from '../vault/vault.js';
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,39}$/;
+const vaultKey = (name: string) => `agent:${name}`;
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** 256 bits from the OS CSPRNG, with a recognisable prefix for secret scanners. */
+export function newToken(prefix: string): string {
+  return `${prefix}_${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * Named agents and their bearer tokens. Tokens live in the vault; in memory
+ * the gateway keeps only their SHA-256, so a lookup never compares secrets
+ * byte by byte and a revoke takes effect on the next request.
+ */
+export class AgentService {
+  private readonly byDigest = new Map<string, string>();
+  private readonly lastSeen = new Map<string, string>();
+
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly vault: Vault,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Loads every agent's token from the vault; fails loudly if the vault can't answer. */
+  async load(): Promise<void> {
+    this.byDigest.clear();
+    for (const agent of this.settings.get().agents) {
+      const token = await this.vault.get(vaultKey(agent.name));
+      if (!token) {
+        this.logger.warn('agent token missing from the keychain; revoke and add the agent again', { agent: agent.name });
+        continue;
+      }
+      this.logger.registerSecret(token);
+      this.byDigest.set(digest(token), agent.name);
+    }
+  }
+
+  authenticate(token: string): string | null {
+    const name = this.byDigest.get(digest(token)) ?? null;
+    if (name) this.lastSeen.set(name, new Date().toISOString());
+    return name;
+  }
+
+  get(name: string): AgentSettings | undefined {
+    return this.settings.get().agents.find((a) => a.name === name);
+  }
+
+  list(connected: (name: string) => boolean = () => false): AgentView[] {
+    return this.settings.get().agents.map((a) => ({
+      name: a.name,
+      createdAt: a.createdAt,
+      lastSeen: this.lastSeen.get(a.name) ?? null,
+      connected: connected(a.name),
+      hasToken: true as const,
+      ...(a.tools ? { tools: a.tools } : {}),
+    }));
+  }
+
+  async add(name: string): Promise<{ agent: AgentView; token: string }> {
+    const trimmed = typeof name === 'string' ? name.trim() : '';
+    if (!NAME.test(trimmed)) {
+      throw new ControlError('INVALID', 'Agent names are 1–40 characters: letters, digits, space, dot, dash, underscore, starting with a letter or digit.');
+    }
+    if (this.get(trimmed)) throw new ControlError('CONFLICT', `An agent named "${trimmed}" already exists. Revoke it first or pick another name.`);
+    const token = newToken('alk');
+    // Vault first: if the keychain refuses, settings stay untouched.
+    await this.vault.set(vaultKey(trimmed), token);
+    this.settings.update((s) => {
+      s.agents.push({ name: trimmed, createdAt: new Date().toISOString(), overrides: {}, grants: {} });
+    });
+    this.logger.registerSecret(token);
+    this.byDigest.set(digest(token), trimmed);
+    this.logger.info('agent added', { agent: trimmed });
+    return { agent: this.list().find((a) => a.name === trimmed)!, token };
+  }
+
+  async revoke(name: string): Promise<void> {
+    if (!this.get(name)) throw new ControlError('NOT_FOUND', `No agent named "${name}".`);
+    // Stop accepting the token before anything else can fail.
+    for (const [d, n] of this.byDigest) if (n === name) this.byDigest.delete(d);
+    this.settings.update((s) => {
+      s.agents = s.agents.filter((a) => a.name !== name);
+    });
+    await this.vault.delete(vaultKey(name));
+    this.lastSeen.delete(name);
+    this.logger.info('agent revoked', { agent: name });
+  }
+
+  update(name: string, change: (agent: AgentSettings) => void): void {
+    if (!this.get(name)) throw new ControlError('NOT_FOUND', `No agent named "${name}".`);
+    this.settings.update((s) => {
+      const agent = s.agents.find((a) => a.name === name);
+      if (agent) change(agent);
+    });
+  }
+}

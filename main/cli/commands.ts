@@ -1,0 +1,82 @@
+import type { ToolView } from '../../preload/api.js';
+import { clientSetups } from '../agents/client-setup.js';
+import { resolveDataDir } from '../core/paths.js';
+import { runningServer, withControl } from './context.js';
+
+type Out = (line: string) => void;
+const out: Out = (line) => process.stdout.write(line + '\n');
+
+export async function status(o: { dataDir?: string; json?: boolean }): Promise<number> {
+  const dataDir = resolveDataDir(o.dataDir);
+  const info = runningServer(dataDir);
+  if (o.json) out(JSON.stringify(info ? { running: true, ...info, dataDir } : { running: false, dataDir }));
+  else if (info) out(`Airlock ${info.version} is running (pid ${info.pid}).\n  MCP URL:  ${info.mcpUrl}\n  Data dir: ${dataDir}`);
+  else out(`Airlock is not running for ${dataDir}.\nStart it with: airlock serve${o.dataDir ? ` --data-dir ${o.dataDir}` : ''}`);
+  return info ? 0 : 1;
+}
+
+export async function agentAdd(name: string, o: { dataDir?: string; json?: boolean }): Promise<number> {
+  return withControl(o.dataDir, async ({ api, mcpUrl }) => {
+    const created = await api.addAgent(name);
+    const setup = clientSetups(mcpUrl, created.token);
+    if (o.json) {
+      out(JSON.stringify({ name: created.agent.name, token: created.token, mcpUrl, setup }));
+      return 0;
+    }
+    out(`Agent "${created.agent.name}" added. Its token is shown once; Airlock cannot show it again.\n`);
+    out(`  Token:   ${created.token}\n  MCP URL: ${mcpUrl}\n`);
+    for (const s of setup) out(`── ${s.client} (${s.kind === 'command' ? 'run in a terminal' : `paste into ${s.where}`})\n${s.text}\n`);
+    return 0;
+  });
+}
+
+export async function agentList(o: { dataDir?: string; json?: boolean }): Promise<number> {
+  return withControl(o.dataDir, async ({ api }) => {
+    const agents = await api.listAgents();
+    if (o.json) out(JSON.stringify(agents));
+    else if (agents.length === 0) out('No agents yet. Add one with: airlock agent add NAME');
+    else for (const a of agents) out(`${a.name}\tadded ${a.createdAt}\t${a.lastSeen ? `last seen ${a.lastSeen}` : 'never seen'}${a.connected ? '\tconnected' : ''}`);
+    return 0;
+  });
+}
+
+export async function agentRevoke(name: string, o: { dataDir?: string }): Promise<number> {
+  return withControl(o.dataDir, async ({ api, running }) => {
+    await api.revokeAgent(name);
+    out(`Agent "${name}" revoked; its token no longer works${running ? ', also on the running server' : ''}.`);
+    return 0;
+  });
+}
+
+export async function toolsList(o: { dataDir?: string; agent?: string; json?: boolean }): Promise<number> {
+  return withControl(o.dataDir, async ({ api }) => {
+    const tools = await api.listTools(o.agent);
+    if (o.json) out(JSON.stringify(tools));
+    else for (const t of tools) out(formatTool(t));
+    return 0;
+  });
+}
+
+export async function toolsSet(
+  name: string,
+  o: { dataDir?: string; agent?: string; approval?: string; enabled?: string; confirmDestructive?: boolean },
+): Promise<number> {
+  if (o.approval === undefined && o.enabled === undefined) throw new Error('Nothing to set: give --approval auto|ask and/or --enabled true|false.');
+  if (o.approval !== undefined && o.approval !== 'auto' && o.approval !== 'ask') throw new Error('--approval must be auto or ask.');
+  if (o.enabled !== undefined && o.enabled !== 'true' && o.enabled !== 'false') throw new Error('--enabled must be true or false.');
+  return withControl(o.dataDir, async ({ api }) => {
+    const tool = await api.setToolPolicy(name, {
+      ...(o.approval ? { approval: o.approval as 'auto' | 'ask' } : {}),
+      ...(o.enabled ? { enabled: o.enabled === 'true' } : {}),
+      ...(o.agent ? { agent: o.agent } : {}),
+      ...(o.confirmDestructive ? { confirmDestructive: true } : {}),
+    });
+    out(formatTool(tool));
+    return 0;
+  });
+}
+
+function formatTool(t: ToolView): string {
+  const badges = [t.readOnly ? 'read-only' : '', t.destructive ? 'destructive' : ''].filter(Boolean).join(',');
+  return `${t.name}\t${t.enabled ? 'enabled' : 'disabled'}\t${t.approval}${badges ? `\t${badges}` : ''}${t.agent ? `\t(agent ${t.agent})` : ''}`;
+}

@@ -1,0 +1,216 @@
+import { AgentService, newToken } from '../agents/agent-service.js';
+import { ApprovalEngine } from '../approvals/engine.js';
+import { ControlRoutes } from '../gateway/control-routes.js';
+import { Gateway } from '../gateway/http-server.js';
+import { McpEndpoint } from '../gateway/mcp-endpoint.js';
+import { DEFAULT_UI_DIR } from '../gateway/static-files.js';
+import { ActivityLog } from '../store/activity.js';
+import { ApprovalStore } from '../store/approval-store.js';
+import { openDatabase, type Db } from '../store/db.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { SchemaValidator } from '../tools/schema-validator.js';
+import { StatusSource } from '../tools/status-source.js';
+import type { CallToolResult, ToolSource } from '../tools/types.js';
+import { KeyringVault } from '../vault/keyring-vault.js';
+import type { Vault } from '../vault/vault.js';
+import { CallPipeline } from './call-pipeline.js';
+import { ControlService } from './control-service.js';
+import { CoreEvents } from './events.js';
+import { InstanceLock } from './instance.js';
+import { Logger } from './log.js';
+import { dataPaths, type DataPaths } from './paths.js';
+import { SettingsStore } from './settings.js';
+import { appVersion } from './version.js';
+import { resolvePolicy } from '../approvals/policy.js';
+
+export interface AppOptions {
+  dataDir: string;
+  /** Overrides the port in settings; 0 picks a free port. */
+  port?: number;
+  /** Test hook: a vault other than the OS keychain. */
+  vault?: Vault;
+  /** Test hook: extra tool sources. */
+  sources?: ToolSource[];
+  logger?: Logger;
+  uiDir?: string;
+  /** Test hook: shorter approval timings etc. are set through settings; this only skips the instance lock. */
+  skipLock?: boolean;
+}
+
+export interface Started {
+  port: number;
+  url: string;
+  mcpUrl: string;
+  /** Opens the approval page; carries the control token in the fragment (never sent to a server or logged). */
+  controlUrl: string;
+}
+
+const CONTROL_TOKEN_KEY = 'control-token';
+
+/**
+ * The composition root (DESIGN "Runtimes and layout"): builds every service,
+ * starts them in order and stops them in reverse. Runs in plain Node; the
+ * Electron shell and `airlock serve` both drive it.
+ */
+export class App {
+  readonly paths: DataPaths;
+  readonly logger: Logger;
+  readonly events = new CoreEvents();
+  readonly settings: SettingsStore;
+  readonly vault: Vault;
+  readonly registry = new ToolRegistry();
+  readonly version = appVersion();
+  control!: ControlService;
+  agents!: AgentService;
+  private db: Db | null = null;
+  private approvals: ApprovalEngine | null = null;
+  private gateway: Gateway | null = null;
+  private mcp: McpEndpoint | null = null;
+  private readonly lock: InstanceLock;
+  private startedInfo: Started | null = null;
+  private offs: (() => void)[] = [];
+
+  constructor(private readonly options: AppOptions) {
+    this.paths = dataPaths(options.dataDir);
+    this.logger = options.logger ?? new Logger({ dir: this.paths.logs });
+    this.settings = new SettingsStore(this.paths.settings);
+    this.vault = options.vault ?? new KeyringVault({ dataDir: this.paths.dir });
+    this.lock = new InstanceLock(this.paths.lock, this.paths.serverInfo);
+  }
+
+  get started(): Started | null {
+    return this.startedInfo;
+  }
+
+  async start(): Promise<Started> {
+    if (!this.options.skipLock) this.lock.acquire();
+    try {
+      return await this.startServices();
+    } catch (err) {
+      await this.stop().catch(() => {});
+      throw err;
+    }
+  }
+
+  private async startServices(): Promise<Started> {
+    const { logger, settings, events, registry } = this;
+    await this.vault.check();
+    const controlToken = await this.controlToken();
+    this.db = openDatabase(this.paths.database);
+    const activity = new ActivityLog(this.db);
+    const validator = new SchemaValidator();
+    this.agents = new AgentService(settings, this.vault, logger);
+    await this.agents.load();
+
+    let mcpUrl = '';
+    const approvals: ApprovalEngine = new ApprovalEngine({
+      store: new ApprovalStore(this.db),
+      events,
+      timings: () => {
+        const a = settings.get().approvals;
+        return { waitMs: a.waitSeconds * 1000, expireMs: a.expireMinutes * 60_000, outcomeWindowMs: a.outcomeWindowMinutes * 60_000, progressIntervalMs: a.progressIntervalSeconds * 1000 };
+      },
+      execute: async (row, args, ctx): Promise<CallToolResult> => {
+        const entry = registry.getByKey(row.toolKey);
+        if (!entry) throw new Error(`${row.tool} is no longer available (its source was removed or is down); nothing was sent.`);
+        return pipeline.execute(entry, args, ctx);
+      },
+      toolInfo: (key) => {
+        const e = registry.getByKey(key);
+        return e && { name: e.name, inputSchema: e.def.inputSchema, ...(e.def.title ? { title: e.def.title } : {}) };
+      },
+      validate: (key, args) => {
+        const e = registry.getByKey(key);
+        return e ? validator.validate(e.def.inputSchema, args) : 'the tool is no longer available';
+      },
+      grant: (agent, key, until) => this.control.grant(agent, key, until),
+      isPaused: () => settings.get().paused,
+    });
+    this.approvals = approvals;
+    const pipeline: CallPipeline = new CallPipeline({ registry, settings, agents: this.agents, approvals, activity, validator, events, logger });
+    this.mcp = new McpEndpoint({ pipeline, logger, version: this.version, maxBodyBytes: settings.get().limits.maxBodyBytes });
+    const mcp = this.mcp;
+    this.control = new ControlService({
+      version: this.version,
+      dataDir: this.paths.dir,
+      settings,
+      registry,
+      agents: this.agents,
+      approvals,
+      activity,
+      events,
+      mcpUrl: () => mcpUrl,
+      connectedAgents: () => mcp.connectedAgents(),
+    });
+
+    registry.add(new StatusSource((agent) => this.statusReport(agent)));
+    for (const source of this.options.sources ?? []) registry.add(source);
+    this.offs.push(registry.onToolsChanged(() => mcp.toolsChanged()));
+    this.offs.push(events.subscribe((e) => e.type === 'tools.changed' && mcp.toolsChanged()));
+    approvals.start();
+
+    this.gateway = new Gateway({
+      mcp,
+      control: new ControlRoutes({ api: this.control, events, logger, controlToken, isAgentToken: (t) => this.agents.authenticate(t) !== null }),
+      authenticateAgent: (t) => this.agents.authenticate(t),
+      logger,
+      version: this.version,
+      maxBodyBytes: () => settings.get().limits.maxBodyBytes,
+      uiDir: this.options.uiDir ?? DEFAULT_UI_DIR,
+    });
+    const port = await this.gateway.start(this.options.port ?? settings.get().port);
+    const url = `http://127.0.0.1:${port}`;
+    mcpUrl = `${url}/mcp`;
+    this.startedInfo = { port, url, mcpUrl, controlUrl: `${url}/#token=${controlToken}` };
+    if (!this.options.skipLock) this.lock.publish({ url, mcpUrl, pid: process.pid, version: this.version, startedAt: new Date().toISOString() });
+    logger.info('airlock started', { mcpUrl, dataDir: this.paths.dir, version: this.version });
+    return this.startedInfo;
+  }
+
+  /** Waits for the HTTP server to close, then the database; safe to call twice. */
+  async stop(): Promise<void> {
+    for (const off of this.offs.splice(0)) off();
+    await this.gateway?.stop();
+    this.gateway = null;
+    this.approvals?.stop();
+    for (const s of this.registry.listSources()) await this.registry.remove(s.id);
+    this.db?.close();
+    this.db = null;
+    this.lock.release();
+    this.startedInfo = null;
+  }
+
+  private async controlToken(): Promise<string> {
+    let token = await this.vault.get(CONTROL_TOKEN_KEY);
+    if (!token) {
+      token = newToken('alc');
+      await this.vault.set(CONTROL_TOKEN_KEY, token);
+    }
+    this.logger.registerSecret(token);
+    return token;
+  }
+
+  private statusReport(agent: string) {
+    const settings = this.settings.get();
+    const agentSettings = this.agents.get(agent);
+    const visible = this.registry.entries().map((e) => ({ e, p: resolvePolicy(settings, e, agentSettings) })).filter((x) => x.p.enabled);
+    return {
+      version: this.version,
+      paused: settings.paused,
+      accounts: [],
+      servers: this.registry
+        .listSources()
+        .filter((s) => s.kind === 'remote')
+        .map((s) => {
+          const st = s.status();
+          return { name: s.label, state: st.state, ...(st.state === 'error' ? { detail: st.detail } : {}), tools: s.tools().length };
+        }),
+      tools: { total: visible.length, needApproval: visible.filter((x) => x.p.approval === 'ask').map((x) => x.e.name) },
+    };
+  }
+}
+
+/** Reads the control token of a profile (for the CLI talking to a running server). */
+export async function readControlToken(vault: Vault): Promise<string | null> {
+  return vault.get(CONTROL_TOKEN_KEY);
+}

@@ -1,0 +1,161 @@
+import { ProtocolError, ProtocolErrorCode, type Tool } from '@modelcontextprotocol/server';
+import type { ActivityView } from '../../preload/api.js';
+import type { AgentService } from '../agents/agent-service.js';
+import { argsDigest } from '../approvals/canonical.js';
+import type { ApprovalEngine, AskOutcome } from '../approvals/engine.js';
+import { resolvePolicy } from '../approvals/policy.js';
+import type { ActivityLog } from '../store/activity.js';
+import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
+import { capText } from '../tools/result-shaping.js';
+import type { SchemaValidator } from '../tools/schema-validator.js';
+import type { CallToolResult, ToolCallContext } from '../tools/types.js';
+import { errorResult } from '../tools/types.js';
+import type { CoreEvents } from './events.js';
+import type { Logger } from './log.js';
+import type { SettingsStore } from './settings.js';
+
+export interface CallPipelineDeps {
+  registry: ToolRegistry;
+  settings: SettingsStore;
+  agents: AgentService;
+  approvals: ApprovalEngine;
+  activity: ActivityLog;
+  validator: SchemaValidator;
+  events: CoreEvents;
+  logger: Logger;
+}
+
+export interface CallOptions {
+  signal: AbortSignal;
+  progress?: ToolCallContext['progress'];
+}
+
+/**
+ * One tool call, end to end (DESIGN "A tool call, end to end"): public name
+ * → policy → (approval) → source → shaped result → activity log.
+ */
+export class CallPipeline {
+  constructor(private readonly deps: CallPipelineDeps) {}
+
+  /** The tools this agent may see, as MCP `Tool` objects. */
+  async listTools(agent: string): Promise<Tool[]> {
+    await this.deps.registry.whenReady();
+    const settings = this.deps.settings.get();
+    const agentSettings = this.deps.agents.get(agent);
+    const out: Tool[] = [];
+    for (const entry of this.deps.registry.entries()) {
+      if (!resolvePolicy(settings, entry, agentSettings).enabled) continue;
+      out.push(toMcpTool(entry));
+    }
+    return out;
+  }
+
+  async call(agent: string, name: string, args: unknown, opts: CallOptions): Promise<CallToolResult> {
+    const started = performance.now();
+    await this.deps.registry.whenReady();
+    const entry = this.deps.registry.get(name);
+    const settings = this.deps.settings.get();
+    const policy = entry && resolvePolicy(settings, entry, this.deps.agents.get(agent));
+    if (!entry || !policy?.enabled) {
+      // Same answer for disabled and unknown: an agent learns nothing about tools it may not use.
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    }
+    const input = args ?? {};
+    const digest = argsDigest(input);
+    const log = (decision: ActivityView['decision'], result: CallToolResult | null, extra: Partial<ActivityView> = {}) =>
+      this.record({ agent, tool: entry.name, decision, argsDigest: digest, started, result, ...extra });
+
+    if (typeof input !== 'object' || Array.isArray(input)) {
+      const result = errorResult('Arguments must be a JSON object.');
+      log('rejected', result);
+      return result;
+    }
+    const record = input as Record<string, unknown>;
+    const problem = this.deps.validator.validate(entry.def.inputSchema, record);
+    if (problem) {
+      // A tool-execution error (not a protocol error) lets the model correct itself (MCP 2025-11-25, tools).
+      const result = errorResult(`Invalid arguments for ${entry.name}: ${problem}`);
+      log('rejected', result);
+      return result;
+    }
+
+    if (policy.approval === 'auto') {
+      const result = await this.execute(entry, record, { agent, signal: opts.signal, progress: opts.progress });
+      log('auto', result);
+      return result;
+    }
+
+    const outcome: AskOutcome = await this.deps.approvals.ask({
+      agent,
+      toolKey: entry.key,
+      tool: entry.name,
+      args: record,
+      effect: this.effectOf(entry, record),
+      signal: opts.signal,
+      progress: opts.progress,
+    });
+    const decision = outcome.decision;
+    log(decision, outcome.result, {
+      ...(outcome.approvalId ? { approvalId: outcome.approvalId } : {}),
+      outcome: outcome.decision === 'waiting' ? 'pending' : outcome.result.isError ? 'error' : 'ok',
+    });
+    return outcome.result;
+  }
+
+  /** Runs a call on its source; used for auto calls and by the approval engine. */
+  async execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ToolCallContext): Promise<CallToolResult> {
+    let result: CallToolResult;
+    try {
+      result = await entry.source.call(entry.def.name, args, ctx);
+    } catch (err) {
+      this.deps.logger.warn('tool call failed', { tool: entry.name, error: err instanceof Error ? err.message : String(err) });
+      result = errorResult(`${entry.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return capText(result, this.deps.settings.get().limits.resultChars);
+  }
+
+  effectOf(entry: ToolEntry, args: Record<string, unknown>): string {
+    const custom = entry.source.describeEffect?.(entry.def.name, args);
+    return custom ?? `${entry.def.title ?? entry.name}: ${entry.def.description.split('\n')[0]?.slice(0, 300) ?? ''}`;
+  }
+
+  private record(e: {
+    agent: string;
+    tool: string;
+    decision: ActivityView['decision'];
+    argsDigest: string;
+    started: number;
+    result: CallToolResult | null;
+    approvalId?: string;
+    outcome?: ActivityView['outcome'];
+  }): void {
+    try {
+      const firstText = e.result?.content?.find((c) => c.type === 'text');
+      const activity = this.deps.activity.add({
+        agent: e.agent,
+        tool: e.tool,
+        decision: e.decision,
+        outcome: e.outcome ?? (e.result?.isError ? 'error' : 'ok'),
+        durationMs: performance.now() - e.started,
+        argsDigest: e.argsDigest,
+        ...(e.approvalId ? { approvalId: e.approvalId } : {}),
+        ...(e.result?.isError && firstText?.type === 'text' ? { detail: firstText.text.slice(0, 200) } : {}),
+      });
+      this.deps.events.emit({ type: 'activity.added', activity });
+    } catch (err) {
+      this.deps.logger.error('could not write the activity log', { error: String(err) });
+    }
+  }
+}
+
+export function toMcpTool(entry: ToolEntry): Tool {
+  const def = entry.def;
+  return {
+    name: entry.name,
+    ...(def.title ? { title: def.title } : {}),
+    description: def.description,
+    inputSchema: def.inputSchema as Tool['inputSchema'],
+    ...(def.outputSchema ? { outputSchema: def.outputSchema as Tool['outputSchema'] } : {}),
+    ...(def.annotations ? { annotations: def.annotations } : {}),
+  };
+}

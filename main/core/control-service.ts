@@ -1,0 +1,209 @@
+import type {
+  ActivityFilter,
+  AgentView,
+  ApprovalView,
+  ControlApi,
+  Decision,
+  NewAgent,
+  SettingsPatch,
+  SettingsView,
+  StatusView,
+  ToolPolicyPatch,
+  ToolView,
+} from '../../preload/api.js';
+import { ControlError } from '../../preload/api.js';
+import type { AgentService } from '../agents/agent-service.js';
+import { clientSetups } from '../agents/client-setup.js';
+import type { ApprovalEngine } from '../approvals/engine.js';
+import { defaultApproval, needsDestructiveConfirmation, resolvePolicy } from '../approvals/policy.js';
+import type { ActivityLog } from '../store/activity.js';
+import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
+import { isDestructive, isReadOnly } from '../tools/types.js';
+import type { CoreEvents } from './events.js';
+import type { SettingsStore } from './settings.js';
+
+export interface ControlServiceDeps {
+  version: string;
+  dataDir: string;
+  settings: SettingsStore;
+  registry: ToolRegistry;
+  agents: AgentService;
+  approvals: ApprovalEngine;
+  activity: ActivityLog;
+  events: CoreEvents;
+  mcpUrl: () => string;
+  connectedAgents: () => Set<string>;
+}
+
+/** The core's implementation of ControlApi; every transport calls into this. */
+export class ControlService implements ControlApi {
+  constructor(private readonly d: ControlServiceDeps) {}
+
+  async getStatus(): Promise<StatusView> {
+    const settings = this.d.settings.get();
+    const entries = this.d.registry.entries();
+    const policies = entries.map((e) => resolvePolicy(settings, e, undefined));
+    return {
+      version: this.d.version,
+      running: true,
+      mcpUrl: this.d.mcpUrl(),
+      dataDir: this.d.dataDir,
+      paused: settings.paused,
+      agentsConnected: this.d.connectedAgents().size,
+      pendingApprovals: this.d.approvals.listPending().length,
+      tools: {
+        total: policies.filter((p) => p.enabled).length,
+        needApproval: policies.filter((p) => p.enabled && p.approval === 'ask').length,
+      },
+      sources: this.d.registry.listSources().map((s) => {
+        const st = s.status();
+        return {
+          id: s.id,
+          kind: s.kind,
+          label: s.label,
+          state: st.state,
+          ...(st.state === 'error' ? { detail: st.detail } : {}),
+          toolCount: s.tools().length,
+        };
+      }),
+    };
+  }
+
+  async setPaused(paused: boolean): Promise<StatusView> {
+    if (typeof paused !== 'boolean') throw new ControlError('INVALID', '"paused" must be true or false.');
+    this.d.settings.update((s) => void (s.paused = paused));
+    this.d.events.emit({ type: 'state.changed' });
+    return this.getStatus();
+  }
+
+  async listPending(): Promise<ApprovalView[]> {
+    return this.d.approvals.listPending();
+  }
+
+  async getApproval(id: string): Promise<ApprovalView> {
+    return this.d.approvals.get(id);
+  }
+
+  async decide(id: string, decision: Decision): Promise<ApprovalView> {
+    if (!decision || typeof decision !== 'object' || !['deny', 'allow_once', 'allow_edited', 'always_allow'].includes(decision.kind)) {
+      throw new ControlError('INVALID', 'decision.kind must be deny, allow_once, allow_edited or always_allow.');
+    }
+    return this.d.approvals.decide(id, decision);
+  }
+
+  async listTools(agent?: string): Promise<ToolView[]> {
+    const agentSettings = agent === undefined ? undefined : this.d.agents.get(agent);
+    if (agent !== undefined && !agentSettings) throw new ControlError('NOT_FOUND', `No agent named "${agent}".`);
+    return this.d.registry.entries().map((e) => this.toolView(e, agent));
+  }
+
+  async setToolPolicy(name: string, patch: ToolPolicyPatch): Promise<ToolView> {
+    const entry = this.d.registry.get(name);
+    if (!entry) throw new ControlError('NOT_FOUND', `No tool named "${name}". Run "airlock tools list" to see the names.`);
+    if (patch.approval !== undefined && patch.approval !== 'auto' && patch.approval !== 'ask') {
+      throw new ControlError('INVALID', 'approval must be "auto" or "ask".');
+    }
+    if (patch.enabled !== undefined && typeof patch.enabled !== 'boolean') throw new ControlError('INVALID', 'enabled must be true or false.');
+    if (needsDestructiveConfirmation(entry, patch.approval) && patch.confirmDestructive !== true) {
+      throw new ControlError(
+        'CONFIRM_REQUIRED',
+        `${name} can send, change or delete things. Making it run without asking needs explicit confirmation (--confirm-destructive).`,
+      );
+    }
+    const change = { ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}), ...(patch.approval ? { approval: patch.approval } : {}) };
+    if (patch.agent !== undefined) {
+      this.d.agents.update(patch.agent, (a) => {
+        a.overrides[entry.key] = { ...a.overrides[entry.key], ...change };
+        // Going back to "ask" also drops any standing "always allow".
+        if (patch.approval === 'ask') delete a.grants[entry.key];
+      });
+    } else {
+      this.d.settings.update((s) => {
+        s.tools[entry.key] = { ...s.tools[entry.key], ...change };
+      });
+    }
+    this.afterPolicyChange();
+    return this.toolView(entry, patch.agent);
+  }
+
+  /** Records an "always allow" grant (from a decision). */
+  grant(agent: string, toolKey: string, until: string | null): void {
+    if (!this.d.agents.get(agent)) return;
+    this.d.agents.update(agent, (a) => void (a.grants[toolKey] = until));
+    this.afterPolicyChange();
+  }
+
+  async listAgents(): Promise<AgentView[]> {
+    const connected = this.d.connectedAgents();
+    return this.d.agents.list((n) => connected.has(n));
+  }
+
+  async addAgent(name: string): Promise<NewAgent> {
+    const { agent, token } = await this.d.agents.add(name);
+    this.d.events.emit({ type: 'state.changed' });
+    const mcpUrl = this.d.mcpUrl();
+    return { agent, token, mcpUrl, setup: clientSetups(mcpUrl, token) };
+  }
+
+  async revokeAgent(name: string): Promise<void> {
+    await this.d.agents.revoke(name);
+    this.d.events.emit({ type: 'state.changed' });
+  }
+
+  async listActivity(filter?: ActivityFilter) {
+    return this.d.activity.list(filter ?? {});
+  }
+
+  async getSettings(): Promise<SettingsView> {
+    const s = this.d.settings.get();
+    return {
+      port: s.port,
+      approvals: { waitSeconds: s.approvals.waitSeconds, expireMinutes: s.approvals.expireMinutes, outcomeWindowMinutes: s.approvals.outcomeWindowMinutes },
+      resultChars: s.limits.resultChars,
+    };
+  }
+
+  async updateSettings(patch: SettingsPatch): Promise<SettingsView> {
+    try {
+      this.d.settings.update((s) => {
+        if (patch.waitSeconds !== undefined) s.approvals.waitSeconds = patch.waitSeconds;
+        if (patch.expireMinutes !== undefined) s.approvals.expireMinutes = patch.expireMinutes;
+        if (patch.outcomeWindowMinutes !== undefined) s.approvals.outcomeWindowMinutes = patch.outcomeWindowMinutes;
+        if (patch.resultChars !== undefined) s.limits.resultChars = patch.resultChars;
+      });
+    } catch (err) {
+      throw new ControlError('INVALID', err instanceof Error ? err.message : String(err));
+    }
+    this.d.events.emit({ type: 'state.changed' });
+    return this.getSettings();
+  }
+
+  private afterPolicyChange(): void {
+    // Enabled flags change what tools/list shows: tell connected agents.
+    this.d.registry.rebuild();
+    this.d.events.emit({ type: 'tools.changed' });
+  }
+
+  private toolView(entry: ToolEntry, agent?: string): ToolView {
+    const settings = this.d.settings.get();
+    const agentSettings = agent === undefined ? undefined : this.d.agents.get(agent);
+    const policy = resolvePolicy(settings, entry, agentSettings);
+    const tool = settings.tools[entry.key];
+    const override = agentSettings?.overrides[entry.key];
+    return {
+      name: entry.name,
+      key: entry.key,
+      source: entry.source.id,
+      ...(entry.def.title ? { title: entry.def.title } : {}),
+      description: entry.def.description,
+      readOnly: isReadOnly(entry.def),
+      destructive: isDestructive(entry.def),
+      enabled: policy.enabled,
+      approval: policy.approval,
+      customized: Boolean(tool?.enabled === false || (tool?.approval && tool.approval !== defaultApproval(entry)) || override),
+      inputSchema: entry.def.inputSchema,
+      ...(agent !== undefined ? { agent } : {}),
+      ...(policy.via === 'grant' ? { grantedUntil: policy.grantedUntil ?? null } : {}),
+    };
+  }
+}

@@ -1,0 +1,64 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/**
+ * JSON-lines logger to stderr and `<data>/logs/airlock.log`. stdout is
+ * reserved for the machine-readable ready line of `airlock serve`.
+ *
+ * Secrets are never passed to the logger on purpose; `redact` is a second
+ * line of defence that replaces any registered secret value wherever it
+ * appears in a line.
+ */
+export class Logger {
+  private readonly secrets = new Set<string>();
+  private readonly file: string | null;
+
+  constructor(
+    private readonly options: { dir?: string; level?: LogLevel; stderr?: boolean } = {},
+  ) {
+    if (options.dir) {
+      mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+      this.file = join(options.dir, 'airlock.log');
+    } else {
+      this.file = null;
+    }
+  }
+
+  registerSecret(value: string): void {
+    if (value.length >= 8) this.secrets.add(value);
+  }
+
+  forgetSecret(value: string): void {
+    this.secrets.delete(value);
+  }
+
+  debug(msg: string, fields?: Record<string, unknown>): void {
+    this.write('debug', msg, fields);
+  }
+  info(msg: string, fields?: Record<string, unknown>): void {
+    this.write('info', msg, fields);
+  }
+  warn(msg: string, fields?: Record<string, unknown>): void {
+    this.write('warn', msg, fields);
+  }
+  error(msg: string, fields?: Record<string, unknown>): void {
+    this.write('error', msg, fields);
+  }
+
+  private write(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
+    if (ORDER[level] < ORDER[this.options.level ?? 'info']) return;
+    let line = JSON.stringify({ t: new Date().toISOString(), level, msg, ...fields });
+    for (const secret of this.secrets) line = line.split(secret).join('[redacted]');
+    if (this.options.stderr !== false) process.stderr.write(line + '\n');
+    if (this.file) {
+      try {
+        appendFileSync(this.file, line + '\n', { mode: 0o600 });
+      } catch {
+        // Logging must never take the gateway down (disk full, folder removed).
+      }
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CONTROL_METHODS, ControlError, type ControlApi, type ControlMethod, type CoreEvent } from '../../preload/api.js';
+import type { CoreEvents } from '../core/events.js';
+import type { Logger } from '../core/log.js';
+import { isVaultError } from '../vault/vault.js';
+import { BodyTooLargeError, bearerToken, readBody, sendJson } from './guards.js';
+
+export interface ControlRoutesOptions {
+  api: ControlApi;
+  events: CoreEvents;
+  logger: Logger;
+  controlToken: string;
+  /** Recognises agent tokens so they get a clear 403 rather than a bare 401. */
+  isAgentToken: (token: string) => boolean;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * The headless transport of ControlApi: `POST /api/rpc {method, params}`
+ * and `GET /api/events` (server-sent events), both behind the control token.
+ * The control token is never an agent token, so an agent cannot approve its
+ * own call (issue 3, item 8).
+ */
+export class ControlRoutes {
+  private readonly tokenDigest: Buffer;
+  private readonly streams = new Set<ServerResponse>();
+
+  constructor(private readonly o: ControlRoutesOptions) {
+    this.tokenDigest = digest(o.controlToken);
+  }
+
+  /** Returns false when the request was refused (and answered). */
+  authorize(req: IncomingMessage, res: ServerResponse): boolean {
+    const token = bearerToken(req);
+    if (token && timingSafeEqual(digest(token), this.tokenDigest)) return true;
+    if (token && this.o.isAgentToken(token)) {
+      sendJson(res, 403, { error: 'FORBIDDEN', message: 'Agent tokens cannot use the control API.' });
+    } else {
+      sendJson(res, 401, { error: 'UNAUTHORIZED', message: 'The control token is missing or wrong.' }, { 'www-authenticate': 'Bearer realm="airlock-control"' });
+    }
+    return false;
+  }
+
+  async rpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return sendJson(res, 405, { error: 'METHOD_NOT_ALLOWED', message: 'Use POST.' }, { allow: 'POST' });
+    let call: { method?: unknown; params?: unknown };
+    try {
+      call = JSON.parse((await readBody(req, 1024 * 1024)).toString('utf8') || '{}') as typeof call;
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) return sendJson(res, 413, { error: 'TOO_LARGE', message: 'Request body too large.' });
+      return sendJson(res, 400, { error: 'INVALID', message: 'The body must be JSON: {"method": …, "params": [...]}.' });
+    }
+    const method = call?.method;
+    if (typeof method !== 'string' || !(CONTROL_METHODS as readonly string[]).includes(method)) {
+      return sendJson(res, 404, { error: 'NOT_FOUND', message: `Unknown control method ${String(method)}.` });
+    }
+    const params = Array.isArray(call.params) ? call.params : [];
+    try {
+      const fn = this.o.api[method as ControlMethod] as (...args: unknown[]) => Promise<unknown>;
+      const result = await fn.apply(this.o.api, params);
+      sendJson(res, 200, { result: result ?? null });
+    } catch (err) {
+      const { status, code, message } = describeError(err);
+      if (status === 500) this.o.logger.error('control call failed', { method, error: message });
+      sendJson(res, status, { error: code, message });
+    }
+  }
+
+  events(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write(': airlock events\n\n');
+    this.streams.add(res);
+    const send = (event: CoreEvent) => res.write(`data: ${JSON.stringify(event)}\n\n`);
+    const off = this.o.events.subscribe(send);
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+    const done = () => {
+      off();
+      clearInterval(heartbeat);
+      this.streams.delete(res);
+    };
+    req.on('close', done);
+    res.on('close', done);
+  }
+
+  /** Ends open event streams so the server can close promptly. */
+  closeStreams(): void {
+    for (const res of this.streams) res.end();
+    this.streams.clear();
+  }
+}
+
+function describeError(err: unknown): { status: number; code: string; message: string } {
+  if (err instanceof ControlError) {
+    const status = { NOT_FOUND: 404, INVALID: 400, CONFLICT: 409, CONFIRM_REQUIRED: 409, KEYCHAIN_UNAVAILABLE: 503, VAULT_LOCKED: 503, INTERNAL: 500 }[err.code];
+    return { status, code: err.code, message: err.message };
+  }
+  if (isVaultError(err)) return { status: 503, code: err.code, message: err.message };
+  return { status: 500, code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) };
+}

@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * Request guards, applied in this order by the gateway (issue 2, item 6):
+ * Host → Origin → bearer token → body limit. They defend against DNS
+ * rebinding (GHSA-w48q-cv73-mx4w): a page on evil.example that resolves to
+ * 127.0.0.1 still sends `Host: evil.example` and its own Origin.
+ */
+const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export function hostAllowed(host: string | undefined): boolean {
+  return typeof host === 'string' && LOOPBACK_HOST.test(host);
+}
+
+/** An absent Origin is fine (non-browser clients); a present one must be a loopback http(s) origin. */
+export function originAllowed(origin: string | undefined): boolean {
+  if (origin === undefined) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_NAMES.has(url.hostname.toLowerCase());
+}
+
+export function bearerToken(req: IncomingMessage): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+export class BodyTooLargeError extends Error {
+  override name = 'BodyTooLargeError';
+}
+
+/**
+ * Reads the body up to `limit` bytes. A declared Content-Length over the
+ * limit is refused before reading; a stream that grows past it is cut off as
+ * soon as it crosses, so an oversized body is never buffered whole.
+ */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      req.pause();
+      throw new BodyTooLargeError();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers?: Record<string, string>): void {
+  sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } }, headers);
+}
+
+/** True for a JSON-RPC 2.0 message or a non-empty batch of them. */
+export function isJsonRpcShaped(body: unknown): boolean {
+  const one = (m: unknown) =>
+    !!m &&
+    typeof m === 'object' &&
+    !Array.isArray(m) &&
+    (m as Record<string, unknown>).jsonrpc === '2.0' &&
+    (typeof (m as Record<string, unknown>).method === 'string' || 'result' in m || 'error' in m);
+  return Array.isArray(body) ? body.length > 0 && body.every(one) : one(body);
+}

@@ -1,0 +1,145 @@
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { toWebRequest } from '@modelcontextprotocol/node';
+import type { Logger } from '../core/log.js';
+import type { ControlRoutes } from './control-routes.js';
+import { BodyTooLargeError, bearerToken, hostAllowed, isJsonRpcShaped, jsonRpcError, originAllowed, readBody, sendJson } from './guards.js';
+import type { McpEndpoint } from './mcp-endpoint.js';
+import { serveStatic } from './static-files.js';
+
+export interface GatewayOptions {
+  mcp: McpEndpoint;
+  control: ControlRoutes;
+  authenticateAgent: (token: string) => string | null;
+  logger: Logger;
+  version: string;
+  maxBodyBytes: () => number;
+  uiDir: string;
+}
+
+/**
+ * The loopback HTTP server: `/mcp`, `/healthz`, the control API and the UI.
+ * Bound to 127.0.0.1 only; every request passes the Host and Origin checks
+ * first, whatever its path.
+ */
+export class Gateway {
+  private server: HttpServer | null = null;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(private readonly o: GatewayOptions) {}
+
+  async start(port: number): Promise<number> {
+    const server = createServer((req, res) => {
+      this.route(req, res).catch((err: unknown) => {
+        this.o.logger.error('request failed', { path: req.url, error: err instanceof Error ? err.message : String(err) });
+        if (!res.headersSent) sendJson(res, 500, { error: 'INTERNAL', message: 'Internal error' });
+        else res.end();
+      });
+    });
+    server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    server.on('clientError', (_err, socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    return (server.address() as AddressInfo).port;
+  }
+
+  /** Stops accepting, lets in-flight requests finish (bounded), then closes what remains. */
+  async stop(graceMs = 3000): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    this.o.control.closeStreams();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const timer = setTimeout(() => {
+      for (const s of this.sockets) s.destroy();
+    }, graceMs);
+    timer.unref();
+    await this.o.mcp.close();
+    await closed;
+    clearTimeout(timer);
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req.headers.host)) {
+      return sendJson(res, 403, { error: 'FORBIDDEN_HOST', message: 'Airlock only answers requests addressed to localhost, 127.0.0.1 or [::1].' });
+    }
+    if (!originAllowed(req.headers.origin)) {
+      return sendJson(res, 403, { error: 'FORBIDDEN_ORIGIN', message: 'Requests from web pages other than Airlock\'s own are refused.' });
+    }
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path === '/mcp') return this.mcp(req, res);
+    if (path === '/healthz') return sendJson(res, 200, { ok: true, name: 'airlock', version: this.o.version });
+    if (path === '/api/rpc' || path === '/api/events') {
+      if (!this.o.control.authorize(req, res)) return;
+      return path === '/api/rpc' ? this.o.control.rpc(req, res) : this.o.control.events(req, res);
+    }
+    if (req.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/.well-known/') && (await serveStatic(this.o.uiDir, path, res))) return;
+    sendJson(res, 404, { error: 'NOT_FOUND', message: `Nothing at ${path}` });
+  }
+
+  private async mcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const token = bearerToken(req);
+    const agent = token ? this.o.authenticateAgent(token) : null;
+    if (!agent) {
+      return jsonRpcError(res, 401, -32001, token ? 'Invalid or revoked agent token.' : 'Missing bearer token: send "Authorization: Bearer <agent token>" (airlock agent add NAME).', {
+        'www-authenticate': `Bearer realm="airlock", error="invalid_token"`,
+      });
+    }
+    let parsed: unknown;
+    if (req.method === 'POST') {
+      const type = req.headers['content-type'] ?? '';
+      if (!/^application\/json\b/i.test(type)) return jsonRpcError(res, 415, -32000, 'Content-Type must be application/json');
+      let raw: Buffer;
+      try {
+        raw = await readBody(req, this.o.maxBodyBytes());
+      } catch (err) {
+        if (err instanceof BodyTooLargeError) {
+          return jsonRpcError(res, 413, -32600, `Request body exceeds ${this.o.maxBodyBytes()} bytes`, { connection: 'close' });
+        }
+        throw err;
+      }
+      try {
+        parsed = JSON.parse(raw.toString('utf8'));
+      } catch {
+        return jsonRpcError(res, 400, -32700, 'Parse error: the body is not valid JSON');
+      }
+      if (!isJsonRpcShaped(parsed)) return jsonRpcError(res, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
+    }
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    const request = await toWebRequest(req, parsed, { signal: abort.signal });
+    const response = await this.o.mcp.handle(request, agent, parsed);
+    await writeResponse(response, res);
+  }
+}
+
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((v, k) => (headers[k] = v));
+  res.writeHead(response.status, headers);
+  if (!response.body) return void res.end();
+  const reader = response.body.getReader();
+  res.on('close', () => void reader.cancel().catch(() => {}));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise<void>((r) => res.once('drain', r).once('close', r));
+      if (res.destroyed) break;
+    }
+  } catch {
+    // The client went away mid-stream; nothing to answer.
+  } finally {
+    res.end();
+  }
+}

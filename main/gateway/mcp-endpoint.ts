@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
+import type { CallPipeline } from '../core/call-pipeline.js';
+import type { Logger } from '../core/log.js';
+
+interface LegacySession {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: Server;
+  agent: string;
+  lastUsed: number;
+}
+
+export interface McpEndpointOptions {
+  pipeline: CallPipeline;
+  logger: Logger;
+  version: string;
+  maxBodyBytes: number;
+  /** Idle 2025-era sessions are closed after this long. */
+  sessionIdleMs?: number;
+}
+
+const jsonError = (status: number, code: number, message: string) =>
+  new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+/**
+ * /mcp for both protocol eras (FIELD-NOTES "MCP protocol and clients"):
+ * 2026-07-28 requests go to the SDK's per-request `createMcpHandler`; 2025
+ * traffic keeps real sessions (initialize, Mcp-Session-Id, GET stream) on
+ * the SDK's streamable HTTP transport, routed by `isLegacyRequest` as the
+ * SDK documents for sessionful legacy serving.
+ *
+ * A session belongs to the agent that opened it: another agent's token with
+ * that session id gets 404, as does an unknown or expired one (clients
+ * re-initialize on 404, not on 400).
+ */
+export class McpEndpoint {
+  private readonly sessions = new Map<string, LegacySession>();
+  private readonly modern: McpHttpHandler;
+  private readonly reaper: NodeJS.Timeout;
+
+  constructor(private readonly o: McpEndpointOptions) {
+    this.modern = createMcpHandler((ctx) => this.buildServer(agentOf(ctx.authInfo)), {
+      legacy: 'reject',
+      maxRequestBodySize: o.maxBodyBytes,
+      onerror: (err) => o.logger.debug('mcp modern leg', { error: err.message }),
+    });
+    const idle = o.sessionIdleMs ?? 60 * 60 * 1000;
+    this.reaper = setInterval(() => {
+      const cutoff = Date.now() - idle;
+      for (const [id, s] of this.sessions) if (s.lastUsed < cutoff) void this.closeSession(id);
+    }, Math.min(idle, 60_000));
+    this.reaper.unref();
+  }
+
+  /** Agents with an open 2025-era session. */
+  connectedAgents(): Set<string> {
+    return new Set([...this.sessions.values()].map((s) => s.agent));
+  }
+
+  async handle(request: Request, agent: string, parsedBody: unknown): Promise<Response> {
+    const authInfo: AuthInfo = { token: 'redacted', clientId: agent, scopes: [], extra: { agent } };
+    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: this.o.maxBodyBytes })) {
+      return this.legacy(request, agent, parsedBody, authInfo);
+    }
+    return this.modern.fetch(request, { authInfo, parsedBody });
+  }
+
+  /** Tells every connected client the tool set changed (some ignore it; names stay stable anyway). */
+  toolsChanged(): void {
+    this.modern.notify.toolsChanged();
+    for (const s of this.sessions.values()) void s.server.sendToolListChanged().catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.reaper);
+    await Promise.allSettled([...this.sessions.keys()].map((id) => this.closeSession(id)));
+    await this.modern.close();
+  }
+
+  private async legacy(request: Request, agent: string, body: unknown, authInfo: AuthInfo): Promise<Response> {
+    const sid = request.headers.get('mcp-session-id');
+    if (sid) {
+      const session = this.sessions.get(sid);
+      if (!session || session.agent !== agent) return jsonError(404, -32001, 'Session not found');
+      session.lastUsed = Date.now();
+      return session.transport.handleRequest(request, { parsedBody: body, authInfo });
+    }
+    if (request.method !== 'POST' || !isInitializeRequest(body)) {
+      return jsonError(400, -32000, 'Bad Request: send initialize first, or include a valid Mcp-Session-Id header');
+    }
+    const server = this.buildServer(agent);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: this.o.maxBodyBytes,
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, { transport, server, agent, lastUsed: Date.now() });
+      },
+      onsessionclosed: (id) => {
+        this.sessions.delete(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    return transport.handleRequest(request, { parsedBody: body, authInfo });
+  }
+
+  private async closeSession(id: string): Promise<void> {
+    const s = this.sessions.get(id);
+    this.sessions.delete(id);
+    await s?.server.close().catch(() => {});
+  }
+
+  /** One low-level server per session (2025) or per request (2026); tools are dynamic, so no McpServer helpers. */
+  private buildServer(agent: string): Server {
+    const server = new Server(
+      { name: 'airlock', title: 'Airlock', version: this.o.version },
+      {
+        capabilities: { tools: { listChanged: true } },
+        instructions:
+          'Airlock gives you Gmail, Google Calendar and remote MCP tools. Calls that send, create, change or delete ' +
+          'wait for the user\'s approval; if a call answers that it is waiting, call it again with the same arguments.',
+      },
+    );
+    const pipeline = this.o.pipeline;
+    server.setRequestHandler('tools/list', async () => ({ tools: await pipeline.listTools(agent) }));
+    server.setRequestHandler('tools/call', async (req, ctx) => {
+      const token = req.params._meta?.progressToken;
+      const progress =
+        token === undefined
+          ? undefined
+          : (p: number, total?: number, message?: string) =>
+              void ctx.mcpReq
+                .notify({
+                  method: 'notifications/progress',
+                  params: { progressToken: token, progress: p, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+                })
+                .catch(() => {});
+      return pipeline.call(agent, req.params.name, req.params.arguments, { signal: ctx.mcpReq.signal, ...(progress ? { progress } : {}) });
+    });
+    return server;
+  }
+}
+
+function agentOf(auth: AuthInfo | undefined): string {
+  const agent = auth?.extra?.agent;
+  if (typeof agent !== 'string') throw new Error('unauthenticated request reached the MCP handler');
+  return agent;
+}

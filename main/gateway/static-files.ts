@@ -1,0 +1,45 @@
+import { readFile } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+};
+
+/** Strict CSP for the UI: only our own scripts, and requests only back to this server. */
+export const UI_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** The built renderer (dist/renderer), next to the compiled main process. */
+export const DEFAULT_UI_DIR = fileURLToPath(new URL('../../renderer/', import.meta.url));
+
+export async function serveStatic(root: string, urlPath: string, res: ServerResponse): Promise<boolean> {
+  const rel = urlPath === '/' || !extname(urlPath) ? '/index.html' : urlPath;
+  const file = normalize(join(root, decodeURIComponent(rel)));
+  if (!file.startsWith(normalize(root.endsWith(sep) ? root : root + sep))) return false;
+  let body: Buffer;
+  try {
+    body = await readFile(file);
+  } catch {
+    return false;
+  }
+  res.writeHead(200, {
+    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-length': String(body.length),
+    'content-security-policy': UI_CSP,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'cache-control': rel === '/index.html' ? 'no-store' : 'public, max-age=3600',
+  });
+  res.end(body);
+  return true;
+}

@@ -1,0 +1,136 @@
+import type { ApprovalState } from '../../preload/api.js';
+import type { CallToolResult } from '../tools/types.js';
+import type { Db } from './db.js';
+
+export interface ApprovalRow {
+  id: string;
+  callKey: string;
+  agent: string;
+  toolKey: string;
+  tool: string;
+  args: Record<string, unknown>;
+  effect: string;
+  state: ApprovalState;
+  createdAt: number;
+  expiresAt: number;
+  decidedAt: number | null;
+  finishedAt: number | null;
+  reason: string | null;
+  editedArgs: Record<string, unknown> | null;
+  result: CallToolResult | null;
+}
+
+interface RawRow {
+  id: string;
+  call_key: string;
+  agent: string;
+  tool_key: string;
+  tool: string;
+  args_json: string;
+  effect: string;
+  state: ApprovalState;
+  created_at: number;
+  expires_at: number;
+  decided_at: number | null;
+  finished_at: number | null;
+  reason: string | null;
+  edited_args_json: string | null;
+  result_json: string | null;
+}
+
+const LIVE: ApprovalState[] = ['pending', 'approved', 'executing'];
+const FINISHED: ApprovalState[] = ['done', 'failed', 'unknown', 'denied'];
+
+/**
+ * Durable approval requests. Every state change is a guarded UPDATE
+ * (`WHERE state IN (...)`), so two racing decisions cannot both win and a
+ * request can move to `executing` exactly once.
+ */
+export class ApprovalStore {
+  constructor(private readonly db: Db) {}
+
+  insert(row: Omit<ApprovalRow, 'decidedAt' | 'finishedAt' | 'reason' | 'editedArgs' | 'result'>): void {
+    this.db
+      .prepare(
+        `INSERT INTO approvals (id, call_key, agent, tool_key, tool, args_json, effect, state, created_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(row.id, row.callKey, row.agent, row.toolKey, row.tool, JSON.stringify(row.args), row.effect, row.state, row.createdAt, row.expiresAt);
+  }
+
+  get(id: string): ApprovalRow | undefined {
+    const raw = this.db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as RawRow | undefined;
+    return raw && fromRaw(raw);
+  }
+
+  /** The request a repeat of this call attaches to: live, or finished within the window. */
+  findForRepeat(callKey: string, finishedSince: number): ApprovalRow | undefined {
+    const raw = this.db
+      .prepare(
+        `SELECT * FROM approvals WHERE call_key = ?
+           AND (state IN (${LIVE.map(() => '?').join(',')})
+                OR (state IN (${FINISHED.map(() => '?').join(',')}) AND COALESCE(finished_at, decided_at) >= ?))
+         ORDER BY created_at DESC LIMIT 1`,
+      )
+      .get(callKey, ...LIVE, ...FINISHED, finishedSince) as RawRow | undefined;
+    return raw && fromRaw(raw);
+  }
+
+  listByState(states: ApprovalState[]): ApprovalRow[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM approvals WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY created_at`)
+      .all(...states) as RawRow[];
+    return rows.map(fromRaw);
+  }
+
+  /** Moves `id` from one of `from` to `to`; false when another writer got there first. */
+  transition(
+    id: string,
+    from: ApprovalState[],
+    to: ApprovalState,
+    fields: Partial<Pick<ApprovalRow, 'decidedAt' | 'finishedAt' | 'reason' | 'editedArgs' | 'result'>> = {},
+  ): boolean {
+    const sets = ['state = @to'];
+    const params: Record<string, unknown> = { id, to };
+    if (fields.decidedAt !== undefined) (sets.push('decided_at = @decidedAt'), (params.decidedAt = fields.decidedAt));
+    if (fields.finishedAt !== undefined) (sets.push('finished_at = @finishedAt'), (params.finishedAt = fields.finishedAt));
+    if (fields.reason !== undefined) (sets.push('reason = @reason'), (params.reason = fields.reason));
+    if (fields.editedArgs !== undefined)
+      (sets.push('edited_args_json = @edited'), (params.edited = fields.editedArgs && JSON.stringify(fields.editedArgs)));
+    if (fields.result !== undefined)
+      (sets.push('result_json = @result'), (params.result = fields.result && JSON.stringify(fields.result)));
+    from.forEach((s, i) => (params[`from${i}`] = s));
+    const info = this.db
+      .prepare(`UPDATE approvals SET ${sets.join(', ')} WHERE id = @id AND state IN (${from.map((_, i) => `@from${i}`).join(',')})`)
+      .run(params);
+    return info.changes === 1;
+  }
+
+  /** Pending requests past their expiry; the caller transitions each one. */
+  dueForExpiry(now: number): ApprovalRow[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM approvals WHERE state = 'pending' AND expires_at <= ?`)
+      .all(now) as RawRow[];
+    return rows.map(fromRaw);
+  }
+}
+
+function fromRaw(r: RawRow): ApprovalRow {
+  return {
+    id: r.id,
+    callKey: r.call_key,
+    agent: r.agent,
+    toolKey: r.tool_key,
+    tool: r.tool,
+    args: JSON.parse(r.args_json) as Record<string, unknown>,
+    effect: r.effect,
+    state: r.state,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    decidedAt: r.decided_at,
+    finishedAt: r.finished_at,
+    reason: r.reason,
+    editedArgs: r.edited_args_json ? (JSON.parse(r.edited_args_json) as Record<string, unknown>) : null,
+    result: r.result_json ? (JSON.parse(r.result_json) as CallToolResult) : null,
+  };
+}

@@ -1,0 +1,68 @@
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+/**
+ * Ordered, append-only migrations; `user_version` records how many ran.
+ * Never edit a shipped migration: add a new one.
+ */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE activity (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     at TEXT NOT NULL,
+     agent TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     decision TEXT NOT NULL,
+     outcome TEXT NOT NULL,
+     duration_ms INTEGER NOT NULL,
+     args_digest TEXT NOT NULL,
+     approval_id TEXT,
+     detail TEXT
+   );
+   CREATE INDEX activity_agent ON activity(agent, id);
+   CREATE INDEX activity_tool ON activity(tool, id);`,
+  `CREATE TABLE approvals (
+     id TEXT PRIMARY KEY,
+     call_key TEXT NOT NULL,
+     agent TEXT NOT NULL,
+     tool_key TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     args_json TEXT NOT NULL,
+     effect TEXT NOT NULL,
+     state TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     decided_at INTEGER,
+     finished_at INTEGER,
+     reason TEXT,
+     edited_args_json TEXT,
+     result_json TEXT
+   );
+   CREATE INDEX approvals_key ON approvals(call_key, created_at);
+   CREATE INDEX approvals_state ON approvals(state);`,
+];
+
+export function openDatabase(path: string): Db {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // FULL: a decision acknowledged to the user must survive a power cut.
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+export function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(
+      `The database was written by a newer Airlock (schema ${current}, this build knows ${MIGRATIONS.length}).`,
+    );
+  }
+  for (let i = current; i < MIGRATIONS.length; i++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[i]!);
+      db.pragma(`user_version = ${i + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,69 @@
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
+
+export type { CallToolResult, ToolAnnotations };
+
+export type JsonSchema = Record<string, unknown>;
+
+/** A tool as its source defines it; the registry gives it a public name. */
+export interface ToolDefinition {
+  /** Source-local name, unique within the source. */
+  name: string;
+  title?: string;
+  description: string;
+  /** JSON Schema (an object schema), passed to agents untouched. */
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  /**
+   * True when the source itself vouches that the tool only reads. Built-in
+   * sources set it; remote sources must not (their annotations are untrusted
+   * hints, DESIGN "A tool call, end to end").
+   */
+  trustedReadOnly?: boolean;
+}
+
+export interface ToolCallContext {
+  agent: string;
+  signal: AbortSignal;
+  /** Forwards progress to the agent when it asked for progress. */
+  progress?: (progress: number, total?: number, message?: string) => void;
+}
+
+export type SourceState = { state: 'loading' } | { state: 'ready' } | { state: 'error'; detail: string };
+
+/**
+ * A provider of tools: the built-in status tool, Google, each remote MCP
+ * server. Adding a source never touches the gateway.
+ */
+export interface ToolSource {
+  /** Stable id; part of every tool's stable key (`id/tool`). */
+  readonly id: string;
+  readonly kind: 'builtin' | 'google' | 'remote' | 'test';
+  readonly label: string;
+  /** Prefix for public names (`<prefix>__<tool>`), or '' for none. */
+  readonly prefix: string;
+  /** Resolves once the initial tool set is known (or the source gave up). */
+  ready(): Promise<void>;
+  status(): SourceState;
+  tools(): readonly ToolDefinition[];
+  /** The tool's own statement of what running it with these arguments does. */
+  describeEffect?(tool: string, args: Record<string, unknown>): string;
+  call(tool: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<CallToolResult>;
+  /** Subscribe to tool-set or status changes; returns an unsubscribe function. */
+  onChange(listener: () => void): () => void;
+  stop?(): Promise<void>;
+}
+
+export function isReadOnly(def: ToolDefinition): boolean {
+  return def.trustedReadOnly === true || def.annotations?.readOnlyHint === true;
+}
+
+/** Per the MCP spec, destructiveHint defaults to true for tools that are not read-only. */
+export function isDestructive(def: ToolDefinition): boolean {
+  if (isReadOnly(def)) return false;
+  return def.annotations?.destructiveHint !== false;
+}
+
+export function errorResult(text: string, extra?: Record<string, unknown>): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }], ...extra };
+}

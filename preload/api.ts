@@ -1,0 +1,226 @@
+/**
+ * ControlApi: the one typed contract between Airlock's core and any UI.
+ *
+ * Implemented by the core (main/core/control-service.ts), carried over
+ * Electron IPC by the preload and over HTTP + server-sent events by the
+ * headless gateway (main/gateway/control-routes.ts), and consumed by the
+ * React renderer and the CLI. Secrets never cross it: views say
+ * `hasToken: true`, never the token. The one exception is `addAgent`, which
+ * returns a new agent token exactly once, to the user who asked for it.
+ */
+
+export type ApprovalMode = 'auto' | 'ask';
+
+export type ApprovalState =
+  | 'pending'
+  | 'approved'
+  | 'denied'
+  | 'expired'
+  | 'withdrawn'
+  | 'executing'
+  | 'done'
+  | 'failed'
+  | 'unknown';
+
+export interface StatusView {
+  version: string;
+  running: boolean;
+  mcpUrl: string;
+  dataDir: string;
+  paused: boolean;
+  agentsConnected: number;
+  pendingApprovals: number;
+  tools: { total: number; needApproval: number };
+  sources: SourceStatusView[];
+}
+
+export interface SourceStatusView {
+  id: string;
+  kind: 'builtin' | 'google' | 'remote' | 'test';
+  label: string;
+  state: 'loading' | 'ready' | 'error';
+  detail?: string;
+  toolCount: number;
+}
+
+export interface ToolView {
+  /** Name agents see. */
+  name: string;
+  /** Stable key (`source/tool`) that settings are stored under. */
+  key: string;
+  source: string;
+  title?: string;
+  description: string;
+  readOnly: boolean;
+  destructive: boolean;
+  enabled: boolean;
+  approval: ApprovalMode;
+  /** True when the user changed enabled/approval from the default. */
+  customized: boolean;
+  inputSchema: Record<string, unknown>;
+  /** Present when listed for one agent. */
+  agent?: string;
+  grantedUntil?: string | null;
+}
+
+export interface ToolPolicyPatch {
+  enabled?: boolean;
+  approval?: ApprovalMode;
+  /** Apply to one agent only. */
+  agent?: string;
+  /** Required to make a destructive tool `auto`. */
+  confirmDestructive?: boolean;
+}
+
+export interface AgentView {
+  name: string;
+  createdAt: string;
+  lastSeen: string | null;
+  connected: boolean;
+  hasToken: true;
+  tools?: string[];
+}
+
+export interface ClientSetup {
+  client: string;
+  /** What to do with `text`: run it in a terminal, or paste it into the named file. */
+  kind: 'command' | 'json' | 'toml';
+  where: string;
+  text: string;
+}
+
+export interface NewAgent {
+  agent: AgentView;
+  /** Shown once; Airlock cannot show it again. */
+  token: string;
+  mcpUrl: string;
+  setup: ClientSetup[];
+}
+
+export interface ApprovalView {
+  id: string;
+  agent: string;
+  tool: string;
+  toolTitle?: string;
+  /** The tool's own statement of what running it does. */
+  effect: string;
+  arguments: Record<string, unknown>;
+  inputSchema: Record<string, unknown>;
+  state: ApprovalState;
+  createdAt: string;
+  expiresAt: string;
+  decidedAt?: string;
+  reason?: string;
+  editedArguments?: Record<string, unknown>;
+  /** Short text of the outcome once done/failed. */
+  outcome?: string;
+}
+
+export type Decision =
+  | { kind: 'deny'; reason?: string }
+  | { kind: 'allow_once' }
+  | { kind: 'allow_edited'; arguments: Record<string, unknown> }
+  | { kind: 'always_allow'; until?: string };
+
+export interface ActivityView {
+  id: number;
+  at: string;
+  agent: string;
+  tool: string;
+  decision: 'auto' | 'approved' | 'denied' | 'expired' | 'withdrawn' | 'waiting' | 'rejected' | 'paused';
+  outcome: 'ok' | 'error' | 'pending' | 'unknown';
+  durationMs: number;
+  argsDigest: string;
+  approvalId?: string;
+  detail?: string;
+}
+
+export interface ActivityFilter {
+  agent?: string;
+  tool?: string;
+  limit?: number;
+  beforeId?: number;
+}
+
+export interface SettingsView {
+  port: number;
+  approvals: {
+    waitSeconds: number;
+    expireMinutes: number;
+    outcomeWindowMinutes: number;
+  };
+  resultChars: number;
+}
+
+export type SettingsPatch = Partial<{
+  waitSeconds: number;
+  expireMinutes: number;
+  outcomeWindowMinutes: number;
+  resultChars: number;
+}>;
+
+export type CoreEvent =
+  | { type: 'approval.requested'; approval: ApprovalView }
+  | { type: 'approval.updated'; approval: ApprovalView }
+  | { type: 'activity.added'; activity: ActivityView }
+  | { type: 'state.changed' }
+  | { type: 'tools.changed' };
+
+export interface ControlApi {
+  getStatus(): Promise<StatusView>;
+  setPaused(paused: boolean): Promise<StatusView>;
+
+  listPending(): Promise<ApprovalView[]>;
+  getApproval(id: string): Promise<ApprovalView>;
+  decide(id: string, decision: Decision): Promise<ApprovalView>;
+
+  listTools(agent?: string): Promise<ToolView[]>;
+  setToolPolicy(name: string, patch: ToolPolicyPatch): Promise<ToolView>;
+
+  listAgents(): Promise<AgentView[]>;
+  addAgent(name: string): Promise<NewAgent>;
+  revokeAgent(name: string): Promise<void>;
+
+  listActivity(filter?: ActivityFilter): Promise<ActivityView[]>;
+
+  getSettings(): Promise<SettingsView>;
+  updateSettings(patch: SettingsPatch): Promise<SettingsView>;
+}
+
+export type ControlMethod = keyof ControlApi;
+
+/** Every method name, for transports that must check a name arrived from outside. */
+export const CONTROL_METHODS: readonly ControlMethod[] = [
+  'getStatus',
+  'setPaused',
+  'listPending',
+  'getApproval',
+  'decide',
+  'listTools',
+  'setToolPolicy',
+  'listAgents',
+  'addAgent',
+  'revokeAgent',
+  'listActivity',
+  'getSettings',
+  'updateSettings',
+] as const;
+
+/** Error codes a ControlApi call can fail with; transports carry them unchanged. */
+export type ControlErrorCode =
+  | 'NOT_FOUND'
+  | 'INVALID'
+  | 'CONFLICT'
+  | 'CONFIRM_REQUIRED'
+  | 'KEYCHAIN_UNAVAILABLE'
+  | 'VAULT_LOCKED'
+  | 'INTERNAL';
+
+export class ControlError extends Error {
+  readonly code: ControlErrorCode;
+  constructor(code: ControlErrorCode, message: string) {
+    super(message);
+    this.name = 'ControlError';
+    this.code = code;
+  }
+}
