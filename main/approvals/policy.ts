@@ -35,7 +35,10 @@ export function resolvePolicy(
     if (agent.tools && !agent.tools.includes(entry.key)) enabled = false;
     const override = agent.overrides[entry.key];
     if (override?.enabled !== undefined) enabled = override.enabled;
-    if (override?.approval) (approval = override.approval), (via = 'agent');
+    if (override?.approval) {
+      approval = override.approval;
+      via = 'agent';
+    }
     if (approval === 'ask' && Object.hasOwn(agent.grants, entry.key)) {
       const until = agent.grants[entry.key] ?? null;
       if (until === null || Date.parse(until) > now) {

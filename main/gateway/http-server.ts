@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { toWebRequest } from '@modelcontextprotocol/node';
 import type { Logger } from '../core/log.js';
 import type { ControlRoutes } from './control-routes.js';
@@ -24,7 +24,6 @@ export interface GatewayOptions {
  */
 export class Gateway {
   private server: HttpServer | null = null;
-  private readonly sockets = new Set<Socket>();
 
   constructor(private readonly o: GatewayOptions) {}
 
@@ -35,10 +34,6 @@ export class Gateway {
         if (!res.headersSent) sendJson(res, 500, { error: 'INTERNAL', message: 'Internal error' });
         else res.end();
       });
-    });
-    server.on('connection', (s) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
     });
     server.on('clientError', (_err, socket) => socket.destroy());
     await new Promise<void>((resolve, reject) => {
@@ -59,12 +54,11 @@ export class Gateway {
     this.server = null;
     this.o.control.closeStreams();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    const timer = setTimeout(() => {
-      for (const s of this.sockets) s.destroy();
-    }, graceMs);
-    timer.unref();
+    // Ends MCP sessions and their GET streams; their keep-alive sockets then go idle.
     await this.o.mcp.close();
+    server.closeIdleConnections();
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
     await closed;
     clearTimeout(timer);
   }

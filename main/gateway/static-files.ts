@@ -18,8 +18,14 @@ export const UI_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** The built renderer (dist/renderer), next to the compiled main process. */
-export const DEFAULT_UI_DIR = fileURLToPath(new URL('../../renderer/', import.meta.url));
+/**
+ * The built renderer: dist/renderer next to the compiled main process, or
+ * (running from source, as in tests) the repository's dist/renderer.
+ */
+const here = fileURLToPath(new URL('.', import.meta.url));
+export const DEFAULT_UI_DIR = here.includes(`${sep}dist${sep}`)
+  ? fileURLToPath(new URL('../../renderer/', import.meta.url))
+  : fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
 
 export async function serveStatic(root: string, urlPath: string, res: ServerResponse): Promise<boolean> {
   const rel = urlPath === '/' || !extname(urlPath) ? '/index.html' : urlPath;

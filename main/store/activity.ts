@@ -47,9 +47,15 @@ export class ActivityLog {
   list(filter: ActivityFilter = {}): ActivityView[] {
     const where: string[] = [];
     const params: Record<string, unknown> = {};
-    if (filter.agent) (where.push('agent = @agent'), (params.agent = filter.agent));
-    if (filter.tool) (where.push('tool = @tool'), (params.tool = filter.tool));
-    if (filter.beforeId) (where.push('id < @beforeId'), (params.beforeId = filter.beforeId));
+    for (const [field, clause] of [
+      ['agent', 'agent = @agent'],
+      ['tool', 'tool = @tool'],
+      ['beforeId', 'id < @beforeId'],
+    ] as const) {
+      if (filter[field] === undefined || filter[field] === '') continue;
+      where.push(clause);
+      params[field] = filter[field];
+    }
     const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
     const sql = `SELECT * FROM activity ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id DESC LIMIT ${limit}`;
     return (this.db.prepare(sql).all(params) as Row[]).map(toView);

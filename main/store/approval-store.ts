@@ -92,13 +92,13 @@ export class ApprovalStore {
   ): boolean {
     const sets = ['state = @to'];
     const params: Record<string, unknown> = { id, to };
-    if (fields.decidedAt !== undefined) (sets.push('decided_at = @decidedAt'), (params.decidedAt = fields.decidedAt));
-    if (fields.finishedAt !== undefined) (sets.push('finished_at = @finishedAt'), (params.finishedAt = fields.finishedAt));
-    if (fields.reason !== undefined) (sets.push('reason = @reason'), (params.reason = fields.reason));
-    if (fields.editedArgs !== undefined)
-      (sets.push('edited_args_json = @edited'), (params.edited = fields.editedArgs && JSON.stringify(fields.editedArgs)));
-    if (fields.result !== undefined)
-      (sets.push('result_json = @result'), (params.result = fields.result && JSON.stringify(fields.result)));
+    const columns = { decidedAt: 'decided_at', finishedAt: 'finished_at', reason: 'reason', editedArgs: 'edited_args_json', result: 'result_json' } as const;
+    for (const [field, column] of Object.entries(columns) as [keyof typeof columns, string][]) {
+      const value = fields[field];
+      if (value === undefined) continue;
+      sets.push(`${column} = @${field}`);
+      params[field] = value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
+    }
     from.forEach((s, i) => (params[`from${i}`] = s));
     const info = this.db
       .prepare(`UPDATE approvals SET ${sets.join(', ')} WHERE id = @id AND state IN (${from.map((_, i) => `@from${i}`).join(',')})`)

@@ -1,0 +1,115 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { App, type Started } from '../core/app.js';
+import { Logger } from '../core/log.js';
+import type { ToolSource, ToolDefinition, CallToolResult, ToolCallContext } from '../tools/types.js';
+import { MemoryVault, type Vault } from '../vault/vault.js';
+
+export interface TestApp {
+  app: App;
+  started: Started;
+  dataDir: string;
+  vault: Vault;
+  token: string;
+  stop: () => Promise<void>;
+}
+
+export function tempDir(prefix = 'airlock-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A real App (gateway, SQLite, approvals) on a free loopback port, with one agent "test". */
+export async function startTestApp(opts: { sources?: ToolSource[]; settings?: Record<string, unknown>; vault?: Vault; dataDir?: string } = {}): Promise<TestApp> {
+  const dataDir = opts.dataDir ?? tempDir();
+  if (opts.settings) writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(opts.settings));
+  const vault = opts.vault ?? new MemoryVault();
+  const app = new App({ dataDir, port: 0, vault, sources: opts.sources ?? [], logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false }) });
+  const started = await app.start();
+  const existing = app.agents.get('test');
+  const token = existing ? '' : (await app.control.addAgent('test')).token;
+  return { app, started, dataDir, vault, token, stop: () => app.stop() };
+}
+
+export async function connectClient(mcpUrl: string, token: string, mode: 'legacy' | 'auto' = 'legacy'): Promise<Client> {
+  const client = new Client({ name: 'airlock-test', version: '1.0.0' }, { versionNegotiation: { mode } });
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  await client.connect(transport);
+  return client;
+}
+
+/** A source whose tools count their executions; `block` holds a call until released. */
+export class CountingSource implements ToolSource {
+  readonly id = 'count';
+  readonly kind = 'test' as const;
+  readonly label = 'Counting';
+  readonly prefix = '';
+  calls: { tool: string; args: Record<string, unknown> }[] = [];
+  private release: (() => void) | null = null;
+  private gate: Promise<void> | null = null;
+  private readonly listeners = new Set<() => void>();
+  defs: ToolDefinition[] = [
+    { name: 'count_read', description: 'Reads.', inputSchema: { type: 'object', properties: {} }, trustedReadOnly: true },
+    {
+      name: 'count_send',
+      description: 'Sends a message.',
+      inputSchema: { type: 'object', properties: { to: { type: 'string', minLength: 3 } }, required: ['to'], additionalProperties: false },
+      annotations: { readOnlyHint: false, destructiveHint: false },
+    },
+    { name: 'count_delete', description: 'Deletes.', inputSchema: { type: 'object', properties: {} }, annotations: { destructiveHint: true } },
+  ];
+
+  ready() {
+    return Promise.resolve();
+  }
+  status() {
+    return { state: 'ready' as const };
+  }
+  tools() {
+    return this.defs;
+  }
+  onChange(l: () => void) {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+  changed() {
+    for (const l of this.listeners) l();
+  }
+  hold(): void {
+    this.gate = new Promise((r) => (this.release = r));
+  }
+  unhold(): void {
+    this.release?.();
+    this.gate = null;
+  }
+  count(tool: string): number {
+    return this.calls.filter((c) => c.tool === tool).length;
+  }
+  async call(tool: string, args: Record<string, unknown>, _ctx: ToolCallContext): Promise<CallToolResult> {
+    this.calls.push({ tool, args });
+    if (this.gate) await this.gate;
+    return { content: [{ type: 'text', text: `${tool} ok ${JSON.stringify(args)}` }] };
+  }
+}
+
+/** Every file under `dir` whose content contains `needle`. */
+export function filesContaining(dir: string, needle: string): string[] {
+  const hits: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (readFileSync(p).includes(needle)) hits.push(p);
+    }
+  };
+  walk(dir);
+  return hits;
+}
+
+export function textOf(result: { content?: unknown }): string {
+  return ((result.content as { type: string; text?: string }[] | undefined) ?? [])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
+}

@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+import { classifyKeyringError, KeyringVault } from './keyring-vault.js';
+
+/**
+ * Against the real OS keychain: gnome-keyring on a session D-Bus, started by
+ * scripts/with-keyring.sh (npm test runs the suite under it).
+ */
+const real = process.env.AIRLOCK_KEYRING_TEST === '1';
+if (!real) console.log('keyring-vault.test: skipping real-keychain cases: run under scripts/with-keyring.sh (npm test does)');
+
+const unique = () => mkdtempSync(join(tmpdir(), 'airlock-vault-'));
+
+describe.skipIf(!real)('KeyringVault on a real Secret Service', () => {
+  it('stores, reads, overwrites and deletes a secret', async () => {
+    const vault = new KeyringVault({ dataDir: unique() });
+    await vault.check();
+    expect(await vault.get('k')).toBeNull();
+    await vault.set('k', 'secret-1');
+    expect(await vault.get('k')).toBe('secret-1');
+    await vault.set('k', 'secret-2');
+    expect(await vault.get('k')).toBe('secret-2');
+    expect(await vault.delete('k')).toBe(true);
+    expect(await vault.get('k')).toBeNull();
+    expect(await vault.delete('k')).toBe(false);
+  });
+
+  it('namespaces entries by profile: two data directories never share a secret', async () => {
+    const a = new KeyringVault({ dataDir: unique() });
+    const b = new KeyringVault({ dataDir: unique() });
+    await a.set('agent:x', 'from-a');
+    expect(await b.get('agent:x')).toBeNull();
+    expect(a.service).not.toBe(b.service);
+    await a.delete('agent:x');
+  });
+
+  it('no Secret Service on the bus → KEYCHAIN_UNAVAILABLE, not "no secret"', async () => {
+    const out = await probeInChild({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/airlock-test-bus' });
+    expect(out).toEqual({ get: 'KEYCHAIN_UNAVAILABLE', set: 'KEYCHAIN_UNAVAILABLE' });
+  });
+
+  describe('a locked keyring', () => {
+    const children: ChildProcess[] = [];
+    afterAll(() => {
+      for (const c of children) c.kill();
+    });
+
+    it('reads and writes fail with VAULT_LOCKED (a locked Secret Service answers null for reads)', async () => {
+      // A second, private bus with a gnome-keyring that was started but never unlocked.
+      const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      children.push(bus);
+      const address = await new Promise<string>((resolve) => createInterface({ input: bus.stdout! }).once('line', resolve));
+      // First create a password-protected login keyring, then restart the daemon without unlocking it.
+      const home = unique();
+      const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: address, XDG_DATA_HOME: home, DISPLAY: '' };
+      const creator = spawn('gnome-keyring-daemon', ['--unlock', '--foreground', '--components=secrets'], { env, stdio: ['pipe', 'ignore', 'ignore'] });
+      creator.stdin!.end('locked-test-pw');
+      children.push(creator);
+      for (let i = 0; i < 50 && (await probeInChild({ DBUS_SESSION_BUS_ADDRESS: address })).set !== 'ok'; i++) await new Promise((r) => setTimeout(r, 100));
+      creator.kill();
+      await new Promise((r) => creator.once('exit', r));
+      const keyring = spawn('gnome-keyring-daemon', ['--start', '--foreground', '--components=secrets'], { env, stdio: 'ignore' });
+      children.push(keyring);
+      // The daemon takes a moment to claim its bus name; until then the answer is "unavailable".
+      let out: Record<string, string> = {};
+      for (let i = 0; i < 30 && out.get !== 'VAULT_LOCKED'; i++) {
+        out = await probeInChild({ DBUS_SESSION_BUS_ADDRESS: address });
+        if (out.get !== 'VAULT_LOCKED') await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(out).toEqual({ get: 'VAULT_LOCKED', set: 'VAULT_LOCKED' });
+    });
+  });
+});
+
+/**
+ * The keyring library keeps one D-Bus connection per process, so a different
+ * bus needs a different process. The child uses the built vault (npm test
+ * builds before it runs the tests).
+ */
+async function probeInChild(env: Record<string, string>): Promise<Record<string, string>> {
+  const built = fileURLToPath(new URL('../../dist/main/vault/keyring-vault.js', import.meta.url));
+  if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" first`);
+  const script = `
+    const { KeyringVault } = await import(${JSON.stringify(pathToFileURL(built).href)});
+    const vault = new KeyringVault({ dataDir: ${JSON.stringify(unique())} });
+    const code = (p) => p.then(() => 'ok', (e) => e.code ?? e.message);
+    console.log(JSON.stringify({ get: await code(vault.get('k')), set: await code(vault.set('k', 'v')) }));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+  return JSON.parse(line) as Record<string, string>;
+}
+
+describe('classifyKeyringError', () => {
+  it('maps the backend messages onto the two named states', () => {
+    expect(classifyKeyringError(new Error("Couldn't access platform storage: Secret Service: unlock prompt was dismissed")).code).toBe('VAULT_LOCKED');
+    expect(classifyKeyringError(new Error('Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled')).code).toBe('KEYCHAIN_UNAVAILABLE');
+  });
+
+  it('a null read is confirmed with a write before it is believed', async () => {
+    const vault = new KeyringVault({
+      dataDir: '/x',
+      entryFactory: (_service, account) => ({
+        getPassword: async () => null,
+        setPassword: async () => {
+          throw new Error(`unlock prompt was dismissed (${account})`);
+        },
+        deletePassword: async () => false,
+      }),
+    });
+    await expect(vault.get('k')).rejects.toMatchObject({ code: 'VAULT_LOCKED' });
+  });
+});
