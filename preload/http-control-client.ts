@@ -17,7 +17,13 @@ export function httpControlClient(baseUrl: string, token: string, fetchImpl: typ
     return body.result;
   };
   const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-  for (const method of CONTROL_METHODS) api[method] = (...params: unknown[]) => call(method, params);
+  for (const method of CONTROL_METHODS) {
+    // JSON has no `undefined`: drop trailing omitted arguments instead of sending null.
+    api[method] = (...params: unknown[]) => {
+      while (params.length > 0 && params[params.length - 1] === undefined) params.pop();
+      return call(method, params);
+    };
+  }
   return api as unknown as ControlApi;
 }
 
