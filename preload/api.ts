@@ -159,6 +159,50 @@ export type SettingsPatch = Partial<{
   resultChars: number;
 }>;
 
+/** A remote MCP server as the UI sees it: header names and `hasToken`, never a secret value. */
+export interface RemoteView {
+  name: string;
+  url: string;
+  enabled: boolean;
+  /** Stable source id (`remote:<name>`); tool keys are `remote:<name>/<tool>`. */
+  sourceId: string;
+  headerNames: string[];
+  hasToken: boolean;
+  state: 'disabled' | 'loading' | 'ready' | 'error';
+  /** Why, when state is `error` ("unreachable: …", "401 from server", …). */
+  detail?: string;
+  toolCount: number;
+  transport?: 'streamable-http' | 'sse';
+  protocolVersion?: string;
+  createdAt: string;
+}
+
+export interface RemoteInput {
+  name: string;
+  url: string;
+  /** Extra request headers; every value is kept in the vault. */
+  headers?: Record<string, string>;
+  bearerToken?: string;
+}
+
+export interface RemotePatch {
+  url?: string;
+  enabled?: boolean;
+  /** Replaces every extra header; `{}` removes them. */
+  headers?: Record<string, string>;
+  /** A new token, or null to remove it. */
+  bearerToken?: string | null;
+}
+
+export interface RemoteProbeResult {
+  ok: boolean;
+  detail?: string;
+  transport?: 'streamable-http' | 'sse';
+  protocolVersion?: string;
+  server?: { name: string; version: string };
+  tools: { name: string; title?: string; description: string; readOnlyHint: boolean }[];
+}
+
 export type CoreEvent =
   | { type: 'approval.requested'; approval: ApprovalView }
   | { type: 'approval.updated'; approval: ApprovalView }
@@ -185,9 +229,28 @@ export interface ControlApi {
 
   getSettings(): Promise<SettingsView>;
   updateSettings(patch: SettingsPatch): Promise<SettingsView>;
+
+  listRemotes(): Promise<RemoteView[]>;
+  addRemote(input: RemoteInput): Promise<RemoteView>;
+  updateRemote(name: string, patch: RemotePatch): Promise<RemoteView>;
+  removeRemote(name: string): Promise<void>;
+  /** Reconnects one server (or all) and re-reads its tools now. */
+  refreshRemote(name?: string): Promise<RemoteView[]>;
+  /** Connects to a URL without saving it and reports what it offers. */
+  testRemote(input: Omit<RemoteInput, 'name'>): Promise<RemoteProbeResult>;
 }
 
 export type ControlMethod = keyof ControlApi;
+
+/**
+ * What the Electron preload exposes as `window.airlock`: ControlApi plus the
+ * IPC counterpart of `GET /api/events`. The renderer uses it when present and
+ * falls back to the HTTP transport otherwise (renderer/src/lib/transport.ts).
+ */
+export interface ControlBridge extends ControlApi {
+  /** Calls `listener` for every core event until the returned function is called. */
+  onEvent(listener: (event: CoreEvent) => void): () => void;
+}
 
 /** Every method name, for transports that must check a name arrived from outside. */
 export const CONTROL_METHODS: readonly ControlMethod[] = [
@@ -204,6 +267,12 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'listActivity',
   'getSettings',
   'updateSettings',
+  'listRemotes',
+  'addRemote',
+  'updateRemote',
+  'removeRemote',
+  'refreshRemote',
+  'testRemote',
 ] as const;
 
 /** Error codes a ControlApi call can fail with; transports carry them unchanged. */

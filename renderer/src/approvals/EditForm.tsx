@@ -1,0 +1,205 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import type { ApprovalView } from '../../../preload/api';
+import {
+  buildArgs,
+  fieldsFor,
+  initialValues,
+  parseRawArgs,
+  type Field,
+  type FieldValue,
+  type FormValues,
+} from './schema-form';
+
+interface Props {
+  approval: ApprovalView;
+  busy: boolean;
+  /** The server's refusal (e.g. a schema violation), shown as is. */
+  serverError: string | null;
+  onSubmit: (args: Record<string, unknown>) => void;
+  onCancel: () => void;
+}
+
+/** "Edit & allow": a form from the tool's input schema, with a raw-JSON fallback. */
+export function EditForm({ approval, busy, serverError, onSubmit, onCancel }: Props) {
+  const fields = useMemo(() => fieldsFor(approval.inputSchema, approval.arguments), [approval]);
+  const [raw, setRaw] = useState(fields === null);
+  const [values, setValues] = useState<FormValues>(() =>
+    fields ? initialValues(fields, approval.arguments) : {},
+  );
+  const [rawText, setRawText] = useState(() => JSON.stringify(approval.arguments, null, 2));
+  const [localError, setLocalError] = useState<string | null>(null);
+  const id = useId();
+
+  const switchMode = () => {
+    setLocalError(null);
+    if (!raw && fields) {
+      const built = buildArgs(fields, values, approval.arguments);
+      if (built.ok) setRawText(JSON.stringify(built.args, null, 2));
+    } else if (raw && fields) {
+      const parsed = parseRawArgs(rawText);
+      if (!parsed.ok) return setLocalError(parsed.error);
+      setValues(initialValues(fields, parsed.args));
+    }
+    setRaw(!raw);
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const built =
+      raw || !fields ? parseRawArgs(rawText) : buildArgs(fields, values, approval.arguments);
+    if (!built.ok) return setLocalError(built.error);
+    setLocalError(null);
+    onSubmit(built.args);
+  };
+
+  const error = localError ?? serverError;
+  const set = (name: string, v: FieldValue) => setValues((old) => ({ ...old, [name]: v }));
+
+  return (
+    <form
+      className="edit-form"
+      onSubmit={submit}
+      aria-label={`Edit the arguments of ${approval.tool}`}
+      data-testid="edit-form"
+      noValidate
+    >
+      {raw || !fields ? (
+        <div className="field">
+          <label htmlFor={`${id}-raw`}>Arguments (JSON)</label>
+          <textarea
+            id={`${id}-raw`}
+            data-testid="edit-raw"
+            className="mono"
+            rows={Math.min(16, rawText.split('\n').length + 1)}
+            value={rawText}
+            spellCheck={false}
+            onChange={(e) => setRawText(e.target.value)}
+            autoFocus
+          />
+        </div>
+      ) : (
+        fields.map((f, i) => (
+          <FieldInput
+            key={f.name}
+            field={f}
+            id={`${id}-${i}`}
+            value={values[f.name] ?? ''}
+            onChange={(v) => set(f.name, v)}
+            autoFocus={i === 0}
+          />
+        ))
+      )}
+      {error && (
+        <p className="error" role="alert" data-testid="edit-error">
+          {error}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy} data-testid="edit-submit">
+          Allow with these arguments
+        </button>
+        {fields && (
+          <button type="button" onClick={switchMode} disabled={busy} data-testid="edit-toggle-raw">
+            {raw ? 'Edit as form' : 'Edit as JSON'}
+          </button>
+        )}
+        <button type="button" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function FieldInput({
+  field,
+  id,
+  value,
+  onChange,
+  autoFocus,
+}: {
+  field: Field;
+  id: string;
+  value: FieldValue;
+  onChange: (v: FieldValue) => void;
+  autoFocus: boolean;
+}) {
+  const describedBy = field.description ? `${id}-desc` : undefined;
+  const label = (
+    <label htmlFor={id}>
+      {field.label}
+      {field.required && <span aria-hidden="true"> *</span>}
+      {field.kind === 'json' && <span className="hint"> (JSON)</span>}
+    </label>
+  );
+  const desc = field.description && (
+    <span id={describedBy} className="hint">
+      {field.description}
+    </span>
+  );
+  const common = {
+    id,
+    name: field.name,
+    'aria-describedby': describedBy,
+    'aria-required': field.required,
+    'data-testid': `edit-field-${field.name}`,
+    autoFocus,
+  };
+  if (field.kind === 'boolean') {
+    return (
+      <div className="field checkbox">
+        <input
+          type="checkbox"
+          {...common}
+          checked={value === true}
+          onChange={(e) => onChange(e.target.checked)}
+        />
+        {label}
+        {desc}
+      </div>
+    );
+  }
+  const text = typeof value === 'string' ? value : '';
+  let input;
+  if (field.kind === 'enum') {
+    input = (
+      <select {...common} value={text} onChange={(e) => onChange(e.target.value)}>
+        {!field.required && <option value="">(not set)</option>}
+        {field.required && text === '' && <option value="">Choose…</option>}
+        {field.options?.map((o, i) => (
+          <option key={i} value={String(i)}>
+            {typeof o === 'string' ? o : JSON.stringify(o)}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (field.multiline) {
+    input = (
+      <textarea
+        {...common}
+        className={field.kind === 'json' ? 'mono' : undefined}
+        rows={Math.min(10, Math.max(3, text.split('\n').length + 1))}
+        value={text}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    );
+  } else {
+    const numeric = field.kind === 'number' || field.kind === 'integer';
+    input = (
+      <input
+        type="text"
+        inputMode={numeric ? (field.kind === 'integer' ? 'numeric' : 'decimal') : undefined}
+        {...common}
+        value={text}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    );
+  }
+  return (
+    <div className="field">
+      {label}
+      {desc}
+      {input}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+/** The keyboard shortcuts, documented where they are used. */
+export function ShortcutsHelp() {
+  return (
+    <details className="shortcuts" data-testid="shortcuts-help">
+      <summary>Keyboard shortcuts</summary>
+      <p>With a request focused (Tab to it, or it is focused when the page opens):</p>
+      <dl>
+        <dt>
+          <kbd>A</kbd>
+        </dt>
+        <dd>Allow once</dd>
+        <dt>
+          <kbd>Shift</kbd> + <kbd>A</kbd>
+        </dt>
+        <dd>Always allow this tool for this agent</dd>
+        <dt>
+          <kbd>E</kbd>
+        </dt>
+        <dd>Edit the arguments, then allow</dd>
+        <dt>
+          <kbd>D</kbd>
+        </dt>
+        <dd>Deny (type an optional reason, then Enter)</dd>
+        <dt>
+          <kbd>↓</kbd> / <kbd>J</kbd>, <kbd>↑</kbd> / <kbd>K</kbd>
+        </dt>
+        <dd>Next / previous request</dd>
+        <dt>
+          <kbd>Esc</kbd>
+        </dt>
+        <dd>Close the deny or edit form</dd>
+      </dl>
+    </details>
+  );
+}

@@ -1,0 +1,31 @@
+/** Shown when the page was opened without the control token (or with a wrong one). */
+export function NoToken({ rejected = false }: { rejected?: boolean }) {
+  return (
+    <main className="app no-token" id="main">
+      <section className="page" aria-labelledby="no-token-heading" data-testid="no-token">
+        <h1 id="no-token-heading">
+          {rejected ? 'This approval link no longer works' : 'Open Airlock from its control link'}
+        </h1>
+        {rejected ? (
+          <p>
+            Airlock refused the control token this page was opened with. It may belong to another
+            Airlock profile.
+          </p>
+        ) : (
+          <p>
+            This page needs the control token that only the person running Airlock has. It is not in
+            this address.
+          </p>
+        )}
+        <p>
+          Open the <strong>control URL</strong> that <code>airlock serve</code> printed when it
+          started (the <code>controlUrl</code> in its first line, ending in <code>#token=…</code>).
+          The token stays in this browser tab only.
+        </p>
+        <p className="hint">
+          Agent tokens do not work here: an agent can never approve its own call.
+        </p>
+      </section>
+    </main>
+  );
+}
