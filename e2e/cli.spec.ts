@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { addAgent, airlock, newDataDir, startAirlock } from './helpers/airlock-process.js';
+import { addAgent, airlock as cli, newProfile, startServer } from './helpers/airlock-server.js';
 
 /** `airlock` as a user runs it (issue 2, items 5 and 8). */
+const airlock = (args: string[]) => cli(null, args);
+const newDataDir = () => newProfile().dataDir;
 
 const mcp = (url: string, token: string) =>
   fetch(url, {
@@ -29,47 +31,49 @@ test('agent add --json prints one JSON object with name, token, mcpUrl and clien
 });
 
 test('serve: one ready line, server.json, status, single instance, clean SIGTERM', async () => {
-  const dataDir = newDataDir();
-  const server = await startAirlock({ dataDir });
-  expect(server.ready).toMatchObject({ event: 'ready', pid: server.proc.pid, mcpUrl: `http://127.0.0.1:${server.ready.port}/mcp` });
-  expect(server.ready.controlUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=alc_/);
+  const profile = newProfile();
+  const dataDir = profile.dataDir;
+  const server = await startServer(profile);
+  expect(server).toMatchObject({ event: 'ready', mcpUrl: `http://127.0.0.1:${server.port}/mcp` });
+  expect(server.controlUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=alc_/);
   const info = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8'));
-  expect(info).toMatchObject({ url: server.ready.url, mcpUrl: server.ready.mcpUrl, pid: server.proc.pid });
+  expect(info).toMatchObject({ url: server.url, mcpUrl: server.mcpUrl, pid: server.pid });
   expect(JSON.stringify(info)).not.toContain(server.controlToken);
 
   const status = JSON.parse((await airlock(['status', '--json', '--data-dir', dataDir])).stdout);
-  expect(status).toMatchObject({ running: true, pid: server.proc.pid, mcpUrl: server.ready.mcpUrl });
+  expect(status).toMatchObject({ running: true, pid: server.pid, mcpUrl: server.mcpUrl });
 
   const second = await airlock(['serve', '--port', '0', '--data-dir', dataDir]).then(
     () => ({ code: 0, stderr: '' }),
     (e: { code: number; stderr: string }) => e,
   );
   expect(second.code).not.toBe(0);
-  expect(second.stderr).toContain(`already running for this data directory (pid ${server.proc.pid}`);
+  expect(second.stderr).toContain(`already running for this data directory (pid ${server.pid}`);
 
-  expect(await server.stop('SIGTERM')).toBe(0);
+  expect(await server.stop()).toBe(0);
   expect(existsSync(join(dataDir, 'server.json'))).toBe(false);
   await expect(airlock(['status', '--data-dir', dataDir])).rejects.toMatchObject({ code: 1, stdout: expect.stringContaining('not running') });
 });
 
 test('agent revoke against a running server stops the token at once', async () => {
-  const dataDir = newDataDir();
-  const { token } = await addAgent(dataDir, 'doomed');
-  const server = await startAirlock({ dataDir });
+  const profile = newProfile();
+  const dataDir = profile.dataDir;
+  const token = await addAgent(profile, 'doomed');
+  const server = await startServer(profile);
   try {
-    expect((await mcp(server.ready.mcpUrl, token)).status).toBe(200);
+    expect((await mcp(server.mcpUrl, token)).status).toBe(200);
     const { stdout } = await airlock(['agent', 'revoke', 'doomed', '--data-dir', dataDir]);
     expect(stdout).toContain('also on the running server');
-    expect((await mcp(server.ready.mcpUrl, token)).status).toBe(401);
+    expect((await mcp(server.mcpUrl, token)).status).toBe(401);
   } finally {
     await server.stop();
   }
 });
 
 test('tools list / set: scripted policy changes, with confirmation for destructive tools', async () => {
-  const dataDir = newDataDir();
-  const env = { AIRLOCK_TEST_SOURCE: 'e2e/fixtures/test-sources.mjs' };
-  const server = await startAirlock({ dataDir, env });
+  const profile = newProfile();
+  const dataDir = profile.dataDir;
+  const server = await startServer(profile);
   try {
     const tools = JSON.parse((await airlock(['tools', 'list', '--json', '--data-dir', dataDir])).stdout);
     expect(tools.find((t: { name: string }) => t.name === 'airlock_status')).toMatchObject({ approval: 'auto', readOnly: true });

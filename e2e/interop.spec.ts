@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect, test } from '@playwright/test';
-import { addAgent, newDataDir, ROOT, startAirlock, type RunningAirlock } from './helpers/airlock-process.js';
+import { addAgent, newProfile, ROOT, startServer, type RunningServer } from './helpers/airlock-server.js';
 import { startAuthForwarder } from './helpers/auth-forwarder.js';
 
 /**
@@ -16,19 +16,21 @@ import { startAuthForwarder } from './helpers/auth-forwarder.js';
 const run = promisify(execFile);
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 
-let airlock: RunningAirlock;
+let airlock: RunningServer;
+let dataDir: string;
 let token: string;
 
 test.beforeAll(async () => {
-  const dataDir = newDataDir();
-  token = (await addAgent(dataDir, 'interop')).token;
-  airlock = await startAirlock({ dataDir });
+  const profile = newProfile();
+  dataDir = profile.dataDir;
+  token = await addAgent(profile, 'interop');
+  airlock = await startServer(profile);
 });
 
 test.afterAll(async () => {
-  expect(await airlock.stop('SIGTERM')).toBe(0);
+  expect(await airlock.stop()).toBe(0);
   // No token created here may appear in any file of the data directory (logs included).
-  const files = readdirSync(airlock.dataDir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+  const files = readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
   for (const f of files) {
     const text = readFileSync(join(f.parentPath, f.name));
     expect(text.includes(token), `${f.name} contains the agent token`).toBe(false);
@@ -38,7 +40,7 @@ test.afterAll(async () => {
 });
 
 test('MCP Inspector CLI lists tools and calls airlock_status with a bearer header', async () => {
-  const common = ['--cli', airlock.ready.mcpUrl, '--transport', 'http', '--header', `Authorization: Bearer ${token}`];
+  const common = ['--cli', airlock.mcpUrl, '--transport', 'http', '--header', `Authorization: Bearer ${token}`];
   const list = await run(bin('mcp-inspector'), [...common, '--method', 'tools/list'], { timeout: 60_000 });
   expect(JSON.parse(list.stdout).tools.map((t: { name: string }) => t.name)).toContain('airlock_status');
   const call = await run(bin('mcp-inspector'), [...common, '--method', 'tools/call', '--tool-name', 'airlock_status'], { timeout: 60_000 });
@@ -48,7 +50,7 @@ test('MCP Inspector CLI lists tools and calls airlock_status with a bearer heade
 });
 
 test('MCP Inspector CLI without the header is refused', async () => {
-  const out = await run(bin('mcp-inspector'), ['--cli', airlock.ready.mcpUrl, '--transport', 'http', '--method', 'tools/list'], { timeout: 60_000 }).then(
+  const out = await run(bin('mcp-inspector'), ['--cli', airlock.mcpUrl, '--transport', 'http', '--method', 'tools/list'], { timeout: 60_000 }).then(
     () => 'succeeded',
     (e: { stderr?: string; stdout?: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}`,
   );
@@ -60,7 +62,7 @@ test('MCP Inspector CLI without the header is refused', async () => {
 test('mcp-remote bridges a stdio client to the endpoint (the Claude Desktop setup)', async () => {
   const transport = new StdioClientTransport({
     command: bin('mcp-remote'),
-    args: [airlock.ready.mcpUrl, '--header', 'Authorization:${AIRLOCK_AUTH}', '--transport', 'http-only'],
+    args: [airlock.mcpUrl, '--header', 'Authorization:${AIRLOCK_AUTH}', '--transport', 'http-only'],
     env: { ...(process.env as Record<string, string>), AIRLOCK_AUTH: `Bearer ${token}` },
     stderr: 'pipe',
   });
@@ -76,9 +78,9 @@ test('mcp-remote bridges a stdio client to the endpoint (the Claude Desktop setu
 for (const scenario of ['server-initialize', 'tools-list', 'ping', 'dns-rebinding-protection']) {
   test(`conformance suite: ${scenario}`, async () => {
     test.setTimeout(120_000);
-    const forwarder = await startAuthForwarder(airlock.ready.port, token);
+    const forwarder = await startAuthForwarder(airlock.port, token);
     try {
-      const outDir = newDataDir();
+      const outDir = newProfile().root;
       const child = spawn(bin('conformance'), ['server', '--url', forwarder.url, '--scenario', scenario], { cwd: outDir, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (c: Buffer) => (output += c.toString()));

@@ -155,3 +155,9 @@ async function signal(
   if (child.exitCode === null && child.signalCode === null) child.kill(sig);
   return exited;
 }
+
+/** Runs any `airlock` command on the profile; rejects (with code/stdout/stderr) on a non-zero exit. */
+export async function airlock(p: Profile | null, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  assertBuilt();
+  return run(process.execPath, [BIN, ...args], { cwd: ROOT, env: p ? testEnv(p) : process.env });
+}
