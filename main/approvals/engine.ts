@@ -176,7 +176,7 @@ export class ApprovalEngine {
     const row = this.mustGet(id);
     this.emitUpdated(id);
     const args = row.editedArgs ?? row.args;
-    const progress = this.firstProgress(id);
+    const progress = this.progressToWaiters(id);
     let result: CallToolResult;
     try {
       result = await this.deps.execute(row, args, { agent: row.agent, signal: new AbortController().signal, progress });
@@ -255,7 +255,7 @@ export class ApprovalEngine {
     return this.emitUpdated(id);
   }
 
-  private firstProgress(id: string): ToolCallContext['progress'] {
+  private progressToWaiters(id: string): ToolCallContext['progress'] {
     return (p, total, message) => {
       for (const w of this.waiters.get(id) ?? []) w.progress?.(p, total, message);
     };
