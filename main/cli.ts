@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { ControlError } from '../preload/api.js';
 import { agentAdd, agentList, agentRevoke, status, toolsList, toolsSet } from './cli/commands.js';
 import { serve } from './cli/serve.js';
+import { REMOTE_USAGE, remoteCommand } from './cli/remote.js';
+import { GOOGLE_USAGE, googleCommand } from './cli/google.js';
 import { isVaultError } from './vault/vault.js';
 
 const USAGE = `Usage: airlock <command> [options]
@@ -13,7 +15,7 @@ const USAGE = `Usage: airlock <command> [options]
   agent revoke NAME                        revoke an agent's token at once
   tools list [--agent NAME] [--json]       tools with their approval policy
   tools set NAME [--approval auto|ask] [--enabled true|false] [--agent NAME] [--confirm-destructive]
-
+${REMOTE_USAGE}${GOOGLE_USAGE}
 Every command takes --data-dir DIR (or AIRLOCK_DATA_DIR); the default is the per-OS app-data folder.
 `;
 
@@ -30,6 +32,9 @@ const OPTIONS = {
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
+  // `remote` parses its own flags (repeatable --header, --bearer-stdin, …); errors print as below.
+  if (argv[0] === 'remote') return run(() => remoteCommand(argv.slice(1)));
+  if (argv[0] === 'google' || (argv[0] === 'connect' && argv[1] === 'google')) return run(() => googleCommand(argv));
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -78,4 +83,14 @@ export async function main(argv: string[]): Promise<number> {
   }
   process.stderr.write(`airlock: unknown command "${[command, sub].filter(Boolean).join(' ')}"\n\n${USAGE}`);
   return 2;
+}
+
+async function run(fn: () => Promise<number>): Promise<number> {
+  try {
+    return await fn();
+  } catch (err) {
+    const code = err instanceof ControlError || isVaultError(err) ? `${err.code}: ` : '';
+    process.stderr.write(`airlock: ${code}${err instanceof Error ? err.message : String(err)}\n`);
+    return err instanceof ControlError && err.code === 'INVALID' ? 2 : 1;
+  }
 }

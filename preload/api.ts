@@ -203,12 +203,73 @@ export interface RemoteProbeResult {
   tools: { name: string; title?: string; description: string; readOnlyHint: boolean }[];
 }
 
+/** The user's Google OAuth client as the UI sees it: the ID, never the secret. */
+export interface GoogleClientView {
+  clientId: string;
+  projectId?: string;
+  hasSecret: boolean;
+  importedAt: string;
+}
+
+/** Google's downloaded `client_secret_….json` ("Desktop app"), or the ID and secret typed in. */
+export type GoogleClientInput = { json: string } | { clientId: string; clientSecret: string };
+
+/** A connected Google account (issue 5): what was granted and whether it still works; never a token. */
+export interface GoogleAccountView {
+  email: string;
+  readOnly: boolean;
+  scopes: string[];
+  /** Asked for but not granted (the consent screen lets users untick some). */
+  missingScopes: string[];
+  state: 'connected' | 'needs_reconnect';
+  /** Why it needs reconnecting. */
+  detail?: string;
+  connectedAt: string;
+  /** The account Google tools use when no `account` argument is given. */
+  isDefault: boolean;
+  hasToken: true;
+}
+
+export interface GoogleConnectOptions {
+  /** Ask only for read-only scopes; write tools are not offered for the account. */
+  readOnly?: boolean;
+  /** Reconnect this account (Google preselects it; read-only follows its current mode unless given). */
+  account?: string;
+  /** Open the system browser from the core (default true); the CLI opens it itself. */
+  openBrowser?: boolean;
+}
+
+export interface GoogleConnectStart {
+  flowId: string;
+  /** The consent URL (no secret: its `state` only works with this flow's listener). */
+  authUrl: string;
+  redirectUri: string;
+  expiresAt: string;
+  browserOpened: boolean;
+}
+
+export interface GoogleConnectView {
+  flowId: string;
+  state: 'waiting' | 'exchanging' | 'connected' | 'failed' | 'cancelled';
+  account?: GoogleAccountView;
+  /** ACCESS_DENIED, TIMEOUT, NO_REFRESH_TOKEN, EXCHANGE_FAILED, AUTHORIZATION_ERROR, CANCELLED, SAVE_FAILED. */
+  error?: { code: string; message: string };
+}
+
+export interface GoogleDisconnectResult {
+  email: string;
+  /** Whether Google confirmed the grant is revoked. */
+  revoked: boolean;
+  detail?: string;
+}
+
 export type CoreEvent =
   | { type: 'approval.requested'; approval: ApprovalView }
   | { type: 'approval.updated'; approval: ApprovalView }
   | { type: 'activity.added'; activity: ActivityView }
   | { type: 'state.changed' }
-  | { type: 'tools.changed' };
+  | { type: 'tools.changed' }
+  | { type: 'google.connect'; flow: GoogleConnectView };
 
 export interface ControlApi {
   getStatus(): Promise<StatusView>;
@@ -238,6 +299,18 @@ export interface ControlApi {
   refreshRemote(name?: string): Promise<RemoteView[]>;
   /** Connects to a URL without saving it and reports what it offers. */
   testRemote(input: Omit<RemoteInput, 'name'>): Promise<RemoteProbeResult>;
+
+  getGoogleClient(): Promise<GoogleClientView | null>;
+  /** Imports or replaces the OAuth client (ID to settings, secret to the vault). */
+  setGoogleClient(input: GoogleClientInput): Promise<GoogleClientView>;
+  listGoogleAccounts(): Promise<GoogleAccountView[]>;
+  /** Starts a loopback consent; progress arrives as `google.connect` events and through waitGoogleConnect. */
+  startGoogleConnect(options?: GoogleConnectOptions): Promise<GoogleConnectStart>;
+  /** Waits up to `waitMs` (≤ 30 s) for the flow to leave `waiting`/`exchanging`; call again while it has not. */
+  waitGoogleConnect(flowId: string, waitMs?: number): Promise<GoogleConnectView>;
+  cancelGoogleConnect(flowId: string): Promise<GoogleConnectView>;
+  /** Revokes the grant at Google, deletes its tokens from the vault and removes the account. */
+  disconnectGoogle(email: string): Promise<GoogleDisconnectResult>;
 }
 
 export type ControlMethod = keyof ControlApi;
@@ -273,6 +346,13 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'removeRemote',
   'refreshRemote',
   'testRemote',
+  'getGoogleClient',
+  'setGoogleClient',
+  'listGoogleAccounts',
+  'startGoogleConnect',
+  'waitGoogleConnect',
+  'cancelGoogleConnect',
+  'disconnectGoogle',
 ] as const;
 
 /** Error codes a ControlApi call can fail with; transports carry them unchanged. */

@@ -54,7 +54,10 @@ async function gatewayVsBare(app, token) {
   for (const mode of ['legacy', 'auto']) {
     const b = await client(bare.url, {}, mode);
     const g = await client(app.started.mcpUrl, { Authorization: `Bearer ${token}` }, mode);
-    for (let i = 0; i < 50; i++) (await b.callTool({ name: 'echo', arguments: { text: 'x' } }), await g.callTool({ name: 'echo', arguments: { text: 'x' } }));
+    for (let i = 0; i < 50; i++) {
+      await b.callTool({ name: 'echo', arguments: { text: 'x' } });
+      await g.callTool({ name: 'echo', arguments: { text: 'x' } });
+    }
     const bs = summary(await timeEach(N, () => b.callTool({ name: 'echo', arguments: { text: 'x' } })));
     const gs = summary(await timeEach(N, () => g.callTool({ name: 'echo', arguments: { text: 'x' } })));
     const era = mode === 'legacy' ? '2025 era' : '2026-07-28 era';

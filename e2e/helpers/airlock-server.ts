@@ -94,7 +94,7 @@ function testEnv(p: Profile): NodeJS.ProcessEnv {
  */
 export async function startServer(
   p: Profile,
-  opts: { port?: number; timeoutMs?: number } = {},
+  opts: { port?: number; timeoutMs?: number; /** Extra environment (e.g. a fake Google's endpoints). */ env?: Record<string, string> } = {},
 ): Promise<RunningServer> {
   assertBuilt();
   const timeoutMs = opts.timeoutMs ?? 20_000;
@@ -103,7 +103,7 @@ export async function startServer(
     [BIN, 'serve', '--port', String(opts.port ?? 0), '--data-dir', p.dataDir],
     {
       cwd: ROOT,
-      env: testEnv(p),
+      env: { ...testEnv(p), ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

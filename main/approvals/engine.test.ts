@@ -24,7 +24,7 @@ function engineAt(path: string, clock: { now: number }, execute = vi.fn(async ()
 }
 
 const ask = (engine: ApprovalEngine, args: Record<string, unknown> = { to: 'bob' }) =>
-  engine.ask({ agent: 'a', toolKey: 'src/send', tool: 'send', args, effect: 'Send', signal: new AbortController().signal });
+  engine.ask({ agent: 'a', toolKey: 'src/send', tool: 'send', args, effect: async () => 'Send', signal: new AbortController().signal });
 
 describe('ApprovalEngine', () => {
   it('pending requests expire after their time; a later repeat asks anew', async () => {
@@ -74,6 +74,21 @@ describe('ApprovalEngine', () => {
     after.engine.stop();
     expect(after.engine.get(id).state).toBe('failed');
     expect(after.execute).not.toHaveBeenCalled();
+  });
+
+  it('identical calls arriving together while the effect text is looked up make one request', async () => {
+    const clock = { now: 4_000_000 };
+    const { engine } = engineAt(':memory:', clock);
+    let lookups = 0;
+    const slow = () =>
+      engine.ask({
+        agent: 'a', toolKey: 'src/send', tool: 'send', args: { to: 'bob' }, signal: new AbortController().signal,
+        effect: () => new Promise((r) => setTimeout(() => r(`Send #${++lookups}`), 30)),
+      });
+    const [one, two] = await Promise.all([slow(), slow()]);
+    expect(one.approvalId).toBe(two.approvalId);
+    expect(lookups).toBe(1);
+    expect(engine.listPending()).toHaveLength(1);
   });
 
   it('call keys ignore key order but not values', () => {

@@ -41,7 +41,8 @@ export interface AskRequest {
   toolKey: string;
   tool: string;
   args: Record<string, unknown>;
-  effect: string;
+  /** The tool's statement of effect; only asked for when a new request is created. */
+  effect: () => Promise<string>;
   signal: AbortSignal;
   progress?: ToolCallContext['progress'];
 }
@@ -66,6 +67,7 @@ interface Waiter {
  */
 export class ApprovalEngine {
   private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly creating = new Map<string, Promise<ApprovalRow>>();
   private sweeper: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
@@ -97,13 +99,30 @@ export class ApprovalEngine {
     const t = this.deps.timings();
     this.expireDue();
     const key = callKey(req.agent, req.toolKey, req.args);
-    const existing = this.deps.store.findForRepeat(key, this.now() - t.outcomeWindowMs);
+    // An identical call still being created (its effect text is being looked up) is joined, not duplicated.
+    const creating = this.creating.get(key);
+    const existing = creating ? await creating : this.deps.store.findForRepeat(key, this.now() - t.outcomeWindowMs);
     if (existing) {
       const stored = this.storedOutcome(existing);
       if (stored) return stored;
       return this.wait(existing, req, t);
     }
     if (this.deps.isPaused()) return { result: msg.pausedResult(), decision: 'paused', ran: false };
+    const created = this.create(key, req, t);
+    this.creating.set(key, created);
+    let row: ApprovalRow;
+    try {
+      row = await created;
+    } finally {
+      this.creating.delete(key);
+    }
+    const waiting = this.wait(row, req, t);
+    this.deps.events.emit({ type: 'approval.requested', approval: this.view(row) });
+    return waiting;
+  }
+
+  private async create(key: string, req: AskRequest, t: ApprovalTimings): Promise<ApprovalRow> {
+    const effect = await req.effect();
     const now = this.now();
     const row: ApprovalRow = {
       id: randomUUID(),
@@ -112,7 +131,7 @@ export class ApprovalEngine {
       toolKey: req.toolKey,
       tool: req.tool,
       args: req.args,
-      effect: req.effect,
+      effect,
       state: 'pending',
       createdAt: now,
       expiresAt: now + t.expireMs,
@@ -123,9 +142,7 @@ export class ApprovalEngine {
       result: null,
     };
     this.deps.store.insert(row);
-    const waiting = this.wait(row, req, t);
-    this.deps.events.emit({ type: 'approval.requested', approval: this.view(row) });
-    return waiting;
+    return row;
   }
 
   listPending(): ApprovalView[] {

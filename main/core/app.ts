@@ -22,6 +22,10 @@ import { dataPaths, type DataPaths } from './paths.js';
 import { SettingsStore } from './settings.js';
 import { appVersion } from './version.js';
 import { resolvePolicy } from '../approvals/policy.js';
+import { RemoteControl } from '../remote/remote-control.js';
+import { RemoteManager } from '../remote/remote-manager.js';
+import type { RemoteTimings } from '../remote/remote-source.js';
+import { GoogleService, type GoogleHooks } from '../google/google-service.js';
 
 export interface AppOptions {
   dataDir: string;
@@ -35,6 +39,10 @@ export interface AppOptions {
   uiDir?: string;
   /** Test hook: shorter approval timings etc. are set through settings; this only skips the instance lock. */
   skipLock?: boolean;
+  /** Test hook: shorter remote-server timeouts and backoff. */
+  remoteTimings?: Partial<RemoteTimings>;
+  /** Google accounts (issue 5): browser opener from the shell; test hooks (consent deadline, endpoint env). */
+  google?: GoogleHooks;
 }
 
 export interface Started {
@@ -69,12 +77,17 @@ export class App {
   private readonly lock: InstanceLock;
   private startedInfo: Started | null = null;
   private offs: (() => void)[] = [];
+  /** Remote MCP servers (issue 4). */
+  remotes: RemoteManager | null = null;
+  /** Google accounts and consent (issue 5); `google.accounts` is what Gmail/Calendar tools use. */
+  readonly google: GoogleService;
 
   constructor(private readonly options: AppOptions) {
     this.paths = dataPaths(options.dataDir);
     this.logger = options.logger ?? new Logger({ dir: this.paths.logs });
     this.settings = new SettingsStore(this.paths.settings);
     this.vault = options.vault ?? new KeyringVault({ dataDir: this.paths.dir });
+    this.google = new GoogleService({ settings: this.settings, vault: this.vault, events: this.events, logger: this.logger, ...(options.google ? { hooks: options.google } : {}) });
     this.lock = new InstanceLock(this.paths.lock, this.paths.serverInfo);
   }
 
@@ -141,10 +154,13 @@ export class App {
       events,
       mcpUrl: () => mcpUrl,
       connectedAgents: () => mcp.connectedAgents(),
+      google: this.google.control,
+      remotes: new RemoteControl({ settings, vault: this.vault, manager: this.remoteManager(), events, version: this.version }),
     });
 
     registry.add(new StatusSource((agent) => this.statusReport(agent)));
     for (const source of this.options.sources ?? []) registry.add(source);
+    await this.remoteManager().start();
     this.offs.push(registry.onToolsChanged(() => mcp.toolsChanged()));
     this.offs.push(events.subscribe((e) => e.type === 'tools.changed' && mcp.toolsChanged()));
     approvals.start();
@@ -173,11 +189,27 @@ export class App {
     await this.gateway?.stop();
     this.gateway = null;
     this.approvals?.stop();
+    this.google.stop();
+    await this.remotes?.stop();
+    this.remotes = null;
     for (const s of this.registry.listSources()) await this.registry.remove(s.id);
     this.db?.close();
     this.db = null;
     this.lock.release();
     this.startedInfo = null;
+  }
+
+  private remoteManager(): RemoteManager {
+    this.remotes ??= new RemoteManager({
+      settings: this.settings,
+      vault: this.vault,
+      registry: this.registry,
+      logger: this.logger,
+      events: this.events,
+      version: this.version,
+      ...(this.options.remoteTimings ? { timings: this.options.remoteTimings } : {}),
+    });
+    return this.remotes;
   }
 
   private async controlToken(): Promise<string> {
@@ -197,7 +229,7 @@ export class App {
     return {
       version: this.version,
       paused: settings.paused,
-      accounts: [],
+      accounts: this.google.statusAccounts(),
       servers: this.registry
         .listSources()
         .filter((s) => s.kind === 'remote')

@@ -14,6 +14,9 @@ import type { CoreEvents } from './events.js';
 import type { Logger } from './log.js';
 import type { SettingsStore } from './settings.js';
 
+/** How long an approval waits for a source's richer effect text before using the plain one. */
+const EFFECT_LOOKUP_MS = 3000;
+
 export interface CallPipelineDeps {
   registry: ToolRegistry;
   settings: SettingsStore;
@@ -90,7 +93,7 @@ export class CallPipeline {
       toolKey: entry.key,
       tool: entry.name,
       args: record,
-      effect: this.effectOf(entry, record),
+      effect: () => this.effectOf(entry, record),
       signal: opts.signal,
       progress: opts.progress,
     });
@@ -114,9 +117,21 @@ export class CallPipeline {
     return capText(result, this.deps.settings.get().limits.resultChars);
   }
 
-  effectOf(entry: ToolEntry, args: Record<string, unknown>): string {
-    const custom = entry.source.describeEffect?.(entry.def.name, args);
-    return custom ?? `${entry.def.title ?? entry.name}: ${entry.def.description.split('\n')[0]?.slice(0, 300) ?? ''}`;
+  /**
+   * The approval's statement of effect. A source may look things up for it
+   * (Calendar checks for overlaps); that lookup is bounded so a slow API never
+   * holds the request back from the user, who then sees the plain summary.
+   */
+  async effectOf(entry: ToolEntry, args: Record<string, unknown>): Promise<string> {
+    const plain = entry.source.describeEffect?.(entry.def.name, args) ?? `${entry.def.title ?? entry.name}: ${entry.def.description.split('\n')[0]?.slice(0, 300) ?? ''}`;
+    if (!entry.source.describeEffectAsync) return plain;
+    let timer: NodeJS.Timeout | undefined;
+    const fallback = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(plain), EFFECT_LOOKUP_MS)));
+    try {
+      return await Promise.race([entry.source.describeEffectAsync(entry.def.name, args).catch(() => plain), fallback]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private record(e: {

@@ -21,6 +21,10 @@ import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 import { isDestructive, isReadOnly } from '../tools/types.js';
 import type { CoreEvents } from './events.js';
 import type { SettingsStore } from './settings.js';
+import type { RemoteControl } from '../remote/remote-control.js';
+import type { RemoteInput, RemotePatch, RemoteProbeResult, RemoteView } from '../../preload/api.js';
+import type { GoogleControl } from '../google/google-control.js';
+import type { GoogleAccountView, GoogleClientInput, GoogleClientView, GoogleConnectOptions, GoogleConnectStart, GoogleConnectView, GoogleDisconnectResult } from '../../preload/api.js';
 
 export interface ControlServiceDeps {
   version: string;
@@ -33,6 +37,10 @@ export interface ControlServiceDeps {
   events: CoreEvents;
   mcpUrl: () => string;
   connectedAgents: () => Set<string>;
+  /** Remote MCP servers (issue 4); absent in cores built without them. */
+  remotes?: RemoteControl;
+  /** Google accounts (issue 5); absent in cores built without them. */
+  google?: GoogleControl;
 }
 
 /** The core's implementation of ControlApi; every transport calls into this. */
@@ -92,6 +100,7 @@ export class ControlService implements ControlApi {
   }
 
   async listTools(agent?: string): Promise<ToolView[]> {
+    if (agent === null) agent = undefined;
     const agentSettings = agent === undefined ? undefined : this.d.agents.get(agent);
     if (agent !== undefined && !agentSettings) throw new ControlError('NOT_FOUND', `No agent named "${agent}".`);
     return this.d.registry.entries().map((e) => this.toolView(e, agent));
@@ -176,6 +185,57 @@ export class ControlService implements ControlApi {
     }
     this.d.events.emit({ type: 'state.changed' });
     return this.getSettings();
+  }
+
+  async listRemotes(): Promise<RemoteView[]> {
+    return this.remotes().listRemotes();
+  }
+  async addRemote(input: RemoteInput): Promise<RemoteView> {
+    return this.remotes().addRemote(input);
+  }
+  async updateRemote(name: string, patch: RemotePatch): Promise<RemoteView> {
+    return this.remotes().updateRemote(name, patch);
+  }
+  async removeRemote(name: string): Promise<void> {
+    return this.remotes().removeRemote(name);
+  }
+  async refreshRemote(name?: string): Promise<RemoteView[]> {
+    return this.remotes().refreshRemote(name);
+  }
+  async testRemote(input: Omit<RemoteInput, 'name'>): Promise<RemoteProbeResult> {
+    return this.remotes().testRemote(input);
+  }
+
+  getGoogleClient(): Promise<GoogleClientView | null> {
+    return this.google().getGoogleClient();
+  }
+  setGoogleClient(input: GoogleClientInput): Promise<GoogleClientView> {
+    return this.google().setGoogleClient(input);
+  }
+  listGoogleAccounts(): Promise<GoogleAccountView[]> {
+    return this.google().listGoogleAccounts();
+  }
+  startGoogleConnect(options?: GoogleConnectOptions): Promise<GoogleConnectStart> {
+    return this.google().startGoogleConnect(options);
+  }
+  waitGoogleConnect(flowId: string, waitMs?: number): Promise<GoogleConnectView> {
+    return this.google().waitGoogleConnect(flowId, waitMs);
+  }
+  cancelGoogleConnect(flowId: string): Promise<GoogleConnectView> {
+    return this.google().cancelGoogleConnect(flowId);
+  }
+  disconnectGoogle(email: string): Promise<GoogleDisconnectResult> {
+    return this.google().disconnectGoogle(email);
+  }
+
+  private google(): GoogleControl {
+    if (!this.d.google) throw new ControlError('INTERNAL', 'Google accounts are not available in this core.');
+    return this.d.google;
+  }
+
+  private remotes(): RemoteControl {
+    if (!this.d.remotes) throw new ControlError('INTERNAL', 'Remote servers are not available in this core.');
+    return this.d.remotes;
   }
 
   private afterPolicyChange(): void {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-file.js';
+import { googleSettingsSchema } from '../google/settings-schema.js';
 
 /**
  * Settings are the user's choices. They never hold a secret: tokens live in
@@ -28,6 +29,22 @@ export const agentSchema = z.strictObject({
 });
 export type AgentSettings = z.infer<typeof agentSchema>;
 
+/**
+ * A remote MCP server (issue 4). Only the shape lives here: header values and
+ * the bearer token are secrets and stay in the vault (`remote:<name>:…`);
+ * settings keep the header names and whether a token exists.
+ */
+export const remoteSchema = z.strictObject({
+  name: z.string(),
+  url: z.string(),
+  enabled: z.boolean().default(true),
+  /** Names of extra headers whose values are in the vault. */
+  headerNames: z.array(z.string()).default([]),
+  hasToken: z.boolean().default(false),
+  createdAt: z.string(),
+});
+export type RemoteSettings = z.infer<typeof remoteSchema>;
+
 export const settingsSchema = z.strictObject({
   version: z.literal(1).default(1),
   port: z.number().int().min(0).max(65535).default(DEFAULT_PORT),
@@ -44,6 +61,11 @@ export const settingsSchema = z.strictObject({
   /** Per-tool settings keyed by stable tool key (`source/tool`), kept when a tool disappears. */
   tools: z.record(z.string(), toolSettingSchema).default({}),
   agents: z.array(agentSchema).default([]),
+  remotes: z.array(remoteSchema).default([]),
+  /** Google OAuth client, accounts and endpoint overrides (issue 5; main/google/settings-schema.ts). */
+  google: googleSettingsSchema.prefault({}),
+  /** Desktop shell choices (issue 9): how an approval is asked — notification + window, or a native dialog. */
+  shell: z.strictObject({ approvalStyle: z.enum(['window', 'dialog']).default('window') }).prefault({}),
   limits: z
     .strictObject({
       maxBodyBytes: z.number().int().min(1024).default(4 * 1024 * 1024),

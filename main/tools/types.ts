@@ -48,6 +48,12 @@ export interface ToolSource {
   tools(): readonly ToolDefinition[];
   /** The tool's own statement of what running it with these arguments does. */
   describeEffect?(tool: string, args: Record<string, unknown>): string;
+  /**
+   * The same statement when it needs the service to be complete (e.g. "overlaps
+   * 'Team sync'" for a new calendar event). Never rejects: falls back to
+   * describeEffect's text. Optional; the approval path may prefer it.
+   */
+  describeEffectAsync?(tool: string, args: Record<string, unknown>): Promise<string>;
   call(tool: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<CallToolResult>;
   /** Subscribe to tool-set or status changes; returns an unsubscribe function. */
   onChange(listener: () => void): () => void;

@@ -1,0 +1,117 @@
+import { calendar, type calendar_v3, type MethodOptions } from '@googleapis/calendar';
+import {
+  GoogleToolError,
+  type GoogleAccountAccess,
+  type GoogleAccountInfo,
+} from '../account-access.js';
+
+const CALENDAR_SCOPE = 'https://www.googleapis.com/auth/calendar';
+/** Scopes that allow creating and changing events (developers.google.com/calendar/api/auth). */
+const WRITE_SCOPES = new Set([
+  CALENDAR_SCOPE,
+  `${CALENDAR_SCOPE}.events`,
+  `${CALENDAR_SCOPE}.events.owned`,
+]);
+
+/**
+ * Which connected accounts can use Calendar at all, and which may write. An
+ * account that reports no scopes is judged by its readOnly flag alone, so a
+ * layer that does not list scopes still gets tools; Google answers 403 with
+ * insufficientPermissions otherwise, which becomes OAUTH_SCOPE.
+ */
+export function calendarAccounts(all: GoogleAccountInfo[]): { read: string[]; write: string[] } {
+  const usable = all.filter(
+    (a) => a.scopes.length === 0 || a.scopes.some((s) => s.startsWith(CALENDAR_SCOPE)),
+  );
+  const canWrite = (a: GoogleAccountInfo) =>
+    !a.readOnly && (a.scopes.length === 0 || a.scopes.some((s) => WRITE_SCOPES.has(s)));
+  return { read: usable.map((a) => a.email), write: usable.filter(canWrite).map((a) => a.email) };
+}
+
+/** Zones change rarely; a short cache spares a calendars.get per call (600 requests/min/user). */
+const ZONE_TTL_MS = 10 * 60_000;
+
+/**
+ * The typed Calendar client, one per API root, and the per-account request
+ * options. The bearer token goes into each request's headers, so one client
+ * serves every account and no token is kept here.
+ */
+export class CalendarApi {
+  private client: calendar_v3.Calendar | null = null;
+  private root = '';
+  private readonly zones = new Map<string, { zone: string; at: number }>();
+
+  constructor(
+    private readonly access: GoogleAccountAccess,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  get api(): calendar_v3.Calendar {
+    const root = this.access.apiRoot();
+    if (!this.client || root !== this.root) {
+      // retry: false — gaxios would otherwise retry 429s and DELETEs on its own; a rate limit goes
+      // back to the agent with its Retry-After, and a write is never sent twice behind the user's back.
+      this.client = calendar({ version: 'v3', rootUrl: root, retry: false });
+      this.root = root;
+    }
+    return this.client;
+  }
+
+  /** Picks the account: the one asked for (must be usable), else the default (first). */
+  account(requested: unknown, write: boolean): string {
+    const { read, write: writable } = calendarAccounts(this.access.accounts());
+    const pool = write ? writable : read;
+    if (typeof requested === 'string' && requested) {
+      const hit = pool.find((e) => e.toLowerCase() === requested.toLowerCase());
+      if (hit) return hit;
+      const why =
+        write && read.some((e) => e.toLowerCase() === requested.toLowerCase())
+          ? 'is connected read-only'
+          : 'is not connected';
+      throw new GoogleToolError(
+        'NO_ACCOUNT',
+        `The Google account ${requested} ${why}. Usable accounts: ${pool.join(', ') || 'none'}.`,
+      );
+    }
+    const first = pool[0];
+    if (!first)
+      throw new GoogleToolError(
+        'NO_ACCOUNT',
+        `No Google account with Calendar${write ? ' write' : ''} access is connected to Airlock.`,
+      );
+    return first;
+  }
+
+  async options(account: string, signal?: AbortSignal): Promise<MethodOptions> {
+    const token = await this.access.accessToken(account);
+    return {
+      headers: { Authorization: `Bearer ${token}` },
+      timeout: 30_000,
+      ...(signal ? { signal } : {}),
+    };
+  }
+
+  cachedZone(account: string, calendarId: string): string | undefined {
+    const hit = this.zones.get(`${account}\n${calendarId}`);
+    return hit && this.clock() - hit.at < ZONE_TTL_MS ? hit.zone : undefined;
+  }
+
+  /** Any zone seen for the calendar, however old: good enough for an approval's wording, not for reading times. */
+  knownZone(account: string, calendarId: string): string | undefined {
+    return this.zones.get(`${account}\n${calendarId}`)?.zone;
+  }
+
+  rememberZone(account: string, calendarId: string, zone: string | null | undefined): void {
+    if (zone) this.zones.set(`${account}\n${calendarId}`, { zone, at: this.clock() });
+  }
+
+  /** The calendar's own time zone: where times without an offset are read. */
+  async zoneOf(account: string, calendarId: string, opts: MethodOptions): Promise<string> {
+    const cached = this.cachedZone(account, calendarId);
+    if (cached) return cached;
+    const res = await this.api.calendars.get({ calendarId }, opts);
+    const zone = res.data.timeZone ?? 'UTC';
+    this.rememberZone(account, calendarId, zone);
+    return zone;
+  }
+}

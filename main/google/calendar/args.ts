@@ -1,0 +1,78 @@
+import { InputError } from './errors.js';
+
+/**
+ * Typed readers for tool arguments. The pipeline validates against the input
+ * schema first; these checks keep call() safe when it is reached another way
+ * (tests, edited approvals) and give the same clear messages.
+ */
+export type Args = Record<string, unknown>;
+
+export function optString(args: Args, key: string): string | undefined {
+  const v = args[key];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw new InputError(`${key} must be a string.`);
+  return v;
+}
+
+export function reqString(args: Args, key: string): string {
+  const v = optString(args, key);
+  if (v === undefined) throw new InputError(`${key} is required.`);
+  return v;
+}
+
+export function optNumber(args: Args, key: string, min: number, max: number): number | undefined {
+  const v = args[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
+    throw new InputError(`${key} must be a number from ${min} to ${max}.`);
+  }
+  return v;
+}
+
+export function optBool(args: Args, key: string): boolean | undefined {
+  const v = args[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') throw new InputError(`${key} must be true or false.`);
+  return v;
+}
+
+export function optStrings(args: Args, key: string): string[] | undefined {
+  const v = args[key];
+  if (v === undefined || v === null) return undefined;
+  const list = typeof v === 'string' ? [v] : v;
+  if (!Array.isArray(list) || list.some((x) => typeof x !== 'string' || !x.trim())) {
+    throw new InputError(`${key} must be a list of non-empty strings.`);
+  }
+  return [...new Set((list as string[]).map((x) => x.trim()))];
+}
+
+export function optEnum<T extends string>(
+  args: Args,
+  key: string,
+  values: readonly T[],
+): T | undefined {
+  const v = optString(args, key);
+  if (v === undefined) return undefined;
+  if (!(values as readonly string[]).includes(v))
+    throw new InputError(`${key} must be one of: ${values.join(', ')}.`);
+  return v as T;
+}
+
+/** A bare address ("bob@example.com"); display names are not accepted, so nothing is guessed. */
+const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+
+export function emails(list: string[] | undefined, key: string): string[] | undefined {
+  if (!list) return undefined;
+  for (const e of list)
+    if (!EMAIL.test(e))
+      throw new InputError(
+        `${key}: "${e}" is not an e-mail address (give bare addresses like bob@example.com).`,
+      );
+  return [...new Set(list.map((e) => e.toLowerCase()))];
+}
+
+export const SEND_UPDATES = ['all', 'externalOnly', 'none'] as const;
+export type SendUpdates = (typeof SEND_UPDATES)[number];
+
+export const SCOPES = ['this_instance', 'this_and_following', 'all'] as const;
+export type SeriesScope = (typeof SCOPES)[number];

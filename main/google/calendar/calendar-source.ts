@@ -1,0 +1,199 @@
+import { DateTime } from 'luxon';
+import type { GoogleAccountAccess } from '../account-access.js';
+import {
+  errorResult,
+  type CallToolResult,
+  type SourceState,
+  type ToolCallContext,
+  type ToolDefinition,
+  type ToolSource,
+} from '../../tools/types.js';
+import { CalendarApi, calendarAccounts } from './api.js';
+import type { Args } from './args.js';
+import type { CallCtx } from './context.js';
+import { definitions, WRITE_TOOLS } from './definitions.js';
+import { describeCreate, describeOther, describeWithLookups } from './effects.js';
+import { toErrorResult } from './errors.js';
+import { findFreeTime, freebusy } from './free-time.js';
+import { getEvent, listCalendars, listEvents } from './read-tools.js';
+import { updateEvent } from './update-tool.js';
+import { createEvent, deleteEvent, respond } from './write-tools.js';
+
+export interface CalendarSourceOptions {
+  /** Test hook: the clock ("now" for default ranges and for years in summaries). */
+  now?: () => Date;
+  id?: string;
+}
+
+type Handler = (c: CallCtx, args: Args) => Promise<CallToolResult>;
+
+const HANDLERS: Record<string, Handler> = {
+  calendar_list_calendars: (c) => listCalendars(c),
+  calendar_list_events: listEvents,
+  calendar_get_event: getEvent,
+  calendar_freebusy: freebusy,
+  calendar_find_free_time: findFreeTime,
+  calendar_create_event: createEvent,
+  calendar_update_event: updateEvent,
+  calendar_delete_event: deleteEvent,
+  calendar_respond: respond,
+};
+
+const isWrite = (tool: string) => (WRITE_TOOLS as readonly string[]).includes(tool);
+
+/**
+ * Google Calendar tools (issue 7) over the accounts layer's
+ * GoogleAccountAccess. The tool set follows the connected accounts: the
+ * `account` enum lists them, and read-only accounts get no write tools.
+ */
+export class CalendarSource implements ToolSource {
+  readonly id: string;
+  readonly kind = 'google' as const;
+  readonly label = 'Google Calendar';
+  readonly prefix = '';
+  private readonly cal: CalendarApi;
+  private readonly clock: () => Date;
+  private readonly listeners = new Set<() => void>();
+  private defs: ToolDefinition[] | null = null;
+  private readonly offAccess: () => void;
+  private warming: Promise<void> | null = null;
+
+  constructor(
+    private readonly access: GoogleAccountAccess,
+    options: CalendarSourceOptions = {},
+  ) {
+    this.id = options.id ?? 'google-calendar';
+    this.clock = options.now ?? (() => new Date());
+    this.cal = new CalendarApi(access, () => this.clock().getTime());
+    this.offAccess = access.onChange(() => {
+      // Recomputed lazily; schemas stay the same objects between changes (the validator caches by object).
+      this.defs = null;
+      this.warming = null;
+      void this.warmUp();
+      for (const l of this.listeners) l();
+    });
+  }
+
+  /**
+   * Ready at once; meanwhile the primary calendars' zones are fetched so the
+   * synchronous approval text can already say "10:00–10:15 (Europe/Berlin)".
+   */
+  ready(): Promise<void> {
+    void this.warmUp();
+    return Promise.resolve();
+  }
+
+  /** Fetches each account's primary calendar zone (errors ignored: the calls report them). */
+  warmUp(): Promise<void> {
+    this.warming ??= Promise.all(
+      calendarAccounts(this.access.accounts()).read.map(async (account) => {
+        try {
+          await this.cal.zoneOf(
+            account,
+            'primary',
+            await this.cal.options(account, AbortSignal.timeout(10_000)),
+          );
+        } catch {
+          // The account's next call says what is wrong.
+        }
+      }),
+    ).then(() => undefined);
+    return this.warming;
+  }
+
+  status(): SourceState {
+    return { state: 'ready' };
+  }
+
+  tools(): readonly ToolDefinition[] {
+    if (!this.defs) {
+      const { read, write } = calendarAccounts(this.access.accounts());
+      this.defs = definitions(read, write);
+    }
+    return this.defs;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async stop(): Promise<void> {
+    this.offAccess();
+    this.listeners.clear();
+  }
+
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    ctx: ToolCallContext,
+  ): Promise<CallToolResult> {
+    const handler = HANDLERS[tool];
+    if (!handler) return errorResult(`Unknown calendar tool: ${tool}`);
+    let account: string | undefined;
+    try {
+      account = this.cal.account(args.account, isWrite(tool));
+      return await handler(await this.context(account, ctx.signal), args);
+    } catch (err) {
+      // Never throws out of call(): every failure is a readable isError result.
+      return toErrorResult(err, account);
+    }
+  }
+
+  describeEffect(tool: string, args: Record<string, unknown>): string {
+    const now = this.now();
+    try {
+      const account = this.cal.account(args.account, true);
+      const zone = this.cal.knownZone(
+        account,
+        typeof args.calendar_id === 'string' ? args.calendar_id : 'primary',
+      );
+      const text =
+        tool === 'calendar_create_event'
+          ? describeCreate(args, zone, now)
+          : describeOther(tool, args, zone, now);
+      return this.withAccount(text, account);
+    } catch (err) {
+      return `${tool}: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  /** describeEffect plus what only Google knows: the event's title and time, and overlaps for a new event. */
+  async describeEffectAsync(tool: string, args: Record<string, unknown>): Promise<string> {
+    if (!isWrite(tool)) return this.describeEffect(tool, args);
+    try {
+      const account = this.cal.account(args.account, true);
+      const c = await this.context(account, AbortSignal.timeout(10_000));
+      return this.withAccount(await describeWithLookups(c, tool, args), account);
+    } catch {
+      return this.describeEffect(tool, args);
+    }
+  }
+
+  private withAccount(text: string, account: string): string {
+    return calendarAccounts(this.access.accounts()).write.length > 1
+      ? `${text} (as ${account})`
+      : text;
+  }
+
+  private now(): DateTime {
+    return DateTime.fromJSDate(this.clock(), { zone: 'UTC' });
+  }
+
+  private async context(account: string, signal: AbortSignal): Promise<CallCtx> {
+    return {
+      api: this.cal.api,
+      opts: await this.cal.options(account, signal),
+      account,
+      now: this.now(),
+      cal: this.cal,
+    };
+  }
+}
+
+export function createCalendarSource(
+  access: GoogleAccountAccess,
+  options: CalendarSourceOptions = {},
+): CalendarSource {
+  return new CalendarSource(access, options);
+}

@@ -1,0 +1,150 @@
+/*
+ * The approval's words (issue 7): "Create 'Standup', Tue 3 Dec 10:00–10:15
+ * (Europe/Berlin), 3 attendees — invitations will be e-mailed". The sync form
+ * uses only the arguments and cached calendar zones; the async form also asks
+ * Google (the event's title, overlapping events).
+ */
+import type { calendar_v3 } from '@googleapis/calendar';
+import type { DateTime } from 'luxon';
+import { emails, optString, optStrings, type Args, type SendUpdates } from './args.js';
+import { zoneOf, type CallCtx } from './context.js';
+import { eventTimes } from './event-input.js';
+import { humanRange, hasOffset } from './time.js';
+import { checkZone } from './time.js';
+import { findOverlaps, loadEvent, sendUpdatesArg } from './write-tools.js';
+import { whenText } from './render.js';
+
+type Event = calendar_v3.Schema$Event;
+
+const SCOPE_WORDS: Record<string, string> = {
+  this_instance: 'this occurrence only',
+  this_and_following: 'this and all following occurrences',
+  all: 'the whole series',
+};
+
+const VERBS: Record<string, string> = {
+  accept: 'Accept',
+  decline: 'Decline',
+  tentative: 'Tentatively accept',
+};
+
+function mailClause(guests: number, send: SendUpdates, what: string): string {
+  if (guests === 0) return '';
+  if (send === 'none') return ` — no ${what} will be sent`;
+  return ` — ${what} will be e-mailed${send === 'externalOnly' ? ' to guests outside your domain' : ''}`;
+}
+
+/** The zone times are read in, when known without asking Google. */
+function knownZone(args: Args, cachedZone: string | undefined): string | undefined {
+  const given = optString(args, 'time_zone');
+  if (given) return checkZone(given);
+  return cachedZone;
+}
+
+/** "Tue 3 Dec 10:00–10:15 (Europe/Berlin)" from the arguments, or the raw text when the zone is not known yet. */
+function whenFromArgs(args: Args, zone: string | undefined, now: DateTime): string {
+  const start = optString(args, 'start');
+  if (!start) return '';
+  const z = zone ?? (hasOffset(start) ? 'UTC' : undefined);
+  if (!z) {
+    const end = optString(args, 'end');
+    return `${start}${end ? ` – ${end}` : ''} (in the calendar's time zone)`;
+  }
+  const t = eventTimes(args, z, { allDayDays: 1 });
+  return `${humanRange(t.start, t.end, z, now)}${t.allDay ? '' : ` (${z})`}`;
+}
+
+export function describeCreate(
+  args: Args,
+  cachedZone: string | undefined,
+  now: DateTime,
+  overlaps?: string,
+): string {
+  const summary = optString(args, 'summary') ?? '(no title)';
+  const guests = (emails(optStrings(args, 'attendees'), 'attendees') ?? []).length;
+  const when = whenFromArgs(args, knownZone(args, cachedZone), now);
+  const calendar = optString(args, 'calendar_id');
+  const parts = [`Create '${summary}'`, when];
+  if (args.recurrence) parts.push(`repeating (${(args.recurrence as string[]).join(' ')})`);
+  if (guests) parts.push(`${guests} attendee${guests === 1 ? '' : 's'}`);
+  if (args.add_meet_link === true) parts.push('with a Google Meet link');
+  if (calendar && calendar !== 'primary') parts.push(`on calendar ${calendar}`);
+  return `${parts.filter(Boolean).join(', ')}${mailClause(guests, sendUpdatesArg(args), 'invitations')}${overlaps ?? ''}`;
+}
+
+function changeWords(args: Args, zone: string | undefined, now: DateTime): string[] {
+  const out: string[] = [];
+  if (typeof args.summary === 'string') out.push(`title → '${args.summary}'`);
+  if (args.start !== undefined || args.end !== undefined || args.duration_minutes !== undefined) {
+    out.push(args.start !== undefined ? `time → ${whenFromArgs(args, zone, now)}` : 'new end time');
+  }
+  if (typeof args.location === 'string') out.push(`location → '${args.location}'`);
+  if (typeof args.description === 'string') out.push('new description');
+  const add = optStrings(args, 'add_attendees') ?? [];
+  const remove = optStrings(args, 'remove_attendees') ?? [];
+  if (args.attendees !== undefined)
+    out.push(`guest list → ${(optStrings(args, 'attendees') ?? []).join(', ') || 'nobody'}`);
+  if (add.length) out.push(`invite ${add.join(', ')}`);
+  if (remove.length) out.push(`remove ${remove.join(', ')}`);
+  if (args.add_meet_link === true) out.push('add a Meet link');
+  if (args.recurrence !== undefined)
+    out.push(`recurrence → ${(optStrings(args, 'recurrence') ?? []).join(' ')}`);
+  return out;
+}
+
+/** Describes an event that was looked up: "'Standup' (Tue 3 Dec 10:00–10:15)". */
+function named(e: Event | undefined, id: string, zone: string | undefined, now: DateTime): string {
+  if (!e) return `event ${id}`;
+  return `'${e.summary ?? '(no title)'}' (${whenText(e, zone ?? 'UTC', now)})`;
+}
+
+export function describeOther(
+  tool: string,
+  args: Args,
+  zone: string | undefined,
+  now: DateTime,
+  ev?: Event,
+): string {
+  const id = optString(args, 'event_id') ?? '?';
+  const scope = optString(args, 'scope');
+  const scopeText =
+    scope && (ev === undefined || ev.recurringEventId || ev.recurrence)
+      ? `, ${SCOPE_WORDS[scope] ?? scope}`
+      : '';
+  const guests = ev
+    ? (ev.attendees ?? []).filter((a) => !a.self).length
+    : (optStrings(args, 'attendees') ?? []).length;
+  const send = sendUpdatesArg(args);
+  const unknownGuests =
+    !ev && guests === 0 && send !== 'none' ? ' — any guests will be e-mailed' : '';
+  if (tool === 'calendar_update_event') {
+    const added = (optStrings(args, 'add_attendees') ?? []).length;
+    const words = changeWords(args, knownZone(args, zone), now);
+    return `Change ${named(ev, id, zone, now)}${scopeText}: ${words.join('; ') || 'nothing'}${mailClause(guests + added, send, 'updates') || unknownGuests}`;
+  }
+  if (tool === 'calendar_delete_event')
+    return `Delete ${named(ev, id, zone, now)}${scopeText}${mailClause(guests, send, 'cancellations') || unknownGuests}`;
+  if (tool === 'calendar_respond') {
+    const verb = VERBS[optString(args, 'response') ?? ''] ?? 'Answer';
+    return `${verb} ${named(ev, id, zone, now)}${scopeText}${send === 'none' ? ' without telling the organizer' : ' — the organizer will be told'}`;
+  }
+  return '';
+}
+
+/** The async form: the event's own title and time, and overlap warnings for a new event. */
+export async function describeWithLookups(c: CallCtx, tool: string, args: Args): Promise<string> {
+  const calendarId = optString(args, 'calendar_id') ?? 'primary';
+  const zone = optString(args, 'time_zone')
+    ? checkZone(optString(args, 'time_zone')!)
+    : await zoneOf(c, calendarId);
+  if (tool === 'calendar_create_event') {
+    const t = eventTimes(args, zone, { allDayDays: 1 });
+    const overlaps = await findOverlaps(c, calendarId, t.startAt, t.endAt, zone);
+    const warn = overlaps.length
+      ? `. Warning: overlaps ${overlaps.map((o) => `'${o.summary}' (${o.when})`).join(', ')}`
+      : '';
+    return describeCreate(args, zone, c.now, warn);
+  }
+  const ev = await loadEvent(c, calendarId, optString(args, 'event_id') ?? '');
+  return describeOther(tool, args, zone, c.now, ev);
+}

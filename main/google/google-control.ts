@@ -1,0 +1,213 @@
+import type {
+  GoogleAccountView,
+  GoogleClientInput,
+  GoogleClientView,
+  GoogleConnectOptions,
+  GoogleConnectStart,
+  GoogleConnectView,
+  GoogleDisconnectResult,
+} from '../../preload/api.js';
+import { ControlError } from '../../preload/api.js';
+import type { CoreEvents } from '../core/events.js';
+import type { Logger } from '../core/log.js';
+import { GoogleToolError } from './account-access.js';
+import type { GoogleAccounts } from './accounts.js';
+import { ClientConfigError, parseClientFile, validateClient } from './client-config.js';
+import { ClientMissingError } from './client-store.js';
+import { EndpointError } from './endpoints.js';
+import { ConnectFlow } from './oauth/connect-flow.js';
+import { GoogleOAuth } from './oauth/google-oauth.js';
+import { missingScopes, scopesFor } from './scopes.js';
+
+export interface GoogleControlDeps {
+  accounts: GoogleAccounts;
+  events?: CoreEvents;
+  logger?: Logger;
+  /** Opens the system browser (the Electron shell passes shell.openExternal); absent → the caller shows the URL. */
+  openBrowser?: (url: string) => void | Promise<void>;
+  /** How long a consent may take (issue 5: 5 minutes). */
+  connectTimeoutMs?: number;
+}
+
+const MAX_WAIT_MS = 30_000;
+/** Finished flows stay readable this long for a late waitGoogleConnect. */
+const KEEP_FINISHED_MS = 10 * 60_000;
+
+/**
+ * The Google part of ControlApi (issue 5). One consent runs at a time: a new
+ * start cancels a flow still waiting, so at most one loopback listener is open.
+ * Views carry addresses and scopes, never a token.
+ */
+export class GoogleControl {
+  private readonly flows = new Map<string, ConnectFlow>();
+  private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly d: GoogleControlDeps) {}
+
+  async getGoogleClient(): Promise<GoogleClientView | null> {
+    const info = this.d.accounts.client.info();
+    if (!info) return null;
+    return { ...info, hasSecret: await this.d.accounts.client.hasSecret() };
+  }
+
+  async setGoogleClient(input: GoogleClientInput): Promise<GoogleClientView> {
+    if (!input || typeof input !== 'object') throw new ControlError('INVALID', 'setGoogleClient expects { json } or { clientId, clientSecret }.');
+    let creds;
+    try {
+      creds = 'json' in input ? parseClientFile(String(input.json)) : validateClient(input);
+    } catch (err) {
+      if (err instanceof ClientConfigError) throw new ControlError('INVALID', err.message);
+      throw err;
+    }
+    const current = this.d.accounts.client.info();
+    const bound = this.d.accounts.accounts();
+    if (current && current.clientId !== creds.clientId && bound.length > 0) {
+      // Refresh tokens only work with the client that obtained them.
+      throw new ControlError(
+        'CONFLICT',
+        `Connected accounts (${bound.map((a) => a.email).join(', ')}) belong to the current client ${current.clientId}. Disconnect them first, then import the new client and connect again.`,
+      );
+    }
+    await this.d.accounts.client.save(creds);
+    this.d.events?.emit({ type: 'state.changed' });
+    return (await this.getGoogleClient())!;
+  }
+
+  async listGoogleAccounts(): Promise<GoogleAccountView[]> {
+    return this.views();
+  }
+
+  async startGoogleConnect(options: GoogleConnectOptions = {}): Promise<GoogleConnectStart> {
+    const bad = (v: unknown, type: string) => v !== undefined && v !== null && typeof v !== type;
+    if (options === null || typeof options !== 'object' || bad(options.readOnly, 'boolean') || bad(options.openBrowser, 'boolean') || bad(options.account, 'string')) {
+      throw new ControlError('INVALID', 'startGoogleConnect expects { readOnly?: boolean, account?: string, openBrowser?: boolean }.');
+    }
+    const known = options.account ? this.d.accounts.accounts().find((a) => a.email === String(options.account).toLowerCase()) : undefined;
+    if (options.account && !known) throw new ControlError('NOT_FOUND', `${options.account} is not a connected account; connect it without --account.`);
+    const readOnly = options.readOnly ?? known?.readOnly ?? false;
+    let oauth: GoogleOAuth;
+    try {
+      oauth = new GoogleOAuth({ client: await this.d.accounts.client.credentials(), endpoints: this.d.accounts.endpoints() });
+    } catch (err) {
+      if (err instanceof ClientMissingError || err instanceof EndpointError) throw new ControlError('INVALID', err.message);
+      throw err;
+    }
+    for (const f of this.flows.values()) f.cancel('A newer sign-in was started; this one was cancelled.');
+    const logger = this.d.logger;
+    const callbackPort = this.d.accounts.settingsPort();
+    const flow: ConnectFlow = new ConnectFlow({
+      oauth,
+      readOnly,
+      ...(known ? { loginHint: known.email } : {}),
+      timeoutMs: this.d.connectTimeoutMs ?? 5 * 60_000,
+      ...(callbackPort ? { preferredPort: callbackPort } : {}),
+      save: (grant) => this.d.accounts.saveGrant(grant),
+      ...(logger ? { onSecret: (v: string) => logger.registerSecret(v) } : {}),
+      onPortFallback: (port, error) => logger?.warn('google callback port taken; using another', { wanted: callbackPort, port, error }),
+      onSettled: (f) => this.settled(f),
+    });
+    await flow.start();
+    this.flows.set(flow.id, flow);
+    logger?.info('google consent started', { flowId: flow.id, readOnly, redirectUri: flow.redirectUri });
+    this.emit(flow);
+    let browserOpened = false;
+    if (options.openBrowser !== false && this.d.openBrowser) {
+      try {
+        await this.d.openBrowser(flow.authUrl);
+        browserOpened = true;
+      } catch (err) {
+        logger?.warn('could not open the browser for google consent', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    return { flowId: flow.id, authUrl: flow.authUrl, redirectUri: flow.redirectUri, expiresAt: flow.expiresAt, browserOpened };
+  }
+
+  async waitGoogleConnect(flowId: string, waitMs = 25_000): Promise<GoogleConnectView> {
+    const flow = this.flow(flowId);
+    const limit = Math.max(0, Math.min(Number(waitMs) || 0, MAX_WAIT_MS));
+    if (flow.status === 'waiting' || flow.status === 'exchanging') {
+      // Bounded long poll: HTTP clients give up on requests that hang for minutes.
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve();
+        };
+        const waiter = () => {
+          if (flow.status !== 'waiting' && flow.status !== 'exchanging') done();
+        };
+        const timer = setTimeout(done, limit);
+        this.waiters.add(waiter);
+      });
+    }
+    return this.flowView(flow);
+  }
+
+  async cancelGoogleConnect(flowId: string): Promise<GoogleConnectView> {
+    const flow = this.flow(flowId);
+    flow.cancel();
+    return this.flowView(flow);
+  }
+
+  async disconnectGoogle(email: string): Promise<GoogleDisconnectResult> {
+    if (typeof email !== 'string' || !email) throw new ControlError('INVALID', 'disconnectGoogle expects an e-mail address.');
+    try {
+      const result = await this.d.accounts.disconnect(email);
+      this.d.events?.emit({ type: 'state.changed' });
+      return result;
+    } catch (err) {
+      if (err instanceof GoogleToolError && err.code === 'NO_ACCOUNT') throw new ControlError('NOT_FOUND', err.message);
+      throw err;
+    }
+  }
+
+  /** Cancels flows still waiting and closes their listeners. */
+  stop(): void {
+    for (const f of this.flows.values()) f.cancel('Airlock is shutting down; nothing was connected.');
+    this.flows.clear();
+  }
+
+  views(): GoogleAccountView[] {
+    const def = this.d.accounts.defaultAccount()?.email;
+    return this.d.accounts.accountSettings().map((a) => ({
+      email: a.email,
+      readOnly: a.readOnly,
+      scopes: a.scopes,
+      missingScopes: missingScopes(scopesFor(a.readOnly), a.scopes),
+      state: a.state,
+      ...(a.detail ? { detail: a.detail } : {}),
+      connectedAt: a.connectedAt,
+      isDefault: a.email === def,
+      hasToken: true as const,
+    }));
+  }
+
+  private settled(flow: ConnectFlow): void {
+    for (const w of [...this.waiters]) w();
+    this.emit(flow);
+    const state = flow.status;
+    this.d.logger?.info('google consent finished', { flowId: flow.id, state, ...(flow.error ? { code: flow.error.code } : {}) });
+    setTimeout(() => this.flows.delete(flow.id), KEEP_FINISHED_MS).unref();
+  }
+
+  private emit(flow: ConnectFlow): void {
+    this.d.events?.emit({ type: 'google.connect', flow: this.flowView(flow) });
+    if (flow.status === 'connected') this.d.events?.emit({ type: 'state.changed' });
+  }
+
+  private flowView(flow: ConnectFlow): GoogleConnectView {
+    const account = flow.grant ? this.views().find((a) => a.email === flow.grant!.email) : undefined;
+    return {
+      flowId: flow.id,
+      state: flow.status,
+      ...(account ? { account } : {}),
+      ...(flow.error ? { error: { code: flow.error.code, message: flow.error.message } } : {}),
+    };
+  }
+
+  private flow(flowId: string): ConnectFlow {
+    const flow = typeof flowId === 'string' ? this.flows.get(flowId) : undefined;
+    if (!flow) throw new ControlError('NOT_FOUND', 'No such Google sign-in (it may have finished more than 10 minutes ago).');
+    return flow;
+  }
+}

@@ -1,0 +1,114 @@
+import { CodeChallengeMethod, OAuth2Client, type Credentials } from 'google-auth-library';
+import type { GoogleClientCredentials } from '../client-config.js';
+import type { GoogleEndpoints } from '../endpoints.js';
+import { parseScopeString } from '../scopes.js';
+
+/** A token endpoint answer, normalised. */
+export interface TokenAnswer {
+  accessToken: string;
+  /** Absent on most refresh answers: keep the old one (FIELD-NOTES, "Google"). */
+  refreshToken?: string;
+  /** ms since the epoch. */
+  expiry: number;
+  /** Granted scopes, when Google said (it does on code exchange and refresh). */
+  scopes?: string[];
+}
+
+/** google-auth-library's client with the refresh call exposed without its credential bookkeeping. */
+class AirlockOAuth2Client extends OAuth2Client {
+  /**
+   * `refreshAccessToken()` overwrites a refresh token Google sent back with
+   * the old one; this returns Google's answer as is, so a rotated token is kept.
+   */
+  refreshRaw(refreshToken: string) {
+    return this.refreshTokenNoCache(refreshToken);
+  }
+}
+
+/**
+ * Google's OAuth 2.0 endpoints for installed apps, through google-auth-library
+ * (DESIGN "Choices"): authorization URL with PKCE S256, code exchange,
+ * refresh and revocation; endpoints overridable for the fake (issue 5, item 8).
+ */
+export class GoogleOAuth {
+  private readonly client: AirlockOAuth2Client;
+
+  constructor(
+    private readonly o: { client: GoogleClientCredentials; endpoints: GoogleEndpoints; timeoutMs?: number },
+  ) {
+    this.client = new AirlockOAuth2Client({
+      clientId: o.client.clientId,
+      clientSecret: o.client.clientSecret,
+      endpoints: { oauth2AuthBaseUrl: o.endpoints.authUrl, oauth2TokenUrl: o.endpoints.tokenUrl, oauth2RevokeUrl: o.endpoints.revokeUrl },
+      transporterOptions: { timeout: o.timeoutMs ?? 30_000 },
+    });
+  }
+
+  get clientId(): string {
+    return this.o.client.clientId;
+  }
+
+  /** A fresh code verifier and its S256 challenge (RFC 7636 §4.1–4.2). */
+  async pkce(): Promise<{ verifier: string; challenge: string }> {
+    const r = await this.client.generateCodeVerifierAsync();
+    if (!r.codeChallenge) throw new Error('PKCE challenge was not generated.');
+    return { verifier: r.codeVerifier, challenge: r.codeChallenge };
+  }
+
+  /**
+   * The consent URL. `access_type=offline` + `prompt=consent` are what make
+   * Google return a refresh token every time (FIELD-NOTES, "Google").
+   */
+  authUrl(p: { redirectUri: string; state: string; challenge: string; scopes: string[]; loginHint?: string }): string {
+    return this.client.generateAuthUrl({
+      redirect_uri: p.redirectUri,
+      response_type: 'code',
+      scope: p.scopes,
+      state: p.state,
+      code_challenge: p.challenge,
+      code_challenge_method: CodeChallengeMethod.S256,
+      access_type: 'offline',
+      prompt: 'consent',
+      include_granted_scopes: true,
+      ...(p.loginHint ? { login_hint: p.loginHint } : {}),
+    });
+  }
+
+  async exchange(p: { code: string; verifier: string; redirectUri: string }): Promise<TokenAnswer> {
+    const { tokens } = await this.client.getToken({ code: p.code, codeVerifier: p.verifier, redirect_uri: p.redirectUri });
+    return answer(tokens);
+  }
+
+  async refresh(refreshToken: string): Promise<TokenAnswer> {
+    const { tokens } = await this.client.refreshRaw(refreshToken);
+    return answer(tokens);
+  }
+
+  /** Revoking the refresh token ends the whole grant (developers.google.com/identity/protocols/oauth2/native-app#tokenrevoke). */
+  async revoke(token: string): Promise<void> {
+    await this.client.revokeToken(token);
+  }
+
+  /** The account's address, from the OpenID Connect userinfo endpoint (scopes `openid email`). */
+  async email(accessToken: string): Promise<string> {
+    const res = await fetch(this.o.endpoints.userinfoUrl, {
+      headers: { authorization: `Bearer ${accessToken}` },
+      signal: AbortSignal.timeout(this.o.timeoutMs ?? 30_000),
+    });
+    if (!res.ok) throw new Error(`Google's userinfo endpoint answered HTTP ${res.status}.`);
+    const body = (await res.json().catch(() => ({}))) as { email?: unknown };
+    if (typeof body.email !== 'string' || !body.email.includes('@')) throw new Error('Google did not say which account was connected (no e-mail in userinfo).');
+    return body.email.toLowerCase();
+  }
+}
+
+function answer(tokens: Credentials): TokenAnswer {
+  if (!tokens.access_token) throw new Error('Google\'s token answer had no access token.');
+  return {
+    accessToken: tokens.access_token,
+    ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
+    // google-auth-library turns expires_in into expiry_date; Google's access tokens live an hour.
+    expiry: tokens.expiry_date ?? Date.now() + 3600_000,
+    ...(tokens.scope !== undefined ? { scopes: parseScopeString(tokens.scope) } : {}),
+  };
+}

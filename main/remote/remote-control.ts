@@ -1,0 +1,129 @@
+import type { RemoteInput, RemotePatch, RemoteProbeResult, RemoteView } from '../../preload/api.js';
+import { ControlError } from '../../preload/api.js';
+import type { CoreEvents } from '../core/events.js';
+import type { RemoteSettings, SettingsStore } from '../core/settings.js';
+import type { Vault } from '../vault/vault.js';
+import { probeRemote } from './probe.js';
+import type { RemoteManager } from './remote-manager.js';
+import { deleteSecrets, writeSecrets } from './secrets.js';
+import { validateHeaders, validateRemoteName, validateRemoteUrl, validateToken } from './validate.js';
+
+export interface RemoteControlDeps {
+  settings: SettingsStore;
+  vault: Vault;
+  manager: RemoteManager;
+  events: CoreEvents;
+  version: string;
+  probeTimeoutMs?: number;
+}
+
+/**
+ * The remote-server part of ControlApi (issue 4, "Connections"). Secrets go
+ * to the vault before settings change, so a keychain failure leaves both as
+ * they were; views carry header names and `hasToken`, never a value.
+ */
+export class RemoteControl {
+  constructor(private readonly d: RemoteControlDeps) {}
+
+  async listRemotes(): Promise<RemoteView[]> {
+    // A freshly started core (the CLI without a running server) has sources still connecting.
+    await this.d.manager.whenSettled(3000);
+    return this.d.settings.get().remotes.map((r) => this.view(r));
+  }
+
+  async addRemote(input: RemoteInput): Promise<RemoteView> {
+    if (!input || typeof input !== 'object') throw new ControlError('INVALID', 'addRemote expects { name, url, headers?, bearerToken? }.');
+    const name = validateRemoteName(input.name);
+    const url = validateRemoteUrl(input.url);
+    const headers = validateHeaders(input.headers);
+    const bearer = input.bearerToken === undefined ? null : validateToken(input.bearerToken);
+    const clash = this.d.settings.get().remotes.find((r) => r.name.toLowerCase() === name.toLowerCase());
+    if (clash) throw new ControlError('CONFLICT', `A server named "${clash.name}" already exists. Remove it first, or pick another name.`);
+    await writeSecrets(this.d.vault, name, { bearer, headers });
+    try {
+      this.d.settings.update((s) => {
+        s.remotes.push({ name, url: url.href, enabled: true, headerNames: Object.keys(headers), hasToken: bearer !== null, createdAt: new Date().toISOString() });
+      });
+    } catch (err) {
+      await deleteSecrets(this.d.vault, name).catch(() => {});
+      throw new ControlError('INVALID', err instanceof Error ? err.message : String(err));
+    }
+    await this.d.manager.sync(name);
+    this.d.events.emit({ type: 'state.changed' });
+    return this.view(this.find(name));
+  }
+
+  async updateRemote(name: string, patch: RemotePatch): Promise<RemoteView> {
+    const cfg = this.find(name);
+    if (!patch || typeof patch !== 'object') throw new ControlError('INVALID', 'updateRemote expects a patch object.');
+    const url = patch.url === undefined ? undefined : validateRemoteUrl(patch.url).href;
+    if (patch.enabled !== undefined && typeof patch.enabled !== 'boolean') throw new ControlError('INVALID', 'enabled must be true or false.');
+    const headers = patch.headers === undefined ? undefined : validateHeaders(patch.headers);
+    const bearer = patch.bearerToken === undefined ? undefined : patch.bearerToken === null ? null : validateToken(patch.bearerToken);
+    await writeSecrets(this.d.vault, cfg.name, { ...(headers !== undefined ? { headers } : {}), ...(bearer !== undefined ? { bearer } : {}) });
+    this.d.settings.update((s) => {
+      const r = s.remotes.find((x) => x.name === cfg.name)!;
+      if (url !== undefined) r.url = url;
+      if (patch.enabled !== undefined) r.enabled = patch.enabled;
+      if (headers !== undefined) r.headerNames = Object.keys(headers);
+      if (bearer !== undefined) r.hasToken = bearer !== null;
+    });
+    await this.d.manager.sync(cfg.name);
+    this.d.events.emit({ type: 'state.changed' });
+    return this.view(this.find(cfg.name));
+  }
+
+  async removeRemote(name: string): Promise<void> {
+    const cfg = this.find(name);
+    this.d.settings.update((s) => {
+      s.remotes = s.remotes.filter((r) => r.name !== cfg.name);
+    });
+    await this.d.manager.sync(cfg.name);
+    // Per-tool settings (`remote:<name>/…`) stay: re-adding the server keeps the user's choices.
+    await deleteSecrets(this.d.vault, cfg.name);
+    this.d.events.emit({ type: 'state.changed' });
+  }
+
+  async refreshRemote(name?: string): Promise<RemoteView[]> {
+    if (name !== undefined) this.find(name);
+    await this.d.manager.refresh(name);
+    return this.d.settings
+      .get()
+      .remotes.filter((r) => name === undefined || r.name === name)
+      .map((r) => this.view(r));
+  }
+
+  async testRemote(input: Omit<RemoteInput, 'name'>): Promise<RemoteProbeResult> {
+    if (!input || typeof input !== 'object') throw new ControlError('INVALID', 'testRemote expects { url, headers?, bearerToken? }.');
+    const url = validateRemoteUrl(input.url);
+    const headers = validateHeaders(input.headers);
+    if (input.bearerToken !== undefined) headers.Authorization = `Bearer ${validateToken(input.bearerToken)}`;
+    const { callResult: _none, ...result } = await probeRemote({ url, headers, timeoutMs: this.d.probeTimeoutMs ?? 10_000, version: this.d.version });
+    return result;
+  }
+
+  private find(name: string): RemoteSettings {
+    const cfg = this.d.settings.get().remotes.find((r) => r.name === name);
+    if (!cfg) throw new ControlError('NOT_FOUND', `No remote server named "${name}". Run "airlock remote list" to see them.`);
+    return cfg;
+  }
+
+  private view(r: RemoteSettings): RemoteView {
+    const source = this.d.manager.get(r.name);
+    const st = source?.status();
+    const info = source?.info() ?? {};
+    return {
+      name: r.name,
+      url: r.url,
+      enabled: r.enabled,
+      sourceId: `remote:${r.name}`,
+      headerNames: [...r.headerNames],
+      hasToken: r.hasToken,
+      state: !r.enabled || !st ? 'disabled' : st.state,
+      ...(st?.state === 'error' ? { detail: st.detail } : {}),
+      toolCount: source?.tools().length ?? 0,
+      ...info,
+      createdAt: r.createdAt,
+    };
+  }
+}

@@ -1,0 +1,141 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeUpstream, type FakeUpstreamOptions } from '../test-support/fake-upstream.js';
+import { agentClient, startRemoteApp, until, type RemoteTestApp } from '../test-support/remote-app.js';
+import { bearerKey } from './secrets.js';
+
+/** Issue 4, "Isolation" and "Hot reload", against in-process upstreams and a real Airlock. */
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
+});
+
+async function upstream(o: FakeUpstreamOptions): Promise<FakeUpstream> {
+  const u = new FakeUpstream(o);
+  await u.start();
+  cleanup.push(() => u.stop());
+  return u;
+}
+async function airlock(o: Parameters<typeof startRemoteApp>[0] = {}): Promise<RemoteTestApp> {
+  const t = await startRemoteApp(o);
+  cleanup.push(() => t.stop());
+  return t;
+}
+async function names(t: RemoteTestApp, token = t.token): Promise<string[]> {
+  const c = await agentClient(t.started.mcpUrl, token);
+  try {
+    return (await c.listTools()).tools.map((x) => x.name);
+  } finally {
+    await c.close();
+  }
+}
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t0 = performance.now();
+  const v = await fn();
+  return [v, performance.now() - t0];
+}
+
+describe('isolation', () => {
+  it('a slow or dead upstream never holds up tools/list or the other servers, and its status says why', async () => {
+    const good = await upstream({ tools: [{ name: 'hello', annotations: { readOnlyHint: true } }] });
+    const silent = await upstream({ tools: [], silent: true });
+    const t = await airlock();
+    await t.app.control.addRemote({ name: 'good', url: good.url });
+    const slowAdded = t.app.control.addRemote({ name: 'slow', url: silent.url });
+    const dead = await t.app.control.addRemote({ name: 'dead', url: `http://127.0.0.1:${await closedPort()}/mcp` });
+    expect(dead).toMatchObject({ state: 'error', detail: 'unreachable: connection refused', toolCount: 0 });
+
+    // While "slow" is still connecting, tools/list and calls of the others are not held up.
+    const c = await agentClient(t.started.mcpUrl, t.token);
+    cleanup.push(() => c.close());
+    const [listed, listMs] = await timed(() => c.listTools());
+    expect(listMs).toBeLessThan(500);
+    expect(listed.tools.map((x) => x.name)).toContain('good__hello');
+    const [called, callMs] = await timed(() => c.callTool({ name: 'good__hello', arguments: {} }));
+    expect(callMs).toBeLessThan(500);
+    expect(called.isError).toBeFalsy();
+
+    const slow = await slowAdded;
+    expect(slow).toMatchObject({ state: 'error', detail: 'unreachable: no answer within 3 s' });
+    const status = await t.app.control.getStatus();
+    expect(status.sources.find((s) => s.id === 'remote:slow')).toMatchObject({ state: 'error', detail: 'unreachable: no answer within 3 s', toolCount: 0 });
+
+    // After a restart, the first tools/list waits at most the ready bound (1 s in tests) for the slow one.
+    await t.stop();
+    const again = await airlock({ dataDir: t.dataDir, vault: t.vault });
+    const c2 = await agentClient(again.started.mcpUrl, t.token);
+    cleanup.push(() => c2.close());
+    const [relisted, relistMs] = await timed(() => c2.listTools());
+    expect(relistMs).toBeLessThan(2500);
+    expect(relisted.tools.map((x) => x.name)).toContain('good__hello');
+  });
+});
+
+describe('hot reload', () => {
+  it('edits, disables and removes apply without a restart; tool settings survive a tool leaving and coming back', async () => {
+    const one = await upstream({ tools: [{ name: 'a' }, { name: 'b' }], bearer: 'token-for-one-1234' });
+    const two = await upstream({ tools: [{ name: 'a' }, { name: 'c' }], bearer: 'token-for-two-5678' });
+    const silent = await upstream({ tools: [], silent: true });
+    const t = await airlock();
+    expect(await t.app.control.addRemote({ name: 'svc', url: one.url, bearerToken: 'token-for-one-1234' })).toMatchObject({ state: 'ready', hasToken: true, toolCount: 2 });
+    await t.app.control.setToolPolicy('svc__a', { enabled: false });
+    await t.app.control.setToolPolicy('svc__b', { approval: 'auto', confirmDestructive: true });
+    expect(await names(t)).toEqual(expect.arrayContaining(['svc__b']));
+
+    // New URL and token: the new server's tools replace the old ones; svc__a keeps its setting.
+    expect(await t.app.control.updateRemote('svc', { url: two.url, bearerToken: 'token-for-two-5678' })).toMatchObject({ state: 'ready', toolCount: 2 });
+    const listed = await names(t);
+    expect(listed).toContain('svc__c');
+    expect(listed).not.toContain('svc__a'); // still disabled by the user
+    expect(listed).not.toContain('svc__b');
+
+    // Back to the first server: b returns with the user's "auto".
+    await t.app.control.updateRemote('svc', { url: one.url, bearerToken: 'token-for-one-1234' });
+    const b = (await t.app.control.listTools()).find((x) => x.name === 'svc__b');
+    expect(b).toMatchObject({ approval: 'auto', customized: true });
+
+    // While a new connection is being built, the previous tools stay live.
+    const editing = t.app.control.updateRemote('svc', { url: silent.url });
+    expect(await names(t)).toContain('svc__b');
+    expect(await editing).toMatchObject({ state: 'error', detail: 'unreachable: no answer within 3 s' });
+    expect(await names(t)).not.toContain('svc__b');
+
+    await t.app.control.updateRemote('svc', { url: one.url });
+    expect(await names(t)).toContain('svc__b');
+    expect(await t.app.control.updateRemote('svc', { enabled: false })).toMatchObject({ state: 'disabled', toolCount: 0 });
+    expect(await names(t)).not.toContain('svc__b');
+    expect(await t.app.control.updateRemote('svc', { enabled: true })).toMatchObject({ state: 'ready' });
+    expect(await names(t)).toContain('svc__b');
+
+    await t.app.control.removeRemote('svc');
+    expect(await names(t)).not.toContain('svc__b');
+    expect(await t.app.control.listRemotes()).toEqual([]);
+    expect(await t.vault.get(bearerKey('svc'))).toBeNull();
+    await expect(t.app.control.removeRemote('svc')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('speaks the 2026-07-28 era to a modern upstream (another Airlock) and follows its list_changed', async () => {
+    const inner = await airlock();
+    const t = await airlock();
+    const view = await t.app.control.addRemote({ name: 'inner', url: inner.started.mcpUrl, bearerToken: inner.token });
+    expect(view).toMatchObject({ state: 'ready', transport: 'streamable-http', protocolVersion: '2026-07-28', toolCount: 1 });
+    const c = await agentClient(t.started.mcpUrl, t.token);
+    cleanup.push(() => c.close());
+    const status = await c.callTool({ name: 'inner__airlock_status', arguments: {} });
+    expect(JSON.stringify(status.content)).toMatch(/Airlock/);
+
+    // The inner Airlock gains a tool; its list_changed reaches us and the new tool appears.
+    const extra = await upstream({ tools: [{ name: 'fresh' }] });
+    await inner.app.control.addRemote({ name: 'extra', url: extra.url });
+    await until(t.app, async () => (await t.app.control.listRemotes())[0]?.toolCount === 2);
+    expect(await names(t)).toContain('inner__extra__fresh');
+  });
+});
+
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}

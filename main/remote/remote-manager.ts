@@ -1,0 +1,135 @@
+import type { CoreEvents } from '../core/events.js';
+import type { Logger } from '../core/log.js';
+import type { SettingsStore } from '../core/settings.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Vault } from '../vault/vault.js';
+import { RemoteSource, type RemoteTimings } from './remote-source.js';
+import { connectionOf, readSecrets, secretValues } from './secrets.js';
+
+interface Live {
+  source: RemoteSource;
+  off: () => void;
+  /** In the registry yet? A server added at run time joins once its first attempt is over. */
+  registered: boolean;
+}
+
+export interface RemoteManagerDeps {
+  settings: SettingsStore;
+  vault: Vault;
+  registry: ToolRegistry;
+  logger: Logger;
+  events: CoreEvents;
+  version: string;
+  /** Test hook: shorter connect timeouts and backoff. */
+  timings?: Partial<RemoteTimings>;
+}
+
+/**
+ * Keeps one RemoteSource per enabled connection in settings, in the
+ * registry (issue 4, "Hot reload"): `sync(name)` after any change adds,
+ * reconfigures or removes that server's source without a restart. Changes
+ * are applied one at a time, so a quick add-then-edit cannot interleave.
+ */
+export class RemoteManager {
+  private readonly live = new Map<string, Live>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly d: RemoteManagerDeps) {}
+
+  /**
+   * Creates every enabled server's source and registers it at once, so the
+   * registry's start-up readiness gate (bounded) covers them; connections
+   * proceed in the background.
+   */
+  async start(): Promise<void> {
+    for (const r of this.d.settings.get().remotes) await this.serial(() => this.apply(r.name, { register: 'now' }));
+  }
+
+  async stop(): Promise<void> {
+    await this.serial(async () => {
+      for (const [name, entry] of this.live) {
+        this.live.delete(name);
+        await this.drop(entry);
+      }
+    });
+  }
+
+  get(name: string): RemoteSource | undefined {
+    return this.live.get(name)?.source;
+  }
+
+  /**
+   * Brings the live source of `name` in line with settings. With `wait`, resolves
+   * once its connection attempt has finished (bounded by the connect timeout).
+   */
+  async sync(name: string, o: { wait?: boolean } = {}): Promise<void> {
+    // Wrapped so the queue does not wait for the connection itself (a returned promise would be adopted).
+    const { attempt } = await this.serial(() => this.apply(name, { register: 'when-settled' }));
+    if (o.wait !== false) await attempt;
+  }
+
+  /** Reconnects one server, or all, and waits for the attempts to finish. */
+  async refresh(name?: string): Promise<void> {
+    const targets = name === undefined ? [...this.live.values()] : [this.live.get(name)].filter((x) => x !== undefined);
+    await Promise.all(targets.map((t) => t.source.reconnect()));
+  }
+
+  /** Waits (bounded) for sources that are still on their first attempt. */
+  async whenSettled(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.live.values()].map((l) => l.source.settled())),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /** Returns the connection attempt it started, if any. */
+  private async apply(name: string, o: { register: 'now' | 'when-settled' }): Promise<{ attempt: Promise<void> }> {
+    const cfg = this.d.settings.get().remotes.find((r) => r.name === name);
+    const current = this.live.get(name);
+    if (!cfg || !cfg.enabled) {
+      if (current) {
+        this.live.delete(name);
+        await this.drop(current);
+        this.d.logger.info('remote server removed', { server: name });
+      }
+      return { attempt: Promise.resolve() };
+    }
+    const secrets = await readSecrets(this.d.vault, name);
+    for (const v of secretValues(secrets)) this.d.logger.registerSecret(v);
+    const conn = connectionOf(cfg, secrets);
+    if (current) return { attempt: current.source.reconfigure(conn) };
+    const source = new RemoteSource(conn, { logger: this.d.logger, version: this.d.version, ...(this.d.timings ? { timings: this.d.timings } : {}) });
+    const entry: Live = { source, off: source.onChange(() => this.d.events.emit({ type: 'state.changed' })), registered: false };
+    this.live.set(name, entry);
+    source.start();
+    const register = () => {
+      if (this.live.get(name) !== entry || entry.registered) return;
+      entry.registered = true;
+      this.d.registry.add(source);
+    };
+    if (o.register === 'now') {
+      register();
+      return { attempt: source.settled() };
+    }
+    // Added at run time: the current tool set stays as it is until this server's first attempt is over
+    // (issue 4, "Hot reload"), so a slow new server never holds up tools/list.
+    return { attempt: source.settled().then(register) };
+  }
+
+  private async drop(entry: Live): Promise<void> {
+    entry.off();
+    if (entry.registered) await this.d.registry.remove(entry.source.id);
+    else await entry.source.stop();
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+}

@@ -1,0 +1,61 @@
+import type { RemoteSettings } from '../core/settings.js';
+import type { Vault } from '../vault/vault.js';
+import type { RemoteConnection } from './remote-source.js';
+
+/**
+ * Vault layout of a remote server's secrets. Settings hold only the header
+ * names and `hasToken`; the values live here:
+ *   remote:<name>:bearer   the bearer token
+ *   remote:<name>:headers  JSON object of every extra header (all values are
+ *                          treated as secret: API keys often travel as X-Api-Key)
+ */
+export const bearerKey = (name: string) => `remote:${name}:bearer`;
+export const headersKey = (name: string) => `remote:${name}:headers`;
+
+export interface RemoteSecrets {
+  bearer: string | null;
+  headers: Record<string, string>;
+}
+
+export async function readSecrets(vault: Vault, name: string): Promise<RemoteSecrets> {
+  const bearer = await vault.get(bearerKey(name));
+  const raw = await vault.get(headersKey(name));
+  let headers: Record<string, string> = {};
+  if (raw) {
+    try {
+      headers = JSON.parse(raw) as Record<string, string>;
+    } catch {
+      headers = {};
+    }
+  }
+  return { bearer, headers };
+}
+
+/** Writes what is given: `bearer: null` deletes the token, `headers: {}` deletes the headers. */
+export async function writeSecrets(vault: Vault, name: string, s: Partial<RemoteSecrets>): Promise<void> {
+  if (s.bearer !== undefined) {
+    if (s.bearer === null) await vault.delete(bearerKey(name));
+    else await vault.set(bearerKey(name), s.bearer);
+  }
+  if (s.headers !== undefined) {
+    if (Object.keys(s.headers).length === 0) await vault.delete(headersKey(name));
+    else await vault.set(headersKey(name), JSON.stringify(s.headers));
+  }
+}
+
+export async function deleteSecrets(vault: Vault, name: string): Promise<void> {
+  await vault.delete(bearerKey(name));
+  await vault.delete(headersKey(name));
+}
+
+export function connectionOf(cfg: RemoteSettings, secrets: RemoteSecrets): RemoteConnection {
+  const headers: Record<string, string> = {};
+  for (const n of cfg.headerNames) if (secrets.headers[n] !== undefined) headers[n] = secrets.headers[n];
+  if (cfg.hasToken && secrets.bearer) headers.Authorization = `Bearer ${secrets.bearer}`;
+  return { name: cfg.name, url: cfg.url, headers };
+}
+
+/** Every secret value, for the logger's redaction list. */
+export function secretValues(s: RemoteSecrets): string[] {
+  return [...(s.bearer ? [s.bearer] : []), ...Object.values(s.headers)];
+}

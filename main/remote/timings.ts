@@ -1,0 +1,37 @@
+/** Connection settings and time bounds of one remote server (issue 4, "Isolation"). */
+
+/** What a source needs to reach its server; `headers` carries the secrets (Authorization included). */
+export interface RemoteConnection {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface RemoteTimings {
+  /** Handshake bound per attempt; a dead or slow server never holds tools/list longer (issue 4, "Isolation"). */
+  connectMs: number;
+  listMs: number;
+  /**
+   * How long ready() — and so Airlock's first tools/list after start — waits
+   * for this server. A slower server's tools join later with a list_changed.
+   */
+  readyMs: number;
+  /** Ping bound when a stream drops: decides "restarted" vs "down" quickly. */
+  healthMs: number;
+  /** A call with no answer and no progress for this long fails. */
+  callIdleMs: number;
+  callMaxMs: number;
+  backoffInitialMs: number;
+  backoffMaxMs: number;
+}
+
+export const DEFAULT_TIMINGS: RemoteTimings = {
+  connectMs: 10_000,
+  listMs: 10_000,
+  readyMs: 3_000,
+  healthMs: 5_000,
+  callIdleMs: 60_000,
+  callMaxMs: 10 * 60_000,
+  backoffInitialMs: 1_000,
+  backoffMaxMs: 60_000,
+};

@@ -1,0 +1,78 @@
+import { dialog } from 'electron';
+import { ControlError, type ApprovalView, type ControlApi, type Decision } from '../../preload/api.js';
+import type { Logger } from '../core/log.js';
+import { approvalArguments, approvalHeadline, approvalSubline } from './approval-text.js';
+
+/** Button order of the dialog; Deny is both the default and the Escape answer. */
+export const DIALOG_BUTTONS = ['Allow once', 'Always allow', 'Deny'] as const;
+const DECISIONS: Decision[] = [{ kind: 'allow_once' }, { kind: 'always_allow' }, { kind: 'deny', reason: 'Denied in the Airlock dialog' }];
+const DENY = 2;
+
+/**
+ * The native-dialog way of asking (issue 9, item 3, the `shell.approvalStyle:
+ * 'dialog'` setting): one message box per request, one at a time, with the
+ * exact arguments in the details. A request decided elsewhere (window, CLI,
+ * expiry) closes its dialog.
+ */
+export class ApprovalDialog {
+  private readonly queue: ApprovalView[] = [];
+  private showing: { id: string; abort: AbortController } | null = null;
+  private idle: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: { control: Pick<ControlApi, 'decide'>; logger?: Pick<Logger, 'warn'> }) {}
+
+  ask(approval: ApprovalView): Promise<void> {
+    if (this.showing?.id === approval.id || this.queue.some((q) => q.id === approval.id)) return this.idle;
+    this.queue.push(approval);
+    if (!this.showing) this.idle = this.drain();
+    return this.idle;
+  }
+
+  /** The request is no longer pending: drop it from the queue or close its dialog. */
+  withdraw(id: string): void {
+    const i = this.queue.findIndex((q) => q.id === id);
+    if (i >= 0) this.queue.splice(i, 1);
+    if (this.showing?.id === id) this.showing.abort.abort();
+  }
+
+  /** Closes the open dialog and forgets the queue (quit). */
+  stop(): void {
+    this.queue.length = 0;
+    this.showing?.abort.abort();
+  }
+
+  private async drain(): Promise<void> {
+    for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+      const abort = new AbortController();
+      this.showing = { id: next.id, abort };
+      try {
+        await this.showOne(next, abort.signal);
+      } finally {
+        this.showing = null;
+      }
+    }
+  }
+
+  private async showOne(a: ApprovalView, signal: AbortSignal): Promise<void> {
+    const { response } = await dialog.showMessageBox({
+      type: 'question',
+      title: 'Airlock — approval',
+      message: approvalHeadline(a),
+      detail: `${approvalSubline(a)}\n\nArguments:\n${approvalArguments(a)}\n\nRequest ${a.id}, expires ${a.expiresAt}`,
+      buttons: [...DIALOG_BUTTONS],
+      defaultId: DENY,
+      cancelId: DENY,
+      noLink: true,
+      signal,
+    });
+    if (signal.aborted) return;
+    const decision = DECISIONS[response] ?? DECISIONS[DENY]!;
+    try {
+      await this.deps.control.decide(a.id, decision);
+    } catch (err) {
+      // Decided elsewhere in the meantime: the other decision stands.
+      if (err instanceof ControlError && (err.code === 'CONFLICT' || err.code === 'NOT_FOUND')) return;
+      this.deps.logger?.warn('decision from the dialog failed', { approval: a.id, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+}

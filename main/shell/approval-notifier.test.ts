@@ -1,0 +1,157 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApprovalView, CoreEvent } from '../../preload/api.js';
+import { connectClient, CountingSource, startTestApp, textOf, type TestApp } from '../test-support/harness.js';
+import { ApprovalDialog, DIALOG_BUTTONS } from './approval-dialog.js';
+import { ApprovalNotifier, NOTIFICATION_ACTIONS } from './approval-notifier.js';
+import { approvalHeadline } from './approval-text.js';
+import { dialog, Notification, resetFakeElectron } from './testing/fake-electron.js';
+
+vi.mock('electron', () => import('./testing/fake-electron.js'));
+
+/**
+ * Native approvals against a real core: a real App (gateway, SQLite,
+ * approval engine) with MemoryVault and CountingSource, a real MCP client
+ * as the agent, and the fake Electron standing in for the OS.
+ */
+let t: TestApp | undefined;
+let notifier: ApprovalNotifier | undefined;
+beforeEach(() => resetFakeElectron());
+afterEach(async () => {
+  notifier?.stop();
+  notifier = undefined;
+  await t?.stop();
+  t = undefined;
+});
+
+function nextEvent(app: TestApp['app'], match: (e: CoreEvent) => boolean): Promise<CoreEvent> {
+  return new Promise((resolve) => {
+    const off = app.events.subscribe((e) => {
+      if (match(e)) {
+        off();
+        resolve(e);
+      }
+    });
+  });
+}
+
+async function setup(settings: Record<string, unknown> = {}) {
+  const source = new CountingSource();
+  t = await startTestApp({ sources: [source], settings });
+  const app = t.app;
+  const client = await connectClient(t.started.mcpUrl, t.token);
+  const openApproval = vi.fn();
+  notifier = new ApprovalNotifier({
+    control: app.control,
+    events: app.events,
+    approvalStyle: () => app.settings.get().shell.approvalStyle,
+    openApproval,
+    dialog: new ApprovalDialog({ control: app.control }),
+  });
+  notifier.start();
+  const request = async () => {
+    const requested = nextEvent(app, (e) => e.type === 'approval.requested');
+    const call = client.callTool({ name: 'count_send', arguments: { to: 'bob@example.com' } });
+    const approval = ((await requested) as { approval: ApprovalView }).approval;
+    return { call, approval };
+  };
+  return { source, app, client, openApproval, request };
+}
+
+describe('notification per approval request', () => {
+  it('says who wants to do what, offers Allow / Deny, and Allow runs the call once', async () => {
+    const { source, app, request } = await setup();
+    const { call, approval } = await request();
+    const n = Notification.instances.at(-1)!;
+    expect(n.shown).toBe(true);
+    expect(n.options.title).toBe(approvalHeadline(approval));
+    expect(n.options.title).toBe('test wants to use count_send');
+    expect(n.options.body).toBe('Sends a message.');
+    expect(n.options.actions!.map((a) => a.text)).toEqual([...NOTIFICATION_ACTIONS]);
+    expect(source.count('count_send')).toBe(0);
+
+    const updated = nextEvent(app, (e) => e.type === 'approval.updated' && e.approval.state === 'done');
+    n.clickAction(0);
+    const result = await call;
+    await updated;
+    expect(textOf(result)).toMatch(/count_send ok/);
+    expect(source.count('count_send')).toBe(1);
+    expect((await app.control.getApproval(approval.id)).state).toBe('done');
+    // Settled: its notification is gone.
+    expect(n.closed).toBe(true);
+  });
+
+  it('Deny reaches the agent as a denial and nothing runs', async () => {
+    const { source, app, request } = await setup();
+    const { call, approval } = await request();
+    Notification.instances.at(-1)!.clickAction(1);
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/denied/);
+    expect(source.count('count_send')).toBe(0);
+    expect((await app.control.getApproval(approval.id)).reason).toBe('Denied from the notification');
+  });
+
+  it('clicking the notification opens the approval window for that request; no decision is made', async () => {
+    const { app, openApproval, request } = await setup();
+    const { approval } = await request();
+    Notification.instances.at(-1)!.emit('click');
+    expect(openApproval).toHaveBeenCalledWith(approval.id);
+    expect((await app.control.getApproval(approval.id)).state).toBe('pending');
+    await app.control.decide(approval.id, { kind: 'deny' });
+  });
+
+  it('a request decided elsewhere closes its notification; a late button click changes nothing', async () => {
+    const { app, request } = await setup();
+    const { call, approval } = await request();
+    const n = Notification.instances.at(-1)!;
+    await app.control.decide(approval.id, { kind: 'deny', reason: 'in the window' });
+    await call;
+    expect(n.closed).toBe(true);
+    n.clickAction(0);
+    await new Promise((r) => setImmediate(r));
+    const after = await app.control.getApproval(approval.id);
+    expect(after).toMatchObject({ state: 'denied', reason: 'in the window' });
+  });
+
+  it('where notifications are unsupported, the approval window opens instead', async () => {
+    Notification.supported = false;
+    const { app, openApproval, request } = await setup();
+    const { approval } = await request();
+    expect(Notification.instances).toHaveLength(0);
+    expect(openApproval).toHaveBeenCalledWith(approval.id);
+    await app.control.decide(approval.id, { kind: 'deny' });
+  });
+});
+
+describe('native dialog instead (shell.approvalStyle = dialog)', () => {
+  it('asks with Allow once / Always allow / Deny and the exact arguments; Always allow grants the tool', async () => {
+    dialog.answers.push(1);
+    const { source, app, request } = await setup({ shell: { approvalStyle: 'dialog' } });
+    const done = nextEvent(app, (e) => e.type === 'approval.updated' && e.approval.state === 'done');
+    const { call, approval } = await request();
+    await call;
+    await done;
+    expect(Notification.instances).toHaveLength(0);
+    const shown = dialog.shown[0]!;
+    expect(shown.buttons).toEqual([...DIALOG_BUTTONS]);
+    expect(shown.message).toBe('test wants to use count_send');
+    expect(shown.detail).toContain('"to": "bob@example.com"');
+    // Escape and Enter both deny: approving takes a deliberate click.
+    expect(shown).toMatchObject({ cancelId: 2, defaultId: 2 });
+    expect(source.count('count_send')).toBe(1);
+    expect((await app.control.getApproval(approval.id)).state).toBe('done');
+    const tool = (await app.control.listTools('test')).find((x) => x.name === 'count_send')!;
+    expect(tool.grantedUntil).toBeNull();
+  });
+
+  it('a dialog whose request is decided elsewhere closes without deciding', async () => {
+    const { app, request } = await setup({ shell: { approvalStyle: 'dialog' } });
+    const { call, approval } = await request();
+    expect(dialog.shown).toHaveLength(1);
+    expect((dialog.shown[0]!.signal as AbortSignal).aborted).toBe(false);
+    await app.control.decide(approval.id, { kind: 'deny', reason: 'from the CLI' });
+    await call;
+    expect((dialog.shown[0]!.signal as AbortSignal).aborted).toBe(true);
+    expect((await app.control.getApproval(approval.id)).reason).toBe('from the CLI');
+  });
+});

@@ -1,0 +1,186 @@
+import { join } from 'node:path';
+import { app, clipboard, session } from 'electron';
+import type { ControlApi, CoreEvent } from '../../preload/api.js';
+import type { Logger } from '../core/log.js';
+import type { Settings } from '../core/settings.js';
+import { ApprovalDialog } from './approval-dialog.js';
+import { ApprovalNotifier } from './approval-notifier.js';
+import { ControlIpc } from './ipc.js';
+import { ExternalLinkGate } from './link-gate.js';
+import { LoginItem } from './login-item.js';
+import type { ShellPaths } from './paths.js';
+import { AppProtocol } from './protocol.js';
+import { hardenSession, hardenWebContents } from './security.js';
+import type { DeepLink, SingleInstance } from './single-instance.js';
+import { TrayIcons } from './tray-icons.js';
+import type { ApprovalStyle, TrayActions } from './tray-menu.js';
+import { TrayService } from './tray.js';
+import { WindowManager } from './windows.js';
+
+/** What the shell needs of the core `App` (main/core/app.ts); a started App fits it. */
+export interface ShellCore {
+  control: ControlApi;
+  events: { subscribe(listener: (event: CoreEvent) => void): () => void; emit(event: CoreEvent): void };
+  settings: { get(): Settings; update(change: (draft: Settings) => void): Settings };
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+export interface ShellDeps {
+  core: ShellCore;
+  paths: ShellPaths;
+  instance: Pick<SingleInstance, 'ready'>;
+  /** Windows notifications need it, and it must equal electron-builder.yml `appId`. */
+  appId: string;
+  platform?: NodeJS.Platform;
+  argv?: readonly string[];
+  loginItem?: LoginItem;
+  /** Upper bound on waiting for the core to stop at quit. */
+  stopTimeoutMs?: number;
+  trayPollMs?: number;
+}
+
+/**
+ * The Electron shell (DESIGN "Runtimes and layout"): a thin adapter that
+ * wires the tray, windows, native approvals and IPC to an already started
+ * core, and owns the quit sequence. Everything here is replaceable; the
+ * core never knows it exists.
+ */
+export class DesktopShell {
+  readonly links: ExternalLinkGate;
+  readonly windows: WindowManager;
+  readonly ipc: ControlIpc;
+  readonly tray: TrayService;
+  readonly notifier: ApprovalNotifier;
+  readonly loginItem: LoginItem;
+  private readonly protocol: AppProtocol;
+  private readonly dialog: ApprovalDialog;
+  private readonly platform: NodeJS.Platform;
+  private quitState: 'running' | 'stopping' | 'stopped' = 'running';
+  private stopping: Promise<void> | null = null;
+
+  constructor(private readonly deps: ShellDeps) {
+    const { core, paths } = deps;
+    this.platform = deps.platform ?? process.platform;
+    const logger = core.logger;
+    const iconPath = join(paths.resourcesDir, 'icon.png');
+    this.links = new ExternalLinkGate({ logger });
+    this.loginItem = deps.loginItem ?? new LoginItem({ platform: this.platform });
+    this.protocol = new AppProtocol(paths.rendererDir);
+    this.windows = new WindowManager({ preloadPath: paths.preload, links: this.links, iconPath, devTools: !app.isPackaged, logger });
+    this.ipc = new ControlIpc({ api: core.control, events: core.events, windows: this.windows, logger });
+    this.dialog = new ApprovalDialog({ control: core.control, logger });
+    this.notifier = new ApprovalNotifier({
+      control: core.control,
+      events: core.events,
+      approvalStyle: () => this.approvalStyle(),
+      openApproval: (id) => this.windows.openApproval(id),
+      dialog: this.dialog,
+      iconPath,
+      logger,
+    });
+    this.tray = new TrayService({
+      control: core.control,
+      events: core.events,
+      icons: new TrayIcons(paths.resourcesDir, this.platform),
+      actions: this.trayActions(),
+      openAtLogin: () => this.loginItem.isEnabled(),
+      approvalStyle: () => this.approvalStyle(),
+      platform: this.platform,
+      logger,
+      ...(deps.trayPollMs !== undefined ? { pollMs: deps.trayPollMs } : {}),
+    });
+  }
+
+  /** Call once Electron is ready and the core has started. */
+  async start(): Promise<void> {
+    // Windows shows a notification only for an app with an AppUserModelId matching its Start-menu shortcut.
+    if (this.platform === 'win32') app.setAppUserModelId(this.deps.appId);
+    // Packaged macOS builds have LSUIElement (no Dock icon); from source the Dock icon is hidden here.
+    if (this.platform === 'darwin') app.dock?.hide();
+    hardenSession(session.defaultSession);
+    app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, this.links, this.deps.core.logger));
+    this.protocol.start();
+    this.ipc.start();
+    this.notifier.start();
+    await this.tray.start();
+    // A tray app keeps running with no window open; the default would quit.
+    app.on('window-all-closed', () => {});
+    app.on('activate', () => this.windows.focus());
+    app.on('before-quit', (event) => this.onBeforeQuit(event));
+    this.deps.instance.ready((links) => this.activate(links));
+    if (!this.loginItem.startedHidden(this.deps.argv ?? process.argv)) this.windows.openMain();
+  }
+
+  /** A second launch or a deep link: show what it asks for, or just bring Airlock forward. */
+  activate(links: DeepLink[]): void {
+    if (links.length === 0) return this.windows.focus();
+    for (const link of links) {
+      if (link.kind === 'approval') this.windows.openApproval(link.id);
+      else this.windows.openMain(link.route);
+    }
+  }
+
+  /** Stops the shell, then waits (bounded) for the core's servers and database to close. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.notifier.stop();
+      this.tray.stop();
+      this.ipc.stop();
+      this.windows.closeAll();
+      this.protocol.stop();
+      const limit = this.deps.stopTimeoutMs ?? 10_000;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), limit)));
+      try {
+        const result = await Promise.race([this.deps.core.stop().then(() => 'stopped' as const), timeout]);
+        if (result === 'timeout') this.deps.core.logger.warn('the core did not stop in time; quitting anyway', { limitMs: limit });
+      } catch (err) {
+        this.deps.core.logger.error('stopping the core failed', { error: err instanceof Error ? err.message : String(err) });
+      } finally {
+        clearTimeout(timer);
+      }
+    })();
+    return this.stopping;
+  }
+
+  /** Quit waits for the core (issue 9, item 1): the first quit is held until stop() is done, then repeated. */
+  private onBeforeQuit(event: { preventDefault(): void }): void {
+    if (this.quitState === 'stopped') return;
+    event.preventDefault();
+    if (this.quitState === 'stopping') return;
+    this.quitState = 'stopping';
+    void this.stop().finally(() => {
+      this.quitState = 'stopped';
+      app.quit();
+    });
+  }
+
+  private approvalStyle(): ApprovalStyle {
+    return this.deps.core.settings.get().shell.approvalStyle;
+  }
+
+  private trayActions(): TrayActions {
+    const { core } = this.deps;
+    const report = (what: string) => (err: unknown) => core.logger.warn(`${what} failed`, { error: err instanceof Error ? err.message : String(err) });
+    return {
+      openApproval: (id) => void this.windows.openApproval(id),
+      openPage: (route) => void this.windows.openMain(route),
+      copyMcpUrl: (url) => clipboard.writeText(url),
+      setPaused: (paused) => void core.control.setPaused(paused).catch(report('pausing')),
+      setOpenAtLogin: (on) => {
+        try {
+          this.loginItem.setEnabled(on);
+        } catch (err) {
+          report('changing start at login')(err);
+        }
+        void this.tray.refresh();
+      },
+      setApprovalStyle: (style) => {
+        core.settings.update((s) => void (s.shell.approvalStyle = style));
+        core.events.emit({ type: 'state.changed' });
+      },
+      quit: () => app.quit(),
+    };
+  }
+}

@@ -1,0 +1,231 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ControlApi, StatusView } from '../../preload/api.js';
+import { CoreEvents } from '../core/events.js';
+import { Logger } from '../core/log.js';
+import { SettingsStore } from '../core/settings.js';
+import { tempDir } from '../test-support/harness.js';
+import { DesktopShell, type ShellCore } from './desktop-shell.js';
+import { autostartDesktopEntry, HIDDEN_ARG, LoginItem, quoteExecArg } from './login-item.js';
+import { APP_ID, runDesktop, type StartableCore } from './main-process.js';
+import { parseDeepLink, SingleInstance } from './single-instance.js';
+import { app, BrowserWindow, dialog, preventable, protocol, resetFakeElectron, Tray } from './testing/fake-electron.js';
+
+vi.mock('electron', () => import('./testing/fake-electron.js'));
+
+beforeEach(() => resetFakeElectron());
+
+const STATUS: StatusView = {
+  version: '0.1.0',
+  running: true,
+  mcpUrl: 'http://127.0.0.1:1/mcp',
+  dataDir: '/x',
+  paused: false,
+  agentsConnected: 0,
+  pendingApprovals: 0,
+  tools: { total: 0, needApproval: 0 },
+  sources: [],
+};
+
+/** A core with the shape the shell needs; start/stop are controllable. */
+function fakeCore(dataDir = tempDir()) {
+  let releaseStop: () => void = () => {};
+  const core = {
+    control: { getStatus: vi.fn(async () => STATUS), listPending: vi.fn(async () => []), setPaused: vi.fn(), decide: vi.fn() } as unknown as ControlApi,
+    events: new CoreEvents(),
+    settings: new SettingsStore(join(dataDir, 'settings.json')),
+    logger: new Logger({ stderr: false }),
+    start: vi.fn(async () => ({})),
+    stop: vi.fn(() => new Promise<void>((resolve) => (releaseStop = resolve))),
+  };
+  return { core, dataDir, releaseStop: () => releaseStop() };
+}
+
+async function run(opts: { argv?: string[]; platform?: NodeJS.Platform; core?: ReturnType<typeof fakeCore> } = {}) {
+  const f = opts.core ?? fakeCore();
+  const createCore = vi.fn((_dir: string) => f.core as unknown as StartableCore);
+  const shell = await runDesktop({
+    createCore,
+    env: { AIRLOCK_DATA_DIR: f.dataDir },
+    argv: opts.argv ?? ['electron', '.'],
+    ...(opts.platform ? { platform: opts.platform } : {}),
+  });
+  return { ...f, createCore, shell };
+}
+
+const flush = () => new Promise((r) => setImmediate(r));
+
+describe('single instance', () => {
+  it('a second launch hands over to the first and quits without starting a core', async () => {
+    app.singleInstanceLock = false;
+    const { shell, createCore } = await run();
+    expect(shell).toBeNull();
+    expect(createCore).not.toHaveBeenCalled();
+    expect(app.quitCalls).toBe(1);
+    expect(Tray.instances).toHaveLength(0);
+  });
+
+  it("the first instance opens the approval a second launch's deep link names, and focuses otherwise", async () => {
+    const { shell } = await run({ argv: ['electron', '.', HIDDEN_ARG] });
+    expect(shell).not.toBeNull();
+    expect(BrowserWindow.instances).toHaveLength(0);
+    app.emit('second-instance', preventable(), ['/opt/Airlock/airlock', 'airlock://approval/3f2a-77'], '/home/me', {});
+    expect(BrowserWindow.instances).toHaveLength(1);
+    expect(BrowserWindow.instances[0]!.loaded).toEqual(['app://airlock/index.html#/popup?id=3f2a-77']);
+    app.emit('second-instance', preventable(), ['/opt/Airlock/airlock'], '/home/me', {});
+    expect(BrowserWindow.instances[0]!.visible).toBe(true); // focused the existing window
+    expect(BrowserWindow.instances).toHaveLength(1);
+    app.emit('second-instance', preventable(), ['airlock', 'airlock://open/agents'], '/', {});
+    expect(BrowserWindow.instances.at(-1)!.loaded).toEqual(['app://airlock/index.html#/agents']);
+  });
+
+  it('macOS open-url before the shell is ready waits, and is handled once ready', () => {
+    const instance = new SingleInstance();
+    expect(instance.claim()).toBe(true);
+    const e = preventable();
+    app.emit('open-url', e, 'airlock://open/servers');
+    expect(e.defaultPrevented).toBe(true);
+    const handler = vi.fn();
+    instance.ready(handler);
+    expect(handler).toHaveBeenCalledWith([{ kind: 'page', route: '/servers' }]);
+  });
+
+  it('deep links are read strictly', () => {
+    expect(parseDeepLink('airlock://approval/abc_DEF-1')).toEqual({ kind: 'approval', id: 'abc_DEF-1' });
+    expect(parseDeepLink('airlock://open')).toEqual({ kind: 'page', route: '/approvals' });
+    for (const bad of ['airlock://approval/a/b', 'airlock://open/evil', 'airlock://approval/%2e%2e', 'https://airlock/approval/x', 'airlock://approval/' + 'x'.repeat(65), 'nonsense']) {
+      expect(parseDeepLink(bad)).toBeNull();
+    }
+  });
+
+  it('registers the airlock:// scheme, with the app path when running from source', async () => {
+    await run();
+    expect(app.protocolClients).toEqual([{ scheme: 'airlock', path: process.execPath, args: ['/fake/app'] }]);
+  });
+});
+
+describe('start', () => {
+  it('starts the core, the tray and the app:// protocol; opens the main window on a normal launch', async () => {
+    const { core, dataDir, createCore } = await run();
+    expect(createCore).toHaveBeenCalledWith(expect.stringContaining(dataDir.split('/').pop()!));
+    expect(core.start).toHaveBeenCalledOnce();
+    expect(Tray.instances).toHaveLength(1);
+    expect(protocol.privileged.map((p) => p.scheme)).toEqual(['app']);
+    expect(protocol.handlers.has('app')).toBe(true);
+    expect(BrowserWindow.instances[0]!.loaded).toEqual(['app://airlock/index.html#/approvals']);
+    // Chromium's cache and storage stay out of Airlock's own data directory.
+    expect(app.paths.get('userData')).toMatch(/chromium$/);
+    // With no window open a tray app keeps running.
+    expect(app.listenerCount('window-all-closed')).toBe(1);
+  });
+
+  it('a login launch (--hidden) stays in the tray', async () => {
+    await run({ argv: ['airlock', HIDDEN_ARG] });
+    expect(BrowserWindow.instances).toHaveLength(0);
+    expect(Tray.instances).toHaveLength(1);
+  });
+
+  it('Windows gets the AppUserModelId (needed for notifications); macOS hides the Dock icon', async () => {
+    await run({ platform: 'win32' });
+    expect(app.appUserModelId).toBe(APP_ID);
+    resetFakeElectron();
+    await run({ platform: 'darwin' });
+    expect(app.dock.hidden).toBe(true);
+  });
+
+  it('a core that cannot start is reported in a dialog and the app exits', async () => {
+    const f = fakeCore();
+    f.core.start.mockRejectedValueOnce(new Error('Airlock is already running for this data directory (pid 42).'));
+    const { shell } = await run({ core: f });
+    expect(shell).toBeNull();
+    expect(dialog.errors).toEqual([{ title: 'Airlock could not start', content: 'Airlock is already running for this data directory (pid 42).' }]);
+    expect(app.exitCode).toBe(1);
+    expect(Tray.instances).toHaveLength(0);
+  });
+
+  it('the tray switches approval style in settings', async () => {
+    const { core } = await run();
+    const tray = Tray.instances[0]!;
+    const styles = tray.menu!.items.find((i) => i.id === 'approval-style') as { submenu: { id: string; click(): void }[] };
+    styles.submenu.find((s) => s.id === 'approval-style:dialog')!.click();
+    expect(core.settings.get().shell.approvalStyle).toBe('dialog');
+  });
+});
+
+describe('quit waits for the core', () => {
+  it('the first quit is held until app.stop() resolves, then quits for real', async () => {
+    const { core, releaseStop } = await run();
+    app.quit();
+    expect(core.stop).toHaveBeenCalledOnce();
+    expect(app.quitted).toBe(false);
+    // Windows, tray and IPC are already gone while the servers close.
+    expect(Tray.instances[0]!.destroyed).toBe(true);
+    expect(BrowserWindow.instances.every((w) => w.destroyed)).toBe(true);
+    app.quit(); // impatient second quit: still waiting, no second stop
+    expect(core.stop).toHaveBeenCalledOnce();
+    await flush();
+    expect(app.quitted).toBe(false);
+    releaseStop();
+    await vi.waitFor(() => expect(app.quitted).toBe(true));
+    expect(app.quitCalls).toBe(3);
+  });
+
+  it('a core that never stops does not keep the app alive forever', async () => {
+    const f = fakeCore();
+    const shell = new DesktopShell({
+      core: f.core as unknown as ShellCore,
+      paths: { rendererDir: '/r', preload: '/p', resourcesDir: '/res' },
+      instance: { ready: () => {} },
+      appId: APP_ID,
+      argv: [HIDDEN_ARG],
+      stopTimeoutMs: 20,
+      trayPollMs: 0,
+    });
+    await shell.start();
+    app.quit();
+    await vi.waitFor(() => expect(app.quitted).toBe(true));
+  });
+});
+
+describe('start at login', () => {
+  it('Linux: an XDG autostart entry that starts hidden, removed when turned off', () => {
+    const home = tempDir();
+    const item = new LoginItem({ platform: 'linux', env: {}, home, command: () => ['/opt/My Apps/Airlock.AppImage'] });
+    expect(item.isEnabled()).toBe(false);
+    item.setEnabled(true);
+    const file = join(home, '.config', 'autostart', 'airlock.desktop');
+    expect(item.desktopFile).toBe(file);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('[Desktop Entry]');
+    expect(text).toContain('Exec="/opt/My Apps/Airlock.AppImage" --hidden\n');
+    expect(text).toContain('X-GNOME-Autostart-enabled=true');
+    expect(item.isEnabled()).toBe(true);
+    item.setEnabled(false);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('Linux: honours XDG_CONFIG_HOME and $APPIMAGE; Exec arguments are quoted per the Desktop Entry spec', () => {
+    const config = tempDir();
+    const item = new LoginItem({ platform: 'linux', env: { XDG_CONFIG_HOME: config, APPIMAGE: '/home/me/Airlock.AppImage' } });
+    item.setEnabled(true);
+    expect(readFileSync(join(config, 'autostart', 'airlock.desktop'), 'utf8')).toContain('Exec=/home/me/Airlock.AppImage --hidden');
+    expect(quoteExecArg('a "b" $c `d` \\e')).toBe('"a \\"b\\" \\$c \\`d\\` \\\\e"');
+    expect(autostartDesktopEntry(['/usr/bin/airlock'])).toContain('Exec=/usr/bin/airlock --hidden');
+  });
+
+  it('macOS and Windows: the OS login item, with --hidden', () => {
+    const item = new LoginItem({ platform: 'win32' });
+    item.setEnabled(true);
+    expect(app.loginItem).toMatchObject({ openAtLogin: true, args: [HIDDEN_ARG] });
+    expect(item.isEnabled()).toBe(true);
+    item.setEnabled(false);
+    expect(item.isEnabled()).toBe(false);
+  });
+
+  it('a macOS login launch is recognised without arguments', () => {
+    app.loginItem.wasOpenedAtLogin = true;
+    expect(new LoginItem({ platform: 'darwin' }).startedHidden(['/Applications/Airlock.app/Contents/MacOS/Airlock'])).toBe(true);
+    expect(new LoginItem({ platform: 'linux' }).startedHidden(['/usr/bin/airlock'])).toBe(false);
+  });
+});

@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import { app, dialog } from 'electron';
+import { resolveDataDir } from '../core/paths.js';
+import { DesktopShell, type ShellCore } from './desktop-shell.js';
+import { shellPaths } from './paths.js';
+import { registerAppScheme } from './protocol.js';
+import { SingleInstance } from './single-instance.js';
+
+/** Must equal electron-builder.yml `appId` (Windows matches notifications to the Start-menu shortcut by it). */
+export const APP_ID = 'dev.airlock.app';
+
+export interface StartableCore extends ShellCore {
+  start(): Promise<unknown>;
+}
+
+export interface RunOptions {
+  /** Builds the core for a data directory; main/index.ts passes the real `App`. */
+  createCore: (dataDir: string) => StartableCore;
+  env?: NodeJS.ProcessEnv;
+  argv?: readonly string[];
+  platform?: NodeJS.Platform;
+}
+
+/**
+ * The Electron main process from launch to a running tray app. Order
+ * matters: privileged schemes and the single-instance lock before `ready`;
+ * the core (and its own per-data-dir lock) after; the shell last.
+ * Returns null when this launch handed over to a running instance or
+ * could not start.
+ */
+export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null> {
+  registerAppScheme();
+  const instance = new SingleInstance();
+  if (!instance.claim()) {
+    // The running instance got our argv in 'second-instance'.
+    app.quit();
+    return null;
+  }
+  instance.registerScheme();
+  const dataDir = resolveDataDir(undefined, opts.env ?? process.env);
+  // Chromium's own files (cache, local storage) stay out of Airlock's data directory.
+  app.setPath('userData', join(dataDir, 'chromium'));
+  await app.whenReady();
+
+  const core = opts.createCore(dataDir);
+  try {
+    await core.start();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    core.logger.error('the core failed to start', { error: message });
+    dialog.showErrorBox('Airlock could not start', message);
+    app.exit(1);
+    return null;
+  }
+  const shell = new DesktopShell({
+    core,
+    instance,
+    paths: shellPaths({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath }),
+    appId: APP_ID,
+    argv: opts.argv ?? process.argv,
+    ...(opts.platform ? { platform: opts.platform } : {}),
+  });
+  await shell.start();
+  return shell;
+}

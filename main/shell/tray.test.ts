@@ -1,0 +1,226 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApprovalView, SourceStatusView, StatusView } from '../../preload/api.js';
+import { CoreEvents } from '../core/events.js';
+import { clipboard, resetFakeElectron, Tray, type FakeImage } from './testing/fake-electron.js';
+import { TrayIcons } from './tray-icons.js';
+import { MAX_PENDING_ITEMS, type TrayActions } from './tray-menu.js';
+import { TrayService } from './tray.js';
+
+vi.mock('electron', () => import('./testing/fake-electron.js'));
+
+type Item = { id?: string; label?: string; type?: string; checked?: boolean; enabled?: boolean; submenu?: Item[]; click?: () => void };
+
+function status(over: Partial<StatusView> = {}): StatusView {
+  return {
+    version: '0.1.0',
+    running: true,
+    mcpUrl: 'http://127.0.0.1:47821/mcp',
+    dataDir: '/tmp/x',
+    paused: false,
+    agentsConnected: 2,
+    pendingApprovals: 0,
+    tools: { total: 3, needApproval: 1 },
+    sources: [],
+    ...over,
+  };
+}
+
+function approval(id: string, agent = 'Claude Code', effect = 'Send an e-mail to bob@example.com'): ApprovalView {
+  return {
+    id,
+    agent,
+    tool: 'gmail_send',
+    effect,
+    arguments: { to: 'bob@example.com' },
+    inputSchema: {},
+    state: 'pending',
+    createdAt: '2026-01-01T00:00:00Z',
+    expiresAt: '2026-01-01T00:10:00Z',
+  };
+}
+
+/** A ControlApi whose answers the test sets; the tray reads only these two. */
+function world() {
+  const state = { status: status(), pending: [] as ApprovalView[] };
+  const control = {
+    getStatus: vi.fn(async () => ({ ...state.status, pendingApprovals: state.pending.length })),
+    listPending: vi.fn(async () => state.pending),
+  };
+  const actions: TrayActions = {
+    openApproval: vi.fn(),
+    openPage: vi.fn(),
+    copyMcpUrl: vi.fn((url: string) => clipboard.writeText(url)),
+    setPaused: vi.fn(),
+    setOpenAtLogin: vi.fn(),
+    setApprovalStyle: vi.fn(),
+    quit: vi.fn(),
+  };
+  return { state, control, actions };
+}
+
+async function startTray(platform: NodeJS.Platform = 'linux') {
+  const w = world();
+  const events = new CoreEvents();
+  const tray = new TrayService({
+    control: w.control,
+    events,
+    icons: new TrayIcons('/res', platform),
+    actions: w.actions,
+    openAtLogin: () => false,
+    approvalStyle: () => 'window',
+    platform,
+    pollMs: 0,
+  });
+  await tray.start();
+  const electronTray = Tray.instances.at(-1)!;
+  const items = () => electronTray.menu!.items as Item[];
+  const find = (id: string, list: Item[] = items()): Item | undefined => {
+    for (const i of list) {
+      if (i.id === id) return i;
+      const inner = i.submenu && find(id, i.submenu);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  /** Changes state the way the core does, then waits for the rebuild that event triggers. */
+  const change = async (fn: () => void) => {
+    fn();
+    events.emit({ type: 'state.changed' });
+    await tray.refresh();
+  };
+  return { ...w, tray, events, electronTray, items, find, change };
+}
+
+const src = (over: Partial<SourceStatusView>): SourceStatusView => ({ id: 's', kind: 'remote', label: 'S', state: 'ready', toolCount: 1, ...over });
+
+beforeEach(() => resetFakeElectron());
+
+describe('tray menu, rebuilt from state', () => {
+  it('idle: status line, no pending, every fixed item present', async () => {
+    const t = await startTray();
+    expect(t.find('status')).toMatchObject({ label: 'Running on 127.0.0.1:47821 · 2 agents connected', enabled: false });
+    expect(t.find('pending')).toMatchObject({ label: 'Pending approvals (0)', enabled: false });
+    const labels = t.items().map((i) => i.label).filter(Boolean);
+    expect(labels).toEqual([
+      'Running on 127.0.0.1:47821 · 2 agents connected',
+      'Pending approvals (0)',
+      'Connect Google account…',
+      'Copy MCP URL',
+      'Connect an agent…',
+      'Pause side effects',
+      'Start at login',
+      'Ask for approval with',
+      'Open Airlock',
+      'Quit Airlock',
+    ]);
+    expect(t.find('pause')).toMatchObject({ type: 'checkbox', checked: false });
+    // Linux/Windows idle icon is the app icon (a black template glyph would vanish on a dark panel).
+    expect((t.electronTray.image as FakeImage).path).toBe('/res/icon.png');
+    expect(t.electronTray.tooltip).toContain('Running on 127.0.0.1:47821');
+  });
+
+  it('pending n: one item per request, each opening its approval; icon and tooltip say so', async () => {
+    const t = await startTray();
+    await t.change(() => (t.state.pending = [approval('a1'), approval('a2', 'Cursor', 'Delete the event "Standup"')]));
+    const pending = t.find('pending')!;
+    expect(pending.label).toBe('Pending approvals (2)');
+    expect(pending.submenu!.map((i) => i.label)).toEqual(['Claude Code wants to send an e-mail to bob@example.com', 'Cursor wants to delete the event "Standup"']);
+    pending.submenu![1]!.click!();
+    expect(t.actions.openApproval).toHaveBeenCalledWith('a2');
+    expect((t.electronTray.image as FakeImage).path).toBe('/res/tray-pending.png');
+    expect(t.electronTray.tooltip).toContain('2 waiting for approval');
+  });
+
+  it('pending beyond the limit: the rest behind "All pending approvals…"', async () => {
+    const t = await startTray();
+    await t.change(() => (t.state.pending = Array.from({ length: MAX_PENDING_ITEMS + 3 }, (_, i) => approval(`p${i}`))));
+    const sub = t.find('pending')!.submenu!;
+    expect(sub.filter((i) => i.id?.startsWith('pending:p'))).toHaveLength(MAX_PENDING_ITEMS);
+    const all = t.find('pending:all')!;
+    expect(all.label).toBe(`All pending approvals (${MAX_PENDING_ITEMS + 3})…`);
+    all.click!();
+    expect(t.actions.openPage).toHaveBeenCalledWith('/approvals');
+  });
+
+  it('paused: checkbox checked, status line and icon say paused; clicking resumes', async () => {
+    const t = await startTray();
+    await t.change(() => (t.state.status = status({ paused: true })));
+    expect(t.find('pause')).toMatchObject({ checked: true });
+    expect(t.find('status')!.label).toMatch(/^Paused on /);
+    expect((t.electronTray.image as FakeImage).path).toBe('/res/tray-paused.png');
+    t.find('pause')!.click!();
+    expect(t.actions.setPaused).toHaveBeenCalledWith(false);
+  });
+
+  it('alert: an account needing reconnection and a broken server show, with the alert icon', async () => {
+    const t = await startTray();
+    await t.change(
+      () =>
+        (t.state.status = status({
+          sources: [
+            src({ id: 'google:alice', kind: 'google', label: 'alice@example.com', state: 'error', detail: 'invalid_grant' }),
+            src({ id: 'remote:docs', kind: 'remote', label: 'docs', state: 'error', detail: 'unreachable: ECONNREFUSED' }),
+            src({ id: 'remote:wiki', kind: 'remote', label: 'wiki', state: 'ready', toolCount: 4 }),
+          ],
+        })),
+    );
+    expect(t.find('account:google:alice')!.label).toBe('alice@example.com — needs reconnecting');
+    t.find('account:google:alice:reconnect')!.click!();
+    expect(t.actions.openPage).toHaveBeenCalledWith('/accounts');
+    expect(t.find('servers')!.label).toBe('Remote servers (2)');
+    expect(t.find('server:remote:docs')!.label).toBe('docs — error: unreachable: ECONNREFUSED');
+    expect(t.find('server:remote:wiki')!.label).toBe('wiki — 4 tools');
+    expect((t.electronTray.image as FakeImage).path).toBe('/res/tray-alert.png');
+    expect(t.electronTray.tooltip).toContain('alice@example.com, docs needs attention');
+  });
+
+  it('pending outranks alert and paused in the icon; back to idle when all clear', async () => {
+    const t = await startTray();
+    await t.change(() => {
+      t.state.status = status({ paused: true, sources: [src({ state: 'error' })] });
+      t.state.pending = [approval('a1')];
+    });
+    expect((t.electronTray.image as FakeImage).path).toBe('/res/tray-pending.png');
+    await t.change(() => {
+      t.state.status = status();
+      t.state.pending = [];
+    });
+    expect((t.electronTray.image as FakeImage).path).toBe('/res/icon.png');
+  });
+
+  it('macOS: template image when idle, coloured state icons, pending count as the title', async () => {
+    const t = await startTray('darwin');
+    const idle = t.electronTray.image as FakeImage;
+    expect(idle.path).toBe('/res/trayTemplate.png');
+    expect(idle.template).toBe(true);
+    await t.change(() => (t.state.pending = [approval('a1'), approval('a2'), approval('a3')]));
+    expect(t.electronTray.title).toBe('3');
+    expect((t.electronTray.image as FakeImage).template).toBe(false);
+  });
+
+  it('"Copy MCP URL" copies the endpoint; "Connect an agent…" and "Open Airlock" open pages; "Quit" quits', async () => {
+    const t = await startTray();
+    t.find('copy-mcp-url')!.click!();
+    expect(clipboard.text).toBe('http://127.0.0.1:47821/mcp');
+    t.find('connect-agent')!.click!();
+    expect(t.actions.openPage).toHaveBeenCalledWith('/agents');
+    t.find('open')!.click!();
+    expect(t.actions.openPage).toHaveBeenLastCalledWith();
+    t.find('quit')!.click!();
+    expect(t.actions.quit).toHaveBeenCalledOnce();
+  });
+
+  it('a burst of events is coalesced, and stop() destroys the tray and stops listening', async () => {
+    const t = await startTray();
+    t.control.getStatus.mockClear();
+    for (let i = 0; i < 20; i++) t.events.emit({ type: 'state.changed' });
+    await t.tray.refresh();
+    expect(t.control.getStatus.mock.calls.length).toBeLessThanOrEqual(2);
+    t.tray.stop();
+    expect(t.electronTray.destroyed).toBe(true);
+    t.control.getStatus.mockClear();
+    t.events.emit({ type: 'state.changed' });
+    await t.tray.refresh();
+    expect(t.control.getStatus).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,201 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { UI_CSP } from '../gateway/static-files.js';
+import { tempDir } from '../test-support/harness.js';
+import { checkExternalUrl, ExternalLinkGate } from './link-gate.js';
+import { APP_ORIGIN, AppProtocol, appUrl, registerAppScheme, serveAppRequest } from './protocol.js';
+import { hardenSession, hardenWebContents } from './security.js';
+import { BrowserWindow, FakeWebContents, protocol, resetFakeElectron, session, shell } from './testing/fake-electron.js';
+import { WindowManager } from './windows.js';
+
+vi.mock('electron', () => import('./testing/fake-electron.js'));
+
+beforeEach(() => resetFakeElectron());
+
+const EXPECTED_PREFERENCES = {
+  preload: '/dist/preload/preload.cjs',
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  nodeIntegrationInSubFrames: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  experimentalFeatures: false,
+  webviewTag: false,
+  devTools: false,
+};
+
+function manager(devTools = false) {
+  return new WindowManager({ preloadPath: '/dist/preload/preload.cjs', links: new ExternalLinkGate(), devTools });
+}
+
+describe('every BrowserWindow is locked down', () => {
+  it('main and approval windows: contextIsolation, sandbox, no nodeIntegration, webSecurity, no webview, no devtools when packaged', () => {
+    const w = manager();
+    w.openMain();
+    w.openApproval('a1');
+    expect(BrowserWindow.instances).toHaveLength(2);
+    for (const win of BrowserWindow.instances) {
+      expect(win.options.webPreferences).toMatchObject(EXPECTED_PREFERENCES);
+      // Nothing in webPreferences turns a protection back off or enables a Blink feature.
+      expect(win.options.webPreferences).not.toHaveProperty('enableBlinkFeatures');
+      expect(win.options.webPreferences).not.toHaveProperty('additionalArguments');
+      expect(win.options.show).toBe(false);
+    }
+  });
+
+  it('windows load only app://airlock, never a remote URL or file://', () => {
+    const w = manager();
+    w.openMain('/agents');
+    w.openApproval('a1');
+    const urls = BrowserWindow.instances.flatMap((b) => b.loaded);
+    expect(urls).toEqual(['app://airlock/index.html#/agents', 'app://airlock/index.html#/popup?id=a1']);
+    for (const u of urls) expect(u.startsWith(`${APP_ORIGIN}/`)).toBe(true);
+  });
+
+  it('the approval window is small, always on top, and reused for the next request', async () => {
+    const w = manager();
+    const popup = w.openApproval('a1') as unknown as BrowserWindow;
+    expect(popup.options).toMatchObject({ width: 380, alwaysOnTop: true, skipTaskbar: true, minimizable: false });
+    expect(popup.alwaysOnTop).toBe(true);
+    await new Promise((r) => queueMicrotask(() => r(null)));
+    expect(popup.visible).toBe(true);
+    expect(w.openApproval('a2')).toBe(popup);
+    expect(popup.loaded.at(-1)).toBe(appUrl('/popup', { id: 'a2' }));
+    expect(BrowserWindow.instances).toHaveLength(1);
+  });
+
+  it('devtools are allowed only when running from source', () => {
+    manager(true).openMain();
+    expect(BrowserWindow.instances[0]!.options.webPreferences).toMatchObject({ devTools: true, sandbox: true, contextIsolation: true });
+  });
+});
+
+describe('navigation and new windows are denied', () => {
+  it('will-navigate and will-redirect are prevented for every URL; http(s) goes to the system browser', () => {
+    const win = manager().openMain() as unknown as BrowserWindow;
+    const wc = win.webContents;
+    expect(wc.tryNavigate('https://example.com/docs')).toBe(true);
+    expect(wc.tryNavigate('file:///etc/passwd')).toBe(true);
+    expect(wc.tryNavigate('javascript:alert(1)')).toBe(true);
+    expect(wc.tryNavigate('app://airlock/other.html')).toBe(true);
+    expect(wc.tryNavigate('https://evil.example/', 'will-redirect')).toBe(true);
+    expect(shell.opened).toEqual(['https://example.com/docs', 'https://evil.example/']);
+  });
+
+  it('window.open is denied; only an http(s) URL is handed to the system browser', () => {
+    const win = manager().openApproval('a') as unknown as BrowserWindow;
+    const wc = win.webContents;
+    expect(wc.tryOpenWindow('https://myaccount.google.com/permissions')).toEqual({ action: 'deny' });
+    expect(wc.tryOpenWindow('file:///Users/me/.ssh/id_rsa')).toEqual({ action: 'deny' });
+    expect(wc.tryOpenWindow('javascript:fetch("//x")')).toEqual({ action: 'deny' });
+    expect(wc.tryOpenWindow('app://airlock/index.html')).toEqual({ action: 'deny' });
+    expect(shell.opened).toEqual(['https://myaccount.google.com/permissions']);
+    expect(BrowserWindow.instances).toHaveLength(1);
+  });
+
+  it('<webview> attachment is refused, and hardening any other webContents works the same', () => {
+    const wc = new FakeWebContents();
+    hardenWebContents(wc as never, new ExternalLinkGate());
+    hardenWebContents(wc as never, new ExternalLinkGate()); // twice: listeners go on once
+    expect(wc.listenerCount('will-navigate')).toBe(1);
+    const e = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    wc.emit('will-attach-webview', e, {}, {});
+    expect(e.defaultPrevented).toBe(true);
+    expect(wc.tryOpenWindow('https://a.example')).toEqual({ action: 'deny' });
+  });
+});
+
+describe('the external-link gate', () => {
+  it('opens http and https only', () => {
+    const gate = new ExternalLinkGate();
+    expect(gate.open('https://example.com/a?b=c#d')).toBe(true);
+    expect(gate.open('http://example.com')).toBe(true);
+    expect(shell.opened).toEqual(['https://example.com/a?b=c#d', 'http://example.com/']);
+  });
+
+  it('refuses file:, javascript:, data:, other schemes, credentials and garbage', () => {
+    const warn = vi.fn();
+    const gate = new ExternalLinkGate({ logger: { warn } });
+    for (const url of [
+      'file:///etc/passwd',
+      'FILE:///C:/Windows/System32/calc.exe',
+      'javascript:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox',
+      'smb://attacker/share',
+      'ms-msdt:/id PCWDiagnostic',
+      'app://airlock/index.html',
+      'https://user:pass@example.com/',
+      'not a url',
+      '',
+      42,
+      null,
+    ]) {
+      expect(gate.open(url)).toBe(false);
+    }
+    expect(shell.opened).toEqual([]);
+    expect(checkExternalUrl('file:///etc/passwd')).toEqual({ ok: false, reason: 'scheme file: is not opened' });
+    expect(checkExternalUrl('javascript:alert(1)')).toEqual({ ok: false, reason: 'scheme javascript: is not opened' });
+    // The refused URL is not logged (it is page content).
+    expect(JSON.stringify(warn.mock.calls)).not.toContain('passwd');
+  });
+});
+
+describe('session permissions', () => {
+  it('every permission request and check is refused', () => {
+    hardenSession(session.defaultSession as never);
+    const answers: boolean[] = [];
+    for (const p of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal']) {
+      session.defaultSession.permissionRequestHandler!({}, p, (ok: boolean) => answers.push(ok));
+    }
+    expect(answers).toEqual([false, false, false, false, false]);
+    expect(session.defaultSession.permissionCheckHandler!({}, 'media')).toBe(false);
+  });
+});
+
+describe('app:// protocol', () => {
+  /** <tmp>/renderer with a page and a script, next to <tmp>/secret.txt that must stay out of reach. */
+  function rendererDir() {
+    const root = tempDir('airlock-renderer-');
+    const dir = join(root, 'renderer');
+    mkdirSync(join(dir, 'assets'), { recursive: true });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Airlock</title>');
+    writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1)');
+    writeFileSync(join(root, 'secret.txt'), 'outside');
+    return dir;
+  }
+
+  it('is registered as a standard, secure scheme without CSP bypass', () => {
+    registerAppScheme();
+    expect(protocol.privileged).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  });
+
+  it('serves the renderer with the strict CSP', async () => {
+    const dir = rendererDir();
+    new AppProtocol(dir).start();
+    const handler = protocol.handlers.get('app')!;
+    const page = await handler(new Request('app://airlock/index.html'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(UI_CSP);
+    expect(UI_CSP).toContain("script-src 'self'");
+    expect(UI_CSP).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+    expect(await page.text()).toContain('<title>Airlock</title>');
+    const js = await serveAppRequest(dir, new Request('app://airlock/assets/app.js'));
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    // A route without an extension is the single page.
+    expect((await serveAppRequest(dir, new Request('app://airlock/approvals'))).status).toBe(200);
+  });
+
+  it('refuses paths outside the renderer, other hosts, and writes', async () => {
+    const dir = rendererDir();
+    expect((await serveAppRequest(dir, new Request('app://airlock/%2e%2e/secret.txt'))).status).toBe(404);
+    expect((await serveAppRequest(dir, new Request('app://airlock/assets/..%2f..%2fsecret.txt'))).status).toBe(404);
+    expect((await serveAppRequest(dir, new Request('app://evil/index.html'))).status).toBe(404);
+    expect((await serveAppRequest(dir, new Request('app://airlock/missing.js'))).status).toBe(404);
+    expect((await serveAppRequest(dir, new Request('app://airlock/index.html', { method: 'POST', body: 'x' }))).status).toBe(405);
+  });
+});

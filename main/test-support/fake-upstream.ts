@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { Server, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/server';
+
+/**
+ * An in-process upstream MCP server for remote-source tests (issue 4): real
+ * SDK server + Streamable HTTP transport with 2025-era sessions, plus knobs a
+ * real server cannot be asked for — forget every session (a restart), answer
+ * stale sessions with 404 or 400, require a bearer token, or never answer.
+ */
+export interface FakeToolContext {
+  signal: AbortSignal;
+  progress: (progress: number, total?: number) => Promise<void>;
+  headers: IncomingHttpHeaders;
+}
+
+export interface FakeTool {
+  name: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+  run?: (args: Record<string, unknown>, ctx: FakeToolContext) => Promise<CallToolResult>;
+}
+
+export interface FakeUpstreamOptions {
+  tools: FakeTool[];
+  name?: string;
+  /** Requests without `Authorization: Bearer <bearer>` get 401. */
+  bearer?: string;
+  /** Status for an unknown session id (the spec says 404; 1.x example servers say 400). */
+  staleStatus?: 404 | 400;
+  /** Accept connections but never answer (a hung server). */
+  silent?: boolean;
+}
+
+interface Session {
+  transport: NodeStreamableHTTPServerTransport;
+  server: Server;
+}
+
+export class FakeUpstream {
+  url = '';
+  tools: FakeTool[];
+  readonly requests: { method: string; rpc?: string; headers: IncomingHttpHeaders }[] = [];
+  readonly calls: { name: string; args: Record<string, unknown> }[] = [];
+  initializeCount = 0;
+  private readonly sessions = new Map<string, Session>();
+  private http: HttpServer | null = null;
+
+  constructor(private readonly o: FakeUpstreamOptions) {
+    this.tools = o.tools;
+  }
+
+  async start(port = 0): Promise<string> {
+    const http = createServer((req, res) => {
+      if (this.o.silent) return;
+      void (async () => {
+        let body: unknown;
+        if (req.method === 'POST') {
+          const chunks: Buffer[] = [];
+          for await (const c of req) chunks.push(c as Buffer);
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
+        }
+        const rpc = body && typeof body === 'object' && 'method' in body ? String((body as { method: unknown }).method) : undefined;
+        this.requests.push({ method: req.method ?? '', ...(rpc ? { rpc } : {}), headers: req.headers });
+        if (this.o.bearer && req.headers.authorization !== `Bearer ${this.o.bearer}`) {
+          res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end('{"error":"unauthorized"}');
+          return;
+        }
+        const sid = req.headers['mcp-session-id'];
+        if (typeof sid === 'string') {
+          const s = this.sessions.get(sid);
+          if (!s) {
+            res.writeHead(this.o.staleStatus ?? 404, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: no valid session ID' } }));
+            return;
+          }
+          await s.transport.handleRequest(req, res, body);
+          return;
+        }
+        if (req.method !== 'POST' || rpc !== 'initialize') {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: initialize first' } }));
+          return;
+        }
+        this.initializeCount++;
+        const server = this.buildServer();
+        const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => void this.sessions.set(id, { transport, server }),
+        });
+        await server.connect(transport);
+        await transport.handleRequest(req, res, body);
+      })().catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+    this.http = http;
+    this.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    return this.url;
+  }
+
+  get port(): number {
+    return Number(new URL(this.url).port);
+  }
+
+  /** Replaces the tool list and tells every session (tools/list_changed). */
+  async setTools(tools: FakeTool[]): Promise<void> {
+    this.tools = tools;
+    await Promise.all([...this.sessions.values()].map((s) => s.server.sendToolListChanged().catch(() => {})));
+  }
+
+  /** Forgets every session, as a restarted server would. */
+  forgetSessions(): void {
+    for (const s of this.sessions.values()) void s.server.close().catch(() => {});
+    this.sessions.clear();
+  }
+
+  async stop(): Promise<void> {
+    this.forgetSessions();
+    const http = this.http;
+    this.http = null;
+    if (!http) return;
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  }
+
+  private buildServer(): Server {
+    const server = new Server({ name: this.o.name ?? 'fake-upstream', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+    server.setRequestHandler('tools/list', async () => ({
+      tools: this.tools.map((t) => ({
+        name: t.name,
+        description: t.description ?? `${t.name} tool`,
+        inputSchema: (t.inputSchema ?? { type: 'object', properties: {} }) as { type: 'object' },
+        ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: 'object' } } : {}),
+        ...(t.annotations ? { annotations: t.annotations } : {}),
+      })),
+    }));
+    server.setRequestHandler('tools/call', async (req, ctx) => {
+      const tool = this.tools.find((t) => t.name === req.params.name);
+      const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+      this.calls.push({ name: req.params.name, args });
+      if (!tool) return { isError: true, content: [{ type: 'text', text: `no tool ${req.params.name}` }] };
+      const token = req.params._meta?.progressToken;
+      const progress = async (p: number, total?: number) => {
+        if (token === undefined) return;
+        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: p, ...(total !== undefined ? { total } : {}) } });
+      };
+      const headers = Object.fromEntries((ctx.http?.req?.headers ?? new Headers()).entries());
+      return tool.run ? tool.run(args, { signal: ctx.mcpReq.signal, progress, headers }) : { content: [{ type: 'text', text: `${tool.name} ran` }] };
+    });
+    return server;
+  }
+}
