@@ -26,6 +26,7 @@ import { RemoteControl } from '../remote/remote-control.js';
 import { RemoteManager } from '../remote/remote-manager.js';
 import type { RemoteTimings } from '../remote/remote-source.js';
 import { GoogleService, type GoogleHooks } from '../google/google-service.js';
+import { createCalendarSource } from '../google/calendar/calendar-source.js';
 
 export interface AppOptions {
   dataDir: string;
@@ -159,6 +160,8 @@ export class App {
     });
 
     registry.add(new StatusSource((agent) => this.statusReport(agent)));
+    // Google tools appear per connected account (an enum `account` argument) and follow account changes.
+    registry.add(createCalendarSource(this.google.accounts));
     for (const source of this.options.sources ?? []) registry.add(source);
     await this.remoteManager().start();
     this.offs.push(registry.onToolsChanged(() => mcp.toolsChanged()));

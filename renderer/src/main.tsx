@@ -8,6 +8,7 @@ import { App } from './shell/App';
 import { NoToken } from './shell/NoToken';
 import { StatusProvider } from './shell/status';
 import './styles.css';
+import './pages.css';
 
 /** Start-up: pick the transport, check the token works, follow events, render. */
 function Root() {

@@ -3,6 +3,8 @@ import type { ApprovalView, Decision } from '../../../preload/api';
 import { errorCode, errorMessage } from '../lib/errors';
 import { formatClock, formatLeft } from '../lib/time';
 import { EditForm } from './EditForm';
+import { parseEffect } from './summary';
+import { SummaryView } from './SummaryView';
 
 interface Props {
   ref?: Ref<HTMLElement>;
@@ -109,8 +111,9 @@ export function ApprovalCard({ ref, approval, now, decide, onConflict, onMove, o
         </span>
       </header>
       <p className="effect" data-testid="approval-effect">
-        {approval.effect}
+        {parseEffect(approval.effect).headline}
       </p>
+      <SummaryView approval={approval} />
       <details className="args" open>
         <summary>Exact arguments</summary>
         <pre

@@ -87,24 +87,27 @@ export function ApprovalsPage({ compact = false }: { compact?: boolean }) {
           </p>
         </div>
       ) : (
-        <div className="queue" aria-label="Pending requests" role="list">
-          {queue.pending.map((a) => (
-            <div role="listitem" key={a.id}>
-              <ApprovalCard
-                ref={(el) => {
-                  if (el) cards.current.set(a.id, el);
-                  else cards.current.delete(a.id);
-                }}
-                approval={a}
-                now={now}
-                decide={queue.decide}
-                onConflict={onConflict}
-                onMove={(d) => move(a.id, d)}
-                onFocus={() => (lastIndex.current = ids.indexOf(a.id))}
-              />
-            </div>
-          ))}
-        </div>
+        <>
+          <h2 className="visually-hidden">Waiting for your decision</h2>
+          <div className="queue" aria-label="Pending requests" role="list">
+            {queue.pending.map((a) => (
+              <div role="listitem" key={a.id}>
+                <ApprovalCard
+                  ref={(el) => {
+                    if (el) cards.current.set(a.id, el);
+                    else cards.current.delete(a.id);
+                  }}
+                  approval={a}
+                  now={now}
+                  decide={queue.decide}
+                  onConflict={onConflict}
+                  onMove={(d) => move(a.id, d)}
+                  onFocus={() => (lastIndex.current = ids.indexOf(a.id))}
+                />
+              </div>
+            ))}
+          </div>
+        </>
       )}
       {!compact && <RecentList items={queue.recent} />}
       {compact && queue.recent[0] && <RecentList items={queue.recent.slice(0, 3)} />}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { formatPoint, parseEffect, summarize } from './summary';
+
+describe('approval summary', () => {
+  it('splits an effect into headline, fields and preview', () => {
+    const effect =
+      'Send an email from alice@example.com — the recipient sees it immediately.\nFrom: alice@example.com\nTo: Bob <bob@example.com>, carol@example.com\nSubject: Lunch\n\nHi Bob,\nsee you.';
+    expect(parseEffect(effect)).toEqual({
+      headline: 'Send an email from alice@example.com — the recipient sees it immediately.',
+      fields: [
+        ['From', 'alice@example.com'],
+        ['To', 'Bob <bob@example.com>, carol@example.com'],
+        ['Subject', 'Lunch'],
+      ],
+      rest: 'Hi Bob,\nsee you.',
+    });
+    expect(parseEffect('Run test_block')).toEqual({
+      headline: 'Run test_block',
+      fields: [],
+      rest: '',
+    });
+  });
+
+  it('an e-mail uses the core’s headers and the full body from the arguments', () => {
+    const s = summarize({
+      tool: 'gmail_send',
+      effect:
+        'Send an email from alice@example.com — the recipient sees it immediately.\nFrom: alice@example.com\nTo: bob@example.com\nSubject: Re: Plans\nIn reply to: message m1 (same thread)\n\nline 1',
+      arguments: {
+        to: ['bob@example.com'],
+        body: 'line 1\nline 2\nline 3',
+        reply_to_message_id: 'm1',
+      },
+    });
+    expect(s).toEqual({
+      kind: 'email',
+      from: 'alice@example.com',
+      to: ['bob@example.com'],
+      cc: [],
+      bcc: [],
+      subject: 'Re: Plans',
+      body: 'line 1\nline 2\nline 3',
+      reply: true,
+      inReplyTo: 'message m1 (same thread)',
+    });
+  });
+
+  it('falls back to the arguments for a mail-like tool whose effect is one sentence', () => {
+    expect(
+      summarize({
+        tool: 'test_send',
+        effect: 'Send "hi" to bob@example.com',
+        arguments: { to: 'bob@example.com', body: 'hi' },
+      }),
+    ).toMatchObject({ kind: 'email', to: ['bob@example.com'], body: 'hi', reply: false });
+  });
+
+  it('an event: what, when, where, who — all-day dates never shift a day', () => {
+    const s = summarize({
+      tool: 'calendar_create_event',
+      effect: "Create 'Offsite', …",
+      arguments: {
+        summary: 'Offsite',
+        start: '2026-03-10',
+        end: '2026-03-11',
+        location: 'Berlin',
+        attendees: ['a@x.com', 'b@x.com'],
+        send_updates: 'none',
+      },
+    });
+    expect(s).toMatchObject({
+      kind: 'event',
+      what: 'Offsite',
+      where: 'Berlin',
+      who: ['a@x.com', 'b@x.com'],
+      notify: 'Nobody is e-mailed',
+    });
+    expect(s.kind === 'event' && s.when).toMatch(
+      /10.*Mar.*2026.*11.*Mar.*2026, all day|Mar.*10.*2026.*Mar.*11.*2026, all day/,
+    );
+    expect(formatPoint('2026-03-10', 'en-GB').date).toBe('Tue, 10 Mar 2026');
+    expect(formatPoint('2026-03-10T09:30', 'en-GB')).toEqual({
+      date: 'Tue, 10 Mar 2026',
+      time: '09:30',
+    });
+  });
+
+  it('anything else stays generic', () => {
+    expect(
+      summarize({ tool: 'test_block', effect: 'Run test_block', arguments: { id: 'x' } }),
+    ).toEqual({ kind: 'generic' });
+    expect(
+      summarize({
+        tool: 'calendar_delete_event',
+        effect: 'Delete event e1',
+        arguments: { event_id: 'e1' },
+      }),
+    ).toEqual({ kind: 'generic' });
+  });
+});

@@ -1,0 +1,79 @@
+import { useEffect, useState } from 'react';
+import type { ActivityView, ApprovalView } from '../../../../preload/api';
+import { stateLabel } from '../../approvals/RecentList';
+import { useControl } from '../../lib/control';
+import { errorMessage } from '../../lib/errors';
+import { formatDateTime, formatDuration } from '../../lib/format';
+import { DECISION_TEXT, OUTCOME_TEXT } from './activity-model';
+
+/**
+ * Everything known about one call. The log keeps a digest of the
+ * arguments, never the arguments; a call that went through an approval
+ * shows the approval's record (effect, exact arguments, reason, outcome).
+ */
+export function ActivityDetail({ item }: { item: ActivityView }) {
+  const { api } = useControl();
+  const [approval, setApproval] = useState<ApprovalView | null>(null);
+  const [approvalError, setApprovalError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!item.approvalId) return;
+    let live = true;
+    api.getApproval(item.approvalId).then(
+      (a) => live && setApproval(a),
+      (err: unknown) => live && setApprovalError(errorMessage(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, item.approvalId]);
+
+  const rows: [string, string][] = [
+    ['When', formatDateTime(item.at)],
+    ['Agent', item.agent],
+    ['Tool', item.tool],
+    ['Decision', DECISION_TEXT[item.decision]],
+    ['Outcome', OUTCOME_TEXT[item.outcome]],
+    ['Duration', formatDuration(item.durationMs)],
+    ['Arguments digest', item.argsDigest],
+  ];
+  if (item.detail) rows.push(['Detail', item.detail]);
+
+  return (
+    <div className="activity-detail" data-testid="activity-detail">
+      <dl className="kv">
+        {rows.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd className={k === 'Arguments digest' ? 'mono' : undefined}>{v}</dd>
+          </div>
+        ))}
+      </dl>
+      {item.approvalId && (
+        <div className="approval-record">
+          <h3>Approval</h3>
+          {approvalError && <p className="hint">The approval record is gone ({approvalError}).</p>}
+          {!approval && !approvalError && <p className="hint">Loading…</p>}
+          {approval && (
+            <>
+              <p>
+                <span className={`badge state-${approval.state}`}>
+                  {stateLabel(approval.state)}
+                </span>{' '}
+                {approval.effect}
+              </p>
+              {approval.reason && <p>Reason: {approval.reason}</p>}
+              {approval.outcome && <p className="hint">{approval.outcome}</p>}
+              <pre className="mono args-box" tabIndex={0} aria-label="Arguments it ran with (JSON)">
+                {JSON.stringify(approval.editedArguments ?? approval.arguments, null, 2)}
+              </pre>
+              {approval.editedArguments && (
+                <p className="hint">You edited the arguments before allowing it.</p>
+              )}
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

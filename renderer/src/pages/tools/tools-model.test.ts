@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { SourceStatusView, ToolView } from '../../../../preload/api';
+import { badgesOf, groupTools } from './tools-model';
+
+const tool = (name: string, source: string, over: Partial<ToolView> = {}): ToolView => ({
+  name,
+  key: `${source}/${name}`,
+  source,
+  description: `${name} does things`,
+  readOnly: false,
+  destructive: false,
+  enabled: true,
+  approval: 'ask',
+  customized: false,
+  inputSchema: {},
+  ...over,
+});
+const sources: SourceStatusView[] = [
+  { id: 'google', kind: 'google', label: 'Google', state: 'ready', toolCount: 2 },
+  {
+    id: 'remote:linear',
+    kind: 'remote',
+    label: 'linear',
+    state: 'error',
+    detail: '401',
+    toolCount: 0,
+  },
+];
+
+describe('tools grouping', () => {
+  const tools = [
+    tool('gmail_send', 'google'),
+    tool('gmail_search', 'google', { readOnly: true, approval: 'auto', title: 'Search mail' }),
+    tool('other', 'mystery', { enabled: false }),
+  ];
+
+  it('groups by source in source order, unknown sources last, empty groups dropped', () => {
+    const groups = groupTools(tools, sources, '');
+    expect(groups.map((g) => [g.label, g.tools.map((t) => t.name)])).toEqual([
+      ['Google', ['gmail_send', 'gmail_search']],
+      ['mystery', ['other']],
+    ]);
+  });
+
+  it('matches every word against name, title and description, case-insensitively', () => {
+    expect(groupTools(tools, sources, 'SEARCH mail')[0]!.tools.map((t) => t.name)).toEqual([
+      'gmail_search',
+    ]);
+    expect(groupTools(tools, sources, 'nothing-like-this')).toEqual([]);
+  });
+
+  it('filters by mode', () => {
+    const names = (only: 'ask' | 'auto' | 'disabled') =>
+      groupTools(tools, sources, '', only).flatMap((g) => g.tools.map((t) => t.name));
+    expect(names('ask')).toEqual(['gmail_send']);
+    expect(names('auto')).toEqual(['gmail_search']);
+    expect(names('disabled')).toEqual(['other']);
+  });
+
+  it('badges: read-only, destructive or changes, then customized', () => {
+    expect(badgesOf(tool('a', 's', { readOnly: true }))).toEqual(['read-only']);
+    expect(badgesOf(tool('a', 's', { destructive: true, customized: true }))).toEqual([
+      'destructive',
+      'customized',
+    ]);
+    expect(badgesOf(tool('a', 's'))).toEqual(['changes']);
+  });
+});
