@@ -27,6 +27,7 @@ import { RemoteManager } from '../remote/remote-manager.js';
 import type { RemoteTimings } from '../remote/remote-source.js';
 import { GoogleService, type GoogleHooks } from '../google/google-service.js';
 import { createCalendarSource } from '../google/calendar/calendar-source.js';
+import { createGmailSource } from '../google/gmail/index.js';
 
 export interface AppOptions {
   dataDir: string;
@@ -161,8 +162,12 @@ export class App {
 
     registry.add(new StatusSource((agent) => this.statusReport(agent)));
     // Google tools appear per connected account (an enum `account` argument) and follow account changes.
-    registry.add(createCalendarSource(this.google.accounts));
-    for (const source of this.options.sources ?? []) registry.add(source);
+    const extra = this.options.sources ?? [];
+    for (const builtin of [createGmailSource(this.google.accounts), createCalendarSource(this.google.accounts)]) {
+      // A test source with the same id stands in for the built-in one.
+      if (!extra.some((s) => s.id === builtin.id)) registry.add(builtin);
+    }
+    for (const source of extra) registry.add(source);
     await this.remoteManager().start();
     this.offs.push(registry.onToolsChanged(() => mcp.toolsChanged()));
     this.offs.push(events.subscribe((e) => e.type === 'tools.changed' && mcp.toolsChanged()));

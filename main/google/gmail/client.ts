@@ -1,0 +1,106 @@
+import { gmail, type gmail_v1, type MethodOptions } from '@googleapis/gmail';
+import type { GoogleAccountAccess } from '../account-access.js';
+import { factsOf, isRateLimit, isRetriable, toToolError } from './errors.js';
+
+export type GmailApi = gmail_v1.Gmail;
+
+export interface RetryPolicy {
+  /** Tries in all for a read (first try included). */
+  attempts: number;
+  /** First backoff; doubles each time, with jitter. */
+  baseMs: number;
+  /** A Retry-After longer than this is passed on to the agent rather than waited out. */
+  maxWaitSeconds: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseMs: 400, maxWaitSeconds: 20 };
+
+const apis = new Map<string, GmailApi>();
+/** One typed client per API root; the token travels per request, so one client serves every account. */
+export function gmailApi(rootUrl: string): GmailApi {
+  let api = apis.get(rootUrl);
+  if (!api) {
+    api = gmail({ version: 'v1', rootUrl });
+    apis.set(rootUrl, api);
+  }
+  return api;
+}
+
+/**
+ * Gmail calls for one account: a fresh bearer token per request, our own
+ * retry for reads (429 and 5xx with backoff, honouring Retry-After; issue 6)
+ * and none for writes, since Gmail has no idempotency key and a retried send
+ * could go out twice. Every failure leaves as a GoogleToolError.
+ */
+export class GmailClient {
+  constructor(
+    private readonly access: GoogleAccountAccess,
+    readonly account: string,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  private async options(): Promise<MethodOptions> {
+    const token = await this.access.accessToken(this.account);
+    // gaxios would retry on its own by default; retries are decided here instead.
+    return {
+      headers: { Authorization: `Bearer ${token}` },
+      retry: false,
+      ...(this.signal ? { signal: this.signal } : {}),
+    };
+  }
+
+  private api(): GmailApi {
+    return gmailApi(this.access.apiRoot());
+  }
+
+  /** A read, retried on rate limits and server errors. `onThrottle` hears about each rate limit. */
+  async read<T>(
+    what: string,
+    call: (api: GmailApi, opts: MethodOptions) => Promise<{ data: T }>,
+    onThrottle?: () => void,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await call(this.api(), await this.options())).data;
+      } catch (err) {
+        const f = factsOf(err);
+        if (!isRetriable(f) || attempt >= this.retry.attempts)
+          throw toToolError(err, { account: this.account, what });
+        if (isRateLimit(f)) onThrottle?.();
+        if (f.retryAfterSeconds !== undefined && f.retryAfterSeconds > this.retry.maxWaitSeconds) {
+          throw toToolError(err, { account: this.account, what });
+        }
+        const backoff = this.retry.baseMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);
+        await sleep(Math.max(backoff, (f.retryAfterSeconds ?? 0) * 1000), this.signal);
+      }
+    }
+  }
+
+  /** A write: exactly one request. */
+  async write<T>(
+    what: string,
+    call: (api: GmailApi, opts: MethodOptions) => Promise<{ data: T }>,
+  ): Promise<T> {
+    try {
+      return (await call(this.api(), await this.options())).data;
+    } catch (err) {
+      throw toToolError(err, { account: this.account, what });
+    }
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

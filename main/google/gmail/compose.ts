@@ -1,0 +1,139 @@
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import { addressParser } from 'postal-mime';
+
+/**
+ * Outgoing mail: recipients parsed and checked, the message built by
+ * nodemailer's MailComposer (RFC 2047 subjects, UTF-8 bodies, a text part and
+ * an HTML alternative), replies threaded (issue 6, gmail_send).
+ */
+
+/** Input the agent can fix; reported as is, nothing is sent. */
+export class BadInput extends Error {
+  override readonly name = 'BadInput';
+}
+
+export interface Mailbox {
+  name: string;
+  address: string;
+}
+
+export interface Outgoing {
+  from: string;
+  to: Mailbox[];
+  cc: Mailbox[];
+  bcc: Mailbox[];
+  subject: string;
+  body: string;
+  /** Set for replies. */
+  threadId?: string;
+  inReplyTo?: string;
+  references?: string[];
+}
+
+export const MAX_RECIPIENTS = 100;
+
+// A pragmatic check, not RFC 5322's full grammar: one @, no spaces, a dotted domain (IDN letters allowed).
+const ADDRESS =
+  /^[^\s@<>()[\]\\,;:"]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}\p{N}-]{2,}$/u;
+
+/** One recipient field (an array of strings, or one string) → mailboxes; throws BadInput naming the bad entry. */
+export function parseAddresses(field: string, value: unknown): Mailbox[] {
+  if (value === undefined || value === null) return [];
+  const entries = Array.isArray(value) ? value : [value];
+  const out: Mailbox[] = [];
+  for (const entry of entries) {
+    if (typeof entry !== 'string')
+      throw new BadInput(
+        `${field}: every recipient must be a string such as "name@example.com" or "Name <name@example.com>".`,
+      );
+    if (/[\r\n]/.test(entry))
+      throw new BadInput(`${field}: "${entry.replace(/[\r\n]+/g, ' ')}" contains a line break.`);
+    if (!entry.trim()) continue;
+    const parsed = addressParser(entry, { flatten: true });
+    if (parsed.length === 0)
+      throw new BadInput(
+        `${field}: "${entry}" is not an e-mail address (expected name@example.com or "Name <name@example.com>").`,
+      );
+    for (const box of parsed) {
+      const address = (box.address ?? '').trim();
+      if (!ADDRESS.test(address)) {
+        const shown = address || box.name || entry;
+        throw new BadInput(
+          `${field}: "${shown}" is not a valid e-mail address (expected name@example.com or "Name <name@example.com>"). Nothing was sent.`,
+        );
+      }
+      if (!out.some((m) => m.address.toLowerCase() === address.toLowerCase()))
+        out.push({ name: (box.name ?? '').trim(), address });
+    }
+  }
+  return out;
+}
+
+export function formatMailbox(m: Mailbox): string {
+  return m.name ? `${m.name} <${m.address}>` : m.address;
+}
+
+const REPLY_PREFIX = /^\s*(?:(?:re|aw|sv|antw|vs|odp|ynt)\s*(?:\[\d+\])?\s*:\s*)+/i;
+
+/**
+ * A reply's subject: the subject given, or else the original's, with "Re: "
+ * in front unless it already starts with a reply prefix. Decided from the
+ * given subject alone when there is one, so the approval shows exactly what
+ * goes out.
+ */
+export function replySubject(original: string | undefined, given: string | undefined): string {
+  const subject = (given ?? '').trim() || (original ?? '').trim();
+  if (!subject) return 'Re:';
+  return REPLY_PREFIX.test(subject) ? subject : `Re: ${subject}`;
+}
+
+/** References for a reply: the original's References plus its Message-ID (RFC 5322 §3.6.4). */
+export function replyReferences(
+  references: string | undefined,
+  messageId: string | undefined,
+): string[] {
+  const ids: string[] = [...((references ?? '').match(/<[^<>\s]+>/g) ?? [])];
+  if (messageId && !ids.includes(messageId)) ids.push(messageId);
+  return ids;
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** The HTML alternative of a plain-text body: paragraphs, line breaks and links, every character escaped. */
+export function textToHtml(body: string): string {
+  const paragraphs = body.replace(/\r\n?/g, '\n').split(/\n{2,}/);
+  const html = paragraphs
+    .map((p) => {
+      const linked = escapeHtml(p).replace(
+        /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g,
+        (url) => `<a href="${url}">${url}</a>`,
+      );
+      return `<p>${linked.replace(/\n/g, '<br>\n')}</p>`;
+    })
+    .join('\n');
+  return `<div dir="auto">\n${html}\n</div>`;
+}
+
+/** The RFC 822 message, ready for Gmail's `raw` field (Bcc kept: Gmail reads it to deliver, then drops it). */
+export async function buildMime(m: Outgoing): Promise<Buffer> {
+  const node = new MailComposer({
+    from: m.from,
+    to: m.to,
+    ...(m.cc.length ? { cc: m.cc } : {}),
+    ...(m.bcc.length ? { bcc: m.bcc } : {}),
+    subject: m.subject,
+    text: m.body,
+    html: textToHtml(m.body),
+    ...(m.inReplyTo ? { inReplyTo: m.inReplyTo } : {}),
+    ...(m.references?.length ? { references: m.references } : {}),
+  }).compile();
+  node.keepBcc = true;
+  return node.build();
+}

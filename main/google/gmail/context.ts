@@ -1,0 +1,32 @@
+import type { SeenMessages } from './cache.js';
+import type { GmailClient } from './client.js';
+import type { LabelDirectory } from './labels.js';
+import type { AdaptivePool } from './pool.js';
+
+/** What one tool call works with: the account's client and the source's shared state. */
+export interface GmailCallContext {
+  client: GmailClient;
+  labels: LabelDirectory;
+  seen: SeenMessages;
+  /** A fresh pool per call, so one call's throttling never slows another's. */
+  pool: () => AdaptivePool;
+  maxAttachmentBytes: number;
+  /** More than one account connected: results name the account. */
+  showAccount: boolean;
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function int(v: unknown, fallback: number, min: number, max: number): number {
+  const n = typeof v === 'number' && Number.isFinite(v) ? Math.floor(v) : fallback;
+  return Math.min(max, Math.max(min, n));
+}
+
+export function strings(v: unknown): string[] {
+  if (typeof v === 'string') return v.trim() ? [v] : [];
+  return Array.isArray(v)
+    ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '')
+    : [];
+}

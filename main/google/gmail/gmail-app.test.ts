@@ -1,0 +1,131 @@
+import PostalMime from 'postal-mime';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApprovalView, CoreEvent } from '../../../preload/api.js';
+import { ALICE, gmailTestbed } from '../../../e2e/fake-google/gmail-seed.js';
+import { connectClient, startTestApp, textOf, type TestApp } from '../../test-support/harness.js';
+
+let app: TestApp | undefined;
+let bed: Awaited<ReturnType<typeof gmailTestbed>> | undefined;
+afterEach(async () => {
+  await app?.stop();
+  await bed?.stop();
+  app = bed = undefined;
+});
+
+function nextRequest(a: TestApp['app']): Promise<ApprovalView> {
+  return new Promise((resolve) => {
+    const off = a.events.subscribe((e: CoreEvent) => {
+      if (e.type === 'approval.requested') {
+        off();
+        resolve(e.approval);
+      }
+    });
+  });
+}
+
+async function setup() {
+  bed = await gmailTestbed();
+  app = await startTestApp({ sources: [bed.source] });
+  const client = await connectClient(app.started.mcpUrl, app.token);
+  return { client, a: app.app, fake: bed.fake, ids: bed.ids };
+}
+
+describe('Gmail through a real App and MCP client', () => {
+  it('lists the tools; reads run without asking', async () => {
+    const { client, fake } = await setup();
+    const { tools } = await client.listTools();
+    const names = tools.map((x) => x.name);
+    for (const n of [
+      'gmail_search',
+      'gmail_read',
+      'gmail_read_thread',
+      'gmail_read_attachment',
+      'gmail_send',
+      'gmail_trash',
+    ])
+      expect(names).toContain(n);
+    expect(tools.find((x) => x.name === 'gmail_send')!.description).toMatch(
+      /the recipient sees it immediately$/,
+    );
+    const r = await client.callTool({ name: 'gmail_search', arguments: { query: 'receipt' } });
+    expect(r.isError).toBeFalsy();
+    expect(textOf(r)).toContain('Your Northwind receipt NW-10482');
+    expect(await app!.app.control.listPending()).toHaveLength(0);
+    expect(fake.sent).toHaveLength(0);
+  });
+
+  it('gmail_send waits for approval that shows the message, then sends exactly once', async () => {
+    const { client, a, fake, ids } = await setup();
+    await client.callTool({ name: 'gmail_read', arguments: { message_id: ids.thread1.id } });
+    const requested = nextRequest(a);
+    const call = client.callTool({
+      name: 'gmail_send',
+      arguments: {
+        to: ['Carol Baker <carol@example.org>'],
+        cc: ['erin@example.com'],
+        body: 'Friday at 12:30 works.\nSee you!',
+        reply_to_message_id: ids.thread1.id,
+      },
+    });
+    const req = await requested;
+    expect(req.tool).toBe('gmail_send');
+    expect(req.effect).toBe(
+      [
+        'Send an email from alice@example.com — the recipient sees it immediately.',
+        'From: alice@example.com',
+        'To: Carol Baker <carol@example.org>',
+        'Cc: erin@example.com',
+        'Subject: Re: Lunch on Friday?',
+        `In reply to: "Lunch on Friday?" from Carol Baker <carol@example.org> (message ${ids.thread1.id}, same thread)`,
+        '',
+        'Friday at 12:30 works.',
+        'See you!',
+      ].join('\n'),
+    );
+    expect(fake.sent).toHaveLength(0);
+    await a.control.decide(req.id, { kind: 'allow_once' });
+    const result = await call;
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toMatch(/^Sent "Re: Lunch on Friday\?" from alice@example.com/);
+    expect(fake.sent).toHaveLength(1);
+    const mail = await PostalMime.parse(fake.sent[0]!.raw);
+    expect(mail.subject).toBe('Re: Lunch on Friday?');
+    expect(mail.cc).toEqual([{ name: '', address: 'erin@example.com' }]);
+    expect(fake.sent[0]!.threadId).toBe(ids.thread1.threadId);
+    // Neither the approval nor the activity log holds the access token.
+    expect(JSON.stringify(await a.control.listActivity())).not.toContain(ALICE.token);
+    expect(JSON.stringify(await a.control.getApproval(req.id))).not.toContain(ALICE.token);
+  });
+
+  it('a denied send never reaches Gmail', async () => {
+    const { client, a, fake } = await setup();
+    const requested = nextRequest(a);
+    const call = client.callTool({
+      name: 'gmail_send',
+      arguments: { to: ['bob@example.com'], subject: 'Hi', body: 'Hello' },
+    });
+    await a.control.decide((await requested).id, { kind: 'deny', reason: 'not now' });
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/not now/);
+    expect(fake.sent).toHaveLength(0);
+    expect(fake.count((r) => r.method !== 'GET')).toBe(0);
+  });
+
+  it('trash asks too and moves to the Trash after approval', async () => {
+    const { client, a, fake, ids } = await setup();
+    const requested = nextRequest(a);
+    const call = client.callTool({
+      name: 'gmail_trash',
+      arguments: { message_ids: [ids.receipt.id] },
+    });
+    const req = await requested;
+    expect(req.effect).toMatch(
+      /^Move 1 message in alice@example.com to the Trash \(recoverable for 30 days\):/,
+    );
+    expect(fake.message(ids.receipt.id)!.labelIds).not.toContain('TRASH');
+    await a.control.decide(req.id, { kind: 'allow_once' });
+    expect(textOf(await call)).toMatch(/^Moved 1 of 1 message to the Trash/);
+    expect(fake.message(ids.receipt.id)!.labelIds).toContain('TRASH');
+  });
+});

@@ -1,0 +1,1 @@
+export { createGmailSource, GmailSource, type GmailSourceOptions } from './source.js';

@@ -1,0 +1,51 @@
+import type { gmail_v1 } from '@googleapis/gmail';
+import { BadInput } from './compose.js';
+import type { GmailClient } from './client.js';
+
+export type Label = gmail_v1.Schema$Label;
+
+const TTL_MS = 5 * 60_000;
+
+/** Each account's labels, fetched when first needed and kept a few minutes. */
+export class LabelDirectory {
+  private readonly cache = new Map<string, { at: number; labels: Promise<Label[]> }>();
+
+  list(client: GmailClient, fresh = false): Promise<Label[]> {
+    const hit = this.cache.get(client.account);
+    if (hit && !fresh && Date.now() - hit.at < TTL_MS) return hit.labels;
+    const labels = client
+      .read('the label list', (api, opts) => api.users.labels.list({ userId: 'me' }, opts))
+      .then((d) => d.labels ?? []);
+    this.cache.set(client.account, { at: Date.now(), labels });
+    labels.catch(() => this.cache.delete(client.account));
+    return labels;
+  }
+
+  /** Label ids → names for display; system ids (INBOX, UNREAD) are their own names. */
+  async names(client: GmailClient, ids: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (!ids.some((id) => id.startsWith('Label_'))) return out;
+    for (const l of await this.list(client)) if (l.id && l.name) out.set(l.id, l.name);
+    return out;
+  }
+
+  /** Names (or ids), any case → ids; a name that does not exist is a BadInput listing what does. */
+  async resolve(client: GmailClient, wanted: readonly string[]): Promise<string[]> {
+    if (wanted.length === 0) return [];
+    const labels = await this.list(client);
+    return wanted.map((w) => {
+      const key = w.trim().toLowerCase();
+      const hit = labels.find((l) => l.id?.toLowerCase() === key || l.name?.toLowerCase() === key);
+      if (!hit?.id) {
+        const known = labels
+          .map((l) => l.name)
+          .filter(Boolean)
+          .join(', ');
+        throw new BadInput(
+          `There is no label "${w}" in ${client.account}. Labels: ${known}. (Airlock does not create labels.)`,
+        );
+      }
+      return hit.id;
+    });
+  }
+}

@@ -1,0 +1,143 @@
+import { GoogleToolError } from '../account-access.js';
+import { decodeEntities } from '../content/text.js';
+import type { CallToolResult } from '../../tools/types.js';
+import { int, str, type GmailCallContext } from './context.js';
+import { attachmentsOf, header, type Part } from './payload.js';
+
+export const SEARCH_DEFAULT = 20;
+export const SEARCH_MAX = 50;
+
+// A partial response (`fields`): headers and the part skeleton without body data,
+// enough for sender, subject and attachment names at a fraction of format=full's bytes.
+const SKELETON = 'partId,mimeType,filename,headers,body/size';
+const FIELDS = `id,threadId,labelIds,snippet,internalDate,payload(${SKELETON},parts(${SKELETON},parts(${SKELETON},parts(${SKELETON}))))`;
+
+export interface SearchHit {
+  id: string;
+  threadId: string;
+  from: string;
+  to: string;
+  subject: string;
+  date: string;
+  snippet: string;
+  labels: string[];
+  attachments: string[];
+}
+
+/**
+ * gmail_search: one messages.list call, then the listed messages' metadata
+ * fetched with bounded concurrency (not one at a time; issue 6), each read
+ * retried on 429/5xx.
+ */
+export async function search(
+  ctx: GmailCallContext,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const query = str(args.query) ?? '';
+  const max = int(args.max_results, SEARCH_DEFAULT, 1, SEARCH_MAX);
+  const pageToken = str(args.page_token);
+  const list = await ctx.client.read(`the search "${query}"`, (api, opts) =>
+    api.users.messages.list(
+      { userId: 'me', q: query, maxResults: max, ...(pageToken ? { pageToken } : {}) },
+      opts,
+    ),
+  );
+  const refs = (list.messages ?? []).filter((m) => m.id);
+  const pool = ctx.pool();
+  const hits = await pool.map(
+    refs,
+    async (ref): Promise<SearchHit | { id: string; error: string }> => {
+      try {
+        const m = await ctx.client.read(
+          `message ${ref.id}`,
+          (api, opts) =>
+            api.users.messages.get(
+              { userId: 'me', id: ref.id!, format: 'full', fields: FIELDS },
+              opts,
+            ),
+          () => pool.throttle(),
+        );
+        return toHit(
+          ctx,
+          m.id ?? ref.id!,
+          m.threadId ?? ref.threadId ?? '',
+          m.payload ?? undefined,
+          m,
+        );
+      } catch (err) {
+        // A message deleted between list and get, or one bad message, should not sink the whole search.
+        if (err instanceof GoogleToolError && err.code === 'GOOGLE_API')
+          return { id: ref.id!, error: err.message };
+        throw err;
+      }
+    },
+  );
+  const labelNames = await ctx.labels.names(ctx.client, [
+    ...new Set(hits.flatMap((h) => ('labels' in h ? h.labels : []))),
+  ]);
+  return {
+    content: [
+      { type: 'text', text: render(ctx, query, hits, labelNames, list.nextPageToken ?? undefined) },
+    ],
+  };
+}
+
+function toHit(
+  ctx: GmailCallContext,
+  id: string,
+  threadId: string,
+  payload: Part | undefined,
+  m: { labelIds?: string[] | null; snippet?: string | null; internalDate?: string | null },
+): SearchHit {
+  const subject = header(payload, 'subject') ?? '';
+  const from = header(payload, 'from') ?? '';
+  ctx.seen.remember(ctx.client.account, id, { subject, from, threadId });
+  return {
+    id,
+    threadId,
+    from,
+    to: header(payload, 'to') ?? '',
+    subject,
+    date:
+      header(payload, 'date') ??
+      (m.internalDate ? new Date(Number(m.internalDate)).toUTCString() : ''),
+    snippet: decodeEntities(m.snippet ?? ''),
+    labels: m.labelIds ?? [],
+    attachments: attachmentsOf(payload)
+      .filter((a) => !a.inline)
+      .map((a) => a.filename),
+  };
+}
+
+function render(
+  ctx: GmailCallContext,
+  query: string,
+  hits: (SearchHit | { id: string; error: string })[],
+  labelNames: Map<string, string>,
+  next: string | undefined,
+): string {
+  const where = ctx.showAccount ? ` in ${ctx.client.account}` : '';
+  const lines = [
+    `Gmail search${query ? ` "${query}"` : ''}${where}: ${hits.length === 0 ? 'no messages.' : `${hits.length} message${hits.length === 1 ? '' : 's'}, newest first.`}`,
+  ];
+  hits.forEach((h, i) => {
+    lines.push('');
+    if ('error' in h) {
+      lines.push(`${i + 1}. id ${h.id} — could not be loaded: ${h.error}`);
+      return;
+    }
+    lines.push(`${i + 1}. ${h.subject || '(no subject)'}`);
+    lines.push(`   From: ${h.from}${h.to ? ` · To: ${h.to}` : ''}`);
+    lines.push(`   Date: ${h.date} · id ${h.id} · thread ${h.threadId}`);
+    const labels = h.labels.map((l) => labelNames.get(l) ?? l);
+    const extra = [
+      labels.length ? `Labels: ${labels.join(', ')}` : '',
+      h.attachments.length ? `Attachments: ${h.attachments.join(', ')}` : '',
+    ].filter(Boolean);
+    if (extra.length) lines.push(`   ${extra.join(' · ')}`);
+    if (h.snippet) lines.push(`   ${h.snippet}`);
+  });
+  if (next)
+    lines.push('', `More results: call gmail_search with the same query and page_token="${next}".`);
+  return lines.join('\n');
+}

@@ -1,0 +1,203 @@
+import type { CallToolResult } from '../../tools/types.js';
+import { GoogleToolError } from '../account-access.js';
+import type { SeenMessages } from './cache.js';
+import {
+  BadInput,
+  buildMime,
+  formatMailbox,
+  MAX_RECIPIENTS,
+  parseAddresses,
+  replyReferences,
+  replySubject,
+  type Mailbox,
+  type Outgoing,
+} from './compose.js';
+import { str, type GmailCallContext } from './context.js';
+import { header } from './payload.js';
+
+export interface ComposeInput {
+  to: Mailbox[];
+  cc: Mailbox[];
+  bcc: Mailbox[];
+  subject: string | undefined;
+  body: string;
+  replyTo: string | undefined;
+}
+
+/** Arguments → checked input; throws BadInput before anything reaches Gmail. */
+export function parseCompose(args: Record<string, unknown>): ComposeInput {
+  const input: ComposeInput = {
+    to: parseAddresses('to', args.to),
+    cc: parseAddresses('cc', args.cc),
+    bcc: parseAddresses('bcc', args.bcc),
+    subject: str(args.subject)?.replace(/[\r\n]+/g, ' '),
+    body: str(args.body) ?? '',
+    replyTo: str(args.reply_to_message_id)?.trim() || undefined,
+  };
+  if (input.to.length === 0) throw new BadInput('to: at least one recipient is needed.');
+  const count = input.to.length + input.cc.length + input.bcc.length;
+  if (count > MAX_RECIPIENTS)
+    throw new BadInput(`${count} recipients; Airlock sends to at most ${MAX_RECIPIENTS} at once.`);
+  if (!input.replyTo && !input.subject?.trim())
+    throw new BadInput(
+      'subject: a subject is needed (it may be left out only for replies, which use "Re: <original subject>").',
+    );
+  return input;
+}
+
+/** The message as it will go out: a reply picks up the thread, In-Reply-To, References and "Re:". */
+async function outgoing(ctx: GmailCallContext, input: ComposeInput): Promise<Outgoing> {
+  const base: Outgoing = {
+    from: ctx.client.account,
+    to: input.to,
+    cc: input.cc,
+    bcc: input.bcc,
+    subject: input.subject?.trim() ?? '',
+    body: input.body,
+  };
+  if (!input.replyTo) return base;
+  const id = input.replyTo;
+  const orig = await ctx.client.read(`message ${id} (the message being replied to)`, (api, opts) =>
+    api.users.messages.get(
+      {
+        userId: 'me',
+        id,
+        format: 'metadata',
+        metadataHeaders: ['Subject', 'From', 'Message-ID', 'References'],
+      },
+      opts,
+    ),
+  );
+  const p = orig.payload ?? undefined;
+  const subject = header(p, 'subject') ?? '';
+  ctx.seen.remember(ctx.client.account, id, {
+    subject,
+    from: header(p, 'from') ?? '',
+    threadId: orig.threadId ?? '',
+  });
+  const messageId = header(p, 'message-id')?.trim();
+  return {
+    ...base,
+    subject: replySubject(subject, input.subject),
+    ...(orig.threadId ? { threadId: orig.threadId } : {}),
+    ...(messageId
+      ? { inReplyTo: messageId, references: replyReferences(header(p, 'references'), messageId) }
+      : {}),
+  };
+}
+
+function recipients(m: Outgoing): string {
+  return [...m.to, ...m.cc, ...m.bcc].map((r) => r.address).join(', ');
+}
+
+export async function sendMessage(
+  ctx: GmailCallContext,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const m = await outgoing(ctx, parseCompose(args));
+  const raw = (await buildMime(m)).toString('base64url');
+  const sent = await ctx.client
+    .write('sending the message', (api, opts) =>
+      api.users.messages.send(
+        { userId: 'me', requestBody: { raw, ...(m.threadId ? { threadId: m.threadId } : {}) } },
+        opts,
+      ),
+    )
+    .catch((err: unknown) => {
+      // A server error or a dropped connection leaves it open whether Gmail sent the message: never resend blindly.
+      if (
+        err instanceof GoogleToolError &&
+        err.code === 'GOOGLE_API' &&
+        /server error|could not reach/i.test(err.message)
+      ) {
+        throw new GoogleToolError(
+          'GOOGLE_API',
+          `${err.message} The message may or may not have been sent: check with gmail_search "in:sent" before sending it again.`,
+        );
+      }
+      throw err;
+    });
+  return {
+    content: [
+      {
+        type: 'text',
+        text: `Sent "${m.subject}" from ${m.from} to ${recipients(m)}. Message id ${sent.id}, thread ${sent.threadId}${m.threadId ? ' (a reply in the existing thread)' : ''}.`,
+      },
+    ],
+  };
+}
+
+export async function createDraft(
+  ctx: GmailCallContext,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const m = await outgoing(ctx, parseCompose(args));
+  const raw = (await buildMime(m)).toString('base64url');
+  const draft = await ctx.client.write('creating the draft', (api, opts) =>
+    api.users.drafts.create(
+      {
+        userId: 'me',
+        requestBody: { message: { raw, ...(m.threadId ? { threadId: m.threadId } : {}) } },
+      },
+      opts,
+    ),
+  );
+  return {
+    content: [
+      {
+        type: 'text',
+        text: `Draft "${m.subject}" to ${recipients(m)} saved in ${m.from} (draft id ${draft.id}, message ${draft.message?.id}). Nothing was sent; the user can send it from Gmail.`,
+      },
+    ],
+  };
+}
+
+const PREVIEW_LINES = 15;
+
+/**
+ * The approval text: the message as it will be sent (from, to, cc, bcc,
+ * subject, first lines). Synchronous, so a reply's subject comes from what
+ * Airlock last saw of the original; when it has not seen it, it says so.
+ */
+export function describeCompose(
+  kind: 'send' | 'draft',
+  account: string,
+  args: Record<string, unknown>,
+  seen: SeenMessages,
+): string {
+  let input: ComposeInput;
+  try {
+    input = parseCompose(args);
+  } catch (err) {
+    return `${kind === 'send' ? 'Send an email' : 'Create a draft'} from ${account} — this call will FAIL and nothing will be ${kind === 'send' ? 'sent' : 'saved'}: ${(err as Error).message}`;
+  }
+  const lines = [
+    kind === 'send'
+      ? `Send an email from ${account} — the recipient sees it immediately.`
+      : `Create a draft in ${account} (not sent).`,
+    `From: ${account}`,
+    `To: ${input.to.map(formatMailbox).join(', ')}`,
+  ];
+  if (input.cc.length) lines.push(`Cc: ${input.cc.map(formatMailbox).join(', ')}`);
+  if (input.bcc.length) lines.push(`Bcc: ${input.bcc.map(formatMailbox).join(', ')}`);
+  if (input.replyTo) {
+    const orig = seen.get(account, input.replyTo);
+    const subject =
+      input.subject?.trim() || orig
+        ? replySubject(orig?.subject, input.subject)
+        : `Re: <the subject of message ${input.replyTo}>`;
+    lines.push(`Subject: ${subject}`);
+    lines.push(
+      orig
+        ? `In reply to: "${orig.subject}" from ${orig.from} (message ${input.replyTo}, same thread)`
+        : `In reply to: message ${input.replyTo} (same thread)`,
+    );
+  } else {
+    lines.push(`Subject: ${input.subject?.trim()}`);
+  }
+  const bodyLines = input.body.replace(/\r\n?/g, '\n').split('\n');
+  lines.push('', ...bodyLines.slice(0, PREVIEW_LINES));
+  if (bodyLines.length > PREVIEW_LINES)
+    lines.push(`[… ${bodyLines.length - PREVIEW_LINES} more lines]`);
+  return lines.join('\n');
+}

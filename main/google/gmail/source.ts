@@ -1,0 +1,184 @@
+import {
+  errorResult,
+  type CallToolResult,
+  type SourceState,
+  type ToolCallContext,
+  type ToolDefinition,
+  type ToolSource,
+} from '../../tools/types.js';
+import {
+  GoogleToolError,
+  type GoogleAccountAccess,
+  type GoogleAccountInfo,
+} from '../account-access.js';
+import { readAttachment } from './attachment.js';
+import { SeenMessages } from './cache.js';
+import { DEFAULT_RETRY, GmailClient, type RetryPolicy } from './client.js';
+import { BadInput } from './compose.js';
+import { str, type GmailCallContext } from './context.js';
+import { errorText } from './errors.js';
+import { LabelDirectory } from './labels.js';
+import { archive, describeModify, listLabels, modifyLabels, trash } from './modify.js';
+import { AdaptivePool } from './pool.js';
+import { readMessage, readThread } from './read.js';
+import { search } from './search.js';
+import { createDraft, describeCompose, sendMessage } from './send.js';
+import { toolDefinitions, WRITE_TOOLS } from './tools.js';
+
+export interface GmailSourceOptions {
+  /** Source id, part of every tool's stable key. Default "gmail". */
+  id?: string;
+  /**
+   * Metadata fetches in flight for one search; halves on each rate limit.
+   * 20 keeps a 50-message search within 4 round trips (issue 6, "Measure").
+   */
+  concurrency?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Largest attachment gmail_read_attachment downloads. Default 15 MB. */
+  maxAttachmentBytes?: number;
+}
+
+type Handler = (ctx: GmailCallContext, args: Record<string, unknown>) => Promise<CallToolResult>;
+
+const HANDLERS: Record<string, Handler> = {
+  gmail_search: search,
+  gmail_read: readMessage,
+  gmail_read_thread: readThread,
+  gmail_read_attachment: readAttachment,
+  gmail_list_labels: listLabels,
+  gmail_create_draft: createDraft,
+  gmail_send: sendMessage,
+  gmail_modify_labels: modifyLabels,
+  gmail_archive: archive,
+  gmail_trash: trash,
+};
+
+/**
+ * Gmail tools (issue 6) for the connected Google accounts, on
+ * `@googleapis/gmail`. The tool set follows the accounts: it is recomputed
+ * when they change, write tools exist only for accounts that may write, and
+ * every failure comes back as a readable isError result — call() never throws.
+ */
+export class GmailSource implements ToolSource {
+  readonly id: string;
+  readonly kind = 'google' as const;
+  readonly label = 'Gmail';
+  readonly prefix = '';
+  private defs: ToolDefinition[];
+  private readonly listeners = new Set<() => void>();
+  private readonly off: () => void;
+  private readonly labels = new LabelDirectory();
+  private readonly seen = new SeenMessages();
+  private readonly retry: RetryPolicy;
+  private readonly concurrency: number;
+  private readonly maxAttachmentBytes: number;
+
+  constructor(
+    private readonly access: GoogleAccountAccess,
+    options: GmailSourceOptions = {},
+  ) {
+    this.id = options.id ?? 'gmail';
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.concurrency = options.concurrency ?? 25;
+    this.maxAttachmentBytes = options.maxAttachmentBytes ?? 15 * 1024 * 1024;
+    this.defs = toolDefinitions(access.accounts());
+    this.off = access.onChange(() => {
+      this.defs = toolDefinitions(access.accounts());
+      for (const l of this.listeners) l();
+    });
+  }
+
+  ready(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  status(): SourceState {
+    return { state: 'ready' };
+  }
+
+  tools(): readonly ToolDefinition[] {
+    return this.defs;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async stop(): Promise<void> {
+    this.off();
+    this.listeners.clear();
+  }
+
+  /** The account a call runs as: the one named, else the first that may run this tool. */
+  private pickAccount(tool: string, args: Record<string, unknown>): GoogleAccountInfo {
+    const accounts = this.access.accounts();
+    const eligible = WRITE_TOOLS.has(tool) ? accounts.filter((a) => !a.readOnly) : accounts;
+    const wanted = str(args.account)?.trim().toLowerCase();
+    const found = wanted ? eligible.find((a) => a.email.toLowerCase() === wanted) : eligible[0];
+    if (found) return found;
+    if (wanted && accounts.some((a) => a.email.toLowerCase() === wanted)) {
+      throw new GoogleToolError(
+        'OAUTH_SCOPE',
+        `${args.account} is connected read-only: Airlock cannot send or change mail in it.`,
+      );
+    }
+    const list = accounts.map((a) => a.email).join(', ');
+    throw new GoogleToolError(
+      'NO_ACCOUNT',
+      wanted
+        ? `No connected Google account ${args.account}. Connected: ${list || 'none'}.`
+        : "No Google account is connected to Airlock. The user can connect one in Airlock's settings.",
+    );
+  }
+
+  describeEffect(tool: string, args: Record<string, unknown>): string {
+    let account: string;
+    try {
+      account = this.pickAccount(tool, args).email;
+    } catch (err) {
+      return `${tool} — this call will fail: ${(err as Error).message}`;
+    }
+    if (tool === 'gmail_send') return describeCompose('send', account, args, this.seen);
+    if (tool === 'gmail_create_draft') return describeCompose('draft', account, args, this.seen);
+    if (tool === 'gmail_modify_labels' || tool === 'gmail_archive' || tool === 'gmail_trash')
+      return describeModify(tool, account, args, this.seen);
+    const def = this.defs.find((d) => d.name === tool);
+    return `${def?.title ?? tool} in ${account}`;
+  }
+
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    ctx: ToolCallContext,
+  ): Promise<CallToolResult> {
+    try {
+      const handler = HANDLERS[tool];
+      if (!handler || !this.defs.some((d) => d.name === tool))
+        return errorResult(`Gmail has no tool ${tool} for the connected accounts.`);
+      const account = this.pickAccount(tool, args ?? {});
+      const callCtx: GmailCallContext = {
+        client: new GmailClient(this.access, account.email, this.retry, ctx.signal),
+        labels: this.labels,
+        seen: this.seen,
+        pool: () => new AdaptivePool(this.concurrency),
+        maxAttachmentBytes: this.maxAttachmentBytes,
+        showAccount: this.access.accounts().length > 1,
+      };
+      return await handler(callCtx, args ?? {});
+    } catch (err) {
+      if (err instanceof BadInput) return errorResult(err.message);
+      if (err instanceof GoogleToolError) {
+        return errorResult(errorText(err));
+      }
+      return errorResult(`${tool} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}
+
+export function createGmailSource(
+  access: GoogleAccountAccess,
+  options: GmailSourceOptions = {},
+): GmailSource {
+  return new GmailSource(access, options);
+}
