@@ -3,7 +3,8 @@ import type { ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const TYPES: Record<string, string> = {
+/** Content types of the files the UI build contains (also used by the Electron app:// protocol). */
+export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -11,6 +12,7 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.json': 'application/json',
+  '.woff2': 'font/woff2',
 };
 
 /** Strict CSP for the UI: only our own scripts, and requests only back to this server. */
@@ -38,7 +40,7 @@ export async function serveStatic(root: string, urlPath: string, res: ServerResp
     return false;
   }
   res.writeHead(200, {
-    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
     'content-length': String(body.length),
     'content-security-policy': UI_CSP,
     'x-content-type-options': 'nosniff',

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { protocol } from 'electron';
-import { UI_CSP } from '../gateway/static-files.js';
+import { CONTENT_TYPES, UI_CSP } from '../gateway/static-files.js';
 
 /**
  * `app://airlock/…` serves the built renderer (dist/renderer) to our
@@ -39,16 +39,6 @@ export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
 
 const notFound = () => new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
 
@@ -85,7 +75,7 @@ export async function serveAppRequest(root: string, request: Request): Promise<R
   return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), {
     status: 200,
     headers: {
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
       'content-security-policy': UI_CSP,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -6,6 +6,8 @@ import { App, type Started } from '../core/app.js';
 import { Logger } from '../core/log.js';
 import type { ToolSource, ToolDefinition, CallToolResult, ToolCallContext } from '../tools/types.js';
 import { MemoryVault, type Vault } from '../vault/vault.js';
+
+export { filesContaining } from '../../e2e/helpers/files.js';
 
 export interface TestApp {
   app: App;
@@ -91,20 +93,6 @@ export class CountingSource implements ToolSource {
     if (this.gate) await this.gate;
     return { content: [{ type: 'text', text: `${tool} ok ${JSON.stringify(args)}` }] };
   }
-}
-
-/** Every file under `dir` whose content contains `needle`. */
-export function filesContaining(dir: string, needle: string): string[] {
-  const hits: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (readFileSync(p).includes(needle)) hits.push(p);
-    }
-  };
-  walk(dir);
-  return hits;
 }
 
 export function textOf(result: { content?: unknown }): string {
