@@ -94,6 +94,24 @@ test('tools list / set: scripted policy changes, with confirmation for destructi
   expect(settings.tools['test/test_block']).toEqual({ approval: 'auto' });
 });
 
+test('agent tools limits an agent to some tools and lifts the limit', async () => {
+  const profile = newProfile();
+  await addAgent(profile, 'narrow');
+  const server = await startServer(profile);
+  try {
+    const d = profile.dataDir;
+    await airlock(['agent', 'tools', 'narrow', '--only', 'test_echo', '--data-dir', d]);
+    const limited = JSON.parse((await airlock(['tools', 'list', '--agent', 'narrow', '--json', '--data-dir', d])).stdout);
+    expect(limited.filter((t: { enabled: boolean }) => t.enabled).map((t: { name: string }) => t.name)).toEqual(['test_echo']);
+    await airlock(['agent', 'tools', 'narrow', '--all', '--data-dir', d]);
+    const all = JSON.parse((await airlock(['tools', 'list', '--agent', 'narrow', '--json', '--data-dir', d])).stdout);
+    expect(all.filter((t: { enabled: boolean }) => t.enabled).length).toBeGreaterThan(1);
+    await expect(airlock(['agent', 'tools', 'narrow', '--data-dir', d])).rejects.toMatchObject({ stderr: expect.stringContaining('--only') });
+  } finally {
+    await server.stop();
+  }
+});
+
 test('bad usage gets a clear message and a non-zero exit', async () => {
   await expect(airlock(['frobnicate'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "frobnicate"') });
   await expect(airlock(['serve', '--port', 'abc'])).rejects.toMatchObject({ stderr: expect.stringContaining('--port must be 0–65535') });

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ControlError } from '../preload/api.js';
-import { agentAdd, agentList, agentRevoke, status, toolsList, toolsSet } from './cli/commands.js';
+import { agentAdd, agentList, agentRevoke, agentTools, status, toolsList, toolsSet } from './cli/commands.js';
 import { serve } from './cli/serve.js';
 import { REMOTE_USAGE, remoteCommand } from './cli/remote.js';
 import { GOOGLE_USAGE, googleCommand } from './cli/google.js';
@@ -13,6 +13,7 @@ const USAGE = `Usage: airlock <command> [options]
   agent add NAME [--json]                  create an agent token and print client setup
   agent list [--json]                      list agents
   agent revoke NAME                        revoke an agent's token at once
+  agent tools NAME --only T1,T2 | --all    limit an agent to some tools, or lift the limit
   tools list [--agent NAME] [--json]       tools with their approval policy
   tools set NAME [--approval auto|ask] [--enabled true|false] [--agent NAME] [--confirm-destructive]
 ${REMOTE_USAGE}${GOOGLE_USAGE}
@@ -25,6 +26,8 @@ const OPTIONS = {
   json: { type: 'boolean' },
   agent: { type: 'string' },
   approval: { type: 'string' },
+  only: { type: 'string' },
+  all: { type: 'boolean' },
   enabled: { type: 'string' },
   'confirm-destructive': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -62,6 +65,7 @@ export async function main(argv: string[]): Promise<number> {
         if (sub === 'add' && arg) return await agentAdd(arg, common);
         if (sub === 'list') return await agentList(common);
         if (sub === 'revoke' && arg) return await agentRevoke(arg, common);
+        if (sub === 'tools' && arg) return await agentTools(arg, { ...common, ...(v.only ? { only: v.only } : {}), ...(v.all ? { all: true } : {}) });
         break;
       case 'tools':
         if (sub === 'list') return await toolsList({ ...common, ...(v.agent ? { agent: v.agent } : {}) });

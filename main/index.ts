@@ -5,9 +5,12 @@
  */
 import { app } from 'electron';
 import { App } from './core/app.js';
+import { ExternalLinkGate } from './shell/link-gate.js';
 import { runDesktop } from './shell/main-process.js';
 
-runDesktop({ createCore: (dataDir) => new App({ dataDir }) }).catch((err: unknown) => {
+// Google consent opens in the system browser through the same gate as every other external link.
+const links = new ExternalLinkGate();
+runDesktop({ createCore: (dataDir) => new App({ dataDir, google: { openBrowser: (url) => void links.open(url) } }) }).catch((err: unknown) => {
   process.stderr.write(`airlock: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   app.exit(1);
 });

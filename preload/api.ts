@@ -175,6 +175,8 @@ export interface RemoteView {
   transport?: 'streamable-http' | 'sse';
   protocolVersion?: string;
   createdAt: string;
+  /** OAuth sign-in state (issue 10), present once the server asked for OAuth or the user signed in. */
+  auth?: RemoteAuthView;
 }
 
 export interface RemoteInput {
@@ -201,6 +203,61 @@ export interface RemoteProbeResult {
   protocolVersion?: string;
   server?: { name: string; version: string };
   tools: { name: string; title?: string; description: string; readOnlyHint: boolean }[];
+}
+
+/** A remote server's OAuth sign-in (issue 10): what was granted and whether it still works; never a token. */
+export interface RemoteAuthView {
+  signedIn: boolean;
+  /** Set while the server waits for a sign-in: "sign-in required", "sign-in required: <reason>", "sign-in required (needs scope …)". */
+  signInRequired?: string;
+  issuer?: string;
+  scopes?: string[];
+  /** When the current access token expires; with `renews`, Airlock renews it before then. */
+  expiresAt?: string;
+  renews: boolean;
+  /** How Airlock is registered with the authorization server. */
+  client?: 'dynamic' | 'metadata-document' | 'pre-registered';
+  signedInAt?: string;
+}
+
+export interface RemoteLoginOptions {
+  /** A client registered by hand at the authorization server (when it offers no dynamic registration). */
+  clientId?: string;
+  /** Its secret, if it has one (kept in the vault). */
+  clientSecret?: string;
+  /** HTTPS URL of a Client ID Metadata Document to use where the server supports them. */
+  clientMetadataUrl?: string;
+  /** Scope to ask for instead of the one the server suggests. */
+  scope?: string;
+  /** Open the system browser from the core (default true); the CLI opens it itself. */
+  openBrowser?: boolean;
+}
+
+export interface RemoteLoginStart {
+  flowId: string;
+  name: string;
+  /** The authorization URL (no secret: its `state` only works with this flow's listener). */
+  authUrl: string;
+  redirectUri: string;
+  expiresAt: string;
+  browserOpened: boolean;
+}
+
+export interface RemoteLoginView {
+  flowId: string;
+  name: string;
+  state: 'waiting' | 'exchanging' | 'signed-in' | 'failed' | 'cancelled';
+  /** NO_OAUTH, NO_PKCE, RESOURCE_MISMATCH, NEEDS_CLIENT_ID, REGISTRATION_FAILED, ACCESS_DENIED, AUTHORIZATION_ERROR, EXCHANGE_FAILED, TIMEOUT, CANCELLED, SAVE_FAILED. */
+  error?: { code: string; message: string };
+  /** The server once signed in. */
+  remote?: RemoteView;
+}
+
+export interface RemoteLogoutResult {
+  name: string;
+  /** Whether the authorization server confirmed the revocation. */
+  revoked: boolean;
+  detail?: string;
 }
 
 /** The user's Google OAuth client as the UI sees it: the ID, never the secret. */
@@ -269,7 +326,8 @@ export type CoreEvent =
   | { type: 'activity.added'; activity: ActivityView }
   | { type: 'state.changed' }
   | { type: 'tools.changed' }
-  | { type: 'google.connect'; flow: GoogleConnectView };
+  | { type: 'google.connect'; flow: GoogleConnectView }
+  | { type: 'remote.login'; flow: RemoteLoginView };
 
 export interface ControlApi {
   getStatus(): Promise<StatusView>;
@@ -285,6 +343,8 @@ export interface ControlApi {
   listAgents(): Promise<AgentView[]>;
   addAgent(name: string): Promise<NewAgent>;
   revokeAgent(name: string): Promise<void>;
+  /** Limits an agent to these tools (public names); null lifts the limit. */
+  setAgentTools(name: string, tools: string[] | null): Promise<AgentView>;
 
   listActivity(filter?: ActivityFilter): Promise<ActivityView[]>;
 
@@ -311,6 +371,14 @@ export interface ControlApi {
   cancelGoogleConnect(flowId: string): Promise<GoogleConnectView>;
   /** Revokes the grant at Google, deletes its tokens from the vault and removes the account. */
   disconnectGoogle(email: string): Promise<GoogleDisconnectResult>;
+
+  /** Starts an OAuth sign-in to a remote server; progress arrives as `remote.login` events and through waitRemoteLogin. */
+  loginRemote(name: string, options?: RemoteLoginOptions): Promise<RemoteLoginStart>;
+  /** Waits up to `waitMs` (≤ 30 s) for the sign-in to leave `waiting`/`exchanging`; call again while it has not. */
+  waitRemoteLogin(flowId: string, waitMs?: number): Promise<RemoteLoginView>;
+  cancelRemoteLogin(flowId: string): Promise<RemoteLoginView>;
+  /** Forgets the server's OAuth tokens and revokes them where the server supports it. */
+  logoutRemote(name: string): Promise<RemoteLogoutResult>;
 }
 
 export type ControlMethod = keyof ControlApi;
@@ -337,6 +405,7 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'listAgents',
   'addAgent',
   'revokeAgent',
+  'setAgentTools',
   'listActivity',
   'getSettings',
   'updateSettings',
@@ -353,6 +422,10 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'waitGoogleConnect',
   'cancelGoogleConnect',
   'disconnectGoogle',
+  'loginRemote',
+  'waitRemoteLogin',
+  'cancelRemoteLogin',
+  'logoutRemote',
 ] as const;
 
 /** Error codes a ControlApi call can fail with; transports carry them unchanged. */

@@ -191,8 +191,12 @@ describe('tool policies', () => {
     await app.control.setToolPolicy('count_read', { enabled: false, agent: 'test' });
     expect((await client.listTools()).tools.map((x) => x.name)).not.toContain('count_read');
     expect((await app.control.listTools()).find((x) => x.name === 'count_read')?.enabled).toBe(true);
-    app.agents.update('test', (a) => void (a.tools = ['count/count_send']));
+    await app.control.setAgentTools('test', ['count_send']);
     expect((await client.listTools()).tools.map((x) => x.name)).toEqual(['count_send']);
+    await expect(client.callTool({ name: 'airlock_status', arguments: {} })).rejects.toThrow(/Unknown tool/);
+    await expect(app.control.setAgentTools('test', ['nope'])).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await app.control.setAgentTools('test', null);
+    expect((await client.listTools()).tools.map((x) => x.name)).toContain('airlock_status');
   });
 
   it('settings survive a tool disappearing and coming back', async () => {

@@ -48,6 +48,16 @@ export async function agentRevoke(name: string, o: { dataDir?: string }): Promis
   });
 }
 
+export async function agentTools(name: string, o: { dataDir?: string; only?: string; all?: boolean }): Promise<number> {
+  if (Boolean(o.only) === Boolean(o.all)) throw new Error('Give either --only TOOL[,TOOL…] or --all.');
+  const tools = o.only ? o.only.split(',').map((t) => t.trim()).filter(Boolean) : null;
+  return withControl(o.dataDir, async ({ api }) => {
+    await api.setAgentTools(name, tools);
+    out(tools ? `Agent "${name}" may now use only: ${tools.join(', ')}.` : `Agent "${name}" may use every enabled tool.`);
+    return 0;
+  });
+}
+
 export async function toolsList(o: { dataDir?: string; agent?: string; json?: boolean }): Promise<number> {
   return withControl(o.dataDir, async ({ api }) => {
     const tools = await api.listTools(o.agent);

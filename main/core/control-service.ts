@@ -23,6 +23,7 @@ import type { CoreEvents } from './events.js';
 import type { SettingsStore } from './settings.js';
 import type { RemoteControl } from '../remote/remote-control.js';
 import type { RemoteInput, RemotePatch, RemoteProbeResult, RemoteView } from '../../preload/api.js';
+import type { RemoteLoginOptions, RemoteLoginStart, RemoteLoginView, RemoteLogoutResult } from '../../preload/api.js';
 import type { GoogleControl } from '../google/google-control.js';
 import type { GoogleAccountView, GoogleClientInput, GoogleClientView, GoogleConnectOptions, GoogleConnectStart, GoogleConnectView, GoogleDisconnectResult } from '../../preload/api.js';
 
@@ -159,6 +160,23 @@ export class ControlService implements ControlApi {
     this.d.events.emit({ type: 'state.changed' });
   }
 
+  async setAgentTools(name: string, tools: string[] | null): Promise<AgentView> {
+    if (tools !== null && (!Array.isArray(tools) || tools.some((t) => typeof t !== 'string'))) {
+      throw new ControlError('INVALID', 'tools must be a list of tool names, or null for every tool.');
+    }
+    const keys = tools?.map((tool) => {
+      const entry = this.d.registry.get(tool);
+      if (!entry) throw new ControlError('NOT_FOUND', `No tool named "${tool}". Run "airlock tools list" to see the names.`);
+      return entry.key;
+    });
+    this.d.agents.update(name, (a) => {
+      if (keys) a.tools = keys;
+      else delete a.tools;
+    });
+    this.afterPolicyChange();
+    return (await this.listAgents()).find((a) => a.name === name)!;
+  }
+
   async listActivity(filter?: ActivityFilter) {
     return this.d.activity.list(filter ?? {});
   }
@@ -204,6 +222,18 @@ export class ControlService implements ControlApi {
   }
   async testRemote(input: Omit<RemoteInput, 'name'>): Promise<RemoteProbeResult> {
     return this.remotes().testRemote(input);
+  }
+  loginRemote(name: string, options?: RemoteLoginOptions): Promise<RemoteLoginStart> {
+    return this.remotes().loginRemote(name, options);
+  }
+  waitRemoteLogin(flowId: string, waitMs?: number): Promise<RemoteLoginView> {
+    return this.remotes().waitRemoteLogin(flowId, waitMs);
+  }
+  cancelRemoteLogin(flowId: string): Promise<RemoteLoginView> {
+    return this.remotes().cancelRemoteLogin(flowId);
+  }
+  logoutRemote(name: string): Promise<RemoteLogoutResult> {
+    return this.remotes().logoutRemote(name);
   }
 
   getGoogleClient(): Promise<GoogleClientView | null> {
