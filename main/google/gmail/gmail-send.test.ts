@@ -11,6 +11,14 @@ afterEach(async () => {
 const posts = (tb: NonNullable<typeof t>) => tb.fake.count((r) => r.method !== 'GET');
 
 describe('gmail_send', () => {
+  it('the approval text of a reply looks up the real subject of a message Airlock has not read', async () => {
+    t = await gmailTestbed();
+    const args = { to: ['bob@example.com'], body: 'Yes!', reply_to_message_id: t.ids.thread1.id };
+    expect(t.source.describeEffect('gmail_send', args)).not.toContain('Re: Lunch on Friday?');
+    expect(await t.source.describeEffectAsync('gmail_send', args)).toContain('Re: Lunch on Friday?');
+    expect(posts(t)).toBe(0);
+  });
+
   it('builds valid MIME: UTF-8 subject and names, To/Cc/Bcc, a text part and an HTML alternative', async () => {
     t = await gmailTestbed();
     const body =

@@ -15,7 +15,8 @@ import { readAttachment } from './attachment.js';
 import { SeenMessages } from './cache.js';
 import { DEFAULT_RETRY, GmailClient, type RetryPolicy } from './client.js';
 import { BadInput } from './compose.js';
-import { str, type GmailCallContext } from './context.js';
+import { str, strings, type GmailCallContext } from './context.js';
+import { header } from './payload.js';
 import { errorText } from './errors.js';
 import { LabelDirectory } from './labels.js';
 import { archive, describeModify, listLabels, modifyLabels, trash } from './modify.js';
@@ -130,6 +131,32 @@ export class GmailSource implements ToolSource {
         ? `No connected Google account ${args.account}. Connected: ${list || 'none'}.`
         : "No Google account is connected to Airlock. The user can connect one in Airlock's settings.",
     );
+  }
+
+  /**
+   * Looks up the messages an approval is about (the one being replied to, the
+   * ones being trashed or relabelled) when Airlock has not seen them yet, so
+   * the user sees their real subjects. Best effort: on any failure the
+   * synchronous text stands.
+   */
+  async describeEffectAsync(tool: string, args: Record<string, unknown>): Promise<string> {
+    try {
+      const account = this.pickAccount(tool, args).email;
+      const ids = tool === 'gmail_send' || tool === 'gmail_create_draft' ? [str(args.reply_to_message_id)] : strings(args.message_ids).slice(0, 10);
+      const missing = ids.map((id) => id?.trim()).filter((id): id is string => !!id && !this.seen.get(account, id));
+      const client = new GmailClient(this.access, account, this.retry, AbortSignal.timeout(2500));
+      await Promise.all(
+        missing.map(async (id) => {
+          const m = await client.read(`message ${id}`, (api, opts) =>
+            api.users.messages.get({ userId: 'me', id, format: 'metadata', metadataHeaders: ['Subject', 'From'] }, opts),
+          );
+          this.seen.remember(account, id, { subject: header(m.payload ?? undefined, 'subject') ?? '', from: header(m.payload ?? undefined, 'from') ?? '', threadId: m.threadId ?? '' });
+        }),
+      );
+    } catch {
+      // The approval still shows the message; only the looked-up subject is missing.
+    }
+    return this.describeEffect(tool, args);
   }
 
   describeEffect(tool: string, args: Record<string, unknown>): string {
