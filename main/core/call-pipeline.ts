@@ -74,7 +74,7 @@ export class CallPipeline {
       return result;
     }
     const record = input as Record<string, unknown>;
-    const problem = this.deps.validator.validate(entry.def.inputSchema, record);
+    const problem = this.deps.validator.validate(entry.def.inputSchema, record) ?? entry.source.validateArgs?.(entry.def.name, record) ?? null;
     if (problem) {
       // A tool-execution error (not a protocol error) lets the model correct itself (MCP 2025-11-25, tools).
       const result = errorResult(`Invalid arguments for ${entry.name}: ${problem}`);

@@ -54,6 +54,12 @@ export interface ToolSource {
    * describeEffect's text. Optional; the approval path may prefer it.
    */
   describeEffectAsync?(tool: string, args: Record<string, unknown>): Promise<string>;
+  /**
+   * Checks arguments beyond the JSON Schema (time zones, dates, addresses)
+   * before a call is put to the user: returns what is wrong, or null. An
+   * approval should never be asked for a call that cannot run.
+   */
+  validateArgs?(tool: string, args: Record<string, unknown>): string | null;
   call(tool: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<CallToolResult>;
   /** Subscribe to tool-set or status changes; returns an unsubscribe function. */
   onChange(listener: () => void): () => void;

@@ -9,11 +9,13 @@ import {
   type ToolSource,
 } from '../../tools/types.js';
 import { CalendarApi, calendarAccounts } from './api.js';
-import type { Args } from './args.js';
-import type { CallCtx } from './context.js';
+import { emails, optStrings, reqString, type Args } from './args.js';
+import { zoneArg, type CallCtx } from './context.js';
 import { definitions, WRITE_TOOLS } from './definitions.js';
 import { describeCreate, describeOther, describeWithLookups } from './effects.js';
-import { toErrorResult } from './errors.js';
+import { InputError, toErrorResult } from './errors.js';
+import { eventTimes } from './event-input.js';
+import { checkRecurrence } from './recurrence.js';
 import { findFreeTime, freebusy } from './free-time.js';
 import { getEvent, listCalendars, listEvents } from './read-tools.js';
 import { updateEvent } from './update-tool.js';
@@ -137,6 +139,22 @@ export class CalendarSource implements ToolSource {
     } catch (err) {
       // Never throws out of call(): every failure is a readable isError result.
       return toErrorResult(err, account);
+    }
+  }
+
+  /** Catches bad times, zones, addresses and rules before the user is asked to approve a write. */
+  validateArgs(tool: string, args: Record<string, unknown>): string | null {
+    if (tool !== 'calendar_create_event') return null;
+    try {
+      reqString(args, 'summary');
+      const account = this.cal.account(args.account, true);
+      const zone = zoneArg(args) ?? this.cal.knownZone(account, typeof args.calendar_id === 'string' ? args.calendar_id : 'primary') ?? 'UTC';
+      eventTimes(args, zone, { allDayDays: 1 });
+      emails(optStrings(args, 'attendees'), 'attendees');
+      checkRecurrence(optStrings(args, 'recurrence'));
+      return null;
+    } catch (err) {
+      return err instanceof InputError ? err.message : null;
     }
   }
 
