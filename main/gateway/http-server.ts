@@ -121,6 +121,9 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   const headers: Record<string, string> = {};
   response.headers.forEach((v, k) => (headers[k] = v));
   res.writeHead(response.status, headers);
+  // Node holds headers back until the first body chunk; an idle SSE stream (the 2025-era GET
+  // stream) would leave the client without a response until the first event arrives.
+  if (headers['content-type']?.startsWith('text/event-stream')) res.flushHeaders();
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
   res.on('close', () => void reader.cancel().catch(() => {}));

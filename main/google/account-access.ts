@@ -41,4 +41,10 @@ export interface GoogleAccountAccess {
   apiRoot(): string;
   /** Called when accounts are added, removed or change state. */
   onChange(listener: () => void): () => void;
+  /**
+   * Google answered 401 to `token` before its expiry (clock skew, or the grant
+   * was revoked at myaccount.google.com): drop it, so the next accessToken()
+   * refreshes — and a revoked grant turns needs_reconnect at once.
+   */
+  tokenRejected?(email: string, token: string): void;
 }

@@ -134,6 +134,14 @@ export class GoogleAccounts implements GoogleAccountAccess {
     throw apiError(res.status, body, res.headers, acct.email);
   }
 
+  /** An API answered 401 to this token: the next use refreshes, unless a newer token already replaced it. */
+  tokenRejected(email: string, token: string): void {
+    const b = this.cache.get(email.toLowerCase());
+    if (b?.accessToken !== token || b.expiry === 0) return;
+    this.d.logger?.info('google rejected an access token before its expiry; refreshing', { email });
+    this.expire(email);
+  }
+
   /** Forgets the cached access token, so the next use refreshes. */
   expire(email: string): void {
     const b = this.cache.get(email.toLowerCase());

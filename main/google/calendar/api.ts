@@ -4,6 +4,7 @@ import {
   type GoogleAccountAccess,
   type GoogleAccountInfo,
 } from '../account-access.js';
+import { reauthOn401 } from '../reauth.js';
 
 const CALENDAR_SCOPE = 'https://www.googleapis.com/auth/calendar';
 /** Scopes that allow creating and changing events (developers.google.com/calendar/api/auth). */
@@ -86,6 +87,7 @@ export class CalendarApi {
     const token = await this.access.accessToken(account);
     return {
       headers: { Authorization: `Bearer ${token}` },
+      adapter: reauthOn401(this.access, account),
       timeout: 30_000,
       ...(signal ? { signal } : {}),
     };

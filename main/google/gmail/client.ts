@@ -1,5 +1,6 @@
 import { gmail, type gmail_v1, type MethodOptions } from '@googleapis/gmail';
 import type { GoogleAccountAccess } from '../account-access.js';
+import { reauthOn401 } from '../reauth.js';
 import { factsOf, isRateLimit, isRetriable, toToolError } from './errors.js';
 
 export type GmailApi = gmail_v1.Gmail;
@@ -46,6 +47,7 @@ export class GmailClient {
     return {
       headers: { Authorization: `Bearer ${token}` },
       retry: false,
+      adapter: reauthOn401(this.access, this.account),
       ...(this.signal ? { signal: this.signal } : {}),
     };
   }
