@@ -247,7 +247,7 @@ export interface RemoteLoginView {
   flowId: string;
   name: string;
   state: 'waiting' | 'exchanging' | 'signed-in' | 'failed' | 'cancelled';
-  /** NO_OAUTH, NO_PKCE, RESOURCE_MISMATCH, NEEDS_CLIENT_ID, REGISTRATION_FAILED, ACCESS_DENIED, AUTHORIZATION_ERROR, EXCHANGE_FAILED, TIMEOUT, CANCELLED, SAVE_FAILED. */
+  /** ACCESS_DENIED, AUTHORIZATION_ERROR, EXCHANGE_FAILED, TIMEOUT, CANCELLED, SAVE_FAILED (start errors are ControlErrors naming NO_OAUTH, NO_PKCE, …). */
   error?: { code: string; message: string };
   /** The server once signed in. */
   remote?: RemoteView;
@@ -371,6 +371,14 @@ export interface ControlApi {
   cancelGoogleConnect(flowId: string): Promise<GoogleConnectView>;
   /** Revokes the grant at Google, deletes its tokens from the vault and removes the account. */
   disconnectGoogle(email: string): Promise<GoogleDisconnectResult>;
+
+  /** Starts an OAuth sign-in to a remote server; progress arrives as `remote.login` events and through waitRemoteLogin. */
+  loginRemote(name: string, options?: RemoteLoginOptions): Promise<RemoteLoginStart>;
+  /** Waits up to `waitMs` (≤ 30 s) for the sign-in to leave `waiting`/`exchanging`; call again while it has not. */
+  waitRemoteLogin(flowId: string, waitMs?: number): Promise<RemoteLoginView>;
+  cancelRemoteLogin(flowId: string): Promise<RemoteLoginView>;
+  /** Forgets the server's OAuth tokens and revokes them where the server supports it. */
+  logoutRemote(name: string): Promise<RemoteLogoutResult>;
 }
 
 export type ControlMethod = keyof ControlApi;
@@ -414,6 +422,10 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'waitGoogleConnect',
   'cancelGoogleConnect',
   'disconnectGoogle',
+  'loginRemote',
+  'waitRemoteLogin',
+  'cancelRemoteLogin',
+  'logoutRemote',
 ] as const;
 
 /** Error codes a ControlApi call can fail with; transports carry them unchanged. */

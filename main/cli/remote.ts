@@ -2,16 +2,22 @@ import { parseArgs } from 'node:util';
 import type { RemoteView } from '../../preload/api.js';
 import { ControlError } from '../../preload/api.js';
 import { appVersion } from '../core/version.js';
-import { probeRemote } from '../remote/probe.js';
+import { probeRemote, type ProbeOAuth } from '../remote/probe.js';
 import { parseHeaderArg, validateHeaders, validateRemoteUrl, validateToken } from '../remote/validate.js';
 import { withControl } from './context.js';
+import { loginCommand, logoutCommand } from './remote-login.js';
 
 export const REMOTE_USAGE = `  remote add NAME URL [--header 'K: V']... [--bearer-stdin]   add a remote MCP server (token read from stdin)
   remote list [--json]                     remote servers and their state
   remote remove NAME                       remove a server and its stored credentials
   remote refresh [NAME]                    reconnect and re-read tools now
+  remote login NAME [--client-id ID [--client-secret-stdin]] [--client-metadata-url URL] [--scope S] [--no-browser] [--json]
+                                           sign in to a server that uses OAuth (browser + 127.0.0.1 redirect)
+  remote logout NAME [--json]              forget a server's OAuth tokens and revoke them where supported
   remote probe URL [--header 'K: V']... [--bearer-stdin] [--call TOOL [--args JSON]] [--timeout S] [--json]
+               [--oauth-auto [--client-id ID] [--client-secret-env VAR] [--client-metadata-url URL] [--scope S]]
                                            connect without saving, list (and call) tools; exit 1 on failure
+                                           (--oauth-auto: testing aid, signs in without a browser)
 `;
 
 const OPTIONS = {
@@ -22,6 +28,13 @@ const OPTIONS = {
   call: { type: 'string' },
   args: { type: 'string' },
   timeout: { type: 'string' },
+  'client-id': { type: 'string' },
+  'client-secret-stdin': { type: 'boolean' },
+  'client-secret-env': { type: 'string' },
+  'client-metadata-url': { type: 'string' },
+  scope: { type: 'string' },
+  'no-browser': { type: 'boolean' },
+  'oauth-auto': { type: 'boolean' },
 } as const;
 
 const out = (line: string) => process.stdout.write(line + '\n');
@@ -35,7 +48,7 @@ export async function remoteCommand(argv: string[]): Promise<number> {
     case 'add': {
       if (!a || !b) break;
       const headers = headersFrom(v.header);
-      const bearerToken = v['bearer-stdin'] ? validateToken(await readStdin()) : undefined;
+      const bearerToken = v['bearer-stdin'] ? validateToken(await readStdin('Paste the bearer token')) : undefined;
       return withControl(dataDir, async ({ api }) => {
         const view = await api.addRemote({ name: a, url: b, headers, ...(bearerToken ? { bearerToken } : {}) });
         if (v.json) out(JSON.stringify(view));
@@ -65,6 +78,20 @@ export async function remoteCommand(argv: string[]): Promise<number> {
         else for (const r of remotes) out(formatRemote(r));
         return remotes.every((r) => r.state !== 'error') ? 0 : 1;
       });
+    case 'login': {
+      if (!a) break;
+      const clientSecret = v['client-secret-stdin'] ? validateToken(await readStdin('Paste the client secret')) : undefined;
+      const options = {
+        ...(v['client-id'] ? { clientId: v['client-id'] } : {}),
+        ...(clientSecret ? { clientSecret } : {}),
+        ...(v['client-metadata-url'] ? { clientMetadataUrl: v['client-metadata-url'] } : {}),
+        ...(v.scope ? { scope: v.scope } : {}),
+      };
+      return withControl(dataDir, ({ api }) => loginCommand(api, a, { browser: !v['no-browser'], json: v.json === true, options }));
+    }
+    case 'logout':
+      if (!a) break;
+      return withControl(dataDir, ({ api }) => logoutCommand(api, a, v.json === true));
     case 'probe':
       if (!a) break;
       return probe(a, v);
@@ -72,10 +99,13 @@ export async function remoteCommand(argv: string[]): Promise<number> {
   throw new ControlError('INVALID', `usage:\n${REMOTE_USAGE}`);
 }
 
-async function probe(rawUrl: string, v: { header?: string[]; 'bearer-stdin'?: boolean; call?: string; args?: string; timeout?: string; json?: boolean }): Promise<number> {
+type ProbeFlags = { header?: string[]; 'bearer-stdin'?: boolean; call?: string; args?: string; timeout?: string; json?: boolean } & OAuthFlags;
+type OAuthFlags = { 'oauth-auto'?: boolean; 'client-id'?: string; 'client-secret-env'?: string; 'client-metadata-url'?: string; scope?: string };
+
+async function probe(rawUrl: string, v: ProbeFlags): Promise<number> {
   const url = validateRemoteUrl(rawUrl);
   const headers = headersFrom(v.header);
-  if (v['bearer-stdin']) headers.Authorization = `Bearer ${validateToken(await readStdin())}`;
+  if (v['bearer-stdin']) headers.Authorization = `Bearer ${validateToken(await readStdin('Paste the bearer token'))}`;
   const timeoutS = v.timeout === undefined ? 15 : Number(v.timeout);
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new ControlError('INVALID', '--timeout must be a number of seconds.');
   let args: Record<string, unknown> = {};
@@ -92,6 +122,7 @@ async function probe(rawUrl: string, v: { header?: string[]; 'bearer-stdin'?: bo
     timeoutMs: timeoutS * 1000,
     version: appVersion(),
     ...(v.call ? { call: { name: v.call, arguments: args } } : {}),
+    oauth: probeOAuth(v),
   });
   if (v.json) {
     out(JSON.stringify(outcome));
@@ -113,6 +144,21 @@ async function probe(rawUrl: string, v: { header?: string[]; 'bearer-stdin'?: bo
   return outcome.ok ? 0 : 1;
 }
 
+/** The secret comes from an environment variable, never the command line (where `ps` shows it). */
+function probeOAuth(v: OAuthFlags): ProbeOAuth {
+  const envName = v['client-secret-env'];
+  const secret = envName === undefined ? undefined : process.env[envName];
+  if (envName !== undefined && !secret) throw new ControlError('INVALID', `--client-secret-env ${envName}: that environment variable is empty or not set.`);
+  if (secret && !v['client-id']) throw new ControlError('INVALID', '--client-secret-env needs --client-id.');
+  return {
+    auto: v['oauth-auto'] === true,
+    ...(v['client-id'] ? { clientId: v['client-id'] } : {}),
+    ...(secret ? { clientSecret: secret } : {}),
+    ...(v['client-metadata-url'] ? { clientMetadataUrl: v['client-metadata-url'] } : {}),
+    ...(v.scope ? { scope: v.scope } : {}),
+  };
+}
+
 function headersFrom(list: string[] | undefined): Record<string, string> {
   const raw: Record<string, string> = {};
   for (const h of list ?? []) {
@@ -122,8 +168,8 @@ function headersFrom(list: string[] | undefined): Record<string, string> {
   return validateHeaders(raw);
 }
 
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write('Paste the bearer token, then press Enter and Ctrl-D: ');
+async function readStdin(prompt: string): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write(`${prompt}, then press Enter and Ctrl-D: `);
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8').trim();
@@ -131,6 +177,8 @@ async function readStdin(): Promise<string> {
 
 function formatRemote(r: RemoteView): string {
   const state = r.state === 'error' ? `error: ${r.detail ?? ''}` : r.state;
-  const extras = [r.hasToken ? 'token' : '', r.headerNames.length ? `headers: ${r.headerNames.join(', ')}` : ''].filter(Boolean).join('; ');
+  const signIn = r.auth?.signInRequired && r.state !== 'error' ? r.auth.signInRequired : '';
+  const oauth = r.auth?.signedIn ? `signed in${r.auth.issuer ? ` at ${r.auth.issuer}` : ''}${r.auth.renews ? ', renews itself' : ''}` : '';
+  const extras = [r.hasToken ? 'token' : '', oauth, signIn, r.headerNames.length ? `headers: ${r.headerNames.join(', ')}` : ''].filter(Boolean).join('; ');
   return `${r.name}\t${r.url}\t${state}\t${r.toolCount} tools${extras ? `\t(${extras})` : ''}`;
 }

@@ -157,7 +157,15 @@ export class App {
       mcpUrl: () => mcpUrl,
       connectedAgents: () => mcp.connectedAgents(),
       google: this.google.control,
-      remotes: new RemoteControl({ settings, vault: this.vault, manager: this.remoteManager(), events, version: this.version }),
+      remotes: new RemoteControl({
+        settings,
+        vault: this.vault,
+        manager: this.remoteManager(),
+        events,
+        version: this.version,
+        // The shell's browser opener serves remote-server sign-ins (issue 10) as well as Google consent.
+        ...(this.options.google?.openBrowser ? { openBrowser: this.options.google.openBrowser } : {}),
+      }),
     });
 
     registry.add(new StatusSource((agent) => this.statusReport(agent)));

@@ -23,6 +23,7 @@ import type { CoreEvents } from './events.js';
 import type { SettingsStore } from './settings.js';
 import type { RemoteControl } from '../remote/remote-control.js';
 import type { RemoteInput, RemotePatch, RemoteProbeResult, RemoteView } from '../../preload/api.js';
+import type { RemoteLoginOptions, RemoteLoginStart, RemoteLoginView, RemoteLogoutResult } from '../../preload/api.js';
 import type { GoogleControl } from '../google/google-control.js';
 import type { GoogleAccountView, GoogleClientInput, GoogleClientView, GoogleConnectOptions, GoogleConnectStart, GoogleConnectView, GoogleDisconnectResult } from '../../preload/api.js';
 
@@ -221,6 +222,18 @@ export class ControlService implements ControlApi {
   }
   async testRemote(input: Omit<RemoteInput, 'name'>): Promise<RemoteProbeResult> {
     return this.remotes().testRemote(input);
+  }
+  loginRemote(name: string, options?: RemoteLoginOptions): Promise<RemoteLoginStart> {
+    return this.remotes().loginRemote(name, options);
+  }
+  waitRemoteLogin(flowId: string, waitMs?: number): Promise<RemoteLoginView> {
+    return this.remotes().waitRemoteLogin(flowId, waitMs);
+  }
+  cancelRemoteLogin(flowId: string): Promise<RemoteLoginView> {
+    return this.remotes().cancelRemoteLogin(flowId);
+  }
+  logoutRemote(name: string): Promise<RemoteLogoutResult> {
+    return this.remotes().logoutRemote(name);
   }
 
   getGoogleClient(): Promise<GoogleClientView | null> {

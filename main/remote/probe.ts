@@ -1,7 +1,11 @@
 import type { RemoteProbeResult } from '../../preload/api.js';
 import type { CallToolResult } from '../tools/types.js';
+import { MemoryVault } from '../vault/vault.js';
 import { Redactor } from './redact.js';
 import { connectUpstream, describeFailure, listAllTools } from './upstream.js';
+import { probeSignIn, type ProbeOAuth } from './oauth/probe-auth.js';
+
+export type { ProbeOAuth };
 
 export interface ProbeOptions {
   url: URL;
@@ -10,6 +14,8 @@ export interface ProbeOptions {
   version: string;
   /** Also call one tool (the conformance suite's tools_call and sse-retry scenarios need a call). */
   call?: { name: string; arguments: Record<string, unknown> };
+  /** OAuth for servers that ask for it (issue 10); without a static Authorization header only. */
+  oauth?: ProbeOAuth;
 }
 
 export interface ProbeOutcome extends RemoteProbeResult {
@@ -19,24 +25,36 @@ export interface ProbeOutcome extends RemoteProbeResult {
 /**
  * Connects with the gateway's own client code (connectUpstream), lists the
  * tools and optionally calls one; never throws for a server problem — the
- * outcome says what went wrong, secrets redacted.
+ * outcome says what went wrong, secrets redacted. An OAuth server is reported
+ * as "sign-in required", or, with `oauth.auto` (a testing aid), signed in to
+ * on the spot with tokens that live only in memory.
  */
 export async function probeRemote(o: ProbeOptions): Promise<ProbeOutcome> {
   const redactor = new Redactor();
-  redactor.set(Object.values(o.headers));
+  const secrets = new Set<string>(Object.values(o.headers));
+  const sync = () => redactor.set([...secrets]);
+  sync();
+  const oauth = o.headers.Authorization === undefined ? probeSignIn(o.url, o.oauth ?? { auto: false }, new MemoryVault(), o.timeoutMs, (v) => secrets.add(v)) : undefined;
+  const describe = (err: unknown) => {
+    sync();
+    return redactor.text(oauth?.describe(err) ?? describeFailure(err));
+  };
   let up;
   try {
-    up = await connectUpstream({ url: o.url, headers: o.headers, timeoutMs: o.timeoutMs, clientVersion: o.version });
+    up = await (oauth?.withStepUp ?? run)(() =>
+      connectUpstream({ url: o.url, headers: o.headers, timeoutMs: o.timeoutMs, clientVersion: o.version, ...(oauth ? { authProvider: oauth.session } : {}) }),
+    );
   } catch (err) {
-    return { ok: false, detail: redactor.text(describeFailure(err)), tools: [] };
+    return { ok: false, detail: describe(err), tools: [] };
   }
   const base = {
     transport: up.transport,
     ...(up.protocolVersion ? { protocolVersion: up.protocolVersion } : {}),
     ...(serverOf(up.client.getServerVersion()) ?? {}),
   };
+  const step = oauth?.withStepUp ?? run;
   try {
-    const tools = await listAllTools(up, o.timeoutMs);
+    const tools = await step(() => listAllTools(up, o.timeoutMs));
     const out: ProbeOutcome = {
       ok: true,
       ...base,
@@ -48,17 +66,21 @@ export async function probeRemote(o: ProbeOptions): Promise<ProbeOutcome> {
       })),
     };
     if (o.call) {
-      const result = (await up.client.callTool({ name: o.call.name, arguments: o.call.arguments }, { timeout: o.timeoutMs })) as CallToolResult;
+      const call = o.call;
+      const result = (await step(() => up.client.callTool({ name: call.name, arguments: call.arguments }, { timeout: o.timeoutMs }))) as CallToolResult;
+      sync();
       out.callResult = redactor.result(result);
-      if (result.isError) return { ...out, ok: false, detail: `${o.call.name} returned an error` };
+      if (result.isError) return { ...out, ok: false, detail: `${call.name} returned an error` };
     }
     return out;
   } catch (err) {
-    return { ok: false, ...base, detail: redactor.text(describeFailure(err)), tools: [] };
+    return { ok: false, ...base, detail: describe(err), tools: [] };
   } finally {
     await up.close();
   }
 }
+
+const run = <T>(op: () => Promise<T>): Promise<T> => op();
 
 function serverOf(v: { name: string; version: string } | undefined): { server: { name: string; version: string } } | undefined {
   return v ? { server: { name: v.name, version: v.version } } : undefined;

@@ -1,4 +1,4 @@
-import type { RemoteInput, RemotePatch, RemoteProbeResult, RemoteView } from '../../preload/api.js';
+import type { RemoteInput, RemoteLoginOptions, RemoteLoginStart, RemoteLoginView, RemoteLogoutResult, RemotePatch, RemoteProbeResult, RemoteView } from '../../preload/api.js';
 import { ControlError } from '../../preload/api.js';
 import type { CoreEvents } from '../core/events.js';
 import type { RemoteSettings, SettingsStore } from '../core/settings.js';
@@ -7,6 +7,8 @@ import { probeRemote } from './probe.js';
 import type { RemoteManager } from './remote-manager.js';
 import { deleteSecrets, writeSecrets } from './secrets.js';
 import { validateHeaders, validateRemoteName, validateRemoteUrl, validateToken } from './validate.js';
+import { LOGIN_TIMEOUT_MS } from './oauth/logins.js';
+import { validateLoginOptions } from './oauth/validate-login.js';
 
 export interface RemoteControlDeps {
   settings: SettingsStore;
@@ -15,6 +17,10 @@ export interface RemoteControlDeps {
   events: CoreEvents;
   version: string;
   probeTimeoutMs?: number;
+  /** Opens the system browser for an OAuth sign-in (the Electron shell's shell.openExternal); absent → the caller shows the URL. */
+  openBrowser?: (url: string) => void | Promise<void>;
+  /** How long a sign-in may take (default 5 minutes). */
+  loginTimeoutMs?: number;
 }
 
 /**
@@ -75,13 +81,59 @@ export class RemoteControl {
 
   async removeRemote(name: string): Promise<void> {
     const cfg = this.find(name);
+    // Signed in with OAuth: revoke at the server too (best effort, bounded) before the tokens are deleted.
+    const session = await this.d.manager.session(cfg.name).catch(() => undefined);
+    await session?.logout({ timeoutMs: 3000 }).catch(() => {});
     this.d.settings.update((s) => {
       s.remotes = s.remotes.filter((r) => r.name !== cfg.name);
     });
     await this.d.manager.sync(cfg.name);
     // Per-tool settings (`remote:<name>/…`) stay: re-adding the server keeps the user's choices.
     await deleteSecrets(this.d.vault, cfg.name);
+    this.d.manager.forgetSession(cfg.name);
     this.d.events.emit({ type: 'state.changed' });
+  }
+
+  /** Starts an OAuth sign-in (issue 10); the user finishes it in the browser. */
+  async loginRemote(name: string, options: RemoteLoginOptions = {}): Promise<RemoteLoginStart> {
+    const cfg = this.find(name);
+    const o = validateLoginOptions(options);
+    const session = await this.d.manager.session(cfg.name);
+    if (!session) throw new ControlError('CONFLICT', `"${cfg.name}" uses a bearer token. Remove the token first (updateRemote with bearerToken: null), then sign in.`);
+    return this.d.manager.logins.start(
+      {
+        name: cfg.name,
+        serverUrl: cfg.url,
+        store: session.store,
+        hints: session.loginHints(),
+        ...(o.scope ? { scope: o.scope } : {}),
+        ...(o.clientId ? { preregistered: { client_id: o.clientId, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}) } } : {}),
+        ...(o.clientMetadataUrl ? { clientMetadataUrl: o.clientMetadataUrl } : {}),
+        timeoutMs: this.d.loginTimeoutMs ?? LOGIN_TIMEOUT_MS,
+      },
+      o.openBrowser === false ? undefined : this.d.openBrowser,
+    );
+  }
+
+  async waitRemoteLogin(flowId: string, waitMs?: number): Promise<RemoteLoginView> {
+    const v = await this.d.manager.logins.wait(flowId, waitMs);
+    const cfg = v.state === 'signed-in' ? this.d.settings.get().remotes.find((r) => r.name === v.name) : undefined;
+    return cfg ? { ...v, remote: this.view(cfg) } : v;
+  }
+
+  async cancelRemoteLogin(flowId: string): Promise<RemoteLoginView> {
+    return this.d.manager.logins.cancel(flowId);
+  }
+
+  /** Forgets the OAuth tokens (revoking them where the server supports it) and disconnects. */
+  async logoutRemote(name: string): Promise<RemoteLogoutResult> {
+    const cfg = this.find(name);
+    const session = await this.d.manager.session(cfg.name);
+    if (!session) throw new ControlError('CONFLICT', `"${cfg.name}" uses a bearer token, not an OAuth sign-in. Remove the token with updateRemote instead.`);
+    const r = await session.logout();
+    await this.d.manager.refresh(cfg.name);
+    this.d.events.emit({ type: 'state.changed' });
+    return { name: cfg.name, revoked: r.revoked, ...(r.detail ? { detail: r.detail } : !r.hadTokens ? { detail: 'Airlock was not signed in to this server; nothing to forget.' } : {}) };
   }
 
   async refreshRemote(name?: string): Promise<RemoteView[]> {
@@ -124,6 +176,11 @@ export class RemoteControl {
       toolCount: source?.tools().length ?? 0,
       ...info,
       createdAt: r.createdAt,
+      ...(r.hasToken ? {} : authOf(this.d.manager.peekSession(r.name)?.view())),
     };
   }
+}
+
+function authOf(auth: RemoteView['auth']): { auth?: NonNullable<RemoteView['auth']> } {
+  return auth ? { auth } : {};
 }

@@ -5,6 +5,9 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Vault } from '../vault/vault.js';
 import { RemoteSource, type RemoteTimings } from './remote-source.js';
 import { connectionOf, readSecrets, secretValues } from './secrets.js';
+import { RemoteLogins } from './oauth/logins.js';
+import { OAuthSession } from './oauth/session.js';
+import { OAuthStore } from './oauth/store.js';
 
 interface Live {
   source: RemoteSource;
@@ -32,9 +35,15 @@ export interface RemoteManagerDeps {
  */
 export class RemoteManager {
   private readonly live = new Map<string, Live>();
+  /** OAuth sign-in state per server name (issue 10); kept while the server exists, enabled or not. */
+  private readonly sessions = new Map<string, OAuthSession>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Running OAuth sign-ins; a completed one reconnects its server. */
+  readonly logins: RemoteLogins;
 
-  constructor(private readonly d: RemoteManagerDeps) {}
+  constructor(private readonly d: RemoteManagerDeps) {
+    this.logins = new RemoteLogins({ events: d.events, logger: d.logger, onSignedIn: (name) => this.signedIn(name) });
+  }
 
   /**
    * Creates every enabled server's source and registers it at once, so the
@@ -46,6 +55,7 @@ export class RemoteManager {
   }
 
   async stop(): Promise<void> {
+    this.logins.stop();
     await this.serial(async () => {
       for (const [name, entry] of this.live) {
         this.live.delete(name);
@@ -56,6 +66,33 @@ export class RemoteManager {
 
   get(name: string): RemoteSource | undefined {
     return this.live.get(name)?.source;
+  }
+
+  /**
+   * The OAuth session of a configured server, created (and its vault record
+   * loaded) on first use. Servers with a static bearer token have none.
+   */
+  async session(name: string): Promise<OAuthSession | undefined> {
+    const cfg = this.d.settings.get().remotes.find((r) => r.name === name);
+    if (!cfg || cfg.hasToken) return undefined;
+    let s = this.sessions.get(name);
+    if (!s) {
+      const store = new OAuthStore(this.d.vault, name, (v) => this.d.logger.registerSecret(v));
+      s = new OAuthSession({ store, serverUrl: cfg.url, logger: this.d.logger, onChange: () => this.d.events.emit({ type: 'state.changed' }) });
+      this.sessions.set(name, s);
+    }
+    await s.load(cfg.url);
+    return s;
+  }
+
+  /** The session if it exists already (for synchronous views). */
+  peekSession(name: string): OAuthSession | undefined {
+    return this.sessions.get(name);
+  }
+
+  /** Forgets a removed server's session (its vault entry is deleted by the caller). */
+  forgetSession(name: string): void {
+    this.sessions.delete(name);
   }
 
   /**
@@ -101,7 +138,8 @@ export class RemoteManager {
     }
     const secrets = await readSecrets(this.d.vault, name);
     for (const v of secretValues(secrets)) this.d.logger.registerSecret(v);
-    const conn = connectionOf(cfg, secrets);
+    const auth = await this.session(name);
+    const conn = { ...connectionOf(cfg, secrets), ...(auth ? { auth } : {}) };
     if (current) return { attempt: current.source.reconfigure(conn) };
     const source = new RemoteSource(conn, { logger: this.d.logger, version: this.d.version, ...(this.d.timings ? { timings: this.d.timings } : {}) });
     const entry: Live = { source, off: source.onChange(() => this.d.events.emit({ type: 'state.changed' })), registered: false };
@@ -119,6 +157,12 @@ export class RemoteManager {
     // Added at run time: the current tool set stays as it is until this server's first attempt is over
     // (issue 4, "Hot reload"), so a slow new server never holds up tools/list.
     return { attempt: source.settled().then(register) };
+  }
+
+  /** A sign-in saved new tokens: clear the "sign-in required" state and reconnect now. */
+  private async signedIn(name: string): Promise<void> {
+    this.sessions.get(name)?.signedIn();
+    await this.refresh(name);
   }
 
   private async drop(entry: Live): Promise<void> {

@@ -15,6 +15,7 @@ import {
   type Upstream,
 } from './upstream.js';
 import { Redactor } from './redact.js';
+import { RefreshUnavailableError } from './oauth/errors.js';
 import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
 
 export { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings };
@@ -146,6 +147,7 @@ export class RemoteSource implements ToolSource {
             ...(ctx.progress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => ctx.progress?.(p.progress, p.total, p.message) } : {}),
           },
         );
+        this.syncSecrets();
         return this.redactor.result(markUntrusted(result as CallToolResult, this.label));
       } catch (err) {
         if (lost.signal.aborted) return this.lostDuringCall(lost.signal.reason instanceof UpstreamLost ? lost.signal.reason.message : 'connection lost');
@@ -155,6 +157,15 @@ export class RemoteSource implements ToolSource {
           await this.replace(up);
           continue;
         }
+        if (this.conn.auth?.needsSignIn(err)) {
+          // 401/403 from the server, or no usable token: the server did not run the call (issue 10).
+          this.fail(err);
+          return this.fault(
+            `The remote server "${this.label}" refused the call: ${this.describe(err)}. The call was not run. ` +
+              `Ask the user to sign in again from Airlock's Servers page or with "airlock remote login ${this.label}".`,
+          );
+        }
+        if (err instanceof RefreshUnavailableError) return this.fault(`The remote server "${this.label}" is unavailable: ${err.message}; nothing was sent.`);
         if (isTimeout(err)) return this.fault(`The remote server "${this.label}" did not answer in time; it may still be working on the call.`);
         if (isServerAnswer(err)) return this.fault(`The remote server "${this.label}" answered with an error: ${(err as Error).message}`);
         if (networkCode(err)) {
@@ -198,6 +209,7 @@ export class RemoteSource implements ToolSource {
         onClose: () => {
           if (holder.up && gen === this.gen && this.up === holder.up) this.fail(new Error('connection closed'));
         },
+        ...(this.conn.auth ? { authProvider: this.conn.auth } : {}),
       });
       holder.up = up;
       const tools = await listAllTools(up, this.t.listMs);
@@ -207,6 +219,7 @@ export class RemoteSource implements ToolSource {
       this.defs = dedupe(tools.map(toDefinition));
       this.state = { state: 'ready' };
       this.failures = 0;
+      this.conn.auth?.connected();
       this.o.logger.info('remote server connected', { server: this.label, transport: up.transport, protocolVersion: up.protocolVersion, tools: this.defs.length });
       this.emit();
       if (old && old !== up) this.retire(old);
@@ -262,7 +275,9 @@ export class RemoteSource implements ToolSource {
   }
 
   private fail(err: unknown): void {
-    const detail = this.redactor.text(describeFailure(err));
+    this.conn.auth?.observe(err);
+    this.syncSecrets();
+    const detail = this.redactor.text(this.describe(err));
     const old = this.up;
     this.up = null;
     this.defs = [];
@@ -273,7 +288,19 @@ export class RemoteSource implements ToolSource {
     }
     this.o.logger.warn('remote server unavailable', { server: this.label, detail });
     this.emit();
+    // Only a sign-in helps; the sign-in reconnects (RemoteManager.refresh).
+    if (this.conn.auth?.needsSignIn(err)) return clearTimeout(this.retryTimer);
     this.scheduleRetry(httpStatusOf(err));
+  }
+
+  /** Status text: an OAuth connection's sign-in errors read "sign-in required…". */
+  private describe(err: unknown): string {
+    return this.conn.auth?.describe(err) ?? describeFailure(err);
+  }
+
+  /** Token values change on every refresh; the redactor follows them. */
+  private syncSecrets(): void {
+    if (this.conn.auth) this.redactor.set([...Object.values(this.conn.headers), ...this.conn.auth.secrets()]);
   }
 
   private scheduleRetry(status: number | undefined): void {
@@ -307,6 +334,7 @@ export class RemoteSource implements ToolSource {
   }
 
   private fault(text: string): CallToolResult {
+    this.syncSecrets();
     return errorResult(this.redactor.text(text));
   }
 

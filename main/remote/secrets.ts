@@ -1,6 +1,7 @@
 import type { RemoteSettings } from '../core/settings.js';
 import type { Vault } from '../vault/vault.js';
 import type { RemoteConnection } from './remote-source.js';
+import { oauthKey } from './oauth/store.js';
 
 /**
  * Vault layout of a remote server's secrets. Settings hold only the header
@@ -8,6 +9,8 @@ import type { RemoteConnection } from './remote-source.js';
  *   remote:<name>:bearer   the bearer token
  *   remote:<name>:headers  JSON object of every extra header (all values are
  *                          treated as secret: API keys often travel as X-Api-Key)
+ *   remote:<name>:oauth    OAuth tokens and client registration (issue 10,
+ *                          main/remote/oauth/store.ts)
  */
 export const bearerKey = (name: string) => `remote:${name}:bearer`;
 export const headersKey = (name: string) => `remote:${name}:headers`;
@@ -46,6 +49,7 @@ export async function writeSecrets(vault: Vault, name: string, s: Partial<Remote
 export async function deleteSecrets(vault: Vault, name: string): Promise<void> {
   await vault.delete(bearerKey(name));
   await vault.delete(headersKey(name));
+  await vault.delete(oauthKey(name));
 }
 
 export function connectionOf(cfg: RemoteSettings, secrets: RemoteSecrets): RemoteConnection {

@@ -1,10 +1,13 @@
 /** Connection settings and time bounds of one remote server (issue 4, "Isolation"). */
+import type { OAuthSession } from './oauth/session.js';
 
 /** What a source needs to reach its server; `headers` carries the secrets (Authorization included). */
 export interface RemoteConnection {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /** OAuth sign-in (issue 10) for servers without a static bearer token. */
+  auth?: OAuthSession;
 }
 
 export interface RemoteTimings {

@@ -1,11 +1,13 @@
 import {
   Client,
+  InsufficientScopeError,
   ProtocolError,
   SdkError,
   SdkErrorCode,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   UnauthorizedError,
+  type AuthProvider,
   type FetchLike,
   type Tool,
 } from '@modelcontextprotocol/client';
@@ -39,6 +41,11 @@ export interface UpstreamOptions {
   onError?: (err: Error) => void;
   /** The connection closed without us closing it. */
   onClose?: () => void;
+  /**
+   * OAuth credentials (issue 10, main/remote/oauth/session.ts): the transport asks it for
+   * the bearer token before every request and tells it about a 401.
+   */
+  authProvider?: AuthProvider;
 }
 
 export interface Upstream {
@@ -90,10 +97,11 @@ async function attempt(o: UpstreamOptions, kind: TransportKind, deadline: number
       ...(o.onToolsChanged ? { listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: () => o.onToolsChanged?.() } } } : {}),
     },
   );
+  const auth = o.authProvider ? { authProvider: o.authProvider } : {};
   const transport =
     kind === 'sse'
-      ? new SSEClientTransport(o.url, { fetch: fetchWithHeaders })
-      : new StreamableHTTPClientTransport(o.url, { fetch: fetchWithHeaders });
+      ? new SSEClientTransport(o.url, { fetch: fetchWithHeaders, ...auth })
+      : new StreamableHTTPClientTransport(o.url, { fetch: fetchWithHeaders, ...auth });
   let closing = false;
   const remaining = Math.max(1, deadline - Date.now());
   const abort = new AbortController();
@@ -137,6 +145,7 @@ export async function listAllTools(up: Upstream, timeoutMs: number): Promise<Too
 
 export function httpStatusOf(err: unknown): number | undefined {
   if (err instanceof UnauthorizedError) return 401;
+  if (err instanceof InsufficientScopeError) return 403;
   if (err instanceof SdkError && err.data && typeof err.data === 'object') {
     const status = (err.data as { status?: unknown }).status;
     if (typeof status === 'number') return status;
@@ -178,6 +187,7 @@ export function isTimeout(err: unknown): boolean {
 export function describeFailure(err: unknown): string {
   const status = httpStatusOf(err);
   if (status === 401) return '401 from server: the token is missing, wrong or expired';
+  if (err instanceof InsufficientScopeError) return '403 from server: the token lacks a scope the server asks for';
   if (status === 403) return '403 from server: access denied';
   if (status === 404) return '404 from server: no MCP endpoint at this URL';
   if (status !== undefined) return `${status} from server`;

@@ -1,0 +1,68 @@
+import type { ControlApi, RemoteLoginOptions, RemoteLoginView } from '../../preload/api.js';
+
+const out = (line: string) => process.stdout.write(line + '\n');
+const note = (line: string) => process.stderr.write(line + '\n');
+
+export interface LoginCliOptions {
+  browser: boolean;
+  json: boolean;
+  options: RemoteLoginOptions;
+}
+
+/**
+ * `airlock remote login NAME` (issue 10): starts the sign-in in the core
+ * (running server or in-process), prints the URL, opens the browser unless
+ * --no-browser or headless, and waits for the loopback redirect.
+ */
+export async function loginCommand(api: ControlApi, name: string, o: LoginCliOptions): Promise<number> {
+  const start = await api.loginRemote(name, { ...o.options, openBrowser: false });
+  if (o.json) out(JSON.stringify({ event: 'auth_url', ...start }));
+  else {
+    out(`Open this page in your browser to sign in to "${name}":\n\n  ${start.authUrl}\n`);
+    note(`Waiting for the sign-in until ${new Date(start.expiresAt).toLocaleTimeString()} (Ctrl-C to cancel)…`);
+  }
+  if (o.browser) await openInBrowser(start.authUrl);
+  const cancel = () => void api.cancelRemoteLogin(start.flowId).catch(() => {});
+  process.once('SIGINT', cancel);
+  let view: RemoteLoginView;
+  try {
+    do view = await api.waitRemoteLogin(start.flowId, 25_000);
+    while (view.state === 'waiting' || view.state === 'exchanging');
+  } finally {
+    process.off('SIGINT', cancel);
+  }
+  if (o.json) out(JSON.stringify({ event: 'done', ...view }));
+  if (view.state === 'signed-in') {
+    if (!o.json) {
+      const r = view.remote;
+      const state = r ? (r.state === 'error' ? `error: ${r.detail ?? ''}` : `${r.state}, ${r.toolCount} tools`) : 'signed in';
+      out(`Signed in to "${name}" (${state}).`);
+    }
+    return 0;
+  }
+  if (!o.json) note(`airlock: ${view.error?.code ?? 'FAILED'}: ${view.error?.message ?? 'The sign-in did not complete.'}`);
+  return 1;
+}
+
+export async function logoutCommand(api: ControlApi, name: string, json: boolean): Promise<number> {
+  const r = await api.logoutRemote(name);
+  if (json) out(JSON.stringify(r));
+  else out(`Signed out of "${r.name}": its tokens are gone from the keychain${r.revoked ? ' and the server revoked them' : ''}.${r.detail ? `\n${r.detail}` : ''}`);
+  return 0;
+}
+
+/**
+ * The system browser, through the `open` package. Skipped without a display
+ * on Linux: the URL is printed either way.
+ */
+async function openInBrowser(url: string): Promise<void> {
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return;
+  try {
+    const { default: open } = await import('open');
+    const child = await open(url);
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // Printing the URL above is the fallback.
+  }
+}

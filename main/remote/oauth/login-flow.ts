@@ -1,0 +1,267 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  auth,
+  discoverOAuthServerInfo,
+  OAuthError,
+  resourceUrlFromServerUrl,
+  type AuthorizationServerMetadata,
+  type FetchLike,
+  type OAuthServerInfo,
+  type StoredOAuthClientInformation,
+} from '@modelcontextprotocol/client';
+import type { Logger } from '../../core/log.js';
+import { followAuthorization } from './auto-follow.js';
+import { LoginError, sanitize, type LoginErrorCode } from './errors.js';
+import { LoopbackListener, type CallbackPage } from './loopback.js';
+import { FlowProvider } from './provider.js';
+import { findRevocationEndpoint } from './revoke.js';
+import type { LoginHints } from './session.js';
+import { bindIssuer, trimMetadata, type OAuthRecord, type OAuthStore, type SavedTokens } from './store.js';
+
+export type LoginStatus = 'waiting' | 'exchanging' | 'signed-in' | 'failed' | 'cancelled';
+
+export interface LoginFlowOptions {
+  name: string;
+  /** The server URL exactly as in settings (tokens are bound to it). */
+  serverUrl: string;
+  store: OAuthStore;
+  hints?: LoginHints;
+  /** Scope the user asked for; otherwise the challenge's, else the server's `scopes_supported`. */
+  scope?: string;
+  preregistered?: { client_id: string; client_secret?: string };
+  clientMetadataUrl?: string;
+  timeoutMs: number;
+  fetch?: FetchLike;
+  /** Testing aid (probe --oauth-auto): follow the authorization redirects without a browser. */
+  autoFollow?: boolean;
+  logger?: Logger;
+  /** Called on every status change. */
+  onUpdate?: (flow: LoginFlow) => void;
+}
+
+/**
+ * One interactive sign-in to a remote MCP server (issue 10): protected
+ * resource metadata (RFC 9728) → authorization server metadata (RFC 8414 /
+ * OpenID discovery) → client (pre-registered, metadata document, or dynamic
+ * registration) → authorization code + PKCE S256 through the browser and a
+ * 127.0.0.1 loopback redirect → tokens with `resource` (RFC 8707), saved to
+ * the vault bound to the issuer. The SDK's `auth()` runs each step.
+ */
+export class LoginFlow {
+  readonly id = randomUUID();
+  status: LoginStatus = 'waiting';
+  error: { code: LoginErrorCode; message: string } | undefined;
+  authUrl = '';
+  redirectUri = '';
+  expiresAt = '';
+  readonly done: Promise<void>;
+  private settle!: () => void;
+  private listener: LoopbackListener | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private provider: FlowProvider | null = null;
+  private info: OAuthServerInfo | null = null;
+  private readonly state = randomBytes(32).toString('base64url');
+
+  constructor(private readonly o: LoginFlowOptions) {
+    this.done = new Promise((resolve) => (this.settle = resolve));
+  }
+
+  get name(): string {
+    return this.o.name;
+  }
+
+  private get fetchFn(): FetchLike {
+    return this.o.fetch ?? fetch;
+  }
+
+  /** Runs discovery and registration and opens the listener; afterwards `authUrl` is set. Throws LoginError. */
+  async start(): Promise<void> {
+    const serverUrl = new URL(this.o.serverUrl);
+    const resourceMetadataUrl = this.o.hints?.resourceMetadataUrl ? new URL(this.o.hints.resourceMetadataUrl) : undefined;
+    try {
+      this.info = await discoverOAuthServerInfo(serverUrl, { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn: this.fetchFn });
+    } catch (err) {
+      throw new LoginError('NO_OAUTH', `Could not read the OAuth metadata of "${this.o.name}": ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const md = this.info.authorizationServerMetadata;
+    if (!md) throw new LoginError('NO_OAUTH', `"${this.o.name}" publishes no OAuth authorization server metadata (RFC 8414 or OpenID discovery at ${this.info.authorizationServerUrl}); Airlock cannot sign in to it.`);
+    // MCP 2025-11-25, "Authorization Code Protection": without advertised S256 support, refuse.
+    if (!md.code_challenge_methods_supported?.includes('S256')) throw new LoginError('NO_PKCE', `The authorization server of "${this.o.name}" does not advertise PKCE S256 (code_challenge_methods_supported); the MCP spec forbids signing in without it.`);
+    // MCP 2025-11-25, "Communication Security": authorization server endpoints over HTTPS (loopback excepted, for local servers).
+    for (const [what, url] of [['authorization', md.authorization_endpoint], ['token', md.token_endpoint]] as const) {
+      if (!secureEndpoint(url)) throw new LoginError('INSECURE_ENDPOINT', `The ${what} endpoint of "${this.o.name}"'s authorization server is not HTTPS (${String(url).slice(0, 200)}); Airlock will not sign in through it.`);
+    }
+
+    const rec = await this.saveChoices(md);
+    let client = clientFor(rec, md.issuer);
+    this.listener = await LoopbackListener.open({ state: this.state, onCallback: (p) => this.callback(p), ...(preferredPort(client) ? { preferredPort: preferredPort(client)! } : {}) });
+    this.redirectUri = this.listener.redirectUri;
+    // A dynamic registration names exact redirect URIs; on another port, register again. Pre-registered and
+    // metadata-document clients use any loopback port (RFC 8252 §7.3).
+    if (client && isDynamic(client) && !client.redirect_uris.includes(this.redirectUri)) client = undefined;
+    this.provider = new FlowProvider({
+      redirectUrl: this.redirectUri,
+      state: this.state,
+      discovery: { authorizationServerUrl: this.info.authorizationServerUrl, authorizationServerMetadata: md, ...(this.info.resourceMetadata ? { resourceMetadata: this.info.resourceMetadata } : {}), ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}) },
+      ...(client ? { client } : {}),
+      ...(rec.clientMetadataUrl ? { clientMetadataUrl: rec.clientMetadataUrl } : {}),
+      onClient: async (c) => void (await this.o.store.update((r) => ({ ...bindIssuer(r ?? { v: 1, serverUrl: this.o.serverUrl }, md.issuer), as: trimMetadata(md, this.info!.authorizationServerUrl), client: c }))),
+      onRedirect: (url) => void (this.authUrl = url.href),
+    });
+    try {
+      await auth(this.provider, { serverUrl, ...this.authScope(), ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn: this.fetchFn, forceReauthorization: true });
+      // With a redirect URL and no code, auth() always ends in an authorization request.
+      if (!this.authUrl) throw new Error('the SDK built no authorization URL');
+    } catch (err) {
+      this.listener.close();
+      throw startError(this.o.name, err);
+    }
+    this.expiresAt = new Date(Date.now() + this.o.timeoutMs).toISOString();
+    this.timer = setTimeout(() => this.finish('failed', { code: 'TIMEOUT', message: `No sign-in arrived within ${Math.round(this.o.timeoutMs / 60_000)} minutes; nothing changed.` }), this.o.timeoutMs);
+    this.timer.unref();
+    this.o.logger?.info('remote sign-in started', { server: this.o.name, redirectUri: this.redirectUri, issuer: md.issuer });
+    if (this.o.autoFollow) {
+      void followAuthorization(this.authUrl, this.redirectUri, this.fetchFn).catch((err: unknown) => {
+        this.finish('failed', { code: 'AUTO_FOLLOW_FAILED', message: err instanceof Error ? err.message : String(err) });
+      });
+    }
+  }
+
+  cancel(message = 'The sign-in was cancelled; nothing changed.'): void {
+    this.finish('cancelled', { code: 'CANCELLED', message });
+  }
+
+  private async callback(params: URLSearchParams): Promise<CallbackPage> {
+    if (this.status !== 'waiting' || !this.provider) return { ok: false, title: 'Sign-in over', message: this.error?.message ?? 'This sign-in has already finished.' };
+    const error = params.get('error');
+    const code = params.get('code');
+    if (error || !code) {
+      // The error text comes from whoever sent the browser here: show its code only.
+      const denied = error === 'access_denied';
+      const message = denied ? `Access to "${this.o.name}" was not granted; nothing changed.` : `The authorization server reported an error (${sanitize(error ?? 'no code', 60)}); nothing changed.`;
+      this.finish('failed', { code: denied ? 'ACCESS_DENIED' : 'AUTHORIZATION_ERROR', message });
+      return { ok: false, title: denied ? 'Access not granted' : 'Sign-in failed', message };
+    }
+    this.status = 'exchanging';
+    this.o.onUpdate?.(this);
+    try {
+      const iss = params.get('iss');
+      // RFC 9207 `iss` is checked by the SDK against the recorded issuer before the code is redeemed.
+      const r = await auth(this.provider, { serverUrl: new URL(this.o.serverUrl), authorizationCode: code, ...(iss ? { iss } : {}), ...this.authScope(), fetchFn: this.fetchFn });
+      if (r !== 'AUTHORIZED') throw new Error('the authorization server did not issue tokens');
+    } catch (err) {
+      const message = `Exchanging the authorization code failed: ${err instanceof OAuthError ? sanitize(err.code, 60) : err instanceof Error ? err.message : String(err)}. Nothing changed.`;
+      this.finish('failed', { code: 'EXCHANGE_FAILED', message });
+      return { ok: false, title: 'Sign-in failed', message };
+    }
+    try {
+      await this.commit();
+    } catch (err) {
+      const message = `The tokens could not be saved to the keychain (${err instanceof Error ? err.message : String(err)}).`;
+      this.finish('failed', { code: 'SAVE_FAILED', message });
+      return { ok: false, title: 'Sign-in failed', message };
+    }
+    this.finish('signed-in');
+    return { ok: true, title: 'Signed in', message: `Airlock is signed in to "${this.o.name}". You can close this tab.` };
+  }
+
+  private async commit(): Promise<void> {
+    const p = this.provider!;
+    const t = p.tokensSaved()!;
+    const md = this.info!.authorizationServerMetadata!;
+    const now = Date.now();
+    const tokens: SavedTokens = {
+      access_token: t.access_token,
+      token_type: t.token_type,
+      ...(t.refresh_token ? { refresh_token: t.refresh_token } : {}),
+      ...(t.scope ? { scope: t.scope } : {}),
+      ...(t.expires_in !== undefined ? { expires_at: now + t.expires_in * 1000 } : {}),
+      obtained_at: now,
+    };
+    const client = p.clientSaved();
+    const revocation = await findRevocationEndpoint(md, this.info!.authorizationServerUrl, this.fetchFn);
+    await this.o.store.update((r) => ({
+      ...bindIssuer(r ?? { v: 1, serverUrl: this.o.serverUrl }, md.issuer),
+      v: 1,
+      serverUrl: this.o.serverUrl,
+      resource: p.resource ?? resourceUrlFromServerUrl(this.o.serverUrl).href,
+      as: { ...trimMetadata(md, this.info!.authorizationServerUrl), ...revocation },
+      ...(client ? { client } : {}),
+      tokens,
+      signedInAt: new Date(now).toISOString(),
+    }));
+    this.o.logger?.info('remote sign-in completed', { server: this.o.name, issuer: md.issuer, renews: !!t.refresh_token });
+  }
+
+  /** The user's pre-registered client or metadata-document URL, kept for later sign-ins and refreshes. */
+  private async saveChoices(md: AuthorizationServerMetadata): Promise<OAuthRecord> {
+    const { preregistered, clientMetadataUrl } = this.o;
+    const rec = await this.o.store.load();
+    if (!preregistered && !clientMetadataUrl && rec) return rec;
+    const saved = await this.o.store.update((r) => {
+      const base = bindIssuer(r ?? { v: 1, serverUrl: this.o.serverUrl }, md.issuer);
+      const { client: _c, ...rest } = base;
+      return { ...rest, ...(preregistered ? { preregistered, client: { ...preregistered } } : {}), ...(clientMetadataUrl ? { clientMetadataUrl } : {}) };
+    });
+    return saved ?? { v: 1, serverUrl: this.o.serverUrl };
+  }
+
+  private authScope(): { scope?: string } {
+    const scope = this.o.scope ?? this.o.hints?.scope;
+    return scope ? { scope } : {};
+  }
+
+  private finish(status: 'signed-in' | 'failed' | 'cancelled', error?: { code: LoginErrorCode; message: string }): void {
+    if (this.status === 'signed-in' || this.status === 'failed' || this.status === 'cancelled') return;
+    this.status = status;
+    this.error = error;
+    clearTimeout(this.timer);
+    this.listener?.close();
+    if (error) this.o.logger?.info('remote sign-in ended', { server: this.o.name, status, code: error.code });
+    this.o.onUpdate?.(this);
+    this.settle();
+  }
+}
+
+function secureEndpoint(raw: string): boolean {
+  try {
+    const u = new URL(raw);
+    return u.protocol === 'https:' || (u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname));
+  } catch {
+    return false;
+  }
+}
+
+function clientFor(rec: OAuthRecord, issuer: string): StoredOAuthClientInformation | undefined {
+  // A client the user registered by hand is always the one to use (the SDK stamps it with the issuer).
+  if (rec.preregistered) return { ...rec.preregistered };
+  const c = rec.client;
+  return c && (!c.issuer || c.issuer === issuer) ? c : undefined;
+}
+
+function isDynamic(c: StoredOAuthClientInformation): c is StoredOAuthClientInformation & { redirect_uris: string[] } {
+  return 'redirect_uris' in c && Array.isArray(c.redirect_uris);
+}
+
+function preferredPort(c: StoredOAuthClientInformation | undefined): number | undefined {
+  if (!c || !isDynamic(c)) return undefined;
+  for (const u of c.redirect_uris) {
+    try {
+      const url = new URL(u);
+      if (url.hostname === '127.0.0.1' && url.port) return Number(url.port);
+    } catch {
+      // Not a URL: ignore.
+    }
+  }
+  return undefined;
+}
+
+function startError(name: string, err: unknown): LoginError {
+  if (err instanceof LoginError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  if (/dynamic client registration|registration_endpoint/i.test(message)) {
+    return new LoginError('NEEDS_CLIENT_ID', `The authorization server of "${name}" does not let Airlock register itself. Register an OAuth client there (redirect URI http://127.0.0.1/callback, any port) and sign in with --client-id.`);
+  }
+  if (err instanceof OAuthError || /registration/i.test(message)) return new LoginError('REGISTRATION_FAILED', `Registering Airlock with the authorization server of "${name}" failed: ${message.slice(0, 200)}`);
+  return new LoginError('NO_OAUTH', `Signing in to "${name}" could not start: ${message.slice(0, 200)}`);
+}

@@ -1,0 +1,302 @@
+import {
+  OAuthError,
+  UnauthorizedError,
+  computeScopeUnion,
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
+  InsufficientScopeError,
+  refreshAuthorization,
+  type AuthProvider,
+  type FetchLike,
+} from '@modelcontextprotocol/client';
+import type { RemoteAuthView } from '../../../preload/api.js';
+import type { Logger } from '../../core/log.js';
+import { describeSignIn, isSignInError, RefreshUnavailableError, sanitize, SignInRequiredError } from './errors.js';
+import { revokeGrant } from './revoke.js';
+import { authView } from './view.js';
+import type { OAuthRecord, OAuthStore, SavedTokens } from './store.js';
+
+/** What the next sign-in should ask for, learned from the server's challenges. */
+export interface LoginHints {
+  resourceMetadataUrl?: string;
+  scope?: string;
+}
+
+export interface OAuthSessionOptions {
+  store: OAuthStore;
+  serverUrl: string;
+  logger?: Logger;
+  /** For requests to the authorization server: plain fetch, never the MCP server's extra headers. */
+  fetch?: FetchLike;
+  now?: () => number;
+  /** `remote probe --oauth-auto`: sign in on the spot instead of reporting "sign-in required". */
+  signIn?: (hints: LoginHints) => Promise<void>;
+  /** Sign-in state changed (for UIs). */
+  onChange?: () => void;
+}
+
+/** Refresh this long before expiry, or at half the lifetime of a short-lived token. */
+const REFRESH_AHEAD_MS = 60_000;
+
+/**
+ * One remote server's OAuth credentials as the transports see them (the
+ * SDK's minimal AuthProvider: `token()` before every request,
+ * `onUnauthorized()` on a 401, after which the transport retries once).
+ *
+ * - Access tokens are refreshed ahead of expiry, single-flight, with the
+ *   RFC 8707 `resource` on the refresh request (SDK `refreshAuthorization`).
+ * - A refused refresh (invalid_grant, …) or a missing refresh token ends in
+ *   SignInRequiredError with the reason; an unreachable authorization server
+ *   in RefreshUnavailableError (the connection retries later).
+ * - A 401 without stored tokens becomes "sign-in required" only when the
+ *   server speaks OAuth: a Bearer `WWW-Authenticate` challenge or published
+ *   protected-resource metadata (RFC 9728). Otherwise it stays a plain 401.
+ *
+ * Deliberately not an OAuthClientProvider: the transports would then run the
+ * whole authorization flow (registration included) from a background
+ * reconnect. The interactive flow is LoginFlow's, started by the user.
+ */
+export class OAuthSession implements AuthProvider {
+  private refreshing: Promise<SavedTokens> | null = null;
+  private required: { reason?: string; scope?: string } | null = null;
+  private hints: LoginHints = {};
+  private serverUrl: string;
+
+  constructor(private readonly o: OAuthSessionOptions) {
+    this.serverUrl = o.serverUrl;
+  }
+
+  get store(): OAuthStore {
+    return this.o.store;
+  }
+
+  /** Loads the record and drops tokens issued for another URL. */
+  async load(serverUrl = this.serverUrl): Promise<void> {
+    this.serverUrl = serverUrl;
+    const rec = await this.o.store.load();
+    if (rec && rec.serverUrl !== serverUrl && (rec.tokens || rec.resource)) {
+      // Tokens are bound to the resource they were issued for: never send them to another server.
+      await this.o.store.update((r) => (r ? { v: 1, serverUrl, ...pick(r) } : r));
+    }
+  }
+
+  async token(): Promise<string | undefined> {
+    const t = (await this.record())?.tokens;
+    if (!t) return undefined;
+    if (!this.expiring(t)) return t.access_token;
+    if (t.refresh_token) {
+      try {
+        return (await this.refresh()).access_token;
+      } catch (err) {
+        // Renewing ahead of time failed for now (authorization server down): the token still works until it expires.
+        if (err instanceof RefreshUnavailableError && t.expires_at !== undefined && t.expires_at > this.now()) return t.access_token;
+        throw err;
+      }
+    }
+    if (t.expires_at !== undefined && t.expires_at <= this.now()) {
+      await this.dropTokens();
+      throw this.require('the sign-in expired and the server gave no refresh token');
+    }
+    return t.access_token;
+  }
+
+  async onUnauthorized(ctx: { response: Response; serverUrl: URL }): Promise<void> {
+    const challenge = extractWWWAuthenticateParams(ctx.response);
+    this.noteHints(challenge.resourceMetadataUrl?.href, challenge.scope);
+    const t = (await this.record())?.tokens;
+    if (t?.refresh_token) {
+      // Refused before expiry: revoked, or rotated keys. One refresh decides; the transport then retries once.
+      try {
+        await this.refresh(true);
+        return;
+      } catch (err) {
+        if (!(err instanceof SignInRequiredError) || !this.o.signIn) throw err;
+      }
+    } else if (t) {
+      await this.dropTokens();
+      if (!this.o.signIn) throw this.require('the server refused the access token and gave no refresh token');
+    } else if (!(await this.speaksOAuth(ctx.response, challenge.resourceMetadataUrl))) {
+      throw new UnauthorizedError();
+    }
+    if (this.o.signIn) return this.o.signIn(this.loginHints());
+    throw this.require(undefined);
+  }
+
+  /** Records what a failed connection or call tells about the sign-in (status view, next sign-in's scope). */
+  observe(err: unknown): void {
+    if (err instanceof InsufficientScopeError) {
+      const scope = computeScopeUnion(this.hints.scope, this.o.store.peek()?.tokens?.scope, sanitize(err.requiredScope));
+      this.noteHints(err.resourceMetadataUrl?.href, scope);
+      this.setRequired({ ...(scope ? { scope } : {}) });
+    } else if (err instanceof SignInRequiredError) {
+      this.setRequired({ ...(err.reason ? { reason: err.reason } : {}), ...(err.neededScope ? { scope: err.neededScope } : {}) });
+    } else if (isSignInError(err)) {
+      this.setRequired({ reason: 'the server refused the renewed access token' });
+    }
+  }
+
+  describe(err: unknown): string | undefined {
+    // After observe(): the scope to ask for is the union of what was granted and what the server wants.
+    if (err instanceof InsufficientScopeError && this.required?.scope) return describeSignIn(new SignInRequiredError(undefined, this.required.scope));
+    return describeSignIn(err);
+  }
+
+  needsSignIn(err: unknown): boolean {
+    return isSignInError(err);
+  }
+
+  /** The connection works: nothing is required any more. */
+  connected(): void {
+    if (this.required) this.setRequired(null);
+  }
+
+  /** A sign-in completed (LoginFlow saved new tokens). */
+  signedIn(): void {
+    this.hints = {};
+    this.setRequired(null);
+  }
+
+  loginHints(): LoginHints {
+    return { ...this.hints };
+  }
+
+  /** Current token values, for redaction of anything the upstream echoes back. */
+  secrets(): string[] {
+    const t = this.o.store.peek()?.tokens;
+    return [t?.access_token, t?.refresh_token].filter((v): v is string => !!v);
+  }
+
+  view(): RemoteAuthView | undefined {
+    const rec = this.o.store.peek();
+    const required = this.required ? describeSignIn(new SignInRequiredError(this.required.reason, this.required.scope)) : undefined;
+    return authView(rec && rec.serverUrl === this.serverUrl ? rec : null, required);
+  }
+
+  /**
+   * Forgets the tokens and revokes them where the authorization server
+   * publishes a revocation endpoint (RFC 7009). The client registration stays
+   * for the next sign-in.
+   */
+  async logout(o: { timeoutMs?: number } = {}): Promise<{ revoked: boolean; hadTokens: boolean; detail?: string }> {
+    const rec = await this.o.store.load();
+    const r = await revokeGrant(rec, { ...(this.o.fetch ? { fetch: this.o.fetch } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+    await this.o.store.update((x) => (x ? withoutTokens(x) : x));
+    this.setRequired({ reason: 'signed out' });
+    return { ...r, hadTokens: !!rec?.tokens };
+  }
+
+  private async record(): Promise<OAuthRecord | null> {
+    const rec = await this.o.store.load();
+    return rec && rec.serverUrl === this.serverUrl ? rec : null;
+  }
+
+  private expiring(t: SavedTokens): boolean {
+    if (t.expires_at === undefined) return false;
+    const lifetime = t.expires_at - t.obtained_at;
+    return t.expires_at - this.now() <= Math.min(REFRESH_AHEAD_MS, lifetime / 2);
+  }
+
+  /** Single-flight: every caller during a refresh waits for the same request. */
+  private refresh(refused = false): Promise<SavedTokens> {
+    this.refreshing ??= this.doRefresh(refused).finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  private async doRefresh(refused: boolean): Promise<SavedTokens> {
+    const rec = await this.record();
+    const t = rec?.tokens;
+    if (!rec || !t?.refresh_token) throw this.require('not signed in');
+    if (!refused && !this.expiring(t)) return t; // another caller refreshed meanwhile
+    const client = rec.client ?? rec.preregistered;
+    if (!rec.as || !client) {
+      await this.dropTokens();
+      throw this.require('the stored sign-in is incomplete');
+    }
+    let fresh;
+    try {
+      fresh = await refreshAuthorization(rec.as.authorizationServerUrl, {
+        metadata: rec.as,
+        clientInformation: client,
+        refreshToken: t.refresh_token,
+        // RFC 8707 §2.2: the resource indicator on every token request, refreshes included (MCP 2025-11-25, "Resource Parameter Implementation").
+        ...(rec.resource ? { resource: new URL(rec.resource) } : {}),
+        ...(this.o.fetch ? { fetchFn: this.o.fetch } : {}),
+      });
+    } catch (err) {
+      if (err instanceof OAuthError) {
+        // The authorization server answered: the grant is dead (invalid_grant: revoked, expired, reused).
+        await this.dropTokens();
+        throw this.require(`the authorization server refused to renew the sign-in (${sanitize(err.code, 60)})`);
+      }
+      this.o.logger?.warn('oauth refresh failed', { server: this.o.store.name, error: err instanceof Error ? err.message : String(err) });
+      throw new RefreshUnavailableError(`could not renew the sign-in: the authorization server did not answer (${err instanceof Error ? err.message : String(err)})`);
+    }
+    const now = this.now();
+    const saved: SavedTokens = {
+      access_token: fresh.access_token,
+      token_type: fresh.token_type,
+      // A refresh response without a refresh token keeps the old one (RFC 6749 §6; refreshAuthorization does this too).
+      ...(fresh.refresh_token ? { refresh_token: fresh.refresh_token } : {}),
+      ...(fresh.scope ?? t.scope ? { scope: fresh.scope ?? t.scope } : {}),
+      ...(fresh.expires_in !== undefined ? { expires_at: now + fresh.expires_in * 1000 } : {}),
+      obtained_at: now,
+    };
+    // Only over the grant that was renewed: a sign-in that finished meanwhile keeps its new tokens.
+    await this.o.store.update((r) => (r && r.tokens?.refresh_token === t.refresh_token ? { ...r, tokens: saved } : r));
+    this.o.logger?.info('oauth tokens renewed', { server: this.o.store.name });
+    return saved;
+  }
+
+  /**
+   * OAuth per the MCP spec (2025-11-25, "Authorization Server Discovery"): the server publishes
+   * protected-resource metadata (RFC 9728), named by the challenge's `resource_metadata` or at the
+   * well-known location. A bare `WWW-Authenticate: Bearer` is what any token-protected API sends
+   * (RFC 6750 §3), so on its own it stays a plain 401 ("the token is missing, wrong or expired").
+   */
+  private async speaksOAuth(_res: Response, resourceMetadataUrl: URL | undefined): Promise<boolean> {
+    try {
+      const prm = await discoverOAuthProtectedResourceMetadata(this.serverUrl, resourceMetadataUrl ? { resourceMetadataUrl } : {}, this.o.fetch);
+      return Array.isArray(prm.authorization_servers) && prm.authorization_servers.length > 0;
+    } catch {
+      return false;
+    }
+  }
+
+  private noteHints(resourceMetadataUrl: string | undefined, scope: string | undefined): void {
+    if (resourceMetadataUrl) this.hints.resourceMetadataUrl = resourceMetadataUrl;
+    if (scope) this.hints.scope = computeScopeUnion(this.hints.scope, sanitize(scope));
+  }
+
+  private require(reason: string | undefined): SignInRequiredError {
+    const err = new SignInRequiredError(reason);
+    this.setRequired(reason ? { reason } : {});
+    return err;
+  }
+
+  private setRequired(r: { reason?: string; scope?: string } | null): void {
+    this.required = r;
+    this.o.onChange?.();
+  }
+
+  private async dropTokens(): Promise<void> {
+    await this.o.store.update((r) => (r ? withoutTokens(r) : r));
+  }
+
+  private now(): number {
+    return (this.o.now ?? Date.now)();
+  }
+}
+
+function withoutTokens(r: OAuthRecord): OAuthRecord {
+  const { tokens: _t, ...rest } = r;
+  return rest;
+}
+
+/** What survives a URL change: the user's client choices (registrations are per authorization server, not per URL). */
+function pick(r: OAuthRecord): Partial<OAuthRecord> {
+  return {
+    ...(r.client ? { client: r.client } : {}),
+    ...(r.preregistered ? { preregistered: r.preregistered } : {}),
+    ...(r.clientMetadataUrl ? { clientMetadataUrl: r.clientMetadataUrl } : {}),
+  };
+}
