@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { ControlApi, GoogleAccountView, GoogleConnectView } from '../../preload/api.js';
 import { ControlError } from '../../preload/api.js';
+import { libs } from '../google/lazy.js';
 import { withControl } from './context.js';
 
 export const GOOGLE_USAGE = `  google client import FILE [--json]       import your Google "Desktop app" OAuth client (client_secret_….json)
@@ -114,7 +115,7 @@ async function connect(api: ControlApi, o: { readOnly?: boolean | undefined; acc
 async function openInBrowser(url: string): Promise<void> {
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return;
   try {
-    const { default: open } = await import('open');
+    const { default: open } = await libs.open();
     const child = await open(url);
     child.on('error', () => {});
     child.unref();

@@ -178,7 +178,7 @@ describe('the fake checks PKCE', () => {
     const oauth = new GoogleOAuth({ client: await kit.accounts.client.credentials(), endpoints: kit.accounts.endpoints() });
     const { challenge } = await oauth.pkce();
     const redirectUri = 'http://127.0.0.1:9/oauth2/callback';
-    const authUrl = oauth.authUrl({ redirectUri, state: 's', challenge, scopes: ['openid'] });
+    const authUrl = await oauth.authUrl({ redirectUri, state: 's', challenge, scopes: ['openid'] });
     const code = (await consentRedirect(authUrl)).searchParams.get('code')!;
     const wrong = (await oauth.pkce()).verifier;
     const err = await oauth.exchange({ code, verifier: wrong, redirectUri }).catch((e: unknown) => e);

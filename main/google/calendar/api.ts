@@ -1,9 +1,10 @@
-import { calendar, type calendar_v3, type MethodOptions } from '@googleapis/calendar';
+import type { calendar_v3, MethodOptions } from '@googleapis/calendar';
 import {
   GoogleToolError,
   type GoogleAccountAccess,
   type GoogleAccountInfo,
 } from '../account-access.js';
+import { libs } from '../lazy.js';
 import { reauthOn401 } from '../reauth.js';
 
 const CALENDAR_SCOPE = 'https://www.googleapis.com/auth/calendar';
@@ -47,7 +48,9 @@ export class CalendarApi {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  get api(): calendar_v3.Calendar {
+  /** The client for the current API root; @googleapis/calendar loads on the first call (issue 2). */
+  async api(): Promise<calendar_v3.Calendar> {
+    const { calendar } = await libs.calendar();
     const root = this.access.apiRoot();
     if (!this.client || root !== this.root) {
       // retry: false — gaxios would otherwise retry 429s and DELETEs on its own; a rate limit goes
@@ -111,7 +114,7 @@ export class CalendarApi {
   async zoneOf(account: string, calendarId: string, opts: MethodOptions): Promise<string> {
     const cached = this.cachedZone(account, calendarId);
     if (cached) return cached;
-    const res = await this.api.calendars.get({ calendarId }, opts);
+    const res = await (await this.api()).calendars.get({ calendarId }, opts);
     const zone = res.data.timeZone ?? 'UTC';
     this.rememberZone(account, calendarId, zone);
     return zone;

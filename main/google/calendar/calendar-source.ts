@@ -200,7 +200,7 @@ export class CalendarSource implements ToolSource {
 
   private async context(account: string, signal: AbortSignal): Promise<CallCtx> {
     return {
-      api: this.cal.api,
+      api: await this.cal.api(),
       opts: await this.cal.options(account, signal),
       account,
       now: this.now(),

@@ -1,5 +1,8 @@
 import iconv from 'iconv-lite';
 
+// charsetOf needs no iconv: it lives in text.ts, so callers that only parse headers stay light (lazy.ts).
+export { charsetOf } from './text.js';
+
 /**
  * Labels that the WHATWG Encoding Standard (encoding.spec.whatwg.org, "Legacy
  * single-byte encodings") maps to windows-1252. Mail clients label Windows
@@ -41,10 +44,4 @@ export function decodeText(bytes: Uint8Array, charset?: string | null): string {
     normalizeCharset(charset),
   );
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-/** The `charset` parameter of a Content-Type value, if any. */
-export function charsetOf(contentType: string | undefined | null): string | undefined {
-  const m = /;\s*charset\s*=\s*("?)([^";\s]+)\1/i.exec(contentType ?? '');
-  return m?.[2];
 }

@@ -1,8 +1,6 @@
-import mammoth from 'mammoth';
 import PostalMime from 'postal-mime';
-import { extractText as extractPdfText, getDocumentProxy } from 'unpdf';
-import { decodeText } from './charset.js';
-import { htmlToMarkdown, tidy } from './html-to-markdown.js';
+import { libs } from '../lazy.js';
+import { tidy } from './text.js';
 
 /** Attachment bytes → text for an agent: PDF, DOCX, plain text, HTML and attached e-mails. */
 
@@ -51,15 +49,26 @@ export async function extractAttachment(
         return await pdf(bytes);
       case 'docx': {
         // mammoth → HTML (keeps headings, lists and tables) → the same markdown as HTML mail.
+        const [{ default: mammoth }, { htmlToMarkdown }] = await Promise.all([
+          libs.mammoth(),
+          libs.markdown(),
+        ]);
         const { value } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) });
         return { ok: true, kind, text: htmlToMarkdown(value) };
       }
-      case 'html':
+      case 'html': {
+        const [{ decodeText }, { htmlToMarkdown }] = await Promise.all([
+          libs.charset(),
+          libs.markdown(),
+        ]);
         return { ok: true, kind, text: htmlToMarkdown(decodeText(bytes, info.charset)) };
+      }
       case 'email':
         return await email(bytes);
-      case 'text':
+      case 'text': {
+        const { decodeText } = await libs.charset();
         return { ok: true, kind, text: tidy(decodeText(bytes, info.charset)) };
+      }
     }
   } catch (err) {
     return {
@@ -70,6 +79,7 @@ export async function extractAttachment(
 }
 
 async function pdf(bytes: Uint8Array): Promise<Extracted> {
+  const { extractText: extractPdfText, getDocumentProxy } = await libs.unpdf();
   // pdf.js may detach the buffer it is given: hand it a copy. verbosity 0 keeps its warnings off stderr.
   const doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
   let totalPages: number;
@@ -108,7 +118,11 @@ async function email(bytes: Uint8Array): Promise<Extracted> {
     mail.date ? `Date: ${mail.date}` : '',
     `Subject: ${mail.subject ?? ''}`,
   ].filter(Boolean);
-  const body = mail.text?.trim() ? tidy(mail.text) : mail.html ? htmlToMarkdown(mail.html) : '';
+  const body = mail.text?.trim()
+    ? tidy(mail.text)
+    : mail.html
+      ? (await libs.markdown()).htmlToMarkdown(mail.html)
+      : '';
   const files = mail.attachments.map((a) => a.filename ?? a.mimeType).filter(Boolean);
   if (files.length) head.push(`Attachments: ${files.join(', ')}`);
   return { ok: true, kind: 'email', text: `${head.join('\n')}\n\n${body}` };

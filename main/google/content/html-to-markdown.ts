@@ -1,5 +1,9 @@
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
+import { tidy } from './text.js';
+
+// tidy lives in text.ts so plain-text paths need not load turndown (lazy.ts); kept exported here too.
+export { tidy };
 
 /**
  * HTML mail → markdown an agent can read: links and data tables kept (GFM),
@@ -143,23 +147,9 @@ function build(): TurndownService {
 
 let service: TurndownService | undefined;
 
-// Zero-width and filler characters newsletters pad their preheaders with.
-const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD\u061C\u180E]|\u034F/g;
-
 /** HTML (a whole document or a fragment) → markdown without HTML tags. */
 export function htmlToMarkdown(html: string): string {
   service ??= build();
   const markdown = service.turndown(html);
   return tidy(markdown);
-}
-
-/** Whitespace clean-up shared by every text an agent gets. */
-export function tidy(text: string): string {
-  return text
-    .replace(INVISIBLE, '')
-    .replace(/\u00A0/g, ' ')
-    .replace(/[ \t]+$/gm, '')
-    .replace(/^[ \t]+$/gm, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 }

@@ -1,4 +1,8 @@
-/** Plain-text helpers for mail bodies: "view in browser" stubs, paging, quoted replies. */
+/**
+ * Plain-text helpers for mail bodies: "view in browser" stubs, paging, quoted
+ * replies, whitespace clean-up, the charset parameter. No library imports: the
+ * light half of content/ that loads at start (lazy.ts).
+ */
 
 // What a newsletter's text/plain part says when it is only a pointer to the HTML.
 const STUB_PHRASES =
@@ -105,4 +109,24 @@ export function decodeEntities(s: string): string {
     }
     return named[e.toLowerCase()] ?? m;
   });
+}
+
+// Zero-width and filler characters newsletters pad their preheaders with.
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD\u061C\u180E]|\u034F/g;
+
+/** Whitespace clean-up shared by every text an agent gets. */
+export function tidy(text: string): string {
+  return text
+    .replace(INVISIBLE, '')
+    .replace(/\u00A0/g, ' ')
+    .replace(/[ \t]+$/gm, '')
+    .replace(/^[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** The `charset` parameter of a Content-Type value, if any. */
+export function charsetOf(contentType: string | undefined | null): string | undefined {
+  const m = /;\s*charset\s*=\s*("?)([^";\s]+)\1/i.exec(contentType ?? '');
+  return m?.[2];
 }

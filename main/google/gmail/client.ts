@@ -1,5 +1,6 @@
-import { gmail, type gmail_v1, type MethodOptions } from '@googleapis/gmail';
+import type { gmail_v1, MethodOptions } from '@googleapis/gmail';
 import type { GoogleAccountAccess } from '../account-access.js';
+import { libs } from '../lazy.js';
 import { reauthOn401 } from '../reauth.js';
 import { factsOf, isRateLimit, isRetriable, toToolError } from './errors.js';
 
@@ -17,11 +18,15 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseMs: 400, maxWaitSeconds: 20 };
 
 const apis = new Map<string, GmailApi>();
-/** One typed client per API root; the token travels per request, so one client serves every account. */
-export function gmailApi(rootUrl: string): GmailApi {
+/**
+ * One typed client per API root; the token travels per request, so one client
+ * serves every account. @googleapis/gmail loads on the first call (issue 2).
+ */
+export async function gmailApi(rootUrl: string): Promise<GmailApi> {
   let api = apis.get(rootUrl);
   if (!api) {
-    api = gmail({ version: 'v1', rootUrl });
+    const { gmail } = await libs.gmail();
+    api = apis.get(rootUrl) ?? gmail({ version: 'v1', rootUrl });
     apis.set(rootUrl, api);
   }
   return api;
@@ -52,7 +57,7 @@ export class GmailClient {
     };
   }
 
-  private api(): GmailApi {
+  private api(): Promise<GmailApi> {
     return gmailApi(this.access.apiRoot());
   }
 
@@ -64,7 +69,7 @@ export class GmailClient {
   ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await call(this.api(), await this.options())).data;
+        return (await call(await this.api(), await this.options())).data;
       } catch (err) {
         const f = factsOf(err);
         if (!isRetriable(f) || attempt >= this.retry.attempts)
@@ -85,7 +90,7 @@ export class GmailClient {
     call: (api: GmailApi, opts: MethodOptions) => Promise<{ data: T }>,
   ): Promise<T> {
     try {
-      return (await call(this.api(), await this.options())).data;
+      return (await call(await this.api(), await this.options())).data;
     } catch (err) {
       throw toToolError(err, { account: this.account, what });
     }

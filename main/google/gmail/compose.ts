@@ -1,5 +1,5 @@
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { addressParser } from 'postal-mime';
+import { libs } from '../lazy.js';
 
 /**
  * Outgoing mail: recipients parsed and checked, the message built by
@@ -123,6 +123,7 @@ export function textToHtml(body: string): string {
 
 /** The RFC 822 message, ready for Gmail's `raw` field (Bcc kept: Gmail reads it to deliver, then drops it). */
 export async function buildMime(m: Outgoing): Promise<Buffer> {
+  const { default: MailComposer } = await libs.mailComposer();
   const node = new MailComposer({
     from: m.from,
     to: m.to,

@@ -1,8 +1,7 @@
 import type { gmail_v1 } from '@googleapis/gmail';
 import { decodeWords } from 'postal-mime';
-import { charsetOf, decodeText } from '../content/charset.js';
-import { htmlToMarkdown, tidy } from '../content/html-to-markdown.js';
-import { isTextStub } from '../content/text.js';
+import { charsetOf, isTextStub, tidy } from '../content/text.js';
+import { libs } from '../lazy.js';
 
 /**
  * Reading Gmail's parsed message (`format=full`): a tree of parts whose
@@ -75,6 +74,7 @@ async function partText(part: Part, fetch?: DataFetcher): Promise<string> {
   let bytes = base64urlBytes(part.body?.data);
   if (bytes.length === 0 && part.body?.attachmentId && fetch)
     bytes = await fetch(part.body.attachmentId);
+  const { decodeText } = await libs.charset();
   return decodeText(bytes, charsetOf(header(part, 'content-type')));
 }
 
@@ -127,7 +127,9 @@ async function choose(part: Part, fetch?: DataFetcher): Promise<Candidate | null
 }
 
 async function render(c: Candidate): Promise<string> {
-  return c.kind === 'html' ? htmlToMarkdown(c.raw) : tidy(c.raw.replace(/\r\n?/g, '\n'));
+  if (c.kind === 'plain') return tidy(c.raw.replace(/\r\n?/g, '\n'));
+  const { htmlToMarkdown } = await libs.markdown();
+  return htmlToMarkdown(c.raw);
 }
 
 /**

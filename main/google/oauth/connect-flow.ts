@@ -99,7 +99,7 @@ export class ConnectFlow {
       throw err;
     });
     this.verifier = verifier;
-    this.url = this.o.oauth.authUrl({
+    this.url = await this.o.oauth.authUrl({
       redirectUri,
       state: this.state,
       challenge,

@@ -1,7 +1,9 @@
-import { CodeChallengeMethod, OAuth2Client, type Credentials } from 'google-auth-library';
+import type { Credentials } from 'google-auth-library';
 import type { GoogleClientCredentials } from '../client-config.js';
 import type { GoogleEndpoints } from '../endpoints.js';
+import { libs } from '../lazy.js';
 import { parseScopeString } from '../scopes.js';
+import type { AirlockOAuth2Client } from './oauth2-client.js';
 
 /** A token endpoint answer, normalised. */
 export interface TokenAnswer {
@@ -14,34 +16,27 @@ export interface TokenAnswer {
   scopes?: string[];
 }
 
-/** google-auth-library's client with the refresh call exposed without its credential bookkeeping. */
-class AirlockOAuth2Client extends OAuth2Client {
-  /**
-   * `refreshAccessToken()` overwrites a refresh token Google sent back with
-   * the old one; this returns Google's answer as is, so a rotated token is kept.
-   */
-  refreshRaw(refreshToken: string) {
-    return this.refreshTokenNoCache(refreshToken);
-  }
-}
-
 /**
  * Google's OAuth 2.0 endpoints for installed apps, through google-auth-library
  * (DESIGN "Choices"): authorization URL with PKCE S256, code exchange,
  * refresh and revocation; endpoints overridable for the fake (issue 5, item 8).
  */
 export class GoogleOAuth {
-  private readonly client: AirlockOAuth2Client;
+  private oauthClient: Promise<AirlockOAuth2Client> | undefined;
 
-  constructor(
-    private readonly o: { client: GoogleClientCredentials; endpoints: GoogleEndpoints; timeoutMs?: number },
-  ) {
-    this.client = new AirlockOAuth2Client({
-      clientId: o.client.clientId,
-      clientSecret: o.client.clientSecret,
-      endpoints: { oauth2AuthBaseUrl: o.endpoints.authUrl, oauth2TokenUrl: o.endpoints.tokenUrl, oauth2RevokeUrl: o.endpoints.revokeUrl },
-      transporterOptions: { timeout: o.timeoutMs ?? 30_000 },
-    });
+  constructor(private readonly o: { client: GoogleClientCredentials; endpoints: GoogleEndpoints; timeoutMs?: number }) {}
+
+  /** google-auth-library's client, built on first use (the library loads lazily; issue 2). */
+  private client(): Promise<AirlockOAuth2Client> {
+    return (this.oauthClient ??= libs.oauthClient().then(
+      ({ AirlockOAuth2Client }) =>
+        new AirlockOAuth2Client({
+          clientId: this.o.client.clientId,
+          clientSecret: this.o.client.clientSecret,
+          endpoints: { oauth2AuthBaseUrl: this.o.endpoints.authUrl, oauth2TokenUrl: this.o.endpoints.tokenUrl, oauth2RevokeUrl: this.o.endpoints.revokeUrl },
+          transporterOptions: { timeout: this.o.timeoutMs ?? 30_000 },
+        }),
+    ));
   }
 
   get clientId(): string {
@@ -50,7 +45,7 @@ export class GoogleOAuth {
 
   /** A fresh code verifier and its S256 challenge (RFC 7636 §4.1–4.2). */
   async pkce(): Promise<{ verifier: string; challenge: string }> {
-    const r = await this.client.generateCodeVerifierAsync();
+    const r = await (await this.client()).generateCodeVerifierAsync();
     if (!r.codeChallenge) throw new Error('PKCE challenge was not generated.');
     return { verifier: r.codeVerifier, challenge: r.codeChallenge };
   }
@@ -59,8 +54,9 @@ export class GoogleOAuth {
    * The consent URL. `access_type=offline` + `prompt=consent` are what make
    * Google return a refresh token every time (FIELD-NOTES, "Google").
    */
-  authUrl(p: { redirectUri: string; state: string; challenge: string; scopes: string[]; loginHint?: string }): string {
-    return this.client.generateAuthUrl({
+  async authUrl(p: { redirectUri: string; state: string; challenge: string; scopes: string[]; loginHint?: string }): Promise<string> {
+    const [client, { CodeChallengeMethod }] = await Promise.all([this.client(), libs.oauthClient()]);
+    return client.generateAuthUrl({
       redirect_uri: p.redirectUri,
       response_type: 'code',
       scope: p.scopes,
@@ -75,18 +71,18 @@ export class GoogleOAuth {
   }
 
   async exchange(p: { code: string; verifier: string; redirectUri: string }): Promise<TokenAnswer> {
-    const { tokens } = await this.client.getToken({ code: p.code, codeVerifier: p.verifier, redirect_uri: p.redirectUri });
+    const { tokens } = await (await this.client()).getToken({ code: p.code, codeVerifier: p.verifier, redirect_uri: p.redirectUri });
     return answer(tokens);
   }
 
   async refresh(refreshToken: string): Promise<TokenAnswer> {
-    const { tokens } = await this.client.refreshRaw(refreshToken);
+    const { tokens } = await (await this.client()).refreshRaw(refreshToken);
     return answer(tokens);
   }
 
   /** Revoking the refresh token ends the whole grant (developers.google.com/identity/protocols/oauth2/native-app#tokenrevoke). */
   async revoke(token: string): Promise<void> {
-    await this.client.revokeToken(token);
+    await (await this.client()).revokeToken(token);
   }
 
   /** The account's address, from the OpenID Connect userinfo endpoint (scopes `openid email`). */

@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Issue 2 (cold start ≤ 500 ms, idle RSS ≤ 100 MB): the Google libraries load
+ * on first use (main/google/lazy.ts), never at start. Checked on the built app
+ * (npm test builds before it runs the tests) in a fresh process, because this
+ * process has loaded half of node_modules already; lazy-load.probe.mjs says how
+ * packages are observed.
+ */
+const LAZY = [
+  '@googleapis/gmail',
+  '@googleapis/calendar',
+  'googleapis-common',
+  'gaxios',
+  'google-auth-library',
+  'nodemailer',
+  'turndown',
+  '@joplin/turndown-plugin-gfm',
+  'iconv-lite',
+  'mammoth',
+  'unpdf',
+  'open',
+];
+
+interface Probe {
+  atStart: string[];
+  afterUse: string[];
+  read: { isError: boolean; text: string };
+  sent: { isError: boolean; text: string };
+  calendars: { isError: boolean; text: string };
+  authUrl: string;
+  pdf: { ok: boolean; reason?: string };
+  docx: { ok: boolean; reason?: string };
+}
+
+let probe: Probe;
+beforeAll(async () => {
+  const built = fileURLToPath(new URL('../../dist/main/google/lazy.js', import.meta.url));
+  if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" first`);
+  const script = fileURLToPath(new URL('./lazy-load.probe.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const line = new Promise<string>((resolve) =>
+    createInterface({ input: child.stdout }).once('line', resolve),
+  );
+  const first = await Promise.race([
+    line,
+    exited.then((code) => `probe exited with ${code} before reporting`),
+  ]);
+  await exited;
+  if (!first.startsWith('{')) throw new Error(first);
+  probe = JSON.parse(first) as Probe;
+}, 60_000);
+
+describe('Google libraries load on first use (issue 2)', () => {
+  it('are not loaded when the app has started with no Google account', () => {
+    // The hook does see packages: the ones start-up needs are there.
+    expect(probe.atStart).toEqual(
+      expect.arrayContaining(['better-sqlite3', '@modelcontextprotocol/server', 'zod']),
+    );
+    expect(LAZY.filter((p) => probe.atStart.includes(p))).toEqual([]);
+  });
+
+  it('load when Gmail, Calendar, OAuth and attachments are used, and the tools work', () => {
+    expect(LAZY.filter((p) => !probe.afterUse.includes(p))).toEqual([]);
+    expect(probe.read).toMatchObject({
+      isError: false,
+      text: expect.stringContaining('Hello **world**'),
+    });
+    expect(probe.sent).toMatchObject({
+      isError: false,
+      text: expect.stringContaining('Message id sent-1'),
+    });
+    expect(probe.calendars).toMatchObject({
+      isError: false,
+      text: expect.stringContaining('id primary'),
+    });
+    expect(new URL(probe.authUrl).searchParams.get('code_challenge_method')).toBe('S256');
+    expect(probe.pdf).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('PDF file could not be read'),
+    });
+    expect(probe.docx).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('DOCX file could not be read'),
+    });
+  });
+});
