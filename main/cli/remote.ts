@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { RemoteView } from '../../preload/api.js';
 import { ControlError } from '../../preload/api.js';
 import { appVersion } from '../core/version.js';
-import { probeRemote, type ProbeOAuth } from '../remote/probe.js';
+import type { ProbeOAuth } from '../remote/probe.js';
 import { parseHeaderArg, validateHeaders, validateRemoteUrl, validateToken } from '../remote/validate.js';
 import { withControl } from './context.js';
 import { loginCommand, logoutCommand } from './remote-login.js';
@@ -116,6 +116,8 @@ async function probe(rawUrl: string, v: ProbeFlags): Promise<number> {
       throw new ControlError('INVALID', `--args must be a JSON object, got ${JSON.stringify(v.args)}.`);
     }
   }
+  // The MCP client SDK loads only for commands that connect somewhere (keeps `airlock serve` lean).
+  const { probeRemote } = await import('../remote/probe.js');
   const outcome = await probeRemote({
     url,
     headers,

@@ -22,8 +22,8 @@ import { dataPaths, type DataPaths } from './paths.js';
 import { SettingsStore } from './settings.js';
 import { appVersion } from './version.js';
 import { resolvePolicy } from '../approvals/policy.js';
-import { RemoteControl } from '../remote/remote-control.js';
-import { RemoteManager } from '../remote/remote-manager.js';
+import { RemoteLoader } from '../remote/remote-loader.js';
+import type { RemoteManager } from '../remote/remote-manager.js';
 import type { RemoteTimings } from '../remote/remote-source.js';
 import { GoogleService, type GoogleHooks } from '../google/google-service.js';
 import { createCalendarSource } from '../google/calendar/calendar-source.js';
@@ -79,8 +79,8 @@ export class App {
   private readonly lock: InstanceLock;
   private startedInfo: Started | null = null;
   private offs: (() => void)[] = [];
-  /** Remote MCP servers (issue 4). */
-  remotes: RemoteManager | null = null;
+  /** Remote MCP servers (issue 4), loaded when the profile has any or the user asks for them. */
+  private remoteLoader: RemoteLoader | null = null;
   /** Google accounts and consent (issue 5); `google.accounts` is what Gmail/Calendar tools use. */
   readonly google: GoogleService;
 
@@ -157,15 +157,7 @@ export class App {
       mcpUrl: () => mcpUrl,
       connectedAgents: () => mcp.connectedAgents(),
       google: this.google.control,
-      remotes: new RemoteControl({
-        settings,
-        vault: this.vault,
-        manager: this.remoteManager(),
-        events,
-        version: this.version,
-        // The shell's browser opener serves remote-server sign-ins (issue 10) as well as Google consent.
-        ...(this.options.google?.openBrowser ? { openBrowser: this.options.google.openBrowser } : {}),
-      }),
+      remotes: this.remoteLoaderFor().control(),
     });
 
     registry.add(new StatusSource((agent) => this.statusReport(agent)));
@@ -176,7 +168,7 @@ export class App {
       if (!extra.some((s) => s.id === builtin.id)) registry.add(builtin);
     }
     for (const source of extra) registry.add(source);
-    await this.remoteManager().start();
+    if (settings.get().remotes.length > 0) await this.remoteLoaderFor().load();
     this.offs.push(registry.onToolsChanged(() => mcp.toolsChanged()));
     this.offs.push(events.subscribe((e) => e.type === 'tools.changed' && mcp.toolsChanged()));
     approvals.start();
@@ -206,8 +198,8 @@ export class App {
     this.gateway = null;
     this.approvals?.stop();
     this.google.stop();
-    await this.remotes?.stop();
-    this.remotes = null;
+    await this.remoteLoader?.stop();
+    this.remoteLoader = null;
     for (const s of this.registry.listSources()) await this.registry.remove(s.id);
     this.db?.close();
     this.db = null;
@@ -215,18 +207,34 @@ export class App {
     this.startedInfo = null;
   }
 
-  private remoteManager(): RemoteManager {
-    this.remotes ??= new RemoteManager({
-      settings: this.settings,
-      vault: this.vault,
-      registry: this.registry,
-      logger: this.logger,
-      events: this.events,
-      version: this.version,
-      ...(this.options.remoteTimings ? { timings: this.options.remoteTimings } : {}),
-    });
-    return this.remotes;
+  /** The remote-server manager once loaded (tests and the status tool read it). */
+  get remotes(): RemoteManager | null {
+    return this.remoteLoader?.manager ?? null;
   }
+
+  private remoteLoaderFor(): RemoteLoader {
+    this.remoteLoader ??= new RemoteLoader(
+      {
+        settings: this.settings,
+        vault: this.vault,
+        registry: this.registry,
+        logger: this.logger,
+        events: this.events,
+        version: this.version,
+        ...(this.options.remoteTimings ? { timings: this.options.remoteTimings } : {}),
+      },
+      {
+        settings: this.settings,
+        vault: this.vault,
+        events: this.events,
+        version: this.version,
+        // The shell's browser opener serves remote-server sign-ins (issue 10) as well as Google consent.
+        ...(this.options.google?.openBrowser ? { openBrowser: this.options.google.openBrowser } : {}),
+      },
+    );
+    return this.remoteLoader;
+  }
+
 
   private async controlToken(): Promise<string> {
     let token = await this.vault.get(CONTROL_TOKEN_KEY);

@@ -63,6 +63,8 @@ describe('Google libraries load on first use (issue 2)', () => {
       expect.arrayContaining(['better-sqlite3', '@modelcontextprotocol/server', 'zod']),
     );
     expect(LAZY.filter((p) => probe.atStart.includes(p))).toEqual([]);
+    // Nor is the MCP client SDK while the profile has no remote server (main/remote/remote-loader.ts).
+    expect(probe.atStart).not.toContain('@modelcontextprotocol/client');
   });
 
   it('load when Gmail, Calendar, OAuth and attachments are used, and the tools work', () => {
