@@ -4,7 +4,9 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useControl } from '../../lib/control';
 import { errorMessage } from '../../lib/errors';
 import { plural, relativeTime } from '../../lib/format';
+import { needsSignIn } from './auth-model';
 import { EditServerForm } from './EditServerForm';
+import { ServerAuth } from './ServerAuth';
 
 const STATE_TEXT: Record<RemoteView['state'], string> = {
   ready: 'Connected',
@@ -13,7 +15,7 @@ const STATE_TEXT: Record<RemoteView['state'], string> = {
   disabled: 'Disabled',
 };
 
-/** One remote server: its status, and enable/disable, refresh, edit, remove. */
+/** One remote server: its status, its OAuth sign-in if it uses one, and enable/disable, refresh, edit, remove. */
 export function ServerCard({
   server,
   onChanged,
@@ -61,6 +63,7 @@ export function ServerCard({
             : STATE_TEXT[fresh.state],
       );
     });
+  const signIn = needsSignIn(server);
   const remove = () =>
     run('remove', async () => {
       await api.removeRemote(server.name);
@@ -79,23 +82,31 @@ export function ServerCard({
       <header className="card-head">
         <h3 id={`${id}-h`}>{server.name}</h3>
         <span className={`badge state ${server.state}`} data-testid="server-state">
-          {STATE_TEXT[server.state]}
+          {server.state === 'error' && signIn ? 'Sign-in required' : STATE_TEXT[server.state]}
           {server.state === 'ready' && ` · ${plural(server.toolCount, 'tool')}`}
         </span>
       </header>
       <p className="mono url">{server.url}</p>
-      {server.state === 'error' && server.detail && (
+      {server.state === 'error' && server.detail && !signIn && (
         <p className="error" data-testid="server-detail">
           {server.detail}
         </p>
       )}
       <p className="hint">
-        {server.hasToken ? 'Bearer token set' : 'No token'}
+        {server.hasToken ? 'Bearer token set' : server.auth ? 'OAuth' : 'No token'}
         {server.headerNames.length > 0 && ` · headers: ${server.headerNames.join(', ')}`}
         {server.transport && ` · ${server.transport === 'sse' ? 'SSE' : 'streamable HTTP'}`}
         {server.protocolVersion && ` · MCP ${server.protocolVersion}`}
         {` · added ${relativeTime(server.createdAt)}`}
       </p>
+      {server.auth && (
+        <ServerAuth
+          server={server}
+          auth={server.auth}
+          disabled={busy !== null}
+          onChanged={onChanged}
+        />
+      )}
       {editing ? (
         <EditServerForm
           server={server}
