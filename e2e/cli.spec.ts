@@ -10,23 +10,56 @@ const newDataDir = () => newProfile().dataDir;
 const mcp = (url: string, token: string) =>
   fetch(url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      },
+    }),
   });
 
 test('agent add --json prints one JSON object with name, token, mcpUrl and client setup', async () => {
   const dataDir = newDataDir();
-  const { stdout } = await airlock(['agent', 'add', 'Claude Code', '--json', '--data-dir', dataDir]);
+  const { stdout } = await airlock([
+    'agent',
+    'add',
+    'Claude Code',
+    '--json',
+    '--data-dir',
+    dataDir,
+  ]);
   expect(stdout.trim().split('\n')).toHaveLength(1);
   const out = JSON.parse(stdout);
   expect(out.name).toBe('Claude Code');
   expect(out.token).toMatch(/^alk_[A-Za-z0-9_-]{43}$/); // 256 bits
   expect(out.mcpUrl).toBe('http://127.0.0.1:47821/mcp');
-  expect(out.setup.map((s: { client: string }) => s.client)).toEqual(['Claude Code', 'Claude Desktop', 'Cursor', 'VS Code', 'Codex', 'Windsurf']);
-  const list = JSON.parse((await airlock(['agent', 'list', '--json', '--data-dir', dataDir])).stdout);
+  expect(out.setup.map((s: { client: string }) => s.client)).toEqual([
+    'Claude Code',
+    'Claude Desktop',
+    'Cursor',
+    'VS Code',
+    'Codex',
+    'Windsurf',
+  ]);
+  const list = JSON.parse(
+    (await airlock(['agent', 'list', '--json', '--data-dir', dataDir])).stdout,
+  );
   expect(list).toMatchObject([{ name: 'Claude Code', hasToken: true }]);
   expect(JSON.stringify(list)).not.toContain(out.token);
-  await expect(airlock(['agent', 'add', 'Claude Code', '--data-dir', dataDir])).rejects.toMatchObject({ stderr: expect.stringMatching(/CONFLICT: An agent named "Claude Code" already exists/) });
+  await expect(
+    airlock(['agent', 'add', 'Claude Code', '--data-dir', dataDir]),
+  ).rejects.toMatchObject({
+    stderr: expect.stringMatching(/CONFLICT: An agent named "Claude Code" already exists/),
+  });
   expect(readFileSync(join(dataDir, 'settings.json'), 'utf8')).not.toContain(out.token);
 });
 
@@ -52,7 +85,10 @@ test('serve: one ready line, server.json, status, single instance, clean SIGTERM
 
   expect(await server.stop()).toBe(0);
   expect(existsSync(join(dataDir, 'server.json'))).toBe(false);
-  await expect(airlock(['status', '--data-dir', dataDir])).rejects.toMatchObject({ code: 1, stdout: expect.stringContaining('not running') });
+  await expect(airlock(['status', '--data-dir', dataDir])).rejects.toMatchObject({
+    code: 1,
+    stdout: expect.stringContaining('not running'),
+  });
 });
 
 test('agent revoke against a running server stops the token at once', async () => {
@@ -75,17 +111,42 @@ test('tools list / set: scripted policy changes, with confirmation for destructi
   const dataDir = profile.dataDir;
   const server = await startServer(profile);
   try {
-    const tools = JSON.parse((await airlock(['tools', 'list', '--json', '--data-dir', dataDir])).stdout);
-    expect(tools.find((t: { name: string }) => t.name === 'airlock_status')).toMatchObject({ approval: 'auto', readOnly: true });
-    expect(tools.find((t: { name: string }) => t.name === 'test_block')).toMatchObject({ approval: 'ask', destructive: true });
-    await expect(airlock(['tools', 'set', 'test_block', '--approval', 'auto', '--data-dir', dataDir])).rejects.toMatchObject({ stderr: expect.stringContaining('CONFIRM_REQUIRED') });
-    await airlock(['tools', 'set', 'test_block', '--approval', 'auto', '--confirm-destructive', '--data-dir', dataDir]);
+    const tools = JSON.parse(
+      (await airlock(['tools', 'list', '--json', '--data-dir', dataDir])).stdout,
+    );
+    expect(tools.find((t: { name: string }) => t.name === 'airlock_status')).toMatchObject({
+      approval: 'auto',
+      readOnly: true,
+    });
+    expect(tools.find((t: { name: string }) => t.name === 'test_block')).toMatchObject({
+      approval: 'ask',
+      destructive: true,
+    });
+    await expect(
+      airlock(['tools', 'set', 'test_block', '--approval', 'auto', '--data-dir', dataDir]),
+    ).rejects.toMatchObject({ stderr: expect.stringContaining('CONFIRM_REQUIRED') });
+    await airlock([
+      'tools',
+      'set',
+      'test_block',
+      '--approval',
+      'auto',
+      '--confirm-destructive',
+      '--data-dir',
+      dataDir,
+    ]);
     await airlock(['tools', 'set', 'test_echo', '--enabled', 'false', '--data-dir', dataDir]);
-    const after = JSON.parse((await airlock(['tools', 'list', '--json', '--data-dir', dataDir])).stdout);
+    const after = JSON.parse(
+      (await airlock(['tools', 'list', '--json', '--data-dir', dataDir])).stdout,
+    );
     expect(after.find((t: { name: string }) => t.name === 'test_block').approval).toBe('auto');
     expect(after.find((t: { name: string }) => t.name === 'test_echo').enabled).toBe(false);
-    await expect(airlock(['tools', 'set', 'nope', '--approval', 'ask', '--data-dir', dataDir])).rejects.toMatchObject({ stderr: expect.stringContaining('No tool named "nope"') });
-    await expect(airlock(['tools', 'set', 'test_echo', '--approval', 'sometimes', '--data-dir', dataDir])).rejects.toMatchObject({ stderr: expect.stringContaining('--approval must be auto or ask') });
+    await expect(
+      airlock(['tools', 'set', 'nope', '--approval', 'ask', '--data-dir', dataDir]),
+    ).rejects.toMatchObject({ stderr: expect.stringContaining('No tool named "nope"') });
+    await expect(
+      airlock(['tools', 'set', 'test_echo', '--approval', 'sometimes', '--data-dir', dataDir]),
+    ).rejects.toMatchObject({ stderr: expect.stringContaining('--approval must be auto or ask') });
   } finally {
     await server.stop();
   }
@@ -101,19 +162,34 @@ test('agent tools limits an agent to some tools and lifts the limit', async () =
   try {
     const d = profile.dataDir;
     await airlock(['agent', 'tools', 'narrow', '--only', 'test_echo', '--data-dir', d]);
-    const limited = JSON.parse((await airlock(['tools', 'list', '--agent', 'narrow', '--json', '--data-dir', d])).stdout);
-    expect(limited.filter((t: { enabled: boolean }) => t.enabled).map((t: { name: string }) => t.name)).toEqual(['test_echo']);
+    const limited = JSON.parse(
+      (await airlock(['tools', 'list', '--agent', 'narrow', '--json', '--data-dir', d])).stdout,
+    );
+    expect(
+      limited.filter((t: { enabled: boolean }) => t.enabled).map((t: { name: string }) => t.name),
+    ).toEqual(['test_echo']);
     await airlock(['agent', 'tools', 'narrow', '--all', '--data-dir', d]);
-    const all = JSON.parse((await airlock(['tools', 'list', '--agent', 'narrow', '--json', '--data-dir', d])).stdout);
+    const all = JSON.parse(
+      (await airlock(['tools', 'list', '--agent', 'narrow', '--json', '--data-dir', d])).stdout,
+    );
     expect(all.filter((t: { enabled: boolean }) => t.enabled).length).toBeGreaterThan(1);
-    await expect(airlock(['agent', 'tools', 'narrow', '--data-dir', d])).rejects.toMatchObject({ stderr: expect.stringContaining('--only') });
+    await expect(airlock(['agent', 'tools', 'narrow', '--data-dir', d])).rejects.toMatchObject({
+      stderr: expect.stringContaining('--only'),
+    });
   } finally {
     await server.stop();
   }
 });
 
 test('bad usage gets a clear message and a non-zero exit', async () => {
-  await expect(airlock(['frobnicate'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "frobnicate"') });
-  await expect(airlock(['serve', '--port', 'abc'])).rejects.toMatchObject({ stderr: expect.stringContaining('--port must be 0–65535') });
-  await expect(airlock(['agent', 'add', '../etc', '--data-dir', newDataDir()])).rejects.toMatchObject({ stderr: expect.stringContaining('INVALID') });
+  await expect(airlock(['frobnicate'])).rejects.toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining('unknown command "frobnicate"'),
+  });
+  await expect(airlock(['serve', '--port', 'abc'])).rejects.toMatchObject({
+    stderr: expect.stringContaining('--port must be 0–65535'),
+  });
+  await expect(
+    airlock(['agent', 'add', '../etc', '--data-dir', newDataDir()]),
+  ).rejects.toMatchObject({ stderr: expect.stringContaining('INVALID') });
 });

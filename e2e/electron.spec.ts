@@ -1,7 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
+import {
+  _electron as electron,
+  expect,
+  test,
+  type ElectronApplication,
+  type Page,
+} from '@playwright/test';
 import { CONTROL_METHODS } from '../preload/api.js';
 import { electronBinary } from '../main/shell/launch-check.js';
 
@@ -33,7 +39,8 @@ const skipReason =
     : process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY
       ? 'no display (run under xvfb-run)'
       : null;
-if (skipReason) process.stdout.write(`e2e/electron.spec.ts: skipping the Electron specs — ${skipReason}\n`);
+if (skipReason)
+  process.stdout.write(`e2e/electron.spec.ts: skipping the Electron specs — ${skipReason}\n`);
 
 test.describe('desktop app (Electron)', () => {
   test.skip(skipReason !== null, skipReason ?? '');
@@ -46,7 +53,10 @@ test.describe('desktop app (Electron)', () => {
       executablePath: 'path' in binary ? binary.path : '',
       args: [ROOT],
       cwd: ROOT,
-      env: { ...process.env, AIRLOCK_DATA_DIR: dataDir, ELECTRON_ENABLE_LOGGING: '1' } as Record<string, string>,
+      env: { ...process.env, AIRLOCK_DATA_DIR: dataDir, ELECTRON_ENABLE_LOGGING: '1' } as Record<
+        string,
+        string
+      >,
     });
   });
 
@@ -63,23 +73,44 @@ test.describe('desktop app (Electron)', () => {
   test('the main (settings) window: app:// origin, the bridge is ControlApi only, settings round-trip over IPC', async () => {
     const page = await mainWindow();
     expect(page.url()).toBe('app://airlock/index.html#/approvals');
-    const bridge = await page.evaluate(() => Object.keys((globalThis as unknown as PageGlobals).airlock).sort());
+    const bridge = await page.evaluate(() =>
+      Object.keys((globalThis as unknown as PageGlobals).airlock).sort(),
+    );
     expect(bridge).toEqual([...CONTROL_METHODS, 'onEvent'].sort());
     // No Node in the page.
     // No Node in the page (nodeIntegration off, sandbox on), and no ipcRenderer behind the bridge (contextIsolation).
-    expect(await page.evaluate(() => typeof (globalThis as unknown as PageGlobals).require)).toBe('undefined');
-    expect(await page.evaluate(() => typeof (globalThis as unknown as PageGlobals).process)).toBe('undefined');
-    expect(await page.evaluate(() => Object.values((globalThis as unknown as PageGlobals).airlock).every((v) => typeof v === 'function'))).toBe(true);
+    expect(await page.evaluate(() => typeof (globalThis as unknown as PageGlobals).require)).toBe(
+      'undefined',
+    );
+    expect(await page.evaluate(() => typeof (globalThis as unknown as PageGlobals).process)).toBe(
+      'undefined',
+    );
+    expect(
+      await page.evaluate(() =>
+        Object.values((globalThis as unknown as PageGlobals).airlock).every(
+          (v) => typeof v === 'function',
+        ),
+      ),
+    ).toBe(true);
 
-    const before = await page.evaluate(() => (globalThis as unknown as PageGlobals).airlock.getSettings());
+    const before = await page.evaluate(() =>
+      (globalThis as unknown as PageGlobals).airlock.getSettings(),
+    );
     const wanted = before.approvals.waitSeconds === 30 ? 31 : 30;
-    const after = await page.evaluate((n) => (globalThis as unknown as PageGlobals).airlock.updateSettings({ waitSeconds: n }), wanted);
+    const after = await page.evaluate(
+      (n) => (globalThis as unknown as PageGlobals).airlock.updateSettings({ waitSeconds: n }),
+      wanted,
+    );
     expect(after.approvals.waitSeconds).toBe(wanted);
   });
 
   test('the main window refuses navigation and window.open', async () => {
     const page = await mainWindow();
-    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).open('https://example.com/') === null)).toBe(true);
+    expect(
+      await page.evaluate(
+        () => (globalThis as unknown as PageGlobals).open('https://example.com/') === null,
+      ),
+    ).toBe(true);
     await page.evaluate(() => {
       (globalThis as unknown as PageGlobals).location.href = 'file:///etc/passwd';
     });
@@ -92,7 +123,13 @@ test.describe('desktop app (Electron)', () => {
     await mainWindow();
     const opened = app.waitForEvent('window');
     await app.evaluate(({ app: electronApp }) => {
-      electronApp.emit('second-instance', { preventDefault() {} }, ['airlock', 'airlock://approval/e2e-1'], process.cwd(), {});
+      electronApp.emit(
+        'second-instance',
+        { preventDefault() {} },
+        ['airlock', 'airlock://approval/e2e-1'],
+        process.cwd(),
+        {},
+      );
     });
     const popup = await opened;
     await popup.waitForLoadState('domcontentloaded');

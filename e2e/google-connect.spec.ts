@@ -5,7 +5,15 @@ import { createInterface } from 'node:readline';
 import { expect, test, type Page } from '@playwright/test';
 import { KeyringVault } from '../main/vault/keyring-vault.js';
 import { FakeGoogle } from './fake-google/server.js';
-import { addAgent, airlock, newProfile, ROOT, startServer, writeSettings, type Profile } from './helpers/airlock-server.js';
+import {
+  addAgent,
+  airlock,
+  newProfile,
+  ROOT,
+  startServer,
+  writeSettings,
+  type Profile,
+} from './helpers/airlock-server.js';
 import { filesContaining } from './helpers/files.js';
 import { callTool, connectAgent, textOf } from './helpers/mcp-client.js';
 
@@ -16,7 +24,10 @@ import { callTool, connectAgent, textOf } from './helpers/mcp-client.js';
  * scripts/with-keyring.sh); no token appears in the data directory or logs.
  */
 
-test.skip(!process.env['AIRLOCK_KEYRING_TEST'], 'needs a real Secret Service: run under `bash scripts/with-keyring.sh npx playwright test e2e/google-connect.spec.ts`');
+test.skip(
+  !process.env['AIRLOCK_KEYRING_TEST'],
+  'needs a real Secret Service: run under `bash scripts/with-keyring.sh npx playwright test e2e/google-connect.spec.ts`',
+);
 
 let fake: FakeGoogle;
 test.beforeEach(async () => {
@@ -33,21 +44,39 @@ interface Connecting {
 
 /** `airlock connect google --no-browser` as a user runs it; the consent URL is read from its output. */
 function connectGoogle(p: Profile, env: Record<string, string>, extra: string[] = []): Connecting {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'airlock.js'), 'connect', 'google', '--no-browser', '--data-dir', p.dataDir, ...extra], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'airlock.js'),
+      'connect',
+      'google',
+      '--no-browser',
+      '--data-dir',
+      p.dataDir,
+      ...extra,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, stdout, stderr })),
+  );
   const authUrl = new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       stdout += line + '\n';
       if (/^\s+http:\/\/127\.0\.0\.1:\d+\/o\/oauth2\/v2\/auth\?/.test(line)) resolve(line.trim());
     });
-    void exit.then(() => reject(new Error(`airlock connect google exited before printing a URL:\n${stdout}\n${stderr}`)));
+    void exit.then(() =>
+      reject(
+        new Error(`airlock connect google exited before printing a URL:\n${stdout}\n${stderr}`),
+      ),
+    );
   });
   return { authUrl, exit };
 }
@@ -68,11 +97,20 @@ function expectNoSecretsIn(dir: string, ...outputs: string[]): void {
   }
 }
 
-test('connect google: Chromium consents on the fake, tokens land in the keychain, none in files or output', async ({ page }) => {
+test('connect google: Chromium consents on the fake, tokens land in the keychain, none in files or output', async ({
+  page,
+}) => {
   const profile = newProfile('airlock-e2e-google-');
   const clientFile = join(profile.root, 'client_secret_fake.apps.googleusercontent.com.json');
   writeFileSync(clientFile, fake.clientFile());
-  const imported = await airlock(profile, ['google', 'client', 'import', clientFile, '--data-dir', profile.dataDir]);
+  const imported = await airlock(profile, [
+    'google',
+    'client',
+    'import',
+    clientFile,
+    '--data-dir',
+    profile.dataDir,
+  ]);
   expect(imported.stdout).toContain(`Imported OAuth client ${fake.clientId}`);
 
   // No server running: the CLI runs the core in-process; endpoints come from the environment.
@@ -95,24 +133,49 @@ test('connect google: Chromium consents on the fake, tokens land in the keychain
   expect(fake.grants.access.has(bundle.accessToken)).toBe(true);
   expect(await vault.get('google-client-secret')).toBe(fake.clientSecret);
 
-  const listed = await airlock(profile, ['google', 'accounts', '--json', '--data-dir', profile.dataDir]);
-  expect(JSON.parse(listed.stdout)).toMatchObject([{ email: 'alice@example.com', state: 'connected', readOnly: false, hasToken: true }]);
+  const listed = await airlock(profile, [
+    'google',
+    'accounts',
+    '--json',
+    '--data-dir',
+    profile.dataDir,
+  ]);
+  expect(JSON.parse(listed.stdout)).toMatchObject([
+    { email: 'alice@example.com', state: 'connected', readOnly: false, hasToken: true },
+  ]);
   expectNoSecretsIn(profile.dataDir, done.stdout, done.stderr, imported.stdout, listed.stdout);
 });
 
-test('with airlock serve running: Cancel ends with access_denied, Allow connects, airlock_status shows it, disconnect revokes', async ({ page }) => {
+test('with airlock serve running: Cancel ends with access_denied, Allow connects, airlock_status shows it, disconnect revokes', async ({
+  page,
+}) => {
   const profile = newProfile('airlock-e2e-google-');
   // The server reads endpoint overrides from settings this time (the other testing aid).
   const e = fake.env();
   writeSettings(profile, {
-    google: { endpoints: { authUrl: e.AIRLOCK_GOOGLE_AUTH_URL, tokenUrl: e.AIRLOCK_GOOGLE_TOKEN_URL, revokeUrl: e.AIRLOCK_GOOGLE_REVOKE_URL, userinfoUrl: e.AIRLOCK_GOOGLE_USERINFO_URL, apiRoot: e.AIRLOCK_GOOGLE_API_ROOT } },
+    google: {
+      endpoints: {
+        authUrl: e.AIRLOCK_GOOGLE_AUTH_URL,
+        tokenUrl: e.AIRLOCK_GOOGLE_TOKEN_URL,
+        revokeUrl: e.AIRLOCK_GOOGLE_REVOKE_URL,
+        userinfoUrl: e.AIRLOCK_GOOGLE_USERINFO_URL,
+        apiRoot: e.AIRLOCK_GOOGLE_API_ROOT,
+      },
+    },
   });
   const agentToken = await addAgent(profile, 'e2e');
   const server = await startServer(profile);
   try {
     const clientFile = join(profile.root, 'client.json');
     writeFileSync(clientFile, fake.clientFile());
-    await airlock(profile, ['google', 'client', 'import', clientFile, '--data-dir', profile.dataDir]);
+    await airlock(profile, [
+      'google',
+      'client',
+      'import',
+      clientFile,
+      '--data-dir',
+      profile.dataDir,
+    ]);
 
     const denied = connectGoogle(profile, {});
     await consent(page, await denied.authUrl, 'Cancel');
@@ -139,7 +202,13 @@ test('with airlock serve running: Cancel ends with access_denied, Allow connects
     const { refreshToken } = JSON.parse((await vault.get('google:alice@example.com'))!);
     expectNoSecretsIn(profile.dataDir, server.stdout(), server.stderr(), done.stdout, done.stderr);
 
-    const gone = await airlock(profile, ['google', 'disconnect', 'alice@example.com', '--data-dir', profile.dataDir]);
+    const gone = await airlock(profile, [
+      'google',
+      'disconnect',
+      'alice@example.com',
+      '--data-dir',
+      profile.dataDir,
+    ]);
     expect(gone.stdout).toContain('Google revoked the access');
     expect(fake.revoked).toEqual([refreshToken]);
     expect(await vault.get('google:alice@example.com')).toBeNull();

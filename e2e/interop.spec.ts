@@ -5,7 +5,13 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect, test } from '@playwright/test';
-import { addAgent, newProfile, ROOT, startServer, type RunningServer } from './helpers/airlock-server.js';
+import {
+  addAgent,
+  newProfile,
+  ROOT,
+  startServer,
+  type RunningServer,
+} from './helpers/airlock-server.js';
 import { startAuthForwarder } from './helpers/auth-forwarder.js';
 
 /**
@@ -30,7 +36,9 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   expect(await airlock.stop()).toBe(0);
   // No token created here may appear in any file of the data directory (logs included).
-  const files = readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+  const files = readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((d) =>
+    d.isFile(),
+  );
   for (const f of files) {
     const text = readFileSync(join(f.parentPath, f.name));
     expect(text.includes(token), `${f.name} contains the agent token`).toBe(false);
@@ -40,17 +48,36 @@ test.afterAll(async () => {
 });
 
 test('MCP Inspector CLI lists tools and calls airlock_status with a bearer header', async () => {
-  const common = ['--cli', airlock.mcpUrl, '--transport', 'http', '--header', `Authorization: Bearer ${token}`];
-  const list = await run(bin('mcp-inspector'), [...common, '--method', 'tools/list'], { timeout: 60_000 });
-  expect(JSON.parse(list.stdout).tools.map((t: { name: string }) => t.name)).toContain('airlock_status');
-  const call = await run(bin('mcp-inspector'), [...common, '--method', 'tools/call', '--tool-name', 'airlock_status'], { timeout: 60_000 });
+  const common = [
+    '--cli',
+    airlock.mcpUrl,
+    '--transport',
+    'http',
+    '--header',
+    `Authorization: Bearer ${token}`,
+  ];
+  const list = await run(bin('mcp-inspector'), [...common, '--method', 'tools/list'], {
+    timeout: 60_000,
+  });
+  expect(JSON.parse(list.stdout).tools.map((t: { name: string }) => t.name)).toContain(
+    'airlock_status',
+  );
+  const call = await run(
+    bin('mcp-inspector'),
+    [...common, '--method', 'tools/call', '--tool-name', 'airlock_status'],
+    { timeout: 60_000 },
+  );
   const result = JSON.parse(call.stdout);
   expect(result.isError ?? false).toBe(false);
   expect(JSON.stringify(result.content)).toContain('Airlock');
 });
 
 test('MCP Inspector CLI without the header is refused', async () => {
-  const out = await run(bin('mcp-inspector'), ['--cli', airlock.mcpUrl, '--transport', 'http', '--method', 'tools/list'], { timeout: 60_000 }).then(
+  const out = await run(
+    bin('mcp-inspector'),
+    ['--cli', airlock.mcpUrl, '--transport', 'http', '--method', 'tools/list'],
+    { timeout: 60_000 },
+  ).then(
     () => 'succeeded',
     (e: { stderr?: string; stdout?: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}`,
   );
@@ -81,7 +108,11 @@ for (const scenario of ['server-initialize', 'tools-list', 'ping', 'dns-rebindin
     const forwarder = await startAuthForwarder(airlock.port, token);
     try {
       const outDir = newProfile().root;
-      const child = spawn(bin('conformance'), ['server', '--url', forwarder.url, '--scenario', scenario], { cwd: outDir, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        bin('conformance'),
+        ['server', '--url', forwarder.url, '--scenario', scenario],
+        { cwd: outDir, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let output = '';
       child.stdout.on('data', (c: Buffer) => (output += c.toString()));
       child.stderr.on('data', (c: Buffer) => (output += c.toString()));

@@ -5,7 +5,14 @@ import { expect, test, type Page } from '@playwright/test';
 import type { RemoteView } from '../preload/api.js';
 import { OAuthUpstream } from '../main/test-support/oauth-upstream.js';
 import { KeyringVault } from '../main/vault/keyring-vault.js';
-import { addAgent, airlock, newProfile, ROOT, startServer, type Profile } from './helpers/airlock-server.js';
+import {
+  addAgent,
+  airlock,
+  newProfile,
+  ROOT,
+  startServer,
+  type Profile,
+} from './helpers/airlock-server.js';
 import { filesContaining } from './helpers/files.js';
 import { callTool, connectAgent, textOf, type Agent } from './helpers/mcp-client.js';
 
@@ -18,11 +25,20 @@ import { callTool, connectAgent, textOf, type Agent } from './helpers/mcp-client
  * grant that turns into "sign-in required" and a clear tool error, and a
  * logout that calls the revocation endpoint. No token in files or output.
  */
-test.skip(!process.env['AIRLOCK_KEYRING_TEST'], 'needs a real Secret Service: run under `bash scripts/with-keyring.sh npx playwright test e2e/remote-oauth.spec.ts`');
+test.skip(
+  !process.env['AIRLOCK_KEYRING_TEST'],
+  'needs a real Secret Service: run under `bash scripts/with-keyring.sh npx playwright test e2e/remote-oauth.spec.ts`',
+);
 
 let up: OAuthUpstream;
 test.beforeEach(async () => {
-  up = new OAuthUpstream([{ name: 'whoami', annotations: { readOnlyHint: true } }, { name: 'notes', annotations: { readOnlyHint: true } }], { scopesSupported: ['notes:read'] });
+  up = new OAuthUpstream(
+    [
+      { name: 'whoami', annotations: { readOnlyHint: true } },
+      { name: 'notes', annotations: { readOnlyHint: true } },
+    ],
+    { scopesSupported: ['notes:read'] },
+  );
   await up.start();
 });
 test.afterEach(async () => up.stop());
@@ -34,23 +50,42 @@ interface Login {
 
 /** `airlock remote login NAME --no-browser` as a user runs it; the URL is read from its output. */
 function login(p: Profile, name: string): Login {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'airlock.js'), 'remote', 'login', name, '--no-browser', '--data-dir', p.dataDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'airlock.js'),
+      'remote',
+      'login',
+      name,
+      '--no-browser',
+      '--data-dir',
+      p.dataDir,
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, stdout, stderr })),
+  );
   const authUrl = new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       stdout += line + '\n';
       if (line.trim().startsWith(`${up.issuer}/authorize?`)) resolve(line.trim());
     });
-    void exit.then(() => reject(new Error(`airlock remote login exited before printing a URL:\n${stdout}\n${stderr}`)));
+    void exit.then(() =>
+      reject(new Error(`airlock remote login exited before printing a URL:\n${stdout}\n${stderr}`)),
+    );
   });
   return { authUrl, exit };
 }
 
 /** Chromium follows the authorization URL; the mock approves and redirects to Airlock's loopback listener. */
-async function signInWithChromium(page: Page, p: Profile): Promise<{ stdout: string; stderr: string }> {
+async function signInWithChromium(
+  page: Page,
+  p: Profile,
+): Promise<{ stdout: string; stderr: string }> {
   const run = login(p, 'secure');
   const authUrl = new URL(await run.authUrl);
   expect(authUrl.searchParams.get('code_challenge_method')).toBe('S256');
@@ -66,24 +101,41 @@ async function signInWithChromium(page: Page, p: Profile): Promise<{ stdout: str
 }
 
 async function listRemotes(p: Profile): Promise<RemoteView[]> {
-  return JSON.parse((await airlock(p, ['remote', 'list', '--json', '--data-dir', p.dataDir])).stdout) as RemoteView[];
+  return JSON.parse(
+    (await airlock(p, ['remote', 'list', '--json', '--data-dir', p.dataDir])).stdout,
+  ) as RemoteView[];
 }
 
-test('sign in with Chromium, use the tools, silent refresh with resource, revoked grant, logout revokes; no token in files or output', async ({ page }) => {
+test('sign in with Chromium, use the tools, silent refresh with resource, revoked grant, logout revokes; no token in files or output', async ({
+  page,
+}) => {
   const profile = newProfile('airlock-e2e-oauth-');
   const agentToken = await addAgent(profile, 'e2e');
   const server = await startServer(profile);
   const outputs: string[] = [];
   let agent: Agent | undefined;
   try {
-    const added = await airlock(profile, ['remote', 'add', 'secure', up.url, '--data-dir', profile.dataDir]);
+    const added = await airlock(profile, [
+      'remote',
+      'add',
+      'secure',
+      up.url,
+      '--data-dir',
+      profile.dataDir,
+    ]);
     expect(added.stdout).toContain('error: sign-in required');
-    expect((await listRemotes(profile))[0]).toMatchObject({ state: 'error', detail: 'sign-in required', auth: { signedIn: false, signInRequired: 'sign-in required' } });
+    expect((await listRemotes(profile))[0]).toMatchObject({
+      state: 'error',
+      detail: 'sign-in required',
+      auth: { signedIn: false, signInRequired: 'sign-in required' },
+    });
 
     up.expireNextIn(3); // the first access token is short-lived: the agent's calls below outlive it
     outputs.push(...Object.values(await signInWithChromium(page, profile)));
     const vault = new KeyringVault({ dataDir: profile.dataDir });
-    const stored = JSON.parse((await vault.get('remote:secure:oauth')) ?? '{}') as { tokens?: { access_token: string; refresh_token: string } };
+    const stored = JSON.parse((await vault.get('remote:secure:oauth')) ?? '{}') as {
+      tokens?: { access_token: string; refresh_token: string };
+    };
     expect(up.issued.has(stored.tokens!.access_token)).toBe(true);
     expect(up.issued.has(stored.tokens!.refresh_token)).toBe(true);
     expect(up.registrations).toHaveLength(1);
@@ -91,7 +143,9 @@ test('sign in with Chromium, use the tools, silent refresh with resource, revoke
     agent = await connectAgent(server.mcpUrl, agentToken);
     const tools = (await agent.client.listTools()).tools.map((t) => t.name);
     expect(tools).toEqual(expect.arrayContaining(['secure__whoami', 'secure__notes']));
-    expect(textOf(await callTool(agent, 'secure__whoami', {}))).toContain('whoami ran with scopes [notes:read]');
+    expect(textOf(await callTool(agent, 'secure__whoami', {}))).toContain(
+      'whoami ran with scopes [notes:read]',
+    );
 
     // Expiry: every call succeeds; Airlock renews the token once, ahead of expiry, with `resource`.
     await expect
@@ -104,35 +158,66 @@ test('sign in with Chromium, use the tools, silent refresh with resource, revoke
         { intervals: [250], timeout: 15_000 },
       )
       .toBe(1);
-    expect(up.refreshRequests()[0]).toMatchObject({ grant_type: 'refresh_token', resource: up.url });
+    expect(up.refreshRequests()[0]).toMatchObject({
+      grant_type: 'refresh_token',
+      resource: up.url,
+    });
     expect(up.tokenRequests.every((r) => r.resource === up.url)).toBe(true);
 
     // The user revokes Airlock at the provider: the agent gets a clear error, the server shows why.
     up.revokeEverything();
     const refused = await callTool(agent, 'secure__notes', {});
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toContain('sign-in required: the authorization server refused to renew the sign-in (invalid_grant)');
+    expect(textOf(refused)).toContain(
+      'sign-in required: the authorization server refused to renew the sign-in (invalid_grant)',
+    );
     expect(textOf(refused)).toContain('airlock remote login secure');
-    expect((await listRemotes(profile))[0]).toMatchObject({ state: 'error', detail: 'sign-in required: the authorization server refused to renew the sign-in (invalid_grant)', toolCount: 0 });
+    expect((await listRemotes(profile))[0]).toMatchObject({
+      state: 'error',
+      detail:
+        'sign-in required: the authorization server refused to renew the sign-in (invalid_grant)',
+      toolCount: 0,
+    });
 
     outputs.push(...Object.values(await signInWithChromium(page, profile)));
     expect(textOf(await callTool(agent, 'secure__notes', {}))).toContain('notes ran');
 
     // Logout: revocation endpoint called with the refresh token, tools gone, keychain entry without tokens.
-    const { refresh_token: refreshToken } = JSON.parse((await vault.get('remote:secure:oauth'))!).tokens as { refresh_token: string };
-    const out = await airlock(profile, ['remote', 'logout', 'secure', '--data-dir', profile.dataDir]);
+    const { refresh_token: refreshToken } = JSON.parse((await vault.get('remote:secure:oauth'))!)
+      .tokens as { refresh_token: string };
+    const out = await airlock(profile, [
+      'remote',
+      'logout',
+      'secure',
+      '--data-dir',
+      profile.dataDir,
+    ]);
     outputs.push(out.stdout, out.stderr);
-    expect(out.stdout).toContain('Signed out of "secure": its tokens are gone from the keychain and the server revoked them.');
+    expect(out.stdout).toContain(
+      'Signed out of "secure": its tokens are gone from the keychain and the server revoked them.',
+    );
     expect(up.revocations[0]).toEqual({ token: refreshToken, token_type_hint: 'refresh_token' });
-    expect((await agent.client.listTools()).tools.map((t) => t.name)).not.toContain('secure__whoami');
+    expect((await agent.client.listTools()).tools.map((t) => t.name)).not.toContain(
+      'secure__whoami',
+    );
     expect(JSON.parse((await vault.get('remote:secure:oauth'))!).tokens).toBeUndefined();
-    const listed = await airlock(profile, ['remote', 'list', '--json', '--data-dir', profile.dataDir]);
+    const listed = await airlock(profile, [
+      'remote',
+      'list',
+      '--json',
+      '--data-dir',
+      profile.dataDir,
+    ]);
     outputs.push(listed.stdout, added.stdout);
 
     expect(up.issued.size).toBeGreaterThanOrEqual(6);
     for (const s of up.issued) {
-      expect(filesContaining(profile.dataDir, s), 'a token is in a file of the data directory').toEqual([]);
-      for (const o of [...outputs, server.stdout(), server.stderr(), agent.received()]) expect(o.includes(s), 'a token was printed or sent to the agent').toBe(false);
+      expect(
+        filesContaining(profile.dataDir, s),
+        'a token is in a file of the data directory',
+      ).toEqual([]);
+      for (const o of [...outputs, server.stdout(), server.stderr(), agent.received()])
+        expect(o.includes(s), 'a token was printed or sent to the agent').toBe(false);
     }
   } finally {
     await agent?.close();
@@ -140,23 +225,34 @@ test('sign in with Chromium, use the tools, silent refresh with resource, revoke
   }
 });
 
-test('without a running server the CLI signs in by itself; probe reports "sign-in required" and --oauth-auto signs in', async ({ page }) => {
+test('without a running server the CLI signs in by itself; probe reports "sign-in required" and --oauth-auto signs in', async ({
+  page,
+}) => {
   const profile = newProfile('airlock-e2e-oauth-cli-');
   await airlock(profile, ['remote', 'add', 'secure', up.url, '--data-dir', profile.dataDir]);
   // No `airlock serve`: the login command runs the core in-process, listener included.
   const done = await signInWithChromium(page, profile);
   const vault = new KeyringVault({ dataDir: profile.dataDir });
-  const stored = JSON.parse((await vault.get('remote:secure:oauth')) ?? '{}') as { tokens?: { access_token: string } };
+  const stored = JSON.parse((await vault.get('remote:secure:oauth')) ?? '{}') as {
+    tokens?: { access_token: string };
+  };
   expect(up.issued.has(stored.tokens!.access_token)).toBe(true);
-  expect((await listRemotes(profile))[0]).toMatchObject({ state: 'ready', toolCount: 2, auth: { signedIn: true, renews: true, client: 'dynamic' } });
+  expect((await listRemotes(profile))[0]).toMatchObject({
+    state: 'ready',
+    toolCount: 2,
+    auth: { signedIn: true, renews: true, client: 'dynamic' },
+  });
 
-  const probe = await airlock(null, ['remote', 'probe', up.url]).catch((e: { code: number; stdout: string; stderr: string }) => e);
+  const probe = await airlock(null, ['remote', 'probe', up.url]).catch(
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
   expect((probe as { code?: number }).code).toBe(1);
   expect(probe.stderr).toContain('probe failed: sign-in required');
   const auto = await airlock(null, ['remote', 'probe', '--oauth-auto', '--call', 'whoami', up.url]);
   expect(auto.stdout).toContain('whoami ran with scopes [notes:read]');
   for (const s of up.issued) {
     expect(filesContaining(profile.dataDir, s)).toEqual([]);
-    for (const o of [done.stdout, done.stderr, auto.stdout, auto.stderr]) expect(o.includes(s), 'a token was printed').toBe(false);
+    for (const o of [done.stdout, done.stderr, auto.stdout, auto.stderr])
+      expect(o.includes(s), 'a token was printed').toBe(false);
   }
 });

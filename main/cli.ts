@@ -1,6 +1,14 @@
 import { parseArgs } from 'node:util';
 import { ControlError } from '../preload/api.js';
-import { agentAdd, agentList, agentRevoke, agentTools, status, toolsList, toolsSet } from './cli/commands.js';
+import {
+  agentAdd,
+  agentList,
+  agentRevoke,
+  agentTools,
+  status,
+  toolsList,
+  toolsSet,
+} from './cli/commands.js';
 import { serve } from './cli/serve.js';
 import { REMOTE_USAGE, remoteCommand } from './cli/remote.js';
 import { GOOGLE_USAGE, googleCommand } from './cli/google.js';
@@ -37,7 +45,8 @@ const OPTIONS = {
 export async function main(argv: string[]): Promise<number> {
   // `remote` parses its own flags (repeatable --header, --bearer-stdin, …); errors print as below.
   if (argv[0] === 'remote') return run(() => remoteCommand(argv.slice(1)));
-  if (argv[0] === 'google' || (argv[0] === 'connect' && argv[1] === 'google')) return run(() => googleCommand(argv));
+  if (argv[0] === 'google' || (argv[0] === 'connect' && argv[1] === 'google'))
+    return run(() => googleCommand(argv));
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -45,7 +54,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`airlock: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  const { values: v, positionals: [command, sub, arg] } = parsed;
+  const {
+    values: v,
+    positionals: [command, sub, arg],
+  } = parsed;
   const dataDir = v['data-dir'];
   const common = { ...(dataDir ? { dataDir } : {}), ...(v.json ? { json: true } : {}) };
   if (v.help || !command) {
@@ -56,8 +68,12 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'serve': {
         const port = v.port === undefined ? undefined : Number(v.port);
-        if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error('--port must be 0–65535 (0 = any free port).');
-        return await serve({ ...(port !== undefined ? { port } : {}), ...(dataDir ? { dataDir } : {}) });
+        if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
+          throw new Error('--port must be 0–65535 (0 = any free port).');
+        return await serve({
+          ...(port !== undefined ? { port } : {}),
+          ...(dataDir ? { dataDir } : {}),
+        });
       }
       case 'status':
         return await status(common);
@@ -65,10 +81,16 @@ export async function main(argv: string[]): Promise<number> {
         if (sub === 'add' && arg) return await agentAdd(arg, common);
         if (sub === 'list') return await agentList(common);
         if (sub === 'revoke' && arg) return await agentRevoke(arg, common);
-        if (sub === 'tools' && arg) return await agentTools(arg, { ...common, ...(v.only ? { only: v.only } : {}), ...(v.all ? { all: true } : {}) });
+        if (sub === 'tools' && arg)
+          return await agentTools(arg, {
+            ...common,
+            ...(v.only ? { only: v.only } : {}),
+            ...(v.all ? { all: true } : {}),
+          });
         break;
       case 'tools':
-        if (sub === 'list') return await toolsList({ ...common, ...(v.agent ? { agent: v.agent } : {}) });
+        if (sub === 'list')
+          return await toolsList({ ...common, ...(v.agent ? { agent: v.agent } : {}) });
         if (sub === 'set' && arg) {
           return await toolsSet(arg, {
             ...common,
@@ -85,7 +107,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`airlock: ${code}${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
-  process.stderr.write(`airlock: unknown command "${[command, sub].filter(Boolean).join(' ')}"\n\n${USAGE}`);
+  process.stderr.write(
+    `airlock: unknown command "${[command, sub].filter(Boolean).join(' ')}"\n\n${USAGE}`,
+  );
   return 2;
 }
 

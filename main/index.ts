@@ -10,7 +10,12 @@ import { runDesktop } from './shell/main-process.js';
 
 // Google consent opens in the system browser through the same gate as every other external link.
 const links = new ExternalLinkGate();
-runDesktop({ createCore: (dataDir) => new App({ dataDir, google: { openBrowser: (url) => void links.open(url) } }) }).catch((err: unknown) => {
-  process.stderr.write(`airlock: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+runDesktop({
+  createCore: (dataDir) =>
+    new App({ dataDir, google: { openBrowser: (url) => void links.open(url) } }),
+}).catch((err: unknown) => {
+  process.stderr.write(
+    `airlock: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   app.exit(1);
 });

@@ -127,7 +127,8 @@ export interface ActivityView {
   at: string;
   agent: string;
   tool: string;
-  decision: 'auto' | 'approved' | 'denied' | 'expired' | 'withdrawn' | 'waiting' | 'rejected' | 'paused';
+  decision:
+    'auto' | 'approved' | 'denied' | 'expired' | 'withdrawn' | 'waiting' | 'rejected' | 'paused';
   outcome: 'ok' | 'error' | 'pending' | 'unknown';
   durationMs: number;
   argsDigest: string;

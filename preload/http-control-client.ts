@@ -1,19 +1,37 @@
-import { CONTROL_METHODS, ControlError, type ControlApi, type ControlErrorCode, type CoreEvent } from './api.js';
+import {
+  CONTROL_METHODS,
+  ControlError,
+  type ControlApi,
+  type ControlErrorCode,
+  type CoreEvent,
+} from './api.js';
 
 /**
  * ControlApi over the headless HTTP transport. Used by the React app when
  * it runs in a browser and by the CLI when a server is already running.
  * Plain `fetch`, no Node imports: it runs in both.
  */
-export function httpControlClient(baseUrl: string, token: string, fetchImpl: typeof fetch = fetch): ControlApi {
+export function httpControlClient(
+  baseUrl: string,
+  token: string,
+  fetchImpl: typeof fetch = fetch,
+): ControlApi {
   const call = async (method: string, params: unknown[]): Promise<unknown> => {
     const res = await fetchImpl(`${baseUrl}/api/rpc`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ method, params }),
     });
-    const body = (await res.json().catch(() => ({}))) as { result?: unknown; error?: string; message?: string };
-    if (!res.ok) throw new ControlError((body.error as ControlErrorCode) ?? 'INTERNAL', body.message ?? `HTTP ${res.status}`);
+    const body = (await res.json().catch(() => ({}))) as {
+      result?: unknown;
+      error?: string;
+      message?: string;
+    };
+    if (!res.ok)
+      throw new ControlError(
+        (body.error as ControlErrorCode) ?? 'INTERNAL',
+        body.message ?? `HTTP ${res.status}`,
+      );
     return body.result;
   };
   const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
@@ -42,7 +60,10 @@ export function subscribeEvents(
   const loop = async () => {
     while (!abort.signal.aborted) {
       try {
-        const res = await fetch(`${baseUrl}/api/events`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
+        const res = await fetch(`${baseUrl}/api/events`, {
+          headers: { authorization: `Bearer ${token}` },
+          signal: abort.signal,
+        });
         if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
         onState(true);
         delay = 500;

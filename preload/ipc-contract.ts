@@ -1,4 +1,9 @@
-import { CONTROL_METHODS, type ControlApi, type ControlErrorCode, type ControlMethod } from './api.js';
+import {
+  CONTROL_METHODS,
+  type ControlApi,
+  type ControlErrorCode,
+  type ControlMethod,
+} from './api.js';
 
 /**
  * The Electron transport of ControlApi (DESIGN "One contract, two
@@ -39,7 +44,8 @@ export type ControlValue<M extends ControlMethod> = Awaited<ReturnType<ControlAp
  * rewrites an Error thrown in a handler ("Error invoking remote method …")
  * and drops its `code`.
  */
-export type IpcResult<T> = { ok: true; value: T } | { ok: false; code: ControlErrorCode; message: string };
+export type IpcResult<T> =
+  { ok: true; value: T } | { ok: false; code: ControlErrorCode; message: string };
 
 /**
  * contextBridge copies an Error's message and drops every other property
@@ -53,7 +59,9 @@ export function bridgeErrorMessage(code: ControlErrorCode, message: string): str
   return `[airlock:${code}] ${message}`;
 }
 
-export function parseBridgeError(message: string): { code: ControlErrorCode; message: string } | null {
+export function parseBridgeError(
+  message: string,
+): { code: ControlErrorCode; message: string } | null {
   const m = BRIDGE_ERROR.exec(message);
   return m ? { code: m[1] as ControlErrorCode, message: m[2] ?? '' } : null;
 }

@@ -1,6 +1,12 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { CONTROL_METHODS, type ControlBridge, type CoreEvent } from './api.js';
-import { BRIDGE_KEY, bridgeErrorMessage, controlChannel, EVENT_CHANNEL, type IpcResult } from './ipc-contract.js';
+import {
+  BRIDGE_KEY,
+  bridgeErrorMessage,
+  controlChannel,
+  EVENT_CHANNEL,
+  type IpcResult,
+} from './ipc-contract.js';
 
 /**
  * The preload of every Airlock window (issue 9, item 4). It runs sandboxed
@@ -12,7 +18,9 @@ import { BRIDGE_KEY, bridgeErrorMessage, controlChannel, EVENT_CHANNEL, type Ipc
  * generic "send(channel, …)": the renderer cannot name a channel
  * (electronjs.org/docs/latest/tutorial/security #20).
  */
-export function createBridge(ipc: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'removeListener'>): ControlBridge {
+export function createBridge(
+  ipc: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'removeListener'>,
+): ControlBridge {
   const bridge: Record<string, unknown> = {};
   for (const method of CONTROL_METHODS) {
     bridge[method] = async (...args: unknown[]) => {

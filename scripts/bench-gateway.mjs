@@ -18,12 +18,27 @@ import { subscribeEvents } from '../dist/preload/http-control-client.js';
 import { ms, row, summary, timeEach } from './bench-lib.mjs';
 
 const N = Number(process.env.BENCH_N ?? 1000);
-const ECHO = { name: 'echo', description: 'Echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, trustedReadOnly: true };
+const ECHO = {
+  name: 'echo',
+  description: 'Echo',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+  trustedReadOnly: true,
+};
 const echoSource = {
-  id: 'bench', kind: 'test', label: 'Bench', prefix: '',
-  ready: async () => {}, status: () => ({ state: 'ready' }), tools: () => [
+  id: 'bench',
+  kind: 'test',
+  label: 'Bench',
+  prefix: '',
+  ready: async () => {},
+  status: () => ({ state: 'ready' }),
+  tools: () => [
     ECHO,
-    { name: 'send', description: 'Send', inputSchema: { type: 'object', properties: { i: { type: 'number' } } }, annotations: { readOnlyHint: false } },
+    {
+      name: 'send',
+      description: 'Send',
+      inputSchema: { type: 'object', properties: { i: { type: 'number' } } },
+      annotations: { readOnlyHint: false },
+    },
   ],
   onChange: () => () => {},
   call: async (_t, args) => ({ content: [{ type: 'text', text: String(args.text ?? '') }] }),
@@ -38,14 +53,21 @@ async function client(url, headers, mode) {
 async function bareServer() {
   const factory = () => {
     const s = new Server({ name: 'bare', version: '1' }, { capabilities: { tools: {} } });
-    s.setRequestHandler('tools/list', async () => ({ tools: [{ name: 'echo', inputSchema: ECHO.inputSchema }] }));
-    s.setRequestHandler('tools/call', async (req) => ({ content: [{ type: 'text', text: String(req.params.arguments?.text ?? '') }] }));
+    s.setRequestHandler('tools/list', async () => ({
+      tools: [{ name: 'echo', inputSchema: ECHO.inputSchema }],
+    }));
+    s.setRequestHandler('tools/call', async (req) => ({
+      content: [{ type: 'text', text: String(req.params.arguments?.text ?? '') }],
+    }));
     return s;
   };
   const handler = toNodeHandler(createMcpHandler(factory));
   const http = createServer((req, res) => void handler(req, res));
   await new Promise((r) => http.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${http.address().port}/mcp`, close: () => new Promise((r) => (http.closeAllConnections(), http.close(r))) };
+  return {
+    url: `http://127.0.0.1:${http.address().port}/mcp`,
+    close: () => new Promise((r) => (http.closeAllConnections(), http.close(r))),
+  };
 }
 
 async function gatewayVsBare(app, token) {
@@ -58,8 +80,12 @@ async function gatewayVsBare(app, token) {
       await b.callTool({ name: 'echo', arguments: { text: 'x' } });
       await g.callTool({ name: 'echo', arguments: { text: 'x' } });
     }
-    const bs = summary(await timeEach(N, () => b.callTool({ name: 'echo', arguments: { text: 'x' } })));
-    const gs = summary(await timeEach(N, () => g.callTool({ name: 'echo', arguments: { text: 'x' } })));
+    const bs = summary(
+      await timeEach(N, () => b.callTool({ name: 'echo', arguments: { text: 'x' } })),
+    );
+    const gs = summary(
+      await timeEach(N, () => g.callTool({ name: 'echo', arguments: { text: 'x' } })),
+    );
     const era = mode === 'legacy' ? '2025 era' : '2026-07-28 era';
     row(`${era}: bare SDK server p50 / p99`, `${ms(bs.p50)} / ${ms(bs.p99)}`);
     row(`${era}: through Airlock p50 / p99`, `${ms(gs.p50)} / ${ms(gs.p99)}`);
@@ -71,10 +97,16 @@ async function gatewayVsBare(app, token) {
 }
 
 async function approvalLatency(app, token) {
-  console.log('\nApproval: tools/call arrival → approval.requested at a subscribed UI (SSE over HTTP)');
+  console.log(
+    '\nApproval: tools/call arrival → approval.requested at a subscribed UI (SSE over HTTP)',
+  );
   const controlToken = new URL(app.started.controlUrl).hash.replace('#token=', '');
   let resolveEvent;
-  const unsubscribe = subscribeEvents(app.started.url, controlToken, (e) => e.type === 'approval.requested' && resolveEvent?.(e.approval));
+  const unsubscribe = subscribeEvents(
+    app.started.url,
+    controlToken,
+    (e) => e.type === 'approval.requested' && resolveEvent?.(e.approval),
+  );
   await new Promise((r) => setTimeout(r, 300));
   const g = await client(app.started.mcpUrl, { Authorization: `Bearer ${token}` }, 'legacy');
   const samples = [];
@@ -113,23 +145,37 @@ async function coldStart() {
   for (let i = 0; i < 5; i++) {
     const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
     const t0 = performance.now();
-    const proc = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const proc = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dir], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     await new Promise((r) => createInterface({ input: proc.stdout }).once('line', r));
     starts.push(performance.now() - t0);
     if (i === 4) {
       await new Promise((r) => setTimeout(r, 2000));
-      rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+      rss =
+        Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1] ?? 0) /
+        1024;
     }
     proc.kill('SIGTERM');
     await new Promise((r) => proc.once('exit', r));
   }
-  row('cold start p50 / max', `${ms(summary(starts).p50)} / ${ms(Math.max(...starts))}`, '≤ 500 ms');
+  row(
+    'cold start p50 / max',
+    `${ms(summary(starts).p50)} / ${ms(Math.max(...starts))}`,
+    '≤ 500 ms',
+  );
   row('idle RSS after ready + 2 s', `${rss.toFixed(1)} MB`, '≤ 100 MB');
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
 writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ approvals: { waitSeconds: 60 } }));
-const app = new App({ dataDir, port: 0, vault: new MemoryVault(), sources: [echoSource], logger: new Logger({ stderr: false }) });
+const app = new App({
+  dataDir,
+  port: 0,
+  vault: new MemoryVault(),
+  sources: [echoSource],
+  logger: new Logger({ stderr: false }),
+});
 await app.start();
 const { token } = await app.control.addAgent('bench');
 await gatewayVsBare(app, token);

@@ -11,7 +11,9 @@ export function summary(samples) {
 export const ms = (x) => `${x.toFixed(3)} ms`;
 
 export function row(label, value, target) {
-  console.log(`  ${label.padEnd(58)} ${String(value).padStart(14)}${target ? `   (target ${target})` : ''}`);
+  console.log(
+    `  ${label.padEnd(58)} ${String(value).padStart(14)}${target ? `   (target ${target})` : ''}`,
+  );
 }
 
 export async function timeEach(n, fn) {

@@ -34,14 +34,18 @@ const UPSTREAMS = 40;
 const TOOLS_EACH = 50;
 const LIST_ROUNDS = 200;
 
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const pct = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (n) => `${n.toFixed(3)} ms`;
 
 async function startEverything() {
   const require = createRequire(import.meta.url);
   const entry = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
   const preload = join(root, 'main/remote/fixtures/loopback-only.mjs');
-  const child = spawn(process.execPath, ['--import', preload, entry, 'streamableHttp'], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', preload, entry, 'streamableHttp'], {
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const port = await new Promise((resolve, reject) => {
     let err = '';
     child.stderr.on('data', (d) => {
@@ -80,14 +84,26 @@ async function startAirlock(remotes) {
 
 async function airlockChild() {
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
-  const app = new App({ dataDir, port: 0, vault: new MemoryVault(), skipLock: true, logger: new Logger({ stderr: false }) });
+  const app = new App({
+    dataDir,
+    port: 0,
+    vault: new MemoryVault(),
+    skipLock: true,
+    logger: new Logger({ stderr: false }),
+  });
   const started = await app.start();
   const { token } = await app.control.addAgent('bench');
   const t0 = performance.now();
-  const views = await Promise.all(JSON.parse(process.env.AIRLOCK_BENCH_REMOTES ?? '[]').map((r) => app.control.addRemote(r)));
+  const views = await Promise.all(
+    JSON.parse(process.env.AIRLOCK_BENCH_REMOTES ?? '[]').map((r) => app.control.addRemote(r)),
+  );
   const addMs = performance.now() - t0;
   const bad = views.find((v) => v.state !== 'ready');
-  process.stdout.write(JSON.stringify(bad ? { error: `${bad.name}: ${bad.detail}` } : { mcpUrl: started.mcpUrl, token, addMs }) + '\n');
+  process.stdout.write(
+    JSON.stringify(
+      bad ? { error: `${bad.name}: ${bad.detail}` } : { mcpUrl: started.mcpUrl, token, addMs },
+    ) + '\n',
+  );
   process.once('SIGTERM', () => {
     void app.stop().finally(() => {
       rmSync(dataDir, { recursive: true, force: true });
@@ -101,8 +117,14 @@ async function client(url, token) {
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
   // Same per-request signal as Airlock's own upstream client (main/remote/upstream.ts), so long runs
   // do not pile abort listeners onto the SDK's transport-wide signal.
-  const perRequest = (u, init) => fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
-  await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: perRequest }));
+  const perRequest = (u, init) =>
+    fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers },
+      fetch: perRequest,
+    }),
+  );
   return c;
 }
 
@@ -110,7 +132,10 @@ async function timeCalls(c, name, n) {
   const out = new Array(n);
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
-    const r = await c.callTool({ name, arguments: name === 'airlock_status' ? {} : { message: `m${i}` } });
+    const r = await c.callTool({
+      name,
+      arguments: name === 'airlock_status' ? {} : { message: `m${i}` },
+    });
     out[i] = performance.now() - t0;
     if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.content)}`);
   }
@@ -128,7 +153,11 @@ async function fakeUpstream(index, tools) {
   const defs = Array.from({ length: tools }, (_, i) => ({
     name: `tool_${i}_of_server_${index}`,
     description: `Tool ${i} of upstream ${index}: does a thing with its arguments.`,
-    inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a'] },
+    inputSchema: {
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'number' } },
+      required: ['a'],
+    },
     annotations: { readOnlyHint: i % 2 === 0 },
   }));
   const sessions = new Map();
@@ -143,10 +172,18 @@ async function fakeUpstream(index, tools) {
       return t.handleRequest(req, res, body);
     }
     if (body?.method !== 'initialize') return res.writeHead(400).end();
-    const server = new Server({ name: `up${index}`, version: '1' }, { capabilities: { tools: {} } });
+    const server = new Server(
+      { name: `up${index}`, version: '1' },
+      { capabilities: { tools: {} } },
+    );
     server.setRequestHandler('tools/list', async () => ({ tools: defs }));
-    server.setRequestHandler('tools/call', async () => ({ content: [{ type: 'text', text: 'ok' }] }));
-    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => sessions.set(id, transport) });
+    server.setRequestHandler('tools/call', async () => ({
+      content: [{ type: 'text', text: 'ok' }],
+    }));
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => sessions.set(id, transport),
+    });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   });
@@ -182,16 +219,24 @@ async function main() {
     console.log(`1. ${SEQUENTIAL} sequential echo calls`);
     console.log(`   direct          p50 ${ms(pct(d, 50))}   p99 ${ms(pct(d, 99))}`);
     console.log(`   through Airlock p50 ${ms(pct(a, 50))}   p99 ${ms(pct(a, 99))}`);
-    console.log(`   added           p50 ${ms(pct(a, 50) - pct(d, 50))} (target ≤ 0.5 ms)   p99 ${ms(pct(a, 99) - pct(d, 99))} (target ≤ 2 ms)`);
+    console.log(
+      `   added           p50 ${ms(pct(a, 50) - pct(d, 50))} (target ≤ 0.5 ms)   p99 ${ms(pct(a, 99) - pct(d, 99))} (target ≤ 2 ms)`,
+    );
     // For reading the above: Airlock's own built-in tool, no upstream at all (gateway + pipeline only).
     const own = await timeCalls(via, 'airlock_status', SEQUENTIAL / 2);
-    console.log(`   (Airlock's built-in airlock_status, no upstream: p50 ${ms(pct(own, 50))}   p99 ${ms(pct(own, 99))})\n`);
+    console.log(
+      `   (Airlock's built-in airlock_status, no upstream: p50 ${ms(pct(own, 50))}   p99 ${ms(pct(own, 99))})\n`,
+    );
     await direct.close();
     await via.close();
 
     // 2. Throughput with concurrent clients.
-    const directClients = await Promise.all(Array.from({ length: CONCURRENT_CLIENTS }, () => client(es.url)));
-    const viaClients = await Promise.all(Array.from({ length: CONCURRENT_CLIENTS }, () => client(air.mcpUrl, air.token)));
+    const directClients = await Promise.all(
+      Array.from({ length: CONCURRENT_CLIENTS }, () => client(es.url)),
+    );
+    const viaClients = await Promise.all(
+      Array.from({ length: CONCURRENT_CLIENTS }, () => client(air.mcpUrl, air.token)),
+    );
     await throughput(directClients, 'echo');
     await throughput(viaClients, 'everything__echo');
     const dt = await throughput(directClients, 'echo');
@@ -207,7 +252,9 @@ async function main() {
   }
 
   // 3. tools/list with many upstreams.
-  const ups = await Promise.all(Array.from({ length: UPSTREAMS }, (_, i) => fakeUpstream(i, TOOLS_EACH)));
+  const ups = await Promise.all(
+    Array.from({ length: UPSTREAMS }, (_, i) => fakeUpstream(i, TOOLS_EACH)),
+  );
   const big = await startAirlock(ups.map((u, i) => ({ name: `up${i}`, url: u.url })));
   try {
     const c = await client(big.mcpUrl, big.token);
@@ -219,7 +266,9 @@ async function main() {
       times.push(performance.now() - s);
     }
     times.sort((x, y) => x - y);
-    console.log(`3. tools/list through Airlock, ${UPSTREAMS} upstreams × ${TOOLS_EACH} tools (${first.tools.length} tools listed; adding all took ${big.addMs.toFixed(0)} ms)`);
+    console.log(
+      `3. tools/list through Airlock, ${UPSTREAMS} upstreams × ${TOOLS_EACH} tools (${first.tools.length} tools listed; adding all took ${big.addMs.toFixed(0)} ms)`,
+    );
     console.log(`   p50 ${ms(pct(times, 50))} (target ≤ 20 ms)   p99 ${ms(pct(times, 99))}`);
     await c.close();
   } finally {

@@ -25,18 +25,24 @@ function forwardSignals(child) {
 
 function headless(reason) {
   process.stderr.write(`airlock: running headless: ${reason}.\n`);
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/airlock.js', import.meta.url)), 'serve', ...args], {
-    cwd: root,
-    detached,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('../bin/airlock.js', import.meta.url)), 'serve', ...args],
+    {
+      cwd: root,
+      detached,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   forwardSignals(child);
   createInterface({ input: child.stdout }).on('line', (line) => {
     process.stdout.write(line + '\n');
     try {
       const ready = JSON.parse(line);
       if (ready.event === 'ready') {
-        process.stdout.write(`\nAirlock is running. Open the approval page: ${ready.controlUrl}\nAgents connect to: ${ready.mcpUrl}\n`);
+        process.stdout.write(
+          `\nAirlock is running. Open the approval page: ${ready.controlUrl}\nAgents connect to: ${ready.mcpUrl}\n`,
+        );
       }
     } catch {
       // not the ready line
@@ -53,7 +59,12 @@ if (plan.mode === 'headless') {
   // ELECTRON_RUN_AS_NODE from a parent shell would turn the app into plain Node.
   const env = { ...process.env };
   delete env.ELECTRON_RUN_AS_NODE;
-  const child = spawn(plan.electron, [root, ...args], { cwd: root, detached, stdio: ['ignore', 'inherit', 'inherit'], env });
+  const child = spawn(plan.electron, [root, ...args], {
+    cwd: root,
+    detached,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env,
+  });
   forwardSignals(child);
   child.on('error', (err) => headless(`Electron could not be started (${err.message})`));
   child.on('exit', (code, signal) => {

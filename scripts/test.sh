@@ -26,6 +26,9 @@ npm run build
 section "lint"
 npm run lint
 
+section "format"
+npm run format:check
+
 section "typecheck"
 npm run typecheck
 

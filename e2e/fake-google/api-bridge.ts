@@ -23,8 +23,18 @@ const GMAIL_SCOPES = {
   modify: [FULL_MAIL, `${G}gmail.modify`],
 };
 const CALENDAR_SCOPES = {
-  read: [`${G}calendar`, `${G}calendar.readonly`, `${G}calendar.events`, `${G}calendar.events.readonly`],
-  freeBusy: [`${G}calendar`, `${G}calendar.readonly`, `${G}calendar.freebusy`, `${G}calendar.events.freebusy`],
+  read: [
+    `${G}calendar`,
+    `${G}calendar.readonly`,
+    `${G}calendar.events`,
+    `${G}calendar.events.readonly`,
+  ],
+  freeBusy: [
+    `${G}calendar`,
+    `${G}calendar.readonly`,
+    `${G}calendar.freebusy`,
+    `${G}calendar.events.freebusy`,
+  ],
   write: [`${G}calendar`, `${G}calendar.events`],
 };
 
@@ -65,7 +75,11 @@ export function bridgeGoogleApis(
 ): BridgedRequest[] {
   const log: BridgedRequest[] = [];
   google.use(async (req, res, url) => {
-    const api = url.pathname.startsWith('/gmail/') ? 'gmail' : url.pathname.startsWith('/calendar/') ? 'calendar' : null;
+    const api = url.pathname.startsWith('/gmail/')
+      ? 'gmail'
+      : url.pathname.startsWith('/calendar/')
+        ? 'calendar'
+        : null;
     const target = api ? targets[api] : undefined;
     if (!api || !target) return false;
     const method = req.method ?? 'GET';
@@ -80,21 +94,36 @@ export function bridgeGoogleApis(
         'UNAUTHENTICATED',
         'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
         'authError',
-        { 'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="invalid_token"' },
+        {
+          'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="invalid_token"',
+        },
       );
       return true;
     }
     entry.email = grant.email;
-    const needs = api === 'gmail' ? gmailNeeds(method, url.pathname) : calendarNeeds(method, url.pathname);
+    const needs =
+      api === 'gmail' ? gmailNeeds(method, url.pathname) : calendarNeeds(method, url.pathname);
     const token = target.tokens[grant.email];
     if (!token || !grant.scopes.some((s) => needs.includes(s))) {
       entry.status = 403;
-      apiError(res, 403, 'PERMISSION_DENIED', 'Request had insufficient authentication scopes.', 'insufficientPermissions', {
-        'www-authenticate': `Bearer realm="https://accounts.google.com/", error="insufficient_scope", scope="${needs.join(' ')}"`,
-      });
+      apiError(
+        res,
+        403,
+        'PERMISSION_DENIED',
+        'Request had insufficient authentication scopes.',
+        'insufficientPermissions',
+        {
+          'www-authenticate': `Bearer realm="https://accounts.google.com/", error="insufficient_scope", scope="${needs.join(' ')}"`,
+        },
+      );
       return true;
     }
-    entry.status = await forward(req, res, new URL(url.pathname.slice(1) + url.search, target.root), token);
+    entry.status = await forward(
+      req,
+      res,
+      new URL(url.pathname.slice(1) + url.search, target.root),
+      token,
+    );
     return true;
   });
   return log;
@@ -102,7 +131,12 @@ export function bridgeGoogleApis(
 
 const PASSED_BACK = ['content-type', 'retry-after', 'www-authenticate'];
 
-async function forward(req: IncomingMessage, res: ServerResponse, to: URL, token: string): Promise<number> {
+async function forward(
+  req: IncomingMessage,
+  res: ServerResponse,
+  to: URL,
+  token: string,
+): Promise<number> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
@@ -112,7 +146,9 @@ async function forward(req: IncomingMessage, res: ServerResponse, to: URL, token
   const answer = await fetch(to, {
     method,
     headers,
-    ...(chunks.length && method !== 'GET' && method !== 'HEAD' ? { body: Buffer.concat(chunks) } : {}),
+    ...(chunks.length && method !== 'GET' && method !== 'HEAD'
+      ? { body: Buffer.concat(chunks) }
+      : {}),
   });
   const body = Buffer.from(await answer.arrayBuffer());
   const out: Record<string, string> = {};

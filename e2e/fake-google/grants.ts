@@ -89,7 +89,10 @@ export class Grants {
   }
 
   /** The live access grant for a bearer token, or why not. */
-  check(token: string | undefined, now = Date.now()): AccessGrant | 'missing' | 'invalid' | 'expired' {
+  check(
+    token: string | undefined,
+    now = Date.now(),
+  ): AccessGrant | 'missing' | 'invalid' | 'expired' {
     if (!token) return 'missing';
     const g = this.access.get(token);
     if (!g || g.revoked) return 'invalid';
@@ -105,6 +108,9 @@ export class Grants {
 
 /** RFC 7636 §4.6: BASE64URL(SHA256(ASCII(code_verifier))) == code_challenge. */
 export function pkceMatches(verifier: string, challenge: string, method = 'plain'): boolean {
-  const computed = method === 'S256' ? createHash('sha256').update(verifier, 'ascii').digest('base64url') : verifier;
+  const computed =
+    method === 'S256'
+      ? createHash('sha256').update(verifier, 'ascii').digest('base64url')
+      : verifier;
   return computed === challenge;
 }

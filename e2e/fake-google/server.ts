@@ -6,7 +6,11 @@ import { apiError, bearer, json } from './http.js';
 import { authorize, consent, revoke, token, userinfo } from './oauth-routes.js';
 
 /** A route a Gmail/Calendar fake mounts on the same server; returns false when it does not handle the request. */
-export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
+export type ExtraRoute = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+) => boolean | Promise<boolean>;
 
 export interface FakeGoogleOptions {
   clientId?: string;
@@ -42,7 +46,13 @@ export class FakeGoogle {
   refreshFailure: { status: number; body: unknown } | null = null;
   refreshDelayMs = 0;
   /** Queued answers for the next API calls (e.g. a 429 with Retry-After). */
-  apiFailures: { status: number; statusText: string; message: string; reason: string; headers?: Record<string, string> }[] = [];
+  apiFailures: {
+    status: number;
+    statusText: string;
+    message: string;
+    reason: string;
+    headers?: Record<string, string>;
+  }[] = [];
 
   // Records.
   readonly authRequests: URLSearchParams[] = [];
@@ -71,7 +81,8 @@ export class FakeGoogle {
   async start(port = 0): Promise<string> {
     const server = createServer((req, res) => {
       this.route(req, res).catch((err: unknown) => {
-        if (!res.headersSent) json(res, 500, { error: { code: 500, message: String(err), status: 'INTERNAL' } });
+        if (!res.headersSent)
+          json(res, 500, { error: { code: 500, message: String(err), status: 'INTERNAL' } });
         else res.end();
       });
     });
@@ -158,13 +169,19 @@ export class FakeGoogle {
       const key = `${this.clientId}\n${email}`;
       const granted = new Set(this.grantScopes ? this.grantScopes(asked) : asked);
       // include_granted_scopes=true: the new grant also carries earlier ones (incremental auth).
-      if (p.get('include_granted_scopes') === 'true') for (const s of this.previouslyGranted.get(key) ?? []) granted.add(s);
+      if (p.get('include_granted_scopes') === 'true')
+        for (const s of this.previouslyGranted.get(key) ?? []) granted.add(s);
       this.previouslyGranted.set(key, granted);
       const scopes = [...granted];
       const code = this.grants.newCode({
         clientId: p.get('client_id')!,
         redirectUri: p.get('redirect_uri')!,
-        ...(p.get('code_challenge') ? { challenge: p.get('code_challenge')!, challengeMethod: p.get('code_challenge_method') ?? 'plain' } : {}),
+        ...(p.get('code_challenge')
+          ? {
+              challenge: p.get('code_challenge')!,
+              challengeMethod: p.get('code_challenge_method') ?? 'plain',
+            }
+          : {}),
         scopes,
         email,
         offline: p.get('access_type') === 'offline',
@@ -184,27 +201,52 @@ export class FakeGoogle {
     if (req.method === 'POST' && path === '/o/oauth2/v2/consent') return consent(this, req, res);
     if (req.method === 'POST' && path === '/token') return token(this, req, res);
     if (req.method === 'POST' && path === '/revoke') return revoke(this, req, url, res);
-    if (req.method === 'GET' && (path === '/v1/userinfo' || path === '/oauth2/v3/userinfo')) return userinfo(this, req, res);
+    if (req.method === 'GET' && (path === '/v1/userinfo' || path === '/oauth2/v3/userinfo'))
+      return userinfo(this, req, res);
     if (path.startsWith('/gmail/') || path.startsWith('/calendar/')) {
       this.apiCalls += 1;
       const failure = this.apiFailures.shift();
-      if (failure) return apiError(res, failure.status, failure.statusText, failure.message, failure.reason, failure.headers);
+      if (failure)
+        return apiError(
+          res,
+          failure.status,
+          failure.statusText,
+          failure.message,
+          failure.reason,
+          failure.headers,
+        );
     }
-    if (req.method === 'GET' && path === '/gmail/v1/users/me/profile') return this.gmailProfile(req, res);
+    if (req.method === 'GET' && path === '/gmail/v1/users/me/profile')
+      return this.gmailProfile(req, res);
     for (const r of this.extra) if (await r(req, res, url)) return;
-    json(res, 404, { error: { code: 404, message: `No fake for ${req.method} ${path}`, status: 'NOT_FOUND' } });
+    json(res, 404, {
+      error: { code: 404, message: `No fake for ${req.method} ${path}`, status: 'NOT_FOUND' },
+    });
   }
 
   /** GET gmail/v1/users/me/profile (developers.google.com/gmail/api/reference/rest/v1/users/getProfile). */
   private gmailProfile(req: IncomingMessage, res: ServerResponse): void {
     const g = this.grants.check(bearer(req));
     if (typeof g === 'string') {
-      return apiError(res, 401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.', 'authError', {
-        'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="invalid_token"',
-      });
+      return apiError(
+        res,
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+        'authError',
+        {
+          'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="invalid_token"',
+        },
+      );
     }
     if (!g.scopes.some((s) => s.startsWith('https://www.googleapis.com/auth/gmail.'))) {
-      return apiError(res, 403, 'PERMISSION_DENIED', 'Request had insufficient authentication scopes.', 'insufficientPermissions');
+      return apiError(
+        res,
+        403,
+        'PERMISSION_DENIED',
+        'Request had insufficient authentication scopes.',
+        'insufficientPermissions',
+      );
     }
     json(res, 200, { emailAddress: g.email, messagesTotal: 0, threadsTotal: 0, historyId: '1' });
   }

@@ -94,7 +94,11 @@ function testEnv(p: Profile): NodeJS.ProcessEnv {
  */
 export async function startServer(
   p: Profile,
-  opts: { port?: number; timeoutMs?: number; /** Extra environment (e.g. a fake Google's endpoints). */ env?: Record<string, string> } = {},
+  opts: {
+    port?: number;
+    timeoutMs?: number;
+    /** Extra environment (e.g. a fake Google's endpoints). */ env?: Record<string, string>;
+  } = {},
 ): Promise<RunningServer> {
   assertBuilt();
   const timeoutMs = opts.timeoutMs ?? 20_000;
@@ -157,7 +161,10 @@ async function signal(
 }
 
 /** Runs any `airlock` command on the profile; rejects (with code/stdout/stderr) on a non-zero exit. */
-export async function airlock(p: Profile | null, args: string[]): Promise<{ stdout: string; stderr: string }> {
+export async function airlock(
+  p: Profile | null,
+  args: string[],
+): Promise<{ stdout: string; stderr: string }> {
   assertBuilt();
   return run(process.execPath, [BIN, ...args], { cwd: ROOT, env: p ? testEnv(p) : process.env });
 }

@@ -7,10 +7,20 @@ import type { AddressInfo } from 'node:net';
  * that cannot send a header (the conformance suite) can test the real,
  * authenticated gateway without weakening it.
  */
-export async function startAuthForwarder(targetPort: number, token: string): Promise<{ port: number; url: string; close: () => Promise<void> }> {
+export async function startAuthForwarder(
+  targetPort: number,
+  token: string,
+): Promise<{ port: number; url: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const upstream = request(
-      { host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: { ...req.headers, authorization: `Bearer ${token}` }, setHost: false },
+      {
+        host: '127.0.0.1',
+        port: targetPort,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, authorization: `Bearer ${token}` },
+        setHost: false,
+      },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);

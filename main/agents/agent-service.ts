@@ -35,7 +35,9 @@ export class AgentService {
     for (const agent of this.settings.get().agents) {
       const token = await this.vault.get(vaultKey(agent.name));
       if (!token) {
-        this.logger.warn('agent token missing from the keychain; revoke and add the agent again', { agent: agent.name });
+        this.logger.warn('agent token missing from the keychain; revoke and add the agent again', {
+          agent: agent.name,
+        });
         continue;
       }
       this.logger.registerSecret(token);
@@ -67,14 +69,26 @@ export class AgentService {
   async add(name: string): Promise<{ agent: AgentView; token: string }> {
     const trimmed = typeof name === 'string' ? name.trim() : '';
     if (!NAME.test(trimmed)) {
-      throw new ControlError('INVALID', 'Agent names are 1–40 characters: letters, digits, space, dot, dash, underscore, starting with a letter or digit.');
+      throw new ControlError(
+        'INVALID',
+        'Agent names are 1–40 characters: letters, digits, space, dot, dash, underscore, starting with a letter or digit.',
+      );
     }
-    if (this.get(trimmed)) throw new ControlError('CONFLICT', `An agent named "${trimmed}" already exists. Revoke it first or pick another name.`);
+    if (this.get(trimmed))
+      throw new ControlError(
+        'CONFLICT',
+        `An agent named "${trimmed}" already exists. Revoke it first or pick another name.`,
+      );
     const token = newToken('alk');
     // Vault first: if the keychain refuses, settings stay untouched.
     await this.vault.set(vaultKey(trimmed), token);
     this.settings.update((s) => {
-      s.agents.push({ name: trimmed, createdAt: new Date().toISOString(), overrides: {}, grants: {} });
+      s.agents.push({
+        name: trimmed,
+        createdAt: new Date().toISOString(),
+        overrides: {},
+        grants: {},
+      });
     });
     this.logger.registerSecret(token);
     this.byDigest.set(digest(token), trimmed);

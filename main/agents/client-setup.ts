@@ -36,13 +36,25 @@ export function clientSetups(mcpUrl: string, token: string, serverName = 'airloc
       client: 'Cursor',
       kind: 'json',
       where: '~/.cursor/mcp.json',
-      text: JSON.stringify({ mcpServers: { [serverName]: { url: mcpUrl, headers: { Authorization: auth } } } }, null, 2),
+      text: JSON.stringify(
+        { mcpServers: { [serverName]: { url: mcpUrl, headers: { Authorization: auth } } } },
+        null,
+        2,
+      ),
     },
     {
       client: 'VS Code',
       kind: 'json',
       where: '.vscode/mcp.json',
-      text: JSON.stringify({ servers: { [serverName]: { type: 'http', url: mcpUrl, headers: { Authorization: auth } } } }, null, 2),
+      text: JSON.stringify(
+        {
+          servers: {
+            [serverName]: { type: 'http', url: mcpUrl, headers: { Authorization: auth } },
+          },
+        },
+        null,
+        2,
+      ),
     },
     {
       client: 'Codex',
@@ -54,7 +66,11 @@ export function clientSetups(mcpUrl: string, token: string, serverName = 'airloc
       client: 'Windsurf',
       kind: 'json',
       where: '~/.codeium/windsurf/mcp_config.json',
-      text: JSON.stringify({ mcpServers: { [serverName]: { serverUrl: mcpUrl, headers: { Authorization: auth } } } }, null, 2),
+      text: JSON.stringify(
+        { mcpServers: { [serverName]: { serverUrl: mcpUrl, headers: { Authorization: auth } } } },
+        null,
+        2,
+      ),
     },
   ];
 }

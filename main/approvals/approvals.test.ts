@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalView, CoreEvent } from '../../preload/api.js';
-import { connectClient, CountingSource, startTestApp, textOf, type TestApp } from '../test-support/harness.js';
+import {
+  connectClient,
+  CountingSource,
+  startTestApp,
+  textOf,
+  type TestApp,
+} from '../test-support/harness.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -30,11 +36,18 @@ function nextRequest(app: TestApp['app']): Promise<ApprovalView> {
 describe('approvals through a real MCP client', () => {
   it('read-only tools run at once; side effects wait for the user, then run exactly once', async () => {
     const { source, client, app } = await setup();
-    expect(textOf(await client.callTool({ name: 'count_read', arguments: {} }))).toMatch(/count_read ok/);
+    expect(textOf(await client.callTool({ name: 'count_read', arguments: {} }))).toMatch(
+      /count_read ok/,
+    );
     const requested = nextRequest(app);
     const call = client.callTool({ name: 'count_send', arguments: { to: 'bob@example.com' } });
     const req = await requested;
-    expect(req).toMatchObject({ agent: 'test', tool: 'count_send', state: 'pending', arguments: { to: 'bob@example.com' } });
+    expect(req).toMatchObject({
+      agent: 'test',
+      tool: 'count_send',
+      state: 'pending',
+      arguments: { to: 'bob@example.com' },
+    });
     expect(source.count('count_send')).toBe(0);
     await app.control.decide(req.id, { kind: 'allow_once' });
     const result = await call;
@@ -86,9 +99,15 @@ describe('approvals through a real MCP client', () => {
     const r1 = nextRequest(app);
     const c1 = send('one@example.com');
     const id1 = (await r1).id;
-    const outcomes = await Promise.allSettled([1, 2, 3, 4].map(() => app.control.decide(id1, { kind: 'allow_once' })));
+    const outcomes = await Promise.allSettled(
+      [1, 2, 3, 4].map(() => app.control.decide(id1, { kind: 'allow_once' })),
+    );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
-    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.code)).toEqual(['CONFLICT', 'CONFLICT', 'CONFLICT']);
+    expect(
+      outcomes
+        .filter((o) => o.status === 'rejected')
+        .map((o) => (o as PromiseRejectedResult).reason.code),
+    ).toEqual(['CONFLICT', 'CONFLICT', 'CONFLICT']);
     await c1;
     expect(source.count('count_send')).toBe(1);
     // Approve after deny.
@@ -96,7 +115,9 @@ describe('approvals through a real MCP client', () => {
     const c2 = send('two@example.com');
     const id2 = (await r2).id;
     await app.control.decide(id2, { kind: 'deny' });
-    await expect(app.control.decide(id2, { kind: 'allow_once' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(app.control.decide(id2, { kind: 'allow_once' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     await c2;
     expect(source.count('count_send')).toBe(1);
   });
@@ -106,8 +127,20 @@ describe('approvals through a real MCP client', () => {
     const requested = nextRequest(app);
     const call = client.callTool({ name: 'count_send', arguments: { to: 'bob@example.com' } });
     const id = (await requested).id;
-    await expect(app.control.decide(id, { kind: 'allow_edited', arguments: { to: 'x' } })).rejects.toMatchObject({ code: 'INVALID', message: expect.stringMatching(/do not fit count_send.*\/to must NOT have fewer than 3 characters/) });
-    await expect(app.control.decide(id, { kind: 'allow_edited', arguments: { to: 'ok@example.com', extra: 1 } })).rejects.toMatchObject({ code: 'INVALID' });
+    await expect(
+      app.control.decide(id, { kind: 'allow_edited', arguments: { to: 'x' } }),
+    ).rejects.toMatchObject({
+      code: 'INVALID',
+      message: expect.stringMatching(
+        /do not fit count_send.*\/to must NOT have fewer than 3 characters/,
+      ),
+    });
+    await expect(
+      app.control.decide(id, {
+        kind: 'allow_edited',
+        arguments: { to: 'ok@example.com', extra: 1 },
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID' });
     expect((await app.control.getApproval(id)).state).toBe('pending');
     await app.control.decide(id, { kind: 'allow_edited', arguments: { to: 'carol@example.com' } });
     const text = textOf(await call);
@@ -123,15 +156,24 @@ describe('approvals through a real MCP client', () => {
     await call;
     await client.callTool({ name: 'count_send', arguments: { to: 'b@example.com' } });
     expect(source.count('count_send')).toBe(2);
-    expect((await app.control.listTools('test')).find((x) => x.name === 'count_send')).toMatchObject({ approval: 'auto', grantedUntil: null });
+    expect(
+      (await app.control.listTools('test')).find((x) => x.name === 'count_send'),
+    ).toMatchObject({ approval: 'auto', grantedUntil: null });
     // Another agent still has to ask.
-    expect((await app.control.listTools()).find((x) => x.name === 'count_send')?.approval).toBe('ask');
+    expect((await app.control.listTools()).find((x) => x.name === 'count_send')?.approval).toBe(
+      'ask',
+    );
   });
 
   it('an expired grant asks again', async () => {
     const { app } = await setup();
-    app.agents.update('test', (a) => void (a.grants['count/count_send'] = new Date(Date.now() - 1000).toISOString()));
-    expect((await app.control.listTools('test')).find((x) => x.name === 'count_send')?.approval).toBe('ask');
+    app.agents.update(
+      'test',
+      (a) => void (a.grants['count/count_send'] = new Date(Date.now() - 1000).toISOString()),
+    );
+    expect(
+      (await app.control.listTools('test')).find((x) => x.name === 'count_send')?.approval,
+    ).toBe('ask');
   });
 
   it('pause denies every asking call at once; read-only calls still run', async () => {
@@ -149,9 +191,16 @@ describe('approvals through a real MCP client', () => {
     const { client, app } = await setup();
     const requested = nextRequest(app);
     const abort = new AbortController();
-    const call = client.callTool({ name: 'count_send', arguments: { to: 'bob@example.com' } }, { signal: abort.signal });
+    const call = client.callTool(
+      { name: 'count_send', arguments: { to: 'bob@example.com' } },
+      { signal: abort.signal },
+    );
     const id = (await requested).id;
-    const withdrawn = new Promise<void>((resolve) => app.events.subscribe((e) => e.type === 'approval.updated' && e.approval.state === 'withdrawn' && resolve()));
+    const withdrawn = new Promise<void>((resolve) =>
+      app.events.subscribe(
+        (e) => e.type === 'approval.updated' && e.approval.state === 'withdrawn' && resolve(),
+      ),
+    );
     abort.abort();
     await expect(call).rejects.toThrow();
     await withdrawn;
@@ -159,19 +208,24 @@ describe('approvals through a real MCP client', () => {
   });
 
   it('progress notifications flow while the call waits', async () => {
-    const { client, app } = await setup({ approvals: { waitSeconds: 5, progressIntervalSeconds: 1 } });
+    const { client, app } = await setup({
+      approvals: { waitSeconds: 5, progressIntervalSeconds: 1 },
+    });
     const requested = nextRequest(app);
     const messages: string[] = [];
     let approved = false;
-    const call = client.callTool({ name: 'count_send', arguments: { to: 'bob@example.com' } }, {
-      onprogress: (p) => {
-        messages.push(p.message ?? '');
-        if (!approved) {
-          approved = true;
-          void requested.then((r) => app.control.decide(r.id, { kind: 'allow_once' }));
-        }
+    const call = client.callTool(
+      { name: 'count_send', arguments: { to: 'bob@example.com' } },
+      {
+        onprogress: (p) => {
+          messages.push(p.message ?? '');
+          if (!approved) {
+            approved = true;
+            void requested.then((r) => app.control.decide(r.id, { kind: 'allow_once' }));
+          }
+        },
       },
-    });
+    );
     expect(textOf(await call)).toMatch(/count_send ok/);
     expect(messages[0]).toMatch(/Waiting for approval in Airlock/);
   });
@@ -180,21 +234,38 @@ describe('approvals through a real MCP client', () => {
 describe('tool policies', () => {
   it('making a destructive tool auto needs explicit confirmation', async () => {
     const { app } = await setup();
-    await expect(app.control.setToolPolicy('count_delete', { approval: 'auto' })).rejects.toMatchObject({ code: 'CONFIRM_REQUIRED' });
-    expect((await app.control.setToolPolicy('count_delete', { approval: 'auto', confirmDestructive: true })).approval).toBe('auto');
+    await expect(
+      app.control.setToolPolicy('count_delete', { approval: 'auto' }),
+    ).rejects.toMatchObject({ code: 'CONFIRM_REQUIRED' });
+    expect(
+      (
+        await app.control.setToolPolicy('count_delete', {
+          approval: 'auto',
+          confirmDestructive: true,
+        })
+      ).approval,
+    ).toBe('auto');
     // A non-destructive side effect needs no confirmation.
-    expect((await app.control.setToolPolicy('count_send', { approval: 'auto' })).approval).toBe('auto');
+    expect((await app.control.setToolPolicy('count_send', { approval: 'auto' })).approval).toBe(
+      'auto',
+    );
   });
 
   it('per-agent overrides and tool subsets apply to that agent only', async () => {
     const { client, app } = await setup();
     await app.control.setToolPolicy('count_read', { enabled: false, agent: 'test' });
     expect((await client.listTools()).tools.map((x) => x.name)).not.toContain('count_read');
-    expect((await app.control.listTools()).find((x) => x.name === 'count_read')?.enabled).toBe(true);
+    expect((await app.control.listTools()).find((x) => x.name === 'count_read')?.enabled).toBe(
+      true,
+    );
     await app.control.setAgentTools('test', ['count_send']);
     expect((await client.listTools()).tools.map((x) => x.name)).toEqual(['count_send']);
-    await expect(client.callTool({ name: 'airlock_status', arguments: {} })).rejects.toThrow(/Unknown tool/);
-    await expect(app.control.setAgentTools('test', ['nope'])).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(client.callTool({ name: 'airlock_status', arguments: {} })).rejects.toThrow(
+      /Unknown tool/,
+    );
+    await expect(app.control.setAgentTools('test', ['nope'])).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     await app.control.setAgentTools('test', null);
     expect((await client.listTools()).tools.map((x) => x.name)).toContain('airlock_status');
   });
@@ -208,6 +279,8 @@ describe('tool policies', () => {
     expect(app.registry.get('count_read')).toBeUndefined();
     source.defs = saved;
     source.changed();
-    expect((await app.control.listTools()).find((x) => x.name === 'count_read')?.enabled).toBe(false);
+    expect((await app.control.listTools()).find((x) => x.name === 'count_read')?.enabled).toBe(
+      false,
+    );
   });
 });

@@ -6,13 +6,24 @@ import type { CallToolResult } from '../tools/types.js';
 import { callKey } from './canonical.js';
 import { ApprovalEngine } from './engine.js';
 
-function engineAt(path: string, clock: { now: number }, execute = vi.fn(async (): Promise<CallToolResult> => ({ content: [{ type: 'text', text: 'ran' }] }))) {
+function engineAt(
+  path: string,
+  clock: { now: number },
+  execute = vi.fn(async (): Promise<CallToolResult> => ({
+    content: [{ type: 'text', text: 'ran' }],
+  })),
+) {
   const db = openDatabase(path);
   const store = new ApprovalStore(db);
   const engine = new ApprovalEngine({
     store,
     events: new CoreEvents(),
-    timings: () => ({ waitMs: 50, expireMs: 10 * 60_000, outcomeWindowMs: 10 * 60_000, progressIntervalMs: 1000 }),
+    timings: () => ({
+      waitMs: 50,
+      expireMs: 10 * 60_000,
+      outcomeWindowMs: 10 * 60_000,
+      progressIntervalMs: 1000,
+    }),
     execute,
     toolInfo: () => ({ name: 'send', inputSchema: { type: 'object' } }),
     validate: () => null,
@@ -24,7 +35,14 @@ function engineAt(path: string, clock: { now: number }, execute = vi.fn(async ()
 }
 
 const ask = (engine: ApprovalEngine, args: Record<string, unknown> = { to: 'bob' }) =>
-  engine.ask({ agent: 'a', toolKey: 'src/send', tool: 'send', args, effect: async () => 'Send', signal: new AbortController().signal });
+  engine.ask({
+    agent: 'a',
+    toolKey: 'src/send',
+    tool: 'send',
+    args,
+    effect: async () => 'Send',
+    signal: new AbortController().signal,
+  });
 
 describe('ApprovalEngine', () => {
   it('pending requests expire after their time; a later repeat asks anew', async () => {
@@ -35,7 +53,9 @@ describe('ApprovalEngine', () => {
     clock.now += 10 * 60_000 + 1;
     expect(engine.listPending()).toEqual([]);
     expect(engine.get(first.approvalId!).state).toBe('expired');
-    await expect(engine.decide(first.approvalId!, { kind: 'allow_once' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(engine.decide(first.approvalId!, { kind: 'allow_once' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     const second = await ask(engine);
     expect(second.approvalId).not.toBe(first.approvalId);
     expect(execute).not.toHaveBeenCalled();
@@ -58,7 +78,9 @@ describe('ApprovalEngine', () => {
     expect(after.engine.get(id).state).toBe('unknown');
     const repeat = await ask(after.engine);
     expect(repeat.result.isError).toBe(true);
-    expect(repeat.result.content?.[0]).toMatchObject({ text: expect.stringMatching(/may or may not have been applied/) });
+    expect(repeat.result.content?.[0]).toMatchObject({
+      text: expect.stringMatching(/may or may not have been applied/),
+    });
     expect(after.execute).not.toHaveBeenCalled();
   });
 
@@ -82,7 +104,11 @@ describe('ApprovalEngine', () => {
     let lookups = 0;
     const slow = () =>
       engine.ask({
-        agent: 'a', toolKey: 'src/send', tool: 'send', args: { to: 'bob' }, signal: new AbortController().signal,
+        agent: 'a',
+        toolKey: 'src/send',
+        tool: 'send',
+        args: { to: 'bob' },
+        signal: new AbortController().signal,
         effect: () => new Promise((r) => setTimeout(() => r(`Send #${++lookups}`), 30)),
       });
     const [one, two] = await Promise.all([slow(), slow()]);
@@ -92,7 +118,9 @@ describe('ApprovalEngine', () => {
   });
 
   it('call keys ignore key order but not values', () => {
-    expect(callKey('a', 't', { x: 1, y: { b: 2, a: 1 } })).toBe(callKey('a', 't', { y: { a: 1, b: 2 }, x: 1 }));
+    expect(callKey('a', 't', { x: 1, y: { b: 2, a: 1 } })).toBe(
+      callKey('a', 't', { y: { a: 1, b: 2 }, x: 1 }),
+    );
     expect(callKey('a', 't', { x: 1 })).not.toBe(callKey('a', 't', { x: 2 }));
     expect(callKey('a', 't', { x: 1 })).not.toBe(callKey('b', 't', { x: 1 }));
   });

@@ -26,7 +26,11 @@ export interface ApprovalEngineDeps {
   events: CoreEvents;
   timings: () => ApprovalTimings;
   /** Runs an approved call; the engine guarantees at most once per request. */
-  execute: (row: ApprovalRow, args: Record<string, unknown>, ctx: ToolCallContext) => Promise<CallToolResult>;
+  execute: (
+    row: ApprovalRow,
+    args: Record<string, unknown>,
+    ctx: ToolCallContext,
+  ) => Promise<CallToolResult>;
   /** Current definition of a tool by stable key, for views and edit validation. */
   toolInfo: (toolKey: string) => ToolInfo | undefined;
   /** Returns null when the arguments fit the tool's schema, else what is wrong. */
@@ -79,12 +83,17 @@ export class ApprovalEngine {
   start(): void {
     const now = this.now();
     for (const row of this.deps.store.listByState(['executing'])) {
-      this.deps.store.transition(row.id, ['executing'], 'unknown', { finishedAt: now, reason: 'Airlock stopped while the call was running' });
+      this.deps.store.transition(row.id, ['executing'], 'unknown', {
+        finishedAt: now,
+        reason: 'Airlock stopped while the call was running',
+      });
     }
     for (const row of this.deps.store.listByState(['approved'])) {
       this.deps.store.transition(row.id, ['approved'], 'failed', {
         finishedAt: now,
-        result: errorResult('Airlock stopped after the approval and before running the call; nothing was sent.'),
+        result: errorResult(
+          'Airlock stopped after the approval and before running the call; nothing was sent.',
+        ),
       });
     }
     this.sweeper = setInterval(() => this.expireDue(), 1000);
@@ -101,7 +110,9 @@ export class ApprovalEngine {
     const key = callKey(req.agent, req.toolKey, req.args);
     // An identical call still being created (its effect text is being looked up) is joined, not duplicated.
     const creating = this.creating.get(key);
-    const existing = creating ? await creating : this.deps.store.findForRepeat(key, this.now() - t.outcomeWindowMs);
+    const existing = creating
+      ? await creating
+      : this.deps.store.findForRepeat(key, this.now() - t.outcomeWindowMs);
     if (existing) {
       const stored = this.storedOutcome(existing);
       if (stored) return stored;
@@ -163,24 +174,45 @@ export class ApprovalEngine {
     const now = this.now();
     if (decision.kind === 'deny') {
       const reason = decision.reason?.trim().slice(0, 1000) || null;
-      if (!this.deps.store.transition(id, ['pending'], 'denied', { decidedAt: now, reason })) throw this.raced(id);
-      return this.finish(id, { result: msg.deniedResult({ ...row, reason }), decision: 'denied', approvalId: id, ran: false });
+      if (!this.deps.store.transition(id, ['pending'], 'denied', { decidedAt: now, reason }))
+        throw this.raced(id);
+      return this.finish(id, {
+        result: msg.deniedResult({ ...row, reason }),
+        decision: 'denied',
+        approvalId: id,
+        ran: false,
+      });
     }
     let edited: Record<string, unknown> | null = null;
     if (decision.kind === 'allow_edited') {
-      if (!decision.arguments || typeof decision.arguments !== 'object' || Array.isArray(decision.arguments)) {
+      if (
+        !decision.arguments ||
+        typeof decision.arguments !== 'object' ||
+        Array.isArray(decision.arguments)
+      ) {
         throw new ControlError('INVALID', 'Edited arguments must be a JSON object.');
       }
       const problem = this.deps.validate(row.toolKey, decision.arguments);
-      if (problem) throw new ControlError('INVALID', `The edited arguments do not fit ${row.tool}: ${problem}`);
+      if (problem)
+        throw new ControlError(
+          'INVALID',
+          `The edited arguments do not fit ${row.tool}: ${problem}`,
+        );
       edited = decision.arguments;
     }
     let until: string | null = null;
     if (decision.kind === 'always_allow' && decision.until) {
-      if (Number.isNaN(Date.parse(decision.until))) throw new ControlError('INVALID', '"until" must be an ISO date-time.');
+      if (Number.isNaN(Date.parse(decision.until)))
+        throw new ControlError('INVALID', '"until" must be an ISO date-time.');
       until = new Date(decision.until).toISOString();
     }
-    if (!this.deps.store.transition(id, ['pending'], 'approved', { decidedAt: now, editedArgs: edited })) throw this.raced(id);
+    if (
+      !this.deps.store.transition(id, ['pending'], 'approved', {
+        decidedAt: now,
+        editedArgs: edited,
+      })
+    )
+      throw this.raced(id);
     if (decision.kind === 'always_allow') this.deps.grant(row.agent, row.toolKey, until);
     const view = this.emitUpdated(id);
     void this.run(id);
@@ -196,12 +228,22 @@ export class ApprovalEngine {
     const progress = this.progressToWaiters(id);
     let result: CallToolResult;
     try {
-      result = await this.deps.execute(row, args, { agent: row.agent, signal: new AbortController().signal, progress });
+      result = await this.deps.execute(row, args, {
+        agent: row.agent,
+        signal: new AbortController().signal,
+        progress,
+      });
     } catch (err) {
       result = errorResult(`The call failed: ${err instanceof Error ? err.message : String(err)}`);
     }
     if (row.editedArgs) {
-      result = { ...result, content: [{ type: 'text', text: msg.editNote(row.args, row.editedArgs) }, ...(result.content ?? [])] };
+      result = {
+        ...result,
+        content: [
+          { type: 'text', text: msg.editNote(row.args, row.editedArgs) },
+          ...(result.content ?? []),
+        ],
+      };
     }
     const state = result.isError ? 'failed' : 'done';
     this.deps.store.transition(id, ['executing'], state, { finishedAt: this.now(), result });
@@ -224,14 +266,27 @@ export class ApprovalEngine {
         cleanup();
         // A client that cancels or drops while waiting withdraws its request,
         // unless another identical call is still waiting on it.
-        if (!this.waiters.has(row.id) && this.deps.store.transition(row.id, ['pending'], 'withdrawn', { decidedAt: this.now() })) {
+        if (
+          !this.waiters.has(row.id) &&
+          this.deps.store.transition(row.id, ['pending'], 'withdrawn', { decidedAt: this.now() })
+        ) {
           this.emitUpdated(row.id);
         }
-        resolve({ result: msg.withdrawnResult(), decision: 'withdrawn', approvalId: row.id, ran: false });
+        resolve({
+          result: msg.withdrawnResult(),
+          decision: 'withdrawn',
+          approvalId: row.id,
+          ran: false,
+        });
       };
       const timer = setTimeout(() => {
         cleanup();
-        resolve({ result: msg.waitingResult(row), decision: 'waiting', approvalId: row.id, ran: false });
+        resolve({
+          result: msg.waitingResult(row),
+          decision: 'waiting',
+          approvalId: row.id,
+          ran: false,
+        });
       }, t.waitMs);
       let ticks = 0;
       const ticker = setInterval(() => {
@@ -262,8 +317,14 @@ export class ApprovalEngine {
   private expireDue(): void {
     const t = this.deps.timings();
     for (const row of this.deps.store.dueForExpiry(this.now())) {
-      if (!this.deps.store.transition(row.id, ['pending'], 'expired', { decidedAt: this.now() })) continue;
-      this.finish(row.id, { result: msg.expiredResult(row, Math.round(t.expireMs / 60000)), decision: 'expired', approvalId: row.id, ran: false });
+      if (!this.deps.store.transition(row.id, ['pending'], 'expired', { decidedAt: this.now() }))
+        continue;
+      this.finish(row.id, {
+        result: msg.expiredResult(row, Math.round(t.expireMs / 60000)),
+        decision: 'expired',
+        approvalId: row.id,
+        ran: false,
+      });
     }
   }
 
@@ -291,7 +352,10 @@ export class ApprovalEngine {
   }
 
   private raced(id: string): ControlError {
-    return new ControlError('CONFLICT', `This request was decided a moment ago (${this.mustGet(id).state}); nothing changed.`);
+    return new ControlError(
+      'CONFLICT',
+      `This request was decided a moment ago (${this.mustGet(id).state}); nothing changed.`,
+    );
   }
 
   view(row: ApprovalRow): ApprovalView {

@@ -66,6 +66,9 @@ export function editNote(before: Record<string, unknown>, after: Record<string, 
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   const changes = keys
     .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
-    .map((k) => `${k}: ${JSON.stringify(before[k]) ?? '(absent)'} → ${JSON.stringify(after[k]) ?? '(removed)'}`);
+    .map(
+      (k) =>
+        `${k}: ${JSON.stringify(before[k]) ?? '(absent)'} → ${JSON.stringify(after[k]) ?? '(removed)'}`,
+    );
   return `The user edited the arguments before approving. Changed: ${changes.join('; ') || 'nothing'}. The call ran with the edited arguments.`;
 }

@@ -49,6 +49,9 @@ export function resolvePolicy(
   return { enabled, approval, via };
 }
 
-export function needsDestructiveConfirmation(entry: ToolEntry, approval: ApprovalMode | undefined): boolean {
+export function needsDestructiveConfirmation(
+  entry: ToolEntry,
+  approval: ApprovalMode | undefined,
+): boolean {
   return approval === 'auto' && isDestructive(entry.def);
 }

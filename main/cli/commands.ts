@@ -9,13 +9,23 @@ const out: Out = (line) => process.stdout.write(line + '\n');
 export async function status(o: { dataDir?: string; json?: boolean }): Promise<number> {
   const dataDir = resolveDataDir(o.dataDir);
   const info = runningServer(dataDir);
-  if (o.json) out(JSON.stringify(info ? { running: true, ...info, dataDir } : { running: false, dataDir }));
-  else if (info) out(`Airlock ${info.version} is running (pid ${info.pid}).\n  MCP URL:  ${info.mcpUrl}\n  Data dir: ${dataDir}`);
-  else out(`Airlock is not running for ${dataDir}.\nStart it with: airlock serve${o.dataDir ? ` --data-dir ${o.dataDir}` : ''}`);
+  if (o.json)
+    out(JSON.stringify(info ? { running: true, ...info, dataDir } : { running: false, dataDir }));
+  else if (info)
+    out(
+      `Airlock ${info.version} is running (pid ${info.pid}).\n  MCP URL:  ${info.mcpUrl}\n  Data dir: ${dataDir}`,
+    );
+  else
+    out(
+      `Airlock is not running for ${dataDir}.\nStart it with: airlock serve${o.dataDir ? ` --data-dir ${o.dataDir}` : ''}`,
+    );
   return info ? 0 : 1;
 }
 
-export async function agentAdd(name: string, o: { dataDir?: string; json?: boolean }): Promise<number> {
+export async function agentAdd(
+  name: string,
+  o: { dataDir?: string; json?: boolean },
+): Promise<number> {
   return withControl(o.dataDir, async ({ api, mcpUrl }) => {
     const created = await api.addAgent(name);
     const setup = clientSetups(mcpUrl, created.token);
@@ -23,9 +33,14 @@ export async function agentAdd(name: string, o: { dataDir?: string; json?: boole
       out(JSON.stringify({ name: created.agent.name, token: created.token, mcpUrl, setup }));
       return 0;
     }
-    out(`Agent "${created.agent.name}" added. Its token is shown once; Airlock cannot show it again.\n`);
+    out(
+      `Agent "${created.agent.name}" added. Its token is shown once; Airlock cannot show it again.\n`,
+    );
     out(`  Token:   ${created.token}\n  MCP URL: ${mcpUrl}\n`);
-    for (const s of setup) out(`── ${s.client} (${s.kind === 'command' ? 'run in a terminal' : `paste into ${s.where}`})\n${s.text}\n`);
+    for (const s of setup)
+      out(
+        `── ${s.client} (${s.kind === 'command' ? 'run in a terminal' : `paste into ${s.where}`})\n${s.text}\n`,
+      );
     return 0;
   });
 }
@@ -35,7 +50,11 @@ export async function agentList(o: { dataDir?: string; json?: boolean }): Promis
     const agents = await api.listAgents();
     if (o.json) out(JSON.stringify(agents));
     else if (agents.length === 0) out('No agents yet. Add one with: airlock agent add NAME');
-    else for (const a of agents) out(`${a.name}\tadded ${a.createdAt}\t${a.lastSeen ? `last seen ${a.lastSeen}` : 'never seen'}${a.connected ? '\tconnected' : ''}`);
+    else
+      for (const a of agents)
+        out(
+          `${a.name}\tadded ${a.createdAt}\t${a.lastSeen ? `last seen ${a.lastSeen}` : 'never seen'}${a.connected ? '\tconnected' : ''}`,
+        );
     return 0;
   });
 }
@@ -43,22 +62,41 @@ export async function agentList(o: { dataDir?: string; json?: boolean }): Promis
 export async function agentRevoke(name: string, o: { dataDir?: string }): Promise<number> {
   return withControl(o.dataDir, async ({ api, running }) => {
     await api.revokeAgent(name);
-    out(`Agent "${name}" revoked; its token no longer works${running ? ', also on the running server' : ''}.`);
+    out(
+      `Agent "${name}" revoked; its token no longer works${running ? ', also on the running server' : ''}.`,
+    );
     return 0;
   });
 }
 
-export async function agentTools(name: string, o: { dataDir?: string; only?: string; all?: boolean }): Promise<number> {
-  if (Boolean(o.only) === Boolean(o.all)) throw new Error('Give either --only TOOL[,TOOL…] or --all.');
-  const tools = o.only ? o.only.split(',').map((t) => t.trim()).filter(Boolean) : null;
+export async function agentTools(
+  name: string,
+  o: { dataDir?: string; only?: string; all?: boolean },
+): Promise<number> {
+  if (Boolean(o.only) === Boolean(o.all))
+    throw new Error('Give either --only TOOL[,TOOL…] or --all.');
+  const tools = o.only
+    ? o.only
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean)
+    : null;
   return withControl(o.dataDir, async ({ api }) => {
     await api.setAgentTools(name, tools);
-    out(tools ? `Agent "${name}" may now use only: ${tools.join(', ')}.` : `Agent "${name}" may use every enabled tool.`);
+    out(
+      tools
+        ? `Agent "${name}" may now use only: ${tools.join(', ')}.`
+        : `Agent "${name}" may use every enabled tool.`,
+    );
     return 0;
   });
 }
 
-export async function toolsList(o: { dataDir?: string; agent?: string; json?: boolean }): Promise<number> {
+export async function toolsList(o: {
+  dataDir?: string;
+  agent?: string;
+  json?: boolean;
+}): Promise<number> {
   return withControl(o.dataDir, async ({ api }) => {
     const tools = await api.listTools(o.agent);
     if (o.json) out(JSON.stringify(tools));
@@ -69,11 +107,20 @@ export async function toolsList(o: { dataDir?: string; agent?: string; json?: bo
 
 export async function toolsSet(
   name: string,
-  o: { dataDir?: string; agent?: string; approval?: string; enabled?: string; confirmDestructive?: boolean },
+  o: {
+    dataDir?: string;
+    agent?: string;
+    approval?: string;
+    enabled?: string;
+    confirmDestructive?: boolean;
+  },
 ): Promise<number> {
-  if (o.approval === undefined && o.enabled === undefined) throw new Error('Nothing to set: give --approval auto|ask and/or --enabled true|false.');
-  if (o.approval !== undefined && o.approval !== 'auto' && o.approval !== 'ask') throw new Error('--approval must be auto or ask.');
-  if (o.enabled !== undefined && o.enabled !== 'true' && o.enabled !== 'false') throw new Error('--enabled must be true or false.');
+  if (o.approval === undefined && o.enabled === undefined)
+    throw new Error('Nothing to set: give --approval auto|ask and/or --enabled true|false.');
+  if (o.approval !== undefined && o.approval !== 'auto' && o.approval !== 'ask')
+    throw new Error('--approval must be auto or ask.');
+  if (o.enabled !== undefined && o.enabled !== 'true' && o.enabled !== 'false')
+    throw new Error('--enabled must be true or false.');
   return withControl(o.dataDir, async ({ api }) => {
     const tool = await api.setToolPolicy(name, {
       ...(o.approval ? { approval: o.approval as 'auto' | 'ask' } : {}),
@@ -87,6 +134,8 @@ export async function toolsSet(
 }
 
 function formatTool(t: ToolView): string {
-  const badges = [t.readOnly ? 'read-only' : '', t.destructive ? 'destructive' : ''].filter(Boolean).join(',');
+  const badges = [t.readOnly ? 'read-only' : '', t.destructive ? 'destructive' : '']
+    .filter(Boolean)
+    .join(',');
   return `${t.name}\t${t.enabled ? 'enabled' : 'disabled'}\t${t.approval}${badges ? `\t${badges}` : ''}${t.agent ? `\t(agent ${t.agent})` : ''}`;
 }

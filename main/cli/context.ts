@@ -27,15 +27,22 @@ export function runningServer(dataDir: string): ServerInfo | null {
  * revoke takes effect at once. Without one, an in-process core is started on
  * a spare loopback port for the duration of the command.
  */
-export async function withControl<T>(dataDirFlag: string | undefined, fn: (ctx: CliContext) => Promise<T>): Promise<T> {
+export async function withControl<T>(
+  dataDirFlag: string | undefined,
+  fn: (ctx: CliContext) => Promise<T>,
+): Promise<T> {
   const dataDir = resolveDataDir(dataDirFlag);
   const info = runningServer(dataDir);
   if (info) {
     const token = await readControlToken(new KeyringVault({ dataDir }));
-    if (!token) throw new Error('The running server\'s control token is missing from the keychain.');
+    if (!token) throw new Error("The running server's control token is missing from the keychain.");
     return fn({ api: httpControlClient(info.url, token), mcpUrl: info.mcpUrl, running: true });
   }
-  const app = new App({ dataDir, port: 0, logger: new Logger({ dir: dataPaths(dataDir).logs, stderr: false }) });
+  const app = new App({
+    dataDir,
+    port: 0,
+    logger: new Logger({ dir: dataPaths(dataDir).logs, stderr: false }),
+  });
   await app.start();
   try {
     const port = app.settings.get().port;

@@ -28,13 +28,23 @@ const note = (line: string) => process.stderr.write(line + '\n');
 
 /** `airlock google …` and `airlock connect google …` (issue 5). Returns the exit code; throws for the caller to print. */
 export async function googleCommand(argv: string[]): Promise<number> {
-  const { values: v, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const { values: v, positionals } = parseArgs({
+    args: argv,
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: true,
+  });
   const [top, sub, a, b] = positionals;
   const dataDir = v['data-dir'];
   const json = v.json === true;
   if (top === 'connect' && sub === 'google' && !a) {
     return withControl(dataDir, ({ api }) =>
-      connect(api, { readOnly: v['read-only'], account: v.account, browser: !v['no-browser'], json }),
+      connect(api, {
+        readOnly: v['read-only'],
+        account: v.account,
+        browser: !v['no-browser'],
+        json,
+      }),
     );
   }
   if (top === 'google' && sub === 'client') {
@@ -42,17 +52,24 @@ export async function googleCommand(argv: string[]): Promise<number> {
       const text = await readFile(b, 'utf8').catch((err: NodeJS.ErrnoException) => {
         throw new ControlError('INVALID', `Cannot read ${b}: ${err.code ?? err.message}.`);
       });
-      return withControl(dataDir, async ({ api }) => printClient(await api.setGoogleClient({ json: text }), json, true));
+      return withControl(dataDir, async ({ api }) =>
+        printClient(await api.setGoogleClient({ json: text }), json, true),
+      );
     }
     if (a === 'set' && b && v['secret-stdin']) {
       const clientSecret = await readStdin();
-      return withControl(dataDir, async ({ api }) => printClient(await api.setGoogleClient({ clientId: b, clientSecret }), json, true));
+      return withControl(dataDir, async ({ api }) =>
+        printClient(await api.setGoogleClient({ clientId: b, clientSecret }), json, true),
+      );
     }
     if (a === 'show' || a === undefined) {
       return withControl(dataDir, async ({ api }) => {
         const client = await api.getGoogleClient();
         if (json) out(JSON.stringify(client));
-        else if (!client) out('No Google OAuth client yet. Import one: airlock google client import client_secret_….json (see docs/google.md).');
+        else if (!client)
+          out(
+            'No Google OAuth client yet. Import one: airlock google client import client_secret_….json (see docs/google.md).',
+          );
         else printClient(client, false, false);
         return 0;
       });
@@ -62,7 +79,8 @@ export async function googleCommand(argv: string[]): Promise<number> {
     return withControl(dataDir, async ({ api }) => {
       const accounts = await api.listGoogleAccounts();
       if (json) out(JSON.stringify(accounts));
-      else if (!accounts.length) out('No Google account is connected. Connect one: airlock connect google');
+      else if (!accounts.length)
+        out('No Google account is connected. Connect one: airlock connect google');
       else for (const acct of accounts) out(formatAccount(acct));
       return 0;
     });
@@ -71,19 +89,38 @@ export async function googleCommand(argv: string[]): Promise<number> {
     return withControl(dataDir, async ({ api }) => {
       const r = await api.disconnectGoogle(a);
       if (json) out(JSON.stringify(r));
-      else out(`Disconnected ${r.email}: its tokens are gone from the keychain${r.revoked ? ' and Google revoked the access' : ''}.${r.detail ? `\n${r.detail}` : ''}`);
+      else
+        out(
+          `Disconnected ${r.email}: its tokens are gone from the keychain${r.revoked ? ' and Google revoked the access' : ''}.${r.detail ? `\n${r.detail}` : ''}`,
+        );
       return 0;
     });
   }
   throw new ControlError('INVALID', `usage:\n${GOOGLE_USAGE}`);
 }
 
-async function connect(api: ControlApi, o: { readOnly?: boolean | undefined; account?: string | undefined; browser: boolean; json: boolean }): Promise<number> {
-  const start = await api.startGoogleConnect({ ...(o.readOnly ? { readOnly: true } : {}), ...(o.account ? { account: o.account } : {}), openBrowser: false });
+async function connect(
+  api: ControlApi,
+  o: {
+    readOnly?: boolean | undefined;
+    account?: string | undefined;
+    browser: boolean;
+    json: boolean;
+  },
+): Promise<number> {
+  const start = await api.startGoogleConnect({
+    ...(o.readOnly ? { readOnly: true } : {}),
+    ...(o.account ? { account: o.account } : {}),
+    openBrowser: false,
+  });
   if (o.json) out(JSON.stringify({ event: 'auth_url', ...start }));
   else {
-    out(`Open this page in your browser to connect a Google account${o.readOnly ? ' (read-only)' : ''}:\n\n  ${start.authUrl}\n`);
-    note(`Waiting for Google until ${new Date(start.expiresAt).toLocaleTimeString()} (Ctrl-C to cancel)…`);
+    out(
+      `Open this page in your browser to connect a Google account${o.readOnly ? ' (read-only)' : ''}:\n\n  ${start.authUrl}\n`,
+    );
+    note(
+      `Waiting for Google until ${new Date(start.expiresAt).toLocaleTimeString()} (Ctrl-C to cancel)…`,
+    );
   }
   if (o.browser) await openInBrowser(start.authUrl);
   const cancel = () => void api.cancelGoogleConnect(start.flowId).catch(() => {});
@@ -99,11 +136,17 @@ async function connect(api: ControlApi, o: { readOnly?: boolean | undefined; acc
   if (view.state === 'connected' && view.account) {
     if (!o.json) {
       out(`Connected ${view.account.email}${view.account.readOnly ? ' (read-only)' : ''}.`);
-      if (view.account.missingScopes.length) out(`Not granted: ${view.account.missingScopes.join(', ')} — tools that need them will say so; reconnect to grant them.`);
+      if (view.account.missingScopes.length)
+        out(
+          `Not granted: ${view.account.missingScopes.join(', ')} — tools that need them will say so; reconnect to grant them.`,
+        );
     }
     return 0;
   }
-  if (!o.json) note(`airlock: ${view.error?.code ?? 'FAILED'}: ${view.error?.message ?? 'The connection did not complete.'}`);
+  if (!o.json)
+    note(
+      `airlock: ${view.error?.code ?? 'FAILED'}: ${view.error?.message ?? 'The connection did not complete.'}`,
+    );
   return 1;
 }
 
@@ -124,23 +167,37 @@ async function openInBrowser(url: string): Promise<void> {
   }
 }
 
-function printClient(c: { clientId: string; projectId?: string; hasSecret: boolean }, json: boolean, imported: boolean): number {
+function printClient(
+  c: { clientId: string; projectId?: string; hasSecret: boolean },
+  json: boolean,
+  imported: boolean,
+): number {
   if (json) out(JSON.stringify(c));
   else {
-    out(`${imported ? 'Imported' : 'Using'} OAuth client ${c.clientId}${c.projectId ? ` (project ${c.projectId})` : ''}; secret ${c.hasSecret ? 'in the system keychain' : 'MISSING'}.`);
+    out(
+      `${imported ? 'Imported' : 'Using'} OAuth client ${c.clientId}${c.projectId ? ` (project ${c.projectId})` : ''}; secret ${c.hasSecret ? 'in the system keychain' : 'MISSING'}.`,
+    );
     if (imported) out('Next: airlock connect google');
   }
   return 0;
 }
 
 function formatAccount(a: GoogleAccountView): string {
-  const state = a.state === 'connected' ? 'connected' : `NEEDS RECONNECT: ${a.detail ?? ''} (airlock connect google --account ${a.email})`;
-  const extras = [a.readOnly ? 'read-only' : 'read-write', a.isDefault ? 'default' : '', a.missingScopes.length ? `not granted: ${a.missingScopes.join(', ')}` : ''].filter(Boolean);
+  const state =
+    a.state === 'connected'
+      ? 'connected'
+      : `NEEDS RECONNECT: ${a.detail ?? ''} (airlock connect google --account ${a.email})`;
+  const extras = [
+    a.readOnly ? 'read-only' : 'read-write',
+    a.isDefault ? 'default' : '',
+    a.missingScopes.length ? `not granted: ${a.missingScopes.join(', ')}` : '',
+  ].filter(Boolean);
   return `${a.email}\t${state}\t${extras.join(', ')}`;
 }
 
 async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write('Paste the client secret, then press Enter and Ctrl-D: ');
+  if (process.stdin.isTTY)
+    process.stderr.write('Paste the client secret, then press Enter and Ctrl-D: ');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8').trim();

@@ -3,7 +3,12 @@ import type { RemoteView } from '../../preload/api.js';
 import { ControlError } from '../../preload/api.js';
 import { appVersion } from '../core/version.js';
 import type { ProbeOAuth } from '../remote/probe.js';
-import { parseHeaderArg, validateHeaders, validateRemoteUrl, validateToken } from '../remote/validate.js';
+import {
+  parseHeaderArg,
+  validateHeaders,
+  validateRemoteUrl,
+  validateToken,
+} from '../remote/validate.js';
 import { withControl } from './context.js';
 import { loginCommand, logoutCommand } from './remote-login.js';
 
@@ -41,16 +46,28 @@ const out = (line: string) => process.stdout.write(line + '\n');
 
 /** `airlock remote …` (issue 4). Returns the exit code; throws for the caller to print. */
 export async function remoteCommand(argv: string[]): Promise<number> {
-  const { values: v, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const { values: v, positionals } = parseArgs({
+    args: argv,
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: true,
+  });
   const [sub, a, b] = positionals;
   const dataDir = v['data-dir'];
   switch (sub) {
     case 'add': {
       if (!a || !b) break;
       const headers = headersFrom(v.header);
-      const bearerToken = v['bearer-stdin'] ? validateToken(await readStdin('Paste the bearer token')) : undefined;
+      const bearerToken = v['bearer-stdin']
+        ? validateToken(await readStdin('Paste the bearer token'))
+        : undefined;
       return withControl(dataDir, async ({ api }) => {
-        const view = await api.addRemote({ name: a, url: b, headers, ...(bearerToken ? { bearerToken } : {}) });
+        const view = await api.addRemote({
+          name: a,
+          url: b,
+          headers,
+          ...(bearerToken ? { bearerToken } : {}),
+        });
         if (v.json) out(JSON.stringify(view));
         else out(`Added "${view.name}".\n${formatRemote(view)}`);
         return 0;
@@ -60,7 +77,8 @@ export async function remoteCommand(argv: string[]): Promise<number> {
       return withControl(dataDir, async ({ api }) => {
         const remotes = await api.listRemotes();
         if (v.json) out(JSON.stringify(remotes));
-        else if (remotes.length === 0) out('No remote servers. Add one with: airlock remote add NAME URL');
+        else if (remotes.length === 0)
+          out('No remote servers. Add one with: airlock remote add NAME URL');
         else for (const r of remotes) out(formatRemote(r));
         return 0;
       });
@@ -80,14 +98,18 @@ export async function remoteCommand(argv: string[]): Promise<number> {
       });
     case 'login': {
       if (!a) break;
-      const clientSecret = v['client-secret-stdin'] ? validateToken(await readStdin('Paste the client secret')) : undefined;
+      const clientSecret = v['client-secret-stdin']
+        ? validateToken(await readStdin('Paste the client secret'))
+        : undefined;
       const options = {
         ...(v['client-id'] ? { clientId: v['client-id'] } : {}),
         ...(clientSecret ? { clientSecret } : {}),
         ...(v['client-metadata-url'] ? { clientMetadataUrl: v['client-metadata-url'] } : {}),
         ...(v.scope ? { scope: v.scope } : {}),
       };
-      return withControl(dataDir, ({ api }) => loginCommand(api, a, { browser: !v['no-browser'], json: v.json === true, options }));
+      return withControl(dataDir, ({ api }) =>
+        loginCommand(api, a, { browser: !v['no-browser'], json: v.json === true, options }),
+      );
     }
     case 'logout':
       if (!a) break;
@@ -99,21 +121,39 @@ export async function remoteCommand(argv: string[]): Promise<number> {
   throw new ControlError('INVALID', `usage:\n${REMOTE_USAGE}`);
 }
 
-type ProbeFlags = { header?: string[]; 'bearer-stdin'?: boolean; call?: string; args?: string; timeout?: string; json?: boolean } & OAuthFlags;
-type OAuthFlags = { 'oauth-auto'?: boolean; 'client-id'?: string; 'client-secret-env'?: string; 'client-metadata-url'?: string; scope?: string };
+type ProbeFlags = {
+  header?: string[];
+  'bearer-stdin'?: boolean;
+  call?: string;
+  args?: string;
+  timeout?: string;
+  json?: boolean;
+} & OAuthFlags;
+type OAuthFlags = {
+  'oauth-auto'?: boolean;
+  'client-id'?: string;
+  'client-secret-env'?: string;
+  'client-metadata-url'?: string;
+  scope?: string;
+};
 
 async function probe(rawUrl: string, v: ProbeFlags): Promise<number> {
   const url = validateRemoteUrl(rawUrl);
   const headers = headersFrom(v.header);
-  if (v['bearer-stdin']) headers.Authorization = `Bearer ${validateToken(await readStdin('Paste the bearer token'))}`;
+  if (v['bearer-stdin'])
+    headers.Authorization = `Bearer ${validateToken(await readStdin('Paste the bearer token'))}`;
   const timeoutS = v.timeout === undefined ? 15 : Number(v.timeout);
-  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new ControlError('INVALID', '--timeout must be a number of seconds.');
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0)
+    throw new ControlError('INVALID', '--timeout must be a number of seconds.');
   let args: Record<string, unknown> = {};
   if (v.args !== undefined) {
     try {
       args = JSON.parse(v.args) as Record<string, unknown>;
     } catch {
-      throw new ControlError('INVALID', `--args must be a JSON object, got ${JSON.stringify(v.args)}.`);
+      throw new ControlError(
+        'INVALID',
+        `--args must be a JSON object, got ${JSON.stringify(v.args)}.`,
+      );
     }
   }
   // The MCP client SDK loads only for commands that connect somewhere (keeps `airlock serve` lean).
@@ -132,17 +172,24 @@ async function probe(rawUrl: string, v: ProbeFlags): Promise<number> {
   }
   if (outcome.transport) {
     const who = outcome.server ? `${outcome.server.name} ${outcome.server.version}` : 'the server';
-    out(`Connected to ${who} at ${url.href} over ${outcome.transport}, protocol ${outcome.protocolVersion ?? 'unknown'}.`);
+    out(
+      `Connected to ${who} at ${url.href} over ${outcome.transport}, protocol ${outcome.protocolVersion ?? 'unknown'}.`,
+    );
   }
   if (outcome.ok || outcome.tools.length) {
     out(`${outcome.tools.length} tool${outcome.tools.length === 1 ? '' : 's'}:`);
-    for (const t of outcome.tools) out(`  ${t.name}${t.readOnlyHint ? '  (read-only hint)' : ''}  ${t.description.split('\n')[0]?.slice(0, 100) ?? ''}`);
+    for (const t of outcome.tools)
+      out(
+        `  ${t.name}${t.readOnlyHint ? '  (read-only hint)' : ''}  ${t.description.split('\n')[0]?.slice(0, 100) ?? ''}`,
+      );
   }
   if (outcome.callResult) {
     out(`${v.call} →${outcome.callResult.isError ? ' (error)' : ''}`);
-    for (const c of outcome.callResult.content ?? []) out(c.type === 'text' ? `  ${c.text}` : `  [${c.type}]`);
+    for (const c of outcome.callResult.content ?? [])
+      out(c.type === 'text' ? `  ${c.text}` : `  [${c.type}]`);
   }
-  if (!outcome.ok) process.stderr.write(`airlock: probe failed: ${outcome.detail ?? 'unknown error'}\n`);
+  if (!outcome.ok)
+    process.stderr.write(`airlock: probe failed: ${outcome.detail ?? 'unknown error'}\n`);
   return outcome.ok ? 0 : 1;
 }
 
@@ -150,8 +197,13 @@ async function probe(rawUrl: string, v: ProbeFlags): Promise<number> {
 function probeOAuth(v: OAuthFlags): ProbeOAuth {
   const envName = v['client-secret-env'];
   const secret = envName === undefined ? undefined : process.env[envName];
-  if (envName !== undefined && !secret) throw new ControlError('INVALID', `--client-secret-env ${envName}: that environment variable is empty or not set.`);
-  if (secret && !v['client-id']) throw new ControlError('INVALID', '--client-secret-env needs --client-id.');
+  if (envName !== undefined && !secret)
+    throw new ControlError(
+      'INVALID',
+      `--client-secret-env ${envName}: that environment variable is empty or not set.`,
+    );
+  if (secret && !v['client-id'])
+    throw new ControlError('INVALID', '--client-secret-env needs --client-id.');
   return {
     auto: v['oauth-auto'] === true,
     ...(v['client-id'] ? { clientId: v['client-id'] } : {}),
@@ -180,7 +232,16 @@ async function readStdin(prompt: string): Promise<string> {
 function formatRemote(r: RemoteView): string {
   const state = r.state === 'error' ? `error: ${r.detail ?? ''}` : r.state;
   const signIn = r.auth?.signInRequired && r.state !== 'error' ? r.auth.signInRequired : '';
-  const oauth = r.auth?.signedIn ? `signed in${r.auth.issuer ? ` at ${r.auth.issuer}` : ''}${r.auth.renews ? ', renews itself' : ''}` : '';
-  const extras = [r.hasToken ? 'token' : '', oauth, signIn, r.headerNames.length ? `headers: ${r.headerNames.join(', ')}` : ''].filter(Boolean).join('; ');
+  const oauth = r.auth?.signedIn
+    ? `signed in${r.auth.issuer ? ` at ${r.auth.issuer}` : ''}${r.auth.renews ? ', renews itself' : ''}`
+    : '';
+  const extras = [
+    r.hasToken ? 'token' : '',
+    oauth,
+    signIn,
+    r.headerNames.length ? `headers: ${r.headerNames.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
   return `${r.name}\t${r.url}\t${state}\t${r.toolCount} tools${extras ? `\t(${extras})` : ''}`;
 }

@@ -12,7 +12,11 @@ import type { ToolSource } from '../tools/types.js';
 export async function serve(opts: { port?: number; dataDir?: string }): Promise<number> {
   const dataDir = resolveDataDir(opts.dataDir);
   const sources = await testSources();
-  const app = new App({ dataDir, ...(opts.port !== undefined ? { port: opts.port } : {}), sources });
+  const app = new App({
+    dataDir,
+    ...(opts.port !== undefined ? { port: opts.port } : {}),
+    sources,
+  });
   let started;
   try {
     started = await app.start();
@@ -59,6 +63,8 @@ export async function serve(opts: { port?: number; dataDir?: string }): Promise<
 async function testSources(): Promise<ToolSource[]> {
   const path = process.env.AIRLOCK_TEST_SOURCE;
   if (!path) return [];
-  const mod = (await import(pathToFileURL(resolve(path)).href)) as { createSources: () => ToolSource[] };
+  const mod = (await import(pathToFileURL(resolve(path)).href)) as {
+    createSources: () => ToolSource[];
+  };
   return mod.createSources();
 }

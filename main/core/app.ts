@@ -89,7 +89,13 @@ export class App {
     this.logger = options.logger ?? new Logger({ dir: this.paths.logs });
     this.settings = new SettingsStore(this.paths.settings);
     this.vault = options.vault ?? new KeyringVault({ dataDir: this.paths.dir });
-    this.google = new GoogleService({ settings: this.settings, vault: this.vault, events: this.events, logger: this.logger, ...(options.google ? { hooks: options.google } : {}) });
+    this.google = new GoogleService({
+      settings: this.settings,
+      vault: this.vault,
+      events: this.events,
+      logger: this.logger,
+      ...(options.google ? { hooks: options.google } : {}),
+    });
     this.lock = new InstanceLock(this.paths.lock, this.paths.serverInfo);
   }
 
@@ -123,16 +129,30 @@ export class App {
       events,
       timings: () => {
         const a = settings.get().approvals;
-        return { waitMs: a.waitSeconds * 1000, expireMs: a.expireMinutes * 60_000, outcomeWindowMs: a.outcomeWindowMinutes * 60_000, progressIntervalMs: a.progressIntervalSeconds * 1000 };
+        return {
+          waitMs: a.waitSeconds * 1000,
+          expireMs: a.expireMinutes * 60_000,
+          outcomeWindowMs: a.outcomeWindowMinutes * 60_000,
+          progressIntervalMs: a.progressIntervalSeconds * 1000,
+        };
       },
       execute: async (row, args, ctx): Promise<CallToolResult> => {
         const entry = registry.getByKey(row.toolKey);
-        if (!entry) throw new Error(`${row.tool} is no longer available (its source was removed or is down); nothing was sent.`);
+        if (!entry)
+          throw new Error(
+            `${row.tool} is no longer available (its source was removed or is down); nothing was sent.`,
+          );
         return pipeline.execute(entry, args, ctx);
       },
       toolInfo: (key) => {
         const e = registry.getByKey(key);
-        return e && { name: e.name, inputSchema: e.def.inputSchema, ...(e.def.title ? { title: e.def.title } : {}) };
+        return (
+          e && {
+            name: e.name,
+            inputSchema: e.def.inputSchema,
+            ...(e.def.title ? { title: e.def.title } : {}),
+          }
+        );
       },
       validate: (key, args) => {
         const e = registry.getByKey(key);
@@ -142,8 +162,22 @@ export class App {
       isPaused: () => settings.get().paused,
     });
     this.approvals = approvals;
-    const pipeline: CallPipeline = new CallPipeline({ registry, settings, agents: this.agents, approvals, activity, validator, events, logger });
-    this.mcp = new McpEndpoint({ pipeline, logger, version: this.version, maxBodyBytes: settings.get().limits.maxBodyBytes });
+    const pipeline: CallPipeline = new CallPipeline({
+      registry,
+      settings,
+      agents: this.agents,
+      approvals,
+      activity,
+      validator,
+      events,
+      logger,
+    });
+    this.mcp = new McpEndpoint({
+      pipeline,
+      logger,
+      version: this.version,
+      maxBodyBytes: settings.get().limits.maxBodyBytes,
+    });
     const mcp = this.mcp;
     this.control = new ControlService({
       version: this.version,
@@ -163,7 +197,10 @@ export class App {
     registry.add(new StatusSource((agent) => this.statusReport(agent)));
     // Google tools appear per connected account (an enum `account` argument) and follow account changes.
     const extra = this.options.sources ?? [];
-    for (const builtin of [createGmailSource(this.google.accounts), createCalendarSource(this.google.accounts)]) {
+    for (const builtin of [
+      createGmailSource(this.google.accounts),
+      createCalendarSource(this.google.accounts),
+    ]) {
       // A test source with the same id stands in for the built-in one.
       if (!extra.some((s) => s.id === builtin.id)) registry.add(builtin);
     }
@@ -175,7 +212,13 @@ export class App {
 
     this.gateway = new Gateway({
       mcp,
-      control: new ControlRoutes({ api: this.control, events, logger, controlToken, isAgentToken: (t) => this.agents.authenticate(t) !== null }),
+      control: new ControlRoutes({
+        api: this.control,
+        events,
+        logger,
+        controlToken,
+        isAgentToken: (t) => this.agents.authenticate(t) !== null,
+      }),
       authenticateAgent: (t) => this.agents.authenticate(t),
       logger,
       version: this.version,
@@ -186,7 +229,14 @@ export class App {
     const url = `http://127.0.0.1:${port}`;
     mcpUrl = `${url}/mcp`;
     this.startedInfo = { port, url, mcpUrl, controlUrl: `${url}/#token=${controlToken}` };
-    if (!this.options.skipLock) this.lock.publish({ url, mcpUrl, pid: process.pid, version: this.version, startedAt: new Date().toISOString() });
+    if (!this.options.skipLock)
+      this.lock.publish({
+        url,
+        mcpUrl,
+        pid: process.pid,
+        version: this.version,
+        startedAt: new Date().toISOString(),
+      });
     logger.info('airlock started', { mcpUrl, dataDir: this.paths.dir, version: this.version });
     return this.startedInfo;
   }
@@ -229,12 +279,13 @@ export class App {
         events: this.events,
         version: this.version,
         // The shell's browser opener serves remote-server sign-ins (issue 10) as well as Google consent.
-        ...(this.options.google?.openBrowser ? { openBrowser: this.options.google.openBrowser } : {}),
+        ...(this.options.google?.openBrowser
+          ? { openBrowser: this.options.google.openBrowser }
+          : {}),
       },
     );
     return this.remoteLoader;
   }
-
 
   private async controlToken(): Promise<string> {
     let token = await this.vault.get(CONTROL_TOKEN_KEY);
@@ -249,7 +300,10 @@ export class App {
   private statusReport(agent: string) {
     const settings = this.settings.get();
     const agentSettings = this.agents.get(agent);
-    const visible = this.registry.entries().map((e) => ({ e, p: resolvePolicy(settings, e, agentSettings) })).filter((x) => x.p.enabled);
+    const visible = this.registry
+      .entries()
+      .map((e) => ({ e, p: resolvePolicy(settings, e, agentSettings) }))
+      .filter((x) => x.p.enabled);
     return {
       version: this.version,
       paused: settings.paused,
@@ -259,9 +313,17 @@ export class App {
         .filter((s) => s.kind === 'remote')
         .map((s) => {
           const st = s.status();
-          return { name: s.label, state: st.state, ...(st.state === 'error' ? { detail: st.detail } : {}), tools: s.tools().length };
+          return {
+            name: s.label,
+            state: st.state,
+            ...(st.state === 'error' ? { detail: st.detail } : {}),
+            tools: s.tools().length,
+          };
         }),
-      tools: { total: visible.length, needApproval: visible.filter((x) => x.p.approval === 'ask').map((x) => x.e.name) },
+      tools: {
+        total: visible.length,
+        needApproval: visible.filter((x) => x.p.approval === 'ask').map((x) => x.e.name),
+      },
     };
   }
 }

@@ -53,7 +53,12 @@ export class CallPipeline {
     return out;
   }
 
-  async call(agent: string, name: string, args: unknown, opts: CallOptions): Promise<CallToolResult> {
+  async call(
+    agent: string,
+    name: string,
+    args: unknown,
+    opts: CallOptions,
+  ): Promise<CallToolResult> {
     const started = performance.now();
     await this.deps.registry.whenReady();
     const entry = this.deps.registry.get(name);
@@ -65,8 +70,20 @@ export class CallPipeline {
     }
     const input = args ?? {};
     const digest = argsDigest(input);
-    const log = (decision: ActivityView['decision'], result: CallToolResult | null, extra: Partial<ActivityView> = {}) =>
-      this.record({ agent, tool: entry.name, decision, argsDigest: digest, started, result, ...extra });
+    const log = (
+      decision: ActivityView['decision'],
+      result: CallToolResult | null,
+      extra: Partial<ActivityView> = {},
+    ) =>
+      this.record({
+        agent,
+        tool: entry.name,
+        decision,
+        argsDigest: digest,
+        started,
+        result,
+        ...extra,
+      });
 
     if (typeof input !== 'object' || Array.isArray(input)) {
       const result = errorResult('Arguments must be a JSON object.');
@@ -74,7 +91,10 @@ export class CallPipeline {
       return result;
     }
     const record = input as Record<string, unknown>;
-    const problem = this.deps.validator.validate(entry.def.inputSchema, record) ?? entry.source.validateArgs?.(entry.def.name, record) ?? null;
+    const problem =
+      this.deps.validator.validate(entry.def.inputSchema, record) ??
+      entry.source.validateArgs?.(entry.def.name, record) ??
+      null;
     if (problem) {
       // A tool-execution error (not a protocol error) lets the model correct itself (MCP 2025-11-25, tools).
       const result = errorResult(`Invalid arguments for ${entry.name}: ${problem}`);
@@ -83,7 +103,11 @@ export class CallPipeline {
     }
 
     if (policy.approval === 'auto') {
-      const result = await this.execute(entry, record, { agent, signal: opts.signal, progress: opts.progress });
+      const result = await this.execute(entry, record, {
+        agent,
+        signal: opts.signal,
+        progress: opts.progress,
+      });
       log('auto', result);
       return result;
     }
@@ -106,13 +130,22 @@ export class CallPipeline {
   }
 
   /** Runs a call on its source; used for auto calls and by the approval engine. */
-  async execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ToolCallContext): Promise<CallToolResult> {
+  async execute(
+    entry: ToolEntry,
+    args: Record<string, unknown>,
+    ctx: ToolCallContext,
+  ): Promise<CallToolResult> {
     let result: CallToolResult;
     try {
       result = await entry.source.call(entry.def.name, args, ctx);
     } catch (err) {
-      this.deps.logger.warn('tool call failed', { tool: entry.name, error: err instanceof Error ? err.message : String(err) });
-      result = errorResult(`${entry.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.deps.logger.warn('tool call failed', {
+        tool: entry.name,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      result = errorResult(
+        `${entry.name} failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     return capText(result, this.deps.settings.get().limits.resultChars);
   }
@@ -123,12 +156,19 @@ export class CallPipeline {
    * holds the request back from the user, who then sees the plain summary.
    */
   async effectOf(entry: ToolEntry, args: Record<string, unknown>): Promise<string> {
-    const plain = entry.source.describeEffect?.(entry.def.name, args) ?? `${entry.def.title ?? entry.name}: ${entry.def.description.split('\n')[0]?.slice(0, 300) ?? ''}`;
+    const plain =
+      entry.source.describeEffect?.(entry.def.name, args) ??
+      `${entry.def.title ?? entry.name}: ${entry.def.description.split('\n')[0]?.slice(0, 300) ?? ''}`;
     if (!entry.source.describeEffectAsync) return plain;
     let timer: NodeJS.Timeout | undefined;
-    const fallback = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(plain), EFFECT_LOOKUP_MS)));
+    const fallback = new Promise<string>(
+      (resolve) => (timer = setTimeout(() => resolve(plain), EFFECT_LOOKUP_MS)),
+    );
     try {
-      return await Promise.race([entry.source.describeEffectAsync(entry.def.name, args).catch(() => plain), fallback]);
+      return await Promise.race([
+        entry.source.describeEffectAsync(entry.def.name, args).catch(() => plain),
+        fallback,
+      ]);
     } finally {
       clearTimeout(timer);
     }
@@ -154,7 +194,9 @@ export class CallPipeline {
         durationMs: performance.now() - e.started,
         argsDigest: e.argsDigest,
         ...(e.approvalId ? { approvalId: e.approvalId } : {}),
-        ...(e.result?.isError && firstText?.type === 'text' ? { detail: firstText.text.slice(0, 200) } : {}),
+        ...(e.result?.isError && firstText?.type === 'text'
+          ? { detail: firstText.text.slice(0, 200) }
+          : {}),
       });
       this.deps.events.emit({ type: 'activity.added', activity });
     } catch (err) {

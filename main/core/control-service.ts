@@ -15,7 +15,11 @@ import { ControlError } from '../../preload/api.js';
 import type { AgentService } from '../agents/agent-service.js';
 import { clientSetups } from '../agents/client-setup.js';
 import type { ApprovalEngine } from '../approvals/engine.js';
-import { defaultApproval, needsDestructiveConfirmation, resolvePolicy } from '../approvals/policy.js';
+import {
+  defaultApproval,
+  needsDestructiveConfirmation,
+  resolvePolicy,
+} from '../approvals/policy.js';
 import type { ActivityLog } from '../store/activity.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 import { isDestructive, isReadOnly } from '../tools/types.js';
@@ -23,9 +27,22 @@ import type { CoreEvents } from './events.js';
 import type { SettingsStore } from './settings.js';
 import type { RemoteControl } from '../remote/remote-control.js';
 import type { RemoteInput, RemotePatch, RemoteProbeResult, RemoteView } from '../../preload/api.js';
-import type { RemoteLoginOptions, RemoteLoginStart, RemoteLoginView, RemoteLogoutResult } from '../../preload/api.js';
+import type {
+  RemoteLoginOptions,
+  RemoteLoginStart,
+  RemoteLoginView,
+  RemoteLogoutResult,
+} from '../../preload/api.js';
 import type { GoogleControl } from '../google/google-control.js';
-import type { GoogleAccountView, GoogleClientInput, GoogleClientView, GoogleConnectOptions, GoogleConnectStart, GoogleConnectView, GoogleDisconnectResult } from '../../preload/api.js';
+import type {
+  GoogleAccountView,
+  GoogleClientInput,
+  GoogleClientView,
+  GoogleConnectOptions,
+  GoogleConnectStart,
+  GoogleConnectView,
+  GoogleDisconnectResult,
+} from '../../preload/api.js';
 
 export interface ControlServiceDeps {
   version: string;
@@ -79,7 +96,8 @@ export class ControlService implements ControlApi {
   }
 
   async setPaused(paused: boolean): Promise<StatusView> {
-    if (typeof paused !== 'boolean') throw new ControlError('INVALID', '"paused" must be true or false.');
+    if (typeof paused !== 'boolean')
+      throw new ControlError('INVALID', '"paused" must be true or false.');
     this.d.settings.update((s) => void (s.paused = paused));
     this.d.events.emit({ type: 'state.changed' });
     return this.getStatus();
@@ -94,8 +112,15 @@ export class ControlService implements ControlApi {
   }
 
   async decide(id: string, decision: Decision): Promise<ApprovalView> {
-    if (!decision || typeof decision !== 'object' || !['deny', 'allow_once', 'allow_edited', 'always_allow'].includes(decision.kind)) {
-      throw new ControlError('INVALID', 'decision.kind must be deny, allow_once, allow_edited or always_allow.');
+    if (
+      !decision ||
+      typeof decision !== 'object' ||
+      !['deny', 'allow_once', 'allow_edited', 'always_allow'].includes(decision.kind)
+    ) {
+      throw new ControlError(
+        'INVALID',
+        'decision.kind must be deny, allow_once, allow_edited or always_allow.',
+      );
     }
     return this.d.approvals.decide(id, decision);
   }
@@ -103,24 +128,33 @@ export class ControlService implements ControlApi {
   async listTools(agent?: string): Promise<ToolView[]> {
     if (agent === null) agent = undefined;
     const agentSettings = agent === undefined ? undefined : this.d.agents.get(agent);
-    if (agent !== undefined && !agentSettings) throw new ControlError('NOT_FOUND', `No agent named "${agent}".`);
+    if (agent !== undefined && !agentSettings)
+      throw new ControlError('NOT_FOUND', `No agent named "${agent}".`);
     return this.d.registry.entries().map((e) => this.toolView(e, agent));
   }
 
   async setToolPolicy(name: string, patch: ToolPolicyPatch): Promise<ToolView> {
     const entry = this.d.registry.get(name);
-    if (!entry) throw new ControlError('NOT_FOUND', `No tool named "${name}". Run "airlock tools list" to see the names.`);
+    if (!entry)
+      throw new ControlError(
+        'NOT_FOUND',
+        `No tool named "${name}". Run "airlock tools list" to see the names.`,
+      );
     if (patch.approval !== undefined && patch.approval !== 'auto' && patch.approval !== 'ask') {
       throw new ControlError('INVALID', 'approval must be "auto" or "ask".');
     }
-    if (patch.enabled !== undefined && typeof patch.enabled !== 'boolean') throw new ControlError('INVALID', 'enabled must be true or false.');
+    if (patch.enabled !== undefined && typeof patch.enabled !== 'boolean')
+      throw new ControlError('INVALID', 'enabled must be true or false.');
     if (needsDestructiveConfirmation(entry, patch.approval) && patch.confirmDestructive !== true) {
       throw new ControlError(
         'CONFIRM_REQUIRED',
         `${name} can send, change or delete things. Making it run without asking needs explicit confirmation (--confirm-destructive).`,
       );
     }
-    const change = { ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}), ...(patch.approval ? { approval: patch.approval } : {}) };
+    const change = {
+      ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+      ...(patch.approval ? { approval: patch.approval } : {}),
+    };
     if (patch.agent !== undefined) {
       this.d.agents.update(patch.agent, (a) => {
         a.overrides[entry.key] = { ...a.overrides[entry.key], ...change };
@@ -162,11 +196,18 @@ export class ControlService implements ControlApi {
 
   async setAgentTools(name: string, tools: string[] | null): Promise<AgentView> {
     if (tools !== null && (!Array.isArray(tools) || tools.some((t) => typeof t !== 'string'))) {
-      throw new ControlError('INVALID', 'tools must be a list of tool names, or null for every tool.');
+      throw new ControlError(
+        'INVALID',
+        'tools must be a list of tool names, or null for every tool.',
+      );
     }
     const keys = tools?.map((tool) => {
       const entry = this.d.registry.get(tool);
-      if (!entry) throw new ControlError('NOT_FOUND', `No tool named "${tool}". Run "airlock tools list" to see the names.`);
+      if (!entry)
+        throw new ControlError(
+          'NOT_FOUND',
+          `No tool named "${tool}". Run "airlock tools list" to see the names.`,
+        );
       return entry.key;
     });
     this.d.agents.update(name, (a) => {
@@ -185,7 +226,11 @@ export class ControlService implements ControlApi {
     const s = this.d.settings.get();
     return {
       port: s.port,
-      approvals: { waitSeconds: s.approvals.waitSeconds, expireMinutes: s.approvals.expireMinutes, outcomeWindowMinutes: s.approvals.outcomeWindowMinutes },
+      approvals: {
+        waitSeconds: s.approvals.waitSeconds,
+        expireMinutes: s.approvals.expireMinutes,
+        outcomeWindowMinutes: s.approvals.outcomeWindowMinutes,
+      },
       resultChars: s.limits.resultChars,
     };
   }
@@ -195,7 +240,8 @@ export class ControlService implements ControlApi {
       this.d.settings.update((s) => {
         if (patch.waitSeconds !== undefined) s.approvals.waitSeconds = patch.waitSeconds;
         if (patch.expireMinutes !== undefined) s.approvals.expireMinutes = patch.expireMinutes;
-        if (patch.outcomeWindowMinutes !== undefined) s.approvals.outcomeWindowMinutes = patch.outcomeWindowMinutes;
+        if (patch.outcomeWindowMinutes !== undefined)
+          s.approvals.outcomeWindowMinutes = patch.outcomeWindowMinutes;
         if (patch.resultChars !== undefined) s.limits.resultChars = patch.resultChars;
       });
     } catch (err) {
@@ -259,12 +305,14 @@ export class ControlService implements ControlApi {
   }
 
   private google(): GoogleControl {
-    if (!this.d.google) throw new ControlError('INTERNAL', 'Google accounts are not available in this core.');
+    if (!this.d.google)
+      throw new ControlError('INTERNAL', 'Google accounts are not available in this core.');
     return this.d.google;
   }
 
   private remotes(): RemoteControl {
-    if (!this.d.remotes) throw new ControlError('INTERNAL', 'Remote servers are not available in this core.');
+    if (!this.d.remotes)
+      throw new ControlError('INTERNAL', 'Remote servers are not available in this core.');
     return this.d.remotes;
   }
 
@@ -290,7 +338,11 @@ export class ControlService implements ControlApi {
       destructive: isDestructive(entry.def),
       enabled: policy.enabled,
       approval: policy.approval,
-      customized: Boolean(tool?.enabled === false || (tool?.approval && tool.approval !== defaultApproval(entry)) || override),
+      customized: Boolean(
+        tool?.enabled === false ||
+        (tool?.approval && tool.approval !== defaultApproval(entry)) ||
+        override,
+      ),
       inputSchema: entry.def.inputSchema,
       ...(agent !== undefined ? { agent } : {}),
       ...(policy.via === 'grant' ? { grantedUntil: policy.grantedUntil ?? null } : {}),

@@ -11,7 +11,10 @@ export interface ServerInfo {
 
 export class AlreadyRunningError extends Error {
   override name = 'AlreadyRunningError';
-  constructor(readonly info: ServerInfo | null, readonly pid: number) {
+  constructor(
+    readonly info: ServerInfo | null,
+    readonly pid: number,
+  ) {
     super(
       `Airlock is already running for this data directory (pid ${pid}${info ? `, ${info.mcpUrl}` : ''}). ` +
         'Stop it first, or use another --data-dir.',
@@ -43,7 +46,10 @@ export function readServerInfo(path: string): ServerInfo | null {
 export class InstanceLock {
   private held = false;
 
-  constructor(private readonly lockPath: string, private readonly infoPath: string) {}
+  constructor(
+    private readonly lockPath: string,
+    private readonly infoPath: string,
+  ) {}
 
   /** Returns the pid of the live holder, or null if none. */
   holder(): number | null {
@@ -66,7 +72,8 @@ export class InstanceLock {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         const pid = this.holder();
-        if (pid !== null && pid !== process.pid) throw new AlreadyRunningError(readServerInfo(this.infoPath), pid);
+        if (pid !== null && pid !== process.pid)
+          throw new AlreadyRunningError(readServerInfo(this.infoPath), pid);
         rmSync(this.lockPath, { force: true }); // stale: its process is gone
       }
     }

@@ -16,9 +16,7 @@ export class Logger {
   private readonly secrets = new Set<string>();
   private readonly file: string | null;
 
-  constructor(
-    private readonly options: { dir?: string; level?: LogLevel; stderr?: boolean } = {},
-  ) {
+  constructor(private readonly options: { dir?: string; level?: LogLevel; stderr?: boolean } = {}) {
     if (options.dir) {
       mkdirSync(options.dir, { recursive: true, mode: 0o700 });
       this.file = join(options.dir, 'airlock.log');

@@ -9,7 +9,11 @@ describe('SettingsStore', () => {
   it('starts from defaults and writes validated JSON atomically', () => {
     const dir = tempDir();
     const store = new SettingsStore(join(dir, 'settings.json'));
-    expect(store.get()).toMatchObject({ port: DEFAULT_PORT, paused: false, approvals: { waitSeconds: 45, expireMinutes: 10 } });
+    expect(store.get()).toMatchObject({
+      port: DEFAULT_PORT,
+      paused: false,
+      approvals: { waitSeconds: 45, expireMinutes: 10 },
+    });
     store.update((s) => void (s.paused = true));
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).paused).toBe(true);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
@@ -21,8 +25,12 @@ describe('SettingsStore', () => {
     const store = new SettingsStore(join(dir, 'settings.json'));
     store.update((s) => void (s.port = 5000));
     const before = readFileSync(join(dir, 'settings.json'), 'utf8');
-    expect(() => store.update((s) => void ((s as { port: unknown }).port = 'eighty'))).toThrow(/Invalid settings: .*port/s);
-    expect(() => store.update((s) => void ((s as Record<string, unknown>).secretToken = 'x'))).toThrow(/Invalid settings/);
+    expect(() => store.update((s) => void ((s as { port: unknown }).port = 'eighty'))).toThrow(
+      /Invalid settings: .*port/s,
+    );
+    expect(() =>
+      store.update((s) => void ((s as Record<string, unknown>).secretToken = 'x')),
+    ).toThrow(/Invalid settings/);
     expect(store.get().port).toBe(5000);
     expect(readFileSync(join(dir, 'settings.json'), 'utf8')).toBe(before);
   });
@@ -30,7 +38,9 @@ describe('SettingsStore', () => {
   it('a settings file with bad values is a clear error naming the file', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'settings.json'), JSON.stringify({ port: -1 }));
-    expect(() => new SettingsStore(join(dir, 'settings.json'))).toThrow(/settings\.json is invalid: .*port/s);
+    expect(() => new SettingsStore(join(dir, 'settings.json'))).toThrow(
+      /settings\.json is invalid: .*port/s,
+    );
   });
 
   it('a settings file that is not JSON is moved aside, not overwritten', () => {
@@ -52,8 +62,12 @@ describe('data directory', () => {
   });
 
   it('per-OS defaults', () => {
-    expect(defaultDataDir('darwin', {}, '/Users/al')).toBe('/Users/al/Library/Application Support/Airlock');
-    expect(defaultDataDir('win32', { APPDATA: 'C:\\Users\\al\\AppData\\Roaming' }, 'C:\\Users\\al')).toMatch(/Roaming.Airlock$/);
+    expect(defaultDataDir('darwin', {}, '/Users/al')).toBe(
+      '/Users/al/Library/Application Support/Airlock',
+    );
+    expect(
+      defaultDataDir('win32', { APPDATA: 'C:\\Users\\al\\AppData\\Roaming' }, 'C:\\Users\\al'),
+    ).toMatch(/Roaming.Airlock$/);
     expect(defaultDataDir('linux', {}, '/home/al')).toBe('/home/al/.config/airlock');
     expect(defaultDataDir('linux', { XDG_CONFIG_HOME: '/x' }, '/home/al')).toBe('/x/airlock');
   });

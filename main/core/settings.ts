@@ -52,9 +52,17 @@ export const settingsSchema = z.strictObject({
   approvals: z
     .strictObject({
       waitSeconds: z.number().min(1).max(300).default(45),
-      expireMinutes: z.number().min(1).max(24 * 60).default(10),
+      expireMinutes: z
+        .number()
+        .min(1)
+        .max(24 * 60)
+        .default(10),
       /** Repeats of a finished call within this window get the stored outcome. */
-      outcomeWindowMinutes: z.number().min(0).max(24 * 60).default(10),
+      outcomeWindowMinutes: z
+        .number()
+        .min(0)
+        .max(24 * 60)
+        .default(10),
       progressIntervalSeconds: z.number().min(1).max(60).default(5),
     })
     .prefault({}),
@@ -65,10 +73,16 @@ export const settingsSchema = z.strictObject({
   /** Google OAuth client, accounts and endpoint overrides (issue 5; main/google/settings-schema.ts). */
   google: googleSettingsSchema.prefault({}),
   /** Desktop shell choices (issue 9): how an approval is asked — notification + window, or a native dialog. */
-  shell: z.strictObject({ approvalStyle: z.enum(['window', 'dialog']).default('window') }).prefault({}),
+  shell: z
+    .strictObject({ approvalStyle: z.enum(['window', 'dialog']).default('window') })
+    .prefault({}),
   limits: z
     .strictObject({
-      maxBodyBytes: z.number().int().min(1024).default(4 * 1024 * 1024),
+      maxBodyBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .default(4 * 1024 * 1024),
       resultChars: z.number().int().min(1000).default(20_000),
     })
     .prefault({}),
@@ -95,7 +109,8 @@ export class SettingsStore {
     const draft = structuredClone(this.current);
     change(draft);
     const parsed = settingsSchema.safeParse(draft);
-    if (!parsed.success) throw new SettingsError(`Invalid settings: ${z.prettifyError(parsed.error)}`);
+    if (!parsed.success)
+      throw new SettingsError(`Invalid settings: ${z.prettifyError(parsed.error)}`);
     writeFileAtomic(this.path, JSON.stringify(parsed.data, null, 2) + '\n');
     this.current = parsed.data;
     return this.current;
@@ -116,7 +131,9 @@ export class SettingsStore {
       // Keep the broken file for the user to inspect rather than overwriting it.
       const aside = `${this.path}.broken-${Date.now()}`;
       renameSync(this.path, aside);
-      process.stderr.write(`airlock: settings.json was not valid JSON; moved it to ${aside} (${String(err)})\n`);
+      process.stderr.write(
+        `airlock: settings.json was not valid JSON; moved it to ${aside} (${String(err)})\n`,
+      );
       return settingsSchema.parse({});
     }
     const parsed = settingsSchema.safeParse(raw);

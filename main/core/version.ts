@@ -11,7 +11,10 @@ export function appVersion(): string {
   for (let i = 0; i < 6; i++) {
     const candidate = join(dir, 'package.json');
     if (existsSync(candidate)) {
-      const pkg = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(candidate, 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'airlock' && pkg.version) return (cached = pkg.version);
     }
     dir = dirname(dir);

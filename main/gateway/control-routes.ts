@@ -1,6 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CONTROL_METHODS, ControlError, type ControlApi, type ControlMethod, type CoreEvent } from '../../preload/api.js';
+import {
+  CONTROL_METHODS,
+  ControlError,
+  type ControlApi,
+  type ControlMethod,
+  type CoreEvent,
+} from '../../preload/api.js';
 import type { CoreEvents } from '../core/events.js';
 import type { Logger } from '../core/log.js';
 import { isVaultError } from '../vault/vault.js';
@@ -36,25 +42,46 @@ export class ControlRoutes {
     const token = bearerToken(req);
     if (token && timingSafeEqual(digest(token), this.tokenDigest)) return true;
     if (token && this.o.isAgentToken(token)) {
-      sendJson(res, 403, { error: 'FORBIDDEN', message: 'Agent tokens cannot use the control API.' });
+      sendJson(res, 403, {
+        error: 'FORBIDDEN',
+        message: 'Agent tokens cannot use the control API.',
+      });
     } else {
-      sendJson(res, 401, { error: 'UNAUTHORIZED', message: 'The control token is missing or wrong.' }, { 'www-authenticate': 'Bearer realm="airlock-control"' });
+      sendJson(
+        res,
+        401,
+        { error: 'UNAUTHORIZED', message: 'The control token is missing or wrong.' },
+        { 'www-authenticate': 'Bearer realm="airlock-control"' },
+      );
     }
     return false;
   }
 
   async rpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST') return sendJson(res, 405, { error: 'METHOD_NOT_ALLOWED', message: 'Use POST.' }, { allow: 'POST' });
+    if (req.method !== 'POST')
+      return sendJson(
+        res,
+        405,
+        { error: 'METHOD_NOT_ALLOWED', message: 'Use POST.' },
+        { allow: 'POST' },
+      );
     let call: { method?: unknown; params?: unknown };
     try {
       call = JSON.parse((await readBody(req, 1024 * 1024)).toString('utf8') || '{}') as typeof call;
     } catch (err) {
-      if (err instanceof BodyTooLargeError) return sendJson(res, 413, { error: 'TOO_LARGE', message: 'Request body too large.' });
-      return sendJson(res, 400, { error: 'INVALID', message: 'The body must be JSON: {"method": …, "params": [...]}.' });
+      if (err instanceof BodyTooLargeError)
+        return sendJson(res, 413, { error: 'TOO_LARGE', message: 'Request body too large.' });
+      return sendJson(res, 400, {
+        error: 'INVALID',
+        message: 'The body must be JSON: {"method": …, "params": [...]}.',
+      });
     }
     const method = call?.method;
     if (typeof method !== 'string' || !(CONTROL_METHODS as readonly string[]).includes(method)) {
-      return sendJson(res, 404, { error: 'NOT_FOUND', message: `Unknown control method ${String(method)}.` });
+      return sendJson(res, 404, {
+        error: 'NOT_FOUND',
+        message: `Unknown control method ${String(method)}.`,
+      });
     }
     const params = Array.isArray(call.params) ? call.params : [];
     try {
@@ -98,9 +125,21 @@ export class ControlRoutes {
 
 function describeError(err: unknown): { status: number; code: string; message: string } {
   if (err instanceof ControlError) {
-    const status = { NOT_FOUND: 404, INVALID: 400, CONFLICT: 409, CONFIRM_REQUIRED: 409, KEYCHAIN_UNAVAILABLE: 503, VAULT_LOCKED: 503, INTERNAL: 500 }[err.code];
+    const status = {
+      NOT_FOUND: 404,
+      INVALID: 400,
+      CONFLICT: 409,
+      CONFIRM_REQUIRED: 409,
+      KEYCHAIN_UNAVAILABLE: 503,
+      VAULT_LOCKED: 503,
+      INTERNAL: 500,
+    }[err.code];
     return { status, code: err.code, message: err.message };
   }
   if (isVaultError(err)) return { status: 503, code: err.code, message: err.message };
-  return { status: 500, code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) };
+  return {
+    status: 500,
+    code: 'INTERNAL',
+    message: err instanceof Error ? err.message : String(err),
+  };
 }

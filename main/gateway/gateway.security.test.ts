@@ -31,14 +31,32 @@ interface Raw {
   body: string;
 }
 
-function raw(opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<Raw> {
+function raw(opts: {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, method: opts.method ?? 'POST', path: opts.path ?? '/mcp', headers: { host: `127.0.0.1:${port}`, ...opts.headers }, setHost: false },
+      {
+        host: '127.0.0.1',
+        port,
+        method: opts.method ?? 'POST',
+        path: opts.path ?? '/mcp',
+        headers: { host: `127.0.0.1:${port}`, ...opts.headers },
+        setHost: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
       },
     );
     req.on('error', reject);
@@ -52,7 +70,16 @@ const mcpHeaders = (token?: string) => ({
   accept: 'application/json, text/event-stream',
   ...(token ? { authorization: `Bearer ${token}` } : {}),
 });
-const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+const ping = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'x', version: '1' },
+  },
+});
 
 async function stillServing(): Promise<void> {
   const res = await raw({ headers: mcpHeaders(t.token), body: ping });
@@ -75,35 +102,61 @@ describe('authentication', () => {
   });
 
   it('an agent token on the control API → 403; no token → 401', async () => {
-    const asAgent = await raw({ path: '/api/rpc', headers: { 'content-type': 'application/json', authorization: `Bearer ${t.token}` }, body: JSON.stringify({ method: 'listPending', params: [] }) });
+    const asAgent = await raw({
+      path: '/api/rpc',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.token}` },
+      body: JSON.stringify({ method: 'listPending', params: [] }),
+    });
     expect(asAgent.status).toBe(403);
-    const events = await raw({ method: 'GET', path: '/api/events', headers: { authorization: `Bearer ${t.token}` } });
+    const events = await raw({
+      method: 'GET',
+      path: '/api/events',
+      headers: { authorization: `Bearer ${t.token}` },
+    });
     expect(events.status).toBe(403);
-    const none = await raw({ path: '/api/rpc', headers: { 'content-type': 'application/json' }, body: '{"method":"listPending"}' });
+    const none = await raw({
+      path: '/api/rpc',
+      headers: { 'content-type': 'application/json' },
+      body: '{"method":"listPending"}',
+    });
     expect(none.status).toBe(401);
-    const ok = await raw({ path: '/api/rpc', headers: { 'content-type': 'application/json', authorization: `Bearer ${controlToken}` }, body: '{"method":"listPending","params":[]}' });
+    const ok = await raw({
+      path: '/api/rpc',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${controlToken}` },
+      body: '{"method":"listPending","params":[]}',
+    });
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.body)).toEqual({ result: [] });
   });
 });
 
 describe('DNS rebinding: Host and Origin', () => {
-  it.each(['evil.example', '127.0.0.1.evil.example', 'evil.example:' + 80, 'localhost.evil.example', '127.0.0.1:80@evil.example', ''])(
-    'Host %j → 403 before authentication',
-    async (host) => {
-      const res = await raw({ headers: { ...mcpHeaders(t.token), host }, body: ping });
-      expect(res.status).toBe(403);
-      expect(res.body).toMatch(/FORBIDDEN_HOST/);
-      await stillServing();
-    },
-  );
+  it.each([
+    'evil.example',
+    '127.0.0.1.evil.example',
+    'evil.example:' + 80,
+    'localhost.evil.example',
+    '127.0.0.1:80@evil.example',
+    '',
+  ])('Host %j → 403 before authentication', async (host) => {
+    const res = await raw({ headers: { ...mcpHeaders(t.token), host }, body: ping });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatch(/FORBIDDEN_HOST/);
+    await stillServing();
+  });
 
   it.each(['localhost:1234', '127.0.0.1', '[::1]:9'])('Host %j is accepted', async (host) => {
     const res = await raw({ headers: { ...mcpHeaders(t.token), host }, body: ping });
     expect(res.status).toBe(200);
   });
 
-  it.each(['http://evil.example', 'null', 'http://127.0.0.1.evil.example', 'file://', 'chrome-extension://abc'])('Origin %j → 403', async (origin) => {
+  it.each([
+    'http://evil.example',
+    'null',
+    'http://127.0.0.1.evil.example',
+    'file://',
+    'chrome-extension://abc',
+  ])('Origin %j → 403', async (origin) => {
     const res = await raw({ headers: { ...mcpHeaders(t.token), origin }, body: ping });
     expect(res.status).toBe(403);
     expect(res.body).toMatch(/FORBIDDEN_ORIGIN/);
@@ -111,7 +164,10 @@ describe('DNS rebinding: Host and Origin', () => {
   });
 
   it('a loopback Origin is accepted', async () => {
-    const res = await raw({ headers: { ...mcpHeaders(t.token), origin: 'http://localhost:5173' }, body: ping });
+    const res = await raw({
+      headers: { ...mcpHeaders(t.token), origin: 'http://localhost:5173' },
+      body: ping,
+    });
     expect(res.status).toBe(200);
   });
 
@@ -126,10 +182,15 @@ describe('DNS rebinding: Host and Origin', () => {
 describe('bad bodies', () => {
   it('an over-limit body → 413, declared or streamed', async () => {
     const limit = t.app.settings.get().limits.maxBodyBytes;
-    const declared = await raw({ headers: { ...mcpHeaders(t.token), 'content-length': String(limit + 1) } });
+    const declared = await raw({
+      headers: { ...mcpHeaders(t.token), 'content-length': String(limit + 1) },
+    });
     expect(declared.status).toBe(413);
     const big = Buffer.alloc(limit + 10, 'a');
-    const streamed = await raw({ headers: { ...mcpHeaders(t.token), 'transfer-encoding': 'chunked' }, body: big }).catch((e: Error) => ({ status: -1, body: e.message, headers: {} }));
+    const streamed = await raw({
+      headers: { ...mcpHeaders(t.token), 'transfer-encoding': 'chunked' },
+      body: big,
+    }).catch((e: Error) => ({ status: -1, body: e.message, headers: {} }));
     // The server answers 413 and may close before the client finished sending.
     expect([413, -1]).toContain(streamed.status);
     await stillServing();
@@ -148,7 +209,10 @@ describe('bad bodies', () => {
   });
 
   it('a non-JSON content type → 415', async () => {
-    const res = await raw({ headers: { ...mcpHeaders(t.token), 'content-type': 'text/plain' }, body: ping });
+    const res = await raw({
+      headers: { ...mcpHeaders(t.token), 'content-type': 'text/plain' },
+      body: ping,
+    });
     expect(res.status).toBe(415);
     await stillServing();
   });
@@ -160,7 +224,8 @@ describe('exposure', () => {
       .flat()
       .filter((a) => a && !a.internal)
       .map((a) => a!.address);
-    if (addresses.length === 0) console.log('no non-loopback interface on this machine; only the bound address is checked');
+    if (addresses.length === 0)
+      console.log('no non-loopback interface on this machine; only the bound address is checked');
     for (const address of addresses) {
       const outcome = await new Promise<string>((resolve) => {
         const socket = connect({ host: address, port, timeout: 2000 });

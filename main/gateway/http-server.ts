@@ -1,9 +1,23 @@
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toWebRequest } from '@modelcontextprotocol/node';
 import type { Logger } from '../core/log.js';
 import type { ControlRoutes } from './control-routes.js';
-import { BodyTooLargeError, bearerToken, hostAllowed, isJsonRpcShaped, jsonRpcError, originAllowed, readBody, sendJson } from './guards.js';
+import {
+  BodyTooLargeError,
+  bearerToken,
+  hostAllowed,
+  isJsonRpcShaped,
+  jsonRpcError,
+  originAllowed,
+  readBody,
+  sendJson,
+} from './guards.js';
 import type { McpEndpoint } from './mcp-endpoint.js';
 import { serveStatic } from './static-files.js';
 
@@ -30,7 +44,10 @@ export class Gateway {
   async start(port: number): Promise<number> {
     const server = createServer((req, res) => {
       this.route(req, res).catch((err: unknown) => {
-        this.o.logger.error('request failed', { path: req.url, error: err instanceof Error ? err.message : String(err) });
+        this.o.logger.error('request failed', {
+          path: req.url,
+          error: err instanceof Error ? err.message : String(err),
+        });
         if (!res.headersSent) sendJson(res, 500, { error: 'INTERNAL', message: 'Internal error' });
         else res.end();
       });
@@ -65,19 +82,32 @@ export class Gateway {
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostAllowed(req.headers.host)) {
-      return sendJson(res, 403, { error: 'FORBIDDEN_HOST', message: 'Airlock only answers requests addressed to localhost, 127.0.0.1 or [::1].' });
+      return sendJson(res, 403, {
+        error: 'FORBIDDEN_HOST',
+        message: 'Airlock only answers requests addressed to localhost, 127.0.0.1 or [::1].',
+      });
     }
     if (!originAllowed(req.headers.origin)) {
-      return sendJson(res, 403, { error: 'FORBIDDEN_ORIGIN', message: 'Requests from web pages other than Airlock\'s own are refused.' });
+      return sendJson(res, 403, {
+        error: 'FORBIDDEN_ORIGIN',
+        message: "Requests from web pages other than Airlock's own are refused.",
+      });
     }
     const path = (req.url ?? '/').split('?')[0]!;
     if (path === '/mcp') return this.mcp(req, res);
-    if (path === '/healthz') return sendJson(res, 200, { ok: true, name: 'airlock', version: this.o.version });
+    if (path === '/healthz')
+      return sendJson(res, 200, { ok: true, name: 'airlock', version: this.o.version });
     if (path === '/api/rpc' || path === '/api/events') {
       if (!this.o.control.authorize(req, res)) return;
       return path === '/api/rpc' ? this.o.control.rpc(req, res) : this.o.control.events(req, res);
     }
-    if (req.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/.well-known/') && (await serveStatic(this.o.uiDir, path, res))) return;
+    if (
+      req.method === 'GET' &&
+      !path.startsWith('/api/') &&
+      !path.startsWith('/.well-known/') &&
+      (await serveStatic(this.o.uiDir, path, res))
+    )
+      return;
     sendJson(res, 404, { error: 'NOT_FOUND', message: `Nothing at ${path}` });
   }
 
@@ -85,20 +115,35 @@ export class Gateway {
     const token = bearerToken(req);
     const agent = token ? this.o.authenticateAgent(token) : null;
     if (!agent) {
-      return jsonRpcError(res, 401, -32001, token ? 'Invalid or revoked agent token.' : 'Missing bearer token: send "Authorization: Bearer <agent token>" (airlock agent add NAME).', {
-        'www-authenticate': `Bearer realm="airlock", error="invalid_token"`,
-      });
+      return jsonRpcError(
+        res,
+        401,
+        -32001,
+        token
+          ? 'Invalid or revoked agent token.'
+          : 'Missing bearer token: send "Authorization: Bearer <agent token>" (airlock agent add NAME).',
+        {
+          'www-authenticate': `Bearer realm="airlock", error="invalid_token"`,
+        },
+      );
     }
     let parsed: unknown;
     if (req.method === 'POST') {
       const type = req.headers['content-type'] ?? '';
-      if (!/^application\/json\b/i.test(type)) return jsonRpcError(res, 415, -32000, 'Content-Type must be application/json');
+      if (!/^application\/json\b/i.test(type))
+        return jsonRpcError(res, 415, -32000, 'Content-Type must be application/json');
       let raw: Buffer;
       try {
         raw = await readBody(req, this.o.maxBodyBytes());
       } catch (err) {
         if (err instanceof BodyTooLargeError) {
-          return jsonRpcError(res, 413, -32600, `Request body exceeds ${this.o.maxBodyBytes()} bytes`, { connection: 'close' });
+          return jsonRpcError(
+            res,
+            413,
+            -32600,
+            `Request body exceeds ${this.o.maxBodyBytes()} bytes`,
+            { connection: 'close' },
+          );
         }
         throw err;
       }
@@ -107,7 +152,13 @@ export class Gateway {
       } catch {
         return jsonRpcError(res, 400, -32700, 'Parse error: the body is not valid JSON');
       }
-      if (!isJsonRpcShaped(parsed)) return jsonRpcError(res, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
+      if (!isJsonRpcShaped(parsed))
+        return jsonRpcError(
+          res,
+          400,
+          -32600,
+          'Invalid Request: the body is not a JSON-RPC 2.0 message',
+        );
     }
     const abort = new AbortController();
     res.on('close', () => abort.abort());

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectClient, CountingSource, startTestApp, textOf, type TestApp } from '../test-support/harness.js';
+import {
+  connectClient,
+  CountingSource,
+  startTestApp,
+  textOf,
+  type TestApp,
+} from '../test-support/harness.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -38,7 +44,9 @@ describe('/mcp serves both protocol eras', () => {
     const source = new CountingSource();
     t = await startTestApp({ sources: [source] });
     const client = await connectClient(t.started.mcpUrl, t.token);
-    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Unknown tool: nope/);
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(
+      /Unknown tool: nope/,
+    );
     const bad = await client.callTool({ name: 'count_send', arguments: { to: 1 } });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/Invalid arguments for count_send: \/to must be string/);
@@ -50,18 +58,29 @@ describe('/mcp serves both protocol eras', () => {
     t = await startTestApp();
     const res = await fetch(t.started.mcpUrl, {
       method: 'POST',
-      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'does-not-exist' },
+      headers: {
+        authorization: `Bearer ${t.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': 'does-not-exist',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
     expect(res.status).toBe(404);
     // A real session, used with another agent's token, is not found either.
     const client = await connectClient(t.started.mcpUrl, t.token);
-    const sessionId = (client as unknown as { transport?: { sessionId?: string } }).transport?.sessionId;
+    const sessionId = (client as unknown as { transport?: { sessionId?: string } }).transport
+      ?.sessionId;
     expect(sessionId).toBeTruthy();
     const other = await t.app.control.addAgent('other');
     const foreign = await fetch(t.started.mcpUrl, {
       method: 'POST',
-      headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId! },
+      headers: {
+        authorization: `Bearer ${other.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId!,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
     expect(foreign.status).toBe(404);
@@ -72,14 +91,18 @@ describe('/mcp serves both protocol eras', () => {
     const source = new CountingSource();
     t = await startTestApp({ sources: [source] });
     const client = await connectClient(t.started.mcpUrl, t.token);
-    const changed = new Promise<void>((resolve) => client.setNotificationHandler('notifications/tools/list_changed', () => resolve()));
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
+    );
     // The 2025 era delivers notifications on the GET stream; give it a moment to open.
     await new Promise((r) => setTimeout(r, 200));
     await t.app.control.setToolPolicy('count_read', { enabled: false });
     await changed;
     const { tools } = await client.listTools();
     expect(tools.map((x) => x.name)).not.toContain('count_read');
-    await expect(client.callTool({ name: 'count_read', arguments: {} })).rejects.toThrow(/Unknown tool/);
+    await expect(client.callTool({ name: 'count_read', arguments: {} })).rejects.toThrow(
+      /Unknown tool/,
+    );
     await client.close();
   });
 
@@ -89,7 +112,11 @@ describe('/mcp serves both protocol eras', () => {
     await t.app.control.revokeAgent('test');
     const res = await fetch(t.started.mcpUrl, {
       method: 'POST',
-      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${t.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
     expect(res.status).toBe(401);

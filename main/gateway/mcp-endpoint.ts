@@ -56,10 +56,13 @@ export class McpEndpoint {
       onerror: (err) => o.logger.debug('mcp modern leg', { error: err.message }),
     });
     const idle = o.sessionIdleMs ?? 60 * 60 * 1000;
-    this.reaper = setInterval(() => {
-      const cutoff = Date.now() - idle;
-      for (const [id, s] of this.sessions) if (s.lastUsed < cutoff) void this.closeSession(id);
-    }, Math.min(idle, 60_000));
+    this.reaper = setInterval(
+      () => {
+        const cutoff = Date.now() - idle;
+        for (const [id, s] of this.sessions) if (s.lastUsed < cutoff) void this.closeSession(id);
+      },
+      Math.min(idle, 60_000),
+    );
     this.reaper.unref();
   }
 
@@ -88,7 +91,12 @@ export class McpEndpoint {
     await this.modern.close();
   }
 
-  private async legacy(request: Request, agent: string, body: unknown, authInfo: AuthInfo): Promise<Response> {
+  private async legacy(
+    request: Request,
+    agent: string,
+    body: unknown,
+    authInfo: AuthInfo,
+  ): Promise<Response> {
     const sid = request.headers.get('mcp-session-id');
     if (sid) {
       const session = this.sessions.get(sid);
@@ -97,7 +105,11 @@ export class McpEndpoint {
       return session.transport.handleRequest(request, { parsedBody: body, authInfo });
     }
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
-      return jsonError(400, -32000, 'Bad Request: send initialize first, or include a valid Mcp-Session-Id header');
+      return jsonError(
+        400,
+        -32000,
+        'Bad Request: send initialize first, or include a valid Mcp-Session-Id header',
+      );
     }
     const server = this.buildServer(agent);
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -131,11 +143,13 @@ export class McpEndpoint {
         capabilities: { tools: { listChanged: true } },
         instructions:
           'Airlock gives you Gmail, Google Calendar and remote MCP tools. Calls that send, create, change or delete ' +
-          'wait for the user\'s approval; if a call answers that it is waiting, call it again with the same arguments.',
+          "wait for the user's approval; if a call answers that it is waiting, call it again with the same arguments.",
       },
     );
     const pipeline = this.o.pipeline;
-    server.setRequestHandler('tools/list', async () => ({ tools: await pipeline.listTools(agent) }));
+    server.setRequestHandler('tools/list', async () => ({
+      tools: await pipeline.listTools(agent),
+    }));
     server.setRequestHandler('tools/call', async (req, ctx) => {
       const token = req.params._meta?.progressToken;
       const progress =
@@ -145,10 +159,18 @@ export class McpEndpoint {
               void ctx.mcpReq
                 .notify({
                   method: 'notifications/progress',
-                  params: { progressToken: token, progress: p, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+                  params: {
+                    progressToken: token,
+                    progress: p,
+                    ...(total !== undefined ? { total } : {}),
+                    ...(message ? { message } : {}),
+                  },
                 })
                 .catch(() => {});
-      return pipeline.call(agent, req.params.name, req.params.arguments, { signal: ctx.mcpReq.signal, ...(progress ? { progress } : {}) });
+      return pipeline.call(agent, req.params.name, req.params.arguments, {
+        signal: ctx.mcpReq.signal,
+        ...(progress ? { progress } : {}),
+      });
     });
     return server;
   }

@@ -29,7 +29,11 @@ export const DEFAULT_UI_DIR = here.includes(`${sep}dist${sep}`)
   ? fileURLToPath(new URL('../../renderer/', import.meta.url))
   : fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
 
-export async function serveStatic(root: string, urlPath: string, res: ServerResponse): Promise<boolean> {
+export async function serveStatic(
+  root: string,
+  urlPath: string,
+  res: ServerResponse,
+): Promise<boolean> {
   const rel = urlPath === '/' || !extname(urlPath) ? '/index.html' : urlPath;
   const file = normalize(join(root, decodeURIComponent(rel)));
   if (!file.startsWith(normalize(root.endsWith(sep) ? root : root + sep))) return false;

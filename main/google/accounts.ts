@@ -1,10 +1,20 @@
 import type { Logger } from '../core/log.js';
 import type { SettingsStore } from '../core/settings.js';
 import type { Vault } from '../vault/vault.js';
-import { GoogleToolError, type GoogleAccountAccess, type GoogleAccountInfo } from './account-access.js';
+import {
+  GoogleToolError,
+  type GoogleAccountAccess,
+  type GoogleAccountInfo,
+} from './account-access.js';
 import { ClientMissingError, GoogleClientStore } from './client-store.js';
 import { resolveEndpoints, type GoogleEndpoints } from './endpoints.js';
-import { apiError, describeOAuthError, refreshError, revokedMessage, vaultToolError } from './errors.js';
+import {
+  apiError,
+  describeOAuthError,
+  refreshError,
+  revokedMessage,
+  vaultToolError,
+} from './errors.js';
 import type { Grant } from './oauth/connect-flow.js';
 import { GoogleOAuth } from './oauth/google-oauth.js';
 import type { GoogleAccountSettings } from './settings-schema.js';
@@ -88,7 +98,12 @@ export class GoogleAccounts implements GoogleAccountAccess {
     const hit = email ? all.find((a) => a.email === email.toLowerCase()) : this.defaultAccount();
     if (hit) return hit;
     const known = all.map((a) => a.email).join(', ') || 'none';
-    throw new GoogleToolError('NO_ACCOUNT', email ? `${email} is not connected to Airlock (connected: ${known}).` : 'No Google account is connected to Airlock. Connect one: airlock connect google.');
+    throw new GoogleToolError(
+      'NO_ACCOUNT',
+      email
+        ? `${email} is not connected to Airlock (connected: ${known}).`
+        : 'No Google account is connected to Airlock. Connect one: airlock connect google.',
+    );
   }
 
   onChange(listener: () => void): () => void {
@@ -99,7 +114,11 @@ export class GoogleAccounts implements GoogleAccountAccess {
   /** A valid access token, refreshed 2 minutes ahead of expiry; throws GoogleToolError. */
   async accessToken(email: string): Promise<string> {
     const acct = this.resolve(email);
-    if (acct.state === 'needs_reconnect') throw new GoogleToolError('OAUTH_REVOKED', revokedMessage(acct.email, this.settingsOf(acct.email)?.detail));
+    if (acct.state === 'needs_reconnect')
+      throw new GoogleToolError(
+        'OAUTH_REVOKED',
+        revokedMessage(acct.email, this.settingsOf(acct.email)?.detail),
+      );
     const cached = this.cache.get(acct.email);
     if (cached && this.fresh(cached)) return cached.accessToken;
     // Single-flight: the first caller loads (and if needed refreshes); everyone else awaits the same promise.
@@ -165,7 +184,13 @@ export class GoogleAccounts implements GoogleAccountAccess {
     await this.tokens.write(email, bundle);
     this.cache.set(email, bundle);
     this.d.settings.update((s) => {
-      const entry: GoogleAccountSettings = { email, readOnly: grant.readOnly, scopes, state: 'connected', connectedAt: bundle.grantedAt };
+      const entry: GoogleAccountSettings = {
+        email,
+        readOnly: grant.readOnly,
+        scopes,
+        state: 'connected',
+        connectedAt: bundle.grantedAt,
+      };
       const i = s.google.accounts.findIndex((a) => a.email === email);
       if (i >= 0) s.google.accounts[i] = entry;
       else s.google.accounts.push(entry);
@@ -182,16 +207,22 @@ export class GoogleAccounts implements GoogleAccountAccess {
     let detail: string | undefined;
     if (bundle) {
       try {
-        await new GoogleOAuth({ client: await this.client.credentials(), endpoints: this.endpoints(), timeoutMs: this.d.requestTimeoutMs ?? 15_000 }).revoke(bundle.refreshToken);
+        await new GoogleOAuth({
+          client: await this.client.credentials(),
+          endpoints: this.endpoints(),
+          timeoutMs: this.d.requestTimeoutMs ?? 15_000,
+        }).revoke(bundle.refreshToken);
         revoked = true;
       } catch (err) {
         const f = describeOAuthError(err);
         // invalid_token: Google no longer knows the token — the grant is already gone.
         if (f.error === 'invalid_token') revoked = true;
-        else detail = `Google could not be told to revoke access (${err instanceof ClientMissingError ? 'no OAuth client' : f.network ?? f.error ?? `HTTP ${f.status}`}); remove Airlock at https://myaccount.google.com/permissions.`;
+        else
+          detail = `Google could not be told to revoke access (${err instanceof ClientMissingError ? 'no OAuth client' : (f.network ?? f.error ?? `HTTP ${f.status}`)}); remove Airlock at https://myaccount.google.com/permissions.`;
       }
     } else {
-      detail = 'No stored grant was found; remove Airlock at https://myaccount.google.com/permissions if it is still listed.';
+      detail =
+        'No stored grant was found; remove Airlock at https://myaccount.google.com/permissions if it is still listed.';
     }
     await this.tokens.delete(acct.email);
     this.cache.delete(acct.email);
@@ -212,7 +243,10 @@ export class GoogleAccounts implements GoogleAccountAccess {
     }
     if (!bundle) {
       this.markNeedsReconnect(email, 'Its stored grant is missing from the system keychain.');
-      throw new GoogleToolError('OAUTH_REVOKED', revokedMessage(email, 'Its stored grant is missing from the system keychain.'));
+      throw new GoogleToolError(
+        'OAUTH_REVOKED',
+        revokedMessage(email, 'Its stored grant is missing from the system keychain.'),
+      );
     }
     this.secret(bundle);
     if (this.fresh(bundle)) {
@@ -238,7 +272,11 @@ export class GoogleAccounts implements GoogleAccountAccess {
     }
     let oauth: GoogleOAuth;
     try {
-      oauth = new GoogleOAuth({ client, endpoints: this.endpoints(), timeoutMs: this.d.requestTimeoutMs ?? 30_000 });
+      oauth = new GoogleOAuth({
+        client,
+        endpoints: this.endpoints(),
+        timeoutMs: this.d.requestTimeoutMs ?? 30_000,
+      });
     } catch (err) {
       throw new GoogleToolError('GOOGLE_API', err instanceof Error ? err.message : String(err)); // a bad endpoint override
     }
@@ -252,17 +290,25 @@ export class GoogleAccounts implements GoogleAccountAccess {
       throw r.error;
     }
     // A refresh answer usually has no refresh_token: keep the old one (FIELD-NOTES, "Google").
-    const next: TokenBundle = { ...bundle, accessToken: answer.accessToken, expiry: answer.expiry, refreshToken: answer.refreshToken ?? bundle.refreshToken, scopes: answer.scopes ?? bundle.scopes };
+    const next: TokenBundle = {
+      ...bundle,
+      accessToken: answer.accessToken,
+      expiry: answer.expiry,
+      refreshToken: answer.refreshToken ?? bundle.refreshToken,
+      scopes: answer.scopes ?? bundle.scopes,
+    };
     this.secret(next);
     this.cache.set(email, next);
     try {
       await this.tokens.write(email, next);
     } catch (err) {
       // The old refresh token still works unless Google rotated it; only then is a failed write fatal.
-      if (answer.refreshToken && answer.refreshToken !== bundle.refreshToken) throw isVaultError(err) ? vaultToolError(err.code, err.message) : err;
+      if (answer.refreshToken && answer.refreshToken !== bundle.refreshToken)
+        throw isVaultError(err) ? vaultToolError(err.code, err.message) : err;
       this.d.logger?.warn('could not store the refreshed google access token', { email });
     }
-    if (answer.scopes && answer.scopes.join(' ') !== bundle.scopes.join(' ')) this.updateAccount(email, (a) => void (a.scopes = next.scopes));
+    if (answer.scopes && answer.scopes.join(' ') !== bundle.scopes.join(' '))
+      this.updateAccount(email, (a) => void (a.scopes = next.scopes));
     return next.accessToken;
   }
 
@@ -302,7 +348,9 @@ export class GoogleAccounts implements GoogleAccountAccess {
       try {
         l();
       } catch (err) {
-        this.d.logger?.warn('google account listener failed', { error: err instanceof Error ? err.message : String(err) });
+        this.d.logger?.warn('google account listener failed', {
+          error: err instanceof Error ? err.message : String(err),
+        });
       }
     }
   }

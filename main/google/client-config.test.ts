@@ -11,16 +11,32 @@ afterEach(async () => {
   kit = undefined;
 });
 
-const installed = (o: Record<string, unknown>) => JSON.stringify({ installed: { client_id: '123-abc.apps.googleusercontent.com', client_secret: 'GOCSPX-abcdef', project_id: 'p1', ...o } });
+const installed = (o: Record<string, unknown>) =>
+  JSON.stringify({
+    installed: {
+      client_id: '123-abc.apps.googleusercontent.com',
+      client_secret: 'GOCSPX-abcdef',
+      project_id: 'p1',
+      ...o,
+    },
+  });
 
 describe('OAuth client import (issue 5, item 1)', () => {
-  it('reads Google\'s downloaded Desktop client file', () => {
-    expect(parseClientFile(installed({}))).toEqual({ clientId: '123-abc.apps.googleusercontent.com', clientSecret: 'GOCSPX-abcdef', projectId: 'p1' });
+  it("reads Google's downloaded Desktop client file", () => {
+    expect(parseClientFile(installed({}))).toEqual({
+      clientId: '123-abc.apps.googleusercontent.com',
+      clientSecret: 'GOCSPX-abcdef',
+      projectId: 'p1',
+    });
   });
 
   it.each([
     ['not JSON', '{nope', /not JSON/],
-    ['a Web client', JSON.stringify({ web: { client_id: 'x.apps.googleusercontent.com', client_secret: 'y' } }), /"Web application".*"Desktop app"/],
+    [
+      'a Web client',
+      JSON.stringify({ web: { client_id: 'x.apps.googleusercontent.com', client_secret: 'y' } }),
+      /"Web application".*"Desktop app"/,
+    ],
     ['another file', JSON.stringify({ type: 'service_account' }), /expected \{"installed"/],
     ['a bad client ID', installed({ client_id: 'hello' }), /apps\.googleusercontent\.com/],
     ['no secret', installed({ client_secret: '' }), /secret is missing/],
@@ -32,15 +48,26 @@ describe('OAuth client import (issue 5, item 1)', () => {
   it('keeps the ID in settings and the secret only in the vault; refuses a new client while accounts depend on the old one', async () => {
     kit = await googleKit();
     const view = await kit.control.getGoogleClient();
-    expect(view).toMatchObject({ clientId: kit.fake.clientId, hasSecret: true, projectId: 'airlock-fake' });
+    expect(view).toMatchObject({
+      clientId: kit.fake.clientId,
+      hasSecret: true,
+      projectId: 'airlock-fake',
+    });
     expect(JSON.stringify(view)).not.toContain(kit.fake.clientSecret);
     expect(await kit.vault.get('google-client-secret')).toBe(kit.fake.clientSecret);
     expect(filesContaining(kit.dir, kit.fake.clientSecret)).toEqual([]);
     expect(kit.settings.get().google.client!.clientId).toBe(kit.fake.clientId);
 
-    await expect(kit.control.setGoogleClient({ json: '{' })).rejects.toMatchObject({ code: 'INVALID' });
+    await expect(kit.control.setGoogleClient({ json: '{' })).rejects.toMatchObject({
+      code: 'INVALID',
+    });
     await kit.connect();
-    await expect(kit.control.setGoogleClient({ clientId: 'other.apps.googleusercontent.com', clientSecret: 'GOCSPX-x' })).rejects.toMatchObject({
+    await expect(
+      kit.control.setGoogleClient({
+        clientId: 'other.apps.googleusercontent.com',
+        clientSecret: 'GOCSPX-x',
+      }),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: expect.stringContaining('alice@example.com'),
     });
@@ -54,20 +81,37 @@ describe('OAuth client import (issue 5, item 1)', () => {
 describe('endpoints (issue 5, item 8)', () => {
   it('defaults to Google; environment beats settings', () => {
     expect(resolveEndpoints(undefined, {})).toEqual(GOOGLE_ENDPOINTS);
-    const e = resolveEndpoints({ tokenUrl: 'https://a.example/token', apiRoot: 'http://127.0.0.1:9' }, { AIRLOCK_GOOGLE_TOKEN_URL: 'http://localhost:8/token' });
-    expect(e).toMatchObject({ tokenUrl: 'http://localhost:8/token', apiRoot: 'http://127.0.0.1:9/', authUrl: GOOGLE_ENDPOINTS.authUrl });
+    const e = resolveEndpoints(
+      { tokenUrl: 'https://a.example/token', apiRoot: 'http://127.0.0.1:9' },
+      { AIRLOCK_GOOGLE_TOKEN_URL: 'http://localhost:8/token' },
+    );
+    expect(e).toMatchObject({
+      tokenUrl: 'http://localhost:8/token',
+      apiRoot: 'http://127.0.0.1:9/',
+      authUrl: GOOGLE_ENDPOINTS.authUrl,
+    });
   });
 
   it('refuses plain http off loopback and URLs with credentials (tokens travel there)', () => {
-    expect(() => resolveEndpoints({ tokenUrl: 'http://evil.example/token' }, {})).toThrow(/must be https/);
-    expect(() => resolveEndpoints(undefined, { AIRLOCK_GOOGLE_AUTH_URL: 'https://u:p@x.example/' })).toThrow(/without credentials/);
-    expect(() => resolveEndpoints(undefined, { AIRLOCK_GOOGLE_API_ROOT: 'not a url' })).toThrow(/not a URL/);
+    expect(() => resolveEndpoints({ tokenUrl: 'http://evil.example/token' }, {})).toThrow(
+      /must be https/,
+    );
+    expect(() =>
+      resolveEndpoints(undefined, { AIRLOCK_GOOGLE_AUTH_URL: 'https://u:p@x.example/' }),
+    ).toThrow(/without credentials/);
+    expect(() => resolveEndpoints(undefined, { AIRLOCK_GOOGLE_API_ROOT: 'not a url' })).toThrow(
+      /not a URL/,
+    );
   });
 });
 
 describe('scopes (issue 5, item 4)', () => {
   it('never asks for full mail access; read-only asks only read-only scopes', () => {
     for (const ro of [true, false]) expect(scopesFor(ro)).not.toContain(FULL_MAIL_SCOPE);
-    expect(scopesFor(true).filter((s) => s.startsWith('https://')).every((s) => s.endsWith('.readonly'))).toBe(true);
+    expect(
+      scopesFor(true)
+        .filter((s) => s.startsWith('https://'))
+        .every((s) => s.endsWith('.readonly')),
+    ).toBe(true);
   });
 });

@@ -5,7 +5,9 @@ import { CLIENT_SECRET_KEY, type GoogleClientCredentials } from './client-config
 export class ClientMissingError extends Error {
   override name = 'ClientMissingError';
   constructor() {
-    super('No Google OAuth client is set up. Import your "Desktop app" client first: airlock google client import client_secret_….json (docs/google.md).');
+    super(
+      'No Google OAuth client is set up. Import your "Desktop app" client first: airlock google client import client_secret_….json (docs/google.md).',
+    );
   }
 }
 
@@ -33,7 +35,11 @@ export class GoogleClientStore {
       if (!value) throw new ClientMissingError();
       this.secret = { clientId: info.clientId, value };
     }
-    return { clientId: info.clientId, clientSecret: this.secret.value, ...(info.projectId ? { projectId: info.projectId } : {}) };
+    return {
+      clientId: info.clientId,
+      clientSecret: this.secret.value,
+      ...(info.projectId ? { projectId: info.projectId } : {}),
+    };
   }
 
   async hasSecret(): Promise<boolean> {
@@ -45,7 +51,11 @@ export class GoogleClientStore {
     await this.d.vault.set(CLIENT_SECRET_KEY, c.clientSecret);
     this.secret = null;
     this.d.settings.update((s) => {
-      s.google.client = { clientId: c.clientId, ...(c.projectId ? { projectId: c.projectId } : {}), importedAt: new Date().toISOString() };
+      s.google.client = {
+        clientId: c.clientId,
+        ...(c.projectId ? { projectId: c.projectId } : {}),
+        importedAt: new Date().toISOString(),
+      };
     });
   }
 }

@@ -25,7 +25,17 @@ describe('loopback consent (issue 5, item 2)', () => {
     expect(start.browserOpened).toBe(true);
     expect(start.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oauth2\/callback$/);
     const q = new URL(start.authUrl).searchParams;
-    expect(Object.fromEntries(['access_type', 'prompt', 'include_granted_scopes', 'code_challenge_method', 'response_type'].map((k) => [k, q.get(k)]))).toEqual({
+    expect(
+      Object.fromEntries(
+        [
+          'access_type',
+          'prompt',
+          'include_granted_scopes',
+          'code_challenge_method',
+          'response_type',
+        ].map((k) => [k, q.get(k)]),
+      ),
+    ).toEqual({
       access_type: 'offline',
       prompt: 'consent',
       include_granted_scopes: 'true',
@@ -37,22 +47,49 @@ describe('loopback consent (issue 5, item 2)', () => {
     expect(q.get('login_hint')).toBeNull();
     const scopes = q.get('scope')!.split(' ');
     expect(scopes).not.toContain(FULL_MAIL_SCOPE);
-    expect(scopes).toEqual(expect.arrayContaining([SCOPES.gmailModify, SCOPES.calendarEvents, SCOPES.calendarReadonly, 'openid', 'email']));
+    expect(scopes).toEqual(
+      expect.arrayContaining([
+        SCOPES.gmailModify,
+        SCOPES.calendarEvents,
+        SCOPES.calendarReadonly,
+        'openid',
+        'email',
+      ]),
+    );
 
     const visit = await browse(start.authUrl);
     expect(visit.status).toBe(200);
     expect(visit.page).toContain('You can close this tab');
     const done = await kit.control.waitGoogleConnect(start.flowId, 5000);
-    expect(done).toMatchObject({ state: 'connected', account: { email: 'alice@example.com', readOnly: false, state: 'connected', isDefault: true, hasToken: true, missingScopes: [] } });
-    expect(seen.filter((e) => e.type === 'google.connect').map((e) => (e as { flow: { state: string } }).flow.state)).toEqual(['waiting', 'connected']);
+    expect(done).toMatchObject({
+      state: 'connected',
+      account: {
+        email: 'alice@example.com',
+        readOnly: false,
+        state: 'connected',
+        isDefault: true,
+        hasToken: true,
+        missingScopes: [],
+      },
+    });
+    expect(
+      seen
+        .filter((e) => e.type === 'google.connect')
+        .map((e) => (e as { flow: { state: string } }).flow.state),
+    ).toEqual(['waiting', 'connected']);
 
     const bundle = JSON.parse((await kit.vault.get('google:alice@example.com'))!);
     const [refreshToken] = [...kit.fake.grants.refresh.keys()];
-    expect(bundle).toMatchObject({ refreshToken, clientId: kit.fake.clientId, scopes: expect.arrayContaining([SCOPES.gmailModify]) });
+    expect(bundle).toMatchObject({
+      refreshToken,
+      clientId: kit.fake.clientId,
+      scopes: expect.arrayContaining([SCOPES.gmailModify]),
+    });
     expect(bundle.expiry).toBeGreaterThan(Date.now() + 3000_000);
     expect(Date.parse(bundle.grantedAt)).not.toBeNaN();
     // No token or client secret in any file of the data directory, logs included.
-    for (const secret of [...kit.fake.grants.issued, kit.fake.clientSecret]) expect(filesContaining(kit.dir, secret)).toEqual([]);
+    for (const secret of [...kit.fake.grants.issued, kit.fake.clientSecret])
+      expect(filesContaining(kit.dir, secret)).toEqual([]);
     expect(JSON.stringify(await kit.control.listGoogleAccounts())).not.toContain(refreshToken);
     // The listener is gone after the one accepted callback.
     await expect(fetch(visit.callbackUrl)).rejects.toThrow();
@@ -62,9 +99,13 @@ describe('loopback consent (issue 5, item 2)', () => {
     kit = await googleKit();
     const view = await kit.connect({ readOnly: true });
     const scopes = kit.fake.lastAuthRequest!.get('scope')!.split(' ');
-    expect(scopes.sort()).toEqual(['email', 'openid', SCOPES.calendarReadonly, SCOPES.gmailReadonly].sort());
+    expect(scopes.sort()).toEqual(
+      ['email', 'openid', SCOPES.calendarReadonly, SCOPES.gmailReadonly].sort(),
+    );
     expect(view.account).toMatchObject({ readOnly: true });
-    expect(kit.accounts.accounts()).toEqual([expect.objectContaining({ email: 'alice@example.com', readOnly: true })]);
+    expect(kit.accounts.accounts()).toEqual([
+      expect.objectContaining({ email: 'alice@example.com', readOnly: true }),
+    ]);
   });
 
   it('a wrong or missing state gets an error page and the flow keeps waiting for the real answer', async () => {
@@ -91,11 +132,18 @@ describe('loopback consent (issue 5, item 2)', () => {
     const start = await kit.control.startGoogleConnect();
     const cb = await consentRedirect(start.authUrl);
     const answers = await Promise.allSettled([fetch(cb), fetch(cb), fetch(cb)]);
-    const statuses = await Promise.all(answers.map(async (a) => (a.status === 'fulfilled' ? `${a.value.status} ${await a.value.text()}` : 'closed')));
+    const statuses = await Promise.all(
+      answers.map(async (a) =>
+        a.status === 'fulfilled' ? `${a.value.status} ${await a.value.text()}` : 'closed',
+      ),
+    );
     expect(statuses.filter((s) => s.startsWith('200'))).toHaveLength(1);
-    for (const s of statuses.filter((x) => !x.startsWith('200'))) expect(s === 'closed' || /^400 .*already received an answer/s.test(s)).toBe(true);
+    for (const s of statuses.filter((x) => !x.startsWith('200')))
+      expect(s === 'closed' || /^400 .*already received an answer/s.test(s)).toBe(true);
     expect((await kit.control.waitGoogleConnect(start.flowId, 5000)).state).toBe('connected');
-    expect(kit.fake.tokenRequests.filter((r) => r.grantType === 'authorization_code')).toHaveLength(1);
+    expect(kit.fake.tokenRequests.filter((r) => r.grantType === 'authorization_code')).toHaveLength(
+      1,
+    );
     await expect(fetch(cb)).rejects.toThrow(); // after the answer the listener is closed
   });
 
@@ -107,7 +155,13 @@ describe('loopback consent (issue 5, item 2)', () => {
     expect(visit.status).toBe(400);
     expect(visit.page).toContain('Access not granted');
     const view = await kit.control.waitGoogleConnect(start.flowId, 5000);
-    expect(view).toMatchObject({ state: 'failed', error: { code: 'ACCESS_DENIED', message: expect.stringMatching(/not granted.*Nothing was connected/) } });
+    expect(view).toMatchObject({
+      state: 'failed',
+      error: {
+        code: 'ACCESS_DENIED',
+        message: expect.stringMatching(/not granted.*Nothing was connected/),
+      },
+    });
     expect(kit.accounts.accounts()).toEqual([]);
   });
 
@@ -115,7 +169,10 @@ describe('loopback consent (issue 5, item 2)', () => {
     kit = await googleKit({ connectTimeoutMs: 300 });
     const start = await kit.control.startGoogleConnect();
     const view = await kit.control.waitGoogleConnect(start.flowId, 10_000);
-    expect(view).toMatchObject({ state: 'failed', error: { code: 'TIMEOUT', message: expect.stringContaining('nothing was connected') } });
+    expect(view).toMatchObject({
+      state: 'failed',
+      error: { code: 'TIMEOUT', message: expect.stringContaining('nothing was connected') },
+    });
     await expect(fetch(start.redirectUri)).rejects.toThrow();
   });
 
@@ -126,7 +183,10 @@ describe('loopback consent (issue 5, item 2)', () => {
     const visit = await browse(start.authUrl);
     expect(visit.page).toContain('myaccount.google.com/permissions');
     const view = await kit.control.waitGoogleConnect(start.flowId, 5000);
-    expect(view.error).toMatchObject({ code: 'NO_REFRESH_TOKEN', message: expect.stringContaining('https://myaccount.google.com/permissions') });
+    expect(view.error).toMatchObject({
+      code: 'NO_REFRESH_TOKEN',
+      message: expect.stringContaining('https://myaccount.google.com/permissions'),
+    });
     expect(await kit.vault.get('google:alice@example.com')).toBeNull();
     expect(kit.accounts.accounts()).toEqual([]);
   });
@@ -136,7 +196,9 @@ describe('loopback consent (issue 5, item 2)', () => {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
     const taken = (blocker.address() as { port: number }).port;
     try {
-      kit = await googleKit({ settings: (s) => s.update((x) => void (x.google.callbackPort = taken)) });
+      kit = await googleKit({
+        settings: (s) => s.update((x) => void (x.google.callbackPort = taken)),
+      });
       const start = await kit.control.startGoogleConnect();
       expect(new URL(start.redirectUri).port).not.toBe(String(taken));
       await browse(start.authUrl);
@@ -153,7 +215,9 @@ describe('loopback consent (issue 5, item 2)', () => {
     expect(kit.fake.lastAuthRequest!.get('login_hint')).toBe('alice@example.com');
     expect(kit.fake.lastAuthRequest!.get('scope')).not.toContain('gmail.modify');
     expect(kit.accounts.accounts()).toHaveLength(1);
-    await expect(kit.control.startGoogleConnect({ account: 'bob@example.com' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      kit.control.startGoogleConnect({ account: 'bob@example.com' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('a newer start cancels the flow still waiting; cancel ends a flow', async () => {
@@ -168,20 +232,32 @@ describe('loopback consent (issue 5, item 2)', () => {
   it('refuses to start without an OAuth client, saying how to add one', async () => {
     kit = await googleKit();
     kit.settings.update((s) => void delete s.google.client);
-    await expect(kit.control.startGoogleConnect()).rejects.toMatchObject({ code: 'INVALID', message: expect.stringContaining('airlock google client import') });
+    await expect(kit.control.startGoogleConnect()).rejects.toMatchObject({
+      code: 'INVALID',
+      message: expect.stringContaining('airlock google client import'),
+    });
   });
 });
 
 describe('the fake checks PKCE', () => {
   it('rejects a code exchange with the wrong code_verifier as invalid_grant', async () => {
     kit = await googleKit();
-    const oauth = new GoogleOAuth({ client: await kit.accounts.client.credentials(), endpoints: kit.accounts.endpoints() });
+    const oauth = new GoogleOAuth({
+      client: await kit.accounts.client.credentials(),
+      endpoints: kit.accounts.endpoints(),
+    });
     const { challenge } = await oauth.pkce();
     const redirectUri = 'http://127.0.0.1:9/oauth2/callback';
     const authUrl = await oauth.authUrl({ redirectUri, state: 's', challenge, scopes: ['openid'] });
     const code = (await consentRedirect(authUrl)).searchParams.get('code')!;
     const wrong = (await oauth.pkce()).verifier;
-    const err = await oauth.exchange({ code, verifier: wrong, redirectUri }).catch((e: unknown) => e);
-    expect(describeOAuthError(err)).toMatchObject({ status: 400, error: 'invalid_grant', description: 'Invalid code verifier.' });
+    const err = await oauth
+      .exchange({ code, verifier: wrong, redirectUri })
+      .catch((e: unknown) => e);
+    expect(describeOAuthError(err)).toMatchObject({
+      status: 400,
+      error: 'invalid_grant',
+      description: 'Invalid code verifier.',
+    });
   });
 });

@@ -39,7 +39,10 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
  * client secret travel to these URLs, so a typo must not send them over the
  * network in clear text.
  */
-export function resolveEndpoints(settings: GoogleEndpointSettings | undefined, env: NodeJS.ProcessEnv = process.env): GoogleEndpoints {
+export function resolveEndpoints(
+  settings: GoogleEndpointSettings | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): GoogleEndpoints {
   const out = { ...GOOGLE_ENDPOINTS };
   for (const key of Object.keys(GOOGLE_ENDPOINTS) as (keyof GoogleEndpoints)[]) {
     const raw = env[ENDPOINT_ENV[key]] || settings?.[key];
@@ -52,7 +55,9 @@ export function resolveEndpoints(settings: GoogleEndpointSettings | undefined, e
 
 /** The names of overridden endpoints (logged once at start, so a leftover test override is visible). */
 export function overriddenEndpoints(e: GoogleEndpoints): (keyof GoogleEndpoints)[] {
-  return (Object.keys(GOOGLE_ENDPOINTS) as (keyof GoogleEndpoints)[]).filter((k) => e[k] !== GOOGLE_ENDPOINTS[k]);
+  return (Object.keys(GOOGLE_ENDPOINTS) as (keyof GoogleEndpoints)[]).filter(
+    (k) => e[k] !== GOOGLE_ENDPOINTS[k],
+  );
 }
 
 function checkEndpoint(key: keyof GoogleEndpoints, raw: string): string {
@@ -60,11 +65,15 @@ function checkEndpoint(key: keyof GoogleEndpoints, raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new EndpointError(`Google endpoint ${key} (${ENDPOINT_ENV[key]} or settings google.endpoints.${key}) is not a URL: ${JSON.stringify(raw)}.`);
+    throw new EndpointError(
+      `Google endpoint ${key} (${ENDPOINT_ENV[key]} or settings google.endpoints.${key}) is not a URL: ${JSON.stringify(raw)}.`,
+    );
   }
   const ok = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
   if (!ok || url.username || url.password) {
-    throw new EndpointError(`Google endpoint ${key} must be https (or http on 127.0.0.1/localhost for a local fake), without credentials: ${url.origin}.`);
+    throw new EndpointError(
+      `Google endpoint ${key} must be https (or http on 127.0.0.1/localhost for a local fake), without credentials: ${url.origin}.`,
+    );
   }
   return url.href;
 }

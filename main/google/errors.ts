@@ -32,7 +32,12 @@ export function describeOAuthError(err: unknown): OAuthFailure {
   const e = (err ?? {}) as HttpLikeError;
   const status = e.response?.status ?? e.status;
   if (!status) {
-    const code = typeof e.code === 'string' ? e.code : (err as Error)?.name === 'TimeoutError' ? 'timeout' : 'no answer';
+    const code =
+      typeof e.code === 'string'
+        ? e.code
+        : (err as Error)?.name === 'TimeoutError'
+          ? 'timeout'
+          : 'no answer';
     return { network: code };
   }
   const data = parseData(e.response?.data);
@@ -45,7 +50,10 @@ export function describeOAuthError(err: unknown): OAuthFailure {
 }
 
 /** What a failed refresh means for the account (issue 5, item 6). */
-export function refreshError(err: unknown, email: string): { error: GoogleToolError; revoked: boolean; detail?: string } {
+export function refreshError(
+  err: unknown,
+  email: string,
+): { error: GoogleToolError; revoked: boolean; detail?: string } {
   if (err instanceof GoogleToolError) return { error: err, revoked: false };
   if (isVaultError(err)) return { error: vaultToolError(err.code, err.message), revoked: false };
   const f = describeOAuthError(err);
@@ -54,10 +62,21 @@ export function refreshError(err: unknown, email: string): { error: GoogleToolEr
     // Revoked at myaccount.google.com, expired (7 days while the consent screen is
     // "Testing", 6 months unused), password change, or too many tokens (FIELD-NOTES).
     const detail = `Google no longer accepts Airlock's access (${said}).`;
-    return { error: new GoogleToolError('OAUTH_REVOKED', revokedMessage(email, detail)), revoked: true, detail };
+    return {
+      error: new GoogleToolError('OAUTH_REVOKED', revokedMessage(email, detail)),
+      revoked: true,
+      detail,
+    };
   }
   if (f.status === 429 || f.error === 'rate_limit_exceeded') {
-    return { error: new GoogleToolError('RATE_LIMITED', `Google is rate-limiting token refreshes for ${email}.`, f.retryAfterSeconds ?? 30), revoked: false };
+    return {
+      error: new GoogleToolError(
+        'RATE_LIMITED',
+        `Google is rate-limiting token refreshes for ${email}.`,
+        f.retryAfterSeconds ?? 30,
+      ),
+      revoked: false,
+    };
   }
   if (f.error === 'invalid_client' || f.error === 'unauthorized_client') {
     return {
@@ -68,25 +87,57 @@ export function refreshError(err: unknown, email: string): { error: GoogleToolEr
       revoked: false,
     };
   }
-  if (f.network) return { error: new GoogleToolError('GOOGLE_API', `Could not reach Google to refresh access for ${email} (${f.network}). Check the network and try again.`), revoked: false };
-  return { error: new GoogleToolError('GOOGLE_API', `Refreshing access for ${email} failed (HTTP ${f.status}${said ? `, ${said}` : ''}). Try again shortly.`), revoked: false };
+  if (f.network)
+    return {
+      error: new GoogleToolError(
+        'GOOGLE_API',
+        `Could not reach Google to refresh access for ${email} (${f.network}). Check the network and try again.`,
+      ),
+      revoked: false,
+    };
+  return {
+    error: new GoogleToolError(
+      'GOOGLE_API',
+      `Refreshing access for ${email} failed (HTTP ${f.status}${said ? `, ${said}` : ''}). Try again shortly.`,
+    ),
+    revoked: false,
+  };
 }
 
 export function revokedMessage(email: string, detail?: string): string {
   return `Reconnect ${email} in Airlock (Accounts page, or "airlock connect google --account ${email}").${detail ? ` ${detail}` : ''}`;
 }
 
-export function vaultToolError(code: 'VAULT_LOCKED' | 'KEYCHAIN_UNAVAILABLE', message: string): GoogleToolError {
-  const hint = code === 'VAULT_LOCKED' ? 'Unlock the system keychain (log in again or unlock it in your keychain app), then retry.' : 'The system keychain is not available.';
+export function vaultToolError(
+  code: 'VAULT_LOCKED' | 'KEYCHAIN_UNAVAILABLE',
+  message: string,
+): GoogleToolError {
+  const hint =
+    code === 'VAULT_LOCKED'
+      ? 'Unlock the system keychain (log in again or unlock it in your keychain app), then retry.'
+      : 'The system keychain is not available.';
   return new GoogleToolError(code, `${hint} (${message})`);
 }
 
 interface GoogleApiErrorBody {
-  error?: { code?: number; message?: string; status?: string; errors?: { reason?: string }[]; details?: { reason?: string }[] } | string;
+  error?:
+    | {
+        code?: number;
+        message?: string;
+        status?: string;
+        errors?: { reason?: string }[];
+        details?: { reason?: string }[];
+      }
+    | string;
   error_description?: string;
 }
 
-const RATE_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded', 'quotaExceeded', 'RATE_LIMIT_EXCEEDED']);
+const RATE_REASONS = new Set([
+  'rateLimitExceeded',
+  'userRateLimitExceeded',
+  'quotaExceeded',
+  'RATE_LIMIT_EXCEEDED',
+]);
 const SCOPE_REASONS = new Set(['insufficientPermissions', 'ACCESS_TOKEN_SCOPE_INSUFFICIENT']);
 
 /**
@@ -94,20 +145,45 @@ const SCOPE_REASONS = new Set(['insufficientPermissions', 'ACCESS_TOKEN_SCOPE_IN
  * error: 403 for a missing scope → OAUTH_SCOPE; 429 and 403 rate-limit
  * reasons → RATE_LIMITED with Google's retry hint; 401 → OAUTH_REVOKED.
  */
-export function apiError(status: number, body: unknown, headers: Headers | Record<string, unknown> | undefined, email: string): GoogleToolError {
+export function apiError(
+  status: number,
+  body: unknown,
+  headers: Headers | Record<string, unknown> | undefined,
+  email: string,
+): GoogleToolError {
   const b = parseData(body) as GoogleApiErrorBody;
   const err = typeof b.error === 'object' ? b.error : undefined;
   const reasons = [...(err?.errors ?? []), ...(err?.details ?? [])].map((r) => r.reason ?? '');
-  const message = err?.message ?? (typeof b.error === 'string' ? [b.error, b.error_description].filter(Boolean).join(': ') : '');
+  const message =
+    err?.message ??
+    (typeof b.error === 'string' ? [b.error, b.error_description].filter(Boolean).join(': ') : '');
   const quoted = message ? ` Google said: "${message}".` : '';
   if (status === 429 || reasons.some((r) => RATE_REASONS.has(r))) {
-    const after = retryAfterSeconds(headerOf(headers, 'retry-after')) ?? retryAfterFromMessage(message) ?? (status === 429 ? 30 : 60);
-    return new GoogleToolError('RATE_LIMITED', `Google rate limit reached for ${email}.${quoted}`, after);
+    const after =
+      retryAfterSeconds(headerOf(headers, 'retry-after')) ??
+      retryAfterFromMessage(message) ??
+      (status === 429 ? 30 : 60);
+    return new GoogleToolError(
+      'RATE_LIMITED',
+      `Google rate limit reached for ${email}.${quoted}`,
+      after,
+    );
   }
-  if (status === 403 && (reasons.some((r) => SCOPE_REASONS.has(r)) || /insufficient authentication scopes/i.test(message))) {
-    return new GoogleToolError('OAUTH_SCOPE', `${email} has not granted Airlock the permission this needs. Reconnect ${email} in Airlock and allow every requested access.${quoted}`);
+  if (
+    status === 403 &&
+    (reasons.some((r) => SCOPE_REASONS.has(r)) ||
+      /insufficient authentication scopes/i.test(message))
+  ) {
+    return new GoogleToolError(
+      'OAUTH_SCOPE',
+      `${email} has not granted Airlock the permission this needs. Reconnect ${email} in Airlock and allow every requested access.${quoted}`,
+    );
   }
-  if (status === 401) return new GoogleToolError('OAUTH_REVOKED', revokedMessage(email, `Google rejected the access token.${quoted}`));
+  if (status === 401)
+    return new GoogleToolError(
+      'OAUTH_REVOKED',
+      revokedMessage(email, `Google rejected the access token.${quoted}`),
+    );
   return new GoogleToolError('GOOGLE_API', `Google answered HTTP ${status} for ${email}.${quoted}`);
 }
 
@@ -116,16 +192,34 @@ export function apiError(status: number, body: unknown, headers: Headers | Recor
  * the code and what to do; nothing secret is included.
  */
 export function googleErrorResult(err: unknown): CallToolResult {
-  const e = err instanceof GoogleToolError ? err : isVaultError(err) ? vaultToolError(err.code, err.message) : null;
-  if (!e) return errorResult(`Google request failed: ${err instanceof Error ? err.message : String(err)}`);
-  const retry = e.retryAfterSeconds !== undefined ? ` Retry after ${e.retryAfterSeconds} seconds.` : '';
+  const e =
+    err instanceof GoogleToolError
+      ? err
+      : isVaultError(err)
+        ? vaultToolError(err.code, err.message)
+        : null;
+  if (!e)
+    return errorResult(
+      `Google request failed: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  const retry =
+    e.retryAfterSeconds !== undefined ? ` Retry after ${e.retryAfterSeconds} seconds.` : '';
   return errorResult(`${e.code}: ${e.message}${retry}`, {
-    structuredContent: { error: { code: e.code, message: e.message, ...(e.retryAfterSeconds !== undefined ? { retryAfterSeconds: e.retryAfterSeconds } : {}) } },
+    structuredContent: {
+      error: {
+        code: e.code,
+        message: e.message,
+        ...(e.retryAfterSeconds !== undefined ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
+      },
+    },
   });
 }
 
 /** Retry-After is seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function retryAfterSeconds(value: string | null | undefined, now = Date.now()): number | undefined {
+export function retryAfterSeconds(
+  value: string | null | undefined,
+  now = Date.now(),
+): number | undefined {
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
   const at = Date.parse(value);
@@ -142,7 +236,8 @@ function retryAfterFromMessage(message: string, now = Date.now()): number | unde
 
 function headerOf(headers: unknown, name: string): string | undefined {
   if (!headers) return undefined;
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  if (typeof (headers as Headers).get === 'function')
+    return (headers as Headers).get(name) ?? undefined;
   const v = (headers as Record<string, unknown>)[name];
   return typeof v === 'string' ? v : undefined;
 }

@@ -43,8 +43,12 @@ describe('Google accounts in the running core', () => {
     const start = await api.startGoogleConnect({ readOnly: true });
     expect(start.browserOpened).toBe(true);
     let view = await api.waitGoogleConnect(start.flowId, 10_000);
-    while (view.state === 'waiting' || view.state === 'exchanging') view = await api.waitGoogleConnect(start.flowId, 10_000);
-    expect(view).toMatchObject({ state: 'connected', account: { email: 'alice@example.com', readOnly: true } });
+    while (view.state === 'waiting' || view.state === 'exchanging')
+      view = await api.waitGoogleConnect(start.flowId, 10_000);
+    expect(view).toMatchObject({
+      state: 'connected',
+      account: { email: 'alice@example.com', readOnly: true },
+    });
     await Promise.all(visits);
 
     const client = await connectClient(started.mcpUrl, token);
@@ -61,6 +65,8 @@ describe('Google accounts in the running core', () => {
     expect(await api.disconnectGoogle('alice@example.com')).toMatchObject({ revoked: true });
     expect(fake.revoked).toEqual([bundle.refreshToken]);
     expect(await api.listGoogleAccounts()).toEqual([]);
-    await expect(api.disconnectGoogle('alice@example.com')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(api.disconnectGoogle('alice@example.com')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });

@@ -51,7 +51,11 @@ export class GoogleControl {
   }
 
   async setGoogleClient(input: GoogleClientInput): Promise<GoogleClientView> {
-    if (!input || typeof input !== 'object') throw new ControlError('INVALID', 'setGoogleClient expects { json } or { clientId, clientSecret }.');
+    if (!input || typeof input !== 'object')
+      throw new ControlError(
+        'INVALID',
+        'setGoogleClient expects { json } or { clientId, clientSecret }.',
+      );
     let creds;
     try {
       creds = 'json' in input ? parseClientFile(String(input.json)) : validateClient(input);
@@ -79,20 +83,40 @@ export class GoogleControl {
 
   async startGoogleConnect(options: GoogleConnectOptions = {}): Promise<GoogleConnectStart> {
     const bad = (v: unknown, type: string) => v !== undefined && v !== null && typeof v !== type;
-    if (options === null || typeof options !== 'object' || bad(options.readOnly, 'boolean') || bad(options.openBrowser, 'boolean') || bad(options.account, 'string')) {
-      throw new ControlError('INVALID', 'startGoogleConnect expects { readOnly?: boolean, account?: string, openBrowser?: boolean }.');
+    if (
+      options === null ||
+      typeof options !== 'object' ||
+      bad(options.readOnly, 'boolean') ||
+      bad(options.openBrowser, 'boolean') ||
+      bad(options.account, 'string')
+    ) {
+      throw new ControlError(
+        'INVALID',
+        'startGoogleConnect expects { readOnly?: boolean, account?: string, openBrowser?: boolean }.',
+      );
     }
-    const known = options.account ? this.d.accounts.accounts().find((a) => a.email === String(options.account).toLowerCase()) : undefined;
-    if (options.account && !known) throw new ControlError('NOT_FOUND', `${options.account} is not a connected account; connect it without --account.`);
+    const known = options.account
+      ? this.d.accounts.accounts().find((a) => a.email === String(options.account).toLowerCase())
+      : undefined;
+    if (options.account && !known)
+      throw new ControlError(
+        'NOT_FOUND',
+        `${options.account} is not a connected account; connect it without --account.`,
+      );
     const readOnly = options.readOnly ?? known?.readOnly ?? false;
     let oauth: GoogleOAuth;
     try {
-      oauth = new GoogleOAuth({ client: await this.d.accounts.client.credentials(), endpoints: this.d.accounts.endpoints() });
+      oauth = new GoogleOAuth({
+        client: await this.d.accounts.client.credentials(),
+        endpoints: this.d.accounts.endpoints(),
+      });
     } catch (err) {
-      if (err instanceof ClientMissingError || err instanceof EndpointError) throw new ControlError('INVALID', err.message);
+      if (err instanceof ClientMissingError || err instanceof EndpointError)
+        throw new ControlError('INVALID', err.message);
       throw err;
     }
-    for (const f of this.flows.values()) f.cancel('A newer sign-in was started; this one was cancelled.');
+    for (const f of this.flows.values())
+      f.cancel('A newer sign-in was started; this one was cancelled.');
     const logger = this.d.logger;
     const callbackPort = this.d.accounts.settingsPort();
     const flow: ConnectFlow = new ConnectFlow({
@@ -103,12 +127,21 @@ export class GoogleControl {
       ...(callbackPort ? { preferredPort: callbackPort } : {}),
       save: (grant) => this.d.accounts.saveGrant(grant),
       ...(logger ? { onSecret: (v: string) => logger.registerSecret(v) } : {}),
-      onPortFallback: (port, error) => logger?.warn('google callback port taken; using another', { wanted: callbackPort, port, error }),
+      onPortFallback: (port, error) =>
+        logger?.warn('google callback port taken; using another', {
+          wanted: callbackPort,
+          port,
+          error,
+        }),
       onSettled: (f) => this.settled(f),
     });
     await flow.start();
     this.flows.set(flow.id, flow);
-    logger?.info('google consent started', { flowId: flow.id, readOnly, redirectUri: flow.redirectUri });
+    logger?.info('google consent started', {
+      flowId: flow.id,
+      readOnly,
+      redirectUri: flow.redirectUri,
+    });
     this.emit(flow);
     let browserOpened = false;
     if (options.openBrowser !== false && this.d.openBrowser) {
@@ -116,10 +149,18 @@ export class GoogleControl {
         await this.d.openBrowser(flow.authUrl);
         browserOpened = true;
       } catch (err) {
-        logger?.warn('could not open the browser for google consent', { error: err instanceof Error ? err.message : String(err) });
+        logger?.warn('could not open the browser for google consent', {
+          error: err instanceof Error ? err.message : String(err),
+        });
       }
     }
-    return { flowId: flow.id, authUrl: flow.authUrl, redirectUri: flow.redirectUri, expiresAt: flow.expiresAt, browserOpened };
+    return {
+      flowId: flow.id,
+      authUrl: flow.authUrl,
+      redirectUri: flow.redirectUri,
+      expiresAt: flow.expiresAt,
+      browserOpened,
+    };
   }
 
   async waitGoogleConnect(flowId: string, waitMs = 25_000): Promise<GoogleConnectView> {
@@ -150,20 +191,23 @@ export class GoogleControl {
   }
 
   async disconnectGoogle(email: string): Promise<GoogleDisconnectResult> {
-    if (typeof email !== 'string' || !email) throw new ControlError('INVALID', 'disconnectGoogle expects an e-mail address.');
+    if (typeof email !== 'string' || !email)
+      throw new ControlError('INVALID', 'disconnectGoogle expects an e-mail address.');
     try {
       const result = await this.d.accounts.disconnect(email);
       this.d.events?.emit({ type: 'state.changed' });
       return result;
     } catch (err) {
-      if (err instanceof GoogleToolError && err.code === 'NO_ACCOUNT') throw new ControlError('NOT_FOUND', err.message);
+      if (err instanceof GoogleToolError && err.code === 'NO_ACCOUNT')
+        throw new ControlError('NOT_FOUND', err.message);
       throw err;
     }
   }
 
   /** Cancels flows still waiting and closes their listeners. */
   stop(): void {
-    for (const f of this.flows.values()) f.cancel('Airlock is shutting down; nothing was connected.');
+    for (const f of this.flows.values())
+      f.cancel('Airlock is shutting down; nothing was connected.');
     this.flows.clear();
   }
 
@@ -186,7 +230,11 @@ export class GoogleControl {
     for (const w of [...this.waiters]) w();
     this.emit(flow);
     const state = flow.status;
-    this.d.logger?.info('google consent finished', { flowId: flow.id, state, ...(flow.error ? { code: flow.error.code } : {}) });
+    this.d.logger?.info('google consent finished', {
+      flowId: flow.id,
+      state,
+      ...(flow.error ? { code: flow.error.code } : {}),
+    });
     setTimeout(() => this.flows.delete(flow.id), KEEP_FINISHED_MS).unref();
   }
 
@@ -196,7 +244,9 @@ export class GoogleControl {
   }
 
   private flowView(flow: ConnectFlow): GoogleConnectView {
-    const account = flow.grant ? this.views().find((a) => a.email === flow.grant!.email) : undefined;
+    const account = flow.grant
+      ? this.views().find((a) => a.email === flow.grant!.email)
+      : undefined;
     return {
       flowId: flow.id,
       state: flow.status,
@@ -207,7 +257,11 @@ export class GoogleControl {
 
   private flow(flowId: string): ConnectFlow {
     const flow = typeof flowId === 'string' ? this.flows.get(flowId) : undefined;
-    if (!flow) throw new ControlError('NOT_FOUND', 'No such Google sign-in (it may have finished more than 10 minutes ago).');
+    if (!flow)
+      throw new ControlError(
+        'NOT_FOUND',
+        'No such Google sign-in (it may have finished more than 10 minutes ago).',
+      );
     return flow;
   }
 }

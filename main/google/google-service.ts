@@ -25,8 +25,19 @@ export class GoogleService {
   readonly accounts: GoogleAccounts;
   readonly control: GoogleControl;
 
-  constructor(d: { settings: SettingsStore; vault: Vault; events: CoreEvents; logger: Logger; hooks?: GoogleHooks }) {
-    this.accounts = new GoogleAccounts({ settings: d.settings, vault: d.vault, logger: d.logger, ...(d.hooks?.env ? { env: d.hooks.env } : {}) });
+  constructor(d: {
+    settings: SettingsStore;
+    vault: Vault;
+    events: CoreEvents;
+    logger: Logger;
+    hooks?: GoogleHooks;
+  }) {
+    this.accounts = new GoogleAccounts({
+      settings: d.settings,
+      vault: d.vault,
+      logger: d.logger,
+      ...(d.hooks?.env ? { env: d.hooks.env } : {}),
+    });
     this.control = new GoogleControl({
       accounts: this.accounts,
       events: d.events,
@@ -39,16 +50,20 @@ export class GoogleService {
     try {
       const overridden = overriddenEndpoints(this.accounts.endpoints());
       // A leftover test override would send the user's consent somewhere else: say so.
-      if (overridden.length) d.logger.warn('google endpoints overridden (testing aid)', { endpoints: overridden });
+      if (overridden.length)
+        d.logger.warn('google endpoints overridden (testing aid)', { endpoints: overridden });
     } catch (err) {
-      if (err instanceof EndpointError) d.logger.error('invalid google endpoint override', { error: err.message });
+      if (err instanceof EndpointError)
+        d.logger.error('invalid google endpoint override', { error: err.message });
       else throw err;
     }
   }
 
   /** For the airlock_status tool: address and state, default first. */
   statusAccounts(): { email: string; state: string; readOnly: boolean }[] {
-    return this.accounts.accounts().map((a) => ({ email: a.email, state: a.state, readOnly: a.readOnly }));
+    return this.accounts
+      .accounts()
+      .map((a) => ({ email: a.email, state: a.state, readOnly: a.readOnly }));
   }
 
   stop(): void {

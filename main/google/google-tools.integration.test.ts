@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalView, CoreEvent, GoogleConnectOptions } from '../../preload/api.js';
 import { bridgeGoogleApis, type BridgedRequest } from '../../e2e/fake-google/api-bridge.js';
 import { FakeCalendarApi } from '../../e2e/fake-google/calendar-fake.js';
-import { ALICE as GMAIL_ALICE, BOB as GMAIL_BOB, startSeededGmail, type SeededGmail } from '../../e2e/fake-google/gmail-seed.js';
+import {
+  ALICE as GMAIL_ALICE,
+  BOB as GMAIL_BOB,
+  startSeededGmail,
+  type SeededGmail,
+} from '../../e2e/fake-google/gmail-seed.js';
 import { FakeGoogle } from '../../e2e/fake-google/server.js';
 import { App } from '../core/app.js';
 import { Logger } from '../core/log.js';
@@ -24,8 +29,16 @@ const ALICE = GMAIL_ALICE.email; // alice@example.com: full access
 const BOB = GMAIL_BOB.email; // bob@example.net: connected read-only
 const CAL_ALICE = 'ya29.calendar-static-alice';
 const CAL_BOB = 'ya29.calendar-static-bob';
-const GOOGLE_TOOLS = ['gmail_search', 'gmail_send', 'calendar_list_events', 'calendar_create_event'];
-const REVOKED = { status: 400, body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' } };
+const GOOGLE_TOOLS = [
+  'gmail_search',
+  'gmail_send',
+  'calendar_list_events',
+  'calendar_create_event',
+];
+const REVOKED = {
+  status: 400,
+  body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' },
+};
 
 let google: FakeGoogle;
 let gmail: SeededGmail;
@@ -45,11 +58,28 @@ beforeAll(async () => {
   gmail = await startSeededGmail();
   calendar = new FakeCalendarApi({ [CAL_ALICE]: { email: ALICE }, [CAL_BOB]: { email: BOB } });
   await calendar.start();
-  calendar.addCalendar(ALICE, { id: ALICE, summary: 'Alice', timeZone: 'Europe/Berlin', primary: true });
-  calendar.addCalendar(BOB, { id: BOB, summary: 'Bob', timeZone: 'America/New_York', primary: true });
-  calendar.seed(ALICE, 'primary', { summary: 'Design review', start: { dateTime: '2030-03-12T10:00:00+01:00' }, end: { dateTime: '2030-03-12T11:00:00+01:00' } });
+  calendar.addCalendar(ALICE, {
+    id: ALICE,
+    summary: 'Alice',
+    timeZone: 'Europe/Berlin',
+    primary: true,
+  });
+  calendar.addCalendar(BOB, {
+    id: BOB,
+    summary: 'Bob',
+    timeZone: 'America/New_York',
+    primary: true,
+  });
+  calendar.seed(ALICE, 'primary', {
+    summary: 'Design review',
+    start: { dateTime: '2030-03-12T10:00:00+01:00' },
+    end: { dateTime: '2030-03-12T11:00:00+01:00' },
+  });
   bridged = bridgeGoogleApis(google, {
-    gmail: { root: gmail.fake.root, tokens: { [ALICE]: GMAIL_ALICE.token, [BOB]: GMAIL_BOB.token } },
+    gmail: {
+      root: gmail.fake.root,
+      tokens: { [ALICE]: GMAIL_ALICE.token, [BOB]: GMAIL_BOB.token },
+    },
     calendar: { root: calendar.rootUrl, tokens: { [ALICE]: CAL_ALICE, [BOB]: CAL_BOB } },
   });
 
@@ -81,7 +111,10 @@ afterAll(async () => {
 async function connectAgent(mcpUrl: string, token: string): Promise<Client> {
   let streamOpen!: () => void;
   const opened = new Promise<void>((resolve) => (streamOpen = resolve));
-  const c = new Client({ name: 'airlock-integration', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+  const c = new Client(
+    { name: 'airlock-integration', version: '1.0.0' },
+    { versionNegotiation: { mode: 'legacy' } },
+  );
   const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
     fetch: async (url, init) => {
@@ -119,7 +152,9 @@ async function tools() {
   agentSaw.push(JSON.stringify(list));
   const accountsOf = (name: string) => {
     const t = list.find((x) => x.name === name);
-    return t && ((t.inputSchema.properties as Record<string, { enum?: string[] }>).account?.enum ?? null);
+    return (
+      t && ((t.inputSchema.properties as Record<string, { enum?: string[] }>).account?.enum ?? null)
+    );
   };
   return { names: list.map((t) => t.name), accountsOf };
 }
@@ -142,7 +177,10 @@ describe('Google tools driven by the real accounts layer', () => {
 
     const changed = nextListChanged();
     const view = await connectGoogle();
-    expect(view).toMatchObject({ state: 'connected', account: { email: ALICE, readOnly: false, missingScopes: [] } });
+    expect(view).toMatchObject({
+      state: 'connected',
+      account: { email: ALICE, readOnly: false, missingScopes: [] },
+    });
     await changed;
 
     const after = await tools();
@@ -155,7 +193,10 @@ describe('Google tools driven by the real accounts layer', () => {
     expect(search.isError).toBe(false);
     expect(search.text).toContain('Your Northwind receipt NW-10482');
 
-    const events = await call('calendar_list_events', { time_min: '2030-03-12', time_max: '2030-03-12' });
+    const events = await call('calendar_list_events', {
+      time_min: '2030-03-12',
+      time_max: '2030-03-12',
+    });
     expect(events.isError).toBe(false);
     expect(events.text).toContain('Design review');
 
@@ -167,7 +208,11 @@ describe('Google tools driven by the real accounts layer', () => {
 
   it('gmail_send waits for approval and, allowed once, sends exactly one message', async () => {
     const requested = nextApproval();
-    const pending = call('gmail_send', { to: ['carol@example.org'], subject: 'Integration', body: 'Sent through the real accounts layer.' });
+    const pending = call('gmail_send', {
+      to: ['carol@example.org'],
+      subject: 'Integration',
+      body: 'Sent through the real accounts layer.',
+    });
     const approval = await requested;
     expect(approval.tool).toBe('gmail_send');
     expect(approval.effect).toMatch(/^Send an email from alice@example.com/);
@@ -187,7 +232,9 @@ describe('Google tools driven by the real accounts layer', () => {
     google.refreshDelayMs = 250; // keep the refresh in flight while the other calls arrive
     const refreshes = google.refreshCount;
     const from = bridged.length;
-    const results = await Promise.all(Array.from({ length: 10 }, () => call('gmail_search', { query: 'receipt' })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => call('gmail_search', { query: 'receipt' })),
+    );
     google.refreshDelayMs = 0;
     for (const r of results) {
       expect(r.isError).toBe(false);
@@ -206,7 +253,9 @@ describe('Google tools driven by the real accounts layer', () => {
     const refreshes = google.refreshCount;
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        i % 2 ? call('gmail_search', { query: 'receipt' }) : call('calendar_list_events', { time_min: '2030-03-12', time_max: '2030-03-12' }),
+        i % 2
+          ? call('gmail_search', { query: 'receipt' })
+          : call('calendar_list_events', { time_min: '2030-03-12', time_max: '2030-03-12' }),
       ),
     );
     google.refreshDelayMs = 0;
@@ -232,7 +281,10 @@ describe('Google tools driven by the real accounts layer', () => {
     expect(account!.detail).toMatch(/invalid_grant/);
 
     // Other tools fail the same way at once, without hammering the token endpoint.
-    const cal = await call('calendar_list_events', { time_min: '2030-03-12', time_max: '2030-03-12' });
+    const cal = await call('calendar_list_events', {
+      time_min: '2030-03-12',
+      time_max: '2030-03-12',
+    });
     expect(cal.isError).toBe(true);
     expect(cal.text).toContain(`Reconnect ${ALICE} in Airlock`);
     expect(cal.result.structuredContent).toMatchObject({ error: { code: 'OAUTH_REVOKED' } });
@@ -262,7 +314,10 @@ describe('Google tools driven by the real accounts layer', () => {
   it('reconnecting the account through the consent flow makes its tools work again', async () => {
     google.refreshFailure = null;
     const view = await connectGoogle({ account: ALICE });
-    expect(view).toMatchObject({ state: 'connected', account: { email: ALICE, state: 'connected', readOnly: false } });
+    expect(view).toMatchObject({
+      state: 'connected',
+      account: { email: ALICE, state: 'connected', readOnly: false },
+    });
     const r = await call('gmail_search', { query: 'receipt' });
     expect(r.isError).toBe(false);
     expect(r.text).toContain('Your Northwind receipt NW-10482');
@@ -272,7 +327,10 @@ describe('Google tools driven by the real accounts layer', () => {
     google.user = BOB;
     const changed = nextListChanged();
     const view = await connectGoogle({ readOnly: true });
-    expect(view).toMatchObject({ state: 'connected', account: { email: BOB, readOnly: true, missingScopes: [] } });
+    expect(view).toMatchObject({
+      state: 'connected',
+      account: { email: BOB, readOnly: true, missingScopes: [] },
+    });
     expect(view.account!.scopes).not.toContain('https://www.googleapis.com/auth/gmail.modify');
     await changed;
 
@@ -292,18 +350,30 @@ describe('Google tools driven by the real accounts layer', () => {
     expect(bridged.slice(from).every((r) => r.email === BOB && r.status === 200)).toBe(true);
 
     // Sending as the read-only account is refused before anyone is asked or anything is sent.
-    const send = await call('gmail_send', { to: ['carol@example.org'], subject: 'x', body: 'y', account: BOB });
+    const send = await call('gmail_send', {
+      to: ['carol@example.org'],
+      subject: 'x',
+      body: 'y',
+      account: BOB,
+    });
     expect(send.isError).toBe(true);
     expect(await app.control.listPending()).toEqual([]);
     expect(gmail.fake.sent).toHaveLength(1);
   });
 
   it('disconnecting revokes at Google and takes the tools away', async () => {
-    const aliceGrant = JSON.parse((await app.vault.get(`google:${ALICE}`))!) as { refreshToken: string };
-    const bobGrant = JSON.parse((await app.vault.get(`google:${BOB}`))!) as { refreshToken: string };
+    const aliceGrant = JSON.parse((await app.vault.get(`google:${ALICE}`))!) as {
+      refreshToken: string;
+    };
+    const bobGrant = JSON.parse((await app.vault.get(`google:${BOB}`))!) as {
+      refreshToken: string;
+    };
 
     let changed = nextListChanged();
-    expect(await app.control.disconnectGoogle(ALICE)).toMatchObject({ email: ALICE, revoked: true });
+    expect(await app.control.disconnectGoogle(ALICE)).toMatchObject({
+      email: ALICE,
+      revoked: true,
+    });
     await changed;
     expect(google.revoked).toEqual([aliceGrant.refreshToken]);
     expect(google.grants.refresh.get(aliceGrant.refreshToken)!.revoked).toBe(true);

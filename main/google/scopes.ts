@@ -25,9 +25,10 @@ export const FULL_MAIL_SCOPE = 'https://mail.google.com/';
 /** What each scope is for, in words a consent screen reviewer (or user) can check. */
 export const SCOPE_PURPOSES: Record<string, string> = {
   [SCOPES.openid]: 'identify the connected account',
-  [SCOPES.email]: 'learn the account\'s e-mail address',
+  [SCOPES.email]: "learn the account's e-mail address",
   [SCOPES.gmailReadonly]: 'search and read mail and attachments',
-  [SCOPES.gmailModify]: 'read mail; create drafts and send (after your approval); label, archive and trash',
+  [SCOPES.gmailModify]:
+    'read mail; create drafts and send (after your approval); label, archive and trash',
   [SCOPES.calendarReadonly]: 'list calendars, read events and free/busy',
   [SCOPES.calendarEvents]: 'create, change, answer and delete events (after your approval)',
 };

@@ -34,7 +34,12 @@ export async function probeRemote(o: ProbeOptions): Promise<ProbeOutcome> {
   const secrets = new Set<string>(Object.values(o.headers));
   const sync = () => redactor.set([...secrets]);
   sync();
-  const oauth = o.headers.Authorization === undefined ? probeSignIn(o.url, o.oauth ?? { auto: false }, new MemoryVault(), o.timeoutMs, (v) => secrets.add(v)) : undefined;
+  const oauth =
+    o.headers.Authorization === undefined
+      ? probeSignIn(o.url, o.oauth ?? { auto: false }, new MemoryVault(), o.timeoutMs, (v) =>
+          secrets.add(v),
+        )
+      : undefined;
   const describe = (err: unknown) => {
     sync();
     return redactor.text(oauth?.describe(err) ?? describeFailure(err));
@@ -42,7 +47,13 @@ export async function probeRemote(o: ProbeOptions): Promise<ProbeOutcome> {
   let up;
   try {
     up = await (oauth?.withStepUp ?? run)(() =>
-      connectUpstream({ url: o.url, headers: o.headers, timeoutMs: o.timeoutMs, clientVersion: o.version, ...(oauth ? { authProvider: oauth.session } : {}) }),
+      connectUpstream({
+        url: o.url,
+        headers: o.headers,
+        timeoutMs: o.timeoutMs,
+        clientVersion: o.version,
+        ...(oauth ? { authProvider: oauth.session } : {}),
+      }),
     );
   } catch (err) {
     return { ok: false, detail: describe(err), tools: [] };
@@ -67,7 +78,12 @@ export async function probeRemote(o: ProbeOptions): Promise<ProbeOutcome> {
     };
     if (o.call) {
       const call = o.call;
-      const result = (await step(() => up.client.callTool({ name: call.name, arguments: call.arguments }, { timeout: o.timeoutMs }))) as CallToolResult;
+      const result = (await step(() =>
+        up.client.callTool(
+          { name: call.name, arguments: call.arguments },
+          { timeout: o.timeoutMs },
+        ),
+      )) as CallToolResult;
       sync();
       out.callResult = redactor.result(result);
       if (result.isError) return { ...out, ok: false, detail: `${call.name} returned an error` };
@@ -82,6 +98,8 @@ export async function probeRemote(o: ProbeOptions): Promise<ProbeOutcome> {
 
 const run = <T>(op: () => Promise<T>): Promise<T> => op();
 
-function serverOf(v: { name: string; version: string } | undefined): { server: { name: string; version: string } } | undefined {
+function serverOf(
+  v: { name: string; version: string } | undefined,
+): { server: { name: string; version: string } } | undefined {
   return v ? { server: { name: v.name, version: v.version } } : undefined;
 }

@@ -12,12 +12,15 @@ export class Redactor {
   set(values: readonly string[]): void {
     // Very short values would redact ordinary words; they are not credentials anyone should use.
     const all = values.flatMap((v) => [v, v.replace(/^Bearer\s+/i, '')]);
-    this.secrets = [...new Set(all)].filter((v) => v.length >= 6).sort((a, b) => b.length - a.length);
+    this.secrets = [...new Set(all)]
+      .filter((v) => v.length >= 6)
+      .sort((a, b) => b.length - a.length);
   }
 
   text(s: string): string {
     let out = s;
-    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
+    for (const secret of this.secrets)
+      if (out.includes(secret)) out = out.split(secret).join('[redacted]');
     return out;
   }
 
@@ -27,7 +30,8 @@ export class Redactor {
     if (!this.secrets.some((s) => json.includes(s))) return r;
     // JSON-escape the secret too, so one containing quotes or backslashes is still found.
     let out = json;
-    for (const secret of this.secrets) out = out.split(JSON.stringify(secret).slice(1, -1)).join('[redacted]');
+    for (const secret of this.secrets)
+      out = out.split(JSON.stringify(secret).slice(1, -1)).join('[redacted]');
     return JSON.parse(out) as CallToolResult;
   }
 }

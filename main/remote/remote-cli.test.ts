@@ -19,15 +19,23 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
 });
 
-if (!KEYRING) console.warn('remote CLI tests skipped: they need the OS keychain; run them with `bash scripts/with-keyring.sh npx vitest run main/remote`.');
+if (!KEYRING)
+  console.warn(
+    'remote CLI tests skipped: they need the OS keychain; run them with `bash scripts/with-keyring.sh npx vitest run main/remote`.',
+  );
 
 beforeAll(async () => {
   if (KEYRING) await buildDist();
 }, 150_000);
 
-function cli(args: string[], o: { stdin?: string } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  o: { stdin?: string } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [AIRLOCK_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [AIRLOCK_BIN, ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -38,7 +46,10 @@ function cli(args: string[], o: { stdin?: string } = {}): Promise<{ code: number
 }
 
 async function upstream(): Promise<FakeUpstream> {
-  const u = new FakeUpstream({ bearer: TOKEN, tools: [{ name: 'hello', annotations: { readOnlyHint: true } }] });
+  const u = new FakeUpstream({
+    bearer: TOKEN,
+    tools: [{ name: 'hello', annotations: { readOnlyHint: true } }],
+  });
   await u.start();
   cleanup.push(() => u.stop());
   return u;
@@ -64,14 +75,26 @@ describe.skipIf(!KEYRING)('airlock remote (CLI, OS keychain)', () => {
       return r;
     };
 
-    const added = await run(['remote', 'add', 'svc', up.url, '--header', 'X-Team: blue-team-42', '--bearer-stdin'], `${TOKEN}\n`);
+    const added = await run(
+      ['remote', 'add', 'svc', up.url, '--header', 'X-Team: blue-team-42', '--bearer-stdin'],
+      `${TOKEN}\n`,
+    );
     expect(added.stderr).toBe('');
     expect(added.code).toBe(0);
-    expect(added.stdout).toMatch(/Added "svc"\.\nsvc\t.*\tready\t1 tools\t\(token; headers: X-Team\)/);
+    expect(added.stdout).toMatch(
+      /Added "svc"\.\nsvc\t.*\tready\t1 tools\t\(token; headers: X-Team\)/,
+    );
 
     const listed = await run(['remote', 'list', '--json']);
-    expect(JSON.parse(listed.stdout)).toMatchObject([{ name: 'svc', hasToken: true, headerNames: ['X-Team'], state: 'ready', toolCount: 1 }]);
-    expect(up.requests.some((r) => r.headers.authorization === `Bearer ${TOKEN}` && r.headers['x-team'] === 'blue-team-42')).toBe(true);
+    expect(JSON.parse(listed.stdout)).toMatchObject([
+      { name: 'svc', hasToken: true, headerNames: ['X-Team'], state: 'ready', toolCount: 1 },
+    ]);
+    expect(
+      up.requests.some(
+        (r) =>
+          r.headers.authorization === `Bearer ${TOKEN}` && r.headers['x-team'] === 'blue-team-42',
+      ),
+    ).toBe(true);
 
     for (const [url, msg] of [
       ['ftp://example.com/', /got ftp:/],
@@ -94,7 +117,11 @@ describe.skipIf(!KEYRING)('airlock remote (CLI, OS keychain)', () => {
   it('on a running server: a remote added from the CLI reaches agents without a restart', async () => {
     const up = await upstream();
     const dir = mkdtempSync(join(tmpdir(), 'airlock-cli-serve-'));
-    const serve = spawn(process.execPath, [AIRLOCK_BIN, 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const serve = spawn(
+      process.execPath,
+      [AIRLOCK_BIN, 'serve', '--port', '0', '--data-dir', dir],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     cleanup.push(async () => {
       const gone = new Promise((r) => serve.once('exit', r));
       serve.kill('SIGTERM');
@@ -115,7 +142,9 @@ describe.skipIf(!KEYRING)('airlock remote (CLI, OS keychain)', () => {
     cleanup.push(() => c.close());
     expect((await c.listTools()).tools.map((t) => t.name)).not.toContain('svc__hello');
 
-    const added = await cli(['remote', 'add', 'svc', up.url, '--bearer-stdin', '--data-dir', dir], { stdin: TOKEN });
+    const added = await cli(['remote', 'add', 'svc', up.url, '--bearer-stdin', '--data-dir', dir], {
+      stdin: TOKEN,
+    });
     expect(added.code, added.stderr).toBe(0);
     expect((await c.listTools()).tools.map((t) => t.name)).toContain('svc__hello');
     const called = await c.callTool({ name: 'svc__hello', arguments: {} });

@@ -27,18 +27,32 @@ const SCENARIOS: [scenario: string, probeArgs: string][] = [
 beforeAll(buildDist, 150_000);
 
 describe('MCP conformance suite, client scenarios, with `airlock remote probe` as the client', () => {
-  it.each(SCENARIOS)('%s', async (scenario, probeArgs) => {
-    const cwd = mkdtempSync(join(tmpdir(), 'airlock-conformance-')); // results/ lands here
-    // The suite splits --command on spaces and runs it through a shell.
-    const command = `${process.execPath} ${AIRLOCK} remote probe ${probeArgs}`.trim();
-    const { stdout, stderr } = await run(process.execPath, [CONFORMANCE, 'client', '--command', command, '--scenario', scenario, '--timeout', '30000'], {
-      cwd,
-      timeout: 90_000,
-    }).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '' }));
-    const report = stdout + stderr;
-    const passed = /Passed: (\d+)\/(\d+), 0 failed/.exec(report);
-    expect(report, report).toContain('OVERALL: PASSED');
-    expect(report).not.toContain('CLIENT EXITED WITH ERROR');
-    expect(passed && Number(passed[1]) === Number(passed[2]) && Number(passed[2]) > 0, report).toBe(true);
-  }, 120_000);
+  it.each(SCENARIOS)(
+    '%s',
+    async (scenario, probeArgs) => {
+      const cwd = mkdtempSync(join(tmpdir(), 'airlock-conformance-')); // results/ lands here
+      // The suite splits --command on spaces and runs it through a shell.
+      const command = `${process.execPath} ${AIRLOCK} remote probe ${probeArgs}`.trim();
+      const { stdout, stderr } = await run(
+        process.execPath,
+        [CONFORMANCE, 'client', '--command', command, '--scenario', scenario, '--timeout', '30000'],
+        {
+          cwd,
+          timeout: 90_000,
+        },
+      ).catch((err: { stdout?: string; stderr?: string }) => ({
+        stdout: err.stdout ?? '',
+        stderr: err.stderr ?? '',
+      }));
+      const report = stdout + stderr;
+      const passed = /Passed: (\d+)\/(\d+), 0 failed/.exec(report);
+      expect(report, report).toContain('OVERALL: PASSED');
+      expect(report).not.toContain('CLIENT EXITED WITH ERROR');
+      expect(
+        passed && Number(passed[1]) === Number(passed[2]) && Number(passed[2]) > 0,
+        report,
+      ).toBe(true);
+    },
+    120_000,
+  );
 });

@@ -1,4 +1,13 @@
-import type { RemoteInput, RemoteLoginOptions, RemoteLoginStart, RemoteLoginView, RemoteLogoutResult, RemotePatch, RemoteProbeResult, RemoteView } from '../../preload/api.js';
+import type {
+  RemoteInput,
+  RemoteLoginOptions,
+  RemoteLoginStart,
+  RemoteLoginView,
+  RemoteLogoutResult,
+  RemotePatch,
+  RemoteProbeResult,
+  RemoteView,
+} from '../../preload/api.js';
 import { ControlError } from '../../preload/api.js';
 import type { CoreEvents } from '../core/events.js';
 import type { RemoteSettings, SettingsStore } from '../core/settings.js';
@@ -6,7 +15,12 @@ import type { Vault } from '../vault/vault.js';
 import { probeRemote } from './probe.js';
 import type { RemoteManager } from './remote-manager.js';
 import { deleteSecrets, writeSecrets } from './secrets.js';
-import { validateHeaders, validateRemoteName, validateRemoteUrl, validateToken } from './validate.js';
+import {
+  validateHeaders,
+  validateRemoteName,
+  validateRemoteUrl,
+  validateToken,
+} from './validate.js';
 import { LOGIN_TIMEOUT_MS } from './oauth/logins.js';
 import { validateLoginOptions } from './oauth/validate-login.js';
 
@@ -38,17 +52,31 @@ export class RemoteControl {
   }
 
   async addRemote(input: RemoteInput): Promise<RemoteView> {
-    if (!input || typeof input !== 'object') throw new ControlError('INVALID', 'addRemote expects { name, url, headers?, bearerToken? }.');
+    if (!input || typeof input !== 'object')
+      throw new ControlError('INVALID', 'addRemote expects { name, url, headers?, bearerToken? }.');
     const name = validateRemoteName(input.name);
     const url = validateRemoteUrl(input.url);
     const headers = validateHeaders(input.headers);
     const bearer = input.bearerToken === undefined ? null : validateToken(input.bearerToken);
-    const clash = this.d.settings.get().remotes.find((r) => r.name.toLowerCase() === name.toLowerCase());
-    if (clash) throw new ControlError('CONFLICT', `A server named "${clash.name}" already exists. Remove it first, or pick another name.`);
+    const clash = this.d.settings
+      .get()
+      .remotes.find((r) => r.name.toLowerCase() === name.toLowerCase());
+    if (clash)
+      throw new ControlError(
+        'CONFLICT',
+        `A server named "${clash.name}" already exists. Remove it first, or pick another name.`,
+      );
     await writeSecrets(this.d.vault, name, { bearer, headers });
     try {
       this.d.settings.update((s) => {
-        s.remotes.push({ name, url: url.href, enabled: true, headerNames: Object.keys(headers), hasToken: bearer !== null, createdAt: new Date().toISOString() });
+        s.remotes.push({
+          name,
+          url: url.href,
+          enabled: true,
+          headerNames: Object.keys(headers),
+          hasToken: bearer !== null,
+          createdAt: new Date().toISOString(),
+        });
       });
     } catch (err) {
       await deleteSecrets(this.d.vault, name).catch(() => {});
@@ -61,12 +89,22 @@ export class RemoteControl {
 
   async updateRemote(name: string, patch: RemotePatch): Promise<RemoteView> {
     const cfg = this.find(name);
-    if (!patch || typeof patch !== 'object') throw new ControlError('INVALID', 'updateRemote expects a patch object.');
+    if (!patch || typeof patch !== 'object')
+      throw new ControlError('INVALID', 'updateRemote expects a patch object.');
     const url = patch.url === undefined ? undefined : validateRemoteUrl(patch.url).href;
-    if (patch.enabled !== undefined && typeof patch.enabled !== 'boolean') throw new ControlError('INVALID', 'enabled must be true or false.');
+    if (patch.enabled !== undefined && typeof patch.enabled !== 'boolean')
+      throw new ControlError('INVALID', 'enabled must be true or false.');
     const headers = patch.headers === undefined ? undefined : validateHeaders(patch.headers);
-    const bearer = patch.bearerToken === undefined ? undefined : patch.bearerToken === null ? null : validateToken(patch.bearerToken);
-    await writeSecrets(this.d.vault, cfg.name, { ...(headers !== undefined ? { headers } : {}), ...(bearer !== undefined ? { bearer } : {}) });
+    const bearer =
+      patch.bearerToken === undefined
+        ? undefined
+        : patch.bearerToken === null
+          ? null
+          : validateToken(patch.bearerToken);
+    await writeSecrets(this.d.vault, cfg.name, {
+      ...(headers !== undefined ? { headers } : {}),
+      ...(bearer !== undefined ? { bearer } : {}),
+    });
     this.d.settings.update((s) => {
       const r = s.remotes.find((x) => x.name === cfg.name)!;
       if (url !== undefined) r.url = url;
@@ -99,7 +137,11 @@ export class RemoteControl {
     const cfg = this.find(name);
     const o = validateLoginOptions(options);
     const session = await this.d.manager.session(cfg.name);
-    if (!session) throw new ControlError('CONFLICT', `"${cfg.name}" uses a bearer token. Remove the token first (updateRemote with bearerToken: null), then sign in.`);
+    if (!session)
+      throw new ControlError(
+        'CONFLICT',
+        `"${cfg.name}" uses a bearer token. Remove the token first (updateRemote with bearerToken: null), then sign in.`,
+      );
     return this.d.manager.logins.start(
       {
         name: cfg.name,
@@ -107,7 +149,14 @@ export class RemoteControl {
         store: session.store,
         hints: session.loginHints(),
         ...(o.scope ? { scope: o.scope } : {}),
-        ...(o.clientId ? { preregistered: { client_id: o.clientId, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}) } } : {}),
+        ...(o.clientId
+          ? {
+              preregistered: {
+                client_id: o.clientId,
+                ...(o.clientSecret ? { client_secret: o.clientSecret } : {}),
+              },
+            }
+          : {}),
         ...(o.clientMetadataUrl ? { clientMetadataUrl: o.clientMetadataUrl } : {}),
         timeoutMs: this.d.loginTimeoutMs ?? LOGIN_TIMEOUT_MS,
       },
@@ -117,7 +166,10 @@ export class RemoteControl {
 
   async waitRemoteLogin(flowId: string, waitMs?: number): Promise<RemoteLoginView> {
     const v = await this.d.manager.logins.wait(flowId, waitMs);
-    const cfg = v.state === 'signed-in' ? this.d.settings.get().remotes.find((r) => r.name === v.name) : undefined;
+    const cfg =
+      v.state === 'signed-in'
+        ? this.d.settings.get().remotes.find((r) => r.name === v.name)
+        : undefined;
     return cfg ? { ...v, remote: this.view(cfg) } : v;
   }
 
@@ -129,11 +181,23 @@ export class RemoteControl {
   async logoutRemote(name: string): Promise<RemoteLogoutResult> {
     const cfg = this.find(name);
     const session = await this.d.manager.session(cfg.name);
-    if (!session) throw new ControlError('CONFLICT', `"${cfg.name}" uses a bearer token, not an OAuth sign-in. Remove the token with updateRemote instead.`);
+    if (!session)
+      throw new ControlError(
+        'CONFLICT',
+        `"${cfg.name}" uses a bearer token, not an OAuth sign-in. Remove the token with updateRemote instead.`,
+      );
     const r = await session.logout();
     await this.d.manager.refresh(cfg.name);
     this.d.events.emit({ type: 'state.changed' });
-    return { name: cfg.name, revoked: r.revoked, ...(r.detail ? { detail: r.detail } : !r.hadTokens ? { detail: 'Airlock was not signed in to this server; nothing to forget.' } : {}) };
+    return {
+      name: cfg.name,
+      revoked: r.revoked,
+      ...(r.detail
+        ? { detail: r.detail }
+        : !r.hadTokens
+          ? { detail: 'Airlock was not signed in to this server; nothing to forget.' }
+          : {}),
+    };
   }
 
   async refreshRemote(name?: string): Promise<RemoteView[]> {
@@ -146,17 +210,28 @@ export class RemoteControl {
   }
 
   async testRemote(input: Omit<RemoteInput, 'name'>): Promise<RemoteProbeResult> {
-    if (!input || typeof input !== 'object') throw new ControlError('INVALID', 'testRemote expects { url, headers?, bearerToken? }.');
+    if (!input || typeof input !== 'object')
+      throw new ControlError('INVALID', 'testRemote expects { url, headers?, bearerToken? }.');
     const url = validateRemoteUrl(input.url);
     const headers = validateHeaders(input.headers);
-    if (input.bearerToken !== undefined) headers.Authorization = `Bearer ${validateToken(input.bearerToken)}`;
-    const { callResult: _none, ...result } = await probeRemote({ url, headers, timeoutMs: this.d.probeTimeoutMs ?? 10_000, version: this.d.version });
+    if (input.bearerToken !== undefined)
+      headers.Authorization = `Bearer ${validateToken(input.bearerToken)}`;
+    const { callResult: _none, ...result } = await probeRemote({
+      url,
+      headers,
+      timeoutMs: this.d.probeTimeoutMs ?? 10_000,
+      version: this.d.version,
+    });
     return result;
   }
 
   private find(name: string): RemoteSettings {
     const cfg = this.d.settings.get().remotes.find((r) => r.name === name);
-    if (!cfg) throw new ControlError('NOT_FOUND', `No remote server named "${name}". Run "airlock remote list" to see them.`);
+    if (!cfg)
+      throw new ControlError(
+        'NOT_FOUND',
+        `No remote server named "${name}". Run "airlock remote list" to see them.`,
+      );
     return cfg;
   }
 

@@ -6,7 +6,13 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalView, CoreEvent } from '../../preload/api.js';
 import { NAME_PATTERN } from '../tools/naming.js';
-import { agentClient, nextEvent, startRemoteApp, until, type RemoteTestApp } from '../test-support/remote-app.js';
+import {
+  agentClient,
+  nextEvent,
+  startRemoteApp,
+  until,
+  type RemoteTestApp,
+} from '../test-support/remote-app.js';
 import { EverythingServer } from '../test-support/server-everything.js';
 import { UNTRUSTED_META_KEY } from './untrusted.js';
 
@@ -19,7 +25,10 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
 });
 
-async function everything(mode: 'streamableHttp' | 'sse' = 'streamableHttp', port = 0): Promise<EverythingServer> {
+async function everything(
+  mode: 'streamableHttp' | 'sse' = 'streamableHttp',
+  port = 0,
+): Promise<EverythingServer> {
   const s = await EverythingServer.start(mode, port);
   cleanup.push(() => s.kill());
   return s;
@@ -34,8 +43,10 @@ async function agent(t: RemoteTestApp, token = t.token): Promise<Client> {
   cleanup.push(() => c.close());
   return c;
 }
-const text = (r: { content?: unknown }) => ((r.content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
-const isRequested = (e: CoreEvent): e is { type: 'approval.requested'; approval: ApprovalView } => e.type === 'approval.requested';
+const text = (r: { content?: unknown }) =>
+  ((r.content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
+const isRequested = (e: CoreEvent): e is { type: 'approval.requested'; approval: ApprovalView } =>
+  e.type === 'approval.requested';
 
 describe('server-everything behind Airlock', () => {
   it('binds loopback; an agent lists and calls its tools; read-only runs at once, the rest waits for approval', async () => {
@@ -43,13 +54,24 @@ describe('server-everything behind Airlock', () => {
     expect(es.address).toBe('127.0.0.1');
     const t = await airlock();
     const view = await t.app.control.addRemote({ name: 'everything', url: es.url });
-    expect(view).toMatchObject({ name: 'everything', state: 'ready', transport: 'streamable-http', hasToken: false });
+    expect(view).toMatchObject({
+      name: 'everything',
+      state: 'ready',
+      transport: 'streamable-http',
+      hasToken: false,
+    });
     expect(view.toolCount).toBeGreaterThanOrEqual(10);
 
     const c = await agent(t);
     const { tools } = await c.listTools();
     const names = tools.map((x) => x.name);
-    expect(names).toEqual(expect.arrayContaining(['everything__echo', 'everything__toggle-simulated-logging', 'airlock_status']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'everything__echo',
+        'everything__toggle-simulated-logging',
+        'airlock_status',
+      ]),
+    );
     // Schemas reach the agent exactly as the upstream declares them.
     const direct = new Client({ name: 'direct', version: '1' });
     await direct.connect(new StreamableHTTPClientTransport(new URL(es.url)));
@@ -68,7 +90,9 @@ describe('server-everything behind Airlock', () => {
     // readOnlyHint: false → ask. The call waits until the user decides.
     const requested = nextEvent(t.app, isRequested);
     let settled = false;
-    const call = c.callTool({ name: 'everything__toggle-simulated-logging', arguments: {} }).finally(() => (settled = true));
+    const call = c
+      .callTool({ name: 'everything__toggle-simulated-logging', arguments: {} })
+      .finally(() => (settled = true));
     const { approval } = await requested;
     expect(approval.tool).toBe('everything__toggle-simulated-logging');
     expect(settled).toBe(false);
@@ -82,15 +106,37 @@ describe('server-everything behind Airlock', () => {
     const es = await everything();
     const t = await airlock();
     await t.app.control.addRemote({ name: 'everything', url: es.url });
-    const cli = createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+    const cli = createRequire(import.meta.url).resolve(
+      '@modelcontextprotocol/inspector/clients/launcher/build/index.js',
+    );
     const run = (args: string[]) =>
-      promisify(execFile)(process.execPath, [cli, '--cli', t.started.mcpUrl, '--transport', 'http', '--header', `Authorization: Bearer ${t.token}`, ...args], {
-        env: { ...process.env, MCP_CATALOG_PATH: join(t.dataDir, 'inspector-catalog.json') },
-        timeout: 60_000,
-      });
+      promisify(execFile)(
+        process.execPath,
+        [
+          cli,
+          '--cli',
+          t.started.mcpUrl,
+          '--transport',
+          'http',
+          '--header',
+          `Authorization: Bearer ${t.token}`,
+          ...args,
+        ],
+        {
+          env: { ...process.env, MCP_CATALOG_PATH: join(t.dataDir, 'inspector-catalog.json') },
+          timeout: 60_000,
+        },
+      );
     const listed = await run(['--method', 'tools/list']);
     expect(listed.stdout).toContain('everything__echo');
-    const called = await run(['--method', 'tools/call', '--tool-name', 'everything__echo', '--tool-arg', 'message=from-inspector']);
+    const called = await run([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'everything__echo',
+      '--tool-arg',
+      'message=from-inspector',
+    ]);
     expect(called.stdout).toContain('Echo: from-inspector');
   }, 90_000);
 
@@ -103,19 +149,32 @@ describe('server-everything behind Airlock', () => {
     const t0 = { at: 0 };
     const progressed = new Promise<void>((resolve) => {
       void c
-        .callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 30, steps: 30 } }, { onprogress: () => resolve(), timeout: 60_000 })
-        .then((r) => (t0.at ? results.push({ r, ms: Date.now() - t0.at }) : results.push({ r, ms: -1 })));
+        .callTool(
+          {
+            name: 'everything__trigger-long-running-operation',
+            arguments: { duration: 30, steps: 30 },
+          },
+          { onprogress: () => resolve(), timeout: 60_000 },
+        )
+        .then((r) =>
+          t0.at ? results.push({ r, ms: Date.now() - t0.at }) : results.push({ r, ms: -1 }),
+        );
     });
     const results: { r: { content?: unknown; isError?: boolean }; ms: number }[] = [];
     await progressed; // upstream progress reached the agent through Airlock
-    const down = until(t.app, async () => (await t.app.control.listRemotes())[0]?.state === 'error');
+    const down = until(
+      t.app,
+      async () => (await t.app.control.listRemotes())[0]?.state === 'error',
+    );
     const answered = until(t.app, () => results.length > 0);
     t0.at = Date.now();
     await es.kill();
     await answered;
     expect(results[0]!.ms).toBeLessThan(5000);
     expect(results[0]!.r.isError).toBe(true);
-    expect(text(results[0]!.r)).toMatch(/"everything" became unreachable during the call .* may or may not have completed/);
+    expect(text(results[0]!.r)).toMatch(
+      /"everything" became unreachable during the call .* may or may not have completed/,
+    );
     await down;
     expect((await t.app.control.listRemotes())[0]?.detail).toMatch(/^unreachable: /);
     expect((await c.listTools()).tools.map((x) => x.name)).not.toContain('everything__echo');
@@ -123,7 +182,9 @@ describe('server-everything behind Airlock', () => {
     await everything('streamableHttp', es.port);
     await until(t.app, async () => (await t.app.control.listRemotes())[0]?.state === 'ready');
     expect((await c.listTools()).tools.map((x) => x.name)).toContain('everything__echo');
-    expect(text(await c.callTool({ name: 'everything__echo', arguments: { message: 'back' } }))).toMatch(/Echo: back/);
+    expect(
+      text(await c.callTool({ name: 'everything__echo', arguments: { message: 'back' } })),
+    ).toMatch(/Echo: back/);
   }, 60_000);
 
   it('two upstreams with the same tool names get distinct public names', async () => {
@@ -135,7 +196,9 @@ describe('server-everything behind Airlock', () => {
     const names = (await c.listTools()).tools.map((x) => x.name);
     expect(names).toEqual(expect.arrayContaining(['alpha__echo', 'beta__echo']));
     expect(new Set(names).size).toBe(names.length);
-    expect(text(await c.callTool({ name: 'beta__echo', arguments: { message: 'b' } }))).toMatch(/Echo: b/);
+    expect(text(await c.callTool({ name: 'beta__echo', arguments: { message: 'b' } }))).toMatch(
+      /Echo: b/,
+    );
   });
 
   it('long names stay within 64 characters and are the same after a restart', async () => {
@@ -144,7 +207,9 @@ describe('server-everything behind Airlock', () => {
     const long = 'a-remote-server-with-a-long-name';
     expect(long.length).toBe(32);
     await first.app.control.addRemote({ name: long, url: es.url });
-    const before = (await first.app.control.listTools()).filter((x) => x.source === `remote:${long}`).map((x) => [x.key, x.name]);
+    const before = (await first.app.control.listTools())
+      .filter((x) => x.source === `remote:${long}`)
+      .map((x) => [x.key, x.name]);
     expect(before.length).toBeGreaterThanOrEqual(10);
     for (const [, name] of before) {
       expect(name!.length).toBeLessThanOrEqual(64);
@@ -154,8 +219,13 @@ describe('server-everything behind Airlock', () => {
     await first.stop();
 
     const second = await airlock({ dataDir: first.dataDir, vault: first.vault });
-    await until(second.app, async () => (await second.app.control.listRemotes())[0]?.state === 'ready');
-    const after = (await second.app.control.listTools()).filter((x) => x.source === `remote:${long}`).map((x) => [x.key, x.name]);
+    await until(
+      second.app,
+      async () => (await second.app.control.listRemotes())[0]?.state === 'ready',
+    );
+    const after = (await second.app.control.listTools())
+      .filter((x) => x.source === `remote:${long}`)
+      .map((x) => [x.key, x.name]);
     expect(after.sort()).toEqual(before.sort());
   });
 
@@ -165,6 +235,8 @@ describe('server-everything behind Airlock', () => {
     const view = await t.app.control.addRemote({ name: 'legacy', url: es.url });
     expect(view).toMatchObject({ state: 'ready', transport: 'sse' });
     const c = await agent(t);
-    expect(text(await c.callTool({ name: 'legacy__echo', arguments: { message: 'old' } }))).toMatch(/Echo: old/);
+    expect(text(await c.callTool({ name: 'legacy__echo', arguments: { message: 'old' } }))).toMatch(
+      /Echo: old/,
+    );
   });
 });

@@ -1,7 +1,12 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeUpstream, type FakeUpstreamOptions } from '../test-support/fake-upstream.js';
-import { agentClient, startRemoteApp, until, type RemoteTestApp } from '../test-support/remote-app.js';
+import {
+  agentClient,
+  startRemoteApp,
+  until,
+  type RemoteTestApp,
+} from '../test-support/remote-app.js';
 import { bearerKey } from './secrets.js';
 
 /** Issue 4, "Isolation" and "Hot reload", against in-process upstreams and a real Airlock. */
@@ -37,13 +42,22 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
 
 describe('isolation', () => {
   it('a slow or dead upstream never holds up tools/list or the other servers, and its status says why', async () => {
-    const good = await upstream({ tools: [{ name: 'hello', annotations: { readOnlyHint: true } }] });
+    const good = await upstream({
+      tools: [{ name: 'hello', annotations: { readOnlyHint: true } }],
+    });
     const silent = await upstream({ tools: [], silent: true });
     const t = await airlock();
     await t.app.control.addRemote({ name: 'good', url: good.url });
     const slowAdded = t.app.control.addRemote({ name: 'slow', url: silent.url });
-    const dead = await t.app.control.addRemote({ name: 'dead', url: `http://127.0.0.1:${await closedPort()}/mcp` });
-    expect(dead).toMatchObject({ state: 'error', detail: 'unreachable: connection refused', toolCount: 0 });
+    const dead = await t.app.control.addRemote({
+      name: 'dead',
+      url: `http://127.0.0.1:${await closedPort()}/mcp`,
+    });
+    expect(dead).toMatchObject({
+      state: 'error',
+      detail: 'unreachable: connection refused',
+      toolCount: 0,
+    });
 
     // While "slow" is still connecting, tools/list and calls of the others are not held up.
     const c = await agentClient(t.started.mcpUrl, t.token);
@@ -58,7 +72,11 @@ describe('isolation', () => {
     const slow = await slowAdded;
     expect(slow).toMatchObject({ state: 'error', detail: 'unreachable: no answer within 3 s' });
     const status = await t.app.control.getStatus();
-    expect(status.sources.find((s) => s.id === 'remote:slow')).toMatchObject({ state: 'error', detail: 'unreachable: no answer within 3 s', toolCount: 0 });
+    expect(status.sources.find((s) => s.id === 'remote:slow')).toMatchObject({
+      state: 'error',
+      detail: 'unreachable: no answer within 3 s',
+      toolCount: 0,
+    });
 
     // After a restart, the first tools/list waits at most the ready bound (1 s in tests) for the slow one.
     await t.stop();
@@ -73,17 +91,31 @@ describe('isolation', () => {
 
 describe('hot reload', () => {
   it('edits, disables and removes apply without a restart; tool settings survive a tool leaving and coming back', async () => {
-    const one = await upstream({ tools: [{ name: 'a' }, { name: 'b' }], bearer: 'token-for-one-1234' });
-    const two = await upstream({ tools: [{ name: 'a' }, { name: 'c' }], bearer: 'token-for-two-5678' });
+    const one = await upstream({
+      tools: [{ name: 'a' }, { name: 'b' }],
+      bearer: 'token-for-one-1234',
+    });
+    const two = await upstream({
+      tools: [{ name: 'a' }, { name: 'c' }],
+      bearer: 'token-for-two-5678',
+    });
     const silent = await upstream({ tools: [], silent: true });
     const t = await airlock();
-    expect(await t.app.control.addRemote({ name: 'svc', url: one.url, bearerToken: 'token-for-one-1234' })).toMatchObject({ state: 'ready', hasToken: true, toolCount: 2 });
+    expect(
+      await t.app.control.addRemote({
+        name: 'svc',
+        url: one.url,
+        bearerToken: 'token-for-one-1234',
+      }),
+    ).toMatchObject({ state: 'ready', hasToken: true, toolCount: 2 });
     await t.app.control.setToolPolicy('svc__a', { enabled: false });
     await t.app.control.setToolPolicy('svc__b', { approval: 'auto', confirmDestructive: true });
     expect(await names(t)).toEqual(expect.arrayContaining(['svc__b']));
 
     // New URL and token: the new server's tools replace the old ones; svc__a keeps its setting.
-    expect(await t.app.control.updateRemote('svc', { url: two.url, bearerToken: 'token-for-two-5678' })).toMatchObject({ state: 'ready', toolCount: 2 });
+    expect(
+      await t.app.control.updateRemote('svc', { url: two.url, bearerToken: 'token-for-two-5678' }),
+    ).toMatchObject({ state: 'ready', toolCount: 2 });
     const listed = await names(t);
     expect(listed).toContain('svc__c');
     expect(listed).not.toContain('svc__a'); // still disabled by the user
@@ -97,14 +129,22 @@ describe('hot reload', () => {
     // While a new connection is being built, the previous tools stay live.
     const editing = t.app.control.updateRemote('svc', { url: silent.url });
     expect(await names(t)).toContain('svc__b');
-    expect(await editing).toMatchObject({ state: 'error', detail: 'unreachable: no answer within 3 s' });
+    expect(await editing).toMatchObject({
+      state: 'error',
+      detail: 'unreachable: no answer within 3 s',
+    });
     expect(await names(t)).not.toContain('svc__b');
 
     await t.app.control.updateRemote('svc', { url: one.url });
     expect(await names(t)).toContain('svc__b');
-    expect(await t.app.control.updateRemote('svc', { enabled: false })).toMatchObject({ state: 'disabled', toolCount: 0 });
+    expect(await t.app.control.updateRemote('svc', { enabled: false })).toMatchObject({
+      state: 'disabled',
+      toolCount: 0,
+    });
     expect(await names(t)).not.toContain('svc__b');
-    expect(await t.app.control.updateRemote('svc', { enabled: true })).toMatchObject({ state: 'ready' });
+    expect(await t.app.control.updateRemote('svc', { enabled: true })).toMatchObject({
+      state: 'ready',
+    });
     expect(await names(t)).toContain('svc__b');
 
     await t.app.control.removeRemote('svc');
@@ -117,8 +157,17 @@ describe('hot reload', () => {
   it('speaks the 2026-07-28 era to a modern upstream (another Airlock) and follows its list_changed', async () => {
     const inner = await airlock();
     const t = await airlock();
-    const view = await t.app.control.addRemote({ name: 'inner', url: inner.started.mcpUrl, bearerToken: inner.token });
-    expect(view).toMatchObject({ state: 'ready', transport: 'streamable-http', protocolVersion: '2026-07-28', toolCount: 1 });
+    const view = await t.app.control.addRemote({
+      name: 'inner',
+      url: inner.started.mcpUrl,
+      bearerToken: inner.token,
+    });
+    expect(view).toMatchObject({
+      state: 'ready',
+      transport: 'streamable-http',
+      protocolVersion: '2026-07-28',
+      toolCount: 1,
+    });
     const c = await agentClient(t.started.mcpUrl, t.token);
     cleanup.push(() => c.close());
     const status = await c.callTool({ name: 'inner__airlock_status', arguments: {} });

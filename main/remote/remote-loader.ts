@@ -19,7 +19,10 @@ export class RemoteLoader {
 
   load(): Promise<{ manager: RemoteManager; control: RemoteControl }> {
     this.loading ??= (async () => {
-      const [{ RemoteManager }, { RemoteControl }] = await Promise.all([import('./remote-manager.js'), import('./remote-control.js')]);
+      const [{ RemoteManager }, { RemoteControl }] = await Promise.all([
+        import('./remote-manager.js'),
+        import('./remote-control.js'),
+      ]);
       const manager = new RemoteManager(this.managerDeps);
       await manager.start();
       this.manager = manager;
@@ -31,10 +34,13 @@ export class RemoteLoader {
   /** A RemoteControl whose every method loads the remote module first. */
   control(): RemoteControl {
     return new Proxy({} as RemoteControl, {
-      get: (_target, method: string) =>
+      get:
+        (_target, method: string) =>
         async (...args: unknown[]) => {
           const { control } = await this.load();
-          return (control[method as keyof RemoteControl] as (...a: unknown[]) => Promise<unknown>).apply(control, args);
+          return (
+            control[method as keyof RemoteControl] as (...a: unknown[]) => Promise<unknown>
+          ).apply(control, args);
         },
     });
   }

@@ -42,7 +42,11 @@ export class RemoteManager {
   readonly logins: RemoteLogins;
 
   constructor(private readonly d: RemoteManagerDeps) {
-    this.logins = new RemoteLogins({ events: d.events, logger: d.logger, onSignedIn: (name) => this.signedIn(name) });
+    this.logins = new RemoteLogins({
+      events: d.events,
+      logger: d.logger,
+      onSignedIn: (name) => this.signedIn(name),
+    });
   }
 
   /**
@@ -51,7 +55,8 @@ export class RemoteManager {
    * proceed in the background.
    */
   async start(): Promise<void> {
-    for (const r of this.d.settings.get().remotes) await this.serial(() => this.apply(r.name, { register: 'now' }));
+    for (const r of this.d.settings.get().remotes)
+      await this.serial(() => this.apply(r.name, { register: 'now' }));
   }
 
   async stop(): Promise<void> {
@@ -78,7 +83,12 @@ export class RemoteManager {
     let s = this.sessions.get(name);
     if (!s) {
       const store = new OAuthStore(this.d.vault, name, (v) => this.d.logger.registerSecret(v));
-      s = new OAuthSession({ store, serverUrl: cfg.url, logger: this.d.logger, onChange: () => this.d.events.emit({ type: 'state.changed' }) });
+      s = new OAuthSession({
+        store,
+        serverUrl: cfg.url,
+        logger: this.d.logger,
+        onChange: () => this.d.events.emit({ type: 'state.changed' }),
+      });
       this.sessions.set(name, s);
     }
     await s.load(cfg.url);
@@ -107,7 +117,10 @@ export class RemoteManager {
 
   /** Reconnects one server, or all, and waits for the attempts to finish. */
   async refresh(name?: string): Promise<void> {
-    const targets = name === undefined ? [...this.live.values()] : [this.live.get(name)].filter((x) => x !== undefined);
+    const targets =
+      name === undefined
+        ? [...this.live.values()]
+        : [this.live.get(name)].filter((x) => x !== undefined);
     await Promise.all(targets.map((t) => t.source.reconnect()));
   }
 
@@ -125,7 +138,10 @@ export class RemoteManager {
   }
 
   /** Returns the connection attempt it started, if any. */
-  private async apply(name: string, o: { register: 'now' | 'when-settled' }): Promise<{ attempt: Promise<void> }> {
+  private async apply(
+    name: string,
+    o: { register: 'now' | 'when-settled' },
+  ): Promise<{ attempt: Promise<void> }> {
     const cfg = this.d.settings.get().remotes.find((r) => r.name === name);
     const current = this.live.get(name);
     if (!cfg || !cfg.enabled) {
@@ -141,8 +157,16 @@ export class RemoteManager {
     const auth = await this.session(name);
     const conn = { ...connectionOf(cfg, secrets), ...(auth ? { auth } : {}) };
     if (current) return { attempt: current.source.reconfigure(conn) };
-    const source = new RemoteSource(conn, { logger: this.d.logger, version: this.d.version, ...(this.d.timings ? { timings: this.d.timings } : {}) });
-    const entry: Live = { source, off: source.onChange(() => this.d.events.emit({ type: 'state.changed' })), registered: false };
+    const source = new RemoteSource(conn, {
+      logger: this.d.logger,
+      version: this.d.version,
+      ...(this.d.timings ? { timings: this.d.timings } : {}),
+    });
+    const entry: Live = {
+      source,
+      off: source.onChange(() => this.d.events.emit({ type: 'state.changed' })),
+      registered: false,
+    };
     this.live.set(name, entry);
     source.start();
     const register = () => {

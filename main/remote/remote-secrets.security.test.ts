@@ -42,8 +42,24 @@ describe('remote server credentials never leave the vault', () => {
     const up = new FakeUpstream({
       bearer: TOKEN,
       tools: [
-        { name: 'whoami', annotations: { readOnlyHint: true }, run: async (_a, c) => ({ content: [{ type: 'text', text: `auth=${c.headers.authorization} key=${c.headers['x-api-key']}` }], structuredContent: { auth: c.headers.authorization } }) },
-        { name: 'explode', annotations: { readOnlyHint: true }, run: async (_a, c) => Promise.reject(new Error(`cannot use ${c.headers.authorization}`)) },
+        {
+          name: 'whoami',
+          annotations: { readOnlyHint: true },
+          run: async (_a, c) => ({
+            content: [
+              {
+                type: 'text',
+                text: `auth=${c.headers.authorization} key=${c.headers['x-api-key']}`,
+              },
+            ],
+            structuredContent: { auth: c.headers.authorization },
+          }),
+        },
+        {
+          name: 'explode',
+          annotations: { readOnlyHint: true },
+          run: async (_a, c) => Promise.reject(new Error(`cannot use ${c.headers.authorization}`)),
+        },
       ],
     });
     await up.start();
@@ -52,7 +68,12 @@ describe('remote server credentials never leave the vault', () => {
     cleanup.push(() => t.stop());
     const api = httpControlClient(t.started.url, (await readControlToken(t.vault))!);
 
-    const added = await api.addRemote({ name: 'svc', url: up.url, bearerToken: TOKEN, headers: { 'X-Api-Key': API_KEY } });
+    const added = await api.addRemote({
+      name: 'svc',
+      url: up.url,
+      bearerToken: TOKEN,
+      headers: { 'X-Api-Key': API_KEY },
+    });
     expect(added).toMatchObject({ state: 'ready', hasToken: true, headerNames: ['X-Api-Key'] });
     const wrong = await t.app.control.addRemote({ name: 'bad', url: up.url, bearerToken: WRONG });
     expect(wrong.detail).toMatch(/^401 from server/);
@@ -62,7 +83,10 @@ describe('remote server credentials never leave the vault', () => {
     clean('listTools', await api.listTools());
     clean('refreshRemote', await api.refreshRemote());
     clean('updateRemote', await api.updateRemote('svc', { bearerToken: TOKEN }));
-    clean('testRemote', [await api.testRemote({ url: up.url, bearerToken: TOKEN }), await api.testRemote({ url: up.url, bearerToken: WRONG })]);
+    clean('testRemote', [
+      await api.testRemote({ url: up.url, bearerToken: TOKEN }),
+      await api.testRemote({ url: up.url, bearerToken: WRONG }),
+    ]);
     clean('settings view', await api.getSettings());
 
     const c = await agentClient(t.started.mcpUrl, t.token);
@@ -77,11 +101,16 @@ describe('remote server credentials never leave the vault', () => {
     clean('MCP responses', [listed, echoed, failed, status]);
 
     await t.stop();
-    for (const s of SECRETS) expect(filesWith(t.dataDir, s), 'files in the data directory').toEqual([]);
+    for (const s of SECRETS)
+      expect(filesWith(t.dataDir, s), 'files in the data directory').toEqual([]);
     const settings = readFileSync(join(t.dataDir, 'settings.json'), 'utf8');
     expect(settings).toContain('"hasToken": true');
     expect(settings).toContain('X-Api-Key');
     // The token was really sent upstream: the checks above are not vacuous.
-    expect(up.requests.some((r) => r.headers.authorization === `Bearer ${TOKEN}` && r.headers['x-api-key'] === API_KEY)).toBe(true);
+    expect(
+      up.requests.some(
+        (r) => r.headers.authorization === `Bearer ${TOKEN}` && r.headers['x-api-key'] === API_KEY,
+      ),
+    ).toBe(true);
   });
 });

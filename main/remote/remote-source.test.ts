@@ -5,20 +5,32 @@ import { FakeUpstream, type FakeTool } from '../test-support/fake-upstream.js';
 import { RemoteSource, type RemoteTimings } from './remote-source.js';
 import { UNTRUSTED_META_KEY } from './untrusted.js';
 
-const FAST: Partial<RemoteTimings> = { connectMs: 1500, listMs: 1500, healthMs: 1000, backoffInitialMs: 100, backoffMaxMs: 400 };
+const FAST: Partial<RemoteTimings> = {
+  connectMs: 1500,
+  listMs: 1500,
+  healthMs: 1000,
+  backoffInitialMs: 100,
+  backoffMaxMs: 400,
+};
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
 });
 
 function source(url: string, headers: Record<string, string> = {}, timings = FAST): RemoteSource {
-  const s = new RemoteSource({ name: 'up', url, headers }, { logger: new Logger({ stderr: false }), version: 'test', timings });
+  const s = new RemoteSource(
+    { name: 'up', url, headers },
+    { logger: new Logger({ stderr: false }), version: 'test', timings },
+  );
   cleanup.push(() => s.stop());
   s.start();
   return s;
 }
 
-async function upstream(tools: FakeTool[], o: Partial<ConstructorParameters<typeof FakeUpstream>[0]> = {}): Promise<FakeUpstream> {
+async function upstream(
+  tools: FakeTool[],
+  o: Partial<ConstructorParameters<typeof FakeUpstream>[0]> = {},
+): Promise<FakeUpstream> {
   const u = new FakeUpstream({ tools, ...o });
   await u.start();
   cleanup.push(() => u.stop());
@@ -38,13 +50,28 @@ function changed(s: RemoteSource, until: () => boolean): Promise<void> {
 }
 
 const ctx = (signal = new AbortController().signal) => ({ agent: 'a', signal });
-const text = (r: { content?: unknown }) => ((r.content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
+const text = (r: { content?: unknown }) =>
+  ((r.content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
 
 describe('RemoteSource', () => {
   it('passes schemas, annotations and structuredContent through, never vouches read-only, marks results untrusted', async () => {
-    const schema = { type: 'object', properties: { q: { type: 'string', pattern: '^x', 'x-custom': [1, { a: null }] } }, required: ['q'], additionalProperties: false };
+    const schema = {
+      type: 'object',
+      properties: { q: { type: 'string', pattern: '^x', 'x-custom': [1, { a: null }] } },
+      required: ['q'],
+      additionalProperties: false,
+    };
     const u = await upstream([
-      { name: 'lookup', inputSchema: schema, outputSchema: { type: 'object', properties: { n: { type: 'number' } } }, annotations: { readOnlyHint: true, title: 'Look up' }, run: async () => ({ content: [{ type: 'text', text: 'found' }], structuredContent: { n: 3 } }) },
+      {
+        name: 'lookup',
+        inputSchema: schema,
+        outputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+        annotations: { readOnlyHint: true, title: 'Look up' },
+        run: async () => ({
+          content: [{ type: 'text', text: 'found' }],
+          structuredContent: { n: 3 },
+        }),
+      },
     ]);
     const s = source(u.url);
     await s.ready();
@@ -57,7 +84,9 @@ describe('RemoteSource', () => {
     const r = await s.call('lookup', { q: 'xy' }, ctx());
     expect(r.structuredContent).toEqual({ n: 3 });
     expect(r._meta?.[UNTRUSTED_META_KEY]).toEqual({ source: 'remote', server: 'up' });
-    expect(text(r)).toMatch(/^\[Airlock: the content below comes from the remote MCP server "up", a third party/);
+    expect(text(r)).toMatch(
+      /^\[Airlock: the content below comes from the remote MCP server "up", a third party/,
+    );
     expect(text(r)).toMatch(/found$/);
     expect(u.calls).toEqual([{ name: 'lookup', args: { q: 'xy' } }]);
   });
@@ -72,17 +101,20 @@ describe('RemoteSource', () => {
     expect(s.tools().map((t) => t.name)).toEqual(['one', 'two']);
   });
 
-  it.each([404, 400] as const)('re-initializes transparently when the server forgot the session (%i)', async (staleStatus) => {
-    const u = await upstream([{ name: 'ping_me' }], { staleStatus });
-    const s = source(u.url);
-    await s.ready();
-    u.forgetSessions();
-    const r = await s.call('ping_me', {}, ctx());
-    expect(r.isError).toBeFalsy();
-    expect(text(r)).toMatch(/ping_me ran/);
-    expect(u.initializeCount).toBe(2);
-    expect(u.calls.length).toBe(1);
-  });
+  it.each([404, 400] as const)(
+    're-initializes transparently when the server forgot the session (%i)',
+    async (staleStatus) => {
+      const u = await upstream([{ name: 'ping_me' }], { staleStatus });
+      const s = source(u.url);
+      await s.ready();
+      u.forgetSessions();
+      const r = await s.call('ping_me', {}, ctx());
+      expect(r.isError).toBeFalsy();
+      expect(text(r)).toMatch(/ping_me ran/);
+      expect(u.initializeCount).toBe(2);
+      expect(u.calls.length).toBe(1);
+    },
+  );
 
   it('says "unreachable: connection refused" for a closed port, and "401 from server" for a bad token', async () => {
     const port = await closedPort();
@@ -99,7 +131,10 @@ describe('RemoteSource', () => {
     const u = await upstream([{ name: 't' }], { bearer: 'right-token-123' });
     const wrong = source(u.url, { Authorization: 'Bearer wrong-token-456' });
     await wrong.ready();
-    expect(wrong.status()).toMatchObject({ state: 'error', detail: expect.stringMatching(/^401 from server/) });
+    expect(wrong.status()).toMatchObject({
+      state: 'error',
+      detail: expect.stringMatching(/^401 from server/),
+    });
     const right = source(u.url, { Authorization: 'Bearer right-token-123' });
     await right.ready();
     expect(right.status()).toEqual({ state: 'ready' });
@@ -133,7 +168,15 @@ describe('RemoteSource', () => {
     await s.ready();
     const seen: number[] = [];
     const ac = new AbortController();
-    const call = s.call('slow', {}, { agent: 'a', signal: ac.signal, progress: (p) => void (seen.push(p), seen.length === 2 && ac.abort()) });
+    const call = s.call(
+      'slow',
+      {},
+      {
+        agent: 'a',
+        signal: ac.signal,
+        progress: (p) => void (seen.push(p), seen.length === 2 && ac.abort()),
+      },
+    );
     const r = await call;
     expect(seen).toEqual([1, 2]);
     expect(r.isError).toBe(true);
@@ -144,7 +187,10 @@ describe('RemoteSource', () => {
   it('fails an in-flight call within a bounded time when the server dies, and comes back with backoff', async () => {
     let started!: () => void;
     const running = new Promise<void>((r) => (started = r));
-    const tools: FakeTool[] = [{ name: 'hang', run: () => (started(), new Promise(() => {})) }, { name: 'quick' }];
+    const tools: FakeTool[] = [
+      { name: 'hang', run: () => (started(), new Promise(() => {})) },
+      { name: 'quick' },
+    ];
     const u = await upstream(tools);
     const s = source(u.url);
     await s.ready();
@@ -156,7 +202,9 @@ describe('RemoteSource', () => {
     await u.stop();
     const r = await call;
     expect(Date.now() - t0).toBeLessThan(3000);
-    expect(text(r)).toMatch(/became unreachable during the call \(unreachable: .*\)\. It may or may not have completed/);
+    expect(text(r)).toMatch(
+      /became unreachable during the call \(unreachable: .*\)\. It may or may not have completed/,
+    );
     // The health check that follows the failure takes the source down (its tools disappear).
     await changed(s, () => s.status().state === 'error');
     expect(s.tools()).toEqual([]);
@@ -170,8 +218,24 @@ describe('RemoteSource', () => {
   });
 
   it('redacts its own credentials from what the server sends back', async () => {
-    const u = await upstream([{ name: 'leak', run: async (_a, c) => ({ content: [{ type: 'text', text: `you sent ${c.headers.authorization} and ${c.headers['x-api-key']}` }], structuredContent: { h: c.headers.authorization } }) }]);
-    const s = source(u.url, { Authorization: 'Bearer sekret-token-value-1', 'X-Api-Key': 'key-value-99' });
+    const u = await upstream([
+      {
+        name: 'leak',
+        run: async (_a, c) => ({
+          content: [
+            {
+              type: 'text',
+              text: `you sent ${c.headers.authorization} and ${c.headers['x-api-key']}`,
+            },
+          ],
+          structuredContent: { h: c.headers.authorization },
+        }),
+      },
+    ]);
+    const s = source(u.url, {
+      Authorization: 'Bearer sekret-token-value-1',
+      'X-Api-Key': 'key-value-99',
+    });
     await s.ready();
     const r = await s.call('leak', {}, ctx());
     const json = JSON.stringify(r);

@@ -1,5 +1,11 @@
 import type { Logger } from '../core/log.js';
-import type { CallToolResult, SourceState, ToolCallContext, ToolDefinition, ToolSource } from '../tools/types.js';
+import type {
+  CallToolResult,
+  SourceState,
+  ToolCallContext,
+  ToolDefinition,
+  ToolSource,
+} from '../tools/types.js';
 import { errorResult } from '../tools/types.js';
 import { markUntrusted, toDefinition } from './untrusted.js';
 import {
@@ -58,14 +64,19 @@ export class RemoteSource implements ToolSource {
   private settleFirst!: () => void;
   private firstDone = false;
 
-  constructor(conn: RemoteConnection, private readonly o: RemoteSourceOptions) {
+  constructor(
+    conn: RemoteConnection,
+    private readonly o: RemoteSourceOptions,
+  ) {
     this.id = `remote:${conn.name}`;
     this.label = conn.name;
     this.prefix = conn.name;
     this.conn = conn;
     this.redactor.set(Object.values(conn.headers));
     this.t = { ...DEFAULT_TIMINGS, ...o.timings };
-    this.first = new Promise<void>((resolve) => (this.settleFirst = resolve)).then(() => void (this.firstDone = true));
+    this.first = new Promise<void>((resolve) => (this.settleFirst = resolve)).then(
+      () => void (this.firstDone = true),
+    );
   }
 
   start(): void {
@@ -117,20 +128,31 @@ export class RemoteSource implements ToolSource {
   }
   info(): { transport?: TransportKind; protocolVersion?: string } {
     const up = this.up;
-    return up ? { transport: up.transport, ...(up.protocolVersion ? { protocolVersion: up.protocolVersion } : {}) } : {};
+    return up
+      ? {
+          transport: up.transport,
+          ...(up.protocolVersion ? { protocolVersion: up.protocolVersion } : {}),
+        }
+      : {};
   }
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  async call(tool: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<CallToolResult> {
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    ctx: ToolCallContext,
+  ): Promise<CallToolResult> {
     if (this.state.state !== 'ready' && this.connecting) await this.connecting;
     for (let attempt = 0; ; attempt++) {
       const up = this.up;
       if (!up || this.state.state !== 'ready') {
         const why = this.state.state === 'error' ? this.state.detail : 'still connecting';
-        return errorResult(`The remote server "${this.label}" is unavailable (${why}); nothing was sent.`);
+        return errorResult(
+          `The remote server "${this.label}" is unavailable (${why}); nothing was sent.`,
+        );
       }
       const lost = new AbortController();
       this.inflight.set(lost, up);
@@ -144,13 +166,23 @@ export class RemoteSource implements ToolSource {
             timeout: this.t.callIdleMs,
             resetTimeoutOnProgress: true,
             maxTotalTimeout: this.t.callMaxMs,
-            ...(ctx.progress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => ctx.progress?.(p.progress, p.total, p.message) } : {}),
+            ...(ctx.progress
+              ? {
+                  onprogress: (p: { progress: number; total?: number; message?: string }) =>
+                    ctx.progress?.(p.progress, p.total, p.message),
+                }
+              : {}),
           },
         );
         this.syncSecrets();
         return this.redactor.result(markUntrusted(result as CallToolResult, this.label));
       } catch (err) {
-        if (lost.signal.aborted) return this.lostDuringCall(lost.signal.reason instanceof UpstreamLost ? lost.signal.reason.message : 'connection lost');
+        if (lost.signal.aborted)
+          return this.lostDuringCall(
+            lost.signal.reason instanceof UpstreamLost
+              ? lost.signal.reason.message
+              : 'connection lost',
+          );
         if (ctx.signal.aborted) return this.fault(`The call to "${this.label}" was cancelled.`);
         if (attempt === 0 && isStaleSession(err, hadSession)) {
           // The server forgot our session (it restarted): it refused the request unprocessed, so one retry on a new session is safe.
@@ -165,14 +197,25 @@ export class RemoteSource implements ToolSource {
               `Ask the user to sign in again from Airlock's Servers page or with "airlock remote login ${this.label}".`,
           );
         }
-        if (err instanceof RefreshUnavailableError) return this.fault(`The remote server "${this.label}" is unavailable: ${err.message}; nothing was sent.`);
-        if (isTimeout(err)) return this.fault(`The remote server "${this.label}" did not answer in time; it may still be working on the call.`);
-        if (isServerAnswer(err)) return this.fault(`The remote server "${this.label}" answered with an error: ${(err as Error).message}`);
+        if (err instanceof RefreshUnavailableError)
+          return this.fault(
+            `The remote server "${this.label}" is unavailable: ${err.message}; nothing was sent.`,
+          );
+        if (isTimeout(err))
+          return this.fault(
+            `The remote server "${this.label}" did not answer in time; it may still be working on the call.`,
+          );
+        if (isServerAnswer(err))
+          return this.fault(
+            `The remote server "${this.label}" answered with an error: ${(err as Error).message}`,
+          );
         if (networkCode(err)) {
           this.trouble(this.gen, up, err as Error);
           return this.lostDuringCall(describeFailure(err));
         }
-        return this.fault(`The remote server "${this.label}" failed: ${describeFailure(err)}. The call may or may not have reached it.`);
+        return this.fault(
+          `The remote server "${this.label}" failed: ${describeFailure(err)}. The call may or may not have reached it.`,
+        );
       } finally {
         this.inflight.delete(lost);
         this.closeIfRetired(up);
@@ -185,7 +228,8 @@ export class RemoteSource implements ToolSource {
     this.gen++;
     clearTimeout(this.retryTimer);
     this.settleFirst();
-    for (const [ac] of this.inflight) ac.abort(new UpstreamLost('Airlock removed or stopped this server'));
+    for (const [ac] of this.inflight)
+      ac.abort(new UpstreamLost('Airlock removed or stopped this server'));
     const all = [this.up, ...this.retiring].filter((u): u is Upstream => u !== null);
     this.up = null;
     this.retiring.clear();
@@ -207,7 +251,8 @@ export class RemoteSource implements ToolSource {
           if (holder.up) this.trouble(gen, holder.up, err);
         },
         onClose: () => {
-          if (holder.up && gen === this.gen && this.up === holder.up) this.fail(new Error('connection closed'));
+          if (holder.up && gen === this.gen && this.up === holder.up)
+            this.fail(new Error('connection closed'));
         },
         ...(this.conn.auth ? { authProvider: this.conn.auth } : {}),
       });
@@ -220,7 +265,12 @@ export class RemoteSource implements ToolSource {
       this.state = { state: 'ready' };
       this.failures = 0;
       this.conn.auth?.connected();
-      this.o.logger.info('remote server connected', { server: this.label, transport: up.transport, protocolVersion: up.protocolVersion, tools: this.defs.length });
+      this.o.logger.info('remote server connected', {
+        server: this.label,
+        transport: up.transport,
+        protocolVersion: up.protocolVersion,
+        tools: this.defs.length,
+      });
       this.emit();
       if (old && old !== up) this.retire(old);
     } catch (err) {
@@ -247,13 +297,17 @@ export class RemoteSource implements ToolSource {
   private trouble(gen: number, up: Upstream, cause: Error): void {
     if (gen !== this.gen || this.up !== up || this.checking || this.stopped) return;
     this.checking = true;
-    this.o.logger.debug('remote server stream trouble', { server: this.label, error: this.redactor.text(cause.message) });
+    this.o.logger.debug('remote server stream trouble', {
+      server: this.label,
+      error: this.redactor.text(cause.message),
+    });
     void up.client
       .ping({ timeout: this.t.healthMs })
       .then(
         () => {
           // Alive. If the transport gave up re-opening its notification stream, a new session restores it.
-          if (/Maximum reconnection attempts/i.test(cause.message) && this.up === up) void this.replace(up);
+          if (/Maximum reconnection attempts/i.test(cause.message) && this.up === up)
+            void this.replace(up);
         },
         (err: unknown) => {
           if (gen !== this.gen || this.up !== up || isServerAnswer(err)) return;
@@ -300,14 +354,18 @@ export class RemoteSource implements ToolSource {
 
   /** Token values change on every refresh; the redactor follows them. */
   private syncSecrets(): void {
-    if (this.conn.auth) this.redactor.set([...Object.values(this.conn.headers), ...this.conn.auth.secrets()]);
+    if (this.conn.auth)
+      this.redactor.set([...Object.values(this.conn.headers), ...this.conn.auth.secrets()]);
   }
 
   private scheduleRetry(status: number | undefined): void {
     if (this.stopped) return;
     clearTimeout(this.retryTimer);
     // Exponential backoff with jitter; a credential problem will not fix itself quickly.
-    const base = status === 401 || status === 403 ? this.t.backoffMaxMs : Math.min(this.t.backoffInitialMs * 2 ** this.failures, this.t.backoffMaxMs);
+    const base =
+      status === 401 || status === 403
+        ? this.t.backoffMaxMs
+        : Math.min(this.t.backoffInitialMs * 2 ** this.failures, this.t.backoffMaxMs);
     this.failures++;
     const delay = Math.round(base * (0.8 + Math.random() * 0.4));
     this.retryTimer = setTimeout(() => void this.reconnect(), delay);
@@ -330,7 +388,9 @@ export class RemoteSource implements ToolSource {
   }
 
   private lostDuringCall(why: string): CallToolResult {
-    return this.fault(`The remote server "${this.label}" became unreachable during the call (${why}). It may or may not have completed the call; check before trying again.`);
+    return this.fault(
+      `The remote server "${this.label}" became unreachable during the call (${why}). It may or may not have completed the call; check before trying again.`,
+    );
   }
 
   private fault(text: string): CallToolResult {

@@ -35,7 +35,11 @@ export async function readSecrets(vault: Vault, name: string): Promise<RemoteSec
 }
 
 /** Writes what is given: `bearer: null` deletes the token, `headers: {}` deletes the headers. */
-export async function writeSecrets(vault: Vault, name: string, s: Partial<RemoteSecrets>): Promise<void> {
+export async function writeSecrets(
+  vault: Vault,
+  name: string,
+  s: Partial<RemoteSecrets>,
+): Promise<void> {
   if (s.bearer !== undefined) {
     if (s.bearer === null) await vault.delete(bearerKey(name));
     else await vault.set(bearerKey(name), s.bearer);
@@ -54,7 +58,8 @@ export async function deleteSecrets(vault: Vault, name: string): Promise<void> {
 
 export function connectionOf(cfg: RemoteSettings, secrets: RemoteSecrets): RemoteConnection {
   const headers: Record<string, string> = {};
-  for (const n of cfg.headerNames) if (secrets.headers[n] !== undefined) headers[n] = secrets.headers[n];
+  for (const n of cfg.headerNames)
+    if (secrets.headers[n] !== undefined) headers[n] = secrets.headers[n];
   if (cfg.hasToken && secrets.bearer) headers.Authorization = `Bearer ${secrets.bearer}`;
   return { name: cfg.name, url: cfg.url, headers };
 }

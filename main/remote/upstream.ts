@@ -79,7 +79,11 @@ export async function connectUpstream(o: UpstreamOptions): Promise<Upstream> {
   }
 }
 
-async function attempt(o: UpstreamOptions, kind: TransportKind, deadline: number): Promise<Upstream> {
+async function attempt(
+  o: UpstreamOptions,
+  kind: TransportKind,
+  deadline: number,
+): Promise<Upstream> {
   const fetchWithHeaders: FetchLike = (url, init) => {
     const headers = new Headers(init?.headers);
     for (const [k, v] of Object.entries(o.headers)) headers.set(k, v);
@@ -94,7 +98,13 @@ async function attempt(o: UpstreamOptions, kind: TransportKind, deadline: number
     {
       // The legacy HTTP+SSE transport predates the 2026 era: no probe there.
       versionNegotiation: { mode: kind === 'sse' ? 'legacy' : 'auto' },
-      ...(o.onToolsChanged ? { listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: () => o.onToolsChanged?.() } } } : {}),
+      ...(o.onToolsChanged
+        ? {
+            listChanged: {
+              tools: { autoRefresh: false, debounceMs: 100, onChanged: () => o.onToolsChanged?.() },
+            },
+          }
+        : {}),
     },
   );
   const auth = o.authProvider ? { authProvider: o.authProvider } : {};
@@ -110,7 +120,11 @@ async function attempt(o: UpstreamOptions, kind: TransportKind, deadline: number
     await Promise.race([
       client.connect(transport, { timeout: remaining, signal: abort.signal }),
       // connect() does not bound every step (the SSE GET waits for its endpoint event).
-      new Promise<never>((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error), { once: true })),
+      new Promise<never>((_, reject) =>
+        abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error), {
+          once: true,
+        }),
+      ),
     ]);
   } catch (err) {
     closing = true;
@@ -129,7 +143,8 @@ async function attempt(o: UpstreamOptions, kind: TransportKind, deadline: number
     client,
     transport: kind,
     protocolVersion: client.getNegotiatedProtocolVersion(),
-    hasSession: () => transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined,
+    hasSession: () =>
+      transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined,
     close: async () => {
       closing = true;
       await client.close().catch(() => {});
@@ -139,7 +154,10 @@ async function attempt(o: UpstreamOptions, kind: TransportKind, deadline: number
 
 /** Lists every tool (all pages), bounded, bypassing the client's response cache. */
 export async function listAllTools(up: Upstream, timeoutMs: number): Promise<Tool[]> {
-  const { tools } = await up.client.listTools(undefined, { timeout: timeoutMs, cacheMode: 'refresh' });
+  const { tools } = await up.client.listTools(undefined, {
+    timeout: timeoutMs,
+    cacheMode: 'refresh',
+  });
   return tools;
 }
 
@@ -180,14 +198,18 @@ export function isServerAnswer(err: unknown): boolean {
 }
 
 export function isTimeout(err: unknown): boolean {
-  return err instanceof UpstreamTimeoutError || (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout);
+  return (
+    err instanceof UpstreamTimeoutError ||
+    (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout)
+  );
 }
 
 /** Short, user-facing reason for a failed connection, as the status line shows it. */
 export function describeFailure(err: unknown): string {
   const status = httpStatusOf(err);
   if (status === 401) return '401 from server: the token is missing, wrong or expired';
-  if (err instanceof InsufficientScopeError) return '403 from server: the token lacks a scope the server asks for';
+  if (err instanceof InsufficientScopeError)
+    return '403 from server: the token lacks a scope the server asks for';
   if (status === 403) return '403 from server: access denied';
   if (status === 404) return '404 from server: no MCP endpoint at this URL';
   if (status !== undefined) return `${status} from server`;
@@ -221,17 +243,28 @@ const NETWORK_TEXT: Record<string, string> = {
 export function networkCode(err: unknown): string | undefined {
   for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
     const code = e instanceof SdkError ? undefined : (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (code.startsWith('E') || code.startsWith('UND_') || code.includes('CERT'))) return code;
+    if (
+      typeof code === 'string' &&
+      (code.startsWith('E') || code.startsWith('UND_') || code.includes('CERT'))
+    )
+      return code;
     e = (e as { cause?: unknown }).cause;
   }
-  if (err instanceof Error && /terminated|fetch failed|other side closed|SSE stream disconnected|connection closed/i.test(err.message)) return 'UND_ERR_SOCKET';
+  if (
+    err instanceof Error &&
+    /terminated|fetch failed|other side closed|SSE stream disconnected|connection closed/i.test(
+      err.message,
+    )
+  )
+    return 'UND_ERR_SOCKET';
   return undefined;
 }
 
 /** The deepest cause's message ("bad port", "other side closed", …), for failures without an errno code. */
 function innermost(err: unknown): string {
   let e: unknown = err;
-  for (let depth = 0; depth < 5 && (e as { cause?: unknown })?.cause; depth++) e = (e as { cause?: unknown }).cause;
+  for (let depth = 0; depth < 5 && (e as { cause?: unknown })?.cause; depth++)
+    e = (e as { cause?: unknown }).cause;
   const message = e instanceof Error ? e.message : String(e);
   return /fetch failed|terminated/i.test(message) ? 'connection lost' : message.slice(0, 120);
 }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { describeFailure } from './upstream.js';
-import { parseHeaderArg, validateHeaders, validateRemoteName, validateRemoteUrl } from './validate.js';
+import {
+  parseHeaderArg,
+  validateHeaders,
+  validateRemoteName,
+  validateRemoteUrl,
+} from './validate.js';
 import { MemoryVault } from '../vault/vault.js';
 import { startRemoteApp } from '../test-support/remote-app.js';
 
@@ -18,7 +23,9 @@ describe('remote connection input', () => {
   });
 
   it('accepts http, https and loopback', () => {
-    expect(validateRemoteUrl('https://mcp.example.com/mcp').href).toBe('https://mcp.example.com/mcp');
+    expect(validateRemoteUrl('https://mcp.example.com/mcp').href).toBe(
+      'https://mcp.example.com/mcp',
+    );
     expect(validateRemoteUrl('http://127.0.0.1:3001/mcp').hostname).toBe('127.0.0.1');
     expect(validateRemoteUrl('http://localhost:8080/').hostname).toBe('localhost');
   });
@@ -26,7 +33,8 @@ describe('remote connection input', () => {
   it('names are safe tool prefixes', () => {
     expect(validateRemoteName('github')).toBe('github');
     expect(validateRemoteName('my-server_2')).toBe('my-server_2');
-    for (const bad of ['', 'has space', 'a__b', '-lead', 'x'.repeat(33), 'dot.name', 42]) expect(() => validateRemoteName(bad)).toThrow(/Invalid server name/);
+    for (const bad of ['', 'has space', 'a__b', '-lead', 'x'.repeat(33), 'dot.name', 42])
+      expect(() => validateRemoteName(bad)).toThrow(/Invalid server name/);
   });
 
   it('headers: valid names only, transport-owned ones refused, Authorization steered to the token', () => {
@@ -41,9 +49,13 @@ describe('remote connection input', () => {
   });
 
   it('describes failures the way the status line shows them', () => {
-    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    const refused = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    });
     expect(describeFailure(refused)).toBe('unreachable: connection refused');
-    const notFound = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo'), { code: 'ENOTFOUND' }) });
+    const notFound = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('getaddrinfo'), { code: 'ENOTFOUND' }),
+    });
     expect(describeFailure(notFound)).toBe('unreachable: host not found');
   });
 });
@@ -58,14 +70,20 @@ describe('addRemote refuses bad input and leaves state intact', () => {
         ['http://user:pw@host/', /user name or password/],
         ['nope', /is not a URL/],
       ] as const) {
-        await expect(t.app.control.addRemote({ name: 'x', url, bearerToken: 'tok-123456' })).rejects.toMatchObject({ code: 'INVALID', message: expect.stringMatching(msg) });
+        await expect(
+          t.app.control.addRemote({ name: 'x', url, bearerToken: 'tok-123456' }),
+        ).rejects.toMatchObject({ code: 'INVALID', message: expect.stringMatching(msg) });
       }
       expect(await t.app.control.listRemotes()).toEqual([]);
       expect(t.app.settings.get().remotes).toEqual([]);
       expect(await vault.get('remote:x:bearer')).toBeNull();
       await t.app.control.addRemote({ name: 'dup', url: 'http://127.0.0.1:9/mcp' });
-      await expect(t.app.control.addRemote({ name: 'DUP', url: 'http://127.0.0.1:9/mcp' })).rejects.toMatchObject({ code: 'CONFLICT' });
-      await expect(t.app.control.updateRemote('dup', { url: 'ftp://x/' })).rejects.toMatchObject({ code: 'INVALID' });
+      await expect(
+        t.app.control.addRemote({ name: 'DUP', url: 'http://127.0.0.1:9/mcp' }),
+      ).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(t.app.control.updateRemote('dup', { url: 'ftp://x/' })).rejects.toMatchObject({
+        code: 'INVALID',
+      });
       expect(t.app.settings.get().remotes.map((r) => r.url)).toEqual(['http://127.0.0.1:9/mcp']);
     } finally {
       await t.stop();

@@ -13,7 +13,7 @@ export function validateRemoteName(raw: unknown): string {
     throw new ControlError(
       'INVALID',
       `Invalid server name ${JSON.stringify(raw)}: use 1–32 letters, digits, "-" or "_" (starting with a letter or digit, no "__"); ` +
-        'it becomes the prefix of the server\'s tool names.',
+        "it becomes the prefix of the server's tool names.",
     );
   }
   return raw;
@@ -26,15 +26,25 @@ export function validateRemoteName(raw: unknown): string {
  * servers are a common case (docs/remote.md).
  */
 export function validateRemoteUrl(raw: unknown): URL {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new ControlError('INVALID', 'A server URL is required, e.g. https://mcp.example.com/mcp.');
+  if (typeof raw !== 'string' || raw.trim() === '')
+    throw new ControlError(
+      'INVALID',
+      'A server URL is required, e.g. https://mcp.example.com/mcp.',
+    );
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new ControlError('INVALID', `"${raw}" is not a URL. Give the full address, e.g. https://mcp.example.com/mcp.`);
+    throw new ControlError(
+      'INVALID',
+      `"${raw}" is not a URL. Give the full address, e.g. https://mcp.example.com/mcp.`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ControlError('INVALID', `Only http:// and https:// URLs are supported (got ${url.protocol}). MCP servers are reached over HTTP.`);
+    throw new ControlError(
+      'INVALID',
+      `Only http:// and https:// URLs are supported (got ${url.protocol}). MCP servers are reached over HTTP.`,
+    );
   }
   if (url.username || url.password) {
     throw new ControlError(
@@ -49,19 +59,43 @@ export function validateRemoteUrl(raw: unknown): URL {
 
 /** HTTP header names (RFC 9110 token) that we let the user set; transport-owned ones are refused. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const RESERVED = new Set(['host', 'content-type', 'content-length', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'connection', 'transfer-encoding']);
+const RESERVED = new Set([
+  'host',
+  'content-type',
+  'content-length',
+  'accept',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+  'connection',
+  'transfer-encoding',
+]);
 
 export function validateHeaders(raw: unknown): Record<string, string> {
   if (raw === undefined) return {};
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ControlError('INVALID', 'headers must be an object of name → value.');
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ControlError('INVALID', 'headers must be an object of name → value.');
   const out: Record<string, string> = {};
   const seen = new Set<string>();
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
     const lower = name.toLowerCase();
-    if (!TOKEN.test(name)) throw new ControlError('INVALID', `"${name}" is not a valid HTTP header name.`);
-    if (RESERVED.has(lower)) throw new ControlError('INVALID', `The ${name} header is set by Airlock itself and cannot be overridden.`);
-    if (lower === 'authorization') throw new ControlError('INVALID', 'Give an Authorization bearer token as the token (--bearer-stdin), not as a header.');
-    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new ControlError('INVALID', `The value of header ${name} must be a single-line string.`);
+    if (!TOKEN.test(name))
+      throw new ControlError('INVALID', `"${name}" is not a valid HTTP header name.`);
+    if (RESERVED.has(lower))
+      throw new ControlError(
+        'INVALID',
+        `The ${name} header is set by Airlock itself and cannot be overridden.`,
+      );
+    if (lower === 'authorization')
+      throw new ControlError(
+        'INVALID',
+        'Give an Authorization bearer token as the token (--bearer-stdin), not as a header.',
+      );
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value))
+      throw new ControlError(
+        'INVALID',
+        `The value of header ${name} must be a single-line string.`,
+      );
     if (seen.has(lower)) throw new ControlError('INVALID', `Header ${name} is given twice.`);
     seen.add(lower);
     out[name] = value;
@@ -72,7 +106,11 @@ export function validateHeaders(raw: unknown): Record<string, string> {
 /** Parses the CLI form `Name: value`. */
 export function parseHeaderArg(arg: string): [string, string] {
   const colon = arg.indexOf(':');
-  if (colon <= 0) throw new ControlError('INVALID', `--header expects "Name: value", got ${JSON.stringify(arg)}.`);
+  if (colon <= 0)
+    throw new ControlError(
+      'INVALID',
+      `--header expects "Name: value", got ${JSON.stringify(arg)}.`,
+    );
   return [arg.slice(0, colon).trim(), arg.slice(colon + 1).trim()];
 }
 

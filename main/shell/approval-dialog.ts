@@ -1,11 +1,20 @@
 import { dialog } from 'electron';
-import { ControlError, type ApprovalView, type ControlApi, type Decision } from '../../preload/api.js';
+import {
+  ControlError,
+  type ApprovalView,
+  type ControlApi,
+  type Decision,
+} from '../../preload/api.js';
 import type { Logger } from '../core/log.js';
 import { approvalArguments, approvalHeadline, approvalSubline } from './approval-text.js';
 
 /** Button order of the dialog; Deny is both the default and the Escape answer. */
 export const DIALOG_BUTTONS = ['Allow once', 'Always allow', 'Deny'] as const;
-const DECISIONS: Decision[] = [{ kind: 'allow_once' }, { kind: 'always_allow' }, { kind: 'deny', reason: 'Denied in the Airlock dialog' }];
+const DECISIONS: Decision[] = [
+  { kind: 'allow_once' },
+  { kind: 'always_allow' },
+  { kind: 'deny', reason: 'Denied in the Airlock dialog' },
+];
 const DENY = 2;
 
 /**
@@ -19,10 +28,13 @@ export class ApprovalDialog {
   private showing: { id: string; abort: AbortController } | null = null;
   private idle: Promise<void> = Promise.resolve();
 
-  constructor(private readonly deps: { control: Pick<ControlApi, 'decide'>; logger?: Pick<Logger, 'warn'> }) {}
+  constructor(
+    private readonly deps: { control: Pick<ControlApi, 'decide'>; logger?: Pick<Logger, 'warn'> },
+  ) {}
 
   ask(approval: ApprovalView): Promise<void> {
-    if (this.showing?.id === approval.id || this.queue.some((q) => q.id === approval.id)) return this.idle;
+    if (this.showing?.id === approval.id || this.queue.some((q) => q.id === approval.id))
+      return this.idle;
     this.queue.push(approval);
     if (!this.showing) this.idle = this.drain();
     return this.idle;
@@ -71,8 +83,12 @@ export class ApprovalDialog {
       await this.deps.control.decide(a.id, decision);
     } catch (err) {
       // Decided elsewhere in the meantime: the other decision stands.
-      if (err instanceof ControlError && (err.code === 'CONFLICT' || err.code === 'NOT_FOUND')) return;
-      this.deps.logger?.warn('decision from the dialog failed', { approval: a.id, error: err instanceof Error ? err.message : String(err) });
+      if (err instanceof ControlError && (err.code === 'CONFLICT' || err.code === 'NOT_FOUND'))
+        return;
+      this.deps.logger?.warn('decision from the dialog failed', {
+        approval: a.id,
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
   }
 }

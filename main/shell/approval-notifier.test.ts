@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalView, CoreEvent } from '../../preload/api.js';
-import { connectClient, CountingSource, startTestApp, textOf, type TestApp } from '../test-support/harness.js';
+import {
+  connectClient,
+  CountingSource,
+  startTestApp,
+  textOf,
+  type TestApp,
+} from '../test-support/harness.js';
 import { ApprovalDialog, DIALOG_BUTTONS } from './approval-dialog.js';
 import { ApprovalNotifier, NOTIFICATION_ACTIONS } from './approval-notifier.js';
 import { approvalHeadline } from './approval-text.js';
@@ -69,7 +75,10 @@ describe('notification per approval request', () => {
     expect(n.options.actions!.map((a) => a.text)).toEqual([...NOTIFICATION_ACTIONS]);
     expect(source.count('count_send')).toBe(0);
 
-    const updated = nextEvent(app, (e) => e.type === 'approval.updated' && e.approval.state === 'done');
+    const updated = nextEvent(
+      app,
+      (e) => e.type === 'approval.updated' && e.approval.state === 'done',
+    );
     n.clickAction(0);
     const result = await call;
     await updated;
@@ -88,7 +97,9 @@ describe('notification per approval request', () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/denied/);
     expect(source.count('count_send')).toBe(0);
-    expect((await app.control.getApproval(approval.id)).reason).toBe('Denied from the notification');
+    expect((await app.control.getApproval(approval.id)).reason).toBe(
+      'Denied from the notification',
+    );
   });
 
   it('clicking the notification opens the approval window for that request; no decision is made', async () => {
@@ -127,7 +138,10 @@ describe('native dialog instead (shell.approvalStyle = dialog)', () => {
   it('asks with Allow once / Always allow / Deny and the exact arguments; Always allow grants the tool', async () => {
     dialog.answers.push(1);
     const { source, app, request } = await setup({ shell: { approvalStyle: 'dialog' } });
-    const done = nextEvent(app, (e) => e.type === 'approval.updated' && e.approval.state === 'done');
+    const done = nextEvent(
+      app,
+      (e) => e.type === 'approval.updated' && e.approval.state === 'done',
+    );
     const { call, approval } = await request();
     await call;
     await done;

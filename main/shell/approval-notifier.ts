@@ -1,5 +1,11 @@
 import { Notification } from 'electron';
-import { ControlError, type ApprovalView, type ControlApi, type CoreEvent, type Decision } from '../../preload/api.js';
+import {
+  ControlError,
+  type ApprovalView,
+  type ControlApi,
+  type CoreEvent,
+  type Decision,
+} from '../../preload/api.js';
 import type { Logger } from '../core/log.js';
 import type { ApprovalDialog } from './approval-dialog.js';
 import { approvalHeadline, approvalSubline } from './approval-text.js';
@@ -7,7 +13,10 @@ import type { ApprovalStyle } from './tray-menu.js';
 
 /** Notification buttons, in order; the 'action' event reports the index. */
 export const NOTIFICATION_ACTIONS = ['Allow', 'Deny'] as const;
-const ACTION_DECISIONS: Decision[] = [{ kind: 'allow_once' }, { kind: 'deny', reason: 'Denied from the notification' }];
+const ACTION_DECISIONS: Decision[] = [
+  { kind: 'allow_once' },
+  { kind: 'deny', reason: 'Denied from the notification' },
+];
 
 export interface NotifierDeps {
   control: Pick<ControlApi, 'decide'>;
@@ -38,7 +47,8 @@ export class ApprovalNotifier {
   start(): void {
     this.off = this.deps.events.subscribe((event) => {
       if (event.type === 'approval.requested') this.request(event.approval);
-      else if (event.type === 'approval.updated' && event.approval.state !== 'pending') this.settled(event.approval.id);
+      else if (event.type === 'approval.updated' && event.approval.state !== 'pending')
+        this.settled(event.approval.id);
     });
   }
 
@@ -98,8 +108,12 @@ export class ApprovalNotifier {
     try {
       await this.deps.control.decide(id, decision);
     } catch (err) {
-      if (err instanceof ControlError && (err.code === 'CONFLICT' || err.code === 'NOT_FOUND')) return;
-      this.deps.logger?.warn('decision from a notification failed', { approval: id, error: err instanceof Error ? err.message : String(err) });
+      if (err instanceof ControlError && (err.code === 'CONFLICT' || err.code === 'NOT_FOUND'))
+        return;
+      this.deps.logger?.warn('decision from a notification failed', {
+        approval: id,
+        error: err instanceof Error ? err.message : String(err),
+      });
       this.deps.openApproval(id);
     }
   }

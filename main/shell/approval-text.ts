@@ -14,7 +14,8 @@ function isGenericEffect(a: ApprovalView): boolean {
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 export function approvalHeadline(a: ApprovalView): string {
-  if (isGenericEffect(a) || !a.effect.trim()) return `${a.agent} wants to use ${a.toolTitle ?? a.tool}`;
+  if (isGenericEffect(a) || !a.effect.trim())
+    return `${a.agent} wants to use ${a.toolTitle ?? a.tool}`;
   return `${a.agent} wants to ${lowerFirst(a.effect.trim().replace(/\.$/, ''))}`;
 }
 

@@ -20,7 +20,10 @@ import { WindowManager } from './windows.js';
 /** What the shell needs of the core `App` (main/core/app.ts); a started App fits it. */
 export interface ShellCore {
   control: ControlApi;
-  events: { subscribe(listener: (event: CoreEvent) => void): () => void; emit(event: CoreEvent): void };
+  events: {
+    subscribe(listener: (event: CoreEvent) => void): () => void;
+    emit(event: CoreEvent): void;
+  };
   settings: { get(): Settings; update(change: (draft: Settings) => void): Settings };
   logger: Logger;
   stop(): Promise<void>;
@@ -67,8 +70,19 @@ export class DesktopShell {
     this.links = new ExternalLinkGate({ logger });
     this.loginItem = deps.loginItem ?? new LoginItem({ platform: this.platform });
     this.protocol = new AppProtocol(paths.rendererDir);
-    this.windows = new WindowManager({ preloadPath: paths.preload, links: this.links, iconPath, devTools: !app.isPackaged, logger });
-    this.ipc = new ControlIpc({ api: core.control, events: core.events, windows: this.windows, logger });
+    this.windows = new WindowManager({
+      preloadPath: paths.preload,
+      links: this.links,
+      iconPath,
+      devTools: !app.isPackaged,
+      logger,
+    });
+    this.ipc = new ControlIpc({
+      api: core.control,
+      events: core.events,
+      windows: this.windows,
+      logger,
+    });
     this.dialog = new ApprovalDialog({ control: core.control, logger });
     this.notifier = new ApprovalNotifier({
       control: core.control,
@@ -99,7 +113,9 @@ export class DesktopShell {
     // Packaged macOS builds have LSUIElement (no Dock icon); from source the Dock icon is hidden here.
     if (this.platform === 'darwin') app.dock?.hide();
     hardenSession(session.defaultSession);
-    app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, this.links, this.deps.core.logger));
+    app.on('web-contents-created', (_event, contents) =>
+      hardenWebContents(contents, this.links, this.deps.core.logger),
+    );
     this.protocol.start();
     this.ipc.start();
     this.notifier.start();
@@ -131,12 +147,22 @@ export class DesktopShell {
       this.protocol.stop();
       const limit = this.deps.stopTimeoutMs ?? 10_000;
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), limit)));
+      const timeout = new Promise<'timeout'>(
+        (resolve) => (timer = setTimeout(() => resolve('timeout'), limit)),
+      );
       try {
-        const result = await Promise.race([this.deps.core.stop().then(() => 'stopped' as const), timeout]);
-        if (result === 'timeout') this.deps.core.logger.warn('the core did not stop in time; quitting anyway', { limitMs: limit });
+        const result = await Promise.race([
+          this.deps.core.stop().then(() => 'stopped' as const),
+          timeout,
+        ]);
+        if (result === 'timeout')
+          this.deps.core.logger.warn('the core did not stop in time; quitting anyway', {
+            limitMs: limit,
+          });
       } catch (err) {
-        this.deps.core.logger.error('stopping the core failed', { error: err instanceof Error ? err.message : String(err) });
+        this.deps.core.logger.error('stopping the core failed', {
+          error: err instanceof Error ? err.message : String(err),
+        });
       } finally {
         clearTimeout(timer);
       }
@@ -162,7 +188,10 @@ export class DesktopShell {
 
   private trayActions(): TrayActions {
     const { core } = this.deps;
-    const report = (what: string) => (err: unknown) => core.logger.warn(`${what} failed`, { error: err instanceof Error ? err.message : String(err) });
+    const report = (what: string) => (err: unknown) =>
+      core.logger.warn(`${what} failed`, {
+        error: err instanceof Error ? err.message : String(err),
+      });
     return {
       openApproval: (id) => void this.windows.openApproval(id),
       openPage: (route) => void this.windows.openMain(route),

@@ -15,19 +15,34 @@ vi.mock('electron', () => import('./testing/fake-electron.js'));
  * and for what issue 9 item 5 asks of it.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed YAML, checked key by key below
+type Yaml = Record<string, any>;
+const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as Yaml;
 
-const targets = (platform: string) => (config[platform].target as (string | { target: string })[]).map((t) => (typeof t === 'string' ? t : t.target));
+const targets = (platform: string) =>
+  (config[platform].target as (string | { target: string })[]).map((t) =>
+    typeof t === 'string' ? t : t.target,
+  );
 
 describe('electron-builder.yml', () => {
   it("is valid for the installed electron-builder's schema", async () => {
     const require = createRequire(import.meta.url);
     const { validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as {
-      validateConfiguration(config: unknown, debugLogger: { isEnabled: boolean; add(): void }): Promise<void>;
+      validateConfiguration(
+        config: unknown,
+        debugLogger: { isEnabled: boolean; add(): void },
+      ): Promise<void>;
     };
-    await expect(validateConfiguration(structuredClone(config), { isEnabled: false, add: () => {} })).resolves.toBeUndefined();
+    await expect(
+      validateConfiguration(structuredClone(config), { isEnabled: false, add: () => {} }),
+    ).resolves.toBeUndefined();
     // The check itself can fail: an unknown key is refused.
-    await expect(validateConfiguration({ ...structuredClone(config), notAnOption: true }, { isEnabled: false, add: () => {} })).rejects.toThrow(/notAnOption/);
+    await expect(
+      validateConfiguration(
+        { ...structuredClone(config), notAnOption: true },
+        { isEnabled: false, add: () => {} },
+      ),
+    ).rejects.toThrow(/notAnOption/);
   });
 
   it('builds macOS dmg+zip, Windows nsis, Linux AppImage+deb, inside an asar', () => {
@@ -52,7 +67,10 @@ describe('electron-builder.yml', () => {
   });
 
   it('macOS: LSUIElement (no Dock icon), alert-style notifications, hardened runtime with entitlements, notarization on', () => {
-    expect(config.mac.extendInfo).toMatchObject({ LSUIElement: true, NSUserNotificationAlertStyle: 'alert' });
+    expect(config.mac.extendInfo).toMatchObject({
+      LSUIElement: true,
+      NSUserNotificationAlertStyle: 'alert',
+    });
     expect(config.mac.hardenedRuntime).toBe(true);
     expect(config.mac.notarize).toBe(true);
     const entitlements = readFileSync(join(root, config.mac.entitlements), 'utf8');
@@ -72,7 +90,12 @@ describe('electron-builder.yml', () => {
     for (const file of [...Object.values(TRAY_ICON_FILES), 'icon.png']) {
       for (const name of file === 'icon.png' ? [file] : [file, file.replace('.png', '@2x.png')]) {
         expect(existsSync(join(root, 'resources', name)), name).toBe(true);
-        expect(filter.some((f) => new RegExp(`^${f.replace('.', '\\.').replace('*', '.*')}$`).test(name)), name).toBe(true);
+        expect(
+          filter.some((f) =>
+            new RegExp(`^${f.replace('.', '\\.').replace('*', '.*')}$`).test(name),
+          ),
+          name,
+        ).toBe(true);
       }
     }
     expect(config.files).toContain('!dist/main/shell/testing/**');

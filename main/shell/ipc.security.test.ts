@@ -1,10 +1,28 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { CONTROL_METHODS, ControlError, type ControlApi, type ControlBridge } from '../../preload/api.js';
-import { CONTROL_CHANNELS, controlChannel, EVENT_CHANNEL, parseBridgeError } from '../../preload/ipc-contract.js';
+import {
+  CONTROL_METHODS,
+  ControlError,
+  type ControlApi,
+  type ControlBridge,
+} from '../../preload/api.js';
+import {
+  CONTROL_CHANNELS,
+  controlChannel,
+  EVENT_CHANNEL,
+  parseBridgeError,
+} from '../../preload/ipc-contract.js';
 import { CoreEvents } from '../core/events.js';
 import { VaultError } from '../vault/vault.js';
 import { ControlIpc, UntrustedSenderError } from './ipc.js';
-import { BrowserWindow as FakeWindow, contextBridge, FakeWebContents, FakeWebFrame, ipcMain, ipcRenderer, resetFakeElectron } from './testing/fake-electron.js';
+import {
+  BrowserWindow as FakeWindow,
+  contextBridge,
+  FakeWebContents,
+  FakeWebFrame,
+  ipcMain,
+  ipcRenderer,
+  resetFakeElectron,
+} from './testing/fake-electron.js';
 import { ExternalLinkGate } from './link-gate.js';
 import { WindowManager } from './windows.js';
 
@@ -13,20 +31,33 @@ vi.mock('electron', () => import('./testing/fake-electron.js'));
 beforeEach(() => resetFakeElectron());
 
 function fakeApi() {
-  const api = Object.fromEntries(CONTROL_METHODS.map((m) => [m, vi.fn(async (..._a: unknown[]) => ({ method: m }))])) as unknown as Record<keyof ControlApi, ReturnType<typeof vi.fn>>;
+  const api = Object.fromEntries(
+    CONTROL_METHODS.map((m) => [m, vi.fn(async (..._a: unknown[]) => ({ method: m }))]),
+  ) as unknown as Record<keyof ControlApi, ReturnType<typeof vi.fn>>;
   return api;
 }
 
 function setup() {
   const api = fakeApi();
   const events = new CoreEvents();
-  const windows = new WindowManager({ preloadPath: '/p/preload.cjs', links: new ExternalLinkGate() });
+  const windows = new WindowManager({
+    preloadPath: '/p/preload.cjs',
+    links: new ExternalLinkGate(),
+  });
   const warn = vi.fn();
-  const ipc = new ControlIpc({ api: api as unknown as ControlApi, events, windows, logger: { warn } });
+  const ipc = new ControlIpc({
+    api: api as unknown as ControlApi,
+    events,
+    windows,
+    logger: { warn },
+  });
   ipc.start();
   const main = windows.openMain() as unknown as FakeWindow;
   const frame = main.webContents.mainFrame;
-  const from = (sender: FakeWebContents, senderFrame: FakeWebFrame | null) => ({ sender, senderFrame });
+  const from = (sender: FakeWebContents, senderFrame: FakeWebFrame | null) => ({
+    sender,
+    senderFrame,
+  });
   return { api, events, windows, ipc, main, frame, from, warn };
 }
 
@@ -39,7 +70,12 @@ describe('IPC: one typed handler per ControlApi method, behind the sender check'
 
   it('answers our window on app://airlock and passes the arguments through', async () => {
     const { api, main, frame, from } = setup();
-    const res = await ipcMain.invoke(controlChannel('decide'), from(main.webContents, frame), 'a1', { kind: 'allow_once' });
+    const res = await ipcMain.invoke(
+      controlChannel('decide'),
+      from(main.webContents, frame),
+      'a1',
+      { kind: 'allow_once' },
+    );
     expect(res).toEqual({ ok: true, value: { method: 'decide' } });
     expect(api.decide).toHaveBeenCalledWith('a1', { kind: 'allow_once' });
   });
@@ -48,16 +84,30 @@ describe('IPC: one typed handler per ControlApi method, behind the sender check'
     const { api, from, warn } = setup();
     const stranger = new FakeWebContents();
     const strangerFrame = new FakeWebFrame('app://airlock/index.html');
-    await expect(ipcMain.invoke(controlChannel('getStatus'), from(stranger, strangerFrame))).rejects.toBeInstanceOf(UntrustedSenderError);
+    await expect(
+      ipcMain.invoke(controlChannel('getStatus'), from(stranger, strangerFrame)),
+    ).rejects.toBeInstanceOf(UntrustedSenderError);
     expect(api.getStatus).not.toHaveBeenCalled();
-    expect(warn).toHaveBeenCalledWith('IPC from an untrusted sender refused', expect.objectContaining({ method: 'getStatus' }));
+    expect(warn).toHaveBeenCalledWith(
+      'IPC from an untrusted sender refused',
+      expect.objectContaining({ method: 'getStatus' }),
+    );
   });
 
   it('rejects our window once it shows anything but our app origin', async () => {
     const { api, main, frame, from } = setup();
-    for (const url of ['https://evil.example/', 'file:///etc/passwd', 'app://other/index.html', 'http://127.0.0.1:47821/', 'about:blank', '']) {
+    for (const url of [
+      'https://evil.example/',
+      'file:///etc/passwd',
+      'app://other/index.html',
+      'http://127.0.0.1:47821/',
+      'about:blank',
+      '',
+    ]) {
       frame.url = url;
-      await expect(ipcMain.invoke(controlChannel('setPaused'), from(main.webContents, frame), true)).rejects.toThrow(/not an Airlock window/);
+      await expect(
+        ipcMain.invoke(controlChannel('setPaused'), from(main.webContents, frame), true),
+      ).rejects.toThrow(/not an Airlock window/);
     }
     expect(api.setPaused).not.toHaveBeenCalled();
   });
@@ -66,21 +116,33 @@ describe('IPC: one typed handler per ControlApi method, behind the sender check'
     const { api, main, frame, from } = setup();
     const child = new FakeWebFrame('app://airlock/index.html');
     child.parent = frame;
-    await expect(ipcMain.invoke(controlChannel('listAgents'), from(main.webContents, child))).rejects.toBeInstanceOf(UntrustedSenderError);
-    await expect(ipcMain.invoke(controlChannel('listAgents'), from(main.webContents, null))).rejects.toBeInstanceOf(UntrustedSenderError);
+    await expect(
+      ipcMain.invoke(controlChannel('listAgents'), from(main.webContents, child)),
+    ).rejects.toBeInstanceOf(UntrustedSenderError);
+    await expect(
+      ipcMain.invoke(controlChannel('listAgents'), from(main.webContents, null)),
+    ).rejects.toBeInstanceOf(UntrustedSenderError);
     expect(api.listAgents).not.toHaveBeenCalled();
   });
 
   it('rejects a closed window that used to be ours', async () => {
     const { api, main, frame, from } = setup();
     main.destroy();
-    await expect(ipcMain.invoke(controlChannel('getStatus'), from(main.webContents, frame))).rejects.toBeInstanceOf(UntrustedSenderError);
+    await expect(
+      ipcMain.invoke(controlChannel('getStatus'), from(main.webContents, frame)),
+    ).rejects.toBeInstanceOf(UntrustedSenderError);
     expect(api.getStatus).not.toHaveBeenCalled();
   });
 
   it('refuses too many arguments before the core sees them', async () => {
     const { api, main, frame, from } = setup();
-    const res = await ipcMain.invoke(controlChannel('decide'), from(main.webContents, frame), 'a', {}, 'extra');
+    const res = await ipcMain.invoke(
+      controlChannel('decide'),
+      from(main.webContents, frame),
+      'a',
+      {},
+      'extra',
+    );
     expect(res).toMatchObject({ ok: false, code: 'INVALID' });
     expect(api.decide).not.toHaveBeenCalled();
   });
@@ -91,9 +153,21 @@ describe('IPC: one typed handler per ControlApi method, behind the sender check'
     api.addAgent.mockRejectedValueOnce(new VaultError('VAULT_LOCKED', 'unlock the keyring'));
     api.getStatus.mockRejectedValueOnce(new Error('boom'));
     const sender = from(main.webContents, frame);
-    expect(await ipcMain.invoke(controlChannel('decide'), sender, 'a', { kind: 'deny' })).toEqual({ ok: false, code: 'CONFLICT', message: 'already denied' });
-    expect(await ipcMain.invoke(controlChannel('addAgent'), sender, 'x')).toEqual({ ok: false, code: 'VAULT_LOCKED', message: 'unlock the keyring' });
-    expect(await ipcMain.invoke(controlChannel('getStatus'), sender)).toEqual({ ok: false, code: 'INTERNAL', message: 'boom' });
+    expect(await ipcMain.invoke(controlChannel('decide'), sender, 'a', { kind: 'deny' })).toEqual({
+      ok: false,
+      code: 'CONFLICT',
+      message: 'already denied',
+    });
+    expect(await ipcMain.invoke(controlChannel('addAgent'), sender, 'x')).toEqual({
+      ok: false,
+      code: 'VAULT_LOCKED',
+      message: 'unlock the keyring',
+    });
+    expect(await ipcMain.invoke(controlChannel('getStatus'), sender)).toEqual({
+      ok: false,
+      code: 'INTERNAL',
+      message: 'boom',
+    });
   });
 
   it('pushes core events to our windows only, and stop() removes every handler', () => {
@@ -101,7 +175,9 @@ describe('IPC: one typed handler per ControlApi method, behind the sender check'
     const popup = new WindowManager({ preloadPath: '/p', links: new ExternalLinkGate() }); // another manager's window is not ours
     const foreign = popup.openMain() as unknown as FakeWindow;
     events.emit({ type: 'state.changed' });
-    expect(main.webContents.sent).toEqual([{ channel: EVENT_CHANNEL, args: [{ type: 'state.changed' }] }]);
+    expect(main.webContents.sent).toEqual([
+      { channel: EVENT_CHANNEL, args: [{ type: 'state.changed' }] },
+    ]);
     expect(foreign.webContents.sent).toEqual([]);
     ipc.stop();
     expect(ipcMain.handlers.size).toBe(0);
@@ -131,12 +207,22 @@ describe('preload: exposes only ControlBridge', () => {
   it('invokes the method channel and turns an error result into an Error whose code survives the bridge', async () => {
     const { createBridge } = await import('../../preload/preload.js');
     const bridge: ControlBridge = createBridge(ipcRenderer as never);
-    ipcRenderer.reply = (channel) => (channel === controlChannel('getStatus') ? { ok: true, value: { running: true } } : { ok: false, code: 'CONFLICT', message: 'This request is already denied; nothing changed.' });
+    ipcRenderer.reply = (channel) =>
+      channel === controlChannel('getStatus')
+        ? { ok: true, value: { running: true } }
+        : {
+            ok: false,
+            code: 'CONFLICT',
+            message: 'This request is already denied; nothing changed.',
+          };
     expect(await bridge.getStatus()).toEqual({ running: true });
     expect(ipcRenderer.invoked[0]).toEqual({ channel: 'airlock:control:getStatus', args: [] });
     const err = await bridge.decide('a', { kind: 'allow_once' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
-    expect(parseBridgeError((err as Error).message)).toEqual({ code: 'CONFLICT', message: 'This request is already denied; nothing changed.' });
+    expect(parseBridgeError((err as Error).message)).toEqual({
+      code: 'CONFLICT',
+      message: 'This request is already denied; nothing changed.',
+    });
   });
 
   it('onEvent hands the page only the event payload, and unsubscribes', async () => {

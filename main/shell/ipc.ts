@@ -1,6 +1,20 @@
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import { CONTROL_METHODS, ControlError, type ControlApi, type ControlErrorCode, type ControlMethod, type CoreEvent } from '../../preload/api.js';
-import { controlChannel, EVENT_CHANNEL, MAX_CONTROL_ARGS, type ControlArgs, type ControlValue, type IpcResult } from '../../preload/ipc-contract.js';
+import {
+  CONTROL_METHODS,
+  ControlError,
+  type ControlApi,
+  type ControlErrorCode,
+  type ControlMethod,
+  type CoreEvent,
+} from '../../preload/api.js';
+import {
+  controlChannel,
+  EVENT_CHANNEL,
+  MAX_CONTROL_ARGS,
+  type ControlArgs,
+  type ControlValue,
+  type IpcResult,
+} from '../../preload/ipc-contract.js';
 import type { Logger } from '../core/log.js';
 import { isVaultError } from '../vault/vault.js';
 import { isAppUrl } from './protocol.js';
@@ -17,7 +31,10 @@ export interface OurWindows {
  * A frame that navigated away, an iframe, a devtools extension page or any
  * other webContents is refused.
  */
-export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>, windows: OurWindows): boolean {
+export function isTrustedSender(
+  event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>,
+  windows: OurWindows,
+): boolean {
   const frame = event.senderFrame;
   if (!frame || frame.parent !== null) return false;
   return windows.isOurWebContents(event.sender.id) && isAppUrl(frame.url);
@@ -29,7 +46,8 @@ export class UntrustedSenderError extends Error {
 
 function toResult(err: unknown): IpcResult<never> {
   if (err instanceof ControlError) return { ok: false, code: err.code, message: err.message };
-  if (isVaultError(err)) return { ok: false, code: err.code as ControlErrorCode, message: err.message };
+  if (isVaultError(err))
+    return { ok: false, code: err.code as ControlErrorCode, message: err.message };
   return { ok: false, code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) };
 }
 
@@ -54,7 +72,9 @@ export class ControlIpc {
   start(): void {
     const { api } = this.deps;
     for (const method of CONTROL_METHODS) {
-      this.handle(method, (...args) => (api[method] as (...a: unknown[]) => Promise<ControlValue<typeof method>>)(...args));
+      this.handle(method, (...args) =>
+        (api[method] as (...a: unknown[]) => Promise<ControlValue<typeof method>>)(...args),
+      );
     }
     this.offEvents = this.deps.events.subscribe((event) => this.broadcast(event));
   }
@@ -70,20 +90,30 @@ export class ControlIpc {
    * the argument count, then the core; errors come back as data with their
    * ControlErrorCode.
    */
-  handle<M extends ControlMethod>(method: M, fn: (...args: ControlArgs<M>) => Promise<ControlValue<M>>): void {
+  handle<M extends ControlMethod>(
+    method: M,
+    fn: (...args: ControlArgs<M>) => Promise<ControlValue<M>>,
+  ): void {
     const channel = controlChannel(method);
-    ipcMain.handle(channel, async (event, ...args: unknown[]): Promise<IpcResult<ControlValue<M>>> => {
-      if (!isTrustedSender(event, this.deps.windows)) {
-        this.deps.logger?.warn('IPC from an untrusted sender refused', { method, webContents: event.sender.id });
-        throw new UntrustedSenderError(`${method}: refused, the sender is not an Airlock window`);
-      }
-      if (args.length > MAX_CONTROL_ARGS) return { ok: false, code: 'INVALID', message: `${method}: too many arguments` };
-      try {
-        return { ok: true, value: await fn(...(args as ControlArgs<M>)) };
-      } catch (err) {
-        return toResult(err);
-      }
-    });
+    ipcMain.handle(
+      channel,
+      async (event, ...args: unknown[]): Promise<IpcResult<ControlValue<M>>> => {
+        if (!isTrustedSender(event, this.deps.windows)) {
+          this.deps.logger?.warn('IPC from an untrusted sender refused', {
+            method,
+            webContents: event.sender.id,
+          });
+          throw new UntrustedSenderError(`${method}: refused, the sender is not an Airlock window`);
+        }
+        if (args.length > MAX_CONTROL_ARGS)
+          return { ok: false, code: 'INVALID', message: `${method}: too many arguments` };
+        try {
+          return { ok: true, value: await fn(...(args as ControlArgs<M>)) };
+        } catch (err) {
+          return toResult(err);
+        }
+      },
+    );
     this.channels.push(channel);
   }
 

@@ -13,30 +13,75 @@ const files = (present: Record<string, string | true>) => ({
 describe('npm start: desktop or headless', () => {
   it('desktop when the Electron binary exists and Linux has a display', () => {
     const fs = files({ '/nm/electron/path.txt': 'electron', '/nm/electron/dist/electron': true });
-    expect(planLaunch({ ...fs, electronDir: '/nm/electron', platform: 'linux', env: { DISPLAY: ':0' } })).toEqual({ mode: 'desktop', electron: '/nm/electron/dist/electron' });
-    expect(planLaunch({ ...fs, electronDir: '/nm/electron', platform: 'linux', env: { WAYLAND_DISPLAY: 'wayland-0' } }).mode).toBe('desktop');
-    expect(planLaunch({ ...fs, electronDir: '/nm/electron', platform: 'darwin', env: {} }).mode).toBe('desktop');
+    expect(
+      planLaunch({ ...fs, electronDir: '/nm/electron', platform: 'linux', env: { DISPLAY: ':0' } }),
+    ).toEqual({ mode: 'desktop', electron: '/nm/electron/dist/electron' });
+    expect(
+      planLaunch({
+        ...fs,
+        electronDir: '/nm/electron',
+        platform: 'linux',
+        env: { WAYLAND_DISPLAY: 'wayland-0' },
+      }).mode,
+    ).toBe('desktop');
+    expect(
+      planLaunch({ ...fs, electronDir: '/nm/electron', platform: 'darwin', env: {} }).mode,
+    ).toBe('desktop');
   });
 
   it('headless, saying why, when the binary was never downloaded (what happens on our machines)', () => {
-    const plan = planLaunch({ ...files({}), electronDir: '/nm/electron', platform: 'linux', env: { DISPLAY: ':0' } });
-    expect(plan).toEqual({ mode: 'headless', reason: "Electron's binary was never downloaded (it comes from GitHub on first use)" });
+    const plan = planLaunch({
+      ...files({}),
+      electronDir: '/nm/electron',
+      platform: 'linux',
+      env: { DISPLAY: ':0' },
+    });
+    expect(plan).toEqual({
+      mode: 'headless',
+      reason: "Electron's binary was never downloaded (it comes from GitHub on first use)",
+    });
   });
 
   it('headless when path.txt points at a missing file, or the package is absent', () => {
-    expect(electronBinary({ ...files({ '/nm/electron/path.txt': 'electron' }), electronDir: '/nm/electron', env: {} })).toEqual({ reason: "Electron's binary is missing (/nm/electron/dist/electron)" });
-    expect(planLaunch({ electronDir: null, env: {} })).toEqual({ mode: 'headless', reason: 'the electron package is not installed' });
+    expect(
+      electronBinary({
+        ...files({ '/nm/electron/path.txt': 'electron' }),
+        electronDir: '/nm/electron',
+        env: {},
+      }),
+    ).toEqual({ reason: "Electron's binary is missing (/nm/electron/dist/electron)" });
+    expect(planLaunch({ electronDir: null, env: {} })).toEqual({
+      mode: 'headless',
+      reason: 'the electron package is not installed',
+    });
   });
 
   it('headless on Linux without a display', () => {
     const fs = files({ '/nm/electron/path.txt': 'electron', '/nm/electron/dist/electron': true });
-    expect(planLaunch({ ...fs, electronDir: '/nm/electron', platform: 'linux', env: {} })).toEqual({ mode: 'headless', reason: 'no display (DISPLAY and WAYLAND_DISPLAY are unset)' });
+    expect(planLaunch({ ...fs, electronDir: '/nm/electron', platform: 'linux', env: {} })).toEqual({
+      mode: 'headless',
+      reason: 'no display (DISPLAY and WAYLAND_DISPLAY are unset)',
+    });
   });
 
   it('honours ELECTRON_OVERRIDE_DIST_PATH and AIRLOCK_HEADLESS=1', () => {
     const fs = files({ '/opt/electron/electron': true });
-    expect(planLaunch({ ...fs, electronDir: '/nm/electron', platform: 'win32', env: { ELECTRON_OVERRIDE_DIST_PATH: '/opt/electron' } })).toEqual({ mode: 'desktop', electron: '/opt/electron/electron' });
-    expect(planLaunch({ ...fs, electronDir: '/nm/electron', platform: 'win32', env: { ELECTRON_OVERRIDE_DIST_PATH: '/opt/electron', AIRLOCK_HEADLESS: '1' } })).toEqual({ mode: 'headless', reason: 'AIRLOCK_HEADLESS=1' });
+    expect(
+      planLaunch({
+        ...fs,
+        electronDir: '/nm/electron',
+        platform: 'win32',
+        env: { ELECTRON_OVERRIDE_DIST_PATH: '/opt/electron' },
+      }),
+    ).toEqual({ mode: 'desktop', electron: '/opt/electron/electron' });
+    expect(
+      planLaunch({
+        ...fs,
+        electronDir: '/nm/electron',
+        platform: 'win32',
+        env: { ELECTRON_OVERRIDE_DIST_PATH: '/opt/electron', AIRLOCK_HEADLESS: '1' },
+      }),
+    ).toEqual({ mode: 'headless', reason: 'AIRLOCK_HEADLESS=1' });
   });
 
   it('on this machine, without a downloaded binary, it finds the real package and chooses headless', () => {

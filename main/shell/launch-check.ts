@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
  * Node, no 'electron' import: `require('electron')` would try to download
  * the binary from GitHub when it is missing (node_modules/electron/index.js).
  */
-export type LaunchPlan = { mode: 'desktop'; electron: string } | { mode: 'headless'; reason: string };
+export type LaunchPlan =
+  { mode: 'desktop'; electron: string } | { mode: 'headless'; reason: string };
 
 export interface LaunchEnv {
   env?: NodeJS.ProcessEnv;
@@ -44,9 +45,12 @@ export function electronBinary(opts: LaunchEnv = {}): { path: string } | { reaso
   const rel = (opts.readText ?? readOrNull)(join(dir, 'path.txt'));
   if (env.ELECTRON_OVERRIDE_DIST_PATH) {
     const p = join(env.ELECTRON_OVERRIDE_DIST_PATH, rel || 'electron');
-    return exists(p) ? { path: p } : { reason: `no Electron binary at ELECTRON_OVERRIDE_DIST_PATH (${p})` };
+    return exists(p)
+      ? { path: p }
+      : { reason: `no Electron binary at ELECTRON_OVERRIDE_DIST_PATH (${p})` };
   }
-  if (!rel) return { reason: "Electron's binary was never downloaded (it comes from GitHub on first use)" };
+  if (!rel)
+    return { reason: "Electron's binary was never downloaded (it comes from GitHub on first use)" };
   const p = join(dir, 'dist', rel);
   return exists(p) ? { path: p } : { reason: `Electron's binary is missing (${p})` };
 }
@@ -58,6 +62,7 @@ export function planLaunch(opts: LaunchEnv = {}): LaunchPlan {
   const bin = electronBinary(opts);
   if ('reason' in bin) return { mode: 'headless', reason: bin.reason };
   // macOS and Windows always have a window server for a logged-in user; Linux may not (SSH, CI, containers).
-  if (platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) return { mode: 'headless', reason: 'no display (DISPLAY and WAYLAND_DISPLAY are unset)' };
+  if (platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY)
+    return { mode: 'headless', reason: 'no display (DISPLAY and WAYLAND_DISPLAY are unset)' };
   return { mode: 'desktop', electron: bin.path };
 }

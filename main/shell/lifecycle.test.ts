@@ -10,7 +10,15 @@ import { DesktopShell, type ShellCore } from './desktop-shell.js';
 import { autostartDesktopEntry, HIDDEN_ARG, LoginItem, quoteExecArg } from './login-item.js';
 import { APP_ID, runDesktop, type StartableCore } from './main-process.js';
 import { parseDeepLink, SingleInstance } from './single-instance.js';
-import { app, BrowserWindow, dialog, preventable, protocol, resetFakeElectron, Tray } from './testing/fake-electron.js';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  preventable,
+  protocol,
+  resetFakeElectron,
+  Tray,
+} from './testing/fake-electron.js';
 
 vi.mock('electron', () => import('./testing/fake-electron.js'));
 
@@ -32,7 +40,12 @@ const STATUS: StatusView = {
 function fakeCore(dataDir = tempDir()) {
   let releaseStop: () => void = () => {};
   const core = {
-    control: { getStatus: vi.fn(async () => STATUS), listPending: vi.fn(async () => []), setPaused: vi.fn(), decide: vi.fn() } as unknown as ControlApi,
+    control: {
+      getStatus: vi.fn(async () => STATUS),
+      listPending: vi.fn(async () => []),
+      setPaused: vi.fn(),
+      decide: vi.fn(),
+    } as unknown as ControlApi,
     events: new CoreEvents(),
     settings: new SettingsStore(join(dataDir, 'settings.json')),
     logger: new Logger({ stderr: false }),
@@ -42,7 +55,9 @@ function fakeCore(dataDir = tempDir()) {
   return { core, dataDir, releaseStop: () => releaseStop() };
 }
 
-async function run(opts: { argv?: string[]; platform?: NodeJS.Platform; core?: ReturnType<typeof fakeCore> } = {}) {
+async function run(
+  opts: { argv?: string[]; platform?: NodeJS.Platform; core?: ReturnType<typeof fakeCore> } = {},
+) {
   const f = opts.core ?? fakeCore();
   const createCore = vi.fn((_dir: string) => f.core as unknown as StartableCore);
   const shell = await runDesktop({
@@ -70,9 +85,17 @@ describe('single instance', () => {
     const { shell } = await run({ argv: ['electron', '.', HIDDEN_ARG] });
     expect(shell).not.toBeNull();
     expect(BrowserWindow.instances).toHaveLength(0);
-    app.emit('second-instance', preventable(), ['/opt/Airlock/airlock', 'airlock://approval/3f2a-77'], '/home/me', {});
+    app.emit(
+      'second-instance',
+      preventable(),
+      ['/opt/Airlock/airlock', 'airlock://approval/3f2a-77'],
+      '/home/me',
+      {},
+    );
     expect(BrowserWindow.instances).toHaveLength(1);
-    expect(BrowserWindow.instances[0]!.loaded).toEqual(['app://airlock/index.html#/popup?id=3f2a-77']);
+    expect(BrowserWindow.instances[0]!.loaded).toEqual([
+      'app://airlock/index.html#/popup?id=3f2a-77',
+    ]);
     app.emit('second-instance', preventable(), ['/opt/Airlock/airlock'], '/home/me', {});
     expect(BrowserWindow.instances[0]!.visible).toBe(true); // focused the existing window
     expect(BrowserWindow.instances).toHaveLength(1);
@@ -92,16 +115,28 @@ describe('single instance', () => {
   });
 
   it('deep links are read strictly', () => {
-    expect(parseDeepLink('airlock://approval/abc_DEF-1')).toEqual({ kind: 'approval', id: 'abc_DEF-1' });
+    expect(parseDeepLink('airlock://approval/abc_DEF-1')).toEqual({
+      kind: 'approval',
+      id: 'abc_DEF-1',
+    });
     expect(parseDeepLink('airlock://open')).toEqual({ kind: 'page', route: '/approvals' });
-    for (const bad of ['airlock://approval/a/b', 'airlock://open/evil', 'airlock://approval/%2e%2e', 'https://airlock/approval/x', 'airlock://approval/' + 'x'.repeat(65), 'nonsense']) {
+    for (const bad of [
+      'airlock://approval/a/b',
+      'airlock://open/evil',
+      'airlock://approval/%2e%2e',
+      'https://airlock/approval/x',
+      'airlock://approval/' + 'x'.repeat(65),
+      'nonsense',
+    ]) {
       expect(parseDeepLink(bad)).toBeNull();
     }
   });
 
   it('registers the airlock:// scheme, with the app path when running from source', async () => {
     await run();
-    expect(app.protocolClients).toEqual([{ scheme: 'airlock', path: process.execPath, args: ['/fake/app'] }]);
+    expect(app.protocolClients).toEqual([
+      { scheme: 'airlock', path: process.execPath, args: ['/fake/app'] },
+    ]);
   });
 });
 
@@ -136,10 +171,17 @@ describe('start', () => {
 
   it('a core that cannot start is reported in a dialog and the app exits', async () => {
     const f = fakeCore();
-    f.core.start.mockRejectedValueOnce(new Error('Airlock is already running for this data directory (pid 42).'));
+    f.core.start.mockRejectedValueOnce(
+      new Error('Airlock is already running for this data directory (pid 42).'),
+    );
     const { shell } = await run({ core: f });
     expect(shell).toBeNull();
-    expect(dialog.errors).toEqual([{ title: 'Airlock could not start', content: 'Airlock is already running for this data directory (pid 42).' }]);
+    expect(dialog.errors).toEqual([
+      {
+        title: 'Airlock could not start',
+        content: 'Airlock is already running for this data directory (pid 42).',
+      },
+    ]);
     expect(app.exitCode).toBe(1);
     expect(Tray.instances).toHaveLength(0);
   });
@@ -147,7 +189,9 @@ describe('start', () => {
   it('the tray switches approval style in settings', async () => {
     const { core } = await run();
     const tray = Tray.instances[0]!;
-    const styles = tray.menu!.items.find((i) => i.id === 'approval-style') as { submenu: { id: string; click(): void }[] };
+    const styles = tray.menu!.items.find((i) => i.id === 'approval-style') as {
+      submenu: { id: string; click(): void }[];
+    };
     styles.submenu.find((s) => s.id === 'approval-style:dialog')!.click();
     expect(core.settings.get().shell.approvalStyle).toBe('dialog');
   });
@@ -191,7 +235,12 @@ describe('quit waits for the core', () => {
 describe('start at login', () => {
   it('Linux: an XDG autostart entry that starts hidden, removed when turned off', () => {
     const home = tempDir();
-    const item = new LoginItem({ platform: 'linux', env: {}, home, command: () => ['/opt/My Apps/Airlock.AppImage'] });
+    const item = new LoginItem({
+      platform: 'linux',
+      env: {},
+      home,
+      command: () => ['/opt/My Apps/Airlock.AppImage'],
+    });
     expect(item.isEnabled()).toBe(false);
     item.setEnabled(true);
     const file = join(home, '.config', 'autostart', 'airlock.desktop');
@@ -207,9 +256,14 @@ describe('start at login', () => {
 
   it('Linux: honours XDG_CONFIG_HOME and $APPIMAGE; Exec arguments are quoted per the Desktop Entry spec', () => {
     const config = tempDir();
-    const item = new LoginItem({ platform: 'linux', env: { XDG_CONFIG_HOME: config, APPIMAGE: '/home/me/Airlock.AppImage' } });
+    const item = new LoginItem({
+      platform: 'linux',
+      env: { XDG_CONFIG_HOME: config, APPIMAGE: '/home/me/Airlock.AppImage' },
+    });
     item.setEnabled(true);
-    expect(readFileSync(join(config, 'autostart', 'airlock.desktop'), 'utf8')).toContain('Exec=/home/me/Airlock.AppImage --hidden');
+    expect(readFileSync(join(config, 'autostart', 'airlock.desktop'), 'utf8')).toContain(
+      'Exec=/home/me/Airlock.AppImage --hidden',
+    );
     expect(quoteExecArg('a "b" $c `d` \\e')).toBe('"a \\"b\\" \\$c \\`d\\` \\\\e"');
     expect(autostartDesktopEntry(['/usr/bin/airlock'])).toContain('Exec=/usr/bin/airlock --hidden');
   });
@@ -225,7 +279,11 @@ describe('start at login', () => {
 
   it('a macOS login launch is recognised without arguments', () => {
     app.loginItem.wasOpenedAtLogin = true;
-    expect(new LoginItem({ platform: 'darwin' }).startedHidden(['/Applications/Airlock.app/Contents/MacOS/Airlock'])).toBe(true);
+    expect(
+      new LoginItem({ platform: 'darwin' }).startedHidden([
+        '/Applications/Airlock.app/Contents/MacOS/Airlock',
+      ]),
+    ).toBe(true);
     expect(new LoginItem({ platform: 'linux' }).startedHidden(['/usr/bin/airlock'])).toBe(false);
   });
 });

@@ -11,15 +11,18 @@ export type LinkVerdict = { ok: true; url: string } | { ok: false; reason: strin
  * untrusted content").
  */
 export function checkExternalUrl(raw: unknown): LinkVerdict {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 4096) return { ok: false, reason: 'not a URL' };
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 4096)
+    return { ok: false, reason: 'not a URL' };
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return { ok: false, reason: 'not a URL' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: `scheme ${url.protocol} is not opened` };
-  if (url.username || url.password) return { ok: false, reason: 'URLs with credentials are not opened' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, reason: `scheme ${url.protocol} is not opened` };
+  if (url.username || url.password)
+    return { ok: false, reason: 'URLs with credentials are not opened' };
   return { ok: true, url: url.href };
 }
 
@@ -36,7 +39,9 @@ export class ExternalLinkGate {
       return false;
     }
     void shell.openExternal(verdict.url).catch((err: unknown) => {
-      this.deps.logger?.warn('opening a link failed', { error: err instanceof Error ? err.message : String(err) });
+      this.deps.logger?.warn('opening a link failed', {
+        error: err instanceof Error ? err.message : String(err),
+      });
     });
     return true;
   }

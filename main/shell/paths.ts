@@ -14,11 +14,18 @@ export interface ShellPaths {
  * Where the shell's files are, relative to the compiled shell in
  * dist/main/shell/ (inside app.asar when packaged).
  */
-export function shellPaths(opts: { isPackaged: boolean; resourcesPath?: string; distDir?: string }): ShellPaths {
+export function shellPaths(opts: {
+  isPackaged: boolean;
+  resourcesPath?: string;
+  distDir?: string;
+}): ShellPaths {
   const dist = opts.distDir ?? fileURLToPath(new URL('../../', import.meta.url));
   return {
     rendererDir: join(dist, 'renderer'),
     preload: join(dist, 'preload', 'preload.cjs'),
-    resourcesDir: opts.isPackaged && opts.resourcesPath ? join(opts.resourcesPath, 'resources') : join(dist, '..', 'resources'),
+    resourcesDir:
+      opts.isPackaged && opts.resourcesPath
+        ? join(opts.resourcesPath, 'resources')
+        : join(dist, '..', 'resources'),
   };
 }

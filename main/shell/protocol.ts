@@ -36,11 +36,13 @@ export function isAppUrl(url: string | undefined | null): boolean {
  * nothing else (no bypassCSP, no corsEnabled for others, no service workers).
  */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
 }
 
-
-const notFound = () => new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
+const notFound = () =>
+  new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
 
 /**
  * Answers one app:// request from files under `root`. Exported for tests:
@@ -54,7 +56,8 @@ export async function serveAppRequest(root: string, request: Request): Promise<R
     return notFound();
   }
   if (url.host !== APP_HOST) return notFound();
-  if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405 });
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return new Response('Method not allowed', { status: 405 });
   let path: string;
   try {
     path = decodeURIComponent(url.pathname);

@@ -8,7 +8,10 @@ import type { ExternalLinkGate } from './link-gate.js';
  * are Electron's defaults already; they are spelled out so a test can
  * check them and a later edit cannot silently drop one.
  */
-export function secureWebPreferences(preload: string, opts: { devTools?: boolean } = {}): WebPreferences {
+export function secureWebPreferences(
+  preload: string,
+  opts: { devTools?: boolean } = {},
+): WebPreferences {
   return {
     preload,
     // DevTools only when running from source, never in a packaged build.
@@ -45,7 +48,11 @@ export function hardenSession(session: Session): void {
  */
 const hardened = new WeakSet<WebContents>();
 
-export function hardenWebContents(contents: WebContents, links: ExternalLinkGate, logger?: Pick<Logger, 'warn'>): void {
+export function hardenWebContents(
+  contents: WebContents,
+  links: ExternalLinkGate,
+  logger?: Pick<Logger, 'warn'>,
+): void {
   // Both the window manager and the app-wide 'web-contents-created' hook call this; listeners go on once.
   if (hardened.has(contents)) return;
   hardened.add(contents);

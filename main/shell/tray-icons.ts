@@ -38,7 +38,9 @@ export class TrayIcons {
   private load(state: TrayIconState): NativeImage {
     if (state === 'idle' && this.platform !== 'darwin') {
       // A black template glyph disappears on dark Windows/Linux panels: use the app icon there.
-      return nativeImage.createFromPath(join(this.resourcesDir, 'icon.png')).resize({ width: 32, height: 32, quality: 'best' });
+      return nativeImage
+        .createFromPath(join(this.resourcesDir, 'icon.png'))
+        .resize({ width: 32, height: 32, quality: 'best' });
     }
     const img = nativeImage.createFromPath(join(this.resourcesDir, TRAY_ICON_FILES[state]));
     if (this.platform === 'darwin') img.setTemplateImage(state === 'idle');

@@ -31,7 +31,8 @@ export interface TrayActions {
 /** How many pending requests get their own item before "All pending approvals…". */
 export const MAX_PENDING_ITEMS = 8;
 
-const needsAttention = (s: SourceStatusView) => (s.kind === 'google' || s.kind === 'remote') && s.state === 'error';
+const needsAttention = (s: SourceStatusView) =>
+  (s.kind === 'google' || s.kind === 'remote') && s.state === 'error';
 
 /** Waiting approvals come first (they need a click now), then a broken account/server, then paused. */
 export function trayIconState(state: TrayState): TrayIconState {
@@ -51,7 +52,10 @@ function endpoint(mcpUrl: string): string {
 
 export function statusLine(status: StatusView): string {
   if (!status.running) return 'Airlock is not running';
-  const agents = status.agentsConnected === 1 ? '1 agent connected' : `${status.agentsConnected} agents connected`;
+  const agents =
+    status.agentsConnected === 1
+      ? '1 agent connected'
+      : `${status.agentsConnected} agents connected`;
   return `${status.paused ? 'Paused' : 'Running'} on ${endpoint(status.mcpUrl)} · ${agents}`;
 }
 
@@ -64,7 +68,8 @@ export function trayTooltip(state: TrayState): string {
 }
 
 function sourceLabel(s: SourceStatusView): string {
-  if (s.state === 'error') return `${s.label} — ${s.kind === 'google' ? 'needs reconnecting' : `error${s.detail ? `: ${truncate(s.detail, 60)}` : ''}`}`;
+  if (s.state === 'error')
+    return `${s.label} — ${s.kind === 'google' ? 'needs reconnecting' : `error${s.detail ? `: ${truncate(s.detail, 60)}` : ''}`}`;
   if (s.state === 'loading') return `${s.label} — connecting…`;
   return `${s.label} — ${s.kind === 'google' ? 'connected' : `${s.toolCount} tools`}`;
 }
@@ -72,12 +77,22 @@ function sourceLabel(s: SourceStatusView): string {
 function pendingItems(state: TrayState, a: TrayActions): MenuItemConstructorOptions {
   const n = state.pending.length;
   if (n === 0) return { id: 'pending', label: 'Pending approvals (0)', enabled: false };
-  const items: MenuItemConstructorOptions[] = state.pending.slice(0, MAX_PENDING_ITEMS).map((p) => ({
-    id: `pending:${p.id}`,
-    label: truncate(approvalHeadline(p), 70),
-    click: () => a.openApproval(p.id),
-  }));
-  if (n > MAX_PENDING_ITEMS) items.push({ type: 'separator' }, { id: 'pending:all', label: `All pending approvals (${n})…`, click: () => a.openPage('/approvals') });
+  const items: MenuItemConstructorOptions[] = state.pending
+    .slice(0, MAX_PENDING_ITEMS)
+    .map((p) => ({
+      id: `pending:${p.id}`,
+      label: truncate(approvalHeadline(p), 70),
+      click: () => a.openApproval(p.id),
+    }));
+  if (n > MAX_PENDING_ITEMS)
+    items.push(
+      { type: 'separator' },
+      {
+        id: 'pending:all',
+        label: `All pending approvals (${n})…`,
+        click: () => a.openPage('/approvals'),
+      },
+    );
   return { id: 'pending', label: `Pending approvals (${n})`, submenu: items };
 }
 
@@ -87,9 +102,19 @@ function accountItems(state: TrayState, a: TrayActions): MenuItemConstructorOpti
     ...accounts.map((s) => ({
       id: `account:${s.id}`,
       label: sourceLabel(s),
-      submenu: [{ id: `account:${s.id}:reconnect`, label: 'Reconnect…', click: () => a.openPage('/accounts') }],
+      submenu: [
+        {
+          id: `account:${s.id}:reconnect`,
+          label: 'Reconnect…',
+          click: () => a.openPage('/accounts'),
+        },
+      ],
     })),
-    { id: 'connect-google', label: 'Connect Google account…', click: () => a.openPage('/accounts') },
+    {
+      id: 'connect-google',
+      label: 'Connect Google account…',
+      click: () => a.openPage('/accounts'),
+    },
   ];
 }
 
@@ -100,7 +125,11 @@ function serverItems(state: TrayState, a: TrayActions): MenuItemConstructorOptio
     {
       id: 'servers',
       label: `Remote servers (${servers.length})`,
-      submenu: servers.map((s) => ({ id: `server:${s.id}`, label: sourceLabel(s), click: () => a.openPage('/servers') })),
+      submenu: servers.map((s) => ({
+        id: `server:${s.id}`,
+        label: sourceLabel(s),
+        click: () => a.openPage('/servers'),
+      })),
     },
   ];
 }
@@ -115,17 +144,46 @@ export function buildTrayMenu(state: TrayState, a: TrayActions): MenuItemConstru
     ...accountItems(state, a),
     ...serverItems(state, a),
     { type: 'separator' },
-    { id: 'copy-mcp-url', label: 'Copy MCP URL', enabled: !!status.mcpUrl, click: () => a.copyMcpUrl(status.mcpUrl) },
+    {
+      id: 'copy-mcp-url',
+      label: 'Copy MCP URL',
+      enabled: !!status.mcpUrl,
+      click: () => a.copyMcpUrl(status.mcpUrl),
+    },
     { id: 'connect-agent', label: 'Connect an agent…', click: () => a.openPage('/agents') },
     { type: 'separator' },
-    { id: 'pause', label: 'Pause side effects', type: 'checkbox', checked: status.paused, click: () => a.setPaused(!status.paused) },
-    { id: 'open-at-login', label: 'Start at login', type: 'checkbox', checked: state.openAtLogin, click: () => a.setOpenAtLogin(!state.openAtLogin) },
+    {
+      id: 'pause',
+      label: 'Pause side effects',
+      type: 'checkbox',
+      checked: status.paused,
+      click: () => a.setPaused(!status.paused),
+    },
+    {
+      id: 'open-at-login',
+      label: 'Start at login',
+      type: 'checkbox',
+      checked: state.openAtLogin,
+      click: () => a.setOpenAtLogin(!state.openAtLogin),
+    },
     {
       id: 'approval-style',
       label: 'Ask for approval with',
       submenu: [
-        { id: 'approval-style:window', label: 'Notification and window', type: 'radio', checked: state.approvalStyle === 'window', click: () => a.setApprovalStyle('window') },
-        { id: 'approval-style:dialog', label: 'Dialog', type: 'radio', checked: state.approvalStyle === 'dialog', click: () => a.setApprovalStyle('dialog') },
+        {
+          id: 'approval-style:window',
+          label: 'Notification and window',
+          type: 'radio',
+          checked: state.approvalStyle === 'window',
+          click: () => a.setApprovalStyle('window'),
+        },
+        {
+          id: 'approval-style:dialog',
+          label: 'Dialog',
+          type: 'radio',
+          checked: state.approvalStyle === 'dialog',
+          click: () => a.setApprovalStyle('dialog'),
+        },
       ],
     },
     { type: 'separator' },

@@ -8,7 +8,15 @@ import { TrayService } from './tray.js';
 
 vi.mock('electron', () => import('./testing/fake-electron.js'));
 
-type Item = { id?: string; label?: string; type?: string; checked?: boolean; enabled?: boolean; submenu?: Item[]; click?: () => void };
+type Item = {
+  id?: string;
+  label?: string;
+  type?: string;
+  checked?: boolean;
+  enabled?: boolean;
+  submenu?: Item[];
+  click?: () => void;
+};
 
 function status(over: Partial<StatusView> = {}): StatusView {
   return {
@@ -25,7 +33,11 @@ function status(over: Partial<StatusView> = {}): StatusView {
   };
 }
 
-function approval(id: string, agent = 'Claude Code', effect = 'Send an e-mail to bob@example.com'): ApprovalView {
+function approval(
+  id: string,
+  agent = 'Claude Code',
+  effect = 'Send an e-mail to bob@example.com',
+): ApprovalView {
   return {
     id,
     agent,
@@ -91,16 +103,29 @@ async function startTray(platform: NodeJS.Platform = 'linux') {
   return { ...w, tray, events, electronTray, items, find, change };
 }
 
-const src = (over: Partial<SourceStatusView>): SourceStatusView => ({ id: 's', kind: 'remote', label: 'S', state: 'ready', toolCount: 1, ...over });
+const src = (over: Partial<SourceStatusView>): SourceStatusView => ({
+  id: 's',
+  kind: 'remote',
+  label: 'S',
+  state: 'ready',
+  toolCount: 1,
+  ...over,
+});
 
 beforeEach(() => resetFakeElectron());
 
 describe('tray menu, rebuilt from state', () => {
   it('idle: status line, no pending, every fixed item present', async () => {
     const t = await startTray();
-    expect(t.find('status')).toMatchObject({ label: 'Running on 127.0.0.1:47821 · 2 agents connected', enabled: false });
+    expect(t.find('status')).toMatchObject({
+      label: 'Running on 127.0.0.1:47821 · 2 agents connected',
+      enabled: false,
+    });
     expect(t.find('pending')).toMatchObject({ label: 'Pending approvals (0)', enabled: false });
-    const labels = t.items().map((i) => i.label).filter(Boolean);
+    const labels = t
+      .items()
+      .map((i) => i.label)
+      .filter(Boolean);
     expect(labels).toEqual([
       'Running on 127.0.0.1:47821 · 2 agents connected',
       'Pending approvals (0)',
@@ -121,10 +146,19 @@ describe('tray menu, rebuilt from state', () => {
 
   it('pending n: one item per request, each opening its approval; icon and tooltip say so', async () => {
     const t = await startTray();
-    await t.change(() => (t.state.pending = [approval('a1'), approval('a2', 'Cursor', 'Delete the event "Standup"')]));
+    await t.change(
+      () =>
+        (t.state.pending = [
+          approval('a1'),
+          approval('a2', 'Cursor', 'Delete the event "Standup"'),
+        ]),
+    );
     const pending = t.find('pending')!;
     expect(pending.label).toBe('Pending approvals (2)');
-    expect(pending.submenu!.map((i) => i.label)).toEqual(['Claude Code wants to send an e-mail to bob@example.com', 'Cursor wants to delete the event "Standup"']);
+    expect(pending.submenu!.map((i) => i.label)).toEqual([
+      'Claude Code wants to send an e-mail to bob@example.com',
+      'Cursor wants to delete the event "Standup"',
+    ]);
     pending.submenu![1]!.click!();
     expect(t.actions.openApproval).toHaveBeenCalledWith('a2');
     expect((t.electronTray.image as FakeImage).path).toBe('/res/tray-pending.png');
@@ -133,7 +167,12 @@ describe('tray menu, rebuilt from state', () => {
 
   it('pending beyond the limit: the rest behind "All pending approvals…"', async () => {
     const t = await startTray();
-    await t.change(() => (t.state.pending = Array.from({ length: MAX_PENDING_ITEMS + 3 }, (_, i) => approval(`p${i}`))));
+    await t.change(
+      () =>
+        (t.state.pending = Array.from({ length: MAX_PENDING_ITEMS + 3 }, (_, i) =>
+          approval(`p${i}`),
+        )),
+    );
     const sub = t.find('pending')!.submenu!;
     expect(sub.filter((i) => i.id?.startsWith('pending:p'))).toHaveLength(MAX_PENDING_ITEMS);
     const all = t.find('pending:all')!;
@@ -158,8 +197,20 @@ describe('tray menu, rebuilt from state', () => {
       () =>
         (t.state.status = status({
           sources: [
-            src({ id: 'google:alice', kind: 'google', label: 'alice@example.com', state: 'error', detail: 'invalid_grant' }),
-            src({ id: 'remote:docs', kind: 'remote', label: 'docs', state: 'error', detail: 'unreachable: ECONNREFUSED' }),
+            src({
+              id: 'google:alice',
+              kind: 'google',
+              label: 'alice@example.com',
+              state: 'error',
+              detail: 'invalid_grant',
+            }),
+            src({
+              id: 'remote:docs',
+              kind: 'remote',
+              label: 'docs',
+              state: 'error',
+              detail: 'unreachable: ECONNREFUSED',
+            }),
             src({ id: 'remote:wiki', kind: 'remote', label: 'wiki', state: 'ready', toolCount: 4 }),
           ],
         })),

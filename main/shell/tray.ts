@@ -1,7 +1,14 @@
 import { Menu, Tray } from 'electron';
 import type { ControlApi, CoreEvent } from '../../preload/api.js';
 import type { Logger } from '../core/log.js';
-import { buildTrayMenu, trayIconState, trayTooltip, type ApprovalStyle, type TrayActions, type TrayState } from './tray-menu.js';
+import {
+  buildTrayMenu,
+  trayIconState,
+  trayTooltip,
+  type ApprovalStyle,
+  type TrayActions,
+  type TrayState,
+} from './tray-menu.js';
 import type { TrayIcons } from './tray-icons.js';
 
 export interface TrayDeps {
@@ -76,10 +83,20 @@ export class TrayService {
     if (!this.tray) return;
     let state: TrayState;
     try {
-      const [status, pending] = await Promise.all([this.deps.control.getStatus(), this.deps.control.listPending()]);
-      state = { status, pending, openAtLogin: this.deps.openAtLogin(), approvalStyle: this.deps.approvalStyle() };
+      const [status, pending] = await Promise.all([
+        this.deps.control.getStatus(),
+        this.deps.control.listPending(),
+      ]);
+      state = {
+        status,
+        pending,
+        openAtLogin: this.deps.openAtLogin(),
+        approvalStyle: this.deps.approvalStyle(),
+      };
     } catch (err) {
-      this.deps.logger?.warn('tray refresh failed', { error: err instanceof Error ? err.message : String(err) });
+      this.deps.logger?.warn('tray refresh failed', {
+        error: err instanceof Error ? err.message : String(err),
+      });
       return;
     }
     const tray = this.tray;
@@ -89,6 +106,7 @@ export class TrayService {
     tray.setImage(this.deps.icons.image(trayIconState(state)));
     tray.setToolTip(trayTooltip(state));
     // macOS shows a short title next to the icon: the number waiting.
-    if ((this.deps.platform ?? process.platform) === 'darwin') tray.setTitle(state.pending.length ? String(state.pending.length) : '');
+    if ((this.deps.platform ?? process.platform) === 'darwin')
+      tray.setTitle(state.pending.length ? String(state.pending.length) : '');
   }
 }

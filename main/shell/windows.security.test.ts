@@ -6,7 +6,14 @@ import { tempDir } from '../test-support/harness.js';
 import { checkExternalUrl, ExternalLinkGate } from './link-gate.js';
 import { APP_ORIGIN, AppProtocol, appUrl, registerAppScheme, serveAppRequest } from './protocol.js';
 import { hardenSession, hardenWebContents } from './security.js';
-import { BrowserWindow, FakeWebContents, protocol, resetFakeElectron, session, shell } from './testing/fake-electron.js';
+import {
+  BrowserWindow,
+  FakeWebContents,
+  protocol,
+  resetFakeElectron,
+  session,
+  shell,
+} from './testing/fake-electron.js';
 import { WindowManager } from './windows.js';
 
 vi.mock('electron', () => import('./testing/fake-electron.js'));
@@ -28,7 +35,11 @@ const EXPECTED_PREFERENCES = {
 };
 
 function manager(devTools = false) {
-  return new WindowManager({ preloadPath: '/dist/preload/preload.cjs', links: new ExternalLinkGate(), devTools });
+  return new WindowManager({
+    preloadPath: '/dist/preload/preload.cjs',
+    links: new ExternalLinkGate(),
+    devTools,
+  });
 }
 
 describe('every BrowserWindow is locked down', () => {
@@ -51,14 +62,22 @@ describe('every BrowserWindow is locked down', () => {
     w.openMain('/agents');
     w.openApproval('a1');
     const urls = BrowserWindow.instances.flatMap((b) => b.loaded);
-    expect(urls).toEqual(['app://airlock/index.html#/agents', 'app://airlock/index.html#/popup?id=a1']);
+    expect(urls).toEqual([
+      'app://airlock/index.html#/agents',
+      'app://airlock/index.html#/popup?id=a1',
+    ]);
     for (const u of urls) expect(u.startsWith(`${APP_ORIGIN}/`)).toBe(true);
   });
 
   it('the approval window is small, always on top, and reused for the next request', async () => {
     const w = manager();
     const popup = w.openApproval('a1') as unknown as BrowserWindow;
-    expect(popup.options).toMatchObject({ width: 380, alwaysOnTop: true, skipTaskbar: true, minimizable: false });
+    expect(popup.options).toMatchObject({
+      width: 380,
+      alwaysOnTop: true,
+      skipTaskbar: true,
+      minimizable: false,
+    });
     expect(popup.alwaysOnTop).toBe(true);
     await new Promise((r) => queueMicrotask(() => r(null)));
     expect(popup.visible).toBe(true);
@@ -69,7 +88,11 @@ describe('every BrowserWindow is locked down', () => {
 
   it('devtools are allowed only when running from source', () => {
     manager(true).openMain();
-    expect(BrowserWindow.instances[0]!.options.webPreferences).toMatchObject({ devTools: true, sandbox: true, contextIsolation: true });
+    expect(BrowserWindow.instances[0]!.options.webPreferences).toMatchObject({
+      devTools: true,
+      sandbox: true,
+      contextIsolation: true,
+    });
   });
 });
 
@@ -88,7 +111,9 @@ describe('navigation and new windows are denied', () => {
   it('window.open is denied; only an http(s) URL is handed to the system browser', () => {
     const win = manager().openApproval('a') as unknown as BrowserWindow;
     const wc = win.webContents;
-    expect(wc.tryOpenWindow('https://myaccount.google.com/permissions')).toEqual({ action: 'deny' });
+    expect(wc.tryOpenWindow('https://myaccount.google.com/permissions')).toEqual({
+      action: 'deny',
+    });
     expect(wc.tryOpenWindow('file:///Users/me/.ssh/id_rsa')).toEqual({ action: 'deny' });
     expect(wc.tryOpenWindow('javascript:fetch("//x")')).toEqual({ action: 'deny' });
     expect(wc.tryOpenWindow('app://airlock/index.html')).toEqual({ action: 'deny' });
@@ -101,7 +126,12 @@ describe('navigation and new windows are denied', () => {
     hardenWebContents(wc as never, new ExternalLinkGate());
     hardenWebContents(wc as never, new ExternalLinkGate()); // twice: listeners go on once
     expect(wc.listenerCount('will-navigate')).toBe(1);
-    const e = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const e = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     wc.emit('will-attach-webview', e, {}, {});
     expect(e.defaultPrevented).toBe(true);
     expect(wc.tryOpenWindow('https://a.example')).toEqual({ action: 'deny' });
@@ -138,8 +168,14 @@ describe('the external-link gate', () => {
       expect(gate.open(url)).toBe(false);
     }
     expect(shell.opened).toEqual([]);
-    expect(checkExternalUrl('file:///etc/passwd')).toEqual({ ok: false, reason: 'scheme file: is not opened' });
-    expect(checkExternalUrl('javascript:alert(1)')).toEqual({ ok: false, reason: 'scheme javascript: is not opened' });
+    expect(checkExternalUrl('file:///etc/passwd')).toEqual({
+      ok: false,
+      reason: 'scheme file: is not opened',
+    });
+    expect(checkExternalUrl('javascript:alert(1)')).toEqual({
+      ok: false,
+      reason: 'scheme javascript: is not opened',
+    });
     // The refused URL is not logged (it is page content).
     expect(JSON.stringify(warn.mock.calls)).not.toContain('passwd');
   });
@@ -171,7 +207,9 @@ describe('app:// protocol', () => {
 
   it('is registered as a standard, secure scheme without CSP bypass', () => {
     registerAppScheme();
-    expect(protocol.privileged).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+    expect(protocol.privileged).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    ]);
   });
 
   it('serves the renderer with the strict CSP', async () => {
@@ -192,10 +230,21 @@ describe('app:// protocol', () => {
 
   it('refuses paths outside the renderer, other hosts, and writes', async () => {
     const dir = rendererDir();
-    expect((await serveAppRequest(dir, new Request('app://airlock/%2e%2e/secret.txt'))).status).toBe(404);
-    expect((await serveAppRequest(dir, new Request('app://airlock/assets/..%2f..%2fsecret.txt'))).status).toBe(404);
+    expect(
+      (await serveAppRequest(dir, new Request('app://airlock/%2e%2e/secret.txt'))).status,
+    ).toBe(404);
+    expect(
+      (await serveAppRequest(dir, new Request('app://airlock/assets/..%2f..%2fsecret.txt'))).status,
+    ).toBe(404);
     expect((await serveAppRequest(dir, new Request('app://evil/index.html'))).status).toBe(404);
     expect((await serveAppRequest(dir, new Request('app://airlock/missing.js'))).status).toBe(404);
-    expect((await serveAppRequest(dir, new Request('app://airlock/index.html', { method: 'POST', body: 'x' }))).status).toBe(405);
+    expect(
+      (
+        await serveAppRequest(
+          dir,
+          new Request('app://airlock/index.html', { method: 'POST', body: 'x' }),
+        )
+      ).status,
+    ).toBe(405);
   });
 });

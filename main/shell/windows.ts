@@ -36,7 +36,10 @@ export class WindowManager implements OurWindows {
       this.reveal(this.main);
       return this.main;
     }
-    const win = this.create({ width: 1000, height: 720, minWidth: 640, minHeight: 480, title: 'Airlock' }, appUrl(route ?? MAIN_ROUTE));
+    const win = this.create(
+      { width: 1000, height: 720, minWidth: 640, minHeight: 480, title: 'Airlock' },
+      appUrl(route ?? MAIN_ROUTE),
+    );
     win.on('closed', () => (this.main = null));
     this.main = win;
     return win;
@@ -89,7 +92,9 @@ export class WindowManager implements OurWindows {
   }
 
   webContents(): WebContents[] {
-    return [this.main, this.popup].filter((w): w is BrowserWindow => !!w && !w.isDestroyed()).map((w) => w.webContents);
+    return [this.main, this.popup]
+      .filter((w): w is BrowserWindow => !!w && !w.isDestroyed())
+      .map((w) => w.webContents);
   }
 
   private create(options: BrowserWindowConstructorOptions, url: string): BrowserWindow {
@@ -98,11 +103,17 @@ export class WindowManager implements OurWindows {
       show: false,
       autoHideMenuBar: true,
       ...(this.deps.iconPath ? { icon: this.deps.iconPath } : {}),
-      webPreferences: secureWebPreferences(this.deps.preloadPath, { devTools: this.deps.devTools ?? false }),
+      webPreferences: secureWebPreferences(this.deps.preloadPath, {
+        devTools: this.deps.devTools ?? false,
+      }),
     });
     hardenWebContents(win.webContents, this.deps.links, this.deps.logger);
     win.once('ready-to-show', () => win.show());
-    void win.loadURL(url).catch((err: unknown) => this.deps.logger?.warn('window failed to load', { error: err instanceof Error ? err.message : String(err) }));
+    void win.loadURL(url).catch((err: unknown) =>
+      this.deps.logger?.warn('window failed to load', {
+        error: err instanceof Error ? err.message : String(err),
+      }),
+    );
     return win;
   }
 

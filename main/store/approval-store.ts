@@ -49,17 +49,31 @@ const FINISHED: ApprovalState[] = ['done', 'failed', 'unknown', 'denied'];
 export class ApprovalStore {
   constructor(private readonly db: Db) {}
 
-  insert(row: Omit<ApprovalRow, 'decidedAt' | 'finishedAt' | 'reason' | 'editedArgs' | 'result'>): void {
+  insert(
+    row: Omit<ApprovalRow, 'decidedAt' | 'finishedAt' | 'reason' | 'editedArgs' | 'result'>,
+  ): void {
     this.db
       .prepare(
         `INSERT INTO approvals (id, call_key, agent, tool_key, tool, args_json, effect, state, created_at, expires_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(row.id, row.callKey, row.agent, row.toolKey, row.tool, JSON.stringify(row.args), row.effect, row.state, row.createdAt, row.expiresAt);
+      .run(
+        row.id,
+        row.callKey,
+        row.agent,
+        row.toolKey,
+        row.tool,
+        JSON.stringify(row.args),
+        row.effect,
+        row.state,
+        row.createdAt,
+        row.expiresAt,
+      );
   }
 
   get(id: string): ApprovalRow | undefined {
-    const raw = this.db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as RawRow | undefined;
+    const raw = this.db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as
+      RawRow | undefined;
     return raw && fromRaw(raw);
   }
 
@@ -78,7 +92,9 @@ export class ApprovalStore {
 
   listByState(states: ApprovalState[]): ApprovalRow[] {
     const rows = this.db
-      .prepare(`SELECT * FROM approvals WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY created_at`)
+      .prepare(
+        `SELECT * FROM approvals WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY created_at`,
+      )
       .all(...states) as RawRow[];
     return rows.map(fromRaw);
   }
@@ -88,11 +104,19 @@ export class ApprovalStore {
     id: string,
     from: ApprovalState[],
     to: ApprovalState,
-    fields: Partial<Pick<ApprovalRow, 'decidedAt' | 'finishedAt' | 'reason' | 'editedArgs' | 'result'>> = {},
+    fields: Partial<
+      Pick<ApprovalRow, 'decidedAt' | 'finishedAt' | 'reason' | 'editedArgs' | 'result'>
+    > = {},
   ): boolean {
     const sets = ['state = @to'];
     const params: Record<string, unknown> = { id, to };
-    const columns = { decidedAt: 'decided_at', finishedAt: 'finished_at', reason: 'reason', editedArgs: 'edited_args_json', result: 'result_json' } as const;
+    const columns = {
+      decidedAt: 'decided_at',
+      finishedAt: 'finished_at',
+      reason: 'reason',
+      editedArgs: 'edited_args_json',
+      result: 'result_json',
+    } as const;
     for (const [field, column] of Object.entries(columns) as [keyof typeof columns, string][]) {
       const value = fields[field];
       if (value === undefined) continue;
@@ -101,7 +125,9 @@ export class ApprovalStore {
     }
     from.forEach((s, i) => (params[`from${i}`] = s));
     const info = this.db
-      .prepare(`UPDATE approvals SET ${sets.join(', ')} WHERE id = @id AND state IN (${from.map((_, i) => `@from${i}`).join(',')})`)
+      .prepare(
+        `UPDATE approvals SET ${sets.join(', ')} WHERE id = @id AND state IN (${from.map((_, i) => `@from${i}`).join(',')})`,
+      )
       .run(params);
     return info.changes === 1;
   }
@@ -130,7 +156,9 @@ function fromRaw(r: RawRow): ApprovalRow {
     decidedAt: r.decided_at,
     finishedAt: r.finished_at,
     reason: r.reason,
-    editedArgs: r.edited_args_json ? (JSON.parse(r.edited_args_json) as Record<string, unknown>) : null,
+    editedArgs: r.edited_args_json
+      ? (JSON.parse(r.edited_args_json) as Record<string, unknown>)
+      : null,
     result: r.result_json ? (JSON.parse(r.result_json) as CallToolResult) : null,
   };
 }

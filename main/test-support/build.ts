@@ -10,8 +10,14 @@ export const AIRLOCK_BIN = join(ROOT, 'bin', 'airlock.js');
 /** Compiles dist/ from the current sources (bin/airlock.js runs the compiled CLI). */
 export async function buildDist(): Promise<void> {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  await promisify(execFile)(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, timeout: 120_000 }).catch((err: { stdout?: string }) => {
-    process.stdout.write(`tsc reported errors (the build is still emitted):\n${err.stdout ?? ''}\n`);
+  await promisify(execFile)(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.json')], {
+    cwd: ROOT,
+    timeout: 120_000,
+  }).catch((err: { stdout?: string }) => {
+    process.stdout.write(
+      `tsc reported errors (the build is still emitted):\n${err.stdout ?? ''}\n`,
+    );
   });
-  if (!existsSync(join(ROOT, 'dist', 'main', 'cli.js'))) throw new Error('dist/main/cli.js was not built');
+  if (!existsSync(join(ROOT, 'dist', 'main', 'cli.js')))
+    throw new Error('dist/main/cli.js was not built');
 }

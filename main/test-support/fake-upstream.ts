@@ -64,10 +64,19 @@ export class FakeUpstream {
           for await (const c of req) chunks.push(c as Buffer);
           body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
         }
-        const rpc = body && typeof body === 'object' && 'method' in body ? String((body as { method: unknown }).method) : undefined;
-        this.requests.push({ method: req.method ?? '', ...(rpc ? { rpc } : {}), headers: req.headers });
+        const rpc =
+          body && typeof body === 'object' && 'method' in body
+            ? String((body as { method: unknown }).method)
+            : undefined;
+        this.requests.push({
+          method: req.method ?? '',
+          ...(rpc ? { rpc } : {}),
+          headers: req.headers,
+        });
         if (this.o.bearer && req.headers.authorization !== `Bearer ${this.o.bearer}`) {
-          res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end('{"error":"unauthorized"}');
+          res
+            .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
+            .end('{"error":"unauthorized"}');
           return;
         }
         const sid = req.headers['mcp-session-id'];
@@ -75,7 +84,13 @@ export class FakeUpstream {
           const s = this.sessions.get(sid);
           if (!s) {
             res.writeHead(this.o.staleStatus ?? 404, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: no valid session ID' } }));
+            res.end(
+              JSON.stringify({
+                jsonrpc: '2.0',
+                id: null,
+                error: { code: -32001, message: 'Session not found: no valid session ID' },
+              }),
+            );
             return;
           }
           await s.transport.handleRequest(req, res, body);
@@ -83,7 +98,13 @@ export class FakeUpstream {
         }
         if (req.method !== 'POST' || rpc !== 'initialize') {
           res.writeHead(400, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: initialize first' } }));
+          res.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: null,
+              error: { code: -32000, message: 'Bad Request: initialize first' },
+            }),
+          );
           return;
         }
         this.initializeCount++;
@@ -111,7 +132,9 @@ export class FakeUpstream {
   /** Replaces the tool list and tells every session (tools/list_changed). */
   async setTools(tools: FakeTool[]): Promise<void> {
     this.tools = tools;
-    await Promise.all([...this.sessions.values()].map((s) => s.server.sendToolListChanged().catch(() => {})));
+    await Promise.all(
+      [...this.sessions.values()].map((s) => s.server.sendToolListChanged().catch(() => {})),
+    );
   }
 
   /** Forgets every session, as a restarted server would. */
@@ -130,7 +153,10 @@ export class FakeUpstream {
   }
 
   private buildServer(): Server {
-    const server = new Server({ name: this.o.name ?? 'fake-upstream', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+    const server = new Server(
+      { name: this.o.name ?? 'fake-upstream', version: '1.0.0' },
+      { capabilities: { tools: { listChanged: true } } },
+    );
     server.setRequestHandler('tools/list', async () => ({
       tools: this.tools.map((t) => ({
         name: t.name,
@@ -144,14 +170,20 @@ export class FakeUpstream {
       const tool = this.tools.find((t) => t.name === req.params.name);
       const args = (req.params.arguments ?? {}) as Record<string, unknown>;
       this.calls.push({ name: req.params.name, args });
-      if (!tool) return { isError: true, content: [{ type: 'text', text: `no tool ${req.params.name}` }] };
+      if (!tool)
+        return { isError: true, content: [{ type: 'text', text: `no tool ${req.params.name}` }] };
       const token = req.params._meta?.progressToken;
       const progress = async (p: number, total?: number) => {
         if (token === undefined) return;
-        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: p, ...(total !== undefined ? { total } : {}) } });
+        await ctx.mcpReq.notify({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: p, ...(total !== undefined ? { total } : {}) },
+        });
       };
       const headers = Object.fromEntries((ctx.http?.req?.headers ?? new Headers()).entries());
-      return tool.run ? tool.run(args, { signal: ctx.mcpReq.signal, progress, headers }) : { content: [{ type: 'text', text: `${tool.name} ran` }] };
+      return tool.run
+        ? tool.run(args, { signal: ctx.mcpReq.signal, progress, headers })
+        : { content: [{ type: 'text', text: `${tool.name} ran` }] };
     });
     return server;
   }

@@ -26,7 +26,14 @@ export interface GoogleKit {
   close: () => Promise<void>;
 }
 
-export async function googleKit(o: { fake?: FakeGoogleOptions; connectTimeoutMs?: number; refreshAheadMs?: number; settings?: (s: SettingsStore) => void } = {}): Promise<GoogleKit> {
+export async function googleKit(
+  o: {
+    fake?: FakeGoogleOptions;
+    connectTimeoutMs?: number;
+    refreshAheadMs?: number;
+    settings?: (s: SettingsStore) => void;
+  } = {},
+): Promise<GoogleKit> {
   const fake = new FakeGoogle(o.fake);
   await fake.start();
   const dir = tempDir('airlock-google-');
@@ -35,7 +42,13 @@ export async function googleKit(o: { fake?: FakeGoogleOptions; connectTimeoutMs?
   const vault = new MemoryVault();
   const events = new CoreEvents();
   const logger = new Logger({ dir: join(dir, 'logs'), stderr: false, level: 'debug' });
-  const accounts = new GoogleAccounts({ settings, vault, logger, env: fake.env(), ...(o.refreshAheadMs !== undefined ? { refreshAheadMs: o.refreshAheadMs } : {}) });
+  const accounts = new GoogleAccounts({
+    settings,
+    vault,
+    logger,
+    env: fake.env(),
+    ...(o.refreshAheadMs !== undefined ? { refreshAheadMs: o.refreshAheadMs } : {}),
+  });
   const opened: string[] = [];
   const control = new GoogleControl({
     accounts,
@@ -71,10 +84,13 @@ export async function googleKit(o: { fake?: FakeGoogleOptions; connectTimeoutMs?
 }
 
 /** What a browser does with the consent URL: follow the fake's redirect to the loopback listener. */
-export async function browse(authUrl: string): Promise<{ callbackUrl: string; status: number; page: string }> {
+export async function browse(
+  authUrl: string,
+): Promise<{ callbackUrl: string; status: number; page: string }> {
   const consent = await fetch(authUrl, { redirect: 'manual' });
   const callbackUrl = consent.headers.get('location');
-  if (consent.status !== 302 || !callbackUrl) throw new Error(`the fake did not redirect (HTTP ${consent.status}): ${await consent.text()}`);
+  if (consent.status !== 302 || !callbackUrl)
+    throw new Error(`the fake did not redirect (HTTP ${consent.status}): ${await consent.text()}`);
   const res = await fetch(callbackUrl);
   return { callbackUrl, status: res.status, page: await res.text() };
 }

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { App, type Started } from '../core/app.js';
 import { Logger } from '../core/log.js';
-import type { ToolSource, ToolDefinition, CallToolResult, ToolCallContext } from '../tools/types.js';
+import type {
+  ToolSource,
+  ToolDefinition,
+  CallToolResult,
+  ToolCallContext,
+} from '../tools/types.js';
 import { MemoryVault, type Vault } from '../vault/vault.js';
 
 export { filesContaining } from '../../e2e/helpers/files.js';
@@ -23,20 +28,42 @@ export function tempDir(prefix = 'airlock-test-'): string {
 }
 
 /** A real App (gateway, SQLite, approvals) on a free loopback port, with one agent "test". */
-export async function startTestApp(opts: { sources?: ToolSource[]; settings?: Record<string, unknown>; vault?: Vault; dataDir?: string } = {}): Promise<TestApp> {
+export async function startTestApp(
+  opts: {
+    sources?: ToolSource[];
+    settings?: Record<string, unknown>;
+    vault?: Vault;
+    dataDir?: string;
+  } = {},
+): Promise<TestApp> {
   const dataDir = opts.dataDir ?? tempDir();
   if (opts.settings) writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(opts.settings));
   const vault = opts.vault ?? new MemoryVault();
-  const app = new App({ dataDir, port: 0, vault, sources: opts.sources ?? [], logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false }) });
+  const app = new App({
+    dataDir,
+    port: 0,
+    vault,
+    sources: opts.sources ?? [],
+    logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false }),
+  });
   const started = await app.start();
   const existing = app.agents.get('test');
   const token = existing ? '' : (await app.control.addAgent('test')).token;
   return { app, started, dataDir, vault, token, stop: () => app.stop() };
 }
 
-export async function connectClient(mcpUrl: string, token: string, mode: 'legacy' | 'auto' = 'legacy'): Promise<Client> {
-  const client = new Client({ name: 'airlock-test', version: '1.0.0' }, { versionNegotiation: { mode } });
-  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+export async function connectClient(
+  mcpUrl: string,
+  token: string,
+  mode: 'legacy' | 'auto' = 'legacy',
+): Promise<Client> {
+  const client = new Client(
+    { name: 'airlock-test', version: '1.0.0' },
+    { versionNegotiation: { mode } },
+  );
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
   await client.connect(transport);
   return client;
 }
@@ -52,14 +79,29 @@ export class CountingSource implements ToolSource {
   private gate: Promise<void> | null = null;
   private readonly listeners = new Set<() => void>();
   defs: ToolDefinition[] = [
-    { name: 'count_read', description: 'Reads.', inputSchema: { type: 'object', properties: {} }, trustedReadOnly: true },
+    {
+      name: 'count_read',
+      description: 'Reads.',
+      inputSchema: { type: 'object', properties: {} },
+      trustedReadOnly: true,
+    },
     {
       name: 'count_send',
       description: 'Sends a message.',
-      inputSchema: { type: 'object', properties: { to: { type: 'string', minLength: 3 } }, required: ['to'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { to: { type: 'string', minLength: 3 } },
+        required: ['to'],
+        additionalProperties: false,
+      },
       annotations: { readOnlyHint: false, destructiveHint: false },
     },
-    { name: 'count_delete', description: 'Deletes.', inputSchema: { type: 'object', properties: {} }, annotations: { destructiveHint: true } },
+    {
+      name: 'count_delete',
+      description: 'Deletes.',
+      inputSchema: { type: 'object', properties: {} },
+      annotations: { destructiveHint: true },
+    },
   ];
 
   ready() {
@@ -88,7 +130,11 @@ export class CountingSource implements ToolSource {
   count(tool: string): number {
     return this.calls.filter((c) => c.tool === tool).length;
   }
-  async call(tool: string, args: Record<string, unknown>, _ctx: ToolCallContext): Promise<CallToolResult> {
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    _ctx: ToolCallContext,
+  ): Promise<CallToolResult> {
     this.calls.push({ tool, args });
     if (this.gate) await this.gate;
     return { content: [{ type: 'text', text: `${tool} ok ${JSON.stringify(args)}` }] };

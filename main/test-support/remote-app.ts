@@ -9,7 +9,14 @@ import type { RemoteTimings } from '../remote/remote-source.js';
 import { MemoryVault } from '../vault/vault.js';
 
 /** Remote-server timings short enough for tests: a restarted upstream is back within half a second. */
-export const FAST_REMOTE: Partial<RemoteTimings> = { connectMs: 3000, listMs: 3000, readyMs: 1000, healthMs: 1000, backoffInitialMs: 100, backoffMaxMs: 400 };
+export const FAST_REMOTE: Partial<RemoteTimings> = {
+  connectMs: 3000,
+  listMs: 3000,
+  readyMs: 1000,
+  healthMs: 1000,
+  backoffInitialMs: 100,
+  backoffMaxMs: 400,
+};
 
 export interface RemoteTestApp {
   app: App;
@@ -22,10 +29,19 @@ export interface RemoteTestApp {
 }
 
 /** A real App (gateway, SQLite, approvals, remote servers) on a free loopback port. Reuse dataDir+vault to "restart". */
-export async function startRemoteApp(o: { dataDir?: string; vault?: MemoryVault; logLevel?: LogLevel } = {}): Promise<RemoteTestApp> {
+export async function startRemoteApp(
+  o: { dataDir?: string; vault?: MemoryVault; logLevel?: LogLevel } = {},
+): Promise<RemoteTestApp> {
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'airlock-remote-'));
   const vault = o.vault ?? new MemoryVault();
-  const app = new App({ dataDir, port: 0, vault, skipLock: true, remoteTimings: FAST_REMOTE, logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false, level: o.logLevel ?? 'info' }) });
+  const app = new App({
+    dataDir,
+    port: 0,
+    vault,
+    skipLock: true,
+    remoteTimings: FAST_REMOTE,
+    logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false, level: o.logLevel ?? 'info' }),
+  });
   const started = await app.start();
   const token = app.agents.get('test') ? '' : (await app.control.addAgent('test')).token;
   return { app, started, dataDir, vault, token, stop: () => app.stop() };
@@ -33,12 +49,19 @@ export async function startRemoteApp(o: { dataDir?: string; vault?: MemoryVault;
 
 export async function agentClient(mcpUrl: string, token: string): Promise<Client> {
   const client = new Client({ name: 'remote-test-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(mcpUrl), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
   return client;
 }
 
 /** Resolves with the first core event that satisfies `match` (subscribe before causing it). */
-export function nextEvent<T extends CoreEvent>(app: App, match: (e: CoreEvent) => e is T): Promise<T>;
+export function nextEvent<T extends CoreEvent>(
+  app: App,
+  match: (e: CoreEvent) => e is T,
+): Promise<T>;
 export function nextEvent(app: App, match: (e: CoreEvent) => boolean): Promise<CoreEvent>;
 export function nextEvent(app: App, match: (e: CoreEvent) => boolean): Promise<CoreEvent> {
   return new Promise((resolve) => {

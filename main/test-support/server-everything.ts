@@ -24,27 +24,35 @@ export class EverythingServer {
     return `http://127.0.0.1:${this.port}/${this.mode === 'sse' ? 'sse' : 'mcp'}`;
   }
 
-  static async start(mode: 'streamableHttp' | 'sse' = 'streamableHttp', port = 0): Promise<EverythingServer> {
+  static async start(
+    mode: 'streamableHttp' | 'sse' = 'streamableHttp',
+    port = 0,
+  ): Promise<EverythingServer> {
     const child = spawn(process.execPath, ['--import', LOOPBACK, ENTRY, mode], {
       env: { ...process.env, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    const { address, boundPort } = await new Promise<{ address: string; boundPort: number }>((resolve, reject) => {
-      let err = '';
-      const timer = setTimeout(() => reject(new Error(`server-everything did not start: ${err}`)), 15_000);
-      child.stderr!.on('data', (d: Buffer) => {
-        err += d.toString();
-        const m = /AIRLOCK_TEST_LISTENING (\S+) (\d+)/.exec(err);
-        if (m) {
+    const { address, boundPort } = await new Promise<{ address: string; boundPort: number }>(
+      (resolve, reject) => {
+        let err = '';
+        const timer = setTimeout(
+          () => reject(new Error(`server-everything did not start: ${err}`)),
+          15_000,
+        );
+        child.stderr!.on('data', (d: Buffer) => {
+          err += d.toString();
+          const m = /AIRLOCK_TEST_LISTENING (\S+) (\d+)/.exec(err);
+          if (m) {
+            clearTimeout(timer);
+            resolve({ address: m[1]!, boundPort: Number(m[2]) });
+          }
+        });
+        child.once('exit', (code) => {
           clearTimeout(timer);
-          resolve({ address: m[1]!, boundPort: Number(m[2]) });
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`server-everything exited (${code}): ${err}`));
-      });
-    });
+          reject(new Error(`server-everything exited (${code}): ${err}`));
+        });
+      },
+    );
     if (address !== '127.0.0.1') {
       child.kill('SIGKILL');
       throw new Error(`server-everything bound ${address}, not loopback`);

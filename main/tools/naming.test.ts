@@ -3,7 +3,9 @@ import { assignNames, MAX_NAME_LENGTH, NAME_PATTERN } from './naming.js';
 
 describe('public tool names', () => {
   it('prefix__tool, sanitised to the Claude/OpenAI pattern', () => {
-    const names = assignNames([{ key: 'remote:gh/create.issue', prefix: 'gh', tool: 'create.issue' }]);
+    const names = assignNames([
+      { key: 'remote:gh/create.issue', prefix: 'gh', tool: 'create.issue' },
+    ]);
     expect(names.get('remote:gh/create.issue')).toBe('gh__create_issue');
   });
 

@@ -23,7 +23,10 @@ export function sanitize(raw: string): string {
 }
 
 function shortHash(key: string, salt = ''): string {
-  return createHash('sha256').update(key + salt).digest('hex').slice(0, 6);
+  return createHash('sha256')
+    .update(key + salt)
+    .digest('hex')
+    .slice(0, 6);
 }
 
 function withSuffix(base: string, key: string, salt = ''): string {
@@ -49,7 +52,8 @@ export function assignNames(requests: readonly NameRequest[]): Map<string, strin
   for (const req of sorted) {
     const base = baseName(req.prefix, req.tool);
     let name = base.length <= MAX_NAME_LENGTH ? base : withSuffix(base, req.key);
-    for (let salt = 0; taken.has(name); salt++) name = withSuffix(base, req.key, salt ? String(salt) : '');
+    for (let salt = 0; taken.has(name); salt++)
+      name = withSuffix(base, req.key, salt ? String(salt) : '');
     taken.add(name);
     out.set(req.key, name);
   }

@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from './registry.js';
 import type { ToolDefinition, ToolSource } from './types.js';
 
-function slowSource(id: string, tools: string[], readyAfter: Promise<void>): ToolSource & { loaded: boolean } {
-  const defs: ToolDefinition[] = tools.map((name) => ({ name, description: name, inputSchema: { type: 'object' } }));
+function slowSource(
+  id: string,
+  tools: string[],
+  readyAfter: Promise<void>,
+): ToolSource & { loaded: boolean } {
+  const defs: ToolDefinition[] = tools.map((name) => ({
+    name,
+    description: name,
+    inputSchema: { type: 'object' },
+  }));
   const src = {
     id,
     kind: 'test' as const,
@@ -29,7 +37,12 @@ describe('ToolRegistry readiness', () => {
     const waiting = registry.whenReady().then(() => registry.rebuild());
     setTimeout(release, 50);
     await waiting;
-    expect(registry.entries().map((e) => e.name).sort()).toEqual(['slow__a', 'slow__b']);
+    expect(
+      registry
+        .entries()
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['slow__a', 'slow__b']);
   });
 
   it('a source that never loads delays the first list only up to the bound', async () => {

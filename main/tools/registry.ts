@@ -95,16 +95,28 @@ export class ToolRegistry {
     for (const { source } of this.sources.values()) {
       for (const def of source.tools()) defs.push({ key: `${source.id}/${def.name}`, source, def });
     }
-    const names = assignNames(defs.map((d) => ({ key: d.key, prefix: d.source.prefix, tool: d.def.name })));
+    const names = assignNames(
+      defs.map((d) => ({ key: d.key, prefix: d.source.prefix, tool: d.def.name })),
+    );
     const byName = new Map<string, ToolEntry>();
     const byKey = new Map<string, ToolEntry>();
     for (const d of defs) {
-      const entry: ToolEntry = { name: names.get(d.key)!, key: d.key, source: d.source, def: d.def };
+      const entry: ToolEntry = {
+        name: names.get(d.key)!,
+        key: d.key,
+        source: d.source,
+        def: d.def,
+      };
       byName.set(entry.name, entry);
       byKey.set(entry.key, entry);
     }
     const fingerprint = JSON.stringify(
-      [...byName.values()].map((e) => [e.name, e.def.description, e.def.inputSchema, e.def.annotations]),
+      [...byName.values()].map((e) => [
+        e.name,
+        e.def.description,
+        e.def.inputSchema,
+        e.def.annotations,
+      ]),
     );
     this.byName = byName;
     this.byKey = byKey;

@@ -16,7 +16,10 @@ export class SchemaValidator {
     const fn = this.compile(schema);
     if (!fn || fn(value)) return null;
     return (fn.errors ?? [])
-      .map((e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}${paramsText(e.params)}`)
+      .map(
+        (e) =>
+          `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}${paramsText(e.params)}`,
+      )
       .join('; ');
   }
 

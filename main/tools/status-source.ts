@@ -13,9 +13,14 @@ const DEFINITION: ToolDefinition = {
   title: 'Airlock status',
   description:
     'Tells you what Airlock connects you to: Google accounts, remote MCP servers and their state, and which of ' +
-    'your tools need the user\'s approval before they run (those calls wait for a human decision). Read-only.',
+    "your tools need the user's approval before they run (those calls wait for a human decision). Read-only.",
   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   trustedReadOnly: true,
 };
 
@@ -41,7 +46,11 @@ export class StatusSource implements ToolSource {
     return () => {};
   }
 
-  async call(tool: string, _args: Record<string, unknown>, ctx: { agent: string }): Promise<CallToolResult> {
+  async call(
+    tool: string,
+    _args: Record<string, unknown>,
+    ctx: { agent: string },
+  ): Promise<CallToolResult> {
     if (tool !== DEFINITION.name) throw new Error(`Unknown tool ${tool}`);
     const report = this.report(ctx.agent);
     const lines = [
@@ -54,6 +63,9 @@ export class StatusSource implements ToolSource {
         : 'No remote MCP server is connected.',
       `You have ${report.tools.total} tools; ${report.tools.needApproval.length} need the user's approval: ${report.tools.needApproval.join(', ') || 'none'}.`,
     ];
-    return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: { ...report } };
+    return {
+      content: [{ type: 'text', text: lines.join('\n') }],
+      structuredContent: { ...report },
+    };
   }
 }

@@ -29,7 +29,8 @@ export interface ToolCallContext {
   progress?: (progress: number, total?: number, message?: string) => void;
 }
 
-export type SourceState = { state: 'loading' } | { state: 'ready' } | { state: 'error'; detail: string };
+export type SourceState =
+  { state: 'loading' } | { state: 'ready' } | { state: 'error'; detail: string };
 
 /**
  * A provider of tools: the built-in status tool, Google, each remote MCP

@@ -12,7 +12,10 @@ import { classifyKeyringError, KeyringVault } from './keyring-vault.js';
  * scripts/with-keyring.sh (npm test runs the suite under it).
  */
 const real = process.env.AIRLOCK_KEYRING_TEST === '1';
-if (!real) console.log('keyring-vault.test: skipping real-keychain cases: run under scripts/with-keyring.sh (npm test does)');
+if (!real)
+  console.log(
+    'keyring-vault.test: skipping real-keychain cases: run under scripts/with-keyring.sh (npm test does)',
+  );
 
 const unique = () => mkdtempSync(join(tmpdir(), 'airlock-vault-'));
 
@@ -40,7 +43,9 @@ describe.skipIf(!real)('KeyringVault on a real Secret Service', () => {
   });
 
   it('no Secret Service on the bus → KEYCHAIN_UNAVAILABLE, not "no secret"', async () => {
-    const out = await probeInChild({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/airlock-test-bus' });
+    const out = await probeInChild({
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/airlock-test-bus',
+    });
     expect(out).toEqual({ get: 'KEYCHAIN_UNAVAILABLE', set: 'KEYCHAIN_UNAVAILABLE' });
   });
 
@@ -52,19 +57,41 @@ describe.skipIf(!real)('KeyringVault on a real Secret Service', () => {
 
     it('reads and writes fail with VAULT_LOCKED (a locked Secret Service answers null for reads)', async () => {
       // A second, private bus with a gnome-keyring that was started but never unlocked.
-      const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       children.push(bus);
-      const address = await new Promise<string>((resolve) => createInterface({ input: bus.stdout! }).once('line', resolve));
+      const address = await new Promise<string>((resolve) =>
+        createInterface({ input: bus.stdout! }).once('line', resolve),
+      );
       // First create a password-protected login keyring, then restart the daemon without unlocking it.
       const home = unique();
-      const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: address, XDG_DATA_HOME: home, DISPLAY: '' };
-      const creator = spawn('gnome-keyring-daemon', ['--unlock', '--foreground', '--components=secrets'], { env, stdio: ['pipe', 'ignore', 'ignore'] });
+      const env = {
+        ...process.env,
+        DBUS_SESSION_BUS_ADDRESS: address,
+        XDG_DATA_HOME: home,
+        DISPLAY: '',
+      };
+      const creator = spawn(
+        'gnome-keyring-daemon',
+        ['--unlock', '--foreground', '--components=secrets'],
+        { env, stdio: ['pipe', 'ignore', 'ignore'] },
+      );
       creator.stdin!.end('locked-test-pw');
       children.push(creator);
-      for (let i = 0; i < 50 && (await probeInChild({ DBUS_SESSION_BUS_ADDRESS: address })).set !== 'ok'; i++) await new Promise((r) => setTimeout(r, 100));
+      for (
+        let i = 0;
+        i < 50 && (await probeInChild({ DBUS_SESSION_BUS_ADDRESS: address })).set !== 'ok';
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 100));
       creator.kill();
       await new Promise((r) => creator.once('exit', r));
-      const keyring = spawn('gnome-keyring-daemon', ['--start', '--foreground', '--components=secrets'], { env, stdio: 'ignore' });
+      const keyring = spawn(
+        'gnome-keyring-daemon',
+        ['--start', '--foreground', '--components=secrets'],
+        { env, stdio: 'ignore' },
+      );
       children.push(keyring);
       // The daemon takes a moment to claim its bus name; until then the answer is "unavailable".
       let out: Record<string, string> = {};
@@ -90,15 +117,30 @@ async function probeInChild(env: Record<string, string>): Promise<Record<string,
     const vault = new KeyringVault({ dataDir: ${JSON.stringify(unique())} });
     const code = (p) => p.then(() => 'ok', (e) => e.code ?? e.message);
     console.log(JSON.stringify({ get: await code(vault.get('k')), set: await code(vault.set('k', 'v')) }));`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve) =>
+    createInterface({ input: child.stdout! }).once('line', resolve),
+  );
   return JSON.parse(line) as Record<string, string>;
 }
 
 describe('classifyKeyringError', () => {
   it('maps the backend messages onto the two named states', () => {
-    expect(classifyKeyringError(new Error("Couldn't access platform storage: Secret Service: unlock prompt was dismissed")).code).toBe('VAULT_LOCKED');
-    expect(classifyKeyringError(new Error('Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled')).code).toBe('KEYCHAIN_UNAVAILABLE');
+    expect(
+      classifyKeyringError(
+        new Error("Couldn't access platform storage: Secret Service: unlock prompt was dismissed"),
+      ).code,
+    ).toBe('VAULT_LOCKED');
+    expect(
+      classifyKeyringError(
+        new Error(
+          'Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled',
+        ),
+      ).code,
+    ).toBe('KEYCHAIN_UNAVAILABLE');
   });
 
   it('a null read is confirmed with a write before it is believed', async () => {

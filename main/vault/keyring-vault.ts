@@ -40,7 +40,8 @@ export class KeyringVault implements Vault {
   constructor(options: KeyringVaultOptions) {
     this.service = profileService(options.dataDir);
     this.entryFactory =
-      options.entryFactory ?? ((service, account) => new AsyncEntry(service, account, ENTRY_OPTIONS));
+      options.entryFactory ??
+      ((service, account) => new AsyncEntry(service, account, ENTRY_OPTIONS));
   }
 
   async get(key: string): Promise<string | null> {

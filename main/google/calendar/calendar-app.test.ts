@@ -67,10 +67,17 @@ describe('calendar tools through a real App and MCP client', () => {
 
   it('a create that cannot run is refused before the user is asked', async () => {
     const asked: string[] = [];
-    const off = app.app.events.subscribe((e) => e.type === 'approval.requested' && asked.push(e.approval.id));
+    const off = app.app.events.subscribe(
+      (e) => e.type === 'approval.requested' && asked.push(e.approval.id),
+    );
     for (const bad of [
       { ...CREATE, time_zone: 'Mars/Olympus' },
-      { ...CREATE, start: '2026-03-10T10:00', end: '2026-03-10T09:00', duration_minutes: undefined },
+      {
+        ...CREATE,
+        start: '2026-03-10T10:00',
+        end: '2026-03-10T09:00',
+        duration_minutes: undefined,
+      },
       { ...CREATE, attendees: ['not an address'] },
     ]) {
       const r = await client.callTool({ name: 'calendar_create_event', arguments: bad });

@@ -148,7 +148,13 @@ export class CalendarSource implements ToolSource {
     try {
       reqString(args, 'summary');
       const account = this.cal.account(args.account, true);
-      const zone = zoneArg(args) ?? this.cal.knownZone(account, typeof args.calendar_id === 'string' ? args.calendar_id : 'primary') ?? 'UTC';
+      const zone =
+        zoneArg(args) ??
+        this.cal.knownZone(
+          account,
+          typeof args.calendar_id === 'string' ? args.calendar_id : 'primary',
+        ) ??
+        'UTC';
       eventTimes(args, zone, { allDayDays: 1 });
       emails(optStrings(args, 'attendees'), 'attendees');
       checkRecurrence(optStrings(args, 'recurrence'));

@@ -180,7 +180,9 @@ describe('calendar_update_event on a single event', () => {
     });
     expect(text(r)).toMatch(/Warning: overlaps "Call"/);
     const end = await t.call('calendar_update_event', { event_id: e.id, end: '2026-03-10T13:00' });
-    expect(text(end)).toMatch(/end \(2026-03-10T13:00:00-04:00\) must be after start \(2026-03-10T14:00:00-04:00\)/);
+    expect(text(end)).toMatch(
+      /end \(2026-03-10T13:00:00-04:00\) must be after start \(2026-03-10T14:00:00-04:00\)/,
+    );
     expect(patches()).toHaveLength(1);
   });
 });

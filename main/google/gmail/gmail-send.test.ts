@@ -15,7 +15,9 @@ describe('gmail_send', () => {
     t = await gmailTestbed();
     const args = { to: ['bob@example.com'], body: 'Yes!', reply_to_message_id: t.ids.thread1.id };
     expect(t.source.describeEffect('gmail_send', args)).not.toContain('Re: Lunch on Friday?');
-    expect(await t.source.describeEffectAsync('gmail_send', args)).toContain('Re: Lunch on Friday?');
+    expect(await t.source.describeEffectAsync('gmail_send', args)).toContain(
+      'Re: Lunch on Friday?',
+    );
     expect(posts(t)).toBe(0);
   });
 

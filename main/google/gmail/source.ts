@@ -142,15 +142,27 @@ export class GmailSource implements ToolSource {
   async describeEffectAsync(tool: string, args: Record<string, unknown>): Promise<string> {
     try {
       const account = this.pickAccount(tool, args).email;
-      const ids = tool === 'gmail_send' || tool === 'gmail_create_draft' ? [str(args.reply_to_message_id)] : strings(args.message_ids).slice(0, 10);
-      const missing = ids.map((id) => id?.trim()).filter((id): id is string => !!id && !this.seen.get(account, id));
+      const ids =
+        tool === 'gmail_send' || tool === 'gmail_create_draft'
+          ? [str(args.reply_to_message_id)]
+          : strings(args.message_ids).slice(0, 10);
+      const missing = ids
+        .map((id) => id?.trim())
+        .filter((id): id is string => !!id && !this.seen.get(account, id));
       const client = new GmailClient(this.access, account, this.retry, AbortSignal.timeout(2500));
       await Promise.all(
         missing.map(async (id) => {
           const m = await client.read(`message ${id}`, (api, opts) =>
-            api.users.messages.get({ userId: 'me', id, format: 'metadata', metadataHeaders: ['Subject', 'From'] }, opts),
+            api.users.messages.get(
+              { userId: 'me', id, format: 'metadata', metadataHeaders: ['Subject', 'From'] },
+              opts,
+            ),
           );
-          this.seen.remember(account, id, { subject: header(m.payload ?? undefined, 'subject') ?? '', from: header(m.payload ?? undefined, 'from') ?? '', threadId: m.threadId ?? '' });
+          this.seen.remember(account, id, {
+            subject: header(m.payload ?? undefined, 'subject') ?? '',
+            from: header(m.payload ?? undefined, 'from') ?? '',
+            threadId: m.threadId ?? '',
+          });
         }),
       );
     } catch {

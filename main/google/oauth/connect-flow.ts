@@ -7,7 +7,14 @@ import { pages, type Page } from './pages.js';
 
 export type FlowState = 'waiting' | 'exchanging' | 'connected' | 'failed' | 'cancelled';
 
-export type FlowErrorCode = 'ACCESS_DENIED' | 'TIMEOUT' | 'NO_REFRESH_TOKEN' | 'EXCHANGE_FAILED' | 'AUTHORIZATION_ERROR' | 'CANCELLED' | 'SAVE_FAILED';
+export type FlowErrorCode =
+  | 'ACCESS_DENIED'
+  | 'TIMEOUT'
+  | 'NO_REFRESH_TOKEN'
+  | 'EXCHANGE_FAILED'
+  | 'AUTHORIZATION_ERROR'
+  | 'CANCELLED'
+  | 'SAVE_FAILED';
 
 export class ConnectFlowError extends Error {
   override name = 'ConnectFlowError';
@@ -109,14 +116,21 @@ export class ConnectFlow {
     this.expiresAt = new Date(Date.now() + this.o.timeoutMs).toISOString();
     const minutes = Math.round(this.o.timeoutMs / 60_000);
     this.timer = setTimeout(
-      () => this.fail(new ConnectFlowError('TIMEOUT', `No answer from Google within ${minutes >= 1 ? `${minutes} minutes` : `${Math.round(this.o.timeoutMs / 1000)} seconds`}; nothing was connected. Start again when ready.`)),
+      () =>
+        this.fail(
+          new ConnectFlowError(
+            'TIMEOUT',
+            `No answer from Google within ${minutes >= 1 ? `${minutes} minutes` : `${Math.round(this.o.timeoutMs / 1000)} seconds`}; nothing was connected. Start again when ready.`,
+          ),
+        ),
       this.o.timeoutMs,
     );
   }
 
   /** Ends a flow still waiting for Google; one already exchanging the code runs to its end. */
   cancel(reason = 'The sign-in was cancelled; nothing was connected.'): void {
-    if (this.status === 'waiting') this.fail(new ConnectFlowError('CANCELLED', reason), 'cancelled');
+    if (this.status === 'waiting')
+      this.fail(new ConnectFlowError('CANCELLED', reason), 'cancelled');
   }
 
   private async onCallback(p: CallbackParams): Promise<Page> {
@@ -125,10 +139,19 @@ export class ConnectFlow {
     if (p.error) {
       const err =
         p.error === 'access_denied'
-          ? new ConnectFlowError('ACCESS_DENIED', 'Google access was not granted (the consent screen was cancelled or denied). Nothing was connected; run the connection again to retry.')
-          : new ConnectFlowError('AUTHORIZATION_ERROR', `Google answered "${p.error}"${p.errorDescription ? ` (${p.errorDescription})` : ''}. Nothing was connected.`);
+          ? new ConnectFlowError(
+              'ACCESS_DENIED',
+              'Google access was not granted (the consent screen was cancelled or denied). Nothing was connected; run the connection again to retry.',
+            )
+          : new ConnectFlowError(
+              'AUTHORIZATION_ERROR',
+              `Google answered "${p.error}"${p.errorDescription ? ` (${p.errorDescription})` : ''}. Nothing was connected.`,
+            );
       this.fail(err);
-      return pages.failed(err.code === 'ACCESS_DENIED' ? 'Access not granted' : 'Google reported an error', err.message);
+      return pages.failed(
+        err.code === 'ACCESS_DENIED' ? 'Access not granted' : 'Google reported an error',
+        err.message,
+      );
     }
     this.status = 'exchanging';
     // The code is in hand: the deadline was for the user, the exchange has its own timeouts.
@@ -136,12 +159,21 @@ export class ConnectFlow {
     try {
       const grant = await this.exchange(p.code ?? '');
       await this.o.save(grant).catch((err: unknown) => {
-        throw new ConnectFlowError('SAVE_FAILED', `Google granted access, but Airlock could not store it: ${err instanceof Error ? err.message : String(err)}`);
+        throw new ConnectFlowError(
+          'SAVE_FAILED',
+          `Google granted access, but Airlock could not store it: ${err instanceof Error ? err.message : String(err)}`,
+        );
       });
       this.succeed(grant);
       return pages.connected(grant.email);
     } catch (err) {
-      const e = err instanceof ConnectFlowError ? err : new ConnectFlowError('EXCHANGE_FAILED', err instanceof Error ? err.message : String(err));
+      const e =
+        err instanceof ConnectFlowError
+          ? err
+          : new ConnectFlowError(
+              'EXCHANGE_FAILED',
+              err instanceof Error ? err.message : String(err),
+            );
       this.fail(e);
       return pages.failed('Connection failed', e.message);
     }
@@ -150,11 +182,20 @@ export class ConnectFlow {
   private async exchange(code: string): Promise<Grant> {
     let tokens: TokenAnswer;
     try {
-      tokens = await this.o.oauth.exchange({ code, verifier: this.verifier, redirectUri: this.redirect });
+      tokens = await this.o.oauth.exchange({
+        code,
+        verifier: this.verifier,
+        redirectUri: this.redirect,
+      });
     } catch (err) {
       const f = describeOAuthError(err);
-      const said = f.network ? `could not reach Google (${f.network})` : [f.error, f.description].filter(Boolean).join(': ') || `HTTP ${f.status}`;
-      throw new ConnectFlowError('EXCHANGE_FAILED', `Exchanging Google's code for tokens failed: ${said}. Nothing was connected; try again.`);
+      const said = f.network
+        ? `could not reach Google (${f.network})`
+        : [f.error, f.description].filter(Boolean).join(': ') || `HTTP ${f.status}`;
+      throw new ConnectFlowError(
+        'EXCHANGE_FAILED',
+        `Exchanging Google's code for tokens failed: ${said}. Nothing was connected; try again.`,
+      );
     }
     this.o.onSecret?.(tokens.accessToken);
     if (tokens.refreshToken) this.o.onSecret?.(tokens.refreshToken);
@@ -170,9 +211,17 @@ export class ConnectFlow {
     try {
       email = await this.o.oauth.email(tokens.accessToken);
     } catch (err) {
-      throw new ConnectFlowError('EXCHANGE_FAILED', `Could not learn which Google account was connected: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ConnectFlowError(
+        'EXCHANGE_FAILED',
+        `Could not learn which Google account was connected: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
-    return { email, readOnly: this.o.readOnly, tokens: { ...tokens, refreshToken: tokens.refreshToken }, asked: scopesFor(this.o.readOnly) };
+    return {
+      email,
+      readOnly: this.o.readOnly,
+      tokens: { ...tokens, refreshToken: tokens.refreshToken },
+      asked: scopesFor(this.o.readOnly),
+    };
   }
 
   private succeed(grant: Grant): void {
@@ -184,7 +233,8 @@ export class ConnectFlow {
   }
 
   private fail(err: ConnectFlowError, status: FlowState = 'failed'): void {
-    if (this.status === 'connected' || this.status === 'failed' || this.status === 'cancelled') return;
+    if (this.status === 'connected' || this.status === 'failed' || this.status === 'cancelled')
+      return;
     this.finish();
     this.status = status;
     this.error = err;

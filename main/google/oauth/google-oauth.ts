@@ -24,7 +24,13 @@ export interface TokenAnswer {
 export class GoogleOAuth {
   private oauthClient: Promise<AirlockOAuth2Client> | undefined;
 
-  constructor(private readonly o: { client: GoogleClientCredentials; endpoints: GoogleEndpoints; timeoutMs?: number }) {}
+  constructor(
+    private readonly o: {
+      client: GoogleClientCredentials;
+      endpoints: GoogleEndpoints;
+      timeoutMs?: number;
+    },
+  ) {}
 
   /** google-auth-library's client, built on first use (the library loads lazily; issue 2). */
   private client(): Promise<AirlockOAuth2Client> {
@@ -33,7 +39,11 @@ export class GoogleOAuth {
         new AirlockOAuth2Client({
           clientId: this.o.client.clientId,
           clientSecret: this.o.client.clientSecret,
-          endpoints: { oauth2AuthBaseUrl: this.o.endpoints.authUrl, oauth2TokenUrl: this.o.endpoints.tokenUrl, oauth2RevokeUrl: this.o.endpoints.revokeUrl },
+          endpoints: {
+            oauth2AuthBaseUrl: this.o.endpoints.authUrl,
+            oauth2TokenUrl: this.o.endpoints.tokenUrl,
+            oauth2RevokeUrl: this.o.endpoints.revokeUrl,
+          },
           transporterOptions: { timeout: this.o.timeoutMs ?? 30_000 },
         }),
     ));
@@ -54,8 +64,17 @@ export class GoogleOAuth {
    * The consent URL. `access_type=offline` + `prompt=consent` are what make
    * Google return a refresh token every time (FIELD-NOTES, "Google").
    */
-  async authUrl(p: { redirectUri: string; state: string; challenge: string; scopes: string[]; loginHint?: string }): Promise<string> {
-    const [client, { CodeChallengeMethod }] = await Promise.all([this.client(), libs.oauthClient()]);
+  async authUrl(p: {
+    redirectUri: string;
+    state: string;
+    challenge: string;
+    scopes: string[];
+    loginHint?: string;
+  }): Promise<string> {
+    const [client, { CodeChallengeMethod }] = await Promise.all([
+      this.client(),
+      libs.oauthClient(),
+    ]);
     return client.generateAuthUrl({
       redirect_uri: p.redirectUri,
       response_type: 'code',
@@ -71,7 +90,9 @@ export class GoogleOAuth {
   }
 
   async exchange(p: { code: string; verifier: string; redirectUri: string }): Promise<TokenAnswer> {
-    const { tokens } = await (await this.client()).getToken({ code: p.code, codeVerifier: p.verifier, redirect_uri: p.redirectUri });
+    const { tokens } = await (
+      await this.client()
+    ).getToken({ code: p.code, codeVerifier: p.verifier, redirect_uri: p.redirectUri });
     return answer(tokens);
   }
 
@@ -93,13 +114,14 @@ export class GoogleOAuth {
     });
     if (!res.ok) throw new Error(`Google's userinfo endpoint answered HTTP ${res.status}.`);
     const body = (await res.json().catch(() => ({}))) as { email?: unknown };
-    if (typeof body.email !== 'string' || !body.email.includes('@')) throw new Error('Google did not say which account was connected (no e-mail in userinfo).');
+    if (typeof body.email !== 'string' || !body.email.includes('@'))
+      throw new Error('Google did not say which account was connected (no e-mail in userinfo).');
     return body.email.toLowerCase();
   }
 }
 
 function answer(tokens: Credentials): TokenAnswer {
-  if (!tokens.access_token) throw new Error('Google\'s token answer had no access token.');
+  if (!tokens.access_token) throw new Error("Google's token answer had no access token.");
   return {
     accessToken: tokens.access_token,
     ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),

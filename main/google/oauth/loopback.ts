@@ -80,7 +80,13 @@ export class LoopbackListener {
     if (description) params.errorDescription = description;
     if (!code && !error) {
       this.rejected += 1;
-      return send(res, pages.failed('Incomplete answer', 'The answer from Google had neither a code nor an error. Airlock is still waiting.'));
+      return send(
+        res,
+        pages.failed(
+          'Incomplete answer',
+          'The answer from Google had neither a code nor an error. Airlock is still waiting.',
+        ),
+      );
     }
     this.accepted = true;
     let page: Page;

@@ -27,19 +27,31 @@ export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
 } as const;
 
 export const pages = {
-  connected: (email: string): Page => ({ status: 200, ok: true, title: 'Connected', message: `Airlock is now connected to ${email}. You can close this tab.` }),
+  connected: (email: string): Page => ({
+    status: 200,
+    ok: true,
+    title: 'Connected',
+    message: `Airlock is now connected to ${email}. You can close this tab.`,
+  }),
   wrongState: (): Page => ({
     status: 400,
     ok: false,
     title: 'This sign-in does not match',
-    message: 'This answer does not belong to the sign-in Airlock started (its state is missing or different). Airlock is still waiting: finish the sign-in in the tab Airlock opened, or start again.',
+    message:
+      'This answer does not belong to the sign-in Airlock started (its state is missing or different). Airlock is still waiting: finish the sign-in in the tab Airlock opened, or start again.',
   }),
-  alreadyUsed: (): Page => ({ status: 400, ok: false, title: 'Already used', message: 'Airlock already received an answer for this sign-in. You can close this tab.' }),
+  alreadyUsed: (): Page => ({
+    status: 400,
+    ok: false,
+    title: 'Already used',
+    message: 'Airlock already received an answer for this sign-in. You can close this tab.',
+  }),
   failed: (title: string, message: string): Page => ({ status: 400, ok: false, title, message }),
   notFound: (): Page => ({ status: 404, ok: false, title: 'Not found', message: 'Nothing here.' }),
 };

@@ -9,7 +9,11 @@ import { LoginError } from './errors.js';
  * requests that URL so the listener completes the sign-in. A page that wants
  * a person (a login form) ends the attempt at once instead of waiting.
  */
-export async function followAuthorization(authUrl: string, redirectUri: string, fetchFn: FetchLike = fetch): Promise<void> {
+export async function followAuthorization(
+  authUrl: string,
+  redirectUri: string,
+  fetchFn: FetchLike = fetch,
+): Promise<void> {
   let url = new URL(authUrl);
   for (let hop = 0; hop < 10; hop++) {
     if (url.href.startsWith(redirectUri)) {
@@ -21,7 +25,10 @@ export async function followAuthorization(authUrl: string, redirectUri: string, 
     await res.text().catch(() => '');
     const location = res.headers.get('location');
     if (res.status < 300 || res.status > 399 || !location) {
-      throw new LoginError('AUTO_FOLLOW_FAILED', `The authorization server answered ${res.status} without a redirect: it wants a person to approve (--oauth-auto only works with servers that approve on their own).`);
+      throw new LoginError(
+        'AUTO_FOLLOW_FAILED',
+        `The authorization server answered ${res.status} without a redirect: it wants a person to approve (--oauth-auto only works with servers that approve on their own).`,
+      );
     }
     url = new URL(location, url);
   }

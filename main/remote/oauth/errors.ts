@@ -64,7 +64,10 @@ export function signInDetail(reason?: string, neededScope?: string): string {
  */
 export function sanitize(value: string | undefined, max = 200): string | undefined {
   if (value === undefined) return undefined;
-  const clean = value.replace(/[^\x20-\x7e]/g, '').trim().slice(0, max);
+  const clean = value
+    .replace(/[^\x20-\x7e]/g, '')
+    .trim()
+    .slice(0, max);
   return clean || undefined;
 }
 
@@ -81,7 +84,9 @@ export function isSignInError(err: unknown): boolean {
 /** Status text for a sign-in error of an OAuth connection. */
 export function describeSignIn(err: unknown): string | undefined {
   if (err instanceof SignInRequiredError) return err.message;
-  if (err instanceof InsufficientScopeError) return signInDetail(undefined, sanitize(err.requiredScope) ?? 'more access');
-  if (err instanceof SdkError && err.code === SdkErrorCode.ClientHttpAuthentication) return signInDetail('the server refused the renewed access token');
+  if (err instanceof InsufficientScopeError)
+    return signInDetail(undefined, sanitize(err.requiredScope) ?? 'more access');
+  if (err instanceof SdkError && err.code === SdkErrorCode.ClientHttpAuthentication)
+    return signInDetail('the server refused the renewed access token');
   return undefined;
 }

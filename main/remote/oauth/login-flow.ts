@@ -16,7 +16,13 @@ import { LoopbackListener, type CallbackPage } from './loopback.js';
 import { FlowProvider } from './provider.js';
 import { findRevocationEndpoint } from './revoke.js';
 import type { LoginHints } from './session.js';
-import { bindIssuer, trimMetadata, type OAuthRecord, type OAuthStore, type SavedTokens } from './store.js';
+import {
+  bindIssuer,
+  trimMetadata,
+  type OAuthRecord,
+  type OAuthStore,
+  type SavedTokens,
+} from './store.js';
 
 export type LoginStatus = 'waiting' | 'exchanging' | 'signed-in' | 'failed' | 'cancelled';
 
@@ -77,39 +83,83 @@ export class LoginFlow {
   /** Runs discovery and registration and opens the listener; afterwards `authUrl` is set. Throws LoginError. */
   async start(): Promise<void> {
     const serverUrl = new URL(this.o.serverUrl);
-    const resourceMetadataUrl = this.o.hints?.resourceMetadataUrl ? new URL(this.o.hints.resourceMetadataUrl) : undefined;
+    const resourceMetadataUrl = this.o.hints?.resourceMetadataUrl
+      ? new URL(this.o.hints.resourceMetadataUrl)
+      : undefined;
     try {
-      this.info = await discoverOAuthServerInfo(serverUrl, { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn: this.fetchFn });
+      this.info = await discoverOAuthServerInfo(serverUrl, {
+        ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+        fetchFn: this.fetchFn,
+      });
     } catch (err) {
-      throw new LoginError('NO_OAUTH', `Could not read the OAuth metadata of "${this.o.name}": ${err instanceof Error ? err.message : String(err)}`);
+      throw new LoginError(
+        'NO_OAUTH',
+        `Could not read the OAuth metadata of "${this.o.name}": ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     const md = this.info.authorizationServerMetadata;
-    if (!md) throw new LoginError('NO_OAUTH', `"${this.o.name}" publishes no OAuth authorization server metadata (RFC 8414 or OpenID discovery at ${this.info.authorizationServerUrl}); Airlock cannot sign in to it.`);
+    if (!md)
+      throw new LoginError(
+        'NO_OAUTH',
+        `"${this.o.name}" publishes no OAuth authorization server metadata (RFC 8414 or OpenID discovery at ${this.info.authorizationServerUrl}); Airlock cannot sign in to it.`,
+      );
     // MCP 2025-11-25, "Authorization Code Protection": without advertised S256 support, refuse.
-    if (!md.code_challenge_methods_supported?.includes('S256')) throw new LoginError('NO_PKCE', `The authorization server of "${this.o.name}" does not advertise PKCE S256 (code_challenge_methods_supported); the MCP spec forbids signing in without it.`);
+    if (!md.code_challenge_methods_supported?.includes('S256'))
+      throw new LoginError(
+        'NO_PKCE',
+        `The authorization server of "${this.o.name}" does not advertise PKCE S256 (code_challenge_methods_supported); the MCP spec forbids signing in without it.`,
+      );
     // MCP 2025-11-25, "Communication Security": authorization server endpoints over HTTPS (loopback excepted, for local servers).
-    for (const [what, url] of [['authorization', md.authorization_endpoint], ['token', md.token_endpoint]] as const) {
-      if (!secureEndpoint(url)) throw new LoginError('INSECURE_ENDPOINT', `The ${what} endpoint of "${this.o.name}"'s authorization server is not HTTPS (${String(url).slice(0, 200)}); Airlock will not sign in through it.`);
+    for (const [what, url] of [
+      ['authorization', md.authorization_endpoint],
+      ['token', md.token_endpoint],
+    ] as const) {
+      if (!secureEndpoint(url))
+        throw new LoginError(
+          'INSECURE_ENDPOINT',
+          `The ${what} endpoint of "${this.o.name}"'s authorization server is not HTTPS (${String(url).slice(0, 200)}); Airlock will not sign in through it.`,
+        );
     }
 
     const rec = await this.saveChoices(md);
     let client = clientFor(rec, md.issuer);
-    this.listener = await LoopbackListener.open({ state: this.state, onCallback: (p) => this.callback(p), ...(preferredPort(client) ? { preferredPort: preferredPort(client)! } : {}) });
+    this.listener = await LoopbackListener.open({
+      state: this.state,
+      onCallback: (p) => this.callback(p),
+      ...(preferredPort(client) ? { preferredPort: preferredPort(client)! } : {}),
+    });
     this.redirectUri = this.listener.redirectUri;
     // A dynamic registration names exact redirect URIs; on another port, register again. Pre-registered and
     // metadata-document clients use any loopback port (RFC 8252 §7.3).
-    if (client && isDynamic(client) && !client.redirect_uris.includes(this.redirectUri)) client = undefined;
+    if (client && isDynamic(client) && !client.redirect_uris.includes(this.redirectUri))
+      client = undefined;
     this.provider = new FlowProvider({
       redirectUrl: this.redirectUri,
       state: this.state,
-      discovery: { authorizationServerUrl: this.info.authorizationServerUrl, authorizationServerMetadata: md, ...(this.info.resourceMetadata ? { resourceMetadata: this.info.resourceMetadata } : {}), ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}) },
+      discovery: {
+        authorizationServerUrl: this.info.authorizationServerUrl,
+        authorizationServerMetadata: md,
+        ...(this.info.resourceMetadata ? { resourceMetadata: this.info.resourceMetadata } : {}),
+        ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}),
+      },
       ...(client ? { client } : {}),
       ...(rec.clientMetadataUrl ? { clientMetadataUrl: rec.clientMetadataUrl } : {}),
-      onClient: async (c) => void (await this.o.store.update((r) => ({ ...bindIssuer(r ?? { v: 1, serverUrl: this.o.serverUrl }, md.issuer), as: trimMetadata(md, this.info!.authorizationServerUrl), client: c }))),
+      onClient: async (c) =>
+        void (await this.o.store.update((r) => ({
+          ...bindIssuer(r ?? { v: 1, serverUrl: this.o.serverUrl }, md.issuer),
+          as: trimMetadata(md, this.info!.authorizationServerUrl),
+          client: c,
+        }))),
       onRedirect: (url) => void (this.authUrl = url.href),
     });
     try {
-      await auth(this.provider, { serverUrl, ...this.authScope(), ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn: this.fetchFn, forceReauthorization: true });
+      await auth(this.provider, {
+        serverUrl,
+        ...this.authScope(),
+        ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+        fetchFn: this.fetchFn,
+        forceReauthorization: true,
+      });
       // With a redirect URL and no code, auth() always ends in an authorization request.
       if (!this.authUrl) throw new Error('the SDK built no authorization URL');
     } catch (err) {
@@ -117,13 +167,29 @@ export class LoginFlow {
       throw startError(this.o.name, err);
     }
     this.expiresAt = new Date(Date.now() + this.o.timeoutMs).toISOString();
-    this.timer = setTimeout(() => this.finish('failed', { code: 'TIMEOUT', message: `No sign-in arrived within ${Math.round(this.o.timeoutMs / 60_000)} minutes; nothing changed.` }), this.o.timeoutMs);
+    this.timer = setTimeout(
+      () =>
+        this.finish('failed', {
+          code: 'TIMEOUT',
+          message: `No sign-in arrived within ${Math.round(this.o.timeoutMs / 60_000)} minutes; nothing changed.`,
+        }),
+      this.o.timeoutMs,
+    );
     this.timer.unref();
-    this.o.logger?.info('remote sign-in started', { server: this.o.name, redirectUri: this.redirectUri, issuer: md.issuer });
+    this.o.logger?.info('remote sign-in started', {
+      server: this.o.name,
+      redirectUri: this.redirectUri,
+      issuer: md.issuer,
+    });
     if (this.o.autoFollow) {
-      void followAuthorization(this.authUrl, this.redirectUri, this.fetchFn).catch((err: unknown) => {
-        this.finish('failed', { code: 'AUTO_FOLLOW_FAILED', message: err instanceof Error ? err.message : String(err) });
-      });
+      void followAuthorization(this.authUrl, this.redirectUri, this.fetchFn).catch(
+        (err: unknown) => {
+          this.finish('failed', {
+            code: 'AUTO_FOLLOW_FAILED',
+            message: err instanceof Error ? err.message : String(err),
+          });
+        },
+      );
     }
   }
 
@@ -132,13 +198,20 @@ export class LoginFlow {
   }
 
   private async callback(params: URLSearchParams): Promise<CallbackPage> {
-    if (this.status !== 'waiting' || !this.provider) return { ok: false, title: 'Sign-in over', message: this.error?.message ?? 'This sign-in has already finished.' };
+    if (this.status !== 'waiting' || !this.provider)
+      return {
+        ok: false,
+        title: 'Sign-in over',
+        message: this.error?.message ?? 'This sign-in has already finished.',
+      };
     const error = params.get('error');
     const code = params.get('code');
     if (error || !code) {
       // The error text comes from whoever sent the browser here: show its code only.
       const denied = error === 'access_denied';
-      const message = denied ? `Access to "${this.o.name}" was not granted; nothing changed.` : `The authorization server reported an error (${sanitize(error ?? 'no code', 60)}); nothing changed.`;
+      const message = denied
+        ? `Access to "${this.o.name}" was not granted; nothing changed.`
+        : `The authorization server reported an error (${sanitize(error ?? 'no code', 60)}); nothing changed.`;
       this.finish('failed', { code: denied ? 'ACCESS_DENIED' : 'AUTHORIZATION_ERROR', message });
       return { ok: false, title: denied ? 'Access not granted' : 'Sign-in failed', message };
     }
@@ -147,7 +220,13 @@ export class LoginFlow {
     try {
       const iss = params.get('iss');
       // RFC 9207 `iss` is checked by the SDK against the recorded issuer before the code is redeemed.
-      const r = await auth(this.provider, { serverUrl: new URL(this.o.serverUrl), authorizationCode: code, ...(iss ? { iss } : {}), ...this.authScope(), fetchFn: this.fetchFn });
+      const r = await auth(this.provider, {
+        serverUrl: new URL(this.o.serverUrl),
+        authorizationCode: code,
+        ...(iss ? { iss } : {}),
+        ...this.authScope(),
+        fetchFn: this.fetchFn,
+      });
       if (r !== 'AUTHORIZED') throw new Error('the authorization server did not issue tokens');
     } catch (err) {
       const message = `Exchanging the authorization code failed: ${err instanceof OAuthError ? sanitize(err.code, 60) : err instanceof Error ? err.message : String(err)}. Nothing changed.`;
@@ -162,7 +241,11 @@ export class LoginFlow {
       return { ok: false, title: 'Sign-in failed', message };
     }
     this.finish('signed-in');
-    return { ok: true, title: 'Signed in', message: `Airlock is signed in to "${this.o.name}". You can close this tab.` };
+    return {
+      ok: true,
+      title: 'Signed in',
+      message: `Airlock is signed in to "${this.o.name}". You can close this tab.`,
+    };
   }
 
   private async commit(): Promise<void> {
@@ -179,7 +262,11 @@ export class LoginFlow {
       obtained_at: now,
     };
     const client = p.clientSaved();
-    const revocation = await findRevocationEndpoint(md, this.info!.authorizationServerUrl, this.fetchFn);
+    const revocation = await findRevocationEndpoint(
+      md,
+      this.info!.authorizationServerUrl,
+      this.fetchFn,
+    );
     await this.o.store.update((r) => ({
       ...bindIssuer(r ?? { v: 1, serverUrl: this.o.serverUrl }, md.issuer),
       v: 1,
@@ -190,7 +277,11 @@ export class LoginFlow {
       tokens,
       signedInAt: new Date(now).toISOString(),
     }));
-    this.o.logger?.info('remote sign-in completed', { server: this.o.name, issuer: md.issuer, renews: !!t.refresh_token });
+    this.o.logger?.info('remote sign-in completed', {
+      server: this.o.name,
+      issuer: md.issuer,
+      renews: !!t.refresh_token,
+    });
   }
 
   /** The user's pre-registered client or metadata-document URL, kept for later sign-ins and refreshes. */
@@ -201,7 +292,11 @@ export class LoginFlow {
     const saved = await this.o.store.update((r) => {
       const base = bindIssuer(r ?? { v: 1, serverUrl: this.o.serverUrl }, md.issuer);
       const { client: _c, ...rest } = base;
-      return { ...rest, ...(preregistered ? { preregistered, client: { ...preregistered } } : {}), ...(clientMetadataUrl ? { clientMetadataUrl } : {}) };
+      return {
+        ...rest,
+        ...(preregistered ? { preregistered, client: { ...preregistered } } : {}),
+        ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
+      };
     });
     return saved ?? { v: 1, serverUrl: this.o.serverUrl };
   }
@@ -211,13 +306,22 @@ export class LoginFlow {
     return scope ? { scope } : {};
   }
 
-  private finish(status: 'signed-in' | 'failed' | 'cancelled', error?: { code: LoginErrorCode; message: string }): void {
-    if (this.status === 'signed-in' || this.status === 'failed' || this.status === 'cancelled') return;
+  private finish(
+    status: 'signed-in' | 'failed' | 'cancelled',
+    error?: { code: LoginErrorCode; message: string },
+  ): void {
+    if (this.status === 'signed-in' || this.status === 'failed' || this.status === 'cancelled')
+      return;
     this.status = status;
     this.error = error;
     clearTimeout(this.timer);
     this.listener?.close();
-    if (error) this.o.logger?.info('remote sign-in ended', { server: this.o.name, status, code: error.code });
+    if (error)
+      this.o.logger?.info('remote sign-in ended', {
+        server: this.o.name,
+        status,
+        code: error.code,
+      });
     this.o.onUpdate?.(this);
     this.settle();
   }
@@ -226,7 +330,10 @@ export class LoginFlow {
 function secureEndpoint(raw: string): boolean {
   try {
     const u = new URL(raw);
-    return u.protocol === 'https:' || (u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname));
+    return (
+      u.protocol === 'https:' ||
+      (u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname))
+    );
   } catch {
     return false;
   }
@@ -239,7 +346,9 @@ function clientFor(rec: OAuthRecord, issuer: string): StoredOAuthClientInformati
   return c && (!c.issuer || c.issuer === issuer) ? c : undefined;
 }
 
-function isDynamic(c: StoredOAuthClientInformation): c is StoredOAuthClientInformation & { redirect_uris: string[] } {
+function isDynamic(
+  c: StoredOAuthClientInformation,
+): c is StoredOAuthClientInformation & { redirect_uris: string[] } {
   return 'redirect_uris' in c && Array.isArray(c.redirect_uris);
 }
 
@@ -260,8 +369,18 @@ function startError(name: string, err: unknown): LoginError {
   if (err instanceof LoginError) return err;
   const message = err instanceof Error ? err.message : String(err);
   if (/dynamic client registration|registration_endpoint/i.test(message)) {
-    return new LoginError('NEEDS_CLIENT_ID', `The authorization server of "${name}" does not let Airlock register itself. Register an OAuth client there (redirect URI http://127.0.0.1/callback, any port) and sign in with --client-id.`);
+    return new LoginError(
+      'NEEDS_CLIENT_ID',
+      `The authorization server of "${name}" does not let Airlock register itself. Register an OAuth client there (redirect URI http://127.0.0.1/callback, any port) and sign in with --client-id.`,
+    );
   }
-  if (err instanceof OAuthError || /registration/i.test(message)) return new LoginError('REGISTRATION_FAILED', `Registering Airlock with the authorization server of "${name}" failed: ${message.slice(0, 200)}`);
-  return new LoginError('NO_OAUTH', `Signing in to "${name}" could not start: ${message.slice(0, 200)}`);
+  if (err instanceof OAuthError || /registration/i.test(message))
+    return new LoginError(
+      'REGISTRATION_FAILED',
+      `Registering Airlock with the authorization server of "${name}" failed: ${message.slice(0, 200)}`,
+    );
+  return new LoginError(
+    'NO_OAUTH',
+    `Signing in to "${name}" could not start: ${message.slice(0, 200)}`,
+  );
 }

@@ -31,13 +31,22 @@ export class RemoteLogins {
 
   constructor(private readonly d: RemoteLoginsDeps) {}
 
-  async start(o: Omit<LoginFlowOptions, 'onUpdate' | 'logger'>, openBrowser?: (url: string) => void | Promise<void>): Promise<RemoteLoginStart> {
-    for (const f of this.flows.values()) if (f.name === o.name) f.cancel('A newer sign-in was started; this one was cancelled.');
-    const flow: LoginFlow = new LoginFlow({ ...o, ...(this.d.logger ? { logger: this.d.logger } : {}), onUpdate: (f) => this.updated(f) });
+  async start(
+    o: Omit<LoginFlowOptions, 'onUpdate' | 'logger'>,
+    openBrowser?: (url: string) => void | Promise<void>,
+  ): Promise<RemoteLoginStart> {
+    for (const f of this.flows.values())
+      if (f.name === o.name) f.cancel('A newer sign-in was started; this one was cancelled.');
+    const flow: LoginFlow = new LoginFlow({
+      ...o,
+      ...(this.d.logger ? { logger: this.d.logger } : {}),
+      onUpdate: (f) => this.updated(f),
+    });
     try {
       await flow.start();
     } catch (err) {
-      if (err instanceof LoginError) throw new ControlError('INVALID', `${err.message} [${err.code}]`);
+      if (err instanceof LoginError)
+        throw new ControlError('INVALID', `${err.message} [${err.code}]`);
       throw err;
     }
     this.flows.set(flow.id, flow);
@@ -48,10 +57,20 @@ export class RemoteLogins {
         await openBrowser(flow.authUrl);
         browserOpened = true;
       } catch (err) {
-        this.d.logger?.warn('could not open the browser for a remote sign-in', { server: o.name, error: err instanceof Error ? err.message : String(err) });
+        this.d.logger?.warn('could not open the browser for a remote sign-in', {
+          server: o.name,
+          error: err instanceof Error ? err.message : String(err),
+        });
       }
     }
-    return { flowId: flow.id, name: o.name, authUrl: flow.authUrl, redirectUri: flow.redirectUri, expiresAt: flow.expiresAt, browserOpened };
+    return {
+      flowId: flow.id,
+      name: o.name,
+      authUrl: flow.authUrl,
+      redirectUri: flow.redirectUri,
+      expiresAt: flow.expiresAt,
+      browserOpened,
+    };
   }
 
   async wait(flowId: string, waitMs = 25_000): Promise<RemoteLoginView> {
@@ -110,7 +129,11 @@ export class RemoteLogins {
 
   private flow(flowId: string): LoginFlow {
     const flow = typeof flowId === 'string' ? this.flows.get(flowId) : undefined;
-    if (!flow) throw new ControlError('NOT_FOUND', `No sign-in ${JSON.stringify(flowId)} (it finished more than 10 minutes ago, or Airlock restarted).`);
+    if (!flow)
+      throw new ControlError(
+        'NOT_FOUND',
+        `No sign-in ${JSON.stringify(flowId)} (it finished more than 10 minutes ago, or Airlock restarted).`,
+      );
     return flow;
   }
 }
@@ -120,5 +143,10 @@ function running(f: LoginFlow): boolean {
 }
 
 function view(f: LoginFlow): RemoteLoginView {
-  return { flowId: f.id, name: f.name, state: f.status, ...(f.error ? { error: { ...f.error } } : {}) };
+  return {
+    flowId: f.id,
+    name: f.name,
+    state: f.status,
+    ...(f.error ? { error: { ...f.error } } : {}),
+  };
 }

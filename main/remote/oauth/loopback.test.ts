@@ -10,7 +10,13 @@ afterEach(() => {
 describe('LoopbackListener', () => {
   it('accepts exactly one callback with our state; everything else gets an error page', async () => {
     const got: URLSearchParams[] = [];
-    const l = await LoopbackListener.open({ state: 's3cret-state', onCallback: async (p) => (got.push(p), { ok: true, title: 'Signed in', message: '<b>x</b> & done' }) });
+    const l = await LoopbackListener.open({
+      state: 's3cret-state',
+      onCallback: async (p) => (
+        got.push(p),
+        { ok: true, title: 'Signed in', message: '<b>x</b> & done' }
+      ),
+    });
     cleanup.push(() => l.close());
     expect(l.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
 
@@ -32,14 +38,25 @@ describe('LoopbackListener', () => {
   });
 
   it('uses the preferred port when free, another one when taken', async () => {
-    const a = await LoopbackListener.open({ state: 'a', onCallback: async () => ({ ok: true, title: '', message: '' }) });
+    const a = await LoopbackListener.open({
+      state: 'a',
+      onCallback: async () => ({ ok: true, title: '', message: '' }),
+    });
     cleanup.push(() => a.close());
-    const b = await LoopbackListener.open({ state: 'b', preferredPort: a.port, onCallback: async () => ({ ok: true, title: '', message: '' }) });
+    const b = await LoopbackListener.open({
+      state: 'b',
+      preferredPort: a.port,
+      onCallback: async () => ({ ok: true, title: '', message: '' }),
+    });
     cleanup.push(() => b.close());
     expect(b.port).not.toBe(a.port);
     const port = b.port;
     b.close();
-    const c = await LoopbackListener.open({ state: 'c', preferredPort: port, onCallback: async () => ({ ok: true, title: '', message: '' }) });
+    const c = await LoopbackListener.open({
+      state: 'c',
+      preferredPort: port,
+      onCallback: async () => ({ ok: true, title: '', message: '' }),
+    });
     cleanup.push(() => c.close());
     expect(c.port).toBe(port);
   });

@@ -30,7 +30,12 @@ export class LoopbackListener {
    * Listens on `preferredPort` when given and free (a dynamic registration
    * names an exact redirect URI), else on a free port.
    */
-  static async open(o: { state: string; onCallback: (params: URLSearchParams) => Promise<CallbackPage>; preferredPort?: number; path?: string }): Promise<LoopbackListener> {
+  static async open(o: {
+    state: string;
+    onCallback: (params: URLSearchParams) => Promise<CallbackPage>;
+    preferredPort?: number;
+    path?: string;
+  }): Promise<LoopbackListener> {
     const path = o.path ?? '/callback';
     const expected = Buffer.from(o.state);
     const ref: { listener?: LoopbackListener } = {};
@@ -49,20 +54,42 @@ export class LoopbackListener {
         });
         res.end(renderPage(page));
       };
-      if (req.method !== 'GET' || url.pathname !== path) return send(404, { ok: false, title: 'Not found', message: 'This address only receives sign-in redirects.' });
+      if (req.method !== 'GET' || url.pathname !== path)
+        return send(404, {
+          ok: false,
+          title: 'Not found',
+          message: 'This address only receives sign-in redirects.',
+        });
       const got = Buffer.from(url.searchParams.get('state') ?? '');
       if (got.length !== expected.length || !timingSafeEqual(got, expected)) {
-        return send(400, { ok: false, title: 'Unknown sign-in', message: 'This link does not belong to the sign-in Airlock is waiting for. Start the sign-in again from Airlock.' });
+        return send(400, {
+          ok: false,
+          title: 'Unknown sign-in',
+          message:
+            'This link does not belong to the sign-in Airlock is waiting for. Start the sign-in again from Airlock.',
+        });
       }
       const holder = ref.listener;
-      if (!holder || holder.done) return send(409, { ok: false, title: 'Already finished', message: 'This sign-in has already finished. You can close this tab.' });
+      if (!holder || holder.done)
+        return send(409, {
+          ok: false,
+          title: 'Already finished',
+          message: 'This sign-in has already finished. You can close this tab.',
+        });
       holder.done = true;
       void o.onCallback(url.searchParams).then(
         (page) => send(page.ok ? 200 : 400, page),
-        (err: unknown) => send(500, { ok: false, title: 'Sign-in failed', message: err instanceof Error ? err.message : String(err) }),
+        (err: unknown) =>
+          send(500, {
+            ok: false,
+            title: 'Sign-in failed',
+            message: err instanceof Error ? err.message : String(err),
+          }),
       );
     });
-    const port = await listen(server, o.preferredPort).catch(() => (o.preferredPort ? listen(server, 0) : Promise.reject(new Error('no free port'))));
+    const port = await listen(server, o.preferredPort).catch(() =>
+      o.preferredPort ? listen(server, 0) : Promise.reject(new Error('no free port')),
+    );
     ref.listener = new LoopbackListener(server, `http://127.0.0.1:${port}${path}`);
     return ref.listener;
   }

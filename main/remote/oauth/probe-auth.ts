@@ -1,4 +1,8 @@
-import { computeScopeUnion, InsufficientScopeError, isStrictScopeSuperset } from '@modelcontextprotocol/client';
+import {
+  computeScopeUnion,
+  InsufficientScopeError,
+  isStrictScopeSuperset,
+} from '@modelcontextprotocol/client';
 import type { Vault } from '../../vault/vault.js';
 import { LoginError, sanitize, SignInRequiredError } from './errors.js';
 import { LoginFlow } from './login-flow.js';
@@ -33,28 +37,50 @@ export interface ProbeSignIn {
   describe(err: unknown): string | undefined;
 }
 
-export function probeSignIn(url: URL, o: ProbeOAuth, vault: Vault, timeoutMs: number, onSecret: (v: string) => void): ProbeSignIn {
+export function probeSignIn(
+  url: URL,
+  o: ProbeOAuth,
+  vault: Vault,
+  timeoutMs: number,
+  onSecret: (v: string) => void,
+): ProbeSignIn {
   const store = new OAuthStore(vault, 'probe', onSecret);
   let signIns = 0;
   const signIn = async (hints: LoginHints, scope?: string): Promise<void> => {
-    if (++signIns > MAX_SIGN_INS) throw new SignInRequiredError(`gave up after ${MAX_SIGN_INS} sign-ins`);
+    if (++signIns > MAX_SIGN_INS)
+      throw new SignInRequiredError(`gave up after ${MAX_SIGN_INS} sign-ins`);
     const flow = new LoginFlow({
       name: url.host,
       serverUrl: url.href,
       store,
       hints,
       ...((scope ?? o.scope) ? { scope: scope ?? o.scope } : {}),
-      ...(o.clientId ? { preregistered: { client_id: o.clientId, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}) } } : {}),
+      ...(o.clientId
+        ? {
+            preregistered: {
+              client_id: o.clientId,
+              ...(o.clientSecret ? { client_secret: o.clientSecret } : {}),
+            },
+          }
+        : {}),
       ...(o.clientMetadataUrl ? { clientMetadataUrl: o.clientMetadataUrl } : {}),
       timeoutMs,
       autoFollow: true,
     });
     await flow.start();
     await flow.done;
-    if (flow.status !== 'signed-in') throw new LoginError(flow.error?.code ?? 'EXCHANGE_FAILED', flow.error?.message ?? 'the sign-in did not complete');
+    if (flow.status !== 'signed-in')
+      throw new LoginError(
+        flow.error?.code ?? 'EXCHANGE_FAILED',
+        flow.error?.message ?? 'the sign-in did not complete',
+      );
     session.signedIn();
   };
-  const session: OAuthSession = new OAuthSession({ store, serverUrl: url.href, ...(o.auto ? { signIn } : {}) });
+  const session: OAuthSession = new OAuthSession({
+    store,
+    serverUrl: url.href,
+    ...(o.auto ? { signIn } : {}),
+  });
   return {
     session,
     async withStepUp<T>(op: () => Promise<T>): Promise<T> {
@@ -64,10 +90,22 @@ export function probeSignIn(url: URL, o: ProbeOAuth, vault: Vault, timeoutMs: nu
         } catch (err) {
           if (!o.auto || !(err instanceof InsufficientScopeError)) throw err;
           const granted = store.peek()?.tokens?.scope;
-          const wanted = computeScopeUnion(session.loginHints().scope, granted, sanitize(err.requiredScope));
+          const wanted = computeScopeUnion(
+            session.loginHints().scope,
+            granted,
+            sanitize(err.requiredScope),
+          );
           // The same scope again cannot help: the server will refuse again.
           if (!isStrictScopeSuperset(wanted, granted)) throw err;
-          await signIn({ ...session.loginHints(), ...(err.resourceMetadataUrl ? { resourceMetadataUrl: err.resourceMetadataUrl.href } : {}) }, wanted);
+          await signIn(
+            {
+              ...session.loginHints(),
+              ...(err.resourceMetadataUrl
+                ? { resourceMetadataUrl: err.resourceMetadataUrl.href }
+                : {}),
+            },
+            wanted,
+          );
         }
       }
     },

@@ -56,8 +56,14 @@ export class FlowProvider implements OAuthClientProvider {
    * the server's challenge or metadata (MCP 2025-11-25, "Scope Selection Strategy").
    */
   get clientMetadata(): OAuthClientMetadata {
-    const supported = this.discovery.authorizationServerMetadata?.token_endpoint_auth_methods_supported;
-    const method = !supported || supported.includes('none') ? 'none' : supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
+    const supported =
+      this.discovery.authorizationServerMetadata?.token_endpoint_auth_methods_supported;
+    const method =
+      !supported || supported.includes('none')
+        ? 'none'
+        : supported.includes('client_secret_basic')
+          ? 'client_secret_basic'
+          : 'client_secret_post';
     return {
       client_name: 'Airlock',
       software_id: 'airlock',
@@ -78,7 +84,10 @@ export class FlowProvider implements OAuthClientProvider {
     return this.client;
   }
 
-  async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): Promise<void> {
+  async saveClientInformation(
+    info: StoredOAuthClientInformation,
+    ctx?: OAuthClientInformationContext,
+  ): Promise<void> {
     this.client = { ...info, ...(ctx ? { issuer: ctx.issuer } : {}) };
     await this.o.onClient(this.client);
   }
@@ -127,7 +136,10 @@ export class FlowProvider implements OAuthClientProvider {
     const expected = resourceUrlFromServerUrl(serverUrl);
     if (!resource) return expected;
     if (!checkResourceAllowed({ requestedResource: expected, configuredResource: resource })) {
-      throw new LoginError('RESOURCE_MISMATCH', `The server's metadata names another resource (${resource.slice(0, 200)}) than ${expected.href}; Airlock will not sign in to it.`);
+      throw new LoginError(
+        'RESOURCE_MISMATCH',
+        `The server's metadata names another resource (${resource.slice(0, 200)}) than ${expected.href}; Airlock will not sign in to it.`,
+      );
     }
     return new URL(resource);
   }

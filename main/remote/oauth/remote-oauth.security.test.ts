@@ -34,7 +34,16 @@ function filesWith(dir: string, needle: string): string[] {
 
 describe('OAuth tokens of remote servers never leave the vault', () => {
   it('not in settings, logs, ControlApi responses or events, nor in MCP responses (even when echoed)', async () => {
-    const up = new OAuthUpstream([{ name: 'echo', annotations: { readOnlyHint: true }, run: (_a, auth) => ({ content: [{ type: 'text', text: `you sent ${auth.token}` }], structuredContent: { token: auth.token } }) }]);
+    const up = new OAuthUpstream([
+      {
+        name: 'echo',
+        annotations: { readOnlyHint: true },
+        run: (_a, auth) => ({
+          content: [{ type: 'text', text: `you sent ${auth.token}` }],
+          structuredContent: { token: auth.token },
+        }),
+      },
+    ]);
     await up.start();
     cleanup.push(() => up.stop());
     const t = await startRemoteApp({ logLevel: 'debug' });
@@ -48,7 +57,11 @@ describe('OAuth tokens of remote servers never leave the vault', () => {
     seen.push(await http.addRemote({ name: 'svc', url: up.url }));
     up.expireNextIn(1); // the first access token is renewed during the calls below
     // A pre-registered client with a secret (the server does not need it, but it must be kept secret all the same).
-    const start = await http.loginRemote('svc', { clientId: 'my-client', clientSecret: CLIENT_SECRET, openBrowser: false });
+    const start = await http.loginRemote('svc', {
+      clientId: 'my-client',
+      clientSecret: CLIENT_SECRET,
+      openBrowser: false,
+    });
     seen.push(start);
     await followAuthorization(start.authUrl, start.redirectUri);
     seen.push(await http.waitRemoteLogin(start.flowId, 10_000));
@@ -77,7 +90,10 @@ describe('OAuth tokens of remote servers never leave the vault', () => {
     const wire = JSON.stringify([seen, events]);
     for (const s of secrets) {
       expect(wire.includes(s), 'a ControlApi/MCP response or event carries a token').toBe(false);
-      expect(filesWith(t.dataDir, s), 'a token is in a file of the data directory (settings, logs, database)').toEqual([]);
+      expect(
+        filesWith(t.dataDir, s),
+        'a token is in a file of the data directory (settings, logs, database)',
+      ).toEqual([]);
     }
     // The vault does hold them: the check above is not vacuous.
     expect(await t.vault.get('remote:svc:oauth')).toContain(CLIENT_SECRET);

@@ -1,4 +1,10 @@
-import { assertSecureTokenEndpoint, buildDiscoveryUrls, selectClientAuthMethod, type FetchLike, type OAuthClientInformationMixed } from '@modelcontextprotocol/client';
+import {
+  assertSecureTokenEndpoint,
+  buildDiscoveryUrls,
+  selectClientAuthMethod,
+  type FetchLike,
+  type OAuthClientInformationMixed,
+} from '@modelcontextprotocol/client';
 import type { OAuthRecord } from './store.js';
 
 export interface RevokeOptions {
@@ -22,15 +28,22 @@ export interface RevokeOptions {
 export async function revokeToken(o: RevokeOptions): Promise<void> {
   const url = assertSecureTokenEndpoint(o.endpoint);
   const params = new URLSearchParams({ token: o.token, token_type_hint: o.hint });
-  const headers = new Headers({ 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' });
+  const headers = new Headers({
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  });
   const method = selectClientAuthMethod(o.client, o.authMethods ?? []);
   if (method === 'client_secret_basic' && o.client.client_secret) {
     // RFC 6749 §2.3.1: form-urlencode both parts before base64.
     const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
-    headers.set('authorization', `Basic ${Buffer.from(`${enc(o.client.client_id)}:${enc(o.client.client_secret)}`).toString('base64')}`);
+    headers.set(
+      'authorization',
+      `Basic ${Buffer.from(`${enc(o.client.client_id)}:${enc(o.client.client_secret)}`).toString('base64')}`,
+    );
   } else {
     params.set('client_id', o.client.client_id);
-    if (method === 'client_secret_post' && o.client.client_secret) params.set('client_secret', o.client.client_secret);
+    if (method === 'client_secret_post' && o.client.client_secret)
+      params.set('client_secret', o.client.client_secret);
   }
   const res = await (o.fetch ?? fetch)(url, {
     method: 'POST',
@@ -51,19 +64,35 @@ export async function revokeToken(o: RevokeOptions): Promise<void> {
  * same well-known URLs, and only if it names the same issuer.
  */
 export async function findRevocationEndpoint(
-  metadata: { issuer: string; revocation_endpoint?: string; revocation_endpoint_auth_methods_supported?: string[] },
+  metadata: {
+    issuer: string;
+    revocation_endpoint?: string;
+    revocation_endpoint_auth_methods_supported?: string[];
+  },
   authorizationServerUrl: string,
   fetchFn: FetchLike = fetch,
-): Promise<{ revocation_endpoint?: string; revocation_endpoint_auth_methods_supported?: string[] }> {
+): Promise<{
+  revocation_endpoint?: string;
+  revocation_endpoint_auth_methods_supported?: string[];
+}> {
   if (metadata.revocation_endpoint) return pickRevocation(metadata);
   for (const { url } of buildDiscoveryUrls(authorizationServerUrl)) {
     try {
-      const res = await fetchFn(url, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(5000) });
+      const res = await fetchFn(url, {
+        headers: { accept: 'application/json' },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(5000),
+      });
       if (!res.ok) continue;
       const doc = (await res.json()) as Record<string, unknown>;
       if (doc.issuer !== metadata.issuer || typeof doc.revocation_endpoint !== 'string') continue;
       assertSecureTokenEndpoint(doc.revocation_endpoint);
-      return pickRevocation(doc as { revocation_endpoint: string; revocation_endpoint_auth_methods_supported?: string[] });
+      return pickRevocation(
+        doc as {
+          revocation_endpoint: string;
+          revocation_endpoint_auth_methods_supported?: string[];
+        },
+      );
     } catch {
       // Not there, not JSON, or not https: try the next location.
     }
@@ -71,34 +100,56 @@ export async function findRevocationEndpoint(
   return {};
 }
 
-function pickRevocation(m: { revocation_endpoint?: string; revocation_endpoint_auth_methods_supported?: unknown }): { revocation_endpoint?: string; revocation_endpoint_auth_methods_supported?: string[] } {
-  const methods = Array.isArray(m.revocation_endpoint_auth_methods_supported) ? m.revocation_endpoint_auth_methods_supported.filter((x): x is string => typeof x === 'string') : undefined;
-  return { ...(m.revocation_endpoint ? { revocation_endpoint: m.revocation_endpoint } : {}), ...(methods ? { revocation_endpoint_auth_methods_supported: methods } : {}) };
+function pickRevocation(m: {
+  revocation_endpoint?: string;
+  revocation_endpoint_auth_methods_supported?: unknown;
+}): { revocation_endpoint?: string; revocation_endpoint_auth_methods_supported?: string[] } {
+  const methods = Array.isArray(m.revocation_endpoint_auth_methods_supported)
+    ? m.revocation_endpoint_auth_methods_supported.filter((x): x is string => typeof x === 'string')
+    : undefined;
+  return {
+    ...(m.revocation_endpoint ? { revocation_endpoint: m.revocation_endpoint } : {}),
+    ...(methods ? { revocation_endpoint_auth_methods_supported: methods } : {}),
+  };
 }
 
 /**
  * Revokes a stored grant: the refresh token first — that ends the grant
  * (RFC 7009 §2.1) — then the access token, for servers that do not link them.
  */
-export async function revokeGrant(rec: OAuthRecord | null, o: { fetch?: FetchLike; timeoutMs?: number } = {}): Promise<{ revoked: boolean; detail?: string }> {
+export async function revokeGrant(
+  rec: OAuthRecord | null,
+  o: { fetch?: FetchLike; timeoutMs?: number } = {},
+): Promise<{ revoked: boolean; detail?: string }> {
   const t = rec?.tokens;
   const client = rec?.client ?? rec?.preregistered;
   if (!t) return { revoked: false };
   if (!rec?.as?.revocation_endpoint || !client) {
-    return { revoked: false, detail: 'The server publishes no revocation endpoint: the tokens were forgotten, and stay valid at the server until they expire.' };
+    return {
+      revoked: false,
+      detail:
+        'The server publishes no revocation endpoint: the tokens were forgotten, and stay valid at the server until they expire.',
+    };
   }
   const base = {
     endpoint: rec.as.revocation_endpoint,
     client,
-    authMethods: rec.as.revocation_endpoint_auth_methods_supported ?? rec.as.token_endpoint_auth_methods_supported ?? [],
+    authMethods:
+      rec.as.revocation_endpoint_auth_methods_supported ??
+      rec.as.token_endpoint_auth_methods_supported ??
+      [],
     ...(o.fetch ? { fetch: o.fetch } : {}),
     ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
   };
   try {
-    if (t.refresh_token) await revokeToken({ ...base, token: t.refresh_token, hint: 'refresh_token' });
+    if (t.refresh_token)
+      await revokeToken({ ...base, token: t.refresh_token, hint: 'refresh_token' });
     await revokeToken({ ...base, token: t.access_token, hint: 'access_token' });
     return { revoked: true };
   } catch (err) {
-    return { revoked: false, detail: `The server did not confirm the revocation (${err instanceof Error ? err.message : String(err)}); the tokens were forgotten anyway.` };
+    return {
+      revoked: false,
+      detail: `The server did not confirm the revocation (${err instanceof Error ? err.message : String(err)}); the tokens were forgotten anyway.`,
+    };
   }
 }

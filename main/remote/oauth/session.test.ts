@@ -23,7 +23,13 @@ async function signedIn(o: { ttl?: number } = {}) {
   const vault = new MemoryVault();
   const secrets: string[] = [];
   const store = new OAuthStore(vault, 'svc', (v) => secrets.push(v));
-  const flow = new LoginFlow({ name: 'svc', serverUrl: up.url, store, timeoutMs: 10_000, autoFollow: true });
+  const flow = new LoginFlow({
+    name: 'svc',
+    serverUrl: up.url,
+    store,
+    timeoutMs: 10_000,
+    autoFollow: true,
+  });
   await flow.start();
   await flow.done;
   expect(flow.status, flow.error?.message).toBe('signed-in');
@@ -32,7 +38,8 @@ async function signedIn(o: { ttl?: number } = {}) {
   return { up, vault, store, session, secrets, advance: (ms: number) => (clock += ms) };
 }
 
-const response = (status: number, headers: Record<string, string> = {}) => new Response(null, { status, headers });
+const response = (status: number, headers: Record<string, string> = {}) =>
+  new Response(null, { status, headers });
 
 describe('OAuthSession', () => {
   it('refreshes ahead of expiry once for many concurrent requests, with the resource indicator, and keeps working', async () => {
@@ -43,7 +50,13 @@ describe('OAuthSession', () => {
     const tokens = await Promise.all(Array.from({ length: 8 }, () => session.token()));
     expect(new Set(tokens).size).toBe(1);
     expect(tokens[0]).not.toBe(first);
-    expect(up.refreshRequests()).toEqual([expect.objectContaining({ grant_type: 'refresh_token', resource: up.url, client_id: 'client-1' })]);
+    expect(up.refreshRequests()).toEqual([
+      expect.objectContaining({
+        grant_type: 'refresh_token',
+        resource: up.url,
+        client_id: 'client-1',
+      }),
+    ]);
     expect(store.peek()?.tokens?.access_token).toBe(tokens[0]);
     // Every token value reached the logger's redaction list.
     for (const v of up.issued) expect(secrets).toContain(v);
@@ -55,9 +68,14 @@ describe('OAuthSession', () => {
     up.revokeEverything();
     const err = await session.token().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SignInRequiredError);
-    expect((err as Error).message).toBe('sign-in required: the authorization server refused to renew the sign-in (invalid_grant)');
+    expect((err as Error).message).toBe(
+      'sign-in required: the authorization server refused to renew the sign-in (invalid_grant)',
+    );
     expect(store.peek()?.tokens).toBeUndefined();
-    expect(session.view()).toMatchObject({ signedIn: false, signInRequired: (err as Error).message });
+    expect(session.view()).toMatchObject({
+      signedIn: false,
+      signInRequired: (err as Error).message,
+    });
 
     const again = await signedIn();
     const current = await again.session.token();
@@ -72,26 +90,51 @@ describe('OAuthSession', () => {
 
   it('a 401 on a valid-looking token refreshes once; without refresh token it asks for a sign-in', async () => {
     const { up, session, store } = await signedIn();
-    await session.onUnauthorized({ response: response(401, { 'www-authenticate': `Bearer resource_metadata="${up.prmUrl}"` }), serverUrl: new URL(up.url) });
+    await session.onUnauthorized({
+      response: response(401, { 'www-authenticate': `Bearer resource_metadata="${up.prmUrl}"` }),
+      serverUrl: new URL(up.url),
+    });
     expect(up.refreshRequests()).toHaveLength(1);
-    await store.update((r) => r && { ...r, tokens: { ...r.tokens!, refresh_token: undefined } as never });
-    const err = await session.onUnauthorized({ response: response(401), serverUrl: new URL(up.url) }).catch((e: unknown) => e);
-    expect((err as Error).message).toBe('sign-in required: the server refused the access token and gave no refresh token');
+    await store.update(
+      (r) => r && { ...r, tokens: { ...r.tokens!, refresh_token: undefined } as never },
+    );
+    const err = await session
+      .onUnauthorized({ response: response(401), serverUrl: new URL(up.url) })
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toBe(
+      'sign-in required: the server refused the access token and gave no refresh token',
+    );
   });
 
   it('without tokens: "sign-in required" only when the server publishes protected-resource metadata', async () => {
     const up = new OAuthUpstream([]);
     await up.start();
     cleanup.push(() => up.stop());
-    const session = new OAuthSession({ store: new OAuthStore(new MemoryVault(), 'x'), serverUrl: up.url });
-    const oauth = await session.onUnauthorized({ response: response(401, { 'www-authenticate': 'Bearer error="invalid_token"' }), serverUrl: new URL(up.url) }).catch((e: unknown) => e);
+    const session = new OAuthSession({
+      store: new OAuthStore(new MemoryVault(), 'x'),
+      serverUrl: up.url,
+    });
+    const oauth = await session
+      .onUnauthorized({
+        response: response(401, { 'www-authenticate': 'Bearer error="invalid_token"' }),
+        serverUrl: new URL(up.url),
+      })
+      .catch((e: unknown) => e);
     expect(oauth).toBeInstanceOf(SignInRequiredError);
     expect((oauth as Error).message).toBe('sign-in required');
     expect(session.loginHints()).toEqual({});
 
     const elsewhere = 'http://127.0.0.1:9/mcp'; // nothing listens on the discard port: no metadata
-    const plain = new OAuthSession({ store: new OAuthStore(new MemoryVault(), 'y'), serverUrl: elsewhere });
-    const e = await plain.onUnauthorized({ response: response(401, { 'www-authenticate': 'Bearer' }), serverUrl: new URL(elsewhere) }).catch((x: unknown) => x);
+    const plain = new OAuthSession({
+      store: new OAuthStore(new MemoryVault(), 'y'),
+      serverUrl: elsewhere,
+    });
+    const e = await plain
+      .onUnauthorized({
+        response: response(401, { 'www-authenticate': 'Bearer' }),
+        serverUrl: new URL(elsewhere),
+      })
+      .catch((x: unknown) => x);
     expect((e as Error).name).toBe('UnauthorizedError');
   });
 
@@ -101,7 +144,10 @@ describe('OAuthSession', () => {
     await session.load('http://127.0.0.1:1/other');
     expect(await session.token()).toBeUndefined();
     const rec = JSON.parse((await vault.get(oauthKey('svc')))!) as OAuthRecord;
-    expect(rec).toMatchObject({ serverUrl: 'http://127.0.0.1:1/other', client: { client_id: 'client-1' } });
+    expect(rec).toMatchObject({
+      serverUrl: 'http://127.0.0.1:1/other',
+      client: { client_id: 'client-1' },
+    });
     expect(rec.tokens).toBeUndefined();
     expect(store.peek()?.tokens).toBeUndefined();
     expect(up.issued.size).toBeGreaterThan(0);
@@ -111,7 +157,13 @@ describe('OAuthSession', () => {
     const rec: OAuthRecord = {
       v: 1,
       serverUrl: 'https://mcp.example/mcp',
-      as: { issuer: 'https://old.example', authorizationServerUrl: 'https://old.example', authorization_endpoint: 'a', token_endpoint: 't', response_types_supported: ['code'] },
+      as: {
+        issuer: 'https://old.example',
+        authorizationServerUrl: 'https://old.example',
+        authorization_endpoint: 'a',
+        token_endpoint: 't',
+        response_types_supported: ['code'],
+      },
       client: { client_id: 'c', issuer: 'https://old.example' },
       preregistered: { client_id: 'mine' },
       tokens: { access_token: 'at', token_type: 'Bearer', obtained_at: 0 },
@@ -132,7 +184,13 @@ describe('OAuthSession', () => {
     const before = a.store.peek()!;
     expect(before.client?.issuer).toBe(a.up.issuer);
     // The same record, now for a server whose metadata names authorization server B.
-    const flow = new LoginFlow({ name: 'svc', serverUrl: b.url, store: a.store, timeoutMs: 10_000, autoFollow: true });
+    const flow = new LoginFlow({
+      name: 'svc',
+      serverUrl: b.url,
+      store: a.store,
+      timeoutMs: 10_000,
+      autoFollow: true,
+    });
     await flow.start();
     await flow.done;
     expect(flow.status, flow.error?.message).toBe('signed-in');

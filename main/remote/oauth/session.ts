@@ -11,7 +11,13 @@ import {
 } from '@modelcontextprotocol/client';
 import type { RemoteAuthView } from '../../../preload/api.js';
 import type { Logger } from '../../core/log.js';
-import { describeSignIn, isSignInError, RefreshUnavailableError, sanitize, SignInRequiredError } from './errors.js';
+import {
+  describeSignIn,
+  isSignInError,
+  RefreshUnavailableError,
+  sanitize,
+  SignInRequiredError,
+} from './errors.js';
 import { revokeGrant } from './revoke.js';
 import { authView } from './view.js';
 import type { OAuthRecord, OAuthStore, SavedTokens } from './store.js';
@@ -89,7 +95,12 @@ export class OAuthSession implements AuthProvider {
         return (await this.refresh()).access_token;
       } catch (err) {
         // Renewing ahead of time failed for now (authorization server down): the token still works until it expires.
-        if (err instanceof RefreshUnavailableError && t.expires_at !== undefined && t.expires_at > this.now()) return t.access_token;
+        if (
+          err instanceof RefreshUnavailableError &&
+          t.expires_at !== undefined &&
+          t.expires_at > this.now()
+        )
+          return t.access_token;
         throw err;
       }
     }
@@ -114,7 +125,8 @@ export class OAuthSession implements AuthProvider {
       }
     } else if (t) {
       await this.dropTokens();
-      if (!this.o.signIn) throw this.require('the server refused the access token and gave no refresh token');
+      if (!this.o.signIn)
+        throw this.require('the server refused the access token and gave no refresh token');
     } else if (!(await this.speaksOAuth(ctx.response, challenge.resourceMetadataUrl))) {
       throw new UnauthorizedError();
     }
@@ -125,11 +137,18 @@ export class OAuthSession implements AuthProvider {
   /** Records what a failed connection or call tells about the sign-in (status view, next sign-in's scope). */
   observe(err: unknown): void {
     if (err instanceof InsufficientScopeError) {
-      const scope = computeScopeUnion(this.hints.scope, this.o.store.peek()?.tokens?.scope, sanitize(err.requiredScope));
+      const scope = computeScopeUnion(
+        this.hints.scope,
+        this.o.store.peek()?.tokens?.scope,
+        sanitize(err.requiredScope),
+      );
       this.noteHints(err.resourceMetadataUrl?.href, scope);
       this.setRequired({ ...(scope ? { scope } : {}) });
     } else if (err instanceof SignInRequiredError) {
-      this.setRequired({ ...(err.reason ? { reason: err.reason } : {}), ...(err.neededScope ? { scope: err.neededScope } : {}) });
+      this.setRequired({
+        ...(err.reason ? { reason: err.reason } : {}),
+        ...(err.neededScope ? { scope: err.neededScope } : {}),
+      });
     } else if (isSignInError(err)) {
       this.setRequired({ reason: 'the server refused the renewed access token' });
     }
@@ -137,7 +156,8 @@ export class OAuthSession implements AuthProvider {
 
   describe(err: unknown): string | undefined {
     // After observe(): the scope to ask for is the union of what was granted and what the server wants.
-    if (err instanceof InsufficientScopeError && this.required?.scope) return describeSignIn(new SignInRequiredError(undefined, this.required.scope));
+    if (err instanceof InsufficientScopeError && this.required?.scope)
+      return describeSignIn(new SignInRequiredError(undefined, this.required.scope));
     return describeSignIn(err);
   }
 
@@ -168,7 +188,9 @@ export class OAuthSession implements AuthProvider {
 
   view(): RemoteAuthView | undefined {
     const rec = this.o.store.peek();
-    const required = this.required ? describeSignIn(new SignInRequiredError(this.required.reason, this.required.scope)) : undefined;
+    const required = this.required
+      ? describeSignIn(new SignInRequiredError(this.required.reason, this.required.scope))
+      : undefined;
     return authView(rec && rec.serverUrl === this.serverUrl ? rec : null, required);
   }
 
@@ -177,9 +199,14 @@ export class OAuthSession implements AuthProvider {
    * publishes a revocation endpoint (RFC 7009). The client registration stays
    * for the next sign-in.
    */
-  async logout(o: { timeoutMs?: number } = {}): Promise<{ revoked: boolean; hadTokens: boolean; detail?: string }> {
+  async logout(
+    o: { timeoutMs?: number } = {},
+  ): Promise<{ revoked: boolean; hadTokens: boolean; detail?: string }> {
     const rec = await this.o.store.load();
-    const r = await revokeGrant(rec, { ...(this.o.fetch ? { fetch: this.o.fetch } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+    const r = await revokeGrant(rec, {
+      ...(this.o.fetch ? { fetch: this.o.fetch } : {}),
+      ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+    });
     await this.o.store.update((x) => (x ? withoutTokens(x) : x));
     this.setRequired({ reason: 'signed out' });
     return { ...r, hadTokens: !!rec?.tokens };
@@ -226,10 +253,17 @@ export class OAuthSession implements AuthProvider {
       if (err instanceof OAuthError) {
         // The authorization server answered: the grant is dead (invalid_grant: revoked, expired, reused).
         await this.dropTokens();
-        throw this.require(`the authorization server refused to renew the sign-in (${sanitize(err.code, 60)})`);
+        throw this.require(
+          `the authorization server refused to renew the sign-in (${sanitize(err.code, 60)})`,
+        );
       }
-      this.o.logger?.warn('oauth refresh failed', { server: this.o.store.name, error: err instanceof Error ? err.message : String(err) });
-      throw new RefreshUnavailableError(`could not renew the sign-in: the authorization server did not answer (${err instanceof Error ? err.message : String(err)})`);
+      this.o.logger?.warn('oauth refresh failed', {
+        server: this.o.store.name,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      throw new RefreshUnavailableError(
+        `could not renew the sign-in: the authorization server did not answer (${err instanceof Error ? err.message : String(err)})`,
+      );
     }
     const now = this.now();
     const saved: SavedTokens = {
@@ -237,12 +271,14 @@ export class OAuthSession implements AuthProvider {
       token_type: fresh.token_type,
       // A refresh response without a refresh token keeps the old one (RFC 6749 §6; refreshAuthorization does this too).
       ...(fresh.refresh_token ? { refresh_token: fresh.refresh_token } : {}),
-      ...(fresh.scope ?? t.scope ? { scope: fresh.scope ?? t.scope } : {}),
+      ...((fresh.scope ?? t.scope) ? { scope: fresh.scope ?? t.scope } : {}),
       ...(fresh.expires_in !== undefined ? { expires_at: now + fresh.expires_in * 1000 } : {}),
       obtained_at: now,
     };
     // Only over the grant that was renewed: a sign-in that finished meanwhile keeps its new tokens.
-    await this.o.store.update((r) => (r && r.tokens?.refresh_token === t.refresh_token ? { ...r, tokens: saved } : r));
+    await this.o.store.update((r) =>
+      r && r.tokens?.refresh_token === t.refresh_token ? { ...r, tokens: saved } : r,
+    );
     this.o.logger?.info('oauth tokens renewed', { server: this.o.store.name });
     return saved;
   }
@@ -253,9 +289,16 @@ export class OAuthSession implements AuthProvider {
    * well-known location. A bare `WWW-Authenticate: Bearer` is what any token-protected API sends
    * (RFC 6750 §3), so on its own it stays a plain 401 ("the token is missing, wrong or expired").
    */
-  private async speaksOAuth(_res: Response, resourceMetadataUrl: URL | undefined): Promise<boolean> {
+  private async speaksOAuth(
+    _res: Response,
+    resourceMetadataUrl: URL | undefined,
+  ): Promise<boolean> {
     try {
-      const prm = await discoverOAuthProtectedResourceMetadata(this.serverUrl, resourceMetadataUrl ? { resourceMetadataUrl } : {}, this.o.fetch);
+      const prm = await discoverOAuthProtectedResourceMetadata(
+        this.serverUrl,
+        resourceMetadataUrl ? { resourceMetadataUrl } : {},
+        this.o.fetch,
+      );
       return Array.isArray(prm.authorization_servers) && prm.authorization_servers.length > 0;
     } catch {
       return false;

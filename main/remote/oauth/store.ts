@@ -1,4 +1,7 @@
-import type { AuthorizationServerMetadata, StoredOAuthClientInformation } from '@modelcontextprotocol/client';
+import type {
+  AuthorizationServerMetadata,
+  StoredOAuthClientInformation,
+} from '@modelcontextprotocol/client';
 import type { Vault } from '../../vault/vault.js';
 
 /**
@@ -31,7 +34,11 @@ export interface OAuthRecord {
   /** The RFC 8707 resource indicator sent on every token request. */
   resource?: string;
   /** The authorization server's metadata (trimmed to what refresh and revocation need). */
-  as?: AuthorizationServerMetadata & { authorizationServerUrl: string; revocation_endpoint?: string; revocation_endpoint_auth_methods_supported?: string[] };
+  as?: AuthorizationServerMetadata & {
+    authorizationServerUrl: string;
+    revocation_endpoint?: string;
+    revocation_endpoint_auth_methods_supported?: string[];
+  };
   /** The client registration in use (dynamic, metadata document or pre-registered), stamped with its issuer. */
   client?: StoredOAuthClientInformation;
   /** A client the user registered by hand (`--client-id`); used instead of registering. */
@@ -59,9 +66,13 @@ const KEPT_METADATA = [
   'authorization_response_iss_parameter_supported',
 ] as const;
 
-export function trimMetadata(m: AuthorizationServerMetadata, authorizationServerUrl: string): NonNullable<OAuthRecord['as']> {
+export function trimMetadata(
+  m: AuthorizationServerMetadata,
+  authorizationServerUrl: string,
+): NonNullable<OAuthRecord['as']> {
   const out: Record<string, unknown> = { authorizationServerUrl };
-  for (const k of KEPT_METADATA) if ((m as Record<string, unknown>)[k] !== undefined) out[k] = (m as Record<string, unknown>)[k];
+  for (const k of KEPT_METADATA)
+    if ((m as Record<string, unknown>)[k] !== undefined) out[k] = (m as Record<string, unknown>)[k];
   return out as NonNullable<OAuthRecord['as']>;
 }
 
@@ -132,6 +143,12 @@ export class OAuthStore {
   }
 
   private note(r: OAuthRecord | null): void {
-    for (const v of [r?.tokens?.access_token, r?.tokens?.refresh_token, r?.client?.client_secret, r?.preregistered?.client_secret]) if (v) this.onSecret(v);
+    for (const v of [
+      r?.tokens?.access_token,
+      r?.tokens?.refresh_token,
+      r?.client?.client_secret,
+      r?.preregistered?.client_secret,
+    ])
+      if (v) this.onSecret(v);
   }
 }

@@ -2,7 +2,10 @@ import type { RemoteAuthView } from '../../../preload/api.js';
 import type { OAuthRecord } from './store.js';
 
 /** What the UI may know about a sign-in (issue 10): state, issuer, scopes, expiry — never a token. */
-export function authView(rec: OAuthRecord | null, signInRequired: string | undefined): RemoteAuthView | undefined {
+export function authView(
+  rec: OAuthRecord | null,
+  signInRequired: string | undefined,
+): RemoteAuthView | undefined {
   const t = rec?.tokens;
   if (!t && !signInRequired && !rec?.as) return undefined;
   return {
@@ -19,6 +22,7 @@ export function authView(rec: OAuthRecord | null, signInRequired: string | undef
 
 function registrationKind(r: OAuthRecord): RemoteAuthView['client'] {
   if (r.preregistered && r.client?.client_id === r.preregistered.client_id) return 'pre-registered';
-  if (r.clientMetadataUrl && r.client?.client_id === r.clientMetadataUrl) return 'metadata-document';
+  if (r.clientMetadataUrl && r.client?.client_id === r.clientMetadataUrl)
+    return 'metadata-document';
   return 'dynamic';
 }

@@ -12,8 +12,14 @@ import { EventEmitter } from 'node:events';
 type Listener = (...args: unknown[]) => unknown;
 
 /** An Electron-style event whose default can be prevented. */
-export function preventable<T extends object>(extra: T = {} as T): T & { preventDefault(): void; defaultPrevented: boolean } {
-  const e = { ...extra, defaultPrevented: false, preventDefault: () => void (e.defaultPrevented = true) };
+export function preventable<T extends object>(
+  extra: T = {} as T,
+): T & { preventDefault(): void; defaultPrevented: boolean } {
+  const e = {
+    ...extra,
+    defaultPrevented: false,
+    preventDefault: () => void (e.defaultPrevented = true),
+  };
   return e;
 }
 
@@ -66,7 +72,9 @@ export class BrowserWindow extends EventEmitter {
   alwaysOnTop: boolean;
   alwaysOnTopLevel: string | undefined;
 
-  constructor(readonly options: Record<string, unknown> & { webPreferences?: Record<string, unknown> }) {
+  constructor(
+    readonly options: Record<string, unknown> & { webPreferences?: Record<string, unknown> },
+  ) {
     super();
     this.alwaysOnTop = options.alwaysOnTop === true;
     BrowserWindow.instances.push(this);
@@ -181,7 +189,9 @@ export class Notification extends EventEmitter {
   static supported = true;
   shown = false;
   closed = false;
-  constructor(readonly options: Record<string, unknown> & { actions?: { type: string; text: string }[] }) {
+  constructor(
+    readonly options: Record<string, unknown> & { actions?: { type: string; text: string }[] },
+  ) {
     super();
     Notification.instances.push(this);
   }
@@ -207,14 +217,19 @@ type InvokeHandler = (event: unknown, ...args: unknown[]) => unknown;
 export const ipcMain = {
   handlers: new Map<string, InvokeHandler>(),
   handle(channel: string, handler: InvokeHandler): void {
-    if (this.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+    if (this.handlers.has(channel))
+      throw new Error(`Attempted to register a second handler for '${channel}'`);
     this.handlers.set(channel, handler);
   },
   removeHandler(channel: string): void {
     this.handlers.delete(channel);
   },
   /** What `ipcRenderer.invoke` from `sender` would get. */
-  async invoke(channel: string, sender: { sender: FakeWebContents; senderFrame: FakeWebFrame | null }, ...args: unknown[]): Promise<unknown> {
+  async invoke(
+    channel: string,
+    sender: { sender: FakeWebContents; senderFrame: FakeWebFrame | null },
+    ...args: unknown[]
+  ): Promise<unknown> {
     const handler = this.handlers.get(channel);
     if (!handler) throw new Error(`No handler registered for '${channel}'`);
     return handler(sender, ...args);
@@ -277,7 +292,9 @@ export const app = new FakeApp();
 export const protocol = {
   privileged: [] as { scheme: string; privileges: Record<string, boolean> }[],
   handlers: new Map<string, (request: Request) => Promise<Response> | Response>(),
-  registerSchemesAsPrivileged(schemes: { scheme: string; privileges: Record<string, boolean> }[]): void {
+  registerSchemesAsPrivileged(
+    schemes: { scheme: string; privileges: Record<string, boolean> }[],
+  ): void {
     this.privileged.push(...schemes);
   },
   handle(scheme: string, handler: (request: Request) => Promise<Response> | Response): void {
@@ -321,12 +338,16 @@ export const dialog = {
   answers: [] as (number | Promise<number>)[],
   shown: [] as Record<string, unknown>[],
   errors: [] as { title: string; content: string }[],
-  async showMessageBox(options: Record<string, unknown> & { signal?: AbortSignal; cancelId?: number }): Promise<{ response: number; checkboxChecked: boolean }> {
+  async showMessageBox(
+    options: Record<string, unknown> & { signal?: AbortSignal; cancelId?: number },
+  ): Promise<{ response: number; checkboxChecked: boolean }> {
     this.shown.push(options);
     const answer = this.answers.shift();
     if (answer === undefined) {
       // No scripted answer: stays open until aborted, like a dialog nobody clicks.
-      await new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }));
+      await new Promise<void>((resolve) =>
+        options.signal?.addEventListener('abort', () => resolve(), { once: true }),
+      );
       return { response: options.cancelId ?? 0, checkboxChecked: false };
     }
     return { response: await answer, checkboxChecked: false };
@@ -370,7 +391,15 @@ export function resetFakeElectron(): void {
   Notification.supported = true;
   ipcMain.handlers.clear();
   app.removeAllListeners();
-  Object.assign(app, { isPackaged: false, singleInstanceLock: true, quitCalls: 0, quitted: false, exitCode: null, appUserModelId: null, protocolClients: [] });
+  Object.assign(app, {
+    isPackaged: false,
+    singleInstanceLock: true,
+    quitCalls: 0,
+    quitted: false,
+    exitCode: null,
+    appUserModelId: null,
+    protocolClients: [],
+  });
   app.loginItem = { openAtLogin: false, wasOpenedAtLogin: false, args: [] };
   app.paths.clear();
   app.dock.hidden = false;
