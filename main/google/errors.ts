@@ -1,6 +1,7 @@
 import { errorResult, type CallToolResult } from '../tools/types.js';
 import { isVaultError } from '../vault/vault.js';
 import { GoogleToolError } from './account-access.js';
+import { readErrorBody, retryAfterHeader } from './api-errors.js';
 
 /**
  * Turning Google's failures into errors an agent (and a user) can act on
@@ -40,11 +41,11 @@ export function describeOAuthError(err: unknown): OAuthFailure {
           : 'no answer';
     return { network: code };
   }
-  const data = parseData(e.response?.data);
+  const data = readErrorBody(e.response?.data);
   const out: OAuthFailure = { status };
-  if (typeof data.error === 'string') out.error = data.error;
-  if (typeof data.error_description === 'string') out.description = data.error_description;
-  const retry = retryAfterSeconds(headerOf(e.response?.headers, 'retry-after'));
+  if (data.oauthError) out.error = data.oauthError;
+  if (data.oauthDescription) out.description = data.oauthDescription;
+  const retry = retryAfterHeader(e.response?.headers);
   if (retry !== undefined) out.retryAfterSeconds = retry;
   return out;
 }
@@ -119,19 +120,6 @@ export function vaultToolError(
   return new GoogleToolError(code, `${hint} (${message})`);
 }
 
-interface GoogleApiErrorBody {
-  error?:
-    | {
-        code?: number;
-        message?: string;
-        status?: string;
-        errors?: { reason?: string }[];
-        details?: { reason?: string }[];
-      }
-    | string;
-  error_description?: string;
-}
-
 const RATE_REASONS = new Set([
   'rateLimitExceeded',
   'userRateLimitExceeded',
@@ -151,18 +139,15 @@ export function apiError(
   headers: Headers | Record<string, unknown> | undefined,
   email: string,
 ): GoogleToolError {
-  const b = parseData(body) as GoogleApiErrorBody;
-  const err = typeof b.error === 'object' ? b.error : undefined;
-  const reasons = [...(err?.errors ?? []), ...(err?.details ?? [])].map((r) => r.reason ?? '');
+  const b = readErrorBody(body);
+  const reasons = [...b.reasons, ...b.detailReasons];
   const message =
-    err?.message ??
-    (typeof b.error === 'string' ? [b.error, b.error_description].filter(Boolean).join(': ') : '');
+    b.message ??
+    (b.oauthError ? [b.oauthError, b.oauthDescription].filter(Boolean).join(': ') : '');
   const quoted = message ? ` Google said: "${message}".` : '';
   if (status === 429 || reasons.some((r) => RATE_REASONS.has(r))) {
     const after =
-      retryAfterSeconds(headerOf(headers, 'retry-after')) ??
-      retryAfterFromMessage(message) ??
-      (status === 429 ? 30 : 60);
+      retryAfterHeader(headers) ?? retryAfterFromMessage(message) ?? (status === 429 ? 30 : 60);
     return new GoogleToolError(
       'RATE_LIMITED',
       `Google rate limit reached for ${email}.${quoted}`,
@@ -215,40 +200,10 @@ export function googleErrorResult(err: unknown): CallToolResult {
   });
 }
 
-/** Retry-After is seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function retryAfterSeconds(
-  value: string | null | undefined,
-  now = Date.now(),
-): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
-}
-
 /** Gmail says "User-rate limit exceeded.  Retry after 2026-01-01T00:00:00.000Z". */
 function retryAfterFromMessage(message: string, now = Date.now()): number | undefined {
   const m = /retry after (\S+)/i.exec(message);
   if (!m?.[1]) return undefined;
   const at = Date.parse(m[1]);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
-}
-
-function headerOf(headers: unknown, name: string): string | undefined {
-  if (!headers) return undefined;
-  if (typeof (headers as Headers).get === 'function')
-    return (headers as Headers).get(name) ?? undefined;
-  const v = (headers as Record<string, unknown>)[name];
-  return typeof v === 'string' ? v : undefined;
-}
-
-function parseData(data: unknown): Record<string, unknown> {
-  if (typeof data === 'string') {
-    try {
-      return JSON.parse(data) as Record<string, unknown>;
-    } catch {
-      return {};
-    }
-  }
-  return data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
 }

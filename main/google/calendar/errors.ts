@@ -1,4 +1,5 @@
 import { GoogleToolError } from '../account-access.js';
+import { readErrorBody, retryAfterHeader } from '../api-errors.js';
 import { errorResult, type CallToolResult } from '../../tools/types.js';
 
 /** Bad arguments: the agent can fix them. The message says what and how. */
@@ -7,15 +8,6 @@ export class InputError extends Error {
     super(message);
     this.name = 'InputError';
   }
-}
-
-interface GoogleErrorBody {
-  error?: {
-    code?: number;
-    message?: string;
-    status?: string;
-    errors?: { reason?: string; message?: string }[];
-  };
 }
 
 /**
@@ -73,13 +65,13 @@ function fromGaxios(err: HttpError, account: string | undefined): CallToolResult
       `Could not reach Google Calendar (${why}). Check the network and try again.`,
     );
   }
-  const body = (err.response?.data ?? {}) as GoogleErrorBody;
-  const reasons = (body.error?.errors ?? []).map((e) => e.reason ?? '');
-  const said = body.error?.message ?? err.response?.statusText ?? '';
+  const body = readErrorBody(err.response?.data);
+  const reasons = body.reasons;
+  const said = body.message ?? err.response?.statusText ?? '';
   const who = account ? ` for ${account}` : '';
   const quoted = said ? ` Google said: "${said}".` : '';
   if (status === 429 || (status === 403 && reasons.some((r) => RATE_REASONS.has(r)))) {
-    const after = retryAfter(err) ?? (status === 429 ? 30 : 60);
+    const after = retryAfterHeader(err.response?.headers) ?? (status === 429 ? 30 : 60);
     return coded(
       'RATE_LIMITED',
       `Google Calendar rate limit reached${who} (about 600 requests a minute per user).`,
@@ -95,7 +87,7 @@ function fromGaxios(err: HttpError, account: string | undefined): CallToolResult
   if (
     status === 403 &&
     (reasons.some((r) => SCOPE_REASONS.has(r)) ||
-      (body.error?.status === 'PERMISSION_DENIED' && /scope/i.test(said)))
+      (body.status === 'PERMISSION_DENIED' && /scope/i.test(said)))
   ) {
     return coded(
       'OAUTH_SCOPE',
@@ -126,18 +118,4 @@ function fromGaxios(err: HttpError, account: string | undefined): CallToolResult
       `Google Calendar had a problem (${status}); try again in a minute.${quoted}`,
     );
   return coded('GOOGLE_API', `Google Calendar answered ${status}.${quoted}`);
-}
-
-/** Retry-After is seconds or an HTTP date (RFC 9110 §10.2.3). */
-function retryAfter(err: HttpError): number | undefined {
-  const headers = err.response?.headers;
-  let raw: string | null | undefined;
-  if (headers && typeof (headers as Headers).get === 'function')
-    raw = (headers as Headers).get('retry-after');
-  else if (headers && typeof headers === 'object')
-    raw = (headers as Record<string, string | undefined>)['retry-after'];
-  if (!raw) return undefined;
-  if (/^\d+$/.test(raw.trim())) return Number(raw.trim());
-  const at = Date.parse(raw);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }

@@ -1,4 +1,5 @@
 import { GoogleToolError } from '../account-access.js';
+import { readErrorBody, retryAfterHeader } from '../api-errors.js';
 
 /**
  * Google API failures → GoogleToolError with a sentence an agent can act on.
@@ -6,26 +7,12 @@ import { GoogleToolError } from '../account-access.js';
  * (cloud.google.com/apis/design/errors; developers.google.com/gmail/api/guides/handle-errors).
  */
 
-interface GoogleErrorBody {
-  error?: {
-    code?: number;
-    message?: string;
-    status?: string;
-    errors?: { reason?: string; message?: string }[];
-    details?: { reason?: string }[];
-  };
-}
-
 interface HttpishError {
   status?: number;
   code?: string | number;
   message?: string;
   name?: string;
-  response?: {
-    status?: number;
-    data?: unknown;
-    headers?: { get?(name: string): string | null } & Record<string, unknown>;
-  };
+  response?: { status?: number; data?: unknown; headers?: unknown };
 }
 
 export interface ErrorFacts {
@@ -55,25 +42,15 @@ const SCOPE_REASONS = new Set([
 export function factsOf(err: unknown): ErrorFacts {
   const e = (err ?? {}) as HttpishError;
   const status = e.response?.status ?? e.status;
-  const body = (typeof e.response?.data === 'object' ? e.response?.data : undefined) as
-    GoogleErrorBody | undefined;
-  const reasons = [
-    ...(body?.error?.errors ?? []).map((x) => x.reason ?? ''),
-    ...(body?.error?.details ?? []).map((x) => x.reason ?? ''),
-    body?.error?.status ?? '',
-  ].filter(Boolean);
-  const headers = e.response?.headers;
-  const rawRetry =
-    typeof headers?.get === 'function'
-      ? headers.get('retry-after')
-      : (headers?.['retry-after'] as string | undefined);
+  const body = readErrorBody(e.response?.data);
+  const reasons = [...body.reasons, ...body.detailReasons, body.status ?? ''].filter(Boolean);
   const aborted =
     e.name === 'AbortError' || e.code === 'ABORT_ERR' || /aborted/i.test(e.message ?? '');
   return {
     status,
     reasons,
-    message: body?.error?.message ?? e.message ?? String(err),
-    retryAfterSeconds: parseRetryAfter(rawRetry ?? undefined),
+    message: body.message ?? e.message ?? String(err),
+    retryAfterSeconds: retryAfterHeader(e.response?.headers),
     network:
       status === undefined &&
       !aborted &&
@@ -81,14 +58,6 @@ export function factsOf(err: unknown): ErrorFacts {
       /^(E[A-Z]+|UND_ERR)/.test(e.code),
     aborted,
   };
-}
-
-/** Retry-After is seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(value: string | undefined): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 export function isRateLimit(f: ErrorFacts): boolean {

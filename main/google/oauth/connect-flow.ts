@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { describeOAuthError } from '../errors.js';
 import { scopesFor } from '../scopes.js';
 import type { GoogleOAuth, TokenAnswer } from './google-oauth.js';
-import { LoopbackListener, type CallbackParams } from './loopback.js';
-import { pages, type Page } from './pages.js';
+import { LoopbackListener } from '../../core/loopback-redirect.js';
+import { listenerPages, pages, type Page } from './pages.js';
 
 export type FlowState = 'waiting' | 'exchanging' | 'connected' | 'failed' | 'cancelled';
 
@@ -51,6 +51,7 @@ export interface ConnectFlowOptions {
 }
 
 const PERMISSIONS_URL = 'https://myaccount.google.com/permissions';
+const CALLBACK_PATH = '/oauth2/callback';
 
 /**
  * One loopback consent (issue 5, item 2): unguessable `state`, PKCE S256, a
@@ -61,13 +62,11 @@ export class ConnectFlow {
   readonly id = randomBytes(16).toString('base64url');
   // 256 bits: the callback is accepted only with this value (RFC 6749 §10.12).
   private readonly state = randomBytes(32).toString('base64url');
-  private readonly listener: LoopbackListener;
+  private listener: LoopbackListener | null = null;
   private verifier = '';
   private redirect = '';
   private url = '';
   private timer: NodeJS.Timeout | null = null;
-  /** A callback with the right state arrived (the listener closes itself once it has answered it). */
-  private answered = false;
   private settle!: { resolve: (g: Grant) => void; reject: (e: ConnectFlowError) => void };
   readonly done: Promise<Grant>;
   status: FlowState = 'waiting';
@@ -79,12 +78,6 @@ export class ConnectFlow {
     this.done = new Promise<Grant>((resolve, reject) => (this.settle = { resolve, reject }));
     // A flow nobody awaits must not crash the process with an unhandled rejection.
     this.done.catch(() => {});
-    this.listener = new LoopbackListener({
-      state: this.state,
-      onCallback: (p) => this.onCallback(p),
-      ...(o.preferredPort ? { preferredPort: o.preferredPort } : {}),
-      ...(o.onPortFallback ? { onPortFallback: o.onPortFallback } : {}),
-    });
   }
 
   get authUrl(): string {
@@ -94,15 +87,24 @@ export class ConnectFlow {
     return this.redirect;
   }
   get rejectedCallbacks(): number {
-    return this.listener.rejected;
+    return this.listener?.rejected ?? 0;
   }
 
   /** Opens the listener and builds the consent URL; the deadline starts now. */
   async start(): Promise<void> {
-    const { redirectUri } = await this.listener.start();
+    const listener = await LoopbackListener.open({
+      state: this.state,
+      path: CALLBACK_PATH,
+      pages: listenerPages,
+      onCallback: (p) => this.onCallback(p),
+      ...(this.o.preferredPort ? { preferredPort: this.o.preferredPort } : {}),
+      ...(this.o.onPortFallback ? { onPortFallback: this.o.onPortFallback } : {}),
+    });
+    this.listener = listener;
+    const redirectUri = listener.redirectUri;
     this.redirect = redirectUri;
     const { verifier, challenge } = await this.o.oauth.pkce().catch((err: unknown) => {
-      this.listener.close();
+      listener.close();
       throw err;
     });
     this.verifier = verifier;
@@ -133,9 +135,13 @@ export class ConnectFlow {
       this.fail(new ConnectFlowError('CANCELLED', reason), 'cancelled');
   }
 
-  private async onCallback(p: CallbackParams): Promise<Page> {
+  private async onCallback(q: URLSearchParams): Promise<Page> {
     if (this.status !== 'waiting') return pages.alreadyUsed();
-    this.answered = true;
+    const p = {
+      code: q.get('code') || undefined,
+      error: q.get('error') || undefined,
+      errorDescription: q.get('error_description') || undefined,
+    };
     if (p.error) {
       const err =
         p.error === 'access_denied'
@@ -245,7 +251,7 @@ export class ConnectFlow {
   private finish(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    // The accepted callback closes the listener after its page is sent; otherwise close now.
-    if (!this.answered) this.listener.close();
+    // A page still being written (the accepted callback's) finishes first.
+    this.listener?.close();
   }
 }

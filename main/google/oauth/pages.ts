@@ -1,36 +1,7 @@
-/** The small pages the consent callback answers the browser with. No script, no links, no remote assets. */
-export interface Page {
-  status: number;
-  title: string;
-  message: string;
-  ok: boolean;
-}
+import type { ListenerPages, RedirectPage } from '../../core/loopback-redirect.js';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-export function renderPage(p: Page): string {
-  const colour = p.ok ? '#1e7d32' : '#b3261e';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>Airlock — ${escape(p.title)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f1f1f}
-h1{font-size:1.4rem;color:${colour}}@media (prefers-color-scheme:dark){body{background:#1f1f1f;color:#eee}}</style>
-</head><body><h1>${escape(p.title)}</h1><p>${escape(p.message)}</p></body></html>
-`;
-}
-
-/**
- * Headers for every answer: nothing cached (the URL held a code), no referrer
- * (the page has no links, but say so), nothing executable.
- */
-export const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'content-security-policy':
-    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-} as const;
+/** The small pages the consent callback answers the browser with (rendered by the shared loopback listener). */
+export type Page = RedirectPage & { status: number };
 
 export const pages = {
   connected: (email: string): Page => ({
@@ -54,4 +25,16 @@ export const pages = {
   }),
   failed: (title: string, message: string): Page => ({ status: 400, ok: false, title, message }),
   notFound: (): Page => ({ status: 404, ok: false, title: 'Not found', message: 'Nothing here.' }),
+};
+
+/** The loopback listener's own pages, in the consent flow's wording. */
+export const listenerPages: ListenerPages = {
+  notFound: pages.notFound(),
+  wrongState: pages.wrongState(),
+  alreadyUsed: pages.alreadyUsed(),
+  failed: (message) => pages.failed('Connection failed', message),
+  incomplete: pages.failed(
+    'Incomplete answer',
+    'The answer from Google had neither a code nor an error. Airlock is still waiting.',
+  ),
 };

@@ -12,7 +12,7 @@ import {
 import type { Logger } from '../../core/log.js';
 import { followAuthorization } from './auto-follow.js';
 import { LoginError, sanitize, type LoginErrorCode } from './errors.js';
-import { LoopbackListener, type CallbackPage } from './loopback.js';
+import { LoopbackListener, type RedirectPage } from '../../core/loopback-redirect.js';
 import { FlowProvider } from './provider.js';
 import { findRevocationEndpoint } from './revoke.js';
 import type { LoginHints } from './session.js';
@@ -197,7 +197,7 @@ export class LoginFlow {
     this.finish('cancelled', { code: 'CANCELLED', message });
   }
 
-  private async callback(params: URLSearchParams): Promise<CallbackPage> {
+  private async callback(params: URLSearchParams): Promise<RedirectPage> {
     if (this.status !== 'waiting' || !this.provider)
       return {
         ok: false,

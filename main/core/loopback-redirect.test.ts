@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LoopbackListener } from './loopback.js';
+import { LoopbackListener } from './loopback-redirect.js';
 
 /** The 127.0.0.1 redirect listener (issue 10): state check, one callback, no keep-alive, HTML escaped. */
 const cleanup: (() => void)[] = [];
