@@ -287,6 +287,7 @@ describe('Google tools driven by the real accounts layer', () => {
     });
     expect(cal.isError).toBe(true);
     expect(cal.text).toContain(`Reconnect ${ALICE} in Airlock`);
+    expect(cal.text).toContain('OAUTH_REVOKED');
     expect(cal.result.structuredContent).toMatchObject({ error: { code: 'OAUTH_REVOKED' } });
     expect(google.refreshCount - refreshes).toBe(1);
 

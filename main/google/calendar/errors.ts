@@ -32,10 +32,9 @@ export function toErrorResult(err: unknown, account: string | undefined): CallTo
 }
 
 function coded(code: string, message: string, retryAfterSeconds?: number): CallToolResult {
-  const text =
-    retryAfterSeconds !== undefined
-      ? `${message} Retry after ${retryAfterSeconds} seconds.`
-      : message;
+  // The code ends the text, as in Gmail's results, so an agent reading text only still sees it.
+  const retry = retryAfterSeconds !== undefined ? ` Retry after ${retryAfterSeconds} seconds.` : '';
+  const text = `${message}${retry} [${code}]`;
   return errorResult(text, {
     structuredContent: {
       error: { code, message, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) },
