@@ -2,7 +2,7 @@
 // start and idle RSS of `airlock serve`, approval-event latency, policy cost.
 // Prints figures and ratios; asserts nothing.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,12 +10,9 @@ import { createInterface } from 'node:readline';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
-import { App } from '../dist/main/core/app.js';
-import { Logger } from '../dist/main/core/log.js';
-import { MemoryVault } from '../dist/main/vault/vault.js';
 import { resolvePolicy } from '../dist/main/approvals/policy.js';
 import { subscribeEvents } from '../dist/preload/http-control-client.js';
-import { ms, row, summary, timeEach } from './bench-lib.mjs';
+import { ms, row, startBenchApp, summary, timeEach } from './bench-lib.mjs';
 
 const N = Number(process.env.BENCH_N ?? 1000);
 const ECHO = {
@@ -167,17 +164,7 @@ async function coldStart() {
   row('idle RSS after ready + 2 s', `${rss.toFixed(1)} MB`, '≤ 100 MB');
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
-writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ approvals: { waitSeconds: 60 } }));
-const app = new App({
-  dataDir,
-  port: 0,
-  vault: new MemoryVault(),
-  sources: [echoSource],
-  logger: new Logger({ stderr: false }),
-});
-await app.start();
-const { token } = await app.control.addAgent('bench');
+const { app, token } = await startBenchApp([echoSource]);
 await gatewayVsBare(app, token);
 await approvalLatency(app, token);
 await app.stop();

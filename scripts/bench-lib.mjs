@@ -1,3 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 // Shared helpers for the benchmark scripts: percentiles and printing.
 export function percentile(samples, p) {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -24,4 +28,29 @@ export async function timeEach(n, fn) {
     samples.push(performance.now() - t0);
   }
   return samples;
+}
+
+/**
+ * The core in-process on a free loopback port (MemoryVault, quiet logger, long approval waits)
+ * with the given tool sources and one agent "bench". Needs a build (npm run build).
+ */
+export async function startBenchApp(sources, prefix = 'airlock-bench-') {
+  const dist = (path) => new URL(`../dist/main/${path}`, import.meta.url).href;
+  const [{ App }, { Logger }, { MemoryVault }] = await Promise.all([
+    import(dist('core/app.js')),
+    import(dist('core/log.js')),
+    import(dist('vault/vault.js')),
+  ]);
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ approvals: { waitSeconds: 60 } }));
+  const app = new App({
+    dataDir,
+    port: 0,
+    vault: new MemoryVault(),
+    sources,
+    logger: new Logger({ stderr: false }),
+  });
+  await app.start();
+  const { token } = await app.control.addAgent('bench');
+  return { app, token };
 }

@@ -11,14 +11,13 @@
 // been painted) and stamps the same epoch clock. Both ends read the same
 // machine clock at sub-millisecond resolution.
 /* global window, document, MutationObserver, requestAnimationFrame -- used inside page.evaluate (browser code) */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { chromium } from '@playwright/test';
-import { row, summary } from './bench-lib.mjs';
+import { row, startBenchApp, summary } from './bench-lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -54,9 +53,6 @@ const epoch = () => performance.timeOrigin + performance.now();
 
 async function approvalPaint() {
   console.log(`\nApproval event → approval view painted in Chromium, ${RUNS} runs`);
-  const { App } = await import(join(root, 'dist/main/core/app.js'));
-  const { Logger } = await import(join(root, 'dist/main/core/log.js'));
-  const { MemoryVault } = await import(join(root, 'dist/main/vault/vault.js'));
   const source = {
     id: 'bench',
     kind: 'test',
@@ -81,17 +77,7 @@ async function approvalPaint() {
     describeEffect: (_tool, args) => `Send "${args.body}" to ${args.to}`,
     call: async () => ({ content: [{ type: 'text', text: 'sent' }] }),
   };
-  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-ui-'));
-  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ approvals: { waitSeconds: 60 } }));
-  const app = new App({
-    dataDir,
-    port: 0,
-    vault: new MemoryVault(),
-    sources: [source],
-    logger: new Logger({ stderr: false }),
-  });
-  await app.start();
-  const { token } = await app.control.addAgent('bench');
+  const { app, token } = await startBenchApp([source], 'airlock-bench-ui-');
   const emitted = new Map();
   const off = app.events.subscribe((e) => {
     if (e.type === 'approval.requested') emitted.set(e.approval.id, epoch());
