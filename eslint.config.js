@@ -6,19 +6,24 @@
 //   * 'electron' may only be imported by the Electron shell: main/shell/**, main/index.ts and
 //     preload/** (a preload script cannot work without contextBridge/ipcRenderer). Everything
 //     else in main/ must stay runnable by the headless Node gateway (`airlock serve`).
-//   * renderer/** is browser code: no Node builtins, no electron, no runtime imports of main/**
-//     (type-only imports of shared types from main/ are allowed; they are erased at build time).
+//   * renderer/** is browser code: no Node builtins, no electron, no imports of main/**; it shares
+//     the contract through common/.
+//   * Layers (eslint/layers.js, docs/architecture.md "Layers"): common ← main/platform ←
+//     services (tools, store, approvals, agents, gateway, remote, google) ← main/app ←
+//     main/cli, main/shell, preload; production code never imports test-support/ or e2e/.
+//   * common/** is runtime-neutral: no Node builtins, no electron (it runs in the renderer too).
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import airlock from './eslint/layers.js';
 
 const ELECTRON_MSG =
   'Only main/shell/**, main/index.ts and preload/** may import electron. ' +
   'Keep core/gateway code runnable headless; go through an interface injected from main/shell.';
 const NODE_IN_RENDERER_MSG =
-  'renderer/** runs in a sandboxed browser context: no Node builtins. Ask main via the preload API.';
+  'renderer/** and common/** run in a sandboxed browser context: no Node builtins. Ask main via the preload API.';
 const MAIN_IN_RENDERER_MSG =
   'renderer/** must not import main/** at runtime (use `import type` for shared types, or the preload API).';
 
@@ -89,6 +94,32 @@ export default defineConfig(
     rules: {
       'no-restricted-imports': 'off',
       'no-restricted-syntax': 'off',
+    },
+  },
+
+  // The layering rule, for everything under main/, common/, preload/ and renderer/.
+  {
+    files: [
+      'main/**/*.{ts,mts,mjs}',
+      'common/**/*.ts',
+      'preload/**/*.ts',
+      'renderer/src/**/*.{ts,tsx}',
+    ],
+    plugins: { airlock },
+    rules: { 'airlock/layers': 'error' },
+  },
+
+  // common/: the contract shared by main, preload and renderer; no runtime of its own.
+  {
+    files: ['common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...electronPaths, ...nodeBuiltinPaths],
+          patterns: [...electronPatterns, ...nodeBuiltinPatterns],
+        },
+      ],
     },
   },
 

@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: [
       'main/**/*.test.ts',
+      'common/**/*.test.ts',
+      'eslint/**/*.test.ts',
       'preload/**/*.test.ts',
       'renderer/**/*.test.ts',
       'renderer/**/*.test.tsx',

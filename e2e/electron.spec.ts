@@ -8,7 +8,7 @@ import {
   type ElectronApplication,
   type Page,
 } from '@playwright/test';
-import { CONTROL_METHODS } from '../preload/api.js';
+import { CONTROL_METHODS } from '../common/contract/index.js';
 import { electronBinary } from '../main/shell/launch-check.js';
 
 /**

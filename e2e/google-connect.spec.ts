@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect, test, type Page } from '@playwright/test';
-import { KeyringVault } from '../main/vault/keyring-vault.js';
+import { KeyringVault } from '../main/platform/vault/keyring-vault.js';
 import { FakeGoogle } from './fake-google/server.js';
 import {
   addAgent,

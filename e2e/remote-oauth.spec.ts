@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect, test, type Page } from '@playwright/test';
-import type { RemoteView } from '../preload/api.js';
-import { OAuthUpstream } from '../main/test-support/oauth-upstream.js';
-import { KeyringVault } from '../main/vault/keyring-vault.js';
+import type { RemoteView } from '../common/contract/index.js';
+import { OAuthUpstream } from '../test-support/oauth-upstream.js';
+import { KeyringVault } from '../main/platform/vault/keyring-vault.js';
 import {
   addAgent,
   airlock,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import type { ActivityView } from '../preload/api.js';
+import type { ActivityView } from '../common/contract/index.js';
 import { controlApi, waitForPending } from './helpers/control.js';
 import { callTool } from './helpers/mcp-client.js';
 import { marker, useAirlock } from './helpers/suite.js';

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { OAuthUpstream } from '../main/test-support/oauth-upstream.js';
+import { OAuthUpstream } from '../test-support/oauth-upstream.js';
 import { controlApi } from './helpers/control.js';
 import { callTool, textOf } from './helpers/mcp-client.js';
 import { useAirlock } from './helpers/suite.js';

@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { FakeUpstream } from '../main/test-support/fake-upstream.js';
+import { FakeUpstream } from '../test-support/fake-upstream.js';
 import { controlApi } from './helpers/control.js';
 import { useAirlock } from './helpers/suite.js';
 import { openPage } from './helpers/ui.js';
 
 // Issue 8 "Remote servers": add (token write-only), test (tool count or the
 // exact error), status, disable, remove — against an in-test upstream MCP
-// server (main/test-support/fake-upstream.ts, real SDK server on loopback).
+// server (test-support/fake-upstream.ts, real SDK server on loopback).
 test.describe.configure({ mode: 'serial' });
 const airlock = useAirlock();
 const TOKEN = 'upstream-secret-7f3a9c';

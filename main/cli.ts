@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ControlError } from '../preload/api.js';
+import { ControlError } from '../common/contract/index.js';
 import {
   agentAdd,
   agentList,
@@ -12,7 +12,7 @@ import {
 import { serve } from './cli/serve.js';
 import { REMOTE_USAGE, remoteCommand } from './cli/remote.js';
 import { GOOGLE_USAGE, googleCommand } from './cli/google.js';
-import { isVaultError } from './vault/vault.js';
+import { isVaultError } from './platform/vault/vault.js';
 
 const USAGE = `Usage: airlock <command> [options]
 

@@ -4,7 +4,7 @@
  * main/shell/. Headless runs use `airlock serve` (main/cli.ts) instead.
  */
 import { app } from 'electron';
-import { App } from './core/app.js';
+import { App } from './app/app.js';
 import { ExternalLinkGate } from './shell/link-gate.js';
 import { runDesktop } from './shell/main-process.js';
 

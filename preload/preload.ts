@@ -1,12 +1,12 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { CONTROL_METHODS, type ControlBridge, type CoreEvent } from './api.js';
+import { CONTROL_METHODS, type ControlBridge, type CoreEvent } from '../common/contract/index.js';
 import {
   BRIDGE_KEY,
   bridgeErrorMessage,
   controlChannel,
   EVENT_CHANNEL,
   type IpcResult,
-} from './ipc-contract.js';
+} from '../common/ipc-contract.js';
 
 /**
  * The preload of every Airlock window (issue 9, item 4). It runs sandboxed

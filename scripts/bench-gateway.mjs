@@ -11,7 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { resolvePolicy } from '../dist/main/approvals/policy.js';
-import { subscribeEvents } from '../dist/preload/http-control-client.js';
+import { subscribeEvents } from '../dist/common/http-control-client.js';
 import { ms, row, startBenchApp, summary, timeEach } from './bench-lib.mjs';
 
 const N = Number(process.env.BENCH_N ?? 1000);

@@ -37,9 +37,9 @@ export async function timeEach(n, fn) {
 export async function startBenchApp(sources, prefix = 'airlock-bench-') {
   const dist = (path) => new URL(`../dist/main/${path}`, import.meta.url).href;
   const [{ App }, { Logger }, { MemoryVault }] = await Promise.all([
-    import(dist('core/app.js')),
-    import(dist('core/log.js')),
-    import(dist('vault/vault.js')),
+    import(dist('app/app.js')),
+    import(dist('platform/log.js')),
+    import(dist('platform/vault/vault.js')),
   ]);
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ approvals: { waitSeconds: 60 } }));

@@ -22,9 +22,9 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Server } from '@modelcontextprotocol/server';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { App } = await import(join(root, 'dist/main/core/app.js'));
-const { Logger } = await import(join(root, 'dist/main/core/log.js'));
-const { MemoryVault } = await import(join(root, 'dist/main/vault/vault.js'));
+const { App } = await import(join(root, 'dist/main/app/app.js'));
+const { Logger } = await import(join(root, 'dist/main/platform/log.js'));
+const { MemoryVault } = await import(join(root, 'dist/main/platform/vault/vault.js'));
 
 const SEQUENTIAL = 1000;
 const WARMUP = 200;

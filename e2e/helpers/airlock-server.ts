@@ -32,7 +32,7 @@ export function newProfile(prefix = 'airlock-e2e-'): Profile {
   };
 }
 
-/** Writes settings.json before the server starts (schema: main/core/settings.ts; no secrets). */
+/** Writes settings.json before the server starts (schema: main/platform/settings.ts; no secrets). */
 export function writeSettings(p: Profile, settings: Record<string, unknown>): void {
   writeFileSync(join(p.dataDir, 'settings.json'), JSON.stringify(settings, null, 2));
 }

@@ -1,5 +1,5 @@
-import type { ApprovalView, ControlApi } from '../../preload/api.js';
-import { httpControlClient, subscribeEvents } from '../../preload/http-control-client.js';
+import type { ApprovalView, ControlApi } from '../../common/contract/index.js';
+import { httpControlClient, subscribeEvents } from '../../common/http-control-client.js';
 import { expect, type Page } from '@playwright/test';
 import type { RunningServer } from './airlock-server.js';
 

@@ -1,4 +1,4 @@
-import { FakeUpstream } from '../../main/test-support/fake-upstream.js';
+import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { FakeGoogle } from '../fake-google/server.js';
 import {
   addAgent,

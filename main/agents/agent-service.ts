@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AgentView } from '../../preload/api.js';
-import { ControlError } from '../../preload/api.js';
-import type { Logger } from '../core/log.js';
-import type { AgentSettings, SettingsStore } from '../core/settings.js';
-import type { Vault } from '../vault/vault.js';
+import type { AgentView } from '../../common/contract/index.js';
+import { ControlError } from '../../common/contract/index.js';
+import type { Logger } from '../platform/log.js';
+import type { AgentSettings, SettingsStore } from '../platform/settings.js';
+import type { Vault } from '../platform/vault/vault.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,39}$/;
 const vaultKey = (name: string) => `agent:${name}`;

@@ -1,4 +1,4 @@
-import type { ClientSetup } from '../../preload/api.js';
+import type { ClientSetup } from '../../common/contract/index.js';
 
 /**
  * Ready-to-paste configuration for the agents people use. Claude Desktop

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../preload/api.js';
+import type { ApprovalView, CoreEvent } from '../../common/contract/index.js';
 import {
   connectClient,
   CountingSource,
   startTestApp,
   textOf,
   type TestApp,
-} from '../test-support/harness.js';
+} from '../../test-support/harness.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CoreEvents } from '../core/events.js';
+import { CoreEvents } from '../platform/events.js';
 import { ApprovalStore } from '../store/approval-store.js';
 import { openDatabase } from '../store/db.js';
 import type { CallToolResult } from '../tools/types.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ActivityView, ApprovalView, Decision } from '../../preload/api.js';
-import { ControlError } from '../../preload/api.js';
-import type { CoreEvents } from '../core/events.js';
+import type { ActivityView, ApprovalView, Decision } from '../../common/contract/index.js';
+import { ControlError } from '../../common/contract/index.js';
+import type { CoreEvents } from '../platform/events.js';
 import type { ApprovalRow, ApprovalStore } from '../store/approval-store.js';
 import type { CallToolResult, ToolCallContext } from '../tools/types.js';
 import { errorResult } from '../tools/types.js';

@@ -1,5 +1,5 @@
-import type { ApprovalMode } from '../../preload/api.js';
-import type { AgentSettings, Settings } from '../core/settings.js';
+import type { ApprovalMode } from '../../common/contract/index.js';
+import type { AgentSettings, Settings } from '../platform/settings.js';
 import type { ToolEntry } from '../tools/registry.js';
 import { isDestructive, isReadOnly } from '../tools/types.js';
 

@@ -1,6 +1,6 @@
-import type { ToolView } from '../../preload/api.js';
+import type { ToolView } from '../../common/contract/index.js';
 import { clientSetups } from '../agents/client-setup.js';
-import { resolveDataDir } from '../core/paths.js';
+import { resolveDataDir } from '../platform/paths.js';
 import { runningServer, withControl } from './context.js';
 
 type Out = (line: string) => void;

@@ -1,10 +1,10 @@
-import type { ControlApi } from '../../preload/api.js';
-import { httpControlClient } from '../../preload/http-control-client.js';
-import { App, readControlToken } from '../core/app.js';
-import { InstanceLock, readServerInfo, type ServerInfo } from '../core/instance.js';
-import { Logger } from '../core/log.js';
-import { dataPaths, resolveDataDir } from '../core/paths.js';
-import { KeyringVault } from '../vault/keyring-vault.js';
+import type { ControlApi } from '../../common/contract/index.js';
+import { httpControlClient } from '../../common/http-control-client.js';
+import { App, readControlToken } from '../app/app.js';
+import { InstanceLock, readServerInfo, type ServerInfo } from '../platform/instance.js';
+import { Logger } from '../platform/log.js';
+import { dataPaths, resolveDataDir } from '../platform/paths.js';
+import { KeyringVault } from '../platform/vault/keyring-vault.js';
 
 export interface CliContext {
   api: ControlApi;

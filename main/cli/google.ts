@@ -1,7 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { ControlApi, GoogleAccountView, GoogleConnectView } from '../../preload/api.js';
-import { ControlError } from '../../preload/api.js';
+import type {
+  ControlApi,
+  GoogleAccountView,
+  GoogleConnectView,
+} from '../../common/contract/index.js';
+import { ControlError } from '../../common/contract/index.js';
 import { libs } from '../google/lazy.js';
 import { withControl } from './context.js';
 

@@ -1,4 +1,8 @@
-import type { ControlApi, RemoteLoginOptions, RemoteLoginView } from '../../preload/api.js';
+import type {
+  ControlApi,
+  RemoteLoginOptions,
+  RemoteLoginView,
+} from '../../common/contract/index.js';
 
 const out = (line: string) => process.stdout.write(line + '\n');
 const note = (line: string) => process.stderr.write(line + '\n');

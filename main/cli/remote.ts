@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import type { RemoteView } from '../../preload/api.js';
-import { ControlError } from '../../preload/api.js';
-import { appVersion } from '../core/version.js';
+import type { RemoteView } from '../../common/contract/index.js';
+import { ControlError } from '../../common/contract/index.js';
+import { appVersion } from '../platform/version.js';
 import type { ProbeOAuth } from '../remote/probe.js';
 import {
   parseHeaderArg,

@@ -1,8 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import { App } from '../core/app.js';
-import { AlreadyRunningError } from '../core/instance.js';
-import { resolveDataDir } from '../core/paths.js';
+import { App } from '../app/app.js';
+import { AlreadyRunningError } from '../platform/instance.js';
+import { resolveDataDir } from '../platform/paths.js';
 import type { ToolSource } from '../tools/types.js';
 
 /**

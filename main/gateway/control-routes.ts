@@ -6,10 +6,10 @@ import {
   type ControlApi,
   type ControlMethod,
   type CoreEvent,
-} from '../../preload/api.js';
-import type { CoreEvents } from '../core/events.js';
-import type { Logger } from '../core/log.js';
-import { isVaultError } from '../vault/vault.js';
+} from '../../common/contract/index.js';
+import type { CoreEvents } from '../platform/events.js';
+import type { Logger } from '../platform/log.js';
+import { isVaultError } from '../platform/vault/vault.js';
 import { BodyTooLargeError, bearerToken, readBody, sendJson } from './guards.js';
 
 export interface ControlRoutesOptions {

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filesContaining, startTestApp, type TestApp } from '../test-support/harness.js';
+import { filesContaining, startTestApp, type TestApp } from '../../test-support/harness.js';
 
 /**
  * Attacks on the loopback gateway, each of which must fail — and leave the

@@ -6,7 +6,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toWebRequest } from '@modelcontextprotocol/node';
-import type { Logger } from '../core/log.js';
+import type { Logger } from '../platform/log.js';
 import type { ControlRoutes } from './control-routes.js';
 import {
   BodyTooLargeError,

@@ -5,7 +5,7 @@ import {
   startTestApp,
   textOf,
   type TestApp,
-} from '../test-support/harness.js';
+} from '../../test-support/harness.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {

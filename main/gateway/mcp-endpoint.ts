@@ -7,9 +7,10 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type McpHttpHandler,
+  type Tool,
 } from '@modelcontextprotocol/server';
-import type { CallPipeline } from '../core/call-pipeline.js';
-import type { Logger } from '../core/log.js';
+import type { CallOptions, CallToolResult } from '../tools/types.js';
+import type { Logger } from '../platform/log.js';
 
 interface LegacySession {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -18,8 +19,17 @@ interface LegacySession {
   lastUsed: number;
 }
 
+/**
+ * What /mcp needs of the core, per authenticated agent. The app layer's
+ * CallPipeline implements it; the gateway never imports the app layer.
+ */
+export interface AgentToolCalls {
+  listTools(agent: string): Promise<Tool[]>;
+  call(agent: string, name: string, args: unknown, opts: CallOptions): Promise<CallToolResult>;
+}
+
 export interface McpEndpointOptions {
-  pipeline: CallPipeline;
+  pipeline: AgentToolCalls;
   logger: Logger;
   version: string;
   maxBodyBytes: number;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { VaultError } from '../vault/vault.js';
-import { googleKit, type GoogleKit } from '../test-support/google.js';
+import { VaultError } from '../platform/vault/vault.js';
+import { googleKit, type GoogleKit } from '../../test-support/google.js';
 import { GoogleToolError } from './account-access.js';
 import { GoogleAccounts } from './accounts.js';
 import { googleErrorResult } from './errors.js';

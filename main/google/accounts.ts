@@ -1,6 +1,6 @@
-import type { Logger } from '../core/log.js';
-import type { SettingsStore } from '../core/settings.js';
-import type { Vault } from '../vault/vault.js';
+import type { Logger } from '../platform/log.js';
+import type { SettingsStore } from '../platform/settings.js';
+import type { Vault } from '../platform/vault/vault.js';
 import {
   GoogleToolError,
   type GoogleAccountAccess,
@@ -17,9 +17,9 @@ import {
 } from './errors.js';
 import type { Grant } from './oauth/connect-flow.js';
 import { GoogleOAuth } from './oauth/google-oauth.js';
-import type { GoogleAccountSettings } from './settings-schema.js';
+import type { GoogleAccountSettings } from '../platform/google-settings-schema.js';
 import { TokenStore, type TokenBundle } from './token-store.js';
-import { isVaultError } from '../vault/vault.js';
+import { isVaultError } from '../platform/vault/vault.js';
 
 export interface GoogleAccountsDeps {
   settings: SettingsStore;

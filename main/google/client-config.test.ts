@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { filesContaining } from '../../e2e/helpers/files.js';
-import { googleKit, type GoogleKit } from '../test-support/google.js';
+import { googleKit, type GoogleKit } from '../../test-support/google.js';
 import { ClientConfigError, parseClientFile } from './client-config.js';
 import { GOOGLE_ENDPOINTS, resolveEndpoints } from './endpoints.js';
 import { FULL_MAIL_SCOPE, scopesFor } from './scopes.js';

@@ -1,5 +1,5 @@
-import type { SettingsStore } from '../core/settings.js';
-import type { Vault } from '../vault/vault.js';
+import type { SettingsStore } from '../platform/settings.js';
+import type { Vault } from '../platform/vault/vault.js';
 import { CLIENT_SECRET_KEY, type GoogleClientCredentials } from './client-config.js';
 
 export class ClientMissingError extends Error {

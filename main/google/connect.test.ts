@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CoreEvent } from '../../preload/api.js';
+import type { CoreEvent } from '../../common/contract/index.js';
 import { filesContaining } from '../../e2e/helpers/files.js';
-import { browse, consentRedirect, googleKit, type GoogleKit } from '../test-support/google.js';
+import { browse, consentRedirect, googleKit, type GoogleKit } from '../../test-support/google.js';
 import { GoogleOAuth } from './oauth/google-oauth.js';
 import { describeOAuthError } from './errors.js';
 import { FULL_MAIL_SCOPE, SCOPES } from './scopes.js';

@@ -1,4 +1,4 @@
-import type { GoogleEndpointSettings } from './settings-schema.js';
+import type { GoogleEndpointSettings } from '../platform/google-settings-schema.js';
 
 /** Where Airlock talks to Google. Every one is overridable, as a testing aid (issue 5, item 8). */
 export interface GoogleEndpoints {

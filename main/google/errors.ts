@@ -1,5 +1,5 @@
 import { errorResult, type CallToolResult } from '../tools/types.js';
-import { isVaultError } from '../vault/vault.js';
+import { isVaultError } from '../platform/vault/vault.js';
 import { GoogleToolError } from './account-access.js';
 import { readErrorBody, retryAfterHeader } from './api-errors.js';
 

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpControlClient } from '../../preload/http-control-client.js';
+import { httpControlClient } from '../../common/http-control-client.js';
 import { FakeGoogle } from '../../e2e/fake-google/server.js';
 import { filesContaining } from '../../e2e/helpers/files.js';
-import { App } from '../core/app.js';
-import { Logger } from '../core/log.js';
-import { connectClient, tempDir, textOf } from '../test-support/harness.js';
-import { browse } from '../test-support/google.js';
-import { MemoryVault } from '../vault/vault.js';
+import { App } from '../app/app.js';
+import { Logger } from '../platform/log.js';
+import { connectClient, tempDir, textOf } from '../../test-support/harness.js';
+import { browse } from '../../test-support/google.js';
+import { MemoryVault } from '../platform/vault/vault.js';
 
 let app: App | undefined;
 let fake: FakeGoogle | undefined;

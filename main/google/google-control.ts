@@ -6,10 +6,10 @@ import type {
   GoogleConnectStart,
   GoogleConnectView,
   GoogleDisconnectResult,
-} from '../../preload/api.js';
-import { ControlError } from '../../preload/api.js';
-import type { CoreEvents } from '../core/events.js';
-import type { Logger } from '../core/log.js';
+} from '../../common/contract/index.js';
+import { ControlError } from '../../common/contract/index.js';
+import type { CoreEvents } from '../platform/events.js';
+import type { Logger } from '../platform/log.js';
 import { GoogleToolError } from './account-access.js';
 import type { GoogleAccounts } from './accounts.js';
 import { ClientConfigError, parseClientFile, validateClient } from './client-config.js';

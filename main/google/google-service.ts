@@ -1,7 +1,7 @@
-import type { CoreEvents } from '../core/events.js';
-import type { Logger } from '../core/log.js';
-import type { SettingsStore } from '../core/settings.js';
-import type { Vault } from '../vault/vault.js';
+import type { CoreEvents } from '../platform/events.js';
+import type { Logger } from '../platform/log.js';
+import type { SettingsStore } from '../platform/settings.js';
+import type { Vault } from '../platform/vault/vault.js';
 import { GoogleAccounts } from './accounts.js';
 import { EndpointError, overriddenEndpoints } from './endpoints.js';
 import { GoogleControl } from './google-control.js';

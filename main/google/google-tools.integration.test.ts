@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent, GoogleConnectOptions } from '../../preload/api.js';
+import type { ApprovalView, CoreEvent, GoogleConnectOptions } from '../../common/contract/index.js';
 import { bridgeGoogleApis, type BridgedRequest } from '../../e2e/fake-google/api-bridge.js';
 import { FakeCalendarApi } from '../../e2e/fake-google/calendar-fake.js';
 import {
@@ -11,11 +11,11 @@ import {
   type SeededGmail,
 } from '../../e2e/fake-google/gmail-seed.js';
 import { FakeGoogle } from '../../e2e/fake-google/server.js';
-import { App } from '../core/app.js';
-import { Logger } from '../core/log.js';
-import { browse } from '../test-support/google.js';
-import { filesContaining, tempDir, textOf } from '../test-support/harness.js';
-import { MemoryVault } from '../vault/vault.js';
+import { App } from '../app/app.js';
+import { Logger } from '../platform/log.js';
+import { browse } from '../../test-support/google.js';
+import { filesContaining, tempDir, textOf } from '../../test-support/harness.js';
+import { MemoryVault } from '../platform/vault/vault.js';
 
 /**
  * The pieces built separately, together: the real accounts layer (consent

@@ -28,9 +28,9 @@ const load = (path) => import(new URL(path, dist).href);
 
 // Start: what `airlock serve` loads (the CLI's module graph, then a started App).
 await load('main/cli.js');
-const { App } = await load('main/core/app.js');
-const { MemoryVault } = await load('main/vault/vault.js');
-const { Logger } = await load('main/core/log.js');
+const { App } = await load('main/app/app.js');
+const { MemoryVault } = await load('main/platform/vault/vault.js');
+const { Logger } = await load('main/platform/log.js');
 const dataDir = mkdtempSync(join(tmpdir(), 'airlock-lazy-'));
 const app = new App({
   dataDir,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Vault } from '../vault/vault.js';
+import type { Vault } from '../platform/vault/vault.js';
 
 /**
  * One account's grant as kept in the vault under `google:<email>` (issue 5,

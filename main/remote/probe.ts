@@ -1,6 +1,6 @@
-import type { RemoteProbeResult } from '../../preload/api.js';
+import type { RemoteProbeResult } from '../../common/contract/index.js';
 import type { CallToolResult } from '../tools/types.js';
-import { MemoryVault } from '../vault/vault.js';
+import { MemoryVault } from '../platform/vault/vault.js';
 import { Redactor } from './redact.js';
 import { connectUpstream, describeFailure, listAllTools } from './upstream.js';
 import { probeSignIn, type ProbeOAuth } from './oauth/probe-auth.js';

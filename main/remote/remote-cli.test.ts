@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AIRLOCK_BIN, buildDist } from '../test-support/build.js';
-import { FakeUpstream } from '../test-support/fake-upstream.js';
-import { agentClient } from '../test-support/remote-app.js';
+import { AIRLOCK_BIN, buildDist } from '../../test-support/build.js';
+import { FakeUpstream } from '../../test-support/fake-upstream.js';
+import { agentClient } from '../../test-support/remote-app.js';
 
 /**
  * `airlock remote …` end to end (issue 4, "Connections"). The CLI keeps

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AIRLOCK_BIN as AIRLOCK, buildDist } from '../test-support/build.js';
+import { AIRLOCK_BIN as AIRLOCK, buildDist } from '../../test-support/build.js';
 
 /**
  * Issue 4, "Must hold": the MCP conformance suite's client scenarios pass

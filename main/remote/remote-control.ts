@@ -7,11 +7,11 @@ import type {
   RemotePatch,
   RemoteProbeResult,
   RemoteView,
-} from '../../preload/api.js';
-import { ControlError } from '../../preload/api.js';
-import type { CoreEvents } from '../core/events.js';
-import type { RemoteSettings, SettingsStore } from '../core/settings.js';
-import type { Vault } from '../vault/vault.js';
+} from '../../common/contract/index.js';
+import { ControlError } from '../../common/contract/index.js';
+import type { CoreEvents } from '../platform/events.js';
+import type { RemoteSettings, SettingsStore } from '../platform/settings.js';
+import type { Vault } from '../platform/vault/vault.js';
 import { probeRemote } from './probe.js';
 import type { RemoteManager } from './remote-manager.js';
 import { deleteSecrets, writeSecrets } from './secrets.js';

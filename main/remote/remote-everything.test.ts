@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../preload/api.js';
+import type { ApprovalView, CoreEvent } from '../../common/contract/index.js';
 import { NAME_PATTERN } from '../tools/naming.js';
 import {
   agentClient,
@@ -12,8 +12,8 @@ import {
   startRemoteApp,
   until,
   type RemoteTestApp,
-} from '../test-support/remote-app.js';
-import { EverythingServer } from '../test-support/server-everything.js';
+} from '../../test-support/remote-app.js';
+import { EverythingServer } from '../../test-support/server-everything.js';
 import { UNTRUSTED_META_KEY } from './untrusted.js';
 
 /**

@@ -1,12 +1,12 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeUpstream, type FakeUpstreamOptions } from '../test-support/fake-upstream.js';
+import { FakeUpstream, type FakeUpstreamOptions } from '../../test-support/fake-upstream.js';
 import {
   agentClient,
   startRemoteApp,
   until,
   type RemoteTestApp,
-} from '../test-support/remote-app.js';
+} from '../../test-support/remote-app.js';
 import { bearerKey } from './secrets.js';
 
 /** Issue 4, "Isolation" and "Hot reload", against in-process upstreams and a real Airlock. */

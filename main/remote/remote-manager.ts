@@ -1,8 +1,8 @@
-import type { CoreEvents } from '../core/events.js';
-import type { Logger } from '../core/log.js';
-import type { SettingsStore } from '../core/settings.js';
+import type { CoreEvents } from '../platform/events.js';
+import type { Logger } from '../platform/log.js';
+import type { SettingsStore } from '../platform/settings.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { Vault } from '../vault/vault.js';
+import type { Vault } from '../platform/vault/vault.js';
 import { RemoteSource, type RemoteTimings } from './remote-source.js';
 import { connectionOf, readSecrets, secretValues } from './secrets.js';
 import { RemoteLogins } from './oauth/logins.js';

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpControlClient } from '../../preload/http-control-client.js';
-import { readControlToken } from '../core/app.js';
-import { FakeUpstream } from '../test-support/fake-upstream.js';
-import { agentClient, startRemoteApp, type RemoteTestApp } from '../test-support/remote-app.js';
+import { httpControlClient } from '../../common/http-control-client.js';
+import { readControlToken } from '../app/app.js';
+import { FakeUpstream } from '../../test-support/fake-upstream.js';
+import { agentClient, startRemoteApp, type RemoteTestApp } from '../../test-support/remote-app.js';
 
 /**
  * Issue 4, "Must hold": a remote server's bearer token (and header values)

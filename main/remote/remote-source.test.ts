@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Logger } from '../core/log.js';
-import { FakeUpstream, type FakeTool } from '../test-support/fake-upstream.js';
+import { Logger } from '../platform/log.js';
+import { FakeUpstream, type FakeTool } from '../../test-support/fake-upstream.js';
 import { RemoteSource, type RemoteTimings } from './remote-source.js';
 import { UNTRUSTED_META_KEY } from './untrusted.js';
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../core/log.js';
+import type { Logger } from '../platform/log.js';
 import type {
   CallToolResult,
   SourceState,

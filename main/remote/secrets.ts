@@ -1,5 +1,5 @@
-import type { RemoteSettings } from '../core/settings.js';
-import type { Vault } from '../vault/vault.js';
+import type { RemoteSettings } from '../platform/settings.js';
+import type { Vault } from '../platform/vault/vault.js';
 import type { RemoteConnection } from './remote-source.js';
 import { oauthKey } from './oauth/store.js';
 

@@ -6,8 +6,8 @@ import {
   validateRemoteName,
   validateRemoteUrl,
 } from './validate.js';
-import { MemoryVault } from '../vault/vault.js';
-import { startRemoteApp } from '../test-support/remote-app.js';
+import { MemoryVault } from '../platform/vault/vault.js';
+import { startRemoteApp } from '../../test-support/remote-app.js';
 
 describe('remote connection input', () => {
   it.each([

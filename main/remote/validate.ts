@@ -1,4 +1,4 @@
-import { ControlError } from '../../preload/api.js';
+import { ControlError } from '../../common/contract/index.js';
 
 /**
  * Input rules for remote connections (issue 4, "Connections"). Every failure

@@ -4,8 +4,8 @@ import {
   type ApprovalView,
   type ControlApi,
   type Decision,
-} from '../../preload/api.js';
-import type { Logger } from '../core/log.js';
+} from '../../common/contract/index.js';
+import type { Logger } from '../platform/log.js';
 import { approvalArguments, approvalHeadline, approvalSubline } from './approval-text.js';
 
 /** Button order of the dialog; Deny is both the default and the Escape answer. */

@@ -1,18 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../preload/api.js';
+import type { ApprovalView, CoreEvent } from '../../common/contract/index.js';
 import {
   connectClient,
   CountingSource,
   startTestApp,
   textOf,
   type TestApp,
-} from '../test-support/harness.js';
+} from '../../test-support/harness.js';
 import { ApprovalDialog, DIALOG_BUTTONS } from './approval-dialog.js';
 import { ApprovalNotifier, NOTIFICATION_ACTIONS } from './approval-notifier.js';
 import { approvalHeadline } from './approval-text.js';
-import { dialog, Notification, resetFakeElectron } from './testing/fake-electron.js';
+import { dialog, Notification, resetFakeElectron } from '../../test-support/fake-electron.js';
 
-vi.mock('electron', () => import('./testing/fake-electron.js'));
+vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
 /**
  * Native approvals against a real core: a real App (gateway, SQLite,

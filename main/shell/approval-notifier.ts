@@ -5,8 +5,8 @@ import {
   type ControlApi,
   type CoreEvent,
   type Decision,
-} from '../../preload/api.js';
-import type { Logger } from '../core/log.js';
+} from '../../common/contract/index.js';
+import type { Logger } from '../platform/log.js';
 import type { ApprovalDialog } from './approval-dialog.js';
 import { approvalHeadline, approvalSubline } from './approval-text.js';
 import type { ApprovalStyle } from './tray-menu.js';

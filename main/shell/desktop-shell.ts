@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { app, clipboard, session } from 'electron';
-import type { ControlApi, CoreEvent } from '../../preload/api.js';
-import type { Logger } from '../core/log.js';
-import type { Settings } from '../core/settings.js';
+import type { ControlApi, CoreEvent } from '../../common/contract/index.js';
+import type { Logger } from '../platform/log.js';
+import type { Settings } from '../platform/settings.js';
 import { ApprovalDialog } from './approval-dialog.js';
 import { ApprovalNotifier } from './approval-notifier.js';
 import { ControlIpc } from './ipc.js';
@@ -17,7 +17,7 @@ import type { ApprovalStyle, TrayActions } from './tray-menu.js';
 import { TrayService } from './tray.js';
 import { WindowManager } from './windows.js';
 
-/** What the shell needs of the core `App` (main/core/app.ts); a started App fits it. */
+/** What the shell needs of the core `App` (main/app/app.ts); a started App fits it. */
 export interface ShellCore {
   control: ControlApi;
   events: {

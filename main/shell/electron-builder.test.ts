@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { APP_ID } from './main-process.js';
 import { TRAY_ICON_FILES } from './tray-icons.js';
 
-vi.mock('electron', () => import('./testing/fake-electron.js'));
+vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
 /**
  * Packaging cannot run here (it downloads Electron from GitHub), so the
@@ -98,6 +98,6 @@ describe('electron-builder.yml', () => {
         ).toBe(true);
       }
     }
-    expect(config.files).toContain('!dist/main/shell/testing/**');
+    expect(config.files).toContain('!dist/test-support/**');
   });
 });

@@ -4,15 +4,15 @@ import {
   ControlError,
   type ControlApi,
   type ControlBridge,
-} from '../../preload/api.js';
+} from '../../common/contract/index.js';
 import {
   CONTROL_CHANNELS,
   controlChannel,
   EVENT_CHANNEL,
   parseBridgeError,
-} from '../../preload/ipc-contract.js';
-import { CoreEvents } from '../core/events.js';
-import { VaultError } from '../vault/vault.js';
+} from '../../common/ipc-contract.js';
+import { CoreEvents } from '../platform/events.js';
+import { VaultError } from '../platform/vault/vault.js';
 import { ControlIpc, UntrustedSenderError } from './ipc.js';
 import {
   BrowserWindow as FakeWindow,
@@ -22,11 +22,11 @@ import {
   ipcMain,
   ipcRenderer,
   resetFakeElectron,
-} from './testing/fake-electron.js';
+} from '../../test-support/fake-electron.js';
 import { ExternalLinkGate } from './link-gate.js';
 import { WindowManager } from './windows.js';
 
-vi.mock('electron', () => import('./testing/fake-electron.js'));
+vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
 beforeEach(() => resetFakeElectron());
 

@@ -6,7 +6,7 @@ import {
   type ControlErrorCode,
   type ControlMethod,
   type CoreEvent,
-} from '../../preload/api.js';
+} from '../../common/contract/index.js';
 import {
   controlChannel,
   EVENT_CHANNEL,
@@ -14,9 +14,9 @@ import {
   type ControlArgs,
   type ControlValue,
   type IpcResult,
-} from '../../preload/ipc-contract.js';
-import type { Logger } from '../core/log.js';
-import { isVaultError } from '../vault/vault.js';
+} from '../../common/ipc-contract.js';
+import type { Logger } from '../platform/log.js';
+import { isVaultError } from '../platform/vault/vault.js';
 import { isAppUrl } from './protocol.js';
 
 /** What the IPC layer needs to know about our windows. */

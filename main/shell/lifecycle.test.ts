@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ControlApi, StatusView } from '../../preload/api.js';
-import { CoreEvents } from '../core/events.js';
-import { Logger } from '../core/log.js';
-import { SettingsStore } from '../core/settings.js';
-import { tempDir } from '../test-support/harness.js';
+import type { ControlApi, StatusView } from '../../common/contract/index.js';
+import { CoreEvents } from '../platform/events.js';
+import { Logger } from '../platform/log.js';
+import { SettingsStore } from '../platform/settings.js';
+import { tempDir } from '../../test-support/harness.js';
 import { DesktopShell, type ShellCore } from './desktop-shell.js';
 import { autostartDesktopEntry, HIDDEN_ARG, LoginItem, quoteExecArg } from './login-item.js';
 import { APP_ID, runDesktop, type StartableCore } from './main-process.js';
@@ -18,9 +18,9 @@ import {
   protocol,
   resetFakeElectron,
   Tray,
-} from './testing/fake-electron.js';
+} from '../../test-support/fake-electron.js';
 
-vi.mock('electron', () => import('./testing/fake-electron.js'));
+vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
 beforeEach(() => resetFakeElectron());
 

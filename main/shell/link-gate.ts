@@ -1,5 +1,5 @@
 import { shell } from 'electron';
-import type { Logger } from '../core/log.js';
+import type { Logger } from '../platform/log.js';
 
 export type LinkVerdict = { ok: true; url: string } | { ok: false; reason: string };
 

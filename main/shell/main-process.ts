@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { app, dialog } from 'electron';
-import { resolveDataDir } from '../core/paths.js';
+import { resolveDataDir } from '../platform/paths.js';
 import { DesktopShell, type ShellCore } from './desktop-shell.js';
 import { shellPaths } from './paths.js';
 import { registerAppScheme } from './protocol.js';

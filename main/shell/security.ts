@@ -1,5 +1,5 @@
 import type { Session, WebContents, WebPreferences } from 'electron';
-import type { Logger } from '../core/log.js';
+import type { Logger } from '../platform/log.js';
 import type { ExternalLinkGate } from './link-gate.js';
 
 /**

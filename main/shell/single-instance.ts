@@ -1,5 +1,5 @@
 import { app } from 'electron';
-import type { Logger } from '../core/log.js';
+import type { Logger } from '../platform/log.js';
 
 /** `airlock://…` links (registered as the app's URL scheme in electron-builder.yml `protocols`). */
 export const DEEP_LINK_SCHEME = 'airlock';

@@ -1,5 +1,5 @@
 import type { MenuItemConstructorOptions } from 'electron';
-import type { ApprovalView, SourceStatusView, StatusView } from '../../preload/api.js';
+import type { ApprovalView, SourceStatusView, StatusView } from '../../common/contract/index.js';
 import { approvalHeadline, truncate } from './approval-text.js';
 
 /**

@@ -1,12 +1,17 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalView, SourceStatusView, StatusView } from '../../preload/api.js';
-import { CoreEvents } from '../core/events.js';
-import { clipboard, resetFakeElectron, Tray, type FakeImage } from './testing/fake-electron.js';
+import type { ApprovalView, SourceStatusView, StatusView } from '../../common/contract/index.js';
+import { CoreEvents } from '../platform/events.js';
+import {
+  clipboard,
+  resetFakeElectron,
+  Tray,
+  type FakeImage,
+} from '../../test-support/fake-electron.js';
 import { TrayIcons } from './tray-icons.js';
 import { MAX_PENDING_ITEMS, type TrayActions } from './tray-menu.js';
 import { TrayService } from './tray.js';
 
-vi.mock('electron', () => import('./testing/fake-electron.js'));
+vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
 type Item = {
   id?: string;

@@ -1,6 +1,6 @@
 import { Menu, Tray } from 'electron';
-import type { ControlApi, CoreEvent } from '../../preload/api.js';
-import type { Logger } from '../core/log.js';
+import type { ControlApi, CoreEvent } from '../../common/contract/index.js';
+import type { Logger } from '../platform/log.js';
 import {
   buildTrayMenu,
   trayIconState,

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { UI_CSP } from '../gateway/static-files.js';
-import { tempDir } from '../test-support/harness.js';
+import { tempDir } from '../../test-support/harness.js';
 import { checkExternalUrl, ExternalLinkGate } from './link-gate.js';
 import { APP_ORIGIN, AppProtocol, appUrl, registerAppScheme, serveAppRequest } from './protocol.js';
 import { hardenSession, hardenWebContents } from './security.js';
@@ -13,10 +13,10 @@ import {
   resetFakeElectron,
   session,
   shell,
-} from './testing/fake-electron.js';
+} from '../../test-support/fake-electron.js';
 import { WindowManager } from './windows.js';
 
-vi.mock('electron', () => import('./testing/fake-electron.js'));
+vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
 beforeEach(() => resetFakeElectron());
 

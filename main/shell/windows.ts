@@ -1,5 +1,5 @@
 import { BrowserWindow, type BrowserWindowConstructorOptions, type WebContents } from 'electron';
-import type { Logger } from '../core/log.js';
+import type { Logger } from '../platform/log.js';
 import type { OurWindows } from './ipc.js';
 import type { ExternalLinkGate } from './link-gate.js';
 import { appUrl } from './protocol.js';

@@ -1,4 +1,4 @@
-import type { ActivityFilter, ActivityView } from '../../preload/api.js';
+import type { ActivityFilter, ActivityView } from '../../common/contract/index.js';
 import type { Db } from './db.js';
 
 export type NewActivity = Omit<ActivityView, 'id' | 'at'> & { at?: string };

@@ -1,4 +1,4 @@
-import type { ApprovalState } from '../../preload/api.js';
+import type { ApprovalState } from '../../common/contract/index.js';
 import type { CallToolResult } from '../tools/types.js';
 import type { Db } from './db.js';
 

@@ -29,6 +29,12 @@ export interface ToolCallContext {
   progress?: (progress: number, total?: number, message?: string) => void;
 }
 
+/** How the gateway hands a call to the core: the client's cancellation and its progress channel. */
+export interface CallOptions {
+  signal: AbortSignal;
+  progress?: ToolCallContext['progress'];
+}
+
 export type SourceState =
   { state: 'loading' } | { state: 'ready' } | { state: 'error'; detail: string };
 

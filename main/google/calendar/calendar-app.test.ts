@@ -1,13 +1,18 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../../preload/api.js';
+import type { ApprovalView, CoreEvent } from '../../../common/contract/index.js';
 import {
   ALICE,
   calendarTestbed,
   TOKENS,
   type CalendarTestbed,
 } from '../../../e2e/fake-google/calendar-testbed.js';
-import { connectClient, startTestApp, textOf, type TestApp } from '../../test-support/harness.js';
+import {
+  connectClient,
+  startTestApp,
+  textOf,
+  type TestApp,
+} from '../../../test-support/harness.js';
 
 let bed: CalendarTestbed;
 let app: TestApp;

@@ -1,8 +1,13 @@
 import PostalMime from 'postal-mime';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../../preload/api.js';
+import type { ApprovalView, CoreEvent } from '../../../common/contract/index.js';
 import { ALICE, gmailTestbed } from '../../../e2e/fake-google/gmail-seed.js';
-import { connectClient, startTestApp, textOf, type TestApp } from '../../test-support/harness.js';
+import {
+  connectClient,
+  startTestApp,
+  textOf,
+  type TestApp,
+} from '../../../test-support/harness.js';
 
 let app: TestApp | undefined;
 let bed: Awaited<ReturnType<typeof gmailTestbed>> | undefined;

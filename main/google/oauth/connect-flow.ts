@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describeOAuthError } from '../errors.js';
 import { scopesFor } from '../scopes.js';
 import type { GoogleOAuth, TokenAnswer } from './google-oauth.js';
-import { LoopbackListener } from '../../core/loopback-redirect.js';
+import { LoopbackListener } from '../../platform/loopback-redirect.js';
 import { listenerPages, pages, type Page } from './pages.js';
 
 export type FlowState = 'waiting' | 'exchanging' | 'connected' | 'failed' | 'cancelled';

@@ -1,4 +1,4 @@
-import type { ListenerPages, RedirectPage } from '../../core/loopback-redirect.js';
+import type { ListenerPages, RedirectPage } from '../../platform/loopback-redirect.js';
 
 /** The small pages the consent callback answers the browser with (rendered by the shared loopback listener). */
 export type Page = RedirectPage & { status: number };

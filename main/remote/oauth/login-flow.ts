@@ -9,10 +9,10 @@ import {
   type OAuthServerInfo,
   type StoredOAuthClientInformation,
 } from '@modelcontextprotocol/client';
-import type { Logger } from '../../core/log.js';
+import type { Logger } from '../../platform/log.js';
 import { followAuthorization } from './auto-follow.js';
 import { LoginError, sanitize, type LoginErrorCode } from './errors.js';
-import { LoopbackListener, type RedirectPage } from '../../core/loopback-redirect.js';
+import { LoopbackListener, type RedirectPage } from '../../platform/loopback-redirect.js';
 import { FlowProvider } from './provider.js';
 import { findRevocationEndpoint } from './revoke.js';
 import type { LoginHints } from './session.js';

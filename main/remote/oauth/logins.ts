@@ -1,7 +1,7 @@
-import type { RemoteLoginStart, RemoteLoginView } from '../../../preload/api.js';
-import { ControlError } from '../../../preload/api.js';
-import type { CoreEvents } from '../../core/events.js';
-import type { Logger } from '../../core/log.js';
+import type { RemoteLoginStart, RemoteLoginView } from '../../../common/contract/index.js';
+import { ControlError } from '../../../common/contract/index.js';
+import type { CoreEvents } from '../../platform/events.js';
+import type { Logger } from '../../platform/log.js';
 import { LoginError } from './errors.js';
 import { LoginFlow, type LoginFlowOptions } from './login-flow.js';
 

@@ -3,7 +3,7 @@ import {
   InsufficientScopeError,
   isStrictScopeSuperset,
 } from '@modelcontextprotocol/client';
-import type { Vault } from '../../vault/vault.js';
+import type { Vault } from '../../platform/vault/vault.js';
 import { LoginError, sanitize, SignInRequiredError } from './errors.js';
 import { LoginFlow } from './login-flow.js';
 import { OAuthSession, type LoginHints } from './session.js';

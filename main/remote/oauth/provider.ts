@@ -8,7 +8,7 @@ import {
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import { appVersion } from '../../core/version.js';
+import { appVersion } from '../../platform/version.js';
 import { LoginError } from './errors.js';
 
 export interface FlowProviderOptions {

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CoreEvent } from '../../../preload/api.js';
-import { httpControlClient } from '../../../preload/http-control-client.js';
-import { readControlToken } from '../../core/app.js';
-import { OAuthUpstream } from '../../test-support/oauth-upstream.js';
-import { agentClient, startRemoteApp } from '../../test-support/remote-app.js';
+import type { CoreEvent } from '../../../common/contract/index.js';
+import { httpControlClient } from '../../../common/http-control-client.js';
+import { readControlToken } from '../../app/app.js';
+import { OAuthUpstream } from '../../../test-support/oauth-upstream.js';
+import { agentClient, startRemoteApp } from '../../../test-support/remote-app.js';
 import { followAuthorization } from './auto-follow.js';
 
 /**

@@ -1,8 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RemoteView } from '../../../preload/api.js';
-import { OAuthUpstream, type OAuthTool } from '../../test-support/oauth-upstream.js';
-import { FakeUpstream } from '../../test-support/fake-upstream.js';
-import { agentClient, startRemoteApp, type RemoteTestApp } from '../../test-support/remote-app.js';
+import type { RemoteView } from '../../../common/contract/index.js';
+import { OAuthUpstream, type OAuthTool } from '../../../test-support/oauth-upstream.js';
+import { FakeUpstream } from '../../../test-support/fake-upstream.js';
+import {
+  agentClient,
+  startRemoteApp,
+  type RemoteTestApp,
+} from '../../../test-support/remote-app.js';
 import { followAuthorization } from './auto-follow.js';
 import { oauthKey } from './store.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { OAuthUpstream } from '../../test-support/oauth-upstream.js';
-import { MemoryVault } from '../../vault/vault.js';
+import { OAuthUpstream } from '../../../test-support/oauth-upstream.js';
+import { MemoryVault } from '../../platform/vault/vault.js';
 import { RefreshUnavailableError, SignInRequiredError } from './errors.js';
 import { LoginFlow } from './login-flow.js';
 import { OAuthSession } from './session.js';

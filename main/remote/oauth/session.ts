@@ -9,8 +9,8 @@ import {
   type AuthProvider,
   type FetchLike,
 } from '@modelcontextprotocol/client';
-import type { RemoteAuthView } from '../../../preload/api.js';
-import type { Logger } from '../../core/log.js';
+import type { RemoteAuthView } from '../../../common/contract/index.js';
+import type { Logger } from '../../platform/log.js';
 import {
   describeSignIn,
   isSignInError,

@@ -2,7 +2,7 @@ import type {
   AuthorizationServerMetadata,
   StoredOAuthClientInformation,
 } from '@modelcontextprotocol/client';
-import type { Vault } from '../../vault/vault.js';
+import type { Vault } from '../../platform/vault/vault.js';
 
 /**
  * What Airlock keeps about one remote server's OAuth sign-in (issue 10),

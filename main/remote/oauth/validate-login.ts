@@ -1,6 +1,6 @@
 import { isHttpsUrl } from '@modelcontextprotocol/client';
-import type { RemoteLoginOptions } from '../../../preload/api.js';
-import { ControlError } from '../../../preload/api.js';
+import type { RemoteLoginOptions } from '../../../common/contract/index.js';
+import { ControlError } from '../../../common/contract/index.js';
 
 const LINE = /^[\x21-\x7e]+$/;
 /** RFC 6749 §3.3 scope tokens: printable ASCII without space, quote and backslash, separated by spaces. */

@@ -1,4 +1,4 @@
-import type { RemoteAuthView } from '../../../preload/api.js';
+import type { RemoteAuthView } from '../../../common/contract/index.js';
 import type { OAuthRecord } from './store.js';
 
 /** What the UI may know about a sign-in (issue 10): state, issuer, scopes, expiry — never a token. */

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
-import type { ApprovalView, Decision } from '../../../preload/api';
+import type { ApprovalView, Decision } from '../../../common/contract';
 import { errorCode, errorMessage } from '../lib/errors';
 import { formatClock, formatLeft } from '../lib/time';
 import { EditForm } from './EditForm';

@@ -1,5 +1,5 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import type { ApprovalView } from '../../../preload/api';
+import type { ApprovalView } from '../../../common/contract';
 import {
   buildArgs,
   fieldsFor,

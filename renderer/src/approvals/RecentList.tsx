@@ -1,4 +1,4 @@
-import type { ApprovalState, ApprovalView } from '../../../preload/api';
+import type { ApprovalState, ApprovalView } from '../../../common/contract';
 import { formatClock } from '../lib/time';
 
 const LABEL: Record<ApprovalState, string> = {

@@ -1,4 +1,4 @@
-import type { ApprovalView } from '../../../preload/api';
+import type { ApprovalView } from '../../../common/contract';
 import { parseEffect, summarize, type EmailSummary, type EventSummary } from './summary';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalState, ApprovalView } from '../../../preload/api';
+import type { ApprovalState, ApprovalView } from '../../../common/contract';
 import {
   initialQueue,
   queueReducer,

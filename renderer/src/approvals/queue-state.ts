@@ -1,4 +1,4 @@
-import type { ApprovalState, ApprovalView } from '../../../preload/api';
+import type { ApprovalState, ApprovalView } from '../../../common/contract';
 
 /**
  * The approval queue as the page sees it: what waits, and what was decided

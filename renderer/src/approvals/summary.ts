@@ -1,4 +1,4 @@
-import type { ApprovalView } from '../../../preload/api';
+import type { ApprovalView } from '../../../common/contract';
 
 /**
  * The human side of an approval card (issue 8 "a human summary"): the

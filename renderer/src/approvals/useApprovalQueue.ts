@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import type { ApprovalView, Decision } from '../../../preload/api';
+import type { ApprovalView, Decision } from '../../../common/contract';
 import { useConnectionGeneration, useControl, useCoreEvents } from '../lib/control';
 import { errorMessage } from '../lib/errors';
 import { initialQueue, queueReducer, type QueueState } from './queue-state';

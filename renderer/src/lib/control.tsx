@@ -6,7 +6,7 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
-import type { ControlApi, CoreEvent } from '../../../preload/api';
+import type { ControlApi, CoreEvent } from '../../../common/contract';
 import type { EventHub } from './hub';
 
 interface ControlContextValue {

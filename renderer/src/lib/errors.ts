@@ -1,4 +1,4 @@
-import { ControlError } from '../../../preload/api';
+import { ControlError } from '../../../common/contract';
 
 /** Error codes the transport may carry beyond ControlErrorCode (HTTP guard answers). */
 export function errorCode(err: unknown): string {

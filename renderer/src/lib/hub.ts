@@ -1,4 +1,4 @@
-import type { CoreEvent } from '../../../preload/api';
+import type { CoreEvent } from '../../../common/contract';
 
 type Listener = (event: CoreEvent) => void;
 

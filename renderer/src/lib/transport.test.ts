@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ControlError, type ControlApi } from '../../../preload/api';
+import { ControlError, type ControlApi } from '../../../common/contract';
 import { takeControlToken, withBridgeErrors } from './transport';
 
 function fakes(hash: string, stored: string | null = null) {

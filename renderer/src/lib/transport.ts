@@ -4,9 +4,9 @@ import {
   type ControlApi,
   type ControlBridge,
   type CoreEvent,
-} from '../../../preload/api';
-import { httpControlClient, subscribeEvents } from '../../../preload/http-control-client';
-import { parseBridgeError } from '../../../preload/ipc-contract';
+} from '../../../common/contract';
+import { httpControlClient, subscribeEvents } from '../../../common/http-control-client';
+import { parseBridgeError } from '../../../common/ipc-contract';
 
 /**
  * How the app talks to the core. Picked once at start-up (DESIGN "One

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CoreEvent } from '../../../preload/api';
+import type { CoreEvent } from '../../../common/contract';
 import { useCoreEvents } from './control';
 import { errorMessage } from './errors';
 

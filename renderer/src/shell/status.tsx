@@ -7,7 +7,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import type { StatusView } from '../../../preload/api';
+import type { StatusView } from '../../../common/contract';
 import { useConnectionGeneration, useControl, useCoreEvents } from '../lib/control';
 import { errorMessage } from '../lib/errors';
 

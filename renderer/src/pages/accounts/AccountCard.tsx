@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { GoogleAccountView } from '../../../../preload/api';
+import type { GoogleAccountView } from '../../../../common/contract';
 import { formatDateTime, relativeTime } from '../../lib/format';
 import { scopePurpose, visibleScopes } from './scopes';
 

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { GoogleAccountView, GoogleClientView } from '../../../../preload/api';
+import type { GoogleAccountView, GoogleClientView } from '../../../../common/contract';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useControl } from '../../lib/control';
 import { errorMessage } from '../../lib/errors';

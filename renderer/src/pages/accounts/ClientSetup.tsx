@@ -1,5 +1,5 @@
 import { useId, useState, type DragEvent, type FormEvent } from 'react';
-import type { GoogleClientView } from '../../../../preload/api';
+import type { GoogleClientView } from '../../../../common/contract';
 import { useControl } from '../../lib/control';
 import { errorMessage } from '../../lib/errors';
 

@@ -1,5 +1,5 @@
 import { FlowProgress, type FlowWording } from '../../components/FlowProgress';
-import type { GoogleConnectView } from '../../../../preload/api';
+import type { GoogleConnectView } from '../../../../common/contract';
 import type { ConnectState } from './useGoogleConnect';
 
 /** What to do about a failed consent, by the core's error code. */

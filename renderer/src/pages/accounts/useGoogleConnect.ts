@@ -1,4 +1,4 @@
-import type { GoogleConnectOptions, GoogleConnectStart } from '../../../../preload/api';
+import type { GoogleConnectOptions, GoogleConnectStart } from '../../../../common/contract';
 import { useControl } from '../../lib/control';
 import { useBrowserFlow, type FlowState, type FlowViewOf } from '../../lib/useBrowserFlow';
 

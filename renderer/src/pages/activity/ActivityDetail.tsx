@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ActivityView, ApprovalView } from '../../../../preload/api';
+import type { ActivityView, ApprovalView } from '../../../../common/contract';
 import { stateLabel } from '../../approvals/RecentList';
 import { useControl } from '../../lib/control';
 import { errorMessage } from '../../lib/errors';

@@ -1,5 +1,5 @@
 import { Fragment, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { ActivityView } from '../../../../preload/api';
+import type { ActivityView } from '../../../../common/contract';
 import { useConnectionGeneration, useControl, useCoreEvents } from '../../lib/control';
 import { downloadText } from '../../lib/download';
 import { errorMessage } from '../../lib/errors';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActivityView } from '../../../../preload/api';
+import type { ActivityView } from '../../../../common/contract';
 import { exportName, matches, mergeActivity, NO_FILTERS, toCsv, toJson } from './activity-model';
 
 const row = (id: number, over: Partial<ActivityView> = {}): ActivityView => ({

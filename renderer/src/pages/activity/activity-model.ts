@@ -1,4 +1,4 @@
-import type { ActivityView } from '../../../../preload/api';
+import type { ActivityView } from '../../../../common/contract';
 
 export type DecisionFilter = ActivityView['decision'] | '';
 export type OutcomeFilter = ActivityView['outcome'] | '';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { AgentView, NewAgent } from '../../../../preload/api';
+import type { AgentView, NewAgent } from '../../../../common/contract';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useControl } from '../../lib/control';
 import { errorMessage } from '../../lib/errors';

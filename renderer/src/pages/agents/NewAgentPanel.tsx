@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import type { ClientSetup, NewAgent } from '../../../../preload/api';
+import type { ClientSetup, NewAgent } from '../../../../common/contract';
 import { CopyButton } from '../../components/CopyButton';
 import { Tabs } from '../../components/Tabs';
 

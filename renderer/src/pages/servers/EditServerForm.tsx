@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { RemotePatch, RemoteView } from '../../../../preload/api';
+import type { RemotePatch, RemoteView } from '../../../../common/contract';
 import { useControl } from '../../lib/control';
 import { errorMessage } from '../../lib/errors';
 import { HeaderRows, headersFrom, type HeaderRow } from './HeaderRows';

@@ -1,4 +1,4 @@
-import type { RemoteProbeResult } from '../../../../preload/api';
+import type { RemoteProbeResult } from '../../../../common/contract';
 import { plural } from '../../lib/format';
 
 /** What "Test connection" found: the tools offered, or the server's exact error. */

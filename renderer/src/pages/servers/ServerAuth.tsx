@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { RemoteAuthView, RemoteView } from '../../../../preload/api';
+import type { RemoteAuthView, RemoteView } from '../../../../common/contract';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useControl } from '../../lib/control';
 import { errorMessage } from '../../lib/errors';

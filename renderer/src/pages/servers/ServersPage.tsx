@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { RemoteView } from '../../../../preload/api';
+import type { RemoteView } from '../../../../common/contract';
 import { useControl } from '../../lib/control';
 import { useLoad } from '../../lib/useLoad';
 import { AddServerForm } from './AddServerForm';

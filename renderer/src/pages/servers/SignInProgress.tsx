@@ -1,5 +1,5 @@
 import { FlowProgress, type FlowWording } from '../../components/FlowProgress';
-import type { RemoteLoginView } from '../../../../preload/api';
+import type { RemoteLoginView } from '../../../../common/contract';
 import { issuerText, LOGIN_FIX } from './auth-model';
 import type { LoginState } from './useRemoteLogin';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RemoteView } from '../../../../preload/api';
+import type { RemoteView } from '../../../../common/contract';
 import {
   expiryOf,
   issuerText,

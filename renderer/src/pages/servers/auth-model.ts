@@ -3,7 +3,7 @@ import type {
   RemoteLoginOptions,
   RemoteLogoutResult,
   RemoteView,
-} from '../../../../preload/api';
+} from '../../../../common/contract';
 
 /**
  * Words for a remote server's OAuth sign-in (issue 10, docs/remote.md

@@ -1,4 +1,4 @@
-import type { RemoteLoginOptions, RemoteLoginStart, RemoteView } from '../../../../preload/api';
+import type { RemoteLoginOptions, RemoteLoginStart, RemoteView } from '../../../../common/contract';
 import { useControl } from '../../lib/control';
 import { useBrowserFlow, type FlowState, type FlowViewOf } from '../../lib/useBrowserFlow';
 

@@ -1,4 +1,4 @@
-import type { ApprovalMode, ToolView } from '../../../../preload/api';
+import type { ApprovalMode, ToolView } from '../../../../common/contract';
 import { formatDateTime } from '../../lib/format';
 import { badgesOf } from './tools-model';
 

@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from 'react';
-import type { ApprovalMode, ToolPolicyPatch, ToolView } from '../../../../preload/api';
+import type { ApprovalMode, ToolPolicyPatch, ToolView } from '../../../../common/contract';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useControl } from '../../lib/control';
 import { errorCode, errorMessage } from '../../lib/errors';

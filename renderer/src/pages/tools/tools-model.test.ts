@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SourceStatusView, ToolView } from '../../../../preload/api';
+import type { SourceStatusView, ToolView } from '../../../../common/contract';
 import { badgesOf, groupTools } from './tools-model';
 
 const tool = (name: string, source: string, over: Partial<ToolView> = {}): ToolView => ({

@@ -1,4 +1,4 @@
-import type { SourceStatusView, ToolView } from '../../../../preload/api';
+import type { SourceStatusView, ToolView } from '../../../../common/contract';
 
 export interface ToolGroup {
   source: string;

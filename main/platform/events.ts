@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { CoreEvent } from '../../preload/api.js';
+import type { CoreEvent } from '../../common/contract/index.js';
 
 /** The core's one event stream; UIs (SSE, IPC) and the shell subscribe to it. */
 export class CoreEvents {

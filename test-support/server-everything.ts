@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const ENTRY = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-const LOOPBACK = fileURLToPath(new URL('../remote/fixtures/loopback-only.mjs', import.meta.url));
+const LOOPBACK = fileURLToPath(
+  new URL('../main/remote/fixtures/loopback-only.mjs', import.meta.url),
+);
 
 /**
  * The real `@modelcontextprotocol/server-everything` as a child process. It

@@ -3,7 +3,7 @@ import {
   type ControlApi,
   type ControlErrorCode,
   type ControlMethod,
-} from './api.js';
+} from './contract/index.js';
 
 /**
  * The Electron transport of ControlApi (DESIGN "One contract, two

@@ -10,8 +10,8 @@ import type {
   StatusView,
   ToolPolicyPatch,
   ToolView,
-} from '../../preload/api.js';
-import { ControlError } from '../../preload/api.js';
+} from '../../common/contract/index.js';
+import { ControlError } from '../../common/contract/index.js';
 import type { AgentService } from '../agents/agent-service.js';
 import { clientSetups } from '../agents/client-setup.js';
 import type { ApprovalEngine } from '../approvals/engine.js';
@@ -23,16 +23,21 @@ import {
 import type { ActivityLog } from '../store/activity.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 import { isDestructive, isReadOnly } from '../tools/types.js';
-import type { CoreEvents } from './events.js';
-import type { SettingsStore } from './settings.js';
+import type { CoreEvents } from '../platform/events.js';
+import type { SettingsStore } from '../platform/settings.js';
 import type { RemoteControl } from '../remote/remote-control.js';
-import type { RemoteInput, RemotePatch, RemoteProbeResult, RemoteView } from '../../preload/api.js';
+import type {
+  RemoteInput,
+  RemotePatch,
+  RemoteProbeResult,
+  RemoteView,
+} from '../../common/contract/index.js';
 import type {
   RemoteLoginOptions,
   RemoteLoginStart,
   RemoteLoginView,
   RemoteLogoutResult,
-} from '../../preload/api.js';
+} from '../../common/contract/index.js';
 import type { GoogleControl } from '../google/google-control.js';
 import type {
   GoogleAccountView,
@@ -42,7 +47,7 @@ import type {
   GoogleConnectStart,
   GoogleConnectView,
   GoogleDisconnectResult,
-} from '../../preload/api.js';
+} from '../../common/contract/index.js';
 
 export interface ControlServiceDeps {
   version: string;

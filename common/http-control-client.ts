@@ -4,7 +4,7 @@ import {
   type ControlApi,
   type ControlErrorCode,
   type CoreEvent,
-} from './api.js';
+} from './contract/index.js';
 
 /**
  * ControlApi over the headless HTTP transport. Used by the React app when

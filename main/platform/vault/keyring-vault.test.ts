@@ -110,7 +110,9 @@ describe.skipIf(!real)('KeyringVault on a real Secret Service', () => {
  * builds before it runs the tests).
  */
 async function probeInChild(env: Record<string, string>): Promise<Record<string, string>> {
-  const built = fileURLToPath(new URL('../../dist/main/vault/keyring-vault.js', import.meta.url));
+  const built = fileURLToPath(
+    new URL('../../../dist/main/platform/vault/keyring-vault.js', import.meta.url),
+  );
   if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" first`);
   const script = `
     const { KeyringVault } = await import(${JSON.stringify(pathToFileURL(built).href)});

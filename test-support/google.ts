@@ -1,13 +1,13 @@
 import { join } from 'node:path';
-import { FakeGoogle, type FakeGoogleOptions } from '../../e2e/fake-google/server.js';
-import { CoreEvents } from '../core/events.js';
-import { Logger } from '../core/log.js';
-import { SettingsStore } from '../core/settings.js';
-import { GoogleAccounts } from '../google/accounts.js';
-import { GoogleControl } from '../google/google-control.js';
-import { MemoryVault } from '../vault/vault.js';
+import { FakeGoogle, type FakeGoogleOptions } from '../e2e/fake-google/server.js';
+import { CoreEvents } from '../main/platform/events.js';
+import { Logger } from '../main/platform/log.js';
+import { SettingsStore } from '../main/platform/settings.js';
+import { GoogleAccounts } from '../main/google/accounts.js';
+import { GoogleControl } from '../main/google/google-control.js';
+import { MemoryVault } from '../main/platform/vault/vault.js';
 import { tempDir } from './harness.js';
-import type { GoogleConnectOptions, GoogleConnectView } from '../../preload/api.js';
+import type { GoogleConnectOptions, GoogleConnectView } from '../common/contract/index.js';
 
 /** The Google accounts layer wired to a fake Google, a memory vault and real settings/logs on disk. */
 export interface GoogleKit {

@@ -2,17 +2,17 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { App, type Started } from '../core/app.js';
-import { Logger } from '../core/log.js';
+import { App, type Started } from '../main/app/app.js';
+import { Logger } from '../main/platform/log.js';
 import type {
   ToolSource,
   ToolDefinition,
   CallToolResult,
   ToolCallContext,
-} from '../tools/types.js';
-import { MemoryVault, type Vault } from '../vault/vault.js';
+} from '../main/tools/types.js';
+import { MemoryVault, type Vault } from '../main/platform/vault/vault.js';
 
-export { filesContaining } from '../../e2e/helpers/files.js';
+export { filesContaining } from '../e2e/helpers/files.js';
 
 export interface TestApp {
   app: App;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-file.js';
-import { googleSettingsSchema } from '../google/settings-schema.js';
+import { googleSettingsSchema } from './google-settings-schema.js';
 
 /**
  * Settings are the user's choices. They never hold a secret: tokens live in

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../test-support/harness.js';
+import { tempDir } from '../../test-support/harness.js';
 import { defaultDataDir, resolveDataDir } from './paths.js';
 import { DEFAULT_PORT, SettingsStore } from './settings.js';
 

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
-export const ROOT = resolve(import.meta.dirname, '../..');
+export const ROOT = resolve(import.meta.dirname, '..');
 export const AIRLOCK_BIN = join(ROOT, 'bin', 'airlock.js');
 
 /** Compiles dist/ from the current sources (bin/airlock.js runs the compiled CLI). */

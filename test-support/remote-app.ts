@@ -2,11 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CoreEvent } from '../../preload/api.js';
-import { App, type Started } from '../core/app.js';
-import { Logger, type LogLevel } from '../core/log.js';
-import type { RemoteTimings } from '../remote/remote-source.js';
-import { MemoryVault } from '../vault/vault.js';
+import type { CoreEvent } from '../common/contract/index.js';
+import { App, type Started } from '../main/app/app.js';
+import { Logger, type LogLevel } from '../main/platform/log.js';
+import type { RemoteTimings } from '../main/remote/remote-source.js';
+import { MemoryVault } from '../main/platform/vault/vault.js';
 
 /** Remote-server timings short enough for tests: a restarted upstream is back within half a second. */
 export const FAST_REMOTE: Partial<RemoteTimings> = {

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type Tool } from '@modelcontextprotocol/server';
-import type { ActivityView } from '../../preload/api.js';
+import type { ActivityView } from '../../common/contract/index.js';
 import type { AgentService } from '../agents/agent-service.js';
 import { argsDigest } from '../approvals/canonical.js';
 import type { ApprovalEngine, AskOutcome } from '../approvals/engine.js';
@@ -8,11 +8,12 @@ import type { ActivityLog } from '../store/activity.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 import { capText } from '../tools/result-shaping.js';
 import type { SchemaValidator } from '../tools/schema-validator.js';
-import type { CallToolResult, ToolCallContext } from '../tools/types.js';
+import type { CallOptions, CallToolResult, ToolCallContext } from '../tools/types.js';
 import { errorResult } from '../tools/types.js';
-import type { CoreEvents } from './events.js';
-import type { Logger } from './log.js';
-import type { SettingsStore } from './settings.js';
+import type { CoreEvents } from '../platform/events.js';
+import type { AgentToolCalls } from '../gateway/mcp-endpoint.js';
+import type { Logger } from '../platform/log.js';
+import type { SettingsStore } from '../platform/settings.js';
 
 /** How long an approval waits for a source's richer effect text before using the plain one. */
 const EFFECT_LOOKUP_MS = 3000;
@@ -28,16 +29,11 @@ export interface CallPipelineDeps {
   logger: Logger;
 }
 
-export interface CallOptions {
-  signal: AbortSignal;
-  progress?: ToolCallContext['progress'];
-}
-
 /**
  * One tool call, end to end (DESIGN "A tool call, end to end"): public name
  * → policy → (approval) → source → shaped result → activity log.
  */
-export class CallPipeline {
+export class CallPipeline implements AgentToolCalls {
   constructor(private readonly deps: CallPipelineDeps) {}
 
   /** The tools this agent may see, as MCP `Tool` objects. */

@@ -1,0 +1,20 @@
+/** Errors every ControlApi transport carries unchanged (HTTP JSON body, IPC `[airlock:CODE]` prefix). */
+
+/** Error codes a ControlApi call can fail with; transports carry them unchanged. */
+export type ControlErrorCode =
+  | 'NOT_FOUND'
+  | 'INVALID'
+  | 'CONFLICT'
+  | 'CONFIRM_REQUIRED'
+  | 'KEYCHAIN_UNAVAILABLE'
+  | 'VAULT_LOCKED'
+  | 'INTERNAL';
+
+export class ControlError extends Error {
+  readonly code: ControlErrorCode;
+  constructor(code: ControlErrorCode, message: string) {
+    super(message);
+    this.name = 'ControlError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,14 @@
+import type { ActivityView } from './activity.js';
+import type { ApprovalView } from './approvals.js';
+import type { GoogleConnectView } from './google.js';
+import type { RemoteLoginView } from './servers.js';
+
+/** What the core tells every UI as it happens (SSE `GET /api/events`, IPC `airlock:event`). */
+export type CoreEvent =
+  | { type: 'approval.requested'; approval: ApprovalView }
+  | { type: 'approval.updated'; approval: ApprovalView }
+  | { type: 'activity.added'; activity: ActivityView }
+  | { type: 'state.changed' }
+  | { type: 'tools.changed' }
+  | { type: 'google.connect'; flow: GoogleConnectView }
+  | { type: 'remote.login'; flow: RemoteLoginView };

@@ -1,0 +1,121 @@
+/** The user's other MCP servers and their OAuth sign-in. */
+
+/** A remote MCP server as the UI sees it: header names and `hasToken`, never a secret value. */
+export interface RemoteView {
+  name: string;
+  url: string;
+  enabled: boolean;
+  /** Stable source id (`remote:<name>`); tool keys are `remote:<name>/<tool>`. */
+  sourceId: string;
+  headerNames: string[];
+  hasToken: boolean;
+  state: 'disabled' | 'loading' | 'ready' | 'error';
+  /** Why, when state is `error` ("unreachable: …", "401 from server", …). */
+  detail?: string;
+  toolCount: number;
+  transport?: 'streamable-http' | 'sse';
+  protocolVersion?: string;
+  createdAt: string;
+  /** OAuth sign-in state (issue 10), present once the server asked for OAuth or the user signed in. */
+  auth?: RemoteAuthView;
+}
+
+export interface RemoteInput {
+  name: string;
+  url: string;
+  /** Extra request headers; every value is kept in the vault. */
+  headers?: Record<string, string>;
+  bearerToken?: string;
+}
+
+export interface RemotePatch {
+  url?: string;
+  enabled?: boolean;
+  /** Replaces every extra header; `{}` removes them. */
+  headers?: Record<string, string>;
+  /** A new token, or null to remove it. */
+  bearerToken?: string | null;
+}
+
+export interface RemoteProbeResult {
+  ok: boolean;
+  detail?: string;
+  transport?: 'streamable-http' | 'sse';
+  protocolVersion?: string;
+  server?: { name: string; version: string };
+  tools: { name: string; title?: string; description: string; readOnlyHint: boolean }[];
+}
+
+/** A remote server's OAuth sign-in (issue 10): what was granted and whether it still works; never a token. */
+export interface RemoteAuthView {
+  signedIn: boolean;
+  /** Set while the server waits for a sign-in: "sign-in required", "sign-in required: <reason>", "sign-in required (needs scope …)". */
+  signInRequired?: string;
+  issuer?: string;
+  scopes?: string[];
+  /** When the current access token expires; with `renews`, Airlock renews it before then. */
+  expiresAt?: string;
+  renews: boolean;
+  /** How Airlock is registered with the authorization server. */
+  client?: 'dynamic' | 'metadata-document' | 'pre-registered';
+  signedInAt?: string;
+}
+
+export interface RemoteLoginOptions {
+  /** A client registered by hand at the authorization server (when it offers no dynamic registration). */
+  clientId?: string;
+  /** Its secret, if it has one (kept in the vault). */
+  clientSecret?: string;
+  /** HTTPS URL of a Client ID Metadata Document to use where the server supports them. */
+  clientMetadataUrl?: string;
+  /** Scope to ask for instead of the one the server suggests. */
+  scope?: string;
+  /** Open the system browser from the core (default true); the CLI opens it itself. */
+  openBrowser?: boolean;
+}
+
+export interface RemoteLoginStart {
+  flowId: string;
+  name: string;
+  /** The authorization URL (no secret: its `state` only works with this flow's listener). */
+  authUrl: string;
+  redirectUri: string;
+  expiresAt: string;
+  browserOpened: boolean;
+}
+
+export interface RemoteLoginView {
+  flowId: string;
+  name: string;
+  state: 'waiting' | 'exchanging' | 'signed-in' | 'failed' | 'cancelled';
+  /** ACCESS_DENIED, AUTHORIZATION_ERROR, EXCHANGE_FAILED, TIMEOUT, CANCELLED, SAVE_FAILED (start errors are ControlErrors naming NO_OAUTH, NO_PKCE, …). */
+  error?: { code: string; message: string };
+  /** The server once signed in. */
+  remote?: RemoteView;
+}
+
+export interface RemoteLogoutResult {
+  name: string;
+  /** Whether the authorization server confirmed the revocation. */
+  revoked: boolean;
+  detail?: string;
+}
+
+export interface ServersApi {
+  listRemotes(): Promise<RemoteView[]>;
+  addRemote(input: RemoteInput): Promise<RemoteView>;
+  updateRemote(name: string, patch: RemotePatch): Promise<RemoteView>;
+  removeRemote(name: string): Promise<void>;
+  /** Reconnects one server (or all) and re-reads its tools now. */
+  refreshRemote(name?: string): Promise<RemoteView[]>;
+  /** Connects to a URL without saving it and reports what it offers. */
+  testRemote(input: Omit<RemoteInput, 'name'>): Promise<RemoteProbeResult>;
+
+  /** Starts an OAuth sign-in to a remote server; progress arrives as `remote.login` events and through waitRemoteLogin. */
+  loginRemote(name: string, options?: RemoteLoginOptions): Promise<RemoteLoginStart>;
+  /** Waits up to `waitMs` (≤ 30 s) for the sign-in to leave `waiting`/`exchanging`; call again while it has not. */
+  waitRemoteLogin(flowId: string, waitMs?: number): Promise<RemoteLoginView>;
+  cancelRemoteLogin(flowId: string): Promise<RemoteLoginView>;
+  /** Forgets the server's OAuth tokens and revokes them where the server supports it. */
+  logoutRemote(name: string): Promise<RemoteLogoutResult>;
+}
