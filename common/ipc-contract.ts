@@ -31,6 +31,16 @@ export const CONTROL_CHANNELS: readonly ControlChannel[] = CONTROL_METHODS.map(c
 export const EVENT_CHANNEL = 'airlock:event';
 
 /**
+ * Main → preload: show this hash route (e.g. `/popup?id=…`) in the window
+ * already open, as an in-page hash change, without reloading the page
+ * (issue 21, item 2). Handled by the preload itself; never reaches the page's bridge.
+ */
+export const NAVIGATE_CHANNEL = 'airlock:navigate';
+
+/** A route the shell may ask a window to show: a hash path with an optional query, nothing else. */
+export const NAVIGATE_ROUTE = /^\/(?:[A-Za-z0-9_-]+\/?)*(?:\?[A-Za-z0-9=&%._-]*)?$/;
+
+/**
  * The longest parameter list of any ControlApi method. IPC arguments come
  * from an untrusted renderer; more than this is refused before the core sees it.
  */

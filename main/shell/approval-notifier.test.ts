@@ -7,10 +7,19 @@ import {
   textOf,
   type TestApp,
 } from '../../test-support/harness.js';
-import { ApprovalDialog, DIALOG_BUTTONS } from './approval-dialog.js';
-import { ApprovalNotifier, NOTIFICATION_ACTIONS } from './approval-notifier.js';
-import { approvalHeadline } from './approval-text.js';
-import { dialog, Notification, resetFakeElectron } from '../../test-support/fake-electron.js';
+import { ApprovalDialog, CUT_DIALOG_BUTTONS, DIALOG_BUTTONS } from './approval-dialog.js';
+import {
+  ApprovalNotifier,
+  MAX_STARTUP_NOTIFICATIONS,
+  NOTIFICATION_ACTIONS,
+} from './approval-notifier.js';
+import { approvalHeadline, MAX_DIALOG_ARGUMENTS } from './approval-text.js';
+import {
+  dialog,
+  Notification,
+  platformRules,
+  resetFakeElectron,
+} from '../../test-support/fake-electron.js';
 
 vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
@@ -21,7 +30,11 @@ vi.mock('electron', () => import('../../test-support/fake-electron.js'));
  */
 let t: TestApp | undefined;
 let notifier: ApprovalNotifier | undefined;
-beforeEach(() => resetFakeElectron());
+beforeEach(async () => {
+  await resetFakeElectron();
+  // Action buttons exist on macOS and Windows only (Linux shows none).
+  platformRules.platform = 'darwin';
+});
 afterEach(async () => {
   notifier?.stop();
   notifier = undefined;
@@ -53,10 +66,10 @@ async function setup(settings: Record<string, unknown> = {}) {
     openApproval,
     dialog: new ApprovalDialog({ control: app.control }),
   });
-  notifier.start();
-  const request = async () => {
+  await notifier.start();
+  const request = async (args: Record<string, unknown> = { to: 'bob@example.com' }) => {
     const requested = nextEvent(app, (e) => e.type === 'approval.requested');
-    const call = client.callTool({ name: 'count_send', arguments: { to: 'bob@example.com' } });
+    const call = client.callTool({ name: 'count_send', arguments: args });
     const approval = ((await requested) as { approval: ApprovalView }).approval;
     return { call, approval };
   };
@@ -71,7 +84,8 @@ describe('notification per approval request', () => {
     expect(n.shown).toBe(true);
     expect(n.options.title).toBe(approvalHeadline(approval));
     expect(n.options.title).toBe('test wants to use count_send');
-    expect(n.options.body).toBe('Sends a message.');
+    // The whole call is in the text, so the buttons decide on what the user saw.
+    expect(n.options.body).toBe('Sends a message.\ncount_send {"to":"bob@example.com"}');
     expect(n.options.actions!.map((a) => a.text)).toEqual([...NOTIFICATION_ACTIONS]);
     expect(source.count('count_send')).toBe(0);
 
@@ -106,7 +120,8 @@ describe('notification per approval request', () => {
     const { app, openApproval, request } = await setup();
     const { approval } = await request();
     Notification.instances.at(-1)!.emit('click');
-    expect(openApproval).toHaveBeenCalledWith(approval.id);
+    // The user clicked: the window may take focus.
+    expect(openApproval).toHaveBeenCalledWith(approval.id, true);
     expect((await app.control.getApproval(approval.id)).state).toBe('pending');
     await app.control.decide(approval.id, { kind: 'deny' });
   });
@@ -129,7 +144,97 @@ describe('notification per approval request', () => {
     const { app, openApproval, request } = await setup();
     const { approval } = await request();
     expect(Notification.instances).toHaveLength(0);
-    expect(openApproval).toHaveBeenCalledWith(approval.id);
+    // Opened by Airlock, not by the user: no focus theft.
+    expect(openApproval).toHaveBeenCalledWith(approval.id, false);
+    await app.control.decide(approval.id, { kind: 'deny' });
+  });
+});
+
+describe('only a call shown whole can be allowed from a notification (issue 17, item 6)', () => {
+  it('long arguments: no buttons, the text says to open Airlock, a click opens the card', async () => {
+    const { app, openApproval, request } = await setup();
+    const { approval } = await request({ to: `bob@example.com${'x'.repeat(300)}` });
+    const n = Notification.instances.at(-1)!;
+    expect(n.options.actions).toEqual([]);
+    expect(n.options.body).not.toContain('xxxxxxxx');
+    expect(n.options.body).toMatch(/see the whole request in Airlock/);
+    // Even an action the OS reports anyway decides nothing: it opens the card.
+    n.clickAction(0);
+    await new Promise((r) => setImmediate(r));
+    expect((await app.control.getApproval(approval.id)).state).toBe('pending');
+    expect(openApproval).toHaveBeenCalledWith(approval.id, true);
+    await app.control.decide(approval.id, { kind: 'deny' });
+  });
+
+  it('arguments hiding text (a bidi override, zero-width characters) get no buttons either', async () => {
+    const { app, request } = await setup();
+    const { approval } = await request({ to: 'moc.elpmaxe@\u202Ebob' });
+    expect(Notification.instances.at(-1)!.options.actions).toEqual([]);
+    await app.control.decide(approval.id, { kind: 'deny' });
+  });
+});
+
+describe('no request waits unseen (issue 21, item 3)', () => {
+  it("a notification the OS refuses ('failed') opens the approval window instead, without taking focus", async () => {
+    Notification.failWith = 'Notification permission denied';
+    const { app, openApproval, request } = await setup();
+    const { approval } = await request();
+    await vi.waitFor(() => expect(openApproval).toHaveBeenCalledWith(approval.id, false));
+    await app.control.decide(approval.id, { kind: 'deny' });
+  });
+
+  it('requests already pending when Airlock starts raise their notifications', async () => {
+    const { app, request } = await setup();
+    notifier!.stop();
+    const { approval } = await request();
+    expect(Notification.instances).toHaveLength(0); // requested while Airlock's shell was not running
+    const again = new ApprovalNotifier({
+      control: app.control,
+      events: app.events,
+      approvalStyle: () => 'window',
+      openApproval: vi.fn(),
+      dialog: new ApprovalDialog({ control: app.control }),
+    });
+    notifier = again;
+    await again.start();
+    expect(Notification.instances).toHaveLength(1);
+    expect(Notification.instances[0]!.options.id).toBe(`approval-${approval.id}`);
+    expect(Notification.instances[0]!.shown).toBe(true);
+    await app.control.decide(approval.id, { kind: 'deny' });
+  });
+
+  it('many pending at start-up: one summary notification that opens the approval window', async () => {
+    const { app, request } = await setup();
+    notifier!.stop();
+    const ids: string[] = [];
+    for (let i = 0; i <= MAX_STARTUP_NOTIFICATIONS; i++)
+      ids.push((await request({ to: `u${i}@x.org` })).approval.id);
+    const openApproval = vi.fn();
+    notifier = new ApprovalNotifier({
+      control: app.control,
+      events: app.events,
+      approvalStyle: () => 'window',
+      openApproval,
+      dialog: new ApprovalDialog({ control: app.control }),
+    });
+    const before = Notification.instances.length;
+    await notifier.start();
+    const raised = Notification.instances.slice(before);
+    expect(raised).toHaveLength(1);
+    expect(raised[0]!.options.title).toBe(`${ids.length} requests are waiting for your approval`);
+    raised[0]!.emit('click');
+    expect(openApproval).toHaveBeenCalledWith(undefined, true);
+    for (const id of ids) await app.control.decide(id, { kind: 'deny' });
+  });
+
+  it('Linux shows no buttons: a click on the notification opens the card', async () => {
+    platformRules.platform = 'linux';
+    const { app, openApproval, request } = await setup();
+    const { approval } = await request();
+    const n = Notification.instances.at(-1)!;
+    expect(() => n.clickAction(0)).toThrow(/no notification action buttons/);
+    n.emit('click');
+    expect(openApproval).toHaveBeenCalledWith(approval.id, true);
     await app.control.decide(approval.id, { kind: 'deny' });
   });
 });
@@ -167,5 +272,29 @@ describe('native dialog instead (shell.approvalStyle = dialog)', () => {
     await call;
     expect((dialog.shown[0]!.signal as AbortSignal).aborted).toBe(true);
     expect((await app.control.getApproval(approval.id)).reason).toBe('from the CLI');
+  });
+
+  it('long arguments are cut so the buttons stay on screen, and then the dialog can only open Airlock or deny', async () => {
+    dialog.answers.push(0);
+    const openApproval = vi.fn();
+    const { app, request } = await setup({ shell: { approvalStyle: 'dialog' } });
+    notifier!.stop();
+    notifier = new ApprovalNotifier({
+      control: app.control,
+      events: app.events,
+      approvalStyle: () => 'dialog',
+      openApproval: vi.fn(),
+      dialog: new ApprovalDialog({ control: app.control, openApproval }),
+    });
+    await notifier.start();
+    const { approval } = await request({ to: `bob@example.com${'line\n'.repeat(2000)}` });
+    await vi.waitFor(() => expect(openApproval).toHaveBeenCalledWith(approval.id));
+    const shown = dialog.shown.at(-1)!;
+    expect((shown.detail as string).length).toBeLessThan(MAX_DIALOG_ARGUMENTS.chars + 400);
+    expect(shown.detail).toMatch(/open Airlock to see all/);
+    expect(shown.buttons).toEqual([...CUT_DIALOG_BUTTONS]);
+    expect(shown).toMatchObject({ cancelId: 1, defaultId: 1 });
+    expect((await app.control.getApproval(approval.id)).state).toBe('pending');
+    await app.control.decide(approval.id, { kind: 'deny' });
   });
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { app, dialog } from 'electron';
 import { resolveDataDir } from '../platform/paths.js';
-import { DesktopShell, type ShellCore } from './desktop-shell.js';
+import { DesktopShell, type ShellCore, type ShellDeps } from './desktop-shell.js';
 import { shellPaths } from './paths.js';
 import { registerAppScheme } from './protocol.js';
 import { SingleInstance } from './single-instance.js';
@@ -19,17 +19,24 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   argv?: readonly string[];
   platform?: NodeJS.Platform;
+  /** Tests answer whether a tray is seen, instead of asking the session bus. */
+  traySupport?: ShellDeps['traySupport'];
 }
 
 /**
  * The Electron main process from launch to a running tray app. Order
- * matters: privileged schemes and the single-instance lock before `ready`;
+ * matters: privileged schemes, userData, then the single-instance lock before `ready`;
  * the core (and its own per-data-dir lock) after; the shell last.
  * Returns null when this launch handed over to a running instance or
  * could not start.
  */
 export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null> {
   registerAppScheme();
+  const dataDir = resolveDataDir(undefined, opts.env ?? process.env);
+  // Chromium's own files (cache, local storage) go in a folder of the data directory. Before the
+  // lock: Chromium keeps the single-instance lock in userData, so one Airlock per data directory
+  // (issue 21, item 7), not one per Electron default profile.
+  app.setPath('userData', join(dataDir, 'chromium'));
   const instance = new SingleInstance();
   if (!instance.claim()) {
     // The running instance got our argv in 'second-instance'.
@@ -37,9 +44,6 @@ export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null>
     return null;
   }
   instance.registerScheme();
-  const dataDir = resolveDataDir(undefined, opts.env ?? process.env);
-  // Chromium's own files (cache, local storage) stay out of Airlock's data directory.
-  app.setPath('userData', join(dataDir, 'chromium'));
   await app.whenReady();
 
   const core = opts.createCore(dataDir);
@@ -59,6 +63,7 @@ export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null>
     appId: APP_ID,
     argv: opts.argv ?? process.argv,
     ...(opts.platform ? { platform: opts.platform } : {}),
+    ...(opts.traySupport ? { traySupport: opts.traySupport } : {}),
   });
   await shell.start();
   return shell;
