@@ -14,8 +14,8 @@ export interface StartableCore extends ShellCore {
 }
 
 export interface RunOptions {
-  /** Builds the core for a data directory; main/index.ts passes the real `App`. */
-  createCore: (dataDir: string) => StartableCore;
+  /** Builds the core for a data directory, after 'ready'; main/index.ts passes the real `App`. */
+  createCore: (dataDir: string) => StartableCore | Promise<StartableCore>;
   env?: NodeJS.ProcessEnv;
   argv?: readonly string[];
   platform?: NodeJS.Platform;
@@ -46,12 +46,14 @@ export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null>
   instance.registerScheme();
   await app.whenReady();
 
-  const core = opts.createCore(dataDir);
+  let core: StartableCore | null = null;
   try {
+    core = await opts.createCore(dataDir);
     await core.start();
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    core.logger.error('the core failed to start', { error: message });
+    if (core) core.logger.error('the core failed to start', { error: message });
+    else process.stderr.write(`airlock: the core could not be built: ${message}\n`);
     dialog.showErrorBox('Airlock could not start', message);
     app.exit(1);
     return null;
