@@ -101,8 +101,9 @@ describe('focus', () => {
     await shown(popup);
     expect(popup.isFocused()).toBe(false);
     expect(main.isFocused()).toBe(true);
-    // A later automatic open of the same popup does not take focus either.
+    // A later automatic open of the same popup raises it, and does not take focus either.
     w.openApproval('a2');
+    expect(popup.movedTop).toBe(1);
     expect(popup.isFocused()).toBe(false);
   });
 

@@ -190,7 +190,9 @@ export class WindowManager implements OurWindows {
   private reveal(win: BrowserWindow, focus: boolean): void {
     if (win.isMinimized()) win.restore();
     if (!focus) {
-      if (!win.isVisible()) win.showInactive();
+      // Up in the stacking order, but the keyboard stays with the app in front.
+      if (win.isVisible()) win.moveTop();
+      else win.showInactive();
       return;
     }
     if ((this.deps.platform ?? process.platform) === 'darwin') app.focus({ steal: true });
