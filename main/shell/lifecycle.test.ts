@@ -17,6 +17,7 @@ import {
   dialog,
   Notification,
   preventable,
+  screen,
   protocol,
   resetFakeElectron,
   Tray,
@@ -211,6 +212,8 @@ describe('start-up as a real Electron runs it (issue 21)', () => {
     expect(app.isReady()).toBe(false);
     expect(() => new Tray({} as never)).toThrow(/before the app is ready/);
     expect(() => new BrowserWindow({})).toThrow(/before the app is ready/);
+    expect(() => new Notification({})).toThrow(/before the app is ready/);
+    expect(() => screen.getPrimaryDisplay()).toThrow(/before the app is ready/);
     const { shell } = await run();
     expect(shell).not.toBeNull();
     expect(Tray.instances).toHaveLength(1);

@@ -190,3 +190,11 @@ export const dialog = {
     this.errors.push({ title, content });
   },
 };
+
+/** Electron's screen module cannot be used before 'ready'; the shell does not use it (yet). */
+export const screen = {
+  getPrimaryDisplay() {
+    assertReady('screen (getPrimaryDisplay)');
+    return { workArea: { x: 0, y: 0, width: 1280, height: 800 }, scaleFactor: 1 };
+  },
+};
