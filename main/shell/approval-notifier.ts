@@ -44,9 +44,9 @@ export interface NotifierDeps {
  * window. Allow / Deny buttons are offered only when the whole call (tool
  * and arguments) fits in the notification's text (issue 17, item 6);
  * otherwise the notification says so and only opens the window. Buttons
- * appear where the OS shows them: macOS (signed, NSUserNotificationAlertStyle
- * = alert) and Windows (AppUserModelId set); Linux shows none — there a
- * click opens the window. With the 'dialog' setting a native dialog asks
+ * appear where the OS shows them: macOS (a signed app; Electron 45 uses the
+ * User Notifications framework) and Windows (AppUserModelId set); Linux
+ * shows none — there a click opens the window. With the 'dialog' setting a native dialog asks
  * instead. Where notifications are unsupported or fail to show ('failed':
  * Windows without a Start-menu shortcut, unsigned macOS builds, permission
  * denied), the approval window opens without taking focus (issue 21, item 3).

@@ -146,7 +146,7 @@ export class TrayService {
     menu.on('menu-will-show', () => (this.menuOpen = true));
     menu.on('menu-will-close', () => {
       this.menuOpen = false;
-      // After the click that closed it has been handled (Electron fires close before click).
+      // After the click that closed it has been handled ('menu-will-close' may come before 'click').
       setImmediate(() => {
         const next = this.deferred;
         this.deferred = null;
