@@ -204,8 +204,9 @@ test.describe('desktop app (Electron)', () => {
   const trayState = () =>
     app.evaluate(
       () =>
-        (globalThis as unknown as { airlockShell: { tray: { state: TrayView } } }).airlockShell.tray
-          .state,
+        // Undefined until the shell has started (main/index.ts sets it then).
+        (globalThis as unknown as { airlockShell?: { tray: { state: TrayView } } }).airlockShell
+          ?.tray.state ?? null,
     );
 
   test('the tray: running, the MCP URL, nothing pending', async () => {
