@@ -229,7 +229,7 @@ test.describe('desktop app (Electron)', () => {
       expect(runs(profile.counterFile, 'send', body)).toBe(0);
 
       // What a click on the notification or the tray item does: open the popup on this request.
-      const opened = app.waitForEvent('window');
+      // (Where notifications are unsupported the popup may already be open: it is then moved.)
       await app.evaluate(
         (_e, approvalId) =>
           (
@@ -239,13 +239,17 @@ test.describe('desktop app (Electron)', () => {
           ).airlockShell.activate([{ kind: 'approval', id: approvalId }]),
         id,
       );
-      const popup = await opened;
+      const popupUrl = `app://airlock/index.html#/popup?id=${id}`;
+      await expect.poll(() => app.windows().some((w) => w.url() === popupUrl)).toBe(true);
+      const popup = app.windows().find((w) => w.url() === popupUrl)!;
       await popup.waitForLoadState('domcontentloaded');
-      expect(popup.url()).toBe(`app://airlock/index.html#/popup?id=${id}`);
       const card = popup
         .getByTestId('approval-card')
         .filter({ has: popup.getByTestId('approval-args').getByText(body) });
-      await card.getByRole('button', { name: 'Allow once' }).click();
+      const allow = card.getByRole('button', { name: 'Allow once' });
+      // The card may hold its buttons for a moment after it appears (no accidental decisions).
+      await expect(allow).toBeEnabled();
+      await allow.click();
 
       const result = await call;
       expect(result.isError).toBeFalsy();
