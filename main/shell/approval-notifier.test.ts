@@ -1,19 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../common/contract/index.js';
+import { textOf } from '../../test-support/harness.js';
 import {
-  connectClient,
-  CountingSource,
-  startTestApp,
-  textOf,
-  type TestApp,
-} from '../../test-support/harness.js';
-import { ApprovalDialog, CUT_DIALOG_BUTTONS, DIALOG_BUTTONS } from './approval-dialog.js';
+  nextEvent,
+  startNotifierWorld,
+  type NotifierWorld,
+} from '../../test-support/notifier-world.js';
+import { ApprovalDialog, DIALOG_BUTTONS } from './approval-dialog.js';
 import {
   ApprovalNotifier,
   MAX_STARTUP_NOTIFICATIONS,
   NOTIFICATION_ACTIONS,
 } from './approval-notifier.js';
-import { approvalHeadline, MAX_DIALOG_ARGUMENTS } from './approval-text.js';
+import { approvalHeadline } from './approval-text.js';
 import {
   dialog,
   Notification,
@@ -23,57 +21,21 @@ import {
 
 vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
-/**
- * Native approvals against a real core: a real App (gateway, SQLite,
- * approval engine) with MemoryVault and CountingSource, a real MCP client
- * as the agent, and the fake Electron standing in for the OS.
- */
-let t: TestApp | undefined;
-let notifier: ApprovalNotifier | undefined;
+/** Native approvals against a real core (test-support/notifier-world.ts). */
+let w: NotifierWorld | undefined;
 beforeEach(async () => {
   await resetFakeElectron();
   // Action buttons exist on macOS and Windows only (Linux shows none).
   platformRules.platform = 'darwin';
 });
 afterEach(async () => {
-  notifier?.stop();
-  notifier = undefined;
-  await t?.stop();
-  t = undefined;
+  await w?.stop();
+  w = undefined;
 });
 
-function nextEvent(app: TestApp['app'], match: (e: CoreEvent) => boolean): Promise<CoreEvent> {
-  return new Promise((resolve) => {
-    const off = app.events.subscribe((e) => {
-      if (match(e)) {
-        off();
-        resolve(e);
-      }
-    });
-  });
-}
-
 async function setup(settings: Record<string, unknown> = {}) {
-  const source = new CountingSource();
-  t = await startTestApp({ sources: [source], settings });
-  const app = t.app;
-  const client = await connectClient(t.started.mcpUrl, t.token);
-  const openApproval = vi.fn();
-  notifier = new ApprovalNotifier({
-    control: app.control,
-    events: app.events,
-    approvalStyle: () => app.settings.get().shell.approvalStyle,
-    openApproval,
-    dialog: new ApprovalDialog({ control: app.control }),
-  });
-  await notifier.start();
-  const request = async (args: Record<string, unknown> = { to: 'bob@example.com' }) => {
-    const requested = nextEvent(app, (e) => e.type === 'approval.requested');
-    const call = client.callTool({ name: 'count_send', arguments: args });
-    const approval = ((await requested) as { approval: ApprovalView }).approval;
-    return { call, approval };
-  };
-  return { source, app, client, openApproval, request };
+  w = await startNotifierWorld(settings);
+  return w;
 }
 
 describe('notification per approval request', () => {
@@ -150,30 +112,6 @@ describe('notification per approval request', () => {
   });
 });
 
-describe('only a call shown whole can be allowed from a notification (issue 17, item 6)', () => {
-  it('long arguments: no buttons, the text says to open Airlock, a click opens the card', async () => {
-    const { app, openApproval, request } = await setup();
-    const { approval } = await request({ to: `bob@example.com${'x'.repeat(300)}` });
-    const n = Notification.instances.at(-1)!;
-    expect(n.options.actions).toEqual([]);
-    expect(n.options.body).not.toContain('xxxxxxxx');
-    expect(n.options.body).toMatch(/see the whole request in Airlock/);
-    // Even an action the OS reports anyway decides nothing: it opens the card.
-    n.clickAction(0);
-    await new Promise((r) => setImmediate(r));
-    expect((await app.control.getApproval(approval.id)).state).toBe('pending');
-    expect(openApproval).toHaveBeenCalledWith(approval.id, true);
-    await app.control.decide(approval.id, { kind: 'deny' });
-  });
-
-  it('arguments hiding text (a bidi override, zero-width characters) get no buttons either', async () => {
-    const { app, request } = await setup();
-    const { approval } = await request({ to: 'moc.elpmaxe@\u202Ebob' });
-    expect(Notification.instances.at(-1)!.options.actions).toEqual([]);
-    await app.control.decide(approval.id, { kind: 'deny' });
-  });
-});
-
 describe('no request waits unseen (issue 21, item 3)', () => {
   it("a notification the OS refuses ('failed') opens the approval window instead, without taking focus", async () => {
     Notification.failWith = 'Notification permission denied';
@@ -185,7 +123,7 @@ describe('no request waits unseen (issue 21, item 3)', () => {
 
   it('requests already pending when Airlock starts raise their notifications', async () => {
     const { app, request } = await setup();
-    notifier!.stop();
+    w!.notifier.stop();
     const { approval } = await request();
     expect(Notification.instances).toHaveLength(0); // requested while Airlock's shell was not running
     const again = new ApprovalNotifier({
@@ -195,7 +133,7 @@ describe('no request waits unseen (issue 21, item 3)', () => {
       openApproval: vi.fn(),
       dialog: new ApprovalDialog({ control: app.control }),
     });
-    notifier = again;
+    w!.notifier = again;
     await again.start();
     expect(Notification.instances).toHaveLength(1);
     expect(Notification.instances[0]!.options.id).toBe(`approval-${approval.id}`);
@@ -205,12 +143,12 @@ describe('no request waits unseen (issue 21, item 3)', () => {
 
   it('many pending at start-up: one summary notification that opens the approval window', async () => {
     const { app, request } = await setup();
-    notifier!.stop();
+    w!.notifier.stop();
     const ids: string[] = [];
     for (let i = 0; i <= MAX_STARTUP_NOTIFICATIONS; i++)
       ids.push((await request({ to: `u${i}@x.org` })).approval.id);
     const openApproval = vi.fn();
-    notifier = new ApprovalNotifier({
+    w!.notifier = new ApprovalNotifier({
       control: app.control,
       events: app.events,
       approvalStyle: () => 'window',
@@ -218,7 +156,7 @@ describe('no request waits unseen (issue 21, item 3)', () => {
       dialog: new ApprovalDialog({ control: app.control }),
     });
     const before = Notification.instances.length;
-    await notifier.start();
+    await w!.notifier.start();
     const raised = Notification.instances.slice(before);
     expect(raised).toHaveLength(1);
     expect(raised[0]!.options.title).toBe(`${ids.length} requests are waiting for your approval`);
@@ -272,29 +210,5 @@ describe('native dialog instead (shell.approvalStyle = dialog)', () => {
     await call;
     expect((dialog.shown[0]!.signal as AbortSignal).aborted).toBe(true);
     expect((await app.control.getApproval(approval.id)).reason).toBe('from the CLI');
-  });
-
-  it('long arguments are cut so the buttons stay on screen, and then the dialog can only open Airlock or deny', async () => {
-    dialog.answers.push(0);
-    const openApproval = vi.fn();
-    const { app, request } = await setup({ shell: { approvalStyle: 'dialog' } });
-    notifier!.stop();
-    notifier = new ApprovalNotifier({
-      control: app.control,
-      events: app.events,
-      approvalStyle: () => 'dialog',
-      openApproval: vi.fn(),
-      dialog: new ApprovalDialog({ control: app.control, openApproval }),
-    });
-    await notifier.start();
-    const { approval } = await request({ to: `bob@example.com${'line\n'.repeat(2000)}` });
-    await vi.waitFor(() => expect(openApproval).toHaveBeenCalledWith(approval.id));
-    const shown = dialog.shown.at(-1)!;
-    expect((shown.detail as string).length).toBeLessThan(MAX_DIALOG_ARGUMENTS.chars + 400);
-    expect(shown.detail).toMatch(/open Airlock to see all/);
-    expect(shown.buttons).toEqual([...CUT_DIALOG_BUTTONS]);
-    expect(shown).toMatchObject({ cancelId: 1, defaultId: 1 });
-    expect((await app.control.getApproval(approval.id)).state).toBe('pending');
-    await app.control.decide(approval.id, { kind: 'deny' });
   });
 });
