@@ -17,7 +17,7 @@ import { DEFAULT_RETRY, GmailClient, type RetryPolicy } from './client.js';
 import { BadInput } from './compose.js';
 import { str, strings, type GmailCallContext } from './context.js';
 import { header } from './payload.js';
-import { errorText } from './errors.js';
+import { toolErrorResult } from '../errors.js';
 import { LabelDirectory } from './labels.js';
 import { archive, describeModify, listLabels, modifyLabels, trash } from './modify.js';
 import { AdaptivePool } from './pool.js';
@@ -207,9 +207,7 @@ export class GmailSource implements ToolSource {
       return await handler(callCtx, args ?? {});
     } catch (err) {
       if (err instanceof BadInput) return errorResult(err.message);
-      if (err instanceof GoogleToolError) {
-        return errorResult(errorText(err));
-      }
+      if (err instanceof GoogleToolError) return toolErrorResult(err);
       return errorResult(`${tool} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
