@@ -106,6 +106,10 @@ export class CalendarApi {
     return this.zones.get(`${account}\n${calendarId}`)?.zone;
   }
 
+  /**
+   * Only a calendar's own description (calendars.get, calendarList) may be remembered
+   * here — never a response shaped by a request's timeZone (issue 18.1).
+   */
   rememberZone(account: string, calendarId: string, zone: string | null | undefined): void {
     if (zone) this.zones.set(`${account}\n${calendarId}`, { zone, at: this.clock() });
   }
