@@ -23,7 +23,7 @@ import { archive, describeModify, listLabels, modifyLabels, trash } from './modi
 import { AdaptivePool } from './pool.js';
 import { readMessage, readThread } from './read.js';
 import { search } from './search.js';
-import { createDraft, describeCompose, sendMessage } from './send.js';
+import { createDraft, describeCompose, parseCompose, sendMessage } from './send.js';
 import { toolDefinitions, WRITE_TOOLS } from './tools.js';
 
 export interface GmailSourceOptions {
@@ -169,6 +169,21 @@ export class GmailSource implements ToolSource {
       // The approval still shows the message; only the looked-up subject is missing.
     }
     return this.describeEffect(tool, args);
+  }
+
+  /**
+   * Certain argument errors (a malformed address, no recipient, no subject) are
+   * refused before the user is asked to approve a call that could not run
+   * (issue 18.4). Account problems are left to call(), which words them with a code.
+   */
+  validateArgs(tool: string, args: Record<string, unknown>): string | null {
+    if (tool !== 'gmail_send' && tool !== 'gmail_create_draft') return null;
+    try {
+      parseCompose(args);
+      return null;
+    } catch (err) {
+      return err instanceof BadInput ? err.message : null;
+    }
   }
 
   describeEffect(tool: string, args: Record<string, unknown>): string {
