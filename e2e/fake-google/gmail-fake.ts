@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  BATCH_PATH,
+  parseBatch,
+  renderBatch,
+  type SubRequest,
+  type SubResponse,
+} from './gmail-batch.js';
 import { headerValue, parseMessage, walk } from './gmail-mime.js';
 import {
   errorBody,
@@ -19,7 +26,8 @@ import {
  * threads.get, labels.list, drafts.create, messages.send (the raw RFC 822 it
  * received is kept, decoded), modify/batchModify/trash, and Google's error
  * body `{ error: { code, message, errors: [...], status } }` for 400, 401,
- * 403, 404, 429 and 500. It counts requests and the most in flight at once.
+ * 403, 404, 429 and 500; and the batch endpoint (gmail-batch.ts), whose calls
+ * can fail one by one. It counts requests and the most in flight at once.
  * The `fields` parameter is accepted and not applied (the full object is a
  * superset of any partial response).
  */
@@ -48,6 +56,10 @@ export interface RecordedRequest {
   /** performance.now() when the request arrived and when its answer was sent. */
   startedAt: number;
   endedAt?: number;
+  /** A call inside a batch (not an HTTP request of its own). */
+  batched?: boolean;
+  /** For a batch request: how many calls it held. */
+  batchSize?: number;
 }
 
 export interface InjectedFailure {
@@ -69,6 +81,8 @@ export class GmailFake {
   maxInflight = 0;
   /** Added to every response, to model a network round trip. */
   latencyMs: number;
+  /** Calls of one batch answered before the rest get 429 (Gmail's per-user concurrency); unset: no limit. */
+  batchConcurrency: number | undefined;
   private server: Server | undefined;
   private readonly messages = new Map<string, StoredMessage>();
   private readonly attachmentIds = new Map<string, { messageId: string; partId: string }>();
@@ -82,6 +96,7 @@ export class GmailFake {
     options: { latencyMs?: number } = {},
   ) {
     this.latencyMs = options.latencyMs ?? 0;
+    this.batchConcurrency = undefined;
   }
 
   /** The API root for `rootUrl` (ends with '/'). */
@@ -152,16 +167,22 @@ export class GmailFake {
     this.failures.push({ ...f, left: f.times ?? 1 });
   }
 
+  /** Calls answered, batched ones included (a batch itself is counted too, as POST /batch/gmail/v1). */
   count(pred: (r: RecordedRequest) => boolean = () => true): number {
     return this.requests.filter(pred).length;
   }
 
+  /** HTTP requests received (a batch is one). */
+  httpRequests(): number {
+    return this.requests.filter((r) => !r.batched).length;
+  }
+
   /**
-   * The longest chain of requests each sent only after the previous one was
-   * answered: how many round trips of latency a client waited in sequence.
+   * The longest chain of HTTP requests each sent only after the previous one
+   * was answered: how many round trips of latency a client waited in sequence.
    */
   roundTrips(): number {
-    const reqs = [...this.requests].sort((a, b) => a.startedAt - b.startedAt);
+    const reqs = this.requests.filter((r) => !r.batched).sort((a, b) => a.startedAt - b.startedAt);
     const depth: number[] = [];
     reqs.forEach((r, i) => {
       let best = 0;
@@ -188,6 +209,7 @@ export class GmailFake {
       startedAt: performance.now(),
     };
     this.requests.push(rec);
+    let answer: SubResponse & { raw?: { contentType: string; body: Buffer } };
     try {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
@@ -196,33 +218,90 @@ export class GmailFake {
       const account = this.accounts.find((a) => a.token === token);
       if (!account) throw new HttpError(401);
       rec.account = account.email;
-      const injected = this.failures.find((f) => f.left > 0 && f.match(rec));
-      if (injected) {
-        injected.left--;
-        if (injected.retryAfter !== undefined)
-          res.setHeader('Retry-After', String(injected.retryAfter));
-        throw new HttpError(injected.status, undefined, injected.reason);
-      }
-      const body = chunks.length
-        ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>)
-        : {};
-      const result = this.route(rec, account, body);
-      if (result === undefined) {
-        res.writeHead(204).end();
+      if (rec.method === 'POST' && rec.path === BATCH_PATH) {
+        // One HTTP round trip; every part is answered (and may fail) on its own.
+        const subs = parseBatch(req.headers['content-type'], Buffer.concat(chunks));
+        rec.batchSize = subs.length;
+        answer = this.injected(rec) ?? {
+          status: 200,
+          raw: renderBatch(
+            subs,
+            subs.map((sub, i) => this.serveBatched(sub, i, account)),
+          ),
+        };
       } else {
-        res
-          .writeHead(200, { 'content-type': 'application/json; charset=UTF-8' })
-          .end(JSON.stringify(result));
+        answer = this.serve(rec, account, Buffer.concat(chunks));
       }
     } catch (err) {
       const { status, body } = errorBody(err);
-      res
-        .writeHead(status, { 'content-type': 'application/json; charset=UTF-8' })
-        .end(JSON.stringify(body));
-    } finally {
-      this.inflight--;
-      rec.endedAt = performance.now();
+      answer = { status, body };
     }
+    if (answer.raw)
+      res.writeHead(200, { 'content-type': answer.raw.contentType }).end(answer.raw.body);
+    else if (answer.body === undefined) res.writeHead(answer.status, answer.headers).end();
+    else
+      res
+        .writeHead(answer.status, {
+          'content-type': 'application/json; charset=UTF-8',
+          ...answer.headers,
+        })
+        .end(JSON.stringify(answer.body));
+    this.inflight--;
+    rec.endedAt = performance.now();
+  }
+
+  /** One call, alone or inside a batch: injected failures first, then the API itself. */
+  private serve(rec: RecordedRequest, account: FakeAccount, raw: Buffer): SubResponse {
+    const failed = this.injected(rec);
+    if (failed) return failed;
+    try {
+      const body = raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
+      const result = this.route(rec, account, body);
+      return result === undefined ? { status: 204 } : { status: 200, body: result };
+    } catch (err) {
+      const { status, body } = errorBody(err);
+      return { status, body };
+    }
+  }
+
+  /** The answer of an injected failure matching this request, if one is left. */
+  private injected(rec: RecordedRequest): SubResponse | undefined {
+    const f = this.failures.find((x) => x.left > 0 && x.match(rec));
+    if (!f) return undefined;
+    f.left--;
+    return {
+      ...errorBody(new HttpError(f.status, undefined, f.reason)),
+      ...(f.retryAfter !== undefined ? { headers: { 'Retry-After': String(f.retryAfter) } } : {}),
+    };
+  }
+
+  /**
+   * A call inside a batch, recorded with `batched`. Past `batchConcurrency`
+   * parts Gmail answers 429 "Too many concurrent requests for user" for the
+   * rest (the documented per-user concurrency limit); the client retries those.
+   */
+  private serveBatched(sub: SubRequest, index: number, account: FakeAccount): SubResponse {
+    const url = new URL(sub.target, 'http://fake');
+    const rec: RecordedRequest = {
+      method: sub.method,
+      path: url.pathname,
+      query: url.searchParams,
+      account: account.email,
+      startedAt: performance.now(),
+      batched: true,
+    };
+    this.requests.push(rec);
+    const out =
+      this.batchConcurrency !== undefined && index >= this.batchConcurrency
+        ? {
+            status: 429,
+            body: errorBody(
+              new HttpError(429, 'Too many concurrent requests for user.', 'rateLimitExceeded'),
+            ).body,
+          }
+        : this.serve(rec, account, sub.body);
+    rec.endedAt = performance.now();
+    return out;
   }
 
   private route(r: RecordedRequest, account: FakeAccount, body: Record<string, unknown>): unknown {

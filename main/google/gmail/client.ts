@@ -3,6 +3,7 @@ import type { GoogleAccountAccess } from '../account-access.js';
 import { libs } from '../lazy.js';
 import { reauthOn401 } from '../reauth.js';
 import { classify, isRetriable } from '../failure.js';
+import { GmailBatch, type BatchCall, type BatchResult } from './batch.js';
 import { toToolError } from './errors.js';
 
 export type GmailApi = gmail_v1.Gmail;
@@ -85,6 +86,16 @@ export class GmailClient {
     }
   }
 
+  /**
+   * Many reads in as few round trips as Gmail allows (batch.ts): results in
+   * call order, each a value or that call's own GoogleToolError.
+   */
+  batch<T>(calls: readonly BatchCall[], onThrottle?: () => void): Promise<BatchResult<T>[]> {
+    return new GmailBatch(this.access, this.account, this.retry, this.signal, onThrottle).run<T>(
+      calls,
+    );
+  }
+
   /** A write: exactly one request. */
   async write<T>(
     what: string,
@@ -98,7 +109,7 @@ export class GmailClient {
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
