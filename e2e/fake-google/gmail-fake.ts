@@ -37,6 +37,8 @@ export interface FakeAccount {
   token: string;
   /** Only gmail.readonly: every write answers 403 insufficient scopes. */
   readOnly?: boolean;
+  /** The name in Gmail's "Send mail as" settings (users.settings.sendAs). */
+  displayName?: string;
 }
 
 export interface SeedMessage {
@@ -320,6 +322,8 @@ export class GmailFake {
       return this.attachment(account.email, b!, d);
     if (r.method === 'GET' && a === 'threads' && rest.length === 2)
       return this.thread(account.email, b!, r.query);
+    if (r.method === 'GET' && a === 'settings' && b === 'sendAs' && rest.length === 2)
+      return { sendAs: [this.sendAsOf(account)] };
     if (r.method === 'GET' && a === 'labels' && rest.length === 1)
       return { labels: this.labels(account.email) };
     if (r.method === 'POST' && a === 'messages' && b === 'send')
@@ -339,6 +343,18 @@ export class GmailFake {
     if (r.method === 'DELETE' || (a === 'messages' && b === 'batchDelete'))
       throw new HttpError(403);
     throw new HttpError(404);
+  }
+
+  /** The account's own address as Gmail lists it under "Send mail as" (primary and default). */
+  private sendAsOf(account: FakeAccount): Record<string, unknown> {
+    return {
+      sendAsEmail: account.email,
+      displayName: account.displayName ?? '',
+      replyToAddress: '',
+      signature: '',
+      isPrimary: true,
+      isDefault: true,
+    };
   }
 
   private find(account: string, id: string): StoredMessage {

@@ -47,8 +47,10 @@ export function parseCompose(args: Record<string, unknown>): ComposeInput {
 
 /** The message as it will go out: a reply picks up the thread, In-Reply-To, References and "Re:". */
 async function outgoing(ctx: GmailCallContext, input: ComposeInput): Promise<Outgoing> {
+  const fromName = await ctx.sendAs.displayName(ctx.client);
   const base: Outgoing = {
     from: ctx.client.account,
+    ...(fromName ? { fromName } : {}),
     to: input.to,
     cc: input.cc,
     bcc: input.bcc,

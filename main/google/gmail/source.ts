@@ -24,6 +24,7 @@ import { AdaptivePool } from './pool.js';
 import { readMessage, readThread } from './read.js';
 import { search } from './search.js';
 import { createDraft, describeCompose, parseCompose, sendMessage } from './send.js';
+import { SendAsNames } from './send-as.js';
 import { toolDefinitions, WRITE_TOOLS } from './tools.js';
 
 export interface GmailSourceOptions {
@@ -70,6 +71,7 @@ export class GmailSource implements ToolSource {
   private readonly off: () => void;
   private readonly labels = new LabelDirectory();
   private readonly seen = new SeenMessages();
+  private readonly sendAs = new SendAsNames();
   private readonly retry: RetryPolicy;
   private readonly concurrency: number;
   private readonly maxAttachmentBytes: number;
@@ -215,6 +217,7 @@ export class GmailSource implements ToolSource {
         client: new GmailClient(this.access, account.email, this.retry, ctx.signal),
         labels: this.labels,
         seen: this.seen,
+        sendAs: this.sendAs,
         pool: () => new AdaptivePool(this.concurrency),
         maxAttachmentBytes: this.maxAttachmentBytes,
         showAccount: this.access.accounts().length > 1,
