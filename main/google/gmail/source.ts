@@ -31,8 +31,8 @@ export interface GmailSourceOptions {
   /** Source id, part of every tool's stable key. Default "gmail". */
   id?: string;
   /**
-   * Metadata fetches in flight for one search; halves on each rate limit.
-   * 20 keeps a 50-message search within 4 round trips (issue 6, "Measure").
+   * Requests in flight for one multi-message write (gmail_trash); halves on
+   * each rate limit. Searches batch their reads instead (batch.ts).
    */
   concurrency?: number;
   retry?: Partial<RetryPolicy>;
