@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -8,16 +7,10 @@ import {
   type SubRequest,
   type SubResponse,
 } from './gmail-batch.js';
-import { headerValue, parseMessage, walk } from './gmail-mime.js';
-import {
-  errorBody,
-  HttpError,
-  matches,
-  plainText,
-  renderMessage,
-  SYSTEM_LABELS,
-  type StoredMessage,
-} from './gmail-shapes.js';
+import { GmailMailbox, type SeedMessage } from './gmail-mailbox.js';
+import { errorBody, HttpError } from './gmail-shapes.js';
+
+export type { SeedMessage } from './gmail-mailbox.js';
 
 /**
  * A fake Gmail API v1 on loopback for tests and benchmarks, answering in
@@ -39,15 +32,6 @@ export interface FakeAccount {
   readOnly?: boolean;
   /** The name in Gmail's "Send mail as" settings (users.settings.sendAs). */
   displayName?: string;
-}
-
-export interface SeedMessage {
-  raw: Buffer;
-  labelIds?: string[];
-  /** Messages with the same key share a thread. */
-  thread?: string;
-  /** Milliseconds since the epoch; defaults to the Date header. */
-  internalDate?: number;
 }
 
 export interface RecordedRequest {
@@ -76,9 +60,10 @@ export interface InjectedFailure {
 
 export class GmailFake {
   readonly requests: RecordedRequest[] = [];
+  readonly box = new GmailMailbox();
   /** Every message sent through messages.send, as the raw RFC 822 bytes received. */
-  readonly sent: { account: string; raw: Buffer; threadId?: string; id: string }[] = [];
-  readonly drafts: { account: string; raw: Buffer; threadId?: string; id: string }[] = [];
+  readonly sent = this.box.sent;
+  readonly drafts = this.box.drafts;
   inflight = 0;
   maxInflight = 0;
   /** Added to every response, to model a network round trip. */
@@ -86,11 +71,7 @@ export class GmailFake {
   /** Calls of one batch answered before the rest get 429 (Gmail's per-user concurrency); unset: no limit. */
   batchConcurrency: number | undefined;
   private server: Server | undefined;
-  private readonly messages = new Map<string, StoredMessage>();
-  private readonly attachmentIds = new Map<string, { messageId: string; partId: string }>();
-  private readonly userLabels = new Map<string, { id: string; name: string }[]>();
   private failures: (InjectedFailure & { left: number })[] = [];
-  private nextId = 0x18f2a4c1b0000000n;
   private url = '';
 
   constructor(
@@ -120,48 +101,21 @@ export class GmailFake {
     );
   }
 
-  private newId(): string {
-    this.nextId += 0x1a3n;
-    return this.nextId.toString(16);
-  }
-
   /** Stores a message in the account's mailbox; returns its id and thread id. */
   add(
     account: string,
     seed: SeedMessage,
-    threads: Map<string, string> = new Map(),
+    threads?: Map<string, string>,
   ): { id: string; threadId: string } {
-    const root = parseMessage(seed.raw);
-    const id = this.newId();
-    let threadId = seed.thread ? threads.get(seed.thread) : undefined;
-    if (!threadId) {
-      threadId = id;
-      if (seed.thread) threads.set(seed.thread, threadId);
-    }
-    const date = Date.parse(headerValue(root.headers, 'date'));
-    this.messages.set(id, {
-      id,
-      threadId,
-      account,
-      labelIds: seed.labelIds ?? ['INBOX'],
-      internalDate: seed.internalDate ?? (Number.isNaN(date) ? Date.now() : date),
-      raw: seed.raw,
-      root,
-      text: plainText(root),
-    });
-    return { id, threadId };
+    return this.box.add(account, seed, threads);
   }
 
   addLabel(account: string, name: string): string {
-    const list = this.userLabels.get(account) ?? [];
-    const id = `Label_${list.length + 1}${String(list.length * 7919).padStart(4, '0')}`;
-    list.push({ id, name });
-    this.userLabels.set(account, list);
-    return id;
+    return this.box.addLabel(account, name);
   }
 
   message(id: string): { labelIds: string[]; threadId: string } | undefined {
-    return this.messages.get(id);
+    return this.box.message(id);
   }
 
   /** Makes the next matching requests fail with Google's error body. */
@@ -315,27 +269,31 @@ export class GmailFake {
     if (write && account.readOnly) throw new HttpError(403);
     const [a, b, c, d] = rest;
     if (r.method === 'GET' && a === 'messages' && rest.length === 1)
-      return this.list(account.email, r.query);
+      return this.box.list(account.email, r.query);
     if (r.method === 'GET' && a === 'messages' && rest.length === 2)
-      return this.render(this.find(account.email, b!), r.query);
+      return this.box.render(this.box.find(account.email, b!), r.query);
     if (r.method === 'GET' && a === 'messages' && c === 'attachments' && d)
-      return this.attachment(account.email, b!, d);
+      return this.box.attachment(account.email, b!, d);
     if (r.method === 'GET' && a === 'threads' && rest.length === 2)
-      return this.thread(account.email, b!, r.query);
+      return this.box.thread(account.email, b!, r.query);
     if (r.method === 'GET' && a === 'settings' && b === 'sendAs' && rest.length === 2)
       return { sendAs: [this.sendAsOf(account)] };
     if (r.method === 'GET' && a === 'labels' && rest.length === 1)
-      return { labels: this.labels(account.email) };
+      return { labels: this.box.labels(account.email) };
     if (r.method === 'POST' && a === 'messages' && b === 'send')
-      return this.receive(account.email, body, 'sent');
+      return this.box.receive(account.email, body, 'sent');
     if (r.method === 'POST' && a === 'drafts' && rest.length === 1)
-      return this.receive(account.email, (body.message ?? {}) as Record<string, unknown>, 'draft');
+      return this.box.receive(
+        account.email,
+        (body.message ?? {}) as Record<string, unknown>,
+        'draft',
+      );
     if (r.method === 'POST' && a === 'messages' && b === 'batchModify')
-      return this.batchModify(account.email, body);
+      return this.box.batchModify(account.email, body);
     if (r.method === 'POST' && a === 'messages' && c === 'modify')
-      return this.modify(this.find(account.email, b!), body);
+      return this.box.modify(this.box.find(account.email, b!), body);
     if (r.method === 'POST' && a === 'messages' && c === 'trash')
-      return this.modify(this.find(account.email, b!), {
+      return this.box.modify(this.box.find(account.email, b!), {
         addLabelIds: ['TRASH'],
         removeLabelIds: ['INBOX'],
       });
@@ -355,135 +313,5 @@ export class GmailFake {
       isPrimary: true,
       isDefault: true,
     };
-  }
-
-  private find(account: string, id: string): StoredMessage {
-    if (!/^[0-9a-f]{16}$/.test(id)) throw new HttpError(400);
-    const msg = this.messages.get(id);
-    if (!msg || msg.account !== account) throw new HttpError(404);
-    return msg;
-  }
-
-  private list(account: string, q: URLSearchParams): unknown {
-    const query = q.get('q') ?? '';
-    const includeSpamTrash =
-      q.get('includeSpamTrash') === 'true' || /\bin:(trash|spam|anywhere)\b/.test(query);
-    const labelFilter = q.getAll('labelIds');
-    const all = [...this.messages.values()]
-      .filter((m) => m.account === account)
-      .filter((m) => includeSpamTrash || !m.labelIds.some((l) => l === 'TRASH' || l === 'SPAM'))
-      .filter((m) => labelFilter.every((l) => m.labelIds.includes(l)))
-      .filter((m) => matches(m, query, this.labels(account)))
-      .sort((x, y) => y.internalDate - x.internalDate);
-    const max = Math.min(500, Number(q.get('maxResults') ?? 100) || 100);
-    const start = Number(Buffer.from(q.get('pageToken') ?? '', 'base64url').toString() || 0);
-    const page = all.slice(start, start + max);
-    return {
-      ...(page.length ? { messages: page.map((m) => ({ id: m.id, threadId: m.threadId })) } : {}),
-      ...(start + max < all.length
-        ? { nextPageToken: Buffer.from(String(start + max)).toString('base64url') }
-        : {}),
-      resultSizeEstimate: all.length,
-    };
-  }
-
-  private render(msg: StoredMessage, q: URLSearchParams): Record<string, unknown> {
-    return renderMessage(msg, q, (part) => {
-      // Real attachment ids are long (300+ characters) and differ between responses.
-      const aid = `ANGjdJ${randomBytes(240).toString('base64url')}`;
-      this.attachmentIds.set(aid, { messageId: msg.id, partId: part.partId });
-      return aid;
-    });
-  }
-
-  private attachment(account: string, messageId: string, attachmentId: string): unknown {
-    const msg = this.find(account, messageId);
-    const ref = this.attachmentIds.get(attachmentId);
-    if (!ref || ref.messageId !== msg.id) throw new HttpError(400, 'Invalid attachment token');
-    const part = [...walk(msg.root)].find((p) => p.partId === ref.partId)!;
-    return { size: part.bytes.length, data: part.bytes.toString('base64url') };
-  }
-
-  private thread(account: string, id: string, q: URLSearchParams): unknown {
-    if (!/^[0-9a-f]{16}$/.test(id)) throw new HttpError(400);
-    const msgs = [...this.messages.values()]
-      .filter((m) => m.account === account && m.threadId === id)
-      .sort((x, y) => x.internalDate - y.internalDate);
-    if (msgs.length === 0) throw new HttpError(404);
-    return { id, historyId: '4242', messages: msgs.map((m) => this.render(m, q)) };
-  }
-
-  private labels(account: string): Record<string, unknown>[] {
-    return [
-      ...SYSTEM_LABELS.map((l) => ({
-        id: l,
-        name: l,
-        type: 'system',
-        messageListVisibility: 'hide',
-        labelListVisibility: 'labelHide',
-      })),
-      ...(this.userLabels.get(account) ?? []).map((l) => ({
-        ...l,
-        type: 'user',
-        messageListVisibility: 'show',
-        labelListVisibility: 'labelShow',
-      })),
-    ];
-  }
-
-  private receive(account: string, body: Record<string, unknown>, kind: 'sent' | 'draft'): unknown {
-    if (typeof body.raw !== 'string' || !body.raw)
-      throw new HttpError(
-        400,
-        "'raw' RFC822 payload message string or uploading message via /upload/* URL required",
-        'invalidArgument',
-      );
-    const raw = Buffer.from(body.raw, 'base64url');
-    const requested = typeof body.threadId === 'string' ? body.threadId : undefined;
-    const threads = new Map<string, string>();
-    if (requested) {
-      if (
-        ![...this.messages.values()].some((m) => m.account === account && m.threadId === requested)
-      )
-        throw new HttpError(404);
-      threads.set('t', requested);
-    }
-    const { id, threadId } = this.add(
-      account,
-      {
-        raw,
-        labelIds: kind === 'sent' ? ['SENT'] : ['DRAFT'],
-        internalDate: Date.now(),
-        ...(requested ? { thread: 't' } : {}),
-      },
-      threads,
-    );
-    const record = { account, raw, id, ...(requested ? { threadId: requested } : {}) };
-    if (kind === 'sent') {
-      this.sent.push(record);
-      return { id, threadId, labelIds: ['SENT'] };
-    }
-    const draftId = `r${BigInt('0x' + id)
-      .toString()
-      .slice(-19)}`;
-    this.drafts.push({ ...record, id: draftId });
-    return { id: draftId, message: { id, threadId, labelIds: ['DRAFT'] } };
-  }
-
-  private modify(msg: StoredMessage, body: Record<string, unknown>): unknown {
-    const known = new Set(this.labels(msg.account).map((l) => l.id as string));
-    const add = (body.addLabelIds as string[] | undefined) ?? [];
-    const remove = (body.removeLabelIds as string[] | undefined) ?? [];
-    for (const l of [...add, ...remove])
-      if (!known.has(l)) throw new HttpError(400, `Invalid label: ${l}`, 'invalidArgument');
-    msg.labelIds = [...new Set([...msg.labelIds.filter((l) => !remove.includes(l)), ...add])];
-    return { id: msg.id, threadId: msg.threadId, labelIds: msg.labelIds };
-  }
-
-  private batchModify(account: string, body: Record<string, unknown>): undefined {
-    const ids = (body.ids as string[] | undefined) ?? [];
-    if (ids.length === 0) throw new HttpError(400, 'No message ids', 'invalidArgument');
-    for (const id of ids) this.modify(this.find(account, id), body);
-    return undefined;
   }
 }
