@@ -12,6 +12,13 @@ const TTL_MS = 10 * 60_000;
  */
 export class SendAsNames {
   private readonly cache = new Map<string, { at: number; name: Promise<string | undefined> }>();
+  /** Names already read, for the synchronous approval text. */
+  private readonly loaded = new Map<string, string | undefined>();
+
+  /** The name if it has been read already (no request). */
+  known(account: string): string | undefined {
+    return this.loaded.get(account);
+  }
 
   displayName(client: GmailClient): Promise<string | undefined> {
     const hit = this.cache.get(client.account);
@@ -25,7 +32,9 @@ export class SendAsNames {
           (s) => s.sendAsEmail?.toLowerCase() === client.account.toLowerCase(),
         );
         const entry = mine.find((s) => s.isDefault) ?? mine.find((s) => s.isPrimary) ?? mine[0];
-        return entry?.displayName?.trim() || undefined;
+        const found = entry?.displayName?.trim() || undefined;
+        this.loaded.set(client.account, found);
+        return found;
       })
       .catch(() => {
         this.cache.delete(client.account);

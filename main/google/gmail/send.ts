@@ -166,6 +166,7 @@ export function describeCompose(
   account: string,
   args: Record<string, unknown>,
   seen: SeenMessages,
+  fromName?: string,
 ): string {
   let input: ComposeInput;
   try {
@@ -177,7 +178,7 @@ export function describeCompose(
     kind === 'send'
       ? `Send an email from ${account} — the recipient sees it immediately.`
       : `Create a draft in ${account} (not sent).`,
-    `From: ${account}`,
+    `From: ${fromName ? formatMailbox({ name: fromName, address: account }) : account}`,
     `To: ${input.to.map(formatMailbox).join(', ')}`,
   ];
   if (input.cc.length) lines.push(`Cc: ${input.cc.map(formatMailbox).join(', ')}`);

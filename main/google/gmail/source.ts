@@ -152,6 +152,8 @@ export class GmailSource implements ToolSource {
         .map((id) => id?.trim())
         .filter((id): id is string => !!id && !this.seen.get(account, id));
       const client = new GmailClient(this.access, account, this.retry, AbortSignal.timeout(2500));
+      if (tool === 'gmail_send' || tool === 'gmail_create_draft')
+        await this.sendAs.displayName(client); // the approval shows From: as it will go out
       await Promise.all(
         missing.map(async (id) => {
           const m = await client.read(`message ${id}`, (api, opts) =>
@@ -195,8 +197,10 @@ export class GmailSource implements ToolSource {
     } catch (err) {
       return `${tool} — this call will fail: ${(err as Error).message}`;
     }
-    if (tool === 'gmail_send') return describeCompose('send', account, args, this.seen);
-    if (tool === 'gmail_create_draft') return describeCompose('draft', account, args, this.seen);
+    const name = this.sendAs.known(account);
+    if (tool === 'gmail_send') return describeCompose('send', account, args, this.seen, name);
+    if (tool === 'gmail_create_draft')
+      return describeCompose('draft', account, args, this.seen, name);
     if (tool === 'gmail_modify_labels' || tool === 'gmail_archive' || tool === 'gmail_trash')
       return describeModify(tool, account, args, this.seen);
     const def = this.defs.find((d) => d.name === tool);
