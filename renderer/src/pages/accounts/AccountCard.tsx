@@ -36,6 +36,12 @@ export function AccountCard({ account, busy, onReconnect, onDisconnect, onMakeDe
       {broken && (
         <p className="error" data-testid="account-detail">
           {account.detail ?? 'Google no longer accepts this sign-in.'} Reconnect to fix it.
+          {account.isDefault &&
+            onMakeDefault === undefined &&
+            ' Until then, Google tools called without an account answer that it needs reconnecting.'}
+          {account.isDefault &&
+            onMakeDefault !== undefined &&
+            ' Until then, Google tools called without an account answer that it needs reconnecting — or make another account the default.'}
         </p>
       )}
       <p className="hint">
