@@ -60,6 +60,7 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'waitGoogleConnect',
   'cancelGoogleConnect',
   'disconnectGoogle',
+  'setDefaultGoogleAccount',
   'loginRemote',
   'waitRemoteLogin',
   'cancelRemoteLogin',

@@ -308,6 +308,9 @@ export class ControlService implements ControlApi {
   disconnectGoogle(email: string): Promise<GoogleDisconnectResult> {
     return this.google().disconnectGoogle(email);
   }
+  setDefaultGoogleAccount(email: string): Promise<GoogleAccountView[]> {
+    return this.google().setDefaultGoogleAccount(email);
+  }
 
   private google(): GoogleControl {
     if (!this.d.google)
