@@ -5,8 +5,8 @@
  *
  * A vault never answers "no secret" when it cannot actually tell: a missing or
  * locked keychain is an explicit VaultError, so callers cannot mistake an
- * outage for an empty store (see FIELD-NOTES: a locked Secret Service returns
- * null for reads).
+ * outage for an empty store (a locked Secret Service returns null for reads;
+ * docs/architecture.md "Secrets").
  */
 export type VaultErrorCode = 'KEYCHAIN_UNAVAILABLE' | 'VAULT_LOCKED';
 
