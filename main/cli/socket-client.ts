@@ -22,7 +22,7 @@ export function socketControlClient(path: string, token?: string): ControlApi {
     new Promise<unknown>((resolve, reject) => {
       const socket = connect(path);
       let answered = false;
-      socket.once('error', (err: NodeJS.ErrnoException) => {
+      socket.on('error', (err: NodeJS.ErrnoException) => {
         if (answered) return;
         answered = true;
         reject(
@@ -34,7 +34,9 @@ export function socketControlClient(path: string, token?: string): ControlApi {
       socket.once('connect', () =>
         socket.write(JSON.stringify({ method, params, ...(token ? { token } : {}) }) + '\n'),
       );
-      createInterface({ input: socket }).once('line', (line) => {
+      const lines = createInterface({ input: socket });
+      lines.on('error', () => {}); // readline re-emits the socket's errors, handled above
+      lines.once('line', (line) => {
         answered = true;
         socket.end();
         const body = JSON.parse(line) as {
