@@ -11,7 +11,7 @@ describe.skipIf(!real)('airlock vault migrate', () => {
   it('keychain → file → keychain keeps every secret; the file vault is found without a bus', async () => {
     requireBuilt();
     const dataDir = mkdtempSync(join(tmpdir(), 'airlock-migrate-'));
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       HOME: mkdtempSync(join(tmpdir(), 'airlock-migrate-home-')),
       AIRLOCK_VAULT_PASSPHRASE: 'pw',
