@@ -3,8 +3,8 @@ import { EventEmitter } from 'node:events';
 /**
  * A stand-in for the parts of the 'electron' module the shell uses, for
  * unit tests (`vi.mock('electron', () => import('./testing/fake-electron.js'))`).
- * Electron's binary cannot be downloaded on our machines (DESIGN "Testing
- * against real things"); this records what the shell asks of Electron so
+ * Electron's binary cannot be downloaded on our machines (README
+ * "Status"); this records what the shell asks of Electron so
  * tests can assert it, and lets tests fire Electron's events.
  * Not part of the packaged app (electron-builder.yml excludes it).
  */

@@ -61,7 +61,7 @@ export interface Started {
 const CONTROL_TOKEN_KEY = 'control-token';
 
 /**
- * The composition root (DESIGN "Runtimes and layout"): builds every service,
+ * The composition root (docs/architecture.md "Layers"): builds every service,
  * starts them in order and stops them in reverse. Runs in plain Node; the
  * Electron shell and `airlock serve` both drive it.
  */
