@@ -51,13 +51,13 @@ async function vaultView(dataDir: string, socket: string | undefined): Promise<V
   }
   return {
     kind: 'keychain',
-    why: 'the default (where there is no OS keychain, Airlock falls back to the encrypted file vault and says so)',
+    why: 'the default; where there is none, Airlock uses the encrypted file vault and says so',
   };
 }
 
 function describeVault(v: VaultView): string {
   const what = v.kind === 'file' ? 'encrypted file vault' : 'OS keychain';
-  return `  Secrets:  ${what} (${v.why})${v.tradeOff ? `\n            ${v.tradeOff}` : ''}`;
+  return `  Secrets:  ${what}: ${v.why}${v.tradeOff ? `\n            ${v.tradeOff}` : ''}`;
 }
 
 export async function agentAdd(
