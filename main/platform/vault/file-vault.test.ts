@@ -1,4 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -107,6 +115,19 @@ describe('FileVault (issue 19, item 2)', () => {
     await expect(new FileVault({ dataDir, env }).get('k')).rejects.toMatchObject({
       code: 'VAULT_LOCKED',
     });
+  });
+
+  it('a lost key file is an error naming it, and no new key replaces it', async () => {
+    const dataDir = dir();
+    const keyFile = join(dir(), 'k.key');
+    await new FileVault({ dataDir, env: { AIRLOCK_VAULT_KEY_FILE: keyFile } }).set('k', 'v');
+    rmSync(keyFile);
+    const vault = new FileVault({ dataDir, env: { AIRLOCK_VAULT_KEY_FILE: keyFile } });
+    await expect(vault.set('k', 'w')).rejects.toMatchObject({
+      code: 'VAULT_LOCKED',
+      message: expect.stringContaining(`needs its key file ${keyFile}, which is missing`),
+    });
+    expect(existsSync(keyFile)).toBe(false);
   });
 
   it('the key file is created on first use outside the data directory, owner-only', async () => {

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
 import { profileService } from './keyring-vault.js';
 import { VaultError, type Vault } from './vault.js';
@@ -73,7 +73,12 @@ export function defaultKeyFile(
 export function keySource(dataDir: string, env: NodeJS.ProcessEnv = process.env): KeySource {
   const passphrase = env.AIRLOCK_VAULT_PASSPHRASE;
   if (passphrase) return { kind: 'passphrase', passphrase };
-  return { kind: 'key-file', path: env.AIRLOCK_VAULT_KEY_FILE || defaultKeyFile(dataDir, env) };
+  return {
+    kind: 'key-file',
+    path: env.AIRLOCK_VAULT_KEY_FILE
+      ? resolve(env.AIRLOCK_VAULT_KEY_FILE)
+      : defaultKeyFile(dataDir, env),
+  };
 }
 
 /** One sentence for `status`, the window and logs: where the key is and what that protects against. */
@@ -153,7 +158,7 @@ export class FileVault implements Vault {
         { cause: err },
       );
     }
-    const key = await this.deriveKey(env.kdf);
+    const key = await this.deriveKey(env.kdf, false);
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(env.nonce, 'base64'));
       decipher.setAAD(Buffer.from(JSON.stringify(headerOf(env))));
@@ -191,7 +196,7 @@ export class FileVault implements Vault {
       keySource: this.source.kind,
       cipher: 'aes-256-gcm',
     };
-    const key = await this.deriveKey(header.kdf);
+    const key = await this.deriveKey(header.kdf, true);
     const nonce = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, nonce);
     cipher.setAAD(Buffer.from(JSON.stringify(header)));
@@ -208,10 +213,11 @@ export class FileVault implements Vault {
     writeFileAtomic(this.path, JSON.stringify(envelope) + '\n', 0o600);
   }
 
-  private async deriveKey(kdf: Header['kdf']): Promise<Buffer> {
+  /** `create`: a missing key file may be made (a new vault), never for an existing one. */
+  private async deriveKey(kdf: Header['kdf'], create: boolean): Promise<Buffer> {
     if (this.key?.salt === kdf.salt) return this.key.key;
     if (kdf.name !== 'scrypt') throw new VaultError('VAULT_LOCKED', `Unknown KDF ${kdf.name}.`);
-    const secret = this.secret();
+    const secret = this.secret(create);
     const key = await new Promise<Buffer>((resolve, reject) =>
       scrypt(
         secret,
@@ -225,9 +231,14 @@ export class FileVault implements Vault {
     return key;
   }
 
-  private secret(): string {
+  private secret(create: boolean): string {
     if (this.source.kind === 'passphrase') return this.source.passphrase;
     const path = this.source.path;
+    if (!existsSync(path) && !create)
+      throw new VaultError(
+        'VAULT_LOCKED',
+        `The file vault ${this.path} needs its key file ${path}, which is missing. Restore it (or point AIRLOCK_VAULT_KEY_FILE at it, or set AIRLOCK_VAULT_PASSPHRASE if the vault was made with one). Nothing was changed.`,
+      );
     if (!existsSync(path)) {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       // 'wx': never replace a key file that appeared meanwhile.
