@@ -12,7 +12,8 @@ if (!ok) {
     'airlock: Node.js >= ' +
       need.join('.') +
       ' is required; this is ' +
-      process.version +
+      'v' +
+      process.versions.node +
       ' (' +
       process.execPath +
       ').\n' +

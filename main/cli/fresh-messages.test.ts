@@ -1,15 +1,44 @@
 import { createServer } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileVault } from '../platform/vault/file-vault.js';
-import { requireBuilt, runCli, withoutBus } from '../../test-support/cli-process.js';
+import { repoRoot, requireBuilt, runCli, withoutBus } from '../../test-support/cli-process.js';
 
 /** Issue 19, item 4: messages that say what to do, seen as a user sees them (the built CLI). */
 const dir = (p: string) => mkdtempSync(join(tmpdir(), p));
 
+/** Runs scripts/preflight.cjs as if on Node `version`. */
+function preflight(version: string): { status: number | null; stderr: string } {
+  const r = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `Object.defineProperty(process, 'versions', { value: { ...process.versions, node: ${JSON.stringify(version)} } }); require(${JSON.stringify(join(repoRoot, 'scripts', 'preflight.cjs'))});`,
+    ],
+    { encoding: 'utf8' },
+  );
+  return { status: r.status, stderr: r.stderr };
+}
+
 describe('messages that say what to do', () => {
+  it('npm start on a Node older than 22.12 stops at once with the reason and the fix', () => {
+    for (const old of ['20.19.0', '22.11.0']) {
+      const r = preflight(old);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`Node.js >= 22.12 is required; this is v${old}`);
+      expect(r.stderr).toContain('sh scripts/setup.sh');
+    }
+    expect(preflight('22.12.0')).toEqual({ status: 0, stderr: '' });
+    expect(preflight('24.0.0')).toEqual({ status: 0, stderr: '' });
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+      scripts: { start: string };
+    };
+    expect(pkg.scripts.start).toMatch(/^node scripts\/preflight\.cjs && /);
+  });
+
   it('agent list shows an agent whose token is gone from the vault, and how to fix it', async () => {
     requireBuilt();
     const dataDir = dir('airlock-lost-');
