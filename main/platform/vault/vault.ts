@@ -1,7 +1,9 @@
 /**
  * The Vault holds every secret Airlock keeps: agent tokens, the control token,
- * Google and remote-server credentials. Nothing secret is ever written to the
- * data directory; settings and SQLite hold references only.
+ * Google and remote-server credentials: in the OS keychain (keyring-vault.ts)
+ * or, where there is none, the encrypted file vault (file-vault.ts; chosen in
+ * select.ts). Nothing secret is ever written to the data directory in the
+ * clear; settings and SQLite hold references only.
  *
  * A vault never answers "no secret" when it cannot actually tell: a missing or
  * locked keychain is an explicit VaultError, so callers cannot mistake an
