@@ -6,8 +6,8 @@ import {
 } from './contract/index.js';
 
 /**
- * The Electron transport of ControlApi (DESIGN "One contract, two
- * transports"): one `invoke` channel per method, derived from
+ * The Electron transport of ControlApi (docs/architecture.md
+ * "ControlApi"): one `invoke` channel per method, derived from
  * CONTROL_METHODS so main, preload and renderer can never disagree on a
  * name, plus one main→renderer channel for CoreEvents. Imported by the
  * preload (bundled) and by main/shell/ipc.ts; no 'electron' here.

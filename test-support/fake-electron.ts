@@ -1,8 +1,8 @@
 /**
  * A stand-in for the parts of the 'electron' module the shell uses, for
  * unit tests (`vi.mock('electron', () => import('../../test-support/fake-electron.js'))`).
- * Electron's binary cannot be downloaded on our machines (DESIGN "Testing
- * against real things"); this records what the shell asks of Electron,
+ * Electron's binary cannot be downloaded on our machines (README
+ * "Status"); this records what the shell asks of Electron,
  * lets tests fire Electron's events, and follows Electron 45's rules
  * (issue 21): nothing before 'ready', Chromium's permission flow, failing
  * notifications, empty images for missing files, per-platform focus.

@@ -22,6 +22,8 @@ export function newToken(prefix: string): string {
 export class AgentService {
   private readonly byDigest = new Map<string, string>();
   private readonly lastSeen = new Map<string, string>();
+  /** Agents whose token the vault no longer has (e.g. a throwaway keyring was restarted). */
+  private readonly missing = new Set<string>();
 
   constructor(
     private readonly settings: SettingsStore,
@@ -32,9 +34,11 @@ export class AgentService {
   /** Loads every agent's token from the vault; fails loudly if the vault can't answer. */
   async load(): Promise<void> {
     this.byDigest.clear();
+    this.missing.clear();
     for (const agent of this.settings.get().agents) {
       const token = await this.vault.get(vaultKey(agent.name));
       if (!token) {
+        this.missing.add(agent.name);
         this.logger.warn('agent token missing from the keychain; revoke and add the agent again', {
           agent: agent.name,
         });
@@ -61,7 +65,7 @@ export class AgentService {
       createdAt: a.createdAt,
       lastSeen: this.lastSeen.get(a.name) ?? null,
       connected: connected(a.name),
-      hasToken: true as const,
+      hasToken: !this.missing.has(a.name),
       ...(a.tools ? { tools: a.tools } : {}),
     }));
   }
@@ -105,6 +109,7 @@ export class AgentService {
     });
     await this.vault.delete(vaultKey(name));
     this.lastSeen.delete(name);
+    this.missing.delete(name);
     this.logger.info('agent revoked', { agent: name });
   }
 

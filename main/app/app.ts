@@ -1,6 +1,7 @@
 import { AgentService, newToken } from '../agents/agent-service.js';
 import { ApprovalEngine } from '../approvals/engine.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
+import { ControlSocket, controlSocketPath } from '../gateway/control-socket.js';
 import { Gateway } from '../gateway/http-server.js';
 import { McpEndpoint } from '../gateway/mcp-endpoint.js';
 import { DEFAULT_UI_DIR } from '../gateway/static-files.js';
@@ -11,7 +12,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { SchemaValidator } from '../tools/schema-validator.js';
 import { StatusSource } from '../tools/status-source.js';
 import type { CallToolResult, ToolSource } from '../tools/types.js';
-import { KeyringVault } from '../platform/vault/keyring-vault.js';
+import { SelectedVault, type VaultChoice } from '../platform/vault/select.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { CallPipeline } from './call-pipeline.js';
 import { ControlService } from './control-service.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
   port?: number;
   /** Test hook: a vault other than the OS keychain. */
   vault?: Vault;
+  /** `--vault keychain|file|auto` (issue 19); default AIRLOCK_VAULT, then auto. */
+  vaultChoice?: VaultChoice;
   /** Test hook: extra tool sources. */
   sources?: ToolSource[];
   logger?: Logger;
@@ -58,7 +61,7 @@ export interface Started {
 const CONTROL_TOKEN_KEY = 'control-token';
 
 /**
- * The composition root (DESIGN "Runtimes and layout"): builds every service,
+ * The composition root (docs/architecture.md "Layers"): builds every service,
  * starts them in order and stops them in reverse. Runs in plain Node; the
  * Electron shell and `airlock serve` both drive it.
  */
@@ -76,6 +79,7 @@ export class App {
   private approvals: ApprovalEngine | null = null;
   private gateway: Gateway | null = null;
   private mcp: McpEndpoint | null = null;
+  private socket: ControlSocket | null = null;
   private readonly lock: InstanceLock;
   private startedInfo: Started | null = null;
   private offs: (() => void)[] = [];
@@ -88,7 +92,13 @@ export class App {
     this.paths = dataPaths(options.dataDir);
     this.logger = options.logger ?? new Logger({ dir: this.paths.logs });
     this.settings = new SettingsStore(this.paths.settings);
-    this.vault = options.vault ?? new KeyringVault({ dataDir: this.paths.dir });
+    this.vault =
+      options.vault ??
+      new SelectedVault({
+        dataDir: this.paths.dir,
+        ...(options.vaultChoice ? { choice: options.vaultChoice } : {}),
+        onFallback: (message) => this.logger.warn(message),
+      });
     this.google = new GoogleService({
       settings: this.settings,
       vault: this.vault,
@@ -190,6 +200,7 @@ export class App {
       events,
       mcpUrl: () => mcpUrl,
       connectedAgents: () => mcp.connectedAgents(),
+      vault: () => (this.vault instanceof SelectedVault ? this.vault.info() : null),
       google: this.google.control,
       remotes: this.remoteLoaderFor().control(),
     });
@@ -229,6 +240,9 @@ export class App {
     const url = `http://127.0.0.1:${port}`;
     mcpUrl = `${url}/mcp`;
     this.startedInfo = { port, url, mcpUrl, controlUrl: `${url}/#token=${controlToken}` };
+    const controlSocket = this.options.skipLock
+      ? null
+      : await this.startControlSocket(controlToken);
     if (!this.options.skipLock)
       this.lock.publish({
         url,
@@ -236,6 +250,7 @@ export class App {
         pid: process.pid,
         version: this.version,
         startedAt: new Date().toISOString(),
+        ...(controlSocket ? { controlSocket } : {}),
       });
     logger.info('airlock started', { mcpUrl, dataDir: this.paths.dir, version: this.version });
     return this.startedInfo;
@@ -244,6 +259,8 @@ export class App {
   /** Waits for the HTTP server to close, then the database; safe to call twice. */
   async stop(): Promise<void> {
     for (const off of this.offs.splice(0)) off();
+    await this.socket?.stop();
+    this.socket = null;
     await this.gateway?.stop();
     this.gateway = null;
     this.approvals?.stop();
@@ -285,6 +302,21 @@ export class App {
       },
     );
     return this.remoteLoader;
+  }
+
+  /** The CLI's keychain-free way in (issue 19); without it the CLI falls back to HTTP + token. */
+  private async startControlSocket(controlToken: string): Promise<string | null> {
+    const socket = new ControlSocket({ api: this.control, logger: this.logger, controlToken });
+    try {
+      const path = await socket.start(controlSocketPath(this.paths.dir));
+      this.socket = socket;
+      return path;
+    } catch (err) {
+      this.logger.warn('control socket not started; the CLI will use HTTP and the vault', {
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return null;
+    }
   }
 
   private async controlToken(): Promise<string> {

@@ -30,7 +30,7 @@ export interface CallPipelineDeps {
 }
 
 /**
- * One tool call, end to end (DESIGN "A tool call, end to end"): public name
+ * One tool call, end to end (docs/architecture.md "A tool call"): public name
  * → policy → (approval) → source → shaped result → activity log.
  */
 export class CallPipeline implements AgentToolCalls {

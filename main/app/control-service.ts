@@ -47,6 +47,7 @@ import type {
   GoogleConnectStart,
   GoogleConnectView,
   GoogleDisconnectResult,
+  VaultView,
 } from '../../common/contract/index.js';
 
 export interface ControlServiceDeps {
@@ -60,11 +61,15 @@ export interface ControlServiceDeps {
   events: CoreEvents;
   mcpUrl: () => string;
   connectedAgents: () => Set<string>;
+  /** Which vault holds the secrets (issue 19); null before the first vault operation. */
+  vault?: () => VaultView | null;
   /** Remote MCP servers (issue 4); absent in cores built without them. */
   remotes?: RemoteControl;
   /** Google accounts (issue 5); absent in cores built without them. */
   google?: GoogleControl;
 }
+
+const vaultField = (v: VaultView | null) => (v ? { vault: v } : {});
 
 /** The core's implementation of ControlApi; every transport calls into this. */
 export class ControlService implements ControlApi {
@@ -97,6 +102,7 @@ export class ControlService implements ControlApi {
           toolCount: s.tools().length,
         };
       }),
+      ...vaultField(this.d.vault?.() ?? null),
     };
   }
 

@@ -1,15 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  CONTROL_METHODS,
-  ControlError,
-  type ControlApi,
-  type ControlMethod,
-  type CoreEvent,
-} from '../../common/contract/index.js';
+import type { ControlApi, CoreEvent } from '../../common/contract/index.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
-import { isVaultError } from '../platform/vault/vault.js';
+import { dispatchControl } from './control-dispatch.js';
 import { BodyTooLargeError, bearerToken, readBody, sendJson } from './guards.js';
 
 export interface ControlRoutesOptions {
@@ -76,23 +70,8 @@ export class ControlRoutes {
         message: 'The body must be JSON: {"method": …, "params": [...]}.',
       });
     }
-    const method = call?.method;
-    if (typeof method !== 'string' || !(CONTROL_METHODS as readonly string[]).includes(method)) {
-      return sendJson(res, 404, {
-        error: 'NOT_FOUND',
-        message: `Unknown control method ${String(method)}.`,
-      });
-    }
-    const params = Array.isArray(call.params) ? call.params : [];
-    try {
-      const fn = this.o.api[method as ControlMethod] as (...args: unknown[]) => Promise<unknown>;
-      const result = await fn.apply(this.o.api, params);
-      sendJson(res, 200, { result: result ?? null });
-    } catch (err) {
-      const { status, code, message } = describeError(err);
-      if (status === 500) this.o.logger.error('control call failed', { method, error: message });
-      sendJson(res, status, { error: code, message });
-    }
+    const { status, body } = await dispatchControl(this.o.api, call, this.o.logger);
+    sendJson(res, status, body);
   }
 
   events(req: IncomingMessage, res: ServerResponse): void {
@@ -121,25 +100,4 @@ export class ControlRoutes {
     for (const res of this.streams) res.end();
     this.streams.clear();
   }
-}
-
-function describeError(err: unknown): { status: number; code: string; message: string } {
-  if (err instanceof ControlError) {
-    const status = {
-      NOT_FOUND: 404,
-      INVALID: 400,
-      CONFLICT: 409,
-      CONFIRM_REQUIRED: 409,
-      KEYCHAIN_UNAVAILABLE: 503,
-      VAULT_LOCKED: 503,
-      INTERNAL: 500,
-    }[err.code];
-    return { status, code: err.code, message: err.message };
-  }
-  if (isVaultError(err)) return { status: 503, code: err.code, message: err.message };
-  return {
-    status: 500,
-    code: 'INTERNAL',
-    message: err instanceof Error ? err.message : String(err),
-  };
 }

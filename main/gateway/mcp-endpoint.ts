@@ -44,7 +44,7 @@ const jsonError = (status: number, code: number, message: string) =>
   });
 
 /**
- * /mcp for both protocol eras (FIELD-NOTES "MCP protocol and clients"):
+ * /mcp for both protocol eras (MCP spec, "Versioning" and "Transports"):
  * 2026-07-28 requests go to the SDK's per-request `createMcpHandler`; 2025
  * traffic keeps real sessions (initialize, Mcp-Session-Id, GET stream) on
  * the SDK's streamable HTTP transport, routed by `isLegacyRequest` as the

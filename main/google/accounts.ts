@@ -239,7 +239,7 @@ export class GoogleAccounts implements GoogleAccountAccess {
       this.d.logger?.warn('google token refresh failed', { email, code: r.error.code });
       throw r.error;
     }
-    // A refresh answer usually has no refresh_token: keep the old one (FIELD-NOTES, "Google").
+    // A refresh answer usually has no refresh_token: keep the old one (RFC 6749 §6).
     const next: TokenBundle = {
       ...bundle,
       accessToken: answer.accessToken,

@@ -51,7 +51,7 @@ export function refreshError(
   switch (f.kind) {
     case 'revoked': {
       // Revoked at myaccount.google.com, expired (7 days while the consent screen is
-      // "Testing", 6 months unused), password change, or too many tokens (FIELD-NOTES).
+      // "Testing", 6 months unused), password change, or too many tokens (Google, "OAuth 2.0": refresh token expiration).
       const detail = `Google no longer accepts Airlock's access (${said}).`;
       return {
         error: new GoogleToolError('OAUTH_REVOKED', revokedMessage(email, detail)),

@@ -58,8 +58,10 @@ async function upstream(): Promise<FakeUpstream> {
 function filesWith(dir: string, needle: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) return filesWith(p, needle);
-    return readFileSync(p).includes(needle) ? [p] : [];
+    const st = statSync(p);
+    if (st.isDirectory()) return filesWith(p, needle);
+    // Regular files only: a running server's control socket cannot be read.
+    return st.isFile() && readFileSync(p).includes(needle) ? [p] : [];
   });
 }
 

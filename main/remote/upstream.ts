@@ -18,8 +18,8 @@ import {
  * gateway uses (issue 4, "Probe").
  *
  * - Version negotiation `auto`: a 2026-07-28 server gets the modern era, a
- *   2025 server the `initialize` handshake (FIELD-NOTES "MCP protocol and
- *   clients").
+ *   2025 server the `initialize` handshake (MCP spec,
+ *   "Versioning").
  * - Streamable HTTP first; on 400/404/405 to that POST, the legacy HTTP+SSE
  *   transport, as the spec's backwards-compatibility section prescribes
  *   (MCP 2025-03-26, transports, "Backwards Compatibility").

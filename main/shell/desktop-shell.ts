@@ -47,7 +47,7 @@ export interface ShellDeps {
 }
 
 /**
- * The Electron shell (DESIGN "Runtimes and layout"): a thin adapter that
+ * The Electron shell (docs/architecture.md "Layers"): a thin adapter that
  * wires the tray, windows, native approvals and IPC to an already started
  * core, and owns the quit sequence. Everything here is replaceable; the
  * core never knows it exists.

@@ -17,7 +17,7 @@ export interface ToolDefinition {
   /**
    * True when the source itself vouches that the tool only reads. Built-in
    * sources set it; remote sources must not (their annotations are untrusted
-   * hints, DESIGN "A tool call, end to end").
+   * hints, docs/architecture.md "A tool call").
    */
   trustedReadOnly?: boolean;
 }

@@ -144,6 +144,18 @@ export function AgentsPage() {
                   <span className={`badge state ${a.connected ? 'ready' : 'idle'}`}>
                     {a.connected ? 'Connected' : 'Not connected'}
                   </span>
+                  {!a.hasToken && (
+                    <>
+                      {' '}
+                      <span
+                        className="badge state error"
+                        data-testid="agent-token-missing"
+                        title="The vault no longer holds this agent's token, so it cannot connect. Revoke it and add it again, then give the client the new token."
+                      >
+                        Token missing: revoke and add again
+                      </span>
+                    </>
+                  )}
                 </td>
                 <td>
                   {a.lastSeen ? (
