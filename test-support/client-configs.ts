@@ -8,11 +8,21 @@ import type { ClientsEnv } from '../main/clients/client-defs.js';
  * (Linux layout), in the shapes their docs show, with comments where the
  * format allows them. Tests never read or write the real home directory.
  */
+type PathKey =
+  | 'claudeDesktop'
+  | 'claudeJson'
+  | 'mcpJson'
+  | 'cursor'
+  | 'vscodeMcp'
+  | 'vscodeSettings'
+  | 'windsurf'
+  | 'codex';
+
 export interface SampleHome {
   env: ClientsEnv;
   home: string;
   project: string;
-  paths: Record<string, string>;
+  paths: Record<PathKey, string>;
   secrets: string[];
 }
 
@@ -136,7 +146,7 @@ export const SAMPLE_SECRETS = [
 export function sampleHome(o: { only?: string[] } = {}): SampleHome {
   const home = mkdtempSync(join(tmpdir(), 'airlock-home-'));
   const project = join(home, 'work', 'proj');
-  const paths = {
+  const paths: Record<PathKey, string> = {
     claudeDesktop: join(home, '.config', 'Claude', 'claude_desktop_config.json'),
     claudeJson: join(home, '.claude.json'),
     mcpJson: join(project, '.mcp.json'),
@@ -146,7 +156,7 @@ export function sampleHome(o: { only?: string[] } = {}): SampleHome {
     windsurf: join(home, '.codeium', 'windsurf', 'mcp_config.json'),
     codex: join(home, '.codex', 'config.toml'),
   };
-  const texts: Record<keyof typeof paths, string> = {
+  const texts: Record<PathKey, string> = {
     ...SAMPLES,
     claudeJson: SAMPLES.claudeJson(project),
   };
@@ -155,7 +165,7 @@ export function sampleHome(o: { only?: string[] } = {}): SampleHome {
   for (const [k, p] of Object.entries(paths)) {
     if (o.only && !o.only.includes(k)) continue;
     mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, texts[k as keyof typeof paths]);
+    writeFileSync(p, texts[k as PathKey]);
   }
   return { env: { home, platform: 'linux' }, home, project, paths, secrets: SAMPLE_SECRETS };
 }
