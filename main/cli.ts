@@ -12,6 +12,7 @@ import {
 import { serve } from './cli/serve.js';
 import { REMOTE_USAGE, remoteCommand } from './cli/remote.js';
 import { GOOGLE_USAGE, googleCommand } from './cli/google.js';
+import { CLIENTS_USAGE, clientsCommand } from './cli/clients.js';
 import { isVaultError } from './platform/vault/vault.js';
 
 const USAGE = `Usage: airlock <command> [options]
@@ -24,7 +25,7 @@ const USAGE = `Usage: airlock <command> [options]
   agent tools NAME --only T1,T2 | --all    limit an agent to some tools, or lift the limit
   tools list [--agent NAME] [--json]       tools with their approval policy
   tools set NAME [--approval auto|ask] [--enabled true|false] [--agent NAME] [--confirm-destructive]
-${REMOTE_USAGE}${GOOGLE_USAGE}
+${REMOTE_USAGE}${CLIENTS_USAGE}${GOOGLE_USAGE}
 Every command takes --data-dir DIR (or AIRLOCK_DATA_DIR); the default is the per-OS app-data folder.
 `;
 
@@ -45,6 +46,7 @@ const OPTIONS = {
 export async function main(argv: string[]): Promise<number> {
   // `remote` parses its own flags (repeatable --header, --bearer-stdin, …); errors print as below.
   if (argv[0] === 'remote') return run(() => remoteCommand(argv.slice(1)));
+  if (argv[0] === 'clients') return run(() => clientsCommand(argv.slice(1)));
   if (argv[0] === 'google' || (argv[0] === 'connect' && argv[1] === 'google'))
     return run(() => googleCommand(argv));
   let parsed;
