@@ -100,7 +100,7 @@ export function AddServerForm({
             onChange={() => setKind('url')}
             data-testid="kind-url"
           />{' '}
-          Remote, by URL
+          Remote
         </label>{' '}
         <label className="inline">
           <input
