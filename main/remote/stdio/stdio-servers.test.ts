@@ -217,6 +217,33 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
     }
   });
 
+  it('hot reload: an edit restarts it with the new launch, disabling ends it, enabling starts it again', async () => {
+    const t = await airlock();
+    const v1 = await t.app.control.addRemote({
+      name: 'hot',
+      stdio: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { A: '1' } },
+    });
+    const pid1 = v1.process!.pid!;
+    const v2 = await t.app.control.updateRemote('hot', {
+      stdio: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { A: '2' } },
+    });
+    expect(v2).toMatchObject({ state: 'ready', stdio: { env: { A: '2' } } });
+    expect(v2.process!.pid).not.toBe(pid1);
+    // The old process is retired once the new one serves; no core event marks its exit, so poll (bounded).
+    for (let i = 0; i < 200 && groupAlive(pid1); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(groupAlive(pid1)).toBe(false);
+    await expect(
+      t.app.control.updateRemote('hot', { url: 'http://127.0.0.1:1/mcp' }),
+    ).rejects.toThrow(/is a local server/);
+    const off = await t.app.control.updateRemote('hot', { enabled: false });
+    expect(off.state).toBe('disabled');
+    expect(groupAlive(v2.process!.pid!)).toBe(false);
+    const on = await t.app.control.updateRemote('hot', { enabled: true });
+    expect(on).toMatchObject({ state: 'ready', process: { starts: 3 } });
+    await t.app.control.removeRemote('hot');
+    expect(groupAlive(on.process!.pid!)).toBe(false);
+  });
+
   it('refuses a shell string and a relative working directory with a message that says what to do', async () => {
     const t = await airlock();
     await expect(
