@@ -1,4 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -209,6 +216,12 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
       expect(settingsText).toContain('API_KEY');
       expect(JSON.stringify(v)).not.toContain(secret);
       expect(v.detail).toMatch(/token is \[redacted\]/);
+      // Its stderr reached the log, with the secret replaced.
+      const logs = readdirSync(join(t.dataDir, 'logs'))
+        .map((f) => readFileSync(join(t.dataDir, 'logs', f), 'utf8'))
+        .join('\n');
+      expect(logs).toContain('local server stderr');
+      expect(logs).not.toContain(secret);
       expect(v.stdio).toMatchObject({ env: { OUT: out }, secretEnvNames: ['API_KEY'] });
       await t.app.control.removeRemote('envcheck');
       expect(await t.vault.get(envKey('envcheck'))).toBeNull();
