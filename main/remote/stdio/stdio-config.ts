@@ -132,13 +132,6 @@ export function stdioView(s: StdioSettings): StdioView {
   };
 }
 
-/** The command line as one readable string (for lists; never executed). */
-export function commandLine(s: Pick<StdioSettings, 'command' | 'args'>): string {
-  return [s.command, ...s.args]
-    .map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a)))
-    .join(' ');
-}
-
 /**
  * One monitor per local server, kept across reconnects and edits so the
  * server list can show its pid, start count and last exit.
