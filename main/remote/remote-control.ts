@@ -23,7 +23,13 @@ import {
 } from './validate.js';
 import { LOGIN_TIMEOUT_MS } from './oauth/logins.js';
 import { validateLoginOptions } from './oauth/validate-login.js';
-import { addLocal, localView, removeLocal, updateLocal } from './stdio/stdio-control.js';
+import {
+  addLocal,
+  localView,
+  refuseSignIn,
+  removeLocal,
+  updateLocal,
+} from './stdio/stdio-control.js';
 
 export interface RemoteControlDeps {
   settings: SettingsStore;
@@ -151,6 +157,7 @@ export class RemoteControl {
   /** Starts an OAuth sign-in (issue 10); the user finishes it in the browser. */
   async loginRemote(name: string, options: RemoteLoginOptions = {}): Promise<RemoteLoginStart> {
     const cfg = this.find(name);
+    refuseSignIn(cfg);
     const o = validateLoginOptions(options);
     const session = await this.d.manager.session(cfg.name);
     if (!session)
@@ -196,6 +203,7 @@ export class RemoteControl {
   /** Forgets the OAuth tokens (revoking them where the server supports it) and disconnects. */
   async logoutRemote(name: string): Promise<RemoteLogoutResult> {
     const cfg = this.find(name);
+    refuseSignIn(cfg);
     const session = await this.d.manager.session(cfg.name);
     if (!session)
       throw new ControlError(

@@ -113,3 +113,12 @@ export function localView(
     ...(r.origin ? { origin: r.origin } : {}),
   };
 }
+
+/** OAuth sign-in is for servers reached by URL; a local server's credentials are its environment. */
+export function refuseSignIn(cfg: RemoteSettings): void {
+  if (cfg.stdio)
+    throw new ControlError(
+      'CONFLICT',
+      `"${cfg.name}" is a local server: it has no sign-in. Give it credentials as secret environment variables.`,
+    );
+}
