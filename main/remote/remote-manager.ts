@@ -9,7 +9,6 @@ import { RemoteLogins } from './oauth/logins.js';
 import { OAuthSession } from './oauth/session.js';
 import { OAuthStore } from './oauth/store.js';
 import { isStdio, StdioServers } from './stdio/stdio-config.js';
-import { endAll } from './stdio/process-group.js';
 import type { RemoteSettings } from '../platform/settings.js';
 
 interface Live {
@@ -73,7 +72,7 @@ export class RemoteManager {
         await this.drop(entry);
       }
       // Sources closed their processes one by one; this ends any straggler's process group.
-      await endAll();
+      this.stdio.endAll();
     });
   }
 

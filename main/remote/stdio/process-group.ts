@@ -112,8 +112,3 @@ export function endAllNow(): void {
   for (const child of live) if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
   live.clear();
 }
-
-/** Ends every live group (App.stop() already closed them one by one; this catches stragglers). */
-export async function endAll(): Promise<void> {
-  await Promise.all([...live].map((c) => endGroup(c)));
-}

@@ -10,6 +10,7 @@ import type { RemoteConnection } from '../timings.js';
 import type { StdioTarget } from './connect-stdio.js';
 import { childEnv } from './env.js';
 import { StdioMonitor } from './monitor.js';
+import { groupAlive, signalGroup } from './process-group.js';
 
 /**
  * A local server's configuration (issue 15): validation, where its secret
@@ -151,6 +152,16 @@ export class StdioServers {
 
   forget(name: string): void {
     this.monitors.delete(name);
+  }
+
+  /**
+   * Safety net after every source closed its connection (RemoteManager.stop): a group still
+   * alive gets SIGKILL. Only this manager's processes — another core in the same process (tests)
+   * keeps its own.
+   */
+  endAll(): void {
+    for (const m of this.monitors.values())
+      for (const pid of m.running()) if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
   }
 
   /** The connection for RemoteSource; secret env values registered with the logger's redaction. */

@@ -257,6 +257,29 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
     expect(groupAlive(on.process!.pid!)).toBe(false);
   });
 
+  it('a server that never answers: bounded start-up wait, its process ended, the others unaffected', async () => {
+    const t = await airlock();
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-silent-'));
+    const pidFile = join(dir, 'pid');
+    const silent = `require('node:fs').appendFileSync(${JSON.stringify(pidFile)}, process.pid + '\\n'); console.error('warming up'); setInterval(() => {}, 1000);`;
+    const hung = await t.app.control.addRemote({
+      name: 'silent',
+      stdio: { command: process.execPath, args: ['-e', silent] },
+    });
+    // FAST_REMOTE's connect bound (3 s) is the start-up bound in tests (30 s by default).
+    expect(hung.state).toBe('error');
+    expect(hung.detail).toBe('started but did not answer within 3 s; its last output: warming up');
+    // The first attempt's process (a retry may have started another since) was ended at the bound.
+    const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+    expect(groupAlive(pid)).toBe(false);
+    const ok = await t.app.control.addRemote({
+      name: 'ev',
+      stdio: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
+    });
+    expect(ok.state).toBe('ready');
+    await t.app.control.removeRemote('silent');
+  });
+
   it('refuses a shell string and a relative working directory with a message that says what to do', async () => {
     const t = await airlock();
     await expect(
