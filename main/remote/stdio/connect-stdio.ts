@@ -118,7 +118,7 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
     },
-  } as unknown as Upstream;
+  };
 }
 
 function tailOf(m: StdioMonitor): string {
