@@ -59,6 +59,23 @@ test('add a local server: it starts, the card shows its command and process', as
   expect(await seriousViolations(page)).toEqual([]);
   const [view] = await controlApi(server).listRemotes();
   expect(view).toMatchObject({ name: 'everything', transport: 'stdio', state: 'ready' });
+
+  // Edit: a new plain variable; Airlock restarts it with a new process, the secret stays.
+  await card.getByTestId('server-edit').click();
+  const edit = card.getByTestId('edit-local-form');
+  await expect(edit).toContainText('Secret variables kept in the keychain: EV_SECRET');
+  await edit.getByRole('button', { name: 'Add a variable' }).click();
+  await edit.getByTestId('env-name-0').fill('LOG_LEVEL');
+  await edit.getByTestId('env-secret-0').uncheck();
+  await edit.getByTestId('env-value-0').fill('debug');
+  await edit.getByRole('button', { name: 'Save and restart' }).click();
+  await expect(card.getByTestId('server-process')).toContainText('started 2 times');
+  const [after] = await controlApi(server).listRemotes();
+  expect(after!.stdio).toMatchObject({
+    env: { LOG_LEVEL: 'debug' },
+    secretEnvNames: ['EV_SECRET'],
+  });
+  expect(after!.process!.pid).not.toBe(view!.process!.pid);
 });
 
 test('Agents page: connect Cursor (dry run first), import its servers, then take them out of Cursor', async ({

@@ -6,6 +6,7 @@ import { errorMessage } from '../../lib/errors';
 import { plural, relativeTime } from '../../lib/format';
 import { needsSignIn } from './auth-model';
 import { EditServerForm } from './EditServerForm';
+import { EditLocalForm } from './EditLocalForm';
 import { ServerAuth } from './ServerAuth';
 import { commandLine, processText } from './local-model';
 
@@ -120,7 +121,16 @@ export function ServerCard({
           onChanged={onChanged}
         />
       )}
-      {editing ? (
+      {editing && server.stdio ? (
+        <EditLocalForm
+          server={{ ...server, stdio: server.stdio }}
+          onSaved={(r) => {
+            setEditing(false);
+            onChanged(r);
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      ) : editing ? (
         <EditServerForm
           server={server}
           onSaved={(r) => {
@@ -153,16 +163,14 @@ export function ServerCard({
           >
             {busy === 'refresh' ? 'Reconnecting…' : 'Reconnect & test'}
           </button>
-          {!server.stdio && (
-            <button
-              type="button"
-              disabled={busy !== null}
-              onClick={() => setEditing(true)}
-              data-testid="server-edit"
-            >
-              Edit
-            </button>
-          )}
+          <button
+            type="button"
+            disabled={busy !== null}
+            onClick={() => setEditing(true)}
+            data-testid="server-edit"
+          >
+            Edit
+          </button>
           <button
             type="button"
             className="danger-outline"
