@@ -72,7 +72,7 @@ export class RemoteManager {
         await this.drop(entry);
       }
       // Sources closed their processes one by one; this ends any straggler's process group.
-      this.stdio.endAll();
+      await this.stdio.endAll();
     });
   }
 
@@ -155,6 +155,8 @@ export class RemoteManager {
       if (current) {
         this.live.delete(name);
         await this.drop(current);
+        // A local server may have a process still starting (an attempt the source could not reach).
+        await this.stdio.end(name);
         this.d.logger.info('remote server removed', { server: name });
       }
       return { attempt: Promise.resolve() };

@@ -27,11 +27,18 @@ export const STDIO_START_MS = 30_000;
  * group; the process ending on its own closes it (RemoteSource then restarts
  * it with backoff, the same path as a dropped URL server).
  */
-export async function connectStdio(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
+export function connectStdio(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
+  return t.monitor.track(startAndConnect(o, t));
+}
+
+async function startAndConnect(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
+  const epoch = t.monitor.epoch;
   try {
     return await attempt(o, t);
   } catch (err) {
     if (!(err instanceof EraProbeFailed)) throw err;
+    // Airlock ended this server meanwhile (removed, disabled, stopping): no second process.
+    if (t.monitor.epoch !== epoch) throw err.cause as Error;
     // A server that could not take the 2026 era probe (some exit on any request before
     // `initialize`) gets a fresh process and the 2025 handshake.
     return attempt(o, { ...t, legacy: true });
@@ -101,10 +108,11 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
     closing = true;
     await client.close().catch(() => {});
     await transport.close().catch(() => {});
-    if (!t.legacy && err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed)
-      throw new EraProbeFailed();
     // The process's own exit says more than "connection closed".
-    throw lastError ?? (err instanceof StdioError ? err : startFailure(err, t.monitor));
+    const why = lastError ?? (err instanceof StdioError ? err : startFailure(err, t.monitor));
+    if (!t.legacy && err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed)
+      throw new EraProbeFailed(why.message, { cause: why });
+    throw why;
   } finally {
     clearTimeout(timer);
   }

@@ -24,11 +24,41 @@ export class StdioMonitor {
   private lastExit: string | undefined;
   private tail: string[] = [];
   private secrets: string[] = [];
+  /** Bumped when Airlock ends the server's processes: an attempt from before must not start another. */
+  private epochValue = 0;
 
   constructor(
     readonly name: string,
     private readonly logger: Logger,
   ) {}
+
+  private readonly attempts = new Set<Promise<unknown>>();
+
+  /** Registers a start-up in progress, so `idle()` can wait for it. */
+  track<T>(attempt: Promise<T>): Promise<T> {
+    this.attempts.add(attempt);
+    const done = () => void this.attempts.delete(attempt);
+    attempt.then(done, done);
+    return attempt;
+  }
+
+  /** Resolves when no start-up is in progress, or after `ms`. */
+  async idle(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.attempts]),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
+    clearTimeout(timer);
+  }
+
+  get epoch(): number {
+    return this.epochValue;
+  }
+
+  ended(): void {
+    this.epochValue++;
+  }
 
   setSecrets(values: string[]): void {
     this.secrets = values.filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);

@@ -159,9 +159,28 @@ export class StdioServers {
    * alive gets SIGKILL. Only this manager's processes — another core in the same process (tests)
    * keeps its own.
    */
-  endAll(): void {
-    for (const m of this.monitors.values())
-      for (const pid of m.running()) if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
+  async endAll(): Promise<void> {
+    await Promise.all([...this.monitors.keys()].map((name) => this.end(name)));
+  }
+
+  /**
+   * Ends every process still running for `name` — including one a connection attempt is still
+   * starting, which the source's stop() cannot reach — and waits (bounded) until they are gone.
+   */
+  async end(name: string): Promise<void> {
+    const monitor = this.monitors.get(name);
+    monitor?.ended();
+    if (!monitor) return;
+    const kill = async () => {
+      const pids = monitor.running().filter(groupAlive);
+      for (const pid of pids) signalGroup(pid, 'SIGKILL');
+      for (let i = 0; i < 40 && pids.some(groupAlive); i++)
+        await new Promise((r) => setTimeout(r, 25));
+    };
+    await kill();
+    // A start-up that was under way fails now; wait for it (bounded) so it cannot leave one behind.
+    await monitor.idle(2000);
+    await kill();
   }
 
   /** The connection for RemoteSource; secret env values registered with the logger's redaction. */

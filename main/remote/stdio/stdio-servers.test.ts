@@ -277,7 +277,13 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
       stdio: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
     });
     expect(ok.state).toBe('ready');
+
+    // Removed while a retry is still starting (no answer yet): that process ends too, at once.
+    const pids = () => readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number);
+    for (let i = 0; i < 200 && pids().length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(pids().length).toBeGreaterThanOrEqual(2);
     await t.app.control.removeRemote('silent');
+    for (const p of pids()) expect(groupAlive(p)).toBe(false);
   });
 
   it('refuses a shell string and a relative working directory with a message that says what to do', async () => {
