@@ -12,6 +12,7 @@ import {
 import { serve } from './cli/serve.js';
 import { REMOTE_USAGE, remoteCommand } from './cli/remote.js';
 import { GOOGLE_USAGE, googleCommand } from './cli/google.js';
+import { CLIENTS_USAGE, clientsCommand } from './cli/clients.js';
 import { isVaultError } from './platform/vault/vault.js';
 import { parseVaultChoice } from './platform/vault/select.js';
 import { appVersion } from './platform/version.js';
@@ -30,7 +31,7 @@ const COMMANDS = `  serve [--port N] [--data-dir DIR] [--vault keychain|file]
   tools set NAME [--approval auto|ask] [--enabled true|false] [--agent NAME] [--confirm-destructive]
                                            change a tool's policy (for everyone, or one agent)
   vault migrate --to file|keychain         move every secret between the OS keychain and the file vault
-${REMOTE_USAGE}${GOOGLE_USAGE}  help [COMMAND…]                          this text, or one command's (also: airlock COMMAND --help)
+${REMOTE_USAGE}${CLIENTS_USAGE}${GOOGLE_USAGE}  help [COMMAND…]                          this text, or one command's (also: airlock COMMAND --help)
 `;
 
 const FOOTER = `Every command takes --data-dir DIR (or AIRLOCK_DATA_DIR); the default is the per-OS app-data folder.
@@ -82,13 +83,14 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // remote/google parse their own flags and do not know --vault.
-    if (argv[0] === 'remote' || argv[0] === 'google' || argv[0] === 'connect')
+    if (['remote', 'clients', 'google', 'connect'].includes(argv[0] ?? ''))
       argv = argv.filter(
         (_, i) => i !== vaultFlag && (argv[vaultFlag]!.includes('=') || i !== vaultFlag + 1),
       );
   }
   // `remote` parses its own flags (repeatable --header, --bearer-stdin, …); errors print as below.
   if (argv[0] === 'remote') return run(() => remoteCommand(argv.slice(1)));
+  if (argv[0] === 'clients') return run(() => clientsCommand(argv.slice(1)));
   if (argv[0] === 'google' || (argv[0] === 'connect' && argv[1] === 'google'))
     return run(() => googleCommand(argv));
   let parsed;

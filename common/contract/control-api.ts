@@ -1,6 +1,7 @@
 import type { ActivityApi } from './activity.js';
 import type { AgentsApi } from './agents.js';
 import type { ApprovalsApi } from './approvals.js';
+import type { ClientsApi } from './clients.js';
 import type { CoreEvent } from './events.js';
 import type { GoogleApi } from './google.js';
 import type { ServersApi } from './servers.js';
@@ -17,6 +18,7 @@ export interface ControlApi
     ActivityApi,
     SettingsApi,
     ServersApi,
+    ClientsApi,
     GoogleApi {}
 
 export type ControlMethod = keyof ControlApi;
@@ -65,4 +67,7 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'waitRemoteLogin',
   'cancelRemoteLogin',
   'logoutRemote',
+  'listClients',
+  'importClients',
+  'connectClient',
 ] as const;

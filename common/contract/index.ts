@@ -14,6 +14,7 @@
 export * from './activity.js';
 export * from './agents.js';
 export * from './approvals.js';
+export * from './clients.js';
 export * from './control-api.js';
 export * from './errors.js';
 export * from './events.js';

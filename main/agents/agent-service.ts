@@ -70,6 +70,11 @@ export class AgentService {
     }));
   }
 
+  /** A known agent's token, from the vault: connecting a client writes it into that client's config (issue 15). */
+  async token(name: string): Promise<string | null> {
+    return this.get(name) ? this.vault.get(vaultKey(name)) : null;
+  }
+
   async add(name: string): Promise<{ agent: AgentView; token: string }> {
     const trimmed = typeof name === 'string' ? name.trim() : '';
     if (!NAME.test(trimmed)) {

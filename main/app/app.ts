@@ -1,4 +1,7 @@
+import { homedir } from 'node:os';
+import type { ClientsApi } from '../../common/contract/index.js';
 import { AgentService, newToken } from '../agents/agent-service.js';
+import { clientsEnvFrom, type ClientsEnv } from '../clients/client-defs.js';
 import { ApprovalEngine } from '../approvals/engine.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
 import { ControlSocket, controlSocketPath } from '../gateway/control-socket.js';
@@ -48,6 +51,8 @@ export interface AppOptions {
   remoteTimings?: Partial<RemoteTimings>;
   /** Google accounts (issue 5): browser opener from the shell; test hooks (consent deadline, endpoint env). */
   google?: GoogleHooks;
+  /** Test hook: where the MCP clients' config files are (a temp home); default: this user's. */
+  clientsEnv?: ClientsEnv;
 }
 
 export interface Started {
@@ -203,6 +208,7 @@ export class App {
       vault: () => (this.vault instanceof SelectedVault ? this.vault.info() : null),
       google: this.google.control,
       remotes: this.remoteLoaderFor().control(),
+      clients: () => (this.clientsControl ??= this.loadClients()),
     });
 
     registry.add(new StatusSource((agent) => this.statusReport(agent)));
@@ -272,6 +278,29 @@ export class App {
     this.db = null;
     this.lock.release();
     this.startedInfo = null;
+  }
+
+  private clientsControl: Promise<ClientsApi> | undefined;
+
+  /** The clients' config files (issue 15); jsonc-parser and the TOML parser load only when asked. */
+  private async loadClients(): Promise<ClientsApi> {
+    const { ClientsControl } = await import('../clients/clients-control.js');
+    const settings = this.settings;
+    return new ClientsControl({
+      env: this.options.clientsEnv ?? clientsEnvFrom(process.env, homedir(), process.platform),
+      logger: this.logger,
+      // The configured port: the CLI's own core may run on a spare one, `airlock serve` uses this.
+      mcpUrl: () => `http://127.0.0.1:${settings.get().port}/mcp`,
+      listServers: () => this.control.listRemotes(),
+      addServer: (input) => this.control.addRemote(input),
+      agentToken: async (agent, create) => {
+        if (this.agents.get(agent)) return this.agents.token(agent);
+        if (!create) return null;
+        const { token } = await this.agents.add(agent);
+        this.events.emit({ type: 'state.changed' });
+        return token;
+      },
+    });
   }
 
   /** The remote-server manager once loaded (tests and the status tool read it). */

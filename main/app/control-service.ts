@@ -40,6 +40,15 @@ import type {
 } from '../../common/contract/index.js';
 import type { GoogleControl } from '../google/google-control.js';
 import type {
+  ClientId,
+  ClientsApi,
+  ClientView,
+  ConnectOptions,
+  ConnectResult,
+  ImportOptions,
+  ImportResult,
+} from '../../common/contract/index.js';
+import type {
   GoogleAccountView,
   GoogleClientInput,
   GoogleClientView,
@@ -67,6 +76,8 @@ export interface ControlServiceDeps {
   remotes?: RemoteControl;
   /** Google accounts (issue 5); absent in cores built without them. */
   google?: GoogleControl;
+  /** The MCP clients' config files (issue 15), loaded on first use. */
+  clients?: () => Promise<ClientsApi>;
 }
 
 const vaultField = (v: VaultView | null) => (v ? { vault: v } : {});
@@ -293,6 +304,16 @@ export class ControlService implements ControlApi {
     return this.remotes().logoutRemote(name);
   }
 
+  async listClients(projectDir?: string): Promise<ClientView[]> {
+    return (await this.clients()).listClients(projectDir);
+  }
+  async importClients(options?: ImportOptions): Promise<ImportResult> {
+    return (await this.clients()).importClients(options);
+  }
+  async connectClient(client: ClientId, options?: ConnectOptions): Promise<ConnectResult> {
+    return (await this.clients()).connectClient(client, options);
+  }
+
   getGoogleClient(): Promise<GoogleClientView | null> {
     return this.google().getGoogleClient();
   }
@@ -322,6 +343,12 @@ export class ControlService implements ControlApi {
     if (!this.d.google)
       throw new ControlError('INTERNAL', 'Google accounts are not available in this core.');
     return this.d.google;
+  }
+
+  private clients(): Promise<ClientsApi> {
+    if (!this.d.clients)
+      throw new ControlError('INTERNAL', 'Client configuration is not available in this core.');
+    return this.d.clients();
   }
 
   private remotes(): RemoteControl {

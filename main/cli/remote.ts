@@ -11,9 +11,18 @@ import {
 } from '../remote/validate.js';
 import { withControl } from './context.js';
 import { loginCommand, logoutCommand } from './remote-login.js';
+import {
+  isLocalAdd,
+  joinArgValues,
+  LOCAL_OPTIONS,
+  LOCAL_USAGE,
+  processExtras,
+  stdioFromFlags,
+  whereOf,
+} from './remote-local.js';
 
 export const REMOTE_USAGE = `  remote add NAME URL [--header 'K: V']... [--bearer-stdin]   add a remote MCP server (token read from stdin)
-  remote list [--json]                     remote servers and their state
+${LOCAL_USAGE}  remote list [--json]                     remote servers and their state
   remote remove NAME                       remove a server and its stored credentials
   remote refresh [NAME]                    reconnect and re-read tools now
   remote login NAME [--client-id ID [--client-secret-stdin]] [--client-metadata-url URL] [--scope S] [--no-browser] [--json]
@@ -40,22 +49,41 @@ const OPTIONS = {
   scope: { type: 'string' },
   'no-browser': { type: 'boolean' },
   'oauth-auto': { type: 'boolean' },
+  ...LOCAL_OPTIONS,
 } as const;
 
 const out = (line: string) => process.stdout.write(line + '\n');
 
 /** `airlock remote …` (issue 4). Returns the exit code; throws for the caller to print. */
-export async function remoteCommand(argv: string[]): Promise<number> {
-  const { values: v, positionals } = parseArgs({
+export async function remoteCommand(rawArgv: string[]): Promise<number> {
+  const argv = joinArgValues(rawArgv);
+  const {
+    values: v,
+    positionals,
+    tokens,
+  } = parseArgs({
     args: argv,
     options: OPTIONS,
     allowPositionals: true,
     strict: true,
+    tokens: true,
   });
+  // Everything after `--` is a local server's argv (issue 15), never flags of ours.
+  const dashDash = tokens.findIndex((t) => t.kind === 'option-terminator');
+  const afterDashDash = dashDash < 0 ? [] : argv.slice(tokens[dashDash]!.index + 1);
   const [sub, a, b] = positionals;
   const dataDir = v['data-dir'];
   switch (sub) {
     case 'add': {
+      if (a && isLocalAdd(v, afterDashDash) && positionals.length === 2 + afterDashDash.length) {
+        const stdio = stdioFromFlags(v, afterDashDash);
+        return withControl(dataDir, async ({ api }) => {
+          const view = await api.addRemote({ name: a, stdio });
+          if (v.json) out(JSON.stringify(view));
+          else out(`Added "${view.name}".\n${formatRemote(view)}`);
+          return view.state === 'error' ? 1 : 0;
+        });
+      }
       if (!a || !b) break;
       const headers = headersFrom(v.header);
       const bearerToken = v['bearer-stdin']
@@ -78,7 +106,9 @@ export async function remoteCommand(argv: string[]): Promise<number> {
         const remotes = await api.listRemotes();
         if (v.json) out(JSON.stringify(remotes));
         else if (remotes.length === 0)
-          out('No remote servers. Add one with: airlock remote add NAME URL');
+          out(
+            'No servers. Add one with: airlock remote add NAME URL, or airlock remote add NAME -- COMMAND ARG...',
+          );
         else for (const r of remotes) out(formatRemote(r));
         return 0;
       });
@@ -240,8 +270,9 @@ function formatRemote(r: RemoteView): string {
     oauth,
     signIn,
     r.headerNames.length ? `headers: ${r.headerNames.join(', ')}` : '',
+    ...processExtras(r),
   ]
     .filter(Boolean)
     .join('; ');
-  return `${r.name}\t${r.url}\t${state}\t${r.toolCount} tools${extras ? `\t(${extras})` : ''}`;
+  return `${r.name}\t${whereOf(r)}\t${state}\t${r.toolCount} tools${extras ? `\t(${extras})` : ''}`;
 }

@@ -7,6 +7,7 @@ import { formatDateTime, relativeTime } from '../../lib/format';
 import { useNow } from '../../lib/time';
 import { useLoad } from '../../lib/useLoad';
 import { NewAgentPanel } from './NewAgentPanel';
+import { ClientsPanel } from './ClientsPanel';
 
 /** Agents: who may connect, when each was last seen; add (token once + setup) and revoke. */
 export function AgentsPage() {
@@ -105,6 +106,8 @@ export function AgentsPage() {
           )}
         </form>
       )}
+
+      <ClientsPanel />
 
       <h2>Your agents</h2>
       {agents.error && (
