@@ -9,6 +9,7 @@ import { ApprovalStore } from '../store/approval-store.js';
 import { openDatabase, type Db } from '../store/db.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { SchemaValidator } from '../tools/schema-validator.js';
+import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { StatusSource } from '../tools/status-source.js';
 import type { CallToolResult, ToolSource } from '../tools/types.js';
 import { KeyringVault } from '../platform/vault/keyring-vault.js';
@@ -76,6 +77,7 @@ export class App {
   private approvals: ApprovalEngine | null = null;
   private gateway: Gateway | null = null;
   private mcp: McpEndpoint | null = null;
+  private schemaPool: SchemaWorkerPool | null = null;
   private readonly lock: InstanceLock;
   private startedInfo: Started | null = null;
   private offs: (() => void)[] = [];
@@ -168,7 +170,7 @@ export class App {
       agents: this.agents,
       approvals,
       activity,
-      validator,
+      validator: (this.schemaPool = new SchemaWorkerPool()),
       events,
       logger,
     });
@@ -247,6 +249,7 @@ export class App {
     await this.gateway?.stop();
     this.gateway = null;
     this.approvals?.stop();
+    await this.schemaPool?.close();
     this.google.stop();
     await this.remoteLoader?.stop();
     this.remoteLoader = null;
