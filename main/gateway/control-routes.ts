@@ -10,7 +10,7 @@ import {
 import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
 import { isVaultError } from '../platform/vault/vault.js';
-import { BodyTooLargeError, bearerToken, readBody, sendJson } from './guards.js';
+import { BodyTooLargeError, bearerToken, parseJsonBody, readBody, sendJson } from './guards.js';
 
 export interface ControlRoutesOptions {
   api: ControlApi;
@@ -65,17 +65,25 @@ export class ControlRoutes {
         { error: 'METHOD_NOT_ALLOWED', message: 'Use POST.' },
         { allow: 'POST' },
       );
-    let call: { method?: unknown; params?: unknown };
+    let raw: Buffer;
     try {
-      call = JSON.parse((await readBody(req, 1024 * 1024)).toString('utf8') || '{}') as typeof call;
+      raw = await readBody(req, 1024 * 1024);
     } catch (err) {
       if (err instanceof BodyTooLargeError)
         return sendJson(res, 413, { error: 'TOO_LARGE', message: 'Request body too large.' });
       return sendJson(res, 400, {
         error: 'INVALID',
-        message: 'The body must be JSON: {"method": …, "params": [...]}.',
+        message: 'The request body could not be read.',
       });
     }
+    const body = raw.length === 0 ? ({ ok: true, value: {} } as const) : parseJsonBody(raw);
+    if (!body.ok) {
+      return sendJson(res, 400, {
+        error: 'INVALID',
+        message: `The body must be JSON: {"method": …, "params": [...]}. ${body.message}`,
+      });
+    }
+    const call = body.value as { method?: unknown; params?: unknown } | null;
     const method = call?.method;
     if (typeof method !== 'string' || !(CONTROL_METHODS as readonly string[]).includes(method)) {
       return sendJson(res, 404, {
@@ -83,7 +91,7 @@ export class ControlRoutes {
         message: `Unknown control method ${String(method)}.`,
       });
     }
-    const params = Array.isArray(call.params) ? call.params : [];
+    const params = Array.isArray(call?.params) ? call.params : [];
     try {
       const fn = this.o.api[method as ControlMethod] as (...args: unknown[]) => Promise<unknown>;
       const result = await fn.apply(this.o.api, params);

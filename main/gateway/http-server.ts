@@ -15,6 +15,7 @@ import {
   isJsonRpcShaped,
   jsonRpcError,
   originAllowed,
+  parseJsonBody,
   readBody,
   sendJson,
 } from './guards.js';
@@ -147,11 +148,9 @@ export class Gateway {
         }
         throw err;
       }
-      try {
-        parsed = JSON.parse(raw.toString('utf8'));
-      } catch {
-        return jsonRpcError(res, 400, -32700, 'Parse error: the body is not valid JSON');
-      }
+      const body = parseJsonBody(raw);
+      if (!body.ok) return jsonRpcError(res, 400, body.code, body.message);
+      parsed = body.value;
       if (!isJsonRpcShaped(parsed))
         return jsonRpcError(
           res,
