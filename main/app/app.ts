@@ -7,6 +7,7 @@ import { DEFAULT_UI_DIR } from '../gateway/static-files.js';
 import { ActivityLog } from '../store/activity.js';
 import { ApprovalStore } from '../store/approval-store.js';
 import { openDatabase, type Db } from '../store/db.js';
+import { AgentBudgets } from '../gateway/budgets.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { SchemaValidator } from '../tools/schema-validator.js';
 import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
@@ -126,8 +127,11 @@ export class App {
     await this.agents.load();
 
     let mcpUrl = '';
+    const approvalStore = new ApprovalStore(this.db);
+    const budgets = new AgentBudgets();
     const approvals: ApprovalEngine = new ApprovalEngine({
-      store: new ApprovalStore(this.db),
+      store: approvalStore,
+      admit: (agent, args) => budgets.admitPending(agent, args, approvalStore.pendingUsage(agent)),
       events,
       timings: () => {
         const a = settings.get().approvals;
@@ -179,6 +183,7 @@ export class App {
       logger,
       version: this.version,
       maxBodyBytes: settings.get().limits.maxBodyBytes,
+      budgets,
     });
     const mcp = this.mcp;
     this.control = new ControlService({

@@ -37,6 +37,8 @@ export interface ApprovalEngineDeps {
   validate: (toolKey: string, args: Record<string, unknown>) => string | null;
   grant: (agent: string, toolKey: string, until: string | null) => void;
   isPaused: () => boolean;
+  /** Per-agent budgets (issue 17.4): null admits a new request, else the refusal to return. */
+  admit?: (agent: string, args: Record<string, unknown>) => string | null;
   now?: () => number;
 }
 
@@ -119,6 +121,8 @@ export class ApprovalEngine {
       return this.wait(existing, req, t);
     }
     if (this.deps.isPaused()) return { result: msg.pausedResult(), decision: 'paused', ran: false };
+    const refused = this.deps.admit?.(req.agent, req.args);
+    if (refused) return { result: errorResult(refused), decision: 'rejected', ran: false };
     const created = this.create(key, req, t);
     this.creating.set(key, created);
     let row: ApprovalRow;

@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CallOptions, CallToolResult } from '../tools/types.js';
 import type { Logger } from '../platform/log.js';
+import type { AgentBudgets } from './budgets.js';
 
 interface LegacySession {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -35,6 +36,8 @@ export interface McpEndpointOptions {
   maxBodyBytes: number;
   /** Idle 2025-era sessions are closed after this long. */
   sessionIdleMs?: number;
+  /** Per-agent session budget (issue 17.4). */
+  budgets?: AgentBudgets;
 }
 
 const jsonError = (status: number, code: number, message: string) =>
@@ -121,6 +124,8 @@ export class McpEndpoint {
         'Bad Request: send initialize first, or include a valid Mcp-Session-Id header',
       );
     }
+    const over = this.admitSession(agent);
+    if (over) return over;
     const server = this.buildServer(agent);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -137,6 +142,19 @@ export class McpEndpoint {
     };
     await server.connect(transport);
     return transport.handleRequest(request, { parsedBody: body, authInfo });
+  }
+
+  /** Issue 17.4: a session budget per agent; null admits (maybe after closing its oldest idle one). */
+  private admitSession(agent: string): Response | null {
+    if (!this.o.budgets) return null;
+    const open = [...this.sessions].filter(([, s]) => s.agent === agent);
+    const verdict = this.o.budgets.admitSession(
+      agent,
+      open.map(([id, s]) => ({ id, lastUsed: s.lastUsed })),
+    );
+    if (!verdict.ok) return jsonError(429, -32000, verdict.message);
+    if (verdict.evict) void this.closeSession(verdict.evict);
+    return null;
   }
 
   private async closeSession(id: string): Promise<void> {
