@@ -20,7 +20,7 @@ import { ControlService } from './control-service.js';
 import { CoreEvents } from '../platform/events.js';
 import { InstanceLock } from '../platform/instance.js';
 import { Logger } from '../platform/log.js';
-import { dataPaths, type DataPaths } from '../platform/paths.js';
+import { dataPaths, tightenDataDir, type DataPaths } from '../platform/paths.js';
 import { SettingsStore } from '../platform/settings.js';
 import { appVersion } from '../platform/version.js';
 import { resolvePolicy } from '../approvals/policy.js';
@@ -118,6 +118,7 @@ export class App {
 
   private async startServices(): Promise<Started> {
     const { logger, settings, events, registry } = this;
+    tightenDataDir(this.paths.dir);
     await this.vault.check();
     const controlToken = await this.controlToken();
     this.db = openDatabase(this.paths.database);
