@@ -22,6 +22,7 @@ export function newToken(prefix: string): string {
 export class AgentService {
   private readonly byDigest = new Map<string, string>();
   private readonly lastSeen = new Map<string, string>();
+  private readonly revokeListeners = new Set<(name: string) => void>();
 
   constructor(
     private readonly settings: SettingsStore,
@@ -43,6 +44,21 @@ export class AgentService {
       this.logger.registerSecret(token);
       this.byDigest.set(digest(token), agent.name);
     }
+  }
+
+  /**
+   * What a request's token is, beyond the agent's name: sessions are bound to
+   * it, so a new token given the same name does not inherit the old token's
+   * sessions (issue 17, item 8). The digest is not the token.
+   */
+  static credentialOf(token: string): string {
+    return digest(token);
+  }
+
+  /** Called after an agent is revoked: its sessions end and its pending requests are withdrawn. */
+  onRevoked(listener: (name: string) => void): () => void {
+    this.revokeListeners.add(listener);
+    return () => this.revokeListeners.delete(listener);
   }
 
   authenticate(token: string): string | null {
@@ -103,6 +119,17 @@ export class AgentService {
     this.settings.update((s) => {
       s.agents = s.agents.filter((a) => a.name !== name);
     });
+    // Before the vault: a keychain that fails to delete must not leave the agent's requests approvable.
+    for (const listener of this.revokeListeners) {
+      try {
+        listener(name);
+      } catch (err) {
+        this.logger.error('could not end a revoked agent’s work', {
+          agent: name,
+          error: String(err),
+        });
+      }
+    }
     await this.vault.delete(vaultKey(name));
     this.lastSeen.delete(name);
     this.logger.info('agent revoked', { agent: name });

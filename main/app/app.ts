@@ -217,6 +217,13 @@ export class App {
     this.offs.push(registry.onToolsChanged(() => mcp.toolsChanged()));
     this.offs.push(events.subscribe((e) => e.type === 'tools.changed' && mcp.toolsChanged()));
     approvals.start();
+    // Issue 17.8: a revoked agent's sessions end and its waiting requests are withdrawn.
+    this.offs.push(
+      this.agents.onRevoked((name) => {
+        approvals.withdrawAgent(name);
+        mcp.closeSessionsOf(name);
+      }),
+    );
 
     this.gateway = new Gateway({
       mcp,
@@ -228,6 +235,7 @@ export class App {
         isAgentToken: (t) => this.agents.authenticate(t) !== null,
       }),
       authenticateAgent: (t) => this.agents.authenticate(t),
+      credentialOf: (t) => AgentService.credentialOf(t),
       logger,
       version: this.version,
       maxBodyBytes: () => settings.get().limits.maxBodyBytes,

@@ -362,6 +362,29 @@ export class ApprovalEngine {
     );
   }
 
+  /**
+   * Issue 17.8: a revoked agent's waiting requests are withdrawn, so a later
+   * approval cannot run them; its waiting calls are answered.
+   */
+  withdrawAgent(agent: string): number {
+    let count = 0;
+    for (const row of this.deps.store.listByState(['pending'])) {
+      if (row.agent !== agent) continue;
+      if (!this.deps.store.transition(row.id, ['pending'], 'withdrawn', { decidedAt: this.now() }))
+        continue;
+      count++;
+      this.finish(row.id, {
+        result: errorResult(
+          'The request was withdrawn because this agent was revoked in Airlock. Nothing was run.',
+        ),
+        decision: 'withdrawn',
+        approvalId: row.id,
+        ran: false,
+      });
+    }
+    return count;
+  }
+
   view(row: ApprovalRow): ApprovalView {
     const info = this.deps.toolInfo(row.toolKey);
     const outcome = row.result?.content?.find((c) => c.type === 'text');

@@ -26,6 +26,8 @@ export interface GatewayOptions {
   mcp: McpEndpoint;
   control: ControlRoutes;
   authenticateAgent: (token: string) => string | null;
+  /** What identifies the token itself (a digest); MCP sessions are bound to it (issue 17.8). */
+  credentialOf?: (token: string) => string;
   logger: Logger;
   version: string;
   maxBodyBytes: () => number;
@@ -162,7 +164,12 @@ export class Gateway {
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     const request = await toWebRequest(req, parsed, { signal: abort.signal });
-    const response = await this.o.mcp.handle(request, agent, parsed);
+    const response = await this.o.mcp.handle(
+      request,
+      agent,
+      parsed,
+      token ? this.o.credentialOf?.(token) : undefined,
+    );
     await writeResponse(response, res);
   }
 }
