@@ -11,6 +11,7 @@ import { AgentBudgets } from '../gateway/budgets.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { SchemaValidator } from '../tools/schema-validator.js';
 import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
+import { pinAskingRemoteTools } from '../tools/hint-baseline.js';
 import { StatusSource } from '../tools/status-source.js';
 import type { CallToolResult, ToolSource } from '../tools/types.js';
 import { KeyringVault } from '../platform/vault/keyring-vault.js';
@@ -202,6 +203,10 @@ export class App {
       remotes: this.remoteLoaderFor().control(),
     });
 
+    // Issue 17.2: before any source's tools arrive, so no call sees a server-loosened tool.
+    this.offs.push(
+      registry.onToolsChanged(() => pinAskingRemoteTools(registry.entries(), settings)),
+    );
     registry.add(new StatusSource((agent) => this.statusReport(agent)));
     // Google tools appear per connected account (an enum `account` argument) and follow account changes.
     const extra = this.options.sources ?? [];
