@@ -12,7 +12,12 @@ import { runDesktop } from './shell/main-process.js';
 const links = new ExternalLinkGate();
 runDesktop({
   createCore: (dataDir) =>
-    new App({ dataDir, google: { openBrowser: (url) => void links.open(url) } }),
+    new App({
+      dataDir,
+      google: { openBrowser: (url) => void links.open(url) },
+      // Issue 17.7: with the desktop window, only it (over IPC) confirms loosening.
+      policyConfirm: 'window',
+    }),
 }).catch((err: unknown) => {
   process.stderr.write(
     `airlock: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,

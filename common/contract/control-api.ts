@@ -3,6 +3,7 @@ import type { AgentsApi } from './agents.js';
 import type { ApprovalsApi } from './approvals.js';
 import type { CoreEvent } from './events.js';
 import type { GoogleApi } from './google.js';
+import type { PolicyApi } from './policy.js';
 import type { ServersApi } from './servers.js';
 import type { SettingsApi, StatusApi } from './status.js';
 import type { ToolsApi } from './tools.js';
@@ -17,7 +18,8 @@ export interface ControlApi
     ActivityApi,
     SettingsApi,
     ServersApi,
-    GoogleApi {}
+    GoogleApi,
+    PolicyApi {}
 
 export type ControlMethod = keyof ControlApi;
 
@@ -64,4 +66,7 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'waitRemoteLogin',
   'cancelRemoteLogin',
   'logoutRemote',
+  'listPolicyChanges',
+  'decidePolicyChange',
+  'waitPolicyChange',
 ] as const;

@@ -8,6 +8,7 @@ import { ActivityLog } from '../store/activity.js';
 import { ApprovalStore } from '../store/approval-store.js';
 import { openDatabase, type Db } from '../store/db.js';
 import { AgentBudgets } from '../gateway/budgets.js';
+import { PolicyChanges } from '../gateway/policy-changes.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { SchemaValidator } from '../tools/schema-validator.js';
 import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
@@ -48,6 +49,11 @@ export interface AppOptions {
   remoteTimings?: Partial<RemoteTimings>;
   /** Google accounts (issue 5): browser opener from the shell; test hooks (consent deadline, endpoint env). */
   google?: GoogleHooks;
+  /**
+   * Where loosening asked for from outside confirms (issue 17.7): 'window' when the
+   * desktop shell runs (only IPC confirms), 'page' headless (Airlock's own page). Default 'page'.
+   */
+  policyConfirm?: 'window' | 'page';
 }
 
 export interface Started {
@@ -188,6 +194,7 @@ export class App {
       budgets,
     });
     const mcp = this.mcp;
+    const policyChanges = new PolicyChanges(events);
     this.control = new ControlService({
       version: this.version,
       dataDir: this.paths.dir,
@@ -201,6 +208,7 @@ export class App {
       connectedAgents: () => mcp.connectedAgents(),
       google: this.google.control,
       remotes: this.remoteLoaderFor().control(),
+      policyChanges,
     });
 
     // Issue 17.2: before any source's tools arrive, so no call sees a server-loosened tool.
@@ -238,6 +246,8 @@ export class App {
         logger,
         controlToken,
         isAgentToken: (t) => this.agents.authenticate(t) !== null,
+        policyChanges,
+        confirmIn: this.options.policyConfirm ?? 'page',
       }),
       authenticateAgent: (t) => this.agents.authenticate(t),
       credentialOf: (t) => AgentService.credentialOf(t),

@@ -5,6 +5,7 @@ import { InstanceLock, readServerInfo, type ServerInfo } from '../platform/insta
 import { Logger } from '../platform/log.js';
 import { dataPaths, resolveDataDir } from '../platform/paths.js';
 import { KeyringVault } from '../platform/vault/keyring-vault.js';
+import { refuseLoosening } from './confirm-in-window.js';
 
 export interface CliContext {
   api: ControlApi;
@@ -46,7 +47,9 @@ export async function withControl<T>(
   await app.start();
   try {
     const port = app.settings.get().port;
-    return await fn({ api: app.control, mcpUrl: `http://127.0.0.1:${port}/mcp`, running: false });
+    // Issue 17.7: no window to confirm loosening in, so the in-process core refuses it.
+    const api = refuseLoosening(app.control);
+    return await fn({ api, mcpUrl: `http://127.0.0.1:${port}/mcp`, running: false });
   } finally {
     await app.stop();
   }

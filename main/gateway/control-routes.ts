@@ -10,6 +10,8 @@ import {
 import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
 import { isVaultError } from '../platform/vault/vault.js';
+import { looseningSummary } from './loosening.js';
+import type { PolicyChanges } from './policy-changes.js';
 import { BodyTooLargeError, bearerToken, parseJsonBody, readBody, sendJson } from './guards.js';
 
 export interface ControlRoutesOptions {
@@ -19,6 +21,14 @@ export interface ControlRoutesOptions {
   controlToken: string;
   /** Recognises agent tokens so they get a clear 403 rather than a bare 401. */
   isAgentToken: (token: string) => boolean;
+  /**
+   * Issue 17.7: loosening asked for over HTTP by anything but Airlock's own
+   * page waits here for the user. `confirmIn`: 'window' when the desktop
+   * window exists (then nothing over HTTP may confirm), 'page' when headless
+   * (Airlock's own page is the window).
+   */
+  policyChanges?: PolicyChanges;
+  confirmIn?: 'window' | 'page';
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -94,6 +104,7 @@ export class ControlRoutes {
     const params = Array.isArray(call?.params) ? call.params : [];
     try {
       const fn = this.o.api[method as ControlMethod] as (...args: unknown[]) => Promise<unknown>;
+      if (await this.heldForWindow(req, res, method, params, fn)) return;
       const result = await fn.apply(this.o.api, params);
       sendJson(res, 200, { result: result ?? null });
     } catch (err) {
@@ -101,6 +112,48 @@ export class ControlRoutes {
       if (status === 500) this.o.logger.error('control call failed', { method, error: message });
       sendJson(res, status, { error: code, message });
     }
+  }
+
+  /**
+   * Issue 17.7: true when the call was answered here, because it loosens a
+   * policy and must wait for the user's confirmation in the window, or because
+   * it tries to give that confirmation from outside the window.
+   */
+  private async heldForWindow(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    params: unknown[],
+    fn: (...args: unknown[]) => Promise<unknown>,
+  ): Promise<boolean> {
+    const changes = this.o.policyChanges;
+    if (!changes) return false;
+    // Airlock's own page (a same-origin fetch) acts as the window when there is no desktop window.
+    // Any process with the control token could forge these headers: docs/security.md says so.
+    const ownPage =
+      this.o.confirmIn !== 'window' &&
+      req.headers['sec-fetch-site'] === 'same-origin' &&
+      req.headers.origin === `http://${req.headers.host ?? ''}`;
+    if (ownPage) return false;
+    if (method === 'decidePolicyChange') {
+      sendJson(res, 403, {
+        error: 'FORBIDDEN',
+        message:
+          "Policy changes are confirmed or rejected in Airlock's own window (the Tools page).",
+      });
+      return true;
+    }
+    const summary = await looseningSummary(this.o.api, method, params);
+    if (!summary) return false;
+    const change = changes.propose(summary, () => fn.apply(this.o.api, params));
+    sendJson(res, 409, {
+      error: 'CONFIRM_IN_WINDOW',
+      message:
+        `Waiting for you to confirm in Airlock's window (Tools page): ${summary}. ` +
+        `Loosening a policy from outside the window needs your confirmation there. Change id: ${change.id}`,
+      change,
+    });
+    return true;
   }
 
   events(req: IncomingMessage, res: ServerResponse): void {
@@ -138,6 +191,8 @@ function describeError(err: unknown): { status: number; code: string; message: s
       INVALID: 400,
       CONFLICT: 409,
       CONFIRM_REQUIRED: 409,
+      CONFIRM_IN_WINDOW: 409,
+      FORBIDDEN: 403,
       KEYCHAIN_UNAVAILABLE: 503,
       VAULT_LOCKED: 503,
       INTERNAL: 500,
