@@ -10,7 +10,6 @@ import { openDatabase, type Db } from '../store/db.js';
 import { AgentBudgets } from '../gateway/budgets.js';
 import { PolicyChanges } from '../gateway/policy-changes.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { SchemaValidator } from '../tools/schema-validator.js';
 import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { pinAskingRemoteTools } from '../tools/hint-baseline.js';
 import { StatusSource } from '../tools/status-source.js';
@@ -130,7 +129,8 @@ export class App {
     const controlToken = await this.controlToken();
     this.db = openDatabase(this.paths.database);
     const activity = new ActivityLog(this.db);
-    const validator = new SchemaValidator();
+    // Issue 17.3: untrusted schemas are evaluated off the main thread, within a budget.
+    const schemaPool = (this.schemaPool = new SchemaWorkerPool());
     this.agents = new AgentService(settings, this.vault, logger);
     await this.agents.load();
 
@@ -170,7 +170,7 @@ export class App {
       },
       validate: (key, args) => {
         const e = registry.getByKey(key);
-        return e ? validator.validate(e.def.inputSchema, args) : 'the tool is no longer available';
+        return e ? schemaPool.validate(e.def.inputSchema, args) : 'the tool is no longer available';
       },
       grant: (agent, key, until) => this.control.grant(agent, key, until),
       isPaused: () => settings.get().paused,
@@ -182,7 +182,7 @@ export class App {
       agents: this.agents,
       approvals,
       activity,
-      validator: (this.schemaPool = new SchemaWorkerPool()),
+      validator: schemaPool,
       events,
       logger,
     });

@@ -34,7 +34,10 @@ export interface ApprovalEngineDeps {
   /** Current definition of a tool by stable key, for views and edit validation. */
   toolInfo: (toolKey: string) => ToolInfo | undefined;
   /** Returns null when the arguments fit the tool's schema, else what is wrong. */
-  validate: (toolKey: string, args: Record<string, unknown>) => string | null;
+  validate: (
+    toolKey: string,
+    args: Record<string, unknown>,
+  ) => string | null | Promise<string | null>;
   grant: (agent: string, toolKey: string, until: string | null) => void;
   isPaused: () => boolean;
   /** Per-agent budgets (issue 17.4): null admits a new request, else the refusal to return. */
@@ -196,7 +199,7 @@ export class ApprovalEngine {
       ) {
         throw new ControlError('INVALID', 'Edited arguments must be a JSON object.');
       }
-      const problem = this.deps.validate(row.toolKey, decision.arguments);
+      const problem = await this.deps.validate(row.toolKey, decision.arguments);
       if (problem)
         throw new ControlError(
           'INVALID',

@@ -141,3 +141,31 @@ describe('through the gateway: a hostile upstream schema does not freeze Airlock
     }
   });
 });
+
+describe('edited arguments are checked within the same budget', () => {
+  it('Edit & Allow with arguments that blow up the schema is refused, not a frozen window', async () => {
+    const source = new CountingSource();
+    source.defs.push({
+      name: 'count_hostile',
+      description: 'A tool whose server sent an exponential schema.',
+      inputSchema: EXPONENTIAL,
+    });
+    const t = await startTestApp({
+      sources: [source],
+      settings: { approvals: { waitSeconds: 1 } },
+    });
+    try {
+      const client = await connectClient(t.started.mcpUrl, t.token);
+      // {} fits the schema at once, so the request reaches the user.
+      await client.callTool({ name: 'count_hostile', arguments: {} });
+      const [pending] = await t.app.control.listPending();
+      await expect(
+        t.app.control.decide(pending!.id, { kind: 'allow_edited', arguments: nested(40) }),
+      ).rejects.toThrow(/do not fit count_hostile: .*Airlock's limits/);
+      expect(source.count('count_hostile')).toBe(0);
+      await client.close();
+    } finally {
+      await t.stop();
+    }
+  });
+});
