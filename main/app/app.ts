@@ -248,6 +248,11 @@ export class App {
         isAgentToken: (t) => this.agents.authenticate(t) !== null,
         policyChanges,
         confirmIn: this.options.policyConfirm ?? 'page',
+        grant: (agent, tool, until) => {
+          const e = registry.get(tool);
+          if (!e) throw new Error(`${tool} is no longer available.`);
+          this.control.grant(agent, e.key, until);
+        },
       }),
       authenticateAgent: (t) => this.agents.authenticate(t),
       credentialOf: (t) => AgentService.credentialOf(t),

@@ -29,6 +29,8 @@ export interface ControlRoutesOptions {
    */
   policyChanges?: PolicyChanges;
   confirmIn?: 'window' | 'page';
+  /** Records an "always allow" grant for the tool's public name (a confirmed policy change). */
+  grant?: (agent: string, tool: string, until: string | null) => void;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -143,6 +145,23 @@ export class ControlRoutes {
       });
       return true;
     }
+    if (method === 'decide' && isAlwaysAllow(params[1]) && this.o.grant) {
+      // "Always allow" from outside the window: this call is allowed once now; the standing
+      // grant waits for the user like any other loosening.
+      const grant = this.o.grant;
+      const until = typeof params[1].until === 'string' ? params[1].until : null;
+      if (until !== null && Number.isNaN(Date.parse(until))) {
+        sendJson(res, 400, { error: 'INVALID', message: '"until" must be an ISO date-time.' });
+        return true;
+      }
+      const view = await this.o.api.decide(String(params[0]), { kind: 'allow_once' });
+      changes.propose(
+        `always allow ${view.tool} for agent "${view.agent}"${until ? ` until ${until}` : ''}`,
+        async () => grant(view.agent, view.tool, until),
+      );
+      sendJson(res, 200, { result: view });
+      return true;
+    }
     const summary = await looseningSummary(this.o.api, method, params);
     if (!summary) return false;
     const change = changes.propose(summary, () => fn.apply(this.o.api, params));
@@ -182,6 +201,10 @@ export class ControlRoutes {
     for (const res of this.streams) res.end();
     this.streams.clear();
   }
+}
+
+function isAlwaysAllow(d: unknown): d is { kind: 'always_allow'; until?: unknown } {
+  return !!d && typeof d === 'object' && (d as { kind?: unknown }).kind === 'always_allow';
 }
 
 function describeError(err: unknown): { status: number; code: string; message: string } {

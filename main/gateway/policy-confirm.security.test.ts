@@ -184,6 +184,35 @@ describe('loosening from outside the window waits for the user', () => {
     expect(await approvalOf(t, 'count_send')).toBe('auto');
   });
 
+  it('"always allow" from outside the window allows this call once; the grant waits for the user', async () => {
+    const { t, cli } = await start();
+    const source = t.app.registry.get('count_send')!.source as CountingSource;
+    const { connectClient } = await import('../../test-support/harness.js');
+    const agent = await connectClient(t.started.mcpUrl, t.token);
+    const call = agent.callTool({ name: 'count_send', arguments: { to: 'someone' } });
+    const id = await new Promise<string>((resolve) => {
+      const off = t.app.events.subscribe((e) => {
+        if (e.type === 'approval.requested') {
+          off();
+          resolve(e.approval.id);
+        }
+      });
+    });
+    expect((await cli.decide(id, { kind: 'always_allow' })).state).not.toBe('pending');
+    await call;
+    expect(source.count('count_send')).toBe(1);
+    expect(
+      (await t.app.control.listTools('test')).find((x) => x.name === 'count_send')?.approval,
+    ).toBe('ask');
+    const [pending] = await t.app.control.listPolicyChanges();
+    expect(pending?.summary).toBe('always allow count_send for agent "test"');
+    await t.app.control.decidePolicyChange(pending!.id, true);
+    expect(
+      (await t.app.control.listTools('test')).find((x) => x.name === 'count_send')?.approval,
+    ).toBe('auto');
+    await agent.close();
+  });
+
   it('with no Airlock running, the CLI’s in-process core refuses loosening', async () => {
     const { t } = await start();
     const offline = refuseLoosening(t.app.control);
