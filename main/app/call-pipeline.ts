@@ -89,7 +89,7 @@ export class CallPipeline implements AgentToolCalls {
     }
     const record = input as Record<string, unknown>;
     const problem =
-      (await this.deps.validator.validate(entry.def.inputSchema, record)) ??
+      (await this.deps.validator.validate(entry.def.inputSchema, record, agent)) ??
       entry.source.validateArgs?.(entry.def.name, record) ??
       null;
     if (problem) {

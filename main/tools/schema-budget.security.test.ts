@@ -169,3 +169,18 @@ describe('edited arguments are checked within the same budget', () => {
     }
   });
 });
+
+describe('one agent cannot queue every other agent behind its costly calls', () => {
+  it('past 4 costly validations in flight, an agent’s next one is refused; another agent still gets a worker', async () => {
+    const pool = new SchemaWorkerPool({ budgetMs: 600_000, maxWorkers: 2 });
+    try {
+      const hogs = Array.from({ length: 4 }, () => pool.validate(EXPONENTIAL, nested(40), 'hog'));
+      void hogs;
+      expect(await pool.validate(EXPONENTIAL, nested(40), 'hog')).toMatch(
+        /still checking 4 earlier calls of yours/,
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+});

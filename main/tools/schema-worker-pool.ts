@@ -45,11 +45,17 @@ const validatorUrl = new URL(
   import.meta.url,
 ).href;
 
+const STOPPING = 'Airlock is stopping; the call was neither checked nor run.';
+
 interface Job {
   schema: JsonSchema;
   value: unknown;
+  owner: string | undefined;
   resolve: (problem: string | null) => void;
 }
+
+/** Off-thread validations one caller (an agent) may have running or waiting at once. */
+const PER_OWNER = 4;
 
 interface Slot {
   worker: Worker;
@@ -75,7 +81,7 @@ export class SchemaWorkerPool {
   private readonly budgetMs: number;
   private readonly maxWorkers: number;
   private nextId = 1;
-  /** Set when a worker cannot start (e.g. a packaging problem): validate on this thread. */
+  /** Set when a worker cannot start (e.g. a packaging problem): costly schemas then go unchecked here. */
   private broken = false;
   private closed = false;
 
@@ -84,20 +90,40 @@ export class SchemaWorkerPool {
     this.maxWorkers = o.maxWorkers ?? 2;
   }
 
-  /** Same answers as SchemaValidator.validate, or a refusal when the budget runs out. */
-  validate(schema: JsonSchema, value: unknown): Promise<string | null> {
-    if (this.broken || this.closed || this.cheap(schema, value))
-      return Promise.resolve(this.inline.validate(schema, value));
+  /**
+   * Same answers as SchemaValidator.validate, or a refusal when the budget
+   * runs out. `owner` (the agent) bounds how many of one caller's
+   * validations may hold or wait for the workers, so one agent sending
+   * costly calls in a loop does not queue every other agent behind it.
+   */
+  validate(schema: JsonSchema, value: unknown, owner?: string): Promise<string | null> {
+    if (this.cheap(schema, value)) return Promise.resolve(this.inline.validate(schema, value));
+    if (this.closed) return Promise.resolve(STOPPING);
+    // No worker can run here (a packaging problem): rather than risk the main thread on a costly
+    // schema, leave it to the upstream, which validates its own arguments.
+    if (this.broken) return Promise.resolve(null);
+    if (owner !== undefined && this.heldBy(owner) >= PER_OWNER) {
+      return Promise.resolve(
+        `Airlock is still checking ${PER_OWNER} earlier calls of yours against costly schemas; ` +
+          'wait for their answers before sending more.',
+      );
+    }
     return new Promise((resolve) => {
-      this.queue.push({ schema, value, resolve });
+      this.queue.push({ schema, value, owner, resolve });
       this.pump();
     });
   }
 
+  private heldBy(owner: string): number {
+    let n = 0;
+    for (const j of this.queue) if (j.owner === owner) n++;
+    for (const s of this.slots) if (s.job?.owner === owner) n++;
+    return n;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0))
-      job.resolve(this.inline.validate(job.schema, job.value));
+    for (const job of this.queue.splice(0)) job.resolve(STOPPING);
     await Promise.allSettled([...this.slots].map((s) => s.worker.terminate()));
     this.slots.clear();
   }
@@ -155,12 +181,9 @@ export class SchemaWorkerPool {
       slot.job = null;
       if (job) {
         clearTimeout(job.timer);
-        job.resolve(
-          this.broken ? this.inline.validate(job.schema, job.value) : overBudget(this.budgetMs),
-        );
+        job.resolve(this.closed ? STOPPING : this.broken ? null : overBudget(this.budgetMs));
       }
-      if (this.broken)
-        for (const j of this.queue.splice(0)) j.resolve(this.inline.validate(j.schema, j.value));
+      if (this.broken) for (const j of this.queue.splice(0)) j.resolve(null);
       else this.pump();
     });
     return slot;
@@ -175,10 +198,10 @@ export class SchemaWorkerPool {
     try {
       slot.worker.postMessage({ id, schemaId, schema: job.schema, value: job.value });
     } catch {
-      // Not cloneable (cannot happen for parsed JSON): check here rather than fail the call.
+      // Not cloneable (cannot happen for parsed JSON): left to the upstream, as an unloadable schema is.
       clearTimeout(slot.job.timer);
       slot.job = null;
-      job.resolve(this.inline.validate(job.schema, job.value));
+      job.resolve(null);
     }
   }
 
