@@ -38,6 +38,8 @@ runDesktop({
       dataDir,
       google: { openBrowser: (url) => void links.open(url) },
       sources: await testSources(),
+      // Issue 17.7: with the desktop window, only it (over IPC) confirms loosening.
+      policyConfirm: 'window',
     }),
 })
   .then((shell) => {

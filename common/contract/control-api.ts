@@ -4,6 +4,7 @@ import type { ApprovalsApi } from './approvals.js';
 import type { ClientsApi } from './clients.js';
 import type { CoreEvent } from './events.js';
 import type { GoogleApi } from './google.js';
+import type { PolicyApi } from './policy.js';
 import type { ServersApi } from './servers.js';
 import type { SettingsApi, StatusApi } from './status.js';
 import type { ToolsApi } from './tools.js';
@@ -19,7 +20,8 @@ export interface ControlApi
     SettingsApi,
     ServersApi,
     ClientsApi,
-    GoogleApi {}
+    GoogleApi,
+    PolicyApi {}
 
 export type ControlMethod = keyof ControlApi;
 
@@ -70,4 +72,7 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'listClients',
   'importClients',
   'connectClient',
+  'listPolicyChanges',
+  'decidePolicyChange',
+  'waitPolicyChange',
 ] as const;

@@ -1,6 +1,7 @@
 import type { ActivityView } from './activity.js';
 import type { ApprovalView } from './approvals.js';
 import type { GoogleConnectView } from './google.js';
+import type { PolicyChangeView } from './policy.js';
 import type { RemoteLoginView } from './servers.js';
 
 /** What the core tells every UI as it happens (SSE `GET /api/events`, IPC `airlock:event`). */
@@ -11,4 +12,5 @@ export type CoreEvent =
   | { type: 'state.changed' }
   | { type: 'tools.changed' }
   | { type: 'google.connect'; flow: GoogleConnectView }
-  | { type: 'remote.login'; flow: RemoteLoginView };
+  | { type: 'remote.login'; flow: RemoteLoginView }
+  | { type: 'policy.change'; change: PolicyChangeView };

@@ -19,6 +19,7 @@ export * from './control-api.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './google.js';
+export * from './policy.js';
 export * from './servers.js';
 export * from './status.js';
 export * from './tools.js';

@@ -24,6 +24,7 @@ export class AgentService {
   private readonly lastSeen = new Map<string, string>();
   /** Agents whose token the vault no longer has (e.g. a throwaway keyring was restarted). */
   private readonly missing = new Set<string>();
+  private readonly revokeListeners = new Set<(name: string) => void>();
 
   constructor(
     private readonly settings: SettingsStore,
@@ -47,6 +48,21 @@ export class AgentService {
       this.logger.registerSecret(token);
       this.byDigest.set(digest(token), agent.name);
     }
+  }
+
+  /**
+   * What a request's token is, beyond the agent's name: sessions are bound to
+   * it, so a new token given the same name does not inherit the old token's
+   * sessions (issue 17, item 8). The digest is not the token.
+   */
+  static credentialOf(token: string): string {
+    return digest(token);
+  }
+
+  /** Called after an agent is revoked: its sessions end and its pending requests are withdrawn. */
+  onRevoked(listener: (name: string) => void): () => void {
+    this.revokeListeners.add(listener);
+    return () => this.revokeListeners.delete(listener);
   }
 
   authenticate(token: string): string | null {
@@ -112,6 +128,17 @@ export class AgentService {
     this.settings.update((s) => {
       s.agents = s.agents.filter((a) => a.name !== name);
     });
+    // Before the vault: a keychain that fails to delete must not leave the agent's requests approvable.
+    for (const listener of this.revokeListeners) {
+      try {
+        listener(name);
+      } catch (err) {
+        this.logger.error('could not end a revoked agent’s work', {
+          agent: name,
+          error: String(err),
+        });
+      }
+    }
     await this.vault.delete(vaultKey(name));
     this.lastSeen.delete(name);
     this.missing.delete(name);

@@ -3,6 +3,7 @@ import type { ClientsApi } from '../../common/contract/index.js';
 import { AgentService, newToken } from '../agents/agent-service.js';
 import { clientsEnvFrom, type ClientsEnv } from '../clients/client-defs.js';
 import { ApprovalEngine } from '../approvals/engine.js';
+import { LooseningGate } from '../gateway/loosening-gate.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
 import { ControlSocket, controlSocketPath } from '../gateway/control-socket.js';
 import { Gateway } from '../gateway/http-server.js';
@@ -11,8 +12,11 @@ import { DEFAULT_UI_DIR } from '../gateway/static-files.js';
 import { ActivityLog } from '../store/activity.js';
 import { ApprovalStore } from '../store/approval-store.js';
 import { openDatabase, type Db } from '../store/db.js';
+import { AgentBudgets } from '../gateway/budgets.js';
+import { PolicyChanges } from '../gateway/policy-changes.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { SchemaValidator } from '../tools/schema-validator.js';
+import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
+import { pinAskingRemoteTools } from '../tools/hint-baseline.js';
 import { StatusSource } from '../tools/status-source.js';
 import type { CallToolResult, ToolSource } from '../tools/types.js';
 import { SelectedVault, type VaultChoice } from '../platform/vault/select.js';
@@ -22,7 +26,7 @@ import { ControlService } from './control-service.js';
 import { CoreEvents } from '../platform/events.js';
 import { InstanceLock } from '../platform/instance.js';
 import { Logger } from '../platform/log.js';
-import { dataPaths, type DataPaths } from '../platform/paths.js';
+import { dataPaths, tightenDataDir, type DataPaths } from '../platform/paths.js';
 import { SettingsStore } from '../platform/settings.js';
 import { appVersion } from '../platform/version.js';
 import { resolvePolicy } from '../approvals/policy.js';
@@ -53,6 +57,11 @@ export interface AppOptions {
   google?: GoogleHooks;
   /** Test hook: where the MCP clients' config files are (a temp home); default: this user's. */
   clientsEnv?: ClientsEnv;
+  /**
+   * Where loosening asked for from outside confirms (issue 17.7): 'window' when the
+   * desktop shell runs (only IPC confirms), 'page' headless (Airlock's own page). Default 'page'.
+   */
+  policyConfirm?: 'window' | 'page';
 }
 
 export interface Started {
@@ -85,6 +94,8 @@ export class App {
   private gateway: Gateway | null = null;
   private mcp: McpEndpoint | null = null;
   private socket: ControlSocket | null = null;
+  private gate: LooseningGate | null = null;
+  private schemaPool: SchemaWorkerPool | null = null;
   private readonly lock: InstanceLock;
   private startedInfo: Started | null = null;
   private offs: (() => void)[] = [];
@@ -130,17 +141,22 @@ export class App {
 
   private async startServices(): Promise<Started> {
     const { logger, settings, events, registry } = this;
+    tightenDataDir(this.paths.dir);
     await this.vault.check();
     const controlToken = await this.controlToken();
     this.db = openDatabase(this.paths.database);
     const activity = new ActivityLog(this.db);
-    const validator = new SchemaValidator();
+    // Issue 17.3: untrusted schemas are evaluated off the main thread, within a budget.
+    const schemaPool = (this.schemaPool = new SchemaWorkerPool());
     this.agents = new AgentService(settings, this.vault, logger);
     await this.agents.load();
 
     let mcpUrl = '';
+    const approvalStore = new ApprovalStore(this.db);
+    const budgets = new AgentBudgets();
     const approvals: ApprovalEngine = new ApprovalEngine({
-      store: new ApprovalStore(this.db),
+      store: approvalStore,
+      admit: (agent, args) => budgets.admitPending(agent, args, approvalStore.pendingUsage(agent)),
       events,
       timings: () => {
         const a = settings.get().approvals;
@@ -171,7 +187,7 @@ export class App {
       },
       validate: (key, args) => {
         const e = registry.getByKey(key);
-        return e ? validator.validate(e.def.inputSchema, args) : 'the tool is no longer available';
+        return e ? schemaPool.validate(e.def.inputSchema, args) : 'the tool is no longer available';
       },
       grant: (agent, key, until) => this.control.grant(agent, key, until),
       isPaused: () => settings.get().paused,
@@ -183,7 +199,7 @@ export class App {
       agents: this.agents,
       approvals,
       activity,
-      validator,
+      validator: schemaPool,
       events,
       logger,
     });
@@ -192,8 +208,10 @@ export class App {
       logger,
       version: this.version,
       maxBodyBytes: settings.get().limits.maxBodyBytes,
+      budgets,
     });
     const mcp = this.mcp;
+    const policyChanges = new PolicyChanges(events);
     this.control = new ControlService({
       version: this.version,
       dataDir: this.paths.dir,
@@ -209,8 +227,23 @@ export class App {
       google: this.google.control,
       remotes: this.remoteLoaderFor().control(),
       clients: () => (this.clientsControl ??= this.loadClients()),
+      policyChanges,
+    });
+    // Issue 17.7: one gate for every control transport (HTTP and the local socket).
+    this.gate = new LooseningGate({
+      api: this.control,
+      policyChanges,
+      grant: (agent, tool, until) => {
+        const e = registry.get(tool);
+        if (!e) throw new Error(`${tool} is no longer available.`);
+        this.control.grant(agent, e.key, until);
+      },
     });
 
+    // Issue 17.2: before any source's tools arrive, so no call sees a server-loosened tool.
+    this.offs.push(
+      registry.onToolsChanged(() => pinAskingRemoteTools(registry.entries(), settings)),
+    );
     registry.add(new StatusSource((agent) => this.statusReport(agent)));
     // Google tools appear per connected account (an enum `account` argument) and follow account changes.
     const extra = this.options.sources ?? [];
@@ -226,6 +259,13 @@ export class App {
     this.offs.push(registry.onToolsChanged(() => mcp.toolsChanged()));
     this.offs.push(events.subscribe((e) => e.type === 'tools.changed' && mcp.toolsChanged()));
     approvals.start();
+    // Issue 17.8: a revoked agent's sessions end and its waiting requests are withdrawn.
+    this.offs.push(
+      this.agents.onRevoked((name) => {
+        approvals.withdrawAgent(name);
+        mcp.closeSessionsOf(name);
+      }),
+    );
 
     this.gateway = new Gateway({
       mcp,
@@ -235,8 +275,11 @@ export class App {
         logger,
         controlToken,
         isAgentToken: (t) => this.agents.authenticate(t) !== null,
+        gate: this.gate,
+        confirmIn: this.options.policyConfirm ?? 'page',
       }),
       authenticateAgent: (t) => this.agents.authenticate(t),
+      credentialOf: (t) => AgentService.credentialOf(t),
       logger,
       version: this.version,
       maxBodyBytes: () => settings.get().limits.maxBodyBytes,
@@ -270,6 +313,7 @@ export class App {
     await this.gateway?.stop();
     this.gateway = null;
     this.approvals?.stop();
+    await this.schemaPool?.close();
     this.google.stop();
     await this.remoteLoader?.stop();
     this.remoteLoader = null;
@@ -335,7 +379,12 @@ export class App {
 
   /** The CLI's keychain-free way in (issue 19); without it the CLI falls back to HTTP + token. */
   private async startControlSocket(controlToken: string): Promise<string | null> {
-    const socket = new ControlSocket({ api: this.control, logger: this.logger, controlToken });
+    const socket = new ControlSocket({
+      api: this.control,
+      logger: this.logger,
+      controlToken,
+      ...(this.gate ? { gate: this.gate } : {}),
+    });
     try {
       const path = await socket.start(controlSocketPath(this.paths.dir));
       this.socket = socket;

@@ -7,7 +7,7 @@ import { resolvePolicy } from '../approvals/policy.js';
 import type { ActivityLog } from '../store/activity.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 import { capText } from '../tools/result-shaping.js';
-import type { SchemaValidator } from '../tools/schema-validator.js';
+import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { CallOptions, CallToolResult, ToolCallContext } from '../tools/types.js';
 import { errorResult } from '../tools/types.js';
 import type { CoreEvents } from '../platform/events.js';
@@ -24,7 +24,8 @@ export interface CallPipelineDeps {
   agents: AgentService;
   approvals: ApprovalEngine;
   activity: ActivityLog;
-  validator: SchemaValidator;
+  /** Budgeted, off-thread validation: tool schemas may come from a hostile server (issue 17.3). */
+  validator: SchemaWorkerPool;
   events: CoreEvents;
   logger: Logger;
 }
@@ -88,7 +89,7 @@ export class CallPipeline implements AgentToolCalls {
     }
     const record = input as Record<string, unknown>;
     const problem =
-      this.deps.validator.validate(entry.def.inputSchema, record) ??
+      (await this.deps.validator.validate(entry.def.inputSchema, record, agent)) ??
       entry.source.validateArgs?.(entry.def.name, record) ??
       null;
     if (problem) {

@@ -5,6 +5,7 @@ import type {
   ControlApi,
   Decision,
   NewAgent,
+  PolicyChangeView,
   SettingsPatch,
   SettingsView,
   StatusView,
@@ -21,6 +22,7 @@ import {
   resolvePolicy,
 } from '../approvals/policy.js';
 import type { ActivityLog } from '../store/activity.js';
+import type { PolicyChanges } from '../gateway/policy-changes.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 import { isDestructive, isReadOnly } from '../tools/types.js';
 import type { CoreEvents } from '../platform/events.js';
@@ -78,6 +80,8 @@ export interface ControlServiceDeps {
   google?: GoogleControl;
   /** The MCP clients' config files (issue 15), loaded on first use. */
   clients?: () => Promise<ClientsApi>;
+  /** Loosening changes waiting for the window (issue 17.7). */
+  policyChanges?: PolicyChanges;
 }
 
 const vaultField = (v: VaultView | null) => (v ? { vault: v } : {});
@@ -153,6 +157,22 @@ export class ControlService implements ControlApi {
     if (agent !== undefined && !agentSettings)
       throw new ControlError('NOT_FOUND', `No agent named "${agent}".`);
     return this.d.registry.entries().map((e) => this.toolView(e, agent));
+  }
+
+  // Issue 17.7: policy changes asked for outside the window. Over HTTP, ControlRoutes decides
+  // who may call decidePolicyChange; over IPC the caller is the window itself.
+  async listPolicyChanges(): Promise<PolicyChangeView[]> {
+    return this.d.policyChanges?.list() ?? [];
+  }
+
+  async decidePolicyChange(id: string, confirm: boolean): Promise<PolicyChangeView> {
+    if (!this.d.policyChanges) throw new ControlError('NOT_FOUND', `No policy change ${id}.`);
+    return this.d.policyChanges.decide(id, confirm === true);
+  }
+
+  async waitPolicyChange(id: string): Promise<PolicyChangeView> {
+    if (!this.d.policyChanges) throw new ControlError('NOT_FOUND', `No policy change ${id}.`);
+    return this.d.policyChanges.wait(id);
   }
 
   async setToolPolicy(name: string, patch: ToolPolicyPatch): Promise<ToolView> {

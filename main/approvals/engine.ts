@@ -34,9 +34,14 @@ export interface ApprovalEngineDeps {
   /** Current definition of a tool by stable key, for views and edit validation. */
   toolInfo: (toolKey: string) => ToolInfo | undefined;
   /** Returns null when the arguments fit the tool's schema, else what is wrong. */
-  validate: (toolKey: string, args: Record<string, unknown>) => string | null;
+  validate: (
+    toolKey: string,
+    args: Record<string, unknown>,
+  ) => string | null | Promise<string | null>;
   grant: (agent: string, toolKey: string, until: string | null) => void;
   isPaused: () => boolean;
+  /** Per-agent budgets (issue 17.4): null admits a new request, else the refusal to return. */
+  admit?: (agent: string, args: Record<string, unknown>) => string | null;
   now?: () => number;
 }
 
@@ -119,6 +124,8 @@ export class ApprovalEngine {
       return this.wait(existing, req, t);
     }
     if (this.deps.isPaused()) return { result: msg.pausedResult(), decision: 'paused', ran: false };
+    const refused = this.deps.admit?.(req.agent, req.args);
+    if (refused) return { result: errorResult(refused), decision: 'rejected', ran: false };
     const created = this.create(key, req, t);
     this.creating.set(key, created);
     let row: ApprovalRow;
@@ -192,7 +199,7 @@ export class ApprovalEngine {
       ) {
         throw new ControlError('INVALID', 'Edited arguments must be a JSON object.');
       }
-      const problem = this.deps.validate(row.toolKey, decision.arguments);
+      const problem = await this.deps.validate(row.toolKey, decision.arguments);
       if (problem)
         throw new ControlError(
           'INVALID',
@@ -356,6 +363,29 @@ export class ApprovalEngine {
       'CONFLICT',
       `This request was decided a moment ago (${this.mustGet(id).state}); nothing changed.`,
     );
+  }
+
+  /**
+   * Issue 17.8: a revoked agent's waiting requests are withdrawn, so a later
+   * approval cannot run them; its waiting calls are answered.
+   */
+  withdrawAgent(agent: string): number {
+    let count = 0;
+    for (const row of this.deps.store.listByState(['pending'])) {
+      if (row.agent !== agent) continue;
+      if (!this.deps.store.transition(row.id, ['pending'], 'withdrawn', { decidedAt: this.now() }))
+        continue;
+      count++;
+      this.finish(row.id, {
+        result: errorResult(
+          'The request was withdrawn because this agent was revoked in Airlock. Nothing was run.',
+        ),
+        decision: 'withdrawn',
+        approvalId: row.id,
+        ran: false,
+      });
+    }
+    return count;
   }
 
   view(row: ApprovalRow): ApprovalView {

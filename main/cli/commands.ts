@@ -5,6 +5,7 @@ import { fileVaultTradeOff, keySource, VAULT_FILE } from '../platform/vault/file
 import { socketControlClient } from './socket-client.js';
 import { clientSetups } from '../agents/client-setup.js';
 import { resolveDataDir } from '../platform/paths.js';
+import { confirmedInWindow } from './confirm-in-window.js';
 import { runningServer, withControl } from './context.js';
 
 type Out = (line: string) => void;
@@ -129,7 +130,7 @@ export async function agentTools(
         .filter(Boolean)
     : null;
   return withControl(o.dataDir, async ({ api }) => {
-    await api.setAgentTools(name, tools);
+    await confirmedInWindow(api, () => api.setAgentTools(name, tools));
     out(
       tools
         ? `Agent "${name}" may now use only: ${tools.join(', ')}.`
@@ -169,13 +170,17 @@ export async function toolsSet(
   if (o.enabled !== undefined && o.enabled !== 'true' && o.enabled !== 'false')
     throw new Error('--enabled must be true or false.');
   return withControl(o.dataDir, async ({ api }) => {
-    const tool = await api.setToolPolicy(name, {
-      ...(o.approval ? { approval: o.approval as 'auto' | 'ask' } : {}),
-      ...(o.enabled ? { enabled: o.enabled === 'true' } : {}),
-      ...(o.agent ? { agent: o.agent } : {}),
-      ...(o.confirmDestructive ? { confirmDestructive: true } : {}),
-    });
-    out(formatTool(tool));
+    const tool = await confirmedInWindow(api, () =>
+      api.setToolPolicy(name, {
+        ...(o.approval ? { approval: o.approval as 'auto' | 'ask' } : {}),
+        ...(o.enabled ? { enabled: o.enabled === 'true' } : {}),
+        ...(o.agent ? { agent: o.agent } : {}),
+        ...(o.confirmDestructive ? { confirmDestructive: true } : {}),
+      }),
+    );
+    // Confirmed in the window (issue 17.7): show the tool as it is now.
+    const now = tool ?? (await api.listTools(o.agent)).find((t) => t.name === name);
+    if (now) out(formatTool(now));
     return 0;
   });
 }

@@ -6,6 +6,7 @@ import { Logger } from '../platform/log.js';
 import { dataPaths, resolveDataDir } from '../platform/paths.js';
 import { SelectedVault, type VaultChoice } from '../platform/vault/select.js';
 import { SocketUnreachableError, socketControlClient } from './socket-client.js';
+import { refuseLoosening } from './confirm-in-window.js';
 
 /** `--vault` for this CLI run (set once by main/cli.ts; AIRLOCK_VAULT otherwise). */
 let cliVaultChoice: VaultChoice | undefined;
@@ -69,7 +70,9 @@ export async function withControl<T>(
   await app.start();
   try {
     const port = app.settings.get().port;
-    return await fn({ api: app.control, mcpUrl: `http://127.0.0.1:${port}/mcp`, running: false });
+    // Issue 17.7: no window to confirm loosening in, so the in-process core refuses it.
+    const api = refuseLoosening(app.control);
+    return await fn({ api, mcpUrl: `http://127.0.0.1:${port}/mcp`, running: false });
   } finally {
     await app.stop();
   }

@@ -3,13 +3,9 @@ import type { RemoteView } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import { appVersion } from '../platform/version.js';
 import type { ProbeOAuth } from '../remote/probe.js';
-import {
-  parseHeaderArg,
-  validateHeaders,
-  validateRemoteUrl,
-  validateToken,
-} from '../remote/validate.js';
+import { validateRemoteUrl, validateToken } from '../remote/validate.js';
 import { withControl } from './context.js';
+import { headerValues, type HeaderOptions } from './header-values.js';
 import { loginCommand, logoutCommand } from './remote-login.js';
 import {
   isLocalAdd,
@@ -21,14 +17,15 @@ import {
   whereOf,
 } from './remote-local.js';
 
-export const REMOTE_USAGE = `  remote add NAME URL [--header 'K: V']... [--bearer-stdin]   add a remote MCP server (token read from stdin)
+export const REMOTE_USAGE = `  remote add NAME URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin]
+                                           add a remote MCP server (header values and token never on the command line)
 ${LOCAL_USAGE}  remote list [--json]                     remote servers and their state
   remote remove NAME                       remove a server and its stored credentials
   remote refresh [NAME]                    reconnect and re-read tools now
   remote login NAME [--client-id ID [--client-secret-stdin]] [--client-metadata-url URL] [--scope S] [--no-browser] [--json]
                                            sign in to a server that uses OAuth (browser + 127.0.0.1 redirect)
   remote logout NAME [--json]              forget a server's OAuth tokens and revoke them where supported
-  remote probe URL [--header 'K: V']... [--bearer-stdin] [--call TOOL [--args JSON]] [--timeout S] [--json]
+  remote probe URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin] [--call TOOL [--args JSON]] [--timeout S] [--json]
                [--oauth-auto [--client-id ID] [--client-secret-env VAR] [--client-metadata-url URL] [--scope S]]
                                            connect without saving, list (and call) tools; exit 1 on failure
                                            (--oauth-auto: testing aid, signs in without a browser)
@@ -38,6 +35,8 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   json: { type: 'boolean' },
   header: { type: 'string', multiple: true },
+  'header-env': { type: 'string', multiple: true },
+  'headers-stdin': { type: 'boolean' },
   'bearer-stdin': { type: 'boolean' },
   call: { type: 'string' },
   args: { type: 'string' },
@@ -85,7 +84,7 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
         });
       }
       if (!a || !b) break;
-      const headers = headersFrom(v.header);
+      const headers = await headerValues(v, readStdin);
       const bearerToken = v['bearer-stdin']
         ? validateToken(await readStdin('Paste the bearer token'))
         : undefined;
@@ -151,9 +150,7 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
   throw new ControlError('INVALID', `usage:\n${REMOTE_USAGE}`);
 }
 
-type ProbeFlags = {
-  header?: string[];
-  'bearer-stdin'?: boolean;
+type ProbeFlags = HeaderOptions & {
   call?: string;
   args?: string;
   timeout?: string;
@@ -169,7 +166,7 @@ type OAuthFlags = {
 
 async function probe(rawUrl: string, v: ProbeFlags): Promise<number> {
   const url = validateRemoteUrl(rawUrl);
-  const headers = headersFrom(v.header);
+  const headers = await headerValues(v, readStdin);
   if (v['bearer-stdin'])
     headers.Authorization = `Bearer ${validateToken(await readStdin('Paste the bearer token'))}`;
   const timeoutS = v.timeout === undefined ? 15 : Number(v.timeout);
@@ -241,15 +238,6 @@ function probeOAuth(v: OAuthFlags): ProbeOAuth {
     ...(v['client-metadata-url'] ? { clientMetadataUrl: v['client-metadata-url'] } : {}),
     ...(v.scope ? { scope: v.scope } : {}),
   };
-}
-
-function headersFrom(list: string[] | undefined): Record<string, string> {
-  const raw: Record<string, string> = {};
-  for (const h of list ?? []) {
-    const [k, val] = parseHeaderArg(h);
-    raw[k] = val;
-  }
-  return validateHeaders(raw);
 }
 
 async function readStdin(prompt: string): Promise<string> {

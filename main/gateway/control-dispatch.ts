@@ -18,6 +18,12 @@ export async function dispatchControl(
   api: ControlApi,
   call: unknown,
   logger: Logger,
+  /** The transport's say on calls that must wait for the window (issue 17.7, loosening-gate.ts). */
+  hold?: (
+    method: string,
+    params: unknown[],
+    run: () => Promise<unknown>,
+  ) => Promise<{ status: number; body: RpcBody } | null>,
 ): Promise<{ status: number; body: RpcBody }> {
   const c = (call ?? {}) as { method?: unknown; params?: unknown };
   const method = c.method;
@@ -30,6 +36,8 @@ export async function dispatchControl(
   const params = Array.isArray(c.params) ? c.params : [];
   try {
     const fn = api[method as ControlMethod] as (...args: unknown[]) => Promise<unknown>;
+    const held = hold && (await hold(method, params, () => fn.apply(api, params)));
+    if (held) return held;
     const result = await fn.apply(api, params);
     return { status: 200, body: { result: result ?? null } };
   } catch (err) {
@@ -46,6 +54,8 @@ function describeError(err: unknown): { status: number; code: string; message: s
       INVALID: 400,
       CONFLICT: 409,
       CONFIRM_REQUIRED: 409,
+      CONFIRM_IN_WINDOW: 409,
+      FORBIDDEN: 403,
       KEYCHAIN_UNAVAILABLE: 503,
       VAULT_LOCKED: 503,
       INTERNAL: 500,

@@ -4,7 +4,8 @@ import type { ControlApi, CoreEvent } from '../../common/contract/index.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
 import { dispatchControl } from './control-dispatch.js';
-import { BodyTooLargeError, bearerToken, readBody, sendJson } from './guards.js';
+import { BodyTooLargeError, bearerToken, parseJsonBody, readBody, sendJson } from './guards.js';
+import type { LooseningGate } from './loosening-gate.js';
 
 export interface ControlRoutesOptions {
   api: ControlApi;
@@ -13,6 +14,14 @@ export interface ControlRoutesOptions {
   controlToken: string;
   /** Recognises agent tokens so they get a clear 403 rather than a bare 401. */
   isAgentToken: (token: string) => boolean;
+  /**
+   * Issue 17.7: loosening asked for over HTTP by anything but Airlock's own
+   * page waits for the user. `confirmIn`: 'window' when the desktop window
+   * exists (then nothing over HTTP may confirm), 'page' when headless
+   * (Airlock's own page is the window).
+   */
+  gate?: LooseningGate;
+  confirmIn?: 'window' | 'page';
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -59,19 +68,38 @@ export class ControlRoutes {
         { error: 'METHOD_NOT_ALLOWED', message: 'Use POST.' },
         { allow: 'POST' },
       );
-    let call: { method?: unknown; params?: unknown };
+    let raw: Buffer;
     try {
-      call = JSON.parse((await readBody(req, 1024 * 1024)).toString('utf8') || '{}') as typeof call;
+      raw = await readBody(req, 1024 * 1024);
     } catch (err) {
       if (err instanceof BodyTooLargeError)
         return sendJson(res, 413, { error: 'TOO_LARGE', message: 'Request body too large.' });
       return sendJson(res, 400, {
         error: 'INVALID',
-        message: 'The body must be JSON: {"method": …, "params": [...]}.',
+        message: 'The request body could not be read.',
       });
     }
-    const { status, body } = await dispatchControl(this.o.api, call, this.o.logger);
-    sendJson(res, status, body);
+    // Depth-checked parse (issue 17.8): deep nesting is refused before recursion can blow up.
+    const body = raw.length === 0 ? ({ ok: true, value: {} } as const) : parseJsonBody(raw);
+    if (!body.ok) {
+      return sendJson(res, 400, {
+        error: 'INVALID',
+        message: `The body must be JSON: {"method": …, "params": [...]}. ${body.message}`,
+      });
+    }
+    // Airlock's own page (a same-origin fetch) acts as the window when there is no desktop window.
+    const fromWindow =
+      this.o.confirmIn !== 'window' &&
+      req.headers['sec-fetch-site'] === 'same-origin' &&
+      req.headers.origin === `http://${req.headers.host ?? ''}`;
+    const gate = this.o.gate;
+    const { status, body: answer } = await dispatchControl(
+      this.o.api,
+      body.value,
+      this.o.logger,
+      gate && ((method, params, run) => gate.hold(method, params, run, fromWindow)),
+    );
+    sendJson(res, status, answer);
   }
 
   events(req: IncomingMessage, res: ServerResponse): void {

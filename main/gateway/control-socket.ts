@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import type { ControlApi } from '../../common/contract/index.js';
 import type { Logger } from '../platform/log.js';
 import { dispatchControl } from './control-dispatch.js';
+import type { LooseningGate } from './loosening-gate.js';
 
 /**
  * The local control channel (issue 19, item 3): ControlApi for the CLI of the
@@ -25,6 +26,11 @@ export interface ControlSocketOptions {
   logger: Logger;
   /** Required on Windows (see above); ignored elsewhere. */
   controlToken: string;
+  /**
+   * Issue 17.7: the socket is never Airlock's window, so loosening asked for here (the CLI,
+   * or an agent with a shell running it) waits for the user's confirmation in the window.
+   */
+  gate?: LooseningGate;
 }
 
 const MAX_LINE = 1024 * 1024;
@@ -135,7 +141,13 @@ export class ControlSocket {
           message: 'The control token is missing or wrong.',
         });
     }
-    const { status, body } = await dispatchControl(this.o.api, call, this.o.logger);
+    const gate = this.o.gate;
+    const { status, body } = await dispatchControl(
+      this.o.api,
+      call,
+      this.o.logger,
+      gate && ((method, params, run) => gate.hold(method, params, run, false)),
+    );
     this.reply(socket, { status, ...body });
   }
 

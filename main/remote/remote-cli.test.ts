@@ -35,6 +35,7 @@ function cli(
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [AIRLOCK_BIN, ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, AIRLOCK_TEST_X_TEAM: 'blue-team-42' },
     });
     let stdout = '';
     let stderr = '';
@@ -78,7 +79,16 @@ describe.skipIf(!KEYRING)('airlock remote (CLI, OS keychain)', () => {
     };
 
     const added = await run(
-      ['remote', 'add', 'svc', up.url, '--header', 'X-Team: blue-team-42', '--bearer-stdin'],
+      // Header values never on the command line (issue 17.8): from the environment.
+      [
+        'remote',
+        'add',
+        'svc',
+        up.url,
+        '--header-env',
+        'X-Team=AIRLOCK_TEST_X_TEAM',
+        '--bearer-stdin',
+      ],
       `${TOKEN}\n`,
     );
     expect(added.stderr).toBe('');

@@ -90,6 +90,17 @@ export class ApprovalStore {
     return raw && fromRaw(raw);
   }
 
+  /** How many requests `agent` has waiting, and the bytes of their arguments (per-agent budgets, issue 17.4). */
+  pendingUsage(agent: string): { count: number; bytes: number } {
+    const row = this.db
+      .prepare(
+        `SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(CAST(args_json AS BLOB))), 0) AS bytes
+         FROM approvals WHERE state = 'pending' AND agent = ?`,
+      )
+      .get(agent) as { count: number; bytes: number };
+    return { count: row.count, bytes: row.bytes };
+  }
+
   listByState(states: ApprovalState[]): ApprovalRow[] {
     const rows = this.db
       .prepare(

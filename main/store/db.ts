@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
@@ -43,6 +44,7 @@ const MIGRATIONS: string[] = [
 ];
 
 export function openDatabase(path: string): Db {
+  ownerOnly(path);
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   // WAL + NORMAL never corrupts and keeps every committed transaction across
@@ -67,4 +69,17 @@ export function migrate(db: Db): void {
       db.pragma(`user_version = ${i + 1}`);
     })();
   }
+}
+
+/**
+ * The database holds approval arguments and results in clear: owner-only
+ * (issue 17, item 5). SQLite gives the -wal and -shm files it creates the
+ * database file's permissions, so the file is created 0600 before SQLite
+ * opens it; existing files (an older Airlock made them 0644) are tightened.
+ */
+function ownerOnly(path: string): void {
+  if (process.platform === 'win32') return;
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`])
+    if (existsSync(file)) chmodSync(file, 0o600);
 }
