@@ -222,3 +222,32 @@ describe('loosening from outside the window waits for the user', () => {
     expect((await offline.setToolPolicy('count_send', { approval: 'ask' })).approval).toBe('ask');
   });
 });
+
+describe.skipIf(process.platform === 'win32')(
+  'the local control socket is not the window either',
+  () => {
+    it('loosening over the socket (what `airlock tools set` uses while a server runs) waits for the window', async () => {
+      const { t } = await start();
+      const { readServerInfo } = await import('../platform/instance.js');
+      const { dataPaths } = await import('../platform/paths.js');
+      const { socketControlClient } = await import('../cli/socket-client.js');
+      const path = readServerInfo(dataPaths(t.dataDir).serverInfo)?.controlSocket;
+      expect(path).toBeTruthy();
+      const api = socketControlClient(path!);
+      const err = await api
+        .setToolPolicy('count_delete', { approval: 'auto', confirmDestructive: true })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ControlError);
+      expect((err as ControlError).code).toBe('CONFIRM_IN_WINDOW');
+      expect(await approvalOf(t, 'count_delete')).toBe('ask');
+      // Nor can the socket confirm its own change.
+      const id = /Change id: ([0-9a-f-]+)/.exec((err as ControlError).message)?.[1];
+      const own = await api.decidePolicyChange(id!, true).catch((e: unknown) => e);
+      expect((own as ControlError).code).toBe('FORBIDDEN');
+      expect(await approvalOf(t, 'count_delete')).toBe('ask');
+      // Tightening still applies at once.
+      await api.setToolPolicy('count_read', { approval: 'ask' });
+      expect(await approvalOf(t, 'count_read')).toBe('ask');
+    });
+  },
+);
