@@ -1,5 +1,8 @@
 import { AgentService, newToken } from '../agents/agent-service.js';
 import { ApprovalEngine } from '../approvals/engine.js';
+import { GrantService } from '../approvals/grants.js';
+import { toolInfoOf } from '../approvals/tool-info.js';
+import { GrantStore } from '../store/grant-store.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
 import { Gateway } from '../gateway/http-server.js';
 import { McpEndpoint } from '../gateway/mcp-endpoint.js';
@@ -21,7 +24,7 @@ import { Logger } from '../platform/log.js';
 import { dataPaths, type DataPaths } from '../platform/paths.js';
 import { SettingsStore } from '../platform/settings.js';
 import { appVersion } from '../platform/version.js';
-import { resolvePolicy } from '../approvals/policy.js';
+import { policyFingerprint, resolvePolicy } from '../approvals/policy.js';
 import { RemoteLoader } from '../remote/remote-loader.js';
 import type { RemoteManager } from '../remote/remote-manager.js';
 import type { RemoteTimings } from '../remote/remote-source.js';
@@ -56,6 +59,8 @@ export interface Started {
 }
 
 const CONTROL_TOKEN_KEY = 'control-token';
+/** How long a request outlives a cancelled call, waiting for the client's retry (issue 16 item 6). */
+const CANCEL_GRACE_MS = 2 * 60_000;
 
 /**
  * The composition root (DESIGN "Runtimes and layout"): builds every service,
@@ -74,6 +79,7 @@ export class App {
   agents!: AgentService;
   private db: Db | null = null;
   private approvals: ApprovalEngine | null = null;
+  private activity: ActivityLog | null = null;
   private gateway: Gateway | null = null;
   private mcp: McpEndpoint | null = null;
   private readonly lock: InstanceLock;
@@ -118,15 +124,34 @@ export class App {
     await this.vault.check();
     const controlToken = await this.controlToken();
     this.db = openDatabase(this.paths.database);
-    const activity = new ActivityLog(this.db);
+    const activity = new ActivityLog(this.db, {
+      onChange: (a, kind) =>
+        events.emit({
+          type: kind === 'added' ? 'activity.added' : 'activity.updated',
+          activity: a,
+        }),
+    });
+    this.activity = activity;
     const validator = new SchemaValidator();
     this.agents = new AgentService(settings, this.vault, logger);
     await this.agents.load();
 
     let mcpUrl = '';
+    const agents = this.agents;
+    const grants = new GrantService({
+      store: new GrantStore(this.db),
+      activity,
+      fingerprint: (agent, key) => {
+        const e = registry.getByKey(key);
+        return e ? policyFingerprint(settings.get(), e, agents.get(agent)) : null;
+      },
+      changed: () => events.emit({ type: 'state.changed' }),
+    });
     const approvals: ApprovalEngine = new ApprovalEngine({
       store: new ApprovalStore(this.db),
       events,
+      activity,
+      grants,
       timings: () => {
         const a = settings.get().approvals;
         return {
@@ -134,6 +159,7 @@ export class App {
           expireMs: a.expireMinutes * 60_000,
           outcomeWindowMs: a.outcomeWindowMinutes * 60_000,
           progressIntervalMs: a.progressIntervalSeconds * 1000,
+          cancelGraceMs: Math.min(CANCEL_GRACE_MS, a.expireMinutes * 60_000),
         };
       },
       execute: async (row, args, ctx): Promise<CallToolResult> => {
@@ -146,19 +172,12 @@ export class App {
       },
       toolInfo: (key) => {
         const e = registry.getByKey(key);
-        return (
-          e && {
-            name: e.name,
-            inputSchema: e.def.inputSchema,
-            ...(e.def.title ? { title: e.def.title } : {}),
-          }
-        );
+        return e && toolInfoOf(e);
       },
       validate: (key, args) => {
         const e = registry.getByKey(key);
         return e ? validator.validate(e.def.inputSchema, args) : 'the tool is no longer available';
       },
-      grant: (agent, key, until) => this.control.grant(agent, key, until),
       isPaused: () => settings.get().paused,
     });
     this.approvals = approvals;
@@ -167,6 +186,7 @@ export class App {
       settings,
       agents: this.agents,
       approvals,
+      grants,
       activity,
       validator,
       events,
@@ -186,6 +206,7 @@ export class App {
       registry,
       agents: this.agents,
       approvals,
+      grants,
       activity,
       events,
       mcpUrl: () => mcpUrl,
@@ -247,6 +268,8 @@ export class App {
     await this.gateway?.stop();
     this.gateway = null;
     this.approvals?.stop();
+    this.activity?.close();
+    this.activity = null;
     this.google.stop();
     await this.remoteLoader?.stop();
     this.remoteLoader = null;

@@ -3,6 +3,7 @@ import type { ActivityView } from '../../common/contract/index.js';
 import type { AgentService } from '../agents/agent-service.js';
 import { argsDigest } from '../approvals/canonical.js';
 import type { ApprovalEngine, AskOutcome } from '../approvals/engine.js';
+import type { GrantService } from '../approvals/grants.js';
 import { resolvePolicy } from '../approvals/policy.js';
 import type { ActivityLog } from '../store/activity.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
@@ -23,6 +24,7 @@ export interface CallPipelineDeps {
   settings: SettingsStore;
   agents: AgentService;
   approvals: ApprovalEngine;
+  grants: GrantService;
   activity: ActivityLog;
   validator: SchemaValidator;
   events: CoreEvents;
@@ -108,6 +110,19 @@ export class CallPipeline implements AgentToolCalls {
       return result;
     }
 
+    // A standing grant the user made for this agent, tool and (optionally) these arguments.
+    const grant = this.deps.grants.match(agent, entry.key, record);
+    if (grant) {
+      this.deps.grants.used(grant.id);
+      const result = await this.execute(entry, record, {
+        agent,
+        signal: opts.signal,
+        progress: opts.progress,
+      });
+      log('grant', result, { decisionKind: 'grant', grantId: grant.id });
+      return result;
+    }
+
     const outcome: AskOutcome = await this.deps.approvals.ask({
       agent,
       toolKey: entry.key,
@@ -116,12 +131,12 @@ export class CallPipeline implements AgentToolCalls {
       effect: () => this.effectOf(entry, record),
       signal: opts.signal,
       progress: opts.progress,
+      ...(opts.noWait ? { noWait: true } : {}),
     });
-    const decision = outcome.decision;
-    log(decision, outcome.result, {
-      ...(outcome.approvalId ? { approvalId: outcome.approvalId } : {}),
-      outcome: outcome.decision === 'waiting' ? 'pending' : outcome.result.isError ? 'error' : 'ok',
-    });
+    // A request owns its Activity row and moves it along itself; only calls refused before one
+    // existed (paused) are logged here.
+    if (!outcome.approvalId)
+      log(outcome.decision, outcome.result, { outcome: 'not_run', decisionKind: 'paused' });
     return outcome.result;
   }
 
@@ -152,9 +167,11 @@ export class CallPipeline implements AgentToolCalls {
    * holds the request back from the user, who then sees the plain summary.
    */
   async effectOf(entry: ToolEntry, args: Record<string, unknown>): Promise<string> {
+    // Without the source's own statement, the card shows the server's description separately and
+    // labelled as its words (issue 16 item 4); the effect line is Airlock's, on one line.
     const plain =
       entry.source.describeEffect?.(entry.def.name, args) ??
-      `${entry.def.title ?? entry.name}: ${entry.def.description.split('\n')[0]?.slice(0, 300) ?? ''}`;
+      `Run ${JSON.stringify(oneLine(entry.def.title ?? entry.name))} on ${oneLine(entry.source.label)}`;
     if (!entry.source.describeEffectAsync) return plain;
     let timer: NodeJS.Timeout | undefined;
     const fallback = new Promise<string>(
@@ -170,6 +187,7 @@ export class CallPipeline implements AgentToolCalls {
     }
   }
 
+  /** Queued, not written on the answer path (issue 20); ActivityLog flushes it within its window. */
   private record(e: {
     agent: string;
     tool: string;
@@ -177,29 +195,32 @@ export class CallPipeline implements AgentToolCalls {
     argsDigest: string;
     started: number;
     result: CallToolResult | null;
-    approvalId?: string;
     outcome?: ActivityView['outcome'];
+    decisionKind?: string;
+    grantId?: string;
   }): void {
     try {
       const firstText = e.result?.content?.find((c) => c.type === 'text');
-      const activity = this.deps.activity.add({
+      this.deps.activity.add({
         agent: e.agent,
         tool: e.tool,
         decision: e.decision,
         outcome: e.outcome ?? (e.result?.isError ? 'error' : 'ok'),
         durationMs: performance.now() - e.started,
         argsDigest: e.argsDigest,
-        ...(e.approvalId ? { approvalId: e.approvalId } : {}),
+        ...(e.decisionKind ? { decisionKind: e.decisionKind } : {}),
+        ...(e.grantId ? { grantId: e.grantId } : {}),
         ...(e.result?.isError && firstText?.type === 'text'
-          ? { detail: firstText.text.slice(0, 200) }
+          ? { detail: firstText.text.slice(0, 500) }
           : {}),
       });
-      this.deps.events.emit({ type: 'activity.added', activity });
     } catch (err) {
       this.deps.logger.error('could not write the activity log', { error: String(err) });
     }
   }
 }
+
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 120);
 
 export function toMcpTool(entry: ToolEntry): Tool {
   const def = entry.def;

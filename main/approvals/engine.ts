@@ -1,29 +1,38 @@
 import { randomUUID } from 'node:crypto';
-import type { ActivityView, ApprovalView, Decision } from '../../common/contract/index.js';
+import type {
+  ActivityView,
+  ApprovalView,
+  Decision,
+  DecisionKind,
+} from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import type { CoreEvents } from '../platform/events.js';
+import type { ActivityLog, ActivityPatch } from '../store/activity.js';
 import type { ApprovalRow, ApprovalStore } from '../store/approval-store.js';
 import type { CallToolResult, ToolCallContext } from '../tools/types.js';
 import { errorResult } from '../tools/types.js';
-import { callKey } from './canonical.js';
+import { approvalView, type ToolInfo } from './approval-view.js';
+import { argsDigest, callKey } from './canonical.js';
+import type { GrantService } from './grants.js';
 import * as msg from './messages.js';
+import { Waiters, type Waiter } from './waiting.js';
+
+export type { ToolInfo } from './approval-view.js';
 
 export interface ApprovalTimings {
   waitMs: number;
   expireMs: number;
   outcomeWindowMs: number;
   progressIntervalMs: number;
-}
-
-export interface ToolInfo {
-  name: string;
-  title?: string;
-  inputSchema: Record<string, unknown>;
+  /** How long a request outlives the cancellation of its last waiting call (issue 16 item 6). */
+  cancelGraceMs: number;
 }
 
 export interface ApprovalEngineDeps {
   store: ApprovalStore;
   events: CoreEvents;
+  activity: ActivityLog;
+  grants: GrantService;
   timings: () => ApprovalTimings;
   /** Runs an approved call; the engine guarantees at most once per request. */
   execute: (
@@ -35,7 +44,6 @@ export interface ApprovalEngineDeps {
   toolInfo: (toolKey: string) => ToolInfo | undefined;
   /** Returns null when the arguments fit the tool's schema, else what is wrong. */
   validate: (toolKey: string, args: Record<string, unknown>) => string | null;
-  grant: (agent: string, toolKey: string, until: string | null) => void;
   isPaused: () => boolean;
   now?: () => number;
 }
@@ -49,6 +57,8 @@ export interface AskRequest {
   effect: () => Promise<string>;
   signal: AbortSignal;
   progress?: ToolCallContext['progress'];
+  /** Answer at once with "waiting" instead of blocking (URL elicitation, issue 16 item 1). */
+  noWait?: boolean;
 }
 
 export interface AskOutcome {
@@ -59,18 +69,14 @@ export interface AskOutcome {
   ran: boolean;
 }
 
-interface Waiter {
-  settle: (outcome: AskOutcome) => void;
-  progress?: ToolCallContext['progress'];
-}
-
 /**
  * The approval engine: durable pending requests, attach-on-repeat, and
  * exactly-once execution (issue 3). A call blocks for a bounded time, then
  * tells the agent to call again; the repeat attaches to the same request.
+ * Each request owns one Activity row, moved along with it (issue 16 item 5).
  */
 export class ApprovalEngine {
-  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly waiters = new Waiters();
   private readonly creating = new Map<string, Promise<ApprovalRow>>();
   private sweeper: NodeJS.Timeout | undefined;
   private readonly now: () => number;
@@ -83,25 +89,29 @@ export class ApprovalEngine {
   start(): void {
     const now = this.now();
     for (const row of this.deps.store.listByState(['executing'])) {
-      this.deps.store.transition(row.id, ['executing'], 'unknown', {
-        finishedAt: now,
-        reason: 'Airlock stopped while the call was running',
-      });
+      const reason = 'Airlock stopped while the call was running';
+      this.deps.store.transition(row.id, ['executing'], 'unknown', { finishedAt: now, reason });
+      this.deps.activity.updateByApproval(row.id, { outcome: 'unknown', detail: reason });
     }
     for (const row of this.deps.store.listByState(['approved'])) {
+      const text =
+        'Airlock stopped after the approval and before running the call; nothing was sent.';
       this.deps.store.transition(row.id, ['approved'], 'failed', {
         finishedAt: now,
-        result: errorResult(
-          'Airlock stopped after the approval and before running the call; nothing was sent.',
-        ),
+        result: errorResult(text),
       });
+      this.deps.activity.updateByApproval(row.id, { outcome: 'not_run', detail: text });
     }
+    // Requests nobody waits for after a restart: the card says so.
+    for (const row of this.deps.store.listByState(['pending']))
+      if (row.agentLeftAt === null) this.deps.store.setAgentLeft(row.id, now);
     this.sweeper = setInterval(() => this.expireDue(), 1000);
     this.sweeper.unref();
   }
 
   stop(): void {
     clearInterval(this.sweeper);
+    this.waiters.stop();
   }
 
   async ask(req: AskRequest): Promise<AskOutcome> {
@@ -151,8 +161,21 @@ export class ApprovalEngine {
       reason: null,
       editedArgs: null,
       result: null,
+      decisionKind: null,
+      grantId: null,
+      agentLeftAt: null,
+      startedAt: null,
     };
     this.deps.store.insert(row);
+    this.deps.activity.addNow({
+      agent: req.agent,
+      tool: req.tool,
+      decision: 'waiting',
+      outcome: 'pending',
+      durationMs: 0,
+      argsDigest: argsDigest(req.args),
+      approvalId: row.id,
+    });
     return row;
   }
 
@@ -172,10 +195,18 @@ export class ApprovalEngine {
       throw new ControlError('CONFLICT', `This request is already ${row.state}; nothing changed.`);
     }
     const now = this.now();
+    const waitMs = now - row.createdAt;
     if (decision.kind === 'deny') {
       const reason = decision.reason?.trim().slice(0, 1000) || null;
-      if (!this.deps.store.transition(id, ['pending'], 'denied', { decidedAt: now, reason }))
+      if (
+        !this.deps.store.transition(id, ['pending'], 'denied', {
+          decidedAt: now,
+          reason,
+          decisionKind: 'denied',
+        })
+      )
         throw this.raced(id);
+      this.track(id, { decision: 'denied', outcome: 'not_run', waitMs, decisionKind: 'denied' });
       return this.finish(id, {
         result: msg.deniedResult({ ...row, reason }),
         decision: 'denied',
@@ -200,20 +231,47 @@ export class ApprovalEngine {
         );
       edited = decision.arguments;
     }
-    let until: string | null = null;
-    if (decision.kind === 'always_allow' && decision.until) {
-      if (Number.isNaN(Date.parse(decision.until)))
-        throw new ControlError('INVALID', '"until" must be an ISO date-time.');
-      until = new Date(decision.until).toISOString();
+    let kind: DecisionKind = edited ? 'edited' : 'once';
+    let grantId: string | null = null;
+    if (decision.kind === 'always_allow') {
+      // Making a tool with side effects run freely is a loosening: it needs a deliberate yes (issue 16 item 2).
+      const risk = this.deps.toolInfo(row.toolKey)?.risk ?? 'destructive';
+      if (risk !== 'read-only' && decision.confirm !== true)
+        throw new ControlError(
+          'CONFIRM_REQUIRED',
+          `${row.tool} can ${risk === 'destructive' ? 'send, change or delete' : 'change'} things. ` +
+            `Letting ${row.agent} run it without asking needs explicit confirmation ("confirm": true).`,
+        );
+      const grant = this.deps.grants.create({
+        agent: row.agent,
+        toolKey: row.toolKey,
+        tool: row.tool,
+        args: row.args,
+        ...(decision.hours !== undefined ? { hours: decision.hours } : {}),
+        ...(decision.until !== undefined ? { until: decision.until } : {}),
+        ...(decision.constraint !== undefined ? { constraint: decision.constraint } : {}),
+        approvalId: id,
+      });
+      kind = 'grant';
+      grantId = grant.id;
     }
     if (
       !this.deps.store.transition(id, ['pending'], 'approved', {
         decidedAt: now,
         editedArgs: edited,
+        decisionKind: kind,
+        grantId,
       })
-    )
+    ) {
+      if (grantId) this.deps.grants.revoke(grantId);
       throw this.raced(id);
-    if (decision.kind === 'always_allow') this.deps.grant(row.agent, row.toolKey, until);
+    }
+    this.track(id, {
+      decision: 'approved',
+      decisionKind: kind,
+      waitMs,
+      ...(grantId ? { grantId } : {}),
+    });
     const view = this.emitUpdated(id);
     void this.run(id);
     return view;
@@ -221,7 +279,8 @@ export class ApprovalEngine {
 
   private async run(id: string): Promise<void> {
     // The guarded transition is what makes execution exactly-once.
-    if (!this.deps.store.transition(id, ['approved'], 'executing')) return;
+    const started = this.now();
+    if (!this.deps.store.transition(id, ['approved'], 'executing', { startedAt: started })) return;
     const row = this.mustGet(id);
     this.emitUpdated(id);
     const args = row.editedArgs ?? row.args;
@@ -236,6 +295,8 @@ export class ApprovalEngine {
     } catch (err) {
       result = errorResult(`The call failed: ${err instanceof Error ? err.message : String(err)}`);
     }
+    // The upstream's own words, before Airlock adds its note (issue 16 item 5: "the real error").
+    const upstreamText = result.content?.find((c) => c.type === 'text');
     if (row.editedArgs) {
       result = {
         ...result,
@@ -246,31 +307,47 @@ export class ApprovalEngine {
       };
     }
     const state = result.isError ? 'failed' : 'done';
-    this.deps.store.transition(id, ['executing'], state, { finishedAt: this.now(), result });
+    const finished = this.now();
+    this.deps.store.transition(id, ['executing'], state, { finishedAt: finished, result });
+    this.track(id, {
+      outcome: result.isError ? 'error' : 'ok',
+      durationMs: finished - started,
+      ...(result.isError && upstreamText?.type === 'text' ? { detail: upstreamText.text } : {}),
+    });
     this.finish(id, { result, decision: 'approved', approvalId: id, ran: true });
   }
 
   private wait(row: ApprovalRow, req: AskRequest, t: ApprovalTimings): Promise<AskOutcome> {
+    const waitingOutcome = (): AskOutcome => ({
+      result: msg.waitingResult(row),
+      decision: 'waiting',
+      approvalId: row.id,
+      ran: false,
+    });
+    if (req.noWait) {
+      // Nobody stays attached: the client comes back on its own once the user decides.
+      if (!this.waiters.has(row.id)) this.agentLeft(row.id);
+      return Promise.resolve(waitingOutcome());
+    }
     return new Promise<AskOutcome>((resolve) => {
-      const set = this.waiters.get(row.id) ?? new Set<Waiter>();
-      this.waiters.set(row.id, set);
+      let left = false;
       const cleanup = () => {
         clearTimeout(timer);
         clearInterval(ticker);
         req.signal.removeEventListener('abort', onAbort);
-        set.delete(waiter);
-        if (set.size === 0 && this.waiters.get(row.id) === set) this.waiters.delete(row.id);
+        left = this.waiters.remove(row.id, waiter);
       };
-      const waiter: Waiter = { settle: (o) => (cleanup(), resolve(o)), progress: req.progress };
+      const waiter: Waiter = {
+        settle: (o) => (cleanup(), resolve(o)),
+        progress: req.progress,
+      };
       const onAbort = () => {
         cleanup();
-        // A client that cancels or drops while waiting withdraws its request,
-        // unless another identical call is still waiting on it.
-        if (
-          !this.waiters.has(row.id) &&
-          this.deps.store.transition(row.id, ['pending'], 'withdrawn', { decidedAt: this.now() })
-        ) {
-          this.emitUpdated(row.id);
+        // A client that cancels keeps its request for a grace period, so its retry re-attaches
+        // (issue 16 item 6); after that the request is withdrawn, unless someone decided meanwhile.
+        if (left) {
+          this.agentLeft(row.id);
+          this.waiters.startGrace(row.id, t.cancelGraceMs, () => this.withdraw(row.id));
         }
         resolve({
           result: msg.withdrawnResult(),
@@ -281,22 +358,35 @@ export class ApprovalEngine {
       };
       const timer = setTimeout(() => {
         cleanup();
-        resolve({
-          result: msg.waitingResult(row),
-          decision: 'waiting',
-          approvalId: row.id,
-          ran: false,
-        });
+        if (left) this.agentLeft(row.id);
+        resolve(waitingOutcome());
       }, t.waitMs);
       let ticks = 0;
       const ticker = setInterval(() => {
         ticks++;
         req.progress?.(ticks, undefined, `Waiting for approval in Airlock (request ${row.id})`);
       }, t.progressIntervalMs);
-      set.add(waiter);
+      const wasAlone = !this.waiters.has(row.id);
+      this.waiters.add(row.id, waiter);
+      if (wasAlone && this.mustGet(row.id).agentLeftAt !== null) {
+        this.deps.store.setAgentLeft(row.id, null);
+        if (this.mustGet(row.id).state === 'pending') this.emitUpdated(row.id);
+      }
       if (req.signal.aborted) onAbort();
       else req.signal.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  private agentLeft(id: string): void {
+    this.deps.store.setAgentLeft(id, this.now());
+    if (this.deps.store.get(id)?.state === 'pending') this.emitUpdated(id);
+  }
+
+  private withdraw(id: string): void {
+    if (this.deps.store.transition(id, ['pending'], 'withdrawn', { decidedAt: this.now() })) {
+      this.track(id, { decision: 'withdrawn', outcome: 'not_run', decisionKind: 'withdrawn' });
+      this.emitUpdated(id);
+    }
   }
 
   private storedOutcome(row: ApprovalRow): AskOutcome | null {
@@ -317,8 +407,20 @@ export class ApprovalEngine {
   private expireDue(): void {
     const t = this.deps.timings();
     for (const row of this.deps.store.dueForExpiry(this.now())) {
-      if (!this.deps.store.transition(row.id, ['pending'], 'expired', { decidedAt: this.now() }))
+      if (
+        !this.deps.store.transition(row.id, ['pending'], 'expired', {
+          decidedAt: this.now(),
+          decisionKind: 'expired',
+        })
+      )
         continue;
+      this.waiters.cancelGrace(row.id);
+      this.track(row.id, {
+        decision: 'expired',
+        outcome: 'not_run',
+        waitMs: this.now() - row.createdAt,
+        decisionKind: 'expired',
+      });
       this.finish(row.id, {
         result: msg.expiredResult(row, Math.round(t.expireMs / 60000)),
         decision: 'expired',
@@ -328,14 +430,24 @@ export class ApprovalEngine {
     }
   }
 
+  /** Moves the request's Activity row along; a failure to log never fails the call. */
+  private track(id: string, patch: ActivityPatch): void {
+    try {
+      this.deps.activity.updateByApproval(id, patch);
+    } catch {
+      // The approval state (the source of truth) is already written.
+    }
+  }
+
   private finish(id: string, outcome: AskOutcome): ApprovalView {
-    for (const w of [...(this.waiters.get(id) ?? [])]) w.settle(outcome);
+    this.waiters.cancelGrace(id);
+    for (const w of this.waiters.all(id)) w.settle(outcome);
     return this.emitUpdated(id);
   }
 
   private progressToWaiters(id: string): ToolCallContext['progress'] {
     return (p, total, message) => {
-      for (const w of this.waiters.get(id) ?? []) w.progress?.(p, total, message);
+      for (const w of this.waiters.all(id)) w.progress?.(p, total, message);
     };
   }
 
@@ -359,23 +471,6 @@ export class ApprovalEngine {
   }
 
   view(row: ApprovalRow): ApprovalView {
-    const info = this.deps.toolInfo(row.toolKey);
-    const outcome = row.result?.content?.find((c) => c.type === 'text');
-    return {
-      id: row.id,
-      agent: row.agent,
-      tool: info?.name ?? row.tool,
-      ...(info?.title ? { toolTitle: info.title } : {}),
-      effect: row.effect,
-      arguments: row.args,
-      inputSchema: info?.inputSchema ?? { type: 'object' },
-      state: row.state,
-      createdAt: new Date(row.createdAt).toISOString(),
-      expiresAt: new Date(row.expiresAt).toISOString(),
-      ...(row.decidedAt ? { decidedAt: new Date(row.decidedAt).toISOString() } : {}),
-      ...(row.reason ? { reason: row.reason } : {}),
-      ...(row.editedArgs ? { editedArguments: row.editedArgs } : {}),
-      ...(outcome && outcome.type === 'text' ? { outcome: outcome.text.slice(0, 300) } : {}),
-    };
+    return approvalView(row, this.deps.toolInfo(row.toolKey), this.waiters.has(row.id));
   }
 }

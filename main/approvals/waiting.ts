@@ -1,0 +1,64 @@
+import type { ToolCallContext } from '../tools/types.js';
+import type { AskOutcome } from './engine.js';
+
+export interface Waiter {
+  settle: (outcome: AskOutcome) => void;
+  progress?: ToolCallContext['progress'];
+}
+
+/**
+ * The agents' calls waiting on each request, and the grace given to a request
+ * whose last waiting call was cancelled (issue 16 item 6): a client whose own
+ * timeout is shorter than Airlock's cancels and retries; the retry must find
+ * the same request, not a withdrawn one and a new card.
+ */
+export class Waiters {
+  private readonly sets = new Map<string, Set<Waiter>>();
+  private readonly graces = new Map<string, NodeJS.Timeout>();
+
+  add(id: string, w: Waiter): void {
+    const set = this.sets.get(id) ?? new Set<Waiter>();
+    this.sets.set(id, set);
+    set.add(w);
+    this.cancelGrace(id);
+  }
+
+  /** Removes a waiter; true when it was the last one on the request. */
+  remove(id: string, w: Waiter): boolean {
+    const set = this.sets.get(id);
+    if (!set) return true;
+    set.delete(w);
+    if (set.size > 0) return false;
+    this.sets.delete(id);
+    return true;
+  }
+
+  has(id: string): boolean {
+    return (this.sets.get(id)?.size ?? 0) > 0;
+  }
+
+  all(id: string): Waiter[] {
+    return [...(this.sets.get(id) ?? [])];
+  }
+
+  /** Calls `expire` after `ms` unless a call attaches to the request first. */
+  startGrace(id: string, ms: number, expire: () => void): void {
+    this.cancelGrace(id);
+    const t = setTimeout(() => {
+      this.graces.delete(id);
+      if (!this.has(id)) expire();
+    }, ms);
+    t.unref();
+    this.graces.set(id, t);
+  }
+
+  cancelGrace(id: string): void {
+    clearTimeout(this.graces.get(id));
+    this.graces.delete(id);
+  }
+
+  stop(): void {
+    for (const t of this.graces.values()) clearTimeout(t);
+    this.graces.clear();
+  }
+}
