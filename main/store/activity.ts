@@ -79,6 +79,8 @@ export class ActivityLog {
 
   /** Writes a row now and returns it. */
   addNow(entry: NewActivity): ActivityView {
+    // Queued rows go first, so ids keep the order in which things happened.
+    this.flush();
     const view = this.insert(entry);
     this.options.onChange?.(view, 'added');
     return view;

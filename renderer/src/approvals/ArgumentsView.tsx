@@ -16,7 +16,7 @@ export function ArgumentsView({ args }: { args: Record<string, unknown> }) {
   return (
     <section className="args" aria-label="Exact arguments">
       <div className="args-head">
-        <h4>Exact arguments</h4>
+        <span className="args-title">Exact arguments</span>
         <button
           type="button"
           className="link"

@@ -1,9 +1,13 @@
 import { useMemo, useState } from 'react';
-import { reveal } from './reveal';
+import { reveal, type Part } from './reveal';
 
 /** Text with every invisible or direction-changing character named in a visible mark. */
 export function Revealed({ text }: { text: string }) {
   const parts = useMemo(() => reveal(text), [text]);
+  return <Parts parts={parts} />;
+}
+
+function Parts({ parts }: { parts: Part[] }) {
   return (
     <>
       {parts.map((p, i) =>
@@ -23,21 +27,54 @@ export function Revealed({ text }: { text: string }) {
 export const CLIP_CHARS = 1200;
 export const CLIP_LINES = 16;
 
-export function clip(text: string): { head: string; hiddenChars: number; hiddenLines: number } {
-  let end = Math.min(text.length, CLIP_CHARS);
+/**
+ * The head of a revealed value, counted as it reads on screen: a mark for
+ * 20,000 blanks is a few characters, so what follows it stays in sight.
+ */
+export function clipParts(parts: Part[]): {
+  head: Part[];
+  hiddenChars: number;
+  hiddenLines: number;
+} {
+  const head: Part[] = [];
+  let budget = CLIP_CHARS;
   let lines = 0;
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10 && ++lines >= CLIP_LINES) {
-      end = i;
+  let i = 0;
+  let rest = '';
+  for (; i < parts.length; i++) {
+    const p = parts[i]!;
+    if ('mark' in p) {
+      if (budget <= 0) break;
+      head.push(p);
+      budget -= p.mark.length;
+      continue;
+    }
+    let end = Math.min(p.text.length, Math.max(0, budget));
+    for (let j = 0; j < end; j++) {
+      if (p.text.charCodeAt(j) === 10 && ++lines >= CLIP_LINES) {
+        end = j;
+        break;
+      }
+    }
+    if (end > 0) head.push({ text: p.text.slice(0, end) });
+    budget -= end;
+    if (end < p.text.length) {
+      rest = p.text.slice(end);
+      i++;
       break;
     }
   }
-  const rest = text.slice(end);
-  return {
-    head: text.slice(0, end),
-    hiddenChars: rest.length,
-    hiddenLines: rest ? rest.split('\n').length - (rest.startsWith('\n') ? 1 : 0) : 0,
-  };
+  let hiddenChars = rest.length;
+  let hiddenText = rest;
+  for (; i < parts.length; i++) {
+    const p = parts[i]!;
+    hiddenChars += 'mark' in p ? 1 : p.text.length;
+    if (!('mark' in p)) hiddenText += p.text;
+  }
+  const hiddenLines = hiddenChars
+    ? hiddenText.split('\n').length - (hiddenText.startsWith('\n') ? 1 : 0)
+    : 0;
+  return { head, hiddenChars, hiddenLines };
 }
 
 /**
@@ -46,12 +83,13 @@ export function clip(text: string): { head: string; hiddenChars: number; hiddenL
  */
 export function ClippedText({ text, testId }: { text: string; testId?: string }) {
   const [full, setFull] = useState(false);
-  const c = useMemo(() => clip(text), [text]);
+  const parts = useMemo(() => reveal(text), [text]);
+  const c = useMemo(() => clipParts(parts), [parts]);
   const clipped = c.hiddenChars > 0 && !full;
   return (
     <div className="clipped">
       <div className="text-value" data-testid={testId}>
-        <Revealed text={clipped ? c.head : text} />
+        <Parts parts={clipped ? c.head : parts} />
       </div>
       {c.hiddenChars > 0 && (
         <p className="more-below" data-testid="more-below">

@@ -23,3 +23,14 @@ describe('reveal', () => {
     expect(revealPlain('bell\u0007')).toBe('bell⟦U+0007⟧');
   });
 });
+
+describe('clipParts', () => {
+  it('counts a folded run as its mark, so the text after 20,000 blanks stays in the head', async () => {
+    const { clipParts } = await import('./Revealed');
+    const c = clipParts(reveal('pay' + '\u00a0'.repeat(20_000) + 'THE-END' + '\nx'.repeat(100)));
+    const head = c.head.map((p) => ('mark' in p ? `[${p.mark}]` : p.text)).join('');
+    expect(head.startsWith('pay[NBSP×20000]THE-END\nx')).toBe(true);
+    expect(c.hiddenChars).toBeGreaterThan(0);
+    expect(c.hiddenLines).toBeGreaterThan(1);
+  });
+});
