@@ -191,6 +191,7 @@ export class App {
       validator,
       events,
       logger,
+      baseUrl: () => (mcpUrl ? new URL(mcpUrl).origin : ''),
     });
     this.mcp = new McpEndpoint({
       pipeline,

@@ -29,6 +29,8 @@ export interface CallPipelineDeps {
   validator: SchemaValidator;
   events: CoreEvents;
   logger: Logger;
+  /** The gateway's base URL once it listens (for approval links), or '' before. */
+  baseUrl?: () => string;
 }
 
 /**
@@ -37,6 +39,15 @@ export interface CallPipelineDeps {
  */
 export class CallPipeline implements AgentToolCalls {
   constructor(private readonly deps: CallPipelineDeps) {}
+
+  /**
+   * The approval view of one request on the web page (`#/approve/<id>`), for URL
+   * elicitation. No token in it: the page uses the one its tab already holds.
+   */
+  approvalUrl(id: string): string | null {
+    const base = this.deps.baseUrl?.() ?? '';
+    return base ? `${base}/#/approve/${encodeURIComponent(id)}` : null;
+  }
 
   /** The tools this agent may see, as MCP `Tool` objects. */
   async listTools(agent: string): Promise<Tool[]> {
