@@ -200,6 +200,8 @@ export class ControlService implements ControlApi {
 
   async revokeAgent(name: string): Promise<void> {
     await this.d.agents.revoke(name);
+    // Its grants end with it: an agent added later under the same name starts with none.
+    this.d.grants.revokeFor(name, null);
     this.d.events.emit({ type: 'state.changed' });
   }
 

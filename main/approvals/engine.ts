@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  ActivityView,
-  ApprovalView,
-  Decision,
-  DecisionKind,
-} from '../../common/contract/index.js';
+import type { ActivityView, ApprovalView, Decision } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { ActivityLog, ActivityPatch } from '../store/activity.js';
@@ -15,6 +10,8 @@ import { approvalView, type ToolInfo } from './approval-view.js';
 import { argsDigest, callKey } from './canonical.js';
 import type { GrantService } from './grants.js';
 import * as msg from './messages.js';
+import { acceptDecision } from './decisions.js';
+import { settleAfterRestart, storedOutcome } from './recovery.js';
 import { Waiters, type Waiter } from './waiting.js';
 
 export type { ToolInfo } from './approval-view.js';
@@ -85,26 +82,9 @@ export class ApprovalEngine {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Settles what a previous run left: `executing` may have been applied, `approved` never ran. */
+  /** Settles what a previous run left (recovery.ts), then expires requests as they fall due. */
   start(): void {
-    const now = this.now();
-    for (const row of this.deps.store.listByState(['executing'])) {
-      const reason = 'Airlock stopped while the call was running';
-      this.deps.store.transition(row.id, ['executing'], 'unknown', { finishedAt: now, reason });
-      this.deps.activity.updateByApproval(row.id, { outcome: 'unknown', detail: reason });
-    }
-    for (const row of this.deps.store.listByState(['approved'])) {
-      const text =
-        'Airlock stopped after the approval and before running the call; nothing was sent.';
-      this.deps.store.transition(row.id, ['approved'], 'failed', {
-        finishedAt: now,
-        result: errorResult(text),
-      });
-      this.deps.activity.updateByApproval(row.id, { outcome: 'not_run', detail: text });
-    }
-    // Requests nobody waits for after a restart: the card says so.
-    for (const row of this.deps.store.listByState(['pending']))
-      if (row.agentLeftAt === null) this.deps.store.setAgentLeft(row.id, now);
+    settleAfterRestart(this.deps.store, this.deps.activity, this.now());
     this.sweeper = setInterval(() => this.expireDue(), 1000);
     this.sweeper.unref();
   }
@@ -124,7 +104,7 @@ export class ApprovalEngine {
       ? await creating
       : this.deps.store.findForRepeat(key, this.now() - t.outcomeWindowMs);
     if (existing) {
-      const stored = this.storedOutcome(existing);
+      const stored = storedOutcome(existing);
       if (stored) return stored;
       return this.wait(existing, req, t);
     }
@@ -214,47 +194,7 @@ export class ApprovalEngine {
         ran: false,
       });
     }
-    let edited: Record<string, unknown> | null = null;
-    if (decision.kind === 'allow_edited') {
-      if (
-        !decision.arguments ||
-        typeof decision.arguments !== 'object' ||
-        Array.isArray(decision.arguments)
-      ) {
-        throw new ControlError('INVALID', 'Edited arguments must be a JSON object.');
-      }
-      const problem = this.deps.validate(row.toolKey, decision.arguments);
-      if (problem)
-        throw new ControlError(
-          'INVALID',
-          `The edited arguments do not fit ${row.tool}: ${problem}`,
-        );
-      edited = decision.arguments;
-    }
-    let kind: DecisionKind = edited ? 'edited' : 'once';
-    let grantId: string | null = null;
-    if (decision.kind === 'always_allow') {
-      // Making a tool with side effects run freely is a loosening: it needs a deliberate yes (issue 16 item 2).
-      const risk = this.deps.toolInfo(row.toolKey)?.risk ?? 'destructive';
-      if (risk !== 'read-only' && decision.confirm !== true)
-        throw new ControlError(
-          'CONFIRM_REQUIRED',
-          `${row.tool} can ${risk === 'destructive' ? 'send, change or delete' : 'change'} things. ` +
-            `Letting ${row.agent} run it without asking needs explicit confirmation ("confirm": true).`,
-        );
-      const grant = this.deps.grants.create({
-        agent: row.agent,
-        toolKey: row.toolKey,
-        tool: row.tool,
-        args: row.args,
-        ...(decision.hours !== undefined ? { hours: decision.hours } : {}),
-        ...(decision.until !== undefined ? { until: decision.until } : {}),
-        ...(decision.constraint !== undefined ? { constraint: decision.constraint } : {}),
-        approvalId: id,
-      });
-      kind = 'grant';
-      grantId = grant.id;
-    }
+    const { edited, kind, grantId } = acceptDecision(this.deps, row, decision);
     if (
       !this.deps.store.transition(id, ['pending'], 'approved', {
         decidedAt: now,
@@ -386,21 +326,6 @@ export class ApprovalEngine {
     if (this.deps.store.transition(id, ['pending'], 'withdrawn', { decidedAt: this.now() })) {
       this.track(id, { decision: 'withdrawn', outcome: 'not_run', decisionKind: 'withdrawn' });
       this.emitUpdated(id);
-    }
-  }
-
-  private storedOutcome(row: ApprovalRow): AskOutcome | null {
-    const base = { approvalId: row.id, ran: false };
-    switch (row.state) {
-      case 'done':
-      case 'failed':
-        return { ...base, result: msg.alreadyDoneResult(row), decision: 'approved' };
-      case 'denied':
-        return { ...base, result: msg.deniedResult(row), decision: 'denied' };
-      case 'unknown':
-        return { ...base, result: msg.unknownResult(row), decision: 'approved' };
-      default:
-        return null;
     }
   }
 
