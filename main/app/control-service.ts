@@ -200,8 +200,10 @@ export class ControlService implements ControlApi {
 
   async revokeAgent(name: string): Promise<void> {
     await this.d.agents.revoke(name);
-    // Its grants end with it: an agent added later under the same name starts with none.
+    // Its grants and requests end with it: an agent added later under the same name starts
+    // with none, and a pending request of the revoked agent can no longer be approved into running.
     this.d.grants.revokeFor(name, null);
+    this.d.approvals.forgetAgent(name);
     this.d.events.emit({ type: 'state.changed' });
   }
 

@@ -159,6 +159,26 @@ export class ApprovalEngine {
     return row;
   }
 
+  /**
+   * An agent was revoked: its pending requests are withdrawn (approving them later runs
+   * nothing), and its finished ones no longer answer repeats, so a new agent given the same
+   * name inherits no stored outcome.
+   */
+  forgetAgent(agent: string): void {
+    for (const id of this.deps.store.detachAgent(agent)) {
+      this.waiters.cancelGrace(id);
+      if (this.deps.store.transition(id, ['pending'], 'withdrawn', { decidedAt: this.now() })) {
+        this.track(id, { decision: 'withdrawn', outcome: 'not_run', decisionKind: 'withdrawn' });
+        this.finish(id, {
+          result: msg.withdrawnResult(),
+          decision: 'withdrawn',
+          approvalId: id,
+          ran: false,
+        });
+      }
+    }
+  }
+
   listPending(): ApprovalView[] {
     this.expireDue();
     return this.deps.store.listByState(['pending']).map((r) => this.view(r));

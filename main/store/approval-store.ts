@@ -156,6 +156,23 @@ export class ApprovalStore {
     this.db.prepare('UPDATE approvals SET agent_left_at = ? WHERE id = ?').run(at, id);
   }
 
+  /**
+   * Detaches an agent's requests from future repeats (its name may be given to a new agent
+   * later, which must not inherit stored outcomes); returns the ids still pending.
+   */
+  detachAgent(agent: string): string[] {
+    this.db
+      .prepare(
+        `UPDATE approvals SET call_key = call_key || ':revoked' WHERE agent = ? AND call_key NOT LIKE '%:revoked'`,
+      )
+      .run(agent);
+    return (
+      this.db
+        .prepare(`SELECT id FROM approvals WHERE agent = ? AND state = 'pending'`)
+        .all(agent) as { id: string }[]
+    ).map((r) => r.id);
+  }
+
   /** Pending requests past their expiry; the caller transitions each one. */
   dueForExpiry(now: number): ApprovalRow[] {
     const rows = this.db
