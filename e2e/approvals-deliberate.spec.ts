@@ -206,6 +206,39 @@ test('hidden and direction-changing characters are named, and a long value shows
   expect((await call).isError).toBe(true);
 });
 
+test("the approval link #/approve/<id> (the URL sent to agents) opens that request, with the tab's own token", async ({
+  page,
+}) => {
+  const { server, agent } = airlock();
+  await openApprovals(page, server); // the tab holds the token in sessionStorage
+  const bodies = [marker('link-a'), marker('link-b')];
+  const calls = bodies.map((body) => callTool(agent, 'test_send', { to: TO, body }));
+  const reqs = [];
+  for (const body of bodies) reqs.push(await waitForPending(server, body));
+  await page.goto(`${server.url}/#/approve/${reqs[1]!.id}`);
+  await expect(card(page, bodies[1]!)).toBeFocused();
+  expect(page.url()).not.toContain(server.controlToken);
+  for (const r of reqs) await controlApi(server).decide(r.id, { kind: 'deny' });
+  await Promise.all(calls);
+});
+
+test('large arguments are shown clipped: the page holds a bounded amount of text per value', async ({
+  page,
+}) => {
+  const { server, agent } = airlock();
+  await openApprovals(page, server);
+  const bodies = [0, 1, 2, 3].map((i) => `${marker(`big${i}`)} ${'x'.repeat(200_000)}`);
+  const calls = bodies.map((body) => callTool(agent, 'test_send', { to: TO, body }));
+  for (const body of bodies) await expect(card(page, body.slice(0, 30))).toBeVisible();
+  const text = Number(await page.evaluate('document.body.innerText.length'));
+  expect(text).toBeLessThan(40_000);
+  for (const body of bodies) {
+    const r = await waitForPending(server, body.slice(0, 30));
+    await controlApi(server).decide(r.id, { kind: 'deny' });
+  }
+  await Promise.all(calls);
+});
+
 // Last in the file: it kills the core.
 test('while Airlock is unreachable the decisions are disabled, and say so', async ({ page }) => {
   const { server, agent, profile } = airlock();

@@ -11,6 +11,7 @@ import type { ApprovalView, Decision, GrantSpec } from '../../../common/contract
 import { errorCode, errorMessage } from '../lib/errors';
 import { formatClock, formatLeft } from '../lib/time';
 import { ArgumentsView } from './ArgumentsView';
+import { ClippedText } from './Revealed';
 import { Headline, RiskBadge, ServerClaims, WaitingLine } from './CardFacts';
 import { EditForm } from './EditForm';
 import { GrantDialog } from './GrantDialog';
@@ -193,9 +194,10 @@ export function ApprovalCard(props: Props) {
           {left > 0 ? `Expires in ${formatLeft(left)}` : 'Expiring…'}
         </span>
       </header>
-      <p className="effect" data-testid="approval-effect">
-        <Headline text={effect.headline} />
-      </p>
+      <div className="effect" data-testid="approval-effect">
+        {/* A source may quote the arguments in its sentence: clipped like them. */}
+        <ClippedText text={effect.headline} />
+      </div>
       <WaitingLine approval={approval} />
       <ServerClaims approval={approval} />
       <SummaryView approval={approval} />
