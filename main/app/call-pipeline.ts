@@ -178,11 +178,12 @@ export class CallPipeline implements AgentToolCalls {
    * holds the request back from the user, who then sees the plain summary.
    */
   async effectOf(entry: ToolEntry, args: Record<string, unknown>): Promise<string> {
-    // Without the source's own statement, the card shows the server's description separately and
-    // labelled as its words (issue 16 item 4); the effect line is Airlock's, on one line.
+    // Without the source's own statement: "<title>: <first line of the description>", each on one
+    // line (issue 17 item 8: a title with "\nTo: …" must not read as e-mail headers). The card
+    // labels it as the server's words (issue 16 item 4).
     const plain =
       entry.source.describeEffect?.(entry.def.name, args) ??
-      `Run ${JSON.stringify(oneLine(entry.def.title ?? entry.name))} on ${oneLine(entry.source.label)}`;
+      `${oneLine(entry.def.title ?? entry.name)}: ${oneLine(entry.def.description.split('\n')[0] ?? '')}`;
     if (!entry.source.describeEffectAsync) return plain;
     let timer: NodeJS.Timeout | undefined;
     const fallback = new Promise<string>(
@@ -231,7 +232,7 @@ export class CallPipeline implements AgentToolCalls {
   }
 }
 
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 120);
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 
 export function toMcpTool(entry: ToolEntry): Tool {
   const def = entry.def;

@@ -149,6 +149,14 @@ export function ApprovalCard(props: Props) {
   };
 
   const effect = parseEffect(approval.effect);
+  // A third party's generic effect ("<title>: <its description>") is its words, not Airlock's:
+  // the headline names the tool and server; the description is shown, labelled, below.
+  const generic =
+    approval.thirdParty === true &&
+    approval.effect.startsWith(`${approval.toolTitle ?? approval.tool}:`);
+  const headline = generic
+    ? `Run “${approval.toolTitle ?? approval.tool}” from ${approval.server ?? 'its server'}`
+    : effect.headline;
   const disabledWhy = !connected
     ? 'Airlock is not reachable: decisions are disabled until it is back.'
     : !armed
@@ -196,7 +204,7 @@ export function ApprovalCard(props: Props) {
       </header>
       <div className="effect" data-testid="approval-effect">
         {/* A source may quote the arguments in its sentence: clipped like them. */}
-        <ClippedText text={effect.headline} />
+        <ClippedText text={headline} />
       </div>
       <WaitingLine approval={approval} />
       <ServerClaims approval={approval} />
