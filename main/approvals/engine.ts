@@ -12,7 +12,7 @@ import type { GrantService } from './grants.js';
 import * as msg from './messages.js';
 import { acceptDecision } from './decisions.js';
 import { settleAfterRestart, storedOutcome } from './recovery.js';
-import { Waiters, type Waiter } from './waiting.js';
+import { Waiters } from './waiting.js';
 
 export type { ToolInfo } from './approval-view.js';
 
@@ -289,51 +289,36 @@ export class ApprovalEngine {
       if (!this.waiters.has(row.id)) this.agentLeft(row.id);
       return Promise.resolve(waitingOutcome());
     }
-    return new Promise<AskOutcome>((resolve) => {
-      let left = false;
-      const cleanup = () => {
-        clearTimeout(timer);
-        clearInterval(ticker);
-        req.signal.removeEventListener('abort', onAbort);
-        left = this.waiters.remove(row.id, waiter);
-      };
-      const waiter: Waiter = {
-        settle: (o) => (cleanup(), resolve(o)),
-        progress: req.progress,
-      };
-      const onAbort = () => {
-        cleanup();
+    return this.waiters.attach(row.id, {
+      signal: req.signal,
+      ...(req.progress ? { progress: req.progress } : {}),
+      waitMs: t.waitMs,
+      progressIntervalMs: t.progressIntervalMs,
+      progressMessage: `Waiting for approval in Airlock (request ${row.id})`,
+      onFirst: () => {
+        const now = this.mustGet(row.id);
+        if (now.agentLeftAt === null) return;
+        this.deps.store.setAgentLeft(row.id, null);
+        if (now.state === 'pending') this.emitUpdated(row.id);
+      },
+      onTimeout: (last) => {
+        if (last) this.agentLeft(row.id);
+        return waitingOutcome();
+      },
+      onAbort: (last) => {
         // A client that cancels keeps its request for a grace period, so its retry re-attaches
         // (issue 16 item 6); after that the request is withdrawn, unless someone decided meanwhile.
-        if (left) {
+        if (last) {
           this.agentLeft(row.id);
           this.waiters.startGrace(row.id, t.cancelGraceMs, () => this.withdraw(row.id));
         }
-        resolve({
+        return {
           result: msg.withdrawnResult(),
           decision: 'withdrawn',
           approvalId: row.id,
           ran: false,
-        });
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        if (left) this.agentLeft(row.id);
-        resolve(waitingOutcome());
-      }, t.waitMs);
-      let ticks = 0;
-      const ticker = setInterval(() => {
-        ticks++;
-        req.progress?.(ticks, undefined, `Waiting for approval in Airlock (request ${row.id})`);
-      }, t.progressIntervalMs);
-      const wasAlone = !this.waiters.has(row.id);
-      this.waiters.add(row.id, waiter);
-      if (wasAlone && this.mustGet(row.id).agentLeftAt !== null) {
-        this.deps.store.setAgentLeft(row.id, null);
-        if (this.mustGet(row.id).state === 'pending') this.emitUpdated(row.id);
-      }
-      if (req.signal.aborted) onAbort();
-      else req.signal.addEventListener('abort', onAbort, { once: true });
+        };
+      },
     });
   }
 
