@@ -48,6 +48,11 @@ export interface AppOptions {
   remoteTimings?: Partial<RemoteTimings>;
   /** Google accounts (issue 5): browser opener from the shell; test hooks (consent deadline, endpoint env). */
   google?: GoogleHooks;
+  /**
+   * The link a URL elicitation points at for one approval request (issue 16 item 1). The desktop
+   * app passes its deep link (`airlock://approval/<id>`); headless, the web page `#/approve/<id>`.
+   */
+  approvalLink?: (id: string) => string;
 }
 
 export interface Started {
@@ -192,6 +197,7 @@ export class App {
       events,
       logger,
       baseUrl: () => (mcpUrl ? new URL(mcpUrl).origin : ''),
+      ...(this.options.approvalLink ? { approvalLink: this.options.approvalLink } : {}),
     });
     this.mcp = new McpEndpoint({
       pipeline,

@@ -31,6 +31,8 @@ export interface CallPipelineDeps {
   logger: Logger;
   /** The gateway's base URL once it listens (for approval links), or '' before. */
   baseUrl?: () => string;
+  /** Overrides the web page link (the desktop app's deep link). */
+  approvalLink?: (id: string) => string;
 }
 
 /**
@@ -45,6 +47,7 @@ export class CallPipeline implements AgentToolCalls {
    * elicitation. No token in it: the page uses the one its tab already holds.
    */
   approvalUrl(id: string): string | null {
+    if (this.deps.approvalLink) return this.deps.approvalLink(id);
     const base = this.deps.baseUrl?.() ?? '';
     return base ? `${base}/#/approve/${encodeURIComponent(id)}` : null;
   }
