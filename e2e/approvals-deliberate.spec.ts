@@ -218,6 +218,11 @@ test("the approval link #/approve/<id> (the URL sent to agents) opens that reque
   await page.goto(`${server.url}/#/approve/${reqs[1]!.id}`);
   await expect(card(page, bodies[1]!)).toBeFocused();
   expect(page.url()).not.toContain(server.controlToken);
+  // A tab without the token (the agent's client opened the link) says what to do, and decides nothing.
+  const fresh = await page.context().newPage();
+  await fresh.goto(`${server.url}/#/approve/${reqs[1]!.id}`);
+  await expect(fresh.getByTestId('no-token-approval')).toContainText('cannot approve anything');
+  await fresh.close();
   for (const r of reqs) await controlApi(server).decide(r.id, { kind: 'deny' });
   await Promise.all(calls);
 });
