@@ -135,6 +135,16 @@ test('always allow opens a confirmation; a grant scoped to a recipient domain ru
   await expect(
     page.getByTestId('activity-decision').filter({ hasText: 'Allowed by a grant' }),
   ).toHaveCount(1);
+  // The grant is shown, and revocable, right where its use is listed.
+  await page
+    .getByRole('row')
+    .filter({ hasText: 'Allowed by a grant' })
+    .getByTestId('activity-details')
+    .click();
+  await expect(page.getByTestId('grant-record')).toContainText(
+    'only when every to is in @example.com',
+  );
+  await expect(page.getByTestId('grant-record')).toContainText('used 1 time');
 
   // Revoked in one click where it is listed: the next matching call asks.
   await page.goto(`${server.url}/#/approvals`);

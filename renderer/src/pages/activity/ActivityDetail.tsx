@@ -6,6 +6,7 @@ import { errorMessage } from '../../lib/errors';
 import { formatDateTime, formatDuration } from '../../lib/format';
 import { revealPlain } from '../../approvals/reveal';
 import { decisionText, OUTCOME_TEXT } from './activity-model';
+import { GrantRecord } from './GrantRecord';
 
 /**
  * Everything known about one call. The log keeps a digest of the
@@ -57,6 +58,7 @@ export function ActivityDetail({ item }: { item: ActivityView }) {
           </div>
         ))}
       </dl>
+      {item.grantId && <GrantRecord grantId={item.grantId} />}
       {item.approvalId && (
         <div className="approval-record">
           <h3>Approval</h3>
