@@ -127,7 +127,6 @@ export class CallPipeline implements AgentToolCalls {
     // A standing grant the user made for this agent, tool and (optionally) these arguments.
     const grant = this.deps.grants.match(agent, entry.key, record);
     if (grant) {
-      this.deps.grants.used(grant.id);
       const result = await this.execute(entry, record, {
         agent,
         signal: opts.signal,

@@ -108,16 +108,14 @@ export class GrantService {
     );
   }
 
-  used(id: string): void {
-    this.deps.store.used(id, this.now());
-  }
-
   list(filter: { agent?: string; includeInactive?: boolean } = {}): GrantView[] {
+    this.deps.activity.flush(); // uses are counted from Activity
     const views = this.deps.store.list(filter.agent).map((g) => this.view(g));
     return filter.includeInactive ? views : views.filter((v) => v.active);
   }
 
   revoke(id: string): GrantView {
+    this.deps.activity.flush();
     const g = typeof id === 'string' ? this.deps.store.get(id) : undefined;
     if (!g) throw new ControlError('NOT_FOUND', `No grant ${String(id)}.`);
     if (this.deps.store.revoke(id, this.now())) {

@@ -29,8 +29,19 @@ interface Raw {
   approval_id: string | null;
   uses: number;
   last_used_at: number | null;
+  uses_count: number;
+  last_used: string | null;
   revoked_at: number | null;
 }
+
+/**
+ * A grant with its uses counted from Activity (rows run under it), so running a call under a
+ * grant writes nothing on the answer path beyond the queued Activity row (issue 20).
+ */
+const SELECT = `SELECT g.*,
+  (SELECT COUNT(*) FROM activity a WHERE a.grant_id = g.id AND a.decision = 'grant' AND a.event IS NULL) AS uses_count,
+  (SELECT MAX(a.at) FROM activity a WHERE a.grant_id = g.id AND a.decision = 'grant' AND a.event IS NULL) AS last_used
+  FROM grants g`;
 
 /** "Always allow" grants (issue 16 item 2), durable beside the approvals they came from. */
 export class GrantStore {
@@ -56,7 +67,7 @@ export class GrantStore {
   }
 
   get(id: string): GrantRow | undefined {
-    const raw = this.db.prepare('SELECT * FROM grants WHERE id = ?').get(id) as Raw | undefined;
+    const raw = this.db.prepare(`${SELECT} WHERE g.id = ?`).get(id) as Raw | undefined;
     return raw && fromRaw(raw);
   }
 
@@ -73,13 +84,9 @@ export class GrantStore {
 
   list(agent?: string): GrantRow[] {
     const rows = agent
-      ? this.db.prepare('SELECT * FROM grants WHERE agent = ? ORDER BY created_at DESC').all(agent)
-      : this.db.prepare('SELECT * FROM grants ORDER BY created_at DESC').all();
+      ? this.db.prepare(`${SELECT} WHERE g.agent = ? ORDER BY g.created_at DESC`).all(agent)
+      : this.db.prepare(`${SELECT} ORDER BY g.created_at DESC`).all();
     return (rows as Raw[]).map(fromRaw);
-  }
-
-  used(id: string, at: number): void {
-    this.db.prepare('UPDATE grants SET uses = uses + 1, last_used_at = ? WHERE id = ?').run(at, id);
   }
 
   /** False when it was already revoked. */
@@ -111,8 +118,8 @@ function fromRaw(r: Raw): GrantRow {
     constraint: r.constraint_json ? (JSON.parse(r.constraint_json) as GrantConstraint) : null,
     fingerprint: r.policy_fingerprint,
     approvalId: r.approval_id,
-    uses: r.uses,
-    lastUsedAt: r.last_used_at,
+    uses: r.uses_count ?? 0,
+    lastUsedAt: r.last_used ? Date.parse(r.last_used) : null,
     revokedAt: r.revoked_at,
   };
 }
