@@ -51,8 +51,6 @@ const MIGRATIONS: string[] = [
      constraint_json TEXT,
      policy_fingerprint TEXT NOT NULL,
      approval_id TEXT,
-     uses INTEGER NOT NULL DEFAULT 0,
-     last_used_at INTEGER,
      revoked_at INTEGER
    );
    CREATE INDEX grants_agent_tool ON grants(agent, tool_key);

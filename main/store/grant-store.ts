@@ -27,9 +27,7 @@ interface Raw {
   constraint_json: string | null;
   policy_fingerprint: string;
   approval_id: string | null;
-  uses: number;
-  last_used_at: number | null;
-  uses_count: number;
+  uses_count?: number;
   last_used: string | null;
   revoked_at: number | null;
 }
