@@ -40,6 +40,8 @@ runDesktop({
       sources: await testSources(),
       // Issue 17.7: with the desktop window, only it (over IPC) confirms loosening.
       policyConfirm: 'window',
+      // URL elicitations for approvals open this app's card, not the headless page (issue 16 item 1).
+      approvalLink: (id) => `airlock://approval/${encodeURIComponent(id)}`,
     }),
 })
   .then((shell) => {

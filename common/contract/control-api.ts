@@ -42,6 +42,8 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'listPending',
   'getApproval',
   'decide',
+  'listGrants',
+  'revokeGrant',
   'listTools',
   'setToolPolicy',
   'listAgents',

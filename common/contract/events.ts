@@ -9,6 +9,8 @@ export type CoreEvent =
   | { type: 'approval.requested'; approval: ApprovalView }
   | { type: 'approval.updated'; approval: ApprovalView }
   | { type: 'activity.added'; activity: ActivityView }
+  /** A call's row moved along (approved, ran, failed…; issue 16 item 5). */
+  | { type: 'activity.updated'; activity: ActivityView }
   | { type: 'state.changed' }
   | { type: 'tools.changed' }
   | { type: 'google.connect'; flow: GoogleConnectView }

@@ -4,6 +4,9 @@ import { AgentService, newToken } from '../agents/agent-service.js';
 import { clientsEnvFrom, type ClientsEnv } from '../clients/client-defs.js';
 import { ApprovalEngine } from '../approvals/engine.js';
 import { LooseningGate } from '../gateway/loosening-gate.js';
+import { GrantService } from '../approvals/grants.js';
+import { toolInfoOf } from '../approvals/tool-info.js';
+import { GrantStore } from '../store/grant-store.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
 import { ControlSocket, controlSocketPath } from '../gateway/control-socket.js';
 import { Gateway } from '../gateway/http-server.js';
@@ -29,7 +32,7 @@ import { Logger } from '../platform/log.js';
 import { dataPaths, tightenDataDir, type DataPaths } from '../platform/paths.js';
 import { SettingsStore } from '../platform/settings.js';
 import { appVersion } from '../platform/version.js';
-import { resolvePolicy } from '../approvals/policy.js';
+import { policyFingerprint, resolvePolicy } from '../approvals/policy.js';
 import { RemoteLoader } from '../remote/remote-loader.js';
 import type { RemoteManager } from '../remote/remote-manager.js';
 import type { RemoteTimings } from '../remote/remote-source.js';
@@ -62,6 +65,11 @@ export interface AppOptions {
    * desktop shell runs (only IPC confirms), 'page' headless (Airlock's own page). Default 'page'.
    */
   policyConfirm?: 'window' | 'page';
+  /**
+   * The link a URL elicitation points at for one approval request (issue 16 item 1). The desktop
+   * app passes its deep link (`airlock://approval/<id>`); headless, the web page `#/approve/<id>`.
+   */
+  approvalLink?: (id: string) => string;
 }
 
 export interface Started {
@@ -73,6 +81,8 @@ export interface Started {
 }
 
 const CONTROL_TOKEN_KEY = 'control-token';
+/** How long a request outlives a cancelled call, waiting for the client's retry (issue 16 item 6). */
+const CANCEL_GRACE_MS = 2 * 60_000;
 
 /**
  * The composition root (docs/architecture.md "Layers"): builds every service,
@@ -91,6 +101,7 @@ export class App {
   agents!: AgentService;
   private db: Db | null = null;
   private approvals: ApprovalEngine | null = null;
+  private activity: ActivityLog | null = null;
   private gateway: Gateway | null = null;
   private mcp: McpEndpoint | null = null;
   private socket: ControlSocket | null = null;
@@ -145,19 +156,38 @@ export class App {
     await this.vault.check();
     const controlToken = await this.controlToken();
     this.db = openDatabase(this.paths.database);
-    const activity = new ActivityLog(this.db);
     // Issue 17.3: untrusted schemas are evaluated off the main thread, within a budget.
     const schemaPool = (this.schemaPool = new SchemaWorkerPool());
+    const activity = new ActivityLog(this.db, {
+      onChange: (a, kind) =>
+        events.emit({
+          type: kind === 'added' ? 'activity.added' : 'activity.updated',
+          activity: a,
+        }),
+    });
+    this.activity = activity;
     this.agents = new AgentService(settings, this.vault, logger);
     await this.agents.load();
 
     let mcpUrl = '';
     const approvalStore = new ApprovalStore(this.db);
     const budgets = new AgentBudgets();
+    const agents = this.agents;
+    const grants = new GrantService({
+      store: new GrantStore(this.db),
+      activity,
+      fingerprint: (agent, key) => {
+        const e = registry.getByKey(key);
+        return e ? policyFingerprint(settings.get(), e, agents.get(agent)) : null;
+      },
+      changed: () => events.emit({ type: 'state.changed' }),
+    });
     const approvals: ApprovalEngine = new ApprovalEngine({
       store: approvalStore,
       admit: (agent, args) => budgets.admitPending(agent, args, approvalStore.pendingUsage(agent)),
       events,
+      activity,
+      grants,
       timings: () => {
         const a = settings.get().approvals;
         return {
@@ -165,6 +195,7 @@ export class App {
           expireMs: a.expireMinutes * 60_000,
           outcomeWindowMs: a.outcomeWindowMinutes * 60_000,
           progressIntervalMs: a.progressIntervalSeconds * 1000,
+          cancelGraceMs: Math.min(CANCEL_GRACE_MS, a.expireMinutes * 60_000),
         };
       },
       execute: async (row, args, ctx): Promise<CallToolResult> => {
@@ -177,19 +208,12 @@ export class App {
       },
       toolInfo: (key) => {
         const e = registry.getByKey(key);
-        return (
-          e && {
-            name: e.name,
-            inputSchema: e.def.inputSchema,
-            ...(e.def.title ? { title: e.def.title } : {}),
-          }
-        );
+        return e && toolInfoOf(e);
       },
       validate: (key, args) => {
         const e = registry.getByKey(key);
         return e ? schemaPool.validate(e.def.inputSchema, args) : 'the tool is no longer available';
       },
-      grant: (agent, key, until) => this.control.grant(agent, key, until),
       isPaused: () => settings.get().paused,
     });
     this.approvals = approvals;
@@ -198,10 +222,13 @@ export class App {
       settings,
       agents: this.agents,
       approvals,
+      grants,
       activity,
       validator: schemaPool,
       events,
       logger,
+      baseUrl: () => (mcpUrl ? new URL(mcpUrl).origin : ''),
+      ...(this.options.approvalLink ? { approvalLink: this.options.approvalLink } : {}),
     });
     this.mcp = new McpEndpoint({
       pipeline,
@@ -219,6 +246,7 @@ export class App {
       registry,
       agents: this.agents,
       approvals,
+      grants,
       activity,
       events,
       mcpUrl: () => mcpUrl,
@@ -233,10 +261,19 @@ export class App {
     this.gate = new LooseningGate({
       api: this.control,
       policyChanges,
-      grant: (agent, tool, until) => {
-        const e = registry.get(tool);
-        if (!e) throw new Error(`${tool} is no longer available.`);
-        this.control.grant(agent, e.key, until);
+      grant: (view, decision) => {
+        const e = registry.get(view.tool);
+        if (!e) throw new Error(`${view.tool} is no longer available.`);
+        grants.create({
+          agent: view.agent,
+          toolKey: e.key,
+          tool: view.tool,
+          args: view.arguments,
+          ...(decision.hours !== undefined ? { hours: decision.hours } : {}),
+          ...(decision.until !== undefined ? { until: decision.until } : {}),
+          ...(decision.constraint !== undefined ? { constraint: decision.constraint } : {}),
+          approvalId: view.id,
+        });
       },
     });
 
@@ -314,6 +351,8 @@ export class App {
     this.gateway = null;
     this.approvals?.stop();
     await this.schemaPool?.close();
+    this.activity?.close();
+    this.activity = null;
     this.google.stop();
     await this.remoteLoader?.stop();
     this.remoteLoader = null;

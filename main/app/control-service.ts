@@ -4,6 +4,7 @@ import type {
   ApprovalView,
   ControlApi,
   Decision,
+  GrantView,
   NewAgent,
   PolicyChangeView,
   SettingsPatch,
@@ -16,6 +17,7 @@ import { ControlError } from '../../common/contract/index.js';
 import type { AgentService } from '../agents/agent-service.js';
 import { clientSetups } from '../agents/client-setup.js';
 import type { ApprovalEngine } from '../approvals/engine.js';
+import type { GrantService } from '../approvals/grants.js';
 import {
   defaultApproval,
   needsDestructiveConfirmation,
@@ -68,6 +70,7 @@ export interface ControlServiceDeps {
   registry: ToolRegistry;
   agents: AgentService;
   approvals: ApprovalEngine;
+  grants: GrantService;
   activity: ActivityLog;
   events: CoreEvents;
   mcpUrl: () => string;
@@ -151,6 +154,14 @@ export class ControlService implements ControlApi {
     return this.d.approvals.decide(id, decision);
   }
 
+  async listGrants(filter?: { agent?: string; includeInactive?: boolean }): Promise<GrantView[]> {
+    return this.d.grants.list(filter ?? {});
+  }
+
+  async revokeGrant(id: string): Promise<GrantView> {
+    return this.d.grants.revoke(id);
+  }
+
   async listTools(agent?: string): Promise<ToolView[]> {
     if (agent === null) agent = undefined;
     const agentSettings = agent === undefined ? undefined : this.d.agents.get(agent);
@@ -200,9 +211,9 @@ export class ControlService implements ControlApi {
     if (patch.agent !== undefined) {
       this.d.agents.update(patch.agent, (a) => {
         a.overrides[entry.key] = { ...a.overrides[entry.key], ...change };
-        // Going back to "ask" also drops any standing "always allow".
-        if (patch.approval === 'ask') delete a.grants[entry.key];
       });
+      // Going back to "ask" also ends any standing "always allow" of this agent.
+      if (patch.approval === 'ask') this.d.grants.revokeFor(patch.agent, entry.key);
     } else {
       this.d.settings.update((s) => {
         s.tools[entry.key] = { ...s.tools[entry.key], ...change };
@@ -210,13 +221,6 @@ export class ControlService implements ControlApi {
     }
     this.afterPolicyChange();
     return this.toolView(entry, patch.agent);
-  }
-
-  /** Records an "always allow" grant (from a decision). */
-  grant(agent: string, toolKey: string, until: string | null): void {
-    if (!this.d.agents.get(agent)) return;
-    this.d.agents.update(agent, (a) => void (a.grants[toolKey] = until));
-    this.afterPolicyChange();
   }
 
   async listAgents(): Promise<AgentView[]> {
@@ -233,6 +237,10 @@ export class ControlService implements ControlApi {
 
   async revokeAgent(name: string): Promise<void> {
     await this.d.agents.revoke(name);
+    // Its grants and requests end with it: an agent added later under the same name starts
+    // with none, and a pending request of the revoked agent can no longer be approved into running.
+    this.d.grants.revokeFor(name, null);
+    this.d.approvals.forgetAgent(name);
     this.d.events.emit({ type: 'state.changed' });
   }
 
@@ -383,6 +391,15 @@ export class ControlService implements ControlApi {
     this.d.events.emit({ type: 'tools.changed' });
   }
 
+  /** The Tools page's "always allowed for <agent>": an active grant without an argument constraint. */
+  private grantOf(entry: ToolEntry, agent?: string): { grantedUntil?: string | null } {
+    if (agent === undefined) return {};
+    const g = this.d.grants.openGrant(agent, entry.key);
+    return g
+      ? { grantedUntil: g.expiresAt === null ? null : new Date(g.expiresAt).toISOString() }
+      : {};
+  }
+
   private toolView(entry: ToolEntry, agent?: string): ToolView {
     const settings = this.d.settings.get();
     const agentSettings = agent === undefined ? undefined : this.d.agents.get(agent);
@@ -406,7 +423,7 @@ export class ControlService implements ControlApi {
       ),
       inputSchema: entry.def.inputSchema,
       ...(agent !== undefined ? { agent } : {}),
-      ...(policy.via === 'grant' ? { grantedUntil: policy.grantedUntil ?? null } : {}),
+      ...this.grantOf(entry, agent),
     };
   }
 }

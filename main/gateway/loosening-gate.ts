@@ -1,4 +1,4 @@
-import type { ControlApi } from '../../common/contract/index.js';
+import type { ApprovalView, ControlApi, Decision } from '../../common/contract/index.js';
 import type { RpcBody } from './control-dispatch.js';
 import { looseningSummary } from './loosening.js';
 import type { PolicyChanges } from './policy-changes.js';
@@ -12,8 +12,8 @@ import type { PolicyChanges } from './policy-changes.js';
 export interface LooseningGateOptions {
   api: ControlApi;
   policyChanges: PolicyChanges;
-  /** Records an "always allow" grant for the tool's public name (a confirmed policy change). */
-  grant?: (agent: string, tool: string, until: string | null) => void;
+  /** Makes the grant an "always allow" decision asked for (a confirmed policy change). */
+  grant?: (approval: ApprovalView, decision: Extract<Decision, { kind: 'always_allow' }>) => void;
 }
 
 export class LooseningGate {
@@ -46,17 +46,16 @@ export class LooseningGate {
       // "Always allow" from outside the window: this call is allowed once now; the standing
       // grant waits for the user like any other loosening.
       const grant = this.o.grant;
-      const until = typeof params[1].until === 'string' ? params[1].until : null;
-      if (until !== null && Number.isNaN(Date.parse(until))) {
-        return {
-          status: 400,
-          body: { error: 'INVALID', message: '"until" must be an ISO date-time.' },
-        };
-      }
+      const decision = params[1] as Extract<Decision, { kind: 'always_allow' }>;
       const view = await this.o.api.decide(String(params[0]), { kind: 'allow_once' });
+      const how = decision.hours
+        ? ` for ${decision.hours} h`
+        : decision.until
+          ? ` until ${decision.until}`
+          : ' until revoked';
       changes.propose(
-        `always allow ${view.tool} for agent "${view.agent}"${until ? ` until ${until}` : ''}`,
-        async () => grant(view.agent, view.tool, until),
+        `always allow ${view.tool} for agent "${view.agent}"${how}${decision.constraint ? ' (for matching arguments)' : ''}`,
+        async () => grant(view, decision),
       );
       return { status: 200, body: { result: view } };
     }

@@ -9,6 +9,7 @@ import {
   type McpHttpHandler,
   type Tool,
 } from '@modelcontextprotocol/server';
+import { callWithApprovalUrl } from '../approvals/url-elicitation.js';
 import type { CallOptions, CallToolResult } from '../tools/types.js';
 import type { Logger } from '../platform/log.js';
 import type { AgentBudgets } from './budgets.js';
@@ -29,6 +30,8 @@ interface LegacySession {
 export interface AgentToolCalls {
   listTools(agent: string): Promise<Tool[]>;
   call(agent: string, name: string, args: unknown, opts: CallOptions): Promise<CallToolResult>;
+  /** The approval view of a request, for clients that speak URL elicitation (issue 16 item 1). */
+  approvalUrl?(id: string): string | null;
 }
 
 export interface McpEndpointOptions {
@@ -217,10 +220,18 @@ export class McpEndpoint {
                   },
                 })
                 .catch(() => {});
-      return pipeline.call(agent, req.params.name, req.params.arguments, {
-        signal: ctx.mcpReq.signal,
-        ...(progress ? { progress } : {}),
-      });
+      // Approval waiting in MCP's own terms where the client supports it (main/approvals/url-elicitation.ts).
+      return callWithApprovalUrl(
+        { approvalUrl: (id) => pipeline.approvalUrl?.(id) ?? null },
+        server,
+        ctx,
+        (noWait) =>
+          pipeline.call(agent, req.params.name, req.params.arguments, {
+            signal: ctx.mcpReq.signal,
+            ...(progress ? { progress } : {}),
+            ...(noWait ? { noWait } : {}),
+          }),
+      );
     });
     return server;
   }

@@ -14,10 +14,12 @@ import {
 } from './approval-text.js';
 
 /** Button order of the dialog; Deny is both the default and the Escape answer. */
-export const DIALOG_BUTTONS = ['Allow once', 'Always allow', 'Deny'] as const;
-const DECISIONS: Decision[] = [
+export const DIALOG_BUTTONS = ['Allow once', 'Always allow…', 'Deny'] as const;
+const DECISIONS: (Decision | 'grant-in-window')[] = [
   { kind: 'allow_once' },
-  { kind: 'always_allow' },
+  // A standing grant is shaped (agent, time, arguments) and confirmed in the window's grant
+  // dialog (issue 16 item 2): a native message box can do neither.
+  'grant-in-window',
   { kind: 'deny', reason: 'Denied in the Airlock dialog' },
 ];
 const DENY = 2;
@@ -103,6 +105,10 @@ export class ApprovalDialog {
       return;
     }
     const decision = cut ? DECISIONS[DENY]! : (DECISIONS[response] ?? DECISIONS[DENY]!);
+    if (decision === 'grant-in-window') {
+      this.deps.openApproval?.(a.id);
+      return;
+    }
     try {
       await this.deps.control.decide(a.id, decision);
     } catch (err) {

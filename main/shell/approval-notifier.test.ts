@@ -178,8 +178,8 @@ describe('no request waits unseen (issue 21, item 3)', () => {
 });
 
 describe('native dialog instead (shell.approvalStyle = dialog)', () => {
-  it('asks with Allow once / Always allow / Deny and the exact arguments; Always allow grants the tool', async () => {
-    dialog.answers.push(1);
+  it('asks with Allow once / Always allow… / Deny and the exact arguments; Allow once runs it', async () => {
+    dialog.answers.push(0);
     const { source, app, request } = await setup({ shell: { approvalStyle: 'dialog' } });
     const done = nextEvent(
       app,
@@ -197,8 +197,20 @@ describe('native dialog instead (shell.approvalStyle = dialog)', () => {
     expect(shown).toMatchObject({ cancelId: 2, defaultId: 2 });
     expect(source.count('count_send')).toBe(1);
     expect((await app.control.getApproval(approval.id)).state).toBe('done');
-    const tool = (await app.control.listTools('test')).find((x) => x.name === 'count_send')!;
-    expect(tool.grantedUntil).toBeNull();
+  });
+
+  it('Always allow… grants nothing from the dialog: it opens the request in the window, where the grant is shaped and confirmed (issue 16 item 2)', async () => {
+    dialog.answers.push(1);
+    const { source, app, openApproval, request } = await setup({
+      shell: { approvalStyle: 'dialog' },
+    });
+    const { approval } = await request();
+    await vi.waitFor(() => expect(openApproval).toHaveBeenCalled());
+    expect(openApproval.mock.calls[0]![0]).toBe(approval.id);
+    expect((await app.control.getApproval(approval.id)).state).toBe('pending');
+    expect(await app.control.listGrants()).toEqual([]);
+    expect(source.count('count_send')).toBe(0);
+    await app.control.decide(approval.id, { kind: 'deny' });
   });
 
   it('a dialog whose request is decided elsewhere closes without deciding', async () => {

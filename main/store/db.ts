@@ -41,6 +41,29 @@ const MIGRATIONS: string[] = [
    );
    CREATE INDEX approvals_key ON approvals(call_key, created_at);
    CREATE INDEX approvals_state ON approvals(state);`,
+  // Issue 16: grants with a scope, activity that follows a call to its end, cancel grace.
+  `CREATE TABLE grants (
+     id TEXT PRIMARY KEY,
+     agent TEXT NOT NULL,
+     tool_key TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER,
+     constraint_json TEXT,
+     policy_fingerprint TEXT NOT NULL,
+     approval_id TEXT,
+     revoked_at INTEGER
+   );
+   CREATE INDEX grants_agent_tool ON grants(agent, tool_key);
+   ALTER TABLE approvals ADD COLUMN decision_kind TEXT;
+   ALTER TABLE approvals ADD COLUMN grant_id TEXT;
+   ALTER TABLE approvals ADD COLUMN agent_left_at INTEGER;
+   ALTER TABLE approvals ADD COLUMN started_at INTEGER;
+   ALTER TABLE activity ADD COLUMN wait_ms INTEGER;
+   ALTER TABLE activity ADD COLUMN decision_kind TEXT;
+   ALTER TABLE activity ADD COLUMN grant_id TEXT;
+   ALTER TABLE activity ADD COLUMN event TEXT;
+   CREATE INDEX activity_approval ON activity(approval_id);`,
 ];
 
 export function openDatabase(path: string): Db {

@@ -33,6 +33,8 @@ export interface ToolCallContext {
 export interface CallOptions {
   signal: AbortSignal;
   progress?: ToolCallContext['progress'];
+  /** Answer "waiting for approval" at once instead of blocking (the client was sent the approval URL). */
+  noWait?: boolean;
 }
 
 export type SourceState =
