@@ -2,7 +2,6 @@ import { AgentService, newToken } from '../agents/agent-service.js';
 import { ApprovalEngine } from '../approvals/engine.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
 import { Gateway } from '../gateway/http-server.js';
-import { McpEndpoint } from '../gateway/mcp-endpoint.js';
 import { DEFAULT_UI_DIR } from '../gateway/static-files.js';
 import { ActivityLog } from '../store/activity.js';
 import { ApprovalStore } from '../store/approval-store.js';
@@ -14,6 +13,7 @@ import type { CallToolResult, ToolSource } from '../tools/types.js';
 import { KeyringVault } from '../platform/vault/keyring-vault.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { CallPipeline } from './call-pipeline.js';
+import { LazyMcpEndpoint } from './lazy-mcp.js';
 import { ControlService } from './control-service.js';
 import { CoreEvents } from '../platform/events.js';
 import { InstanceLock } from '../platform/instance.js';
@@ -75,7 +75,7 @@ export class App {
   private db: Db | null = null;
   private approvals: ApprovalEngine | null = null;
   private gateway: Gateway | null = null;
-  private mcp: McpEndpoint | null = null;
+  private mcp: LazyMcpEndpoint | null = null;
   private readonly lock: InstanceLock;
   private startedInfo: Started | null = null;
   private offs: (() => void)[] = [];
@@ -172,11 +172,11 @@ export class App {
       events,
       logger,
     });
-    this.mcp = new McpEndpoint({
-      pipeline,
-      logger,
-      version: this.version,
-      maxBodyBytes: settings.get().limits.maxBodyBytes,
+    // Loaded by the first /mcp request, with the MCP server SDK (issue 20; lazy-mcp.ts).
+    const maxBodyBytes = settings.get().limits.maxBodyBytes;
+    this.mcp = new LazyMcpEndpoint(async () => {
+      const { McpEndpoint } = await import('../gateway/mcp-endpoint.js');
+      return new McpEndpoint({ pipeline, logger, version: this.version, maxBodyBytes });
     });
     const mcp = this.mcp;
     this.control = new ControlService({
