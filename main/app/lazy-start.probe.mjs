@@ -19,7 +19,13 @@ registerHooks({
     return resolved;
   },
 });
-const snapshot = () => ({ packages: [...packages].sort(), own: [...own].sort() });
+// Node's own modules are not resolved through the hooks; process.moduleLoadList names them
+// ("NativeModule internal/deps/undici/undici" once fetch, Request or Response is touched).
+const snapshot = () => ({
+  packages: [...packages].sort(),
+  own: [...own].sort(),
+  undici: process.moduleLoadList.some((m) => m.includes('internal/deps/undici')),
+});
 const load = (path) => import(new URL(path, dist).href);
 
 // Start: the CLI's module graph, then a started App (what `airlock serve` does before "ready").

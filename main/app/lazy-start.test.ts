@@ -8,7 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
  * Issue 20 (cold start ≤ 300 ms, idle RSS ≤ 80 MiB): what an idle gateway never uses loads with
  * the first /mcp request, not at start — the MCP server SDK with the protocol's zod schemas
  * (main/app/lazy-mcp.ts) and Ajv (main/tools/schema-validator.ts). @modelcontextprotocol/node and
- * Hono never load: the gateway builds its web Request itself (main/gateway/http-server.ts).
+ * Hono never load: the gateway builds its web Request itself (main/gateway/http-server.ts). Nor
+ * does Node's undici (fetch, Request, Response) until a request needs it: node:http is taken
+ * through the CommonJS loader (main/platform/node-http.ts), whose ESM facade would load it.
  * Checked on the built app in a fresh process (lazy-start.probe.mjs); module lists, not times.
  */
 const LAZY_PACKAGES = [
@@ -23,6 +25,8 @@ const LAZY_OWN = ['main/gateway/mcp-endpoint.js'];
 interface Loaded {
   packages: string[];
   own: string[];
+  /** Node's bundled undici (fetch, Request, Response) is loaded. */
+  undici: boolean;
 }
 interface Probe {
   atStart: Loaded;
@@ -59,6 +63,12 @@ describe('start-up loads only what an idle gateway uses (issue 20)', () => {
     );
     expect(LAZY_PACKAGES.filter((p) => probe.atStart.packages.includes(p))).toEqual([]);
     expect(LAZY_OWN.filter((m) => probe.atStart.own.includes(m))).toEqual([]);
+  });
+
+  it('does not load undici (fetch, Request, Response) before a request needs it', () => {
+    expect(probe.atStart.undici).toBe(false);
+    // The observation works: the first /mcp request builds a web Request.
+    expect(probe.afterUse.undici).toBe(true);
   });
 
   it('loads them with the first /mcp request, which is answered', () => {

@@ -1,11 +1,7 @@
-import {
-  createServer,
-  type IncomingMessage,
-  type Server as HttpServer,
-  type ServerResponse,
-} from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../platform/log.js';
+import { http } from '../platform/node-http.js';
 import type { ControlRoutes } from './control-routes.js';
 import {
   BodyTooLargeError,
@@ -46,7 +42,7 @@ export class Gateway {
   constructor(private readonly o: GatewayOptions) {}
 
   async start(port: number): Promise<number> {
-    const server = createServer((req, res) => {
+    const server = http.createServer((req, res) => {
       this.route(req, res).catch((err: unknown) => {
         this.o.logger.error('request failed', {
           path: req.url,
