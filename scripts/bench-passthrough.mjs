@@ -6,6 +6,8 @@
 //
 //   node scripts/bench-passthrough.mjs            short run (≈1–2 min on a shared 2-core machine)
 //   node scripts/bench-passthrough.mjs --long     the issue's sizes (20,000 calls for the heap, …)
+//   … --heap-snapshots DIR                        instead: heap snapshots of Airlock after 2,000 and
+//                                                 after 12,000 passthrough calls (8 clients), to diff
 //   … --cpu-prof DIR                              instead: only passthrough calls (3,000 sequential,
 //                                                 8 clients × 250), with a V8 CPU profile of the Airlock
 //                                                 process written to DIR; read it with
@@ -30,6 +32,9 @@ const self = fileURLToPath(import.meta.url);
 const argv = process.argv.slice(2);
 const LONG = argv.includes('--long');
 const PROF_DIR = argv.includes('--cpu-prof') ? argv[argv.indexOf('--cpu-prof') + 1] : undefined;
+const SNAP_DIR = argv.includes('--heap-snapshots')
+  ? argv[argv.indexOf('--heap-snapshots') + 1]
+  : undefined;
 
 const SIZES = LONG
   ? { seq: 1000, warm: 300, clients: 8, perClient: 250, heap: 20_000, lists: 100, colds: 7 }
@@ -121,7 +126,7 @@ async function airlockChild() {
   if (bad) return say({ error: `${bad.name}: ${bad.detail}` });
   say({ mcpUrl: started.mcpUrl, token, pid: process.pid });
   // Requests from the benchmark, one per line: "cpu" → process.cpuUsage(); "heap" → heapUsed after
-  // forced full GCs; "stop".
+  // forced full GCs; "snapshot FILE" → a heap snapshot; "stop".
   createInterface({ input: process.stdin }).on('line', (line) => {
     if (line === 'cpu') {
       const u = process.cpuUsage();
@@ -143,6 +148,16 @@ async function airlockChild() {
           arrayBuffers: m.arrayBuffers,
           rss: m.rss,
         });
+      })();
+    } else if (line.startsWith('snapshot ')) {
+      // For chasing heap growth by hand: a V8 heap snapshot after the same GCs as "heap".
+      void (async () => {
+        for (let i = 0; i < 4; i++) {
+          globalThis.gc();
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        const { writeHeapSnapshot } = await import('node:v8');
+        say({ file: writeHeapSnapshot(line.slice(9)) });
       })();
     } else if (line === 'stop') {
       void app.stop().finally(() => {
@@ -323,8 +338,31 @@ async function profile() {
   console.log(`CPU profile of the Airlock process written to ${PROF_DIR}`);
 }
 
+/** --heap-snapshots: what the heap holds more of after 10,000 more passthrough calls. */
+async function snapshots() {
+  const es = await startEverything();
+  const air = child(
+    ['--airlock-child'],
+    { AIRLOCK_BENCH_REMOTES: JSON.stringify([{ name: 'everything', url: es.url }]) },
+    ['--expose-gc'],
+  );
+  try {
+    const a = await air.ready;
+    const cs = await Promise.all(Array.from({ length: 8 }, () => mcpClient(a.mcpUrl, a.token)));
+    await Promise.all(cs.map((x) => calls(x, 'everything__echo', 250)));
+    console.log((await air.ask(`snapshot ${join(SNAP_DIR, 'after-2000.heapsnapshot')}`)).file);
+    await Promise.all(cs.map((x) => calls(x, 'everything__echo', 1250)));
+    console.log((await air.ask(`snapshot ${join(SNAP_DIR, 'after-12000.heapsnapshot')}`)).file);
+    for (const x of cs) await x.close();
+  } finally {
+    await air.stop();
+    es.stop();
+  }
+}
+
 async function main() {
   if (PROF_DIR) return profile();
+  if (SNAP_DIR) return snapshots();
   console.log(
     `Passthrough bench (issue 20) — node ${process.version}, ${new Date().toISOString()}, ${
       LONG ? 'long' : 'short (--long for the issue sizes)'
