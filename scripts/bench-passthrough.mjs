@@ -68,7 +68,7 @@ async function proxyChild(target) {
       },
     );
     up.on('error', () => res.destroy());
-    res.on('close', () => up.destroy());
+    res.on('close', () => res.writableFinished || up.destroy()); // client gone early: drop upstream
     req.pipe(up);
   });
   server.keepAliveTimeout = 60_000;
@@ -76,6 +76,11 @@ async function proxyChild(target) {
     process.stdout.write(
       JSON.stringify({ url: `http://127.0.0.1:${server.address().port}/mcp` }) + '\n',
     );
+  });
+  // Not part of the proxy: its CPU time on request, as the Airlock child reports its own.
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const u = process.cpuUsage();
+    if (line === 'cpu') process.stdout.write(JSON.stringify({ cpuUs: u.user + u.system }) + '\n');
   });
 }
 
@@ -377,11 +382,12 @@ async function main() {
   );
   const [p, a] = await Promise.all([proxy.ready, air.ready]);
   const cpu = async () => (await air.ask('cpu')).cpuUs;
+  const proxyCpu = async () => (await proxy.ask('cpu')).cpuUs;
   try {
     // 1. Sequential latency and Airlock's CPU per call, interleaved in blocks.
     const legs = {
       direct: { c: await mcpClient(es.url), tool: 'echo', t: [] },
-      proxy: { c: await mcpClient(p.url), tool: 'echo', t: [] },
+      proxy: { c: await mcpClient(p.url), tool: 'echo', t: [], cpu: 0, cpuOf: 'proxy' },
       airlock: { c: await mcpClient(a.mcpUrl, a.token), tool: 'everything__echo', t: [], cpu: 0 },
       local: { c: await mcpClient(a.mcpUrl, a.token), tool: 'local_echo', t: [], cpu: 0 },
     };
@@ -390,9 +396,10 @@ async function main() {
     const BLOCKS = SIZES.seq / 10;
     for (let b = 0; b < BLOCKS; b++) {
       for (const l of Object.values(legs)) {
-        const c0 = l.cpu === undefined ? 0 : await cpu();
+        const ask = l.cpuOf === 'proxy' ? proxyCpu : cpu;
+        const c0 = l.cpu === undefined ? 0 : await ask();
         await calls(l.c, l.tool, SIZES.seq / BLOCKS, l.t);
-        if (l.cpu !== undefined) l.cpu += (await cpu()) - c0;
+        if (l.cpu !== undefined) l.cpu += (await ask()) - c0;
       }
     }
     const { direct, proxy: px, airlock, local } = legs;
@@ -407,8 +414,11 @@ async function main() {
     );
     const cpuPass = airlock.cpu / SIZES.seq / 1000;
     const cpuLocal = local.cpu / SIZES.seq / 1000;
+    const cpuProxy = px.cpu / SIZES.seq / 1000;
     console.log(
-      `   Airlock CPU per call: passthrough ${f3(cpuPass)} ms, local tool ${f3(cpuLocal)} ms\n`,
+      `   CPU per call: Airlock passthrough ${f3(cpuPass)} ms, Airlock local tool ${f3(
+        cpuLocal,
+      )} ms, raw proxy ${f3(cpuProxy)} ms\n`,
     );
 
     // 2. Throughput, 8 clients.
@@ -520,6 +530,11 @@ async function main() {
       1.2,
       '≤',
       `${(cpuPass / cpuLocal).toFixed(2)}×`,
+    );
+    console.log(
+      `  ${'(info) passthrough CPU ÷ raw proxy CPU per call'.padEnd(50)} ${`${(
+        cpuPass / cpuProxy
+      ).toFixed(1)}×`.padStart(22)}`,
     );
     target(
       `heap growth over ${per * SIZES.clients} calls`,
