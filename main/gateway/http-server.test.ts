@@ -160,6 +160,41 @@ describe('the /mcp response path (issue 20)', () => {
     expect(writes()).toBe(1);
   });
 
+  it('cancels the event stream when the client goes away mid-stream', async () => {
+    let cancelled!: () => void;
+    const gone = new Promise<void>((r) => (cancelled = r));
+    answer = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start: (c) => c.enqueue(new TextEncoder().encode(EVENT)),
+          cancel: () => cancelled(),
+        }),
+        { status: 200, headers: { 'content-type': 'text/event-stream' } },
+      );
+    await new Promise<void>((resolve) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/mcp',
+          method: 'POST',
+          agent: new Agent(),
+          headers: { authorization: 'Bearer agent-token', 'content-type': 'application/json' },
+        },
+        (res) =>
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          }),
+      );
+      req.on('error', () => {});
+      req.end(BODY);
+    });
+    // The stream's source hears of it (the SDK transport then drops the stream).
+    await gone;
+    expect(seen[0]!.signal.aborted).toBe(true);
+  });
+
   it('still sends the headers of an event stream that has nothing to say yet', async () => {
     let push!: (e: string) => void;
     answer = async () => {

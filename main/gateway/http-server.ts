@@ -244,7 +244,11 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
     // The client went away mid-stream; nothing to answer.
   } finally {
     res.off('close', cancel);
-    if (!ended) res.end();
+    if (!ended) {
+      // Left early (client gone, or the stream failed): release the stream's source too.
+      cancel();
+      res.end();
+    }
   }
 }
 
