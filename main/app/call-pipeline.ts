@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, type Tool } from '@modelcontextprotocol/server';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { ActivityView } from '../../common/contract/index.js';
 import type { AgentService } from '../agents/agent-service.js';
 import { argsDigest } from '../approvals/canonical.js';
@@ -79,6 +79,9 @@ export class CallPipeline implements AgentToolCalls {
     const policy = entry && resolvePolicy(settings, entry, this.deps.agents.get(agent));
     if (!entry || !policy?.enabled) {
       // Same answer for disabled and unknown: an agent learns nothing about tools it may not use.
+      // The SDK is imported here, not at the top: it loads with the first /mcp request, not at
+      // start (issue 20; main/app/lazy-start.test.ts), and is in the module cache by now.
+      const { ProtocolError, ProtocolErrorCode } = await import('@modelcontextprotocol/server');
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
     const input = args ?? {};
