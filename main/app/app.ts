@@ -14,6 +14,7 @@ import type { CallToolResult, ToolSource } from '../tools/types.js';
 import { KeyringVault } from '../platform/vault/keyring-vault.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { CallPipeline } from './call-pipeline.js';
+import { FeatureHub } from './feature-hub.js';
 import { ControlService } from './control-service.js';
 import { CoreEvents } from '../platform/events.js';
 import { InstanceLock } from '../platform/instance.js';
@@ -142,7 +143,9 @@ export class App {
           throw new Error(
             `${row.tool} is no longer available (its source was removed or is down); nothing was sent.`,
           );
-        return pipeline.execute(entry, args, ctx);
+        // Upstream sampling/elicitation during an approved call goes to the agent's open request, if any.
+        const relay = this.mcp?.relayFor(row.agent);
+        return pipeline.execute(entry, args, relay ? { ...ctx, relay } : ctx);
       },
       toolInfo: (key) => {
         const e = registry.getByKey(key);
@@ -172,8 +175,18 @@ export class App {
       events,
       logger,
     });
+    const features = new FeatureHub({
+      registry,
+      settings,
+      activity,
+      events,
+      logger,
+      resourcesChanged: () => this.mcp?.resourcesChanged(),
+      promptsChanged: () => this.mcp?.promptsChanged(),
+    });
     this.mcp = new McpEndpoint({
       pipeline,
+      features,
       logger,
       version: this.version,
       maxBodyBytes: settings.get().limits.maxBodyBytes,

@@ -349,6 +349,7 @@ export class ControlService implements ControlApi {
         override,
       ),
       inputSchema: entry.def.inputSchema,
+      ...(entry.def.unavailable ? { unavailable: entry.def.unavailable } : {}),
       ...(agent !== undefined ? { agent } : {}),
       ...(policy.via === 'grant' ? { grantedUntil: policy.grantedUntil ?? null } : {}),
     };

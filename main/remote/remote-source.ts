@@ -7,7 +7,22 @@ import type {
   ToolSource,
 } from '../tools/types.js';
 import { errorResult } from '../tools/types.js';
+import type {
+  CompleteRequestParams,
+  CompleteResult,
+  FeatureContext,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  SourceNotice,
+} from '../tools/features.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { markUntrusted, toDefinition } from './untrusted.js';
+import { listFeatures, NO_FEATURES, RemoteFeatures, type FeatureLists } from './remote-features.js';
+import { inRelayScope, relayHandler } from './relay-scope.js';
 import {
   connectUpstream,
   describeFailure,
@@ -50,6 +65,8 @@ export class RemoteSource implements ToolSource {
   private readonly redactor = new Redactor();
   private state: SourceState = { state: 'loading' };
   private defs: readonly ToolDefinition[] = [];
+  private lists: FeatureLists = NO_FEATURES;
+  private readonly features: RemoteFeatures;
   private up: Upstream | null = null;
   private gen = 0;
   private connecting: Promise<void> | null = null;
@@ -74,6 +91,7 @@ export class RemoteSource implements ToolSource {
     this.conn = conn;
     this.redactor.set(Object.values(conn.headers));
     this.t = { ...DEFAULT_TIMINGS, ...o.timings };
+    this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger);
     this.first = new Promise<void>((resolve) => (this.settleFirst = resolve)).then(
       () => void (this.firstDone = true),
     );
@@ -126,6 +144,64 @@ export class RemoteSource implements ToolSource {
   tools(): readonly ToolDefinition[] {
     return this.state.state === 'ready' ? this.defs : [];
   }
+  resources(): readonly Resource[] {
+    return this.state.state === 'ready' ? this.lists.resources : [];
+  }
+  resourceTemplates(): readonly ResourceTemplate[] {
+    return this.state.state === 'ready' ? this.lists.templates : [];
+  }
+  prompts(): readonly Prompt[] {
+    return this.state.state === 'ready' ? this.lists.prompts : [];
+  }
+  readResource(uri: string, ctx: FeatureContext): Promise<ReadResourceResult> {
+    return this.onUp((up) => this.features.readResource(up, uri, ctx));
+  }
+  getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    ctx: FeatureContext,
+  ): Promise<GetPromptResult> {
+    return this.onUp((up) => this.features.getPrompt(up, name, args, ctx));
+  }
+  complete(params: CompleteRequestParams, ctx: FeatureContext): Promise<CompleteResult> {
+    return this.onUp((up) => this.features.complete(up, params, ctx));
+  }
+  setLogLevel(level: LoggingLevel | null): Promise<void> {
+    return this.features.setLogLevel(this.up, level);
+  }
+  setSubscriptions(uris: ReadonlySet<string>): Promise<void> {
+    return this.features.setSubscriptions(this.up, uris);
+  }
+  onNotice(listener: (n: SourceNotice) => void): () => void {
+    return this.features.onNotice(listener);
+  }
+
+  /** Runs a read-only request on the current session; its failures become protocol errors naming the server. */
+  private async onUp<T extends object>(run: (up: Upstream) => Promise<T>): Promise<T> {
+    if (this.state.state !== 'ready' && this.connecting) await this.connecting;
+    const up = this.up;
+    if (!up || this.state.state !== 'ready') {
+      const why = this.state.state === 'error' ? this.state.detail : 'still connecting';
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        this.redactor.text(
+          `The remote server "${this.label}" is unavailable (${why}); nothing was sent.`,
+        ),
+      );
+    }
+    try {
+      return this.redactor.result(await run(up));
+    } catch (err) {
+      if (err instanceof ProtocolError)
+        throw new ProtocolError(err.code, this.redactor.text(err.message), err.data);
+      if (networkCode(err)) this.trouble(this.gen, up, err as Error);
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        this.redactor.text(`The remote server "${this.label}" failed: ${this.describe(err)}`),
+      );
+    }
+  }
+
   info(): { transport?: TransportKind; protocolVersion?: string } {
     const up = this.up;
     return up
@@ -158,21 +234,28 @@ export class RemoteSource implements ToolSource {
       this.inflight.set(lost, up);
       const hadSession = up.hasSession();
       try {
-        const result = await up.client.callTool(
-          { name: tool, arguments: args },
-          {
-            // Aborting sends notifications/cancelled upstream (2025) or closes the request stream (2026).
-            signal: AbortSignal.any([ctx.signal, lost.signal]),
-            timeout: this.t.callIdleMs,
-            resetTimeoutOnProgress: true,
-            maxTotalTimeout: this.t.callMaxMs,
-            ...(ctx.progress
-              ? {
-                  onprogress: (p: { progress: number; total?: number; message?: string }) =>
-                    ctx.progress?.(p.progress, p.total, p.message),
-                }
-              : {}),
-          },
+        const scope = {
+          agent: ctx.agent,
+          signal: ctx.signal,
+          ...(ctx.relay ? { relay: ctx.relay } : {}),
+        };
+        const result = await inRelayScope(scope, () =>
+          up.client.callTool(
+            { name: tool, arguments: args },
+            {
+              // Aborting sends notifications/cancelled upstream (2025) or closes the request stream (2026).
+              signal: AbortSignal.any([ctx.signal, lost.signal]),
+              timeout: this.t.callIdleMs,
+              resetTimeoutOnProgress: true,
+              maxTotalTimeout: this.t.callMaxMs,
+              ...(ctx.progress
+                ? {
+                    onprogress: (p: { progress: number; total?: number; message?: string }) =>
+                      ctx.progress?.(p.progress, p.total, p.message),
+                  }
+                : {}),
+            },
+          ),
         );
         this.syncSecrets();
         return this.redactor.result(markUntrusted(result as CallToolResult, this.label));
@@ -247,6 +330,10 @@ export class RemoteSource implements ToolSource {
         onToolsChanged: () => {
           if (holder.up) void this.refreshTools(gen, holder.up);
         },
+        onNotice: (n) => {
+          if (holder.up) this.upstreamNotice(gen, holder.up, n);
+        },
+        onRelay: relayHandler(this.label),
         onError: (err) => {
           if (holder.up) this.trouble(gen, holder.up, err);
         },
@@ -257,11 +344,16 @@ export class RemoteSource implements ToolSource {
         ...(this.conn.auth ? { authProvider: this.conn.auth } : {}),
       });
       holder.up = up;
-      const tools = await listAllTools(up, this.t.listMs);
+      const [tools, lists] = await Promise.all([
+        listAllTools(up, this.t.listMs),
+        listFeatures(up, this.t.listMs),
+      ]);
       if (gen !== this.gen) return void (await up.close());
       const old = this.up;
       this.up = up;
       this.defs = dedupe(tools.map(toDefinition));
+      this.lists = lists;
+      void this.features.restore(up);
       this.state = { state: 'ready' };
       this.failures = 0;
       this.conn.auth?.connected();
@@ -291,6 +383,22 @@ export class RemoteSource implements ToolSource {
     } catch (err) {
       this.trouble(gen, up, err as Error);
     }
+  }
+
+  /** Log lines and updates go to agents; changed lists are re-read first, then announced. */
+  private upstreamNotice(gen: number, up: Upstream, n: SourceNotice): void {
+    if (gen !== this.gen || this.up !== up) return;
+    if (n.kind !== 'resources-changed' && n.kind !== 'prompts-changed')
+      return this.features.notice(n);
+    void listFeatures(up, this.t.listMs).then(
+      (lists) => {
+        if (gen !== this.gen || this.up !== up) return;
+        this.lists = lists;
+        this.features.notice(n);
+        this.emit();
+      },
+      (err: unknown) => this.trouble(gen, up, err as Error),
+    );
   }
 
   /** A stream dropped or a request failed at the network level: ping to tell "restarted" from "down". */
@@ -335,6 +443,7 @@ export class RemoteSource implements ToolSource {
     const old = this.up;
     this.up = null;
     this.defs = [];
+    this.lists = NO_FEATURES;
     this.state = { state: 'error', detail };
     if (old) {
       this.abortOn(old, detail);

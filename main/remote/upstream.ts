@@ -11,6 +11,8 @@ import {
   type FetchLike,
   type Tool,
 } from '@modelcontextprotocol/client';
+import type { SourceNotice } from '../tools/features.js';
+import type { RelayMethod } from '../tools/relay.js';
 
 /**
  * One connection to a remote MCP server, shared by RemoteSource and
@@ -37,6 +39,16 @@ export interface UpstreamOptions {
   clientVersion: string;
   /** Called (debounced) when the server says its tool list changed. */
   onToolsChanged?: () => void;
+  /** Log lines, resource updates and list changes the server sends on its own (issue 14). */
+  onNotice?: (notice: SourceNotice) => void;
+  /**
+   * A server→client request (sampling, elicitation, roots). Runs in the async
+   * context of the call that caused it, which is how the answer finds its agent.
+   */
+  onRelay?: (
+    method: RelayMethod,
+    params: Record<string, unknown>,
+  ) => Promise<Record<string, unknown>>;
   /** Transport-level trouble (a dropped stream, a failed reconnect). */
   onError?: (err: Error) => void;
   /** The connection closed without us closing it. */
@@ -98,15 +110,70 @@ async function attempt(
     {
       // The legacy HTTP+SSE transport predates the 2026 era: no probe there.
       versionNegotiation: { mode: kind === 'sse' ? 'legacy' : 'auto' },
-      ...(o.onToolsChanged
-        ? {
-            listChanged: {
-              tools: { autoRefresh: false, debounceMs: 100, onChanged: () => o.onToolsChanged?.() },
-            },
-          }
+      // Declared so servers offer their sampling/elicitation/roots tools; each request is relayed to
+      // the agent whose call caused it, or refused with the reason (main/remote/relay-scope.ts).
+      ...(o.onRelay
+        ? { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} } }
         : {}),
+      listChanged: {
+        ...(o.onToolsChanged
+          ? {
+              tools: {
+                autoRefresh: false,
+                debounceMs: 100,
+                onChanged: () => o.onToolsChanged?.(),
+              },
+            }
+          : {}),
+        ...(o.onNotice
+          ? {
+              resources: {
+                autoRefresh: false,
+                debounceMs: 100,
+                onChanged: () => o.onNotice?.({ kind: 'resources-changed' }),
+              },
+              prompts: {
+                autoRefresh: false,
+                debounceMs: 100,
+                onChanged: () => o.onNotice?.({ kind: 'prompts-changed' }),
+              },
+            }
+          : {}),
+      },
     },
   );
+  if (o.onNotice) {
+    const notice = o.onNotice;
+    client.setNotificationHandler('notifications/message', (n) =>
+      notice({
+        kind: 'log',
+        level: n.params.level,
+        data: n.params.data,
+        ...(n.params.logger ? { logger: n.params.logger } : {}),
+      }),
+    );
+    client.setNotificationHandler('notifications/resources/updated', (n) =>
+      notice({ kind: 'resource-updated', uri: n.params.uri }),
+    );
+  }
+  if (o.onRelay) {
+    const relay = o.onRelay;
+    client.setRequestHandler(
+      'sampling/createMessage',
+      async (req) =>
+        (await relay('sampling/createMessage', req.params as Record<string, unknown>)) as never,
+    );
+    client.setRequestHandler(
+      'elicitation/create',
+      async (req) =>
+        (await relay('elicitation/create', req.params as Record<string, unknown>)) as never,
+    );
+    client.setRequestHandler(
+      'roots/list',
+      async (req) =>
+        (await relay('roots/list', (req.params ?? {}) as Record<string, unknown>)) as never,
+    );
+  }
   const auth = o.authProvider ? { authProvider: o.authProvider } : {};
   const transport =
     kind === 'sse'

@@ -1,0 +1,280 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { AgentFeatures, SessionSink } from '../gateway/mcp-handlers/api.js';
+import type { CoreEvents } from '../platform/events.js';
+import type { Logger } from '../platform/log.js';
+import type { SettingsStore } from '../platform/settings.js';
+import type { ActivityLog } from '../store/activity.js';
+import { FeatureCatalog, publicUri, type ResolvedUri } from '../tools/feature-catalog.js';
+import {
+  levelRank,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type FeatureContext,
+  type GetPromptResult,
+  type LoggingLevel,
+  type ReadResourceResult,
+  type SourceNotice,
+} from '../tools/features.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { RelayMethod } from '../tools/relay.js';
+import type { ToolSource } from '../tools/types.js';
+import { capReadResult } from './read-shaping.js';
+
+export interface FeatureHubDeps {
+  registry: ToolRegistry;
+  settings: SettingsStore;
+  activity: ActivityLog;
+  events: CoreEvents;
+  logger: Logger;
+  /** The gateway's list_changed fan-out. */
+  resourcesChanged: () => void;
+  promptsChanged: () => void;
+}
+
+interface Session {
+  agent: string;
+  sink: SessionSink;
+  level: LoggingLevel | null;
+  /** Public URIs this session subscribed to. */
+  subs: Set<string>;
+}
+
+/**
+ * Resources, prompts, completion and logging from every source to every
+ * agent (issue 14, item 1). Reads need no approval but are recorded in
+ * Activity; a disabled server has no source, so nothing of it is served.
+ *
+ * Session state stays per agent session: each session's log level filters
+ * what it receives (the upstream is asked for the most verbose level any
+ * session wants), and `resources/updated` goes only to the sessions that
+ * subscribed to that URI. So one agent's level or subscriptions never reach
+ * another agent.
+ */
+export class FeatureHub implements AgentFeatures {
+  readonly catalog: FeatureCatalog;
+  private readonly sessions = new Map<string, Session>();
+  private readonly watched = new Map<ToolSource, () => void>();
+
+  constructor(private readonly d: FeatureHubDeps) {
+    this.catalog = new FeatureCatalog(d.registry);
+    d.registry.onChange(() => this.watchSources());
+    this.watchSources();
+  }
+
+  async listResources() {
+    await this.d.registry.whenReady();
+    return this.catalog.resources();
+  }
+  async listResourceTemplates() {
+    await this.d.registry.whenReady();
+    return this.catalog.resourceTemplates();
+  }
+  async listPrompts() {
+    await this.d.registry.whenReady();
+    return this.catalog.prompts().map((p) => ({ ...p.prompt, name: p.name }));
+  }
+
+  async readResource(agent: string, uri: string, ctx: FeatureContext): Promise<ReadResourceResult> {
+    const started = performance.now();
+    const target = this.resolve(uri);
+    return this.recorded(
+      agent,
+      `${target.source.label}: resources/read`,
+      uri,
+      started,
+      async () => {
+        const r = await target.source.readResource!(target.uri, ctx);
+        const contents = r.contents.map((c) => ({ ...c, uri: publicUri(target.source, c.uri) }));
+        return capReadResult({ ...r, contents }, this.d.settings.get().limits.resultChars);
+      },
+    );
+  }
+
+  async getPrompt(
+    agent: string,
+    name: string,
+    args: Record<string, string> | undefined,
+    ctx: FeatureContext,
+  ): Promise<GetPromptResult> {
+    const started = performance.now();
+    await this.d.registry.whenReady();
+    const entry = this.catalog.prompt(name);
+    if (!entry?.source.getPrompt)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+    return this.recorded(agent, `${entry.source.label}: prompts/get`, name, started, () =>
+      entry.source.getPrompt!(entry.prompt.name, args, ctx),
+    );
+  }
+
+  async complete(
+    agent: string,
+    params: CompleteRequestParams,
+    ctx: FeatureContext,
+  ): Promise<CompleteResult> {
+    await this.d.registry.whenReady();
+    const empty: CompleteResult = { completion: { values: [], hasMore: false } };
+    if (params.ref.type === 'ref/prompt') {
+      const entry = this.catalog.prompt(params.ref.name);
+      if (!entry?.source.complete) return empty;
+      return entry.source.complete(
+        { ...params, ref: { ...params.ref, name: entry.prompt.name } },
+        ctx,
+      );
+    }
+    const target = this.catalog.resolveUri(params.ref.uri);
+    if (!target?.source.complete) return empty;
+    return target.source.complete({ ...params, ref: { ...params.ref, uri: target.uri } }, ctx);
+  }
+
+  openSession(session: string, agent: string, sink: SessionSink): void {
+    this.sessions.set(session, { agent, sink, level: null, subs: new Set() });
+  }
+
+  closeSession(session: string): void {
+    const s = this.sessions.get(session);
+    if (!s) return;
+    this.sessions.delete(session);
+    if (s.level) this.applyLevels();
+    if (s.subs.size) void this.applySubscriptions();
+  }
+
+  setLogLevel(session: string, level: LoggingLevel): void {
+    const s = this.sessions.get(session);
+    if (!s) return;
+    s.level = level;
+    this.applyLevels();
+  }
+
+  async subscribe(session: string, uri: string): Promise<void> {
+    const s = this.sessions.get(session);
+    this.resolve(uri);
+    if (!s || s.subs.has(uri)) return;
+    s.subs.add(uri);
+    await this.applySubscriptions();
+  }
+
+  async unsubscribe(session: string, uri: string): Promise<void> {
+    const s = this.sessions.get(session);
+    if (!s?.subs.delete(uri)) return;
+    await this.applySubscriptions();
+  }
+
+  recordRelay(e: {
+    agent: string;
+    server: string;
+    method: RelayMethod;
+    started: number;
+    outcome: 'ok' | 'error';
+    detail?: string;
+  }): void {
+    this.record(e.agent, `${e.server}: ${e.method}`, e.outcome, Date.now() - e.started, e.detail);
+  }
+
+  private resolve(uri: string): ResolvedUri {
+    const target = this.catalog.resolveUri(uri);
+    if (!target?.source.readResource)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown resource: ${uri}. Airlock serves resources as airlock://<server>/<uri>, as resources/list shows them.`,
+      );
+    return target;
+  }
+
+  private async recorded<T>(
+    agent: string,
+    tool: string,
+    detail: string,
+    started: number,
+    run: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      const result = await run();
+      this.record(agent, tool, 'ok', performance.now() - started, detail);
+      return result;
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      this.record(agent, tool, 'error', performance.now() - started, `${detail}: ${why}`);
+      throw err;
+    }
+  }
+
+  private record(
+    agent: string,
+    tool: string,
+    outcome: 'ok' | 'error',
+    durationMs: number,
+    detail?: string,
+  ): void {
+    try {
+      const activity = this.d.activity.add({
+        agent,
+        tool,
+        decision: 'auto',
+        outcome,
+        durationMs,
+        argsDigest: '',
+        ...(detail ? { detail: detail.slice(0, 200) } : {}),
+      });
+      this.d.events.emit({ type: 'activity.added', activity });
+    } catch (err) {
+      this.d.logger.error('could not write the activity log', { error: String(err) });
+    }
+  }
+
+  /** The most verbose level any session asked for, to every source. */
+  private applyLevels(): void {
+    let level: LoggingLevel | null = null;
+    for (const s of this.sessions.values())
+      if (s.level && (level === null || levelRank(s.level) < levelRank(level))) level = s.level;
+    for (const source of this.d.registry.listSources())
+      void source.setLogLevel?.(level).catch(() => {});
+  }
+
+  private async applySubscriptions(): Promise<void> {
+    const bySource = new Map<ToolSource, Set<string>>();
+    for (const source of this.d.registry.listSources())
+      if (source.setSubscriptions) bySource.set(source, new Set());
+    for (const s of this.sessions.values())
+      for (const uri of s.subs) {
+        const t = this.catalog.resolveUri(uri);
+        if (t) bySource.get(t.source)?.add(t.uri);
+      }
+    await Promise.all([...bySource].map(([source, uris]) => source.setSubscriptions!(uris)));
+  }
+
+  /** Follows added and removed sources' notices. */
+  private watchSources(): void {
+    const now = new Set(this.d.registry.listSources());
+    for (const [source, off] of this.watched)
+      if (!now.has(source)) {
+        off();
+        this.watched.delete(source);
+      }
+    for (const source of now)
+      if (!this.watched.has(source) && source.onNotice) {
+        this.watched.set(
+          source,
+          source.onNotice((n) => this.onNotice(source, n)),
+        );
+        // A source added later still learns what agents asked for.
+        if ([...this.sessions.values()].some((s) => s.level)) this.applyLevels();
+      }
+  }
+
+  private onNotice(source: ToolSource, n: SourceNotice): void {
+    if (n.kind === 'resources-changed') return this.d.resourcesChanged();
+    if (n.kind === 'prompts-changed') return this.d.promptsChanged();
+    if (n.kind === 'resource-updated') {
+      const uri = publicUri(source, n.uri);
+      for (const s of this.sessions.values()) if (s.subs.has(uri)) s.sink.resourceUpdated(uri);
+      return;
+    }
+    for (const s of this.sessions.values())
+      if (s.level && levelRank(n.level) >= levelRank(s.level))
+        s.sink.log({
+          level: n.level,
+          logger: n.logger ? `${source.label}/${n.logger}` : source.label,
+          data: n.data,
+        });
+  }
+}

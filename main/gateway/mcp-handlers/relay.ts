@@ -1,0 +1,62 @@
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import {
+  capabilityRefusal,
+  type ClientRelay,
+  type RelayCapabilities,
+  type RelayRequest,
+} from '../../tools/relay.js';
+import type { AgentFeatures } from './api.js';
+
+/**
+ * A relay to the agent behind one live request (issue 14, item 2): the
+ * upstream's sampling, elicitation or roots request goes out on this agent's
+ * own request stream (2025 era, related to the request that caused it) and
+ * nowhere else. The agent's declared capabilities decide; an agent without
+ * them gets the upstream a clear refusal instead.
+ */
+export function requestRelay(
+  agent: string,
+  server: Server,
+  ctx: ServerContext,
+  features: AgentFeatures,
+  modern: boolean,
+): ClientRelay {
+  return {
+    agent,
+    refusal(method, params) {
+      if (modern)
+        // 2026-07-28 clients answer such requests through input_required, which Airlock does not yet relay.
+        return `the agent "${agent}" uses the 2026-07-28 protocol, through which Airlock does not relay ${method} yet`;
+      const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
+      return capabilityRefusal(caps, method, params, agent);
+    },
+    async request(req: RelayRequest) {
+      const started = Date.now();
+      try {
+        const result = (await ctx.mcpReq.send(
+          { method: req.method, params: req.params },
+          { ...(req.signal ? { signal: req.signal } : {}), timeout: 10 * 60_000 },
+        )) as Record<string, unknown>;
+        features.recordRelay({
+          agent,
+          server: req.server,
+          method: req.method,
+          started,
+          outcome: 'ok',
+          ...(typeof result.action === 'string' ? { detail: `action: ${result.action}` } : {}),
+        });
+        return result;
+      } catch (err) {
+        features.recordRelay({
+          agent,
+          server: req.server,
+          method: req.method,
+          started,
+          outcome: 'error',
+          detail: err instanceof Error ? err.message.slice(0, 200) : String(err),
+        });
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { Server } from '@modelcontextprotocol/server';
+import type { AgentToolCalls } from '../mcp-endpoint.js';
+import type { WithRelay } from './api.js';
+
+/** tools/list and tools/call for one agent's server. */
+export function registerToolHandlers(
+  server: Server,
+  agent: string,
+  pipeline: AgentToolCalls,
+  withRelay: WithRelay,
+): void {
+  server.setRequestHandler('tools/list', async () => ({
+    tools: await pipeline.listTools(agent),
+  }));
+  server.setRequestHandler('tools/call', async (req, ctx) => {
+    const token = req.params._meta?.progressToken;
+    const progress =
+      token === undefined
+        ? undefined
+        : (p: number, total?: number, message?: string) =>
+            void ctx.mcpReq
+              .notify({
+                method: 'notifications/progress',
+                params: {
+                  progressToken: token,
+                  progress: p,
+                  ...(total !== undefined ? { total } : {}),
+                  ...(message ? { message } : {}),
+                },
+              })
+              .catch(() => {});
+    return withRelay(ctx, (relay) =>
+      pipeline.call(agent, req.params.name, req.params.arguments, {
+        signal: ctx.mcpReq.signal,
+        relay,
+        ...(progress ? { progress } : {}),
+      }),
+    );
+  });
+}

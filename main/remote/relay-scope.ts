@@ -1,0 +1,48 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import type { ClientRelay, RelayMethod } from '../tools/relay.js';
+
+/**
+ * Which agent a server→client request belongs to (issue 14, item 2). The
+ * upstream asks for sampling, elicitation or roots while serving one of our
+ * requests: on the 2025 era over that request's own response stream, on
+ * 2026-07-28 as an `input_required` result the SDK client answers inside
+ * the same call. Either way the handler runs in the async context of the
+ * call that caused it, so an AsyncLocalStorage set around the call names the
+ * agent — and only that agent's relay is ever used. A request outside any
+ * call (the 2025 standalone GET stream) has no agent and is refused.
+ */
+interface Scope {
+  agent: string;
+  relay?: ClientRelay;
+  signal: AbortSignal;
+}
+
+const scope = new AsyncLocalStorage<Scope>();
+
+export function inRelayScope<T>(s: Scope, run: () => Promise<T>): Promise<T> {
+  return scope.run(s, run);
+}
+
+/** The upstream client's handler for server→client requests of one server. */
+export function relayHandler(
+  server: string,
+): (method: RelayMethod, params: Record<string, unknown>) => Promise<Record<string, unknown>> {
+  return async (method, params) => {
+    const s = scope.getStore();
+    const refuse = (why: string) =>
+      new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `Airlock did not relay ${method} from "${server}": ${why}.`,
+      );
+    if (!s)
+      throw refuse(
+        'it arrived outside any call, and Airlock relays such requests only to the agent whose call caused them',
+      );
+    if (!s.relay)
+      throw refuse(`the request of the agent "${s.agent}" that caused it is no longer open`);
+    const why = s.relay.refusal(method, params);
+    if (why) throw refuse(why);
+    return s.relay.request({ method, params, server, signal: s.signal });
+  };
+}
