@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { Server, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/server';
+import {
+  Server,
+  type CallToolResult,
+  type Tool,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/server';
 
 /**
  * An in-process upstream MCP server for remote-source tests (issue 4): real
@@ -22,6 +27,8 @@ export interface FakeTool {
   inputSchema?: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /** Further definition fields passed as given (icons, _meta, execution). */
+  extra?: Pick<Tool, 'icons' | '_meta' | 'execution'>;
   run?: (args: Record<string, unknown>, ctx: FakeToolContext) => Promise<CallToolResult>;
 }
 
@@ -164,6 +171,7 @@ export class FakeUpstream {
         inputSchema: (t.inputSchema ?? { type: 'object', properties: {} }) as { type: 'object' },
         ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: 'object' } } : {}),
         ...(t.annotations ? { annotations: t.annotations } : {}),
+        ...t.extra,
       })),
     }));
     server.setRequestHandler('tools/call', async (req, ctx) => {
