@@ -134,15 +134,21 @@ export class FeatureHub implements AgentFeatures {
     const s = this.sessions.get(session);
     if (!s) return;
     this.sessions.delete(session);
-    if (s.level) this.applyLevels();
-    if (s.subs.size) void this.applySubscriptions();
+    if ([...this.sessions.values()].some((o) => o.agent === s.agent)) {
+      if (s.level) this.applyLevels(s.agent);
+      if (s.subs.size) void this.applySubscriptions(s.agent);
+      return;
+    }
+    // The agent's last session: its upstream sessions close too (issue 14, item 4).
+    for (const source of this.d.registry.listSources())
+      void source.releaseAgent?.(s.agent).catch(() => {});
   }
 
   setLogLevel(session: string, level: LoggingLevel): void {
     const s = this.sessions.get(session);
     if (!s) return;
     s.level = level;
-    this.applyLevels();
+    this.applyLevels(s.agent);
   }
 
   async subscribe(session: string, uri: string): Promise<void> {
@@ -150,13 +156,19 @@ export class FeatureHub implements AgentFeatures {
     this.resolve(uri);
     if (!s || s.subs.has(uri)) return;
     s.subs.add(uri);
-    await this.applySubscriptions();
+    await this.applySubscriptions(s.agent);
   }
 
   async unsubscribe(session: string, uri: string): Promise<void> {
     const s = this.sessions.get(session);
     if (!s?.subs.delete(uri)) return;
-    await this.applySubscriptions();
+    await this.applySubscriptions(s.agent);
+  }
+
+  /** A relay to one of the agent's open sessions, for requests outside any call. */
+  private sessionRelay(agent: string) {
+    for (const s of this.sessions.values()) if (s.agent === agent) return s.sink.relay;
+    return undefined;
   }
 
   recordRelay(e: {
@@ -221,25 +233,27 @@ export class FeatureHub implements AgentFeatures {
     }
   }
 
-  /** The most verbose level any session asked for, to every source. */
-  private applyLevels(): void {
+  /** The most verbose level any of the agent's sessions asked for, to every source. */
+  private applyLevels(agent: string): void {
     let level: LoggingLevel | null = null;
     for (const s of this.sessions.values())
-      if (s.level && (level === null || levelRank(s.level) < levelRank(level))) level = s.level;
+      if (s.agent === agent && s.level && (level === null || levelRank(s.level) < levelRank(level)))
+        level = s.level;
     for (const source of this.d.registry.listSources())
-      void source.setLogLevel?.(level).catch(() => {});
+      void source.setLogLevel?.(agent, level).catch(() => {});
   }
 
-  private async applySubscriptions(): Promise<void> {
+  private async applySubscriptions(agent: string): Promise<void> {
     const bySource = new Map<ToolSource, Set<string>>();
     for (const source of this.d.registry.listSources())
       if (source.setSubscriptions) bySource.set(source, new Set());
     for (const s of this.sessions.values())
-      for (const uri of s.subs) {
-        const t = this.catalog.resolveUri(uri);
-        if (t) bySource.get(t.source)?.add(t.uri);
-      }
-    await Promise.all([...bySource].map(([source, uris]) => source.setSubscriptions!(uris)));
+      if (s.agent === agent)
+        for (const uri of s.subs) {
+          const t = this.catalog.resolveUri(uri);
+          if (t) bySource.get(t.source)?.add(t.uri);
+        }
+    await Promise.all([...bySource].map(([source, uris]) => source.setSubscriptions!(agent, uris)));
   }
 
   /** Follows added and removed sources' notices. */
@@ -256,8 +270,10 @@ export class FeatureHub implements AgentFeatures {
           source,
           source.onNotice((n) => this.onNotice(source, n)),
         );
+        source.setSessionRelays?.((agent) => this.sessionRelay(agent));
         // A source added later still learns what agents asked for.
-        if ([...this.sessions.values()].some((s) => s.level)) this.applyLevels();
+        for (const agent of new Set([...this.sessions.values()].map((s) => s.agent)))
+          this.applyLevels(agent);
       }
   }
 
@@ -266,11 +282,18 @@ export class FeatureHub implements AgentFeatures {
     if (n.kind === 'prompts-changed') return this.d.promptsChanged();
     if (n.kind === 'resource-updated') {
       const uri = publicUri(source, n.uri);
-      for (const s of this.sessions.values()) if (s.subs.has(uri)) s.sink.resourceUpdated(uri);
+      for (const s of this.sessions.values())
+        if (s.subs.has(uri) && (n.agent === undefined || s.agent === n.agent))
+          s.sink.resourceUpdated(uri);
       return;
     }
+    // A line from an agent's own upstream session goes to that agent only.
     for (const s of this.sessions.values())
-      if (s.level && levelRank(n.level) >= levelRank(s.level))
+      if (
+        s.level &&
+        (n.agent === undefined || s.agent === n.agent) &&
+        levelRank(n.level) >= levelRank(s.level)
+      )
         s.sink.log({
           level: n.level,
           logger: n.logger ? `${source.label}/${n.logger}` : source.label,

@@ -14,7 +14,7 @@ import type { ClientRelay } from '../tools/relay.js';
 import type { Logger } from '../platform/log.js';
 import type { AgentFeatures, SessionSink } from './mcp-handlers/api.js';
 import { registerFeatureHandlers } from './mcp-handlers/features.js';
-import { requestRelay } from './mcp-handlers/relay.js';
+import { requestRelay, sessionRelay } from './mcp-handlers/relay.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
 import type { WithRelay } from './mcp-handlers/api.js';
 
@@ -159,7 +159,7 @@ export class McpEndpoint {
       onsessioninitialized: (id) => {
         holder.id = id;
         this.sessions.set(id, { transport, server, agent, lastUsed: Date.now() });
-        this.o.features.openSession(id, agent, sessionSink(server));
+        this.o.features.openSession(id, agent, sessionSink(server, agent, this.o.features));
       },
       onsessionclosed: (id) => {
         this.sessions.delete(id);
@@ -235,8 +235,9 @@ export class McpEndpoint {
   }
 }
 
-function sessionSink(server: Server): SessionSink {
+function sessionSink(server: Server, agent: string, features: AgentFeatures): SessionSink {
   return {
+    relay: sessionRelay(agent, server, features),
     log: (params) =>
       void server.notification({ method: 'notifications/message', params }).catch(() => {}),
     resourceUpdated: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}),

@@ -24,12 +24,32 @@ export function inRelayScope<T>(s: Scope, run: () => Promise<T>): Promise<T> {
   return scope.run(s, run);
 }
 
-/** The upstream client's handler for server→client requests of one server. */
+/**
+ * The upstream client's handler for server→client requests of one server.
+ * On an agent's own session (`agent` given) a request outside any call goes
+ * to that agent's open Airlock session (`outOfCall`), and a call of another
+ * agent can never be the scope.
+ */
 export function relayHandler(
   server: string,
+  agent?: string,
+  outOfCall?: () => ClientRelay | undefined,
 ): (method: RelayMethod, params: Record<string, unknown>) => Promise<Record<string, unknown>> {
   return async (method, params) => {
-    const s = scope.getStore();
+    const found = scope.getStore();
+    const fallback = agent !== undefined && !found ? outOfCall?.() : undefined;
+    const s: Scope | undefined =
+      found ??
+      (fallback && {
+        agent: fallback.agent,
+        relay: fallback,
+        signal: new AbortController().signal,
+      });
+    if (agent !== undefined && s && s.agent !== agent)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `Airlock did not relay ${method} from "${server}": the request did not come from the agent's own session.`,
+      );
     const refuse = (why: string) =>
       new ProtocolError(
         ProtocolErrorCode.InvalidRequest,

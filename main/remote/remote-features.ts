@@ -48,8 +48,8 @@ export async function listFeatures(up: Upstream, timeoutMs: number): Promise<Fea
  * session, so a reconnect loses nothing.
  */
 export class RemoteFeatures {
-  private level: LoggingLevel | null = null;
-  private wanted = new Set<string>();
+  private readonly levels = new Map<string, LoggingLevel>();
+  private readonly wanted = new Map<string, Set<string>>();
   private readonly subscribed = new WeakMap<Upstream, Set<string>>();
   private readonly listeners = new Set<(n: SourceNotice) => void>();
 
@@ -104,37 +104,54 @@ export class RemoteFeatures {
     return withoutUpstreamIdentity(r);
   }
 
-  /** Remembers the level and applies it to the current session. */
-  async setLogLevel(up: Upstream | null, level: LoggingLevel | null): Promise<void> {
-    this.level = level;
-    if (up) await this.applyLevel(up);
+  /** Remembers the agent's level and applies it to the agent's own session, if open. */
+  async setLogLevel(agent: string, up: Upstream | null, level: LoggingLevel | null): Promise<void> {
+    if (level === null) this.levels.delete(agent);
+    else this.levels.set(agent, level);
+    if (up) await this.applyLevel(agent, up);
   }
 
-  async setSubscriptions(up: Upstream | null, uris: ReadonlySet<string>): Promise<void> {
-    this.wanted = new Set(uris);
-    if (up) await this.applySubscriptions(up);
+  async setSubscriptions(
+    agent: string,
+    up: Upstream | null,
+    uris: ReadonlySet<string>,
+  ): Promise<void> {
+    if (uris.size === 0) this.wanted.delete(agent);
+    else this.wanted.set(agent, new Set(uris));
+    if (up) await this.applySubscriptions(agent, up);
   }
 
-  /** A new session starts with none of the old one's state: give it ours. */
-  async restore(up: Upstream): Promise<void> {
-    await Promise.all([this.applyLevel(up), this.applySubscriptions(up)]);
+  hasState(agent: string): boolean {
+    return this.levels.has(agent) || this.wanted.has(agent);
   }
 
-  private async applyLevel(up: Upstream): Promise<void> {
-    // Servers without the logging capability never log; a null level (nobody asked) is left as is.
-    if (this.level === null || !up.client.getServerCapabilities()?.logging) return;
+  forget(agent: string): void {
+    this.levels.delete(agent);
+    this.wanted.delete(agent);
+  }
+
+  /** A new session starts with none of the old one's state: give it the agent's. */
+  async restore(agent: string, up: Upstream): Promise<void> {
+    await Promise.all([this.applyLevel(agent, up), this.applySubscriptions(agent, up)]);
+  }
+
+  private async applyLevel(agent: string, up: Upstream): Promise<void> {
+    const level = this.levels.get(agent);
+    // Servers without the logging capability never log; an agent that never asked keeps the server's default.
+    if (level === undefined || !up.client.getServerCapabilities()?.logging) return;
     await up.client
-      .setLoggingLevel(this.level, { timeout: this.timeoutMs })
+      .setLoggingLevel(level, { timeout: this.timeoutMs })
       .catch((err: unknown) => this.warn('logging/setLevel', err));
   }
 
-  private async applySubscriptions(up: Upstream): Promise<void> {
+  private async applySubscriptions(agent: string, up: Upstream): Promise<void> {
     if (!up.client.getServerCapabilities()?.resources?.subscribe) return;
+    const wanted = this.wanted.get(agent) ?? new Set<string>();
     const have = this.subscribed.get(up) ?? new Set<string>();
     this.subscribed.set(up, have);
     const opts = { timeout: this.timeoutMs };
     const jobs: Promise<unknown>[] = [];
-    for (const uri of this.wanted)
+    for (const uri of wanted)
       if (!have.has(uri)) {
         have.add(uri);
         jobs.push(
@@ -144,7 +161,7 @@ export class RemoteFeatures {
         );
       }
     for (const uri of have)
-      if (!this.wanted.has(uri)) {
+      if (!wanted.has(uri)) {
         have.delete(uri);
         jobs.push(
           up.client

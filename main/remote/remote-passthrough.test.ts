@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRemoteApp, type RemoteTestApp } from '../../test-support/remote-app.js';
+import type { RemoteSource } from './remote-source.js';
 import { EverythingServer } from '../../test-support/server-everything.js';
 
 /**
@@ -216,4 +217,37 @@ describe('server-everything behind Airlock: beyond tools (v2 SDK client)', () =>
       await plain.close();
     }
   });
+
+  it("one agent's log level and subscriptions never reach another; its upstream session closes with its last session", async () => {
+    const { token } = await t.app.control.addAgent('other');
+    const otherLogs: unknown[] = [];
+    const other = new Client({ name: 'other-agent', version: '1.0.0' });
+    other.setNotificationHandler('notifications/message', (n) => {
+      otherLogs.push(n.params.data);
+    });
+    const otherTransport = new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    });
+    await other.connect(otherTransport);
+    await other.setLoggingLevel('debug');
+    await other.callTool({ name: 'everything__echo', arguments: { message: 'hi' } });
+    const source = t.app.registry
+      .listSources()
+      .find((s) => s.id === 'remote:everything') as RemoteSource;
+    expect(source.agentSessions()).toContain('other');
+
+    logs.length = 0;
+    await c.callTool({ name: 'everything__toggle-simulated-logging', arguments: {} });
+    await until(() => logs.some((l) => /level message|level-message/i.test(String(l.data))));
+    // The other agent's session is its own upstream session: the toggle did not start logging there.
+    await other.callTool({ name: 'everything__echo', arguments: { message: 'sync' } });
+    expect(otherLogs.filter((d) => /level message|level-message/i.test(String(d)))).toEqual([]);
+    await c.callTool({ name: 'everything__toggle-simulated-logging', arguments: {} });
+
+    // Ending the agent's only session (DELETE) closes its upstream session at once.
+    await otherTransport.terminateSession();
+    await other.close();
+    expect(source.agentSessions()).not.toContain('other');
+    expect(source.agentSessions()).toContain('test');
+  }, 20_000);
 });

@@ -23,6 +23,11 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { markUntrusted, toDefinition } from './untrusted.js';
 import { listFeatures, NO_FEATURES, RemoteFeatures, type FeatureLists } from './remote-features.js';
 import { inRelayScope, relayHandler } from './relay-scope.js';
+import { AgentSessions } from './agent-sessions.js';
+import type { ClientRelay } from '../tools/relay.js';
+
+/** Bound on agents' own upstream sessions per server; the least recently used idle one closes first. */
+const MAX_AGENT_SESSIONS = 16;
 import {
   connectUpstream,
   describeFailure,
@@ -67,6 +72,8 @@ export class RemoteSource implements ToolSource {
   private defs: readonly ToolDefinition[] = [];
   private lists: FeatureLists = NO_FEATURES;
   private readonly features: RemoteFeatures;
+  private readonly sessions: AgentSessions;
+  private sessionRelays: (agent: string) => ClientRelay | undefined = () => undefined;
   private up: Upstream | null = null;
   private gen = 0;
   private connecting: Promise<void> | null = null;
@@ -92,6 +99,7 @@ export class RemoteSource implements ToolSource {
     this.redactor.set(Object.values(conn.headers));
     this.t = { ...DEFAULT_TIMINGS, ...o.timings };
     this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger);
+    this.sessions = new AgentSessions((agent) => this.connectFor(agent), MAX_AGENT_SESSIONS);
     this.first = new Promise<void>((resolve) => (this.settleFirst = resolve)).then(
       () => void (this.firstDone = true),
     );
@@ -154,32 +162,49 @@ export class RemoteSource implements ToolSource {
     return this.state.state === 'ready' ? this.lists.prompts : [];
   }
   readResource(uri: string, ctx: FeatureContext): Promise<ReadResourceResult> {
-    return this.onUp((up) => this.features.readResource(up, uri, ctx));
+    return this.onUp(ctx.agent, (up) => this.features.readResource(up, uri, ctx));
   }
   getPrompt(
     name: string,
     args: Record<string, string> | undefined,
     ctx: FeatureContext,
   ): Promise<GetPromptResult> {
-    return this.onUp((up) => this.features.getPrompt(up, name, args, ctx));
+    return this.onUp(ctx.agent, (up) => this.features.getPrompt(up, name, args, ctx));
   }
   complete(params: CompleteRequestParams, ctx: FeatureContext): Promise<CompleteResult> {
-    return this.onUp((up) => this.features.complete(up, params, ctx));
+    return this.onUp(ctx.agent, (up) => this.features.complete(up, params, ctx));
   }
-  setLogLevel(level: LoggingLevel | null): Promise<void> {
-    return this.features.setLogLevel(this.up, level);
+  /** Levels and subscriptions live on the agent's own session; a stateless server has none to keep. */
+  async setLogLevel(agent: string, level: LoggingLevel | null): Promise<void> {
+    const up = this.up && this.stateful(this.up) ? await this.agentUp(agent, false) : null;
+    await this.features.setLogLevel(agent, up, level);
   }
-  setSubscriptions(uris: ReadonlySet<string>): Promise<void> {
-    return this.features.setSubscriptions(this.up, uris);
+  async setSubscriptions(agent: string, uris: ReadonlySet<string>): Promise<void> {
+    const up = this.up && this.stateful(this.up) ? await this.agentUp(agent, uris.size > 0) : null;
+    await this.features.setSubscriptions(agent, up, uris);
+  }
+  async releaseAgent(agent: string): Promise<void> {
+    this.features.forget(agent);
+    await this.sessions.release(agent);
+  }
+  /** Agents with their own upstream session open (issue 14, item 4). */
+  agentSessions(): string[] {
+    return this.sessions.agents();
+  }
+  setSessionRelays(lookup: (agent: string) => ClientRelay | undefined): void {
+    this.sessionRelays = lookup;
   }
   onNotice(listener: (n: SourceNotice) => void): () => void {
     return this.features.onNotice(listener);
   }
 
   /** Runs a read-only request on the current session; its failures become protocol errors naming the server. */
-  private async onUp<T extends object>(run: (up: Upstream) => Promise<T>): Promise<T> {
+  private async onUp<T extends object>(
+    agent: string,
+    run: (up: Upstream) => Promise<T>,
+  ): Promise<T> {
     if (this.state.state !== 'ready' && this.connecting) await this.connecting;
-    const up = this.up;
+    const up = this.state.state === 'ready' ? await this.upFor(agent).catch(() => null) : null;
     if (!up || this.state.state !== 'ready') {
       const why = this.state.state === 'error' ? this.state.detail : 'still connecting';
       throw new ProtocolError(
@@ -194,7 +219,8 @@ export class RemoteSource implements ToolSource {
     } catch (err) {
       if (err instanceof ProtocolError)
         throw new ProtocolError(err.code, this.redactor.text(err.message), err.data);
-      if (networkCode(err)) this.trouble(this.gen, up, err as Error);
+      if (up !== this.up) void this.sessions.drop(up);
+      if (networkCode(err) && this.up) this.trouble(this.gen, this.up, err as Error);
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
         this.redactor.text(`The remote server "${this.label}" failed: ${this.describe(err)}`),
@@ -223,11 +249,14 @@ export class RemoteSource implements ToolSource {
   ): Promise<CallToolResult> {
     if (this.state.state !== 'ready' && this.connecting) await this.connecting;
     for (let attempt = 0; ; attempt++) {
-      const up = this.up;
+      const up =
+        this.state.state === 'ready' ? await this.upFor(ctx.agent).catch(() => null) : null;
       if (!up || this.state.state !== 'ready') {
         const why = this.state.state === 'error' ? this.state.detail : 'still connecting';
         return errorResult(
-          `The remote server "${this.label}" is unavailable (${why}); nothing was sent.`,
+          this.redactor.text(
+            `The remote server "${this.label}" is unavailable (${why}); nothing was sent.`,
+          ),
         );
       }
       const lost = new AbortController();
@@ -293,7 +322,8 @@ export class RemoteSource implements ToolSource {
             `The remote server "${this.label}" answered with an error: ${(err as Error).message}`,
           );
         if (networkCode(err)) {
-          this.trouble(this.gen, up, err as Error);
+          if (up !== this.up) void this.sessions.drop(up);
+          if (this.up) this.trouble(this.gen, this.up, err as Error);
           return this.lostDuringCall(describeFailure(err));
         }
         return this.fault(
@@ -316,7 +346,7 @@ export class RemoteSource implements ToolSource {
     const all = [this.up, ...this.retiring].filter((u): u is Upstream => u !== null);
     this.up = null;
     this.retiring.clear();
-    await Promise.all(all.map((u) => u.close()));
+    await Promise.all([...all.map((u) => u.close()), this.sessions.closeAll()]);
   }
 
   private async attempt(gen: number): Promise<void> {
@@ -353,7 +383,8 @@ export class RemoteSource implements ToolSource {
       this.up = up;
       this.defs = dedupe(tools.map(toDefinition));
       this.lists = lists;
-      void this.features.restore(up);
+      // Agents' sessions belonged to the old connection; they reopen on each agent's next request.
+      if (old && old !== up) void this.sessions.closeAll();
       this.state = { state: 'ready' };
       this.failures = 0;
       this.conn.auth?.connected();
@@ -383,6 +414,52 @@ export class RemoteSource implements ToolSource {
     } catch (err) {
       this.trouble(gen, up, err as Error);
     }
+  }
+
+  /** A stateful server keeps per-session state, so each agent gets its own session (issue 14, item 4). */
+  private stateful(up: Upstream): boolean {
+    return up.transport === 'sse' || up.hasSession();
+  }
+
+  /** The session an agent's request runs on: its own for a stateful server, else the shared one. */
+  private async upFor(agent: string): Promise<Upstream> {
+    const shared = this.up;
+    if (!shared || !this.stateful(shared)) {
+      if (!shared) throw new Error('not connected');
+      return shared;
+    }
+    return this.sessions.get(agent);
+  }
+
+  /** The agent's own session when one is open (or `open` asks for one). */
+  private async agentUp(agent: string, open: boolean): Promise<Upstream | null> {
+    if (!open && !this.sessions.agents().includes(agent)) return null;
+    return this.sessions.get(agent).catch(() => null);
+  }
+
+  /** Opens an agent's own session on the current connection's transport, with the agent's state. */
+  private async connectFor(agent: string): Promise<Upstream> {
+    const shared = this.up;
+    const holder: { up?: Upstream } = {};
+    const up = await connectUpstream({
+      url: new URL(this.conn.url),
+      headers: this.conn.headers,
+      timeoutMs: this.t.connectMs,
+      clientVersion: this.o.version,
+      ...(shared ? { only: shared.transport } : {}),
+      onNotice: (n) => {
+        if (n.kind === 'log' || n.kind === 'resource-updated')
+          this.features.notice({ ...n, agent });
+      },
+      onRelay: relayHandler(this.label, agent, () => this.sessionRelays(agent)),
+      onClose: () => {
+        if (holder.up) void this.sessions.drop(holder.up);
+      },
+      ...(this.conn.auth ? { authProvider: this.conn.auth } : {}),
+    });
+    holder.up = up;
+    await this.features.restore(agent, up);
+    return up;
   }
 
   /** Log lines and updates go to agents; changed lists are re-read first, then announced. */
@@ -428,6 +505,11 @@ export class RemoteSource implements ToolSource {
 
   /** Swaps in a new session; calls still running on the old one cannot finish there. */
   private async replace(up: Upstream): Promise<void> {
+    if (this.up !== up && this.up) {
+      // An agent's own session went stale; the shared one may have too (the server restarted).
+      await this.sessions.drop(up);
+      return this.replace(this.up);
+    }
     if (this.up === up) {
       this.abortOn(up, 'the server restarted and forgot the session');
       await this.reconnect();
@@ -449,6 +531,9 @@ export class RemoteSource implements ToolSource {
       this.abortOn(old, detail);
       void old.close();
     }
+    // Every agent's own session goes with the server; they reopen on the next request.
+    for (const [ac, u] of this.inflight) if (u !== old) ac.abort(new UpstreamLost(detail));
+    void this.sessions.closeAll();
     this.o.logger.warn('remote server unavailable', { server: this.label, detail });
     this.emit();
     // Only a sign-in helps; the sign-in reconnects (RemoteManager.refresh).

@@ -34,6 +34,8 @@ export interface UpstreamOptions {
   url: URL;
   /** Extra headers, the Authorization header included. Values are secrets. */
   headers: Record<string, string>;
+  /** Use this transport only (an agent's own session follows the shared connection's). */
+  only?: TransportKind;
   /** Bound on the whole handshake (both transports together). */
   timeoutMs: number;
   clientVersion: string;
@@ -78,6 +80,7 @@ export class UpstreamTimeoutError extends Error {
 
 export async function connectUpstream(o: UpstreamOptions): Promise<Upstream> {
   const deadline = Date.now() + o.timeoutMs;
+  if (o.only) return attempt(o, o.only, deadline);
   try {
     return await attempt(o, 'streamable-http', deadline);
   } catch (err) {

@@ -30,8 +30,9 @@ export interface FeatureContext {
 
 /** Something a source tells agents on its own: a log line, a changed resource, changed lists. */
 export type SourceNotice =
-  | { kind: 'log'; level: LoggingLevel; logger?: string; data: unknown }
-  | { kind: 'resource-updated'; uri: string }
+  /** `agent`: sent on that agent's own upstream session, so it goes to that agent only. */
+  | { kind: 'log'; level: LoggingLevel; logger?: string; data: unknown; agent?: string }
+  | { kind: 'resource-updated'; uri: string; agent?: string }
   | { kind: 'resources-changed' }
   | { kind: 'prompts-changed' };
 
@@ -51,10 +52,17 @@ export interface FeatureSource {
     ctx: FeatureContext,
   ): Promise<GetPromptResult>;
   complete?(params: CompleteRequestParams, ctx: FeatureContext): Promise<CompleteResult>;
-  /** The most verbose level any agent asked for; the source filters nothing itself. */
-  setLogLevel?(level: LoggingLevel | null): Promise<void>;
-  /** The set of source URIs some agent is subscribed to (Airlock counts subscribers). */
-  setSubscriptions?(uris: ReadonlySet<string>): Promise<void>;
+  /** The most verbose level this agent's sessions asked for (null: none asked). */
+  setLogLevel?(agent: string, level: LoggingLevel | null): Promise<void>;
+  /** The source URIs this agent's sessions are subscribed to. */
+  setSubscriptions?(agent: string, uris: ReadonlySet<string>): Promise<void>;
+  /** The agent's last Airlock session ended: close what the source keeps for it. */
+  releaseAgent?(agent: string): Promise<void>;
+  /**
+   * How to reach an agent for a server→client request that arrives on its
+   * own upstream session outside any call (e.g. roots/list right after connect).
+   */
+  setSessionRelays?(lookup: (agent: string) => ClientRelay | undefined): void;
   onNotice?(listener: (n: SourceNotice) => void): () => void;
 }
 

@@ -26,6 +26,8 @@ export type WithRelay = <T>(
 export interface SessionSink {
   log(params: { level: LoggingLevel; logger?: string; data: unknown }): void;
   resourceUpdated(uri: string): void;
+  /** The session's own channel for server→client requests outside any call. */
+  relay: ClientRelay;
 }
 
 /**

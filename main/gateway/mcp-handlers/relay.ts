@@ -21,6 +21,30 @@ export function requestRelay(
   features: AgentFeatures,
   modern: boolean,
 ): ClientRelay {
+  return relayVia(agent, server, features, modern, (req, options) =>
+    ctx.mcpReq.send({ method: req.method, params: req.params }, options),
+  );
+}
+
+/** A relay over a 2025 session's own stream (requests outside any call, e.g. roots/list). */
+export function sessionRelay(agent: string, server: Server, features: AgentFeatures): ClientRelay {
+  return relayVia(agent, server, features, false, (req, options) =>
+    server.request({ method: req.method, params: req.params }, options),
+  );
+}
+
+type Send = (
+  req: RelayRequest,
+  options: { signal?: AbortSignal; timeout: number },
+) => Promise<unknown>;
+
+function relayVia(
+  agent: string,
+  server: Server,
+  features: AgentFeatures,
+  modern: boolean,
+  send: Send,
+): ClientRelay {
   return {
     agent,
     refusal(method, params) {
@@ -33,10 +57,10 @@ export function requestRelay(
     async request(req: RelayRequest) {
       const started = Date.now();
       try {
-        const result = (await ctx.mcpReq.send(
-          { method: req.method, params: req.params },
-          { ...(req.signal ? { signal: req.signal } : {}), timeout: 10 * 60_000 },
-        )) as Record<string, unknown>;
+        const result = (await send(req, {
+          ...(req.signal ? { signal: req.signal } : {}),
+          timeout: 10 * 60_000,
+        })) as Record<string, unknown>;
         features.recordRelay({
           agent,
           server: req.server,
