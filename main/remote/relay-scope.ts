@@ -16,12 +16,23 @@ interface Scope {
   agent: string;
   relay?: ClientRelay;
   signal: AbortSignal;
+  /**
+   * The call's response stream broke (a cut connection, not a graceful end):
+   * the call fails at once, alone (issue 14, item 5). The SDK would otherwise
+   * wait for a response that can no longer come until the idle timeout.
+   */
+  onStreamLost?: (err: unknown) => void;
 }
 
 const scope = new AsyncLocalStorage<Scope>();
 
 export function inRelayScope<T>(s: Scope, run: () => Promise<T>): Promise<T> {
   return scope.run(s, run);
+}
+
+/** The stream-lost callback of the call whose request is being sent now, if any. */
+export function streamLostHandler(): ((err: unknown) => void) | undefined {
+  return scope.getStore()?.onStreamLost;
 }
 
 /**

@@ -24,6 +24,8 @@ import { markUntrusted, toDefinition } from './untrusted.js';
 import { listFeatures, NO_FEATURES, RemoteFeatures, type FeatureLists } from './remote-features.js';
 import { inRelayScope, relayHandler } from './relay-scope.js';
 import { AgentSessions } from './agent-sessions.js';
+import { checkHealth } from './health.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ClientRelay } from '../tools/relay.js';
 
 /** Bound on agents' own upstream sessions per server; the least recently used idle one closes first. */
@@ -78,6 +80,7 @@ export class RemoteSource implements ToolSource {
   private gen = 0;
   private connecting: Promise<void> | null = null;
   private retryTimer: NodeJS.Timeout | undefined;
+  private healthTimer: NodeJS.Timeout | undefined;
   private failures = 0;
   private checking = false;
   private stopped = false;
@@ -267,6 +270,8 @@ export class RemoteSource implements ToolSource {
           agent: ctx.agent,
           signal: ctx.signal,
           ...(ctx.relay ? { relay: ctx.relay } : {}),
+          onStreamLost: (err: unknown) =>
+            lost.abort(new UpstreamLost(`its response stream broke: ${describeFailure(err)}`)),
         };
         const result = await inRelayScope(scope, () =>
           up.client.callTool(
@@ -340,6 +345,7 @@ export class RemoteSource implements ToolSource {
     this.stopped = true;
     this.gen++;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.healthTimer);
     this.settleFirst();
     for (const [ac] of this.inflight)
       ac.abort(new UpstreamLost('Airlock removed or stopped this server'));
@@ -395,6 +401,7 @@ export class RemoteSource implements ToolSource {
         tools: this.defs.length,
       });
       this.emit();
+      this.scheduleHealth();
       if (old && old !== up) this.retire(old);
     } catch (err) {
       await holder.up?.close();
@@ -407,10 +414,7 @@ export class RemoteSource implements ToolSource {
   private async refreshTools(gen: number, up: Upstream): Promise<void> {
     if (gen !== this.gen || this.up !== up) return;
     try {
-      const tools = await listAllTools(up, this.t.listMs);
-      if (gen !== this.gen || this.up !== up) return;
-      this.defs = dedupe(tools.map(toDefinition));
-      this.emit();
+      this.updateTools(gen, up, await listAllTools(up, this.t.listMs));
     } catch (err) {
       this.trouble(gen, up, err as Error);
     }
@@ -486,10 +490,10 @@ export class RemoteSource implements ToolSource {
       server: this.label,
       error: this.redactor.text(cause.message),
     });
-    void up.client
-      .ping({ timeout: this.t.healthMs })
+    void checkHealth(up, this.t.healthMs)
       .then(
-        () => {
+        (tools) => {
+          if (tools) this.updateTools(gen, up, tools);
           // Alive. If the transport gave up re-opening its notification stream, a new session restores it.
           if (/Maximum reconnection attempts/i.test(cause.message) && this.up === up)
             void this.replace(up);
@@ -501,6 +505,32 @@ export class RemoteSource implements ToolSource {
         },
       )
       .finally(() => (this.checking = false));
+  }
+
+  /**
+   * A periodic check while connected (issue 14, item 5): a server that died
+   * while idle is noticed within one interval plus the health bound even
+   * when no stream exists to drop (2026-07-28), and on that era a changed
+   * tool list is picked up without `refresh`.
+   */
+  private scheduleHealth(): void {
+    clearTimeout(this.healthTimer);
+    if (this.stopped || !this.t.healthIntervalMs) return;
+    this.healthTimer = setTimeout(() => {
+      const up = this.up;
+      if (up && this.state.state === 'ready')
+        this.trouble(this.gen, up, new Error('periodic health check'));
+      this.scheduleHealth();
+    }, this.t.healthIntervalMs);
+    this.healthTimer.unref();
+  }
+
+  private updateTools(gen: number, up: Upstream, tools: Tool[]): void {
+    if (gen !== this.gen || this.up !== up) return;
+    const defs = dedupe(tools.map(toDefinition));
+    if (JSON.stringify(defs) === JSON.stringify(this.defs)) return;
+    this.defs = defs;
+    this.emit();
   }
 
   /** Swaps in a new session; calls still running on the old one cannot finish there. */

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { SourceNotice } from '../tools/features.js';
 import type { RelayMethod } from '../tools/relay.js';
+import { streamLostHandler } from './relay-scope.js';
 
 /**
  * One connection to a remote MCP server, shared by RemoteSource and
@@ -106,7 +107,9 @@ async function attempt(
     // on whatever signal it gets and drops it only at GC, so thousands of calls pile listeners onto
     // one signal (MaxListenersExceededWarning). A per-request follower signal keeps them per request.
     const signal = init?.signal ? AbortSignal.any([init.signal]) : undefined;
-    return fetch(url, { ...init, headers, ...(signal ? { signal } : {}) });
+    const lost = init?.method === 'POST' ? streamLostHandler() : undefined;
+    const response = fetch(url, { ...init, headers, ...(signal ? { signal } : {}) });
+    return lost ? response.then((r) => watchStream(r, lost)) : response;
   };
   const client = new Client(
     { name: 'airlock', title: 'Airlock', version: o.clientVersion },
@@ -220,6 +223,30 @@ async function attempt(
       await client.close().catch(() => {});
     },
   };
+}
+
+/**
+ * Reports a call's SSE response body that breaks (socket cut, mid-event or
+ * not) to the call. A graceful end is left to the SDK, which resumes with
+ * Last-Event-ID where the server offered it (the conformance `sse-retry`).
+ */
+function watchStream(r: Response, lost: (err: unknown) => void): Response {
+  if (!r.body || !r.headers.get('content-type')?.includes('text/event-stream')) return r;
+  const reader = r.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (err) {
+        lost(err);
+        controller.error(err);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, { status: r.status, statusText: r.statusText, headers: r.headers });
 }
 
 /** Lists every tool (all pages), bounded, bypassing the client's response cache. */
