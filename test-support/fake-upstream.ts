@@ -5,6 +5,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
   Server,
   type CallToolResult,
+  type ServerCapabilities,
   type Tool,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
@@ -41,6 +42,9 @@ export interface FakeUpstreamOptions {
   staleStatus?: 404 | 400;
   /** Accept connections but never answer (a hung server). */
   silent?: boolean;
+  /** More capabilities and handlers (resources, prompts, …) on every session's server. */
+  capabilities?: ServerCapabilities;
+  extend?: (server: Server) => void;
 }
 
 interface Session {
@@ -162,8 +166,9 @@ export class FakeUpstream {
   private buildServer(): Server {
     const server = new Server(
       { name: this.o.name ?? 'fake-upstream', version: '1.0.0' },
-      { capabilities: { tools: { listChanged: true } } },
+      { capabilities: { tools: { listChanged: true }, ...this.o.capabilities } },
     );
+    this.o.extend?.(server);
     server.setRequestHandler('tools/list', async () => ({
       tools: this.tools.map((t) => ({
         name: t.name,

@@ -4,7 +4,12 @@ import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
 import type { SettingsStore } from '../platform/settings.js';
 import type { ActivityLog } from '../store/activity.js';
-import { FeatureCatalog, publicUri, type ResolvedUri } from '../tools/feature-catalog.js';
+import {
+  AIRLOCK_URI_SCHEME,
+  FeatureCatalog,
+  publicUri,
+  type ResolvedUri,
+} from '../tools/feature-catalog.js';
 import {
   levelRank,
   type CompleteRequestParams,
@@ -35,8 +40,8 @@ interface Session {
   agent: string;
   sink: SessionSink;
   level: LoggingLevel | null;
-  /** Public URIs this session subscribed to. */
-  subs: Set<string>;
+  /** Subscribed resources: public URI → the URI as the agent asked (the form updates use). */
+  subs: Map<string, string>;
 }
 
 /**
@@ -84,7 +89,11 @@ export class FeatureHub implements AgentFeatures {
       started,
       async () => {
         const r = await target.source.readResource!(target.uri, ctx);
-        const contents = r.contents.map((c) => ({ ...c, uri: publicUri(target.source, c.uri) }));
+        // Contents name the resource in the form the agent asked with.
+        const asked = uri.startsWith(AIRLOCK_URI_SCHEME);
+        const contents = asked
+          ? r.contents.map((c) => ({ ...c, uri: publicUri(target.source, c.uri) }))
+          : r.contents;
         return capReadResult({ ...r, contents }, this.d.settings.get().limits.resultChars);
       },
     );
@@ -127,7 +136,7 @@ export class FeatureHub implements AgentFeatures {
   }
 
   openSession(session: string, agent: string, sink: SessionSink): void {
-    this.sessions.set(session, { agent, sink, level: null, subs: new Set() });
+    this.sessions.set(session, { agent, sink, level: null, subs: new Map() });
   }
 
   closeSession(session: string): void {
@@ -153,15 +162,17 @@ export class FeatureHub implements AgentFeatures {
 
   async subscribe(session: string, uri: string): Promise<void> {
     const s = this.sessions.get(session);
-    this.resolve(uri);
-    if (!s || s.subs.has(uri)) return;
-    s.subs.add(uri);
+    const target = this.resolve(uri);
+    const key = publicUri(target.source, target.uri);
+    if (!s || s.subs.has(key)) return;
+    s.subs.set(key, uri);
     await this.applySubscriptions(s.agent);
   }
 
   async unsubscribe(session: string, uri: string): Promise<void> {
     const s = this.sessions.get(session);
-    if (!s?.subs.delete(uri)) return;
+    const target = this.catalog.resolveUri(uri);
+    if (!target || !s?.subs.delete(publicUri(target.source, target.uri))) return;
     await this.applySubscriptions(s.agent);
   }
 
@@ -249,7 +260,7 @@ export class FeatureHub implements AgentFeatures {
       if (source.setSubscriptions) bySource.set(source, new Set());
     for (const s of this.sessions.values())
       if (s.agent === agent)
-        for (const uri of s.subs) {
+        for (const uri of s.subs.keys()) {
           const t = this.catalog.resolveUri(uri);
           if (t) bySource.get(t.source)?.add(t.uri);
         }
@@ -284,7 +295,7 @@ export class FeatureHub implements AgentFeatures {
       const uri = publicUri(source, n.uri);
       for (const s of this.sessions.values())
         if (s.subs.has(uri) && (n.agent === undefined || s.agent === n.agent))
-          s.sink.resourceUpdated(uri);
+          s.sink.resourceUpdated(s.subs.get(uri)!);
       return;
     }
     // A line from an agent's own upstream session goes to that agent only.

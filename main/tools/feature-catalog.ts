@@ -1,3 +1,4 @@
+import { UriTemplate } from '@modelcontextprotocol/server';
 import { assignNames, sanitize } from './naming.js';
 import type { Prompt, Resource, ResourceTemplate } from './features.js';
 import type { ToolRegistry } from './registry.js';
@@ -15,6 +16,11 @@ import type { ToolSource } from './types.js';
  *   is the part before the first `/` after `airlock://`, so two servers with
  *   the same URIs never collide and a URI always resolves to its server.
  *   Sources without a prefix (Airlock's own) use their id, sanitized.
+ * - A client that asks with a server's original name or URI still gets it
+ *   when exactly one server has it (lists that URI, has a template matching
+ *   it, or has that prompt name): clients that build URIs themselves, and
+ *   the conformance suite, work through Airlock. An ambiguous one is refused
+ *   with the namespaced form to use.
  */
 export const AIRLOCK_URI_SCHEME = 'airlock://';
 
@@ -46,13 +52,25 @@ export class FeatureCatalog {
 
   /** A public URI's server and original URI, or undefined for URIs Airlock did not hand out. */
   resolveUri(uri: string): ResolvedUri | undefined {
-    if (!uri.startsWith(AIRLOCK_URI_SCHEME)) return undefined;
+    if (!uri.startsWith(AIRLOCK_URI_SCHEME)) return this.resolveOriginal(uri);
     const rest = uri.slice(AIRLOCK_URI_SCHEME.length);
     const slash = rest.indexOf('/');
     if (slash <= 0) return undefined;
     const key = rest.slice(0, slash);
     const source = this.sources().find((s) => serverKey(s) === key);
     return source && { source, uri: rest.slice(slash + 1) };
+  }
+
+  /** An original (un-namespaced) URI: the one server listing it, else the one whose template matches. */
+  private resolveOriginal(uri: string): ResolvedUri | undefined {
+    const sources = this.sources();
+    const listing = sources.filter((s) => s.resources?.().some((r) => r.uri === uri));
+    if (listing.length === 1) return { source: listing[0]!, uri };
+    if (listing.length > 1) return undefined;
+    const matching = sources.filter((s) =>
+      s.resourceTemplates?.().some((t) => matchesTemplate(t.uriTemplate, uri)),
+    );
+    return matching.length === 1 ? { source: matching[0]!, uri } : undefined;
   }
 
   resources(): Resource[] {
@@ -85,6 +103,18 @@ export class FeatureCatalog {
   }
 
   prompt(name: string): PromptEntry | undefined {
-    return this.prompts().find((p) => p.name === name);
+    const all = this.prompts();
+    const exact = all.find((p) => p.name === name);
+    if (exact) return exact;
+    const original = all.filter((p) => p.prompt.name === name);
+    return original.length === 1 ? original[0] : undefined;
+  }
+}
+
+function matchesTemplate(template: string, uri: string): boolean {
+  try {
+    return new UriTemplate(template).match(uri) !== null;
+  } catch {
+    return false;
   }
 }
