@@ -7,6 +7,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type McpHttpHandler,
+  type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
 import type { CallOptions, CallToolResult } from '../tools/types.js';
@@ -14,7 +15,8 @@ import type { ClientRelay } from '../tools/relay.js';
 import type { Logger } from '../platform/log.js';
 import type { AgentFeatures, SessionSink } from './mcp-handlers/api.js';
 import { registerFeatureHandlers } from './mcp-handlers/features.js';
-import { requestRelay, sessionRelay } from './mcp-handlers/relay.js';
+import { InputRounds } from './mcp-handlers/input-rounds.js';
+import { requestRelay, roundRelay, sessionRelay } from './mcp-handlers/relay.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
 import type { WithRelay } from './mcp-handlers/api.js';
 
@@ -127,6 +129,7 @@ export class McpEndpoint {
 
   async close(): Promise<void> {
     clearInterval(this.reaper);
+    this.rounds.close();
     await Promise.allSettled([...this.sessions.keys()].map((id) => this.closeSession(id)));
     await this.modern.close();
   }
@@ -204,8 +207,14 @@ export class McpEndpoint {
           "wait for the user's approval; if a call answers that it is waiting, call it again with the same arguments.",
       },
     );
-    const withRelay: WithRelay = (ctx, run) =>
-      this.tracked(agent, requestRelay(agent, server, ctx, this.o.features, session === null), run);
+    const features = this.o.features;
+    const withRelay: WithRelay =
+      session === null
+        ? (ctx, run) => this.modernRound(agent, server, ctx, run)
+        : (ctx, run) =>
+            this.tracked(agent, requestRelay(agent, server, ctx, features), (relay) =>
+              run(relay, ctx.mcpReq.signal),
+            );
     registerToolHandlers(server, agent, this.o.pipeline, withRelay);
     registerFeatureHandlers(
       server,
@@ -216,6 +225,31 @@ export class McpEndpoint {
     );
     return server;
   }
+
+  /**
+   * A 2026-07-28 request: a fresh one starts an input round, a retry that
+   * echoes a requestState resumes it with the agent's inputResponses.
+   */
+  private modernRound<T>(
+    agent: string,
+    server: Server,
+    ctx: ServerContext,
+    run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const state = ctx.mcpReq.requestState<unknown>();
+    const answer =
+      typeof state === 'string'
+        ? this.rounds.resume<T>(agent, state, ctx.mcpReq.inputResponses)
+        : this.rounds.start<T>(
+            agent,
+            (ask) => roundRelay(agent, server, this.o.features, ask),
+            (relay, signal) => this.tracked(agent, relay, (r) => run(r, signal)),
+          );
+    // input_required is a valid answer to tools/call, prompts/get and resources/read on this era.
+    return answer as Promise<T>;
+  }
+
+  private readonly rounds = new InputRounds();
 
   /** Keeps a request's relay findable (relayFor) while the request is open. */
   private async tracked<T>(

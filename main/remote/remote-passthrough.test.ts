@@ -250,4 +250,48 @@ describe('server-everything behind Airlock: beyond tools (v2 SDK client)', () =>
     expect(source.agentSessions()).not.toContain('other');
     expect(source.agentSessions()).toContain('test');
   }, 20_000);
+
+  it('a 2026-07-28 agent gets sampling and elicitation as input_required and answers on its retry', async () => {
+    const modern = new Client(
+      { name: 'modern-agent', version: '1.0.0' },
+      {
+        versionNegotiation: { mode: 'auto' },
+        capabilities: { sampling: {}, elicitation: { form: {} } },
+      },
+    );
+    let sampled = 0;
+    modern.setRequestHandler('sampling/createMessage', async () => {
+      sampled++;
+      return {
+        role: 'assistant',
+        model: 'modern-model',
+        content: { type: 'text', text: 'sampled through input_required' },
+      };
+    });
+    modern.setRequestHandler('elicitation/create', async () => ({
+      action: 'accept',
+      content: { name: 'Lin', check: true },
+    }));
+    await modern.connect(
+      new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${t.token}` } },
+      }),
+    );
+    try {
+      expect(modern.getProtocolEra()).toBe('modern');
+      const s = await modern.callTool({
+        name: 'everything__trigger-sampling-request',
+        arguments: { prompt: 'modern' },
+      });
+      expect(text(s)).toContain('sampled through input_required');
+      expect(sampled).toBe(1);
+      const f = await modern.callTool({
+        name: 'everything__trigger-elicitation-request',
+        arguments: {},
+      });
+      expect(text(f)).toContain('Lin');
+    } finally {
+      await modern.close();
+    }
+  });
 });

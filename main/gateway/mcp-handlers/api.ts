@@ -12,10 +12,14 @@ import type {
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { ClientRelay, RelayMethod } from '../../tools/relay.js';
 
-/** Runs a handler with the relay to the agent behind this request, findable while it runs. */
+/**
+ * Runs a handler with the relay to the agent behind this request, findable
+ * while it runs, and the signal the work should follow (on 2026-07-28 the
+ * work outlives the HTTP request that answers input_required).
+ */
 export type WithRelay = <T>(
   ctx: ServerContext,
-  run: (relay: ClientRelay) => Promise<T>,
+  run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
 ) => Promise<T>;
 
 /**

@@ -16,7 +16,7 @@ export function registerFeatureHandlers(
   withRelay: WithRelay,
 ): void {
   const withCtx = <T>(ctx: ServerContext, run: (f: FeatureContext) => Promise<T>) =>
-    withRelay(ctx, (relay) => run({ agent, signal: ctx.mcpReq.signal, relay }));
+    withRelay(ctx, (relay, signal) => run({ agent, signal, relay }));
   server.setRequestHandler('resources/list', async () => ({
     resources: await features.listResources(agent),
   }));

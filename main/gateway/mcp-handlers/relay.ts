@@ -19,16 +19,25 @@ export function requestRelay(
   server: Server,
   ctx: ServerContext,
   features: AgentFeatures,
-  modern: boolean,
 ): ClientRelay {
-  return relayVia(agent, server, features, modern, (req, options) =>
+  return relayVia(agent, server, features, (req, options) =>
     ctx.mcpReq.send({ method: req.method, params: req.params }, options),
   );
 }
 
+/** A relay for a 2026-07-28 agent: requests join the call's input_required round (input-rounds.ts). */
+export function roundRelay(
+  agent: string,
+  server: Server,
+  features: AgentFeatures,
+  ask: (req: RelayRequest) => Promise<Record<string, unknown>>,
+): ClientRelay {
+  return relayVia(agent, server, features, (req) => ask(req));
+}
+
 /** A relay over a 2025 session's own stream (requests outside any call, e.g. roots/list). */
 export function sessionRelay(agent: string, server: Server, features: AgentFeatures): ClientRelay {
-  return relayVia(agent, server, features, false, (req, options) =>
+  return relayVia(agent, server, features, (req, options) =>
     server.request({ method: req.method, params: req.params }, options),
   );
 }
@@ -38,19 +47,10 @@ type Send = (
   options: { signal?: AbortSignal; timeout: number },
 ) => Promise<unknown>;
 
-function relayVia(
-  agent: string,
-  server: Server,
-  features: AgentFeatures,
-  modern: boolean,
-  send: Send,
-): ClientRelay {
+function relayVia(agent: string, server: Server, features: AgentFeatures, send: Send): ClientRelay {
   return {
     agent,
     refusal(method, params) {
-      if (modern)
-        // 2026-07-28 clients answer such requests through input_required, which Airlock does not yet relay.
-        return `the agent "${agent}" uses the 2026-07-28 protocol, through which Airlock does not relay ${method} yet`;
       const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
       return capabilityRefusal(caps, method, params, agent);
     },

@@ -29,9 +29,9 @@ export function registerToolHandlers(
                 },
               })
               .catch(() => {});
-    return withRelay(ctx, (relay) =>
+    return withRelay(ctx, (relay, signal) =>
       pipeline.call(agent, req.params.name, req.params.arguments, {
-        signal: ctx.mcpReq.signal,
+        signal,
         relay,
         ...(progress ? { progress } : {}),
       }),
