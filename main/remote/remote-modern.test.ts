@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModernUpstream } from '../../test-support/modern-upstream.js';
 import {
@@ -93,4 +94,26 @@ describe('a 2026-07-28 upstream behind Airlock', () => {
     },
     30_000,
   );
+
+  it("the server's input_required elicitation reaches the calling agent and its answer comes back", async () => {
+    const up = await upstream(['ask']);
+    const t = await airlock();
+    await t.app.control.addRemote({ name: 'modern', url: up.url });
+    const c = new Client(
+      { name: 'asked-agent', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    c.setRequestHandler('elicitation/create', async (req) => {
+      expect(req.params.message).toBe('Proceed?');
+      return { action: 'accept', content: { ok: true } };
+    });
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${t.token}` } },
+      }),
+    );
+    cleanup.push(() => c.close());
+    const r = await c.callTool({ name: 'modern__ask', arguments: {} });
+    expect(text(r)).toContain('"ok":true');
+  });
 });
