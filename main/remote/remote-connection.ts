@@ -1,18 +1,15 @@
+import type { Tool } from '@modelcontextprotocol/client';
 import type { Logger } from '../platform/log.js';
-import type { SourceState, ToolDefinition } from '../tools/types.js';
-
 import type { SourceNotice } from '../tools/features.js';
-
-import { toDefinition } from './untrusted.js';
-import { listFeatures, NO_FEATURES, RemoteFeatures, type FeatureLists } from './remote-features.js';
-import { relayHandler } from './relay-scope.js';
+import type { ClientRelay } from '../tools/relay.js';
+import type { SourceState, ToolDefinition } from '../tools/types.js';
 import { AgentSessions } from './agent-sessions.js';
 import { checkHealth } from './health.js';
-import type { Tool } from '@modelcontextprotocol/client';
-import type { ClientRelay } from '../tools/relay.js';
-
-/** Bound on agents' own upstream sessions per server; the least recently used idle one closes first. */
-const MAX_AGENT_SESSIONS = 16;
+import { Redactor } from './redact.js';
+import { relayHandler } from './relay-scope.js';
+import { listFeatures, NO_FEATURES, RemoteFeatures, type FeatureLists } from './remote-features.js';
+import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
+import { toDefinition } from './untrusted.js';
 import {
   connectUpstream,
   describeFailure,
@@ -23,9 +20,9 @@ import {
   type TransportKind,
   type Upstream,
 } from './upstream.js';
-import { Redactor } from './redact.js';
 
-import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
+/** Bound on agents' own upstream sessions per server; the least recently used idle one closes first. */
+const MAX_AGENT_SESSIONS = 16;
 
 export { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings };
 
@@ -34,6 +31,8 @@ export interface RemoteSourceOptions {
   version: string;
   timings?: Partial<RemoteTimings>;
 }
+
+/** Why a call was cut off by Airlock (server down, session forgotten, stream broken). */
 export class UpstreamLost extends Error {}
 
 /**

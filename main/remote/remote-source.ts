@@ -1,10 +1,4 @@
-import type {
-  CallToolResult,
-  ToolCallContext,
-  ToolDefinition,
-  ToolSource,
-} from '../tools/types.js';
-import { errorResult } from '../tools/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type {
   CompleteRequestParams,
   CompleteResult,
@@ -17,13 +11,19 @@ import type {
   ResourceTemplate,
   SourceNotice,
 } from '../tools/features.js';
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
-import { markUntrusted } from './untrusted.js';
-
-import { inRelayScope } from './relay-scope.js';
-
 import type { ClientRelay } from '../tools/relay.js';
-
+import type {
+  CallToolResult,
+  ToolCallContext,
+  ToolDefinition,
+  ToolSource,
+} from '../tools/types.js';
+import { errorResult } from '../tools/types.js';
+import { RefreshUnavailableError } from './oauth/errors.js';
+import { inRelayScope } from './relay-scope.js';
+import { RemoteConnectionBase, UpstreamLost } from './remote-connection.js';
+import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
+import { markUntrusted } from './untrusted.js';
 import {
   describeFailure,
   isServerAnswer,
@@ -32,11 +32,6 @@ import {
   networkCode,
   type Upstream,
 } from './upstream.js';
-
-import { RefreshUnavailableError } from './oauth/errors.js';
-import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
-
-import { RemoteConnectionBase, UpstreamLost } from './remote-connection.js';
 
 export { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings };
 export type { RemoteSourceOptions } from './remote-connection.js';
