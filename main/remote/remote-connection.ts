@@ -17,6 +17,7 @@ import {
   isServerAnswer,
   isStaleSession,
   listAllTools,
+  networkCode,
   type TransportKind,
   type Upstream,
 } from './upstream.js';
@@ -91,6 +92,7 @@ export abstract class RemoteConnectionBase {
   start(): void {
     void this.reconnect();
   }
+
   /** Applies an edited URL or secret; the old connection serves until the new one is up. */
   reconfigure(conn: RemoteConnection): Promise<void> {
     this.conn = conn;
@@ -98,6 +100,7 @@ export abstract class RemoteConnectionBase {
     this.failures = 0;
     return this.reconnect();
   }
+
   /** A fresh connection (new session, fresh tool list) now. */
   reconnect(): Promise<void> {
     clearTimeout(this.retryTimer);
@@ -110,6 +113,7 @@ export abstract class RemoteConnectionBase {
     });
     return run;
   }
+
   /** Bounded wait for the first connection attempt (the registry's readiness gate). */
   ready(): Promise<void> {
     // The registry asks on every call; after the first attempt this is an already-settled promise.
@@ -121,13 +125,16 @@ export abstract class RemoteConnectionBase {
     });
     return Promise.race([this.first, cap]).finally(() => clearTimeout(timer));
   }
+
   /** Resolves when the first connection attempt has finished, whatever its outcome. */
   settled(): Promise<void> {
     return this.first;
   }
+
   status(): SourceState {
     return this.state;
   }
+
   info(): { transport?: TransportKind; protocolVersion?: string } {
     const up = this.up;
     return up
@@ -137,10 +144,12 @@ export abstract class RemoteConnectionBase {
         }
       : {};
   }
+
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.gen++;
@@ -154,6 +163,7 @@ export abstract class RemoteConnectionBase {
     this.retiring.clear();
     await Promise.all([...all.map((u) => u.close()), this.sessions.closeAll()]);
   }
+
   protected async attempt(gen: number): Promise<void> {
     const holder: { up?: Upstream } = {};
     try {
@@ -209,6 +219,7 @@ export abstract class RemoteConnectionBase {
       if (gen === this.gen) this.settleFirst();
     }
   }
+
   protected async refreshTools(gen: number, up: Upstream): Promise<void> {
     if (gen !== this.gen || this.up !== up) return;
     try {
@@ -217,10 +228,12 @@ export abstract class RemoteConnectionBase {
       this.trouble(gen, up, err as Error);
     }
   }
+
   /** A stateful server keeps per-session state, so each agent gets its own session (issue 14, item 4). */
   protected stateful(up: Upstream): boolean {
     return up.transport === 'sse' || up.hasSession();
   }
+
   /** The session an agent's request runs on: its own for a stateful server, else the shared one. */
   protected async upFor(agent: string): Promise<Upstream> {
     const shared = this.up;
@@ -230,11 +243,13 @@ export abstract class RemoteConnectionBase {
     }
     return this.sessions.get(agent);
   }
+
   /** The agent's own session when one is open (or `open` asks for one). */
   protected async agentUp(agent: string, open: boolean): Promise<Upstream | null> {
     if (!open && !this.sessions.agents().includes(agent)) return null;
     return this.sessions.get(agent).catch(() => null);
   }
+
   /** Opens an agent's own session on the current connection's transport, with the agent's state. */
   protected async connectFor(agent: string): Promise<Upstream> {
     const shared = this.up;
@@ -259,6 +274,7 @@ export abstract class RemoteConnectionBase {
     await this.features.restore(agent, up);
     return up;
   }
+
   /** Log lines and updates go to agents; changed lists are re-read first, then announced. */
   protected upstreamNotice(gen: number, up: Upstream, n: SourceNotice): void {
     if (gen !== this.gen || this.up !== up) return;
@@ -274,6 +290,7 @@ export abstract class RemoteConnectionBase {
       (err: unknown) => this.trouble(gen, up, err as Error),
     );
   }
+
   /** A stream dropped or a request failed at the network level: ping to tell "restarted" from "down". */
   protected trouble(gen: number, up: Upstream, cause: Error): void {
     if (gen !== this.gen || this.up !== up || this.checking || this.stopped) return;
@@ -298,6 +315,7 @@ export abstract class RemoteConnectionBase {
       )
       .finally(() => (this.checking = false));
   }
+
   /**
    * A periodic check while connected (issue 14, item 5): a server that died
    * while idle is noticed within one interval plus the health bound even
@@ -315,6 +333,7 @@ export abstract class RemoteConnectionBase {
     }, this.t.healthIntervalMs);
     this.healthTimer.unref();
   }
+
   protected updateTools(gen: number, up: Upstream, tools: Tool[]): void {
     if (gen !== this.gen || this.up !== up) return;
     const defs = dedupe(tools.map(toDefinition));
@@ -322,6 +341,7 @@ export abstract class RemoteConnectionBase {
     this.defs = defs;
     this.emit();
   }
+
   /** Swaps in a new session; calls still running on the old one cannot finish there. */
   protected async replace(up: Upstream): Promise<void> {
     if (this.up !== up && this.up) {
@@ -336,6 +356,7 @@ export abstract class RemoteConnectionBase {
       await this.connecting;
     }
   }
+
   protected fail(err: unknown): void {
     this.conn.auth?.observe(err);
     this.syncSecrets();
@@ -356,42 +377,55 @@ export abstract class RemoteConnectionBase {
     this.emit();
     // Only a sign-in helps; the sign-in reconnects (RemoteManager.refresh).
     if (this.conn.auth?.needsSignIn(err)) return clearTimeout(this.retryTimer);
-    this.scheduleRetry(httpStatusOf(err));
+    this.scheduleRetry(httpStatusOf(err), networkCode(err));
   }
+
   /** Status text: an OAuth connection's sign-in errors read "sign-in required…". */
   protected describe(err: unknown): string {
     return this.conn.auth?.describe(err) ?? describeFailure(err);
   }
+
   /** Token values change on every refresh; the redactor follows them. */
   protected syncSecrets(): void {
     if (this.conn.auth)
       this.redactor.set([...Object.values(this.conn.headers), ...this.conn.auth.secrets()]);
   }
-  protected scheduleRetry(status: number | undefined): void {
+
+  protected scheduleRetry(status: number | undefined, network?: string): void {
     if (this.stopped) return;
     clearTimeout(this.retryTimer);
-    // Exponential backoff with jitter; a credential problem will not fix itself quickly.
+    // Exponential backoff with jitter; a credential problem will not fix itself quickly. A refused
+    // connection costs the server nothing, and a restarted server should be back within about
+    // 10 s (issue 14, item 5), so those retries stay at the health-check pace.
+    const refused = network === 'ECONNREFUSED' && this.t.healthIntervalMs > 0;
+    const cap = refused
+      ? Math.min(this.t.backoffMaxMs, this.t.healthIntervalMs)
+      : this.t.backoffMaxMs;
     const base =
       status === 401 || status === 403
         ? this.t.backoffMaxMs
-        : Math.min(this.t.backoffInitialMs * 2 ** this.failures, this.t.backoffMaxMs);
+        : Math.min(this.t.backoffInitialMs * 2 ** this.failures, cap);
     this.failures++;
     const delay = Math.round(base * (0.8 + Math.random() * 0.4));
     this.retryTimer = setTimeout(() => void this.reconnect(), delay);
     this.retryTimer.unref();
   }
+
   protected abortOn(up: Upstream, why: string): void {
     for (const [ac, u] of this.inflight) if (u === up) ac.abort(new UpstreamLost(why));
   }
+
   protected retire(old: Upstream): void {
     this.retiring.add(old);
     this.closeIfRetired(old);
   }
+
   protected closeIfRetired(up: Upstream): void {
     if (!this.retiring.has(up) || [...this.inflight.values()].includes(up)) return;
     this.retiring.delete(up);
     void up.close();
   }
+
   protected emit(): void {
     for (const l of this.listeners) l();
   }

@@ -47,18 +47,23 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
   tools(): readonly ToolDefinition[] {
     return this.state.state === 'ready' ? this.defs : [];
   }
+
   resources(): readonly Resource[] {
     return this.state.state === 'ready' ? this.lists.resources : [];
   }
+
   resourceTemplates(): readonly ResourceTemplate[] {
     return this.state.state === 'ready' ? this.lists.templates : [];
   }
+
   prompts(): readonly Prompt[] {
     return this.state.state === 'ready' ? this.lists.prompts : [];
   }
+
   readResource(uri: string, ctx: FeatureContext): Promise<ReadResourceResult> {
     return this.onUp(ctx.agent, (up) => this.features.readResource(up, uri, ctx));
   }
+
   getPrompt(
     name: string,
     args: Record<string, string> | undefined,
@@ -66,32 +71,40 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
   ): Promise<GetPromptResult> {
     return this.onUp(ctx.agent, (up) => this.features.getPrompt(up, name, args, ctx));
   }
+
   complete(params: CompleteRequestParams, ctx: FeatureContext): Promise<CompleteResult> {
     return this.onUp(ctx.agent, (up) => this.features.complete(up, params, ctx));
   }
+
   /** Levels and subscriptions live on the agent's own session; a stateless server has none to keep. */
   async setLogLevel(agent: string, level: LoggingLevel | null): Promise<void> {
     const up = this.up && this.stateful(this.up) ? await this.agentUp(agent, false) : null;
     await this.features.setLogLevel(agent, up, level);
   }
+
   async setSubscriptions(agent: string, uris: ReadonlySet<string>): Promise<void> {
     const up = this.up && this.stateful(this.up) ? await this.agentUp(agent, uris.size > 0) : null;
     await this.features.setSubscriptions(agent, up, uris);
   }
+
   async releaseAgent(agent: string): Promise<void> {
     this.features.forget(agent);
     await this.sessions.release(agent);
   }
+
   /** Agents with their own upstream session open (issue 14, item 4). */
   agentSessions(): string[] {
     return this.sessions.agents();
   }
+
   setSessionRelays(lookup: (agent: string) => ClientRelay | undefined): void {
     this.sessionRelays = lookup;
   }
+
   onNotice(listener: (n: SourceNotice) => void): () => void {
     return this.features.onNotice(listener);
   }
+
   /** Runs a read-only request on the current session; its failures become protocol errors naming the server. */
   private async onUp<T extends object>(
     agent: string,
@@ -121,6 +134,7 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
       );
     }
   }
+
   async call(
     tool: string,
     args: Record<string, unknown>,
@@ -216,11 +230,13 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
       }
     }
   }
+
   private lostDuringCall(why: string): CallToolResult {
     return this.fault(
       `The remote server "${this.label}" became unreachable during the call (${why}). It may or may not have completed the call; check before trying again.`,
     );
   }
+
   private fault(text: string): CallToolResult {
     this.syncSecrets();
     return errorResult(this.redactor.text(text));
