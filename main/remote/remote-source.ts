@@ -153,6 +153,11 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
         );
       }
       const lost = new AbortController();
+      // The agent's cancellation joins `lost` by one listener, removed when the call ends: no
+      // AbortSignal.any per call, whose WeakRefs outlive it (issue 20).
+      const onCancel = () => lost.abort(ctx.signal.reason);
+      if (ctx.signal.aborted) onCancel();
+      else ctx.signal.addEventListener('abort', onCancel, { once: true });
       this.inflight.set(lost, up);
       const hadSession = up.hasSession();
       try {
@@ -168,7 +173,7 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
             { name: tool, arguments: args },
             {
               // Aborting sends notifications/cancelled upstream (2025) or closes the request stream (2026).
-              signal: AbortSignal.any([ctx.signal, lost.signal]),
+              signal: lost.signal,
               timeout: this.t.callIdleMs,
               resetTimeoutOnProgress: true,
               maxTotalTimeout: this.t.callMaxMs,
@@ -184,13 +189,10 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
         this.syncSecrets();
         return this.redactor.result(markUntrusted(result as CallToolResult, this.label));
       } catch (err) {
-        if (lost.signal.aborted)
-          return this.lostDuringCall(
-            lost.signal.reason instanceof UpstreamLost
-              ? lost.signal.reason.message
-              : 'connection lost',
-          );
+        if (lost.signal.reason instanceof UpstreamLost)
+          return this.lostDuringCall(lost.signal.reason.message);
         if (ctx.signal.aborted) return this.fault(`The call to "${this.label}" was cancelled.`);
+        if (lost.signal.aborted) return this.lostDuringCall('connection lost');
         if (attempt === 0 && isStaleSession(err, hadSession)) {
           // The server forgot our session (it restarted): it refused the request unprocessed, so one retry on a new session is safe.
           await this.replace(up);
@@ -225,6 +227,7 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
           `The remote server "${this.label}" failed: ${describeFailure(err)}. The call may or may not have reached it.`,
         );
       } finally {
+        ctx.signal.removeEventListener('abort', onCancel);
         this.inflight.delete(lost);
         this.closeIfRetired(up);
       }
