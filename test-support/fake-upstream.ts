@@ -45,6 +45,8 @@ export interface FakeUpstreamOptions {
   /** More capabilities and handlers (resources, prompts, …) on every session's server. */
   capabilities?: ServerCapabilities;
   extend?: (server: Server) => void;
+  /** Calls of these tools get a response stream that breaks inside its first event. */
+  cutMidEvent?: string[];
 }
 
 interface Session {
@@ -88,6 +90,14 @@ export class FakeUpstream {
           res
             .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
             .end('{"error":"unauthorized"}');
+          return;
+        }
+        const called =
+          rpc === 'tools/call' ? (body as { params?: { name?: string } }).params?.name : undefined;
+        if (called && this.o.cutMidEvent?.includes(called)) {
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+          res.write('id: 1\nevent: message\ndata: {"jsonrpc":"2.0","id":');
+          setTimeout(() => req.socket.destroy(), 20);
           return;
         }
         const sid = req.headers['mcp-session-id'];

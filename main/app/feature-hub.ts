@@ -62,8 +62,12 @@ export class FeatureHub implements AgentFeatures {
 
   constructor(private readonly d: FeatureHubDeps) {
     this.catalog = new FeatureCatalog(d.registry);
-    d.registry.onChange(() => this.watchSources());
+    d.registry.onChange(() => {
+      this.watchSources();
+      this.announceChanges();
+    });
     this.watchSources();
+    this.announceChanges();
   }
 
   async listResources() {
@@ -288,9 +292,30 @@ export class FeatureHub implements AgentFeatures {
       }
   }
 
+  private resourcesPrint = '';
+  private promptsPrint = '';
+
+  /**
+   * list_changed to agents when what they would list changed: a server added,
+   * removed, up, down, or its own list_changed (the source re-reads, then
+   * changes). Compared by content, so status-only changes stay quiet.
+   */
+  private announceChanges(): void {
+    const resources = JSON.stringify([this.catalog.resources(), this.catalog.resourceTemplates()]);
+    const prompts = JSON.stringify(this.catalog.prompts().map((p) => [p.name, p.prompt]));
+    if (resources !== this.resourcesPrint) {
+      if (this.resourcesPrint) this.d.resourcesChanged();
+      this.resourcesPrint = resources;
+    }
+    if (prompts !== this.promptsPrint) {
+      if (this.promptsPrint) this.d.promptsChanged();
+      this.promptsPrint = prompts;
+    }
+  }
+
   private onNotice(source: ToolSource, n: SourceNotice): void {
-    if (n.kind === 'resources-changed') return this.d.resourcesChanged();
-    if (n.kind === 'prompts-changed') return this.d.promptsChanged();
+    // The source re-reads its lists and reports a change; announceChanges tells agents.
+    if (n.kind === 'resources-changed' || n.kind === 'prompts-changed') return;
     if (n.kind === 'resource-updated') {
       const uri = publicUri(source, n.uri);
       for (const s of this.sessions.values())
