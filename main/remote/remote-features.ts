@@ -12,7 +12,7 @@ import type {
 } from '../tools/features.js';
 import type { Logger } from '../platform/log.js';
 import { inRelayScope } from './relay-scope.js';
-import { withoutUpstreamIdentity } from './untrusted.js';
+import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from './untrusted.js';
 import type { Upstream } from './upstream.js';
 
 export interface FeatureLists {
@@ -75,7 +75,7 @@ export class RemoteFeatures {
         { signal: ctx.signal, timeout: this.timeoutMs, cacheMode: 'bypass' },
       ),
     );
-    return withoutUpstreamIdentity(r as ReadResourceResult);
+    return this.marked(withoutUpstreamIdentity(r as ReadResourceResult));
   }
 
   async getPrompt(
@@ -90,7 +90,15 @@ export class RemoteFeatures {
         { signal: ctx.signal, timeout: this.timeoutMs },
       ),
     );
-    return withoutUpstreamIdentity(r as GetPromptResult);
+    return this.marked(withoutUpstreamIdentity(r as GetPromptResult));
+  }
+
+  /** Third-party content, like a tool result (untrusted.ts): marked for programs in `_meta`. */
+  private marked<T extends { _meta?: Record<string, unknown> }>(r: T): T {
+    return {
+      ...r,
+      _meta: { ...(r._meta ?? {}), [UNTRUSTED_META_KEY]: { source: 'remote', server: this.label } },
+    };
   }
 
   async complete(

@@ -94,6 +94,7 @@ describe('server-everything behind Airlock: beyond tools (v2 SDK client)', () =>
     const read = await c.readResource({ uri: first.uri });
     expect(read.contents.length).toBeGreaterThan(0);
     expect(read.contents[0]!.uri).toBe(first.uri);
+    expect(read._meta?.['airlock/untrusted']).toEqual({ source: 'remote', server: 'everything' });
     const activity = await t.app.control.listActivity({ limit: 5 });
     expect(
       activity.some((a) => a.tool === 'everything: resources/read' && a.outcome === 'ok'),
