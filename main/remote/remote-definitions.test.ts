@@ -6,6 +6,7 @@ import {
   until,
   type RemoteTestApp,
 } from '../../test-support/remote-app.js';
+import { connectClient } from '../../test-support/harness.js';
 import { CUT_META_KEY } from '../tools/result-shaping.js';
 
 /**
@@ -93,6 +94,14 @@ describe('tool definitions and results through Airlock', () => {
     cleanup.push(() => c.close());
     const r = await c.callTool({ name: 'fake__app', arguments: {} });
     expect(JSON.stringify(r)).not.toContain('fake-upstream-identity');
+    // A 2026-07-28 client sees Airlock's own identity in the result envelope.
+    const modern = await connectClient(t.started.mcpUrl, t.token, 'auto');
+    cleanup.push(() => modern.close());
+    expect(modern.getProtocolEra()).toBe('modern');
+    const m = await modern.callTool({ name: 'fake__app', arguments: {} });
+    expect(JSON.stringify(m)).not.toContain('fake-upstream-identity');
+    const info = m._meta?.['io.modelcontextprotocol/serverInfo'] as { name?: string } | undefined;
+    expect(info?.name).toBe('airlock');
   });
 
   it('caps structuredContent, embedded resources and text together, and marks the cut', async () => {
