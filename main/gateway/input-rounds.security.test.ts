@@ -18,7 +18,8 @@ describe('input rounds', () => {
   it("another agent replaying a round's requestState is refused, and its answer never reaches the upstream", async () => {
     const rounds = new InputRounds();
     let answered: unknown;
-    const first = await rounds.start('alice', relayFor('alice'), async (relay) => {
+    const live = new AbortController().signal;
+    const first = await rounds.start('alice', live, relayFor('alice'), async (relay) => {
       answered = await relay.request({
         method: 'sampling/createMessage',
         params: { messages: [] },
@@ -34,23 +35,25 @@ describe('input rounds', () => {
     const key = Object.keys(inputRequests)[0]!;
 
     await expect(
-      rounds.resume('mallory', requestState, { [key]: { role: 'assistant', forged: true } }),
+      rounds.resume('mallory', requestState, { [key]: { role: 'assistant', forged: true } }, live),
     ).rejects.toThrow(/Invalid or expired requestState/);
     expect(answered).toBeUndefined();
 
-    const done = await rounds.resume('alice', requestState, { [key]: { role: 'assistant' } });
+    const done = await rounds.resume('alice', requestState, { [key]: { role: 'assistant' } }, live);
     expect(done).toBe('done');
     expect(answered).toEqual({ role: 'assistant' });
     // The round is gone once finished: a replay by its own agent fails too.
-    await expect(rounds.resume('alice', requestState, {})).rejects.toThrow(/Invalid or expired/);
+    await expect(rounds.resume('alice', requestState, {}, live)).rejects.toThrow(
+      /Invalid or expired/,
+    );
     rounds.close();
   });
 
   it('an unknown or guessed requestState is refused', async () => {
     const rounds = new InputRounds();
-    await expect(rounds.resume('alice', 'not-a-round', {})).rejects.toThrow(
-      /Invalid or expired requestState/,
-    );
+    await expect(
+      rounds.resume('alice', 'not-a-round', {}, new AbortController().signal),
+    ).rejects.toThrow(/Invalid or expired requestState/);
     rounds.close();
   });
 });

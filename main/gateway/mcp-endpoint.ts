@@ -239,9 +239,10 @@ export class McpEndpoint {
     const state = ctx.mcpReq.requestState<unknown>();
     const answer =
       typeof state === 'string'
-        ? this.rounds.resume<T>(agent, state, ctx.mcpReq.inputResponses)
+        ? this.rounds.resume<T>(agent, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal)
         : this.rounds.start<T>(
             agent,
+            ctx.mcpReq.signal,
             (ask) => roundRelay(agent, server, this.o.features, ask),
             (relay, signal) => this.tracked(agent, relay, (r) => run(r, signal)),
           );

@@ -30,7 +30,7 @@ interface Round {
   outcome?: { ok: true; value: unknown } | { ok: false; error: unknown };
   wake?: () => void;
   abort: AbortController;
-  timer: NodeJS.Timeout;
+  timer?: NodeJS.Timeout;
 }
 
 export type InputRequiredAnswer = {
@@ -49,20 +49,14 @@ export class InputRounds {
    */
   async start<T>(
     agent: string,
+    signal: AbortSignal,
     relayFor: (ask: (req: RelayRequest) => Promise<Record<string, unknown>>) => ClientRelay,
     run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
   ): Promise<T | InputRequiredAnswer> {
     const token = randomUUID();
     const abort = new AbortController();
-    const round: Round = {
-      agent,
-      asks: new Map(),
-      next: 1,
-      abort,
-      timer: setTimeout(() => this.expire(token), ROUND_TTL_MS),
-    };
-    round.timer.unref();
-    this.rounds.set(token, round);
+    // Most calls never ask for input: the round is registered (and timed) only once it does.
+    const round: Round = { agent, asks: new Map(), next: 1, abort };
     const relay = relayFor(
       (req) =>
         new Promise((resolve, reject) => {
@@ -74,7 +68,7 @@ export class InputRounds {
       (value) => this.finish(round, { ok: true, value }),
       (error: unknown) => this.finish(round, { ok: false, error }),
     );
-    return this.settle<T>(token, round);
+    return this.settle<T>(token, round, signal);
   }
 
   /** The agent's retry: answers for the requests it was given, then the next step. */
@@ -82,6 +76,7 @@ export class InputRounds {
     agent: string,
     token: string,
     responses: Record<string, unknown> | undefined,
+    signal: AbortSignal,
   ): Promise<T | InputRequiredAnswer> {
     const round = this.rounds.get(token);
     if (!round || round.agent !== agent)
@@ -93,10 +88,30 @@ export class InputRounds {
       if (answer && typeof answer === 'object') ask.resolve(answer as Record<string, unknown>);
       else ask.reject(new Error('the agent retried without answering this request'));
     }
-    return this.settle<T>(token, round);
+    return this.settle<T>(token, round, signal);
   }
 
-  private async settle<T>(token: string, round: Round): Promise<T | InputRequiredAnswer> {
+  /**
+   * Waits for the result or the next requests. While the agent's request is
+   * open, its cancellation cancels the work; once answered with
+   * input_required, that request is over and its end means nothing.
+   */
+  private async settle<T>(
+    token: string,
+    round: Round,
+    signal: AbortSignal,
+  ): Promise<T | InputRequiredAnswer> {
+    const cancel = () => round.abort.abort(signal.reason);
+    if (signal.aborted) cancel();
+    else signal.addEventListener('abort', cancel, { once: true });
+    try {
+      return await this.next<T>(token, round);
+    } finally {
+      signal.removeEventListener('abort', cancel);
+    }
+  }
+
+  private async next<T>(token: string, round: Round): Promise<T | InputRequiredAnswer> {
     await new Promise<void>((resolve) => {
       const ready = () =>
         round.outcome !== undefined || [...round.asks.values()].some((a) => !a.sent);
@@ -110,7 +125,7 @@ export class InputRounds {
     });
     if (round.outcome) {
       this.rounds.delete(token);
-      clearTimeout(round.timer);
+      if (round.timer) clearTimeout(round.timer);
       if (round.outcome.ok) return round.outcome.value as T;
       throw round.outcome.error;
     }
@@ -120,6 +135,11 @@ export class InputRounds {
         ask.sent = true;
         inputRequests[key] = { method: ask.req.method, params: ask.req.params };
       }
+    if (!round.timer) {
+      this.rounds.set(token, round);
+      round.timer = setTimeout(() => this.expire(token), ROUND_TTL_MS);
+      round.timer.unref();
+    }
     return { resultType: 'input_required', inputRequests, requestState: token };
   }
 
