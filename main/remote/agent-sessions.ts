@@ -6,30 +6,46 @@ import type { Upstream } from './upstream.js';
  * roots, simulated streams), so two agents sharing one session would see
  * each other's. Sessions open on an agent's first call or read, are bounded
  * (the least recently used idle one closes first), and close when the
- * agent's last Airlock session ends or the server goes down.
+ * agent's last Airlock session ends or the server goes down. A session that
+ * holds nothing for its agent (no log level, no subscription — e.g. a
+ * 2026-07-28 agent's, which has no Airlock session to end) also closes after
+ * `idleMs` unused; the next request opens a new one.
  */
 export class AgentSessions {
-  private readonly byAgent = new Map<string, { up: Promise<Upstream>; used: number }>();
+  /** `order` ranks recency (a counter: many uses share a millisecond); `at` is the last use's time. */
+  private readonly byAgent = new Map<
+    string,
+    { up: Promise<Upstream>; order: number; at: number }
+  >();
+  private tick = 0;
   private readonly busy = new Map<Upstream, number>();
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly connect: (agent: string) => Promise<Upstream>,
     private readonly max: number,
+    private readonly idle: { ms: number; keep: (agent: string) => boolean } = {
+      ms: 15 * 60_000,
+      keep: () => false,
+    },
   ) {}
 
   /** The agent's session, opened if needed. */
   get(agent: string): Promise<Upstream> {
     const found = this.byAgent.get(agent);
     if (found) {
-      found.used = Date.now();
+      found.order = ++this.tick;
+      found.at = Date.now();
       return found.up;
     }
     const up = this.connect(agent);
-    const entry = { up, used: Date.now() };
+    const entry = { up, order: ++this.tick, at: Date.now() };
     this.byAgent.set(agent, entry);
     // A failed connect is forgotten, so the next request tries again.
     up.catch(() => this.byAgent.get(agent) === entry && this.byAgent.delete(agent));
     void this.trim();
+    this.sweeper ??= setInterval(() => void this.sweep(), Math.min(this.idle.ms, 60_000));
+    this.sweeper.unref();
     return up;
   }
 
@@ -67,17 +83,29 @@ export class AgentSessions {
   async closeAll(): Promise<void> {
     const all = [...this.byAgent.values()];
     this.byAgent.clear();
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
     await Promise.all(all.map(async (e) => (await e.up.catch(() => null))?.close()));
+  }
+
+  /** Closes sessions unused for idle.ms whose agent keeps nothing there (public for tests). */
+  async sweep(now = Date.now()): Promise<void> {
+    const cutoff = now - this.idle.ms;
+    for (const [agent, e] of [...this.byAgent]) {
+      if (e.at > cutoff || this.idle.keep(agent)) continue;
+      const up = await e.up.catch(() => null);
+      if (up && !this.busy.has(up) && this.byAgent.get(agent) === e) await this.release(agent);
+    }
   }
 
   private async trim(): Promise<void> {
     if (this.byAgent.size <= this.max) return;
-    const idle: { agent: string; used: number; up: Upstream }[] = [];
+    const idle: { agent: string; order: number; up: Upstream }[] = [];
     for (const [agent, e] of this.byAgent) {
       const up = await e.up.catch(() => null);
-      if (up && !this.busy.has(up)) idle.push({ agent, used: e.used, up });
+      if (up && !this.busy.has(up)) idle.push({ agent, order: e.order, up });
     }
-    idle.sort((a, b) => a.used - b.used);
+    idle.sort((a, b) => a.order - b.order);
     for (const victim of idle.slice(0, this.byAgent.size - this.max))
       await this.release(victim.agent);
   }

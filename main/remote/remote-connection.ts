@@ -83,7 +83,10 @@ export abstract class RemoteConnectionBase {
     this.redactor.set(Object.values(conn.headers));
     this.t = { ...DEFAULT_TIMINGS, ...o.timings };
     this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger);
-    this.sessions = new AgentSessions((agent) => this.connectFor(agent), MAX_AGENT_SESSIONS);
+    this.sessions = new AgentSessions((agent) => this.connectFor(agent), MAX_AGENT_SESSIONS, {
+      ms: this.t.agentSessionIdleMs,
+      keep: (agent) => this.features.hasState(agent),
+    });
     this.first = new Promise<void>((resolve) => (this.settleFirst = resolve)).then(
       () => void (this.firstDone = true),
     );

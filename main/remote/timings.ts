@@ -29,6 +29,8 @@ export interface RemoteTimings {
   /** A call with no answer and no progress for this long fails. */
   callIdleMs: number;
   callMaxMs: number;
+  /** An agent's own upstream session that holds no state for it closes after this long unused. */
+  agentSessionIdleMs: number;
   backoffInitialMs: number;
   backoffMaxMs: number;
 }
@@ -41,6 +43,7 @@ export const DEFAULT_TIMINGS: RemoteTimings = {
   healthIntervalMs: 5_000,
   callIdleMs: 60_000,
   callMaxMs: 10 * 60_000,
+  agentSessionIdleMs: 15 * 60_000,
   backoffInitialMs: 1_000,
   backoffMaxMs: 60_000,
 };
