@@ -30,6 +30,11 @@ export function inRelayScope<T>(s: Scope, run: () => Promise<T>): Promise<T> {
   return scope.run(s, run);
 }
 
+/** The agent whose call is running in this async context, if any. */
+export function callingAgent(): string | undefined {
+  return scope.getStore()?.agent;
+}
+
 /** The stream-lost callback of the call whose request is being sent now, if any. */
 export function streamLostHandler(): ((err: unknown) => void) | undefined {
   return scope.getStore()?.onStreamLost;

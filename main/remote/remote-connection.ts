@@ -6,7 +6,7 @@ import type { SourceState, ToolDefinition } from '../tools/types.js';
 import { AgentSessions } from './agent-sessions.js';
 import { checkHealth } from './health.js';
 import { Redactor } from './redact.js';
-import { relayHandler } from './relay-scope.js';
+import { callingAgent, relayHandler } from './relay-scope.js';
 import { listFeatures, NO_FEATURES, RemoteFeatures, type FeatureLists } from './remote-features.js';
 import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
 import { toDefinition } from './untrusted.js';
@@ -281,8 +281,12 @@ export abstract class RemoteConnectionBase {
   /** Log lines and updates go to agents; changed lists are re-read first, then announced. */
   protected upstreamNotice(gen: number, up: Upstream, n: SourceNotice): void {
     if (gen !== this.gen || this.up !== up) return;
-    if (n.kind !== 'resources-changed' && n.kind !== 'prompts-changed')
-      return this.features.notice(n);
+    if (n.kind !== 'resources-changed' && n.kind !== 'prompts-changed') {
+      // A log line sent on one call's stream of the shared connection belongs to that call's
+      // agent alone; only lines outside any call (server-wide) go to every agent that asked.
+      const agent = callingAgent();
+      return this.features.notice(agent === undefined ? n : { ...n, agent });
+    }
     void listFeatures(up, this.t.listMs).then(
       (lists) => {
         if (gen !== this.gen || this.up !== up) return;

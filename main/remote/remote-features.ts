@@ -129,6 +129,11 @@ export class RemoteFeatures {
     if (up) await this.applySubscriptions(agent, up);
   }
 
+  /** The agent's requested log level, for servers that take it per request (2026-07-28). */
+  levelOf(agent: string): LoggingLevel | undefined {
+    return this.levels.get(agent);
+  }
+
   hasState(agent: string): boolean {
     return this.levels.has(agent) || this.wanted.has(agent);
   }

@@ -116,4 +116,33 @@ describe('a 2026-07-28 upstream behind Airlock', () => {
     const r = await c.callTool({ name: 'modern__ask', arguments: {} });
     expect(text(r)).toContain('"ok":true');
   });
+
+  it("a log line sent during one agent's call reaches that agent only", async () => {
+    const up = await upstream(['chatty']);
+    const t = await airlock();
+    await t.app.control.addRemote({ name: 'modern', url: up.url });
+    const { token } = await t.app.control.addAgent('other');
+    const heard = { test: [] as unknown[], other: [] as unknown[] };
+    const connect = async (who: 'test' | 'other', tok: string) => {
+      const c = new Client({ name: who, version: '1.0.0' });
+      c.setNotificationHandler('notifications/message', (n) => void heard[who].push(n.params));
+      await c.connect(
+        new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
+          requestInit: { headers: { Authorization: `Bearer ${tok}` } },
+        }),
+      );
+      cleanup.push(() => c.close());
+      await c.setLoggingLevel('debug');
+      return c;
+    };
+    const c = await connect('test', t.token);
+    const other = await connect('other', token);
+    await c.callTool({ name: 'modern__chatty', arguments: {} });
+    // A request on the other agent's session after the call: its stream had every chance to carry the line.
+    await other.listTools();
+    expect(heard.test).toEqual([
+      expect.objectContaining({ level: 'warning', data: 'chatty says hi' }),
+    ]);
+    expect(heard.other).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { LOG_LEVEL_META_KEY, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type {
   CompleteRequestParams,
   CompleteResult,
@@ -105,6 +105,18 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
     return this.features.onNotice(listener);
   }
 
+  /**
+   * On 2026-07-28 there is no logging/setLevel: the level rides on each
+   * request (`io.modelcontextprotocol/logLevel`), so the calling agent's own
+   * level goes with its calls, and the lines come back on its call's stream.
+   */
+  private perRequestMeta(up: Upstream, agent: string): { _meta?: Record<string, unknown> } {
+    const level = this.features.levelOf(agent);
+    return level && up.client.getProtocolEra() === 'modern'
+      ? { _meta: { [LOG_LEVEL_META_KEY]: level } }
+      : {};
+  }
+
   /** Runs a read-only request on the current session; its failures become protocol errors naming the server. */
   private async onUp<T extends object>(
     agent: string,
@@ -170,7 +182,7 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
         };
         const result = await inRelayScope(scope, () =>
           up.client.callTool(
-            { name: tool, arguments: args },
+            { name: tool, arguments: args, ...this.perRequestMeta(up, ctx.agent) },
             {
               // Aborting sends notifications/cancelled upstream (2025) or closes the request stream (2026).
               signal: lost.signal,
