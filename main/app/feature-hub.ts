@@ -23,6 +23,7 @@ import {
 import type { ToolRegistry } from '../tools/registry.js';
 import type { RelayMethod } from '../tools/relay.js';
 import type { ToolSource } from '../tools/types.js';
+import { ReadActivity } from './read-activity.js';
 import { capReadResult } from './read-shaping.js';
 
 export interface FeatureHubDeps {
@@ -60,8 +61,11 @@ export class FeatureHub implements AgentFeatures {
   private readonly sessions = new Map<string, Session>();
   private readonly watched = new Map<ToolSource, () => void>();
 
+  private readonly activity: ReadActivity;
+
   constructor(private readonly d: FeatureHubDeps) {
     this.catalog = new FeatureCatalog(d.registry);
+    this.activity = new ReadActivity(d.activity, d.events, d.logger);
     d.registry.onChange(() => {
       this.watchSources();
       this.announceChanges();
@@ -86,7 +90,7 @@ export class FeatureHub implements AgentFeatures {
   async readResource(agent: string, uri: string, ctx: FeatureContext): Promise<ReadResourceResult> {
     const started = performance.now();
     const target = this.resolve(uri);
-    return this.recorded(
+    return this.activity.recorded(
       agent,
       `${target.source.label}: resources/read`,
       uri,
@@ -114,7 +118,7 @@ export class FeatureHub implements AgentFeatures {
     const entry = this.catalog.prompt(name);
     if (!entry?.source.getPrompt)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-    return this.recorded(agent, `${entry.source.label}: prompts/get`, name, started, () =>
+    return this.activity.recorded(agent, `${entry.source.label}: prompts/get`, name, started, () =>
       entry.source.getPrompt!(entry.prompt.name, args, ctx),
     );
   }
@@ -194,7 +198,13 @@ export class FeatureHub implements AgentFeatures {
     outcome: 'ok' | 'error';
     detail?: string;
   }): void {
-    this.record(e.agent, `${e.server}: ${e.method}`, e.outcome, Date.now() - e.started, e.detail);
+    this.activity.record(
+      e.agent,
+      `${e.server}: ${e.method}`,
+      e.outcome,
+      Date.now() - e.started,
+      e.detail,
+    );
   }
 
   private resolve(uri: string): ResolvedUri {
@@ -205,47 +215,6 @@ export class FeatureHub implements AgentFeatures {
         `Unknown resource: ${uri}. Airlock serves resources as airlock://<server>/<uri>, as resources/list shows them.`,
       );
     return target;
-  }
-
-  private async recorded<T>(
-    agent: string,
-    tool: string,
-    detail: string,
-    started: number,
-    run: () => Promise<T>,
-  ): Promise<T> {
-    try {
-      const result = await run();
-      this.record(agent, tool, 'ok', performance.now() - started, detail);
-      return result;
-    } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      this.record(agent, tool, 'error', performance.now() - started, `${detail}: ${why}`);
-      throw err;
-    }
-  }
-
-  private record(
-    agent: string,
-    tool: string,
-    outcome: 'ok' | 'error',
-    durationMs: number,
-    detail?: string,
-  ): void {
-    try {
-      const activity = this.d.activity.add({
-        agent,
-        tool,
-        decision: 'auto',
-        outcome,
-        durationMs,
-        argsDigest: '',
-        ...(detail ? { detail: detail.slice(0, 200) } : {}),
-      });
-      this.d.events.emit({ type: 'activity.added', activity });
-    } catch (err) {
-      this.d.logger.error('could not write the activity log', { error: String(err) });
-    }
   }
 
   /** The most verbose level any of the agent's sessions asked for, to every source. */
