@@ -181,6 +181,7 @@ export class App {
       activity,
       events,
       logger,
+      agentTools: (agent) => this.agents.get(agent)?.tools,
       resourcesChanged: () => this.mcp?.resourcesChanged(),
       promptsChanged: () => this.mcp?.promptsChanged(),
     });

@@ -32,6 +32,8 @@ export interface FeatureHubDeps {
   activity: ActivityLog;
   events: CoreEvents;
   logger: Logger;
+  /** The agent's allow-list of stable tool keys (absent: every tool), which also bounds its servers. */
+  agentTools?: (agent: string) => readonly string[] | undefined;
   /** The gateway's list_changed fan-out. */
   resourcesChanged: () => void;
   promptsChanged: () => void;
@@ -74,22 +76,35 @@ export class FeatureHub implements AgentFeatures {
     this.announceChanges();
   }
 
-  async listResources() {
+  async listResources(agent: string) {
     await this.d.registry.whenReady();
-    return this.catalog.resources();
+    return this.catalog.resources((s) => this.allowed(agent, s));
   }
-  async listResourceTemplates() {
+  async listResourceTemplates(agent: string) {
     await this.d.registry.whenReady();
-    return this.catalog.resourceTemplates();
+    return this.catalog.resourceTemplates((s) => this.allowed(agent, s));
   }
-  async listPrompts() {
+  async listPrompts(agent: string) {
     await this.d.registry.whenReady();
-    return this.catalog.prompts().map((p) => ({ ...p.prompt, name: p.name }));
+    return this.catalog
+      .prompts()
+      .filter((p) => this.allowed(agent, p.source))
+      .map((p) => ({ ...p.prompt, name: p.name }));
+  }
+
+  /**
+   * An agent limited to some tools sees resources and prompts only of the
+   * servers those tools come from: a tool subset must not be side-stepped
+   * by reading the other servers' resources.
+   */
+  private allowed(agent: string, source: ToolSource): boolean {
+    const keys = this.d.agentTools?.(agent);
+    return keys === undefined || keys.some((k) => k.startsWith(`${source.id}/`));
   }
 
   async readResource(agent: string, uri: string, ctx: FeatureContext): Promise<ReadResourceResult> {
     const started = performance.now();
-    const target = this.resolve(uri);
+    const target = this.resolve(agent, uri);
     return this.activity.recorded(
       agent,
       `${target.source.label}: resources/read`,
@@ -116,7 +131,7 @@ export class FeatureHub implements AgentFeatures {
     const started = performance.now();
     await this.d.registry.whenReady();
     const entry = this.catalog.prompt(name);
-    if (!entry?.source.getPrompt)
+    if (!entry?.source.getPrompt || !this.allowed(agent, entry.source))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
     return this.activity.recorded(agent, `${entry.source.label}: prompts/get`, name, started, () =>
       entry.source.getPrompt!(entry.prompt.name, args, ctx),
@@ -132,14 +147,14 @@ export class FeatureHub implements AgentFeatures {
     const empty: CompleteResult = { completion: { values: [], hasMore: false } };
     if (params.ref.type === 'ref/prompt') {
       const entry = this.catalog.prompt(params.ref.name);
-      if (!entry?.source.complete) return empty;
+      if (!entry?.source.complete || !this.allowed(agent, entry.source)) return empty;
       return entry.source.complete(
         { ...params, ref: { ...params.ref, name: entry.prompt.name } },
         ctx,
       );
     }
     const target = this.catalog.resolveUri(params.ref.uri);
-    if (!target?.source.complete) return empty;
+    if (!target?.source.complete || !this.allowed(agent, target.source)) return empty;
     return target.source.complete({ ...params, ref: { ...params.ref, uri: target.uri } }, ctx);
   }
 
@@ -170,9 +185,10 @@ export class FeatureHub implements AgentFeatures {
 
   async subscribe(session: string, uri: string): Promise<void> {
     const s = this.sessions.get(session);
-    const target = this.resolve(uri);
+    if (!s) return;
+    const target = this.resolve(s.agent, uri);
     const key = publicUri(target.source, target.uri);
-    if (!s || s.subs.has(key)) return;
+    if (s.subs.has(key)) return;
     s.subs.set(key, uri);
     await this.applySubscriptions(s.agent);
   }
@@ -207,9 +223,9 @@ export class FeatureHub implements AgentFeatures {
     );
   }
 
-  private resolve(uri: string): ResolvedUri {
+  private resolve(agent: string, uri: string): ResolvedUri {
     const target = this.catalog.resolveUri(uri);
-    if (!target?.source.readResource)
+    if (!target?.source.readResource || !this.allowed(agent, target.source))
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Unknown resource: ${uri}. Airlock serves resources as airlock://<server>/<uri>, as resources/list shows them.`,

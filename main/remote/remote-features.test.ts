@@ -89,6 +89,27 @@ describe('resources and prompts of several servers', () => {
   });
 });
 
+describe('an agent limited to some tools', () => {
+  it("sees resources and prompts only of its tools' servers, and cannot read the others", async () => {
+    const t = await twoServers();
+    await t.app.control.setAgentTools('test', ['alpha__noop']);
+    const c = await agentClient(t.started.mcpUrl, t.token);
+    cleanup.push(() => c.close());
+    const uris = (await c.listResources()).resources.map((r) => r.uri);
+    expect(uris).toContain('airlock://alpha/test://static-text');
+    expect(uris.some((u) => u.startsWith('airlock://beta/'))).toBe(false);
+    expect((await c.listPrompts()).prompts.map((p) => p.name)).not.toContain(
+      'beta__test_simple_prompt',
+    );
+    await expect(c.readResource({ uri: 'airlock://beta/test://static-text' })).rejects.toThrow(
+      /Unknown resource/,
+    );
+    await expect(c.getPrompt({ name: 'beta__test_simple_prompt' })).rejects.toThrow(
+      /Unknown prompt/,
+    );
+  });
+});
+
 describe('a 2025 server that breaks a call’s stream inside an event', () => {
   it('fails that call at once; the server stays up for other calls', async () => {
     const up = new FakeUpstream({

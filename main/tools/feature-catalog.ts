@@ -73,19 +73,21 @@ export class FeatureCatalog {
     return matching.length === 1 ? { source: matching[0]!, uri } : undefined;
   }
 
-  resources(): Resource[] {
-    return this.sources().flatMap((s) =>
-      (s.resources?.() ?? []).map((r) => ({ ...r, uri: publicUri(s, r.uri) })),
-    );
+  resources(visible: (s: ToolSource) => boolean = () => true): Resource[] {
+    return this.sources()
+      .filter(visible)
+      .flatMap((s) => (s.resources?.() ?? []).map((r) => ({ ...r, uri: publicUri(s, r.uri) })));
   }
 
-  resourceTemplates(): ResourceTemplate[] {
-    return this.sources().flatMap((s) =>
-      (s.resourceTemplates?.() ?? []).map((t) => ({
-        ...t,
-        uriTemplate: publicUri(s, t.uriTemplate),
-      })),
-    );
+  resourceTemplates(visible: (s: ToolSource) => boolean = () => true): ResourceTemplate[] {
+    return this.sources()
+      .filter(visible)
+      .flatMap((s) =>
+        (s.resourceTemplates?.() ?? []).map((t) => ({
+          ...t,
+          uriTemplate: publicUri(s, t.uriTemplate),
+        })),
+      );
   }
 
   prompts(): PromptEntry[] {
