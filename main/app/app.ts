@@ -25,6 +25,7 @@ import { SelectedVault, type VaultChoice } from '../platform/vault/select.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { CallPipeline } from './call-pipeline.js';
 import { LazyMcpEndpoint } from './lazy-mcp.js';
+import { FeatureHub } from './feature-hub.js';
 import { ControlService } from './control-service.js';
 import { CoreEvents } from '../platform/events.js';
 import { InstanceLock } from '../platform/instance.js';
@@ -206,7 +207,9 @@ export class App {
           throw new Error(
             `${row.tool} is no longer available (its source was removed or is down); nothing was sent.`,
           );
-        return pipeline.execute(entry, args, ctx);
+        // Upstream sampling/elicitation during an approved call goes to the agent's open request, if any.
+        const relay = this.mcp?.relayFor(row.agent);
+        return pipeline.execute(entry, args, relay ? { ...ctx, relay } : ctx);
       },
       toolInfo: (key) => {
         const e = registry.getByKey(key);
@@ -232,12 +235,23 @@ export class App {
       baseUrl: () => (mcpUrl ? new URL(mcpUrl).origin : ''),
       ...(this.options.approvalLink ? { approvalLink: this.options.approvalLink } : {}),
     });
+    const features = new FeatureHub({
+      registry,
+      settings,
+      activity,
+      events,
+      logger,
+      agentTools: (agent) => this.agents.get(agent)?.tools,
+      resourcesChanged: () => this.mcp?.resourcesChanged(),
+      promptsChanged: () => this.mcp?.promptsChanged(),
+    });
     // Loaded by the first /mcp request, with the MCP server SDK (issue 20; lazy-mcp.ts).
     const maxBodyBytes = settings.get().limits.maxBodyBytes;
     this.mcp = new LazyMcpEndpoint(async () => {
       const { McpEndpoint } = await import('../gateway/mcp-endpoint.js');
       return new McpEndpoint({
         pipeline,
+        features,
         logger,
         version: this.version,
         maxBodyBytes,

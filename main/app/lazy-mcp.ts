@@ -1,5 +1,6 @@
 import type { McpHandler } from '../gateway/http-server.js';
 import type { McpEndpoint } from '../gateway/mcp-endpoint.js';
+import type { ClientRelay } from '../tools/relay.js';
 
 /**
  * /mcp, loaded with the first request that reaches it (issue 20: cold start ≤ 300 ms, idle RSS
@@ -44,6 +45,19 @@ export class LazyMcpEndpoint implements McpHandler {
 
   toolsChanged(): void {
     this.endpoint?.toolsChanged();
+  }
+
+  resourcesChanged(): void {
+    this.endpoint?.resourcesChanged();
+  }
+
+  promptsChanged(): void {
+    this.endpoint?.promptsChanged();
+  }
+
+  /** The open request of an agent that an upstream's sampling/elicitation can go to (issue 14). */
+  relayFor(agent: string): ClientRelay | undefined {
+    return this.endpoint?.relayFor(agent);
   }
 
   async close(): Promise<void> {
