@@ -25,6 +25,7 @@ import { SelectedVault, type VaultChoice } from '../platform/vault/select.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { CallPipeline } from './call-pipeline.js';
 import { LazyMcpEndpoint } from './lazy-mcp.js';
+import { loadProtocolRuntime } from '../tools/protocol-runtime.js';
 import { FeatureHub } from './feature-hub.js';
 import { ControlService } from './control-service.js';
 import { CoreEvents } from '../platform/events.js';
@@ -248,7 +249,10 @@ export class App {
     // Loaded by the first /mcp request, with the MCP server SDK (issue 20; lazy-mcp.ts).
     const maxBodyBytes = settings.get().limits.maxBodyBytes;
     this.mcp = new LazyMcpEndpoint(async () => {
-      const { McpEndpoint } = await import('../gateway/mcp-endpoint.js');
+      const [{ McpEndpoint }] = await Promise.all([
+        import('../gateway/mcp-endpoint.js'),
+        loadProtocolRuntime(),
+      ]);
       return new McpEndpoint({
         pipeline,
         features,

@@ -1,4 +1,3 @@
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { AgentFeatures, SessionSink } from '../gateway/mcp-handlers/api.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
@@ -23,6 +22,7 @@ import {
 import type { ToolRegistry } from '../tools/registry.js';
 import type { RelayMethod } from '../tools/relay.js';
 import type { ToolSource } from '../tools/types.js';
+import { invalidParams } from '../tools/protocol-runtime.js';
 import { ReadActivity } from './read-activity.js';
 import { capReadResult } from './read-shaping.js';
 
@@ -132,7 +132,7 @@ export class FeatureHub implements AgentFeatures {
     await this.d.registry.whenReady();
     const entry = this.catalog.prompt(name);
     if (!entry?.source.getPrompt || !this.allowed(agent, entry.source))
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+      throw invalidParams(`Unknown prompt: ${name}`);
     return this.activity.recorded(agent, `${entry.source.label}: prompts/get`, name, started, () =>
       entry.source.getPrompt!(entry.prompt.name, args, ctx),
     );
@@ -226,8 +226,7 @@ export class FeatureHub implements AgentFeatures {
   private resolve(agent: string, uri: string): ResolvedUri {
     const target = this.catalog.resolveUri(uri);
     if (!target?.source.readResource || !this.allowed(agent, target.source))
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
+      throw invalidParams(
         `Unknown resource: ${uri}. Airlock serves resources as airlock://<server>/<uri>, as resources/list shows them.`,
       );
     return target;

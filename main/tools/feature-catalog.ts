@@ -1,4 +1,4 @@
-import { UriTemplate } from '@modelcontextprotocol/server';
+import { templateMatches } from './protocol-runtime.js';
 import { assignNames, sanitize } from './naming.js';
 import type { Prompt, Resource, ResourceTemplate } from './features.js';
 import type { ToolRegistry } from './registry.js';
@@ -115,7 +115,7 @@ export class FeatureCatalog {
 
 function matchesTemplate(template: string, uri: string): boolean {
   try {
-    return new UriTemplate(template).match(uri) !== null;
+    return templateMatches(template, uri);
   } catch {
     return false;
   }
