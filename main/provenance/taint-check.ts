@@ -1,6 +1,12 @@
 import type { ContentIndex, ContentItem } from './content-index.js';
 import type { KnownParties } from './known-parties.js';
-import { extractValues, shingles, stringsOf, type SignificantValue } from './values.js';
+import {
+  extractValues,
+  PUBLIC_MAIL_DOMAINS,
+  shingles,
+  stringsOf,
+  type SignificantValue,
+} from './values.js';
 
 /**
  * The taint check (issue 22): does a call that sends data out carry
@@ -50,6 +56,23 @@ export interface TaintReport {
 
 type Destination = SignificantValue & { known: boolean };
 
+/**
+ * Argument paths that say where a call sends something (the last key of the path, or any key
+ * on it for nested recipients like `attendees[0].email`).
+ */
+const DESTINATION_FIELD =
+  /(^|[.\]])(to|cc|bcc|recipients?|attendees?|invitees?|guests?|emails?|address(es)?|share_?with|url|uri|link|endpoint|webhook|callback|destination|target|host|domain|phone|number|forward_?to|reply_?to)(\[\d+\])?($|\.)/i;
+
+/** The organisation domain of an address or URL (none for public mail providers). */
+function orgDomain(d: SignificantValue): string | null {
+  let host: string | null = null;
+  if (d.kind === 'email') host = d.value.slice(d.value.lastIndexOf('@') + 1);
+  else if (d.kind === 'url') host = safeHost(d.value)?.replace(/^www\./, '') ?? null;
+  else if (d.kind === 'domain') host = d.value;
+  if (!host || PUBLIC_MAIL_DOMAINS.has(host)) return null;
+  return host;
+}
+
 export function checkCall(
   index: ContentIndex,
   known: KnownParties,
@@ -63,21 +86,30 @@ export function checkCall(
   const strings = stringsOf(call.args);
   const text = strings.map(([, s]) => s).join('\n');
   const values = extractValues(text);
-  const destinations = destinationsOf(values, known);
+  // Where the call sends things: recipients, attendees, URLs to fetch or post to. An address
+  // mentioned in a message body to a colleague sends nothing to that address.
+  const destText = strings
+    .filter(([path]) => DESTINATION_FIELD.test(path))
+    .map(([, s]) => s)
+    .join('\n');
+  const destinations = destinationsOf(extractValues(destText), known);
   const unknown = destinations.filter((d) => !d.known);
   const findings: TaintFinding[] = [];
 
   // Rule 1: a destination taken from a stranger's words.
-  const replyTo = new Set<string>();
   for (const d of unknown) {
-    const items = index.itemsWithValue(d);
+    const org = orgDomain(d);
+    const items = [
+      ...index.itemsWithValue(d),
+      ...(org ? index.itemsWithValue({ kind: 'domain', value: org }) : []),
+    ].filter((i, n, all) => all.indexOf(i) === n);
     const untrusted = items.filter((i) => i.untrusted);
     if (untrusted.length === 0) continue;
-    const inBody = untrusted.filter((i) => !(i.from ?? []).includes(d.value));
-    if (inBody.length === 0) {
-      replyTo.add(d.value); // the stranger is the sender: a reply, judged by rule 2
-      continue;
-    }
+    // The stranger is the sender (or of the sender's organisation): a reply, judged by rule 2.
+    const isSender = (i: ContentItem) =>
+      (i.from ?? []).some((f) => f === d.value || (org !== null && f.endsWith(`@${org}`)));
+    const inBody = untrusted.filter((i) => !isSender(i));
+    if (inBody.length === 0) continue;
     const only = items.every((i) => i.untrusted);
     findings.push({
       rule: 'untrusted-destination',
