@@ -40,7 +40,7 @@ export function toolIndex(sources: ToolSource[]) {
 
 export async function runCorpusDirect(
   svc = corpusService(),
-  onCheck?: (ms: number) => void,
+  onCheck?: (ms: number, outbound: boolean) => void,
 ): Promise<CorpusOutcome[]> {
   const out: CorpusOutcome[] = [];
   for (const scenario of CORPUS) {
@@ -59,7 +59,7 @@ export async function runCorpusDirect(
         readOnly: t.readOnly,
         args: step.args,
       });
-      onCheck?.(performance.now() - started);
+      onCheck?.(performance.now() - started, !t.readOnly || t.source.kind === 'remote');
       last = { scenario, flagged: report !== null, ...(report ? { summary: report.summary } : {}) };
       const result = await t.source.call(t.tool, step.args, {
         agent: scenario.id,
