@@ -89,7 +89,7 @@ console.log(
 // 3. Memory over a long session: one agent reads thousands of mails.
 const mem = await longSession();
 console.log(
-  `long session: ${mem.reads} mails read (${(mem.bytesRead / 1048576).toFixed(1)} MiB of text), indexing ${fmt(mem.observeMsPerRead)} per 3 KB result; ` +
+  `long session: ${mem.reads} mails read (${(mem.bytesRead / 1048576).toFixed(1)} MiB of text), indexing ${fmt(mem.observeMsPerRead)} per 3 KB result (off the answer path); ` +
     `index keys ${mem.keysAt.map((k) => k.toLocaleString('en')).join(' → ')}; ` +
     `heap after GC ${mem.heapAt.map((h) => `${(h / 1048576).toFixed(1)}`).join(' → ')} MiB ` +
     `(bounded: ${mem.bounded ? 'yes' : 'NO'})`,

@@ -76,8 +76,8 @@ export class ContentIndex {
   }
 
   /** Indexes one piece of content the agent received. */
-  add(item: Omit<ContentItem, 'id' | 'at'>, text: string): ContentItem {
-    const now = this.now();
+  add(item: Omit<ContentItem, 'id' | 'at'>, text: string, at = this.now()): ContentItem {
+    const now = at;
     this.maybeRotate(now);
     const full: ContentItem = { ...item, id: this.nextId++, at: now };
     const g = this.current;

@@ -54,6 +54,7 @@ export interface ProvenanceOptions {
 export class ProvenanceService {
   readonly known: KnownParties;
   private readonly agents = new Map<string, ContentIndex>();
+  private readonly queue: (ObservedResult & { at: number })[] = [];
   private readonly limits: IndexLimits;
   private readonly maxAgents: number;
   private readonly now: () => number;
@@ -65,28 +66,48 @@ export class ProvenanceService {
     this.now = o.now ?? Date.now;
   }
 
-  /** Indexes a result the agent received. Never throws: provenance must not break a call. */
+  /**
+   * Takes a result the agent received. Indexing happens off the answer path (on the next turn
+   * of the event loop), and `check` first indexes anything still queued, so no call is ever
+   * checked against an index that misses a result the agent already has.
+   */
   observe(r: ObservedResult): void {
-    const items = this.itemsOf(r);
-    if (items.length === 0) return;
-    const index = this.indexFor(r.agent);
-    for (const { item, text } of items) index.add(item, text);
+    this.queue.push({ ...r, at: this.now() });
+    if (this.queue.length === 1) setImmediate(() => this.drain());
   }
 
   /** The taint report for a call, or null when nothing is suspicious. */
   check(agent: string, call: CallFacts): TaintReport | null {
+    this.drain();
     const index = this.agents.get(agent);
     if (!index) return null;
     return checkCall(index, this.known, call, this.now());
   }
 
+  /** Indexes every queued result now. Never throws: provenance must not break a call. */
+  drain(): void {
+    const queued = this.queue.splice(0);
+    for (const r of queued) {
+      try {
+        const items = this.itemsOf(r);
+        if (items.length === 0) continue;
+        const index = this.indexFor(r.agent);
+        for (const { item, text } of items) index.add(item, text, r.at);
+      } catch {
+        // A result we cannot read is a result we cannot flag against; the call itself stands.
+      }
+    }
+  }
+
   /** Forgets an agent's content (its token was revoked, or its session ended). */
   forget(agent: string): void {
+    this.drain();
     this.agents.delete(agent);
   }
 
   /** Indexed keys per agent: for the memory bound's test and `status`. */
   sizes(): Record<string, number> {
+    this.drain();
     return Object.fromEntries([...this.agents].map(([a, i]) => [a, i.size()]));
   }
 

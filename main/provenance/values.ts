@@ -61,15 +61,16 @@ export function domainOf(address: string): string {
   return (at >= 0 ? address.slice(at + 1) : address).toLowerCase().replace(/\.$/, '');
 }
 
+/**
+ * A URL without its fragment, lower-cased, and its host. Not `new URL()`: that costs
+ * microseconds per link, and a comparison key needs no more than this.
+ */
 function normalizeUrl(raw: string): { url: string; host: string } | null {
-  const trimmed = raw.replace(/[.,;:!?]+$/, '');
-  try {
-    const u = new URL(trimmed);
-    u.hash = '';
-    return { url: u.href.toLowerCase(), host: u.hostname.toLowerCase() };
-  } catch {
-    return null;
-  }
+  const trimmed = raw.replace(/[.,;:!?]+$/, '').toLowerCase();
+  const hash = trimmed.indexOf('#');
+  const url = hash >= 0 ? trimmed.slice(0, hash) : trimmed;
+  const host = /^https?:\/\/(?:[^/?#@]*@)?([^/?#:]+)/.exec(url)?.[1];
+  return host ? { url, host } : null;
 }
 
 /** Every significant value in `text` (deduplicated by kind+value). */
@@ -80,17 +81,20 @@ export function extractValues(text: string): SignificantValue[] {
     const key = `${v.kind}:${v.value}`;
     if (!out.has(key)) out.set(key, v);
   };
-  for (const m of t.matchAll(EMAIL)) {
-    const value = normalizeEmail(m[0]);
-    add({ kind: 'email', value, raw: m[0] });
-    add({ kind: 'domain', value: domainOf(value), raw: domainOf(m[0]) });
-  }
-  for (const m of t.matchAll(URL_RE)) {
-    const n = normalizeUrl(m[0]);
-    if (!n) continue;
-    add({ kind: 'url', value: n.url, raw: m[0] });
-    add({ kind: 'domain', value: n.host.replace(/^www\./, ''), raw: n.host });
-  }
+  // Cheap guards first: most text has no '@' and no '://', and those scans are the costly ones.
+  if (t.includes('@'))
+    for (const m of t.matchAll(EMAIL)) {
+      const value = normalizeEmail(m[0]);
+      add({ kind: 'email', value, raw: m[0] });
+      add({ kind: 'domain', value: domainOf(value), raw: domainOf(m[0]) });
+    }
+  if (t.includes('://'))
+    for (const m of t.matchAll(URL_RE)) {
+      const n = normalizeUrl(m[0]);
+      if (!n) continue;
+      add({ kind: 'url', value: n.url, raw: m[0] });
+      add({ kind: 'domain', value: n.host.replace(/^www\./, ''), raw: n.host });
+    }
   for (const m of t.matchAll(PHONE)) {
     const digits = m[0].replace(/\D/g, '');
     if (digits.length < 9 || digits.length > 15) continue;
@@ -122,12 +126,17 @@ function fnv1a(s: string): number {
   return h >>> 0;
 }
 
-/** Hashes of every SHINGLE_WORDS-word window of the text (none for shorter texts). */
+/**
+ * Hashes of every SHINGLE_WORDS-word window of the text (none for shorter texts). Each word is
+ * hashed once; a window's hash mixes its words' hashes in order (no string per window).
+ */
 export function shingles(text: string): number[] {
-  const w = words(text);
+  const w = words(text).map(fnv1a);
   const out: number[] = [];
   for (let i = 0; i + SHINGLE_WORDS <= w.length; i++) {
-    out.push(fnv1a(w.slice(i, i + SHINGLE_WORDS).join(' ')));
+    let h = 0x811c9dc5;
+    for (let j = i; j < i + SHINGLE_WORDS; j++) h = Math.imul(h ^ w[j]!, 0x01000193);
+    out.push(h >>> 0);
   }
   return out;
 }

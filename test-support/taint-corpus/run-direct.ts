@@ -72,6 +72,9 @@ export async function runCorpusDirect(
         sourceLabel: t.source.label,
         result,
       });
+      // The answer goes back to the agent before its next call arrives: let indexing run then,
+      // as it does in Airlock (off the answer path).
+      await new Promise((resolve) => setImmediate(resolve));
     }
     out.push(last);
   }
