@@ -6,8 +6,8 @@ import {
 } from './contract/index.js';
 
 /**
- * The Electron transport of ControlApi (DESIGN "One contract, two
- * transports"): one `invoke` channel per method, derived from
+ * The Electron transport of ControlApi (docs/architecture.md
+ * "ControlApi"): one `invoke` channel per method, derived from
  * CONTROL_METHODS so main, preload and renderer can never disagree on a
  * name, plus one main→renderer channel for CoreEvents. Imported by the
  * preload (bundled) and by main/shell/ipc.ts; no 'electron' here.
@@ -29,6 +29,16 @@ export const CONTROL_CHANNELS: readonly ControlChannel[] = CONTROL_METHODS.map(c
 
 /** Main → renderer: one CoreEvent per message. */
 export const EVENT_CHANNEL = 'airlock:event';
+
+/**
+ * Main → preload: show this hash route (e.g. `/popup?id=…`) in the window
+ * already open, as an in-page hash change, without reloading the page
+ * (issue 21, item 2). Handled by the preload itself; never reaches the page's bridge.
+ */
+export const NAVIGATE_CHANNEL = 'airlock:navigate';
+
+/** A route the shell may ask a window to show: a hash path with an optional query, nothing else. */
+export const NAVIGATE_ROUTE = /^\/(?:[A-Za-z0-9_-]+\/?)*(?:\?[A-Za-z0-9=&%._-]*)?$/;
 
 /**
  * The longest parameter list of any ControlApi method. IPC arguments come

@@ -28,8 +28,9 @@ test('two pages approving at the same moment run the call once', async ({ page, 
   await openApprovals(other, server);
   const body = marker('two-pages');
   const call = callTool(agent, 'test_send', { to: TO, body });
-  await expect(card(page, body)).toBeVisible();
-  await expect(card(other, body)).toBeVisible();
+  // A card takes decisions once it has been on screen for a moment (issue 16 item 3).
+  await expect(card(page, body)).toHaveAttribute('data-armed', 'true');
+  await expect(card(other, body)).toHaveAttribute('data-armed', 'true');
   // Click in both pages in the same tick (no actionability wait that would let one see the other's result).
   // (A string, not a function: this project's type-check has no DOM lib.)
   const click = (p: typeof page) =>
@@ -52,7 +53,7 @@ test('concurrent API decisions: exactly one wins, and approve-after-deny changes
     [
       { kind: 'allow_once' },
       { kind: 'allow_once' },
-      { kind: 'always_allow' },
+      { kind: 'always_allow', confirm: true },
       { kind: 'allow_once' },
     ].map((d) => rpc(server, server.controlToken, 'decide', [pending.id, d])),
   );

@@ -32,9 +32,11 @@ test('a call appears on the page, one click approves it, the client gets the res
   await expect(c).toBeVisible();
   await expect(c.getByTestId('approval-effect')).toHaveText(`Send "${body}" to ${TO}`);
   await expect(c.getByRole('heading')).toContainText('e2e-agent wants to run test_send');
-  await expect(c.getByTestId('approval-args')).toHaveText(
-    JSON.stringify({ to: TO, body }, null, 2),
-  );
+  // The exact arguments, one readable row each (issue 16 item 4).
+  await expect(c.locator('[data-arg="to"] dd')).toHaveText(TO);
+  await expect(c.locator('[data-arg="body"] dd')).toHaveText(body);
+  await expect(c.getByTestId('approval-server')).toHaveText('from Test tools');
+  await expect(c.getByTestId('badge-changes')).toHaveText('Makes changes');
   await expect(c.getByTestId('time-left')).toHaveText(/^Expires in \d+:\d\d$/);
   await c.getByRole('button', { name: 'Allow once' }).click();
 
@@ -131,7 +133,7 @@ test('edit & allow: schema-breaking edits are refused with a clear message; a va
   ).toEqual([]);
 });
 
-test('keyboard: A allows the focused request, focus moves to the next, D then Enter denies it', async ({
+test('keyboard: Ctrl+Enter allows the focused request, focus moves to the next, D then Enter denies it', async ({
   page,
 }) => {
   const { server, agent, profile } = airlock();
@@ -144,7 +146,11 @@ test('keyboard: A allows the focused request, focus moves to the next, D then En
   await expect(card(page, second)).toBeVisible();
 
   await card(page, first).focus();
+  await expect(card(page, first)).toHaveAttribute('data-armed', 'true');
+  // `a` alone decides nothing (issue 16 item 3); Ctrl+Enter does.
   await page.keyboard.press('a');
+  await expect(card(page, first).getByTestId('decision-tip')).toContainText('+Enter');
+  await page.keyboard.press('Control+Enter');
   expect(textOf(await call1)).toBe(`sent to ${TO}: ${first}`);
   // The decided card is gone; the next request is under the keyboard without a click.
   await expect(card(page, second)).toBeFocused();
@@ -169,7 +175,7 @@ test('the 360-px popup shows the request without horizontal scrolling and approv
   const call = callTool(agent, 'test_send', { to: TO, body });
   const c = card(page, body);
   await expect(c).toBeVisible();
-  for (const name of ['Allow once', 'Always allow', 'Edit & allow', 'Deny'])
+  for (const name of ['Allow once', 'Always allow…', 'Edit & allow', 'Deny'])
     await expect(c.getByRole('button', { name })).toBeInViewport();
   expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
   await c.getByRole('button', { name: 'Allow once' }).click();
@@ -201,7 +207,13 @@ test('always allow: this tool runs for this agent without asking from then on', 
   await openApprovals(page, server);
   const body = marker('always');
   const call = callTool(agent, 'test_send', { to: TO, body });
-  await card(page, body).getByRole('button', { name: 'Always allow' }).click();
+  await card(page, body).getByRole('button', { name: 'Always allow…' }).click();
+  // Letting a tool with side effects run freely is confirmed in a dialog (issue 16 item 2).
+  const dialog = page.getByTestId('grant-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await dialog.getByTestId('grant-duration').selectOption({ label: 'Until I revoke it' });
+  await dialog.getByRole('button', { name: 'Allow without asking' }).click();
   expect(textOf(await call)).toBe(`sent to ${TO}: ${body}`);
 
   const later = marker('granted');
@@ -213,7 +225,6 @@ test('always allow: this tool runs for this agent without asking from then on', 
   const tool = (await controlApi(server).listTools('e2e-agent')).find(
     (t) => t.name === 'test_send',
   );
-  expect(tool?.approval).toBe('auto');
   expect(tool?.grantedUntil).toBeNull();
 
   // Back to asking (drops the grant) for the tests that follow.

@@ -1,11 +1,26 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
-import { addAgent, airlock as cli, newProfile, startServer } from './helpers/airlock-server.js';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  addAgent,
+  airlock as cli,
+  newProfile,
+  startServer,
+  type RunningServer,
+} from './helpers/airlock-server.js';
+import { openPage } from './helpers/ui.js';
 
 /** `airlock` as a user runs it (issue 2, items 5 and 8). */
 const airlock = (args: string[]) => cli(null, args);
 const newDataDir = () => newProfile().dataDir;
+
+/** The user confirms, on the Tools page, the change the CLI is waiting for. */
+async function confirmInPage(page: Page, server: RunningServer, summary: RegExp): Promise<void> {
+  await openPage(page, server, '/tools');
+  const change = page.getByTestId('policy-change').filter({ hasText: summary });
+  await change.getByTestId('policy-change-confirm').click();
+  await expect(change).toHaveCount(0);
+}
 
 const mcp = (url: string, token: string) =>
   fetch(url, {
@@ -106,7 +121,9 @@ test('agent revoke against a running server stops the token at once', async () =
   }
 });
 
-test('tools list / set: scripted policy changes, with confirmation for destructive tools', async () => {
+test('tools list / set: scripted policy changes, with confirmation for destructive tools', async ({
+  page,
+}) => {
   const profile = newProfile();
   const dataDir = profile.dataDir;
   const server = await startServer(profile);
@@ -125,7 +142,8 @@ test('tools list / set: scripted policy changes, with confirmation for destructi
     await expect(
       airlock(['tools', 'set', 'test_block', '--approval', 'auto', '--data-dir', dataDir]),
     ).rejects.toMatchObject({ stderr: expect.stringContaining('CONFIRM_REQUIRED') });
-    await airlock([
+    // Loosening from the CLI waits for the user's Confirm in Airlock's page (issue 17.7).
+    const loosened = airlock([
       'tools',
       'set',
       'test_block',
@@ -135,6 +153,8 @@ test('tools list / set: scripted policy changes, with confirmation for destructi
       '--data-dir',
       dataDir,
     ]);
+    await confirmInPage(page, server, /test_block run without asking/);
+    expect((await loosened).stderr).toContain("Waiting for you to confirm in Airlock's window");
     await airlock(['tools', 'set', 'test_echo', '--enabled', 'false', '--data-dir', dataDir]);
     const after = JSON.parse(
       (await airlock(['tools', 'list', '--json', '--data-dir', dataDir])).stdout,
@@ -155,7 +175,7 @@ test('tools list / set: scripted policy changes, with confirmation for destructi
   expect(settings.tools['test/test_block']).toEqual({ approval: 'auto' });
 });
 
-test('agent tools limits an agent to some tools and lifts the limit', async () => {
+test('agent tools limits an agent to some tools and lifts the limit', async ({ page }) => {
   const profile = newProfile();
   await addAgent(profile, 'narrow');
   const server = await startServer(profile);
@@ -168,7 +188,9 @@ test('agent tools limits an agent to some tools and lifts the limit', async () =
     expect(
       limited.filter((t: { enabled: boolean }) => t.enabled).map((t: { name: string }) => t.name),
     ).toEqual(['test_echo']);
-    await airlock(['agent', 'tools', 'narrow', '--all', '--data-dir', d]);
+    const lifted = airlock(['agent', 'tools', 'narrow', '--all', '--data-dir', d]);
+    await confirmInPage(page, server, /give agent "narrow" every tool/);
+    await lifted;
     const all = JSON.parse(
       (await airlock(['tools', 'list', '--agent', 'narrow', '--json', '--data-dir', d])).stdout,
     );

@@ -1,6 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
   _electron as electron,
   expect,
@@ -10,13 +10,22 @@ import {
 } from '@playwright/test';
 import { CONTROL_METHODS } from '../common/contract/index.js';
 import { electronBinary } from '../main/shell/launch-check.js';
+import { addAgent, newProfile, TEST_SOURCE, type Profile } from './helpers/airlock-server.js';
+import { runs } from './helpers/files.js';
+import { callTool, connectAgent, textOf } from './helpers/mcp-client.js';
 
 /**
- * The desktop app in a real Electron (issue 9): the main window and the
- * approval window, tray-free. Needs Electron's binary (downloaded by the
- * `electron` package from GitHub), a display (on Linux e.g. `xvfb-run`),
- * the OS keychain (`bash scripts/with-keyring.sh`) and `npm run build`.
- * Where the binary is missing these tests skip and say so.
+ * The desktop app in a real Electron (issues 9 and 21): launch, the tray's
+ * state, the approval popup deciding a real agent's call (which then runs
+ * once), and a Copy button writing the system clipboard. Needs Electron's
+ * binary (downloaded by the `electron` package from GitHub), a display (on
+ * Linux e.g. `xvfb-run`), the OS keychain (`bash scripts/with-keyring.sh`)
+ * and `npm run build`. They run wherever those exist (CI included); where
+ * the binary or a display is missing they skip and print why.
+ *
+ * Running from source, the app honours the e2e test hooks (main/index.ts):
+ * AIRLOCK_TEST_SOURCE adds the counting test tools, and the shell is
+ * reachable in the main process as globalThis.airlockShell.
  */
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -33,12 +42,41 @@ type PageGlobals = {
 };
 
 const binary = electronBinary();
+const needsDisplay =
+  process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY;
+/** A Linux CI box with the binary but no display starts its own X server, when it has one. */
+const xvfb = needsDisplay
+  ? ['/usr/bin/Xvfb', '/usr/local/bin/Xvfb'].find((p) => existsSync(p))
+  : undefined;
 const skipReason =
   'reason' in binary
     ? `no Electron binary: ${binary.reason}`
-    : process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY
-      ? 'no display (run under xvfb-run)'
+    : needsDisplay && !xvfb
+      ? 'no display and no Xvfb (install xvfb, or run under xvfb-run)'
       : null;
+/** Starts Xvfb on a free display (it reports the number on fd 3: `-displayfd`). */
+function startXvfb(path: string): Promise<{ name: string; stop(): void }> {
+  return new Promise((resolveStart, reject) => {
+    const child = spawn(
+      path,
+      ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'],
+      {
+        stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+      },
+    );
+    let out = '';
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      reject(new Error(`Xvfb exited (${code}) before reporting a display`)),
+    );
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (!out.includes('\n')) return;
+      resolveStart({ name: `:${out.trim()}`, stop: () => void child.kill() });
+    });
+  });
+}
+
 if (skipReason)
   process.stdout.write(`e2e/electron.spec.ts: skipping the Electron specs — ${skipReason}\n`);
 
@@ -46,17 +84,32 @@ test.describe('desktop app (Electron)', () => {
   test.skip(skipReason !== null, skipReason ?? '');
 
   let app: ElectronApplication;
+  let profile: Profile;
+  let agentToken: string;
+  let display: { name: string; stop(): void } | null = null;
+
+  test.beforeAll(async () => {
+    if (xvfb) display = await startXvfb(xvfb);
+  });
+  test.afterAll(() => display?.stop());
 
   test.beforeEach(async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'airlock-electron-'));
+    profile = newProfile('airlock-electron-');
+    // The agent is added with the CLI before the app holds the data directory.
+    agentToken = await addAgent(profile, 'e2e-agent');
     app = await electron.launch({
       executablePath: 'path' in binary ? binary.path : '',
       args: [ROOT],
       cwd: ROOT,
-      env: { ...process.env, AIRLOCK_DATA_DIR: dataDir, ELECTRON_ENABLE_LOGGING: '1' } as Record<
-        string,
-        string
-      >,
+      env: {
+        ...process.env,
+        AIRLOCK_DATA_DIR: profile.dataDir,
+        AIRLOCK_TEST_SOURCE: TEST_SOURCE,
+        AIRLOCK_TEST_COUNTER_FILE: profile.counterFile,
+        AIRLOCK_TEST_RELEASE_FILE: profile.releaseFile,
+        ELECTRON_ENABLE_LOGGING: '1',
+        ...(display ? { DISPLAY: display.name } : {}),
+      } as Record<string, string>,
     });
   });
 
@@ -141,5 +194,92 @@ test.describe('desktop app (Electron)', () => {
     );
     expect(info).toEqual([{ onTop: true, width: 380 }]);
     await expect(popup.locator('#main')).toBeVisible();
+  });
+
+  /** What the tray shows, read from the shell in the main process (main/shell/tray.ts `state`). */
+  type TrayView = {
+    status: { running: boolean; mcpUrl: string; paused: boolean };
+    pending: { id: string; arguments: Record<string, unknown> }[];
+  } | null;
+  const trayState = () =>
+    app.evaluate(
+      () =>
+        // Undefined until the shell has started (main/index.ts sets it then).
+        (globalThis as unknown as { airlockShell?: { tray: { state: TrayView } } }).airlockShell
+          ?.tray.state ?? null,
+    );
+
+  test('the tray: running, the MCP URL, nothing pending', async () => {
+    await mainWindow();
+    await expect.poll(async () => (await trayState())?.status.running).toBe(true);
+    const state = (await trayState())!;
+    expect(state.status.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(state.pending).toEqual([]);
+  });
+
+  test('an agent call waits in the tray, the popup decides it, and the tool runs exactly once', async () => {
+    await mainWindow();
+    await expect.poll(async () => (await trayState())?.status.running).toBe(true);
+    const agent = await connectAgent((await trayState())!.status.mcpUrl, agentToken);
+    try {
+      const body = `electron-${Date.now().toString(36)}`;
+      const call = callTool(agent, 'test_send', { to: 'bob@example.com', body });
+      await expect.poll(async () => (await trayState())?.pending.length).toBe(1);
+      const { id } = (await trayState())!.pending[0]!;
+      expect(runs(profile.counterFile, 'send', body)).toBe(0);
+
+      // What a click on the notification or the tray item does: open the popup on this request.
+      // (Where notifications are unsupported the popup may already be open: it is then moved.)
+      await app.evaluate(
+        (_e, approvalId) =>
+          (
+            globalThis as unknown as {
+              airlockShell: { activate(l: { kind: 'approval'; id: string }[]): void };
+            }
+          ).airlockShell.activate([{ kind: 'approval', id: approvalId }]),
+        id,
+      );
+      const popupUrl = `app://airlock/index.html#/popup?id=${id}`;
+      await expect.poll(() => app.windows().some((w) => w.url() === popupUrl)).toBe(true);
+      const popup = app.windows().find((w) => w.url() === popupUrl)!;
+      await popup.waitForLoadState('domcontentloaded');
+      const card = popup
+        .getByTestId('approval-card')
+        .filter({ has: popup.getByTestId('approval-args').getByText(body) });
+      const allow = card.getByRole('button', { name: 'Allow once' });
+      // The card may hold its buttons for a moment after it appears (no accidental decisions).
+      await expect(allow).toBeEnabled();
+      await allow.click();
+
+      const result = await call;
+      expect(result.isError).toBeFalsy();
+      expect(textOf(result)).toBe(`sent to bob@example.com: ${body}`);
+      expect(runs(profile.counterFile, 'send', body)).toBe(1);
+      await expect.poll(async () => (await trayState())?.pending.length).toBe(0);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  test('Copy writes the system clipboard (clipboard-sanitized-write is allowed for our page)', async () => {
+    const page = await mainWindow();
+    await page.bringToFront();
+    await app.evaluate(({ clipboard }) => clipboard.writeText('before'));
+    await page.getByRole('button', { name: 'Copy MCP URL' }).click();
+    await expect(page.getByRole('button', { name: 'Copy MCP URL' })).toHaveText('Copied');
+    const copied = await app.evaluate(({ clipboard }) => clipboard.readText());
+    expect(copied).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    // Reading the clipboard stays refused to the page.
+    const read = await page.evaluate(async () => {
+      try {
+        await (
+          globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+        ).navigator.clipboard.readText();
+        return 'read';
+      } catch {
+        return 'refused';
+      }
+    });
+    expect(read).toBe('refused');
   });
 });

@@ -202,6 +202,31 @@ test('with airlock serve running: Cancel ends with access_denied, Allow connects
     const { refreshToken } = JSON.parse((await vault.get('google:alice@example.com'))!);
     expectNoSecretsIn(profile.dataDir, server.stdout(), server.stderr(), done.stdout, done.stderr);
 
+    // A second account, then the user makes it the default from the command line (issue 18.2).
+    fake.user = 'bob@example.com';
+    const second = connectGoogle(profile, {});
+    await page.goto(await second.authUrl);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    expect((await second.exit).code).toBe(0);
+    fake.user = 'alice@example.com';
+    const chosen = await airlock(profile, [
+      'google',
+      'default',
+      'bob@example.com',
+      '--data-dir',
+      profile.dataDir,
+    ]);
+    expect(chosen.stdout).toContain('bob@example.com is now the default Google account.');
+    const both = await airlock(profile, ['google', 'accounts', '--data-dir', profile.dataDir]);
+    expect(both.stdout).toMatch(/^bob@example\.com\tconnected\tread-write, default$/m);
+    await airlock(profile, [
+      'google',
+      'disconnect',
+      'bob@example.com',
+      '--data-dir',
+      profile.dataDir,
+    ]);
+
     const gone = await airlock(profile, [
       'google',
       'disconnect',
@@ -210,9 +235,21 @@ test('with airlock serve running: Cancel ends with access_denied, Allow connects
       profile.dataDir,
     ]);
     expect(gone.stdout).toContain('Google revoked the access');
-    expect(fake.revoked).toEqual([refreshToken]);
+    expect(fake.revoked).toContain(refreshToken);
     expect(await vault.get('google:alice@example.com')).toBeNull();
   } finally {
     await server.stop();
+  }
+});
+
+test('airlock google --help and airlock connect google --help print the usage (issue 18.6)', async () => {
+  for (const args of [
+    ['google', '--help'],
+    ['connect', 'google', '--help'],
+    ['google', 'help'],
+  ]) {
+    const r = await airlock(null, args);
+    expect(r.stdout, args.join(' ')).toContain('google default EMAIL');
+    expect(r.stdout).toContain('connect google [--read-only]');
   }
 });

@@ -117,3 +117,35 @@ test('a declined consent says so and what to check', async ({ page, context }) =
     google.deny = false;
   }
 });
+
+test('with two accounts, "Make default" moves the default; the core agrees (issue 18.2)', async ({
+  page,
+}) => {
+  const api = controlApi(server);
+  for (const user of ['alice@example.com', 'bob@example.com']) {
+    google.user = user;
+    const start = await api.startGoogleConnect({ openBrowser: false });
+    // The fake consents at once: follow its redirect to Airlock's loopback listener.
+    const consent = await fetch(start.authUrl, { redirect: 'manual' });
+    expect(consent.status).toBe(302);
+    expect((await fetch(consent.headers.get('location')!)).status).toBe(200);
+    expect(await api.waitGoogleConnect(start.flowId, 10_000)).toMatchObject({ state: 'connected' });
+  }
+  google.user = 'alice@example.com';
+  await openPage(page, server, '/accounts');
+  const alice = page.locator('[data-testid="account-card"][data-email="alice@example.com"]');
+  const bob = page.locator('[data-testid="account-card"][data-email="bob@example.com"]');
+  await expect(alice).toContainText('Default');
+  await expect(alice.getByTestId('account-make-default')).toHaveCount(0);
+  await bob.getByTestId('account-make-default').click();
+  await expect(page.getByTestId('accounts-notice')).toContainText(
+    'bob@example.com is now the default',
+  );
+  await expect(bob).toContainText('Default');
+  await expect(alice.getByTestId('account-make-default')).toBeVisible();
+  const accounts = await api.listGoogleAccounts();
+  expect(accounts.map((a) => [a.email, a.isDefault])).toEqual([
+    ['alice@example.com', false],
+    ['bob@example.com', true],
+  ]);
+});

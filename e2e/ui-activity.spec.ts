@@ -87,7 +87,9 @@ test('filters narrow the list; exports hold exactly the calls shown', async ({ p
   const csv = readFileSync(await csvDownload.path(), 'utf8')
     .trim()
     .split('\r\n');
-  expect(csv[0]).toBe('id,at,agent,tool,decision,outcome,durationMs,approvalId,argsDigest,detail');
+  expect(csv[0]).toBe(
+    'id,at,agent,tool,decision,outcome,durationMs,waitMs,decisionKind,grantId,event,approvalId,argsDigest,detail',
+  );
   expect(csv.slice(1).map((l) => l.split(',').slice(2, 5).join(','))).toEqual([
     'e2e-agent,test_send,denied',
     'e2e-agent,test_send,approved',

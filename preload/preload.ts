@@ -5,6 +5,8 @@ import {
   bridgeErrorMessage,
   controlChannel,
   EVENT_CHANNEL,
+  NAVIGATE_CHANNEL,
+  NAVIGATE_ROUTE,
   type IpcResult,
 } from '../common/ipc-contract.js';
 
@@ -39,7 +41,29 @@ export function createBridge(
   return bridge as unknown as ControlBridge;
 }
 
+/**
+ * The shell moves an open window to another route by a hash change, not a
+ * reload (issue 21, item 2): the page's hash router sees 'hashchange' and
+ * keeps its state. Only main sends on this channel (ipcRenderer.on hears
+ * only the main process); the route is checked anyway.
+ */
+export function listenForNavigation(
+  ipc: Pick<typeof ipcRenderer, 'on'>,
+  location: { hash: string } | undefined,
+): void {
+  if (!location) return;
+  ipc.on(NAVIGATE_CHANNEL, (_e: IpcRendererEvent, route: unknown) => {
+    if (typeof route !== 'string' || !NAVIGATE_ROUTE.test(route)) return;
+    if (location.hash !== `#${route}`) location.hash = route;
+  });
+}
+
 // contextBridge exists only in a renderer; the main process never loads this file.
 if (typeof contextBridge?.exposeInMainWorld === 'function') {
   contextBridge.exposeInMainWorld(BRIDGE_KEY, createBridge(ipcRenderer));
+  // The preload shares the page's DOM (not its JS world): setting the hash fires the page's 'hashchange'.
+  listenForNavigation(
+    ipcRenderer,
+    (globalThis as unknown as { location: { hash: string } }).location,
+  );
 }

@@ -9,7 +9,10 @@
 //   tray-pending(@2x).png   amber shield + hatch: approvals waiting
 //   tray-paused(@2x).png    grey shield + pause bars: gateway paused
 //   tray-alert(@2x).png     red shield + "!": error / needs attention
-//   icon.png                512x512 app icon
+//   tray-idle(@2x).png      sky shield + dark hatch: idle on Windows/Linux panels (light or dark),
+//                           drawn at 16/32 px from the shapes, never scaled down from the app icon
+//   icon.png                1024x1024 app icon (macOS wants 1024 for the .icns; Windows/Linux
+//                           icons are made from it by electron-builder)
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,8 +158,15 @@ const appPaint = (x, y) => {
   return NAVY;
 };
 
+/** Idle on Windows/Linux: the app's colours, no tile, so it reads on light and dark panels. */
+const idlePaint = (x, y) => {
+  if (!inShield(x, y)) return null;
+  return inHatch(x, y) ? NAVY : SKY;
+};
+
 const icons = {
   trayTemplate: templatePaint,
+  'tray-idle': idlePaint,
   'tray-pending': filledPaint(AMBER, inHatch),
   'tray-paused': filledPaint(GREY, inPause),
   'tray-alert': filledPaint(RED, inBang),
@@ -173,5 +183,5 @@ for (const [name, paint] of Object.entries(icons)) {
   write(`${name}.png`, render(16, paint));
   write(`${name}@2x.png`, render(32, paint));
 }
-write('icon.png', render(512, appPaint));
+write('icon.png', render(1024, appPaint));
 console.log(`total ${total} B -> ${OUT}`);

@@ -23,8 +23,9 @@ function forwardSignals(child) {
   });
 }
 
-function headless(reason) {
+function headless(reason, fixes = []) {
   process.stderr.write(`airlock: running headless: ${reason}.\n`);
+  for (const fix of fixes) process.stderr.write(`airlock: for the desktop app, ${fix}.\n`);
   const child = spawn(
     process.execPath,
     [fileURLToPath(new URL('../bin/airlock.js', import.meta.url)), 'serve', ...args],
@@ -53,7 +54,7 @@ function headless(reason) {
 
 const plan = planLaunch();
 if (plan.mode === 'headless') {
-  headless(plan.reason);
+  headless(plan.reason, plan.fixes);
 } else {
   const started = Date.now();
   // ELECTRON_RUN_AS_NODE from a parent shell would turn the app into plain Node.
@@ -69,7 +70,9 @@ if (plan.mode === 'headless') {
   child.on('error', (err) => headless(`Electron could not be started (${err.message})`));
   child.on('exit', (code, signal) => {
     if (!signal && code !== 0 && Date.now() - started < EARLY_EXIT_MS) {
-      headless(`Electron exited at start-up with code ${code}`);
+      headless(`Electron exited at start-up with code ${code}`, [
+        'check the lines above for missing shared libraries (Debian: apt-get install libgtk-3-0 libnss3 libasound2)',
+      ]);
       return;
     }
     process.exit(signal ? 1 : (code ?? 0));

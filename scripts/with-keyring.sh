@@ -10,7 +10,7 @@
 # keeping the keyring files in a fresh temporary directory (deleted afterwards) so a
 # developer's real login keyring is never touched. Exports AIRLOCK_KEYRING_TEST=1 so tests know a real keyring exists.
 #
-# Needs (Debian): dbus, dbus-x11 (dbus-run-session), gnome-keyring, libsecret-tools.
+# Needs (Debian): dbus, dbus-x11 (dbus-run-session), gnome-keyring, libsecret-1-0, libsecret-tools.
 set -euo pipefail
 
 readonly KEYRING_PW="${AIRLOCK_TEST_KEYRING_PW:-test-keyring-pw}"

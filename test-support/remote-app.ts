@@ -7,6 +7,7 @@ import { App, type Started } from '../main/app/app.js';
 import { Logger, type LogLevel } from '../main/platform/log.js';
 import type { RemoteTimings } from '../main/remote/remote-source.js';
 import { MemoryVault } from '../main/platform/vault/vault.js';
+import type { ClientsEnv } from '../main/clients/client-defs.js';
 
 /** Remote-server timings short enough for tests: a restarted upstream is back within half a second. */
 export const FAST_REMOTE: Partial<RemoteTimings> = {
@@ -30,7 +31,7 @@ export interface RemoteTestApp {
 
 /** A real App (gateway, SQLite, approvals, remote servers) on a free loopback port. Reuse dataDir+vault to "restart". */
 export async function startRemoteApp(
-  o: { dataDir?: string; vault?: MemoryVault; logLevel?: LogLevel } = {},
+  o: { dataDir?: string; vault?: MemoryVault; logLevel?: LogLevel; clientsEnv?: ClientsEnv } = {},
 ): Promise<RemoteTestApp> {
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'airlock-remote-'));
   const vault = o.vault ?? new MemoryVault();
@@ -40,6 +41,7 @@ export async function startRemoteApp(
     vault,
     skipLock: true,
     remoteTimings: FAST_REMOTE,
+    ...(o.clientsEnv ? { clientsEnv: o.clientsEnv } : {}),
     logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false, level: o.logLevel ?? 'info' }),
   });
   const started = await app.start();

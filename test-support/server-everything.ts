@@ -10,7 +10,7 @@ const LOOPBACK = fileURLToPath(
 
 /**
  * The real `@modelcontextprotocol/server-everything` as a child process. It
- * listens on every interface by default (FIELD-NOTES "These machines"), so a
+ * listens on every interface by default (its own default), so a
  * preload pins it to 127.0.0.1 and reports the bound address, which `start`
  * checks before anything talks to it.
  */

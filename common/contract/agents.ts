@@ -5,7 +5,8 @@ export interface AgentView {
   createdAt: string;
   lastSeen: string | null;
   connected: boolean;
-  hasToken: true;
+  /** False when the vault no longer holds the agent's token: revoke and add it again. */
+  hasToken: boolean;
   tools?: string[];
 }
 

@@ -1,4 +1,4 @@
-/** Approval requests and the user's decisions on them. */
+/** Approval requests, the user's decisions on them, and the grants those decisions make. */
 
 export type ApprovalMode = 'auto' | 'ask';
 
@@ -13,13 +13,28 @@ export type ApprovalState =
   | 'failed'
   | 'unknown';
 
+/** How risky a tool is, as the Tools page badges it. */
+export type ToolRisk = 'read-only' | 'changes' | 'destructive';
+
 export interface ApprovalView {
   id: string;
   agent: string;
   tool: string;
   toolTitle?: string;
-  /** The tool's own statement of what running it does. */
+  /**
+   * Airlock's statement of what running it does: the built-in source's own
+   * sentence, or for a third-party tool a neutral line naming tool and server.
+   */
   effect: string;
+  /** Where the tool comes from: "Gmail", or the MCP server's label. */
+  server?: string;
+  /** True when the tool comes from a server Airlock does not vouch for. */
+  thirdParty?: boolean;
+  /** The server's own description of the tool (its words, not Airlock's). */
+  description?: string;
+  /** The server's hints, shown as its claim (readOnlyHint, destructiveHint…). */
+  hints?: Record<string, boolean>;
+  risk?: ToolRisk;
   arguments: Record<string, unknown>;
   inputSchema: Record<string, unknown>;
   state: ApprovalState;
@@ -30,16 +45,63 @@ export interface ApprovalView {
   editedArguments?: Record<string, unknown>;
   /** Short text of the outcome once done/failed. */
   outcome?: string;
+  /** True while a call of the agent is attached and waiting for the answer. */
+  agentWaiting?: boolean;
+  /** When the agent stopped waiting (cancelled, or told to call again). */
+  agentLeftAt?: string;
+  /** How the request was decided, once it was. */
+  decisionKind?: DecisionKind;
+  grantId?: string;
+}
+
+export type DecisionKind = 'once' | 'grant' | 'edited' | 'denied' | 'expired' | 'withdrawn';
+
+/** An argument constraint of a grant: equality, or a domain suffix on e-mail addresses / host names. */
+export interface GrantConstraint {
+  /** Dotted path into the arguments (`to`, `calendar_id`, `event.organizer`). */
+  path: string;
+  op: 'equals' | 'domain';
+  value: string;
+}
+
+export interface GrantSpec {
+  /** Hours until the grant ends; absent for "until revoked". */
+  hours?: number;
+  constraint?: GrantConstraint;
+  /** Required: a grant makes a tool with side effects run without asking (CONFIRM_REQUIRED otherwise). */
+  confirm?: boolean;
 }
 
 export type Decision =
   | { kind: 'deny'; reason?: string }
   | { kind: 'allow_once' }
   | { kind: 'allow_edited'; arguments: Record<string, unknown> }
-  | { kind: 'always_allow'; until?: string };
+  | ({ kind: 'always_allow'; /** @deprecated use hours */ until?: string } & GrantSpec);
+
+export interface GrantView {
+  id: string;
+  agent: string;
+  tool: string;
+  toolKey: string;
+  createdAt: string;
+  /** Absent: until revoked. */
+  expiresAt?: string;
+  constraint?: GrantConstraint;
+  /** The request it was made from. */
+  approvalId?: string;
+  uses: number;
+  lastUsedAt?: string;
+  revokedAt?: string;
+  /** False when it no longer applies: revoked, expired, or the tool or its policy changed since. */
+  active: boolean;
+  /** Why it is inactive, in words. */
+  inactiveReason?: string;
+}
 
 export interface ApprovalsApi {
   listPending(): Promise<ApprovalView[]>;
   getApproval(id: string): Promise<ApprovalView>;
   decide(id: string, decision: Decision): Promise<ApprovalView>;
+  listGrants(filter?: { agent?: string; includeInactive?: boolean }): Promise<GrantView[]>;
+  revokeGrant(id: string): Promise<GrantView>;
 }

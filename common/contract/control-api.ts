@@ -1,8 +1,10 @@
 import type { ActivityApi } from './activity.js';
 import type { AgentsApi } from './agents.js';
 import type { ApprovalsApi } from './approvals.js';
+import type { ClientsApi } from './clients.js';
 import type { CoreEvent } from './events.js';
 import type { GoogleApi } from './google.js';
+import type { PolicyApi } from './policy.js';
 import type { ServersApi } from './servers.js';
 import type { SettingsApi, StatusApi } from './status.js';
 import type { ToolsApi } from './tools.js';
@@ -17,7 +19,9 @@ export interface ControlApi
     ActivityApi,
     SettingsApi,
     ServersApi,
-    GoogleApi {}
+    ClientsApi,
+    GoogleApi,
+    PolicyApi {}
 
 export type ControlMethod = keyof ControlApi;
 
@@ -38,6 +42,8 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'listPending',
   'getApproval',
   'decide',
+  'listGrants',
+  'revokeGrant',
   'listTools',
   'setToolPolicy',
   'listAgents',
@@ -60,8 +66,15 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'waitGoogleConnect',
   'cancelGoogleConnect',
   'disconnectGoogle',
+  'setDefaultGoogleAccount',
   'loginRemote',
   'waitRemoteLogin',
   'cancelRemoteLogin',
   'logoutRemote',
+  'listClients',
+  'importClients',
+  'connectClient',
+  'listPolicyChanges',
+  'decidePolicyChange',
+  'waitPolicyChange',
 ] as const;

@@ -6,6 +6,10 @@ export type ControlErrorCode =
   | 'INVALID'
   | 'CONFLICT'
   | 'CONFIRM_REQUIRED'
+  /** A loosening change now waits for the user's confirmation in Airlock's window (PolicyApi). */
+  | 'CONFIRM_IN_WINDOW'
+  /** Refused to this caller (e.g. confirming a policy change from outside the window). */
+  | 'FORBIDDEN'
   | 'KEYCHAIN_UNAVAILABLE'
   | 'VAULT_LOCKED'
   | 'INTERNAL';

@@ -72,4 +72,9 @@ export interface GoogleApi {
   cancelGoogleConnect(flowId: string): Promise<GoogleConnectView>;
   /** Revokes the grant at Google, deletes its tokens from the vault and removes the account. */
   disconnectGoogle(email: string): Promise<GoogleDisconnectResult>;
+  /**
+   * Makes a connected account the default: the one Google tools use without an `account`
+   * argument. It stays the default while it needs reconnecting. Answers the accounts.
+   */
+  setDefaultGoogleAccount(email: string): Promise<GoogleAccountView[]>;
 }

@@ -1,9 +1,16 @@
 /** The user's other MCP servers and their OAuth sign-in. */
 
-/** A remote MCP server as the UI sees it: header names and `hasToken`, never a secret value. */
+/** A server as the UI sees it: header names and `hasToken`, never a secret value. */
 export interface RemoteView {
   name: string;
+  /** The server's URL; empty for a local (stdio) server, which has `stdio` instead. */
   url: string;
+  /** A local server started by Airlock (issue 15): how it is launched. */
+  stdio?: StdioView;
+  /** Its process, while Airlock supervises one. */
+  process?: ProcessView;
+  /** Where it was imported from (a client id such as "cursor"), when it was. */
+  origin?: string;
   enabled: boolean;
   /** Stable source id (`remote:<name>`); tool keys are `remote:<name>/<tool>`. */
   sourceId: string;
@@ -13,16 +20,49 @@ export interface RemoteView {
   /** Why, when state is `error` ("unreachable: …", "401 from server", …). */
   detail?: string;
   toolCount: number;
-  transport?: 'streamable-http' | 'sse';
+  transport?: 'streamable-http' | 'sse' | 'stdio';
   protocolVersion?: string;
   createdAt: string;
   /** OAuth sign-in state (issue 10), present once the server asked for OAuth or the user signed in. */
   auth?: RemoteAuthView;
 }
 
+/** How a local server is started (issue 15): an argv, never a shell string. */
+export interface StdioInput {
+  command: string;
+  args?: string[];
+  /** Absolute working directory; default: the user's home directory. */
+  cwd?: string;
+  /** Plain environment variables, kept in settings. */
+  env?: Record<string, string>;
+  /** Secret environment variables: the values go to the keychain, only the names to settings. */
+  secretEnv?: Record<string, string>;
+}
+
+export interface StdioView {
+  command: string;
+  args: string[];
+  cwd?: string;
+  env: Record<string, string>;
+  secretEnvNames: string[];
+}
+
+export interface ProcessView {
+  /** The running process's pid (leader of its process group). */
+  pid?: number;
+  /** How many times Airlock started it since Airlock started. */
+  starts: number;
+  /** How the last process ended, e.g. "exited with code 1". */
+  lastExit?: string;
+}
+
+/** A server to add: `url` (a remote server) or `stdio` (a local one), not both. */
 export interface RemoteInput {
   name: string;
-  url: string;
+  url?: string;
+  stdio?: StdioInput;
+  /** Set by `importClients`: the client the server came from. */
+  origin?: string;
   /** Extra request headers; every value is kept in the vault. */
   headers?: Record<string, string>;
   bearerToken?: string;
@@ -30,6 +70,8 @@ export interface RemoteInput {
 
 export interface RemotePatch {
   url?: string;
+  /** A local server's new launch; `secretEnv` absent keeps the stored secret values. */
+  stdio?: StdioInput;
   enabled?: boolean;
   /** Replaces every extra header; `{}` removes them. */
   headers?: Record<string, string>;
@@ -40,7 +82,7 @@ export interface RemotePatch {
 export interface RemoteProbeResult {
   ok: boolean;
   detail?: string;
-  transport?: 'streamable-http' | 'sse';
+  transport?: 'streamable-http' | 'sse' | 'stdio';
   protocolVersion?: string;
   server?: { name: string; version: string };
   tools: { name: string; title?: string; description: string; readOnlyHint: boolean }[];

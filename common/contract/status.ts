@@ -10,6 +10,16 @@ export interface StatusView {
   pendingApprovals: number;
   tools: { total: number; needApproval: number };
   sources: SourceStatusView[];
+  /** Where secrets are kept (issue 19): the OS keychain, or the encrypted file vault and its trade-off. */
+  vault?: VaultView;
+}
+
+export interface VaultView {
+  kind: 'keychain' | 'file';
+  /** Why this vault (forced with --vault, no OS keychain here, …). */
+  why: string;
+  /** For the file vault: what it protects against and what it does not. */
+  tradeOff?: string;
 }
 
 export interface SourceStatusView {

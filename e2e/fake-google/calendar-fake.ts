@@ -208,10 +208,11 @@ export class FakeCalendarApi {
         showDeleted: q.showDeleted === 'true',
         text: q.q,
       });
+      // Like Google, the list's timeZone is the one the request asked for when it asked (issue 18.1).
       return {
         kind: 'calendar#events',
         summary: cal.summary,
-        timeZone: cal.timeZone,
+        timeZone: zone,
         accessRole: cal.accessRole,
         ...page(all.map(shown), q),
       };
@@ -225,7 +226,7 @@ export class FakeCalendarApi {
       const items = s
         .instances(cal, master, max, q.showDeleted === 'true')
         .filter((i) => Date.parse(i.end?.dateTime ?? i.end?.date ?? '') > min);
-      return { kind: 'calendar#events', timeZone: cal.timeZone, ...page(items.map(shown), q) };
+      return { kind: 'calendar#events', timeZone: zone, ...page(items.map(shown), q) };
     }
     if (method === 'GET') return shown(s.find(cal, id));
     if (method === 'PATCH') return s.patch(cal, id, body, meet);

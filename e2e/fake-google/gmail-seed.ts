@@ -6,6 +6,7 @@ import { GmailFake, type FakeAccount } from './gmail-fake.js';
 export const ALICE: FakeAccount = {
   email: 'alice@example.com',
   token: 'ya29.fake-token-alice-7f3a9c',
+  displayName: 'Alice Example',
 };
 export const BOB: FakeAccount = {
   email: 'bob@example.net',

@@ -62,8 +62,10 @@ export function filesContaining(dir: string, needle: string): string[] {
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (readFileSync(p).includes(needle)) hits.push(p);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      // Regular files only: a running server's control socket (run/control.sock) cannot be read.
+      else if (st.isFile() && readFileSync(p).includes(needle)) hits.push(p);
     }
   };
   walk(dir);

@@ -22,6 +22,9 @@ export function newToken(prefix: string): string {
 export class AgentService {
   private readonly byDigest = new Map<string, string>();
   private readonly lastSeen = new Map<string, string>();
+  /** Agents whose token the vault no longer has (e.g. a throwaway keyring was restarted). */
+  private readonly missing = new Set<string>();
+  private readonly revokeListeners = new Set<(name: string) => void>();
 
   constructor(
     private readonly settings: SettingsStore,
@@ -32,9 +35,11 @@ export class AgentService {
   /** Loads every agent's token from the vault; fails loudly if the vault can't answer. */
   async load(): Promise<void> {
     this.byDigest.clear();
+    this.missing.clear();
     for (const agent of this.settings.get().agents) {
       const token = await this.vault.get(vaultKey(agent.name));
       if (!token) {
+        this.missing.add(agent.name);
         this.logger.warn('agent token missing from the keychain; revoke and add the agent again', {
           agent: agent.name,
         });
@@ -43,6 +48,21 @@ export class AgentService {
       this.logger.registerSecret(token);
       this.byDigest.set(digest(token), agent.name);
     }
+  }
+
+  /**
+   * What a request's token is, beyond the agent's name: sessions are bound to
+   * it, so a new token given the same name does not inherit the old token's
+   * sessions (issue 17, item 8). The digest is not the token.
+   */
+  static credentialOf(token: string): string {
+    return digest(token);
+  }
+
+  /** Called after an agent is revoked: its sessions end and its pending requests are withdrawn. */
+  onRevoked(listener: (name: string) => void): () => void {
+    this.revokeListeners.add(listener);
+    return () => this.revokeListeners.delete(listener);
   }
 
   authenticate(token: string): string | null {
@@ -61,9 +81,14 @@ export class AgentService {
       createdAt: a.createdAt,
       lastSeen: this.lastSeen.get(a.name) ?? null,
       connected: connected(a.name),
-      hasToken: true as const,
+      hasToken: !this.missing.has(a.name),
       ...(a.tools ? { tools: a.tools } : {}),
     }));
+  }
+
+  /** A known agent's token, from the vault: connecting a client writes it into that client's config (issue 15). */
+  async token(name: string): Promise<string | null> {
+    return this.get(name) ? this.vault.get(vaultKey(name)) : null;
   }
 
   async add(name: string): Promise<{ agent: AgentView; token: string }> {
@@ -103,8 +128,20 @@ export class AgentService {
     this.settings.update((s) => {
       s.agents = s.agents.filter((a) => a.name !== name);
     });
+    // Before the vault: a keychain that fails to delete must not leave the agent's requests approvable.
+    for (const listener of this.revokeListeners) {
+      try {
+        listener(name);
+      } catch (err) {
+        this.logger.error('could not end a revoked agent’s work', {
+          agent: name,
+          error: String(err),
+        });
+      }
+    }
     await this.vault.delete(vaultKey(name));
     this.lastSeen.delete(name);
+    this.missing.delete(name);
     this.logger.info('agent revoked', { agent: name });
   }
 

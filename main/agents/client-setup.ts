@@ -3,7 +3,7 @@ import type { ClientSetup } from '../../common/contract/index.js';
 /**
  * Ready-to-paste configuration for the agents people use. Claude Desktop
  * only launches stdio servers from its config file, so it reaches a URL
- * server through the `mcp-remote` bridge (FIELD-NOTES).
+ * server through the `mcp-remote` bridge (README, "Connect an agent").
  */
 export function clientSetups(mcpUrl: string, token: string, serverName = 'airlock'): ClientSetup[] {
   const auth = `Bearer ${token}`;

@@ -1,27 +1,38 @@
+import { homedir } from 'node:os';
+import type { ClientsApi } from '../../common/contract/index.js';
 import { AgentService, newToken } from '../agents/agent-service.js';
+import { clientsEnvFrom, type ClientsEnv } from '../clients/client-defs.js';
 import { ApprovalEngine } from '../approvals/engine.js';
+import { LooseningGate } from '../gateway/loosening-gate.js';
+import { GrantService } from '../approvals/grants.js';
+import { toolInfoOf } from '../approvals/tool-info.js';
+import { GrantStore } from '../store/grant-store.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
+import { ControlSocket, controlSocketPath } from '../gateway/control-socket.js';
 import { Gateway } from '../gateway/http-server.js';
 import { McpEndpoint } from '../gateway/mcp-endpoint.js';
 import { DEFAULT_UI_DIR } from '../gateway/static-files.js';
 import { ActivityLog } from '../store/activity.js';
 import { ApprovalStore } from '../store/approval-store.js';
 import { openDatabase, type Db } from '../store/db.js';
+import { AgentBudgets } from '../gateway/budgets.js';
+import { PolicyChanges } from '../gateway/policy-changes.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { SchemaValidator } from '../tools/schema-validator.js';
+import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
+import { pinAskingRemoteTools } from '../tools/hint-baseline.js';
 import { StatusSource } from '../tools/status-source.js';
 import type { CallToolResult, ToolSource } from '../tools/types.js';
-import { KeyringVault } from '../platform/vault/keyring-vault.js';
+import { SelectedVault, type VaultChoice } from '../platform/vault/select.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { CallPipeline } from './call-pipeline.js';
 import { ControlService } from './control-service.js';
 import { CoreEvents } from '../platform/events.js';
 import { InstanceLock } from '../platform/instance.js';
 import { Logger } from '../platform/log.js';
-import { dataPaths, type DataPaths } from '../platform/paths.js';
+import { dataPaths, tightenDataDir, type DataPaths } from '../platform/paths.js';
 import { SettingsStore } from '../platform/settings.js';
 import { appVersion } from '../platform/version.js';
-import { resolvePolicy } from '../approvals/policy.js';
+import { policyFingerprint, resolvePolicy } from '../approvals/policy.js';
 import { RemoteLoader } from '../remote/remote-loader.js';
 import type { RemoteManager } from '../remote/remote-manager.js';
 import type { RemoteTimings } from '../remote/remote-source.js';
@@ -35,6 +46,8 @@ export interface AppOptions {
   port?: number;
   /** Test hook: a vault other than the OS keychain. */
   vault?: Vault;
+  /** `--vault keychain|file|auto` (issue 19); default AIRLOCK_VAULT, then auto. */
+  vaultChoice?: VaultChoice;
   /** Test hook: extra tool sources. */
   sources?: ToolSource[];
   logger?: Logger;
@@ -45,6 +58,18 @@ export interface AppOptions {
   remoteTimings?: Partial<RemoteTimings>;
   /** Google accounts (issue 5): browser opener from the shell; test hooks (consent deadline, endpoint env). */
   google?: GoogleHooks;
+  /** Test hook: where the MCP clients' config files are (a temp home); default: this user's. */
+  clientsEnv?: ClientsEnv;
+  /**
+   * Where loosening asked for from outside confirms (issue 17.7): 'window' when the
+   * desktop shell runs (only IPC confirms), 'page' headless (Airlock's own page). Default 'page'.
+   */
+  policyConfirm?: 'window' | 'page';
+  /**
+   * The link a URL elicitation points at for one approval request (issue 16 item 1). The desktop
+   * app passes its deep link (`airlock://approval/<id>`); headless, the web page `#/approve/<id>`.
+   */
+  approvalLink?: (id: string) => string;
 }
 
 export interface Started {
@@ -56,9 +81,11 @@ export interface Started {
 }
 
 const CONTROL_TOKEN_KEY = 'control-token';
+/** How long a request outlives a cancelled call, waiting for the client's retry (issue 16 item 6). */
+const CANCEL_GRACE_MS = 2 * 60_000;
 
 /**
- * The composition root (DESIGN "Runtimes and layout"): builds every service,
+ * The composition root (docs/architecture.md "Layers"): builds every service,
  * starts them in order and stops them in reverse. Runs in plain Node; the
  * Electron shell and `airlock serve` both drive it.
  */
@@ -74,8 +101,12 @@ export class App {
   agents!: AgentService;
   private db: Db | null = null;
   private approvals: ApprovalEngine | null = null;
+  private activity: ActivityLog | null = null;
   private gateway: Gateway | null = null;
   private mcp: McpEndpoint | null = null;
+  private socket: ControlSocket | null = null;
+  private gate: LooseningGate | null = null;
+  private schemaPool: SchemaWorkerPool | null = null;
   private readonly lock: InstanceLock;
   private startedInfo: Started | null = null;
   private offs: (() => void)[] = [];
@@ -88,7 +119,13 @@ export class App {
     this.paths = dataPaths(options.dataDir);
     this.logger = options.logger ?? new Logger({ dir: this.paths.logs });
     this.settings = new SettingsStore(this.paths.settings);
-    this.vault = options.vault ?? new KeyringVault({ dataDir: this.paths.dir });
+    this.vault =
+      options.vault ??
+      new SelectedVault({
+        dataDir: this.paths.dir,
+        ...(options.vaultChoice ? { choice: options.vaultChoice } : {}),
+        onFallback: (message) => this.logger.warn(message),
+      });
     this.google = new GoogleService({
       settings: this.settings,
       vault: this.vault,
@@ -115,18 +152,42 @@ export class App {
 
   private async startServices(): Promise<Started> {
     const { logger, settings, events, registry } = this;
+    tightenDataDir(this.paths.dir);
     await this.vault.check();
     const controlToken = await this.controlToken();
     this.db = openDatabase(this.paths.database);
-    const activity = new ActivityLog(this.db);
-    const validator = new SchemaValidator();
+    // Issue 17.3: untrusted schemas are evaluated off the main thread, within a budget.
+    const schemaPool = (this.schemaPool = new SchemaWorkerPool());
+    const activity = new ActivityLog(this.db, {
+      onChange: (a, kind) =>
+        events.emit({
+          type: kind === 'added' ? 'activity.added' : 'activity.updated',
+          activity: a,
+        }),
+    });
+    this.activity = activity;
     this.agents = new AgentService(settings, this.vault, logger);
     await this.agents.load();
 
     let mcpUrl = '';
+    const approvalStore = new ApprovalStore(this.db);
+    const budgets = new AgentBudgets();
+    const agents = this.agents;
+    const grants = new GrantService({
+      store: new GrantStore(this.db),
+      activity,
+      fingerprint: (agent, key) => {
+        const e = registry.getByKey(key);
+        return e ? policyFingerprint(settings.get(), e, agents.get(agent)) : null;
+      },
+      changed: () => events.emit({ type: 'state.changed' }),
+    });
     const approvals: ApprovalEngine = new ApprovalEngine({
-      store: new ApprovalStore(this.db),
+      store: approvalStore,
+      admit: (agent, args) => budgets.admitPending(agent, args, approvalStore.pendingUsage(agent)),
       events,
+      activity,
+      grants,
       timings: () => {
         const a = settings.get().approvals;
         return {
@@ -134,6 +195,7 @@ export class App {
           expireMs: a.expireMinutes * 60_000,
           outcomeWindowMs: a.outcomeWindowMinutes * 60_000,
           progressIntervalMs: a.progressIntervalSeconds * 1000,
+          cancelGraceMs: Math.min(CANCEL_GRACE_MS, a.expireMinutes * 60_000),
         };
       },
       execute: async (row, args, ctx): Promise<CallToolResult> => {
@@ -146,19 +208,12 @@ export class App {
       },
       toolInfo: (key) => {
         const e = registry.getByKey(key);
-        return (
-          e && {
-            name: e.name,
-            inputSchema: e.def.inputSchema,
-            ...(e.def.title ? { title: e.def.title } : {}),
-          }
-        );
+        return e && toolInfoOf(e);
       },
       validate: (key, args) => {
         const e = registry.getByKey(key);
-        return e ? validator.validate(e.def.inputSchema, args) : 'the tool is no longer available';
+        return e ? schemaPool.validate(e.def.inputSchema, args) : 'the tool is no longer available';
       },
-      grant: (agent, key, until) => this.control.grant(agent, key, until),
       isPaused: () => settings.get().paused,
     });
     this.approvals = approvals;
@@ -167,18 +222,23 @@ export class App {
       settings,
       agents: this.agents,
       approvals,
+      grants,
       activity,
-      validator,
+      validator: schemaPool,
       events,
       logger,
+      baseUrl: () => (mcpUrl ? new URL(mcpUrl).origin : ''),
+      ...(this.options.approvalLink ? { approvalLink: this.options.approvalLink } : {}),
     });
     this.mcp = new McpEndpoint({
       pipeline,
       logger,
       version: this.version,
       maxBodyBytes: settings.get().limits.maxBodyBytes,
+      budgets,
     });
     const mcp = this.mcp;
+    const policyChanges = new PolicyChanges(events);
     this.control = new ControlService({
       version: this.version,
       dataDir: this.paths.dir,
@@ -186,14 +246,41 @@ export class App {
       registry,
       agents: this.agents,
       approvals,
+      grants,
       activity,
       events,
       mcpUrl: () => mcpUrl,
       connectedAgents: () => mcp.connectedAgents(),
+      vault: () => (this.vault instanceof SelectedVault ? this.vault.info() : null),
       google: this.google.control,
       remotes: this.remoteLoaderFor().control(),
+      clients: () => (this.clientsControl ??= this.loadClients()),
+      policyChanges,
+    });
+    // Issue 17.7: one gate for every control transport (HTTP and the local socket).
+    this.gate = new LooseningGate({
+      api: this.control,
+      policyChanges,
+      grant: (view, decision) => {
+        const e = registry.get(view.tool);
+        if (!e) throw new Error(`${view.tool} is no longer available.`);
+        grants.create({
+          agent: view.agent,
+          toolKey: e.key,
+          tool: view.tool,
+          args: view.arguments,
+          ...(decision.hours !== undefined ? { hours: decision.hours } : {}),
+          ...(decision.until !== undefined ? { until: decision.until } : {}),
+          ...(decision.constraint !== undefined ? { constraint: decision.constraint } : {}),
+          approvalId: view.id,
+        });
+      },
     });
 
+    // Issue 17.2: before any source's tools arrive, so no call sees a server-loosened tool.
+    this.offs.push(
+      registry.onToolsChanged(() => pinAskingRemoteTools(registry.entries(), settings)),
+    );
     registry.add(new StatusSource((agent) => this.statusReport(agent)));
     // Google tools appear per connected account (an enum `account` argument) and follow account changes.
     const extra = this.options.sources ?? [];
@@ -209,6 +296,13 @@ export class App {
     this.offs.push(registry.onToolsChanged(() => mcp.toolsChanged()));
     this.offs.push(events.subscribe((e) => e.type === 'tools.changed' && mcp.toolsChanged()));
     approvals.start();
+    // Issue 17.8: a revoked agent's sessions end and its waiting requests are withdrawn.
+    this.offs.push(
+      this.agents.onRevoked((name) => {
+        approvals.withdrawAgent(name);
+        mcp.closeSessionsOf(name);
+      }),
+    );
 
     this.gateway = new Gateway({
       mcp,
@@ -218,8 +312,11 @@ export class App {
         logger,
         controlToken,
         isAgentToken: (t) => this.agents.authenticate(t) !== null,
+        gate: this.gate,
+        confirmIn: this.options.policyConfirm ?? 'page',
       }),
       authenticateAgent: (t) => this.agents.authenticate(t),
+      credentialOf: (t) => AgentService.credentialOf(t),
       logger,
       version: this.version,
       maxBodyBytes: () => settings.get().limits.maxBodyBytes,
@@ -229,6 +326,9 @@ export class App {
     const url = `http://127.0.0.1:${port}`;
     mcpUrl = `${url}/mcp`;
     this.startedInfo = { port, url, mcpUrl, controlUrl: `${url}/#token=${controlToken}` };
+    const controlSocket = this.options.skipLock
+      ? null
+      : await this.startControlSocket(controlToken);
     if (!this.options.skipLock)
       this.lock.publish({
         url,
@@ -236,6 +336,7 @@ export class App {
         pid: process.pid,
         version: this.version,
         startedAt: new Date().toISOString(),
+        ...(controlSocket ? { controlSocket } : {}),
       });
     logger.info('airlock started', { mcpUrl, dataDir: this.paths.dir, version: this.version });
     return this.startedInfo;
@@ -244,9 +345,14 @@ export class App {
   /** Waits for the HTTP server to close, then the database; safe to call twice. */
   async stop(): Promise<void> {
     for (const off of this.offs.splice(0)) off();
+    await this.socket?.stop();
+    this.socket = null;
     await this.gateway?.stop();
     this.gateway = null;
     this.approvals?.stop();
+    await this.schemaPool?.close();
+    this.activity?.close();
+    this.activity = null;
     this.google.stop();
     await this.remoteLoader?.stop();
     this.remoteLoader = null;
@@ -255,6 +361,29 @@ export class App {
     this.db = null;
     this.lock.release();
     this.startedInfo = null;
+  }
+
+  private clientsControl: Promise<ClientsApi> | undefined;
+
+  /** The clients' config files (issue 15); jsonc-parser and the TOML parser load only when asked. */
+  private async loadClients(): Promise<ClientsApi> {
+    const { ClientsControl } = await import('../clients/clients-control.js');
+    const settings = this.settings;
+    return new ClientsControl({
+      env: this.options.clientsEnv ?? clientsEnvFrom(process.env, homedir(), process.platform),
+      logger: this.logger,
+      // The configured port: the CLI's own core may run on a spare one, `airlock serve` uses this.
+      mcpUrl: () => `http://127.0.0.1:${settings.get().port}/mcp`,
+      listServers: () => this.control.listRemotes(),
+      addServer: (input) => this.control.addRemote(input),
+      agentToken: async (agent, create) => {
+        if (this.agents.get(agent)) return this.agents.token(agent);
+        if (!create) return null;
+        const { token } = await this.agents.add(agent);
+        this.events.emit({ type: 'state.changed' });
+        return token;
+      },
+    });
   }
 
   /** The remote-server manager once loaded (tests and the status tool read it). */
@@ -285,6 +414,26 @@ export class App {
       },
     );
     return this.remoteLoader;
+  }
+
+  /** The CLI's keychain-free way in (issue 19); without it the CLI falls back to HTTP + token. */
+  private async startControlSocket(controlToken: string): Promise<string | null> {
+    const socket = new ControlSocket({
+      api: this.control,
+      logger: this.logger,
+      controlToken,
+      ...(this.gate ? { gate: this.gate } : {}),
+    });
+    try {
+      const path = await socket.start(controlSocketPath(this.paths.dir));
+      this.socket = socket;
+      return path;
+    } catch (err) {
+      this.logger.warn('control socket not started; the CLI will use HTTP and the vault', {
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return null;
+    }
   }
 
   private async controlToken(): Promise<string> {

@@ -3,11 +3,12 @@ import type { ActivityView } from '../../common/contract/index.js';
 import type { AgentService } from '../agents/agent-service.js';
 import { argsDigest } from '../approvals/canonical.js';
 import type { ApprovalEngine, AskOutcome } from '../approvals/engine.js';
+import type { GrantService } from '../approvals/grants.js';
 import { resolvePolicy } from '../approvals/policy.js';
 import type { ActivityLog } from '../store/activity.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 import { capText } from '../tools/result-shaping.js';
-import type { SchemaValidator } from '../tools/schema-validator.js';
+import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { CallOptions, CallToolResult, ToolCallContext } from '../tools/types.js';
 import { errorResult } from '../tools/types.js';
 import type { CoreEvents } from '../platform/events.js';
@@ -23,18 +24,34 @@ export interface CallPipelineDeps {
   settings: SettingsStore;
   agents: AgentService;
   approvals: ApprovalEngine;
+  grants: GrantService;
   activity: ActivityLog;
-  validator: SchemaValidator;
+  /** Budgeted, off-thread validation: tool schemas may come from a hostile server (issue 17.3). */
+  validator: SchemaWorkerPool;
   events: CoreEvents;
   logger: Logger;
+  /** The gateway's base URL once it listens (for approval links), or '' before. */
+  baseUrl?: () => string;
+  /** Overrides the web page link (the desktop app's deep link). */
+  approvalLink?: (id: string) => string;
 }
 
 /**
- * One tool call, end to end (DESIGN "A tool call, end to end"): public name
+ * One tool call, end to end (docs/architecture.md "A tool call"): public name
  * → policy → (approval) → source → shaped result → activity log.
  */
 export class CallPipeline implements AgentToolCalls {
   constructor(private readonly deps: CallPipelineDeps) {}
+
+  /**
+   * The approval view of one request on the web page (`#/approve/<id>`), for URL
+   * elicitation. No token in it: the page uses the one its tab already holds.
+   */
+  approvalUrl(id: string): string | null {
+    if (this.deps.approvalLink) return this.deps.approvalLink(id);
+    const base = this.deps.baseUrl?.() ?? '';
+    return base ? `${base}/#/approve/${encodeURIComponent(id)}` : null;
+  }
 
   /** The tools this agent may see, as MCP `Tool` objects. */
   async listTools(agent: string): Promise<Tool[]> {
@@ -88,7 +105,7 @@ export class CallPipeline implements AgentToolCalls {
     }
     const record = input as Record<string, unknown>;
     const problem =
-      this.deps.validator.validate(entry.def.inputSchema, record) ??
+      (await this.deps.validator.validate(entry.def.inputSchema, record, agent)) ??
       entry.source.validateArgs?.(entry.def.name, record) ??
       null;
     if (problem) {
@@ -108,6 +125,18 @@ export class CallPipeline implements AgentToolCalls {
       return result;
     }
 
+    // A standing grant the user made for this agent, tool and (optionally) these arguments.
+    const grant = this.deps.grants.match(agent, entry.key, record);
+    if (grant) {
+      const result = await this.execute(entry, record, {
+        agent,
+        signal: opts.signal,
+        progress: opts.progress,
+      });
+      log('grant', result, { decisionKind: 'grant', grantId: grant.id });
+      return result;
+    }
+
     const outcome: AskOutcome = await this.deps.approvals.ask({
       agent,
       toolKey: entry.key,
@@ -116,12 +145,12 @@ export class CallPipeline implements AgentToolCalls {
       effect: () => this.effectOf(entry, record),
       signal: opts.signal,
       progress: opts.progress,
+      ...(opts.noWait ? { noWait: true } : {}),
     });
-    const decision = outcome.decision;
-    log(decision, outcome.result, {
-      ...(outcome.approvalId ? { approvalId: outcome.approvalId } : {}),
-      outcome: outcome.decision === 'waiting' ? 'pending' : outcome.result.isError ? 'error' : 'ok',
-    });
+    // A request owns its Activity row and moves it along itself; only calls refused before one
+    // existed (paused) are logged here.
+    if (!outcome.approvalId)
+      log(outcome.decision, outcome.result, { outcome: 'not_run', decisionKind: 'paused' });
     return outcome.result;
   }
 
@@ -152,9 +181,12 @@ export class CallPipeline implements AgentToolCalls {
    * holds the request back from the user, who then sees the plain summary.
    */
   async effectOf(entry: ToolEntry, args: Record<string, unknown>): Promise<string> {
+    // Without the source's own statement: "<title>: <first line of the description>", each on one
+    // line (issue 17 item 8: a title with "\nTo: …" must not read as e-mail headers). The card
+    // labels it as the server's words (issue 16 item 4).
     const plain =
       entry.source.describeEffect?.(entry.def.name, args) ??
-      `${entry.def.title ?? entry.name}: ${entry.def.description.split('\n')[0]?.slice(0, 300) ?? ''}`;
+      `${oneLine(entry.def.title ?? entry.name)}: ${oneLine(entry.def.description.split('\n')[0] ?? '')}`;
     if (!entry.source.describeEffectAsync) return plain;
     let timer: NodeJS.Timeout | undefined;
     const fallback = new Promise<string>(
@@ -170,6 +202,7 @@ export class CallPipeline implements AgentToolCalls {
     }
   }
 
+  /** Queued, not written on the answer path (issue 20); ActivityLog flushes it within its window. */
   private record(e: {
     agent: string;
     tool: string;
@@ -177,29 +210,32 @@ export class CallPipeline implements AgentToolCalls {
     argsDigest: string;
     started: number;
     result: CallToolResult | null;
-    approvalId?: string;
     outcome?: ActivityView['outcome'];
+    decisionKind?: string;
+    grantId?: string;
   }): void {
     try {
       const firstText = e.result?.content?.find((c) => c.type === 'text');
-      const activity = this.deps.activity.add({
+      this.deps.activity.add({
         agent: e.agent,
         tool: e.tool,
         decision: e.decision,
         outcome: e.outcome ?? (e.result?.isError ? 'error' : 'ok'),
         durationMs: performance.now() - e.started,
         argsDigest: e.argsDigest,
-        ...(e.approvalId ? { approvalId: e.approvalId } : {}),
+        ...(e.decisionKind ? { decisionKind: e.decisionKind } : {}),
+        ...(e.grantId ? { grantId: e.grantId } : {}),
         ...(e.result?.isError && firstText?.type === 'text'
-          ? { detail: firstText.text.slice(0, 200) }
+          ? { detail: firstText.text.slice(0, 500) }
           : {}),
       });
-      this.deps.events.emit({ type: 'activity.added', activity });
     } catch (err) {
       this.deps.logger.error('could not write the activity log', { error: String(err) });
     }
   }
 }
+
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 
 export function toMcpTool(entry: ToolEntry): Tool {
   const def = entry.def;

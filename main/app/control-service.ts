@@ -4,7 +4,9 @@ import type {
   ApprovalView,
   ControlApi,
   Decision,
+  GrantView,
   NewAgent,
+  PolicyChangeView,
   SettingsPatch,
   SettingsView,
   StatusView,
@@ -15,12 +17,14 @@ import { ControlError } from '../../common/contract/index.js';
 import type { AgentService } from '../agents/agent-service.js';
 import { clientSetups } from '../agents/client-setup.js';
 import type { ApprovalEngine } from '../approvals/engine.js';
+import type { GrantService } from '../approvals/grants.js';
 import {
   defaultApproval,
   needsDestructiveConfirmation,
   resolvePolicy,
 } from '../approvals/policy.js';
 import type { ActivityLog } from '../store/activity.js';
+import type { PolicyChanges } from '../gateway/policy-changes.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 import { isDestructive, isReadOnly } from '../tools/types.js';
 import type { CoreEvents } from '../platform/events.js';
@@ -40,6 +44,15 @@ import type {
 } from '../../common/contract/index.js';
 import type { GoogleControl } from '../google/google-control.js';
 import type {
+  ClientId,
+  ClientsApi,
+  ClientView,
+  ConnectOptions,
+  ConnectResult,
+  ImportOptions,
+  ImportResult,
+} from '../../common/contract/index.js';
+import type {
   GoogleAccountView,
   GoogleClientInput,
   GoogleClientView,
@@ -47,6 +60,7 @@ import type {
   GoogleConnectStart,
   GoogleConnectView,
   GoogleDisconnectResult,
+  VaultView,
 } from '../../common/contract/index.js';
 
 export interface ControlServiceDeps {
@@ -56,15 +70,24 @@ export interface ControlServiceDeps {
   registry: ToolRegistry;
   agents: AgentService;
   approvals: ApprovalEngine;
+  grants: GrantService;
   activity: ActivityLog;
   events: CoreEvents;
   mcpUrl: () => string;
   connectedAgents: () => Set<string>;
+  /** Which vault holds the secrets (issue 19); null before the first vault operation. */
+  vault?: () => VaultView | null;
   /** Remote MCP servers (issue 4); absent in cores built without them. */
   remotes?: RemoteControl;
   /** Google accounts (issue 5); absent in cores built without them. */
   google?: GoogleControl;
+  /** The MCP clients' config files (issue 15), loaded on first use. */
+  clients?: () => Promise<ClientsApi>;
+  /** Loosening changes waiting for the window (issue 17.7). */
+  policyChanges?: PolicyChanges;
 }
+
+const vaultField = (v: VaultView | null) => (v ? { vault: v } : {});
 
 /** The core's implementation of ControlApi; every transport calls into this. */
 export class ControlService implements ControlApi {
@@ -97,6 +120,7 @@ export class ControlService implements ControlApi {
           toolCount: s.tools().length,
         };
       }),
+      ...vaultField(this.d.vault?.() ?? null),
     };
   }
 
@@ -130,12 +154,36 @@ export class ControlService implements ControlApi {
     return this.d.approvals.decide(id, decision);
   }
 
+  async listGrants(filter?: { agent?: string; includeInactive?: boolean }): Promise<GrantView[]> {
+    return this.d.grants.list(filter ?? {});
+  }
+
+  async revokeGrant(id: string): Promise<GrantView> {
+    return this.d.grants.revoke(id);
+  }
+
   async listTools(agent?: string): Promise<ToolView[]> {
     if (agent === null) agent = undefined;
     const agentSettings = agent === undefined ? undefined : this.d.agents.get(agent);
     if (agent !== undefined && !agentSettings)
       throw new ControlError('NOT_FOUND', `No agent named "${agent}".`);
     return this.d.registry.entries().map((e) => this.toolView(e, agent));
+  }
+
+  // Issue 17.7: policy changes asked for outside the window. Over HTTP, ControlRoutes decides
+  // who may call decidePolicyChange; over IPC the caller is the window itself.
+  async listPolicyChanges(): Promise<PolicyChangeView[]> {
+    return this.d.policyChanges?.list() ?? [];
+  }
+
+  async decidePolicyChange(id: string, confirm: boolean): Promise<PolicyChangeView> {
+    if (!this.d.policyChanges) throw new ControlError('NOT_FOUND', `No policy change ${id}.`);
+    return this.d.policyChanges.decide(id, confirm === true);
+  }
+
+  async waitPolicyChange(id: string): Promise<PolicyChangeView> {
+    if (!this.d.policyChanges) throw new ControlError('NOT_FOUND', `No policy change ${id}.`);
+    return this.d.policyChanges.wait(id);
   }
 
   async setToolPolicy(name: string, patch: ToolPolicyPatch): Promise<ToolView> {
@@ -163,9 +211,9 @@ export class ControlService implements ControlApi {
     if (patch.agent !== undefined) {
       this.d.agents.update(patch.agent, (a) => {
         a.overrides[entry.key] = { ...a.overrides[entry.key], ...change };
-        // Going back to "ask" also drops any standing "always allow".
-        if (patch.approval === 'ask') delete a.grants[entry.key];
       });
+      // Going back to "ask" also ends any standing "always allow" of this agent.
+      if (patch.approval === 'ask') this.d.grants.revokeFor(patch.agent, entry.key);
     } else {
       this.d.settings.update((s) => {
         s.tools[entry.key] = { ...s.tools[entry.key], ...change };
@@ -173,13 +221,6 @@ export class ControlService implements ControlApi {
     }
     this.afterPolicyChange();
     return this.toolView(entry, patch.agent);
-  }
-
-  /** Records an "always allow" grant (from a decision). */
-  grant(agent: string, toolKey: string, until: string | null): void {
-    if (!this.d.agents.get(agent)) return;
-    this.d.agents.update(agent, (a) => void (a.grants[toolKey] = until));
-    this.afterPolicyChange();
   }
 
   async listAgents(): Promise<AgentView[]> {
@@ -196,6 +237,10 @@ export class ControlService implements ControlApi {
 
   async revokeAgent(name: string): Promise<void> {
     await this.d.agents.revoke(name);
+    // Its grants and requests end with it: an agent added later under the same name starts
+    // with none, and a pending request of the revoked agent can no longer be approved into running.
+    this.d.grants.revokeFor(name, null);
+    this.d.approvals.forgetAgent(name);
     this.d.events.emit({ type: 'state.changed' });
   }
 
@@ -287,6 +332,16 @@ export class ControlService implements ControlApi {
     return this.remotes().logoutRemote(name);
   }
 
+  async listClients(projectDir?: string): Promise<ClientView[]> {
+    return (await this.clients()).listClients(projectDir);
+  }
+  async importClients(options?: ImportOptions): Promise<ImportResult> {
+    return (await this.clients()).importClients(options);
+  }
+  async connectClient(client: ClientId, options?: ConnectOptions): Promise<ConnectResult> {
+    return (await this.clients()).connectClient(client, options);
+  }
+
   getGoogleClient(): Promise<GoogleClientView | null> {
     return this.google().getGoogleClient();
   }
@@ -308,11 +363,20 @@ export class ControlService implements ControlApi {
   disconnectGoogle(email: string): Promise<GoogleDisconnectResult> {
     return this.google().disconnectGoogle(email);
   }
+  setDefaultGoogleAccount(email: string): Promise<GoogleAccountView[]> {
+    return this.google().setDefaultGoogleAccount(email);
+  }
 
   private google(): GoogleControl {
     if (!this.d.google)
       throw new ControlError('INTERNAL', 'Google accounts are not available in this core.');
     return this.d.google;
+  }
+
+  private clients(): Promise<ClientsApi> {
+    if (!this.d.clients)
+      throw new ControlError('INTERNAL', 'Client configuration is not available in this core.');
+    return this.d.clients();
   }
 
   private remotes(): RemoteControl {
@@ -325,6 +389,15 @@ export class ControlService implements ControlApi {
     // Enabled flags change what tools/list shows: tell connected agents.
     this.d.registry.rebuild();
     this.d.events.emit({ type: 'tools.changed' });
+  }
+
+  /** The Tools page's "always allowed for <agent>": an active grant without an argument constraint. */
+  private grantOf(entry: ToolEntry, agent?: string): { grantedUntil?: string | null } {
+    if (agent === undefined) return {};
+    const g = this.d.grants.openGrant(agent, entry.key);
+    return g
+      ? { grantedUntil: g.expiresAt === null ? null : new Date(g.expiresAt).toISOString() }
+      : {};
   }
 
   private toolView(entry: ToolEntry, agent?: string): ToolView {
@@ -350,7 +423,7 @@ export class ControlService implements ControlApi {
       ),
       inputSchema: entry.def.inputSchema,
       ...(agent !== undefined ? { agent } : {}),
-      ...(policy.via === 'grant' ? { grantedUntil: policy.grantedUntil ?? null } : {}),
+      ...this.grantOf(entry, agent),
     };
   }
 }

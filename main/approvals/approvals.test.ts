@@ -56,7 +56,13 @@ describe('approvals through a real MCP client', () => {
     expect(source.count('count_send')).toBe(1);
     expect((await app.control.getApproval(req.id)).state).toBe('done');
     const activity = await app.control.listActivity();
-    expect(activity.map((a) => a.decision)).toEqual(['approved', 'auto']);
+    // One row per call; the approval's row followed it to its end.
+    expect(activity.map((a) => a.decision).sort()).toEqual(['approved', 'auto']);
+    expect(activity.find((a) => a.decision === 'approved')).toMatchObject({
+      decisionKind: 'once',
+      outcome: 'ok',
+      approvalId: req.id,
+    });
     expect(JSON.stringify(activity)).not.toContain('bob@example.com');
   });
 
@@ -152,25 +158,40 @@ describe('approvals through a real MCP client', () => {
     const { source, client, app } = await setup();
     const requested = nextRequest(app);
     const call = client.callTool({ name: 'count_send', arguments: { to: 'a@example.com' } });
-    await app.control.decide((await requested).id, { kind: 'always_allow' });
+    const id = (await requested).id;
+    // Letting a tool with side effects run freely needs a deliberate confirmation (issue 16 item 2).
+    await expect(app.control.decide(id, { kind: 'always_allow' })).rejects.toMatchObject({
+      code: 'CONFIRM_REQUIRED',
+    });
+    await app.control.decide(id, { kind: 'always_allow', confirm: true });
     await call;
     await client.callTool({ name: 'count_send', arguments: { to: 'b@example.com' } });
     expect(source.count('count_send')).toBe(2);
     expect(
       (await app.control.listTools('test')).find((x) => x.name === 'count_send'),
-    ).toMatchObject({ approval: 'auto', grantedUntil: null });
+    ).toMatchObject({ grantedUntil: null });
+    const [grant] = await app.control.listGrants();
+    expect(grant).toMatchObject({ agent: 'test', tool: 'count_send', uses: 1, active: true });
+    const activity = await app.control.listActivity();
+    expect(activity.find((a) => a.event === 'grant.created')).toMatchObject({ grantId: grant!.id });
+    expect(activity.find((a) => a.decision === 'grant' && a.event === undefined)).toMatchObject({
+      grantId: grant!.id,
+      outcome: 'ok',
+    });
+    // Revoked: the next call asks again.
+    await app.control.revokeGrant(grant!.id);
+    const again = nextRequest(app);
+    void client.callTool({ name: 'count_send', arguments: { to: 'c@example.com' } });
+    expect((await again).arguments).toEqual({ to: 'c@example.com' });
     // Another agent still has to ask.
     expect((await app.control.listTools()).find((x) => x.name === 'count_send')?.approval).toBe(
       'ask',
     );
   });
 
-  it('an expired grant asks again', async () => {
+  it('a silent grant left in settings by an older version is not honoured', async () => {
     const { app } = await setup();
-    app.agents.update(
-      'test',
-      (a) => void (a.grants['count/count_send'] = new Date(Date.now() - 1000).toISOString()),
-    );
+    app.agents.update('test', (a) => void (a.grants['count/count_send'] = null));
     expect(
       (await app.control.listTools('test')).find((x) => x.name === 'count_send')?.approval,
     ).toBe('ask');
@@ -187,7 +208,7 @@ describe('approvals through a real MCP client', () => {
     expect(source.count('count_send')).toBe(0);
   });
 
-  it('a client that cancels while waiting withdraws its request', async () => {
+  it('a client that cancels while waiting keeps its request for the grace period; its retry re-attaches', async () => {
     const { client, app } = await setup();
     const requested = nextRequest(app);
     const abort = new AbortController();
@@ -196,15 +217,23 @@ describe('approvals through a real MCP client', () => {
       { signal: abort.signal },
     );
     const id = (await requested).id;
-    const withdrawn = new Promise<void>((resolve) =>
+    const left = new Promise<void>((resolve) =>
       app.events.subscribe(
-        (e) => e.type === 'approval.updated' && e.approval.state === 'withdrawn' && resolve(),
+        (e) => e.type === 'approval.updated' && e.approval.agentWaiting === false && resolve(),
       ),
     );
     abort.abort();
     await expect(call).rejects.toThrow();
-    await withdrawn;
-    expect((await app.control.getApproval(id)).state).toBe('withdrawn');
+    await left;
+    expect(await app.control.getApproval(id)).toMatchObject({
+      state: 'pending',
+      agentWaiting: false,
+    });
+    const retry = client.callTool({ name: 'count_send', arguments: { to: 'bob@example.com' } });
+    await expect.poll(async () => (await app.control.getApproval(id)).agentWaiting).toBe(true);
+    await app.control.decide(id, { kind: 'allow_once' });
+    expect(textOf(await retry)).toMatch(/count_send ok/);
+    expect(await app.control.listPending()).toEqual([]);
   });
 
   it('progress notifications flow while the call waits', async () => {

@@ -8,7 +8,10 @@ export function canonicalJson(value: unknown): string {
 function sortDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortDeep);
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    // No prototype: on a plain `{}`, assigning a `__proto__` key (JSON.parse makes it an own
+    // key) would set the prototype instead and drop the key, so two different calls compared
+    // equal and could share a stored result (issue 17, item 8).
+    const out = Object.create(null) as Record<string, unknown>;
     for (const k of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[k];
       if (v !== undefined) out[k] = sortDeep(v);

@@ -1,10 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CoreEvents } from '../platform/events.js';
+import { ActivityLog } from '../store/activity.js';
 import { ApprovalStore } from '../store/approval-store.js';
 import { openDatabase } from '../store/db.js';
+import { GrantStore } from '../store/grant-store.js';
 import type { CallToolResult } from '../tools/types.js';
 import { callKey } from './canonical.js';
 import { ApprovalEngine } from './engine.js';
+import { GrantService } from './grants.js';
 
 function engineAt(
   path: string,
@@ -15,23 +18,40 @@ function engineAt(
 ) {
   const db = openDatabase(path);
   const store = new ApprovalStore(db);
+  const activity = new ActivityLog(db);
+  const fingerprint = { value: 'v1' };
+  const grants = new GrantService({
+    store: new GrantStore(db),
+    activity,
+    fingerprint: () => fingerprint.value,
+    now: () => clock.now,
+  });
+  const timings = {
+    waitMs: 50,
+    expireMs: 10 * 60_000,
+    outcomeWindowMs: 10 * 60_000,
+    progressIntervalMs: 1000,
+    cancelGraceMs: 60_000,
+  };
   const engine = new ApprovalEngine({
     store,
     events: new CoreEvents(),
-    timings: () => ({
-      waitMs: 50,
-      expireMs: 10 * 60_000,
-      outcomeWindowMs: 10 * 60_000,
-      progressIntervalMs: 1000,
-    }),
+    activity,
+    grants,
+    timings: () => timings,
     execute,
-    toolInfo: () => ({ name: 'send', inputSchema: { type: 'object' } }),
+    toolInfo: () => ({
+      name: 'send',
+      inputSchema: { type: 'object' },
+      server: 'Test',
+      thirdParty: true,
+      risk: 'destructive',
+    }),
     validate: () => null,
-    grant: () => {},
     isPaused: () => false,
     now: () => clock.now,
   });
-  return { db, store, engine, execute };
+  return { db, store, engine, execute, activity, grants, fingerprint, timings };
 }
 
 const ask = (engine: ApprovalEngine, args: Record<string, unknown> = { to: 'bob' }) =>
@@ -123,5 +143,133 @@ describe('ApprovalEngine', () => {
     );
     expect(callKey('a', 't', { x: 1 })).not.toBe(callKey('a', 't', { x: 2 }));
     expect(callKey('a', 't', { x: 1 })).not.toBe(callKey('b', 't', { x: 1 }));
+  });
+
+  it('a cancelled waiting call keeps its request for the grace period; the retry re-attaches and runs once', async () => {
+    const clock = { now: 5_000_000 };
+    const { engine, execute, timings } = engineAt(':memory:', clock);
+    timings.waitMs = 60_000;
+    const ctl = new AbortController();
+    const first = engine.ask({
+      agent: 'a',
+      toolKey: 'src/send',
+      tool: 'send',
+      args: { to: 'bob' },
+      effect: async () => 'Send',
+      signal: ctl.signal,
+    });
+    await vi.waitFor(() => expect(engine.listPending()).toHaveLength(1));
+    const id = engine.listPending()[0]!.id;
+    expect(engine.get(id).agentWaiting).toBe(true);
+    ctl.abort();
+    expect((await first).decision).toBe('withdrawn');
+    // Still pending, and the card knows the agent is gone.
+    expect(engine.get(id)).toMatchObject({ state: 'pending', agentWaiting: false });
+    expect(engine.get(id).agentLeftAt).toBeDefined();
+    const retry = ask(engine);
+    await vi.waitFor(() => expect(engine.get(id).agentWaiting).toBe(true));
+    await engine.decide(id, { kind: 'allow_once' });
+    const out = await retry;
+    expect(out).toMatchObject({ approvalId: id, ran: true });
+    expect(execute).toHaveBeenCalledTimes(1);
+  });
+
+  it('after the grace period a cancelled request is withdrawn', async () => {
+    const clock = { now: 6_000_000 };
+    const { engine, timings } = engineAt(':memory:', clock);
+    timings.cancelGraceMs = 20;
+    timings.waitMs = 60_000;
+    const ctl = new AbortController();
+    const first = engine.ask({
+      agent: 'a',
+      toolKey: 'src/send',
+      tool: 'send',
+      args: { to: 'bob' },
+      effect: async () => 'Send',
+      signal: ctl.signal,
+    });
+    await vi.waitFor(() => expect(engine.listPending()).toHaveLength(1));
+    const id = engine.listPending()[0]!.id;
+    ctl.abort();
+    await first;
+    await vi.waitFor(() => expect(engine.get(id).state).toBe('withdrawn'));
+  });
+
+  it('one Activity row follows a call the agent stopped waiting for to its end, with the upstream error', async () => {
+    const clock = { now: 7_000_000 };
+    const execute = vi.fn(async (): Promise<CallToolResult> => ({
+      isError: true,
+      content: [{ type: 'text', text: 'upstream said: mailbox full' }],
+    }));
+    const { engine, activity } = engineAt(':memory:', clock, execute);
+    const first = await ask(engine);
+    expect(first.decision).toBe('waiting');
+    const id = first.approvalId!;
+    expect(activity.list()).toMatchObject([
+      { decision: 'waiting', outcome: 'pending', approvalId: id },
+    ]);
+    clock.now += 30_000;
+    await engine.decide(id, { kind: 'allow_once' });
+    await vi.waitFor(() => expect(engine.get(id).state).toBe('failed'));
+    const rows = activity.list();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      decision: 'approved',
+      decisionKind: 'once',
+      outcome: 'error',
+      waitMs: 30_000,
+      detail: 'upstream said: mailbox full',
+    });
+  });
+
+  it('always allow on a tool with side effects needs confirm; a grant is recorded, scoped and bound to the policy', async () => {
+    const clock = { now: 8_000_000 };
+    const { engine, grants, activity, fingerprint } = engineAt(':memory:', clock);
+    const id = (await ask(engine, { to: 'ann@mycorp.com' })).approvalId!;
+    await expect(engine.decide(id, { kind: 'always_allow' })).rejects.toMatchObject({
+      code: 'CONFIRM_REQUIRED',
+    });
+    expect(engine.get(id).state).toBe('pending');
+    // A constraint that does not hold for the call itself is refused.
+    await expect(
+      engine.decide(id, {
+        kind: 'always_allow',
+        confirm: true,
+        constraint: { path: 'to', op: 'domain', value: 'other.com' },
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID' });
+    const view = await engine.decide(id, {
+      kind: 'always_allow',
+      confirm: true,
+      hours: 2,
+      constraint: { path: 'to', op: 'domain', value: '@mycorp.com' },
+    });
+    expect(view).toMatchObject({ decisionKind: 'grant' });
+    const [g] = grants.list();
+    expect(g).toMatchObject({ agent: 'a', constraint: { op: 'domain', value: 'mycorp.com' } });
+    expect(grants.match('a', 'src/send', { to: 'bob@mycorp.com' })?.id).toBe(g!.id);
+    expect(grants.match('a', 'src/send', { to: 'bob@mycorp.com.evil.net' })).toBeNull();
+    expect(grants.match('a', 'src/send', { to: ['x@mycorp.com', 'y@gmail.com'] })).toBeNull();
+    expect(grants.match('b', 'src/send', { to: 'bob@mycorp.com' })).toBeNull();
+    expect(activity.list().some((r) => r.event === 'grant.created')).toBe(true);
+    // The tool changed: the grant no longer applies, and says why.
+    fingerprint.value = 'v2';
+    expect(grants.match('a', 'src/send', { to: 'bob@mycorp.com' })).toBeNull();
+    expect(grants.list({ includeInactive: true })[0]).toMatchObject({ active: false });
+    fingerprint.value = 'v1';
+    clock.now += 2 * 3_600_000 + 1;
+    expect(grants.match('a', 'src/send', { to: 'bob@mycorp.com' })).toBeNull();
+  });
+
+  it('a revoked grant no longer matches and the revocation is in Activity', async () => {
+    const clock = { now: 9_000_000 };
+    const { engine, grants, activity } = engineAt(':memory:', clock);
+    const id = (await ask(engine)).approvalId!;
+    await engine.decide(id, { kind: 'always_allow', confirm: true });
+    const g = grants.list()[0]!;
+    expect(grants.match('a', 'src/send', { to: 'anyone' })).not.toBeNull();
+    expect(grants.revoke(g.id)).toMatchObject({ active: false, inactiveReason: 'revoked' });
+    expect(grants.match('a', 'src/send', { to: 'anyone' })).toBeNull();
+    expect(activity.list().some((r) => r.event === 'grant.revoked')).toBe(true);
   });
 });

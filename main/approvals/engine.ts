@@ -2,28 +2,34 @@ import { randomUUID } from 'node:crypto';
 import type { ActivityView, ApprovalView, Decision } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import type { CoreEvents } from '../platform/events.js';
+import type { ActivityLog, ActivityPatch } from '../store/activity.js';
 import type { ApprovalRow, ApprovalStore } from '../store/approval-store.js';
 import type { CallToolResult, ToolCallContext } from '../tools/types.js';
 import { errorResult } from '../tools/types.js';
-import { callKey } from './canonical.js';
+import { approvalView, type ToolInfo } from './approval-view.js';
+import { argsDigest, callKey } from './canonical.js';
+import type { GrantService } from './grants.js';
 import * as msg from './messages.js';
+import { acceptDecision } from './decisions.js';
+import { settleAfterRestart, storedOutcome } from './recovery.js';
+import { Waiters } from './waiting.js';
+
+export type { ToolInfo } from './approval-view.js';
 
 export interface ApprovalTimings {
   waitMs: number;
   expireMs: number;
   outcomeWindowMs: number;
   progressIntervalMs: number;
-}
-
-export interface ToolInfo {
-  name: string;
-  title?: string;
-  inputSchema: Record<string, unknown>;
+  /** How long a request outlives the cancellation of its last waiting call (issue 16 item 6). */
+  cancelGraceMs: number;
 }
 
 export interface ApprovalEngineDeps {
   store: ApprovalStore;
   events: CoreEvents;
+  activity: ActivityLog;
+  grants: GrantService;
   timings: () => ApprovalTimings;
   /** Runs an approved call; the engine guarantees at most once per request. */
   execute: (
@@ -34,9 +40,14 @@ export interface ApprovalEngineDeps {
   /** Current definition of a tool by stable key, for views and edit validation. */
   toolInfo: (toolKey: string) => ToolInfo | undefined;
   /** Returns null when the arguments fit the tool's schema, else what is wrong. */
-  validate: (toolKey: string, args: Record<string, unknown>) => string | null;
-  grant: (agent: string, toolKey: string, until: string | null) => void;
+  /** May answer later: untrusted schemas are checked in a worker within a budget (issue 17.3). */
+  validate: (
+    toolKey: string,
+    args: Record<string, unknown>,
+  ) => string | null | Promise<string | null>;
   isPaused: () => boolean;
+  /** Per-agent budgets (issue 17.4): null admits a new request, else the refusal to return. */
+  admit?: (agent: string, args: Record<string, unknown>) => string | null;
   now?: () => number;
 }
 
@@ -49,6 +60,8 @@ export interface AskRequest {
   effect: () => Promise<string>;
   signal: AbortSignal;
   progress?: ToolCallContext['progress'];
+  /** Answer at once with "waiting" instead of blocking (URL elicitation, issue 16 item 1). */
+  noWait?: boolean;
 }
 
 export interface AskOutcome {
@@ -59,18 +72,14 @@ export interface AskOutcome {
   ran: boolean;
 }
 
-interface Waiter {
-  settle: (outcome: AskOutcome) => void;
-  progress?: ToolCallContext['progress'];
-}
-
 /**
  * The approval engine: durable pending requests, attach-on-repeat, and
  * exactly-once execution (issue 3). A call blocks for a bounded time, then
  * tells the agent to call again; the repeat attaches to the same request.
+ * Each request owns one Activity row, moved along with it (issue 16 item 5).
  */
 export class ApprovalEngine {
-  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly waiters = new Waiters();
   private readonly creating = new Map<string, Promise<ApprovalRow>>();
   private sweeper: NodeJS.Timeout | undefined;
   private readonly now: () => number;
@@ -79,29 +88,16 @@ export class ApprovalEngine {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Settles what a previous run left: `executing` may have been applied, `approved` never ran. */
+  /** Settles what a previous run left (recovery.ts), then expires requests as they fall due. */
   start(): void {
-    const now = this.now();
-    for (const row of this.deps.store.listByState(['executing'])) {
-      this.deps.store.transition(row.id, ['executing'], 'unknown', {
-        finishedAt: now,
-        reason: 'Airlock stopped while the call was running',
-      });
-    }
-    for (const row of this.deps.store.listByState(['approved'])) {
-      this.deps.store.transition(row.id, ['approved'], 'failed', {
-        finishedAt: now,
-        result: errorResult(
-          'Airlock stopped after the approval and before running the call; nothing was sent.',
-        ),
-      });
-    }
+    settleAfterRestart(this.deps.store, this.deps.activity, this.now());
     this.sweeper = setInterval(() => this.expireDue(), 1000);
     this.sweeper.unref();
   }
 
   stop(): void {
     clearInterval(this.sweeper);
+    this.waiters.stop();
   }
 
   async ask(req: AskRequest): Promise<AskOutcome> {
@@ -114,11 +110,13 @@ export class ApprovalEngine {
       ? await creating
       : this.deps.store.findForRepeat(key, this.now() - t.outcomeWindowMs);
     if (existing) {
-      const stored = this.storedOutcome(existing);
+      const stored = storedOutcome(existing);
       if (stored) return stored;
       return this.wait(existing, req, t);
     }
     if (this.deps.isPaused()) return { result: msg.pausedResult(), decision: 'paused', ran: false };
+    const refused = this.deps.admit?.(req.agent, req.args);
+    if (refused) return { result: errorResult(refused), decision: 'rejected', ran: false };
     const created = this.create(key, req, t);
     this.creating.set(key, created);
     let row: ApprovalRow;
@@ -151,9 +149,42 @@ export class ApprovalEngine {
       reason: null,
       editedArgs: null,
       result: null,
+      decisionKind: null,
+      grantId: null,
+      agentLeftAt: null,
+      startedAt: null,
     };
     this.deps.store.insert(row);
+    this.deps.activity.addNow({
+      agent: req.agent,
+      tool: req.tool,
+      decision: 'waiting',
+      outcome: 'pending',
+      durationMs: 0,
+      argsDigest: argsDigest(req.args),
+      approvalId: row.id,
+    });
     return row;
+  }
+
+  /**
+   * An agent was revoked: its pending requests are withdrawn (approving them later runs
+   * nothing), and its finished ones no longer answer repeats, so a new agent given the same
+   * name inherits no stored outcome.
+   */
+  forgetAgent(agent: string): void {
+    for (const id of this.deps.store.detachAgent(agent)) {
+      this.waiters.cancelGrace(id);
+      if (this.deps.store.transition(id, ['pending'], 'withdrawn', { decidedAt: this.now() })) {
+        this.track(id, { decision: 'withdrawn', outcome: 'not_run', decisionKind: 'withdrawn' });
+        this.finish(id, {
+          result: msg.withdrawnResult(),
+          decision: 'withdrawn',
+          approvalId: id,
+          ran: false,
+        });
+      }
+    }
   }
 
   listPending(): ApprovalView[] {
@@ -172,10 +203,18 @@ export class ApprovalEngine {
       throw new ControlError('CONFLICT', `This request is already ${row.state}; nothing changed.`);
     }
     const now = this.now();
+    const waitMs = now - row.createdAt;
     if (decision.kind === 'deny') {
       const reason = decision.reason?.trim().slice(0, 1000) || null;
-      if (!this.deps.store.transition(id, ['pending'], 'denied', { decidedAt: now, reason }))
+      if (
+        !this.deps.store.transition(id, ['pending'], 'denied', {
+          decidedAt: now,
+          reason,
+          decisionKind: 'denied',
+        })
+      )
         throw this.raced(id);
+      this.track(id, { decision: 'denied', outcome: 'not_run', waitMs, decisionKind: 'denied' });
       return this.finish(id, {
         result: msg.deniedResult({ ...row, reason }),
         decision: 'denied',
@@ -183,37 +222,24 @@ export class ApprovalEngine {
         ran: false,
       });
     }
-    let edited: Record<string, unknown> | null = null;
-    if (decision.kind === 'allow_edited') {
-      if (
-        !decision.arguments ||
-        typeof decision.arguments !== 'object' ||
-        Array.isArray(decision.arguments)
-      ) {
-        throw new ControlError('INVALID', 'Edited arguments must be a JSON object.');
-      }
-      const problem = this.deps.validate(row.toolKey, decision.arguments);
-      if (problem)
-        throw new ControlError(
-          'INVALID',
-          `The edited arguments do not fit ${row.tool}: ${problem}`,
-        );
-      edited = decision.arguments;
-    }
-    let until: string | null = null;
-    if (decision.kind === 'always_allow' && decision.until) {
-      if (Number.isNaN(Date.parse(decision.until)))
-        throw new ControlError('INVALID', '"until" must be an ISO date-time.');
-      until = new Date(decision.until).toISOString();
-    }
+    const { edited, kind, grantId } = await acceptDecision(this.deps, row, decision);
     if (
       !this.deps.store.transition(id, ['pending'], 'approved', {
         decidedAt: now,
         editedArgs: edited,
+        decisionKind: kind,
+        grantId,
       })
-    )
+    ) {
+      if (grantId) this.deps.grants.revoke(grantId);
       throw this.raced(id);
-    if (decision.kind === 'always_allow') this.deps.grant(row.agent, row.toolKey, until);
+    }
+    this.track(id, {
+      decision: 'approved',
+      decisionKind: kind,
+      waitMs,
+      ...(grantId ? { grantId } : {}),
+    });
     const view = this.emitUpdated(id);
     void this.run(id);
     return view;
@@ -221,7 +247,8 @@ export class ApprovalEngine {
 
   private async run(id: string): Promise<void> {
     // The guarded transition is what makes execution exactly-once.
-    if (!this.deps.store.transition(id, ['approved'], 'executing')) return;
+    const started = this.now();
+    if (!this.deps.store.transition(id, ['approved'], 'executing', { startedAt: started })) return;
     const row = this.mustGet(id);
     this.emitUpdated(id);
     const args = row.editedArgs ?? row.args;
@@ -236,6 +263,8 @@ export class ApprovalEngine {
     } catch (err) {
       result = errorResult(`The call failed: ${err instanceof Error ? err.message : String(err)}`);
     }
+    // The upstream's own words, before Airlock adds its note (issue 16 item 5: "the real error").
+    const upstreamText = result.content?.find((c) => c.type === 'text');
     if (row.editedArgs) {
       result = {
         ...result,
@@ -246,79 +275,90 @@ export class ApprovalEngine {
       };
     }
     const state = result.isError ? 'failed' : 'done';
-    this.deps.store.transition(id, ['executing'], state, { finishedAt: this.now(), result });
+    const finished = this.now();
+    this.deps.store.transition(id, ['executing'], state, { finishedAt: finished, result });
+    this.track(id, {
+      outcome: result.isError ? 'error' : 'ok',
+      durationMs: finished - started,
+      ...(result.isError && upstreamText?.type === 'text' ? { detail: upstreamText.text } : {}),
+    });
     this.finish(id, { result, decision: 'approved', approvalId: id, ran: true });
   }
 
   private wait(row: ApprovalRow, req: AskRequest, t: ApprovalTimings): Promise<AskOutcome> {
-    return new Promise<AskOutcome>((resolve) => {
-      const set = this.waiters.get(row.id) ?? new Set<Waiter>();
-      this.waiters.set(row.id, set);
-      const cleanup = () => {
-        clearTimeout(timer);
-        clearInterval(ticker);
-        req.signal.removeEventListener('abort', onAbort);
-        set.delete(waiter);
-        if (set.size === 0 && this.waiters.get(row.id) === set) this.waiters.delete(row.id);
-      };
-      const waiter: Waiter = { settle: (o) => (cleanup(), resolve(o)), progress: req.progress };
-      const onAbort = () => {
-        cleanup();
-        // A client that cancels or drops while waiting withdraws its request,
-        // unless another identical call is still waiting on it.
-        if (
-          !this.waiters.has(row.id) &&
-          this.deps.store.transition(row.id, ['pending'], 'withdrawn', { decidedAt: this.now() })
-        ) {
-          this.emitUpdated(row.id);
+    const waitingOutcome = (): AskOutcome => ({
+      result: msg.waitingResult(row),
+      decision: 'waiting',
+      approvalId: row.id,
+      ran: false,
+    });
+    if (req.noWait) {
+      // Nobody stays attached: the client comes back on its own once the user decides.
+      if (!this.waiters.has(row.id)) this.agentLeft(row.id);
+      return Promise.resolve(waitingOutcome());
+    }
+    return this.waiters.attach(row.id, {
+      signal: req.signal,
+      ...(req.progress ? { progress: req.progress } : {}),
+      waitMs: t.waitMs,
+      progressIntervalMs: t.progressIntervalMs,
+      progressMessage: `Waiting for approval in Airlock (request ${row.id})`,
+      onFirst: () => {
+        const now = this.mustGet(row.id);
+        if (now.agentLeftAt === null) return;
+        this.deps.store.setAgentLeft(row.id, null);
+        if (now.state === 'pending') this.emitUpdated(row.id);
+      },
+      onTimeout: (last) => {
+        if (last) this.agentLeft(row.id);
+        return waitingOutcome();
+      },
+      onAbort: (last) => {
+        // A client that cancels keeps its request for a grace period, so its retry re-attaches
+        // (issue 16 item 6); after that the request is withdrawn, unless someone decided meanwhile.
+        if (last) {
+          this.agentLeft(row.id);
+          this.waiters.startGrace(row.id, t.cancelGraceMs, () => this.withdraw(row.id));
         }
-        resolve({
+        return {
           result: msg.withdrawnResult(),
           decision: 'withdrawn',
           approvalId: row.id,
           ran: false,
-        });
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        resolve({
-          result: msg.waitingResult(row),
-          decision: 'waiting',
-          approvalId: row.id,
-          ran: false,
-        });
-      }, t.waitMs);
-      let ticks = 0;
-      const ticker = setInterval(() => {
-        ticks++;
-        req.progress?.(ticks, undefined, `Waiting for approval in Airlock (request ${row.id})`);
-      }, t.progressIntervalMs);
-      set.add(waiter);
-      if (req.signal.aborted) onAbort();
-      else req.signal.addEventListener('abort', onAbort, { once: true });
+        };
+      },
     });
   }
 
-  private storedOutcome(row: ApprovalRow): AskOutcome | null {
-    const base = { approvalId: row.id, ran: false };
-    switch (row.state) {
-      case 'done':
-      case 'failed':
-        return { ...base, result: msg.alreadyDoneResult(row), decision: 'approved' };
-      case 'denied':
-        return { ...base, result: msg.deniedResult(row), decision: 'denied' };
-      case 'unknown':
-        return { ...base, result: msg.unknownResult(row), decision: 'approved' };
-      default:
-        return null;
+  private agentLeft(id: string): void {
+    this.deps.store.setAgentLeft(id, this.now());
+    if (this.deps.store.get(id)?.state === 'pending') this.emitUpdated(id);
+  }
+
+  private withdraw(id: string): void {
+    if (this.deps.store.transition(id, ['pending'], 'withdrawn', { decidedAt: this.now() })) {
+      this.track(id, { decision: 'withdrawn', outcome: 'not_run', decisionKind: 'withdrawn' });
+      this.emitUpdated(id);
     }
   }
 
   private expireDue(): void {
     const t = this.deps.timings();
     for (const row of this.deps.store.dueForExpiry(this.now())) {
-      if (!this.deps.store.transition(row.id, ['pending'], 'expired', { decidedAt: this.now() }))
+      if (
+        !this.deps.store.transition(row.id, ['pending'], 'expired', {
+          decidedAt: this.now(),
+          decisionKind: 'expired',
+        })
+      )
         continue;
+      this.waiters.cancelGrace(row.id);
+      this.track(row.id, {
+        decision: 'expired',
+        outcome: 'not_run',
+        waitMs: this.now() - row.createdAt,
+        decisionKind: 'expired',
+      });
       this.finish(row.id, {
         result: msg.expiredResult(row, Math.round(t.expireMs / 60000)),
         decision: 'expired',
@@ -328,14 +368,24 @@ export class ApprovalEngine {
     }
   }
 
+  /** Moves the request's Activity row along; a failure to log never fails the call. */
+  private track(id: string, patch: ActivityPatch): void {
+    try {
+      this.deps.activity.updateByApproval(id, patch);
+    } catch {
+      // The approval state (the source of truth) is already written.
+    }
+  }
+
   private finish(id: string, outcome: AskOutcome): ApprovalView {
-    for (const w of [...(this.waiters.get(id) ?? [])]) w.settle(outcome);
+    this.waiters.cancelGrace(id);
+    for (const w of this.waiters.all(id)) w.settle(outcome);
     return this.emitUpdated(id);
   }
 
   private progressToWaiters(id: string): ToolCallContext['progress'] {
     return (p, total, message) => {
-      for (const w of this.waiters.get(id) ?? []) w.progress?.(p, total, message);
+      for (const w of this.waiters.all(id)) w.progress?.(p, total, message);
     };
   }
 
@@ -358,24 +408,30 @@ export class ApprovalEngine {
     );
   }
 
+  /**
+   * Issue 17.8: a revoked agent's waiting requests are withdrawn, so a later
+   * approval cannot run them; its waiting calls are answered.
+   */
+  withdrawAgent(agent: string): number {
+    let count = 0;
+    for (const row of this.deps.store.listByState(['pending'])) {
+      if (row.agent !== agent) continue;
+      if (!this.deps.store.transition(row.id, ['pending'], 'withdrawn', { decidedAt: this.now() }))
+        continue;
+      count++;
+      this.finish(row.id, {
+        result: errorResult(
+          'The request was withdrawn because this agent was revoked in Airlock. Nothing was run.',
+        ),
+        decision: 'withdrawn',
+        approvalId: row.id,
+        ran: false,
+      });
+    }
+    return count;
+  }
+
   view(row: ApprovalRow): ApprovalView {
-    const info = this.deps.toolInfo(row.toolKey);
-    const outcome = row.result?.content?.find((c) => c.type === 'text');
-    return {
-      id: row.id,
-      agent: row.agent,
-      tool: info?.name ?? row.tool,
-      ...(info?.title ? { toolTitle: info.title } : {}),
-      effect: row.effect,
-      arguments: row.args,
-      inputSchema: info?.inputSchema ?? { type: 'object' },
-      state: row.state,
-      createdAt: new Date(row.createdAt).toISOString(),
-      expiresAt: new Date(row.expiresAt).toISOString(),
-      ...(row.decidedAt ? { decidedAt: new Date(row.decidedAt).toISOString() } : {}),
-      ...(row.reason ? { reason: row.reason } : {}),
-      ...(row.editedArgs ? { editedArguments: row.editedArgs } : {}),
-      ...(outcome && outcome.type === 'text' ? { outcome: outcome.text.slice(0, 300) } : {}),
-    };
+    return approvalView(row, this.deps.toolInfo(row.toolKey), this.waiters.has(row.id));
   }
 }

@@ -4,7 +4,7 @@ import type { ApprovalRow } from '../store/approval-store.js';
 
 /**
  * Texts the agent reads. Denials are `isError: true` and say plainly not to
- * retry, so agents stop instead of looping (FIELD-NOTES: "clear denials").
+ * retry, so agents stop instead of looping (docs/architecture.md "Approvals").
  */
 const time = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
 

@@ -1,14 +1,15 @@
+import { createHash } from 'node:crypto';
 import type { ApprovalMode } from '../../common/contract/index.js';
 import type { AgentSettings, Settings } from '../platform/settings.js';
 import type { ToolEntry } from '../tools/registry.js';
 import { isDestructive, isReadOnly } from '../tools/types.js';
+import { canonicalJson } from './canonical.js';
 
 export interface Policy {
   enabled: boolean;
   approval: ApprovalMode;
   /** Why `approval` is what it is, for the activity log. */
-  via: 'default' | 'tool' | 'agent' | 'grant';
-  grantedUntil?: string | null;
+  via: 'default' | 'tool' | 'agent';
 }
 
 /** Read-only tools run; anything that sends, creates, changes or deletes asks. */
@@ -18,14 +19,14 @@ export function defaultApproval(entry: ToolEntry): ApprovalMode {
 
 /**
  * The effective policy of one tool for one agent. Order: tool default →
- * user's tool setting → the agent's subset and overrides → an unexpired
- * "always allow" grant. Pure and allocation-light: it runs on every call.
+ * user's tool setting → the agent's subset and overrides. Grants ("always
+ * allow", issue 16 item 2) are checked per call against their arguments
+ * (main/approvals/grants.ts), not here. Pure and allocation-light.
  */
 export function resolvePolicy(
   settings: Settings,
   entry: ToolEntry,
   agent: AgentSettings | undefined,
-  now: number = Date.now(),
 ): Policy {
   const tool = settings.tools[entry.key];
   let enabled = tool?.enabled ?? true;
@@ -39,12 +40,6 @@ export function resolvePolicy(
       approval = override.approval;
       via = 'agent';
     }
-    if (approval === 'ask' && Object.hasOwn(agent.grants, entry.key)) {
-      const until = agent.grants[entry.key] ?? null;
-      if (until === null || Date.parse(until) > now) {
-        return { enabled, approval: 'auto', via: 'grant', grantedUntil: until };
-      }
-    }
   }
   return { enabled, approval, via };
 }
@@ -54,4 +49,31 @@ export function needsDestructiveConfirmation(
   approval: ApprovalMode | undefined,
 ): boolean {
   return approval === 'auto' && isDestructive(entry.def);
+}
+
+/**
+ * What a grant is bound to (issue 16 item 2): the tool's definition as the
+ * user saw it and its policy for this agent. Any change — a new description,
+ * schema or hint from the server, a changed setting — and the grant no longer applies.
+ */
+export function policyFingerprint(
+  settings: Settings,
+  entry: ToolEntry,
+  agent: AgentSettings | undefined,
+): string {
+  const d = entry.def;
+  return createHash('sha256')
+    .update(
+      canonicalJson({
+        name: entry.name,
+        title: d.title ?? null,
+        description: d.description,
+        inputSchema: d.inputSchema,
+        annotations: d.annotations ?? null,
+        trustedReadOnly: d.trustedReadOnly ?? false,
+        tool: settings.tools[entry.key] ?? null,
+        override: agent?.overrides[entry.key] ?? null,
+      }),
+    )
+    .digest('hex');
 }

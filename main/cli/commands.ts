@@ -1,6 +1,11 @@
-import type { ToolView } from '../../common/contract/index.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ToolView, VaultView } from '../../common/contract/index.js';
+import { fileVaultTradeOff, keySource, VAULT_FILE } from '../platform/vault/file-vault.js';
+import { socketControlClient } from './socket-client.js';
 import { clientSetups } from '../agents/client-setup.js';
 import { resolveDataDir } from '../platform/paths.js';
+import { confirmedInWindow } from './confirm-in-window.js';
 import { runningServer, withControl } from './context.js';
 
 type Out = (line: string) => void;
@@ -9,17 +14,51 @@ const out: Out = (line) => process.stdout.write(line + '\n');
 export async function status(o: { dataDir?: string; json?: boolean }): Promise<number> {
   const dataDir = resolveDataDir(o.dataDir);
   const info = runningServer(dataDir);
+  const vault = await vaultView(dataDir, info?.controlSocket);
   if (o.json)
-    out(JSON.stringify(info ? { running: true, ...info, dataDir } : { running: false, dataDir }));
+    out(
+      JSON.stringify(
+        info ? { running: true, ...info, dataDir, vault } : { running: false, dataDir, vault },
+      ),
+    );
   else if (info)
     out(
-      `Airlock ${info.version} is running (pid ${info.pid}).\n  MCP URL:  ${info.mcpUrl}\n  Data dir: ${dataDir}`,
+      `Airlock ${info.version} is running (pid ${info.pid}).\n  MCP URL:  ${info.mcpUrl}\n  Data dir: ${dataDir}\n${describeVault(vault)}`,
     );
   else
     out(
-      `Airlock is not running for ${dataDir}.\nStart it with: airlock serve${o.dataDir ? ` --data-dir ${o.dataDir}` : ''}`,
+      `Airlock is not running for ${dataDir}.\n${describeVault(vault)}\nStart it with: airlock serve${o.dataDir ? ` --data-dir ${o.dataDir}` : ''}`,
     );
   return info ? 0 : 1;
+}
+
+/** The running server's answer when it can be asked without a keychain; else what a start would use. */
+async function vaultView(dataDir: string, socket: string | undefined): Promise<VaultView> {
+  if (socket && process.platform !== 'win32') {
+    try {
+      const v = (await socketControlClient(socket).getStatus()).vault;
+      if (v) return v;
+    } catch {
+      // an older server, or one that just stopped: say what a start would use
+    }
+  }
+  if (existsSync(join(dataDir, VAULT_FILE))) {
+    const source = keySource(dataDir);
+    return {
+      kind: 'file',
+      why: `this data directory has a file vault (${VAULT_FILE})`,
+      tradeOff: fileVaultTradeOff(source),
+    };
+  }
+  return {
+    kind: 'keychain',
+    why: 'the default; where there is none, Airlock uses the encrypted file vault and says so',
+  };
+}
+
+function describeVault(v: VaultView): string {
+  const what = v.kind === 'file' ? 'encrypted file vault' : 'OS keychain';
+  return `  Secrets:  ${what}: ${v.why}${v.tradeOff ? `\n            ${v.tradeOff}` : ''}`;
 }
 
 export async function agentAdd(
@@ -50,11 +89,20 @@ export async function agentList(o: { dataDir?: string; json?: boolean }): Promis
     const agents = await api.listAgents();
     if (o.json) out(JSON.stringify(agents));
     else if (agents.length === 0) out('No agents yet. Add one with: airlock agent add NAME');
-    else
+    else {
       for (const a of agents)
         out(
-          `${a.name}\tadded ${a.createdAt}\t${a.lastSeen ? `last seen ${a.lastSeen}` : 'never seen'}${a.connected ? '\tconnected' : ''}`,
+          `${a.name}\tadded ${a.createdAt}\t${a.lastSeen ? `last seen ${a.lastSeen}` : 'never seen'}${a.connected ? '\tconnected' : ''}${a.hasToken ? '' : '\tTOKEN MISSING from the vault'}`,
         );
+      const lost = agents.filter((a) => !a.hasToken).map((a) => a.name);
+      if (lost.length > 0)
+        process.stderr.write(
+          `airlock: the vault no longer has the token of ${lost.map((n) => `"${n}"`).join(', ')} ` +
+            '(was the keychain reset, or a throwaway keyring restarted?). Such an agent cannot connect: ' +
+            'run "airlock agent revoke NAME" then "airlock agent add NAME" and give the client the new token. ' +
+            'To keep tokens across restarts without an OS keychain, use the file vault (--vault file).\n',
+        );
+    }
     return 0;
   });
 }
@@ -82,7 +130,7 @@ export async function agentTools(
         .filter(Boolean)
     : null;
   return withControl(o.dataDir, async ({ api }) => {
-    await api.setAgentTools(name, tools);
+    await confirmedInWindow(api, () => api.setAgentTools(name, tools));
     out(
       tools
         ? `Agent "${name}" may now use only: ${tools.join(', ')}.`
@@ -122,13 +170,17 @@ export async function toolsSet(
   if (o.enabled !== undefined && o.enabled !== 'true' && o.enabled !== 'false')
     throw new Error('--enabled must be true or false.');
   return withControl(o.dataDir, async ({ api }) => {
-    const tool = await api.setToolPolicy(name, {
-      ...(o.approval ? { approval: o.approval as 'auto' | 'ask' } : {}),
-      ...(o.enabled ? { enabled: o.enabled === 'true' } : {}),
-      ...(o.agent ? { agent: o.agent } : {}),
-      ...(o.confirmDestructive ? { confirmDestructive: true } : {}),
-    });
-    out(formatTool(tool));
+    const tool = await confirmedInWindow(api, () =>
+      api.setToolPolicy(name, {
+        ...(o.approval ? { approval: o.approval as 'auto' | 'ask' } : {}),
+        ...(o.enabled ? { enabled: o.enabled === 'true' } : {}),
+        ...(o.agent ? { agent: o.agent } : {}),
+        ...(o.confirmDestructive ? { confirmDestructive: true } : {}),
+      }),
+    );
+    // Confirmed in the window (issue 17.7): show the tool as it is now.
+    const now = tool ?? (await api.listTools(o.agent)).find((t) => t.name === name);
+    if (now) out(formatTool(now));
     return 0;
   });
 }

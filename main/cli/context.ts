@@ -4,7 +4,15 @@ import { App, readControlToken } from '../app/app.js';
 import { InstanceLock, readServerInfo, type ServerInfo } from '../platform/instance.js';
 import { Logger } from '../platform/log.js';
 import { dataPaths, resolveDataDir } from '../platform/paths.js';
-import { KeyringVault } from '../platform/vault/keyring-vault.js';
+import { SelectedVault, type VaultChoice } from '../platform/vault/select.js';
+import { SocketUnreachableError, socketControlClient } from './socket-client.js';
+import { refuseLoosening } from './confirm-in-window.js';
+
+/** `--vault` for this CLI run (set once by main/cli.ts; AIRLOCK_VAULT otherwise). */
+let cliVaultChoice: VaultChoice | undefined;
+export function setCliVaultChoice(choice: VaultChoice | undefined): void {
+  cliVaultChoice = choice;
+}
 
 export interface CliContext {
   api: ControlApi;
@@ -30,23 +38,41 @@ export function runningServer(dataDir: string): ServerInfo | null {
 export async function withControl<T>(
   dataDirFlag: string | undefined,
   fn: (ctx: CliContext) => Promise<T>,
+  vaultChoice: VaultChoice | undefined = cliVaultChoice,
 ): Promise<T> {
   const dataDir = resolveDataDir(dataDirFlag);
   const info = runningServer(dataDir);
   if (info) {
-    const token = await readControlToken(new KeyringVault({ dataDir }));
-    if (!token) throw new Error("The running server's control token is missing from the keychain.");
-    return fn({ api: httpControlClient(info.url, token), mcpUrl: info.mcpUrl, running: true });
+    // The local control socket needs no keychain (issue 19, item 3); on Windows it also wants the token.
+    if (info.controlSocket && process.platform !== 'win32') {
+      const api = socketControlClient(info.controlSocket);
+      try {
+        await api.getStatus();
+        return await fn({ api, mcpUrl: info.mcpUrl, running: true });
+      } catch (err) {
+        if (!(err instanceof SocketUnreachableError)) throw err;
+      }
+    }
+    const vault = new SelectedVault({ dataDir, ...(vaultChoice ? { choice: vaultChoice } : {}) });
+    const token = await readControlToken(vault);
+    if (!token) throw new Error("The running server's control token is missing from the vault.");
+    const api = info.controlSocket
+      ? socketControlClient(info.controlSocket, token)
+      : httpControlClient(info.url, token);
+    return fn({ api, mcpUrl: info.mcpUrl, running: true });
   }
   const app = new App({
     dataDir,
     port: 0,
     logger: new Logger({ dir: dataPaths(dataDir).logs, stderr: false }),
+    ...(vaultChoice ? { vaultChoice } : {}),
   });
   await app.start();
   try {
     const port = app.settings.get().port;
-    return await fn({ api: app.control, mcpUrl: `http://127.0.0.1:${port}/mcp`, running: false });
+    // Issue 17.7: no window to confirm loosening in, so the in-process core refuses it.
+    const api = refuseLoosening(app.control);
+    return await fn({ api, mcpUrl: `http://127.0.0.1:${port}/mcp`, running: false });
   } finally {
     await app.stop();
   }

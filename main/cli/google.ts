@@ -15,6 +15,7 @@ export const GOOGLE_USAGE = `  google client import FILE [--json]       import y
   connect google [--read-only] [--account EMAIL] [--no-browser] [--json]
                                            connect (or reconnect) a Google account in the browser
   google accounts [--json]                 connected Google accounts and their state
+  google default EMAIL                     use this account when a Google tool is called without \`account\`
   google disconnect EMAIL                  revoke at Google and forget an account's tokens
 `;
 
@@ -25,6 +26,7 @@ const OPTIONS = {
   account: { type: 'string' },
   'no-browser': { type: 'boolean' },
   'secret-stdin': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
 
 const out = (line: string) => process.stdout.write(line + '\n');
@@ -41,6 +43,11 @@ export async function googleCommand(argv: string[]): Promise<number> {
   const [top, sub, a, b] = positionals;
   const dataDir = v['data-dir'];
   const json = v.json === true;
+  if (v.help || (top === 'google' && sub === 'help')) {
+    // `airlock google --help`, `airlock connect google --help`, `airlock google help` (issue 18.6).
+    out(`usage:\n${GOOGLE_USAGE}\nSee docs/google.md for setting up the OAuth client.`);
+    return 0;
+  }
   if (top === 'connect' && sub === 'google' && !a) {
     return withControl(dataDir, ({ api }) =>
       connect(api, {
@@ -86,6 +93,19 @@ export async function googleCommand(argv: string[]): Promise<number> {
       else if (!accounts.length)
         out('No Google account is connected. Connect one: airlock connect google');
       else for (const acct of accounts) out(formatAccount(acct));
+      return 0;
+    });
+  }
+  if (top === 'google' && sub === 'default' && a) {
+    return withControl(dataDir, async ({ api }) => {
+      const accounts = await api.setDefaultGoogleAccount(a);
+      if (json) out(JSON.stringify(accounts));
+      else {
+        const def = accounts.find((x) => x.isDefault);
+        out(`${def?.email ?? a} is now the default Google account.`);
+        if (def?.state === 'needs_reconnect')
+          out(`It needs reconnecting first: airlock connect google --account ${def.email}`);
+      }
       return 0;
     });
   }

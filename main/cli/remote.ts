@@ -3,23 +3,29 @@ import type { RemoteView } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import { appVersion } from '../platform/version.js';
 import type { ProbeOAuth } from '../remote/probe.js';
-import {
-  parseHeaderArg,
-  validateHeaders,
-  validateRemoteUrl,
-  validateToken,
-} from '../remote/validate.js';
+import { validateRemoteUrl, validateToken } from '../remote/validate.js';
 import { withControl } from './context.js';
+import { headerValues, type HeaderOptions } from './header-values.js';
 import { loginCommand, logoutCommand } from './remote-login.js';
+import {
+  isLocalAdd,
+  joinArgValues,
+  LOCAL_OPTIONS,
+  LOCAL_USAGE,
+  processExtras,
+  stdioFromFlags,
+  whereOf,
+} from './remote-local.js';
 
-export const REMOTE_USAGE = `  remote add NAME URL [--header 'K: V']... [--bearer-stdin]   add a remote MCP server (token read from stdin)
-  remote list [--json]                     remote servers and their state
+export const REMOTE_USAGE = `  remote add NAME URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin]
+                                           add a remote MCP server (header values and token never on the command line)
+${LOCAL_USAGE}  remote list [--json]                     remote servers and their state
   remote remove NAME                       remove a server and its stored credentials
   remote refresh [NAME]                    reconnect and re-read tools now
   remote login NAME [--client-id ID [--client-secret-stdin]] [--client-metadata-url URL] [--scope S] [--no-browser] [--json]
                                            sign in to a server that uses OAuth (browser + 127.0.0.1 redirect)
   remote logout NAME [--json]              forget a server's OAuth tokens and revoke them where supported
-  remote probe URL [--header 'K: V']... [--bearer-stdin] [--call TOOL [--args JSON]] [--timeout S] [--json]
+  remote probe URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin] [--call TOOL [--args JSON]] [--timeout S] [--json]
                [--oauth-auto [--client-id ID] [--client-secret-env VAR] [--client-metadata-url URL] [--scope S]]
                                            connect without saving, list (and call) tools; exit 1 on failure
                                            (--oauth-auto: testing aid, signs in without a browser)
@@ -29,6 +35,8 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   json: { type: 'boolean' },
   header: { type: 'string', multiple: true },
+  'header-env': { type: 'string', multiple: true },
+  'headers-stdin': { type: 'boolean' },
   'bearer-stdin': { type: 'boolean' },
   call: { type: 'string' },
   args: { type: 'string' },
@@ -40,24 +48,43 @@ const OPTIONS = {
   scope: { type: 'string' },
   'no-browser': { type: 'boolean' },
   'oauth-auto': { type: 'boolean' },
+  ...LOCAL_OPTIONS,
 } as const;
 
 const out = (line: string) => process.stdout.write(line + '\n');
 
 /** `airlock remote …` (issue 4). Returns the exit code; throws for the caller to print. */
-export async function remoteCommand(argv: string[]): Promise<number> {
-  const { values: v, positionals } = parseArgs({
+export async function remoteCommand(rawArgv: string[]): Promise<number> {
+  const argv = joinArgValues(rawArgv);
+  const {
+    values: v,
+    positionals,
+    tokens,
+  } = parseArgs({
     args: argv,
     options: OPTIONS,
     allowPositionals: true,
     strict: true,
+    tokens: true,
   });
+  // Everything after `--` is a local server's argv (issue 15), never flags of ours.
+  const dashDash = tokens.findIndex((t) => t.kind === 'option-terminator');
+  const afterDashDash = dashDash < 0 ? [] : argv.slice(tokens[dashDash]!.index + 1);
   const [sub, a, b] = positionals;
   const dataDir = v['data-dir'];
   switch (sub) {
     case 'add': {
+      if (a && isLocalAdd(v, afterDashDash) && positionals.length === 2 + afterDashDash.length) {
+        const stdio = stdioFromFlags(v, afterDashDash);
+        return withControl(dataDir, async ({ api }) => {
+          const view = await api.addRemote({ name: a, stdio });
+          if (v.json) out(JSON.stringify(view));
+          else out(`Added "${view.name}".\n${formatRemote(view)}`);
+          return view.state === 'error' ? 1 : 0;
+        });
+      }
       if (!a || !b) break;
-      const headers = headersFrom(v.header);
+      const headers = await headerValues(v, readStdin);
       const bearerToken = v['bearer-stdin']
         ? validateToken(await readStdin('Paste the bearer token'))
         : undefined;
@@ -78,7 +105,9 @@ export async function remoteCommand(argv: string[]): Promise<number> {
         const remotes = await api.listRemotes();
         if (v.json) out(JSON.stringify(remotes));
         else if (remotes.length === 0)
-          out('No remote servers. Add one with: airlock remote add NAME URL');
+          out(
+            'No servers. Add one with: airlock remote add NAME URL, or airlock remote add NAME -- COMMAND ARG...',
+          );
         else for (const r of remotes) out(formatRemote(r));
         return 0;
       });
@@ -121,9 +150,7 @@ export async function remoteCommand(argv: string[]): Promise<number> {
   throw new ControlError('INVALID', `usage:\n${REMOTE_USAGE}`);
 }
 
-type ProbeFlags = {
-  header?: string[];
-  'bearer-stdin'?: boolean;
+type ProbeFlags = HeaderOptions & {
   call?: string;
   args?: string;
   timeout?: string;
@@ -139,7 +166,7 @@ type OAuthFlags = {
 
 async function probe(rawUrl: string, v: ProbeFlags): Promise<number> {
   const url = validateRemoteUrl(rawUrl);
-  const headers = headersFrom(v.header);
+  const headers = await headerValues(v, readStdin);
   if (v['bearer-stdin'])
     headers.Authorization = `Bearer ${validateToken(await readStdin('Paste the bearer token'))}`;
   const timeoutS = v.timeout === undefined ? 15 : Number(v.timeout);
@@ -213,15 +240,6 @@ function probeOAuth(v: OAuthFlags): ProbeOAuth {
   };
 }
 
-function headersFrom(list: string[] | undefined): Record<string, string> {
-  const raw: Record<string, string> = {};
-  for (const h of list ?? []) {
-    const [k, val] = parseHeaderArg(h);
-    raw[k] = val;
-  }
-  return validateHeaders(raw);
-}
-
 async function readStdin(prompt: string): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write(`${prompt}, then press Enter and Ctrl-D: `);
   const chunks: Buffer[] = [];
@@ -240,8 +258,9 @@ function formatRemote(r: RemoteView): string {
     oauth,
     signIn,
     r.headerNames.length ? `headers: ${r.headerNames.join(', ')}` : '',
+    ...processExtras(r),
   ]
     .filter(Boolean)
     .join('; ');
-  return `${r.name}\t${r.url}\t${state}\t${r.toolCount} tools${extras ? `\t(${extras})` : ''}`;
+  return `${r.name}\t${whereOf(r)}\t${state}\t${r.toolCount} tools${extras ? `\t(${extras})` : ''}`;
 }

@@ -1,19 +1,27 @@
 import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { App } from '../app/app.js';
 import { AlreadyRunningError } from '../platform/instance.js';
-import { resolveDataDir } from '../platform/paths.js';
+import { defaultDataDir, resolveDataDir } from '../platform/paths.js';
+import type { VaultChoice } from '../platform/vault/select.js';
+import { runningServer } from './context.js';
 import type { ToolSource } from '../tools/types.js';
 
 /**
  * `airlock serve`: the headless gateway. Exactly one JSON line goes to
  * stdout when ready; logs go to stderr and <data>/logs.
  */
-export async function serve(opts: { port?: number; dataDir?: string }): Promise<number> {
+export async function serve(opts: {
+  port?: number;
+  dataDir?: string;
+  vault?: VaultChoice;
+}): Promise<number> {
   const dataDir = resolveDataDir(opts.dataDir);
   const sources = await testSources();
   const app = new App({
     dataDir,
+    ...(opts.vault ? { vaultChoice: opts.vault } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     sources,
   });
@@ -23,6 +31,10 @@ export async function serve(opts: { port?: number; dataDir?: string }): Promise<
   } catch (err) {
     if (err instanceof AlreadyRunningError) {
       process.stderr.write(`airlock: ${err.message}\n`);
+      return 3;
+    }
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      process.stderr.write(`airlock: ${portInUse(app.settings.get().port, opts.port, dataDir)}\n`);
       return 3;
     }
     throw err;
@@ -54,6 +66,27 @@ export async function serve(opts: { port?: number; dataDir?: string }): Promise<
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   return 0;
+}
+
+/** EADDRINUSE, said with what to do (issue 19, item 4): which Airlock holds it, if one does. */
+export function portInUse(
+  settingsPort: number,
+  flagPort: number | undefined,
+  dataDir: string,
+): string {
+  const port = flagPort ?? settingsPort;
+  const others = [defaultDataDir(), process.env.AIRLOCK_DATA_DIR]
+    .filter((d): d is string => Boolean(d) && resolve(d!) !== dataDir)
+    .map((d) => ({ dir: d, info: existsSync(d) ? runningServer(d) : null }))
+    .filter((o) => o.info && new URL(o.info.url).port === String(port));
+  const who = others[0]
+    ? `Another Airlock (pid ${others[0].info!.pid}, data dir ${others[0].dir}) is listening there.`
+    : 'Another program (perhaps another Airlock with a different --data-dir) is listening there.';
+  return (
+    `Port ${port} on 127.0.0.1 is already in use. ${who} ` +
+    'Start this one with --port 0 (any free port; the ready line and "airlock status" tell which) or --port N, ' +
+    'or stop the other instance.'
+  );
 }
 
 /**

@@ -1,16 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  CONTROL_METHODS,
-  ControlError,
-  type ControlApi,
-  type ControlMethod,
-  type CoreEvent,
-} from '../../common/contract/index.js';
+import type { ControlApi, CoreEvent } from '../../common/contract/index.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
-import { isVaultError } from '../platform/vault/vault.js';
-import { BodyTooLargeError, bearerToken, readBody, sendJson } from './guards.js';
+import { dispatchControl } from './control-dispatch.js';
+import { BodyTooLargeError, bearerToken, parseJsonBody, readBody, sendJson } from './guards.js';
+import type { LooseningGate } from './loosening-gate.js';
 
 export interface ControlRoutesOptions {
   api: ControlApi;
@@ -19,6 +14,14 @@ export interface ControlRoutesOptions {
   controlToken: string;
   /** Recognises agent tokens so they get a clear 403 rather than a bare 401. */
   isAgentToken: (token: string) => boolean;
+  /**
+   * Issue 17.7: loosening asked for over HTTP by anything but Airlock's own
+   * page waits for the user. `confirmIn`: 'window' when the desktop window
+   * exists (then nothing over HTTP may confirm), 'page' when headless
+   * (Airlock's own page is the window).
+   */
+  gate?: LooseningGate;
+  confirmIn?: 'window' | 'page';
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -65,34 +68,38 @@ export class ControlRoutes {
         { error: 'METHOD_NOT_ALLOWED', message: 'Use POST.' },
         { allow: 'POST' },
       );
-    let call: { method?: unknown; params?: unknown };
+    let raw: Buffer;
     try {
-      call = JSON.parse((await readBody(req, 1024 * 1024)).toString('utf8') || '{}') as typeof call;
+      raw = await readBody(req, 1024 * 1024);
     } catch (err) {
       if (err instanceof BodyTooLargeError)
         return sendJson(res, 413, { error: 'TOO_LARGE', message: 'Request body too large.' });
       return sendJson(res, 400, {
         error: 'INVALID',
-        message: 'The body must be JSON: {"method": …, "params": [...]}.',
+        message: 'The request body could not be read.',
       });
     }
-    const method = call?.method;
-    if (typeof method !== 'string' || !(CONTROL_METHODS as readonly string[]).includes(method)) {
-      return sendJson(res, 404, {
-        error: 'NOT_FOUND',
-        message: `Unknown control method ${String(method)}.`,
+    // Depth-checked parse (issue 17.8): deep nesting is refused before recursion can blow up.
+    const body = raw.length === 0 ? ({ ok: true, value: {} } as const) : parseJsonBody(raw);
+    if (!body.ok) {
+      return sendJson(res, 400, {
+        error: 'INVALID',
+        message: `The body must be JSON: {"method": …, "params": [...]}. ${body.message}`,
       });
     }
-    const params = Array.isArray(call.params) ? call.params : [];
-    try {
-      const fn = this.o.api[method as ControlMethod] as (...args: unknown[]) => Promise<unknown>;
-      const result = await fn.apply(this.o.api, params);
-      sendJson(res, 200, { result: result ?? null });
-    } catch (err) {
-      const { status, code, message } = describeError(err);
-      if (status === 500) this.o.logger.error('control call failed', { method, error: message });
-      sendJson(res, status, { error: code, message });
-    }
+    // Airlock's own page (a same-origin fetch) acts as the window when there is no desktop window.
+    const fromWindow =
+      this.o.confirmIn !== 'window' &&
+      req.headers['sec-fetch-site'] === 'same-origin' &&
+      req.headers.origin === `http://${req.headers.host ?? ''}`;
+    const gate = this.o.gate;
+    const { status, body: answer } = await dispatchControl(
+      this.o.api,
+      body.value,
+      this.o.logger,
+      gate && ((method, params, run) => gate.hold(method, params, run, fromWindow)),
+    );
+    sendJson(res, status, answer);
   }
 
   events(req: IncomingMessage, res: ServerResponse): void {
@@ -121,25 +128,4 @@ export class ControlRoutes {
     for (const res of this.streams) res.end();
     this.streams.clear();
   }
-}
-
-function describeError(err: unknown): { status: number; code: string; message: string } {
-  if (err instanceof ControlError) {
-    const status = {
-      NOT_FOUND: 404,
-      INVALID: 400,
-      CONFLICT: 409,
-      CONFIRM_REQUIRED: 409,
-      KEYCHAIN_UNAVAILABLE: 503,
-      VAULT_LOCKED: 503,
-      INTERNAL: 500,
-    }[err.code];
-    return { status, code: err.code, message: err.message };
-  }
-  if (isVaultError(err)) return { status: 503, code: err.code, message: err.message };
-  return {
-    status: 500,
-    code: 'INTERNAL',
-    message: err instanceof Error ? err.message : String(err),
-  };
 }

@@ -100,3 +100,49 @@ export function isJsonRpcShaped(body: unknown): boolean {
     (typeof (m as Record<string, unknown>).method === 'string' || 'result' in m || 'error' in m);
   return Array.isArray(body) ? body.length > 0 && body.every(one) : one(body);
 }
+
+/**
+ * Deepest JSON nesting accepted in a request body. The envelope uses three
+ * levels (message → params → arguments); real tool arguments stay far below.
+ * Deeper bodies are refused before parsing: recursive code further on (the
+ * SDK's schema checks, canonical JSON, structured clone) would overflow the
+ * stack on a body nested ~5,000 deep (issue 17, item 8).
+ */
+export const MAX_JSON_DEPTH = 128;
+
+/** True when `raw` (UTF-8 JSON text, valid or not) nests arrays/objects deeper than `max`. */
+export function jsonTooDeep(raw: Buffer, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped byte
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+export type ParsedBody =
+  { ok: true; value: unknown } | { ok: false; code: number; message: string };
+
+/** JSON.parse with the depth check first; the failure carries the JSON-RPC error to answer. */
+export function parseJsonBody(raw: Buffer): ParsedBody {
+  if (jsonTooDeep(raw)) {
+    return {
+      ok: false,
+      code: -32600,
+      message: `Invalid Request: the JSON is nested deeper than ${MAX_JSON_DEPTH} levels; Airlock refuses it without parsing.`,
+    };
+  }
+  try {
+    return { ok: true, value: JSON.parse(raw.toString('utf8')) as unknown };
+  } catch {
+    return { ok: false, code: -32700, message: 'Parse error: the body is not valid JSON' };
+  }
+}

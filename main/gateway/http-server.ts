@@ -15,6 +15,7 @@ import {
   isJsonRpcShaped,
   jsonRpcError,
   originAllowed,
+  parseJsonBody,
   readBody,
   sendJson,
 } from './guards.js';
@@ -25,6 +26,8 @@ export interface GatewayOptions {
   mcp: McpEndpoint;
   control: ControlRoutes;
   authenticateAgent: (token: string) => string | null;
+  /** What identifies the token itself (a digest); MCP sessions are bound to it (issue 17.8). */
+  credentialOf?: (token: string) => string;
   logger: Logger;
   version: string;
   maxBodyBytes: () => number;
@@ -147,11 +150,9 @@ export class Gateway {
         }
         throw err;
       }
-      try {
-        parsed = JSON.parse(raw.toString('utf8'));
-      } catch {
-        return jsonRpcError(res, 400, -32700, 'Parse error: the body is not valid JSON');
-      }
+      const body = parseJsonBody(raw);
+      if (!body.ok) return jsonRpcError(res, 400, body.code, body.message);
+      parsed = body.value;
       if (!isJsonRpcShaped(parsed))
         return jsonRpcError(
           res,
@@ -163,7 +164,12 @@ export class Gateway {
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     const request = await toWebRequest(req, parsed, { signal: abort.signal });
-    const response = await this.o.mcp.handle(request, agent, parsed);
+    const response = await this.o.mcp.handle(
+      request,
+      agent,
+      parsed,
+      token ? this.o.credentialOf?.(token) : undefined,
+    );
     await writeResponse(response, res);
   }
 }

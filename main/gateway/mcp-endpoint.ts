@@ -9,13 +9,17 @@ import {
   type McpHttpHandler,
   type Tool,
 } from '@modelcontextprotocol/server';
+import { callWithApprovalUrl } from '../approvals/url-elicitation.js';
 import type { CallOptions, CallToolResult } from '../tools/types.js';
 import type { Logger } from '../platform/log.js';
+import type { AgentBudgets } from './budgets.js';
 
 interface LegacySession {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   agent: string;
+  /** Digest of the token that opened it: a new token with the same name gets no old session. */
+  credential: string | undefined;
   lastUsed: number;
 }
 
@@ -26,6 +30,8 @@ interface LegacySession {
 export interface AgentToolCalls {
   listTools(agent: string): Promise<Tool[]>;
   call(agent: string, name: string, args: unknown, opts: CallOptions): Promise<CallToolResult>;
+  /** The approval view of a request, for clients that speak URL elicitation (issue 16 item 1). */
+  approvalUrl?(id: string): string | null;
 }
 
 export interface McpEndpointOptions {
@@ -35,6 +41,8 @@ export interface McpEndpointOptions {
   maxBodyBytes: number;
   /** Idle 2025-era sessions are closed after this long. */
   sessionIdleMs?: number;
+  /** Per-agent session budget (issue 17.4). */
+  budgets?: AgentBudgets;
 }
 
 const jsonError = (status: number, code: number, message: string) =>
@@ -44,7 +52,7 @@ const jsonError = (status: number, code: number, message: string) =>
   });
 
 /**
- * /mcp for both protocol eras (FIELD-NOTES "MCP protocol and clients"):
+ * /mcp for both protocol eras (MCP spec, "Versioning" and "Transports"):
  * 2026-07-28 requests go to the SDK's per-request `createMcpHandler`; 2025
  * traffic keeps real sessions (initialize, Mcp-Session-Id, GET stream) on
  * the SDK's streamable HTTP transport, routed by `isLegacyRequest` as the
@@ -81,10 +89,15 @@ export class McpEndpoint {
     return new Set([...this.sessions.values()].map((s) => s.agent));
   }
 
-  async handle(request: Request, agent: string, parsedBody: unknown): Promise<Response> {
+  async handle(
+    request: Request,
+    agent: string,
+    parsedBody: unknown,
+    credential?: string,
+  ): Promise<Response> {
     const authInfo: AuthInfo = { token: 'redacted', clientId: agent, scopes: [], extra: { agent } };
     if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: this.o.maxBodyBytes })) {
-      return this.legacy(request, agent, parsedBody, authInfo);
+      return this.legacy(request, agent, parsedBody, authInfo, credential);
     }
     return this.modern.fetch(request, { authInfo, parsedBody });
   }
@@ -106,11 +119,13 @@ export class McpEndpoint {
     agent: string,
     body: unknown,
     authInfo: AuthInfo,
+    credential: string | undefined,
   ): Promise<Response> {
     const sid = request.headers.get('mcp-session-id');
     if (sid) {
       const session = this.sessions.get(sid);
-      if (!session || session.agent !== agent) return jsonError(404, -32001, 'Session not found');
+      if (!session || session.agent !== agent || session.credential !== credential)
+        return jsonError(404, -32001, 'Session not found');
       session.lastUsed = Date.now();
       return session.transport.handleRequest(request, { parsedBody: body, authInfo });
     }
@@ -121,12 +136,14 @@ export class McpEndpoint {
         'Bad Request: send initialize first, or include a valid Mcp-Session-Id header',
       );
     }
+    const over = this.admitSession(agent);
+    if (over) return over;
     const server = this.buildServer(agent);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: this.o.maxBodyBytes,
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, agent, lastUsed: Date.now() });
+        this.sessions.set(id, { transport, server, agent, credential, lastUsed: Date.now() });
       },
       onsessionclosed: (id) => {
         this.sessions.delete(id);
@@ -137,6 +154,32 @@ export class McpEndpoint {
     };
     await server.connect(transport);
     return transport.handleRequest(request, { parsedBody: body, authInfo });
+  }
+
+  /** Issue 17.4: a session budget per agent; null admits (maybe after closing its oldest idle one). */
+  private admitSession(agent: string): Response | null {
+    if (!this.o.budgets) return null;
+    const open = [...this.sessions].filter(([, s]) => s.agent === agent);
+    const verdict = this.o.budgets.admitSession(
+      agent,
+      open.map(([id, s]) => ({ id, lastUsed: s.lastUsed })),
+    );
+    if (!verdict.ok) return jsonError(429, -32000, verdict.message);
+    if (verdict.evict) void this.closeSession(verdict.evict);
+    return null;
+  }
+
+  /**
+   * Issue 17.8: revoking an agent ends its sessions (and their GET streams).
+   * They stop accepting requests at once; each closes after `graceMs`, so the
+   * answers to calls that were waiting ("withdrawn") still reach the client.
+   */
+  closeSessionsOf(agent: string, graceMs = 2000): void {
+    for (const [id, s] of [...this.sessions]) {
+      if (s.agent !== agent) continue;
+      this.sessions.delete(id);
+      setTimeout(() => void s.server.close().catch(() => {}), graceMs).unref();
+    }
   }
 
   private async closeSession(id: string): Promise<void> {
@@ -177,10 +220,18 @@ export class McpEndpoint {
                   },
                 })
                 .catch(() => {});
-      return pipeline.call(agent, req.params.name, req.params.arguments, {
-        signal: ctx.mcpReq.signal,
-        ...(progress ? { progress } : {}),
-      });
+      // Approval waiting in MCP's own terms where the client supports it (main/approvals/url-elicitation.ts).
+      return callWithApprovalUrl(
+        { approvalUrl: (id) => pipeline.approvalUrl?.(id) ?? null },
+        server,
+        ctx,
+        (noWait) =>
+          pipeline.call(agent, req.params.name, req.params.arguments, {
+            signal: ctx.mcpReq.signal,
+            ...(progress ? { progress } : {}),
+            ...(noWait ? { noWait } : {}),
+          }),
+      );
     });
     return server;
   }

@@ -35,7 +35,15 @@ export async function serveStatic(
   res: ServerResponse,
 ): Promise<boolean> {
   const rel = urlPath === '/' || !extname(urlPath) ? '/index.html' : urlPath;
-  const file = normalize(join(root, decodeURIComponent(rel)));
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rel);
+  } catch {
+    // A malformed escape (`/assets/x%ZZ.js`) names no file: a plain 404, not an error (issue 17, item 8).
+    return false;
+  }
+  if (decoded.includes('\0')) return false;
+  const file = normalize(join(root, decoded));
   if (!file.startsWith(normalize(root.endsWith(sep) ? root : root + sep))) return false;
   let body: Buffer;
   try {

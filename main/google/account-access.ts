@@ -33,7 +33,7 @@ export class GoogleToolError extends Error {
 }
 
 export interface GoogleAccountAccess {
-  /** Connected accounts, default (first connected) first. */
+  /** Connected accounts, the default first (even while it needs reconnecting). */
   accounts(): GoogleAccountInfo[];
   /** A valid access token for the account, refreshed when needed; throws GoogleToolError. */
   accessToken(email: string): Promise<string>;

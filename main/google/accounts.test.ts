@@ -81,7 +81,7 @@ describe('access tokens (issue 5, item 6)', () => {
     expect(result.isError).toBe(true);
     expect(result.content[0]).toMatchObject({
       type: 'text',
-      text: expect.stringMatching(/^OAUTH_REVOKED: Reconnect alice@example.com in Airlock/),
+      text: expect.stringMatching(/^Reconnect alice@example.com in Airlock.*\[OAUTH_REVOKED\]$/),
     });
     // Reconnecting brings it back.
     kit.fake.refreshFailure = null;
@@ -117,7 +117,7 @@ describe('access tokens (issue 5, item 6)', () => {
       message: expect.stringContaining('Unlock the system keychain'),
     });
     expect(googleErrorResult(err).content[0]).toMatchObject({
-      text: expect.stringMatching(/^VAULT_LOCKED: /),
+      text: expect.stringMatching(/^Unlock the system keychain.*\[VAULT_LOCKED\]$/),
     });
     kit.vault.failure = null;
     expect(fresh.accounts()[0]!.state).toBe('connected');
@@ -174,7 +174,7 @@ describe('authorized fetch: Google API errors become typed errors', () => {
     const e429 = await fail(kit.accounts.fetch('alice@example.com', profile));
     expect(e429).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 17 });
     expect(googleErrorResult(e429).content[0]).toMatchObject({
-      text: expect.stringContaining('Retry after 17 seconds'),
+      text: expect.stringContaining('Try again in 17 seconds. [RATE_LIMITED]'),
     });
     const at = new Date(Date.now() + 42_000).toISOString();
     kit.fake.apiFailures.push({

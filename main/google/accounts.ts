@@ -6,18 +6,16 @@ import {
   type GoogleAccountAccess,
   type GoogleAccountInfo,
 } from './account-access.js';
-import { ClientMissingError, GoogleClientStore } from './client-store.js';
+import { authorizedFetch } from './authorized-fetch.js';
+import { GoogleClientStore } from './client-store.js';
+import type { GoogleClientCredentials } from './client-config.js';
 import { resolveEndpoints, type GoogleEndpoints } from './endpoints.js';
-import {
-  apiError,
-  describeOAuthError,
-  refreshError,
-  revokedMessage,
-  vaultToolError,
-} from './errors.js';
+import { refreshError, revokedMessage, vaultToolError } from './errors.js';
 import type { Grant } from './oauth/connect-flow.js';
 import { GoogleOAuth } from './oauth/google-oauth.js';
+import { revokeAtGoogle } from './revoke.js';
 import type { GoogleAccountSettings } from '../platform/google-settings-schema.js';
+import { AccountRoster } from './account-roster.js';
 import { TokenStore, type TokenBundle } from './token-store.js';
 import { isVaultError } from '../platform/vault/vault.js';
 
@@ -43,13 +41,15 @@ export interface DisconnectResult {
 
 /**
  * Connected Google accounts and their tokens (issue 5, items 3, 5–7). The
- * list lives in settings; each grant lives in the vault as `google:<email>`.
+ * list lives in settings (AccountRoster); each grant lives in the vault as `google:<email>`.
  * Access tokens are refreshed ahead of expiry with one refresh in flight per
  * account; a revoked grant turns the account `needs_reconnect` and every
  * caller gets an error that says so — never a silent failure.
  */
 export class GoogleAccounts implements GoogleAccountAccess {
   readonly client: GoogleClientStore;
+  /** The account list and the default, in settings. */
+  readonly roster: AccountRoster;
   private readonly tokens: TokenStore;
   private readonly cache = new Map<string, TokenBundle>();
   private readonly inflight = new Map<string, Promise<string>>();
@@ -58,6 +58,7 @@ export class GoogleAccounts implements GoogleAccountAccess {
 
   constructor(private readonly d: GoogleAccountsDeps) {
     this.client = new GoogleClientStore(d);
+    this.roster = new AccountRoster(d.settings, () => this.changed(), d.logger);
     this.tokens = new TokenStore(d.vault);
     this.now = d.now ?? Date.now;
   }
@@ -70,17 +71,14 @@ export class GoogleAccounts implements GoogleAccountAccess {
     return this.endpoints().apiRoot;
   }
 
-  /** Every account in settings, the default (first connected) first. */
+  /** Every account in settings, the default first (see AccountRoster). */
   accounts(): GoogleAccountInfo[] {
-    const all = this.d.settings.get().google.accounts.map(info);
-    const first = all.findIndex((a) => a.state === 'connected');
-    if (first > 0) all.unshift(...all.splice(first, 1));
-    return all;
+    return this.roster.all();
   }
 
   /** The settings entries in connection order (for views: connectedAt, detail). */
   accountSettings(): GoogleAccountSettings[] {
-    return this.d.settings.get().google.accounts;
+    return this.roster.entries();
   }
 
   /** The preferred consent-callback port from settings, if any. */
@@ -88,22 +86,18 @@ export class GoogleAccounts implements GoogleAccountAccess {
     return this.d.settings.get().google.callbackPort || undefined;
   }
 
+  /** The default account, even while it needs reconnecting (issue 18.2). */
   defaultAccount(): GoogleAccountInfo | null {
-    return this.accounts().find((a) => a.state === 'connected') ?? null;
+    return this.roster.defaultAccount();
+  }
+
+  setDefault(email: string): GoogleAccountInfo {
+    return this.roster.setDefault(email);
   }
 
   /** The account asked for (case-insensitive), or the default; NO_ACCOUNT otherwise. */
   resolve(email?: string): GoogleAccountInfo {
-    const all = this.accounts();
-    const hit = email ? all.find((a) => a.email === email.toLowerCase()) : this.defaultAccount();
-    if (hit) return hit;
-    const known = all.map((a) => a.email).join(', ') || 'none';
-    throw new GoogleToolError(
-      'NO_ACCOUNT',
-      email
-        ? `${email} is not connected to Airlock (connected: ${known}).`
-        : 'No Google account is connected to Airlock. Connect one: airlock connect google.',
-    );
+    return this.roster.resolve(email);
   }
 
   onChange(listener: () => void): () => void {
@@ -117,7 +111,7 @@ export class GoogleAccounts implements GoogleAccountAccess {
     if (acct.state === 'needs_reconnect')
       throw new GoogleToolError(
         'OAUTH_REVOKED',
-        revokedMessage(acct.email, this.settingsOf(acct.email)?.detail),
+        revokedMessage(acct.email, this.roster.of(acct.email)?.detail),
       );
     const cached = this.cache.get(acct.email);
     if (cached && this.fresh(cached)) return cached.accessToken;
@@ -135,22 +129,8 @@ export class GoogleAccounts implements GoogleAccountAccess {
    * one retry; any other non-2xx becomes a GoogleToolError (OAUTH_SCOPE,
    * RATE_LIMITED with its retry hint, …).
    */
-  async fetch(email: string, url: string | URL, init: RequestInit = {}): Promise<Response> {
-    const acct = this.resolve(email);
-    const send = async () => {
-      const headers = new Headers(init.headers);
-      headers.set('authorization', `Bearer ${await this.accessToken(acct.email)}`);
-      return fetch(url, { ...init, headers });
-    };
-    let res = await send();
-    if (res.status === 401) {
-      await res.body?.cancel();
-      this.expire(acct.email);
-      res = await send();
-    }
-    if (res.ok) return res;
-    const body = await res.text().catch(() => '');
-    throw apiError(res.status, body, res.headers, acct.email);
+  fetch(email: string, url: string | URL, init: RequestInit = {}): Promise<Response> {
+    return authorizedFetch(this, this.resolve(email).email, url, init);
   }
 
   /** An API answered 401 to this token: the next use refreshes, unless a newer token already replaced it. */
@@ -183,54 +163,28 @@ export class GoogleAccounts implements GoogleAccountAccess {
     this.secret(bundle);
     await this.tokens.write(email, bundle);
     this.cache.set(email, bundle);
-    this.d.settings.update((s) => {
-      const entry: GoogleAccountSettings = {
-        email,
-        readOnly: grant.readOnly,
-        scopes,
-        state: 'connected',
-        connectedAt: bundle.grantedAt,
-      };
-      const i = s.google.accounts.findIndex((a) => a.email === email);
-      if (i >= 0) s.google.accounts[i] = entry;
-      else s.google.accounts.push(entry);
-    });
     this.d.logger?.info('google account connected', { email, readOnly: grant.readOnly, scopes });
-    this.changed();
+    this.roster.put({
+      email,
+      readOnly: grant.readOnly,
+      scopes,
+      state: 'connected',
+      connectedAt: bundle.grantedAt,
+    });
   }
 
   /** Revokes the grant at Google (best effort), deletes the vault entry, removes the account. */
   async disconnect(email: string): Promise<DisconnectResult> {
     const acct = this.resolve(email);
     const bundle = await this.tokens.read(acct.email); // a keychain failure throws here: nothing changed
-    let revoked = false;
-    let detail: string | undefined;
-    if (bundle) {
-      try {
-        await new GoogleOAuth({
-          client: await this.client.credentials(),
-          endpoints: this.endpoints(),
-          timeoutMs: this.d.requestTimeoutMs ?? 15_000,
-        }).revoke(bundle.refreshToken);
-        revoked = true;
-      } catch (err) {
-        const f = describeOAuthError(err);
-        // invalid_token: Google no longer knows the token — the grant is already gone.
-        if (f.error === 'invalid_token') revoked = true;
-        else
-          detail = `Google could not be told to revoke access (${err instanceof ClientMissingError ? 'no OAuth client' : (f.network ?? f.error ?? `HTTP ${f.status}`)}); remove Airlock at https://myaccount.google.com/permissions.`;
-      }
-    } else {
-      detail =
-        'No stored grant was found; remove Airlock at https://myaccount.google.com/permissions if it is still listed.';
-    }
+    const { revoked, detail } = await revokeAtGoogle(
+      async () => this.oauth(await this.client.credentials(), 15_000),
+      bundle?.refreshToken,
+    );
     await this.tokens.delete(acct.email);
     this.cache.delete(acct.email);
-    this.d.settings.update((s) => {
-      s.google.accounts = s.google.accounts.filter((a) => a.email !== acct.email);
-    });
     this.d.logger?.info('google account disconnected', { email: acct.email, revoked });
-    this.changed();
+    this.roster.remove(acct.email);
     return { email: acct.email, revoked, ...(detail ? { detail } : {}) };
   }
 
@@ -272,11 +226,7 @@ export class GoogleAccounts implements GoogleAccountAccess {
     }
     let oauth: GoogleOAuth;
     try {
-      oauth = new GoogleOAuth({
-        client,
-        endpoints: this.endpoints(),
-        timeoutMs: this.d.requestTimeoutMs ?? 30_000,
-      });
+      oauth = this.oauth(client, 30_000);
     } catch (err) {
       throw new GoogleToolError('GOOGLE_API', err instanceof Error ? err.message : String(err)); // a bad endpoint override
     }
@@ -289,7 +239,7 @@ export class GoogleAccounts implements GoogleAccountAccess {
       this.d.logger?.warn('google token refresh failed', { email, code: r.error.code });
       throw r.error;
     }
-    // A refresh answer usually has no refresh_token: keep the old one (FIELD-NOTES, "Google").
+    // A refresh answer usually has no refresh_token: keep the old one (RFC 6749 §6).
     const next: TokenBundle = {
       ...bundle,
       accessToken: answer.accessToken,
@@ -308,30 +258,21 @@ export class GoogleAccounts implements GoogleAccountAccess {
       this.d.logger?.warn('could not store the refreshed google access token', { email });
     }
     if (answer.scopes && answer.scopes.join(' ') !== bundle.scopes.join(' '))
-      this.updateAccount(email, (a) => void (a.scopes = next.scopes));
+      this.roster.update(email, (a) => void (a.scopes = next.scopes));
     return next.accessToken;
+  }
+
+  private oauth(client: GoogleClientCredentials, timeoutMs: number): GoogleOAuth {
+    return new GoogleOAuth({
+      client,
+      endpoints: this.endpoints(),
+      timeoutMs: this.d.requestTimeoutMs ?? timeoutMs,
+    });
   }
 
   private markNeedsReconnect(email: string, detail: string): void {
     this.cache.delete(email);
-    this.updateAccount(email, (a) => {
-      a.state = 'needs_reconnect';
-      a.detail = detail;
-    });
-    this.d.logger?.warn('google account needs reconnecting', { email, detail });
-  }
-
-  private updateAccount(email: string, change: (a: GoogleAccountSettings) => void): void {
-    if (!this.settingsOf(email)) return;
-    this.d.settings.update((s) => {
-      const a = s.google.accounts.find((x) => x.email === email);
-      if (a) change(a);
-    });
-    this.changed();
-  }
-
-  private settingsOf(email: string): GoogleAccountSettings | undefined {
-    return this.d.settings.get().google.accounts.find((a) => a.email === email);
+    this.roster.markNeedsReconnect(email, detail);
   }
 
   private fresh(b: TokenBundle): boolean {
@@ -354,8 +295,4 @@ export class GoogleAccounts implements GoogleAccountAccess {
       }
     }
   }
-}
-
-function info(a: GoogleAccountSettings): GoogleAccountInfo {
-  return { email: a.email, readOnly: a.readOnly, scopes: a.scopes, state: a.state };
 }

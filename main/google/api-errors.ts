@@ -1,10 +1,9 @@
 /**
  * Reading Google's error answers, shared by the account/OAuth, Gmail and
- * Calendar error mapping. Google API errors are
+ * Calendar error mapping (classified once, in failure.ts). Google API errors are
  * `{ error: { code, message, status, errors: [{ reason }], details: [{ reason }] } }`
  * (AIP-193; cloud.google.com/apis/design/errors); the OAuth endpoints answer
- * `{ error, error_description }` (RFC 6749 §5.2). Each caller keeps its own
- * classification and wording: the APIs document different reasons.
+ * `{ error, error_description }` (RFC 6749 §5.2).
  */
 
 export interface GoogleErrorBody {
@@ -60,8 +59,8 @@ export function retryAfterSeconds(
 }
 
 /** The Retry-After of a fetch `Headers` or a gaxios header record. */
-export function retryAfterHeader(headers: unknown): number | undefined {
-  return retryAfterSeconds(headerOf(headers, 'retry-after'));
+export function retryAfterHeader(headers: unknown, now = Date.now()): number | undefined {
+  return retryAfterSeconds(headerOf(headers, 'retry-after'), now);
 }
 
 function headerOf(headers: unknown, name: string): string | undefined {

@@ -1,7 +1,7 @@
 import { errorResult, type CallToolResult } from '../tools/types.js';
 import { isVaultError } from '../platform/vault/vault.js';
 import { GoogleToolError } from './account-access.js';
-import { readErrorBody, retryAfterHeader } from './api-errors.js';
+import { classify, classifyResponse, tryAgainIn } from './failure.js';
 
 /**
  * Turning Google's failures into errors an agent (and a user) can act on
@@ -21,32 +21,17 @@ export interface OAuthFailure {
   network?: string;
 }
 
-interface HttpLikeError {
-  status?: number;
-  code?: string | number;
-  message?: string;
-  response?: { status?: number; data?: unknown; headers?: unknown };
-}
-
 /** Reads the parts of a GaxiosError (or any fetch-like failure) that are safe to repeat. */
 export function describeOAuthError(err: unknown): OAuthFailure {
-  const e = (err ?? {}) as HttpLikeError;
-  const status = e.response?.status ?? e.status;
-  if (!status) {
-    const code =
-      typeof e.code === 'string'
-        ? e.code
-        : (err as Error)?.name === 'TimeoutError'
-          ? 'timeout'
-          : 'no answer';
-    return { network: code };
+  const f = classify(err);
+  if (f.status === undefined) return { network: f.networkCode ?? 'no answer' };
+  const out: OAuthFailure = { status: f.status };
+  if (f.oauthError) {
+    out.error = f.oauthError;
+    const description = f.message.slice(f.oauthError.length + 2);
+    if (description) out.description = description;
   }
-  const data = readErrorBody(e.response?.data);
-  const out: OAuthFailure = { status };
-  if (data.oauthError) out.error = data.oauthError;
-  if (data.oauthDescription) out.description = data.oauthDescription;
-  const retry = retryAfterHeader(e.response?.headers);
-  if (retry !== undefined) out.retryAfterSeconds = retry;
+  if (f.retryAfterSeconds !== undefined) out.retryAfterSeconds = f.retryAfterSeconds;
   return out;
 }
 
@@ -57,52 +42,50 @@ export function refreshError(
 ): { error: GoogleToolError; revoked: boolean; detail?: string } {
   if (err instanceof GoogleToolError) return { error: err, revoked: false };
   if (isVaultError(err)) return { error: vaultToolError(err.code, err.message), revoked: false };
-  const f = describeOAuthError(err);
-  const said = [f.error, f.description].filter(Boolean).join(': ');
-  if (f.error === 'invalid_grant') {
-    // Revoked at myaccount.google.com, expired (7 days while the consent screen is
-    // "Testing", 6 months unused), password change, or too many tokens (FIELD-NOTES).
-    const detail = `Google no longer accepts Airlock's access (${said}).`;
-    return {
-      error: new GoogleToolError('OAUTH_REVOKED', revokedMessage(email, detail)),
-      revoked: true,
-      detail,
-    };
-  }
-  if (f.status === 429 || f.error === 'rate_limit_exceeded') {
-    return {
-      error: new GoogleToolError(
-        'RATE_LIMITED',
-        `Google is rate-limiting token refreshes for ${email}.`,
-        f.retryAfterSeconds ?? 30,
-      ),
-      revoked: false,
-    };
-  }
-  if (f.error === 'invalid_client' || f.error === 'unauthorized_client') {
-    return {
-      error: new GoogleToolError(
-        'GOOGLE_API',
-        `Google rejected Airlock's OAuth client (${said}). The client may have been deleted or its secret reset: import it again with "airlock google client import FILE", then reconnect ${email}.`,
-      ),
-      revoked: false,
-    };
-  }
-  if (f.network)
-    return {
-      error: new GoogleToolError(
-        'GOOGLE_API',
-        `Could not reach Google to refresh access for ${email} (${f.network}). Check the network and try again.`,
-      ),
-      revoked: false,
-    };
-  return {
-    error: new GoogleToolError(
-      'GOOGLE_API',
-      `Refreshing access for ${email} failed (HTTP ${f.status}${said ? `, ${said}` : ''}). Try again shortly.`,
-    ),
+  const f = classify(err);
+  const said = f.oauthError ? f.message : '';
+  const fail = (message: string, retry?: number) => ({
+    error: new GoogleToolError('GOOGLE_API', message, retry),
     revoked: false,
-  };
+  });
+  switch (f.kind) {
+    case 'revoked': {
+      // Revoked at myaccount.google.com, expired (7 days while the consent screen is
+      // "Testing", 6 months unused), password change, or too many tokens (Google, "OAuth 2.0": refresh token expiration).
+      const detail = `Google no longer accepts Airlock's access (${said}).`;
+      return {
+        error: new GoogleToolError('OAUTH_REVOKED', revokedMessage(email, detail)),
+        revoked: true,
+        detail,
+      };
+    }
+    case 'rate-limited':
+      return {
+        error: new GoogleToolError(
+          'RATE_LIMITED',
+          `Google is rate-limiting token refreshes for ${email}.`,
+          f.retryAfterSeconds ?? 30,
+        ),
+        revoked: false,
+      };
+    case 'client':
+      return fail(
+        `Google rejected Airlock's OAuth client (${said}). The client may have been deleted or its secret reset: import it again with "airlock google client import FILE", then reconnect ${email}.`,
+      );
+    case 'network':
+    case 'aborted':
+      return fail(
+        `Could not reach Google to refresh access for ${email} (${f.networkCode ?? f.kind}). Check the network and try again.`,
+      );
+    default:
+      if (f.status === undefined)
+        return fail(
+          `Could not reach Google to refresh access for ${email} (no answer). Check the network and try again.`,
+        );
+      return fail(
+        `Refreshing access for ${email} failed (HTTP ${f.status}${said ? `, ${said}` : ''}). Try again shortly.`,
+      );
+  }
 }
 
 export function revokedMessage(email: string, detail?: string): string {
@@ -120,14 +103,6 @@ export function vaultToolError(
   return new GoogleToolError(code, `${hint} (${message})`);
 }
 
-const RATE_REASONS = new Set([
-  'rateLimitExceeded',
-  'userRateLimitExceeded',
-  'quotaExceeded',
-  'RATE_LIMIT_EXCEEDED',
-]);
-const SCOPE_REASONS = new Set(['insufficientPermissions', 'ACCESS_TOKEN_SCOPE_INSUFFICIENT']);
-
 /**
  * A non-2xx answer of a Google API (AIP-193 JSON error shape) as a typed
  * error: 403 for a missing scope → OAUTH_SCOPE; 429 and 403 rate-limit
@@ -139,57 +114,42 @@ export function apiError(
   headers: Headers | Record<string, unknown> | undefined,
   email: string,
 ): GoogleToolError {
-  const b = readErrorBody(body);
-  const reasons = [...b.reasons, ...b.detailReasons];
-  const message =
-    b.message ??
-    (b.oauthError ? [b.oauthError, b.oauthDescription].filter(Boolean).join(': ') : '');
-  const quoted = message ? ` Google said: "${message}".` : '';
-  if (status === 429 || reasons.some((r) => RATE_REASONS.has(r))) {
-    const after =
-      retryAfterHeader(headers) ?? retryAfterFromMessage(message) ?? (status === 429 ? 30 : 60);
-    return new GoogleToolError(
-      'RATE_LIMITED',
-      `Google rate limit reached for ${email}.${quoted}`,
-      after,
-    );
+  const f = classifyResponse(status, body, headers);
+  const quoted = f.message ? ` Google said: "${f.message}".` : '';
+  switch (f.kind) {
+    case 'rate-limited':
+      return new GoogleToolError(
+        'RATE_LIMITED',
+        `Google rate limit reached for ${email}.${quoted}`,
+        f.retryAfterSeconds ?? (status === 429 ? 30 : 60),
+      );
+    case 'scope':
+      return new GoogleToolError(
+        'OAUTH_SCOPE',
+        `${email} has not granted Airlock the permission this needs. Reconnect ${email} in Airlock and allow every requested access.${quoted}`,
+      );
+    case 'auth':
+      return new GoogleToolError(
+        'OAUTH_REVOKED',
+        revokedMessage(email, `Google rejected the access token.${quoted}`),
+      );
+    default:
+      return new GoogleToolError(
+        'GOOGLE_API',
+        `Google answered HTTP ${status} for ${email}.${quoted}`,
+      );
   }
-  if (
-    status === 403 &&
-    (reasons.some((r) => SCOPE_REASONS.has(r)) ||
-      /insufficient authentication scopes/i.test(message))
-  ) {
-    return new GoogleToolError(
-      'OAUTH_SCOPE',
-      `${email} has not granted Airlock the permission this needs. Reconnect ${email} in Airlock and allow every requested access.${quoted}`,
-    );
-  }
-  if (status === 401)
-    return new GoogleToolError(
-      'OAUTH_REVOKED',
-      revokedMessage(email, `Google rejected the access token.${quoted}`),
-    );
-  return new GoogleToolError('GOOGLE_API', `Google answered HTTP ${status} for ${email}.${quoted}`);
 }
 
 /**
- * The `isError` result a Google tool returns for any failure: the agent reads
- * the code and what to do; nothing secret is included.
+ * The one text and shape of a failed Google tool call, Gmail and Calendar
+ * alike: what happened and what to do, the retry hint, then the code in
+ * brackets at the end; the same facts in `structuredContent.error`. Nothing
+ * secret is included.
  */
-export function googleErrorResult(err: unknown): CallToolResult {
-  const e =
-    err instanceof GoogleToolError
-      ? err
-      : isVaultError(err)
-        ? vaultToolError(err.code, err.message)
-        : null;
-  if (!e)
-    return errorResult(
-      `Google request failed: ${err instanceof Error ? err.message : String(err)}`,
-    );
-  const retry =
-    e.retryAfterSeconds !== undefined ? ` Retry after ${e.retryAfterSeconds} seconds.` : '';
-  return errorResult(`${e.code}: ${e.message}${retry}`, {
+export function toolErrorResult(e: GoogleToolError): CallToolResult {
+  const retry = e.retryAfterSeconds !== undefined ? ` ${tryAgainIn(e.retryAfterSeconds)}` : '';
+  return errorResult(`${e.message}${retry} [${e.code}]`, {
     structuredContent: {
       error: {
         code: e.code,
@@ -200,10 +160,9 @@ export function googleErrorResult(err: unknown): CallToolResult {
   });
 }
 
-/** Gmail says "User-rate limit exceeded.  Retry after 2026-01-01T00:00:00.000Z". */
-function retryAfterFromMessage(message: string, now = Date.now()): number | undefined {
-  const m = /retry after (\S+)/i.exec(message);
-  if (!m?.[1]) return undefined;
-  const at = Date.parse(m[1]);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+/** toolErrorResult for anything thrown: a GoogleToolError, a vault error, or something unexpected. */
+export function googleErrorResult(err: unknown): CallToolResult {
+  if (err instanceof GoogleToolError) return toolErrorResult(err);
+  if (isVaultError(err)) return toolErrorResult(vaultToolError(err.code, err.message));
+  return errorResult(`Google request failed: ${err instanceof Error ? err.message : String(err)}`);
 }

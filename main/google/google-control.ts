@@ -204,6 +204,20 @@ export class GoogleControl {
     }
   }
 
+  async setDefaultGoogleAccount(email: string): Promise<GoogleAccountView[]> {
+    if (typeof email !== 'string' || !email)
+      throw new ControlError('INVALID', 'setDefaultGoogleAccount expects an e-mail address.');
+    try {
+      this.d.accounts.setDefault(email);
+    } catch (err) {
+      if (err instanceof GoogleToolError && err.code === 'NO_ACCOUNT')
+        throw new ControlError('NOT_FOUND', err.message);
+      throw err;
+    }
+    this.d.events?.emit({ type: 'state.changed' });
+    return this.views();
+  }
+
   /** Cancels flows still waiting and closes their listeners. */
   stop(): void {
     for (const f of this.flows.values())

@@ -41,6 +41,8 @@ export const libs = {
   mammoth: lazy(() => import('mammoth')),
   /** unpdf (pdf.js): PDF attachments. */
   unpdf: lazy(() => import('unpdf')),
+  /** meros: multipart/mixed answers of Gmail's batch endpoint. */
+  meros: lazy(() => import('meros/browser')),
   /** open: the system browser, for the CLI's consent step. */
   open: lazy(() => import('open')),
 };

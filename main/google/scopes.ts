@@ -2,7 +2,7 @@
  * The scopes Airlock asks Google for (issue 5, "Scopes"): the narrowest set
  * that covers the Gmail and Calendar tools. Never `https://mail.google.com/`
  * (full access incl. permanent delete): Airlock trashes instead
- * (FIELD-NOTES, "Google"). Scope meanings: developers.google.com/gmail/api/auth/scopes,
+ * (docs/google.md). Scope meanings: developers.google.com/gmail/api/auth/scopes,
  * developers.google.com/calendar/api/auth.
  */
 const G = 'https://www.googleapis.com/auth/';

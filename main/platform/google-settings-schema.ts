@@ -41,8 +41,13 @@ export const googleSettingsSchema = z.strictObject({
       importedAt: z.string(),
     })
     .optional(),
-  /** Connected accounts in connection order; the first connected one is the default. */
+  /** Connected accounts in connection order. */
   accounts: z.array(googleAccountSchema).default([]),
+  /**
+   * The account Google tools use without an `account` argument (set from the Accounts page or
+   * `airlock google default EMAIL`). Absent or no longer listed: the first connected account.
+   */
+  defaultAccount: z.string().optional(),
   /**
    * Preferred port for the consent callback listener (for firewalls that need a fixed one).
    * Absent or 0: any free port, which Google accepts for Desktop clients (RFC 8252 §7.3).

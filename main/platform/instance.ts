@@ -7,6 +7,8 @@ export interface ServerInfo {
   pid: number;
   version: string;
   startedAt: string;
+  /** The local control channel (issue 19): Unix socket or Windows named pipe. */
+  controlSocket?: string;
 }
 
 export class AlreadyRunningError extends Error {

@@ -117,7 +117,7 @@ export class LoopbackListener {
     } catch (err) {
       if (!o.preferredPort) throw err;
       // A taken callback port is the classic failure of local OAuth helpers
-      // (FIELD-NOTES, "Google"): loopback redirects accept any port, so take another.
+      // (RFC 8252 §7.3: loopback redirects accept any port), so take another.
       port = await listen(server, 0);
       o.onPortFallback?.(port, (err as NodeJS.ErrnoException).code ?? String(err));
     }

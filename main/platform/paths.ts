@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -13,12 +13,50 @@ export function defaultDataDir(
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'airlock');
 }
 
-/** `--data-dir` beats `AIRLOCK_DATA_DIR` beats the per-OS default. Created 0700 if missing. */
+/**
+ * `--data-dir` beats `AIRLOCK_DATA_DIR` beats the per-OS default. Created
+ * 0700 if missing; an existing one is tightened (see tightenDataDir).
+ */
 export function resolveDataDir(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
   const chosen = flag ?? env.AIRLOCK_DATA_DIR ?? defaultDataDir(process.platform, env);
   const dir = resolve(chosen);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return realpathSync(dir);
+  const real = realpathSync(dir);
+  tightenDataDir(real);
+  return real;
+}
+
+/** The files and folders Airlock itself writes in the data directory. */
+const OURS_FILE = /^(settings\.json|server\.json|airlock\.(db|lock)(-wal|-shm|-journal)?|.+\.tmp)$/;
+const OURS_DIR = new Set(['logs', 'chromium']);
+
+/**
+ * Owner-only permissions on the data directory and what Airlock keeps in it
+ * (issue 17, item 5): the database holds approval arguments and results in
+ * clear, and a data directory made by an older version may be world-readable.
+ * Directories become 0700, files 0600. Only Airlock's own entries are
+ * touched (`--data-dir` could name a folder holding other things), and
+ * symbolic links are left alone (chmod would follow them out). Windows has no
+ * POSIX modes: there the per-user profile folder's ACL protects the data.
+ */
+export function tightenDataDir(dir: string, platform: NodeJS.Platform = process.platform): void {
+  if (platform === 'win32') return;
+  const tighten = (path: string, dirMode: boolean) => {
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st || st.isSymbolicLink()) return;
+    if (dirMode && st.isDirectory() && (st.mode & 0o777) !== 0o700) chmodSync(path, 0o700);
+    if (!dirMode && st.isFile() && (st.mode & 0o077) !== 0) chmodSync(path, st.mode & 0o700);
+  };
+  tighten(dir, true);
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (OURS_FILE.test(name)) tighten(path, false);
+    else if (OURS_DIR.has(name)) {
+      tighten(path, true);
+      if (name === 'logs' && lstatSync(path).isDirectory())
+        for (const log of readdirSync(path)) tighten(join(path, log), false);
+    }
+  }
 }
 
 export interface DataPaths {

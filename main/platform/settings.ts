@@ -42,6 +42,18 @@ export const remoteSchema = z.strictObject({
   headerNames: z.array(z.string()).default([]),
   hasToken: z.boolean().default(false),
   createdAt: z.string(),
+  /** A local server (issue 15; `url` is empty): its argv, cwd and plain env; secret env values are in the vault. */
+  stdio: z
+    .strictObject({
+      command: z.string().min(1),
+      args: z.array(z.string()).default([]),
+      cwd: z.string().optional(),
+      env: z.record(z.string(), z.string()).default({}),
+      secretEnvNames: z.array(z.string()).default([]),
+    })
+    .optional(),
+  /** The client it was imported from (main/clients/), if any. */
+  origin: z.string().optional(),
 });
 export type RemoteSettings = z.infer<typeof remoteSchema>;
 

@@ -35,6 +35,7 @@ function cli(
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [AIRLOCK_BIN, ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, AIRLOCK_TEST_X_TEAM: 'blue-team-42' },
     });
     let stdout = '';
     let stderr = '';
@@ -58,8 +59,10 @@ async function upstream(): Promise<FakeUpstream> {
 function filesWith(dir: string, needle: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) return filesWith(p, needle);
-    return readFileSync(p).includes(needle) ? [p] : [];
+    const st = statSync(p);
+    if (st.isDirectory()) return filesWith(p, needle);
+    // Regular files only: a running server's control socket cannot be read.
+    return st.isFile() && readFileSync(p).includes(needle) ? [p] : [];
   });
 }
 
@@ -76,7 +79,16 @@ describe.skipIf(!KEYRING)('airlock remote (CLI, OS keychain)', () => {
     };
 
     const added = await run(
-      ['remote', 'add', 'svc', up.url, '--header', 'X-Team: blue-team-42', '--bearer-stdin'],
+      // Header values never on the command line (issue 17.8): from the environment.
+      [
+        'remote',
+        'add',
+        'svc',
+        up.url,
+        '--header-env',
+        'X-Team=AIRLOCK_TEST_X_TEAM',
+        '--bearer-stdin',
+      ],
       `${TOKEN}\n`,
     );
     expect(added.stderr).toBe('');

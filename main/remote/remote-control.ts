@@ -23,6 +23,13 @@ import {
 } from './validate.js';
 import { LOGIN_TIMEOUT_MS } from './oauth/logins.js';
 import { validateLoginOptions } from './oauth/validate-login.js';
+import {
+  addLocal,
+  localView,
+  refuseSignIn,
+  removeLocal,
+  updateLocal,
+} from './stdio/stdio-control.js';
 
 export interface RemoteControlDeps {
   settings: SettingsStore;
@@ -55,6 +62,10 @@ export class RemoteControl {
     if (!input || typeof input !== 'object')
       throw new ControlError('INVALID', 'addRemote expects { name, url, headers?, bearerToken? }.');
     const name = validateRemoteName(input.name);
+    if (input.stdio !== undefined) {
+      await addLocal(this.d, name, input);
+      return this.added(name);
+    }
     const url = validateRemoteUrl(input.url);
     const headers = validateHeaders(input.headers);
     const bearer = input.bearerToken === undefined ? null : validateToken(input.bearerToken);
@@ -76,12 +87,18 @@ export class RemoteControl {
           headerNames: Object.keys(headers),
           hasToken: bearer !== null,
           createdAt: new Date().toISOString(),
+          ...(typeof input.origin === 'string' && input.origin ? { origin: input.origin } : {}),
         });
       });
     } catch (err) {
       await deleteSecrets(this.d.vault, name).catch(() => {});
       throw new ControlError('INVALID', err instanceof Error ? err.message : String(err));
     }
+    return this.added(name);
+  }
+
+  /** Starts the new or changed server and returns its view once its first attempt is over. */
+  private async added(name: string): Promise<RemoteView> {
     await this.d.manager.sync(name);
     this.d.events.emit({ type: 'state.changed' });
     return this.view(this.find(name));
@@ -91,6 +108,10 @@ export class RemoteControl {
     const cfg = this.find(name);
     if (!patch || typeof patch !== 'object')
       throw new ControlError('INVALID', 'updateRemote expects a patch object.');
+    if (cfg.stdio || patch.stdio !== undefined) {
+      await updateLocal(this.d, cfg, patch);
+      return this.added(cfg.name);
+    }
     const url = patch.url === undefined ? undefined : validateRemoteUrl(patch.url).href;
     if (patch.enabled !== undefined && typeof patch.enabled !== 'boolean')
       throw new ControlError('INVALID', 'enabled must be true or false.');
@@ -128,6 +149,7 @@ export class RemoteControl {
     await this.d.manager.sync(cfg.name);
     // Per-tool settings (`remote:<name>/…`) stay: re-adding the server keeps the user's choices.
     await deleteSecrets(this.d.vault, cfg.name);
+    await removeLocal(this.d, cfg.name);
     this.d.manager.forgetSession(cfg.name);
     this.d.events.emit({ type: 'state.changed' });
   }
@@ -135,6 +157,7 @@ export class RemoteControl {
   /** Starts an OAuth sign-in (issue 10); the user finishes it in the browser. */
   async loginRemote(name: string, options: RemoteLoginOptions = {}): Promise<RemoteLoginStart> {
     const cfg = this.find(name);
+    refuseSignIn(cfg);
     const o = validateLoginOptions(options);
     const session = await this.d.manager.session(cfg.name);
     if (!session)
@@ -180,6 +203,7 @@ export class RemoteControl {
   /** Forgets the OAuth tokens (revoking them where the server supports it) and disconnects. */
   async logoutRemote(name: string): Promise<RemoteLogoutResult> {
     const cfg = this.find(name);
+    refuseSignIn(cfg);
     const session = await this.d.manager.session(cfg.name);
     if (!session)
       throw new ControlError(
@@ -212,6 +236,11 @@ export class RemoteControl {
   async testRemote(input: Omit<RemoteInput, 'name'>): Promise<RemoteProbeResult> {
     if (!input || typeof input !== 'object')
       throw new ControlError('INVALID', 'testRemote expects { url, headers?, bearerToken? }.');
+    if (input.stdio !== undefined)
+      throw new ControlError(
+        'INVALID',
+        'testRemote takes a URL. Add a local server to see whether it starts.',
+      );
     const url = validateRemoteUrl(input.url);
     const headers = validateHeaders(input.headers);
     if (input.bearerToken !== undefined)
@@ -251,7 +280,8 @@ export class RemoteControl {
       toolCount: source?.tools().length ?? 0,
       ...info,
       createdAt: r.createdAt,
-      ...(r.hasToken ? {} : authOf(this.d.manager.peekSession(r.name)?.view())),
+      ...localView(this.d, r),
+      ...(r.hasToken || r.stdio ? {} : authOf(this.d.manager.peekSession(r.name)?.view())),
     };
   }
 }

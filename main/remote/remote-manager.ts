@@ -8,6 +8,8 @@ import { connectionOf, readSecrets, secretValues } from './secrets.js';
 import { RemoteLogins } from './oauth/logins.js';
 import { OAuthSession } from './oauth/session.js';
 import { OAuthStore } from './oauth/store.js';
+import { isStdio, StdioServers } from './stdio/stdio-config.js';
+import type { RemoteSettings } from '../platform/settings.js';
 
 interface Live {
   source: RemoteSource;
@@ -40,8 +42,11 @@ export class RemoteManager {
   private queue: Promise<unknown> = Promise.resolve();
   /** Running OAuth sign-ins; a completed one reconnects its server. */
   readonly logins: RemoteLogins;
+  /** Local (stdio) servers' launch and process monitors (issue 15). */
+  readonly stdio: StdioServers;
 
   constructor(private readonly d: RemoteManagerDeps) {
+    this.stdio = new StdioServers(d.vault, d.logger, d.timings?.connectMs);
     this.logins = new RemoteLogins({
       events: d.events,
       logger: d.logger,
@@ -66,6 +71,8 @@ export class RemoteManager {
         this.live.delete(name);
         await this.drop(entry);
       }
+      // Sources closed their processes one by one; this ends any straggler's process group.
+      await this.stdio.endAll();
     });
   }
 
@@ -79,7 +86,7 @@ export class RemoteManager {
    */
   async session(name: string): Promise<OAuthSession | undefined> {
     const cfg = this.d.settings.get().remotes.find((r) => r.name === name);
-    if (!cfg || cfg.hasToken) return undefined;
+    if (!cfg || cfg.hasToken || cfg.stdio) return undefined;
     let s = this.sessions.get(name);
     if (!s) {
       const store = new OAuthStore(this.d.vault, name, (v) => this.d.logger.registerSecret(v));
@@ -148,14 +155,13 @@ export class RemoteManager {
       if (current) {
         this.live.delete(name);
         await this.drop(current);
+        // A local server may have a process still starting (an attempt the source could not reach).
+        await this.stdio.end(name);
         this.d.logger.info('remote server removed', { server: name });
       }
       return { attempt: Promise.resolve() };
     }
-    const secrets = await readSecrets(this.d.vault, name);
-    for (const v of secretValues(secrets)) this.d.logger.registerSecret(v);
-    const auth = await this.session(name);
-    const conn = { ...connectionOf(cfg, secrets), ...(auth ? { auth } : {}) };
+    const conn = isStdio(cfg) ? await this.stdio.connection(cfg) : await this.urlConnection(cfg);
     if (current) return { attempt: current.source.reconfigure(conn) };
     const source = new RemoteSource(conn, {
       logger: this.d.logger,
@@ -181,6 +187,13 @@ export class RemoteManager {
     // Added at run time: the current tool set stays as it is until this server's first attempt is over
     // (issue 4, "Hot reload"), so a slow new server never holds up tools/list.
     return { attempt: source.settled().then(register) };
+  }
+
+  private async urlConnection(cfg: RemoteSettings) {
+    const secrets = await readSecrets(this.d.vault, cfg.name);
+    for (const v of secretValues(secrets)) this.d.logger.registerSecret(v);
+    const auth = await this.session(cfg.name);
+    return { ...connectionOf(cfg, secrets), ...(auth ? { auth } : {}) };
   }
 
   /** A sign-in saved new tokens: clear the "sign-in required" state and reconnect now. */

@@ -31,8 +31,10 @@ function filesWith(dir: string, needle: string): string[] {
   const hits: string[] = [];
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) hits.push(...filesWith(p, needle));
-    else if (readFileSync(p).includes(needle)) hits.push(p);
+    const st = statSync(p);
+    if (st.isDirectory()) hits.push(...filesWith(p, needle));
+    // Regular files only: a running server's control socket cannot be read.
+    else if (st.isFile() && readFileSync(p).includes(needle)) hits.push(p);
   }
   return hits;
 }

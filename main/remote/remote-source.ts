@@ -255,6 +255,7 @@ export class RemoteSource implements ToolSource {
             this.fail(new Error('connection closed'));
         },
         ...(this.conn.auth ? { authProvider: this.conn.auth } : {}),
+        ...(this.conn.stdio ? { stdio: this.conn.stdio } : {}),
       });
       holder.up = up;
       const tools = await listAllTools(up, this.t.listMs);

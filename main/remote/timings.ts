@@ -1,5 +1,6 @@
 /** Connection settings and time bounds of one remote server (issue 4, "Isolation"). */
 import type { OAuthSession } from './oauth/session.js';
+import type { StdioTarget } from './stdio/connect-stdio.js';
 
 /** What a source needs to reach its server; `headers` carries the secrets (Authorization included). */
 export interface RemoteConnection {
@@ -8,6 +9,8 @@ export interface RemoteConnection {
   headers: Record<string, string>;
   /** OAuth sign-in (issue 10) for servers without a static bearer token. */
   auth?: OAuthSession;
+  /** A local server (issue 15, main/remote/stdio/): the process to start instead of `url`. */
+  stdio?: StdioTarget;
 }
 
 export interface RemoteTimings {

@@ -2,8 +2,8 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { CallToolResult, ToolDefinition } from '../tools/types.js';
 
 /**
- * Results from remote servers are third-party content (DESIGN "A tool call,
- * end to end": result shaped with an untrusted-content marker). Two marks,
+ * Results from remote servers are third-party content (docs/architecture.md
+ * "A tool call": result shaped with an untrusted-content marker). Two marks,
  * one for programs and one for the model:
  *
  * - `_meta["airlock/untrusted"] = { source: "remote", server }` on the result

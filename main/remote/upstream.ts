@@ -11,6 +11,8 @@ import {
   type FetchLike,
   type Tool,
 } from '@modelcontextprotocol/client';
+import { connectStdio, type StdioTarget } from './stdio/connect-stdio.js';
+import { isStdioError } from './stdio/errors.js';
 
 /**
  * One connection to a remote MCP server, shared by RemoteSource and
@@ -18,15 +20,15 @@ import {
  * gateway uses (issue 4, "Probe").
  *
  * - Version negotiation `auto`: a 2026-07-28 server gets the modern era, a
- *   2025 server the `initialize` handshake (FIELD-NOTES "MCP protocol and
- *   clients").
+ *   2025 server the `initialize` handshake (MCP spec,
+ *   "Versioning").
  * - Streamable HTTP first; on 400/404/405 to that POST, the legacy HTTP+SSE
  *   transport, as the spec's backwards-compatibility section prescribes
  *   (MCP 2025-03-26, transports, "Backwards Compatibility").
  * - Headers (including the bearer token) are added by a fetch wrapper so they
  *   reach every request of either transport, the SSE GET included.
  */
-export type TransportKind = 'streamable-http' | 'sse';
+export type TransportKind = 'streamable-http' | 'sse' | 'stdio';
 
 export interface UpstreamOptions {
   url: URL;
@@ -46,6 +48,8 @@ export interface UpstreamOptions {
    * the bearer token before every request and tells it about a 401.
    */
   authProvider?: AuthProvider;
+  /** A local server (issue 15): start this process and speak MCP over its stdio instead of `url`. */
+  stdio?: StdioTarget;
 }
 
 export interface Upstream {
@@ -65,6 +69,7 @@ export class UpstreamTimeoutError extends Error {
 }
 
 export async function connectUpstream(o: UpstreamOptions): Promise<Upstream> {
+  if (o.stdio) return connectStdio(o, o.stdio);
   const deadline = Date.now() + o.timeoutMs;
   try {
     return await attempt(o, 'streamable-http', deadline);
@@ -206,6 +211,7 @@ export function isTimeout(err: unknown): boolean {
 
 /** Short, user-facing reason for a failed connection, as the status line shows it. */
 export function describeFailure(err: unknown): string {
+  if (isStdioError(err)) return err.message;
   const status = httpStatusOf(err);
   if (status === 401) return '401 from server: the token is missing, wrong or expired';
   if (err instanceof InsufficientScopeError)

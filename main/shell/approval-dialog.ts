@@ -6,16 +6,25 @@ import {
   type Decision,
 } from '../../common/contract/index.js';
 import type { Logger } from '../platform/log.js';
-import { approvalArguments, approvalHeadline, approvalSubline } from './approval-text.js';
+import {
+  approvalArguments,
+  approvalHeadline,
+  approvalSubline,
+  dialogArguments,
+} from './approval-text.js';
 
 /** Button order of the dialog; Deny is both the default and the Escape answer. */
-export const DIALOG_BUTTONS = ['Allow once', 'Always allow', 'Deny'] as const;
-const DECISIONS: Decision[] = [
+export const DIALOG_BUTTONS = ['Allow once', 'Always allow…', 'Deny'] as const;
+const DECISIONS: (Decision | 'grant-in-window')[] = [
   { kind: 'allow_once' },
-  { kind: 'always_allow' },
+  // A standing grant is shaped (agent, time, arguments) and confirmed in the window's grant
+  // dialog (issue 16 item 2): a native message box can do neither.
+  'grant-in-window',
   { kind: 'deny', reason: 'Denied in the Airlock dialog' },
 ];
 const DENY = 2;
+/** When the arguments had to be cut, the dialog cannot approve them: it offers the window instead. */
+export const CUT_DIALOG_BUTTONS = ['Open in Airlock', 'Deny'] as const;
 
 /**
  * The native-dialog way of asking (issue 9, item 3, the `shell.approvalStyle:
@@ -29,7 +38,12 @@ export class ApprovalDialog {
   private idle: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly deps: { control: Pick<ControlApi, 'decide'>; logger?: Pick<Logger, 'warn'> },
+    private readonly deps: {
+      control: Pick<ControlApi, 'decide'>;
+      /** Opens the approval window on a request (the user asked: a dialog button). */
+      openApproval?: (id: string) => void;
+      logger?: Pick<Logger, 'warn'>;
+    },
   ) {}
 
   ask(approval: ApprovalView): Promise<void> {
@@ -66,19 +80,35 @@ export class ApprovalDialog {
   }
 
   private async showOne(a: ApprovalView, signal: AbortSignal): Promise<void> {
+    const args = dialogArguments(a);
+    // Only a call shown whole may be approved here (issue 17, item 6): cut arguments get
+    // "Open in Airlock" instead of the Allow buttons.
+    const cut = args !== approvalArguments(a);
+    const buttons = cut ? [...CUT_DIALOG_BUTTONS] : [...DIALOG_BUTTONS];
+    const deny = buttons.length - 1;
     const { response } = await dialog.showMessageBox({
       type: 'question',
       title: 'Airlock — approval',
       message: approvalHeadline(a),
-      detail: `${approvalSubline(a)}\n\nArguments:\n${approvalArguments(a)}\n\nRequest ${a.id}, expires ${a.expiresAt}`,
-      buttons: [...DIALOG_BUTTONS],
-      defaultId: DENY,
-      cancelId: DENY,
+      // No parent window (a tray app has none on screen): the box grows with its text, so long
+      // arguments are cut (issue 21, item 5); the whole call is in the approval window.
+      detail: `${approvalSubline(a)}\n\nArguments:\n${args}\n\nRequest ${a.id}, expires ${a.expiresAt}`,
+      buttons,
+      defaultId: deny,
+      cancelId: deny,
       noLink: true,
       signal,
     });
     if (signal.aborted) return;
-    const decision = DECISIONS[response] ?? DECISIONS[DENY]!;
+    if (cut && response === 0) {
+      this.deps.openApproval?.(a.id);
+      return;
+    }
+    const decision = cut ? DECISIONS[DENY]! : (DECISIONS[response] ?? DECISIONS[DENY]!);
+    if (decision === 'grant-in-window') {
+      this.deps.openApproval?.(a.id);
+      return;
+    }
     try {
       await this.deps.control.decide(a.id, decision);
     } catch (err) {

@@ -1,66 +1,41 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../common/contract/index.js';
+import { textOf } from '../../test-support/harness.js';
 import {
-  connectClient,
-  CountingSource,
-  startTestApp,
-  textOf,
-  type TestApp,
-} from '../../test-support/harness.js';
+  nextEvent,
+  startNotifierWorld,
+  type NotifierWorld,
+} from '../../test-support/notifier-world.js';
 import { ApprovalDialog, DIALOG_BUTTONS } from './approval-dialog.js';
-import { ApprovalNotifier, NOTIFICATION_ACTIONS } from './approval-notifier.js';
+import {
+  ApprovalNotifier,
+  MAX_STARTUP_NOTIFICATIONS,
+  NOTIFICATION_ACTIONS,
+} from './approval-notifier.js';
 import { approvalHeadline } from './approval-text.js';
-import { dialog, Notification, resetFakeElectron } from '../../test-support/fake-electron.js';
+import {
+  dialog,
+  Notification,
+  platformRules,
+  resetFakeElectron,
+} from '../../test-support/fake-electron.js';
 
 vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
-/**
- * Native approvals against a real core: a real App (gateway, SQLite,
- * approval engine) with MemoryVault and CountingSource, a real MCP client
- * as the agent, and the fake Electron standing in for the OS.
- */
-let t: TestApp | undefined;
-let notifier: ApprovalNotifier | undefined;
-beforeEach(() => resetFakeElectron());
+/** Native approvals against a real core (test-support/notifier-world.ts). */
+let w: NotifierWorld | undefined;
+beforeEach(async () => {
+  await resetFakeElectron();
+  // Action buttons exist on macOS and Windows only (Linux shows none).
+  platformRules.platform = 'darwin';
+});
 afterEach(async () => {
-  notifier?.stop();
-  notifier = undefined;
-  await t?.stop();
-  t = undefined;
+  await w?.stop();
+  w = undefined;
 });
 
-function nextEvent(app: TestApp['app'], match: (e: CoreEvent) => boolean): Promise<CoreEvent> {
-  return new Promise((resolve) => {
-    const off = app.events.subscribe((e) => {
-      if (match(e)) {
-        off();
-        resolve(e);
-      }
-    });
-  });
-}
-
 async function setup(settings: Record<string, unknown> = {}) {
-  const source = new CountingSource();
-  t = await startTestApp({ sources: [source], settings });
-  const app = t.app;
-  const client = await connectClient(t.started.mcpUrl, t.token);
-  const openApproval = vi.fn();
-  notifier = new ApprovalNotifier({
-    control: app.control,
-    events: app.events,
-    approvalStyle: () => app.settings.get().shell.approvalStyle,
-    openApproval,
-    dialog: new ApprovalDialog({ control: app.control }),
-  });
-  notifier.start();
-  const request = async () => {
-    const requested = nextEvent(app, (e) => e.type === 'approval.requested');
-    const call = client.callTool({ name: 'count_send', arguments: { to: 'bob@example.com' } });
-    const approval = ((await requested) as { approval: ApprovalView }).approval;
-    return { call, approval };
-  };
-  return { source, app, client, openApproval, request };
+  w = await startNotifierWorld(settings);
+  return w;
 }
 
 describe('notification per approval request', () => {
@@ -71,7 +46,8 @@ describe('notification per approval request', () => {
     expect(n.shown).toBe(true);
     expect(n.options.title).toBe(approvalHeadline(approval));
     expect(n.options.title).toBe('test wants to use count_send');
-    expect(n.options.body).toBe('Sends a message.');
+    // The whole call is in the text, so the buttons decide on what the user saw.
+    expect(n.options.body).toBe('Sends a message.\ncount_send {"to":"bob@example.com"}');
     expect(n.options.actions!.map((a) => a.text)).toEqual([...NOTIFICATION_ACTIONS]);
     expect(source.count('count_send')).toBe(0);
 
@@ -106,7 +82,8 @@ describe('notification per approval request', () => {
     const { app, openApproval, request } = await setup();
     const { approval } = await request();
     Notification.instances.at(-1)!.emit('click');
-    expect(openApproval).toHaveBeenCalledWith(approval.id);
+    // The user clicked: the window may take focus.
+    expect(openApproval).toHaveBeenCalledWith(approval.id, true);
     expect((await app.control.getApproval(approval.id)).state).toBe('pending');
     await app.control.decide(approval.id, { kind: 'deny' });
   });
@@ -129,14 +106,80 @@ describe('notification per approval request', () => {
     const { app, openApproval, request } = await setup();
     const { approval } = await request();
     expect(Notification.instances).toHaveLength(0);
-    expect(openApproval).toHaveBeenCalledWith(approval.id);
+    // Opened by Airlock, not by the user: no focus theft.
+    expect(openApproval).toHaveBeenCalledWith(approval.id, false);
+    await app.control.decide(approval.id, { kind: 'deny' });
+  });
+});
+
+describe('no request waits unseen (issue 21, item 3)', () => {
+  it("a notification the OS refuses ('failed') opens the approval window instead, without taking focus", async () => {
+    Notification.failWith = 'Notification permission denied';
+    const { app, openApproval, request } = await setup();
+    const { approval } = await request();
+    await vi.waitFor(() => expect(openApproval).toHaveBeenCalledWith(approval.id, false));
+    await app.control.decide(approval.id, { kind: 'deny' });
+  });
+
+  it('requests already pending when Airlock starts raise their notifications', async () => {
+    const { app, request } = await setup();
+    w!.notifier.stop();
+    const { approval } = await request();
+    expect(Notification.instances).toHaveLength(0); // requested while Airlock's shell was not running
+    const again = new ApprovalNotifier({
+      control: app.control,
+      events: app.events,
+      approvalStyle: () => 'window',
+      openApproval: vi.fn(),
+      dialog: new ApprovalDialog({ control: app.control }),
+    });
+    w!.notifier = again;
+    await again.start();
+    expect(Notification.instances).toHaveLength(1);
+    expect(Notification.instances[0]!.options.id).toBe(`approval-${approval.id}`);
+    expect(Notification.instances[0]!.shown).toBe(true);
+    await app.control.decide(approval.id, { kind: 'deny' });
+  });
+
+  it('many pending at start-up: one summary notification that opens the approval window', async () => {
+    const { app, request } = await setup();
+    w!.notifier.stop();
+    const ids: string[] = [];
+    for (let i = 0; i <= MAX_STARTUP_NOTIFICATIONS; i++)
+      ids.push((await request({ to: `u${i}@x.org` })).approval.id);
+    const openApproval = vi.fn();
+    w!.notifier = new ApprovalNotifier({
+      control: app.control,
+      events: app.events,
+      approvalStyle: () => 'window',
+      openApproval,
+      dialog: new ApprovalDialog({ control: app.control }),
+    });
+    const before = Notification.instances.length;
+    await w!.notifier.start();
+    const raised = Notification.instances.slice(before);
+    expect(raised).toHaveLength(1);
+    expect(raised[0]!.options.title).toBe(`${ids.length} requests are waiting for your approval`);
+    raised[0]!.emit('click');
+    expect(openApproval).toHaveBeenCalledWith(undefined, true);
+    for (const id of ids) await app.control.decide(id, { kind: 'deny' });
+  });
+
+  it('Linux shows no buttons: a click on the notification opens the card', async () => {
+    platformRules.platform = 'linux';
+    const { app, openApproval, request } = await setup();
+    const { approval } = await request();
+    const n = Notification.instances.at(-1)!;
+    expect(() => n.clickAction(0)).toThrow(/no notification action buttons/);
+    n.emit('click');
+    expect(openApproval).toHaveBeenCalledWith(approval.id, true);
     await app.control.decide(approval.id, { kind: 'deny' });
   });
 });
 
 describe('native dialog instead (shell.approvalStyle = dialog)', () => {
-  it('asks with Allow once / Always allow / Deny and the exact arguments; Always allow grants the tool', async () => {
-    dialog.answers.push(1);
+  it('asks with Allow once / Always allow… / Deny and the exact arguments; Allow once runs it', async () => {
+    dialog.answers.push(0);
     const { source, app, request } = await setup({ shell: { approvalStyle: 'dialog' } });
     const done = nextEvent(
       app,
@@ -154,8 +197,20 @@ describe('native dialog instead (shell.approvalStyle = dialog)', () => {
     expect(shown).toMatchObject({ cancelId: 2, defaultId: 2 });
     expect(source.count('count_send')).toBe(1);
     expect((await app.control.getApproval(approval.id)).state).toBe('done');
-    const tool = (await app.control.listTools('test')).find((x) => x.name === 'count_send')!;
-    expect(tool.grantedUntil).toBeNull();
+  });
+
+  it('Always allow… grants nothing from the dialog: it opens the request in the window, where the grant is shaped and confirmed (issue 16 item 2)', async () => {
+    dialog.answers.push(1);
+    const { source, app, openApproval, request } = await setup({
+      shell: { approvalStyle: 'dialog' },
+    });
+    const { approval } = await request();
+    await vi.waitFor(() => expect(openApproval).toHaveBeenCalled());
+    expect(openApproval.mock.calls[0]![0]).toBe(approval.id);
+    expect((await app.control.getApproval(approval.id)).state).toBe('pending');
+    expect(await app.control.listGrants()).toEqual([]);
+    expect(source.count('count_send')).toBe(0);
+    await app.control.decide(approval.id, { kind: 'deny' });
   });
 
   it('a dialog whose request is decided elsewhere closes without deciding', async () => {

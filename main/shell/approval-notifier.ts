@@ -8,22 +8,31 @@ import {
 } from '../../common/contract/index.js';
 import type { Logger } from '../platform/log.js';
 import type { ApprovalDialog } from './approval-dialog.js';
-import { approvalHeadline, approvalSubline } from './approval-text.js';
+import { approvalHeadline, approvalSubline, notifiableCall } from './approval-text.js';
 import type { ApprovalStyle } from './tray-menu.js';
 
 /** Notification buttons, in order; the 'action' event reports the index. */
 export const NOTIFICATION_ACTIONS = ['Allow', 'Deny'] as const;
+const SUMMARY = '*summary*';
 const ACTION_DECISIONS: Decision[] = [
   { kind: 'allow_once' },
   { kind: 'deny', reason: 'Denied from the notification' },
 ];
 
+/** More requests than this waiting at start-up get one summary notification instead of one each. */
+export const MAX_STARTUP_NOTIFICATIONS = 3;
+
 export interface NotifierDeps {
-  control: Pick<ControlApi, 'decide'>;
+  control: Pick<ControlApi, 'decide' | 'listPending'>;
   events: { subscribe(listener: (event: CoreEvent) => void): () => void };
   /** Read on every request, so a settings change applies to the next one. */
   approvalStyle: () => ApprovalStyle;
-  openApproval: (id: string) => void;
+  /**
+   * Opens the approval window (on one request when `id` is given). `userAsked`
+   * is true for a click on the notification; false when Airlock opens it on
+   * its own (no notifications, a failed one), and then it must not take focus.
+   */
+  openApproval: (id: string | undefined, userAsked: boolean) => void;
   dialog: Pick<ApprovalDialog, 'ask' | 'withdraw' | 'stop'>;
   iconPath?: string;
   logger?: Pick<Logger, 'warn'>;
@@ -31,11 +40,16 @@ export interface NotifierDeps {
 
 /**
  * Native approvals (issue 9, item 3). Each approval.requested raises a
- * notification "<agent> wants to <effect>" with Allow / Deny buttons where
- * the OS shows them (macOS, signed and with NSUserNotificationAlertStyle =
- * alert; Windows with the AppUserModelId set); clicking it opens the
- * approval window. With the 'dialog' setting a native dialog asks instead.
- * Where notifications are not supported at all, the window opens directly.
+ * notification "<agent> wants to <effect>"; clicking it opens the approval
+ * window. Allow / Deny buttons are offered only when the whole call (tool
+ * and arguments) fits in the notification's text (issue 17, item 6);
+ * otherwise the notification says so and only opens the window. Buttons
+ * appear where the OS shows them: macOS (a signed app; Electron 45 uses the
+ * User Notifications framework) and Windows (AppUserModelId set); Linux
+ * shows none — there a click opens the window. With the 'dialog' setting a native dialog asks
+ * instead. Where notifications are unsupported or fail to show ('failed':
+ * Windows without a Start-menu shortcut, unsigned macOS builds, permission
+ * denied), the approval window opens without taking focus (issue 21, item 3).
  */
 export class ApprovalNotifier {
   // Live notifications are kept referenced: one that is garbage-collected stops emitting click/action.
@@ -44,12 +58,53 @@ export class ApprovalNotifier {
 
   constructor(private readonly deps: NotifierDeps) {}
 
-  start(): void {
+  /** Listens for requests, and raises what was already waiting when Airlock started. */
+  async start(): Promise<void> {
     this.off = this.deps.events.subscribe((event) => {
       if (event.type === 'approval.requested') this.request(event.approval);
       else if (event.type === 'approval.updated' && event.approval.state !== 'pending')
         this.settled(event.approval.id);
     });
+    await this.raiseWaiting();
+  }
+
+  /**
+   * Requests still pending at start-up (made while the window was closed,
+   * or kept across a restart) would otherwise wait unseen until they expire.
+   */
+  private async raiseWaiting(): Promise<void> {
+    let pending: ApprovalView[];
+    try {
+      pending = await this.deps.control.listPending();
+    } catch (err) {
+      this.deps.logger?.warn('reading pending approvals at start-up failed', {
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return;
+    }
+    if (!this.off) return; // stopped meanwhile
+    if (pending.length <= MAX_STARTUP_NOTIFICATIONS || this.deps.approvalStyle() === 'dialog') {
+      for (const a of pending) this.request(a);
+      return;
+    }
+    this.summary(pending.length);
+  }
+
+  /** One notification for many waiting requests; a click opens the approval window. */
+  private summary(count: number): void {
+    if (!Notification.isSupported()) return this.deps.openApproval(undefined, false);
+    const n = new Notification({
+      id: 'approval-summary',
+      title: `${count} requests are waiting for your approval`,
+      body: 'Open Airlock to review them.',
+      timeoutType: 'never',
+      ...(this.deps.iconPath ? { icon: this.deps.iconPath } : {}),
+    });
+    n.on('click', () => this.deps.openApproval(undefined, true));
+    n.on('failed', (_e, error) => this.failed(undefined, error));
+    n.on('close', () => this.shown.delete(SUMMARY));
+    this.shown.set(SUMMARY, n);
+    n.show();
   }
 
   stop(): void {
@@ -67,26 +122,42 @@ export class ApprovalNotifier {
       return;
     }
     if (!Notification.isSupported()) {
-      this.deps.openApproval(approval.id);
+      this.deps.openApproval(approval.id, false);
       return;
     }
+    const call = notifiableCall(approval);
     const n = new Notification({
       id: `approval-${approval.id}`,
       title: approvalHeadline(approval),
-      body: approvalSubline(approval),
-      actions: NOTIFICATION_ACTIONS.map((text) => ({ type: 'button' as const, text })),
+      body: call
+        ? `${approvalSubline(approval)}\n${call}`
+        : `${approvalSubline(approval)}\nClick to see the whole request in Airlock.`,
+      // Buttons only when the whole call is in the text above: a decision on what was shown.
+      actions: call ? NOTIFICATION_ACTIONS.map((text) => ({ type: 'button' as const, text })) : [],
       // Stays until answered on Linux/Windows; an approval is not a passing toast.
       timeoutType: 'never',
       ...(this.deps.iconPath ? { icon: this.deps.iconPath } : {}),
     });
-    n.on('click', () => this.deps.openApproval(approval.id));
+    n.on('click', () => this.deps.openApproval(approval.id, true));
     n.on('action', (details, legacyIndex) => {
       const index = typeof details?.actionIndex === 'number' ? details.actionIndex : legacyIndex;
+      // A button we did not offer (none for a call not shown whole) decides nothing.
+      if (!call) return this.deps.openApproval(approval.id, true);
       void this.decide(approval.id, index);
     });
+    n.on('failed', (_e, error) => this.failed(approval.id, error));
     n.on('close', () => this.shown.delete(approval.id));
     this.shown.set(approval.id, n);
     n.show();
+  }
+
+  /** The OS refused the notification: the request must not wait unseen, so the window opens. */
+  private failed(id: string | undefined, error: string): void {
+    this.shown.delete(id ?? SUMMARY);
+    this.deps.logger?.warn('a notification could not be shown; opening the approval window', {
+      error,
+    });
+    if (this.off) this.deps.openApproval(id, false);
   }
 
   /** Decided anywhere (window, CLI, dialog, expiry): its notification goes away. */
@@ -102,7 +173,7 @@ export class ApprovalNotifier {
     const decision = ACTION_DECISIONS[index];
     if (!decision) {
       // An unknown button: let the user decide in the window rather than guess.
-      this.deps.openApproval(id);
+      this.deps.openApproval(id, true);
       return;
     }
     try {
@@ -114,7 +185,7 @@ export class ApprovalNotifier {
         approval: id,
         error: err instanceof Error ? err.message : String(err),
       });
-      this.deps.openApproval(id);
+      this.deps.openApproval(id, true);
     }
   }
 }

@@ -36,3 +36,41 @@ export function approvalArguments(a: ApprovalView): string {
 export function truncate(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
+
+/**
+ * Characters that change how text reads without being seen: controls,
+ * bidi overrides and isolates (U+202E shows "…0009 :dna" as "and: 9000"),
+ * zero-width characters, no-break spaces. A call containing any is never
+ * "fully shown" in a notification (issue 17, items 6 and 8).
+ */
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u00a0\u00ad\u061c\u115f\u1160\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\ufff9-\ufffb]/u;
+
+/** Longest call text (tool + compact JSON arguments) a notification shows whole on every OS. */
+export const MAX_NOTIFIED_CALL = 120;
+
+/**
+ * The whole call on one line — `gmail_send {"to":"bob@example.com"}` — or
+ * null when it cannot be shown whole in a notification: too long, or
+ * holding characters that hide what it says. Only a call shown whole may
+ * be allowed from a notification (issue 17, item 6).
+ */
+export function notifiableCall(a: ApprovalView): string | null {
+  const text = `${a.tool} ${JSON.stringify(a.editedArguments ?? a.arguments)}`;
+  if (text.length > MAX_NOTIFIED_CALL || INVISIBLE.test(text)) return null;
+  return text;
+}
+
+/** Most of the arguments a parentless native dialog shows; longer pushes its buttons off-screen. */
+export const MAX_DIALOG_ARGUMENTS = { chars: 1200, lines: 24 };
+
+/** The arguments for a dialog's details, cut to a size that keeps its buttons on screen. */
+export function dialogArguments(a: ApprovalView): string {
+  const full = approvalArguments(a);
+  const lines = full.split('\n');
+  let text = lines.slice(0, MAX_DIALOG_ARGUMENTS.lines).join('\n');
+  if (text.length > MAX_DIALOG_ARGUMENTS.chars) text = text.slice(0, MAX_DIALOG_ARGUMENTS.chars);
+  if (text === full) return full;
+  return `${text}\n… (${full.length - text.length} more characters — open Airlock to see all)`;
+}

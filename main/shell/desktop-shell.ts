@@ -11,9 +11,10 @@ import { LoginItem } from './login-item.js';
 import type { ShellPaths } from './paths.js';
 import { AppProtocol } from './protocol.js';
 import { hardenSession, hardenWebContents } from './security.js';
-import type { DeepLink, SingleInstance } from './single-instance.js';
+import { deepLinksIn, type DeepLink, type SingleInstance } from './single-instance.js';
 import { TrayIcons } from './tray-icons.js';
 import type { ApprovalStyle, TrayActions } from './tray-menu.js';
+import { traySupport, type TraySupport } from './tray-support.js';
 import { TrayService } from './tray.js';
 import { WindowManager } from './windows.js';
 
@@ -41,10 +42,12 @@ export interface ShellDeps {
   /** Upper bound on waiting for the core to stop at quit. */
   stopTimeoutMs?: number;
   trayPollMs?: number;
+  /** Whether the tray icon will be seen (tray-support.ts); tests pass their answer. */
+  traySupport?: () => Promise<TraySupport>;
 }
 
 /**
- * The Electron shell (DESIGN "Runtimes and layout"): a thin adapter that
+ * The Electron shell (docs/architecture.md "Layers"): a thin adapter that
  * wires the tray, windows, native approvals and IPC to an already started
  * core, and owns the quit sequence. Everything here is replaceable; the
  * core never knows it exists.
@@ -76,6 +79,7 @@ export class DesktopShell {
       iconPath,
       devTools: !app.isPackaged,
       logger,
+      platform: this.platform,
     });
     this.ipc = new ControlIpc({
       api: core.control,
@@ -83,12 +87,16 @@ export class DesktopShell {
       windows: this.windows,
       logger,
     });
-    this.dialog = new ApprovalDialog({ control: core.control, logger });
+    this.dialog = new ApprovalDialog({
+      control: core.control,
+      openApproval: (id) => void this.windows.openApproval(id, { focus: true }),
+      logger,
+    });
     this.notifier = new ApprovalNotifier({
       control: core.control,
       events: core.events,
       approvalStyle: () => this.approvalStyle(),
-      openApproval: (id) => this.windows.openApproval(id),
+      openApproval: (id, userAsked) => void this.windows.openApproval(id, { focus: userAsked }),
       dialog: this.dialog,
       iconPath,
       logger,
@@ -96,7 +104,7 @@ export class DesktopShell {
     this.tray = new TrayService({
       control: core.control,
       events: core.events,
-      icons: new TrayIcons(paths.resourcesDir, this.platform),
+      icons: new TrayIcons(paths.resourcesDir, this.platform, logger),
       actions: this.trayActions(),
       openAtLogin: () => this.loginItem.isEnabled(),
       approvalStyle: () => this.approvalStyle(),
@@ -118,21 +126,42 @@ export class DesktopShell {
     );
     this.protocol.start();
     this.ipc.start();
-    this.notifier.start();
     await this.tray.start();
-    // A tray app keeps running with no window open; the default would quit.
+    // A tray app keeps running with no window open; the default would quit. Without a visible
+    // tray (below) a second launch of Airlock brings the window back.
     app.on('window-all-closed', () => {});
     app.on('activate', () => this.windows.focus());
     app.on('before-quit', (event) => this.onBeforeQuit(event));
     this.deps.instance.ready((links) => this.activate(links));
-    if (!this.loginItem.startedHidden(this.deps.argv ?? process.argv)) this.windows.openMain();
+
+    const argv = this.deps.argv ?? process.argv;
+    // Windows and Linux pass a deep link that started Airlock on its command line (issue 21, item 6).
+    const links = deepLinksIn(argv);
+    if (links.length > 0) this.activate(links);
+    else if (!this.loginItem.startedHidden(argv)) this.windows.openMain();
+    else if ((await this.trayIsSeen()) === 'no') {
+      // A login start with no tray to click would leave Airlock invisible (issue 21, item 4):
+      // show the main window, without taking focus from whatever the user is doing.
+      this.deps.core.logger.warn('no system tray found; showing the window instead');
+      this.windows.openMain(undefined, { focus: false });
+    }
+    // After the windows: requests still waiting from before start raise their notifications.
+    await this.notifier.start();
+  }
+
+  private async trayIsSeen(): Promise<TraySupport> {
+    try {
+      return await (this.deps.traySupport ?? (() => traySupport(this.platform, process.env)))();
+    } catch {
+      return 'unknown';
+    }
   }
 
   /** A second launch or a deep link: show what it asks for, or just bring Airlock forward. */
   activate(links: DeepLink[]): void {
     if (links.length === 0) return this.windows.focus();
     for (const link of links) {
-      if (link.kind === 'approval') this.windows.openApproval(link.id);
+      if (link.kind === 'approval') this.windows.openApproval(link.id, { focus: true });
       else this.windows.openMain(link.route);
     }
   }
@@ -193,7 +222,7 @@ export class DesktopShell {
         error: err instanceof Error ? err.message : String(err),
       });
     return {
-      openApproval: (id) => void this.windows.openApproval(id),
+      openApproval: (id) => void this.windows.openApproval(id, { focus: true }),
       openPage: (route) => void this.windows.openMain(route),
       copyMcpUrl: (url) => clipboard.writeText(url),
       setPaused: (paused) => void core.control.setPaused(paused).catch(report('pausing')),

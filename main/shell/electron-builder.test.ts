@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { join, matchesGlob } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { APP_ID } from './main-process.js';
-import { TRAY_ICON_FILES } from './tray-icons.js';
+import { TRAY_ICON_FILES, TRAY_IDLE_COLOUR_FILE } from './tray-icons.js';
 
 vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
@@ -49,6 +49,8 @@ describe('electron-builder.yml', () => {
     expect(targets('mac')).toEqual(['dmg', 'zip']);
     expect(targets('win')).toEqual(['nsis']);
     expect(targets('linux')).toEqual(['AppImage', 'deb']);
+    // macOS for Intel and Apple silicon (issue 21, item 8).
+    for (const t of config.mac.target) expect(t.arch).toEqual(['x64', 'arm64']);
     expect(config.asar).toBe(true);
     expect(config.asarUnpack).toContain('**/*.node');
   });
@@ -87,7 +89,7 @@ describe('electron-builder.yml', () => {
 
   it('ships every tray icon (1x and @2x) and the app icon from resources/, and leaves test fakes out', () => {
     const filter = config.extraResources[0].filter as string[];
-    for (const file of [...Object.values(TRAY_ICON_FILES), 'icon.png']) {
+    for (const file of [...Object.values(TRAY_ICON_FILES), TRAY_IDLE_COLOUR_FILE, 'icon.png']) {
       for (const name of file === 'icon.png' ? [file] : [file, file.replace('.png', '@2x.png')]) {
         expect(existsSync(join(root, 'resources', name)), name).toBe(true);
         expect(
@@ -99,5 +101,145 @@ describe('electron-builder.yml', () => {
       }
     }
     expect(config.files).toContain('!dist/test-support/**');
+  });
+});
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(file: string): [number, number] {
+  const b = readFileSync(join(root, 'resources', file));
+  expect(b.toString('ascii', 12, 16)).toBe('IHDR');
+  return [b.readUInt32BE(16), b.readUInt32BE(20)];
+}
+
+const require = createRequire(import.meta.url);
+const nativeHook = require(join(root, config.beforePack as string)) as {
+  (context: unknown): Promise<void>;
+  nativePackagesFor(platform: string, arch: string): { name: string; version: string }[];
+  sqlitePrebuildFor(platform: string, arch: string): string;
+};
+const signHook = require(join(root, config.win.signtoolOptions.sign as string)) as {
+  (configuration: { path: string; hash: string }): Promise<void>;
+  signCommandFrom(env: Record<string, string | undefined>): string | null;
+};
+
+/** Every per-platform native file the installed packages could contribute, as app-relative paths. */
+function allNativeFiles(): string[] {
+  const keyring = JSON.parse(
+    readFileSync(join(root, 'node_modules/@napi-rs/keyring/package.json'), 'utf8'),
+  ) as { optionalDependencies: Record<string, string> };
+  const sqlite = readdirSync(join(root, 'node_modules/better-sqlite3/prebuilds')).map(
+    (f) => `node_modules/better-sqlite3/prebuilds/${f}`,
+  );
+  const keyrings = Object.keys(keyring.optionalDependencies).map(
+    (name) => `node_modules/${name}/keyring.${name.split('keyring-')[1]}.node`,
+  );
+  return [...sqlite, ...keyrings];
+}
+
+/**
+ * What electron-builder keeps of node_modules for a platform: production dependencies minus the
+ * exclusions of the top-level and the platform's `files` (its FileMatcher merges both lists).
+ */
+function keptFor(platform: 'mac' | 'win' | 'linux', files: string[]): string[] {
+  const excludes = [...(config.files as string[]), ...((config[platform].files as string[]) ?? [])]
+    .filter((p) => p.startsWith('!'))
+    .map((p) => p.slice(1));
+  return files.filter((f) => !excludes.some((e) => matchesGlob(f, e)));
+}
+
+const TARGETS = [
+  { builder: 'mac', platform: 'darwin', arch: 'x64' },
+  { builder: 'mac', platform: 'darwin', arch: 'arm64' },
+  { builder: 'win', platform: 'win32', arch: 'x64' },
+  { builder: 'linux', platform: 'linux', arch: 'x64' },
+  { builder: 'linux', platform: 'linux', arch: 'arm64' },
+] as const;
+
+describe('packaging: native modules for every target, from any host (issue 21, item 8)', () => {
+  it('lists a target for each arch the config builds', () => {
+    const built = (p: 'mac' | 'win' | 'linux') =>
+      [...new Set((config[p].target as { arch: string[] }[]).flatMap((t) => t.arch))].sort();
+    for (const p of ['mac', 'win', 'linux'] as const)
+      expect(built(p)).toEqual(
+        TARGETS.filter((t) => t.builder === p)
+          .map((t) => t.arch)
+          .sort(),
+      );
+  });
+
+  it.each(TARGETS)(
+    '$platform-$arch: the hook fetches its keyring binary at the pinned version; its files keep its own binaries and no other platform’s',
+    ({ builder, platform, arch }) => {
+      const [pkg, ...more] = nativeHook.nativePackagesFor(platform, arch);
+      expect(more).toEqual([]);
+      const keyring = JSON.parse(
+        readFileSync(join(root, 'node_modules/@napi-rs/keyring/package.json'), 'utf8'),
+      ) as { version: string; optionalDependencies: Record<string, string> };
+      expect(pkg!.name).toMatch(
+        new RegExp(`^@napi-rs/keyring-${platform}-${arch === 'x64' ? 'x64' : 'arm64'}`),
+      );
+      expect(pkg!.version).toBe(keyring.optionalDependencies[pkg!.name]);
+
+      const kept = keptFor(builder, allNativeFiles());
+      const suffix = pkg!.name.split('keyring-')[1]!;
+      // Its own binaries are shipped, and unpacked from the asar so the OS loader can open them.
+      for (const own of [
+        nativeHook.sqlitePrebuildFor(platform, arch),
+        `node_modules/${pkg!.name}/keyring.${suffix}.node`,
+      ]) {
+        expect(kept, own).toContain(own);
+        expect((config.asarUnpack as string[]).some((p) => matchesGlob(own, p))).toBe(true);
+      }
+      // No other operating system's binaries.
+      const others = ['darwin', 'win32', 'linux', 'freebsd'].filter((p) => p !== platform);
+      for (const f of kept)
+        for (const o of others) expect(f, f).not.toMatch(new RegExp(`[-/]${o}-`));
+    },
+  );
+
+  it('the hook refuses a target with no binary instead of shipping a build that cannot open its vault', () => {
+    expect(() => nativeHook.nativePackagesFor('darwin', 'ia32')).toThrow(/cannot be packaged/);
+    expect(nativeHook.nativePackagesFor('darwin', 'universal').map((p) => p.name)).toEqual([
+      '@napi-rs/keyring-darwin-x64',
+      '@napi-rs/keyring-darwin-arm64',
+    ]);
+  });
+
+  it('npmRebuild stays off (better-sqlite3 would be compiled from source), and the hook runs before files are collected', () => {
+    expect(config.npmRebuild).toBe(false);
+    expect(config.beforePack).toBe('scripts/packaging/native-modules.cjs');
+    expect(typeof nativeHook).toBe('function');
+  });
+});
+
+describe('packaging: signing and icons (issue 21, item 8)', () => {
+  it('Windows: a signing hook driven by AIRLOCK_WIN_SIGN_COMMAND, SHA-256 only, no secret in the repository', async () => {
+    expect(config.win.signtoolOptions).toEqual({
+      sign: 'scripts/packaging/sign-windows.cjs',
+      signingHashAlgorithms: ['sha256'],
+    });
+    expect(signHook.signCommandFrom({})).toBeNull();
+    expect(signHook.signCommandFrom({ AIRLOCK_WIN_SIGN_COMMAND: '  ' })).toBeNull();
+    expect(signHook.signCommandFrom({ AIRLOCK_WIN_SIGN_COMMAND: 'smctl sign' })).toBe('smctl sign');
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const saved = process.env.AIRLOCK_WIN_SIGN_COMMAND;
+    delete process.env.AIRLOCK_WIN_SIGN_COMMAND;
+    try {
+      await signHook({ path: 'C:/x/Airlock.exe', hash: 'sha256' });
+      expect(log).toHaveBeenCalledWith(expect.stringContaining('Windows signing skipped'));
+    } finally {
+      log.mockRestore();
+      if (saved !== undefined) process.env.AIRLOCK_WIN_SIGN_COMMAND = saved;
+    }
+    const text = readFileSync(join(root, 'scripts/packaging/sign-windows.cjs'), 'utf8');
+    expect(text).not.toMatch(/password\s*[:=]\s*['"][^'"]+['"]|BEGIN (RSA )?PRIVATE KEY/i);
+  });
+
+  it('a 1024 px app icon (macOS .icns source) and tray images drawn at 16 and 32 px', () => {
+    expect(pngSize('icon.png')).toEqual([1024, 1024]);
+    for (const file of [...Object.values(TRAY_ICON_FILES), TRAY_IDLE_COLOUR_FILE]) {
+      expect(pngSize(file), file).toEqual([16, 16]);
+      expect(pngSize(file.replace('.png', '@2x.png')), file).toEqual([32, 32]);
+    }
   });
 });

@@ -9,6 +9,7 @@ import {
   CONTROL_CHANNELS,
   controlChannel,
   EVENT_CHANNEL,
+  NAVIGATE_CHANNEL,
   parseBridgeError,
 } from '../../common/ipc-contract.js';
 import { CoreEvents } from '../platform/events.js';
@@ -235,5 +236,26 @@ describe('preload: exposes only ControlBridge', () => {
     expect(seen).toEqual([{ type: 'state.changed' }]);
     off();
     expect(ipcRenderer.listeners.get(EVENT_CHANNEL)!.size).toBe(0);
+  });
+
+  it('moves the page to a route the shell sends by a hash change, and ignores anything not a route', async () => {
+    const { listenForNavigation } = await import('../../preload/preload.js');
+    ipcRenderer.listeners.clear();
+    const location = { hash: '#/popup' };
+    listenForNavigation(ipcRenderer as never, location);
+    const [listener] = [...ipcRenderer.listeners.get(NAVIGATE_CHANNEL)!];
+    listener!({}, '/popup?id=3f2a-77');
+    expect(location.hash).toBe('/popup?id=3f2a-77');
+    for (const bad of [
+      'javascript:alert(1)',
+      'https://evil.example/',
+      '//evil',
+      '/a b',
+      42,
+      null,
+    ]) {
+      listener!({}, bad);
+      expect(location.hash).toBe('/popup?id=3f2a-77');
+    }
   });
 });

@@ -52,7 +52,7 @@ function toResult(err: unknown): IpcResult<never> {
 }
 
 /**
- * ControlApi over Electron IPC (DESIGN "One contract, two transports"):
+ * ControlApi over Electron IPC (docs/architecture.md "ControlApi"):
  * one typed `handle` per method, every one behind the sender check, plus
  * CoreEvents pushed to our windows only.
  */

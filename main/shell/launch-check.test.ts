@@ -36,9 +36,10 @@ describe('npm start: desktop or headless', () => {
       platform: 'linux',
       env: { DISPLAY: ':0' },
     });
-    expect(plan).toEqual({
+    expect(plan).toMatchObject({
       mode: 'headless',
       reason: "Electron's binary was never downloaded (it comes from GitHub on first use)",
+      fixes: [expect.stringContaining('node node_modules/electron/install.js')],
     });
   });
 
@@ -50,18 +51,42 @@ describe('npm start: desktop or headless', () => {
         env: {},
       }),
     ).toEqual({ reason: "Electron's binary is missing (/nm/electron/dist/electron)" });
-    expect(planLaunch({ electronDir: null, env: {} })).toEqual({
+    expect(planLaunch({ electronDir: null, env: {}, platform: 'darwin' })).toMatchObject({
       mode: 'headless',
       reason: 'the electron package is not installed',
+      fixes: [expect.stringContaining('npm ci')],
     });
   });
 
   it('headless on Linux without a display', () => {
     const fs = files({ '/nm/electron/path.txt': 'electron', '/nm/electron/dist/electron': true });
-    expect(planLaunch({ ...fs, electronDir: '/nm/electron', platform: 'linux', env: {} })).toEqual({
+    expect(
+      planLaunch({ ...fs, electronDir: '/nm/electron', platform: 'linux', env: {} }),
+    ).toMatchObject({
       mode: 'headless',
       reason: 'no display (DISPLAY and WAYLAND_DISPLAY are unset)',
+      fixes: [expect.stringContaining('xvfb-run')],
     });
+  });
+
+  it('names every reason: no binary and no display (issue 19)', () => {
+    const plan = planLaunch({
+      ...files({}),
+      electronDir: '/nm/electron',
+      platform: 'linux',
+      env: {},
+    });
+    expect(plan).toMatchObject({
+      mode: 'headless',
+      reasons: [
+        "Electron's binary was never downloaded (it comes from GitHub on first use)",
+        'no display (DISPLAY and WAYLAND_DISPLAY are unset)',
+      ],
+    });
+    if (plan.mode === 'headless') {
+      expect(plan.reason).toContain('; no display');
+      expect(plan.fixes).toHaveLength(2);
+    }
   });
 
   it('honours ELECTRON_OVERRIDE_DIST_PATH and AIRLOCK_HEADLESS=1', () => {
@@ -81,7 +106,7 @@ describe('npm start: desktop or headless', () => {
         platform: 'win32',
         env: { ELECTRON_OVERRIDE_DIST_PATH: '/opt/electron', AIRLOCK_HEADLESS: '1' },
       }),
-    ).toEqual({ mode: 'headless', reason: 'AIRLOCK_HEADLESS=1' });
+    ).toMatchObject({ mode: 'headless', reason: 'AIRLOCK_HEADLESS=1' });
   });
 
   it('on this machine, without a downloaded binary, it finds the real package and chooses headless', () => {

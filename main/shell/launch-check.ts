@@ -9,7 +9,15 @@ import { dirname, join } from 'node:path';
  * the binary from GitHub when it is missing (node_modules/electron/index.js).
  */
 export type LaunchPlan =
-  { mode: 'desktop'; electron: string } | { mode: 'headless'; reason: string };
+  | { mode: 'desktop'; electron: string }
+  | {
+      mode: 'headless';
+      /** Every reason, joined with "; " (issue 19: the first one alone hid the others). */
+      reason: string;
+      reasons: string[];
+      /** What to do to get the desktop app, one line per reason. */
+      fixes: string[];
+    };
 
 export interface LaunchEnv {
   env?: NodeJS.ProcessEnv;
@@ -55,14 +63,33 @@ export function electronBinary(opts: LaunchEnv = {}): { path: string } | { reaso
   return exists(p) ? { path: p } : { reason: `Electron's binary is missing (${p})` };
 }
 
+/** How to get the binary: the electron package downloads it from GitHub on install. */
+export const GET_ELECTRON =
+  'get the Electron binary with "node node_modules/electron/install.js" (downloads it from GitHub; or point ELECTRON_OVERRIDE_DIST_PATH at an unpacked Electron)';
+const GET_PACKAGE = 'install the electron package with "npm ci" (without --omit=dev)';
+const GET_DISPLAY =
+  'run from a desktop session (DISPLAY or WAYLAND_DISPLAY set), or under a virtual display: xvfb-run npm start';
+
 export function planLaunch(opts: LaunchEnv = {}): LaunchPlan {
   const env = opts.env ?? process.env;
   const platform = opts.platform ?? process.platform;
-  if (env.AIRLOCK_HEADLESS === '1') return { mode: 'headless', reason: 'AIRLOCK_HEADLESS=1' };
+  if (env.AIRLOCK_HEADLESS === '1')
+    return headless([['AIRLOCK_HEADLESS=1', 'unset AIRLOCK_HEADLESS for the desktop app']]);
+  const found: [string, string][] = [];
   const bin = electronBinary(opts);
-  if ('reason' in bin) return { mode: 'headless', reason: bin.reason };
+  if ('reason' in bin)
+    found.push([
+      bin.reason,
+      bin.reason === 'the electron package is not installed' ? GET_PACKAGE : GET_ELECTRON,
+    ]);
   // macOS and Windows always have a window server for a logged-in user; Linux may not (SSH, CI, containers).
   if (platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY)
-    return { mode: 'headless', reason: 'no display (DISPLAY and WAYLAND_DISPLAY are unset)' };
+    found.push(['no display (DISPLAY and WAYLAND_DISPLAY are unset)', GET_DISPLAY]);
+  if (found.length > 0 || 'reason' in bin) return headless(found);
   return { mode: 'desktop', electron: bin.path };
+}
+
+function headless(found: [string, string][]): LaunchPlan {
+  const reasons = found.map(([r]) => r);
+  return { mode: 'headless', reason: reasons.join('; '), reasons, fixes: found.map(([, f]) => f) };
 }

@@ -10,11 +10,14 @@ import { DesktopShell, type ShellCore } from './desktop-shell.js';
 import { autostartDesktopEntry, HIDDEN_ARG, LoginItem, quoteExecArg } from './login-item.js';
 import { APP_ID, runDesktop, type StartableCore } from './main-process.js';
 import { parseDeepLink, SingleInstance } from './single-instance.js';
+import type { TraySupport } from './tray-support.js';
 import {
   app,
   BrowserWindow,
   dialog,
+  Notification,
   preventable,
+  screen,
   protocol,
   resetFakeElectron,
   Tray,
@@ -22,7 +25,8 @@ import {
 
 vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
-beforeEach(() => resetFakeElectron());
+// Electron becomes ready on the next turn, as it does after the main script ran: start-up code before it is visible.
+beforeEach(() => resetFakeElectron({ ready: 'later' }));
 
 const STATUS: StatusView = {
   version: '0.1.0',
@@ -56,7 +60,12 @@ function fakeCore(dataDir = tempDir()) {
 }
 
 async function run(
-  opts: { argv?: string[]; platform?: NodeJS.Platform; core?: ReturnType<typeof fakeCore> } = {},
+  opts: {
+    argv?: string[];
+    platform?: NodeJS.Platform;
+    core?: ReturnType<typeof fakeCore>;
+    tray?: TraySupport;
+  } = {},
 ) {
   const f = opts.core ?? fakeCore();
   const createCore = vi.fn((_dir: string) => f.core as unknown as StartableCore);
@@ -65,6 +74,7 @@ async function run(
     env: { AIRLOCK_DATA_DIR: f.dataDir },
     argv: opts.argv ?? ['electron', '.'],
     ...(opts.platform ? { platform: opts.platform } : {}),
+    traySupport: async () => opts.tray ?? 'yes',
   });
   return { ...f, createCore, shell };
 }
@@ -164,7 +174,7 @@ describe('start', () => {
   it('Windows gets the AppUserModelId (needed for notifications); macOS hides the Dock icon', async () => {
     await run({ platform: 'win32' });
     expect(app.appUserModelId).toBe(APP_ID);
-    resetFakeElectron();
+    await resetFakeElectron({ ready: 'later' });
     await run({ platform: 'darwin' });
     expect(app.dock.hidden).toBe(true);
   });
@@ -197,6 +207,69 @@ describe('start', () => {
   });
 });
 
+describe('start-up as a real Electron runs it (issue 21)', () => {
+  it("nothing that needs 'ready' runs before it: the fake throws for Tray/BrowserWindow/Notification before ready", async () => {
+    expect(app.isReady()).toBe(false);
+    expect(() => new Tray({} as never)).toThrow(/before the app is ready/);
+    expect(() => new BrowserWindow({})).toThrow(/before the app is ready/);
+    expect(() => new Notification({})).toThrow(/before the app is ready/);
+    expect(() => screen.getPrimaryDisplay()).toThrow(/before the app is ready/);
+    const { shell } = await run();
+    expect(shell).not.toBeNull();
+    expect(Tray.instances).toHaveLength(1);
+  });
+
+  it('item 7: the single-instance lock is taken in the data directory (userData set first)', async () => {
+    const { dataDir } = await run();
+    expect(app.lockDir).toBe(join(dataDir, 'chromium'));
+    expect(app.paths.get('userData')).toBe(join(dataDir, 'chromium'));
+  });
+
+  it('item 6: a deep link that starts Airlock (Windows/Linux argv) opens what it names', async () => {
+    await run({ argv: ['/opt/Airlock/airlock', 'airlock://approval/first-1'] });
+    expect(BrowserWindow.instances).toHaveLength(1);
+    expect(BrowserWindow.instances[0]!.loaded).toEqual([
+      'app://airlock/index.html#/popup?id=first-1',
+    ]);
+    await resetFakeElectron({ ready: 'later' });
+    await run({ argv: ['airlock.exe', 'airlock://open/servers'] });
+    expect(BrowserWindow.instances.map((w) => w.loaded)).toEqual([
+      ['app://airlock/index.html#/servers'],
+    ]);
+  });
+
+  it('item 4: a --hidden start with no visible tray (GNOME without AppIndicator) shows the window, without taking focus', async () => {
+    await run({ argv: ['airlock', HIDDEN_ARG], tray: 'no' });
+    expect(BrowserWindow.instances).toHaveLength(1);
+    const win = BrowserWindow.instances[0]!;
+    await vi.waitFor(() => expect(win.visible).toBe(true));
+    expect(win.isFocused()).toBe(false);
+  });
+
+  it('item 4: with a tray that may exist (unknown), a --hidden start stays in the tray', async () => {
+    await run({ argv: ['airlock', HIDDEN_ARG], tray: 'unknown' });
+    expect(BrowserWindow.instances).toHaveLength(0);
+  });
+
+  it('item 3: approvals pending at start-up raise a notification', async () => {
+    const f = fakeCore();
+    const pending = {
+      id: 'p1',
+      agent: 'Claude Code',
+      tool: 'gmail_send',
+      effect: 'Send an e-mail to bob@example.com',
+      arguments: { to: 'bob@example.com' },
+      inputSchema: {},
+      state: 'pending',
+      createdAt: '2026-01-01T00:00:00Z',
+      expiresAt: '2026-01-01T00:10:00Z',
+    };
+    (f.core.control.listPending as ReturnType<typeof vi.fn>).mockResolvedValue([pending]);
+    await run({ core: f, argv: ['airlock', HIDDEN_ARG] });
+    expect(Notification.instances.map((n) => n.options.id)).toEqual(['approval-p1']);
+  });
+});
+
 describe('quit waits for the core', () => {
   it('the first quit is held until app.stop() resolves, then quits for real', async () => {
     const { core, releaseStop } = await run();
@@ -225,7 +298,9 @@ describe('quit waits for the core', () => {
       argv: [HIDDEN_ARG],
       stopTimeoutMs: 20,
       trayPollMs: 0,
+      traySupport: async () => 'yes',
     });
+    await app.whenReady();
     await shell.start();
     app.quit();
     await vi.waitFor(() => expect(app.quitted).toBe(true));

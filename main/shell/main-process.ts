@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { app, dialog } from 'electron';
 import { resolveDataDir } from '../platform/paths.js';
-import { DesktopShell, type ShellCore } from './desktop-shell.js';
+import { DesktopShell, type ShellCore, type ShellDeps } from './desktop-shell.js';
 import { shellPaths } from './paths.js';
 import { registerAppScheme } from './protocol.js';
 import { SingleInstance } from './single-instance.js';
@@ -14,22 +14,29 @@ export interface StartableCore extends ShellCore {
 }
 
 export interface RunOptions {
-  /** Builds the core for a data directory; main/index.ts passes the real `App`. */
-  createCore: (dataDir: string) => StartableCore;
+  /** Builds the core for a data directory, after 'ready'; main/index.ts passes the real `App`. */
+  createCore: (dataDir: string) => StartableCore | Promise<StartableCore>;
   env?: NodeJS.ProcessEnv;
   argv?: readonly string[];
   platform?: NodeJS.Platform;
+  /** Tests answer whether a tray is seen, instead of asking the session bus. */
+  traySupport?: ShellDeps['traySupport'];
 }
 
 /**
  * The Electron main process from launch to a running tray app. Order
- * matters: privileged schemes and the single-instance lock before `ready`;
+ * matters: privileged schemes, userData, then the single-instance lock before `ready`;
  * the core (and its own per-data-dir lock) after; the shell last.
  * Returns null when this launch handed over to a running instance or
  * could not start.
  */
 export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null> {
   registerAppScheme();
+  const dataDir = resolveDataDir(undefined, opts.env ?? process.env);
+  // Chromium's own files (cache, local storage) go in a folder of the data directory. Before the
+  // lock: Chromium keeps the single-instance lock in userData, so one Airlock per data directory
+  // (issue 21, item 7), not one per Electron default profile.
+  app.setPath('userData', join(dataDir, 'chromium'));
   const instance = new SingleInstance();
   if (!instance.claim()) {
     // The running instance got our argv in 'second-instance'.
@@ -37,17 +44,16 @@ export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null>
     return null;
   }
   instance.registerScheme();
-  const dataDir = resolveDataDir(undefined, opts.env ?? process.env);
-  // Chromium's own files (cache, local storage) stay out of Airlock's data directory.
-  app.setPath('userData', join(dataDir, 'chromium'));
   await app.whenReady();
 
-  const core = opts.createCore(dataDir);
+  let core: StartableCore | null = null;
   try {
+    core = await opts.createCore(dataDir);
     await core.start();
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    core.logger.error('the core failed to start', { error: message });
+    if (core) core.logger.error('the core failed to start', { error: message });
+    else process.stderr.write(`airlock: the core could not be built: ${message}\n`);
     dialog.showErrorBox('Airlock could not start', message);
     app.exit(1);
     return null;
@@ -59,6 +65,7 @@ export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null>
     appId: APP_ID,
     argv: opts.argv ?? process.argv,
     ...(opts.platform ? { platform: opts.platform } : {}),
+    ...(opts.traySupport ? { traySupport: opts.traySupport } : {}),
   });
   await shell.start();
   return shell;

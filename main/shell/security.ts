@@ -1,6 +1,7 @@
 import type { Session, WebContents, WebPreferences } from 'electron';
 import type { Logger } from '../platform/log.js';
 import type { ExternalLinkGate } from './link-gate.js';
+import { APP_ORIGIN, isAppUrl } from './protocol.js';
 
 /**
  * Every BrowserWindow gets these and nothing looser (issue 9, item 4;
@@ -32,12 +33,36 @@ export function secureWebPreferences(
 }
 
 /**
- * The renderer needs no browser permission (camera, notifications,
- * geolocation, …): every request and check is refused (checklist #5).
+ * The one browser permission the UI uses (issue 21, item 1): Chromium asks
+ * for it on `navigator.clipboard.writeText`, which every Copy button calls
+ * (renderer/src/lib/clipboard.ts). Refusing it broke every Copy button. A
+ * sanitized write needs a focused page and a user gesture (Chromium's own
+ * rule) and can only put text on the clipboard; clipboard *read* stays refused.
+ */
+export const ALLOWED_PERMISSION = 'clipboard-sanitized-write';
+
+/** Only our own page's top frame, on app://airlock, gets the one permission. */
+const fromOurPage = (isMainFrame: boolean | undefined, url: string | undefined) =>
+  isMainFrame === true && isAppUrl(url);
+
+/**
+ * Every other permission request and check is refused (checklist #5):
+ * camera, notifications (the shell raises native ones itself),
+ * geolocation, clipboard read, … Chromium checks first and requests when
+ * the check says no, so both handlers hold the same rule.
  */
 export function hardenSession(session: Session): void {
-  session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+  session.setPermissionRequestHandler((_wc, permission, callback, details) =>
+    callback(
+      permission === ALLOWED_PERMISSION && fromOurPage(details.isMainFrame, details.requestingUrl),
+    ),
+  );
+  session.setPermissionCheckHandler(
+    (_wc, permission, requestingOrigin, details) =>
+      permission === ALLOWED_PERMISSION &&
+      requestingOrigin === APP_ORIGIN &&
+      fromOurPage(details.isMainFrame, details.requestingUrl ?? APP_ORIGIN),
+  );
 }
 
 /**

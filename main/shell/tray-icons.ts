@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { nativeImage, type NativeImage } from 'electron';
+import type { Logger } from '../platform/log.js';
 import type { TrayIconState } from './tray-menu.js';
 
 /**
@@ -18,13 +19,27 @@ export const TRAY_ICON_FILES: Record<TrayIconState, string> = {
   alert: 'tray-alert.png',
 };
 
+/**
+ * Windows and Linux: a black template glyph disappears on dark panels, so
+ * the idle icon there is the app's colours, drawn at 16 and 32 px (not the
+ * 512/1024-px app icon scaled down, which blurs; issue 21, item 8).
+ */
+export const TRAY_IDLE_COLOUR_FILE = 'tray-idle.png';
+
 export class TrayIcons {
   private readonly cache = new Map<TrayIconState, NativeImage>();
 
   constructor(
     private readonly resourcesDir: string,
     private readonly platform: NodeJS.Platform = process.platform,
+    private readonly logger?: Pick<Logger, 'warn'>,
   ) {}
+
+  /** The file for a state on this platform (its @2x twin sits next to it). */
+  file(state: TrayIconState): string {
+    if (state === 'idle' && this.platform !== 'darwin') return TRAY_IDLE_COLOUR_FILE;
+    return TRAY_ICON_FILES[state];
+  }
 
   image(state: TrayIconState): NativeImage {
     let img = this.cache.get(state);
@@ -36,13 +51,10 @@ export class TrayIcons {
   }
 
   private load(state: TrayIconState): NativeImage {
-    if (state === 'idle' && this.platform !== 'darwin') {
-      // A black template glyph disappears on dark Windows/Linux panels: use the app icon there.
-      return nativeImage
-        .createFromPath(join(this.resourcesDir, 'icon.png'))
-        .resize({ width: 32, height: 32, quality: 'best' });
-    }
-    const img = nativeImage.createFromPath(join(this.resourcesDir, TRAY_ICON_FILES[state]));
+    const path = join(this.resourcesDir, this.file(state));
+    const img = nativeImage.createFromPath(path);
+    // A missing file gives an empty image, not an error — and an empty tray icon is invisible.
+    if (img.isEmpty()) this.logger?.warn('tray icon missing or unreadable', { file: path });
     if (this.platform === 'darwin') img.setTemplateImage(state === 'idle');
     return img;
   }

@@ -1,17 +1,24 @@
+import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalView, SourceStatusView, StatusView } from '../../common/contract/index.js';
 import { CoreEvents } from '../platform/events.js';
 import {
   clipboard,
+  Menu,
+  nativeImage,
   resetFakeElectron,
   Tray,
   type FakeImage,
 } from '../../test-support/fake-electron.js';
+import { traySupport } from './tray-support.js';
 import { TrayIcons } from './tray-icons.js';
 import { MAX_PENDING_ITEMS, type TrayActions } from './tray-menu.js';
 import { TrayService } from './tray.js';
 
 vi.mock('electron', () => import('../../test-support/fake-electron.js'));
+
+/** The real icons (scripts/make-icons.mjs): the fake reads their PNG size; a missing file is an empty image. */
+const RES = fileURLToPath(new URL('../../resources', import.meta.url));
 
 type Item = {
   id?: string;
@@ -75,18 +82,18 @@ function world() {
   return { state, control, actions };
 }
 
-async function startTray(platform: NodeJS.Platform = 'linux') {
+async function startTray(platform: NodeJS.Platform = 'linux', pollMs = 0) {
   const w = world();
   const events = new CoreEvents();
   const tray = new TrayService({
     control: w.control,
     events,
-    icons: new TrayIcons('/res', platform),
+    icons: new TrayIcons(RES, platform),
     actions: w.actions,
     openAtLogin: () => false,
     approvalStyle: () => 'window',
     platform,
-    pollMs: 0,
+    pollMs,
   });
   await tray.start();
   const electronTray = Tray.instances.at(-1)!;
@@ -145,7 +152,7 @@ describe('tray menu, rebuilt from state', () => {
     ]);
     expect(t.find('pause')).toMatchObject({ type: 'checkbox', checked: false });
     // Linux/Windows idle icon is the app icon (a black template glyph would vanish on a dark panel).
-    expect((t.electronTray.image as FakeImage).path).toBe('/res/icon.png');
+    expect((t.electronTray.image as FakeImage).path).toBe(`${RES}/tray-idle.png`);
     expect(t.electronTray.tooltip).toContain('Running on 127.0.0.1:47821');
   });
 
@@ -166,7 +173,7 @@ describe('tray menu, rebuilt from state', () => {
     ]);
     pending.submenu![1]!.click!();
     expect(t.actions.openApproval).toHaveBeenCalledWith('a2');
-    expect((t.electronTray.image as FakeImage).path).toBe('/res/tray-pending.png');
+    expect((t.electronTray.image as FakeImage).path).toBe(`${RES}/tray-pending.png`);
     expect(t.electronTray.tooltip).toContain('2 waiting for approval');
   });
 
@@ -191,7 +198,7 @@ describe('tray menu, rebuilt from state', () => {
     await t.change(() => (t.state.status = status({ paused: true })));
     expect(t.find('pause')).toMatchObject({ checked: true });
     expect(t.find('status')!.label).toMatch(/^Paused on /);
-    expect((t.electronTray.image as FakeImage).path).toBe('/res/tray-paused.png');
+    expect((t.electronTray.image as FakeImage).path).toBe(`${RES}/tray-paused.png`);
     t.find('pause')!.click!();
     expect(t.actions.setPaused).toHaveBeenCalledWith(false);
   });
@@ -226,7 +233,7 @@ describe('tray menu, rebuilt from state', () => {
     expect(t.find('servers')!.label).toBe('Remote servers (2)');
     expect(t.find('server:remote:docs')!.label).toBe('docs — error: unreachable: ECONNREFUSED');
     expect(t.find('server:remote:wiki')!.label).toBe('wiki — 4 tools');
-    expect((t.electronTray.image as FakeImage).path).toBe('/res/tray-alert.png');
+    expect((t.electronTray.image as FakeImage).path).toBe(`${RES}/tray-alert.png`);
     expect(t.electronTray.tooltip).toContain('alice@example.com, docs needs attention');
   });
 
@@ -236,18 +243,18 @@ describe('tray menu, rebuilt from state', () => {
       t.state.status = status({ paused: true, sources: [src({ state: 'error' })] });
       t.state.pending = [approval('a1')];
     });
-    expect((t.electronTray.image as FakeImage).path).toBe('/res/tray-pending.png');
+    expect((t.electronTray.image as FakeImage).path).toBe(`${RES}/tray-pending.png`);
     await t.change(() => {
       t.state.status = status();
       t.state.pending = [];
     });
-    expect((t.electronTray.image as FakeImage).path).toBe('/res/icon.png');
+    expect((t.electronTray.image as FakeImage).path).toBe(`${RES}/tray-idle.png`);
   });
 
   it('macOS: template image when idle, coloured state icons, pending count as the title', async () => {
     const t = await startTray('darwin');
     const idle = t.electronTray.image as FakeImage;
-    expect(idle.path).toBe('/res/trayTemplate.png');
+    expect(idle.path).toBe(`${RES}/trayTemplate.png`);
     expect(idle.template).toBe(true);
     await t.change(() => (t.state.pending = [approval('a1'), approval('a2'), approval('a3')]));
     expect(t.electronTray.title).toBe('3');
@@ -278,5 +285,110 @@ describe('tray menu, rebuilt from state', () => {
     t.events.emit({ type: 'state.changed' });
     await t.tray.refresh();
     expect(t.control.getStatus).not.toHaveBeenCalled();
+  });
+});
+
+describe('the tray menu is replaced only when what it shows changes (issue 21, item 4)', () => {
+  it('polls and unrelated events rebuild nothing when nothing visible changed', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const t = await startTray('linux', 15_000);
+      const built = Menu.built;
+      const sets = t.electronTray.setContextMenuCalls;
+      for (let i = 0; i < 4; i++) {
+        vi.advanceTimersByTime(15_000);
+        await t.tray.refresh();
+      }
+      await t.change(() => {});
+      expect(t.control.getStatus.mock.calls.length).toBeGreaterThanOrEqual(5); // it did look
+      expect(Menu.built).toBe(built);
+      expect(t.electronTray.setContextMenuCalls).toBe(sets);
+      // A real change is shown.
+      await t.change(() => (t.state.status = status({ agentsConnected: 3 })));
+      expect(t.electronTray.setContextMenuCalls).toBe(sets + 1);
+      expect(t.find('status')!.label).toContain('3 agents connected');
+      t.tray.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a change while the user has the menu open waits until it closes, so the menu does not vanish under the pointer', async () => {
+    const t = await startTray();
+    t.electronTray.openContextMenu();
+    await t.change(() => (t.state.pending = [approval('a1')]));
+    expect(t.electronTray.menusClosedUnderUser).toBe(0);
+    expect(t.find('pending')!.label).toBe('Pending approvals (0)'); // still the open one
+    // The icon and tooltip do not close a menu: they change at once.
+    expect((t.electronTray.image as FakeImage).path).toBe(`${RES}/tray-pending.png`);
+    t.electronTray.closeMenu();
+    await vi.waitFor(() => expect(t.find('pending')!.label).toBe('Pending approvals (1)'));
+    expect(t.electronTray.menusClosedUnderUser).toBe(0);
+  });
+});
+
+describe('tray icons', () => {
+  it('Windows/Linux idle icon is drawn at 16 and 32 px, not the app icon scaled down', async () => {
+    const t = await startTray('linux');
+    const idle = t.electronTray.image as FakeImage;
+    expect(idle.isEmpty()).toBe(false);
+    expect(idle.resizedFrom).toBeNull();
+    expect(idle.getSize()).toEqual({ width: 16, height: 16 });
+    const x2 = nativeImage.createFromPath(idle.path.replace('.png', '@2x.png'));
+    expect(x2.getSize()).toEqual({ width: 32, height: 32 });
+  });
+
+  it('every tray image exists at 16 and 32 px; a missing one is reported (Electron gives an empty image)', () => {
+    for (const platform of ['linux', 'darwin', 'win32'] as const) {
+      const icons = new TrayIcons(RES, platform);
+      for (const state of ['idle', 'pending', 'paused', 'alert'] as const) {
+        const img = icons.image(state) as unknown as FakeImage;
+        expect(img.getSize(), `${platform} ${state}`).toEqual({ width: 16, height: 16 });
+      }
+    }
+    const warn = vi.fn();
+    const img = new TrayIcons('/nowhere', 'linux', { warn }).image('idle') as unknown as FakeImage;
+    expect(img.isEmpty()).toBe(true);
+    expect(warn).toHaveBeenCalledWith('tray icon missing or unreadable', {
+      file: '/nowhere/tray-idle.png',
+    });
+  });
+});
+
+describe('is there a tray to see? (tray-support.ts)', () => {
+  const gnome = { XDG_CURRENT_DESKTOP: 'GNOME', XDG_SESSION_TYPE: 'wayland' };
+  it('a StatusNotifierWatcher on the session bus means yes, on any desktop', async () => {
+    expect(await traySupport('linux', gnome, async () => true)).toBe('yes');
+  });
+  it('GNOME or Wayland without a watcher: no (GNOME Shell shows no XEmbed icons)', async () => {
+    expect(await traySupport('linux', gnome, async () => false)).toBe('no');
+    expect(
+      await traySupport(
+        'linux',
+        { XDG_CURRENT_DESKTOP: 'KDE', WAYLAND_DISPLAY: 'wayland-0' },
+        async () => false,
+      ),
+    ).toBe('no');
+  });
+  it('an X11 desktop without a watcher may still have an XEmbed tray: unknown', async () => {
+    expect(
+      await traySupport(
+        'linux',
+        { XDG_CURRENT_DESKTOP: 'XFCE', XDG_SESSION_TYPE: 'x11' },
+        async () => false,
+      ),
+    ).toBe('unknown');
+  });
+  it('when the bus cannot be asked: plain GNOME no, Ubuntu’s GNOME (AppIndicator on by default) unknown', async () => {
+    expect(await traySupport('linux', gnome, async () => null)).toBe('no');
+    expect(
+      await traySupport('linux', { XDG_CURRENT_DESKTOP: 'ubuntu:GNOME' }, async () => null),
+    ).toBe('unknown');
+  });
+  it('macOS and Windows always have one', async () => {
+    const probe = vi.fn(async () => false);
+    expect(await traySupport('darwin', {}, probe)).toBe('yes');
+    expect(await traySupport('win32', {}, probe)).toBe('yes');
+    expect(probe).not.toHaveBeenCalled();
   });
 });

@@ -1,4 +1,4 @@
-import { Menu, Tray } from 'electron';
+import { Menu, Tray, type MenuItemConstructorOptions } from 'electron';
 import type { ControlApi, CoreEvent } from '../../common/contract/index.js';
 import type { Logger } from '../platform/log.js';
 import {
@@ -25,10 +25,20 @@ export interface TrayDeps {
 }
 
 /**
+ * What a menu shows, for comparing two builds: labels, ids, types, checked
+ * and enabled states, nesting (JSON drops the click functions).
+ */
+const menuKey = (template: MenuItemConstructorOptions[]) => JSON.stringify(template);
+
+/**
  * The tray (issue 9, item 2), in the style of Signal's SystemTrayService:
- * it owns the Tray object and rebuilds menu, icon and tooltip from the
- * core's state on every core event. Rebuilds are serialised and coalesced:
- * a burst of events costs one extra rebuild, not one each.
+ * it owns the Tray object and derives menu, icon and tooltip from the
+ * core's state on every core event and every poll. Reads are serialised
+ * and coalesced (a burst of events costs one extra read), and the menu is
+ * replaced only when what it shows changed (issue 21, item 4): replacing
+ * the menu closes it if it is open on some desktops. While the user has
+ * it open (Menu 'menu-will-show' … 'menu-will-close', where the platform
+ * reports them — not every Linux tray host does) a change waits for it to close.
  */
 export class TrayService {
   private tray: Tray | null = null;
@@ -37,6 +47,9 @@ export class TrayService {
   private chain: Promise<void> = Promise.resolve();
   private queued = false;
   private current: TrayState | null = null;
+  private shown = { menu: '', icon: '', tooltip: '', title: '' };
+  private menuOpen = false;
+  private deferred: MenuItemConstructorOptions[] | null = null;
 
   constructor(private readonly deps: TrayDeps) {}
 
@@ -48,6 +61,7 @@ export class TrayService {
     const platform = this.deps.platform ?? process.platform;
     this.tray = new Tray(this.deps.icons.image('idle'));
     this.tray.setToolTip('Airlock');
+    this.shown = { menu: '', icon: 'idle', tooltip: 'Airlock', title: '' };
     // Windows opens a tray app's window on a left click; macOS/Linux show the menu.
     if (platform === 'win32') this.tray.on('click', () => this.deps.actions.openPage());
     this.off = this.deps.events.subscribe(() => void this.refresh());
@@ -102,11 +116,44 @@ export class TrayService {
     const tray = this.tray;
     if (!tray || tray.isDestroyed()) return;
     this.current = state;
-    tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(state, this.deps.actions)));
-    tray.setImage(this.deps.icons.image(trayIconState(state)));
-    tray.setToolTip(trayTooltip(state));
+    const template = buildTrayMenu(state, this.deps.actions);
+    const key = menuKey(template);
+    if (key !== this.shown.menu) {
+      this.shown.menu = key;
+      this.deferred = this.menuOpen ? template : null;
+      if (!this.menuOpen) this.setMenu(tray, template);
+    }
+    const icon = trayIconState(state);
+    if (icon !== this.shown.icon) {
+      this.shown.icon = icon;
+      tray.setImage(this.deps.icons.image(icon));
+    }
+    const tooltip = trayTooltip(state);
+    if (tooltip !== this.shown.tooltip) {
+      this.shown.tooltip = tooltip;
+      tray.setToolTip(tooltip);
+    }
     // macOS shows a short title next to the icon: the number waiting.
-    if ((this.deps.platform ?? process.platform) === 'darwin')
-      tray.setTitle(state.pending.length ? String(state.pending.length) : '');
+    const title = state.pending.length ? String(state.pending.length) : '';
+    if ((this.deps.platform ?? process.platform) === 'darwin' && title !== this.shown.title) {
+      this.shown.title = title;
+      tray.setTitle(title);
+    }
+  }
+
+  private setMenu(tray: Tray, template: MenuItemConstructorOptions[]): void {
+    const menu = Menu.buildFromTemplate(template);
+    menu.on('menu-will-show', () => (this.menuOpen = true));
+    menu.on('menu-will-close', () => {
+      this.menuOpen = false;
+      // After the click that closed it has been handled ('menu-will-close' may come before 'click').
+      setImmediate(() => {
+        const next = this.deferred;
+        this.deferred = null;
+        if (next && this.tray && !this.tray.isDestroyed() && !this.menuOpen)
+          this.setMenu(this.tray, next);
+      });
+    });
+    tray.setContextMenu(menu);
   }
 }

@@ -1,14 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { NAVIGATE_CHANNEL } from '../../common/ipc-contract.js';
 import { UI_CSP } from '../gateway/static-files.js';
 import { tempDir } from '../../test-support/harness.js';
 import { checkExternalUrl, ExternalLinkGate } from './link-gate.js';
-import { APP_ORIGIN, AppProtocol, appUrl, registerAppScheme, serveAppRequest } from './protocol.js';
+import { APP_ORIGIN, AppProtocol, registerAppScheme, serveAppRequest } from './protocol.js';
 import { hardenSession, hardenWebContents } from './security.js';
 import {
+  app,
   BrowserWindow,
+  clipboard,
   FakeWebContents,
+  FakeWebFrame,
   protocol,
   resetFakeElectron,
   session,
@@ -79,10 +83,13 @@ describe('every BrowserWindow is locked down', () => {
       minimizable: false,
     });
     expect(popup.alwaysOnTop).toBe(true);
-    await new Promise((r) => queueMicrotask(() => r(null)));
-    expect(popup.visible).toBe(true);
+    await vi.waitFor(() => expect(popup.visible).toBe(true));
     expect(w.openApproval('a2')).toBe(popup);
-    expect(popup.loaded.at(-1)).toBe(appUrl('/popup', { id: 'a2' }));
+    // Moved to the next request in place (windows.test.ts has the details), never a second window.
+    expect(popup.webContents.sent.at(-1)).toEqual({
+      channel: NAVIGATE_CHANNEL,
+      args: ['/popup?id=a2'],
+    });
     expect(BrowserWindow.instances).toHaveLength(1);
   });
 
@@ -182,14 +189,67 @@ describe('the external-link gate', () => {
 });
 
 describe('session permissions', () => {
-  it('every permission request and check is refused', () => {
+  /** One of our windows, on our page, with the session hardened as the shell does. */
+  function ourPage() {
     hardenSession(session.defaultSession as never);
+    const win = manager().openMain() as unknown as BrowserWindow;
+    return win.webContents;
+  }
+
+  it('a Copy button in our page writes the clipboard (clipboard-sanitized-write is allowed there)', async () => {
+    const wc = ourPage();
+    // What renderer/src/lib/clipboard.ts calls: navigator.clipboard.writeText.
+    await expect(wc.clipboardWriteText('airlock-token-123')).resolves.toBeUndefined();
+    expect(clipboard.text).toBe('airlock-token-123');
+    // Asked of the handlers with exactly the permission Chromium uses.
+    expect(
+      session.defaultSession.permissionCheckHandler!(wc, 'clipboard-sanitized-write', APP_ORIGIN, {
+        isMainFrame: true,
+        requestingUrl: wc.getURL(),
+      }),
+    ).toBe(true);
+  });
+
+  it('no other permission is granted to our page, by check or by request', async () => {
+    const wc = ourPage();
+    const others = [
+      'clipboard-read',
+      'deprecated-sync-clipboard-read',
+      'media',
+      'notifications',
+      'geolocation',
+      'openExternal',
+      'fullscreen',
+      'pointerLock',
+      'hid',
+      'usb',
+      'serial',
+      'fileSystem',
+      'window-management',
+      'unknown',
+    ];
+    for (const p of others) expect(await wc.requestPermission(p), p).toBe(false);
     const answers: boolean[] = [];
-    for (const p of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal']) {
-      session.defaultSession.permissionRequestHandler!({}, p, (ok: boolean) => answers.push(ok));
-    }
-    expect(answers).toEqual([false, false, false, false, false]);
-    expect(session.defaultSession.permissionCheckHandler!({}, 'media')).toBe(false);
+    for (const p of others)
+      session.defaultSession.permissionRequestHandler!(wc, p, (ok: boolean) => answers.push(ok), {
+        isMainFrame: true,
+        requestingUrl: wc.getURL(),
+      });
+    expect(answers.every((a) => a === false)).toBe(true);
+    expect(answers).toHaveLength(others.length);
+  });
+
+  it('the clipboard stays refused to a sub-frame, to another origin, and to our window once it shows anything else', async () => {
+    const wc = ourPage();
+    const sub = new FakeWebFrame('app://airlock/index.html');
+    sub.parent = wc.mainFrame;
+    await expect(wc.clipboardWriteText('x', sub)).rejects.toThrow(/denied/);
+    await expect(
+      wc.clipboardWriteText('x', new FakeWebFrame('https://evil.example/')),
+    ).rejects.toThrow(/denied/);
+    wc.mainFrame.url = wc.url = 'file:///etc/passwd';
+    await expect(wc.clipboardWriteText('x')).rejects.toThrow(/denied/);
+    expect(clipboard.text).toBe('');
   });
 });
 
@@ -205,8 +265,11 @@ describe('app:// protocol', () => {
     return dir;
   }
 
-  it('is registered as a standard, secure scheme without CSP bypass', () => {
+  it('is registered as a standard, secure scheme without CSP bypass (before ready, as Electron demands)', async () => {
+    await resetFakeElectron({ ready: 'later' });
     registerAppScheme();
+    await app.whenReady();
+    expect(() => registerAppScheme()).toThrow(/before app is ready/);
     expect(protocol.privileged).toEqual([
       { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
     ]);

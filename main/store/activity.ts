@@ -2,6 +2,12 @@ import type { ActivityFilter, ActivityView } from '../../common/contract/index.j
 import type { Db } from './db.js';
 
 export type NewActivity = Omit<ActivityView, 'id' | 'at'> & { at?: string };
+export type ActivityPatch = Partial<
+  Pick<
+    ActivityView,
+    'decision' | 'outcome' | 'durationMs' | 'waitMs' | 'decisionKind' | 'grantId' | 'detail'
+  >
+>;
 
 interface Row {
   id: number;
@@ -11,40 +17,118 @@ interface Row {
   decision: ActivityView['decision'];
   outcome: ActivityView['outcome'];
   duration_ms: number;
+  wait_ms: number | null;
   args_digest: string;
   approval_id: string | null;
+  decision_kind: string | null;
+  grant_id: string | null;
+  event: ActivityView['event'] | null;
   detail: string | null;
 }
 
-/** The activity log: one row per tool call. Holds a digest of the arguments, never the arguments. */
+export interface ActivityLogOptions {
+  /** Told of every row written or changed (the core turns it into an event). */
+  onChange?: (activity: ActivityView, kind: 'added' | 'updated') => void;
+  /** Upper bound on how long a queued row waits before it is written (issue 20). */
+  flushMs?: number;
+}
+
+const COLUMNS = {
+  decision: 'decision',
+  outcome: 'outcome',
+  durationMs: 'duration_ms',
+  waitMs: 'wait_ms',
+  decisionKind: 'decision_kind',
+  grantId: 'grant_id',
+  detail: 'detail',
+} as const;
+
+/**
+ * The activity log: one row per tool call, updated as the call moves through
+ * its states (issue 16 item 5). Holds a digest of the arguments, never the
+ * arguments.
+ *
+ * Two write paths (issue 20): rows that follow an approval's state are
+ * written at once, in step with the approval itself (`addNow`, `updateByApproval`);
+ * everything else (calls that ran freely, refusals) is queued (`add`) and
+ * written in one transaction at most `flushMs` later, and on `close()`, so
+ * the agent's answer never waits for the disk.
+ */
 export class ActivityLog {
   private readonly insertStmt;
+  private queue: NewActivity[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private readonly flushMs: number;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly options: ActivityLogOptions = {},
+  ) {
+    this.flushMs = options.flushMs ?? 50;
     this.insertStmt = db.prepare(
-      `INSERT INTO activity (at, agent, tool, decision, outcome, duration_ms, args_digest, approval_id, detail)
-       VALUES (@at, @agent, @tool, @decision, @outcome, @durationMs, @argsDigest, @approvalId, @detail)`,
+      `INSERT INTO activity (at, agent, tool, decision, outcome, duration_ms, wait_ms, args_digest, approval_id, decision_kind, grant_id, event, detail)
+       VALUES (@at, @agent, @tool, @decision, @outcome, @durationMs, @waitMs, @argsDigest, @approvalId, @decisionKind, @grantId, @event, @detail)`,
     );
   }
 
-  add(entry: NewActivity): ActivityView {
-    const at = entry.at ?? new Date().toISOString();
-    const row = {
-      at,
-      agent: entry.agent,
-      tool: entry.tool,
-      decision: entry.decision,
-      outcome: entry.outcome,
-      durationMs: Math.round(entry.durationMs),
-      argsDigest: entry.argsDigest,
-      approvalId: entry.approvalId ?? null,
-      detail: entry.detail?.slice(0, 500) ?? null,
-    };
-    const info = this.insertStmt.run(row);
-    return { ...entry, at, id: Number(info.lastInsertRowid), durationMs: row.durationMs };
+  /** Queues a row; it is written within `flushMs`. */
+  add(entry: NewActivity): void {
+    this.queue.push({ ...entry, at: entry.at ?? new Date().toISOString() });
+    this.timer ??= setTimeout(() => this.flush(), this.flushMs);
+  }
+
+  /** Writes a row now and returns it. */
+  addNow(entry: NewActivity): ActivityView {
+    // Queued rows go first, so ids keep the order in which things happened.
+    this.flush();
+    const view = this.insert(entry);
+    this.options.onChange?.(view, 'added');
+    return view;
+  }
+
+  /** Writes every queued row in one transaction. */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    const written = this.db.transaction(() => batch.map((e) => this.insert(e)))();
+    for (const v of written) this.options.onChange?.(v, 'added');
+  }
+
+  close(): void {
+    this.flush();
+  }
+
+  /** Moves the row(s) of an approval request along (the call's one row). */
+  updateByApproval(approvalId: string, patch: ActivityPatch): ActivityView[] {
+    const sets: string[] = [];
+    const params: Record<string, unknown> = { approvalId };
+    for (const [field, column] of Object.entries(COLUMNS) as [keyof ActivityPatch, string][]) {
+      const value = patch[field];
+      if (value === undefined) continue;
+      sets.push(`${column} = @${field}`);
+      params[field] =
+        field === 'detail'
+          ? String(value).slice(0, 500)
+          : typeof value === 'number'
+            ? Math.round(value)
+            : value;
+    }
+    if (sets.length === 0) return [];
+    this.db
+      .prepare(`UPDATE activity SET ${sets.join(', ')} WHERE approval_id = @approvalId`)
+      .run(params);
+    const rows = (
+      this.db.prepare('SELECT * FROM activity WHERE approval_id = ?').all(approvalId) as Row[]
+    ).map(toView);
+    for (const v of rows) this.options.onChange?.(v, 'updated');
+    return rows;
   }
 
   list(filter: ActivityFilter = {}): ActivityView[] {
+    this.flush();
     const where: string[] = [];
     const params: Record<string, unknown> = {};
     for (const [field, clause] of [
@@ -60,6 +144,27 @@ export class ActivityLog {
     const sql = `SELECT * FROM activity ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id DESC LIMIT ${limit}`;
     return (this.db.prepare(sql).all(params) as Row[]).map(toView);
   }
+
+  private insert(entry: NewActivity): ActivityView {
+    const at = entry.at ?? new Date().toISOString();
+    const row = {
+      at,
+      agent: entry.agent,
+      tool: entry.tool,
+      decision: entry.decision,
+      outcome: entry.outcome,
+      durationMs: Math.round(entry.durationMs),
+      waitMs: entry.waitMs === undefined ? null : Math.round(entry.waitMs),
+      argsDigest: entry.argsDigest,
+      approvalId: entry.approvalId ?? null,
+      decisionKind: entry.decisionKind ?? null,
+      grantId: entry.grantId ?? null,
+      event: entry.event ?? null,
+      detail: entry.detail?.slice(0, 500) ?? null,
+    };
+    const info = this.insertStmt.run(row);
+    return { ...entry, at, id: Number(info.lastInsertRowid), durationMs: row.durationMs };
+  }
 }
 
 function toView(r: Row): ActivityView {
@@ -71,8 +176,12 @@ function toView(r: Row): ActivityView {
     decision: r.decision,
     outcome: r.outcome,
     durationMs: r.duration_ms,
+    ...(r.wait_ms !== null ? { waitMs: r.wait_ms } : {}),
     argsDigest: r.args_digest,
     ...(r.approval_id ? { approvalId: r.approval_id } : {}),
+    ...(r.decision_kind ? { decisionKind: r.decision_kind } : {}),
+    ...(r.grant_id ? { grantId: r.grant_id } : {}),
+    ...(r.event ? { event: r.event } : {}),
     ...(r.detail ? { detail: r.detail } : {}),
   };
 }

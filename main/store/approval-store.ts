@@ -1,4 +1,4 @@
-import type { ApprovalState } from '../../common/contract/index.js';
+import type { ApprovalState, DecisionKind } from '../../common/contract/index.js';
 import type { CallToolResult } from '../tools/types.js';
 import type { Db } from './db.js';
 
@@ -18,7 +18,23 @@ export interface ApprovalRow {
   reason: string | null;
   editedArgs: Record<string, unknown> | null;
   result: CallToolResult | null;
+  decisionKind: DecisionKind | null;
+  grantId: string | null;
+  /** When the last waiting call of the agent went away (null while one waits). */
+  agentLeftAt: number | null;
+  /** When the approved call started running (run time is measured from here). */
+  startedAt: number | null;
 }
+
+type Mutable =
+  | 'decidedAt'
+  | 'finishedAt'
+  | 'reason'
+  | 'editedArgs'
+  | 'result'
+  | 'decisionKind'
+  | 'grantId'
+  | 'startedAt';
 
 interface RawRow {
   id: string;
@@ -36,6 +52,10 @@ interface RawRow {
   reason: string | null;
   edited_args_json: string | null;
   result_json: string | null;
+  decision_kind: DecisionKind | null;
+  grant_id: string | null;
+  agent_left_at: number | null;
+  started_at: number | null;
 }
 
 const LIVE: ApprovalState[] = ['pending', 'approved', 'executing'];
@@ -49,9 +69,7 @@ const FINISHED: ApprovalState[] = ['done', 'failed', 'unknown', 'denied'];
 export class ApprovalStore {
   constructor(private readonly db: Db) {}
 
-  insert(
-    row: Omit<ApprovalRow, 'decidedAt' | 'finishedAt' | 'reason' | 'editedArgs' | 'result'>,
-  ): void {
+  insert(row: Omit<ApprovalRow, Mutable | 'agentLeftAt'>): void {
     this.db
       .prepare(
         `INSERT INTO approvals (id, call_key, agent, tool_key, tool, args_json, effect, state, created_at, expires_at)
@@ -90,6 +108,17 @@ export class ApprovalStore {
     return raw && fromRaw(raw);
   }
 
+  /** How many requests `agent` has waiting, and the bytes of their arguments (per-agent budgets, issue 17.4). */
+  pendingUsage(agent: string): { count: number; bytes: number } {
+    const row = this.db
+      .prepare(
+        `SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(CAST(args_json AS BLOB))), 0) AS bytes
+         FROM approvals WHERE state = 'pending' AND agent = ?`,
+      )
+      .get(agent) as { count: number; bytes: number };
+    return { count: row.count, bytes: row.bytes };
+  }
+
   listByState(states: ApprovalState[]): ApprovalRow[] {
     const rows = this.db
       .prepare(
@@ -104,9 +133,7 @@ export class ApprovalStore {
     id: string,
     from: ApprovalState[],
     to: ApprovalState,
-    fields: Partial<
-      Pick<ApprovalRow, 'decidedAt' | 'finishedAt' | 'reason' | 'editedArgs' | 'result'>
-    > = {},
+    fields: Partial<Pick<ApprovalRow, Mutable>> = {},
   ): boolean {
     const sets = ['state = @to'];
     const params: Record<string, unknown> = { id, to };
@@ -116,6 +143,9 @@ export class ApprovalStore {
       reason: 'reason',
       editedArgs: 'edited_args_json',
       result: 'result_json',
+      decisionKind: 'decision_kind',
+      grantId: 'grant_id',
+      startedAt: 'started_at',
     } as const;
     for (const [field, column] of Object.entries(columns) as [keyof typeof columns, string][]) {
       const value = fields[field];
@@ -130,6 +160,28 @@ export class ApprovalStore {
       )
       .run(params);
     return info.changes === 1;
+  }
+
+  /** Records whether an agent's call is waiting on the request (null: one is). */
+  setAgentLeft(id: string, at: number | null): void {
+    this.db.prepare('UPDATE approvals SET agent_left_at = ? WHERE id = ?').run(at, id);
+  }
+
+  /**
+   * Detaches an agent's requests from future repeats (its name may be given to a new agent
+   * later, which must not inherit stored outcomes); returns the ids still pending.
+   */
+  detachAgent(agent: string): string[] {
+    this.db
+      .prepare(
+        `UPDATE approvals SET call_key = call_key || ':revoked' WHERE agent = ? AND call_key NOT LIKE '%:revoked'`,
+      )
+      .run(agent);
+    return (
+      this.db
+        .prepare(`SELECT id FROM approvals WHERE agent = ? AND state = 'pending'`)
+        .all(agent) as { id: string }[]
+    ).map((r) => r.id);
   }
 
   /** Pending requests past their expiry; the caller transitions each one. */
@@ -160,5 +212,9 @@ function fromRaw(r: RawRow): ApprovalRow {
       ? (JSON.parse(r.edited_args_json) as Record<string, unknown>)
       : null,
     result: r.result_json ? (JSON.parse(r.result_json) as CallToolResult) : null,
+    decisionKind: r.decision_kind,
+    grantId: r.grant_id,
+    agentLeftAt: r.agent_left_at,
+    startedAt: r.started_at,
   };
 }

@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
@@ -40,9 +41,33 @@ const MIGRATIONS: string[] = [
    );
    CREATE INDEX approvals_key ON approvals(call_key, created_at);
    CREATE INDEX approvals_state ON approvals(state);`,
+  // Issue 16: grants with a scope, activity that follows a call to its end, cancel grace.
+  `CREATE TABLE grants (
+     id TEXT PRIMARY KEY,
+     agent TEXT NOT NULL,
+     tool_key TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER,
+     constraint_json TEXT,
+     policy_fingerprint TEXT NOT NULL,
+     approval_id TEXT,
+     revoked_at INTEGER
+   );
+   CREATE INDEX grants_agent_tool ON grants(agent, tool_key);
+   ALTER TABLE approvals ADD COLUMN decision_kind TEXT;
+   ALTER TABLE approvals ADD COLUMN grant_id TEXT;
+   ALTER TABLE approvals ADD COLUMN agent_left_at INTEGER;
+   ALTER TABLE approvals ADD COLUMN started_at INTEGER;
+   ALTER TABLE activity ADD COLUMN wait_ms INTEGER;
+   ALTER TABLE activity ADD COLUMN decision_kind TEXT;
+   ALTER TABLE activity ADD COLUMN grant_id TEXT;
+   ALTER TABLE activity ADD COLUMN event TEXT;
+   CREATE INDEX activity_approval ON activity(approval_id);`,
 ];
 
 export function openDatabase(path: string): Db {
+  ownerOnly(path);
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   // WAL + NORMAL never corrupts and keeps every committed transaction across
@@ -67,4 +92,17 @@ export function migrate(db: Db): void {
       db.pragma(`user_version = ${i + 1}`);
     })();
   }
+}
+
+/**
+ * The database holds approval arguments and results in clear: owner-only
+ * (issue 17, item 5). SQLite gives the -wal and -shm files it creates the
+ * database file's permissions, so the file is created 0600 before SQLite
+ * opens it; existing files (an older Airlock made them 0644) are tightened.
+ */
+function ownerOnly(path: string): void {
+  if (process.platform === 'win32') return;
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`])
+    if (existsSync(file)) chmodSync(file, 0o600);
 }

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
  *
  * MAX_NAME_LENGTH is 50 so that Claude Code's `mcp__airlock__` prefix (14
  * characters) still fits the 64-character limit of Claude and OpenAI
- * (`^[a-zA-Z0-9_-]{1,64}$`, FIELD-NOTES "MCP protocol and clients").
+ * (`^[a-zA-Z0-9_-]{1,64}$`, the clients' tool-name rules).
  */
 export const MAX_NAME_LENGTH = 50;
 export const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -17,7 +17,7 @@ export interface ToolDefinition {
   /**
    * True when the source itself vouches that the tool only reads. Built-in
    * sources set it; remote sources must not (their annotations are untrusted
-   * hints, DESIGN "A tool call, end to end").
+   * hints, docs/architecture.md "A tool call").
    */
   trustedReadOnly?: boolean;
 }
@@ -33,6 +33,8 @@ export interface ToolCallContext {
 export interface CallOptions {
   signal: AbortSignal;
   progress?: ToolCallContext['progress'];
+  /** Answer "waiting for approval" at once instead of blocking (the client was sent the approval URL). */
+  noWait?: boolean;
 }
 
 export type SourceState =

@@ -16,18 +16,32 @@ const WRITE_SCOPES = new Set([
 ]);
 
 /**
- * Which connected accounts can use Calendar at all, and which may write. An
- * account that reports no scopes is judged by its readOnly flag alone, so a
- * layer that does not list scopes still gets tools; Google answers 403 with
- * insufficientPermissions otherwise, which becomes OAUTH_SCOPE.
+ * Which connected accounts get the calendar tools: every account reads, and
+ * every account not connected read-only writes. An account whose grant lacks
+ * Calendar (the box left unticked on Google's consent page) keeps the tools,
+ * and its calls answer OAUTH_SCOPE saying to reconnect and allow Calendar —
+ * not an unknown-tool error the agent cannot explain (issue 18.3).
  */
 export function calendarAccounts(all: GoogleAccountInfo[]): { read: string[]; write: string[] } {
-  const usable = all.filter(
-    (a) => a.scopes.length === 0 || a.scopes.some((s) => s.startsWith(CALENDAR_SCOPE)),
+  return {
+    read: all.map((a) => a.email),
+    write: all.filter((a) => !a.readOnly).map((a) => a.email),
+  };
+}
+
+/** Whether the grant allows Calendar at all; an account that reports no scopes is taken at its word. */
+export function hasCalendar(a: GoogleAccountInfo): boolean {
+  return a.scopes.length === 0 || a.scopes.some((s) => s.startsWith(CALENDAR_SCOPE));
+}
+
+/** OAUTH_SCOPE when the grant lacks what the call needs (developers.google.com/calendar/api/auth). */
+function scopeProblem(a: GoogleAccountInfo, write: boolean): GoogleToolError | null {
+  const canWrite = a.scopes.length === 0 || a.scopes.some((s) => WRITE_SCOPES.has(s));
+  if (hasCalendar(a) && (!write || canWrite)) return null;
+  return new GoogleToolError(
+    'OAUTH_SCOPE',
+    `${a.email} did not allow Airlock ${hasCalendar(a) ? 'to change' : 'to use'} Google Calendar when it was connected. The user can reconnect it in Airlock (Accounts page, or "airlock connect google --account ${a.email}") and allow Calendar.`,
   );
-  const canWrite = (a: GoogleAccountInfo) =>
-    !a.readOnly && (a.scopes.length === 0 || a.scopes.some((s) => WRITE_SCOPES.has(s)));
-  return { read: usable.map((a) => a.email), write: usable.filter(canWrite).map((a) => a.email) };
 }
 
 /** Zones change rarely; a short cache spares a calendars.get per call (600 requests/min/user). */
@@ -63,11 +77,20 @@ export class CalendarApi {
 
   /** Picks the account: the one asked for (must be usable), else the default (first). */
   account(requested: unknown, write: boolean): string {
-    const { read, write: writable } = calendarAccounts(this.access.accounts());
+    const all = this.access.accounts();
+    const { read, write: writable } = calendarAccounts(all);
     const pool = write ? writable : read;
+    const checked = (email: string) => {
+      const problem = scopeProblem(
+        all.find((a) => a.email === email)!,
+        write,
+      );
+      if (problem) throw problem;
+      return email;
+    };
     if (typeof requested === 'string' && requested) {
       const hit = pool.find((e) => e.toLowerCase() === requested.toLowerCase());
-      if (hit) return hit;
+      if (hit) return checked(hit);
       const why =
         write && read.some((e) => e.toLowerCase() === requested.toLowerCase())
           ? 'is connected read-only'
@@ -83,7 +106,7 @@ export class CalendarApi {
         'NO_ACCOUNT',
         `No Google account with Calendar${write ? ' write' : ''} access is connected to Airlock.`,
       );
-    return first;
+    return checked(first);
   }
 
   async options(account: string, signal?: AbortSignal): Promise<MethodOptions> {
@@ -106,6 +129,10 @@ export class CalendarApi {
     return this.zones.get(`${account}\n${calendarId}`)?.zone;
   }
 
+  /**
+   * Only a calendar's own description (calendars.get, calendarList) may be remembered
+   * here — never a response shaped by a request's timeZone (issue 18.1).
+   */
   rememberZone(account: string, calendarId: string, zone: string | null | undefined): void {
     if (zone) this.zones.set(`${account}\n${calendarId}`, { zone, at: this.clock() });
   }

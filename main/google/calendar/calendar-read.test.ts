@@ -229,14 +229,14 @@ describe('errors from Google become readable results', () => {
     expect(r.structuredContent).toEqual({
       error: { code: 'RATE_LIMITED', message: expect.any(String), retryAfterSeconds: 17 },
     });
-    expect(text(r)).toMatch(/rate limit reached for alice@example.com.*Retry after 17 seconds/);
+    expect(text(r)).toMatch(/rate limit reached for alice@example.com.*Try again in 17 seconds/);
     expect(t.fake.calls('GET', /\/events$/)).toHaveLength(1);
   });
 
   it.each([
     [401, 'authError', 'OAUTH_REVOKED', /Reconnect the account/],
     [403, 'insufficientPermissions', 'OAUTH_SCOPE', /not granted Airlock Calendar access/],
-    [403, 'userRateLimitExceeded', 'RATE_LIMITED', /Retry after 60 seconds/],
+    [403, 'userRateLimitExceeded', 'RATE_LIMITED', /Try again in 60 seconds/],
     [404, 'notFound', 'GOOGLE_API', /Not found \(404\)/],
     [410, 'deleted', 'GOOGLE_API', /already been deleted/],
     [500, 'backendError', 'GOOGLE_API', /try again in a minute/],

@@ -8,7 +8,7 @@ import {
   type ToolDefinition,
   type ToolSource,
 } from '../../tools/types.js';
-import { CalendarApi, calendarAccounts } from './api.js';
+import { CalendarApi, calendarAccounts, hasCalendar } from './api.js';
 import { emails, optStrings, reqString, type Args } from './args.js';
 import { zoneArg, type CallCtx } from './context.js';
 import { definitions, WRITE_TOOLS } from './definitions.js';
@@ -40,6 +40,22 @@ const HANDLERS: Record<string, Handler> = {
   calendar_delete_event: deleteEvent,
   calendar_respond: respond,
 };
+
+/** Tools whose recurring targets need `scope` (write-tools.ts requireScope). */
+const SCOPED = new Set(['calendar_update_event', 'calendar_delete_event', 'calendar_respond']);
+
+/**
+ * An occurrence's id is `<series id>_<original start>` (20260310 or
+ * 20260310T140000Z); ids Google or a client give events are base32hex
+ * (a–v, 0–9) and never hold "_" (Events resource, "id"). So an id of that
+ * shape is certainly one occurrence of a series, and without `scope` the call
+ * would be refused after the approval — refuse it before (issue 18.4).
+ */
+function occurrenceWithoutScope(args: Record<string, unknown>): string | null {
+  const id = typeof args.event_id === 'string' ? args.event_id : '';
+  if (args.scope !== undefined || !/^[a-v0-9]+_\d{8}(T\d{6}Z)?$/.test(id)) return null;
+  return `event_id ${id} is one occurrence of a recurring series. Say which occurrences you mean with scope: "this_instance", "this_and_following" or "all" (calendar_respond: "this_instance" or "all").`;
+}
 
 const isWrite = (tool: string) => (WRITE_TOOLS as readonly string[]).includes(tool);
 
@@ -88,17 +104,20 @@ export class CalendarSource implements ToolSource {
   /** Fetches each account's primary calendar zone (errors ignored: the calls report them). */
   warmUp(): Promise<void> {
     this.warming ??= Promise.all(
-      calendarAccounts(this.access.accounts()).read.map(async (account) => {
-        try {
-          await this.cal.zoneOf(
-            account,
-            'primary',
-            await this.cal.options(account, AbortSignal.timeout(10_000)),
-          );
-        } catch {
-          // The account's next call says what is wrong.
-        }
-      }),
+      this.access
+        .accounts()
+        .filter((a) => a.state === 'connected' && hasCalendar(a))
+        .map(async ({ email: account }) => {
+          try {
+            await this.cal.zoneOf(
+              account,
+              'primary',
+              await this.cal.options(account, AbortSignal.timeout(10_000)),
+            );
+          } catch {
+            // The account's next call says what is wrong.
+          }
+        }),
     ).then(() => undefined);
     return this.warming;
   }
@@ -144,6 +163,7 @@ export class CalendarSource implements ToolSource {
 
   /** Catches bad times, zones, addresses and rules before the user is asked to approve a write. */
   validateArgs(tool: string, args: Record<string, unknown>): string | null {
+    if (SCOPED.has(tool)) return occurrenceWithoutScope(args);
     if (tool !== 'calendar_create_event') return null;
     try {
       reqString(args, 'summary');

@@ -69,12 +69,11 @@ export async function listEvents(c: CallCtx, args: Args): Promise<CallToolResult
   const q = optString(args, 'query');
   const settled = await Promise.allSettled(
     ids.map(async (calendarId) => {
-      // Times without an offset are read in each calendar's own zone (issue 7).
-      const { min, max } = await resolveRange(
-        args,
-        () => (outZone ? Promise.resolve(outZone) : zoneOf(c, calendarId)),
-        c.now,
-      );
+      // Times are read and shown in the zone asked for, else the calendar's own (issue 7). The
+      // calendar's zone comes from calendars.get/calendarList only: an events.list answer's
+      // timeZone echoes the request's timeZone, so it must never stand for the calendar's (issue 18.1).
+      const zone = outZone ?? (await zoneOf(c, calendarId));
+      const { min, max } = await resolveRange(args, () => Promise.resolve(zone), c.now);
       const res = await c.api.events.list(
         {
           calendarId,
@@ -90,10 +89,9 @@ export async function listEvents(c: CallCtx, args: Args): Promise<CallToolResult
         },
         c.opts,
       );
-      c.cal.rememberZone(c.account, calendarId, res.data.timeZone);
       return {
         calendarId,
-        zone: outZone ?? res.data.timeZone ?? 'UTC',
+        zone,
         items: res.data.items ?? [],
         next: res.data.nextPageToken,
         min,

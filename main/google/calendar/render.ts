@@ -135,7 +135,7 @@ export function eventText(e: Event, v: EventView, now: DateTime): string {
 
 /**
  * Titles, descriptions and locations are written by whoever sent the
- * invitation — third-party text (DESIGN "untrusted-content marker").
+ * invitation — third-party text (docs/architecture.md "A tool call": untrusted-content marker).
  */
 export function markEventContent(result: CallToolResult): CallToolResult {
   return {

@@ -2,7 +2,9 @@ import type { gmail_v1, MethodOptions } from '@googleapis/gmail';
 import type { GoogleAccountAccess } from '../account-access.js';
 import { libs } from '../lazy.js';
 import { reauthOn401 } from '../reauth.js';
-import { factsOf, isRateLimit, isRetriable, toToolError } from './errors.js';
+import { classify, isRetriable } from '../failure.js';
+import { GmailBatch, type BatchCall, type BatchResult } from './batch.js';
+import { toToolError } from './errors.js';
 
 export type GmailApi = gmail_v1.Gmail;
 
@@ -71,17 +73,27 @@ export class GmailClient {
       try {
         return (await call(await this.api(), await this.options())).data;
       } catch (err) {
-        const f = factsOf(err);
+        const f = classify(err);
         if (!isRetriable(f) || attempt >= this.retry.attempts)
-          throw toToolError(err, { account: this.account, what });
-        if (isRateLimit(f)) onThrottle?.();
+          throw toToolError(err, { account: this.account, what }, f);
+        if (f.kind === 'rate-limited') onThrottle?.();
         if (f.retryAfterSeconds !== undefined && f.retryAfterSeconds > this.retry.maxWaitSeconds) {
-          throw toToolError(err, { account: this.account, what });
+          throw toToolError(err, { account: this.account, what }, f);
         }
         const backoff = this.retry.baseMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);
         await sleep(Math.max(backoff, (f.retryAfterSeconds ?? 0) * 1000), this.signal);
       }
     }
+  }
+
+  /**
+   * Many reads in as few round trips as Gmail allows (batch.ts): results in
+   * call order, each a value or that call's own GoogleToolError.
+   */
+  batch<T>(calls: readonly BatchCall[], onThrottle?: () => void): Promise<BatchResult<T>[]> {
+    return new GmailBatch(this.access, this.account, this.retry, this.signal, onThrottle).run<T>(
+      calls,
+    );
   }
 
   /** A write: exactly one request. */
@@ -97,7 +109,7 @@ export class GmailClient {
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {

@@ -19,6 +19,8 @@ export interface Mailbox {
 
 export interface Outgoing {
   from: string;
+  /** The display name from Gmail's send-as settings, if it has one. */
+  fromName?: string;
   to: Mailbox[];
   cc: Mailbox[];
   bcc: Mailbox[];
@@ -125,7 +127,7 @@ export function textToHtml(body: string): string {
 export async function buildMime(m: Outgoing): Promise<Buffer> {
   const { default: MailComposer } = await libs.mailComposer();
   const node = new MailComposer({
-    from: m.from,
+    from: m.fromName ? { name: m.fromName, address: m.from } : m.from,
     to: m.to,
     ...(m.cc.length ? { cc: m.cc } : {}),
     ...(m.bcc.length ? { bcc: m.bcc } : {}),

@@ -2,12 +2,14 @@ import type { SeenMessages } from './cache.js';
 import type { GmailClient } from './client.js';
 import type { LabelDirectory } from './labels.js';
 import type { AdaptivePool } from './pool.js';
+import type { SendAsNames } from './send-as.js';
 
 /** What one tool call works with: the account's client and the source's shared state. */
 export interface GmailCallContext {
   client: GmailClient;
   labels: LabelDirectory;
   seen: SeenMessages;
+  sendAs: SendAsNames;
   /** A fresh pool per call, so one call's throttling never slows another's. */
   pool: () => AdaptivePool;
   maxAttachmentBytes: number;

@@ -77,7 +77,7 @@ describe('Gmail through a real App and MCP client', () => {
     expect(req.effect).toBe(
       [
         'Send an email from alice@example.com — the recipient sees it immediately.',
-        'From: alice@example.com',
+        'From: Alice Example <alice@example.com>', // the name from Gmail's send-as settings
         'To: Carol Baker <carol@example.org>',
         'Cc: erin@example.com',
         'Subject: Re: Lunch on Friday?',
@@ -95,6 +95,7 @@ describe('Gmail through a real App and MCP client', () => {
     expect(fake.sent).toHaveLength(1);
     const mail = await PostalMime.parse(fake.sent[0]!.raw);
     expect(mail.subject).toBe('Re: Lunch on Friday?');
+    expect(mail.from).toEqual({ name: 'Alice Example', address: 'alice@example.com' });
     expect(mail.cc).toEqual([{ name: '', address: 'erin@example.com' }]);
     expect(fake.sent[0]!.threadId).toBe(ids.thread1.threadId);
     // Neither the approval nor the activity log holds the access token.

@@ -44,7 +44,8 @@ describe('gmail_send', () => {
     expect(head).toMatch(/Content-Type: multipart\/alternative/);
     const mail = await PostalMime.parse(raw);
     expect(mail.subject).toBe('Grüße aus Zürich — ☃ 会議');
-    expect(mail.from).toMatchObject({ address: 'alice@example.com' });
+    // The display name comes from Gmail's send-as settings (issue 18.6).
+    expect(mail.from).toMatchObject({ name: 'Alice Example', address: 'alice@example.com' });
     expect(mail.to).toEqual([{ name: 'Jürgen Müller', address: 'juergen@example.de' }]);
     expect(mail.cc).toEqual([
       { name: '', address: 'erin@example.com' },

@@ -2,7 +2,7 @@
  * Runs `fn` over `items` with at most `limit` in flight, keeping order. The
  * limit halves (down to `floor`) each time `throttle()` is called, so a
  * burst that trips Gmail's "too many concurrent requests" backs off instead
- * of hammering (FIELD-NOTES, Gmail quotas).
+ * of hammering (Gmail API "Usage limits").
  */
 export class AdaptivePool {
   private limit: number;

@@ -47,8 +47,10 @@ export function parseCompose(args: Record<string, unknown>): ComposeInput {
 
 /** The message as it will go out: a reply picks up the thread, In-Reply-To, References and "Re:". */
 async function outgoing(ctx: GmailCallContext, input: ComposeInput): Promise<Outgoing> {
+  const fromName = await ctx.sendAs.displayName(ctx.client);
   const base: Outgoing = {
     from: ctx.client.account,
+    ...(fromName ? { fromName } : {}),
     to: input.to,
     cc: input.cc,
     bcc: input.bcc,
@@ -164,6 +166,7 @@ export function describeCompose(
   account: string,
   args: Record<string, unknown>,
   seen: SeenMessages,
+  fromName?: string,
 ): string {
   let input: ComposeInput;
   try {
@@ -175,7 +178,7 @@ export function describeCompose(
     kind === 'send'
       ? `Send an email from ${account} — the recipient sees it immediately.`
       : `Create a draft in ${account} (not sent).`,
-    `From: ${account}`,
+    `From: ${fromName ? formatMailbox({ name: fromName, address: account }) : account}`,
     `To: ${input.to.map(formatMailbox).join(', ')}`,
   ];
   if (input.cc.length) lines.push(`Cc: ${input.cc.map(formatMailbox).join(', ')}`);

@@ -17,21 +17,22 @@ import { DEFAULT_RETRY, GmailClient, type RetryPolicy } from './client.js';
 import { BadInput } from './compose.js';
 import { str, strings, type GmailCallContext } from './context.js';
 import { header } from './payload.js';
-import { errorText } from './errors.js';
+import { toolErrorResult } from '../errors.js';
 import { LabelDirectory } from './labels.js';
 import { archive, describeModify, listLabels, modifyLabels, trash } from './modify.js';
 import { AdaptivePool } from './pool.js';
 import { readMessage, readThread } from './read.js';
 import { search } from './search.js';
-import { createDraft, describeCompose, sendMessage } from './send.js';
+import { createDraft, describeCompose, parseCompose, sendMessage } from './send.js';
+import { SendAsNames } from './send-as.js';
 import { toolDefinitions, WRITE_TOOLS } from './tools.js';
 
 export interface GmailSourceOptions {
   /** Source id, part of every tool's stable key. Default "gmail". */
   id?: string;
   /**
-   * Metadata fetches in flight for one search; halves on each rate limit.
-   * 20 keeps a 50-message search within 4 round trips (issue 6, "Measure").
+   * Requests in flight for one multi-message write (gmail_trash); halves on
+   * each rate limit. Searches batch their reads instead (batch.ts).
    */
   concurrency?: number;
   retry?: Partial<RetryPolicy>;
@@ -70,6 +71,7 @@ export class GmailSource implements ToolSource {
   private readonly off: () => void;
   private readonly labels = new LabelDirectory();
   private readonly seen = new SeenMessages();
+  private readonly sendAs = new SendAsNames();
   private readonly retry: RetryPolicy;
   private readonly concurrency: number;
   private readonly maxAttachmentBytes: number;
@@ -150,6 +152,8 @@ export class GmailSource implements ToolSource {
         .map((id) => id?.trim())
         .filter((id): id is string => !!id && !this.seen.get(account, id));
       const client = new GmailClient(this.access, account, this.retry, AbortSignal.timeout(2500));
+      if (tool === 'gmail_send' || tool === 'gmail_create_draft')
+        await this.sendAs.displayName(client); // the approval shows From: as it will go out
       await Promise.all(
         missing.map(async (id) => {
           const m = await client.read(`message ${id}`, (api, opts) =>
@@ -171,6 +175,21 @@ export class GmailSource implements ToolSource {
     return this.describeEffect(tool, args);
   }
 
+  /**
+   * Certain argument errors (a malformed address, no recipient, no subject) are
+   * refused before the user is asked to approve a call that could not run
+   * (issue 18.4). Account problems are left to call(), which words them with a code.
+   */
+  validateArgs(tool: string, args: Record<string, unknown>): string | null {
+    if (tool !== 'gmail_send' && tool !== 'gmail_create_draft') return null;
+    try {
+      parseCompose(args);
+      return null;
+    } catch (err) {
+      return err instanceof BadInput ? err.message : null;
+    }
+  }
+
   describeEffect(tool: string, args: Record<string, unknown>): string {
     let account: string;
     try {
@@ -178,8 +197,10 @@ export class GmailSource implements ToolSource {
     } catch (err) {
       return `${tool} — this call will fail: ${(err as Error).message}`;
     }
-    if (tool === 'gmail_send') return describeCompose('send', account, args, this.seen);
-    if (tool === 'gmail_create_draft') return describeCompose('draft', account, args, this.seen);
+    const name = this.sendAs.known(account);
+    if (tool === 'gmail_send') return describeCompose('send', account, args, this.seen, name);
+    if (tool === 'gmail_create_draft')
+      return describeCompose('draft', account, args, this.seen, name);
     if (tool === 'gmail_modify_labels' || tool === 'gmail_archive' || tool === 'gmail_trash')
       return describeModify(tool, account, args, this.seen);
     const def = this.defs.find((d) => d.name === tool);
@@ -200,6 +221,7 @@ export class GmailSource implements ToolSource {
         client: new GmailClient(this.access, account.email, this.retry, ctx.signal),
         labels: this.labels,
         seen: this.seen,
+        sendAs: this.sendAs,
         pool: () => new AdaptivePool(this.concurrency),
         maxAttachmentBytes: this.maxAttachmentBytes,
         showAccount: this.access.accounts().length > 1,
@@ -207,9 +229,7 @@ export class GmailSource implements ToolSource {
       return await handler(callCtx, args ?? {});
     } catch (err) {
       if (err instanceof BadInput) return errorResult(err.message);
-      if (err instanceof GoogleToolError) {
-        return errorResult(errorText(err));
-      }
+      if (err instanceof GoogleToolError) return toolErrorResult(err);
       return errorResult(`${tool} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }

@@ -207,7 +207,7 @@ export class ConnectFlow {
     if (tokens.refreshToken) this.o.onSecret?.(tokens.refreshToken);
     if (!tokens.refreshToken) {
       // Google sends a refresh token only on a fresh consent; without one Airlock
-      // would stop working within the hour (FIELD-NOTES, "Google").
+      // would stop working within the hour (Google, "OAuth 2.0 for installed apps").
       throw new ConnectFlowError(
         'NO_REFRESH_TOKEN',
         `Google did not send a refresh token, so Airlock could not keep access. Remove Airlock's access at ${PERMISSIONS_URL}, then connect again.`,

@@ -8,7 +8,7 @@ import type { AirlockOAuth2Client } from './oauth2-client.js';
 /** A token endpoint answer, normalised. */
 export interface TokenAnswer {
   accessToken: string;
-  /** Absent on most refresh answers: keep the old one (FIELD-NOTES, "Google"). */
+  /** Absent on most refresh answers: keep the old one (docs/google.md). */
   refreshToken?: string;
   /** ms since the epoch. */
   expiry: number;
@@ -18,7 +18,7 @@ export interface TokenAnswer {
 
 /**
  * Google's OAuth 2.0 endpoints for installed apps, through google-auth-library
- * (DESIGN "Choices"): authorization URL with PKCE S256, code exchange,
+ * (docs/google.md): authorization URL with PKCE S256, code exchange,
  * refresh and revocation; endpoints overridable for the fake (issue 5, item 8).
  */
 export class GoogleOAuth {
@@ -62,7 +62,7 @@ export class GoogleOAuth {
 
   /**
    * The consent URL. `access_type=offline` + `prompt=consent` are what make
-   * Google return a refresh token every time (FIELD-NOTES, "Google").
+   * Google return a refresh token every time (Google, "OAuth 2.0 for installed apps").
    */
   async authUrl(p: {
     redirectUri: string;

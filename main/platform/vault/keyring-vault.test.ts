@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { classifyKeyringError, KeyringVault } from './keyring-vault.js';
+import { classifyKeyringError, keychainFix, KeyringVault } from './keyring-vault.js';
 
 /**
  * Against the real OS keychain: gnome-keyring on a session D-Bus, started by
@@ -143,6 +143,19 @@ describe('classifyKeyringError', () => {
         ),
       ).code,
     ).toBe('KEYCHAIN_UNAVAILABLE');
+  });
+
+  it('KEYCHAIN_UNAVAILABLE keeps the whole backend text and says what to do (issue 19)', () => {
+    const long = 'Platform failure: ' + 'x'.repeat(300) + ' END-OF-CAUSE';
+    const err = classifyKeyringError(new Error(long, { cause: new Error(long) }));
+    expect(err.message).toContain('END-OF-CAUSE');
+    expect(err.message.split('END-OF-CAUSE')).toHaveLength(2); // a repeated cause is said once
+    expect(keychainFix('linux')).toMatch(
+      /gnome-keyring libsecret-1-0.*dbus-run-session.*--vault file/s,
+    );
+    expect(keychainFix('darwin')).toContain('--vault file');
+    expect(keychainFix('win32')).toContain('--vault file');
+    if (process.platform === 'linux') expect(err.message).toContain(keychainFix('linux'));
   });
 
   it('a null read is confirmed with a write before it is believed', async () => {

@@ -8,7 +8,7 @@ import { VaultError, type Vault } from './vault.js';
  *
  * Linux is pinned to Secret Service: the default falls back to the kernel
  * keyring when no Secret Service runs, which then "works" until reboot and
- * loses every secret (FIELD-NOTES, "These machines").
+ * loses every secret (docs/architecture.md "Secrets").
  */
 const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } };
 
@@ -87,21 +87,41 @@ export function classifyKeyringError(err: unknown): VaultError {
   }
   return new VaultError(
     'KEYCHAIN_UNAVAILABLE',
-    `The OS keychain is not available (${firstLine(text)}). On Linux, Airlock needs a Secret Service such as gnome-keyring running in your session.`,
+    `The OS keychain is not available (${oneLine(text)}). ${keychainFix()}`,
     { cause: err },
   );
+}
+
+/** What to do about a missing keychain, for this platform (issue 19, item 4). */
+export function keychainFix(platform: NodeJS.Platform = process.platform): string {
+  const fileVault =
+    'or use the encrypted file vault instead: set AIRLOCK_VAULT_PASSPHRASE (or let Airlock create a key file) and run with --vault file (see docs/architecture.md "Secrets").';
+  if (platform === 'linux')
+    return (
+      'Airlock needs a Secret Service on the session D-Bus. Install one (Debian/Ubuntu: sudo apt-get install gnome-keyring libsecret-1-0 dbus-x11) ' +
+      'and run Airlock inside a desktop session or under dbus-run-session with gnome-keyring-daemon --unlock, ' +
+      fileVault
+    );
+  if (platform === 'darwin')
+    return `Run Airlock as a logged-in macOS user (the login Keychain is not reachable from a bare SSH or launchd daemon session), ${fileVault}`;
+  if (platform === 'win32')
+    return `Run Airlock as a logged-in Windows user (Credential Manager needs a user profile), ${fileVault}`;
+  return `This platform has no supported OS keychain; ${fileVault}`;
 }
 
 function describe(err: unknown): string {
   const parts: string[] = [];
   let cur: unknown = err;
   for (let depth = 0; cur && depth < 5; depth++) {
-    parts.push(cur instanceof Error ? cur.message : String(cur));
+    const text = cur instanceof Error ? cur.message : String(cur);
+    // Backends repeat their cause inside their own message; say each thing once.
+    if (!parts.some((p) => p.includes(text))) parts.push(text);
     cur = cur instanceof Error ? cur.cause : undefined;
   }
   return parts.join(': ');
 }
 
-function firstLine(text: string): string {
-  return (text.split('\n')[0] ?? '').slice(0, 200);
+/** The whole backend text on one line: never cut (issue 19: a cut message hid the cause). */
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
 }

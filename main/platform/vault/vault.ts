@@ -1,12 +1,14 @@
 /**
  * The Vault holds every secret Airlock keeps: agent tokens, the control token,
- * Google and remote-server credentials. Nothing secret is ever written to the
- * data directory; settings and SQLite hold references only.
+ * Google and remote-server credentials: in the OS keychain (keyring-vault.ts)
+ * or, where there is none, the encrypted file vault (file-vault.ts; chosen in
+ * select.ts). Nothing secret is ever written to the data directory in the
+ * clear; settings and SQLite hold references only.
  *
  * A vault never answers "no secret" when it cannot actually tell: a missing or
  * locked keychain is an explicit VaultError, so callers cannot mistake an
- * outage for an empty store (see FIELD-NOTES: a locked Secret Service returns
- * null for reads).
+ * outage for an empty store (a locked Secret Service returns null for reads;
+ * docs/architecture.md "Secrets").
  */
 export type VaultErrorCode = 'KEYCHAIN_UNAVAILABLE' | 'VAULT_LOCKED';
 

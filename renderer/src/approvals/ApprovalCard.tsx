@@ -1,15 +1,30 @@
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
-import type { ApprovalView, Decision } from '../../../common/contract';
+import {
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+  type Ref,
+  type RefCallback,
+} from 'react';
+import type { ApprovalView, Decision, GrantSpec } from '../../../common/contract';
 import { errorCode, errorMessage } from '../lib/errors';
 import { formatClock, formatLeft } from '../lib/time';
+import { ArgumentsView } from './ArgumentsView';
+import { ClippedText } from './Revealed';
+import { Headline, RiskBadge, ServerClaims, WaitingLine } from './CardFacts';
 import { EditForm } from './EditForm';
+import { GrantDialog } from './GrantDialog';
 import { parseEffect } from './summary';
 import { SummaryView } from './SummaryView';
+import { useArmed } from './useArmed';
 
 interface Props {
   ref?: Ref<HTMLElement>;
   approval: ApprovalView;
   now: number;
+  /** False while the core is unreachable: decisions are disabled and say so (issue 16 item 7). */
+  connected: boolean;
   decide: (id: string, decision: Decision) => Promise<unknown>;
   /** A decision lost a race (someone decided first): the page says so and refetches. */
   onConflict: (message: string) => void;
@@ -18,34 +33,67 @@ interface Props {
   onFocus?: () => void;
 }
 
-type Mode = 'idle' | 'deny' | 'edit';
+type Mode = 'idle' | 'deny' | 'edit' | 'grant';
 
 const isTyping = (el: EventTarget) =>
   el instanceof HTMLElement &&
   (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
 
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+export const MOD_KEY = isMac ? '⌘' : 'Ctrl';
+
 /**
- * One pending request: who asks, for what, the tool's own statement of the
- * effect, the exact arguments, the time left, and the four decisions.
- * Buttons are disabled while a decision is in flight; the server's guarded
- * state change is the real protection against a second execution.
+ * One pending request: who asks, for what, from which server, how risky,
+ * the exact arguments, the time left, and the decisions.
+ *
+ * Decisions come only from deliberate, visible acts (issue 16 item 3, issue
+ * 17 item 1): no single unmodified key decides (allow is Ctrl/⌘+Enter), key
+ * auto-repeat is ignored, and nothing is decided on a card that has not been
+ * on screen for a moment (useArmed). "Always allow" opens a grant dialog that
+ * must be confirmed. The server's guarded state change is the real protection
+ * against a second execution.
  */
-export function ApprovalCard({ ref, approval, now, decide, onConflict, onMove, onFocus }: Props) {
+export function ApprovalCard(props: Props) {
+  const { ref, approval, now, connected, decide, onConflict, onMove, onFocus } = props;
   const [mode, setMode] = useState<Mode>('idle');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [tip, setTip] = useState<string | null>(null);
   const [reason, setReason] = useState('');
   const inFlight = useRef(false);
   const headingId = useId();
+  const { armed, observe } = useArmed();
   const left = Date.parse(approval.expiresAt) - now;
+  const ready = armed && connected && !busy;
+
+  const setRefs: RefCallback<HTMLElement> = (el) => {
+    observe(el);
+    if (typeof ref === 'function') ref(el);
+    else if (ref) (ref as { current: HTMLElement | null }).current = el;
+  };
+
+  /** Refuses (and says why) a decision the card is not ready for. */
+  const guard = (): boolean => {
+    if (!connected) {
+      setTip('Airlock is not reachable right now; decide once it is back.');
+      return false;
+    }
+    if (!armed) {
+      setTip('This request just appeared: read it first, then decide.');
+      return false;
+    }
+    return !busy;
+  };
 
   const send = async (decision: Decision) => {
-    if (inFlight.current) return;
+    if (inFlight.current || !guard()) return;
     inFlight.current = true;
     setBusy(true);
     setError(null);
+    setTip(null);
     try {
       await decide(approval.id, decision);
+      if (mode === 'grant') setMode('idle');
     } catch (err) {
       if (errorCode(err) === 'CONFLICT' || errorCode(err) === 'NOT_FOUND')
         onConflict(errorMessage(err));
@@ -56,25 +104,41 @@ export function ApprovalCard({ ref, approval, now, decide, onConflict, onMove, o
     }
   };
 
+  const openGrant = () => {
+    if (!guard()) return;
+    setError(null);
+    setMode('grant');
+  };
+
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
-    if (e.key === 'Escape' && mode !== 'idle') {
+    // A held key repeats: never let repeats decide, open forms, or walk the queue (issue 17 item 1).
+    if (e.repeat) {
+      if (!isTyping(e.target)) e.preventDefault();
+      return;
+    }
+    if (e.key === 'Escape' && (mode === 'deny' || mode === 'edit')) {
       e.preventDefault();
       setMode('idle');
       (e.currentTarget as HTMLElement).focus();
       return;
     }
-    // Letters act only on the request itself, never while a deny/edit form is open or text is typed.
-    if (mode !== 'idle' || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
-    const key = e.key;
+    if (mode !== 'idle' || isTyping(e.target)) return;
     const act = (fn: () => void) => {
       e.preventDefault();
       fn();
     };
+    const mod = e.ctrlKey || e.metaKey;
+    if (e.key === 'Enter' && mod && !e.altKey) {
+      act(() => (e.shiftKey ? openGrant() : void send({ kind: 'allow_once' })));
+      return;
+    }
+    if (mod || e.altKey) return;
+    const key = e.key;
     if (key === 'ArrowDown' || key === 'j') act(() => onMove(1));
     else if (key === 'ArrowUp' || key === 'k') act(() => onMove(-1));
-    else if (busy) return;
-    else if (key === 'a') act(() => void send({ kind: 'allow_once' }));
-    else if (key === 'A') act(() => void send({ kind: 'always_allow' }));
+    else if (key === 'a')
+      act(() => setTip(`To allow once, press ${MOD_KEY}+Enter or use the Allow once button.`));
+    else if (key === 'A') act(openGrant);
     else if (key === 'e' || key === 'E') act(() => setMode('edit'));
     else if (key === 'd' || key === 'D') act(() => setMode('deny'));
   };
@@ -84,15 +148,31 @@ export function ApprovalCard({ ref, approval, now, decide, onConflict, onMove, o
     void send({ kind: 'deny', ...(reason.trim() ? { reason: reason.trim() } : {}) });
   };
 
+  const effect = parseEffect(approval.effect);
+  // A third party's generic effect ("<title>: <its description>") is its words, not Airlock's:
+  // the headline names the tool and server; the description is shown, labelled, below.
+  const generic =
+    approval.thirdParty === true &&
+    approval.effect.startsWith(`${approval.toolTitle ?? approval.tool}:`);
+  const headline = generic
+    ? `Run “${approval.toolTitle ?? approval.tool}” from ${approval.server ?? 'its server'}`
+    : effect.headline;
+  const disabledWhy = !connected
+    ? 'Airlock is not reachable: decisions are disabled until it is back.'
+    : !armed
+      ? 'Read the request first: decisions open in a moment.'
+      : undefined;
+
   return (
     <article
-      ref={ref}
+      ref={setRefs}
       className="card approval"
       tabIndex={0}
       aria-labelledby={headingId}
       aria-busy={busy}
       data-testid="approval-card"
       data-approval-id={approval.id}
+      data-armed={armed ? 'true' : 'false'}
       onKeyDown={onKeyDown}
       onFocus={onFocus}
     >
@@ -100,7 +180,19 @@ export function ApprovalCard({ ref, approval, now, decide, onConflict, onMove, o
         <h3 id={headingId}>
           <span className="agent">{approval.agent}</span> wants to run{' '}
           <code className="tool">{approval.tool}</code>
-          {approval.toolTitle && <span className="hint"> ({approval.toolTitle})</span>}
+          {approval.toolTitle && (
+            <span className="hint">
+              {' '}
+              (<Headline text={approval.toolTitle} />)
+            </span>
+          )}
+          {approval.server && (
+            <span className="hint server" data-testid="approval-server">
+              {' '}
+              from {approval.server}
+            </span>
+          )}{' '}
+          <RiskBadge approval={approval} />
         </h3>
         <span
           className={left < 60_000 ? 'time-left urgent' : 'time-left'}
@@ -110,26 +202,19 @@ export function ApprovalCard({ ref, approval, now, decide, onConflict, onMove, o
           {left > 0 ? `Expires in ${formatLeft(left)}` : 'Expiring…'}
         </span>
       </header>
-      <p className="effect" data-testid="approval-effect">
-        {parseEffect(approval.effect).headline}
-      </p>
+      <div className="effect" data-testid="approval-effect">
+        {/* A source may quote the arguments in its sentence: clipped like them. */}
+        <ClippedText text={headline} />
+      </div>
+      <WaitingLine approval={approval} />
+      <ServerClaims approval={approval} />
       <SummaryView approval={approval} />
-      <details className="args" open>
-        <summary>Exact arguments</summary>
-        <pre
-          className="mono"
-          data-testid="approval-args"
-          tabIndex={0}
-          aria-label="Exact arguments (JSON)"
-        >
-          {JSON.stringify(approval.arguments, null, 2)}
-        </pre>
-      </details>
+      <ArgumentsView args={approval.arguments} />
 
       {mode === 'edit' ? (
         <EditForm
           approval={approval}
-          busy={busy}
+          busy={busy || !connected}
           serverError={error}
           onSubmit={(args) => void send({ kind: 'allow_edited', arguments: args })}
           onCancel={() => {
@@ -147,11 +232,12 @@ export function ApprovalCard({ ref, approval, now, decide, onConflict, onMove, o
               value={reason}
               maxLength={1000}
               onChange={(e) => setReason(e.target.value)}
+              onKeyDown={(e) => e.repeat && e.key === 'Enter' && e.preventDefault()}
               autoFocus
             />
           </div>
           <div className="actions">
-            <button type="submit" className="danger" disabled={busy} data-testid="deny-confirm">
+            <button type="submit" className="danger" disabled={!ready} data-testid="deny-confirm">
               Deny request
             </button>
             <button type="button" disabled={busy} onClick={() => setMode('idle')}>
@@ -160,30 +246,30 @@ export function ApprovalCard({ ref, approval, now, decide, onConflict, onMove, o
           </div>
         </form>
       ) : (
-        <div className="actions" role="group" aria-label="Decision">
+        <div className="actions" role="group" aria-label="Decision" title={disabledWhy}>
           <button
             type="button"
             className="primary"
-            disabled={busy}
+            disabled={!ready}
             onClick={() => void send({ kind: 'allow_once' })}
-            aria-keyshortcuts="A"
+            aria-keyshortcuts="Control+Enter Meta+Enter"
             data-testid="allow-once"
           >
             Allow once
           </button>
           <button
             type="button"
-            disabled={busy}
-            onClick={() => void send({ kind: 'always_allow' })}
+            disabled={!ready}
+            onClick={openGrant}
             aria-keyshortcuts="Shift+A"
             data-testid="always-allow"
-            title={`Always allow ${approval.tool} for ${approval.agent}`}
+            title={`Let ${approval.agent} run ${approval.tool} without asking (you choose for how long and for which calls)`}
           >
-            Always allow
+            Always allow…
           </button>
           <button
             type="button"
-            disabled={busy}
+            disabled={!ready}
             onClick={() => setMode('edit')}
             aria-keyshortcuts="E"
             data-testid="edit-allow"
@@ -193,7 +279,7 @@ export function ApprovalCard({ ref, approval, now, decide, onConflict, onMove, o
           <button
             type="button"
             className="danger"
-            disabled={busy}
+            disabled={!ready}
             onClick={() => setMode('deny')}
             aria-keyshortcuts="D"
             data-testid="deny"
@@ -202,11 +288,36 @@ export function ApprovalCard({ ref, approval, now, decide, onConflict, onMove, o
           </button>
         </div>
       )}
-      {error && mode !== 'edit' && (
+      {!connected && (
+        <p className="error" data-testid="decisions-disabled">
+          Airlock is not reachable: decisions are disabled until it is back.
+        </p>
+      )}
+      {tip && connected && (
+        <p className="hint" role="status" data-testid="decision-tip">
+          {tip}
+        </p>
+      )}
+      {error && mode !== 'edit' && mode !== 'grant' && (
         <p className="error" role="alert" data-testid="decision-error">
           {error}
         </p>
       )}
+      <GrantDialog
+        approval={approval}
+        open={mode === 'grant'}
+        busy={busy}
+        error={mode === 'grant' ? error : null}
+        onCancel={() => {
+          setError(null);
+          setMode('idle');
+          const card = document.querySelector<HTMLElement>(
+            `[data-approval-id="${CSS.escape(approval.id)}"]`,
+          );
+          card?.focus();
+        }}
+        onConfirm={(spec: GrantSpec) => void send({ kind: 'always_allow', ...spec })}
+      />
     </article>
   );
 }

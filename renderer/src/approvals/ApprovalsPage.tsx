@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useConnected } from '../lib/control';
 import { useNow } from '../lib/time';
 import { ApprovalCard } from './ApprovalCard';
+import { GrantsList } from './GrantsList';
 import { RecentList } from './RecentList';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { useApprovalQueue } from './useApprovalQueue';
@@ -8,9 +10,18 @@ import { useApprovalQueue } from './useApprovalQueue';
 /**
  * The approval queue (issue 3 item 9, issue 8 "Approvals"). Also the body of
  * the 360-px popup (`compact`), where the help and history fold away.
+ * `focusId`: the request the user opened (popup, notification, deep link);
+ * it gets the keyboard, never simply the first card (issue 16 item 3).
  */
-export function ApprovalsPage({ compact = false }: { compact?: boolean }) {
+export function ApprovalsPage({
+  compact = false,
+  focusId = null,
+}: {
+  compact?: boolean;
+  focusId?: string | null;
+}) {
   const queue = useApprovalQueue();
+  const connected = useConnected();
   const now = useNow(1000);
   const [notice, setNotice] = useState<string | null>(null);
   const cards = useRef(new Map<string, HTMLElement>());
@@ -25,13 +36,26 @@ export function ApprovalsPage({ compact = false }: { compact?: boolean }) {
     [ids],
   );
 
-  // Keep a request under the keyboard: when the page opens, and when the focused one was just
-  // decided (its card is gone and focus fell back to <body>), focus the one that took its place.
-  const lastIndex = useRef(0);
+  // The request the user opened gets the keyboard once it is there (and again if the link changes).
+  const focusedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusId || focusedFor.current === focusId) return;
+    const el = cards.current.get(focusId);
+    if (!el) return;
+    focusedFor.current = focusId;
+    el.scrollIntoView({ block: 'nearest' });
+    el.focus({ preventScroll: true });
+  });
+
+  // After the user decided the focused request (its card is gone and focus fell back to <body>),
+  // the one that took its place gets the keyboard. Nothing is focused on its own when the page
+  // opens: a card that just appeared must never be under a key meant for something else.
+  const lastIndex = useRef<number | null>(null);
   const key = ids.join(',');
   useEffect(() => {
     const active = document.activeElement;
-    if (ids.length === 0 || (active && active !== document.body)) return;
+    if (lastIndex.current === null || ids.length === 0 || (active && active !== document.body))
+      return;
     const target = ids[Math.min(lastIndex.current, ids.length - 1)];
     if (target) cards.current.get(target)?.focus({ preventScroll: true });
   }, [key]); // `key` stands for `ids`, whose array identity changes every render
@@ -99,6 +123,7 @@ export function ApprovalsPage({ compact = false }: { compact?: boolean }) {
                   }}
                   approval={a}
                   now={now}
+                  connected={connected}
                   decide={queue.decide}
                   onConflict={onConflict}
                   onMove={(d) => move(a.id, d)}
@@ -109,6 +134,7 @@ export function ApprovalsPage({ compact = false }: { compact?: boolean }) {
           </div>
         </>
       )}
+      {!compact && <GrantsList />}
       {!compact && <RecentList items={queue.recent} />}
       {compact && queue.recent[0] && <RecentList items={queue.recent.slice(0, 3)} />}
     </section>

@@ -1,18 +1,24 @@
+import { MOD_KEY } from './ApprovalCard';
+
 /** The keyboard shortcuts, documented where they are used. */
 export function ShortcutsHelp() {
   return (
     <details className="shortcuts" data-testid="shortcuts-help">
       <summary>Keyboard shortcuts</summary>
-      <p>With a request focused (Tab to it, or it is focused when the page opens):</p>
+      <p>
+        With a request focused (Tab to it, or open it from its notification). No single key decides,
+        held keys are ignored, and a request that just appeared can be decided only once it has been
+        on screen for a moment.
+      </p>
       <dl>
         <dt>
-          <kbd>A</kbd>
+          <kbd>{MOD_KEY}</kbd> + <kbd>Enter</kbd>
         </dt>
         <dd>Allow once</dd>
         <dt>
           <kbd>Shift</kbd> + <kbd>A</kbd>
         </dt>
-        <dd>Always allow this tool for this agent</dd>
+        <dd>Always allow… (choose for how long and which calls, then confirm)</dd>
         <dt>
           <kbd>E</kbd>
         </dt>

@@ -1,4 +1,5 @@
 import type { ApprovalView } from '../../../common/contract';
+import { ClippedText, Revealed } from './Revealed';
 import { parseEffect, summarize, type EmailSummary, type EventSummary } from './summary';
 
 /**
@@ -10,6 +11,7 @@ export function SummaryView({ approval }: { approval: ApprovalView }) {
   if (s.kind === 'email')
     return <EmailPreview mail={s} subjectField={hasProperty(approval.inputSchema, 'subject')} />;
   if (s.kind === 'event') return <EventPreview event={s} />;
+  if (approval.thirdParty) return null;
   const { fields, rest } = parseEffect(approval.effect);
   if (fields.length === 0 && !rest) return null;
   return (
@@ -19,12 +21,18 @@ export function SummaryView({ approval }: { approval: ApprovalView }) {
           {fields.map(([k, v], i) => (
             <div key={i}>
               <dt>{k}</dt>
-              <dd>{v}</dd>
+              <dd>
+                <Revealed text={v} />
+              </dd>
             </div>
           ))}
         </dl>
       )}
-      {rest && <div className="mail-body">{rest}</div>}
+      {rest && (
+        <div className="mail-body">
+          <ClippedText text={rest} />
+        </div>
+      )}
     </div>
   );
 }
@@ -52,13 +60,21 @@ function EmailPreview({ mail, subjectField }: { mail: EmailSummary; subjectField
         {rows.map(([k, v]) => (
           <div key={k}>
             <dt>{k}</dt>
-            <dd>{v}</dd>
+            <dd>
+              <Revealed text={v} />
+            </dd>
           </div>
         ))}
       </dl>
       {mail.body !== undefined && (
-        <div className="mail-body" data-testid="summary-email-body">
-          {mail.body || <span className="hint">(empty message)</span>}
+        <div className="mail-body">
+          {mail.body ? (
+            <ClippedText text={mail.body} testId="summary-email-body" />
+          ) : (
+            <span className="hint" data-testid="summary-email-body">
+              (empty message)
+            </span>
+          )}
         </div>
       )}
     </figure>
@@ -82,7 +98,9 @@ function EventPreview({ event }: { event: EventSummary }) {
         {rows.map(([k, v]) => (
           <div key={k}>
             <dt>{k}</dt>
-            <dd>{v}</dd>
+            <dd>
+              <Revealed text={v} />
+            </dd>
           </div>
         ))}
       </dl>

@@ -98,3 +98,25 @@ describe('approval summary', () => {
     ).toEqual({ kind: 'generic' });
   });
 });
+
+describe('previews come only from the real arguments (issue 17 item 8)', () => {
+  it('a third party’s effect with e-mail-like lines never becomes an e-mail preview', () => {
+    const s = summarize({
+      tool: 'notes__save',
+      thirdParty: true,
+      effect: 'Save note\nTo: ceo@corp.com\nSubject: Wire the money\n\nPlease pay.',
+      arguments: { text: 'hello' },
+    });
+    expect(s).toEqual({ kind: 'generic' });
+  });
+
+  it('a third-party mail tool is previewed from its arguments, not from its effect text', () => {
+    const s = summarize({
+      tool: 'mailer__send',
+      thirdParty: true,
+      effect: 'Send\nTo: someone-else@example.com\nSubject: Other',
+      arguments: { to: 'real@example.com', subject: 'Real', body: 'b' },
+    });
+    expect(s).toMatchObject({ kind: 'email', to: ['real@example.com'], subject: 'Real' });
+  });
+});

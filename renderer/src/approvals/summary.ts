@@ -75,9 +75,13 @@ const list = (v: unknown): string[] =>
 const MAIL_TOOL = /mail|send|draft|reply|message|forward/i;
 const EVENT_TOOL = /calendar|event|meeting|invite|respond/i;
 
-export function summarize(a: Pick<ApprovalView, 'tool' | 'arguments' | 'effect'>): Summary {
+export function summarize(
+  a: Pick<ApprovalView, 'tool' | 'arguments' | 'effect' | 'thirdParty'>,
+): Summary {
   const args: Args = a.arguments ?? {};
-  const effect = parseEffect(a.effect ?? '');
+  // A third party's text never becomes a preview (issue 17 item 8: a title with "\nTo: …" made
+  // an e-mail unrelated to the real arguments); only Airlock's own sources write headers.
+  const effect = parseEffect(a.thirdParty === true ? '' : (a.effect ?? ''));
   // The core already wrote the e-mail's headers (resolved sender, reply subject): use them as written.
   if (
     field(effect, 'To') !== undefined &&

@@ -9,8 +9,8 @@ import { httpControlClient, subscribeEvents } from '../../../common/http-control
 import { parseBridgeError } from '../../../common/ipc-contract';
 
 /**
- * How the app talks to the core. Picked once at start-up (DESIGN "One
- * contract, two transports"): the Electron preload's `window.airlock`, or
+ * How the app talks to the core. Picked once at start-up (docs/architecture.md
+ * "ControlApi"): the Electron preload's `window.airlock`, or
  * the headless HTTP + server-sent-events transport behind the control token.
  * Everything above this file is identical for both.
  */

@@ -2,14 +2,14 @@ import { useEffect } from 'react';
 import { ApprovalsPage } from '../approvals/ApprovalsPage';
 import { useRoute } from '../lib/router';
 import { Nav } from './Nav';
-import { DEFAULT_PATH, PAGES, POPUP_PATH } from './routes';
+import { APPROVE_PREFIX, DEFAULT_PATH, focusedRequest, PAGES, POPUP_PATH } from './routes';
 import { StatusBar } from './StatusBar';
 import { useStatus } from './status';
 
 /** The window: navigation, the current page, and the status bar. `#/popup` is the queue alone. */
 export function App() {
   const route = useRoute();
-  const popup = route.path === POPUP_PATH;
+  const popup = route.path === POPUP_PATH || route.path.startsWith(APPROVE_PREFIX);
   const page = PAGES.find((p) => p.path === route.path);
 
   useEffect(() => {
@@ -25,7 +25,7 @@ export function App() {
       <div className="app popup">
         <PausedBanner />
         <main id="main">
-          <ApprovalsPage compact />
+          <ApprovalsPage compact focusId={focusedRequest(route.path, route.params)} />
         </main>
         <StatusBar compact />
       </div>

@@ -22,6 +22,14 @@ export function NoToken({ rejected = false }: { rejected?: boolean }) {
           started (the <code>controlUrl</code> in its first line, ending in <code>#token=…</code>).
           The token stays in this browser tab only.
         </p>
+        {location.hash.startsWith('#/approve/') && (
+          <p data-testid="no-token-approval">
+            An agent sent you this link to approve one of its calls. Decide it in Airlock: the
+            desktop app&apos;s approval window, or the page you opened from the control URL (it
+            lists every waiting request). This link carries no key, so it cannot approve anything by
+            itself.
+          </p>
+        )}
         <p className="hint">
           Agent tokens do not work here: an agent can never approve its own call.
         </p>

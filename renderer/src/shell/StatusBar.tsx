@@ -77,6 +77,22 @@ export function StatusBar({ compact = false }: { compact?: boolean }) {
           <span data-testid="agents-connected">
             {status.agentsConnected} {status.agentsConnected === 1 ? 'agent' : 'agents'} connected
           </span>
+          {status.vault && (
+            <>
+              <span className="sep" aria-hidden="true" />
+              {/* Issue 19: where secrets are, and for the file vault its trade-off, in the window. */}
+              <span
+                data-testid="vault-kind"
+                title={status.vault.tradeOff ?? status.vault.why}
+                aria-describedby="vault-help"
+              >
+                Secrets: {status.vault.kind === 'file' ? 'encrypted file vault' : 'OS keychain'}
+              </span>
+              <span id="vault-help" className="visually-hidden">
+                {status.vault.tradeOff ?? status.vault.why}
+              </span>
+            </>
+          )}
         </>
       )}
       {status && (

@@ -23,5 +23,19 @@ export const PAGES: PageDef[] = [
 ];
 
 export const DEFAULT_PATH = '/approvals';
-/** The small always-on-top approval window (issue 8, issue 9 item 3): the queue alone. */
+/**
+ * The small always-on-top approval window (issue 8, issue 9 item 3): the queue alone,
+ * `#/popup?id=<request>` focusing the request it was opened for (issue 16 item 3).
+ */
 export const POPUP_PATH = '/popup';
+/**
+ * One request's approval view, the page an MCP client's URL elicitation points at
+ * (issue 16 item 1): `#/approve/<id>`. It carries no token; the tab's own one is used.
+ */
+export const APPROVE_PREFIX = '/approve/';
+
+/** The request a popup or approval link is about, if any. */
+export function focusedRequest(path: string, params: URLSearchParams): string | null {
+  if (path.startsWith(APPROVE_PREFIX)) return decodeURIComponent(path.slice(APPROVE_PREFIX.length));
+  return params.get('id');
+}

@@ -8,10 +8,12 @@ interface Props {
   busy: boolean;
   onReconnect: () => void;
   onDisconnect: () => void;
+  /** Absent when there is only one account (it is the default anyway). */
+  onMakeDefault?: (() => void) | undefined;
 }
 
 /** One Google account: address, what it may do, whether it still works; reconnect and disconnect. */
-export function AccountCard({ account, busy, onReconnect, onDisconnect }: Props) {
+export function AccountCard({ account, busy, onReconnect, onDisconnect, onMakeDefault }: Props) {
   const id = useId();
   const broken = account.state === 'needs_reconnect';
   return (
@@ -34,6 +36,12 @@ export function AccountCard({ account, busy, onReconnect, onDisconnect }: Props)
       {broken && (
         <p className="error" data-testid="account-detail">
           {account.detail ?? 'Google no longer accepts this sign-in.'} Reconnect to fix it.
+          {account.isDefault &&
+            onMakeDefault === undefined &&
+            ' Until then, Google tools called without an account answer that it needs reconnecting.'}
+          {account.isDefault &&
+            onMakeDefault !== undefined &&
+            ' Until then, Google tools called without an account answer that it needs reconnecting — or make another account the default.'}
         </p>
       )}
       <p className="hint">
@@ -69,6 +77,17 @@ export function AccountCard({ account, busy, onReconnect, onDisconnect }: Props)
         >
           Reconnect
         </button>
+        {onMakeDefault && !account.isDefault && (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={onMakeDefault}
+            data-testid="account-make-default"
+            title="Google tools called without an account use this one"
+          >
+            Make default
+          </button>
+        )}
         <button
           type="button"
           className="danger-outline"

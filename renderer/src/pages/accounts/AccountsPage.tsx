@@ -63,6 +63,20 @@ export function AccountsPage() {
     }
   };
 
+  const makeDefault = async (email: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const list = await api.setDefaultGoogleAccount(email);
+      data.setData((old) => (old ? { ...old, accounts: list } : old));
+      setNotice(`${email} is now the default: Google tools called without an account use it.`);
+    } catch (err) {
+      setNotice(`Could not make ${email} the default: ${errorMessage(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <section className="page" aria-labelledby="accounts-heading">
       <div className="page-head">
@@ -166,6 +180,9 @@ export function AccountsPage() {
                       setError(null);
                       setDisconnecting(a);
                     }}
+                    onMakeDefault={
+                      accounts.length > 1 ? () => void makeDefault(a.email) : undefined
+                    }
                   />
                 </div>
               ))}

@@ -4,7 +4,9 @@ import { stateLabel } from '../../approvals/RecentList';
 import { useControl } from '../../lib/control';
 import { errorMessage } from '../../lib/errors';
 import { formatDateTime, formatDuration } from '../../lib/format';
-import { DECISION_TEXT, OUTCOME_TEXT } from './activity-model';
+import { revealPlain } from '../../approvals/reveal';
+import { decisionText, OUTCOME_TEXT } from './activity-model';
+import { GrantRecord } from './GrantRecord';
 
 /**
  * Everything known about one call. The log keeps a digest of the
@@ -32,12 +34,19 @@ export function ActivityDetail({ item }: { item: ActivityView }) {
     ['When', formatDateTime(item.at)],
     ['Agent', item.agent],
     ['Tool', item.tool],
-    ['Decision', DECISION_TEXT[item.decision]],
+    ['Decision', decisionText(item)],
     ['Outcome', OUTCOME_TEXT[item.outcome]],
-    ['Duration', formatDuration(item.durationMs)],
-    ['Arguments digest', item.argsDigest],
+    ['Run time', formatDuration(item.durationMs)],
   ];
-  if (item.detail) rows.push(['Detail', item.detail]);
+  if (item.waitMs !== undefined) rows.push(['Waited for you', formatDuration(item.waitMs)]);
+  if (item.grantId) rows.push(['Grant', item.grantId]);
+  if (item.argsDigest) rows.push(['Arguments digest', item.argsDigest]);
+  // Error text comes from the upstream server: shown as its words, with hidden characters named.
+  if (item.detail)
+    rows.push([
+      item.outcome === 'error' ? 'Error (the tool’s words)' : 'Detail',
+      revealPlain(item.detail),
+    ]);
 
   return (
     <div className="activity-detail" data-testid="activity-detail">
@@ -49,6 +58,7 @@ export function ActivityDetail({ item }: { item: ActivityView }) {
           </div>
         ))}
       </dl>
+      {item.grantId && <GrantRecord grantId={item.grantId} />}
       {item.approvalId && (
         <div className="approval-record">
           <h3>Approval</h3>
@@ -65,7 +75,12 @@ export function ActivityDetail({ item }: { item: ActivityView }) {
               {approval.reason && <p>Reason: {approval.reason}</p>}
               {approval.outcome && <p className="hint">{approval.outcome}</p>}
               <pre className="mono args-box" tabIndex={0} aria-label="Arguments it ran with (JSON)">
-                {JSON.stringify(approval.editedArguments ?? approval.arguments, null, 2)}
+                {revealPlain(
+                  JSON.stringify(approval.editedArguments ?? approval.arguments, null, 2).slice(
+                    0,
+                    20_000,
+                  ),
+                )}
               </pre>
               {approval.editedArguments && (
                 <p className="hint">You edited the arguments before allowing it.</p>

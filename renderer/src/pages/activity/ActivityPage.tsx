@@ -8,7 +8,7 @@ import { useLoad } from '../../lib/useLoad';
 import { ActivityDetail } from './ActivityDetail';
 import { ActivityFiltersBar } from './ActivityFiltersBar';
 import {
-  DECISION_TEXT,
+  decisionText,
   exportName,
   matches,
   mergeActivity,
@@ -60,7 +60,8 @@ export function ActivityPage() {
   useEffect(() => load(), [load, generation]);
 
   useCoreEvents((e) => {
-    if (e.type !== 'activity.added') return;
+    // A call's row is updated as it moves on (approved → ran/failed); `mergeActivity` replaces it by id.
+    if (e.type !== 'activity.added' && e.type !== 'activity.updated') return;
     const a = e.activity;
     if ((server.agent && a.agent !== server.agent) || (server.tool && a.tool !== server.tool))
       return;
@@ -200,14 +201,27 @@ export function ActivityPage() {
                     <code>{a.tool}</code>
                   </td>
                   <td>
-                    <span className={`badge decision-${a.decision}`}>
-                      {DECISION_TEXT[a.decision]}
+                    <span
+                      className={`badge decision-${a.decision}`}
+                      data-testid="activity-decision"
+                    >
+                      {decisionText(a)}
                     </span>
                   </td>
                   <td>
-                    <span className={`badge outcome-${a.outcome}`}>{OUTCOME_TEXT[a.outcome]}</span>
+                    <span className={`badge outcome-${a.outcome}`} data-testid="activity-outcome">
+                      {OUTCOME_TEXT[a.outcome]}
+                    </span>
                   </td>
-                  <td className="num">{formatDuration(a.durationMs)}</td>
+                  <td className="num">
+                    {formatDuration(a.durationMs)}
+                    {a.waitMs !== undefined && (
+                      <span className="hint" title="Time the call waited for your decision">
+                        {' '}
+                        (+ {formatDuration(a.waitMs)} waiting)
+                      </span>
+                    )}
+                  </td>
                   <td>
                     <button
                       type="button"

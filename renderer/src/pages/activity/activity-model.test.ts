@@ -18,8 +18,8 @@ describe('activity export and filters', () => {
   it('writes RFC 4180 CSV: header, CRLF, quotes doubled, commas and newlines quoted', () => {
     const csv = toCsv([row(1, { detail: 'said "no", twice\nreally' })]);
     expect(csv).toBe(
-      'id,at,agent,tool,decision,outcome,durationMs,approvalId,argsDigest,detail\r\n' +
-        '1,2026-05-01T10:00:01.000Z,claude,gmail_send,approved,ok,12,,abc,"said ""no"", twice\nreally"\r\n',
+      'id,at,agent,tool,decision,outcome,durationMs,waitMs,decisionKind,grantId,event,approvalId,argsDigest,detail\r\n' +
+        '1,2026-05-01T10:00:01.000Z,claude,gmail_send,approved,ok,12,,,,,,abc,"said ""no"", twice\nreally"\r\n',
     );
   });
 

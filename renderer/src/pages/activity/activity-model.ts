@@ -15,6 +15,7 @@ export const NO_FILTERS: ActivityFilters = { agent: '', tool: '', decision: '', 
 export const DECISION_TEXT: Record<ActivityView['decision'], string> = {
   auto: 'Ran freely',
   approved: 'Approved',
+  grant: 'Allowed by a grant',
   denied: 'Denied',
   expired: 'Expired',
   withdrawn: 'Withdrawn',
@@ -28,7 +29,28 @@ export const OUTCOME_TEXT: Record<ActivityView['outcome'], string> = {
   error: 'Error',
   pending: 'Pending',
   unknown: 'Unknown',
+  not_run: 'Not run',
 };
+
+/** How a human decision was made (issue 16 item 5: once / grant / edited / paused look different). */
+export const KIND_TEXT: Record<string, string> = {
+  once: 'allowed once',
+  edited: 'allowed with edits',
+  grant: 'under a grant',
+  denied: 'denied',
+  expired: 'nobody decided',
+  withdrawn: 'the agent withdrew',
+  paused: 'paused',
+};
+
+/** The decision column's words, including the kind and grant events. */
+export function decisionText(a: ActivityView): string {
+  if (a.event === 'grant.created') return 'Grant made';
+  if (a.event === 'grant.revoked') return 'Grant revoked';
+  const base = DECISION_TEXT[a.decision];
+  const kind = a.decisionKind && a.decision === 'approved' ? KIND_TEXT[a.decisionKind] : undefined;
+  return kind ? `${base} (${kind})` : base;
+}
 
 /** The server filters by agent and tool; decision and outcome are narrowed here. */
 export function matches(a: ActivityView, f: ActivityFilters): boolean {
@@ -56,6 +78,10 @@ const COLUMNS = [
   'decision',
   'outcome',
   'durationMs',
+  'waitMs',
+  'decisionKind',
+  'grantId',
+  'event',
   'approvalId',
   'argsDigest',
   'detail',

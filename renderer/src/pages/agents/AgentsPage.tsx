@@ -7,6 +7,7 @@ import { formatDateTime, relativeTime } from '../../lib/format';
 import { useNow } from '../../lib/time';
 import { useLoad } from '../../lib/useLoad';
 import { NewAgentPanel } from './NewAgentPanel';
+import { ClientsPanel } from './ClientsPanel';
 
 /** Agents: who may connect, when each was last seen; add (token once + setup) and revoke. */
 export function AgentsPage() {
@@ -106,6 +107,8 @@ export function AgentsPage() {
         </form>
       )}
 
+      <ClientsPanel />
+
       <h2>Your agents</h2>
       {agents.error && (
         <p className="error" role="alert">
@@ -144,6 +147,18 @@ export function AgentsPage() {
                   <span className={`badge state ${a.connected ? 'ready' : 'idle'}`}>
                     {a.connected ? 'Connected' : 'Not connected'}
                   </span>
+                  {!a.hasToken && (
+                    <>
+                      {' '}
+                      <span
+                        className="badge state error"
+                        data-testid="agent-token-missing"
+                        title="The vault no longer holds this agent's token, so it cannot connect. Revoke it and add it again, then give the client the new token."
+                      >
+                        Token missing: revoke and add again
+                      </span>
+                    </>
+                  )}
                 </td>
                 <td>
                   {a.lastSeen ? (

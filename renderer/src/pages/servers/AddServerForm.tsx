@@ -4,9 +4,12 @@ import { useControl } from '../../lib/control';
 import { errorMessage } from '../../lib/errors';
 import { HeaderRows, headersFrom, type HeaderRow } from './HeaderRows';
 import { ProbeResult } from './ProbeResult';
+import { LocalServerFields } from './LocalServerFields';
+import { stdioFrom, type EnvRow } from './local-model';
 
 /**
- * Add a remote MCP server: name, URL, optional bearer token and headers.
+ * Add a server: a remote one (name, URL, optional bearer token and headers)
+ * or a local one that Airlock starts (program, arguments, environment).
  * Secrets are write-only: they go to the core once and live in the OS
  * keychain. "Test connection" connects without saving and reports the tool
  * count or the exact error.
@@ -27,6 +30,8 @@ export function AddServerForm({
   const [busy, setBusy] = useState<'test' | 'add' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [probe, setProbe] = useState<RemoteProbeResult | null>(null);
+  const [kind, setKind] = useState<'url' | 'local'>('url');
+  const [local, setLocal] = useState({ command: '', args: '', cwd: '', rows: [] as EnvRow[] });
 
   const input = () => {
     const h = headersFrom(rows);
@@ -56,10 +61,17 @@ export function AddServerForm({
     e.preventDefault();
     setError(null);
     if (!name.trim()) return setError('Give the server a short name, such as "linear".');
-    if (!url.trim()) return setError('Type the server’s URL, such as https://mcp.example.com/mcp.');
+    const stdio =
+      kind === 'local' ? stdioFrom(local.command, local.args, local.cwd, local.rows) : null;
+    if (stdio && !stdio.ok) return setError(stdio.error);
+    if (!stdio && !url.trim())
+      return setError('Type the server’s URL, such as https://mcp.example.com/mcp.');
     setBusy('add');
     try {
-      const added = await api.addRemote({ name: name.trim(), ...input() });
+      const added = await api.addRemote(
+        stdio?.ok ? { name: name.trim(), stdio: stdio.stdio } : { name: name.trim(), ...input() },
+      );
+      setLocal((l) => ({ ...l, rows: [] }));
       setToken('');
       setRows([]);
       onAdded(added);
@@ -78,7 +90,29 @@ export function AddServerForm({
       data-testid="add-server-form"
       noValidate
     >
-      <h2 id={`${id}-h`}>Add a remote server</h2>
+      <h2 id={`${id}-h`}>Add a server</h2>
+      <div className="field" role="radiogroup" aria-label="Kind of server">
+        <label className="inline">
+          <input
+            type="radio"
+            name={`${id}-kind`}
+            checked={kind === 'url'}
+            onChange={() => setKind('url')}
+            data-testid="kind-url"
+          />{' '}
+          Remote
+        </label>{' '}
+        <label className="inline">
+          <input
+            type="radio"
+            name={`${id}-kind`}
+            checked={kind === 'local'}
+            onChange={() => setKind('local')}
+            data-testid="kind-local"
+          />{' '}
+          Local command (Airlock starts it)
+        </label>
+      </div>
       <div className="grid-2">
         <div className="field">
           <label htmlFor={`${id}-name`}>Name</label>
@@ -96,36 +130,48 @@ export function AddServerForm({
             Letters, digits, - and _. It prefixes the server’s tool names.
           </span>
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-url`}>URL</label>
-          <input
-            id={`${id}-url`}
-            type="url"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            placeholder="https://mcp.example.com/mcp"
-            autoComplete="off"
-            spellCheck={false}
-            required
-          />
-        </div>
+        {kind === 'url' && (
+          <div className="field">
+            <label htmlFor={`${id}-url`}>URL</label>
+            <input
+              id={`${id}-url`}
+              type="url"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="https://mcp.example.com/mcp"
+              autoComplete="off"
+              spellCheck={false}
+              required
+            />
+          </div>
+        )}
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-token`}>Bearer token (optional)</label>
-        <input
-          id={`${id}-token`}
-          type="password"
-          value={token}
-          onChange={(e) => setToken(e.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-          aria-describedby={`${id}-token-h`}
+      {kind === 'local' ? (
+        <LocalServerFields
+          {...local}
+          disabled={busy !== null}
+          onChange={(patch) => setLocal((l) => ({ ...l, ...patch }))}
         />
-        <span id={`${id}-token-h`} className="hint">
-          Kept in your OS keychain. Airlock never shows it again.
-        </span>
-      </div>
-      <HeaderRows rows={rows} onChange={setRows} disabled={busy !== null} />
+      ) : (
+        <>
+          <div className="field">
+            <label htmlFor={`${id}-token`}>Bearer token (optional)</label>
+            <input
+              id={`${id}-token`}
+              type="password"
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              aria-describedby={`${id}-token-h`}
+            />
+            <span id={`${id}-token-h`} className="hint">
+              Kept in your OS keychain. Airlock never shows it again.
+            </span>
+          </div>
+          <HeaderRows rows={rows} onChange={setRows} disabled={busy !== null} />
+        </>
+      )}
       <div className="probe-area" aria-live="polite">
         {probe && <ProbeResult result={probe} />}
         {error && (
@@ -143,14 +189,16 @@ export function AddServerForm({
         >
           {busy === 'add' ? 'Adding…' : 'Add server'}
         </button>
-        <button
-          type="button"
-          disabled={busy !== null}
-          onClick={() => void test()}
-          data-testid="test-server"
-        >
-          {busy === 'test' ? 'Testing…' : 'Test connection'}
-        </button>
+        {kind === 'url' && (
+          <button
+            type="button"
+            disabled={busy !== null}
+            onClick={() => void test()}
+            data-testid="test-server"
+          >
+            {busy === 'test' ? 'Testing…' : 'Test connection'}
+          </button>
+        )}
         {onCancel && (
           <button type="button" disabled={busy !== null} onClick={onCancel}>
             Cancel

@@ -6,7 +6,9 @@ import { errorMessage } from '../../lib/errors';
 import { plural, relativeTime } from '../../lib/format';
 import { needsSignIn } from './auth-model';
 import { EditServerForm } from './EditServerForm';
+import { EditLocalForm } from './EditLocalForm';
 import { ServerAuth } from './ServerAuth';
+import { commandLine, processText } from './local-model';
 
 const STATE_TEXT: Record<RemoteView['state'], string> = {
   ready: 'Connected',
@@ -86,19 +88,31 @@ export function ServerCard({
           {server.state === 'ready' && ` · ${plural(server.toolCount, 'tool')}`}
         </span>
       </header>
-      <p className="mono url">{server.url}</p>
+      <p className="mono url" data-testid="server-where">
+        {server.stdio ? commandLine(server.stdio) : server.url}
+      </p>
       {server.state === 'error' && server.detail && !signIn && (
         <p className="error" data-testid="server-detail">
           {server.detail}
         </p>
       )}
-      <p className="hint">
-        {server.hasToken ? 'Bearer token set' : server.auth ? 'OAuth' : 'No token'}
-        {server.headerNames.length > 0 && ` · headers: ${server.headerNames.join(', ')}`}
-        {server.transport && ` · ${server.transport === 'sse' ? 'SSE' : 'streamable HTTP'}`}
-        {server.protocolVersion && ` · MCP ${server.protocolVersion}`}
-        {` · added ${relativeTime(server.createdAt)}`}
-      </p>
+      {server.stdio ? (
+        <p className="hint" data-testid="server-process">
+          Local{server.process && ` · ${processText(server)}`}
+          {server.stdio.secretEnvNames.length > 0 &&
+            ` · secret variables: ${server.stdio.secretEnvNames.join(', ')}`}
+          {server.origin && ` · imported from ${server.origin}`}
+          {` · added ${relativeTime(server.createdAt)}`}
+        </p>
+      ) : (
+        <p className="hint">
+          {server.hasToken ? 'Bearer token set' : server.auth ? 'OAuth' : 'No token'}
+          {server.headerNames.length > 0 && ` · headers: ${server.headerNames.join(', ')}`}
+          {server.transport && ` · ${server.transport === 'sse' ? 'SSE' : 'streamable HTTP'}`}
+          {server.protocolVersion && ` · MCP ${server.protocolVersion}`}
+          {` · added ${relativeTime(server.createdAt)}`}
+        </p>
+      )}
       {server.auth && (
         <ServerAuth
           server={server}
@@ -107,7 +121,16 @@ export function ServerCard({
           onChanged={onChanged}
         />
       )}
-      {editing ? (
+      {editing && server.stdio ? (
+        <EditLocalForm
+          server={{ ...server, stdio: server.stdio }}
+          onSaved={(r) => {
+            setEditing(false);
+            onChanged(r);
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      ) : editing ? (
         <EditServerForm
           server={server}
           onSaved={(r) => {
@@ -182,7 +205,8 @@ export function ServerCard({
         onCancel={() => setConfirming(false)}
       >
         <p>
-          Agents lose its {plural(server.toolCount, 'tool')} at once, and its token and headers are
+          Agents lose its {plural(server.toolCount, 'tool')} at once, and its{' '}
+          {server.stdio ? 'process is ended and its secret variables are' : 'token and headers are'}{' '}
           deleted from the keychain.
         </p>
         <p className="hint">

@@ -5,7 +5,7 @@ import { useLoad } from '../../lib/useLoad';
 import { AddServerForm } from './AddServerForm';
 import { ServerCard } from './ServerCard';
 
-/** Remote MCP servers (issue 8 "Remote servers"; the core side is issue 4). */
+/** The user's MCP servers, remote and local (issue 8 "Remote servers", issue 15; the core side is issue 4). */
 export function ServersPage() {
   const { api } = useControl();
   const remotes = useLoad(
@@ -26,7 +26,7 @@ export function ServersPage() {
   return (
     <section className="page" aria-labelledby="servers-heading">
       <div className="page-head">
-        <h1 id="servers-heading">Remote servers</h1>
+        <h1 id="servers-heading">Servers</h1>
         {!showForm && (
           <button
             type="button"
@@ -54,8 +54,8 @@ export function ServersPage() {
       {remotes.data !== null && list.length === 0 && (
         <div className="empty" data-testid="servers-empty">
           <p>
-            <strong>No remote servers yet.</strong> Add one by its URL below; test it first to see
-            what it offers.
+            <strong>No servers yet.</strong> Add one by its URL, or a local command that Airlock
+            starts for you — or bring over the ones your other apps use from the Agents page.
           </p>
         </div>
       )}

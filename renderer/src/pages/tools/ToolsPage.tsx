@@ -7,6 +7,7 @@ import { plural } from '../../lib/format';
 import { useLoad } from '../../lib/useLoad';
 import { useStatus } from '../../shell/status';
 import { groupTools } from './tools-model';
+import { PolicyChanges } from './PolicyChanges';
 import { ToolRow } from './ToolRow';
 
 type Only = 'all' | 'ask' | 'auto' | 'disabled';
@@ -85,6 +86,7 @@ export function ToolsPage() {
           </span>
         )}
       </div>
+      <PolicyChanges />
       <div className="toolbar" role="search">
         <div className="field grow">
           <label htmlFor={`${id}-q`}>Search</label>

@@ -1,0 +1,55 @@
+import type { Decision, DecisionKind } from '../../common/contract/index.js';
+import { ControlError } from '../../common/contract/index.js';
+import type { ApprovalRow } from '../store/approval-store.js';
+import type { ToolInfo } from './approval-view.js';
+import type { GrantService } from './grants.js';
+
+export interface DecisionDeps {
+  toolInfo: (toolKey: string) => ToolInfo | undefined;
+  validate: (
+    toolKey: string,
+    args: Record<string, unknown>,
+  ) => string | null | Promise<string | null>;
+  grants: GrantService;
+}
+
+/**
+ * Checks an "allow" decision and makes what it needs before the request is
+ * approved: edited arguments that fit the schema, or the grant (issue 16 item 2).
+ * Throws a ControlError that says what to do; nothing is changed then.
+ */
+export async function acceptDecision(
+  deps: DecisionDeps,
+  row: ApprovalRow,
+  decision: Exclude<Decision, { kind: 'deny' }>,
+): Promise<{ edited: Record<string, unknown> | null; kind: DecisionKind; grantId: string | null }> {
+  if (decision.kind === 'allow_edited') {
+    const args = decision.arguments;
+    if (!args || typeof args !== 'object' || Array.isArray(args))
+      throw new ControlError('INVALID', 'Edited arguments must be a JSON object.');
+    const problem = await deps.validate(row.toolKey, args);
+    if (problem)
+      throw new ControlError('INVALID', `The edited arguments do not fit ${row.tool}: ${problem}`);
+    return { edited: args, kind: 'edited', grantId: null };
+  }
+  if (decision.kind !== 'always_allow') return { edited: null, kind: 'once', grantId: null };
+  // Making a tool with side effects run freely is a loosening: it needs a deliberate yes.
+  const risk = deps.toolInfo(row.toolKey)?.risk ?? 'destructive';
+  if (risk !== 'read-only' && decision.confirm !== true)
+    throw new ControlError(
+      'CONFIRM_REQUIRED',
+      `${row.tool} can ${risk === 'destructive' ? 'send, change or delete' : 'change'} things. ` +
+        `Letting ${row.agent} run it without asking needs explicit confirmation ("confirm": true).`,
+    );
+  const grant = deps.grants.create({
+    agent: row.agent,
+    toolKey: row.toolKey,
+    tool: row.tool,
+    args: row.args,
+    ...(decision.hours !== undefined ? { hours: decision.hours } : {}),
+    ...(decision.until !== undefined ? { until: decision.until } : {}),
+    ...(decision.constraint !== undefined ? { constraint: decision.constraint } : {}),
+    approvalId: row.id,
+  });
+  return { edited: null, kind: 'grant', grantId: grant.id };
+}

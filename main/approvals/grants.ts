@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import type { GrantConstraint, GrantView } from '../../common/contract/index.js';
+import { ControlError } from '../../common/contract/index.js';
+import type { ActivityLog } from '../store/activity.js';
+import type { GrantRow, GrantStore } from '../store/grant-store.js';
+import { checkConstraint, matches } from './constraint.js';
+
+export interface GrantServiceDeps {
+  store: GrantStore;
+  activity: ActivityLog;
+  /**
+   * The tool's definition and policy for this agent, as a hash; null when the
+   * tool is gone. A grant applies only while it is what it was when made.
+   */
+  fingerprint: (agent: string, toolKey: string) => string | null;
+  /** Told after any change, so views refresh. */
+  changed?: () => void;
+  now?: () => number;
+}
+
+export interface NewGrant {
+  agent: string;
+  toolKey: string;
+  tool: string;
+  args: Record<string, unknown>;
+  hours?: number;
+  until?: string;
+  constraint?: unknown;
+  approvalId?: string;
+}
+
+const MAX_HOURS = 24 * 365;
+
+/**
+ * "Always allow" as a grant the user sees and shapes (issue 16 item 2): for
+ * one agent, for a time or until revoked, optionally only for arguments that
+ * fit a constraint; bound to the tool's definition and policy at the time.
+ * Creation, each use and revocation are in Activity.
+ */
+export class GrantService {
+  private readonly now: () => number;
+
+  constructor(private readonly deps: GrantServiceDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  create(g: NewGrant): GrantRow {
+    const fingerprint = this.deps.fingerprint(g.agent, g.toolKey);
+    if (!fingerprint) throw new ControlError('NOT_FOUND', `${g.tool} is no longer available.`);
+    const now = this.now();
+    let expiresAt: number | null = null;
+    if (g.hours !== undefined) {
+      if (typeof g.hours !== 'number' || !(g.hours > 0) || g.hours > MAX_HOURS)
+        throw new ControlError('INVALID', `"hours" must be a number between 0 and ${MAX_HOURS}.`);
+      expiresAt = now + Math.round(g.hours * 3_600_000);
+    } else if (g.until !== undefined) {
+      const t = Date.parse(g.until);
+      if (Number.isNaN(t)) throw new ControlError('INVALID', '"until" must be an ISO date-time.');
+      expiresAt = t;
+    }
+    const constraint: GrantConstraint | null =
+      g.constraint === undefined || g.constraint === null
+        ? null
+        : checkConstraint(g.constraint, g.args);
+    const row: GrantRow = {
+      id: randomUUID(),
+      agent: g.agent,
+      toolKey: g.toolKey,
+      tool: g.tool,
+      createdAt: now,
+      expiresAt,
+      constraint,
+      fingerprint,
+      approvalId: g.approvalId ?? null,
+      uses: 0,
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    this.deps.store.insert(row);
+    this.deps.activity.addNow({
+      event: 'grant.created',
+      agent: g.agent,
+      tool: g.tool,
+      decision: 'grant',
+      outcome: 'ok',
+      durationMs: 0,
+      argsDigest: '',
+      grantId: row.id,
+      detail: describe(row),
+    });
+    this.deps.changed?.();
+    return row;
+  }
+
+  /** The grant that lets this call run without asking, if any. */
+  match(agent: string, toolKey: string, args: Record<string, unknown>): GrantRow | null {
+    const live = this.deps.store.live(agent, toolKey);
+    if (live.length === 0) return null;
+    const fp = this.deps.fingerprint(agent, toolKey);
+    const now = this.now();
+    return (
+      live.find(
+        (g) =>
+          g.fingerprint === fp &&
+          (g.expiresAt === null || g.expiresAt > now) &&
+          (!g.constraint || matches(g.constraint, args)),
+      ) ?? null
+    );
+  }
+
+  list(filter: { agent?: string; includeInactive?: boolean } = {}): GrantView[] {
+    this.deps.activity.flush(); // uses are counted from Activity
+    const views = this.deps.store.list(filter.agent).map((g) => this.view(g));
+    return filter.includeInactive ? views : views.filter((v) => v.active);
+  }
+
+  revoke(id: string): GrantView {
+    this.deps.activity.flush();
+    const g = typeof id === 'string' ? this.deps.store.get(id) : undefined;
+    if (!g) throw new ControlError('NOT_FOUND', `No grant ${String(id)}.`);
+    if (this.deps.store.revoke(id, this.now())) {
+      this.deps.activity.addNow({
+        event: 'grant.revoked',
+        agent: g.agent,
+        tool: g.tool,
+        decision: 'grant',
+        outcome: 'ok',
+        durationMs: 0,
+        argsDigest: '',
+        grantId: g.id,
+        detail: `Revoked: ${describe(g)}`,
+      });
+      this.deps.changed?.();
+    }
+    return this.view(this.deps.store.get(id)!);
+  }
+
+  /** Revokes every grant of an agent (for one tool, or all), e.g. when the tool goes back to asking. */
+  revokeFor(agent: string, toolKey: string | null): void {
+    for (const g of this.deps.store.list(agent))
+      if (g.revokedAt === null && (!toolKey || g.toolKey === toolKey)) this.revoke(g.id);
+  }
+
+  /** Active, unconstrained grant of a tool for an agent (the Tools page's "always allowed"). */
+  openGrant(agent: string, toolKey: string): GrantRow | null {
+    const g = this.match(agent, toolKey, {});
+    return g && !g.constraint ? g : null;
+  }
+
+  view(g: GrantRow): GrantView {
+    const now = this.now();
+    let inactiveReason: string | undefined;
+    if (g.revokedAt !== null) inactiveReason = 'revoked';
+    else if (g.expiresAt !== null && g.expiresAt <= now) inactiveReason = 'expired';
+    else if (g.fingerprint !== this.deps.fingerprint(g.agent, g.toolKey))
+      inactiveReason = 'the tool or its policy changed since it was made';
+    return {
+      id: g.id,
+      agent: g.agent,
+      tool: g.tool,
+      toolKey: g.toolKey,
+      createdAt: iso(g.createdAt),
+      ...(g.expiresAt !== null ? { expiresAt: iso(g.expiresAt) } : {}),
+      ...(g.constraint ? { constraint: g.constraint } : {}),
+      ...(g.approvalId ? { approvalId: g.approvalId } : {}),
+      uses: g.uses,
+      ...(g.lastUsedAt !== null ? { lastUsedAt: iso(g.lastUsedAt) } : {}),
+      ...(g.revokedAt !== null ? { revokedAt: iso(g.revokedAt) } : {}),
+      active: inactiveReason === undefined,
+      ...(inactiveReason ? { inactiveReason } : {}),
+    };
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function describe(g: GrantRow): string {
+  const scope = g.constraint
+    ? g.constraint.op === 'domain'
+      ? `, only when every ${g.constraint.path} is in ${g.constraint.value}`
+      : `, only when ${g.constraint.path} is ${JSON.stringify(g.constraint.value)}`
+    : '';
+  const until = g.expiresAt !== null ? ` until ${iso(g.expiresAt)}` : ' until revoked';
+  return `${g.tool} runs without asking for ${g.agent}${until}${scope}.`;
+}

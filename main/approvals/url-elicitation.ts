@@ -1,0 +1,79 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { CallToolResult } from '../tools/types.js';
+
+/**
+ * Protocol-native waiting for approval (issue 16 item 1). A client that
+ * declared URL-mode elicitation (MCP 2025-11-25 `elicitation: { url: {} }`,
+ * or the same in a 2026-07-28 request's capability envelope) is not kept
+ * blocking and then told to "call again": the call answers at once with an
+ * `input_required` result carrying a URL elicitation that points at this
+ * request's approval view. The SDK carries it in each era's own terms —
+ * `input_required` on 2026-07-28; on 2025 sessions its legacy shim sends the
+ * client a real `elicitation/create` (mode `url`) and re-enters the handler
+ * when the client answers. Either way the retry has the same arguments, so it
+ * attaches to the same request (attach-on-repeat) and runs it exactly once.
+ *
+ * The URL carries no control token: the page asks for the one the user's own
+ * browser tab already holds, or says to open Airlock.
+ */
+
+/** The meta key Airlock's waiting result uses to name its request (messages.ts). */
+const APPROVAL_META = 'dev.airlock/approval';
+
+export interface UrlElicitationDeps {
+  /** The approval view of one request; null when the gateway URL is not known yet. */
+  approvalUrl: (id: string) => string | null;
+}
+
+/** True when the client that sent this request declared URL-mode elicitation. */
+export function supportsUrlElicitation(server: Server, ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities()) as
+    ClientCapabilities | undefined;
+  const elicitation = caps?.elicitation as Record<string, unknown> | undefined;
+  return Boolean(elicitation && typeof elicitation === 'object' && elicitation['url']);
+}
+
+/** The request id of a "waiting for approval" answer, if that is what `result` is. */
+export function waitingApprovalId(result: CallToolResult): string | null {
+  const meta = result._meta?.[APPROVAL_META] as { id?: unknown; state?: unknown } | undefined;
+  return meta && meta.state === 'pending' && typeof meta.id === 'string' ? meta.id : null;
+}
+
+/**
+ * Runs a tools/call for an agent whose client may speak URL elicitation.
+ * `call(noWait)`: the pipeline call; with noWait it answers "waiting" at once
+ * instead of blocking for the bounded wait.
+ */
+export async function callWithApprovalUrl(
+  deps: UrlElicitationDeps,
+  server: Server,
+  ctx: ServerContext,
+  call: (noWait: boolean) => Promise<CallToolResult>,
+): Promise<CallToolResult | InputRequiredResult> {
+  if (!supportsUrlElicitation(server, ctx)) return call(false);
+  // A retry that answers our elicitation waits the bounded time as usual (the user is deciding
+  // now); if still undecided it gets the plain "call again" answer, so it is asked at most once.
+  const answered = ctx.mcpReq.inputResponses !== undefined;
+  const result = await call(!answered);
+  const id = waitingApprovalId(result);
+  const url = id && !answered ? deps.approvalUrl(id) : null;
+  if (!id || !url) return result;
+  return inputRequired({
+    inputRequests: {
+      [`airlock-approval-${id}`]: inputRequired.elicitUrl({
+        message:
+          'This call needs your approval in Airlock. Open the link to see exactly what it will do and decide; ' +
+          'the call runs once, as soon as you allow it.',
+        url,
+      }),
+    },
+  });
+}

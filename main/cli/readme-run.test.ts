@@ -1,0 +1,76 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  initializeStatus,
+  requireBuilt,
+  runCli,
+  startUntilReady,
+  stop,
+} from '../../test-support/cli-process.js';
+
+/**
+ * Issue 19, item 1 (must hold in CI): the README's "run" command — `sh
+ * scripts/up.sh` — in a clean, container-like environment: a fresh HOME, no
+ * D-Bus session, the default data directory, port 0. It prints exactly one
+ * line on stdout (the ready line); an agent token made then still works after
+ * a restart (the file vault kept it). AIRLOCK_SETUP_NO_INSTALL keeps setup.sh
+ * from touching node_modules or dist/ (the suite shares them; npm test builds
+ * first), so this checks the path, not a download.
+ */
+describe('README: sh scripts/up.sh on a fresh machine', () => {
+  const children: ChildProcess[] = [];
+  afterEach(async () => {
+    for (const c of children.splice(0)) await stop(c);
+  });
+
+  it('prints only the ready line, uses the file vault, and keeps agent tokens across a restart', async () => {
+    requireBuilt();
+    const home = mkdtempSync(join(tmpdir(), 'airlock-fresh-home-'));
+    const env: NodeJS.ProcessEnv = {
+      PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+      HOME: home,
+      AIRLOCK_PORT: '0',
+      AIRLOCK_SETUP_NO_INSTALL: '1',
+      LANG: 'C.UTF-8',
+    };
+    const up = async () => {
+      const started = await startUntilReady('sh', ['scripts/up.sh'], env);
+      children.push(started.child);
+      return started;
+    };
+
+    const first = await up();
+    expect(first.ready).toMatchObject({
+      event: 'ready',
+      dataDir: join(home, '.config', 'airlock'),
+    });
+    expect(first.ready.port).toBeGreaterThan(0);
+    expect(first.stderr()).toContain('encrypted file vault');
+
+    const added = await runCli(['agent', 'add', 'fresh', '--json'], env);
+    expect(added.code).toBe(0);
+    const { token } = JSON.parse(added.stdout) as { token: string };
+    expect(await initializeStatus(first.ready.mcpUrl, token)).toBe(200);
+
+    expect(await stop(first.child)).toBe(0);
+    expect(first.stdoutLines).toHaveLength(1);
+
+    const second = await up();
+    expect(await initializeStatus(second.ready.mcpUrl, token)).toBe(200);
+    expect(await initializeStatus(second.ready.mcpUrl, 'alk_not-a-real-token')).toBe(401);
+    const list = await runCli(['agent', 'list', '--json'], env);
+    expect(JSON.parse(list.stdout)).toMatchObject([{ name: 'fresh', hasToken: true }]);
+
+    // Not in any file of the data directory.
+    const dataDir = first.ready.dataDir;
+    for (const entry of readdirSync(dataDir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      expect(readFileSync(join(entry.parentPath, entry.name)).toString('latin1')).not.toContain(
+        token,
+      );
+    }
+  }, 60_000);
+});

@@ -1,0 +1,208 @@
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type {
+  ClientId,
+  ClientsApi,
+  ClientView,
+  ConnectFileChange,
+  ConnectOptions,
+  ConnectResult,
+  ImportOptions,
+  ImportResult,
+  RemoteInput,
+  RemoteView,
+} from '../../common/contract/index.js';
+import { CLIENT_IDS, ControlError } from '../../common/contract/index.js';
+import { writeFileAtomic } from '../platform/atomic-file.js';
+import type { Logger } from '../platform/log.js';
+import { clientDefs, type ClientDef, type ClientsEnv } from './client-defs.js';
+import { AIRLOCK_ENTRY, ClientEditError, editFile } from './clients-edit.js';
+import { airlockName, isAirlockEntry, planImport } from './import-plan.js';
+import { normalizeEntry, parseText, readSource, serversAt, type ReadFile } from './read-config.js';
+
+export interface ClientsDeps {
+  env: ClientsEnv;
+  logger: Logger;
+  /** The URL agents use (the configured port). */
+  mcpUrl: () => string;
+  listServers: () => Promise<RemoteView[]>;
+  addServer: (input: RemoteInput) => Promise<RemoteView>;
+  /**
+   * The token of the agent a client connects as (named after the client),
+   * created when missing; with `create: false`, null when there is none yet.
+   */
+  agentToken: (agent: string, create: boolean) => Promise<string | null>;
+}
+
+/**
+ * The clients part of ControlApi (issue 15): reads the six clients' MCP
+ * configs, imports their servers, and writes Airlock's entry into them — a
+ * backup first, idempotent, comments and formatting kept (clients-edit.ts).
+ * It never touches a file of a client the user did not name.
+ */
+export class ClientsControl implements ClientsApi {
+  constructor(private readonly d: ClientsDeps) {}
+
+  private defs(): ClientDef[] {
+    return clientDefs(this.d.env);
+  }
+
+  private def(id: ClientId): ClientDef {
+    const def = this.defs().find((c) => c.id === id);
+    if (!def)
+      throw new ControlError(
+        'INVALID',
+        `Unknown client ${JSON.stringify(id)}. Use one of: ${CLIENT_IDS.join(', ')}.`,
+      );
+    return def;
+  }
+
+  async listClients(projectDir?: string): Promise<ClientView[]> {
+    const url = this.d.mcpUrl();
+    return this.defs().map((def) => {
+      const target = readSource(def.target);
+      const entry = normalizeEntry(
+        AIRLOCK_ENTRY,
+        serversAt(target.data, def.target.keyPath)[AIRLOCK_ENTRY],
+      );
+      return {
+        id: def.id,
+        label: def.label,
+        installed: existsSync(def.installDir) || target.exists,
+        connected: entry !== null && isAirlockEntry('', entry, url),
+        target: def.target.path,
+        files: def.sources(projectDir).map((src) => {
+          const f = readSource(src);
+          const servers = Object.entries(serversAt(f.data, src.keyPath)).filter(([n, raw]) => {
+            const s = normalizeEntry(n, raw);
+            return s !== null && !isAirlockEntry(n, s, url);
+          }).length;
+          return {
+            path: src.path,
+            scope: src.scope,
+            exists: f.exists,
+            ...(f.error ? { error: f.error } : {}),
+            servers,
+          };
+        }),
+      };
+    });
+  }
+
+  async importClients(o: ImportOptions = {}): Promise<ImportResult> {
+    const ids = o.clients ?? [...CLIENT_IDS];
+    const defs = ids.map((id) => this.def(id));
+    const items = planImport(defs, await this.d.listServers(), this.d.mcpUrl(), o.projectDir);
+    const result: ImportResult = {
+      dryRun: o.dryRun === true,
+      items: items.map(({ input: _input, ...item }) => item),
+      added: [],
+      failed: {},
+    };
+    if (o.dryRun) return result;
+    // In parallel: each add waits for its server's first connection (a local one may download first).
+    const outcomes = await Promise.allSettled(
+      items.flatMap((i) => (i.input ? [this.d.addServer(i.input)] : [])),
+    );
+    for (const [n, out] of outcomes.entries()) {
+      const name = items.filter((i) => i.input)[n]!.as;
+      if (out.status === 'rejected') {
+        result.failed[name] = (out.reason as Error).message;
+        continue;
+      }
+      result.added.push(name);
+      if (out.value.state === 'error') result.failed[name] = out.value.detail ?? 'error';
+    }
+    this.d.logger.info('servers imported from clients', {
+      clients: ids,
+      added: result.added.length,
+      failed: Object.keys(result.failed).length,
+    });
+    return result;
+  }
+
+  async connectClient(id: ClientId, o: ConnectOptions = {}): Promise<ConnectResult> {
+    const def = this.def(id);
+    const dryRun = o.dryRun === true;
+    if (!existsSync(def.installDir) && !existsSync(def.target.path))
+      throw new ControlError(
+        'NOT_FOUND',
+        `${def.label} does not seem to be installed: ${def.installDir} does not exist. Install it (or create that folder), then connect again.`,
+      );
+    const agent = def.label;
+    const token = (await this.d.agentToken(agent, !dryRun)) ?? '<a new token>';
+    const entry = def.entry(this.d.mcpUrl(), token);
+    const imported = o.removeImported ? await this.importedFrom(id) : new Set<string>();
+
+    // Files in order; one file may hold several server objects (~/.claude.json: user and project).
+    const texts = new Map<string, ReadFile>();
+    const changes = new Map<string, ConnectFileChange>();
+    const sources = [
+      def.target,
+      ...def.sources(o.projectDir).filter((s) => !sameSource(s, def.target)),
+    ];
+    for (const src of sources) {
+      const isTarget = sameSource(src, def.target);
+      const prev = texts.get(src.path);
+      const f: ReadFile = prev ? { ...prev, source: src } : readSource(src);
+      if (!isTarget && !f.exists) continue;
+      const remove = Object.keys(serversAt(f.data, src.keyPath)).filter((n) =>
+        imported.has(airlockName(n)),
+      );
+      const edit = editFile(f, { ...(isTarget ? { entry } : {}), remove });
+      const after = edit.changed
+        ? { ...f, text: edit.text, exists: true, ...parseText(edit.text, src.format) }
+        : f;
+      texts.set(src.path, after);
+      const c = changes.get(src.path) ?? { path: src.path, removed: [], changed: false };
+      if (edit.entry) c.entry = edit.entry;
+      c.removed.push(...edit.removed);
+      c.changed ||= edit.changed;
+      changes.set(src.path, c);
+    }
+    if (!dryRun)
+      for (const c of changes.values()) {
+        if (!c.changed) continue;
+        const f = texts.get(c.path)!;
+        const backup = this.write(c.path, f.text);
+        if (backup) c.backup = backup;
+      }
+    this.d.logger.info('client connected', {
+      client: id,
+      dryRun,
+      files: [...changes.values()].filter((c) => c.changed).map((c) => c.path),
+    });
+    return { client: id, dryRun, agent, files: [...changes.values()], note: def.note };
+  }
+
+  /** Airlock names of the servers imported from this client. */
+  private async importedFrom(id: ClientId): Promise<Set<string>> {
+    return new Set((await this.d.listServers()).filter((s) => s.origin === id).map((s) => s.name));
+  }
+
+  /** Backup (a copy with the same mode), then an atomic write with the original mode. */
+  private write(path: string, text: string): string | undefined {
+    let backup: string | undefined;
+    let mode = 0o600;
+    if (existsSync(path)) {
+      mode = statSync(path).mode & 0o777;
+      const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+      backup = `${path}.airlock-backup-${stamp}`;
+      for (let i = 2; existsSync(backup); i++) backup = `${path}.airlock-backup-${stamp}-${i}`;
+      copyFileSync(path, backup);
+    } else mkdirSync(dirname(path), { recursive: true });
+    try {
+      writeFileAtomic(path, text, mode);
+    } catch (err) {
+      throw new ClientEditError(`Could not write ${path}: ${(err as Error).message}`);
+    }
+    return backup;
+  }
+}
+
+function sameSource(
+  a: { path: string; keyPath: string[] },
+  b: { path: string; keyPath: string[] },
+): boolean {
+  return a.path === b.path && a.keyPath.join('\0') === b.keyPath.join('\0');
+}

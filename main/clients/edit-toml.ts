@@ -1,0 +1,122 @@
+/**
+ * Targeted edits of Codex's config.toml (issue 15): Airlock's
+ * `[mcp_servers.airlock]` table is replaced where it stands or appended at the
+ * end, and imported servers' `[mcp_servers.<name>]` tables (with their
+ * sub-tables such as `.env`) are cut out — every other byte of the file stays,
+ * comments included. No TOML library both parses and rewrites with its
+ * formatting intact, so the edit is textual and a real parser (smol-toml,
+ * in `clients-edit.ts`) checks the result before anything is written.
+ */
+
+interface Header {
+  line: number;
+  path: string[];
+}
+
+/** `[a.b."c d"]` → ['a','b','c d']; array-of-tables `[[x]]` too (with `array: true`). */
+function headerPath(line: string): { path: string[]; array: boolean } | null {
+  const m = /^\s*(\[\[?)(.*?)(\]\]?)\s*(#.*)?$/.exec(line);
+  if (!m || (m[1] === '[[') !== (m[3] === ']]')) return null;
+  const path: string[] = [];
+  const s = m[2]!;
+  let i = 0;
+  while (i < s.length) {
+    while (s[i] === ' ' || s[i] === '\t') i++;
+    let key = '';
+    if (s[i] === '"' || s[i] === "'") {
+      const q = s[i]!;
+      i++;
+      while (i < s.length && s[i] !== q) {
+        if (q === '"' && s[i] === '\\' && i + 1 < s.length) {
+          key += JSON.parse(`"${s.slice(i, i + 2)}"`) as string;
+          i += 2;
+        } else key += s[i++];
+      }
+      i++;
+    } else {
+      while (i < s.length && /[A-Za-z0-9_-]/.test(s[i]!)) key += s[i++];
+    }
+    if (key === '' && s[i - 1] !== '"' && s[i - 1] !== "'") return null;
+    path.push(key);
+    while (s[i] === ' ' || s[i] === '\t') i++;
+    if (i < s.length && s[i] !== '.') return null;
+    i++;
+  }
+  return { path, array: m[1] === '[[' };
+}
+
+/** Table header lines, skipping the insides of multi-line strings. */
+function headers(lines: string[]): Header[] {
+  const out: Header[] = [];
+  let inString: string | null = null;
+  lines.forEach((line, n) => {
+    if (inString === null) {
+      const h = headerPath(line);
+      if (h) out.push({ line: n, path: h.path });
+    }
+    for (const q of ['"""', "'''"]) {
+      const count = line.split(q).length - 1;
+      if (count % 2 === 1) inString = inString === null ? q : inString === q ? null : inString;
+    }
+  });
+  return out;
+}
+
+const startsWith = (path: string[], prefix: string[]) => prefix.every((k, i) => path[i] === k);
+
+/** Removes every table at or under `prefix` (e.g. ['mcp_servers','github']). Returns the text and where the first one stood. */
+export function cutTables(text: string, prefix: string[]): { text: string; at: number | null } {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const lines = text.split(/\r?\n/);
+  const hs = headers(lines);
+  const drop = new Set<number>();
+  let at: number | null = null;
+  hs.forEach((h, i) => {
+    if (!startsWith(h.path, prefix)) return;
+    let end = hs[i + 1]?.line ?? lines.length;
+    // Comments right above the next header describe that table: they stay.
+    while (end - 1 > h.line && /^\s*#/.test(lines[end - 1]!)) end--;
+    at ??= h.line;
+    for (let n = h.line; n < end; n++) drop.add(n);
+  });
+  if (at === null) return { text, at };
+  const kept = lines.filter((_, n) => !drop.has(n));
+  const firstKept = lines.slice(0, at).filter((_, n) => !drop.has(n)).length;
+  return { text: kept.join(eol), at: firstKept };
+}
+
+/** A TOML key: bare when it can be, else a basic string. */
+export function tomlKey(k: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k);
+}
+
+/** TOML basic strings accept JSON's escapes (\" \\ \n \t \uXXXX). */
+function tomlValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[${v.map(tomlValue).join(', ')}]`;
+  if (v && typeof v === 'object')
+    return `{ ${Object.entries(v)
+      .map(([k, x]) => `${tomlKey(k)} = ${tomlValue(x)}`)
+      .join(', ')} }`;
+  throw new Error(`cannot write ${typeof v} to TOML`);
+}
+
+/** Replaces (in place) or appends the table `path` with `values` (inline tables for objects). */
+export function setTable(text: string, path: string[], values: Record<string, unknown>): string {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const block = [
+    `[${path.map(tomlKey).join('.')}]`,
+    ...Object.entries(values).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`),
+  ];
+  const cut = cutTables(text, path);
+  const lines = cut.text === '' ? [] : cut.text.split(/\r?\n/);
+  if (cut.at !== null) {
+    lines.splice(cut.at, 0, ...block, '');
+    return lines.join(eol);
+  }
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  if (lines.length) lines.push('');
+  lines.push(...block, '');
+  return lines.join(eol);
+}

@@ -1,0 +1,156 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import {
+  ReadBuffer,
+  serializeMessage,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { endGroup, spawnGroup, type Launch } from './process-group.js';
+import { exitText, spawnFailure, StdioError } from './errors.js';
+
+export interface ChildTransportOptions {
+  launch: Launch;
+  /** Each stderr line (already split; long lines cut). */
+  onStderr?: (line: string) => void;
+  /** The process started (pid) and ended (why). */
+  onSpawn?: (pid: number) => void;
+  onExit?: (why: string) => void;
+  /** Text for an early exit: the last stderr lines, redacted by the caller. */
+  stderrTail?: () => string;
+}
+
+const MAX_LINE = 2000;
+
+/**
+ * MCP stdio transport (spec 2025-11-25, "Transports: stdio") over a child we
+ * supervise ourselves. The SDK's StdioClientTransport spawns and kills only
+ * the direct child; Airlock needs the whole process group ended (npx → node
+ * server) and cross-spawn's Windows shim handling, hence this small transport.
+ * Messages are newline-delimited JSON on stdin/stdout; stderr is the server's log.
+ */
+export class ChildProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private readonly buffer = new ReadBuffer();
+  private closed = false;
+  private stderrRest = '';
+
+  constructor(private readonly o: ChildTransportOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('ChildProcessTransport already started');
+    return new Promise<void>((resolve, reject) => {
+      let child: ChildProcessWithoutNullStreams;
+      try {
+        child = spawnGroup(this.o.launch);
+      } catch (err) {
+        return reject(spawnFailure(this.o.launch.command, err as NodeJS.ErrnoException));
+      }
+      this.child = child;
+      let started = false;
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        const e = spawnFailure(this.o.launch.command, err);
+        if (!started) reject(e);
+        else this.onerror?.(e);
+        this.finish();
+      });
+      child.once('spawn', () => {
+        started = true;
+        if (child.pid !== undefined) this.o.onSpawn?.(child.pid);
+        resolve();
+      });
+      child.once('exit', (code, signal) => {
+        this.flushStderr();
+        const why = exitText(code, signal);
+        this.o.onExit?.(why);
+        if (!this.closed) {
+          const tail = this.o.stderrTail?.() ?? '';
+          this.onerror?.(new StdioError(`the server process ${why}${tail ? `: ${tail}` : ''}`));
+        }
+        this.finish();
+      });
+      child.stdout.on('data', (chunk: Buffer) => {
+        try {
+          this.buffer.append(chunk);
+        } catch (err) {
+          // One message over the buffer bound (10 MB): the stream cannot be resynchronised.
+          this.onerror?.(err as Error);
+          void this.close();
+          return;
+        }
+        this.drain();
+      });
+      child.stdout.on('error', (err) => this.onerror?.(err));
+      child.stdin.on('error', (err) => {
+        // EPIPE after the server exited: the 'exit' handler reports it.
+        if ((err as NodeJS.ErrnoException).code !== 'EPIPE') this.onerror?.(err);
+      });
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (s: string) => this.stderrData(s));
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const child = this.child;
+    if (!child || this.closed || !child.stdin.writable)
+      return Promise.reject(new StdioError('the server process is not running'));
+    return new Promise<void>((resolve) => {
+      // Backpressure: resolve once the write drained; errors surface via 'error'/'exit'.
+      if (child.stdin.write(serializeMessage(message))) resolve();
+      else child.stdin.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    this.closed = true;
+    if (child) await endGroup(child);
+    this.finish();
+  }
+
+  private drain(): void {
+    for (;;) {
+      let msg: JSONRPCMessage | null;
+      try {
+        msg = this.buffer.readMessage();
+      } catch (err) {
+        // A line that is not JSON-RPC (a server printing logs to stdout): report and skip it.
+        this.onerror?.(err as Error);
+        continue;
+      }
+      if (msg === null) return;
+      this.onmessage?.(msg);
+    }
+  }
+
+  private stderrData(s: string): void {
+    const lines = (this.stderrRest + s).split(/\r?\n/);
+    this.stderrRest = lines.pop() ?? '';
+    if (this.stderrRest.length > MAX_LINE) {
+      lines.push(this.stderrRest);
+      this.stderrRest = '';
+    }
+    for (const line of lines) if (line.trim()) this.o.onStderr?.(line.slice(0, MAX_LINE));
+  }
+
+  private flushStderr(): void {
+    if (this.stderrRest.trim()) this.o.onStderr?.(this.stderrRest.slice(0, MAX_LINE));
+    this.stderrRest = '';
+  }
+
+  private finished = false;
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.closed = true;
+    this.buffer.clear();
+    this.onclose?.();
+  }
+}

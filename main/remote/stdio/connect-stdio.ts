@@ -1,0 +1,140 @@
+import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { Upstream, UpstreamOptions } from '../upstream.js';
+import { ChildProcessTransport } from './child-transport.js';
+import { StdioError } from './errors.js';
+import type { StdioMonitor } from './monitor.js';
+import type { Launch } from './process-group.js';
+
+/** A local server's launch (argv, cwd, full environment) and its monitor. */
+export interface StdioTarget {
+  launch: Launch;
+  monitor: StdioMonitor;
+  /**
+   * Bound on start-up + handshake + first list. Longer than a URL server's
+   * connect bound by default: `npx -y pkg` may download the package first.
+   */
+  startMs?: number;
+  /** Skip the 2026 era probe (set after a server failed it). */
+  legacy?: boolean;
+}
+
+export const STDIO_START_MS = 30_000;
+
+/**
+ * Starts the server process and connects an MCP client over its stdio — the
+ * `kind: 'stdio'` branch of connectUpstream (main/remote/upstream.ts). The
+ * returned Upstream behaves like a URL one: closing it ends the whole process
+ * group; the process ending on its own closes it (RemoteSource then restarts
+ * it with backoff, the same path as a dropped URL server).
+ */
+export function connectStdio(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
+  return t.monitor.track(startAndConnect(o, t));
+}
+
+async function startAndConnect(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
+  const epoch = t.monitor.epoch;
+  try {
+    return await attempt(o, t);
+  } catch (err) {
+    if (!(err instanceof EraProbeFailed)) throw err;
+    // Airlock ended this server meanwhile (removed, disabled, stopping): no second process.
+    if (t.monitor.epoch !== epoch) throw err.cause as Error;
+    // A server that could not take the 2026 era probe (some exit on any request before
+    // `initialize`) gets a fresh process and the 2025 handshake.
+    return attempt(o, { ...t, legacy: true });
+  }
+}
+
+class EraProbeFailed extends Error {}
+
+async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
+  const ms = t.startMs ?? Math.max(o.timeoutMs, STDIO_START_MS);
+  let pid: number | undefined;
+  const transport = new ChildProcessTransport({
+    launch: t.launch,
+    onStderr: (line) => t.monitor.stderr(line),
+    onSpawn: (p) => {
+      pid = p;
+      t.monitor.spawned(p);
+    },
+    onExit: (why) => t.monitor.exited(pid, why),
+    stderrTail: () => t.monitor.stderrTail(),
+  });
+  const client = new Client(
+    { name: 'airlock', title: 'Airlock', version: o.clientVersion },
+    {
+      // Probing the 2026 era in place is safe on a process we own: a server that exits on the
+      // unknown `server/discover` request fails this attempt, and the retry runs `legacy` (below).
+      versionNegotiation: { mode: t.legacy ? 'legacy' : 'auto' },
+      ...(o.onToolsChanged
+        ? {
+            listChanged: {
+              tools: { autoRefresh: false, debounceMs: 100, onChanged: () => o.onToolsChanged?.() },
+            },
+          }
+        : {}),
+    },
+  );
+  let closing = false;
+  let lastError: Error | undefined;
+  client.onerror = (err) => {
+    if (closing) return;
+    if (err instanceof StdioError) lastError = err;
+    o.onError?.(err);
+  };
+  client.onclose = () => {
+    if (!closing) o.onClose?.();
+  };
+  const abort = new AbortController();
+  const timer = setTimeout(
+    () =>
+      abort.abort(
+        new StdioError(
+          `started but did not answer within ${Math.round(ms / 1000)} s${tailOf(t.monitor)}`,
+        ),
+      ),
+    ms,
+  );
+  try {
+    await Promise.race([
+      client.connect(transport, { timeout: ms, signal: abort.signal }),
+      new Promise<never>((_, reject) =>
+        abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error), {
+          once: true,
+        }),
+      ),
+    ]);
+  } catch (err) {
+    closing = true;
+    await client.close().catch(() => {});
+    await transport.close().catch(() => {});
+    // The process's own exit says more than "connection closed".
+    const why = lastError ?? (err instanceof StdioError ? err : startFailure(err, t.monitor));
+    if (!t.legacy && err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed)
+      throw new EraProbeFailed(why.message, { cause: why });
+    throw why;
+  } finally {
+    clearTimeout(timer);
+  }
+  return {
+    client,
+    transport: 'stdio',
+    protocolVersion: client.getNegotiatedProtocolVersion(),
+    hasSession: () => false,
+    close: async () => {
+      closing = true;
+      await client.close().catch(() => {});
+      await transport.close().catch(() => {});
+    },
+  };
+}
+
+function tailOf(m: StdioMonitor): string {
+  const tail = m.stderrTail();
+  return tail ? `; its last output: ${tail}` : '';
+}
+
+function startFailure(err: unknown, m: StdioMonitor): StdioError {
+  const message = err instanceof Error ? err.message : String(err);
+  return new StdioError(`did not start: ${m.redact(message).slice(0, 200)}${tailOf(m)}`);
+}

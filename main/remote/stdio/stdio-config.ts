@@ -1,0 +1,215 @@
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
+import type { StdioInput, StdioView } from '../../../common/contract/index.js';
+import { ControlError } from '../../../common/contract/index.js';
+import type { Logger } from '../../platform/log.js';
+import type { RemoteSettings } from '../../platform/settings.js';
+import type { Vault } from '../../platform/vault/vault.js';
+import type { RemoteConnection } from '../timings.js';
+import type { StdioTarget } from './connect-stdio.js';
+import { childEnv } from './env.js';
+import { StdioMonitor } from './monitor.js';
+import { groupAlive, signalGroup } from './process-group.js';
+
+/**
+ * A local server's configuration (issue 15): validation, where its secret
+ * environment lives, and the connection RemoteSource gets.
+ *
+ * Vault: `remote:<name>:env` — JSON object of the secret variables.
+ * Settings: command, args, cwd, plain env, and the names of the secret ones.
+ */
+export const envKey = (name: string) => `remote:${name}:env`;
+
+export type StdioSettings = NonNullable<RemoteSettings['stdio']>;
+
+export interface ValidStdio {
+  settings: StdioSettings;
+  /** Secret values to store; undefined = keep what is stored (patch without secretEnv). */
+  secretEnv: Record<string, string> | undefined;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function validateStdioInput(raw: unknown): ValidStdio {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ControlError('INVALID', 'stdio expects { command, args?, cwd?, env?, secretEnv? }.');
+  const i = raw as StdioInput;
+  if (typeof i.command !== 'string' || i.command.trim() === '' || i.command.includes('\0'))
+    throw new ControlError(
+      'INVALID',
+      'A local server needs a command, e.g. "npx" (arguments go in args, one per entry).',
+    );
+  const command = i.command.trim();
+  if (/\s/.test(command) && (i.args ?? []).length === 0 && !isAbsolute(command))
+    throw new ControlError(
+      'INVALID',
+      `"${command}" looks like a whole command line. Give the program as the command and each argument separately ` +
+        `(airlock remote add NAME -- npx -y some-server); Airlock never runs a shell string.`,
+    );
+  const args = i.args ?? [];
+  if (!Array.isArray(args) || args.some((a) => typeof a !== 'string' || a.includes('\0')))
+    throw new ControlError('INVALID', 'args must be a list of strings.');
+  let cwd: string | undefined;
+  if (i.cwd !== undefined && i.cwd !== '') {
+    if (typeof i.cwd !== 'string' || !isAbsolute(i.cwd))
+      throw new ControlError(
+        'INVALID',
+        `The working directory must be an absolute path (got ${JSON.stringify(i.cwd)}).`,
+      );
+    if (!isDirectory(i.cwd))
+      throw new ControlError(
+        'INVALID',
+        `The working directory ${i.cwd} does not exist or is not a folder.`,
+      );
+    cwd = i.cwd;
+  }
+  const env = validateEnv(i.env, 'env');
+  const secretEnv = i.secretEnv === undefined ? undefined : validateEnv(i.secretEnv, 'secretEnv');
+  for (const n of Object.keys(secretEnv ?? {}))
+    if (n in env)
+      throw new ControlError('INVALID', `${n} is given both as a plain and as a secret variable.`);
+  return {
+    settings: {
+      command,
+      args: [...args],
+      ...(cwd ? { cwd } : {}),
+      env,
+      secretEnvNames: Object.keys(secretEnv ?? {}),
+    },
+    secretEnv,
+  };
+}
+
+function validateEnv(raw: unknown, what: string): Record<string, string> {
+  if (raw === undefined) return {};
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ControlError('INVALID', `${what} must be an object of NAME → value.`);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (!ENV_NAME.test(k))
+      throw new ControlError('INVALID', `"${k}" is not a valid environment variable name.`);
+    if (typeof v !== 'string' || v.includes('\0'))
+      throw new ControlError('INVALID', `The value of ${k} must be a string.`);
+    out[k] = v;
+  }
+  return out;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export async function readEnvSecrets(vault: Vault, name: string): Promise<Record<string, string>> {
+  const raw = await vault.get(envKey(name));
+  if (!raw) return {};
+  try {
+    return JSON.parse(raw) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+export async function writeEnvSecrets(
+  vault: Vault,
+  name: string,
+  values: Record<string, string>,
+): Promise<void> {
+  if (Object.keys(values).length === 0) await vault.delete(envKey(name));
+  else await vault.set(envKey(name), JSON.stringify(values));
+}
+
+export function stdioView(s: StdioSettings): StdioView {
+  return {
+    command: s.command,
+    args: [...s.args],
+    ...(s.cwd ? { cwd: s.cwd } : {}),
+    env: { ...s.env },
+    secretEnvNames: [...s.secretEnvNames],
+  };
+}
+
+/**
+ * One monitor per local server, kept across reconnects and edits so the
+ * server list can show its pid, start count and last exit.
+ */
+export class StdioServers {
+  private readonly monitors = new Map<string, StdioMonitor>();
+
+  constructor(
+    private readonly vault: Vault,
+    private readonly logger: Logger,
+    private readonly startMs?: number,
+  ) {}
+
+  monitor(name: string): StdioMonitor | undefined {
+    return this.monitors.get(name);
+  }
+
+  forget(name: string): void {
+    this.monitors.delete(name);
+  }
+
+  /**
+   * Safety net after every source closed its connection (RemoteManager.stop): a group still
+   * alive gets SIGKILL. Only this manager's processes — another core in the same process (tests)
+   * keeps its own.
+   */
+  async endAll(): Promise<void> {
+    await Promise.all([...this.monitors.keys()].map((name) => this.end(name)));
+  }
+
+  /**
+   * Ends every process still running for `name` — including one a connection attempt is still
+   * starting, which the source's stop() cannot reach — and waits (bounded) until they are gone.
+   */
+  async end(name: string): Promise<void> {
+    const monitor = this.monitors.get(name);
+    monitor?.ended();
+    if (!monitor) return;
+    const kill = async () => {
+      const pids = monitor.running().filter(groupAlive);
+      for (const pid of pids) signalGroup(pid, 'SIGKILL');
+      for (let i = 0; i < 40 && pids.some(groupAlive); i++)
+        await new Promise((r) => setTimeout(r, 25));
+    };
+    await kill();
+    // A start-up that was under way fails now; wait for it (bounded) so it cannot leave one behind.
+    await monitor.idle(2000);
+    await kill();
+  }
+
+  /** The connection for RemoteSource; secret env values registered with the logger's redaction. */
+  async connection(cfg: RemoteSettings & { stdio: StdioSettings }): Promise<RemoteConnection> {
+    const stored = await readEnvSecrets(this.vault, cfg.name);
+    const secret: Record<string, string> = {};
+    for (const n of cfg.stdio.secretEnvNames) if (stored[n] !== undefined) secret[n] = stored[n];
+    for (const v of Object.values(secret)) this.logger.registerSecret(v);
+    let monitor = this.monitors.get(cfg.name);
+    if (!monitor) {
+      monitor = new StdioMonitor(cfg.name, this.logger);
+      this.monitors.set(cfg.name, monitor);
+    }
+    monitor.setSecrets(Object.values(secret));
+    const target: StdioTarget = {
+      launch: {
+        command: cfg.stdio.command,
+        args: cfg.stdio.args,
+        cwd: cfg.stdio.cwd ?? homedir(),
+        env: childEnv({ ...cfg.stdio.env, ...secret }),
+      },
+      monitor,
+      ...(this.startMs !== undefined ? { startMs: this.startMs } : {}),
+    };
+    // The URL is a placeholder the HTTP code never sees: connectUpstream takes the stdio branch.
+    return { name: cfg.name, url: `stdio:${cfg.name}`, headers: {}, stdio: target };
+  }
+}
+
+export function isStdio(cfg: RemoteSettings): cfg is RemoteSettings & { stdio: StdioSettings } {
+  return cfg.stdio !== undefined;
+}

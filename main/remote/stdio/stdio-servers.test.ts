@@ -1,0 +1,308 @@
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApprovalView, CoreEvent, RemoteView } from '../../../common/contract/index.js';
+import {
+  agentClient,
+  nextEvent,
+  startRemoteApp,
+  until,
+  type RemoteTestApp,
+} from '../../../test-support/remote-app.js';
+import { groupAlive } from './process-group.js';
+import { envKey } from './stdio-config.js';
+
+/**
+ * Issue 15, "Must hold": local stdio servers (server-everything in stdio
+ * mode, server-filesystem on a temp dir) behind a real Airlock — listed,
+ * called read-only and with approval, restarted after a crash, and no
+ * process left after removal or after Airlock stops (checked by pid).
+ */
+const require = createRequire(import.meta.url);
+const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const FILESYSTEM = join(
+  require.resolve('@modelcontextprotocol/server-filesystem/package.json'),
+  '../dist/index.js',
+);
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
+});
+async function airlock(o: Parameters<typeof startRemoteApp>[0] = {}): Promise<RemoteTestApp> {
+  const t = await startRemoteApp(o);
+  cleanup.push(() => t.stop());
+  return t;
+}
+async function agent(t: RemoteTestApp): Promise<Client> {
+  const c = await agentClient(t.started.mcpUrl, t.token);
+  cleanup.push(() => c.close());
+  return c;
+}
+const text = (r: { content?: unknown }) =>
+  ((r.content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
+const isRequested = (e: CoreEvent): e is { type: 'approval.requested'; approval: ApprovalView } =>
+  e.type === 'approval.requested';
+const view = async (t: RemoteTestApp, name: string): Promise<RemoteView | undefined> =>
+  (await t.app.control.listRemotes()).find((r) => r.name === name);
+/** A process that exists and is not a zombie waiting to be reaped (containers may lack a reaping init). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = `/proc/${pid}/stat`;
+  return !existsSync(stat) || !/^\d+ \(.*\) Z/.test(readFileSync(stat, 'utf8'));
+}
+
+describe('local stdio servers', () => {
+  it('server-everything over stdio: listed, read-only call at once, the other after approval; removed → process gone', async () => {
+    const t = await airlock();
+    const added = await t.app.control.addRemote({
+      name: 'ev',
+      stdio: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
+    });
+    expect(added).toMatchObject({
+      name: 'ev',
+      url: '',
+      state: 'ready',
+      transport: 'stdio',
+      stdio: { command: process.execPath, args: [EVERYTHING, 'stdio'], secretEnvNames: [] },
+      process: { starts: 1 },
+    });
+    const pid = added.process!.pid!;
+    expect(groupAlive(pid)).toBe(true);
+
+    const c = await agent(t);
+    const names = (await c.listTools()).tools.map((x) => x.name);
+    expect(names).toEqual(expect.arrayContaining(['ev__echo', 'ev__toggle-simulated-logging']));
+    const echo = await c.callTool({ name: 'ev__echo', arguments: { message: 'over stdio' } });
+    expect(text(echo)).toMatch(/Echo: over stdio/);
+    expect(await t.app.control.listPending()).toEqual([]);
+
+    const requested = nextEvent(t.app, isRequested);
+    const call = c.callTool({ name: 'ev__toggle-simulated-logging', arguments: {} });
+    const { approval } = await requested;
+    expect(approval.tool).toBe('ev__toggle-simulated-logging');
+    await t.app.control.decide(approval.id, { kind: 'allow_once' });
+    expect(text(await call)).toMatch(/Started simulated, random-leveled logging/);
+
+    await t.app.control.removeRemote('ev');
+    expect(groupAlive(pid)).toBe(false);
+    expect((await c.listTools()).tools.map((x) => x.name)).not.toContain('ev__echo');
+  });
+
+  it('server-filesystem on a temp dir: read-only call, write with approval; killed → restarted; Airlock stopped → no process', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'airlock-fs-')));
+    writeFileSync(join(dir, 'hello.txt'), 'hello from disk');
+    const t = await airlock();
+    const added = await t.app.control.addRemote({
+      name: 'fs',
+      stdio: { command: process.execPath, args: [FILESYSTEM, dir] },
+    });
+    expect(added).toMatchObject({ state: 'ready', transport: 'stdio' });
+    const c = await agent(t);
+    const read = await c.callTool({
+      name: 'fs__read_text_file',
+      arguments: { path: join(dir, 'hello.txt') },
+    });
+    expect(text(read)).toContain('hello from disk');
+
+    const requested = nextEvent(t.app, isRequested);
+    const write = c.callTool({
+      name: 'fs__write_file',
+      arguments: { path: join(dir, 'new.txt'), content: 'approved' },
+    });
+    const { approval } = await requested;
+    expect(existsSync(join(dir, 'new.txt'))).toBe(false);
+    await t.app.control.decide(approval.id, { kind: 'allow_once' });
+    expect((await write).isError).toBeFalsy();
+    expect(readFileSync(join(dir, 'new.txt'), 'utf8')).toBe('approved');
+
+    // Killed from outside: Airlock notices, starts a new process, the tools come back.
+    const first = added.process!.pid!;
+    process.kill(first, 'SIGKILL');
+    await until(t.app, async () => {
+      const v = await view(t, 'fs');
+      return v?.state === 'ready' && v.process?.pid !== undefined && v.process.pid !== first;
+    });
+    const again = (await view(t, 'fs'))!;
+    expect(again.process).toMatchObject({ starts: 2, lastExit: 'killed by SIGKILL' });
+    expect(
+      text(
+        await c.callTool({ name: 'fs__read_text_file', arguments: { path: join(dir, 'new.txt') } }),
+      ),
+    ).toContain('approved');
+
+    await t.stop();
+    expect(groupAlive(again.process!.pid!)).toBe(false);
+    expect(groupAlive(first)).toBe(false);
+  });
+
+  it('a launcher and the server it starts (npx-style) end together on removal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-launcher-'));
+    const pidFile = join(dir, 'server.pid');
+    // Like npx: the process Airlock starts runs the real server as its own child on the same stdio.
+    const launcher = `const c = require('node:child_process').spawn(process.execPath, [${JSON.stringify(EVERYTHING)}, 'stdio'], { stdio: 'inherit' });
+require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid));
+process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTERM: the group still ends (SIGKILL)
+    const t = await airlock();
+    const added = await t.app.control.addRemote({
+      name: 'launched',
+      stdio: { command: process.execPath, args: ['-e', launcher] },
+    });
+    expect(added.state).toBe('ready');
+    const inner = Number(readFileSync(pidFile, 'utf8'));
+    expect(inner).not.toBe(added.process!.pid);
+    expect(running(inner)).toBe(true);
+    await t.app.control.removeRemote('launched');
+    // The inner server is in the launcher's process group: the group being gone covers it.
+    expect(groupAlive(added.process!.pid!)).toBe(false);
+    expect(running(inner)).toBe(false);
+  });
+
+  it('a server that cannot start says why in the list; environment is explicit and secrets stay in the vault', async () => {
+    const t = await airlock();
+    const missing = await t.app.control.addRemote({
+      name: 'missing',
+      stdio: { command: 'airlock-no-such-command-xyz', args: [] },
+    });
+    expect(missing).toMatchObject({ state: 'error' });
+    expect(missing.detail).toMatch(/could not start: "airlock-no-such-command-xyz" was not found/);
+
+    const crash = await t.app.control.addRemote({
+      name: 'crash',
+      stdio: {
+        command: process.execPath,
+        args: ['-e', 'console.error("config file missing: please set API_KEY"); process.exit(3)'],
+      },
+    });
+    expect(crash.state).toBe('error');
+    expect(crash.detail).toMatch(/exited with code 3.*config file missing/);
+
+    process.env.AIRLOCK_TEST_NOT_INHERITED = 'leak-me';
+    try {
+      const secret = 'sk-secret-value-123456';
+      const dumper = `const fs=require('node:fs');fs.writeFileSync(process.env.OUT, JSON.stringify(process.env));console.error('token is ' + process.env.API_KEY);process.exit(1)`;
+      const out = join(mkdtempSync(join(tmpdir(), 'airlock-env-')), 'env.json');
+      const v = await t.app.control.addRemote({
+        name: 'envcheck',
+        stdio: {
+          command: process.execPath,
+          args: ['-e', dumper],
+          env: { OUT: out },
+          secretEnv: { API_KEY: secret },
+        },
+      });
+      const env = JSON.parse(readFileSync(out, 'utf8')) as Record<string, string>;
+      expect(env.API_KEY).toBe(secret);
+      expect(env.PATH).toBe(process.env.PATH);
+      expect(env.AIRLOCK_TEST_NOT_INHERITED).toBeUndefined();
+      // The secret is in the vault, not in settings, views or status text.
+      expect(JSON.parse((await t.vault.get(envKey('envcheck')))!)).toEqual({ API_KEY: secret });
+      const settingsText = readFileSync(join(t.dataDir, 'settings.json'), 'utf8');
+      expect(settingsText).not.toContain(secret);
+      expect(settingsText).toContain('API_KEY');
+      expect(JSON.stringify(v)).not.toContain(secret);
+      expect(v.detail).toMatch(/token is \[redacted\]/);
+      // Its stderr reached the log, with the secret replaced.
+      const logs = readdirSync(join(t.dataDir, 'logs'))
+        .map((f) => readFileSync(join(t.dataDir, 'logs', f), 'utf8'))
+        .join('\n');
+      expect(logs).toContain('local server stderr');
+      expect(logs).not.toContain(secret);
+      expect(v.stdio).toMatchObject({ env: { OUT: out }, secretEnvNames: ['API_KEY'] });
+      await t.app.control.removeRemote('envcheck');
+      expect(await t.vault.get(envKey('envcheck'))).toBeNull();
+    } finally {
+      delete process.env.AIRLOCK_TEST_NOT_INHERITED;
+    }
+  });
+
+  it('hot reload: an edit restarts it with the new launch, disabling ends it, enabling starts it again', async () => {
+    const t = await airlock();
+    const v1 = await t.app.control.addRemote({
+      name: 'hot',
+      stdio: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { A: '1' } },
+    });
+    const pid1 = v1.process!.pid!;
+    const v2 = await t.app.control.updateRemote('hot', {
+      stdio: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { A: '2' } },
+    });
+    expect(v2).toMatchObject({ state: 'ready', stdio: { env: { A: '2' } } });
+    expect(v2.process!.pid).not.toBe(pid1);
+    // The old process is retired once the new one serves; no core event marks its exit, so poll (bounded).
+    for (let i = 0; i < 200 && groupAlive(pid1); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(groupAlive(pid1)).toBe(false);
+    await expect(
+      t.app.control.updateRemote('hot', { url: 'http://127.0.0.1:1/mcp' }),
+    ).rejects.toThrow(/is a local server/);
+    const off = await t.app.control.updateRemote('hot', { enabled: false });
+    expect(off.state).toBe('disabled');
+    expect(groupAlive(v2.process!.pid!)).toBe(false);
+    const on = await t.app.control.updateRemote('hot', { enabled: true });
+    expect(on).toMatchObject({ state: 'ready', process: { starts: 3 } });
+    await t.app.control.removeRemote('hot');
+    expect(groupAlive(on.process!.pid!)).toBe(false);
+  });
+
+  it('a server that never answers: bounded start-up wait, its process ended, the others unaffected', async () => {
+    const t = await airlock();
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-silent-'));
+    const pidFile = join(dir, 'pid');
+    const silent = `require('node:fs').appendFileSync(${JSON.stringify(pidFile)}, process.pid + '\\n'); console.error('warming up'); setInterval(() => {}, 1000);`;
+    const hung = await t.app.control.addRemote({
+      name: 'silent',
+      stdio: { command: process.execPath, args: ['-e', silent] },
+    });
+    // FAST_REMOTE's connect bound (3 s) is the start-up bound in tests (30 s by default).
+    expect(hung.state).toBe('error');
+    expect(hung.detail).toBe('started but did not answer within 3 s; its last output: warming up');
+    // The first attempt's process (a retry may have started another since) was ended at the bound.
+    const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+    expect(groupAlive(pid)).toBe(false);
+    const ok = await t.app.control.addRemote({
+      name: 'ev',
+      stdio: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
+    });
+    expect(ok.state).toBe('ready');
+
+    // Removed while a retry is still starting (no answer yet): that process ends too, at once.
+    const pids = () => readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number);
+    for (let i = 0; i < 200 && pids().length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(pids().length).toBeGreaterThanOrEqual(2);
+    await t.app.control.removeRemote('silent');
+    for (const p of pids()) expect(groupAlive(p)).toBe(false);
+  });
+
+  it('refuses a shell string and a relative working directory with a message that says what to do', async () => {
+    const t = await airlock();
+    await expect(
+      t.app.control.addRemote({
+        name: 'x',
+        stdio: { command: 'npx -y @modelcontextprotocol/server-filesystem /tmp' },
+      }),
+    ).rejects.toThrow(/never runs a shell string/);
+    await expect(
+      t.app.control.addRemote({ name: 'x', stdio: { command: 'node', cwd: 'relative/dir' } }),
+    ).rejects.toThrow(/absolute path/);
+    await expect(
+      t.app.control.addRemote({
+        name: 'x',
+        url: 'http://127.0.0.1:1/mcp',
+        stdio: { command: 'node' },
+      }),
+    ).rejects.toThrow(/not both/);
+  });
+});

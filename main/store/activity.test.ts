@@ -1,0 +1,50 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ActivityLog } from './activity.js';
+import { openDatabase } from './db.js';
+
+const row = (tool: string) => ({
+  agent: 'a',
+  tool,
+  decision: 'auto' as const,
+  outcome: 'ok' as const,
+  durationMs: 3,
+  argsDigest: 'sha256:x',
+});
+
+// Issue 20: activity that is not an approval state change is written off the answer path,
+// in one transaction per window, and never lost on stop.
+describe('ActivityLog batching', () => {
+  it('queued rows are written together within the window, in order, and told once each', async () => {
+    const db = openDatabase(':memory:');
+    const onChange = vi.fn();
+    const log = new ActivityLog(db, { flushMs: 20, onChange });
+    const count = () => (db.prepare('SELECT COUNT(*) AS n FROM activity').get() as { n: number }).n;
+    log.add(row('one'));
+    log.add(row('two'));
+    expect(count()).toBe(0); // nothing on the caller's path
+    await vi.waitFor(() => expect(count()).toBe(2));
+    expect(onChange).toHaveBeenCalledTimes(2);
+    expect(log.list().map((r) => r.tool)).toEqual(['two', 'one']);
+  });
+
+  it('an immediate row never overtakes queued ones; close() writes what is queued', () => {
+    const db = openDatabase(':memory:');
+    const log = new ActivityLog(db, { flushMs: 60_000 });
+    log.add(row('queued'));
+    log.addNow({ ...row('now'), decision: 'waiting', outcome: 'pending', approvalId: 'r1' });
+    log.add(row('last'));
+    log.close();
+    expect(
+      log
+        .list()
+        .map((r) => r.tool)
+        .reverse(),
+    ).toEqual(['queued', 'now', 'last']);
+    const [updated] = log.updateByApproval('r1', {
+      decision: 'approved',
+      outcome: 'ok',
+      waitMs: 1200,
+    });
+    expect(updated).toMatchObject({ tool: 'now', decision: 'approved', waitMs: 1200 });
+  });
+});

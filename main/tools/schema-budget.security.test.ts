@@ -1,0 +1,186 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { SchemaValidator } from './schema-validator.js';
+import { SchemaWorkerPool } from './schema-worker-pool.js';
+import { connectClient, CountingSource, startTestApp, textOf } from '../../test-support/harness.js';
+
+/**
+ * Issue 17, item 3: a remote server's input schema is attacker-controlled and
+ * must not freeze Airlock. No wall-clock assertions: each hostile case either
+ * answers (on the old code these ran for minutes and the test timed out) or
+ * is shown not to block other work while it runs.
+ */
+
+/** Recursive `$ref`s fanning out 2× per level: 2^40 steps over 40-deep arguments. */
+const EXPONENTIAL = {
+  type: 'object',
+  properties: { c: { $ref: '#/$defs/n' } },
+  $defs: {
+    n: {
+      anyOf: [
+        { type: 'object', properties: { c: { $ref: '#/$defs/n' } }, required: ['x'] },
+        { type: 'object', properties: { c: { $ref: '#/$defs/n' } }, required: ['y'] },
+      ],
+    },
+  },
+};
+function nested(depth: number): Record<string, unknown> {
+  let v: Record<string, unknown> = {};
+  for (let i = 0; i < depth; i++) v = { c: v };
+  return v;
+}
+
+describe('per-keyword cost is bounded', () => {
+  const v = new SchemaValidator();
+
+  it('pattern ^(a+)+$ against 40 characters answers (linear-time regex engine)', () => {
+    const schema = { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } };
+    expect(v.validate(schema, { s: 'a'.repeat(40) + '!' })).toMatch(/\/s must match pattern/);
+    expect(v.validate(schema, { s: 'a'.repeat(40) })).toBeNull();
+  });
+
+  it('patternProperties use the same engine', () => {
+    const schema = { type: 'object', patternProperties: { '^(a+)+$': { type: 'number' } } };
+    expect(v.validate(schema, { ['a'.repeat(40) + '!']: 'x' })).toBeNull();
+    expect(v.validate(schema, { aaa: 'x' })).toMatch(/\/aaa must be number/);
+  });
+
+  it('uniqueItems over 20,000 objects answers, and still finds the duplicate', () => {
+    const schema = { type: 'object', properties: { a: { type: 'array', uniqueItems: true } } };
+    const items = Array.from({ length: 20_000 }, (_, i) => ({ i, nested: { k: [i] } }));
+    expect(v.validate(schema, { a: items })).toBeNull();
+    // Same value, different key order: JSON Schema equality ignores key order.
+    expect(v.validate(schema, { a: [...items, { nested: { k: [7] }, i: 7 }] })).toMatch(
+      /duplicate items \(items ## 7 and 20000/,
+    );
+  });
+
+  it('a huge invalid array gives a short error text', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'array', items: { type: 'string' } } },
+    };
+    const text = v.validate(schema, { a: Array(100_000).fill(1) })!;
+    expect(text).toMatch(/and 99990 more problems$/);
+    expect(text.length).toBeLessThan(1000);
+  });
+
+  it('a pattern RE2 cannot run (look-ahead) skips local validation rather than backtrack', () => {
+    const schema = {
+      type: 'object',
+      properties: { s: { type: 'string', pattern: '^(?=a)(a+)+$' } },
+    };
+    expect(v.validate(schema, { s: 'a'.repeat(40) + '!' })).toBeNull();
+  });
+});
+
+describe('whole validations run off the main thread, within a budget', () => {
+  const pools: SchemaWorkerPool[] = [];
+  afterAll(async () => {
+    await Promise.all(pools.map((p) => p.close()));
+  });
+
+  it('other validations and the event loop go on while a hostile one runs', async () => {
+    const pool = new SchemaWorkerPool({ budgetMs: 600_000, maxWorkers: 2 });
+    pools.push(pool);
+    let hostileDone = false;
+    void pool.validate(EXPONENTIAL, nested(40)).then(() => (hostileDone = true));
+    // A second schema with a $ref also goes to a worker; a plain one runs inline.
+    const withRef = {
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/s' } },
+      $defs: { s: { type: 'string' } },
+    };
+    expect(await pool.validate(withRef, { a: 1 })).toMatch(/\/a must be string/);
+    expect(await pool.validate({ type: 'object', required: ['q'] }, {})).toMatch(
+      /must have required property 'q'/,
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(hostileDone).toBe(false);
+  });
+
+  it('a validation over budget is refused with a tool error naming the limit; the pool recovers', async () => {
+    // Generous enough for a cold worker's first compile on a busy CI machine; 2^40 steps never fit.
+    const pool = new SchemaWorkerPool({ budgetMs: 1000, maxWorkers: 1 });
+    pools.push(pool);
+    expect(await pool.validate(EXPONENTIAL, nested(40))).toMatch(
+      /went over Airlock's limits \(1000 ms, 256 MB\), so the call was refused/,
+    );
+    expect(await pool.validate(EXPONENTIAL, nested(3))).toMatch(/must have required property/);
+  });
+});
+
+describe('through the gateway: a hostile upstream schema does not freeze Airlock', () => {
+  it('/healthz and another agent answer while the hostile call is being validated', async () => {
+    const source = new CountingSource();
+    source.defs.push({
+      name: 'count_hostile',
+      description: 'A tool whose server sent an exponential schema.',
+      inputSchema: EXPONENTIAL,
+    });
+    const t = await startTestApp({ sources: [source] });
+    try {
+      const other = (await t.app.control.addAgent('other')).token;
+      const hostile = await connectClient(t.started.mcpUrl, t.token);
+      const bystander = await connectClient(t.started.mcpUrl, other);
+      let hostileDone = false;
+      const call = hostile
+        .callTool({ name: 'count_hostile', arguments: nested(40) })
+        .finally(() => (hostileDone = true));
+      const health = await fetch(`${t.started.url}/healthz`);
+      expect(health.status).toBe(200);
+      const read = await bystander.callTool({ name: 'count_read', arguments: {} });
+      expect(textOf(read)).toMatch(/count_read ok/);
+      expect(hostileDone).toBe(false);
+      const result = await call;
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/Invalid arguments for count_hostile: .*Airlock's limits/);
+      expect(source.count('count_hostile')).toBe(0);
+      await Promise.all([hostile.close(), bystander.close()]);
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
+describe('edited arguments are checked within the same budget', () => {
+  it('Edit & Allow with arguments that blow up the schema is refused, not a frozen window', async () => {
+    const source = new CountingSource();
+    source.defs.push({
+      name: 'count_hostile',
+      description: 'A tool whose server sent an exponential schema.',
+      inputSchema: EXPONENTIAL,
+    });
+    const t = await startTestApp({
+      sources: [source],
+      settings: { approvals: { waitSeconds: 1 } },
+    });
+    try {
+      const client = await connectClient(t.started.mcpUrl, t.token);
+      // {} fits the schema at once, so the request reaches the user.
+      await client.callTool({ name: 'count_hostile', arguments: {} });
+      const [pending] = await t.app.control.listPending();
+      await expect(
+        t.app.control.decide(pending!.id, { kind: 'allow_edited', arguments: nested(40) }),
+      ).rejects.toThrow(/do not fit count_hostile: .*Airlock's limits/);
+      expect(source.count('count_hostile')).toBe(0);
+      await client.close();
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
+describe('one agent cannot queue every other agent behind its costly calls', () => {
+  it('past 4 costly validations in flight, an agent’s next one is refused; another agent still gets a worker', async () => {
+    const pool = new SchemaWorkerPool({ budgetMs: 600_000, maxWorkers: 2 });
+    try {
+      const hogs = Array.from({ length: 4 }, () => pool.validate(EXPONENTIAL, nested(40), 'hog'));
+      void hogs;
+      expect(await pool.validate(EXPONENTIAL, nested(40), 'hog')).toMatch(
+        /still checking 4 earlier calls of yours/,
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -1,0 +1,219 @@
+import { Worker } from 'node:worker_threads';
+import { SchemaValidator } from './schema-validator.js';
+import type { JsonSchema } from './types.js';
+
+export interface SchemaWorkerPoolOptions {
+  /** How long one validation may run before its worker is terminated. */
+  budgetMs?: number;
+  /** Validations running at once; more wait in line. */
+  maxWorkers?: number;
+}
+
+/** Below these sizes, with no `$ref`, a validation's cost is small whatever the schema says. */
+const INLINE_SCHEMA_CHARS = 16 * 1024;
+const INLINE_VALUE_CHARS = 4 * 1024;
+const REFS = /"\$(ref|dynamicRef|recursiveRef)"/;
+
+/**
+ * The worker: loads this folder's schema-validator module (compiled .js, or
+ * the .ts source under the tests, which Node strips of types) and answers
+ * `{id, schemaId, schema, value}` with `{id, problem}`. Schemas are cached by
+ * the id the pool gives each schema object.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+import(workerData.validatorUrl).then(({ SchemaValidator }) => {
+  const validator = new SchemaValidator();
+  const schemas = new Map();
+  parentPort.on('message', (m) => {
+    let schema = schemas.get(m.schemaId);
+    if (!schema) {
+      schema = m.schema;
+      schemas.set(m.schemaId, schema);
+      if (schemas.size > 256) schemas.delete(schemas.keys().next().value);
+    }
+    let problem = null;
+    try { problem = validator.validate(schema, m.value); } catch { problem = null; }
+    parentPort.postMessage({ id: m.id, problem });
+  });
+  parentPort.postMessage({ ready: true });
+}, (err) => { throw err; });
+`;
+
+const validatorUrl = new URL(
+  import.meta.url.endsWith('.ts') ? './schema-validator.ts' : './schema-validator.js',
+  import.meta.url,
+).href;
+
+const STOPPING = 'Airlock is stopping; the call was neither checked nor run.';
+
+interface Job {
+  schema: JsonSchema;
+  value: unknown;
+  owner: string | undefined;
+  resolve: (problem: string | null) => void;
+}
+
+/** Off-thread validations one caller (an agent) may have running or waiting at once. */
+const PER_OWNER = 4;
+
+interface Slot {
+  worker: Worker;
+  /** The validator loaded; the budget of a job counts from then, not from the worker's start. */
+  ready: boolean;
+  job: (Job & { id: number; timer?: NodeJS.Timeout }) | null;
+}
+
+/**
+ * Validates untrusted schemas with a time budget, off the main thread
+ * (issue 17, item 3). A remote server's schema is attacker-controlled: even
+ * with linear regexes, recursive `$ref`s can fan out exponentially over
+ * nested arguments. A validation over budget has its worker terminated and
+ * the call refused with a tool error that says so, while every other agent,
+ * the UI and approvals go on being served.
+ */
+export class SchemaWorkerPool {
+  private readonly inline = new SchemaValidator();
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Job[] = [];
+  private readonly schemaIds = new WeakMap<JsonSchema, number>();
+  private readonly inlineOk = new WeakMap<JsonSchema, boolean>();
+  private readonly budgetMs: number;
+  private readonly maxWorkers: number;
+  private nextId = 1;
+  /** Set when a worker cannot start (e.g. a packaging problem): costly schemas then go unchecked here. */
+  private broken = false;
+  private closed = false;
+
+  constructor(o: SchemaWorkerPoolOptions = {}) {
+    this.budgetMs = o.budgetMs ?? 2000;
+    this.maxWorkers = o.maxWorkers ?? 2;
+  }
+
+  /**
+   * Same answers as SchemaValidator.validate, or a refusal when the budget
+   * runs out. `owner` (the agent) bounds how many of one caller's
+   * validations may hold or wait for the workers, so one agent sending
+   * costly calls in a loop does not queue every other agent behind it.
+   */
+  validate(schema: JsonSchema, value: unknown, owner?: string): Promise<string | null> {
+    if (this.cheap(schema, value)) return Promise.resolve(this.inline.validate(schema, value));
+    if (this.closed) return Promise.resolve(STOPPING);
+    // No worker can run here (a packaging problem): rather than risk the main thread on a costly
+    // schema, leave it to the upstream, which validates its own arguments.
+    if (this.broken) return Promise.resolve(null);
+    if (owner !== undefined && this.heldBy(owner) >= PER_OWNER) {
+      return Promise.resolve(
+        `Airlock is still checking ${PER_OWNER} earlier calls of yours against costly schemas; ` +
+          'wait for their answers before sending more.',
+      );
+    }
+    return new Promise((resolve) => {
+      this.queue.push({ schema, value, owner, resolve });
+      this.pump();
+    });
+  }
+
+  private heldBy(owner: string): number {
+    let n = 0;
+    for (const j of this.queue) if (j.owner === owner) n++;
+    for (const s of this.slots) if (s.job?.owner === owner) n++;
+    return n;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.resolve(STOPPING);
+    await Promise.allSettled([...this.slots].map((s) => s.worker.terminate()));
+    this.slots.clear();
+  }
+
+  private cheap(schema: JsonSchema, value: unknown): boolean {
+    let ok = this.inlineOk.get(schema);
+    if (ok === undefined) {
+      const text = JSON.stringify(schema);
+      ok = text.length <= INLINE_SCHEMA_CHARS && !REFS.test(text);
+      this.inlineOk.set(schema, ok);
+    }
+    return ok && (JSON.stringify(value)?.length ?? 0) <= INLINE_VALUE_CHARS;
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let slot = [...this.slots].find((s) => !s.job);
+      if (!slot && this.slots.size < this.maxWorkers) slot = this.spawn();
+      if (!slot) return;
+      this.run(slot, this.queue.shift()!);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { validatorUrl },
+      execArgv: ['--no-warnings'],
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+    });
+    worker.unref();
+    const slot: Slot = { worker, ready: false, job: null };
+    this.slots.add(slot);
+    worker.on('message', (m: { id?: number; ready?: boolean; problem?: string | null }) => {
+      if (m.ready) {
+        slot.ready = true;
+        if (slot.job) slot.job.timer = this.startBudget(slot);
+        return;
+      }
+      const job = slot.job;
+      if (!job || m.id !== job.id) return;
+      clearTimeout(job.timer);
+      slot.job = null;
+      job.resolve(m.problem ?? null);
+      this.pump();
+    });
+    worker.on('error', () => {
+      // A worker that never loaded the validator (a packaging problem) means none will:
+      // stop trying. One that ran out of memory on a hostile schema is just replaced.
+      if (!slot.ready) this.broken = true;
+    });
+    worker.on('exit', () => {
+      this.slots.delete(slot);
+      const job = slot.job;
+      slot.job = null;
+      if (job) {
+        clearTimeout(job.timer);
+        job.resolve(this.closed ? STOPPING : this.broken ? null : overBudget(this.budgetMs));
+      }
+      if (this.broken) for (const j of this.queue.splice(0)) j.resolve(null);
+      else this.pump();
+    });
+    return slot;
+  }
+
+  private run(slot: Slot, job: Job): void {
+    const id = this.nextId++;
+    let schemaId = this.schemaIds.get(job.schema);
+    if (schemaId === undefined) this.schemaIds.set(job.schema, (schemaId = this.nextId++));
+    slot.job = { ...job, id };
+    if (slot.ready) slot.job.timer = this.startBudget(slot);
+    try {
+      slot.worker.postMessage({ id, schemaId, schema: job.schema, value: job.value });
+    } catch {
+      // Not cloneable (cannot happen for parsed JSON): left to the upstream, as an unloadable schema is.
+      clearTimeout(slot.job.timer);
+      slot.job = null;
+      job.resolve(null);
+    }
+  }
+
+  private startBudget(slot: Slot): NodeJS.Timeout {
+    return setTimeout(() => void slot.worker.terminate(), this.budgetMs);
+  }
+}
+
+function overBudget(ms: number): string {
+  return (
+    `checking them against the tool's input schema went over Airlock's limits (${ms} ms, 256 MB), ` +
+    'so the call was refused. Send smaller or less nested arguments; if this keeps happening, ' +
+    "the server's schema is too costly to check (tell its maintainer)."
+  );
+}

@@ -1,0 +1,59 @@
+import { useMemo, useState } from 'react';
+import { ClippedText } from './Revealed';
+
+const MAX_FIELDS = 60;
+
+/**
+ * The exact arguments, readable: one row per argument, text as text (with
+ * its line breaks), other values as JSON; every value clipped with "more
+ * below" and hidden characters named. The raw JSON is one click away and only
+ * built when asked for, so a request with megabytes of arguments paints fast.
+ */
+export function ArgumentsView({ args }: { args: Record<string, unknown> }) {
+  const [json, setJson] = useState(false);
+  const entries = useMemo(() => Object.entries(args ?? {}), [args]);
+  const shown = entries.slice(0, MAX_FIELDS);
+  return (
+    <section className="args" aria-label="Exact arguments">
+      <div className="args-head">
+        <span className="args-title">Exact arguments</span>
+        <button
+          type="button"
+          className="link"
+          onClick={() => setJson(!json)}
+          data-testid="args-json-toggle"
+          aria-pressed={json}
+        >
+          {json ? 'Show as fields' : 'Show as JSON'}
+        </button>
+      </div>
+      {json ? (
+        <ClippedText text={JSON.stringify(args, null, 2)} testId="approval-args-json" />
+      ) : entries.length === 0 ? (
+        <p className="hint" data-testid="approval-args">
+          (no arguments)
+        </p>
+      ) : (
+        <dl className="arg-list" data-testid="approval-args">
+          {shown.map(([k, v]) => (
+            <div key={k} className="arg" data-testid="approval-arg" data-arg={k}>
+              <dt className="mono">{k}</dt>
+              <dd>
+                {typeof v === 'string' ? (
+                  <ClippedText text={v} />
+                ) : (
+                  <ClippedText text={JSON.stringify(v, null, 2) ?? String(v)} />
+                )}
+              </dd>
+            </div>
+          ))}
+          {entries.length > shown.length && (
+            <p className="more-below">
+              ▼ {entries.length - shown.length} more arguments: use “Show as JSON” to see them all.
+            </p>
+          )}
+        </dl>
+      )}
+    </section>
+  );
+}

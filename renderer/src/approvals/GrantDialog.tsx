@@ -1,0 +1,90 @@
+import { useId, useState } from 'react';
+import type { ApprovalView, GrantSpec } from '../../../common/contract';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { constraintOptions, DURATIONS } from './grant-options';
+
+interface Props {
+  approval: ApprovalView;
+  open: boolean;
+  busy: boolean;
+  error: string | null;
+  onConfirm: (spec: GrantSpec) => void;
+  onCancel: () => void;
+}
+
+/**
+ * "Always allow" as a grant the user shapes and confirms (issue 16 item 2):
+ * for this agent only, for how long, optionally only for arguments like
+ * these. Confirming is a separate, deliberate act: the dialog opens with
+ * focus on Cancel, and a tool with side effects says plainly what it can do.
+ */
+export function GrantDialog({ approval, open, busy, error, onConfirm, onCancel }: Props) {
+  const id = useId();
+  const options = constraintOptions(approval.arguments);
+  const [duration, setDuration] = useState(0);
+  const [scope, setScope] = useState(-1);
+  const risky = approval.risk !== 'read-only';
+  const what =
+    approval.risk === 'destructive'
+      ? 'can send, change or delete things'
+      : approval.risk === 'changes'
+        ? 'makes changes'
+        : 'only reads';
+  return (
+    <ConfirmDialog
+      open={open}
+      title={`Let ${approval.agent} run ${approval.tool} without asking?`}
+      confirmLabel="Allow without asking"
+      danger={risky}
+      busy={busy}
+      error={error}
+      testId="grant-dialog"
+      onCancel={onCancel}
+      onConfirm={() =>
+        onConfirm({
+          confirm: true,
+          ...(DURATIONS[duration]?.hours ? { hours: DURATIONS[duration]!.hours } : {}),
+          ...(scope >= 0 && options[scope] ? { constraint: options[scope]!.constraint } : {}),
+        })
+      }
+    >
+      <p>
+        <strong>{approval.tool}</strong> {what}
+        {approval.server ? ` (from ${approval.server})` : ''}. Calls from{' '}
+        <strong>{approval.agent}</strong> that fit this grant will run at once, without a card.
+        Other agents still ask. You can revoke it on the Approvals page at any time.
+      </p>
+      <div className="field">
+        <label htmlFor={`${id}-d`}>How long</label>
+        <select
+          id={`${id}-d`}
+          value={duration}
+          onChange={(e) => setDuration(Number(e.target.value))}
+          data-testid="grant-duration"
+        >
+          {DURATIONS.map((d, i) => (
+            <option key={d.label} value={i}>
+              {d.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-s`}>Which calls</label>
+        <select
+          id={`${id}-s`}
+          value={scope}
+          onChange={(e) => setScope(Number(e.target.value))}
+          data-testid="grant-scope"
+        >
+          <option value={-1}>Any arguments</option>
+          {options.map((o, i) => (
+            <option key={o.label} value={i}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * Characters that change how text reads without being seen (issue 17 item 8):
+ * direction overrides and isolates (U+202E turns "0009 :dna" into "and: 9000"),
+ * zero-width and invisible characters, and long runs of blanks that push the
+ * end of a value out of sight. Every place arguments are shown passes them
+ * through `reveal`, which names each one instead of letting it act.
+ */
+export type Part = { text: string } | { mark: string; title: string };
+
+const NAMES: Record<string, string> = {
+  '\u202a': 'LRE',
+  '\u202b': 'RLE',
+  '\u202c': 'PDF',
+  '\u202d': 'LRO',
+  '\u202e': 'RLO',
+  '\u2066': 'LRI',
+  '\u2067': 'RLI',
+  '\u2068': 'FSI',
+  '\u2069': 'PDI',
+  '\u200e': 'LRM',
+  '\u200f': 'RLM',
+  '\u061c': 'ALM',
+  '\u200b': 'ZWSP',
+  '\u200c': 'ZWNJ',
+  '\u200d': 'ZWJ',
+  '\u2060': 'WJ',
+  '\u2061': 'FA',
+  '\u2062': 'IT',
+  '\u2063': 'IS',
+  '\u2064': 'IP',
+  '\ufeff': 'BOM',
+  '\u00ad': 'SHY',
+  '\u180e': 'MVS',
+  '\u00a0': 'NBSP',
+  '\u2007': 'FIGSP',
+  '\u202f': 'NNBSP',
+  '\u3000': 'IDSP',
+};
+
+/** Invisible/direction characters, other format (Cf) and control characters except \n and \t, and runs of 4+ blanks. */
+const SPECIAL =
+  /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060-\u2064\ufeff\u00ad\u180e\u00a0\u2007\u202f\u3000\u2000-\u200a\u205f\u2028\u2029\p{Cc}\p{Cf}\p{Co}]|[ ]{4,}/gu;
+
+const hex = (c: string) => 'U+' + c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+
+export function reveal(text: string): Part[] {
+  const parts: Part[] = [];
+  let last = 0;
+  const push = (t: string) => {
+    if (t) parts.push({ text: t });
+  };
+  SPECIAL.lastIndex = 0;
+  for (let m = SPECIAL.exec(text); m; m = SPECIAL.exec(text)) {
+    const s = m[0];
+    if (s === '\n' || s === '\t') continue;
+    push(text.slice(last, m.index));
+    if (s.length > 1) {
+      // A run of plain spaces: kept readable, but never long enough to hide what follows.
+      parts.push({ mark: `␠×${s.length}`, title: `${s.length} spaces` });
+      last = m.index + s.length;
+      continue;
+    }
+    // Count a run of the same invisible character as one mark (20,000 NBSP → one mark).
+    let end = m.index + 1;
+    while (text[end] === s) end++;
+    const n = end - m.index;
+    const name = NAMES[s] ?? hex(s);
+    parts.push({
+      mark: n > 1 ? `${name}×${n}` : name,
+      title: `${n > 1 ? `${n} × ` : ''}${hex(s)} (an invisible or direction-changing character)`,
+    });
+    last = end;
+    SPECIAL.lastIndex = end;
+  }
+  push(text.slice(last));
+  return parts;
+}
+
+/** True when `reveal` would show any mark. */
+export function hasHidden(text: string): boolean {
+  return reveal(text).some((p) => 'mark' in p);
+}
+
+/** Plain-text form with marks as ⟦NAME⟧, for places that cannot render markup (titles, notifications). */
+export function revealPlain(text: string): string {
+  return reveal(text)
+    .map((p) => ('mark' in p ? `⟦${p.mark}⟧` : p.text))
+    .join('');
+}

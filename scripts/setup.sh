@@ -1,0 +1,116 @@
+#!/bin/sh
+# Gets a fresh machine ready to run Airlock (issue 19, item 1), idempotently:
+#   1. Node >= 22.12: the one in PATH if new enough, else Node 22 from the npm registry (the
+#      `node` package) under $AIRLOCK_NODE_PREFIX (default ~/.cache/airlock-node22, as .ci/run);
+#      with no npm at all, the distribution's nodejs+npm first (root or sudo).
+#   2. npm ci, when node_modules is missing or older than package-lock.json.
+#   3. npm run build, when dist/ is missing or older than a source file.
+#   4. an `airlock` launcher pinned to that Node in $AIRLOCK_NODE_PREFIX/bin (no `npm link`:
+#      with Node under a prefix, npm's global bin dir is not in PATH).
+# AIRLOCK_SETUP_NO_INSTALL=1 makes steps 1-3 fail instead of installing or building (tests use it:
+# they must not change node_modules or dist/ under other tests' feet).
+# POSIX sh (dash). Everything it says goes to stderr; with --print-node-bin, stdout gets only
+# the directory of the Node it chose (scripts/up.sh uses that).
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+NODE_PREFIX=${AIRLOCK_NODE_PREFIX:-$HOME/.cache/airlock-node22}
+PRINT_NODE_BIN=0
+[ "${1:-}" = "--print-node-bin" ] && PRINT_NODE_BIN=1
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+die() {
+  printf 'setup: %s\n' "$*" >&2
+  exit 1
+}
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo "$@"
+  else
+    die "need root (or sudo) for: $*"
+  fi
+}
+
+# Prints "ok" if the given node is >= 22.12.
+node_ok() {
+  "$1" -e 'const [a,b]=process.versions.node.split(".").map(Number);process.stdout.write(a>22||(a===22&&b>=12)?"ok":"old")' 2>/dev/null || true
+}
+
+find_node() {
+  if command -v node >/dev/null 2>&1 && [ "$(node_ok "$(command -v node)")" = ok ]; then
+    dirname "$(command -v node)"
+    return 0
+  fi
+  if [ -x "$NODE_PREFIX/node_modules/.bin/node" ] && [ "$(node_ok "$NODE_PREFIX/node_modules/.bin/node")" = ok ]; then
+    echo "$NODE_PREFIX/node_modules/.bin"
+    return 0
+  fi
+  return 1
+}
+
+install_node() {
+  if ! command -v npm >/dev/null 2>&1; then
+    command -v apt-get >/dev/null 2>&1 || die "no npm to fetch Node 22 with; install Node 22 (or any npm) first"
+    say "no npm: installing the distribution's nodejs and npm"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >&2
+  fi
+  say "installing Node 22 from the npm registry under $NODE_PREFIX"
+  mkdir -p "$NODE_PREFIX"
+  # The `node` package's install script fetches the matching node-<os>-<arch> binary package.
+  npm install --prefix "$NODE_PREFIX" --loglevel=error --no-fund --no-audit node@22 >&2
+}
+
+NODE_BIN=$(find_node) || {
+  [ -z "${AIRLOCK_SETUP_NO_INSTALL:-}" ] || die "no Node >= 22.12 in PATH or $NODE_PREFIX, and AIRLOCK_SETUP_NO_INSTALL is set"
+  install_node
+  NODE_BIN=$(find_node) || die "Node 22 was installed but does not run ($NODE_PREFIX/node_modules/.bin/node)"
+}
+PATH="$NODE_BIN:$PATH"
+export PATH
+say "node $(node -v) ($NODE_BIN/node)"
+
+cd "$ROOT"
+# Headless machines need neither Electron's binary nor Playwright's browsers to run Airlock.
+if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+  ELECTRON_SKIP_BINARY_DOWNLOAD=${ELECTRON_SKIP_BINARY_DOWNLOAD:-1}
+  export ELECTRON_SKIP_BINARY_DOWNLOAD
+fi
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=${PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD:-1}
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD
+
+# Content, not mtimes (a checkout touches files): npm ls fails on anything missing or invalid.
+if [ -d node_modules ] && npm ls --depth=0 --silent >/dev/null 2>&1; then
+  say "dependencies up to date"
+elif [ -n "${AIRLOCK_SETUP_NO_INSTALL:-}" ]; then
+  die "dependencies need npm ci, and AIRLOCK_SETUP_NO_INSTALL is set"
+else
+  say "npm ci"
+  npm ci --loglevel=error --no-fund --no-audit >&2
+fi
+
+# tsc rewrites every output, so dist/main/cli.js older than no source file = built.
+if [ -f dist/main/cli.js ] && [ -f dist/renderer/index.html ] &&
+  [ -z "$(find main common preload renderer package.json -newer dist/main/cli.js -type f 2>/dev/null | head -n 1)" ]; then
+  say "build up to date"
+elif [ -n "${AIRLOCK_SETUP_NO_INSTALL:-}" ]; then
+  die "dist/ is missing or older than the sources: run npm run build (AIRLOCK_SETUP_NO_INSTALL is set)"
+else
+  say "npm run build"
+  npm run build --silent >&2
+fi
+
+# `airlock` anywhere, pinned to this Node.
+mkdir -p "$NODE_PREFIX/bin"
+LAUNCHER="$NODE_PREFIX/bin/airlock"
+printf '#!/bin/sh\nexec "%s/node" "%s/bin/airlock.js" "$@"\n' "$NODE_BIN" "$ROOT" >"$LAUNCHER.tmp"
+chmod 755 "$LAUNCHER.tmp"
+mv "$LAUNCHER.tmp" "$LAUNCHER"
+
+say "ready. To use the airlock command in this shell (add it to ~/.profile to keep it):"
+say "  export PATH=\"$NODE_PREFIX/bin:$NODE_BIN:\$PATH\""
+[ "$PRINT_NODE_BIN" -eq 1 ] && printf '%s\n' "$NODE_BIN"
+exit 0

@@ -1,0 +1,28 @@
+#!/bin/sh
+# One command from a fresh clone to a running Airlock (issue 19, item 1):
+#
+#   sh scripts/up.sh [serve options: --port N, --data-dir DIR, --vault keychain|file]
+#
+# Runs scripts/setup.sh (Node 22, npm ci, build — each only when needed), then `airlock serve`.
+# stdout gets exactly one line, serve's ready JSON line; everything else goes to stderr.
+# Without an OS keychain (no Secret Service on a session D-Bus: servers, containers, CI) serve
+# keeps secrets in the encrypted file vault in the data directory and says so; its key is
+# AIRLOCK_VAULT_PASSPHRASE if set, else an owner-only key file created on first use.
+# AIRLOCK_PORT sets --port when no --port is given (0 = any free port).
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+NODE_BIN=$(sh "$ROOT/scripts/setup.sh" --print-node-bin)
+PATH="$NODE_BIN:$PATH"
+export PATH
+
+case " $* " in
+*" --port "* | *" --port="*) ;;
+*) [ -n "${AIRLOCK_PORT:-}" ] && set -- --port "$AIRLOCK_PORT" "$@" ;;
+esac
+
+if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && [ "$(uname -s)" = Linux ]; then
+  printf 'up: no session D-Bus, so no OS keychain: secrets go to the encrypted file vault.\n' >&2
+fi
+printf 'up: starting Airlock; open the "controlUrl" of the line below in your browser. Ctrl+C stops it.\n' >&2
+exec node "$ROOT/bin/airlock.js" serve "$@"

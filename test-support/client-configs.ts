@@ -1,0 +1,171 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { ClientsEnv } from '../main/clients/client-defs.js';
+
+/**
+ * A fresh temp HOME with a sample MCP config for each of the six clients
+ * (Linux layout), in the shapes their docs show, with comments where the
+ * format allows them. Tests never read or write the real home directory.
+ */
+type PathKey =
+  | 'claudeDesktop'
+  | 'claudeJson'
+  | 'mcpJson'
+  | 'cursor'
+  | 'vscodeMcp'
+  | 'vscodeSettings'
+  | 'windsurf'
+  | 'codex';
+
+export interface SampleHome {
+  env: ClientsEnv;
+  home: string;
+  project: string;
+  paths: Record<PathKey, string>;
+  secrets: string[];
+}
+
+export const SAMPLES = {
+  claudeDesktop: `{
+  "mcpServers": {
+    "filesystem": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/Desktop"]
+    },
+    "github": {
+      "command": "docker",
+      "args": ["run", "-i", "--rm", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN", "ghcr.io/github/github-mcp-server"],
+      "env": { "GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_desktop_secret_1234" }
+    }
+  },
+  "globalShortcut": "Ctrl+Space"
+}
+`,
+  claudeJson: (project: string) => `{
+  "numStartups": 12,
+  "mcpServers": {
+    "linear": {
+      "type": "http",
+      "url": "https://mcp.linear.app/mcp",
+      "headers": { "Authorization": "Bearer lin_api_secret_5678" }
+    },
+    "memory": { "type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": {} }
+  },
+  "projects": {
+    ${JSON.stringify(project)}: {
+      "allowedTools": [],
+      "mcpServers": { "proj-db": { "type": "stdio", "command": "uvx", "args": ["mcp-server-sqlite", "--db-path", "dev.db"] } }
+    }
+  }
+}
+`,
+  mcpJson: `{
+  "mcpServers": {
+    "sentry.io": { "type": "sse", "url": "https://mcp.sentry.dev/sse" }
+  }
+}
+`,
+  cursor: `{
+  // Cursor: servers for every project
+  "mcpServers": {
+    "sentry": {
+      "url": "https://mcp.sentry.dev/mcp",
+      "headers": { "X-Api-Key": "sentry_secret_9012" } // hosted
+    },
+    "puppeteer": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-puppeteer"] }
+  }
+}
+`,
+  vscodeMcp: `{
+\t// VS Code user MCP servers
+\t"inputs": [{ "type": "promptString", "id": "gh-token", "password": true }],
+\t"servers": {
+\t\t"fetch": { "type": "stdio", "command": "uvx", "args": ["mcp-server-fetch"] },
+\t\t"gh": {
+\t\t\t"type": "http",
+\t\t\t"url": "https://api.githubcopilot.com/mcp/",
+\t\t\t"headers": { "Authorization": "Bearer \${input:gh-token}" }
+\t\t},
+\t},
+}
+`,
+  vscodeSettings: `{
+  // editor settings
+  "editor.fontSize": 14,
+  "mcp": {
+    "servers": {
+      "time": { "command": "uvx", "args": ["mcp-server-time"], "env": { "TZ_KEY": "tz_secret_3456" } }
+    }
+  }
+}
+`,
+  windsurf: `{
+  "mcpServers": {
+    "brave-search": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-brave-search"],
+      "env": { "BRAVE_API_KEY": "brave_secret_7890" }
+    },
+    "remote-x": { "serverUrl": "https://x.example.com/mcp" },
+    "old": { "command": "npx", "args": ["old-server"], "disabled": true }
+  }
+}
+`,
+  codex: `# Codex settings
+model = "gpt-5"
+
+[mcp_servers.docs]
+# local docs server
+command = "npx"
+args = ["-y", "docs-mcp"]
+
+[mcp_servers.docs.env]
+DOCS_TOKEN = "docs_secret_2468"
+
+[mcp_servers.figma]
+url = "https://mcp.figma.com/mcp"
+http_headers = { "X-Figma-Token" = "figma_secret_1357" }
+
+# profiles below
+[profiles.fast]
+model = "gpt-5-mini"
+`,
+};
+
+export const SAMPLE_SECRETS = [
+  'ghp_desktop_secret_1234',
+  'lin_api_secret_5678',
+  'sentry_secret_9012',
+  'tz_secret_3456',
+  'brave_secret_7890',
+  'docs_secret_2468',
+  'figma_secret_1357',
+];
+
+export function sampleHome(o: { only?: string[] } = {}): SampleHome {
+  const home = mkdtempSync(join(tmpdir(), 'airlock-home-'));
+  const project = join(home, 'work', 'proj');
+  const paths: Record<PathKey, string> = {
+    claudeDesktop: join(home, '.config', 'Claude', 'claude_desktop_config.json'),
+    claudeJson: join(home, '.claude.json'),
+    mcpJson: join(project, '.mcp.json'),
+    cursor: join(home, '.cursor', 'mcp.json'),
+    vscodeMcp: join(home, '.config', 'Code', 'User', 'mcp.json'),
+    vscodeSettings: join(home, '.config', 'Code', 'User', 'settings.json'),
+    windsurf: join(home, '.codeium', 'windsurf', 'mcp_config.json'),
+    codex: join(home, '.codex', 'config.toml'),
+  };
+  const texts: Record<PathKey, string> = {
+    ...SAMPLES,
+    claudeJson: SAMPLES.claudeJson(project),
+  };
+  mkdirSync(join(home, '.claude'), { recursive: true });
+  mkdirSync(project, { recursive: true });
+  for (const [k, p] of Object.entries(paths)) {
+    if (o.only && !o.only.includes(k)) continue;
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, texts[k as PathKey]);
+  }
+  return { env: { home, platform: 'linux' }, home, project, paths, secrets: SAMPLE_SECRETS };
+}
