@@ -7,6 +7,9 @@ import { LooseningGate } from '../gateway/loosening-gate.js';
 import { GrantService } from '../approvals/grants.js';
 import { toolInfoOf } from '../approvals/tool-info.js';
 import { GrantStore } from '../store/grant-store.js';
+import { KnownParties } from '../provenance/known-parties.js';
+import { ProvenanceService } from '../provenance/provenance-service.js';
+import { KnownPartyStore } from '../store/known-party-store.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
 import { ControlSocket, controlSocketPath } from '../gateway/control-socket.js';
 import { Gateway } from '../gateway/http-server.js';
@@ -169,6 +172,7 @@ export class App {
     this.agents = new AgentService(settings, this.vault, logger);
     await this.agents.load();
 
+    const provenance = this.startProvenance(this.db);
     let mcpUrl = '';
     const approvalStore = new ApprovalStore(this.db);
     const budgets = new AgentBudgets();
@@ -228,6 +232,7 @@ export class App {
       events,
       logger,
       baseUrl: () => (mcpUrl ? new URL(mcpUrl).origin : ''),
+      provenance,
       ...(this.options.approvalLink ? { approvalLink: this.options.approvalLink } : {}),
     });
     this.mcp = new McpEndpoint({
@@ -301,6 +306,7 @@ export class App {
       this.agents.onRevoked((name) => {
         approvals.withdrawAgent(name);
         mcp.closeSessionsOf(name);
+        provenance.forget(name);
       }),
     );
 
@@ -417,6 +423,32 @@ export class App {
   }
 
   /** The CLI's keychain-free way in (issue 19); without it the CLI falls back to HTTP + token. */
+  /**
+   * The taint check (issue 22, docs/provenance.md): the user's circle is their Google accounts
+   * (and organisation domain) plus every destination they approved a call to, kept in the
+   * database; approvals the user gives teach it.
+   */
+  private startProvenance(db: Db): ProvenanceService {
+    const store = new KnownPartyStore(db);
+    const known = new KnownParties((kind, value) => store.add(kind, value));
+    for (const k of store.all()) known.seed(k.kind, k.value);
+    const provenance = new ProvenanceService({ known });
+    const own = () => {
+      for (const a of this.google.accounts.accounts()) known.addOwnAccount(a.email);
+    };
+    own();
+    this.offs.push(this.google.accounts.onChange(own));
+    this.offs.push(
+      this.events.subscribe((e) => {
+        // Learned once the user said yes (learning twice is a no-op).
+        if (e.type !== 'approval.updated' || e.approval.state === 'pending') return;
+        if (e.approval.decisionKind !== 'once' && e.approval.decisionKind !== 'edited') return;
+        provenance.learnFrom(e.approval.editedArguments ?? e.approval.arguments);
+      }),
+    );
+    return provenance;
+  }
+
   private async startControlSocket(controlToken: string): Promise<string | null> {
     const socket = new ControlSocket({
       api: this.control,

@@ -6,7 +6,7 @@ import {
   type IndexLimits,
 } from './content-index.js';
 import { KnownParties } from './known-parties.js';
-import { checkCall, type CallFacts, type TaintReport } from './taint-check.js';
+import { checkCall, destinationsIn, type CallFacts, type TaintReport } from './taint-check.js';
 
 /**
  * Provenance per agent (issue 22): what untrusted and private content each
@@ -97,6 +97,14 @@ export class ProvenanceService {
         // A result we cannot read is a result we cannot flag against; the call itself stands.
       }
     }
+  }
+
+  /**
+   * The user approved a call with these arguments: its destinations are now in the user's
+   * circle (a stranger's address the user chose to write to stops being flagged).
+   */
+  learnFrom(args: Record<string, unknown>): void {
+    for (const d of destinationsIn(args)) this.known.learn(d.kind, d.value);
   }
 
   /** Forgets an agent's content (its token was revoked, or its session ended). */

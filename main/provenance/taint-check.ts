@@ -155,6 +155,30 @@ export function checkCall(
   return { findings, summary: findings.map((f) => f.text).join(' ') };
 }
 
+/**
+ * Where a call sends things, as the user's circle records them: addresses, and hosts (of
+ * links and domains; phones as `tel:<digits>`). Used to learn from calls the user approved.
+ */
+export function destinationsIn(args: Record<string, unknown>): {
+  kind: 'address' | 'host';
+  value: string;
+}[] {
+  const text = stringsOf(args)
+    .filter(([path]) => DESTINATION_FIELD.test(path))
+    .map(([, s]) => s)
+    .join('\n');
+  const out: { kind: 'address' | 'host'; value: string }[] = [];
+  for (const v of extractValues(text)) {
+    if (v.kind === 'email') out.push({ kind: 'address', value: v.value });
+    else if (v.kind === 'url') {
+      const host = safeHost(v.value);
+      if (host) out.push({ kind: 'host', value: host.replace(/^www\./, '') });
+    } else if (v.kind === 'domain') out.push({ kind: 'host', value: v.value });
+    else if (v.kind === 'phone') out.push({ kind: 'host', value: `tel:${v.value}` });
+  }
+  return out;
+}
+
 function destinationsOf(values: SignificantValue[], known: KnownParties): Destination[] {
   const out: Destination[] = [];
   const covered = new Set<string>();
