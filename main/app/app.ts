@@ -63,6 +63,8 @@ export interface AppOptions {
   google?: GoogleHooks;
   /** Test hook: where the MCP clients' config files are (a temp home); default: this user's. */
   clientsEnv?: ClientsEnv;
+  /** Test hook: the user's own addresses, as connected Google accounts would give them (issue 22). */
+  ownAddresses?: string[];
   /**
    * Where loosening asked for from outside confirms (issue 17.7): 'window' when the
    * desktop shell runs (only IPC confirms), 'page' headless (Airlock's own page). Default 'page'.
@@ -435,6 +437,7 @@ export class App {
     const provenance = new ProvenanceService({ known });
     const own = () => {
       for (const a of this.google.accounts.accounts()) known.addOwnAccount(a.email);
+      for (const a of this.options.ownAddresses ?? []) known.addOwnAccount(a);
     };
     own();
     this.offs.push(this.google.accounts.onChange(own));
