@@ -66,10 +66,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`airlock ${appVersion()}\n`);
     return 0;
   }
-  if (argv[0] === 'help') return help(argv.slice(1));
+  const google = argv[0] === 'google' || (argv[0] === 'connect' && argv[1] === 'google');
+  // `google` prints its own help: the whole Google story, connect included (issue 18.6).
+  if (argv[0] === 'help' && argv[1] !== 'google') return help(argv.slice(1));
+  if (argv[0] === 'help') return run(() => googleCommand(['google', 'help']));
   // --help anywhere (before a `--`) is help for the command path before it, for every command.
   const end = argv.indexOf('--');
-  if ((end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h'))
+  if (!google && (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h'))
     return help(commandWords(argv));
   const vaultFlag = argv.findIndex((a) => a === '--vault' || a.startsWith('--vault='));
   if (vaultFlag >= 0) {

@@ -1,21 +1,51 @@
-// `npm run bench`: runs every scripts/bench-*.mjs in turn and prints their figures.
-// Needs a build (npm run build) and, for the cold-start figure, an OS keychain
-// (scripts/with-keyring.sh); it asserts nothing.
+// `npm run bench`: the passthrough figures of issue 20 (scripts/bench-passthrough.mjs, short run:
+// about a minute on a shared 2-core machine) with the raw-proxy floor and every target marked
+// MET / MISSED. Needs a build (npm run build:main). Asserts nothing.
+//
+//   npm run bench                    passthrough bench, short run
+//   npm run bench -- --long          the issue's sizes (1,000 sequential, 20,000 calls for the heap)
+//   npm run bench -- --cpu-prof DIR  passthrough calls only, with a CPU profile of Airlock in DIR
+//   npm run bench -- --all           every scripts/bench-*.mjs in turn (gateway, Gmail, remote, UI)
+//   npm run bench -- gmail           the bench-*.mjs scripts whose name contains "gmail"
+//
+// On Linux without a usable Secret Service, runs under scripts/with-keyring.sh (a throwaway
+// gnome-keyring) so the cold-start figure of `airlock serve` can be measured.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
-const only = process.argv[2];
-const scripts = readdirSync(dir)
-  .filter((f) => /^bench-.*\.mjs$/.test(f) && f !== 'bench-lib.mjs' && (!only || f.includes(only)))
+const args = process.argv.slice(2);
+const flags = args.filter(
+  (a, i) => a.startsWith('--') || ['--cpu-prof', '--heap-snapshots'].includes(args[i - 1]),
+);
+const only = args.find((a) => !flags.includes(a));
+const all = readdirSync(dir)
+  .filter(
+    (f) => /^bench-.*\.mjs$/.test(f) && !['bench-lib.mjs', 'bench-cpuprofile.mjs'].includes(f),
+  )
   .sort();
+const scripts = flags.includes('--all')
+  ? all
+  : only
+    ? all.filter((f) => f.includes(only))
+    : ['bench-passthrough.mjs'];
+const passFlags = flags.filter((f) => f !== '--all');
+
+const keyring =
+  process.platform === 'linux' &&
+  !process.env.AIRLOCK_KEYRING_TEST &&
+  spawnSync('sh', ['-c', 'command -v dbus-run-session']).status === 0;
+
 let failed = 0;
 for (const script of scripts) {
   console.log(`\n=== ${script} ===`);
-  const r = spawnSync(process.execPath, [fileURLToPath(new URL(script, import.meta.url))], {
-    stdio: 'inherit',
-  });
+  const cmd = [process.execPath, fileURLToPath(new URL(script, import.meta.url)), ...passFlags];
+  const r = keyring
+    ? spawnSync('bash', [fileURLToPath(new URL('with-keyring.sh', import.meta.url)), ...cmd], {
+        stdio: 'inherit',
+      })
+    : spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit' });
   if (r.status !== 0) failed++;
 }
 process.exitCode = failed ? 1 : 0;

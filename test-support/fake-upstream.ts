@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { Server, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/server';
+import {
+  Server,
+  type CallToolResult,
+  type ServerCapabilities,
+  type Tool,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/server';
 
 /**
  * An in-process upstream MCP server for remote-source tests (issue 4): real
@@ -22,6 +28,8 @@ export interface FakeTool {
   inputSchema?: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /** Further definition fields passed as given (icons, _meta, execution). */
+  extra?: Pick<Tool, 'icons' | '_meta' | 'execution'>;
   run?: (args: Record<string, unknown>, ctx: FakeToolContext) => Promise<CallToolResult>;
 }
 
@@ -34,6 +42,11 @@ export interface FakeUpstreamOptions {
   staleStatus?: 404 | 400;
   /** Accept connections but never answer (a hung server). */
   silent?: boolean;
+  /** More capabilities and handlers (resources, prompts, …) on every session's server. */
+  capabilities?: ServerCapabilities;
+  extend?: (server: Server) => void;
+  /** Calls of these tools get a response stream that breaks inside its first event. */
+  cutMidEvent?: string[];
 }
 
 interface Session {
@@ -77,6 +90,14 @@ export class FakeUpstream {
           res
             .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
             .end('{"error":"unauthorized"}');
+          return;
+        }
+        const called =
+          rpc === 'tools/call' ? (body as { params?: { name?: string } }).params?.name : undefined;
+        if (called && this.o.cutMidEvent?.includes(called)) {
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+          res.write('id: 1\nevent: message\ndata: {"jsonrpc":"2.0","id":');
+          setTimeout(() => req.socket.destroy(), 20);
           return;
         }
         const sid = req.headers['mcp-session-id'];
@@ -155,8 +176,9 @@ export class FakeUpstream {
   private buildServer(): Server {
     const server = new Server(
       { name: this.o.name ?? 'fake-upstream', version: '1.0.0' },
-      { capabilities: { tools: { listChanged: true } } },
+      { capabilities: { tools: { listChanged: true }, ...this.o.capabilities } },
     );
+    this.o.extend?.(server);
     server.setRequestHandler('tools/list', async () => ({
       tools: this.tools.map((t) => ({
         name: t.name,
@@ -164,6 +186,7 @@ export class FakeUpstream {
         inputSchema: (t.inputSchema ?? { type: 'object', properties: {} }) as { type: 'object' },
         ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: 'object' } } : {}),
         ...(t.annotations ? { annotations: t.annotations } : {}),
+        ...t.extra,
       })),
     }));
     server.setRequestHandler('tools/call', async (req, ctx) => {

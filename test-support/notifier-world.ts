@@ -41,7 +41,7 @@ export async function startNotifierWorld(settings: Record<string, unknown> = {})
       events: app.events,
       approvalStyle: () => app.settings.get().shell.approvalStyle,
       openApproval,
-      dialog: new ApprovalDialog({ control: app.control }),
+      dialog: new ApprovalDialog({ control: app.control, openApproval }),
     }),
     /** An agent's call of count_send; resolves once its approval was requested. */
     async request(args: Record<string, unknown> = { to: 'bob@example.com' }) {

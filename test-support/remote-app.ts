@@ -15,6 +15,7 @@ export const FAST_REMOTE: Partial<RemoteTimings> = {
   listMs: 3000,
   readyMs: 1000,
   healthMs: 1000,
+  healthIntervalMs: 500,
   backoffInitialMs: 100,
   backoffMaxMs: 400,
 };

@@ -17,6 +17,8 @@ export interface ToolView {
   /** True when the user changed enabled/approval from the default. */
   customized: boolean;
   inputSchema: Record<string, unknown>;
+  /** Why agents are not offered this tool (e.g. it requires task-augmented calls). */
+  unavailable?: string;
   /** Present when listed for one agent. */
   agent?: string;
   grantedUntil?: string | null;

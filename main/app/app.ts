@@ -13,7 +13,6 @@ import { KnownPartyStore } from '../store/known-party-store.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
 import { ControlSocket, controlSocketPath } from '../gateway/control-socket.js';
 import { Gateway } from '../gateway/http-server.js';
-import { McpEndpoint } from '../gateway/mcp-endpoint.js';
 import { DEFAULT_UI_DIR } from '../gateway/static-files.js';
 import { ActivityLog } from '../store/activity.js';
 import { ApprovalStore } from '../store/approval-store.js';
@@ -28,6 +27,8 @@ import type { CallToolResult, ToolSource } from '../tools/types.js';
 import { SelectedVault, type VaultChoice } from '../platform/vault/select.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { CallPipeline } from './call-pipeline.js';
+import { LazyMcpEndpoint } from './lazy-mcp.js';
+import { FeatureHub } from './feature-hub.js';
 import { ControlService } from './control-service.js';
 import { CoreEvents } from '../platform/events.js';
 import { InstanceLock } from '../platform/instance.js';
@@ -108,7 +109,7 @@ export class App {
   private approvals: ApprovalEngine | null = null;
   private activity: ActivityLog | null = null;
   private gateway: Gateway | null = null;
-  private mcp: McpEndpoint | null = null;
+  private mcp: LazyMcpEndpoint | null = null;
   private socket: ControlSocket | null = null;
   private gate: LooseningGate | null = null;
   private schemaPool: SchemaWorkerPool | null = null;
@@ -158,7 +159,9 @@ export class App {
   private async startServices(): Promise<Started> {
     const { logger, settings, events, registry } = this;
     tightenDataDir(this.paths.dir);
-    await this.vault.check();
+    // No separate vault.check() first: reading the control token proves the vault usable (a value),
+    // or the vault checks itself before answering "none" (Vault.get). One Secret Service write and
+    // one blocking keyring entry fewer on every start (issue 20: 15–110 ms here).
     const controlToken = await this.controlToken();
     this.db = openDatabase(this.paths.database);
     // Issue 17.3: untrusted schemas are evaluated off the main thread, within a budget.
@@ -210,7 +213,9 @@ export class App {
           throw new Error(
             `${row.tool} is no longer available (its source was removed or is down); nothing was sent.`,
           );
-        return pipeline.execute(entry, args, ctx);
+        // Upstream sampling/elicitation during an approved call goes to the agent's open request, if any.
+        const relay = this.mcp?.relayFor(row.agent);
+        return pipeline.execute(entry, args, relay ? { ...ctx, relay } : ctx);
       },
       toolInfo: (key) => {
         const e = registry.getByKey(key);
@@ -237,12 +242,28 @@ export class App {
       provenance,
       ...(this.options.approvalLink ? { approvalLink: this.options.approvalLink } : {}),
     });
-    this.mcp = new McpEndpoint({
-      pipeline,
+    const features = new FeatureHub({
+      registry,
+      settings,
+      activity,
+      events,
       logger,
-      version: this.version,
-      maxBodyBytes: settings.get().limits.maxBodyBytes,
-      budgets,
+      agentTools: (agent) => this.agents.get(agent)?.tools,
+      resourcesChanged: () => this.mcp?.resourcesChanged(),
+      promptsChanged: () => this.mcp?.promptsChanged(),
+    });
+    // Loaded by the first /mcp request, with the MCP server SDK (issue 20; lazy-mcp.ts).
+    const maxBodyBytes = settings.get().limits.maxBodyBytes;
+    this.mcp = new LazyMcpEndpoint(async () => {
+      const { McpEndpoint } = await import('../gateway/mcp-endpoint.js');
+      return new McpEndpoint({
+        pipeline,
+        features,
+        logger,
+        version: this.version,
+        maxBodyBytes,
+        budgets,
+      });
     });
     const mcp = this.mcp;
     const policyChanges = new PolicyChanges(events);

@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, type Tool } from '@modelcontextprotocol/server';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { ActivityView } from '../../common/contract/index.js';
 import type { AgentService } from '../agents/agent-service.js';
 import { argsDigest } from '../approvals/canonical.js';
@@ -63,7 +63,7 @@ export class CallPipeline implements AgentToolCalls {
     const agentSettings = this.deps.agents.get(agent);
     const out: Tool[] = [];
     for (const entry of this.deps.registry.entries()) {
-      if (!resolvePolicy(settings, entry, agentSettings).enabled) continue;
+      if (entry.def.unavailable || !resolvePolicy(settings, entry, agentSettings).enabled) continue;
       out.push(toMcpTool(entry));
     }
     return out;
@@ -80,9 +80,29 @@ export class CallPipeline implements AgentToolCalls {
     const entry = this.deps.registry.get(name);
     const settings = this.deps.settings.get();
     const policy = entry && resolvePolicy(settings, entry, this.deps.agents.get(agent));
+    if (!entry) {
+      const down = this.deps.registry.downSourceFor(name);
+      if (down) {
+        const why = down.status();
+        return errorResult(
+          `The server "${down.label}" is unavailable (${why.state === 'error' ? why.detail : 'still connecting'}); nothing was sent.`,
+        );
+      }
+    }
     if (!entry || !policy?.enabled) {
       // Same answer for disabled and unknown: an agent learns nothing about tools it may not use.
+      // The SDK is imported here, not at the top: it loads with the first /mcp request, not at
+      // start (issue 20; main/app/lazy-start.test.ts), and is in the module cache by now.
+      const { ProtocolError, ProtocolErrorCode } = await import('@modelcontextprotocol/server');
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    }
+    if (entry.def.unavailable) {
+      // Never offered; a caller that knows the name gets the reason instead of an approval that cannot run.
+      const { ProtocolError, ProtocolErrorCode } = await import('@modelcontextprotocol/server');
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `${name} is not available through Airlock: it ${entry.def.unavailable}.`,
+      );
     }
     const input = args ?? {};
     const digest = argsDigest(input);
@@ -134,6 +154,7 @@ export class CallPipeline implements AgentToolCalls {
         agent,
         signal: opts.signal,
         progress: opts.progress,
+        ...(opts.relay ? { relay: opts.relay } : {}),
       });
       log('auto', result);
       return result;
@@ -279,5 +300,8 @@ export function toMcpTool(entry: ToolEntry): Tool {
     inputSchema: def.inputSchema as Tool['inputSchema'],
     ...(def.outputSchema ? { outputSchema: def.outputSchema as Tool['outputSchema'] } : {}),
     ...(def.annotations ? { annotations: def.annotations } : {}),
+    ...(def.icons ? { icons: def.icons } : {}),
+    ...(def._meta ? { _meta: def._meta } : {}),
+    ...(def.execution ? { execution: def.execution } : {}),
   };
 }

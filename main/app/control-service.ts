@@ -422,6 +422,7 @@ export class ControlService implements ControlApi {
         override,
       ),
       inputSchema: entry.def.inputSchema,
+      ...(entry.def.unavailable ? { unavailable: entry.def.unavailable } : {}),
       ...(agent !== undefined ? { agent } : {}),
       ...this.grantOf(entry, agent),
     };

@@ -189,5 +189,5 @@ function formatTool(t: ToolView): string {
   const badges = [t.readOnly ? 'read-only' : '', t.destructive ? 'destructive' : '']
     .filter(Boolean)
     .join(',');
-  return `${t.name}\t${t.enabled ? 'enabled' : 'disabled'}\t${t.approval}${badges ? `\t${badges}` : ''}${t.agent ? `\t(agent ${t.agent})` : ''}`;
+  return `${t.name}\t${t.enabled ? 'enabled' : 'disabled'}\t${t.approval}${badges ? `\t${badges}` : ''}${t.agent ? `\t(agent ${t.agent})` : ''}${t.unavailable ? `\tunavailable: ${t.unavailable}` : ''}`;
 }

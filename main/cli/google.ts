@@ -45,7 +45,9 @@ export async function googleCommand(argv: string[]): Promise<number> {
   const json = v.json === true;
   if (v.help || (top === 'google' && sub === 'help')) {
     // `airlock google --help`, `airlock connect google --help`, `airlock google help` (issue 18.6).
-    out(`usage:\n${GOOGLE_USAGE}\nSee docs/google.md for setting up the OAuth client.`);
+    out(
+      `Usage: airlock google <subcommand> | airlock connect google\n\n${GOOGLE_USAGE}\nSee docs/google.md for setting up the OAuth client.`,
+    );
     return 0;
   }
   if (top === 'connect' && sub === 'google' && !a) {

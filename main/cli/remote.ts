@@ -25,10 +25,11 @@ ${LOCAL_USAGE}  remote list [--json]                     remote servers and thei
   remote login NAME [--client-id ID [--client-secret-stdin]] [--client-metadata-url URL] [--scope S] [--no-browser] [--json]
                                            sign in to a server that uses OAuth (browser + 127.0.0.1 redirect)
   remote logout NAME [--json]              forget a server's OAuth tokens and revoke them where supported
-  remote probe URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin] [--call TOOL [--args JSON]] [--timeout S] [--json]
+  remote probe URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin] [--call TOOL [--args JSON] [--elicit-defaults]] [--timeout S] [--json]
                [--oauth-auto [--client-id ID] [--client-secret-env VAR] [--client-metadata-url URL] [--scope S]]
                                            connect without saving, list (and call) tools; exit 1 on failure
-                                           (--oauth-auto: testing aid, signs in without a browser)
+                                           (--oauth-auto: testing aid, signs in without a browser;
+                                           --elicit-defaults: accept a form elicitation with its defaults)
 `;
 
 const OPTIONS = {
@@ -49,6 +50,7 @@ const OPTIONS = {
   'no-browser': { type: 'boolean' },
   'oauth-auto': { type: 'boolean' },
   ...LOCAL_OPTIONS,
+  'elicit-defaults': { type: 'boolean' },
 } as const;
 
 const out = (line: string) => process.stdout.write(line + '\n');
@@ -155,6 +157,7 @@ type ProbeFlags = HeaderOptions & {
   args?: string;
   timeout?: string;
   json?: boolean;
+  'elicit-defaults'?: boolean;
 } & OAuthFlags;
 type OAuthFlags = {
   'oauth-auto'?: boolean;
@@ -191,6 +194,7 @@ async function probe(rawUrl: string, v: ProbeFlags): Promise<number> {
     timeoutMs: timeoutS * 1000,
     version: appVersion(),
     ...(v.call ? { call: { name: v.call, arguments: args } } : {}),
+    ...(v['elicit-defaults'] ? { elicitDefaults: true } : {}),
     oauth: probeOAuth(v),
   });
   if (v.json) {

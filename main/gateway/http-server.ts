@@ -1,12 +1,7 @@
-import {
-  createServer,
-  type IncomingMessage,
-  type Server as HttpServer,
-  type ServerResponse,
-} from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toWebRequest } from '@modelcontextprotocol/node';
 import type { Logger } from '../platform/log.js';
+import { http } from '../platform/node-http.js';
 import type { ControlRoutes } from './control-routes.js';
 import {
   BodyTooLargeError,
@@ -19,11 +14,22 @@ import {
   readBody,
   sendJson,
 } from './guards.js';
-import type { McpEndpoint } from './mcp-endpoint.js';
 import { serveStatic } from './static-files.js';
 
+/** What the gateway needs of /mcp (McpEndpoint, or main/app/lazy-mcp.ts loading it on first use). */
+export interface McpHandler {
+  handle(
+    request: Request,
+    agent: string,
+    parsedBody: unknown,
+    /** The token's digest: sessions are bound to it, not to the agent's name (issue 17.8). */
+    credential?: string,
+  ): Promise<Response>;
+  close(): Promise<void>;
+}
+
 export interface GatewayOptions {
-  mcp: McpEndpoint;
+  mcp: McpHandler;
   control: ControlRoutes;
   authenticateAgent: (token: string) => string | null;
   /** What identifies the token itself (a digest); MCP sessions are bound to it (issue 17.8). */
@@ -45,7 +51,7 @@ export class Gateway {
   constructor(private readonly o: GatewayOptions) {}
 
   async start(port: number): Promise<number> {
-    const server = createServer((req, res) => {
+    const server = http.createServer((req, res) => {
       this.route(req, res).catch((err: unknown) => {
         this.o.logger.error('request failed', {
           path: req.url,
@@ -131,11 +137,11 @@ export class Gateway {
       );
     }
     let parsed: unknown;
+    let raw: Buffer | undefined;
     if (req.method === 'POST') {
       const type = req.headers['content-type'] ?? '';
       if (!/^application\/json\b/i.test(type))
         return jsonRpcError(res, 415, -32000, 'Content-Type must be application/json');
-      let raw: Buffer;
       try {
         raw = await readBody(req, this.o.maxBodyBytes());
       } catch (err) {
@@ -161,11 +167,15 @@ export class Gateway {
           'Invalid Request: the body is not a JSON-RPC 2.0 message',
         );
     }
+    // Cancels the call when the client goes away before its answer is complete. A response that
+    // finished normally also closes; aborting then would only cost a DOMException and its listeners
+    // on every call (issue 20).
     const abort = new AbortController();
-    res.on('close', () => abort.abort());
-    const request = await toWebRequest(req, parsed, { signal: abort.signal });
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
     const response = await this.o.mcp.handle(
-      request,
+      webRequest(req, raw, abort.signal),
       agent,
       parsed,
       token ? this.o.credentialOf?.(token) : undefined,
@@ -174,26 +184,114 @@ export class Gateway {
   }
 }
 
+/**
+ * The web-standard Request the SDK's transports take. Built here rather than with
+ * @modelcontextprotocol/node's toWebRequest, which re-serializes the parsed body (JSON.stringify
+ * and a byte count on every call) and whose package pulls Hono in at start (≈9 MB of idle RSS):
+ * the bytes already read are the body, unchanged.
+ */
+function webRequest(req: IncomingMessage, raw: Buffer | undefined, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'transfer-encoding') continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  if (raw) headers.set('content-length', String(raw.length));
+  const method = req.method ?? 'GET';
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    method,
+    headers,
+    signal,
+    ...(raw && method !== 'GET' && method !== 'HEAD' ? { body: raw } : {}),
+  });
+}
+
+/**
+ * How long an event stream may wait for its first event before its headers go out alone. A
+ * tools/call answer is ready in a few ms: headers and event then leave in one write (one syscall,
+ * one wake-up of the client) instead of two. An idle stream (the 2025-era GET stream, a call
+ * waiting for approval) still gets its headers promptly, so the client sees its response start.
+ */
+const FIRST_EVENT_WAIT_MS = 25;
+const LATER = Symbol('later');
+type Read = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((v, k) => (headers[k] = v));
+  // Node holds the headers until the first body write and sends both together.
   res.writeHead(response.status, headers);
-  // Node holds headers back until the first body chunk; an idle SSE stream (the 2025-era GET
-  // stream) would leave the client without a response until the first event arrives.
-  if (headers['content-type']?.startsWith('text/event-stream')) res.flushHeaders();
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
-  res.on('close', () => void reader.cancel().catch(() => {}));
+  const cancel = () => void reader.cancel().catch(() => {});
+  res.once('close', cancel);
+  let ended = false;
   try {
+    let next = reader.read();
+    if (headers['content-type']?.startsWith('text/event-stream')) {
+      const first = await settledWithin(next, afterMs(FIRST_EVENT_WAIT_MS));
+      if (first === LATER) res.flushHeaders();
+    }
+    // A chunk is held until the next read settles or the event loop turns: when the stream closes
+    // right behind its last event (a POST's answer), res.end(chunk) sends both in one write.
+    let held: Uint8Array | undefined;
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) await new Promise<void>((r) => res.once('drain', r).once('close', r));
-      if (res.destroyed) break;
+      const r = held ? await settledWithin(next, nextTurn) : await next;
+      if (r === LATER || !r.done) {
+        if (held && !res.write(held))
+          await new Promise<void>((f) => res.once('drain', f).once('close', f));
+        held = undefined;
+        if (res.destroyed) break;
+        if (r === LATER) continue;
+        held = r.value;
+        next = reader.read();
+        continue;
+      }
+      ended = true;
+      res.end(held);
+      break;
     }
   } catch {
     // The client went away mid-stream; nothing to answer.
   } finally {
-    res.end();
+    res.off('close', cancel);
+    if (!ended) {
+      // Left early (client gone, or the stream failed): release the stream's source too.
+      cancel();
+      res.end();
+    }
   }
 }
+
+/** `read`'s result if it settles before `arm`'s timer fires, else LATER (`read` keeps going). */
+function settledWithin(
+  read: Promise<Read>,
+  arm: (fire: () => void) => () => void,
+): Promise<Read | typeof LATER> {
+  return new Promise((resolve, reject) => {
+    const disarm = arm(() => resolve(LATER));
+    read.then(
+      (r) => {
+        disarm();
+        resolve(r);
+      },
+      (err: unknown) => {
+        disarm();
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
+const afterMs =
+  (ms: number) =>
+  (fire: () => void): (() => void) => {
+    const t = setTimeout(fire, ms);
+    return () => clearTimeout(t);
+  };
+
+const nextTurn = (fire: () => void): (() => void) => {
+  const i = setImmediate(fire);
+  return () => clearImmediate(i);
+};

@@ -7,12 +7,21 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type McpHttpHandler,
+  type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { callWithApprovalUrl } from '../approvals/url-elicitation.js';
 import type { CallOptions, CallToolResult } from '../tools/types.js';
+import type { ClientRelay } from '../tools/relay.js';
 import type { Logger } from '../platform/log.js';
 import type { AgentBudgets } from './budgets.js';
+import type { AgentFeatures, SessionSink } from './mcp-handlers/api.js';
+import { registerFeatureHandlers } from './mcp-handlers/features.js';
+import { InputRounds } from './mcp-handlers/input-rounds.js';
+import { requestRelay, roundRelay, sessionRelay } from './mcp-handlers/relay.js';
+import { registerToolHandlers } from './mcp-handlers/tools.js';
+import type { WithRelay } from './mcp-handlers/api.js';
+
+export type { AgentFeatures, SessionSink };
 
 interface LegacySession {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -36,6 +45,7 @@ export interface AgentToolCalls {
 
 export interface McpEndpointOptions {
   pipeline: AgentToolCalls;
+  features: AgentFeatures;
   logger: Logger;
   version: string;
   maxBodyBytes: number;
@@ -68,7 +78,7 @@ export class McpEndpoint {
   private readonly reaper: NodeJS.Timeout;
 
   constructor(private readonly o: McpEndpointOptions) {
-    this.modern = createMcpHandler((ctx) => this.buildServer(agentOf(ctx.authInfo)), {
+    this.modern = createMcpHandler((ctx) => this.buildServer(agentOf(ctx.authInfo), null), {
       legacy: 'reject',
       maxRequestBodySize: o.maxBodyBytes,
       onerror: (err) => o.logger.debug('mcp modern leg', { error: err.message }),
@@ -108,8 +118,30 @@ export class McpEndpoint {
     for (const s of this.sessions.values()) void s.server.sendToolListChanged().catch(() => {});
   }
 
+  resourcesChanged(): void {
+    this.modern.notify.resourcesChanged();
+    for (const s of this.sessions.values()) void s.server.sendResourceListChanged().catch(() => {});
+  }
+
+  promptsChanged(): void {
+    this.modern.notify.promptsChanged();
+    for (const s of this.sessions.values()) void s.server.sendPromptListChanged().catch(() => {});
+  }
+
+  /**
+   * A relay to the agent's most recent open tools/call, for calls the approval
+   * engine runs after the user approved (their own request may still be open).
+   */
+  relayFor(agent: string): ClientRelay | undefined {
+    const live = this.live.get(agent);
+    return live ? [...live].at(-1) : undefined;
+  }
+
+  private readonly live = new Map<string, Set<ClientRelay>>();
+
   async close(): Promise<void> {
     clearInterval(this.reaper);
+    this.rounds.close();
     await Promise.allSettled([...this.sessions.keys()].map((id) => this.closeSession(id)));
     await this.modern.close();
   }
@@ -138,19 +170,26 @@ export class McpEndpoint {
     }
     const over = this.admitSession(agent);
     if (over) return over;
-    const server = this.buildServer(agent);
+    const holder: { id?: string } = {};
+    const server = this.buildServer(agent, () => holder.id);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: this.o.maxBodyBytes,
       onsessioninitialized: (id) => {
+        holder.id = id;
         this.sessions.set(id, { transport, server, agent, credential, lastUsed: Date.now() });
+        this.o.features.openSession(id, agent, sessionSink(server, agent, this.o.features));
       },
       onsessionclosed: (id) => {
         this.sessions.delete(id);
+        this.o.features.closeSession(id);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+      if (transport.sessionId) {
+        this.sessions.delete(transport.sessionId);
+        this.o.features.closeSession(transport.sessionId);
+      }
     };
     await server.connect(transport);
     return transport.handleRequest(request, { parsedBody: body, authInfo });
@@ -185,56 +224,101 @@ export class McpEndpoint {
   private async closeSession(id: string): Promise<void> {
     const s = this.sessions.get(id);
     this.sessions.delete(id);
+    this.o.features.closeSession(id);
     await s?.server.close().catch(() => {});
   }
 
-  /** One low-level server per session (2025) or per request (2026); tools are dynamic, so no McpServer helpers. */
-  private buildServer(agent: string): Server {
+  /**
+   * One low-level server per session (2025, `session` gives its id) or per
+   * request (2026, `session` null); tools are dynamic, so no McpServer helpers.
+   * Handlers live in mcp-handlers/, one file per concern.
+   */
+  private buildServer(agent: string, session: (() => string | undefined) | null): Server {
     const server = new Server(
       { name: 'airlock', title: 'Airlock', version: this.o.version },
       {
-        capabilities: { tools: { listChanged: true } },
+        capabilities: {
+          tools: { listChanged: true },
+          resources: { listChanged: true, subscribe: true },
+          prompts: { listChanged: true },
+          completions: {},
+          logging: {},
+        },
         instructions:
-          'Airlock gives you Gmail, Google Calendar and remote MCP tools. Calls that send, create, change or delete ' +
+          'Airlock gives you Gmail, Google Calendar and remote MCP tools, resources and prompts. Calls that send, create, change or delete ' +
           "wait for the user's approval; if a call answers that it is waiting, call it again with the same arguments.",
       },
     );
-    const pipeline = this.o.pipeline;
-    server.setRequestHandler('tools/list', async () => ({
-      tools: await pipeline.listTools(agent),
-    }));
-    server.setRequestHandler('tools/call', async (req, ctx) => {
-      const token = req.params._meta?.progressToken;
-      const progress =
-        token === undefined
-          ? undefined
-          : (p: number, total?: number, message?: string) =>
-              void ctx.mcpReq
-                .notify({
-                  method: 'notifications/progress',
-                  params: {
-                    progressToken: token,
-                    progress: p,
-                    ...(total !== undefined ? { total } : {}),
-                    ...(message ? { message } : {}),
-                  },
-                })
-                .catch(() => {});
-      // Approval waiting in MCP's own terms where the client supports it (main/approvals/url-elicitation.ts).
-      return callWithApprovalUrl(
-        { approvalUrl: (id) => pipeline.approvalUrl?.(id) ?? null },
-        server,
-        ctx,
-        (noWait) =>
-          pipeline.call(agent, req.params.name, req.params.arguments, {
-            signal: ctx.mcpReq.signal,
-            ...(progress ? { progress } : {}),
-            ...(noWait ? { noWait } : {}),
-          }),
-      );
-    });
+    const features = this.o.features;
+    const withRelay: WithRelay =
+      session === null
+        ? (ctx, run) => this.modernRound(agent, server, ctx, run)
+        : (ctx, run) =>
+            this.tracked(agent, requestRelay(agent, server, ctx, features), (relay) =>
+              run(relay, ctx.mcpReq.signal),
+            );
+    registerToolHandlers(server, agent, this.o.pipeline, withRelay);
+    registerFeatureHandlers(
+      server,
+      agent,
+      this.o.features,
+      session ?? (() => undefined),
+      withRelay,
+    );
     return server;
   }
+
+  /**
+   * A 2026-07-28 request: a fresh one starts an input round, a retry that
+   * echoes a requestState resumes it with the agent's inputResponses.
+   */
+  private modernRound<T>(
+    agent: string,
+    server: Server,
+    ctx: ServerContext,
+    run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const state = ctx.mcpReq.requestState<unknown>();
+    const answer =
+      typeof state === 'string'
+        ? this.rounds.resume<T>(agent, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal)
+        : this.rounds.start<T>(
+            agent,
+            ctx.mcpReq.signal,
+            (ask) => roundRelay(agent, server, this.o.features, ask),
+            (relay, signal) => this.tracked(agent, relay, (r) => run(r, signal)),
+          );
+    // input_required is a valid answer to tools/call, prompts/get and resources/read on this era.
+    return answer as Promise<T>;
+  }
+
+  private readonly rounds = new InputRounds();
+
+  /** Keeps a request's relay findable (relayFor) while the request is open. */
+  private async tracked<T>(
+    agent: string,
+    relay: ClientRelay,
+    run: (relay: ClientRelay) => Promise<T>,
+  ): Promise<T> {
+    let set = this.live.get(agent);
+    if (!set) this.live.set(agent, (set = new Set()));
+    set.add(relay);
+    try {
+      return await run(relay);
+    } finally {
+      set.delete(relay);
+      if (set.size === 0 && this.live.get(agent) === set) this.live.delete(agent);
+    }
+  }
+}
+
+function sessionSink(server: Server, agent: string, features: AgentFeatures): SessionSink {
+  return {
+    relay: sessionRelay(agent, server, features),
+    log: (params) =>
+      void server.notification({ method: 'notifications/message', params }).catch(() => {}),
+    resourceUpdated: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}),
+  };
 }
 
 function agentOf(auth: AuthInfo | undefined): string {

@@ -205,11 +205,12 @@ describe('loosening from outside the window waits for the user', () => {
       (await t.app.control.listTools('test')).find((x) => x.name === 'count_send')?.approval,
     ).toBe('ask');
     const [pending] = await t.app.control.listPolicyChanges();
-    expect(pending?.summary).toBe('always allow count_send for agent "test"');
+    expect(pending?.summary).toBe('always allow count_send for agent "test" until revoked');
+    expect(await t.app.control.listGrants()).toEqual([]);
     await t.app.control.decidePolicyChange(pending!.id, true);
-    expect(
-      (await t.app.control.listTools('test')).find((x) => x.name === 'count_send')?.approval,
-    ).toBe('auto');
+    // Confirmed in the window: now a standing grant for this agent and tool (issue 16 item 2).
+    const grants = await t.app.control.listGrants();
+    expect(grants.map((g) => [g.agent, g.tool, g.active])).toEqual([['test', 'count_send', true]]);
     await agent.close();
   });
 

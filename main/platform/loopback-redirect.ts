@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { http } from './node-http.js';
 
 /**
  * The 127.0.0.1 redirect listener of a native-app sign-in (RFC 8252 §7.3:
@@ -110,7 +111,7 @@ export class LoopbackListener {
   /** Listens on `preferredPort` when given and free, else on a free port. */
   static async open(o: LoopbackOptions): Promise<LoopbackListener> {
     const ref: { listener?: LoopbackListener } = {};
-    const server = createServer((req, res) => void ref.listener?.handle(req, res));
+    const server = http.createServer((req, res) => void ref.listener?.handle(req, res));
     let port: number;
     try {
       port = await listen(server, o.preferredPort ?? 0);

@@ -2,6 +2,8 @@ import type { RemoteProbeResult } from '../../common/contract/index.js';
 import type { CallToolResult } from '../tools/types.js';
 import { MemoryVault } from '../platform/vault/vault.js';
 import { Redactor } from './redact.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import type { RelayMethod } from '../tools/relay.js';
 import { connectUpstream, describeFailure, listAllTools } from './upstream.js';
 import { probeSignIn, type ProbeOAuth } from './oauth/probe-auth.js';
 
@@ -14,6 +16,12 @@ export interface ProbeOptions {
   version: string;
   /** Also call one tool (the conformance suite's tools_call and sse-retry scenarios need a call). */
   call?: { name: string; arguments: Record<string, unknown> };
+  /**
+   * Answer a form elicitation by accepting each field's schema default (the probe has no user;
+   * the conformance suite's elicitation-sep1034-client-defaults). Otherwise elicitation,
+   * sampling and roots requests are refused with the reason.
+   */
+  elicitDefaults?: boolean;
   /** OAuth for servers that ask for it (issue 10); without a static Authorization header only. */
   oauth?: ProbeOAuth;
 }
@@ -52,6 +60,7 @@ export async function probeRemote(o: ProbeOptions): Promise<ProbeOutcome> {
         headers: o.headers,
         timeoutMs: o.timeoutMs,
         clientVersion: o.version,
+        onRelay: (method, params) => probeAnswer(method, params, o.elicitDefaults === true),
         ...(oauth ? { authProvider: oauth.session } : {}),
       }),
     );
@@ -97,6 +106,27 @@ export async function probeRemote(o: ProbeOptions): Promise<ProbeOutcome> {
 }
 
 const run = <T>(op: () => Promise<T>): Promise<T> => op();
+
+/** The probe's answer to a server→client request: form defaults when asked for, else a refusal. */
+async function probeAnswer(
+  method: RelayMethod,
+  params: Record<string, unknown>,
+  elicitDefaults: boolean,
+): Promise<Record<string, unknown>> {
+  if (method === 'elicitation/create' && elicitDefaults && params.mode !== 'url') {
+    const schema = params.requestedSchema as
+      { properties?: Record<string, { default?: unknown }> } | undefined;
+    const content: Record<string, unknown> = {};
+    for (const [k, p] of Object.entries(schema?.properties ?? {}))
+      if (p.default !== undefined) content[k] = p.default;
+    return { action: 'accept', content };
+  }
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidRequest,
+    `airlock remote probe has no user to answer ${method}` +
+      (method === 'elicitation/create' ? ' (--elicit-defaults accepts form defaults)' : ''),
+  );
+}
 
 function serverOf(
   v: { name: string; version: string } | undefined,

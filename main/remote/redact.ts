@@ -24,7 +24,7 @@ export class Redactor {
     return out;
   }
 
-  result(r: CallToolResult): CallToolResult {
+  result<T extends object = CallToolResult>(r: T): T {
     if (this.secrets.length === 0) return r;
     const json = JSON.stringify(r);
     if (!this.secrets.some((s) => json.includes(s))) return r;
@@ -32,6 +32,6 @@ export class Redactor {
     let out = json;
     for (const secret of this.secrets)
       out = out.split(JSON.stringify(secret).slice(1, -1)).join('[redacted]');
-    return JSON.parse(out) as CallToolResult;
+    return JSON.parse(out) as T;
   }
 }

@@ -22,6 +22,11 @@ const SCENARIOS: [scenario: string, probeArgs: string][] = [
   ['initialize', ''],
   ['tools_call', `--call add_numbers --args '{"a":2,"b":3}'`],
   ['sse-retry', '--call test_reconnection'],
+  // Issue 14: the probe (the gateway's client code) answers a form elicitation with its defaults.
+  [
+    'elicitation-sep1034-client-defaults',
+    '--call test_client_elicitation_defaults --elicit-defaults',
+  ],
 ];
 
 beforeAll(buildDist, 150_000);

@@ -22,11 +22,18 @@ export interface RemoteTimings {
    * for this server. A slower server's tools join later with a list_changed.
    */
   readyMs: number;
-  /** Ping bound when a stream drops: decides "restarted" vs "down" quickly. */
+  /** Health-check bound when a stream drops: decides "restarted" vs "down" quickly. */
   healthMs: number;
+  /**
+   * How often a connected server is checked (ping, or tools/list on 2026-07-28, which has no
+   * ping): a server that dies while idle shows as down within this plus healthMs. 0: never.
+   */
+  healthIntervalMs: number;
   /** A call with no answer and no progress for this long fails. */
   callIdleMs: number;
   callMaxMs: number;
+  /** An agent's own upstream session that holds no state for it closes after this long unused. */
+  agentSessionIdleMs: number;
   backoffInitialMs: number;
   backoffMaxMs: number;
 }
@@ -36,8 +43,10 @@ export const DEFAULT_TIMINGS: RemoteTimings = {
   listMs: 10_000,
   readyMs: 3_000,
   healthMs: 5_000,
+  healthIntervalMs: 5_000,
   callIdleMs: 60_000,
   callMaxMs: 10 * 60_000,
+  agentSessionIdleMs: 15 * 60_000,
   backoffInitialMs: 1_000,
   backoffMaxMs: 60_000,
 };

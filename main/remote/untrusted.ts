@@ -25,8 +25,35 @@ export function markUntrusted(result: CallToolResult, server: string): CallToolR
   return {
     ...result,
     content: [{ type: 'text', text: untrustedNote(server) }, ...(result.content ?? [])],
-    _meta: { ...(result._meta ?? {}), [UNTRUSTED_META_KEY]: { source: 'remote', server } },
+    _meta: { ...ownMeta(result._meta), [UNTRUSTED_META_KEY]: { source: 'remote', server } },
   };
+}
+
+/**
+ * The upstream's `_meta` without keys that speak for the server answering
+ * (2026-07-28 results carry `io.modelcontextprotocol/serverInfo`): the agent
+ * talks to Airlock, whose own server fills those in (issue 14, item 3).
+ */
+export function ownMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!meta) return {};
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(meta)) if (!UPSTREAM_ONLY_META.has(k)) out[k] = v;
+  return out;
+}
+
+/** Envelope keys that describe the upstream connection, not the content. */
+const UPSTREAM_ONLY_META = new Set([
+  'io.modelcontextprotocol/serverInfo',
+  'io.modelcontextprotocol/protocolVersion',
+  'io.modelcontextprotocol/cache',
+]);
+
+/** A read (resource, prompt) result with the upstream identity removed from its `_meta`. */
+export function withoutUpstreamIdentity<T extends { _meta?: Record<string, unknown> }>(r: T): T {
+  if (!r._meta) return r;
+  const meta = ownMeta(r._meta);
+  const { _meta: _drop, ...rest } = r;
+  return (Object.keys(meta).length ? { ...rest, _meta: meta } : rest) as T;
 }
 
 /**
@@ -36,6 +63,7 @@ export function markUntrusted(result: CallToolResult, server: string): CallToolR
  */
 export function toDefinition(tool: Tool): ToolDefinition {
   const title = tool.title ?? tool.annotations?.title;
+  const meta = ownMeta(tool._meta);
   return {
     name: tool.name,
     ...(title ? { title } : {}),
@@ -43,5 +71,16 @@ export function toDefinition(tool: Tool): ToolDefinition {
     inputSchema: tool.inputSchema as Record<string, unknown>,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tool.icons ? { icons: tool.icons } : {}),
+    ...(Object.keys(meta).length ? { _meta: meta } : {}),
+    ...(tool.execution ? { execution: tool.execution } : {}),
+    // Airlock does not relay task-augmented calls (MCP 2025-11-25, tasks): a tool that requires one
+    // would be offered, approved, then fail, so it is listed for the user with the reason instead.
+    ...(tool.execution?.taskSupport === 'required'
+      ? {
+          unavailable:
+            'requires task-augmented calls (execution.taskSupport "required"), which Airlock does not relay yet',
+        }
+      : {}),
   };
 }

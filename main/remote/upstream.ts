@@ -13,6 +13,10 @@ import {
 } from '@modelcontextprotocol/client';
 import { connectStdio, type StdioTarget } from './stdio/connect-stdio.js';
 import { isStdioError } from './stdio/errors.js';
+import type { SourceNotice } from '../tools/features.js';
+import type { RelayMethod } from '../tools/relay.js';
+import { streamLostHandler } from './relay-scope.js';
+import { featureClientOptions, watchStream, wireFeatures } from './upstream-features.js';
 
 /**
  * One connection to a remote MCP server, shared by RemoteSource and
@@ -34,11 +38,23 @@ export interface UpstreamOptions {
   url: URL;
   /** Extra headers, the Authorization header included. Values are secrets. */
   headers: Record<string, string>;
+  /** Use this transport only (an agent's own session follows the shared connection's). */
+  only?: TransportKind;
   /** Bound on the whole handshake (both transports together). */
   timeoutMs: number;
   clientVersion: string;
   /** Called (debounced) when the server says its tool list changed. */
   onToolsChanged?: () => void;
+  /** Log lines, resource updates and list changes the server sends on its own (issue 14). */
+  onNotice?: (notice: SourceNotice) => void;
+  /**
+   * A server→client request (sampling, elicitation, roots). Runs in the async
+   * context of the call that caused it, which is how the answer finds its agent.
+   */
+  onRelay?: (
+    method: RelayMethod,
+    params: Record<string, unknown>,
+  ) => Promise<Record<string, unknown>>;
   /** Transport-level trouble (a dropped stream, a failed reconnect). */
   onError?: (err: Error) => void;
   /** The connection closed without us closing it. */
@@ -71,6 +87,7 @@ export class UpstreamTimeoutError extends Error {
 export async function connectUpstream(o: UpstreamOptions): Promise<Upstream> {
   if (o.stdio) return connectStdio(o, o.stdio);
   const deadline = Date.now() + o.timeoutMs;
+  if (o.only) return attempt(o, o.only, deadline);
   try {
     return await attempt(o, 'streamable-http', deadline);
   } catch (err) {
@@ -96,22 +113,19 @@ async function attempt(
     // on whatever signal it gets and drops it only at GC, so thousands of calls pile listeners onto
     // one signal (MaxListenersExceededWarning). A per-request follower signal keeps them per request.
     const signal = init?.signal ? AbortSignal.any([init.signal]) : undefined;
-    return fetch(url, { ...init, headers, ...(signal ? { signal } : {}) });
+    const lost = init?.method === 'POST' ? streamLostHandler() : undefined;
+    const response = fetch(url, { ...init, headers, ...(signal ? { signal } : {}) });
+    return lost ? response.then((r) => watchStream(r, lost)) : response;
   };
   const client = new Client(
     { name: 'airlock', title: 'Airlock', version: o.clientVersion },
     {
       // The legacy HTTP+SSE transport predates the 2026 era: no probe there.
       versionNegotiation: { mode: kind === 'sse' ? 'legacy' : 'auto' },
-      ...(o.onToolsChanged
-        ? {
-            listChanged: {
-              tools: { autoRefresh: false, debounceMs: 100, onChanged: () => o.onToolsChanged?.() },
-            },
-          }
-        : {}),
+      ...featureClientOptions(o),
     },
   );
+  wireFeatures(client, o);
   const auth = o.authProvider ? { authProvider: o.authProvider } : {};
   const transport =
     kind === 'sse'

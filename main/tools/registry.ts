@@ -1,4 +1,4 @@
-import { assignNames } from './naming.js';
+import { assignNames, baseName } from './naming.js';
 import type { ToolDefinition, ToolSource } from './types.js';
 
 export interface ToolEntry {
@@ -80,6 +80,19 @@ export class ToolRegistry {
     return this.byName.get(name);
   }
 
+  /**
+   * The source a public name belongs to when that source is down and so lists
+   * no tools: a call then gets "unavailable … nothing was sent", not "Unknown
+   * tool" (issue 14, item 5).
+   */
+  downSourceFor(name: string): ToolSource | undefined {
+    for (const { source } of this.sources.values()) {
+      if (!source.prefix || source.status().state === 'ready') continue;
+      if (name.startsWith(`${baseName(source.prefix, '')}`)) return source;
+    }
+    return undefined;
+  }
+
   getByKey(key: string): ToolEntry | undefined {
     return this.byKey.get(key);
   }
@@ -116,6 +129,10 @@ export class ToolRegistry {
         e.def.description,
         e.def.inputSchema,
         e.def.annotations,
+        e.def.icons,
+        e.def._meta,
+        e.def.execution,
+        e.def.unavailable,
       ]),
     );
     this.byName = byName;

@@ -1,6 +1,12 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
 import type { JsonSchema } from './types.js';
+
+// Ajv loads with the first validation, not at start (issue 20: ≈ 5 MB of idle RSS and ≈ 20–40 ms
+// of start-up for a library no idle gateway uses). It is CommonJS, so a synchronous require keeps
+// validate() synchronous. main/app/lazy-start.test.ts checks it stays out of start-up.
+const require = createRequire(import.meta.url);
 
 // This module is also loaded, as is, by the validation worker (schema-worker-pool.ts); under the
 // tests that means Node's type stripping on this .ts file: keep it free of relative runtime
@@ -78,24 +84,27 @@ function canonical(value: unknown): string {
  * (recursive `$ref` fan-out).
  */
 export class SchemaValidator {
-  private readonly ajv: Ajv2020;
+  private ajvInstance: Ajv2020 | null = null;
   private readonly cache = new WeakMap<JsonSchema, ValidateFunction | null>();
 
-  constructor() {
-    this.ajv = new Ajv2020({
+  private ajv(): Ajv2020 {
+    if (this.ajvInstance) return this.ajvInstance;
+    const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    const ajv = new Ajv({
       strict: false,
       allErrors: true,
       validateFormats: false,
       code: { regExp: linearRegExp },
     });
-    this.ajv.removeKeyword('uniqueItems');
-    this.ajv.addKeyword({
+    ajv.removeKeyword('uniqueItems');
+    ajv.addKeyword({
       keyword: 'uniqueItems',
       type: 'array',
       schemaType: 'boolean',
       errors: true,
       validate: uniqueItemsCheck,
     });
+    return (this.ajvInstance = ajv);
   }
 
   /** Returns null when valid, else a readable description of the first problems. */
@@ -120,7 +129,7 @@ export class SchemaValidator {
     try {
       // Draft-07 `$schema` URIs are not loaded in the 2020 instance; the keywords we rely on are the same.
       const { $schema: _ignored, ...rest } = schema;
-      fn = this.ajv.compile(rest);
+      fn = this.ajv().compile(rest);
     } catch {
       fn = null;
     }

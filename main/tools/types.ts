@@ -1,4 +1,11 @@
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
+import type {
+  CallToolResult,
+  Icon,
+  ToolAnnotations,
+  ToolExecution,
+} from '@modelcontextprotocol/server';
+import type { FeatureSource } from './features.js';
+import type { ClientRelay } from './relay.js';
 
 export type { CallToolResult, ToolAnnotations };
 
@@ -20,6 +27,17 @@ export interface ToolDefinition {
    * hints, docs/architecture.md "A tool call").
    */
   trustedReadOnly?: boolean;
+  /** Passed to agents as the source declares them (issue 14: nothing dropped). */
+  icons?: Icon[];
+  /** The source's own `_meta` (e.g. MCP Apps' `ui.resourceUri`), passed through untouched. */
+  _meta?: Record<string, unknown>;
+  execution?: ToolExecution;
+  /**
+   * Why agents are not offered this tool (e.g. it requires task-augmented
+   * calls, which Airlock does not relay). Listed in `airlock tools list` and
+   * the Tools page with this reason; never in an agent's tools/list.
+   */
+  unavailable?: string;
 }
 
 export interface ToolCallContext {
@@ -27,6 +45,12 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** Forwards progress to the agent when it asked for progress. */
   progress?: (progress: number, total?: number, message?: string) => void;
+  /**
+   * The calling agent's channel for server→client requests (sampling,
+   * elicitation, roots) the source makes while serving this call. Absent when
+   * the agent's request is gone; sources then refuse such requests.
+   */
+  relay?: ClientRelay;
 }
 
 /** How the gateway hands a call to the core: the client's cancellation and its progress channel. */
@@ -35,6 +59,7 @@ export interface CallOptions {
   progress?: ToolCallContext['progress'];
   /** Answer "waiting for approval" at once instead of blocking (the client was sent the approval URL). */
   noWait?: boolean;
+  relay?: ClientRelay;
 }
 
 export type SourceState =
@@ -44,7 +69,7 @@ export type SourceState =
  * A provider of tools: the built-in status tool, Google, each remote MCP
  * server. Adding a source never touches the gateway.
  */
-export interface ToolSource {
+export interface ToolSource extends FeatureSource {
   /** Stable id; part of every tool's stable key (`id/tool`). */
   readonly id: string;
   readonly kind: 'builtin' | 'google' | 'remote' | 'test';

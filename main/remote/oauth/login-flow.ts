@@ -7,12 +7,18 @@ import {
   type AuthorizationServerMetadata,
   type FetchLike,
   type OAuthServerInfo,
-  type StoredOAuthClientInformation,
 } from '@modelcontextprotocol/client';
 import type { Logger } from '../../platform/log.js';
 import { followAuthorization } from './auto-follow.js';
 import { LoginError, sanitize, type LoginErrorCode } from './errors.js';
 import { LoopbackListener, type RedirectPage } from '../../platform/loopback-redirect.js';
+import {
+  clientFor,
+  isDynamic,
+  preferredPort,
+  secureEndpoint,
+  startError,
+} from './login-support.js';
 import { FlowProvider } from './provider.js';
 import { findRevocationEndpoint } from './revoke.js';
 import type { LoginHints } from './session.js';
@@ -325,62 +331,4 @@ export class LoginFlow {
     this.o.onUpdate?.(this);
     this.settle();
   }
-}
-
-function secureEndpoint(raw: string): boolean {
-  try {
-    const u = new URL(raw);
-    return (
-      u.protocol === 'https:' ||
-      (u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname))
-    );
-  } catch {
-    return false;
-  }
-}
-
-function clientFor(rec: OAuthRecord, issuer: string): StoredOAuthClientInformation | undefined {
-  // A client the user registered by hand is always the one to use (the SDK stamps it with the issuer).
-  if (rec.preregistered) return { ...rec.preregistered };
-  const c = rec.client;
-  return c && (!c.issuer || c.issuer === issuer) ? c : undefined;
-}
-
-function isDynamic(
-  c: StoredOAuthClientInformation,
-): c is StoredOAuthClientInformation & { redirect_uris: string[] } {
-  return 'redirect_uris' in c && Array.isArray(c.redirect_uris);
-}
-
-function preferredPort(c: StoredOAuthClientInformation | undefined): number | undefined {
-  if (!c || !isDynamic(c)) return undefined;
-  for (const u of c.redirect_uris) {
-    try {
-      const url = new URL(u);
-      if (url.hostname === '127.0.0.1' && url.port) return Number(url.port);
-    } catch {
-      // Not a URL: ignore.
-    }
-  }
-  return undefined;
-}
-
-function startError(name: string, err: unknown): LoginError {
-  if (err instanceof LoginError) return err;
-  const message = err instanceof Error ? err.message : String(err);
-  if (/dynamic client registration|registration_endpoint/i.test(message)) {
-    return new LoginError(
-      'NEEDS_CLIENT_ID',
-      `The authorization server of "${name}" does not let Airlock register itself. Register an OAuth client there (redirect URI http://127.0.0.1/callback, any port) and sign in with --client-id.`,
-    );
-  }
-  if (err instanceof OAuthError || /registration/i.test(message))
-    return new LoginError(
-      'REGISTRATION_FAILED',
-      `Registering Airlock with the authorization server of "${name}" failed: ${message.slice(0, 200)}`,
-    );
-  return new LoginError(
-    'NO_OAUTH',
-    `Signing in to "${name}" could not start: ${message.slice(0, 200)}`,
-  );
 }

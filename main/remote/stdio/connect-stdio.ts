@@ -2,6 +2,7 @@ import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { Upstream, UpstreamOptions } from '../upstream.js';
 import { ChildProcessTransport } from './child-transport.js';
 import { StdioError } from './errors.js';
+import { featureClientOptions, wireFeatures } from '../upstream-features.js';
 import type { StdioMonitor } from './monitor.js';
 import type { Launch } from './process-group.js';
 
@@ -66,15 +67,11 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
       // Probing the 2026 era in place is safe on a process we own: a server that exits on the
       // unknown `server/discover` request fails this attempt, and the retry runs `legacy` (below).
       versionNegotiation: { mode: t.legacy ? 'legacy' : 'auto' },
-      ...(o.onToolsChanged
-        ? {
-            listChanged: {
-              tools: { autoRefresh: false, debounceMs: 100, onChanged: () => o.onToolsChanged?.() },
-            },
-          }
-        : {}),
+      // Resources, prompts, logs and relays as for a URL server (issue 14 on local servers too).
+      ...featureClientOptions(o),
     },
   );
+  wireFeatures(client, o);
   let closing = false;
   let lastError: Error | undefined;
   client.onerror = (err) => {

@@ -1,0 +1,324 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { AgentFeatures, SessionSink } from '../gateway/mcp-handlers/api.js';
+import type { CoreEvents } from '../platform/events.js';
+import type { Logger } from '../platform/log.js';
+import type { SettingsStore } from '../platform/settings.js';
+import type { ActivityLog } from '../store/activity.js';
+import {
+  AIRLOCK_URI_SCHEME,
+  FeatureCatalog,
+  publicUri,
+  type ResolvedUri,
+} from '../tools/feature-catalog.js';
+import {
+  levelRank,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type FeatureContext,
+  type GetPromptResult,
+  type LoggingLevel,
+  type ReadResourceResult,
+  type SourceNotice,
+} from '../tools/features.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { RelayMethod } from '../tools/relay.js';
+import type { ToolSource } from '../tools/types.js';
+import { ReadActivity } from './read-activity.js';
+import { capReadResult } from './read-shaping.js';
+
+export interface FeatureHubDeps {
+  registry: ToolRegistry;
+  settings: SettingsStore;
+  activity: ActivityLog;
+  events: CoreEvents;
+  logger: Logger;
+  /** The agent's allow-list of stable tool keys (absent: every tool), which also bounds its servers. */
+  agentTools?: (agent: string) => readonly string[] | undefined;
+  /** The gateway's list_changed fan-out. */
+  resourcesChanged: () => void;
+  promptsChanged: () => void;
+}
+
+interface Session {
+  agent: string;
+  sink: SessionSink;
+  level: LoggingLevel | null;
+  /** Subscribed resources: public URI → the URI as the agent asked (the form updates use). */
+  subs: Map<string, string>;
+}
+
+/**
+ * Resources, prompts, completion and logging from every source to every
+ * agent (issue 14, item 1). Reads need no approval but are recorded in
+ * Activity; a disabled server has no source, so nothing of it is served.
+ *
+ * Session state stays per agent session: each session's log level filters
+ * what it receives (the upstream is asked for the most verbose level any
+ * session wants), and `resources/updated` goes only to the sessions that
+ * subscribed to that URI. So one agent's level or subscriptions never reach
+ * another agent.
+ */
+export class FeatureHub implements AgentFeatures {
+  readonly catalog: FeatureCatalog;
+  private readonly sessions = new Map<string, Session>();
+  private readonly watched = new Map<ToolSource, () => void>();
+
+  private readonly activity: ReadActivity;
+
+  constructor(private readonly d: FeatureHubDeps) {
+    this.catalog = new FeatureCatalog(d.registry);
+    this.activity = new ReadActivity(d.activity, d.events, d.logger);
+    d.registry.onChange(() => {
+      this.watchSources();
+      this.announceChanges();
+    });
+    this.watchSources();
+    this.announceChanges();
+  }
+
+  async listResources(agent: string) {
+    await this.d.registry.whenReady();
+    return this.catalog.resources((s) => this.allowed(agent, s));
+  }
+  async listResourceTemplates(agent: string) {
+    await this.d.registry.whenReady();
+    return this.catalog.resourceTemplates((s) => this.allowed(agent, s));
+  }
+  async listPrompts(agent: string) {
+    await this.d.registry.whenReady();
+    return this.catalog
+      .prompts()
+      .filter((p) => this.allowed(agent, p.source))
+      .map((p) => ({ ...p.prompt, name: p.name }));
+  }
+
+  /**
+   * An agent limited to some tools sees resources and prompts only of the
+   * servers those tools come from: a tool subset must not be side-stepped
+   * by reading the other servers' resources.
+   */
+  private allowed(agent: string, source: ToolSource): boolean {
+    const keys = this.d.agentTools?.(agent);
+    return keys === undefined || keys.some((k) => k.startsWith(`${source.id}/`));
+  }
+
+  async readResource(agent: string, uri: string, ctx: FeatureContext): Promise<ReadResourceResult> {
+    const started = performance.now();
+    const target = this.resolve(agent, uri);
+    return this.activity.recorded(
+      agent,
+      `${target.source.label}: resources/read`,
+      uri,
+      started,
+      async () => {
+        const r = await target.source.readResource!(target.uri, ctx);
+        // Contents name the resource in the form the agent asked with.
+        const asked = uri.startsWith(AIRLOCK_URI_SCHEME);
+        const contents = asked
+          ? r.contents.map((c) => ({ ...c, uri: publicUri(target.source, c.uri) }))
+          : r.contents;
+        return capReadResult({ ...r, contents }, this.d.settings.get().limits.resultChars);
+      },
+    );
+  }
+
+  async getPrompt(
+    agent: string,
+    name: string,
+    args: Record<string, string> | undefined,
+    ctx: FeatureContext,
+  ): Promise<GetPromptResult> {
+    const started = performance.now();
+    await this.d.registry.whenReady();
+    const entry = this.catalog.prompt(name);
+    if (!entry?.source.getPrompt || !this.allowed(agent, entry.source))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+    return this.activity.recorded(agent, `${entry.source.label}: prompts/get`, name, started, () =>
+      entry.source.getPrompt!(entry.prompt.name, args, ctx),
+    );
+  }
+
+  async complete(
+    agent: string,
+    params: CompleteRequestParams,
+    ctx: FeatureContext,
+  ): Promise<CompleteResult> {
+    await this.d.registry.whenReady();
+    const empty: CompleteResult = { completion: { values: [], hasMore: false } };
+    if (params.ref.type === 'ref/prompt') {
+      const entry = this.catalog.prompt(params.ref.name);
+      if (!entry?.source.complete || !this.allowed(agent, entry.source)) return empty;
+      return entry.source.complete(
+        { ...params, ref: { ...params.ref, name: entry.prompt.name } },
+        ctx,
+      );
+    }
+    const target = this.catalog.resolveUri(params.ref.uri);
+    if (!target?.source.complete || !this.allowed(agent, target.source)) return empty;
+    return target.source.complete({ ...params, ref: { ...params.ref, uri: target.uri } }, ctx);
+  }
+
+  openSession(session: string, agent: string, sink: SessionSink): void {
+    this.sessions.set(session, { agent, sink, level: null, subs: new Map() });
+  }
+
+  closeSession(session: string): void {
+    const s = this.sessions.get(session);
+    if (!s) return;
+    this.sessions.delete(session);
+    if ([...this.sessions.values()].some((o) => o.agent === s.agent)) {
+      if (s.level) this.applyLevels(s.agent);
+      if (s.subs.size) void this.applySubscriptions(s.agent);
+      return;
+    }
+    // The agent's last session: its upstream sessions close too (issue 14, item 4).
+    for (const source of this.d.registry.listSources())
+      void source.releaseAgent?.(s.agent).catch(() => {});
+  }
+
+  setLogLevel(session: string, level: LoggingLevel): void {
+    const s = this.sessions.get(session);
+    if (!s) return;
+    s.level = level;
+    this.applyLevels(s.agent);
+  }
+
+  async subscribe(session: string, uri: string): Promise<void> {
+    const s = this.sessions.get(session);
+    if (!s) return;
+    const target = this.resolve(s.agent, uri);
+    const key = publicUri(target.source, target.uri);
+    if (s.subs.has(key)) return;
+    s.subs.set(key, uri);
+    await this.applySubscriptions(s.agent);
+  }
+
+  async unsubscribe(session: string, uri: string): Promise<void> {
+    const s = this.sessions.get(session);
+    const target = this.catalog.resolveUri(uri);
+    if (!target || !s?.subs.delete(publicUri(target.source, target.uri))) return;
+    await this.applySubscriptions(s.agent);
+  }
+
+  /** A relay to one of the agent's open sessions, for requests outside any call. */
+  private sessionRelay(agent: string) {
+    for (const s of this.sessions.values()) if (s.agent === agent) return s.sink.relay;
+    return undefined;
+  }
+
+  recordRelay(e: {
+    agent: string;
+    server: string;
+    method: RelayMethod;
+    started: number;
+    outcome: 'ok' | 'error';
+    detail?: string;
+  }): void {
+    this.activity.record(
+      e.agent,
+      `${e.server}: ${e.method}`,
+      e.outcome,
+      Date.now() - e.started,
+      e.detail,
+    );
+  }
+
+  private resolve(agent: string, uri: string): ResolvedUri {
+    const target = this.catalog.resolveUri(uri);
+    if (!target?.source.readResource || !this.allowed(agent, target.source))
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown resource: ${uri}. Airlock serves resources as airlock://<server>/<uri>, as resources/list shows them.`,
+      );
+    return target;
+  }
+
+  /** The most verbose level any of the agent's sessions asked for, to every source. */
+  private applyLevels(agent: string): void {
+    let level: LoggingLevel | null = null;
+    for (const s of this.sessions.values())
+      if (s.agent === agent && s.level && (level === null || levelRank(s.level) < levelRank(level)))
+        level = s.level;
+    for (const source of this.d.registry.listSources())
+      void source.setLogLevel?.(agent, level).catch(() => {});
+  }
+
+  private async applySubscriptions(agent: string): Promise<void> {
+    const bySource = new Map<ToolSource, Set<string>>();
+    for (const source of this.d.registry.listSources())
+      if (source.setSubscriptions) bySource.set(source, new Set());
+    for (const s of this.sessions.values())
+      if (s.agent === agent)
+        for (const uri of s.subs.keys()) {
+          const t = this.catalog.resolveUri(uri);
+          if (t) bySource.get(t.source)?.add(t.uri);
+        }
+    await Promise.all([...bySource].map(([source, uris]) => source.setSubscriptions!(agent, uris)));
+  }
+
+  /** Follows added and removed sources' notices. */
+  private watchSources(): void {
+    const now = new Set(this.d.registry.listSources());
+    for (const [source, off] of this.watched)
+      if (!now.has(source)) {
+        off();
+        this.watched.delete(source);
+      }
+    for (const source of now)
+      if (!this.watched.has(source) && source.onNotice) {
+        this.watched.set(
+          source,
+          source.onNotice((n) => this.onNotice(source, n)),
+        );
+        source.setSessionRelays?.((agent) => this.sessionRelay(agent));
+        // A source added later still learns what agents asked for.
+        for (const agent of new Set([...this.sessions.values()].map((s) => s.agent)))
+          this.applyLevels(agent);
+      }
+  }
+
+  private resourcesPrint = '';
+  private promptsPrint = '';
+
+  /**
+   * list_changed to agents when what they would list changed: a server added,
+   * removed, up, down, or its own list_changed (the source re-reads, then
+   * changes). Compared by content, so status-only changes stay quiet.
+   */
+  private announceChanges(): void {
+    const resources = JSON.stringify([this.catalog.resources(), this.catalog.resourceTemplates()]);
+    const prompts = JSON.stringify(this.catalog.prompts().map((p) => [p.name, p.prompt]));
+    if (resources !== this.resourcesPrint) {
+      if (this.resourcesPrint) this.d.resourcesChanged();
+      this.resourcesPrint = resources;
+    }
+    if (prompts !== this.promptsPrint) {
+      if (this.promptsPrint) this.d.promptsChanged();
+      this.promptsPrint = prompts;
+    }
+  }
+
+  private onNotice(source: ToolSource, n: SourceNotice): void {
+    // The source re-reads its lists and reports a change; announceChanges tells agents.
+    if (n.kind === 'resources-changed' || n.kind === 'prompts-changed') return;
+    if (n.kind === 'resource-updated') {
+      const uri = publicUri(source, n.uri);
+      for (const s of this.sessions.values())
+        if (s.subs.has(uri) && (n.agent === undefined || s.agent === n.agent))
+          s.sink.resourceUpdated(s.subs.get(uri)!);
+      return;
+    }
+    // A line from an agent's own upstream session goes to that agent only.
+    for (const s of this.sessions.values())
+      if (
+        s.level &&
+        (n.agent === undefined || s.agent === n.agent) &&
+        levelRank(n.level) >= levelRank(s.level)
+      )
+        s.sink.log({
+          level: n.level,
+          logger: n.logger ? `${source.label}/${n.logger}` : source.label,
+          data: n.data,
+        });
+  }
+}

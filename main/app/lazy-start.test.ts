@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Issue 20 (cold start ≤ 300 ms, idle RSS ≤ 80 MiB): what an idle gateway never uses loads with
+ * the first /mcp request, not at start — the MCP server SDK with the protocol's zod schemas
+ * (main/app/lazy-mcp.ts) and Ajv (main/tools/schema-validator.ts). @modelcontextprotocol/node and
+ * Hono never load: the gateway builds its web Request itself (main/gateway/http-server.ts). Nor
+ * does Node's undici (fetch, Request, Response) until a request needs it: node:http is taken
+ * through the CommonJS loader (main/platform/node-http.ts), whose ESM facade would load it.
+ * Checked on the built app in a fresh process (lazy-start.probe.mjs); module lists, not times.
+ */
+const LAZY_PACKAGES = [
+  '@modelcontextprotocol/server',
+  '@modelcontextprotocol/core',
+  'ajv',
+  '@modelcontextprotocol/client',
+];
+const NEVER = ['@modelcontextprotocol/node', '@hono/node-server', 'hono'];
+const LAZY_OWN = ['main/gateway/mcp-endpoint.js'];
+
+interface Loaded {
+  packages: string[];
+  own: string[];
+  /** Node's bundled undici (fetch, Request, Response) is loaded. */
+  undici: boolean;
+}
+interface Probe {
+  atStart: Loaded;
+  afterUse: Loaded;
+  init: { status: number; hasSession: boolean };
+  call: { status: number; text: string };
+}
+
+let probe: Probe;
+beforeAll(async () => {
+  const built = fileURLToPath(new URL('../../dist/main/app/lazy-mcp.js', import.meta.url));
+  if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" first`);
+  const script = fileURLToPath(new URL('./lazy-start.probe.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const line = new Promise<string>((resolve) =>
+    createInterface({ input: child.stdout }).once('line', resolve),
+  );
+  const first = await Promise.race([
+    line,
+    exited.then((code) => `probe exited with ${code} before reporting`),
+  ]);
+  await exited;
+  if (!first.startsWith('{')) throw new Error(first);
+  probe = JSON.parse(first) as Probe;
+}, 60_000);
+
+describe('start-up loads only what an idle gateway uses (issue 20)', () => {
+  it('leaves the MCP server SDK, Ajv and the /mcp endpoint for the first request', () => {
+    // The hook does see packages and modules: the ones start-up needs are there.
+    expect(probe.atStart.packages).toEqual(expect.arrayContaining(['better-sqlite3', 'zod']));
+    expect(probe.atStart.own).toEqual(
+      expect.arrayContaining(['main/gateway/http-server.js', 'main/app/call-pipeline.js']),
+    );
+    expect(LAZY_PACKAGES.filter((p) => probe.atStart.packages.includes(p))).toEqual([]);
+    expect(LAZY_OWN.filter((m) => probe.atStart.own.includes(m))).toEqual([]);
+  });
+
+  it('does not load undici (fetch, Request, Response) before a request needs it', () => {
+    expect(probe.atStart.undici).toBe(false);
+    // The observation works: the first /mcp request builds a web Request.
+    expect(probe.afterUse.undici).toBe(true);
+  });
+
+  it('loads them with the first /mcp request, which is answered', () => {
+    expect(probe.init).toEqual({ status: 200, hasSession: true });
+    expect(probe.call.status).toBe(200);
+    expect(probe.call.text).toContain('"result"');
+    expect(probe.call.text).not.toContain('"isError":true');
+    expect(probe.afterUse.packages).toEqual(
+      expect.arrayContaining(['@modelcontextprotocol/server', 'ajv']),
+    );
+    expect(probe.afterUse.own).toEqual(expect.arrayContaining(LAZY_OWN));
+  });
+
+  it('never loads the Node adapter package or Hono', () => {
+    expect(NEVER.filter((p) => probe.afterUse.packages.includes(p))).toEqual([]);
+  });
+});

@@ -1,0 +1,72 @@
+import type {
+  CompleteRequestParams,
+  CompleteResult,
+  FeatureContext,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+} from '../../tools/features.js';
+import type { ServerContext } from '@modelcontextprotocol/server';
+import type { ClientRelay, RelayMethod } from '../../tools/relay.js';
+
+/**
+ * Runs a handler with the relay to the agent behind this request, findable
+ * while it runs, and the signal the work should follow (on 2026-07-28 the
+ * work outlives the HTTP request that answers input_required).
+ */
+export type WithRelay = <T>(
+  ctx: ServerContext,
+  run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
+) => Promise<T>;
+
+/**
+ * Where a session's notifications go: the gateway hands one per agent
+ * session to the core, which calls it for upstream log lines, updated
+ * resources and changed lists (issue 14).
+ */
+export interface SessionSink {
+  log(params: { level: LoggingLevel; logger?: string; data: unknown }): void;
+  resourceUpdated(uri: string): void;
+  /** The session's own channel for server→client requests outside any call. */
+  relay: ClientRelay;
+}
+
+/**
+ * What /mcp needs of the core for everything besides tools, per agent. The
+ * app layer's FeatureHub implements it; the gateway never imports the app.
+ */
+export interface AgentFeatures {
+  listResources(agent: string): Promise<Resource[]>;
+  listResourceTemplates(agent: string): Promise<ResourceTemplate[]>;
+  readResource(agent: string, uri: string, ctx: FeatureContext): Promise<ReadResourceResult>;
+  listPrompts(agent: string): Promise<Prompt[]>;
+  getPrompt(
+    agent: string,
+    name: string,
+    args: Record<string, string> | undefined,
+    ctx: FeatureContext,
+  ): Promise<GetPromptResult>;
+  complete(
+    agent: string,
+    params: CompleteRequestParams,
+    ctx: FeatureContext,
+  ): Promise<CompleteResult>;
+  /** A session opened (2025 era): it may now set a level and subscribe. */
+  openSession(session: string, agent: string, sink: SessionSink): void;
+  closeSession(session: string): void;
+  setLogLevel(session: string, level: LoggingLevel): void;
+  subscribe(session: string, uri: string): Promise<void>;
+  unsubscribe(session: string, uri: string): Promise<void>;
+  /** Records a relayed server→client request in Activity. */
+  recordRelay(e: {
+    agent: string;
+    server: string;
+    method: RelayMethod;
+    started: number;
+    outcome: 'ok' | 'error';
+    detail?: string;
+  }): void;
+}

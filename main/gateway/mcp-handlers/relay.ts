@@ -1,0 +1,86 @@
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import {
+  capabilityRefusal,
+  type ClientRelay,
+  type RelayCapabilities,
+  type RelayRequest,
+} from '../../tools/relay.js';
+import type { AgentFeatures } from './api.js';
+
+/**
+ * A relay to the agent behind one live request (issue 14, item 2): the
+ * upstream's sampling, elicitation or roots request goes out on this agent's
+ * own request stream (2025 era, related to the request that caused it) and
+ * nowhere else. The agent's declared capabilities decide; an agent without
+ * them gets the upstream a clear refusal instead.
+ */
+export function requestRelay(
+  agent: string,
+  server: Server,
+  ctx: ServerContext,
+  features: AgentFeatures,
+): ClientRelay {
+  return relayVia(agent, server, features, (req, options) =>
+    ctx.mcpReq.send({ method: req.method, params: req.params }, options),
+  );
+}
+
+/** A relay for a 2026-07-28 agent: requests join the call's input_required round (input-rounds.ts). */
+export function roundRelay(
+  agent: string,
+  server: Server,
+  features: AgentFeatures,
+  ask: (req: RelayRequest) => Promise<Record<string, unknown>>,
+): ClientRelay {
+  return relayVia(agent, server, features, (req) => ask(req));
+}
+
+/** A relay over a 2025 session's own stream (requests outside any call, e.g. roots/list). */
+export function sessionRelay(agent: string, server: Server, features: AgentFeatures): ClientRelay {
+  return relayVia(agent, server, features, (req, options) =>
+    server.request({ method: req.method, params: req.params }, options),
+  );
+}
+
+type Send = (
+  req: RelayRequest,
+  options: { signal?: AbortSignal; timeout: number },
+) => Promise<unknown>;
+
+function relayVia(agent: string, server: Server, features: AgentFeatures, send: Send): ClientRelay {
+  return {
+    agent,
+    refusal(method, params) {
+      const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
+      return capabilityRefusal(caps, method, params, agent);
+    },
+    async request(req: RelayRequest) {
+      const started = Date.now();
+      try {
+        const result = (await send(req, {
+          ...(req.signal ? { signal: req.signal } : {}),
+          timeout: 10 * 60_000,
+        })) as Record<string, unknown>;
+        features.recordRelay({
+          agent,
+          server: req.server,
+          method: req.method,
+          started,
+          outcome: 'ok',
+          ...(typeof result.action === 'string' ? { detail: `action: ${result.action}` } : {}),
+        });
+        return result;
+      } catch (err) {
+        features.recordRelay({
+          agent,
+          server: req.server,
+          method: req.method,
+          started,
+          outcome: 'error',
+          detail: err instanceof Error ? err.message.slice(0, 200) : String(err),
+        });
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import type { ClientRelay, RelayMethod } from '../tools/relay.js';
+
+/**
+ * Which agent a server→client request belongs to (issue 14, item 2). The
+ * upstream asks for sampling, elicitation or roots while serving one of our
+ * requests: on the 2025 era over that request's own response stream, on
+ * 2026-07-28 as an `input_required` result the SDK client answers inside
+ * the same call. Either way the handler runs in the async context of the
+ * call that caused it, so an AsyncLocalStorage set around the call names the
+ * agent — and only that agent's relay is ever used. A request outside any
+ * call (the 2025 standalone GET stream) has no agent and is refused.
+ */
+interface Scope {
+  agent: string;
+  relay?: ClientRelay;
+  signal: AbortSignal;
+  /**
+   * The call's response stream broke (a cut connection, not a graceful end):
+   * the call fails at once, alone (issue 14, item 5). The SDK would otherwise
+   * wait for a response that can no longer come until the idle timeout.
+   */
+  onStreamLost?: (err: unknown) => void;
+}
+
+const scope = new AsyncLocalStorage<Scope>();
+
+export function inRelayScope<T>(s: Scope, run: () => Promise<T>): Promise<T> {
+  return scope.run(s, run);
+}
+
+/** The agent whose call is running in this async context, if any. */
+export function callingAgent(): string | undefined {
+  return scope.getStore()?.agent;
+}
+
+/** The stream-lost callback of the call whose request is being sent now, if any. */
+export function streamLostHandler(): ((err: unknown) => void) | undefined {
+  return scope.getStore()?.onStreamLost;
+}
+
+/**
+ * The upstream client's handler for server→client requests of one server.
+ * On an agent's own session (`agent` given) a request outside any call goes
+ * to that agent's open Airlock session (`outOfCall`), and a call of another
+ * agent can never be the scope.
+ */
+export function relayHandler(
+  server: string,
+  agent?: string,
+  outOfCall?: () => ClientRelay | undefined,
+): (method: RelayMethod, params: Record<string, unknown>) => Promise<Record<string, unknown>> {
+  return async (method, params) => {
+    const found = scope.getStore();
+    const fallback = agent !== undefined && !found ? outOfCall?.() : undefined;
+    const s: Scope | undefined =
+      found ??
+      (fallback && {
+        agent: fallback.agent,
+        relay: fallback,
+        signal: new AbortController().signal,
+      });
+    if (agent !== undefined && s && s.agent !== agent)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `Airlock did not relay ${method} from "${server}": the request did not come from the agent's own session.`,
+      );
+    const refuse = (why: string) =>
+      new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `Airlock did not relay ${method} from "${server}": ${why}.`,
+      );
+    if (!s)
+      throw refuse(
+        'it arrived outside any call, and Airlock relays such requests only to the agent whose call caused them',
+      );
+    if (!s.relay)
+      throw refuse(`the request of the agent "${s.agent}" that caused it is no longer open`);
+    const why = s.relay.refusal(method, params);
+    if (why) throw refuse(why);
+    return s.relay.request({ method, params, server, signal: s.signal });
+  };
+}

@@ -1,0 +1,82 @@
+import type {
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server';
+import type { ClientRelay } from './relay.js';
+
+export type {
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+};
+
+/** Who asks, and how to reach them for a relay while the request is live. */
+export interface FeatureContext {
+  agent: string;
+  signal: AbortSignal;
+  relay?: ClientRelay;
+}
+
+/** Something a source tells agents on its own: a log line, a changed resource, changed lists. */
+export type SourceNotice =
+  /** `agent`: sent on that agent's own upstream session, so it goes to that agent only. */
+  | { kind: 'log'; level: LoggingLevel; logger?: string; data: unknown; agent?: string }
+  | { kind: 'resource-updated'; uri: string; agent?: string }
+  | { kind: 'resources-changed' }
+  | { kind: 'prompts-changed' };
+
+/**
+ * Everything MCP carries besides tools (issue 14): a source offers what it
+ * has; every method is optional. Names and URIs are the source's own; the
+ * FeatureCatalog namespaces them.
+ */
+export interface FeatureSource {
+  resources?(): readonly Resource[];
+  resourceTemplates?(): readonly ResourceTemplate[];
+  prompts?(): readonly Prompt[];
+  readResource?(uri: string, ctx: FeatureContext): Promise<ReadResourceResult>;
+  getPrompt?(
+    name: string,
+    args: Record<string, string> | undefined,
+    ctx: FeatureContext,
+  ): Promise<GetPromptResult>;
+  complete?(params: CompleteRequestParams, ctx: FeatureContext): Promise<CompleteResult>;
+  /** The most verbose level this agent's sessions asked for (null: none asked). */
+  setLogLevel?(agent: string, level: LoggingLevel | null): Promise<void>;
+  /** The source URIs this agent's sessions are subscribed to. */
+  setSubscriptions?(agent: string, uris: ReadonlySet<string>): Promise<void>;
+  /** The agent's last Airlock session ended: close what the source keeps for it. */
+  releaseAgent?(agent: string): Promise<void>;
+  /**
+   * How to reach an agent for a server→client request that arrives on its
+   * own upstream session outside any call (e.g. roots/list right after connect).
+   */
+  setSessionRelays?(lookup: (agent: string) => ClientRelay | undefined): void;
+  onNotice?(listener: (n: SourceNotice) => void): () => void;
+}
+
+export const LOG_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
+export function levelRank(level: LoggingLevel): number {
+  return LOG_LEVELS.indexOf(level);
+}

@@ -1,0 +1,62 @@
+/**
+ * Server→client requests (sampling, elicitation, roots) that an upstream
+ * makes while serving one agent's call, relayed to that agent and no other
+ * (issue 14, "Server→client requests relayed"). The gateway builds one relay
+ * per agent request; sources only see this interface.
+ */
+export type RelayMethod = 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
+
+export const RELAY_METHODS: readonly RelayMethod[] = [
+  'sampling/createMessage',
+  'elicitation/create',
+  'roots/list',
+];
+
+export interface RelayRequest {
+  method: RelayMethod;
+  params: Record<string, unknown>;
+  /** The server that asked, for the activity log and the refusal text. */
+  server: string;
+  signal?: AbortSignal;
+}
+
+export interface ClientRelay {
+  readonly agent: string;
+  /**
+   * Null when the agent declared what this request needs (the capability and,
+   * for elicitation, the mode); otherwise why not, in words the upstream's
+   * user can act on.
+   */
+  refusal(method: RelayMethod, params: Record<string, unknown>): string | null;
+  /** Sends the request to the agent and resolves with its answer (recorded in Activity). */
+  request(req: RelayRequest): Promise<Record<string, unknown>>;
+}
+
+/** What an agent declared in `initialize` (2025) or per request (2026), reduced to what relays need. */
+export interface RelayCapabilities {
+  sampling?: unknown;
+  elicitation?: { form?: unknown; url?: unknown } & Record<string, unknown>;
+  roots?: unknown;
+}
+
+/** Why an agent with these capabilities cannot take this request, or null. */
+export function capabilityRefusal(
+  caps: RelayCapabilities | undefined,
+  method: RelayMethod,
+  params: Record<string, unknown>,
+  agent: string,
+): string | null {
+  const who = `the agent "${agent}" connected through Airlock`;
+  if (method === 'sampling/createMessage')
+    return caps?.sampling ? null : `${who} did not declare the sampling capability`;
+  if (method === 'roots/list')
+    return caps?.roots ? null : `${who} did not declare the roots capability`;
+  const e = caps?.elicitation;
+  if (!e) return `${who} did not declare the elicitation capability`;
+  const mode = params.mode === 'url' ? 'url' : 'form';
+  // An empty `elicitation: {}` means form only (MCP 2025-11-25, client capabilities).
+  const hasForm = e.form !== undefined || (e.url === undefined && Object.keys(e).length === 0);
+  if (mode === 'url' && e.url === undefined) return `${who} did not declare URL-mode elicitation`;
+  if (mode === 'form' && !hasForm) return `${who} did not declare form-mode elicitation`;
+  return null;
+}
