@@ -251,6 +251,7 @@ export class App {
       agentTools: (agent) => this.agents.get(agent)?.tools,
       resourcesChanged: () => this.mcp?.resourcesChanged(),
       promptsChanged: () => this.mcp?.promptsChanged(),
+      provenance,
     });
     // Loaded by the first /mcp request, with the MCP server SDK (issue 20; lazy-mcp.ts).
     const maxBodyBytes = settings.get().limits.maxBodyBytes;
