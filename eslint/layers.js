@@ -13,7 +13,7 @@ export const LAYERS = [
   {
     name: 'services',
     rank: 2,
-    match: /^main\/(tools|store|approvals|agents|gateway|remote|google|clients)\//,
+    match: /^main\/(tools|store|approvals|agents|gateway|remote|google|clients|provenance)\//,
   },
   { name: 'app', rank: 3, match: /^main\/app\// },
   { name: 'entry', rank: 4, match: /^main\/(cli|shell)\/|^main\/(cli|index)\.[jt]s$/ },

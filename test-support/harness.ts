@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { App, type Started } from '../main/app/app.js';
+import { App, type AppOptions, type Started } from '../main/app/app.js';
 import { Logger } from '../main/platform/log.js';
 import type {
   ToolSource,
@@ -34,6 +34,8 @@ export async function startTestApp(
     settings?: Record<string, unknown>;
     vault?: Vault;
     dataDir?: string;
+    /** More App options (test hooks such as ownAddresses). */
+    app?: Partial<AppOptions>;
   } = {},
 ): Promise<TestApp> {
   const dataDir = opts.dataDir ?? tempDir();
@@ -45,6 +47,7 @@ export async function startTestApp(
     vault,
     sources: opts.sources ?? [],
     logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false }),
+    ...opts.app,
   });
   const started = await app.start();
   const existing = app.agents.get('test');

@@ -32,6 +32,8 @@ export interface ActivityView {
   grantId?: string;
   /** For errors: the upstream's own error text. */
   detail?: string;
+  /** Set when Airlock flagged the call (issue 22): the finding in a sentence. */
+  taint?: string;
   /** Grant events have their own rows: `grant.created`, `grant.revoked`. */
   event?: 'call' | 'grant.created' | 'grant.revoked';
 }

@@ -52,6 +52,33 @@ export interface ApprovalView {
   /** How the request was decided, once it was. */
   decisionKind?: DecisionKind;
   grantId?: string;
+  /**
+   * Set when the call carries a stranger's destination or the user's private data out (issue 22,
+   * docs/provenance.md). A flagged call always asks, whatever the policy or grant.
+   */
+  taint?: TaintView;
+}
+
+/** Why Airlock flagged a call: what in its arguments came from where (docs/provenance.md). */
+export interface TaintView {
+  /** The findings in plain sentences, for a card or a notification. */
+  summary: string;
+  findings: {
+    rule: 'untrusted-destination' | 'private-data-out';
+    /** The address, link or destination in the arguments that matched. */
+    value: string;
+    text: string;
+    /** Where it came from: the messages or results this agent received. */
+    evidence: {
+      label: string;
+      kind: 'mail' | 'remote' | 'web' | 'local';
+      tool: string;
+      ref?: string;
+      from?: string[];
+      /** ISO time the agent received it. */
+      at: string;
+    }[];
+  }[];
 }
 
 export type DecisionKind = 'once' | 'grant' | 'edited' | 'denied' | 'expired' | 'withdrawn';
@@ -70,6 +97,11 @@ export interface GrantSpec {
   constraint?: GrantConstraint;
   /** Required: a grant makes a tool with side effects run without asking (CONFIRM_REQUIRED otherwise). */
   confirm?: boolean;
+  /**
+   * Also run calls Airlock flags as carrying a stranger's destination or the user's private data
+   * out (issue 22). Off unless the user opts in explicitly.
+   */
+  includeTainted?: boolean;
 }
 
 export type Decision =
@@ -96,6 +128,8 @@ export interface GrantView {
   active: boolean;
   /** Why it is inactive, in words. */
   inactiveReason?: string;
+  /** The user opted this grant into flagged calls (issue 22). */
+  includeTainted?: boolean;
 }
 
 export interface ApprovalsApi {

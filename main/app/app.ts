@@ -7,6 +7,9 @@ import { LooseningGate } from '../gateway/loosening-gate.js';
 import { GrantService } from '../approvals/grants.js';
 import { toolInfoOf } from '../approvals/tool-info.js';
 import { GrantStore } from '../store/grant-store.js';
+import { KnownParties } from '../provenance/known-parties.js';
+import { ProvenanceService } from '../provenance/provenance-service.js';
+import { KnownPartyStore } from '../store/known-party-store.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
 import { ControlSocket, controlSocketPath } from '../gateway/control-socket.js';
 import { Gateway } from '../gateway/http-server.js';
@@ -62,6 +65,8 @@ export interface AppOptions {
   google?: GoogleHooks;
   /** Test hook: where the MCP clients' config files are (a temp home); default: this user's. */
   clientsEnv?: ClientsEnv;
+  /** Test hook: the user's own addresses, as connected Google accounts would give them (issue 22). */
+  ownAddresses?: string[];
   /**
    * Where loosening asked for from outside confirms (issue 17.7): 'window' when the
    * desktop shell runs (only IPC confirms), 'page' headless (Airlock's own page). Default 'page'.
@@ -173,6 +178,7 @@ export class App {
     this.agents = new AgentService(settings, this.vault, logger);
     await this.agents.load();
 
+    const provenance = this.startProvenance(this.db);
     let mcpUrl = '';
     const approvalStore = new ApprovalStore(this.db);
     const budgets = new AgentBudgets();
@@ -234,6 +240,7 @@ export class App {
       events,
       logger,
       baseUrl: () => (mcpUrl ? new URL(mcpUrl).origin : ''),
+      provenance,
       ...(this.options.approvalLink ? { approvalLink: this.options.approvalLink } : {}),
     });
     const features = new FeatureHub({
@@ -245,6 +252,7 @@ export class App {
       agentTools: (agent) => this.agents.get(agent)?.tools,
       resourcesChanged: () => this.mcp?.resourcesChanged(),
       promptsChanged: () => this.mcp?.promptsChanged(),
+      provenance,
     });
     // Loaded by the first /mcp request, with the MCP server SDK (issue 20; lazy-mcp.ts).
     const maxBodyBytes = settings.get().limits.maxBodyBytes;
@@ -326,6 +334,7 @@ export class App {
       this.agents.onRevoked((name) => {
         approvals.withdrawAgent(name);
         mcp.closeSessionsOf(name);
+        provenance.forget(name);
       }),
     );
 
@@ -442,6 +451,33 @@ export class App {
   }
 
   /** The CLI's keychain-free way in (issue 19); without it the CLI falls back to HTTP + token. */
+  /**
+   * The taint check (issue 22, docs/provenance.md): the user's circle is their Google accounts
+   * (and organisation domain) plus every destination they approved a call to, kept in the
+   * database; approvals the user gives teach it.
+   */
+  private startProvenance(db: Db): ProvenanceService {
+    const store = new KnownPartyStore(db);
+    const known = new KnownParties((kind, value) => store.add(kind, value));
+    for (const k of store.all()) known.seed(k.kind, k.value);
+    const provenance = new ProvenanceService({ known });
+    const own = () => {
+      for (const a of this.google.accounts.accounts()) known.addOwnAccount(a.email);
+      for (const a of this.options.ownAddresses ?? []) known.addOwnAccount(a);
+    };
+    own();
+    this.offs.push(this.google.accounts.onChange(own));
+    this.offs.push(
+      this.events.subscribe((e) => {
+        // Learned once the user said yes (learning twice is a no-op).
+        if (e.type !== 'approval.updated' || e.approval.state === 'pending') return;
+        if (e.approval.decisionKind !== 'once' && e.approval.decisionKind !== 'edited') return;
+        provenance.learnFrom(e.approval.editedArguments ?? e.approval.arguments);
+      }),
+    );
+    return provenance;
+  }
+
   private async startControlSocket(controlToken: string): Promise<string | null> {
     const socket = new ControlSocket({
       api: this.control,

@@ -10,7 +10,8 @@ import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 import { capText } from '../tools/result-shaping.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { CallOptions, CallToolResult, ToolCallContext } from '../tools/types.js';
-import { errorResult } from '../tools/types.js';
+import { errorResult, isReadOnly } from '../tools/types.js';
+import { PROVENANCE_META_KEY, type ProvenanceService } from '../provenance/provenance-service.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { AgentToolCalls } from '../gateway/mcp-endpoint.js';
 import type { Logger } from '../platform/log.js';
@@ -30,6 +31,8 @@ export interface CallPipelineDeps {
   validator: SchemaWorkerPool;
   events: CoreEvents;
   logger: Logger;
+  /** The taint check (issue 22); absent in tests that do not need it. */
+  provenance?: ProvenanceService;
   /** The gateway's base URL once it listens (for approval links), or '' before. */
   baseUrl?: () => string;
   /** Overrides the web page link (the desktop app's deep link). */
@@ -135,7 +138,18 @@ export class CallPipeline implements AgentToolCalls {
       return result;
     }
 
-    if (policy.approval === 'auto') {
+    // Issue 22: does the call carry a stranger's destination, or the user's private data out?
+    // A flagged call always asks, whatever the policy, unless a grant was opted into them.
+    const taint =
+      this.deps.provenance?.check(agent, {
+        tool: entry.name,
+        sourceKind: entry.source.kind,
+        sourceLabel: entry.source.label,
+        readOnly: isReadOnly(entry.def),
+        args: record,
+      }) ?? null;
+
+    if (policy.approval === 'auto' && !taint) {
       const result = await this.execute(entry, record, {
         agent,
         signal: opts.signal,
@@ -148,7 +162,7 @@ export class CallPipeline implements AgentToolCalls {
 
     // A standing grant the user made for this agent, tool and (optionally) these arguments.
     const grant = this.deps.grants.match(agent, entry.key, record);
-    if (grant) {
+    if (grant && (!taint || grant.includeTainted)) {
       const result = await this.execute(entry, record, {
         agent,
         signal: opts.signal,
@@ -164,6 +178,7 @@ export class CallPipeline implements AgentToolCalls {
       tool: entry.name,
       args: record,
       effect: () => this.effectOf(entry, record),
+      ...(taint ? { taint } : {}),
       signal: opts.signal,
       progress: opts.progress,
       ...(opts.noWait ? { noWait: true } : {}),
@@ -193,7 +208,16 @@ export class CallPipeline implements AgentToolCalls {
         `${entry.name} failed: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
-    return capText(result, this.deps.settings.get().limits.resultChars);
+    const shaped = capText(result, this.deps.settings.get().limits.resultChars);
+    // What the agent now has read: indexed off the answer path (docs/provenance.md).
+    this.deps.provenance?.observe({
+      agent: ctx.agent,
+      tool: entry.name,
+      sourceKind: entry.source.kind,
+      sourceLabel: entry.source.label,
+      result: shaped,
+    });
+    return withoutProvenance(shaped);
   }
 
   /**
@@ -257,6 +281,15 @@ export class CallPipeline implements AgentToolCalls {
 }
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
+
+/** A source's description of its result is for Airlock, not the agent (it repeats the text). */
+function withoutProvenance(result: CallToolResult): CallToolResult {
+  const meta = result._meta as Record<string, unknown> | undefined;
+  if (!meta || !(PROVENANCE_META_KEY in meta)) return result;
+  const { [PROVENANCE_META_KEY]: _described, ...rest } = meta;
+  const { _meta: _old, ...plain } = result;
+  return Object.keys(rest).length ? { ...plain, _meta: rest } : plain;
+}
 
 export function toMcpTool(entry: ToolEntry): Tool {
   const def = entry.def;

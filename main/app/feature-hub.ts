@@ -21,7 +21,8 @@ import {
 } from '../tools/features.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { RelayMethod } from '../tools/relay.js';
-import type { ToolSource } from '../tools/types.js';
+import type { CallToolResult, ToolSource } from '../tools/types.js';
+import type { ProvenanceService } from '../provenance/provenance-service.js';
 import { invalidParams } from '../tools/protocol-runtime.js';
 import { ReadActivity } from './read-activity.js';
 import { capReadResult } from './read-shaping.js';
@@ -37,6 +38,8 @@ export interface FeatureHubDeps {
   /** The gateway's list_changed fan-out. */
   resourcesChanged: () => void;
   promptsChanged: () => void;
+  /** The taint check learns what the agent read (issue 22): a resource or prompt is content too. */
+  provenance?: ProvenanceService;
 }
 
 interface Session {
@@ -117,9 +120,27 @@ export class FeatureHub implements AgentFeatures {
         const contents = asked
           ? r.contents.map((c) => ({ ...c, uri: publicUri(target.source, c.uri) }))
           : r.contents;
-        return capReadResult({ ...r, contents }, this.d.settings.get().limits.resultChars);
+        const capped = capReadResult({ ...r, contents }, this.d.settings.get().limits.resultChars);
+        this.observe(agent, target.source, `resources/read ${uri}`, {
+          content: capped.contents.flatMap((c) =>
+            'text' in c && typeof c.text === 'string'
+              ? [{ type: 'text' as const, text: c.text }]
+              : [],
+          ),
+        });
+        return capped;
       },
     );
+  }
+
+  private observe(agent: string, source: ToolSource, what: string, result: CallToolResult): void {
+    this.d.provenance?.observe({
+      agent,
+      tool: what,
+      sourceKind: source.kind,
+      sourceLabel: source.label,
+      result,
+    });
   }
 
   async getPrompt(
@@ -133,8 +154,20 @@ export class FeatureHub implements AgentFeatures {
     const entry = this.catalog.prompt(name);
     if (!entry?.source.getPrompt || !this.allowed(agent, entry.source))
       throw invalidParams(`Unknown prompt: ${name}`);
-    return this.activity.recorded(agent, `${entry.source.label}: prompts/get`, name, started, () =>
-      entry.source.getPrompt!(entry.prompt.name, args, ctx),
+    return this.activity.recorded(
+      agent,
+      `${entry.source.label}: prompts/get`,
+      name,
+      started,
+      async () => {
+        const p = await entry.source.getPrompt!(entry.prompt.name, args, ctx);
+        this.observe(agent, entry.source, `prompts/get ${name}`, {
+          content: p.messages.flatMap((m) =>
+            m.content.type === 'text' ? [{ type: 'text' as const, text: m.content.text }] : [],
+          ),
+        });
+        return p;
+      },
     );
   }
 

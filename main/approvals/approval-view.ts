@@ -50,5 +50,6 @@ export function approvalView(
     ...(!agentWaiting && row.agentLeftAt ? { agentLeftAt: iso(row.agentLeftAt) } : {}),
     ...(row.decisionKind ? { decisionKind: row.decisionKind } : {}),
     ...(row.grantId ? { grantId: row.grantId } : {}),
+    ...(row.taint ? { taint: row.taint } : {}),
   };
 }

@@ -49,6 +49,7 @@ export async function acceptDecision(
     ...(decision.hours !== undefined ? { hours: decision.hours } : {}),
     ...(decision.until !== undefined ? { until: decision.until } : {}),
     ...(decision.constraint !== undefined ? { constraint: decision.constraint } : {}),
+    ...(decision.includeTainted === true ? { includeTainted: true } : {}),
     approvalId: row.id,
   });
   return { edited: null, kind: 'grant', grantId: grant.id };

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { ActivityView, ApprovalView, Decision } from '../../common/contract/index.js';
+import type {
+  ActivityView,
+  ApprovalView,
+  Decision,
+  TaintView,
+} from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { ActivityLog, ActivityPatch } from '../store/activity.js';
@@ -58,6 +63,8 @@ export interface AskRequest {
   args: Record<string, unknown>;
   /** The tool's statement of effect; only asked for when a new request is created. */
   effect: () => Promise<string>;
+  /** Why the taint check flagged the call (issue 22), shown on the card and kept in Activity. */
+  taint?: TaintView | null;
   signal: AbortSignal;
   progress?: ToolCallContext['progress'];
   /** Answer at once with "waiting" instead of blocking (URL elicitation, issue 16 item 1). */
@@ -153,6 +160,7 @@ export class ApprovalEngine {
       grantId: null,
       agentLeftAt: null,
       startedAt: null,
+      taint: req.taint ?? null,
     };
     this.deps.store.insert(row);
     this.deps.activity.addNow({
@@ -163,6 +171,7 @@ export class ApprovalEngine {
       durationMs: 0,
       argsDigest: argsDigest(req.args),
       approvalId: row.id,
+      ...(req.taint ? { taint: req.taint.summary } : {}),
     });
     return row;
   }

@@ -27,6 +27,7 @@ export interface NewGrant {
   until?: string;
   constraint?: unknown;
   approvalId?: string;
+  includeTainted?: boolean;
 }
 
 const MAX_HOURS = 24 * 365;
@@ -75,6 +76,7 @@ export class GrantService {
       uses: 0,
       lastUsedAt: null,
       revokedAt: null,
+      includeTainted: g.includeTainted === true,
     };
     this.deps.store.insert(row);
     this.deps.activity.addNow({
@@ -168,6 +170,7 @@ export class GrantService {
       ...(g.revokedAt !== null ? { revokedAt: iso(g.revokedAt) } : {}),
       active: inactiveReason === undefined,
       ...(inactiveReason ? { inactiveReason } : {}),
+      ...(g.includeTainted ? { includeTainted: true } : {}),
     };
   }
 }

@@ -24,6 +24,7 @@ interface Row {
   grant_id: string | null;
   event: ActivityView['event'] | null;
   detail: string | null;
+  taint: string | null;
 }
 
 export interface ActivityLogOptions {
@@ -66,8 +67,8 @@ export class ActivityLog {
   ) {
     this.flushMs = options.flushMs ?? 50;
     this.insertStmt = db.prepare(
-      `INSERT INTO activity (at, agent, tool, decision, outcome, duration_ms, wait_ms, args_digest, approval_id, decision_kind, grant_id, event, detail)
-       VALUES (@at, @agent, @tool, @decision, @outcome, @durationMs, @waitMs, @argsDigest, @approvalId, @decisionKind, @grantId, @event, @detail)`,
+      `INSERT INTO activity (at, agent, tool, decision, outcome, duration_ms, wait_ms, args_digest, approval_id, decision_kind, grant_id, event, detail, taint)
+       VALUES (@at, @agent, @tool, @decision, @outcome, @durationMs, @waitMs, @argsDigest, @approvalId, @decisionKind, @grantId, @event, @detail, @taint)`,
     );
   }
 
@@ -161,6 +162,7 @@ export class ActivityLog {
       grantId: entry.grantId ?? null,
       event: entry.event ?? null,
       detail: entry.detail?.slice(0, 500) ?? null,
+      taint: entry.taint?.slice(0, 1000) ?? null,
     };
     const info = this.insertStmt.run(row);
     return { ...entry, at, id: Number(info.lastInsertRowid), durationMs: row.durationMs };
@@ -183,5 +185,6 @@ function toView(r: Row): ActivityView {
     ...(r.grant_id ? { grantId: r.grant_id } : {}),
     ...(r.event ? { event: r.event } : {}),
     ...(r.detail ? { detail: r.detail } : {}),
+    ...(r.taint ? { taint: r.taint } : {}),
   };
 }

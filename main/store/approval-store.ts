@@ -1,4 +1,4 @@
-import type { ApprovalState, DecisionKind } from '../../common/contract/index.js';
+import type { ApprovalState, DecisionKind, TaintView } from '../../common/contract/index.js';
 import type { CallToolResult } from '../tools/types.js';
 import type { Db } from './db.js';
 
@@ -24,6 +24,8 @@ export interface ApprovalRow {
   agentLeftAt: number | null;
   /** When the approved call started running (run time is measured from here). */
   startedAt: number | null;
+  /** Why Airlock flagged the call (issue 22); null when it did not. */
+  taint: TaintView | null;
 }
 
 type Mutable =
@@ -54,6 +56,7 @@ interface RawRow {
   result_json: string | null;
   decision_kind: DecisionKind | null;
   grant_id: string | null;
+  taint_json: string | null;
   agent_left_at: number | null;
   started_at: number | null;
 }
@@ -72,8 +75,8 @@ export class ApprovalStore {
   insert(row: Omit<ApprovalRow, Mutable | 'agentLeftAt'>): void {
     this.db
       .prepare(
-        `INSERT INTO approvals (id, call_key, agent, tool_key, tool, args_json, effect, state, created_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO approvals (id, call_key, agent, tool_key, tool, args_json, effect, state, created_at, expires_at, taint_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         row.id,
@@ -86,6 +89,7 @@ export class ApprovalStore {
         row.state,
         row.createdAt,
         row.expiresAt,
+        row.taint ? JSON.stringify(row.taint) : null,
       );
   }
 
@@ -216,5 +220,6 @@ function fromRaw(r: RawRow): ApprovalRow {
     grantId: r.grant_id,
     agentLeftAt: r.agent_left_at,
     startedAt: r.started_at,
+    taint: r.taint_json ? (JSON.parse(r.taint_json) as TaintView) : null,
   };
 }

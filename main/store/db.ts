@@ -64,6 +64,16 @@ const MIGRATIONS: string[] = [
    ALTER TABLE activity ADD COLUMN grant_id TEXT;
    ALTER TABLE activity ADD COLUMN event TEXT;
    CREATE INDEX activity_approval ON activity(approval_id);`,
+  // Issue 22: why a call was flagged (its provenance), and grants opted into flagged calls.
+  `ALTER TABLE approvals ADD COLUMN taint_json TEXT;
+   ALTER TABLE activity ADD COLUMN taint TEXT;
+   ALTER TABLE grants ADD COLUMN include_tainted INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE known_parties (
+     kind TEXT NOT NULL,
+     value TEXT NOT NULL,
+     learned_at INTEGER NOT NULL,
+     PRIMARY KEY (kind, value)
+   );`,
 ];
 
 export function openDatabase(path: string): Db {

@@ -15,6 +15,8 @@ export interface GrantRow {
   uses: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
+  /** Also covers calls flagged by the taint check (issue 22); off unless the user opted in. */
+  includeTainted: boolean;
 }
 
 interface Raw {
@@ -30,6 +32,7 @@ interface Raw {
   uses_count?: number;
   last_used: string | null;
   revoked_at: number | null;
+  include_tainted: number;
 }
 
 /**
@@ -48,8 +51,8 @@ export class GrantStore {
   insert(g: Omit<GrantRow, 'uses' | 'lastUsedAt' | 'revokedAt'>): void {
     this.db
       .prepare(
-        `INSERT INTO grants (id, agent, tool_key, tool, created_at, expires_at, constraint_json, policy_fingerprint, approval_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO grants (id, agent, tool_key, tool, created_at, expires_at, constraint_json, policy_fingerprint, approval_id, include_tainted)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         g.id,
@@ -61,6 +64,7 @@ export class GrantStore {
         g.constraint ? JSON.stringify(g.constraint) : null,
         g.fingerprint,
         g.approvalId,
+        g.includeTainted ? 1 : 0,
       );
   }
 
@@ -119,5 +123,6 @@ function fromRaw(r: Raw): GrantRow {
     uses: r.uses_count ?? 0,
     lastUsedAt: r.last_used ? Date.parse(r.last_used) : null,
     revokedAt: r.revoked_at,
+    includeTainted: r.include_tainted === 1,
   };
 }

@@ -2,6 +2,7 @@ import type { gmail_v1 } from '@googleapis/gmail';
 import type { CallToolResult } from '../../tools/types.js';
 import { formatBytes, pageNote, pageOf, stripQuotedReply } from '../content/text.js';
 import { BadInput } from './compose.js';
+import { mailItem, provenanceMeta, type MailProvenance } from './provenance.js';
 import { int, str, type GmailCallContext } from './context.js';
 import {
   attachmentsOf,
@@ -106,7 +107,21 @@ export async function readMessage(
   );
   const note = pageNote(page, 'gmail_read');
   if (note) lines.push(note);
-  return { content: [{ type: 'text', text: lines.join('\n') }] };
+  const text = lines.join('\n');
+  return {
+    content: [{ type: 'text', text }],
+    _meta: provenanceMeta([
+      mailItem(
+        m.id ?? id,
+        {
+          from: header(payload, 'from'),
+          replyTo: header(payload, 'reply-to'),
+          subject: header(payload, 'subject'),
+        },
+        text,
+      ),
+    ]),
+  };
 }
 
 /** gmail_read_thread: the conversation oldest first, quoted history trimmed, paged as one text. */
@@ -121,6 +136,7 @@ export async function readThread(
   );
   const messages = t.messages ?? [];
   const parts: string[] = [];
+  const items: MailProvenance[] = [];
   for (const [i, m] of messages.entries()) {
     remember(ctx, m);
     const payload = m.payload ?? undefined;
@@ -133,13 +149,24 @@ export async function readThread(
       ),
       attachmentLine(attachmentsOf(payload)),
     ].filter(Boolean);
-    parts.push(
-      [
-        ...head,
-        '',
-        trimmed.text || '(empty)',
-        ...(trimmed.stripped ? ['[quoted earlier messages hidden]'] : []),
-      ].join('\n'),
+    const part = [
+      ...head,
+      '',
+      trimmed.text || '(empty)',
+      ...(trimmed.stripped ? ['[quoted earlier messages hidden]'] : []),
+    ].join('\n');
+    parts.push(part);
+    items.push(
+      mailItem(
+        m.id ?? '',
+        {
+          from: header(payload, 'from'),
+          replyTo: header(payload, 'reply-to'),
+          subject:
+            header(payload, 'subject') ?? header(messages[0]?.payload ?? undefined, 'subject'),
+        },
+        part,
+      ),
     );
   }
   const doc = parts.join('\n\n');
@@ -155,5 +182,5 @@ export async function readThread(
   ];
   const note = pageNote(page, 'gmail_read_thread');
   if (note) lines.push(note);
-  return { content: [{ type: 'text', text: lines.join('\n') }] };
+  return { content: [{ type: 'text', text: lines.join('\n') }], _meta: provenanceMeta(items) };
 }

@@ -3,6 +3,7 @@ import { decodeEntities } from '../content/text.js';
 import type { CallToolResult } from '../../tools/types.js';
 import { int, str, type GmailCallContext } from './context.js';
 import { attachmentsOf, header, type Part } from './payload.js';
+import { mailItem, provenanceMeta } from './provenance.js';
 
 export const SEARCH_DEFAULT = 20;
 export const SEARCH_MAX = 50;
@@ -74,6 +75,19 @@ export async function search(
     content: [
       { type: 'text', text: render(ctx, query, hits, labelNames, list.nextPageToken ?? undefined) },
     ],
+    _meta: provenanceMeta(
+      hits.flatMap((h) =>
+        'error' in h
+          ? []
+          : [
+              mailItem(
+                h.id,
+                { from: h.from, subject: h.subject },
+                `${h.subject}\nFrom: ${h.from}\nTo: ${h.to}\n${h.snippet}`,
+              ),
+            ],
+      ),
+    ),
   };
 }
 

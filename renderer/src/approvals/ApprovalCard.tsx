@@ -13,6 +13,7 @@ import { formatClock, formatLeft } from '../lib/time';
 import { ArgumentsView } from './ArgumentsView';
 import { ClippedText } from './Revealed';
 import { Headline, RiskBadge, ServerClaims, WaitingLine } from './CardFacts';
+import { TaintWarning } from './TaintWarning';
 import { EditForm } from './EditForm';
 import { GrantDialog } from './GrantDialog';
 import { parseEffect } from './summary';
@@ -206,6 +207,7 @@ export function ApprovalCard(props: Props) {
         {/* A source may quote the arguments in its sentence: clipped like them. */}
         <ClippedText text={headline} />
       </div>
+      <TaintWarning approval={approval} />
       <WaitingLine approval={approval} />
       <ServerClaims approval={approval} />
       <SummaryView approval={approval} />

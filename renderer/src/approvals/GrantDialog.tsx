@@ -23,6 +23,7 @@ export function GrantDialog({ approval, open, busy, error, onConfirm, onCancel }
   const options = constraintOptions(approval.arguments);
   const [duration, setDuration] = useState(0);
   const [scope, setScope] = useState(-1);
+  const [tainted, setTainted] = useState(false);
   const risky = approval.risk !== 'read-only';
   const what =
     approval.risk === 'destructive'
@@ -45,6 +46,7 @@ export function GrantDialog({ approval, open, busy, error, onConfirm, onCancel }
           confirm: true,
           ...(DURATIONS[duration]?.hours ? { hours: DURATIONS[duration]!.hours } : {}),
           ...(scope >= 0 && options[scope] ? { constraint: options[scope]!.constraint } : {}),
+          ...(tainted ? { includeTainted: true } : {}),
         })
       }
     >
@@ -84,6 +86,19 @@ export function GrantDialog({ approval, open, busy, error, onConfirm, onCancel }
             </option>
           ))}
         </select>
+      </div>
+      <div className="field checkbox">
+        <input
+          id={`${id}-t`}
+          type="checkbox"
+          checked={tainted}
+          onChange={(e) => setTainted(e.target.checked)}
+          data-testid="grant-include-tainted"
+        />
+        <label htmlFor={`${id}-t`}>
+          Also for calls Airlock flags (a stranger&apos;s address, or your private data going
+          somewhere new). Not recommended: flagged calls are how injected instructions get out.
+        </label>
       </div>
     </ConfirmDialog>
   );

@@ -40,6 +40,8 @@ export function ActivityDetail({ item }: { item: ActivityView }) {
   ];
   if (item.waitMs !== undefined) rows.push(['Waited for you', formatDuration(item.waitMs)]);
   if (item.grantId) rows.push(['Grant', item.grantId]);
+  // Issue 22: why Airlock flagged the call, kept with the call.
+  if (item.taint) rows.push(['Flagged', revealPlain(item.taint)]);
   if (item.argsDigest) rows.push(['Arguments digest', item.argsDigest]);
   // Error text comes from the upstream server: shown as its words, with hidden characters named.
   if (item.detail)

@@ -207,6 +207,16 @@ export function ActivityPage() {
                     >
                       {decisionText(a)}
                     </span>
+                    {a.taint && (
+                      <span
+                        className="badge tag destructive"
+                        title={a.taint}
+                        data-testid="activity-flagged"
+                      >
+                        {' '}
+                        Flagged
+                      </span>
+                    )}
                   </td>
                   <td>
                     <span className={`badge outcome-${a.outcome}`} data-testid="activity-outcome">

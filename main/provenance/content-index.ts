@@ -1,0 +1,172 @@
+import { extractValues, shingles, type SignificantValue } from './values.js';
+
+/**
+ * What one agent received through Airlock, indexed for the taint check
+ * (issue 22): which values and which phrases came from which content.
+ *
+ * Bounded in memory and time. Keys live in two generations: new keys go to
+ * `current`; when it holds more than the budget (or is older than half the
+ * time-to-live) it becomes `previous` and the old `previous` is dropped
+ * whole. So memory never exceeds two generations' budget, no entry is
+ * walked to expire it, and anything read within the last TTL/2 is always
+ * still there. Items older than the TTL are ignored at lookup.
+ */
+
+export interface ContentItem {
+  id: number;
+  /** What it was, for the card: "a message from unknown@evil.example (\"Invoices\")". */
+  label: string;
+  kind: 'mail' | 'remote' | 'web' | 'local';
+  /** Message id, server name, URL: what the user can open. */
+  ref?: string;
+  /** The sender of a message (From / Reply-To), lower-case. */
+  from?: string[];
+  /** A stranger's words (mail from outside the user's circle, a third-party server's result). */
+  untrusted: boolean;
+  /** The user's private data (their mail, their calendar). */
+  private: boolean;
+  /** Public tool name that returned it. */
+  tool: string;
+  at: number;
+}
+
+export interface IndexLimits {
+  /** Distinct values + phrase hashes per generation. */
+  keysPerGeneration: number;
+  ttlMs: number;
+}
+
+export const DEFAULT_INDEX_LIMITS: IndexLimits = {
+  keysPerGeneration: 40_000,
+  ttlMs: 2 * 60 * 60 * 1000,
+};
+
+interface Generation {
+  values: Map<string, number[]>;
+  refs: Map<string, number>;
+  phrases: Map<number, number>;
+  items: Map<number, ContentItem>;
+  keys: number;
+  startedAt: number;
+}
+
+const newGeneration = (now: number): Generation => ({
+  values: new Map(),
+  refs: new Map(),
+  phrases: new Map(),
+  items: new Map(),
+  keys: 0,
+  startedAt: now,
+});
+
+/** Items per value kept; the newest win (the card names a few, not all). */
+const ITEMS_PER_VALUE = 4;
+
+export class ContentIndex {
+  private current: Generation;
+  private previous: Generation;
+  private nextId = 1;
+
+  constructor(
+    private readonly limits: IndexLimits = DEFAULT_INDEX_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.current = newGeneration(now());
+    this.previous = newGeneration(now());
+  }
+
+  /** Indexes one piece of content the agent received. */
+  add(item: Omit<ContentItem, 'id' | 'at'>, text: string, at = this.now()): ContentItem {
+    const now = at;
+    this.maybeRotate(now);
+    const full: ContentItem = { ...item, id: this.nextId++, at: now };
+    const g = this.current;
+    g.items.set(full.id, full);
+    if (full.ref) g.refs.set(full.ref, full.id);
+    for (const v of extractValues(text)) this.addValue(g, v, full.id);
+    // Phrases matter for private content (it must not leave) and for untrusted content (its
+    // words must not become the user's); other content is not indexed by phrase.
+    if (full.private || full.untrusted) {
+      for (const h of shingles(text)) {
+        if (!g.phrases.has(h)) g.keys++;
+        g.phrases.set(h, full.id);
+      }
+    }
+    return full;
+  }
+
+  /** Content items (newest first) in which this value appeared, within the TTL. */
+  itemsWithValue(v: Pick<SignificantValue, 'kind' | 'value'>): ContentItem[] {
+    const key = `${v.kind}:${v.value}`;
+    const ids = [...(this.current.values.get(key) ?? []), ...(this.previous.values.get(key) ?? [])];
+    return this.live(ids);
+  }
+
+  /** The live item with this reference (message id, server name), if any. */
+  itemsWithRef(ref: string): ContentItem[] {
+    return this.live(
+      [this.current.refs.get(ref), this.previous.refs.get(ref)].filter(
+        (x): x is number => x !== undefined,
+      ),
+    );
+  }
+
+  /** Items that contain any of these phrase hashes, with how many each matched. */
+  itemsWithPhrases(hashes: number[]): Map<ContentItem, number> {
+    const counts = new Map<number, number>();
+    for (const h of hashes) {
+      const id = this.current.phrases.get(h) ?? this.previous.phrases.get(h);
+      if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    const out = new Map<ContentItem, number>();
+    for (const [id, n] of counts) {
+      const item = this.item(id);
+      if (item && this.fresh(item)) out.set(item, n);
+    }
+    return out;
+  }
+
+  /** Keys held now (both generations): what the memory bound is stated in. */
+  size(): number {
+    return this.current.keys + this.previous.keys;
+  }
+
+  private addValue(g: Generation, v: SignificantValue, id: number): void {
+    const key = `${v.kind}:${v.value}`;
+    let ids = g.values.get(key);
+    if (!ids) {
+      ids = [];
+      g.values.set(key, ids);
+      g.keys++;
+    }
+    if (ids[ids.length - 1] !== id) ids.push(id);
+    if (ids.length > ITEMS_PER_VALUE) ids.shift();
+  }
+
+  private item(id: number): ContentItem | undefined {
+    return this.current.items.get(id) ?? this.previous.items.get(id);
+  }
+
+  private fresh(item: ContentItem): boolean {
+    return this.now() - item.at <= this.limits.ttlMs;
+  }
+
+  private live(ids: number[]): ContentItem[] {
+    const seen = new Set<number>();
+    const out: ContentItem[] = [];
+    for (const id of ids.reverse()) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const item = this.item(id);
+      if (item && this.fresh(item)) out.push(item);
+    }
+    return out;
+  }
+
+  private maybeRotate(now: number): void {
+    const g = this.current;
+    if (g.keys < this.limits.keysPerGeneration && now - g.startedAt < this.limits.ttlMs / 2) return;
+    this.previous = g;
+    this.current = newGeneration(now);
+  }
+}
