@@ -1,6 +1,8 @@
 // `npm run bench`: the passthrough figures of issue 20 (scripts/bench-passthrough.mjs, short run:
 // about a minute on a shared 2-core machine) with the raw-proxy floor and every target marked
-// MET / MISSED. Needs a build (npm run build:main). Asserts nothing.
+// MET / MISSED; the Gmail search round trips with added latency (bench-gmail.mjs, issue 18); the
+// taint check's detection and false-flag rates, cost and memory (bench-taint.mjs, issue 22).
+// Needs a build (npm run build:main). Asserts nothing.
 //
 //   npm run bench                    passthrough bench, short run
 //   npm run bench -- --long          the issue's sizes (1,000 sequential, 20,000 calls for the heap)
@@ -29,7 +31,7 @@ const scripts = flags.includes('--all')
   ? all
   : only
     ? all.filter((f) => f.includes(only))
-    : ['bench-passthrough.mjs'];
+    : ['bench-passthrough.mjs', 'bench-gmail.mjs', 'bench-taint.mjs'];
 const passFlags = flags.filter((f) => f !== '--all');
 
 const keyring =
