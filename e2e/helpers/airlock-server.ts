@@ -85,6 +85,9 @@ function testEnv(p: Profile): NodeJS.ProcessEnv {
     AIRLOCK_TEST_SOURCE: TEST_SOURCE,
     AIRLOCK_TEST_COUNTER_FILE: p.counterFile,
     AIRLOCK_TEST_RELEASE_FILE: p.releaseFile,
+    // A home of its own: the Agents page reads the MCP apps' config files there (issue 15), so
+    // what this machine's user has installed never reaches a test or a screenshot.
+    HOME: `${p.dataDir}-home`,
   };
 }
 
