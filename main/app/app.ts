@@ -14,12 +14,10 @@ import { PolicyChanges } from '../gateway/policy-changes.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { pinAskingRemoteTools } from '../tools/hint-baseline.js';
-import { StatusSource } from '../tools/status-source.js';
 import { SelectedVault } from '../platform/vault/select.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { CallPipeline } from './call-pipeline.js';
-import { LazyMcpEndpoint } from './lazy-mcp.js';
-import { loadProtocolRuntime } from '../tools/protocol-runtime.js';
+import { lazyMcpEndpoint, type LazyMcpEndpoint } from './lazy-mcp.js';
 import { FeatureHub } from './feature-hub.js';
 import { ControlService } from './control-service.js';
 import { CoreEvents } from '../platform/events.js';
@@ -31,8 +29,6 @@ import { appVersion } from '../platform/version.js';
 import type { RemoteLoader } from '../remote/remote-loader.js';
 import type { RemoteManager } from '../remote/remote-manager.js';
 import { GoogleService } from '../google/google-service.js';
-import { createCalendarSource } from '../google/calendar/calendar-source.js';
-import { createGmailSource } from '../google/gmail/index.js';
 import type { AppOptions, Started } from './app-options.js';
 import { newApprovalEngine, newGrantService } from './approvals-wiring.js';
 import { loadClients } from './clients-wiring.js';
@@ -40,6 +36,7 @@ import { loadControlToken, newLooseningGate, startControlSocket } from './contro
 import { startProvenance } from './provenance-wiring.js';
 import { newRemoteLoader } from './remote-wiring.js';
 import { statusReport } from './status-report.js';
+import { addToolSources } from './tool-sources.js';
 
 export type { AppOptions, Started } from './app-options.js';
 export { readControlToken } from './control-access.js';
@@ -180,19 +177,13 @@ export class App {
     });
     // Loaded by the first /mcp request, with the MCP server SDK (issue 20; lazy-mcp.ts).
     const maxBodyBytes = settings.get().limits.maxBodyBytes;
-    this.mcp = new LazyMcpEndpoint(async () => {
-      const [{ McpEndpoint }] = await Promise.all([
-        import('../gateway/mcp-endpoint.js'),
-        loadProtocolRuntime(),
-      ]);
-      return new McpEndpoint({
-        pipeline,
-        features,
-        logger,
-        version: this.version,
-        maxBodyBytes,
-        budgets,
-      });
+    this.mcp = lazyMcpEndpoint({
+      pipeline,
+      features,
+      logger,
+      version: this.version,
+      maxBodyBytes,
+      budgets,
     });
     const mcp = this.mcp;
     const policyChanges = new PolicyChanges(events);
@@ -221,17 +212,9 @@ export class App {
     this.offs.push(
       registry.onToolsChanged(() => pinAskingRemoteTools(registry.entries(), settings)),
     );
-    registry.add(new StatusSource((agent) => statusReport(this, agent)));
-    // Google tools appear per connected account (an enum `account` argument) and follow account changes.
-    const extra = this.options.sources ?? [];
-    for (const builtin of [
-      createGmailSource(this.google.accounts),
-      createCalendarSource(this.google.accounts),
-    ]) {
-      // A test source with the same id stands in for the built-in one.
-      if (!extra.some((s) => s.id === builtin.id)) registry.add(builtin);
-    }
-    for (const source of extra) registry.add(source);
+    addToolSources(registry, this.google, this.options.sources ?? [], (agent) =>
+      statusReport(this, agent),
+    );
     if (settings.get().remotes.length > 0) await this.remoteLoaderFor().load();
     this.offs.push(registry.onToolsChanged(() => mcp.toolsChanged()));
     this.offs.push(events.subscribe((e) => e.type === 'tools.changed' && mcp.toolsChanged()));
