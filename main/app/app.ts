@@ -1,17 +1,9 @@
-import { homedir } from 'node:os';
 import type { ClientsApi } from '../../common/contract/index.js';
-import { AgentService, newToken } from '../agents/agent-service.js';
-import { clientsEnvFrom, type ClientsEnv } from '../clients/client-defs.js';
-import { ApprovalEngine } from '../approvals/engine.js';
-import { LooseningGate } from '../gateway/loosening-gate.js';
-import { GrantService } from '../approvals/grants.js';
-import { toolInfoOf } from '../approvals/tool-info.js';
-import { GrantStore } from '../store/grant-store.js';
-import { KnownParties } from '../provenance/known-parties.js';
-import { ProvenanceService } from '../provenance/provenance-service.js';
-import { KnownPartyStore } from '../store/known-party-store.js';
+import { AgentService } from '../agents/agent-service.js';
+import type { ApprovalEngine } from '../approvals/engine.js';
+import type { LooseningGate } from '../gateway/loosening-gate.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
-import { ControlSocket, controlSocketPath } from '../gateway/control-socket.js';
+import type { ControlSocket } from '../gateway/control-socket.js';
 import { Gateway } from '../gateway/http-server.js';
 import { DEFAULT_UI_DIR } from '../gateway/static-files.js';
 import { ActivityLog } from '../store/activity.js';
@@ -22,13 +14,10 @@ import { PolicyChanges } from '../gateway/policy-changes.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { pinAskingRemoteTools } from '../tools/hint-baseline.js';
-import { StatusSource } from '../tools/status-source.js';
-import type { CallToolResult, ToolSource } from '../tools/types.js';
-import { SelectedVault, type VaultChoice } from '../platform/vault/select.js';
+import { SelectedVault } from '../platform/vault/select.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { CallPipeline } from './call-pipeline.js';
-import { LazyMcpEndpoint } from './lazy-mcp.js';
-import { loadProtocolRuntime } from '../tools/protocol-runtime.js';
+import { lazyMcpEndpoint, type LazyMcpEndpoint } from './lazy-mcp.js';
 import { FeatureHub } from './feature-hub.js';
 import { ControlService } from './control-service.js';
 import { CoreEvents } from '../platform/events.js';
@@ -37,59 +26,20 @@ import { Logger } from '../platform/log.js';
 import { dataPaths, tightenDataDir, type DataPaths } from '../platform/paths.js';
 import { SettingsStore } from '../platform/settings.js';
 import { appVersion } from '../platform/version.js';
-import { policyFingerprint, resolvePolicy } from '../approvals/policy.js';
-import { RemoteLoader } from '../remote/remote-loader.js';
+import type { RemoteLoader } from '../remote/remote-loader.js';
 import type { RemoteManager } from '../remote/remote-manager.js';
-import type { RemoteTimings } from '../remote/remote-source.js';
-import { GoogleService, type GoogleHooks } from '../google/google-service.js';
-import { createCalendarSource } from '../google/calendar/calendar-source.js';
-import { createGmailSource } from '../google/gmail/index.js';
+import { GoogleService } from '../google/google-service.js';
+import type { AppOptions, Started } from './app-options.js';
+import { newApprovalEngine, newGrantService } from './approvals-wiring.js';
+import { loadClients } from './clients-wiring.js';
+import { loadControlToken, newLooseningGate, startControlSocket } from './control-access.js';
+import { startProvenance } from './provenance-wiring.js';
+import { newRemoteLoader } from './remote-wiring.js';
+import { statusReport } from './status-report.js';
+import { addToolSources } from './tool-sources.js';
 
-export interface AppOptions {
-  dataDir: string;
-  /** Overrides the port in settings; 0 picks a free port. */
-  port?: number;
-  /** Test hook: a vault other than the OS keychain. */
-  vault?: Vault;
-  /** `--vault keychain|file|auto` (issue 19); default AIRLOCK_VAULT, then auto. */
-  vaultChoice?: VaultChoice;
-  /** Test hook: extra tool sources. */
-  sources?: ToolSource[];
-  logger?: Logger;
-  uiDir?: string;
-  /** Test hook: shorter approval timings etc. are set through settings; this only skips the instance lock. */
-  skipLock?: boolean;
-  /** Test hook: shorter remote-server timeouts and backoff. */
-  remoteTimings?: Partial<RemoteTimings>;
-  /** Google accounts (issue 5): browser opener from the shell; test hooks (consent deadline, endpoint env). */
-  google?: GoogleHooks;
-  /** Test hook: where the MCP clients' config files are (a temp home); default: this user's. */
-  clientsEnv?: ClientsEnv;
-  /** Test hook: the user's own addresses, as connected Google accounts would give them (issue 22). */
-  ownAddresses?: string[];
-  /**
-   * Where loosening asked for from outside confirms (issue 17.7): 'window' when the
-   * desktop shell runs (only IPC confirms), 'page' headless (Airlock's own page). Default 'page'.
-   */
-  policyConfirm?: 'window' | 'page';
-  /**
-   * The link a URL elicitation points at for one approval request (issue 16 item 1). The desktop
-   * app passes its deep link (`airlock://approval/<id>`); headless, the web page `#/approve/<id>`.
-   */
-  approvalLink?: (id: string) => string;
-}
-
-export interface Started {
-  port: number;
-  url: string;
-  mcpUrl: string;
-  /** Opens the approval page; carries the control token in the fragment (never sent to a server or logged). */
-  controlUrl: string;
-}
-
-const CONTROL_TOKEN_KEY = 'control-token';
-/** How long a request outlives a cancelled call, waiting for the client's retry (issue 16 item 6). */
-const CANCEL_GRACE_MS = 2 * 60_000;
+export type { AppOptions, Started } from './app-options.js';
+export { readControlToken } from './control-access.js';
 
 /**
  * The composition root (docs/architecture.md "Layers"): builds every service,
@@ -163,7 +113,7 @@ export class App {
     // No separate vault.check() first: reading the control token proves the vault usable (a value),
     // or the vault checks itself before answering "none" (Vault.get). One Secret Service write and
     // one blocking keyring entry fewer on every start (issue 20: 15–110 ms here).
-    const controlToken = await this.controlToken();
+    const controlToken = await loadControlToken(this.vault, logger);
     this.db = openDatabase(this.paths.database);
     // Issue 17.3: untrusted schemas are evaluated off the main thread, within a budget.
     const schemaPool = (this.schemaPool = new SchemaWorkerPool());
@@ -178,55 +128,26 @@ export class App {
     this.agents = new AgentService(settings, this.vault, logger);
     await this.agents.load();
 
-    const provenance = this.startProvenance(this.db);
+    const provenance = startProvenance(this, this.options, this.db, this.offs);
     let mcpUrl = '';
     const approvalStore = new ApprovalStore(this.db);
     const budgets = new AgentBudgets();
     const agents = this.agents;
-    const grants = new GrantService({
-      store: new GrantStore(this.db),
-      activity,
-      fingerprint: (agent, key) => {
-        const e = registry.getByKey(key);
-        return e ? policyFingerprint(settings.get(), e, agents.get(agent)) : null;
-      },
-      changed: () => events.emit({ type: 'state.changed' }),
-    });
-    const approvals: ApprovalEngine = new ApprovalEngine({
+    const grants = newGrantService({ db: this.db, registry, settings, agents, activity, events });
+    const approvals: ApprovalEngine = newApprovalEngine({
       store: approvalStore,
-      admit: (agent, args) => budgets.admitPending(agent, args, approvalStore.pendingUsage(agent)),
+      budgets,
       events,
       activity,
       grants,
-      timings: () => {
-        const a = settings.get().approvals;
-        return {
-          waitMs: a.waitSeconds * 1000,
-          expireMs: a.expireMinutes * 60_000,
-          outcomeWindowMs: a.outcomeWindowMinutes * 60_000,
-          progressIntervalMs: a.progressIntervalSeconds * 1000,
-          cancelGraceMs: Math.min(CANCEL_GRACE_MS, a.expireMinutes * 60_000),
-        };
-      },
-      execute: async (row, args, ctx): Promise<CallToolResult> => {
-        const entry = registry.getByKey(row.toolKey);
-        if (!entry)
-          throw new Error(
-            `${row.tool} is no longer available (its source was removed or is down); nothing was sent.`,
-          );
+      registry,
+      settings,
+      schemaPool,
+      run: (entry, row, args, ctx) => {
         // Upstream sampling/elicitation during an approved call goes to the agent's open request, if any.
         const relay = this.mcp?.relayFor(row.agent);
         return pipeline.execute(entry, args, relay ? { ...ctx, relay } : ctx);
       },
-      toolInfo: (key) => {
-        const e = registry.getByKey(key);
-        return e && toolInfoOf(e);
-      },
-      validate: (key, args) => {
-        const e = registry.getByKey(key);
-        return e ? schemaPool.validate(e.def.inputSchema, args) : 'the tool is no longer available';
-      },
-      isPaused: () => settings.get().paused,
     });
     this.approvals = approvals;
     const pipeline: CallPipeline = new CallPipeline({
@@ -256,19 +177,13 @@ export class App {
     });
     // Loaded by the first /mcp request, with the MCP server SDK (issue 20; lazy-mcp.ts).
     const maxBodyBytes = settings.get().limits.maxBodyBytes;
-    this.mcp = new LazyMcpEndpoint(async () => {
-      const [{ McpEndpoint }] = await Promise.all([
-        import('../gateway/mcp-endpoint.js'),
-        loadProtocolRuntime(),
-      ]);
-      return new McpEndpoint({
-        pipeline,
-        features,
-        logger,
-        version: this.version,
-        maxBodyBytes,
-        budgets,
-      });
+    this.mcp = lazyMcpEndpoint({
+      pipeline,
+      features,
+      logger,
+      version: this.version,
+      maxBodyBytes,
+      budgets,
     });
     const mcp = this.mcp;
     const policyChanges = new PolicyChanges(events);
@@ -287,44 +202,19 @@ export class App {
       vault: () => (this.vault instanceof SelectedVault ? this.vault.info() : null),
       google: this.google.control,
       remotes: this.remoteLoaderFor().control(),
-      clients: () => (this.clientsControl ??= this.loadClients()),
+      clients: () => (this.clientsControl ??= loadClients(this, this.options)),
       policyChanges,
     });
     // Issue 17.7: one gate for every control transport (HTTP and the local socket).
-    this.gate = new LooseningGate({
-      api: this.control,
-      policyChanges,
-      grant: (view, decision) => {
-        const e = registry.get(view.tool);
-        if (!e) throw new Error(`${view.tool} is no longer available.`);
-        grants.create({
-          agent: view.agent,
-          toolKey: e.key,
-          tool: view.tool,
-          args: view.arguments,
-          ...(decision.hours !== undefined ? { hours: decision.hours } : {}),
-          ...(decision.until !== undefined ? { until: decision.until } : {}),
-          ...(decision.constraint !== undefined ? { constraint: decision.constraint } : {}),
-          approvalId: view.id,
-        });
-      },
-    });
+    this.gate = newLooseningGate({ api: this.control, policyChanges, registry, grants });
 
     // Issue 17.2: before any source's tools arrive, so no call sees a server-loosened tool.
     this.offs.push(
       registry.onToolsChanged(() => pinAskingRemoteTools(registry.entries(), settings)),
     );
-    registry.add(new StatusSource((agent) => this.statusReport(agent)));
-    // Google tools appear per connected account (an enum `account` argument) and follow account changes.
-    const extra = this.options.sources ?? [];
-    for (const builtin of [
-      createGmailSource(this.google.accounts),
-      createCalendarSource(this.google.accounts),
-    ]) {
-      // A test source with the same id stands in for the built-in one.
-      if (!extra.some((s) => s.id === builtin.id)) registry.add(builtin);
-    }
-    for (const source of extra) registry.add(source);
+    addToolSources(registry, this.google, this.options.sources ?? [], (agent) =>
+      statusReport(this, agent),
+    );
     if (settings.get().remotes.length > 0) await this.remoteLoaderFor().load();
     this.offs.push(registry.onToolsChanged(() => mcp.toolsChanged()));
     this.offs.push(events.subscribe((e) => e.type === 'tools.changed' && mcp.toolsChanged()));
@@ -399,146 +289,26 @@ export class App {
 
   private clientsControl: Promise<ClientsApi> | undefined;
 
-  /** The clients' config files (issue 15); jsonc-parser and the TOML parser load only when asked. */
-  private async loadClients(): Promise<ClientsApi> {
-    const { ClientsControl } = await import('../clients/clients-control.js');
-    const settings = this.settings;
-    return new ClientsControl({
-      env: this.options.clientsEnv ?? clientsEnvFrom(process.env, homedir(), process.platform),
-      logger: this.logger,
-      // The configured port: the CLI's own core may run on a spare one, `airlock serve` uses this.
-      mcpUrl: () => `http://127.0.0.1:${settings.get().port}/mcp`,
-      listServers: () => this.control.listRemotes(),
-      addServer: (input) => this.control.addRemote(input),
-      agentToken: async (agent, create) => {
-        if (this.agents.get(agent)) return this.agents.token(agent);
-        if (!create) return null;
-        const { token } = await this.agents.add(agent);
-        this.events.emit({ type: 'state.changed' });
-        return token;
-      },
-    });
-  }
-
   /** The remote-server manager once loaded (tests and the status tool read it). */
   get remotes(): RemoteManager | null {
     return this.remoteLoader?.manager ?? null;
   }
 
   private remoteLoaderFor(): RemoteLoader {
-    this.remoteLoader ??= new RemoteLoader(
-      {
-        settings: this.settings,
-        vault: this.vault,
-        registry: this.registry,
-        logger: this.logger,
-        events: this.events,
-        version: this.version,
-        ...(this.options.remoteTimings ? { timings: this.options.remoteTimings } : {}),
-      },
-      {
-        settings: this.settings,
-        vault: this.vault,
-        events: this.events,
-        version: this.version,
-        // The shell's browser opener serves remote-server sign-ins (issue 10) as well as Google consent.
-        ...(this.options.google?.openBrowser
-          ? { openBrowser: this.options.google.openBrowser }
-          : {}),
-      },
-    );
+    this.remoteLoader ??= newRemoteLoader(this, this.options);
     return this.remoteLoader;
   }
 
-  /** The CLI's keychain-free way in (issue 19); without it the CLI falls back to HTTP + token. */
-  /**
-   * The taint check (issue 22, docs/provenance.md): the user's circle is their Google accounts
-   * (and organisation domain) plus every destination they approved a call to, kept in the
-   * database; approvals the user gives teach it.
-   */
-  private startProvenance(db: Db): ProvenanceService {
-    const store = new KnownPartyStore(db);
-    const known = new KnownParties((kind, value) => store.add(kind, value));
-    for (const k of store.all()) known.seed(k.kind, k.value);
-    const provenance = new ProvenanceService({ known });
-    const own = () => {
-      for (const a of this.google.accounts.accounts()) known.addOwnAccount(a.email);
-      for (const a of this.options.ownAddresses ?? []) known.addOwnAccount(a);
-    };
-    own();
-    this.offs.push(this.google.accounts.onChange(own));
-    this.offs.push(
-      this.events.subscribe((e) => {
-        // Learned once the user said yes (learning twice is a no-op).
-        if (e.type !== 'approval.updated' || e.approval.state === 'pending') return;
-        if (e.approval.decisionKind !== 'once' && e.approval.decisionKind !== 'edited') return;
-        provenance.learnFrom(e.approval.editedArguments ?? e.approval.arguments);
-      }),
-    );
-    return provenance;
-  }
-
+  /** The local control socket (issue 19); null when it could not start. */
   private async startControlSocket(controlToken: string): Promise<string | null> {
-    const socket = new ControlSocket({
+    const started = await startControlSocket({
       api: this.control,
       logger: this.logger,
       controlToken,
-      ...(this.gate ? { gate: this.gate } : {}),
+      gate: this.gate,
+      dataDir: this.paths.dir,
     });
-    try {
-      const path = await socket.start(controlSocketPath(this.paths.dir));
-      this.socket = socket;
-      return path;
-    } catch (err) {
-      this.logger.warn('control socket not started; the CLI will use HTTP and the vault', {
-        error: err instanceof Error ? err.message : String(err),
-      });
-      return null;
-    }
+    if (started) this.socket = started.socket;
+    return started?.path ?? null;
   }
-
-  private async controlToken(): Promise<string> {
-    let token = await this.vault.get(CONTROL_TOKEN_KEY);
-    if (!token) {
-      token = newToken('alc');
-      await this.vault.set(CONTROL_TOKEN_KEY, token);
-    }
-    this.logger.registerSecret(token);
-    return token;
-  }
-
-  private statusReport(agent: string) {
-    const settings = this.settings.get();
-    const agentSettings = this.agents.get(agent);
-    const visible = this.registry
-      .entries()
-      .map((e) => ({ e, p: resolvePolicy(settings, e, agentSettings) }))
-      .filter((x) => x.p.enabled);
-    return {
-      version: this.version,
-      paused: settings.paused,
-      accounts: this.google.statusAccounts(),
-      servers: this.registry
-        .listSources()
-        .filter((s) => s.kind === 'remote')
-        .map((s) => {
-          const st = s.status();
-          return {
-            name: s.label,
-            state: st.state,
-            ...(st.state === 'error' ? { detail: st.detail } : {}),
-            tools: s.tools().length,
-          };
-        }),
-      tools: {
-        total: visible.length,
-        needApproval: visible.filter((x) => x.p.approval === 'ask').map((x) => x.e.name),
-      },
-    };
-  }
-}
-
-/** Reads the control token of a profile (for the CLI talking to a running server). */
-export async function readControlToken(vault: Vault): Promise<string | null> {
-  return vault.get(CONTROL_TOKEN_KEY);
 }

@@ -14,21 +14,7 @@ import type {
   ToolView,
 } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
-import type { AgentService } from '../agents/agent-service.js';
-import { clientSetups } from '../agents/client-setup.js';
-import type { ApprovalEngine } from '../approvals/engine.js';
-import type { GrantService } from '../approvals/grants.js';
-import {
-  defaultApproval,
-  needsDestructiveConfirmation,
-  resolvePolicy,
-} from '../approvals/policy.js';
-import type { ActivityLog } from '../store/activity.js';
-import type { PolicyChanges } from '../gateway/policy-changes.js';
-import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
-import { isDestructive, isReadOnly } from '../tools/types.js';
-import type { CoreEvents } from '../platform/events.js';
-import type { SettingsStore } from '../platform/settings.js';
+import { resolvePolicy } from '../approvals/policy.js';
 import type { RemoteControl } from '../remote/remote-control.js';
 import type {
   RemoteInput,
@@ -62,36 +48,26 @@ import type {
   GoogleDisconnectResult,
   VaultView,
 } from '../../common/contract/index.js';
+import { AgentsControl } from './agents-control.js';
+import { ApprovalsControl } from './approvals-control.js';
+import type { ControlServiceDeps } from './control-deps.js';
+import { ToolsControl } from './tools-control.js';
 
-export interface ControlServiceDeps {
-  version: string;
-  dataDir: string;
-  settings: SettingsStore;
-  registry: ToolRegistry;
-  agents: AgentService;
-  approvals: ApprovalEngine;
-  grants: GrantService;
-  activity: ActivityLog;
-  events: CoreEvents;
-  mcpUrl: () => string;
-  connectedAgents: () => Set<string>;
-  /** Which vault holds the secrets (issue 19); null before the first vault operation. */
-  vault?: () => VaultView | null;
-  /** Remote MCP servers (issue 4); absent in cores built without them. */
-  remotes?: RemoteControl;
-  /** Google accounts (issue 5); absent in cores built without them. */
-  google?: GoogleControl;
-  /** The MCP clients' config files (issue 15), loaded on first use. */
-  clients?: () => Promise<ClientsApi>;
-  /** Loosening changes waiting for the window (issue 17.7). */
-  policyChanges?: PolicyChanges;
-}
+export type { ControlServiceDeps } from './control-deps.js';
 
 const vaultField = (v: VaultView | null) => (v ? { vault: v } : {});
 
 /** The core's implementation of ControlApi; every transport calls into this. */
 export class ControlService implements ControlApi {
-  constructor(private readonly d: ControlServiceDeps) {}
+  private readonly approvals: ApprovalsControl;
+  private readonly tools: ToolsControl;
+  private readonly agents: AgentsControl;
+
+  constructor(private readonly d: ControlServiceDeps) {
+    this.approvals = new ApprovalsControl(d);
+    this.tools = new ToolsControl(d);
+    this.agents = new AgentsControl(d);
+  }
 
   async getStatus(): Promise<StatusView> {
     const settings = this.d.settings.get();
@@ -132,140 +108,49 @@ export class ControlService implements ControlApi {
     return this.getStatus();
   }
 
-  async listPending(): Promise<ApprovalView[]> {
-    return this.d.approvals.listPending();
+  listPending(): Promise<ApprovalView[]> {
+    return this.approvals.listPending();
+  }
+  getApproval(id: string): Promise<ApprovalView> {
+    return this.approvals.getApproval(id);
+  }
+  decide(id: string, decision: Decision): Promise<ApprovalView> {
+    return this.approvals.decide(id, decision);
+  }
+  listGrants(filter?: { agent?: string; includeInactive?: boolean }): Promise<GrantView[]> {
+    return this.approvals.listGrants(filter);
+  }
+  revokeGrant(id: string): Promise<GrantView> {
+    return this.approvals.revokeGrant(id);
   }
 
-  async getApproval(id: string): Promise<ApprovalView> {
-    return this.d.approvals.get(id);
+  listTools(agent?: string): Promise<ToolView[]> {
+    return this.tools.listTools(agent);
+  }
+  setToolPolicy(name: string, patch: ToolPolicyPatch): Promise<ToolView> {
+    return this.tools.setToolPolicy(name, patch);
+  }
+  listPolicyChanges(): Promise<PolicyChangeView[]> {
+    return this.tools.listPolicyChanges();
+  }
+  decidePolicyChange(id: string, confirm: boolean): Promise<PolicyChangeView> {
+    return this.tools.decidePolicyChange(id, confirm);
+  }
+  waitPolicyChange(id: string): Promise<PolicyChangeView> {
+    return this.tools.waitPolicyChange(id);
   }
 
-  async decide(id: string, decision: Decision): Promise<ApprovalView> {
-    if (
-      !decision ||
-      typeof decision !== 'object' ||
-      !['deny', 'allow_once', 'allow_edited', 'always_allow'].includes(decision.kind)
-    ) {
-      throw new ControlError(
-        'INVALID',
-        'decision.kind must be deny, allow_once, allow_edited or always_allow.',
-      );
-    }
-    return this.d.approvals.decide(id, decision);
+  listAgents(): Promise<AgentView[]> {
+    return this.agents.listAgents();
   }
-
-  async listGrants(filter?: { agent?: string; includeInactive?: boolean }): Promise<GrantView[]> {
-    return this.d.grants.list(filter ?? {});
+  addAgent(name: string): Promise<NewAgent> {
+    return this.agents.addAgent(name);
   }
-
-  async revokeGrant(id: string): Promise<GrantView> {
-    return this.d.grants.revoke(id);
+  revokeAgent(name: string): Promise<void> {
+    return this.agents.revokeAgent(name);
   }
-
-  async listTools(agent?: string): Promise<ToolView[]> {
-    if (agent === null) agent = undefined;
-    const agentSettings = agent === undefined ? undefined : this.d.agents.get(agent);
-    if (agent !== undefined && !agentSettings)
-      throw new ControlError('NOT_FOUND', `No agent named "${agent}".`);
-    return this.d.registry.entries().map((e) => this.toolView(e, agent));
-  }
-
-  // Issue 17.7: policy changes asked for outside the window. Over HTTP, ControlRoutes decides
-  // who may call decidePolicyChange; over IPC the caller is the window itself.
-  async listPolicyChanges(): Promise<PolicyChangeView[]> {
-    return this.d.policyChanges?.list() ?? [];
-  }
-
-  async decidePolicyChange(id: string, confirm: boolean): Promise<PolicyChangeView> {
-    if (!this.d.policyChanges) throw new ControlError('NOT_FOUND', `No policy change ${id}.`);
-    return this.d.policyChanges.decide(id, confirm === true);
-  }
-
-  async waitPolicyChange(id: string): Promise<PolicyChangeView> {
-    if (!this.d.policyChanges) throw new ControlError('NOT_FOUND', `No policy change ${id}.`);
-    return this.d.policyChanges.wait(id);
-  }
-
-  async setToolPolicy(name: string, patch: ToolPolicyPatch): Promise<ToolView> {
-    const entry = this.d.registry.get(name);
-    if (!entry)
-      throw new ControlError(
-        'NOT_FOUND',
-        `No tool named "${name}". Run "airlock tools list" to see the names.`,
-      );
-    if (patch.approval !== undefined && patch.approval !== 'auto' && patch.approval !== 'ask') {
-      throw new ControlError('INVALID', 'approval must be "auto" or "ask".');
-    }
-    if (patch.enabled !== undefined && typeof patch.enabled !== 'boolean')
-      throw new ControlError('INVALID', 'enabled must be true or false.');
-    if (needsDestructiveConfirmation(entry, patch.approval) && patch.confirmDestructive !== true) {
-      throw new ControlError(
-        'CONFIRM_REQUIRED',
-        `${name} can send, change or delete things. Making it run without asking needs explicit confirmation (--confirm-destructive).`,
-      );
-    }
-    const change = {
-      ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
-      ...(patch.approval ? { approval: patch.approval } : {}),
-    };
-    if (patch.agent !== undefined) {
-      this.d.agents.update(patch.agent, (a) => {
-        a.overrides[entry.key] = { ...a.overrides[entry.key], ...change };
-      });
-      // Going back to "ask" also ends any standing "always allow" of this agent.
-      if (patch.approval === 'ask') this.d.grants.revokeFor(patch.agent, entry.key);
-    } else {
-      this.d.settings.update((s) => {
-        s.tools[entry.key] = { ...s.tools[entry.key], ...change };
-      });
-    }
-    this.afterPolicyChange();
-    return this.toolView(entry, patch.agent);
-  }
-
-  async listAgents(): Promise<AgentView[]> {
-    const connected = this.d.connectedAgents();
-    return this.d.agents.list((n) => connected.has(n));
-  }
-
-  async addAgent(name: string): Promise<NewAgent> {
-    const { agent, token } = await this.d.agents.add(name);
-    this.d.events.emit({ type: 'state.changed' });
-    const mcpUrl = this.d.mcpUrl();
-    return { agent, token, mcpUrl, setup: clientSetups(mcpUrl, token) };
-  }
-
-  async revokeAgent(name: string): Promise<void> {
-    await this.d.agents.revoke(name);
-    // Its grants and requests end with it: an agent added later under the same name starts
-    // with none, and a pending request of the revoked agent can no longer be approved into running.
-    this.d.grants.revokeFor(name, null);
-    this.d.approvals.forgetAgent(name);
-    this.d.events.emit({ type: 'state.changed' });
-  }
-
-  async setAgentTools(name: string, tools: string[] | null): Promise<AgentView> {
-    if (tools !== null && (!Array.isArray(tools) || tools.some((t) => typeof t !== 'string'))) {
-      throw new ControlError(
-        'INVALID',
-        'tools must be a list of tool names, or null for every tool.',
-      );
-    }
-    const keys = tools?.map((tool) => {
-      const entry = this.d.registry.get(tool);
-      if (!entry)
-        throw new ControlError(
-          'NOT_FOUND',
-          `No tool named "${tool}". Run "airlock tools list" to see the names.`,
-        );
-      return entry.key;
-    });
-    this.d.agents.update(name, (a) => {
-      if (keys) a.tools = keys;
-      else delete a.tools;
-    });
-    this.afterPolicyChange();
-    return (await this.listAgents()).find((a) => a.name === name)!;
+  setAgentTools(name: string, tools: string[] | null): Promise<AgentView> {
+    return this.agents.setAgentTools(name, tools);
   }
 
   async listActivity(filter?: ActivityFilter) {
@@ -383,48 +268,5 @@ export class ControlService implements ControlApi {
     if (!this.d.remotes)
       throw new ControlError('INTERNAL', 'Remote servers are not available in this core.');
     return this.d.remotes;
-  }
-
-  private afterPolicyChange(): void {
-    // Enabled flags change what tools/list shows: tell connected agents.
-    this.d.registry.rebuild();
-    this.d.events.emit({ type: 'tools.changed' });
-  }
-
-  /** The Tools page's "always allowed for <agent>": an active grant without an argument constraint. */
-  private grantOf(entry: ToolEntry, agent?: string): { grantedUntil?: string | null } {
-    if (agent === undefined) return {};
-    const g = this.d.grants.openGrant(agent, entry.key);
-    return g
-      ? { grantedUntil: g.expiresAt === null ? null : new Date(g.expiresAt).toISOString() }
-      : {};
-  }
-
-  private toolView(entry: ToolEntry, agent?: string): ToolView {
-    const settings = this.d.settings.get();
-    const agentSettings = agent === undefined ? undefined : this.d.agents.get(agent);
-    const policy = resolvePolicy(settings, entry, agentSettings);
-    const tool = settings.tools[entry.key];
-    const override = agentSettings?.overrides[entry.key];
-    return {
-      name: entry.name,
-      key: entry.key,
-      source: entry.source.id,
-      ...(entry.def.title ? { title: entry.def.title } : {}),
-      description: entry.def.description,
-      readOnly: isReadOnly(entry.def),
-      destructive: isDestructive(entry.def),
-      enabled: policy.enabled,
-      approval: policy.approval,
-      customized: Boolean(
-        tool?.enabled === false ||
-        (tool?.approval && tool.approval !== defaultApproval(entry)) ||
-        override,
-      ),
-      inputSchema: entry.def.inputSchema,
-      ...(entry.def.unavailable ? { unavailable: entry.def.unavailable } : {}),
-      ...(agent !== undefined ? { agent } : {}),
-      ...this.grantOf(entry, agent),
-    };
   }
 }

@@ -1,5 +1,6 @@
 import type { McpHandler } from '../gateway/http-server.js';
-import type { McpEndpoint } from '../gateway/mcp-endpoint.js';
+import type { McpEndpoint, McpEndpointOptions } from '../gateway/mcp-endpoint.js';
+import { loadProtocolRuntime } from '../tools/protocol-runtime.js';
 import type { ClientRelay } from '../tools/relay.js';
 
 /**
@@ -81,4 +82,15 @@ export class LazyMcpEndpoint implements McpHandler {
     );
     return this.loading;
   }
+}
+
+/** Loaded by the first /mcp request, with the MCP server SDK (issue 20). */
+export function lazyMcpEndpoint(o: McpEndpointOptions): LazyMcpEndpoint {
+  return new LazyMcpEndpoint(async () => {
+    const [{ McpEndpoint }] = await Promise.all([
+      import('../gateway/mcp-endpoint.js'),
+      loadProtocolRuntime(),
+    ]);
+    return new McpEndpoint(o);
+  });
 }

@@ -1,83 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  ActivityView,
-  ApprovalView,
-  Decision,
-  TaintView,
-} from '../../common/contract/index.js';
+import type { ApprovalView, Decision } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
-import type { CoreEvents } from '../platform/events.js';
-import type { ActivityLog, ActivityPatch } from '../store/activity.js';
-import type { ApprovalRow, ApprovalStore } from '../store/approval-store.js';
-import type { CallToolResult, ToolCallContext } from '../tools/types.js';
+import type { ApprovalRow } from '../store/approval-store.js';
+import type { CallToolResult } from '../tools/types.js';
 import { errorResult } from '../tools/types.js';
-import { approvalView, type ToolInfo } from './approval-view.js';
 import { argsDigest, callKey } from './canonical.js';
-import type { GrantService } from './grants.js';
+import type {
+  ApprovalEngineDeps,
+  ApprovalTimings,
+  AskOutcome,
+  AskRequest,
+} from './engine-types.js';
+import { expireDue } from './expiry.js';
 import * as msg from './messages.js';
 import { acceptDecision } from './decisions.js';
 import { settleAfterRestart, storedOutcome } from './recovery.js';
+import { RequestUpdates } from './request-updates.js';
 import { Waiters } from './waiting.js';
+import { agentLeft, forgetAgent, withdraw, withdrawAgent } from './withdrawal.js';
 
 export type { ToolInfo } from './approval-view.js';
-
-export interface ApprovalTimings {
-  waitMs: number;
-  expireMs: number;
-  outcomeWindowMs: number;
-  progressIntervalMs: number;
-  /** How long a request outlives the cancellation of its last waiting call (issue 16 item 6). */
-  cancelGraceMs: number;
-}
-
-export interface ApprovalEngineDeps {
-  store: ApprovalStore;
-  events: CoreEvents;
-  activity: ActivityLog;
-  grants: GrantService;
-  timings: () => ApprovalTimings;
-  /** Runs an approved call; the engine guarantees at most once per request. */
-  execute: (
-    row: ApprovalRow,
-    args: Record<string, unknown>,
-    ctx: ToolCallContext,
-  ) => Promise<CallToolResult>;
-  /** Current definition of a tool by stable key, for views and edit validation. */
-  toolInfo: (toolKey: string) => ToolInfo | undefined;
-  /** Returns null when the arguments fit the tool's schema, else what is wrong. */
-  /** May answer later: untrusted schemas are checked in a worker within a budget (issue 17.3). */
-  validate: (
-    toolKey: string,
-    args: Record<string, unknown>,
-  ) => string | null | Promise<string | null>;
-  isPaused: () => boolean;
-  /** Per-agent budgets (issue 17.4): null admits a new request, else the refusal to return. */
-  admit?: (agent: string, args: Record<string, unknown>) => string | null;
-  now?: () => number;
-}
-
-export interface AskRequest {
-  agent: string;
-  toolKey: string;
-  tool: string;
-  args: Record<string, unknown>;
-  /** The tool's statement of effect; only asked for when a new request is created. */
-  effect: () => Promise<string>;
-  /** Why the taint check flagged the call (issue 22), shown on the card and kept in Activity. */
-  taint?: TaintView | null;
-  signal: AbortSignal;
-  progress?: ToolCallContext['progress'];
-  /** Answer at once with "waiting" instead of blocking (URL elicitation, issue 16 item 1). */
-  noWait?: boolean;
-}
-
-export interface AskOutcome {
-  result: CallToolResult;
-  decision: ActivityView['decision'];
-  approvalId?: string;
-  /** False when nothing was run for this caller (waiting, denied, …). */
-  ran: boolean;
-}
+export type {
+  ApprovalEngineDeps,
+  ApprovalTimings,
+  AskOutcome,
+  AskRequest,
+} from './engine-types.js';
 
 /**
  * The approval engine: durable pending requests, attach-on-repeat, and
@@ -91,14 +39,17 @@ export class ApprovalEngine {
   private sweeper: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
+  private readonly u: RequestUpdates;
+
   constructor(private readonly deps: ApprovalEngineDeps) {
     this.now = deps.now ?? Date.now;
+    this.u = new RequestUpdates(deps, this.waiters, this.now);
   }
 
   /** Settles what a previous run left (recovery.ts), then expires requests as they fall due. */
   start(): void {
     settleAfterRestart(this.deps.store, this.deps.activity, this.now());
-    this.sweeper = setInterval(() => this.expireDue(), 1000);
+    this.sweeper = setInterval(() => expireDue(this.u), 1000);
     this.sweeper.unref();
   }
 
@@ -109,7 +60,7 @@ export class ApprovalEngine {
 
   async ask(req: AskRequest): Promise<AskOutcome> {
     const t = this.deps.timings();
-    this.expireDue();
+    expireDue(this.u);
     const key = callKey(req.agent, req.toolKey, req.args);
     // An identical call still being created (its effect text is being looked up) is joined, not duplicated.
     const creating = this.creating.get(key);
@@ -182,32 +133,21 @@ export class ApprovalEngine {
    * name inherits no stored outcome.
    */
   forgetAgent(agent: string): void {
-    for (const id of this.deps.store.detachAgent(agent)) {
-      this.waiters.cancelGrace(id);
-      if (this.deps.store.transition(id, ['pending'], 'withdrawn', { decidedAt: this.now() })) {
-        this.track(id, { decision: 'withdrawn', outcome: 'not_run', decisionKind: 'withdrawn' });
-        this.finish(id, {
-          result: msg.withdrawnResult(),
-          decision: 'withdrawn',
-          approvalId: id,
-          ran: false,
-        });
-      }
-    }
+    forgetAgent(this.u, agent);
   }
 
   listPending(): ApprovalView[] {
-    this.expireDue();
+    expireDue(this.u);
     return this.deps.store.listByState(['pending']).map((r) => this.view(r));
   }
 
   get(id: string): ApprovalView {
-    return this.view(this.mustGet(id));
+    return this.view(this.u.mustGet(id));
   }
 
   async decide(id: string, decision: Decision): Promise<ApprovalView> {
-    this.expireDue();
-    const row = this.mustGet(id);
+    expireDue(this.u);
+    const row = this.u.mustGet(id);
     if (row.state !== 'pending') {
       throw new ControlError('CONFLICT', `This request is already ${row.state}; nothing changed.`);
     }
@@ -222,9 +162,9 @@ export class ApprovalEngine {
           decisionKind: 'denied',
         })
       )
-        throw this.raced(id);
-      this.track(id, { decision: 'denied', outcome: 'not_run', waitMs, decisionKind: 'denied' });
-      return this.finish(id, {
+        throw this.u.raced(id);
+      this.u.track(id, { decision: 'denied', outcome: 'not_run', waitMs, decisionKind: 'denied' });
+      return this.u.finish(id, {
         result: msg.deniedResult({ ...row, reason }),
         decision: 'denied',
         approvalId: id,
@@ -241,15 +181,15 @@ export class ApprovalEngine {
       })
     ) {
       if (grantId) this.deps.grants.revoke(grantId);
-      throw this.raced(id);
+      throw this.u.raced(id);
     }
-    this.track(id, {
+    this.u.track(id, {
       decision: 'approved',
       decisionKind: kind,
       waitMs,
       ...(grantId ? { grantId } : {}),
     });
-    const view = this.emitUpdated(id);
+    const view = this.u.emitUpdated(id);
     void this.run(id);
     return view;
   }
@@ -258,10 +198,10 @@ export class ApprovalEngine {
     // The guarded transition is what makes execution exactly-once.
     const started = this.now();
     if (!this.deps.store.transition(id, ['approved'], 'executing', { startedAt: started })) return;
-    const row = this.mustGet(id);
-    this.emitUpdated(id);
+    const row = this.u.mustGet(id);
+    this.u.emitUpdated(id);
     const args = row.editedArgs ?? row.args;
-    const progress = this.progressToWaiters(id);
+    const progress = this.u.progressToWaiters(id);
     let result: CallToolResult;
     try {
       result = await this.deps.execute(row, args, {
@@ -286,12 +226,12 @@ export class ApprovalEngine {
     const state = result.isError ? 'failed' : 'done';
     const finished = this.now();
     this.deps.store.transition(id, ['executing'], state, { finishedAt: finished, result });
-    this.track(id, {
+    this.u.track(id, {
       outcome: result.isError ? 'error' : 'ok',
       durationMs: finished - started,
       ...(result.isError && upstreamText?.type === 'text' ? { detail: upstreamText.text } : {}),
     });
-    this.finish(id, { result, decision: 'approved', approvalId: id, ran: true });
+    this.u.finish(id, { result, decision: 'approved', approvalId: id, ran: true });
   }
 
   private wait(row: ApprovalRow, req: AskRequest, t: ApprovalTimings): Promise<AskOutcome> {
@@ -303,7 +243,7 @@ export class ApprovalEngine {
     });
     if (req.noWait) {
       // Nobody stays attached: the client comes back on its own once the user decides.
-      if (!this.waiters.has(row.id)) this.agentLeft(row.id);
+      if (!this.waiters.has(row.id)) agentLeft(this.u, row.id);
       return Promise.resolve(waitingOutcome());
     }
     return this.waiters.attach(row.id, {
@@ -313,21 +253,21 @@ export class ApprovalEngine {
       progressIntervalMs: t.progressIntervalMs,
       progressMessage: `Waiting for approval in Airlock (request ${row.id})`,
       onFirst: () => {
-        const now = this.mustGet(row.id);
+        const now = this.u.mustGet(row.id);
         if (now.agentLeftAt === null) return;
         this.deps.store.setAgentLeft(row.id, null);
-        if (now.state === 'pending') this.emitUpdated(row.id);
+        if (now.state === 'pending') this.u.emitUpdated(row.id);
       },
       onTimeout: (last) => {
-        if (last) this.agentLeft(row.id);
+        if (last) agentLeft(this.u, row.id);
         return waitingOutcome();
       },
       onAbort: (last) => {
         // A client that cancels keeps its request for a grace period, so its retry re-attaches
         // (issue 16 item 6); after that the request is withdrawn, unless someone decided meanwhile.
         if (last) {
-          this.agentLeft(row.id);
-          this.waiters.startGrace(row.id, t.cancelGraceMs, () => this.withdraw(row.id));
+          agentLeft(this.u, row.id);
+          this.waiters.startGrace(row.id, t.cancelGraceMs, () => withdraw(this.u, row.id));
         }
         return {
           result: msg.withdrawnResult(),
@@ -339,108 +279,15 @@ export class ApprovalEngine {
     });
   }
 
-  private agentLeft(id: string): void {
-    this.deps.store.setAgentLeft(id, this.now());
-    if (this.deps.store.get(id)?.state === 'pending') this.emitUpdated(id);
-  }
-
-  private withdraw(id: string): void {
-    if (this.deps.store.transition(id, ['pending'], 'withdrawn', { decidedAt: this.now() })) {
-      this.track(id, { decision: 'withdrawn', outcome: 'not_run', decisionKind: 'withdrawn' });
-      this.emitUpdated(id);
-    }
-  }
-
-  private expireDue(): void {
-    const t = this.deps.timings();
-    for (const row of this.deps.store.dueForExpiry(this.now())) {
-      if (
-        !this.deps.store.transition(row.id, ['pending'], 'expired', {
-          decidedAt: this.now(),
-          decisionKind: 'expired',
-        })
-      )
-        continue;
-      this.waiters.cancelGrace(row.id);
-      this.track(row.id, {
-        decision: 'expired',
-        outcome: 'not_run',
-        waitMs: this.now() - row.createdAt,
-        decisionKind: 'expired',
-      });
-      this.finish(row.id, {
-        result: msg.expiredResult(row, Math.round(t.expireMs / 60000)),
-        decision: 'expired',
-        approvalId: row.id,
-        ran: false,
-      });
-    }
-  }
-
-  /** Moves the request's Activity row along; a failure to log never fails the call. */
-  private track(id: string, patch: ActivityPatch): void {
-    try {
-      this.deps.activity.updateByApproval(id, patch);
-    } catch {
-      // The approval state (the source of truth) is already written.
-    }
-  }
-
-  private finish(id: string, outcome: AskOutcome): ApprovalView {
-    this.waiters.cancelGrace(id);
-    for (const w of this.waiters.all(id)) w.settle(outcome);
-    return this.emitUpdated(id);
-  }
-
-  private progressToWaiters(id: string): ToolCallContext['progress'] {
-    return (p, total, message) => {
-      for (const w of this.waiters.all(id)) w.progress?.(p, total, message);
-    };
-  }
-
-  private emitUpdated(id: string): ApprovalView {
-    const view = this.view(this.mustGet(id));
-    this.deps.events.emit({ type: 'approval.updated', approval: view });
-    return view;
-  }
-
-  private mustGet(id: string): ApprovalRow {
-    const row = typeof id === 'string' ? this.deps.store.get(id) : undefined;
-    if (!row) throw new ControlError('NOT_FOUND', `No approval request ${String(id)}.`);
-    return row;
-  }
-
-  private raced(id: string): ControlError {
-    return new ControlError(
-      'CONFLICT',
-      `This request was decided a moment ago (${this.mustGet(id).state}); nothing changed.`,
-    );
-  }
-
   /**
    * Issue 17.8: a revoked agent's waiting requests are withdrawn, so a later
    * approval cannot run them; its waiting calls are answered.
    */
   withdrawAgent(agent: string): number {
-    let count = 0;
-    for (const row of this.deps.store.listByState(['pending'])) {
-      if (row.agent !== agent) continue;
-      if (!this.deps.store.transition(row.id, ['pending'], 'withdrawn', { decidedAt: this.now() }))
-        continue;
-      count++;
-      this.finish(row.id, {
-        result: errorResult(
-          'The request was withdrawn because this agent was revoked in Airlock. Nothing was run.',
-        ),
-        decision: 'withdrawn',
-        approvalId: row.id,
-        ran: false,
-      });
-    }
-    return count;
+    return withdrawAgent(this.u, agent);
   }
 
   view(row: ApprovalRow): ApprovalView {
-    return approvalView(row, this.deps.toolInfo(row.toolKey), this.waiters.has(row.id));
+    return this.u.view(row);
   }
 }

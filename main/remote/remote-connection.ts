@@ -3,8 +3,10 @@ import type { Logger } from '../platform/log.js';
 import type { SourceNotice } from '../tools/features.js';
 import type { ClientRelay } from '../tools/relay.js';
 import type { SourceState, ToolDefinition } from '../tools/types.js';
-import { AgentSessions } from './agent-sessions.js';
-import { checkHealth } from './health.js';
+import type { AgentSessions } from './agent-sessions.js';
+import { AgentUpstreams } from './agent-upstreams.js';
+import { retryDelay } from './backoff.js';
+import { HealthWatch } from './health.js';
 import { Redactor } from './redact.js';
 import { callingAgent, relayHandler } from './relay-scope.js';
 import { listFeatures, NO_FEATURES, RemoteFeatures, type FeatureLists } from './remote-features.js';
@@ -14,16 +16,11 @@ import {
   connectUpstream,
   describeFailure,
   httpStatusOf,
-  isServerAnswer,
-  isStaleSession,
   listAllTools,
   networkCode,
   type TransportKind,
   type Upstream,
 } from './upstream.js';
-
-/** Bound on agents' own upstream sessions per server; the least recently used idle one closes first. */
-const MAX_AGENT_SESSIONS = 16;
 
 export { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings };
 
@@ -56,14 +53,14 @@ export abstract class RemoteConnectionBase {
   protected lists: FeatureLists = NO_FEATURES;
   protected readonly features: RemoteFeatures;
   protected readonly sessions: AgentSessions;
+  private readonly agentUps: AgentUpstreams;
+  private readonly health: HealthWatch;
   protected sessionRelays: (agent: string) => ClientRelay | undefined = () => undefined;
   protected up: Upstream | null = null;
   protected gen = 0;
   protected connecting: Promise<void> | null = null;
   protected retryTimer: NodeJS.Timeout | undefined;
-  protected healthTimer: NodeJS.Timeout | undefined;
   protected failures = 0;
-  protected checking = false;
   protected stopped = false;
   protected readonly listeners = new Set<() => void>();
   protected readonly inflight = new Map<AbortController, Upstream>();
@@ -83,10 +80,31 @@ export abstract class RemoteConnectionBase {
     this.redactor.set(Object.values(conn.headers));
     this.t = { ...DEFAULT_TIMINGS, ...o.timings };
     this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger);
-    this.sessions = new AgentSessions((agent) => this.connectFor(agent), MAX_AGENT_SESSIONS, {
-      ms: this.t.agentSessionIdleMs,
-      keep: (agent) => this.features.hasState(agent),
+    this.agentUps = new AgentUpstreams({
+      label: this.label,
+      version: o.version,
+      t: this.t,
+      features: this.features,
+      conn: () => this.conn,
+      shared: () => this.up,
+      relays: (agent) => this.sessionRelays(agent),
     });
+    this.sessions = this.agentUps.sessions;
+    this.health = new HealthWatch(
+      {
+        label: this.label,
+        gen: () => this.gen,
+        up: () => this.up,
+        ready: () => this.state.state === 'ready',
+        stopped: () => this.stopped,
+        updateTools: (gen, up, tools) => this.updateTools(gen, up, tools),
+        replace: (up) => this.replace(up),
+        fail: (err) => this.fail(err),
+        redact: (text) => this.redactor.text(text),
+      },
+      this.t,
+      o.logger,
+    );
     this.first = new Promise<void>((resolve) => (this.settleFirst = resolve)).then(
       () => void (this.firstDone = true),
     );
@@ -157,7 +175,7 @@ export abstract class RemoteConnectionBase {
     this.stopped = true;
     this.gen++;
     clearTimeout(this.retryTimer);
-    clearTimeout(this.healthTimer);
+    this.health.stop();
     this.settleFirst();
     for (const [ac] of this.inflight)
       ac.abort(new UpstreamLost('Airlock removed or stopped this server'));
@@ -214,7 +232,7 @@ export abstract class RemoteConnectionBase {
         tools: this.defs.length,
       });
       this.emit();
-      this.scheduleHealth();
+      this.health.schedule();
       if (old && old !== up) this.retire(old);
     } catch (err) {
       await holder.up?.close();
@@ -233,52 +251,19 @@ export abstract class RemoteConnectionBase {
     }
   }
 
-  /** A stateful server keeps per-session state, so each agent gets its own session (issue 14, item 4). */
+  /** A stateful server keeps per-session state, so each agent gets its own session (agent-upstreams.ts). */
   protected stateful(up: Upstream): boolean {
-    // A local (stdio) server is one process: agents share it, or each would start its own.
-    if (up.transport === 'stdio') return false;
-    return up.transport === 'sse' || up.hasSession();
+    return this.agentUps.stateful(up);
   }
 
   /** The session an agent's request runs on: its own for a stateful server, else the shared one. */
-  protected async upFor(agent: string): Promise<Upstream> {
-    const shared = this.up;
-    if (!shared || !this.stateful(shared)) {
-      if (!shared) throw new Error('not connected');
-      return shared;
-    }
-    return this.sessions.get(agent);
+  protected upFor(agent: string): Promise<Upstream> {
+    return this.agentUps.upFor(agent);
   }
 
   /** The agent's own session when one is open (or `open` asks for one). */
-  protected async agentUp(agent: string, open: boolean): Promise<Upstream | null> {
-    if (!open && !this.sessions.agents().includes(agent)) return null;
-    return this.sessions.get(agent).catch(() => null);
-  }
-
-  /** Opens an agent's own session on the current connection's transport, with the agent's state. */
-  protected async connectFor(agent: string): Promise<Upstream> {
-    const shared = this.up;
-    const holder: { up?: Upstream } = {};
-    const up = await connectUpstream({
-      url: new URL(this.conn.url),
-      headers: this.conn.headers,
-      timeoutMs: this.t.connectMs,
-      clientVersion: this.o.version,
-      ...(shared ? { only: shared.transport } : {}),
-      onNotice: (n) => {
-        if (n.kind === 'log' || n.kind === 'resource-updated')
-          this.features.notice({ ...n, agent });
-      },
-      onRelay: relayHandler(this.label, agent, () => this.sessionRelays(agent)),
-      onClose: () => {
-        if (holder.up) void this.sessions.drop(holder.up);
-      },
-      ...(this.conn.auth ? { authProvider: this.conn.auth } : {}),
-    });
-    holder.up = up;
-    await this.features.restore(agent, up);
-    return up;
+  protected agentUp(agent: string, open: boolean): Promise<Upstream | null> {
+    return this.agentUps.agentUp(agent, open);
   }
 
   /** Log lines and updates go to agents; changed lists are re-read first, then announced. */
@@ -301,47 +286,9 @@ export abstract class RemoteConnectionBase {
     );
   }
 
-  /** A stream dropped or a request failed at the network level: ping to tell "restarted" from "down". */
+  /** A stream dropped or a request failed at the network level: ping to tell "restarted" from "down" (health.ts). */
   protected trouble(gen: number, up: Upstream, cause: Error): void {
-    if (gen !== this.gen || this.up !== up || this.checking || this.stopped) return;
-    this.checking = true;
-    this.o.logger.debug('remote server stream trouble', {
-      server: this.label,
-      error: this.redactor.text(cause.message),
-    });
-    void checkHealth(up, this.t.healthMs)
-      .then(
-        (tools) => {
-          if (tools) this.updateTools(gen, up, tools);
-          // Alive. If the transport gave up re-opening its notification stream, a new session restores it.
-          if (/Maximum reconnection attempts/i.test(cause.message) && this.up === up)
-            void this.replace(up);
-        },
-        (err: unknown) => {
-          if (gen !== this.gen || this.up !== up || isServerAnswer(err)) return;
-          if (isStaleSession(err, up.hasSession())) return void this.replace(up);
-          this.fail(err);
-        },
-      )
-      .finally(() => (this.checking = false));
-  }
-
-  /**
-   * A periodic check while connected (issue 14, item 5): a server that died
-   * while idle is noticed within one interval plus the health bound even
-   * when no stream exists to drop (2026-07-28), and on that era a changed
-   * tool list is picked up without `refresh`.
-   */
-  protected scheduleHealth(): void {
-    clearTimeout(this.healthTimer);
-    if (this.stopped || !this.t.healthIntervalMs) return;
-    this.healthTimer = setTimeout(() => {
-      const up = this.up;
-      if (up && this.state.state === 'ready')
-        this.trouble(this.gen, up, new Error('periodic health check'));
-      this.scheduleHealth();
-    }, this.t.healthIntervalMs);
-    this.healthTimer.unref();
+    this.health.trouble(gen, up, cause);
   }
 
   protected updateTools(gen: number, up: Upstream, tools: Tool[]): void {
@@ -404,19 +351,8 @@ export abstract class RemoteConnectionBase {
   protected scheduleRetry(status: number | undefined, network?: string): void {
     if (this.stopped) return;
     clearTimeout(this.retryTimer);
-    // Exponential backoff with jitter; a credential problem will not fix itself quickly. A refused
-    // connection costs the server nothing, and a restarted server should be back within about
-    // 10 s (issue 14, item 5), so those retries stay at the health-check pace.
-    const refused = network === 'ECONNREFUSED' && this.t.healthIntervalMs > 0;
-    const cap = refused
-      ? Math.min(this.t.backoffMaxMs, this.t.healthIntervalMs)
-      : this.t.backoffMaxMs;
-    const base =
-      status === 401 || status === 403
-        ? this.t.backoffMaxMs
-        : Math.min(this.t.backoffInitialMs * 2 ** this.failures, cap);
+    const delay = retryDelay(this.t, this.failures, status, network);
     this.failures++;
-    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
     this.retryTimer = setTimeout(() => void this.reconnect(), delay);
     this.retryTimer.unref();
   }

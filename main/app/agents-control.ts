@@ -1,0 +1,55 @@
+import type { AgentView, NewAgent } from '../../common/contract/index.js';
+import { ControlError } from '../../common/contract/index.js';
+import { clientSetups } from '../agents/client-setup.js';
+import type { ControlServiceDeps } from './control-deps.js';
+import { afterPolicyChange } from './tools-control.js';
+
+/** Agents (ControlApi's agents domain): tokens, revocation, which tools each one sees. */
+export class AgentsControl {
+  constructor(private readonly d: ControlServiceDeps) {}
+
+  async listAgents(): Promise<AgentView[]> {
+    const connected = this.d.connectedAgents();
+    return this.d.agents.list((n) => connected.has(n));
+  }
+
+  async addAgent(name: string): Promise<NewAgent> {
+    const { agent, token } = await this.d.agents.add(name);
+    this.d.events.emit({ type: 'state.changed' });
+    const mcpUrl = this.d.mcpUrl();
+    return { agent, token, mcpUrl, setup: clientSetups(mcpUrl, token) };
+  }
+
+  async revokeAgent(name: string): Promise<void> {
+    await this.d.agents.revoke(name);
+    // Its grants and requests end with it: an agent added later under the same name starts
+    // with none, and a pending request of the revoked agent can no longer be approved into running.
+    this.d.grants.revokeFor(name, null);
+    this.d.approvals.forgetAgent(name);
+    this.d.events.emit({ type: 'state.changed' });
+  }
+
+  async setAgentTools(name: string, tools: string[] | null): Promise<AgentView> {
+    if (tools !== null && (!Array.isArray(tools) || tools.some((t) => typeof t !== 'string'))) {
+      throw new ControlError(
+        'INVALID',
+        'tools must be a list of tool names, or null for every tool.',
+      );
+    }
+    const keys = tools?.map((tool) => {
+      const entry = this.d.registry.get(tool);
+      if (!entry)
+        throw new ControlError(
+          'NOT_FOUND',
+          `No tool named "${tool}". Run "airlock tools list" to see the names.`,
+        );
+      return entry.key;
+    });
+    this.d.agents.update(name, (a) => {
+      if (keys) a.tools = keys;
+      else delete a.tools;
+    });
+    afterPolicyChange(this.d);
+    return (await this.listAgents()).find((a) => a.name === name)!;
+  }
+}

@@ -1,0 +1,49 @@
+import type { ClientsEnv } from '../clients/client-defs.js';
+import type { GoogleHooks } from '../google/google-service.js';
+import type { Logger } from '../platform/log.js';
+import type { VaultChoice } from '../platform/vault/select.js';
+import type { Vault } from '../platform/vault/vault.js';
+import type { RemoteTimings } from '../remote/remote-source.js';
+import type { ToolSource } from '../tools/types.js';
+
+export interface AppOptions {
+  dataDir: string;
+  /** Overrides the port in settings; 0 picks a free port. */
+  port?: number;
+  /** Test hook: a vault other than the OS keychain. */
+  vault?: Vault;
+  /** `--vault keychain|file|auto` (issue 19); default AIRLOCK_VAULT, then auto. */
+  vaultChoice?: VaultChoice;
+  /** Test hook: extra tool sources. */
+  sources?: ToolSource[];
+  logger?: Logger;
+  uiDir?: string;
+  /** Test hook: shorter approval timings etc. are set through settings; this only skips the instance lock. */
+  skipLock?: boolean;
+  /** Test hook: shorter remote-server timeouts and backoff. */
+  remoteTimings?: Partial<RemoteTimings>;
+  /** Google accounts (issue 5): browser opener from the shell; test hooks (consent deadline, endpoint env). */
+  google?: GoogleHooks;
+  /** Test hook: where the MCP clients' config files are (a temp home); default: this user's. */
+  clientsEnv?: ClientsEnv;
+  /** Test hook: the user's own addresses, as connected Google accounts would give them (issue 22). */
+  ownAddresses?: string[];
+  /**
+   * Where loosening asked for from outside confirms (issue 17.7): 'window' when the
+   * desktop shell runs (only IPC confirms), 'page' headless (Airlock's own page). Default 'page'.
+   */
+  policyConfirm?: 'window' | 'page';
+  /**
+   * The link a URL elicitation points at for one approval request (issue 16 item 1). The desktop
+   * app passes its deep link (`airlock://approval/<id>`); headless, the web page `#/approve/<id>`.
+   */
+  approvalLink?: (id: string) => string;
+}
+
+export interface Started {
+  port: number;
+  url: string;
+  mcpUrl: string;
+  /** Opens the approval page; carries the control token in the fragment (never sent to a server or logged). */
+  controlUrl: string;
+}

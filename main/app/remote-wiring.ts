@@ -1,0 +1,40 @@
+import type { CoreEvents } from '../platform/events.js';
+import type { Logger } from '../platform/log.js';
+import type { SettingsStore } from '../platform/settings.js';
+import type { Vault } from '../platform/vault/vault.js';
+import { RemoteLoader } from '../remote/remote-loader.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { AppOptions } from './app-options.js';
+
+/** The remote MCP servers' loader (issue 4); the servers themselves load when first needed. */
+export function newRemoteLoader(
+  app: {
+    readonly settings: SettingsStore;
+    readonly vault: Vault;
+    readonly registry: ToolRegistry;
+    readonly logger: Logger;
+    readonly events: CoreEvents;
+    readonly version: string;
+  },
+  options: AppOptions,
+): RemoteLoader {
+  return new RemoteLoader(
+    {
+      settings: app.settings,
+      vault: app.vault,
+      registry: app.registry,
+      logger: app.logger,
+      events: app.events,
+      version: app.version,
+      ...(options.remoteTimings ? { timings: options.remoteTimings } : {}),
+    },
+    {
+      settings: app.settings,
+      vault: app.vault,
+      events: app.events,
+      version: app.version,
+      // The shell's browser opener serves remote-server sign-ins (issue 10) as well as Google consent.
+      ...(options.google?.openBrowser ? { openBrowser: options.google.openBrowser } : {}),
+    },
+  );
+}

@@ -1,0 +1,65 @@
+import type { ActivityView, TaintView } from '../../common/contract/index.js';
+import type { CoreEvents } from '../platform/events.js';
+import type { ActivityLog } from '../store/activity.js';
+import type { ApprovalRow, ApprovalStore } from '../store/approval-store.js';
+import type { CallToolResult, ToolCallContext } from '../tools/types.js';
+import type { ToolInfo } from './approval-view.js';
+import type { GrantService } from './grants.js';
+
+export interface ApprovalTimings {
+  waitMs: number;
+  expireMs: number;
+  outcomeWindowMs: number;
+  progressIntervalMs: number;
+  /** How long a request outlives the cancellation of its last waiting call (issue 16 item 6). */
+  cancelGraceMs: number;
+}
+
+export interface ApprovalEngineDeps {
+  store: ApprovalStore;
+  events: CoreEvents;
+  activity: ActivityLog;
+  grants: GrantService;
+  timings: () => ApprovalTimings;
+  /** Runs an approved call; the engine guarantees at most once per request. */
+  execute: (
+    row: ApprovalRow,
+    args: Record<string, unknown>,
+    ctx: ToolCallContext,
+  ) => Promise<CallToolResult>;
+  /** Current definition of a tool by stable key, for views and edit validation. */
+  toolInfo: (toolKey: string) => ToolInfo | undefined;
+  /** Returns null when the arguments fit the tool's schema, else what is wrong. */
+  /** May answer later: untrusted schemas are checked in a worker within a budget (issue 17.3). */
+  validate: (
+    toolKey: string,
+    args: Record<string, unknown>,
+  ) => string | null | Promise<string | null>;
+  isPaused: () => boolean;
+  /** Per-agent budgets (issue 17.4): null admits a new request, else the refusal to return. */
+  admit?: (agent: string, args: Record<string, unknown>) => string | null;
+  now?: () => number;
+}
+
+export interface AskRequest {
+  agent: string;
+  toolKey: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** The tool's statement of effect; only asked for when a new request is created. */
+  effect: () => Promise<string>;
+  /** Why the taint check flagged the call (issue 22), shown on the card and kept in Activity. */
+  taint?: TaintView | null;
+  signal: AbortSignal;
+  progress?: ToolCallContext['progress'];
+  /** Answer at once with "waiting" instead of blocking (URL elicitation, issue 16 item 1). */
+  noWait?: boolean;
+}
+
+export interface AskOutcome {
+  result: CallToolResult;
+  decision: ActivityView['decision'];
+  approvalId?: string;
+  /** False when nothing was run for this caller (waiting, denied, …). */
+  ran: boolean;
+}
