@@ -146,7 +146,6 @@ describe('server-everything behind Airlock', () => {
     await t.app.control.addRemote({ name: 'everything', url: es.url });
     const c = await agent(t);
 
-    const t0 = { at: 0 };
     const progressed = new Promise<void>((resolve) => {
       void c
         .callTool(
@@ -156,21 +155,19 @@ describe('server-everything behind Airlock', () => {
           },
           { onprogress: () => resolve(), timeout: 60_000 },
         )
-        .then((r) =>
-          t0.at ? results.push({ r, ms: Date.now() - t0.at }) : results.push({ r, ms: -1 }),
-        );
+        .then((r) => results.push({ r }));
     });
-    const results: { r: { content?: unknown; isError?: boolean }; ms: number }[] = [];
+    const results: { r: { content?: unknown; isError?: boolean } }[] = [];
     await progressed; // upstream progress reached the agent through Airlock
     const down = until(
       t.app,
       async () => (await t.app.control.listRemotes())[0]?.state === 'error',
     );
     const answered = until(t.app, () => results.length > 0);
-    t0.at = Date.now();
     await es.kill();
     await answered;
-    expect(results[0]!.ms).toBeLessThan(5000);
+    // Failed by the kill, not finished after its 30 s: the answer says the server went away
+    // (no wall-clock bound, issue 19 item 6).
     expect(results[0]!.r.isError).toBe(true);
     expect(text(results[0]!.r)).toMatch(
       /"everything" became unreachable during the call .* may or may not have completed/,

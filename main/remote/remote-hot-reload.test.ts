@@ -34,11 +34,6 @@ async function names(t: RemoteTestApp, token = t.token): Promise<string[]> {
     await c.close();
   }
 }
-async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
-  const t0 = performance.now();
-  const v = await fn();
-  return [v, performance.now() - t0];
-}
 
 describe('isolation', () => {
   it('a slow or dead upstream never holds up tools/list or the other servers, and its status says why', async () => {
@@ -48,7 +43,10 @@ describe('isolation', () => {
     const silent = await upstream({ tools: [], silent: true });
     const t = await airlock();
     await t.app.control.addRemote({ name: 'good', url: good.url });
-    const slowAdded = t.app.control.addRemote({ name: 'slow', url: silent.url });
+    let slowSettled = false;
+    const slowAdded = t.app.control
+      .addRemote({ name: 'slow', url: silent.url })
+      .finally(() => (slowSettled = true));
     const dead = await t.app.control.addRemote({
       name: 'dead',
       url: `http://127.0.0.1:${await closedPort()}/mcp`,
@@ -59,15 +57,15 @@ describe('isolation', () => {
       toolCount: 0,
     });
 
-    // While "slow" is still connecting, tools/list and calls of the others are not held up.
+    // While "slow" is still connecting (its 3 s connect bound has not run out), tools/list and
+    // calls of the others are answered: ordering, not the wall clock (issue 19 item 6).
     const c = await agentClient(t.started.mcpUrl, t.token);
     cleanup.push(() => c.close());
-    const [listed, listMs] = await timed(() => c.listTools());
-    expect(listMs).toBeLessThan(500);
+    const listed = await c.listTools();
     expect(listed.tools.map((x) => x.name)).toContain('good__hello');
-    const [called, callMs] = await timed(() => c.callTool({ name: 'good__hello', arguments: {} }));
-    expect(callMs).toBeLessThan(500);
+    const called = await c.callTool({ name: 'good__hello', arguments: {} });
     expect(called.isError).toBeFalsy();
+    expect(slowSettled).toBe(false);
 
     const slow = await slowAdded;
     expect(slow).toMatchObject({ state: 'error', detail: 'unreachable: no answer within 3 s' });
@@ -78,14 +76,18 @@ describe('isolation', () => {
       toolCount: 0,
     });
 
-    // After a restart, the first tools/list waits at most the ready bound (1 s in tests) for the slow one.
+    // After a restart, the first tools/list waits at most the ready bound (1 s in tests) for the
+    // slow one, not for its connect bound (3 s): it answers while "slow" is still loading.
     await t.stop();
     const again = await airlock({ dataDir: t.dataDir, vault: t.vault });
     const c2 = await agentClient(again.started.mcpUrl, t.token);
     cleanup.push(() => c2.close());
-    const [relisted, relistMs] = await timed(() => c2.listTools());
-    expect(relistMs).toBeLessThan(2500);
+    const relisted = await c2.listTools();
     expect(relisted.tools.map((x) => x.name)).toContain('good__hello');
+    const slowNow = (await again.app.control.getStatus()).sources.find(
+      (s) => s.id === 'remote:slow',
+    );
+    expect(slowNow?.state).toBe('loading');
   });
 });
 

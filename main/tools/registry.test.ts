@@ -48,9 +48,8 @@ describe('ToolRegistry readiness', () => {
   it('a source that never loads delays the first list only up to the bound', async () => {
     const registry = new ToolRegistry({ readyTimeoutMs: 100 });
     registry.add(slowSource('stuck', ['x'], new Promise(() => {})));
-    const t0 = performance.now();
+    // Resolving at all is the bound: the source itself never settles (no wall clock, issue 19).
     await registry.whenReady();
-    expect(performance.now() - t0).toBeLessThan(2000);
     expect(registry.entries()).toEqual([]);
   });
 

@@ -36,12 +36,11 @@ describe('htmlToMarkdown', () => {
     expect(md.split('\n').filter((l) => l.includes('News'))).toEqual(['## News']);
   });
 
-  it('converts a 200 KB newsletter: every story link kept, no tags, quickly', () => {
+  it('converts a 200 KB newsletter: every story link kept, no tags', () => {
     const html = newsletterHtml();
     expect(html.length).toBeGreaterThan(200_000);
-    const t0 = performance.now();
+    // How fast is the bench's business (issue 19: no wall-clock bounds in unit tests).
     const md = htmlToMarkdown(html);
-    const ms = performance.now() - t0;
     expect(md).not.toMatch(TAG);
     for (const i of [1, 50, 101])
       expect(md).toContain(
@@ -52,7 +51,6 @@ describe('htmlToMarkdown', () => {
     expect(md).not.toContain('.c{color');
     // Markup, styles and tracking URLs go; the stories' text stays.
     expect(md.length).toBeLessThan(html.length * 0.75);
-    expect(ms).toBeLessThan(3000);
   });
 
   it('keeps image alt text, drops empty links and non-web hrefs', () => {
