@@ -64,6 +64,7 @@ export class DesktopShell {
   private readonly platform: NodeJS.Platform;
   private quitState: 'running' | 'stopping' | 'stopped' = 'running';
   private stopping: Promise<void> | null = null;
+  private offPolicy: (() => void) | undefined;
 
   constructor(private readonly deps: ShellDeps) {
     const { core, paths } = deps;
@@ -145,6 +146,12 @@ export class DesktopShell {
       this.deps.core.logger.warn('no system tray found; showing the window instead');
       this.windows.openMain(undefined, { focus: false });
     }
+    // Loosening asked for from outside the window (the CLI, an agent with a shell) waits for the
+    // user's Confirm on the Tools page (issue 17 item 7): bring that page up, without taking focus.
+    this.offPolicy = this.deps.core.events.subscribe((e) => {
+      if (e.type === 'policy.change' && e.change.state === 'pending')
+        this.windows.openMain('/tools', { focus: false });
+    });
     // After the windows: requests still waiting from before start raise their notifications.
     await this.notifier.start();
   }
@@ -169,6 +176,7 @@ export class DesktopShell {
   /** Stops the shell, then waits (bounded) for the core's servers and database to close. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
+      this.offPolicy?.();
       this.notifier.stop();
       this.tray.stop();
       this.ipc.stop();

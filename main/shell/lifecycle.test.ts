@@ -165,6 +165,36 @@ describe('start', () => {
     expect(app.listenerCount('window-all-closed')).toBe(1);
   });
 
+  it('a loosening asked for from outside the window brings up the Tools page, without taking focus (issue 17.7)', async () => {
+    const { core } = await run({ argv: ['airlock', HIDDEN_ARG] });
+    expect(BrowserWindow.instances).toHaveLength(0);
+    core.events.emit({
+      type: 'policy.change',
+      change: {
+        id: 'c1',
+        summary: 'let count_send run without asking',
+        state: 'pending',
+        requestedAt: new Date().toISOString(),
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      },
+    });
+    expect(BrowserWindow.instances).toHaveLength(1);
+    expect(BrowserWindow.instances[0]!.loaded).toEqual(['app://airlock/index.html#/tools']);
+    expect(BrowserWindow.instances[0]!.focused).toBe(false);
+    // A decided change opens nothing more.
+    core.events.emit({
+      type: 'policy.change',
+      change: {
+        id: 'c1',
+        summary: 'let count_send run without asking',
+        state: 'confirmed',
+        requestedAt: new Date().toISOString(),
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      },
+    });
+    expect(BrowserWindow.instances).toHaveLength(1);
+  });
+
   it('a login launch (--hidden) stays in the tray', async () => {
     await run({ argv: ['airlock', HIDDEN_ARG] });
     expect(BrowserWindow.instances).toHaveLength(0);
