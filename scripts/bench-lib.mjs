@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -53,4 +55,32 @@ export async function startBenchApp(sources, prefix = 'airlock-bench-') {
   await app.start();
   const { token } = await app.control.addAgent('bench');
   return { app, token };
+}
+
+/**
+ * server-everything (streamable HTTP) in its own process on a free loopback port; its
+ * `--import` preload reports the address it bound (and refuses to bind anything else).
+ */
+export async function startEverything() {
+  const root = new URL('..', import.meta.url).pathname;
+  const require = createRequire(import.meta.url);
+  const entry = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+  const preload = join(root, 'main/remote/fixtures/loopback-only.mjs');
+  const child = spawn(process.execPath, ['--import', preload, entry, 'streamableHttp'], {
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /AIRLOCK_TEST_LISTENING (\S+) (\d+)/.exec(err);
+      if (m) {
+        if (m[1] !== '127.0.0.1') reject(new Error(`server-everything bound ${m[1]}`));
+        resolve(Number(m[2]));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server-everything exited ${code}: ${err}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill('SIGKILL') };
 }

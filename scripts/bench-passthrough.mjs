@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { startEverything } from './bench-lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const self = fileURLToPath(import.meta.url);
@@ -254,26 +255,6 @@ function child(args, env = {}, nodeFlags = []) {
       await exited;
     },
   };
-}
-
-async function startEverything() {
-  const require = createRequire(join(root, 'package.json'));
-  const entry = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-  const preload = join(root, 'main/remote/fixtures/loopback-only.mjs');
-  const proc = spawn(process.execPath, ['--import', preload, entry, 'streamableHttp'], {
-    env: { ...process.env, PORT: '0' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const port = await new Promise((resolve, reject) => {
-    let err = '';
-    proc.stderr.on('data', (d) => {
-      err += d;
-      const m = /AIRLOCK_TEST_LISTENING (\S+) (\d+)/.exec(err);
-      if (m) resolve(Number(m[2]));
-    });
-    proc.once('exit', (code) => reject(new Error(`server-everything exited ${code}: ${err}`)));
-  });
-  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => proc.kill('SIGKILL') };
 }
 
 async function mcpClient(url, token) {

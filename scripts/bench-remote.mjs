@@ -13,10 +13,10 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startEverything } from './bench-lib.mjs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Server } from '@modelcontextprotocol/server';
@@ -37,29 +37,6 @@ const LIST_ROUNDS = 200;
 const pct = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (n) => `${n.toFixed(3)} ms`;
-
-async function startEverything() {
-  const require = createRequire(import.meta.url);
-  const entry = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-  const preload = join(root, 'main/remote/fixtures/loopback-only.mjs');
-  const child = spawn(process.execPath, ['--import', preload, entry, 'streamableHttp'], {
-    env: { ...process.env, PORT: '0' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const port = await new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-      const m = /AIRLOCK_TEST_LISTENING (\S+) (\d+)/.exec(err);
-      if (m) {
-        if (m[1] !== '127.0.0.1') reject(new Error(`server-everything bound ${m[1]}`));
-        resolve(Number(m[2]));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server-everything exited ${code}: ${err}`)));
-  });
-  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill('SIGKILL') };
-}
 
 /**
  * Airlock in its own process, as in real use (in-process, it would share one event loop

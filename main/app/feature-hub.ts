@@ -70,7 +70,7 @@ export class FeatureHub implements AgentFeatures {
 
   constructor(private readonly d: FeatureHubDeps) {
     this.catalog = new FeatureCatalog(d.registry);
-    this.activity = new ReadActivity(d.activity, d.events, d.logger);
+    this.activity = new ReadActivity(d.activity, d.logger);
     d.registry.onChange(() => {
       this.watchSources();
       this.announceChanges();

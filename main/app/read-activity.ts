@@ -1,4 +1,3 @@
-import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
 import type { ActivityLog } from '../store/activity.js';
 
@@ -10,7 +9,6 @@ import type { ActivityLog } from '../store/activity.js';
 export class ReadActivity {
   constructor(
     private readonly activity: ActivityLog,
-    private readonly events: CoreEvents,
     private readonly logger: Logger,
   ) {}
 

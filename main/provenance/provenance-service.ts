@@ -1,3 +1,4 @@
+import { UNTRUSTED_META_KEY } from '../remote/untrusted.js';
 import type { CallToolResult } from '../tools/types.js';
 import {
   ContentIndex,
@@ -21,7 +22,6 @@ import { checkCall, destinationsIn, type CallFacts, type TaintReport } from './t
 
 /** `_meta` key under which a source describes what a result holds. */
 export const PROVENANCE_META_KEY = 'airlock/provenance';
-const UNTRUSTED_META_KEY = 'airlock/untrusted';
 
 /** One piece of content as a source describes it in `_meta["airlock/provenance"]`. */
 export interface ProvenanceMetaItem {
@@ -78,6 +78,9 @@ export class ProvenanceService {
 
   /** The taint report for a call, or null when nothing is suspicious. */
   check(agent: string, call: CallFacts): TaintReport | null {
+    // A read-only first-party call sends nothing out: answered before any queued indexing runs,
+    // so reads never pay for it on their answer path.
+    if (call.readOnly && call.sourceKind !== 'remote') return null;
     this.drain();
     const index = this.agents.get(agent);
     if (!index) return null;

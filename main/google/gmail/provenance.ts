@@ -4,27 +4,18 @@
  * `_meta["airlock/provenance"]`. Whether a sender is a stranger is decided by
  * the taint check against the user's circle, not here.
  */
-export const PROVENANCE_META_KEY = 'airlock/provenance';
+import {
+  PROVENANCE_META_KEY,
+  type ProvenanceMetaItem,
+} from '../../provenance/provenance-service.js';
+import { extractValues } from '../../provenance/values.js';
 
-export interface MailProvenance {
-  kind: 'mail';
-  label: string;
-  ref: string;
-  from: string[];
-  private: true;
-  text: string;
-}
+export type MailProvenance = ProvenanceMetaItem & { kind: 'mail'; ref: string; from: string[] };
 
 /** The addresses in From / Reply-To header values ("Ann <ann@x.example>, bob@y.example"). */
 export function addressesOf(...headers: (string | undefined)[]): string[] {
-  const out = new Set<string>();
-  for (const h of headers) {
-    for (const m of (h ?? '').matchAll(
-      /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}/g,
-    ))
-      out.add(m[0].toLowerCase());
-  }
-  return [...out];
+  const values = extractValues(headers.filter(Boolean).join('\n'));
+  return values.filter((v) => v.kind === 'email').map((v) => v.value);
 }
 
 export function mailItem(
