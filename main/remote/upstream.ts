@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { connectStdio, type StdioTarget } from './stdio/connect-stdio.js';
 import { isStdioError } from './stdio/errors.js';
+import { leanTransport } from './lean-transport.js';
 import type { SourceNotice } from '../tools/features.js';
 import type { RelayMethod } from '../tools/relay.js';
 import { streamLostHandler } from './relay-scope.js';
@@ -127,10 +128,13 @@ async function attempt(
   );
   wireFeatures(client, o);
   const auth = o.authProvider ? { authProvider: o.authProvider } : {};
+  // Streamable HTTP reads its responses through the lean node:http leg (lean-transport.ts, issue
+  // 20); the legacy SSE transport, and an SDK without the lean seam, use fetch.
   const transport =
     kind === 'sse'
       ? new SSEClientTransport(o.url, { fetch: fetchWithHeaders, ...auth })
-      : new StreamableHTTPClientTransport(o.url, { fetch: fetchWithHeaders, ...auth });
+      : (leanTransport(o.url, o.headers, o.authProvider) ??
+        new StreamableHTTPClientTransport(o.url, { fetch: fetchWithHeaders, ...auth }));
   let closing = false;
   const remaining = Math.max(1, deadline - Date.now());
   const abort = new AbortController();

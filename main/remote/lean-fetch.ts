@@ -1,0 +1,202 @@
+import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { http } from '../platform/node-http.js';
+import { streamLostHandler } from './relay-scope.js';
+
+/**
+ * The upstream leg's HTTP client (issue 20): a `fetch` for the SDK's Streamable HTTP transport
+ * built on node:http with a keep-alive agent, in place of undici's fetch and its web streams.
+ * A profile of 5,000 passthrough calls put undici and web streams at over a fifth of Airlock's
+ * CPU; a plain node:http request costs a fraction of that.
+ *
+ * It speaks only what the transport asks for: a string body, a Headers/record of headers, an
+ * abort signal, no redirects followed (the transport's own same-origin redirect handling reads
+ * the 3xx like any other response). Anything else goes to the global fetch unchanged. The
+ * response's body stays a Node stream (`LeanBody`) for lean-transport.ts to read without web
+ * streams; `text()` and `json()` read it for the rest.
+ *
+ * Failures look like undici's, because upstream.ts classifies them that way: a network error
+ * rejects with `TypeError('fetch failed')` whose `cause` carries the errno code; an abort rejects
+ * with the signal's reason; a body cut short errors with `TypeError('terminated')`.
+ */
+export class LeanBody {
+  constructor(
+    readonly res: IncomingMessage,
+    /** The stream-lost callback of the call that sent this POST (relay-scope.ts), if any. */
+    readonly lost: ((err: unknown) => void) | undefined,
+    private readonly done: () => void,
+  ) {}
+
+  /** Stop reading: the socket is dropped rather than drained (it may never end). */
+  cancel(): void {
+    this.res.destroy();
+    this.done();
+  }
+
+  /** Ends the request's abort wiring once the body has ended or failed. */
+  finished(): void {
+    this.done();
+  }
+}
+
+/** Just what the SDK transport and the OAuth session read of a response's headers. */
+class LeanHeaders {
+  constructor(private readonly h: IncomingMessage['headers']) {}
+  get(name: string): string | null {
+    const v = this.h[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
+  has(name: string): boolean {
+    return this.h[name.toLowerCase()] !== undefined;
+  }
+  forEach(cb: (value: string, key: string) => void): void {
+    for (const k of Object.keys(this.h)) cb(this.get(k) ?? '', k);
+  }
+  *entries(): IterableIterator<[string, string]> {
+    for (const k of Object.keys(this.h)) yield [k, this.get(k) ?? ''];
+  }
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+}
+
+class LeanResponse {
+  readonly type = 'basic';
+  readonly redirected = false;
+  readonly headers: LeanHeaders;
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  private text$: Promise<string> | undefined;
+
+  constructor(
+    readonly url: string,
+    readonly body: LeanBody,
+  ) {
+    this.status = body.res.statusCode ?? 0;
+    this.statusText = body.res.statusMessage ?? '';
+    this.ok = this.status >= 200 && this.status < 300;
+    this.headers = new LeanHeaders(body.res.headers);
+  }
+
+  text(): Promise<string> {
+    this.text$ ??= new Promise<string>((resolve, reject) => {
+      const { res } = this.body;
+      let out = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (out += chunk));
+      res.on('end', () => {
+        this.body.finished();
+        resolve(out);
+      });
+      res.on('close', () => {
+        if (res.complete) return;
+        this.body.finished();
+        reject(terminated(undefined));
+      });
+    });
+    return this.text$;
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+}
+
+let httpAgent: Agent | undefined;
+let httpsAgent: Agent | undefined;
+
+/** Keep-alive agents, one per scheme, made on first use (node:https loads TLS). */
+function agentFor(url: URL): { agent: Agent; request: typeof http.request } {
+  if (url.protocol === 'https:') {
+    const https = process.getBuiltinModule('node:https');
+    httpsAgent ??= new https.Agent({ keepAlive: true });
+    return { agent: httpsAgent, request: https.request };
+  }
+  httpAgent ??= new http.Agent({ keepAlive: true });
+  return { agent: httpAgent, request: http.request };
+}
+
+/** A fetch that adds `extra` headers (the Authorization header among them) to every request. */
+export function leanFetch(extra: Record<string, string>): FetchLike {
+  return (input, init) => {
+    const url = typeof input === 'string' ? new URL(input) : input;
+    const body = init?.body;
+    const plain = body === undefined || body === null || typeof body === 'string';
+    if (!plain || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      return fetch(url, { ...init, headers: withExtra(init?.headers, extra) });
+    const headers = headerRecord(init?.headers, extra);
+    if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
+    const method = init?.method ?? 'GET';
+    const lost = method === 'POST' ? streamLostHandler() : undefined;
+    return send(url, method, headers, body ?? undefined, init?.signal ?? undefined, lost, true);
+  };
+}
+
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  signal: AbortSignal | undefined,
+  lost: ((err: unknown) => void) | undefined,
+  mayRetry: boolean,
+): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const { agent, request } = agentFor(url);
+    const options: RequestOptions = { method, headers, agent };
+    let answered = false;
+    const req: ClientRequest = request(url, options, (res) => {
+      answered = true;
+      resolve(new LeanResponse(url.href, new LeanBody(res, lost, unwire)) as unknown as Response);
+    });
+    const onAbort = () => {
+      req.destroy(signal?.reason as Error);
+      if (!answered) reject(signal?.reason as Error);
+    };
+    const unwire = () => signal?.removeEventListener('abort', onAbort);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (answered) return; // the body's reader sees the cut
+      unwire();
+      if (signal?.aborted) return reject(signal.reason as Error);
+      // A kept-alive socket the server closed just as we reused it (Node's http docs,
+      // "request.reusedSocket"): such a server drops the request unread, so one retry on a fresh
+      // socket is the usual cure. Not for a tool call, though: if the server did read it, a retry
+      // would run a side effect twice; the call fails as "may or may not have run" instead.
+      if (
+        mayRetry &&
+        req.reusedSocket &&
+        (err.code === 'ECONNRESET' || err.code === 'EPIPE') &&
+        !body?.includes('"tools/call"')
+      )
+        return resolve(send(url, method, headers, body, signal, lost, false));
+      reject(Object.assign(new TypeError('fetch failed'), { cause: err }));
+    });
+    req.end(body);
+  });
+}
+
+/** The error a body read cut short by the network gets, as undici words it. */
+export function terminated(cause: unknown): TypeError {
+  return Object.assign(new TypeError('terminated'), cause === undefined ? {} : { cause });
+}
+
+function headerRecord(h: ConstructorParameters<typeof Headers>[0], extra: Record<string, string>) {
+  const out: Record<string, string> = {};
+  if (h instanceof Headers) h.forEach((v, k) => (out[k] = v));
+  else if (Array.isArray(h)) for (const [k, v] of h as [string, string][]) out[k.toLowerCase()] = v;
+  else if (h) for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = String(v);
+  for (const [k, v] of Object.entries(extra)) out[k.toLowerCase()] = v;
+  return out;
+}
+
+function withExtra(
+  h: ConstructorParameters<typeof Headers>[0],
+  extra: Record<string, string>,
+): Headers {
+  const headers = new Headers(h);
+  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+  return headers;
+}

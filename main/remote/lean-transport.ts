@@ -1,0 +1,172 @@
+import { AsyncResource } from 'node:async_hooks';
+import {
+  StreamableHTTPClientTransport,
+  type AuthProvider,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/client';
+import { createParser } from 'eventsource-parser';
+import { LeanBody, leanFetch, terminated } from './lean-fetch.js';
+
+/**
+ * The SDK's Streamable HTTP client transport with a lean reader under it (issue 20). The SDK
+ * keeps everything that is protocol — headers of both eras, sessions, OAuth and step-up, the
+ * standalone GET stream, resumption and reconnection, redirects — and lean-fetch.ts replaces
+ * undici's fetch. What remains of the web-streams cost is the response stream's reader
+ * (`TextDecoderStream` → `EventSourceParserStream` → reader, then a zod parse of every event);
+ * this swaps in the same event parser on the Node stream itself and a structural JSON-RPC check.
+ * The protocol layer still validates every result, request and notification by its method.
+ *
+ * The reader is the transport's `_handleSseStream(stream, options, isReconnectable)`, which is
+ * private to the SDK; its contract is copied here line for line (SDK 2.4,
+ * client/streamableHttp.ts). When an SDK update renames it, `leanTransport` returns undefined
+ * and upstream.ts falls back to the stock transport over fetch: slower, never broken
+ * (lean-transport.test.ts says which happened).
+ */
+interface StreamOptions {
+  resumptionToken?: string | undefined;
+  onresumptiontoken?: ((token: string) => void) | undefined;
+  replayMessageId?: string | number | undefined;
+  requestSignal?: AbortSignal | undefined;
+  onRequestStreamEnd?: (() => void) | undefined;
+}
+
+/** The private members of the SDK transport that the lean reader reads. */
+interface Internals {
+  _abortController?: AbortController;
+  _serverRetryMs?: number;
+  _scheduleReconnection(options: StreamOptions, attempt: number): void;
+  _handleSseStream(stream: unknown, options: StreamOptions, isReconnectable: boolean): void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+}
+
+/** Whether this SDK still has the seam the lean reader plugs into. */
+export function leanSeamPresent(): boolean {
+  const proto = StreamableHTTPClientTransport.prototype as unknown as Partial<Internals>;
+  return (
+    typeof proto._handleSseStream === 'function' &&
+    proto._handleSseStream.length === 3 &&
+    typeof proto._scheduleReconnection === 'function'
+  );
+}
+
+export function leanTransport(
+  url: URL,
+  headers: Record<string, string>,
+  authProvider: AuthProvider | undefined,
+): StreamableHTTPClientTransport | undefined {
+  if (!leanSeamPresent()) return undefined;
+  const t = new StreamableHTTPClientTransport(url, {
+    fetch: leanFetch(headers),
+    ...(authProvider ? { authProvider } : {}),
+  });
+  const internals = t as unknown as Internals;
+  const stock = internals._handleSseStream;
+  internals._handleSseStream = function (stream, options, isReconnectable) {
+    if (stream instanceof LeanBody) readStream(internals, stream, options, isReconnectable);
+    else stock.call(internals, stream, options, isReconnectable);
+  };
+  return t;
+}
+
+function readStream(
+  t: Internals,
+  body: LeanBody,
+  options: StreamOptions,
+  isReconnectable: boolean,
+): void {
+  const { onresumptiontoken, replayMessageId, requestSignal, onRequestStreamEnd } = options;
+  const intentional = () =>
+    t._abortController?.signal.aborted === true || requestSignal?.aborted === true;
+  // Messages are handed over in the async context of the call that opened the stream, as the
+  // stock reader's promise chain does: a server→client request finds its agent (relay-scope.ts).
+  const deliver = AsyncResource.bind((message: JSONRPCMessage) => t.onmessage?.(message));
+  let lastEventId: string | undefined;
+  let primed = false;
+  let answered = false;
+  let over = false;
+  const parser = createParser({
+    onEvent(event) {
+      if (event.id) {
+        lastEventId = event.id;
+        primed = true;
+        onresumptiontoken?.(event.id);
+      }
+      if (!event.data || (event.event && event.event !== 'message')) return;
+      try {
+        const message = jsonRpcMessage(JSON.parse(event.data));
+        if ('id' in message && ('result' in message || 'error' in message)) {
+          answered = true;
+          if (replayMessageId !== undefined) message.id = replayMessageId;
+        }
+        deliver(message);
+      } catch (err) {
+        t.onerror?.(err as Error);
+      }
+    },
+    onRetry(ms) {
+      t._serverRetryMs = ms;
+    },
+  });
+  const finish = (cut: unknown) => {
+    if (over) return;
+    over = true;
+    body.finished();
+    if (intentional()) return;
+    if (cut !== undefined) {
+      t.onerror?.(new Error(`SSE stream disconnected: ${String(cut)}`));
+      // The call fails at once rather than at its idle timeout (relay-scope.ts, issue 14 item 5).
+      if (!answered) body.lost?.(cut);
+    }
+    if ((isReconnectable || primed) && !answered && t._abortController && !intentional())
+      t._scheduleReconnection(
+        {
+          resumptionToken: lastEventId,
+          onresumptiontoken,
+          replayMessageId,
+          requestSignal,
+          onRequestStreamEnd,
+        },
+        0,
+      );
+    else onRequestStreamEnd?.();
+  };
+  const { res } = body;
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => parser.feed(chunk));
+  res.on('end', () => finish(undefined));
+  res.on('error', () => {}); // 'close' below reports the cut
+  res.on('close', () => {
+    if (!res.complete) finish(terminated(undefined));
+  });
+}
+
+/**
+ * The shape check the stock reader does with zod (JSONRPCMessageSchema), by hand: a request,
+ * notification, result or error of JSON-RPC 2.0. Params and results are checked by method later.
+ */
+export function jsonRpcMessage(v: unknown): JSONRPCMessage {
+  if (isObject(v) && v.jsonrpc === '2.0') {
+    const idOk = typeof v.id === 'string' || (typeof v.id === 'number' && Number.isFinite(v.id));
+    if (typeof v.method === 'string') {
+      if (v.params === undefined || isObject(v.params))
+        if (!('id' in v) || idOk) return v as unknown as JSONRPCMessage;
+    } else if ('result' in v) {
+      if (idOk && isObject(v.result)) return v as unknown as JSONRPCMessage;
+    } else if ('error' in v) {
+      const e = v.error;
+      if (
+        (idOk || v.id === undefined || v.id === null) &&
+        isObject(e) &&
+        Number.isInteger(e.code) &&
+        typeof e.message === 'string'
+      )
+        return v as unknown as JSONRPCMessage;
+    }
+  }
+  throw new TypeError(`not a JSON-RPC 2.0 message: ${JSON.stringify(v)?.slice(0, 120)}`);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
