@@ -31,7 +31,7 @@ export interface ContentItem {
 }
 
 export interface IndexLimits {
-  /** Distinct values + phrase hashes per generation. */
+  /** Distinct values + phrase hashes + items per generation. */
   keysPerGeneration: number;
   ttlMs: number;
 }
@@ -46,6 +46,8 @@ interface Generation {
   refs: Map<string, number>;
   phrases: Map<number, number>;
   items: Map<number, ContentItem>;
+  /** How many references, value lists and phrases point at each item. */
+  holds: Map<number, number>;
   keys: number;
   startedAt: number;
 }
@@ -55,6 +57,7 @@ const newGeneration = (now: number): Generation => ({
   refs: new Map(),
   phrases: new Map(),
   items: new Map(),
+  holds: new Map(),
   keys: 0,
   startedAt: now,
 });
@@ -80,18 +83,23 @@ export class ContentIndex {
     const now = at;
     this.maybeRotate(now);
     const full: ContentItem = { ...item, id: this.nextId++, at: now };
-    const g = this.current;
-    g.items.set(full.id, full);
-    if (full.ref) g.refs.set(full.ref, full.id);
-    for (const v of extractValues(text)) this.addValue(g, v, full.id);
+    const values = extractValues(text);
     // Phrases matter for private content (it must not leave) and for untrusted content (its
     // words must not become the user's); other content is not indexed by phrase.
-    if (full.private || full.untrusted) {
-      for (const h of shingles(text)) {
-        if (!g.phrases.has(h)) g.keys++;
-        g.phrases.set(h, full.id);
-      }
+    const phrases = full.private || full.untrusted ? shingles(text) : [];
+    const g = this.current;
+    const id = full.id;
+    g.items.set(id, full);
+    g.holds.set(id, 0);
+    g.keys++; // items count toward the budget too, so the bound holds whatever they index
+    if (full.ref) this.point(g, g.refs, full.ref, id);
+    for (const v of values) this.addValue(g, v, id);
+    for (const h of phrases) {
+      if (!g.phrases.has(h)) g.keys++;
+      this.point(g, g.phrases, h, id);
     }
+    // Nothing points at it (no values, no phrases, no reference): it could never be found.
+    if (g.holds.get(id) === 0) this.drop(g, id);
     return full;
   }
 
@@ -126,7 +134,7 @@ export class ContentIndex {
     return out;
   }
 
-  /** Keys held now (both generations): what the memory bound is stated in. */
+  /** Keys (values, phrases, items) held now in both generations: what the memory bound is stated in. */
   size(): number {
     return this.current.keys + this.previous.keys;
   }
@@ -139,8 +147,36 @@ export class ContentIndex {
       g.values.set(key, ids);
       g.keys++;
     }
-    if (ids[ids.length - 1] !== id) ids.push(id);
-    if (ids.length > ITEMS_PER_VALUE) ids.shift();
+    if (ids[ids.length - 1] === id) return;
+    ids.push(id);
+    this.hold(g, id, 1);
+    if (ids.length > ITEMS_PER_VALUE) this.hold(g, ids.shift()!, -1);
+  }
+
+  /** `map[key] = id`, moving the hold from the item it pointed at before. */
+  private point<K>(g: Generation, map: Map<K, number>, key: K, id: number): void {
+    const old = map.get(key);
+    if (old === id) return;
+    map.set(key, id);
+    this.hold(g, id, 1);
+    if (old !== undefined) this.hold(g, old, -1);
+  }
+
+  /**
+   * Counts what points at an item (its reference, value lists, phrases). An item nothing points
+   * at any more can never be found again and is dropped at once: a stream of results that all
+   * say the same thing ("Echo: m1", "Echo: m2", … under one untrusted banner) keeps one item,
+   * not one per call (issue 20, heap flat over long runs).
+   */
+  private hold(g: Generation, id: number, delta: number): void {
+    const n = (g.holds.get(id) ?? 0) + delta;
+    if (n > 0) g.holds.set(id, n);
+    else this.drop(g, id);
+  }
+
+  private drop(g: Generation, id: number): void {
+    if (g.items.delete(id)) g.keys--;
+    g.holds.delete(id);
   }
 
   private item(id: number): ContentItem | undefined {

@@ -1,4 +1,4 @@
-import { UNTRUSTED_META_KEY } from '../remote/untrusted.js';
+import { UNTRUSTED_META_KEY, untrustedNote } from '../remote/untrusted.js';
 import type { CallToolResult } from '../tools/types.js';
 import {
   ContentIndex,
@@ -140,7 +140,7 @@ export class ProvenanceService {
   }
 
   private itemsOf(r: ObservedResult): { item: Omit<ContentItem, 'id' | 'at'>; text: string }[] {
-    const whole = textOf(r.result);
+    const whole = textOf(r.result, untrustedNote(r.sourceLabel));
     if (!whole) return [];
     const meta = (r.result._meta ?? {}) as Record<string, unknown>;
     const described = meta[PROVENANCE_META_KEY];
@@ -203,11 +203,13 @@ export class ProvenanceService {
   }
 }
 
-function textOf(result: CallToolResult): string {
+/** The result's words, without Airlock's own untrusted-content note (`skip`): that is not the server's. */
+function textOf(result: CallToolResult, skip?: string): string {
   const parts: string[] = [];
   for (const c of result.content ?? []) {
-    if (c.type === 'text') parts.push(c.text);
-    else if (c.type === 'resource' && 'text' in c.resource && typeof c.resource.text === 'string')
+    if (c.type === 'text') {
+      if (c.text !== skip) parts.push(c.text);
+    } else if (c.type === 'resource' && 'text' in c.resource && typeof c.resource.text === 'string')
       parts.push(c.resource.text);
   }
   if (result.structuredContent) parts.push(JSON.stringify(result.structuredContent));

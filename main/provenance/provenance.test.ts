@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContentIndex } from './content-index.js';
+import { markUntrusted } from '../remote/untrusted.js';
 import { KnownParties } from './known-parties.js';
 import {
   PROVENANCE_META_KEY,
@@ -251,6 +252,48 @@ describe('bounds', () => {
     }
     // One item adds at most ~1,200 keys here; the bound is 2 generations + one item.
     expect(max).toBeLessThanOrEqual(2 * limits.keysPerGeneration + 1_500);
+  });
+
+  it('a stream of short results that index nothing holds one item per reference, not one per call (issue 20)', () => {
+    const index = new ContentIndex({ keysPerGeneration: 40_000, ttlMs: 3_600_000 }, () => 0);
+    const item = { kind: 'remote' as const, label: 'echo', untrusted: true, private: false };
+    for (let i = 0; i < 10_000; i++) {
+      index.add({ ...item, ref: 'everything', tool: `everything__echo` }, `Echo: m${i}`);
+      index.add({ ...item, tool: 'local_echo' }, `Echo: m${i}`);
+    }
+    expect(index.size()).toBe(1);
+    expect(index.itemsWithRef('everything').map((x) => x.id)).toEqual([19_999]);
+  });
+
+  it("a remote server's short results under Airlock's untrusted note keep the index flat: the note is not the server's words", () => {
+    const svc = new ProvenanceService({});
+    const observe = (i: number) =>
+      svc.observe({
+        agent: 'a',
+        tool: 'everything__echo',
+        sourceKind: 'remote',
+        sourceLabel: 'everything',
+        result: markUntrusted({ content: [{ type: 'text', text: `Echo: m${i}` }] }, 'everything'),
+      });
+    observe(0);
+    const first = svc.sizes();
+    for (let i = 1; i < 5_000; i++) observe(i);
+    expect(svc.sizes()).toEqual(first);
+  });
+
+  it('items count toward the budget: results that each carry one value still rotate generations', () => {
+    const limits = { keysPerGeneration: 1_000, ttlMs: 3_600_000 };
+    const index = new ContentIndex(limits, () => 0);
+    let max = 0;
+    for (let i = 0; i < 10_000; i++) {
+      index.add(
+        { kind: 'remote', label: 'r', ref: 's', untrusted: true, private: false, tool: 't' },
+        `see https://x${i}.example/`,
+      );
+      max = Math.max(max, index.size());
+    }
+    expect(max).toBeLessThanOrEqual(2 * limits.keysPerGeneration + 10);
+    expect(index.itemsWithValue({ kind: 'url', value: 'https://x9999.example/' })).toHaveLength(1);
   });
 
   it('indexes at most maxAgents agents, forgetting the least recently active', () => {
