@@ -17,6 +17,7 @@ const LAZY_PACKAGES = [
   '@modelcontextprotocol/server',
   '@modelcontextprotocol/core',
   'ajv',
+  're2js',
   '@modelcontextprotocol/client',
 ];
 const NEVER = ['@modelcontextprotocol/node', '@hono/node-server', 'hono'];
