@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { object, optional, safeParse, string } from '../platform/shape.js';
 
 /** Vault key of the OAuth client secret (the ID is in settings). */
 export const CLIENT_SECRET_KEY = 'google-client-secret';
@@ -17,13 +17,15 @@ const CLIENT_ID = /^[A-Za-z0-9._-]{1,200}\.apps\.googleusercontent\.com$/;
 
 // The file Google Cloud Console downloads for a "Desktop app" client
 // ("client_secret_<id>.json"): {"installed": {client_id, client_secret, project_id, …}}.
-const installedSchema = z.object({
-  installed: z.object({
-    client_id: z.string(),
-    client_secret: z.string(),
-    project_id: z.string().optional(),
-  }),
-});
+const installedSchema = object(
+  {
+    installed: object(
+      { client_id: string(), client_secret: string(), project_id: optional(string()) },
+      { unknown: 'strip' },
+    ),
+  },
+  { unknown: 'strip' },
+);
 
 /** Parses the downloaded client file; refuses other client types with the reason. */
 export function parseClientFile(text: string): GoogleClientCredentials {
@@ -42,13 +44,13 @@ export function parseClientFile(text: string): GoogleClientCredentials {
       'This is a "Web application" OAuth client. Airlock needs a "Desktop app" client (docs/google.md, "Create the OAuth client").',
     );
   }
-  const parsed = installedSchema.safeParse(raw);
-  if (!parsed.success) {
+  const parsed = safeParse(installedSchema, raw);
+  if (!parsed.ok) {
     throw new ClientConfigError(
       'This is not a Google OAuth client file: expected {"installed": {"client_id": …, "client_secret": …}} as downloaded for a "Desktop app" client.',
     );
   }
-  const { client_id, client_secret, project_id } = parsed.data.installed;
+  const { client_id, client_secret, project_id } = parsed.value.installed;
   return validateClient({
     clientId: client_id,
     clientSecret: client_secret,

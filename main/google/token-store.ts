@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { array, number, object, parse, safeParse, string, type Infer } from '../platform/shape.js';
 import type { Vault } from '../platform/vault/vault.js';
 
 /**
@@ -6,18 +6,21 @@ import type { Vault } from '../platform/vault/vault.js';
  * item 3). Only the vault ever sees it: settings list the account, never
  * a token.
  */
-export const tokenBundleSchema = z.object({
-  refreshToken: z.string().min(1),
-  accessToken: z.string(),
-  /** Access-token expiry, ms since the epoch. */
-  expiry: z.number(),
-  scopes: z.array(z.string()),
-  /** When the user consented (ISO). */
-  grantedAt: z.string(),
-  /** The OAuth client the grant belongs to: refresh tokens only work with it. */
-  clientId: z.string(),
-});
-export type TokenBundle = z.infer<typeof tokenBundleSchema>;
+export const tokenBundleSchema = object(
+  {
+    refreshToken: string({ min: 1 }),
+    accessToken: string(),
+    /** Access-token expiry, ms since the epoch. */
+    expiry: number(),
+    scopes: array(string()),
+    /** When the user consented (ISO). */
+    grantedAt: string(),
+    /** The OAuth client the grant belongs to: refresh tokens only work with it. */
+    clientId: string(),
+  },
+  { unknown: 'strip' },
+);
+export type TokenBundle = Infer<typeof tokenBundleSchema>;
 
 export function accountKey(email: string): string {
   return `google:${email.toLowerCase()}`;
@@ -31,15 +34,15 @@ export class TokenStore {
     const raw = await this.vault.get(accountKey(email));
     if (raw === null) return null;
     try {
-      const parsed = tokenBundleSchema.safeParse(JSON.parse(raw));
-      return parsed.success ? parsed.data : null;
+      const parsed = safeParse(tokenBundleSchema, JSON.parse(raw));
+      return parsed.ok ? parsed.value : null;
     } catch {
       return null;
     }
   }
 
   async write(email: string, bundle: TokenBundle): Promise<void> {
-    await this.vault.set(accountKey(email), JSON.stringify(tokenBundleSchema.parse(bundle)));
+    await this.vault.set(accountKey(email), JSON.stringify(parse(tokenBundleSchema, bundle)));
   }
 
   async delete(email: string): Promise<boolean> {

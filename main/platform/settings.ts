@@ -1,7 +1,21 @@
 import { existsSync, readFileSync, renameSync } from 'node:fs';
-import { z } from 'zod';
 import { writeFileAtomic } from './atomic-file.js';
 import { googleSettingsSchema } from './google-settings-schema.js';
+import {
+  array,
+  boolean,
+  nullable,
+  number,
+  object,
+  oneOf,
+  optional,
+  parse,
+  record,
+  safeParse,
+  string,
+  withDefault,
+  type Infer,
+} from './shape.js';
 
 /**
  * Settings are the user's choices. They never hold a secret: tokens live in
@@ -9,97 +23,88 @@ import { googleSettingsSchema } from './google-settings-schema.js';
  */
 export const DEFAULT_PORT = 47821;
 
-const approvalMode = z.enum(['auto', 'ask']);
+const approvalMode = oneOf('auto', 'ask');
 
-export const toolSettingSchema = z.strictObject({
-  enabled: z.boolean().optional(),
-  approval: approvalMode.optional(),
+export const toolSettingSchema = object({
+  enabled: optional(boolean()),
+  approval: optional(approvalMode),
 });
-export type ToolSetting = z.infer<typeof toolSettingSchema>;
+export type ToolSetting = Infer<typeof toolSettingSchema>;
 
-export const agentSchema = z.strictObject({
-  name: z.string(),
-  createdAt: z.string(),
+export const agentSchema = object({
+  name: string(),
+  createdAt: string(),
   /** Stable tool keys this agent may use; absent = every enabled tool. */
-  tools: z.array(z.string()).optional(),
+  tools: optional(array(string())),
   /** Per-tool overrides for this agent, keyed by stable tool key. */
-  overrides: z.record(z.string(), toolSettingSchema).default({}),
+  overrides: withDefault(record(toolSettingSchema), {}),
   /** "Always allow" grants: stable tool key -> ISO expiry, or null for no expiry. */
-  grants: z.record(z.string(), z.string().nullable()).default({}),
+  grants: withDefault(record(nullable(string())), {}),
 });
-export type AgentSettings = z.infer<typeof agentSchema>;
+export type AgentSettings = Infer<typeof agentSchema>;
 
 /**
  * A remote MCP server (issue 4). Only the shape lives here: header values and
  * the bearer token are secrets and stay in the vault (`remote:<name>:…`);
  * settings keep the header names and whether a token exists.
  */
-export const remoteSchema = z.strictObject({
-  name: z.string(),
-  url: z.string(),
-  enabled: z.boolean().default(true),
+export const remoteSchema = object({
+  name: string(),
+  url: string(),
+  enabled: withDefault(boolean(), true),
   /** Names of extra headers whose values are in the vault. */
-  headerNames: z.array(z.string()).default([]),
-  hasToken: z.boolean().default(false),
-  createdAt: z.string(),
+  headerNames: withDefault(array(string()), []),
+  hasToken: withDefault(boolean(), false),
+  createdAt: string(),
   /** A local server (issue 15; `url` is empty): its argv, cwd and plain env; secret env values are in the vault. */
-  stdio: z
-    .strictObject({
-      command: z.string().min(1),
-      args: z.array(z.string()).default([]),
-      cwd: z.string().optional(),
-      env: z.record(z.string(), z.string()).default({}),
-      secretEnvNames: z.array(z.string()).default([]),
-    })
-    .optional(),
+  stdio: optional(
+    object({
+      command: string({ min: 1 }),
+      args: withDefault(array(string()), []),
+      cwd: optional(string()),
+      env: withDefault(record(string()), {}),
+      secretEnvNames: withDefault(array(string()), []),
+    }),
+  ),
   /** The client it was imported from (main/clients/), if any. */
-  origin: z.string().optional(),
+  origin: optional(string()),
 });
-export type RemoteSettings = z.infer<typeof remoteSchema>;
+export type RemoteSettings = Infer<typeof remoteSchema>;
 
-export const settingsSchema = z.strictObject({
-  version: z.literal(1).default(1),
-  port: z.number().int().min(0).max(65535).default(DEFAULT_PORT),
-  paused: z.boolean().default(false),
-  approvals: z
-    .strictObject({
-      waitSeconds: z.number().min(1).max(300).default(45),
-      expireMinutes: z
-        .number()
-        .min(1)
-        .max(24 * 60)
-        .default(10),
+export const settingsSchema = object({
+  version: withDefault(oneOf(1), 1),
+  port: withDefault(number({ int: true, min: 0, max: 65535 }), DEFAULT_PORT),
+  paused: withDefault(boolean(), false),
+  approvals: withDefault(
+    object({
+      waitSeconds: withDefault(number({ min: 1, max: 300 }), 45),
+      expireMinutes: withDefault(number({ min: 1, max: 24 * 60 }), 10),
       /** Repeats of a finished call within this window get the stored outcome. */
-      outcomeWindowMinutes: z
-        .number()
-        .min(0)
-        .max(24 * 60)
-        .default(10),
-      progressIntervalSeconds: z.number().min(1).max(60).default(5),
-    })
-    .prefault({}),
+      outcomeWindowMinutes: withDefault(number({ min: 0, max: 24 * 60 }), 10),
+      progressIntervalSeconds: withDefault(number({ min: 1, max: 60 }), 5),
+    }),
+    {},
+  ),
   /** Per-tool settings keyed by stable tool key (`source/tool`), kept when a tool disappears. */
-  tools: z.record(z.string(), toolSettingSchema).default({}),
-  agents: z.array(agentSchema).default([]),
-  remotes: z.array(remoteSchema).default([]),
-  /** Google OAuth client, accounts and endpoint overrides (issue 5; main/google/settings-schema.ts). */
-  google: googleSettingsSchema.prefault({}),
+  tools: withDefault(record(toolSettingSchema), {}),
+  agents: withDefault(array(agentSchema), []),
+  remotes: withDefault(array(remoteSchema), []),
+  /** Google OAuth client, accounts and endpoint overrides (issue 5; google-settings-schema.ts). */
+  google: withDefault(googleSettingsSchema, {}),
   /** Desktop shell choices (issue 9): how an approval is asked — notification + window, or a native dialog. */
-  shell: z
-    .strictObject({ approvalStyle: z.enum(['window', 'dialog']).default('window') })
-    .prefault({}),
-  limits: z
-    .strictObject({
-      maxBodyBytes: z
-        .number()
-        .int()
-        .min(1024)
-        .default(4 * 1024 * 1024),
-      resultChars: z.number().int().min(1000).default(20_000),
-    })
-    .prefault({}),
+  shell: withDefault(
+    object({ approvalStyle: withDefault(oneOf('window', 'dialog'), 'window') }),
+    {},
+  ),
+  limits: withDefault(
+    object({
+      maxBodyBytes: withDefault(number({ int: true, min: 1024 }), 4 * 1024 * 1024),
+      resultChars: withDefault(number({ int: true, min: 1000 }), 20_000),
+    }),
+    {},
+  ),
 });
-export type Settings = z.infer<typeof settingsSchema>;
+export type Settings = Infer<typeof settingsSchema>;
 
 export class SettingsError extends Error {
   override name = 'SettingsError';
@@ -120,11 +125,10 @@ export class SettingsStore {
   update(change: (draft: Settings) => void): Settings {
     const draft = structuredClone(this.current);
     change(draft);
-    const parsed = settingsSchema.safeParse(draft);
-    if (!parsed.success)
-      throw new SettingsError(`Invalid settings: ${z.prettifyError(parsed.error)}`);
-    writeFileAtomic(this.path, JSON.stringify(parsed.data, null, 2) + '\n');
-    this.current = parsed.data;
+    const parsed = safeParse(settingsSchema, draft);
+    if (!parsed.ok) throw new SettingsError(`Invalid settings: ${parsed.error.message}`);
+    writeFileAtomic(this.path, JSON.stringify(parsed.value, null, 2) + '\n');
+    this.current = parsed.value;
     return this.current;
   }
 
@@ -135,7 +139,7 @@ export class SettingsStore {
   }
 
   private read(): Settings {
-    if (!existsSync(this.path)) return settingsSchema.parse({});
+    if (!existsSync(this.path)) return parse(settingsSchema, {});
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(this.path, 'utf8'));
@@ -146,12 +150,10 @@ export class SettingsStore {
       process.stderr.write(
         `airlock: settings.json was not valid JSON; moved it to ${aside} (${String(err)})\n`,
       );
-      return settingsSchema.parse({});
+      return parse(settingsSchema, {});
     }
-    const parsed = settingsSchema.safeParse(raw);
-    if (!parsed.success) {
-      throw new SettingsError(`${this.path} is invalid: ${z.prettifyError(parsed.error)}`);
-    }
-    return parsed.data;
+    const parsed = safeParse(settingsSchema, raw);
+    if (!parsed.ok) throw new SettingsError(`${this.path} is invalid: ${parsed.error.message}`);
+    return parsed.value;
   }
 }
