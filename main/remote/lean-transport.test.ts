@@ -132,15 +132,30 @@ describe('lean upstream transport', () => {
     const { url } = await server((_req, _body, res) => {
       sse(res);
       res.write('data: {"jsonrpc":"2.0","id":1,"res\n\n');
-      res.write('data: {"jsonrpc":"1.0","id":1,"result":{}}\n\n');
-      res.write('data: {"jsonrpc":"2.0","id":1,"error":{"code":"x","message":1}}\n\n');
+      res.write('data: {"jsonrpc":"2.0","method":5}\n\n');
+      res.write('data: ["not", "an", "object"]\n\n');
       res.end('data: {"jsonrpc":"2.0","id":1,"result":{"content":[]}}\n\n');
     });
     const p = await open(url);
     await p.t.send(request(1));
     await until(() => p.messages.length === 1, 'the answer');
     expect(p.errors).toHaveLength(3);
-    expect(p.errors.every((e) => e instanceof Error)).toBe(true);
+    expect(p.messages[0]).toMatchObject({ id: 1, result: { content: [] } });
+  });
+
+  it('an answer to our request that is not a valid response fails the request now, with the reason', async () => {
+    const { url } = await server((_req, _body, res) => {
+      sse(res);
+      // Left alone, the request would wait for its timeout: nothing else answers it.
+      res.write('data: {"jsonrpc":"2.0","id":1,"result":{"_meta":[]}}\n\n');
+    });
+    const p = await open(url);
+    await p.t.send(request(1));
+    await until(() => p.messages.length === 1, 'the answer');
+    expect(p.messages[0]).toMatchObject({
+      id: 1,
+      error: { code: -32603, message: expect.stringContaining('not a valid JSON-RPC response') },
+    });
   });
 
   it('a stream cut before its answer fails that call at once (stream-lost), reports the cut, and ends the request stream', async () => {
@@ -307,6 +322,8 @@ describe('jsonRpcMessage', () => {
       { jsonrpc: '2.0', result: {} },
       { jsonrpc: '2.0', id: 1, error: { code: 1.5, message: 'x' } },
       { jsonrpc: '2.0', id: 1, error: 'x' },
+      { jsonrpc: '2.0', id: 1, result: { _meta: [] } },
+      { jsonrpc: '2.0', method: 'n', params: { _meta: 'x' } },
     ];
     for (const m of bad) expect(() => jsonRpcMessage(m)).toThrow(TypeError);
   });

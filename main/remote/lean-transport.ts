@@ -93,8 +93,10 @@ function readStream(
         onresumptiontoken?.(event.id);
       }
       if (!event.data || (event.event && event.event !== 'message')) return;
+      let raw: unknown;
       try {
-        const message = jsonRpcMessage(JSON.parse(event.data));
+        raw = JSON.parse(event.data);
+        const message = jsonRpcMessage(raw);
         if ('id' in message && ('result' in message || 'error' in message)) {
           answered = true;
           if (replayMessageId !== undefined) message.id = replayMessageId;
@@ -102,6 +104,13 @@ function readStream(
         deliver(message);
       } catch (err) {
         t.onerror?.(err as Error);
+        // An answer to one of our requests that is not a valid response would leave that request
+        // waiting until its timeout; it fails now, with the reason (issue 20 review).
+        const id = answerId(raw);
+        if (id !== undefined) {
+          answered = true;
+          deliver(malformedAnswer(replayMessageId ?? id, (err as Error).message));
+        }
       }
     },
     onRetry(ms) {
@@ -149,10 +158,10 @@ export function jsonRpcMessage(v: unknown): JSONRPCMessage {
   if (isObject(v) && v.jsonrpc === '2.0') {
     const idOk = typeof v.id === 'string' || (typeof v.id === 'number' && Number.isFinite(v.id));
     if (typeof v.method === 'string') {
-      if (v.params === undefined || isObject(v.params))
+      if (v.params === undefined || (isObject(v.params) && metaOk(v.params)))
         if (!('id' in v) || idOk) return v as unknown as JSONRPCMessage;
     } else if ('result' in v) {
-      if (idOk && isObject(v.result)) return v as unknown as JSONRPCMessage;
+      if (idOk && isObject(v.result) && metaOk(v.result)) return v as unknown as JSONRPCMessage;
     } else if ('error' in v) {
       const e = v.error;
       if (
@@ -166,6 +175,30 @@ export function jsonRpcMessage(v: unknown): JSONRPCMessage {
   }
   throw new TypeError(`not a JSON-RPC 2.0 message: ${JSON.stringify(v)?.slice(0, 120)}`);
 }
+
+/** The id of something shaped like an answer (`result` or `error` beside an id), if any. */
+function answerId(v: unknown): string | number | undefined {
+  if (!isObject(v) || !('result' in v || 'error' in v)) return undefined;
+  return typeof v.id === 'string' || typeof v.id === 'number' ? v.id : undefined;
+}
+
+/** Marks the error a malformed answer becomes (remote-source.ts words it for the agent). */
+export const MALFORMED_ANSWER = 'airlock/malformed-answer';
+
+function malformedAnswer(id: string | number, why: string): JSONRPCMessage {
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: -32603,
+      message: `not a valid JSON-RPC response: ${why}`,
+      data: { [MALFORMED_ANSWER]: true },
+    },
+  } as JSONRPCMessage;
+}
+
+/** `_meta`, where present, is an object (the SDK's envelope schema says so too). */
+const metaOk = (o: Record<string, unknown>) => o._meta === undefined || isObject(o._meta);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -11,6 +11,7 @@ import {
   type FetchLike,
   type Tool,
 } from '@modelcontextprotocol/client';
+import { UpstreamClient } from './upstream-client.js';
 import { connectStdio, type StdioTarget } from './stdio/connect-stdio.js';
 import { isStdioError } from './stdio/errors.js';
 import { leanTransport } from './lean-transport.js';
@@ -118,7 +119,7 @@ async function attempt(
     const response = fetch(url, { ...init, headers, ...(signal ? { signal } : {}) });
     return lost ? response.then((r) => watchStream(r, lost)) : response;
   };
-  const client = new Client(
+  const client = new UpstreamClient(
     { name: 'airlock', title: 'Airlock', version: o.clientVersion },
     {
       // The legacy HTTP+SSE transport predates the 2026 era: no probe there.

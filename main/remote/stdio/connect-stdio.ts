@@ -1,4 +1,5 @@
-import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { UpstreamClient } from '../upstream-client.js';
 import type { Upstream, UpstreamOptions } from '../upstream.js';
 import { ChildProcessTransport } from './child-transport.js';
 import { StdioError } from './errors.js';
@@ -61,7 +62,7 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
     onExit: (why) => t.monitor.exited(pid, why),
     stderrTail: () => t.monitor.stderrTail(),
   });
-  const client = new Client(
+  const client = new UpstreamClient(
     { name: 'airlock', title: 'Airlock', version: o.clientVersion },
     {
       // Probing the 2026 era in place is safe on a process we own: a server that exits on the

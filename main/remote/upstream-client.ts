@@ -1,0 +1,63 @@
+import { Client } from '@modelcontextprotocol/client';
+
+/**
+ * The SDK client, minus one of the two validations of every tool result (issue 20: "results
+ * not validated twice"). Airlock's own MCP server validates each tools/call result against the
+ * negotiated era's schema before an agent sees it (the SDK server's tools/call wrapper), so the
+ * upstream leg checks only the shape Airlock's own code relies on — `content` a list of typed
+ * blocks, `isError` a boolean, `_meta` an object — and leaves the full schema to that one pass.
+ * The SDK's own per-request validator also re-probed its schema registry with `undefined` on
+ * every call, which costs a failed zod parse and its error text each time.
+ *
+ * Everything else of the request funnel is the SDK's: era gating, `input_required` rounds,
+ * progress, timeouts, cancellation.
+ */
+export class UpstreamClient extends Client {
+  override request(...args: unknown[]): never {
+    const [request, schemaOrOptions, maybeOptions] = args as [{ method: string }, unknown, unknown];
+    const request$ = Client.prototype.request as (...a: unknown[]) => never;
+    if (request.method === 'tools/call' && !isStandardSchema(schemaOrOptions))
+      return request$.call(this, request, callToolResultShape, schemaOrOptions);
+    return request$.call(this, request, schemaOrOptions, maybeOptions);
+  }
+}
+
+type Issue = { message: string };
+
+/** A Standard Schema (https://standardschema.dev) over the structural check below. */
+export const callToolResultShape = {
+  '~standard': {
+    version: 1 as const,
+    vendor: 'airlock',
+    validate(value: unknown): { value: unknown } | { issues: Issue[] } {
+      const problem = callToolResultProblem(value);
+      return problem ? { issues: [{ message: problem }] } : { value };
+    },
+  },
+};
+
+export function callToolResultProblem(v: unknown): string | null {
+  if (!isObject(v)) return 'the result is not an object';
+  if (v.content !== undefined) {
+    if (!Array.isArray(v.content)) return '"content" is not a list';
+    const bad = v.content.findIndex((c) => !isObject(c) || typeof c.type !== 'string');
+    if (bad >= 0) return `content[${bad}] is not a content block with a "type"`;
+  }
+  if (v.isError !== undefined && typeof v.isError !== 'boolean')
+    return '"isError" is not a boolean';
+  if (v._meta !== undefined && !isObject(v._meta)) return '"_meta" is not an object';
+  return null;
+}
+
+function isStandardSchema(v: unknown): boolean {
+  return (
+    (typeof v === 'object' || typeof v === 'function') &&
+    v !== null &&
+    '~standard' in v &&
+    typeof (v as { '~standard'?: { validate?: unknown } })['~standard']?.validate === 'function'
+  );
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
