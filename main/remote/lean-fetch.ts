@@ -106,14 +106,23 @@ class LeanResponse {
 let httpAgent: Agent | undefined;
 let httpsAgent: Agent | undefined;
 
+/**
+ * An idle kept-alive socket is closed after 4 s, or a second before the server's own
+ * `Keep-Alive: timeout=N` hint when that is sooner — undici's defaults. Node's agent honours the
+ * hint only when a `timeout` is set; without one, a socket the server closes at its idle timeout
+ * (5 s for Node servers) could be reused at that very moment and reset under a tool call.
+ * (`timeout` on a socket in use only emits 'timeout', which nothing here acts on.)
+ */
+const AGENT = { keepAlive: true, timeout: 4_000 };
+
 /** Keep-alive agents, one per scheme, made on first use (node:https loads TLS). */
 function agentFor(url: URL): { agent: Agent; request: typeof http.request } {
   if (url.protocol === 'https:') {
     const https = process.getBuiltinModule('node:https');
-    httpsAgent ??= new https.Agent({ keepAlive: true });
+    httpsAgent ??= new https.Agent(AGENT);
     return { agent: httpsAgent, request: https.request };
   }
-  httpAgent ??= new http.Agent({ keepAlive: true });
+  httpAgent ??= new http.Agent(AGENT);
   return { agent: httpAgent, request: http.request };
 }
 

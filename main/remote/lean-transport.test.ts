@@ -24,7 +24,10 @@ afterEach(async () => {
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
-async function server(handler: Handler): Promise<{ url: URL; sockets: Set<Socket> }> {
+async function server(
+  handler: Handler,
+  keepAliveMs = 5_000,
+): Promise<{ url: URL; sockets: Set<Socket> }> {
   const sockets = new Set<Socket>();
   const s = createHttpServer((req, res) => {
     let body = '';
@@ -32,6 +35,7 @@ async function server(handler: Handler): Promise<{ url: URL; sockets: Set<Socket
     req.on('data', (c: string) => (body += c));
     req.on('end', () => handler(req, body, res));
   });
+  s.keepAliveTimeout = keepAliveMs;
   s.on('connection', (sock) => sockets.add(sock));
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   cleanup.push(() => {
@@ -261,6 +265,23 @@ describe('lean upstream transport', () => {
       (e: unknown) => e,
     );
     expect(describeFailure(err)).toBe('unreachable: connection reset');
+  });
+
+  it("closes an idle kept-alive socket before the server's Keep-Alive hint runs out", async () => {
+    // The server would keep the socket a minute; it only announces 2 s. The client must close it
+    // (a second before the hint), so a later request never lands on a socket being closed.
+    const closed = new Promise<void>((resolve) => {
+      void server((_req, body, res) => {
+        const id = (JSON.parse(body) as { id: number }).id;
+        res.writeHead(200, { 'content-type': 'application/json', 'keep-alive': 'timeout=2' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+        res.socket?.once('close', () => resolve());
+      }, 60_000).then(async ({ url }) => {
+        const p = await open(url);
+        await p.t.send(request(1, 'resources/read'));
+      });
+    });
+    await closed;
   });
 
   it('network failures read as they did over fetch: "connection refused", not a stack of internals', async () => {
