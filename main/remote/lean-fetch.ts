@@ -25,6 +25,8 @@ export class LeanBody {
     /** The stream-lost callback of the call that sent this POST (relay-scope.ts), if any. */
     readonly lost: ((err: unknown) => void) | undefined,
     private readonly done: () => void,
+    /** The request's own cancellation (2026-07-28: closing the stream cancels), if any. */
+    readonly requestSignal?: AbortSignal,
   ) {}
 
   /** Stop reading: the socket is dropped rather than drained (it may never end). */
@@ -69,37 +71,46 @@ class LeanResponse {
   readonly statusText: string;
   private text$: Promise<string> | undefined;
 
+  /** `body` null: the empty 202 that stands for a request its own signal cancelled (see `send`). */
   constructor(
     readonly url: string,
-    readonly body: LeanBody,
+    readonly body: LeanBody | null,
   ) {
-    this.status = body.res.statusCode ?? 0;
-    this.statusText = body.res.statusMessage ?? '';
+    this.status = body ? (body.res.statusCode ?? 0) : 202;
+    this.statusText = body?.res.statusMessage ?? '';
     this.ok = this.status >= 200 && this.status < 300;
-    this.headers = new LeanHeaders(body.res.headers);
+    this.headers = new LeanHeaders(body?.res.headers ?? {});
   }
 
   text(): Promise<string> {
+    const body = this.body;
+    if (!body) return Promise.resolve('');
     this.text$ ??= new Promise<string>((resolve, reject) => {
-      const { res } = this.body;
+      const { res } = body;
       let out = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (out += chunk));
+      res.on('error', () => {}); // 'close' reports the cut
       res.on('end', () => {
-        this.body.finished();
+        body.finished();
         resolve(out);
       });
       res.on('close', () => {
         if (res.complete) return;
-        this.body.finished();
-        reject(terminated(undefined));
+        body.finished();
+        if (body.requestSignal?.aborted) resolve('');
+        else reject(terminated(undefined));
       });
     });
     return this.text$;
   }
 
   async json(): Promise<unknown> {
-    return JSON.parse(await this.text());
+    const text = await this.text();
+    // Cancelled by its own signal mid-body: nothing to deliver (an empty batch), and no error —
+    // the caller already gave up on it, as the SDK's own requestSignal handling does.
+    if (this.body?.requestSignal?.aborted) return [];
+    return JSON.parse(text);
   }
 }
 
@@ -126,8 +137,22 @@ function agentFor(url: URL): { agent: Agent; request: typeof http.request } {
   return { agent: httpAgent, request: http.request };
 }
 
-/** A fetch that adds `extra` headers (the Authorization header among them) to every request. */
-export function leanFetch(extra: Record<string, string>): FetchLike {
+/**
+ * The header that names a request's own cancellation signal (lean-transport.ts): it never leaves
+ * this process. The SDK would otherwise join that signal and the transport's long-lived one with
+ * `AbortSignal.any` on every 2026-07-28 request, whose bookkeeping on the long-lived signal grew
+ * the heap by ≈ 270 B per call here (issue 20: memory flat over long runs).
+ */
+export const REQUEST_TAG = 'x-airlock-request-tag';
+
+/**
+ * A fetch that adds `extra` headers (the Authorization header among them) to every request.
+ * `requestSignal(tag)` looks up the own signal of a request sent with REQUEST_TAG.
+ */
+export function leanFetch(
+  extra: Record<string, string>,
+  requestSignal?: (tag: string) => AbortSignal | undefined,
+): FetchLike {
   return (input, init) => {
     const url = typeof input === 'string' ? new URL(input) : input;
     const body = init?.body;
@@ -135,11 +160,24 @@ export function leanFetch(extra: Record<string, string>): FetchLike {
     if (!plain || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       return fetch(url, { ...init, headers: withExtra(init?.headers, extra) });
     const headers = headerRecord(init?.headers, extra);
+    const tag = headers[REQUEST_TAG];
+    delete headers[REQUEST_TAG];
     if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
     const method = init?.method ?? 'GET';
     const lost = method === 'POST' ? streamLostHandler() : undefined;
-    return send(url, method, headers, body ?? undefined, init?.signal ?? undefined, lost, true);
+    const signals = {
+      transport: init?.signal ?? undefined,
+      own: tag === undefined ? undefined : requestSignal?.(tag),
+    };
+    return send(url, method, headers, body ?? undefined, signals, lost, true);
   };
+}
+
+interface Signals {
+  /** The transport's: closing the transport aborts every request (the fetch rejects). */
+  transport: AbortSignal | undefined;
+  /** The request's own: the request is dropped quietly (its caller has already given up). */
+  own: AbortSignal | undefined;
 }
 
 function send(
@@ -147,29 +185,41 @@ function send(
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
-  signal: AbortSignal | undefined,
+  signals: Signals,
   lost: ((err: unknown) => void) | undefined,
   mayRetry: boolean,
 ): Promise<Response> {
+  const { transport: signal, own } = signals;
   return new Promise<Response>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason as Error);
+    if (own?.aborted) return resolve(new LeanResponse(url.href, null) as unknown as Response);
     const { agent, request } = agentFor(url);
     const options: RequestOptions = { method, headers, agent };
     let answered = false;
     const req: ClientRequest = request(url, options, (res) => {
       answered = true;
-      resolve(new LeanResponse(url.href, new LeanBody(res, lost, unwire)) as unknown as Response);
+      const lean = new LeanBody(res, lost, unwire, own);
+      resolve(new LeanResponse(url.href, lean) as unknown as Response);
     });
     const onAbort = () => {
       req.destroy(signal?.reason as Error);
       if (!answered) reject(signal?.reason as Error);
     };
-    const unwire = () => signal?.removeEventListener('abort', onAbort);
+    const onOwnAbort = () => {
+      req.destroy();
+      if (!answered) resolve(new LeanResponse(url.href, null) as unknown as Response);
+    };
+    const unwire = () => {
+      signal?.removeEventListener('abort', onAbort);
+      own?.removeEventListener('abort', onOwnAbort);
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
+    own?.addEventListener('abort', onOwnAbort, { once: true });
     req.on('error', (err: NodeJS.ErrnoException) => {
       if (answered) return; // the body's reader sees the cut
       unwire();
       if (signal?.aborted) return reject(signal.reason as Error);
+      if (own?.aborted) return resolve(new LeanResponse(url.href, null) as unknown as Response);
       // A kept-alive socket the server closed just as we reused it (Node's http docs,
       // "request.reusedSocket"): such a server drops the request unread, so one retry on a fresh
       // socket is the usual cure. Not for a tool call, though: if the server did read it, a retry
@@ -180,7 +230,7 @@ function send(
         (err.code === 'ECONNRESET' || err.code === 'EPIPE') &&
         !body?.includes('"tools/call"')
       )
-        return resolve(send(url, method, headers, body, signal, lost, false));
+        return resolve(send(url, method, headers, body, signals, lost, false));
       reject(Object.assign(new TypeError('fetch failed'), { cause: err }));
     });
     req.end(body);
@@ -206,6 +256,7 @@ function withExtra(
   extra: Record<string, string>,
 ): Headers {
   const headers = new Headers(h);
+  headers.delete(REQUEST_TAG);
   for (const [k, v] of Object.entries(extra)) headers.set(k, v);
   return headers;
 }

@@ -6,7 +6,7 @@ import {
 } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonRpcMessage, leanSeamPresent, leanTransport } from './lean-transport.js';
 import { inRelayScope } from './relay-scope.js';
 import { describeFailure } from './upstream.js';
@@ -200,6 +200,53 @@ describe('lean upstream transport', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(p.errors).toEqual([]);
     expect(lost).toEqual([]);
+  });
+
+  it("a request's own signal (2026-07-28 cancellation) needs no AbortSignal.any; aborting it closes the stream quietly", async () => {
+    // AbortSignal.any against the transport's long-lived signal, once per request, grew the heap
+    // by ≈ 270 B a call; the signal now travels by a tag header that never leaves the process.
+    const seen: IncomingMessage['headers'][] = [];
+    let closed!: () => void;
+    const serverSawClose = new Promise<void>((r) => (closed = r));
+    const { url } = await server((req, _body, res) => {
+      seen.push(req.headers);
+      sse(res);
+      res.write(': working\n\n');
+      res.on('close', () => closed());
+    });
+    const p = await open(url);
+    const any = vi.spyOn(AbortSignal, 'any');
+    try {
+      const ac = new AbortController();
+      let ended = false;
+      await p.t.send(request(1), {
+        requestSignal: ac.signal,
+        onRequestStreamEnd: () => (ended = true),
+      });
+      ac.abort();
+      await serverSawClose;
+      await new Promise((r) => setImmediate(r));
+      expect(any).not.toHaveBeenCalled();
+      expect(p.errors).toEqual([]);
+      expect(ended).toBe(false);
+      expect(Object.keys(seen[0]!).filter((h) => h.startsWith('x-airlock'))).toEqual([]);
+    } finally {
+      any.mockRestore();
+    }
+  });
+
+  it('a request cancelled by its own signal before the server answers ends quietly, with nothing sent on', async () => {
+    let arrived!: () => void;
+    const arrivedP = new Promise<void>((r) => (arrived = r));
+    const { url } = await server(() => arrived()); // never answers
+    const p = await open(url);
+    const ac = new AbortController();
+    const sent = p.t.send(request(1), { requestSignal: ac.signal });
+    await arrivedP;
+    ac.abort();
+    await sent;
+    expect(p.errors).toEqual([]);
+    expect(p.messages).toEqual([]);
   });
 
   it('keeps one socket alive across sequential requests and sends the extra headers on each', async () => {
