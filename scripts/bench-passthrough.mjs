@@ -330,7 +330,7 @@ async function snapshots() {
   const air = child(
     ['--airlock-child'],
     { AIRLOCK_BENCH_REMOTES: JSON.stringify([{ name: 'everything', url: es.url }]) },
-    ['--expose-gc'],
+    ['--expose-gc', '--no-flush-bytecode'],
   );
   try {
     const a = await air.ready;
@@ -346,6 +346,23 @@ async function snapshots() {
   }
 }
 
+/** The 2026-07-28 upstream fixture of the tests (echo only), as a child process. */
+async function startModern() {
+  const proc = spawn(process.execPath, [join(root, 'main/remote/fixtures/modern-upstream.mjs')], {
+    env: { ...process.env, TOOLS: 'echo', PORT: '0' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    createInterface({ input: proc.stderr }).on('line', (l) => {
+      const m = /MODERN_UPSTREAM_LISTENING (\d+)/.exec(l);
+      if (m) resolve(m[1]);
+    });
+    proc.once('exit', (code) => reject(new Error(`modern upstream exited ${code}`)));
+  });
+  process.once('exit', () => proc.kill());
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => proc.kill() };
+}
+
 async function main() {
   if (PROF_DIR) return profile();
   if (SNAP_DIR) return snapshots();
@@ -355,11 +372,23 @@ async function main() {
     } run\n`,
   );
   const es = await startEverything();
+  const modern = await startModern();
   const proxy = child(['--proxy-child', es.url]);
   const air = child(
     ['--airlock-child'],
-    { AIRLOCK_BENCH_REMOTES: JSON.stringify([{ name: 'everything', url: es.url }]) },
-    ['--expose-gc', ...(PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROF_DIR] : [])],
+    {
+      AIRLOCK_BENCH_REMOTES: JSON.stringify([
+        { name: 'everything', url: es.url },
+        { name: 'modern', url: modern.url },
+      ]),
+    },
+    // No bytecode flushing: V8 frees the bytecode of functions unused for a while (≈ 1.5 MiB during
+    // a run here), which would read as the heap shrinking. The heap figures are about data.
+    [
+      '--expose-gc',
+      '--no-flush-bytecode',
+      ...(PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROF_DIR] : []),
+    ],
   );
   const [p, a] = await Promise.all([proxy.ready, air.ready]);
   const cpu = async () => (await air.ask('cpu')).cpuUs;
@@ -448,6 +477,21 @@ async function main() {
         0,
       )} B/call; rss ${(h1.rss / 2 ** 20).toFixed(0)} MiB, external ${(h1.external / 2 ** 20).toFixed(1)} MiB)\n`,
     );
+    // 3b. The same through a 2026-07-28 upstream (per-request streams, per-request cancellation).
+    await Promise.all(fleets.airlock.cs.map((c) => calls(c, 'modern__echo', Math.ceil(per / 4))));
+    const m0 = await air.ask('heap');
+    await Promise.all(fleets.airlock.cs.map((c) => calls(c, 'modern__echo', per)));
+    const m1 = await air.ask('heap');
+    const modernGrowMiB = (m1.heapUsed - m0.heapUsed) / 2 ** 20;
+    console.log(
+      `   through a 2026-07-28 upstream: ${(m0.heapUsed / 2 ** 20).toFixed(2)} → ${(
+        m1.heapUsed /
+        2 ** 20
+      ).toFixed(2)} MiB over ${per * SIZES.clients} calls (${(
+        (modernGrowMiB * 1024 * 1024) /
+        (per * SIZES.clients)
+      ).toFixed(0)} B/call)\n`,
+    );
     for (const f of Object.values(fleets)) await Promise.all(f.cs.map((c) => c.close()));
     for (const l of Object.values(legs)) await l.c.close();
 
@@ -529,6 +573,7 @@ async function main() {
       '±',
       `${growMiB.toFixed(2)} MiB`,
     );
+    target(`same, 2026-07-28 upstream`, modernGrowMiB, 1, '±', `${modernGrowMiB.toFixed(2)} MiB`);
     target(
       'tools/list p50 ÷ upstream alone',
       pct(lt.airlock, 50) / pct(lt.up, 50),
@@ -546,6 +591,7 @@ async function main() {
     await air.stop();
     await proxy.stop();
     es.stop();
+    modern.stop();
   }
 }
 
