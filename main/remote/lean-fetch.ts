@@ -1,4 +1,5 @@
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import type { Transform } from 'node:stream';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { http } from '../platform/node-http.js';
 import { streamLostHandler } from './relay-scope.js';
@@ -29,16 +30,58 @@ export class LeanBody {
     readonly requestSignal?: AbortSignal,
   ) {}
 
-  /** Stop reading: the socket is dropped rather than drained (it may never end). */
-  cancel(): void {
-    this.res.destroy();
-    this.done();
+  /**
+   * Reads the body as text: `chunk` for each piece, then `end` once — with nothing when the body
+   * ended, or with the error when it was cut short (the connection closed first, or a compressed
+   * body did not decode). A gzip, deflate or brotli body is decoded, as fetch would.
+   */
+  read(chunk: (text: string) => void, end: (cut: unknown) => void): void {
+    const res = this.res;
+    const decoder = decoderFor(res.headers['content-encoding']);
+    const src = decoder ? res.pipe(decoder) : res;
+    let over = false;
+    const finish = (cut: unknown) => {
+      if (over) return;
+      over = true;
+      this.done();
+      end(cut);
+    };
+    src.setEncoding('utf8');
+    src.on('data', chunk);
+    src.on('end', () => finish(undefined));
+    res.on('error', () => {}); // 'close' below reports the cut
+    res.on('close', () => {
+      if (!res.complete) finish(terminated(undefined));
+    });
+    decoder?.on('error', (err) => {
+      res.destroy();
+      finish(terminated(err));
+    });
   }
 
   /** Ends the request's abort wiring once the body has ended or failed. */
   finished(): void {
     this.done();
   }
+}
+
+/** The content codings fetch decodes and this client therefore asks for. */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+function decoderFor(coding: string | undefined): Transform | undefined {
+  const c = coding?.trim().toLowerCase();
+  if (!c || c === 'identity') return undefined;
+  const zlib = process.getBuiltinModule('node:zlib');
+  // Flushing each piece as it arrives: a compressed event stream must not wait for more input.
+  const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  if (c === 'gzip' || c === 'x-gzip') return zlib.createGunzip(flush);
+  if (c === 'deflate') return zlib.createInflate(flush);
+  if (c === 'br')
+    return zlib.createBrotliDecompress({
+      flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+    });
+  return undefined; // not one we asked for: passed on as it is, as fetch does
 }
 
 /** Just what the SDK transport and the OAuth session read of a response's headers. */
@@ -86,21 +129,15 @@ class LeanResponse {
     const body = this.body;
     if (!body) return Promise.resolve('');
     this.text$ ??= new Promise<string>((resolve, reject) => {
-      const { res } = body;
       let out = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (out += chunk));
-      res.on('error', () => {}); // 'close' reports the cut
-      res.on('end', () => {
-        body.finished();
-        resolve(out);
-      });
-      res.on('close', () => {
-        if (res.complete) return;
-        body.finished();
-        if (body.requestSignal?.aborted) resolve('');
-        else reject(terminated(undefined));
-      });
+      body.read(
+        (chunk) => (out += chunk),
+        (cut) => {
+          if (cut === undefined) resolve(out);
+          else if (body.requestSignal?.aborted) resolve('');
+          else reject(cut as Error);
+        },
+      );
     });
     return this.text$;
   }
@@ -163,6 +200,7 @@ export function leanFetch(
     const tag = headers[REQUEST_TAG];
     delete headers[REQUEST_TAG];
     if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
+    headers['accept-encoding'] ??= ACCEPT_ENCODING;
     const method = init?.method ?? 'GET';
     const lost = method === 'POST' ? streamLostHandler() : undefined;
     const signals = {

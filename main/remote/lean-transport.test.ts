@@ -5,6 +5,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { brotliCompressSync, createGzip, deflateSync } from 'node:zlib';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonRpcMessage, leanSeamPresent, leanTransport } from './lean-transport.js';
@@ -247,6 +248,56 @@ describe('lean upstream transport', () => {
     await sent;
     expect(p.errors).toEqual([]);
     expect(p.messages).toEqual([]);
+  });
+
+  it('asks for and decodes compressed answers as fetch did: a gzip event stream flushed per event, brotli and deflate JSON', async () => {
+    const accepted: (string | undefined)[] = [];
+    const { url } = await server((req, body, res) => {
+      accepted.push(req.headers['accept-encoding']);
+      const id = (JSON.parse(body) as { id: number }).id;
+      const answer = JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        result: { content: [{ type: 'text', text: 'ü'.repeat(2000) }] },
+      });
+      if (id === 1) {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+        const gz = createGzip();
+        gz.pipe(res);
+        gz.write(
+          'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n',
+        );
+        // The first event must arrive before the stream ends: the server flushes it alone.
+        gz.flush(() => setTimeout(() => gz.end(`data: ${answer}\n\n`), 20));
+      } else if (id === 2) {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' });
+        res.end(brotliCompressSync(answer));
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' });
+        res.end(deflateSync(answer));
+      }
+    });
+    const p = await open(url);
+    for (let i = 1; i <= 3; i++) await p.t.send(request(i));
+    await until(() => p.messages.filter((m) => 'result' in m).length === 3, 'three answers');
+    expect(p.errors).toEqual([]);
+    expect(accepted).toEqual(['gzip, deflate, br', 'gzip, deflate, br', 'gzip, deflate, br']);
+    for (const m of p.messages.filter((m) => 'result' in m))
+      expect(JSON.stringify(m)).toContain('ü'.repeat(2000));
+  });
+
+  it('a compressed body that does not decode is a cut stream, reported, not a hang', async () => {
+    const { url } = await server((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      res.end(Buffer.from('this is not gzip at all'));
+    });
+    const p = await open(url);
+    let ended = false;
+    await p.t.send(request(1), { onRequestStreamEnd: () => (ended = true) });
+    await until(() => ended, 'the request stream to end');
+    expect(p.errors.map((e) => e.message)).toEqual([
+      expect.stringContaining('SSE stream disconnected: TypeError: terminated'),
+    ]);
   });
 
   it('keeps one socket alive across sequential requests and sends the extra headers on each', async () => {

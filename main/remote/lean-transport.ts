@@ -5,7 +5,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/client';
 import { createParser } from 'eventsource-parser';
-import { LeanBody, leanFetch, REQUEST_TAG, terminated } from './lean-fetch.js';
+import { LeanBody, leanFetch, REQUEST_TAG } from './lean-fetch.js';
 
 /**
  * The SDK's Streamable HTTP client transport with a lean reader under it (issue 20). The SDK
@@ -158,14 +158,7 @@ function readStream(
       );
     else onRequestStreamEnd?.();
   };
-  const { res } = body;
-  res.setEncoding('utf8');
-  res.on('data', (chunk: string) => parser.feed(chunk));
-  res.on('end', () => finish(undefined));
-  res.on('error', () => {}); // 'close' below reports the cut
-  res.on('close', () => {
-    if (!res.complete) finish(terminated(undefined));
-  });
+  body.read((chunk) => parser.feed(chunk), finish);
 }
 
 /**
