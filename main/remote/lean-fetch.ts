@@ -201,6 +201,8 @@ export function leanFetch(
     delete headers[REQUEST_TAG];
     if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
     headers['accept-encoding'] ??= ACCEPT_ENCODING;
+    // fetch sent "node"; some web application firewalls refuse requests with no User-Agent at all.
+    headers['user-agent'] ??= 'airlock';
     const method = init?.method ?? 'GET';
     const lost = method === 'POST' ? streamLostHandler() : undefined;
     const signals = {

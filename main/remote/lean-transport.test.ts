@@ -304,6 +304,7 @@ describe('lean upstream transport', () => {
     const seen: (string | undefined)[] = [];
     const { url, sockets } = await server((req, body, res) => {
       seen.push(req.headers.authorization);
+      expect(req.headers['user-agent']).toBe('airlock');
       const id = (JSON.parse(body) as { id: number }).id;
       sse(res);
       res.end(`data: {"jsonrpc":"2.0","id":${id},"result":{}}\n\n`);
