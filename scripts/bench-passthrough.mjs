@@ -459,39 +459,30 @@ async function main() {
     // batch first, so what the first calls leave once (compiled code, caches filled to their
     // bound, garbage V8 frees only later) is not counted as growth or shrinkage of the run.
     const per = Math.ceil(SIZES.heap / SIZES.clients);
-    await Promise.all(
-      fleets.airlock.cs.map((c) => calls(c, 'everything__echo', Math.ceil(per / 4))),
-    );
-    const h0 = await air.ask('heap');
-    await Promise.all(fleets.airlock.cs.map((c) => calls(c, 'everything__echo', per)));
-    const h1 = await air.ask('heap');
-    const growMiB = (h1.heapUsed - h0.heapUsed) / 2 ** 20;
-    console.log(
-      `3. Airlock heap after forced GC: ${(h0.heapUsed / 2 ** 20).toFixed(2)} → ${(
-        h1.heapUsed /
+    const n = per * SIZES.clients;
+    const heapOver = async (tool) => {
+      await Promise.all(fleets.airlock.cs.map((c) => calls(c, tool, Math.ceil(per / 4))));
+      const before = await air.ask('heap');
+      await Promise.all(fleets.airlock.cs.map((c) => calls(c, tool, per)));
+      const after = await air.ask('heap');
+      const grow = (after.heapUsed - before.heapUsed) / 2 ** 20;
+      const text = `${(before.heapUsed / 2 ** 20).toFixed(2)} → ${(
+        after.heapUsed /
         2 ** 20
-      ).toFixed(2)} MiB over ${per * SIZES.clients} passthrough calls (${(
-        (growMiB * 1024 * 1024) /
-        (per * SIZES.clients)
-      ).toFixed(
+      ).toFixed(2)} MiB over ${n} calls (${((grow * 2 ** 20) / n).toFixed(0)} B/call`;
+      return { grow, text, after };
+    };
+    const h = await heapOver('everything__echo');
+    const growMiB = h.grow;
+    console.log(
+      `3. Airlock heap after forced GC: ${h.text}; rss ${(h.after.rss / 2 ** 20).toFixed(
         0,
-      )} B/call; rss ${(h1.rss / 2 ** 20).toFixed(0)} MiB, external ${(h1.external / 2 ** 20).toFixed(1)} MiB)\n`,
+      )} MiB, external ${(h.after.external / 2 ** 20).toFixed(1)} MiB)`,
     );
-    // 3b. The same through a 2026-07-28 upstream (per-request streams, per-request cancellation).
-    await Promise.all(fleets.airlock.cs.map((c) => calls(c, 'modern__echo', Math.ceil(per / 4))));
-    const m0 = await air.ask('heap');
-    await Promise.all(fleets.airlock.cs.map((c) => calls(c, 'modern__echo', per)));
-    const m1 = await air.ask('heap');
-    const modernGrowMiB = (m1.heapUsed - m0.heapUsed) / 2 ** 20;
-    console.log(
-      `   through a 2026-07-28 upstream: ${(m0.heapUsed / 2 ** 20).toFixed(2)} → ${(
-        m1.heapUsed /
-        2 ** 20
-      ).toFixed(2)} MiB over ${per * SIZES.clients} calls (${(
-        (modernGrowMiB * 1024 * 1024) /
-        (per * SIZES.clients)
-      ).toFixed(0)} B/call)\n`,
-    );
+    // The same through a 2026-07-28 upstream (per-request streams, per-request cancellation).
+    const m = await heapOver('modern__echo');
+    console.log(`   through a 2026-07-28 upstream: ${m.text})\n`);
+    const modernGrowMiB = m.grow;
     for (const f of Object.values(fleets)) await Promise.all(f.cs.map((c) => c.close()));
     for (const l of Object.values(legs)) await l.c.close();
 
@@ -566,13 +557,7 @@ async function main() {
         cpuPass / cpuProxy
       ).toFixed(1)}×`.padStart(22)}`,
     );
-    target(
-      `heap growth over ${per * SIZES.clients} calls`,
-      growMiB,
-      1,
-      '±',
-      `${growMiB.toFixed(2)} MiB`,
-    );
+    target(`heap growth over ${n} calls`, growMiB, 1, '±', `${growMiB.toFixed(2)} MiB`);
     target(`same, 2026-07-28 upstream`, modernGrowMiB, 1, '±', `${modernGrowMiB.toFixed(2)} MiB`);
     target(
       'tools/list p50 ÷ upstream alone',

@@ -58,11 +58,6 @@ export class LeanBody {
       finish(terminated(err));
     });
   }
-
-  /** Ends the request's abort wiring once the body has ended or failed. */
-  finished(): void {
-    this.done();
-  }
 }
 
 /** The content codings fetch decodes and this client therefore asks for. */

@@ -102,7 +102,6 @@ function readStream(
   let lastEventId: string | undefined;
   let primed = false;
   let answered = false;
-  let over = false;
   const parser = createParser({
     onEvent(event) {
       if (event.id) {
@@ -127,7 +126,7 @@ function readStream(
         const id = answerId(raw);
         if (id !== undefined) {
           answered = true;
-          deliver(malformedAnswer(replayMessageId ?? id, (err as Error).message));
+          deliver(malformedAnswerError(replayMessageId ?? id, (err as Error).message));
         }
       }
     },
@@ -135,10 +134,9 @@ function readStream(
       t._serverRetryMs = ms;
     },
   });
+  // Called once, after the body ended or was cut (LeanBody.read); the request's abort wiring is
+  // already undone by then.
   const finish = (cut: unknown) => {
-    if (over) return;
-    over = true;
-    body.finished();
     if (intentional()) return;
     if (cut !== undefined) {
       t.onerror?.(new Error(`SSE stream disconnected: ${String(cut)}`));
@@ -196,7 +194,7 @@ function answerId(v: unknown): string | number | undefined {
 /** Marks the error a malformed answer becomes (remote-source.ts words it for the agent). */
 export const MALFORMED_ANSWER = 'airlock/malformed-answer';
 
-function malformedAnswer(id: string | number, why: string): JSONRPCMessage {
+function malformedAnswerError(id: string | number, why: string): JSONRPCMessage {
   return {
     jsonrpc: '2.0',
     id,
