@@ -5,10 +5,11 @@
 #
 # If the current session already has a Secret Service that accepts a write without
 # prompting, the command runs as-is. Otherwise (headless CI, containers, ssh sessions)
-# the script re-executes itself under a private `dbus-run-session` and starts
-# `gnome-keyring-daemon --unlock --components=secrets` with a throwaway password,
-# keeping the keyring files in a fresh temporary directory (deleted afterwards) so a
-# developer's real login keyring is never touched. Exports AIRLOCK_KEYRING_TEST=1 so tests know a real keyring exists.
+# the script re-executes itself under a private `dbus-run-session` whose first service
+# file starts `gnome-keyring-daemon --unlock --components=secrets` with a throwaway
+# password (again, unlocked, if the daemon dies mid-run), keeping the keyring files in a
+# fresh temporary directory (deleted afterwards) so a developer's real login keyring is
+# never touched. Exports AIRLOCK_KEYRING_TEST=1 so tests know a real keyring exists.
 #
 # Needs (Debian): dbus, dbus-x11 (dbus-run-session), gnome-keyring, libsecret-1-0, libsecret-tools.
 set -euo pipefail
@@ -51,17 +52,10 @@ if [[ "$1" == "--__inside-private-bus" ]]; then
   # ---- second stage: we are inside our own dbus-run-session ----
   shift
   keyring_home="${AIRLOCK_KEYRING_HOME:?}"
-  # gnome-keyring keeps keyrings in $XDG_DATA_HOME/keyrings; only the daemon sees this
-  # override, the wrapped command keeps the caller's environment.
-  if ! printf '%s' "$KEYRING_PW" |
-    XDG_DATA_HOME="$keyring_home" gnome-keyring-daemon --unlock --components=secrets \
-      >/dev/null 2>"$keyring_home/daemon.err"; then
-    cat "$keyring_home/daemon.err" >&2 || true
-    die "gnome-keyring-daemon --unlock failed"
-  fi
-  # The daemon claims org.freedesktop.secrets asynchronously; wait up to ~5 s.
+  # The first Secret Service call activates the daemon through our own service file
+  # (see first stage); wait up to ~5 s for it to take a write.
   for _ in $(seq 1 50); do
-    secret_service_running && break
+    secret_service_usable && break
     sleep 0.1
   done
   if ! secret_service_running || ! secret_service_usable; then
@@ -70,7 +64,14 @@ if [[ "$1" == "--__inside-private-bus" ]]; then
   fi
   unset AIRLOCK_KEYRING_HOME
   export AIRLOCK_KEYRING_TEST=1
-  exec "$@"
+  rc=0
+  "$@" || rc=$?
+  starts=$(wc -l <"$keyring_home/starts" 2>/dev/null || echo 0)
+  if ((starts > 1)); then
+    echo "with-keyring: gnome-keyring-daemon stopped during the run and was started again $((starts - 1)) time(s), unlocked; its stderr:" >&2
+    tail -n 20 "$keyring_home/daemon.err" >&2 || true
+  fi
+  exit "$rc"
 fi
 
 # ---- first stage ----
@@ -94,8 +95,42 @@ fi
 AIRLOCK_KEYRING_HOME="$(mktemp -d "${TMPDIR:-/tmp}/airlock-keyring.XXXXXX")"
 export AIRLOCK_KEYRING_HOME
 trap 'rm -rf "$AIRLOCK_KEYRING_HOME"' EXIT
+
+# The daemon is started by D-Bus activation from our own service file, listed ahead of the
+# system's. gnome-keyring-daemon can abort on a client that disconnects mid-request
+# ("gkd_secret_service_get_pkcs11_session: assertion 'client' failed"); the system's service
+# file would then start a fresh daemon that is locked and has no default collection, and
+# every later keychain call would wait on a prompt nobody can answer. Ours starts it again
+# unlocked, on the same keyring files, so the secrets written before are still there.
+# gnome-keyring keeps keyrings in $XDG_DATA_HOME/keyrings; only the daemon sees this
+# override, the wrapped command keeps the caller's environment.
+mkdir -p "$AIRLOCK_KEYRING_HOME/services" "$AIRLOCK_KEYRING_HOME/data"
+launcher="$AIRLOCK_KEYRING_HOME/start-keyring.sh"
+cat >"$launcher" <<LAUNCH
+#!/bin/sh
+echo start >>"$AIRLOCK_KEYRING_HOME/starts"
+printf '%s' '$KEYRING_PW' | XDG_DATA_HOME="$AIRLOCK_KEYRING_HOME/data" \
+  exec gnome-keyring-daemon --foreground --unlock --components=secrets \
+  >/dev/null 2>>"$AIRLOCK_KEYRING_HOME/daemon.err"
+LAUNCH
+chmod 700 "$launcher"
+printf '[D-BUS Service]\nName=org.freedesktop.secrets\nExec=%s\n' "$launcher" \
+  >"$AIRLOCK_KEYRING_HOME/services/org.freedesktop.secrets.service"
+session_conf=/usr/share/dbus-1/session.conf
+[[ -f "$session_conf" ]] || session_conf=/etc/dbus-1/session.conf
+[[ -f "$session_conf" ]] || die "no D-Bus session configuration (apt-get install dbus)"
+cat >"$AIRLOCK_KEYRING_HOME/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <servicedir>$AIRLOCK_KEYRING_HOME/services</servicedir>
+  <include>$session_conf</include>
+</busconfig>
+CONF
+
 # Not exec: stay around to delete the keyring dir. dbus-run-session tears down the bus
 # (and with it gnome-keyring-daemon) when the command exits.
 rc=0
-dbus-run-session -- bash "$SELF" --__inside-private-bus "$@" || rc=$?
+dbus-run-session --config-file="$AIRLOCK_KEYRING_HOME/bus.conf" -- \
+  bash "$SELF" --__inside-private-bus "$@" || rc=$?
 exit "$rc"
