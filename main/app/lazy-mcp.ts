@@ -1,4 +1,4 @@
-import type { McpHandler } from '../gateway/http-server.js';
+import type { McpExchange, McpHandler } from '../gateway/http-server.js';
 import type { McpEndpoint, McpEndpointOptions } from '../gateway/mcp-endpoint.js';
 import { loadProtocolRuntime } from '../tools/protocol-runtime.js';
 import type { ClientRelay } from '../tools/relay.js';
@@ -24,14 +24,9 @@ export class LazyMcpEndpoint implements McpHandler {
     return this.endpoint;
   }
 
-  handle(
-    request: Request,
-    agent: string,
-    parsedBody: unknown,
-    credential?: string,
-  ): Promise<Response> {
-    if (this.endpoint) return this.endpoint.handle(request, agent, parsedBody, credential);
-    return this.load().then((e) => e.handle(request, agent, parsedBody, credential));
+  handle(exchange: McpExchange): Promise<void> {
+    if (this.endpoint) return this.endpoint.handle(exchange);
+    return this.load().then((e) => e.handle(exchange));
   }
 
   /** Ends a revoked agent's sessions (issue 17.8); before the load there are none. */

@@ -7,20 +7,23 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { Logger } from '../platform/log.js';
 import type { ControlRoutes } from './control-routes.js';
 import { Gateway, type McpHandler } from './http-server.js';
+import { serveWeb } from './web-bridge.js';
 
 /**
- * The /mcp response path (issue 20): a finished response is not an aborted request, headers and
- * the first event leave together, and an idle event stream still gets its headers at once.
- * A stand-in MCP handler answers with web Responses as the SDK's transports do.
+ * The /mcp response path of the web-standard leg (web-bridge.ts, the 2026-07-28 era; issue 20):
+ * a finished response is not an aborted request, headers and the first event leave together, and
+ * an idle event stream still gets its headers at once. A stand-in MCP handler answers with web
+ * Responses as the SDK's handler does. The 2025-era leg is session-transport.test.ts.
  */
 type Answer = (request: Request) => Promise<Response>;
 let answer: Answer;
 const seen: Request[] = [];
 const mcp: McpHandler = {
-  handle: (request) => {
-    seen.push(request);
-    return answer(request);
-  },
+  handle: (x) =>
+    serveWeb(x.req, x.res, x.raw, x.parsedBody, (request) => {
+      seen.push(request);
+      return answer(request);
+    }),
   close: async () => {},
 };
 const control = { closeStreams: () => {} } as unknown as ControlRoutes;

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
+  classifyInboundRequest,
   createMcpHandler,
-  isInitializeRequest,
-  isLegacyRequest,
   Server,
-  WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type McpHttpHandler,
   type ServerContext,
@@ -20,11 +18,15 @@ import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { requestRelay, roundRelay, sessionRelay } from './mcp-handlers/relay.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
 import type { WithRelay } from './mcp-handlers/api.js';
+import type { McpExchange } from './http-server.js';
+import { jsonRpcError } from './guards.js';
+import { SessionTransport } from './session-transport.js';
+import { serveWeb } from './web-bridge.js';
 
 export type { AgentFeatures, SessionSink };
 
 interface LegacySession {
-  transport: WebStandardStreamableHTTPServerTransport;
+  transport: SessionTransport;
   server: Server;
   agent: string;
   /** Digest of the token that opened it: a new token with the same name gets no old session. */
@@ -55,18 +57,13 @@ export interface McpEndpointOptions {
   budgets?: AgentBudgets;
 }
 
-const jsonError = (status: number, code: number, message: string) =>
-  new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-
 /**
  * /mcp for both protocol eras (MCP spec, "Versioning" and "Transports"):
  * 2026-07-28 requests go to the SDK's per-request `createMcpHandler`; 2025
  * traffic keeps real sessions (initialize, Mcp-Session-Id, GET stream) on
- * the SDK's streamable HTTP transport, routed by `isLegacyRequest` as the
- * SDK documents for sessionful legacy serving.
+ * SessionTransport, Node's own request and response (issue 20), routed by
+ * the SDK's `classifyInboundRequest` — the step behind its `isLegacyRequest`
+ * — as the SDK documents for sessionful legacy serving.
  *
  * A session belongs to the agent that opened it: another agent's token with
  * that session id gets 404, as does an unknown or expired one (clients
@@ -99,17 +96,17 @@ export class McpEndpoint {
     return new Set([...this.sessions.values()].map((s) => s.agent));
   }
 
-  async handle(
-    request: Request,
-    agent: string,
-    parsedBody: unknown,
-    credential?: string,
-  ): Promise<Response> {
-    const authInfo: AuthInfo = { token: 'redacted', clientId: agent, scopes: [], extra: { agent } };
-    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: this.o.maxBodyBytes })) {
-      return this.legacy(request, agent, parsedBody, authInfo, credential);
-    }
-    return this.modern.fetch(request, { authInfo, parsedBody });
+  async handle(x: McpExchange): Promise<void> {
+    const authInfo: AuthInfo = {
+      token: 'redacted',
+      clientId: x.agent,
+      scopes: [],
+      extra: { agent: x.agent },
+    };
+    if (isLegacy(x.req, x.parsedBody)) return this.legacy(x, authInfo);
+    await serveWeb(x.req, x.res, x.raw, x.parsedBody, (request) =>
+      this.modern.fetch(request, { authInfo, parsedBody: x.parsedBody }),
+    );
   }
 
   /** Tells every connected client the tool set changed (some ignore it; names stay stable anyway). */
@@ -146,35 +143,29 @@ export class McpEndpoint {
     await this.modern.close();
   }
 
-  private async legacy(
-    request: Request,
-    agent: string,
-    body: unknown,
-    authInfo: AuthInfo,
-    credential: string | undefined,
-  ): Promise<Response> {
-    const sid = request.headers.get('mcp-session-id');
+  private async legacy(x: McpExchange, authInfo: AuthInfo): Promise<void> {
+    const { req, res, agent, credential } = x;
+    const sid = req.headers['mcp-session-id'];
     if (sid) {
-      const session = this.sessions.get(sid);
+      const session = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
       if (!session || session.agent !== agent || session.credential !== credential)
-        return jsonError(404, -32001, 'Session not found');
+        return jsonRpcError(res, 404, -32001, 'Session not found');
       session.lastUsed = Date.now();
-      return session.transport.handleRequest(request, { parsedBody: body, authInfo });
+      return session.transport.handle(req, res, x.parsedBody, authInfo);
     }
-    if (request.method !== 'POST' || !isInitializeRequest(body)) {
-      return jsonError(
+    if (req.method !== 'POST' || !isInitialize(x.parsedBody)) {
+      return jsonRpcError(
+        res,
         400,
         -32000,
         'Bad Request: send initialize first, or include a valid Mcp-Session-Id header',
       );
     }
-    const over = this.admitSession(agent);
-    if (over) return over;
+    if (!this.admitSession(agent, res)) return;
     const holder: { id?: string } = {};
     const server = this.buildServer(agent, () => holder.id);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      maxRequestBodySize: this.o.maxBodyBytes,
+    const transport = new SessionTransport({
+      newSessionId: () => randomUUID(),
       onsessioninitialized: (id) => {
         holder.id = id;
         this.sessions.set(id, { transport, server, agent, credential, lastUsed: Date.now() });
@@ -192,20 +183,23 @@ export class McpEndpoint {
       }
     };
     await server.connect(transport);
-    return transport.handleRequest(request, { parsedBody: body, authInfo });
+    transport.handle(req, res, x.parsedBody, authInfo);
   }
 
-  /** Issue 17.4: a session budget per agent; null admits (maybe after closing its oldest idle one). */
-  private admitSession(agent: string): Response | null {
-    if (!this.o.budgets) return null;
+  /** Issue 17.4: a session budget per agent; false when refused (maybe after closing its oldest idle one). */
+  private admitSession(agent: string, res: McpExchange['res']): boolean {
+    if (!this.o.budgets) return true;
     const open = [...this.sessions].filter(([, s]) => s.agent === agent);
     const verdict = this.o.budgets.admitSession(
       agent,
       open.map(([id, s]) => ({ id, lastUsed: s.lastUsed })),
     );
-    if (!verdict.ok) return jsonError(429, -32000, verdict.message);
+    if (!verdict.ok) {
+      jsonRpcError(res, 429, -32000, verdict.message);
+      return false;
+    }
     if (verdict.evict) void this.closeSession(verdict.evict);
-    return null;
+    return true;
   }
 
   /**
@@ -326,3 +320,28 @@ function agentOf(auth: AuthInfo | undefined): string {
   if (typeof agent !== 'string') throw new Error('unauthenticated request reached the MCP handler');
   return agent;
 }
+
+/**
+ * Whether a request is 2025-era traffic: the SDK's own classification (what its isLegacyRequest
+ * runs), from the headers and the body the gateway already parsed — no web Request needed.
+ */
+function isLegacy(req: McpExchange['req'], body: unknown): boolean {
+  const header = (name: string) => {
+    const v = req.headers[name];
+    return typeof v === 'string' ? v : undefined;
+  };
+  const outcome = classifyInboundRequest({
+    httpMethod: req.method ?? 'GET',
+    protocolVersionHeader: header('mcp-protocol-version'),
+    mcpMethodHeader: header('mcp-method'),
+    mcpNameHeader: header('mcp-name'),
+    ...(body !== undefined ? { body } : {}),
+  });
+  return outcome.kind === 'legacy';
+}
+
+const isInitialize = (body: unknown): boolean =>
+  !!body &&
+  typeof body === 'object' &&
+  (body as Record<string, unknown>).method === 'initialize' &&
+  'id' in body;
