@@ -67,6 +67,7 @@ beforeAll(async () => {
         newSessionId: randomUUID,
         onsessioninitialized: (id) => sessions.set(id, t),
         onsessionclosed: (id) => sessions.delete(id),
+        keepAliveMs: 30,
       });
       t.onerror = (e) => errors.push(e.message);
       void mcpServer()
@@ -219,36 +220,48 @@ describe('HTTP answers of the session transport', () => {
     agent.destroy();
   });
 
-  it('a call that waits (an approval) still gets its headers at once, and its answer later', async () => {
+  it('a call that waits (an approval) gets its headers at once, keep-alive comments, then its answer', async () => {
     const h = await open();
     let release!: () => void;
     gate = new Promise<void>((r) => (release = r));
-    const { body } = await new Promise<{ body: Promise<string> }>((resolve, reject) => {
-      const req = request(
-        url,
-        {
-          method: 'POST',
-          headers: {
-            ...h,
-            accept: 'application/json, text/event-stream',
-            'content-type': 'application/json',
+    const { body, kept } = await new Promise<{ body: Promise<string>; kept: Promise<void> }>(
+      (resolve, reject) => {
+        const req = request(
+          url,
+          {
+            method: 'POST',
+            headers: {
+              ...h,
+              accept: 'application/json, text/event-stream',
+              'content-type': 'application/json',
+            },
           },
-        },
-        (res) => {
-          // The status and headers arrived while the call is still held at the gate.
-          expect(res.statusCode).toBe(200);
-          expect(res.headers['content-type']).toBe('text/event-stream');
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (text += c));
-          resolve({ body: new Promise((r) => res.on('end', () => r(text))) });
-        },
-      );
-      req.on('error', reject);
-      req.end(JSON.stringify(call(3, { text: 'late', wait: true })));
-    });
+          (res) => {
+            // The status and headers arrived while the call is still held at the gate.
+            expect(res.statusCode).toBe(200);
+            expect(res.headers['content-type']).toBe('text/event-stream');
+            let text = '';
+            let keptAlive!: () => void;
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => {
+              text += c;
+              if (text.includes(': keepalive\n\n')) keptAlive();
+            });
+            resolve({
+              body: new Promise((r) => res.on('end', () => r(text))),
+              kept: new Promise((r) => (keptAlive = r)),
+            });
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify(call(3, { text: 'late', wait: true })));
+      },
+    );
+    await kept; // a comment line while the call waits (the harness sets 30 ms)
     release();
-    expect(await body).toContain('echo late');
+    const text = await body;
+    expect(text.startsWith(': keepalive\n\n')).toBe(true);
+    expect(text).toContain('echo late');
   });
 
   it('a batch of two calls is answered on one stream, ended after both', async () => {

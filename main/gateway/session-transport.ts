@@ -43,6 +43,8 @@ export interface SessionTransportOptions {
   newSessionId: () => string;
   onsessioninitialized: (id: string) => void;
   onsessionclosed: (id: string) => void;
+  /** Test hook: the keep-alive comment's interval. */
+  keepAliveMs?: number;
 }
 
 /**
@@ -233,7 +235,7 @@ export class SessionTransport implements Transport {
     stream.pending.delete(id);
     if (stream.pending.size > 0) return this.write(stream, m);
     // The stream's last answer: headers (if still held), event and end leave in one write.
-    this.head(stream);
+    this.head(stream, false);
     this.release(stream);
     stream.res.end(event(m));
   }
@@ -244,7 +246,7 @@ export class SessionTransport implements Transport {
     const open = new Set<Stream>([...this.requests.values()].filter((s) => s !== null));
     if (this.standalone) open.add(this.standalone);
     for (const s of open) {
-      this.head(s);
+      this.head(s, false);
       this.release(s);
       s.res.end();
     }
@@ -259,8 +261,11 @@ export class SessionTransport implements Transport {
     stream.res.write(event(m));
   }
 
-  /** Writes a stream's status line and headers (held by Node until the first body bytes). */
-  private head(stream: Stream): boolean {
+  /**
+   * Writes a stream's status line and headers (held by Node until the first body bytes), and
+   * arms its keep-alive unless the stream is ending now.
+   */
+  private head(stream: Stream, staysOpen = true): boolean {
     const { res } = stream;
     if (res.headersSent || res.destroyed) return false;
     clearTimeout(stream.headTimer);
@@ -268,9 +273,10 @@ export class SessionTransport implements Transport {
       ...SSE_HEADERS,
       ...(this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {}),
     });
-    stream.keepAlive = setInterval(() => {
-      if (!res.destroyed) res.write(': keepalive\n\n');
-    }, KEEP_ALIVE_MS).unref();
+    if (staysOpen)
+      stream.keepAlive = setInterval(() => {
+        if (!res.destroyed) res.write(': keepalive\n\n');
+      }, this.o.keepAliveMs ?? KEEP_ALIVE_MS).unref();
     return true;
   }
 

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -9,7 +8,7 @@ import { brotliCompressSync, createGzip, deflateSync } from 'node:zlib';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonRpcMessage, leanSeamPresent, leanTransport } from './lean-transport.js';
-import { inRelayScope } from './relay-scope.js';
+import { callingAgent, inRelayScope } from './relay-scope.js';
 import { describeFailure } from './upstream.js';
 
 /**
@@ -396,7 +395,7 @@ describe('lean upstream transport', () => {
     expect(describeFailure(err)).toBe('unreachable: connection refused');
   });
 
-  it('hands each message over in the async context of the request that opened its stream, on a reused socket too', async () => {
+  it('hands each message over in the relay scope of the request that opened its stream, on a reused socket too', async () => {
     const { url } = await server((_req, body, res) => {
       const id = (JSON.parse(body) as { id: number }).id;
       sse(res);
@@ -404,16 +403,16 @@ describe('lean upstream transport', () => {
       res.write(`data: {"jsonrpc":"2.0","id":"s${id}","method":"roots/list"}\n\n`);
       setImmediate(() => res.end(`data: {"jsonrpc":"2.0","id":${id},"result":{}}\n\n`));
     });
-    const als = new AsyncLocalStorage<string>();
     const p = await open(url);
     const contexts: (string | undefined)[] = [];
     p.t.onmessage = (m) => {
-      if ('method' in m) contexts.push(als.getStore());
+      if ('method' in m) contexts.push(callingAgent());
       p.messages.push(m);
     };
     for (const who of ['agent-a', 'agent-b', 'agent-c']) {
       const before = p.messages.length;
-      await als.run(who, () => p.t.send(request(before + 1)));
+      const signal = new AbortController().signal;
+      await inRelayScope({ agent: who, signal }, () => p.t.send(request(before + 1)));
       await until(() => p.messages.length === before + 2, `${who}'s messages`);
     }
     expect(contexts).toEqual(['agent-a', 'agent-b', 'agent-c']);

@@ -1,4 +1,3 @@
-import { AsyncResource } from 'node:async_hooks';
 import {
   StreamableHTTPClientTransport,
   type AuthProvider,
@@ -6,6 +5,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { createParser } from 'eventsource-parser';
 import { LeanBody, leanFetch, REQUEST_TAG } from './lean-fetch.js';
+import { relayScopeRunner } from './relay-scope.js';
 
 /**
  * The SDK's Streamable HTTP client transport with a lean reader under it (issue 20). The SDK
@@ -96,9 +96,10 @@ function readStream(
   const requestSignal = options.requestSignal ?? body.requestSignal;
   const intentional = () =>
     t._abortController?.signal.aborted === true || requestSignal?.aborted === true;
-  // Messages are handed over in the async context of the call that opened the stream, as the
-  // stock reader's promise chain does: a server→client request finds its agent (relay-scope.ts).
-  const deliver = AsyncResource.bind((message: JSONRPCMessage) => t.onmessage?.(message));
+  // Messages are handed over in the relay scope of the call that opened the stream, as the stock
+  // reader's promise chain does: a server→client request finds its agent (relay-scope.ts).
+  const inScope = relayScopeRunner();
+  const deliver = (message: JSONRPCMessage) => inScope(() => t.onmessage?.(message));
   let lastEventId: string | undefined;
   let primed = false;
   let answered = false;

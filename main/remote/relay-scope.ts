@@ -30,6 +30,18 @@ export function inRelayScope<T>(s: Scope, run: () => Promise<T>): Promise<T> {
   return scope.run(s, run);
 }
 
+/**
+ * Runs functions later in this async context's relay scope: a stream reader hands a
+ * server→client request over in the scope of the call that opened the stream. Node already runs
+ * a response's callbacks in its request's context, kept-alive socket or not (the test in
+ * lean-transport.test.ts holds both to it); this keeps it so without an AsyncResource per
+ * stream (issue 20).
+ */
+export function relayScopeRunner(): <T>(run: () => T) => T {
+  const s = scope.getStore();
+  return s === undefined ? (run) => scope.exit(run) : (run) => scope.run(s, run);
+}
+
 /** The agent whose call is running in this async context, if any. */
 export function callingAgent(): string | undefined {
   return scope.getStore()?.agent;
