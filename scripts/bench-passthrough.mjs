@@ -12,6 +12,7 @@
 //                                                 8 clients × 250), with a V8 CPU profile of the Airlock
 //                                                 process written to DIR; read it with
 //                                                 node scripts/bench-cpuprofile.mjs DIR/<file>.cpuprofile
+//   … --cpu-prof DIR --local                      the same with Airlock's own local tool
 //
 // Processes (each its own event loop, as in real use): server-everything (`echo`), the raw proxy
 // in front of it, Airlock (in-process App in a child with --expose-gc; it reports its own
@@ -291,6 +292,9 @@ const pct = (xs, p) => {
 };
 const f3 = (x) => x.toFixed(3);
 const results = [];
+/** Under this, a proxy's added latency is noise (see the added-latency targets). */
+const NOISE_MS = 0.1;
+
 function target(label, value, limit, kind, shown) {
   const met =
     kind === '≤' ? value <= limit : kind === '≥' ? value >= limit : Math.abs(value) <= limit;
@@ -302,7 +306,10 @@ function target(label, value, limit, kind, shown) {
   );
 }
 
-/** --cpu-prof: passthrough calls only, so the profile shows the passthrough path and little else. */
+/**
+ * --cpu-prof: passthrough calls only, so the profile shows the passthrough path and little else
+ * (with --local, Airlock's own local tool instead: the difference is the upstream leg).
+ */
 async function profile() {
   const es = await startEverything();
   const air = child(
@@ -312,10 +319,11 @@ async function profile() {
   );
   try {
     const a = await air.ready;
+    const tool = argv.includes('--local') ? 'local_echo' : 'everything__echo';
     const c = await mcpClient(a.mcpUrl, a.token);
-    await calls(c, 'everything__echo', 3000);
+    await calls(c, tool, 3000);
     const cs = await Promise.all(Array.from({ length: 8 }, () => mcpClient(a.mcpUrl, a.token)));
-    await Promise.all(cs.map((x) => calls(x, 'everything__echo', 250)));
+    await Promise.all(cs.map((x) => calls(x, tool, 250)));
     for (const x of [c, ...cs]) await x.close();
   } finally {
     await air.stop();
@@ -532,10 +540,13 @@ async function main() {
     for (const q of [50, 99]) {
       const label = `added p${q} ÷ proxy added p${q}`;
       const ratio = added(airlock, q) / added(px, q);
-      if (added(px, q) > 0) target(label, ratio, q === 50 ? 1.3 : 2, '≤', `${ratio.toFixed(2)}×`);
+      // One loopback hop costs more than 0.1 ms here; a proxy tail closer to direct's than that
+      // is the two legs' noise, and a ratio to it means nothing.
+      if (added(px, q) >= NOISE_MS)
+        target(label, ratio, q === 50 ? 1.3 : 2, '≤', `${ratio.toFixed(2)}×`);
       else
         console.log(
-          `  ${label.padEnd(50)} ${'n/a'.padStart(22)}   (the proxy's p${q} came out at or under direct's: noise; rerun)`,
+          `  ${label.padEnd(50)} ${'n/a'.padStart(22)}   (the proxy's p${q} came out within ${NOISE_MS} ms of direct's: noise; rerun)`,
         );
     }
     target(
