@@ -1,5 +1,8 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callKey, canonicalJson } from '../approvals/canonical.js';
+import type { McpHandler } from '../gateway/http-server.js';
 import {
   connectClient,
   CountingSource,
@@ -94,20 +97,25 @@ describe('revoking an agent', () => {
     const init = await mcpPost(a, initialize);
     const sid = init.headers.get('mcp-session-id')!;
     await init.body?.cancel();
-    const mcp = (t.app as unknown as { mcp: { handle: (...a: unknown[]) => Promise<Response> } })
-      .mcp;
-    const req = new Request(t.started.mcpUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': sid,
-        'mcp-protocol-version': '2025-06-18',
-      },
-      body: JSON.stringify(listTools),
+    const mcp = (t.app as unknown as { mcp: McpHandler }).mcp;
+    const req = new IncomingMessage(new Socket());
+    req.method = 'POST';
+    req.headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sid,
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const res = new ServerResponse(req);
+    await mcp.handle({
+      req,
+      res,
+      agent: 'binder',
+      parsedBody: listTools,
+      raw: Buffer.from(JSON.stringify(listTools)),
+      credential: 'some-other-credential',
     });
-    const res = await mcp.handle(req, 'binder', listTools, 'some-other-credential');
-    expect(res.status).toBe(404);
+    expect(res.statusCode).toBe(404);
   });
 });
 
