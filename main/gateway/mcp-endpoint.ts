@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   classifyInboundRequest,
   createMcpHandler,
+  isInitializeRequest,
   Server,
   type AuthInfo,
   type McpHttpHandler,
@@ -153,7 +154,7 @@ export class McpEndpoint {
       session.lastUsed = Date.now();
       return session.transport.handle(req, res, x.parsedBody, authInfo);
     }
-    if (req.method !== 'POST' || !isInitialize(x.parsedBody)) {
+    if (req.method !== 'POST' || !isInitializeRequest(x.parsedBody)) {
       return jsonRpcError(
         res,
         400,
@@ -339,9 +340,3 @@ function isLegacy(req: McpExchange['req'], body: unknown): boolean {
   });
   return outcome.kind === 'legacy';
 }
-
-const isInitialize = (body: unknown): boolean =>
-  !!body &&
-  typeof body === 'object' &&
-  (body as Record<string, unknown>).method === 'initialize' &&
-  'id' in body;

@@ -1,95 +1,34 @@
-import { randomUUID } from 'node:crypto';
-import { Agent, createServer, request, type Server as HttpServer } from 'node:http';
-import { Socket, type AddressInfo } from 'node:net';
+import { Agent, request } from 'node:http';
+import { Socket } from 'node:net';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Server, type AuthInfo } from '@modelcontextprotocol/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SessionTransport } from './session-transport.js';
+import { call, INIT, SessionServer, textOf } from '../../test-support/session-server.js';
 
 /**
  * SessionTransport, the 2025-era Streamable HTTP transport on Node's own request and response
  * (issue 20): real SDK clients of both generations against a real SDK server on it — calls,
  * progress, a server→client request answered by a second POST — and the raw HTTP answers the
  * SDK's own transport gives (status, message, headers), with the one-write answer it adds.
+ * Where it is stricter than the SDK's: session-transport.security.test.ts.
  */
-const auth: AuthInfo = { token: 'x', clientId: 'agent', scopes: [], extra: { agent: 'agent' } };
-const sessions = new Map<string, SessionTransport>();
-const errors: string[] = [];
-let gate: Promise<void> = Promise.resolve();
-/** Called when the server side of any response closes (the client went away, or it ended). */
-let onResponseClosed: (() => void) | undefined;
-let http: HttpServer;
+const srv = new SessionServer();
+const { sessions, errors } = srv;
 let url: string;
-
-function mcpServer(): Server {
-  const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
-  server.setRequestHandler('tools/list', async () => ({
-    tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
-  }));
-  server.setRequestHandler('tools/call', async (req, ctx) => {
-    const args = (req.params.arguments ?? {}) as { text?: string; ask?: boolean; wait?: boolean };
-    const token = req.params._meta?.progressToken;
-    if (token !== undefined)
-      await ctx.mcpReq.notify({
-        method: 'notifications/progress',
-        params: { progressToken: token, progress: 1, total: 2 },
-      });
-    if (args.wait) await gate;
-    if (args.ask) {
-      const answer = await server.elicitInput({
-        mode: 'form',
-        message: 'Which?',
-        requestedSchema: { type: 'object', properties: { pick: { type: 'string' } } },
-      });
-      return { content: [{ type: 'text', text: `picked ${String(answer.content?.['pick'])}` }] };
-    }
-    return { content: [{ type: 'text', text: `echo ${args.text ?? ''}` }] };
-  });
-  return server;
-}
+const send = srv.send.bind(srv);
+const open = srv.open.bind(srv);
 
 beforeAll(async () => {
-  http = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      const body = raw ? (JSON.parse(raw) as unknown) : undefined;
-      res.once('close', () => onResponseClosed?.());
-      // x-route: deliver to that session whatever Mcp-Session-Id says (the transport's own check).
-      const sid = req.headers['x-route'] ?? req.headers['mcp-session-id'];
-      const known = typeof sid === 'string' ? sessions.get(sid) : undefined;
-      if (known) return known.handle(req, res, body, auth);
-      const t = new SessionTransport({
-        newSessionId: randomUUID,
-        onsessioninitialized: (id) => sessions.set(id, t),
-        onsessionclosed: (id) => sessions.delete(id),
-        keepAliveMs: 30,
-      });
-      t.onerror = (e) => errors.push(e.message);
-      void mcpServer()
-        .connect(t)
-        .then(() => t.handle(req, res, body, auth));
-    });
-  });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  await srv.start();
+  url = srv.url;
 });
-afterAll(async () => {
-  await Promise.all([...sessions.values()].map((t) => t.close()));
-  http.closeAllConnections();
-  await new Promise((r) => http.close(r));
-});
+afterAll(() => srv.stop());
 afterEach(() => {
   vi.restoreAllMocks();
   errors.length = 0;
 });
-
-const textOf = (r: unknown) =>
-  ((r as { content: Array<{ text: string }> }).content[0] ?? { text: '' }).text;
 
 describe('SDK clients on the session transport', () => {
   it('v2 client: tools, a call with progress, an elicitation answered by a second POST', async () => {
@@ -141,61 +80,6 @@ describe('SDK clients on the session transport', () => {
   });
 });
 
-/** A raw HTTP exchange; `headers` add to Accept and Content-Type. */
-function send(
-  method: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-  agent?: Agent,
-): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method,
-        ...(agent ? { agent } : {}),
-        headers: {
-          accept: 'application/json, text/event-stream',
-          'content-type': 'application/json',
-          ...headers,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
-
-const INIT = {
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', v: '1' } },
-};
-const call = (id: number, args: Record<string, unknown> = {}) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'tools/call',
-  params: { name: 'echo', arguments: args },
-});
-
-async function open(agent?: Agent): Promise<Record<string, string>> {
-  const r = await send('POST', INIT, {}, agent);
-  expect(r.status).toBe(200);
-  const sid = r.headers['mcp-session-id'] as string;
-  const h = { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
-  expect(
-    (await send('POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, h)).status,
-  ).toBe(202);
-  return h;
-}
-
 describe('HTTP answers of the session transport', () => {
   it('an answer is one event stream: headers, event and end in one write', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -222,8 +106,7 @@ describe('HTTP answers of the session transport', () => {
 
   it('a call that waits (an approval) gets its headers at once, keep-alive comments, then its answer', async () => {
     const h = await open();
-    let release!: () => void;
-    gate = new Promise<void>((r) => (release = r));
+    const release = srv.hold();
     const { body, kept } = await new Promise<{ body: Promise<string>; kept: Promise<void> }>(
       (resolve, reject) => {
         const req = request(
@@ -322,8 +205,7 @@ describe('HTTP answers of the session transport', () => {
 
   it('an answer whose client went away is dropped and reported, and the session goes on', async () => {
     const h = await open();
-    let release!: () => void;
-    gate = new Promise<void>((r) => (release = r));
+    const release = srv.hold();
     const undeliverable = new Promise<void>((resolve) => {
       const t = sessions.get(h['mcp-session-id']!)!;
       const prior = t.onerror;
@@ -332,7 +214,7 @@ describe('HTTP answers of the session transport', () => {
         if (/undeliverable/.test(e.message)) resolve();
       };
     });
-    const serverSawClose = new Promise<void>((r) => (onResponseClosed = r));
+    const serverSawClose = new Promise<void>((r) => (srv.onResponseClosed = r));
     await new Promise<void>((resolve) => {
       const req = request(
         url,
@@ -354,7 +236,7 @@ describe('HTTP answers of the session transport', () => {
       req.end(JSON.stringify(call(7, { wait: true })));
     });
     await serverSawClose;
-    onResponseClosed = undefined;
+    srv.onResponseClosed = undefined;
     release();
     await undeliverable;
     expect(errors.some((e) => e.includes('request ID 7 is undeliverable'))).toBe(true);

@@ -1,43 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  isInitializeRequest,
   SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
   type JSONRPCMessage,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { EventStream, type RequestId } from './event-stream.js';
 import { jsonRpcError } from './guards.js';
 
-type RequestId = string | number;
 type Message = Record<string, unknown>;
 
 /** Longest JSON-RPC batch taken in one POST (the SDK's transport allows the same). */
 const MAX_BATCH = 100;
-/** A comment line on every open event stream this often, so proxies and clients keep it open. */
-const KEEP_ALIVE_MS = 15_000;
-/**
- * How long a POST's event stream may wait for its first event before its headers go out alone.
- * A tools/call answer is ready in a few ms: headers and answer then leave in one write (one
- * syscall, one wake-up of the client). A call waiting for approval still gets its headers
- * promptly, so the client sees its response start.
- */
-const FIRST_EVENT_WAIT_MS = 25;
-
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-};
-
-/** One open event stream: a POST's (its requests' messages) or the session's GET stream. */
-interface Stream {
-  res: ServerResponse;
-  /** Requests on this stream still waiting for their answer (POST streams). */
-  pending: Set<RequestId>;
-  headTimer?: NodeJS.Timeout;
-  keepAlive?: NodeJS.Timeout;
-}
 
 export interface SessionTransportOptions {
   newSessionId: () => string;
@@ -57,6 +33,9 @@ export interface SessionTransportOptions {
  * zod pass over messages the entry's classifyInboundRequest has already checked. It keeps no
  * event store, as Airlock configured none: a client that drops a POST's stream loses that
  * stream's messages (the call itself goes on; 2025-era cancellation is notifications/cancelled).
+ * Stricter than the SDK's where it would hang or grow: a request id still open in the session is
+ * refused, a cancelled request's stream ends, and a stream whose client stops reading is cut off
+ * past MAX_QUEUED_BYTES (event-stream.ts).
  */
 export class SessionTransport implements Transport {
   sessionId: string | undefined;
@@ -68,8 +47,8 @@ export class SessionTransport implements Transport {
   private closed = false;
   private versions: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
   /** Which stream each open request answers on; a request whose stream is gone maps to null. */
-  private readonly requests = new Map<RequestId, Stream | null>();
-  private standalone: Stream | undefined;
+  private readonly requests = new Map<RequestId, EventStream | null>();
+  private standalone: EventStream | undefined;
 
   constructor(private readonly o: SessionTransportOptions) {}
 
@@ -90,7 +69,7 @@ export class SessionTransport implements Transport {
       case 'DELETE':
         return this.delete(req, res);
       default:
-        return jsonRpcError(res, 405, -32000, 'Method not allowed.', {
+        return this.refuse(res, 405, 'Method not allowed.', -32000, {
           allow: 'GET, POST, DELETE',
         });
     }
@@ -113,7 +92,8 @@ export class SessionTransport implements Transport {
       );
     // The entry's classifyInboundRequest has checked every message's JSON-RPC shape.
     const messages = (Array.isArray(body) ? body : [body]) as Message[];
-    const initializing = messages.some((m) => isRequest(m) && m.method === 'initialize');
+    // A well-formed initialize only (the SDK's check): a malformed one opens no session.
+    const initializing = messages.some((m) => m.method === 'initialize' && isInitializeRequest(m));
     if (initializing) {
       if (this.initialized)
         return this.refuse(res, 400, 'Invalid Request: Server already initialized', -32600);
@@ -124,35 +104,69 @@ export class SessionTransport implements Transport {
           'Invalid Request: Only one initialization request is allowed',
           -32600,
         );
+    } else if (!this.checkSession(req, res)) return;
+    const requests = messages.filter(isRequest);
+    // MCP: a request id is never reused within a session. One still open would make two calls
+    // share a stream: the first answer would end it and the second would have nowhere to go.
+    const ids = new Set<RequestId>();
+    for (const { id } of requests) {
+      if (this.requests.has(id) || ids.has(id))
+        return this.refuse(
+          res,
+          400,
+          `Invalid Request: request ID ${JSON.stringify(id)} is already in use in this session`,
+          -32600,
+        );
+      ids.add(id);
+    }
+    if (initializing) {
       this.sessionId = this.o.newSessionId();
       this.initialized = true;
       this.o.onsessioninitialized(this.sessionId);
-    } else if (!this.checkSession(req, res)) return;
+    }
 
     const deliver = (m: Message) => this.onmessage?.(m as unknown as JSONRPCMessage, { authInfo });
-    const requests = messages.filter(isRequest);
     if (requests.length === 0) {
       for (const m of messages) deliver(m);
+      this.dropCancelled(messages);
       res.writeHead(202).end();
       return;
     }
-    const stream: Stream = { res, pending: new Set() };
-    for (const m of requests) {
-      stream.pending.add(m.id);
-      this.requests.set(m.id, stream);
+    const stream = new EventStream(res, () => this.sessionId, this.o.keepAliveMs);
+    for (const { id } of requests) {
+      stream.pending.add(id);
+      this.requests.set(id, stream);
     }
-    // Headers wait for the first event (see FIRST_EVENT_WAIT_MS).
-    stream.headTimer = setTimeout(
-      () => this.head(stream) && res.flushHeaders(),
-      FIRST_EVENT_WAIT_MS,
-    );
-    res.once('close', () => {
+    stream.holdHead();
+    const gone = () => {
       if (res.writableFinished) return;
       // The client went away: later messages for its requests have nowhere to go.
-      this.release(stream);
-      for (const id of stream.pending) this.requests.set(id, null);
-    });
+      stream.release();
+      for (const id of stream.pending)
+        if (this.requests.get(id) === stream) this.requests.set(id, null);
+    };
+    res.once('close', gone);
+    if (res.destroyed) gone();
     for (const m of messages) deliver(m);
+    this.dropCancelled(messages);
+  }
+
+  /**
+   * MCP "Cancellation": no answer follows a cancelled request, so its stream ends now rather than
+   * sending keep-alives until the client hangs up (the SDK's transport keeps it open).
+   */
+  private dropCancelled(messages: Message[]): void {
+    for (const m of messages) {
+      if (m.method !== 'notifications/cancelled') continue;
+      const id = (m.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof id !== 'string' && typeof id !== 'number') continue;
+      const stream = this.requests.get(id);
+      if (stream === undefined) continue;
+      this.requests.delete(id);
+      if (!stream) continue;
+      stream.pending.delete(id);
+      if (stream.pending.size === 0) stream.end();
+    }
   }
 
   private get(req: IncomingMessage, res: ServerResponse) {
@@ -161,21 +175,24 @@ export class SessionTransport implements Transport {
     if (!this.checkSession(req, res)) return;
     if (this.standalone)
       return this.refuse(res, 409, 'Conflict: Only one SSE stream is allowed per session');
-    const stream: Stream = { res, pending: new Set() };
+    if (res.destroyed) return;
+    const stream = new EventStream(res, () => this.sessionId, this.o.keepAliveMs);
     this.standalone = stream;
-    this.head(stream);
-    res.flushHeaders();
+    stream.openNow();
     res.once('close', () => {
-      this.release(stream);
+      stream.release();
       if (this.standalone === stream) this.standalone = undefined;
     });
   }
 
   private delete(req: IncomingMessage, res: ServerResponse) {
     if (!this.checkSession(req, res)) return;
-    this.o.onsessionclosed(this.sessionId!);
-    res.writeHead(200).end();
-    void this.close();
+    try {
+      this.o.onsessionclosed(this.sessionId!);
+      res.writeHead(200).end();
+    } finally {
+      void this.close();
+    }
   }
 
   /** Mcp-Session-Id and MCP-Protocol-Version of a request after initialize; false once refused. */
@@ -214,13 +231,13 @@ export class SessionTransport implements Transport {
         throw new Error(
           'Cannot send a response on a standalone SSE stream unless resuming a previous client request',
         );
-      if (this.standalone) this.write(this.standalone, m);
+      this.standalone?.write(m);
       return;
     }
     const stream = this.requests.get(id);
     if (stream === undefined) throw new Error(`No connection established for request ID: ${id}`);
     if (!response) {
-      if (stream) this.write(stream, m);
+      stream?.write(m);
       return;
     }
     this.requests.delete(id);
@@ -233,66 +250,31 @@ export class SessionTransport implements Transport {
       return;
     }
     stream.pending.delete(id);
-    if (stream.pending.size > 0) return this.write(stream, m);
-    // The stream's last answer: headers (if still held), event and end leave in one write.
-    this.head(stream, false);
-    this.release(stream);
-    stream.res.end(event(m));
+    if (stream.pending.size > 0) stream.write(m);
+    else stream.end(m);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const open = new Set<Stream>([...this.requests.values()].filter((s) => s !== null));
+    const open = new Set([...this.requests.values()].filter((s) => s !== null));
     if (this.standalone) open.add(this.standalone);
-    for (const s of open) {
-      this.head(s, false);
-      this.release(s);
-      s.res.end();
-    }
+    for (const s of open) s.end();
     this.requests.clear();
     this.standalone = undefined;
     this.onclose?.();
   }
 
-  private write(stream: Stream, m: Message): void {
-    if (stream.res.destroyed) return;
-    this.head(stream);
-    stream.res.write(event(m));
-  }
-
-  /**
-   * Writes a stream's status line and headers (held by Node until the first body bytes), and
-   * arms its keep-alive unless the stream is ending now.
-   */
-  private head(stream: Stream, staysOpen = true): boolean {
-    const { res } = stream;
-    if (res.headersSent || res.destroyed) return false;
-    clearTimeout(stream.headTimer);
-    res.writeHead(200, {
-      ...SSE_HEADERS,
-      ...(this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {}),
-    });
-    if (staysOpen)
-      stream.keepAlive = setInterval(() => {
-        if (!res.destroyed) res.write(': keepalive\n\n');
-      }, this.o.keepAliveMs ?? KEEP_ALIVE_MS).unref();
-    return true;
-  }
-
-  private release(stream: Stream): void {
-    clearTimeout(stream.headTimer);
-    clearInterval(stream.keepAlive);
-  }
-
-  private refuse(res: ServerResponse, status: number, message: string, code = -32000): void {
+  private refuse(
+    res: ServerResponse,
+    status: number,
+    message: string,
+    code = -32000,
+    headers?: Record<string, string>,
+  ): void {
     this.onerror?.(new Error(message));
-    jsonRpcError(res, status, code, message);
+    jsonRpcError(res, status, code, message, headers);
   }
-}
-
-function event(m: Message): string {
-  return `event: message\ndata: ${JSON.stringify(m)}\n\n`;
 }
 
 const isRequest = (m: Message): m is Message & { id: RequestId; method: string } =>

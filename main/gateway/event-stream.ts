@@ -1,0 +1,96 @@
+import type { ServerResponse } from 'node:http';
+
+export type RequestId = string | number;
+
+/** A comment line on every open event stream this often, so proxies and clients keep it open. */
+const KEEP_ALIVE_MS = 15_000;
+/**
+ * How long a POST's event stream may wait for its first event before its headers go out alone.
+ * A tools/call answer is ready in a few ms: headers and answer then leave in one write (one
+ * syscall, one wake-up of the client). A call waiting for approval still gets its headers
+ * promptly, so the client sees its response start.
+ */
+const FIRST_EVENT_WAIT_MS = 25;
+/**
+ * Bytes an event stream may have queued for a client that does not read before it is cut off: a
+ * flood of an upstream's log lines must not grow Airlock's memory without bound.
+ */
+export const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
+
+/**
+ * One open server-sent event stream of a 2025-era session (session-transport.ts): a POST's,
+ * carrying its requests' messages and ending with their last answer, or the session's GET stream.
+ */
+export class EventStream {
+  /** Requests on this stream still waiting for their answer (POST streams). */
+  readonly pending = new Set<RequestId>();
+  private headTimer: NodeJS.Timeout | undefined;
+  private keepAlive: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly res: ServerResponse,
+    private readonly sessionId: () => string | undefined,
+    private readonly keepAliveMs = KEEP_ALIVE_MS,
+  ) {}
+
+  /** A POST's stream: headers wait for the first event, up to FIRST_EVENT_WAIT_MS. */
+  holdHead(): void {
+    this.headTimer = setTimeout(() => {
+      if (this.head()) this.res.flushHeaders();
+    }, FIRST_EVENT_WAIT_MS);
+  }
+
+  /** The GET stream: headers at once. */
+  openNow(): void {
+    if (this.head()) this.res.flushHeaders();
+  }
+
+  write(message: unknown): void {
+    const { res } = this;
+    if (res.destroyed) return;
+    this.head();
+    res.write(event(message));
+    if (res.writableLength > MAX_QUEUED_BYTES) res.destroy();
+  }
+
+  /** Ends the stream, with a last event: headers (if still held), event and end in one write. */
+  end(last?: unknown): void {
+    this.head(false);
+    this.release();
+    this.res.end(last === undefined ? undefined : event(last));
+  }
+
+  /** Stops the stream's timers (it ended, or its client went away). */
+  release(): void {
+    clearTimeout(this.headTimer);
+    clearInterval(this.keepAlive);
+  }
+
+  /**
+   * Writes the status line and headers (held by Node until the first body bytes), and arms the
+   * keep-alive unless the stream is ending now. False if they were already written.
+   */
+  private head(staysOpen = true): boolean {
+    const { res } = this;
+    if (res.headersSent || res.destroyed) return false;
+    clearTimeout(this.headTimer);
+    const sid = this.sessionId();
+    res.writeHead(200, { ...SSE_HEADERS, ...(sid !== undefined ? { 'mcp-session-id': sid } : {}) });
+    if (staysOpen)
+      this.keepAlive = setInterval(() => {
+        if (!res.destroyed) res.write(': keepalive\n\n');
+      }, this.keepAliveMs).unref();
+    return true;
+  }
+}
+
+function event(message: unknown): string {
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
