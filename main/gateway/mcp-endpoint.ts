@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import {
   classifyInboundRequest,
   createMcpHandler,
-  isInitializeRequest,
   Server,
   type AuthInfo,
   type McpHttpHandler,
@@ -14,26 +12,16 @@ import type { ClientRelay } from '../tools/relay.js';
 import type { Logger } from '../platform/log.js';
 import type { AgentBudgets } from './budgets.js';
 import type { AgentFeatures, SessionSink } from './mcp-handlers/api.js';
+import { LegacySessions } from './legacy-sessions.js';
 import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
-import { requestRelay, roundRelay, sessionRelay } from './mcp-handlers/relay.js';
+import { requestRelay, roundRelay } from './mcp-handlers/relay.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
 import type { WithRelay } from './mcp-handlers/api.js';
 import type { McpExchange } from './http-server.js';
-import { jsonRpcError } from './guards.js';
-import { SessionTransport } from './session-transport.js';
 import { serveWeb } from './web-bridge.js';
 
 export type { AgentFeatures, SessionSink };
-
-interface LegacySession {
-  transport: SessionTransport;
-  server: Server;
-  agent: string;
-  /** Digest of the token that opened it: a new token with the same name gets no old session. */
-  credential: string | undefined;
-  lastUsed: number;
-}
 
 /**
  * What /mcp needs of the core, per authenticated agent. The app layer's
@@ -62,18 +50,14 @@ export interface McpEndpointOptions {
  * /mcp for both protocol eras (MCP spec, "Versioning" and "Transports"):
  * 2026-07-28 requests go to the SDK's per-request `createMcpHandler`; 2025
  * traffic keeps real sessions (initialize, Mcp-Session-Id, GET stream) on
- * SessionTransport, Node's own request and response (issue 20), routed by
- * the SDK's `classifyInboundRequest` — the step behind its `isLegacyRequest`
- * — as the SDK documents for sessionful legacy serving.
- *
- * A session belongs to the agent that opened it: another agent's token with
- * that session id gets 404, as does an unknown or expired one (clients
- * re-initialize on 404, not on 400).
+ * SessionTransport, Node's own request and response (issue 20; the table is
+ * legacy-sessions.ts), routed by the SDK's `classifyInboundRequest` — the
+ * step behind its `isLegacyRequest` — as the SDK documents for sessionful
+ * legacy serving.
  */
 export class McpEndpoint {
-  private readonly sessions = new Map<string, LegacySession>();
+  private readonly sessions: LegacySessions;
   private readonly modern: McpHttpHandler;
-  private readonly reaper: NodeJS.Timeout;
 
   constructor(private readonly o: McpEndpointOptions) {
     this.modern = createMcpHandler((ctx) => this.buildServer(agentOf(ctx.authInfo), null), {
@@ -81,20 +65,17 @@ export class McpEndpoint {
       maxRequestBodySize: o.maxBodyBytes,
       onerror: (err) => o.logger.debug('mcp modern leg', { error: err.message }),
     });
-    const idle = o.sessionIdleMs ?? 60 * 60 * 1000;
-    this.reaper = setInterval(
-      () => {
-        const cutoff = Date.now() - idle;
-        for (const [id, s] of this.sessions) if (s.lastUsed < cutoff) void this.closeSession(id);
-      },
-      Math.min(idle, 60_000),
-    );
-    this.reaper.unref();
+    this.sessions = new LegacySessions({
+      features: o.features,
+      buildServer: (agent, session) => this.buildServer(agent, session),
+      ...(o.sessionIdleMs !== undefined ? { idleMs: o.sessionIdleMs } : {}),
+      ...(o.budgets ? { budgets: o.budgets } : {}),
+    });
   }
 
   /** Agents with an open 2025-era session. */
   connectedAgents(): Set<string> {
-    return new Set([...this.sessions.values()].map((s) => s.agent));
+    return this.sessions.agents();
   }
 
   async handle(x: McpExchange): Promise<void> {
@@ -104,7 +85,7 @@ export class McpEndpoint {
       scopes: [],
       extra: { agent: x.agent },
     };
-    if (isLegacy(x.req, x.parsedBody)) return this.legacy(x, authInfo);
+    if (isLegacy(x.req, x.parsedBody)) return this.sessions.handle(x, authInfo);
     await serveWeb(x.req, x.res, x.raw, x.parsedBody, (request) =>
       this.modern.fetch(request, { authInfo, parsedBody: x.parsedBody }),
     );
@@ -113,17 +94,17 @@ export class McpEndpoint {
   /** Tells every connected client the tool set changed (some ignore it; names stay stable anyway). */
   toolsChanged(): void {
     this.modern.notify.toolsChanged();
-    for (const s of this.sessions.values()) void s.server.sendToolListChanged().catch(() => {});
+    for (const s of this.sessions.servers()) void s.sendToolListChanged().catch(() => {});
   }
 
   resourcesChanged(): void {
     this.modern.notify.resourcesChanged();
-    for (const s of this.sessions.values()) void s.server.sendResourceListChanged().catch(() => {});
+    for (const s of this.sessions.servers()) void s.sendResourceListChanged().catch(() => {});
   }
 
   promptsChanged(): void {
     this.modern.notify.promptsChanged();
-    for (const s of this.sessions.values()) void s.server.sendPromptListChanged().catch(() => {});
+    for (const s of this.sessions.servers()) void s.sendPromptListChanged().catch(() => {});
   }
 
   /**
@@ -138,89 +119,14 @@ export class McpEndpoint {
   private readonly live = new Map<string, Set<ClientRelay>>();
 
   async close(): Promise<void> {
-    clearInterval(this.reaper);
     this.rounds.close();
-    await Promise.allSettled([...this.sessions.keys()].map((id) => this.closeSession(id)));
+    await this.sessions.close();
     await this.modern.close();
   }
 
-  private async legacy(x: McpExchange, authInfo: AuthInfo): Promise<void> {
-    const { req, res, agent, credential } = x;
-    const sid = req.headers['mcp-session-id'];
-    if (sid) {
-      const session = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
-      if (!session || session.agent !== agent || session.credential !== credential)
-        return jsonRpcError(res, 404, -32001, 'Session not found');
-      session.lastUsed = Date.now();
-      return session.transport.handle(req, res, x.parsedBody, authInfo);
-    }
-    if (req.method !== 'POST' || !isInitializeRequest(x.parsedBody)) {
-      return jsonRpcError(
-        res,
-        400,
-        -32000,
-        'Bad Request: send initialize first, or include a valid Mcp-Session-Id header',
-      );
-    }
-    if (!this.admitSession(agent, res)) return;
-    const holder: { id?: string } = {};
-    const server = this.buildServer(agent, () => holder.id);
-    const transport = new SessionTransport({
-      newSessionId: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        holder.id = id;
-        this.sessions.set(id, { transport, server, agent, credential, lastUsed: Date.now() });
-        this.o.features.openSession(id, agent, sessionSink(server, agent, this.o.features));
-      },
-      onsessionclosed: (id) => {
-        this.sessions.delete(id);
-        this.o.features.closeSession(id);
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) {
-        this.sessions.delete(transport.sessionId);
-        this.o.features.closeSession(transport.sessionId);
-      }
-    };
-    await server.connect(transport);
-    transport.handle(req, res, x.parsedBody, authInfo);
-  }
-
-  /** Issue 17.4: a session budget per agent; false when refused (maybe after closing its oldest idle one). */
-  private admitSession(agent: string, res: McpExchange['res']): boolean {
-    if (!this.o.budgets) return true;
-    const open = [...this.sessions].filter(([, s]) => s.agent === agent);
-    const verdict = this.o.budgets.admitSession(
-      agent,
-      open.map(([id, s]) => ({ id, lastUsed: s.lastUsed })),
-    );
-    if (!verdict.ok) {
-      jsonRpcError(res, 429, -32000, verdict.message);
-      return false;
-    }
-    if (verdict.evict) void this.closeSession(verdict.evict);
-    return true;
-  }
-
-  /**
-   * Issue 17.8: revoking an agent ends its sessions (and their GET streams).
-   * They stop accepting requests at once; each closes after `graceMs`, so the
-   * answers to calls that were waiting ("withdrawn") still reach the client.
-   */
+  /** Issue 17.8: revoking an agent ends its 2025-era sessions (legacy-sessions.ts). */
   closeSessionsOf(agent: string, graceMs = 2000): void {
-    for (const [id, s] of [...this.sessions]) {
-      if (s.agent !== agent) continue;
-      this.sessions.delete(id);
-      setTimeout(() => void s.server.close().catch(() => {}), graceMs).unref();
-    }
-  }
-
-  private async closeSession(id: string): Promise<void> {
-    const s = this.sessions.get(id);
-    this.sessions.delete(id);
-    this.o.features.closeSession(id);
-    await s?.server.close().catch(() => {});
+    this.sessions.closeSessionsOf(agent, graceMs);
   }
 
   /**
@@ -305,15 +211,6 @@ export class McpEndpoint {
       if (set.size === 0 && this.live.get(agent) === set) this.live.delete(agent);
     }
   }
-}
-
-function sessionSink(server: Server, agent: string, features: AgentFeatures): SessionSink {
-  return {
-    relay: sessionRelay(agent, server, features),
-    log: (params) =>
-      void server.notification({ method: 'notifications/message', params }).catch(() => {}),
-    resourceUpdated: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}),
-  };
 }
 
 function agentOf(auth: AuthInfo | undefined): string {

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { isInitializeRequest, type AuthInfo, type Server } from '@modelcontextprotocol/server';
+import type { AgentBudgets } from './budgets.js';
+import { jsonRpcError } from './guards.js';
+import type { McpExchange } from './http-server.js';
+import type { AgentFeatures } from './mcp-handlers/api.js';
+import { sessionRelay } from './mcp-handlers/relay.js';
+import { SessionTransport } from './session-transport.js';
+
+interface LegacySession {
+  transport: SessionTransport;
+  server: Server;
+  agent: string;
+  /** Digest of the token that opened it: a new token with the same name gets no old session. */
+  credential: string | undefined;
+  lastUsed: number;
+}
+
+export interface LegacySessionsOptions {
+  features: AgentFeatures;
+  /** A session's low-level server; `session` gives its id once initialize has set it. */
+  buildServer: (agent: string, session: () => string | undefined) => Server;
+  /** Idle sessions are closed after this long. */
+  idleMs?: number;
+  /** Per-agent session budget (issue 17.4). */
+  budgets?: AgentBudgets;
+}
+
+/**
+ * The 2025-era sessions of /mcp (MCP spec 2025-11-25, "Session Management"), one SDK `Server`
+ * on a SessionTransport each. A session belongs to the token that opened it: another token with
+ * that session id gets 404, as does an unknown or expired one (clients re-initialize on 404, not
+ * on 400).
+ */
+export class LegacySessions {
+  private readonly sessions = new Map<string, LegacySession>();
+  private readonly reaper: NodeJS.Timeout;
+
+  constructor(private readonly o: LegacySessionsOptions) {
+    const idle = o.idleMs ?? 60 * 60 * 1000;
+    this.reaper = setInterval(
+      () => {
+        const cutoff = Date.now() - idle;
+        for (const [id, s] of this.sessions) if (s.lastUsed < cutoff) void this.closeSession(id);
+      },
+      Math.min(idle, 60_000),
+    );
+    this.reaper.unref();
+  }
+
+  /** Agents with an open session. */
+  agents(): Set<string> {
+    return new Set([...this.sessions.values()].map((s) => s.agent));
+  }
+
+  /** Every open session's server (for list_changed notifications). */
+  servers(): Server[] {
+    return [...this.sessions.values()].map((s) => s.server);
+  }
+
+  async handle(x: McpExchange, authInfo: AuthInfo): Promise<void> {
+    const { req, res, agent, credential } = x;
+    const sid = req.headers['mcp-session-id'];
+    if (sid) {
+      const session = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
+      if (!session || session.agent !== agent || session.credential !== credential)
+        return jsonRpcError(res, 404, -32001, 'Session not found');
+      session.lastUsed = Date.now();
+      return session.transport.handle(req, res, x.parsedBody, authInfo);
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(x.parsedBody)) {
+      return jsonRpcError(
+        res,
+        400,
+        -32000,
+        'Bad Request: send initialize first, or include a valid Mcp-Session-Id header',
+      );
+    }
+    if (!this.admit(agent, res)) return;
+    const holder: { id?: string } = {};
+    const server = this.o.buildServer(agent, () => holder.id);
+    const features = this.o.features;
+    const transport = new SessionTransport({
+      newSessionId: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        holder.id = id;
+        this.sessions.set(id, { transport, server, agent, credential, lastUsed: Date.now() });
+        features.openSession(id, agent, {
+          relay: sessionRelay(agent, server, features),
+          log: (params) =>
+            void server.notification({ method: 'notifications/message', params }).catch(() => {}),
+          resourceUpdated: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}),
+        });
+      },
+      onsessionclosed: (id) => {
+        this.sessions.delete(id);
+        features.closeSession(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) {
+        this.sessions.delete(transport.sessionId);
+        features.closeSession(transport.sessionId);
+      }
+    };
+    await server.connect(transport);
+    transport.handle(req, res, x.parsedBody, authInfo);
+  }
+
+  /** Issue 17.4: a session budget per agent; false when refused (maybe after closing its oldest idle one). */
+  private admit(agent: string, res: McpExchange['res']): boolean {
+    if (!this.o.budgets) return true;
+    const open = [...this.sessions].filter(([, s]) => s.agent === agent);
+    const verdict = this.o.budgets.admitSession(
+      agent,
+      open.map(([id, s]) => ({ id, lastUsed: s.lastUsed })),
+    );
+    if (!verdict.ok) {
+      jsonRpcError(res, 429, -32000, verdict.message);
+      return false;
+    }
+    if (verdict.evict) void this.closeSession(verdict.evict);
+    return true;
+  }
+
+  /**
+   * Issue 17.8: revoking an agent ends its sessions (and their GET streams).
+   * They stop accepting requests at once; each closes after `graceMs`, so the
+   * answers to calls that were waiting ("withdrawn") still reach the client.
+   */
+  closeSessionsOf(agent: string, graceMs = 2000): void {
+    for (const [id, s] of [...this.sessions]) {
+      if (s.agent !== agent) continue;
+      this.sessions.delete(id);
+      setTimeout(() => void s.server.close().catch(() => {}), graceMs).unref();
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.reaper);
+    await Promise.allSettled([...this.sessions.keys()].map((id) => this.closeSession(id)));
+  }
+
+  private async closeSession(id: string): Promise<void> {
+    const s = this.sessions.get(id);
+    this.sessions.delete(id);
+    this.o.features.closeSession(id);
+    await s?.server.close().catch(() => {});
+  }
+}
