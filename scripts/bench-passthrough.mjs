@@ -13,6 +13,7 @@
 //                                                 process written to DIR; read it with
 //                                                 node scripts/bench-cpuprofile.mjs DIR/<file>.cpuprofile
 //   … --cpu-prof DIR --local                      the same with Airlock's own local tool
+//   … --cpu-prof DIR --modern                     the same from a 2026-07-28 agent
 //
 // Processes (each its own event loop, as in real use): server-everything (`echo`), the raw proxy
 // in front of it, Airlock (in-process App in a child with --expose-gc; it reports its own
@@ -258,12 +259,16 @@ function child(args, env = {}, nodeFlags = []) {
   };
 }
 
-async function mcpClient(url, token) {
+async function mcpClient(url, token, negotiation = 'legacy') {
   const require = createRequire(join(root, 'package.json'));
   const { Client, StreamableHTTPClientTransport } = await import(
     require.resolve('@modelcontextprotocol/client')
   );
-  const c = new Client({ name: 'bench', version: '1' });
+  // 'legacy' speaks 2025-11-25 as today's agents do; 'auto' takes 2026-07-28 where offered.
+  const c = new Client(
+    { name: 'bench', version: '1' },
+    { versionNegotiation: { mode: negotiation } },
+  );
   // Per-request signal (as main/remote/upstream.ts does) so long runs do not pile abort listeners
   // onto the SDK's transport-wide signal; the same wrapper on every leg, so it cancels out.
   const perRequest = (u, init) =>
@@ -274,6 +279,8 @@ async function mcpClient(url, token) {
       fetch: perRequest,
     }),
   );
+  if (negotiation === 'auto' && c.getProtocolEra() !== 'modern')
+    throw new Error(`expected a 2026-07-28 session at ${url}, got ${c.getProtocolEra()}`);
   return c;
 }
 
@@ -308,7 +315,8 @@ function target(label, value, limit, kind, shown) {
 
 /**
  * --cpu-prof: passthrough calls only, so the profile shows the passthrough path and little else
- * (with --local, Airlock's own local tool instead: the difference is the upstream leg).
+ * (with --local, Airlock's own local tool instead: the difference is the upstream leg; with
+ * --modern, from a 2026-07-28 agent).
  */
 async function profile() {
   const es = await startEverything();
@@ -320,9 +328,12 @@ async function profile() {
   try {
     const a = await air.ready;
     const tool = argv.includes('--local') ? 'local_echo' : 'everything__echo';
-    const c = await mcpClient(a.mcpUrl, a.token);
+    const era = argv.includes('--modern') ? 'auto' : 'legacy';
+    const c = await mcpClient(a.mcpUrl, a.token, era);
     await calls(c, tool, 3000);
-    const cs = await Promise.all(Array.from({ length: 8 }, () => mcpClient(a.mcpUrl, a.token)));
+    const cs = await Promise.all(
+      Array.from({ length: 8 }, () => mcpClient(a.mcpUrl, a.token, era)),
+    );
     await Promise.all(cs.map((x) => calls(x, tool, 250)));
     for (const x of [c, ...cs]) await x.close();
   } finally {
@@ -408,6 +419,13 @@ async function main() {
       proxy: { c: await mcpClient(p.url), tool: 'echo', t: [], cpu: 0, cpuOf: 'proxy' },
       airlock: { c: await mcpClient(a.mcpUrl, a.token), tool: 'everything__echo', t: [], cpu: 0 },
       local: { c: await mcpClient(a.mcpUrl, a.token), tool: 'local_echo', t: [], cpu: 0 },
+      // (info) An agent on the 2026-07-28 era, through the SDK's per-request handler.
+      'airlock, 2026 agent': {
+        c: await mcpClient(a.mcpUrl, a.token, 'auto'),
+        tool: 'everything__echo',
+        t: [],
+        cpu: 0,
+      },
     };
     for (const l of Object.values(legs)) await calls(l.c, l.tool, SIZES.warm);
     // Small blocks, round-robin: on a shared machine, load from elsewhere then hits every leg alike.
@@ -421,6 +439,7 @@ async function main() {
       }
     }
     const { direct, proxy: px, airlock, local } = legs;
+    const modernAgent = legs['airlock, 2026 agent'];
     console.log(`1. ${SIZES.seq} sequential echo calls (p50 / p99)`);
     for (const [k, l] of Object.entries(legs))
       console.log(`   ${k.padEnd(34)} ${f3(pct(l.t, 50))} / ${f3(pct(l.t, 99))} ms`);
@@ -436,7 +455,9 @@ async function main() {
     console.log(
       `   CPU per call: Airlock passthrough ${f3(cpuPass)} ms, Airlock local tool ${f3(
         cpuLocal,
-      )} ms, raw proxy ${f3(cpuProxy)} ms\n`,
+      )} ms, raw proxy ${f3(cpuProxy)} ms; (info) passthrough from a 2026-07-28 agent ${f3(
+        modernAgent.cpu / SIZES.seq / 1000,
+      )} ms\n`,
     );
 
     // 2. Throughput, 8 clients.
