@@ -30,6 +30,7 @@ import { inRelayScope } from './relay-scope.js';
 import { RemoteConnectionBase, UpstreamLost } from './remote-connection.js';
 import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
 import { markUntrusted } from './untrusted.js';
+import { askToOpen, urlSteps } from './url-required.js';
 import { MALFORMED_ANSWER } from './lean-transport.js';
 import {
   describeFailure,
@@ -238,6 +239,8 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
           return this.fault(
             `The remote server "${this.label}" answered with a malformed result, which Airlock did not pass on: ${malformed}`,
           );
+        const steps = urlSteps(err);
+        if (steps) return this.redactor.result(await askToOpen(steps, ctx, this.label));
         if (isServerAnswer(err))
           return this.fault(
             `The remote server "${this.label}" answered with an error: ${(err as Error).message}`,

@@ -1,0 +1,88 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { errorResult, type CallToolResult, type ToolCallContext } from '../tools/types.js';
+import { markUntrusted } from './untrusted.js';
+
+/** One out-of-band step an upstream asks the user to take in a browser. */
+export interface UrlStep {
+  url: string;
+  message: string;
+  elicitationId: string;
+}
+
+/** More than this many links in one error is not a sign-in step; the rest are not relayed. */
+const MAX_STEPS = 3;
+
+/**
+ * The steps of an upstream's "URL elicitation required" error (MCP 2025-11-25, elicitation,
+ * URL mode: `-32042` with `data.elicitations`), or null for any other failure. Only http(s)
+ * links are taken: the URL comes from the server and ends up in front of the user.
+ */
+export function urlSteps(err: unknown): UrlStep[] | null {
+  if (!(err instanceof ProtocolError) || err.code !== ProtocolErrorCode.UrlElicitationRequired)
+    return null;
+  const listed = (err.data as { elicitations?: unknown } | undefined)?.elicitations;
+  if (!Array.isArray(listed)) return null;
+  const steps: UrlStep[] = [];
+  for (const e of listed.slice(0, MAX_STEPS)) {
+    if (!e || typeof e !== 'object') continue;
+    const { url, message, elicitationId, mode } = e as Record<string, unknown>;
+    if (mode !== undefined && mode !== 'url') continue;
+    if (typeof url !== 'string' || typeof elicitationId !== 'string') continue;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      continue;
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') continue;
+    steps.push({
+      url: parsed.href,
+      message: typeof message === 'string' ? message.slice(0, 500) : '',
+      elicitationId: elicitationId.slice(0, 200),
+    });
+  }
+  return steps.length > 0 ? steps : null;
+}
+
+/**
+ * Passes an upstream's `-32042` on to the agent the only way both protocol eras carry it: each
+ * step goes to the agent as a URL-mode `elicitation/create` (on 2026-07-28, inside the call's
+ * input_required round), which its client shows the user with the link; the call itself answers
+ * that it did not run and can be made again once the user has finished. An agent that did not
+ * declare URL elicitation gets the links in the answer instead, to show the user itself.
+ */
+export async function askToOpen(
+  steps: UrlStep[],
+  ctx: ToolCallContext,
+  server: string,
+): Promise<CallToolResult> {
+  const shown: string[] = [];
+  const listed: string[] = [];
+  for (const step of steps) {
+    const params = { mode: 'url', ...step };
+    const relay = ctx.relay;
+    if (relay && relay.refusal('elicitation/create', params) === null) {
+      try {
+        const answer = await relay.request({
+          method: 'elicitation/create',
+          params,
+          server,
+          signal: ctx.signal,
+        });
+        if (answer.action === 'accept') {
+          shown.push(new URL(step.url).host);
+          continue;
+        }
+      } catch {
+        // The agent could not take it (gone, timed out): the link goes in the answer instead.
+      }
+    }
+    listed.push(`${step.url}${step.message ? ` (the server says: ${step.message})` : ''}`);
+  }
+  const head = `The remote server "${server}" did not run the call: it needs the user to finish a step in the browser first.`;
+  const text =
+    listed.length === 0
+      ? `${head} The user was shown the link (${shown.join(', ')}); call again once they have finished there.`
+      : `${head} Ask the user to open ${listed.length === 1 ? 'this link' : 'these links'} and finish there, then call again: ${listed.join('; ')}`;
+  return markUntrusted(errorResult(text), server);
+}
