@@ -25,6 +25,7 @@ export function ToolRow({ tool, busy, onEnabled, onApproval }: Props) {
       data-tool={tool.name}
       data-approval={tool.approval}
       data-enabled={tool.enabled}
+      {...(tool.unavailable ? { 'data-unavailable': 'true' } : {})}
       aria-busy={busy}
     >
       <th scope="row">
@@ -38,6 +39,15 @@ export function ToolRow({ tool, busy, onEnabled, onApproval }: Props) {
         </div>
         {tool.title && <div className="tool-title">{tool.title}</div>}
         <div className="hint tool-desc">{tool.description.split('\n')[0]}</div>
+        {tool.unavailable && (
+          <div
+            className="hint unavailable"
+            id={`${base}-unavailable`}
+            data-testid="tool-unavailable"
+          >
+            Not offered to agents: it {tool.unavailable}.
+          </div>
+        )}
         {tool.grantedUntil !== undefined && (
           <div className="hint grant" data-testid="tool-grant">
             Always allowed for {tool.agent}
@@ -50,15 +60,16 @@ export function ToolRow({ tool, busy, onEnabled, onApproval }: Props) {
         <input
           type="checkbox"
           className="toggle"
-          checked={tool.enabled}
-          disabled={busy}
+          checked={tool.enabled && !tool.unavailable}
+          disabled={busy || !!tool.unavailable}
+          {...(tool.unavailable ? { 'aria-describedby': `${base}-unavailable` } : {})}
           onChange={(e) => onEnabled(e.target.checked)}
           aria-label={`Offer ${tool.name} to agents`}
           data-testid="tool-enabled"
         />
       </td>
       <td>
-        <fieldset className="segmented" disabled={busy || !tool.enabled}>
+        <fieldset className="segmented" disabled={busy || !tool.enabled || !!tool.unavailable}>
           <legend className="visually-hidden">When {tool.name} is called</legend>
           {(['auto', 'ask'] as const).map((mode) => (
             <label key={mode} className={tool.approval === mode ? 'on' : undefined}>
