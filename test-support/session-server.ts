@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, request, type Agent, type Server as HttpServer } from 'node:http';
+import {
+  createServer,
+  request,
+  type Agent,
+  type IncomingMessage,
+  type Server as HttpServer,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server, type AuthInfo } from '@modelcontextprotocol/server';
 import { SessionTransport } from '../main/gateway/session-transport.js';
@@ -97,6 +103,58 @@ export class SessionServer {
       );
       req.on('error', reject);
       req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+  }
+
+  /**
+   * Opens a POST or GET and resolves once its status and headers arrive, while the body may
+   * still be coming: `body` resolves at its end (or when the connection closes), `seen(text)` once
+   * the body so far contains `text`. Destroying `res` is a client going away.
+   */
+  stream(
+    method: 'POST' | 'GET',
+    headers: Record<string, string>,
+    payload?: unknown,
+  ): Promise<{
+    res: IncomingMessage;
+    body: Promise<string>;
+    seen: (text: string) => Promise<void>;
+  }> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        this.url,
+        {
+          method,
+          headers: {
+            accept: method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream',
+            'content-type': 'application/json',
+            ...headers,
+          },
+        },
+        (res) => {
+          let text = '';
+          const waiting: { text: string; done: () => void }[] = [];
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+            for (const w of waiting.filter((x) => text.includes(x.text))) {
+              waiting.splice(waiting.indexOf(w), 1);
+              w.done();
+            }
+          });
+          const body = new Promise<string>((r) => {
+            res.on('end', () => r(text));
+            res.on('close', () => r(text));
+          });
+          const seen = (needle: string) =>
+            text.includes(needle)
+              ? Promise.resolve()
+              : new Promise<void>((done) => waiting.push({ text: needle, done }));
+          resolve({ res, body, seen });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload === undefined ? undefined : JSON.stringify(payload));
     });
   }
 

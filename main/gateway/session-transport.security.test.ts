@@ -1,4 +1,3 @@
-import { request, type IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, SessionServer } from '../../test-support/session-server.js';
 
@@ -19,39 +18,6 @@ afterEach(() => {
 const json = (r: { text: string }) =>
   JSON.parse(r.text) as { error: { code: number; message: string } };
 
-/** Opens a POST or GET and resolves once its headers arrive; `body` resolves at its end. */
-function openStream(
-  method: 'POST' | 'GET',
-  headers: Record<string, string>,
-  payload?: unknown,
-): Promise<{ res: IncomingMessage; body: Promise<string> }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      srv.url,
-      {
-        method,
-        headers: {
-          accept: method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream',
-          'content-type': 'application/json',
-          ...headers,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        const body = new Promise<string>((r) => {
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => r(text));
-          res.on('close', () => r(text));
-        });
-        resolve({ res, body });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload === undefined ? undefined : JSON.stringify(payload));
-  });
-}
-
 describe('SessionTransport refuses what would hang or grow', () => {
   it('a malformed initialize opens no session (400, as the SDK answers)', async () => {
     const before = srv.sessions.size;
@@ -65,7 +31,7 @@ describe('SessionTransport refuses what would hang or grow', () => {
   it('a request id still open in the session is refused; the open call still gets its answer', async () => {
     const h = await srv.open();
     const release = srv.hold();
-    const first = await openStream('POST', h, call(5, { text: 'first', wait: true }));
+    const first = await srv.stream('POST', h, call(5, { text: 'first', wait: true }));
     const reused = await srv.send('POST', call(5, { text: 'second' }), h);
     expect(reused.status).toBe(400);
     expect(json(reused).error).toMatchObject({
@@ -81,7 +47,7 @@ describe('SessionTransport refuses what would hang or grow', () => {
   it('a cancelled call gets no answer, and its stream ends instead of idling', async () => {
     const h = await srv.open();
     const release = srv.hold();
-    const waiting = await openStream('POST', h, call(7, { text: 'never', wait: true }));
+    const waiting = await srv.stream('POST', h, call(7, { text: 'never', wait: true }));
     const cancel = await srv.send(
       'POST',
       { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } },
@@ -98,7 +64,7 @@ describe('SessionTransport refuses what would hang or grow', () => {
 
   it('a client that stops reading its GET stream is cut off; the session takes a new one', async () => {
     const h = await srv.open();
-    const stalled = await openStream('GET', h);
+    const stalled = await srv.stream('GET', h);
     stalled.res.pause(); // reads nothing more: the socket's buffers fill, then Airlock's queue
     const transport = srv.sessions.get(h['mcp-session-id']!)!;
     const cut = new Promise<void>((r) => (srv.onResponseClosed = r));
@@ -115,7 +81,7 @@ describe('SessionTransport refuses what would hang or grow', () => {
       await new Promise((r) => setImmediate(r));
     }
     expect(cutOff).toBe(true);
-    const again = await openStream('GET', h);
+    const again = await srv.stream('GET', h);
     expect(again.res.statusCode).toBe(200);
     again.res.destroy();
     stalled.res.destroy();

@@ -1,4 +1,4 @@
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { Socket } from 'node:net';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -107,42 +107,13 @@ describe('HTTP answers of the session transport', () => {
   it('a call that waits (an approval) gets its headers at once, keep-alive comments, then its answer', async () => {
     const h = await open();
     const release = srv.hold();
-    const { body, kept } = await new Promise<{ body: Promise<string>; kept: Promise<void> }>(
-      (resolve, reject) => {
-        const req = request(
-          url,
-          {
-            method: 'POST',
-            headers: {
-              ...h,
-              accept: 'application/json, text/event-stream',
-              'content-type': 'application/json',
-            },
-          },
-          (res) => {
-            // The status and headers arrived while the call is still held at the gate.
-            expect(res.statusCode).toBe(200);
-            expect(res.headers['content-type']).toBe('text/event-stream');
-            let text = '';
-            let keptAlive!: () => void;
-            res.setEncoding('utf8');
-            res.on('data', (c: string) => {
-              text += c;
-              if (text.includes(': keepalive\n\n')) keptAlive();
-            });
-            resolve({
-              body: new Promise((r) => res.on('end', () => r(text))),
-              kept: new Promise((r) => (keptAlive = r)),
-            });
-          },
-        );
-        req.on('error', reject);
-        req.end(JSON.stringify(call(3, { text: 'late', wait: true })));
-      },
-    );
-    await kept; // a comment line while the call waits (the harness sets 30 ms)
+    const waiting = await srv.stream('POST', h, call(3, { text: 'late', wait: true }));
+    // The status and headers arrived while the call is still held at the gate.
+    expect(waiting.res.statusCode).toBe(200);
+    expect(waiting.res.headers['content-type']).toBe('text/event-stream');
+    await waiting.seen(': keepalive\n\n'); // a comment line while the call waits (30 ms here)
     release();
-    const text = await body;
+    const text = await waiting.body;
     expect(text.startsWith(': keepalive\n\n')).toBe(true);
     expect(text).toContain('echo late');
   });
@@ -180,23 +151,14 @@ describe('HTTP answers of the session transport', () => {
     });
     expect(foreign.status).toBe(404);
     expect(json(foreign).error).toMatchObject({ code: -32001, message: 'Session not found' });
-    const get = await new Promise<{ status: number; type: unknown; second: number }>((resolve) => {
-      const req = request(
-        url,
-        { method: 'GET', headers: { ...h, accept: 'text/event-stream' } },
-        (res) => {
-          void send('GET', undefined, { ...h, accept: 'text/event-stream' }).then((second) => {
-            resolve({
-              status: res.statusCode ?? 0,
-              type: res.headers['content-type'],
-              second: second.status,
-            });
-            req.destroy();
-          });
-        },
-      );
-      req.end();
-    });
+    const first = await srv.stream('GET', h);
+    const second = await send('GET', undefined, { ...h, accept: 'text/event-stream' });
+    const get = {
+      status: first.res.statusCode,
+      type: first.res.headers['content-type'],
+      second: second.status,
+    };
+    first.res.destroy();
     expect(get).toMatchObject({ status: 200, type: 'text/event-stream', second: 409 });
     const put = await send('PUT', call(1), h);
     expect(put.status).toBe(405);
@@ -215,26 +177,9 @@ describe('HTTP answers of the session transport', () => {
       };
     });
     const serverSawClose = new Promise<void>((r) => (srv.onResponseClosed = r));
-    await new Promise<void>((resolve) => {
-      const req = request(
-        url,
-        {
-          method: 'POST',
-          headers: {
-            ...h,
-            accept: 'application/json, text/event-stream',
-            'content-type': 'application/json',
-          },
-        },
-        (res) => {
-          expect(res.headers['content-type']).toBe('text/event-stream');
-          req.destroy();
-          resolve();
-        },
-      );
-      req.on('error', () => {});
-      req.end(JSON.stringify(call(7, { wait: true })));
-    });
+    const gone = await srv.stream('POST', h, call(7, { wait: true }));
+    expect(gone.res.headers['content-type']).toBe('text/event-stream');
+    gone.res.destroy(); // the client goes away
     await serverSawClose;
     srv.onResponseClosed = undefined;
     release();
@@ -247,19 +192,12 @@ describe('HTTP answers of the session transport', () => {
   it('close() ends the open GET stream and later requests get 404', async () => {
     const h = await open();
     const t = sessions.get(h['mcp-session-id']!)!;
-    const ended = new Promise<number>((resolve) => {
-      const req = request(
-        url,
-        { method: 'GET', headers: { ...h, accept: 'text/event-stream' } },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-          void t.close();
-        },
-      );
-      req.end();
-    });
-    expect(await ended).toBe(200);
+    const getStream = await srv.stream('GET', h);
+    void t.close();
+    await getStream.body; // ends: close() ended the stream
+    const ended = getStream.res.statusCode;
+    expect(ended).toBe(200);
+    expect(getStream.res.complete).toBe(true);
     const after = await send('POST', call(1), h);
     expect(after.status).toBe(404);
   });
