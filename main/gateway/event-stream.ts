@@ -5,12 +5,13 @@ export type RequestId = string | number;
 /** A comment line on every open event stream this often, so proxies and clients keep it open. */
 const KEEP_ALIVE_MS = 15_000;
 /**
- * How long a POST's event stream may wait for its first event before its headers go out alone.
- * A tools/call answer is ready in a few ms: headers and answer then leave in one write (one
- * syscall, one wake-up of the client). A call waiting for approval still gets its headers
- * promptly, so the client sees its response start.
+ * How long an event stream may wait for its first event before its headers go out alone (both
+ * eras: this file and web-bridge.ts). A tools/call answer is ready in a few ms: headers and answer
+ * then leave in one write (one syscall, one wake-up of the client). An idle stream (the GET
+ * stream, a call waiting for approval) still gets its headers promptly, so the client sees its
+ * response start.
  */
-const FIRST_EVENT_WAIT_MS = 25;
+export const FIRST_EVENT_WAIT_MS = 25;
 /**
  * Bytes an event stream may have queued for a client that does not read before it is cut off: a
  * flood of an upstream's log lines must not grow Airlock's memory without bound.

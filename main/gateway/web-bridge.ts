@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FIRST_EVENT_WAIT_MS } from './event-stream.js';
 
 /**
  * Serves one /mcp request through a web-standard handler (the SDK's 2026-07-28 leg, which ties
@@ -50,13 +51,6 @@ function webRequest(req: IncomingMessage, raw: Buffer | undefined, signal: Abort
   });
 }
 
-/**
- * How long an event stream may wait for its first event before its headers go out alone. A
- * tools/call answer is ready in a few ms: headers and event then leave in one write (one syscall,
- * one wake-up of the client) instead of two. An idle stream (the 2025-era GET stream, a call
- * waiting for approval) still gets its headers promptly, so the client sees its response start.
- */
-const FIRST_EVENT_WAIT_MS = 25;
 const LATER = Symbol('later');
 type Read = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
 
