@@ -13,6 +13,7 @@
 //                                                 process written to DIR; read it with
 //                                                 node scripts/bench-cpuprofile.mjs DIR/<file>.cpuprofile
 //   … --cpu-prof DIR --local                      the same with Airlock's own local tool
+//   … --cpu-prof DIR --bare                       the same with the local tool's bare upstream hop
 //   … --cpu-prof DIR --modern                     the same from a 2026-07-28 agent
 //
 // Processes (each its own event loop, as in real use): server-everything (`echo`), the raw proxy
@@ -29,6 +30,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startEverything } from './bench-lib.mjs';
+import { bareUpstream, relayChild } from './bench-relay.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const self = fileURLToPath(import.meta.url);
@@ -44,7 +46,9 @@ const SIZES = LONG
   : { seq: 500, warm: 200, clients: 8, perClient: 125, heap: 5_000, lists: 30, colds: 5 };
 
 // ---------------------------------------------------------------- child roles
-const role = ['--proxy-child', '--airlock-child', '--upstream-child'].includes(argv[0])
+const role = ['--proxy-child', '--relay-child', '--airlock-child', '--upstream-child'].includes(
+  argv[0],
+)
   ? argv[0]
   : undefined;
 
@@ -117,17 +121,26 @@ async function airlockChild() {
     onChange: () => () => {},
     call: async (_t, args) => ({ content: [{ type: 'text', text: `Echo: ${args.message}` }] }),
   };
+  // The same echo again, answered by one bare node:http call to the first remote (no MCP client,
+  // no SDK): what one upstream hop costs inside Airlock's process, the floor of its upstream leg.
+  const remotes = JSON.parse(process.env.AIRLOCK_BENCH_REMOTES ?? '[]');
+  const bare = remotes[0] && (await bareUpstream(remotes[0].url));
+  const bareSource = {
+    ...local,
+    id: 'bare',
+    tools: () => [{ ...local.tools()[0], name: 'bare_echo' }],
+    call: async (_t, args) => (await bare.call('echo', args)).result,
+  };
   const app = new App({
     dataDir,
     port: 0,
     vault: new MemoryVault(),
     skipLock: true,
-    sources: [local],
+    sources: bare ? [local, bareSource] : [local],
     logger: new Logger({ stderr: false }),
   });
   const started = await app.start();
   const { token } = await app.control.addAgent('bench');
-  const remotes = JSON.parse(process.env.AIRLOCK_BENCH_REMOTES ?? '[]');
   const views = await Promise.all(remotes.map((r) => app.control.addRemote(r)));
   const bad = views.find((v) => v.state !== 'ready');
   const say = (o) => process.stdout.write(JSON.stringify(o) + '\n');
@@ -316,7 +329,7 @@ function target(label, value, limit, kind, shown) {
 /**
  * --cpu-prof: passthrough calls only, so the profile shows the passthrough path and little else
  * (with --local, Airlock's own local tool instead: the difference is the upstream leg; with
- * --modern, from a 2026-07-28 agent).
+ * --bare, the local tool making one bare upstream call; with --modern, from a 2026-07-28 agent).
  */
 async function profile() {
   const es = await startEverything();
@@ -327,7 +340,11 @@ async function profile() {
   );
   try {
     const a = await air.ready;
-    const tool = argv.includes('--local') ? 'local_echo' : 'everything__echo';
+    const tool = argv.includes('--local')
+      ? 'local_echo'
+      : argv.includes('--bare')
+        ? 'bare_echo'
+        : 'everything__echo';
     const era = argv.includes('--modern') ? 'auto' : 'legacy';
     const c = await mcpClient(a.mcpUrl, a.token, era);
     await calls(c, tool, 3000);
@@ -393,6 +410,7 @@ async function main() {
   const es = await startEverything();
   const modern = await startModern();
   const proxy = child(['--proxy-child', es.url]);
+  const relay = child(['--relay-child', es.url]);
   const air = child(
     ['--airlock-child'],
     {
@@ -409,16 +427,42 @@ async function main() {
       ...(PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROF_DIR] : []),
     ],
   );
-  const [p, a] = await Promise.all([proxy.ready, air.ready]);
+  const [p, r, a] = await Promise.all([proxy.ready, relay.ready, air.ready]);
   const cpu = async () => (await air.ask('cpu')).cpuUs;
-  const proxyCpu = async () => (await proxy.ask('cpu')).cpuUs;
+  const cpuOf = {
+    proxy: async () => (await proxy.ask('cpu')).cpuUs,
+    relay: async () => (await relay.ask('cpu')).cpuUs,
+  };
   try {
     // 1. Sequential latency and Airlock's CPU per call, interleaved in blocks.
     const legs = {
       direct: { c: await mcpClient(es.url), tool: 'echo', t: [] },
       proxy: { c: await mcpClient(p.url), tool: 'echo', t: [], cpu: 0, cpuOf: 'proxy' },
+      // (info) The second floor: the least any gateway that reads the messages does (bench-relay.mjs).
+      'JSON relay': {
+        c: await mcpClient(r.url, r.token),
+        tool: 'echo',
+        t: [],
+        cpu: 0,
+        cpuOf: 'relay',
+      },
       airlock: { c: await mcpClient(a.mcpUrl, a.token), tool: 'everything__echo', t: [], cpu: 0 },
       local: { c: await mcpClient(a.mcpUrl, a.token), tool: 'local_echo', t: [], cpu: 0 },
+      // (info) The floors' own split: the relay answering by itself, and Airlock's local tool
+      // making one bare node:http call upstream (bench-relay.mjs).
+      'JSON relay, own echo': {
+        c: await mcpClient(r.url, r.token),
+        tool: 'local_echo',
+        t: [],
+        cpu: 0,
+        cpuOf: 'relay',
+      },
+      'airlock, bare hop': {
+        c: await mcpClient(a.mcpUrl, a.token),
+        tool: 'bare_echo',
+        t: [],
+        cpu: 0,
+      },
       // (info) An agent on the 2026-07-28 era, through the SDK's per-request handler.
       'airlock, 2026 agent': {
         c: await mcpClient(a.mcpUrl, a.token, 'auto'),
@@ -432,33 +476,41 @@ async function main() {
     const BLOCKS = SIZES.seq / 10;
     for (let b = 0; b < BLOCKS; b++) {
       for (const l of Object.values(legs)) {
-        const ask = l.cpuOf === 'proxy' ? proxyCpu : cpu;
+        const ask = cpuOf[l.cpuOf] ?? cpu;
         const c0 = l.cpu === undefined ? 0 : await ask();
         await calls(l.c, l.tool, SIZES.seq / BLOCKS, l.t);
         if (l.cpu !== undefined) l.cpu += (await ask()) - c0;
       }
     }
-    const { direct, proxy: px, airlock, local } = legs;
+    const { direct, proxy: px, airlock, local, 'JSON relay': jr } = legs;
     const modernAgent = legs['airlock, 2026 agent'];
     console.log(`1. ${SIZES.seq} sequential echo calls (p50 / p99)`);
     for (const [k, l] of Object.entries(legs))
       console.log(`   ${k.padEnd(34)} ${f3(pct(l.t, 50))} / ${f3(pct(l.t, 99))} ms`);
     const added = (l, q) => pct(l.t, q) - pct(direct.t, q);
     console.log(
-      `   added over direct: proxy ${f3(added(px, 50))} / ${f3(added(px, 99))} ms, Airlock ${f3(
-        added(airlock, 50),
-      )} / ${f3(added(airlock, 99))} ms`,
+      `   added over direct: proxy ${f3(added(px, 50))} / ${f3(added(px, 99))} ms, JSON relay ${f3(
+        added(jr, 50),
+      )} / ${f3(added(jr, 99))} ms, Airlock ${f3(added(airlock, 50))} / ${f3(added(airlock, 99))} ms`,
     );
     const cpuPass = airlock.cpu / SIZES.seq / 1000;
     const cpuLocal = local.cpu / SIZES.seq / 1000;
     const cpuProxy = px.cpu / SIZES.seq / 1000;
+    const cpuRelay = jr.cpu / SIZES.seq / 1000;
+    const perCall = (l) => l.cpu / SIZES.seq / 1000;
+    const cpuRelayOwn = perCall(legs['JSON relay, own echo']);
+    const cpuBare = perCall(legs['airlock, bare hop']);
     console.log(
-      `   CPU per call: Airlock passthrough ${f3(cpuPass)} ms, Airlock local tool ${f3(
-        cpuLocal,
-      )} ms, raw proxy ${f3(cpuProxy)} ms; (info) passthrough from a 2026-07-28 agent ${f3(
-        modernAgent.cpu / SIZES.seq / 1000,
-      )} ms\n`,
+      `   CPU per call: Airlock passthrough ${f3(cpuPass)} ms = local tool ${f3(cpuLocal)} + one bare upstream hop ${f3(
+        cpuBare - cpuLocal,
+      )} + MCP client and remote handling ${f3(cpuPass - cpuBare)}`,
     );
+    console.log(
+      `   floors: raw proxy ${f3(cpuProxy)} ms; JSON relay ${f3(cpuRelay)} ms = its own echo ${f3(
+        cpuRelayOwn,
+      )} + one upstream hop ${f3(cpuRelay - cpuRelayOwn)}`,
+    );
+    console.log(`   (info) passthrough from a 2026-07-28 agent ${f3(perCall(modernAgent))} ms\n`);
 
     // 2. Throughput, 8 clients.
     const many = (url, token) =>
@@ -466,6 +518,7 @@ async function main() {
     const fleets = {
       direct: { cs: await many(es.url), tool: 'echo' },
       proxy: { cs: await many(p.url), tool: 'echo' },
+      'JSON relay': { cs: await many(r.url, r.token), tool: 'echo' },
       airlock: { cs: await many(a.mcpUrl, a.token), tool: 'everything__echo' },
     };
     const tput = async ({ cs, tool }) => {
@@ -473,7 +526,7 @@ async function main() {
       await Promise.all(cs.map((c) => calls(c, tool, SIZES.perClient)));
       return (cs.length * SIZES.perClient) / ((performance.now() - t0) / 1000);
     };
-    const tp = { direct: 0, proxy: 0, airlock: 0 };
+    const tp = { direct: 0, proxy: 0, 'JSON relay': 0, airlock: 0 };
     for (const f of Object.values(fleets)) await calls(f.cs[0], f.tool, 20);
     for (let round = 0; round < 2; round++)
       for (const [k, f] of Object.entries(fleets)) tp[k] += (await tput(f)) / 2;
@@ -584,11 +637,20 @@ async function main() {
       '≤',
       `${(cpuPass / cpuLocal).toFixed(2)}×`,
     );
-    console.log(
-      `  ${'(info) passthrough CPU ÷ raw proxy CPU per call'.padEnd(50)} ${`${(
-        cpuPass / cpuProxy
-      ).toFixed(1)}×`.padStart(22)}`,
+    const info = (label, shown) => console.log(`  ${label.padEnd(50)} ${shown.padStart(22)}`);
+    const x = (v, d = 2) => `${v.toFixed(d)}×`;
+    // The floors under the three targets above, same run (bench-relay.mjs; docs/architecture.md,
+    // "Passthrough speed"): a JSON relay, and Airlock with one bare upstream hop.
+    info('(info) JSON relay: added p50 ÷ proxy added p50', x(added(jr, 50) / added(px, 50)));
+    info('(info) JSON relay: throughput ÷ direct', x(tp['JSON relay'] / tp.direct));
+    info('(info) JSON relay: passthrough ÷ own-echo CPU', x(cpuRelay / cpuRelayOwn));
+    info(
+      '(info) Airlock, bare hop: added p50 ÷ proxy',
+      x(added(legs['airlock, bare hop'], 50) / added(px, 50)),
     );
+    info('(info) Airlock, bare hop: CPU ÷ local-tool CPU', x(cpuBare / cpuLocal));
+    info('(info) passthrough CPU ÷ raw proxy CPU per call', x(cpuPass / cpuProxy, 1));
+    info('(info) passthrough CPU ÷ JSON relay CPU per call', x(cpuPass / cpuRelay, 1));
     target(`heap growth over ${n} calls`, growMiB, 1, '±', `${growMiB.toFixed(2)} MiB`);
     target(`same, 2026-07-28 upstream`, modernGrowMiB, 1, '±', `${modernGrowMiB.toFixed(2)} MiB`);
     target(
@@ -607,6 +669,7 @@ async function main() {
   } finally {
     await air.stop();
     await proxy.stop();
+    await relay.stop();
     es.stop();
     modern.stop();
   }
@@ -660,6 +723,7 @@ async function coldStart() {
 // A child ends with the benchmark, even one that died on an error (its stdin closes).
 if (role) process.stdin.on('end', () => process.exit(0)).resume();
 if (role === '--proxy-child') await proxyChild(argv[1]);
+else if (role === '--relay-child') await relayChild(argv[1]);
 else if (role === '--airlock-child') await airlockChild();
 else if (role === '--upstream-child') await upstreamChild(Number(argv[1]));
 else {
