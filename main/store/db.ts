@@ -111,7 +111,9 @@ export function migrate(db: Db): void {
  * opens it; existing files (an older Airlock made them 0644) are tightened.
  */
 function ownerOnly(path: string): void {
-  if (process.platform === 'win32') return;
+  // ':memory:' and '' are SQLite's in-memory and temporary databases, not file names: creating
+  // them here left an empty file called ':memory:' in the working directory.
+  if (process.platform === 'win32' || path === ':memory:' || path === '') return;
   if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
   for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`])
     if (existsSync(file)) chmodSync(file, 0o600);
