@@ -158,6 +158,24 @@ export class FakeUpstream {
     );
   }
 
+  /**
+   * Sends a notification to every session, outside any request (on its standalone GET stream,
+   * which the client opens after `initialized`; without one the SDK transport drops it, as a
+   * real server's would).
+   */
+  async notifyAll(n: { method: string; params?: Record<string, unknown> }): Promise<void> {
+    await Promise.all(
+      [...this.sessions.values()].map((s) =>
+        s.server.notification(n as Parameters<Server['notification']>[0]),
+      ),
+    );
+  }
+
+  /** Whether a session's client has opened its standalone GET stream (for notifyAll). */
+  hasOpenGetStream(): boolean {
+    return this.requests.some((r) => r.method === 'GET');
+  }
+
   /** Forgets every session, as a restarted server would. */
   forgetSessions(): void {
     for (const s of this.sessions.values()) void s.server.close().catch(() => {});

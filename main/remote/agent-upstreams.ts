@@ -3,6 +3,7 @@ import { AgentSessions } from './agent-sessions.js';
 import { relayHandler } from './relay-scope.js';
 import type { RemoteFeatures } from './remote-features.js';
 import type { RemoteConnection, RemoteTimings } from './timings.js';
+import type { UrlCompletions } from './url-completions.js';
 import { connectUpstream, type Upstream } from './upstream.js';
 
 /** Bound on agents' own upstream sessions per server; the least recently used idle one closes first. */
@@ -19,6 +20,8 @@ export interface AgentUpstreamsOptions {
   shared: () => Upstream | null;
   /** The agent's open request, for upstream sampling/elicitation on its own session. */
   relays: (agent: string) => ClientRelay | undefined;
+  /** The server's URL-mode elicitations shown to agents (url-completions.ts). */
+  completions: UrlCompletions;
 }
 
 /**
@@ -73,7 +76,12 @@ export class AgentUpstreams {
         if (n.kind === 'log' || n.kind === 'resource-updated')
           this.o.features.notice({ ...n, agent });
       },
-      onRelay: relayHandler(this.o.label, agent, () => this.o.relays(agent)),
+      onRelay: relayHandler(this.o.label, {
+        agent,
+        outOfCall: () => this.o.relays(agent),
+        completions: this.o.completions,
+      }),
+      onElicitationComplete: (id) => this.o.completions.complete(id),
       onClose: () => {
         if (holder.up) void this.sessions.drop(holder.up);
       },

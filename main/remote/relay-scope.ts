@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { ClientRelay, RelayMethod } from '../tools/relay.js';
+import type { UrlCompletions } from './url-completions.js';
 
 /**
  * Which agent a server→client request belongs to (issue 14, item 2). The
@@ -56,13 +57,18 @@ export function streamLostHandler(): ((err: unknown) => void) | undefined {
  * The upstream client's handler for server→client requests of one server.
  * On an agent's own session (`agent` given) a request outside any call goes
  * to that agent's open Airlock session (`outOfCall`), and a call of another
- * agent can never be the scope.
+ * agent can never be the scope. A URL-mode elicitation the agent accepted is
+ * noted in `completions`, so the server's completion reaches that agent.
  */
 export function relayHandler(
   server: string,
-  agent?: string,
-  outOfCall?: () => ClientRelay | undefined,
+  o: {
+    agent?: string;
+    outOfCall?: () => ClientRelay | undefined;
+    completions?: UrlCompletions;
+  } = {},
 ): (method: RelayMethod, params: Record<string, unknown>) => Promise<Record<string, unknown>> {
+  const { agent, outOfCall, completions } = o;
   return async (method, params) => {
     const found = scope.getStore();
     const fallback = agent !== undefined && !found ? outOfCall?.() : undefined;
@@ -91,6 +97,25 @@ export function relayHandler(
       throw refuse(`the request of the agent "${s.agent}" that caused it is no longer open`);
     const why = s.relay.refusal(method, params);
     if (why) throw refuse(why);
-    return s.relay.request({ method, params, server, signal: s.signal });
+    const answer = await s.relay.request({ method, params, server, signal: s.signal });
+    if (completions) noteUrlStep(completions, s.relay, method, params, answer);
+    return answer;
   };
+}
+
+/** Notes a URL-mode elicitation the agent accepted to open, by the server's id for it. */
+export function noteUrlStep(
+  completions: UrlCompletions,
+  relay: ClientRelay,
+  method: RelayMethod,
+  params: Record<string, unknown>,
+  answer: Record<string, unknown>,
+): void {
+  if (
+    method === 'elicitation/create' &&
+    params.mode === 'url' &&
+    typeof params.elicitationId === 'string' &&
+    answer.action === 'accept'
+  )
+    completions.sent(params.elicitationId, relay);
 }

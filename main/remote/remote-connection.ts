@@ -12,6 +12,7 @@ import { callingAgent, relayHandler } from './relay-scope.js';
 import { listFeatures, NO_FEATURES, RemoteFeatures, type FeatureLists } from './remote-features.js';
 import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
 import { toDefinition } from './untrusted.js';
+import { UrlCompletions } from './url-completions.js';
 import {
   connectUpstream,
   describeFailure,
@@ -48,6 +49,8 @@ export abstract class RemoteConnectionBase {
   protected conn: RemoteConnection;
   protected readonly t: RemoteTimings;
   protected readonly redactor = new Redactor();
+  /** URL-mode elicitations of this server shown to agents, for its completions (url-completions.ts). */
+  protected readonly completions = new UrlCompletions();
   protected state: SourceState = { state: 'loading' };
   protected defs: readonly ToolDefinition[] = [];
   protected lists: FeatureLists = NO_FEATURES;
@@ -88,6 +91,7 @@ export abstract class RemoteConnectionBase {
       conn: () => this.conn,
       shared: () => this.up,
       relays: (agent) => this.sessionRelays(agent),
+      completions: this.completions,
     });
     this.sessions = this.agentUps.sessions;
     this.health = new HealthWatch(
@@ -199,7 +203,8 @@ export abstract class RemoteConnectionBase {
         onNotice: (n) => {
           if (holder.up) this.upstreamNotice(gen, holder.up, n);
         },
-        onRelay: relayHandler(this.label),
+        onRelay: relayHandler(this.label, { completions: this.completions }),
+        onElicitationComplete: (id) => this.completions.complete(id),
         onError: (err) => {
           if (holder.up) this.trouble(gen, holder.up, err);
         },

@@ -30,7 +30,7 @@ import { inRelayScope } from './relay-scope.js';
 import { RemoteConnectionBase, UpstreamLost } from './remote-connection.js';
 import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
 import { markUntrusted } from './untrusted.js';
-import { askToOpen, urlSteps } from './url-required.js';
+import { askToOpen, RETRY, urlSteps } from './url-required.js';
 import { MALFORMED_ANSWER } from './lean-transport.js';
 import {
   describeFailure,
@@ -161,6 +161,7 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
     ctx: ToolCallContext,
   ): Promise<CallToolResult> {
     if (this.state.state !== 'ready' && this.connecting) await this.connecting;
+    let urlRetried = false;
     for (let attempt = 0; ; attempt++) {
       const up =
         this.state.state === 'ready' ? await this.upFor(ctx.agent).catch(() => null) : null;
@@ -240,7 +241,16 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
             `The remote server "${this.label}" answered with a malformed result, which Airlock did not pass on: ${malformed}`,
           );
         const steps = urlSteps(err);
-        if (steps) return this.redactor.result(await askToOpen(steps, ctx, this.label));
+        if (steps) {
+          // Waits for the user's steps once; a second -32042 after the retry is only passed on.
+          const next = await askToOpen(steps, ctx, this.label, {
+            completions: this.completions,
+            ...(urlRetried ? {} : { waitMs: this.t.urlStepWaitMs }),
+          });
+          if (next !== RETRY) return this.redactor.result(next);
+          urlRetried = true;
+          continue;
+        }
         if (isServerAnswer(err))
           return this.fault(
             `The remote server "${this.label}" answered with an error: ${(err as Error).message}`,

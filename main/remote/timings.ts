@@ -32,6 +32,12 @@ export interface RemoteTimings {
   /** A call with no answer and no progress for this long fails. */
   callIdleMs: number;
   callMaxMs: number;
+  /**
+   * After a server's "URL elicitation required" (-32042) whose links the agent showed, how long
+   * the call waits for the server to say the user finished, to run it again (url-required.ts).
+   * Under an agent's usual 60 s request timeout.
+   */
+  urlStepWaitMs: number;
   /** An agent's own upstream session that holds no state for it closes after this long unused. */
   agentSessionIdleMs: number;
   backoffInitialMs: number;
@@ -46,6 +52,7 @@ export const DEFAULT_TIMINGS: RemoteTimings = {
   healthIntervalMs: 5_000,
   callIdleMs: 60_000,
   callMaxMs: 10 * 60_000,
+  urlStepWaitMs: 45_000,
   agentSessionIdleMs: 15 * 60_000,
   backoffInitialMs: 1_000,
   backoffMaxMs: 60_000,

@@ -50,8 +50,14 @@ export function featureClientOptions(
 
 export function wireFeatures(
   client: Client,
-  o: Pick<UpstreamOptions, 'onNotice' | 'onRelay'>,
+  o: Pick<UpstreamOptions, 'onNotice' | 'onRelay' | 'onElicitationComplete'>,
 ): void {
+  if (o.onElicitationComplete) {
+    const done = o.onElicitationComplete;
+    client.setNotificationHandler('notifications/elicitation/complete', (n) =>
+      done(n.params.elicitationId),
+    );
+  }
   if (o.onNotice) {
     const notice = o.onNotice;
     client.setNotificationHandler('notifications/message', (n) =>

@@ -57,6 +57,11 @@ export interface UpstreamOptions {
     method: RelayMethod,
     params: Record<string, unknown>,
   ) => Promise<Record<string, unknown>>;
+  /**
+   * The server says a URL-mode elicitation it sent is complete
+   * (`notifications/elicitation/complete`, MCP 2025-11-25): url-completions.ts.
+   */
+  onElicitationComplete?: (elicitationId: string) => void;
   /** Transport-level trouble (a dropped stream, a failed reconnect). */
   onError?: (err: Error) => void;
   /** The connection closed without us closing it. */

@@ -1,5 +1,5 @@
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Logger } from '../platform/log.js';
 import type { ClientRelay, RelayRequest } from '../tools/relay.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
@@ -121,5 +121,121 @@ describe('an upstream that needs the user in a browser first (-32042)', () => {
     );
     expect(r.seen).toHaveLength(1);
     expect(text(result)).toContain('https://auth.example.com/connect?state=1');
+  });
+});
+
+/**
+ * The server's `notifications/elicitation/complete` (MCP 2025-11-25, URL mode) reaches the agent
+ * that was shown the link, and a call refused with -32042 runs again once the user finished —
+ * when the server is one that sends completions.
+ */
+describe('completions of URL steps', () => {
+  let up2: FakeUpstream;
+  let src: RemoteSource;
+  let nextId = 1;
+  let blocked = true;
+
+  beforeAll(async () => {
+    up2 = new FakeUpstream({
+      tools: [
+        {
+          name: 'agenda',
+          run: async () => {
+            if (!blocked) return { content: [{ type: 'text', text: 'three meetings' }] };
+            throw new UrlElicitationRequiredError(
+              [
+                {
+                  mode: 'url',
+                  elicitationId: `c${nextId++}`,
+                  url: 'https://auth.example.com/connect',
+                  message: 'Connect your calendar',
+                },
+              ],
+              'Calendar not connected',
+            );
+          },
+        },
+      ],
+    });
+    await up2.start();
+    src = new RemoteSource(
+      { name: 'cal2', url: up2.url, headers: {} },
+      {
+        logger: new Logger({ stderr: false }),
+        version: 'test',
+        timings: { urlStepWaitMs: 10_000 },
+      },
+    );
+    src.start();
+    await src.ready();
+    // Notifications outside a request travel on the client's standalone GET stream.
+    await vi.waitFor(() => expect(up2.hasOpenGetStream()).toBe(true));
+  });
+  afterAll(async () => {
+    await src.stop();
+    await up2.stop();
+  });
+
+  const complete = (elicitationId: string) =>
+    up2.notifyAll({ method: 'notifications/elicitation/complete', params: { elicitationId } });
+
+  function agent(onAsk?: (params: Record<string, unknown>) => void) {
+    const completed: string[] = [];
+    const r: ClientRelay = {
+      agent: 'a',
+      refusal: () => null,
+      request: async (req) => {
+        onAsk?.(req.params);
+        return { action: 'accept' };
+      },
+      elicitationComplete: (id) => completed.push(id),
+    };
+    return { r, completed };
+  }
+
+  it('from a server not yet known to send them, the call answers at once; a later completion reaches the agent', async () => {
+    const { r, completed } = agent();
+    const result = await src.call(
+      'agenda',
+      {},
+      { agent: 'a', signal: new AbortController().signal, relay: r },
+    );
+    expect(text(result)).toMatch(/The user was shown the link \(auth\.example\.com\); call again/);
+    const other = agent(); // another agent's relay never hears of c1
+    await complete('c1');
+    await vi.waitFor(() => expect(completed).toEqual(['c1']));
+    expect(other.completed).toEqual([]);
+  });
+
+  it('from a server that sends them, the call waits for the completion and runs again', async () => {
+    const calls = up2.calls.length;
+    const { r, completed } = agent((params) => {
+      // The user finishes in the browser shortly after the agent showed the link.
+      setTimeout(() => {
+        blocked = false;
+        void complete(String(params.elicitationId));
+      }, 50);
+    });
+    const result = await src.call(
+      'agenda',
+      {},
+      { agent: 'a', signal: new AbortController().signal, relay: r },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toContain('three meetings');
+    expect(completed).toEqual(['c2']);
+    expect(up2.calls.length - calls).toBe(2); // refused once, then run
+  });
+
+  it('an id the server never had shown is passed to no one, and a cancelled wait answers at once', async () => {
+    blocked = true;
+    const { r, completed } = agent();
+    const ac = new AbortController();
+    const pending = src.call('agenda', {}, { agent: 'a', signal: ac.signal, relay: r });
+    await complete('not-one-of-ours');
+    setTimeout(() => ac.abort(), 50);
+    const result = await pending;
+    expect(result.isError).toBe(true);
+    expect(completed).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { errorResult, type CallToolResult, type ToolCallContext } from '../tools/types.js';
+import { noteUrlStep } from './relay-scope.js';
 import { markUntrusted } from './untrusted.js';
+import type { UrlCompletions } from './url-completions.js';
 
 /** One out-of-band step an upstream asks the user to take in a browser. */
 export interface UrlStep {
@@ -44,18 +46,28 @@ export function urlSteps(err: unknown): UrlStep[] | null {
   return steps.length > 0 ? steps : null;
 }
 
+/** askToOpen's answer when every step was shown and the server said each is done: run again. */
+export const RETRY = Symbol('retry after URL steps');
+
 /**
  * Passes an upstream's `-32042` on to the agent the only way both protocol eras carry it: each
  * step goes to the agent as a URL-mode `elicitation/create` (on 2026-07-28, inside the call's
- * input_required round), which its client shows the user with the link; the call itself answers
- * that it did not run and can be made again once the user has finished. An agent that did not
+ * input_required round), which its client shows the user with the link. An agent that did not
  * declare URL elicitation gets the links in the answer instead, to show the user itself.
+ *
+ * With `waitMs`, when the agent showed every link and the server is one that sends
+ * `notifications/elicitation/complete` (it has before), the call waits up to that long for the
+ * completion of each (url-completions.ts) and then answers
+ * RETRY: the server said it did not run the call, so running it once more is what the user's
+ * step was for. Otherwise the call answers that it did not run and can be made again once the
+ * user has finished.
  */
 export async function askToOpen(
   steps: UrlStep[],
   ctx: ToolCallContext,
   server: string,
-): Promise<CallToolResult> {
+  o: { completions?: UrlCompletions; waitMs?: number } = {},
+): Promise<CallToolResult | typeof RETRY> {
   const shown: string[] = [];
   const listed: string[] = [];
   for (const step of steps) {
@@ -69,6 +81,7 @@ export async function askToOpen(
           server,
           signal: ctx.signal,
         });
+        if (o.completions) noteUrlStep(o.completions, relay, 'elicitation/create', params, answer);
         if (answer.action === 'accept') {
           shown.push(new URL(step.url).host);
           continue;
@@ -79,6 +92,12 @@ export async function askToOpen(
     }
     listed.push(`${step.url}${step.message ? ` (the server says: ${step.message})` : ''}`);
   }
+  // No progress while waiting: the call's progress may already have come from the server, and
+  // progress must only grow (basic/utilities/progress); the wait stays under the agents' usual
+  // 60 s request timeout instead.
+  const ids = steps.map((step) => step.elicitationId);
+  if (listed.length === 0 && o.completions?.announces && o.waitMs)
+    if (await o.completions.waitAll(ids, o.waitMs, ctx.signal)) return RETRY;
   const head = `The remote server "${server}" did not run the call: it needs the user to finish a step in the browser first.`;
   const text =
     listed.length === 0

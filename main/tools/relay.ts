@@ -30,6 +30,12 @@ export interface ClientRelay {
   refusal(method: RelayMethod, params: Record<string, unknown>): string | null;
   /** Sends the request to the agent and resolves with its answer (recorded in Activity). */
   request(req: RelayRequest): Promise<Record<string, unknown>>;
+  /**
+   * Tells the agent that the URL-mode elicitation with this id is complete
+   * (`notifications/elicitation/complete`), on its session, even after the call that showed it
+   * ended. Absent where the agent has no channel outside its requests (2026-07-28).
+   */
+  elicitationComplete?(elicitationId: string): void;
 }
 
 /** What an agent declared in `initialize` (2025) or per request (2026), reduced to what relays need. */

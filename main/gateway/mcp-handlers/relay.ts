@@ -20,25 +20,37 @@ export function requestRelay(
   ctx: ServerContext,
   features: AgentFeatures,
 ): ClientRelay {
-  return relayVia(agent, server, features, (req, options) =>
-    ctx.mcpReq.send({ method: req.method, params: req.params }, options),
+  return relayVia(
+    agent,
+    server,
+    features,
+    (req, options) => ctx.mcpReq.send({ method: req.method, params: req.params }, options),
+    true,
   );
 }
 
-/** A relay for a 2026-07-28 agent: requests join the call's input_required round (input-rounds.ts). */
+/**
+ * A relay for a 2026-07-28 agent: requests join the call's input_required round (input-rounds.ts).
+ * Its server lives for one request, so nothing can reach the agent after the call: a URL
+ * elicitation's completion is not passed on.
+ */
 export function roundRelay(
   agent: string,
   server: Server,
   features: AgentFeatures,
   ask: (req: RelayRequest) => Promise<Record<string, unknown>>,
 ): ClientRelay {
-  return relayVia(agent, server, features, (req) => ask(req));
+  return relayVia(agent, server, features, (req) => ask(req), false);
 }
 
 /** A relay over a 2025 session's own stream (requests outside any call, e.g. roots/list). */
 export function sessionRelay(agent: string, server: Server, features: AgentFeatures): ClientRelay {
-  return relayVia(agent, server, features, (req, options) =>
-    server.request({ method: req.method, params: req.params }, options),
+  return relayVia(
+    agent,
+    server,
+    features,
+    (req, options) => server.request({ method: req.method, params: req.params }, options),
+    true,
   );
 }
 
@@ -47,9 +59,32 @@ type Send = (
   options: { signal?: AbortSignal; timeout: number },
 ) => Promise<unknown>;
 
-function relayVia(agent: string, server: Server, features: AgentFeatures, send: Send): ClientRelay {
+function relayVia(
+  agent: string,
+  server: Server,
+  features: AgentFeatures,
+  send: Send,
+  /** The agent's 2025 session outlives the request: a notification can follow later. */
+  session: boolean,
+): ClientRelay {
   return {
     agent,
+    // MCP 2025-11-25 client/elicitation: the completion goes to the client that was sent the
+    // URL, as a notification outside any request (the session's GET stream).
+    ...(session
+      ? {
+          elicitationComplete(elicitationId: string) {
+            const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
+            if (!caps?.elicitation?.url) return;
+            void server
+              .notification({
+                method: 'notifications/elicitation/complete',
+                params: { elicitationId },
+              })
+              .catch(() => {});
+          },
+        }
+      : {}),
     refusal(method, params) {
       const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
       return capabilityRefusal(caps, method, params, agent);
