@@ -7,18 +7,14 @@ import type { ControlSocket } from '../gateway/control-socket.js';
 import { Gateway } from '../gateway/http-server.js';
 import { DEFAULT_UI_DIR } from '../gateway/static-files.js';
 import { ActivityLog } from '../store/activity.js';
-import { ApprovalStore } from '../store/approval-store.js';
 import { openDatabase, type Db } from '../store/db.js';
-import { AgentBudgets } from '../gateway/budgets.js';
 import { PolicyChanges } from '../gateway/policy-changes.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { pinAskingRemoteTools } from '../tools/hint-baseline.js';
 import { SelectedVault } from '../platform/vault/select.js';
 import type { Vault } from '../platform/vault/vault.js';
-import { CallPipeline } from './call-pipeline.js';
-import { lazyMcpEndpoint, type LazyMcpEndpoint } from './lazy-mcp.js';
-import { FeatureHub } from './feature-hub.js';
+import type { LazyMcpEndpoint } from './lazy-mcp.js';
 import { ControlService } from './control-service.js';
 import { CoreEvents } from '../platform/events.js';
 import { InstanceLock } from '../platform/instance.js';
@@ -30,7 +26,7 @@ import type { RemoteLoader } from '../remote/remote-loader.js';
 import type { RemoteManager } from '../remote/remote-manager.js';
 import { GoogleService } from '../google/google-service.js';
 import type { AppOptions, Started } from './app-options.js';
-import { newApprovalEngine, newGrantService } from './approvals-wiring.js';
+import { newCallPath } from './call-path-wiring.js';
 import { loadClients } from './clients-wiring.js';
 import { loadControlToken, newLooseningGate, startControlSocket } from './control-access.js';
 import { startProvenance } from './provenance-wiring.js';
@@ -130,62 +126,23 @@ export class App {
 
     const provenance = startProvenance(this, this.options, this.db, this.offs);
     let mcpUrl = '';
-    const approvalStore = new ApprovalStore(this.db);
-    const budgets = new AgentBudgets();
     const agents = this.agents;
-    const grants = newGrantService({ db: this.db, registry, settings, agents, activity, events });
-    const approvals: ApprovalEngine = newApprovalEngine({
-      store: approvalStore,
-      budgets,
-      events,
-      activity,
-      grants,
+    const { grants, approvals, mcp } = newCallPath({
+      db: this.db,
       registry,
       settings,
+      agents,
+      activity,
+      events,
+      logger,
       schemaPool,
-      run: (entry, row, args, ctx) => {
-        // Upstream sampling/elicitation during an approved call goes to the agent's open request, if any.
-        const relay = this.mcp?.relayFor(row.agent);
-        return pipeline.execute(entry, args, relay ? { ...ctx, relay } : ctx);
-      },
+      provenance,
+      version: this.version,
+      mcpUrl: () => mcpUrl,
+      approvalLink: this.options.approvalLink,
     });
     this.approvals = approvals;
-    const pipeline: CallPipeline = new CallPipeline({
-      registry,
-      settings,
-      agents: this.agents,
-      approvals,
-      grants,
-      activity,
-      validator: schemaPool,
-      events,
-      logger,
-      baseUrl: () => (mcpUrl ? new URL(mcpUrl).origin : ''),
-      provenance,
-      ...(this.options.approvalLink ? { approvalLink: this.options.approvalLink } : {}),
-    });
-    const features = new FeatureHub({
-      registry,
-      settings,
-      activity,
-      events,
-      logger,
-      agentTools: (agent) => this.agents.get(agent)?.tools,
-      resourcesChanged: () => this.mcp?.resourcesChanged(),
-      promptsChanged: () => this.mcp?.promptsChanged(),
-      provenance,
-    });
-    // Loaded by the first /mcp request, with the MCP server SDK (issue 20; lazy-mcp.ts).
-    const maxBodyBytes = settings.get().limits.maxBodyBytes;
-    this.mcp = lazyMcpEndpoint({
-      pipeline,
-      features,
-      logger,
-      version: this.version,
-      maxBodyBytes,
-      budgets,
-    });
-    const mcp = this.mcp;
+    this.mcp = mcp;
     const policyChanges = new PolicyChanges(events);
     this.control = new ControlService({
       version: this.version,

@@ -11,14 +11,14 @@ import { capText } from '../tools/result-shaping.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { CallOptions, CallToolResult, ToolCallContext } from '../tools/types.js';
 import { errorResult, isReadOnly } from '../tools/types.js';
-import { PROVENANCE_META_KEY, type ProvenanceService } from '../provenance/provenance-service.js';
+import type { ProvenanceService } from '../provenance/provenance-service.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { AgentToolCalls } from '../gateway/mcp-endpoint.js';
 import type { Logger } from '../platform/log.js';
 import type { SettingsStore } from '../platform/settings.js';
-
-/** How long an approval waits for a source's richer effect text before using the plain one. */
-const EFFECT_LOOKUP_MS = 3000;
+import { toMcpTool, withoutProvenance } from './agent-view.js';
+import { recordCall } from './call-record.js';
+import { effectOf } from './effect-text.js';
 
 export interface CallPipelineDeps {
   registry: ToolRegistry;
@@ -111,7 +111,7 @@ export class CallPipeline implements AgentToolCalls {
       result: CallToolResult | null,
       extra: Partial<ActivityView> = {},
     ) =>
-      this.record({
+      recordCall(this.deps, {
         agent,
         tool: entry.name,
         decision,
@@ -177,7 +177,7 @@ export class CallPipeline implements AgentToolCalls {
       toolKey: entry.key,
       tool: entry.name,
       args: record,
-      effect: () => this.effectOf(entry, record),
+      effect: () => effectOf(entry, record),
       ...(taint ? { taint } : {}),
       signal: opts.signal,
       progress: opts.progress,
@@ -219,89 +219,4 @@ export class CallPipeline implements AgentToolCalls {
     });
     return withoutProvenance(shaped);
   }
-
-  /**
-   * The approval's statement of effect. A source may look things up for it
-   * (Calendar checks for overlaps); that lookup is bounded so a slow API never
-   * holds the request back from the user, who then sees the plain summary.
-   */
-  async effectOf(entry: ToolEntry, args: Record<string, unknown>): Promise<string> {
-    // Without the source's own statement: "<title>: <first line of the description>", each on one
-    // line (issue 17 item 8: a title with "\nTo: …" must not read as e-mail headers). The card
-    // labels it as the server's words (issue 16 item 4).
-    const plain =
-      entry.source.describeEffect?.(entry.def.name, args) ??
-      `${oneLine(entry.def.title ?? entry.name)}: ${oneLine(entry.def.description.split('\n')[0] ?? '')}`;
-    if (!entry.source.describeEffectAsync) return plain;
-    let timer: NodeJS.Timeout | undefined;
-    const fallback = new Promise<string>(
-      (resolve) => (timer = setTimeout(() => resolve(plain), EFFECT_LOOKUP_MS)),
-    );
-    try {
-      return await Promise.race([
-        entry.source.describeEffectAsync(entry.def.name, args).catch(() => plain),
-        fallback,
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** Queued, not written on the answer path (issue 20); ActivityLog flushes it within its window. */
-  private record(e: {
-    agent: string;
-    tool: string;
-    decision: ActivityView['decision'];
-    argsDigest: string;
-    started: number;
-    result: CallToolResult | null;
-    outcome?: ActivityView['outcome'];
-    decisionKind?: string;
-    grantId?: string;
-  }): void {
-    try {
-      const firstText = e.result?.content?.find((c) => c.type === 'text');
-      this.deps.activity.add({
-        agent: e.agent,
-        tool: e.tool,
-        decision: e.decision,
-        outcome: e.outcome ?? (e.result?.isError ? 'error' : 'ok'),
-        durationMs: performance.now() - e.started,
-        argsDigest: e.argsDigest,
-        ...(e.decisionKind ? { decisionKind: e.decisionKind } : {}),
-        ...(e.grantId ? { grantId: e.grantId } : {}),
-        ...(e.result?.isError && firstText?.type === 'text'
-          ? { detail: firstText.text.slice(0, 500) }
-          : {}),
-      });
-    } catch (err) {
-      this.deps.logger.error('could not write the activity log', { error: String(err) });
-    }
-  }
-}
-
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
-
-/** A source's description of its result is for Airlock, not the agent (it repeats the text). */
-function withoutProvenance(result: CallToolResult): CallToolResult {
-  const meta = result._meta as Record<string, unknown> | undefined;
-  if (!meta || !(PROVENANCE_META_KEY in meta)) return result;
-  const { [PROVENANCE_META_KEY]: _described, ...rest } = meta;
-  const { _meta: _old, ...plain } = result;
-  return Object.keys(rest).length ? { ...plain, _meta: rest } : plain;
-}
-
-export function toMcpTool(entry: ToolEntry): Tool {
-  const def = entry.def;
-  return {
-    name: entry.name,
-    ...(def.title ? { title: def.title } : {}),
-    description: def.description,
-    inputSchema: def.inputSchema as Tool['inputSchema'],
-    ...(def.outputSchema ? { outputSchema: def.outputSchema as Tool['outputSchema'] } : {}),
-    ...(def.annotations ? { annotations: def.annotations } : {}),
-    ...(def.icons ? { icons: def.icons } : {}),
-    ...(def._meta ? { _meta: def._meta } : {}),
-    ...(def.execution ? { execution: def.execution } : {}),
-  };
 }

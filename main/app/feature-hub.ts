@@ -9,21 +9,20 @@ import {
   publicUri,
   type ResolvedUri,
 } from '../tools/feature-catalog.js';
-import {
-  levelRank,
-  type CompleteRequestParams,
-  type CompleteResult,
-  type FeatureContext,
-  type GetPromptResult,
-  type LoggingLevel,
-  type ReadResourceResult,
-  type SourceNotice,
+import type {
+  CompleteRequestParams,
+  CompleteResult,
+  FeatureContext,
+  GetPromptResult,
+  LoggingLevel,
+  ReadResourceResult,
 } from '../tools/features.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { RelayMethod } from '../tools/relay.js';
 import type { CallToolResult, ToolSource } from '../tools/types.js';
 import type { ProvenanceService } from '../provenance/provenance-service.js';
 import { invalidParams } from '../tools/protocol-runtime.js';
+import { FeatureSessions } from './feature-sessions.js';
 import { ReadActivity } from './read-activity.js';
 import { capReadResult } from './read-shaping.js';
 
@@ -42,40 +41,31 @@ export interface FeatureHubDeps {
   provenance?: ProvenanceService;
 }
 
-interface Session {
-  agent: string;
-  sink: SessionSink;
-  level: LoggingLevel | null;
-  /** Subscribed resources: public URI → the URI as the agent asked (the form updates use). */
-  subs: Map<string, string>;
-}
-
 /**
  * Resources, prompts, completion and logging from every source to every
  * agent (issue 14, item 1). Reads need no approval but are recorded in
  * Activity; a disabled server has no source, so nothing of it is served.
- *
- * Session state stays per agent session: each session's log level filters
- * what it receives (the upstream is asked for the most verbose level any
- * session wants), and `resources/updated` goes only to the sessions that
- * subscribed to that URI. So one agent's level or subscriptions never reach
- * another agent.
+ * Session state (log levels, subscriptions, notices) is per agent session,
+ * in FeatureSessions (feature-sessions.ts).
  */
 export class FeatureHub implements AgentFeatures {
   readonly catalog: FeatureCatalog;
-  private readonly sessions = new Map<string, Session>();
-  private readonly watched = new Map<ToolSource, () => void>();
-
+  private readonly sessions: FeatureSessions;
   private readonly activity: ReadActivity;
 
   constructor(private readonly d: FeatureHubDeps) {
     this.catalog = new FeatureCatalog(d.registry);
     this.activity = new ReadActivity(d.activity, d.logger);
+    this.sessions = new FeatureSessions({
+      registry: d.registry,
+      catalog: this.catalog,
+      resolve: (agent, uri) => this.resolve(agent, uri),
+    });
     d.registry.onChange(() => {
-      this.watchSources();
+      this.sessions.watchSources();
       this.announceChanges();
     });
-    this.watchSources();
+    this.sessions.watchSources();
     this.announceChanges();
   }
 
@@ -192,51 +182,23 @@ export class FeatureHub implements AgentFeatures {
   }
 
   openSession(session: string, agent: string, sink: SessionSink): void {
-    this.sessions.set(session, { agent, sink, level: null, subs: new Map() });
+    this.sessions.open(session, agent, sink);
   }
 
   closeSession(session: string): void {
-    const s = this.sessions.get(session);
-    if (!s) return;
-    this.sessions.delete(session);
-    if ([...this.sessions.values()].some((o) => o.agent === s.agent)) {
-      if (s.level) this.applyLevels(s.agent);
-      if (s.subs.size) void this.applySubscriptions(s.agent);
-      return;
-    }
-    // The agent's last session: its upstream sessions close too (issue 14, item 4).
-    for (const source of this.d.registry.listSources())
-      void source.releaseAgent?.(s.agent).catch(() => {});
+    this.sessions.close(session);
   }
 
   setLogLevel(session: string, level: LoggingLevel): void {
-    const s = this.sessions.get(session);
-    if (!s) return;
-    s.level = level;
-    this.applyLevels(s.agent);
+    this.sessions.setLogLevel(session, level);
   }
 
-  async subscribe(session: string, uri: string): Promise<void> {
-    const s = this.sessions.get(session);
-    if (!s) return;
-    const target = this.resolve(s.agent, uri);
-    const key = publicUri(target.source, target.uri);
-    if (s.subs.has(key)) return;
-    s.subs.set(key, uri);
-    await this.applySubscriptions(s.agent);
+  subscribe(session: string, uri: string): Promise<void> {
+    return this.sessions.subscribe(session, uri);
   }
 
-  async unsubscribe(session: string, uri: string): Promise<void> {
-    const s = this.sessions.get(session);
-    const target = this.catalog.resolveUri(uri);
-    if (!target || !s?.subs.delete(publicUri(target.source, target.uri))) return;
-    await this.applySubscriptions(s.agent);
-  }
-
-  /** A relay to one of the agent's open sessions, for requests outside any call. */
-  private sessionRelay(agent: string) {
-    for (const s of this.sessions.values()) if (s.agent === agent) return s.sink.relay;
-    return undefined;
+  unsubscribe(session: string, uri: string): Promise<void> {
+    return this.sessions.unsubscribe(session, uri);
   }
 
   recordRelay(e: {
@@ -265,50 +227,6 @@ export class FeatureHub implements AgentFeatures {
     return target;
   }
 
-  /** The most verbose level any of the agent's sessions asked for, to every source. */
-  private applyLevels(agent: string): void {
-    let level: LoggingLevel | null = null;
-    for (const s of this.sessions.values())
-      if (s.agent === agent && s.level && (level === null || levelRank(s.level) < levelRank(level)))
-        level = s.level;
-    for (const source of this.d.registry.listSources())
-      void source.setLogLevel?.(agent, level).catch(() => {});
-  }
-
-  private async applySubscriptions(agent: string): Promise<void> {
-    const bySource = new Map<ToolSource, Set<string>>();
-    for (const source of this.d.registry.listSources())
-      if (source.setSubscriptions) bySource.set(source, new Set());
-    for (const s of this.sessions.values())
-      if (s.agent === agent)
-        for (const uri of s.subs.keys()) {
-          const t = this.catalog.resolveUri(uri);
-          if (t) bySource.get(t.source)?.add(t.uri);
-        }
-    await Promise.all([...bySource].map(([source, uris]) => source.setSubscriptions!(agent, uris)));
-  }
-
-  /** Follows added and removed sources' notices. */
-  private watchSources(): void {
-    const now = new Set(this.d.registry.listSources());
-    for (const [source, off] of this.watched)
-      if (!now.has(source)) {
-        off();
-        this.watched.delete(source);
-      }
-    for (const source of now)
-      if (!this.watched.has(source) && source.onNotice) {
-        this.watched.set(
-          source,
-          source.onNotice((n) => this.onNotice(source, n)),
-        );
-        source.setSessionRelays?.((agent) => this.sessionRelay(agent));
-        // A source added later still learns what agents asked for.
-        for (const agent of new Set([...this.sessions.values()].map((s) => s.agent)))
-          this.applyLevels(agent);
-      }
-  }
-
   private resourcesPrint = '';
   private promptsPrint = '';
 
@@ -328,29 +246,5 @@ export class FeatureHub implements AgentFeatures {
       if (this.promptsPrint) this.d.promptsChanged();
       this.promptsPrint = prompts;
     }
-  }
-
-  private onNotice(source: ToolSource, n: SourceNotice): void {
-    // The source re-reads its lists and reports a change; announceChanges tells agents.
-    if (n.kind === 'resources-changed' || n.kind === 'prompts-changed') return;
-    if (n.kind === 'resource-updated') {
-      const uri = publicUri(source, n.uri);
-      for (const s of this.sessions.values())
-        if (s.subs.has(uri) && (n.agent === undefined || s.agent === n.agent))
-          s.sink.resourceUpdated(s.subs.get(uri)!);
-      return;
-    }
-    // A line from an agent's own upstream session goes to that agent only.
-    for (const s of this.sessions.values())
-      if (
-        s.level &&
-        (n.agent === undefined || s.agent === n.agent) &&
-        levelRank(n.level) >= levelRank(s.level)
-      )
-        s.sink.log({
-          level: n.level,
-          logger: n.logger ? `${source.label}/${n.logger}` : source.label,
-          data: n.data,
-        });
   }
 }

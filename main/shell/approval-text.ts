@@ -4,7 +4,7 @@ import type { ApprovalView } from '../../common/contract/index.js';
  * The words of a native approval prompt: "Claude Code wants to send an
  * e-mail to bob@example.com" (issue 9, item 3). A source's own
  * describeEffect gives a verb phrase; the generic fallback
- * ("<tool>: <description>", main/app/call-pipeline.ts effectOf) does not,
+ * ("<tool>: <description>", main/app/effect-text.ts effectOf) does not,
  * so it reads "… wants to use <tool>" with the description below.
  */
 function isGenericEffect(a: ApprovalView): boolean {

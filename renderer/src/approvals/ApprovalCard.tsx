@@ -9,15 +9,18 @@ import {
 } from 'react';
 import type { ApprovalView, Decision, GrantSpec } from '../../../common/contract';
 import { errorCode, errorMessage } from '../lib/errors';
-import { formatClock, formatLeft } from '../lib/time';
 import { ArgumentsView } from './ArgumentsView';
 import { ClippedText } from './Revealed';
-import { Headline, RiskBadge, ServerClaims, WaitingLine } from './CardFacts';
+import { ServerClaims, WaitingLine } from './CardFacts';
+import { CardHeader } from './CardHeader';
+import { DecisionButtons } from './DecisionButtons';
+import { DenyForm } from './DenyForm';
 import { TaintWarning } from './TaintWarning';
 import { EditForm } from './EditForm';
 import { GrantDialog } from './GrantDialog';
 import { parseEffect } from './summary';
 import { SummaryView } from './SummaryView';
+import { isTyping, MOD_KEY } from './keys';
 import { useArmed } from './useArmed';
 
 interface Props {
@@ -35,13 +38,6 @@ interface Props {
 }
 
 type Mode = 'idle' | 'deny' | 'edit' | 'grant';
-
-const isTyping = (el: EventTarget) =>
-  el instanceof HTMLElement &&
-  (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
-
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
-export const MOD_KEY = isMac ? '⌘' : 'Ctrl';
 
 /**
  * One pending request: who asks, for what, from which server, how risky,
@@ -177,32 +173,7 @@ export function ApprovalCard(props: Props) {
       onKeyDown={onKeyDown}
       onFocus={onFocus}
     >
-      <header className="card-head">
-        <h3 id={headingId}>
-          <span className="agent">{approval.agent}</span> wants to run{' '}
-          <code className="tool">{approval.tool}</code>
-          {approval.toolTitle && (
-            <span className="hint">
-              {' '}
-              (<Headline text={approval.toolTitle} />)
-            </span>
-          )}
-          {approval.server && (
-            <span className="hint server" data-testid="approval-server">
-              {' '}
-              from {approval.server}
-            </span>
-          )}{' '}
-          <RiskBadge approval={approval} />
-        </h3>
-        <span
-          className={left < 60_000 ? 'time-left urgent' : 'time-left'}
-          data-testid="time-left"
-          title={`Expires at ${formatClock(approval.expiresAt)}`}
-        >
-          {left > 0 ? `Expires in ${formatLeft(left)}` : 'Expiring…'}
-        </span>
-      </header>
+      <CardHeader approval={approval} headingId={headingId} left={left} />
       <div className="effect" data-testid="approval-effect">
         {/* A source may quote the arguments in its sentence: clipped like them. */}
         <ClippedText text={headline} />
@@ -225,70 +196,26 @@ export function ApprovalCard(props: Props) {
           }}
         />
       ) : mode === 'deny' ? (
-        <form className="deny-form" onSubmit={submitDeny} aria-label={`Deny ${approval.tool}`}>
-          <div className="field">
-            <label htmlFor={`${headingId}-reason`}>Reason (optional, the agent is told)</label>
-            <input
-              id={`${headingId}-reason`}
-              data-testid="deny-reason"
-              value={reason}
-              maxLength={1000}
-              onChange={(e) => setReason(e.target.value)}
-              onKeyDown={(e) => e.repeat && e.key === 'Enter' && e.preventDefault()}
-              autoFocus
-            />
-          </div>
-          <div className="actions">
-            <button type="submit" className="danger" disabled={!ready} data-testid="deny-confirm">
-              Deny request
-            </button>
-            <button type="button" disabled={busy} onClick={() => setMode('idle')}>
-              Cancel
-            </button>
-          </div>
-        </form>
+        <DenyForm
+          tool={approval.tool}
+          idPrefix={headingId}
+          reason={reason}
+          onReason={setReason}
+          ready={ready}
+          busy={busy}
+          onSubmit={submitDeny}
+          onCancel={() => setMode('idle')}
+        />
       ) : (
-        <div className="actions" role="group" aria-label="Decision" title={disabledWhy}>
-          <button
-            type="button"
-            className="primary"
-            disabled={!ready}
-            onClick={() => void send({ kind: 'allow_once' })}
-            aria-keyshortcuts="Control+Enter Meta+Enter"
-            data-testid="allow-once"
-          >
-            Allow once
-          </button>
-          <button
-            type="button"
-            disabled={!ready}
-            onClick={openGrant}
-            aria-keyshortcuts="Shift+A"
-            data-testid="always-allow"
-            title={`Let ${approval.agent} run ${approval.tool} without asking (you choose for how long and for which calls)`}
-          >
-            Always allow…
-          </button>
-          <button
-            type="button"
-            disabled={!ready}
-            onClick={() => setMode('edit')}
-            aria-keyshortcuts="E"
-            data-testid="edit-allow"
-          >
-            Edit &amp; allow
-          </button>
-          <button
-            type="button"
-            className="danger"
-            disabled={!ready}
-            onClick={() => setMode('deny')}
-            aria-keyshortcuts="D"
-            data-testid="deny"
-          >
-            Deny
-          </button>
-        </div>
+        <DecisionButtons
+          approval={approval}
+          ready={ready}
+          disabledWhy={disabledWhy}
+          onAllowOnce={() => void send({ kind: 'allow_once' })}
+          onAlwaysAllow={openGrant}
+          onEdit={() => setMode('edit')}
+          onDeny={() => setMode('deny')}
+        />
       )}
       {!connected && (
         <p className="error" data-testid="decisions-disabled">

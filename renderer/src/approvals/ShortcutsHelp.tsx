@@ -1,4 +1,4 @@
-import { MOD_KEY } from './ApprovalCard';
+import { MOD_KEY } from './keys';
 
 /** The keyboard shortcuts, documented where they are used. */
 export function ShortcutsHelp() {
