@@ -20,3 +20,31 @@ export function retryDelay(
       : Math.min(t.backoffInitialMs * 2 ** failures, cap);
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
+
+/** The reconnect timer of one remote server, and the failed attempts in a row that set its delay. */
+export class RetryTimer {
+  private timer: NodeJS.Timeout | undefined;
+  private failures = 0;
+
+  constructor(
+    private readonly t: RemoteTimings,
+    private readonly retry: () => void,
+  ) {}
+
+  /** The next failure starts the backoff afresh (a connection worked, or its settings changed). */
+  reset(): void {
+    this.failures = 0;
+  }
+
+  cancel(): void {
+    clearTimeout(this.timer);
+  }
+
+  schedule(status: number | undefined, network?: string): void {
+    clearTimeout(this.timer);
+    const delay = retryDelay(this.t, this.failures, status, network);
+    this.failures++;
+    this.timer = setTimeout(this.retry, delay);
+    this.timer.unref();
+  }
+}

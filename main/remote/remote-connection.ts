@@ -1,23 +1,21 @@
-import type { Tool } from '@modelcontextprotocol/client';
 import type { Logger } from '../platform/log.js';
-import type { SourceNotice } from '../tools/features.js';
 import type { ClientRelay } from '../tools/relay.js';
-import type { SourceState, ToolDefinition } from '../tools/types.js';
+import type { SourceState } from '../tools/types.js';
 import type { AgentSessions } from './agent-sessions.js';
 import { AgentUpstreams } from './agent-upstreams.js';
-import { retryDelay } from './backoff.js';
+import { RetryTimer } from './backoff.js';
+import { connectAndList, type Opening } from './connect-attempt.js';
+import { FirstAttempt } from './first-attempt.js';
 import { HealthWatch } from './health.js';
+import { InflightCalls } from './inflight.js';
 import { Redactor } from './redact.js';
-import { callingAgent, relayHandler } from './relay-scope.js';
-import { listFeatures, NO_FEATURES, RemoteFeatures, type FeatureLists } from './remote-features.js';
+import { RemoteFeatures } from './remote-features.js';
+import { ServerCatalog } from './server-catalog.js';
 import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
-import { toDefinition } from './untrusted.js';
 import { UrlCompletions } from './url-completions.js';
 import {
-  connectUpstream,
   describeFailure,
   httpStatusOf,
-  listAllTools,
   networkCode,
   type TransportKind,
   type Upstream,
@@ -30,9 +28,6 @@ export interface RemoteSourceOptions {
   version: string;
   timings?: Partial<RemoteTimings>;
 }
-
-/** Why a call was cut off by Airlock (server down, session forgotten, stream broken). */
-export class UpstreamLost extends Error {}
 
 /**
  * The connection side of one remote MCP server (issue 4, issue 14): connect
@@ -52,9 +47,8 @@ export abstract class RemoteConnectionBase {
   /** URL-mode elicitations of this server shown to agents, for its completions (url-completions.ts). */
   protected readonly completions = new UrlCompletions();
   protected state: SourceState = { state: 'loading' };
-  protected defs: readonly ToolDefinition[] = [];
-  protected lists: FeatureLists = NO_FEATURES;
   protected readonly features: RemoteFeatures;
+  protected readonly catalog: ServerCatalog;
   protected readonly sessions: AgentSessions;
   private readonly agentUps: AgentUpstreams;
   private readonly health: HealthWatch;
@@ -62,15 +56,11 @@ export abstract class RemoteConnectionBase {
   protected up: Upstream | null = null;
   protected gen = 0;
   protected connecting: Promise<void> | null = null;
-  protected retryTimer: NodeJS.Timeout | undefined;
-  protected failures = 0;
+  protected readonly retry: RetryTimer;
   protected stopped = false;
   protected readonly listeners = new Set<() => void>();
-  protected readonly inflight = new Map<AbortController, Upstream>();
-  protected readonly retiring = new Set<Upstream>();
-  protected readonly first: Promise<void>;
-  protected settleFirst!: () => void;
-  protected firstDone = false;
+  protected readonly inflight = new InflightCalls();
+  protected readonly first = new FirstAttempt();
 
   constructor(
     conn: RemoteConnection,
@@ -82,7 +72,15 @@ export abstract class RemoteConnectionBase {
     this.conn = conn;
     this.redactor.set(Object.values(conn.headers));
     this.t = { ...DEFAULT_TIMINGS, ...o.timings };
+    this.retry = new RetryTimer(this.t, () => void this.reconnect());
     this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger);
+    this.catalog = new ServerCatalog({
+      current: (gen, up) => gen === this.gen && this.up === up,
+      features: this.features,
+      listMs: this.t.listMs,
+      emit: () => this.emit(),
+      trouble: (gen, up, cause) => this.trouble(gen, up, cause),
+    });
     this.agentUps = new AgentUpstreams({
       label: this.label,
       version: o.version,
@@ -101,16 +99,13 @@ export abstract class RemoteConnectionBase {
         up: () => this.up,
         ready: () => this.state.state === 'ready',
         stopped: () => this.stopped,
-        updateTools: (gen, up, tools) => this.updateTools(gen, up, tools),
+        updateTools: (gen, up, tools) => this.catalog.updateTools(gen, up, tools),
         replace: (up) => this.replace(up),
         fail: (err) => this.fail(err),
         redact: (text) => this.redactor.text(text),
       },
       this.t,
       o.logger,
-    );
-    this.first = new Promise<void>((resolve) => (this.settleFirst = resolve)).then(
-      () => void (this.firstDone = true),
     );
   }
 
@@ -122,13 +117,13 @@ export abstract class RemoteConnectionBase {
   reconfigure(conn: RemoteConnection): Promise<void> {
     this.conn = conn;
     this.redactor.set(Object.values(conn.headers));
-    this.failures = 0;
+    this.retry.reset();
     return this.reconnect();
   }
 
   /** A fresh connection (new session, fresh tool list) now. */
   reconnect(): Promise<void> {
-    clearTimeout(this.retryTimer);
+    this.retry.cancel();
     if (this.stopped) return Promise.resolve();
     const gen = ++this.gen;
     const run = this.attempt(gen);
@@ -141,19 +136,12 @@ export abstract class RemoteConnectionBase {
 
   /** Bounded wait for the first connection attempt (the registry's readiness gate). */
   ready(): Promise<void> {
-    // The registry asks on every call; after the first attempt this is an already-settled promise.
-    if (this.firstDone) return this.first;
-    let timer: NodeJS.Timeout | undefined;
-    const cap = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, this.t.readyMs);
-      timer.unref();
-    });
-    return Promise.race([this.first, cap]).finally(() => clearTimeout(timer));
+    return this.first.ready(this.t.readyMs);
   }
 
   /** Resolves when the first connection attempt has finished, whatever its outcome. */
   settled(): Promise<void> {
-    return this.first;
+    return this.first.settled();
   }
 
   status(): SourceState {
@@ -178,81 +166,56 @@ export abstract class RemoteConnectionBase {
   async stop(): Promise<void> {
     this.stopped = true;
     this.gen++;
-    clearTimeout(this.retryTimer);
+    this.retry.cancel();
     this.health.stop();
-    this.settleFirst();
-    for (const [ac] of this.inflight)
-      ac.abort(new UpstreamLost('Airlock removed or stopped this server'));
-    const all = [this.up, ...this.retiring].filter((u): u is Upstream => u !== null);
+    this.first.settle();
+    this.inflight.abortAll('Airlock removed or stopped this server');
+    const all = [this.up, ...this.inflight.takeRetiring()].filter((u): u is Upstream => u !== null);
     this.up = null;
-    this.retiring.clear();
     await Promise.all([...all.map((u) => u.close()), this.sessions.closeAll()]);
   }
 
   protected async attempt(gen: number): Promise<void> {
-    const holder: { up?: Upstream } = {};
+    const holder: Opening = {};
     try {
-      const up = await connectUpstream({
-        url: new URL(this.conn.url),
-        headers: this.conn.headers,
-        timeoutMs: this.t.connectMs,
-        clientVersion: this.o.version,
-        onToolsChanged: () => {
-          if (holder.up) void this.refreshTools(gen, holder.up);
+      const opts = {
+        conn: this.conn,
+        t: this.t,
+        version: this.o.version,
+        label: this.label,
+        completions: this.completions,
+      };
+      const { up, tools, lists } = await connectAndList(opts, holder, {
+        toolsChanged: (u) => void this.catalog.refreshTools(gen, u),
+        notice: (u, n) => this.catalog.notice(gen, u, n),
+        error: (u, err) => this.trouble(gen, u, err),
+        closed: (u) => {
+          if (gen === this.gen && this.up === u) this.fail(new Error('connection closed'));
         },
-        onNotice: (n) => {
-          if (holder.up) this.upstreamNotice(gen, holder.up, n);
-        },
-        onRelay: relayHandler(this.label, { completions: this.completions }),
-        onElicitationComplete: (id) => this.completions.complete(id),
-        onError: (err) => {
-          if (holder.up) this.trouble(gen, holder.up, err);
-        },
-        onClose: () => {
-          if (holder.up && gen === this.gen && this.up === holder.up)
-            this.fail(new Error('connection closed'));
-        },
-        ...(this.conn.auth ? { authProvider: this.conn.auth } : {}),
-        ...(this.conn.stdio ? { stdio: this.conn.stdio } : {}),
       });
-      holder.up = up;
-      const [tools, lists] = await Promise.all([
-        listAllTools(up, this.t.listMs),
-        listFeatures(up, this.t.listMs),
-      ]);
       if (gen !== this.gen) return void (await up.close());
       const old = this.up;
       this.up = up;
-      this.defs = dedupe(tools.map(toDefinition));
-      this.lists = lists;
+      this.catalog.set(tools, lists);
       // Agents' sessions belonged to the old connection; they reopen on each agent's next request.
       if (old && old !== up) void this.sessions.closeAll();
       this.state = { state: 'ready' };
-      this.failures = 0;
+      this.retry.reset();
       this.conn.auth?.connected();
       this.o.logger.info('remote server connected', {
         server: this.label,
         transport: up.transport,
         protocolVersion: up.protocolVersion,
-        tools: this.defs.length,
+        tools: this.catalog.defs.length,
       });
       this.emit();
       this.health.schedule();
-      if (old && old !== up) this.retire(old);
+      if (old && old !== up) this.inflight.retire(old);
     } catch (err) {
       await holder.up?.close();
       if (gen === this.gen) this.fail(err);
     } finally {
-      if (gen === this.gen) this.settleFirst();
-    }
-  }
-
-  protected async refreshTools(gen: number, up: Upstream): Promise<void> {
-    if (gen !== this.gen || this.up !== up) return;
-    try {
-      this.updateTools(gen, up, await listAllTools(up, this.t.listMs));
-    } catch (err) {
-      this.trouble(gen, up, err as Error);
+      if (gen === this.gen) this.first.settle();
     }
   }
 
@@ -271,37 +234,9 @@ export abstract class RemoteConnectionBase {
     return this.agentUps.agentUp(agent, open);
   }
 
-  /** Log lines and updates go to agents; changed lists are re-read first, then announced. */
-  protected upstreamNotice(gen: number, up: Upstream, n: SourceNotice): void {
-    if (gen !== this.gen || this.up !== up) return;
-    if (n.kind !== 'resources-changed' && n.kind !== 'prompts-changed') {
-      // A log line sent on one call's stream of the shared connection belongs to that call's
-      // agent alone; only lines outside any call (server-wide) go to every agent that asked.
-      const agent = callingAgent();
-      return this.features.notice(agent === undefined ? n : { ...n, agent });
-    }
-    void listFeatures(up, this.t.listMs).then(
-      (lists) => {
-        if (gen !== this.gen || this.up !== up) return;
-        this.lists = lists;
-        this.features.notice(n);
-        this.emit();
-      },
-      (err: unknown) => this.trouble(gen, up, err as Error),
-    );
-  }
-
   /** A stream dropped or a request failed at the network level: ping to tell "restarted" from "down" (health.ts). */
   protected trouble(gen: number, up: Upstream, cause: Error): void {
     this.health.trouble(gen, up, cause);
-  }
-
-  protected updateTools(gen: number, up: Upstream, tools: Tool[]): void {
-    if (gen !== this.gen || this.up !== up) return;
-    const defs = dedupe(tools.map(toDefinition));
-    if (JSON.stringify(defs) === JSON.stringify(this.defs)) return;
-    this.defs = defs;
-    this.emit();
   }
 
   /** Swaps in a new session; calls still running on the old one cannot finish there. */
@@ -312,7 +247,7 @@ export abstract class RemoteConnectionBase {
       return this.replace(this.up);
     }
     if (this.up === up) {
-      this.abortOn(up, 'the server restarted and forgot the session');
+      this.inflight.abortOn(up, 'the server restarted and forgot the session');
       await this.reconnect();
     } else if (this.connecting) {
       await this.connecting;
@@ -325,20 +260,19 @@ export abstract class RemoteConnectionBase {
     const detail = this.redactor.text(this.describe(err));
     const old = this.up;
     this.up = null;
-    this.defs = [];
-    this.lists = NO_FEATURES;
+    this.catalog.clear();
     this.state = { state: 'error', detail };
     if (old) {
-      this.abortOn(old, detail);
+      this.inflight.abortOn(old, detail);
       void old.close();
     }
     // Every agent's own session goes with the server; they reopen on the next request.
-    for (const [ac, u] of this.inflight) if (u !== old) ac.abort(new UpstreamLost(detail));
+    this.inflight.abortAll(detail, old);
     void this.sessions.closeAll();
     this.o.logger.warn('remote server unavailable', { server: this.label, detail });
     this.emit();
     // Only a sign-in helps; the sign-in reconnects (RemoteManager.refresh).
-    if (this.conn.auth?.needsSignIn(err)) return clearTimeout(this.retryTimer);
+    if (this.conn.auth?.needsSignIn(err)) return this.retry.cancel();
     this.scheduleRetry(httpStatusOf(err), networkCode(err));
   }
 
@@ -355,35 +289,10 @@ export abstract class RemoteConnectionBase {
 
   protected scheduleRetry(status: number | undefined, network?: string): void {
     if (this.stopped) return;
-    clearTimeout(this.retryTimer);
-    const delay = retryDelay(this.t, this.failures, status, network);
-    this.failures++;
-    this.retryTimer = setTimeout(() => void this.reconnect(), delay);
-    this.retryTimer.unref();
-  }
-
-  protected abortOn(up: Upstream, why: string): void {
-    for (const [ac, u] of this.inflight) if (u === up) ac.abort(new UpstreamLost(why));
-  }
-
-  protected retire(old: Upstream): void {
-    this.retiring.add(old);
-    this.closeIfRetired(old);
-  }
-
-  protected closeIfRetired(up: Upstream): void {
-    if (!this.retiring.has(up) || [...this.inflight.values()].includes(up)) return;
-    this.retiring.delete(up);
-    void up.close();
+    this.retry.schedule(status, network);
   }
 
   protected emit(): void {
     for (const l of this.listeners) l();
   }
-}
-
-/** Tool names must be unique within a source; a server listing one twice keeps the first. */
-function dedupe(defs: ToolDefinition[]): ToolDefinition[] {
-  const seen = new Set<string>();
-  return defs.filter((d) => !seen.has(d.name) && seen.add(d.name));
 }

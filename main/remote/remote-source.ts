@@ -27,7 +27,8 @@ import type {
 import { errorResult } from '../tools/types.js';
 import { RefreshUnavailableError } from './oauth/errors.js';
 import { inRelayScope } from './relay-scope.js';
-import { RemoteConnectionBase, UpstreamLost } from './remote-connection.js';
+import { UpstreamLost } from './inflight.js';
+import { RemoteConnectionBase } from './remote-connection.js';
 import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
 import { markUntrusted } from './untrusted.js';
 import { askToOpen, RETRY, urlSteps } from './url-required.js';
@@ -53,19 +54,19 @@ export type { RemoteSourceOptions } from './remote-connection.js';
  */
 export class RemoteSource extends RemoteConnectionBase implements ToolSource {
   tools(): readonly ToolDefinition[] {
-    return this.state.state === 'ready' ? this.defs : [];
+    return this.state.state === 'ready' ? this.catalog.defs : [];
   }
 
   resources(): readonly Resource[] {
-    return this.state.state === 'ready' ? this.lists.resources : [];
+    return this.state.state === 'ready' ? this.catalog.lists.resources : [];
   }
 
   resourceTemplates(): readonly ResourceTemplate[] {
-    return this.state.state === 'ready' ? this.lists.templates : [];
+    return this.state.state === 'ready' ? this.catalog.lists.templates : [];
   }
 
   prompts(): readonly Prompt[] {
-    return this.state.state === 'ready' ? this.lists.prompts : [];
+    return this.state.state === 'ready' ? this.catalog.lists.prompts : [];
   }
 
   readResource(uri: string, ctx: FeatureContext): Promise<ReadResourceResult> {
@@ -179,7 +180,7 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
       const onCancel = () => lost.abort(ctx.signal.reason);
       if (ctx.signal.aborted) onCancel();
       else ctx.signal.addEventListener('abort', onCancel, { once: true });
-      this.inflight.set(lost, up);
+      this.inflight.add(lost, up);
       const hadSession = up.hasSession();
       try {
         const scope = {
@@ -265,8 +266,7 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
         );
       } finally {
         ctx.signal.removeEventListener('abort', onCancel);
-        this.inflight.delete(lost);
-        this.closeIfRetired(up);
+        this.inflight.end(lost, up);
       }
     }
   }

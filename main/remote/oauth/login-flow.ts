@@ -1,34 +1,20 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   auth,
-  discoverOAuthServerInfo,
   OAuthError,
-  resourceUrlFromServerUrl,
-  type AuthorizationServerMetadata,
   type FetchLike,
   type OAuthServerInfo,
 } from '@modelcontextprotocol/client';
 import type { Logger } from '../../platform/log.js';
 import { followAuthorization } from './auto-follow.js';
-import { LoginError, sanitize, type LoginErrorCode } from './errors.js';
+import { sanitize, type LoginErrorCode } from './errors.js';
 import { LoopbackListener, type RedirectPage } from '../../platform/loopback-redirect.js';
-import {
-  clientFor,
-  isDynamic,
-  preferredPort,
-  secureEndpoint,
-  startError,
-} from './login-support.js';
+import { discoverServer, usableMetadata } from './login-discovery.js';
+import { saveChoices, saveClient, saveSignIn } from './login-records.js';
+import { clientFor, isDynamic, preferredPort, startError } from './login-support.js';
 import { FlowProvider } from './provider.js';
-import { findRevocationEndpoint } from './revoke.js';
 import type { LoginHints } from './session.js';
-import {
-  bindIssuer,
-  trimMetadata,
-  type OAuthRecord,
-  type OAuthStore,
-  type SavedTokens,
-} from './store.js';
+import type { OAuthStore } from './store.js';
 
 export type LoginStatus = 'waiting' | 'exchanging' | 'signed-in' | 'failed' | 'cancelled';
 
@@ -92,42 +78,10 @@ export class LoginFlow {
     const resourceMetadataUrl = this.o.hints?.resourceMetadataUrl
       ? new URL(this.o.hints.resourceMetadataUrl)
       : undefined;
-    try {
-      this.info = await discoverOAuthServerInfo(serverUrl, {
-        ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
-        fetchFn: this.fetchFn,
-      });
-    } catch (err) {
-      throw new LoginError(
-        'NO_OAUTH',
-        `Could not read the OAuth metadata of "${this.o.name}": ${err instanceof Error ? err.message : String(err)}`,
-      );
-    }
-    const md = this.info.authorizationServerMetadata;
-    if (!md)
-      throw new LoginError(
-        'NO_OAUTH',
-        `"${this.o.name}" publishes no OAuth authorization server metadata (RFC 8414 or OpenID discovery at ${this.info.authorizationServerUrl}); Airlock cannot sign in to it.`,
-      );
-    // MCP 2025-11-25, "Authorization Code Protection": without advertised S256 support, refuse.
-    if (!md.code_challenge_methods_supported?.includes('S256'))
-      throw new LoginError(
-        'NO_PKCE',
-        `The authorization server of "${this.o.name}" does not advertise PKCE S256 (code_challenge_methods_supported); the MCP spec forbids signing in without it.`,
-      );
-    // MCP 2025-11-25, "Communication Security": authorization server endpoints over HTTPS (loopback excepted, for local servers).
-    for (const [what, url] of [
-      ['authorization', md.authorization_endpoint],
-      ['token', md.token_endpoint],
-    ] as const) {
-      if (!secureEndpoint(url))
-        throw new LoginError(
-          'INSECURE_ENDPOINT',
-          `The ${what} endpoint of "${this.o.name}"'s authorization server is not HTTPS (${String(url).slice(0, 200)}); Airlock will not sign in through it.`,
-        );
-    }
+    this.info = await discoverServer(this.o.name, serverUrl, resourceMetadataUrl, this.fetchFn);
+    const md = usableMetadata(this.o.name, this.info);
 
-    const rec = await this.saveChoices(md);
+    const rec = await saveChoices(this.o, md);
     let client = clientFor(rec, md.issuer);
     this.listener = await LoopbackListener.open({
       state: this.state,
@@ -150,12 +104,7 @@ export class LoginFlow {
       },
       ...(client ? { client } : {}),
       ...(rec.clientMetadataUrl ? { clientMetadataUrl: rec.clientMetadataUrl } : {}),
-      onClient: async (c) =>
-        void (await this.o.store.update((r) => ({
-          ...bindIssuer(r ?? { v: 1, serverUrl: this.o.serverUrl }, md.issuer),
-          as: trimMetadata(md, this.info!.authorizationServerUrl),
-          client: c,
-        }))),
+      onClient: (c) => saveClient(this.o, md, this.info!.authorizationServerUrl, c),
       onRedirect: (url) => void (this.authUrl = url.href),
     });
     try {
@@ -240,7 +189,7 @@ export class LoginFlow {
       return { ok: false, title: 'Sign-in failed', message };
     }
     try {
-      await this.commit();
+      await saveSignIn(this.o, this.provider, this.info!, this.fetchFn);
     } catch (err) {
       const message = `The tokens could not be saved to the keychain (${err instanceof Error ? err.message : String(err)}).`;
       this.finish('failed', { code: 'SAVE_FAILED', message });
@@ -252,59 +201,6 @@ export class LoginFlow {
       title: 'Signed in',
       message: `Airlock is signed in to "${this.o.name}". You can close this tab.`,
     };
-  }
-
-  private async commit(): Promise<void> {
-    const p = this.provider!;
-    const t = p.tokensSaved()!;
-    const md = this.info!.authorizationServerMetadata!;
-    const now = Date.now();
-    const tokens: SavedTokens = {
-      access_token: t.access_token,
-      token_type: t.token_type,
-      ...(t.refresh_token ? { refresh_token: t.refresh_token } : {}),
-      ...(t.scope ? { scope: t.scope } : {}),
-      ...(t.expires_in !== undefined ? { expires_at: now + t.expires_in * 1000 } : {}),
-      obtained_at: now,
-    };
-    const client = p.clientSaved();
-    const revocation = await findRevocationEndpoint(
-      md,
-      this.info!.authorizationServerUrl,
-      this.fetchFn,
-    );
-    await this.o.store.update((r) => ({
-      ...bindIssuer(r ?? { v: 1, serverUrl: this.o.serverUrl }, md.issuer),
-      v: 1,
-      serverUrl: this.o.serverUrl,
-      resource: p.resource ?? resourceUrlFromServerUrl(this.o.serverUrl).href,
-      as: { ...trimMetadata(md, this.info!.authorizationServerUrl), ...revocation },
-      ...(client ? { client } : {}),
-      tokens,
-      signedInAt: new Date(now).toISOString(),
-    }));
-    this.o.logger?.info('remote sign-in completed', {
-      server: this.o.name,
-      issuer: md.issuer,
-      renews: !!t.refresh_token,
-    });
-  }
-
-  /** The user's pre-registered client or metadata-document URL, kept for later sign-ins and refreshes. */
-  private async saveChoices(md: AuthorizationServerMetadata): Promise<OAuthRecord> {
-    const { preregistered, clientMetadataUrl } = this.o;
-    const rec = await this.o.store.load();
-    if (!preregistered && !clientMetadataUrl && rec) return rec;
-    const saved = await this.o.store.update((r) => {
-      const base = bindIssuer(r ?? { v: 1, serverUrl: this.o.serverUrl }, md.issuer);
-      const { client: _c, ...rest } = base;
-      return {
-        ...rest,
-        ...(preregistered ? { preregistered, client: { ...preregistered } } : {}),
-        ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
-      };
-    });
-    return saved ?? { v: 1, serverUrl: this.o.serverUrl };
   }
 
   private authScope(): { scope?: string } {

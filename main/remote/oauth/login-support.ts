@@ -4,19 +4,6 @@ import type { OAuthRecord } from './store.js';
 
 /** Small pure helpers of the OAuth sign-in flow (login-flow.ts), kept apart to keep it readable. */
 
-/** An OAuth endpoint Airlock will talk to: https, or http on loopback only. */
-export function secureEndpoint(raw: string): boolean {
-  try {
-    const u = new URL(raw);
-    return (
-      u.protocol === 'https:' ||
-      (u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname))
-    );
-  } catch {
-    return false;
-  }
-}
-
 export function clientFor(
   rec: OAuthRecord,
   issuer: string,

@@ -1,11 +1,9 @@
 import {
-  OAuthError,
   UnauthorizedError,
   computeScopeUnion,
   discoverOAuthProtectedResourceMetadata,
   extractWWWAuthenticateParams,
   InsufficientScopeError,
-  refreshAuthorization,
   type AuthProvider,
   type FetchLike,
 } from '@modelcontextprotocol/client';
@@ -20,7 +18,8 @@ import {
 } from './errors.js';
 import { revokeGrant } from './revoke.js';
 import { authView } from './view.js';
-import type { OAuthRecord, OAuthStore, SavedTokens } from './store.js';
+import type { OAuthRecord, OAuthStore } from './store.js';
+import { expiring, TokenRefresher } from './token-refresh.js';
 
 /** What the next sign-in should ask for, learned from the server's challenges. */
 export interface LoginHints {
@@ -41,16 +40,14 @@ export interface OAuthSessionOptions {
   onChange?: () => void;
 }
 
-/** Refresh this long before expiry, or at half the lifetime of a short-lived token. */
-const REFRESH_AHEAD_MS = 60_000;
-
 /**
  * One remote server's OAuth credentials as the transports see them (the
  * SDK's minimal AuthProvider: `token()` before every request,
  * `onUnauthorized()` on a 401, after which the transport retries once).
  *
  * - Access tokens are refreshed ahead of expiry, single-flight, with the
- *   RFC 8707 `resource` on the refresh request (SDK `refreshAuthorization`).
+ *   RFC 8707 `resource` on the refresh request (SDK `refreshAuthorization`,
+ *   token-refresh.ts).
  * - A refused refresh (invalid_grant, …) or a missing refresh token ends in
  *   SignInRequiredError with the reason; an unreachable authorization server
  *   in RefreshUnavailableError (the connection retries later).
@@ -63,13 +60,22 @@ const REFRESH_AHEAD_MS = 60_000;
  * reconnect. The interactive flow is LoginFlow's, started by the user.
  */
 export class OAuthSession implements AuthProvider {
-  private refreshing: Promise<SavedTokens> | null = null;
+  private readonly refresher: TokenRefresher;
   private required: { reason?: string; scope?: string } | null = null;
   private hints: LoginHints = {};
   private serverUrl: string;
 
   constructor(private readonly o: OAuthSessionOptions) {
     this.serverUrl = o.serverUrl;
+    this.refresher = new TokenRefresher({
+      store: o.store,
+      ...(o.fetch ? { fetch: o.fetch } : {}),
+      ...(o.logger ? { logger: o.logger } : {}),
+      now: () => this.now(),
+      record: () => this.record(),
+      require: (reason) => this.require(reason),
+      dropTokens: () => this.dropTokens(),
+    });
   }
 
   get store(): OAuthStore {
@@ -89,10 +95,10 @@ export class OAuthSession implements AuthProvider {
   async token(): Promise<string | undefined> {
     const t = (await this.record())?.tokens;
     if (!t) return undefined;
-    if (!this.expiring(t)) return t.access_token;
+    if (!expiring(t, this.now())) return t.access_token;
     if (t.refresh_token) {
       try {
-        return (await this.refresh()).access_token;
+        return (await this.refresher.refresh()).access_token;
       } catch (err) {
         // Renewing ahead of time failed for now (authorization server down): the token still works until it expires.
         if (
@@ -118,7 +124,7 @@ export class OAuthSession implements AuthProvider {
     if (t?.refresh_token) {
       // Refused before expiry: revoked, or rotated keys. One refresh decides; the transport then retries once.
       try {
-        await this.refresh(true);
+        await this.refresher.refresh(true);
         return;
       } catch (err) {
         if (!(err instanceof SignInRequiredError) || !this.o.signIn) throw err;
@@ -215,72 +221,6 @@ export class OAuthSession implements AuthProvider {
   private async record(): Promise<OAuthRecord | null> {
     const rec = await this.o.store.load();
     return rec && rec.serverUrl === this.serverUrl ? rec : null;
-  }
-
-  private expiring(t: SavedTokens): boolean {
-    if (t.expires_at === undefined) return false;
-    const lifetime = t.expires_at - t.obtained_at;
-    return t.expires_at - this.now() <= Math.min(REFRESH_AHEAD_MS, lifetime / 2);
-  }
-
-  /** Single-flight: every caller during a refresh waits for the same request. */
-  private refresh(refused = false): Promise<SavedTokens> {
-    this.refreshing ??= this.doRefresh(refused).finally(() => (this.refreshing = null));
-    return this.refreshing;
-  }
-
-  private async doRefresh(refused: boolean): Promise<SavedTokens> {
-    const rec = await this.record();
-    const t = rec?.tokens;
-    if (!rec || !t?.refresh_token) throw this.require('not signed in');
-    if (!refused && !this.expiring(t)) return t; // another caller refreshed meanwhile
-    const client = rec.client ?? rec.preregistered;
-    if (!rec.as || !client) {
-      await this.dropTokens();
-      throw this.require('the stored sign-in is incomplete');
-    }
-    let fresh;
-    try {
-      fresh = await refreshAuthorization(rec.as.authorizationServerUrl, {
-        metadata: rec.as,
-        clientInformation: client,
-        refreshToken: t.refresh_token,
-        // RFC 8707 §2.2: the resource indicator on every token request, refreshes included (MCP 2025-11-25, "Resource Parameter Implementation").
-        ...(rec.resource ? { resource: new URL(rec.resource) } : {}),
-        ...(this.o.fetch ? { fetchFn: this.o.fetch } : {}),
-      });
-    } catch (err) {
-      if (err instanceof OAuthError) {
-        // The authorization server answered: the grant is dead (invalid_grant: revoked, expired, reused).
-        await this.dropTokens();
-        throw this.require(
-          `the authorization server refused to renew the sign-in (${sanitize(err.code, 60)})`,
-        );
-      }
-      this.o.logger?.warn('oauth refresh failed', {
-        server: this.o.store.name,
-        error: err instanceof Error ? err.message : String(err),
-      });
-      throw new RefreshUnavailableError(
-        `could not renew the sign-in: the authorization server did not answer (${err instanceof Error ? err.message : String(err)})`,
-      );
-    }
-    const now = this.now();
-    const saved: SavedTokens = {
-      access_token: fresh.access_token,
-      token_type: fresh.token_type,
-      // A refresh response without a refresh token keeps the old one (RFC 6749 §6; refreshAuthorization does this too).
-      ...(fresh.refresh_token ? { refresh_token: fresh.refresh_token } : {}),
-      ...((fresh.scope ?? t.scope) ? { scope: fresh.scope ?? t.scope } : {}),
-      ...(fresh.expires_in !== undefined ? { expires_at: now + fresh.expires_in * 1000 } : {}),
-      obtained_at: now,
-    };
-    // Only over the grant that was renewed: a sign-in that finished meanwhile keeps its new tokens.
-    await this.o.store.update((r) =>
-      r && r.tokens?.refresh_token === t.refresh_token ? { ...r, tokens: saved } : r,
-    );
-    this.o.logger?.info('oauth tokens renewed', { server: this.o.store.name });
-    return saved;
   }
 
   /**
