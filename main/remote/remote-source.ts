@@ -1,10 +1,4 @@
-import {
-  LOG_LEVEL_META_KEY,
-  ProtocolError,
-  ProtocolErrorCode,
-  SdkError,
-  SdkErrorCode,
-} from '@modelcontextprotocol/client';
+import { LOG_LEVEL_META_KEY, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type {
   CompleteRequestParams,
   CompleteResult,
@@ -32,7 +26,7 @@ import { RemoteConnectionBase } from './remote-connection.js';
 import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
 import { markUntrusted } from './untrusted.js';
 import { askToOpen, RETRY, urlSteps } from './url-required.js';
-import { MALFORMED_ANSWER } from './lean-transport.js';
+import { malformedAnswer } from './malformed-answer.js';
 import {
   describeFailure,
   isServerAnswer,
@@ -281,27 +275,4 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
     this.syncSecrets();
     return errorResult(this.redactor.text(text));
   }
-}
-
-/**
- * What is wrong with an answer that is not a valid MCP result, or undefined for other failures:
- * the upstream leg's shape check (upstream-client.ts), or the SDK's zod check of the JSON-RPC
- * envelope (a ZodError, whose own text is a JSON dump of issues).
- */
-function malformedAnswer(err: unknown): string | undefined {
-  if (err instanceof SdkError && err.code === SdkErrorCode.InvalidResult)
-    return err.message.slice(0, 300);
-  if (err instanceof ProtocolError && (err.data as Record<string, unknown>)?.[MALFORMED_ANSWER])
-    return err.message.slice(0, 300);
-  if (err instanceof Error && /ZodError/.test(err.name)) {
-    const issues = (err as Error & { issues?: { path?: unknown[]; message?: string }[] }).issues;
-    const first = issues?.[0];
-    return first
-      ? `${(first.path ?? []).join('.') || 'the message'}: ${first.message ?? 'invalid'}`.slice(
-          0,
-          300,
-        )
-      : 'not a valid JSON-RPC message';
-  }
-  return undefined;
 }
