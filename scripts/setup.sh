@@ -3,11 +3,16 @@
 #   1. Node >= 22.12: the one in PATH if new enough, else Node 22 from the npm registry (the
 #      `node` package) under $AIRLOCK_NODE_PREFIX (default ~/.cache/airlock-node22, as .ci/run);
 #      with no npm at all, the distribution's nodejs+npm first (root or sudo).
-#   2. npm ci, when node_modules is missing or older than package-lock.json.
-#   3. npm run build, when dist/ is missing or older than a source file.
-#   4. an `airlock` launcher pinned to that Node in $AIRLOCK_NODE_PREFIX/bin (no `npm link`:
+#   2. npm >= 11.19: the one in PATH if new enough, else npm 11 from the registry under the same
+#      prefix. package.json's allowScripts (npm >= 11.16) keeps better-sqlite3's implicit
+#      `node-gyp rebuild` from running, so its prebuilt binary is used; older npm (Debian's 9,
+#      Node 22's own 10) runs it, and it fails without node headers from nodejs.org, python3,
+#      make and a C++ compiler.
+#   3. npm ci, when node_modules is missing or older than package-lock.json.
+#   4. npm run build, when dist/ is missing or older than a source file.
+#   5. an `airlock` launcher pinned to that Node in $AIRLOCK_NODE_PREFIX/bin (no `npm link`:
 #      with Node under a prefix, npm's global bin dir is not in PATH).
-# AIRLOCK_SETUP_NO_INSTALL=1 makes steps 1-3 fail instead of installing or building (tests use it:
+# AIRLOCK_SETUP_NO_INSTALL=1 makes steps 1-4 fail instead of installing or building (tests use it:
 # they must not change node_modules or dist/ under other tests' feet).
 # POSIX sh (dash). Everything it says goes to stderr; with --print-node-bin, stdout gets only
 # the directory of the Node it chose (scripts/up.sh uses that).
@@ -54,9 +59,11 @@ find_node() {
 install_node() {
   if ! command -v npm >/dev/null 2>&1; then
     command -v apt-get >/dev/null 2>&1 || die "no npm to fetch Node 22 with; install Node 22 (or any npm) first"
-    say "no npm: installing the distribution's nodejs and npm"
+    say "no npm: installing the distribution's nodejs and npm with apt-get (a few minutes)"
+    # Only to fetch Node 22 with. dpkg's progress (hundreds of lines) is dropped; errors still show.
     as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >&2
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      nodejs npm >/dev/null
   fi
   say "installing Node 22 from the npm registry under $NODE_PREFIX"
   mkdir -p "$NODE_PREFIX"
@@ -73,6 +80,26 @@ PATH="$NODE_BIN:$PATH"
 export PATH
 say "node $(node -v) ($NODE_BIN/node)"
 
+# Prints "ok" if the given npm is >= 11.19 (see step 2 above).
+npm_ok() {
+  "$1" -v 2>/dev/null | awk -F. '{ print ($1 > 11 || ($1 == 11 && $2 >= 19)) ? "ok" : "old" }'
+}
+PREFIX_NPM="$NODE_PREFIX/node_modules/.bin/npm"
+if command -v npm >/dev/null 2>&1 && [ "$(npm_ok npm)" = ok ]; then
+  NPM=npm
+elif [ -x "$PREFIX_NPM" ] && [ "$(npm_ok "$PREFIX_NPM")" = ok ]; then
+  NPM=$PREFIX_NPM
+elif [ -n "${AIRLOCK_SETUP_NO_INSTALL:-}" ]; then
+  NPM=npm # installs nothing, so any npm will do (for npm ls)
+else
+  command -v npm >/dev/null 2>&1 || die "no npm to fetch npm 11 with; install npm (any version) first"
+  say "npm $(npm -v) does not honour package.json's allowScripts: installing npm 11 under $NODE_PREFIX"
+  npm install --prefix "$NODE_PREFIX" --loglevel=error --no-fund --no-audit npm@11 >&2
+  [ "$(npm_ok "$PREFIX_NPM")" = ok ] || die "npm 11 was installed but does not run ($PREFIX_NPM)"
+  NPM=$PREFIX_NPM
+fi
+say "npm $("$NPM" -v)"
+
 cd "$ROOT"
 # Headless machines need neither Electron's binary nor Playwright's browsers to run Airlock.
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
@@ -83,13 +110,13 @@ PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=${PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD:-1}
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD
 
 # Content, not mtimes (a checkout touches files): npm ls fails on anything missing or invalid.
-if [ -d node_modules ] && npm ls --depth=0 --silent >/dev/null 2>&1; then
+if [ -d node_modules ] && "$NPM" ls --depth=0 --silent >/dev/null 2>&1; then
   say "dependencies up to date"
 elif [ -n "${AIRLOCK_SETUP_NO_INSTALL:-}" ]; then
   die "dependencies need npm ci, and AIRLOCK_SETUP_NO_INSTALL is set"
 else
   say "npm ci"
-  npm ci --loglevel=error --no-fund --no-audit >&2
+  "$NPM" ci --loglevel=error --no-fund --no-audit >&2
 fi
 
 # tsc rewrites every output, so dist/main/cli.js older than no source file = built.
@@ -100,7 +127,7 @@ elif [ -n "${AIRLOCK_SETUP_NO_INSTALL:-}" ]; then
   die "dist/ is missing or older than the sources: run npm run build (AIRLOCK_SETUP_NO_INSTALL is set)"
 else
   say "npm run build"
-  npm run build --silent >&2
+  "$NPM" run build --silent >&2
 fi
 
 # `airlock` anywhere, pinned to this Node.
