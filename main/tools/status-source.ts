@@ -59,13 +59,18 @@ export class StatusSource implements ToolSource {
         ? `Google accounts: ${report.accounts.map((a) => `${a.email} (${a.state})`).join(', ')}.`
         : 'No Google account is connected.',
       report.servers.length
-        ? `Remote MCP servers: ${report.servers.map((s) => `${s.name} (${s.state}${s.detail ? ': ' + s.detail : ''}, ${s.tools} tools)`).join(', ')}.`
+        ? `Remote MCP servers: ${report.servers.map((s) => `${s.name} (${s.state}${s.detail ? ': ' + s.detail : ''}, ${count(s.tools, 'tool')})`).join(', ')}.`
         : 'No remote MCP server is connected.',
-      `You have ${report.tools.total} tools; ${report.tools.needApproval.length} need the user's approval: ${report.tools.needApproval.join(', ') || 'none'}.`,
+      `You have ${count(report.tools.total, 'tool')}; ${report.tools.needApproval.length} ${report.tools.needApproval.length === 1 ? 'needs' : 'need'} the user's approval: ${report.tools.needApproval.join(', ') || 'none'}.`,
     ];
     return {
       content: [{ type: 'text', text: lines.join('\n') }],
       structuredContent: { ...report },
     };
   }
+}
+
+/** "1 tool", "3 tools". */
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
