@@ -165,6 +165,7 @@ async function airlockChild() {
         const m = process.memoryUsage();
         say({
           heapUsed: m.heapUsed,
+          heapTotal: m.heapTotal,
           external: m.external,
           arrayBuffers: m.arrayBuffers,
           rss: m.rss,
@@ -548,18 +549,20 @@ async function main() {
       await Promise.all(fleets.airlock.cs.map((c) => calls(c, tool, per)));
       const after = await air.ask('heap');
       const grow = (after.heapUsed - before.heapUsed) / 2 ** 20;
-      const text = `${(before.heapUsed / 2 ** 20).toFixed(2)} → ${(
-        after.heapUsed /
-        2 ** 20
-      ).toFixed(2)} MiB over ${n} calls (${((grow * 2 ** 20) / n).toFixed(0)} B/call`;
+      const mib = (b) => (b / 2 ** 20).toFixed(2);
+      // (info) Resident memory beside the heap: what the heap figure cannot see (native caches).
+      const text = `${mib(before.heapUsed)} → ${mib(after.heapUsed)} MiB over ${n} calls (${(
+        (grow * 2 ** 20) /
+        n
+      ).toFixed(0)} B/call; rss ${mib(before.rss)} → ${mib(after.rss)} MiB`;
       return { grow, text, after };
     };
     const h = await heapOver('everything__echo');
     const growMiB = h.grow;
     console.log(
-      `3. Airlock heap after forced GC: ${h.text}; rss ${(h.after.rss / 2 ** 20).toFixed(
-        0,
-      )} MiB, external ${(h.after.external / 2 ** 20).toFixed(1)} MiB)`,
+      `3. Airlock heap after forced GC: ${h.text}, external ${(h.after.external / 2 ** 20).toFixed(
+        1,
+      )} MiB)`,
     );
     // The same through a 2026-07-28 upstream (per-request streams, per-request cancellation).
     const m = await heapOver('modern__echo');

@@ -34,4 +34,10 @@ describe('openDatabase', () => {
     for (const f of [path, `${path}-wal`]) expect(statSync(f).mode & 0o777).toBe(0o600);
     db.close();
   });
+
+  it("keeps SQLite's own 2 MB page cache, not better-sqlite3's 16 MB (resident memory grew with the activity table)", () => {
+    const db = openDatabase(':memory:');
+    expect(db.pragma('cache_size', { simple: true })).toBe(-2000);
+    db.close();
+  });
 });

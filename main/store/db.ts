@@ -85,6 +85,12 @@ export function openDatabase(path: string): Db {
   // cut can lose the last moments. FULL would fsync on every tool call.
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  // better-sqlite3 builds SQLite with a 16 MB page cache per connection (SQLITE_DEFAULT_CACHE_SIZE
+  // =-16000); SQLite's own default is 2 MB. The activity table grows by a row per call, so the
+  // cache grew with it: resident memory rose ≈ 1 MiB per 5,000 calls with the JS heap flat,
+  // until 16 MB (issue 20, "memory flat over long runs"). Airlock's queries read recent rows by
+  // index; 2 MB holds those.
+  db.pragma('cache_size = -2000');
   migrate(db);
   return db;
 }
