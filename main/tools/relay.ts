@@ -35,7 +35,7 @@ export interface ClientRelay {
    * (`notifications/elicitation/complete`), on its session, even after the call that showed it
    * ended. Absent where the agent has no channel outside its requests (2026-07-28).
    */
-  elicitationComplete?(elicitationId: string): void;
+  readonly elicitationComplete?: ((elicitationId: string) => void) | undefined;
 }
 
 /** What an agent declared in `initialize` (2025) or per request (2026), reduced to what relays need. */

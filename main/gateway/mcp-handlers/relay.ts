@@ -71,20 +71,7 @@ function relayVia(
     agent,
     // MCP 2025-11-25 client/elicitation: the completion goes to the client that was sent the
     // URL, as a notification outside any request (the session's GET stream).
-    ...(session
-      ? {
-          elicitationComplete(elicitationId: string) {
-            const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
-            if (!caps?.elicitation?.url) return;
-            void server
-              .notification({
-                method: 'notifications/elicitation/complete',
-                params: { elicitationId },
-              })
-              .catch(() => {});
-          },
-        }
-      : {}),
+    elicitationComplete: session ? (id: string) => completeOn(server, id) : undefined,
     refusal(method, params) {
       const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
       return capabilityRefusal(caps, method, params, agent);
@@ -118,4 +105,12 @@ function relayVia(
       }
     },
   };
+}
+
+function completeOn(server: Server, elicitationId: string): void {
+  const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
+  if (!caps?.elicitation?.url) return;
+  void server
+    .notification({ method: 'notifications/elicitation/complete', params: { elicitationId } })
+    .catch(() => {});
 }
