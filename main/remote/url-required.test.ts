@@ -169,7 +169,7 @@ describe('completions of URL steps', () => {
     src.start();
     await src.ready();
     // Notifications outside a request travel on the client's standalone GET stream.
-    await vi.waitFor(() => expect(up2.hasOpenGetStream()).toBe(true));
+    await vi.waitFor(() => expect(up2.hasOpenGetStream()).toBe(true), { timeout: 10_000 });
   });
   afterAll(async () => {
     await src.stop();
@@ -203,7 +203,7 @@ describe('completions of URL steps', () => {
     expect(text(result)).toMatch(/The user was shown the link \(auth\.example\.com\); call again/);
     const other = agent(); // another agent's relay never hears of c1
     await complete('c1');
-    await vi.waitFor(() => expect(completed).toEqual(['c1']));
+    await vi.waitFor(() => expect(completed).toEqual(['c1']), { timeout: 10_000 });
     expect(other.completed).toEqual([]);
   });
 
