@@ -56,6 +56,16 @@ find_node() {
   return 1
 }
 
+# The prefix's package.json allows the `node` package's install script (npm >= 12 blocks it).
+allow_node_script() {
+  pj="$NODE_PREFIX/package.json"
+  if [ ! -f "$pj" ]; then
+    printf '{"private":true,"allowScripts":{"node":true}}\n' >"$pj"
+  elif ! grep -q '"allowScripts"' "$pj"; then
+    sed '1s/^{/{"allowScripts":{"node":true},/' "$pj" >"$pj.tmp" && mv "$pj.tmp" "$pj"
+  fi
+}
+
 install_node() {
   if ! command -v npm >/dev/null 2>&1; then
     command -v apt-get >/dev/null 2>&1 || die "no npm to fetch Node 22 with; install Node 22 (or any npm) first"
@@ -68,6 +78,9 @@ install_node() {
   say "installing Node 22 from the npm registry under $NODE_PREFIX"
   mkdir -p "$NODE_PREFIX"
   # The `node` package's install script fetches the matching node-<os>-<arch> binary package.
+  # npm 12 runs only the install scripts it is told to allow, and the `node` package's script is
+  # what fetches the Node binary: allow it in the prefix's own package.json (older npm ignore it).
+  allow_node_script
   npm install --prefix "$NODE_PREFIX" --loglevel=error --no-fund --no-audit node@22 >&2
 }
 
