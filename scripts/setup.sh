@@ -98,20 +98,22 @@ npm_ok() {
   "$1" -v 2>/dev/null | awk -F. '{ print ($1 > 11 || ($1 == 11 && $2 >= 19)) ? "ok" : "old" }'
 }
 PREFIX_NPM="$NODE_PREFIX/node_modules/.bin/npm"
-if command -v npm >/dev/null 2>&1 && [ "$(npm_ok npm)" = ok ]; then
-  NPM=npm
-elif [ -x "$PREFIX_NPM" ] && [ "$(npm_ok "$PREFIX_NPM")" = ok ]; then
-  NPM=$PREFIX_NPM
-elif [ -n "${AIRLOCK_SETUP_NO_INSTALL:-}" ]; then
-  NPM=npm # installs nothing, so any npm will do (for npm ls)
-else
-  command -v npm >/dev/null 2>&1 || die "no npm to fetch npm 11 with; install npm (any version) first"
-  say "npm $(npm -v) does not honour package.json's allowScripts: installing npm 11 under $NODE_PREFIX"
-  npm install --prefix "$NODE_PREFIX" --loglevel=error --no-fund --no-audit npm@11 >&2
-  [ "$(npm_ok "$PREFIX_NPM")" = ok ] || die "npm 11 was installed but does not run ($PREFIX_NPM)"
-  NPM=$PREFIX_NPM
-fi
-say "npm $("$NPM" -v)"
+# Sets NPM to an npm >= 11.19, fetching npm 11 under the prefix if need be. Only npm ci needs it:
+# with dependencies already in place, an older npm (or none newer, offline) is no obstacle.
+pick_npm() {
+  if command -v npm >/dev/null 2>&1 && [ "$(npm_ok npm)" = ok ]; then
+    NPM=npm
+  elif [ -x "$PREFIX_NPM" ] && [ "$(npm_ok "$PREFIX_NPM")" = ok ]; then
+    NPM=$PREFIX_NPM
+  else
+    command -v npm >/dev/null 2>&1 || die "no npm to fetch npm 11 with; install npm (any version) first"
+    say "npm $(npm -v) does not honour package.json's allowScripts: installing npm 11 under $NODE_PREFIX"
+    npm install --prefix "$NODE_PREFIX" --loglevel=error --no-fund --no-audit npm@11 >&2
+    [ "$(npm_ok "$PREFIX_NPM")" = ok ] || die "npm 11 was installed but does not run ($PREFIX_NPM)"
+    NPM=$PREFIX_NPM
+  fi
+  say "npm $("$NPM" -v)"
+}
 
 cd "$ROOT"
 # Headless machines need neither Electron's binary nor Playwright's browsers to run Airlock.
@@ -123,11 +125,12 @@ PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=${PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD:-1}
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD
 
 # Content, not mtimes (a checkout touches files): npm ls fails on anything missing or invalid.
-if [ -d node_modules ] && "$NPM" ls --depth=0 --silent >/dev/null 2>&1; then
+if [ -d node_modules ] && npm ls --depth=0 --silent >/dev/null 2>&1; then
   say "dependencies up to date"
 elif [ -n "${AIRLOCK_SETUP_NO_INSTALL:-}" ]; then
   die "dependencies need npm ci, and AIRLOCK_SETUP_NO_INSTALL is set"
 else
+  pick_npm
   say "npm ci"
   "$NPM" ci --loglevel=error --no-fund --no-audit >&2
 fi
@@ -140,7 +143,7 @@ elif [ -n "${AIRLOCK_SETUP_NO_INSTALL:-}" ]; then
   die "dist/ is missing or older than the sources: run npm run build (AIRLOCK_SETUP_NO_INSTALL is set)"
 else
   say "npm run build"
-  "$NPM" run build --silent >&2
+  npm run build --silent >&2
 fi
 
 # `airlock` anywhere, pinned to this Node.
@@ -150,7 +153,11 @@ printf '#!/bin/sh\nexec "%s/node" "%s/bin/airlock.js" "$@"\n' "$NODE_BIN" "$ROOT
 chmod 755 "$LAUNCHER.tmp"
 mv "$LAUNCHER.tmp" "$LAUNCHER"
 
+# With npm 11 fetched under the prefix, its .bin goes on the PATH too, so a later npm ci by hand
+# uses it (README: "npm ci && npm start").
+EXTRA=""
+[ "${NPM:-}" = "$PREFIX_NPM" ] && [ "$NODE_BIN" != "$NODE_PREFIX/node_modules/.bin" ] && EXTRA="$NODE_PREFIX/node_modules/.bin:"
 say "ready. To use the airlock command in this shell (add it to ~/.profile to keep it):"
-say "  export PATH=\"$NODE_PREFIX/bin:$NODE_BIN:\$PATH\""
+say "  export PATH=\"$NODE_PREFIX/bin:$NODE_BIN:$EXTRA\$PATH\""
 [ "$PRINT_NODE_BIN" -eq 1 ] && printf '%s\n' "$NODE_BIN"
 exit 0

@@ -154,6 +154,7 @@ export class CallPipeline implements AgentToolCalls {
         agent,
         signal: opts.signal,
         progress: opts.progress,
+        startedAt: started,
         ...(opts.relay ? { relay: opts.relay } : {}),
       });
       log('auto', result);
@@ -167,6 +168,7 @@ export class CallPipeline implements AgentToolCalls {
         agent,
         signal: opts.signal,
         progress: opts.progress,
+        startedAt: started,
       });
       log('grant', result, { decisionKind: 'grant', grantId: grant.id });
       return result;

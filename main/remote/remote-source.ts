@@ -157,6 +157,7 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
   ): Promise<CallToolResult> {
     if (this.state.state !== 'ready' && this.connecting) await this.connecting;
     let urlRetried = false;
+    let lastProgress = -Infinity;
     for (let attempt = 0; ; attempt++) {
       const up =
         this.state.state === 'ready' ? await this.upFor(ctx.agent).catch(() => null) : null;
@@ -195,8 +196,12 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
               maxTotalTimeout: this.t.callMaxMs,
               ...(ctx.progress
                 ? {
-                    onprogress: (p: { progress: number; total?: number; message?: string }) =>
-                      ctx.progress?.(p.progress, p.total, p.message),
+                    // Progress only grows (basic/utilities/progress), also across a run made again.
+                    onprogress: (p: { progress: number; total?: number; message?: string }) => {
+                      if (p.progress <= lastProgress) return;
+                      lastProgress = p.progress;
+                      ctx.progress?.(p.progress, p.total, p.message);
+                    },
                   }
                 : {}),
             },

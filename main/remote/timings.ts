@@ -33,9 +33,9 @@ export interface RemoteTimings {
   callIdleMs: number;
   callMaxMs: number;
   /**
-   * After a server's "URL elicitation required" (-32042) whose links the agent showed, how long
-   * the call waits for the server to say the user finished, to run it again (url-required.ts).
-   * Under an agent's usual 60 s request timeout.
+   * After a server's "URL elicitation required" (-32042) whose links the agent showed, until how
+   * long after the agent's request arrived the call waits for the server to say the user
+   * finished, to run it again (url-required.ts). Under an agent's usual 60 s request timeout.
    */
   urlStepWaitMs: number;
   /** An agent's own upstream session that holds no state for it closes after this long unused. */

@@ -63,6 +63,8 @@ describe('UrlCompletions', () => {
     await expect(both).resolves.toBe(true);
     await expect(c.waitAll(['p'], 5000, never)).resolves.toBe(true); // already done
     await expect(c.waitAll(['nope'], 5000, never)).resolves.toBe(false);
+    c.sent('p', a.r); // the server reused a finished step's id: a new step, not done
+    await expect(c.waitAll(['p'], 10, never)).resolves.toBe(false);
     c.sent('r', a.r);
     await expect(c.waitAll(['r'], 10, never)).resolves.toBe(false);
     const ac = new AbortController();

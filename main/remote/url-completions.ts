@@ -47,7 +47,9 @@ export class UrlCompletions {
     }
     const old = this.open.get(elicitationId);
     this.open.delete(elicitationId); // re-inserted last: the newest
-    this.open.set(elicitationId, { relay, at: this.now(), waiters: old?.waiters ?? new Set() });
+    this.done.delete(elicitationId); // a reused id is a new step, not done yet
+    const notify = relay.elicitationComplete;
+    this.open.set(elicitationId, { notify, at: this.now(), waiters: old?.waiters ?? new Set() });
     while (this.open.size > this.max) {
       const [oldest, entry] = this.open.entries().next().value as [string, Entry];
       this.open.delete(oldest);
@@ -66,7 +68,7 @@ export class UrlCompletions {
     }
     this.open.delete(elicitationId);
     bounded(this.done, elicitationId, this.now(), this.max);
-    entry.relay.elicitationComplete?.(elicitationId);
+    entry.notify?.(elicitationId);
     for (const w of entry.waiters) w(true);
   }
 
@@ -128,7 +130,8 @@ function bounded(map: Map<string, number>, key: string, at: number, max: number)
 type Waiter = (completed: boolean) => void;
 
 interface Entry {
-  relay: ClientRelay;
+  /** Only the agent's notifier: the relay itself holds its call's whole context. */
+  notify: ((elicitationId: string) => void) | undefined;
   at: number;
   waiters: Set<Waiter>;
 }

@@ -1,3 +1,4 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Logger } from '../platform/log.js';
@@ -5,6 +6,7 @@ import type { ClientRelay, RelayRequest } from '../tools/relay.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { RemoteSource } from './remote-source.js';
 import { UNTRUSTED_META_KEY } from './untrusted.js';
+import { urlSteps } from './url-required.js';
 
 /**
  * An upstream's "URL elicitation required" error (MCP 2025-11-25, `-32042`) reaches the user:
@@ -219,7 +221,7 @@ describe('completions of URL steps', () => {
     const result = await src.call(
       'agenda',
       {},
-      { agent: 'a', signal: new AbortController().signal, relay: r },
+      { agent: 'a', signal: new AbortController().signal, relay: r, startedAt: performance.now() },
     );
     expect(result.isError).toBeFalsy();
     expect(text(result)).toContain('three meetings');
@@ -227,15 +229,58 @@ describe('completions of URL steps', () => {
     expect(up2.calls.length - calls).toBe(2); // refused once, then run
   });
 
+  it('no wait where the agent may already have given up: its request is older than the wait, or of unknown age', async () => {
+    blocked = true;
+    const calls = up2.calls.length;
+    for (const startedAt of [performance.now() - 60_000, undefined]) {
+      const { r } = agent((params) => {
+        setTimeout(() => void complete(String(params.elicitationId)), 50);
+      });
+      const result = await src.call(
+        'agenda',
+        {},
+        {
+          agent: 'a',
+          signal: new AbortController().signal,
+          relay: r,
+          ...(startedAt === undefined ? {} : { startedAt }),
+        },
+      );
+      expect(text(result)).toMatch(/call again once they have finished/);
+    }
+    expect(up2.calls.length - calls).toBe(2); // each refused once, neither run again
+  });
+
   it('an id the server never had shown is passed to no one, and a cancelled wait answers at once', async () => {
     blocked = true;
     const { r, completed } = agent();
     const ac = new AbortController();
-    const pending = src.call('agenda', {}, { agent: 'a', signal: ac.signal, relay: r });
+    const pending = src.call(
+      'agenda',
+      {},
+      {
+        agent: 'a',
+        signal: ac.signal,
+        relay: r,
+        startedAt: performance.now(),
+      },
+    );
     await complete('not-one-of-ours');
     setTimeout(() => ac.abort(), 50);
     const result = await pending;
     expect(result.isError).toBe(true);
     expect(completed).toEqual([]);
+  });
+});
+
+describe('urlSteps', () => {
+  it('keeps an id whole (the completion must match it) and drops a step whose id is too long', () => {
+    const err = new ProtocolError(ProtocolErrorCode.UrlElicitationRequired, 'sign in', {
+      elicitations: [
+        { mode: 'url', elicitationId: 'x'.repeat(200), url: 'https://a.example/', message: 'a' },
+        { mode: 'url', elicitationId: 'y'.repeat(201), url: 'https://b.example/', message: 'b' },
+      ],
+    });
+    expect(urlSteps(err)?.map((s) => s.elicitationId)).toEqual(['x'.repeat(200)]);
   });
 });

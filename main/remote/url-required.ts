@@ -13,6 +13,7 @@ export interface UrlStep {
 
 /** More than this many links in one error is not a sign-in step; the rest are not relayed. */
 const MAX_STEPS = 3;
+const MAX_ID_LENGTH = 200;
 
 /**
  * The steps of an upstream's "URL elicitation required" error (MCP 2025-11-25, elicitation,
@@ -30,6 +31,9 @@ export function urlSteps(err: unknown): UrlStep[] | null {
     const { url, message, elicitationId, mode } = e as Record<string, unknown>;
     if (mode !== undefined && mode !== 'url') continue;
     if (typeof url !== 'string' || typeof elicitationId !== 'string') continue;
+    // The id comes back unchanged in the server's completion, so it is kept whole, not cut: an
+    // id longer than this is not a step Airlock relays.
+    if (elicitationId.length > MAX_ID_LENGTH) continue;
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -40,11 +44,14 @@ export function urlSteps(err: unknown): UrlStep[] | null {
     steps.push({
       url: parsed.href,
       message: typeof message === 'string' ? message.slice(0, 500) : '',
-      elicitationId: elicitationId.slice(0, 200),
+      elicitationId,
     });
   }
   return steps.length > 0 ? steps : null;
 }
+
+/** Less time than this left for the user's step: not worth holding the call for. */
+const MIN_WAIT_MS = 5_000;
 
 /** askToOpen's answer when every step was shown and the server said each is done: run again. */
 export const RETRY = Symbol('retry after URL steps');
@@ -92,12 +99,14 @@ export async function askToOpen(
     }
     listed.push(`${step.url}${step.message ? ` (the server says: ${step.message})` : ''}`);
   }
-  // No progress while waiting: the call's progress may already have come from the server, and
-  // progress must only grow (basic/utilities/progress); the wait stays under the agents' usual
-  // 60 s request timeout instead.
+  // The wait ends `waitMs` after the agent's request arrived, under agents' usual 60 s request
+  // timeout, so the call runs again only while the agent still waits for it: a run it gave up on
+  // could be made twice. Not known (a call run after an approval): no wait.
+  const left =
+    o.waitMs && ctx.startedAt !== undefined ? o.waitMs - (performance.now() - ctx.startedAt) : 0;
   const ids = steps.map((step) => step.elicitationId);
-  if (listed.length === 0 && o.completions?.announces && o.waitMs)
-    if (await o.completions.waitAll(ids, o.waitMs, ctx.signal)) return RETRY;
+  if (listed.length === 0 && o.completions?.announces && left >= MIN_WAIT_MS)
+    if (await o.completions.waitAll(ids, left, ctx.signal)) return RETRY;
   const head = `The remote server "${server}" did not run the call: it needs the user to finish a step in the browser first.`;
   const text =
     listed.length === 0

@@ -51,6 +51,11 @@ export interface ToolCallContext {
    * the agent's request is gone; sources then refuse such requests.
    */
   relay?: ClientRelay;
+  /**
+   * performance.now() when the agent's request reached Airlock, for a wait that must end before
+   * the agent gives up on it; absent where that is not known (a call run after an approval).
+   */
+  startedAt?: number;
 }
 
 /** How the gateway hands a call to the core: the client's cancellation and its progress channel. */

@@ -71,7 +71,7 @@ function relayVia(
     agent,
     // MCP 2025-11-25 client/elicitation: the completion goes to the client that was sent the
     // URL, as a notification outside any request (the session's GET stream).
-    elicitationComplete: session ? (id: string) => completeOn(server, id) : undefined,
+    elicitationComplete: session ? completer(server) : undefined,
     refusal(method, params) {
       const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
       return capabilityRefusal(caps, method, params, agent);
@@ -105,6 +105,15 @@ function relayVia(
       }
     },
   };
+}
+
+/**
+ * Made outside relayVia so that the function holds the session's server only: it is kept while
+ * the URL step is open (url-completions.ts), and a closure made inside would keep the call's
+ * whole context (its request, its arguments) alive with it.
+ */
+function completer(server: Server): (elicitationId: string) => void {
+  return (elicitationId) => completeOn(server, elicitationId);
 }
 
 function completeOn(server: Server, elicitationId: string): void {
