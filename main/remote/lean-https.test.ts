@@ -8,6 +8,7 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Logger } from '../platform/log.js';
 import { RemoteSource } from './remote-source.js';
+import { cannedMcp } from '../../test-support/canned-upstream.js';
 
 /**
  * The lean upstream leg over TLS (issue 20): remote MCP servers are nearly all HTTPS. A
@@ -58,27 +59,14 @@ beforeAll(async () => {
     { stdio: 'ignore' },
   );
   cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
-  server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      if (req.method !== 'POST') return void res.writeHead(405).end();
-      const m = JSON.parse(body) as { id?: number; method: string };
-      if (m.id === undefined) return void res.writeHead(202).end();
-      const results: Record<string, unknown> = {
-        initialize: {
-          protocolVersion: '2025-06-18',
-          capabilities: { tools: {} },
-          serverInfo: { name: 'tls', version: '1' },
-        },
-        'tools/list': { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] },
-        'tools/call': { content: [{ type: 'text', text: 'Echo over TLS' }] },
-      };
-      const answer = JSON.stringify({ jsonrpc: '2.0', id: m.id, result: results[m.method] ?? {} });
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 's1' });
-      res.end(`event: message\ndata: ${answer}\n\n`);
-    });
-  });
+  server = createServer(
+    { key: readFileSync(join(dir, 'key.pem')), cert },
+    cannedMcp({
+      name: 'tls',
+      callResult: { content: [{ type: 'text', text: 'Echo over TLS' }] },
+      sse: true,
+    }),
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Logger } from '../platform/log.js';
 import { RemoteSource } from './remote-source.js';
 import { callToolResultProblem } from './upstream-client.js';
+import { cannedMcp } from '../../test-support/canned-upstream.js';
 
 /**
  * A hostile 2025-era upstream, written by hand so it can send what no SDK server would: tool
@@ -20,28 +21,7 @@ afterEach(async () => {
 });
 
 async function hostile(result: unknown, sse: boolean): Promise<string> {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      if (req.method !== 'POST') return void res.writeHead(405).end();
-      const m = JSON.parse(body) as { id?: number; method: string };
-      if (m.id === undefined) return void res.writeHead(202).end();
-      const answers: Record<string, unknown> = {
-        initialize: {
-          protocolVersion: '2025-06-18',
-          capabilities: { tools: {} },
-          serverInfo: { name: 'hostile', version: '1' },
-        },
-        'tools/list': { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] },
-        'tools/call': result,
-      };
-      const answer = JSON.stringify({ jsonrpc: '2.0', id: m.id, result: answers[m.method] ?? {} });
-      const type = sse ? 'text/event-stream' : 'application/json';
-      res.writeHead(200, { 'content-type': type, 'mcp-session-id': 's1' });
-      res.end(sse ? `event: message\ndata: ${answer}\n\n` : answer);
-    });
-  });
+  server = createServer(cannedMcp({ name: 'hostile', callResult: result, sse }));
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 }

@@ -1,0 +1,36 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * A request listener for a hand-written 2025-era MCP upstream that answers from a fixed table:
+ * initialize, tools/list (one `echo` tool) and tools/call with `callResult`, as JSON or as a
+ * one-event SSE stream. For node:http or node:https `createServer`, where a test needs an
+ * upstream the SDK would not produce (hostile results, TLS).
+ */
+export function cannedMcp(o: {
+  name: string;
+  callResult: unknown;
+  sse: boolean;
+}): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      const m = JSON.parse(body) as { id?: number; method: string };
+      if (m.id === undefined) return void res.writeHead(202).end();
+      const results: Record<string, unknown> = {
+        initialize: {
+          protocolVersion: '2025-06-18',
+          capabilities: { tools: {} },
+          serverInfo: { name: o.name, version: '1' },
+        },
+        'tools/list': { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] },
+        'tools/call': o.callResult,
+      };
+      const answer = JSON.stringify({ jsonrpc: '2.0', id: m.id, result: results[m.method] ?? {} });
+      const type = o.sse ? 'text/event-stream' : 'application/json';
+      res.writeHead(200, { 'content-type': type, 'mcp-session-id': 's1' });
+      res.end(o.sse ? `event: message\ndata: ${answer}\n\n` : answer);
+    });
+  };
+}
