@@ -25,6 +25,19 @@ describe('layers (eslint/layers.js)', () => {
     ['renderer/src/x.ts', "import type { Tool } from '../../main/tools/types.js';"],
     ['main/cli/x.ts', "import { startHarness } from '../../test-support/harness.js';"],
     ['main/google/x.ts', "export * from '../shell/tray.js';"],
+    // Inside the services (issue 31): the five wrong imports its trial added, and more.
+    ['main/tools/x.ts', "import { GoogleSource } from '../google/google-source.js';"],
+    ['main/gateway/x.ts', "import { RemoteManager } from '../remote/remote-manager.js';"],
+    ['main/approvals/x.ts', "import type { McpEndpoint } from '../gateway/mcp-endpoint.js';"],
+    ['main/store/x.ts', "import { GrantService } from '../approvals/grants.js';"],
+    ['main/shell/x.ts', "import { runCli } from '../cli/commands.js';"],
+    ['main/cli/x.ts', "import { DesktopShell } from '../shell/desktop-shell.js';"],
+    ['main/google/x.ts', "import { markUntrusted } from '../remote/untrusted.js';"],
+    ['main/clients/x.ts', "import { AgentService } from '../agents/agent-service.js';"],
+    ['main/provenance/x.ts', "import { RemoteManager } from '../remote/remote-manager.js';"],
+    ['main/gateway/x.ts', "import { CallPipeline } from '../calls/call-pipeline.js';"],
+    ['main/calls/x.ts', "import { App } from '../app/app.js';"],
+    ['main/gateway/x.ts', "const m = await import('../app/app.js');"],
   ])('%s may not: %s', async (file, code) => {
     expect(await layerErrors(file, code)).not.toEqual([]);
   });
@@ -32,7 +45,18 @@ describe('layers (eslint/layers.js)', () => {
   it.each([
     ['main/platform/x.ts', "import type { CoreEvent } from '../../common/contract/index.js';"],
     ['main/tools/x.ts', "import { Logger } from '../platform/log.js';"],
-    ['main/google/x.ts', "import { UNTRUSTED_META_KEY } from '../remote/untrusted.js';"],
+    ['main/google/x.ts', "import { UNTRUSTED_META_KEY } from '../tools/untrusted.js';"],
+    [
+      'main/google/x.ts',
+      "import { ProvenanceService } from '../provenance/provenance-service.js';",
+    ],
+    ['main/calls/x.ts', "import type { AgentToolCalls } from '../gateway/mcp-endpoint.js';"],
+    ['main/calls/x.ts', "import type { AgentService } from '../agents/agent-service.js';"],
+    ['main/app/x.ts', "import { CallPipeline } from '../calls/call-pipeline.js';"],
+    ['main/store/x.ts', "import type { ToolDefinition } from '../tools/types.js';"],
+    ['main/remote/stdio/x.ts', "import { RemoteManager } from '../remote-manager.js';"],
+    ['main/cli.ts', "import { runCli } from './cli/commands.js';"],
+    ['main/index.ts', "import { DesktopShell } from './shell/desktop-shell.js';"],
     ['main/app/x.ts', "import { Gateway } from '../gateway/http-server.js';"],
     ['main/cli/x.ts', "import { App } from '../app/app.js';"],
     ['preload/x.ts', "import { BRIDGE_KEY } from '../common/ipc-contract.js';"],
@@ -40,5 +64,21 @@ describe('layers (eslint/layers.js)', () => {
     ['main/app/x.test.ts', "import { startHarness } from '../../test-support/harness.js';"],
   ])('%s may: %s', async (file, code) => {
     expect(await layerErrors(file, code)).toEqual([]);
+  });
+
+  it('a folder under main/ with no floor is an error, whatever it imports', async () => {
+    const errors = await layerErrors('main/newfolder/x.ts', 'export const x = 1;');
+    expect(errors.join('\n')).toMatch(/main\/newfolder\/ .*no floor|no floor/);
+  });
+
+  it('every folder under main/ today has a floor', async () => {
+    const { readdirSync } = await import('node:fs');
+    const { LAYERS } = await import('./layers.js');
+    const main = new URL('../main/', import.meta.url);
+    const folders = readdirSync(main, { withFileTypes: true }).filter((d) => d.isDirectory());
+    const unranked = folders
+      .map((d) => `main/${d.name}/x.ts`)
+      .filter((p) => !LAYERS.some((l) => l.match.test(p)));
+    expect(unranked).toEqual([]);
   });
 });

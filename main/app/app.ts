@@ -14,7 +14,7 @@ import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { pinAskingRemoteTools } from '../tools/hint-baseline.js';
 import { SelectedVault } from '../platform/vault/select.js';
 import type { Vault } from '../platform/vault/vault.js';
-import type { LazyMcpEndpoint } from './lazy-mcp.js';
+import type { LazyMcpEndpoint } from '../gateway/lazy-mcp.js';
 import { ControlService } from './control-service.js';
 import { CoreEvents } from '../platform/events.js';
 import { InstanceLock } from '../platform/instance.js';

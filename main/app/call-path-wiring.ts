@@ -12,9 +12,9 @@ import type { Db } from '../store/db.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { newApprovalEngine, newGrantService } from './approvals-wiring.js';
-import { CallPipeline } from './call-pipeline.js';
-import { FeatureHub } from './feature-hub.js';
-import { lazyMcpEndpoint, type LazyMcpEndpoint } from './lazy-mcp.js';
+import { CallPipeline } from '../calls/call-pipeline.js';
+import { FeatureHub } from '../calls/feature-hub.js';
+import { lazyMcpEndpoint, type LazyMcpEndpoint } from '../gateway/lazy-mcp.js';
 
 /** What an agent's requests go through, from /mcp to the sources, with the approvals between. */
 export interface CallPath {

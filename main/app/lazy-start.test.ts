@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 /**
  * Issue 20 (cold start ≤ 300 ms, idle RSS ≤ 80 MiB): what an idle gateway never uses loads with
  * the first /mcp request, not at start — the MCP server SDK with the protocol's zod schemas
- * (main/app/lazy-mcp.ts) and Ajv (main/tools/schema-validator.ts). @modelcontextprotocol/node and
+ * (main/gateway/lazy-mcp.ts) and Ajv (main/tools/schema-validator.ts). @modelcontextprotocol/node and
  * Hono never load: the gateway builds its web Request itself (main/gateway/http-server.ts). Nor
  * does Node's undici (fetch, Request, Response) until a request needs it: node:http is taken
  * through the CommonJS loader (main/platform/node-http.ts), whose ESM facade would load it.
@@ -40,7 +40,7 @@ interface Probe {
 
 let probe: Probe;
 beforeAll(async () => {
-  const built = fileURLToPath(new URL('../../dist/main/app/lazy-mcp.js', import.meta.url));
+  const built = fileURLToPath(new URL('../../dist/main/gateway/lazy-mcp.js', import.meta.url));
   if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" first`);
   const script = fileURLToPath(new URL('./lazy-start.probe.mjs', import.meta.url));
   const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -62,7 +62,7 @@ describe('start-up loads only what an idle gateway uses (issue 20)', () => {
     // The hook does see packages and modules: the ones start-up needs are there.
     expect(probe.atStart.packages).toEqual(expect.arrayContaining(['better-sqlite3']));
     expect(probe.atStart.own).toEqual(
-      expect.arrayContaining(['main/gateway/http-server.js', 'main/app/call-pipeline.js']),
+      expect.arrayContaining(['main/gateway/http-server.js', 'main/calls/call-pipeline.js']),
     );
     expect(LAZY_PACKAGES.filter((p) => probe.atStart.packages.includes(p))).toEqual([]);
     expect(LAZY_OWN.filter((m) => probe.atStart.own.includes(m))).toEqual([]);

@@ -8,13 +8,22 @@ import type { ApprovalRow } from '../store/approval-store.js';
  */
 const time = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
 
+/** The meta key a waiting answer names its request with (read back by waitingApprovalId). */
+const APPROVAL_META = 'dev.airlock/approval';
+
 export function waitingResult(row: ApprovalRow): CallToolResult {
   return errorResult(
     `Waiting for the user's approval in Airlock (request ${row.id}, expires ${time(row.expiresAt)}). ` +
       'Nothing has been sent or changed yet. Call this tool again with exactly the same arguments to keep ' +
       'waiting: the call runs once, as soon as the user approves.',
-    { _meta: { 'dev.airlock/approval': { id: row.id, state: 'pending' } } },
+    { _meta: { [APPROVAL_META]: { id: row.id, state: 'pending' } } },
   );
+}
+
+/** The request id of a "waiting for approval" answer, if that is what `result` is. */
+export function waitingApprovalId(result: CallToolResult): string | null {
+  const meta = result._meta?.[APPROVAL_META] as { id?: unknown; state?: unknown } | undefined;
+  return meta && meta.state === 'pending' && typeof meta.id === 'string' ? meta.id : null;
 }
 
 export function deniedResult(row: ApprovalRow): CallToolResult {

@@ -16,7 +16,7 @@ import {
 } from './guards.js';
 import { serveStatic } from './static-files.js';
 
-/** What the gateway needs of /mcp (McpEndpoint, or main/app/lazy-mcp.ts loading it on first use). */
+/** What the gateway needs of /mcp (McpEndpoint, or main/gateway/lazy-mcp.ts loading it on first use). */
 export interface McpHandler {
   /** Answers one authenticated /mcp request on `res`. */
   handle(exchange: McpExchange): Promise<void>;

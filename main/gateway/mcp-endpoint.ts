@@ -11,6 +11,7 @@ import type { CallOptions, CallToolResult } from '../tools/types.js';
 import type { ClientRelay } from '../tools/relay.js';
 import type { Logger } from '../platform/log.js';
 import type { AgentBudgets } from './budgets.js';
+import type { WaitingApproval } from './mcp-handlers/approval-url.js';
 import type { AgentFeatures, SessionSink } from './mcp-handlers/api.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { registerFeatureHandlers } from './mcp-handlers/features.js';
@@ -30,8 +31,11 @@ export type { AgentFeatures, SessionSink };
 export interface AgentToolCalls {
   listTools(agent: string): Promise<Tool[]>;
   call(agent: string, name: string, args: unknown, opts: CallOptions): Promise<CallToolResult>;
-  /** The approval view of a request, for clients that speak URL elicitation (issue 16 item 1). */
-  approvalUrl?(id: string): string | null;
+  /**
+   * For clients that speak URL elicitation (issue 16 item 1): the request a "waiting for
+   * approval" answer names and its approval view; null for any other answer.
+   */
+  waitingApproval?(result: CallToolResult): WaitingApproval | null;
 }
 
 export interface McpEndpointOptions {

@@ -1,4 +1,4 @@
-import { UNTRUSTED_META_KEY, untrustedNote } from '../remote/untrusted.js';
+import { UNTRUSTED_META_KEY, untrustedNote } from '../tools/untrusted.js';
 import type { CallToolResult } from '../tools/types.js';
 import {
   ContentIndex,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContentIndex } from './content-index.js';
-import { markUntrusted } from '../remote/untrusted.js';
+import { markUntrusted } from '../tools/untrusted.js';
 import { KnownParties } from './known-parties.js';
 import {
   PROVENANCE_META_KEY,

@@ -14,7 +14,7 @@ import {
   type RemoteTestApp,
 } from '../../test-support/remote-app.js';
 import { EverythingServer } from '../../test-support/server-everything.js';
-import { UNTRUSTED_META_KEY } from './untrusted.js';
+import { UNTRUSTED_META_KEY } from '../tools/untrusted.js';
 
 /**
  * Issue 4, "Must hold": the real server-everything (streamable HTTP on a

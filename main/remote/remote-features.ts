@@ -12,7 +12,7 @@ import type {
 } from '../tools/features.js';
 import type { Logger } from '../platform/log.js';
 import { inRelayScope } from './relay-scope.js';
-import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from './untrusted.js';
+import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../tools/untrusted.js';
 import type { Upstream } from './upstream.js';
 
 export interface FeatureLists {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Logger } from '../platform/log.js';
 import { FakeUpstream, type FakeTool } from '../../test-support/fake-upstream.js';
 import { RemoteSource, type RemoteTimings } from './remote-source.js';
-import { UNTRUSTED_META_KEY } from './untrusted.js';
+import { UNTRUSTED_META_KEY } from '../tools/untrusted.js';
 
 const FAST: Partial<RemoteTimings> = {
   connectMs: 1500,

@@ -24,7 +24,7 @@ import { inRelayScope } from './relay-scope.js';
 import { UpstreamLost } from './inflight.js';
 import { RemoteConnectionBase } from './remote-connection.js';
 import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
-import { markUntrusted } from './untrusted.js';
+import { markUntrusted } from '../tools/untrusted.js';
 import { askToOpen, RETRY, urlSteps } from './url-required.js';
 import { malformedAnswer } from './malformed-answer.js';
 import {

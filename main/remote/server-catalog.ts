@@ -8,7 +8,7 @@ import {
   type FeatureLists,
   type RemoteFeatures,
 } from './remote-features.js';
-import { toDefinition } from './untrusted.js';
+import { toDefinition } from './tool-definition.js';
 import { listAllTools, type Upstream } from './upstream.js';
 
 /** The shared connection whose lists a ServerCatalog keeps, read when used. */

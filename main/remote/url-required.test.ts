@@ -5,7 +5,7 @@ import { Logger } from '../platform/log.js';
 import type { ClientRelay, RelayRequest } from '../tools/relay.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { RemoteSource } from './remote-source.js';
-import { UNTRUSTED_META_KEY } from './untrusted.js';
+import { UNTRUSTED_META_KEY } from '../tools/untrusted.js';
 import { urlSteps } from './url-required.js';
 
 /**

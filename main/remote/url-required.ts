@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { errorResult, type CallToolResult, type ToolCallContext } from '../tools/types.js';
 import { noteUrlStep } from './relay-scope.js';
-import { markUntrusted } from './untrusted.js';
+import { markUntrusted } from '../tools/untrusted.js';
 import type { UrlCompletions } from './url-completions.js';
 
 /** One out-of-band step an upstream asks the user to take in a browser. */

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/server';
 import type { AgentToolCalls } from '../mcp-endpoint.js';
-import { callWithApprovalUrl } from '../../approvals/url-elicitation.js';
+import { callWithApprovalUrl } from './approval-url.js';
 import type { WithRelay } from './api.js';
 
 /** tools/list and tools/call for one agent's server. */
@@ -31,9 +31,9 @@ export function registerToolHandlers(
               })
               .catch(() => {});
     // Approval waiting in MCP's own terms where the client supports it (issue 16 item 1,
-    // main/approvals/url-elicitation.ts); relays of the upstream's own requests inside.
+    // approval-url.ts); relays of the upstream's own requests inside.
     return callWithApprovalUrl(
-      { approvalUrl: (id) => pipeline.approvalUrl?.(id) ?? null },
+      { waitingApproval: (result) => pipeline.waitingApproval?.(result) ?? null },
       server,
       ctx,
       (noWait) =>

@@ -1,7 +1,7 @@
 import type { calendar_v3 } from '@googleapis/calendar';
 import type { DateTime } from 'luxon';
 import type { CallToolResult } from '../../tools/types.js';
-import { UNTRUSTED_META_KEY } from '../../remote/untrusted.js';
+import { UNTRUSTED_META_KEY } from '../../tools/untrusted.js';
 import { addDays, fromGoogle, humanRange, iso, offsetLabel } from './time.js';
 
 type Event = calendar_v3.Schema$Event;

@@ -1,5 +1,5 @@
-import type { McpExchange, McpHandler } from '../gateway/http-server.js';
-import type { McpEndpoint, McpEndpointOptions } from '../gateway/mcp-endpoint.js';
+import type { McpExchange, McpHandler } from './http-server.js';
+import type { McpEndpoint, McpEndpointOptions } from './mcp-endpoint.js';
 import { loadProtocolRuntime } from '../tools/protocol-runtime.js';
 import type { ClientRelay } from '../tools/relay.js';
 
@@ -83,7 +83,7 @@ export class LazyMcpEndpoint implements McpHandler {
 export function lazyMcpEndpoint(o: McpEndpointOptions): LazyMcpEndpoint {
   return new LazyMcpEndpoint(async () => {
     const [{ McpEndpoint }] = await Promise.all([
-      import('../gateway/mcp-endpoint.js'),
+      import('./mcp-endpoint.js'),
       loadProtocolRuntime(),
     ]);
     return new McpEndpoint(o);

@@ -6,7 +6,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { CallToolResult } from '../tools/types.js';
+import type { CallToolResult } from '../../tools/types.js';
 
 /**
  * Protocol-native waiting for approval (issue 16 item 1). A client that
@@ -24,12 +24,19 @@ import type { CallToolResult } from '../tools/types.js';
  * browser tab already holds, or says to open Airlock.
  */
 
-/** The meta key Airlock's waiting result uses to name its request (messages.ts). */
-const APPROVAL_META = 'dev.airlock/approval';
+/** A call that waits for the user: its request id and the page where it is decided. */
+export interface WaitingApproval {
+  id: string;
+  url: string;
+}
 
 export interface UrlElicitationDeps {
-  /** The approval view of one request; null when the gateway URL is not known yet. */
-  approvalUrl: (id: string) => string | null;
+  /**
+   * The approval view of the request a "waiting for approval" answer names; null when `result`
+   * is not such an answer or the gateway URL is not known yet. The call path knows its own
+   * answers (AgentToolCalls.waitingApproval); the gateway only carries the link.
+   */
+  waitingApproval: (result: CallToolResult) => WaitingApproval | null;
 }
 
 /** True when the client that sent this request declared URL-mode elicitation. */
@@ -41,11 +48,6 @@ export function supportsUrlElicitation(server: Server, ctx: ServerContext): bool
   return Boolean(elicitation && typeof elicitation === 'object' && elicitation['url']);
 }
 
-/** The request id of a "waiting for approval" answer, if that is what `result` is. */
-export function waitingApprovalId(result: CallToolResult): string | null {
-  const meta = result._meta?.[APPROVAL_META] as { id?: unknown; state?: unknown } | undefined;
-  return meta && meta.state === 'pending' && typeof meta.id === 'string' ? meta.id : null;
-}
 
 /**
  * Runs a tools/call for an agent whose client may speak URL elicitation.
@@ -63,9 +65,9 @@ export async function callWithApprovalUrl(
   // now); if still undecided it gets the plain "call again" answer, so it is asked at most once.
   const answered = ctx.mcpReq.inputResponses !== undefined;
   const result = await call(!answered);
-  const id = waitingApprovalId(result);
-  const url = id && !answered ? deps.approvalUrl(id) : null;
-  if (!id || !url) return result;
+  const waiting = answered ? null : deps.waitingApproval(result);
+  if (!waiting) return result;
+  const { id, url } = waiting;
   return inputRequired({
     inputRequests: {
       [`airlock-approval-${id}`]: inputRequired.elicitUrl({

@@ -4,6 +4,7 @@ import type { AgentService } from '../agents/agent-service.js';
 import { argsDigest } from '../approvals/canonical.js';
 import type { ApprovalEngine, AskOutcome } from '../approvals/engine.js';
 import type { GrantService } from '../approvals/grants.js';
+import { waitingApprovalId } from '../approvals/messages.js';
 import { resolvePolicy } from '../approvals/policy.js';
 import type { ActivityLog } from '../store/activity.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
@@ -14,6 +15,7 @@ import { errorResult, isReadOnly } from '../tools/types.js';
 import type { ProvenanceService } from '../provenance/provenance-service.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { AgentToolCalls } from '../gateway/mcp-endpoint.js';
+import type { WaitingApproval } from '../gateway/mcp-handlers/approval-url.js';
 import type { Logger } from '../platform/log.js';
 import type { SettingsStore } from '../platform/settings.js';
 import { toMcpTool, withoutProvenance } from './agent-view.js';
@@ -54,6 +56,13 @@ export class CallPipeline implements AgentToolCalls {
     if (this.deps.approvalLink) return this.deps.approvalLink(id);
     const base = this.deps.baseUrl?.() ?? '';
     return base ? `${base}/#/approve/${encodeURIComponent(id)}` : null;
+  }
+
+  /** The request a "waiting for approval" answer names, with its approval view (AgentToolCalls). */
+  waitingApproval(result: CallToolResult): WaitingApproval | null {
+    const id = waitingApprovalId(result);
+    const url = id ? this.approvalUrl(id) : null;
+    return id && url ? { id, url } : null;
   }
 
   /** The tools this agent may see, as MCP `Tool` objects. */
