@@ -3,14 +3,15 @@
 // so `eslint .` stays fast and does not need a full TS program).
 //
 // Layering rules enforced here:
-//   * 'electron' may only be imported by the Electron shell: main/shell/**, main/index.ts and
+//   * 'electron' may only be imported by the Electron shell: main/shell/** and
 //     preload/** (a preload script cannot work without contextBridge/ipcRenderer). Everything
 //     else in main/ must stay runnable by the headless Node gateway (`airlock serve`).
 //   * renderer/** is browser code: no Node builtins, no electron, no imports of main/**; it shares
 //     the contract through common/.
-//   * Layers (eslint/layers.js, docs/architecture.md "Layers"): common ← main/platform ←
-//     services (tools, store, approvals, agents, gateway, remote, google) ← main/app ←
-//     main/cli, main/shell, preload; production code never imports test-support/ or e2e/.
+//   * Layers (eslint/layers.js, docs/architecture.md "Layers"): common ← platform ← kernel
+//     (tools, store) ← policy (approvals, provenance) ← sources (google, remote, agents, clients)
+//     ← gateway ← calls ← app ← cli, shell, preload, renderer; every folder under main/ has a
+//     floor; production code never imports test-support/ or e2e/.
 //   * common/** is runtime-neutral: no Node builtins, no electron (it runs in the renderer too).
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
@@ -20,7 +21,7 @@ import tseslint from 'typescript-eslint';
 import airlock from './eslint/layers.js';
 
 const ELECTRON_MSG =
-  'Only main/shell/**, main/index.ts and preload/** may import electron. ' +
+  'Only main/shell/** and preload/** may import electron. ' +
   'Keep core/gateway code runnable headless; go through an interface injected from main/shell.';
 const NODE_IN_RENDERER_MSG =
   'renderer/** and common/** run in a sandboxed browser context: no Node builtins. Ask main via the preload API.';
@@ -90,7 +91,7 @@ export default defineConfig(
 
   // The Electron shell (and its tests) and the preload bridge may use electron.
   {
-    files: ['main/shell/**', 'main/index.ts', 'preload/**'],
+    files: ['main/shell/**', 'preload/**'],
     rules: {
       'no-restricted-imports': 'off',
       'no-restricted-syntax': 'off',

@@ -10,7 +10,12 @@ import {
 } from '@playwright/test';
 import { CONTROL_METHODS } from '../common/contract/index.js';
 import { electronBinary } from '../main/shell/launch-check.js';
-import { addAgent, newProfile, TEST_SOURCE, type Profile } from './helpers/airlock-server.js';
+import {
+  addAgent,
+  newProfile,
+  TEST_ELECTRON_MAIN,
+  type Profile,
+} from './helpers/airlock-server.js';
 import { runs } from './helpers/files.js';
 import { callTool, connectAgent, textOf } from './helpers/mcp-client.js';
 
@@ -23,9 +28,9 @@ import { callTool, connectAgent, textOf } from './helpers/mcp-client.js';
  * and `npm run build`. They run wherever those exist (CI included); where
  * the binary or a display is missing they skip and print why.
  *
- * Running from source, the app honours the e2e test hooks (main/index.ts):
- * AIRLOCK_TEST_SOURCE adds the counting test tools, and the shell is
- * reachable in the main process as globalThis.airlockShell.
+ * The app is started from the tests' own entry (test-support/electron-main.mjs), which passes
+ * the counting test tools into main/desktop.ts and puts the shell in the main process as
+ * globalThis.airlockShell; the app itself honours no test hook.
  */
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -99,12 +104,12 @@ test.describe('desktop app (Electron)', () => {
     agentToken = await addAgent(profile, 'e2e-agent');
     app = await electron.launch({
       executablePath: 'path' in binary ? binary.path : '',
-      args: [ROOT],
+      // The desktop entry with the test tools passed in (test-support/electron-main.mjs).
+      args: [TEST_ELECTRON_MAIN],
       cwd: ROOT,
       env: {
         ...process.env,
         AIRLOCK_DATA_DIR: profile.dataDir,
-        AIRLOCK_TEST_SOURCE: TEST_SOURCE,
         AIRLOCK_TEST_COUNTER_FILE: profile.counterFile,
         AIRLOCK_TEST_RELEASE_FILE: profile.releaseFile,
         ELECTRON_ENABLE_LOGGING: '1',

@@ -26,7 +26,11 @@ export const LAYERS = [
   { name: 'gateway', rank: 5, match: /^main\/gateway\// },
   { name: 'calls', rank: 6, match: /^main\/calls\// },
   { name: 'app', rank: 7, match: /^main\/app\// },
-  { name: 'entry', rank: 8, match: /^main\/(cli|shell)\/|^main\/(cli|index)\.[jt]s$/ },
+  {
+    name: 'entry',
+    rank: 8,
+    match: /^main\/(cli|shell)\/|^main\/(cli|index|desktop)\.[jt]s$/,
+  },
   { name: 'preload', rank: 8, match: /^preload\// },
   { name: 'renderer', rank: 8, match: /^renderer\/src\// },
 ];
@@ -39,6 +43,13 @@ const NOT_BELOW = { gateway: new Set(['sources']) };
 
 /** Folders of one floor that may not import each other (first path segment under main/). */
 const SIBLINGS_APART = new Set(['sources', 'entry']);
+
+/** The entry files directly in main/ and the entry folders each one starts. */
+const ENTRY_FILES = {
+  'cli.ts': new Set(['cli']),
+  'index.ts': new Set(['desktop.ts']),
+  'desktop.ts': new Set(['shell']),
+};
 
 /** `main/<folder>` of a path, or the path's own name for files directly in main/. */
 const folderOf = (/** @type {string} */ rel) => /^main\/([^/]+)/.exec(rel)?.[1] ?? rel;
@@ -110,9 +121,12 @@ const rule = {
         to.rank === from.rank &&
         SIBLINGS_APART.has(from.name) &&
         folderOf(file) !== folderOf(target) &&
-        // main/cli.ts and main/index.ts are the entry files of main/cli/ and main/shell/.
-        !(folderOf(file) === 'cli.ts' && folderOf(target) === 'cli') &&
-        !(folderOf(file) === 'index.ts' && folderOf(target) === 'shell')
+        // main/cli.ts starts main/cli/; main/index.ts → main/desktop.ts starts main/shell/.
+        !(
+          /** @type {Record<string, Set<string>>} */ (ENTRY_FILES)[folderOf(file)]?.has(
+            folderOf(target).replace(/\.js$/, '.ts'),
+          )
+        )
       ) {
         context.report({
           node,

@@ -19,6 +19,7 @@ import { appVersion } from './platform/version.js';
 import { setCliVaultChoice } from './cli/context.js';
 import { commandWords, helpFor } from './cli/help.js';
 import { vaultMigrate } from './cli/vault.js';
+import type { ToolSource } from './tools/types.js';
 
 const COMMANDS = `  serve [--port N] [--data-dir DIR] [--vault keychain|file]
                                            run the gateway headless (approvals in the browser)
@@ -61,7 +62,16 @@ const OPTIONS = {
   version: { type: 'boolean' },
 } as const;
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * What a test's own entry passes in (test-support/airlock-test-cli.mjs): `airlock` itself never
+ * loads code named by the environment (issue 31); bin/airlock.js passes nothing.
+ */
+export interface CliInjections {
+  /** Extra tool sources for `serve` (the e2e suite's counting and blocking tools). */
+  sources?: ToolSource[];
+}
+
+export async function main(argv: string[], inject: CliInjections = {}): Promise<number> {
   if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') {
     process.stdout.write(`airlock ${appVersion()}\n`);
     return 0;
@@ -123,6 +133,7 @@ export async function main(argv: string[]): Promise<number> {
           ...(port !== undefined ? { port } : {}),
           ...(dataDir ? { dataDir } : {}),
           ...(v.vault ? { vault: parseVaultChoice(v.vault) } : {}),
+          ...(inject.sources ? { sources: inject.sources } : {}),
         });
       }
       case 'status':

@@ -10,7 +10,10 @@ const run = promisify(execFile);
 /** The project root (e2e/helpers/../..). */
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'airlock.js');
-export const TEST_SOURCE = join(ROOT, 'e2e', 'fixtures', 'test-sources.mjs');
+/** `airlock` with the e2e tool sources passed in (main() injections; issue 31: no env hook). */
+const TEST_CLI = join(ROOT, 'test-support', 'airlock-test-cli.mjs');
+/** The desktop entry with the same sources, for e2e/electron.spec.ts. */
+export const TEST_ELECTRON_MAIN = join(ROOT, 'test-support', 'electron-main.mjs');
 
 /** A fresh profile: its data dir, plus the test source's counter and release files next to it. */
 export interface Profile {
@@ -82,7 +85,6 @@ export interface RunningServer extends ReadyLine {
 function testEnv(p: Profile): NodeJS.ProcessEnv {
   return {
     ...process.env,
-    AIRLOCK_TEST_SOURCE: TEST_SOURCE,
     AIRLOCK_TEST_COUNTER_FILE: p.counterFile,
     AIRLOCK_TEST_RELEASE_FILE: p.releaseFile,
     // A home of its own: the Agents page reads the MCP apps' config files there (issue 15), so
@@ -107,7 +109,7 @@ export async function startServer(
   const timeoutMs = opts.timeoutMs ?? 20_000;
   const child = spawn(
     process.execPath,
-    [BIN, 'serve', '--port', String(opts.port ?? 0), '--data-dir', p.dataDir],
+    [TEST_CLI, 'serve', '--port', String(opts.port ?? 0), '--data-dir', p.dataDir],
     {
       cwd: ROOT,
       env: { ...testEnv(p), ...opts.env },

@@ -1,4 +1,3 @@
-import { pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { App } from '../app/app.js';
@@ -16,9 +15,11 @@ export async function serve(opts: {
   port?: number;
   dataDir?: string;
   vault?: VaultChoice;
+  /** Extra tool sources, passed in by a test's own entry (main/cli.ts `CliInjections`). */
+  sources?: ToolSource[];
 }): Promise<number> {
   const dataDir = resolveDataDir(opts.dataDir);
-  const sources = await testSources();
+  const sources = opts.sources ?? [];
   const app = new App({
     dataDir,
     ...(opts.vault ? { vaultChoice: opts.vault } : {}),
@@ -87,17 +88,4 @@ export function portInUse(
     'Start this one with --port 0 (any free port; the ready line and "airlock status" tell which) or --port N, ' +
     'or stop the other instance.'
   );
-}
-
-/**
- * Test hook: AIRLOCK_TEST_SOURCE names a module whose `createSources()`
- * returns extra tool sources (the e2e suite's counting and blocking tools).
- */
-async function testSources(): Promise<ToolSource[]> {
-  const path = process.env.AIRLOCK_TEST_SOURCE;
-  if (!path) return [];
-  const mod = (await import(pathToFileURL(resolve(path)).href)) as {
-    createSources: () => ToolSource[];
-  };
-  return mod.createSources();
 }

@@ -70,3 +70,11 @@ export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null>
   await shell.start();
   return shell;
 }
+
+/** An error that escaped runDesktop: said on stderr, and the app exits (main/desktop.ts). */
+export function exitOnStartError(err: unknown): void {
+  process.stderr.write(
+    `airlock: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  app.exit(1);
+}
