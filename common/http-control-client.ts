@@ -1,10 +1,5 @@
-import {
-  CONTROL_METHODS,
-  ControlError,
-  type ControlApi,
-  type ControlErrorCode,
-  type CoreEvent,
-} from './contract/index.js';
+import type { ControlApi, CoreEvent } from './contract/index.js';
+import { answerError, controlApiOver } from './control-client.js';
 
 /**
  * ControlApi over the headless HTTP transport. Used by the React app when
@@ -16,7 +11,7 @@ export function httpControlClient(
   token: string,
   fetchImpl: typeof fetch = fetch,
 ): ControlApi {
-  const call = async (method: string, params: unknown[]): Promise<unknown> => {
+  return controlApiOver(async (method, params) => {
     const res = await fetchImpl(`${baseUrl}/api/rpc`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -27,22 +22,9 @@ export function httpControlClient(
       error?: string;
       message?: string;
     };
-    if (!res.ok)
-      throw new ControlError(
-        (body.error as ControlErrorCode) ?? 'INTERNAL',
-        body.message ?? `HTTP ${res.status}`,
-      );
+    if (!res.ok) throw answerError(body, `HTTP ${res.status}`);
     return body.result;
-  };
-  const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-  for (const method of CONTROL_METHODS) {
-    // JSON has no `undefined`: drop trailing omitted arguments instead of sending null.
-    api[method] = (...params: unknown[]) => {
-      while (params.length > 0 && params[params.length - 1] === undefined) params.pop();
-      return call(method, params);
-    };
-  }
-  return api as unknown as ControlApi;
+  });
 }
 
 /**
