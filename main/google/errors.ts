@@ -1,7 +1,7 @@
 import { errorResult, type CallToolResult } from '../tools/types.js';
 import { isVaultError } from '../platform/vault/vault.js';
 import { GoogleToolError } from './account-access.js';
-import { classify, classifyResponse, tryAgainIn } from './failure.js';
+import { classify, classifyResponse, rateLimitWait, tryAgainIn } from './failure.js';
 
 /**
  * Turning Google's failures into errors an agent (and a user) can act on
@@ -64,7 +64,7 @@ export function refreshError(
         error: new GoogleToolError(
           'RATE_LIMITED',
           `Google is rate-limiting token refreshes for ${email}.`,
-          f.retryAfterSeconds ?? 30,
+          rateLimitWait(f),
         ),
         revoked: false,
       };
@@ -121,7 +121,7 @@ export function apiError(
       return new GoogleToolError(
         'RATE_LIMITED',
         `Google rate limit reached for ${email}.${quoted}`,
-        f.retryAfterSeconds ?? (status === 429 ? 30 : 60),
+        rateLimitWait(f),
       );
     case 'scope':
       return new GoogleToolError(

@@ -65,6 +65,16 @@ const SCOPE_TEXT = /insufficient (authentication )?scopes|insufficient permissio
 const NETWORK_CODE = /^(E[A-Z_]+|UND_ERR\w*)$/;
 
 /** A non-2xx answer: status, its body (object or JSON text) and its headers. */
+/**
+ * How long to wait after a rate limit: Google's own hint when it gave one, else 30 s after a 429
+ * and 60 s after a 403 rate-limit reason (developers.google.com/gmail/api/guides/handle-errors
+ * and …/calendar/api/guides/errors: back off exponentially; "usage limits" are per minute). One
+ * default for Gmail, Calendar and token refreshes (issue 31: three defaults before).
+ */
+export function rateLimitWait(f: Pick<GoogleFailure, 'status' | 'retryAfterSeconds'>): number {
+  return f.retryAfterSeconds ?? (f.status === 403 ? 60 : 30);
+}
+
 export function classifyResponse(
   status: number,
   body: unknown,

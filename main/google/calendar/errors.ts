@@ -1,6 +1,6 @@
 import { GoogleToolError } from '../account-access.js';
 import { googleErrorResult } from '../errors.js';
-import { classify } from '../failure.js';
+import { classify, rateLimitWait } from '../failure.js';
 import { errorResult, type CallToolResult } from '../../tools/types.js';
 
 /** Bad arguments: the agent can fix them. The message says what and how. */
@@ -50,7 +50,7 @@ export function calendarError(err: unknown, account: string | undefined): Google
       return new GoogleToolError(
         'RATE_LIMITED',
         `Google Calendar rate limit reached${who} (about 600 requests a minute per user).`,
-        f.retryAfterSeconds ?? (f.status === 429 ? 30 : 60),
+        rateLimitWait(f),
       );
     case 'auth':
     case 'revoked':

@@ -1,5 +1,5 @@
 import { GoogleToolError } from '../account-access.js';
-import { classify, type GoogleFailure } from '../failure.js';
+import { classify, rateLimitWait, type GoogleFailure } from '../failure.js';
 
 /**
  * Gmail's wording for Google failures, classified once in ../failure.ts
@@ -21,8 +21,8 @@ export function toToolError(
     case 'rate-limited':
       return new GoogleToolError(
         'RATE_LIMITED',
-        `Gmail is rate-limiting ${ctx.account} (${f.status}: ${detail}).${f.retryAfterSeconds === undefined ? ' Wait a minute before trying again.' : ''}`,
-        f.retryAfterSeconds,
+        `Gmail is rate-limiting ${ctx.account} (${f.status}: ${detail}).`,
+        rateLimitWait(f),
       );
     case 'auth':
     case 'revoked':

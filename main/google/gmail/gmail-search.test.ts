@@ -101,7 +101,7 @@ describe('gmail_search', () => {
     const r = await t.call('gmail_search', { query: 'x' });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      'Gmail is rate-limiting alice@example.com (429: Too many concurrent requests for user.). Wait a minute before trying again. [RATE_LIMITED]',
+      'Gmail is rate-limiting alice@example.com (429: Too many concurrent requests for user.). Try again in 30 seconds. [RATE_LIMITED]',
     );
     expect(t.fake.count(isList)).toBe(4); // the retry policy's 4 tries
   });
