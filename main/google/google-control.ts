@@ -10,6 +10,7 @@ import type {
 import { ControlError } from '../../common/contract/index.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
+import { openSignInPage, SignInFlows } from '../platform/sign-in-flows.js';
 import { GoogleToolError } from './account-access.js';
 import type { GoogleAccounts } from './accounts.js';
 import { ClientConfigError, parseClientFile, validateClient } from './client-config.js';
@@ -29,18 +30,15 @@ export interface GoogleControlDeps {
   connectTimeoutMs?: number;
 }
 
-const MAX_WAIT_MS = 30_000;
-/** Finished flows stay readable this long for a late waitGoogleConnect. */
-const KEEP_FINISHED_MS = 10 * 60_000;
-
 /**
  * The Google part of ControlApi (issue 5). One consent runs at a time: a new
  * start cancels a flow still waiting, so at most one loopback listener is open.
  * Views carry addresses and scopes, never a token.
  */
 export class GoogleControl {
-  private readonly flows = new Map<string, ConnectFlow>();
-  private readonly waiters = new Set<() => void>();
+  private readonly flows = new SignInFlows<ConnectFlow>(
+    () => 'No such Google sign-in (it may have finished more than 10 minutes ago).',
+  );
 
   constructor(private readonly d: GoogleControlDeps) {}
 
@@ -115,8 +113,7 @@ export class GoogleControl {
         throw new ControlError('INVALID', err.message);
       throw err;
     }
-    for (const f of this.flows.values())
-      f.cancel('A newer sign-in was started; this one was cancelled.');
+    this.flows.cancelWhere(() => true, 'A newer sign-in was started; this one was cancelled.');
     const logger = this.d.logger;
     const callbackPort = this.d.accounts.settingsPort();
     const flow: ConnectFlow = new ConnectFlow({
@@ -136,24 +133,18 @@ export class GoogleControl {
       onSettled: (f) => this.settled(f),
     });
     await flow.start();
-    this.flows.set(flow.id, flow);
+    this.flows.add(flow);
     logger?.info('google consent started', {
       flowId: flow.id,
       readOnly,
       redirectUri: flow.redirectUri,
     });
     this.emit(flow);
-    let browserOpened = false;
-    if (options.openBrowser !== false && this.d.openBrowser) {
-      try {
-        await this.d.openBrowser(flow.authUrl);
-        browserOpened = true;
-      } catch (err) {
-        logger?.warn('could not open the browser for google consent', {
-          error: err instanceof Error ? err.message : String(err),
-        });
-      }
-    }
+    const browserOpened = await openSignInPage(
+      options.openBrowser === false ? undefined : this.d.openBrowser,
+      flow.authUrl,
+      (error) => logger?.warn('could not open the browser for google consent', { error }),
+    );
     return {
       flowId: flow.id,
       authUrl: flow.authUrl,
@@ -164,28 +155,16 @@ export class GoogleControl {
   }
 
   async waitGoogleConnect(flowId: string, waitMs = 25_000): Promise<GoogleConnectView> {
-    const flow = this.flow(flowId);
-    const limit = Math.max(0, Math.min(Number(waitMs) || 0, MAX_WAIT_MS));
-    if (flow.status === 'waiting' || flow.status === 'exchanging') {
-      // Bounded long poll: HTTP clients give up on requests that hang for minutes.
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          this.waiters.delete(waiter);
-          resolve();
-        };
-        const waiter = () => {
-          if (flow.status !== 'waiting' && flow.status !== 'exchanging') done();
-        };
-        const timer = setTimeout(done, limit);
-        this.waiters.add(waiter);
-      });
-    }
+    const flow = await this.flows.wait(
+      flowId,
+      waitMs,
+      (f) => f.status === 'waiting' || f.status === 'exchanging',
+    );
     return this.flowView(flow);
   }
 
   async cancelGoogleConnect(flowId: string): Promise<GoogleConnectView> {
-    const flow = this.flow(flowId);
+    const flow = this.flows.get(flowId);
     flow.cancel();
     return this.flowView(flow);
   }
@@ -220,9 +199,7 @@ export class GoogleControl {
 
   /** Cancels flows still waiting and closes their listeners. */
   stop(): void {
-    for (const f of this.flows.values())
-      f.cancel('Airlock is shutting down; nothing was connected.');
-    this.flows.clear();
+    this.flows.stop('Airlock is shutting down; nothing was connected.');
   }
 
   views(): GoogleAccountView[] {
@@ -241,7 +218,7 @@ export class GoogleControl {
   }
 
   private settled(flow: ConnectFlow): void {
-    for (const w of [...this.waiters]) w();
+    this.flows.settled(flow);
     this.emit(flow);
     const state = flow.status;
     this.d.logger?.info('google consent finished', {
@@ -249,7 +226,6 @@ export class GoogleControl {
       state,
       ...(flow.error ? { code: flow.error.code } : {}),
     });
-    setTimeout(() => this.flows.delete(flow.id), KEEP_FINISHED_MS).unref();
   }
 
   private emit(flow: ConnectFlow): void {
@@ -267,15 +243,5 @@ export class GoogleControl {
       ...(account ? { account } : {}),
       ...(flow.error ? { error: { code: flow.error.code, message: flow.error.message } } : {}),
     };
-  }
-
-  private flow(flowId: string): ConnectFlow {
-    const flow = typeof flowId === 'string' ? this.flows.get(flowId) : undefined;
-    if (!flow)
-      throw new ControlError(
-        'NOT_FOUND',
-        'No such Google sign-in (it may have finished more than 10 minutes ago).',
-      );
-    return flow;
   }
 }

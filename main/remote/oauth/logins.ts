@@ -2,6 +2,7 @@ import type { RemoteLoginStart, RemoteLoginView } from '../../../common/contract
 import { ControlError } from '../../../common/contract/index.js';
 import type { CoreEvents } from '../../platform/events.js';
 import type { Logger } from '../../platform/log.js';
+import { openSignInPage, SignInFlows } from '../../platform/sign-in-flows.js';
 import { LoginError } from './errors.js';
 import { LoginFlow, type LoginFlowOptions } from './login-flow.js';
 
@@ -12,9 +13,6 @@ export interface RemoteLoginsDeps {
   onSignedIn: (name: string) => Promise<void>;
 }
 
-const MAX_WAIT_MS = 30_000;
-/** Finished flows stay readable this long for a late waitRemoteLogin. */
-const KEEP_FINISHED_MS = 10 * 60_000;
 /** How long a sign-in may take (the same 5 minutes the Google consent gets). */
 export const LOGIN_TIMEOUT_MS = 5 * 60_000;
 
@@ -24,8 +22,10 @@ export const LOGIN_TIMEOUT_MS = 5 * 60_000;
  * the CLI, `remote.login` events for UIs.
  */
 export class RemoteLogins {
-  private readonly flows = new Map<string, LoginFlow>();
-  private readonly waiters = new Set<() => void>();
+  private readonly flows = new SignInFlows<LoginFlow>(
+    (flowId) =>
+      `No sign-in ${JSON.stringify(flowId)} (it finished more than 10 minutes ago, or Airlock restarted).`,
+  );
   /** Finished flows whose follow-up (reconnect) is over: a wait returns only then, so the tools are there. */
   private readonly announced = new Set<string>();
 
@@ -35,8 +35,10 @@ export class RemoteLogins {
     o: Omit<LoginFlowOptions, 'onUpdate' | 'logger'>,
     openBrowser?: (url: string) => void | Promise<void>,
   ): Promise<RemoteLoginStart> {
-    for (const f of this.flows.values())
-      if (f.name === o.name) f.cancel('A newer sign-in was started; this one was cancelled.');
+    this.flows.cancelWhere(
+      (f) => f.name === o.name,
+      'A newer sign-in was started; this one was cancelled.',
+    );
     const flow: LoginFlow = new LoginFlow({
       ...o,
       ...(this.d.logger ? { logger: this.d.logger } : {}),
@@ -49,20 +51,14 @@ export class RemoteLogins {
         throw new ControlError('INVALID', `${err.message} [${err.code}]`);
       throw err;
     }
-    this.flows.set(flow.id, flow);
+    this.flows.add(flow);
     this.emit(flow);
-    let browserOpened = false;
-    if (openBrowser) {
-      try {
-        await openBrowser(flow.authUrl);
-        browserOpened = true;
-      } catch (err) {
-        this.d.logger?.warn('could not open the browser for a remote sign-in', {
-          server: o.name,
-          error: err instanceof Error ? err.message : String(err),
-        });
-      }
-    }
+    const browserOpened = await openSignInPage(openBrowser, flow.authUrl, (error) =>
+      this.d.logger?.warn('could not open the browser for a remote sign-in', {
+        server: o.name,
+        error,
+      }),
+    );
     return {
       flowId: flow.id,
       name: o.name,
@@ -74,33 +70,17 @@ export class RemoteLogins {
   }
 
   async wait(flowId: string, waitMs = 25_000): Promise<RemoteLoginView> {
-    const flow = this.flow(flowId);
-    const limit = Math.max(0, Math.min(Number(waitMs) || 0, MAX_WAIT_MS));
-    if (this.pending(flow)) {
-      // Bounded long poll: HTTP clients give up on requests that hang for minutes.
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          this.waiters.delete(waiter);
-          resolve();
-        };
-        const waiter = () => void (!this.pending(flow) && done());
-        const timer = setTimeout(done, limit);
-        this.waiters.add(waiter);
-      });
-    }
-    return view(flow);
+    return view(await this.flows.wait(flowId, waitMs, (f) => this.pending(f)));
   }
 
   async cancel(flowId: string): Promise<RemoteLoginView> {
-    const flow = this.flow(flowId);
+    const flow = this.flows.get(flowId);
     flow.cancel();
     return view(flow);
   }
 
   stop(): void {
-    for (const f of this.flows.values()) f.cancel('Airlock is shutting down; nothing changed.');
-    this.flows.clear();
+    this.flows.stop('Airlock is shutting down; nothing changed.');
   }
 
   private updated(flow: LoginFlow): void {
@@ -108,12 +88,8 @@ export class RemoteLogins {
     const finish = async () => {
       if (flow.status === 'signed-in') await this.d.onSignedIn(flow.name).catch(() => {});
       this.announced.add(flow.id);
-      for (const w of [...this.waiters]) w();
+      this.flows.settled(flow, () => this.announced.delete(flow.id));
       this.emit(flow);
-      setTimeout(() => {
-        this.flows.delete(flow.id);
-        this.announced.delete(flow.id);
-      }, KEEP_FINISHED_MS).unref();
     };
     void finish();
   }
@@ -125,16 +101,6 @@ export class RemoteLogins {
 
   private pending(f: LoginFlow): boolean {
     return running(f) || !this.announced.has(f.id);
-  }
-
-  private flow(flowId: string): LoginFlow {
-    const flow = typeof flowId === 'string' ? this.flows.get(flowId) : undefined;
-    if (!flow)
-      throw new ControlError(
-        'NOT_FOUND',
-        `No sign-in ${JSON.stringify(flowId)} (it finished more than 10 minutes ago, or Airlock restarted).`,
-      );
-    return flow;
   }
 }
 
