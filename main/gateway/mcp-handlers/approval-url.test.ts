@@ -1,7 +1,12 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalView, CoreEvent } from '../../../common/contract/index.js';
-import { CountingSource, startTestApp, textOf, type TestApp } from '../../../test-support/harness.js';
+import {
+  CountingSource,
+  startTestApp,
+  textOf,
+  type TestApp,
+} from '../../../test-support/harness.js';
 
 // Issue 16 item 1 "Must hold": SDK clients that declare URL elicitation get the approval URL
 // (no token in it), the user approves, the client's retry returns the result, the tool ran once.

@@ -48,7 +48,6 @@ export function supportsUrlElicitation(server: Server, ctx: ServerContext): bool
   return Boolean(elicitation && typeof elicitation === 'object' && elicitation['url']);
 }
 
-
 /**
  * Runs a tools/call for an agent whose client may speak URL elicitation.
  * `call(noWait)`: the pipeline call; with noWait it answers "waiting" at once
