@@ -13,8 +13,9 @@ import { SessionTransport } from '../main/gateway/session-transport.js';
 /**
  * A real SDK `Server` per session on SessionTransport (main/gateway/session-transport.ts), behind
  * a bare node:http server, for the transport's tests. Its `echo` tool reports progress when asked,
- * can wait at a gate (`hold`), can ask the client by form elicitation (`ask`), and can ask it for
- * its roots outside the call, on the GET stream (`roots`: once that stream is open). The header
+ * can wait at a gate (`hold`), can ask the client by form elicitation (`ask`), can ask it for
+ * its roots outside the call, on the GET stream (`roots`: once that stream is open), and can send
+ * log lines `<text>#1`… on the call's stream before answering (`log`: how many). The header
  * `x-route: <session id>` delivers a request to that session whatever its Mcp-Session-Id says, so
  * tests reach the transport's own session check.
  */
@@ -172,7 +173,10 @@ export class SessionServer {
   }
 
   private mcpServer(transport: SessionTransport): Server {
-    const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
+    const server = new Server(
+      { name: 't', version: '1' },
+      { capabilities: { tools: {}, logging: {} } },
+    );
     server.setRequestHandler('tools/list', async () => ({
       tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
     }));
@@ -182,6 +186,7 @@ export class SessionServer {
         ask?: boolean;
         wait?: boolean;
         roots?: boolean;
+        log?: number;
       };
       const token = req.params._meta?.progressToken;
       if (token !== undefined)
@@ -189,6 +194,8 @@ export class SessionServer {
           method: 'notifications/progress',
           params: { progressToken: token, progress: 1, total: 2 },
         });
+      for (let i = 1; i <= (args.log ?? 0); i++)
+        await ctx.mcpReq.log('info', `${args.text ?? ''}#${i}`);
       if (args.wait) await this.gate;
       if (args.roots)
         return { content: [{ type: 'text', text: await rootsOf(server, transport) }] };

@@ -143,18 +143,24 @@ export class FeatureSessions {
           s.sink.resourceUpdated(s.subs.get(uri)!);
       return;
     }
-    // A line from an agent's own upstream session goes to that agent only.
-    for (const s of this.sessions.values())
+    // A line from an agent's own upstream session goes to that agent only; one sent while
+    // serving a request of one of its 2025 sessions goes on that request's stream, before its
+    // answer (issue 28, item 2), or on the GET stream once the request has answered.
+    const line = {
+      level: n.level,
+      logger: n.logger ? `${source.label}/${n.logger}` : source.label,
+      data: n.data,
+    };
+    for (const [id, s] of this.sessions)
       if (
         s.level &&
         (n.agent === undefined || s.agent === n.agent) &&
         levelRank(n.level) >= levelRank(s.level)
-      )
-        s.sink.log({
-          level: n.level,
-          logger: n.logger ? `${source.label}/${n.logger}` : source.label,
-          data: n.data,
-        });
+      ) {
+        const onCall = n.call?.session === id ? n.call.log : undefined;
+        if (onCall) void onCall(line).catch(() => s.sink.log(line));
+        else s.sink.log(line);
+      }
   }
 }
 

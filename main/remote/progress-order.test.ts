@@ -2,10 +2,12 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cannedMcp } from '../../test-support/canned-upstream.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
+import { SessionServer } from '../../test-support/session-server.js';
 import { startRemoteApp, type RemoteTestApp } from '../../test-support/remote-app.js';
 import { EverythingServer } from '../../test-support/server-everything.js';
 
@@ -22,6 +24,7 @@ let t: RemoteTestApp;
 let es: EverythingServer;
 let burst: HttpServer;
 let sdk: FakeUpstream;
+const chatty = new SessionServer();
 const STEPS = [1, 2, 3, 4, 5];
 
 beforeAll(async () => {
@@ -48,18 +51,22 @@ beforeAll(async () => {
     ],
   });
   await sdk.start();
+  await chatty.start();
   t = await startRemoteApp();
   const port = (burst.address() as AddressInfo).port;
   await t.app.control.addRemote({ name: 'burst', url: `http://127.0.0.1:${port}/mcp` });
   await t.app.control.addRemote({ name: 'everything', url: es.url });
   await t.app.control.addRemote({ name: 'sdk', url: sdk.url });
-  await t.app.control.setToolPolicy('burst__echo', { approval: 'auto', confirmDestructive: true });
+  await t.app.control.addRemote({ name: 'chatty', url: chatty.url });
+  for (const tool of ['burst__echo', 'chatty__echo'])
+    await t.app.control.setToolPolicy(tool, { approval: 'auto', confirmDestructive: true });
 }, 60_000);
 
 afterAll(async () => {
   await t?.stop();
   await es?.kill();
   await sdk?.stop();
+  await chatty.stop();
   burst?.closeAllConnections();
   await new Promise((r) => burst?.close(r));
 });
@@ -199,4 +206,79 @@ describe.each(AGENTS)('progress through Airlock, %s', (_label, make) => {
     expect(wrong.slice(0, 3)).toEqual([]);
     expect(wrong).toHaveLength(0);
   }, 300_000);
+});
+
+/**
+ * Log lines an upstream sends while serving a call are notifications of that call too: they go
+ * on the call's own stream, before its answer (2025 sessions; 2026-07-28 agents get no upstream
+ * log lines yet, issue 28 item 5). Each call's lines are tagged with the call.
+ */
+describe.each([
+  ['2025 session (v2 SDK client)', 'v2'],
+  ['2025 session (1.x SDK client)', 'v1'],
+] as const)('log lines of a call through Airlock, %s', (_label, kind) => {
+  const lines: string[] = [];
+  let call: (i: number) => Promise<{ text: string; progress: number[] }>;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const init = {
+      requestInit: { headers: { Authorization: `Bearer ${t.token}` } },
+    };
+    const onLine = (data: unknown) => lines.push(String(data));
+    if (kind === 'v2') {
+      const c = new Client(
+        { name: 'logs-v2', version: '1' },
+        { versionNegotiation: { mode: 'legacy' } },
+      );
+      c.setNotificationHandler('notifications/message', (n) => onLine(n.params.data));
+      await c.connect(new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), init));
+      await c.setLoggingLevel('info');
+      call = async (i) => {
+        const progress: number[] = [];
+        const r = await c.callTool(
+          { name: 'chatty__echo', arguments: { text: `c${i}`, log: 3 } },
+          { onprogress: (p) => progress.push(p.progress) },
+        );
+        return { text: textOf(r), progress };
+      };
+      close = () => c.close();
+    } else {
+      const c = new Client1({ name: 'logs-v1', version: '1' });
+      c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onLine(n.params.data));
+      await c.connect(new Transport1(new URL(t.started.mcpUrl), init));
+      await c.setLoggingLevel('info');
+      call = async (i) => {
+        const progress: number[] = [];
+        const r = await c.callTool(
+          { name: 'chatty__echo', arguments: { text: `c${i}`, log: 3 } },
+          undefined,
+          { onprogress: (p) => progress.push(p.progress) },
+        );
+        return { text: textOf(r), progress };
+      };
+      close = () => c.close();
+    }
+  });
+  afterAll(() => close?.());
+
+  it("300 calls: each call's progress and its three log lines, in order, before its result", async () => {
+    const wrong: { i: number; seen: string[]; progress: number[] }[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < 300) {
+        const i = next++;
+        const r = await call(i);
+        const seen = lines.filter((l) => l.startsWith(`c${i}#`));
+        if (
+          JSON.stringify(seen) !== JSON.stringify([`c${i}#1`, `c${i}#2`, `c${i}#3`]) ||
+          JSON.stringify(r.progress) !== '[1]' ||
+          !r.text.includes(`echo c${i}`)
+        )
+          wrong.push({ i, seen, progress: r.progress });
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    expect(wrong.slice(0, 3)).toEqual([]);
+    expect(wrong).toHaveLength(0);
+  }, 120_000);
 });
