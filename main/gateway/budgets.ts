@@ -4,7 +4,8 @@
  * in under a second, 12 pending requests holding 3.9 MB of arguments each.
  * Each budget is per agent, so one agent reaching its limit never stops
  * another; what is over budget is refused with an error naming the limit and
- * what to do, never silently dropped.
+ * what to do, never silently dropped — save a session over the limit, which
+ * ends one of the agent's idle sessions instead (issue 28, item 1).
  */
 export interface BudgetLimits {
   /** Open 2025-era MCP sessions per agent (2026-07-28 traffic is stateless). */
