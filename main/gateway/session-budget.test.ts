@@ -4,7 +4,12 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CountingSource, startTestApp, textOf, type TestApp } from '../../test-support/harness.js';
+import {
+  CountingSource,
+  startTestApp,
+  textOf as textOfResult,
+  type TestApp,
+} from '../../test-support/harness.js';
 import { DEFAULT_BUDGETS } from './budgets.js';
 
 /**
@@ -16,6 +21,8 @@ import { DEFAULT_BUDGETS } from './budgets.js';
  * new one refused.
  */
 const CAP = DEFAULT_BUDGETS.sessions;
+/** The 1.x client's result type also admits its old `toolResult` form. */
+const textOf = (r: unknown) => textOfResult(r as { content?: unknown });
 let t: TestApp;
 let source: CountingSource;
 let agentNo = 0;

@@ -77,8 +77,8 @@ interface Agent {
   close(): Promise<void>;
 }
 
-const textOf = (r: { content?: unknown }) =>
-  ((r.content as { type: string; text?: string }[] | undefined) ?? [])
+const textOf = (r: unknown) =>
+  (((r as { content?: unknown }).content as { type: string; text?: string }[] | undefined) ?? [])
     .map((c) => c.text ?? '')
     .join('\n');
 
@@ -224,7 +224,9 @@ describe.each([
     const init = {
       requestInit: { headers: { Authorization: `Bearer ${t.token}` } },
     };
-    const onLine = (data: unknown) => lines.push(String(data));
+    const onLine = (data: unknown) => {
+      lines.push(String(data));
+    };
     if (kind === 'v2') {
       const c = new Client(
         { name: 'logs-v2', version: '1' },

@@ -48,11 +48,11 @@ export interface ClientRelay {
 }
 
 /** A `notifications/message` as the agent gets it. */
-export interface RelayedLog {
+export type RelayedLog = {
   level: LoggingLevel;
   logger?: string;
   data: unknown;
-}
+};
 
 /** What an agent declared in `initialize` (2025) or per request (2026), reduced to what relays need. */
 export interface RelayCapabilities {
