@@ -38,19 +38,37 @@ afterAll(async () => {
 
 const newAgent = async () => (await t.app.control.addAgent(`churn-${++agentNo}`)).token;
 
-function transport(token: string): Transport1 {
+/**
+ * The 1.x transport, whose fetch notes when the GET stream's answer arrives: by then Airlock has
+ * the stream (it registers it before answering), so the session counts as listening.
+ */
+function transport(token: string, onListening?: () => void): Transport1 {
   return new Transport1(new URL(t.started.mcpUrl), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    fetch: async (url, init) => {
+      const res = await fetch(url, init);
+      if (init?.method === 'GET' && res.ok) onListening?.();
+      return res;
+    },
   });
 }
 
-/** A stock 1.x SDK client, connected (initialize, initialized, its GET stream). */
-async function connect1(token: string): Promise<{ client: Client1; transport: Transport1 }> {
+interface Connected {
+  client: Client1;
+  transport: Transport1;
+  /** Resolves once the client's GET stream is open. */
+  listening: Promise<void>;
+}
+
+/** A stock 1.x SDK client, connected (initialize, initialized, then its GET stream). */
+async function connect1(token: string): Promise<Connected> {
   const client = new Client1({ name: 'sdk1-churn', version: '1.0.0' });
   client.onerror = () => {}; // an ended session's GET stream reconnecting to a 404 is reported here
-  const tr = transport(token);
+  let listened!: () => void;
+  const listening = new Promise<void>((r) => (listened = r));
+  const tr = transport(token, listened);
   await client.connect(tr);
-  return { client, transport: tr };
+  return { client, transport: tr, listening };
 }
 
 /** A raw request on a session: its HTTP status (200 while the session lives, 404 once ended). */
@@ -77,7 +95,7 @@ async function ping(token: string, session: string): Promise<number> {
  * connect again on a new transport, then repeat the request once.
  */
 async function withReinit<T>(
-  c: { client: Client1; transport: Transport1 },
+  c: Connected,
   token: string,
   run: () => Promise<T>,
 ): Promise<{ value: T; reinitialized: boolean }> {
@@ -108,15 +126,17 @@ describe('the session budget and clients that never DELETE', () => {
     // The budget still holds: the oldest were ended to make room, the newest are open.
     expect(alive.slice(0, 16)).toEqual(Array(16).fill(404));
     expect(alive.slice(16)).toEqual(Array(CAP).fill(200));
-  }, 120_000);
+  }, 300_000);
 
   it("an ended session's next request gets 404 and the 1.x client's application starts a new one", async () => {
     const token = await newAgent();
     const first = await connect1(token);
     const firstId = first.transport.sessionId!;
     const others = [];
-    // All listening and idle: the least recently used one, the first, makes room for the last.
-    for (let i = 0; i < CAP; i++) others.push(await connect1(token));
+    for (let i = 1; i < CAP; i++) others.push(await connect1(token));
+    // All listening and idle: the least recently used one, the first, makes room for the next.
+    await Promise.all([first, ...others].map((c) => c.listening));
+    others.push(await connect1(token));
     expect(await ping(token, firstId)).toBe(404);
     const { value, reinitialized } = await withReinit(first, token, () =>
       first.client.callTool({ name: 'count_read', arguments: {} }),
@@ -125,7 +145,7 @@ describe('the session budget and clients that never DELETE', () => {
     expect(textOf(value)).toMatch(/count_read ok/);
     expect(first.transport.sessionId).not.toBe(firstId);
     await Promise.all([first, ...others].map((c) => c.client.close()));
-  }, 120_000);
+  }, 300_000);
 
   it('a session with a call in flight is never ended; only when all have one is a new session refused', async () => {
     const token = await newAgent();
@@ -180,7 +200,7 @@ describe('the session budget and clients that never DELETE', () => {
     expect(textOf(await waiting)).toMatch(/count_send ok/);
     expect(waiter.transport.sessionId).toBe(waiterId);
     await Promise.all([waiter, ...busy].map((c) => c.client.close()));
-  }, 120_000);
+  }, 300_000);
 });
 
 /** Waits until `check` holds, polling once per turn of the event loop (no clock). */

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRemoteApp, type RemoteTestApp } from '../../test-support/remote-app.js';
+import { startRemoteApp, toolsOffered, type RemoteTestApp } from '../../test-support/remote-app.js';
 import { EverythingServer } from '../../test-support/server-everything.js';
 import { SessionServer } from '../../test-support/session-server.js';
 
@@ -22,7 +22,11 @@ beforeAll(async () => {
   t = await startRemoteApp();
   await t.app.control.addRemote({ name: 'everything', url: es.url });
   await t.app.control.addRemote({ name: 'up', url: up.url });
-  for (const tool of ['everything__echo', 'everything__get-roots-list', 'up__echo'])
+  // server-everything offers get-roots-list once it knows Airlock declared roots, by a
+  // list_changed that Airlock then re-reads: wait for the tool to be there.
+  const tools = ['everything__echo', 'everything__get-roots-list', 'up__echo'];
+  await toolsOffered(t.app, tools);
+  for (const tool of tools)
     await t.app.control.setToolPolicy(tool, { approval: 'auto', confirmDestructive: true });
 }, 60_000);
 
@@ -36,7 +40,11 @@ afterAll(async () => {
 const text = (r: { content?: unknown }) =>
   ((r.content as { type: string; text?: string }[]) ?? []).map((x) => x.text ?? '').join('\n');
 
-/** A 2025-era session of the agent; with `root`, it declares roots and answers with that one. */
+/**
+ * A 2025-era session of the agent; with `root`, it declares roots and answers with that one.
+ * Resolves once its GET stream is open (its answer arrived: Airlock registers the stream first),
+ * so which sessions listen is settled before the test asks.
+ */
 async function session(token: string, root?: string): Promise<Client> {
   const client = new Client(
     { name: `agent-${root ?? 'no-roots'}`, version: '1' },
@@ -44,12 +52,20 @@ async function session(token: string, root?: string): Promise<Client> {
   );
   if (root)
     client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: root, name: root }] }));
+  let listened!: () => void;
+  const listening = new Promise<void>((r) => (listened = r));
   await client.connect(
     new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      fetch: async (url, init) => {
+        const res = await fetch(url, init);
+        if (init?.method === 'GET' && res.ok) listened();
+        return res;
+      },
     }),
   );
   open.push(client);
+  await listening;
   return client;
 }
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cannedMcp } from '../../test-support/canned-upstream.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { SessionServer } from '../../test-support/session-server.js';
-import { startRemoteApp, type RemoteTestApp } from '../../test-support/remote-app.js';
+import { startRemoteApp, toolsOffered, type RemoteTestApp } from '../../test-support/remote-app.js';
 import { EverythingServer } from '../../test-support/server-everything.js';
 
 /**
@@ -58,6 +58,12 @@ beforeAll(async () => {
   await t.app.control.addRemote({ name: 'everything', url: es.url });
   await t.app.control.addRemote({ name: 'sdk', url: sdk.url });
   await t.app.control.addRemote({ name: 'chatty', url: chatty.url });
+  await toolsOffered(t.app, [
+    'burst__echo',
+    'everything__trigger-long-running-operation',
+    'sdk__steps',
+    'chatty__echo',
+  ]);
   for (const tool of ['burst__echo', 'chatty__echo'])
     await t.app.control.setToolPolicy(tool, { approval: 'auto', confirmDestructive: true });
 }, 60_000);
@@ -190,7 +196,7 @@ describe.each(AGENTS)('progress through Airlock, %s', (_label, make) => {
     );
     expect(wrong.slice(0, 3)).toEqual([]);
     expect(wrong).toHaveLength(0);
-  }, 300_000);
+  }, 900_000);
 
   it('250 calls to an SDK server: each gets progress 1 to 5, then its result', async () => {
     const wrong = await run(
@@ -205,7 +211,7 @@ describe.each(AGENTS)('progress through Airlock, %s', (_label, make) => {
     );
     expect(wrong.slice(0, 3)).toEqual([]);
     expect(wrong).toHaveLength(0);
-  }, 300_000);
+  }, 900_000);
 });
 
 /**
@@ -282,5 +288,5 @@ describe.each([
     await Promise.all(Array.from({ length: 8 }, worker));
     expect(wrong.slice(0, 3)).toEqual([]);
     expect(wrong).toHaveLength(0);
-  }, 120_000);
+  }, 900_000);
 });
