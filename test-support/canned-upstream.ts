@@ -4,19 +4,26 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * A request listener for a hand-written 2025-era MCP upstream that answers from a fixed table:
  * initialize, tools/list (one `echo` tool) and tools/call with `callResult`, as JSON or as a
  * one-event SSE stream. For node:http or node:https `createServer`, where a test needs an
- * upstream the SDK would not produce (hostile results, TLS).
+ * upstream the SDK would not produce (hostile results, TLS). With `progress`, an SSE answer to a
+ * call that asked for progress carries those notifications first, all in the same single write
+ * as the result (a reader then gets them in one chunk).
  */
 export function cannedMcp(o: {
   name: string;
   callResult: unknown;
   sse: boolean;
+  progress?: number[];
 }): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       if (req.method !== 'POST') return void res.writeHead(405).end();
-      const m = JSON.parse(body) as { id?: number; method: string };
+      const m = JSON.parse(body) as {
+        id?: number;
+        method: string;
+        params?: { _meta?: { progressToken?: string | number } };
+      };
       if (m.id === undefined) return void res.writeHead(202).end();
       const results: Record<string, unknown> = {
         initialize: {
@@ -30,7 +37,16 @@ export function cannedMcp(o: {
       const answer = JSON.stringify({ jsonrpc: '2.0', id: m.id, result: results[m.method] ?? {} });
       const type = o.sse ? 'text/event-stream' : 'application/json';
       res.writeHead(200, { 'content-type': type, 'mcp-session-id': 's1' });
-      res.end(o.sse ? `event: message\ndata: ${answer}\n\n` : answer);
+      const token = m.method === 'tools/call' ? m.params?._meta?.progressToken : undefined;
+      const events = (token === undefined ? [] : (o.progress ?? [])).map((progress) =>
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: token, progress },
+        }),
+      );
+      const sse = [...events, answer].map((data) => `event: message\ndata: ${data}\n\n`).join('');
+      res.end(o.sse ? sse : answer);
     });
   };
 }

@@ -50,6 +50,24 @@ export async function startRemoteApp(
   return { app, started, dataDir, vault, token, stop: () => app.stop() };
 }
 
+/**
+ * Resolves once the registry offers every one of these tools: a server's tools come with its
+ * first connection (or, like server-everything's get-roots-list, a list_changed after it), which
+ * may outlast addRemote's bounded wait on a loaded machine.
+ */
+export function toolsOffered(app: App, names: string[]): Promise<void> {
+  return new Promise((resolve) => {
+    let off = () => {};
+    const check = () => {
+      if (!names.every((n) => app.registry.get(n))) return;
+      off();
+      resolve();
+    };
+    off = app.registry.onChange(check);
+    check();
+  });
+}
+
 export async function agentClient(mcpUrl: string, token: string): Promise<Client> {
   const client = new Client({ name: 'remote-test-agent', version: '1.0.0' });
   await client.connect(

@@ -13,7 +13,9 @@ import { SessionTransport } from '../main/gateway/session-transport.js';
 /**
  * A real SDK `Server` per session on SessionTransport (main/gateway/session-transport.ts), behind
  * a bare node:http server, for the transport's tests. Its `echo` tool reports progress when asked,
- * can wait at a gate (`hold`), and can ask the client by form elicitation (`ask`). The header
+ * can wait at a gate (`hold`), can ask the client by form elicitation (`ask`), can ask it for
+ * its roots outside the call, on the GET stream (`roots`: once that stream is open), and can send
+ * log lines `<text>#1`… on the call's stream before answering (`log`: how many). The header
  * `x-route: <session id>` delivers a request to that session whatever its Mcp-Session-Id says, so
  * tests reach the transport's own session check.
  */
@@ -60,7 +62,7 @@ export class SessionServer {
           keepAliveMs: this.keepAliveMs,
         });
         t.onerror = (e) => this.errors.push(e.message);
-        void this.mcpServer()
+        void this.mcpServer(t)
           .connect(t)
           .then(() => t.handle(req, res, body, this.auth));
       });
@@ -170,20 +172,33 @@ export class SessionServer {
     return h;
   }
 
-  private mcpServer(): Server {
-    const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
+  private mcpServer(transport: SessionTransport): Server {
+    const server = new Server(
+      { name: 't', version: '1' },
+      { capabilities: { tools: {}, logging: {} } },
+    );
     server.setRequestHandler('tools/list', async () => ({
       tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
     }));
     server.setRequestHandler('tools/call', async (req, ctx) => {
-      const args = (req.params.arguments ?? {}) as { text?: string; ask?: boolean; wait?: boolean };
+      const args = (req.params.arguments ?? {}) as {
+        text?: string;
+        ask?: boolean;
+        wait?: boolean;
+        roots?: boolean;
+        log?: number;
+      };
       const token = req.params._meta?.progressToken;
       if (token !== undefined)
         await ctx.mcpReq.notify({
           method: 'notifications/progress',
           params: { progressToken: token, progress: 1, total: 2 },
         });
+      for (let i = 1; i <= (args.log ?? 0); i++)
+        await ctx.mcpReq.log('info', `${args.text ?? ''}#${i}`);
       if (args.wait) await this.gate;
+      if (args.roots)
+        return { content: [{ type: 'text', text: await rootsOf(server, transport) }] };
       if (args.ask) {
         const answer = await server.elicitInput({
           mode: 'form',
@@ -195,6 +210,20 @@ export class SessionServer {
       return { content: [{ type: 'text', text: `echo ${args.text ?? ''}` }] };
     });
     return server;
+  }
+}
+
+/**
+ * The client's roots, asked outside any request (as server-everything does), or the error it
+ * answered. The request waits for the client's GET stream, turn by turn of the event loop: the
+ * transport refuses it at once while there is none.
+ */
+async function rootsOf(server: Server, transport: SessionTransport): Promise<string> {
+  while (!transport.listening()) await new Promise((r) => setImmediate(r));
+  try {
+    return JSON.stringify((await server.listRoots()).roots);
+  } catch (err) {
+    return `roots/list failed: ${(err as Error).message}`;
   }
 }
 

@@ -2,6 +2,7 @@ import type { SessionSink } from '../gateway/mcp-handlers/api.js';
 import { publicUri, type FeatureCatalog, type ResolvedUri } from '../tools/feature-catalog.js';
 import { levelRank, type LoggingLevel, type SourceNotice } from '../tools/features.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { ClientRelay, RelayMethod, RelayRequest } from '../tools/relay.js';
 import type { ToolSource } from '../tools/types.js';
 
 export interface FeatureSessionsDeps {
@@ -77,10 +78,15 @@ export class FeatureSessions {
     await this.applySubscriptions(s.agent);
   }
 
-  /** A relay to one of the agent's open sessions, for requests outside any call. */
-  private sessionRelay(agent: string) {
-    for (const s of this.sessions.values()) if (s.agent === agent) return s.sink.relay;
-    return undefined;
+  /**
+   * The channel for one server→client request that arrives outside any call on the agent's own
+   * upstream session (server-everything's roots/list): that upstream session is the agent's, so
+   * the request goes to one of the agent's sessions — which, OutOfCallRelay decides once it
+   * knows the method (issue 28, item 3).
+   */
+  private sessionRelay(agent: string): ClientRelay | undefined {
+    const sinks = [...this.sessions.values()].filter((s) => s.agent === agent).map((s) => s.sink);
+    return sinks.length ? new OutOfCallRelay(agent, sinks) : undefined;
   }
 
   /** The most verbose level any of the agent's sessions asked for, to every source. */
@@ -137,17 +143,64 @@ export class FeatureSessions {
           s.sink.resourceUpdated(s.subs.get(uri)!);
       return;
     }
-    // A line from an agent's own upstream session goes to that agent only.
-    for (const s of this.sessions.values())
+    // A line from an agent's own upstream session goes to that agent only; one sent while
+    // serving a request of one of its 2025 sessions goes on that request's stream, before its
+    // answer (issue 28, item 2), or on the GET stream once the request has answered.
+    const line = {
+      level: n.level,
+      logger: n.logger ? `${source.label}/${n.logger}` : source.label,
+      data: n.data,
+    };
+    for (const [id, s] of this.sessions)
       if (
         s.level &&
         (n.agent === undefined || s.agent === n.agent) &&
         levelRank(n.level) >= levelRank(s.level)
-      )
-        s.sink.log({
-          level: n.level,
-          logger: n.logger ? `${source.label}/${n.logger}` : source.label,
-          data: n.data,
-        });
+      ) {
+        const onCall = n.call?.session === id ? n.call.log : undefined;
+        if (onCall) void onCall(line).catch(() => s.sink.log(line));
+        else s.sink.log(line);
+      }
+  }
+}
+
+/**
+ * One request outside any call, to one of the agent's sessions: of those that declared what it
+ * needs (the capability, the elicitation mode), one whose client listens (GET stream open, the
+ * only way such a request reaches it) before one that does not, then the most recently used.
+ * The agent's first session is not the answer: a client that connected once without roots
+ * would otherwise refuse every roots/list, even during a call made from the session that
+ * declared roots. When none declared it, the most recent one's refusal says why. The choice is
+ * made once, on the first question, and kept: the refusal, the request and a URL step's
+ * completion all go to the same session.
+ */
+class OutOfCallRelay implements ClientRelay {
+  private chosen: ClientRelay | undefined;
+
+  constructor(
+    readonly agent: string,
+    private candidates: SessionSink[] | undefined,
+  ) {}
+
+  refusal(method: RelayMethod, params: Record<string, unknown>): string | null {
+    return this.choose(method, params).refusal(method, params);
+  }
+
+  request(req: RelayRequest): Promise<Record<string, unknown>> {
+    return this.choose(req.method, req.params).request(req);
+  }
+
+  readonly elicitationComplete = (elicitationId: string): void =>
+    this.chosen?.elicitationComplete?.(elicitationId);
+
+  private choose(method: RelayMethod, params: Record<string, unknown>): ClientRelay {
+    if (this.chosen) return this.chosen;
+    const ranked = (this.candidates ?? [])
+      .map((sink) => ({ sink, ...sink.state() }))
+      .sort((a, b) => Number(b.listening) - Number(a.listening) || b.lastUsed - a.lastUsed);
+    const pick = ranked.find((c) => c.sink.relay.refusal(method, params) === null) ?? ranked[0]!;
+    // Kept for up to an hour with a URL step (url-completions.ts): hold the chosen session only.
+    this.candidates = undefined;
+    return (this.chosen = pick.sink.relay);
   }
 }

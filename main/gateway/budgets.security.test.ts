@@ -10,8 +10,9 @@ import { AgentBudgets, DEFAULT_BUDGETS } from './budgets.js';
 
 /**
  * Issue 17, item 4: one agent token cannot exhaust Airlock. Each budget is
- * reached by the attacking agent, refused with an error naming the limit,
- * and another agent is still served.
+ * reached by the attacking agent, refused with an error naming the limit (or,
+ * for sessions, held by ending its least recently used idle one: issue 28,
+ * item 1), and another agent is still served.
  */
 let t: TestApp;
 let source: CountingSource;
@@ -44,20 +45,34 @@ const initialize = (token: string) =>
     }),
   });
 
+const ping = async (token: string, session: string) => {
+  const res = await fetch(t.started.mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': session,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 'probe', method: 'ping' }),
+  });
+  await res.body?.cancel();
+  return res.status;
+};
+
 describe('per-agent budgets', () => {
-  it(`open sessions: one over ${DEFAULT_BUDGETS.sessions} is refused (429, JSON-RPC error naming the limit); another agent still connects`, async () => {
-    for (let i = 0; i < DEFAULT_BUDGETS.sessions; i++) {
+  it(`open sessions: one over ${DEFAULT_BUDGETS.sessions} ends the least recently used idle one, so the count stays at the limit; another agent still connects`, async () => {
+    const ids: string[] = [];
+    for (let i = 0; i <= DEFAULT_BUDGETS.sessions; i++) {
       const res = await initialize(t.token);
       expect(res.status).toBe(200);
+      ids.push(res.headers.get('mcp-session-id')!);
       await res.body?.cancel();
     }
-    const over = await initialize(t.token);
-    expect(over.status).toBe(429);
-    const body = (await over.json()) as { error: { code: number; message: string } };
-    expect(body.error.code).toBe(-32000);
-    expect(body.error.message).toMatch(
-      new RegExp(`already has ${DEFAULT_BUDGETS.sessions} open MCP sessions.*limit per agent`),
-    );
+    // A flood never holds more than the limit: the first session made room for the last.
+    const statuses = await Promise.all(ids.map((id) => ping(t.token, id)));
+    expect(statuses.filter((s) => s === 404)).toHaveLength(1);
+    expect(statuses[0]).toBe(404);
     const other = (await t.app.control.addAgent('sessions-bystander')).token;
     const ok = await initialize(other);
     expect(ok.status).toBe(200);
@@ -114,16 +129,40 @@ describe('per-agent budgets', () => {
 });
 
 describe('session budget at the limit', () => {
-  it('closes the least recently used session if it has been idle a while, else refuses', () => {
-    let now = 1_000_000;
-    const b = new AgentBudgets({ sessions: 2, sessionIdleEvictMs: 1000 }, () => now);
-    const open = [
-      { id: 'a', lastUsed: now - 10 },
-      { id: 'b', lastUsed: now - 20 },
-    ];
-    expect(b.admitSession('x', open.slice(0, 1))).toEqual({ ok: true });
-    expect(b.admitSession('x', open)).toMatchObject({ ok: false });
-    now += 2000;
-    expect(b.admitSession('x', open)).toEqual({ ok: true, evict: 'b' });
+  const b = new AgentBudgets({ sessions: 3 });
+  const use = (id: string, lastUsed: number, busy = false, listening = false) => ({
+    id,
+    lastUsed,
+    busy,
+    listening,
+  });
+
+  it('under the limit: admitted, nothing ended', () => {
+    expect(b.admitSession('x', [use('a', 1), use('b', 2)])).toEqual({ ok: true });
+  });
+
+  it('ends the least recently used session with nothing in flight, one whose client no longer listens first', () => {
+    expect(b.admitSession('x', [use('a', 3), use('b', 1), use('c', 2)])).toEqual({
+      ok: true,
+      evict: 'b',
+    });
+    expect(b.admitSession('x', [use('a', 3), use('b', 1, true), use('c', 2)])).toEqual({
+      ok: true,
+      evict: 'c',
+    });
+    expect(
+      b.admitSession('x', [use('a', 3), use('b', 1, false, true), use('c', 2, false, true)]),
+    ).toEqual({ ok: true, evict: 'a' });
+    expect(
+      b.admitSession('x', [use('a', 3, false, true), use('b', 1, false, true), use('c', 2, true)]),
+    ).toEqual({ ok: true, evict: 'b' });
+  });
+
+  it('refuses only when every session has something in flight', () => {
+    const verdict = b.admitSession('x', [use('a', 3, true), use('b', 1, true), use('c', 2, true)]);
+    expect(verdict).toMatchObject({ ok: false });
+    expect(!verdict.ok && verdict.message).toMatch(
+      /already has 3 open MCP sessions.*every one of them has a request in flight/,
+    );
   });
 });

@@ -4,7 +4,8 @@
  * in under a second, 12 pending requests holding 3.9 MB of arguments each.
  * Each budget is per agent, so one agent reaching its limit never stops
  * another; what is over budget is refused with an error naming the limit and
- * what to do, never silently dropped.
+ * what to do, never silently dropped — save a session over the limit, which
+ * ends one of the agent's idle sessions instead (issue 28, item 1).
  */
 export interface BudgetLimits {
   /** Open 2025-era MCP sessions per agent (2026-07-28 traffic is stateless). */
@@ -13,20 +14,23 @@ export interface BudgetLimits {
   pendingRequests: number;
   /** Bytes of arguments (as JSON) held by those requests, per agent. */
   pendingArgBytes: number;
-  /** At the session limit, a session unused this long is closed to make room instead of refusing. */
-  sessionIdleEvictMs: number;
 }
 
 export const DEFAULT_BUDGETS: BudgetLimits = {
   sessions: 64,
   pendingRequests: 20,
   pendingArgBytes: 4 * 1024 * 1024,
-  sessionIdleEvictMs: 5 * 60_000,
 };
 
+/** One of an agent's open sessions, as the session budget weighs it. */
 export interface SessionUse {
   id: string;
+  /** Recency of the agent's last request on it: larger is more recent. */
   lastUsed: number;
+  /** Something is in flight: a request not yet answered, or one of ours the client has not answered. */
+  busy: boolean;
+  /** The client holds the session's GET stream open: it is still there, listening. */
+  listening: boolean;
 }
 
 export type SessionAdmission = { ok: true; evict?: string } | { ok: false; message: string };
@@ -34,30 +38,31 @@ export type SessionAdmission = { ok: true; evict?: string } | { ok: false; messa
 export class AgentBudgets {
   readonly limits: BudgetLimits;
 
-  constructor(
-    limits: Partial<BudgetLimits> = {},
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(limits: Partial<BudgetLimits> = {}) {
     this.limits = { ...DEFAULT_BUDGETS, ...limits };
   }
 
   /**
-   * May `agent` open one more session, given the ones it has? At the limit,
-   * its least recently used session is closed if it has been idle a while
-   * (a client that reconnects without closing is not locked out); otherwise
-   * the new session is refused.
+   * May `agent` open one more session, given the ones it has? At the limit, one of its sessions
+   * with nothing in flight is ended to make room (issue 28, item 1): many clients never DELETE a
+   * session — the 1.x SDK client's close() does not — and a budget must not lock them out. Ended
+   * first is the least recently used of those whose client no longer listens (no GET stream),
+   * then the least recently used of the rest; its client gets 404 on its next request and
+   * starts a new session (MCP 2025-11-25, "Session Management"). Only when every session has
+   * something in flight is the new one refused: ending one would lose that work.
    */
   admitSession(agent: string, open: SessionUse[]): SessionAdmission {
     if (open.length < this.limits.sessions) return { ok: true };
-    const oldest = open.reduce((a, b) => (b.lastUsed < a.lastUsed ? b : a));
-    if (this.now() - oldest.lastUsed >= this.limits.sessionIdleEvictMs)
-      return { ok: true, evict: oldest.id };
+    const idle = open
+      .filter((s) => !s.busy)
+      .sort((a, b) => Number(a.listening) - Number(b.listening) || a.lastUsed - b.lastUsed);
+    if (idle[0]) return { ok: true, evict: idle[0].id };
     return {
       ok: false,
       message:
         `Agent "${agent}" already has ${open.length} open MCP sessions, Airlock's limit per agent ` +
-        `(${this.limits.sessions}). Close sessions you no longer use (DELETE /mcp with their ` +
-        'Mcp-Session-Id) or restart the client; idle sessions are closed after a while.',
+        `(${this.limits.sessions}), and every one of them has a request in flight. Wait for one ` +
+        'to be answered, or close sessions you no longer use (DELETE /mcp with their Mcp-Session-Id).',
     };
   }
 

@@ -13,7 +13,10 @@ interface LegacySession {
   agent: string;
   /** Digest of the token that opened it: a new token with the same name gets no old session. */
   credential: string | undefined;
+  /** Date.now() of its last request, for the idle reaper. */
   lastUsed: number;
+  /** Recency rank among all sessions (a counter: many requests share a millisecond). */
+  order: number;
 }
 
 export interface LegacySessionsOptions {
@@ -35,6 +38,7 @@ export interface LegacySessionsOptions {
 export class LegacySessions {
   private readonly sessions = new Map<string, LegacySession>();
   private readonly reaper: NodeJS.Timeout;
+  private tick = 0;
 
   constructor(private readonly o: LegacySessionsOptions) {
     const idle = o.idleMs ?? 60 * 60 * 1000;
@@ -66,6 +70,7 @@ export class LegacySessions {
       if (!session || session.agent !== agent || session.credential !== credential)
         return jsonRpcError(res, 404, -32001, 'Session not found');
       session.lastUsed = Date.now();
+      session.order = ++this.tick;
       return session.transport.handle(req, res, x.parsedBody, authInfo);
     }
     if (req.method !== 'POST' || !isInitializeRequest(x.parsedBody)) {
@@ -76,7 +81,6 @@ export class LegacySessions {
         'Bad Request: send initialize first, or include a valid Mcp-Session-Id header',
       );
     }
-    if (!this.admit(agent, res)) return;
     const holder: { id?: string } = {};
     const server = this.o.buildServer(agent, () => holder.id);
     const features = this.o.features;
@@ -84,12 +88,24 @@ export class LegacySessions {
       newSessionId: () => randomUUID(),
       onsessioninitialized: (id) => {
         holder.id = id;
-        this.sessions.set(id, { transport, server, agent, credential, lastUsed: Date.now() });
+        const now = Date.now();
+        this.sessions.set(id, {
+          transport,
+          server,
+          agent,
+          credential,
+          lastUsed: now,
+          order: ++this.tick,
+        });
         features.openSession(id, agent, {
           relay: sessionRelay(agent, server, features),
           log: (params) =>
             void server.notification({ method: 'notifications/message', params }).catch(() => {}),
           resourceUpdated: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}),
+          state: () => ({
+            lastUsed: this.sessions.get(id)?.order ?? 0,
+            listening: transport.listening(),
+          }),
         });
       },
       onsessionclosed: (id) => {
@@ -104,16 +120,27 @@ export class LegacySessions {
       }
     };
     await server.connect(transport);
+    // Admission and the new session's entry happen in one turn (handle registers it at once), so
+    // initializes that arrive together cannot all pass the budget.
+    if (!this.admit(agent, res)) return void server.close().catch(() => {});
     transport.handle(req, res, x.parsedBody, authInfo);
   }
 
-  /** Issue 17.4: a session budget per agent; false when refused (maybe after closing its oldest idle one). */
+  /**
+   * Issue 17.4, issue 28 item 1: a session budget per agent; at the limit one of its sessions with
+   * nothing in flight is ended to make room (budgets.ts). False when refused.
+   */
   private admit(agent: string, res: McpExchange['res']): boolean {
     if (!this.o.budgets) return true;
     const open = [...this.sessions].filter(([, s]) => s.agent === agent);
     const verdict = this.o.budgets.admitSession(
       agent,
-      open.map(([id, s]) => ({ id, lastUsed: s.lastUsed })),
+      open.map(([id, s]) => ({
+        id,
+        lastUsed: s.order,
+        busy: s.transport.busy(),
+        listening: s.transport.listening(),
+      })),
     );
     if (!verdict.ok) {
       jsonRpcError(res, 429, -32000, verdict.message);

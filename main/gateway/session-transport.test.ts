@@ -189,6 +189,51 @@ describe('HTTP answers of the session transport', () => {
     expect(r.text).toContain('echo after');
   });
 
+  it('busy while a request is open or one of ours awaits its answer; listening while the GET stream is open', async () => {
+    const h = await open();
+    const t = sessions.get(h['mcp-session-id']!)!;
+    expect([t.busy(), t.listening()]).toEqual([false, false]);
+    const getStream = await srv.stream('GET', h);
+    expect(t.listening()).toBe(true);
+    // A call still running keeps the session busy (the session budget never ends it).
+    const release = srv.hold();
+    const running = await srv.stream('POST', h, call(20, { wait: true }));
+    expect(t.busy()).toBe(true);
+    release();
+    await running.body;
+    expect(t.busy()).toBe(false);
+    // A request of ours to the client: busy until the client answers it...
+    await t.send({ jsonrpc: '2.0', id: 'ours-1', method: 'roots/list' });
+    await getStream.seen('"id":"ours-1"');
+    expect(t.busy()).toBe(true);
+    const answer = { jsonrpc: '2.0', id: 'ours-1', result: { roots: [] } };
+    expect((await send('POST', answer, h)).status).toBe(202);
+    expect(t.busy()).toBe(false);
+    // ...or until we cancel it (the SDK's timeout does so).
+    await t.send({ jsonrpc: '2.0', id: 'ours-2', method: 'roots/list' });
+    expect(t.busy()).toBe(true);
+    await t.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'ours-2' },
+    });
+    expect(t.busy()).toBe(false);
+    const serverSawClose = new Promise<void>((r) => (srv.onResponseClosed = r));
+    getStream.res.destroy(); // the client stops listening
+    await serverSawClose;
+    srv.onResponseClosed = undefined;
+    expect(t.listening()).toBe(false);
+  });
+
+  it("a request outside the client's requests, with no GET stream open, fails at once saying why", async () => {
+    const h = await open();
+    const t = sessions.get(h['mcp-session-id']!)!;
+    await expect(t.send({ jsonrpc: '2.0', id: 'lost', method: 'roots/list' })).rejects.toThrow(
+      /no GET stream open on session .*roots\/list request outside its requests cannot reach it/,
+    );
+    expect(t.busy()).toBe(false);
+  });
+
   it('close() ends the open GET stream and later requests get 404', async () => {
     const h = await open();
     const t = sessions.get(h['mcp-session-id']!)!;

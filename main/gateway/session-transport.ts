@@ -9,8 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { EventStream, type RequestId } from './event-stream.js';
 import { jsonRpcError } from './guards.js';
-
-type Message = Record<string, unknown>;
+import { isRequest, isResponse, OpenAsks, type Message } from './session-messages.js';
 
 /** Longest JSON-RPC batch taken in one POST (the SDK's transport allows the same). */
 const MAX_BATCH = 100;
@@ -48,6 +47,7 @@ export class SessionTransport implements Transport {
   private versions: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
   /** Which stream each open request answers on; a request whose stream is gone maps to null. */
   private readonly requests = new Map<RequestId, EventStream | null>();
+  private readonly asked = new OpenAsks();
   private standalone: EventStream | undefined;
 
   constructor(private readonly o: SessionTransportOptions) {}
@@ -56,6 +56,16 @@ export class SessionTransport implements Transport {
 
   setSupportedProtocolVersions(versions: string[]): void {
     this.versions = versions;
+  }
+
+  /** In flight (budgets.ts never ends it): a client request unanswered (its stream may be gone), or ours. */
+  busy(): boolean {
+    return this.requests.size > 0 || this.asked.size > 0;
+  }
+
+  /** The client holds the GET stream open: it is there, listening for messages outside requests. */
+  listening(): boolean {
+    return this.standalone !== undefined;
   }
 
   /** An HTTP request for this session (or the POST that opens it). */
@@ -125,6 +135,7 @@ export class SessionTransport implements Transport {
       this.o.onsessioninitialized(this.sessionId);
     }
 
+    this.asked.received(messages);
     const deliver = (m: Message) => this.onmessage?.(m as unknown as JSONRPCMessage, { authInfo });
     if (requests.length === 0) {
       for (const m of messages) deliver(m);
@@ -231,12 +242,20 @@ export class SessionTransport implements Transport {
         throw new Error(
           'Cannot send a response on a standalone SSE stream unless resuming a previous client request',
         );
+      // A request outside any of the client's requests can only go on the GET stream; without one
+      // it would wait unanswered until its timeout, so it fails now, saying why.
+      if (isRequest(m) && !this.standalone)
+        throw new Error(
+          `The client has no GET stream open on session ${this.sessionId}: a ${m.method} request outside its requests cannot reach it`,
+        );
+      this.asked.sent(m);
       this.standalone?.write(m);
       return;
     }
     const stream = this.requests.get(id);
     if (stream === undefined) throw new Error(`No connection established for request ID: ${id}`);
     if (!response) {
+      this.asked.sent(m);
       stream?.write(m);
       return;
     }
@@ -261,6 +280,7 @@ export class SessionTransport implements Transport {
     if (this.standalone) open.add(this.standalone);
     for (const s of open) s.end();
     this.requests.clear();
+    this.asked.clear();
     this.standalone = undefined;
     this.onclose?.();
   }
@@ -276,10 +296,3 @@ export class SessionTransport implements Transport {
     jsonRpcError(res, status, code, message, headers);
   }
 }
-
-const isRequest = (m: Message): m is Message & { id: RequestId; method: string } =>
-  typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number');
-
-/** Messages the SDK's own Protocol wrote: a response has an id and a result or an error. */
-const isResponse = (m: Message): boolean =>
-  m.method === undefined && m.id !== undefined && ('result' in m || 'error' in m);

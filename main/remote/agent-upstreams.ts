@@ -1,6 +1,6 @@
 import type { ClientRelay } from '../tools/relay.js';
 import { AgentSessions } from './agent-sessions.js';
-import { relayHandler } from './relay-scope.js';
+import { inCall, relayHandler } from './relay-scope.js';
 import type { RemoteFeatures } from './remote-features.js';
 import type { RemoteConnection, RemoteTimings } from './timings.js';
 import type { UrlCompletions } from './url-completions.js';
@@ -74,7 +74,7 @@ export class AgentUpstreams {
       ...(shared ? { only: shared.transport } : {}),
       onNotice: (n) => {
         if (n.kind === 'log' || n.kind === 'resource-updated')
-          this.o.features.notice({ ...n, agent });
+          this.o.features.notice(inCall(n, agent));
       },
       onRelay: relayHandler(this.o.label, {
         agent,

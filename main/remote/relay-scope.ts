@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import type { SourceNotice } from '../tools/features.js';
 import type { ClientRelay, RelayMethod } from '../tools/relay.js';
 import type { UrlCompletions } from './url-completions.js';
 
@@ -47,6 +48,20 @@ export function relayScopeRunner(): <T>(run: () => T) => T {
 export function callingAgent(): string | undefined {
   return scope.getStore()?.agent;
 }
+
+/**
+ * A notice of an agent's: a log line sent while serving one of its calls also names that call's
+ * relay, so it can go on the call's own stream, before its answer (issue 28, item 2). The SDK
+ * client runs notification handlers in the async context of the stream they came on.
+ */
+export function inCall(n: AgentNotice, agent: string): AgentNotice {
+  const relay = scope.getStore()?.relay;
+  return n.kind === 'log' && relay?.agent === agent
+    ? { ...n, agent, call: relay }
+    : { ...n, agent };
+}
+
+type AgentNotice = Extract<SourceNotice, { kind: 'log' | 'resource-updated' }>;
 
 /** The stream-lost callback of the call whose request is being sent now, if any. */
 export function streamLostHandler(): ((err: unknown) => void) | undefined {

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { SourceNotice } from '../tools/features.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { callingAgent } from './relay-scope.js';
+import { callingAgent, inCall } from './relay-scope.js';
 import {
   listFeatures,
   NO_FEATURES,
@@ -58,9 +58,10 @@ export class ServerCatalog {
     if (!this.c.current(gen, up)) return;
     if (n.kind !== 'resources-changed' && n.kind !== 'prompts-changed') {
       // A log line sent on one call's stream of the shared connection belongs to that call's
-      // agent alone; only lines outside any call (server-wide) go to every agent that asked.
+      // agent alone (and goes on that call's own stream); only lines outside any call
+      // (server-wide) go to every agent that asked.
       const agent = callingAgent();
-      return this.c.features.notice(agent === undefined ? n : { ...n, agent });
+      return this.c.features.notice(agent === undefined ? n : inCall(n, agent));
     }
     void listFeatures(up, this.c.listMs).then(
       (lists) => {

@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type JSONRPCResponse } from '@modelcontextprotocol/client';
 
 /**
  * The SDK client, minus one of the two validations of every tool result (issue 20: "results
@@ -10,9 +10,22 @@ import { Client } from '@modelcontextprotocol/client';
  * every call, which costs a failed zod parse and its error text each time.
  *
  * Everything else of the request funnel is the SDK's: era gating, `input_required` rounds,
- * progress, timeouts, cancellation.
+ * progress, timeouts, cancellation — save the order in which a response is dispatched (below).
  */
 export class UpstreamClient extends Client {
+  /**
+   * A request's notifications before its response (issue 28, item 2). The SDK dispatches each
+   * notification a microtask later (Protocol._onnotification) but a response at once, and the
+   * response ends the request's progress handler: progress that arrived in the same read as the
+   * result — one chunk, which lean-transport.ts hands over message by message — found no handler
+   * and was dropped (upstream sent 1, 2, 3; the agent got 1, 2). Dispatched one microtask later
+   * too, a response comes after every notification that arrived before it (microtasks run in
+   * order), and those reach the agent first. `_onresponse` is the SDK's hook for subclasses.
+   */
+  protected override _onresponse(response: JSONRPCResponse): void {
+    queueMicrotask(() => super._onresponse(response));
+  }
+
   override request(...args: unknown[]): never {
     const [request, schemaOrOptions, maybeOptions] = args as [{ method: string }, unknown, unknown];
     const request$ = Client.prototype.request as (...a: unknown[]) => never;

@@ -30,8 +30,18 @@ export interface FeatureContext {
 
 /** Something a source tells agents on its own: a log line, a changed resource, changed lists. */
 export type SourceNotice =
-  /** `agent`: sent on that agent's own upstream session, so it goes to that agent only. */
-  | { kind: 'log'; level: LoggingLevel; logger?: string; data: unknown; agent?: string }
+  /**
+   * `agent`: sent on that agent's own upstream session, so it goes to that agent only. `call`:
+   * sent while serving that agent request, so it goes on that request's stream (issue 28 item 2).
+   */
+  | {
+      kind: 'log';
+      level: LoggingLevel;
+      logger?: string;
+      data: unknown;
+      agent?: string;
+      call?: ClientRelay;
+    }
   | { kind: 'resource-updated'; uri: string; agent?: string }
   | { kind: 'resources-changed' }
   | { kind: 'prompts-changed' };

@@ -1,3 +1,5 @@
+import type { LoggingLevel } from './features.js';
+
 /**
  * Server→client requests (sampling, elicitation, roots) that an upstream
  * makes while serving one agent's call, relayed to that agent and no other
@@ -36,7 +38,21 @@ export interface ClientRelay {
    * ended. Absent where the agent has no channel outside its requests (2026-07-28).
    */
   readonly elicitationComplete?: ((elicitationId: string) => void) | undefined;
+  /** The agent's 2025 session the request came on; absent on 2026-07-28. */
+  readonly session?: string | undefined;
+  /**
+   * Sends a log line the upstream sent while serving this request on the request's own stream,
+   * before its answer (issue 28, item 2); rejects once the request has answered.
+   */
+  readonly log?: ((params: RelayedLog) => Promise<void>) | undefined;
 }
+
+/** A `notifications/message` as the agent gets it. */
+export type RelayedLog = {
+  level: LoggingLevel;
+  logger?: string;
+  data: unknown;
+};
 
 /** What an agent declared in `initialize` (2025) or per request (2026), reduced to what relays need. */
 export interface RelayCapabilities {

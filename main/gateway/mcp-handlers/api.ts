@@ -32,6 +32,11 @@ export interface SessionSink {
   resourceUpdated(uri: string): void;
   /** The session's own channel for server→client requests outside any call. */
   relay: ClientRelay;
+  /**
+   * Which of an agent's sessions such a request goes to (issue 28, item 3): `lastUsed` ranks the
+   * agent's requests on it (larger: more recent); `listening`, its GET stream is open.
+   */
+  state(): { lastUsed: number; listening: boolean };
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   capabilityRefusal,
   type ClientRelay,
   type RelayCapabilities,
+  type RelayedLog,
   type RelayRequest,
 } from '../../tools/relay.js';
 import type { AgentFeatures } from './api.js';
@@ -20,13 +21,20 @@ export function requestRelay(
   ctx: ServerContext,
   features: AgentFeatures,
 ): ClientRelay {
-  return relayVia(
+  const relay = relayVia(
     agent,
     server,
     features,
     (req, options) => ctx.mcpReq.send({ method: req.method, params: req.params }, options),
     true,
   );
+  const session = ctx.sessionId;
+  if (session === undefined) return relay;
+  // A log line the upstream sent while serving this request goes on its stream, before its
+  // answer (issue 28, item 2): on the GET stream the agent could read it after the answer.
+  const log = (params: RelayedLog) =>
+    ctx.mcpReq.notify({ method: 'notifications/message', params });
+  return { ...relay, session, log };
 }
 
 /**

@@ -15,11 +15,14 @@ export function registerToolHandlers(
   }));
   server.setRequestHandler('tools/call', async (req, ctx) => {
     const token = req.params._meta?.progressToken;
+    // Every progress notification is handed to the transport before the result (issue 28, item
+    // 2): the answer waits for the sends still under way, so none can follow it.
+    let sent: Promise<unknown> = Promise.resolve();
     const progress =
       token === undefined
         ? undefined
-        : (p: number, total?: number, message?: string) =>
-            void ctx.mcpReq
+        : (p: number, total?: number, message?: string) => {
+            const sending = ctx.mcpReq
               .notify({
                 method: 'notifications/progress',
                 params: {
@@ -30,9 +33,11 @@ export function registerToolHandlers(
                 },
               })
               .catch(() => {});
+            sent = Promise.all([sent, sending]);
+          };
     // Approval waiting in MCP's own terms where the client supports it (issue 16 item 1,
     // approval-url.ts); relays of the upstream's own requests inside.
-    return callWithApprovalUrl(
+    const result = await callWithApprovalUrl(
       { waitingApproval: (result) => pipeline.waitingApproval?.(result) ?? null },
       server,
       ctx,
@@ -46,5 +51,7 @@ export function registerToolHandlers(
           }),
         ),
     );
+    await sent;
+    return result;
   });
 }
