@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileVault, fileVaultTradeOff, VAULT_FILE } from './file-vault.js';
 import { KeyringVault } from './keyring-vault.js';
+import type { KdfParams } from './vault-format.js';
 import { isVaultError, type VaultError, type Vault } from './vault.js';
 
 export type VaultChoice = 'keychain' | 'file' | 'auto';
@@ -26,8 +27,9 @@ export interface SelectedVaultOptions {
   /** --vault; defaults to AIRLOCK_VAULT, then auto. */
   choice?: VaultChoice;
   env?: NodeJS.ProcessEnv;
-  /** Test hooks. */
+  /** Test hooks: the keychain, and the file vault's scrypt parameters (file-vault.ts). */
   keychain?: Vault;
+  fileKdf?: KdfParams;
   /** Told once when auto falls back to the file vault (the CLI writes it to stderr). */
   onFallback?: (message: string) => void;
 }
@@ -84,7 +86,8 @@ export class SelectedVault implements Vault {
 
   private async decide(): Promise<{ vault: Vault; info: VaultInfo }> {
     const { dataDir } = this.o;
-    const file = () => new FileVault({ dataDir, env: this.env });
+    const file = () =>
+      new FileVault({ dataDir, env: this.env, ...(this.o.fileKdf ? { kdf: this.o.fileKdf } : {}) });
     const asFile = (why: string) => {
       const vault = file();
       return {
