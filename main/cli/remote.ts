@@ -3,6 +3,7 @@ import type { RemoteView } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import { appVersion } from '../platform/version.js';
 import type { ProbeOAuth } from '../remote/probe.js';
+import { maskQuerySecrets } from '../remote/url-secrets.js';
 import { validateRemoteUrl, validateToken } from '../remote/validate.js';
 import { withControl } from './context.js';
 import { headerValues, type HeaderOptions } from './header-values.js';
@@ -204,7 +205,7 @@ async function probe(rawUrl: string, v: ProbeFlags): Promise<number> {
   if (outcome.transport) {
     const who = outcome.server ? `${outcome.server.name} ${outcome.server.version}` : 'the server';
     out(
-      `Connected to ${who} at ${url.href} over ${outcome.transport}, protocol ${outcome.protocolVersion ?? 'unknown'}.`,
+      `Connected to ${who} at ${maskQuerySecrets(url.href)} over ${outcome.transport}, protocol ${outcome.protocolVersion ?? 'unknown'}.`,
     );
   }
   if (outcome.ok || outcome.tools.length) {
@@ -251,7 +252,8 @@ async function readStdin(prompt: string): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').trim();
 }
 
-function formatRemote(r: RemoteView): string {
+/** One line of `remote list`; the URL is the view's, with query credentials masked (issue 29, item 5). */
+export function formatRemote(r: RemoteView): string {
   const state = r.state === 'error' ? `error: ${r.detail ?? ''}` : r.state;
   const signIn = r.auth?.signInRequired && r.state !== 'error' ? r.auth.signInRequired : '';
   const oauth = r.auth?.signedIn

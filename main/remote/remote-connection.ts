@@ -8,7 +8,7 @@ import { connectAndList, type Opening } from './connect-attempt.js';
 import { FirstAttempt } from './first-attempt.js';
 import { HealthWatch } from './health.js';
 import { InflightCalls } from './inflight.js';
-import { Redactor } from './redact.js';
+import { connectionSecrets, Redactor } from './redact.js';
 import { RemoteFeatures } from './remote-features.js';
 import { ServerCatalog } from './server-catalog.js';
 import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
@@ -70,7 +70,7 @@ export abstract class RemoteConnectionBase {
     this.label = conn.name;
     this.prefix = conn.name;
     this.conn = conn;
-    this.redactor.set(Object.values(conn.headers));
+    this.redactor.set(connectionSecrets(conn));
     this.t = { ...DEFAULT_TIMINGS, ...o.timings };
     this.retry = new RetryTimer(this.t, () => void this.reconnect());
     this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger);
@@ -116,7 +116,7 @@ export abstract class RemoteConnectionBase {
   /** Applies an edited URL or secret; the old connection serves until the new one is up. */
   reconfigure(conn: RemoteConnection): Promise<void> {
     this.conn = conn;
-    this.redactor.set(Object.values(conn.headers));
+    this.redactor.set(connectionSecrets(conn));
     this.retry.reset();
     return this.reconnect();
   }
@@ -284,7 +284,7 @@ export abstract class RemoteConnectionBase {
   /** Token values change on every refresh; the redactor follows them. */
   protected syncSecrets(): void {
     if (this.conn.auth)
-      this.redactor.set([...Object.values(this.conn.headers), ...this.conn.auth.secrets()]);
+      this.redactor.set([...connectionSecrets(this.conn), ...this.conn.auth.secrets()]);
   }
 
   protected scheduleRetry(status: number | undefined, network?: string): void {
