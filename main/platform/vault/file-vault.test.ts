@@ -216,6 +216,10 @@ describe('SelectedVault: the keychain where there is one, else the file vault, s
     });
     expect(told).toHaveLength(1);
     expect(told[0]).toContain('encrypted file vault');
+    // Issue 29, item 9: one short sentence, not the keychain's whole error text (that is for debug).
+    expect(told[0]!.length).toBeLessThan(200);
+    expect(told[0]).not.toContain('no bus');
+    expect(v.keychainError).toContain('no bus');
     // Next start: the file vault is found first, even where a keychain now answers.
     const keychain = new MemoryVault();
     const again = new SelectedVault({ dataDir, keychain, env, fileKdf: FAST });

@@ -30,8 +30,11 @@ export interface SelectedVaultOptions {
   /** Test hooks: the keychain, and the file vault's scrypt parameters (file-vault.ts). */
   keychain?: Vault;
   fileKdf?: KdfParams;
-  /** Told once when auto falls back to the file vault (the CLI writes it to stderr). */
-  onFallback?: (message: string) => void;
+  /**
+   * Told once when auto falls back to the file vault: one short sentence for the log (issue 29,
+   * item 9), and the keychain's own error text, which is long (D-Bus) and only for debugging.
+   */
+  onFallback?: (message: string, keychainError: string) => void;
 }
 
 /**
@@ -111,7 +114,8 @@ export class SelectedVault implements Vault {
       const chosen = asFile('no OS keychain is available here');
       this.keychainError = (err as VaultError).message;
       this.o.onFallback?.(
-        `No OS keychain is available, so Airlock keeps secrets in an encrypted file vault: ${chosen.vault.path}. ${chosen.info.tradeOff} Use --vault keychain to insist on the keychain. (${this.keychainError})`,
+        `No OS keychain here: secrets are kept in the encrypted file vault ${chosen.vault.path} ("airlock status" says what that protects).`,
+        this.keychainError,
       );
       return chosen;
     }
