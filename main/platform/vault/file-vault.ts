@@ -39,9 +39,11 @@ export {
  * - encrypts under a key derived with exactly the parameters the header
  *   names: the file's own while they are today's, else today's with a fresh
  *   salt (re-keying) — never a key from one set under another's header;
- * - goes to a temp file (0600, fsynced), which is opened again with a key
- *   derived afresh from the passphrase or key file and must decrypt to the
- *   same map; only then is it renamed over the old file. A crash at any point
+ * - goes to a temp file (0600, fsynced), which is opened again and must
+ *   decrypt to the same map: with the key that has just opened the current
+ *   file when the header names the same parameters and salt, else (a new
+ *   vault, a re-key) with a key derived afresh from the passphrase or key
+ *   file; only then is it renamed over the old file. A crash at any point
  *   leaves the old file or the new one, each readable with the same key.
  *
  * The trade-off (docs/architecture.md "Secrets"): anyone who can read files as
@@ -66,8 +68,11 @@ export class FileVault implements Vault {
   readonly path: string;
   readonly source: KeySource;
   private readonly target: KdfParams;
-  /** The key and the exact parameters it was derived with; reused only for those. */
-  private key: { kdf: KdfHeader; key: Buffer } | null = null;
+  /**
+   * The key and the exact parameters it was derived with; reused only for those. `proven`: it
+   * has opened the file on disk (so the passphrase or key file really gives it for that header).
+   */
+  private key: { kdf: KdfHeader; key: Buffer; proven: boolean } | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly o: FileVaultOptions) {
@@ -127,7 +132,9 @@ export class FileVault implements Vault {
     }
     const env = parseEnvelope(raw, this.path);
     const key = await this.keyFor(env.kdf, false);
-    return { map: this.open(env, key), kdf: env.kdf };
+    const map = this.open(env, key);
+    if (this.key?.key === key) this.key.proven = true;
+    return { map, kdf: env.kdf };
   }
 
   private open(env: Envelope, key: Buffer): Map<string, string> {
@@ -179,12 +186,17 @@ export class FileVault implements Vault {
     syncDir(this.path);
   }
 
-  /** Opens the written file as the next start will: parsed, a key derived afresh, decrypted. */
+  /** Opens the written file as the next start will: parsed, its key found from its header, decrypted. */
   private async verify(tmp: string, expected: Map<string, string>): Promise<void> {
     let got: Map<string, string>;
     try {
       const env = parseEnvelope(readFileSync(tmp, 'utf8'), tmp);
-      got = unseal(env, await derive(readSecret(this.source, this.path, false), env.kdf));
+      const k = this.key;
+      const key =
+        k?.proven && sameKdf(k.kdf, env.kdf)
+          ? k.key
+          : await derive(readSecret(this.source, this.path, false), env.kdf);
+      got = unseal(env, key);
     } catch (err) {
       throw new VaultError(
         'VAULT_LOCKED',
@@ -204,7 +216,7 @@ export class FileVault implements Vault {
   private async keyFor(kdf: KdfHeader, create: boolean): Promise<Buffer> {
     if (this.key && sameKdf(this.key.kdf, kdf)) return this.key.key;
     const key = await derive(readSecret(this.source, this.path, create), kdf);
-    this.key = { kdf: { ...kdf }, key };
+    this.key = { kdf: { ...kdf }, key, proven: false };
     return key;
   }
 }
