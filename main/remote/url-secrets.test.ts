@@ -102,6 +102,43 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
     );
   });
 
+  it('a name is read exactly as URLSearchParams reads it, escapes and broken bytes included', () => {
+    const token = fc.constantFrom(
+      'api',
+      'key',
+      'KEY',
+      'token',
+      '_',
+      '-',
+      '+',
+      'x',
+      '%',
+      '%5F',
+      '%5f',
+      '%4B',
+      '%6b%65%79',
+      '%FF',
+      '%C3%A9',
+      '%E2%80',
+      '%ZZ',
+      '%2',
+      '%25',
+      '%EF%BB%BF',
+      'é',
+      'ß',
+      '%20',
+    );
+    fc.assert(
+      fc.property(fc.array(token, { minLength: 1, maxLength: 6 }), (ts) => {
+        const url = new URL(`https://h/mcp?${ts.join('')}=S3CR3T42`).href;
+        const [[name]] = [...new URL(url).searchParams] as [[string, string]];
+        const masked = splitQuerySecrets(url).url;
+        expect(masked.includes('S3CR3T42')).toBe(!isCredentialParam(name));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('names: credentials by name and by ending, ordinary parameters left alone', () => {
     for (const n of ['api_key', 'apikey', 'key', 'token', 'access_token', 'auth', 'secret'])
       expect(isCredentialParam(n)).toBe(true);

@@ -7,8 +7,8 @@ import { ControlError } from '../../common/contract/index.js';
  *
  * The query is worked on as the raw text of the WHATWG-normalised URL, part by part, so every
  * other byte — order, encoding, separators — reaches the server exactly as the user gave it. A
- * part is split at `&` and also at `;` (some servers take both), its name decoded as
- * URLSearchParams does (`+` is a space, then percent-decoding); url-secrets.test.ts checks over
+ * part is split at `&` and also at `;` (some servers take both), its name decoded exactly as
+ * URLSearchParams decodes it (formDecode); url-secrets.test.ts checks over
  * generated URLs that neither URLSearchParams nor a `;`-splitting parser finds a credential left
  * in the masked URL, and that joining gives back the very same URL.
  */
@@ -39,17 +39,28 @@ export function isCredentialParam(name: string): boolean {
   return EXACT.has(n) || ENDINGS.some((e) => n.endsWith(e));
 }
 
-function decodeName(raw: string): string {
-  const plus = raw.replace(/\+/g, ' ');
-  try {
-    return decodeURIComponent(plus);
-  } catch {
-    return plus; // URLSearchParams leaves a malformed escape as it is
+/**
+ * A name or value as URLSearchParams reads it (the application/x-www-form-urlencoded parser of
+ * the URL Standard): `+` is a space, each valid `%XX` a byte, the bytes UTF-8 with U+FFFD for
+ * what is not; a malformed escape stays as it is.
+ */
+function formDecode(raw: string): string {
+  const bytes = new TextEncoder().encode(raw.replace(/\+/g, ' '));
+  const out = new Uint8Array(bytes.length);
+  const hex = (b: number | undefined) =>
+    b !== undefined && ((b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102));
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0x25 && hex(bytes[i + 1]) && hex(bytes[i + 2])) {
+      out[n++] = parseInt(String.fromCharCode(bytes[i + 1]!, bytes[i + 2]!), 16);
+      i += 2;
+    } else out[n++] = bytes[i]!;
   }
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(out.subarray(0, n));
 }
 
 export function decodeValue(raw: string): string {
-  return decodeName(raw);
+  return formDecode(raw);
 }
 
 interface Part {
@@ -71,7 +82,7 @@ function parts(url: string): { head: string; parts: Part[]; tail: string } {
   for (let m = re.exec(query); m && m.index < query.length; m = re.exec(query)) {
     const [, sep = '', text = ''] = m;
     const eq = text.indexOf('=');
-    const name = eq < 0 ? '' : decodeName(text.slice(0, eq));
+    const name = eq < 0 ? '' : formDecode(text.slice(0, eq));
     const value = eq < 0 ? '' : text.slice(eq + 1);
     out.push(
       eq > 0 && value !== '' && isCredentialParam(name)
