@@ -24,6 +24,34 @@ PRINT_NODE_BIN=0
 [ "${1:-}" = "--print-node-bin" ] && PRINT_NODE_BIN=1
 
 say() { printf 'setup: %s\n' "$*" >&2; }
+
+# Runs "$@" and, while it runs, says "still <what> (N s)" every AIRLOCK_SETUP_TICK seconds
+# (default 20): npm ci and the build are quiet for a minute or two (issue 29, item 9). The ticker's
+# stdout is /dev/null, so `$(sh setup.sh --print-node-bin)` never waits for it.
+with_progress() {
+  what=$1
+  shift
+  "$@" &
+  job=$!
+  started=$(date +%s)
+  (
+    nap=''
+    trap '[ -n "$nap" ] && kill "$nap" 2>/dev/null; exit 0' TERM
+    while :; do
+      sleep "${AIRLOCK_SETUP_TICK:-20}" &
+      nap=$!
+      wait "$nap"
+      kill -0 "$job" 2>/dev/null || exit 0
+      say "still $what ($(($(date +%s) - started)) s)"
+    done
+  ) >/dev/null &
+  ticker=$!
+  status=0
+  wait "$job" || status=$?
+  kill "$ticker" 2>/dev/null || true
+  wait "$ticker" 2>/dev/null || true
+  return "$status"
+}
 die() {
   printf 'setup: %s\n' "$*" >&2
   exit 1
@@ -131,8 +159,8 @@ elif [ -n "${AIRLOCK_SETUP_NO_INSTALL:-}" ]; then
   die "dependencies need npm ci, and AIRLOCK_SETUP_NO_INSTALL is set"
 else
   pick_npm
-  say "npm ci"
-  "$NPM" ci --loglevel=error --no-fund --no-audit >&2
+  say "installing dependencies (npm ci; about 2 minutes the first time, quiet until done)"
+  with_progress "installing dependencies" "$NPM" ci --loglevel=error --no-fund --no-audit >&2
 fi
 
 # tsc rewrites every output, so dist/main/cli.js older than no source file = built.
@@ -142,8 +170,8 @@ if [ -f dist/main/cli.js ] && [ -f dist/renderer/index.html ] &&
 elif [ -n "${AIRLOCK_SETUP_NO_INSTALL:-}" ]; then
   die "dist/ is missing or older than the sources: run npm run build (AIRLOCK_SETUP_NO_INSTALL is set)"
 else
-  say "npm run build"
-  npm run build --silent >&2
+  say "building (npm run build; about 1 minute)"
+  with_progress "building" npm run build --silent >&2
 fi
 
 # `airlock` anywhere, pinned to this Node.

@@ -21,8 +21,7 @@ case " $* " in
 *) [ -n "${AIRLOCK_PORT:-}" ] && set -- --port "$AIRLOCK_PORT" "$@" ;;
 esac
 
-if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && [ "$(uname -s)" = Linux ]; then
-  printf 'up: no session D-Bus, so no OS keychain: secrets go to the encrypted file vault.\n' >&2
-fi
-printf 'up: starting Airlock; open the "controlUrl" of the line below in your browser. Ctrl+C stops it.\n' >&2
+# No guess here about the keychain: serve says which vault it uses, once (issue 29, item 9).
+printf 'up: starting Airlock; open the "controlUrl" of the line below in your browser.\n' >&2
+printf 'up: it runs in this terminal until Ctrl+C stops it (README "Install and start": in the background).\n' >&2
 exec node "$ROOT/bin/airlock.js" serve "$@"

@@ -57,7 +57,13 @@ interface Session {
 export class FakeUpstream {
   url = '';
   tools: FakeTool[];
-  readonly requests: { method: string; rpc?: string; headers: IncomingHttpHeaders }[] = [];
+  readonly requests: {
+    method: string;
+    rpc?: string;
+    headers: IncomingHttpHeaders;
+    /** The request target as received: path and query. */
+    url: string;
+  }[] = [];
   readonly calls: { name: string; args: Record<string, unknown> }[] = [];
   initializeCount = 0;
   private readonly sessions = new Map<string, Session>();
@@ -85,6 +91,7 @@ export class FakeUpstream {
           method: req.method ?? '',
           ...(rpc ? { rpc } : {}),
           headers: req.headers,
+          url: req.url ?? '',
         });
         if (this.o.bearer && req.headers.authorization !== `Bearer ${this.o.bearer}`) {
           res

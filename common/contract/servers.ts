@@ -45,6 +45,11 @@ export interface StdioView {
   cwd?: string;
   env: Record<string, string>;
   secretEnvNames: string[];
+  /**
+   * Proxy and CA settings passed through from Airlock's own environment (HTTP(S)_PROXY, NO_PROXY,
+   * NODE_EXTRA_CA_CERTS, SSL_CERT_FILE; docs/remote.md "Environment"); a proxy's password as `***`.
+   */
+  passedEnv?: Record<string, string>;
 }
 
 export interface ProcessView {

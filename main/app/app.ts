@@ -77,7 +77,10 @@ export class App {
       new SelectedVault({
         dataDir: this.paths.dir,
         ...(options.vaultChoice ? { choice: options.vaultChoice } : {}),
-        onFallback: (message) => this.logger.warn(message),
+        onFallback: (message, keychainError) => {
+          this.logger.warn(message);
+          this.logger.debug('why the OS keychain is not used', { error: keychainError });
+        },
       });
     this.google = new GoogleService({
       settings: this.settings,

@@ -46,15 +46,16 @@ describe('messages that say what to do', () => {
       ...process.env,
       HOME: dir('airlock-lost-home-'),
       AIRLOCK_VAULT: 'file',
-      AIRLOCK_VAULT_PASSPHRASE: 'pw',
+      AIRLOCK_VAULT_PASSPHRASE: 'a test passphrase',
     });
     expect((await runCli(['agent', 'add', 'kept', '--data-dir', dataDir], env)).code).toBe(0);
     expect((await runCli(['agent', 'add', 'lost', '--data-dir', dataDir], env)).code).toBe(0);
     // What a throwaway keyring's restart does: the token is gone, the agent still in settings.
     expect(
-      await new FileVault({ dataDir, env: { AIRLOCK_VAULT_PASSPHRASE: 'pw' } }).delete(
-        'agent:lost',
-      ),
+      await new FileVault({
+        dataDir,
+        env: { AIRLOCK_VAULT_PASSPHRASE: 'a test passphrase' },
+      }).delete('agent:lost'),
     ).toBe(true);
     const list = await runCli(['agent', 'list', '--data-dir', dataDir], env);
     expect(list.code).toBe(0);
@@ -82,7 +83,7 @@ describe('messages that say what to do', () => {
         ...process.env,
         HOME: dir('airlock-port-home-'),
         AIRLOCK_VAULT: 'file',
-        AIRLOCK_VAULT_PASSPHRASE: 'pw',
+        AIRLOCK_VAULT_PASSPHRASE: 'a test passphrase',
       };
       const r = await runCli(
         ['serve', '--port', String(port), '--data-dir', dir('airlock-port-')],

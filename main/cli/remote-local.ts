@@ -109,6 +109,7 @@ export function processExtras(r: RemoteView): string[] {
     p.starts > 1 ? `started ${p.starts} times` : '',
     p.lastExit && r.state !== 'ready' ? `last process ${p.lastExit}` : '',
     r.stdio?.secretEnvNames.length ? `secret env: ${r.stdio.secretEnvNames.join(', ')}` : '',
+    r.stdio?.passedEnv ? `from Airlock's env: ${Object.keys(r.stdio.passedEnv).join(', ')}` : '',
     r.origin ? `imported from ${r.origin}` : '',
   ].filter(Boolean);
 }

@@ -3,6 +3,7 @@ import type { RemoteView } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import { appVersion } from '../platform/version.js';
 import type { ProbeOAuth } from '../remote/probe.js';
+import { maskQuerySecrets } from '../remote/url-secrets.js';
 import { validateRemoteUrl, validateToken } from '../remote/validate.js';
 import { withControl } from './context.js';
 import { headerValues, type HeaderOptions } from './header-values.js';
@@ -78,28 +79,23 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
     case 'add': {
       if (a && isLocalAdd(v, afterDashDash) && positionals.length === 2 + afterDashDash.length) {
         const stdio = stdioFromFlags(v, afterDashDash);
-        return withControl(dataDir, async ({ api }) => {
-          const view = await api.addRemote({ name: a, stdio });
-          if (v.json) out(JSON.stringify(view));
-          else out(`Added "${view.name}".\n${formatRemote(view)}`);
-          return view.state === 'error' ? 1 : 0;
-        });
+        return withControl(dataDir, async ({ api, running }) =>
+          reportAdded(await api.addRemote({ name: a, stdio }), v.json === true, running),
+        );
       }
       if (!a || !b) break;
       const headers = await headerValues(v, readStdin);
       const bearerToken = v['bearer-stdin']
         ? validateToken(await readStdin('Paste the bearer token'))
         : undefined;
-      return withControl(dataDir, async ({ api }) => {
+      return withControl(dataDir, async ({ api, running }) => {
         const view = await api.addRemote({
           name: a,
           url: b,
           headers,
           ...(bearerToken ? { bearerToken } : {}),
         });
-        if (v.json) out(JSON.stringify(view));
-        else out(`Added "${view.name}".\n${formatRemote(view)}`);
-        return 0;
+        return reportAdded(view, v.json === true, running);
       });
     }
     case 'list':
@@ -204,7 +200,7 @@ async function probe(rawUrl: string, v: ProbeFlags): Promise<number> {
   if (outcome.transport) {
     const who = outcome.server ? `${outcome.server.name} ${outcome.server.version}` : 'the server';
     out(
-      `Connected to ${who} at ${url.href} over ${outcome.transport}, protocol ${outcome.protocolVersion ?? 'unknown'}.`,
+      `Connected to ${who} at ${maskQuerySecrets(url.href)} over ${outcome.transport}, protocol ${outcome.protocolVersion ?? 'unknown'}.`,
     );
   }
   if (outcome.ok || outcome.tools.length) {
@@ -251,7 +247,35 @@ async function readStdin(prompt: string): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').trim();
 }
 
-function formatRemote(r: RemoteView): string {
+/**
+ * After `remote add`, one rule for URL and local servers (issue 29, item 8): the server is saved
+ * either way; one that cannot be reached or started exits 1 with a sentence on stderr saying so
+ * and what to do (stdout keeps the view, for scripts). A server that answers but wants an OAuth
+ * sign-in is the usual first step of one, not a failure: exit 0 with the next step.
+ */
+function reportAdded(view: RemoteView, json: boolean, running: boolean): number {
+  out(json ? JSON.stringify(view) : `Added "${view.name}".\n${formatRemote(view)}`);
+  if (view.state !== 'error') return 0;
+  const n = view.name;
+  if (view.auth?.signInRequired) {
+    process.stderr.write(
+      `airlock: "${n}" is saved and asks for a sign-in: airlock remote login ${n}\n`,
+    );
+    return 0;
+  }
+  process.stderr.write(
+    `airlock: "${n}" is saved, but it is not reachable yet: ${view.detail ?? 'unknown error'}\n` +
+      (running
+        ? '  Airlock keeps trying in the background, waiting longer each time (up to a minute).\n'
+        : '  It is tried again when Airlock starts (airlock serve).\n') +
+      `  Once it is fixed, "airlock remote refresh ${n}" tries at once; "airlock remote list" shows its state;\n` +
+      `  to change or drop it: "airlock remote remove ${n}" (then add it again), or Edit on the Servers page.\n`,
+  );
+  return 1;
+}
+
+/** One line of `remote list`; the URL is the view's, with query credentials masked (issue 29, item 5). */
+export function formatRemote(r: RemoteView): string {
   const state = r.state === 'error' ? `error: ${r.detail ?? ''}` : r.state;
   const signIn = r.auth?.signInRequired && r.state !== 'error' ? r.auth.signInRequired : '';
   const oauth = r.auth?.signedIn

@@ -14,7 +14,7 @@ describe.skipIf(!real)('airlock vault migrate', () => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       HOME: mkdtempSync(join(tmpdir(), 'airlock-migrate-home-')),
-      AIRLOCK_VAULT_PASSPHRASE: 'pw',
+      AIRLOCK_VAULT_PASSPHRASE: 'a test passphrase',
     };
     const cli = (args: string[], e = env) => runCli([...args, '--data-dir', dataDir], e);
     expect((await cli(['agent', 'add', 'a', '--vault', 'keychain'])).code).toBe(0);

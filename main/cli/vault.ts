@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { accountKey } from '../google/token-store.js';
 import { CLIENT_SECRET_KEY } from '../google/client-config.js';
 import { oauthKey } from '../remote/oauth/store.js';
-import { bearerKey, headersKey } from '../remote/secrets.js';
+import { bearerKey, headersKey, queryKey } from '../remote/secrets.js';
+import { envKey } from '../remote/stdio/stdio-config.js';
 import { dataPaths, resolveDataDir } from '../platform/paths.js';
 import { SettingsStore, type Settings } from '../platform/settings.js';
 import { FileVault, fileVaultTradeOff, VAULT_FILE } from '../platform/vault/file-vault.js';
@@ -18,7 +19,13 @@ export function knownSecretKeys(s: Settings): string[] {
     CLIENT_SECRET_KEY,
     ...s.agents.map((a) => `agent:${a.name}`),
     ...s.google.accounts.map((a) => accountKey(a.email)),
-    ...s.remotes.flatMap((r) => [bearerKey(r.name), headersKey(r.name), oauthKey(r.name)]),
+    ...s.remotes.flatMap((r) => [
+      bearerKey(r.name),
+      headersKey(r.name),
+      queryKey(r.name),
+      oauthKey(r.name),
+      envKey(r.name),
+    ]),
   ];
 }
 

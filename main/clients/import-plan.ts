@@ -2,6 +2,7 @@ import type { ClientId, ImportItem, RemoteInput, RemoteView } from '../../common
 import type { ClientDef } from './client-defs.js';
 import { AIRLOCK_ENTRY } from './clients-edit.js';
 import { normalizeEntry, readSource, serversAt, type ClientServer } from './read-config.js';
+import { maskQuerySecrets, querySecretsIn } from '../remote/url-secrets.js';
 
 /**
  * What importing would do (issue 15): every server entry of the chosen
@@ -41,7 +42,8 @@ function sameEndpoint(a: string, b: string): boolean {
 }
 
 function summary(s: ClientServer): string {
-  if (s.kind === 'url') return s.url ?? '';
+  // Shown in `clients list` and the import preview: a query credential masked (issue 29, item 5).
+  if (s.kind === 'url') return maskQuerySecrets(s.url ?? '');
   return [s.command ?? '', ...(s.args ?? [])]
     .map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a)))
     .join(' ');
@@ -49,7 +51,12 @@ function summary(s: ClientServer): string {
 
 function sameServer(s: ClientServer, v: Pick<RemoteView, 'url' | 'stdio'>): boolean {
   if (s.kind === 'url')
-    return !v.stdio && v.url.replace(/\/$/, '') === (s.url ?? '').replace(/\/$/, '');
+    // Airlock's views hold the URL with query credentials masked; compare like with like.
+    return (
+      !v.stdio &&
+      maskQuerySecrets(v.url).replace(/\/$/, '') ===
+        maskQuerySecrets(s.url ?? '').replace(/\/$/, '')
+    );
   return (
     v.stdio?.command === s.command &&
     JSON.stringify(v.stdio?.args ?? []) === JSON.stringify(s.args ?? [])
@@ -81,7 +88,11 @@ function inputOf(
         ...(Object.keys(headers).length ? { headers } : {}),
         ...(bearerToken ? { bearerToken } : {}),
       },
-      secretNames: [...(bearerToken ? ['Authorization'] : []), ...Object.keys(headers)],
+      secretNames: [
+        ...(bearerToken ? ['Authorization'] : []),
+        ...Object.keys(headers),
+        ...querySecretsIn(s.url!).map(([n]) => n),
+      ],
     };
   }
   return {

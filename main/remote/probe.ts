@@ -6,6 +6,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { RelayMethod } from '../tools/relay.js';
 import { connectUpstream, describeFailure, listAllTools } from './upstream.js';
 import { probeSignIn, type ProbeOAuth } from './oauth/probe-auth.js';
+import { querySecretsIn, querySecretValues } from './url-secrets.js';
 
 export type { ProbeOAuth };
 
@@ -39,7 +40,11 @@ export interface ProbeOutcome extends RemoteProbeResult {
  */
 export async function probeRemote(o: ProbeOptions): Promise<ProbeOutcome> {
   const redactor = new Redactor();
-  const secrets = new Set<string>(Object.values(o.headers));
+  const secrets = new Set<string>([
+    ...Object.values(o.headers),
+    // A credential in the query string (issue 29, item 5) may come back in an error text.
+    ...querySecretValues(querySecretsIn(o.url.href)),
+  ]);
   const sync = () => redactor.set([...secrets]);
   sync();
   const oauth =

@@ -35,3 +35,11 @@ export class Redactor {
     return JSON.parse(out) as T;
   }
 }
+
+/** The secret values a connection carries: header values and the URL's query credentials. */
+export function connectionSecrets(conn: {
+  headers: Record<string, string>;
+  redact?: readonly string[];
+}): string[] {
+  return [...Object.values(conn.headers), ...(conn.redact ?? [])];
+}

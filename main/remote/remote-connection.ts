@@ -3,12 +3,12 @@ import type { ClientRelay } from '../tools/relay.js';
 import type { SourceState } from '../tools/types.js';
 import type { AgentSessions } from './agent-sessions.js';
 import { AgentUpstreams } from './agent-upstreams.js';
-import { RetryTimer } from './backoff.js';
+import { OutageLog, RetryTimer } from './backoff.js';
 import { connectAndList, type Opening } from './connect-attempt.js';
 import { FirstAttempt } from './first-attempt.js';
 import { HealthWatch } from './health.js';
 import { InflightCalls } from './inflight.js';
-import { Redactor } from './redact.js';
+import { connectionSecrets, Redactor } from './redact.js';
 import { RemoteFeatures } from './remote-features.js';
 import { ServerCatalog } from './server-catalog.js';
 import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
@@ -57,6 +57,7 @@ export abstract class RemoteConnectionBase {
   protected gen = 0;
   protected connecting: Promise<void> | null = null;
   protected readonly retry: RetryTimer;
+  private readonly outage: OutageLog;
   protected stopped = false;
   protected readonly listeners = new Set<() => void>();
   protected readonly inflight = new InflightCalls();
@@ -70,9 +71,10 @@ export abstract class RemoteConnectionBase {
     this.label = conn.name;
     this.prefix = conn.name;
     this.conn = conn;
-    this.redactor.set(Object.values(conn.headers));
+    this.redactor.set(connectionSecrets(conn));
     this.t = { ...DEFAULT_TIMINGS, ...o.timings };
     this.retry = new RetryTimer(this.t, () => void this.reconnect());
+    this.outage = new OutageLog(this.label, o.logger, (on) => this.conn.stdio?.monitor.quiet(on));
     this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger);
     this.catalog = new ServerCatalog({
       current: (gen, up) => gen === this.gen && this.up === up,
@@ -116,7 +118,7 @@ export abstract class RemoteConnectionBase {
   /** Applies an edited URL or secret; the old connection serves until the new one is up. */
   reconfigure(conn: RemoteConnection): Promise<void> {
     this.conn = conn;
-    this.redactor.set(Object.values(conn.headers));
+    this.redactor.set(connectionSecrets(conn));
     this.retry.reset();
     return this.reconnect();
   }
@@ -201,6 +203,7 @@ export abstract class RemoteConnectionBase {
       if (old && old !== up) void this.sessions.closeAll();
       this.state = { state: 'ready' };
       this.retry.reset();
+      this.outage.recovered();
       this.conn.auth?.connected();
       this.o.logger.info('remote server connected', {
         server: this.label,
@@ -269,11 +272,14 @@ export abstract class RemoteConnectionBase {
     // Every agent's own session goes with the server; they reopen on the next request.
     this.inflight.abortAll(detail, old);
     void this.sessions.closeAll();
-    this.o.logger.warn('remote server unavailable', { server: this.label, detail });
     this.emit();
     // Only a sign-in helps; the sign-in reconnects (RemoteManager.refresh).
-    if (this.conn.auth?.needsSignIn(err)) return this.retry.cancel();
-    this.scheduleRetry(httpStatusOf(err), networkCode(err));
+    if (this.conn.auth?.needsSignIn(err)) {
+      this.retry.cancel();
+      return this.outage.failed(detail, null);
+    }
+    if (this.stopped) return;
+    this.outage.failed(detail, this.retry.schedule(httpStatusOf(err), networkCode(err)));
   }
 
   /** Status text: an OAuth connection's sign-in errors read "sign-in required…". */
@@ -284,12 +290,7 @@ export abstract class RemoteConnectionBase {
   /** Token values change on every refresh; the redactor follows them. */
   protected syncSecrets(): void {
     if (this.conn.auth)
-      this.redactor.set([...Object.values(this.conn.headers), ...this.conn.auth.secrets()]);
-  }
-
-  protected scheduleRetry(status: number | undefined, network?: string): void {
-    if (this.stopped) return;
-    this.retry.schedule(status, network);
+      this.redactor.set([...connectionSecrets(this.conn), ...this.conn.auth.secrets()]);
   }
 
   protected emit(): void {

@@ -14,7 +14,8 @@ import type { RemoteSettings, SettingsStore } from '../platform/settings.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { probeRemote } from './probe.js';
 import type { RemoteManager } from './remote-manager.js';
-import { deleteSecrets, writeSecrets } from './secrets.js';
+import { deleteSecrets } from './secrets.js';
+import { addUrl, updateUrl } from './url-control.js';
 import {
   validateHeaders,
   validateRemoteName,
@@ -66,34 +67,7 @@ export class RemoteControl {
       await addLocal(this.d, name, input);
       return this.added(name);
     }
-    const url = validateRemoteUrl(input.url);
-    const headers = validateHeaders(input.headers);
-    const bearer = input.bearerToken === undefined ? null : validateToken(input.bearerToken);
-    const clash = this.d.settings
-      .get()
-      .remotes.find((r) => r.name.toLowerCase() === name.toLowerCase());
-    if (clash)
-      throw new ControlError(
-        'CONFLICT',
-        `A server named "${clash.name}" already exists. Remove it first, or pick another name.`,
-      );
-    await writeSecrets(this.d.vault, name, { bearer, headers });
-    try {
-      this.d.settings.update((s) => {
-        s.remotes.push({
-          name,
-          url: url.href,
-          enabled: true,
-          headerNames: Object.keys(headers),
-          hasToken: bearer !== null,
-          createdAt: new Date().toISOString(),
-          ...(typeof input.origin === 'string' && input.origin ? { origin: input.origin } : {}),
-        });
-      });
-    } catch (err) {
-      await deleteSecrets(this.d.vault, name).catch(() => {});
-      throw new ControlError('INVALID', err instanceof Error ? err.message : String(err));
-    }
+    await addUrl(this.d, name, input);
     return this.added(name);
   }
 
@@ -112,27 +86,7 @@ export class RemoteControl {
       await updateLocal(this.d, cfg, patch);
       return this.added(cfg.name);
     }
-    const url = patch.url === undefined ? undefined : validateRemoteUrl(patch.url).href;
-    if (patch.enabled !== undefined && typeof patch.enabled !== 'boolean')
-      throw new ControlError('INVALID', 'enabled must be true or false.');
-    const headers = patch.headers === undefined ? undefined : validateHeaders(patch.headers);
-    const bearer =
-      patch.bearerToken === undefined
-        ? undefined
-        : patch.bearerToken === null
-          ? null
-          : validateToken(patch.bearerToken);
-    await writeSecrets(this.d.vault, cfg.name, {
-      ...(headers !== undefined ? { headers } : {}),
-      ...(bearer !== undefined ? { bearer } : {}),
-    });
-    this.d.settings.update((s) => {
-      const r = s.remotes.find((x) => x.name === cfg.name)!;
-      if (url !== undefined) r.url = url;
-      if (patch.enabled !== undefined) r.enabled = patch.enabled;
-      if (headers !== undefined) r.headerNames = Object.keys(headers);
-      if (bearer !== undefined) r.hasToken = bearer !== null;
-    });
+    await updateUrl(this.d, cfg, patch);
     await this.d.manager.sync(cfg.name);
     this.d.events.emit({ type: 'state.changed' });
     return this.view(this.find(cfg.name));

@@ -9,6 +9,7 @@ import { RemoteLogins } from './oauth/logins.js';
 import { OAuthSession } from './oauth/session.js';
 import { OAuthStore } from './oauth/store.js';
 import { isStdio, StdioServers } from './stdio/stdio-config.js';
+import { moveQuerySecrets } from './url-control.js';
 import type { RemoteSettings } from '../platform/settings.js';
 
 interface Live {
@@ -60,6 +61,7 @@ export class RemoteManager {
    * proceed in the background.
    */
   async start(): Promise<void> {
+    await moveQuerySecrets(this.d);
     for (const r of this.d.settings.get().remotes)
       await this.serial(() => this.apply(r.name, { register: 'now' }));
   }

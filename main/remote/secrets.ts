@@ -2,6 +2,7 @@ import type { RemoteSettings } from '../platform/settings.js';
 import type { Vault } from '../platform/vault/vault.js';
 import type { RemoteConnection } from './remote-source.js';
 import { oauthKey } from './oauth/store.js';
+import { joinQuerySecrets, querySecretValues, type QuerySecret } from './url-secrets.js';
 
 /**
  * Vault layout of a remote server's secrets. Settings hold only the header
@@ -9,15 +10,20 @@ import { oauthKey } from './oauth/store.js';
  *   remote:<name>:bearer   the bearer token
  *   remote:<name>:headers  JSON object of every extra header (all values are
  *                          treated as secret: API keys often travel as X-Api-Key)
+ *   remote:<name>:query    JSON list of [name, value]: the credentials of the URL's
+ *                          query string (issue 29, item 5; url-secrets.ts), masked in
+ *                          the URL that settings keep
  *   remote:<name>:oauth    OAuth tokens and client registration (issue 10,
  *                          main/remote/oauth/store.ts)
  */
 export const bearerKey = (name: string) => `remote:${name}:bearer`;
 export const headersKey = (name: string) => `remote:${name}:headers`;
+export const queryKey = (name: string) => `remote:${name}:query`;
 
 export interface RemoteSecrets {
   bearer: string | null;
   headers: Record<string, string>;
+  query: QuerySecret[];
 }
 
 export async function readSecrets(vault: Vault, name: string): Promise<RemoteSecrets> {
@@ -31,10 +37,26 @@ export async function readSecrets(vault: Vault, name: string): Promise<RemoteSec
       headers = {};
     }
   }
-  return { bearer, headers };
+  return { bearer, headers, query: await readQuery(vault, name) };
 }
 
-/** Writes what is given: `bearer: null` deletes the token, `headers: {}` deletes the headers. */
+async function readQuery(vault: Vault, name: string): Promise<QuerySecret[]> {
+  const raw = await vault.get(queryKey(name));
+  if (!raw) return [];
+  try {
+    const list = JSON.parse(raw) as unknown;
+    return Array.isArray(list)
+      ? list.filter(
+          (e): e is QuerySecret =>
+            Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string',
+        )
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Writes what is given: `bearer: null` deletes the token, `headers: {}` / `query: []` delete those. */
 export async function writeSecrets(
   vault: Vault,
   name: string,
@@ -48,11 +70,16 @@ export async function writeSecrets(
     if (Object.keys(s.headers).length === 0) await vault.delete(headersKey(name));
     else await vault.set(headersKey(name), JSON.stringify(s.headers));
   }
+  if (s.query !== undefined) {
+    if (s.query.length === 0) await vault.delete(queryKey(name));
+    else await vault.set(queryKey(name), JSON.stringify(s.query));
+  }
 }
 
 export async function deleteSecrets(vault: Vault, name: string): Promise<void> {
   await vault.delete(bearerKey(name));
   await vault.delete(headersKey(name));
+  await vault.delete(queryKey(name));
   await vault.delete(oauthKey(name));
 }
 
@@ -61,10 +88,20 @@ export function connectionOf(cfg: RemoteSettings, secrets: RemoteSecrets): Remot
   for (const n of cfg.headerNames)
     if (secrets.headers[n] !== undefined) headers[n] = secrets.headers[n];
   if (cfg.hasToken && secrets.bearer) headers.Authorization = `Bearer ${secrets.bearer}`;
-  return { name: cfg.name, url: cfg.url, headers };
+  return {
+    name: cfg.name,
+    // Settings keep the URL with its query credentials masked; the connection gets them back.
+    url: joinQuerySecrets(cfg.url, secrets.query),
+    headers,
+    redact: querySecretValues(secrets.query),
+  };
 }
 
 /** Every secret value, for the logger's redaction list. */
 export function secretValues(s: RemoteSecrets): string[] {
-  return [...(s.bearer ? [s.bearer] : []), ...Object.values(s.headers)];
+  return [
+    ...(s.bearer ? [s.bearer] : []),
+    ...Object.values(s.headers),
+    ...querySecretValues(s.query),
+  ];
 }

@@ -7,6 +7,8 @@ export interface RemoteConnection {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /** Other secret values to keep out of status texts and results (the URL's query credentials). */
+  redact?: string[];
   /** OAuth sign-in (issue 10) for servers without a static bearer token. */
   auth?: OAuthSession;
   /** A local server (issue 15, main/remote/stdio/): the process to start instead of `url`. */

@@ -13,7 +13,10 @@ import { describe, expect, it } from 'vitest';
 import { defaultKeyFile, FileVault, VAULT_FILE } from './file-vault.js';
 import { SelectedVault } from './select.js';
 import { MemoryVault, VaultError } from './vault.js';
+import { KDF_BOUNDS } from './vault-format.js';
 
+/** The cheapest parameters the vault accepts (file-vault-upgrade.test.ts covers the defaults). */
+const FAST = { N: KDF_BOUNDS.N.min, r: KDF_BOUNDS.r.min, p: KDF_BOUNDS.p.min };
 const dir = () => mkdtempSync(join(tmpdir(), 'airlock-filevault-'));
 
 /** Every file under `root`, recursively. */
@@ -27,23 +30,27 @@ describe('FileVault (issue 19, item 2)', () => {
   it('stores, reads, overwrites and deletes; a new instance (a restart) reads the same secrets', async () => {
     const dataDir = dir();
     const env = { AIRLOCK_VAULT_PASSPHRASE: 'correct horse battery staple' };
-    const a = new FileVault({ dataDir, env });
+    const a = new FileVault({ dataDir, env, kdf: FAST });
     expect(await a.get('agent:x')).toBeNull();
     await a.set('agent:x', 'alk_first');
     await a.set('agent:x', 'alk_second');
     await a.set('control-token', 'alc_ctrl');
-    const b = new FileVault({ dataDir, env });
+    const b = new FileVault({ dataDir, env, kdf: FAST });
     expect(await b.get('agent:x')).toBe('alk_second');
     expect(await b.get('control-token')).toBe('alc_ctrl');
     expect(await b.delete('agent:x')).toBe(true);
     expect(await b.delete('agent:x')).toBe(false);
-    expect(await new FileVault({ dataDir, env }).get('agent:x')).toBeNull();
+    expect(await new FileVault({ dataDir, env, kdf: FAST }).get('agent:x')).toBeNull();
     expect(statSync(join(dataDir, VAULT_FILE)).mode & 0o777).toBe(0o600);
   });
 
   it('no secret value appears in any file of the data directory (grep by value)', async () => {
     const dataDir = dir();
-    const vault = new FileVault({ dataDir, env: { AIRLOCK_VAULT_KEY_FILE: join(dir(), 'k.key') } });
+    const vault = new FileVault({
+      dataDir,
+      env: { AIRLOCK_VAULT_KEY_FILE: join(dir(), 'k.key') },
+      kdf: FAST,
+    });
     const secrets = ['alk_' + 'A'.repeat(43), 'super-secret-refresh-token', '{"bearer":"xyz-123"}'];
     for (const [i, s] of secrets.entries()) await vault.set(`k${i}`, s);
     const all = files(dataDir);
@@ -59,7 +66,11 @@ describe('FileVault (issue 19, item 2)', () => {
 
   it('a fresh random nonce on every write: the same content never encrypts the same', async () => {
     const dataDir = dir();
-    const vault = new FileVault({ dataDir, env: { AIRLOCK_VAULT_PASSPHRASE: 'p' } });
+    const vault = new FileVault({
+      dataDir,
+      env: { AIRLOCK_VAULT_PASSPHRASE: 'a passphrase of length' },
+      kdf: FAST,
+    });
     await vault.set('k', 'v');
     const first = JSON.parse(readFileSync(join(dataDir, VAULT_FILE), 'utf8')) as Record<
       string,
@@ -77,9 +88,17 @@ describe('FileVault (issue 19, item 2)', () => {
 
   it('wrong passphrase → a clear VAULT_LOCKED error, and nothing is overwritten', async () => {
     const dataDir = dir();
-    await new FileVault({ dataDir, env: { AIRLOCK_VAULT_PASSPHRASE: 'right' } }).set('k', 'v');
+    await new FileVault({
+      dataDir,
+      env: { AIRLOCK_VAULT_PASSPHRASE: 'the right passphrase' },
+      kdf: FAST,
+    }).set('k', 'v');
     const before = readFileSync(join(dataDir, VAULT_FILE));
-    const wrong = new FileVault({ dataDir, env: { AIRLOCK_VAULT_PASSPHRASE: 'wrong' } });
+    const wrong = new FileVault({
+      dataDir,
+      env: { AIRLOCK_VAULT_PASSPHRASE: 'the wrong passphrase' },
+      kdf: FAST,
+    });
     for (const op of [() => wrong.get('k'), () => wrong.set('k', 'evil'), () => wrong.check()]) {
       const err = await op().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(VaultError);
@@ -90,15 +109,26 @@ describe('FileVault (issue 19, item 2)', () => {
     }
     expect(readFileSync(join(dataDir, VAULT_FILE)).equals(before)).toBe(true);
     expect(
-      await new FileVault({ dataDir, env: { AIRLOCK_VAULT_PASSPHRASE: 'right' } }).get('k'),
+      await new FileVault({
+        dataDir,
+        env: { AIRLOCK_VAULT_PASSPHRASE: 'the right passphrase' },
+        kdf: FAST,
+      }).get('k'),
     ).toBe('v');
   });
 
   it('a vault made with a key file, opened with a passphrase, says which one it needs', async () => {
     const dataDir = dir();
     const keyFile = join(dir(), 'k.key');
-    await new FileVault({ dataDir, env: { AIRLOCK_VAULT_KEY_FILE: keyFile } }).set('k', 'v');
-    const err = await new FileVault({ dataDir, env: { AIRLOCK_VAULT_PASSPHRASE: 'x' } })
+    await new FileVault({ dataDir, env: { AIRLOCK_VAULT_KEY_FILE: keyFile }, kdf: FAST }).set(
+      'k',
+      'v',
+    );
+    const err = await new FileVault({
+      dataDir,
+      env: { AIRLOCK_VAULT_PASSPHRASE: 'another passphrase' },
+      kdf: FAST,
+    })
       .get('k')
       .catch((e: unknown) => e as Error);
     expect((err as Error).message).toContain('unset AIRLOCK_VAULT_PASSPHRASE');
@@ -106,13 +136,13 @@ describe('FileVault (issue 19, item 2)', () => {
 
   it('the header is authenticated (GCM additional data): editing it breaks the vault', async () => {
     const dataDir = dir();
-    const env = { AIRLOCK_VAULT_PASSPHRASE: 'p' };
-    await new FileVault({ dataDir, env }).set('k', 'v');
+    const env = { AIRLOCK_VAULT_PASSPHRASE: 'a passphrase of length' };
+    await new FileVault({ dataDir, env, kdf: FAST }).set('k', 'v');
     const path = join(dataDir, VAULT_FILE);
     const env1 = JSON.parse(readFileSync(path, 'utf8')) as { keySource: string };
     env1.keySource = 'key-file';
     writeFileSync(path, JSON.stringify(env1));
-    await expect(new FileVault({ dataDir, env }).get('k')).rejects.toMatchObject({
+    await expect(new FileVault({ dataDir, env, kdf: FAST }).get('k')).rejects.toMatchObject({
       code: 'VAULT_LOCKED',
     });
   });
@@ -120,9 +150,12 @@ describe('FileVault (issue 19, item 2)', () => {
   it('a lost key file is an error naming it, and no new key replaces it', async () => {
     const dataDir = dir();
     const keyFile = join(dir(), 'k.key');
-    await new FileVault({ dataDir, env: { AIRLOCK_VAULT_KEY_FILE: keyFile } }).set('k', 'v');
+    await new FileVault({ dataDir, env: { AIRLOCK_VAULT_KEY_FILE: keyFile }, kdf: FAST }).set(
+      'k',
+      'v',
+    );
     rmSync(keyFile);
-    const vault = new FileVault({ dataDir, env: { AIRLOCK_VAULT_KEY_FILE: keyFile } });
+    const vault = new FileVault({ dataDir, env: { AIRLOCK_VAULT_KEY_FILE: keyFile }, kdf: FAST });
     await expect(vault.set('k', 'w')).rejects.toMatchObject({
       code: 'VAULT_LOCKED',
       message: expect.stringContaining(`needs its key file ${keyFile}, which is missing`),
@@ -134,7 +167,7 @@ describe('FileVault (issue 19, item 2)', () => {
     const dataDir = dir();
     const state = dir();
     const env = { XDG_STATE_HOME: state };
-    const vault = new FileVault({ dataDir, env });
+    const vault = new FileVault({ dataDir, env, kdf: FAST });
     await vault.set('k', 'v');
     const keyFile = defaultKeyFile(dataDir, env, 'linux');
     expect(keyFile.startsWith(state)).toBe(true);
@@ -143,7 +176,7 @@ describe('FileVault (issue 19, item 2)', () => {
       expect(statSync(keyFile).mode & 0o777).toBe(0o600);
       expect(statSync(join(state, 'airlock-keys')).mode & 0o777).toBe(0o700);
     }
-    expect(await new FileVault({ dataDir, env }).get('k')).toBe('v');
+    expect(await new FileVault({ dataDir, env, kdf: FAST }).get('k')).toBe('v');
   });
 });
 
@@ -168,11 +201,12 @@ describe('SelectedVault: the keychain where there is one, else the file vault, s
   it('auto falls back to the file vault when the keychain is unavailable, and says so', async () => {
     const told: string[] = [];
     const dataDir = dir();
-    const env = { AIRLOCK_VAULT_PASSPHRASE: 'p' };
+    const env = { AIRLOCK_VAULT_PASSPHRASE: 'a passphrase of length' };
     const v = new SelectedVault({
       dataDir,
       keychain: unavailable(),
       env,
+      fileKdf: FAST,
       onFallback: (m) => told.push(m),
     });
     await v.set('k', 'v');
@@ -182,9 +216,13 @@ describe('SelectedVault: the keychain where there is one, else the file vault, s
     });
     expect(told).toHaveLength(1);
     expect(told[0]).toContain('encrypted file vault');
+    // Issue 29, item 9: one short sentence, not the keychain's whole error text (that is for debug).
+    expect(told[0]!.length).toBeLessThan(200);
+    expect(told[0]).not.toContain('no bus');
+    expect(v.keychainError).toContain('no bus');
     // Next start: the file vault is found first, even where a keychain now answers.
     const keychain = new MemoryVault();
-    const again = new SelectedVault({ dataDir, keychain, env });
+    const again = new SelectedVault({ dataDir, keychain, env, fileKdf: FAST });
     expect(await again.get('k')).toBe('v');
     expect(again.info()).toMatchObject({ kind: 'file' });
   });
@@ -195,7 +233,7 @@ describe('SelectedVault: the keychain where there is one, else the file vault, s
     const v = new SelectedVault({
       dataDir: dir(),
       keychain,
-      env: { AIRLOCK_VAULT_PASSPHRASE: 'p' },
+      env: { AIRLOCK_VAULT_PASSPHRASE: 'a passphrase of length' },
     });
     await expect(v.check()).rejects.toMatchObject({ code: 'VAULT_LOCKED' });
     expect(v.info()).toBeNull();
@@ -214,7 +252,8 @@ describe('SelectedVault: the keychain where there is one, else the file vault, s
       dataDir: dir(),
       keychain,
       choice: 'file',
-      env: { AIRLOCK_VAULT_PASSPHRASE: 'p' },
+      env: { AIRLOCK_VAULT_PASSPHRASE: 'a passphrase of length' },
+      fileKdf: FAST,
     });
     await f.set('k', 'v');
     expect(await keychain.get('k')).toBeNull();

@@ -1,121 +1,103 @@
-import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-file.js';
-import { profileService } from './keyring-vault.js';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { syncDir, writeTempFile } from '../atomic-file.js';
+import { keySource, readSecret, type KeySource } from './key-source.js';
 import { VaultError, type Vault } from './vault.js';
+import {
+  assertKdf,
+  derive,
+  FORMAT,
+  KDF_DEFAULTS,
+  newSalt,
+  parseEnvelope,
+  sameKdf,
+  seal,
+  unseal,
+  type Envelope,
+  type Header,
+  type KdfHeader,
+  type KdfParams,
+} from './vault-format.js';
+
+export {
+  defaultKeyFile,
+  fileVaultTradeOff,
+  keySource,
+  MIN_PASSPHRASE,
+  type KeySource,
+} from './key-source.js';
 
 /**
  * The encrypted file vault (issue 19, item 2) for machines without an OS
- * keychain: headless servers, containers, CI. Only Node's audited primitives:
- * scrypt (RFC 7914) turns the passphrase or key file into a 256-bit key, and
- * AES-256-GCM (NIST SP 800-38D) encrypts and authenticates the whole secret map.
+ * keychain: headless servers, containers, CI. The format (scrypt, AES-256-GCM,
+ * the header as additional data, bounded KDF parameters) is vault-format.ts;
+ * the key's source (passphrase or key file) key-source.ts.
  *
- * - One random 16-byte salt per vault file; a fresh random 12-byte nonce on
- *   every write (a GCM nonce is never reused with the same key).
- * - The header (format, KDF parameters, key source) is the GCM additional
- *   data, so it cannot be altered without the tag failing.
- * - A write first decrypts the current file; a wrong key therefore fails
- *   before anything is written (nothing is overwritten).
- * - Written atomically (write-then-rename), mode 0600, in the 0700 data dir.
+ * Every write (issue 27, item 2):
+ * - decrypts the current file first, so a wrong key fails before anything is
+ *   written;
+ * - encrypts under a key derived with exactly the parameters the header
+ *   names: the file's own while they are today's, else today's with a fresh
+ *   salt (re-keying) — never a key from one set under another's header;
+ * - goes to a temp file (0600, fsynced), which is opened again and must
+ *   decrypt to the same map: with the key that has just opened the current
+ *   file when the header names the same parameters and salt, else (a new
+ *   vault, a re-key) with a key derived afresh from the passphrase or key
+ *   file; only then is it renamed over the old file. A crash at any point
+ *   leaves the old file or the new one, each readable with the same key.
  *
- * The key comes from AIRLOCK_VAULT_PASSPHRASE when set, otherwise from a key
- * file (AIRLOCK_VAULT_KEY_FILE, default outside the data directory), created
- * on first use with 32 random bytes, mode 0600 in a 0700 directory. The
- * trade-off (docs/architecture.md "Secrets"): anyone who can read files as
+ * The trade-off (docs/architecture.md "Secrets"): anyone who can read files as
  * this OS user can read the key file too, so the file vault protects secrets
  * against a copied, synced or backed-up data directory, not against code
  * running as the user — which the OS keychain, unlocked, does not either, but
  * a keychain also encrypts at rest under the login password.
  */
 export const VAULT_FILE = 'vault.enc';
-const FORMAT = 'airlock-vault';
-/** scrypt cost: 2^15 × 8 × 128 B = 32 MiB, ~0.1 s once per process (OWASP's scrypt minimum is N=2^17/r=8 for passwords; key files are random). */
-const KDF = { name: 'scrypt', N: 2 ** 15, r: 8, p: 1 } as const;
-
-export type KeySource =
-  { kind: 'passphrase'; passphrase: string } | { kind: 'key-file'; path: string };
 
 export interface FileVaultOptions {
   dataDir: string;
   env?: NodeJS.ProcessEnv;
-}
-
-interface Header {
-  format: typeof FORMAT;
-  v: 1;
-  kdf: { name: 'scrypt'; N: number; r: number; p: number; salt: string };
-  keySource: 'passphrase' | 'key-file';
-  cipher: 'aes-256-gcm';
-}
-
-interface Envelope extends Header {
-  nonce: string;
-  tag: string;
-  data: string;
-}
-
-/** Where the key file lives when AIRLOCK_VAULT_KEY_FILE is not set: per profile, outside the data dir. */
-export function defaultKeyFile(
-  dataDir: string,
-  env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform,
-): string {
-  const id = profileService(dataDir).replace('airlock:', '');
-  const base =
-    platform === 'win32'
-      ? join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'Airlock Keys')
-      : join(env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state'), 'airlock-keys');
-  return join(base, `${id}.key`);
-}
-
-export function keySource(dataDir: string, env: NodeJS.ProcessEnv = process.env): KeySource {
-  const passphrase = env.AIRLOCK_VAULT_PASSPHRASE;
-  if (passphrase) return { kind: 'passphrase', passphrase };
-  return {
-    kind: 'key-file',
-    path: env.AIRLOCK_VAULT_KEY_FILE
-      ? resolve(env.AIRLOCK_VAULT_KEY_FILE)
-      : defaultKeyFile(dataDir, env),
-  };
-}
-
-/** One sentence for `status`, the window and logs: where the key is and what that protects against. */
-export function fileVaultTradeOff(source: KeySource): string {
-  return source.kind === 'passphrase'
-    ? 'Secrets are in an encrypted file in the data directory, keyed by AIRLOCK_VAULT_PASSPHRASE: a copy of the data directory alone reveals nothing, but anyone who can read this process environment can decrypt it.'
-    : `Secrets are in an encrypted file in the data directory, keyed by the owner-only key file ${source.path}: a copy of the data directory alone reveals nothing, but anyone who can read your files can read the key too (an OS keychain also encrypts at rest under your login).`;
+  /** scrypt parameters for new vaults and re-keying (default KDF_DEFAULTS; tests pass the cheapest allowed). */
+  kdf?: KdfParams;
+  /** Test hooks: after the temp file is written; before it is renamed into place. */
+  afterWrite?: (tmp: string) => void;
+  beforeRename?: (tmp: string) => void;
 }
 
 export class FileVault implements Vault {
   readonly path: string;
   readonly source: KeySource;
-  private key: { salt: string; key: Buffer } | null = null;
+  private readonly target: KdfParams;
+  /**
+   * The key and the exact parameters it was derived with; reused only for those. `proven`: it
+   * has opened the file on disk (so the passphrase or key file really gives it for that header).
+   */
+  private key: { kdf: KdfHeader; key: Buffer; proven: boolean } | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(options: FileVaultOptions) {
-    this.path = join(options.dataDir, VAULT_FILE);
-    this.source = keySource(options.dataDir, options.env ?? process.env);
+  constructor(private readonly o: FileVaultOptions) {
+    this.path = join(o.dataDir, VAULT_FILE);
+    this.source = keySource(o.dataDir, o.env ?? process.env);
+    this.target = assertKdf(o.kdf ?? KDF_DEFAULTS[this.source.kind]);
   }
 
   get(key: string): Promise<string | null> {
-    return this.serial(async () => (await this.read()).get(key) ?? null);
+    return this.serial(async () => (await this.read()).map.get(key) ?? null);
   }
 
   set(key: string, value: string): Promise<void> {
     return this.serial(async () => {
-      const map = await this.read();
+      const { map, kdf } = await this.read();
       map.set(key, value);
-      await this.write(map);
+      await this.write(map, kdf);
     });
   }
 
   delete(key: string): Promise<boolean> {
     return this.serial(async () => {
-      const map = await this.read();
+      const { map, kdf } = await this.read();
       const had = map.delete(key);
-      if (had) await this.write(map);
+      if (had) await this.write(map, kdf);
       return had;
     });
   }
@@ -123,14 +105,14 @@ export class FileVault implements Vault {
   /** Reads (and on first use creates) the vault; a wrong key fails here. */
   check(): Promise<void> {
     return this.serial(async () => {
-      const map = await this.read();
-      if (!existsSync(this.path)) await this.write(map);
+      const { map, kdf } = await this.read();
+      if (!kdf) await this.write(map, null);
     });
   }
 
   /** Every key held (for `airlock vault migrate`). */
   keys(): Promise<string[]> {
-    return this.serial(async () => [...(await this.read()).keys()]);
+    return this.serial(async () => [...(await this.read()).map.keys()]);
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -139,35 +121,25 @@ export class FileVault implements Vault {
     return next;
   }
 
-  private async read(): Promise<Map<string, string>> {
+  /** The secret map, and the file's KDF header (null: there is no file yet). */
+  private async read(): Promise<{ map: Map<string, string>; kdf: KdfHeader | null }> {
     let raw: string;
     try {
       raw = readFileSync(this.path, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { map: new Map(), kdf: null };
       throw err;
     }
-    let env: Envelope;
+    const env = parseEnvelope(raw, this.path);
+    const key = await this.keyFor(env.kdf, false);
+    const map = this.open(env, key);
+    if (this.key?.key === key) this.key.proven = true;
+    return { map, kdf: env.kdf };
+  }
+
+  private open(env: Envelope, key: Buffer): Map<string, string> {
     try {
-      env = JSON.parse(raw) as Envelope;
-      if (env.format !== FORMAT || env.v !== 1) throw new Error('not an Airlock vault');
-    } catch (err) {
-      throw new VaultError(
-        'VAULT_LOCKED',
-        `The file vault ${this.path} is damaged or not an Airlock vault (${(err as Error).message}). Nothing was changed; restore it from a backup or move it aside to start empty.`,
-        { cause: err },
-      );
-    }
-    const key = await this.deriveKey(env.kdf, false);
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(env.nonce, 'base64'));
-      decipher.setAAD(Buffer.from(JSON.stringify(headerOf(env))));
-      decipher.setAuthTag(Buffer.from(env.tag, 'base64'));
-      const plain = Buffer.concat([
-        decipher.update(Buffer.from(env.data, 'base64')),
-        decipher.final(),
-      ]).toString('utf8');
-      return new Map(Object.entries(JSON.parse(plain) as Record<string, string>));
+      return unseal(env, key);
     } catch (err) {
       throw new VaultError('VAULT_LOCKED', this.wrongKeyMessage(env.keySource), { cause: err });
     }
@@ -187,80 +159,64 @@ export class FileVault implements Vault {
     return `The file vault ${this.path} cannot be opened with ${used}: wrong passphrase or key.${hint} Nothing was changed.`;
   }
 
-  private async write(map: Map<string, string>): Promise<void> {
-    const salt = this.key?.salt ?? randomBytes(16).toString('base64');
+  /** `current`: the KDF header of the file just read, or null for a new vault. */
+  private async write(map: Map<string, string>, current: KdfHeader | null): Promise<void> {
+    const t = this.target;
+    // The file's own parameters while they are today's; else today's with a fresh salt (re-key).
+    const keep = current && current.N === t.N && current.r === t.r && current.p === t.p;
+    const kdf: KdfHeader = keep ? current : { name: 'scrypt', ...t, salt: newSalt() };
     const header: Header = {
       format: FORMAT,
       v: 1,
-      kdf: { ...KDF, salt },
+      kdf,
       keySource: this.source.kind,
       cipher: 'aes-256-gcm',
     };
-    const key = await this.deriveKey(header.kdf, true);
-    const nonce = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', key, nonce);
-    cipher.setAAD(Buffer.from(JSON.stringify(header)));
-    const data = Buffer.concat([
-      cipher.update(JSON.stringify(Object.fromEntries(map)), 'utf8'),
-      cipher.final(),
-    ]);
-    const envelope: Envelope = {
-      ...header,
-      nonce: nonce.toString('base64'),
-      tag: cipher.getAuthTag().toString('base64'),
-      data: data.toString('base64'),
-    };
-    writeFileAtomic(this.path, JSON.stringify(envelope) + '\n', 0o600);
+    const text = seal(map, header, await this.keyFor(kdf, current === null));
+    const tmp = writeTempFile(this.path, text, 0o600);
+    try {
+      this.o.afterWrite?.(tmp);
+      await this.verify(tmp, map);
+      this.o.beforeRename?.(tmp);
+      renameSync(tmp, this.path);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+    syncDir(this.path);
   }
 
-  /** `create`: a missing key file may be made (a new vault), never for an existing one. */
-  private async deriveKey(kdf: Header['kdf'], create: boolean): Promise<Buffer> {
-    if (this.key?.salt === kdf.salt) return this.key.key;
-    if (kdf.name !== 'scrypt') throw new VaultError('VAULT_LOCKED', `Unknown KDF ${kdf.name}.`);
-    const secret = this.secret(create);
-    const key = await new Promise<Buffer>((resolve, reject) =>
-      scrypt(
-        secret,
-        Buffer.from(kdf.salt, 'base64'),
-        32,
-        { N: kdf.N, r: kdf.r, p: kdf.p, maxmem: 256 * kdf.N * kdf.r },
-        (err, k) => (err ? reject(err) : resolve(k)),
-      ),
-    );
-    this.key = { salt: kdf.salt, key };
+  /** Opens the written file as the next start will: parsed, its key found from its header, decrypted. */
+  private async verify(tmp: string, expected: Map<string, string>): Promise<void> {
+    let got: Map<string, string>;
+    try {
+      const env = parseEnvelope(readFileSync(tmp, 'utf8'), tmp);
+      const k = this.key;
+      const key =
+        k?.proven && sameKdf(k.kdf, env.kdf)
+          ? k.key
+          : await derive(readSecret(this.source, this.path, false), env.kdf);
+      got = unseal(env, key);
+    } catch (err) {
+      throw new VaultError(
+        'VAULT_LOCKED',
+        `Airlock could not open the vault it was about to write (${(err as Error).message}), so it kept ${this.path} as it was. Nothing was changed.`,
+        { cause: err },
+      );
+    }
+    const same = got.size === expected.size && [...expected].every(([k, v]) => got.get(k) === v);
+    if (!same)
+      throw new VaultError(
+        'VAULT_LOCKED',
+        `Airlock could not open the vault it was about to write (its contents differ), so it kept ${this.path} as it was. Nothing was changed.`,
+      );
+  }
+
+  /** The key for exactly these parameters and salt; `create`: a new vault (key file may be made). */
+  private async keyFor(kdf: KdfHeader, create: boolean): Promise<Buffer> {
+    if (this.key && sameKdf(this.key.kdf, kdf)) return this.key.key;
+    const key = await derive(readSecret(this.source, this.path, create), kdf);
+    this.key = { kdf: { ...kdf }, key, proven: false };
     return key;
   }
-
-  private secret(create: boolean): string {
-    if (this.source.kind === 'passphrase') return this.source.passphrase;
-    const path = this.source.path;
-    if (!existsSync(path) && !create)
-      throw new VaultError(
-        'VAULT_LOCKED',
-        `The file vault ${this.path} needs its key file ${path}, which is missing. Restore it (or point AIRLOCK_VAULT_KEY_FILE at it, or set AIRLOCK_VAULT_PASSPHRASE if the vault was made with one). Nothing was changed.`,
-      );
-    if (!existsSync(path)) {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      // 'wx': never replace a key file that appeared meanwhile.
-      writeFileSync(path, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
-    }
-    if (process.platform !== 'win32') {
-      const mode = statSync(path).mode & 0o777;
-      if (mode & 0o077) {
-        // Owner-only, as ssh does for private keys: tighten rather than refuse.
-        chmodSync(path, 0o600);
-      }
-    }
-    const text = readFileSync(path, 'utf8').trim();
-    if (text.length < 32)
-      throw new VaultError(
-        'VAULT_LOCKED',
-        `The vault key file ${path} is too short (it must hold at least 32 characters of random data).`,
-      );
-    return text;
-  }
-}
-
-function headerOf(e: Envelope): Header {
-  return { format: e.format, v: e.v, kdf: e.kdf, keySource: e.keySource, cipher: e.cipher };
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileVault, fileVaultTradeOff, VAULT_FILE } from './file-vault.js';
 import { KeyringVault } from './keyring-vault.js';
+import type { KdfParams } from './vault-format.js';
 import { isVaultError, type VaultError, type Vault } from './vault.js';
 
 export type VaultChoice = 'keychain' | 'file' | 'auto';
@@ -26,10 +27,14 @@ export interface SelectedVaultOptions {
   /** --vault; defaults to AIRLOCK_VAULT, then auto. */
   choice?: VaultChoice;
   env?: NodeJS.ProcessEnv;
-  /** Test hooks. */
+  /** Test hooks: the keychain, and the file vault's scrypt parameters (file-vault.ts). */
   keychain?: Vault;
-  /** Told once when auto falls back to the file vault (the CLI writes it to stderr). */
-  onFallback?: (message: string) => void;
+  fileKdf?: KdfParams;
+  /**
+   * Told once when auto falls back to the file vault: one short sentence for the log (issue 29,
+   * item 9), and the keychain's own error text, which is long (D-Bus) and only for debugging.
+   */
+  onFallback?: (message: string, keychainError: string) => void;
 }
 
 /**
@@ -84,7 +89,8 @@ export class SelectedVault implements Vault {
 
   private async decide(): Promise<{ vault: Vault; info: VaultInfo }> {
     const { dataDir } = this.o;
-    const file = () => new FileVault({ dataDir, env: this.env });
+    const file = () =>
+      new FileVault({ dataDir, env: this.env, ...(this.o.fileKdf ? { kdf: this.o.fileKdf } : {}) });
     const asFile = (why: string) => {
       const vault = file();
       return {
@@ -108,7 +114,8 @@ export class SelectedVault implements Vault {
       const chosen = asFile('no OS keychain is available here');
       this.keychainError = (err as VaultError).message;
       this.o.onFallback?.(
-        `No OS keychain is available, so Airlock keeps secrets in an encrypted file vault: ${chosen.vault.path}. ${chosen.info.tradeOff} Use --vault keychain to insist on the keychain. (${this.keychainError})`,
+        `No OS keychain here: secrets are kept in the encrypted file vault ${chosen.vault.path} ("airlock status" says what that protects).`,
+        this.keychainError,
       );
       return chosen;
     }

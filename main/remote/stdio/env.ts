@@ -37,26 +37,96 @@ export function inheritedNames(platform: NodeJS.Platform = process.platform): re
 }
 
 /**
- * Builds the child's environment. Windows variable names are case-insensitive,
- * so the lookup there ignores case. Values that look like shell functions
- * (`() {`) are dropped, as the SDK does (Shellshock-style injection).
+ * Proxy and CA settings (issue 29, item 6): behind a corporate proxy `npx`/`uvx` cannot download
+ * a server without them, and said only "did not answer within 30 s". Passed through by default,
+ * in both cases on POSIX (curl, npm and Python read the lower-case ones, Node tools often the
+ * upper); Windows names ignore case, so there the upper-case ones find either.
+ */
+export const PROXY_AND_CA = [
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+] as const;
+
+function proxyNames(platform: NodeJS.Platform): readonly string[] {
+  return platform === 'win32' ? PROXY_AND_CA.filter((n) => n === n.toUpperCase()) : PROXY_AND_CA;
+}
+
+type Lookup = (name: string) => string | undefined;
+
+function lookupIn(from: NodeJS.ProcessEnv, platform: NodeJS.Platform): Lookup {
+  if (platform !== 'win32') return (name) => from[name];
+  return (name) => {
+    const key = Object.keys(from).find((k) => k.toLowerCase() === name.toLowerCase());
+    return key === undefined ? undefined : from[key];
+  };
+}
+
+/** Values that look like shell functions (`() {`) are dropped, as the SDK does (Shellshock-style injection). */
+function pick(names: readonly string[], lookup: Lookup): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const value = lookup(name);
+    if (value !== undefined && !value.startsWith('()')) out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The proxy and CA variables a local server gets from Airlock's environment (those it does not
+ * set itself), for the server list: picked exactly as childEnv picks them, a proxy URL's user
+ * and password shown as `***`.
+ */
+export function passedThrough(
+  user: Record<string, string>,
+  from: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(pick(proxyNames(platform), lookupIn(from, platform))))
+    if (!(k in user)) out[k] = maskUserInfo(v);
+  return out;
+}
+
+/** The password of a proxy URL (`http://user:pass@host`), to keep out of logs and stderr excerpts. */
+export function proxyPasswords(
+  from: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string[] {
+  return Object.values(pick(proxyNames(platform), lookupIn(from, platform)))
+    .map((v) => {
+      try {
+        return decodeURIComponent(new URL(v).password);
+      } catch {
+        return '';
+      }
+    })
+    .filter(Boolean);
+}
+
+function maskUserInfo(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1***@');
+}
+
+/**
+ * Builds the child's environment: the allow-list, the proxy and CA settings, then the user's
+ * variables for this server (which win). Windows variable names are case-insensitive, so the
+ * lookup there ignores case.
  */
 export function childEnv(
   user: Record<string, string>,
   from: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
 ): Record<string, string> {
-  const out: Record<string, string> = {};
-  const lookup =
-    platform === 'win32'
-      ? (name: string) => {
-          const key = Object.keys(from).find((k) => k.toLowerCase() === name.toLowerCase());
-          return key === undefined ? undefined : from[key];
-        }
-      : (name: string) => from[name];
-  for (const name of inheritedNames(platform)) {
-    const value = lookup(name);
-    if (value !== undefined && !value.startsWith('()')) out[name] = value;
-  }
-  return { ...out, ...user };
+  const lookup = lookupIn(from, platform);
+  return {
+    ...pick(inheritedNames(platform), lookup),
+    ...pick(proxyNames(platform), lookup),
+    ...user,
+  };
 }

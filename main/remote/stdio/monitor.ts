@@ -11,6 +11,17 @@ export interface ProcessInfo {
 }
 
 const TAIL_LINES = 5;
+/** The stderr excerpt in a status text, and one line in it, at most (characters). */
+const TAIL_CHARS = 400;
+const LINE_CHARS = 300;
+
+/** `text` cut to `max` characters at a word boundary where there is one near, marked with "…". */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max - 1);
+  const space = head.lastIndexOf(' ');
+  return (space > max * 0.6 ? head.slice(0, space) : head) + '…';
+}
 
 /**
  * Per local server: the processes Airlock started for it, their stderr (to
@@ -26,6 +37,8 @@ export class StdioMonitor {
   private secrets: string[] = [];
   /** Bumped when Airlock ends the server's processes: an attempt from before must not start another. */
   private epochValue = 0;
+  /** While the server stays down, each retry's lines go to debug (remote/backoff.ts, OutageLog). */
+  private quietly = false;
 
   constructor(
     readonly name: string,
@@ -60,6 +73,15 @@ export class StdioMonitor {
     this.epochValue++;
   }
 
+  quiet(on: boolean): void {
+    this.quietly = on;
+  }
+
+  private log(msg: string, fields: Record<string, unknown>): void {
+    if (this.quietly) this.logger.debug(msg, fields);
+    else this.logger.info(msg, fields);
+  }
+
   setSecrets(values: string[]): void {
     this.secrets = values.filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
   }
@@ -74,25 +96,34 @@ export class StdioMonitor {
     this.starts++;
     this.pids.add(pid);
     this.tail = [];
-    this.logger.info('local server started', { server: this.name, pid });
+    this.log('local server started', { server: this.name, pid });
   }
 
   exited(pid: number | undefined, why: string): void {
     if (pid !== undefined) this.pids.delete(pid);
     this.lastExit = why;
-    this.logger.info('local server process ended', { server: this.name, pid, why });
+    this.log('local server process ended', { server: this.name, pid, why });
   }
 
   stderr(line: string): void {
     const clean = this.redact(line);
-    this.tail.push(clean.slice(0, 300));
+    this.tail.push(cut(clean, LINE_CHARS));
     if (this.tail.length > TAIL_LINES) this.tail.shift();
-    this.logger.info('local server stderr', { server: this.name, line: clean });
+    this.log('local server stderr', { server: this.name, line: clean });
   }
 
-  /** The last stderr lines, joined, for "exited with code 1: <why>". */
+  /**
+   * The last stderr lines, joined, for "exited with code 1: <why>": as many whole lines as fit,
+   * so the text starts where a line starts (issue 29, item 8: it read "rror 404 …").
+   */
   stderrTail(): string {
-    return this.tail.join(' | ').slice(-400);
+    let out = '';
+    for (let i = this.tail.length - 1; i >= 0; i--) {
+      const next = out ? `${this.tail[i]} | ${out}` : this.tail[i]!;
+      if (next.length > TAIL_CHARS) break;
+      out = next;
+    }
+    return out || cut(this.tail.at(-1) ?? '', TAIL_CHARS);
   }
 
   /** Pids of processes currently running for this server (old and new while a reconnect swaps them). */

@@ -8,7 +8,7 @@ import type { RemoteSettings } from '../../platform/settings.js';
 import type { Vault } from '../../platform/vault/vault.js';
 import type { RemoteConnection } from '../timings.js';
 import type { StdioTarget } from './connect-stdio.js';
-import { childEnv } from './env.js';
+import { childEnv, passedThrough, proxyPasswords } from './env.js';
 import { StdioMonitor } from './monitor.js';
 import { groupAlive, signalGroup } from './process-group.js';
 
@@ -123,13 +123,16 @@ export async function writeEnvSecrets(
   else await vault.set(envKey(name), JSON.stringify(values));
 }
 
-export function stdioView(s: StdioSettings): StdioView {
+export function stdioView(s: StdioSettings, from: NodeJS.ProcessEnv = process.env): StdioView {
+  const mine = { ...s.env, ...Object.fromEntries(s.secretEnvNames.map((n) => [n, ''])) };
+  const passedEnv = passedThrough(mine, from);
   return {
     command: s.command,
     args: [...s.args],
     ...(s.cwd ? { cwd: s.cwd } : {}),
     env: { ...s.env },
     secretEnvNames: [...s.secretEnvNames],
+    ...(Object.keys(passedEnv).length ? { passedEnv } : {}),
   };
 }
 
@@ -188,13 +191,15 @@ export class StdioServers {
     const stored = await readEnvSecrets(this.vault, cfg.name);
     const secret: Record<string, string> = {};
     for (const n of cfg.stdio.secretEnvNames) if (stored[n] !== undefined) secret[n] = stored[n];
-    for (const v of Object.values(secret)) this.logger.registerSecret(v);
+    // A proxy URL's password (passed through with it) is kept out of logs and stderr excerpts too.
+    const hidden = [...Object.values(secret), ...proxyPasswords()];
+    for (const v of hidden) this.logger.registerSecret(v);
     let monitor = this.monitors.get(cfg.name);
     if (!monitor) {
       monitor = new StdioMonitor(cfg.name, this.logger);
       this.monitors.set(cfg.name, monitor);
     }
-    monitor.setSecrets(Object.values(secret));
+    monitor.setSecrets(hidden);
     const target: StdioTarget = {
       launch: {
         command: cfg.stdio.command,

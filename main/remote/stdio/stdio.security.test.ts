@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PROXY_AND_CA } from './env.js';
 import { startRemoteApp, type RemoteTestApp } from '../../../test-support/remote-app.js';
 
 /**
@@ -69,6 +70,8 @@ describe('local server launch', () => {
           'LC_ALL',
           'TMPDIR',
           'ONLY',
+          // The proxy and CA settings pass through too (issue 29, item 6), and nothing else.
+          ...PROXY_AND_CA,
         ].includes(k),
       ),
     ).toBe(true);

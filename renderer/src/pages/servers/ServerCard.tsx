@@ -101,6 +101,8 @@ export function ServerCard({
           Local{server.process && ` · ${processText(server)}`}
           {server.stdio.secretEnvNames.length > 0 &&
             ` · secret variables: ${server.stdio.secretEnvNames.join(', ')}`}
+          {server.stdio.passedEnv &&
+            ` · from Airlock’s environment: ${Object.keys(server.stdio.passedEnv).join(', ')}`}
           {server.origin && ` · imported from ${server.origin}`}
           {` · added ${relativeTime(server.createdAt)}`}
         </p>

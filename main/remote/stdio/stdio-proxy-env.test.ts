@@ -1,0 +1,60 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatRemote } from '../../cli/remote.js';
+import { startRemoteApp } from '../../../test-support/remote-app.js';
+
+/**
+ * Issue 29, item 6: behind a proxy, `npx` in a local server needs the proxy and CA settings.
+ * They pass through from Airlock's environment by default, the server list says which, and a
+ * proxy password stays out of views, status texts and logs.
+ */
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
+});
+
+const PASSWORD = 'pr0xy-pass-7781';
+
+describe('local servers get the proxy and CA settings', () => {
+  it('passed through to the process, shown in the view and `remote list`, the password masked', async () => {
+    vi.stubEnv('HTTPS_PROXY', `http://alice:${PASSWORD}@127.0.0.1:9`);
+    vi.stubEnv('no_proxy', 'localhost,127.0.0.1');
+    vi.stubEnv('NODE_EXTRA_CA_CERTS', '/etc/corp-ca.pem');
+    vi.stubEnv('SSL_CERT_FILE', '/etc/ssl/certs/ca-certificates.crt');
+    const t = await startRemoteApp();
+    cleanup.push(() => t.stop());
+    const out = join(mkdtempSync(join(tmpdir(), 'airlock-proxy-env-')), 'env.json');
+    // Like npx behind a proxy that refuses: says what it used on stderr and quits.
+    const dumper = `require('node:fs').writeFileSync(process.env.OUT, JSON.stringify(process.env));console.error('npm error proxy ' + process.env.HTTPS_PROXY);process.exit(1)`;
+    const v = await t.app.control.addRemote({
+      name: 'px',
+      stdio: { command: process.execPath, args: ['-e', dumper], env: { OUT: out } },
+    });
+    const env = JSON.parse(readFileSync(out, 'utf8')) as Record<string, string>;
+    expect(env).toMatchObject({
+      HTTPS_PROXY: `http://alice:${PASSWORD}@127.0.0.1:9`,
+      no_proxy: 'localhost,127.0.0.1',
+      NODE_EXTRA_CA_CERTS: '/etc/corp-ca.pem',
+      SSL_CERT_FILE: '/etc/ssl/certs/ca-certificates.crt',
+    });
+    expect(v.stdio?.passedEnv).toEqual({
+      HTTPS_PROXY: 'http://***@127.0.0.1:9',
+      no_proxy: 'localhost,127.0.0.1',
+      NODE_EXTRA_CA_CERTS: '/etc/corp-ca.pem',
+      SSL_CERT_FILE: '/etc/ssl/certs/ca-certificates.crt',
+    });
+    expect(formatRemote(v)).toContain(
+      "from Airlock's env: HTTPS_PROXY, no_proxy, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE",
+    );
+    expect(v.detail).toContain('npm error proxy http://alice:[redacted]@127.0.0.1:9');
+    expect(JSON.stringify(await t.app.control.listRemotes())).not.toContain(PASSWORD);
+    const logs = readdirSync(join(t.dataDir, 'logs'))
+      .map((f) => readFileSync(join(t.dataDir, 'logs', f), 'utf8'))
+      .join('\n');
+    expect(logs).toContain('local server stderr');
+    expect(logs).not.toContain(PASSWORD);
+  });
+});

@@ -1,0 +1,159 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  hasQuerySecrets,
+  isCredentialParam,
+  joinQuerySecrets,
+  MASK,
+  maskQuerySecrets,
+  splitQuerySecrets,
+} from './url-secrets.js';
+
+/** Parameter names as services spell them (and as a careless hand might). */
+const CREDENTIAL_NAMES = [
+  'api_key',
+  'apiKey',
+  'API-KEY',
+  'apikey',
+  'key',
+  'token',
+  'access_token',
+  'auth',
+  'secret',
+  'client_secret',
+  'password',
+  'sig',
+  'signature',
+  'code',
+  'subscription-key',
+  'x-api-key',
+  'api%5Fkey',
+  'access%5ftoken',
+  'api+key',
+  'TOKEN',
+];
+const PLAIN_NAMES = ['q', 'page', 'workspace', 'version', 'transport', 'format', 'x'];
+
+/** A unique marker inside every credential value, so "no secret left" can be checked by search. */
+const secretValue = fc
+  .tuple(
+    fc.integer({ min: 0, max: 1e9 }),
+    fc.constantFrom('', '%2B', '+', '-', '%3D', '%C3%A9', '~', '.', '/', '%26'),
+  )
+  .map(([n, tail]) => `S3CR3T${n}${tail}`);
+const plainValue = fc.constantFrom('1', 'a+b', 'x%20y', '', 'v2', '%3B', 'on');
+
+const part = fc.oneof(
+  fc.tuple(fc.constantFrom(...CREDENTIAL_NAMES), secretValue).map(([n, v]) => ({
+    text: `${n}=${v}`,
+    secret: v,
+  })),
+  fc
+    .tuple(fc.constantFrom(...PLAIN_NAMES), plainValue)
+    .map(([n, v]) => ({ text: `${n}=${v}`, secret: null })),
+  fc.constantFrom({ text: 'flag', secret: null }, { text: '', secret: null }),
+);
+
+const urls = fc
+  .tuple(
+    fc.constantFrom('https://mcp.example.com/mcp', 'http://127.0.0.1:3001/', 'https://h/a/b'),
+    fc.array(fc.tuple(part, fc.constantFrom('&', ';')), { minLength: 0, maxLength: 7 }),
+  )
+  .map(([base, ps]) => {
+    const query = ps.map(([p, sep], i) => (i === 0 ? '' : sep) + p.text).join('');
+    return {
+      url: new URL(ps.length ? `${base}?${query}` : base).href,
+      secrets: ps.map(([p]) => p.secret).filter((s): s is string => s !== null),
+    };
+  });
+
+/** Every name=value pair a server could read: URLSearchParams's, and a parser splitting at `;` too. */
+function readers(url: string): [string, string][] {
+  const u = new URL(url);
+  const semi = u.search
+    .slice(1)
+    .split(/[&;]/)
+    .map((p) => new URLSearchParams(p))
+    .flatMap((sp) => [...sp]);
+  return [...u.searchParams, ...semi];
+}
+
+describe('credentials in a URL query (issue 29, item 5), over generated URLs', () => {
+  it('masking leaves no credential for any parser, and joining restores the exact URL', () => {
+    fc.assert(
+      fc.property(urls, ({ url, secrets }) => {
+        const split = splitQuerySecrets(url);
+        // What the transport connects to is, byte for byte, what the user gave.
+        expect(joinQuerySecrets(split.url, split.secrets)).toBe(url);
+        // The URL that is stored and shown holds none of the values…
+        for (const s of secrets) expect(split.url).not.toContain(s);
+        // …and whoever parses it, splitting at `;` or not, decodes none of them either.
+        for (const [name, value] of readers(split.url)) {
+          expect(name + value).not.toContain('S3CR3T');
+          if (isCredentialParam(name) && !value.includes(';')) expect([MASK, '']).toContain(value);
+        }
+        expect(hasQuerySecrets(split.url)).toBe(false);
+        expect(hasQuerySecrets(url)).toBe(secrets.length > 0);
+        expect(maskQuerySecrets(url)).toBe(split.url);
+        // Sending the masked URL back (an edit form) keeps the stored values.
+        expect(splitQuerySecrets(split.url, split.secrets)).toEqual(split);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a name is read exactly as URLSearchParams reads it, escapes and broken bytes included', () => {
+    const token = fc.constantFrom(
+      'api',
+      'key',
+      'KEY',
+      'token',
+      '_',
+      '-',
+      '+',
+      'x',
+      '%',
+      '%5F',
+      '%5f',
+      '%4B',
+      '%6b%65%79',
+      '%FF',
+      '%C3%A9',
+      '%E2%80',
+      '%ZZ',
+      '%2',
+      '%25',
+      '%EF%BB%BF',
+      'é',
+      'ß',
+      '%20',
+    );
+    fc.assert(
+      fc.property(fc.array(token, { minLength: 1, maxLength: 6 }), (ts) => {
+        const url = new URL(`https://h/mcp?${ts.join('')}=S3CR3T42`).href;
+        const [[name]] = [...new URL(url).searchParams] as [[string, string]];
+        const masked = splitQuerySecrets(url).url;
+        expect(masked.includes('S3CR3T42')).toBe(!isCredentialParam(name));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('names: credentials by name and by ending, ordinary parameters left alone', () => {
+    for (const n of ['api_key', 'apikey', 'key', 'token', 'access_token', 'auth', 'secret'])
+      expect(isCredentialParam(n)).toBe(true);
+    for (const n of ['password', 'sig', 'signature', 'X-Goog-Api-Key', 'client_secret', 'jwt'])
+      expect(isCredentialParam(n)).toBe(true);
+    for (const n of ['q', 'page', 'format', 'version', 'keys_only', 'tokenizer'])
+      expect(isCredentialParam(n)).toBe(false);
+  });
+
+  it('a MASK with no stored value is refused with what to do', () => {
+    expect(() => splitQuerySecrets('https://h/mcp?api_key=***')).toThrow(/give the real value/);
+  });
+
+  it('a stored value missing at connect time leaves the parameter out', () => {
+    expect(joinQuerySecrets('https://h/mcp?api_key=***&q=1', [])).toBe('https://h/mcp?q=1');
+    expect(joinQuerySecrets('https://h/mcp?q=1&api_key=***', [])).toBe('https://h/mcp?q=1');
+  });
+});
