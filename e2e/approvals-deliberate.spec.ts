@@ -110,7 +110,7 @@ test('always allow opens a confirmation; a grant scoped to a recipient domain ru
   await expect(dialog).toContainText('without asking');
   await dialog
     .getByTestId('grant-scope')
-    .selectOption({ label: 'Only when every to is in @example.com' });
+    .selectOption({ label: 'Only when every recipient (to) is in @example.com' });
   await dialog.getByRole('button', { name: 'Allow without asking' }).click();
   expect(textOf(await call)).toBe(`sent to ${TO}: ${first}`);
 
@@ -142,7 +142,7 @@ test('always allow opens a confirmation; a grant scoped to a recipient domain ru
     .getByTestId('activity-details')
     .click();
   await expect(page.getByTestId('grant-record')).toContainText(
-    'only when every to is in @example.com',
+    'only when every recipient (to) is in @example.com',
   );
   await expect(page.getByTestId('grant-record')).toContainText('used 1 time');
 
