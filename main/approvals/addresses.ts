@@ -89,7 +89,8 @@ export function hostsIn(args: unknown): string[] | null {
 // nothing any reasonable parser could read two ways — no names, quotes, angle brackets, comments,
 // groups, percent routing ("a%b@c"), bang paths, encoded words or whitespace inside.
 const BARE_ADDRESS = /^[A-Za-z0-9._+-]+@((?:[A-Za-z0-9-]+\.)+[A-Za-z0-9-]+)$/;
-const PLAIN_LINK = /^https?:\/\/((?:[A-Za-z0-9-]+\.)*[A-Za-z0-9-]+)(?::\d{1,5})?(?:[/?#][^\s\\@"'<>`]*)?$/i;
+const PLAIN_LINK =
+  /^https?:\/\/((?:[A-Za-z0-9-]+\.)*[A-Za-z0-9-]+)(?::\d{1,5})?(?:[/?#][^\s\\@"'<>`]*)?$/i;
 
 /**
  * The hosts of a third-party tool's constrained argument: a string or a list of strings, each a

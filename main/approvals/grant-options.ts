@@ -42,7 +42,10 @@ export function grantOptions(
 }
 
 /** A domain grant over all of a built-in tool's recipients, when its parser puts them in one domain. */
-function shapedDomain(args: Record<string, unknown>, shape: GrantShape): GrantConstraint | undefined {
+function shapedDomain(
+  args: Record<string, unknown>,
+  shape: GrantShape,
+): GrantConstraint | undefined {
   let destinations: string[];
   try {
     destinations = shape.destinations(args);

@@ -93,7 +93,23 @@ const b64 = (s: string) => `=?utf-8?B?${Buffer.from(s).toString('base64')}?=`;
 const qp = (s: string) =>
   `=?utf-8?Q?${s.replace(/[@<>=?_ ]/g, (c) => `=${c.charCodeAt(0).toString(16).toUpperCase()}`)}?=`;
 const piece = fc.oneof(
-  fc.constantFrom('Carol', 'Smith, Erin', 'a;b', 'x:y', '"', '(', ')', '<', '>', '\\', '\t', ' ', ',', ';', ':'),
+  fc.constantFrom(
+    'Carol',
+    'Smith, Erin',
+    'a;b',
+    'x:y',
+    '"',
+    '(',
+    ')',
+    '<',
+    '>',
+    '\\',
+    '\t',
+    ' ',
+    ',',
+    ';',
+    ':',
+  ),
   evil,
   evil.map((a) => `<${a}>`),
   evil.map(b64),

@@ -73,7 +73,10 @@ describe('third-party tools (no shape): the strictest reading', () => {
         { to: 'bob@example.com', body: 'other text' },
         { to: 'bob@example.com', body: 'hi', cc: 'dan@example.com' },
         { to: 'bob@example.com' },
-        JSON.parse('{"to":"bob@example.com","body":"hi","__proto__":"x"}') as Record<string, unknown>,
+        JSON.parse('{"to":"bob@example.com","body":"hi","__proto__":"x"}') as Record<
+          string,
+          unknown
+        >,
       ]),
     ).toEqual([false, false, false, false]);
   });
@@ -166,7 +169,11 @@ describe('Calendar: guests as the write tools read them', () => {
     const approved = { summary: 'Sync', start: '2026-03-10T10:00', attendees: ['bob@example.com'] };
     expect(
       fits(approved, c, shape, [
-        { summary: 'Other', start: '2026-04-01', attendees: ['Bob@Example.com', 'dan@example.com'] },
+        {
+          summary: 'Other',
+          start: '2026-04-01',
+          attendees: ['Bob@Example.com', 'dan@example.com'],
+        },
         { ...approved, attendees: ['bob@example.com', 'evil@evil.test'] },
         { ...approved, attendees: ['Bob <bob@example.com>'] },
         { ...approved, attendees: [] },

@@ -84,7 +84,12 @@ export function fixedPart(
   c: GrantConstraint,
   shape: GrantShape | undefined,
 ): string {
-  return canonicalJson(without(args, varyingArgs(c, shape).map((p) => p.split('.'))));
+  return canonicalJson(
+    without(
+      args,
+      varyingArgs(c, shape).map((p) => p.split('.')),
+    ),
+  );
 }
 
 /** Whether a call fits a scoped grant: its constraint holds and everything else is as approved. */
@@ -127,9 +132,10 @@ export function describeScope(
         ? `only when every recipient (${shape.recipientArgs.join(', ')}) is in @${c.value}`
         : `only when every address and link in the arguments is in @${c.value}`
       : `only when ${c.path} is`;
-  const free = varyingArgs(c, shape).filter((a) => a !== c.path && !shape?.recipientArgs.includes(a));
-  const differ =
-    c.op === 'domain' && !shape ? [c.path, ...free] : free;
+  const free = varyingArgs(c, shape).filter(
+    (a) => a !== c.path && !shape?.recipientArgs.includes(a),
+  );
+  const differ = c.op === 'domain' && !shape ? [c.path, ...free] : free;
   const tail = differ.length
     ? `; ${list(differ)} may differ, everything else as in the call you approved`
     : '; everything else as in the call you approved';

@@ -24,9 +24,8 @@ export function GrantRecord({ grantId }: { grantId: string }) {
     <div className="grant-record" data-testid="grant-record">
       <h3>Grant</h3>
       <p>
-        <code>{grant.tool}</code> for <strong>{grant.agent}</strong>: <GrantScope g={grant} /> · used{' '}
-        {grant.uses}{' '}
-        time{grant.uses === 1 ? '' : 's'} ·{' '}
+        <code>{grant.tool}</code> for <strong>{grant.agent}</strong>: <GrantScope g={grant} /> ·
+        used {grant.uses} time{grant.uses === 1 ? '' : 's'} ·{' '}
         {grant.active ? 'active' : `no longer applies (${grant.inactiveReason})`}
       </p>
       {grant.active && (
