@@ -149,7 +149,9 @@ test('always allow opens a confirmation; a grant scoped to a recipient domain ru
   // Revoked in one click where it is listed: the next matching call asks.
   await page.goto(`${server.url}/#/approvals`);
   const item = page.getByTestId('grant-item').filter({ hasText: 'test_send' });
-  await expect(item).toContainText('only when every to is in @example.com');
+  await expect(item).toContainText(
+    'only when every recipient (to) is in @example.com; body may differ, everything else as in the call you approved',
+  );
   await item.getByRole('button', { name: 'Revoke' }).click();
   await expect(item).toHaveCount(0);
   const after = marker('after');
