@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import addressparser from 'nodemailer/lib/addressparser';
-import PostalMime from 'postal-mime';
+import PostalMime, { addressParser } from 'postal-mime';
 import { describe, expect, it } from 'vitest';
 import type { GrantConstraint } from '../../common/contract/index.js';
 import { buildMime, composeMime, type Outgoing } from '../google/gmail/compose.js';
 import { gmailGrantShape } from '../google/gmail/grant-shape.js';
 import { parseCompose } from '../google/gmail/send.js';
-import { fitsScope, fixedPart } from './grant-scope.js';
+import { constraintHolds, fitsScope, fixedPart } from './grant-scope.js';
 
 // Issue 27 item 1, fuzzed: for random recipient strings and argument sets, a call the grant lets
 // run delivers only to addresses the grant allows. "Delivers to" is decided by the real thing:
@@ -20,6 +20,8 @@ const shape = gmailGrantShape('gmail_send')!;
 const APPROVED = { to: ['carol@example.com'], subject: 'Plan', body: 'See the plan.' };
 const DOMAIN: GrantConstraint = { path: 'to', op: 'domain', value: 'example.com' };
 const grant = { constraint: DOMAIN, fixed: fixedPart(APPROVED, DOMAIN, shape) };
+const EXACT: GrantConstraint = { path: 'to', op: 'equals', value: 'carol@example.com' };
+const exact = { constraint: EXACT, fixed: fixedPart(APPROVED, EXACT, shape) };
 
 /** In the domain, decided apart from the code under test: the WHATWG URL parser's host. */
 function allowed(address: string): boolean {
@@ -33,7 +35,7 @@ function allowed(address: string): boolean {
   return host === 'example.com' || host.endsWith('.example.com');
 }
 
-/** The form an address is delivered to: lower case, the domain as IDNA ASCII. */
+/** The form an address is delivered to: lower case, unquoted, the domain as IDNA ASCII. */
 function normal(address: string): string {
   const at = address.lastIndexOf('@');
   let domain = address.slice(at + 1).toLowerCase();
@@ -42,7 +44,11 @@ function normal(address: string): string {
   } catch {
     // left as it is: it then differs from the parsed form and the test says so
   }
-  return `${address.slice(0, at).toLowerCase()}@${domain}`;
+  // A local part the composer had to quote ("a.=?x?=b"@host) is the same mailbox unquoted
+  // (RFC 5322 §3.4.1: the quotes are syntax, not part of the name).
+  let local = address.slice(0, at);
+  if (/^".*"$/.test(local)) local = local.slice(1, -1).replace(/\\(.)/g, '$1');
+  return `${local.toLowerCase()}@${domain}`;
 }
 
 /** The To, Cc and Bcc header values of a message, unfolded (RFC 5322 §2.2.3). */
@@ -145,7 +151,10 @@ const rare = <T>(a: fc.Arbitrary<T>) =>
   fc.oneof({ weight: 15, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: a });
 const callArgs = fc
   .record({
-    to: recipients,
+    to: fc.oneof(
+      { weight: 6, arbitrary: recipients },
+      { weight: 1, arbitrary: fc.constant(['carol@example.com']) },
+    ),
     cc: maybe(recipients),
     bcc: maybe(recipients),
     subject: fc.constantFrom('Plan', 'Another subject'),
@@ -173,16 +182,21 @@ function outgoing(input: ReturnType<typeof parseCompose>): Outgoing {
 async function check(
   args: Record<string, unknown>,
   message: (o: Outgoing) => Promise<string>,
-): Promise<boolean> {
+  everyOther = true,
+): Promise<{ fits: boolean; fitsExact: boolean }> {
   const fits = fitsScope(grant, args, shape);
+  const fitsExact = fitsScope(exact, args, shape);
   let input: ReturnType<typeof parseCompose>;
   try {
     input = parseCompose(args);
   } catch {
     // The composer refuses it, so nothing could be sent; nor may a grant cover it.
     expect(fits).toBe(false);
-    return false;
+    expect(fitsExact).toBe(false);
+    return { fits, fitsExact };
   }
+  // Every call a grant lets run is built and read back; of the others, a sample (for time).
+  if (!fits && !fitsExact && !everyOther) return { fits, fitsExact };
   const got = await delivered(await message(outgoing(input)));
   const seen = shape.destinations(args).map(normal).sort();
   // What the grant reads is what the message delivers to, by either parser.
@@ -192,21 +206,45 @@ async function check(
     expect(got.postal.filter((a) => !allowed(a))).toEqual([]);
     expect(got.nodemailer.filter((a) => !allowed(a))).toEqual([]);
   }
-  return fits;
+  // An exact grant on `to` lets nothing else in: not a cc, not a bcc, not a second address.
+  if (fitsExact)
+    expect([...got.postal, ...got.nodemailer].map(normal)).toEqual([
+      'carol@example.com',
+      'carol@example.com',
+    ]);
+  return { fits, fitsExact };
 }
 
 describe('property: a domain grant on gmail_send lets run only calls that deliver inside the domain', () => {
   it('holds for 10,000 generated calls, and the grant reads the recipients exactly as the composer writes them', async () => {
     let ran = 0;
+    let ranExact = 0;
+    let n = 0;
     await fc.assert(
       fc.asyncProperty(callArgs, async (args) => {
         const head = async (o: Outgoing) => `${(await composeMime(o)).buildHeaders()}\r\n\r\n`;
-        if (await check(args, head)) ran++;
+        const r = await check(args, head, n++ % 3 === 0);
+        if (r.fits) ran++;
+        if (r.fitsExact) ranExact++;
       }),
-      { numRuns: 10_000 },
+      {
+        numRuns: 10_000,
+        // Found by this test: a local part the composer quotes ("…"@example.com) on the wire.
+        examples: [
+          [
+            {
+              to: ['.=?utf-8?Q?=3Cevil=40evil.test=3E?=carol@example.com, <carol@example.com>, '],
+              cc: ['(Carol) carol@example.com, '],
+              subject: 'Plan',
+              body: 'See the plan.',
+            },
+          ],
+        ],
+      },
     );
-    // The generator reaches the interesting side too: calls the grant lets run.
+    // The generator reaches the interesting side too: calls the grants let run.
     expect(ran).toBeGreaterThan(1000);
+    expect(ranExact).toBeGreaterThan(100);
     // No wall-clock budget decides this test (BRIEF: "No clock in tests"); the bound only stops a hang.
   }, 600_000);
 
@@ -218,4 +256,61 @@ describe('property: a domain grant on gmail_send lets run only calls that delive
       { numRuns: 300 },
     );
   }, 600_000);
+});
+
+// A third-party tool's parser is unknown, so its constrained argument is read strictly
+// (addresses.ts strictHosts). Whatever that reading lets through, the mail parsers at hand and
+// the WHATWG URL parser must read as the same hosts, all inside the domain.
+const link = fc
+  .tuple(
+    fc.constantFrom('https://', 'http://', 'https://x@', 'HTTPS://', 'https:\\\\', 'ftp://'),
+    domains,
+    fc.constantFrom(
+      '',
+      '/',
+      '/a?b=1',
+      ':8443/x',
+      '@evil.test/',
+      '#@evil.test',
+      '\\@evil.test',
+      '.evil.test',
+    ),
+  )
+  .map(([a, d, b]) => a + d + b);
+const loose = fc.oneof(
+  { weight: 2, arbitrary: address },
+  { weight: 1, arbitrary: link },
+  { weight: 1, arbitrary: mailbox },
+);
+const thirdPartyValue = fc.oneof(
+  fc
+    .array(fc.tuple(loose, separator), { minLength: 1, maxLength: 3 })
+    .map((parts) => parts.map(([m, sep]) => m + sep).join('')),
+  fc.array(loose, { minLength: 1, maxLength: 3 }),
+);
+
+describe('property: a third-party domain grant lets through only what every parser places in the domain', () => {
+  it('holds for 10,000 generated values', () => {
+    let held = 0;
+    fc.assert(
+      fc.property(thirdPartyValue, (to) => {
+        if (!constraintHolds(DOMAIN, { to }, undefined)) return;
+        held++;
+        for (const item of [to].flat())
+          for (const part of item.split(',').map((p) => p.trim())) {
+            if (/^https?:/i.test(part)) {
+              expect(allowed(`x@${new URL(part).hostname}`)).toBe(true);
+              continue;
+            }
+            const postal = addressParser(part, { flatten: true }).map((a) => a.address ?? '');
+            const nodemailer = addressparser(part, { flatten: true }).map((a) => a.address);
+            expect(postal).toEqual([part]);
+            expect(nodemailer).toEqual([part]);
+            expect(allowed(part)).toBe(true);
+          }
+      }),
+      { numRuns: 10_000 },
+    );
+    expect(held).toBeGreaterThan(500);
+  });
 });
