@@ -110,7 +110,7 @@ test('always allow opens a confirmation; a grant scoped to a recipient domain ru
   await expect(dialog).toContainText('without asking');
   await dialog
     .getByTestId('grant-scope')
-    .selectOption({ label: 'Only when every to is in @example.com' });
+    .selectOption({ label: 'Only when every recipient (to) is in @example.com' });
   await dialog.getByRole('button', { name: 'Allow without asking' }).click();
   expect(textOf(await call)).toBe(`sent to ${TO}: ${first}`);
 
@@ -142,14 +142,16 @@ test('always allow opens a confirmation; a grant scoped to a recipient domain ru
     .getByTestId('activity-details')
     .click();
   await expect(page.getByTestId('grant-record')).toContainText(
-    'only when every to is in @example.com',
+    'only when every recipient (to) is in @example.com',
   );
   await expect(page.getByTestId('grant-record')).toContainText('used 1 time');
 
   // Revoked in one click where it is listed: the next matching call asks.
   await page.goto(`${server.url}/#/approvals`);
   const item = page.getByTestId('grant-item').filter({ hasText: 'test_send' });
-  await expect(item).toContainText('only when every to is in @example.com');
+  await expect(item).toContainText(
+    'only when every recipient (to) is in @example.com; body may differ, everything else as in the call you approved',
+  );
   await item.getByRole('button', { name: 'Revoke' }).click();
   await expect(item).toHaveCount(0);
   const after = marker('after');

@@ -57,6 +57,11 @@ export interface ApprovalView {
    * docs/provenance.md). A flagged call always asks, whatever the policy or grant.
    */
   taint?: TaintView;
+  /**
+   * The scopes a grant made from this request may take, read the way the grant will be checked
+   * (issue 27 item 1); only ones that hold for this call. Pending requests only.
+   */
+  grantOptions?: GrantOption[];
 }
 
 /** Why Airlock flagged a call: what in its arguments came from where (docs/provenance.md). */
@@ -91,8 +96,17 @@ export interface GrantConstraint {
   value: string;
 }
 
+/** A scope the grant dialog offers, with what else it holds fixed. */
+export interface GrantOption {
+  /** "Only when every recipient (to, cc, bcc) is in @example.com". */
+  label: string;
+  /** "subject and body may differ, everything else as in the call you approved". */
+  note: string;
+  constraint: GrantConstraint;
+}
+
 export interface GrantSpec {
-  /** Hours until the grant ends; absent for "until revoked". */
+  /** Hours until the grant ends (at most a year); absent for "until revoked". */
   hours?: number;
   constraint?: GrantConstraint;
   /** Required: a grant makes a tool with side effects run without asking (CONFIRM_REQUIRED otherwise). */
@@ -119,6 +133,11 @@ export interface GrantView {
   /** Absent: until revoked. */
   expiresAt?: string;
   constraint?: GrantConstraint;
+  /**
+   * A scoped grant in words (issue 27 item 1): `lead` reads "only when every recipient (to, cc,
+   * bcc) is in @example.com" or "only when to is" (the value follows), `tail` what else holds.
+   */
+  scope?: { lead: string; tail: string };
   /** The request it was made from. */
   approvalId?: string;
   uses: number;

@@ -34,6 +34,10 @@ export function newGrantService(o: {
       const e = registry.getByKey(key);
       return e ? policyFingerprint(settings.get(), e, agents.get(agent)) : null;
     },
+    shape: (key) => {
+      const e = registry.getByKey(key);
+      return e?.source.grantShape?.(e.def.name);
+    },
     changed: () => events.emit({ type: 'state.changed' }),
   });
 }

@@ -1,5 +1,7 @@
 import type { ApprovalView, ToolRisk } from '../../common/contract/index.js';
 import type { ApprovalRow } from '../store/approval-store.js';
+import type { GrantShape } from '../tools/types.js';
+import { grantOptions } from './grant-options.js';
 
 /** What the approval card needs to know about a tool, from its current definition. */
 export interface ToolInfo {
@@ -14,6 +16,8 @@ export interface ToolInfo {
   /** The server's annotations (hints), boolean ones only. */
   hints?: Record<string, boolean>;
   risk: ToolRisk;
+  /** How the tool reads its own recipients, for the grant dialog's scopes (issue 27 item 1). */
+  grantShape?: GrantShape;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -51,5 +55,6 @@ export function approvalView(
     ...(row.decisionKind ? { decisionKind: row.decisionKind } : {}),
     ...(row.grantId ? { grantId: row.grantId } : {}),
     ...(row.taint ? { taint: row.taint } : {}),
+    ...(row.state === 'pending' ? { grantOptions: grantOptions(row.args, info?.grantShape) } : {}),
   };
 }

@@ -3,7 +3,9 @@ import type { GrantConstraint, GrantView } from '../../common/contract/index.js'
 import { ControlError } from '../../common/contract/index.js';
 import type { ActivityLog } from '../store/activity.js';
 import type { GrantRow, GrantStore } from '../store/grant-store.js';
-import { checkConstraint, matches } from './constraint.js';
+import type { GrantShape } from '../tools/types.js';
+import { checkConstraint } from './constraint.js';
+import { describeScope, fitsScope, fixedPart } from './grant-scope.js';
 
 export interface GrantServiceDeps {
   store: GrantStore;
@@ -13,6 +15,8 @@ export interface GrantServiceDeps {
    * tool is gone. A grant applies only while it is what it was when made.
    */
   fingerprint: (agent: string, toolKey: string) => string | null;
+  /** How the tool reads its own arguments (issue 27 item 1); undefined for third-party tools. */
+  shape?: (toolKey: string) => GrantShape | undefined;
   /** Told after any change, so views refresh. */
   changed?: () => void;
   now?: () => number;
@@ -30,7 +34,9 @@ export interface NewGrant {
   includeTainted?: boolean;
 }
 
-const MAX_HOURS = 24 * 365;
+/** The longest a grant may last, however it is asked for: `hours` or `until` (issue 27 item 5). */
+export const MAX_HOURS = 24 * 365;
+const MAX_MS = MAX_HOURS * 3_600_000;
 
 /**
  * "Always allow" as a grant the user sees and shapes (issue 16 item 2): for
@@ -55,14 +61,23 @@ export class GrantService {
         throw new ControlError('INVALID', `"hours" must be a number between 0 and ${MAX_HOURS}.`);
       expiresAt = now + Math.round(g.hours * 3_600_000);
     } else if (g.until !== undefined) {
-      const t = Date.parse(g.until);
+      const t =
+        typeof g.until === 'string' && /^\d{4}-\d{2}-\d{2}/.test(g.until)
+          ? Date.parse(g.until)
+          : NaN;
       if (Number.isNaN(t)) throw new ControlError('INVALID', '"until" must be an ISO date-time.');
+      if (t <= now || t > now + MAX_MS)
+        throw new ControlError(
+          'INVALID',
+          `"until" must be in the future and at most a year (${MAX_HOURS} hours) from now.`,
+        );
       expiresAt = t;
     }
+    const shape = this.deps.shape?.(g.toolKey);
     const constraint: GrantConstraint | null =
       g.constraint === undefined || g.constraint === null
         ? null
-        : checkConstraint(g.constraint, g.args);
+        : checkConstraint(g.constraint, g.args, shape);
     const row: GrantRow = {
       id: randomUUID(),
       agent: g.agent,
@@ -77,6 +92,7 @@ export class GrantService {
       lastUsedAt: null,
       revokedAt: null,
       includeTainted: g.includeTainted === true,
+      fixed: constraint ? fixedPart(g.args, constraint, shape) : null,
     };
     this.deps.store.insert(row);
     this.deps.activity.addNow({
@@ -88,7 +104,7 @@ export class GrantService {
       durationMs: 0,
       argsDigest: '',
       grantId: row.id,
-      detail: describe(row),
+      detail: this.describe(row),
     });
     this.deps.changed?.();
     return row;
@@ -100,12 +116,13 @@ export class GrantService {
     if (live.length === 0) return null;
     const fp = this.deps.fingerprint(agent, toolKey);
     const now = this.now();
+    const shape = this.deps.shape?.(toolKey);
     return (
       live.find(
         (g) =>
           g.fingerprint === fp &&
           (g.expiresAt === null || g.expiresAt > now) &&
-          (!g.constraint || matches(g.constraint, args)),
+          (!g.constraint || fitsScope({ constraint: g.constraint, fixed: g.fixed }, args, shape)),
       ) ?? null
     );
   }
@@ -130,7 +147,7 @@ export class GrantService {
         durationMs: 0,
         argsDigest: '',
         grantId: g.id,
-        detail: `Revoked: ${describe(g)}`,
+        detail: `Revoked: ${this.describe(g)}`,
       });
       this.deps.changed?.();
     }
@@ -155,7 +172,9 @@ export class GrantService {
     if (g.revokedAt !== null) inactiveReason = 'revoked';
     else if (g.expiresAt !== null && g.expiresAt <= now) inactiveReason = 'expired';
     else if (g.fingerprint !== this.deps.fingerprint(g.agent, g.toolKey))
-      inactiveReason = 'the tool or its policy changed since it was made';
+      inactiveReason = 'the tool, its server or its policy changed since it was made';
+    else if (g.constraint && g.fixed === null)
+      inactiveReason = 'it was made before Airlock checked every argument of a scoped grant';
     return {
       id: g.id,
       agent: g.agent,
@@ -163,7 +182,12 @@ export class GrantService {
       toolKey: g.toolKey,
       createdAt: iso(g.createdAt),
       ...(g.expiresAt !== null ? { expiresAt: iso(g.expiresAt) } : {}),
-      ...(g.constraint ? { constraint: g.constraint } : {}),
+      ...(g.constraint
+        ? {
+            constraint: g.constraint,
+            scope: describeScope(g.constraint, this.deps.shape?.(g.toolKey)),
+          }
+        : {}),
       ...(g.approvalId ? { approvalId: g.approvalId } : {}),
       uses: g.uses,
       ...(g.lastUsedAt !== null ? { lastUsedAt: iso(g.lastUsedAt) } : {}),
@@ -173,16 +197,17 @@ export class GrantService {
       ...(g.includeTainted ? { includeTainted: true } : {}),
     };
   }
+
+  private describe(g: GrantRow): string {
+    let scope = '';
+    if (g.constraint) {
+      const { lead, tail } = describeScope(g.constraint, this.deps.shape?.(g.toolKey));
+      const value = g.constraint.op === 'equals' ? ` ${JSON.stringify(g.constraint.value)}` : '';
+      scope = `, ${lead}${value}${tail}`;
+    }
+    const until = g.expiresAt !== null ? ` until ${iso(g.expiresAt)}` : ' until revoked';
+    return `${g.tool} runs without asking for ${g.agent}${until}${scope}.`;
+  }
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-function describe(g: GrantRow): string {
-  const scope = g.constraint
-    ? g.constraint.op === 'domain'
-      ? `, only when every ${g.constraint.path} is in ${g.constraint.value}`
-      : `, only when ${g.constraint.path} is ${JSON.stringify(g.constraint.value)}`
-    : '';
-  const until = g.expiresAt !== null ? ` until ${iso(g.expiresAt)}` : ' until revoked';
-  return `${g.tool} runs without asking for ${g.agent}${until}${scope}.`;
-}

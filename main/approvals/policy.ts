@@ -53,8 +53,10 @@ export function needsDestructiveConfirmation(
 
 /**
  * What a grant is bound to (issue 16 item 2): the tool's definition as the
- * user saw it and its policy for this agent. Any change — a new description,
- * schema or hint from the server, a changed setting — and the grant no longer applies.
+ * user saw it, the server it comes from, and its policy for this agent. Any
+ * change — a new description, schema or hint from the server, a server moved
+ * to another URL or command or Google accounts changed (issue 27 item 5), a
+ * changed setting — and the grant no longer applies.
  */
 export function policyFingerprint(
   settings: Settings,
@@ -71,6 +73,11 @@ export function policyFingerprint(
         inputSchema: d.inputSchema,
         annotations: d.annotations ?? null,
         trustedReadOnly: d.trustedReadOnly ?? false,
+        server: {
+          kind: entry.source.kind,
+          id: entry.source.id,
+          identity: entry.source.identity?.() ?? null,
+        },
         tool: settings.tools[entry.key] ?? null,
         override: agent?.overrides[entry.key] ?? null,
       }),

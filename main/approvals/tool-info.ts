@@ -8,6 +8,7 @@ export function toolInfoOf(e: ToolEntry): ToolInfo {
   for (const [k, v] of Object.entries(e.def.annotations ?? {}))
     if (typeof v === 'boolean') hints[k] = v;
   const thirdParty = e.source.kind !== 'builtin' && e.source.kind !== 'google';
+  const grantShape = e.source.grantShape?.(e.def.name);
   return {
     name: e.name,
     ...(e.def.title ? { title: e.def.title } : {}),
@@ -17,5 +18,6 @@ export function toolInfoOf(e: ToolEntry): ToolInfo {
     ...(thirdParty && e.def.description ? { description: e.def.description.slice(0, 4000) } : {}),
     ...(thirdParty ? { hints } : {}),
     risk: isReadOnly(e.def) ? 'read-only' : isDestructive(e.def) ? 'destructive' : 'changes',
+    ...(grantShape ? { grantShape } : {}),
   };
 }

@@ -47,6 +47,17 @@ export type { RemoteSourceOptions } from './remote-connection.js';
  * Resources, prompts, completion and logging come through too (issue 14).
  */
 export class RemoteSource extends RemoteConnectionBase implements ToolSource {
+  /**
+   * The server a grant is bound to (issue 27 item 5): its URL, or the command a local server
+   * runs — what settings already keep in clear, never a header or an env value.
+   */
+  identity(): string {
+    const l = this.conn.stdio?.launch;
+    return JSON.stringify(
+      l ? { command: l.command, args: l.args, cwd: l.cwd ?? null } : { url: this.conn.url },
+    );
+  }
+
   tools(): readonly ToolDefinition[] {
     return this.state.state === 'ready' ? this.catalog.defs : [];
   }

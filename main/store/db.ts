@@ -74,6 +74,8 @@ const MIGRATIONS: string[] = [
      learned_at INTEGER NOT NULL,
      PRIMARY KEY (kind, value)
    );`,
+  // Issue 27: what a scoped grant holds fixed (the approved call's other arguments).
+  `ALTER TABLE grants ADD COLUMN fixed_json TEXT;`,
 ];
 
 export function openDatabase(path: string): Db {

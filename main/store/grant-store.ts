@@ -17,6 +17,11 @@ export interface GrantRow {
   revokedAt: number | null;
   /** Also covers calls flagged by the taint check (issue 22); off unless the user opted in. */
   includeTainted: boolean;
+  /**
+   * For a scoped grant: the approved call's arguments without those the grant lets vary, as
+   * canonical JSON; a later call's must be equal (main/approvals/grant-scope.ts, issue 27).
+   */
+  fixed: string | null;
 }
 
 interface Raw {
@@ -33,6 +38,7 @@ interface Raw {
   last_used: string | null;
   revoked_at: number | null;
   include_tainted: number;
+  fixed_json: string | null;
 }
 
 /**
@@ -51,8 +57,8 @@ export class GrantStore {
   insert(g: Omit<GrantRow, 'uses' | 'lastUsedAt' | 'revokedAt'>): void {
     this.db
       .prepare(
-        `INSERT INTO grants (id, agent, tool_key, tool, created_at, expires_at, constraint_json, policy_fingerprint, approval_id, include_tainted)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO grants (id, agent, tool_key, tool, created_at, expires_at, constraint_json, policy_fingerprint, approval_id, include_tainted, fixed_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         g.id,
@@ -65,6 +71,7 @@ export class GrantStore {
         g.fingerprint,
         g.approvalId,
         g.includeTainted ? 1 : 0,
+        g.fixed,
       );
   }
 
@@ -124,5 +131,6 @@ function fromRaw(r: Raw): GrantRow {
     lastUsedAt: r.last_used ? Date.parse(r.last_used) : null,
     revokedAt: r.revoked_at,
     includeTainted: r.include_tainted === 1,
+    fixed: r.fixed_json ?? null,
   };
 }

@@ -88,6 +88,18 @@ export interface ToolSource extends FeatureSource {
   /** The tool's own statement of what running it with these arguments does. */
   describeEffect?(tool: string, args: Record<string, unknown>): string;
   /**
+   * How a grant reads this tool's calls (issue 27 item 1): which arguments name where the call
+   * goes, read by the code that then acts on them. Absent (third-party tools): a scoped grant
+   * falls back to its strictest reading (main/approvals/grant-scope.ts).
+   */
+  grantShape?(tool: string): GrantShape | undefined;
+  /**
+   * Who this source talks to — a server's URL or command, the Google accounts — so a grant
+   * made for one server does not carry over to another that offers the same tools (issue 27
+   * item 5). Never a secret: it is hashed into a fingerprint stored on disk.
+   */
+  identity?(): string;
+  /**
    * The same statement when it needs the service to be complete (e.g. "overlaps
    * 'Team sync'" for a new calendar event). Never rejects: falls back to
    * describeEffect's text. Optional; the approval path may prefer it.
@@ -103,6 +115,19 @@ export interface ToolSource extends FeatureSource {
   /** Subscribe to tool-set or status changes; returns an unsubscribe function. */
   onChange(listener: () => void): () => void;
   stop?(): Promise<void>;
+}
+
+/** What a built-in tool says about its own arguments, for grants (issue 27 item 1). */
+export interface GrantShape {
+  /** Arguments that name recipients or guests (to, cc, bcc; attendees…): a domain grant covers them all. */
+  recipientArgs: readonly string[];
+  /** Arguments that only carry content (subject, body): any value under a scoped grant. */
+  contentArgs: readonly string[];
+  /**
+   * Every address the call sends to or invites, read by the same parser the tool then uses;
+   * throws when the arguments cannot be read (the call would fail, so no grant covers it).
+   */
+  destinations(args: Record<string, unknown>): string[];
 }
 
 export function isReadOnly(def: ToolDefinition): boolean {

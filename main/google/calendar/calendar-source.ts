@@ -3,6 +3,7 @@ import type { GoogleAccountAccess } from '../account-access.js';
 import {
   errorResult,
   type CallToolResult,
+  type GrantShape,
   type SourceState,
   type ToolCallContext,
   type ToolDefinition,
@@ -17,6 +18,7 @@ import { InputError, toErrorResult } from './errors.js';
 import { eventTimes } from './event-input.js';
 import { checkRecurrence } from './recurrence.js';
 import { findFreeTime, freebusy } from './free-time.js';
+import { calendarGrantShape } from './grant-shape.js';
 import { getEvent, listCalendars, listEvents } from './read-tools.js';
 import { updateEvent } from './update-tool.js';
 import { createEvent, deleteEvent, respond } from './write-tools.js';
@@ -137,6 +139,15 @@ export class CalendarSource implements ToolSource {
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  grantShape(tool: string): GrantShape | undefined {
+    return calendarGrantShape(tool);
+  }
+
+  /** The accounts, in order (the first that may write is the default): a grant's server. */
+  identity(): string {
+    return JSON.stringify(this.access.accounts().map((a) => [a.email.toLowerCase(), a.readOnly]));
   }
 
   async stop(): Promise<void> {

@@ -1,3 +1,4 @@
+import type MimeNode from 'nodemailer/lib/mime-node';
 import { addressParser } from 'postal-mime';
 import { libs } from '../lazy.js';
 
@@ -123,8 +124,11 @@ export function textToHtml(body: string): string {
   return `<div dir="auto">\n${html}\n</div>`;
 }
 
-/** The RFC 822 message, ready for Gmail's `raw` field (Bcc kept: Gmail reads it to deliver, then drops it). */
-export async function buildMime(m: Outgoing): Promise<Buffer> {
+/**
+ * The message as nodemailer's MIME tree, Bcc kept. Its header block (`buildHeaders()`) is what
+ * Gmail reads recipients from; the grant property test reads it back (grant-scope.property.test.ts).
+ */
+export async function composeMime(m: Outgoing): Promise<MimeNode> {
   const { default: MailComposer } = await libs.mailComposer();
   const node = new MailComposer({
     from: m.fromName ? { name: m.fromName, address: m.from } : m.from,
@@ -138,5 +142,10 @@ export async function buildMime(m: Outgoing): Promise<Buffer> {
     ...(m.references?.length ? { references: m.references } : {}),
   }).compile();
   node.keepBcc = true;
-  return node.build();
+  return node;
+}
+
+/** The RFC 822 message, ready for Gmail's `raw` field (Bcc kept: Gmail reads it to deliver, then drops it). */
+export async function buildMime(m: Outgoing): Promise<Buffer> {
+  return (await composeMime(m)).build();
 }

@@ -1,6 +1,7 @@
 import {
   errorResult,
   type CallToolResult,
+  type GrantShape,
   type SourceState,
   type ToolCallContext,
   type ToolDefinition,
@@ -26,6 +27,7 @@ import { search } from './search.js';
 import { createDraft, describeCompose, parseCompose, sendMessage } from './send.js';
 import { SendAsNames } from './send-as.js';
 import { toolDefinitions, WRITE_TOOLS } from './tools.js';
+import { gmailGrantShape } from './grant-shape.js';
 
 export interface GmailSourceOptions {
   /** Source id, part of every tool's stable key. Default "gmail". */
@@ -106,6 +108,15 @@ export class GmailSource implements ToolSource {
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  grantShape(tool: string): GrantShape | undefined {
+    return gmailGrantShape(tool);
+  }
+
+  /** The accounts, in order (the first that may run a tool is its default): a grant's server. */
+  identity(): string {
+    return JSON.stringify(this.access.accounts().map((a) => [a.email.toLowerCase(), a.readOnly]));
   }
 
   async stop(): Promise<void> {

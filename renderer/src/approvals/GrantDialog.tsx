@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { ApprovalView, GrantSpec } from '../../../common/contract';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { constraintOptions, DURATIONS } from './grant-options';
+import { DURATIONS } from './grant-options';
 
 interface Props {
   approval: ApprovalView;
@@ -20,7 +20,8 @@ interface Props {
  */
 export function GrantDialog({ approval, open, busy, error, onConfirm, onCancel }: Props) {
   const id = useId();
-  const options = constraintOptions(approval.arguments);
+  // Offered by main, read the way the grant will be checked (issue 27 item 1).
+  const options = approval.grantOptions ?? [];
   const [duration, setDuration] = useState(0);
   const [scope, setScope] = useState(-1);
   const [tainted, setTainted] = useState(false);
@@ -86,6 +87,11 @@ export function GrantDialog({ approval, open, busy, error, onConfirm, onCancel }
             </option>
           ))}
         </select>
+        {scope >= 0 && options[scope] && (
+          <p className="hint" data-testid="grant-scope-note">
+            {options[scope]!.note[0]!.toUpperCase() + options[scope]!.note.slice(1)}.
+          </p>
+        )}
       </div>
       <div className="field checkbox">
         <input

@@ -6,13 +6,29 @@ import { formatDateTime } from '../lib/format';
 import { useLoad } from '../lib/useLoad';
 import { Revealed } from './Revealed';
 
-export function grantScope(g: GrantView): string {
+/**
+ * What a grant covers, in the words main made for it (issue 27 item 1: which recipients it
+ * reads, what may differ, everything else as approved); an exact value is shown revealed.
+ */
+export function GrantScope({ g }: { g: GrantView }) {
   const until = g.expiresAt ? `until ${formatDateTime(g.expiresAt)}` : 'until you revoke it';
-  if (!g.constraint) return `any arguments, ${until}`;
   const c = g.constraint;
-  const which =
-    c.op === 'domain' ? `only when every ${c.path} is in @${c.value}` : `only when ${c.path} is`;
-  return `${which}, ${until}`;
+  if (!c) return <span>any arguments, {until}</span>;
+  const lead =
+    g.scope?.lead ??
+    (c.op === 'domain' ? `only when every ${c.path} is in @${c.value}` : `only when ${c.path} is`);
+  return (
+    <span>
+      {lead}
+      {c.op === 'equals' && (
+        <>
+          {' '}
+          “<Revealed text={c.value} />”
+        </>
+      )}
+      {g.scope?.tail ?? ''}, {until}
+    </span>
+  );
 }
 
 /** Standing grants, each revocable in one click where it is shown (issue 16 item 2). */
@@ -36,13 +52,7 @@ export function GrantsList() {
       <ul>
         {list.map((g) => (
           <li key={g.id} data-testid="grant-item" data-grant-id={g.id}>
-            <code>{g.tool}</code> for <strong>{g.agent}</strong>: <span>{grantScope(g)}</span>
-            {g.constraint?.op === 'equals' && (
-              <>
-                {' '}
-                “<Revealed text={g.constraint.value} />”
-              </>
-            )}
+            <code>{g.tool}</code> for <strong>{g.agent}</strong>: <GrantScope g={g} />
             <span className="hint">
               {' '}
               · used {g.uses} time{g.uses === 1 ? '' : 's'}

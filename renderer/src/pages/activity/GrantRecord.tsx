@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { GrantView } from '../../../../common/contract';
-import { grantScope } from '../../approvals/GrantsList';
+import { GrantScope } from '../../approvals/GrantsList';
 import { useControl } from '../../lib/control';
 import { errorMessage } from '../../lib/errors';
 
@@ -24,9 +24,8 @@ export function GrantRecord({ grantId }: { grantId: string }) {
     <div className="grant-record" data-testid="grant-record">
       <h3>Grant</h3>
       <p>
-        <code>{grant.tool}</code> for <strong>{grant.agent}</strong>: {grantScope(grant)}
-        {grant.constraint?.op === 'equals' && <> “{grant.constraint.value}”</>} · used {grant.uses}{' '}
-        time{grant.uses === 1 ? '' : 's'} ·{' '}
+        <code>{grant.tool}</code> for <strong>{grant.agent}</strong>: <GrantScope g={grant} /> ·
+        used {grant.uses} time{grant.uses === 1 ? '' : 's'} ·{' '}
         {grant.active ? 'active' : `no longer applies (${grant.inactiveReason})`}
       </p>
       {grant.active && (

@@ -1,0 +1,112 @@
+import { domainToASCII } from 'node:url';
+
+/**
+ * Reading addresses and links for domain-scoped grants (issue 27 item 1). Built-in tools say what
+ * they reach themselves (GrantShape, read by their own parser); these rules are for tools that do
+ * not — third-party servers, whose parser Airlock cannot see — and so they are strict: anything
+ * that looks like an address or a link and cannot be placed in the domain makes the call ask.
+ */
+
+export function normalizeDomain(d: string): string {
+  return d
+    .trim()
+    .toLowerCase()
+    .replace(/^[@.]+/, '');
+}
+
+/**
+ * `host` is `want` or one of its subdomains, compared in IDNA ASCII form (UTS #46), the form mail
+ * and DNS use: `ｅxample.com` and `example.com` are the same domain; an invalid name never matches.
+ */
+export function inDomain(host: string, want: string): boolean {
+  const h = domainToASCII(host.trim().toLowerCase());
+  const w = domainToASCII(normalizeDomain(want));
+  if (!h || !w) return false;
+  return h === w || h.endsWith(`.${w}`);
+}
+
+/** The domain of an address as a mail system routes it: after the last "@"; '' when there is none. */
+export function addressDomain(address: string): string {
+  const at = address.lastIndexOf('@');
+  return at < 0 ? '' : address.slice(at + 1);
+}
+
+// "@" and the spellings a server or mail client may decode into one: full-width and small
+// commercial at (NFKC maps both to "@"), percent-encoding, HTML character references.
+const AT = /[@\uFF20\uFE6B]|%40|&#0*64;?|&#x0*40;?|&commat;/gi;
+// A host name after an "@": letters, digits, hyphens, and dots (also the ideographic and
+// full-width full stops that IDNA reads as dots).
+const HOST_AFTER = /^[\p{L}\p{N}\p{M}.\-\u3002\uFF0E\uFF61]+/u;
+// Anything with a scheme and "//", or a scheme-relative "//host".
+const LINK = /[a-z][a-z0-9+.-]*:[/\\]{2}[^\s"'<>`]*|(?<![:/\\\w])[/\\]{2}[^\s"'<>`/\\]+/gi;
+
+function strings(value: unknown, out: string[], depth = 0): void {
+  if (depth > 64) throw new Error('arguments nested too deep');
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out, depth + 1);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      strings(v, out, depth + 1);
+    }
+}
+
+/**
+ * Every host named by an address or a link anywhere in the arguments (keys included), or null
+ * when something address- or link-shaped names no host Airlock can read — then no domain can be
+ * said to cover the call.
+ */
+export function hostsIn(args: unknown): string[] | null {
+  const texts: string[] = [];
+  try {
+    strings(args, texts);
+  } catch {
+    return null;
+  }
+  const hosts: string[] = [];
+  for (const text of texts) {
+    for (const m of text.matchAll(AT)) {
+      const host = HOST_AFTER.exec(text.slice(m.index + m[0].length))?.[0] ?? '';
+      if (!host) return null;
+      hosts.push(host);
+    }
+    for (const m of text.matchAll(LINK)) {
+      const link = m[0].startsWith('/') || m[0].startsWith('\\') ? `https:${m[0]}` : m[0];
+      let host: string;
+      try {
+        host = new URL(link).hostname;
+      } catch {
+        return null;
+      }
+      if (!host) return null;
+      hosts.push(host.replace(/^\[|\]$/g, ''));
+    }
+  }
+  return hosts;
+}
+
+// What a third-party tool's constrained argument may hold: bare addresses or plain http(s) links,
+// nothing any reasonable parser could read two ways — no names, quotes, angle brackets, comments,
+// groups, percent routing ("a%b@c"), bang paths, encoded words or whitespace inside.
+const BARE_ADDRESS = /^[A-Za-z0-9._+-]+@((?:[A-Za-z0-9-]+\.)+[A-Za-z0-9-]+)$/;
+const PLAIN_LINK =
+  /^https?:\/\/((?:[A-Za-z0-9-]+\.)*[A-Za-z0-9-]+)(?::\d{1,5})?(?:[/?#][^\s\\@"'<>`]*)?$/i;
+
+/**
+ * The hosts of a third-party tool's constrained argument: a string or a list of strings, each a
+ * bare address, a plain link, or such items separated by commas. Null for anything else.
+ */
+export function strictHosts(value: unknown): string[] | null {
+  const items = Array.isArray(value) ? value : [value];
+  const hosts: string[] = [];
+  for (const item of items) {
+    if (typeof item !== 'string') return null;
+    for (const part of item.split(',')) {
+      const p = part.trim();
+      const host = BARE_ADDRESS.exec(p)?.[1] ?? PLAIN_LINK.exec(p)?.[1];
+      if (!host) return null;
+      hosts.push(host);
+    }
+  }
+  return hosts.length ? hosts : null;
+}

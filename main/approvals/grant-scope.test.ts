@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import type { GrantConstraint } from '../../common/contract/index.js';
+import { calendarGrantShape } from '../google/calendar/grant-shape.js';
+import { gmailGrantShape } from '../google/gmail/grant-shape.js';
+import type { GrantShape } from '../tools/types.js';
+import { hostsIn, inDomain } from './addresses.js';
+import { checkConstraint } from './constraint.js';
+import { grantOptions } from './grant-options.js';
+import { constraintHolds, fitsScope, fixedPart } from './grant-scope.js';
+
+// Issue 27 item 1: what a scoped grant checks — the constraint read the way the tool reads it,
+// and every argument it does not mention as approved.
+
+/** Whether each call runs under a grant made from `approved` (false: it asks). */
+function fits(
+  approved: Record<string, unknown>,
+  c: GrantConstraint,
+  shape: GrantShape | undefined,
+  calls: Record<string, unknown>[],
+): boolean[] {
+  const constraint = checkConstraint(c, approved, shape);
+  const g = { constraint, fixed: fixedPart(approved, constraint, shape) };
+  return calls.map((args) => fitsScope(g, args, shape));
+}
+
+const DOMAIN: GrantConstraint = { path: 'to', op: 'domain', value: 'example.com' };
+
+describe('third-party tools (no shape): the strictest reading', () => {
+  const approved = { to: 'ann@example.com', body: 'hi' };
+  it('the constrained argument may change, within the domain, as bare addresses or plain links', () => {
+    expect(
+      fits(approved, DOMAIN, undefined, [
+        { to: 'bob@example.com', body: 'hi' },
+        { to: 'bob@example.com, dan@sub.example.com', body: 'hi' },
+        { to: ['bob@EXAMPLE.com'], body: 'hi' },
+        { to: 'https://example.com/inbox', body: 'hi' },
+      ]),
+    ).toEqual([true, true, true, true]);
+  });
+
+  it('anything a server could read two ways, or another domain, asks', () => {
+    expect(
+      fits(
+        approved,
+        DOMAIN,
+        undefined,
+        [
+          'evil@evil.test carol@example.com',
+          '<evil@evil.test> carol@example.com',
+          'Carol <carol@example.com>',
+          '"evil@evil.test" <carol@example.com>',
+          'carol@example.com (evil@evil.test)',
+          'bob@example.com;evil@evil.test',
+          'bob@example.com\tevil@evil.test',
+          'x%evil.test@example.com',
+          'evil!evil.test@example.com',
+          'eve@example.com.evil.test',
+          'eve@evilexample.com',
+          'https://example.com@evil.test/',
+          'https://evil.test\\@example.com',
+          'https://evil.test#@example.com',
+          'https://evil.test/?example.com',
+          '=?utf-8?B?ZXZpbEBldmlsLnRlc3Q=?= <carol@example.com>',
+          '',
+        ].map((to) => ({ to, body: 'hi' })),
+      ),
+    ).toEqual(new Array(17).fill(false));
+  });
+
+  it('every other argument must be absent or as approved', () => {
+    expect(
+      fits(approved, DOMAIN, undefined, [
+        { to: 'bob@example.com', body: 'other text' },
+        { to: 'bob@example.com', body: 'hi', cc: 'dan@example.com' },
+        { to: 'bob@example.com' },
+        JSON.parse('{"to":"bob@example.com","body":"hi","__proto__":"x"}') as Record<
+          string,
+          unknown
+        >,
+      ]),
+    ).toEqual([false, false, false, false]);
+  });
+
+  it('a domain must cover every address and link anywhere in the arguments', () => {
+    expect(() =>
+      checkConstraint(DOMAIN, { to: 'ann@example.com', body: 'see http://evil.test/x' }),
+    ).toThrow(/does not hold/);
+    for (const hidden of [
+      'mail evil%40evil.test',
+      'mail evil＠evil.test',
+      'mail evil&#64;evil.test',
+      'see //evil.test/x',
+      'mailto:evil@evil.test',
+    ])
+      expect(hostsIn({ note: hidden })?.every((h) => inDomain(h, 'example.com')) ?? false).toBe(
+        false,
+      );
+    expect(hostsIn({ 'evil@evil.test': 1 })).toEqual(['evil.test']); // keys too
+    expect(hostsIn({ n: 'user@ nowhere' })).toBeNull(); // an "@" with no host to place
+  });
+
+  it('an equals grant holds everything else as approved, nested values included', () => {
+    const c: GrantConstraint = { path: 'event.organizer', op: 'equals', value: 'ann@example.com' };
+    const base = { event: { organizer: 'ann@example.com', room: 'A' }, notify: true };
+    expect(
+      fits(base, c, undefined, [
+        { event: { organizer: 'ann@example.com', room: 'A' }, notify: true },
+        { event: { organizer: 'ann@example.com', room: 'B' }, notify: true },
+        { event: { organizer: 'ann@example.com', room: 'A' } },
+        { event: { organizer: 'eve@example.com', room: 'A' }, notify: true },
+      ]),
+    ).toEqual([true, false, false, false]);
+  });
+});
+
+describe('Gmail: recipients as the composer reads them, in to, cc and bcc', () => {
+  const shape = gmailGrantShape('gmail_send')!;
+  const approved = { to: ['carol@example.com'], subject: 'Plan', body: 'See it.' };
+  it('a domain grant covers all three fields; subject and body are content', () => {
+    expect(
+      fits(approved, DOMAIN, shape, [
+        { to: ['Dave <dave@example.com>'], cc: ['erin@example.com'], subject: 'X', body: 'Y' },
+        { to: ['carol@example.com'], bcc: ['evil@evil.test'], subject: 'Plan', body: 'See it.' },
+        { to: ['carol@example.com'], cc: ['evil@evil.test'], subject: 'Plan', body: 'See it.' },
+        { to: ['evil@evil.test carol@example.com'], subject: 'Plan', body: 'See it.' },
+        { ...approved, account: 'other@example.com' },
+        { ...approved, reply_to_message_id: 'm1' },
+      ]),
+    ).toEqual([true, false, false, false, false, false]);
+  });
+
+  it('a domain applies to recipients only', () => {
+    expect(() =>
+      checkConstraint({ path: 'subject', op: 'domain', value: 'example.com' }, approved, shape),
+    ).toThrow(/recipients \(to, cc, bcc\)/);
+  });
+
+  it('offers one domain for all recipients when the parser puts them in one, and says what else holds', () => {
+    const opts = grantOptions(
+      { to: ['Ann <ann@example.com>'], cc: ['bob@Example.com'], subject: 'Hi', body: 'x' },
+      shape,
+    );
+    expect(opts[0]).toEqual({
+      label: 'Only when every recipient (to, cc, bcc) is in @example.com',
+      note: 'subject and body may differ, everything else as in the call you approved',
+      constraint: { path: 'to', op: 'domain', value: 'example.com' },
+    });
+    expect(opts.map((o) => o.constraint.op)).toEqual(['domain', 'equals', 'equals']);
+    // The domain offered is where the composer sends, not what the text seems to say.
+    const hidden = grantOptions(
+      { to: ['evil@evil.test carol@example.com'], subject: 'Hi', body: 'x' },
+      shape,
+    );
+    expect(hidden.filter((o) => o.constraint.op === 'domain').map((o) => o.label)).toEqual([
+      'Only when every recipient (to, cc, bcc) is in @evil.test',
+    ]);
+    const mixed = grantOptions(
+      { to: ['carol@example.com'], bcc: ['evil@evil.test'], subject: 'Hi', body: 'x' },
+      shape,
+    );
+    expect(mixed.some((o) => o.constraint.op === 'domain')).toBe(false);
+  });
+});
+
+describe('Calendar: guests as the write tools read them', () => {
+  it('a new event: attendees in the domain; title, times and text may change; the calendar may not', () => {
+    const shape = calendarGrantShape('calendar_create_event')!;
+    const c: GrantConstraint = { path: 'attendees', op: 'domain', value: 'example.com' };
+    const approved = { summary: 'Sync', start: '2026-03-10T10:00', attendees: ['bob@example.com'] };
+    expect(
+      fits(approved, c, shape, [
+        {
+          summary: 'Other',
+          start: '2026-04-01',
+          attendees: ['Bob@Example.com', 'dan@example.com'],
+        },
+        { ...approved, attendees: ['bob@example.com', 'evil@evil.test'] },
+        { ...approved, attendees: ['Bob <bob@example.com>'] },
+        { ...approved, attendees: [] },
+        { ...approved, calendar_id: 'team@group.calendar.google.com' },
+        { ...approved, send_updates: 'none' },
+      ]),
+    ).toEqual([true, false, false, false, false, false]);
+  });
+
+  it('an update: guests added and removed in the domain, on the same event with the same changes', () => {
+    const shape = calendarGrantShape('calendar_update_event')!;
+    const c: GrantConstraint = { path: 'add_attendees', op: 'domain', value: 'example.com' };
+    const approved = { event_id: 'e1', add_attendees: ['bob@example.com'] };
+    expect(
+      fits(approved, c, shape, [
+        { event_id: 'e1', add_attendees: ['dan@example.com'], remove_attendees: ['x@example.com'] },
+        { event_id: 'e1', add_attendees: ['dan@example.com'], attendees: ['evil@evil.test'] },
+        { event_id: 'e1', add_attendees: ['dan@example.com'], remove_attendees: ['e@evil.test'] },
+        { event_id: 'e2', add_attendees: ['dan@example.com'] },
+        { event_id: 'e1', add_attendees: ['dan@example.com'], description: 'new text' },
+      ]),
+    ).toEqual([true, false, false, false, false]);
+  });
+});
+
+describe('domains', () => {
+  it('compares in IDNA ASCII form; look-alikes and invalid names never match', () => {
+    expect(inDomain('ｅxample.com', 'example.com')).toBe(true);
+    expect(inDomain('Sub.EXAMPLE.com', '@example.com')).toBe(true);
+    expect(inDomain('exämple.com', 'example.com')).toBe(false);
+    expect(inDomain('example.com.evil.test', 'example.com')).toBe(false);
+    expect(inDomain('evilexample.com', 'example.com')).toBe(false);
+    expect(inDomain('', 'example.com')).toBe(false);
+    expect(constraintHolds(DOMAIN, { to: 'a@example.com' }, undefined)).toBe(true);
+  });
+});
