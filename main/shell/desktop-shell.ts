@@ -91,6 +91,9 @@ export class DesktopShell {
     this.dialog = new ApprovalDialog({
       control: core.control,
       openApproval: (id) => void this.windows.openApproval(id, { focus: true }),
+      showInWindow: (id) => void this.windows.openApproval(id, { focus: false }),
+      parentWindow: () => this.windows.visibleWindow(),
+      platform: this.platform,
       logger,
     });
     this.notifier = new ApprovalNotifier({

@@ -167,24 +167,57 @@ export class Notification extends EventEmitter {
   }
 }
 
+/** A message box the shell showed, as the fake saw it. */
+export type ShownMessageBox = Record<string, unknown> & {
+  signal?: AbortSignal;
+  cancelId?: number;
+  /** The window it is a sheet on (macOS) / modal to; null when it has none. */
+  parent: { isVisible(): boolean } | null;
+  /**
+   * macOS, no parent window: Electron runs `[NSAlert runModal]`, a synchronous modal loop that
+   * stops the whole main process until the user answers (shell/browser/ui/message_box_mac.mm
+   * ShowMessageBox), and such a box cannot be closed by `signal` (docs/api/dialog.md: "On macOS,
+   * `signal` does not work with message boxes that do not have a parent window, since those
+   * message boxes run synchronously due to platform limitations"). The fake cannot freeze the
+   * process; it records it here.
+   */
+  blocking: boolean;
+  /** Still on screen (no answer yet, not closed by its signal). */
+  open: boolean;
+};
+
 export const dialog = {
   /** Answers for showMessageBox; each call takes one (a number, or a promise for aborted dialogs). */
   answers: [] as (number | Promise<number>)[],
-  shown: [] as Record<string, unknown>[],
+  shown: [] as ShownMessageBox[],
   errors: [] as { title: string; content: string }[],
+  /** `showMessageBox([window, ]options)`: with a window, a sheet on it (macOS) / modal to it. */
   async showMessageBox(
-    options: Record<string, unknown> & { signal?: AbortSignal; cancelId?: number },
+    ...args:
+      | [options: Record<string, unknown> & { signal?: AbortSignal; cancelId?: number }]
+      | [
+          window: { isVisible(): boolean },
+          options: Record<string, unknown> & { signal?: AbortSignal; cancelId?: number },
+        ]
   ): Promise<{ response: number; checkboxChecked: boolean }> {
-    this.shown.push(options);
+    const [parent, options] = args.length === 2 ? args : [null, args[0]];
+    const blocking = platformRules.platform === 'darwin' && parent === null;
+    const box: ShownMessageBox = { ...options, parent, blocking, open: true };
+    this.shown.push(box);
     const answer = this.answers.shift();
-    if (answer === undefined) {
-      // No scripted answer: stays open until aborted, like a dialog nobody clicks.
-      await new Promise<void>((resolve) =>
-        options.signal?.addEventListener('abort', () => resolve(), { once: true }),
-      );
-      return { response: options.cancelId ?? 0, checkboxChecked: false };
-    }
-    return { response: await answer, checkboxChecked: false };
+    const close = (response: number) => {
+      box.open = false;
+      return { response, checkboxChecked: false };
+    };
+    if (answer !== undefined) return close(await answer);
+    // No scripted answer: stays open, like a dialog nobody clicks — until its signal closes it,
+    // which a blocking macOS box ignores.
+    if (blocking) return new Promise(() => {});
+    await new Promise<void>((resolve) => {
+      if (options.signal?.aborted) return resolve();
+      options.signal?.addEventListener('abort', () => resolve(), { once: true });
+    });
+    return close(options.cancelId ?? 0);
   },
   showErrorBox(title: string, content: string): void {
     this.errors.push({ title, content });
