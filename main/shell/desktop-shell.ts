@@ -11,7 +11,12 @@ import { LoginItem } from './login-item.js';
 import type { ShellPaths } from './paths.js';
 import { AppProtocol } from './protocol.js';
 import { hardenSession, hardenWebContents } from './security.js';
-import { deepLinksIn, type DeepLink, type SingleInstance } from './single-instance.js';
+import {
+  deepLinksIn,
+  type ActivationRequest,
+  type DeepLink,
+  type SingleInstance,
+} from './single-instance.js';
 import { TrayIcons } from './tray-icons.js';
 import type { ApprovalStyle, TrayActions } from './tray-menu.js';
 import { traySupport, type TraySupport } from './tray-support.js';
@@ -63,6 +68,8 @@ export class DesktopShell {
   private readonly dialog: ApprovalDialog;
   private readonly platform: NodeJS.Platform;
   private quitState: 'running' | 'stopping' | 'stopped' = 'running';
+  /** start() has finished: activations from now on are the user's. */
+  private launched = false;
   private stopping: Promise<void> | null = null;
   private offPolicy: (() => void) | undefined;
 
@@ -134,21 +141,11 @@ export class DesktopShell {
     // A tray app keeps running with no window open; the default would quit. Without a visible
     // tray (below) a second launch of Airlock brings the window back.
     app.on('window-all-closed', () => {});
-    app.on('activate', () => this.windows.focus());
     app.on('before-quit', (event) => this.onBeforeQuit(event));
-    this.deps.instance.ready((links) => this.activate(links));
-
-    const argv = this.deps.argv ?? process.argv;
-    // Windows and Linux pass a deep link that started Airlock on its command line (issue 21, item 6).
-    const links = deepLinksIn(argv);
-    if (links.length > 0) this.activate(links);
-    else if (!this.loginItem.startedHidden(argv)) this.windows.openMain();
-    else if ((await this.trayIsSeen()) === 'no') {
-      // A login start with no tray to click would leave Airlock invisible (issue 21, item 4):
-      // show the main window, without taking focus from whatever the user is doing.
-      this.deps.core.logger.warn('no system tray found; showing the window instead');
-      this.windows.openMain(undefined, { focus: false });
-    }
+    // A second launch, a link, a Dock/Finder re-launch ('activate'); what came during start-up
+    // is part of this launch.
+    const early = this.deps.instance.ready((request) => this.onActivation(request));
+    await this.openForLaunch(early);
     // Loosening asked for from outside the window (the CLI, an agent with a shell) waits for the
     // user's Confirm on the Tools page (issue 17 item 7): bring that page up, without taking focus.
     this.offPolicy = this.deps.core.events.subscribe((e) => {
@@ -157,6 +154,35 @@ export class DesktopShell {
     });
     // After the windows: requests still waiting from before start raise their notifications.
     await this.notifier.start();
+    this.launched = true;
+  }
+
+  /**
+   * What this launch shows (issue 32, item 3): the links it came with — on the command line
+   * (Windows, Linux; issue 21, item 6) or as macOS 'open-url' before or during start-up — and
+   * then nothing else; otherwise the main window, unless it is a login start (issue 21, item 4).
+   * A macOS 'activate' during start-up is the launch itself (Electron emits it for "launching
+   * the application for the first time", docs/api/app.md) and changes nothing of that; a second
+   * launch during start-up is the user asking, and brings the window.
+   */
+  private async openForLaunch(early: ActivationRequest[]): Promise<void> {
+    const argv = this.deps.argv ?? process.argv;
+    const links = [...deepLinksIn(argv), ...early.flatMap((r) => r.links)];
+    const askedAgain = early.some((r) => r.source === 'second-instance');
+    if (links.length > 0) this.activate(links);
+    else if (askedAgain || !this.loginItem.startedHidden(argv)) this.windows.openMain();
+    else if ((await this.trayIsSeen()) === 'no') {
+      // A login start with no tray to click would leave Airlock invisible (issue 21, item 4):
+      // show the main window, without taking focus from whatever the user is doing.
+      this.deps.core.logger.warn('no system tray found; showing the window instead');
+      this.windows.openMain(undefined, { focus: false });
+    }
+  }
+
+  private onActivation(request: ActivationRequest): void {
+    // Until start() is done, a bare 'activate' is still the launch's own (see openForLaunch).
+    if (!this.launched && request.source === 'activate' && request.links.length === 0) return;
+    this.activate(request.links);
   }
 
   private async trayIsSeen(): Promise<TraySupport> {

@@ -41,6 +41,13 @@ export class FakeApp extends EventEmitter {
     this.emit('ready', preventable(), {});
     this.readyState.resolve();
   }
+  /**
+   * macOS 'activate' (docs/api/app.md): a Dock or Finder re-launch of the running app, and also
+   * the launch itself ("launching the application for the first time"), before or after 'ready'.
+   */
+  emitActivate(hasVisibleWindows = false): void {
+    this.emit('activate', preventable(), hasVisibleWindows);
+  }
   /** Back to "not ready yet" (resetFakeElectron). */
   unready(): void {
     this.readyState = this.freshReady();

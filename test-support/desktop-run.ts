@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import { vi } from 'vitest';
+import type { ControlApi, StatusView } from '../common/contract/index.js';
+import { CoreEvents } from '../main/platform/events.js';
+import { Logger } from '../main/platform/log.js';
+import { SettingsStore } from '../main/platform/settings.js';
+import { runDesktop, type StartableCore } from '../main/shell/main-process.js';
+import type { TraySupport } from '../main/shell/tray-support.js';
+import { tempDir } from './harness.js';
+
+/**
+ * The Electron main process from launch to a running shell (main/shell/main-process.ts
+ * runDesktop) around a fake core, for the lifecycle and launch tests. The test file mocks
+ * 'electron' with test-support/fake-electron.ts.
+ */
+const STATUS: StatusView = {
+  version: '0.1.0',
+  running: true,
+  mcpUrl: 'http://127.0.0.1:1/mcp',
+  dataDir: '/x',
+  paused: false,
+  agentsConnected: 0,
+  pendingApprovals: 0,
+  tools: { total: 0, needApproval: 0 },
+  sources: [],
+};
+
+/** A core with the shape the shell needs; start/stop are controllable. */
+export function fakeCore(dataDir = tempDir()) {
+  let releaseStop: () => void = () => {};
+  const core = {
+    control: {
+      getStatus: vi.fn(async () => STATUS),
+      listPending: vi.fn(async () => []),
+      setPaused: vi.fn(),
+      decide: vi.fn(),
+    } as unknown as ControlApi,
+    events: new CoreEvents(),
+    settings: new SettingsStore(join(dataDir, 'settings.json')),
+    logger: new Logger({ stderr: false }),
+    start: vi.fn(async () => ({})),
+    stop: vi.fn(() => new Promise<void>((resolve) => (releaseStop = resolve))),
+  };
+  return { core, dataDir, releaseStop: () => releaseStop() };
+}
+
+export async function run(
+  opts: {
+    argv?: string[];
+    platform?: NodeJS.Platform;
+    core?: ReturnType<typeof fakeCore>;
+    tray?: TraySupport;
+    env?: NodeJS.ProcessEnv;
+  } = {},
+) {
+  const f = opts.core ?? fakeCore();
+  const createCore = vi.fn((_dir: string) => f.core as unknown as StartableCore);
+  const shell = await runDesktop({
+    createCore,
+    env: { AIRLOCK_DATA_DIR: f.dataDir, ...opts.env },
+    argv: opts.argv ?? ['electron', '.'],
+    ...(opts.platform ? { platform: opts.platform } : {}),
+    traySupport: async () => opts.tray ?? 'yes',
+  });
+  return { ...f, createCore, shell };
+}
