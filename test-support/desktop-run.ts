@@ -6,6 +6,7 @@ import { Logger } from '../main/platform/log.js';
 import { SettingsStore } from '../main/platform/settings.js';
 import { runDesktop, type StartableCore } from '../main/shell/main-process.js';
 import type { TraySupport } from '../main/shell/tray-support.js';
+import { app } from './fake-electron.js';
 import { tempDir } from './harness.js';
 
 /**
@@ -55,9 +56,21 @@ export async function run(
 ) {
   const f = opts.core ?? fakeCore();
   const createCore = vi.fn((_dir: string) => f.core as unknown as StartableCore);
+  // XDG folders inside the test's data directory: a Linux start writes its desktop entry there,
+  // never into the home of the machine running the tests.
+  const env: NodeJS.ProcessEnv = {
+    AIRLOCK_DATA_DIR: f.dataDir,
+    HOME: join(f.dataDir, 'home'),
+    XDG_DATA_HOME: join(f.dataDir, 'xdg-data'),
+    XDG_DATA_DIRS: join(f.dataDir, 'xdg-system'),
+    CHROME_DESKTOP: 'airlock.desktop',
+    ...opts.env,
+  };
+  // The same environment for the fake Electron, as a real one shares the process's.
+  app.env = env;
   const shell = await runDesktop({
     createCore,
-    env: { AIRLOCK_DATA_DIR: f.dataDir, ...opts.env },
+    env,
     argv: opts.argv ?? ['electron', '.'],
     ...(opts.platform ? { platform: opts.platform } : {}),
     traySupport: async () => opts.tray ?? 'yes',

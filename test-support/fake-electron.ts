@@ -76,6 +76,7 @@ export function resetFakeElectron(
     lockDir: null,
     active: false,
     focusCalls: [],
+    env: { CHROME_DESKTOP: 'airlock.desktop' },
   });
   app.loginItem = { openAtLogin: false, wasOpenedAtLogin: false, args: [] };
   app.paths.clear();

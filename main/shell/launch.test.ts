@@ -1,7 +1,12 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalView } from '../../common/contract/index.js';
 import { fakeCore, run } from '../../test-support/desktop-run.js';
+import { tempDir } from '../../test-support/harness.js';
 import { app, BrowserWindow, resetFakeElectron, Tray } from '../../test-support/fake-electron.js';
+
+import { UrlScheme } from './url-scheme.js';
 
 vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
@@ -58,5 +63,61 @@ describe('macOS launches (issue 32)', () => {
     app.emitActivate(false);
     await run({ platform: 'darwin', argv: MAC_ARGV });
     expect(loaded()).toEqual([['app://airlock/index.html#/approvals']]);
+  });
+});
+
+describe('airlock:// on Linux (issue 32, item 5)', () => {
+  it('from source or an AppImage, Airlock installs its own desktop entry so the OS takes airlock:// links', async () => {
+    const f = fakeCore();
+    const appImage = join(f.dataDir, 'My Apps', 'Airlock.AppImage');
+    await run({ platform: 'linux', core: f, env: { APPIMAGE: appImage } });
+    const entry = join(f.dataDir, 'xdg-data', 'applications', 'airlock.desktop');
+    const text = readFileSync(entry, 'utf8');
+    expect(text).toContain(`Exec="${appImage}" %u\n`);
+    expect(text).toContain('MimeType=x-scheme-handler/airlock;');
+    // …and Electron, which needs exactly that entry on Linux, took the scheme.
+    expect(app.protocolClients.map((c) => c.scheme)).toEqual(['airlock']);
+  });
+
+  it('a .deb install has its entry already: nothing is written, the scheme is taken', async () => {
+    const f = fakeCore();
+    const system = join(f.dataDir, 'xdg-system', 'applications');
+    mkdirSync(system, { recursive: true });
+    writeFileSync(
+      join(system, 'airlock.desktop'),
+      '[Desktop Entry]\nExec=/opt/Airlock/airlock %U\n',
+    );
+    await run({ platform: 'linux', core: f });
+    expect(existsSync(join(f.dataDir, 'xdg-data', 'applications', 'airlock.desktop'))).toBe(false);
+    expect(app.protocolClients.map((c) => c.scheme)).toEqual(['airlock']);
+  });
+
+  it("a user's own entry of that name is left alone; Airlock's own is rewritten when the command moved", () => {
+    const home = tempDir();
+    const env = { XDG_DATA_HOME: join(home, 'data'), XDG_DATA_DIRS: join(home, 'none') };
+    const scheme = new UrlScheme({
+      platform: 'linux',
+      env: { ...env, APPIMAGE: '/a/Airlock.AppImage' },
+    });
+    const file = scheme.ensureDesktopEntry()!;
+    expect(readFileSync(file, 'utf8')).toContain('Exec=/a/Airlock.AppImage %u');
+    const moved = new UrlScheme({
+      platform: 'linux',
+      env: { ...env, APPIMAGE: '/b/Airlock.AppImage' },
+    });
+    expect(moved.ensureDesktopEntry()).toBe(file);
+    expect(readFileSync(file, 'utf8')).toContain('Exec=/b/Airlock.AppImage %u');
+    writeFileSync(file, '[Desktop Entry]\nExec=my-own-wrapper %u\n');
+    expect(moved.ensureDesktopEntry()).toBeNull();
+    expect(readFileSync(file, 'utf8')).toContain('my-own-wrapper');
+  });
+
+  it('when the OS refuses the scheme anyway, the refusal is logged, not ignored', async () => {
+    const f = fakeCore();
+    const warn = vi.spyOn(f.core.logger, 'warn');
+    // No $CHROME_DESKTOP: Electron cannot name an entry to register.
+    await run({ platform: 'linux', core: f, env: { CHROME_DESKTOP: '' } });
+    expect(app.protocolClients).toEqual([]);
+    expect(warn).toHaveBeenCalledWith('the OS did not take airlock:// links for Airlock');
   });
 });

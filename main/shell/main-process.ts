@@ -5,6 +5,7 @@ import { DesktopShell, type ShellCore, type ShellDeps } from './desktop-shell.js
 import { shellPaths } from './paths.js';
 import { registerAppScheme } from './protocol.js';
 import { SingleInstance } from './single-instance.js';
+import { UrlScheme } from './url-scheme.js';
 
 /** Must equal electron-builder.yml `appId` (Windows matches notifications to the Start-menu shortcut by it). */
 export const APP_ID = 'dev.airlock.app';
@@ -43,7 +44,6 @@ export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null>
     app.quit();
     return null;
   }
-  instance.registerScheme();
   await app.whenReady();
 
   let core: StartableCore | null = null;
@@ -58,6 +58,11 @@ export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null>
     app.exit(1);
     return null;
   }
+  new UrlScheme({
+    env: opts.env ?? process.env,
+    logger: core.logger,
+    ...(opts.platform ? { platform: opts.platform } : {}),
+  }).register();
   const shell = new DesktopShell({
     core,
     instance,

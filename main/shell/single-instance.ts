@@ -62,7 +62,7 @@ export class SingleInstance {
   private handler: Activation | null = null;
   private readonly waiting: ActivationRequest[] = [];
 
-  constructor(private readonly deps: { logger?: Pick<Logger, 'info' | 'warn'> } = {}) {}
+  constructor(private readonly deps: { logger?: Pick<Logger, 'info'> } = {}) {}
 
   /** False when another instance holds the lock: this process should quit at once. */
   claim(): boolean {
@@ -80,18 +80,6 @@ export class SingleInstance {
     });
     app.on('activate', () => this.activate({ links: [], source: 'activate' }));
     return true;
-  }
-
-  /**
-   * Registers `airlock://` with the OS; from source, Electron needs the app path as an argument.
-   * Returns whether the OS took it (Electron's boolean; issue 32, item 5).
-   */
-  registerScheme(): boolean {
-    const ok = app.isPackaged
-      ? app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME)
-      : app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME, process.execPath, [app.getAppPath()]);
-    if (!ok) this.deps.logger?.warn('the airlock:// scheme could not be registered with the OS');
-    return ok;
   }
 
   /**
