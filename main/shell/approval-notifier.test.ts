@@ -52,8 +52,9 @@ describe('notification per approval request', () => {
     expect(n.shown).toBe(true);
     expect(n.options.title).toBe(approvalHeadline(approval));
     expect(n.options.title).toBe('test wants to use count_send');
-    // The whole call is in the text, so the buttons decide on what the user saw.
-    expect(n.options.body).toBe('Sends a message.\ncount_send {"to":"bob@example.com"}');
+    // The whole call is in the text, first (issue 32 item 6: toasts and banners cut long text),
+    // so the buttons decide on what the user saw; the server's description comes after it.
+    expect(n.options.body).toBe('count_send {"to":"bob@example.com"}\nSends a message.');
     expect(n.options.actions!.map((a) => a.text)).toEqual([...NOTIFICATION_ACTIONS]);
     expect(source.count('count_send')).toBe(0);
 

@@ -8,7 +8,7 @@ import {
 } from '../../common/contract/index.js';
 import type { Logger } from '../platform/log.js';
 import type { ApprovalDialog } from './approval-dialog.js';
-import { approvalHeadline, approvalSubline, notifiableCall } from './approval-text.js';
+import { notificationText } from './approval-text.js';
 import type { ApprovalStyle } from './tray-menu.js';
 
 /** Notification buttons, in order; the 'action' event reports the index. */
@@ -125,15 +125,16 @@ export class ApprovalNotifier {
       this.deps.openApproval(approval.id, false);
       return;
     }
-    const call = notifiableCall(approval);
+    const text = notificationText(approval);
     const n = new Notification({
       id: `approval-${approval.id}`,
-      title: approvalHeadline(approval),
-      body: call
-        ? `${approvalSubline(approval)}\n${call}`
-        : `${approvalSubline(approval)}\nClick to see the whole request in Airlock.`,
-      // Buttons only when the whole call is in the text above: a decision on what was shown.
-      actions: call ? NOTIFICATION_ACTIONS.map((text) => ({ type: 'button' as const, text })) : [],
+      title: text.title,
+      body: text.body,
+      // Buttons only when the whole call, and nothing hiding text, is in what is shown: a
+      // decision on what was shown (issue 17 item 6, issue 32 item 6).
+      actions: text.allow
+        ? NOTIFICATION_ACTIONS.map((t) => ({ type: 'button' as const, text: t }))
+        : [],
       // Stays until answered on Linux/Windows; an approval is not a passing toast.
       timeoutType: 'never',
       ...(this.deps.iconPath ? { icon: this.deps.iconPath } : {}),
@@ -142,7 +143,7 @@ export class ApprovalNotifier {
     n.on('action', (details, legacyIndex) => {
       const index = typeof details?.actionIndex === 'number' ? details.actionIndex : legacyIndex;
       // A button we did not offer (none for a call not shown whole) decides nothing.
-      if (!call) return this.deps.openApproval(approval.id, true);
+      if (!text.allow) return this.deps.openApproval(approval.id, true);
       void this.decide(approval.id, index);
     });
     n.on('failed', (_e, error) => this.failed(approval.id, error));
