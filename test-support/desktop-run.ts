@@ -6,7 +6,8 @@ import { Logger } from '../main/platform/log.js';
 import { SettingsStore } from '../main/platform/settings.js';
 import { runDesktop, type StartableCore } from '../main/shell/main-process.js';
 import type { TraySupport } from '../main/shell/tray-support.js';
-import { app } from './fake-electron.js';
+import { app, platformRules } from './fake-electron.js';
+import { ROOT } from './build.js';
 import { tempDir } from './harness.js';
 
 /**
@@ -66,14 +67,21 @@ export async function run(
     CHROME_DESKTOP: 'airlock.desktop',
     ...opts.env,
   };
-  // The same environment for the fake Electron, as a real one shares the process's.
+  // The same environment and OS for the fake Electron, as a real one shares the process's.
   app.env = env;
+  if (opts.platform) platformRules.platform = opts.platform;
   const shell = await runDesktop({
     createCore,
     env,
     argv: opts.argv ?? ['electron', '.'],
     ...(opts.platform ? { platform: opts.platform } : {}),
     traySupport: async () => opts.tray ?? 'yes',
+    // The repository's own files (dist/ need not be built): the app icon is read from resources/.
+    paths: {
+      rendererDir: join(ROOT, 'dist', 'renderer'),
+      preload: join(ROOT, 'dist', 'preload', 'preload.cjs'),
+      resourcesDir: join(ROOT, 'resources'),
+    },
   });
   return { ...f, createCore, shell };
 }

@@ -86,6 +86,7 @@ export function resetFakeElectron(
   session.defaultSession.permissionRequestHandler = null;
   session.defaultSession.permissionCheckHandler = null;
   shell.opened.length = 0;
+  shell.shortcuts.clear();
   clipboard.text = '';
   dialog.answers.length = 0;
   dialog.shown.length = 0;

@@ -1,4 +1,4 @@
-import { Notification } from 'electron';
+import { Notification, type NativeImage } from 'electron';
 import {
   ControlError,
   type ApprovalView,
@@ -34,7 +34,14 @@ export interface NotifierDeps {
    */
   openApproval: (id: string | undefined, userAsked: boolean) => void;
   dialog: Pick<ApprovalDialog, 'ask' | 'withdraw' | 'stop'>;
-  iconPath?: string;
+  /**
+   * Whether the OS will show our notifications at all, beyond Electron's isSupported(): false on
+   * Windows without a Start-menu shortcut for our AppUserModelID (toast-support.ts), where they
+   * are dropped without a 'failed' event.
+   */
+  notificationsShown?: () => boolean;
+  /** The notification icon: a path, or an image (a small one on Linux: tray-icons.ts). */
+  icon?: string | NativeImage;
   logger?: Pick<Logger, 'warn'>;
 }
 
@@ -92,13 +99,13 @@ export class ApprovalNotifier {
 
   /** One notification for many waiting requests; a click opens the approval window. */
   private summary(count: number): void {
-    if (!Notification.isSupported()) return this.deps.openApproval(undefined, false);
+    if (!this.canNotify()) return this.deps.openApproval(undefined, false);
     const n = new Notification({
       id: 'approval-summary',
       title: `${count} requests are waiting for your approval`,
       body: 'Open Airlock to review them.',
       timeoutType: 'never',
-      ...(this.deps.iconPath ? { icon: this.deps.iconPath } : {}),
+      ...(this.deps.icon ? { icon: this.deps.icon } : {}),
     });
     n.on('click', () => this.deps.openApproval(undefined, true));
     n.on('failed', (_e, error) => this.failed(undefined, error));
@@ -121,7 +128,7 @@ export class ApprovalNotifier {
       void this.deps.dialog.ask(approval);
       return;
     }
-    if (!Notification.isSupported()) {
+    if (!this.canNotify()) {
       this.deps.openApproval(approval.id, false);
       return;
     }
@@ -137,7 +144,7 @@ export class ApprovalNotifier {
         : [],
       // Stays until answered on Linux/Windows; an approval is not a passing toast.
       timeoutType: 'never',
-      ...(this.deps.iconPath ? { icon: this.deps.iconPath } : {}),
+      ...(this.deps.icon ? { icon: this.deps.icon } : {}),
     });
     n.on('click', () => this.deps.openApproval(approval.id, true));
     n.on('action', (details, legacyIndex) => {
@@ -150,6 +157,10 @@ export class ApprovalNotifier {
     n.on('close', () => this.shown.delete(approval.id));
     this.shown.set(approval.id, n);
     n.show();
+  }
+
+  private canNotify(): boolean {
+    return Notification.isSupported() && this.deps.notificationsShown?.() !== false;
   }
 
   /** The OS refused the notification: the request must not wait unseen, so the window opens. */

@@ -17,7 +17,8 @@ import {
   type DeepLink,
   type SingleInstance,
 } from './single-instance.js';
-import { TrayIcons } from './tray-icons.js';
+import { hasToastShortcut } from './toast-support.js';
+import { notificationIcon, TrayIcons } from './tray-icons.js';
 import type { ApprovalStyle, TrayActions } from './tray-menu.js';
 import { traySupport, type TraySupport } from './tray-support.js';
 import { TrayService } from './tray.js';
@@ -49,6 +50,8 @@ export interface ShellDeps {
   trayPollMs?: number;
   /** Whether the tray icon will be seen (tray-support.ts); tests pass their answer. */
   traySupport?: () => Promise<TraySupport>;
+  /** The process environment (Windows Start-menu folders). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -70,6 +73,8 @@ export class DesktopShell {
   private quitState: 'running' | 'stopping' | 'stopped' = 'running';
   /** start() has finished: activations from now on are the user's. */
   private launched = false;
+  /** False on Windows without a Start-menu shortcut for our AppUserModelID (start()). */
+  private toastsShown = true;
   private stopping: Promise<void> | null = null;
   private offPolicy: (() => void) | undefined;
 
@@ -109,7 +114,8 @@ export class DesktopShell {
       approvalStyle: () => this.approvalStyle(),
       openApproval: (id, userAsked) => void this.windows.openApproval(id, { focus: userAsked }),
       dialog: this.dialog,
-      iconPath,
+      notificationsShown: () => this.toastsShown,
+      icon: notificationIcon(paths.resourcesDir, this.platform),
       logger,
     });
     this.tray = new TrayService({
@@ -127,8 +133,17 @@ export class DesktopShell {
 
   /** Call once Electron is ready and the core has started. */
   async start(): Promise<void> {
-    // Windows shows a notification only for an app with an AppUserModelId matching its Start-menu shortcut.
-    if (this.platform === 'win32') app.setAppUserModelId(this.deps.appId);
+    // Windows shows a notification only for an app with an AppUserModelId matching its Start-menu
+    // shortcut; without that shortcut (portable build, run from source) every toast is dropped
+    // silently, so approvals open in the window instead (issue 32, item 7).
+    if (this.platform === 'win32') {
+      app.setAppUserModelId(this.deps.appId);
+      this.toastsShown = hasToastShortcut(this.deps.appId, this.deps.env ?? process.env);
+      if (!this.toastsShown)
+        this.deps.core.logger.warn(
+          "no Start-menu shortcut carries Airlock's AppUserModelID: Windows will not show its notifications; approvals open in the window",
+        );
+    }
     // Packaged macOS builds have LSUIElement (no Dock icon); from source the Dock icon is hidden here.
     if (this.platform === 'darwin') app.dock?.hide();
     hardenSession(session.defaultSession);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { app, dialog } from 'electron';
 import { resolveDataDir } from '../platform/paths.js';
 import { DesktopShell, type ShellCore, type ShellDeps } from './desktop-shell.js';
-import { shellPaths } from './paths.js';
+import { shellPaths, type ShellPaths } from './paths.js';
 import { registerAppScheme } from './protocol.js';
 import { SingleInstance } from './single-instance.js';
 import { UrlScheme } from './url-scheme.js';
@@ -22,6 +22,8 @@ export interface RunOptions {
   platform?: NodeJS.Platform;
   /** Tests answer whether a tray is seen, instead of asking the session bus. */
   traySupport?: ShellDeps['traySupport'];
+  /** Where the shell's files are; by default next to the compiled shell (paths.ts). */
+  paths?: ShellPaths;
 }
 
 /**
@@ -66,9 +68,12 @@ export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null>
   const shell = new DesktopShell({
     core,
     instance,
-    paths: shellPaths({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath }),
+    paths:
+      opts.paths ??
+      shellPaths({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath }),
     appId: APP_ID,
     argv: opts.argv ?? process.argv,
+    env: opts.env ?? process.env,
     ...(opts.platform ? { platform: opts.platform } : {}),
     ...(opts.traySupport ? { traySupport: opts.traySupport } : {}),
   });

@@ -141,6 +141,17 @@ export const protocol = {
 
 export const shell = {
   opened: [] as string[],
+  /**
+   * Windows shortcuts by path, as `shell.readShortcutLink` reads them (docs/api/shell.md: returns
+   * ShortcutDetails; "An exception will be thrown when any error happens").
+   */
+  shortcuts: new Map<string, { target: string; appUserModelId?: string }>(),
+  readShortcutLink(path: string): { target: string; appUserModelId?: string } {
+    if (platformRules.platform !== 'win32') throw new Error('readShortcutLink is Windows only');
+    const link = this.shortcuts.get(path);
+    if (!link) throw new Error(`Failed to read shortcut link: ${path}`);
+    return { ...link };
+  },
   openExternal(url: string): Promise<void> {
     this.opened.push(url);
     return Promise.resolve();

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
-import { assertReady } from './app.js';
+import { app, assertReady, shell } from './app.js';
 import { platformRules, preventable } from './rules.js';
 
 /** Width and height from a PNG's IHDR chunk, or null for anything else. */
@@ -130,6 +130,10 @@ export class Notification extends EventEmitter {
   static failWith: string | null = null;
   shown = false;
   closed = false;
+  /** Windows dropped it silently (no Start-menu shortcut with the app's AppUserModelID). */
+  dropped = false;
+  /** Linux: bytes of icon pixels sent to the notification server (RGBA, 4 per pixel). */
+  iconBytesSent = 0;
   constructor(
     readonly options: Record<string, unknown> & { actions?: { type: string; text: string }[] },
   ) {
@@ -146,7 +150,16 @@ export class Notification extends EventEmitter {
       queueMicrotask(() => this.emit('failed', preventable(), error));
       return;
     }
+    // Windows shows a toast only for an app whose AppUserModelID a Start-menu shortcut carries
+    // (docs/tutorial/notifications.md, "Windows"); otherwise it is dropped without a 'failed'.
+    if (platformRules.platform === 'win32' && !windowsToastShortcut()) {
+      this.dropped = true;
+      return;
+    }
     this.shown = true;
+    // Linux: the icon's pixels go over D-Bus with the notification, at the image's own size
+    // (shell/browser/notifications/linux/libnotify_notification.cc: set_image_from_pixbuf).
+    if (platformRules.platform === 'linux') this.iconBytesSent = iconBytes(this.options.icon);
     this.emit('show', preventable());
   }
   close(): void {
@@ -231,3 +244,20 @@ export const screen = {
     return { workArea: { x: 0, y: 0, width: 1280, height: 800 }, scaleFactor: 1 };
   },
 };
+
+/** Whether a shortcut (in the Start menu) carries the AppUserModelID the app set. */
+function windowsToastShortcut(): boolean {
+  const id = app.appUserModelId;
+  return !!id && [...shell.shortcuts.values()].some((s) => s.appUserModelId === id);
+}
+
+/** RGBA bytes of a notification icon given as a path or an image (0 for none or an empty one). */
+function iconBytes(icon: unknown): number {
+  const size =
+    icon instanceof FakeImage
+      ? icon.getSize()
+      : typeof icon === 'string'
+        ? (pngSize(icon) ?? { width: 0, height: 0 })
+        : { width: 0, height: 0 };
+  return size.width * size.height * 4;
+}
