@@ -62,6 +62,7 @@ export function resetFakeElectron(
     wayland: false,
     trayVisible: true,
     readyToShow: true,
+    trayMenuCloseReported: true,
   });
   ipcMain.handlers.clear();
   app.removeAllListeners();

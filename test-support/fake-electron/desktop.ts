@@ -100,7 +100,7 @@ export class Tray extends EventEmitter {
   closeMenu(): void {
     const m = this.openMenu;
     this.openMenu = null;
-    m?.emit('menu-will-close', preventable());
+    if (platformRules.trayMenuCloseReported) m?.emit('menu-will-close', preventable());
   }
   setImage(image: FakeImage): void {
     this.image = image;
