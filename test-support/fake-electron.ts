@@ -17,7 +17,7 @@ import { app, clipboard, protocol, shell } from './fake-electron/app.js';
 import { dialog, Menu, Notification, Tray } from './fake-electron/desktop.js';
 import { contextBridge, ipcMain, ipcRenderer } from './fake-electron/ipc.js';
 import { platformRules, preventable } from './fake-electron/rules.js';
-import { BrowserWindow, session } from './fake-electron/windows.js';
+import { BaseWindow, BrowserWindow, session } from './fake-electron/windows.js';
 
 export * from './fake-electron/app.js';
 export * from './fake-electron/desktop.js';
@@ -52,6 +52,7 @@ export function resetFakeElectron(
   } = {},
 ): Promise<void> {
   BrowserWindow.instances.length = 0;
+  BaseWindow.instances.length = 0;
   Tray.instances.length = 0;
   Notification.instances.length = 0;
   Notification.supported = true;

@@ -10,6 +10,7 @@ import { ExternalLinkGate } from './link-gate.js';
 import { LoginItem } from './login-item.js';
 import type { ShellPaths } from './paths.js';
 import { AppProtocol } from './protocol.js';
+import { QuitGate, stopWithin, watchWindowsSessionEnd } from './quit.js';
 import { hardenSession, hardenWebContents } from './security.js';
 import {
   deepLinksIn,
@@ -70,7 +71,8 @@ export class DesktopShell {
   private readonly protocol: AppProtocol;
   private readonly dialog: ApprovalDialog;
   private readonly platform: NodeJS.Platform;
-  private quitState: 'running' | 'stopping' | 'stopped' = 'running';
+  private readonly quitGate = new QuitGate(() => this.stop());
+  private offSessionEnd: (() => void) | undefined;
   /** start() has finished: activations from now on are the user's. */
   private launched = false;
   /** False on Windows without a Start-menu shortcut for our AppUserModelID (start()). */
@@ -156,7 +158,12 @@ export class DesktopShell {
     // A tray app keeps running with no window open; the default would quit. Without a visible
     // tray (below) a second launch of Airlock brings the window back.
     app.on('window-all-closed', () => {});
-    app.on('before-quit', (event) => this.onBeforeQuit(event));
+    this.quitGate.install();
+    if (this.platform === 'win32')
+      this.offSessionEnd = watchWindowsSessionEnd(() => {
+        this.deps.core.logger.info('Windows is ending the session: stopping Airlock');
+        app.quit();
+      });
     // A second launch, a link, a Dock/Finder re-launch ('activate'); what came during start-up
     // is part of this launch.
     const early = this.deps.instance.ready((request) => this.onActivation(request));
@@ -221,46 +228,15 @@ export class DesktopShell {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.offPolicy?.();
+      this.offSessionEnd?.();
       this.notifier.stop();
       this.tray.stop();
       this.ipc.stop();
       this.windows.closeAll();
       this.protocol.stop();
-      const limit = this.deps.stopTimeoutMs ?? 10_000;
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<'timeout'>(
-        (resolve) => (timer = setTimeout(() => resolve('timeout'), limit)),
-      );
-      try {
-        const result = await Promise.race([
-          this.deps.core.stop().then(() => 'stopped' as const),
-          timeout,
-        ]);
-        if (result === 'timeout')
-          this.deps.core.logger.warn('the core did not stop in time; quitting anyway', {
-            limitMs: limit,
-          });
-      } catch (err) {
-        this.deps.core.logger.error('stopping the core failed', {
-          error: err instanceof Error ? err.message : String(err),
-        });
-      } finally {
-        clearTimeout(timer);
-      }
+      await stopWithin(this.deps.core, this.deps.stopTimeoutMs ?? 10_000);
     })();
     return this.stopping;
-  }
-
-  /** Quit waits for the core (issue 9, item 1): the first quit is held until stop() is done, then repeated. */
-  private onBeforeQuit(event: { preventDefault(): void }): void {
-    if (this.quitState === 'stopped') return;
-    event.preventDefault();
-    if (this.quitState === 'stopping') return;
-    this.quitState = 'stopping';
-    void this.stop().finally(() => {
-      this.quitState = 'stopped';
-      app.quit();
-    });
   }
 
   private approvalStyle(): ApprovalStyle {

@@ -4,7 +4,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalView } from '../../common/contract/index.js';
 import { fakeCore, run } from '../../test-support/desktop-run.js';
 import { tempDir } from '../../test-support/harness.js';
-import { app, BrowserWindow, resetFakeElectron, Tray } from '../../test-support/fake-electron.js';
+import {
+  app,
+  BaseWindow,
+  BrowserWindow,
+  endWindowsSession,
+  resetFakeElectron,
+  Tray,
+} from '../../test-support/fake-electron.js';
 
 import { UrlScheme } from './url-scheme.js';
 
@@ -119,5 +126,22 @@ describe('airlock:// on Linux (issue 32, item 5)', () => {
     await run({ platform: 'linux', core: f, env: { CHROME_DESKTOP: '' } });
     expect(app.protocolClients).toEqual([]);
     expect(warn).toHaveBeenCalledWith('the OS did not take airlock:// links for Airlock');
+  });
+});
+
+describe('Windows log-off, shutdown, restart (issue 32, item 9)', () => {
+  it("stops the core, though Windows sends no 'before-quit'", async () => {
+    const { core, releaseStop } = await run({ platform: 'win32' });
+    // The watcher is a hidden window without a page: nothing on screen, no renderer.
+    expect(BaseWindow.instances.map((w) => w.isVisible())).toEqual([false]);
+    endWindowsSession(['logoff']);
+    expect(core.stop).toHaveBeenCalledOnce();
+    releaseStop();
+    await vi.waitFor(() => expect(app.quitted).toBe(true));
+  });
+
+  it('macOS and Linux need no such window', async () => {
+    await run({ platform: 'linux' });
+    expect(BaseWindow.instances).toEqual([]);
   });
 });
