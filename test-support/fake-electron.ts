@@ -5,11 +5,17 @@
  * "Status"); this records what the shell asks of Electron,
  * lets tests fire Electron's events, and follows Electron 45's rules
  * (issue 21): nothing before 'ready', Chromium's permission flow, failing
- * notifications, empty images for missing files, per-platform focus.
- * Never built or packaged. The parts, by what they fake:
+ * notifications, empty images for missing files, per-platform focus; and
+ * (issue 32) origins as Electron passes them, blocking parentless macOS
+ * message boxes, macOS launch events, Windows toasts that need a Start-menu
+ * shortcut, Linux scheme registration that needs a desktop entry, tray hosts
+ * that never report a menu closing, Windows session end without
+ * 'before-quit'. Each rule cites Electron's documentation or source where it
+ * is modelled. Never built or packaged. The parts, by what they fake:
  *   fake-electron/rules.ts     platformRules (which OS and session to behave like), preventable events
  *   fake-electron/app.ts       app (ready, single-instance lock, focus), protocol, shell, clipboard
  *   fake-electron/windows.ts   BrowserWindow, webContents (loads, permissions, clipboard), session
+ *   fake-electron/base-window.ts  BaseWindow, the end of a Windows session
  *   fake-electron/desktop.ts   nativeImage, Menu, Tray, Notification, dialog
  *   fake-electron/ipc.ts       ipcMain, ipcRenderer, contextBridge
  */
@@ -17,9 +23,11 @@ import { app, clipboard, protocol, shell } from './fake-electron/app.js';
 import { dialog, Menu, Notification, Tray } from './fake-electron/desktop.js';
 import { contextBridge, ipcMain, ipcRenderer } from './fake-electron/ipc.js';
 import { platformRules, preventable } from './fake-electron/rules.js';
-import { BaseWindow, BrowserWindow, session } from './fake-electron/windows.js';
+import { BaseWindow } from './fake-electron/base-window.js';
+import { BrowserWindow, session } from './fake-electron/windows.js';
 
 export * from './fake-electron/app.js';
+export * from './fake-electron/base-window.js';
 export * from './fake-electron/desktop.js';
 export * from './fake-electron/ipc.js';
 export * from './fake-electron/rules.js';
