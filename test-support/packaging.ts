@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { writeStandInElectronDist, writeStandInIconsToolset } from './electron-dist.js';
 
@@ -84,20 +84,30 @@ export function stageRepository(root: string, into: string): string {
   )
     throw new Error('dist/ is not built: run `npm run build` before the packaging test');
   const stage = join(into, 'project');
-  const files = execFileSync(
-    'git',
-    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
-    {
-      cwd: root,
-      encoding: 'utf8',
-    },
-  )
-    .split('\0')
-    .filter((f) => f && !NOT_STAGED.test(f) && existsSync(join(root, f)));
-  for (const f of files) cpSync(join(root, f), join(stage, f));
+  for (const f of repositoryFiles(root)) cpSync(join(root, f), join(stage, f));
   cpSync(join(root, 'dist'), join(stage, 'dist'), { recursive: true });
   linkTree(realpathSync(join(root, 'node_modules')), join(stage, 'node_modules'));
   return stage;
+}
+
+/**
+ * The files a checkout holds: what git tracks or would add; without git (a source tarball),
+ * everything but .git, dist/ and the folders above.
+ */
+function repositoryFiles(root: string): string[] {
+  let files: string[];
+  try {
+    files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: root,
+      encoding: 'utf8',
+    }).split('\0');
+  } catch {
+    files = readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => relative(root, join(d.parentPath, d.name)).replace(/\\/g, '/'))
+      .filter((f) => !/^(\.git|dist)(\/|$)/.test(f));
+  }
+  return files.filter((f) => f && !NOT_STAGED.test(f) && existsSync(join(root, f)));
 }
 
 /** electron-builder's output folder for a `dir` target (app-builder-lib's `computeAppOutDir`). */
