@@ -12,7 +12,15 @@ export default defineConfig({
       'renderer/**/*.test.ts',
       'renderer/**/*.test.tsx',
     ],
-    exclude: ['**/node_modules/**', '**/dist/**', 'e2e/**', 'release/**'],
+    // The packaging test builds every platform with electron-builder: its own stage and config
+    // (vitest.packaging.config.ts).
+    exclude: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'e2e/**',
+      'release/**',
+      'main/shell/packaging.test.ts',
+    ],
     environment: 'node',
     // Child processes (not worker threads): native addons (better-sqlite3, @napi-rs/keyring)
     // and specs that spawn servers / touch process-global state behave reliably in forks.

@@ -286,5 +286,16 @@ test.describe('desktop app (Electron)', () => {
       }
     });
     expect(read).toBe('refused');
+    // A permission *check* for the same write (the check handler, which Electron gives our origin
+    // as app://airlock/ — issue 32, item 4) answers granted too.
+    const query = await page.evaluate(async () => {
+      const nav = (
+        globalThis as unknown as {
+          navigator: { permissions: { query(d: { name: string }): Promise<{ state: string }> } };
+        }
+      ).navigator;
+      return (await nav.permissions.query({ name: 'clipboard-write' })).state;
+    });
+    expect(query).toBe('granted');
   });
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one test command (`npm test`): build, lint, typecheck, unit + security specs, e2e.
+# The one test command (`npm test`): build, lint, typecheck, unit + security specs, packaging, e2e.
 # Unit and e2e run inside scripts/with-keyring.sh so the vault is tested against a real,
 # unlocked Secret Service (gnome-keyring) on Linux.
 set -euo pipefail
@@ -57,6 +57,11 @@ npm run typecheck
 
 section "unit + security specs (vitest)"
 bash scripts/with-keyring.sh npx vitest run
+
+# electron-builder builds the app for every platform against a stand-in Electron and the test reads
+# each package's files (issue 32). Its own stage: about two minutes, and it needs the npm registry.
+section "packaging (electron-builder, every platform)"
+npx vitest run -c vitest.packaging.config.ts
 
 section "e2e (playwright)"
 bash scripts/with-keyring.sh npx playwright test

@@ -24,7 +24,11 @@ export function nextEvent(
   });
 }
 
-export async function startNotifierWorld(settings: Record<string, unknown> = {}) {
+export async function startNotifierWorld(
+  settings: Record<string, unknown> = {},
+  /** The OS the dialog behaves for, and a window of ours on screen it may use as a parent. */
+  shell: Pick<ConstructorParameters<typeof ApprovalDialog>[0], 'platform' | 'parentWindow'> = {},
+) {
   const source = new CountingSource();
   const t = await startTestApp({ sources: [source], settings });
   const app = t.app;
@@ -41,7 +45,12 @@ export async function startNotifierWorld(settings: Record<string, unknown> = {})
       events: app.events,
       approvalStyle: () => app.settings.get().shell.approvalStyle,
       openApproval,
-      dialog: new ApprovalDialog({ control: app.control, openApproval }),
+      dialog: new ApprovalDialog({
+        control: app.control,
+        openApproval,
+        showInWindow: (id) => openApproval(id, false),
+        ...shell,
+      }),
     }),
     /** An agent's call of count_send; resolves once its approval was requested. */
     async request(args: Record<string, unknown> = { to: 'bob@example.com' }) {

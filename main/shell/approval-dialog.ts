@@ -1,4 +1,4 @@
-import { dialog } from 'electron';
+import { dialog, type BaseWindow, type MessageBoxOptions } from 'electron';
 import {
   ControlError,
   type ApprovalView,
@@ -31,6 +31,17 @@ export const CUT_DIALOG_BUTTONS = ['Open in Airlock', 'Deny'] as const;
  * 'dialog'` setting): one message box per request, one at a time, with the
  * exact arguments in the details. A request decided elsewhere (window, CLI,
  * expiry) closes its dialog.
+ *
+ * macOS (issue 32, item 2): a message box without a parent window runs
+ * `[NSAlert runModal]` — a synchronous modal loop that stops the main
+ * process (the MCP endpoint, expiry timers, every window) until the user
+ * answers, and that `signal` cannot close (Electron's
+ * shell/browser/ui/message_box_mac.mm ShowMessageBox; docs/api/dialog.md:
+ * "On macOS, `signal` does not work with message boxes that do not have a
+ * parent window, since those message boxes run synchronously"). So on macOS
+ * the box is only ever a sheet on a window of ours the user can see
+ * (docs/api/dialog.md "Sheets"); with no such window the request opens in
+ * the approval window instead, as a failed notification does.
  */
 export class ApprovalDialog {
   private readonly queue: ApprovalView[] = [];
@@ -42,6 +53,11 @@ export class ApprovalDialog {
       control: Pick<ControlApi, 'decide'>;
       /** Opens the approval window on a request (the user asked: a dialog button). */
       openApproval?: (id: string) => void;
+      /** Opens the approval window on a request without taking focus (no dialog can be shown). */
+      showInWindow?: (id: string) => void;
+      /** A window of ours on screen, for a sheet (macOS); null when none is. */
+      parentWindow?: () => BaseWindow | null;
+      platform?: NodeJS.Platform;
       logger?: Pick<Logger, 'warn'>;
     },
   ) {}
@@ -86,19 +102,31 @@ export class ApprovalDialog {
     const cut = args !== approvalArguments(a);
     const buttons = cut ? [...CUT_DIALOG_BUTTONS] : [...DIALOG_BUTTONS];
     const deny = buttons.length - 1;
-    const { response } = await dialog.showMessageBox({
+    const options: MessageBoxOptions = {
       type: 'question',
       title: 'Airlock — approval',
       message: approvalHeadline(a),
-      // No parent window (a tray app has none on screen): the box grows with its text, so long
-      // arguments are cut (issue 21, item 5); the whole call is in the approval window.
+      // The box grows with its text, so long arguments are cut (issue 21, item 5); the whole
+      // call is in the approval window.
       detail: `${approvalSubline(a)}\n\nArguments:\n${args}\n\nRequest ${a.id}, expires ${a.expiresAt}`,
       buttons,
       defaultId: deny,
       cancelId: deny,
       noLink: true,
       signal,
-    });
+    };
+    let response: number;
+    if ((this.deps.platform ?? process.platform) === 'darwin') {
+      const parent = this.deps.parentWindow?.() ?? null;
+      if (!parent) {
+        this.deps.showInWindow?.(a.id);
+        return;
+      }
+      ({ response } = await dialog.showMessageBox(parent, options));
+    } else {
+      // Windows and Linux show a parentless box without blocking, and `signal` closes it.
+      ({ response } = await dialog.showMessageBox(options));
+    }
     if (signal.aborted) return;
     if (cut && response === 0) {
       this.deps.openApproval?.(a.id);

@@ -27,6 +27,8 @@ beforeEach(async () => {
   platformRules.platform = 'darwin';
 });
 afterEach(async () => {
+  // No message box ever stopped the main process (macOS parentless boxes: issue 32, item 2).
+  expect(dialog.shown.filter((b) => b.blocking)).toEqual([]);
   await w?.stop();
   w = undefined;
 });
@@ -62,6 +64,8 @@ describe('only a call shown whole can be allowed from a notification (issue 17, 
 
 describe('the native dialog shows what it approves', () => {
   it('long arguments are cut so the buttons stay on screen, and then the dialog can only open Airlock or deny', async () => {
+    // Windows (Linux alike): a parentless box; macOS uses a sheet (approval-notifier.test.ts).
+    platformRules.platform = 'win32';
     dialog.answers.push(0);
     const openApproval = vi.fn();
     const { app, request } = await setup({ shell: { approvalStyle: 'dialog' } });
@@ -71,7 +75,7 @@ describe('the native dialog shows what it approves', () => {
       events: app.events,
       approvalStyle: () => 'dialog',
       openApproval: vi.fn(),
-      dialog: new ApprovalDialog({ control: app.control, openApproval }),
+      dialog: new ApprovalDialog({ control: app.control, openApproval, platform: 'win32' }),
     });
     await w!.notifier.start();
     const { approval } = await request({ to: `bob@example.com${'line\n'.repeat(2000)}` });

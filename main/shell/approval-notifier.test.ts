@@ -13,6 +13,7 @@ import {
 } from './approval-notifier.js';
 import { approvalHeadline } from './approval-text.js';
 import {
+  BrowserWindow,
   dialog,
   Notification,
   platformRules,
@@ -29,12 +30,17 @@ beforeEach(async () => {
   platformRules.platform = 'darwin';
 });
 afterEach(async () => {
+  // No message box ever stopped the main process (macOS parentless boxes: issue 32, item 2).
+  expect(dialog.shown.filter((b) => b.blocking)).toEqual([]);
   await w?.stop();
   w = undefined;
 });
 
-async function setup(settings: Record<string, unknown> = {}) {
-  w = await startNotifierWorld(settings);
+async function setup(
+  settings: Record<string, unknown> = {},
+  shell?: Parameters<typeof startNotifierWorld>[1],
+) {
+  w = await startNotifierWorld(settings, shell);
   return w;
 }
 
@@ -46,8 +52,9 @@ describe('notification per approval request', () => {
     expect(n.shown).toBe(true);
     expect(n.options.title).toBe(approvalHeadline(approval));
     expect(n.options.title).toBe('test wants to use count_send');
-    // The whole call is in the text, so the buttons decide on what the user saw.
-    expect(n.options.body).toBe('Sends a message.\ncount_send {"to":"bob@example.com"}');
+    // The whole call is in the text, first (issue 32 item 6: toasts and banners cut long text),
+    // so the buttons decide on what the user saw; the server's description comes after it.
+    expect(n.options.body).toBe('count_send {"to":"bob@example.com"}\nSends a message.');
     expect(n.options.actions!.map((a) => a.text)).toEqual([...NOTIFICATION_ACTIONS]);
     expect(source.count('count_send')).toBe(0);
 
@@ -178,9 +185,13 @@ describe('no request waits unseen (issue 21, item 3)', () => {
 });
 
 describe('native dialog instead (shell.approvalStyle = dialog)', () => {
+  // Windows and Linux: a parentless message box is asynchronous and its signal closes it.
+  const WIN = { platform: 'win32' as const };
+  beforeEach(() => void (platformRules.platform = 'win32'));
+
   it('asks with Allow once / Always allow… / Deny and the exact arguments; Allow once runs it', async () => {
     dialog.answers.push(0);
-    const { source, app, request } = await setup({ shell: { approvalStyle: 'dialog' } });
+    const { source, app, request } = await setup({ shell: { approvalStyle: 'dialog' } }, WIN);
     const done = nextEvent(
       app,
       (e) => e.type === 'approval.updated' && e.approval.state === 'done',
@@ -201,9 +212,10 @@ describe('native dialog instead (shell.approvalStyle = dialog)', () => {
 
   it('Always allow… grants nothing from the dialog: it opens the request in the window, where the grant is shaped and confirmed (issue 16 item 2)', async () => {
     dialog.answers.push(1);
-    const { source, app, openApproval, request } = await setup({
-      shell: { approvalStyle: 'dialog' },
-    });
+    const { source, app, openApproval, request } = await setup(
+      { shell: { approvalStyle: 'dialog' } },
+      WIN,
+    );
     const { approval } = await request();
     await vi.waitFor(() => expect(openApproval).toHaveBeenCalled());
     expect(openApproval.mock.calls[0]![0]).toBe(approval.id);
@@ -214,13 +226,46 @@ describe('native dialog instead (shell.approvalStyle = dialog)', () => {
   });
 
   it('a dialog whose request is decided elsewhere closes without deciding', async () => {
-    const { app, request } = await setup({ shell: { approvalStyle: 'dialog' } });
+    const { app, request } = await setup({ shell: { approvalStyle: 'dialog' } }, WIN);
     const { call, approval } = await request();
     expect(dialog.shown).toHaveLength(1);
     expect((dialog.shown[0]!.signal as AbortSignal).aborted).toBe(false);
     await app.control.decide(approval.id, { kind: 'deny', reason: 'from the CLI' });
     await call;
     expect((dialog.shown[0]!.signal as AbortSignal).aborted).toBe(true);
+    expect((await app.control.getApproval(approval.id)).reason).toBe('from the CLI');
+  });
+  it('macOS, no window of ours on screen: no parentless box (it would stop the whole process and ignore its signal); the request opens in the approval window, without focus (issue 32, item 2)', async () => {
+    platformRules.platform = 'darwin';
+    const { app, openApproval, request } = await setup(
+      { shell: { approvalStyle: 'dialog' } },
+      { platform: 'darwin', parentWindow: () => null },
+    );
+    const { call, approval } = await request();
+    await vi.waitFor(() => expect(openApproval).toHaveBeenCalledWith(approval.id, false));
+    expect(dialog.shown.filter((b) => b.blocking)).toEqual([]);
+    expect(dialog.shown).toEqual([]);
+    await app.control.decide(approval.id, { kind: 'deny' });
+    await call;
+  });
+
+  it('macOS, a window of ours on screen: a sheet on it, which a decision made elsewhere closes (issue 32, item 2)', async () => {
+    platformRules.platform = 'darwin';
+    const win = new BrowserWindow({});
+    win.show();
+    const { app, request } = await setup(
+      { shell: { approvalStyle: 'dialog' } },
+      { platform: 'darwin', parentWindow: () => (win.isVisible() ? (win as never) : null) },
+    );
+    const { call, approval } = await request();
+    await vi.waitFor(() => expect(dialog.shown).toHaveLength(1));
+    const box = dialog.shown[0]!;
+    expect(box.parent).toBe(win);
+    expect(box.blocking).toBe(false);
+    expect(box.open).toBe(true);
+    await app.control.decide(approval.id, { kind: 'deny', reason: 'from the CLI' });
+    await call;
+    await vi.waitFor(() => expect(box.open).toBe(false));
     expect((await app.control.getApproval(approval.id)).reason).toBe('from the CLI');
   });
 });

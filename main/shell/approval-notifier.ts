@@ -1,4 +1,4 @@
-import { Notification } from 'electron';
+import { Notification, type NativeImage } from 'electron';
 import {
   ControlError,
   type ApprovalView,
@@ -8,7 +8,7 @@ import {
 } from '../../common/contract/index.js';
 import type { Logger } from '../platform/log.js';
 import type { ApprovalDialog } from './approval-dialog.js';
-import { approvalHeadline, approvalSubline, notifiableCall } from './approval-text.js';
+import { notificationText } from './approval-text.js';
 import type { ApprovalStyle } from './tray-menu.js';
 
 /** Notification buttons, in order; the 'action' event reports the index. */
@@ -34,7 +34,14 @@ export interface NotifierDeps {
    */
   openApproval: (id: string | undefined, userAsked: boolean) => void;
   dialog: Pick<ApprovalDialog, 'ask' | 'withdraw' | 'stop'>;
-  iconPath?: string;
+  /**
+   * Whether the OS will show our notifications at all, beyond Electron's isSupported(): false on
+   * Windows without a Start-menu shortcut for our AppUserModelID (toast-support.ts), where they
+   * are dropped without a 'failed' event.
+   */
+  notificationsShown?: () => boolean;
+  /** The notification icon: a path, or an image (a small one on Linux: tray-icons.ts). */
+  icon?: string | NativeImage;
   logger?: Pick<Logger, 'warn'>;
 }
 
@@ -92,13 +99,13 @@ export class ApprovalNotifier {
 
   /** One notification for many waiting requests; a click opens the approval window. */
   private summary(count: number): void {
-    if (!Notification.isSupported()) return this.deps.openApproval(undefined, false);
+    if (!this.canNotify()) return this.deps.openApproval(undefined, false);
     const n = new Notification({
       id: 'approval-summary',
       title: `${count} requests are waiting for your approval`,
       body: 'Open Airlock to review them.',
       timeoutType: 'never',
-      ...(this.deps.iconPath ? { icon: this.deps.iconPath } : {}),
+      ...(this.deps.icon ? { icon: this.deps.icon } : {}),
     });
     n.on('click', () => this.deps.openApproval(undefined, true));
     n.on('failed', (_e, error) => this.failed(undefined, error));
@@ -121,34 +128,39 @@ export class ApprovalNotifier {
       void this.deps.dialog.ask(approval);
       return;
     }
-    if (!Notification.isSupported()) {
+    if (!this.canNotify()) {
       this.deps.openApproval(approval.id, false);
       return;
     }
-    const call = notifiableCall(approval);
+    const text = notificationText(approval);
     const n = new Notification({
       id: `approval-${approval.id}`,
-      title: approvalHeadline(approval),
-      body: call
-        ? `${approvalSubline(approval)}\n${call}`
-        : `${approvalSubline(approval)}\nClick to see the whole request in Airlock.`,
-      // Buttons only when the whole call is in the text above: a decision on what was shown.
-      actions: call ? NOTIFICATION_ACTIONS.map((text) => ({ type: 'button' as const, text })) : [],
+      title: text.title,
+      body: text.body,
+      // Buttons only when the whole call, and nothing hiding text, is in what is shown: a
+      // decision on what was shown (issue 17 item 6, issue 32 item 6).
+      actions: text.allow
+        ? NOTIFICATION_ACTIONS.map((t) => ({ type: 'button' as const, text: t }))
+        : [],
       // Stays until answered on Linux/Windows; an approval is not a passing toast.
       timeoutType: 'never',
-      ...(this.deps.iconPath ? { icon: this.deps.iconPath } : {}),
+      ...(this.deps.icon ? { icon: this.deps.icon } : {}),
     });
     n.on('click', () => this.deps.openApproval(approval.id, true));
     n.on('action', (details, legacyIndex) => {
       const index = typeof details?.actionIndex === 'number' ? details.actionIndex : legacyIndex;
       // A button we did not offer (none for a call not shown whole) decides nothing.
-      if (!call) return this.deps.openApproval(approval.id, true);
+      if (!text.allow) return this.deps.openApproval(approval.id, true);
       void this.decide(approval.id, index);
     });
     n.on('failed', (_e, error) => this.failed(approval.id, error));
     n.on('close', () => this.shown.delete(approval.id));
     this.shown.set(approval.id, n);
     n.show();
+  }
+
+  private canNotify(): boolean {
+    return Notification.isSupported() && this.deps.notificationsShown?.() !== false;
   }
 
   /** The OS refused the notification: the request must not wait unseen, so the window opens. */

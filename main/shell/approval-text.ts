@@ -37,6 +37,12 @@ export function truncate(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
+/** Like truncate, counting code points, so a cut never splits a surrogate pair. */
+function cutCodePoints(s: string, max: number): string {
+  const points = [...s];
+  return points.length <= max ? s : `${points.slice(0, max - 1).join('')}…`;
+}
+
 /**
  * Characters that change how text reads without being seen: controls,
  * bidi overrides and isolates (U+202E shows "…0009 :dna" as "and: 9000"),
@@ -60,6 +66,29 @@ export function notifiableCall(a: ApprovalView): string | null {
   const text = `${a.tool} ${JSON.stringify(a.editedArguments ?? a.arguments)}`;
   if (text.length > MAX_NOTIFIED_CALL || INVISIBLE.test(text)) return null;
   return text;
+}
+
+/** Longest title a notification gets: "<agent> wants to <effect>", the effect possibly the server's words. */
+export const MAX_NOTIFIED_TITLE = 80;
+/** Longest line of the server's words (the tool's description) under the call. */
+export const MAX_NOTIFIED_SERVER_TEXT = 80;
+
+/**
+ * What an approval notification says (issue 32, item 6). The call comes first in the body —
+ * Windows toasts and macOS banners cut long text, and what they keep must be the call — and the
+ * server's words (its tool description, which also feeds the title) come after it, capped. Allow
+ * is offered only when *all* of it passes the checks the call line passes: the call shown whole
+ * (notifiableCall), and no character in the title or the server's line that hides or reorders
+ * text (INVISIBLE, which also rules out line breaks).
+ */
+export function notificationText(a: ApprovalView): { title: string; body: string; allow: boolean } {
+  const title = cutCodePoints(approvalHeadline(a), MAX_NOTIFIED_TITLE);
+  const server = cutCodePoints(approvalSubline(a), MAX_NOTIFIED_SERVER_TEXT);
+  const call = notifiableCall(a);
+  if (!call)
+    return { title, body: `Click to see the whole request in Airlock.\n${server}`, allow: false };
+  const clean = !INVISIBLE.test(title) && !INVISIBLE.test(server);
+  return { title, body: `${call}\n${server}`, allow: clean };
 }
 
 /** Most of the arguments a parentless native dialog shows; longer pushes its buttons off-screen. */

@@ -10,9 +10,16 @@ import { ExternalLinkGate } from './link-gate.js';
 import { LoginItem } from './login-item.js';
 import type { ShellPaths } from './paths.js';
 import { AppProtocol } from './protocol.js';
+import { QuitGate, stopWithin, watchWindowsSessionEnd } from './quit.js';
 import { hardenSession, hardenWebContents } from './security.js';
-import { deepLinksIn, type DeepLink, type SingleInstance } from './single-instance.js';
-import { TrayIcons } from './tray-icons.js';
+import {
+  deepLinksIn,
+  type ActivationRequest,
+  type DeepLink,
+  type SingleInstance,
+} from './single-instance.js';
+import { hasToastShortcut } from './toast-support.js';
+import { notificationIcon, TrayIcons } from './tray-icons.js';
 import type { ApprovalStyle, TrayActions } from './tray-menu.js';
 import { traySupport, type TraySupport } from './tray-support.js';
 import { TrayService } from './tray.js';
@@ -44,6 +51,8 @@ export interface ShellDeps {
   trayPollMs?: number;
   /** Whether the tray icon will be seen (tray-support.ts); tests pass their answer. */
   traySupport?: () => Promise<TraySupport>;
+  /** The process environment (Windows Start-menu folders). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -62,7 +71,12 @@ export class DesktopShell {
   private readonly protocol: AppProtocol;
   private readonly dialog: ApprovalDialog;
   private readonly platform: NodeJS.Platform;
-  private quitState: 'running' | 'stopping' | 'stopped' = 'running';
+  private readonly quitGate = new QuitGate(() => this.stop());
+  private offSessionEnd: (() => void) | undefined;
+  /** start() has finished: activations from now on are the user's. */
+  private launched = false;
+  /** False on Windows without a Start-menu shortcut for our AppUserModelID (start()). */
+  private toastsShown = true;
   private stopping: Promise<void> | null = null;
   private offPolicy: (() => void) | undefined;
 
@@ -91,6 +105,9 @@ export class DesktopShell {
     this.dialog = new ApprovalDialog({
       control: core.control,
       openApproval: (id) => void this.windows.openApproval(id, { focus: true }),
+      showInWindow: (id) => void this.windows.openApproval(id, { focus: false }),
+      parentWindow: () => this.windows.visibleWindow(),
+      platform: this.platform,
       logger,
     });
     this.notifier = new ApprovalNotifier({
@@ -99,7 +116,8 @@ export class DesktopShell {
       approvalStyle: () => this.approvalStyle(),
       openApproval: (id, userAsked) => void this.windows.openApproval(id, { focus: userAsked }),
       dialog: this.dialog,
-      iconPath,
+      notificationsShown: () => this.toastsShown,
+      icon: notificationIcon(paths.resourcesDir, this.platform),
       logger,
     });
     this.tray = new TrayService({
@@ -117,8 +135,17 @@ export class DesktopShell {
 
   /** Call once Electron is ready and the core has started. */
   async start(): Promise<void> {
-    // Windows shows a notification only for an app with an AppUserModelId matching its Start-menu shortcut.
-    if (this.platform === 'win32') app.setAppUserModelId(this.deps.appId);
+    // Windows shows a notification only for an app with an AppUserModelId matching its Start-menu
+    // shortcut; without that shortcut (portable build, run from source) every toast is dropped
+    // silently, so approvals open in the window instead (issue 32, item 7).
+    if (this.platform === 'win32') {
+      app.setAppUserModelId(this.deps.appId);
+      this.toastsShown = hasToastShortcut(this.deps.appId, this.deps.env ?? process.env);
+      if (!this.toastsShown)
+        this.deps.core.logger.warn(
+          "no Start-menu shortcut carries Airlock's AppUserModelID: Windows will not show its notifications; approvals open in the window",
+        );
+    }
     // Packaged macOS builds have LSUIElement (no Dock icon); from source the Dock icon is hidden here.
     if (this.platform === 'darwin') app.dock?.hide();
     hardenSession(session.defaultSession);
@@ -131,21 +158,16 @@ export class DesktopShell {
     // A tray app keeps running with no window open; the default would quit. Without a visible
     // tray (below) a second launch of Airlock brings the window back.
     app.on('window-all-closed', () => {});
-    app.on('activate', () => this.windows.focus());
-    app.on('before-quit', (event) => this.onBeforeQuit(event));
-    this.deps.instance.ready((links) => this.activate(links));
-
-    const argv = this.deps.argv ?? process.argv;
-    // Windows and Linux pass a deep link that started Airlock on its command line (issue 21, item 6).
-    const links = deepLinksIn(argv);
-    if (links.length > 0) this.activate(links);
-    else if (!this.loginItem.startedHidden(argv)) this.windows.openMain();
-    else if ((await this.trayIsSeen()) === 'no') {
-      // A login start with no tray to click would leave Airlock invisible (issue 21, item 4):
-      // show the main window, without taking focus from whatever the user is doing.
-      this.deps.core.logger.warn('no system tray found; showing the window instead');
-      this.windows.openMain(undefined, { focus: false });
-    }
+    this.quitGate.install();
+    if (this.platform === 'win32')
+      this.offSessionEnd = watchWindowsSessionEnd(() => {
+        this.deps.core.logger.info('Windows is ending the session: stopping Airlock');
+        app.quit();
+      });
+    // A second launch, a link, a Dock/Finder re-launch ('activate'); what came during start-up
+    // is part of this launch.
+    const early = this.deps.instance.ready((request) => this.onActivation(request));
+    await this.openForLaunch(early);
     // Loosening asked for from outside the window (the CLI, an agent with a shell) waits for the
     // user's Confirm on the Tools page (issue 17 item 7): bring that page up, without taking focus.
     this.offPolicy = this.deps.core.events.subscribe((e) => {
@@ -154,6 +176,35 @@ export class DesktopShell {
     });
     // After the windows: requests still waiting from before start raise their notifications.
     await this.notifier.start();
+    this.launched = true;
+  }
+
+  /**
+   * What this launch shows (issue 32, item 3): the links it came with — on the command line
+   * (Windows, Linux; issue 21, item 6) or as macOS 'open-url' before or during start-up — and
+   * then nothing else; otherwise the main window, unless it is a login start (issue 21, item 4).
+   * A macOS 'activate' during start-up is the launch itself (Electron emits it for "launching
+   * the application for the first time", docs/api/app.md) and changes nothing of that; a second
+   * launch during start-up is the user asking, and brings the window.
+   */
+  private async openForLaunch(early: ActivationRequest[]): Promise<void> {
+    const argv = this.deps.argv ?? process.argv;
+    const links = [...deepLinksIn(argv), ...early.flatMap((r) => r.links)];
+    const askedAgain = early.some((r) => r.source === 'second-instance');
+    if (links.length > 0) this.activate(links);
+    else if (askedAgain || !this.loginItem.startedHidden(argv)) this.windows.openMain();
+    else if ((await this.trayIsSeen()) === 'no') {
+      // A login start with no tray to click would leave Airlock invisible (issue 21, item 4):
+      // show the main window, without taking focus from whatever the user is doing.
+      this.deps.core.logger.warn('no system tray found; showing the window instead');
+      this.windows.openMain(undefined, { focus: false });
+    }
+  }
+
+  private onActivation(request: ActivationRequest): void {
+    // Until start() is done, a bare 'activate' is still the launch's own (see openForLaunch).
+    if (!this.launched && request.source === 'activate' && request.links.length === 0) return;
+    this.activate(request.links);
   }
 
   private async trayIsSeen(): Promise<TraySupport> {
@@ -177,46 +228,15 @@ export class DesktopShell {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.offPolicy?.();
+      this.offSessionEnd?.();
       this.notifier.stop();
       this.tray.stop();
       this.ipc.stop();
       this.windows.closeAll();
       this.protocol.stop();
-      const limit = this.deps.stopTimeoutMs ?? 10_000;
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<'timeout'>(
-        (resolve) => (timer = setTimeout(() => resolve('timeout'), limit)),
-      );
-      try {
-        const result = await Promise.race([
-          this.deps.core.stop().then(() => 'stopped' as const),
-          timeout,
-        ]);
-        if (result === 'timeout')
-          this.deps.core.logger.warn('the core did not stop in time; quitting anyway', {
-            limitMs: limit,
-          });
-      } catch (err) {
-        this.deps.core.logger.error('stopping the core failed', {
-          error: err instanceof Error ? err.message : String(err),
-        });
-      } finally {
-        clearTimeout(timer);
-      }
+      await stopWithin(this.deps.core, this.deps.stopTimeoutMs ?? 10_000);
     })();
     return this.stopping;
-  }
-
-  /** Quit waits for the core (issue 9, item 1): the first quit is held until stop() is done, then repeated. */
-  private onBeforeQuit(event: { preventDefault(): void }): void {
-    if (this.quitState === 'stopped') return;
-    event.preventDefault();
-    if (this.quitState === 'stopping') return;
-    this.quitState = 'stopping';
-    void this.stop().finally(() => {
-      this.quitState = 'stopped';
-      app.quit();
-    });
   }
 
   private approvalStyle(): ApprovalStyle {

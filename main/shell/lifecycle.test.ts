@@ -1,16 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ControlApi, StatusView } from '../../common/contract/index.js';
-import { CoreEvents } from '../platform/events.js';
-import { Logger } from '../platform/log.js';
-import { SettingsStore } from '../platform/settings.js';
+import { fakeCore, run } from '../../test-support/desktop-run.js';
 import { tempDir } from '../../test-support/harness.js';
 import { DesktopShell, type ShellCore } from './desktop-shell.js';
 import { autostartDesktopEntry, HIDDEN_ARG, LoginItem, quoteExecArg } from './login-item.js';
-import { APP_ID, runDesktop, type StartableCore } from './main-process.js';
+import { APP_ID } from './main-process.js';
 import { parseDeepLink, SingleInstance } from './single-instance.js';
-import type { TraySupport } from './tray-support.js';
 import {
   app,
   BrowserWindow,
@@ -27,57 +23,6 @@ vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
 // Electron becomes ready on the next turn, as it does after the main script ran: start-up code before it is visible.
 beforeEach(() => resetFakeElectron({ ready: 'later' }));
-
-const STATUS: StatusView = {
-  version: '0.1.0',
-  running: true,
-  mcpUrl: 'http://127.0.0.1:1/mcp',
-  dataDir: '/x',
-  paused: false,
-  agentsConnected: 0,
-  pendingApprovals: 0,
-  tools: { total: 0, needApproval: 0 },
-  sources: [],
-};
-
-/** A core with the shape the shell needs; start/stop are controllable. */
-function fakeCore(dataDir = tempDir()) {
-  let releaseStop: () => void = () => {};
-  const core = {
-    control: {
-      getStatus: vi.fn(async () => STATUS),
-      listPending: vi.fn(async () => []),
-      setPaused: vi.fn(),
-      decide: vi.fn(),
-    } as unknown as ControlApi,
-    events: new CoreEvents(),
-    settings: new SettingsStore(join(dataDir, 'settings.json')),
-    logger: new Logger({ stderr: false }),
-    start: vi.fn(async () => ({})),
-    stop: vi.fn(() => new Promise<void>((resolve) => (releaseStop = resolve))),
-  };
-  return { core, dataDir, releaseStop: () => releaseStop() };
-}
-
-async function run(
-  opts: {
-    argv?: string[];
-    platform?: NodeJS.Platform;
-    core?: ReturnType<typeof fakeCore>;
-    tray?: TraySupport;
-  } = {},
-) {
-  const f = opts.core ?? fakeCore();
-  const createCore = vi.fn((_dir: string) => f.core as unknown as StartableCore);
-  const shell = await runDesktop({
-    createCore,
-    env: { AIRLOCK_DATA_DIR: f.dataDir },
-    argv: opts.argv ?? ['electron', '.'],
-    ...(opts.platform ? { platform: opts.platform } : {}),
-    traySupport: async () => opts.tray ?? 'yes',
-  });
-  return { ...f, createCore, shell };
-}
 
 const flush = () => new Promise((r) => setImmediate(r));
 
@@ -120,8 +65,16 @@ describe('single instance', () => {
     app.emit('open-url', e, 'airlock://open/servers');
     expect(e.defaultPrevented).toBe(true);
     const handler = vi.fn();
-    instance.ready(handler);
-    expect(handler).toHaveBeenCalledWith([{ kind: 'page', route: '/servers' }]);
+    // What came before is handed over for the launch to open; what comes after goes to the handler.
+    expect(instance.ready(handler)).toEqual([
+      { links: [{ kind: 'page', route: '/servers' }], source: 'open-url' },
+    ]);
+    expect(handler).not.toHaveBeenCalled();
+    app.emit('open-url', preventable(), 'airlock://approval/a1');
+    expect(handler).toHaveBeenCalledWith({
+      links: [{ kind: 'approval', id: 'a1' }],
+      source: 'open-url',
+    });
   });
 
   it('deep links are read strictly', () => {
@@ -323,7 +276,7 @@ describe('quit waits for the core', () => {
     const shell = new DesktopShell({
       core: f.core as unknown as ShellCore,
       paths: { rendererDir: '/r', preload: '/p', resourcesDir: '/res' },
-      instance: { ready: () => {} },
+      instance: { ready: () => [] },
       appId: APP_ID,
       argv: [HIDDEN_ARG],
       stopTimeoutMs: 20,

@@ -82,9 +82,13 @@ export class LoginItem {
   }
 
   private command(): string[] {
-    if (this.deps.command) return this.deps.command();
-    // An AppImage runs from a temporary mount; $APPIMAGE is the file the user keeps.
-    if (this.env.APPIMAGE) return [this.env.APPIMAGE];
-    return app.isPackaged ? [process.execPath] : [process.execPath, app.getAppPath()];
+    return this.deps.command ? this.deps.command() : launchCommand(this.env);
   }
+}
+
+/** The command that starts this Airlock: the AppImage, the packaged binary, or electron + app path. */
+export function launchCommand(env: NodeJS.ProcessEnv): string[] {
+  // An AppImage runs from a temporary mount; $APPIMAGE is the file the user keeps.
+  if (env.APPIMAGE) return [env.APPIMAGE];
+  return app.isPackaged ? [process.execPath] : [process.execPath, app.getAppPath()];
 }

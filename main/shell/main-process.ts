@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import { app, dialog } from 'electron';
 import { resolveDataDir } from '../platform/paths.js';
 import { DesktopShell, type ShellCore, type ShellDeps } from './desktop-shell.js';
-import { shellPaths } from './paths.js';
+import { shellPaths, type ShellPaths } from './paths.js';
 import { registerAppScheme } from './protocol.js';
 import { SingleInstance } from './single-instance.js';
+import { UrlScheme } from './url-scheme.js';
 
 /** Must equal electron-builder.yml `appId` (Windows matches notifications to the Start-menu shortcut by it). */
 export const APP_ID = 'dev.airlock.app';
@@ -21,6 +22,8 @@ export interface RunOptions {
   platform?: NodeJS.Platform;
   /** Tests answer whether a tray is seen, instead of asking the session bus. */
   traySupport?: ShellDeps['traySupport'];
+  /** Where the shell's files are; by default next to the compiled shell (paths.ts). */
+  paths?: ShellPaths;
 }
 
 /**
@@ -43,7 +46,6 @@ export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null>
     app.quit();
     return null;
   }
-  instance.registerScheme();
   await app.whenReady();
 
   let core: StartableCore | null = null;
@@ -58,12 +60,20 @@ export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null>
     app.exit(1);
     return null;
   }
+  new UrlScheme({
+    env: opts.env ?? process.env,
+    logger: core.logger,
+    ...(opts.platform ? { platform: opts.platform } : {}),
+  }).register();
   const shell = new DesktopShell({
     core,
     instance,
-    paths: shellPaths({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath }),
+    paths:
+      opts.paths ??
+      shellPaths({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath }),
     appId: APP_ID,
     argv: opts.argv ?? process.argv,
+    env: opts.env ?? process.env,
     ...(opts.platform ? { platform: opts.platform } : {}),
     ...(opts.traySupport ? { traySupport: opts.traySupport } : {}),
   });

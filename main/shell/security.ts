@@ -1,7 +1,7 @@
 import type { Session, WebContents, WebPreferences } from 'electron';
 import type { Logger } from '../platform/log.js';
 import type { ExternalLinkGate } from './link-gate.js';
-import { APP_ORIGIN, isAppUrl } from './protocol.js';
+import { isAppUrl } from './protocol.js';
 
 /**
  * Every BrowserWindow gets these and nothing looser (issue 9, item 4;
@@ -48,8 +48,15 @@ const fromOurPage = (isMainFrame: boolean | undefined, url: string | undefined) 
 /**
  * Every other permission request and check is refused (checklist #5):
  * camera, notifications (the shell raises native ones itself),
- * geolocation, clipboard read, … Chromium checks first and requests when
- * the check says no, so both handlers hold the same rule.
+ * geolocation, clipboard read, … Some web APIs only request (a clipboard
+ * write: blink's ClipboardPromise::RequestPermission), others only check
+ * (`navigator.permissions.query`), others check and then request: both
+ * handlers hold the same rule.
+ *
+ * The check handler gets the origin as Chromium's url::Origin turned back
+ * into a URL (electron_permission_manager.cc: `GetLastCommittedOrigin().GetURL()`),
+ * which is `app://airlock/` — with a slash — so it is parsed, never compared
+ * as a string (issue 32, item 4: comparing with `app://airlock` never matched).
  */
 export function hardenSession(session: Session): void {
   session.setPermissionRequestHandler((_wc, permission, callback, details) =>
@@ -60,9 +67,16 @@ export function hardenSession(session: Session): void {
   session.setPermissionCheckHandler(
     (_wc, permission, requestingOrigin, details) =>
       permission === ALLOWED_PERMISSION &&
-      requestingOrigin === APP_ORIGIN &&
-      fromOurPage(details.isMainFrame, details.requestingUrl ?? APP_ORIGIN),
+      isAppOrigin(requestingOrigin) &&
+      fromOurPage(details.isMainFrame, details.requestingUrl),
   );
+}
+
+/** `app://airlock/` or `app://airlock`: our origin as a URL, nothing more (no path, query or credentials). */
+export function isAppOrigin(origin: string | undefined): boolean {
+  if (!isAppUrl(origin)) return false;
+  const u = new URL(origin!);
+  return (u.pathname === '/' || u.pathname === '') && !u.search && !u.hash && !u.username;
 }
 
 /**

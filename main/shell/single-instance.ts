@@ -40,46 +40,60 @@ export function deepLinksIn(argv: readonly string[]): DeepLink[] {
     .filter((l): l is DeepLink => l !== null);
 }
 
-export type Activation = (links: DeepLink[]) => void;
+/**
+ * How Airlock was asked to come forward: a second launch ('second-instance', Windows/Linux and
+ * macOS from a terminal), a URL ('open-url', macOS), or macOS 'activate' — which Electron emits for
+ * a Dock or Finder re-launch *and* for the launch itself (docs/api/app.md "Event: 'activate'":
+ * "launching the application for the first time"), possibly before 'ready'.
+ */
+export interface ActivationRequest {
+  links: DeepLink[];
+  source: 'second-instance' | 'open-url' | 'activate';
+}
+export type Activation = (request: ActivationRequest) => void;
 
 /**
  * One Airlock per user (issue 9, item 1): a second launch hands its deep
  * links to the first and exits; the first focuses its window. Activations
- * that arrive before the shell is ready (macOS sends `open-url` early)
- * wait until `ready()` gives them a handler.
+ * that arrive before the shell is ready (macOS sends `open-url` and may send
+ * `activate` early) are kept, and handed to the shell as part of its launch.
  */
 export class SingleInstance {
   private handler: Activation | null = null;
-  private readonly waiting: DeepLink[][] = [];
+  private readonly waiting: ActivationRequest[] = [];
 
   constructor(private readonly deps: { logger?: Pick<Logger, 'info'> } = {}) {}
 
   /** False when another instance holds the lock: this process should quit at once. */
   claim(): boolean {
     if (!app.requestSingleInstanceLock()) return false;
-    app.on('second-instance', (_event, argv) => this.activate(deepLinksIn(argv)));
+    app.on('second-instance', (_event, argv) =>
+      this.activate({ links: deepLinksIn(argv), source: 'second-instance' }),
+    );
+    // Before 'ready' on purpose: a URL that launched Airlock comes early (docs/api/app.md
+    // "Event: 'open-url'": "If you register the listener in response to a `ready` event, you'll
+    // miss URLs that trigger the launch of your application").
     app.on('open-url', (event, url) => {
       event.preventDefault();
       const link = parseDeepLink(url);
-      this.activate(link ? [link] : []);
+      this.activate({ links: link ? [link] : [], source: 'open-url' });
     });
+    app.on('activate', () => this.activate({ links: [], source: 'activate' }));
     return true;
   }
 
-  /** Registers `airlock://` with the OS; from source, Electron needs the app path as an argument. */
-  registerScheme(): void {
-    if (app.isPackaged) app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
-    else app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME, process.execPath, [app.getAppPath()]);
-  }
-
-  ready(handler: Activation): void {
+  /**
+   * From now on activations go to `handler`; returns those that came before (during start-up),
+   * for the shell to fold into its launch (issue 32, item 3).
+   */
+  ready(handler: Activation): ActivationRequest[] {
     this.handler = handler;
-    for (const links of this.waiting.splice(0)) handler(links);
+    return this.waiting.splice(0);
   }
 
-  private activate(links: DeepLink[]): void {
-    this.deps.logger?.info('activated by another launch', { links: links.length });
-    if (this.handler) this.handler(links);
-    else this.waiting.push(links);
+  private activate(request: ActivationRequest): void {
+    this.deps.logger?.info('activated', { source: request.source, links: request.links.length });
+    if (this.handler) this.handler(request);
+    else this.waiting.push(request);
   }
 }

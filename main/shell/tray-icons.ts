@@ -59,3 +59,22 @@ export class TrayIcons {
     return img;
   }
 }
+
+/** Side of the notification image sent on Linux: what notification servers show, and 16 KiB of pixels. */
+export const LINUX_NOTIFICATION_ICON_PX = 64;
+
+/**
+ * The icon for approval notifications. On Linux Electron sends the icon's pixels over D-Bus with
+ * every notification (shell/browser/notifications/linux/libnotify_notification.cc:
+ * notify_notification_set_image_from_pixbuf): the 1024-px app icon is 4 MiB each time, so a
+ * 64-px copy goes instead (issue 32, item 9). Windows and macOS take the file.
+ */
+export function notificationIcon(
+  resourcesDir: string,
+  platform: NodeJS.Platform = process.platform,
+): string | NativeImage {
+  const path = join(resourcesDir, 'icon.png');
+  if (platform !== 'linux') return path;
+  const side = LINUX_NOTIFICATION_ICON_PX;
+  return nativeImage.createFromPath(path).resize({ width: side, height: side, quality: 'best' });
+}

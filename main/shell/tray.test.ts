@@ -6,6 +6,7 @@ import {
   clipboard,
   Menu,
   nativeImage,
+  platformRules,
   resetFakeElectron,
   Tray,
   type FakeImage,
@@ -13,7 +14,7 @@ import {
 import { traySupport } from './tray-support.js';
 import { TrayIcons } from './tray-icons.js';
 import { MAX_PENDING_ITEMS, type TrayActions } from './tray-menu.js';
-import { TrayService } from './tray.js';
+import { MENU_OPEN_LIMIT_MS, TrayService, type MenuTimers } from './tray.js';
 
 vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
@@ -82,7 +83,33 @@ function world() {
   return { state, control, actions };
 }
 
-async function startTray(platform: NodeJS.Platform = 'linux', pollMs = 0) {
+/** A clock the test moves: timers fire only when it says so. */
+function manualClock() {
+  let now = 0;
+  const due = new Map<number, { at: number; fn: () => void }>();
+  let next = 1;
+  return {
+    setTimeout: (fn: () => void, ms: number) => {
+      due.set(next, { at: now + ms, fn });
+      return next++;
+    },
+    clearTimeout: (handle: unknown) => void due.delete(handle as number),
+    advance(ms: number) {
+      now += ms;
+      for (const [id, t] of [...due].sort((a, b) => a[1].at - b[1].at))
+        if (t.at <= now) {
+          due.delete(id);
+          t.fn();
+        }
+    },
+  };
+}
+
+async function startTray(
+  platform: NodeJS.Platform = 'linux',
+  pollMs = 0,
+  timers: MenuTimers = manualClock(),
+) {
   const w = world();
   const events = new CoreEvents();
   const tray = new TrayService({
@@ -94,6 +121,7 @@ async function startTray(platform: NodeJS.Platform = 'linux', pollMs = 0) {
     approvalStyle: () => 'window',
     platform,
     pollMs,
+    timers,
   });
   await tray.start();
   const electronTray = Tray.instances.at(-1)!;
@@ -324,6 +352,43 @@ describe('the tray menu is replaced only when what it shows changes (issue 21, i
     t.electronTray.closeMenu();
     await vi.waitFor(() => expect(t.find('pending')!.label).toBe('Pending approvals (1)'));
     expect(t.electronTray.menusClosedUnderUser).toBe(0);
+  });
+});
+
+describe('a tray host that never reports the menu closing (issue 32, item 8)', () => {
+  it('a change waits at most MENU_OPEN_LIMIT_MS: a Pause shows as paused, and can be undone from the tray', async () => {
+    platformRules.trayMenuCloseReported = false;
+    const clock = manualClock();
+    const t = await startTray('linux', 0, clock);
+    t.electronTray.openContextMenu();
+    // The user picks Pause: the menu closes on screen, but the host never says so.
+    t.electronTray.closeMenu();
+    await t.change(() => (t.state.status = status({ paused: true })));
+    expect(t.find('pause')!.checked).toBe(false);
+    clock.advance(MENU_OPEN_LIMIT_MS - 1);
+    await new Promise((r) => setImmediate(r));
+    expect(t.find('pause')!.checked).toBe(false); // a user may still be reading it
+    clock.advance(1);
+    await vi.waitFor(() => expect(t.find('pause')!.checked).toBe(true));
+    t.tray.stop();
+  });
+
+  it('a host that does report closing shows the change at once, and no bound is left running', async () => {
+    const clock = manualClock();
+    const t = await startTray('linux', 0, clock);
+    t.electronTray.openContextMenu();
+    await t.change(() => (t.state.status = status({ paused: true })));
+    t.electronTray.closeMenu();
+    await vi.waitFor(() => expect(t.find('pause')!.checked).toBe(true));
+    // Opening it again starts a new wait; a change then waits for this opening, not the last.
+    t.electronTray.openContextMenu();
+    await t.change(() => (t.state.status = status({ paused: false })));
+    clock.advance(MENU_OPEN_LIMIT_MS - 1);
+    await new Promise((r) => setImmediate(r));
+    expect(t.find('pause')!.checked).toBe(true);
+    t.electronTray.closeMenu();
+    await vi.waitFor(() => expect(t.find('pause')!.checked).toBe(false));
+    t.tray.stop();
   });
 });
 

@@ -22,7 +22,24 @@ export interface TrayDeps {
   logger?: Pick<Logger, 'warn'>;
   /** Re-reads state this often too: "agents connected" changes without a core event. */
   pollMs?: number;
+  /** Longest a change waits for an open menu to report closing (see setMenu). */
+  menuOpenLimitMs?: number;
+  /** Timers for that wait; tests pass a clock they drive. */
+  timers?: MenuTimers;
 }
+
+export interface MenuTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realTimers: MenuTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** A menu is not read for longer than this; a host that never says it closed is believed closed after it. */
+export const MENU_OPEN_LIMIT_MS = 30_000;
 
 /**
  * What a menu shows, for comparing two builds: labels, ids, types, checked
@@ -49,9 +66,14 @@ export class TrayService {
   private current: TrayState | null = null;
   private shown = { menu: '', icon: '', tooltip: '', title: '' };
   private menuOpen = false;
+  private menuTimer: unknown = null;
   private deferred: MenuItemConstructorOptions[] | null = null;
 
-  constructor(private readonly deps: TrayDeps) {}
+  private readonly timers: MenuTimers;
+
+  constructor(private readonly deps: TrayDeps) {
+    this.timers = deps.timers ?? realTimers;
+  }
 
   get state(): TrayState | null {
     return this.current;
@@ -89,6 +111,7 @@ export class TrayService {
     this.off = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.clearMenuTimer();
     this.tray?.destroy();
     this.tray = null;
   }
@@ -141,19 +164,40 @@ export class TrayService {
     }
   }
 
+  /**
+   * Some tray hosts report the menu opening but never its closing (Linux trays drawn through
+   * StatusNotifierItem/DBusMenu: electron/electron#28837); a change waiting for 'menu-will-close'
+   * would then wait for ever — Pause could not be undone from the tray (issue 32, item 8). So the
+   * wait is bounded: after menuOpenLimitMs the menu is taken as closed and the change is shown.
+   */
   private setMenu(tray: Tray, template: MenuItemConstructorOptions[]): void {
     const menu = Menu.buildFromTemplate(template);
-    menu.on('menu-will-show', () => (this.menuOpen = true));
-    menu.on('menu-will-close', () => {
-      this.menuOpen = false;
-      // After the click that closed it has been handled ('menu-will-close' may come before 'click').
-      setImmediate(() => {
-        const next = this.deferred;
-        this.deferred = null;
-        if (next && this.tray && !this.tray.isDestroyed() && !this.menuOpen)
-          this.setMenu(this.tray, next);
-      });
+    menu.on('menu-will-show', () => {
+      this.menuOpen = true;
+      this.clearMenuTimer();
+      this.menuTimer = this.timers.setTimeout(
+        () => this.menuClosed(),
+        this.deps.menuOpenLimitMs ?? MENU_OPEN_LIMIT_MS,
+      );
     });
+    menu.on('menu-will-close', () => this.menuClosed());
     tray.setContextMenu(menu);
+  }
+
+  private menuClosed(): void {
+    this.clearMenuTimer();
+    this.menuOpen = false;
+    // After the click that closed it has been handled ('menu-will-close' may come before 'click').
+    setImmediate(() => {
+      const next = this.deferred;
+      this.deferred = null;
+      if (next && this.tray && !this.tray.isDestroyed() && !this.menuOpen)
+        this.setMenu(this.tray, next);
+    });
+  }
+
+  private clearMenuTimer(): void {
+    if (this.menuTimer !== null) this.timers.clearTimeout(this.menuTimer);
+    this.menuTimer = null;
   }
 }

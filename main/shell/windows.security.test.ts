@@ -189,29 +189,50 @@ describe('the external-link gate', () => {
 });
 
 describe('session permissions', () => {
-  /** One of our windows, on our page, with the session hardened as the shell does. */
-  function ourPage() {
+  /** One of our windows, on our page, with app:// registered and the session hardened as the shell does. */
+  async function ourPage() {
+    await resetFakeElectron({ ready: 'later' });
+    registerAppScheme();
+    await app.whenReady();
     hardenSession(session.defaultSession as never);
     const win = manager().openMain() as unknown as BrowserWindow;
     return win.webContents;
   }
 
   it('a Copy button in our page writes the clipboard (clipboard-sanitized-write is allowed there)', async () => {
-    const wc = ourPage();
-    // What renderer/src/lib/clipboard.ts calls: navigator.clipboard.writeText.
+    const wc = await ourPage();
+    // What renderer/src/lib/clipboard.ts calls: navigator.clipboard.writeText (a request).
     await expect(wc.clipboardWriteText('airlock-token-123')).resolves.toBeUndefined();
     expect(clipboard.text).toBe('airlock-token-123');
-    // Asked of the handlers with exactly the permission Chromium uses.
-    expect(
-      session.defaultSession.permissionCheckHandler!(wc, 'clipboard-sanitized-write', APP_ORIGIN, {
-        isMainFrame: true,
-        requestingUrl: wc.getURL(),
-      }),
-    ).toBe(true);
+  });
+
+  it('a permission check from our page matches: Electron passes the origin as app://airlock/ (issue 32, item 4)', async () => {
+    const wc = await ourPage();
+    // navigator.permissions.query({ name: 'clipboard-write' }) in our page.
+    expect(wc.checkPermission('clipboard-sanitized-write')).toBe(true);
+    // Exactly what Electron hands the handler (electron_permission_manager.cc).
+    const check = session.defaultSession.permissionCheckHandler!;
+    const details = {
+      isMainFrame: true,
+      requestingUrl: wc.getURL(),
+      embeddingOrigin: 'app://airlock/',
+    };
+    expect(check(wc, 'clipboard-sanitized-write', 'app://airlock/', details)).toBe(true);
+    // Lookalikes of our origin are not it.
+    for (const origin of [
+      'app://airlock.evil/',
+      'app://evil/',
+      'https://airlock/',
+      'app://user@airlock/',
+      'app://airlock/x',
+      '',
+      'null',
+    ])
+      expect(check(wc, 'clipboard-sanitized-write', origin, details), origin).toBe(false);
   });
 
   it('no other permission is granted to our page, by check or by request', async () => {
-    const wc = ourPage();
+    const wc = await ourPage();
     const others = [
       'clipboard-read',
       'deprecated-sync-clipboard-read',
@@ -228,27 +249,24 @@ describe('session permissions', () => {
       'window-management',
       'unknown',
     ];
-    for (const p of others) expect(await wc.requestPermission(p), p).toBe(false);
-    const answers: boolean[] = [];
-    for (const p of others)
-      session.defaultSession.permissionRequestHandler!(wc, p, (ok: boolean) => answers.push(ok), {
-        isMainFrame: true,
-        requestingUrl: wc.getURL(),
-      });
-    expect(answers.every((a) => a === false)).toBe(true);
-    expect(answers).toHaveLength(others.length);
+    for (const p of others) {
+      expect(await wc.requestPermission(p), p).toBe(false);
+      expect(wc.checkPermission(p), p).toBe(false);
+    }
   });
 
   it('the clipboard stays refused to a sub-frame, to another origin, and to our window once it shows anything else', async () => {
-    const wc = ourPage();
+    const wc = await ourPage();
     const sub = new FakeWebFrame('app://airlock/index.html');
     sub.parent = wc.mainFrame;
     await expect(wc.clipboardWriteText('x', sub)).rejects.toThrow(/denied/);
-    await expect(
-      wc.clipboardWriteText('x', new FakeWebFrame('https://evil.example/')),
-    ).rejects.toThrow(/denied/);
+    expect(wc.checkPermission('clipboard-sanitized-write', sub)).toBe(false);
+    const evil = new FakeWebFrame('https://evil.example/');
+    await expect(wc.clipboardWriteText('x', evil)).rejects.toThrow(/denied/);
+    expect(wc.checkPermission('clipboard-sanitized-write', evil)).toBe(false);
     wc.mainFrame.url = wc.url = 'file:///etc/passwd';
     await expect(wc.clipboardWriteText('x')).rejects.toThrow(/denied/);
+    expect(wc.checkPermission('clipboard-sanitized-write')).toBe(false);
     expect(clipboard.text).toBe('');
   });
 });

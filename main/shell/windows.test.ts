@@ -146,3 +146,20 @@ describe('focus', () => {
     expect(popup.isAlwaysOnTop()).toBe(false);
   });
 });
+
+describe('a parent for a sheet (issue 32, item 2)', () => {
+  it('visibleWindow is a window of ours the user can see: not hidden, minimised or closed', async () => {
+    const m = manager('darwin');
+    expect(m.visibleWindow()).toBeNull();
+    const main = m.openMain(undefined, { focus: false }) as unknown as BrowserWindow;
+    await vi.waitFor(() => expect(main.visible).toBe(true));
+    expect(m.visibleWindow()).toBe(main);
+    main.minimize();
+    expect(m.visibleWindow()).toBeNull();
+    main.restore();
+    main.hide();
+    expect(m.visibleWindow()).toBeNull();
+    main.close();
+    expect(m.visibleWindow()).toBeNull();
+  });
+});

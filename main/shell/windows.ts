@@ -115,6 +115,15 @@ export class WindowManager implements OurWindows {
     else this.openMain();
   }
 
+  /** A window of ours the user can see (on screen, not minimised), the main one first; else null. */
+  visibleWindow(): BrowserWindow | null {
+    return (
+      [this.main, this.popup].find(
+        (w): w is BrowserWindow => !!w && !w.isDestroyed() && w.isVisible() && !w.isMinimized(),
+      ) ?? null
+    );
+  }
+
   closeAll(): void {
     for (const w of [this.popup, this.main]) if (w && !w.isDestroyed()) w.destroy();
     this.main = this.popup = null;

@@ -40,10 +40,22 @@ import(workerData.validatorUrl).then(({ SchemaValidator }) => {
 }, (err) => { throw err; });
 `;
 
-const validatorUrl = new URL(
-  import.meta.url.endsWith('.ts') ? './schema-validator.ts' : './schema-validator.js',
-  import.meta.url,
-).href;
+/**
+ * Where the worker loads the validator from. In a packaged app this module lies inside
+ * `resources/app.asar`; the worker reads the validator's copy in `app.asar.unpacked/` instead
+ * (electron-builder.yml `asarUnpack` puts it there with the packages it require()s), so the worker
+ * thread needs only plain files and never Electron's asar support inside workers (issue 32,
+ * item 9). main/shell/packaging.test.ts runs that unpacked copy with plain Node.
+ */
+export function validatorUrlFor(moduleUrl: string): string {
+  const url = new URL(
+    moduleUrl.endsWith('.ts') ? './schema-validator.ts' : './schema-validator.js',
+    moduleUrl,
+  ).href;
+  return url.replace(/\/app\.asar\//, '/app.asar.unpacked/');
+}
+
+const validatorUrl = validatorUrlFor(import.meta.url);
 
 const STOPPING = 'Airlock is stopping; the call was neither checked nor run.';
 

@@ -1,4 +1,6 @@
 import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { platformRules, preventable } from './rules.js';
 
 /** Electron throws for these modules' constructors before 'ready'. */
@@ -41,6 +43,13 @@ export class FakeApp extends EventEmitter {
     this.emit('ready', preventable(), {});
     this.readyState.resolve();
   }
+  /**
+   * macOS 'activate' (docs/api/app.md): a Dock or Finder re-launch of the running app, and also
+   * the launch itself ("launching the application for the first time"), before or after 'ready'.
+   */
+  emitActivate(hasVisibleWindows = false): void {
+    this.emit('activate', preventable(), hasVisibleWindows);
+  }
   /** Back to "not ready yet" (resetFakeElectron). */
   unready(): void {
     this.readyState = this.freshReady();
@@ -79,7 +88,26 @@ export class FakeApp extends EventEmitter {
   getLoginItemSettings(): { openAtLogin: boolean; wasOpenedAtLogin: boolean } {
     return { ...this.loginItem };
   }
+  /**
+   * The environment Electron's own code reads (the process's, in a real Electron). Electron sets
+   * CHROME_DESKTOP to `<app name>.desktop` at start-up (lib/browser/init.ts setDesktopName).
+   */
+  env: NodeJS.ProcessEnv = { CHROME_DESKTOP: 'airlock.desktop' };
+  /**
+   * Registers `scheme` and returns whether the OS took it. Linux (shell/browser/browser_linux.cc
+   * SetDefaultWebClient): false without $CHROME_DESKTOP, and false unless a desktop entry of that
+   * name is installed in an XDG data directory (`g_desktop_app_info_new` finds none otherwise);
+   * `path` and `args` are ignored there.
+   */
   setAsDefaultProtocolClient(scheme: string, path?: string, args?: string[]): boolean {
+    if (platformRules.platform === 'linux') {
+      const id = this.env.CHROME_DESKTOP;
+      const dirs = [
+        this.env.XDG_DATA_HOME || join(this.env.HOME || '/nonexistent', '.local', 'share'),
+        ...(this.env.XDG_DATA_DIRS || '/usr/local/share:/usr/share').split(':'),
+      ];
+      if (!id || !dirs.some((d) => d && existsSync(join(d, 'applications', id)))) return false;
+    }
     this.protocolClients.push({ scheme, ...(path ? { path } : {}), ...(args ? { args } : {}) });
     return true;
   }
@@ -113,6 +141,17 @@ export const protocol = {
 
 export const shell = {
   opened: [] as string[],
+  /**
+   * Windows shortcuts by path, as `shell.readShortcutLink` reads them (docs/api/shell.md: returns
+   * ShortcutDetails; "An exception will be thrown when any error happens").
+   */
+  shortcuts: new Map<string, { target: string; appUserModelId?: string }>(),
+  readShortcutLink(path: string): { target: string; appUserModelId?: string } {
+    if (platformRules.platform !== 'win32') throw new Error('readShortcutLink is Windows only');
+    const link = this.shortcuts.get(path);
+    if (!link) throw new Error(`Failed to read shortcut link: ${path}`);
+    return { ...link };
+  },
   openExternal(url: string): Promise<void> {
     this.opened.push(url);
     return Promise.resolve();

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
-import { assertReady } from './app.js';
+import { app, assertReady, shell } from './app.js';
 import { platformRules, preventable } from './rules.js';
 
 /** Width and height from a PNG's IHDR chunk, or null for anything else. */
@@ -100,7 +100,7 @@ export class Tray extends EventEmitter {
   closeMenu(): void {
     const m = this.openMenu;
     this.openMenu = null;
-    m?.emit('menu-will-close', preventable());
+    if (platformRules.trayMenuCloseReported) m?.emit('menu-will-close', preventable());
   }
   setImage(image: FakeImage): void {
     this.image = image;
@@ -130,6 +130,10 @@ export class Notification extends EventEmitter {
   static failWith: string | null = null;
   shown = false;
   closed = false;
+  /** Windows dropped it silently (no Start-menu shortcut with the app's AppUserModelID). */
+  dropped = false;
+  /** Linux: bytes of icon pixels sent to the notification server (RGBA, 4 per pixel). */
+  iconBytesSent = 0;
   constructor(
     readonly options: Record<string, unknown> & { actions?: { type: string; text: string }[] },
   ) {
@@ -146,7 +150,16 @@ export class Notification extends EventEmitter {
       queueMicrotask(() => this.emit('failed', preventable(), error));
       return;
     }
+    // Windows shows a toast only for an app whose AppUserModelID a Start-menu shortcut carries
+    // (docs/tutorial/notifications.md, "Windows"); otherwise it is dropped without a 'failed'.
+    if (platformRules.platform === 'win32' && !windowsToastShortcut()) {
+      this.dropped = true;
+      return;
+    }
     this.shown = true;
+    // Linux: the icon's pixels go over D-Bus with the notification, at the image's own size
+    // (shell/browser/notifications/linux/libnotify_notification.cc: set_image_from_pixbuf).
+    if (platformRules.platform === 'linux') this.iconBytesSent = iconBytes(this.options.icon);
     this.emit('show', preventable());
   }
   close(): void {
@@ -167,24 +180,57 @@ export class Notification extends EventEmitter {
   }
 }
 
+/** A message box the shell showed, as the fake saw it. */
+export type ShownMessageBox = Record<string, unknown> & {
+  signal?: AbortSignal;
+  cancelId?: number;
+  /** The window it is a sheet on (macOS) / modal to; null when it has none. */
+  parent: { isVisible(): boolean } | null;
+  /**
+   * macOS, no parent window: Electron runs `[NSAlert runModal]`, a synchronous modal loop that
+   * stops the whole main process until the user answers (shell/browser/ui/message_box_mac.mm
+   * ShowMessageBox), and such a box cannot be closed by `signal` (docs/api/dialog.md: "On macOS,
+   * `signal` does not work with message boxes that do not have a parent window, since those
+   * message boxes run synchronously due to platform limitations"). The fake cannot freeze the
+   * process; it records it here.
+   */
+  blocking: boolean;
+  /** Still on screen (no answer yet, not closed by its signal). */
+  open: boolean;
+};
+
 export const dialog = {
   /** Answers for showMessageBox; each call takes one (a number, or a promise for aborted dialogs). */
   answers: [] as (number | Promise<number>)[],
-  shown: [] as Record<string, unknown>[],
+  shown: [] as ShownMessageBox[],
   errors: [] as { title: string; content: string }[],
+  /** `showMessageBox([window, ]options)`: with a window, a sheet on it (macOS) / modal to it. */
   async showMessageBox(
-    options: Record<string, unknown> & { signal?: AbortSignal; cancelId?: number },
+    ...args:
+      | [options: Record<string, unknown> & { signal?: AbortSignal; cancelId?: number }]
+      | [
+          window: { isVisible(): boolean },
+          options: Record<string, unknown> & { signal?: AbortSignal; cancelId?: number },
+        ]
   ): Promise<{ response: number; checkboxChecked: boolean }> {
-    this.shown.push(options);
+    const [parent, options] = args.length === 2 ? args : [null, args[0]];
+    const blocking = platformRules.platform === 'darwin' && parent === null;
+    const box: ShownMessageBox = { ...options, parent, blocking, open: true };
+    this.shown.push(box);
     const answer = this.answers.shift();
-    if (answer === undefined) {
-      // No scripted answer: stays open until aborted, like a dialog nobody clicks.
-      await new Promise<void>((resolve) =>
-        options.signal?.addEventListener('abort', () => resolve(), { once: true }),
-      );
-      return { response: options.cancelId ?? 0, checkboxChecked: false };
-    }
-    return { response: await answer, checkboxChecked: false };
+    const close = (response: number) => {
+      box.open = false;
+      return { response, checkboxChecked: false };
+    };
+    if (answer !== undefined) return close(await answer);
+    // No scripted answer: stays open, like a dialog nobody clicks — until its signal closes it,
+    // which a blocking macOS box ignores.
+    if (blocking) return new Promise(() => {});
+    await new Promise<void>((resolve) => {
+      if (options.signal?.aborted) return resolve();
+      options.signal?.addEventListener('abort', () => resolve(), { once: true });
+    });
+    return close(options.cancelId ?? 0);
   },
   showErrorBox(title: string, content: string): void {
     this.errors.push({ title, content });
@@ -198,3 +244,20 @@ export const screen = {
     return { workArea: { x: 0, y: 0, width: 1280, height: 800 }, scaleFactor: 1 };
   },
 };
+
+/** Whether a shortcut (in the Start menu) carries the AppUserModelID the app set. */
+function windowsToastShortcut(): boolean {
+  const id = app.appUserModelId;
+  return !!id && [...shell.shortcuts.values()].some((s) => s.appUserModelId === id);
+}
+
+/** RGBA bytes of a notification icon given as a path or an image (0 for none or an empty one). */
+function iconBytes(icon: unknown): number {
+  const size =
+    icon instanceof FakeImage
+      ? icon.getSize()
+      : typeof icon === 'string'
+        ? (pngSize(icon) ?? { width: 0, height: 0 })
+        : { width: 0, height: 0 };
+  return size.width * size.height * 4;
+}

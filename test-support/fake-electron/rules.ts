@@ -19,6 +19,12 @@ export const platformRules = {
   trayVisible: true,
   /** Whether `loadURL` leads to 'ready-to-show' (it may not: e.g. a window never painted while hidden). */
   readyToShow: true,
+  /**
+   * Whether the tray host reports a menu closing. Not every one does: on Linux, Menu events of a
+   * tray's context menu may not fire (electron/electron#28837), and a host may report the menu
+   * opening and never its closing.
+   */
+  trayMenuCloseReported: true,
 };
 
 /** An Electron-style event whose default can be prevented. */

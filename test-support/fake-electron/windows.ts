@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { app, assertReady, clipboard } from './app.js';
+import { app, assertReady, clipboard, protocol } from './app.js';
 import { platformRules, preventable, type Listener } from './rules.js';
 
 let nextWebContentsId = 1;
@@ -51,41 +51,49 @@ export class FakeWebContents extends EventEmitter {
     return this.windowOpenHandler({ url });
   }
   /**
-   * What Chromium does for a page permission (Electron's
-   * ElectronPermissionManager): a check first (`setPermissionCheckHandler`,
-   * default allow when no handler is set), and when the check says no, a
-   * request (`setPermissionRequestHandler`, default allow). Resolves to the
-   * answer.
+   * A permission *request* from the page (Chromium's PermissionService.RequestPermission, e.g.
+   * `navigator.clipboard.writeText`: blink ClipboardPromise::RequestPermission asks for
+   * 'clipboard-sanitized-write' by request only, with no check first). Electron
+   * (shell/browser/electron_permission_manager.cc, RequestPermissionsWithDetails) hands it to
+   * `setPermissionRequestHandler`'s handler with details {requestingUrl, isMainFrame}, and grants
+   * it when no handler is set. Resolves to the answer.
    */
   async requestPermission(
     permission: string,
     frame: FakeWebFrame = this.mainFrame,
   ): Promise<boolean> {
-    const s = this.session;
-    const origin = originOf(frame.url);
-    const isMainFrame = frame.parent === null;
-    const checked = s.permissionCheckHandler
-      ? s.permissionCheckHandler(this, permission, origin, {
-          isMainFrame,
-          requestingUrl: frame.url,
-        })
-      : true;
-    if (checked === true) return true;
-    if (!s.permissionRequestHandler) return true;
+    const handler = this.session.permissionRequestHandler;
+    if (!handler) return true;
     return new Promise<boolean>((resolve) =>
-      s.permissionRequestHandler!(
-        this,
-        permission,
-        (granted: unknown) => resolve(granted === true),
-        {
-          isMainFrame,
-          requestingUrl: frame.url,
-        },
-      ),
+      handler(this, permission, (granted: unknown) => resolve(granted === true), {
+        requestingUrl: frame.url,
+        isMainFrame: frame.parent === null,
+      }),
     );
   }
   /**
-   * `navigator.clipboard.writeText(text)` in the page: Chromium asks for
+   * A permission *check* from the page (Chromium's GetPermissionResultForCurrentDocument, e.g.
+   * `navigator.permissions.query`). Electron's CheckPermissionWithDetails calls
+   * `setPermissionCheckHandler`'s handler with the frame's last committed origin *as a URL*
+   * (`GetLastCommittedOrigin().GetURL()`), so `app://airlock/` with its slash, and details
+   * {embeddingOrigin, requestingUrl, isMainFrame}; with no handler everything but
+   * 'deprecated-sync-clipboard-read' is granted.
+   */
+  checkPermission(permission: string, frame: FakeWebFrame = this.mainFrame): boolean {
+    const handler = this.session.permissionCheckHandler;
+    if (!handler) return permission !== 'deprecated-sync-clipboard-read';
+    let top = frame;
+    while (top.parent) top = top.parent;
+    return (
+      handler(this, permission, originUrlOf(frame.url), {
+        embeddingOrigin: originUrlOf(top.url),
+        requestingUrl: frame.url,
+        isMainFrame: frame.parent === null,
+      }) === true
+    );
+  }
+  /**
+   * `navigator.clipboard.writeText(text)` in the page: Chromium requests
    * 'clipboard-sanitized-write' and rejects with NotAllowedError when refused.
    */
   async clipboardWriteText(text: string, frame: FakeWebFrame = this.mainFrame): Promise<void> {
@@ -98,12 +106,27 @@ export class FakeWebContents extends EventEmitter {
   }
 }
 
-function originOf(url: string): string {
+/** Schemes whose URLs have a host-based (tuple) origin in Chromium: the web's, and ours once registered `standard`. */
+const STANDARD = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:']);
+
+/**
+ * What Electron passes as `requestingOrigin`: Chromium's url::Origin turned back into a URL
+ * (`Origin::GetURL().spec()`), i.e. `scheme://host[:port]/` — with a trailing slash — for http(s)
+ * and for a custom scheme registered with `standard: true` (protocol.registerSchemesAsPrivileged);
+ * '' for an opaque origin (data:, about:, an unregistered scheme).
+ */
+export function originUrlOf(url: string): string {
+  let u: URL;
   try {
-    return new URL(url).origin;
+    u = new URL(url);
   } catch {
-    return 'null';
+    return '';
   }
+  const standard =
+    STANDARD.has(u.protocol) ||
+    protocol.privileged.some((p) => `${p.scheme}:` === u.protocol && p.privileges.standard);
+  if (u.protocol === 'file:') return 'file:///';
+  return standard && u.host ? `${u.protocol}//${u.host}/` : '';
 }
 
 /** Strips the fragment: a URL that differs only there is the same document. */
