@@ -34,13 +34,45 @@ function fakeBinary(what: string): Buffer {
   ]);
 }
 
+/** The part of resedit's API used here. */
+interface ResEditApi {
+  NtExecutable: { createEmpty(is32: boolean, isDll: boolean): { generate(): ArrayBuffer } };
+  NtExecutableResource: {
+    from(exe: unknown): {
+      entries: {
+        type: number;
+        id: number;
+        lang: number;
+        codepage: number;
+        bin: ArrayBuffer;
+      }[];
+      outputResource(exe: unknown): void;
+    };
+  };
+  Resource: {
+    VersionInfo: {
+      createEmpty(): {
+        lang: number;
+        setStringValues(
+          lang: { lang: number; codepage: number },
+          values: Record<string, string>,
+        ): void;
+        setFileVersion(version: string): void;
+        outputToResourceEntries(entries: unknown[]): void;
+      };
+    };
+  };
+}
+
 /** A minimal Windows executable electron-builder's resedit can open: VERSIONINFO, fuse wire in RCDATA. */
 function fakeExe(): Buffer {
   // The resedit electron-builder itself uses (a dependency of app-builder-lib).
   const requireFromBuilder = createRequire(
     createRequire(import.meta.url).resolve('app-builder-lib/package.json'),
   );
-  const ResEdit = requireFromBuilder('resedit') as typeof import('resedit');
+  // Typed by hand: resedit's own declarations pull in lib "dom", which changes `fetch`'s types
+  // for the whole program (Buffer stops being a BodyInit).
+  const ResEdit = requireFromBuilder('resedit') as ResEditApi;
   const exe = ResEdit.NtExecutable.createEmpty(false, false);
   const res = ResEdit.NtExecutableResource.from(exe);
   const lang = { lang: 1033, codepage: 1200 };
