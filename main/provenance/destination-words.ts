@@ -1,0 +1,209 @@
+/**
+ * What an argument's name says about its value (issue 30): a destination
+ * (where the call sends something), content (what it sends), or nothing.
+ * Tools name fields as they like — `to`, `recipient_email`, `addAttendees`,
+ * `webhook-url`, `notify.list[0].addr` — so names are split into words and
+ * judged by their head word, as English compounds are: `email_body` is a body,
+ * `recipient_email` an address, `share_with` a share.
+ */
+
+export type FieldRole = 'destination' | 'content' | 'neutral';
+
+const DESTINATION = new Set(
+  [
+    'to',
+    'cc',
+    'bcc',
+    'recipient',
+    'rcpt',
+    'attendee',
+    'guest',
+    'invitee',
+    'participant',
+    'member',
+    'email',
+    'mail',
+    'mailbox',
+    'address',
+    'addr',
+    'webhook',
+    'hook',
+    'callback',
+    'endpoint',
+    'url',
+    'uri',
+    'iri',
+    'link',
+    'href',
+    'host',
+    'hostname',
+    'domain',
+    'server',
+    'target',
+    'destination',
+    'dest',
+    'dst',
+    'forward',
+    'fwd',
+    'share',
+    'sharee',
+    'invite',
+    'notify',
+    'phone',
+    'tel',
+    'telephone',
+    'mobile',
+    'sms',
+    'fax',
+    'whatsapp',
+    'mailto',
+    'redirect',
+    'upload',
+    'assignee',
+    'owner',
+    'reviewer',
+    'collaborator',
+    'grantee',
+    'viewer',
+    'editor',
+    'commenter',
+    'subscriber',
+    'audience',
+    'contact',
+    'people',
+    'person',
+    'user',
+    'sink',
+    'relay',
+    'proxy',
+    'origin',
+    'remote',
+    'peer',
+  ].flatMap(withPlural),
+);
+
+const CONTENT = new Set(
+  [
+    'body',
+    'text',
+    'content',
+    'message',
+    'msg',
+    'description',
+    'desc',
+    'note',
+    'comment',
+    'summary',
+    'subject',
+    'title',
+    'html',
+    'markdown',
+    'md',
+    'caption',
+    'prompt',
+    'query',
+    'question',
+    'answer',
+    'snippet',
+    'excerpt',
+    'payload',
+    'data',
+    'raw',
+    'log',
+    'detail',
+    'reason',
+    'memo',
+    'signature',
+    'template',
+    'instruction',
+    'input',
+    'code',
+    'script',
+    'search',
+    'filter',
+    // Where an event happens is not where the call sends anything (a meeting room, a call link).
+    'location',
+    'venue',
+    'place',
+  ].flatMap(withPlural),
+);
+
+/** Words that say nothing about the role and are skipped at the end of a name. */
+const TRAILING = new Set([
+  'list',
+  'lists',
+  'array',
+  'set',
+  'csv',
+  'value',
+  'values',
+  'field',
+  'fields',
+  'param',
+  'params',
+  'str',
+  'string',
+  'strings',
+  'info',
+  'with',
+  'for',
+  'of',
+  'on',
+  'in',
+  'at',
+  'by',
+  'add',
+  'new',
+  'extra',
+  'additional',
+  'optional',
+  'required',
+]);
+
+function withPlural(w: string): string[] {
+  if (w.endsWith('s') || w.endsWith('x')) return [w, `${w}es`];
+  if (w.endsWith('y') && !/[aeiou]y$/.test(w)) return [w, `${w.slice(0, -1)}ies`];
+  return [w, `${w}s`];
+}
+
+/** `add_attendees` → [add, attendees]; `recipientEmail` → [recipient, email]; `URLs` → [urls]. */
+export function wordsOfKey(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
+}
+
+const cache = new Map<string, FieldRole>();
+
+/** The role of one object key, by its head word; any destination word in a neutral name counts. */
+export function roleOfKey(key: string): FieldRole {
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const words = wordsOfKey(key);
+  let end = words.length;
+  while (end > 1 && TRAILING.has(words[end - 1]!)) end--;
+  const head = words[end - 1];
+  let role: FieldRole = 'neutral';
+  if (head && DESTINATION.has(head)) role = 'destination';
+  else if (head && CONTENT.has(head)) role = 'content';
+  else if (words.some((w) => DESTINATION.has(w))) role = 'destination';
+  if (cache.size < 10_000) cache.set(key, role);
+  return role;
+}
+
+/**
+ * The role of a value at `path`: its own key decides; a neutral key defers to the keys above
+ * it (`attendees[0].email`, `recipients[2].value`).
+ */
+export function roleOfPath(path: readonly (string | number)[]): FieldRole {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const k = path[i];
+    if (typeof k !== 'string') continue;
+    const role = roleOfKey(k);
+    if (role !== 'neutral') return role;
+  }
+  return 'neutral';
+}
