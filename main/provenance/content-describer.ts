@@ -110,11 +110,13 @@ export class ContentDescriber {
     const from = canonicalList(d.from);
     const audience = canonicalList(d.audience);
     const authored = d.kind === 'mail' || d.kind === 'event';
+    // The user's own words: the source says so (a SENT or DRAFT label, an event they organise),
+    // or a From of theirs that the receiving server verified — a From alone is easy to forge.
     const own =
       d.own === true ||
       (authored &&
         from.length > 0 &&
-        d.auth !== 'fail' &&
+        d.auth === 'pass' &&
         from.every((f) => this.known.isOwnAddress(f)));
     const untrusted =
       d.untrusted ??

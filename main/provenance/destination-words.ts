@@ -207,3 +207,30 @@ export function roleOfPath(path: readonly (string | number)[]): FieldRole {
   }
   return 'neutral';
 }
+
+const GENERIC_LINK = new Set(['url', 'urls', 'uri', 'uris', 'iri', 'link', 'links', 'href']);
+
+/**
+ * A link in a field named only "url" or "link" (no webhook, target, callback, destination
+ * anywhere on its path): it may be where the call sends something, or just what it records.
+ */
+export function isGenericLink(path: readonly (string | number)[]): boolean {
+  const keys = path.filter((k): k is string => typeof k === 'string');
+  const last = keys.at(-1);
+  if (!last) return false;
+  const words = wordsOfKey(last);
+  if (!words.some((w) => GENERIC_LINK.has(w))) return false;
+  const others = [...words.filter((w) => !GENERIC_LINK.has(w)), ...keys.slice(0, -1).flatMap(wordsOfKey)];
+  return !others.some((w) => DESTINATION.has(w));
+}
+
+// Tools that record or read what a link points at, rather than send to it (a reading list, a
+// summariser). Only these make a generic link passive; an unknown verb counts as sending.
+const PASSIVE_VERBS = new Set(['save', 'bookmark', 'store', 'remember', 'pin', 'clip', 'archive', 'tag', 'read', 'open', 'view', 'preview', 'summarize', 'summarise', 'analyze', 'analyse', 'scrape', 'crawl', 'browse', 'visit', 'check', 'validate', 'lookup', 'resolve', 'expand', 'shorten', 'later']);
+const SENDING_VERBS = new Set(['send', 'post', 'deliver', 'notify', 'share', 'invite', 'forward', 'upload', 'push', 'publish', 'submit', 'export', 'transfer', 'sync', 'webhook', 'hook', 'subscribe', 'register', 'callback', 'email', 'mail', 'message', 'sms', 'broadcast', 'relay', 'put', 'request', 'http', 'call', 'invoke', 'trigger', 'run', 'exec', 'execute', 'write', 'report']);
+
+/** A tool whose name says it records or reads links, and says nothing of sending. */
+export function isPassiveTool(name: string): boolean {
+  const words = wordsOfKey(name.replace(/^.*__/, ''));
+  return words.some((w) => PASSIVE_VERBS.has(w)) && !words.some((w) => SENDING_VERBS.has(w));
+}

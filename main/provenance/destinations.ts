@@ -1,5 +1,5 @@
 import { addressParser } from 'postal-mime';
-import { roleOfPath } from './destination-words.js';
+import { isGenericLink, roleOfPath } from './destination-words.js';
 import { canonicalAddress, hostOfAddress, siteOf, unveil } from './identity.js';
 import { schemaSaysDestination } from './schema-formats.js';
 import { extractValues, leavesOf, urlKey } from './values.js';
@@ -36,6 +36,8 @@ export interface CallDestination {
   /** Where in the arguments ("to[0]", "notify.list[1].addr"). */
   path: string;
   why: 'schema' | 'name' | 'shape';
+  /** A link in a field named only "url"/"link": where the call sends, or only what it records. */
+  generic?: boolean;
 }
 
 /** Longest string judged by its shape alone: a destination list, not a paragraph. */
@@ -59,11 +61,12 @@ export function destinationsOf(
     if (!why) continue;
     const found = valuesOf(leaf.value, why === 'shape');
     const path = pathText(leaf.path);
+    const generic = isGenericLink(leaf.path);
     for (const d of found) {
       const key = `${d.kind}:${d.value}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ ...d, path, why });
+      out.push({ ...d, path, why, ...(generic && d.kind === 'url' ? { generic } : {}) });
     }
   }
   return out;

@@ -35,6 +35,7 @@ const NAMED: Record<string, string> = {
 // encoded query into other text.
 const PERCENT = /%(40|2e|2d|5f|2b|3a|2f)/gi;
 const BRACKETED_AT = /\s*[[({<]\s*(?:at|@)\s*[\])}>]\s*/gi;
+const SPACED_AT = /([\p{L}\p{N}._%+-])[ \t]+@[ \t]+(?=[\p{L}\p{N}-]+\.)/gu;
 const BRACKETED_DOT = /\s*[[({<]\s*(?:dot|\.)\s*[\])}>]\s*/gi;
 
 /**
@@ -49,6 +50,8 @@ export function unveil(text: string): string {
   if (t.includes('%')) t = t.replace(PERCENT, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
   if (/[[({<]\s*(?:at|dot|@|\.)\s*[\])}>]/i.test(t))
     t = t.replace(BRACKETED_AT, '@').replace(BRACKETED_DOT, '.');
+  // "billing @ evil.example": spaces around the at sign, a common way to dodge scanners.
+  if (/\s@\s/.test(t)) t = t.replace(SPACED_AT, '$1@');
   // Defanged links ("hxxps://") are links.
   if (/hxxp/i.test(t)) t = t.replace(/\bhxxp(s?):\/\//gi, 'http$1://');
   return t;

@@ -1,4 +1,5 @@
 import type { ContentIndex, ContentItem } from './content-index.js';
+import { isPassiveTool } from './destination-words.js';
 import { destinationsOf, type CallDestination } from './destinations.js';
 import {
   describeItem,
@@ -61,8 +62,14 @@ export function checkCall(
   // Rule 1: a destination taken from a stranger's words.
   for (const d of unknown) {
     const items = itemsNaming(index, d);
-    let untrusted = items.filter((i) => i.untrusted && !isParty(i, d));
-    if (call.readOnly && d.kind === 'url') untrusted = untrusted.filter((i) => !verbatim(index, d, i));
+    let untrusted = items.filter(
+      (i) => i.untrusted && !isParty(i, d) && !(thirdParty && fromServer(i, call.sourceLabel)),
+    );
+    // A read-only tool (a fetch), or one that only records links (a reading list), sends only
+    // its link: one exactly as a stranger wrote it, or a page without a query, carries nothing of
+    // the user's by itself — rule 2 judges the rest.
+    if (d.kind === 'url' && (call.readOnly || (d.generic && isPassiveTool(call.tool))))
+      untrusted = untrusted.filter((i) => !verbatim(index, d, i) && carriesData(d.raw));
     if (untrusted.length === 0) continue;
     const only = items.every((i) => i.untrusted);
     findings.push({
@@ -78,7 +85,9 @@ export function checkCall(
     index,
     {
       text: strings.join('\n'),
-      strings: strings.map((s) => s.trim()),
+      // Message ids matter where a third party could look them up; Airlock's own tools (a
+      // reply's reply_to_message_id) only name them.
+      strings: thirdParty ? strings.map((s) => s.trim()) : [],
       destinations,
       unknown,
       ...(thirdParty ? { server: call.sourceLabel } : {}),
@@ -93,6 +102,25 @@ function isKnown(known: KnownParties, d: CallDestination): boolean {
   if (d.kind === 'address') return known.isKnownAddress(d.value);
   if (d.kind === 'phone') return known.isKnownHost(`tel:${d.value}`);
   return known.isKnownHost(d.host);
+}
+
+/**
+ * Content from the very server the call goes to: that server names what its own tools take
+ * (its tool descriptions, its results) and receives the arguments anyway; the data going to it
+ * is rule 2's concern.
+ */
+function fromServer(i: ContentItem, server: string): boolean {
+  return i.kind === 'remote' && i.ref === server;
+}
+
+/** A link that can carry data by itself: a query, or credentials before the host. */
+function carriesData(raw: string): boolean {
+  try {
+    const u = new URL(raw);
+    return u.search.length > 1 || u.username !== '' || u.password !== '';
+  } catch {
+    return true;
+  }
 }
 
 /** The link is exactly one the item gave (not one built on its domain). */

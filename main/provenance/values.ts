@@ -125,7 +125,10 @@ function fnv1a(s: string): number {
  * hashed once; a window's hash mixes its words' hashes in order (no string per window).
  */
 export function shingles(text: string): number[] {
-  const w = words(text).map(fnv1a);
+  // Links are compared as links (url and domain values), not as words: the words of a
+  // newsletter's link are not its prose.
+  const prose = text.includes('://') ? text.replace(URL_RE, ' ') : text;
+  const w = words(prose).map(fnv1a);
   const out: number[] = [];
   for (let i = 0; i + SHINGLE_WORDS <= w.length; i++) {
     let h = 0x811c9dc5;
