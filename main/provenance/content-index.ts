@@ -117,8 +117,16 @@ export class ContentIndex {
   /** Content items (newest first) in which this value appeared, within the TTL. */
   itemsWithValue(v: Pick<SignificantValue, 'kind' | 'value'>): ContentItem[] {
     const key = `${v.kind}:${v.value}`;
-    const ids = [...(this.current.values.get(key) ?? []), ...(this.previous.values.get(key) ?? [])];
-    return this.live(ids);
+    const now = this.current.values.get(key);
+    const before = this.previous.values.get(key);
+    if (!now && !before) return [];
+    return this.live([...(now ?? []), ...(before ?? [])]);
+  }
+
+  /** Whether any item (live or not) holds this value: a cheap test before itemsWithValue. */
+  hasValue(v: Pick<SignificantValue, 'kind' | 'value'>): boolean {
+    const key = `${v.kind}:${v.value}`;
+    return this.current.values.has(key) || this.previous.values.has(key);
   }
 
   /** The live item with this reference (message id, server name), if any. */

@@ -2,7 +2,12 @@ import { addressParser } from 'postal-mime';
 import { isGenericLink, roleOfPath } from './destination-words.js';
 import { canonicalAddress, hostOfAddress, siteOf, unveil } from './identity.js';
 import { schemaSaysDestination } from './schema-formats.js';
-import { extractValues, leavesOf, urlKey } from './values.js';
+import {
+  extractValues,
+  leavesOf,
+  type Leaf,
+  type SignificantValue,
+} from './values.js';
 
 /**
  * Where a tool call sends something (issue 30): the destinations of a call,
@@ -43,13 +48,18 @@ export interface CallDestination {
 /** Longest string judged by its shape alone: a destination list, not a paragraph. */
 const SHAPE_MAX_CHARS = 600;
 
+/** Values of a string: extractValues, or a memo of it shared by one check's steps. */
+export type Extract = (text: string) => SignificantValue[];
+
 export function destinationsOf(
   args: Record<string, unknown>,
   schema?: Record<string, unknown>,
+  leaves: Leaf[] = leavesOf(args),
+  extract: Extract = extractValues,
 ): CallDestination[] {
   const out: CallDestination[] = [];
   const seen = new Set<string>();
-  for (const leaf of leavesOf(args)) {
+  for (const leaf of leaves) {
     if (typeof leaf.value !== 'string' || !leaf.value) continue;
     let why: CallDestination['why'] | null = null;
     if (schemaSaysDestination(schema, leaf.path)) why = 'schema';
@@ -59,14 +69,14 @@ export function destinationsOf(
       else if (role === 'neutral' && leaf.value.length <= SHAPE_MAX_CHARS) why = 'shape';
     }
     if (!why) continue;
-    const found = valuesOf(leaf.value, why === 'shape');
+    const found = valuesOf(leaf.value, why === 'shape', extract);
     const path = pathText(leaf.path);
-    const generic = isGenericLink(leaf.path);
     for (const d of found) {
       const key = `${d.kind}:${d.value}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ ...d, path, why, ...(generic && d.kind === 'url' ? { generic } : {}) });
+      const generic = d.kind === 'url' && isGenericLink(leaf.path);
+      out.push({ ...d, path, why, ...(generic ? { generic } : {}) });
     }
   }
   return out;
@@ -75,14 +85,17 @@ export function destinationsOf(
 type Found = Omit<CallDestination, 'path' | 'why'>;
 
 /** The destinations in one value; with `shapeOnly`, none unless the value is nothing else. */
-function valuesOf(text: string, shapeOnly: boolean): Found[] {
+// An address with nothing around it needs no parser: the scanner reads it the same.
+const PLAIN_ADDRESS = /^[^@\s<>"(),;:[\]\\]+@[^@\s<>"(),;:[\]\\]+$/;
+
+function valuesOf(text: string, shapeOnly: boolean, extract: Extract): Found[] {
   const found: Found[] = [];
   const covered = new Set<string>();
   const push = (f: Found) => {
     if (!found.some((x) => x.kind === f.kind && x.value === f.value)) found.push(f);
   };
   // The composer's parser first: quoted local parts, display names, groups.
-  if (text.includes('@') && !/^\s*https?:/i.test(text)) {
+  if (text.includes('@') && !/^\s*https?:/i.test(text) && !PLAIN_ADDRESS.test(text)) {
     for (const box of addressParser(text, { flatten: true })) {
       const value = box.address ? canonicalAddress(box.address) : '';
       if (!value) continue;
@@ -90,16 +103,15 @@ function valuesOf(text: string, shapeOnly: boolean): Found[] {
       covered.add(siteOf(hostOfAddress(value)));
     }
   }
-  const values = extractValues(text);
+  const values = extract(text);
   for (const v of values) {
     if (v.kind === 'email') {
       push({ kind: 'address', value: v.value, host: hostOfAddress(v.value), raw: v.raw });
       covered.add(siteOf(hostOfAddress(v.value)));
     } else if (v.kind === 'url') {
-      const k = urlKey(v.value);
-      if (!k) continue;
-      push({ kind: 'url', value: k.url, host: siteOf(k.host), raw: v.raw });
-      covered.add(siteOf(k.host));
+      const host = hostOfUrlKey(v.value);
+      push({ kind: 'url', value: v.value, host, raw: v.raw });
+      covered.add(host);
     }
   }
   for (const v of values) {
@@ -121,6 +133,14 @@ function isOnly(text: string, found: Found[]): boolean {
   rest = rest.replace(/mailto:|tel:|[<>"'()[\],;:|]/gi, ' ');
   const words = rest.match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.length <= 3 * found.length;
+}
+
+/** The host (without www) of a URL key (values.ts urlKey: `scheme://host[:port]/…`). */
+function hostOfUrlKey(key: string): string {
+  const start = key.indexOf('//') + 2;
+  let end = start;
+  while (end < key.length && key[end] !== '/' && key[end] !== ':' && key[end] !== '?') end++;
+  return siteOf(key.slice(start, end));
 }
 
 function pathText(path: readonly (string | number)[]): string {

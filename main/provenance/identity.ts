@@ -64,8 +64,27 @@ function entity(whole: string, dec?: string, hex?: string, name?: string): strin
   return code >= 0x20 && code < 0x7f ? String.fromCharCode(code) : whole;
 }
 
+/**
+ * A small memo for the normalisers: the same few hosts and addresses recur in every check and
+ * every mail. Cleared whole when full, so it stays bounded.
+ */
+function memo(fn: (s: string) => string): (s: string) => string {
+  const cache = new Map<string, string>();
+  return (s) => {
+    let v = cache.get(s);
+    if (v === undefined) {
+      if (cache.size >= 4096) cache.clear();
+      v = fn(s);
+      cache.set(s, v);
+    }
+    return v;
+  };
+}
+
 /** A host as a key: lower case, no trailing dot, punycode; '' when it is not a host. */
-export function canonicalHost(host: string): string {
+export const canonicalHost = memo(hostKey);
+
+function hostKey(host: string): string {
   let h = host.trim().replace(/\.+$/, '');
   // eslint-disable-next-line no-control-regex
   if (/[^\x00-\x7F]/.test(h)) h = h.normalize('NFKC').replace(INVISIBLE, '');
@@ -120,7 +139,9 @@ const DOTLESS = new Set(['gmail.com']);
 const ALIASES: Record<string, string> = { 'googlemail.com': 'gmail.com' };
 
 /** An address as a key ('' when it is not one): `B.i.l.l+x@GoogleMail.com.` → `bill@gmail.com`. */
-export function canonicalAddress(address: string): string {
+export const canonicalAddress = memo(addressKey);
+
+function addressKey(address: string): string {
   const a = address.trim();
   const at = a.lastIndexOf('@');
   if (at <= 0 || at === a.length - 1) return '';
@@ -153,6 +174,17 @@ const REGISTRY_LABELS = new Set(['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 
  * top-level domain or a registry suffix such as `co.uk`.
  */
 export function hostAndParents(host: string): string[] {
+  let hit = parents.get(host);
+  if (!hit) {
+    if (parents.size >= 4096) parents.clear();
+    hit = parentsOf(host);
+    parents.set(host, hit);
+  }
+  return hit;
+}
+const parents = new Map<string, string[]>();
+
+function parentsOf(host: string): string[] {
   const labels = siteOf(host).split('.');
   const out: string[] = [];
   for (let i = 0; i <= labels.length - 2; i++) {

@@ -19,15 +19,17 @@ import {
 /** Items in which the destination, or its host or one of the host's parent domains, appears. */
 export function itemsNaming(index: ContentIndex, d: CallDestination): ContentItem[] {
   const out: ContentItem[] = [];
-  const add = (items: ContentItem[]) => {
-    for (const i of items) if (!out.includes(i)) out.push(i);
+  const add = (kind: 'email' | 'url' | 'phone' | 'domain', value: string) => {
+    const v = { kind, value };
+    if (!index.hasValue(v)) return;
+    for (const i of index.itemsWithValue(v)) if (!out.includes(i)) out.push(i);
   };
-  if (d.kind === 'address') add(index.itemsWithValue({ kind: 'email', value: d.value }));
-  else if (d.kind === 'url') add(index.itemsWithValue({ kind: 'url', value: d.value }));
-  else if (d.kind === 'phone') add(index.itemsWithValue({ kind: 'phone', value: d.value }));
+  if (d.kind === 'address') add('email', d.value);
+  else if (d.kind === 'url') add('url', d.value);
+  else if (d.kind === 'phone') add('phone', d.value);
   // A public provider's domain says nothing about who owns an address there.
   if (d.host && !PUBLIC_MAIL_DOMAINS.has(d.host))
-    for (const p of hostAndParents(d.host)) add(index.itemsWithValue({ kind: 'domain', value: p }));
+    for (const p of hostAndParents(d.host)) add('domain', p);
   return out;
 }
 

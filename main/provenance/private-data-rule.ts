@@ -3,7 +3,7 @@ import type { CallDestination } from './destinations.js';
 import { describeItem, evidence, type TaintFinding } from './finding-text.js';
 import { isParty } from './parties.js';
 import { secretCandidates } from './secrets.js';
-import { extractValues, shingles } from './values.js';
+import { shingles, type SignificantValue } from './values.js';
 
 /**
  * Rule 2 (issue 22, issue 30): the user's private content — phrases of 8
@@ -20,6 +20,8 @@ import { extractValues, shingles } from './values.js';
 
 export interface PrivateDataCall {
   text: string;
+  /** The values of the arguments (their long keys matter here). */
+  values: SignificantValue[];
   /** Every string value of the arguments, trimmed (for message ids named verbatim). */
   strings: string[];
   destinations: CallDestination[];
@@ -57,13 +59,15 @@ export function privateDataFinding(
   };
   for (const [item, n] of index.itemsWithPhrases(shingles(call.text)))
     note(item, `${n} phrase${n === 1 ? '' : 's'}`);
-  for (const v of extractValues(call.text)) {
-    if (v.kind !== 'token') continue;
+  for (const v of call.values) {
+    if (v.kind !== 'token' || !index.hasValue(v)) continue;
     for (const item of index.itemsWithValue(v))
       if (!linkOf(item, v.value.toUpperCase())) note(item, 'a key or code');
   }
   for (const c of secretCandidates(call.text)) {
-    for (const item of index.itemsWithValue({ kind: 'secret', value: c }))
+    const secret = { kind: 'secret' as const, value: c };
+    if (!index.hasValue(secret)) continue;
+    for (const item of index.itemsWithValue(secret))
       if (!linkOf(item, c)) note(item, 'a code or account number'); // never the value: it is kept in Activity
   }
   for (const r of call.strings) {

@@ -30,6 +30,22 @@ export function schemaSaysDestination(
   path: readonly (string | number)[],
 ): boolean {
   if (!schema) return false;
+  // Tools keep their schema object; a path's answer is the same for every call.
+  let answers = memo.get(schema);
+  if (!answers) memo.set(schema, (answers = new Map()));
+  const key = path.map((p) => (typeof p === 'number' ? `#${p}` : p)).join('\u0000');
+  let hit = answers.get(key);
+  if (hit === undefined) {
+    if (answers.size >= 1024) answers.clear();
+    hit = walk(schema, path);
+    answers.set(key, hit);
+  }
+  return hit;
+}
+
+const memo = new WeakMap<Schema, Map<string, boolean>>();
+
+function walk(schema: Schema, path: readonly (string | number)[]): boolean {
   let frontier = expand(schema, schema, 0);
   for (const step of path) {
     const next: Schema[] = [];

@@ -12,7 +12,7 @@ import {
 import type { KnownParties } from './known-parties.js';
 import { isParty, itemsNaming, sentBefore } from './parties.js';
 import { privateDataFinding } from './private-data-rule.js';
-import { leavesOf } from './values.js';
+import { extractValues, leavesOf, tokensOf, type SignificantValue } from './values.js';
 
 export type { TaintEvidence, TaintFinding, TaintReport } from './finding-text.js';
 
@@ -52,8 +52,16 @@ export function checkCall(
   // arguments reach a third party.
   const thirdParty = call.sourceKind === 'remote';
   if (call.readOnly && !thirdParty) return null;
-  const strings = leavesOf(call.args).map((l) => l.value);
-  const destinations = destinationsOf(call.args, call.schema);
+  const leaves = leavesOf(call.args);
+  const strings = leaves.map((l) => l.value);
+  // A string's values are read once, however many destinations share it.
+  const seen = new Map<string, SignificantValue[]>();
+  const extract = (s: string) => {
+    let v = seen.get(s);
+    if (!v) seen.set(s, (v = extractValues(s)));
+    return v;
+  };
+  const destinations = destinationsOf(call.args, call.schema, leaves, extract);
   const unknown = destinations.filter(
     (d) => !isKnown(known, d) && !sentBefore(index, d),
   );
@@ -85,6 +93,7 @@ export function checkCall(
     index,
     {
       text: strings.join('\n'),
+      values: strings.flatMap(tokensOf),
       // Message ids matter where a third party could look them up; Airlock's own tools (a
       // reply's reply_to_message_id) only name them.
       strings: thirdParty ? strings.map((s) => s.trim()) : [],
@@ -105,12 +114,12 @@ function isKnown(known: KnownParties, d: CallDestination): boolean {
 }
 
 /**
- * Content from the very server the call goes to: that server names what its own tools take
- * (its tool descriptions, its results) and receives the arguments anyway; the data going to it
- * is rule 2's concern.
+ * The called server's own tool descriptions: a server names what its own tools take (its API's
+ * domain, its webhook form) and receives the arguments anyway; the data going to it is rule 2's
+ * concern. Its results are not exempt: a fetch server's results are any web page's words.
  */
 function fromServer(i: ContentItem, server: string): boolean {
-  return i.kind === 'remote' && i.ref === server;
+  return i.kind === 'remote' && i.tool === 'tools/list' && i.ref === server;
 }
 
 /** A link that can carry data by itself: a query, or credentials before the host. */

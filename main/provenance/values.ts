@@ -89,6 +89,7 @@ export function extractValues(text: string): SignificantValue[] {
       const host = canonicalHost(m[0]);
       if (host) add('domain', siteOf(host), m[0]);
     }
+  if (!/\d/.test(t)) return [...out.values()]; // phones and keys have digits
   for (const m of t.matchAll(PHONE)) {
     const digits = m[0].replace(/\D/g, '');
     if (digits.length < 9 || digits.length > 15) continue;
@@ -102,6 +103,16 @@ export function extractValues(text: string): SignificantValue[] {
     add('token', m[0], m[0]);
   }
   return [...out.values()];
+}
+
+/** The long keys of a text alone (what rule 2 needs of a field that is not a destination). */
+export function tokensOf(text: string): SignificantValue[] {
+  if (!/\d/.test(text)) return [];
+  const t = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
+  const out: SignificantValue[] = [];
+  for (const m of t.matchAll(TOKEN))
+    if (/[a-z]/i.test(m[0])) out.push({ kind: 'token', value: m[0], raw: m[0] });
+  return out;
 }
 
 /** Lower-case words (letters and digits) of a text, capped. */
