@@ -22,7 +22,8 @@ const NAMED_ACCOUNT =
   /\b(account(?: number| no\.?| nr\.?| #)?|acct(?: no\.?)?|routing(?: number)?|aba|sort code|swift|bic|iban|bsb|transit number|member(?:ship)? number|customer number|policy number|ssn|social security number|tax id|passport number)\b/gi;
 // A code near such a word: 4–16 letters and digits (hyphens inside), with at least 3 digits.
 const CODE = /(?<![\w-])[A-Za-z0-9](?:[A-Za-z0-9-]{2,18})[A-Za-z0-9](?![\w-])/g;
-const ACCOUNT = /(?<![\w-])[A-Za-z0-9](?:[A-Za-z0-9 -]{3,38})[A-Za-z0-9](?![\w-])/g;
+// An account number: digits (spaces and hyphens between), after at most a short letter prefix.
+const ACCOUNT = /(?<![\w-])[A-Z]{0,4}\d[\d -]{3,36}\d(?![\w-])/g;
 const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g;
 const CARD = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g;
 

@@ -83,8 +83,12 @@ export function extractValues(text: string): SignificantValue[] {
       add('url', k.url, m[0]);
       add('domain', siteOf(k.host), k.host);
     }
-  if (t.includes('.'))
-    for (const m of t.matchAll(BARE_DOMAIN)) {
+  // Domains written alone: scanned in what is left once addresses and links are taken out
+  // ("dan.smith" of dan.smith+x@… is no domain).
+  let rest = t;
+  if (out.size > 0) rest = rest.replace(EMAIL, ' ').replace(URL_RE, ' ');
+  if (rest.includes('.'))
+    for (const m of rest.matchAll(BARE_DOMAIN)) {
       if (FILE_EXT.test(m[0])) continue;
       const host = canonicalHost(m[0]);
       if (host) add('domain', siteOf(host), m[0]);

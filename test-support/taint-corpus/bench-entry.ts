@@ -33,8 +33,10 @@ export async function provenanceCorpus(rounds = 3) {
  * after GC at four points; bounded when the last two are within 10% of each other.
  */
 export async function longSession(reads = 8000) {
-  const svc = corpusService();
   const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const baseline = process.memoryUsage().heapUsed;
+  const svc = corpusService();
   const keysAt: number[] = [];
   const heapAt: number[] = [];
   let bytesRead = 0;
@@ -82,6 +84,7 @@ export async function longSession(reads = 8000) {
     observeMsPerRead: observeMs / reads,
     keysAt,
     heapAt,
+    baseline,
     bounded: Math.abs(b - a) / a < 0.1,
   };
 }

@@ -46,7 +46,8 @@ export function mailItem(
 ): MailProvenance {
   const p = m.payload;
   const from = addressesOf(header(p, 'from'), header(p, 'reply-to'));
-  const subject = (header(p, 'subject') ?? place.thread?.subject)?.trim().slice(0, 80);
+  // A thread is named by its first message's subject, as Gmail shows it.
+  const subject = (place.thread ? place.thread.subject : header(p, 'subject'))?.trim().slice(0, 80);
   const who = from[0] ?? 'an unknown sender';
   const quoted = subject ? ` ("${subject}")` : '';
   const label = place.thread
