@@ -93,7 +93,7 @@ const mem = await longSession();
 console.log(
   `long session: ${mem.reads} mails read (${(mem.bytesRead / 1048576).toFixed(1)} MiB of text), indexing ${fmt(mem.observeMsPerRead)} per 3 KB result (off the answer path); ` +
     `index keys ${mem.keysAt.map((k) => k.toLocaleString('en')).join(' → ')}; ` +
-    `heap after GC ${mem.heapAt.map((h) => `${(h / 1048576).toFixed(1)}`).join(' → ')} MiB ` +
+    `heap after GC ${mem.heapAt.map((h) => `${(h / 1048576).toFixed(1)}`).join(' → ')} MiB, ${(mem.baseline / 1048576).toFixed(1)} MiB before the session ` +
     `(bounded: ${mem.bounded ? 'yes' : 'NO'})`,
 );
 

@@ -179,7 +179,10 @@ export class FeatureHub implements AgentFeatures {
     }
     const target = this.catalog.resolveUri(params.ref.uri);
     if (!target?.source.complete || !this.allowed(agent, target.source)) return empty;
-    const r = await target.source.complete({ ...params, ref: { ...params.ref, uri: target.uri } }, ctx);
+    const r = await target.source.complete(
+      { ...params, ref: { ...params.ref, uri: target.uri } },
+      ctx,
+    );
     return this.observedCompletion(agent, target.source, r);
   }
 

@@ -122,7 +122,9 @@ export class ContentDescriber {
       d.untrusted ??
       (authored
         ? !own &&
-          (from.length === 0 || d.auth === 'fail' || from.some((f) => !this.known.isKnownAddress(f)))
+          (from.length === 0 ||
+            d.auth === 'fail' ||
+            from.some((f) => !this.known.isKnownAddress(f)))
         : true);
     const base: Omit<ContentItem, 'id' | 'at'> = {
       kind: d.kind,

@@ -94,7 +94,8 @@ export class ContentIndex {
     const full: ContentItem = { ...item, id: this.nextId++, at: now };
     const values: Pick<SignificantValue, 'kind' | 'value'>[] = extractValues(text);
     // Short secrets (a bank's 6-digit code) matter only where they are the user's: private content.
-    if (full.private) for (const s of secretsIn(text)) values.push({ kind: 'secret', value: s.value });
+    if (full.private)
+      for (const s of secretsIn(text)) values.push({ kind: 'secret', value: s.value });
     // Phrases matter for private content (it must not leave) and for untrusted content (its
     // words must not become the user's); other content is not indexed by phrase.
     const phrases = full.private || full.untrusted ? shingles(text) : [];

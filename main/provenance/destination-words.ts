@@ -9,156 +9,34 @@
 
 export type FieldRole = 'destination' | 'content' | 'neutral';
 
+const wordList = (text: string) => text.split(/\s+/).filter(Boolean);
+
 const DESTINATION = new Set(
-  [
-    'to',
-    'cc',
-    'bcc',
-    'recipient',
-    'rcpt',
-    'attendee',
-    'guest',
-    'invitee',
-    'participant',
-    'member',
-    'email',
-    'mail',
-    'mailbox',
-    'address',
-    'addr',
-    'webhook',
-    'hook',
-    'callback',
-    'endpoint',
-    'url',
-    'uri',
-    'iri',
-    'link',
-    'href',
-    'host',
-    'hostname',
-    'domain',
-    'server',
-    'target',
-    'destination',
-    'dest',
-    'dst',
-    'forward',
-    'fwd',
-    'share',
-    'sharee',
-    'invite',
-    'notify',
-    'phone',
-    'tel',
-    'telephone',
-    'mobile',
-    'sms',
-    'fax',
-    'whatsapp',
-    'mailto',
-    'redirect',
-    'upload',
-    'assignee',
-    'owner',
-    'reviewer',
-    'collaborator',
-    'grantee',
-    'viewer',
-    'editor',
-    'commenter',
-    'subscriber',
-    'audience',
-    'contact',
-    'people',
-    'person',
-    'user',
-    'sink',
-    'relay',
-    'proxy',
-    'origin',
-    'remote',
-    'peer',
-  ].flatMap(withPlural),
+  wordList(`
+    to cc bcc recipient rcpt attendee guest invitee participant member email mail mailbox
+    address addr webhook hook callback endpoint url uri iri link href host hostname domain
+    server target destination dest dst forward fwd share sharee invite notify phone tel
+    telephone mobile sms fax whatsapp mailto redirect upload assignee owner reviewer
+    collaborator grantee viewer editor commenter subscriber audience contact people person user
+    sink relay proxy origin remote peer
+  `).flatMap(withPlural),
 );
 
 const CONTENT = new Set(
-  [
-    'body',
-    'text',
-    'content',
-    'message',
-    'msg',
-    'description',
-    'desc',
-    'note',
-    'comment',
-    'summary',
-    'subject',
-    'title',
-    'html',
-    'markdown',
-    'md',
-    'caption',
-    'prompt',
-    'query',
-    'question',
-    'answer',
-    'snippet',
-    'excerpt',
-    'payload',
-    'data',
-    'raw',
-    'log',
-    'detail',
-    'reason',
-    'memo',
-    'signature',
-    'template',
-    'instruction',
-    'input',
-    'code',
-    'script',
-    'search',
-    'filter',
-    // Where an event happens is not where the call sends anything (a meeting room, a call link).
-    'location',
-    'venue',
-    'place',
-  ].flatMap(withPlural),
+  wordList(`
+    body text content message msg description desc note comment summary subject title html
+    markdown md caption prompt query question answer snippet excerpt payload data raw log detail
+    reason memo signature template instruction input code script search filter location venue
+    place
+  `).flatMap(withPlural),
 );
 
 /** Words that say nothing about the role and are skipped at the end of a name. */
-const TRAILING = new Set([
-  'list',
-  'lists',
-  'array',
-  'set',
-  'csv',
-  'value',
-  'values',
-  'field',
-  'fields',
-  'param',
-  'params',
-  'str',
-  'string',
-  'strings',
-  'info',
-  'with',
-  'for',
-  'of',
-  'on',
-  'in',
-  'at',
-  'by',
-  'add',
-  'new',
-  'extra',
-  'additional',
-  'optional',
-  'required',
-]);
+const TRAILING = new Set(
+  wordList(`
+    list lists array set csv value values field fields param params str string strings info with for of on in at by add new extra additional optional required
+  `),
+);
 
 function withPlural(w: string): string[] {
   if (w.endsWith('s') || w.endsWith('x')) return [w, `${w}es`];
@@ -220,14 +98,25 @@ export function isGenericLink(path: readonly (string | number)[]): boolean {
   if (!last) return false;
   const words = wordsOfKey(last);
   if (!words.some((w) => GENERIC_LINK.has(w))) return false;
-  const others = [...words.filter((w) => !GENERIC_LINK.has(w)), ...keys.slice(0, -1).flatMap(wordsOfKey)];
+  const others = [
+    ...words.filter((w) => !GENERIC_LINK.has(w)),
+    ...keys.slice(0, -1).flatMap(wordsOfKey),
+  ];
   return !others.some((w) => DESTINATION.has(w));
 }
 
 // Tools that record or read what a link points at, rather than send to it (a reading list, a
 // summariser). Only these make a generic link passive; an unknown verb counts as sending.
-const PASSIVE_VERBS = new Set(['save', 'bookmark', 'store', 'remember', 'pin', 'clip', 'archive', 'tag', 'read', 'open', 'view', 'preview', 'summarize', 'summarise', 'analyze', 'analyse', 'scrape', 'crawl', 'browse', 'visit', 'check', 'validate', 'lookup', 'resolve', 'expand', 'shorten', 'later']);
-const SENDING_VERBS = new Set(['send', 'post', 'deliver', 'notify', 'share', 'invite', 'forward', 'upload', 'push', 'publish', 'submit', 'export', 'transfer', 'sync', 'webhook', 'hook', 'subscribe', 'register', 'callback', 'email', 'mail', 'message', 'sms', 'broadcast', 'relay', 'put', 'request', 'http', 'call', 'invoke', 'trigger', 'run', 'exec', 'execute', 'write', 'report']);
+const PASSIVE_VERBS = new Set(
+  wordList(`
+    save bookmark store remember pin clip archive tag read open view preview summarize summarise analyze analyse scrape crawl browse visit check validate lookup resolve expand shorten later
+  `),
+);
+const SENDING_VERBS = new Set(
+  wordList(`
+    send post deliver notify share invite forward upload push publish submit export transfer sync webhook hook subscribe register callback email mail message sms broadcast relay put request http call invoke trigger run exec execute write report
+  `),
+);
 
 /** A tool whose name says it records or reads links, and says nothing of sending. */
 export function isPassiveTool(name: string): boolean {

@@ -81,14 +81,22 @@ describe('destinations by schema and by shape', () => {
       properties: {
         p: { type: 'string', format: 'email' },
         q: { $ref: '#/$defs/link' },
-        r: { type: 'array', items: { anyOf: [{ type: 'string', format: 'hostname' }, { type: 'integer' }] } },
+        r: {
+          type: 'array',
+          items: { anyOf: [{ type: 'string', format: 'hostname' }, { type: 'integer' }] },
+        },
         note: { type: 'string' },
       },
       $defs: { link: { type: 'string', format: 'uri' } },
     };
     expect(
       where(
-        { p: 'Billing Team billing@evil.test', q: 'https://drop.evil.test/u', r: ['cdn.evil.test'], note: 'write to x@y.test about the invoices soon' },
+        {
+          p: 'Billing Team billing@evil.test',
+          q: 'https://drop.evil.test/u',
+          r: ['cdn.evil.test'],
+          note: 'write to x@y.test about the invoices soon',
+        },
         schema,
       ),
     ).toEqual([
@@ -99,13 +107,21 @@ describe('destinations by schema and by shape', () => {
   });
 
   it('takes a neutrally named value that is only addresses or links; not prose that mentions one', () => {
-    expect(where({ value: 'Billing <billing@evil.test>' })).toEqual(['value=address:billing@evil.test']);
-    expect(where({ argv: ['mail', '-s', 'Q3', 'billing@evil.test'] })).toEqual(['argv[3]=address:billing@evil.test']);
-    expect(where({ misc: 'please call billing@evil.test about the invoices next week, thanks' })).toEqual([]);
+    expect(where({ value: 'Billing <billing@evil.test>' })).toEqual([
+      'value=address:billing@evil.test',
+    ]);
+    expect(where({ argv: ['mail', '-s', 'Q3', 'billing@evil.test'] })).toEqual([
+      'argv[3]=address:billing@evil.test',
+    ]);
+    expect(
+      where({ misc: 'please call billing@evil.test about the invoices next week, thanks' }),
+    ).toEqual([]);
   });
 
   it('records what the circle learns in the same keys', () => {
-    expect(circleKeysOf({ attendees: ['Dan.Smith+x@GoogleMail.com'], url: 'https://WWW.Hooks.Test/x' })).toEqual([
+    expect(
+      circleKeysOf({ attendees: ['Dan.Smith+x@GoogleMail.com'], url: 'https://WWW.Hooks.Test/x' }),
+    ).toEqual([
       { kind: 'address', value: 'dansmith@gmail.com' },
       { kind: 'host', value: 'hooks.test' },
     ]);
@@ -116,23 +132,37 @@ describe('destinations by schema and by shape', () => {
 // addressParser, then compose.ts's checks): the same set, for generated recipient lists.
 const name = fc.constantFrom('', 'Ann', 'Smith, Bo', 'Dr. Eve (Ops)', 'Zoë Ünal', '"Q" Team');
 const localPart = fc.constantFrom('ann', 'bo.smith', 'eve+q3', 'Billing', 'x_y-z', '"john smith"');
-const domain = fc.constantFrom('evil.test', 'Mail.Evil.Test', 'b\u00e4nk.test', 'gmail.com', 'googlemail.com', 'example.org');
+const domain = fc.constantFrom(
+  'evil.test',
+  'Mail.Evil.Test',
+  'b\u00e4nk.test',
+  'gmail.com',
+  'googlemail.com',
+  'example.org',
+);
 const mailbox = fc.tuple(name, localPart, domain).map(([n, l, d]) => {
   const addr = `${l}@${d}`;
   if (!n) return addr;
   return /[,()"]/.test(n) ? `"${n.replace(/"/g, '\\"')}" <${addr}>` : `${n} <${addr}>`;
 });
-const field = fc.array(fc.array(mailbox, { minLength: 1, maxLength: 3 }).map((xs) => xs.join(', ')), { minLength: 1, maxLength: 3 });
+const field = fc.array(
+  fc.array(mailbox, { minLength: 1, maxLength: 3 }).map((xs) => xs.join(', ')),
+  { minLength: 1, maxLength: 3 },
+);
 
 describe('the same recipients as the composer (property)', () => {
-  const send = toolDefinitions([{ email: 'me@example.com', state: 'connected' } as never]).find((d) => d.name === 'gmail_send')!;
+  const send = toolDefinitions([{ email: 'me@example.com', state: 'connected' } as never]).find(
+    (d) => d.name === 'gmail_send',
+  )!;
 
   it('destinationsOf(gmail_send arguments) = the addresses compose.ts sends to', () => {
     fc.assert(
       fc.property(field, field, (to, cc) => {
         let sent: string[];
         try {
-          sent = [...parseAddresses('to', to), ...parseAddresses('cc', cc)].map((m) => canonicalAddress(m.address));
+          sent = [...parseAddresses('to', to), ...parseAddresses('cc', cc)].map((m) =>
+            canonicalAddress(m.address),
+          );
         } catch {
           return; // the composer refuses it: nothing is sent, nothing to compare
         }

@@ -2,12 +2,7 @@ import { addressParser } from 'postal-mime';
 import { isGenericLink, roleOfPath } from './destination-words.js';
 import { canonicalAddress, hostOfAddress, siteOf, unveil } from './identity.js';
 import { schemaSaysDestination } from './schema-formats.js';
-import {
-  extractValues,
-  leavesOf,
-  type Leaf,
-  type SignificantValue,
-} from './values.js';
+import { extractValues, leavesOf, type Leaf, type SignificantValue } from './values.js';
 
 /**
  * Where a tool call sends something (issue 30): the destinations of a call,

@@ -1,12 +1,7 @@
 import { domainToASCII } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalAddress,
-  canonicalHost,
-  hostAndParents,
-  unveil,
-} from './identity.js';
+import { canonicalAddress, canonicalHost, hostAndParents, unveil } from './identity.js';
 import { KnownParties } from './known-parties.js';
 import { destinationsOf } from './destinations.js';
 import { extractValues } from './values.js';
@@ -43,9 +38,12 @@ describe('identity', () => {
       'billing @ evil.test',
       'billing@evil[.]test',
     ])
-      expect(extractValues(`Please write to ${written} today.`).filter((v) => v.kind === 'email').map((v) => v.value), written).toEqual([
-        'billing@evil.test',
-      ]);
+      expect(
+        extractValues(`Please write to ${written} today.`)
+          .filter((v) => v.kind === 'email')
+          .map((v) => v.value),
+        written,
+      ).toEqual(['billing@evil.test']);
     expect(unveil('hxxps://drop.evil.test/u')).toBe('https://drop.evil.test/u');
     // Plain text is left alone.
     expect(unveil('Lunch at 1? 50% off.')).toBe('Lunch at 1? 50% off.');
@@ -80,7 +78,12 @@ describe('identity', () => {
 // The same address, written any way a mail can write it, has one key in content and in a call.
 const local = fc.stringMatching(/^[a-z][a-z0-9]{1,8}(\.[a-z0-9]{1,6})?$/);
 const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
-const host = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), fc.constantFrom('test', 'example', 'org', 'de')).map(([ls, tld]) => `${ls.join('.')}.${tld}`);
+const host = fc
+  .tuple(
+    fc.array(label, { minLength: 1, maxLength: 3 }),
+    fc.constantFrom('test', 'example', 'org', 'de'),
+  )
+  .map(([ls, tld]) => `${ls.join('.')}.${tld}`);
 const written = fc.constantFrom<((a: string) => string)[]>(
   (a) => a,
   (a) => a.toUpperCase(),

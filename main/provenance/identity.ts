@@ -17,8 +17,11 @@ import { domainToASCII } from 'node:url';
  */
 
 /** Zero-width, soft hyphen, bidi controls, word joiner, BOM, variation selectors, tag characters. */
-const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/g;
-const ENTITY = /&(?:#(\d{2,5})|#x([0-9a-f]{2,4})|(commat|period|amp|nbsp|hyphen|dash|lowbar|plus|colon|sol));?/gi;
+const INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class -- invisible code points listed one by one; none is meant to combine
+  /[\u00AD\u061C\u115F\u1160\u17B4\u17B5\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0]|[\u034F\u180B-\u180F\uFE00-\uFE0F]|[\u{E0000}-\u{E007F}]/gu;
+const ENTITY =
+  /&(?:#(\d{2,5})|#x([0-9a-f]{2,4})|(commat|period|amp|nbsp|hyphen|dash|lowbar|plus|colon|sol));?/gi;
 const NAMED: Record<string, string> = {
   commat: '@',
   period: '.',
@@ -47,7 +50,8 @@ export function unveil(text: string): string {
   // eslint-disable-next-line no-control-regex
   if (/[^\x00-\x7F]/.test(t)) t = t.normalize('NFKC').replace(INVISIBLE, '');
   if (t.includes('&')) t = t.replace(ENTITY, entity);
-  if (t.includes('%')) t = t.replace(PERCENT, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  if (t.includes('%'))
+    t = t.replace(PERCENT, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
   if (/[[({<]\s*(?:at|dot|@|\.)\s*[\])}>]/i.test(t))
     t = t.replace(BRACKETED_AT, '@').replace(BRACKETED_DOT, '.');
   // "billing @ evil.example": spaces around the at sign, a common way to dodge scanners.

@@ -21,7 +21,9 @@ export function authVerdict(headerValues: readonly string[]): AuthVerdict {
     new RegExp(`(?:^|[;\\s])${method}\\s*=\\s*([a-z]+)`, 'i').exec(value)?.[1]?.toLowerCase();
   const dmarc = result('dmarc');
   const spf = result('spf');
-  const dkims = [...value.matchAll(/(?:^|[;\s])dkim\s*=\s*([a-z]+)/gi)].map((m) => m[1]!.toLowerCase());
+  const dkims = [...value.matchAll(/(?:^|[;\s])dkim\s*=\s*([a-z]+)/gi)].map((m) =>
+    m[1]!.toLowerCase(),
+  );
   if (dmarc === 'fail') return 'fail';
   if (dmarc === 'pass') return 'pass';
   const dkimPass = dkims.includes('pass');

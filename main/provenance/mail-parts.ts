@@ -47,7 +47,11 @@ export function authoredParts(text: string): MailPart[] {
       }
       let end = i + 1;
       while (end < lines.length && !FORWARD_MARKER.test(lines[end]!)) end++;
-      parts.push({ kind: 'forwarded', ...(author ? { author } : {}), text: lines.slice(i, end).join('\n') });
+      parts.push({
+        kind: 'forwarded',
+        ...(author ? { author } : {}),
+        text: lines.slice(i, end).join('\n'),
+      });
       i = end;
       continue;
     }
@@ -55,7 +59,10 @@ export function authoredParts(text: string): MailPart[] {
     if (attribution || QUOTED.test(line)) {
       const start = attribution ? i + attribution.span : i;
       let end = start;
-      while (end < lines.length && (QUOTED.test(lines[end]!) || (!lines[end]!.trim() && QUOTED.test(lines[end + 1] ?? ''))))
+      while (
+        end < lines.length &&
+        (QUOTED.test(lines[end]!) || (!lines[end]!.trim() && QUOTED.test(lines[end + 1] ?? '')))
+      )
         end++;
       if (end > start || attribution) {
         const author = attribution?.author;
@@ -78,7 +85,8 @@ function attributionAt(lines: string[], i: number): { author?: string; span: num
   const one = lines[i]!;
   if (ATTRIBUTION.test(one)) return withAuthor(one, 1);
   const two = `${one} ${lines[i + 1] ?? ''}`;
-  if (/^[ \t]*(?:On|Am|Le|El|Il|Op|Em)\s/i.test(one) && ATTRIBUTION.test(two)) return withAuthor(two, 2);
+  if (/^[ \t]*(?:On|Am|Le|El|Il|Op|Em)\s/i.test(one) && ATTRIBUTION.test(two))
+    return withAuthor(two, 2);
   return null;
 }
 

@@ -77,12 +77,15 @@ export class ProvenanceService {
   observeTools(agent: string, tools: readonly OfferedTool[]): void {
     const remote = tools.filter((t) => t.sourceKind === 'remote');
     if (remote.length === 0) return;
-    const texts = remote.map((t) => `${t.description ?? ''}\n${JSON.stringify(t.inputSchema ?? {})}`);
+    const texts = remote.map(
+      (t) => `${t.description ?? ''}\n${JSON.stringify(t.inputSchema ?? {})}`,
+    );
     const print = createHash('sha256').update(texts.join('\u0000')).digest('base64');
     if (this.toolLists.get(agent) === print) return;
     this.toolLists.delete(agent);
     this.toolLists.set(agent, print);
-    if (this.toolLists.size > this.maxAgents) this.toolLists.delete(this.toolLists.keys().next().value!);
+    if (this.toolLists.size > this.maxAgents)
+      this.toolLists.delete(this.toolLists.keys().next().value!);
     remote.forEach((t, i) =>
       this.observe({
         agent,

@@ -62,9 +62,7 @@ export function checkCall(
     return v;
   };
   const destinations = destinationsOf(call.args, call.schema, leaves, extract);
-  const unknown = destinations.filter(
-    (d) => !isKnown(known, d) && !sentBefore(index, d),
-  );
+  const unknown = destinations.filter((d) => !isKnown(known, d) && !sentBefore(index, d));
   const findings: TaintFinding[] = [];
 
   // Rule 1: a destination taken from a stranger's words.

@@ -41,7 +41,9 @@ export function mail(o: MailOpts): MailSeed {
     subject: o.subject,
     date: DAY(o.day ?? 1),
     ...(format !== 'html' ? { text: o.body } : {}),
-    ...(format !== 'plain' ? { html: o.html ?? toHtml(o.body, { mailto: o.mailto ?? false }) } : {}),
+    ...(format !== 'plain'
+      ? { html: o.html ?? toHtml(o.body, { mailto: o.mailto ?? false }) }
+      : {}),
     ...(o.attachments ? { attachments: o.attachments } : {}),
     ...(o.ical ? { ical: o.ical } : {}),
     auth: o.auth ?? 'pass',
@@ -56,7 +58,12 @@ export function mail(o: MailOpts): MailSeed {
 }
 
 /** The user's private mail a session's attacker wants: from a colleague, or from her bank. */
-export function privateMail(key: string, facts: PrivateFacts, what: keyof ReturnType<typeof privateTexts>, format: Format = 'plain'): MailSeed {
+export function privateMail(
+  key: string,
+  facts: PrivateFacts,
+  what: keyof ReturnType<typeof privateTexts>,
+  format: Format = 'plain',
+): MailSeed {
   const t = privateTexts(facts);
   const from = {
     invoice: ['cfo@example.com', 'Q3 invoices'],
@@ -70,7 +77,14 @@ export function privateMail(key: string, facts: PrivateFacts, what: keyof Return
 }
 
 /** A colleague's mail that forwards a stranger's, as Gmail writes a forward. */
-export function forwarded(key: string, colleague: string, stranger: { name: string; address: string }, subject: string, body: string, note: string): MailSeed {
+export function forwarded(
+  key: string,
+  colleague: string,
+  stranger: { name: string; address: string },
+  subject: string,
+  body: string,
+  note: string,
+): MailSeed {
   return mail({
     key,
     from: colleague,
@@ -79,14 +93,26 @@ export function forwarded(key: string, colleague: string, stranger: { name: stri
   });
 }
 
-export const read = (key: string) => (ids: Ids): Step => ({ tool: 'gmail_read', args: { message_id: ids.mail[key]!.id } });
-export const readThread = (key: string) => (ids: Ids): Step => ({ tool: 'gmail_read_thread', args: { thread_id: ids.mail[key]!.threadId } });
-export const readAttachment = (key: string, filename: string) => (ids: Ids): Step => ({
-  tool: 'gmail_read_attachment',
-  args: { message_id: ids.mail[key]!.id, filename },
-});
-export const getEvent = (key: string) => (ids: Ids): Step => ({ tool: 'calendar_get_event', args: { event_id: ids.event[key]! } });
-export const send = (to: string | string[], body: string, extra: Record<string, unknown> = {}): Step => ({
+export const read =
+  (key: string) =>
+  (ids: Ids): Step => ({ tool: 'gmail_read', args: { message_id: ids.mail[key]!.id } });
+export const readThread =
+  (key: string) =>
+  (ids: Ids): Step => ({ tool: 'gmail_read_thread', args: { thread_id: ids.mail[key]!.threadId } });
+export const readAttachment =
+  (key: string, filename: string) =>
+  (ids: Ids): Step => ({
+    tool: 'gmail_read_attachment',
+    args: { message_id: ids.mail[key]!.id, filename },
+  });
+export const getEvent =
+  (key: string) =>
+  (ids: Ids): Step => ({ tool: 'calendar_get_event', args: { event_id: ids.event[key]! } });
+export const send = (
+  to: string | string[],
+  body: string,
+  extra: Record<string, unknown> = {},
+): Step => ({
   tool: 'gmail_send',
   args: { to, subject: 'Re: your message', body, ...extra },
 });

@@ -1,8 +1,19 @@
 import fc from 'fast-check';
-import { forwarded, mail, privateMail, read, readAttachment, readThread, send, steps, type Format } from './builders.js';
+import { mail, privateMail, read, readThread, send, steps, type Format } from './builders.js';
 import { gmailQuote } from './mime.js';
 import type { SessionClass } from './session.js';
-import { COLLEAGUES, draw, KNOWN_OUTSIDE, orgDomain, person, pick, privateTexts, sampleFacts, subject, USER } from './world.js';
+import {
+  COLLEAGUES,
+  draw,
+  KNOWN_OUTSIDE,
+  orgDomain,
+  person,
+  pick,
+  privateTexts,
+  sampleFacts,
+  subject,
+  USER,
+} from './world.js';
 
 /**
  * Benign sessions around mail (issue 30): what people do with their mail all
@@ -13,7 +24,13 @@ import { COLLEAGUES, draw, KNOWN_OUTSIDE, orgDomain, person, pick, privateTexts,
  */
 
 const format = pick<Format>(['plain', 'html', 'both']);
-const customer = fc.record({ p: person, domain: orgDomain, subject, format, seed: fc.integer({ min: 1, max: 1e6 }) });
+const customer = fc.record({
+  p: person,
+  domain: orgDomain,
+  subject,
+  format,
+  seed: fc.integer({ min: 1, max: 1e6 }),
+});
 const REPLIES = [
   'Thanks, Thursday afternoon works for me.',
   'Agreed — let us go with the second option and revisit next week.',
@@ -27,13 +44,33 @@ export const benignMailClasses: SessionClass[] = [
     kind: 'benign',
     title: 'reply to a colleague (also on a sub-domain of the organisation)',
     sessions: (n, seed) =>
-      draw(fc.record({ c: customer, who: pick(COLLEAGUES), cc: pick([...COLLEAGUES, '']), r: pick(REPLIES) }), n, seed).map(({ c, who, cc, r }, i) => ({
+      draw(
+        fc.record({
+          c: customer,
+          who: pick(COLLEAGUES),
+          cc: pick([...COLLEAGUES, '']),
+          r: pick(REPLIES),
+        }),
+        n,
+        seed,
+      ).map(({ c, who, cc, r }, i) => ({
         id: `ben-reply-colleague-${i}`,
         cls: 'ben-reply-colleague',
         kind: 'benign',
         title: 'reply to a colleague',
-        mail: [mail({ key: 'x', from: who, subject: c.subject, body: `Hi Alice, ${REPLIES[i % REPLIES.length]} Can you confirm?`, format: c.format })],
-        steps: steps(read('x'), send([`${who.split('@')[0]} <${who}>`], r, cc && cc !== who ? { cc: [cc] } : {})),
+        mail: [
+          mail({
+            key: 'x',
+            from: who,
+            subject: c.subject,
+            body: `Hi Alice, ${REPLIES[i % REPLIES.length]} Can you confirm?`,
+            format: c.format,
+          }),
+        ],
+        steps: steps(
+          read('x'),
+          send([`${who.split('@')[0]} <${who}>`], r, cc && cc !== who ? { cc: [cc] } : {}),
+        ),
       })),
   },
   {
@@ -41,7 +78,16 @@ export const benignMailClasses: SessionClass[] = [
     kind: 'benign',
     title: 'reply (or reply-all) to a new customer who wrote',
     sessions: (n, seed) =>
-      draw(fc.record({ c: customer, colleague: person, outside: person, all: fc.integer({ min: 0, max: 2 }) }), n, seed).map(({ c, colleague, outside, all }, i) => {
+      draw(
+        fc.record({
+          c: customer,
+          colleague: person,
+          outside: person,
+          all: fc.integer({ min: 0, max: 2 }),
+        }),
+        n,
+        seed,
+      ).map(({ c, colleague, outside, all }, i) => {
         const from = `${c.p.local}@${c.domain}`;
         const theirColleague = `${colleague.local}@${c.domain}`;
         const theirAdvisor = `${outside.local}@advisors-${i}.test`;
@@ -51,8 +97,24 @@ export const benignMailClasses: SessionClass[] = [
           cls: 'ben-reply-customer',
           kind: 'benign',
           title: 'answer a customer',
-          mail: [mail({ key: 'x', from, name: c.p.name, cc: `${theirColleague}, ${theirAdvisor}`, subject: 'Pricing question', body: `Hello, we are a team of twelve looking at your product. Could you send pricing? My colleague ${colleague.name} (${theirColleague}) handles contracts.`, format: c.format })],
-          steps: steps(read('x'), send(to, 'Thanks for reaching out! Our team plan is 12 EUR per seat per month; happy to set up a call.')),
+          mail: [
+            mail({
+              key: 'x',
+              from,
+              name: c.p.name,
+              cc: `${theirColleague}, ${theirAdvisor}`,
+              subject: 'Pricing question',
+              body: `Hello, we are a team of twelve looking at your product. Could you send pricing? My colleague ${colleague.name} (${theirColleague}) handles contracts.`,
+              format: c.format,
+            }),
+          ],
+          steps: steps(
+            read('x'),
+            send(
+              to,
+              'Thanks for reaching out! Our team plan is 12 EUR per seat per month; happy to set up a call.',
+            ),
+          ),
         };
       }),
   },
@@ -70,8 +132,26 @@ export const benignMailClasses: SessionClass[] = [
           kind: 'benign',
           title: 'quote my own offer back',
           mail: [
-            mail({ key: 't0', thread: 't', from: USER, name: 'Alice', to: cust, subject: 'Offer', body: mine, labels: ['SENT'] }),
-            mail({ key: 't1', thread: 't', from: cust, name: c.p.name, subject: 'Re: Offer', body: `Thanks. Just to be sure about the dates — can you confirm?\n\n${gmailQuote({ name: 'Alice', address: USER, date: 'Tue, Dec 1, 2026', body: mine })}`, day: 2, format: c.format }),
+            mail({
+              key: 't0',
+              thread: 't',
+              from: USER,
+              name: 'Alice',
+              to: cust,
+              subject: 'Offer',
+              body: mine,
+              labels: ['SENT'],
+            }),
+            mail({
+              key: 't1',
+              thread: 't',
+              from: cust,
+              name: c.p.name,
+              subject: 'Re: Offer',
+              body: `Thanks. Just to be sure about the dates — can you confirm?\n\n${gmailQuote({ name: 'Alice', address: USER, date: 'Tue, Dec 1, 2026', body: mine })}`,
+              day: 2,
+              format: c.format,
+            }),
           ],
           steps: steps(readThread('t0'), send([cust], `Confirmed, as I wrote: "${mine}"`)),
         };
@@ -82,71 +162,38 @@ export const benignMailClasses: SessionClass[] = [
     kind: 'benign',
     title: 'known contacts written with tags, dots, case or googlemail.com',
     sessions: (n, seed) =>
-      draw(fc.record({ c: customer, form: fc.integer({ min: 0, max: 5 }) }), n, seed).map(({ c, form }, i) => {
-        const f = sampleFacts(c.seed);
-        const to = ['Sam.Jones+work@googlemail.com', 'SAMJONES@gmail.com', 'sam.jones@gmail.com.', 'Partner@ACME.test', '"Counsel" <counsel+matter12@lawfirm.test>', 'accounts@numbers.test'][form]!;
-        return {
-          id: `ben-known-variants-${i}`,
-          cls: 'ben-known-variants',
-          kind: 'benign',
-          title: 'send private figures to a known contact',
-          mail: [privateMail('p', f, 'invoice'), mail({ key: 'k', from: KNOWN_OUTSIDE[form % KNOWN_OUTSIDE.length]!, subject: 'Numbers?', body: 'Could you send me the Q3 invoice figures when you have them?' })],
-          steps: steps(read('k'), read('p'), send([to.replace(/\.$/, '')], `As discussed:\n\n${privateTexts(f).invoice}`)),
-        };
-      }),
-  },
-  {
-    cls: 'ben-private-to-circle',
-    kind: 'benign',
-    title: 'forward private mail to a colleague or to oneself',
-    sessions: (n, seed) =>
-      draw(fc.record({ c: customer, what: pick(['invoice', 'acquisition', 'salary', 'key'] as const), to: pick([...COLLEAGUES, USER]) }), n, seed).map(({ c, what, to }, i) => {
-        const f = sampleFacts(c.seed);
-        return {
-          id: `ben-private-to-circle-${i}`,
-          cls: 'ben-private-to-circle',
-          kind: 'benign',
-          title: 'forward private mail inside the circle',
-          mail: [privateMail('p', f, what, c.format)],
-          steps: steps(read('p'), send([to], `FYI:\n\n${privateTexts(f)[what]}`)),
-        };
-      }),
-  },
-  {
-    cls: 'ben-forward-stranger-to-colleague',
-    kind: 'benign',
-    title: "pass a forwarded stranger's mail on to another colleague",
-    sessions: (n, seed) =>
-      draw(fc.record({ c: customer, to: pick(COLLEAGUES) }), n, seed).map(({ c, to }, i) => {
-        const stranger = { name: c.p.name, address: `${c.p.local}@${c.domain}` };
-        return {
-          id: `ben-forward-stranger-to-colleague-${i}`,
-          cls: 'ben-forward-stranger-to-colleague',
-          kind: 'benign',
-          title: 'forward to a colleague',
-          mail: [forwarded('x', 'bob@example.com', stranger, c.subject, `Hello, we would like a quote for ${10 + i} licences. Please reply to ${stranger.address}.`, 'Can someone take this lead?')],
-          steps: steps(read('x'), send([to], `Lead from ${stranger.name} (${stranger.address}) wants ${10 + i} licences — can you take it?`)),
-        };
-      }),
-  },
-  {
-    cls: 'ben-attachment-reply',
-    kind: 'benign',
-    title: "quote a customer's own attachment back to them",
-    sessions: (n, seed) =>
-      draw(fc.record({ c: customer, ext: pick(['txt', 'csv', 'html']) }), n, seed).map(({ c, ext }, i) => {
-        const cust = `${c.p.local}@${c.domain}`;
-        const line = `Order ${4000 + i}: twelve standing desks, colour oak, delivery to the Leeds office by the end of January please.`;
-        const filename = `order-${i}.${ext}`;
-        const content = ext === 'html' ? `<html><body><p>${line}</p></body></html>` : line;
-        return {
-          id: `ben-attachment-reply-${i}`,
-          cls: 'ben-attachment-reply',
-          kind: 'benign',
-          title: 'confirm a customer order',
-          mail: [mail({ key: 'x', from: cust, name: c.p.name, subject: 'Our order', body: 'Order attached, please confirm.', attachments: [{ filename, content, contentType: { txt: 'text/plain', csv: 'text/csv', html: 'text/html' }[ext]! }] })],
-          steps: steps(read('x'), readAttachment('x', filename), send([cust], `Confirming your order: ${line}`)),
-        };
-      }),
+      draw(fc.record({ c: customer, form: fc.integer({ min: 0, max: 5 }) }), n, seed).map(
+        ({ c, form }, i) => {
+          const f = sampleFacts(c.seed);
+          const to = [
+            'Sam.Jones+work@googlemail.com',
+            'SAMJONES@gmail.com',
+            'sam.jones@gmail.com.',
+            'Partner@ACME.test',
+            '"Counsel" <counsel+matter12@lawfirm.test>',
+            'accounts@numbers.test',
+          ][form]!;
+          return {
+            id: `ben-known-variants-${i}`,
+            cls: 'ben-known-variants',
+            kind: 'benign',
+            title: 'send private figures to a known contact',
+            mail: [
+              privateMail('p', f, 'invoice'),
+              mail({
+                key: 'k',
+                from: KNOWN_OUTSIDE[form % KNOWN_OUTSIDE.length]!,
+                subject: 'Numbers?',
+                body: 'Could you send me the Q3 invoice figures when you have them?',
+              }),
+            ],
+            steps: steps(
+              read('k'),
+              read('p'),
+              send([to.replace(/\.$/, '')], `As discussed:\n\n${privateTexts(f).invoice}`),
+            ),
+          };
+        },
+      ),
   },
 ];

@@ -1,6 +1,12 @@
+import { benignCalendarClasses } from './classes-benign-calendar.js';
+import { benignForwardingClasses } from './classes-benign-forwarding.js';
+import { benignLinkClasses } from './classes-benign-links.js';
 import { benignMailClasses } from './classes-benign-mail.js';
 import { benignMoreClasses } from './classes-benign-more.js';
 import { benignToolClasses } from './classes-benign-tools.js';
+import { injectAddressClasses } from './classes-inject-address.js';
+import { injectCalendarClasses } from './classes-inject-calendar.js';
+import { injectConversationClasses } from './classes-inject-conversation.js';
 import { injectIdentityClasses } from './classes-inject-identity.js';
 import { injectMailClasses } from './classes-inject-mail.js';
 import { injectToolClasses } from './classes-inject-tools.js';
@@ -16,9 +22,15 @@ import { heldOut, type Session, type SessionClass } from './session.js';
 
 export const CLASSES: SessionClass[] = [
   ...injectMailClasses,
+  ...injectConversationClasses,
   ...injectIdentityClasses,
+  ...injectAddressClasses,
+  ...injectCalendarClasses,
   ...injectToolClasses,
   ...benignMailClasses,
+  ...benignForwardingClasses,
+  ...benignLinkClasses,
+  ...benignCalendarClasses,
   ...benignToolClasses,
   ...benignMoreClasses,
   ...limitClasses,

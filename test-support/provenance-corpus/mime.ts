@@ -66,7 +66,13 @@ export async function buildMail(m: MailSpec): Promise<Buffer> {
 }
 
 /** The text Gmail puts around a forwarded message. */
-export function gmailForward(o: { from: string; date: string; subject: string; to: string; body: string }): string {
+export function gmailForward(o: {
+  from: string;
+  date: string;
+  subject: string;
+  to: string;
+  body: string;
+}): string {
   return [
     '---------- Forwarded message ---------',
     `From: ${o.from}`,
@@ -79,7 +85,12 @@ export function gmailForward(o: { from: string; date: string; subject: string; t
 }
 
 /** A reply's quoted history as Gmail writes it. */
-export function gmailQuote(o: { name: string; address: string; date: string; body: string }): string {
+export function gmailQuote(o: {
+  name: string;
+  address: string;
+  date: string;
+  body: string;
+}): string {
   return [
     `On ${o.date} ${o.name} <${o.address}> wrote:`,
     ...o.body.split('\n').map((l) => `> ${l}`),

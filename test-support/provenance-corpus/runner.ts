@@ -75,7 +75,11 @@ export class CorpusRunner {
       const raw = await buildMail(m.spec);
       ids.mail[m.key] = this.gmail.add(
         USER,
-        { raw, ...(m.labels ? { labelIds: m.labels } : {}), ...(m.thread ? { thread: `${s.id}/${m.thread}` } : {}) },
+        {
+          raw,
+          ...(m.labels ? { labelIds: m.labels } : {}),
+          ...(m.thread ? { thread: `${s.id}/${m.thread}` } : {}),
+        },
         this.threads,
       );
     }
@@ -113,7 +117,9 @@ export class CorpusRunner {
       if (!t) throw new Error(`corpus ${s.id}: no tool ${step.tool}`);
       const validate = this.ajv.compile(t.def.inputSchema);
       if (!validate(step.args))
-        throw new Error(`corpus ${s.id}: ${step.tool} arguments: ${this.ajv.errorsText(validate.errors)}`);
+        throw new Error(
+          `corpus ${s.id}: ${step.tool} arguments: ${this.ajv.errorsText(validate.errors)}`,
+        );
       const readOnly = isReadOnly(t.def);
       const facts = {
         tool: step.tool,
@@ -125,7 +131,11 @@ export class CorpusRunner {
       };
       const report = this.svc.check(agent, facts);
       if (onCheck && (!readOnly || t.source.kind === 'remote')) onCheck(this.cost(agent, facts));
-      last = { ...last, flagged: report !== null, ...(report ? { report } : { report: undefined }) };
+      last = {
+        ...last,
+        flagged: report !== null,
+        ...(report ? { report } : { report: undefined }),
+      };
       const result = await t.source.call(t.def.name, step.args, {
         agent,
         signal: new AbortController().signal,

@@ -75,6 +75,7 @@ export interface SessionClass {
 
 let counter = 0;
 /** A Message-ID as a client writes it. */
-export const msgId = (domain: string) => `<${(++counter).toString(36)}.${counter * 7919}@${domain}>`;
+export const msgId = (domain: string) =>
+  `<${(++counter).toString(36)}.${counter * 7919}@${domain}>`;
 
 export const DAY = (d: number, h = 9) => new Date(Date.UTC(2026, 11, d, h, 0, 0));

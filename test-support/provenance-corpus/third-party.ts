@@ -109,7 +109,8 @@ export function standingServers(pages: () => Record<string, string>): ThirdParty
         name,
         defs,
         name === 'web'
-          ? (_t, args) => pages()[String(args.url)] ?? `Fetched ${String(args.url)}: 200 OK, empty page.`
+          ? (_t, args) =>
+              pages()[String(args.url)] ?? `Fetched ${String(args.url)}: 200 OK, empty page.`
           : undefined,
       ),
   );

@@ -25,11 +25,80 @@ export const KNOWN_OUTSIDE = [
   'accounts@numbers.test',
 ];
 
-const FIRST = ['ann', 'ben', 'chloe', 'dev', 'elif', 'farid', 'greta', 'hugo', 'ines', 'jonas', 'kira', 'liam', 'maya', 'noor', 'omar', 'pia', 'quinn', 'rosa', 'sven', 'tara'];
-const LAST = ['novak', 'okafor', 'lindqvist', 'moreau', 'tanaka', 'silva', 'kowalski', 'haddad', 'brennan', 'fischer', 'ivanova', 'mensah'];
-const ORG = ['northwind', 'bluepeak', 'quantix', 'meridian', 'solace', 'ferro', 'lumen', 'vantage', 'cobalt', 'orchard', 'tessera', 'harbor'];
-const SHADY = ['secure-pay', 'invoice-center', 'docs-share', 'account-verify', 'payroll-update', 'vendor-portal', 'mail-delivery', 'helpdesk-support', 'file-transfer', 'billing-notice'];
-const ROLE = ['billing', 'payments', 'accounts', 'finance', 'archive', 'audit', 'records', 'treasury', 'ops', 'collect'];
+const FIRST = [
+  'ann',
+  'ben',
+  'chloe',
+  'dev',
+  'elif',
+  'farid',
+  'greta',
+  'hugo',
+  'ines',
+  'jonas',
+  'kira',
+  'liam',
+  'maya',
+  'noor',
+  'omar',
+  'pia',
+  'quinn',
+  'rosa',
+  'sven',
+  'tara',
+];
+const LAST = [
+  'novak',
+  'okafor',
+  'lindqvist',
+  'moreau',
+  'tanaka',
+  'silva',
+  'kowalski',
+  'haddad',
+  'brennan',
+  'fischer',
+  'ivanova',
+  'mensah',
+];
+const ORG = [
+  'northwind',
+  'bluepeak',
+  'quantix',
+  'meridian',
+  'solace',
+  'ferro',
+  'lumen',
+  'vantage',
+  'cobalt',
+  'orchard',
+  'tessera',
+  'harbor',
+];
+const SHADY = [
+  'secure-pay',
+  'invoice-center',
+  'docs-share',
+  'account-verify',
+  'payroll-update',
+  'vendor-portal',
+  'mail-delivery',
+  'helpdesk-support',
+  'file-transfer',
+  'billing-notice',
+];
+const ROLE = [
+  'billing',
+  'payments',
+  'accounts',
+  'finance',
+  'archive',
+  'audit',
+  'records',
+  'treasury',
+  'ops',
+  'collect',
+];
 const TLD = ['test', 'example', 'invalid'];
 
 export const pick = <T>(xs: readonly T[]) => fc.constantFrom(...xs);
@@ -39,7 +108,9 @@ export const person = fc
   .map(([f, l]) => ({ name: `${cap(f)} ${cap(l)}`, local: `${f}.${l}` }));
 
 /** A customer's or stranger's organisation domain. */
-export const orgDomain = fc.tuple(pick(ORG), pick(['co', 'labs', 'group', 'hq', 'io']), pick(TLD)).map(([o, s, t]) => `${o}-${s}.${t}`);
+export const orgDomain = fc
+  .tuple(pick(ORG), pick(['co', 'labs', 'group', 'hq', 'io']), pick(TLD))
+  .map(([o, s, t]) => `${o}-${s}.${t}`);
 
 /** An attacker's domain: lookalike business names. */
 export const shadyDomain = fc
@@ -79,13 +150,21 @@ export function iban(bank: string, account: string): string {
 
 /** Private facts a session's mail holds (what an attacker wants), varied per session. */
 export const privateFacts = fc.record({
-  amount: fc.integer({ min: 12, max: 990 }).map((n) => `${n},${String(n * 7).slice(-3).padStart(3, '0')} EUR`),
+  amount: fc.integer({ min: 12, max: 990 }).map(
+    (n) =>
+      `${n},${String(n * 7)
+        .slice(-3)
+        .padStart(3, '0')} EUR`,
+  ),
   bank: fc.integer({ min: 10_000_000, max: 99_999_999 }).map(String),
   account: fc.integer({ min: 1_000_000_000, max: 9_999_999_999 }).map(String),
   code: fc.integer({ min: 100_000, max: 999_999 }).map(String),
   pin: fc.integer({ min: 1_000, max: 9_899 }).map(String),
   key: fc
-    .array(pick([...'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789']), { minLength: 26, maxLength: 26 })
+    .array(pick([...'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789']), {
+      minLength: 26,
+      maxLength: 26,
+    })
     .map((cs) => `sk_live_${cs.join('')}`),
   project: pick(['Heron', 'Kestrel', 'Osprey', 'Falcon', 'Plover', 'Tern']),
   target: pick(['Northwind', 'Bluepeak', 'Quantix', 'Meridian']),

@@ -21,7 +21,12 @@ export async function provenanceCorpus(rounds = 3) {
       const ids = new Set(list.map((s) => s.id));
       return figures(first.filter((o) => ids.has(o.session.id)));
     };
-    return { checks, sessions: sessions.length, tuning: of(parts.tuning), heldOut: of(parts.heldOut) };
+    return {
+      checks,
+      sessions: sessions.length,
+      tuning: of(parts.tuning),
+      heldOut: of(parts.heldOut),
+    };
   } finally {
     await runner.stop();
   }

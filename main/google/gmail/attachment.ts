@@ -113,9 +113,13 @@ export async function readAttachment(
   return {
     content: [{ type: 'text', text }],
     _meta: provenanceMeta([
-      mailItem({ id: m.id ?? messageId, payload: m.payload ?? undefined, labelIds: m.labelIds }, text, {
-        attachment: att.filename,
-      }),
+      mailItem(
+        { id: m.id ?? messageId, payload: m.payload ?? undefined, labelIds: m.labelIds },
+        text,
+        {
+          attachment: att.filename,
+        },
+      ),
     ]),
   };
 }
