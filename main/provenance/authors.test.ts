@@ -123,7 +123,9 @@ describe('who wrote it (fail closed)', () => {
     ).toBe('pass');
     expect(authVerdict(['mx.google.com; spf=softfail smtp.mailfrom=x.test'])).toBe('fail');
     expect(authVerdict(['mx.google.com; spf=softfail; dkim=pass header.i=@x.test'])).toBe('pass');
-    expect(authVerdict(['mx.google.com; spf=none; dkim=none'])).toBe('none');
+    // Stamped, but nothing verified the From: fails closed.
+    expect(authVerdict(['mx.google.com; spf=none; dkim=none'])).toBe('fail');
+    expect(authVerdict(['mx.google.com; spf=neutral smtp.mailfrom=x.test'])).toBe('fail');
     expect(authVerdict([])).toBe('none');
   });
 });

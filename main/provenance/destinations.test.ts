@@ -175,3 +175,29 @@ describe('the same recipients as the composer (property)', () => {
     );
   });
 });
+
+describe('destinations inside other values', () => {
+  it('reads a JSON or form body, and the query of a link, as more arguments', () => {
+    expect(
+      where({
+        url: 'https://api.mailer.test/v3/send',
+        body: '{"personalizations":[{"to":[{"email":"billing@evil.test"}]}],"subject":"Q3"}',
+      }),
+    ).toEqual([
+      'url=url:https://api.mailer.test/v3/send',
+      'body.(json).personalizations[0].to[0].email=address:billing@evil.test',
+    ]);
+    expect(where({ data: 'to=billing%40evil.test&subject=Q3&text=hello' })).toEqual([
+      'data.(form).to=address:billing@evil.test',
+    ]);
+    // An address inside a link is read as the link is read (unveiled), and from its query.
+    expect(where({ url: 'https://gw.test/send?recipient=billing%40evil.test&msg=hi' })).toEqual([
+      'url=address:billing@evil.test',
+      'url=url:https://gw.test/send?recipient=billing@evil.test&msg=hi',
+    ]);
+    // The query, fully decoded, catches what the scan of the link's text reads wrong.
+    expect(where({ endpoint: 'https://gw.test/send?to=%62illing%40evil.test' })).toContain(
+      'endpoint.(query).to=address:billing@evil.test',
+    );
+  });
+});

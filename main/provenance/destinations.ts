@@ -54,10 +54,12 @@ export function destinationsOf(
 ): CallDestination[] {
   const out: CallDestination[] = [];
   const seen = new Set<string>();
-  for (const leaf of leaves) {
+  const work = [...leaves];
+  for (let i = 0; i < work.length && i < 2000; i++) {
+    const leaf = work[i]!;
     if (typeof leaf.value !== 'string' || !leaf.value) continue;
     let why: CallDestination['why'] | null = null;
-    if (schemaSaysDestination(schema, leaf.path)) why = 'schema';
+    if (!leaf.path.includes('(query)') && schemaSaysDestination(schema, leaf.path)) why = 'schema';
     else {
       const role = roleOfPath(leaf.path);
       if (role === 'destination') why = 'name';
@@ -72,8 +74,19 @@ export function destinationsOf(
       seen.add(key);
       const generic = d.kind === 'url' && isGenericLink(leaf.path);
       out.push({ ...d, path, why, ...(generic ? { generic } : {}) });
+      // A link's query names more destinations (`…/send?to=billing%40evil.example`).
+      if (d.kind === 'url') work.push(...queryLeaves(d.raw, leaf.path));
     }
   }
+  return out;
+}
+
+function queryLeaves(raw: string, path: readonly (string | number)[]): Leaf[] {
+  const q = raw.indexOf('?');
+  if (q < 0) return [];
+  const out: Leaf[] = [];
+  for (const [k, v] of new URLSearchParams(raw.slice(q + 1).split('#')[0]))
+    if (v) out.push({ path: [...path, '(query)', k], value: v });
   return out;
 }
 

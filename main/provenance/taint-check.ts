@@ -120,11 +120,12 @@ function fromServer(i: ContentItem, server: string): boolean {
   return i.kind === 'remote' && i.tool === 'tools/list' && i.ref === server;
 }
 
-/** A link that can carry data by itself: a query, or credentials before the host. */
+/** A link that can carry data by itself: a query, credentials, a long data-like path segment. */
 function carriesData(raw: string): boolean {
   try {
     const u = new URL(raw);
-    return u.search.length > 1 || u.username !== '' || u.password !== '';
+    if (u.search.length > 1 || u.username !== '' || u.password !== '') return true;
+    return u.pathname.split('/').some((seg) => seg.length >= 24);
   } catch {
     return true;
   }

@@ -31,7 +31,9 @@ export const SHINGLE_WORDS = 8;
 // A local part (dot-atom letters, or a quoted string) @ a dotted host (IDN letters allowed).
 const EMAIL =
   /(?:"[^"\r\n@]{1,64}"|[\p{L}\p{N}._%+-]{1,64})@(?:[\p{L}\p{N}-]{1,63}\.){1,8}[\p{L}][\p{L}\p{N}-]{1,62}/gu;
-const URL_RE = /\bhttps?:\/\/[^\s<>"'`)\]}]{1,2048}/gi;
+// Links that send somewhere: the web, and file drops a tool may upload to (ftp, s3, …).
+const URL_RE = /\b(?:https?|ftps?|sftp|wss?|s3|gs):\/\/[^\s<>"'`)\]}]{1,2048}/gi;
+const SCHEMES = new Set(['http:', 'https:', 'ftp:', 'ftps:', 'sftp:', 'ws:', 'wss:', 's3:', 'gs:']);
 // A domain written without a scheme ("upload it to drop.evil.example/u"): not part of an address
 // or a URL (those are taken above), and not a file name (report.pdf).
 const BARE_DOMAIN =
@@ -53,7 +55,7 @@ export function urlKey(raw: string): { url: string; host: string } | null {
   } catch {
     return null;
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  if (!SCHEMES.has(u.protocol)) return null;
   const host = canonicalHost(u.hostname);
   if (!host) return null;
   const port = u.port ? `:${u.port}` : '';
@@ -163,12 +165,33 @@ export interface Leaf {
 /** Every string inside a JSON value (arguments), with its path; at most 1,000. */
 export function leavesOf(value: unknown, path: (string | number)[] = [], out: Leaf[] = []): Leaf[] {
   if (out.length > 1000 || path.length > 32) return out;
-  if (typeof value === 'string') out.push({ path, value });
-  else if (typeof value === 'number' && Number.isFinite(value))
+  if (typeof value === 'string') {
+    out.push({ path, value });
+    // A request body written as JSON or as a form is more arguments (`{"to": "…"}`, `to=…&…`).
+    const inner = structured(value);
+    if (inner !== undefined) leavesOf(inner.value, [...path, inner.key], out);
+  } else if (typeof value === 'number' && Number.isFinite(value))
     out.push({ path, value: String(value) });
   else if (Array.isArray(value)) value.forEach((v, i) => leavesOf(v, [...path, i], out));
   else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) leavesOf(v, [...path, k], out);
   }
   return out;
+}
+
+const FORM = /^[\w.[\]-]+=[^&\s]*(?:&[\w.[\]-]+=[^&\s]*)+$/;
+
+/** The JSON or form-encoded value a string holds, if it is one. */
+function structured(s: string): { key: string; value: unknown } | undefined {
+  if (s.length > 20_000) return undefined;
+  const t = s.trim();
+  if ((t.startsWith('{') && t.endsWith('}')) || (t.startsWith('[') && t.endsWith(']'))) {
+    try {
+      return { key: '(json)', value: JSON.parse(t) as unknown };
+    } catch {
+      return undefined;
+    }
+  }
+  if (FORM.test(t)) return { key: '(form)', value: Object.fromEntries(new URLSearchParams(t)) };
+  return undefined;
 }

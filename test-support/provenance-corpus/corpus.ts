@@ -3,11 +3,13 @@ import { benignForwardingClasses } from './classes-benign-forwarding.js';
 import { benignLinkClasses } from './classes-benign-links.js';
 import { benignMailClasses } from './classes-benign-mail.js';
 import { benignMoreClasses } from './classes-benign-more.js';
+import { benignReplyClasses } from './classes-benign-replies.js';
 import { benignToolClasses } from './classes-benign-tools.js';
 import { injectAddressClasses } from './classes-inject-address.js';
 import { injectCalendarClasses } from './classes-inject-calendar.js';
 import { injectConversationClasses } from './classes-inject-conversation.js';
 import { injectIdentityClasses } from './classes-inject-identity.js';
+import { injectMoreClasses } from './classes-inject-more.js';
 import { injectMailClasses } from './classes-inject-mail.js';
 import { injectToolClasses } from './classes-inject-tools.js';
 import { limitClasses } from './classes-limits.js';
@@ -34,6 +36,8 @@ export const CLASSES: SessionClass[] = [
   ...benignToolClasses,
   ...benignMoreClasses,
   ...limitClasses,
+  ...injectMoreClasses,
+  ...benignReplyClasses,
 ];
 
 /** Sessions per class: attacks and benign work alike; documented limits need only a few. */
