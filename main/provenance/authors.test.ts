@@ -28,7 +28,7 @@ const google = (items: ProvenanceMetaItem[]) => ({
     _meta: { [PROVENANCE_META_KEY]: items },
   },
 });
-const trust = (d: ProvenanceMetaItem) =>
+const trust = (d: Omit<ProvenanceMetaItem, 'label'>) =>
   describer()
     .itemsOf(google([{ text: 'hello', label: 'm', ...d }]))
     .map((x) => [x.item.untrusted, x.item.own ?? false]);
