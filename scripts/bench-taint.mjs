@@ -6,7 +6,6 @@
 // main/provenance/corpus.test.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -21,7 +20,10 @@ if (typeof globalThis.gc !== 'function') {
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const out = mkdtempSync(join(tmpdir(), 'airlock-bench-taint-'));
+// Inside the project, so that the bundle's packages (nodemailer, fast-check, …) resolve from its
+// node_modules; removed at exit (chunks load lazily).
+const out = mkdtempSync(join(root, '.bench-taint-'));
+process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 await build({
   root,
   configFile: false,
@@ -35,10 +37,9 @@ await build({
     rollupOptions: { output: { format: 'es', entryFileNames: 'bench-entry.mjs' } },
   },
 });
-const { runCorpusDirect, rates, corpusService, longSession } = await import(
+const { runCorpusDirect, rates, corpusService, longSession, provenanceCorpus } = await import(
   pathToFileURL(join(out, 'bench-entry.mjs')).href
 );
-rmSync(out, { recursive: true, force: true });
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -81,16 +82,32 @@ for (let i = 0; i < checks.length; i++) {
 }
 const p50 = pct(checks, 50);
 console.log(
-  `check cost: p50 ${fmt(p50)}, p99 ${fmt(pct(checks, 99))} over ${checks.length} checks of calls that send out ` +
+  `check cost (least of 5 runs of each check): p50 ${fmt(p50)}, p99 ${fmt(pct(checks, 99))} over ${checks.length} checks of calls that send out ` +
     `(anchor argsDigest p50 ${fmt(pct(anchor, 50))}, ratio ${(p50 / pct(anchor, 50)).toFixed(1)}×)  ` +
-    `target p50 ≤ 200 µs  ${p50 <= 0.2 ? 'MET' : 'MISSED'}`,
+    `target p99 ≤ 100 µs  ${pct(checks, 99) <= 0.1 ? 'MET' : 'MISSED'}`,
 );
 
-// 3. Memory over a long session: one agent reads thousands of mails.
+// 3. Memory over a long session: one agent reads thousands of mails (before 2b, which loads the
+// Google tools and the fakes, so the heap figure is the index's).
 const mem = await longSession();
 console.log(
   `long session: ${mem.reads} mails read (${(mem.bytesRead / 1048576).toFixed(1)} MiB of text), indexing ${fmt(mem.observeMsPerRead)} per 3 KB result (off the answer path); ` +
     `index keys ${mem.keysAt.map((k) => k.toLocaleString('en')).join(' → ')}; ` +
-    `heap after GC ${mem.heapAt.map((h) => `${(h / 1048576).toFixed(1)}`).join(' → ')} MiB ` +
+    `heap after GC ${mem.heapAt.map((h) => `${(h / 1048576).toFixed(1)}`).join(' → ')} MiB, ${(mem.baseline / 1048576).toFixed(1)} MiB before the session ` +
     `(bounded: ${mem.bounded ? 'yes' : 'NO'})`,
+);
+
+// 2b. Issue 30's corpus (real mail through the Gmail tools, calendars, third-party tools): its
+// figures by part, and the cost of every outbound check over three rounds through one service.
+const pc = await provenanceCorpus(3);
+const line = (name, f) =>
+  `  ${name}: detected ${f.detected}/${f.detectable} (${((100 * f.detected) / f.detectable).toFixed(1)}%), ` +
+  `false flags ${f.falseFlags}/${f.benign} (${((100 * f.falseFlags) / f.benign).toFixed(1)}%)`;
+console.log(`provenance corpus (issue 30): ${pc.sessions} sessions`);
+console.log(line('tuning part', pc.tuning));
+console.log(line('held-out third', pc.heldOut));
+const p99 = pct(pc.checks, 99);
+console.log(
+  `  check cost (least of 5 runs of each check): p50 ${fmt(pct(pc.checks, 50))}, p99 ${fmt(p99)} over ${pc.checks.length} outbound checks  ` +
+    `target p99 ≤ 100 µs  ${p99 <= 0.1 ? 'MET' : 'MISSED'}`,
 );

@@ -76,7 +76,7 @@ export interface TaintView {
     /** Where it came from: the messages or results this agent received. */
     evidence: {
       label: string;
-      kind: 'mail' | 'remote' | 'web' | 'local';
+      kind: 'mail' | 'event' | 'remote' | 'web' | 'local';
       tool: string;
       ref?: string;
       from?: string[];

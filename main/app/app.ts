@@ -127,7 +127,13 @@ export class App {
     this.agents = new AgentService(settings, this.vault, logger);
     await this.agents.load();
 
-    const provenance = startProvenance(this, this.options, this.db, this.offs);
+    const provenance = startProvenance(
+      this,
+      this.options,
+      this.db,
+      this.offs,
+      (tool) => registry.get(tool)?.def.inputSchema,
+    );
     let mcpUrl = '';
     const agents = this.agents;
     const { grants, approvals, mcp } = newCallPath({

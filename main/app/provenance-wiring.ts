@@ -16,6 +16,8 @@ export function startProvenance(
   options: AppOptions,
   db: Db,
   offs: (() => void)[],
+  /** The input schema of a tool by its public name: formats say where values go (issue 30). */
+  schemaOf: (tool: string) => Record<string, unknown> | undefined = () => undefined,
 ): ProvenanceService {
   const store = new KnownPartyStore(db);
   const known = new KnownParties((kind, value) => store.add(kind, value));
@@ -32,7 +34,10 @@ export function startProvenance(
       // Learned once the user said yes (learning twice is a no-op).
       if (e.type !== 'approval.updated' || e.approval.state === 'pending') return;
       if (e.approval.decisionKind !== 'once' && e.approval.decisionKind !== 'edited') return;
-      provenance.learnFrom(e.approval.editedArguments ?? e.approval.arguments);
+      provenance.learnFrom(
+        e.approval.editedArguments ?? e.approval.arguments,
+        schemaOf(e.approval.tool),
+      );
     }),
   );
   return provenance;

@@ -71,10 +71,23 @@ export class CallPipeline implements AgentToolCalls {
     const settings = this.deps.settings.get();
     const agentSettings = this.deps.agents.get(agent);
     const out: Tool[] = [];
+    const offered: ToolEntry[] = [];
     for (const entry of this.deps.registry.entries()) {
       if (entry.def.unavailable || !resolvePolicy(settings, entry, agentSettings).enabled) continue;
       out.push(toMcpTool(entry));
+      offered.push(entry);
     }
+    // A third-party tool's description is content the model reads (docs/provenance.md).
+    this.deps.provenance?.observeTools(
+      agent,
+      offered.map((e) => ({
+        name: e.name,
+        description: e.def.description,
+        inputSchema: e.def.inputSchema,
+        sourceKind: e.source.kind,
+        sourceLabel: e.source.label,
+      })),
+    );
     return out;
   }
 
@@ -156,6 +169,7 @@ export class CallPipeline implements AgentToolCalls {
         sourceLabel: entry.source.label,
         readOnly: isReadOnly(entry.def),
         args: record,
+        schema: entry.def.inputSchema,
       }) ?? null;
 
     if (policy.approval === 'auto' && !taint) {

@@ -171,14 +171,29 @@ export class FeatureHub implements AgentFeatures {
     if (params.ref.type === 'ref/prompt') {
       const entry = this.catalog.prompt(params.ref.name);
       if (!entry?.source.complete || !this.allowed(agent, entry.source)) return empty;
-      return entry.source.complete(
+      const r = await entry.source.complete(
         { ...params, ref: { ...params.ref, name: entry.prompt.name } },
         ctx,
       );
+      return this.observedCompletion(agent, entry.source, r);
     }
     const target = this.catalog.resolveUri(params.ref.uri);
     if (!target?.source.complete || !this.allowed(agent, target.source)) return empty;
-    return target.source.complete({ ...params, ref: { ...params.ref, uri: target.uri } }, ctx);
+    const r = await target.source.complete(
+      { ...params, ref: { ...params.ref, uri: target.uri } },
+      ctx,
+    );
+    return this.observedCompletion(agent, target.source, r);
+  }
+
+  /** Completion values are a server's words the model reads, like a result (docs/provenance.md). */
+  private observedCompletion(agent: string, source: ToolSource, r: CompleteResult): CompleteResult {
+    const values = r.completion?.values ?? [];
+    if (values.length)
+      this.observe(agent, source, 'completion/complete', {
+        content: [{ type: 'text', text: values.join('\n') }],
+      });
+    return r;
   }
 
   openSession(session: string, agent: string, sink: SessionSink): void {

@@ -1,3 +1,4 @@
+import { secretsIn } from './secrets.js';
 import { extractValues, shingles, type SignificantValue } from './values.js';
 
 /**
@@ -14,17 +15,25 @@ import { extractValues, shingles, type SignificantValue } from './values.js';
 
 export interface ContentItem {
   id: number;
-  /** What it was, for the card: "a message from unknown@evil.example (\"Invoices\")". */
+  /**
+   * What it was and where in it, for the card: 'a message from unknown@evil.example
+   * ("Invoices")', 'the attachment "notes.txt" of a message from …', 'message 3 of 5 of the
+   * thread "…", from …', 'the event "…" organised by …'.
+   */
   label: string;
-  kind: 'mail' | 'remote' | 'web' | 'local';
+  kind: 'mail' | 'event' | 'remote' | 'web' | 'local';
   /** Message id, server name, URL: what the user can open. */
   ref?: string;
-  /** The sender of a message (From / Reply-To), lower-case. */
+  /** Who wrote it (From / Reply-To, an event's organiser), canonical addresses (identity.ts). */
   from?: string[];
+  /** Who already has it besides its authors (To, Cc, an event's guests), canonical addresses. */
+  audience?: string[];
   /** A stranger's words (mail from outside the user's circle, a third-party server's result). */
   untrusted: boolean;
   /** The user's private data (their mail, their calendar). */
   private: boolean;
+  /** The user's own words: mail they sent or drafted, events they organise. */
+  own?: boolean;
   /** Public tool name that returned it. */
   tool: string;
   at: number;
@@ -83,7 +92,10 @@ export class ContentIndex {
     const now = at;
     this.maybeRotate(now);
     const full: ContentItem = { ...item, id: this.nextId++, at: now };
-    const values = extractValues(text);
+    const values: Pick<SignificantValue, 'kind' | 'value'>[] = extractValues(text);
+    // Short secrets (a bank's 6-digit code) matter only where they are the user's: private content.
+    if (full.private)
+      for (const s of secretsIn(text)) values.push({ kind: 'secret', value: s.value });
     // Phrases matter for private content (it must not leave) and for untrusted content (its
     // words must not become the user's); other content is not indexed by phrase.
     const phrases = full.private || full.untrusted ? shingles(text) : [];
@@ -106,8 +118,16 @@ export class ContentIndex {
   /** Content items (newest first) in which this value appeared, within the TTL. */
   itemsWithValue(v: Pick<SignificantValue, 'kind' | 'value'>): ContentItem[] {
     const key = `${v.kind}:${v.value}`;
-    const ids = [...(this.current.values.get(key) ?? []), ...(this.previous.values.get(key) ?? [])];
-    return this.live(ids);
+    const now = this.current.values.get(key);
+    const before = this.previous.values.get(key);
+    if (!now && !before) return [];
+    return this.live([...(now ?? []), ...(before ?? [])]);
+  }
+
+  /** Whether any item (live or not) holds this value: a cheap test before itemsWithValue. */
+  hasValue(v: Pick<SignificantValue, 'kind' | 'value'>): boolean {
+    const key = `${v.kind}:${v.value}`;
+    return this.current.values.has(key) || this.previous.values.has(key);
   }
 
   /** The live item with this reference (message id, server name), if any. */
@@ -139,7 +159,7 @@ export class ContentIndex {
     return this.current.keys + this.previous.keys;
   }
 
-  private addValue(g: Generation, v: SignificantValue, id: number): void {
+  private addValue(g: Generation, v: Pick<SignificantValue, 'kind' | 'value'>, id: number): void {
     const key = `${v.kind}:${v.value}`;
     let ids = g.values.get(key);
     if (!ids) {

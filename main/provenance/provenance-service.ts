@@ -1,47 +1,36 @@
-import { UNTRUSTED_META_KEY, untrustedNote } from '../tools/untrusted.js';
-import type { CallToolResult } from '../tools/types.js';
+import { createHash } from 'node:crypto';
 import {
-  ContentIndex,
-  DEFAULT_INDEX_LIMITS,
-  type ContentItem,
-  type IndexLimits,
-} from './content-index.js';
+  ContentDescriber,
+  PROVENANCE_META_KEY,
+  type ObservedResult,
+  type ProvenanceMetaItem,
+} from './content-describer.js';
+import { ContentIndex, DEFAULT_INDEX_LIMITS, type IndexLimits } from './content-index.js';
+import { circleKeysOf } from './destinations.js';
 import { KnownParties } from './known-parties.js';
-import { checkCall, destinationsIn, type CallFacts, type TaintReport } from './taint-check.js';
+import { checkCall, type CallFacts, type TaintReport } from './taint-check.js';
 
 /**
- * Provenance per agent (issue 22): what untrusted and private content each
- * agent received through Airlock, and whether a call it now makes carries a
- * stranger's destination or the user's private words out.
+ * Provenance per agent (issue 22, issue 30): what untrusted and private
+ * content each agent received through Airlock, and whether a call it now
+ * makes carries a stranger's destination or the user's private words out.
  *
- * `observe` runs on every result an agent receives; `check` on every call
+ * `observe` runs on every result an agent receives (tool results, resources,
+ * prompts, completions, the tool list's descriptions); `check` on every call
  * that would send, share, invite or write. Both are synchronous and bounded:
  * the index per agent is capped (ContentIndex), and at most `maxAgents`
  * agents are indexed (the least recently active is forgotten first).
  */
 
-/** `_meta` key under which a source describes what a result holds. */
-export const PROVENANCE_META_KEY = 'airlock/provenance';
+export { PROVENANCE_META_KEY, type ObservedResult, type ProvenanceMetaItem };
 
-/** One piece of content as a source describes it in `_meta["airlock/provenance"]`. */
-export interface ProvenanceMetaItem {
-  kind: ContentItem['kind'];
-  label: string;
-  ref?: string;
-  from?: string[];
-  private?: boolean;
-  /** Set by the source when it knows; otherwise mail is untrusted when a sender is not known. */
-  untrusted?: boolean;
-  /** This item's own text; without it, the whole result's text is attributed to it. */
-  text?: string;
-}
-
-export interface ObservedResult {
-  agent: string;
-  tool: string;
-  sourceKind: 'builtin' | 'google' | 'remote' | 'test';
+/** A tool as tools/list offered it to the agent: its description is a server's words too. */
+export interface OfferedTool {
+  name: string;
+  description?: string;
+  inputSchema?: unknown;
+  sourceKind: ObservedResult['sourceKind'];
   sourceLabel: string;
-  result: CallToolResult;
 }
 
 export interface ProvenanceOptions {
@@ -58,12 +47,16 @@ export class ProvenanceService {
   private readonly limits: IndexLimits;
   private readonly maxAgents: number;
   private readonly now: () => number;
+  private readonly describer: ContentDescriber;
+  /** A digest of the last tool list indexed per agent, so an unchanged list is not indexed again. */
+  private readonly toolLists = new Map<string, string>();
 
   constructor(o: ProvenanceOptions = {}) {
     this.limits = o.limits ?? DEFAULT_INDEX_LIMITS;
     this.maxAgents = o.maxAgents ?? 32;
     this.known = o.known ?? new KnownParties();
     this.now = o.now ?? Date.now;
+    this.describer = new ContentDescriber(this.known);
   }
 
   /**
@@ -74,6 +67,35 @@ export class ProvenanceService {
   observe(r: ObservedResult): void {
     this.queue.push({ ...r, at: this.now() });
     if (this.queue.length === 1) setImmediate(() => this.drain());
+  }
+
+  /**
+   * The tools a third-party server offered this agent: descriptions and schemas are the
+   * server's words, read by the model before any call (tool poisoning). Indexed as untrusted
+   * content; an unchanged list is not indexed twice.
+   */
+  observeTools(agent: string, tools: readonly OfferedTool[]): void {
+    const remote = tools.filter((t) => t.sourceKind === 'remote');
+    if (remote.length === 0) return;
+    const texts = remote.map(
+      (t) => `${t.description ?? ''}\n${JSON.stringify(t.inputSchema ?? {})}`,
+    );
+    const print = createHash('sha256').update(texts.join('\u0000')).digest('base64');
+    if (this.toolLists.get(agent) === print) return;
+    this.toolLists.delete(agent);
+    this.toolLists.set(agent, print);
+    if (this.toolLists.size > this.maxAgents)
+      this.toolLists.delete(this.toolLists.keys().next().value!);
+    remote.forEach((t, i) =>
+      this.observe({
+        agent,
+        tool: 'tools/list',
+        sourceKind: 'remote',
+        sourceLabel: t.sourceLabel,
+        result: { content: [{ type: 'text', text: texts[i]! }] },
+        label: `the description of the tool "${t.name}" from the server "${t.sourceLabel}"`,
+      }),
+    );
   }
 
   /** The taint report for a call, or null when nothing is suspicious. */
@@ -92,7 +114,7 @@ export class ProvenanceService {
     const queued = this.queue.splice(0);
     for (const r of queued) {
       try {
-        const items = this.itemsOf(r);
+        const items = this.describer.itemsOf(r);
         if (items.length === 0) continue;
         const index = this.indexFor(r.agent);
         for (const { item, text } of items) index.add(item, text, r.at);
@@ -106,14 +128,15 @@ export class ProvenanceService {
    * The user approved a call with these arguments: its destinations are now in the user's
    * circle (a stranger's address the user chose to write to stops being flagged).
    */
-  learnFrom(args: Record<string, unknown>): void {
-    for (const d of destinationsIn(args)) this.known.learn(d.kind, d.value);
+  learnFrom(args: Record<string, unknown>, schema?: Record<string, unknown>): void {
+    for (const d of circleKeysOf(args, schema)) this.known.learn(d.kind, d.value);
   }
 
   /** Forgets an agent's content (its token was revoked, or its session ended). */
   forget(agent: string): void {
     this.drain();
     this.agents.delete(agent);
+    this.toolLists.delete(agent);
   }
 
   /** Indexed keys per agent: for the memory bound's test and `status`. */
@@ -138,82 +161,6 @@ export class ProvenanceService {
     this.agents.set(agent, index);
     return index;
   }
-
-  private itemsOf(r: ObservedResult): { item: Omit<ContentItem, 'id' | 'at'>; text: string }[] {
-    const whole = textOf(r.result, untrustedNote(r.sourceLabel));
-    if (!whole) return [];
-    const meta = (r.result._meta ?? {}) as Record<string, unknown>;
-    const described = meta[PROVENANCE_META_KEY];
-    if (Array.isArray(described)) {
-      return (described as ProvenanceMetaItem[]).map((d) => {
-        const from = (d.from ?? []).map((f) => f.toLowerCase());
-        const untrusted =
-          d.untrusted ??
-          (d.kind === 'mail' ? from.some((f) => !this.known.isKnownAddress(f)) : true);
-        return {
-          item: {
-            kind: d.kind,
-            label: d.label,
-            ...(d.ref ? { ref: d.ref } : {}),
-            ...(from.length ? { from } : {}),
-            untrusted,
-            private: d.private ?? d.kind === 'mail',
-            tool: r.tool,
-          },
-          text: d.text ?? whole,
-        };
-      });
-    }
-    if (r.sourceKind === 'remote' || meta[UNTRUSTED_META_KEY]) {
-      return [
-        {
-          item: {
-            kind: 'remote',
-            label: `a result of ${r.tool} from the server "${r.sourceLabel}"`,
-            ref: r.sourceLabel,
-            untrusted: true,
-            private: false,
-            tool: r.tool,
-          },
-          text: whole,
-        },
-      ];
-    }
-    if (r.sourceKind === 'google') {
-      // A Google result that does not describe itself: private, and a stranger's words when
-      // any sender named in it is outside the user's circle.
-      const from = [...whole.matchAll(/^(?:From|Reply-To): .*?([^\s<>"]+@[^\s<>"]+)/gim)].map((m) =>
-        (m[1] ?? '').toLowerCase(),
-      );
-      return [
-        {
-          item: {
-            kind: 'mail',
-            label: from.length ? `mail from ${from[0]}` : `a result of ${r.tool}`,
-            ...(from.length ? { from } : {}),
-            untrusted: from.some((f) => !this.known.isKnownAddress(f)),
-            private: true,
-            tool: r.tool,
-          },
-          text: whole,
-        },
-      ];
-    }
-    return [];
-  }
-}
-
-/** The result's words, without Airlock's own untrusted-content note (`skip`): that is not the server's. */
-function textOf(result: CallToolResult, skip?: string): string {
-  const parts: string[] = [];
-  for (const c of result.content ?? []) {
-    if (c.type === 'text') {
-      if (c.text !== skip) parts.push(c.text);
-    } else if (c.type === 'resource' && 'text' in c.resource && typeof c.resource.text === 'string')
-      parts.push(c.resource.text);
-  }
-  if (result.structuredContent) parts.push(JSON.stringify(result.structuredContent));
-  return parts.join('\n');
 }
 
 export { KnownParties, DEFAULT_INDEX_LIMITS };

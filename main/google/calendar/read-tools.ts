@@ -5,6 +5,7 @@ import { resolveRange, zoneArg, zoneOf, type CallCtx } from './context.js';
 import { InputError, toErrorResult } from './errors.js';
 import { eventLine, eventText, eventView, markEventContent, textResult } from './render.js';
 import { instantOf, iso } from './time.js';
+import { eventItem } from './provenance.js';
 
 export async function listCalendars(c: CallCtx): Promise<CallToolResult> {
   const items: calendar_v3.Schema$CalendarListEntry[] = [];
@@ -144,6 +145,7 @@ export async function listEvents(c: CallCtx, args: Args): Promise<CallToolResult
           }
         : {}),
     }),
+    rows.map((r) => eventItem(r.e, `${eventLine(r.e, r.v, c.now)}\n${JSON.stringify(r.v)}`, false)),
   );
 }
 
@@ -153,9 +155,10 @@ export async function getEvent(c: CallCtx, args: Args): Promise<CallToolResult> 
   const zone = zoneArg(args) ?? (await zoneOf(c, calendarId));
   const res = await c.api.events.get({ calendarId, eventId, timeZone: zone }, c.opts);
   const view = eventView(res.data, calendarId, zone, true);
-  return markEventContent(
-    textResult(eventText(res.data, view, c.now), { account: c.account, event: view }),
-  );
+  const text = eventText(res.data, view, c.now);
+  return markEventContent(textResult(text, { account: c.account, event: view }), [
+    eventItem(res.data, text, true),
+  ]);
 }
 
 export function errorText(err: unknown, account: string): string {

@@ -2,6 +2,8 @@ import type { calendar_v3 } from '@googleapis/calendar';
 import type { DateTime } from 'luxon';
 import type { CallToolResult } from '../../tools/types.js';
 import { UNTRUSTED_META_KEY } from '../../tools/untrusted.js';
+import type { ProvenanceMetaItem } from '../../provenance/provenance-service.js';
+import { eventsMeta } from './provenance.js';
 import { addDays, fromGoogle, humanRange, iso, offsetLabel } from './time.js';
 
 type Event = calendar_v3.Schema$Event;
@@ -137,7 +139,10 @@ export function eventText(e: Event, v: EventView, now: DateTime): string {
  * Titles, descriptions and locations are written by whoever sent the
  * invitation — third-party text (docs/architecture.md "A tool call": untrusted-content marker).
  */
-export function markEventContent(result: CallToolResult): CallToolResult {
+export function markEventContent(
+  result: CallToolResult,
+  described: ProvenanceMetaItem[] = [],
+): CallToolResult {
   return {
     ...result,
     content: [
@@ -147,7 +152,12 @@ export function markEventContent(result: CallToolResult): CallToolResult {
       },
       ...(result.content ?? []),
     ],
-    _meta: { ...(result._meta ?? {}), [UNTRUSTED_META_KEY]: { source: 'google-calendar' } },
+    _meta: {
+      ...(result._meta ?? {}),
+      [UNTRUSTED_META_KEY]: { source: 'google-calendar' },
+      // Whose words each event is, for the taint check (provenance.ts, issue 30).
+      ...(described.length ? eventsMeta(described) : {}),
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import { formatBytes, pageNote, pageOf } from '../content/text.js';
 import { BadInput } from './compose.js';
 import { int, str, type GmailCallContext } from './context.js';
 import { attachmentsOf, base64urlBytes, type AttachmentInfo } from './payload.js';
+import { mailItem, provenanceMeta } from './provenance.js';
 import { MAX_CHARS } from './read.js';
 
 export const ATTACHMENT_DEFAULT_CHARS = 10000;
@@ -50,7 +51,7 @@ export async function readAttachment(
         id: messageId,
         format: 'full',
         fields:
-          'id,payload(partId,mimeType,filename,headers,body(size,attachmentId),parts(partId,mimeType,filename,headers,body(size,attachmentId),parts(partId,mimeType,filename,headers,body(size,attachmentId),parts(partId,mimeType,filename,headers,body(size,attachmentId)))))',
+          'id,labelIds,payload(partId,mimeType,filename,headers,body(size,attachmentId),parts(partId,mimeType,filename,headers,body(size,attachmentId),parts(partId,mimeType,filename,headers,body(size,attachmentId),parts(partId,mimeType,filename,headers,body(size,attachmentId)))))',
       },
       opts,
     ),
@@ -107,5 +108,18 @@ export async function readAttachment(
   ];
   const note = pageNote(page, 'gmail_read_attachment');
   if (note) lines.push(note);
-  return { content: [{ type: 'text', text: lines.join('\n') }] };
+  const text = lines.join('\n');
+  // The attachment's words are its sender's (issue 30): described like the message it came with.
+  return {
+    content: [{ type: 'text', text }],
+    _meta: provenanceMeta([
+      mailItem(
+        { id: m.id ?? messageId, payload: m.payload ?? undefined, labelIds: m.labelIds },
+        text,
+        {
+          attachment: att.filename,
+        },
+      ),
+    ]),
+  };
 }

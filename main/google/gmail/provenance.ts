@@ -1,38 +1,79 @@
 /**
- * What a Gmail result holds, for the taint check (issue 22, docs/provenance.md):
- * one entry per message, with its senders and its own text, under
- * `_meta["airlock/provenance"]`. Whether a sender is a stranger is decided by
- * the taint check against the user's circle, not here.
+ * What a Gmail result holds, for the taint check (issue 22, issue 30,
+ * docs/provenance.md): one entry per message or attachment, with its authors
+ * (From, Reply-To), who already has it (To, Cc), whether the user wrote it
+ * (SENT or DRAFT label), what Gmail verified of its From
+ * (Authentication-Results), where it is (message n of a thread, an
+ * attachment) and its own text, under `_meta["airlock/provenance"]`. Whether
+ * an author is a stranger is decided by the taint check against the user's
+ * circle, not here.
  */
+import { addressParser } from 'postal-mime';
 import {
   PROVENANCE_META_KEY,
   type ProvenanceMetaItem,
 } from '../../provenance/provenance-service.js';
-import { extractValues } from '../../provenance/values.js';
+import { authVerdict } from '../../provenance/mail-auth.js';
+import { header, type Part } from './payload.js';
 
 export type MailProvenance = ProvenanceMetaItem & { kind: 'mail'; ref: string; from: string[] };
 
-/** The addresses in From / Reply-To header values ("Ann <ann@x.example>, bob@y.example"). */
+/**
+ * The addresses in address header values ("Ann <ann@x.example>, bob@y.example"), parsed as the
+ * composer parses recipients (postal-mime). A From Airlock cannot read yields none.
+ */
 export function addressesOf(...headers: (string | undefined)[]): string[] {
-  const values = extractValues(headers.filter(Boolean).join('\n'));
-  return values.filter((v) => v.kind === 'email').map((v) => v.value);
+  const out: string[] = [];
+  for (const h of headers) {
+    if (!h) continue;
+    for (const box of addressParser(h, { flatten: true }))
+      if (box.address?.includes('@')) out.push(box.address.trim().toLowerCase());
+  }
+  return out;
+}
+
+export interface MailPlace {
+  /** Message n of m of a thread. */
+  thread?: { n: number; of: number; subject?: string };
+  /** An attachment's file name. */
+  attachment?: string;
 }
 
 export function mailItem(
-  id: string,
-  headers: { from?: string; replyTo?: string; subject?: string },
+  m: { id: string; payload: Part | undefined; labelIds?: string[] | null },
   text: string,
+  place: MailPlace = {},
 ): MailProvenance {
-  const from = addressesOf(headers.from, headers.replyTo);
-  const subject = headers.subject?.trim();
+  const p = m.payload;
+  const from = addressesOf(header(p, 'from'), header(p, 'reply-to'));
+  // A thread is named by its first message's subject, as Gmail shows it.
+  const subject = (place.thread ? place.thread.subject : header(p, 'subject'))?.trim().slice(0, 80);
+  const who = from[0] ?? 'an unknown sender';
+  const quoted = subject ? ` ("${subject}")` : '';
+  const label = place.thread
+    ? `message ${place.thread.n} of ${place.thread.of} of the thread${quoted.replace(/^ \((.*)\)$/, ' $1')}, from ${who}`
+    : place.attachment
+      ? `the attachment "${place.attachment}" of a message from ${who}${quoted}`
+      : `a message from ${who}${quoted}`;
+  const labels = m.labelIds ?? [];
+  const auth = authVerdict(allHeaders(p, 'authentication-results'));
   return {
     kind: 'mail',
-    label: `a message from ${from[0] ?? 'an unknown sender'}${subject ? ` ("${subject.slice(0, 80)}")` : ''}`,
-    ref: id,
+    label,
+    ref: m.id,
     from,
+    audience: addressesOf(header(p, 'to'), header(p, 'cc'), header(p, 'bcc')),
+    ...(labels.includes('SENT') || labels.includes('DRAFT') ? { own: true } : {}),
+    ...(auth !== 'none' ? { auth } : {}),
     private: true,
     text,
   };
+}
+
+function allHeaders(part: Part | undefined, name: string): string[] {
+  return (part?.headers ?? [])
+    .filter((h) => h.name?.toLowerCase() === name)
+    .map((h) => h.value ?? '');
 }
 
 export function provenanceMeta(items: MailProvenance[]): Record<string, unknown> {

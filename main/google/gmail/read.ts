@@ -110,17 +110,7 @@ export async function readMessage(
   const text = lines.join('\n');
   return {
     content: [{ type: 'text', text }],
-    _meta: provenanceMeta([
-      mailItem(
-        m.id ?? id,
-        {
-          from: header(payload, 'from'),
-          replyTo: header(payload, 'reply-to'),
-          subject: header(payload, 'subject'),
-        },
-        text,
-      ),
-    ]),
+    _meta: provenanceMeta([mailItem({ id: m.id ?? id, payload, labelIds: m.labelIds }, text)]),
   };
 }
 
@@ -157,16 +147,13 @@ export async function readThread(
     ].join('\n');
     parts.push(part);
     items.push(
-      mailItem(
-        m.id ?? '',
-        {
-          from: header(payload, 'from'),
-          replyTo: header(payload, 'reply-to'),
-          subject:
-            header(payload, 'subject') ?? header(messages[0]?.payload ?? undefined, 'subject'),
+      mailItem({ id: m.id ?? '', payload, labelIds: m.labelIds }, part, {
+        thread: {
+          n: i + 1,
+          of: messages.length,
+          subject: header(messages[0]?.payload ?? undefined, 'subject') ?? '',
         },
-        part,
-      ),
+      }),
     );
   }
   const doc = parts.join('\n\n');

@@ -23,6 +23,8 @@ export interface SearchHit {
   snippet: string;
   labels: string[];
   attachments: string[];
+  /** The headers Gmail returned, for the taint check's description (provenance.ts). */
+  payload: Part | undefined;
 }
 
 /**
@@ -81,8 +83,7 @@ export async function search(
           ? []
           : [
               mailItem(
-                h.id,
-                { from: h.from, subject: h.subject },
+                { id: h.id, payload: h.payload, labelIds: h.labels },
                 `${h.subject}\nFrom: ${h.from}\nTo: ${h.to}\n${h.snippet}`,
               ),
             ],
@@ -115,6 +116,7 @@ function toHit(
     attachments: attachmentsOf(payload)
       .filter((a) => !a.inline)
       .map((a) => a.filename),
+    payload,
   };
 }
 

@@ -1,0 +1,37 @@
+import type { calendar_v3 } from '@googleapis/calendar';
+import {
+  PROVENANCE_META_KEY,
+  type ProvenanceMetaItem,
+} from '../../provenance/provenance-service.js';
+
+/**
+ * What a Calendar result holds, for the taint check (issue 30,
+ * docs/provenance.md): one entry per event. An event's title, place and
+ * description are its organiser's words (the user's own when they organise
+ * it); its guests already know of it (audience), so inviting them to a
+ * follow-up tells them nothing new.
+ */
+
+type Event = calendar_v3.Schema$Event;
+
+export function eventItem(e: Event, text: string, full: boolean): ProvenanceMetaItem {
+  const organizer = e.organizer?.email?.toLowerCase();
+  const creator = e.creator?.email?.toLowerCase();
+  const from = [organizer, creator].filter((a, i, all): a is string => !!a && all.indexOf(a) === i);
+  const title = (e.summary ?? '(no title)').slice(0, 80);
+  const by = organizer ? `, organised by ${organizer}` : '';
+  return {
+    kind: 'event',
+    label: full ? `the description of the event "${title}"${by}` : `the event "${title}"${by}`,
+    ...(e.id ? { ref: e.id } : {}),
+    from,
+    audience: (e.attendees ?? []).flatMap((a) => (a.email ? [a.email.toLowerCase()] : [])),
+    ...(e.organizer?.self ? { own: true } : {}),
+    private: true,
+    text,
+  };
+}
+
+export function eventsMeta(items: ProvenanceMetaItem[]): Record<string, unknown> {
+  return { [PROVENANCE_META_KEY]: items };
+}

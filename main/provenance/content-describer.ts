@@ -1,0 +1,183 @@
+import { UNTRUSTED_META_KEY, untrustedNote } from '../tools/untrusted.js';
+import type { CallToolResult } from '../tools/types.js';
+import type { ContentItem } from './content-index.js';
+import { canonicalAddress } from './identity.js';
+import type { KnownParties } from './known-parties.js';
+import type { AuthVerdict } from './mail-auth.js';
+import { authoredParts } from './mail-parts.js';
+
+/**
+ * What a result the agent received holds, and whose words it is (issue 22,
+ * issue 30): one item per message, attachment, event or result, and one per
+ * forwarded or quoted part inside a message, each with its authors and who
+ * already has it.
+ *
+ * Sources describe their results under `_meta["airlock/provenance"]`
+ * (ProvenanceMetaItem). Only Airlock's own sources may: a third-party
+ * server's `_meta` is its own words, so its results are untrusted whole
+ * whatever they claim. Trust fails closed: content whose author cannot be
+ * established (no parseable From, a failing DMARC) is a stranger's.
+ */
+
+/** `_meta` key under which a source describes what a result holds. */
+export const PROVENANCE_META_KEY = 'airlock/provenance';
+
+/** One piece of content as a source describes it in `_meta["airlock/provenance"]`. */
+export interface ProvenanceMetaItem {
+  kind: ContentItem['kind'];
+  /** What it is and where ("the attachment \"a.txt\" of a message from x@y (\"Subj\")"). */
+  label: string;
+  ref?: string;
+  /** Its authors as written (From and Reply-To, an event's organiser); empty: nobody nameable. */
+  from?: string[];
+  /** Who already has it besides its authors (To, Cc, an event's guests). */
+  audience?: string[];
+  /** The source knows the user wrote it (a SENT or DRAFT label, an event they organise). */
+  own?: boolean;
+  /** For mail: what the receiving server verified of the From (mail-auth.ts). */
+  auth?: AuthVerdict;
+  private?: boolean;
+  /** Set by the source when it knows; otherwise decided from the authors and the user's circle. */
+  untrusted?: boolean;
+  /** This item's own text; without it, the whole result's text is attributed to it. */
+  text?: string;
+}
+
+export interface ObservedResult {
+  agent: string;
+  tool: string;
+  sourceKind: 'builtin' | 'google' | 'remote' | 'test';
+  sourceLabel: string;
+  result: CallToolResult;
+  /** What it was, when the caller knows better than "a result of <tool>" (a tool's description). */
+  label?: string;
+}
+
+export type Described = { item: Omit<ContentItem, 'id' | 'at'>; text: string };
+
+const CALENDAR_NOTE_PREFIX = '[Airlock: event titles';
+
+export class ContentDescriber {
+  constructor(private readonly known: KnownParties) {}
+
+  itemsOf(r: ObservedResult): Described[] {
+    const whole = textOf(r.result, untrustedNote(r.sourceLabel));
+    if (!whole) return [];
+    const meta = (r.result._meta ?? {}) as Record<string, unknown>;
+    const described = meta[PROVENANCE_META_KEY];
+    if (r.sourceKind !== 'remote' && Array.isArray(described)) {
+      return (described as ProvenanceMetaItem[]).flatMap((d) => this.describedItems(d, r, whole));
+    }
+    if (r.sourceKind === 'remote' || meta[UNTRUSTED_META_KEY]) {
+      return [
+        {
+          item: {
+            kind: 'remote',
+            label: r.label ?? `a result of ${r.tool} from the server "${r.sourceLabel}"`,
+            ref: r.sourceLabel,
+            untrusted: true,
+            private: false,
+            tool: r.tool,
+          },
+          text: whole,
+        },
+      ];
+    }
+    if (r.sourceKind === 'google') {
+      // A Google result that does not describe itself: private, and a stranger's words when a
+      // sender named in it is outside the user's circle or cannot be read (fail closed).
+      const lines = [...whole.matchAll(/^(?:From|Reply-To): (.*)$/gim)].map((m) => m[1] ?? '');
+      const from = lines.map((l) => canonicalAddress(/<([^<>]+)>/.exec(l)?.[1] ?? l.trim()));
+      const named = from.filter(Boolean);
+      return [
+        {
+          item: {
+            kind: 'mail',
+            label: named.length ? `mail from ${named[0]}` : `a result of ${r.tool}`,
+            ...(named.length ? { from: named } : {}),
+            untrusted: from.some((f) => !f || !this.known.isKnownAddress(f)),
+            private: true,
+            tool: r.tool,
+          },
+          text: whole,
+        },
+      ];
+    }
+    return [];
+  }
+
+  private describedItems(d: ProvenanceMetaItem, r: ObservedResult, whole: string): Described[] {
+    const from = canonicalList(d.from);
+    const audience = canonicalList(d.audience);
+    const authored = d.kind === 'mail' || d.kind === 'event';
+    // The user's own words: the source says so (a SENT or DRAFT label, an event they organise),
+    // or a From of theirs that the receiving server verified — a From alone is easy to forge.
+    const own =
+      d.own === true ||
+      (authored &&
+        from.length > 0 &&
+        d.auth === 'pass' &&
+        from.every((f) => this.known.isOwnAddress(f)));
+    const untrusted =
+      d.untrusted ??
+      (authored
+        ? !own &&
+          (from.length === 0 ||
+            d.auth === 'fail' ||
+            from.some((f) => !this.known.isKnownAddress(f)))
+        : true);
+    const base: Omit<ContentItem, 'id' | 'at'> = {
+      kind: d.kind,
+      label: d.label,
+      ...(d.ref ? { ref: d.ref } : {}),
+      ...(from.length ? { from } : {}),
+      ...(audience.length ? { audience } : {}),
+      untrusted,
+      private: d.private ?? authored,
+      ...(own ? { own } : {}),
+      tool: r.tool,
+    };
+    let text = d.text ?? whole;
+    if (d.kind !== 'mail') return [{ item: base, text }];
+    // Forwarded and quoted parts have their own authors; they can only be less trusted.
+    const out: Described[] = [];
+    for (const part of authoredParts(text)) {
+      text = text.replace(part.text, '\n');
+      const author = part.author ? canonicalAddress(part.author) : '';
+      const who = author || (part.kind === 'forwarded' ? 'an unknown sender' : 'an unknown author');
+      out.push({
+        item: {
+          ...base,
+          label:
+            part.kind === 'forwarded'
+              ? `a message from ${who} forwarded in ${d.label}`
+              : `text quoted from ${who} in ${d.label}`,
+          from: author ? [author] : [],
+          audience: [...from, ...audience],
+          untrusted: untrusted || !author || !this.known.isKnownAddress(author),
+          own: false,
+        },
+        text: part.text,
+      });
+    }
+    out.unshift({ item: base, text });
+    return out;
+  }
+}
+
+function canonicalList(list: string[] | undefined): string[] {
+  return [...new Set((list ?? []).map(canonicalAddress).filter(Boolean))];
+}
+
+/** The result's words, without Airlock's own notes (`skip`, the calendar's): those are not the source's. */
+export function textOf(result: CallToolResult, skip?: string): string {
+  const parts: string[] = [];
+  for (const c of result.content ?? []) {
+    if (c.type === 'text') {
+      if (c.text !== skip && !c.text.startsWith(CALENDAR_NOTE_PREFIX)) parts.push(c.text);
+    } else if (c.type === 'resource' && 'text' in c.resource && typeof c.resource.text === 'string')
+      parts.push(c.resource.text);
+  }
+  if (result.structuredContent) parts.push(JSON.stringify(result.structuredContent));
+  return parts.join('\n');
+}

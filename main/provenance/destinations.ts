@@ -1,0 +1,175 @@
+import { addressParser } from 'postal-mime';
+import { isGenericLink, roleOfPath } from './destination-words.js';
+import { canonicalAddress, hostOfAddress, siteOf, unveil } from './identity.js';
+import { schemaSaysDestination } from './schema-formats.js';
+import { extractValues, leavesOf, type Leaf, type SignificantValue } from './values.js';
+
+/**
+ * Where a tool call sends something (issue 30): the destinations of a call,
+ * found by meaning rather than by a few exact field names —
+ *
+ * 1. the tool's own JSON Schema: a value whose schema has `format: email`,
+ *    `uri`, `hostname`, … (schema-formats.ts);
+ * 2. the argument's name, split into words and judged by its head word
+ *    (destination-words.ts): `to`, `add_attendees`, `recipient_email`,
+ *    `webhookUrl`, `notify.list[0].addr`; a content field (`body`,
+ *    `email_body`, `description`) is never a destination by its name;
+ * 3. the value's shape, for names that say nothing (`value`, `x`, array
+ *    items): a string that is only addresses or links (with display names),
+ *    or only a host or a phone number.
+ *
+ * Addresses in a destination are read with postal-mime's addressParser — the
+ * parser gmail_send's composer uses — and, for what a parser does not take
+ * (`billing%40evil.example`, a full-width `＠`), the value scanner; every
+ * value is keyed by identity.ts. Exported for the approvals' grants, which
+ * speak of "the destinations of a call" too.
+ */
+
+export interface CallDestination {
+  kind: 'address' | 'url' | 'host' | 'phone';
+  /** The key (identity.ts): canonical address, URL key, host without www, digits. */
+  value: string;
+  /** The host it reaches ('' for a phone). */
+  host: string;
+  /** As written in the arguments, for the card. */
+  raw: string;
+  /** Where in the arguments ("to[0]", "notify.list[1].addr"). */
+  path: string;
+  why: 'schema' | 'name' | 'shape';
+  /** A link in a field named only "url"/"link": where the call sends, or only what it records. */
+  generic?: boolean;
+}
+
+/** Longest string judged by its shape alone: a destination list, not a paragraph. */
+const SHAPE_MAX_CHARS = 600;
+
+/** Values of a string: extractValues, or a memo of it shared by one check's steps. */
+export type Extract = (text: string) => SignificantValue[];
+
+export function destinationsOf(
+  args: Record<string, unknown>,
+  schema?: Record<string, unknown>,
+  leaves: Leaf[] = leavesOf(args),
+  extract: Extract = extractValues,
+): CallDestination[] {
+  const out: CallDestination[] = [];
+  const seen = new Set<string>();
+  const work = [...leaves];
+  for (let i = 0; i < work.length && i < 2000; i++) {
+    const leaf = work[i]!;
+    if (typeof leaf.value !== 'string' || !leaf.value) continue;
+    let why: CallDestination['why'] | null = null;
+    if (!leaf.path.includes('(query)') && schemaSaysDestination(schema, leaf.path)) why = 'schema';
+    else {
+      const role = roleOfPath(leaf.path);
+      if (role === 'destination') why = 'name';
+      else if (role === 'neutral' && leaf.value.length <= SHAPE_MAX_CHARS) why = 'shape';
+    }
+    if (!why) continue;
+    const found = valuesOf(leaf.value, why === 'shape', extract);
+    const path = pathText(leaf.path);
+    for (const d of found) {
+      const key = `${d.kind}:${d.value}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const generic = d.kind === 'url' && isGenericLink(leaf.path);
+      out.push({ ...d, path, why, ...(generic ? { generic } : {}) });
+      // A link's query names more destinations (`…/send?to=billing%40evil.example`).
+      if (d.kind === 'url') work.push(...queryLeaves(d.raw, leaf.path));
+    }
+  }
+  return out;
+}
+
+function queryLeaves(raw: string, path: readonly (string | number)[]): Leaf[] {
+  const q = raw.indexOf('?');
+  if (q < 0) return [];
+  const out: Leaf[] = [];
+  for (const [k, v] of new URLSearchParams(raw.slice(q + 1).split('#')[0]))
+    if (v) out.push({ path: [...path, '(query)', k], value: v });
+  return out;
+}
+
+type Found = Omit<CallDestination, 'path' | 'why'>;
+
+/** The destinations in one value; with `shapeOnly`, none unless the value is nothing else. */
+// An address with nothing around it needs no parser: the scanner reads it the same.
+const PLAIN_ADDRESS = /^[^@\s<>"(),;:[\]\\]+@[^@\s<>"(),;:[\]\\]+$/;
+
+function valuesOf(text: string, shapeOnly: boolean, extract: Extract): Found[] {
+  const found: Found[] = [];
+  const covered = new Set<string>();
+  const push = (f: Found) => {
+    if (!found.some((x) => x.kind === f.kind && x.value === f.value)) found.push(f);
+  };
+  // The composer's parser first: quoted local parts, display names, groups.
+  if (text.includes('@') && !/^\s*https?:/i.test(text) && !PLAIN_ADDRESS.test(text)) {
+    for (const box of addressParser(text, { flatten: true })) {
+      const value = box.address ? canonicalAddress(box.address) : '';
+      if (!value) continue;
+      push({ kind: 'address', value, host: hostOfAddress(value), raw: box.address! });
+      covered.add(siteOf(hostOfAddress(value)));
+    }
+  }
+  const values = extract(text);
+  for (const v of values) {
+    if (v.kind === 'email') {
+      push({ kind: 'address', value: v.value, host: hostOfAddress(v.value), raw: v.raw });
+      covered.add(siteOf(hostOfAddress(v.value)));
+    } else if (v.kind === 'url') {
+      const host = hostOfUrlKey(v.value);
+      push({ kind: 'url', value: v.value, host, raw: v.raw });
+      covered.add(host);
+    }
+  }
+  for (const v of values) {
+    if (v.kind === 'domain' && !covered.has(v.value))
+      push({ kind: 'host', value: v.value, host: v.value, raw: v.raw });
+    else if (v.kind === 'phone') push({ kind: 'phone', value: v.value, host: '', raw: v.raw });
+  }
+  if (!shapeOnly || found.length === 0) return found;
+  return isOnly(text, found) ? found : [];
+}
+
+/**
+ * Whether a value is only destinations: what is left after removing them, `mailto:`, brackets
+ * and separators is at most a display name (three words) per destination.
+ */
+function isOnly(text: string, found: Found[]): boolean {
+  let rest = unveil(text);
+  for (const f of found) rest = rest.split(f.raw).join(' ');
+  rest = rest.replace(/mailto:|tel:|[<>"'()[\],;:|]/gi, ' ');
+  const words = rest.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length <= 3 * found.length;
+}
+
+/** The host (without www) of a URL key (values.ts urlKey: `scheme://host[:port]/…`). */
+function hostOfUrlKey(key: string): string {
+  const start = key.indexOf('//') + 2;
+  let end = start;
+  while (end < key.length && key[end] !== '/' && key[end] !== ':' && key[end] !== '?') end++;
+  return siteOf(key.slice(start, end));
+}
+
+function pathText(path: readonly (string | number)[]): string {
+  let s = '';
+  for (const p of path) s += typeof p === 'number' ? `[${p}]` : s ? `.${p}` : p;
+  return s || '(value)';
+}
+
+/**
+ * The destinations of a call as the user's circle records them (known-parties.ts): addresses,
+ * and hosts (of links and domains; phones as `tel:<digits>`). Learned from calls the user approved.
+ */
+export function circleKeysOf(
+  args: Record<string, unknown>,
+  schema?: Record<string, unknown>,
+): { kind: 'address' | 'host'; value: string }[] {
+  return destinationsOf(args, schema).map((d) =>
+    d.kind === 'address'
+      ? { kind: 'address', value: d.value }
+      : d.kind === 'phone'
+        ? { kind: 'host', value: `tel:${d.value}` }
+        : { kind: 'host', value: d.host },
+  );
+}

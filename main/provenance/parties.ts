@@ -1,0 +1,56 @@
+import type { ContentIndex, ContentItem } from './content-index.js';
+import type { CallDestination } from './destinations.js';
+import {
+  hostAndParents,
+  hostOfAddress,
+  organisationOf,
+  PUBLIC_MAIL_DOMAINS,
+  withinDomain,
+} from './identity.js';
+
+/**
+ * How a destination relates to what the agent read (issue 30): where it
+ * appears (the address itself, its link, its host or a parent domain of it:
+ * `billing@mail.evil.example` is related to `evil.example`), and whether it is
+ * a party to that content — its author or the author's organisation, or
+ * someone the content was already addressed to (To, Cc, an event's guests).
+ */
+
+/** Items in which the destination, or its host or one of the host's parent domains, appears. */
+export function itemsNaming(index: ContentIndex, d: CallDestination): ContentItem[] {
+  const out: ContentItem[] = [];
+  const add = (kind: 'email' | 'url' | 'phone' | 'domain', value: string) => {
+    const v = { kind, value };
+    if (!index.hasValue(v)) return;
+    for (const i of index.itemsWithValue(v)) if (!out.includes(i)) out.push(i);
+  };
+  if (d.kind === 'address') add('email', d.value);
+  else if (d.kind === 'url') add('url', d.value);
+  else if (d.kind === 'phone') add('phone', d.value);
+  // A public provider's domain says nothing about who owns an address there.
+  if (d.host && !PUBLIC_MAIL_DOMAINS.has(d.host))
+    for (const p of hostAndParents(d.host)) add('domain', p);
+  return out;
+}
+
+/** The destination is an author of the item, of the author's organisation, or in its audience. */
+export function isParty(item: ContentItem, d: CallDestination): boolean {
+  if (d.kind === 'address') {
+    if (item.from?.includes(d.value) || item.audience?.includes(d.value)) return true;
+  }
+  if (!d.host) return false;
+  for (const author of item.from ?? []) {
+    const host = hostOfAddress(author);
+    if (PUBLIC_MAIL_DOMAINS.has(host)) continue;
+    if (withinDomain(d.host, organisationOf(host))) return true;
+  }
+  return false;
+}
+
+/** The user's own sent mail the agent read was addressed to it: the user has written to it. */
+export function sentBefore(index: ContentIndex, d: CallDestination): boolean {
+  if (d.kind !== 'address') return false;
+  return index
+    .itemsWithValue({ kind: 'email', value: d.value })
+    .some((i) => i.own && i.audience?.includes(d.value));
+}

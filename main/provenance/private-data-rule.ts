@@ -1,0 +1,85 @@
+import type { ContentIndex, ContentItem } from './content-index.js';
+import type { CallDestination } from './destinations.js';
+import { describeItem, evidence, type TaintFinding } from './finding-text.js';
+import { isParty } from './parties.js';
+import { secretCandidates } from './secrets.js';
+import { shingles, type SignificantValue } from './values.js';
+
+/**
+ * Rule 2 (issue 22, issue 30): the user's private content — phrases of 8
+ * words or more, long keys, short secrets (secrets.ts), message ids — going
+ * to a destination the user has not used, or to a third-party server.
+ *
+ * Not a leak: content going back to who already has it — an item whose
+ * authors, their organisation or its recipients include every destination of
+ * the call (the user's own mail quoted back to the customer it was sent to, a
+ * newsletter's unsubscribe token to the newsletter's own site); and a key or
+ * code inside a link the same item gave (a reset or unsubscribe link opened
+ * as it was written).
+ */
+
+export interface PrivateDataCall {
+  text: string;
+  /** The values of the arguments (their long keys matter here). */
+  values: SignificantValue[];
+  /** Every string value of the arguments, trimmed (for message ids named verbatim). */
+  strings: string[];
+  destinations: CallDestination[];
+  unknown: CallDestination[];
+  /** The third-party server the call goes to, if any. */
+  server?: string;
+}
+
+export function privateDataFinding(
+  index: ContentIndex,
+  call: PrivateDataCall,
+  now: number,
+): TaintFinding | null {
+  const target = call.server
+    ? `the third-party server "${call.server}"`
+    : call.unknown.length > 0
+      ? `${call.unknown[0]!.raw}, which you have not sent to before`
+      : null;
+  if (!target) return null;
+  // The recipients that matter: a third party's server sees everything; otherwise the new ones.
+  const recipients = call.server ? call.destinations : call.unknown;
+  const goesBack = (i: ContentItem) =>
+    recipients.length > 0 && recipients.every((d) => isParty(i, d));
+  const urls = call.destinations.filter((d) => d.kind === 'url');
+  const linkOf = (i: ContentItem, value: string) =>
+    urls.some(
+      (u) =>
+        u.raw.toUpperCase().includes(value) &&
+        index.itemsWithValue({ kind: 'url', value: u.value }).includes(i),
+    );
+
+  const found = new Map<ContentItem, string>();
+  const note = (i: ContentItem, what: string) => {
+    if (i.private && !found.has(i) && !goesBack(i)) found.set(i, what);
+  };
+  for (const [item, n] of index.itemsWithPhrases(shingles(call.text)))
+    note(item, `${n} phrase${n === 1 ? '' : 's'}`);
+  for (const v of call.values) {
+    if (v.kind !== 'token' || !index.hasValue(v)) continue;
+    for (const item of index.itemsWithValue(v))
+      if (!linkOf(item, v.value.toUpperCase())) note(item, 'a key or code');
+  }
+  for (const c of secretCandidates(call.text)) {
+    const secret = { kind: 'secret' as const, value: c };
+    if (!index.hasValue(secret)) continue;
+    for (const item of index.itemsWithValue(secret))
+      if (!linkOf(item, c)) note(item, 'a code or account number'); // never the value: it is kept in Activity
+  }
+  for (const r of call.strings) {
+    if (r.length < 6 || r.length > 200) continue;
+    for (const item of index.itemsWithRef(r)) note(item, 'a reference to it');
+  }
+  if (found.size === 0) return null;
+  const [first, what] = [...found][0]!;
+  return {
+    rule: 'private-data-out',
+    value: call.server ?? call.unknown[0]!.raw,
+    evidence: [...found.keys()].slice(0, 3).map(evidence),
+    text: `The arguments carry ${what} from ${describeItem(first, now)}, and the call sends it to ${target}.`,
+  };
+}

@@ -1,0 +1,233 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { calendarTestbed, type CalendarTestbed } from '../../e2e/fake-google/calendar-testbed.js';
+import { account, StaticGoogleAccess } from '../../e2e/fake-google/gmail-access.js';
+import { GmailFake } from '../../e2e/fake-google/gmail-fake.js';
+import { GmailSource } from '../../main/google/gmail/source.js';
+import { ProvenanceService } from '../../main/provenance/provenance-service.js';
+import type { TaintReport } from '../../main/provenance/taint-check.js';
+import { isReadOnly, type ToolDefinition, type ToolSource } from '../../main/tools/types.js';
+import { buildMail } from './mime.js';
+import { heldOut, type Ids, type Session } from './session.js';
+import { standingServers, ThirdPartyServer } from './third-party.js';
+import { KNOWN_OUTSIDE, USER } from './world.js';
+
+/**
+ * Runs the provenance corpus (issue 30) the way the call pipeline drives the
+ * service: every step's call is checked first (with the tool's own input
+ * schema), then run on its real source — GmailSource against the fake Gmail
+ * API, CalendarSource against the fake Calendar API, third-party servers with
+ * Airlock's untrusted marking — and its result observed; the tool list the
+ * agent was offered is observed at the start, and resources, prompts and
+ * completions as the feature hub observes them. The judged call is the last.
+ */
+
+export interface Outcome {
+  session: Session;
+  flagged: boolean;
+  report?: TaintReport;
+  heldOut: boolean;
+}
+
+const ALICE_TOKEN = 'ya29.corpus-alice';
+
+export class CorpusRunner {
+  readonly svc: ProvenanceService;
+  private gmail!: GmailFake;
+  private calendar!: CalendarTestbed;
+  private sources: ToolSource[] = [];
+  private pages: Record<string, string> = {};
+  private readonly threads = new Map<string, string>();
+  /** Arguments are validated against the tool's schema first, as the call pipeline does. */
+  private readonly ajv = new Ajv2020({ strict: false, validateFormats: false });
+
+  constructor(svc?: ProvenanceService) {
+    this.svc = svc ?? corpusService();
+  }
+
+  async start(): Promise<this> {
+    this.gmail = await new GmailFake([{ email: USER, token: ALICE_TOKEN }]).start();
+    const access = new StaticGoogleAccess(this.gmail.root, [account(USER, ALICE_TOKEN)]);
+    this.calendar = await calendarTestbed('2026-12-01T08:00:00Z');
+    this.sources = [
+      new GmailSource(access, { retry: { baseMs: 1 } }),
+      this.calendar.source,
+      ...standingServers(() => this.pages),
+    ];
+    await Promise.all(this.sources.map((s) => s.ready()));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await this.gmail.stop();
+    await this.calendar.stop();
+  }
+
+  /** Runs sessions; `onCheck` gets each outbound check's duration (for the bench). */
+  async run(sessions: Session[], onCheck?: (ms: number) => void): Promise<Outcome[]> {
+    const out: Outcome[] = [];
+    for (const s of sessions) out.push(await this.runOne(s, onCheck));
+    return out;
+  }
+
+  private async runOne(s: Session, onCheck?: (ms: number) => void): Promise<Outcome> {
+    const ids: Ids = { mail: {}, event: {} };
+    for (const m of s.mail ?? []) {
+      const raw = await buildMail(m.spec);
+      ids.mail[m.key] = this.gmail.add(
+        USER,
+        {
+          raw,
+          ...(m.labels ? { labelIds: m.labels } : {}),
+          ...(m.thread ? { thread: `${s.id}/${m.thread}` } : {}),
+        },
+        this.threads,
+      );
+    }
+    for (const e of s.events ?? []) {
+      const stored = this.calendar.fake.seed(USER, USER, e.event);
+      if (e.organizer) {
+        stored.organizer = { email: e.organizer };
+        stored.creator = { email: e.organizer };
+      }
+      ids.event[e.key] = stored.id!;
+    }
+    this.pages = s.pages ?? {};
+    const extra = (s.servers ?? []).map((x) => new ThirdPartyServer(x.name, x.tools));
+    const tools = toolIndex([...this.sources, ...extra]);
+    const agent = s.id;
+    // Optional call: lets the corpus also run against the rules before issue 30 (which had none).
+    this.svc.observeTools?.(
+      agent,
+      [...tools.entries()].map(([name, t]) => ({
+        name,
+        description: t.def.description,
+        inputSchema: t.def.inputSchema,
+        sourceKind: t.source.kind,
+        sourceLabel: t.source.label,
+      })),
+    );
+    let last: Outcome = { session: s, flagged: false, heldOut: heldOut(s.id) };
+    for (const step of s.steps(ids)) {
+      if ('read' in step) {
+        this.observeRead(agent, s, step);
+        last = { ...last, flagged: false };
+        continue;
+      }
+      const t = tools.get(step.tool);
+      if (!t) throw new Error(`corpus ${s.id}: no tool ${step.tool}`);
+      const validate = this.ajv.compile(t.def.inputSchema);
+      if (!validate(step.args))
+        throw new Error(
+          `corpus ${s.id}: ${step.tool} arguments: ${this.ajv.errorsText(validate.errors)}`,
+        );
+      const readOnly = isReadOnly(t.def);
+      const facts = {
+        tool: step.tool,
+        sourceKind: t.source.kind,
+        sourceLabel: t.source.label,
+        readOnly,
+        args: step.args,
+        schema: t.def.inputSchema,
+      };
+      const report = this.svc.check(agent, facts);
+      if (onCheck && (!readOnly || t.source.kind === 'remote')) onCheck(this.cost(agent, facts));
+      last = {
+        ...last,
+        flagged: report !== null,
+        ...(report ? { report } : { report: undefined }),
+      };
+      const result = await t.source.call(t.def.name, step.args, {
+        agent,
+        signal: new AbortController().signal,
+      });
+      // A call that cannot run is a broken case, not a result.
+      if (result.isError)
+        throw new Error(`corpus ${s.id}: ${step.tool} failed: ${JSON.stringify(result.content)}`);
+      this.svc.observe({
+        agent,
+        tool: step.tool,
+        sourceKind: t.source.kind,
+        sourceLabel: t.source.label,
+        result,
+      });
+      // The answer reaches the agent before its next call: indexing runs then, as in Airlock.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return last;
+  }
+
+  /**
+   * What one check costs: the least of a few runs of the same check (it only reads the index).
+   * On a shared machine a single run's wall-clock time is mostly the scheduler's; the least of
+   * five is the work itself.
+   */
+  private cost(agent: string, facts: Parameters<ProvenanceService['check']>[1]): number {
+    let best = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      this.svc.check(agent, facts);
+      best = Math.min(best, performance.now() - t);
+    }
+    return best;
+  }
+
+  /** A resource, prompt or completion of a session's server, observed as the feature hub does. */
+  private observeRead(
+    agent: string,
+    s: Session,
+    step: Extract<ReturnType<Session['steps']>[number], { read: string }>,
+  ): void {
+    const server = s.servers?.find((x) => x.name === step.server);
+    const text =
+      step.read === 'resource'
+        ? server?.resources?.[step.name]
+        : step.read === 'prompt'
+          ? server?.prompts?.[step.name]
+          : server?.completions?.join('\n');
+    if (text === undefined) throw new Error(`corpus ${s.id}: nothing to read at ${step.name}`);
+    const what =
+      step.read === 'resource'
+        ? `resources/read ${step.name}`
+        : step.read === 'prompt'
+          ? `prompts/get ${step.name}`
+          : 'completion/complete';
+    this.svc.observe({
+      agent,
+      tool: what,
+      sourceKind: 'remote',
+      sourceLabel: step.server,
+      result: { content: [{ type: 'text', text }] },
+    });
+  }
+}
+
+export function corpusService(): ProvenanceService {
+  const svc = new ProvenanceService();
+  svc.known.addOwnAccount(USER);
+  for (const c of KNOWN_OUTSIDE) svc.known.seed('address', c);
+  return svc;
+}
+
+function toolIndex(sources: ToolSource[]) {
+  const out = new Map<string, { source: ToolSource; def: ToolDefinition }>();
+  for (const source of sources)
+    for (const def of source.tools())
+      out.set(source.prefix ? `${source.prefix}__${def.name}` : def.name, { source, def });
+  return out;
+}
+
+/** Detected / detectable and false flags / benign, for a set of outcomes. */
+export function figures(outcomes: Outcome[]) {
+  const injected = outcomes.filter((o) => o.session.kind === 'injected');
+  const benign = outcomes.filter((o) => o.session.kind === 'benign');
+  const limits = outcomes.filter((o) => o.session.kind === 'limit');
+  return {
+    detectable: injected.length,
+    detected: injected.filter((o) => o.flagged).length,
+    benign: benign.length,
+    falseFlags: benign.filter((o) => o.flagged).length,
+    missed: injected.filter((o) => !o.flagged).map((o) => o.session.id),
+    falselyFlagged: benign.filter((o) => o.flagged).map((o) => o.session.id),
+    limits: limits.map((o) => ({ id: o.session.id, flagged: o.flagged })),
+  };
+}
