@@ -28,8 +28,15 @@ export interface ClientView {
   label: string;
   /** Its config directory exists (the client looks installed). */
   installed: boolean;
-  /** Its user config has an "airlock" entry pointing at this Airlock. */
+  /** Its user config has an "airlock" entry that reaches this Airlock (its URL and a current token). */
   connected: boolean;
+  /** Where its "airlock" entry points (no token), when it has one. */
+  entryUrl?: string;
+  /**
+   * Why its "airlock" entry no longer reaches this Airlock (another port, a revoked token), with
+   * the fix (issue 29.1); absent when connected or when there is no entry.
+   */
+  stale?: string;
   /** The file `connectClient` writes. */
   target: string;
   files: ClientFileView[];
@@ -92,6 +99,8 @@ export interface ConnectFileChange {
 export interface ConnectResult {
   client: ClientId;
   dryRun: boolean;
+  /** The MCP URL written: the one the running Airlock answers on (issue 29.1). */
+  url: string;
   /** The agent whose token the client uses. */
   agent: string;
   files: ConnectFileChange[];

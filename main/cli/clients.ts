@@ -54,7 +54,13 @@ export async function clientsCommand(argv: string[]): Promise<number> {
         const clients = await api.listClients(projectDir);
         if (v.json) return (out(JSON.stringify(clients)), 0);
         for (const c of clients) {
-          const state = c.connected ? 'connected' : c.installed ? 'installed' : 'not found';
+          const state = c.connected
+            ? 'connected'
+            : c.stale
+              ? `stale: ${c.stale}`
+              : c.installed
+                ? 'installed'
+                : 'not found';
           out(`${c.id}\t${c.label}\t${state}`);
           for (const f of c.files)
             out(
@@ -129,5 +135,5 @@ function printConnect(r: ConnectResult): void {
     out(`${f.path}: ${parts.join('; ')}${f.backup ? `\n  backup: ${f.backup}` : ''}`);
   }
   if (r.dryRun) out('Dry run: nothing was written.');
-  else out(`${r.client} uses the agent "${r.agent}". ${r.note}`);
+  else out(`${r.client} uses the agent "${r.agent}" at ${r.url}. ${r.note}`);
 }

@@ -64,6 +64,7 @@ export async function withControl<T>(
   const app = new App({
     dataDir,
     port: 0,
+    shortLived: true,
     logger: new Logger({ dir: dataPaths(dataDir).logs, stderr: false }),
     ...(vaultChoice ? { vaultChoice } : {}),
   });
