@@ -24,10 +24,14 @@ export function readSource(source: ConfigSource): ReadFile {
   return { source, exists: true, text, ...parsed };
 }
 
+export const BOM = '\uFEFF';
+
 export function parseText(
-  text: string,
+  withBom: string,
   format: 'json' | 'toml',
 ): { data: Record<string, unknown>; error?: string } {
+  // Editors on Windows may save a byte-order mark; the apps read past it, so does Airlock.
+  const text = withBom.startsWith(BOM) ? withBom.slice(1) : withBom;
   if (text.trim() === '') return { data: {} };
   if (format === 'toml') {
     try {
