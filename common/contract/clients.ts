@@ -1,7 +1,16 @@
 /** The MCP clients on this machine (issue 15): import their servers, connect them to Airlock. */
 
 export type ClientId =
-  'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'windsurf' | 'codex';
+  | 'claude-desktop'
+  | 'claude-code'
+  | 'cursor'
+  | 'vscode'
+  | 'windsurf'
+  | 'codex'
+  | 'gemini'
+  | 'antigravity'
+  | 'zed'
+  | 'cline';
 
 export const CLIENT_IDS: readonly ClientId[] = [
   'claude-desktop',
@@ -10,6 +19,10 @@ export const CLIENT_IDS: readonly ClientId[] = [
   'vscode',
   'windsurf',
   'codex',
+  'gemini',
+  'antigravity',
+  'zed',
+  'cline',
 ];
 
 export interface ClientFileView {

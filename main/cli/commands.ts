@@ -78,7 +78,7 @@ export async function agentAdd(
     out(`  Token:   ${created.token}\n  MCP URL: ${mcpUrl}\n`);
     for (const s of setup)
       out(
-        `── ${s.client} (${s.kind === 'command' ? 'run in a terminal' : `paste into ${s.where}`})\n${s.text}\n`,
+        `── ${s.client} (${s.kind === 'command' ? 'run in a terminal' : `paste into ${s.where}`})\n${s.text}\n${s.note ? `   ${s.note}\n` : ''}`,
       );
     return 0;
   });

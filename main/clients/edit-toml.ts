@@ -117,7 +117,7 @@ export function tomlKey(k: string): string {
 }
 
 /** TOML basic strings accept JSON's escapes (\" \\ \n \t \uXXXX). */
-function tomlValue(v: unknown): string {
+export function tomlValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(tomlValue).join(', ')}]`;
