@@ -8,6 +8,7 @@ import type {
 } from '../../common/contract/index.js';
 import { CLIENT_IDS, ControlError } from '../../common/contract/index.js';
 import { withControl } from './context.js';
+import { didYouMean } from './suggest.js';
 
 export const CLIENTS_USAGE = `  clients list [--project DIR] [--json]    the MCP clients here, their config files and servers
   clients import [CLIENT]... [--dry-run] [--project DIR] [--json]
@@ -32,7 +33,7 @@ function clientId(raw: string): ClientId {
   if ((CLIENT_IDS as readonly string[]).includes(raw)) return raw as ClientId;
   throw new ControlError(
     'INVALID',
-    `Unknown client "${raw}". Use one of: ${CLIENT_IDS.join(', ')}.`,
+    `Unknown client "${raw}".${didYouMean(raw, CLIENT_IDS)} Use one of: ${CLIENT_IDS.join(', ')}.`,
   );
 }
 
