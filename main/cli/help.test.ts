@@ -33,9 +33,7 @@ describe('CLI help', () => {
     expect(wrong(['agent', 'ad'])).toContain('Did you mean "agent add"?');
     expect(wrong(['stauts'])).toContain('Did you mean "status"?');
     expect(wrong(['clinets'])).toContain('Did you mean "clients"?');
-    expect(wrong(['xyzzy'])).toBe(
-      '"xyzzy" is not an airlock command. Run "airlock help" for the list.',
-    );
+    expect(wrong(['xyzzy'])).toBe('unknown command "xyzzy". Run "airlock help" for the list.');
   });
 
   it('edit distance counts a swapped pair as one edit; only close words are suggested', () => {

@@ -69,7 +69,7 @@ export function helpFor(
  * Why `words` (a command line's positionals) is not a command, said as a user needs it
  * (issue 29.7): a known command with an argument missing ("agent add" needs NAME), a group
  * without or with a mistyped subcommand ("agent ad": did you mean "agent add"?), or an
- * unknown command with the closest one. Null when the words name nothing close.
+ * unknown command with the closest one, if one is close.
  */
 export function whatIsWrong(
   words: string[],
@@ -81,7 +81,7 @@ export function whatIsWrong(
   const [first = '', second] = words;
   const group = entries.filter((e) => e.words[0] === first);
   if (group.length === 0)
-    return `"${first}" is not an airlock command.${didYouMean(
+    return `unknown command "${first}".${didYouMean(
       first,
       entries.map((e) => e.words[0]!),
     )} Run "airlock help" for the list.`;
@@ -99,7 +99,7 @@ export function whatIsWrong(
   }
   if (second === undefined)
     return `"airlock ${first}" needs a subcommand: ${subs.join(', ')}. See "airlock ${first} --help".`;
-  return `"${first} ${second}" is not an airlock command.${didYouMean(second, subs, `${first} `)} Subcommands of ${first}: ${subs.join(', ')}.`;
+  return `unknown command "${first} ${second}".${didYouMean(second, subs, `${first} `)} Subcommands of ${first}: ${subs.join(', ')}.`;
 }
 
 /** The positionals before the first flag: the command path a --help refers to. */
