@@ -64,6 +64,11 @@ test('agent add --json prints one JSON object with name, token, mcpUrl and clien
     'VS Code',
     'Codex',
     'Windsurf',
+    'Gemini CLI',
+    'Antigravity',
+    'Zed',
+    'Cline',
+    'JetBrains AI Assistant',
   ]);
   const list = JSON.parse(
     (await airlock(['agent', 'list', '--json', '--data-dir', dataDir])).stdout,

@@ -35,7 +35,7 @@ test('add: the token is shown once with setup for every client; it works; revoke
   await expect(panel.getByRole('button', { name: 'Copy the token' })).toHaveText('Copied');
   expect(await page.evaluate('navigator.clipboard.readText()')).toBe(token);
 
-  // Six clients, each copy-ready with this agent's token and the MCP URL.
+  // Eleven clients, each copy-ready with this agent's token and the MCP URL.
   const tabs = panel.getByRole('tab');
   await expect(tabs).toHaveText([
     'Claude Code',
@@ -44,6 +44,11 @@ test('add: the token is shown once with setup for every client; it works; revoke
     'VS Code',
     'Codex',
     'Windsurf',
+    'Gemini CLI',
+    'Antigravity',
+    'Zed',
+    'Cline',
+    'JetBrains AI Assistant',
   ]);
   const text = panel.getByTestId('setup-text');
   await expect(text).toContainText(`claude mcp add --transport http airlock ${server.mcpUrl}`);

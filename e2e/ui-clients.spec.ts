@@ -113,5 +113,22 @@ test('Agents page: connect Cursor (dry run first), import its servers, then take
   expect(text).toContain('// Cursor: servers for every project');
   const parsed = parseJsonc(text) as { mcpServers: Record<string, { url: string }> };
   expect(Object.keys(parsed.mcpServers)).toEqual(['airlock']);
-  expect(parsed.mcpServers.airlock!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  // Issue 29.1: the URL this server answers on (a free port), not the settings port.
+  expect(parsed.mcpServers.airlock!.url).toBe(server.mcpUrl);
+
+  // An entry left on another port is stale: the row says so and Reconnect rewrites it.
+  const elsewhere = `http://127.0.0.1:${server.port === 47821 ? 47822 : 47821}/mcp`;
+  writeFileSync(home.paths.cursor, text.replace(server.mcpUrl, elsewhere));
+  await page.reload();
+  await expect(row).toContainText('Out of date');
+  await expect(row.getByTestId('client-stale')).toContainText(`its entry points at ${elsewhere}`);
+  expect(await seriousViolations(page)).toEqual([]);
+  await row.getByRole('button', { name: 'Reconnect Cursor' }).click();
+  await expect(dialog).toContainText('Airlock entry updated');
+  await dialog.getByRole('button', { name: 'Connect' }).click();
+  await expect(row).toContainText('Connected');
+  const again = parseJsonc(readFileSync(home.paths.cursor, 'utf8')) as {
+    mcpServers: Record<string, { url: string }>;
+  };
+  expect(again.mcpServers.airlock!.url).toBe(server.mcpUrl);
 });

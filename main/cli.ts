@@ -17,13 +17,18 @@ import { isVaultError } from './platform/vault/vault.js';
 import { parseVaultChoice } from './platform/vault/select.js';
 import { appVersion } from './platform/version.js';
 import { setCliVaultChoice } from './cli/context.js';
-import { commandWords, helpFor } from './cli/help.js';
+import { EXAMPLES } from './cli/examples.js';
+import { commandWords, helpFor, usageEntries, whatIsWrong } from './cli/help.js';
+import { openCommand } from './cli/open.js';
+import { didYouMean } from './cli/suggest.js';
 import { vaultMigrate } from './cli/vault.js';
 import type { ToolSource } from './tools/types.js';
 
-const COMMANDS = `  serve [--port N] [--data-dir DIR] [--vault keychain|file]
+export const COMMANDS = `  serve [--port N] [--data-dir DIR] [--vault keychain|file]
                                            run the gateway headless (approvals in the browser)
-  status [--json]                          is Airlock running, where, and which vault holds secrets
+  status [--json] [--show-control-url]     is Airlock running, where, and which vault holds secrets
+                                           (--show-control-url: also the control page's URL, token included)
+  open [--no-browser]                      print the control page's URL (it carries the token) and open it
   agent add NAME [--json]                  create an agent token and print client setup
   agent list [--json]                      list agents
   agent revoke NAME                        revoke an agent's token at once
@@ -38,7 +43,7 @@ ${REMOTE_USAGE}${CLIENTS_USAGE}${GOOGLE_USAGE}  help [COMMAND…]               
 const FOOTER = `Every command takes --data-dir DIR (or AIRLOCK_DATA_DIR); the default is the per-OS app-data folder.
 Secrets live in the OS keychain; where there is none, in an encrypted file vault (--vault file or
 AIRLOCK_VAULT=file forces it; key: AIRLOCK_VAULT_PASSPHRASE or an owner-only key file).
-airlock --version prints the version.
+airlock --version (or -v) prints the version.
 `;
 
 const USAGE = `Usage: airlock <command> [options]
@@ -60,7 +65,27 @@ const OPTIONS = {
   to: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
+  'show-control-url': { type: 'boolean' },
+  'no-browser': { type: 'boolean' },
 } as const;
+
+/** Every --flag any command's usage names: what "did you mean" picks an unknown option from. */
+const FLAGS = [...new Set([...(COMMANDS + FOOTER).matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0]))];
+
+/**
+ * node:util parseArgs errors, said for people (issue 29.7): an unknown option with the closest
+ * known one, a missing value; the raw parser text otherwise.
+ */
+function parseProblem(err: unknown, words: string[]): string | null {
+  const e = err as { code?: string; message?: string };
+  if (!e.code?.startsWith('ERR_PARSE_ARGS')) return null;
+  const see = words.length ? ` See "airlock ${words.join(' ')} --help".` : ' See "airlock help".';
+  const opt = /'(-{1,2}[^' ]+)/.exec(e.message ?? '')?.[1] ?? '';
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+    return `unknown option ${opt}.${opt.startsWith('--') ? didYouMean(opt, FLAGS) : ''}${see}`;
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `${opt} needs a value.${see}`;
+  return `${e.message ?? String(err)}${see}`;
+}
 
 /**
  * What a test's own entry passes in (test-support/airlock-test-cli.mjs): `airlock` itself never
@@ -72,12 +97,13 @@ export interface CliInjections {
 }
 
 export async function main(argv: string[], inject: CliInjections = {}): Promise<number> {
-  if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') {
+  if (['--version', '-V', '-v', 'version'].includes(argv[0] ?? '')) {
     process.stdout.write(`airlock ${appVersion()}\n`);
     return 0;
   }
   const google = argv[0] === 'google' || (argv[0] === 'connect' && argv[1] === 'google');
   // `google` prints its own help: the whole Google story, connect included (issue 18.6).
+  if (argv[0] === 'help' && (argv[1] === '--help' || argv[1] === '-h')) return help(['help']);
   if (argv[0] === 'help' && argv[1] !== 'google') return help(argv.slice(1));
   if (argv[0] === 'help') return run(() => googleCommand(['google', 'help']));
   // --help anywhere (before a `--`) is help for the command path before it, for every command.
@@ -101,16 +127,27 @@ export async function main(argv: string[], inject: CliInjections = {}): Promise<
         (_, i) => i !== vaultFlag && (argv[vaultFlag]!.includes('=') || i !== vaultFlag + 1),
       );
   }
-  // `remote` parses its own flags (repeatable --header, --bearer-stdin, …); errors print as below.
-  if (argv[0] === 'remote') return run(() => remoteCommand(argv.slice(1)));
-  if (argv[0] === 'clients') return run(() => clientsCommand(argv.slice(1)));
+  // `remote` and `clients` parse their own flags; a missing or mistyped subcommand is said here.
+  if (argv[0] === 'remote' || argv[0] === 'clients') {
+    const subs = usageEntries(COMMANDS)
+      .filter((e) => e.words[0] === argv[0])
+      .map((e) => e.words[1]);
+    if (!subs.includes(argv[1])) {
+      const words = [argv[0], ...(argv[1] && !argv[1].startsWith('-') ? [argv[1]] : [])];
+      process.stderr.write(`airlock: ${whatIsWrong(words, COMMANDS, EXAMPLES, didYouMean)}\n`);
+      return 2;
+    }
+  }
+  if (argv[0] === 'remote') return run(() => remoteCommand(argv.slice(1)), commandWords(argv));
+  if (argv[0] === 'clients') return run(() => clientsCommand(argv.slice(1)), commandWords(argv));
   if (argv[0] === 'google' || (argv[0] === 'connect' && argv[1] === 'google'))
     return run(() => googleCommand(argv));
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    process.stderr.write(`airlock: ${(err as Error).message}\n\n${USAGE}`);
+    const why = parseProblem(err, commandWords(argv));
+    process.stderr.write(`airlock: ${why ?? (err as Error).message}\n${why ? '' : `\n${USAGE}`}`);
     return 2;
   }
   const {
@@ -137,7 +174,15 @@ export async function main(argv: string[], inject: CliInjections = {}): Promise<
         });
       }
       case 'status':
-        return await status(common);
+        return await status({
+          ...common,
+          ...(v['show-control-url'] ? { showControlUrl: true } : {}),
+        });
+      case 'open':
+        return await openCommand({
+          ...(dataDir ? { dataDir } : {}),
+          ...(v['no-browser'] ? { noBrowser: true } : {}),
+        });
       case 'agent':
         if (sub === 'add' && arg) return await agentAdd(arg, common);
         if (sub === 'list') return await agentList(common);
@@ -175,9 +220,8 @@ export async function main(argv: string[], inject: CliInjections = {}): Promise<
     process.stderr.write(`airlock: ${code}${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
-  process.stderr.write(
-    `airlock: unknown command "${[command, sub].filter(Boolean).join(' ')}"\n\n${USAGE}`,
-  );
+  const words = [command, sub].filter((w): w is string => Boolean(w));
+  process.stderr.write(`airlock: ${whatIsWrong(words, COMMANDS, EXAMPLES, didYouMean)}\n`);
   return 2;
 }
 
@@ -186,19 +230,24 @@ function help(words: string[]): number {
     process.stdout.write(USAGE);
     return 0;
   }
-  const text = helpFor(words, COMMANDS, FOOTER);
+  const text = helpFor(words, COMMANDS, FOOTER, EXAMPLES);
   if (text) {
     process.stdout.write(text);
     return 0;
   }
-  process.stderr.write(`airlock: no command "${words.join(' ')}"\n\n${USAGE}`);
+  process.stderr.write(`airlock: ${whatIsWrong(words, COMMANDS, EXAMPLES, didYouMean)}\n`);
   return 2;
 }
 
-async function run(fn: () => Promise<number>): Promise<number> {
+async function run(fn: () => Promise<number>, words: string[] = []): Promise<number> {
   try {
     return await fn();
   } catch (err) {
+    const why = parseProblem(err, words);
+    if (why) {
+      process.stderr.write(`airlock: ${why}\n`);
+      return 2;
+    }
     const code = err instanceof ControlError || isVaultError(err) ? `${err.code}: ` : '';
     process.stderr.write(`airlock: ${code}${err instanceof Error ? err.message : String(err)}\n`);
     return err instanceof ControlError && err.code === 'INVALID' ? 2 : 1;

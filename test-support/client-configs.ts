@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import type { ClientsEnv } from '../main/clients/client-defs.js';
 
 /**
- * A fresh temp HOME with a sample MCP config for each of the six clients
- * (Linux layout), in the shapes their docs show, with comments where the
- * format allows them. Tests never read or write the real home directory.
+ * A fresh temp HOME with a sample MCP config for each client (Linux layout),
+ * in the shapes their docs show, with comments where the format allows them.
+ * Tests never read or write the real home directory.
  */
 type PathKey =
   | 'claudeDesktop'
@@ -16,7 +16,12 @@ type PathKey =
   | 'vscodeMcp'
   | 'vscodeSettings'
   | 'windsurf'
-  | 'codex';
+  | 'codex'
+  | 'gemini'
+  | 'geminiProject'
+  | 'antigravity'
+  | 'zed'
+  | 'cline';
 
 export interface SampleHome {
   env: ClientsEnv;
@@ -131,6 +136,68 @@ http_headers = { "X-Figma-Token" = "figma_secret_1357" }
 [profiles.fast]
 model = "gpt-5-mini"
 `,
+  // Gemini CLI (geminicli.com/docs/tools/mcp-server): settings.json takes comments.
+  gemini: `{
+  // Gemini CLI settings
+  "theme": "Default",
+  "mcpServers": {
+    "githubCopilot": {
+      "httpUrl": "https://api.githubcopilot.com/mcp/",
+      "headers": { "Authorization": "Bearer gh_gemini_secret_1111" },
+      "timeout": 30000
+    },
+    "pythonTools": { "command": "python", "args": ["-m", "my_mcp_server"], "env": { "API_KEY": "py_gemini_secret_2222" }, "cwd": "./mcp-servers/python", "trust": false }
+  }
+}
+`,
+  geminiProject: `{
+  "mcpServers": { "proj-gem": { "command": "node", "args": ["tools/mcp.js"] } }
+}
+`,
+  // Antigravity (Google's migration guide): serverUrl for remote servers.
+  antigravity: `{
+  "mcpServers": {
+    "firebase": { "command": "npx", "args": ["-y", "firebase-tools@latest", "mcp"] },
+    "devknowledge": {
+      "serverUrl": "https://developerknowledge.googleapis.com/mcp",
+      "headers": { "X-goog-api-key": "goog_ag_secret_3333" }
+    }
+  }
+}
+`,
+  // Zed (zed.dev/docs/ai/mcp): context_servers in settings.json, comments and trailing commas.
+  zed: `// Zed settings
+{
+  "theme": "One Dark",
+  "context_servers": {
+    "local-mcp-server": { "command": "some-command", "args": ["arg-1", "arg-2"], "env": {} },
+    "remote-mcp-server": {
+      "url": "https://zed.example.com/mcp",
+      "headers": { "Authorization": "Bearer zed_secret_4444" },
+    },
+    "old-style": { "command": { "path": "uvx", "args": ["mcp-server-git"], "env": {} } },
+    "from-extension": { "source": "extension", "settings": {} },
+  },
+}
+`,
+  // Cline (docs.cline.bot/mcp/configuring-mcp-servers): streamableHttp must be named.
+  cline: `{
+  "mcpServers": {
+    "brave": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-brave-search"],
+      "env": { "BRAVE_API_KEY": "brave_cline_secret_5555" },
+      "disabled": false,
+      "autoApprove": []
+    },
+    "remote-cline": {
+      "type": "streamableHttp",
+      "url": "https://cline.example.com/mcp",
+      "headers": { "Authorization": "Bearer cline_secret_6666" }
+    }
+  }
+}
+`,
 };
 
 export const SAMPLE_SECRETS = [
@@ -141,6 +208,12 @@ export const SAMPLE_SECRETS = [
   'brave_secret_7890',
   'docs_secret_2468',
   'figma_secret_1357',
+  'gh_gemini_secret_1111',
+  'py_gemini_secret_2222',
+  'goog_ag_secret_3333',
+  'zed_secret_4444',
+  'brave_cline_secret_5555',
+  'cline_secret_6666',
 ];
 
 export function sampleHome(o: { only?: string[] } = {}): SampleHome {
@@ -155,6 +228,20 @@ export function sampleHome(o: { only?: string[] } = {}): SampleHome {
     vscodeSettings: join(home, '.config', 'Code', 'User', 'settings.json'),
     windsurf: join(home, '.codeium', 'windsurf', 'mcp_config.json'),
     codex: join(home, '.codex', 'config.toml'),
+    gemini: join(home, '.gemini', 'settings.json'),
+    geminiProject: join(project, '.gemini', 'settings.json'),
+    antigravity: join(home, '.gemini', 'antigravity-cli', 'mcp_config.json'),
+    zed: join(home, '.config', 'zed', 'settings.json'),
+    cline: join(
+      home,
+      '.config',
+      'Code',
+      'User',
+      'globalStorage',
+      'saoudrizwan.claude-dev',
+      'settings',
+      'cline_mcp_settings.json',
+    ),
   };
   const texts: Record<PathKey, string> = {
     ...SAMPLES,

@@ -16,6 +16,8 @@ export interface ClientSetup {
   kind: 'command' | 'json' | 'toml';
   where: string;
   text: string;
+  /** What else to know (a bridge it needs, trusted folders, how to reload). */
+  note?: string;
 }
 
 export interface NewAgent {

@@ -1,7 +1,16 @@
 /** The MCP clients on this machine (issue 15): import their servers, connect them to Airlock. */
 
 export type ClientId =
-  'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'windsurf' | 'codex';
+  | 'claude-desktop'
+  | 'claude-code'
+  | 'cursor'
+  | 'vscode'
+  | 'windsurf'
+  | 'codex'
+  | 'gemini'
+  | 'antigravity'
+  | 'zed'
+  | 'cline';
 
 export const CLIENT_IDS: readonly ClientId[] = [
   'claude-desktop',
@@ -10,6 +19,10 @@ export const CLIENT_IDS: readonly ClientId[] = [
   'vscode',
   'windsurf',
   'codex',
+  'gemini',
+  'antigravity',
+  'zed',
+  'cline',
 ];
 
 export interface ClientFileView {
@@ -28,8 +41,15 @@ export interface ClientView {
   label: string;
   /** Its config directory exists (the client looks installed). */
   installed: boolean;
-  /** Its user config has an "airlock" entry pointing at this Airlock. */
+  /** Its user config has an "airlock" entry that reaches this Airlock (its URL and a current token). */
   connected: boolean;
+  /** Where its "airlock" entry points (no token), when it has one. */
+  entryUrl?: string;
+  /**
+   * Why its "airlock" entry no longer reaches this Airlock (another port, a revoked token), with
+   * the fix (issue 29.1); absent when connected or when there is no entry.
+   */
+  stale?: string;
   /** The file `connectClient` writes. */
   target: string;
   files: ClientFileView[];
@@ -92,6 +112,8 @@ export interface ConnectFileChange {
 export interface ConnectResult {
   client: ClientId;
   dryRun: boolean;
+  /** The MCP URL written: the one the running Airlock answers on (issue 29.1). */
+  url: string;
   /** The agent whose token the client uses. */
   agent: string;
   files: ConnectFileChange[];

@@ -26,6 +26,12 @@ export interface AppOptions {
   google?: GoogleHooks;
   /** Test hook: where the MCP clients' config files are (a temp home); default: this user's. */
   clientsEnv?: ClientsEnv;
+  /**
+   * The CLI's in-process core (main/cli/context.ts), which listens on a spare port for one command:
+   * MCP clients' entries then get the configured port (where `airlock serve` listens by default),
+   * not this core's. Otherwise they get the URL this core answers on (issue 29.1).
+   */
+  shortLived?: boolean;
   /** Test hook: the user's own addresses, as connected Google accounts would give them (issue 22). */
   ownAddresses?: string[];
   /**

@@ -5,7 +5,7 @@ import { clientsEnvFrom } from '../clients/client-defs.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
 import type { SettingsStore } from '../platform/settings.js';
-import type { AppOptions } from './app-options.js';
+import type { AppOptions, Started } from './app-options.js';
 import type { ControlService } from './control-service.js';
 
 /**
@@ -19,16 +19,22 @@ export async function loadClients(
     readonly events: CoreEvents;
     readonly logger: Logger;
     readonly settings: SettingsStore;
+    readonly started: Started | null;
   },
   options: AppOptions,
 ): Promise<ClientsApi> {
   const { ClientsControl } = await import('../clients/clients-control.js');
   const settings = app.settings;
+  const liveUrl = () => (options.shortLived ? null : (app.started?.mcpUrl ?? null));
   return new ClientsControl({
     env: options.clientsEnv ?? clientsEnvFrom(process.env, homedir(), process.platform),
     logger: app.logger,
-    // The configured port: the CLI's own core may run on a spare one, `airlock serve` uses this.
-    mcpUrl: () => `http://127.0.0.1:${settings.get().port}/mcp`,
+    // One source of truth (issue 29.1): the URL this Airlock's server answers on — whatever --port,
+    // AIRLOCK_PORT or `up.sh --port 0` chose. Only the CLI's short-lived core (on a spare port, gone
+    // after the command) writes the configured port instead, where `airlock serve` listens by default.
+    mcpUrl: () => liveUrl() ?? `http://127.0.0.1:${settings.get().port}/mcp`,
+    live: () => liveUrl() !== null,
+    isAgentToken: (token) => app.agents.authenticate(token) !== null,
     listServers: () => app.control.listRemotes(),
     addServer: (input) => app.control.addRemote(input),
     agentToken: async (agent, create) => {

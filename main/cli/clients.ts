@@ -8,6 +8,7 @@ import type {
 } from '../../common/contract/index.js';
 import { CLIENT_IDS, ControlError } from '../../common/contract/index.js';
 import { withControl } from './context.js';
+import { didYouMean } from './suggest.js';
 
 export const CLIENTS_USAGE = `  clients list [--project DIR] [--json]    the MCP clients here, their config files and servers
   clients import [CLIENT]... [--dry-run] [--project DIR] [--json]
@@ -32,7 +33,7 @@ function clientId(raw: string): ClientId {
   if ((CLIENT_IDS as readonly string[]).includes(raw)) return raw as ClientId;
   throw new ControlError(
     'INVALID',
-    `Unknown client "${raw}". Use one of: ${CLIENT_IDS.join(', ')}.`,
+    `Unknown client "${raw}".${didYouMean(raw, CLIENT_IDS)} Use one of: ${CLIENT_IDS.join(', ')}.`,
   );
 }
 
@@ -54,7 +55,13 @@ export async function clientsCommand(argv: string[]): Promise<number> {
         const clients = await api.listClients(projectDir);
         if (v.json) return (out(JSON.stringify(clients)), 0);
         for (const c of clients) {
-          const state = c.connected ? 'connected' : c.installed ? 'installed' : 'not found';
+          const state = c.connected
+            ? 'connected'
+            : c.stale
+              ? `stale: ${c.stale}`
+              : c.installed
+                ? 'installed'
+                : 'not found';
           out(`${c.id}\t${c.label}\t${state}`);
           for (const f of c.files)
             out(
@@ -129,5 +136,5 @@ function printConnect(r: ConnectResult): void {
     out(`${f.path}: ${parts.join('; ')}${f.backup ? `\n  backup: ${f.backup}` : ''}`);
   }
   if (r.dryRun) out('Dry run: nothing was written.');
-  else out(`${r.client} uses the agent "${r.agent}". ${r.note}`);
+  else out(`${r.client} uses the agent "${r.agent}" at ${r.url}. ${r.note}`);
 }

@@ -7,23 +7,32 @@ import { clientSetups } from '../agents/client-setup.js';
 import { resolveDataDir } from '../platform/paths.js';
 import { confirmedInWindow } from './confirm-in-window.js';
 import { runningServer, withControl } from './context.js';
+import { controlUrl } from './open.js';
 
 type Out = (line: string) => void;
 const out: Out = (line) => process.stdout.write(line + '\n');
 
-export async function status(o: { dataDir?: string; json?: boolean }): Promise<number> {
+export async function status(o: {
+  dataDir?: string;
+  json?: boolean;
+  showControlUrl?: boolean;
+}): Promise<number> {
   const dataDir = resolveDataDir(o.dataDir);
   const info = runningServer(dataDir);
   const vault = await vaultView(dataDir, info?.controlSocket);
+  // Only on request (issue 29.4): the control URL carries the control token.
+  const control = info && o.showControlUrl ? await controlUrl(dataDir, info) : undefined;
   if (o.json)
     out(
       JSON.stringify(
-        info ? { running: true, ...info, dataDir, vault } : { running: false, dataDir, vault },
+        info
+          ? { running: true, ...info, ...(control ? { controlUrl: control } : {}), dataDir, vault }
+          : { running: false, dataDir, vault },
       ),
     );
   else if (info)
     out(
-      `Airlock ${info.version} is running (pid ${info.pid}).\n  MCP URL:  ${info.mcpUrl}\n  Data dir: ${dataDir}\n${describeVault(vault)}`,
+      `Airlock ${info.version} is running (pid ${info.pid}).\n  MCP URL:  ${info.mcpUrl}\n${control ? `  Control:  ${control}\n` : ''}  Data dir: ${dataDir}\n${describeVault(vault)}${control ? '' : '\n  The control page: airlock open (or airlock status --show-control-url)'}`,
     );
   else
     out(
@@ -78,7 +87,7 @@ export async function agentAdd(
     out(`  Token:   ${created.token}\n  MCP URL: ${mcpUrl}\n`);
     for (const s of setup)
       out(
-        `── ${s.client} (${s.kind === 'command' ? 'run in a terminal' : `paste into ${s.where}`})\n${s.text}\n`,
+        `── ${s.client} (${s.kind === 'command' ? 'run in a terminal' : `paste into ${s.where}`})\n${s.text}\n${s.note ? `   ${s.note}\n` : ''}`,
       );
     return 0;
   });

@@ -21,6 +21,18 @@ export interface CliContext {
   running: boolean;
 }
 
+/**
+ * The control token of a data directory, from its vault (as the CLI's HTTP fallback reads it):
+ * what `airlock open` puts in the control page's URL fragment.
+ */
+export async function controlTokenOf(dataDir: string): Promise<string | null> {
+  const vault = new SelectedVault({
+    dataDir,
+    ...(cliVaultChoice ? { choice: cliVaultChoice } : {}),
+  });
+  return readControlToken(vault);
+}
+
 export function runningServer(dataDir: string): ServerInfo | null {
   const paths = dataPaths(dataDir);
   const pid = new InstanceLock(paths.lock, paths.serverInfo).holder();
@@ -64,6 +76,7 @@ export async function withControl<T>(
   const app = new App({
     dataDir,
     port: 0,
+    shortLived: true,
     logger: new Logger({ dir: dataPaths(dataDir).logs, stderr: false }),
     ...(vaultChoice ? { vaultChoice } : {}),
   });

@@ -29,21 +29,77 @@ export function usageEntries(usage: string): UsageEntry[] {
   return entries;
 }
 
-/**
- * The help for `words` (the positionals before --help). Tries the longest
- * prefix that names a command: `agent add "Claude Code" --help` is `agent add`.
- */
-export function helpFor(words: string[], usage: string, footer: string): string | null {
-  const entries = usageEntries(usage);
+/** The commands matching the first words of `words` (the longest prefix that names any). */
+function matching(words: string[], entries: UsageEntry[]): { want: string[]; hits: UsageEntry[] } {
   for (let n = words.length; n > 0; n--) {
     const want = words.slice(0, n);
     const hits = entries.filter(
       (e) => e.words.length >= n && want.every((w, i) => e.words[i] === w),
     );
-    if (hits.length > 0)
-      return `Usage: airlock ${hits.length === 1 ? hits[0]!.words.join(' ') + ' …' : want.join(' ') + ' <subcommand>'}\n\n${hits.map((h) => h.text).join('\n')}\n\n${footer}`;
+    if (hits.length > 0) return { want, hits };
   }
-  return null;
+  return { want: [], hits: [] };
+}
+
+/** "Example:" lines for these commands (examples.ts), once per command. */
+function examplesOf(hits: UsageEntry[], examples: Record<string, string[]>): string {
+  const lines = [...new Set(hits.map((h) => h.words.join(' ')))].flatMap((w) => examples[w] ?? []);
+  if (lines.length === 0) return '';
+  return `\n${lines.length === 1 ? 'Example' : 'Examples'}:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
+}
+
+/**
+ * The help for `words` (the positionals before --help): the usage lines of the
+ * command (or of a group's subcommands) and their examples. Tries the longest
+ * prefix that names a command: `agent add "Claude Code" --help` is `agent add`.
+ */
+export function helpFor(
+  words: string[],
+  usage: string,
+  footer: string,
+  examples: Record<string, string[]> = {},
+): string | null {
+  const { want, hits } = matching(words, usageEntries(usage));
+  if (hits.length === 0) return null;
+  const single = new Set(hits.map((h) => h.words.join(' '))).size === 1;
+  return `Usage: airlock ${single ? hits[0]!.words.join(' ') + ' …' : want.join(' ') + ' <subcommand>'}\n\n${hits.map((h) => h.text).join('\n')}\n${examplesOf(hits, examples)}\n${footer}`;
+}
+
+/**
+ * Why `words` (a command line's positionals) is not a command, said as a user needs it
+ * (issue 29.7): a known command with an argument missing ("agent add" needs NAME), a group
+ * without or with a mistyped subcommand ("agent ad": did you mean "agent add"?), or an
+ * unknown command with the closest one, if one is close.
+ */
+export function whatIsWrong(
+  words: string[],
+  usage: string,
+  examples: Record<string, string[]>,
+  didYouMean: (word: string, candidates: string[], prefix?: string) => string,
+): string {
+  const entries = usageEntries(usage);
+  const [first = '', second] = words;
+  const group = entries.filter((e) => e.words[0] === first);
+  if (group.length === 0)
+    return `unknown command "${first}".${didYouMean(
+      first,
+      entries.map((e) => e.words[0]!),
+    )} Run "airlock help" for the list.`;
+  const exact = group.filter((e) => e.words.length === 1 || e.words[1] === second);
+  const subs = [...new Set(group.filter((e) => e.words.length > 1).map((e) => e.words[1]!))];
+  if (exact.length > 0) {
+    const cmd = exact[0]!.words.join(' ');
+    const needs = exact[0]!.text
+      .split('\n')[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(exact[0]!.words.length)
+      .filter((t) => /^[A-Z][A-Z0-9_.,…-]*$/.test(t));
+    return `"airlock ${cmd}" needs ${needs.length ? needs.join(' ') : 'more arguments'}.\n\n${exact.map((e) => e.text).join('\n')}\n${examplesOf(exact, examples)}`;
+  }
+  if (second === undefined)
+    return `"airlock ${first}" needs a subcommand: ${subs.join(', ')}. See "airlock ${first} --help".`;
+  return `unknown command "${first} ${second}".${didYouMean(second, subs, `${first} `)} Subcommands of ${first}: ${subs.join(', ')}.`;
 }
 
 /** The positionals before the first flag: the command path a --help refers to. */

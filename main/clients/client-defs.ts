@@ -1,13 +1,16 @@
 import { join } from 'node:path';
 import type { ClientId } from '../../common/contract/index.js';
+import { appDir, json } from './config-paths.js';
+import { ENTRY } from './entry-shapes.js';
+import { newerClients } from './newer-clients.js';
 
 /**
- * Where the six MCP clients keep their servers, per OS (issue 15), and the
- * shape of Airlock's own entry in each. Sources: each client's documentation
- * of its MCP config (Claude Desktop `claude_desktop_config.json`, Claude Code
- * `~/.claude.json` + project `.mcp.json`, Cursor `~/.cursor/mcp.json`, VS Code
- * `mcp.json` / settings `mcp.servers`, Windsurf `mcp_config.json`, Codex
- * `~/.codex/config.toml` `[mcp_servers.*]`).
+ * Where the MCP clients keep their servers, per OS (issue 15; issue 29.3 added Gemini CLI,
+ * Antigravity, Zed and Cline), and the shape of Airlock's own entry in each (entry-shapes.ts).
+ * Sources: each client's documentation of its MCP config — Claude Desktop
+ * `claude_desktop_config.json`, Claude Code `~/.claude.json` + project `.mcp.json`, Cursor
+ * `~/.cursor/mcp.json`, VS Code `mcp.json` / settings `mcp.servers`, Windsurf `mcp_config.json`,
+ * Codex `~/.codex/config.toml` `[mcp_servers.*]`; the newer ones at their definitions below.
  */
 export interface ClientsEnv {
   home: string;
@@ -18,6 +21,8 @@ export interface ClientsEnv {
   xdgConfig?: string;
   /** $CODEX_HOME, if set. */
   codexHome?: string;
+  /** $GEMINI_CLI_HOME, if set: Gemini CLI's stand-in for the home directory. */
+  geminiHome?: string;
 }
 
 export function clientsEnvFrom(
@@ -31,6 +36,7 @@ export function clientsEnvFrom(
     ...(env.APPDATA ? { appData: env.APPDATA } : {}),
     ...(env.XDG_CONFIG_HOME ? { xdgConfig: env.XDG_CONFIG_HOME } : {}),
     ...(env.CODEX_HOME ? { codexHome: env.CODEX_HOME } : {}),
+    ...(env.GEMINI_CLI_HOME ? { geminiHome: env.GEMINI_CLI_HOME } : {}),
   };
 }
 
@@ -57,25 +63,6 @@ export interface ClientDef {
   note: string;
 }
 
-/** The app-data folder of a desktop app (Claude, Code) per OS. */
-function appDir(e: ClientsEnv, name: string): string {
-  if (e.platform === 'darwin') return join(e.home, 'Library', 'Application Support', name);
-  if (e.platform === 'win32') return join(e.appData ?? join(e.home, 'AppData', 'Roaming'), name);
-  return join(e.xdgConfig ?? join(e.home, '.config'), name);
-}
-
-const json = (
-  path: string,
-  keyPath: string[],
-  scope: 'user' | 'project' = 'user',
-): ConfigSource => ({
-  path,
-  scope,
-  format: 'json',
-  keyPath,
-});
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-
 export function clientDefs(e: ClientsEnv): ClientDef[] {
   const claudeDesktop = join(appDir(e, 'Claude'), 'claude_desktop_config.json');
   const claudeJson = join(e.home, '.claude.json');
@@ -96,13 +83,7 @@ export function clientDefs(e: ClientsEnv): ClientDef[] {
       installDir: appDir(e, 'Claude'),
       target: json(claudeDesktop, ['mcpServers']),
       sources: () => [json(claudeDesktop, ['mcpServers'])],
-      // Claude Desktop launches only stdio servers from this file: it reaches Airlock through the
-      // mcp-remote bridge, the token in the bridge's environment (as main/agents/client-setup.ts).
-      entry: (url, token) => ({
-        command: 'npx',
-        args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${AIRLOCK_AUTH}'],
-        env: { AIRLOCK_AUTH: `Bearer ${token}` },
-      }),
+      entry: ENTRY['claude-desktop'],
       note: 'Quit and reopen Claude Desktop to load the change.',
     },
     {
@@ -119,7 +100,7 @@ export function clientDefs(e: ClientsEnv): ClientDef[] {
             ]
           : []),
       ],
-      entry: (url, token) => ({ type: 'http', url, headers: bearer(token) }),
+      entry: ENTRY['claude-code'],
       note: 'New Claude Code sessions use it; run /mcp in a running one to reconnect.',
     },
     {
@@ -131,7 +112,7 @@ export function clientDefs(e: ClientsEnv): ClientDef[] {
         json(cursor, ['mcpServers']),
         ...(project ? [json(join(project, '.cursor', 'mcp.json'), ['mcpServers'], 'project')] : []),
       ],
-      entry: (url, token) => ({ url, headers: bearer(token) }),
+      entry: ENTRY.cursor,
       note: 'Cursor picks the change up by itself; check Settings → MCP.',
     },
     {
@@ -144,7 +125,7 @@ export function clientDefs(e: ClientsEnv): ClientDef[] {
         json(join(codeUser, 'settings.json'), ['mcp', 'servers']),
         ...(project ? [json(join(project, '.vscode', 'mcp.json'), ['servers'], 'project')] : []),
       ],
-      entry: (url, token) => ({ type: 'http', url, headers: bearer(token) }),
+      entry: ENTRY.vscode,
       note: 'VS Code picks the change up by itself; start the server from the MCP view if asked.',
     },
     {
@@ -153,7 +134,7 @@ export function clientDefs(e: ClientsEnv): ClientDef[] {
       installDir: join(e.home, '.codeium', 'windsurf'),
       target: json(windsurf, ['mcpServers']),
       sources: () => [json(windsurf, ['mcpServers'])],
-      entry: (url, token) => ({ serverUrl: url, headers: bearer(token) }),
+      entry: ENTRY.windsurf,
       note: 'Press Refresh in Windsurf’s MCP settings (or restart it).',
     },
     {
@@ -162,8 +143,9 @@ export function clientDefs(e: ClientsEnv): ClientDef[] {
       installDir: codexDir,
       target: codex,
       sources: () => [codex],
-      entry: (url, token) => ({ url, http_headers: bearer(token) }),
+      entry: ENTRY.codex,
       note: 'New Codex sessions use it.',
     },
+    ...newerClients(e, codeUser),
   ];
 }

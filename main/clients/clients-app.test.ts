@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
+import { parse as parseToml } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sampleHome } from '../../test-support/client-configs.js';
 import { agentClient, startRemoteApp, type RemoteTestApp } from '../../test-support/remote-app.js';
@@ -63,16 +64,21 @@ describe('clients through the App', () => {
       mcpServers: Record<string, { url?: string; headers?: Record<string, string> }>;
     };
     const auth = written.mcpServers.airlock!.headers!.Authorization!;
-    expect(written.mcpServers.airlock!.url).toBe(
-      `http://127.0.0.1:${t.app.settings.get().port}/mcp`,
-    );
+    // Issue 29.1: the URL the running server answers on (port 0 → a free one), not the settings port.
+    expect(t.started.port).not.toBe(t.app.settings.get().port);
+    expect(written.mcpServers.airlock!.url).toBe(t.started.mcpUrl);
+    expect(connected.url).toBe(t.started.mcpUrl);
     // The token Cursor got is a working agent token.
     const c = await agentClient(t.started.mcpUrl, auth.replace(/^Bearer /, ''));
     cleanup.push(() => c.close());
     expect((await c.listTools()).tools.map((x) => x.name)).toContain('everything__echo');
     expect((await t.app.control.listClients()).find((x) => x.id === 'cursor')).toMatchObject({
       connected: true,
+      entryUrl: t.started.mcpUrl,
     });
+    expect(
+      (await t.app.control.listClients()).find((x) => x.id === 'cursor')!.stale,
+    ).toBeUndefined();
 
     // Again: nothing changes, no second agent.
     const again = await t.app.control.connectClient('cursor');
@@ -86,5 +92,49 @@ describe('clients through the App', () => {
     expect(Object.keys((parseJsonc(text) as { mcpServers: object }).mcpServers)).toEqual([
       'airlock',
     ]);
+  });
+});
+
+describe('a client entry that no longer reaches this Airlock (issue 29.1)', () => {
+  it('another port, or a revoked agent: listed as stale with the fix; connect makes it work again', async () => {
+    const h = sampleHome({ only: ['codex'] });
+    const t: RemoteTestApp = await startRemoteApp({ clientsEnv: h.env });
+    cleanup.push(() => t.stop());
+    const codexOf = async () => (await t.app.control.listClients()).find((x) => x.id === 'codex')!;
+
+    await t.app.control.connectClient('codex');
+    expect(await codexOf()).toMatchObject({ connected: true, entryUrl: t.started.mcpUrl });
+
+    // What a restart on another port leaves behind: the entry at the old port.
+    const old = `http://127.0.0.1:${t.started.port === 47821 ? 47822 : 47821}/mcp`;
+    const text = readFileSync(h.paths.codex, 'utf8');
+    writeFileSync(h.paths.codex, text.replace(t.started.mcpUrl, old));
+    const stale = await codexOf();
+    expect(stale).toMatchObject({ connected: false, entryUrl: old });
+    expect(stale.stale).toContain(
+      `points at ${old}, but this Airlock answers on ${t.started.mcpUrl}`,
+    );
+    expect(stale.stale).toContain('airlock clients connect codex');
+
+    const again = await t.app.control.connectClient('codex');
+    expect(again.files[0]).toMatchObject({ entry: 'updated', changed: true });
+    expect(await codexOf()).toMatchObject({ connected: true });
+
+    // A revoked agent: same URL, but its token no longer works.
+    await t.app.control.revokeAgent('Codex');
+    expect((await codexOf()).stale).toMatch(
+      /not a current agent token.*airlock clients connect codex/,
+    );
+    await t.app.control.connectClient('codex');
+    const written = parseToml(readFileSync(h.paths.codex, 'utf8')) as {
+      mcp_servers: { airlock: { url: string; http_headers: { Authorization: string } } };
+    };
+    const c = await agentClient(
+      written.mcp_servers.airlock.url,
+      written.mcp_servers.airlock.http_headers.Authorization.replace(/^Bearer /, ''),
+    );
+    cleanup.push(() => c.close());
+    expect((await c.listTools()).tools.length).toBeGreaterThan(0);
+    expect(await codexOf()).toMatchObject({ connected: true });
   });
 });

@@ -17,14 +17,19 @@ import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Logger } from '../platform/log.js';
 import { clientDefs, type ClientDef, type ClientsEnv } from './client-defs.js';
 import { AIRLOCK_ENTRY, ClientEditError, editFile } from './clients-edit.js';
+import { entryState } from './entry-state.js';
 import { airlockName, isAirlockEntry, planImport } from './import-plan.js';
 import { normalizeEntry, parseText, readSource, serversAt, type ReadFile } from './read-config.js';
 
 export interface ClientsDeps {
   env: ClientsEnv;
   logger: Logger;
-  /** The URL agents use (the configured port). */
+  /** The URL agents use: the one this Airlock's server answers on (issue 29.1). */
   mcpUrl: () => string;
+  /** False when no server listens on `mcpUrl` (the CLI's short-lived core); default true. */
+  live?: () => boolean;
+  /** Whether a token is a current agent token (an entry with a revoked one is stale). */
+  isAgentToken?: (token: string) => boolean;
   listServers: () => Promise<RemoteView[]>;
   addServer: (input: RemoteInput) => Promise<RemoteView>;
   /**
@@ -59,17 +64,19 @@ export class ClientsControl implements ClientsApi {
 
   async listClients(projectDir?: string): Promise<ClientView[]> {
     const url = this.d.mcpUrl();
+    const reach = {
+      mcpUrl: url,
+      live: this.d.live?.() ?? true,
+      ...(this.d.isAgentToken ? { isAgentToken: this.d.isAgentToken } : {}),
+    };
     return this.defs().map((def) => {
       const target = readSource(def.target);
-      const entry = normalizeEntry(
-        AIRLOCK_ENTRY,
-        serversAt(target.data, def.target.keyPath)[AIRLOCK_ENTRY],
-      );
+      const raw = serversAt(target.data, def.target.keyPath)[AIRLOCK_ENTRY];
       return {
         id: def.id,
         label: def.label,
         installed: existsSync(def.installDir) || target.exists,
-        connected: entry !== null && isAirlockEntry('', entry, url),
+        ...entryState(def, raw, reach),
         target: def.target.path,
         files: def.sources(projectDir).map((src) => {
           const f = readSource(src);
@@ -131,7 +138,8 @@ export class ClientsControl implements ClientsApi {
       );
     const agent = def.label;
     const token = (await this.d.agentToken(agent, !dryRun)) ?? '<a new token>';
-    const entry = def.entry(this.d.mcpUrl(), token);
+    const url = this.d.mcpUrl();
+    const entry = def.entry(url, token);
     const imported = o.removeImported ? await this.importedFrom(id) : new Set<string>();
 
     // Files in order; one file may hold several server objects (~/.claude.json: user and project).
@@ -172,7 +180,11 @@ export class ClientsControl implements ClientsApi {
       dryRun,
       files: [...changes.values()].filter((c) => c.changed).map((c) => c.path),
     });
-    return { client: id, dryRun, agent, files: [...changes.values()], note: def.note };
+    const note =
+      (this.d.live?.() ?? true)
+        ? def.note
+        : `${def.note} Airlock is not running: the entry points at ${url}, where "airlock serve" listens by default; if you start it on another port, connect again.`;
+    return { client: id, dryRun, url, agent, files: [...changes.values()], note };
   }
 
   /** Airlock names of the servers imported from this client. */

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { removeJsonEntries, setJsonEntry } from './edit-json.js';
 import { cutTables, setTable } from './edit-toml.js';
-import { isObject, parseText, serversAt, type ReadFile } from './read-config.js';
+import { BOM, isObject, parseText, serversAt, type ReadFile } from './read-config.js';
 
 export class ClientEditError extends Error {
   override name = 'ClientEditError';
@@ -49,7 +49,9 @@ export function editFile(
       removed: [],
     };
 
-  let text = f.text;
+  // A byte-order mark stays where it is; the editors work on the text after it (issue 28.4).
+  const bom = f.text.startsWith(BOM) ? BOM : '';
+  let text = f.text.slice(bom.length);
   if (f.source.format === 'json') {
     text = removeJsonEntries(text, keyPath, remove);
     if (setEntry) text = setJsonEntry(text, [...keyPath, AIRLOCK_ENTRY], o.entry);
@@ -57,6 +59,7 @@ export function editFile(
     for (const n of remove) text = cutTables(text, [...keyPath, n]).text;
     if (setEntry) text = setTable(text, [...keyPath, AIRLOCK_ENTRY], o.entry!);
   }
+  text = bom + text;
   verify(f, text, o.entry, remove, setEntry);
   return { text, changed: true, ...(entryState ? { entry: entryState } : {}), removed: remove };
 }
@@ -83,7 +86,16 @@ function verify(
   }
   for (const n of remove) delete servers[n];
   if (setEntry) servers[AIRLOCK_ENTRY] = entry;
-  if (!isDeepStrictEqual(normalize(after.data), normalize(expected)))
+  // TOML has no empty `[mcp_servers]` once its last table is cut: an empty servers object is none.
+  const prune = (data: Record<string, unknown>) => {
+    const copy = normalize(data) as Record<string, unknown>;
+    const keys = f.source.keyPath;
+    const parent = keys.length > 1 ? serversAt(copy, keys.slice(0, -1)) : copy;
+    const last = keys[keys.length - 1]!;
+    if (isObject(parent[last]) && Object.keys(parent[last]).length === 0) delete parent[last];
+    return copy;
+  };
+  if (!isDeepStrictEqual(prune(after.data), prune(expected)))
     fail('the parsed result differs from the intended change');
 }
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, existsSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
@@ -93,12 +93,53 @@ describe('client config paths', () => {
       ['vscode', '/home/me/.config/Code/User/mcp.json'],
       ['windsurf', '/home/me/.codeium/windsurf/mcp_config.json'],
       ['codex', '/opt/codex/config.toml'],
+      ['gemini', '/home/me/.gemini/settings.json'],
+      ['antigravity', '/home/me/.gemini/antigravity-cli/mcp_config.json'],
+      ['zed', '/home/me/.config/zed/settings.json'],
+      [
+        'cline',
+        '/home/me/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json',
+      ],
     ]);
+    // Zed keeps ~/.config/zed on macOS too; %APPDATA%\Zed on Windows. Gemini CLI honours GEMINI_CLI_HOME.
+    expect(mac.find((c) => c.id === 'zed')!.target.path).toBe(
+      '/Users/me/.config/zed/settings.json',
+    );
+    expect(win.find((c) => c.id === 'zed')!.target.path).toBe(
+      join('C:\\Users\\me\\AppData\\Roaming', 'Zed', 'settings.json'),
+    );
+    expect(
+      clientDefs({ home: '/home/me', platform: 'linux', geminiHome: '/g' }).find(
+        (c) => c.id === 'gemini',
+      )!.target.path,
+    ).toBe('/g/.gemini/settings.json');
+    expect(mac.find((c) => c.id === 'cline')!.target.path).toBe(
+      '/Users/me/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json',
+    );
+  });
+
+  it('Antigravity and Cline: the documented file that exists is the one written', () => {
+    const h = sampleHome({ only: [] });
+    const def = (id: string) => clientDefs(h.env).find((c) => c.id === id)!;
+    expect(def('antigravity').target.path).toBe(h.paths.antigravity);
+    expect(def('antigravity').installDir).toBe(dirname(h.paths.antigravity));
+    // The IDE's file, once it exists, is used instead.
+    const ide = join(h.home, '.gemini', 'antigravity', 'mcp_config.json');
+    mkdirSync(dirname(ide), { recursive: true });
+    writeFileSync(ide, '{ "mcpServers": {} }');
+    expect(def('antigravity').target.path).toBe(ide);
+    // Cline: the VS Code extension's file unless only the CLI's folder is there.
+    mkdirSync(join(h.home, '.cline'), { recursive: true });
+    expect(def('cline').target.path).toBe(
+      join(h.home, '.cline', 'data', 'settings', 'cline_mcp_settings.json'),
+    );
+    mkdirSync(dirname(h.paths.cline), { recursive: true });
+    expect(def('cline').target.path).toBe(h.paths.cline);
   });
 });
 
 describe('import', () => {
-  it('reads stdio and URL entries from all six clients; a dry run adds nothing; secrets go to the vault-bound fields', async () => {
+  it('reads stdio and URL entries from every client; a dry run adds nothing; secrets go to the vault-bound fields', async () => {
     const h = sampleHome();
     const { c, added } = control(h);
     const dry = await c.importClients({ dryRun: true, projectDir: h.project });
@@ -123,6 +164,17 @@ describe('import', () => {
         'windsurf:old→skip:',
         'codex:docs→add:docs',
         'codex:figma→add:figma',
+        'gemini:githubCopilot→add:githubCopilot',
+        'gemini:pythonTools→add:pythonTools',
+        'gemini:proj-gem→add:proj-gem',
+        'antigravity:firebase→add:firebase',
+        'antigravity:devknowledge→add:devknowledge',
+        'zed:local-mcp-server→add:local-mcp-server',
+        'zed:remote-mcp-server→add:remote-mcp-server',
+        'zed:old-style→add:old-style',
+        'zed:from-extension→skip:',
+        'cline:brave→add:brave',
+        'cline:remote-cline→add:remote-cline',
       ].sort(),
     );
     expect(row('windsurf', 'old')!.reason).toBe('disabled in Windsurf');
@@ -144,8 +196,24 @@ describe('import', () => {
     // No secret value in what a dry run shows.
     for (const s of h.secrets) expect(JSON.stringify(dry)).not.toContain(s);
 
+    expect(row('gemini', 'githubCopilot')).toMatchObject({
+      kind: 'url',
+      summary: 'https://api.githubcopilot.com/mcp/',
+      secretNames: ['Authorization'],
+    });
+    expect(row('gemini', 'proj-gem')!.file).toBe(h.paths.geminiProject);
+    expect(row('antigravity', 'devknowledge')).toMatchObject({
+      kind: 'url',
+      secretNames: ['X-goog-api-key'],
+    });
+    expect(row('zed', 'old-style')).toMatchObject({ kind: 'stdio', summary: 'uvx mcp-server-git' });
+    expect(row('cline', 'remote-cline')).toMatchObject({
+      kind: 'url',
+      secretNames: ['Authorization'],
+    });
+
     const done = await c.importClients({ projectDir: h.project });
-    expect(done.added).toHaveLength(15);
+    expect(done.added).toHaveLength(25);
     const input = (name: string) => added.find((a) => a.name === name)!;
     expect(input('github')).toEqual({
       name: 'github',
@@ -179,6 +247,25 @@ describe('import', () => {
     });
     expect(input('docs')!.stdio!.secretEnv).toEqual({ DOCS_TOKEN: 'docs_secret_2468' });
     expect(input('figma')).toMatchObject({ headers: { 'X-Figma-Token': 'figma_secret_1357' } });
+    expect(input('githubCopilot')).toMatchObject({
+      url: 'https://api.githubcopilot.com/mcp/',
+      bearerToken: 'gh_gemini_secret_1111',
+      origin: 'gemini',
+    });
+    expect(input('pythonTools')!.stdio).toMatchObject({
+      command: 'python',
+      cwd: './mcp-servers/python',
+      secretEnv: { API_KEY: 'py_gemini_secret_2222' },
+    });
+    expect(input('devknowledge')).toMatchObject({
+      url: 'https://developerknowledge.googleapis.com/mcp',
+      headers: { 'X-goog-api-key': 'goog_ag_secret_3333' },
+    });
+    expect(input('remote-mcp-server')).toMatchObject({ bearerToken: 'zed_secret_4444' });
+    expect(input('remote-cline')).toMatchObject({
+      url: 'https://cline.example.com/mcp',
+      bearerToken: 'cline_secret_6666',
+    });
 
     // A second import finds them all in Airlock already.
     const again = await c.importClients({ projectDir: h.project });
@@ -207,6 +294,10 @@ describe('import', () => {
       ['vscode', false, false],
       ['windsurf', false, false],
       ['codex', false, false],
+      ['gemini', false, false],
+      ['antigravity', false, false],
+      ['zed', false, false],
+      ['cline', false, false],
     ]);
     expect(list.find((x) => x.id === 'cursor')!.files).toEqual([
       { path: h.paths.cursor, scope: 'user', exists: true, servers: 2 },

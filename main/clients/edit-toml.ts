@@ -64,25 +64,51 @@ function headers(lines: string[]): Header[] {
 
 const startsWith = (path: string[], prefix: string[]) => prefix.every((k, i) => path[i] === k);
 
-/** Removes every table at or under `prefix` (e.g. ['mcp_servers','github']). Returns the text and where the first one stood. */
-export function cutTables(text: string, prefix: string[]): { text: string; at: number | null } {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const lines = text.split(/\r?\n/);
-  const hs = headers(lines);
+/** A line and its own terminator ('' on a last line without one): joined back, the bytes are the file's. */
+interface Line {
+  body: string;
+  eol: string;
+}
+
+function splitLines(text: string): Line[] {
+  if (text === '') return [];
+  const out: Line[] = [];
+  const re = /([^\r\n]*(?:\r(?!\n)[^\r\n]*)*)(\r\n|\n|$)/gy;
+  let m: RegExpExecArray | null;
+  while (re.lastIndex < text.length && (m = re.exec(text))) out.push({ body: m[1]!, eol: m[2]! });
+  return out;
+}
+
+const joinLines = (lines: Line[]) => lines.map((l) => l.body + l.eol).join('');
+
+/** The file's last line break (LF when it has none): the end is where a new table goes. */
+function eolOf(text: string): string {
+  const nl = text.lastIndexOf('\n');
+  return nl > 0 && text[nl - 1] === '\r' ? '\r\n' : '\n';
+}
+
+/** The line indexes to drop for every table at or under `prefix`, and where the first one stood. */
+function tableLines(lines: Line[], prefix: string[]): { drop: Set<number>; at: number | null } {
+  const hs = headers(lines.map((l) => l.body));
   const drop = new Set<number>();
   let at: number | null = null;
   hs.forEach((h, i) => {
     if (!startsWith(h.path, prefix)) return;
     let end = hs[i + 1]?.line ?? lines.length;
     // Comments right above the next header describe that table: they stay.
-    while (end - 1 > h.line && /^\s*#/.test(lines[end - 1]!)) end--;
+    while (end - 1 > h.line && /^\s*#/.test(lines[end - 1]!.body)) end--;
     at ??= h.line;
     for (let n = h.line; n < end; n++) drop.add(n);
   });
+  return { drop, at };
+}
+
+/** Removes every table at or under `prefix` (e.g. ['mcp_servers','github']); every other line keeps its bytes. */
+export function cutTables(text: string, prefix: string[]): { text: string; at: number | null } {
+  const lines = splitLines(text);
+  const { drop, at } = tableLines(lines, prefix);
   if (at === null) return { text, at };
-  const kept = lines.filter((_, n) => !drop.has(n));
-  const firstKept = lines.slice(0, at).filter((_, n) => !drop.has(n)).length;
-  return { text: kept.join(eol), at: firstKept };
+  return { text: joinLines(lines.filter((_, n) => !drop.has(n))), at };
 }
 
 /** A TOML key: bare when it can be, else a basic string. */
@@ -91,7 +117,7 @@ export function tomlKey(k: string): string {
 }
 
 /** TOML basic strings accept JSON's escapes (\" \\ \n \t \uXXXX). */
-function tomlValue(v: unknown): string {
+export function tomlValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(tomlValue).join(', ')}]`;
@@ -102,21 +128,31 @@ function tomlValue(v: unknown): string {
   throw new Error(`cannot write ${typeof v} to TOML`);
 }
 
-/** Replaces (in place) or appends the table `path` with `values` (inline tables for objects). */
+/**
+ * Replaces (where it stands) or appends (at the end) the table `path` with `values` (inline
+ * tables for objects). Only the table's own lines change; the new lines end like the file's
+ * (issue 28.4: CRLF stays CRLF, a last line without a break gets one before the new table).
+ */
 export function setTable(text: string, path: string[], values: Record<string, unknown>): string {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const block = [
+  const lines = splitLines(text);
+  const { drop, at } = tableLines(lines, path);
+  const eol = at !== null ? lines[at]!.eol || eolOf(text) : eolOf(text);
+  const block: Line[] = [
     `[${path.map(tomlKey).join('.')}]`,
     ...Object.entries(values).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`),
-  ];
-  const cut = cutTables(text, path);
-  const lines = cut.text === '' ? [] : cut.text.split(/\r?\n/);
-  if (cut.at !== null) {
-    lines.splice(cut.at, 0, ...block, '');
-    return lines.join(eol);
+  ].map((body) => ({ body, eol }));
+  if (at !== null) {
+    const kept = lines.filter((_, n) => !drop.has(n) || n === at);
+    const i = kept.indexOf(lines[at]!);
+    // The old table's last line break is kept as the new table's separator from what follows.
+    const after = i + 1 < kept.length ? [{ body: '', eol }] : [];
+    kept.splice(i, 1, ...block, ...after);
+    return joinLines(kept);
   }
-  while (lines.length && lines[lines.length - 1] === '') lines.pop();
-  if (lines.length) lines.push('');
-  lines.push(...block, '');
-  return lines.join(eol);
+  if (lines.length === 0) return joinLines(block);
+  const last = lines[lines.length - 1]!;
+  const tail: Line[] = [];
+  if (last.eol === '') tail.push({ body: '', eol }); // close the last line
+  if (last.body.trim() !== '') tail.push({ body: '', eol }); // a blank line before the table
+  return text + joinLines(tail) + joinLines(block);
 }

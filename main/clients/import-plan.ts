@@ -30,7 +30,8 @@ export function isAirlockEntry(name: string, s: ClientServer, mcpUrl: string): b
   return ours(s.url) || (s.args ?? []).some(ours);
 }
 
-function sameEndpoint(a: string, b: string): boolean {
+/** Both loopback, same port and path: `localhost` and `127.0.0.1` are the same Airlock. */
+export function sameEndpoint(a: string, b: string): boolean {
   try {
     const x = new URL(a);
     const y = new URL(b);

@@ -24,10 +24,14 @@ export function readSource(source: ConfigSource): ReadFile {
   return { source, exists: true, text, ...parsed };
 }
 
+export const BOM = '\uFEFF';
+
 export function parseText(
-  text: string,
+  withBom: string,
   format: 'json' | 'toml',
 ): { data: Record<string, unknown>; error?: string } {
+  // Editors on Windows may save a byte-order mark; the apps read past it, so does Airlock.
+  const text = withBom.startsWith(BOM) ? withBom.slice(1) : withBom;
   if (text.trim() === '') return { data: {} };
   if (format === 'toml') {
     try {
@@ -84,10 +88,11 @@ export interface ClientServer {
 const PLACEHOLDER = /\$\{[^}]+\}/;
 
 /**
- * Reads an entry of any of the six formats: `command`/`args`/`env`/`cwd`
- * (stdio), `url` (Cursor, Claude Code, VS Code, Codex) or `serverUrl`
- * (Windsurf) with `headers` (`http_headers` in Codex). Whatever Airlock
- * cannot carry over becomes a warning, never a silent loss.
+ * Reads an entry of any of the clients' formats: `command`/`args`/`env`/`cwd`
+ * (stdio; Zed's older `command: { path, args, env }` too), `url` (Cursor, Claude
+ * Code, VS Code, Codex, Zed, Cline), `serverUrl` (Windsurf, Antigravity) or
+ * `httpUrl` (Gemini CLI) with `headers` (`http_headers` in Codex). Whatever
+ * Airlock cannot carry over becomes a warning, never a silent loss.
  */
 export function normalizeEntry(name: string, raw: unknown): ClientServer | null {
   if (!isObject(raw)) return null;
@@ -122,24 +127,28 @@ export function normalizeEntry(name: string, raw: unknown): ClientServer | null 
       warnings.push('contains ${…} placeholders the client expands; Airlock keeps them as written');
     return s;
   }
-  if (typeof raw.command !== 'string' || raw.command === '') return null;
-  const args = Array.isArray(raw.args)
-    ? raw.args.filter((a): a is string => typeof a === 'string')
+  // Zed's older settings nest the command: "command": { "path", "args", "env" }.
+  const cmd = isObject(raw.command) ? raw.command : raw;
+  const command = isObject(raw.command) ? raw.command.path : raw.command;
+  if (typeof command !== 'string' || command === '') return null;
+  const rawArgs = cmd.args;
+  const args = Array.isArray(rawArgs)
+    ? rawArgs.filter((a): a is string => typeof a === 'string')
     : [];
-  if (Array.isArray(raw.args) && args.length !== raw.args.length)
+  if (Array.isArray(rawArgs) && args.length !== rawArgs.length)
     warnings.push('non-string args left out');
-  const env = strings(raw.env, 'env');
+  const env = strings(cmd.env, 'env');
   const s: ClientServer = {
     name,
     kind: 'stdio',
-    command: raw.command,
+    command,
     args,
     env,
     disabled,
     warnings,
   };
   if (typeof raw.cwd === 'string' && raw.cwd) s.cwd = raw.cwd;
-  if ([raw.command, ...args, ...Object.values(env), s.cwd ?? ''].some((v) => PLACEHOLDER.test(v)))
+  if ([command, ...args, ...Object.values(env), s.cwd ?? ''].some((v) => PLACEHOLDER.test(v)))
     warnings.push('contains ${…} placeholders the client expands; Airlock keeps them as written');
   return s;
 }

@@ -93,9 +93,24 @@ export function ClientsPanel() {
           {list.map((c) => (
             <li key={c.id} data-testid="client-row" data-client={c.id}>
               <strong>{c.label}</strong>{' '}
-              <span className={`badge state ${c.connected ? 'ready' : 'idle'}`}>
-                {c.connected ? 'Connected' : c.installed ? 'Not connected' : 'Not found'}
+              <span
+                className={`badge state ${c.connected ? 'ready' : c.stale ? 'error' : 'idle'}`}
+                title={c.stale}
+              >
+                {c.connected
+                  ? 'Connected'
+                  : c.stale
+                    ? 'Out of date'
+                    : c.installed
+                      ? 'Not connected'
+                      : 'Not found'}
               </span>{' '}
+              {c.stale && (
+                <span className="hint" data-testid="client-stale">
+                  {/* Issue 29.1: its entry reaches another port (or a revoked token); Reconnect fixes it. */}
+                  {c.stale.replace(/; run "airlock clients connect [^"]+"$/, '')}.{' '}
+                </span>
+              )}
               <span className="hint">
                 {c.files
                   .filter((f) => f.exists)
@@ -112,9 +127,11 @@ export function ClientsPanel() {
                     void preview(c, false);
                   }}
                   data-testid="client-connect"
-                  aria-label={`Connect ${c.label}`}
+                  aria-label={`${c.stale ? 'Reconnect' : 'Connect'} ${c.label}`}
                 >
-                  {busy === `plan:${c.id}` ? 'Checking…' : `Connect ${c.label}`}
+                  {busy === `plan:${c.id}`
+                    ? 'Checking…'
+                    : `${c.stale ? 'Reconnect' : 'Connect'} ${c.label}`}
                 </button>
               )}
             </li>

@@ -90,10 +90,9 @@ function SetupBlock({ setup }: { setup: ClientSetup }) {
           testId="copy-setup"
         />
       </div>
-      {setup.client === 'Claude Desktop' && (
-        <p className="hint">
-          Claude Desktop starts URL servers through the mcp-remote bridge (needs Node.js); restart
-          Claude Desktop afterwards.
+      {setup.note && (
+        <p className="hint" data-testid="setup-note">
+          {setup.note}
         </p>
       )}
     </div>

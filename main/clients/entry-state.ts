@@ -1,0 +1,65 @@
+import type { ClientView } from '../../common/contract/index.js';
+import type { ClientDef } from './client-defs.js';
+import { sameEndpoint } from './import-plan.js';
+import { isObject, normalizeEntry } from './read-config.js';
+import { AIRLOCK_ENTRY } from './clients-edit.js';
+
+/** What decides whether a client's "airlock" entry still reaches this Airlock (issue 29.1). */
+export interface Reach {
+  /** The URL this Airlock answers on (or, when `live` is false, where `airlock serve` will listen). */
+  mcpUrl: string;
+  /** A server is listening on `mcpUrl` now. */
+  live: boolean;
+  isAgentToken?: (token: string) => boolean;
+}
+
+/**
+ * Connected, stale (with why and the fix) or not connected, for a client's "airlock" entry
+ * as read from its file. An entry on another port — Airlock restarted with `--port`, or on
+ * `up.sh --port 0` — or with a token this Airlock no longer knows (a revoked agent) is stale:
+ * the client would get ECONNREFUSED or 401, so the fix is a fresh `clients connect`.
+ */
+export function entryState(
+  def: Pick<ClientDef, 'id'>,
+  raw: unknown,
+  reach: Reach,
+): Pick<ClientView, 'connected' | 'entryUrl' | 'stale'> {
+  const s = normalizeEntry(AIRLOCK_ENTRY, raw);
+  if (!s) return { connected: false };
+  const entryUrl = s.url ?? (s.args ?? []).find((a) => /^https?:\/\//i.test(a));
+  const fix = `run "airlock clients connect ${def.id}"`;
+  if (!entryUrl)
+    return { connected: false, stale: `its "airlock" entry has no URL Airlock recognises; ${fix}` };
+  if (!sameEndpoint(entryUrl, reach.mcpUrl))
+    return {
+      connected: false,
+      entryUrl,
+      stale: reach.live
+        ? `its entry points at ${entryUrl}, but this Airlock answers on ${reach.mcpUrl}; ${fix}`
+        : `its entry points at ${entryUrl}, not at the configured ${reach.mcpUrl}, and Airlock is not running to tell; once it runs, ${fix}`,
+    };
+  const token = entryToken(raw);
+  if (token !== null && reach.isAgentToken && !reach.isAgentToken(token))
+    return {
+      connected: false,
+      entryUrl,
+      stale: `its token is not a current agent token of this Airlock (revoked?); ${fix}`,
+    };
+  return { connected: true, entryUrl };
+}
+
+/** The bearer token in an entry: `headers` / Codex `http_headers`, or the mcp-remote bridge's env. */
+function entryToken(raw: unknown): string | null {
+  if (!isObject(raw)) return null;
+  const candidates: unknown[] = [];
+  for (const h of [raw.headers, raw.http_headers])
+    if (isObject(h))
+      for (const [k, v] of Object.entries(h))
+        if (k.toLowerCase() === 'authorization') candidates.push(v);
+  if (isObject(raw.env)) candidates.push(raw.env.AIRLOCK_AUTH);
+  for (const c of candidates) {
+    const m = typeof c === 'string' ? /^Bearer\s+(\S+)$/i.exec(c.trim()) : null;
+    if (m) return m[1]!;
+  }
+  return null;
+}
