@@ -20,13 +20,17 @@ import type {
 } from '../tools/types.js';
 import { errorResult } from '../tools/types.js';
 import { RefreshUnavailableError } from './oauth/errors.js';
-import { inRelayScope } from './relay-scope.js';
-import { UpstreamLost } from './inflight.js';
-import { RemoteConnectionBase } from './remote-connection.js';
-import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
+import { inRelayScope } from './relay/relay-scope.js';
+import { UpstreamLost } from './connection/inflight.js';
+import { RemoteConnectionBase } from './connection/server-connection.js';
+import {
+  DEFAULT_TIMINGS,
+  type RemoteConnection,
+  type RemoteTimings,
+} from './connection/timings.js';
 import { markUntrusted } from '../tools/untrusted.js';
-import { askToOpen, RETRY, urlSteps } from './url-required.js';
-import { malformedAnswer } from './malformed-answer.js';
+import { askToOpen, RETRY, urlSteps } from './relay/url-required.js';
+import { malformedAnswer } from './http/malformed-answer.js';
 import {
   describeFailure,
   isServerAnswer,
@@ -34,10 +38,10 @@ import {
   isTimeout,
   networkCode,
   type Upstream,
-} from './upstream.js';
+} from './upstream/upstream.js';
 
 export { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings };
-export type { RemoteSourceOptions } from './remote-connection.js';
+export type { RemoteSourceOptions } from './connection/server-connection.js';
 
 /**
  * One remote MCP server as a ToolSource (issue 4). Connects in the

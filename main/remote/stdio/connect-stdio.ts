@@ -1,10 +1,10 @@
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { UpstreamClient } from '../upstream-client.js';
-import type { Upstream, UpstreamOptions } from '../upstream.js';
+import { UpstreamClient } from '../upstream/upstream-client.js';
+import type { Upstream, UpstreamOptions } from '../upstream/upstream.js';
 import { ChildProcessTransport } from './child-transport.js';
 import { StdioError } from './errors.js';
-import { featureClientOptions, wireFeatures } from '../upstream-features.js';
-import type { StdioMonitor } from './monitor.js';
+import { featureClientOptions, wireFeatures } from '../upstream/upstream-features.js';
+import type { StdioMonitor } from './process-log.js';
 import type { Launch } from './process-group.js';
 
 /** A local server's launch (argv, cwd, full environment) and its monitor. */
@@ -24,7 +24,7 @@ export const STDIO_START_MS = 30_000;
 
 /**
  * Starts the server process and connects an MCP client over its stdio — the
- * `kind: 'stdio'` branch of connectUpstream (main/remote/upstream.ts). The
+ * `kind: 'stdio'` branch of connectUpstream (main/remote/upstream/upstream.ts). The
  * returned Upstream behaves like a URL one: closing it ends the whole process
  * group; the process ending on its own closes it (RemoteSource then restarts
  * it with backoff, the same path as a dropped URL server).

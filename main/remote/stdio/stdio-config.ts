@@ -6,10 +6,10 @@ import { ControlError } from '../../../common/contract/index.js';
 import type { Logger } from '../../platform/log.js';
 import type { RemoteSettings } from '../../platform/settings.js';
 import type { Vault } from '../../platform/vault/vault.js';
-import type { RemoteConnection } from '../timings.js';
+import type { RemoteConnection } from '../connection/timings.js';
 import type { StdioTarget } from './connect-stdio.js';
 import { childEnv, passedThrough, proxyPasswords } from './env.js';
-import { StdioMonitor } from './monitor.js';
+import { StdioMonitor } from './process-log.js';
 import { groupAlive, signalGroup } from './process-group.js';
 
 /**
