@@ -1,4 +1,3 @@
-import type { Logger } from '../../platform/log.js';
 import type { ClientRelay } from '../../tools/relay.js';
 import type { SourceState } from '../../tools/types.js';
 import type { AgentSessions } from './agent-sessions.js';
@@ -11,7 +10,8 @@ import { InflightCalls } from './inflight.js';
 import { connectionSecrets, Redactor } from './redact.js';
 import { RemoteFeatures } from '../catalog/remote-features.js';
 import { ServerCatalog } from '../catalog/server-catalog.js';
-import { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings } from './timings.js';
+import { DEFAULT_TIMINGS } from './timings.js';
+import type { RemoteConnection, RemoteSourceOptions, RemoteTimings } from './timings.js';
 import { UrlCompletions } from '../relay/url-completions.js';
 import {
   describeFailure,
@@ -21,55 +21,43 @@ import {
   type Upstream,
 } from '../upstream/upstream.js';
 
-export { DEFAULT_TIMINGS, type RemoteConnection, type RemoteTimings };
-
-export interface RemoteSourceOptions {
-  logger: Logger;
-  version: string;
-  timings?: Partial<RemoteTimings>;
-}
-
 /**
  * The connection side of one remote MCP server (issue 4, issue 14): connect
  * in the background, health checks, failure and backoff, swapping in a new
  * connection while the old one serves, and each agent's own upstream session
- * for stateful servers. RemoteSource (remote-source.ts) puts the ToolSource
- * face on it: tools, resources, prompts, calls.
+ * for stateful servers (agents, agent-upstreams.ts). RemoteSource
+ * (remote-source.ts) holds one and puts the ToolSource face on it: tools,
+ * resources, prompts, calls (remote-calls.ts).
  */
-export abstract class RemoteConnectionBase {
-  readonly kind = 'remote' as const;
-  readonly id: string;
+export class ServerConnection {
   readonly label: string;
-  readonly prefix: string;
-  protected conn: RemoteConnection;
-  protected readonly t: RemoteTimings;
-  protected readonly redactor = new Redactor();
+  private conn: RemoteConnection;
+  readonly t: RemoteTimings;
+  readonly redactor = new Redactor();
   /** URL-mode elicitations of this server shown to agents, for its completions (url-completions.ts). */
-  protected readonly completions = new UrlCompletions();
-  protected state: SourceState = { state: 'loading' };
-  protected readonly features: RemoteFeatures;
-  protected readonly catalog: ServerCatalog;
-  protected readonly sessions: AgentSessions;
-  private readonly agentUps: AgentUpstreams;
+  readonly completions = new UrlCompletions();
+  private state: SourceState = { state: 'loading' };
+  readonly features: RemoteFeatures;
+  readonly catalog: ServerCatalog;
+  readonly agents: AgentUpstreams;
+  readonly sessions: AgentSessions;
   private readonly health: HealthWatch;
-  protected sessionRelays: (agent: string) => ClientRelay | undefined = () => undefined;
-  protected up: Upstream | null = null;
-  protected gen = 0;
-  protected connecting: Promise<void> | null = null;
-  protected readonly retry: RetryTimer;
+  private sessionRelays: (agent: string) => ClientRelay | undefined = () => undefined;
+  private shared: Upstream | null = null;
+  private gen = 0;
+  private connecting: Promise<void> | null = null;
+  private readonly retry: RetryTimer;
   private readonly outage: OutageLog;
-  protected stopped = false;
-  protected readonly listeners = new Set<() => void>();
-  protected readonly inflight = new InflightCalls();
-  protected readonly first = new FirstAttempt();
+  private stopped = false;
+  private readonly listeners = new Set<() => void>();
+  readonly inflight = new InflightCalls();
+  private readonly first = new FirstAttempt();
 
   constructor(
     conn: RemoteConnection,
     private readonly o: RemoteSourceOptions,
   ) {
-    this.id = `remote:${conn.name}`;
     this.label = conn.name;
-    this.prefix = conn.name;
     this.conn = conn;
     this.redactor.set(connectionSecrets(conn));
     this.t = { ...DEFAULT_TIMINGS, ...o.timings };
@@ -77,28 +65,28 @@ export abstract class RemoteConnectionBase {
     this.outage = new OutageLog(this.label, o.logger, (on) => this.conn.stdio?.monitor.quiet(on));
     this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger);
     this.catalog = new ServerCatalog({
-      current: (gen, up) => gen === this.gen && this.up === up,
+      current: (gen, up) => gen === this.gen && this.shared === up,
       features: this.features,
       listMs: this.t.listMs,
       emit: () => this.emit(),
       trouble: (gen, up, cause) => this.trouble(gen, up, cause),
     });
-    this.agentUps = new AgentUpstreams({
+    this.agents = new AgentUpstreams({
       label: this.label,
       version: o.version,
       t: this.t,
       features: this.features,
       conn: () => this.conn,
-      shared: () => this.up,
+      shared: () => this.shared,
       relays: (agent) => this.sessionRelays(agent),
       completions: this.completions,
     });
-    this.sessions = this.agentUps.sessions;
+    this.sessions = this.agents.sessions;
     this.health = new HealthWatch(
       {
         label: this.label,
         gen: () => this.gen,
-        up: () => this.up,
+        up: () => this.shared,
         ready: () => this.state.state === 'ready',
         stopped: () => this.stopped,
         updateTools: (gen, up, tools) => this.catalog.updateTools(gen, up, tools),
@@ -150,8 +138,32 @@ export abstract class RemoteConnectionBase {
     return this.state;
   }
 
+  /** The connection everyone shares, while one is up. */
+  get up(): Upstream | null {
+    return this.shared;
+  }
+
+  /** What this server is reached by (URL or launch, headers, sign-in). */
+  settings(): RemoteConnection {
+    return this.conn;
+  }
+
+  /** The attempt under way while the server is not ready: a request made meanwhile waits for it. */
+  pendingAttempt(): Promise<void> | null {
+    return this.state.state !== 'ready' ? this.connecting : null;
+  }
+
+  /** Network trouble seen on a request: check the shared connection (trouble, below). */
+  troubleNow(cause: Error): void {
+    if (this.shared) this.trouble(this.gen, this.shared, cause);
+  }
+
+  setSessionRelays(lookup: (agent: string) => ClientRelay | undefined): void {
+    this.sessionRelays = lookup;
+  }
+
   info(): { transport?: TransportKind; protocolVersion?: string } {
-    const up = this.up;
+    const up = this.shared;
     return up
       ? {
           transport: up.transport,
@@ -172,12 +184,14 @@ export abstract class RemoteConnectionBase {
     this.health.stop();
     this.first.settle();
     this.inflight.abortAll('Airlock removed or stopped this server');
-    const all = [this.up, ...this.inflight.takeRetiring()].filter((u): u is Upstream => u !== null);
-    this.up = null;
+    const all = [this.shared, ...this.inflight.takeRetiring()].filter(
+      (u): u is Upstream => u !== null,
+    );
+    this.shared = null;
     await Promise.all([...all.map((u) => u.close()), this.sessions.closeAll()]);
   }
 
-  protected async attempt(gen: number): Promise<void> {
+  private async attempt(gen: number): Promise<void> {
     const holder: Opening = {};
     try {
       const opts = {
@@ -192,12 +206,12 @@ export abstract class RemoteConnectionBase {
         notice: (u, n) => this.catalog.notice(gen, u, n),
         error: (u, err) => this.trouble(gen, u, err),
         closed: (u) => {
-          if (gen === this.gen && this.up === u) this.fail(new Error('connection closed'));
+          if (gen === this.gen && this.shared === u) this.fail(new Error('connection closed'));
         },
       });
       if (gen !== this.gen) return void (await up.close());
-      const old = this.up;
-      this.up = up;
+      const old = this.shared;
+      this.shared = up;
       this.catalog.set(tools, lists);
       // Agents' sessions belonged to the old connection; they reopen on each agent's next request.
       if (old && old !== up) void this.sessions.closeAll();
@@ -222,34 +236,19 @@ export abstract class RemoteConnectionBase {
     }
   }
 
-  /** A stateful server keeps per-session state, so each agent gets its own session (agent-upstreams.ts). */
-  protected stateful(up: Upstream): boolean {
-    return this.agentUps.stateful(up);
-  }
-
-  /** The session an agent's request runs on: its own for a stateful server, else the shared one. */
-  protected upFor(agent: string): Promise<Upstream> {
-    return this.agentUps.upFor(agent);
-  }
-
-  /** The agent's own session when one is open (or `open` asks for one). */
-  protected agentUp(agent: string, open: boolean): Promise<Upstream | null> {
-    return this.agentUps.agentUp(agent, open);
-  }
-
   /** A stream dropped or a request failed at the network level: ping to tell "restarted" from "down" (health.ts). */
-  protected trouble(gen: number, up: Upstream, cause: Error): void {
+  trouble(gen: number, up: Upstream, cause: Error): void {
     this.health.trouble(gen, up, cause);
   }
 
   /** Swaps in a new session; calls still running on the old one cannot finish there. */
-  protected async replace(up: Upstream): Promise<void> {
-    if (this.up !== up && this.up) {
+  async replace(up: Upstream): Promise<void> {
+    if (this.shared !== up && this.shared) {
       // An agent's own session went stale; the shared one may have too (the server restarted).
       await this.sessions.drop(up);
-      return this.replace(this.up);
+      return this.replace(this.shared);
     }
-    if (this.up === up) {
+    if (this.shared === up) {
       this.inflight.abortOn(up, 'the server restarted and forgot the session');
       await this.reconnect();
     } else if (this.connecting) {
@@ -257,12 +256,12 @@ export abstract class RemoteConnectionBase {
     }
   }
 
-  protected fail(err: unknown): void {
+  fail(err: unknown): void {
     this.conn.auth?.observe(err);
     this.syncSecrets();
     const detail = this.redactor.text(this.describe(err));
-    const old = this.up;
-    this.up = null;
+    const old = this.shared;
+    this.shared = null;
     this.catalog.clear();
     this.state = { state: 'error', detail };
     if (old) {
@@ -283,17 +282,17 @@ export abstract class RemoteConnectionBase {
   }
 
   /** Status text: an OAuth connection's sign-in errors read "sign-in required…". */
-  protected describe(err: unknown): string {
+  describe(err: unknown): string {
     return this.conn.auth?.describe(err) ?? describeFailure(err);
   }
 
   /** Token values change on every refresh; the redactor follows them. */
-  protected syncSecrets(): void {
+  syncSecrets(): void {
     if (this.conn.auth)
       this.redactor.set([...connectionSecrets(this.conn), ...this.conn.auth.secrets()]);
   }
 
-  protected emit(): void {
+  private emit(): void {
     for (const l of this.listeners) l();
   }
 }

@@ -1,4 +1,5 @@
 /** Connection settings and time bounds of one remote server (issue 4, "Isolation"). */
+import type { Logger } from '../../platform/log.js';
 import type { OAuthSession } from '../oauth/session.js';
 import type { StdioTarget } from '../stdio/connect-stdio.js';
 
@@ -13,6 +14,12 @@ export interface RemoteConnection {
   auth?: OAuthSession;
   /** A local server (issue 15, main/remote/stdio/): the process to start instead of `url`. */
   stdio?: StdioTarget;
+}
+
+export interface RemoteSourceOptions {
+  logger: Logger;
+  version: string;
+  timings?: Partial<RemoteTimings>;
 }
 
 export interface RemoteTimings {
