@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../../platform/log.js';
 import { FakeUpstream } from '../../../test-support/fake-upstream.js';
-import { retryDelay } from './backoff.js';
+import { retryDelay } from './restart-backoff.js';
 import { RemoteSource } from '../remote-source.js';
 import { StdioMonitor } from '../stdio/process-log.js';
 import { DEFAULT_TIMINGS } from './timings.js';

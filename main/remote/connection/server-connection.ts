@@ -2,7 +2,7 @@ import type { ClientRelay } from '../../tools/relay.js';
 import type { SourceState } from '../../tools/types.js';
 import type { AgentSessions } from './agent-sessions.js';
 import { AgentUpstreams } from './agent-upstreams.js';
-import { OutageLog, RetryTimer } from './backoff.js';
+import { OutageLog, RetryTimer } from './restart-backoff.js';
 import { connectAndList, type Opening } from './connect-attempt.js';
 import { FirstAttempt } from './first-attempt.js';
 import { HealthWatch } from './health.js';

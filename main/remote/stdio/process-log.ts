@@ -37,7 +37,7 @@ export class StdioMonitor {
   private secrets: string[] = [];
   /** Bumped when Airlock ends the server's processes: an attempt from before must not start another. */
   private epochValue = 0;
-  /** While the server stays down, each retry's lines go to debug (remote/connection/backoff.ts, OutageLog). */
+  /** While the server stays down, each retry's lines go to debug (remote/connection/restart-backoff.ts, OutageLog). */
   private quietly = false;
 
   constructor(
