@@ -166,7 +166,7 @@ export class RemoteSource implements ToolSource {
   }
 
   setSessionRelays(lookup: (agent: string) => ClientRelay | undefined): void {
-    this.c.setSessionRelays(lookup);
+    this.c.sessionRelays = lookup;
   }
 
   onNotice(listener: (n: SourceNotice) => void): () => void {

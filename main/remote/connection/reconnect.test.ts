@@ -4,7 +4,7 @@ import type { Logger } from '../../platform/log.js';
 import { FakeUpstream } from '../../../test-support/fake-upstream.js';
 import { retryDelay } from './restart-backoff.js';
 import { RemoteSource } from '../remote-source.js';
-import { StdioMonitor } from '../stdio/process-log.js';
+import { StdioProcessLog } from '../stdio/process-log.js';
 import { DEFAULT_TIMINGS } from './timings.js';
 
 /**
@@ -134,7 +134,7 @@ describe('reconnect back-off (issue 29, item 8)', () => {
 describe('a local server’s stderr in its status text', () => {
   it('is cut at line starts, never inside a word', () => {
     const { logger } = capture();
-    const m = new StdioMonitor('npx', logger);
+    const m = new StdioProcessLog('npx', logger);
     const lines = [
       'npm error code E404',
       `npm error 404 Not Found - GET https://registry.npmjs.org/@acme%2fno-such-server - Not found`,
@@ -157,7 +157,7 @@ describe('a local server’s stderr in its status text', () => {
 
   it('one very long line keeps its start, marked as cut', () => {
     const { logger } = capture();
-    const m = new StdioMonitor('x', logger);
+    const m = new StdioProcessLog('x', logger);
     m.stderr(`Error: ${'word '.repeat(200)}`);
     const tail = m.stderrTail();
     expect(tail.startsWith('Error: word')).toBe(true);

@@ -29,8 +29,12 @@ export function retryDelay(
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 
-/** The reconnect timer of one remote server, and the failed attempts in a row that set its delay. */
-export class RetryTimer {
+/**
+ * The reconnect timer of one remote server, and the failed attempts in a row that set its delay:
+ * the supervisor's clock. ServerConnection.fail schedules it after every failure; when it fires, a
+ * URL server is connected again and a local server's process is started again.
+ */
+export class RestartTimer {
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
 

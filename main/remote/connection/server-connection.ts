@@ -2,7 +2,7 @@ import type { ClientRelay } from '../../tools/relay.js';
 import type { SourceState } from '../../tools/types.js';
 import type { AgentSessions } from './agent-sessions.js';
 import { AgentUpstreams } from './agent-upstreams.js';
-import { OutageLog, RetryTimer } from './restart-backoff.js';
+import { OutageLog, RestartTimer } from './restart-backoff.js';
 import { connectAndList, type Opening } from './connect-attempt.js';
 import { FirstAttempt } from './first-attempt.js';
 import { HealthWatch } from './health.js';
@@ -42,11 +42,12 @@ export class ServerConnection {
   readonly agents: AgentUpstreams;
   readonly sessions: AgentSessions;
   private readonly health: HealthWatch;
-  private sessionRelays: (agent: string) => ClientRelay | undefined = () => undefined;
+  /** Each agent's client, for server→client requests on its own session (RemoteSource sets it). */
+  sessionRelays: (agent: string) => ClientRelay | undefined = () => undefined;
   private shared: Upstream | null = null;
   private gen = 0;
   private connecting: Promise<void> | null = null;
-  private readonly retry: RetryTimer;
+  private readonly retry: RestartTimer;
   private readonly outage: OutageLog;
   private stopped = false;
   private readonly listeners = new Set<() => void>();
@@ -61,8 +62,9 @@ export class ServerConnection {
     this.conn = conn;
     this.redactor.set(connectionSecrets(conn));
     this.t = { ...DEFAULT_TIMINGS, ...o.timings };
-    this.retry = new RetryTimer(this.t, () => void this.reconnect());
-    this.outage = new OutageLog(this.label, o.logger, (on) => this.conn.stdio?.monitor.quiet(on));
+    this.retry = new RestartTimer(this.t, () => void this.reconnect());
+    const quiet = (on: boolean) => this.conn.stdio?.processLog.quiet(on);
+    this.outage = new OutageLog(this.label, o.logger, quiet);
     this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger);
     this.catalog = new ServerCatalog({
       current: (gen, up) => gen === this.gen && this.shared === up,
@@ -156,10 +158,6 @@ export class ServerConnection {
   /** Network trouble seen on a request: check the shared connection (trouble, below). */
   troubleNow(cause: Error): void {
     if (this.shared) this.trouble(this.gen, this.shared, cause);
-  }
-
-  setSessionRelays(lookup: (agent: string) => ClientRelay | undefined): void {
-    this.sessionRelays = lookup;
   }
 
   info(): { transport?: TransportKind; protocolVersion?: string } {
@@ -256,6 +254,7 @@ export class ServerConnection {
     }
   }
 
+  /** Every failure lands here (a local server's crash too) and schedules the restart. */
   fail(err: unknown): void {
     this.conn.auth?.observe(err);
     this.syncSecrets();

@@ -27,9 +27,10 @@ function cut(text: string, max: number): string {
  * Per local server: the processes Airlock started for it, their stderr (to
  * the log, line by line, and the last lines for the status text) and how the
  * last one ended. Known secret values (the server's secret environment) are
- * replaced in everything it hands out.
+ * replaced in everything it hands out. It only records: the restart after a
+ * crash is ServerConnection.fail + RestartTimer (docs/remote.md, "Crash and restart").
  */
-export class StdioMonitor {
+export class StdioProcessLog {
   private readonly pids = new Set<number>();
   private starts = 0;
   private lastExit: string | undefined;

@@ -11,6 +11,7 @@ import {
   type FetchLike,
   type Tool,
 } from '@modelcontextprotocol/client';
+import { connectWithin } from './connect-within.js';
 import { UpstreamClient } from './upstream-client.js';
 import { connectStdio, type StdioTarget } from '../stdio/connect-stdio.js';
 import { isStdioError } from '../stdio/errors.js';
@@ -143,24 +144,12 @@ async function attempt(
         new StreamableHTTPClientTransport(o.url, { fetch: fetchWithHeaders, ...auth }));
   let closing = false;
   const remaining = Math.max(1, deadline - Date.now());
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(new UpstreamTimeoutError(remaining)), remaining);
   try {
-    await Promise.race([
-      client.connect(transport, { timeout: remaining, signal: abort.signal }),
-      // connect() does not bound every step (the SSE GET waits for its endpoint event).
-      new Promise<never>((_, reject) =>
-        abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error), {
-          once: true,
-        }),
-      ),
-    ]);
+    await connectWithin(client, transport, remaining, () => new UpstreamTimeoutError(remaining));
   } catch (err) {
     closing = true;
     await client.close().catch(() => {});
     throw err;
-  } finally {
-    clearTimeout(timer);
   }
   client.onerror = (err) => {
     if (!closing) o.onError?.(err);
