@@ -283,7 +283,7 @@ async function mcpClient(url, token, negotiation = 'legacy') {
     { name: 'bench', version: '1' },
     { versionNegotiation: { mode: negotiation } },
   );
-  // Per-request signal (as main/remote/upstream.ts does) so long runs do not pile abort listeners
+  // Per-request signal (as main/remote/upstream/upstream.ts does) so long runs do not pile abort listeners
   // onto the SDK's transport-wide signal; the same wrapper on every leg, so it cancels out.
   const perRequest = (u, init) =>
     fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);

@@ -92,7 +92,7 @@ async function airlockChild() {
 async function client(url, token) {
   const c = new Client({ name: 'bench', version: '1' });
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
-  // Same per-request signal as Airlock's own upstream client (main/remote/upstream.ts), so long runs
+  // Same per-request signal as Airlock's own upstream client (main/remote/upstream/upstream.ts), so long runs
   // do not pile abort listeners onto the SDK's transport-wide signal.
   const perRequest = (u, init) =>
     fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);

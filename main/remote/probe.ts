@@ -1,10 +1,10 @@
 import type { RemoteProbeResult } from '../../common/contract/index.js';
 import type { CallToolResult } from '../tools/types.js';
 import { MemoryVault } from '../platform/vault/vault.js';
-import { Redactor } from './redact.js';
+import { Redactor } from './connection/redact.js';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { RelayMethod } from '../tools/relay.js';
-import { connectUpstream, describeFailure, listAllTools } from './upstream.js';
+import { connectUpstream, describeFailure, listAllTools } from './upstream/upstream.js';
 import { probeSignIn, type ProbeOAuth } from './oauth/probe-auth.js';
 import { querySecretsIn, querySecretValues } from './url-secrets.js';
 

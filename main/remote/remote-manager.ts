@@ -43,7 +43,7 @@ export class RemoteManager {
   private queue: Promise<unknown> = Promise.resolve();
   /** Running OAuth sign-ins; a completed one reconnects its server. */
   readonly logins: RemoteLogins;
-  /** Local (stdio) servers' launch and process monitors (issue 15). */
+  /** Local (stdio) servers' launch and process logs (issue 15). */
   readonly stdio: StdioServers;
 
   constructor(private readonly d: RemoteManagerDeps) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeFailure } from './upstream.js';
+import { describeFailure } from './upstream/upstream.js';
 import {
   parseHeaderArg,
   validateHeaders,

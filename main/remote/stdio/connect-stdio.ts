@@ -1,16 +1,17 @@
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { UpstreamClient } from '../upstream-client.js';
-import type { Upstream, UpstreamOptions } from '../upstream.js';
+import { connectWithin } from '../upstream/connect-within.js';
+import { UpstreamClient } from '../upstream/upstream-client.js';
+import type { Upstream, UpstreamOptions } from '../upstream/upstream.js';
 import { ChildProcessTransport } from './child-transport.js';
 import { StdioError } from './errors.js';
-import { featureClientOptions, wireFeatures } from '../upstream-features.js';
-import type { StdioMonitor } from './monitor.js';
+import { featureClientOptions, wireFeatures } from '../upstream/upstream-features.js';
+import type { StdioProcessLog } from './process-log.js';
 import type { Launch } from './process-group.js';
 
-/** A local server's launch (argv, cwd, full environment) and its monitor. */
+/** A local server's launch (argv, cwd, full environment) and its process log. */
 export interface StdioTarget {
   launch: Launch;
-  monitor: StdioMonitor;
+  processLog: StdioProcessLog;
   /**
    * Bound on start-up + handshake + first list. Longer than a URL server's
    * connect bound by default: `npx -y pkg` may download the package first.
@@ -24,23 +25,24 @@ export const STDIO_START_MS = 30_000;
 
 /**
  * Starts the server process and connects an MCP client over its stdio — the
- * `kind: 'stdio'` branch of connectUpstream (main/remote/upstream.ts). The
+ * `kind: 'stdio'` branch of connectUpstream (main/remote/upstream/upstream.ts). The
  * returned Upstream behaves like a URL one: closing it ends the whole process
- * group; the process ending on its own closes it (RemoteSource then restarts
- * it with backoff, the same path as a dropped URL server).
+ * group; the process ending on its own closes it, and ServerConnection.fail
+ * (connection/server-connection.ts) starts it again after a RestartTimer wait
+ * (connection/restart-backoff.ts): the same path as a dropped URL server.
  */
 export function connectStdio(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
-  return t.monitor.track(startAndConnect(o, t));
+  return t.processLog.track(startAndConnect(o, t));
 }
 
 async function startAndConnect(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
-  const epoch = t.monitor.epoch;
+  const epoch = t.processLog.epoch;
   try {
     return await attempt(o, t);
   } catch (err) {
     if (!(err instanceof EraProbeFailed)) throw err;
     // Airlock ended this server meanwhile (removed, disabled, stopping): no second process.
-    if (t.monitor.epoch !== epoch) throw err.cause as Error;
+    if (t.processLog.epoch !== epoch) throw err.cause as Error;
     // A server that could not take the 2026 era probe (some exit on any request before
     // `initialize`) gets a fresh process and the 2025 handshake.
     return attempt(o, { ...t, legacy: true });
@@ -54,13 +56,13 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
   let pid: number | undefined;
   const transport = new ChildProcessTransport({
     launch: t.launch,
-    onStderr: (line) => t.monitor.stderr(line),
+    onStderr: (line) => t.processLog.stderr(line),
     onSpawn: (p) => {
       pid = p;
-      t.monitor.spawned(p);
+      t.processLog.spawned(p);
     },
-    onExit: (why) => t.monitor.exited(pid, why),
-    stderrTail: () => t.monitor.stderrTail(),
+    onExit: (why) => t.processLog.exited(pid, why),
+    stderrTail: () => t.processLog.stderrTail(),
   });
   const client = new UpstreamClient(
     { name: 'airlock', title: 'Airlock', version: o.clientVersion },
@@ -83,36 +85,25 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
   client.onclose = () => {
     if (!closing) o.onClose?.();
   };
-  const abort = new AbortController();
-  const timer = setTimeout(
-    () =>
-      abort.abort(
-        new StdioError(
-          `started but did not answer within ${Math.round(ms / 1000)} s${tailOf(t.monitor)}`,
-        ),
-      ),
-    ms,
-  );
   try {
-    await Promise.race([
-      client.connect(transport, { timeout: ms, signal: abort.signal }),
-      new Promise<never>((_, reject) =>
-        abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error), {
-          once: true,
-        }),
-      ),
-    ]);
+    await connectWithin(
+      client,
+      transport,
+      ms,
+      () =>
+        new StdioError(
+          `started but did not answer within ${Math.round(ms / 1000)} s${tailOf(t.processLog)}`,
+        ),
+    );
   } catch (err) {
     closing = true;
     await client.close().catch(() => {});
     await transport.close().catch(() => {});
     // The process's own exit says more than "connection closed".
-    const why = lastError ?? (err instanceof StdioError ? err : startFailure(err, t.monitor));
+    const why = lastError ?? (err instanceof StdioError ? err : startFailure(err, t.processLog));
     if (!t.legacy && err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed)
       throw new EraProbeFailed(why.message, { cause: why });
     throw why;
-  } finally {
-    clearTimeout(timer);
   }
   return {
     client,
@@ -127,12 +118,12 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
   };
 }
 
-function tailOf(m: StdioMonitor): string {
+function tailOf(m: StdioProcessLog): string {
   const tail = m.stderrTail();
   return tail ? `; its last output: ${tail}` : '';
 }
 
-function startFailure(err: unknown, m: StdioMonitor): StdioError {
+function startFailure(err: unknown, m: StdioProcessLog): StdioError {
   const message = err instanceof Error ? err.message : String(err);
   return new StdioError(`did not start: ${m.redact(message).slice(0, 200)}${tailOf(m)}`);
 }

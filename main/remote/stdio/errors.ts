@@ -2,7 +2,7 @@
  * Why a local server is not available, in words for the server list
  * (`airlock remote list`, RemoteView.detail, the Servers page). The message is
  * already the status text and carries no secret: stderr excerpts are redacted
- * by the monitor before they get here.
+ * by the process log before they get here.
  */
 export class StdioError extends Error {
   override name = 'StdioError';

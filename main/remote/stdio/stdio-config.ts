@@ -6,10 +6,10 @@ import { ControlError } from '../../../common/contract/index.js';
 import type { Logger } from '../../platform/log.js';
 import type { RemoteSettings } from '../../platform/settings.js';
 import type { Vault } from '../../platform/vault/vault.js';
-import type { RemoteConnection } from '../timings.js';
+import type { RemoteConnection } from '../connection/timings.js';
 import type { StdioTarget } from './connect-stdio.js';
 import { childEnv, passedThrough, proxyPasswords } from './env.js';
-import { StdioMonitor } from './monitor.js';
+import { StdioProcessLog } from './process-log.js';
 import { groupAlive, signalGroup } from './process-group.js';
 
 /**
@@ -137,11 +137,11 @@ export function stdioView(s: StdioSettings, from: NodeJS.ProcessEnv = process.en
 }
 
 /**
- * One monitor per local server, kept across reconnects and edits so the
+ * One process log per local server, kept across reconnects and edits so the
  * server list can show its pid, start count and last exit.
  */
 export class StdioServers {
-  private readonly monitors = new Map<string, StdioMonitor>();
+  private readonly processLogs = new Map<string, StdioProcessLog>();
 
   constructor(
     private readonly vault: Vault,
@@ -149,12 +149,12 @@ export class StdioServers {
     private readonly startMs?: number,
   ) {}
 
-  monitor(name: string): StdioMonitor | undefined {
-    return this.monitors.get(name);
+  processLog(name: string): StdioProcessLog | undefined {
+    return this.processLogs.get(name);
   }
 
   forget(name: string): void {
-    this.monitors.delete(name);
+    this.processLogs.delete(name);
   }
 
   /**
@@ -163,7 +163,7 @@ export class StdioServers {
    * keeps its own.
    */
   async endAll(): Promise<void> {
-    await Promise.all([...this.monitors.keys()].map((name) => this.end(name)));
+    await Promise.all([...this.processLogs.keys()].map((name) => this.end(name)));
   }
 
   /**
@@ -171,18 +171,18 @@ export class StdioServers {
    * starting, which the source's stop() cannot reach — and waits (bounded) until they are gone.
    */
   async end(name: string): Promise<void> {
-    const monitor = this.monitors.get(name);
-    monitor?.ended();
-    if (!monitor) return;
+    const processLog = this.processLogs.get(name);
+    processLog?.ended();
+    if (!processLog) return;
     const kill = async () => {
-      const pids = monitor.running().filter(groupAlive);
+      const pids = processLog.running().filter(groupAlive);
       for (const pid of pids) signalGroup(pid, 'SIGKILL');
       for (let i = 0; i < 40 && pids.some(groupAlive); i++)
         await new Promise((r) => setTimeout(r, 25));
     };
     await kill();
     // A start-up that was under way fails now; wait for it (bounded) so it cannot leave one behind.
-    await monitor.idle(2000);
+    await processLog.idle(2000);
     await kill();
   }
 
@@ -194,12 +194,12 @@ export class StdioServers {
     // A proxy URL's password (passed through with it) is kept out of logs and stderr excerpts too.
     const hidden = [...Object.values(secret), ...proxyPasswords()];
     for (const v of hidden) this.logger.registerSecret(v);
-    let monitor = this.monitors.get(cfg.name);
-    if (!monitor) {
-      monitor = new StdioMonitor(cfg.name, this.logger);
-      this.monitors.set(cfg.name, monitor);
+    let processLog = this.processLogs.get(cfg.name);
+    if (!processLog) {
+      processLog = new StdioProcessLog(cfg.name, this.logger);
+      this.processLogs.set(cfg.name, processLog);
     }
-    monitor.setSecrets(hidden);
+    processLog.setSecrets(hidden);
     const target: StdioTarget = {
       launch: {
         command: cfg.stdio.command,
@@ -207,7 +207,7 @@ export class StdioServers {
         cwd: cfg.stdio.cwd ?? homedir(),
         env: childEnv({ ...cfg.stdio.env, ...secret }),
       },
-      monitor,
+      processLog,
       ...(this.startMs !== undefined ? { startMs: this.startMs } : {}),
     };
     // The URL is a placeholder the HTTP code never sees: connectUpstream takes the stdio branch.

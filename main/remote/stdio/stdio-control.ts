@@ -106,10 +106,10 @@ export function localView(
   d: Pick<LocalControlDeps, 'manager'>,
   r: RemoteSettings,
 ): Pick<RemoteView, 'stdio' | 'process' | 'origin'> {
-  const monitor = r.stdio ? d.manager.stdio.monitor(r.name) : undefined;
+  const processLog = r.stdio ? d.manager.stdio.processLog(r.name) : undefined;
   return {
     ...(r.stdio ? { stdio: stdioView(r.stdio) } : {}),
-    ...(monitor ? { process: monitor.info() } : {}),
+    ...(processLog ? { process: processLog.info() } : {}),
     ...(r.origin ? { origin: r.origin } : {}),
   };
 }

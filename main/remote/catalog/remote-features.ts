@@ -1,0 +1,195 @@
+import type {
+  CompleteRequestParams,
+  CompleteResult,
+  FeatureContext,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  SourceNotice,
+} from '../../tools/features.js';
+import type { Logger } from '../../platform/log.js';
+import { inRelayScope } from '../relay/relay-scope.js';
+import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../../tools/untrusted.js';
+import type { Upstream } from '../upstream/upstream.js';
+
+export interface FeatureLists {
+  resources: Resource[];
+  templates: ResourceTemplate[];
+  prompts: Prompt[];
+}
+
+export const NO_FEATURES: FeatureLists = { resources: [], templates: [], prompts: [] };
+
+/** Every resource, template and prompt the server declares it has (all pages), bounded. */
+export async function listFeatures(up: Upstream, timeoutMs: number): Promise<FeatureLists> {
+  const caps = up.client.getServerCapabilities() ?? {};
+  const opts = { timeout: timeoutMs, cacheMode: 'refresh' as const };
+  const [resources, templates, prompts] = await Promise.all([
+    caps.resources ? up.client.listResources(undefined, opts).then((r) => r.resources) : [],
+    caps.resources
+      ? up.client
+          .listResourceTemplates(undefined, opts)
+          .then((r) => r.resourceTemplates)
+          // Some servers offer resources without templates and answer -32601.
+          .catch(() => [])
+      : [],
+    caps.prompts ? up.client.listPrompts(undefined, opts).then((r) => r.prompts) : [],
+  ]);
+  return { resources, templates, prompts };
+}
+
+/**
+ * Resources, prompts, completion and logging of one remote server (issue 14),
+ * beside RemoteSource's tools. Holds what agents asked for (the most verbose
+ * log level, the subscribed URIs) and re-applies it to every new upstream
+ * session, so a reconnect loses nothing.
+ */
+export class RemoteFeatures {
+  private readonly levels = new Map<string, LoggingLevel>();
+  private readonly wanted = new Map<string, Set<string>>();
+  private readonly subscribed = new WeakMap<Upstream, Set<string>>();
+  private readonly listeners = new Set<(n: SourceNotice) => void>();
+
+  constructor(
+    private readonly label: string,
+    private readonly timeoutMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  onNotice(listener: (n: SourceNotice) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  notice(n: SourceNotice): void {
+    for (const l of this.listeners) l(n);
+  }
+
+  async readResource(up: Upstream, uri: string, ctx: FeatureContext): Promise<ReadResourceResult> {
+    const r = await inRelayScope(ctx, () =>
+      up.client.readResource(
+        { uri },
+        { signal: ctx.signal, timeout: this.timeoutMs, cacheMode: 'bypass' },
+      ),
+    );
+    return this.marked(withoutUpstreamIdentity(r as ReadResourceResult));
+  }
+
+  async getPrompt(
+    up: Upstream,
+    name: string,
+    args: Record<string, string> | undefined,
+    ctx: FeatureContext,
+  ): Promise<GetPromptResult> {
+    const r = await inRelayScope(ctx, () =>
+      up.client.getPrompt(
+        { name, ...(args ? { arguments: args } : {}) },
+        { signal: ctx.signal, timeout: this.timeoutMs },
+      ),
+    );
+    return this.marked(withoutUpstreamIdentity(r as GetPromptResult));
+  }
+
+  /** Third-party content, like a tool result (untrusted.ts): marked for programs in `_meta`. */
+  private marked<T extends { _meta?: Record<string, unknown> }>(r: T): T {
+    return {
+      ...r,
+      _meta: { ...(r._meta ?? {}), [UNTRUSTED_META_KEY]: { source: 'remote', server: this.label } },
+    };
+  }
+
+  async complete(
+    up: Upstream,
+    params: CompleteRequestParams,
+    ctx: FeatureContext,
+  ): Promise<CompleteResult> {
+    if (!up.client.getServerCapabilities()?.completions)
+      return { completion: { values: [], hasMore: false } };
+    const r = await up.client.complete(params, { signal: ctx.signal, timeout: this.timeoutMs });
+    return withoutUpstreamIdentity(r);
+  }
+
+  /** Remembers the agent's level and applies it to the agent's own session, if open. */
+  async setLogLevel(agent: string, up: Upstream | null, level: LoggingLevel | null): Promise<void> {
+    if (level === null) this.levels.delete(agent);
+    else this.levels.set(agent, level);
+    if (up) await this.applyLevel(agent, up);
+  }
+
+  async setSubscriptions(
+    agent: string,
+    up: Upstream | null,
+    uris: ReadonlySet<string>,
+  ): Promise<void> {
+    if (uris.size === 0) this.wanted.delete(agent);
+    else this.wanted.set(agent, new Set(uris));
+    if (up) await this.applySubscriptions(agent, up);
+  }
+
+  /** The agent's requested log level, for servers that take it per request (2026-07-28). */
+  levelOf(agent: string): LoggingLevel | undefined {
+    return this.levels.get(agent);
+  }
+
+  hasState(agent: string): boolean {
+    return this.levels.has(agent) || this.wanted.has(agent);
+  }
+
+  forget(agent: string): void {
+    this.levels.delete(agent);
+    this.wanted.delete(agent);
+  }
+
+  /** A new session starts with none of the old one's state: give it the agent's. */
+  async restore(agent: string, up: Upstream): Promise<void> {
+    await Promise.all([this.applyLevel(agent, up), this.applySubscriptions(agent, up)]);
+  }
+
+  private async applyLevel(agent: string, up: Upstream): Promise<void> {
+    const level = this.levels.get(agent);
+    // Servers without the logging capability never log; an agent that never asked keeps the server's default.
+    if (level === undefined || !up.client.getServerCapabilities()?.logging) return;
+    await up.client
+      .setLoggingLevel(level, { timeout: this.timeoutMs })
+      .catch((err: unknown) => this.warn('logging/setLevel', err));
+  }
+
+  private async applySubscriptions(agent: string, up: Upstream): Promise<void> {
+    if (!up.client.getServerCapabilities()?.resources?.subscribe) return;
+    const wanted = this.wanted.get(agent) ?? new Set<string>();
+    const have = this.subscribed.get(up) ?? new Set<string>();
+    this.subscribed.set(up, have);
+    const opts = { timeout: this.timeoutMs };
+    const jobs: Promise<unknown>[] = [];
+    for (const uri of wanted)
+      if (!have.has(uri)) {
+        have.add(uri);
+        jobs.push(
+          up.client
+            .subscribeResource({ uri }, opts)
+            .catch((err: unknown) => (have.delete(uri), this.warn('resources/subscribe', err))),
+        );
+      }
+    for (const uri of have)
+      if (!wanted.has(uri)) {
+        have.delete(uri);
+        jobs.push(
+          up.client
+            .unsubscribeResource({ uri }, opts)
+            .catch((err: unknown) => this.warn('resources/unsubscribe', err)),
+        );
+      }
+    await Promise.all(jobs);
+  }
+
+  private warn(what: string, err: unknown): void {
+    this.logger.warn('remote server refused a request', {
+      server: this.label,
+      request: what,
+      error: err instanceof Error ? err.message.slice(0, 200) : String(err),
+    });
+  }
+}

@@ -1,0 +1,90 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import type { SourceNotice } from '../../tools/features.js';
+import type { ToolDefinition } from '../../tools/types.js';
+import { callingAgent, inCall } from '../relay/relay-scope.js';
+import {
+  listFeatures,
+  NO_FEATURES,
+  type FeatureLists,
+  type RemoteFeatures,
+} from './remote-features.js';
+import { toDefinition } from './tool-definition.js';
+import { listAllTools, type Upstream } from '../upstream/upstream.js';
+
+/** The shared connection whose lists a ServerCatalog keeps, read when used. */
+export interface CatalogedConnection {
+  /** Whether `up`, opened by attempt `gen`, is still the shared connection. */
+  current: (gen: number, up: Upstream) => boolean;
+  features: RemoteFeatures;
+  listMs: number;
+  /** The lists changed. */
+  emit: () => void;
+  trouble: (gen: number, up: Upstream, cause: Error) => void;
+}
+
+/**
+ * What one remote server offers, as last read from its shared connection (server-connection.ts):
+ * the tools and the other features' lists, re-read when the server says they changed (issue 14).
+ */
+export class ServerCatalog {
+  defs: readonly ToolDefinition[] = [];
+  lists: FeatureLists = NO_FEATURES;
+
+  constructor(private readonly c: CatalogedConnection) {}
+
+  /** A new connection's lists. */
+  set(tools: Tool[], lists: FeatureLists): void {
+    this.defs = dedupe(tools.map(toDefinition));
+    this.lists = lists;
+  }
+
+  /** The server is down: it offers nothing. */
+  clear(): void {
+    this.defs = [];
+    this.lists = NO_FEATURES;
+  }
+
+  async refreshTools(gen: number, up: Upstream): Promise<void> {
+    if (!this.c.current(gen, up)) return;
+    try {
+      this.updateTools(gen, up, await listAllTools(up, this.c.listMs));
+    } catch (err) {
+      this.c.trouble(gen, up, err as Error);
+    }
+  }
+
+  /** Log lines and updates go to agents; changed lists are re-read first, then announced. */
+  notice(gen: number, up: Upstream, n: SourceNotice): void {
+    if (!this.c.current(gen, up)) return;
+    if (n.kind !== 'resources-changed' && n.kind !== 'prompts-changed') {
+      // A log line sent on one call's stream of the shared connection belongs to that call's
+      // agent alone (and goes on that call's own stream); only lines outside any call
+      // (server-wide) go to every agent that asked.
+      const agent = callingAgent();
+      return this.c.features.notice(agent === undefined ? n : inCall(n, agent));
+    }
+    void listFeatures(up, this.c.listMs).then(
+      (lists) => {
+        if (!this.c.current(gen, up)) return;
+        this.lists = lists;
+        this.c.features.notice(n);
+        this.c.emit();
+      },
+      (err: unknown) => this.c.trouble(gen, up, err as Error),
+    );
+  }
+
+  updateTools(gen: number, up: Upstream, tools: Tool[]): void {
+    if (!this.c.current(gen, up)) return;
+    const defs = dedupe(tools.map(toDefinition));
+    if (JSON.stringify(defs) === JSON.stringify(this.defs)) return;
+    this.defs = defs;
+    this.c.emit();
+  }
+}
+
+/** Tool names must be unique within a source; a server listing one twice keeps the first. */
+function dedupe(defs: ToolDefinition[]): ToolDefinition[] {
+  const seen = new Set<string>();
+  return defs.filter((d) => !seen.has(d.name) && seen.add(d.name));
+}

@@ -1,0 +1,94 @@
+import type { ClientRelay } from '../../tools/relay.js';
+import { AgentSessions } from './agent-sessions.js';
+import { inCall, relayHandler } from '../relay/relay-scope.js';
+import type { RemoteFeatures } from '../catalog/remote-features.js';
+import type { RemoteConnection, RemoteTimings } from './timings.js';
+import type { UrlCompletions } from '../relay/url-completions.js';
+import { connectUpstream, type Upstream } from '../upstream/upstream.js';
+
+/** Bound on agents' own upstream sessions per server; the least recently used idle one closes first. */
+const MAX_AGENT_SESSIONS = 16;
+
+/** What an agent's own session is opened from: the server's current connection, read when used. */
+export interface AgentUpstreamsOptions {
+  label: string;
+  version: string;
+  t: RemoteTimings;
+  features: RemoteFeatures;
+  conn: () => RemoteConnection;
+  /** The shared connection, when up. */
+  shared: () => Upstream | null;
+  /** The agent's open request, for upstream sampling/elicitation on its own session. */
+  relays: (agent: string) => ClientRelay | undefined;
+  /** The server's URL-mode elicitations shown to agents (url-completions.ts). */
+  completions: UrlCompletions;
+}
+
+/**
+ * Each agent's own upstream session for stateful servers (issue 14, item 4), beside the
+ * connection everyone shares (server-connection.ts).
+ */
+export class AgentUpstreams {
+  readonly sessions: AgentSessions;
+
+  constructor(private readonly o: AgentUpstreamsOptions) {
+    this.sessions = new AgentSessions((agent) => this.connectFor(agent), MAX_AGENT_SESSIONS, {
+      ms: o.t.agentSessionIdleMs,
+      keep: (agent) => o.features.hasState(agent),
+    });
+  }
+
+  /** A stateful server keeps per-session state, so each agent gets its own session (issue 14, item 4). */
+  stateful(up: Upstream): boolean {
+    // A local (stdio) server is one process: agents share it, or each would start its own.
+    if (up.transport === 'stdio') return false;
+    return up.transport === 'sse' || up.hasSession();
+  }
+
+  /** The session an agent's request runs on: its own for a stateful server, else the shared one. */
+  async upFor(agent: string): Promise<Upstream> {
+    const shared = this.o.shared();
+    if (!shared || !this.stateful(shared)) {
+      if (!shared) throw new Error('not connected');
+      return shared;
+    }
+    return this.sessions.get(agent);
+  }
+
+  /** The agent's own session when one is open (or `open` asks for one). */
+  async agentUp(agent: string, open: boolean): Promise<Upstream | null> {
+    if (!open && !this.sessions.agents().includes(agent)) return null;
+    return this.sessions.get(agent).catch(() => null);
+  }
+
+  /** Opens an agent's own session on the current connection's transport, with the agent's state. */
+  private async connectFor(agent: string): Promise<Upstream> {
+    const shared = this.o.shared();
+    const conn = this.o.conn();
+    const holder: { up?: Upstream } = {};
+    const up = await connectUpstream({
+      url: new URL(conn.url),
+      headers: conn.headers,
+      timeoutMs: this.o.t.connectMs,
+      clientVersion: this.o.version,
+      ...(shared ? { only: shared.transport } : {}),
+      onNotice: (n) => {
+        if (n.kind === 'log' || n.kind === 'resource-updated')
+          this.o.features.notice(inCall(n, agent));
+      },
+      onRelay: relayHandler(this.o.label, {
+        agent,
+        outOfCall: () => this.o.relays(agent),
+        completions: this.o.completions,
+      }),
+      onElicitationComplete: (id) => this.o.completions.complete(id),
+      onClose: () => {
+        if (holder.up) void this.sessions.drop(holder.up);
+      },
+      ...(conn.auth ? { authProvider: conn.auth } : {}),
+    });
+    holder.up = up;
+    await this.o.features.restore(agent, up);
+    return up;
+  }
+}

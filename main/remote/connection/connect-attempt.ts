@@ -1,0 +1,66 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import type { SourceNotice } from '../../tools/features.js';
+import { relayHandler } from '../relay/relay-scope.js';
+import { listFeatures, type FeatureLists } from '../catalog/remote-features.js';
+import type { RemoteConnection, RemoteTimings } from './timings.js';
+import type { UrlCompletions } from '../relay/url-completions.js';
+import { connectUpstream, listAllTools, type Upstream } from '../upstream/upstream.js';
+
+/** What the shared connection's events are told, once it is open. */
+export interface ConnectionEvents {
+  toolsChanged: (up: Upstream) => void;
+  notice: (up: Upstream, n: SourceNotice) => void;
+  error: (up: Upstream, err: Error) => void;
+  closed: (up: Upstream) => void;
+}
+
+/** A connection being opened: `up` is set as soon as it is connected (for the caller to close on failure). */
+export interface Opening {
+  up?: Upstream;
+}
+
+/**
+ * One attempt at a remote server's shared connection (server-connection.ts): connect
+ * (upstream/upstream.ts), then read the tool list and the other features' lists.
+ */
+export async function connectAndList(
+  o: {
+    conn: RemoteConnection;
+    t: RemoteTimings;
+    version: string;
+    label: string;
+    /** The server's URL-mode elicitations shown to agents (url-completions.ts). */
+    completions: UrlCompletions;
+  },
+  holder: Opening,
+  on: ConnectionEvents,
+): Promise<{ up: Upstream; tools: Tool[]; lists: FeatureLists }> {
+  const up = await connectUpstream({
+    url: new URL(o.conn.url),
+    headers: o.conn.headers,
+    timeoutMs: o.t.connectMs,
+    clientVersion: o.version,
+    onToolsChanged: () => {
+      if (holder.up) on.toolsChanged(holder.up);
+    },
+    onNotice: (n) => {
+      if (holder.up) on.notice(holder.up, n);
+    },
+    onRelay: relayHandler(o.label, { completions: o.completions }),
+    onElicitationComplete: (id) => o.completions.complete(id),
+    onError: (err) => {
+      if (holder.up) on.error(holder.up, err);
+    },
+    onClose: () => {
+      if (holder.up) on.closed(holder.up);
+    },
+    ...(o.conn.auth ? { authProvider: o.conn.auth } : {}),
+    ...(o.conn.stdio ? { stdio: o.conn.stdio } : {}),
+  });
+  holder.up = up;
+  const [tools, lists] = await Promise.all([
+    listAllTools(up, o.t.listMs),
+    listFeatures(up, o.t.listMs),
+  ]);
+  return { up, tools, lists };
+}

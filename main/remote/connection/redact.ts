@@ -1,0 +1,45 @@
+import type { CallToolResult } from '../../tools/types.js';
+
+/**
+ * Replaces known secret values (a server's bearer token and header values)
+ * wherever they would leave Airlock: status details, error texts, and results
+ * — an upstream that echoes our credential back must not hand it to the agent.
+ * A second line of defence: nothing here is meant to contain a secret.
+ */
+export class Redactor {
+  private secrets: string[] = [];
+
+  set(values: readonly string[]): void {
+    // Very short values would redact ordinary words; they are not credentials anyone should use.
+    const all = values.flatMap((v) => [v, v.replace(/^Bearer\s+/i, '')]);
+    this.secrets = [...new Set(all)]
+      .filter((v) => v.length >= 6)
+      .sort((a, b) => b.length - a.length);
+  }
+
+  text(s: string): string {
+    let out = s;
+    for (const secret of this.secrets)
+      if (out.includes(secret)) out = out.split(secret).join('[redacted]');
+    return out;
+  }
+
+  result<T extends object = CallToolResult>(r: T): T {
+    if (this.secrets.length === 0) return r;
+    const json = JSON.stringify(r);
+    if (!this.secrets.some((s) => json.includes(s))) return r;
+    // JSON-escape the secret too, so one containing quotes or backslashes is still found.
+    let out = json;
+    for (const secret of this.secrets)
+      out = out.split(JSON.stringify(secret).slice(1, -1)).join('[redacted]');
+    return JSON.parse(out) as T;
+  }
+}
+
+/** The secret values a connection carries: header values and the URL's query credentials. */
+export function connectionSecrets(conn: {
+  headers: Record<string, string>;
+  redact?: readonly string[];
+}): string[] {
+  return [...Object.values(conn.headers), ...(conn.redact ?? [])];
+}

@@ -1,0 +1,68 @@
+/** Connection settings and time bounds of one remote server (issue 4, "Isolation"). */
+import type { Logger } from '../../platform/log.js';
+import type { OAuthSession } from '../oauth/session.js';
+import type { StdioTarget } from '../stdio/connect-stdio.js';
+
+/** What a source needs to reach its server; `headers` carries the secrets (Authorization included). */
+export interface RemoteConnection {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  /** Other secret values to keep out of status texts and results (the URL's query credentials). */
+  redact?: string[];
+  /** OAuth sign-in (issue 10) for servers without a static bearer token. */
+  auth?: OAuthSession;
+  /** A local server (issue 15, main/remote/stdio/): the process to start instead of `url`. */
+  stdio?: StdioTarget;
+}
+
+export interface RemoteSourceOptions {
+  logger: Logger;
+  version: string;
+  timings?: Partial<RemoteTimings>;
+}
+
+export interface RemoteTimings {
+  /** Handshake bound per attempt; a dead or slow server never holds tools/list longer (issue 4, "Isolation"). */
+  connectMs: number;
+  listMs: number;
+  /**
+   * How long ready() — and so Airlock's first tools/list after start — waits
+   * for this server. A slower server's tools join later with a list_changed.
+   */
+  readyMs: number;
+  /** Health-check bound when a stream drops: decides "restarted" vs "down" quickly. */
+  healthMs: number;
+  /**
+   * How often a connected server is checked (ping, or tools/list on 2026-07-28, which has no
+   * ping): a server that dies while idle shows as down within this plus healthMs. 0: never.
+   */
+  healthIntervalMs: number;
+  /** A call with no answer and no progress for this long fails. */
+  callIdleMs: number;
+  callMaxMs: number;
+  /**
+   * After a server's "URL elicitation required" (-32042) whose links the agent showed, until how
+   * long after the agent's request arrived the call waits for the server to say the user
+   * finished, to run it again (url-required.ts). Under an agent's usual 60 s request timeout.
+   */
+  urlStepWaitMs: number;
+  /** An agent's own upstream session that holds no state for it closes after this long unused. */
+  agentSessionIdleMs: number;
+  backoffInitialMs: number;
+  backoffMaxMs: number;
+}
+
+export const DEFAULT_TIMINGS: RemoteTimings = {
+  connectMs: 10_000,
+  listMs: 10_000,
+  readyMs: 3_000,
+  healthMs: 5_000,
+  healthIntervalMs: 5_000,
+  callIdleMs: 60_000,
+  callMaxMs: 10 * 60_000,
+  urlStepWaitMs: 45_000,
+  agentSessionIdleMs: 15 * 60_000,
+  backoffInitialMs: 1_000,
+  backoffMaxMs: 60_000,
+};

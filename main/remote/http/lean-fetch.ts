@@ -1,0 +1,297 @@
+import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import type { Transform } from 'node:stream';
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { http } from '../../platform/node-http.js';
+import { streamLostHandler } from '../relay/relay-scope.js';
+
+/**
+ * The upstream leg's HTTP client (issue 20): a `fetch` for the SDK's Streamable HTTP transport
+ * built on node:http with a keep-alive agent, in place of undici's fetch and its web streams.
+ * A profile of 5,000 passthrough calls put undici and web streams at over a fifth of Airlock's
+ * CPU; a plain node:http request costs a fraction of that.
+ *
+ * It speaks only what the transport asks for: a string body, a Headers/record of headers, an
+ * abort signal, no redirects followed (the transport's own same-origin redirect handling reads
+ * the 3xx like any other response). Anything else goes to the global fetch unchanged. The
+ * response's body stays a Node stream (`LeanBody`) for lean-transport.ts to read without web
+ * streams; `text()` and `json()` read it for the rest.
+ *
+ * Failures look like undici's, because upstream.ts classifies them that way: a network error
+ * rejects with `TypeError('fetch failed')` whose `cause` carries the errno code; an abort rejects
+ * with the signal's reason; a body cut short errors with `TypeError('terminated')`.
+ */
+export class LeanBody {
+  constructor(
+    readonly res: IncomingMessage,
+    /** The stream-lost callback of the call that sent this POST (relay-scope.ts), if any. */
+    readonly lost: ((err: unknown) => void) | undefined,
+    private readonly done: () => void,
+    /** The request's own cancellation (2026-07-28: closing the stream cancels), if any. */
+    readonly requestSignal?: AbortSignal,
+  ) {}
+
+  /**
+   * Reads the body as text: `chunk` for each piece, then `end` once — with nothing when the body
+   * ended, or with the error when it was cut short (the connection closed first, or a compressed
+   * body did not decode). A gzip, deflate or brotli body is decoded, as fetch would.
+   */
+  read(chunk: (text: string) => void, end: (cut: unknown) => void): void {
+    const res = this.res;
+    const decoder = decoderFor(res.headers['content-encoding']);
+    const src = decoder ? res.pipe(decoder) : res;
+    let over = false;
+    const finish = (cut: unknown) => {
+      if (over) return;
+      over = true;
+      this.done();
+      end(cut);
+    };
+    src.setEncoding('utf8');
+    src.on('data', chunk);
+    src.on('end', () => finish(undefined));
+    res.on('error', () => {}); // 'close' below reports the cut
+    res.on('close', () => {
+      if (!res.complete) finish(terminated(undefined));
+    });
+    decoder?.on('error', (err) => {
+      res.destroy();
+      finish(terminated(err));
+    });
+  }
+}
+
+/** The content codings fetch decodes and this client therefore asks for. */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+function decoderFor(coding: string | undefined): Transform | undefined {
+  const c = coding?.trim().toLowerCase();
+  if (!c || c === 'identity') return undefined;
+  const zlib = process.getBuiltinModule('node:zlib');
+  // Flushing each piece as it arrives: a compressed event stream must not wait for more input.
+  const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  if (c === 'gzip' || c === 'x-gzip') return zlib.createGunzip(flush);
+  if (c === 'deflate') return zlib.createInflate(flush);
+  if (c === 'br')
+    return zlib.createBrotliDecompress({
+      flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+    });
+  return undefined; // not one we asked for: passed on as it is, as fetch does
+}
+
+/** Just what the SDK transport and the OAuth session read of a response's headers. */
+class LeanHeaders {
+  constructor(private readonly h: IncomingMessage['headers']) {}
+  get(name: string): string | null {
+    const v = this.h[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
+  has(name: string): boolean {
+    return this.h[name.toLowerCase()] !== undefined;
+  }
+  forEach(cb: (value: string, key: string) => void): void {
+    for (const k of Object.keys(this.h)) cb(this.get(k) ?? '', k);
+  }
+  *entries(): IterableIterator<[string, string]> {
+    for (const k of Object.keys(this.h)) yield [k, this.get(k) ?? ''];
+  }
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+}
+
+class LeanResponse {
+  readonly type = 'basic';
+  readonly redirected = false;
+  readonly headers: LeanHeaders;
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  private text$: Promise<string> | undefined;
+
+  /** `body` null: the empty 202 that stands for a request its own signal cancelled (see `send`). */
+  constructor(
+    readonly url: string,
+    readonly body: LeanBody | null,
+  ) {
+    this.status = body ? (body.res.statusCode ?? 0) : 202;
+    this.statusText = body?.res.statusMessage ?? '';
+    this.ok = this.status >= 200 && this.status < 300;
+    this.headers = new LeanHeaders(body?.res.headers ?? {});
+  }
+
+  text(): Promise<string> {
+    const body = this.body;
+    if (!body) return Promise.resolve('');
+    this.text$ ??= new Promise<string>((resolve, reject) => {
+      let out = '';
+      body.read(
+        (chunk) => (out += chunk),
+        (cut) => {
+          if (cut === undefined) resolve(out);
+          else if (body.requestSignal?.aborted) resolve('');
+          else reject(cut as Error);
+        },
+      );
+    });
+    return this.text$;
+  }
+
+  async json(): Promise<unknown> {
+    const text = await this.text();
+    // Cancelled by its own signal mid-body: nothing to deliver (an empty batch), and no error —
+    // the caller already gave up on it, as the SDK's own requestSignal handling does.
+    if (this.body?.requestSignal?.aborted) return [];
+    return JSON.parse(text);
+  }
+}
+
+let httpAgent: Agent | undefined;
+let httpsAgent: Agent | undefined;
+
+/**
+ * An idle kept-alive socket is closed after 4 s, or a second before the server's own
+ * `Keep-Alive: timeout=N` hint when that is sooner — undici's defaults. Node's agent honours the
+ * hint only when a `timeout` is set; without one, a socket the server closes at its idle timeout
+ * (5 s for Node servers) could be reused at that very moment and reset under a tool call.
+ * (`timeout` on a socket in use only emits 'timeout', which nothing here acts on.)
+ */
+const AGENT = { keepAlive: true, timeout: 4_000 };
+
+/** Keep-alive agents, one per scheme, made on first use (node:https loads TLS). */
+function agentFor(url: URL): { agent: Agent; request: typeof http.request } {
+  if (url.protocol === 'https:') {
+    const https = process.getBuiltinModule('node:https');
+    httpsAgent ??= new https.Agent(AGENT);
+    return { agent: httpsAgent, request: https.request };
+  }
+  httpAgent ??= new http.Agent(AGENT);
+  return { agent: httpAgent, request: http.request };
+}
+
+/**
+ * The header that names a request's own cancellation signal (lean-transport.ts): it never leaves
+ * this process. The SDK would otherwise join that signal and the transport's long-lived one with
+ * `AbortSignal.any` on every 2026-07-28 request, whose bookkeeping on the long-lived signal grew
+ * the heap by ≈ 270 B per call here (issue 20: memory flat over long runs).
+ */
+export const REQUEST_TAG = 'x-airlock-request-tag';
+
+/**
+ * A fetch that adds `extra` headers (the Authorization header among them) to every request.
+ * `requestSignal(tag)` looks up the own signal of a request sent with REQUEST_TAG.
+ */
+export function leanFetch(
+  extra: Record<string, string>,
+  requestSignal?: (tag: string) => AbortSignal | undefined,
+): FetchLike {
+  return (input, init) => {
+    const url = typeof input === 'string' ? new URL(input) : input;
+    const body = init?.body;
+    const plain = body === undefined || body === null || typeof body === 'string';
+    if (!plain || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      return fetch(url, { ...init, headers: withExtra(init?.headers, extra) });
+    const headers = headerRecord(init?.headers, extra);
+    const tag = headers[REQUEST_TAG];
+    delete headers[REQUEST_TAG];
+    if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
+    headers['accept-encoding'] ??= ACCEPT_ENCODING;
+    // fetch sent "node"; some web application firewalls refuse requests with no User-Agent at all.
+    headers['user-agent'] ??= 'airlock';
+    const method = init?.method ?? 'GET';
+    const lost = method === 'POST' ? streamLostHandler() : undefined;
+    const signals = {
+      transport: init?.signal ?? undefined,
+      own: tag === undefined ? undefined : requestSignal?.(tag),
+    };
+    return send(url, method, headers, body ?? undefined, signals, lost, true);
+  };
+}
+
+interface Signals {
+  /** The transport's: closing the transport aborts every request (the fetch rejects). */
+  transport: AbortSignal | undefined;
+  /** The request's own: the request is dropped quietly (its caller has already given up). */
+  own: AbortSignal | undefined;
+}
+
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  signals: Signals,
+  lost: ((err: unknown) => void) | undefined,
+  mayRetry: boolean,
+): Promise<Response> {
+  const { transport: signal, own } = signals;
+  return new Promise<Response>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    if (own?.aborted) return resolve(new LeanResponse(url.href, null) as unknown as Response);
+    const { agent, request } = agentFor(url);
+    const options: RequestOptions = { method, headers, agent };
+    let answered = false;
+    const req: ClientRequest = request(url, options, (res) => {
+      answered = true;
+      const lean = new LeanBody(res, lost, unwire, own);
+      resolve(new LeanResponse(url.href, lean) as unknown as Response);
+    });
+    const onAbort = () => {
+      req.destroy(signal?.reason as Error);
+      if (!answered) reject(signal?.reason as Error);
+    };
+    const onOwnAbort = () => {
+      req.destroy();
+      if (!answered) resolve(new LeanResponse(url.href, null) as unknown as Response);
+    };
+    const unwire = () => {
+      signal?.removeEventListener('abort', onAbort);
+      own?.removeEventListener('abort', onOwnAbort);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    own?.addEventListener('abort', onOwnAbort, { once: true });
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (answered) return; // the body's reader sees the cut
+      unwire();
+      if (signal?.aborted) return reject(signal.reason as Error);
+      if (own?.aborted) return resolve(new LeanResponse(url.href, null) as unknown as Response);
+      // A kept-alive socket the server closed just as we reused it (Node's http docs,
+      // "request.reusedSocket"): such a server drops the request unread, so one retry on a fresh
+      // socket is the usual cure. Not for a tool call, though: if the server did read it, a retry
+      // would run a side effect twice; the call fails as "may or may not have run" instead.
+      if (
+        mayRetry &&
+        req.reusedSocket &&
+        (err.code === 'ECONNRESET' || err.code === 'EPIPE') &&
+        !body?.includes('"tools/call"')
+      )
+        return resolve(send(url, method, headers, body, signals, lost, false));
+      reject(Object.assign(new TypeError('fetch failed'), { cause: err }));
+    });
+    req.end(body);
+  });
+}
+
+/** The error a body read cut short by the network gets, as undici words it. */
+export function terminated(cause: unknown): TypeError {
+  return Object.assign(new TypeError('terminated'), cause === undefined ? {} : { cause });
+}
+
+function headerRecord(h: ConstructorParameters<typeof Headers>[0], extra: Record<string, string>) {
+  const out: Record<string, string> = {};
+  if (h instanceof Headers) h.forEach((v, k) => (out[k] = v));
+  else if (Array.isArray(h)) for (const [k, v] of h as [string, string][]) out[k.toLowerCase()] = v;
+  else if (h) for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = String(v);
+  for (const [k, v] of Object.entries(extra)) out[k.toLowerCase()] = v;
+  return out;
+}
+
+function withExtra(
+  h: ConstructorParameters<typeof Headers>[0],
+  extra: Record<string, string>,
+): Headers {
+  const headers = new Headers(h);
+  headers.delete(REQUEST_TAG);
+  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+  return headers;
+}

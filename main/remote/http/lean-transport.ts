@@ -1,0 +1,215 @@
+import {
+  StreamableHTTPClientTransport,
+  type AuthProvider,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/client';
+import { createParser } from 'eventsource-parser';
+import { LeanBody, leanFetch, REQUEST_TAG } from './lean-fetch.js';
+import { relayScopeRunner } from '../relay/relay-scope.js';
+
+/**
+ * The SDK's Streamable HTTP client transport with a lean reader under it (issue 20). The SDK
+ * keeps everything that is protocol — headers of both eras, sessions, OAuth and step-up, the
+ * standalone GET stream, resumption and reconnection, redirects — and lean-fetch.ts replaces
+ * undici's fetch. What remains of the web-streams cost is the response stream's reader
+ * (`TextDecoderStream` → `EventSourceParserStream` → reader, then a zod parse of every event);
+ * this swaps in the same event parser on the Node stream itself and a structural JSON-RPC check.
+ * The protocol layer still validates every result, request and notification by its method.
+ *
+ * The reader is the transport's `_handleSseStream(stream, options, isReconnectable)`, which is
+ * private to the SDK; its contract is copied here line for line (SDK 2.4,
+ * client/streamableHttp.ts). When an SDK update renames it, `leanTransport` returns undefined
+ * and upstream.ts falls back to the stock transport over fetch: slower, never broken
+ * (lean-transport.test.ts says which happened).
+ */
+interface StreamOptions {
+  resumptionToken?: string | undefined;
+  onresumptiontoken?: ((token: string) => void) | undefined;
+  replayMessageId?: string | number | undefined;
+  requestSignal?: AbortSignal | undefined;
+  onRequestStreamEnd?: (() => void) | undefined;
+}
+
+/** The private members of the SDK transport that the lean reader reads. */
+interface Internals {
+  _abortController?: AbortController;
+  _serverRetryMs?: number;
+  _scheduleReconnection(options: StreamOptions, attempt: number): void;
+  _handleSseStream(stream: unknown, options: StreamOptions, isReconnectable: boolean): void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+}
+
+/** Whether this SDK still has the seam the lean reader plugs into. */
+export function leanSeamPresent(): boolean {
+  const proto = StreamableHTTPClientTransport.prototype as unknown as Partial<Internals>;
+  return (
+    typeof proto._handleSseStream === 'function' &&
+    proto._handleSseStream.length === 3 &&
+    typeof proto._scheduleReconnection === 'function'
+  );
+}
+
+export function leanTransport(
+  url: URL,
+  headers: Record<string, string>,
+  authProvider: AuthProvider | undefined,
+): StreamableHTTPClientTransport | undefined {
+  if (!leanSeamPresent()) return undefined;
+  // Each 2026-07-28 request's own cancellation signal goes to the fetch by a tag header instead of
+  // through the SDK, which would join it with the transport's long-lived signal by
+  // `AbortSignal.any` on every request — growing the heap by ≈ 270 B a call (lean-fetch.ts).
+  const own = new Map<string, AbortSignal>();
+  let tags = 0;
+  const t = new StreamableHTTPClientTransport(url, {
+    fetch: leanFetch(headers, (tag) => own.get(tag)),
+    ...(authProvider ? { authProvider } : {}),
+  });
+  const send = t.send.bind(t);
+  t.send = (message, options) => {
+    const requestSignal = options?.requestSignal;
+    if (!requestSignal) return send(message, options);
+    const tag = String(++tags);
+    own.set(tag, requestSignal);
+    const { requestSignal: _held, ...rest } = options;
+    return send(message, { ...rest, headers: { ...rest.headers, [REQUEST_TAG]: tag } }).finally(
+      () => own.delete(tag),
+    );
+  };
+  const internals = t as unknown as Internals;
+  const stock = internals._handleSseStream;
+  internals._handleSseStream = function (stream, options, isReconnectable) {
+    if (stream instanceof LeanBody) readStream(internals, stream, options, isReconnectable);
+    else stock.call(internals, stream, options, isReconnectable);
+  };
+  return t;
+}
+
+function readStream(
+  t: Internals,
+  body: LeanBody,
+  options: StreamOptions,
+  isReconnectable: boolean,
+): void {
+  const { onresumptiontoken, replayMessageId, onRequestStreamEnd } = options;
+  // A 2026-07-28 request's own signal travels with its body (see leanTransport), not in options.
+  const requestSignal = options.requestSignal ?? body.requestSignal;
+  const intentional = () =>
+    t._abortController?.signal.aborted === true || requestSignal?.aborted === true;
+  // Messages are handed over in the relay scope of the call that opened the stream, as the stock
+  // reader's promise chain does: a server→client request finds its agent (relay-scope.ts).
+  const inScope = relayScopeRunner();
+  const deliver = (message: JSONRPCMessage) => inScope(() => t.onmessage?.(message));
+  let lastEventId: string | undefined;
+  let primed = false;
+  let answered = false;
+  const parser = createParser({
+    onEvent(event) {
+      if (event.id) {
+        lastEventId = event.id;
+        primed = true;
+        onresumptiontoken?.(event.id);
+      }
+      if (!event.data || (event.event && event.event !== 'message')) return;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(event.data);
+        const message = jsonRpcMessage(raw);
+        if ('id' in message && ('result' in message || 'error' in message)) {
+          answered = true;
+          if (replayMessageId !== undefined) message.id = replayMessageId;
+        }
+        deliver(message);
+      } catch (err) {
+        t.onerror?.(err as Error);
+        // An answer to one of our requests that is not a valid response would leave that request
+        // waiting until its timeout; it fails now, with the reason (issue 20 review).
+        const id = answerId(raw);
+        if (id !== undefined) {
+          answered = true;
+          deliver(malformedAnswerError(replayMessageId ?? id, (err as Error).message));
+        }
+      }
+    },
+    onRetry(ms) {
+      t._serverRetryMs = ms;
+    },
+  });
+  // Called once, after the body ended or was cut (LeanBody.read); the request's abort wiring is
+  // already undone by then.
+  const finish = (cut: unknown) => {
+    if (intentional()) return;
+    if (cut !== undefined) {
+      t.onerror?.(new Error(`SSE stream disconnected: ${String(cut)}`));
+      // The call fails at once rather than at its idle timeout (relay-scope.ts, issue 14 item 5).
+      if (!answered) body.lost?.(cut);
+    }
+    if ((isReconnectable || primed) && !answered && t._abortController && !intentional())
+      t._scheduleReconnection(
+        {
+          resumptionToken: lastEventId,
+          onresumptiontoken,
+          replayMessageId,
+          requestSignal,
+          onRequestStreamEnd,
+        },
+        0,
+      );
+    else onRequestStreamEnd?.();
+  };
+  body.read((chunk) => parser.feed(chunk), finish);
+}
+
+/**
+ * The shape check the stock reader does with zod (JSONRPCMessageSchema), by hand: a request,
+ * notification, result or error of JSON-RPC 2.0. Params and results are checked by method later.
+ */
+export function jsonRpcMessage(v: unknown): JSONRPCMessage {
+  if (isObject(v) && v.jsonrpc === '2.0') {
+    const idOk = typeof v.id === 'string' || (typeof v.id === 'number' && Number.isFinite(v.id));
+    if (typeof v.method === 'string') {
+      if (v.params === undefined || (isObject(v.params) && metaOk(v.params)))
+        if (!('id' in v) || idOk) return v as unknown as JSONRPCMessage;
+    } else if ('result' in v) {
+      if (idOk && isObject(v.result) && metaOk(v.result)) return v as unknown as JSONRPCMessage;
+    } else if ('error' in v) {
+      const e = v.error;
+      if (
+        (idOk || v.id === undefined || v.id === null) &&
+        isObject(e) &&
+        Number.isInteger(e.code) &&
+        typeof e.message === 'string'
+      )
+        return v as unknown as JSONRPCMessage;
+    }
+  }
+  throw new TypeError(`not a JSON-RPC 2.0 message: ${JSON.stringify(v)?.slice(0, 120)}`);
+}
+
+/** The id of something shaped like an answer (`result` or `error` beside an id), if any. */
+function answerId(v: unknown): string | number | undefined {
+  if (!isObject(v) || !('result' in v || 'error' in v)) return undefined;
+  return typeof v.id === 'string' || typeof v.id === 'number' ? v.id : undefined;
+}
+
+/** Marks the error a malformed answer becomes (remote-source.ts words it for the agent). */
+export const MALFORMED_ANSWER = 'airlock/malformed-answer';
+
+function malformedAnswerError(id: string | number, why: string): JSONRPCMessage {
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: -32603,
+      message: `not a valid JSON-RPC response: ${why}`,
+      data: { [MALFORMED_ANSWER]: true },
+    },
+  } as JSONRPCMessage;
+}
+
+/** `_meta`, where present, is an object (the SDK's envelope schema says so too). */
+const metaOk = (o: Record<string, unknown>) => o._meta === undefined || isObject(o._meta);
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,174 @@
+import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
+import type { CallToolResult, ToolCallContext } from '../tools/types.js';
+import { errorResult } from '../tools/types.js';
+import { markUntrusted } from '../tools/untrusted.js';
+import type { ServerConnection } from './connection/server-connection.js';
+import { UpstreamLost } from './connection/inflight.js';
+import { malformedAnswer } from './http/malformed-answer.js';
+import { RefreshUnavailableError } from './oauth/errors.js';
+import { inRelayScope } from './relay/relay-scope.js';
+import { askToOpen, RETRY, urlSteps } from './relay/url-required.js';
+import {
+  describeFailure,
+  isServerAnswer,
+  isStaleSession,
+  isTimeout,
+  networkCode,
+  type Upstream,
+} from './upstream/upstream.js';
+
+/**
+ * `tools/call` on one remote server (issue 4, issue 14): the call on the agent's session, its
+ * progress and cancellation, one retry on a new session after a restart, a URL step (-32042)
+ * waited for once, and every failure told to the agent as whether the server ran the call.
+ */
+export class RemoteCalls {
+  constructor(private readonly c: ServerConnection) {}
+
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    ctx: ToolCallContext,
+  ): Promise<CallToolResult> {
+    const pending = this.c.pendingAttempt();
+    if (pending) await pending;
+    let urlRetried = false;
+    let lastProgress = -Infinity;
+    for (let attempt = 0; ; attempt++) {
+      const up =
+        this.c.status().state === 'ready'
+          ? await this.c.agents.upFor(ctx.agent).catch(() => null)
+          : null;
+      const state = this.c.status();
+      if (!up || state.state !== 'ready') {
+        const why = state.state === 'error' ? state.detail : 'still connecting';
+        return errorResult(
+          this.c.redactor.text(
+            `The remote server "${this.c.label}" is unavailable (${why}); nothing was sent.`,
+          ),
+        );
+      }
+      const lost = new AbortController();
+      // The agent's cancellation joins `lost` by one listener, removed when the call ends: no
+      // AbortSignal.any per call, whose WeakRefs outlive it (issue 20).
+      const onCancel = () => lost.abort(ctx.signal.reason);
+      if (ctx.signal.aborted) onCancel();
+      else ctx.signal.addEventListener('abort', onCancel, { once: true });
+      this.c.inflight.add(lost, up);
+      const hadSession = up.hasSession();
+      try {
+        const scope = {
+          agent: ctx.agent,
+          signal: ctx.signal,
+          ...(ctx.relay ? { relay: ctx.relay } : {}),
+          onStreamLost: (err: unknown) =>
+            lost.abort(new UpstreamLost(`its response stream broke: ${describeFailure(err)}`)),
+        };
+        const result = await inRelayScope(scope, () =>
+          up.client.callTool(
+            { name: tool, arguments: args, ...this.perRequestMeta(up, ctx.agent) },
+            {
+              // Aborting sends notifications/cancelled upstream (2025) or closes the request stream (2026).
+              signal: lost.signal,
+              timeout: this.c.t.callIdleMs,
+              resetTimeoutOnProgress: true,
+              maxTotalTimeout: this.c.t.callMaxMs,
+              ...(ctx.progress
+                ? {
+                    // Progress only grows (basic/utilities/progress), also across a run made again.
+                    onprogress: (p: { progress: number; total?: number; message?: string }) => {
+                      if (p.progress <= lastProgress) return;
+                      lastProgress = p.progress;
+                      ctx.progress?.(p.progress, p.total, p.message);
+                    },
+                  }
+                : {}),
+            },
+          ),
+        );
+        this.c.syncSecrets();
+        return this.c.redactor.result(markUntrusted(result as CallToolResult, this.c.label));
+      } catch (err) {
+        if (lost.signal.reason instanceof UpstreamLost)
+          return this.lostDuringCall(lost.signal.reason.message);
+        if (ctx.signal.aborted) return this.fault(`The call to "${this.c.label}" was cancelled.`);
+        if (lost.signal.aborted) return this.lostDuringCall('connection lost');
+        if (attempt === 0 && isStaleSession(err, hadSession)) {
+          // The server forgot our session (it restarted): it refused the request unprocessed, so one retry on a new session is safe.
+          await this.c.replace(up);
+          continue;
+        }
+        if (this.c.settings().auth?.needsSignIn(err)) {
+          // 401/403 from the server, or no usable token: the server did not run the call (issue 10).
+          this.c.fail(err);
+          return this.fault(
+            `The remote server "${this.c.label}" refused the call: ${this.c.describe(err)}. The call was not run. ` +
+              `Ask the user to sign in again from Airlock's Servers page or with "airlock remote login ${this.c.label}".`,
+          );
+        }
+        if (err instanceof RefreshUnavailableError)
+          return this.fault(
+            `The remote server "${this.c.label}" is unavailable: ${err.message}; nothing was sent.`,
+          );
+        if (isTimeout(err))
+          return this.fault(
+            `The remote server "${this.c.label}" did not answer in time; it may still be working on the call.`,
+          );
+        const malformed = malformedAnswer(err);
+        if (malformed)
+          return this.fault(
+            `The remote server "${this.c.label}" answered with a malformed result, which Airlock did not pass on: ${malformed}`,
+          );
+        const steps = urlSteps(err);
+        if (steps) {
+          // Waits for the user's steps once; a second -32042 after the retry is only passed on.
+          const next = await askToOpen(steps, ctx, this.c.label, {
+            completions: this.c.completions,
+            ...(urlRetried ? {} : { waitMs: this.c.t.urlStepWaitMs }),
+          });
+          if (next !== RETRY) return this.c.redactor.result(next);
+          urlRetried = true;
+          continue;
+        }
+        if (isServerAnswer(err))
+          return this.fault(
+            `The remote server "${this.c.label}" answered with an error: ${(err as Error).message}`,
+          );
+        if (networkCode(err)) {
+          if (up !== this.c.up) void this.c.sessions.drop(up);
+          this.c.troubleNow(err as Error);
+          return this.lostDuringCall(describeFailure(err));
+        }
+        return this.fault(
+          `The remote server "${this.c.label}" failed: ${describeFailure(err)}. The call may or may not have reached it.`,
+        );
+      } finally {
+        ctx.signal.removeEventListener('abort', onCancel);
+        this.c.inflight.end(lost, up);
+      }
+    }
+  }
+
+  private lostDuringCall(why: string): CallToolResult {
+    return this.fault(
+      `The remote server "${this.c.label}" became unreachable during the call (${why}). It may or may not have completed the call; check before trying again.`,
+    );
+  }
+
+  private fault(text: string): CallToolResult {
+    this.c.syncSecrets();
+    return errorResult(this.c.redactor.text(text));
+  }
+
+  /**
+   * On 2026-07-28 there is no logging/setLevel: the level rides on each
+   * request (`io.modelcontextprotocol/logLevel`), so the calling agent's own
+   * level goes with its calls, and the lines come back on its call's stream.
+   */
+  private perRequestMeta(up: Upstream, agent: string): { _meta?: Record<string, unknown> } {
+    const level = this.c.features.levelOf(agent);
+    return level && up.client.getProtocolEra() === 'modern'
+      ? { _meta: { [LOG_LEVEL_META_KEY]: level } }
+      : {};
+  }
+}

@@ -1,0 +1,117 @@
+import type { Client, ClientOptions } from '@modelcontextprotocol/client';
+import type { UpstreamOptions } from './upstream.js';
+
+/**
+ * What an upstream connection does besides tools (issue 14): log lines,
+ * resource updates and the server's sampling/elicitation/roots requests go
+ * to the connection's owner (RemoteSource), which routes them to agents.
+ */
+
+/**
+ * The client options that make an upstream offer and tell Airlock what agents may use:
+ * sampling/elicitation/roots declared (each request is relayed to the agent whose call caused
+ * it, or refused with the reason: main/remote/relay/relay-scope.ts), and list_changed for tools,
+ * resources and prompts. One place for every transport (HTTP, SSE, a local process).
+ */
+export function featureClientOptions(
+  o: Pick<UpstreamOptions, 'onRelay' | 'onNotice' | 'onToolsChanged'>,
+): Pick<ClientOptions, 'capabilities' | 'listChanged'> {
+  return {
+    ...(o.onRelay
+      ? { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} } }
+      : {}),
+    listChanged: {
+      ...(o.onToolsChanged
+        ? {
+            tools: {
+              autoRefresh: false,
+              debounceMs: 100,
+              onChanged: () => o.onToolsChanged?.(),
+            },
+          }
+        : {}),
+      ...(o.onNotice
+        ? {
+            resources: {
+              autoRefresh: false,
+              debounceMs: 100,
+              onChanged: () => o.onNotice?.({ kind: 'resources-changed' }),
+            },
+            prompts: {
+              autoRefresh: false,
+              debounceMs: 100,
+              onChanged: () => o.onNotice?.({ kind: 'prompts-changed' }),
+            },
+          }
+        : {}),
+    },
+  };
+}
+
+export function wireFeatures(
+  client: Client,
+  o: Pick<UpstreamOptions, 'onNotice' | 'onRelay' | 'onElicitationComplete'>,
+): void {
+  if (o.onElicitationComplete) {
+    const done = o.onElicitationComplete;
+    client.setNotificationHandler('notifications/elicitation/complete', (n) =>
+      done(n.params.elicitationId),
+    );
+  }
+  if (o.onNotice) {
+    const notice = o.onNotice;
+    client.setNotificationHandler('notifications/message', (n) =>
+      notice({
+        kind: 'log',
+        level: n.params.level,
+        data: n.params.data,
+        ...(n.params.logger ? { logger: n.params.logger } : {}),
+      }),
+    );
+    client.setNotificationHandler('notifications/resources/updated', (n) =>
+      notice({ kind: 'resource-updated', uri: n.params.uri }),
+    );
+  }
+  if (o.onRelay) {
+    const relay = o.onRelay;
+    client.setRequestHandler(
+      'sampling/createMessage',
+      async (req) =>
+        (await relay('sampling/createMessage', req.params as Record<string, unknown>)) as never,
+    );
+    client.setRequestHandler(
+      'elicitation/create',
+      async (req) =>
+        (await relay('elicitation/create', req.params as Record<string, unknown>)) as never,
+    );
+    client.setRequestHandler(
+      'roots/list',
+      async (req) =>
+        (await relay('roots/list', (req.params ?? {}) as Record<string, unknown>)) as never,
+    );
+  }
+}
+
+/**
+ * Reports a call's SSE response body that breaks (socket cut, mid-event or
+ * not) to the call. A graceful end is left to the SDK, which resumes with
+ * Last-Event-ID where the server offered it (the conformance `sse-retry`).
+ */
+export function watchStream(r: Response, lost: (err: unknown) => void): Response {
+  if (!r.body || !r.headers.get('content-type')?.includes('text/event-stream')) return r;
+  const reader = r.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (err) {
+        lost(err);
+        controller.error(err);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, { status: r.status, statusText: r.statusText, headers: r.headers });
+}
