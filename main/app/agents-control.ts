@@ -1,6 +1,6 @@
 import type { AgentView, NewAgent } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
-import { clientSetups } from '../agents/client-setup.js';
+import { clientSetups } from '../clients/client-setup.js';
 import type { ControlServiceDeps } from './control-deps.js';
 import { afterPolicyChange } from './tools-control.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ToolView, VaultView } from '../../common/contract/index.js';
 import { fileVaultTradeOff, keySource, VAULT_FILE } from '../platform/vault/file-vault.js';
 import { socketControlClient } from './socket-client.js';
-import { clientSetups } from '../agents/client-setup.js';
+import { clientSetups } from '../clients/client-setup.js';
 import { resolveDataDir } from '../platform/paths.js';
 import { confirmedInWindow } from './confirm-in-window.js';
 import { runningServer, withControl } from './context.js';

@@ -3,7 +3,7 @@ import type { RemoteView } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import { appVersion } from '../platform/version.js';
 import type { ProbeOAuth } from '../remote/probe.js';
-import { maskQuerySecrets } from '../remote/url-secrets.js';
+import { maskQuerySecrets } from '../platform/url-secrets.js';
 import { validateRemoteUrl, validateToken } from '../remote/validate.js';
 import { withControl } from './context.js';
 import { headerValues, type HeaderOptions } from './header-values.js';

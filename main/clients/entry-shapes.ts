@@ -1,6 +1,6 @@
 /**
  * Airlock's entry as each MCP client expects it (one source for `clients connect` —
- * client-defs.ts — and the setup snippets of `agent add` — main/agents/client-setup.ts).
+ * client-defs.ts — and the setup snippets of `agent add` — main/clients/client-setup.ts).
  * Sources, per client:
  * - Claude Desktop launches only stdio servers from claude_desktop_config.json: Airlock is
  *   reached through the mcp-remote bridge, the token in the bridge's environment.

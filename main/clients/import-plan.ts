@@ -2,7 +2,7 @@ import type { ClientId, ImportItem, RemoteInput, RemoteView } from '../../common
 import type { ClientDef } from './client-defs.js';
 import { AIRLOCK_ENTRY } from './clients-edit.js';
 import { normalizeEntry, readSource, serversAt, type ClientServer } from './read-config.js';
-import { maskQuerySecrets, querySecretsIn } from '../remote/url-secrets.js';
+import { maskQuerySecrets, querySecretsIn } from '../platform/url-secrets.js';
 
 /**
  * What importing would do (issue 15): every server entry of the chosen

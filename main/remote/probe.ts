@@ -6,7 +6,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { RelayMethod } from '../tools/relay.js';
 import { connectUpstream, describeFailure, listAllTools } from './upstream/upstream.js';
 import { probeSignIn, type ProbeOAuth } from './oauth/probe-auth.js';
-import { querySecretsIn, querySecretValues } from './url-secrets.js';
+import { querySecretsIn, querySecretValues } from '../platform/url-secrets.js';
 
 export type { ProbeOAuth };
 

@@ -2,7 +2,7 @@ import type { RemoteSettings } from '../platform/settings.js';
 import type { Vault } from '../platform/vault/vault.js';
 import type { RemoteConnection } from './remote-source.js';
 import { oauthKey } from './oauth/store.js';
-import { joinQuerySecrets, querySecretValues, type QuerySecret } from './url-secrets.js';
+import { joinQuerySecrets, querySecretValues, type QuerySecret } from '../platform/url-secrets.js';
 
 /**
  * Vault layout of a remote server's secrets. Settings hold only the header

@@ -4,7 +4,7 @@ import type { Logger } from '../platform/log.js';
 import type { RemoteSettings, SettingsStore } from '../platform/settings.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { deleteSecrets, readSecrets, writeSecrets } from './secrets.js';
-import { hasQuerySecrets, splitQuerySecrets } from './url-secrets.js';
+import { hasQuerySecrets, splitQuerySecrets } from '../platform/url-secrets.js';
 import { validateHeaders, validateRemoteUrl, validateToken } from './validate.js';
 
 /**

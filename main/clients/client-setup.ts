@@ -1,6 +1,6 @@
 import type { ClientSetup } from '../../common/contract/index.js';
-import { ENTRY } from '../clients/entry-shapes.js';
-import { tomlKey, tomlValue } from '../clients/edit-toml.js';
+import { ENTRY } from './entry-shapes.js';
+import { tomlKey, tomlValue } from './edit-toml.js';
 
 /**
  * Ready-to-paste configuration for the agents people use, in the same shapes
