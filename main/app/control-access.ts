@@ -4,6 +4,7 @@ import { LooseningGate } from '../gateway/loosening-gate.js';
 import type { PolicyChanges } from '../gateway/policy-changes.js';
 import { ControlSocket, controlSocketPath } from '../gateway/control-socket.js';
 import type { Logger } from '../platform/log.js';
+import type { Settings } from '../platform/settings.js';
 import type { Vault } from '../platform/vault/vault.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ControlService } from './control-service.js';
@@ -60,11 +61,13 @@ export function newLooseningGate(o: {
   policyChanges: PolicyChanges;
   registry: ToolRegistry;
   grants: GrantService;
+  settings: () => Settings;
 }): LooseningGate {
   const { registry, grants } = o;
   return new LooseningGate({
     api: o.api,
     policyChanges: o.policyChanges,
+    settings: o.settings,
     grant: (view, decision) => {
       const e = registry.get(view.tool);
       if (!e) throw new Error(`${view.tool} is no longer available.`);

@@ -71,7 +71,7 @@ export async function withControl<T>(
   try {
     const port = app.settings.get().port;
     // Issue 17.7: no window to confirm loosening in, so the in-process core refuses it.
-    const api = refuseLoosening(app.control);
+    const api = refuseLoosening(app.control, () => app.settings.get());
     return await fn({ api, mcpUrl: `http://127.0.0.1:${port}/mcp`, running: false });
   } finally {
     await app.stop();

@@ -34,7 +34,7 @@ async function rpc(
     headers: { authorization: `Bearer ${controlToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ method, params }),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as { error?: string; message?: string } };
 }
 
 describe('control API arguments are checked before anything acts on them', () => {

@@ -1,4 +1,5 @@
 import type { ApprovalView, ControlApi, Decision } from '../../common/contract/index.js';
+import type { Settings } from '../platform/settings.js';
 import type { RpcBody } from './control-dispatch.js';
 import { looseningSummary } from './loosening.js';
 import type { PolicyChanges } from './policy-changes.js';
@@ -12,6 +13,8 @@ import type { PolicyChanges } from './policy-changes.js';
 export interface LooseningGateOptions {
   api: ControlApi;
   policyChanges: PolicyChanges;
+  /** The settings the server changes are judged against (loosening-remotes.ts). */
+  settings?: () => Settings;
   /** Makes the grant an "always allow" decision asked for (a confirmed policy change). */
   grant?: (approval: ApprovalView, decision: Extract<Decision, { kind: 'always_allow' }>) => void;
 }
@@ -59,7 +62,7 @@ export class LooseningGate {
       );
       return { status: 200, body: { result: view } };
     }
-    const summary = await looseningSummary(this.o.api, method, params);
+    const summary = await looseningSummary(this.o.api, method, params, this.o.settings);
     if (!summary) return null;
     const change = changes.propose(summary, run);
     return {

@@ -1,17 +1,23 @@
 import type { ControlApi, ToolPolicyPatch } from '../../common/contract/index.js';
+import type { Settings } from '../platform/settings.js';
+import { remoteLoosening } from './loosening-remotes.js';
 
 /**
  * Does this control call loosen a policy (issue 17, item 7)? Returns what it
  * would do, in words, or null for calls that only tighten or don't touch
  * policy. Loosening: a tool to `auto`, enabling a tool, lifting or widening
- * an agent's tool list. (Approval decisions are the approval page's own
+ * an agent's tool list; server changes that let more run (loosening-remotes.ts,
+ * decided on `settings`). (Approval decisions are the approval page's own
  * business and are not routed here.)
  */
 export async function looseningSummary(
   api: ControlApi,
   method: string,
   params: unknown[],
+  settings?: () => Settings,
 ): Promise<string | null> {
+  if (settings && (method === 'updateRemote' || method === 'addRemote'))
+    return remoteLoosening(method, params, settings());
   if (method === 'setToolPolicy') {
     const [name, patch] = params as [unknown, ToolPolicyPatch | undefined];
     if (!patch || typeof patch !== 'object') return null;

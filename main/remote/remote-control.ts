@@ -84,6 +84,7 @@ export class RemoteControl {
           name,
           url: url.href,
           enabled: true,
+          relay: true,
           headerNames: Object.keys(headers),
           hasToken: bearer !== null,
           createdAt: new Date().toISOString(),
@@ -108,8 +109,13 @@ export class RemoteControl {
     const cfg = this.find(name);
     if (!patch || typeof patch !== 'object')
       throw new ControlError('INVALID', 'updateRemote expects a patch object.');
+    if (patch.relay !== undefined && typeof patch.relay !== 'boolean')
+      throw new ControlError('INVALID', 'relay must be true or false.');
+    // Read when each request arrives (relay-scope.ts): no reconnect needed for it alone.
+    if (Object.keys(patch).every((k) => k === 'relay')) return this.setRelay(cfg, patch.relay);
     if (cfg.stdio || patch.stdio !== undefined) {
       await updateLocal(this.d, cfg, patch);
+      if (patch.relay !== undefined) this.setRelay(cfg, patch.relay);
       return this.added(cfg.name);
     }
     const url = patch.url === undefined ? undefined : validateRemoteUrl(patch.url).href;
@@ -130,10 +136,20 @@ export class RemoteControl {
       const r = s.remotes.find((x) => x.name === cfg.name)!;
       if (url !== undefined) r.url = url;
       if (patch.enabled !== undefined) r.enabled = patch.enabled;
+      if (patch.relay !== undefined) r.relay = patch.relay;
       if (headers !== undefined) r.headerNames = Object.keys(headers);
       if (bearer !== undefined) r.hasToken = bearer !== null;
     });
     await this.d.manager.sync(cfg.name);
+    this.d.events.emit({ type: 'state.changed' });
+    return this.view(this.find(cfg.name));
+  }
+
+  private setRelay(cfg: RemoteSettings, relay: boolean | undefined): RemoteView {
+    if (relay !== undefined)
+      this.d.settings.update((s) => {
+        s.remotes.find((x) => x.name === cfg.name)!.relay = relay;
+      });
     this.d.events.emit({ type: 'state.changed' });
     return this.view(this.find(cfg.name));
   }
@@ -272,6 +288,7 @@ export class RemoteControl {
       name: r.name,
       url: r.url,
       enabled: r.enabled,
+      relay: r.relay,
       sourceId: `remote:${r.name}`,
       headerNames: [...r.headerNames],
       hasToken: r.hasToken,
