@@ -5,6 +5,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
   Server,
   type CallToolResult,
+  type ServerContext,
   type ServerCapabilities,
   type Tool,
   type ToolAnnotations,
@@ -20,6 +21,9 @@ export interface FakeToolContext {
   signal: AbortSignal;
   progress: (progress: number, total?: number) => Promise<void>;
   headers: IncomingHttpHeaders;
+  /** The SDK's own server→client requests, on this call's stream (a hostile server's tools). */
+  elicit: ServerContext['mcpReq']['elicitInput'];
+  sample: ServerContext['mcpReq']['requestSampling'];
 }
 
 export interface FakeTool {
@@ -223,7 +227,13 @@ export class FakeUpstream {
       };
       const headers = Object.fromEntries((ctx.http?.req?.headers ?? new Headers()).entries());
       return tool.run
-        ? tool.run(args, { signal: ctx.mcpReq.signal, progress, headers })
+        ? tool.run(args, {
+            signal: ctx.mcpReq.signal,
+            progress,
+            headers,
+            elicit: (p, o) => ctx.mcpReq.elicitInput(p, o),
+            sample: (p, o) => ctx.mcpReq.requestSampling(p, o),
+          })
         : { content: [{ type: 'text', text: `${tool.name} ran` }] };
     });
     return server;

@@ -27,6 +27,8 @@ export interface RemoteSourceOptions {
   logger: Logger;
   version: string;
   timings?: Partial<RemoteTimings>;
+  /** The user's switch for this server's sampling/elicitation/roots requests (default: on). */
+  relayAllowed?: () => boolean;
 }
 
 /**
@@ -53,6 +55,8 @@ export abstract class RemoteConnectionBase {
   private readonly agentUps: AgentUpstreams;
   private readonly health: HealthWatch;
   protected sessionRelays: (agent: string) => ClientRelay | undefined = () => undefined;
+  /** Read as each server request arrives, so the user's switch applies without a reconnect. */
+  protected readonly relayAllowed = (): boolean => this.o.relayAllowed?.() ?? true;
   protected up: Upstream | null = null;
   protected gen = 0;
   protected connecting: Promise<void> | null = null;
@@ -90,6 +94,7 @@ export abstract class RemoteConnectionBase {
       shared: () => this.up,
       relays: (agent) => this.sessionRelays(agent),
       completions: this.completions,
+      relayAllowed: this.relayAllowed,
     });
     this.sessions = this.agentUps.sessions;
     this.health = new HealthWatch(
@@ -184,6 +189,7 @@ export abstract class RemoteConnectionBase {
         version: this.o.version,
         label: this.label,
         completions: this.completions,
+        relayAllowed: this.relayAllowed,
       };
       const { up, tools, lists } = await connectAndList(opts, holder, {
         toolsChanged: (u) => void this.catalog.refreshTools(gen, u),

@@ -245,6 +245,7 @@ export class RemoteSource extends RemoteConnectionBase implements ToolSource {
           // Waits for the user's steps once; a second -32042 after the retry is only passed on.
           const next = await askToOpen(steps, ctx, this.label, {
             completions: this.completions,
+            relay: this.relayAllowed(),
             ...(urlRetried ? {} : { waitMs: this.t.urlStepWaitMs }),
           });
           if (next !== RETRY) return this.redactor.result(next);

@@ -1,3 +1,5 @@
+import type { RelaySelf } from './relay-label.js';
+
 /**
  * Server→client requests (sampling, elicitation, roots) that an upstream
  * makes while serving one agent's call, relayed to that agent and no other
@@ -36,6 +38,8 @@ export interface ClientRelay {
    * ended. Absent where the agent has no channel outside its requests (2026-07-28).
    */
   readonly elicitationComplete?: ((elicitationId: string) => void) | undefined;
+  /** Airlock's own address as this relay's gateway knows it (relay-label.ts). */
+  readonly self?: RelaySelf | undefined;
 }
 
 /** What an agent declared in `initialize` (2025) or per request (2026), reduced to what relays need. */

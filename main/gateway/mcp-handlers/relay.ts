@@ -1,4 +1,10 @@
-import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { labelRelayed, type RelaySelf } from '../../tools/relay-label.js';
 import {
   capabilityRefusal,
   type ClientRelay,
@@ -19,6 +25,7 @@ export function requestRelay(
   server: Server,
   ctx: ServerContext,
   features: AgentFeatures,
+  self?: RelaySelf,
 ): ClientRelay {
   return relayVia(
     agent,
@@ -26,6 +33,7 @@ export function requestRelay(
     features,
     (req, options) => ctx.mcpReq.send({ method: req.method, params: req.params }, options),
     true,
+    self,
   );
 }
 
@@ -39,18 +47,25 @@ export function roundRelay(
   server: Server,
   features: AgentFeatures,
   ask: (req: RelayRequest) => Promise<Record<string, unknown>>,
+  self?: RelaySelf,
 ): ClientRelay {
-  return relayVia(agent, server, features, (req) => ask(req), false);
+  return relayVia(agent, server, features, (req) => ask(req), false, self);
 }
 
 /** A relay over a 2025 session's own stream (requests outside any call, e.g. roots/list). */
-export function sessionRelay(agent: string, server: Server, features: AgentFeatures): ClientRelay {
+export function sessionRelay(
+  agent: string,
+  server: Server,
+  features: AgentFeatures,
+  self?: RelaySelf,
+): ClientRelay {
   return relayVia(
     agent,
     server,
     features,
     (req, options) => server.request({ method: req.method, params: req.params }, options),
     true,
+    self,
   );
 }
 
@@ -66,19 +81,29 @@ function relayVia(
   send: Send,
   /** The agent's 2025 session outlives the request: a notification can follow later. */
   session: boolean,
+  self: RelaySelf | undefined,
 ): ClientRelay {
   return {
     agent,
     // MCP 2025-11-25 client/elicitation: the completion goes to the client that was sent the
     // URL, as a notification outside any request (the session's GET stream).
     elicitationComplete: session ? completer(server) : undefined,
+    self,
     refusal(method, params) {
       const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
       return capabilityRefusal(caps, method, params, agent);
     },
-    async request(req: RelayRequest) {
+    async request(asked: RelayRequest) {
       const started = Date.now();
+      // Issue 27.3: whatever reaches the agent's app names its server, on this one path.
+      const labelled = labelRelayed(asked, self);
+      const req = 'params' in labelled ? { ...asked, params: labelled.params } : asked;
       try {
+        if ('refusal' in labelled)
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidParams,
+            `Airlock did not relay ${asked.method} from "${asked.server}": ${labelled.refusal}.`,
+          );
         const result = (await send(req, {
           ...(req.signal ? { signal: req.signal } : {}),
           timeout: 10 * 60_000,
