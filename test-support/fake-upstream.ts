@@ -5,7 +5,6 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
   Server,
   type CallToolResult,
-  type ServerContext,
   type ServerCapabilities,
   type Tool,
   type ToolAnnotations,
@@ -21,9 +20,11 @@ export interface FakeToolContext {
   signal: AbortSignal;
   progress: (progress: number, total?: number) => Promise<void>;
   headers: IncomingHttpHeaders;
-  /** The SDK's own server→client requests, on this call's stream (a hostile server's tools). */
-  elicit: ServerContext['mcpReq']['elicitInput'];
-  sample: ServerContext['mcpReq']['requestSampling'];
+  /** A server→client request related to this call, on its own response stream (a hostile server's tools). */
+  ask: (
+    method: 'elicitation/create' | 'sampling/createMessage',
+    params: Record<string, unknown>,
+  ) => Promise<unknown>;
 }
 
 export interface FakeTool {
@@ -231,8 +232,7 @@ export class FakeUpstream {
             signal: ctx.mcpReq.signal,
             progress,
             headers,
-            elicit: (p, o) => ctx.mcpReq.elicitInput(p, o),
-            sample: (p, o) => ctx.mcpReq.requestSampling(p, o),
+            ask: (method, params) => ctx.mcpReq.send({ method, params }),
           })
         : { content: [{ type: 'text', text: `${tool.name} ran` }] };
     });

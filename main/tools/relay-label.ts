@@ -91,10 +91,9 @@ const IMITATION = /^[\p{P}\p{S}\s]*(air\W{0,3}lock|from mcp server|via air\W{0,3
 export function serverWords(raw: unknown): string {
   if (typeof raw !== 'string') return '';
   const text = raw.replace(LEADING_NOISE, '');
-  const folded = [...text.slice(0, 80).normalize('NFKC').toLowerCase()]
-    .map((c) => LOOKALIKES[c] ?? c)
-    .join('')
-    .replace(/[\p{Cf}]/gu, '');
+  // Folded before and after NFKC, which turns some look-alikes (ϲ) into other letters (ς).
+  const fold = (t: string) => [...t.toLowerCase()].map((c) => LOOKALIKES[c] ?? c).join('');
+  const folded = fold(fold(text.slice(0, 80)).normalize('NFKC')).replace(/[\p{Cf}]/gu, '');
   return IMITATION.test(folded) ? `The server writes: “${text}”` : text;
 }
 
@@ -132,7 +131,10 @@ function samePort(a: URL, b: URL): boolean {
 /** 127.0.0.0/8, ::1, 0.0.0.0, localhost and *.localhost (RFC 6761), IPv4-mapped loopback. */
 export function isLoopback(hostname: string): boolean {
   // WHATWG URL parsing has already folded 0x7f.1, 2130706433 and [0:…:1] into their usual forms.
-  const h = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const h = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (h === 'localhost' || h.endsWith('.localhost') || h === '::1' || h === '0.0.0.0') return true;
   if (/^127\.\d+\.\d+\.\d+$/.test(h)) return true;
   return /^::ffff:(127\.|7f[0-9a-f]{2}:)/.test(h) || h === '::';
