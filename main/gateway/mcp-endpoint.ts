@@ -211,6 +211,7 @@ export class McpEndpoint {
     try {
       return await run(relay);
     } finally {
+      relay.done?.();
       set.delete(relay);
       if (set.size === 0 && this.live.get(agent) === set) this.live.delete(agent);
     }

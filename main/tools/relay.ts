@@ -38,6 +38,8 @@ export interface ClientRelay {
    * ended. Absent where the agent has no channel outside its requests (2026-07-28).
    */
   readonly elicitationComplete?: ((elicitationId: string) => void) | undefined;
+  /** The request this relay belongs to has ended: Activity gets what was counted (relay-ledger.ts). */
+  readonly done?: (() => void) | undefined;
   /** Airlock's own address as this relay's gateway knows it (relay-label.ts). */
   readonly self?: RelaySelf | undefined;
 }

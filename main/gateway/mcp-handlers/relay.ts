@@ -5,6 +5,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { labelRelayed, type RelaySelf } from '../../tools/relay-label.js';
+import { RelayLedger } from './relay-ledger.js';
 import {
   capabilityRefusal,
   type ClientRelay,
@@ -34,6 +35,7 @@ export function requestRelay(
     (req, options) => ctx.mcpReq.send({ method: req.method, params: req.params }, options),
     true,
     self,
+    'request',
   );
 }
 
@@ -49,7 +51,7 @@ export function roundRelay(
   ask: (req: RelayRequest) => Promise<Record<string, unknown>>,
   self?: RelaySelf,
 ): ClientRelay {
-  return relayVia(agent, server, features, (req) => ask(req), false, self);
+  return relayVia(agent, server, features, (req) => ask(req), false, self, 'request');
 }
 
 /** A relay over a 2025 session's own stream (requests outside any call, e.g. roots/list). */
@@ -66,6 +68,7 @@ export function sessionRelay(
     (req, options) => server.request({ method: req.method, params: req.params }, options),
     true,
     self,
+    'session',
   );
 }
 
@@ -82,7 +85,10 @@ function relayVia(
   /** The agent's 2025 session outlives the request: a notification can follow later. */
   session: boolean,
   self: RelaySelf | undefined,
+  /** One agent request's relay, or a session's for requests outside any call (relay-ledger.ts). */
+  scope: 'request' | 'session',
 ): ClientRelay {
+  const ledger = new RelayLedger(agent, features, scope);
   return {
     agent,
     // MCP 2025-11-25 client/elicitation: the completion goes to the client that was sent the
@@ -93,23 +99,29 @@ function relayVia(
       const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
       return capabilityRefusal(caps, method, params, agent);
     },
+    done: () => ledger.flush(),
     async request(asked: RelayRequest) {
       const started = Date.now();
       // Issue 27.3: whatever reaches the agent's app names its server, on this one path.
       const labelled = labelRelayed(asked, self);
       const req = 'params' in labelled ? { ...asked, params: labelled.params } : asked;
+      const refuse = (code: ProtocolErrorCode, why: string) =>
+        new ProtocolError(
+          code,
+          `Airlock did not relay ${asked.method} from "${asked.server}": ${why}.`,
+        );
+      let admitted = false;
       try {
-        if ('refusal' in labelled)
-          throw new ProtocolError(
-            ProtocolErrorCode.InvalidParams,
-            `Airlock did not relay ${asked.method} from "${asked.server}": ${labelled.refusal}.`,
-          );
+        // Issue 27.7: a bounded number per agent request (relay-ledger.ts).
+        const over = ledger.admit(asked);
+        if (over) throw refuse(ProtocolErrorCode.InvalidRequest, over);
+        admitted = true;
+        if ('refusal' in labelled) throw refuse(ProtocolErrorCode.InvalidParams, labelled.refusal);
         const result = (await send(req, {
           ...(req.signal ? { signal: req.signal } : {}),
           timeout: 10 * 60_000,
         })) as Record<string, unknown>;
-        features.recordRelay({
-          agent,
+        ledger.record({
           server: req.server,
           method: req.method,
           started,
@@ -118,8 +130,7 @@ function relayVia(
         });
         return result;
       } catch (err) {
-        features.recordRelay({
-          agent,
+        ledger.record({
           server: req.server,
           method: req.method,
           started,
@@ -127,6 +138,8 @@ function relayVia(
           detail: err instanceof Error ? err.message.slice(0, 200) : String(err),
         });
         throw err;
+      } finally {
+        if (admitted) ledger.release();
       }
     },
   };
