@@ -118,7 +118,12 @@ export async function askToOpen(
   const left =
     o.waitMs && ctx.startedAt !== undefined ? o.waitMs - (performance.now() - ctx.startedAt) : 0;
   const ids = steps.map((step) => step.elicitationId);
-  if (listed.length === 0 && refused.length === 0 && o.completions?.announces && left >= MIN_WAIT_MS)
+  if (
+    listed.length === 0 &&
+    refused.length === 0 &&
+    o.completions?.announces &&
+    left >= MIN_WAIT_MS
+  )
     if (await o.completions.waitAll(ids, left, ctx.signal)) return RETRY;
   const head = `The remote server "${server}" did not run the call: it needs the user to finish a step in the browser first.`;
   const text =
