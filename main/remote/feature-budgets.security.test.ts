@@ -140,10 +140,14 @@ describe('bounded per session and per request', () => {
     await last;
     expect(upstream.levels).toEqual(['debug', 'critical']);
     expect(upstream.maxInFlight).toBe(1);
-    // The same level again sends nothing.
+    // The same level again sends nothing; another is sent.
     await agent.setLoggingLevel('critical');
-    await agent.callTool({ name: 'busy__open', arguments: {} });
-    expect(upstream.levels).toEqual(['debug', 'critical']);
+    const info = new Promise<void>(
+      (r) => (levelArrived = () => upstream.levels.at(-1) === 'info' && r()),
+    );
+    await agent.setLoggingLevel('info');
+    await info;
+    expect(upstream.levels).toEqual(['debug', 'critical', 'info']);
   }, 60_000);
 
   it(`server requests during one call: ${RELAY_LIMITS.perRequest}, then refused; Activity keeps a few rows and a count`, async () => {

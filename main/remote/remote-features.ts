@@ -167,7 +167,9 @@ export class RemoteFeatures {
     if (!st) this.sentLevel.set(up, (st = {}));
     const s = st;
     // One on its way: it looks again for the newest level when it is answered.
-    s.sending ??= (async () => {
+    if (s.sending) return s.sending;
+    if (this.levels.get(agent) === s.level) return Promise.resolve();
+    s.sending = (async () => {
       try {
         for (let level = this.levels.get(agent); level !== undefined && level !== s.level;) {
           s.level = level;
