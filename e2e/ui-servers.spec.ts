@@ -89,6 +89,15 @@ test('disable, re-enable and reconnect show the status; remove asks first and re
   await card.getByRole('button', { name: 'Reconnect & test' }).click();
   await expect(card.getByTestId('server-note')).toHaveText('Reconnected: 3 tools.');
 
+  // Its requests to agents (sampling, elicitation, roots) can be turned off and on (issue 27.3).
+  const relay = card.getByTestId('server-relay');
+  await expect(relay).toHaveAttribute('aria-checked', 'true');
+  await relay.click();
+  await expect(relay).toHaveAttribute('aria-checked', 'false');
+  expect((await controlApi(server).listRemotes())[0]?.relay).toBe(false);
+  await relay.click();
+  await expect(relay).toHaveAttribute('aria-checked', 'true');
+
   // A wrong token: the card says why it stopped working.
   await card.getByRole('button', { name: 'Edit' }).click();
   await card.getByLabel('Set a new token').check();

@@ -20,6 +20,11 @@ export interface FakeToolContext {
   signal: AbortSignal;
   progress: (progress: number, total?: number) => Promise<void>;
   headers: IncomingHttpHeaders;
+  /** A server→client request related to this call, on its own response stream (a hostile server's tools). */
+  ask: (
+    method: 'elicitation/create' | 'sampling/createMessage',
+    params: Record<string, unknown>,
+  ) => Promise<unknown>;
 }
 
 export interface FakeTool {
@@ -230,7 +235,12 @@ export class FakeUpstream {
       };
       const headers = Object.fromEntries((ctx.http?.req?.headers ?? new Headers()).entries());
       return tool.run
-        ? tool.run(args, { signal: ctx.mcpReq.signal, progress, headers })
+        ? tool.run(args, {
+            signal: ctx.mcpReq.signal,
+            progress,
+            headers,
+            ask: (method, params) => ctx.mcpReq.send({ method, params }),
+          })
         : { content: [{ type: 'text', text: `${tool.name} ran` }] };
     });
     return server;

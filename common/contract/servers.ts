@@ -12,6 +12,11 @@ export interface RemoteView {
   /** Where it was imported from (a client id such as "cursor"), when it was. */
   origin?: string;
   enabled: boolean;
+  /**
+   * Whether the server's own requests — sampling, elicitation, roots — are relayed to the agent
+   * whose call caused them (labelled as the server's, docs/remote.md); off: refused (-32601).
+   */
+  relay: boolean;
   /** Stable source id (`remote:<name>`); tool keys are `remote:<name>/<tool>`. */
   sourceId: string;
   headerNames: string[];
@@ -78,6 +83,8 @@ export interface RemotePatch {
   /** A local server's new launch; `secretEnv` absent keeps the stored secret values. */
   stdio?: StdioInput;
   enabled?: boolean;
+  /** Relay the server's sampling, elicitation and roots requests to agents (default true). */
+  relay?: boolean;
   /** Replaces every extra header; `{}` removes them. */
   headers?: Record<string, string>;
   /** A new token, or null to remove it. */

@@ -172,7 +172,13 @@ export class App {
       policyChanges,
     });
     // Issue 17.7: one gate for every control transport (HTTP and the local socket).
-    this.gate = newLooseningGate({ api: this.control, policyChanges, registry, grants });
+    this.gate = newLooseningGate({
+      api: this.control,
+      policyChanges,
+      registry,
+      grants,
+      settings: () => settings.get(),
+    });
 
     // Issue 17.2: before any source's tools arrive, so no call sees a server-loosened tool.
     this.offs.push(

@@ -100,6 +100,12 @@ export function newCallPath(o: {
     version: o.version,
     maxBodyBytes,
     budgets,
+    self: {
+      origin: () => {
+        const mcpUrl = o.mcpUrl();
+        return mcpUrl ? new URL(mcpUrl).origin : '';
+      },
+    },
   });
   return { grants, approvals, mcp };
 }

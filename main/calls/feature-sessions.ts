@@ -4,6 +4,10 @@ import { levelRank, type LoggingLevel, type SourceNotice } from '../tools/featur
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientRelay, RelayMethod, RelayRequest } from '../tools/relay.js';
 import type { ToolSource } from '../tools/types.js';
+import { invalidParams } from '../tools/protocol-runtime.js';
+
+/** Resource subscriptions one agent session may hold (each is also one upstream). */
+export const MAX_SUBSCRIPTIONS = 256;
 
 export interface FeatureSessionsDeps {
   registry: ToolRegistry;
@@ -67,6 +71,11 @@ export class FeatureSessions {
     const target = this.d.resolve(s.agent, uri);
     const key = publicUri(target.source, target.uri);
     if (s.subs.has(key)) return;
+    // Issue 27.7: each one is held here and upstream; far above what a client watches.
+    if (s.subs.size >= MAX_SUBSCRIPTIONS)
+      throw invalidParams(
+        `This session already holds ${s.subs.size} resource subscriptions, Airlock's limit per session; unsubscribe from some first.`,
+      );
     s.subs.set(key, uri);
     await this.applySubscriptions(s.agent);
   }

@@ -1,5 +1,5 @@
 import { ControlError, type ControlApi } from '../../common/contract/index.js';
-import { looseningSummary } from '../gateway/loosening.js';
+import { looseningSummary, type ServerLoosening } from '../gateway/loosening.js';
 
 /**
  * Issue 17.7, the CLI's side: a loosening change sent to a running Airlock
@@ -39,13 +39,13 @@ export async function confirmedInWindow<T>(
  * Without a running Airlock there is no window to confirm in: the CLI's
  * in-process core refuses loosening rather than applying it unattended.
  */
-export function refuseLoosening(api: ControlApi): ControlApi {
+export function refuseLoosening(api: ControlApi, servers?: ServerLoosening): ControlApi {
   return new Proxy(api, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== 'function' || typeof prop !== 'string') return value;
       return async (...params: unknown[]) => {
-        const summary = await looseningSummary(target, prop, params);
+        const summary = await looseningSummary(target, prop, params, servers);
         if (summary)
           throw new ControlError(
             'FORBIDDEN',

@@ -8,6 +8,7 @@ import { validateRemoteUrl, validateToken } from '../remote/validate.js';
 import { withControl } from './context.js';
 import { headerValues, type HeaderOptions } from './header-values.js';
 import { loginCommand, logoutCommand } from './remote-login.js';
+import { UPDATE_OPTIONS, UPDATE_USAGE, updateCommand } from './remote-update.js';
 import {
   isLocalAdd,
   joinArgValues,
@@ -21,7 +22,7 @@ import {
 export const REMOTE_USAGE = `  remote add NAME URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin]
                                            add a remote MCP server (header values and token never on the command line)
 ${LOCAL_USAGE}  remote list [--json]                     remote servers and their state
-  remote remove NAME                       remove a server and its stored credentials
+${UPDATE_USAGE}  remote remove NAME                       remove a server and its stored credentials
   remote refresh [NAME]                    reconnect and re-read tools now
   remote login NAME [--client-id ID [--client-secret-stdin]] [--client-metadata-url URL] [--scope S] [--no-browser] [--json]
                                            sign in to a server that uses OAuth (browser + 127.0.0.1 redirect)
@@ -51,6 +52,7 @@ const OPTIONS = {
   'no-browser': { type: 'boolean' },
   'oauth-auto': { type: 'boolean' },
   ...LOCAL_OPTIONS,
+  ...UPDATE_OPTIONS,
   'elicit-defaults': { type: 'boolean' },
 } as const;
 
@@ -109,6 +111,9 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
         else for (const r of remotes) out(formatRemote(r));
         return 0;
       });
+    case 'update':
+      if (!a) break;
+      return withControl(dataDir, ({ api }) => updateCommand(api, a, v, out));
     case 'remove':
       if (!a) break;
       return withControl(dataDir, async ({ api }) => {

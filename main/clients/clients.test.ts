@@ -27,6 +27,7 @@ function control(h: SampleHome, servers: RemoteView[] = []) {
         name: input.name,
         url: input.url ?? '',
         enabled: true,
+        relay: true,
         sourceId: `remote:${input.name}`,
         headerNames: Object.keys(input.headers ?? {}),
         hasToken: input.bearerToken !== undefined,

@@ -6,6 +6,7 @@ import {
 } from '../../common/contract/index.js';
 import type { Logger } from '../platform/log.js';
 import { isVaultError } from '../platform/vault/vault.js';
+import { checkControlParams } from './control-params.js';
 
 export type RpcBody = { result: unknown } | { error: string; message: string };
 
@@ -33,8 +34,12 @@ export async function dispatchControl(
       body: { error: 'NOT_FOUND', message: `Unknown control method ${String(method)}.` },
     };
   }
-  const params = Array.isArray(c.params) ? c.params : [];
   try {
+    // Every argument has the contract's type before anything acts on it (issue 27, item 8).
+    const params = checkControlParams(
+      method as ControlMethod,
+      Array.isArray(c.params) ? c.params : [],
+    );
     const fn = api[method as ControlMethod] as (...args: unknown[]) => Promise<unknown>;
     const held = hold && (await hold(method, params, () => fn.apply(api, params)));
     if (held) return held;

@@ -60,10 +60,14 @@ export class Gateway {
   async start(port: number): Promise<number> {
     const server = http.createServer((req, res) => {
       this.route(req, res).catch((err: unknown) => {
-        this.o.logger.error('request failed', {
-          path: req.url,
-          error: err instanceof Error ? err.message : String(err),
-        });
+        const error = err instanceof Error ? err.message : String(err);
+        // A client that hangs up mid-request is its own business, not a failure (issue 27.8).
+        if (clientWentAway(req, err)) {
+          this.o.logger.debug('request ended: the client went away', { path: req.url, error });
+          if (!res.destroyed) res.destroy();
+          return;
+        }
+        this.o.logger.error('request failed', { path: req.url, error });
         if (!res.headersSent) sendJson(res, 500, { error: 'INTERNAL', message: 'Internal error' });
         else res.end();
       });
@@ -183,4 +187,20 @@ export class Gateway {
       credential: token ? this.o.credentialOf?.(token) : undefined,
     });
   }
+}
+
+/** Errors Node raises when the peer closed the connection under a request or its answer. */
+const HANG_UP_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_STREAM_DESTROYED',
+]);
+
+/** Did this request fail because its client hung up (`aborted`: its body was cut off)? */
+function clientWentAway(req: IncomingMessage, err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && HANG_UP_CODES.has(code)) return true;
+  return req.readableAborted || req.socket.destroyed;
 }

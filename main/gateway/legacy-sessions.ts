@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isInitializeRequest, type AuthInfo, type Server } from '@modelcontextprotocol/server';
+import type { RelaySelf } from '../tools/relay-label.js';
 import type { AgentBudgets } from './budgets.js';
 import { jsonRpcError } from './guards.js';
 import type { McpExchange } from './http-server.js';
@@ -27,6 +28,8 @@ export interface LegacySessionsOptions {
   idleMs?: number;
   /** Per-agent session budget (issue 17.4). */
   budgets?: AgentBudgets;
+  /** Airlock's own address, for the relay's link checks (relay-label.ts). */
+  self?: RelaySelf;
 }
 
 /**
@@ -98,7 +101,7 @@ export class LegacySessions {
           order: ++this.tick,
         });
         features.openSession(id, agent, {
-          relay: sessionRelay(agent, server, features),
+          relay: sessionRelay(agent, server, features, this.o.self),
           log: (params) =>
             void server.notification({ method: 'notifications/message', params }).catch(() => {}),
           resourceUpdated: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}),

@@ -1,6 +1,6 @@
 import type { ApprovalView, ControlApi, Decision } from '../../common/contract/index.js';
 import type { RpcBody } from './control-dispatch.js';
-import { looseningSummary } from './loosening.js';
+import { looseningSummary, type ServerLoosening } from './loosening.js';
 import type { PolicyChanges } from './policy-changes.js';
 
 /**
@@ -12,6 +12,8 @@ import type { PolicyChanges } from './policy-changes.js';
 export interface LooseningGateOptions {
   api: ControlApi;
   policyChanges: PolicyChanges;
+  /** Judges server changes (remote/remote-loosening.ts, passed in by the app). */
+  servers?: ServerLoosening;
   /** Makes the grant an "always allow" decision asked for (a confirmed policy change). */
   grant?: (approval: ApprovalView, decision: Extract<Decision, { kind: 'always_allow' }>) => void;
 }
@@ -59,7 +61,7 @@ export class LooseningGate {
       );
       return { status: 200, body: { result: view } };
     }
-    const summary = await looseningSummary(this.o.api, method, params);
+    const summary = await looseningSummary(this.o.api, method, params, this.o.servers);
     if (!summary) return null;
     const change = changes.propose(summary, run);
     return {

@@ -1,17 +1,27 @@
 import type { ControlApi, ToolPolicyPatch } from '../../common/contract/index.js';
 
 /**
+ * What changing a server would let run, in words, or null (remote/remote-loosening.ts): passed
+ * in, so the gateway judges server changes without importing the remote source.
+ */
+export type ServerLoosening = (method: string, params: unknown[]) => Promise<string | null>;
+
+/**
  * Does this control call loosen a policy (issue 17, item 7)? Returns what it
  * would do, in words, or null for calls that only tighten or don't touch
  * policy. Loosening: a tool to `auto`, enabling a tool, lifting or widening
- * an agent's tool list. (Approval decisions are the approval page's own
+ * an agent's tool list; server changes that let more run (`servers`,
+ * remote/remote-loosening.ts). (Approval decisions are the approval page's own
  * business and are not routed here.)
  */
 export async function looseningSummary(
   api: ControlApi,
   method: string,
   params: unknown[],
+  servers?: ServerLoosening,
 ): Promise<string | null> {
+  if (servers && (method === 'updateRemote' || method === 'addRemote'))
+    return servers(method, params);
   if (method === 'setToolPolicy') {
     const [name, patch] = params as [unknown, ToolPolicyPatch | undefined];
     if (!patch || typeof patch !== 'object') return null;

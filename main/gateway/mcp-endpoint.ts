@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CallOptions, CallToolResult } from '../tools/types.js';
 import type { ClientRelay } from '../tools/relay.js';
+import type { RelaySelf } from '../tools/relay-label.js';
 import type { Logger } from '../platform/log.js';
 import type { AgentBudgets } from './budgets.js';
 import type { WaitingApproval } from './mcp-handlers/approval-url.js';
@@ -48,6 +49,8 @@ export interface McpEndpointOptions {
   sessionIdleMs?: number;
   /** Per-agent session budget (issue 17.4). */
   budgets?: AgentBudgets;
+  /** Airlock's own address: relayed links may not pose as it (issue 27.3, relay-label.ts). */
+  self?: RelaySelf;
 }
 
 /**
@@ -74,6 +77,7 @@ export class McpEndpoint {
       buildServer: (agent, session) => this.buildServer(agent, session),
       ...(o.sessionIdleMs !== undefined ? { idleMs: o.sessionIdleMs } : {}),
       ...(o.budgets ? { budgets: o.budgets } : {}),
+      ...(o.self ? { self: o.self } : {}),
     });
   }
 
@@ -159,7 +163,7 @@ export class McpEndpoint {
       session === null
         ? (ctx, run) => this.modernRound(agent, server, ctx, run)
         : (ctx, run) =>
-            this.tracked(agent, requestRelay(agent, server, ctx, features), (relay) =>
+            this.tracked(agent, requestRelay(agent, server, ctx, features, this.o.self), (relay) =>
               run(relay, ctx.mcpReq.signal),
             );
     registerToolHandlers(server, agent, this.o.pipeline, withRelay);
@@ -190,7 +194,7 @@ export class McpEndpoint {
         : this.rounds.start<T>(
             agent,
             ctx.mcpReq.signal,
-            (ask) => roundRelay(agent, server, this.o.features, ask),
+            (ask) => roundRelay(agent, server, this.o.features, ask, this.o.self),
             (relay, signal) => this.tracked(agent, relay, (r) => run(r, signal)),
           );
     // input_required is a valid answer to tools/call, prompts/get and resources/read on this era.
@@ -211,6 +215,7 @@ export class McpEndpoint {
     try {
       return await run(relay);
     } finally {
+      relay.done?.();
       set.delete(relay);
       if (set.size === 0 && this.live.get(agent) === set) this.live.delete(agent);
     }

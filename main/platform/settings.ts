@@ -52,6 +52,8 @@ export const remoteSchema = object({
   name: string(),
   url: string(),
   enabled: withDefault(boolean(), true),
+  /** Its sampling, elicitation and roots requests reach agents (issue 27, item 3); off: refused. */
+  relay: withDefault(boolean(), true),
   /** Names of extra headers whose values are in the vault. */
   headerNames: withDefault(array(string()), []),
   hasToken: withDefault(boolean(), false),

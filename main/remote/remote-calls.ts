@@ -124,6 +124,7 @@ export class RemoteCalls {
           // Waits for the user's steps once; a second -32042 after the retry is only passed on.
           const next = await askToOpen(steps, ctx, this.c.label, {
             completions: this.c.completions,
+            relay: this.c.relayAllowed(),
             ...(urlRetried ? {} : { waitMs: this.c.t.urlStepWaitMs }),
           });
           if (next !== RETRY) return this.c.redactor.result(next);

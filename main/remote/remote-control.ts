@@ -82,12 +82,26 @@ export class RemoteControl {
     const cfg = this.find(name);
     if (!patch || typeof patch !== 'object')
       throw new ControlError('INVALID', 'updateRemote expects a patch object.');
+    if (patch.relay !== undefined && typeof patch.relay !== 'boolean')
+      throw new ControlError('INVALID', 'relay must be true or false.');
+    // Read when each request arrives (relay-scope.ts): no reconnect needed for it alone.
+    if (Object.keys(patch).every((k) => k === 'relay')) return this.setRelay(cfg, patch.relay);
     if (cfg.stdio || patch.stdio !== undefined) {
       await updateLocal(this.d, cfg, patch);
+      if (patch.relay !== undefined) this.setRelay(cfg, patch.relay);
       return this.added(cfg.name);
     }
     await updateUrl(this.d, cfg, patch);
     await this.d.manager.sync(cfg.name);
+    this.d.events.emit({ type: 'state.changed' });
+    return this.view(this.find(cfg.name));
+  }
+
+  private setRelay(cfg: RemoteSettings, relay: boolean | undefined): RemoteView {
+    if (relay !== undefined)
+      this.d.settings.update((s) => {
+        s.remotes.find((x) => x.name === cfg.name)!.relay = relay;
+      });
     this.d.events.emit({ type: 'state.changed' });
     return this.view(this.find(cfg.name));
   }
@@ -226,6 +240,7 @@ export class RemoteControl {
       name: r.name,
       url: r.url,
       enabled: r.enabled,
+      relay: r.relay,
       sourceId: `remote:${r.name}`,
       headerNames: [...r.headerNames],
       hasToken: r.hasToken,

@@ -168,6 +168,8 @@ export class RemoteManager {
     const source = new RemoteSource(conn, {
       logger: this.d.logger,
       version: this.d.version,
+      relayAllowed: () =>
+        this.d.settings.get().remotes.find((r) => r.name === name)?.relay !== false,
       ...(this.d.timings ? { timings: this.d.timings } : {}),
     });
     const entry: Live = {

@@ -7,6 +7,7 @@ import {
   until,
   type RemoteTestApp,
 } from '../../test-support/remote-app.js';
+import { relayLabel } from '../tools/relay-label.js';
 
 /**
  * Issue 14, item 5: a 2026-07-28 upstream (no `ping`, no session, no
@@ -104,7 +105,8 @@ describe('a 2026-07-28 upstream behind Airlock', () => {
       { capabilities: { elicitation: { form: {} } } },
     );
     c.setRequestHandler('elicitation/create', async (req) => {
-      expect(req.params.message).toBe('Proceed?');
+      // Labelled with its server on the way (issue 27, item 3).
+      expect(req.params.message).toBe(`${relayLabel('modern')} Proceed?`);
       return { action: 'accept', content: { ok: true } };
     });
     await c.connect(

@@ -84,7 +84,14 @@ describe('remote server credentials never leave the vault', () => {
     clean('getStatus', await api.getStatus());
     clean('listTools', await api.listTools());
     clean('refreshRemote', await api.refreshRemote());
-    clean('updateRemote', await api.updateRemote('svc', { bearerToken: TOKEN }));
+    // On the wire a new token waits for the window (issue 27, item 4): that answer is clean too.
+    const held = await api.updateRemote('svc', { bearerToken: TOKEN }).catch((e: Error) => e);
+    expect(held).toMatchObject({ code: 'CONFIRM_IN_WINDOW' });
+    clean('updateRemote', [
+      (held as Error).message,
+      await api.listPolicyChanges(),
+      await t.app.control.updateRemote('svc', { bearerToken: TOKEN }),
+    ]);
     clean('testRemote', [
       await api.testRemote({ url: up.url, bearerToken: TOKEN }),
       await api.testRemote({ url: up.url, bearerToken: WRONG }),

@@ -36,6 +36,7 @@ export async function addUrl(d: UrlControlDeps, name: string, input: RemoteInput
         name,
         url: masked,
         enabled: true,
+        relay: true,
         headerNames: Object.keys(headers),
         hasToken: bearer !== null,
         createdAt: new Date().toISOString(),
@@ -78,6 +79,7 @@ export async function updateUrl(
     const r = s.remotes.find((x) => x.name === cfg.name)!;
     if (url !== undefined) r.url = url.masked;
     if (patch.enabled !== undefined) r.enabled = patch.enabled;
+    if (patch.relay !== undefined) r.relay = patch.relay;
     if (headers !== undefined) r.headerNames = Object.keys(headers);
     if (bearer !== undefined) r.hasToken = bearer !== null;
   });

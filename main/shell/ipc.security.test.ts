@@ -148,6 +148,18 @@ describe('IPC: one typed handler per ControlApi method, behind the sender check'
     expect(api.decide).not.toHaveBeenCalled();
   });
 
+  it('checks each argument against the contract, as HTTP and the socket do (issue 27, item 8)', async () => {
+    const { api, main, frame, from } = setup();
+    const sender = from(main.webContents, frame);
+    const res = await ipcMain.invoke(controlChannel('listActivity'), sender, { agent: {} });
+    expect(res).toMatchObject({ ok: false, code: 'INVALID', message: /argument 1 agent/ });
+    expect(api.listActivity).not.toHaveBeenCalled();
+    expect(
+      await ipcMain.invoke(controlChannel('listActivity'), sender, { agent: 'a', limit: 5 }),
+    ).toMatchObject({ ok: true });
+    expect(api.listActivity).toHaveBeenCalledWith({ agent: 'a', limit: 5 });
+  });
+
   it('carries ControlError and VaultError codes as data', async () => {
     const { api, main, frame, from } = setup();
     api.decide.mockRejectedValueOnce(new ControlError('CONFLICT', 'already denied'));

@@ -17,6 +17,7 @@ import {
 } from '../../common/ipc-contract.js';
 import type { Logger } from '../platform/log.js';
 import { isVaultError } from '../platform/vault/vault.js';
+import { checkControlParams } from '../gateway/control-params.js';
 import { isAppUrl } from './protocol.js';
 
 /** What the IPC layer needs to know about our windows. */
@@ -108,7 +109,9 @@ export class ControlIpc {
         if (args.length > MAX_CONTROL_ARGS)
           return { ok: false, code: 'INVALID', message: `${method}: too many arguments` };
         try {
-          return { ok: true, value: await fn(...(args as ControlArgs<M>)) };
+          // The same argument checks as the HTTP and socket transports (issue 27, item 8).
+          const checked = checkControlParams(method, args);
+          return { ok: true, value: await fn(...(checked as ControlArgs<M>)) };
         } catch (err) {
           return toResult(err);
         }

@@ -1,4 +1,5 @@
 import type { LoggingLevel } from './features.js';
+import type { RelaySelf } from './relay-label.js';
 
 /**
  * Server→client requests (sampling, elicitation, roots) that an upstream
@@ -45,6 +46,10 @@ export interface ClientRelay {
    * before its answer (issue 28, item 2); rejects once the request has answered.
    */
   readonly log?: ((params: RelayedLog) => Promise<void>) | undefined;
+  /** The request this relay belongs to has ended: Activity gets what was counted (relay-ledger.ts). */
+  readonly done?: (() => void) | undefined;
+  /** Airlock's own address as this relay's gateway knows it (relay-label.ts). */
+  readonly self?: RelaySelf | undefined;
 }
 
 /** A `notifications/message` as the agent gets it. */

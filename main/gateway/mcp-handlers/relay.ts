@@ -1,4 +1,11 @@
-import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { labelRelayed, type RelaySelf } from '../../tools/relay-label.js';
+import { RelayLedger } from './relay-ledger.js';
 import {
   capabilityRefusal,
   type ClientRelay,
@@ -20,6 +27,7 @@ export function requestRelay(
   server: Server,
   ctx: ServerContext,
   features: AgentFeatures,
+  self?: RelaySelf,
 ): ClientRelay {
   const relay = relayVia(
     agent,
@@ -27,6 +35,8 @@ export function requestRelay(
     features,
     (req, options) => ctx.mcpReq.send({ method: req.method, params: req.params }, options),
     true,
+    self,
+    'request',
   );
   const session = ctx.sessionId;
   if (session === undefined) return relay;
@@ -47,18 +57,26 @@ export function roundRelay(
   server: Server,
   features: AgentFeatures,
   ask: (req: RelayRequest) => Promise<Record<string, unknown>>,
+  self?: RelaySelf,
 ): ClientRelay {
-  return relayVia(agent, server, features, (req) => ask(req), false);
+  return relayVia(agent, server, features, (req) => ask(req), false, self, 'request');
 }
 
 /** A relay over a 2025 session's own stream (requests outside any call, e.g. roots/list). */
-export function sessionRelay(agent: string, server: Server, features: AgentFeatures): ClientRelay {
+export function sessionRelay(
+  agent: string,
+  server: Server,
+  features: AgentFeatures,
+  self?: RelaySelf,
+): ClientRelay {
   return relayVia(
     agent,
     server,
     features,
     (req, options) => server.request({ method: req.method, params: req.params }, options),
     true,
+    self,
+    'session',
   );
 }
 
@@ -74,25 +92,44 @@ function relayVia(
   send: Send,
   /** The agent's 2025 session outlives the request: a notification can follow later. */
   session: boolean,
+  self: RelaySelf | undefined,
+  /** One agent request's relay, or a session's for requests outside any call (relay-ledger.ts). */
+  scope: 'request' | 'session',
 ): ClientRelay {
+  const ledger = new RelayLedger(agent, features, scope);
   return {
     agent,
     // MCP 2025-11-25 client/elicitation: the completion goes to the client that was sent the
     // URL, as a notification outside any request (the session's GET stream).
     elicitationComplete: session ? completer(server) : undefined,
+    self,
     refusal(method, params) {
       const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
       return capabilityRefusal(caps, method, params, agent);
     },
-    async request(req: RelayRequest) {
+    done: () => ledger.flush(),
+    async request(asked: RelayRequest) {
       const started = Date.now();
+      // Issue 27.3: whatever reaches the agent's app names its server, on this one path.
+      const labelled = labelRelayed(asked, self);
+      const req = 'params' in labelled ? { ...asked, params: labelled.params } : asked;
+      const refuse = (code: ProtocolErrorCode, why: string) =>
+        new ProtocolError(
+          code,
+          `Airlock did not relay ${asked.method} from "${asked.server}": ${why}.`,
+        );
+      let admitted = false;
       try {
+        // Issue 27.7: a bounded number per agent request (relay-ledger.ts).
+        const over = ledger.admit(asked);
+        if (over) throw refuse(ProtocolErrorCode.InvalidRequest, over);
+        admitted = true;
+        if ('refusal' in labelled) throw refuse(ProtocolErrorCode.InvalidParams, labelled.refusal);
         const result = (await send(req, {
           ...(req.signal ? { signal: req.signal } : {}),
           timeout: 10 * 60_000,
         })) as Record<string, unknown>;
-        features.recordRelay({
-          agent,
+        ledger.record({
           server: req.server,
           method: req.method,
           started,
@@ -101,8 +138,7 @@ function relayVia(
         });
         return result;
       } catch (err) {
-        features.recordRelay({
-          agent,
+        ledger.record({
           server: req.server,
           method: req.method,
           started,
@@ -110,6 +146,8 @@ function relayVia(
           detail: err instanceof Error ? err.message.slice(0, 200) : String(err),
         });
         throw err;
+      } finally {
+        if (admitted) ledger.release();
       }
     },
   };

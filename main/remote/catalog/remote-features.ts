@@ -51,6 +51,11 @@ export class RemoteFeatures {
   private readonly levels = new Map<string, LoggingLevel>();
   private readonly wanted = new Map<string, Set<string>>();
   private readonly subscribed = new WeakMap<Upstream, Set<string>>();
+  /** Per upstream session: the level last sent to it, and the send on its way. */
+  private readonly sentLevel = new WeakMap<
+    Upstream,
+    { level?: LoggingLevel; sending?: Promise<void> | undefined }
+  >();
   private readonly listeners = new Set<(n: SourceNotice) => void>();
 
   constructor(
@@ -148,13 +153,36 @@ export class RemoteFeatures {
     await Promise.all([this.applyLevel(agent, up), this.applySubscriptions(agent, up)]);
   }
 
-  private async applyLevel(agent: string, up: Upstream): Promise<void> {
-    const level = this.levels.get(agent);
+  /**
+   * Sets the agent's level on its session: one `logging/setLevel` at a time per session, only
+   * when the level differs from the one it last sent, and the newest level last (issue 27,
+   * item 7: 2,000 setLevel calls each sent one at once, and their pile of waiting requests
+   * grew the process by 72–86 MiB).
+   */
+  private applyLevel(agent: string, up: Upstream): Promise<void> {
     // Servers without the logging capability never log; an agent that never asked keeps the server's default.
-    if (level === undefined || !up.client.getServerCapabilities()?.logging) return;
-    await up.client
-      .setLoggingLevel(level, { timeout: this.timeoutMs })
-      .catch((err: unknown) => this.warn('logging/setLevel', err));
+    if (!this.levels.has(agent) || !up.client.getServerCapabilities()?.logging)
+      return Promise.resolve();
+    let st = this.sentLevel.get(up);
+    if (!st) this.sentLevel.set(up, (st = {}));
+    const s = st;
+    // One on its way: it looks again for the newest level when it is answered.
+    if (s.sending) return s.sending;
+    if (this.levels.get(agent) === s.level) return Promise.resolve();
+    s.sending = (async () => {
+      try {
+        for (let level = this.levels.get(agent); level !== undefined && level !== s.level;) {
+          s.level = level;
+          await up.client
+            .setLoggingLevel(level, { timeout: this.timeoutMs })
+            .catch((err: unknown) => this.warn('logging/setLevel', err));
+          level = this.levels.get(agent);
+        }
+      } finally {
+        s.sending = undefined;
+      }
+    })();
+    return s.sending;
   }
 
   private async applySubscriptions(agent: string, up: Upstream): Promise<void> {

@@ -22,6 +22,8 @@ export interface AgentUpstreamsOptions {
   relays: (agent: string) => ClientRelay | undefined;
   /** The server's URL-mode elicitations shown to agents (url-completions.ts). */
   completions: UrlCompletions;
+  /** Whether the user lets this server's requests reach agents (relay-scope.ts). */
+  relayAllowed?: () => boolean;
 }
 
 /**
@@ -80,6 +82,7 @@ export class AgentUpstreams {
         agent,
         outOfCall: () => this.o.relays(agent),
         completions: this.o.completions,
+        ...(this.o.relayAllowed ? { allowed: this.o.relayAllowed } : {}),
       }),
       onElicitationComplete: (id) => this.o.completions.complete(id),
       onClose: () => {

@@ -31,6 +31,8 @@ export async function connectAndList(
     label: string;
     /** The server's URL-mode elicitations shown to agents (url-completions.ts). */
     completions: UrlCompletions;
+    /** Whether the user lets this server's requests reach agents (relay-scope.ts). */
+    relayAllowed?: () => boolean;
   },
   holder: Opening,
   on: ConnectionEvents,
@@ -46,7 +48,10 @@ export async function connectAndList(
     onNotice: (n) => {
       if (holder.up) on.notice(holder.up, n);
     },
-    onRelay: relayHandler(o.label, { completions: o.completions }),
+    onRelay: relayHandler(o.label, {
+      completions: o.completions,
+      ...(o.relayAllowed ? { allowed: o.relayAllowed } : {}),
+    }),
     onElicitationComplete: (id) => o.completions.complete(id),
     onError: (err) => {
       if (holder.up) on.error(holder.up, err);

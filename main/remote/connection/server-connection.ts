@@ -44,6 +44,8 @@ export class ServerConnection {
   private readonly health: HealthWatch;
   /** Each agent's client, for server→client requests on its own session (RemoteSource sets it). */
   sessionRelays: (agent: string) => ClientRelay | undefined = () => undefined;
+  /** Read as each server request arrives, so the user's switch applies without a reconnect. */
+  readonly relayAllowed = (): boolean => this.o.relayAllowed?.() ?? true;
   private shared: Upstream | null = null;
   private gen = 0;
   private connecting: Promise<void> | null = null;
@@ -82,6 +84,7 @@ export class ServerConnection {
       shared: () => this.shared,
       relays: (agent) => this.sessionRelays(agent),
       completions: this.completions,
+      relayAllowed: this.relayAllowed,
     });
     this.sessions = this.agents.sessions;
     this.health = new HealthWatch(
@@ -198,6 +201,7 @@ export class ServerConnection {
         version: this.o.version,
         label: this.label,
         completions: this.completions,
+        relayAllowed: this.relayAllowed,
       };
       const { up, tools, lists } = await connectAndList(opts, holder, {
         toolsChanged: (u) => void this.catalog.refreshTools(gen, u),

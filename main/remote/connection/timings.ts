@@ -20,6 +20,8 @@ export interface RemoteSourceOptions {
   logger: Logger;
   version: string;
   timings?: Partial<RemoteTimings>;
+  /** The user's switch for this server's sampling/elicitation/roots requests (default: on). */
+  relayAllowed?: () => boolean;
 }
 
 export interface RemoteTimings {

@@ -81,10 +81,19 @@ export function relayHandler(
     agent?: string;
     outOfCall?: () => ClientRelay | undefined;
     completions?: UrlCompletions;
+    /** The user's per-server switch (settings `remotes[].relay`), read as each request arrives. */
+    allowed?: () => boolean;
   } = {},
 ): (method: RelayMethod, params: Record<string, unknown>) => Promise<Record<string, unknown>> {
-  const { agent, outOfCall, completions } = o;
+  const { agent, outOfCall, completions, allowed } = o;
   return async (method, params) => {
+    // Issue 27.3: the user turned this server's requests off; the server is told so, as an
+    // unsupported method (-32601), before anything reaches an agent.
+    if (allowed && !allowed())
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        `Airlock did not relay ${method} from "${server}": relaying this server's requests is disabled by the user.`,
+      );
     const found = scope.getStore();
     const fallback = agent !== undefined && !found ? outOfCall?.() : undefined;
     const s: Scope | undefined =

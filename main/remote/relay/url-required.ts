@@ -1,4 +1,5 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { relayedLinkProblem } from '../../tools/relay-label.js';
 import { errorResult, type CallToolResult, type ToolCallContext } from '../../tools/types.js';
 import { noteUrlStep } from './relay-scope.js';
 import { markUntrusted } from '../../tools/untrusted.js';
@@ -73,13 +74,25 @@ export async function askToOpen(
   steps: UrlStep[],
   ctx: ToolCallContext,
   server: string,
-  o: { completions?: UrlCompletions; waitMs?: number } = {},
+  o: {
+    completions?: UrlCompletions;
+    waitMs?: number;
+    /** False: the user turned this server's requests off; the links only go in the answer. */
+    relay?: boolean;
+  } = {},
 ): Promise<CallToolResult | typeof RETRY> {
   const shown: string[] = [];
   const listed: string[] = [];
+  const refused: string[] = [];
   for (const step of steps) {
     const params = { mode: 'url', ...step };
-    const relay = ctx.relay;
+    const relay = o.relay === false ? undefined : ctx.relay;
+    // A link posing as Airlock's own goes nowhere, in a prompt or in the answer (issue 27.3).
+    const problem = relayedLinkProblem(step.url, relay?.self).refusal;
+    if (problem) {
+      refused.push(problem);
+      continue;
+    }
     if (relay && relay.refusal('elicitation/create', params) === null) {
       try {
         const answer = await relay.request({
@@ -105,12 +118,22 @@ export async function askToOpen(
   const left =
     o.waitMs && ctx.startedAt !== undefined ? o.waitMs - (performance.now() - ctx.startedAt) : 0;
   const ids = steps.map((step) => step.elicitationId);
-  if (listed.length === 0 && o.completions?.announces && left >= MIN_WAIT_MS)
+  if (
+    listed.length === 0 &&
+    refused.length === 0 &&
+    o.completions?.announces &&
+    left >= MIN_WAIT_MS
+  )
     if (await o.completions.waitAll(ids, left, ctx.signal)) return RETRY;
   const head = `The remote server "${server}" did not run the call: it needs the user to finish a step in the browser first.`;
   const text =
-    listed.length === 0
+    listed.length === 0 && shown.length > 0
       ? `${head} The user was shown the link (${shown.join(', ')}); call again once they have finished there.`
-      : `${head} Ask the user to open ${listed.length === 1 ? 'this link' : 'these links'} and finish there, then call again: ${listed.join('; ')}`;
-  return markUntrusted(errorResult(text), server);
+      : listed.length > 0
+        ? `${head} Ask the user to open ${listed.length === 1 ? 'this link' : 'these links'} and finish there, then call again: ${listed.join('; ')}`
+        : head;
+  const tail = refused.length
+    ? ` Airlock did not pass on ${refused.length === 1 ? 'a link' : `${refused.length} links`} of the server's: ${[...new Set(refused)].join('; ')}.`
+    : '';
+  return markUntrusted(errorResult(text + tail), server);
 }

@@ -48,6 +48,7 @@ export async function addLocal(
         name,
         url: '',
         enabled: true,
+        relay: true,
         headerNames: [],
         hasToken: false,
         createdAt: new Date().toISOString(),

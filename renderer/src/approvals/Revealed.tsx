@@ -1,5 +1,5 @@
-import { useMemo, useState } from 'react';
-import { reveal, type Part } from './reveal';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { chunkText, reveal, type Part } from './reveal';
 
 /** Text with every invisible or direction-changing character named in a visible mark. */
 export function Revealed({ text }: { text: string }) {
@@ -26,6 +26,18 @@ function Parts({ parts }: { parts: Part[] }) {
 /** How much of one value is shown before "more below" (issue 17 item 4: large arguments stay fast). */
 export const CLIP_CHARS = 1200;
 export const CLIP_LINES = 16;
+/**
+ * The full view (issue 27, item 6): "Show all" on a 50,000-character value froze the page for
+ * 6.5 s, and 200,000 never answered. Every part of the value became one element appended to the
+ * clipped view's own, and React places appended siblings one by one, each looking past all the
+ * others for where it goes: quadratic in the number of marks and spans. The full view is a new
+ * element instead, its value cut into blocks of BLOCK_CHARS, BLOCKS_PER_STEP blocks at a time:
+ * more as the reader scrolls near the end (or asks), so each step is bounded work whatever the
+ * size — budgets allow 4 MiB of arguments.
+ */
+export const BLOCK_CHARS = 1000;
+export const BLOCKS_PER_STEP = 6;
+export const PARTS_PER_STEP = 1500;
 
 /**
  * The head of a revealed value, counted as it reads on screen: a mark for
@@ -78,19 +90,133 @@ export function clipParts(parts: Part[]): {
 }
 
 /**
+ * The clipped head of a value of any size, revealing only the blocks it needs: the head of a
+ * 4 MiB argument costs what the head of a short one does. The rest is counted, not revealed.
+ */
+export function clipText(text: string): { head: Part[]; hiddenChars: number; hiddenLines: number } {
+  const blocks = chunkText(text, BLOCK_CHARS);
+  let taken = 0;
+  let parts: Part[] = [];
+  // Enough blocks for the head: a block of folded marks can read as a few characters.
+  while (taken < blocks.length && shownLength(parts) <= CLIP_CHARS) {
+    parts = parts.concat(reveal(blocks[taken]!));
+    taken++;
+  }
+  const c = clipParts(parts);
+  if (taken === blocks.length) return c;
+  let unseen = 0;
+  let newlines = 0;
+  for (let b = taken; b < blocks.length; b++) {
+    const block = blocks[b]!;
+    unseen += block.length;
+    for (let j = block.indexOf('\n'); j >= 0; j = block.indexOf('\n', j + 1)) newlines++;
+  }
+  return {
+    head: c.head,
+    hiddenChars: c.hiddenChars + unseen,
+    hiddenLines: Math.max(1, c.hiddenLines) + newlines,
+  };
+}
+
+function shownLength(parts: Part[]): number {
+  let n = 0;
+  for (const p of parts) n += 'mark' in p ? p.mark.length : p.text.length;
+  return n;
+}
+
+/** One block of the full view, revealed once (FullText keeps its parts). */
+const Block = memo(function Block({ parts }: { parts: Part[] }) {
+  return (
+    <div className="text-block">
+      <Parts parts={parts} />
+    </div>
+  );
+});
+
+/** The whole value, a step at a time (see BLOCK_CHARS): at most BLOCKS_PER_STEP blocks and about PARTS_PER_STEP marks and runs of text. */
+export function FullText({ text, testId }: { text: string; testId?: string | undefined }) {
+  const { blocks, partsOf } = useMemo(() => {
+    const blocks = chunkText(text, BLOCK_CHARS);
+    const cache = new Map<number, Part[]>();
+    const partsOf = (i: number) => {
+      let p = cache.get(i);
+      if (!p) cache.set(i, (p = reveal(blocks[i]!)));
+      return p;
+    };
+    return { blocks, partsOf };
+  }, [text]);
+  const stepEnd = (from: number) => {
+    let n = from;
+    let weight = 0;
+    while (
+      n < blocks.length &&
+      n - from < BLOCKS_PER_STEP &&
+      (n === from || weight < PARTS_PER_STEP)
+    )
+      weight += partsOf(n++).length;
+    return n;
+  };
+  const [shown, setShown] = useState(() => stepEnd(0));
+  const box = useRef<HTMLDivElement>(null);
+  const end = useRef<HTMLDivElement>(null);
+  const more = shown < blocks.length;
+  // Near the end of what is shown: the next step. Observed afresh after each step, so a
+  // reader already at the end gets the next one too.
+  useEffect(() => {
+    if (!more || !end.current || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setShown(stepEnd);
+      },
+      { root: box.current, rootMargin: '400px' },
+    );
+    io.observe(end.current);
+    return () => io.disconnect();
+    // stepEnd reads only blocks and partsOf, which change with the text (and `blocks` with them).
+  }, [more, shown, blocks]);
+  const left = more ? blocks.slice(shown).reduce((n, b) => n + b.length, 0) : 0;
+  return (
+    <>
+      <div className="text-value full" data-testid={testId} ref={box} tabIndex={0}>
+        {blocks.slice(0, shown).map((_, i) => (
+          <Block key={i} parts={partsOf(i)} />
+        ))}
+        {more && <div ref={end} className="text-end" aria-hidden="true" />}
+      </div>
+      {more && (
+        <p className="more-below">
+          <button
+            type="button"
+            className="link"
+            onClick={() => setShown(stepEnd)}
+            data-testid="show-more"
+          >
+            Show more
+          </button>{' '}
+          ({left.toLocaleString()} more characters; scrolling to the end shows them too)
+        </p>
+      )}
+    </>
+  );
+}
+
+/**
  * A long value, shown as text (multi-line as lines), clipped with a clear
  * "more below" and a button for the full value (issue 16 item 4).
  */
 export function ClippedText({ text, testId }: { text: string; testId?: string }) {
   const [full, setFull] = useState(false);
-  const parts = useMemo(() => reveal(text), [text]);
-  const c = useMemo(() => clipParts(parts), [parts]);
+  const c = useMemo(() => clipText(text), [text]);
   const clipped = c.hiddenChars > 0 && !full;
   return (
     <div className="clipped">
-      <div className="text-value" data-testid={testId}>
-        <Parts parts={clipped ? c.head : parts} />
-      </div>
+      {clipped || c.hiddenChars === 0 ? (
+        <div className="text-value" data-testid={testId} key="head">
+          <Parts parts={c.head} />
+        </div>
+      ) : (
+        <FullText text={text} testId={testId} key="full" />
+      )}
       {c.hiddenChars > 0 && (
         <p className="more-below" data-testid="more-below">
           {clipped && (

@@ -43,6 +43,40 @@ const SPECIAL =
 
 const hex = (c: string) => 'U+' + c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
 
+/** A character `reveal` folds runs of into one mark (a space, or any it names): blocks never split its run. */
+export function foldsIntoRun(c: string | undefined): boolean {
+  if (c === undefined || c === '\n' || c === '\t') return false;
+  if (c === ' ') return true;
+  SPECIAL.lastIndex = 0;
+  const m = SPECIAL.exec(c);
+  return m !== null && m[0] === c;
+}
+
+/**
+ * A long value cut into blocks of about `size` characters for showing a piece at a time
+ * (issue 27, item 6): preferably after a line break; never inside a run `reveal` folds into
+ * one mark, nor inside a surrogate pair, so the blocks revealed one by one show exactly what
+ * the whole would (renderer/src/approvals/reveal.test.ts holds them to it).
+ */
+export function chunkText(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(text.length, start + size);
+    if (end < text.length) {
+      // Searched within the block only: lastIndexOf from here would scan back to the start.
+      const from = start + Math.ceil(size / 2);
+      const nl = text.slice(from, end).lastIndexOf('\n');
+      if (nl >= 0) end = from + nl + 1;
+      const last = text[end - 1];
+      if (foldsIntoRun(last)) while (end < text.length && text[end] === last) end++;
+      else if (/[\ud800-\udbff]/.test(last ?? '') && end < text.length) end++;
+    }
+    out.push(text.slice(start, end));
+    start = end;
+  }
+  return out;
+}
+
 export function reveal(text: string): Part[] {
   const parts: Part[] = [];
   let last = 0;

@@ -52,6 +52,10 @@ export function ServerCard({
     run('toggle', async () =>
       onChanged(await api.updateRemote(server.name, { enabled: !server.enabled })),
     );
+  const toggleRelay = () =>
+    run('relay', async () =>
+      onChanged(await api.updateRemote(server.name, { relay: !server.relay })),
+    );
   const refresh = () =>
     run('refresh', async () => {
       const [fresh] = await api.refreshRemote(server.name);
@@ -156,6 +160,23 @@ export function ServerCard({
               <span className="track" aria-hidden="true" />
             </button>
             <span aria-hidden="true">Enabled</span>
+          </label>
+          <label
+            className="switch inline"
+            title="Its sampling, elicitation and roots requests reach your agents' apps, labelled with its name. Off: Airlock refuses them."
+          >
+            <button
+              type="button"
+              role="switch"
+              aria-checked={server.relay}
+              disabled={busy !== null}
+              onClick={() => void toggleRelay()}
+              data-testid="server-relay"
+              aria-label={`Relay ${server.name}'s requests (sampling, elicitation, roots) to agents`}
+            >
+              <span className="track" aria-hidden="true" />
+            </button>
+            <span aria-hidden="true">Relay its requests</span>
           </label>
           <button
             type="button"

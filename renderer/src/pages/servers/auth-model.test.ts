@@ -14,6 +14,7 @@ const server = (auth?: RemoteView['auth']): RemoteView => ({
   name: 'secure',
   url: 'https://mcp.example.com/mcp',
   enabled: true,
+  relay: true,
   sourceId: 'remote:secure',
   headerNames: [],
   hasToken: false,

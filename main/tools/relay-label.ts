@@ -1,0 +1,145 @@
+import type { RelayRequest } from './relay.js';
+
+/**
+ * What an upstream asks of the user through Airlock always says whose it is (issue 27, item 3).
+ * The agent's app sees every relayed request as coming from "airlock", its only server: a form
+ * "Airlock: your session expired. Paste your Airlock control token" went to the user as if it
+ * were Airlock's own. So, on the one path every relayed request takes to an agent
+ * (gateway/mcp-handlers/relay.ts):
+ * - the text the app shows the user — an elicitation's `message`, a sampling request's
+ *   `systemPrompt` — starts with a label only Airlock writes, naming the server;
+ * - what follows the label cannot pass itself off as Airlock: invisible and direction-changing
+ *   characters and blank lines before it are dropped, and a start that reads as Airlock, or as
+ *   the label itself, is marked as the server's words;
+ * - a URL-mode elicitation's link is refused when it is not http(s), when it points at Airlock's
+ *   own address, or when it looks like Airlock's approval link; any other link to this computer
+ *   (loopback) is named as such in the message.
+ * `_meta["dev.airlock/relayed"]` says the same for programs.
+ */
+export const RELAYED_META_KEY = 'dev.airlock/relayed';
+
+export function relayLabel(server: string): string {
+  return `[from MCP server "${server}" via Airlock — not Airlock itself]`;
+}
+
+/** Airlock's own addresses, to keep a server's links from posing as them. */
+export interface RelaySelf {
+  /** The gateway's origin (`http://127.0.0.1:PORT`), '' while it does not listen. */
+  origin: () => string;
+}
+
+export type Labelled = { params: Record<string, unknown> } | { refusal: string };
+
+/** The request as the agent gets it, or why Airlock refuses to pass it on. */
+export function labelRelayed(req: RelayRequest, self?: RelaySelf): Labelled {
+  const label = relayLabel(req.server);
+  const meta = {
+    ...(isRecord(req.params._meta) ? req.params._meta : {}),
+    [RELAYED_META_KEY]: { server: req.server },
+  };
+  if (req.method === 'elicitation/create') {
+    let note = '';
+    if (req.params.mode === 'url') {
+      const link = relayedLinkProblem(req.params.url, self);
+      if (link.refusal) return { refusal: link.refusal };
+      note = link.note ?? '';
+    }
+    const words = serverWords(req.params.message);
+    return {
+      params: { ...req.params, message: `${label}${note} ${words}`.trimEnd(), _meta: meta },
+    };
+  }
+  if (req.method === 'sampling/createMessage') {
+    const words = serverWords(req.params.systemPrompt);
+    return {
+      params: { ...req.params, systemPrompt: `${label} ${words}`.trimEnd(), _meta: meta },
+    };
+  }
+  return { params: { ...req.params, _meta: meta } };
+}
+
+/**
+ * Invisible, direction-changing and control characters (but line breaks and tabs inside) are
+ * what make text read other than it is; at the start, with blank lines, they could push the
+ * label out of sight. Dropped there; kept (and shown as they are by the app) further in.
+ */
+const LEADING_NOISE = /^[\s\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa0]+/u;
+
+/** Letters other scripts draw like "airlock", folded so "Аirlоck" (Cyrillic А, о) is caught too. */
+const LOOKALIKES: Record<string, string> = {
+  а: 'a',
+  ɑ: 'a',
+  α: 'a',
+  і: 'i',
+  ı: 'i',
+  ι: 'i',
+  ӏ: 'l',
+  ℓ: 'l',
+  ο: 'o',
+  о: 'o',
+  с: 'c',
+  ϲ: 'c',
+  к: 'k',
+  κ: 'k',
+  г: 'r',
+};
+
+/** A start that reads as Airlock speaking, or as a label of ours. */
+const IMITATION = /^[\p{P}\p{S}\s]*(air\W{0,3}lock|from mcp server|via air\W{0,3}lock)/iu;
+
+/** The server's text after the label: a start that reads as Airlock is marked as the server's. */
+export function serverWords(raw: unknown): string {
+  if (typeof raw !== 'string') return '';
+  const text = raw.replace(LEADING_NOISE, '');
+  // Folded before and after NFKC, which turns some look-alikes (ϲ) into other letters (ς).
+  const fold = (t: string) => [...t.toLowerCase()].map((c) => LOOKALIKES[c] ?? c).join('');
+  const folded = fold(fold(text.slice(0, 80)).normalize('NFKC')).replace(/[\p{Cf}]/gu, '');
+  return IMITATION.test(folded) ? `The server writes: “${text}”` : text;
+}
+
+/** Why a server's URL-mode link is not passed on, or what to say about it. */
+export function relayedLinkProblem(
+  raw: unknown,
+  self?: RelaySelf,
+): { refusal?: string; note?: string } {
+  let url: URL;
+  try {
+    url = new URL(String(raw));
+  } catch {
+    return { refusal: 'its link is not a URL' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { refusal: `its link is not an http(s) link (${url.protocol})` };
+  if (/^#?\/?(approve|popup|settings|tools|servers|agents|activity)\b|token=/i.test(url.hash))
+    return { refusal: "its link looks like a link to Airlock's own pages" };
+  const loopback = isLoopback(url.hostname);
+  const own = self?.origin();
+  if (loopback && own && samePort(url, new URL(own)))
+    return { refusal: "its link points at Airlock's own address" };
+  if (loopback)
+    return {
+      note: ` (its link opens ${url.host} on this computer: a program of the server's, not Airlock)`,
+    };
+  return {};
+}
+
+function samePort(a: URL, b: URL): boolean {
+  const port = (u: URL) => u.port || (u.protocol === 'https:' ? '443' : '80');
+  return port(a) === port(b);
+}
+
+/** 127.0.0.0/8, ::1, 0.0.0.0, localhost and *.localhost (RFC 6761), IPv4-mapped loopback. */
+export function isLoopback(hostname: string): boolean {
+  // WHATWG URL parsing has already folded 0x7f.1, 2130706433 and [0:…:1] into their usual forms.
+  const h = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost') || h === '::1' || h === '0.0.0.0') return true;
+  if (/^127\.\d+\.\d+\.\d+$/.test(h)) return true;
+  return /^::ffff:(127\.|7f[0-9a-f]{2}:)/.test(h) || h === '::';
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
