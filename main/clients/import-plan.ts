@@ -47,7 +47,10 @@ function summary(s: ClientServer): string {
     .join(' ');
 }
 
-function sameServer(s: ClientServer, v: Pick<RemoteView, 'url' | 'stdio'>): boolean {
+/** What an existing or planned server is compared by. */
+type Known = { url: string; stdio?: { command: string; args: string[] } };
+
+function sameServer(s: ClientServer, v: Known): boolean {
   if (s.kind === 'url')
     return !v.stdio && v.url.replace(/\/$/, '') === (s.url ?? '').replace(/\/$/, '');
   return (
@@ -107,7 +110,7 @@ export function planImport(
 ): PlannedItem[] {
   const items: PlannedItem[] = [];
   const taken = new Map(
-    existing.map((v) => [v.name.toLowerCase(), v as Pick<RemoteView, 'url' | 'stdio'>]),
+    existing.map((v) => [v.name.toLowerCase(), v as Known]),
   );
   const plannedFrom = new Map<string, ClientId>();
   for (const def of defs)
@@ -156,7 +159,7 @@ export function planImport(
             ? { url: s.url! }
             : {
                 url: '',
-                stdio: { command: s.command!, args: s.args ?? [], env: {}, secretEnvNames: [] },
+                stdio: { command: s.command!, args: s.args ?? [] },
               },
         );
         plannedFrom.set(as.toLowerCase(), def.id);

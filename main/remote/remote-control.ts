@@ -108,7 +108,7 @@ export class RemoteControl {
     const cfg = this.find(name);
     if (!patch || typeof patch !== 'object')
       throw new ControlError('INVALID', 'updateRemote expects a patch object.');
-    if (cfg.stdio || patch.stdio !== undefined) {
+    if (cfg.stdio || patch.stdio !== undefined || patch.sandbox !== undefined) {
       await updateLocal(this.d, cfg, patch);
       return this.added(cfg.name);
     }

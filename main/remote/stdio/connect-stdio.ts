@@ -6,10 +6,13 @@ import { StdioError } from './errors.js';
 import { featureClientOptions, wireFeatures } from '../upstream-features.js';
 import type { StdioMonitor } from './monitor.js';
 import type { Launch } from './process-group.js';
+import type { PreparedLaunch } from './sandbox/launcher.js';
 
 /** A local server's launch (argv, cwd, full environment) and its monitor. */
 export interface StdioTarget {
   launch: Launch;
+  /** The OS sandbox around `launch`, made for each start (issue 35, sandbox/launcher.ts). */
+  prepare?: () => Promise<PreparedLaunch>;
   monitor: StdioMonitor;
   /**
    * Bound on start-up + handshake + first list. Longer than a URL server's
@@ -54,6 +57,7 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
   let pid: number | undefined;
   const transport = new ChildProcessTransport({
     launch: t.launch,
+    ...(t.prepare ? { prepare: t.prepare } : {}),
     onStderr: (line) => t.monitor.stderr(line),
     onSpawn: (p) => {
       pid = p;
