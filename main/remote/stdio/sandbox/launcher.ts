@@ -181,6 +181,8 @@ export class SandboxLauncher {
           `not started: network "any" cannot be isolated from the session bus on ${process.arch}; choose a host list`,
         );
     }
+    // Inside, ~ is the server's own folder mounted at the home path; /tmp is private.
+    if (env.HOME !== undefined) env.HOME = this.host.home;
     if (env.TMPDIR !== undefined) env.TMPDIR = '/tmp';
     const args = bwrapArgs(
       {
