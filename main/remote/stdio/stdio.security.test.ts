@@ -69,6 +69,8 @@ describe('local server launch', () => {
           'LC_ALL',
           'TMPDIR',
           'ONLY',
+          // Set by the sandbox (bubblewrap) to the working folder; nothing of Airlock's.
+          'PWD',
         ].includes(k),
       ),
     ).toBe(true);

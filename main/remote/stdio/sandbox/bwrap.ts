@@ -13,8 +13,13 @@ import { SYSTEM_DIRS } from './runtime-paths.js';
  * list — the proxy's socket. Protected paths that lie inside any of those are
  * masked last. New user, PID, IPC, UTS and cgroup namespaces; a new network
  * namespace (loopback only) unless the network is "any"; no capabilities,
- * no further user namespaces; killed with its parent; a new session (no
- * TIOCSTI into a terminal).
+ * no further user namespaces; killed with its parent.
+ *
+ * Not `--new-session`: Airlock already starts bwrap as the leader of a new
+ * session without a controlling terminal (process-group.ts, `detached`), so
+ * there is no terminal to push input into (TIOCSTI); and staying in that
+ * process group is what lets Airlock's SIGTERM reach the server itself and
+ * lets "the group is gone" mean every process inside is gone.
  */
 export interface LinuxPlan {
   bwrap: string;
@@ -55,7 +60,7 @@ export function systemMounts(): { path: string; link?: string }[] {
 }
 
 export function bwrapArgs(p: LinuxPlan, system = systemMounts()): string[] {
-  const a: string[] = ['--die-with-parent', '--new-session', '--unshare-user'];
+  const a: string[] = ['--die-with-parent', '--unshare-user'];
   if (p.disableUserns) a.push('--disable-userns');
   a.push('--cap-drop', 'ALL', '--unshare-pid', '--unshare-ipc', '--unshare-uts');
   a.push('--unshare-cgroup-try');

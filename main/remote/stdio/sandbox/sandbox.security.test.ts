@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -35,6 +44,22 @@ const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
+
+/** Host pids of live (not zombie) processes whose command line mentions `marker`. */
+function pidsOf(marker: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (cmd.includes(marker) && !/^\d+ \(.*\) Z/.test(stat)) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
 
 /** A home with a key, a project (the server's folder), and a folder it is not given. */
 function fakeHome() {
@@ -208,8 +233,12 @@ describe.skipIf(!linux)('local servers in bubblewrap (issue 35)', () => {
     expect(again.process).toMatchObject({ starts: 2, lastExit: 'exited with code 3' });
     expect(await tool('evil__read', { path: join(home, '.ssh', 'id_ed25519') })).toMatch(/^ERR ENOENT/);
     expect(await tool('evil__read', { path: join(t.dataDir, 'airlock.db') })).toMatch(/^ERR ENOENT/);
+    // bwrap, its PID 1 and the server inside: all in the group Airlock ends on removal.
+    const inner = pidsOf(HOSTILE);
+    expect(inner.length).toBeGreaterThanOrEqual(2);
     await t.app.control.removeRemote('evil');
     expect(groupAlive(again.process!.pid!)).toBe(false);
+    expect(pidsOf(HOSTILE).filter((p) => inner.includes(p))).toEqual([]);
     expect(existsSync(v.stdio!.sandbox.home!)).toBe(false);
   });
 
