@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { SandboxInput, SandboxPermissions } from '../../../../common/contract/index.js';
 import { ControlError } from '../../../../common/contract/index.js';
-import { parseHostRule, ruleText } from './host-rules.js';
+import { allows, parseHostRule, parseTarget, ruleText } from './host-rules.js';
 import { checkGrant, within, type ProtectedPath } from './protected-paths.js';
 
 /**
@@ -40,7 +40,9 @@ const REGISTRIES: Record<string, string[]> = {
  * only its registry, so `npx -y pkg` can fetch the package.
  */
 export function importedPermissions(command: string): SandboxPermissions {
-  const hosts = REGISTRIES[basename(command).replace(/\.(cmd|exe)$/i, '')] ?? [];
+  // Either separator: an imported Windows config may name `C:\…\npx.cmd`.
+  const name = (command.split(/[\\/]/).pop() ?? '').replace(/\.(cmd|exe)$/i, '');
+  const hosts = REGISTRIES[name] ?? [];
   return {
     read: [],
     write: [],
@@ -150,22 +152,26 @@ export function notGranted(
       if (!granted.some((g) => within(abs, g, c.platform))) out.add(abs);
     }
     if (perm.network !== 'any') {
-      const host = urlHost(w.trim());
-      if (host && !(perm.network === 'hosts' && perm.hosts.includes(host))) out.add(host);
+      const url = urlOf(w.trim());
+      const target = url && parseTarget(url.host, defaultPort(url));
+      const rules = perm.network === 'hosts' ? perm.hosts.map(parseHostRule) : [];
+      if (url && !(target && allows(rules, target))) out.add(url.host);
     }
   }
   return [...out];
 }
 
-function urlHost(s: string): string | undefined {
+function urlOf(s: string): URL | undefined {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) return undefined;
   try {
     const u = new URL(s);
-    return u.protocol === 'file:' ? undefined : u.host;
+    return u.protocol === 'file:' || !u.host ? undefined : u;
   } catch {
     return undefined;
   }
 }
+
+const defaultPort = (u: URL) => (/^(https|wss):$/.test(u.protocol) ? 443 : 80);
 
 function exists(p: string): boolean {
   try {
