@@ -1,5 +1,6 @@
 import type { RemoteView, StdioInput } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
+import { sandboxSummary } from './remote-sandbox.js';
 
 /**
  * `airlock remote add NAME --command CMD [--arg A]... [--cwd DIR] [--env K=V]... [--secret-env K]...`
@@ -110,5 +111,6 @@ export function processExtras(r: RemoteView): string[] {
     p.lastExit && r.state !== 'ready' ? `last process ${p.lastExit}` : '',
     r.stdio?.secretEnvNames.length ? `secret env: ${r.stdio.secretEnvNames.join(', ')}` : '',
     r.origin ? `imported from ${r.origin}` : '',
+    sandboxSummary(r),
   ].filter(Boolean);
 }

@@ -16,10 +16,12 @@ import {
   stdioFromFlags,
   whereOf,
 } from './remote-local.js';
+import { SANDBOX_OPTIONS, SANDBOX_USAGE, sandboxFromFlags } from './remote-sandbox.js';
+import { confirmedInWindow } from './confirm-in-window.js';
 
 export const REMOTE_USAGE = `  remote add NAME URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin]
                                            add a remote MCP server (header values and token never on the command line)
-${LOCAL_USAGE}  remote list [--json]                     remote servers and their state
+${LOCAL_USAGE}${SANDBOX_USAGE}  remote list [--json]                     remote servers and their state
   remote remove NAME                       remove a server and its stored credentials
   remote refresh [NAME]                    reconnect and re-read tools now
   remote login NAME [--client-id ID [--client-secret-stdin]] [--client-metadata-url URL] [--scope S] [--no-browser] [--json]
@@ -50,6 +52,7 @@ const OPTIONS = {
   'no-browser': { type: 'boolean' },
   'oauth-auto': { type: 'boolean' },
   ...LOCAL_OPTIONS,
+  ...SANDBOX_OPTIONS,
   'elicit-defaults': { type: 'boolean' },
 } as const;
 
@@ -77,7 +80,8 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
   switch (sub) {
     case 'add': {
       if (a && isLocalAdd(v, afterDashDash) && positionals.length === 2 + afterDashDash.length) {
-        const stdio = stdioFromFlags(v, afterDashDash);
+        const sandbox = sandboxFromFlags(v);
+        const stdio = { ...stdioFromFlags(v, afterDashDash), ...(sandbox ? { sandbox } : {}) };
         return withControl(dataDir, async ({ api }) => {
           const view = await api.addRemote({ name: a, stdio });
           if (v.json) out(JSON.stringify(view));
@@ -100,6 +104,20 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
         if (v.json) out(JSON.stringify(view));
         else out(`Added "${view.name}".\n${formatRemote(view)}`);
         return 0;
+      });
+    }
+    case 'update': {
+      if (!a || b) break;
+      const sandbox = sandboxFromFlags(v);
+      if (!sandbox) break;
+      return withControl(dataDir, async ({ api }) => {
+        // Widening waits for the user in Airlock's window (issue 17.7, gateway/loosening.ts).
+        const view =
+          (await confirmedInWindow(api, () => api.updateRemote(a, { sandbox }))) ??
+          (await api.listRemotes()).find((r) => r.name === a)!;
+        if (v.json) out(JSON.stringify(view));
+        else out(`Updated "${view.name}".\n${formatRemote(view)}`);
+        return view.state === 'error' ? 1 : 0;
       });
     }
     case 'list':
