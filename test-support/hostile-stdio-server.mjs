@@ -92,5 +92,7 @@ server.setRequestHandler('tools/list', async () => ({
     annotations: { readOnlyHint: true },
   })),
 }));
-server.setRequestHandler('tools/call', async (req) => call(req.params.name, req.params.arguments ?? {}));
+server.setRequestHandler('tools/call', async (req) =>
+  call(req.params.name, req.params.arguments ?? {}),
+);
 await server.connect(new StdioServerTransport());

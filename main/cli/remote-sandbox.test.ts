@@ -22,6 +22,8 @@ describe('sandbox flags', () => {
   it('refuses contradictions with a message', () => {
     expect(() => sandboxFromFlags({ 'no-files': true, read: ['/x'] })).toThrow(/--no-files/);
     expect(() => sandboxFromFlags({ network: ',' })).toThrow(/--network/);
-    expect(() => sandboxFromFlags({ 'allow-unsandboxed': true, 'require-sandbox': true })).toThrow(/not both/);
+    expect(() => sandboxFromFlags({ 'allow-unsandboxed': true, 'require-sandbox': true })).toThrow(
+      /not both/,
+    );
   });
 });

@@ -33,9 +33,13 @@ export interface SandboxFlags {
 }
 
 /** The flags as a SandboxInput (paths made absolute against this shell's folder), or undefined. */
-export function sandboxFromFlags(v: SandboxFlags, cwd: string = process.cwd()): SandboxInput | undefined {
+export function sandboxFromFlags(
+  v: SandboxFlags,
+  cwd: string = process.cwd(),
+): SandboxInput | undefined {
   const out: SandboxInput = {};
-  const abs = (ps: string[]) => ps.map((p) => (p === '~' || p.startsWith('~/') ? p : resolve(cwd, p)));
+  const abs = (ps: string[]) =>
+    ps.map((p) => (p === '~' || p.startsWith('~/') ? p : resolve(cwd, p)));
   if (v['no-files']) {
     if (v.read || v.write)
       throw new ControlError('INVALID', '--no-files takes no --read or --write.');
@@ -48,9 +52,15 @@ export function sandboxFromFlags(v: SandboxFlags, cwd: string = process.cwd()): 
     const n = v.network.trim();
     if (n === 'none' || n === 'any') out.network = n;
     else {
-      const hosts = n.split(',').map((h) => h.trim()).filter(Boolean);
+      const hosts = n
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean);
       if (!hosts.length)
-        throw new ControlError('INVALID', '--network takes none, any, or a comma-separated list of hosts.');
+        throw new ControlError(
+          'INVALID',
+          '--network takes none, any, or a comma-separated list of hosts.',
+        );
       out.network = 'hosts';
       out.hosts = hosts;
     }
@@ -66,11 +76,9 @@ export function sandboxFromFlags(v: SandboxFlags, cwd: string = process.cwd()): 
 export function sandboxSummary(r: RemoteView): string {
   const s = r.stdio?.sandbox;
   if (!s) return '';
-  if (s.status === 'blocked') return 'not started: no sandbox here (--allow-unsandboxed to run it anyway)';
-  const files = [
-    ...s.write.map((p) => `rw ${p}`),
-    ...s.read.map((p) => `ro ${p}`),
-  ];
+  if (s.status === 'blocked')
+    return 'not started: no sandbox here (--allow-unsandboxed to run it anyway)';
+  const files = [...s.write.map((p) => `rw ${p}`), ...s.read.map((p) => `ro ${p}`)];
   const net = s.network === 'hosts' ? `network ${s.hosts.join(',')}` : `network ${s.network}`;
   const what = [files.length ? files.join(', ') : 'no folders', net].join(', ');
   const asked = s.notGranted.length ? `; asked for, not granted: ${s.notGranted.join(', ')}` : '';

@@ -109,9 +109,7 @@ export function planImport(
   projectDir?: string,
 ): PlannedItem[] {
   const items: PlannedItem[] = [];
-  const taken = new Map(
-    existing.map((v) => [v.name.toLowerCase(), v as Known]),
-  );
+  const taken = new Map(existing.map((v) => [v.name.toLowerCase(), v as Known]));
   const plannedFrom = new Map<string, ClientId>();
   for (const def of defs)
     for (const src of def.sources(projectDir)) {

@@ -53,7 +53,9 @@ export async function looseningSummary(
       ...sandboxWidening(server.stdio.sandbox, patch.stdio?.sandbox),
       ...sandboxWidening(server.stdio.sandbox, patch.sandbox),
     ];
-    return parts.length ? `let local server "${String(name)}" ${[...new Set(parts)].join(', ')}` : null;
+    return parts.length
+      ? `let local server "${String(name)}" ${[...new Set(parts)].join(', ')}`
+      : null;
   }
   return null;
 }

@@ -30,7 +30,10 @@ let hooked = false;
  * `extraStdio`: data for file descriptors 3, 4, … of the child, each written once and closed
  * (the sandbox's seccomp program, issue 35).
  */
-export function spawnGroup(l: Launch, extraStdio: readonly Buffer[] = []): ChildProcessWithoutNullStreams {
+export function spawnGroup(
+  l: Launch,
+  extraStdio: readonly Buffer[] = [],
+): ChildProcessWithoutNullStreams {
   const child = crossSpawn(l.command, [...l.args], {
     cwd: l.cwd,
     env: l.env,
@@ -40,7 +43,9 @@ export function spawnGroup(l: Launch, extraStdio: readonly Buffer[] = []): Child
     shell: false,
   }) as ChildProcessWithoutNullStreams;
   extraStdio.forEach((data, i) => {
-    const fd = child.stdio[3 + i] as NodeJS.WritableStream & { on: (e: 'error', f: () => void) => void };
+    const fd = child.stdio[3 + i] as NodeJS.WritableStream & {
+      on: (e: 'error', f: () => void) => void;
+    };
     // The child may exit before reading it; its exit is reported, not the broken pipe.
     fd.on('error', () => {});
     fd.end(data);

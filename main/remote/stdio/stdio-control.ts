@@ -38,7 +38,11 @@ export async function addLocal(
   const v = validateStdioInput(input.stdio);
   // Issue 35: imported servers start with the narrowest permissions, added ones with their folder.
   const base = d.manager.stdio.basePermissions(v.settings.command, v.settings.cwd, !!input.origin);
-  v.settings.sandbox = applySandboxInput(base, input.stdio?.sandbox, d.manager.stdio.grantContext());
+  v.settings.sandbox = applySandboxInput(
+    base,
+    input.stdio?.sandbox,
+    d.manager.stdio.grantContext(),
+  );
   const clash = d.settings.get().remotes.find((r) => r.name.toLowerCase() === name.toLowerCase());
   if (clash)
     throw new ControlError(

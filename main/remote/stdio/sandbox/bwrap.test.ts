@@ -72,7 +72,10 @@ const bwrap = process.platform === 'linux' ? findBwrap() : undefined;
 describe.skipIf(!bwrap)('bubblewrap itself', () => {
   it('probes as able here', async () => {
     expect(await probeBwrap(bwrap!)).toMatchObject({ ok: true });
-    expect(await probeBwrap('/nonexistent/bwrap')).toMatchObject({ ok: false, why: 'not installed' });
+    expect(await probeBwrap('/nonexistent/bwrap')).toMatchObject({
+      ok: false,
+      why: 'not installed',
+    });
   });
 
   it('a masked path inside a granted folder shows empty; the user home is the private one', () => {

@@ -32,7 +32,7 @@ function spellings([a, b, c, d]: [number, number, number, number]): string[] {
 const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
 const domain = fc.array(label, { minLength: 2, maxLength: 4 }).map((l) => l.join('.'));
 const caseFlip = (s: string, mask: number) =>
-  [...s].map((ch, i) => ((mask >> i % 31) & 1 ? ch.toUpperCase() : ch)).join('');
+  [...s].map((ch, i) => ((mask >> (i % 31)) & 1 ? ch.toUpperCase() : ch)).join('');
 
 describe('host rules', () => {
   it('an IPv4 rule allows every spelling of its address and of no other (property)', () => {
@@ -77,7 +77,18 @@ describe('host rules', () => {
     expect(ruleText(parseHostRule('bücher.example:8080'))).toBe('xn--bcher-kva.example:8080');
     expect(ruleText(parseHostRule('[::1]:3000'))).toBe('[::1]:3000');
     expect(ruleText(parseHostRule('0x7f.1:5432'))).toBe('127.0.0.1:5432');
-    for (const bad of ['', 'https://x.com', 'x.com/path', 'user@x.com', '*', '*.com', 'a.*.b', '::1', 'x.com:0', 'x.com:70000'])
+    for (const bad of [
+      '',
+      'https://x.com',
+      'x.com/path',
+      'user@x.com',
+      '*',
+      '*.com',
+      'a.*.b',
+      '::1',
+      'x.com:0',
+      'x.com:70000',
+    ])
       expect(() => parseHostRule(bad), bad).toThrow();
     expect(parseTarget('example.com')).toBeUndefined();
     expect(parseTarget('example.com', 80)).toEqual({ host: 'example.com', port: 80 });
@@ -129,13 +140,26 @@ describe('the host-list proxy (real sockets)', () => {
     expect(ok).toMatch(/^HTTP\/1\.1 200 .*\r\n\r\nhi\n$/s);
     expect(allowed.hits()).toBe(1);
 
-    for (const t of [`127.0.0.1:${other.port}`, `localhost:${allowed.port}`, `127.0.0.2:${allowed.port}`, `[::1]:${allowed.port}`])
+    for (const t of [
+      `127.0.0.1:${other.port}`,
+      `localhost:${allowed.port}`,
+      `127.0.0.2:${allowed.port}`,
+      `[::1]:${allowed.port}`,
+    ])
       expect(await ask(path, `CONNECT ${t} HTTP/1.1\r\n\r\n`), t).toMatch(/^HTTP\/1\.1 403 /);
-    expect(await ask(path, `GET http://127.0.0.1:${other.port}/ HTTP/1.1\r\nHost: x\r\n\r\n`)).toMatch(/^HTTP\/1\.1 403 /);
-    expect(await ask(path, 'GET /relative HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/^HTTP\/1\.1 403 /);
+    expect(
+      await ask(path, `GET http://127.0.0.1:${other.port}/ HTTP/1.1\r\nHost: x\r\n\r\n`),
+    ).toMatch(/^HTTP\/1\.1 403 /);
+    expect(await ask(path, 'GET /relative HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(
+      /^HTTP\/1\.1 403 /,
+    );
     expect(other.hits()).toBe(0);
     expect(refused).toEqual(
-      expect.arrayContaining([`127.0.0.1:${other.port}`, `localhost:${allowed.port}`, `[::1]:${allowed.port}`]),
+      expect.arrayContaining([
+        `127.0.0.1:${other.port}`,
+        `localhost:${allowed.port}`,
+        `[::1]:${allowed.port}`,
+      ]),
     );
   });
 });

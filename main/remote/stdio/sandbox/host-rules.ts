@@ -62,7 +62,8 @@ export function parseTarget(authority: string, defaultPort?: number): Target | u
 
 export function allows(rules: readonly HostRule[], target: Target): boolean {
   return rules.some((r) => {
-    const portOk = r.port !== undefined ? r.port === target.port : DEFAULT_PORTS.includes(target.port);
+    const portOk =
+      r.port !== undefined ? r.port === target.port : DEFAULT_PORTS.includes(target.port);
     if (!portOk) return false;
     return r.subdomains ? target.host.endsWith(`.${r.host}`) : target.host === r.host;
   });

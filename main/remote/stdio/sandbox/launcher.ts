@@ -129,7 +129,8 @@ export class SandboxLauncher {
     const guard = this.guard().map((g) => ({ ...g, path: realish(g.path) }));
     const grants = (paths: string[]) =>
       paths.map((p) => {
-        if (!existsSync(p)) throw new StdioError(`not started: ${p}, which it may use, does not exist`);
+        if (!existsSync(p))
+          throw new StdioError(`not started: ${p}, which it may use, does not exist`);
         const c = checkGrant(p, guard, this.host.home, this.host.platform);
         if (c.refused) throw new StdioError(`not started: cannot grant ${c.refused}`);
         return c.real;
@@ -198,7 +199,9 @@ export class SandboxLauncher {
         write,
         mask,
         network: perm.network,
-        ...(typeof proxyAt === 'string' ? { proxy: { socket: proxyAt, node: this.host.node } } : {}),
+        ...(typeof proxyAt === 'string'
+          ? { proxy: { socket: proxyAt, node: this.host.node } }
+          : {}),
         ...(seccomp ? { seccompFd: 3 } : {}),
       },
       systemMounts(),

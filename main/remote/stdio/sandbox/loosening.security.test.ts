@@ -13,7 +13,9 @@ import { startRemoteApp, type RemoteTestApp } from '../../../../test-support/rem
  * CLI, anything with the control token) waits for the user there; narrowing applies at once.
  */
 const require = createRequire(import.meta.url);
-const HOSTILE = fileURLToPath(new URL('../../../../test-support/hostile-stdio-server.mjs', import.meta.url));
+const HOSTILE = fileURLToPath(
+  new URL('../../../../test-support/hostile-stdio-server.mjs', import.meta.url),
+);
 const NODE_MODULES = realpathSync(
   require.resolve('@modelcontextprotocol/server').replace(/(\/node_modules)\/.*$/, '$1'),
 );
@@ -49,12 +51,17 @@ describe('widening a sandbox is loosening', () => {
       { hosts: ['api.github.com'] },
       { allowUnsandboxed: true },
     ])
-      await expect(cli.updateRemote('srv', { sandbox }), JSON.stringify(sandbox)).rejects.toMatchObject({
+      await expect(
+        cli.updateRemote('srv', { sandbox }),
+        JSON.stringify(sandbox),
+      ).rejects.toMatchObject({
         code: 'CONFIRM_IN_WINDOW',
         message: expect.stringMatching(/let local server "srv" (read|reach|run without)/),
       });
     expect(settings()).toBe(before);
-    await expect(refuseLoosening(t.app.control).updateRemote('srv', { sandbox: { network: 'any' } })).rejects.toThrow(
+    await expect(
+      refuseLoosening(t.app.control).updateRemote('srv', { sandbox: { network: 'any' } }),
+    ).rejects.toThrow(
       /not running, so there is no window to confirm this in: let local server "srv" reach any host/,
     );
 
@@ -62,7 +69,9 @@ describe('widening a sandbox is loosening', () => {
     const narrowed = await cli.updateRemote('srv', { sandbox: { write: [] } });
     expect(narrowed.stdio!.sandbox.write).toEqual([]);
     // Back to what it had is widening again.
-    await expect(cli.updateRemote('srv', { sandbox: { write: [join(home, 'project')] } })).rejects.toMatchObject({
+    await expect(
+      cli.updateRemote('srv', { sandbox: { write: [join(home, 'project')] } }),
+    ).rejects.toMatchObject({
       code: 'CONFIRM_IN_WINDOW',
     });
   });

@@ -1,4 +1,11 @@
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +23,8 @@ function world() {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'airlock-perm-')));
   const home = join(root, 'home');
   const data = join(home, '.config', 'airlock');
-  for (const d of [data, join(home, 'project'), join(home, 'docs')]) mkdirSync(d, { recursive: true });
+  for (const d of [data, join(home, 'project'), join(home, 'docs')])
+    mkdirSync(d, { recursive: true });
   const ctx: GrantContext = {
     home,
     guard: [{ path: data, what: "Airlock's data directory" }],
@@ -40,16 +48,30 @@ describe('permissions', () => {
   });
 
   it('imported: no folders, and only the registry its launcher fetches from', () => {
-    expect(importedPermissions('npx')).toMatchObject({ write: [], read: [], network: 'hosts', hosts: ['registry.npmjs.org'] });
-    expect(importedPermissions('C:\\Program Files\\nodejs\\npx.cmd').hosts).toEqual(['registry.npmjs.org']);
-    expect(importedPermissions('/usr/local/bin/uvx').hosts).toEqual(['pypi.org', 'files.pythonhosted.org']);
+    expect(importedPermissions('npx')).toMatchObject({
+      write: [],
+      read: [],
+      network: 'hosts',
+      hosts: ['registry.npmjs.org'],
+    });
+    expect(importedPermissions('C:\\Program Files\\nodejs\\npx.cmd').hosts).toEqual([
+      'registry.npmjs.org',
+    ]);
+    expect(importedPermissions('/usr/local/bin/uvx').hosts).toEqual([
+      'pypi.org',
+      'files.pythonhosted.org',
+    ]);
     expect(importedPermissions('node')).toMatchObject({ network: 'none', hosts: [] });
   });
 
   it('applies only the fields given; expands ~/; read+write of one folder is write; hosts imply a host list', () => {
     const { home, ctx } = world();
     const start = defaultPermissions(join(home, 'project'), ctx);
-    const next = applySandboxInput(start, { read: ['~/docs', join(home, 'project')], hosts: ['API.github.com'] }, ctx);
+    const next = applySandboxInput(
+      start,
+      { read: ['~/docs', join(home, 'project')], hosts: ['API.github.com'] },
+      ctx,
+    );
     expect(next).toEqual({
       read: [join(home, 'docs')],
       write: [join(home, 'project')],
@@ -57,7 +79,10 @@ describe('permissions', () => {
       hosts: ['api.github.com'],
       allowUnsandboxed: false,
     });
-    expect(applySandboxInput(next, { network: 'none' }, ctx)).toMatchObject({ network: 'none', hosts: ['api.github.com'] });
+    expect(applySandboxInput(next, { network: 'none' }, ctx)).toMatchObject({
+      network: 'none',
+      hosts: ['api.github.com'],
+    });
     expect(applySandboxInput(next, undefined, ctx)).toBe(next);
   });
 
@@ -66,7 +91,7 @@ describe('permissions', () => {
     symlinkSync(data, join(home, 'link'));
     writeFileSync(join(home, 'f.txt'), 'x');
     const base = defaultPermissions(undefined, ctx);
-    const cases: [object, RegExp][] = [
+    const cases: [unknown, RegExp][] = [
       [{ read: [data] }, /inside Airlock's data directory/],
       [{ read: [join(home, '.config')] }, /contains Airlock's data directory/],
       [{ read: [join(home, 'link')] }, /Airlock's data directory/],
@@ -90,7 +115,14 @@ describe('permissions', () => {
     expect(
       notGranted(
         {
-          args: ['-y', 'pkg', join(home, 'docs'), join(home, 'project', '.'), '--root=~/docs', 'https://api.example.com/v1'],
+          args: [
+            '-y',
+            'pkg',
+            join(home, 'docs'),
+            join(home, 'project', '.'),
+            '--root=~/docs',
+            'https://api.example.com/v1',
+          ],
           env: { URL: 'wss://live.example.com:8443/x' },
           cwd: join(home, 'project'),
         },
@@ -122,14 +154,19 @@ describe('runtime paths', () => {
         cwd: join(home, 'project'),
         pathVar: `${join(prefix, 'bin')}:${local}:/usr/bin`,
         home,
-        guard: [...ctx.guard, { path: join(home, '.local', 'share', 'keyrings'), what: 'keychain' }],
+        guard: [
+          ...ctx.guard,
+          { path: join(home, '.local', 'share', 'keyrings'), what: 'keychain' },
+        ],
         system: ['/usr', '/bin'],
         platform: 'linux',
       });
     expect(shebang(npxCli)).toBe('node');
     const npx = rt('npx');
     expect(npx.program).toBe(join(prefix, 'bin', 'npx'));
-    expect(npx.paths).toEqual(expect.arrayContaining([join(prefix, 'bin'), join(prefix, 'lib', 'node_modules')]));
+    expect(npx.paths).toEqual(
+      expect.arrayContaining([join(prefix, 'bin'), join(prefix, 'lib', 'node_modules')]),
+    );
     mkdirSync(join(home, '.local', 'share', 'keyrings'), { recursive: true });
     expect(rt('uvx').paths).toEqual([local]);
     expect(rt('no-such-program').program).toBeUndefined();
@@ -144,7 +181,14 @@ describe('runtime paths', () => {
     mkdirSync(join(proj, 'dist'), { recursive: true });
     writeFileSync(join(proj, 'package.json'), '{}');
     writeFileSync(join(proj, 'dist', 'index.js'), '');
-    const c = { cwd: proj, pathVar: '/usr/bin', home, guard: [], system: [], platform: 'linux' as const };
+    const c = {
+      cwd: proj,
+      pathVar: '/usr/bin',
+      home,
+      guard: [],
+      system: [],
+      platform: 'linux' as const,
+    };
     expect(runtimeFacts(process.execPath, ['dist/index.js'], c).paths).toContain(proj);
     expect(runtimeFacts(process.execPath, ['-e', 'dist/index.js'], c).paths).not.toContain(proj);
   });

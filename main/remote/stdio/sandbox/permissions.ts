@@ -109,7 +109,10 @@ function paths(raw: unknown, what: string, c: GrantContext, folder: boolean): st
   for (const given of raw as string[]) {
     const p = expandHome(given.trim(), c.home);
     if (!isAbsolute(p))
-      throw new ControlError('INVALID', `${given} is not an absolute path (start it with / or ~/).`);
+      throw new ControlError(
+        'INVALID',
+        `${given} is not an absolute path (start it with / or ~/).`,
+      );
     const abs = resolve(p);
     let st;
     try {
@@ -118,7 +121,10 @@ function paths(raw: unknown, what: string, c: GrantContext, folder: boolean): st
       throw new ControlError('INVALID', `${abs} does not exist.`);
     }
     if (folder && !st.isDirectory())
-      throw new ControlError('INVALID', `${abs} is not a folder (read-write access is per folder).`);
+      throw new ControlError(
+        'INVALID',
+        `${abs} is not a folder (read-write access is per folder).`,
+      );
     const check = checkGrant(abs, c.guard, c.home, c.platform);
     if (check.refused) throw new ControlError('INVALID', `Cannot grant ${check.refused}.`);
     if (!out.includes(abs)) out.push(abs);

@@ -35,7 +35,10 @@ export function keychainPaths(
   ];
   if (env.XDG_RUNTIME_DIR) {
     out.push({ path: join(env.XDG_RUNTIME_DIR, 'keyring'), what: "the keychain's socket" });
-    out.push({ path: join(env.XDG_RUNTIME_DIR, 'bus'), what: 'the session bus (it reaches the keychain)' });
+    out.push({
+      path: join(env.XDG_RUNTIME_DIR, 'bus'),
+      what: 'the session bus (it reaches the keychain)',
+    });
   }
   const bus = /(?:^|;)unix:(?:[^;]*,)?path=([^,;]+)/.exec(env.DBUS_SESSION_BUS_ADDRESS ?? '');
   if (bus?.[1]) out.push({ path: bus[1], what: 'the session bus (it reaches the keychain)' });
@@ -63,7 +66,11 @@ const fold = (p: string, platform: NodeJS.Platform) =>
   platform === 'darwin' || platform === 'win32' ? p.toLowerCase() : p;
 
 /** `a` is `b` or lies inside it (by whole path segments). */
-export function within(a: string, b: string, platform: NodeJS.Platform = process.platform): boolean {
+export function within(
+  a: string,
+  b: string,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
   const x = fold(a, platform);
   const y = fold(b, platform);
   if (x === y) return true;

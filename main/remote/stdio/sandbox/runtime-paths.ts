@@ -51,7 +51,11 @@ export function findProgram(command: string, cwd: string, pathVar: string): stri
   return undefined;
 }
 
-export function runtimeFacts(command: string, args: readonly string[], c: RuntimeContext): RuntimeFacts {
+export function runtimeFacts(
+  command: string,
+  args: readonly string[],
+  c: RuntimeContext,
+): RuntimeFacts {
   const out = new Set<string>();
   const program = findProgram(command, c.cwd, c.pathVar);
   if (!program) return { paths: [] };
@@ -116,7 +120,7 @@ function narrowest(candidates: string[], file: string, c: RuntimeContext): strin
 
 /** The interpreter a `#!` line names: `/usr/bin/env node` → `node`; `/usr/bin/python3` → that path. */
 export function shebang(file: string): string | undefined {
-  let head = '';
+  let head: string;
   try {
     const fd = openSync(file, 'r');
     try {

@@ -33,7 +33,9 @@ import { findBwrap } from './host-facts.js';
  * restart keep the sandbox.
  */
 const require = createRequire(import.meta.url);
-const HOSTILE = fileURLToPath(new URL('../../../../test-support/hostile-stdio-server.mjs', import.meta.url));
+const HOSTILE = fileURLToPath(
+  new URL('../../../../test-support/hostile-stdio-server.mjs', import.meta.url),
+);
 /** The server's SDK comes from here: the user grants it read-only, as they would a project's. */
 const NODE_MODULES = realpathSync(
   require.resolve('@modelcontextprotocol/server').replace(/(\/node_modules)\/.*$/, '$1'),
@@ -98,7 +100,11 @@ async function airlock(home: string, extra: Parameters<typeof startRemoteApp>[0]
   return { t, c, tool };
 }
 
-async function addHostile(t: RemoteTestApp, home: string, sandbox: SandboxInput): Promise<RemoteView> {
+async function addHostile(
+  t: RemoteTestApp,
+  home: string,
+  sandbox: SandboxInput,
+): Promise<RemoteView> {
   return t.app.control.addRemote({
     name: 'evil',
     stdio: {
@@ -119,17 +125,30 @@ describe.skipIf(!linux)('local servers in bubblewrap (issue 35)', () => {
     const home = fakeHome();
     const { t, tool } = await airlock(home);
     const v = await addHostile(t, home, { network: 'none' });
-    expect(v).toMatchObject({ state: 'ready', stdio: { sandbox: { status: 'sandboxed', enforcement: 'bubblewrap' } } });
+    expect(v).toMatchObject({
+      state: 'ready',
+      stdio: { sandbox: { status: 'sandboxed', enforcement: 'bubblewrap' } },
+    });
     expect(v.stdio!.sandbox.write).toEqual([join(home, 'project')]);
 
-    expect(await tool('evil__read', { path: join(home, 'project', 'notes.txt') })).toMatch(/^OK project notes/);
-    expect(await tool('evil__read', { path: join(home, '.ssh', 'id_ed25519') })).toMatch(/^ERR ENOENT/);
-    expect(await tool('evil__read', { path: join(t.dataDir, 'airlock.db') })).toMatch(/^ERR ENOENT/);
-    expect(await tool('evil__read', { path: join(home, 'other', 'secret.txt') })).toMatch(/^ERR ENOENT/);
+    expect(await tool('evil__read', { path: join(home, 'project', 'notes.txt') })).toMatch(
+      /^OK project notes/,
+    );
+    expect(await tool('evil__read', { path: join(home, '.ssh', 'id_ed25519') })).toMatch(
+      /^ERR ENOENT/,
+    );
+    expect(await tool('evil__read', { path: join(t.dataDir, 'airlock.db') })).toMatch(
+      /^ERR ENOENT/,
+    );
+    expect(await tool('evil__read', { path: join(home, 'other', 'secret.txt') })).toMatch(
+      /^ERR ENOENT/,
+    );
     expect(await tool('evil__read', { path: '/etc/hostname' })).not.toMatch(/^ERR EACCES/);
 
     // Its own folder and the project are writable; the system is not; ~ is its own folder, not yours.
-    expect(await tool('evil__write', { path: join(home, 'project', 'out.txt') })).toBe('OK written');
+    expect(await tool('evil__write', { path: join(home, 'project', 'out.txt') })).toBe(
+      'OK written',
+    );
     expect(readFileSync(join(home, 'project', 'out.txt'), 'utf8')).toMatch(/hostile/);
     expect(await tool('evil__write', { path: '/usr/evil' })).toMatch(/^ERR (EROFS|EACCES)/);
     expect(await tool('evil__write', { path: join(home, 'escape.txt') })).toBe('OK written');
@@ -140,7 +159,9 @@ describe.skipIf(!linux)('local servers in bubblewrap (issue 35)', () => {
 
     // A symbolic link in its folder does not lead out of the sandbox.
     symlinkSync(t.dataDir, join(home, 'project', 'data'));
-    expect(await tool('evil__read', { path: join(home, 'project', 'data', 'settings.json') })).toMatch(/^ERR ENOENT/);
+    expect(
+      await tool('evil__read', { path: join(home, 'project', 'data', 'settings.json') }),
+    ).toMatch(/^ERR ENOENT/);
   });
 
   it('network none: no loopback port, no outside host', async () => {
@@ -148,7 +169,9 @@ describe.skipIf(!linux)('local servers in bubblewrap (issue 35)', () => {
     const outside = await listener();
     const { t, tool } = await airlock(home);
     await addHostile(t, home, { network: 'none' });
-    expect(await tool('evil__connect', { host: '127.0.0.1', port: outside.port })).toBe('ERR ECONNREFUSED');
+    expect(await tool('evil__connect', { host: '127.0.0.1', port: outside.port })).toBe(
+      'ERR ECONNREFUSED',
+    );
     expect(await tool('evil__connect', { host: '192.0.2.1', port: 443 })).toBe('ERR ENETUNREACH');
     expect(outside.hits()).toBe(0);
   });
@@ -159,18 +182,31 @@ describe.skipIf(!linux)('local servers in bubblewrap (issue 35)', () => {
     const other = await listener();
     const { t, tool } = await airlock(home);
     await addHostile(t, home, { hosts: [`127.0.0.1:${allowed.port}`] });
-    expect(await tool('evil__proxy', { target: `127.0.0.1:${allowed.port}` })).toBe('OK 200 hello from outside');
+    expect(await tool('evil__proxy', { target: `127.0.0.1:${allowed.port}` })).toBe(
+      'OK 200 hello from outside',
+    );
     expect(allowed.hits()).toBe(1);
     // Another loopback port, in any spelling, and an outside host: refused by the proxy.
-    for (const target of [`127.0.0.1:${other.port}`, `2130706433:${other.port}`, `localhost:${allowed.port}`, 'example.com:443'])
+    for (const target of [
+      `127.0.0.1:${other.port}`,
+      `2130706433:${other.port}`,
+      `localhost:${allowed.port}`,
+      'example.com:443',
+    ])
       expect(await tool('evil__proxy', { target })).toBe('OK 403');
     // Around the proxy: its own network namespace has nothing listening and no route out.
-    expect(await tool('evil__connect', { host: '127.0.0.1', port: other.port })).toBe('ERR ECONNREFUSED');
+    expect(await tool('evil__connect', { host: '127.0.0.1', port: other.port })).toBe(
+      'ERR ECONNREFUSED',
+    );
     expect(await tool('evil__connect', { host: '192.0.2.1', port: 443 })).toBe('ERR ENETUNREACH');
     expect(other.hits()).toBe(0);
     const v = (await t.app.control.listRemotes()).find((r) => r.name === 'evil')!;
     expect(v.stdio!.sandbox.refusedHosts).toEqual(
-      expect.arrayContaining([`127.0.0.1:${other.port}`, `localhost:${allowed.port}`, 'example.com:443']),
+      expect.arrayContaining([
+        `127.0.0.1:${other.port}`,
+        `localhost:${allowed.port}`,
+        'example.com:443',
+      ]),
     );
   });
 
@@ -183,7 +219,9 @@ describe.skipIf(!linux)('local servers in bubblewrap (issue 35)', () => {
     cleanup.push(() => new Promise((r) => bus.close(r)));
     const { t, tool } = await airlock(home);
     await addHostile(t, home, { network: 'any' });
-    expect(await tool('evil__connect', { host: '127.0.0.1', port: outside.port })).toBe('OK connected');
+    expect(await tool('evil__connect', { host: '127.0.0.1', port: outside.port })).toBe(
+      'OK connected',
+    );
     expect(await tool('evil__abstract', { name })).toBe('ERR EACCES');
   });
 
@@ -220,7 +258,10 @@ describe.skipIf(!linux)('local servers in bubblewrap (issue 35)', () => {
     const { t, tool } = await airlock(home);
     const v = await addHostile(t, home, { network: 'none' });
     const first = v.process!.pid!;
-    const inside = JSON.parse((await tool('evil__whoami')).slice(3)) as { pid: number; home: string };
+    const inside = JSON.parse((await tool('evil__whoami')).slice(3)) as {
+      pid: number;
+      home: string;
+    };
     // Its own PID namespace: it sees itself as a low number, not the host's pid.
     expect(inside.pid).toBeLessThan(10);
     expect(inside.home).toBe(home);
@@ -231,8 +272,12 @@ describe.skipIf(!linux)('local servers in bubblewrap (issue 35)', () => {
     });
     const again = (await t.app.control.listRemotes()).find((x) => x.name === 'evil')!;
     expect(again.process).toMatchObject({ starts: 2, lastExit: 'exited with code 3' });
-    expect(await tool('evil__read', { path: join(home, '.ssh', 'id_ed25519') })).toMatch(/^ERR ENOENT/);
-    expect(await tool('evil__read', { path: join(t.dataDir, 'airlock.db') })).toMatch(/^ERR ENOENT/);
+    expect(await tool('evil__read', { path: join(home, '.ssh', 'id_ed25519') })).toMatch(
+      /^ERR ENOENT/,
+    );
+    expect(await tool('evil__read', { path: join(t.dataDir, 'airlock.db') })).toMatch(
+      /^ERR ENOENT/,
+    );
     // bwrap, its PID 1 and the server inside: all in the group Airlock ends on removal.
     const inner = pidsOf(HOSTILE);
     expect(inner.length).toBeGreaterThanOrEqual(2);
@@ -250,10 +295,17 @@ describe.skipIf(!linux)('local servers in bubblewrap (issue 35)', () => {
     expect(v.detail).toMatch(/^unsandboxed — install bubblewrap/);
     expect(v.stdio!.sandbox).toMatchObject({ status: 'blocked', enforcement: 'none' });
     expect(v.process?.starts ?? 0).toBe(0);
-    const allowed = await t.app.control.updateRemote('evil', { sandbox: { allowUnsandboxed: true } });
-    expect(allowed).toMatchObject({ state: 'ready', stdio: { sandbox: { status: 'unsandboxed' } } });
+    const allowed = await t.app.control.updateRemote('evil', {
+      sandbox: { allowUnsandboxed: true },
+    });
+    expect(allowed).toMatchObject({
+      state: 'ready',
+      stdio: { sandbox: { status: 'unsandboxed' } },
+    });
     expect(allowed.stdio!.sandbox.note).toMatch(/without a sandbox/);
     // What "unsandboxed" means: it reads what you can.
-    expect(await tool('evil__read', { path: join(home, '.ssh', 'id_ed25519') })).toBe('OK PRIVATE KEY');
+    expect(await tool('evil__read', { path: join(home, '.ssh', 'id_ed25519') })).toBe(
+      'OK PRIVATE KEY',
+    );
   });
 });

@@ -61,11 +61,21 @@ describe('seatbeltProfile', () => {
     const f = forms(plan);
     expect(f[0]).toEqual(['version', '1']);
     expect(f[1]).toEqual(['deny', 'default']);
-    const writes = f.find((x) => x[0] === 'allow' && x[1] === 'file-read*' && x[2] === 'file-write*')!;
-    expect(strings(writes)).toEqual([plan.privateHome, '/Users/u/project', '/tmp/shared', '/private/tmp/shared']);
-    const reads = f.filter((x) => x[0] === 'allow' && x[1] === 'file-read*' && x.length > 2 && x[2] !== 'file-write*');
+    const writes = f.find(
+      (x) => x[0] === 'allow' && x[1] === 'file-read*' && x[2] === 'file-write*',
+    )!;
+    expect(strings(writes)).toEqual([
+      plan.privateHome,
+      '/Users/u/project',
+      '/tmp/shared',
+      '/private/tmp/shared',
+    ]);
+    const reads = f.filter(
+      (x) => x[0] === 'allow' && x[1] === 'file-read*' && x.length > 2 && x[2] !== 'file-write*',
+    );
     const readable = reads.flatMap(strings);
-    for (const p of ['/usr', '/System', ...plan.runtime, ...plan.read]) expect(readable).toContain(p);
+    for (const p of ['/usr', '/System', ...plan.runtime, ...plan.read])
+      expect(readable).toContain(p);
     expect(readable.some((p) => p.startsWith('/Users/u') && !plan.read.includes(p))).toBe(false);
   });
 
@@ -77,7 +87,7 @@ describe('seatbeltProfile', () => {
       ['deny', 'file-read*'],
       ['deny', 'network-outbound'],
     ]);
-    for (const d of denies) expect(strings(d)).toEqual(expect.arrayContaining(plan.protected));
+    for (const d of denies) expect(strings(d)).toEqual(expect.arrayContaining([...plan.protected]));
   });
 
   it('network: none allows none, a host list only the proxy port, any allows the network', () => {
