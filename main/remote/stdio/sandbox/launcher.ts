@@ -1,19 +1,16 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SandboxPermissions, SandboxView } from '../../../../common/contract/index.js';
 import type { Logger } from '../../../platform/log.js';
 import { spawnFailure, StdioError } from '../errors.js';
 import type { Launch } from '../process-group.js';
 import { bwrapArgs, probeBwrap, systemMounts, type BwrapProbe } from './bwrap.js';
-import { FORWARDER_PORT } from './forwarder.js';
 import type { SandboxHost } from './host-facts.js';
-import { HostProxy } from './host-proxy.js';
-import { parseHostRule } from './host-rules.js';
 import { checkGrant, realish, within, type ProtectedPath } from './protected-paths.js';
 import { runtimeFacts, SYSTEM_DIRS } from './runtime-paths.js';
 import { seatbeltProfile } from './seatbelt.js';
 import { unixSocketFilter } from './seccomp.js';
+import { proxyEnv, ServerProxies } from './server-proxies.js';
 
 /** What to spawn instead: the sandbox's launcher around the server; `extraStdio` goes to fds 3…. */
 export interface PreparedLaunch {
@@ -28,7 +25,6 @@ interface LastRun {
 }
 
 const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
-const MAX_REFUSED = 20;
 
 /**
  * Starts local servers inside the OS sandbox (issue 35): Linux bubblewrap
@@ -39,22 +35,23 @@ const MAX_REFUSED = 20;
 export class SandboxLauncher {
   private probed: BwrapProbe | undefined;
   private probing: Promise<BwrapProbe> | undefined;
-  private readonly proxies = new Map<string, { proxy: HostProxy; at: string | number }>();
-  private readonly refused = new Map<string, Set<string>>();
   private readonly runs = new Map<string, LastRun>();
-  private socketDir: string | undefined;
-  private sockets = 0;
+  private readonly proxies: ServerProxies;
 
   constructor(
     readonly host: SandboxHost,
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    this.proxies = new ServerProxies(host.platform, logger);
+  }
 
   /** Protected paths, the proxies' socket folder included once it exists. */
   guard(): ProtectedPath[] {
     return [
       ...this.host.guard,
-      ...(this.socketDir ? [{ path: this.socketDir, what: "Airlock's proxy sockets" }] : []),
+      ...(this.proxies.socketDir
+        ? [{ path: this.proxies.socketDir, what: "Airlock's proxy sockets" }]
+        : []),
     ];
   }
 
@@ -83,7 +80,7 @@ export class SandboxLauncher {
       runtime: run ? [...run.runtime] : [],
       ...(enforcement !== 'none' ? { home: this.privateHome(name) } : {}),
       notGranted,
-      refusedHosts: [...(this.refused.get(name) ?? [])],
+      refusedHosts: this.proxies.refusedOf(name),
     };
   }
 
@@ -157,7 +154,7 @@ export class SandboxLauncher {
     const privateHome = this.privateHome(name);
     mkdirSync(privateHome, { recursive: true, mode: 0o700 });
     this.runs.set(name, { runtime, home: privateHome });
-    const proxyAt = perm.network === 'hosts' ? await this.proxyFor(name, perm.hosts) : undefined;
+    const proxyAt = perm.network === 'hosts' ? await this.proxies.at(name, perm.hosts) : undefined;
     const env = { ...launch.env };
     if (proxyAt !== undefined) Object.assign(env, proxyEnv(proxyAt));
     const bound = [...system, ...runtime, ...read, ...write];
@@ -249,59 +246,15 @@ export class SandboxLauncher {
     };
   }
 
-  /** The server's proxy (made on first use, kept across restarts): its socket path or port. */
-  private async proxyFor(name: string, hosts: string[]): Promise<string | number> {
-    const rules = hosts.map(parseHostRule);
-    const have = this.proxies.get(name);
-    if (have) {
-      have.proxy.setRules(rules);
-      return have.at;
-    }
-    const proxy = new HostProxy({
-      rules,
-      onRefused: (target) => {
-        const set = this.refused.get(name) ?? new Set<string>();
-        if (!set.has(target) && set.size < MAX_REFUSED) set.add(target);
-        this.refused.set(name, set);
-        this.logger.info('local server network refused', { server: name, target });
-      },
-    });
-    let at: string | number;
-    if (this.host.platform === 'darwin') at = await proxy.listen({ port: 0 });
-    else {
-      this.socketDir ??= mkdtempSync(join(tmpdir(), 'airlock-proxy-'));
-      at = await proxy.listen({ path: join(this.socketDir, `${++this.sockets}.sock`) });
-    }
-    this.proxies.set(name, { proxy, at });
-    return at;
-  }
-
   /** A server removed or its network changed: its proxy closes; removed, its own folder goes too. */
   async forget(name: string, o: { removeHome?: boolean } = {}): Promise<void> {
-    const p = this.proxies.get(name);
-    this.proxies.delete(name);
-    await p?.proxy.close();
+    await this.proxies.close(name);
     this.runs.delete(name);
     if (o.removeHome) rmSync(this.privateHome(name), { recursive: true, force: true });
   }
 
   async closeAll(): Promise<void> {
-    await Promise.all([...this.proxies.keys()].map((n) => this.forget(n)));
-    if (this.socketDir) rmSync(this.socketDir, { recursive: true, force: true });
-    this.socketDir = undefined;
+    this.runs.clear();
+    await this.proxies.closeAll();
   }
-}
-
-/** What programs inside read to find the proxy (curl, Python, npm, uv; Node ≥ 22.21 with NODE_USE_ENV_PROXY). */
-function proxyEnv(at: string | number): Record<string, string> {
-  const url = `http://127.0.0.1:${typeof at === 'number' ? at : FORWARDER_PORT}`;
-  return {
-    HTTP_PROXY: url,
-    HTTPS_PROXY: url,
-    http_proxy: url,
-    https_proxy: url,
-    NO_PROXY: '',
-    no_proxy: '',
-    NODE_USE_ENV_PROXY: '1',
-  };
 }
