@@ -190,7 +190,8 @@ export class StdioServers {
 
   sandboxView(name: string, s: StdioSettings): SandboxView {
     const perm = this.permissions(s);
-    return this.sandbox.view(name, perm, notGranted(s, perm, this.grantContext()));
+    const runtime = this.sandbox.runtimeOf(name);
+    return this.sandbox.view(name, perm, notGranted(s, perm, this.grantContext(), runtime));
   }
 
   /**

@@ -63,6 +63,11 @@ export class SandboxLauncher {
     return 'none';
   }
 
+  /** What its last start made readable so it could run. */
+  runtimeOf(name: string): string[] {
+    return [...(this.runs.get(name)?.runtime ?? [])];
+  }
+
   /** The sandbox part of a server's view. */
   view(name: string, perm: SandboxPermissions, notGranted: string[]): SandboxView {
     const enforcement = this.enforcement();
@@ -87,8 +92,8 @@ export class SandboxLauncher {
   private note(status: SandboxView['status'], name: string): string {
     if (status === 'sandboxed')
       return this.host.platform === 'darwin'
-        ? 'Sandboxed by macOS sandbox-exec: files, network and the keychain as listed.'
-        : 'Sandboxed by bubblewrap: it sees only the system, its own folder and what is listed.';
+        ? 'enforced by macOS sandbox-exec: it reads the system, its own folder and what is listed here; never the keychain.'
+        : 'enforced by bubblewrap: it sees only the system, its own folder and what is listed here.';
     const missing = this.missing();
     if (status === 'unsandboxed')
       return `Runs without a sandbox, as you allowed: it can read and write whatever you can and reach any host (${missing}). Only the environment allow-list applies.`;

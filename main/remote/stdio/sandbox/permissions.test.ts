@@ -130,6 +130,16 @@ describe('permissions', () => {
         ctx,
       ),
     ).toEqual([join(home, 'docs'), 'api.example.com', 'live.example.com:8443']);
+    // Its program and runtime are readable anyway: not "asked for".
+    writeFileSync(join(home, 'docs', 'server.js'), '');
+    expect(notGranted({ args: [join(home, 'docs', 'server.js')], env: {} }, perm, ctx)).toEqual([
+      join(home, 'docs', 'server.js'),
+    ]);
+    expect(
+      notGranted({ args: [join(home, 'docs', 'server.js')], env: {} }, perm, ctx, [
+        join(home, 'docs'),
+      ]),
+    ).toEqual([]);
   });
 });
 

@@ -147,9 +147,11 @@ export function notGranted(
   launch: { args: readonly string[]; cwd?: string; env: Record<string, string> },
   perm: SandboxPermissions,
   c: GrantContext,
+  /** Read-only anyway: its program and runtime (as of its last start). */
+  runtime: readonly string[] = [],
 ): string[] {
   const out = new Set<string>();
-  const granted = [...perm.read, ...perm.write];
+  const granted = [...perm.read, ...perm.write, ...runtime];
   const words = [...launch.args, ...Object.values(launch.env), ...(launch.cwd ? [launch.cwd] : [])];
   for (const w of words.flatMap((x) => x.split(/[=,;]/))) {
     const p = expandHome(w.trim(), c.home);
