@@ -85,7 +85,11 @@ export function runtimeFacts(
     const file = script && !flagBefore ? resolve(c.cwd, script) : undefined;
     if (file && isFile(file)) {
       const realFile = realish(file);
-      add(narrowest(installRoots(realFile), realFile, c));
+      const root = narrowest(installRoots(realFile), realFile, c);
+      add(root);
+      // A project whose node_modules is a link elsewhere (a workspace, a shared install).
+      const deps = root && join(root, 'node_modules');
+      if (deps && realish(deps) !== deps && isDir(deps)) add(narrowest([realish(deps)], deps, c));
     }
   }
   return { program, paths: [...out] };
@@ -136,6 +140,14 @@ export function shebang(file: string): string | undefined {
   const words = head.slice(2).split('\n')[0]!.trim().split(/\s+/);
   if (basename(words[0] ?? '') === 'env') return words.slice(1).find((w) => !w.startsWith('-'));
   return words[0] || undefined;
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function isFile(p: string): boolean {

@@ -287,6 +287,30 @@ describe.skipIf(!linux)('local servers in bubblewrap (issue 35)', () => {
     expect(existsSync(v.stdio!.sandbox.home!)).toBe(false);
   });
 
+  it('imported: the narrowest permissions that start it, and what it asked for that was not granted', async () => {
+    const home = fakeHome();
+    const { t, tool } = await airlock(home);
+    const v = await t.app.control.addRemote({
+      name: 'evil',
+      origin: 'cursor',
+      stdio: {
+        command: process.execPath,
+        args: [HOSTILE, join(home, 'other'), 'https://api.example.com/v1'],
+      },
+    });
+    expect(v.state).toBe('ready');
+    expect(v.stdio!.sandbox).toMatchObject({
+      read: [],
+      write: [],
+      network: 'none',
+      status: 'sandboxed',
+    });
+    expect(v.stdio!.sandbox.notGranted).toEqual([join(home, 'other'), 'api.example.com']);
+    expect(await tool('evil__read', { path: join(home, 'other', 'secret.txt') })).toMatch(
+      /^ERR ENOENT/,
+    );
+  });
+
   it('without bubblewrap it does not start unsandboxed unless allowed for that server', async () => {
     const home = fakeHome();
     const { t, tool } = await airlock(home, { sandbox: { bwrap: join(home, 'no-bwrap') } });
