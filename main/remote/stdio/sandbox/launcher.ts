@@ -107,7 +107,7 @@ export class SandboxLauncher {
     if (this.host.platform === 'darwin') return 'unsandboxed — sandbox-exec is missing';
     if (this.host.platform !== 'linux') return `unsandboxed — no sandbox on ${this.host.platform}`;
     if (!this.host.bwrap || this.probed?.why === 'not installed')
-      return 'unsandboxed — install bubblewrap (sudo apt install bubblewrap)';
+      return 'unsandboxed — install bubblewrap (sudo apt install bubblewrap), then restart Airlock';
     return `unsandboxed — bubblewrap cannot make a sandbox here (${this.probed?.why ?? 'unknown'})`;
   }
 
