@@ -9,6 +9,7 @@
 //   npm run bench -- --cpu-prof DIR  passthrough calls only, with a CPU profile of Airlock in DIR
 //   npm run bench -- --all           every scripts/bench-*.mjs in turn (gateway, Gmail, remote, UI)
 //   npm run bench -- gmail           the bench-*.mjs scripts whose name contains "gmail"
+//   npm run bench -- sandbox         what the local servers' sandbox adds to a server's start (issue 35)
 //
 // On Linux without a usable Secret Service, runs under scripts/with-keyring.sh (a throwaway
 // gnome-keyring) so the cold-start figure of `airlock serve` can be measured.

@@ -8,6 +8,7 @@ import { Logger, type LogLevel } from '../main/platform/log.js';
 import type { RemoteTimings } from '../main/remote/remote-source.js';
 import { MemoryVault } from '../main/platform/vault/vault.js';
 import type { ClientsEnv } from '../main/clients/client-defs.js';
+import type { SandboxHost } from '../main/remote/stdio/sandbox/host-facts.js';
 
 /** Remote-server timings short enough for tests: a restarted upstream is back within half a second. */
 export const FAST_REMOTE: Partial<RemoteTimings> = {
@@ -32,9 +33,18 @@ export interface RemoteTestApp {
 
 /** A real App (gateway, SQLite, approvals, remote servers) on a free loopback port. Reuse dataDir+vault to "restart". */
 export async function startRemoteApp(
-  o: { dataDir?: string; vault?: MemoryVault; logLevel?: LogLevel; clientsEnv?: ClientsEnv } = {},
+  o: {
+    dataDir?: string;
+    vault?: MemoryVault;
+    logLevel?: LogLevel;
+    clientsEnv?: ClientsEnv;
+    /** The local servers' sandbox (issue 35); their own folders go to a temp folder by default. */
+    sandbox?: Partial<SandboxHost>;
+  } = {},
 ): Promise<RemoteTestApp> {
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'airlock-remote-'));
+  // Beside the data directory, never inside it: no sandbox may see the data directory.
+  const homesRoot = o.sandbox?.homesRoot ?? mkdtempSync(join(tmpdir(), 'airlock-homes-'));
   const vault = o.vault ?? new MemoryVault();
   const app = new App({
     dataDir,
@@ -42,6 +52,7 @@ export async function startRemoteApp(
     vault,
     skipLock: true,
     remoteTimings: FAST_REMOTE,
+    sandbox: { ...o.sandbox, homesRoot },
     ...(o.clientsEnv ? { clientsEnv: o.clientsEnv } : {}),
     logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false, level: o.logLevel ?? 'info' }),
   });

@@ -42,6 +42,50 @@ export interface StdioInput {
   env?: Record<string, string>;
   /** Secret environment variables: the values go to the keychain, only the names to settings. */
   secretEnv?: Record<string, string>;
+  /**
+   * What its sandbox lets it reach (issue 35). Absent on add: the working folder read-write and
+   * any network; absent on a launch update: unchanged. Fields left out keep their value.
+   */
+  sandbox?: SandboxInput;
+}
+
+/** Network a local server's sandbox allows: nothing, anything, or only the listed hosts (through Airlock's proxy). */
+export type NetworkAccess = 'none' | 'any' | 'hosts';
+
+/** A local server's permissions (issue 35); the environment is the stdio `env` allow-list. */
+export interface SandboxPermissions {
+  /** Absolute folders or files it may read. */
+  read: string[];
+  /** Absolute folders it may read and write. */
+  write: string[];
+  network: NetworkAccess;
+  /** With network "hosts": `host`, `host:port`, `*.example.com` (without a port: 80 and 443). */
+  hosts: string[];
+  /** Run it without a sandbox where this machine cannot give one (the user said so for this server). */
+  allowUnsandboxed: boolean;
+}
+
+export type SandboxInput = Partial<SandboxPermissions>;
+
+/** A local server's sandbox as the UI shows it. */
+export interface SandboxView extends SandboxPermissions {
+  /** What enforces the permissions on this machine. */
+  enforcement: 'bubblewrap' | 'sandbox-exec' | 'none';
+  /**
+   * `sandboxed`; `unsandboxed`: runs without one because the user allowed it; `blocked`: not
+   * started, since no sandbox is available here and running without one was not allowed.
+   */
+  status: 'sandboxed' | 'unsandboxed' | 'blocked';
+  /** One plain sentence: what is and is not enforced here, and what to do. */
+  note: string;
+  /** Read-only paths added so the program can run (its runtime), as of its last start. */
+  runtime: string[];
+  /** The server's own folder: its home inside the sandbox. */
+  home?: string;
+  /** What its command line or folder asks for that it was not granted. */
+  notGranted: string[];
+  /** Hosts it tried to reach through the proxy and was refused (since Airlock started). */
+  refusedHosts: string[];
 }
 
 export interface StdioView {
@@ -55,6 +99,8 @@ export interface StdioView {
    * NODE_EXTRA_CA_CERTS, SSL_CERT_FILE; docs/remote.md "Environment"); a proxy's password as `***`.
    */
   passedEnv?: Record<string, string>;
+  /** Its permissions and how they are enforced here (issue 35). */
+  sandbox: SandboxView;
 }
 
 export interface ProcessView {
@@ -82,6 +128,8 @@ export interface RemotePatch {
   url?: string;
   /** A local server's new launch; `secretEnv` absent keeps the stored secret values. */
   stdio?: StdioInput;
+  /** A local server's permissions (issue 35): the fields given replace those fields. */
+  sandbox?: SandboxInput;
   enabled?: boolean;
   /** Relay the server's sampling, elicitation and roots requests to agents (default true). */
   relay?: boolean;

@@ -2,7 +2,11 @@ import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
 import type { SettingsStore } from '../platform/settings.js';
 import type { Vault } from '../platform/vault/vault.js';
+import { dirname } from 'node:path';
+import { controlSocketPath } from '../gateway/control-socket.js';
+import { keySource } from '../platform/vault/file-vault.js';
 import { RemoteLoader } from '../remote/remote-loader.js';
+import { sandboxHost } from '../remote/stdio/sandbox/host-facts.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AppOptions } from './app-options.js';
 
@@ -18,8 +22,19 @@ export function newRemoteLoader(
   },
   options: AppOptions,
 ): RemoteLoader {
+  const key = keySource(options.dataDir);
+  // Issue 35: what no local server's sandbox may ever contain, and where their own folders live.
+  const sandbox = sandboxHost(
+    {
+      dataDir: options.dataDir,
+      controlSocket: dirname(controlSocketPath(options.dataDir)),
+      ...(key.kind === 'key-file' ? { vaultKeyFile: key.path } : {}),
+    },
+    options.sandbox,
+  );
   return new RemoteLoader(
     {
+      sandbox,
       settings: app.settings,
       vault: app.vault,
       registry: app.registry,

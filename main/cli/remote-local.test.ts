@@ -123,6 +123,17 @@ describe.skipIf(!KEYRING)('airlock remote add (local server, CLI)', () => {
     ]);
     // The CLI's in-process core started them and ended them when it exited.
     for (const v of views) expect(alive(v.process!.pid!)).toBe(false);
+
+    // Issue 35: its sandbox from the CLI. Narrowing applies; widening needs a running Airlock's window.
+    expect(views[0]!.stdio!.sandbox).toMatchObject({ network: 'any', write: [], read: [] });
+    const narrowed = await cli(['remote', 'update', 'ev', '--network', 'none', ...d]);
+    expect(narrowed.code).toBe(0);
+    expect(narrowed.stdout).toMatch(/sandbox bubblewrap: no folders, network none/);
+    const widened = await cli(['remote', 'update', 'ev', '--network', 'any', ...d]);
+    expect(widened.code).not.toBe(0);
+    expect(widened.stderr).toMatch(
+      /no window to confirm this in: let local server "ev" reach any host/,
+    );
     expect(readFileSync(join(d[1]!, 'settings.json'), 'utf8')).not.toContain(secret);
 
     const bad = await cli(['remote', 'add', 'bad', ...d, '--', 'airlock-no-such-command-xyz']);

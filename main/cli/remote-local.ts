@@ -1,5 +1,6 @@
 import type { RemoteView, StdioInput } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
+import { sandboxSummary } from './remote-sandbox.js';
 
 /**
  * `airlock remote add NAME --command CMD [--arg A]... [--cwd DIR] [--env K=V]... [--secret-env K]...`
@@ -11,7 +12,9 @@ import { ControlError } from '../../common/contract/index.js';
 export const LOCAL_USAGE = `  remote add NAME [--cwd DIR] [--env K=V]... [--secret-env K]... -- COMMAND [ARG]...
   remote add NAME --command COMMAND [--arg ARG]... [--cwd DIR] [--env K=V]... [--secret-env K]...
                                            add a local (stdio) server; --secret-env K takes K's value
-                                           from this shell's environment and keeps it in the keychain
+                                           from this shell's environment and keeps it in the keychain;
+                                           its sandbox: --read, --write, --no-files, --network,
+                                           --allow-unsandboxed as on remote update
 `;
 
 export const LOCAL_OPTIONS = {
@@ -111,5 +114,6 @@ export function processExtras(r: RemoteView): string[] {
     r.stdio?.secretEnvNames.length ? `secret env: ${r.stdio.secretEnvNames.join(', ')}` : '',
     r.stdio?.passedEnv ? `from Airlock's env: ${Object.keys(r.stdio.passedEnv).join(', ')}` : '',
     r.origin ? `imported from ${r.origin}` : '',
+    sandboxSummary(r),
   ].filter(Boolean);
 }

@@ -1,4 +1,9 @@
-import type { ControlApi, RemotePatch } from '../../common/contract/index.js';
+import type {
+  ControlApi,
+  RemotePatch,
+  RemoteView,
+  SandboxInput,
+} from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import { confirmedInWindow } from './confirm-in-window.js';
 
@@ -31,6 +36,8 @@ export async function updateCommand(
   name: string,
   v: UpdateFlags,
   out: (line: string) => void,
+  /** A local server's new sandbox (remote-sandbox.ts), and how to show the server after. */
+  sandbox?: { sandbox: SandboxInput; format: (view: RemoteView) => string },
 ): Promise<number> {
   if (v.enable && v.disable)
     throw new ControlError('INVALID', 'Give --enable or --disable, not both.');
@@ -40,11 +47,13 @@ export async function updateCommand(
     ...(v.enable ? { enabled: true } : v.disable ? { enabled: false } : {}),
     ...(v.relay ? { relay: true } : v['no-relay'] ? { relay: false } : {}),
     ...(v.url !== undefined ? { url: v.url } : {}),
+    ...(sandbox ? { sandbox: sandbox.sandbox } : {}),
   };
   if (Object.keys(patch).length === 0)
     throw new ControlError(
       'INVALID',
-      'Nothing to change: give --enable, --disable, --relay, --no-relay or --url.',
+      'Nothing to change: give --enable, --disable, --relay, --no-relay, --url, or a local ' +
+        "server's --read, --write, --no-files, --network, --allow-unsandboxed or --require-sandbox.",
     );
   // Loosening comes back CONFIRM_IN_WINDOW: wait for the user's answer there.
   const updated = await confirmedInWindow(api, () => api.updateRemote(name, patch));
@@ -54,7 +63,8 @@ export async function updateCommand(
   else
     out(
       `Updated "${view.name}": ${view.enabled ? 'enabled' : 'disabled'}, ` +
-        `its requests to agents ${view.relay ? 'relayed' : 'refused'}${view.url ? `, ${view.url}` : ''}.`,
+        `its requests to agents ${view.relay ? 'relayed' : 'refused'}${view.url ? `, ${view.url}` : ''}.` +
+        (sandbox ? `\n${sandbox.format(view)}` : ''),
     );
-  return 0;
+  return sandbox && view.state === 'error' ? 1 : 0;
 }

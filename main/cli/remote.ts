@@ -18,11 +18,12 @@ import {
   stdioFromFlags,
   whereOf,
 } from './remote-local.js';
+import { SANDBOX_OPTIONS, SANDBOX_USAGE, sandboxFromFlags } from './remote-sandbox.js';
 
 export const REMOTE_USAGE = `  remote add NAME URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin]
                                            add a remote MCP server (header values and token never on the command line)
 ${LOCAL_USAGE}  remote list [--json]                     remote servers and their state
-${UPDATE_USAGE}  remote remove NAME                       remove a server and its stored credentials
+${UPDATE_USAGE}${SANDBOX_USAGE}  remote remove NAME                       remove a server and its stored credentials
   remote refresh [NAME]                    reconnect and re-read tools now
   remote login NAME [--client-id ID [--client-secret-stdin]] [--client-metadata-url URL] [--scope S] [--no-browser] [--json]
                                            sign in to a server that uses OAuth (browser + 127.0.0.1 redirect)
@@ -53,6 +54,7 @@ const OPTIONS = {
   'oauth-auto': { type: 'boolean' },
   ...LOCAL_OPTIONS,
   ...UPDATE_OPTIONS,
+  ...SANDBOX_OPTIONS,
   'elicit-defaults': { type: 'boolean' },
 } as const;
 
@@ -80,7 +82,8 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
   switch (sub) {
     case 'add': {
       if (a && isLocalAdd(v, afterDashDash) && positionals.length === 2 + afterDashDash.length) {
-        const stdio = stdioFromFlags(v, afterDashDash);
+        const sandbox = sandboxFromFlags(v);
+        const stdio = { ...stdioFromFlags(v, afterDashDash), ...(sandbox ? { sandbox } : {}) };
         return withControl(dataDir, async ({ api, running }) =>
           reportAdded(await api.addRemote({ name: a, stdio }), v.json === true, running),
         );
@@ -111,9 +114,15 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
         else for (const r of remotes) out(formatRemote(r));
         return 0;
       });
-    case 'update':
-      if (!a) break;
-      return withControl(dataDir, ({ api }) => updateCommand(api, a, v, out));
+    case 'update': {
+      if (!a || b) break;
+      // Sandbox flags (issue 35) and --enable/--relay/--url (issue 27) in one patch; what widens
+      // waits for the user in Airlock's window (gateway/loosening.ts).
+      const sandbox = sandboxFromFlags(v);
+      return withControl(dataDir, ({ api }) =>
+        updateCommand(api, a, v, out, sandbox ? { sandbox, format: formatRemote } : undefined),
+      );
+    }
     case 'remove':
       if (!a) break;
       return withControl(dataDir, async ({ api }) => {

@@ -50,7 +50,10 @@ function summary(s: ClientServer): string {
     .join(' ');
 }
 
-function sameServer(s: ClientServer, v: Pick<RemoteView, 'url' | 'stdio'>): boolean {
+/** What an existing or planned server is compared by. */
+type Known = { url: string; stdio?: { command: string; args: string[] } };
+
+function sameServer(s: ClientServer, v: Known): boolean {
   if (s.kind === 'url')
     // Airlock's views hold the URL with query credentials masked; compare like with like.
     return (
@@ -118,9 +121,7 @@ export function planImport(
   projectDir?: string,
 ): PlannedItem[] {
   const items: PlannedItem[] = [];
-  const taken = new Map(
-    existing.map((v) => [v.name.toLowerCase(), v as Pick<RemoteView, 'url' | 'stdio'>]),
-  );
+  const taken = new Map(existing.map((v) => [v.name.toLowerCase(), v as Known]));
   const plannedFrom = new Map<string, ClientId>();
   for (const def of defs)
     for (const src of def.sources(projectDir)) {
@@ -168,7 +169,7 @@ export function planImport(
             ? { url: s.url! }
             : {
                 url: '',
-                stdio: { command: s.command!, args: s.args ?? [], env: {}, secretEnvNames: [] },
+                stdio: { command: s.command!, args: s.args ?? [] },
               },
         );
         plannedFrom.set(as.toLowerCase(), def.id);

@@ -66,6 +66,16 @@ export const remoteSchema = object({
       cwd: optional(string()),
       env: withDefault(record(string()), {}),
       secretEnvNames: withDefault(array(string()), []),
+      /** Its sandbox (issue 35); absent (added before): the working folder read-write, any network. */
+      sandbox: optional(
+        object({
+          read: withDefault(array(string()), []),
+          write: withDefault(array(string()), []),
+          network: withDefault(oneOf('none', 'any', 'hosts'), 'any'),
+          hosts: withDefault(array(string()), []),
+          allowUnsandboxed: withDefault(boolean(), false),
+        }),
+      ),
     }),
   ),
   /** The client it was imported from (main/clients/), if any. */

@@ -86,7 +86,7 @@ export class RemoteControl {
       throw new ControlError('INVALID', 'relay must be true or false.');
     // Read when each request arrives (relay-scope.ts): no reconnect needed for it alone.
     if (Object.keys(patch).every((k) => k === 'relay')) return this.setRelay(cfg, patch.relay);
-    if (cfg.stdio || patch.stdio !== undefined) {
+    if (cfg.stdio || patch.stdio !== undefined || patch.sandbox !== undefined) {
       await updateLocal(this.d, cfg, patch);
       if (patch.relay !== undefined) this.setRelay(cfg, patch.relay);
       return this.added(cfg.name);

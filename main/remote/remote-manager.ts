@@ -10,6 +10,8 @@ import { OAuthSession } from './oauth/session.js';
 import { OAuthStore } from './oauth/store.js';
 import { isStdio, StdioServers } from './stdio/stdio-config.js';
 import { moveQuerySecrets } from './url-control.js';
+import type { SandboxHost } from './stdio/sandbox/host-facts.js';
+import { SandboxLauncher } from './stdio/sandbox/launcher.js';
 import type { RemoteSettings } from '../platform/settings.js';
 
 interface Live {
@@ -26,6 +28,8 @@ export interface RemoteManagerDeps {
   logger: Logger;
   events: CoreEvents;
   version: string;
+  /** Issue 35: this machine's facts for the local servers' sandbox. */
+  sandbox: SandboxHost;
   /** Test hook: shorter connect timeouts and backoff. */
   timings?: Partial<RemoteTimings>;
 }
@@ -47,7 +51,12 @@ export class RemoteManager {
   readonly stdio: StdioServers;
 
   constructor(private readonly d: RemoteManagerDeps) {
-    this.stdio = new StdioServers(d.vault, d.logger, d.timings?.connectMs);
+    this.stdio = new StdioServers(
+      d.vault,
+      d.logger,
+      new SandboxLauncher(d.sandbox, d.logger),
+      d.timings?.connectMs,
+    );
     this.logins = new RemoteLogins({
       events: d.events,
       logger: d.logger,
@@ -75,6 +84,7 @@ export class RemoteManager {
       }
       // Sources closed their processes one by one; this ends any straggler's process group.
       await this.stdio.endAll();
+      await this.stdio.closeSandboxes();
     });
   }
 

@@ -7,9 +7,15 @@ import {
 } from '@modelcontextprotocol/client';
 import { endGroup, spawnGroup, type Launch } from './process-group.js';
 import { exitText, spawnFailure, StdioError } from './errors.js';
+import type { PreparedLaunch } from './sandbox/launcher.js';
 
 export interface ChildTransportOptions {
   launch: Launch;
+  /**
+   * Issue 35: what to spawn in place of `launch` — the OS sandbox around it — made fresh for
+   * every start; its StdioError (the status text) fails the start instead.
+   */
+  prepare?: () => Promise<PreparedLaunch>;
   /** Each stderr line (already split; long lines cut). */
   onStderr?: (line: string) => void;
   /** The process started (pid) and ended (why). */
@@ -44,12 +50,21 @@ export class ChildProcessTransport implements Transport {
     return this.child?.pid;
   }
 
-  start(): Promise<void> {
-    if (this.child) throw new Error('ChildProcessTransport already started');
+  async start(): Promise<void> {
+    if (this.child || this.starting) throw new Error('ChildProcessTransport already started');
+    this.starting = true;
+    const prepared = this.o.prepare ? await this.o.prepare() : { launch: this.o.launch };
+    if (this.closed) throw new StdioError('the server was stopped before it started');
+    return this.spawn(prepared);
+  }
+
+  private starting = false;
+
+  private spawn(prepared: PreparedLaunch): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
       try {
-        child = spawnGroup(this.o.launch);
+        child = spawnGroup(prepared.launch, prepared.extraStdio);
       } catch (err) {
         return reject(spawnFailure(this.o.launch.command, err as NodeJS.ErrnoException));
       }

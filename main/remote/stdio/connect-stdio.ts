@@ -7,10 +7,13 @@ import { StdioError } from './errors.js';
 import { featureClientOptions, wireFeatures } from '../upstream/upstream-features.js';
 import type { StdioProcessLog } from './process-log.js';
 import type { Launch } from './process-group.js';
+import type { PreparedLaunch } from './sandbox/launcher.js';
 
 /** A local server's launch (argv, cwd, full environment) and its process log. */
 export interface StdioTarget {
   launch: Launch;
+  /** The OS sandbox around `launch`, made for each start (issue 35, sandbox/launcher.ts). */
+  prepare?: () => Promise<PreparedLaunch>;
   processLog: StdioProcessLog;
   /**
    * Bound on start-up + handshake + first list. Longer than a URL server's
@@ -56,6 +59,7 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
   let pid: number | undefined;
   const transport = new ChildProcessTransport({
     launch: t.launch,
+    ...(t.prepare ? { prepare: t.prepare } : {}),
     onStderr: (line) => t.processLog.stderr(line),
     onSpawn: (p) => {
       pid = p;

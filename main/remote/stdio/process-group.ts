@@ -26,15 +26,30 @@ export interface Launch {
 const live = new Set<ChildProcessWithoutNullStreams>();
 let hooked = false;
 
-export function spawnGroup(l: Launch): ChildProcessWithoutNullStreams {
+/**
+ * `extraStdio`: data for file descriptors 3, 4, … of the child, each written once and closed
+ * (the sandbox's seccomp program, issue 35).
+ */
+export function spawnGroup(
+  l: Launch,
+  extraStdio: readonly Buffer[] = [],
+): ChildProcessWithoutNullStreams {
   const child = crossSpawn(l.command, [...l.args], {
     cwd: l.cwd,
     env: l.env,
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe', ...extraStdio.map(() => 'pipe' as const)],
     detached: process.platform !== 'win32',
     windowsHide: true,
     shell: false,
   }) as ChildProcessWithoutNullStreams;
+  extraStdio.forEach((data, i) => {
+    const fd = child.stdio[3 + i] as NodeJS.WritableStream & {
+      on: (e: 'error', f: () => void) => void;
+    };
+    // The child may exit before reading it; its exit is reported, not the broken pipe.
+    fd.on('error', () => {});
+    fd.end(data);
+  });
   live.add(child);
   child.once('exit', () => live.delete(child));
   child.once('error', () => live.delete(child));

@@ -1,7 +1,12 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
-import type { StdioInput, StdioView } from '../../../common/contract/index.js';
+import type {
+  SandboxPermissions,
+  SandboxView,
+  StdioInput,
+  StdioView,
+} from '../../../common/contract/index.js';
 import { ControlError } from '../../../common/contract/index.js';
 import type { Logger } from '../../platform/log.js';
 import type { RemoteSettings } from '../../platform/settings.js';
@@ -11,6 +16,13 @@ import type { StdioTarget } from './connect-stdio.js';
 import { childEnv, passedThrough, proxyPasswords } from './env.js';
 import { StdioProcessLog } from './process-log.js';
 import { groupAlive, signalGroup } from './process-group.js';
+import type { SandboxLauncher } from './sandbox/launcher.js';
+import {
+  defaultPermissions,
+  importedPermissions,
+  notGranted,
+  type GrantContext,
+} from './sandbox/permissions.js';
 
 /**
  * A local server's configuration (issue 15): validation, where its secret
@@ -24,6 +36,7 @@ export const envKey = (name: string) => `remote:${name}:env`;
 export type StdioSettings = NonNullable<RemoteSettings['stdio']>;
 
 export interface ValidStdio {
+  /** Without `sandbox`: the caller applies the input's permissions (stdio-control.ts). */
   settings: StdioSettings;
   /** Secret values to store; undefined = keep what is stored (patch without secretEnv). */
   secretEnv: Record<string, string> | undefined;
@@ -123,7 +136,11 @@ export async function writeEnvSecrets(
   else await vault.set(envKey(name), JSON.stringify(values));
 }
 
-export function stdioView(s: StdioSettings, from: NodeJS.ProcessEnv = process.env): StdioView {
+export function stdioView(
+  s: StdioSettings,
+  sandbox: SandboxView,
+  from: NodeJS.ProcessEnv = process.env,
+): StdioView {
   const mine = { ...s.env, ...Object.fromEntries(s.secretEnvNames.map((n) => [n, ''])) };
   const passedEnv = passedThrough(mine, from);
   return {
@@ -133,6 +150,7 @@ export function stdioView(s: StdioSettings, from: NodeJS.ProcessEnv = process.en
     env: { ...s.env },
     secretEnvNames: [...s.secretEnvNames],
     ...(Object.keys(passedEnv).length ? { passedEnv } : {}),
+    sandbox,
   };
 }
 
@@ -146,6 +164,8 @@ export class StdioServers {
   constructor(
     private readonly vault: Vault,
     private readonly logger: Logger,
+    /** Issue 35: the OS sandbox every local server starts in. */
+    readonly sandbox: SandboxLauncher,
     private readonly startMs?: number,
   ) {}
 
@@ -153,8 +173,32 @@ export class StdioServers {
     return this.processLogs.get(name);
   }
 
-  forget(name: string): void {
+  /** A removed server: its process log, its proxy and its own folder go. */
+  async forget(name: string): Promise<void> {
     this.processLogs.delete(name);
+    await this.sandbox.forget(name, { removeHome: true });
+  }
+
+  /** What a grant is checked against (issue 35). */
+  grantContext(): GrantContext {
+    const h = this.sandbox.host;
+    return { home: h.home, guard: this.sandbox.guard(), platform: h.platform };
+  }
+
+  /** A server's permissions: stored, or (added before issue 35) the defaults for its folder. */
+  permissions(s: StdioSettings): SandboxPermissions {
+    return s.sandbox ?? defaultPermissions(s.cwd, this.grantContext());
+  }
+
+  /** The permissions an added server starts from: imported ones get the narrowest. */
+  basePermissions(command: string, cwd: string | undefined, imported: boolean): SandboxPermissions {
+    return imported ? importedPermissions(command) : defaultPermissions(cwd, this.grantContext());
+  }
+
+  sandboxView(name: string, s: StdioSettings): SandboxView {
+    const perm = this.permissions(s);
+    const runtime = this.sandbox.runtimeOf(name);
+    return this.sandbox.view(name, perm, notGranted(s, perm, this.grantContext(), runtime));
   }
 
   /**
@@ -186,6 +230,11 @@ export class StdioServers {
     await kill();
   }
 
+  /** After endAll on stop: the host-list proxies close. */
+  async closeSandboxes(): Promise<void> {
+    await this.sandbox.closeAll();
+  }
+
   /** The connection for RemoteSource; secret env values registered with the logger's redaction. */
   async connection(cfg: RemoteSettings & { stdio: StdioSettings }): Promise<RemoteConnection> {
     const stored = await readEnvSecrets(this.vault, cfg.name);
@@ -200,13 +249,16 @@ export class StdioServers {
       this.processLogs.set(cfg.name, processLog);
     }
     processLog.setSecrets(hidden);
+    const launch = {
+      command: cfg.stdio.command,
+      args: cfg.stdio.args,
+      cwd: cfg.stdio.cwd ?? homedir(),
+      env: childEnv({ ...cfg.stdio.env, ...secret }),
+    };
+    const perm = this.permissions(cfg.stdio);
     const target: StdioTarget = {
-      launch: {
-        command: cfg.stdio.command,
-        args: cfg.stdio.args,
-        cwd: cfg.stdio.cwd ?? homedir(),
-        env: childEnv({ ...cfg.stdio.env, ...secret }),
-      },
+      launch,
+      prepare: () => this.sandbox.prepare(cfg.name, launch, perm),
       processLog,
       ...(this.startMs !== undefined ? { startMs: this.startMs } : {}),
     };

@@ -10,6 +10,7 @@ import {
   validateStdioInput,
   writeEnvSecrets,
 } from './stdio-config.js';
+import { applySandboxInput } from './sandbox/permissions.js';
 
 /**
  * The local-server half of RemoteControl's add/update/remove/view (issue 15).
@@ -35,6 +36,13 @@ export async function addLocal(
       'A local server takes no headers or bearer token; pass credentials as secret environment variables.',
     );
   const v = validateStdioInput(input.stdio);
+  // Issue 35: imported servers start with the narrowest permissions, added ones with their folder.
+  const base = d.manager.stdio.basePermissions(v.settings.command, v.settings.cwd, !!input.origin);
+  v.settings.sandbox = applySandboxInput(
+    base,
+    input.stdio?.sandbox,
+    d.manager.stdio.grantContext(),
+  );
   const clash = d.settings.get().remotes.find((r) => r.name.toLowerCase() === name.toLowerCase());
   if (clash)
     throw new ControlError(
@@ -77,6 +85,11 @@ export async function updateLocal(
       'INVALID',
       `"${cfg.name}" is a local server: change its command, arguments or environment instead.`,
     );
+  const stdio = d.manager.stdio;
+  // Issue 35: permissions change only where given (in the new launch or on their own).
+  let perm = stdio.permissions(cfg.stdio);
+  perm = applySandboxInput(perm, patch.stdio?.sandbox, stdio.grantContext());
+  perm = applySandboxInput(perm, patch.sandbox, stdio.grantContext());
   if (patch.enabled !== undefined && typeof patch.enabled !== 'boolean')
     throw new ControlError('INVALID', 'enabled must be true or false.');
   let next = cfg.stdio;
@@ -90,6 +103,7 @@ export async function updateLocal(
     }
     next = v.settings;
   }
+  next = { ...next, sandbox: perm };
   d.settings.update((s) => {
     const r = s.remotes.find((x) => x.name === cfg.name)!;
     r.stdio = next;
@@ -99,7 +113,7 @@ export async function updateLocal(
 
 export async function removeLocal(d: LocalControlDeps, name: string): Promise<void> {
   await d.vault.delete(envKey(name));
-  d.manager.stdio.forget(name);
+  await d.manager.stdio.forget(name);
 }
 
 /** The local-server fields of a RemoteView. */
@@ -109,7 +123,7 @@ export function localView(
 ): Pick<RemoteView, 'stdio' | 'process' | 'origin'> {
   const processLog = r.stdio ? d.manager.stdio.processLog(r.name) : undefined;
   return {
-    ...(r.stdio ? { stdio: stdioView(r.stdio) } : {}),
+    ...(r.stdio ? { stdio: stdioView(r.stdio, d.manager.stdio.sandboxView(r.name, r.stdio)) } : {}),
     ...(processLog ? { process: processLog.info() } : {}),
     ...(r.origin ? { origin: r.origin } : {}),
   };

@@ -109,7 +109,8 @@ describe('local stdio servers', () => {
     const t = await airlock();
     const added = await t.app.control.addRemote({
       name: 'fs',
-      stdio: { command: process.execPath, args: [FILESYSTEM, dir] },
+      // Issue 35: its folder is granted read-write (the sandbox would hide it otherwise).
+      stdio: { command: process.execPath, args: [FILESYSTEM, dir], sandbox: { write: [dir] } },
     });
     expect(added).toMatchObject({ state: 'ready', transport: 'stdio' });
     const c = await agent(t);
@@ -157,10 +158,16 @@ describe('local stdio servers', () => {
     const launcher = `const c = require('node:child_process').spawn(process.execPath, [${JSON.stringify(EVERYTHING)}, 'stdio'], { stdio: 'inherit' });
 require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid));
 process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTERM: the group still ends (SIGKILL)
-    const t = await airlock();
+    // The inner pid is checked from outside: run without the sandbox's PID namespace (the sandbox's
+    // own removal is covered in sandbox/sandbox.security.test.ts).
+    const t = await airlock({ sandbox: { bwrap: undefined } });
     const added = await t.app.control.addRemote({
       name: 'launched',
-      stdio: { command: process.execPath, args: ['-e', launcher] },
+      stdio: {
+        command: process.execPath,
+        args: ['-e', launcher],
+        sandbox: { allowUnsandboxed: true },
+      },
     });
     expect(added.state).toBe('ready');
     const inner = Number(readFileSync(pidFile, 'utf8'));
@@ -195,7 +202,8 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
     try {
       const secret = 'sk-secret-value-123456';
       const dumper = `const fs=require('node:fs');fs.writeFileSync(process.env.OUT, JSON.stringify(process.env));console.error('token is ' + process.env.API_KEY);process.exit(1)`;
-      const out = join(mkdtempSync(join(tmpdir(), 'airlock-env-')), 'env.json');
+      const outDir = mkdtempSync(join(tmpdir(), 'airlock-env-'));
+      const out = join(outDir, 'env.json');
       const v = await t.app.control.addRemote({
         name: 'envcheck',
         stdio: {
@@ -203,6 +211,7 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
           args: ['-e', dumper],
           env: { OUT: out },
           secretEnv: { API_KEY: secret },
+          sandbox: { write: [outDir] },
         },
       });
       const env = JSON.parse(readFileSync(out, 'utf8')) as Record<string, string>;
@@ -258,13 +267,18 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
   });
 
   it('a server that never answers: bounded start-up wait, its process ended, the others unaffected', async () => {
-    const t = await airlock();
+    // Its pids are checked from outside: no PID namespace (see the launcher test above).
+    const t = await airlock({ sandbox: { bwrap: undefined } });
     const dir = mkdtempSync(join(tmpdir(), 'airlock-silent-'));
     const pidFile = join(dir, 'pid');
     const silent = `require('node:fs').appendFileSync(${JSON.stringify(pidFile)}, process.pid + '\\n'); console.error('warming up'); setInterval(() => {}, 1000);`;
     const hung = await t.app.control.addRemote({
       name: 'silent',
-      stdio: { command: process.execPath, args: ['-e', silent] },
+      stdio: {
+        command: process.execPath,
+        args: ['-e', silent],
+        sandbox: { allowUnsandboxed: true },
+      },
     });
     // FAST_REMOTE's connect bound (3 s) is the start-up bound in tests (30 s by default).
     expect(hung.state).toBe('error');
@@ -274,7 +288,11 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
     expect(groupAlive(pid)).toBe(false);
     const ok = await t.app.control.addRemote({
       name: 'ev',
-      stdio: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
+      stdio: {
+        command: process.execPath,
+        args: [EVERYTHING, 'stdio'],
+        sandbox: { allowUnsandboxed: true },
+      },
     });
     expect(ok.state).toBe('ready');
 

@@ -72,6 +72,8 @@ describe('local server launch', () => {
           'ONLY',
           // The proxy and CA settings pass through too (issue 29, item 6), and nothing else.
           ...PROXY_AND_CA,
+          // Set by the sandbox (bubblewrap) to the working folder; nothing of Airlock's.
+          'PWD',
         ].includes(k),
       ),
     ).toBe(true);

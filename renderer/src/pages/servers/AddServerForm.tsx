@@ -6,6 +6,8 @@ import { HeaderRows, headersFrom, type HeaderRow } from './HeaderRows';
 import { ProbeResult } from './ProbeResult';
 import { LocalServerFields } from './LocalServerFields';
 import { stdioFrom, type EnvRow } from './local-model';
+import { SandboxFields } from './SandboxFields';
+import { NEW_SANDBOX, sandboxFrom } from './sandbox-model';
 
 /**
  * Add a server: a remote one (name, URL, optional bearer token and headers)
@@ -32,6 +34,7 @@ export function AddServerForm({
   const [probe, setProbe] = useState<RemoteProbeResult | null>(null);
   const [kind, setKind] = useState<'url' | 'local'>('url');
   const [local, setLocal] = useState({ command: '', args: '', cwd: '', rows: [] as EnvRow[] });
+  const [sandbox, setSandbox] = useState(NEW_SANDBOX);
 
   const input = () => {
     const h = headersFrom(rows);
@@ -64,14 +67,22 @@ export function AddServerForm({
     const stdio =
       kind === 'local' ? stdioFrom(local.command, local.args, local.cwd, local.rows) : null;
     if (stdio && !stdio.ok) return setError(stdio.error);
+    const perm = sandboxFrom(sandbox);
+    if (!perm.ok) return setError(perm.error);
     if (!stdio && !url.trim())
       return setError('Type the server’s URL, such as https://mcp.example.com/mcp.');
     setBusy('add');
     try {
       const added = await api.addRemote(
-        stdio?.ok ? { name: name.trim(), stdio: stdio.stdio } : { name: name.trim(), ...input() },
+        stdio?.ok
+          ? {
+              name: name.trim(),
+              stdio: { ...stdio.stdio, ...(perm.sandbox ? { sandbox: perm.sandbox } : {}) },
+            }
+          : { name: name.trim(), ...input() },
       );
       setLocal((l) => ({ ...l, rows: [] }));
+      setSandbox(NEW_SANDBOX);
       setToken('');
       setRows([]);
       onAdded(added);
@@ -147,11 +158,14 @@ export function AddServerForm({
         )}
       </div>
       {kind === 'local' ? (
-        <LocalServerFields
-          {...local}
-          disabled={busy !== null}
-          onChange={(patch) => setLocal((l) => ({ ...l, ...patch }))}
-        />
+        <>
+          <LocalServerFields
+            {...local}
+            disabled={busy !== null}
+            onChange={(patch) => setLocal((l) => ({ ...l, ...patch }))}
+          />
+          <SandboxFields value={sandbox} onChange={setSandbox} isNew disabled={busy !== null} />
+        </>
       ) : (
         <>
           <div className="field">

@@ -4,10 +4,12 @@ import { useControl } from '../../lib/control';
 import { errorMessage } from '../../lib/errors';
 import { LocalServerFields } from './LocalServerFields';
 import { stdioFrom, type EnvRow } from './local-model';
+import { SandboxFields } from './SandboxFields';
+import { sandboxFrom, sandboxState } from './sandbox-model';
 
 /**
  * Change a local server's program, arguments, folder and plain variables
- * (issue 15); Airlock restarts it with them. Secret values are never shown:
+ * (issue 15) and its sandbox (issue 35); Airlock restarts it with them. Secret values are never shown:
  * they stay in the keychain unless a new secret variable is given, which
  * replaces them all.
  */
@@ -28,6 +30,7 @@ export function EditLocalForm({
     cwd: s.cwd ?? '',
     rows: Object.entries(s.env).map(([name, value]): EnvRow => ({ name, value, secret: false })),
   });
+  const [sandbox, setSandbox] = useState(() => sandboxState(s.sandbox));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -35,10 +38,17 @@ export function EditLocalForm({
     e.preventDefault();
     const stdio = stdioFrom(fields.command, fields.args, fields.cwd, fields.rows);
     if (!stdio.ok) return setError(stdio.error);
+    const perm = sandboxFrom(sandbox);
+    if (!perm.ok) return setError(perm.error);
     setBusy(true);
     setError(null);
     try {
-      onSaved(await api.updateRemote(server.name, { stdio: stdio.stdio }));
+      onSaved(
+        await api.updateRemote(server.name, {
+          stdio: stdio.stdio,
+          ...(perm.sandbox ? { sandbox: perm.sandbox } : {}),
+        }),
+      );
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -59,6 +69,7 @@ export function EditLocalForm({
         disabled={busy}
         onChange={(patch) => setFields((f) => ({ ...f, ...patch }))}
       />
+      <SandboxFields value={sandbox} onChange={setSandbox} disabled={busy} />
       {s.secretEnvNames.length > 0 && (
         <p className="hint">
           Secret variables kept in the keychain: {s.secretEnvNames.join(', ')}. Adding a secret

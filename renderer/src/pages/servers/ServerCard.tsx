@@ -9,6 +9,7 @@ import { EditServerForm } from './EditServerForm';
 import { EditLocalForm } from './EditLocalForm';
 import { ServerAuth } from './ServerAuth';
 import { commandLine, processText } from './local-model';
+import { SandboxSummary } from './SandboxSummary';
 
 const STATE_TEXT: Record<RemoteView['state'], string> = {
   ready: 'Connected',
@@ -119,6 +120,7 @@ export function ServerCard({
           {` · added ${relativeTime(server.createdAt)}`}
         </p>
       )}
+      {server.stdio && <SandboxSummary sandbox={server.stdio.sandbox} />}
       {server.auth && (
         <ServerAuth
           server={server}

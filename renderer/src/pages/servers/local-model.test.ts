@@ -37,8 +37,6 @@ describe('local server form', () => {
   });
 
   it('shows a command line with quoted arguments where needed', () => {
-    expect(
-      commandLine({ command: 'npx', args: ['-y', 'pkg', '/a b'], env: {}, secretEnvNames: [] }),
-    ).toBe('npx -y pkg "/a b"');
+    expect(commandLine({ command: 'npx', args: ['-y', 'pkg', '/a b'] })).toBe('npx -y pkg "/a b"');
   });
 });

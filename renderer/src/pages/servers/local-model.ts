@@ -47,7 +47,7 @@ export function stdioFrom(
 }
 
 /** The command line as one readable string (display only; never run). */
-export function commandLine(s: NonNullable<RemoteView['stdio']>): string {
+export function commandLine(s: Pick<NonNullable<RemoteView['stdio']>, 'command' | 'args'>): string {
   return [s.command, ...s.args]
     .map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a)))
     .join(' ');
