@@ -41,7 +41,8 @@ const CALENDAR_SCOPES = {
 function gmailNeeds(method: string, path: string): string[] {
   if (method === 'GET') return GMAIL_SCOPES.read;
   if (/\/messages\/send$/.test(path)) return GMAIL_SCOPES.send;
-  if (/\/drafts$/.test(path)) return GMAIL_SCOPES.draft;
+  // drafts.create/update/send/delete all take the draft scopes (users.drafts reference).
+  if (/\/drafts(\/|$)/.test(path)) return GMAIL_SCOPES.draft;
   return GMAIL_SCOPES.modify;
 }
 

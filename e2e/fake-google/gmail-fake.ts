@@ -7,6 +7,7 @@ import {
   type SubRequest,
   type SubResponse,
 } from './gmail-batch.js';
+import { GmailDrafts, NOT_MINE } from './gmail-drafts.js';
 import { GmailMailbox, type SeedMessage } from './gmail-mailbox.js';
 import { errorBody, HttpError } from './gmail-shapes.js';
 
@@ -16,8 +17,9 @@ export type { SeedMessage } from './gmail-mailbox.js';
  * A fake Gmail API v1 on loopback for tests and benchmarks, answering in
  * Google's documented shapes (developers.google.com/gmail/api/reference/rest):
  * messages.list/get (full, metadata, minimal, raw), attachments.get,
- * threads.get, labels.list, drafts.create, messages.send (the raw RFC 822 it
- * received is kept, decoded), modify/batchModify/trash, and Google's error
+ * threads.get, labels.list, drafts (create, list, get, update, send, delete:
+ * gmail-drafts.ts), messages.send (the raw RFC 822 it received is kept,
+ * decoded), modify/batchModify/trash, and Google's error
  * body `{ error: { code, message, errors: [...], status } }` for 400, 401,
  * 403, 404, 429 and 500; and the batch endpoint (gmail-batch.ts), whose calls
  * can fail one by one. It counts requests and the most in flight at once.
@@ -63,7 +65,9 @@ export class GmailFake {
   readonly box = new GmailMailbox();
   /** Every message sent through messages.send, as the raw RFC 822 bytes received. */
   readonly sent = this.box.sent;
-  readonly drafts = this.box.drafts;
+  readonly draftStore = new GmailDrafts(this.box, this.box.sent);
+  /** Every draft as created or last updated (the raw RFC 822 received). */
+  readonly drafts = this.draftStore.log;
   inflight = 0;
   maxInflight = 0;
   /** Added to every response, to model a network round trip. */
@@ -281,13 +285,9 @@ export class GmailFake {
     if (r.method === 'GET' && a === 'labels' && rest.length === 1)
       return { labels: this.box.labels(account.email) };
     if (r.method === 'POST' && a === 'messages' && b === 'send')
-      return this.box.receive(account.email, body, 'sent');
-    if (r.method === 'POST' && a === 'drafts' && rest.length === 1)
-      return this.box.receive(
-        account.email,
-        (body.message ?? {}) as Record<string, unknown>,
-        'draft',
-      );
+      return this.box.send(account.email, body);
+    const drafted = this.draftStore.route(r.method, rest, account.email, body, r.query);
+    if (drafted !== NOT_MINE) return drafted;
     if (r.method === 'POST' && a === 'messages' && b === 'batchModify')
       return this.box.batchModify(account.email, body);
     if (r.method === 'POST' && a === 'messages' && c === 'modify')

@@ -1,5 +1,6 @@
 import type { SeenMessages } from './cache.js';
 import type { GmailClient } from './client.js';
+import type { DraftMemory } from './draft-view.js';
 import type { LabelDirectory } from './labels.js';
 import type { AdaptivePool } from './pool.js';
 import type { SendAsNames } from './send-as.js';
@@ -9,6 +10,7 @@ export interface GmailCallContext {
   client: GmailClient;
   labels: LabelDirectory;
   seen: SeenMessages;
+  drafts: DraftMemory;
   sendAs: SendAsNames;
   /** A fresh pool per call, so one call's throttling never slows another's. */
   pool: () => AdaptivePool;

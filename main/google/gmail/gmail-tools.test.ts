@@ -57,6 +57,9 @@ describe('tools follow the accounts', () => {
     expect([...defs.keys()].sort()).toEqual([
       'gmail_archive',
       'gmail_create_draft',
+      'gmail_delete_draft',
+      'gmail_get_draft',
+      'gmail_list_drafts',
       'gmail_list_labels',
       'gmail_modify_labels',
       'gmail_read',
@@ -64,7 +67,9 @@ describe('tools follow the accounts', () => {
       'gmail_read_thread',
       'gmail_search',
       'gmail_send',
+      'gmail_send_draft',
       'gmail_trash',
+      'gmail_update_draft',
     ]);
     const enumOf = (name: string) =>
       (defs.get(name)!.inputSchema.properties as Record<string, { enum?: string[] }>).account!.enum;
@@ -76,6 +81,8 @@ describe('tools follow the accounts', () => {
       'gmail_read_thread',
       'gmail_read_attachment',
       'gmail_list_labels',
+      'gmail_list_drafts',
+      'gmail_get_draft',
     ]) {
       expect(defs.get(name)).toMatchObject({
         trustedReadOnly: true,
@@ -88,11 +95,21 @@ describe('tools follow the accounts', () => {
       'gmail_modify_labels',
       'gmail_archive',
       'gmail_trash',
+      'gmail_update_draft',
+      'gmail_send_draft',
+      'gmail_delete_draft',
     ]) {
       expect(defs.get(name)!.trustedReadOnly).toBeUndefined();
       expect(defs.get(name)!.annotations?.readOnlyHint).toBe(false);
     }
     expect(defs.get('gmail_trash')!.annotations?.destructiveHint).toBe(true);
+    expect(defs.get('gmail_delete_draft')!.annotations?.destructiveHint).toBe(true);
+    expect(defs.get('gmail_send_draft')!.annotations).toMatchObject({
+      destructiveHint: false,
+      openWorldHint: true,
+    });
+    expect(enumOf('gmail_get_draft')).toEqual([ALICE.email, BOB.email]);
+    expect(enumOf('gmail_send_draft')).toEqual([ALICE.email]);
     expect(defs.get('gmail_send')!.description.endsWith('the recipient sees it immediately')).toBe(
       true,
     );
@@ -125,6 +142,8 @@ describe('tools follow the accounts', () => {
       'gmail_read_thread',
       'gmail_read_attachment',
       'gmail_list_labels',
+      'gmail_list_drafts',
+      'gmail_get_draft',
     ]);
     let fired = 0;
     source.onChange(() => fired++);

@@ -43,31 +43,7 @@ export async function search(
       opts,
     ),
   );
-  const refs = (list.messages ?? []).filter((m) => m.id);
-  // All the listed messages' metadata in one batch round trip (issue 18.5), not one GET each.
-  const fields = new URLSearchParams({ format: 'full', fields: FIELDS }).toString();
-  const answers = await ctx.client.batch<gmail_v1.Schema$Message>(
-    refs.map((ref) => ({
-      path: `gmail/v1/users/me/messages/${encodeURIComponent(ref.id!)}?${fields}`,
-      what: `message ${ref.id}`,
-    })),
-  );
-  const hits = answers.map((a, i): SearchHit | { id: string; error: string } => {
-    const ref = refs[i]!;
-    if (a.ok) {
-      const m = a.data;
-      return toHit(
-        ctx,
-        m.id ?? ref.id!,
-        m.threadId ?? ref.threadId ?? '',
-        m.payload ?? undefined,
-        m,
-      );
-    }
-    // A message deleted between list and get, or one bad message, should not sink the whole search.
-    if (a.error.code === 'GOOGLE_API') return { id: ref.id!, error: a.error.message };
-    throw a.error;
-  });
+  const hits = await loadHits(ctx, list.messages ?? []);
   const labelNames = await ctx.labels.names(ctx.client, [
     ...new Set(hits.flatMap((h) => ('labels' in h ? h.labels : []))),
   ]);
@@ -89,6 +65,43 @@ export async function search(
       ),
     ),
   };
+}
+
+export type HitOrError = SearchHit | { id: string; error: string };
+
+/**
+ * The listed messages' headers, snippets and attachment names in one batch
+ * round trip (issue 18.5), not one GET each; a message that cannot be loaded
+ * (deleted between list and get) is listed as such, auth and rate errors throw.
+ */
+export async function loadHits(
+  ctx: GmailCallContext,
+  listed: readonly { id?: string | null; threadId?: string | null }[],
+): Promise<HitOrError[]> {
+  const refs = listed.filter((m) => m.id);
+  const fields = new URLSearchParams({ format: 'full', fields: FIELDS }).toString();
+  const answers = await ctx.client.batch<gmail_v1.Schema$Message>(
+    refs.map((ref) => ({
+      path: `gmail/v1/users/me/messages/${encodeURIComponent(ref.id!)}?${fields}`,
+      what: `message ${ref.id}`,
+    })),
+  );
+  return answers.map((a, i): HitOrError => {
+    const ref = refs[i]!;
+    if (a.ok) {
+      const m = a.data;
+      return toHit(
+        ctx,
+        m.id ?? ref.id!,
+        m.threadId ?? ref.threadId ?? '',
+        m.payload ?? undefined,
+        m,
+      );
+    }
+    // A message deleted between list and get, or one bad message, should not sink the whole list.
+    if (a.error.code === 'GOOGLE_API') return { id: ref.id!, error: a.error.message };
+    throw a.error;
+  });
 }
 
 function toHit(
@@ -121,7 +134,7 @@ function toHit(
 function render(
   ctx: GmailCallContext,
   query: string,
-  hits: (SearchHit | { id: string; error: string })[],
+  hits: HitOrError[],
   labelNames: Map<string, string>,
   next: string | undefined,
 ): string {

@@ -6,26 +6,26 @@ import {
   type ToolDefinition,
   type ToolSource,
 } from '../../tools/types.js';
-import {
-  GoogleToolError,
-  type GoogleAccountAccess,
-  type GoogleAccountInfo,
-} from '../account-access.js';
+import { GoogleToolError, type GoogleAccountAccess } from '../account-access.js';
+import { pickAccount } from './account-pick.js';
 import { readAttachment } from './attachment.js';
 import { SeenMessages } from './cache.js';
 import { DEFAULT_RETRY, GmailClient, type RetryPolicy } from './client.js';
 import { BadInput } from './compose.js';
-import { str, strings, type GmailCallContext } from './context.js';
-import { header } from './payload.js';
+import { type GmailCallContext } from './context.js';
+import { DraftMemory } from './draft-view.js';
+import { deleteDraft, getDraft, listDrafts, sendDraft, updateDraft } from './drafts.js';
+import { GmailEffects } from './effects.js';
 import { toolErrorResult } from '../errors.js';
 import { LabelDirectory } from './labels.js';
-import { archive, describeModify, listLabels, modifyLabels, trash } from './modify.js';
+import { archive, listLabels, modifyLabels, trash } from './modify.js';
 import { AdaptivePool } from './pool.js';
+import { gmailPrecheck } from './precheck.js';
 import { readMessage, readThread } from './read.js';
 import { search } from './search.js';
-import { createDraft, describeCompose, parseCompose, sendMessage } from './send.js';
+import { createDraft, parseCompose, sendMessage } from './send.js';
 import { SendAsNames } from './send-as.js';
-import { toolDefinitions, WRITE_TOOLS } from './tools.js';
+import { toolDefinitions } from './tools.js';
 
 export interface GmailSourceOptions {
   /** Source id, part of every tool's stable key. Default "gmail". */
@@ -53,6 +53,11 @@ const HANDLERS: Record<string, Handler> = {
   gmail_modify_labels: modifyLabels,
   gmail_archive: archive,
   gmail_trash: trash,
+  gmail_list_drafts: listDrafts,
+  gmail_get_draft: getDraft,
+  gmail_update_draft: updateDraft,
+  gmail_send_draft: sendDraft,
+  gmail_delete_draft: deleteDraft,
 };
 
 /**
@@ -71,7 +76,9 @@ export class GmailSource implements ToolSource {
   private readonly off: () => void;
   private readonly labels = new LabelDirectory();
   private readonly seen = new SeenMessages();
+  private readonly drafts = new DraftMemory();
   private readonly sendAs = new SendAsNames();
+  private readonly effects: GmailEffects;
   private readonly retry: RetryPolicy;
   private readonly concurrency: number;
   private readonly maxAttachmentBytes: number;
@@ -85,6 +92,14 @@ export class GmailSource implements ToolSource {
     this.concurrency = options.concurrency ?? 25;
     this.maxAttachmentBytes = options.maxAttachmentBytes ?? 15 * 1024 * 1024;
     this.defs = toolDefinitions(access.accounts());
+    this.effects = new GmailEffects({
+      access,
+      seen: this.seen,
+      drafts: this.drafts,
+      sendAs: this.sendAs,
+      retry: this.retry,
+      defs: () => this.defs,
+    });
     this.off = access.onChange(() => {
       this.defs = toolDefinitions(access.accounts());
       for (const l of this.listeners) l();
@@ -113,66 +128,29 @@ export class GmailSource implements ToolSource {
     this.listeners.clear();
   }
 
-  /** The account a call runs as: the one named, else the first that may run this tool. */
-  private pickAccount(tool: string, args: Record<string, unknown>): GoogleAccountInfo {
-    const accounts = this.access.accounts();
-    const eligible = WRITE_TOOLS.has(tool) ? accounts.filter((a) => !a.readOnly) : accounts;
-    const wanted = str(args.account)?.trim().toLowerCase();
-    const found = wanted ? eligible.find((a) => a.email.toLowerCase() === wanted) : eligible[0];
-    if (found) return found;
-    if (wanted && accounts.some((a) => a.email.toLowerCase() === wanted)) {
-      throw new GoogleToolError(
-        'OAUTH_SCOPE',
-        `${args.account} is connected read-only: Airlock cannot send or change mail in it.`,
-      );
-    }
-    const list = accounts.map((a) => a.email).join(', ');
-    throw new GoogleToolError(
-      'NO_ACCOUNT',
-      wanted
-        ? `No connected Google account ${args.account}. Connected: ${list || 'none'}.`
-        : "No Google account is connected to Airlock. The user can connect one in Airlock's settings.",
-    );
+  /** The approval text once what it names has been looked up (effects.ts). */
+  describeEffectAsync(tool: string, args: Record<string, unknown>): Promise<string> {
+    return this.effects.describeAsync(tool, args);
   }
 
-  /**
-   * Looks up the messages an approval is about (the one being replied to, the
-   * ones being trashed or relabelled) when Airlock has not seen them yet, so
-   * the user sees their real subjects. Best effort: on any failure the
-   * synchronous text stands.
-   */
-  async describeEffectAsync(tool: string, args: Record<string, unknown>): Promise<string> {
-    try {
-      const account = this.pickAccount(tool, args).email;
-      const ids =
-        tool === 'gmail_send' || tool === 'gmail_create_draft'
-          ? [str(args.reply_to_message_id)]
-          : strings(args.message_ids).slice(0, 10);
-      const missing = ids
-        .map((id) => id?.trim())
-        .filter((id): id is string => !!id && !this.seen.get(account, id));
-      const client = new GmailClient(this.access, account, this.retry, AbortSignal.timeout(2500));
-      if (tool === 'gmail_send' || tool === 'gmail_create_draft')
-        await this.sendAs.displayName(client); // the approval shows From: as it will go out
-      await Promise.all(
-        missing.map(async (id) => {
-          const m = await client.read(`message ${id}`, (api, opts) =>
-            api.users.messages.get(
-              { userId: 'me', id, format: 'metadata', metadataHeaders: ['Subject', 'From'] },
-              opts,
-            ),
-          );
-          this.seen.remember(account, id, {
-            subject: header(m.payload ?? undefined, 'subject') ?? '',
-            from: header(m.payload ?? undefined, 'from') ?? '',
-            threadId: m.threadId ?? '',
-          });
-        }),
-      );
-    } catch {
-      // The approval still shows the message; only the looked-up subject is missing.
-    }
-    return this.describeEffect(tool, args);
+  /** Ids, labels and drafts checked with a read before the user is asked (precheck.ts). */
+  precheck(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<string | null> {
+    return gmailPrecheck(
+      {
+        access: this.access,
+        seen: this.seen,
+        drafts: this.drafts,
+        labels: this.labels,
+        retry: this.retry,
+      },
+      tool,
+      args,
+      signal,
+    );
   }
 
   /**
@@ -181,9 +159,10 @@ export class GmailSource implements ToolSource {
    * (issue 18.4). Account problems are left to call(), which words them with a code.
    */
   validateArgs(tool: string, args: Record<string, unknown>): string | null {
-    if (tool !== 'gmail_send' && tool !== 'gmail_create_draft') return null;
+    if (tool !== 'gmail_send' && tool !== 'gmail_create_draft' && tool !== 'gmail_update_draft')
+      return null;
     try {
-      parseCompose(args);
+      parseCompose(args, { subjectOptional: tool === 'gmail_update_draft' });
       return null;
     } catch (err) {
       return err instanceof BadInput ? err.message : null;
@@ -191,20 +170,7 @@ export class GmailSource implements ToolSource {
   }
 
   describeEffect(tool: string, args: Record<string, unknown>): string {
-    let account: string;
-    try {
-      account = this.pickAccount(tool, args).email;
-    } catch (err) {
-      return `${tool} — this call will fail: ${(err as Error).message}`;
-    }
-    const name = this.sendAs.known(account);
-    if (tool === 'gmail_send') return describeCompose('send', account, args, this.seen, name);
-    if (tool === 'gmail_create_draft')
-      return describeCompose('draft', account, args, this.seen, name);
-    if (tool === 'gmail_modify_labels' || tool === 'gmail_archive' || tool === 'gmail_trash')
-      return describeModify(tool, account, args, this.seen);
-    const def = this.defs.find((d) => d.name === tool);
-    return `${def?.title ?? tool} in ${account}`;
+    return this.effects.describe(tool, args);
   }
 
   async call(
@@ -216,11 +182,12 @@ export class GmailSource implements ToolSource {
       const handler = HANDLERS[tool];
       if (!handler || !this.defs.some((d) => d.name === tool))
         return errorResult(`Gmail has no tool ${tool} for the connected accounts.`);
-      const account = this.pickAccount(tool, args ?? {});
+      const account = pickAccount(this.access, tool, args ?? {});
       const callCtx: GmailCallContext = {
         client: new GmailClient(this.access, account.email, this.retry, ctx.signal),
         labels: this.labels,
         seen: this.seen,
+        drafts: this.drafts,
         sendAs: this.sendAs,
         pool: () => new AdaptivePool(this.concurrency),
         maxAttachmentBytes: this.maxAttachmentBytes,

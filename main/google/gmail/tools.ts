@@ -1,10 +1,10 @@
-import type { JsonSchema, ToolAnnotations, ToolDefinition } from '../../tools/types.js';
+import type { ToolDefinition } from '../../tools/types.js';
 import type { GoogleAccountInfo } from '../account-access.js';
 import { ATTACHMENT_DEFAULT_CHARS } from './attachment.js';
-import { MAX_RECIPIENTS } from './compose.js';
-import { MAX_MESSAGES_PER_CHANGE } from './modify.js';
-import { MAX_CHARS, READ_DEFAULT_CHARS, THREAD_DEFAULT_CHARS } from './read.js';
+import { DRAFT_WRITE_TOOLS, draftReadTools, draftWriteTools } from './draft-tools.js';
+import { READ_DEFAULT_CHARS, THREAD_DEFAULT_CHARS } from './read.js';
 import { SEARCH_DEFAULT, SEARCH_MAX } from './search.js';
+import { composeProps, messageIds, page, READ, schema } from './tool-schema.js';
 
 /** Tools that change or send mail: asked about by default and never offered for read-only accounts. */
 export const WRITE_TOOLS = new Set([
@@ -13,89 +13,8 @@ export const WRITE_TOOLS = new Set([
   'gmail_modify_labels',
   'gmail_archive',
   'gmail_trash',
+  ...DRAFT_WRITE_TOOLS,
 ]);
-
-const READ: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: true,
-};
-
-function accountProp(emails: string[]): JsonSchema {
-  return {
-    type: 'string',
-    enum: emails,
-    description: `The Google account to use. Default: ${emails[0]}.`,
-  };
-}
-
-function schema(
-  properties: Record<string, JsonSchema>,
-  required: string[],
-  emails: string[],
-): JsonSchema {
-  return {
-    type: 'object',
-    properties: { ...properties, account: accountProp(emails) },
-    required,
-    additionalProperties: false,
-  };
-}
-
-const page = (fallback: number): Record<string, JsonSchema> => ({
-  max_chars: {
-    type: 'integer',
-    minimum: 200,
-    maximum: MAX_CHARS,
-    default: fallback,
-    description: `Most characters of text to return (default ${fallback}).`,
-  },
-  offset: {
-    type: 'integer',
-    minimum: 0,
-    default: 0,
-    description: 'Where to start in the text; a cut result names the offset to continue from.',
-  },
-});
-
-const addresses = (what: string): JsonSchema => ({
-  type: 'array',
-  items: { type: 'string' },
-  maxItems: MAX_RECIPIENTS,
-  description: `${what}: e-mail addresses, each "name@example.com" or "Name <name@example.com>".`,
-});
-
-const messageIds: JsonSchema = {
-  type: 'array',
-  items: { type: 'string', minLength: 1 },
-  minItems: 1,
-  maxItems: MAX_MESSAGES_PER_CHANGE,
-  description: 'Message ids from gmail_search.',
-};
-
-function composeProps(): Record<string, JsonSchema> {
-  return {
-    to: { ...addresses('Recipients'), minItems: 1 },
-    cc: addresses('Cc recipients'),
-    bcc: addresses('Bcc recipients (hidden from the others)'),
-    subject: {
-      type: 'string',
-      maxLength: 998,
-      description: 'Subject. For a reply it may be left out: it becomes "Re: <original subject>".',
-    },
-    body: {
-      type: 'string',
-      description:
-        'The message as plain text. Airlock also sends an HTML version of it (paragraphs and links).',
-    },
-    reply_to_message_id: {
-      type: 'string',
-      description:
-        'To reply: the id of the message being answered. The reply stays in its thread (threadId, In-Reply-To, References, "Re:").',
-    },
-  };
-}
 
 /** The Gmail tools for these accounts; read-only accounts get no write tools. */
 export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDefinition[] {
@@ -207,6 +126,7 @@ export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDef
       annotations: READ,
       trustedReadOnly: true,
     },
+    ...draftReadTools(all),
   ];
   if (writable.length === 0) return defs;
   defs.push(
@@ -291,6 +211,7 @@ export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDef
         openWorldHint: false,
       },
     },
+    ...draftWriteTools(writable),
   );
   return defs;
 }
