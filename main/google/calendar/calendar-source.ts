@@ -15,6 +15,7 @@ import { definitions, WRITE_TOOLS } from './definitions.js';
 import { describeCreate, describeOther, describeWithLookups } from './effects.js';
 import { InputError, toErrorResult } from './errors.js';
 import { eventTimes } from './event-input.js';
+import { calendarPrecheck } from './precheck.js';
 import { checkRecurrence } from './recurrence.js';
 import { findFreeTime, freebusy } from './free-time.js';
 import { getEvent, listCalendars, listEvents } from './read-tools.js';
@@ -181,6 +182,30 @@ export class CalendarSource implements ToolSource {
       return null;
     } catch (err) {
       return err instanceof InputError ? err.message : null;
+    }
+  }
+
+  /**
+   * The account, calendar and event a write names, checked with a read before
+   * the user is asked (precheck.ts). Account problems (unknown, read-only, no
+   * Calendar in the grant) are definite without asking Google.
+   */
+  async precheck(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<string | null> {
+    let account: string;
+    try {
+      account = this.cal.account(args.account, isWrite(tool));
+    } catch (err) {
+      return err instanceof Error ? err.message : null;
+    }
+    if (!isWrite(tool)) return null;
+    try {
+      return await calendarPrecheck(await this.context(account, signal), tool, args);
+    } catch {
+      return null;
     }
   }
 
