@@ -45,7 +45,9 @@ export class GmailMailbox {
   readonly sent: { account: string; raw: Buffer; threadId?: string; id: string }[] = [];
   private readonly messages = new Map<string, StoredMessage>();
   private readonly attachmentIds = new Map<string, { messageId: string; partId: string }>();
-  private readonly userLabels = new Map<string, { id: string; name: string }[]>();
+  /** Each account's own labels (gmail-settings.ts creates, renames and deletes them). */
+  readonly userLabels = new Map<string, { id: string; name: string }[]>();
+  private labelSeq = 0;
   private nextId = 0x18f2a4c1b0000000n;
 
   private newId(): string {
@@ -82,7 +84,8 @@ export class GmailMailbox {
 
   addLabel(account: string, name: string): string {
     const list = this.userLabels.get(account) ?? [];
-    const id = `Label_${list.length + 1}${String(list.length * 7919).padStart(4, '0')}`;
+    this.labelSeq++;
+    const id = `Label_${this.labelSeq}${String((this.labelSeq - 1) * 7919).padStart(4, '0')}`;
     list.push({ id, name });
     this.userLabels.set(account, list);
     return id;

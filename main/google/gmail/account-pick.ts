@@ -4,7 +4,22 @@ import {
   type GoogleAccountInfo,
 } from '../account-access.js';
 import { str } from './context.js';
+import { FILTER_WRITE_TOOLS } from './label-tools.js';
 import { WRITE_TOOLS } from './tools.js';
+
+const G = 'https://www.googleapis.com/auth/';
+/** Scopes users.settings.filters.create/delete accept (their reference pages: only this one). */
+const FILTER_SCOPES = [`${G}gmail.settings.basic`];
+
+/**
+ * What the account's grant lacks for this tool, or null. An account that
+ * reports no scopes is taken at its word (the service did not record them).
+ */
+export function scopeProblem(a: GoogleAccountInfo, tool: string): string | null {
+  if (!FILTER_WRITE_TOOLS.has(tool) || a.scopes.length === 0) return null;
+  if (a.scopes.some((s) => FILTER_SCOPES.includes(s))) return null;
+  return `${a.email} did not allow Airlock to manage Gmail filters when it was connected (the gmail.settings.basic permission). The user can reconnect it in Airlock (Accounts page, or "airlock connect google --account ${a.email}") and allow it.`;
+}
 
 /** The account a call runs as: the one named, else the first that may run this tool. */
 export function pickAccount(

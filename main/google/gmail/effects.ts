@@ -1,7 +1,7 @@
 import type { ToolDefinition } from '../../tools/types.js';
 import type { GoogleAccountAccess } from '../account-access.js';
 import { pickAccount } from './account-pick.js';
-import type { SeenMessages } from './cache.js';
+import type { Recent, SeenMessages } from './cache.js';
 import { GmailClient, type RetryPolicy } from './client.js';
 import { str, strings } from './context.js';
 import {
@@ -12,6 +12,9 @@ import {
   attachmentsLine,
   type DraftMemory,
 } from './draft-view.js';
+import { describeCreateFilter, fetchFilter, filterLine, type Filter } from './filters.js';
+import { describeLabelChange, labelWithCounts } from './label-admin.js';
+import type { Label, LabelDirectory } from './labels.js';
 import { describeModify } from './modify.js';
 import { header } from './payload.js';
 import { describeCompose } from './send.js';
@@ -22,12 +25,15 @@ export interface EffectDeps {
   seen: SeenMessages;
   drafts: DraftMemory;
   sendAs: SendAsNames;
+  labels: LabelDirectory;
+  filters: Recent<Filter>;
   retry: RetryPolicy;
   defs: () => readonly ToolDefinition[];
 }
 
 const COMPOSE = new Set(['gmail_send', 'gmail_create_draft', 'gmail_update_draft']);
 const DRAFT_BY_ID = new Set(['gmail_update_draft', 'gmail_send_draft', 'gmail_delete_draft']);
+const LABEL_TOOLS = new Set(['gmail_create_label', 'gmail_rename_label', 'gmail_delete_label']);
 
 /**
  * The approval card's statement of each Gmail write (docs/gmail.md "Approval
@@ -39,7 +45,7 @@ const DRAFT_BY_ID = new Set(['gmail_update_draft', 'gmail_send_draft', 'gmail_de
 export class GmailEffects {
   constructor(private readonly d: EffectDeps) {}
 
-  describe(tool: string, args: Record<string, unknown>): string {
+  describe(tool: string, args: Record<string, unknown>, label?: Label): string {
     let account: string;
     try {
       account = pickAccount(this.d.access, tool, args).email;
@@ -81,6 +87,20 @@ export class GmailEffects {
             ].filter(Boolean)
           : []),
       ].join('\n');
+    if (LABEL_TOOLS.has(tool))
+      return describeLabelChange(
+        tool,
+        account,
+        args,
+        label ?? this.d.labels.peek(account, str(args.label) ?? ''),
+      );
+    if (tool === 'gmail_create_filter') return describeCreateFilter(account, args);
+    if (tool === 'gmail_delete_filter') {
+      const id = str(args.filter_id)?.trim() ?? '';
+      const f = this.d.filters.get(account, id);
+      const name = (l: string) => this.d.labels.peek(account, l)?.name ?? l;
+      return `Delete Gmail filter ${id} in ${account}${f ? `: from now on new mail is no longer handled as "${filterLine(f, name)}"` : ''}. Mail it already handled stays as it is.`;
+    }
     if (tool === 'gmail_modify_labels' || tool === 'gmail_archive' || tool === 'gmail_trash')
       return describeModify(tool, account, args, this.d.seen);
     const def = this.d.defs().find((x) => x.name === tool);
@@ -112,7 +132,21 @@ export class GmailEffects {
         : strings(args.message_ids).slice(0, 10);
       for (const id of ids.map((x) => x?.trim()))
         if (id && !this.d.seen.get(account, id)) work.push(this.lookUp(client, id));
+      if (tool === 'gmail_delete_filter' && str(args.filter_id))
+        work.push(
+          fetchFilter({ client }, str(args.filter_id)!.trim()).then((f) =>
+            this.d.filters.remember(account, str(args.filter_id)!.trim(), f),
+          ),
+        );
+      let label: Label | undefined;
+      if (tool === 'gmail_rename_label' || tool === 'gmail_delete_label')
+        work.push(
+          this.d.labels.find(client, str(args.label) ?? '').then(async (l) => {
+            if (l?.id) label = await labelWithCounts(client, l.id);
+          }),
+        );
       await Promise.allSettled(work);
+      return this.describe(tool, args, label);
     } catch {
       // The approval still shows what the arguments say.
     }

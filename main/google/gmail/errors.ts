@@ -62,6 +62,10 @@ export function toToolError(
       return gmail(
         `Gmail found no ${ctx.what} in ${ctx.account} (404). Check the id: use the exact id from gmail_search.`,
       );
+    case 'conflict':
+      return gmail(
+        `Gmail refused ${ctx.what} in ${ctx.account}: it conflicts with what is there (409: ${detail}).`,
+      );
     case 'bad-request':
       return gmail(`Gmail rejected the request for ${ctx.what} (400: ${detail}).`);
     case 'server':

@@ -183,4 +183,33 @@ describe('Gmail through a real App and MCP client', () => {
     expect(fake.sent).toHaveLength(1);
     expect(fake.count((r) => r.path.endsWith('/drafts/send'))).toBe(1);
   });
+
+  it('a forwarding filter asks even when the user let gmail_create_filter run freely', async () => {
+    const { client, a, fake } = await setup();
+    fake.settings.forwarding.set(ALICE.email, [
+      { forwardingEmail: 'books@accounting.example', verificationStatus: 'accepted' },
+    ]);
+    await a.control.setToolPolicy('gmail_create_filter', {
+      approval: 'auto',
+      confirmDestructive: true,
+    });
+    const starred = await client.callTool({
+      name: 'gmail_create_filter',
+      arguments: { from: 'boss@example.com', star: true },
+    });
+    expect(textOf(starred)).toMatch(/^Created filter/);
+    expect(await a.control.listPending()).toHaveLength(0);
+    const requested = nextRequest(a);
+    const call = client.callTool({
+      name: 'gmail_create_filter',
+      arguments: { subject: 'invoice', forward_to: 'books@accounting.example' },
+    });
+    const req = await requested;
+    expect(req.effect).toContain('will be: FORWARDED to books@accounting.example.');
+    expect(req.effect).toContain('without asking again, until the filter is deleted');
+    expect(fake.settings.filters.get(ALICE.email)).toHaveLength(1);
+    await a.control.decide(req.id, { kind: 'deny' });
+    expect((await call).isError).toBe(true);
+    expect(fake.settings.filters.get(ALICE.email)).toHaveLength(1);
+  });
 });

@@ -28,7 +28,7 @@ describe('labels, archive, trash', () => {
     });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(
-      /^There is no label "Invoices" in alice@example.com\. Labels: INBOX, .*Receipts\. \(Airlock does not create labels\.\)$/,
+      /^There is no label "Invoices" in alice@example.com\. Labels: INBOX, .*Receipts\. \(gmail_create_label creates one\.\)$/,
     );
     expect((await t.call('gmail_archive', { message_ids: [id] })).text).toMatch(
       /^Archived 1 message/,
@@ -57,14 +57,20 @@ describe('tools follow the accounts', () => {
     expect([...defs.keys()].sort()).toEqual([
       'gmail_archive',
       'gmail_create_draft',
+      'gmail_create_filter',
+      'gmail_create_label',
       'gmail_delete_draft',
+      'gmail_delete_filter',
+      'gmail_delete_label',
       'gmail_get_draft',
       'gmail_list_drafts',
+      'gmail_list_filters',
       'gmail_list_labels',
       'gmail_modify_labels',
       'gmail_read',
       'gmail_read_attachment',
       'gmail_read_thread',
+      'gmail_rename_label',
       'gmail_search',
       'gmail_send',
       'gmail_send_draft',
@@ -83,6 +89,7 @@ describe('tools follow the accounts', () => {
       'gmail_list_labels',
       'gmail_list_drafts',
       'gmail_get_draft',
+      'gmail_list_filters',
     ]) {
       expect(defs.get(name)).toMatchObject({
         trustedReadOnly: true,
@@ -98,12 +105,18 @@ describe('tools follow the accounts', () => {
       'gmail_update_draft',
       'gmail_send_draft',
       'gmail_delete_draft',
+      'gmail_create_label',
+      'gmail_rename_label',
+      'gmail_delete_label',
+      'gmail_create_filter',
+      'gmail_delete_filter',
     ]) {
       expect(defs.get(name)!.trustedReadOnly).toBeUndefined();
       expect(defs.get(name)!.annotations?.readOnlyHint).toBe(false);
     }
     expect(defs.get('gmail_trash')!.annotations?.destructiveHint).toBe(true);
-    expect(defs.get('gmail_delete_draft')!.annotations?.destructiveHint).toBe(true);
+    for (const name of ['gmail_delete_draft', 'gmail_delete_label', 'gmail_create_filter'])
+      expect(defs.get(name)!.annotations?.destructiveHint).toBe(true);
     expect(defs.get('gmail_send_draft')!.annotations).toMatchObject({
       destructiveHint: false,
       openWorldHint: true,
@@ -144,6 +157,7 @@ describe('tools follow the accounts', () => {
       'gmail_list_labels',
       'gmail_list_drafts',
       'gmail_get_draft',
+      'gmail_list_filters',
     ]);
     let fired = 0;
     source.onChange(() => fired++);

@@ -1,12 +1,14 @@
 import type { gmail_v1 } from '@googleapis/gmail';
 import { GoogleToolError, type GoogleAccountAccess } from '../account-access.js';
-import { pickAccount } from './account-pick.js';
-import type { SeenMessages } from './cache.js';
+import { pickAccount, scopeProblem } from './account-pick.js';
+import type { Recent, SeenMessages } from './cache.js';
 import { GmailClient, type RetryPolicy } from './client.js';
 import { BadInput } from './compose.js';
 import { str, strings } from './context.js';
 import { fetchDraft, hasRecipients, type DraftMemory } from './draft-view.js';
 import { isMissing, noSuchMessages } from './errors.js';
+import { fetchFilter, parseFilter, type Filter } from './filters.js';
+import { labelNameArg, nameFree, userLabel } from './label-admin.js';
 import type { LabelDirectory } from './labels.js';
 import { header } from './payload.js';
 
@@ -15,6 +17,7 @@ export interface PrecheckDeps {
   seen: SeenMessages;
   drafts: DraftMemory;
   labels: LabelDirectory;
+  filters: Recent<Filter>;
   retry: RetryPolicy;
 }
 
@@ -39,7 +42,10 @@ export async function gmailPrecheck(
 ): Promise<string | null> {
   let account: string;
   try {
-    account = pickAccount(d.access, tool, args).email;
+    const info = pickAccount(d.access, tool, args);
+    const lacking = scopeProblem(info, tool);
+    if (lacking) return lacking;
+    account = info.email;
   } catch (err) {
     return err instanceof GoogleToolError ? err.message : null;
   }
@@ -50,6 +56,7 @@ export async function gmailPrecheck(
       BY_MESSAGE.has(tool) ? messagesExist(d, client, args) : null,
       tool === 'gmail_modify_labels' ? labelsExist(d, client, args) : null,
       BY_DRAFT.has(tool) ? draftReady(d, client, tool, args) : null,
+      settled(() => settingsReady(d, client, tool, args)),
     ]);
     return problems.find((p) => p !== null) ?? null;
   } catch {
@@ -143,4 +150,65 @@ async function draftReady(
     if (err instanceof BadInput) return err.message;
     throw err;
   }
+}
+
+/** A BadInput from a check is its refusal; anything else goes up (and means "no finding"). */
+async function settled(check: () => Promise<void>): Promise<string | null> {
+  try {
+    await check();
+    return null;
+  } catch (err) {
+    if (err instanceof BadInput) return err.message;
+    throw err;
+  }
+}
+
+/** Labels and filters: the one named exists, a new name is free, a forwarding address is usable. */
+async function settingsReady(
+  d: PrecheckDeps,
+  client: GmailClient,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<void> {
+  if (tool === 'gmail_create_label') await nameFree(d.labels, client, labelNameArg(args, 'name'));
+  if (tool === 'gmail_rename_label' || tool === 'gmail_delete_label') {
+    const label = await userLabel(d.labels, client, str(args.label) ?? '');
+    if (tool === 'gmail_rename_label')
+      await nameFree(d.labels, client, labelNameArg(args, 'new_name'), label.id!);
+  }
+  if (tool === 'gmail_delete_filter') {
+    const id = str(args.filter_id)?.trim() ?? '';
+    d.filters.remember(client.account, id, await fetchFilter({ client }, id));
+  }
+  if (tool === 'gmail_create_filter') {
+    const f = parseFilter(args);
+    await d.labels.resolve(client, [...f.addNames, ...f.removeNames]);
+    if (f.forward) await forwardable(client, f.forward);
+  }
+}
+
+/**
+ * Gmail forwards only to an address the user added and verified in its
+ * Forwarding settings, or (Workspace) one in the account's own domain
+ * (developers.google.com/gmail/api/guides/forwarding_settings).
+ */
+async function forwardable(client: GmailClient, address: string): Promise<void> {
+  const domain = (a: string) => a.slice(a.lastIndexOf('@') + 1).toLowerCase();
+  if (
+    domain(address) === domain(client.account) &&
+    !/^(gmail|googlemail)\.com$/.test(domain(address))
+  )
+    return;
+  const list = await client.read('the forwarding addresses', (api, opts) =>
+    api.users.settings.forwardingAddresses.list({ userId: 'me' }, opts),
+  );
+  const entry = (list.forwardingAddresses ?? []).find(
+    (f) => f.forwardingEmail?.toLowerCase() === address.toLowerCase(),
+  );
+  if (entry?.verificationStatus === 'accepted') return;
+  throw new BadInput(
+    entry
+      ? `${address} is still waiting for its owner to confirm it as a forwarding address of ${client.account}; Gmail cannot forward to it yet.`
+      : `${address} is not a forwarding address of ${client.account}. Gmail forwards only to addresses the user adds and verifies in Gmail's settings (Forwarding and POP/IMAP).`,
+  );
 }

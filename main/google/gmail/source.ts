@@ -7,9 +7,9 @@ import {
   type ToolSource,
 } from '../../tools/types.js';
 import { GoogleToolError, type GoogleAccountAccess } from '../account-access.js';
-import { pickAccount } from './account-pick.js';
+import { pickAccount, scopeProblem } from './account-pick.js';
 import { readAttachment } from './attachment.js';
-import { SeenMessages } from './cache.js';
+import { Recent, SeenMessages } from './cache.js';
 import { DEFAULT_RETRY, GmailClient, type RetryPolicy } from './client.js';
 import { BadInput } from './compose.js';
 import { type GmailCallContext } from './context.js';
@@ -17,6 +17,15 @@ import { DraftMemory } from './draft-view.js';
 import { deleteDraft, getDraft, listDrafts, sendDraft, updateDraft } from './drafts.js';
 import { GmailEffects } from './effects.js';
 import { toolErrorResult } from '../errors.js';
+import {
+  createFilter,
+  deleteFilter,
+  listFilters,
+  parseFilter,
+  standingEffect,
+  type Filter,
+} from './filters.js';
+import { createLabel, deleteLabel, labelNameArg, renameLabel } from './label-admin.js';
 import { LabelDirectory } from './labels.js';
 import { archive, listLabels, modifyLabels, trash } from './modify.js';
 import { AdaptivePool } from './pool.js';
@@ -58,6 +67,22 @@ const HANDLERS: Record<string, Handler> = {
   gmail_update_draft: updateDraft,
   gmail_send_draft: sendDraft,
   gmail_delete_draft: deleteDraft,
+  gmail_create_label: createLabel,
+  gmail_rename_label: renameLabel,
+  gmail_delete_label: deleteLabel,
+  gmail_list_filters: listFilters,
+  gmail_create_filter: createFilter,
+  gmail_delete_filter: deleteFilter,
+};
+
+/** Checks of arguments that need no request (validateArgs): each tool's own parser. */
+const ARG_CHECKS: Record<string, (args: Record<string, unknown>) => unknown> = {
+  gmail_send: (a) => parseCompose(a),
+  gmail_create_draft: (a) => parseCompose(a),
+  gmail_update_draft: (a) => parseCompose(a, { subjectOptional: true }),
+  gmail_create_filter: parseFilter,
+  gmail_create_label: (a) => labelNameArg(a, 'name'),
+  gmail_rename_label: (a) => labelNameArg(a, 'new_name'),
 };
 
 /**
@@ -77,6 +102,7 @@ export class GmailSource implements ToolSource {
   private readonly labels = new LabelDirectory();
   private readonly seen = new SeenMessages();
   private readonly drafts = new DraftMemory();
+  private readonly filters = new Recent<Filter>(200);
   private readonly sendAs = new SendAsNames();
   private readonly effects: GmailEffects;
   private readonly retry: RetryPolicy;
@@ -97,6 +123,8 @@ export class GmailSource implements ToolSource {
       seen: this.seen,
       drafts: this.drafts,
       sendAs: this.sendAs,
+      labels: this.labels,
+      filters: this.filters,
       retry: this.retry,
       defs: () => this.defs,
     });
@@ -145,6 +173,7 @@ export class GmailSource implements ToolSource {
         seen: this.seen,
         drafts: this.drafts,
         labels: this.labels,
+        filters: this.filters,
         retry: this.retry,
       },
       tool,
@@ -159,14 +188,17 @@ export class GmailSource implements ToolSource {
    * (issue 18.4). Account problems are left to call(), which words them with a code.
    */
   validateArgs(tool: string, args: Record<string, unknown>): string | null {
-    if (tool !== 'gmail_send' && tool !== 'gmail_create_draft' && tool !== 'gmail_update_draft')
-      return null;
     try {
-      parseCompose(args, { subjectOptional: tool === 'gmail_update_draft' });
+      ARG_CHECKS[tool]?.(args);
       return null;
     } catch (err) {
       return err instanceof BadInput ? err.message : null;
     }
+  }
+
+  /** A filter that forwards or trashes future mail asks every time (filters.ts). */
+  alwaysAsk(tool: string, args: Record<string, unknown>): string | null {
+    return tool === 'gmail_create_filter' ? standingEffect(args) : null;
   }
 
   describeEffect(tool: string, args: Record<string, unknown>): string {
@@ -183,6 +215,8 @@ export class GmailSource implements ToolSource {
       if (!handler || !this.defs.some((d) => d.name === tool))
         return errorResult(`Gmail has no tool ${tool} for the connected accounts.`);
       const account = pickAccount(this.access, tool, args ?? {});
+      const lacking = scopeProblem(account, tool);
+      if (lacking) throw new GoogleToolError('OAUTH_SCOPE', lacking);
       const callCtx: GmailCallContext = {
         client: new GmailClient(this.access, account.email, this.retry, ctx.signal),
         labels: this.labels,

@@ -2,6 +2,7 @@ import type { ToolDefinition } from '../../tools/types.js';
 import type { GoogleAccountInfo } from '../account-access.js';
 import { ATTACHMENT_DEFAULT_CHARS } from './attachment.js';
 import { DRAFT_WRITE_TOOLS, draftReadTools, draftWriteTools } from './draft-tools.js';
+import { filterReadTools, SETTINGS_WRITE_TOOLS, settingsWriteTools } from './label-tools.js';
 import { READ_DEFAULT_CHARS, THREAD_DEFAULT_CHARS } from './read.js';
 import { SEARCH_DEFAULT, SEARCH_MAX } from './search.js';
 import { composeProps, messageIds, page, READ, schema } from './tool-schema.js';
@@ -14,6 +15,7 @@ export const WRITE_TOOLS = new Set([
   'gmail_archive',
   'gmail_trash',
   ...DRAFT_WRITE_TOOLS,
+  ...SETTINGS_WRITE_TOOLS,
 ]);
 
 /** The Gmail tools for these accounts; read-only accounts get no write tools. */
@@ -127,6 +129,7 @@ export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDef
       trustedReadOnly: true,
     },
     ...draftReadTools(all),
+    ...filterReadTools(all),
   ];
   if (writable.length === 0) return defs;
   defs.push(
@@ -160,7 +163,7 @@ export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDef
       name: 'gmail_modify_labels',
       title: 'Change Gmail labels',
       description:
-        'Adds and/or removes labels on messages, by label name (see gmail_list_labels), e.g. add STARRED, remove UNREAD to mark as read. Does not create labels. Asks the user first.',
+        'Adds and/or removes labels on messages, by label name (see gmail_list_labels), e.g. add STARRED, remove UNREAD to mark as read. Labels are created with gmail_create_label. Asks the user first.',
       inputSchema: schema(
         {
           message_ids: messageIds,
@@ -212,6 +215,7 @@ export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDef
       },
     },
     ...draftWriteTools(writable),
+    ...settingsWriteTools(writable),
   );
   return defs;
 }
