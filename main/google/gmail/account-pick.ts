@@ -28,6 +28,11 @@ export function pickAccount(
   args: Record<string, unknown>,
 ): GoogleAccountInfo {
   const accounts = access.accounts();
+  if (args.account !== undefined && args.account !== null && typeof args.account !== 'string')
+    throw new GoogleToolError(
+      'NO_ACCOUNT',
+      `${tool} works in one account at a time: give account as one address.`,
+    );
   const eligible = WRITE_TOOLS.has(tool) ? accounts.filter((a) => !a.readOnly) : accounts;
   const wanted = str(args.account)?.trim().toLowerCase();
   const found = wanted ? eligible.find((a) => a.email.toLowerCase() === wanted) : eligible[0];

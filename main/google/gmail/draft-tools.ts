@@ -40,6 +40,7 @@ export function draftReadTools(all: string[]): ToolDefinition[] {
         },
         [],
         all,
+        true,
       ),
       annotations: READ,
       trustedReadOnly: true,

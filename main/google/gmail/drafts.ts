@@ -13,7 +13,7 @@ import {
 import { isMissing } from './errors.js';
 import { draftItem, provenanceMeta } from './provenance.js';
 import { MAX_CHARS, READ_DEFAULT_CHARS } from './read.js';
-import { loadHits, SEARCH_DEFAULT, SEARCH_MAX, type HitOrError } from './search.js';
+import { loadHits, SEARCH_DEFAULT, SEARCH_MAX, type HitOrError, type HitPage } from './search.js';
 import { maybeSent, outgoing, parseCompose, recipients } from './send.js';
 
 /**
@@ -24,14 +24,14 @@ import { maybeSent, outgoing, parseCompose, recipients } from './send.js';
 
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
 
-/** gmail_list_drafts: one drafts.list, then the drafts' messages in one batch, like gmail_search. */
-export async function listDrafts(
+/** One account's drafts: one drafts.list, then the drafts' messages in one batch, like gmail_search. */
+export async function draftsPage(
   ctx: GmailCallContext,
   args: Record<string, unknown>,
-): Promise<CallToolResult> {
+  pageToken = str(args.page_token),
+): Promise<HitPage> {
   const query = str(args.query) ?? '';
   const max = int(args.max_results, SEARCH_DEFAULT, 1, SEARCH_MAX);
-  const pageToken = str(args.page_token);
   const list = await ctx.client.read('the draft list', (api, opts) =>
     api.users.drafts.list(
       {
@@ -48,43 +48,75 @@ export async function listDrafts(
     ctx,
     drafts.map((d) => d.message!),
   );
-  const where = ctx.showAccount ? ` in ${ctx.client.account}` : '';
+  return {
+    account: ctx.client.account,
+    hits: hits.map((h, i) => ({ ...h, draftId: drafts[i]!.id! })),
+    ...(list.nextPageToken ? { next: list.nextPageToken } : {}),
+  };
+}
+
+/** The drafts as the agent reads them; `where` is " in alice@…" or "". */
+export function renderDrafts(
+  query: string,
+  where: string,
+  hits: HitOrError[],
+  next: string | undefined,
+  failures: string[] = [],
+): string {
   const lines = [
     `Drafts${query ? ` matching "${query}"` : ''}${where}: ${hits.length === 0 ? 'none.' : `${hits.length}, newest first.`}`,
   ];
-  hits.forEach((h: HitOrError, i) => {
-    const draftId = drafts[i]!.id!;
+  hits.forEach((h, i) => {
+    const who = h.account ? `[${h.account}] ` : '';
     lines.push('');
     if ('error' in h) {
-      lines.push(`${i + 1}. draft ${draftId} — could not be loaded: ${h.error}`);
+      lines.push(`${i + 1}. ${who}draft ${h.draftId} — could not be loaded: ${h.error}`);
       return;
     }
-    lines.push(`${i + 1}. ${h.subject || '(no subject)'} — draft ${draftId}`);
+    lines.push(`${i + 1}. ${who}${h.subject || '(no subject)'} — draft ${h.draftId}`);
     lines.push(`   To: ${h.to || '(no recipient)'} · Date: ${h.date} · thread ${h.threadId}`);
     if (h.attachments.length) lines.push(`   Attachments: ${h.attachments.join(', ')}`);
     if (h.snippet) lines.push(`   ${h.snippet}`);
   });
-  if (list.nextPageToken)
+  for (const f of failures) lines.push('', f);
+  if (next)
     lines.push(
       '',
-      `More drafts: call gmail_list_drafts with the same query and page_token="${list.nextPageToken}".`,
+      `More drafts: call gmail_list_drafts with the same query and page_token="${next}".`,
     );
-  return {
-    ...text(lines.join('\n')),
-    _meta: provenanceMeta(
-      hits.flatMap((h, i) =>
-        'error' in h
-          ? []
-          : [
-              draftItem(
-                drafts[i]!.id!,
-                ctx.client.account,
-                h.subject,
-                `${h.subject}\nTo: ${h.to}\n${h.snippet}`,
-              ),
-            ],
-      ),
+  return lines.join('\n');
+}
+
+/** The taint check's description of listed drafts: the user's own content. */
+export function draftsMeta(hits: HitOrError[]): Record<string, unknown> {
+  return provenanceMeta(
+    hits.flatMap((h) =>
+      'error' in h
+        ? []
+        : [
+            draftItem(
+              h.draftId ?? h.id,
+              h.account ?? '',
+              h.subject,
+              `${h.subject}\nTo: ${h.to}\n${h.snippet}`,
+            ),
+          ],
     ),
+  );
+}
+
+/** gmail_list_drafts in one account. */
+export async function listDrafts(
+  ctx: GmailCallContext,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const page = await draftsPage(ctx, args);
+  const where = ctx.showAccount ? ` in ${ctx.client.account}` : '';
+  return {
+    content: [
+      { type: 'text', text: renderDrafts(str(args.query) ?? '', where, page.hits, page.next) },
+    ],
+    _meta: draftsMeta(page.hits.map((h) => ({ ...h, account: ctx.client.account }))),
   };
 }
 

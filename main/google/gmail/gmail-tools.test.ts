@@ -79,7 +79,13 @@ describe('tools follow the accounts', () => {
     ]);
     const enumOf = (name: string) =>
       (defs.get(name)!.inputSchema.properties as Record<string, { enum?: string[] }>).account!.enum;
-    expect(enumOf('gmail_search')).toEqual([ALICE.email, BOB.email]);
+    const spanning = (
+      defs.get('gmail_search')!.inputSchema.properties as Record<
+        string,
+        { anyOf: { enum?: string[] }[] }
+      >
+    ).account!.anyOf;
+    expect(spanning[0]!.enum).toEqual([ALICE.email, BOB.email, 'all']);
     expect(enumOf('gmail_send')).toEqual([ALICE.email]);
     for (const name of [
       'gmail_search',

@@ -15,6 +15,10 @@ const FIELDS = `id,threadId,labelIds,snippet,internalDate,payload(${SKELETON},pa
 
 export interface SearchHit {
   id: string;
+  /** Gmail's internalDate (ms), for merging accounts newest first. */
+  at: number;
+  /** Set when a list spans accounts. */
+  account?: string;
   threadId: string;
   from: string;
   to: string;
@@ -25,18 +29,25 @@ export interface SearchHit {
   attachments: string[];
 }
 
+/** One account's page of a list: its hits (labels by name), the next page's token. */
+export interface HitPage {
+  account: string;
+  hits: HitOrError[];
+  next?: string;
+}
+
 /**
- * gmail_search: one messages.list call, then the listed messages' metadata
- * in one batch request (batch.ts; issue 18.5), calls that hit 429/5xx retried
- * in a smaller batch.
+ * One account's search: one messages.list call, then the listed messages'
+ * metadata in one batch request (batch.ts; issue 18.5), calls that hit
+ * 429/5xx retried in a smaller batch.
  */
-export async function search(
+export async function searchPage(
   ctx: GmailCallContext,
   args: Record<string, unknown>,
-): Promise<CallToolResult> {
+  pageToken = str(args.page_token),
+): Promise<HitPage> {
   const query = str(args.query) ?? '';
   const max = int(args.max_results, SEARCH_DEFAULT, 1, SEARCH_MAX);
-  const pageToken = str(args.page_token);
   const list = await ctx.client.read(`the search "${query}"`, (api, opts) =>
     api.users.messages.list(
       { userId: 'me', q: query, maxResults: max, ...(pageToken ? { pageToken } : {}) },
@@ -44,30 +55,61 @@ export async function search(
     ),
   );
   const hits = await loadHits(ctx, list.messages ?? []);
-  const labelNames = await ctx.labels.names(ctx.client, [
-    ...new Set(hits.flatMap((h) => ('labels' in h ? h.labels : []))),
-  ]);
   return {
-    content: [
-      { type: 'text', text: render(ctx, query, hits, labelNames, list.nextPageToken ?? undefined) },
-    ],
-    _meta: provenanceMeta(
-      hits.flatMap((h) =>
-        'error' in h
-          ? []
-          : [
-              mailItem(
-                h.id,
-                { from: h.from, subject: h.subject },
-                `${h.subject}\nFrom: ${h.from}\nTo: ${h.to}\n${h.snippet}`,
-              ),
-            ],
-      ),
-    ),
+    account: ctx.client.account,
+    hits: await withLabelNames(ctx, hits),
+    ...(list.nextPageToken ? { next: list.nextPageToken } : {}),
   };
 }
 
-export type HitOrError = SearchHit | { id: string; error: string };
+/** User label ids (`Label_…`) shown by name: ids are per account, so this is done per page. */
+export async function withLabelNames(
+  ctx: GmailCallContext,
+  hits: HitOrError[],
+): Promise<HitOrError[]> {
+  const names = await ctx.labels.names(ctx.client, [
+    ...new Set(hits.flatMap((h) => ('labels' in h ? h.labels : []))),
+  ]);
+  return hits.map((h) =>
+    'labels' in h ? { ...h, labels: h.labels.map((l) => names.get(l) ?? l) } : h,
+  );
+}
+
+/** The taint check's description of listed messages (docs/provenance.md). */
+export function hitsMeta(hits: HitOrError[]): Record<string, unknown> {
+  return provenanceMeta(
+    hits.flatMap((h) =>
+      'error' in h
+        ? []
+        : [
+            mailItem(
+              h.id,
+              { from: h.from, subject: h.subject },
+              `${h.subject}\nFrom: ${h.from}\nTo: ${h.to}\n${h.snippet}`,
+            ),
+          ],
+    ),
+  );
+}
+
+/** gmail_search in one account. */
+export async function search(
+  ctx: GmailCallContext,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const page = await searchPage(ctx, args);
+  const where = ctx.showAccount ? ` in ${ctx.client.account}` : '';
+  const query = str(args.query) ?? '';
+  return {
+    content: [{ type: 'text', text: renderHits(query, where, page.hits, page.next) }],
+    _meta: hitsMeta(page.hits),
+  };
+}
+
+export type HitOrError = (SearchHit | { id: string; error: string; account?: string }) & {
+  /** For drafts: the draft the message belongs to. */
+  draftId?: string;
+};
 
 /**
  * The listed messages' headers, snippets and attachment names in one batch
@@ -116,6 +158,7 @@ function toHit(
   ctx.seen.remember(ctx.client.account, id, { subject, from, threadId });
   return {
     id,
+    at: Number(m.internalDate ?? 0),
     threadId,
     from,
     to: header(payload, 'to') ?? '',
@@ -131,34 +174,36 @@ function toHit(
   };
 }
 
-function render(
-  ctx: GmailCallContext,
+/** The hits as the agent reads them; `where` is " in alice@…" or "" (one account, no need to say). */
+export function renderHits(
   query: string,
+  where: string,
   hits: HitOrError[],
-  labelNames: Map<string, string>,
   next: string | undefined,
+  failures: string[] = [],
 ): string {
-  const where = ctx.showAccount ? ` in ${ctx.client.account}` : '';
   const lines = [
     `Gmail search${query ? ` "${query}"` : ''}${where}: ${hits.length === 0 ? 'no messages.' : `${hits.length} message${hits.length === 1 ? '' : 's'}, newest first.`}`,
   ];
   hits.forEach((h, i) => {
     lines.push('');
     if ('error' in h) {
-      lines.push(`${i + 1}. id ${h.id} — could not be loaded: ${h.error}`);
+      lines.push(
+        `${i + 1}. ${h.account ? `[${h.account}] ` : ''}id ${h.id} — could not be loaded: ${h.error}`,
+      );
       return;
     }
-    lines.push(`${i + 1}. ${h.subject || '(no subject)'}`);
+    lines.push(`${i + 1}. ${h.account ? `[${h.account}] ` : ''}${h.subject || '(no subject)'}`);
     lines.push(`   From: ${h.from}${h.to ? ` · To: ${h.to}` : ''}`);
     lines.push(`   Date: ${h.date} · id ${h.id} · thread ${h.threadId}`);
-    const labels = h.labels.map((l) => labelNames.get(l) ?? l);
     const extra = [
-      labels.length ? `Labels: ${labels.join(', ')}` : '',
+      h.labels.length ? `Labels: ${h.labels.join(', ')}` : '',
       h.attachments.length ? `Attachments: ${h.attachments.join(', ')}` : '',
     ].filter(Boolean);
     if (extra.length) lines.push(`   ${extra.join(' · ')}`);
     if (h.snippet) lines.push(`   ${h.snippet}`);
   });
+  for (const f of failures) lines.push('', f);
   if (next)
     lines.push('', `More results: call gmail_search with the same query and page_token="${next}".`);
   return lines.join('\n');

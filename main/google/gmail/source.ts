@@ -12,7 +12,7 @@ import { readAttachment } from './attachment.js';
 import { Recent, SeenMessages } from './cache.js';
 import { DEFAULT_RETRY, GmailClient, type RetryPolicy } from './client.js';
 import { BadInput } from './compose.js';
-import { type GmailCallContext } from './context.js';
+import { str, type GmailCallContext } from './context.js';
 import { DraftMemory } from './draft-view.js';
 import { deleteDraft, getDraft, listDrafts, sendDraft, updateDraft } from './drafts.js';
 import { GmailEffects } from './effects.js';
@@ -28,6 +28,7 @@ import {
 import { createLabel, deleteLabel, labelNameArg, renameLabel } from './label-admin.js';
 import { LabelDirectory } from './labels.js';
 import { archive, listLabels, modifyLabels, trash } from './modify.js';
+import { acrossAccounts, accountsArg, MULTI_ACCOUNT_TOOLS } from './multi.js';
 import { AdaptivePool } from './pool.js';
 import { gmailPrecheck } from './precheck.js';
 import { readMessage, readThread } from './read.js';
@@ -214,25 +215,44 @@ export class GmailSource implements ToolSource {
       const handler = HANDLERS[tool];
       if (!handler || !this.defs.some((d) => d.name === tool))
         return errorResult(`Gmail has no tool ${tool} for the connected accounts.`);
-      const account = pickAccount(this.access, tool, args ?? {});
+      args = args ?? {};
+      const connected = this.access.accounts().map((a) => a.email);
+      const spanning = MULTI_ACCOUNT_TOOLS.has(tool);
+      // A page token from a search across accounts names its accounts itself.
+      const continued = spanning && str(args.page_token)?.startsWith('acc.') ? connected : null;
+      const spanned = continued ?? (spanning ? accountsArg(args.account, connected) : null);
+      if (spanned && (spanned.length > 1 || continued))
+        return await acrossAccounts(
+          tool,
+          spanned,
+          args,
+          (email) => this.context(email, ctx.signal),
+          connected,
+        );
+      if (spanned) args = { ...args, account: spanned[0] };
+      const account = pickAccount(this.access, tool, args);
       const lacking = scopeProblem(account, tool);
       if (lacking) throw new GoogleToolError('OAUTH_SCOPE', lacking);
-      const callCtx: GmailCallContext = {
-        client: new GmailClient(this.access, account.email, this.retry, ctx.signal),
-        labels: this.labels,
-        seen: this.seen,
-        drafts: this.drafts,
-        sendAs: this.sendAs,
-        pool: () => new AdaptivePool(this.concurrency),
-        maxAttachmentBytes: this.maxAttachmentBytes,
-        showAccount: this.access.accounts().length > 1,
-      };
-      return await handler(callCtx, args ?? {});
+      return await handler(this.context(account.email, ctx.signal), args);
     } catch (err) {
       if (err instanceof BadInput) return errorResult(err.message);
       if (err instanceof GoogleToolError) return toolErrorResult(err);
       return errorResult(`${tool} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  /** What one call in one account works with. */
+  private context(account: string, signal: AbortSignal): GmailCallContext {
+    return {
+      client: new GmailClient(this.access, account, this.retry, signal),
+      labels: this.labels,
+      seen: this.seen,
+      drafts: this.drafts,
+      sendAs: this.sendAs,
+      pool: () => new AdaptivePool(this.concurrency),
+      maxAttachmentBytes: this.maxAttachmentBytes,
+      showAccount: this.access.accounts().length > 1,
+    };
   }
 }
 

@@ -20,14 +20,32 @@ export function accountProp(emails: string[]): JsonSchema {
   };
 }
 
+/**
+ * `account` of a read that may span accounts (issue 33 item 6, multi.ts): one
+ * address, a list of them, or "all".
+ */
+export function accountsProp(emails: string[]): JsonSchema {
+  return {
+    anyOf: [
+      { type: 'string', enum: [...emails, 'all'] },
+      { type: 'array', items: { type: 'string', enum: emails }, minItems: 1, uniqueItems: true },
+    ],
+    description: `The Google account to use, a list of them, or "all" (results merged newest first, each naming its account; max_results applies to each). Default: ${emails[0]}.`,
+  };
+}
+
 export function schema(
   properties: Record<string, JsonSchema>,
   required: string[],
   emails: string[],
+  spanning = false,
 ): JsonSchema {
   return {
     type: 'object',
-    properties: { ...properties, account: accountProp(emails) },
+    properties: {
+      ...properties,
+      account: spanning ? accountsProp(emails) : accountProp(emails),
+    },
     required,
     additionalProperties: false,
   };

@@ -50,6 +50,7 @@ export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDef
         },
         [],
         all,
+        true,
       ),
       annotations: READ,
       trustedReadOnly: true,
