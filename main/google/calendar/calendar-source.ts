@@ -18,6 +18,8 @@ import { eventTimes } from './event-input.js';
 import { calendarPrecheck } from './precheck.js';
 import { checkRecurrence } from './recurrence.js';
 import { findFreeTime, freebusy } from './free-time.js';
+import { busyAcross, eventsAcross, SPANNING } from './spanning.js';
+import { accountsArg, decodeAccountPages, isAccountPages, SpanError } from '../spanning.js';
 import { getEvent, listCalendars, listEvents } from './read-tools.js';
 import { updateEvent } from './update-tool.js';
 import { createEvent, deleteEvent, respond } from './write-tools.js';
@@ -153,13 +155,46 @@ export class CalendarSource implements ToolSource {
     const handler = HANDLERS[tool];
     if (!handler) return errorResult(`Unknown calendar tool: ${tool}`);
     let account: string | undefined;
+    if (!SPANNING.has(tool) && args.account !== undefined && typeof args.account !== 'string')
+      return errorResult(`${tool} works in one account at a time: give account as one address.`);
     try {
+      const spanned = SPANNING.has(tool) ? this.spannedAccounts(args) : null;
+      if (spanned && (spanned.length > 1 || isAccountPages(args.page_token))) {
+        const contextFor = (a: string) => this.context(a, ctx.signal);
+        return tool === 'calendar_freebusy'
+          ? await busyAcross(spanned, contextFor, args, this.now())
+          : await eventsAcross(
+              spanned,
+              contextFor,
+              args,
+              calendarAccounts(this.access.accounts()).read,
+              this.now(),
+            );
+      }
+      if (spanned) args = { ...args, account: spanned[0] };
       account = this.cal.account(args.account, isWrite(tool));
       return await handler(await this.context(account, ctx.signal), args);
     } catch (err) {
       // Never throws out of call(): every failure is a readable isError result.
+      if (err instanceof SpanError) return errorResult(err.message);
       return toErrorResult(err, account);
     }
+  }
+
+  /**
+   * The accounts a spanning read names (a list, "all", or a page token from a
+   * call across accounts), each checked as usable; null when it names one.
+   */
+  private spannedAccounts(args: Record<string, unknown>): string[] | null {
+    // "all" means every account whose grant includes Calendar.
+    const read = this.access
+      .accounts()
+      .filter(hasCalendar)
+      .map((a) => a.email);
+    const named = isAccountPages(args.page_token)
+      ? Object.keys(decodeAccountPages(args.page_token as string, read) ?? {})
+      : accountsArg(args.account, read);
+    return named && named.map((a) => this.cal.account(a, false));
   }
 
   /** Catches bad times, zones, addresses and rules before the user is asked to approve a write. */

@@ -70,7 +70,7 @@ describe('reads across accounts (issue 33 item 6)', () => {
     const ids = (text: string) => [...text.matchAll(/ · id ([0-9a-f]{16}) · /g)].map((m) => m[1]);
     expect(new Set([...ids(first.text), ...ids(second.text)]).size).toBe(4);
     const bad = await tb.call('gmail_search', { account: 'all', page_token: 'acc.bm90IGpzb24' });
-    expect(bad.text).toMatch(/^page_token is not one a search across accounts gave out/);
+    expect(bad.text).toMatch(/^page_token is not one a call across accounts gave out/);
   });
 
   it('an account that fails is reported beside the others’ results; unknown accounts are refused', async () => {

@@ -1,6 +1,5 @@
-import { GoogleToolError } from '../account-access.js';
 import type { CallToolResult } from '../../tools/types.js';
-import { BadInput } from './compose.js';
+import { decodeAccountPages, encodeAccountPages } from '../spanning.js';
 import { str, type GmailCallContext } from './context.js';
 import { draftsMeta, draftsPage, renderDrafts } from './drafts.js';
 import { hitsMeta, renderHits, searchPage, type HitOrError, type HitPage } from './search.js';
@@ -16,63 +15,6 @@ import { hitsMeta, renderHits, searchPage, type HitOrError, type HitPage } from 
  */
 export const MULTI_ACCOUNT_TOOLS = new Set(['gmail_search', 'gmail_list_drafts']);
 
-export const ALL_ACCOUNTS = 'all';
-
-/**
- * The accounts `account` names for a spanning read, or null when it names one
- * (or none: the default). Unknown addresses are a NO_ACCOUNT error.
- */
-export function accountsArg(value: unknown, connected: string[]): string[] | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'string')
-    return value.trim().toLowerCase() === ALL_ACCOUNTS ? connected : null;
-  if (!Array.isArray(value))
-    throw new BadInput('account: one address, a list of addresses, or "all".');
-  const out: string[] = [];
-  for (const v of value) {
-    const hit = connected.find(
-      (e) => typeof v === 'string' && e.toLowerCase() === v.trim().toLowerCase(),
-    );
-    if (!hit)
-      throw new GoogleToolError(
-        'NO_ACCOUNT',
-        `No connected Google account ${String(v)}. Connected: ${connected.join(', ') || 'none'}.`,
-      );
-    if (!out.includes(hit)) out.push(hit);
-  }
-  if (out.length === 0) throw new BadInput('account: the list names no account.');
-  return out;
-}
-
-/** Each account's own Gmail page token, in one opaque token. */
-function encodePages(pages: Record<string, string>): string | undefined {
-  return Object.keys(pages).length
-    ? `acc.${Buffer.from(JSON.stringify(pages)).toString('base64url')}`
-    : undefined;
-}
-
-function decodePages(
-  token: string | undefined,
-  connected: string[],
-): Record<string, string> | undefined {
-  if (!token) return undefined;
-  try {
-    if (!token.startsWith('acc.')) throw new Error('not ours');
-    const parsed = JSON.parse(Buffer.from(token.slice(4), 'base64url').toString('utf8')) as unknown;
-    if (
-      parsed &&
-      typeof parsed === 'object' &&
-      Object.entries(parsed).every(([k, v]) => connected.includes(k) && typeof v === 'string')
-    )
-      return parsed as Record<string, string>;
-  } catch {
-    // fall through
-  }
-  throw new BadInput(
-    'page_token is not one a search across accounts gave out; repeat the call without it (or with the one account it came from).',
-  );
-}
-
 /** gmail_search / gmail_list_drafts across several accounts. */
 export async function acrossAccounts(
   tool: string,
@@ -81,7 +23,7 @@ export async function acrossAccounts(
   contextFor: (account: string) => GmailCallContext,
   connected: string[],
 ): Promise<CallToolResult> {
-  const pages = decodePages(str(args.page_token), connected);
+  const pages = decodeAccountPages(str(args.page_token), connected);
   const targets = pages ? Object.keys(pages) : accounts;
   const run = tool === 'gmail_search' ? searchPage : draftsPage;
   const settled = await Promise.allSettled(
@@ -103,7 +45,7 @@ export async function acrossAccounts(
   const hits = ok
     .flatMap((p) => p.hits.map((h) => ({ ...h, account: p.account })))
     .sort((x, y) => at(y) - at(x));
-  const next = encodePages(
+  const next = encodeAccountPages(
     Object.fromEntries(ok.filter((p) => p.next).map((p) => [p.account, p.next!])),
   );
   const where = ` in ${targets.join(', ')}`;

@@ -12,7 +12,7 @@ import { readAttachment } from './attachment.js';
 import { Recent, SeenMessages } from './cache.js';
 import { DEFAULT_RETRY, GmailClient, type RetryPolicy } from './client.js';
 import { BadInput } from './compose.js';
-import { str, type GmailCallContext } from './context.js';
+import { type GmailCallContext } from './context.js';
 import { DraftMemory } from './draft-view.js';
 import { deleteDraft, getDraft, listDrafts, sendDraft, updateDraft } from './drafts.js';
 import { GmailEffects } from './effects.js';
@@ -28,7 +28,8 @@ import {
 import { createLabel, deleteLabel, labelNameArg, renameLabel } from './label-admin.js';
 import { LabelDirectory } from './labels.js';
 import { archive, listLabels, modifyLabels, trash } from './modify.js';
-import { acrossAccounts, accountsArg, MULTI_ACCOUNT_TOOLS } from './multi.js';
+import { acrossAccounts, MULTI_ACCOUNT_TOOLS } from './multi.js';
+import { accountsArg, isAccountPages, SpanError } from '../spanning.js';
 import { AdaptivePool } from './pool.js';
 import { gmailPrecheck } from './precheck.js';
 import { readMessage, readThread } from './read.js';
@@ -219,7 +220,7 @@ export class GmailSource implements ToolSource {
       const connected = this.access.accounts().map((a) => a.email);
       const spanning = MULTI_ACCOUNT_TOOLS.has(tool);
       // A page token from a search across accounts names its accounts itself.
-      const continued = spanning && str(args.page_token)?.startsWith('acc.') ? connected : null;
+      const continued = spanning && isAccountPages(args.page_token) ? connected : null;
       const spanned = continued ?? (spanning ? accountsArg(args.account, connected) : null);
       if (spanned && (spanned.length > 1 || continued))
         return await acrossAccounts(
@@ -235,7 +236,7 @@ export class GmailSource implements ToolSource {
       if (lacking) throw new GoogleToolError('OAUTH_SCOPE', lacking);
       return await handler(this.context(account.email, ctx.signal), args);
     } catch (err) {
-      if (err instanceof BadInput) return errorResult(err.message);
+      if (err instanceof BadInput || err instanceof SpanError) return errorResult(err.message);
       if (err instanceof GoogleToolError) return toolErrorResult(err);
       return errorResult(`${tool} failed: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -1,4 +1,5 @@
 import type { JsonSchema, ToolAnnotations } from '../../tools/types.js';
+import { spanningAccountProp } from '../spanning.js';
 import { MAX_RECIPIENTS } from './compose.js';
 import { MAX_MESSAGES_PER_CHANGE } from './modify.js';
 import { MAX_CHARS } from './read.js';
@@ -20,20 +21,6 @@ export function accountProp(emails: string[]): JsonSchema {
   };
 }
 
-/**
- * `account` of a read that may span accounts (issue 33 item 6, multi.ts): one
- * address, a list of them, or "all".
- */
-export function accountsProp(emails: string[]): JsonSchema {
-  return {
-    anyOf: [
-      { type: 'string', enum: [...emails, 'all'] },
-      { type: 'array', items: { type: 'string', enum: emails }, minItems: 1, uniqueItems: true },
-    ],
-    description: `The Google account to use, a list of them, or "all" (results merged newest first, each naming its account; max_results applies to each). Default: ${emails[0]}.`,
-  };
-}
-
 export function schema(
   properties: Record<string, JsonSchema>,
   required: string[],
@@ -44,7 +31,12 @@ export function schema(
     type: 'object',
     properties: {
       ...properties,
-      account: spanning ? accountsProp(emails) : accountProp(emails),
+      account: spanning
+        ? spanningAccountProp(
+            emails,
+            'results merged newest first, each naming its account; max_results applies to each',
+          )
+        : accountProp(emails),
     },
     required,
     additionalProperties: false,
