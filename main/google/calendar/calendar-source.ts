@@ -14,6 +14,7 @@ import { zoneArg, type CallCtx } from './context.js';
 import { definitions, WRITE_TOOLS } from './definitions.js';
 import { describeCreate, describeOther, describeWithLookups } from './effects.js';
 import { InputError, toErrorResult } from './errors.js';
+import { extrasOf } from './event-extras.js';
 import { eventTimes } from './event-input.js';
 import { calendarPrecheck } from './precheck.js';
 import { checkRecurrence } from './recurrence.js';
@@ -199,6 +200,19 @@ export class CalendarSource implements ToolSource {
 
   /** Catches bad times, zones, addresses and rules before the user is asked to approve a write. */
   validateArgs(tool: string, args: Record<string, unknown>): string | null {
+    if (tool === 'calendar_update_event') {
+      try {
+        extrasOf(args, {
+          allDay: false,
+          calendarId: 'primary',
+          guests: 0,
+          meet: false,
+          create: false,
+        });
+      } catch (err) {
+        if (err instanceof InputError) return err.message;
+      }
+    }
     if (SCOPED.has(tool)) return occurrenceWithoutScope(args);
     if (tool !== 'calendar_create_event') return null;
     try {
@@ -211,9 +225,16 @@ export class CalendarSource implements ToolSource {
           typeof args.calendar_id === 'string' ? args.calendar_id : 'primary',
         ) ??
         'UTC';
-      eventTimes(args, zone, { allDayDays: 1 });
-      emails(optStrings(args, 'attendees'), 'attendees');
+      const times = eventTimes(args, zone, { allDayDays: 1 });
+      const guests = emails(optStrings(args, 'attendees'), 'attendees') ?? [];
       checkRecurrence(optStrings(args, 'recurrence'));
+      extrasOf(args, {
+        allDay: times.allDay,
+        calendarId: typeof args.calendar_id === 'string' ? args.calendar_id : 'primary',
+        guests: guests.length,
+        meet: args.add_meet_link === true,
+        create: true,
+      });
       return null;
     } catch (err) {
       return err instanceof InputError ? err.message : null;

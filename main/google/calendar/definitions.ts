@@ -1,6 +1,7 @@
 import type { JsonSchema, ToolAnnotations, ToolDefinition } from '../../tools/types.js';
 import { spanningAccountProp } from '../spanning.js';
 import { SCOPES, SEND_UPDATES } from './args.js';
+import { extraProps } from './event-extras.js';
 
 /** Reads whose `account` may be a list or "all" (spanning.ts, issue 33 item 6). */
 const SPANNING_TOOLS = new Set(['calendar_list_events', 'calendar_freebusy']);
@@ -230,6 +231,7 @@ export function definitions(read: string[], writable: string[]): ToolDefinition[
       write(false, false),
       {
         ...eventFields,
+        ...extraProps(true),
         attendees: strings("Guests' e-mail addresses; they are invited at once."),
         recurrence: strings('RFC 5545 lines, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10"].'),
         send_updates: sendUpdates('all'),
@@ -246,6 +248,7 @@ export function definitions(read: string[], writable: string[]): ToolDefinition[
         event_id: eventId,
         scope: scope('change'),
         ...eventFields,
+        ...extraProps(false),
         attendees: strings('Replaces the whole guest list.'),
         add_attendees: strings('Guests to add (invited at once).'),
         remove_attendees: strings('Guests to remove.'),
