@@ -3,7 +3,8 @@ import { extractAttachment, kindOf } from '../content/extract.js';
 import { formatBytes, pageNote, pageOf } from '../content/text.js';
 import { BadInput } from './compose.js';
 import { int, str, type GmailCallContext } from './context.js';
-import { attachmentsOf, base64urlBytes, type AttachmentInfo } from './payload.js';
+import { attachmentsOf, base64urlBytes, header, type AttachmentInfo } from './payload.js';
+import { mailItem, provenanceMeta } from './provenance.js';
 import { MAX_CHARS } from './read.js';
 
 export const ATTACHMENT_DEFAULT_CHARS = 10000;
@@ -34,6 +35,31 @@ export function findAttachment(
   );
 }
 
+/** The message's attachments with its sender and subject (one get of the headers and part skeleton). */
+export async function messageAttachments(
+  ctx: GmailCallContext,
+  messageId: string,
+): Promise<{ atts: AttachmentInfo[]; from: string; subject: string }> {
+  const skeleton = 'partId,mimeType,filename,headers,body(size,attachmentId)';
+  const m = await ctx.client.read(`message ${messageId}`, (api, opts) =>
+    api.users.messages.get(
+      {
+        userId: 'me',
+        id: messageId,
+        format: 'full',
+        fields: `id,payload(${skeleton},parts(${skeleton},parts(${skeleton},parts(${skeleton}))))`,
+      },
+      opts,
+    ),
+  );
+  const p = m.payload ?? undefined;
+  return {
+    atts: attachmentsOf(p),
+    from: header(p, 'from') ?? '',
+    subject: header(p, 'subject') ?? '',
+  };
+}
+
 /** gmail_read_attachment: the attachment's text (PDF, DOCX, text, HTML, e-mail) or its metadata. */
 export async function readAttachment(
   ctx: GmailCallContext,
@@ -43,30 +69,30 @@ export async function readAttachment(
   const filename = str(args.filename) ?? '';
   const offset = int(args.offset, 0, 0, Number.MAX_SAFE_INTEGER);
   const maxChars = int(args.max_chars, ATTACHMENT_DEFAULT_CHARS, 200, MAX_CHARS);
-  const m = await ctx.client.read(`message ${messageId}`, (api, opts) =>
-    api.users.messages.get(
-      {
-        userId: 'me',
-        id: messageId,
-        format: 'full',
-        fields:
-          'id,payload(partId,mimeType,filename,headers,body(size,attachmentId),parts(partId,mimeType,filename,headers,body(size,attachmentId),parts(partId,mimeType,filename,headers,body(size,attachmentId),parts(partId,mimeType,filename,headers,body(size,attachmentId)))))',
-      },
-      opts,
-    ),
-  );
-  const att = findAttachment(attachmentsOf(m.payload ?? undefined), filename, messageId);
+  const { atts, from, subject } = await messageAttachments(ctx, messageId);
+  const att = findAttachment(atts, filename, messageId);
+  // What it says is the sender's (issue 33 item 2: attachments count as content for the taint check).
+  const described = (result: CallToolResult): CallToolResult => ({
+    ...result,
+    _meta: provenanceMeta([
+      mailItem(
+        messageId,
+        { from, subject },
+        (result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n'),
+      ),
+    ]),
+  });
   const meta = `${att.filename} (${att.mimeType}, ${formatBytes(att.size)}) from message ${messageId}`;
   if (!kindOf(att.mimeType, att.filename)) {
     // Nothing to download: say what it is and that its text cannot be read.
-    return {
+    return described({
       content: [
         {
           type: 'text',
-          text: `${meta}: Airlock cannot extract text from this type of file. Only PDF, DOCX, text, HTML and e-mail attachments can be read.`,
+          text: `${meta}: Airlock cannot extract text from this type of file. Only PDF, DOCX, text, HTML and e-mail attachments can be read; gmail_get_attachment returns the file itself.`,
         },
       ],
-    };
+    });
   }
   if (att.size > ctx.maxAttachmentBytes) {
     throw new BadInput(
@@ -91,9 +117,9 @@ export async function readAttachment(
     ...(att.charset ? { charset: att.charset } : {}),
   });
   if (!extracted.ok)
-    return {
+    return described({
       content: [{ type: 'text', text: `${meta}: cannot extract text — ${extracted.reason}.` }],
-    };
+    });
   if (offset > 0 && offset >= extracted.text.length)
     throw new BadInput(
       `offset ${offset} is past the end of ${att.filename} (${extracted.text.length} characters).`,
@@ -107,5 +133,5 @@ export async function readAttachment(
   ];
   const note = pageNote(page, 'gmail_read_attachment');
   if (note) lines.push(note);
-  return { content: [{ type: 'text', text: lines.join('\n') }] };
+  return described({ content: [{ type: 'text', text: lines.join('\n') }] });
 }

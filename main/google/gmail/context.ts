@@ -15,6 +15,8 @@ export interface GmailCallContext {
   /** A fresh pool per call, so one call's throttling never slows another's. */
   pool: () => AdaptivePool;
   maxAttachmentBytes: number;
+  /** Largest file gmail_get_attachment hands over. */
+  maxDownloadBytes: number;
   /** More than one account connected: results name the account. */
   showAccount: boolean;
 }

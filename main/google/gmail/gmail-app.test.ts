@@ -57,6 +57,16 @@ describe('Gmail through a real App and MCP client', () => {
     expect(textOf(r)).toContain('Your Northwind receipt NW-10482');
     expect(await app!.app.control.listPending()).toHaveLength(0);
     expect(fake.sent).toHaveLength(0);
+    // An attachment's file reaches the agent whole: image content, untouched by the text cap.
+    const file = await client.callTool({
+      name: 'gmail_get_attachment',
+      arguments: { message_id: bed!.ids.attachments.id, filename: 'site-photo.png' },
+    });
+    const image = (file.content as { type: string; data?: string }[]).find(
+      (c) => c.type === 'image',
+    );
+    expect(Buffer.from(image!.data!, 'base64')).toHaveLength(1208);
+    expect(file._meta?.['airlock/provenance']).toBeUndefined();
   });
 
   it('gmail_send waits for approval that shows the message, then sends exactly once', async () => {

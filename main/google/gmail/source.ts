@@ -9,6 +9,7 @@ import {
 import { GoogleToolError, type GoogleAccountAccess } from '../account-access.js';
 import { pickAccount, scopeProblem } from './account-pick.js';
 import { readAttachment } from './attachment.js';
+import { getAttachmentFile } from './attachment-file.js';
 import { Recent, SeenMessages } from './cache.js';
 import { DEFAULT_RETRY, GmailClient, type RetryPolicy } from './client.js';
 import { BadInput } from './compose.js';
@@ -49,6 +50,8 @@ export interface GmailSourceOptions {
   retry?: Partial<RetryPolicy>;
   /** Largest attachment gmail_read_attachment downloads. Default 15 MB. */
   maxAttachmentBytes?: number;
+  /** Largest file gmail_get_attachment returns (base64 grows it by a third). Default 5 MB. */
+  maxDownloadBytes?: number;
 }
 
 type Handler = (ctx: GmailCallContext, args: Record<string, unknown>) => Promise<CallToolResult>;
@@ -58,6 +61,7 @@ const HANDLERS: Record<string, Handler> = {
   gmail_read: readMessage,
   gmail_read_thread: readThread,
   gmail_read_attachment: readAttachment,
+  gmail_get_attachment: getAttachmentFile,
   gmail_list_labels: listLabels,
   gmail_create_draft: createDraft,
   gmail_send: sendMessage,
@@ -110,6 +114,7 @@ export class GmailSource implements ToolSource {
   private readonly retry: RetryPolicy;
   private readonly concurrency: number;
   private readonly maxAttachmentBytes: number;
+  private readonly maxDownloadBytes: number;
 
   constructor(
     private readonly access: GoogleAccountAccess,
@@ -119,6 +124,7 @@ export class GmailSource implements ToolSource {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.concurrency = options.concurrency ?? 25;
     this.maxAttachmentBytes = options.maxAttachmentBytes ?? 15 * 1024 * 1024;
+    this.maxDownloadBytes = options.maxDownloadBytes ?? 5 * 1024 * 1024;
     this.defs = toolDefinitions(access.accounts());
     this.effects = new GmailEffects({
       access,
@@ -252,6 +258,7 @@ export class GmailSource implements ToolSource {
       sendAs: this.sendAs,
       pool: () => new AdaptivePool(this.concurrency),
       maxAttachmentBytes: this.maxAttachmentBytes,
+      maxDownloadBytes: this.maxDownloadBytes,
       showAccount: this.access.accounts().length > 1,
     };
   }

@@ -121,6 +121,30 @@ export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDef
       trustedReadOnly: true,
     },
     {
+      name: 'gmail_get_attachment',
+      title: 'Get an email attachment file',
+      description:
+        "Returns an email attachment's file itself, named by its file name as gmail_read lists it: images (PNG, JPEG, GIF, WebP) as image content, other files as an embedded resource (base64), up to 5 MB. For the text of a PDF, Word or text file use gmail_read_attachment. Read-only.",
+      inputSchema: schema(
+        {
+          message_id: {
+            type: 'string',
+            minLength: 1,
+            description: 'The id of the message that has the attachment.',
+          },
+          filename: {
+            type: 'string',
+            minLength: 1,
+            description: 'The attachment\'s file name, e.g. "photo.jpg".',
+          },
+        },
+        ['message_id', 'filename'],
+        all,
+      ),
+      annotations: READ,
+      trustedReadOnly: true,
+    },
+    {
       name: 'gmail_list_labels',
       title: 'List Gmail labels',
       description:
