@@ -19,8 +19,8 @@ import { eventTimes } from './event-input.js';
 import { calendarPrecheck } from './precheck.js';
 import { checkRecurrence } from './recurrence.js';
 import { findFreeTime, freebusy } from './free-time.js';
-import { busyAcross, eventsAcross, SPANNING } from './spanning.js';
-import { accountsArg, decodeAccountPages, isAccountPages, SpanError } from '../spanning.js';
+import { busyAcross, eventsAcross, SPANNING, spannedAccounts } from './spanning.js';
+import { isAccountPages, SpanError } from '../spanning.js';
 import { getEvent, listCalendars, listEvents } from './read-tools.js';
 import { updateEvent } from './update-tool.js';
 import { createEvent, deleteEvent, respond } from './write-tools.js';
@@ -159,7 +159,7 @@ export class CalendarSource implements ToolSource {
     if (!SPANNING.has(tool) && args.account !== undefined && typeof args.account !== 'string')
       return errorResult(`${tool} works in one account at a time: give account as one address.`);
     try {
-      const spanned = SPANNING.has(tool) ? this.spannedAccounts(args) : null;
+      const spanned = SPANNING.has(tool) ? spannedAccounts(this.access, this.cal, args) : null;
       if (spanned && (spanned.length > 1 || isAccountPages(args.page_token))) {
         const contextFor = (a: string) => this.context(a, ctx.signal);
         return tool === 'calendar_freebusy'
@@ -180,22 +180,6 @@ export class CalendarSource implements ToolSource {
       if (err instanceof SpanError) return errorResult(err.message);
       return toErrorResult(err, account);
     }
-  }
-
-  /**
-   * The accounts a spanning read names (a list, "all", or a page token from a
-   * call across accounts), each checked as usable; null when it names one.
-   */
-  private spannedAccounts(args: Record<string, unknown>): string[] | null {
-    // "all" means every account whose grant includes Calendar.
-    const read = this.access
-      .accounts()
-      .filter(hasCalendar)
-      .map((a) => a.email);
-    const named = isAccountPages(args.page_token)
-      ? Object.keys(decodeAccountPages(args.page_token as string, read) ?? {})
-      : accountsArg(args.account, read);
-    return named && named.map((a) => this.cal.account(a, false));
   }
 
   /** Catches bad times, zones, addresses and rules before the user is asked to approve a write. */
@@ -251,18 +235,9 @@ export class CalendarSource implements ToolSource {
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<string | null> {
-    let account: string;
-    try {
-      account = this.cal.account(args.account, isWrite(tool));
-    } catch (err) {
-      return err instanceof Error ? err.message : null;
-    }
-    if (!isWrite(tool)) return null;
-    try {
-      return await calendarPrecheck(await this.context(account, signal), tool, args);
-    } catch {
-      return null;
-    }
+    return calendarPrecheck(this.cal, isWrite(tool), tool, args, (account) =>
+      this.context(account, signal),
+    );
   }
 
   describeEffect(tool: string, args: Record<string, unknown>): string {

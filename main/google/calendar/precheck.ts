@@ -1,4 +1,5 @@
 import { GoogleToolError } from '../account-access.js';
+import type { CalendarApi } from './api.js';
 import { classify } from '../failure.js';
 import { optEnum, optString, SCOPES, type Args } from './args.js';
 import { zoneOf, type CallCtx } from './context.js';
@@ -22,10 +23,28 @@ function missing(err: unknown): boolean {
  * it reads is kept, so the approval text that follows has it.
  */
 export async function calendarPrecheck(
-  c: CallCtx,
+  cal: CalendarApi,
+  write: boolean,
   tool: string,
   args: Args,
+  contextFor: (account: string) => Promise<CallCtx>,
 ): Promise<string | null> {
+  // Account problems (unknown, read-only, no Calendar in the grant) are definite without asking Google.
+  let account: string;
+  try {
+    account = cal.account(args.account, write);
+  } catch (err) {
+    return err instanceof Error ? err.message : null;
+  }
+  if (!write) return null;
+  try {
+    return await checkTargets(await contextFor(account), tool, args);
+  } catch {
+    return null;
+  }
+}
+
+async function checkTargets(c: CallCtx, tool: string, args: Args): Promise<string | null> {
   const calendarId = optString(args, 'calendar_id') ?? 'primary';
   try {
     await zoneOf(c, calendarId);

@@ -1,5 +1,13 @@
 import type { CallToolResult } from '../../tools/types.js';
-import { decodeAccountPages, encodeAccountPages, SpanError } from '../spanning.js';
+import type { GoogleAccountAccess } from '../account-access.js';
+import {
+  accountsArg,
+  decodeAccountPages,
+  encodeAccountPages,
+  isAccountPages,
+  SpanError,
+} from '../spanning.js';
+import { hasCalendar, type CalendarApi } from './api.js';
 import { optString, optStrings, type Args } from './args.js';
 import { resolveRange, zoneArg, zoneOf, type CallCtx } from './context.js';
 import {
@@ -137,4 +145,24 @@ export async function busyAcross(
     time_min: iso(min),
     time_max: iso(max),
   });
+}
+
+/**
+ * The accounts a spanning read names (a list, "all", or a page token from a
+ * call across accounts), each checked as usable; null when it names one.
+ * "all" means every account whose grant includes Calendar.
+ */
+export function spannedAccounts(
+  access: GoogleAccountAccess,
+  cal: CalendarApi,
+  args: Args,
+): string[] | null {
+  const read = access
+    .accounts()
+    .filter(hasCalendar)
+    .map((a) => a.email);
+  const named = isAccountPages(args.page_token)
+    ? Object.keys(decodeAccountPages(args.page_token as string, read) ?? {})
+    : accountsArg(args.account, read);
+  return named && named.map((a) => cal.account(a, false));
 }
