@@ -21,6 +21,9 @@ const GMAIL_SCOPES = {
   send: [FULL_MAIL, `${G}gmail.modify`, `${G}gmail.compose`, `${G}gmail.send`],
   draft: [FULL_MAIL, `${G}gmail.modify`, `${G}gmail.compose`],
   modify: [FULL_MAIL, `${G}gmail.modify`],
+  labels: [FULL_MAIL, `${G}gmail.modify`, `${G}gmail.labels`],
+  // users.settings.filters.create/delete: "Requires the following OAuth scope: gmail.settings.basic".
+  settings: [`${G}gmail.settings.basic`],
 };
 const CALENDAR_SCOPES = {
   read: [
@@ -39,9 +42,14 @@ const CALENDAR_SCOPES = {
 };
 
 function gmailNeeds(method: string, path: string): string[] {
+  if (method === 'GET' && /\/settings\//.test(path))
+    return [...GMAIL_SCOPES.read, ...GMAIL_SCOPES.settings];
   if (method === 'GET') return GMAIL_SCOPES.read;
+  if (/\/settings\/filters(\/|$)/.test(path)) return GMAIL_SCOPES.settings;
+  if (/\/labels(\/|$)/.test(path)) return GMAIL_SCOPES.labels;
   if (/\/messages\/send$/.test(path)) return GMAIL_SCOPES.send;
-  if (/\/drafts$/.test(path)) return GMAIL_SCOPES.draft;
+  // drafts.create/update/send/delete all take the draft scopes (users.drafts reference).
+  if (/\/drafts(\/|$)/.test(path)) return GMAIL_SCOPES.draft;
   return GMAIL_SCOPES.modify;
 }
 

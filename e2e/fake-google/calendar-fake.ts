@@ -217,7 +217,8 @@ export class FakeCalendarApi {
         ...page(all.map(shown), q),
       };
     }
-    if (seg.length === 3 && method === 'POST') return s.insert(cal, body, meet);
+    const attachments = q.supportsAttachments === 'true';
+    if (seg.length === 3 && method === 'POST') return s.insert(cal, body, meet, attachments);
     const id = seg[3]!;
     if (seg[4] === 'instances') {
       const master = s.find(cal, id);
@@ -229,7 +230,7 @@ export class FakeCalendarApi {
       return { kind: 'calendar#events', timeZone: zone, ...page(items.map(shown), q) };
     }
     if (method === 'GET') return shown(s.find(cal, id));
-    if (method === 'PATCH') return s.patch(cal, id, body, meet);
+    if (method === 'PATCH') return s.patch(cal, id, body, meet, attachments);
     if (method === 'DELETE') return void s.remove(cal, id);
     throw new ApiError(404, 'notFound', 'Not Found');
   }

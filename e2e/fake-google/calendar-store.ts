@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { calendar_v3 } from '@googleapis/calendar';
 import { DateTime } from 'luxon';
+import { checkExtras } from './calendar-extras.js';
 import { expand } from './calendar-rrule.js';
 
 export type Event = calendar_v3.Schema$Event;
@@ -141,7 +142,7 @@ export class CalendarStore {
       .sort((a, b) => startMs(a.start, cal.timeZone) - startMs(b.start, cal.timeZone));
   }
 
-  insert(cal: StoredCalendar, body: Event, meet: boolean): Event {
+  insert(cal: StoredCalendar, body: Event, meet: boolean, supportsAttachments = false): Event {
     checkTimes(body);
     const id = body.id ?? randomBytes(13).toString('hex');
     if (cal.events.has(id))
@@ -164,11 +165,18 @@ export class CalendarStore {
         : {}),
     };
     conference(event, body, meet);
+    checkExtras(cal, event, body, supportsAttachments);
     cal.events.set(id, event);
     return event;
   }
 
-  patch(cal: StoredCalendar, id: string, body: Event, meet: boolean): Event {
+  patch(
+    cal: StoredCalendar,
+    id: string,
+    body: Event,
+    meet: boolean,
+    supportsAttachments = false,
+  ): Event {
     const current = this.find(cal, id);
     if (body.attendees)
       body = { ...body, attendees: body.attendees.map((a) => normaliseAttendee(a, cal.owner)) };
@@ -180,6 +188,7 @@ export class CalendarStore {
     };
     conference(next, body, meet);
     checkTimes(next);
+    checkExtras(cal, next, body, supportsAttachments, current);
     if (current.recurringEventId) {
       if (body.recurrence)
         throw new ApiError(
@@ -190,6 +199,7 @@ export class CalendarStore {
       cal.exceptions.set(id, {
         ...(cal.exceptions.get(id) ?? {}),
         ...body,
+        ...(body.attachments ? { attachments: next.attachments } : {}),
         ...(next.conferenceData
           ? { conferenceData: next.conferenceData, hangoutLink: next.hangoutLink }
           : {}),

@@ -53,6 +53,7 @@ export function account(
     : [
         'https://www.googleapis.com/auth/gmail.modify',
         'https://www.googleapis.com/auth/gmail.compose',
+        'https://www.googleapis.com/auth/gmail.settings.basic',
       ];
   return { email, token, readOnly, scopes, state: 'connected' };
 }

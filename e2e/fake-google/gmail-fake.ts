@@ -7,7 +7,9 @@ import {
   type SubRequest,
   type SubResponse,
 } from './gmail-batch.js';
+import { GmailDrafts, NOT_MINE } from './gmail-drafts.js';
 import { GmailMailbox, type SeedMessage } from './gmail-mailbox.js';
+import { GmailSettings } from './gmail-settings.js';
 import { errorBody, HttpError } from './gmail-shapes.js';
 
 export type { SeedMessage } from './gmail-mailbox.js';
@@ -16,8 +18,10 @@ export type { SeedMessage } from './gmail-mailbox.js';
  * A fake Gmail API v1 on loopback for tests and benchmarks, answering in
  * Google's documented shapes (developers.google.com/gmail/api/reference/rest):
  * messages.list/get (full, metadata, minimal, raw), attachments.get,
- * threads.get, labels.list, drafts.create, messages.send (the raw RFC 822 it
- * received is kept, decoded), modify/batchModify/trash, and Google's error
+ * threads.get, labels and settings (labels, filters, forwarding addresses,
+ * send-as: gmail-settings.ts), drafts (create, list, get, update, send, delete:
+ * gmail-drafts.ts), messages.send (the raw RFC 822 it received is kept,
+ * decoded), modify/batchModify/trash, and Google's error
  * body `{ error: { code, message, errors: [...], status } }` for 400, 401,
  * 403, 404, 429 and 500; and the batch endpoint (gmail-batch.ts), whose calls
  * can fail one by one. It counts requests and the most in flight at once.
@@ -32,6 +36,8 @@ export interface FakeAccount {
   readOnly?: boolean;
   /** The name in Gmail's "Send mail as" settings (users.settings.sendAs). */
   displayName?: string;
+  /** Granted without gmail.settings.basic: filter changes answer 403 insufficient scopes. */
+  noSettingsScope?: boolean;
 }
 
 export interface RecordedRequest {
@@ -63,7 +69,11 @@ export class GmailFake {
   readonly box = new GmailMailbox();
   /** Every message sent through messages.send, as the raw RFC 822 bytes received. */
   readonly sent = this.box.sent;
-  readonly drafts = this.box.drafts;
+  readonly draftStore = new GmailDrafts(this.box, this.box.sent);
+  /** Labels, filters, forwarding addresses and send-as (gmail-settings.ts). */
+  readonly settings = new GmailSettings(this.box);
+  /** Every draft as created or last updated (the raw RFC 822 received). */
+  readonly drafts = this.draftStore.log;
   inflight = 0;
   maxInflight = 0;
   /** Added to every response, to model a network round trip. */
@@ -276,18 +286,12 @@ export class GmailFake {
       return this.box.attachment(account.email, b!, d);
     if (r.method === 'GET' && a === 'threads' && rest.length === 2)
       return this.box.thread(account.email, b!, r.query);
-    if (r.method === 'GET' && a === 'settings' && b === 'sendAs' && rest.length === 2)
-      return { sendAs: [this.sendAsOf(account)] };
-    if (r.method === 'GET' && a === 'labels' && rest.length === 1)
-      return { labels: this.box.labels(account.email) };
+    const set = this.settings.route(r.method, rest, account, body);
+    if (set !== NOT_MINE) return set;
     if (r.method === 'POST' && a === 'messages' && b === 'send')
-      return this.box.receive(account.email, body, 'sent');
-    if (r.method === 'POST' && a === 'drafts' && rest.length === 1)
-      return this.box.receive(
-        account.email,
-        (body.message ?? {}) as Record<string, unknown>,
-        'draft',
-      );
+      return this.box.send(account.email, body);
+    const drafted = this.draftStore.route(r.method, rest, account.email, body, r.query);
+    if (drafted !== NOT_MINE) return drafted;
     if (r.method === 'POST' && a === 'messages' && b === 'batchModify')
       return this.box.batchModify(account.email, body);
     if (r.method === 'POST' && a === 'messages' && c === 'modify')
@@ -301,17 +305,5 @@ export class GmailFake {
     if (r.method === 'DELETE' || (a === 'messages' && b === 'batchDelete'))
       throw new HttpError(403);
     throw new HttpError(404);
-  }
-
-  /** The account's own address as Gmail lists it under "Send mail as" (primary and default). */
-  private sendAsOf(account: FakeAccount): Record<string, unknown> {
-    return {
-      sendAsEmail: account.email,
-      displayName: account.displayName ?? '',
-      replyToAddress: '',
-      signature: '',
-      isPrimary: true,
-      isDefault: true,
-    };
   }
 }

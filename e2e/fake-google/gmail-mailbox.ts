@@ -9,6 +9,23 @@ import {
   type StoredMessage,
 } from './gmail-shapes.js';
 
+/**
+ * One page of a list answer: `maxResults` (default `fallback`, at most 500 as Gmail allows) from
+ * the offset an opaque `pageToken` carries; `next` is the token of the page after, if any.
+ */
+export function pageOf<T>(
+  all: T[],
+  q: URLSearchParams,
+  fallback: number,
+): { items: T[]; next?: string } {
+  const max = Math.min(500, Number(q.get('maxResults') ?? fallback) || fallback);
+  const start = Number(Buffer.from(q.get('pageToken') ?? '', 'base64url').toString() || 0);
+  const items = all.slice(start, start + max);
+  return start + max < all.length
+    ? { items, next: Buffer.from(String(start + max)).toString('base64url') }
+    : { items };
+}
+
 export interface SeedMessage {
   raw: Buffer;
   labelIds?: string[];
@@ -26,10 +43,11 @@ export interface SeedMessage {
 export class GmailMailbox {
   /** Every message sent through messages.send, as the raw RFC 822 bytes received. */
   readonly sent: { account: string; raw: Buffer; threadId?: string; id: string }[] = [];
-  readonly drafts: { account: string; raw: Buffer; threadId?: string; id: string }[] = [];
   private readonly messages = new Map<string, StoredMessage>();
   private readonly attachmentIds = new Map<string, { messageId: string; partId: string }>();
-  private readonly userLabels = new Map<string, { id: string; name: string }[]>();
+  /** Each account's own labels (gmail-settings.ts creates, renames and deletes them). */
+  readonly userLabels = new Map<string, { id: string; name: string }[]>();
+  private labelSeq = 0;
   private nextId = 0x18f2a4c1b0000000n;
 
   private newId(): string {
@@ -66,7 +84,8 @@ export class GmailMailbox {
 
   addLabel(account: string, name: string): string {
     const list = this.userLabels.get(account) ?? [];
-    const id = `Label_${list.length + 1}${String(list.length * 7919).padStart(4, '0')}`;
+    this.labelSeq++;
+    const id = `Label_${this.labelSeq}${String((this.labelSeq - 1) * 7919).padStart(4, '0')}`;
     list.push({ id, name });
     this.userLabels.set(account, list);
     return id;
@@ -94,14 +113,12 @@ export class GmailMailbox {
       .filter((m) => labelFilter.every((l) => m.labelIds.includes(l)))
       .filter((m) => matches(m, query, this.labels(account)))
       .sort((x, y) => y.internalDate - x.internalDate);
-    const max = Math.min(500, Number(q.get('maxResults') ?? 100) || 100);
-    const start = Number(Buffer.from(q.get('pageToken') ?? '', 'base64url').toString() || 0);
-    const page = all.slice(start, start + max);
+    const page = pageOf(all, q, 100);
     return {
-      ...(page.length ? { messages: page.map((m) => ({ id: m.id, threadId: m.threadId })) } : {}),
-      ...(start + max < all.length
-        ? { nextPageToken: Buffer.from(String(start + max)).toString('base64url') }
+      ...(page.items.length
+        ? { messages: page.items.map((m) => ({ id: m.id, threadId: m.threadId })) }
         : {}),
+      ...(page.next ? { nextPageToken: page.next } : {}),
       resultSizeEstimate: all.length,
     };
   }
@@ -150,7 +167,15 @@ export class GmailMailbox {
     ];
   }
 
-  receive(account: string, body: Record<string, unknown>, kind: 'sent' | 'draft'): unknown {
+  /**
+   * A message given as `{ raw, threadId? }` (users.messages.send, users.drafts.create/update):
+   * 400 without `raw`, 404 for a thread the account does not have, as Gmail answers.
+   */
+  store(
+    account: string,
+    body: Record<string, unknown>,
+    labelIds: string[],
+  ): { id: string; threadId: string; raw: Buffer; requested?: string } {
     if (typeof body.raw !== 'string' || !body.raw)
       throw new HttpError(
         400,
@@ -169,24 +194,34 @@ export class GmailMailbox {
     }
     const { id, threadId } = this.add(
       account,
-      {
-        raw,
-        labelIds: kind === 'sent' ? ['SENT'] : ['DRAFT'],
-        internalDate: Date.now(),
-        ...(requested ? { thread: 't' } : {}),
-      },
+      { raw, labelIds, internalDate: Date.now(), ...(requested ? { thread: 't' } : {}) },
       threads,
     );
-    const record = { account, raw, id, ...(requested ? { threadId: requested } : {}) };
-    if (kind === 'sent') {
-      this.sent.push(record);
-      return { id, threadId, labelIds: ['SENT'] };
-    }
-    const draftId = `r${BigInt('0x' + id)
-      .toString()
-      .slice(-19)}`;
-    this.drafts.push({ ...record, id: draftId });
-    return { id: draftId, message: { id, threadId, labelIds: ['DRAFT'] } };
+    return { id, threadId, raw, ...(requested ? { requested } : {}) };
+  }
+
+  /** users.messages.send: the message is stored with SENT and kept, as received, in `sent`. */
+  send(account: string, body: Record<string, unknown>): unknown {
+    const { id, threadId, raw, requested } = this.store(account, body, ['SENT']);
+    this.sent.push({ account, raw, id, ...(requested ? { threadId: requested } : {}) });
+    return { id, threadId, labelIds: ['SENT'] };
+  }
+
+  /** Drops a message for good (a draft's message, when the draft is replaced or deleted). */
+  remove(id: string): void {
+    this.messages.delete(id);
+  }
+
+  /** The stored message, for the draft operations (gmail-drafts.ts). */
+  stored(id: string): StoredMessage | undefined {
+    return this.messages.get(id);
+  }
+
+  /** Every message of the account, newest first, for list operations. */
+  all(account: string): StoredMessage[] {
+    return [...this.messages.values()]
+      .filter((m) => m.account === account)
+      .sort((x, y) => y.internalDate - x.internalDate);
   }
 
   modify(msg: StoredMessage, body: Record<string, unknown>): unknown {

@@ -45,6 +45,12 @@ const ERRORS: Record<number, { message: string; reason: string; status: string; 
       status: 'PERMISSION_DENIED',
     },
     404: { message: 'Requested entity was not found.', reason: 'notFound', status: 'NOT_FOUND' },
+    // labels.create/patch with a name in use (AIP-193: ALREADY_EXISTS).
+    409: {
+      message: 'Label name exists or conflicts',
+      reason: 'duplicate',
+      status: 'ALREADY_EXISTS',
+    },
     429: {
       message: 'Too many concurrent requests for user.',
       reason: 'rateLimitExceeded',

@@ -8,6 +8,7 @@ import { waitingApprovalId } from '../approvals/messages.js';
 import { resolvePolicy } from '../approvals/policy.js';
 import type { ActivityLog } from '../store/activity.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
+import { precheckOf } from '../tools/precheck.js';
 import { capText } from '../tools/result-shaping.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { CallOptions, CallToolResult, ToolCallContext } from '../tools/types.js';
@@ -172,7 +173,10 @@ export class CallPipeline implements AgentToolCalls {
         schema: entry.def.inputSchema,
       }) ?? null;
 
-    if (policy.approval === 'auto' && !taint) {
+    // A standing side effect (a filter that forwards or deletes future mail) asks every time.
+    const standing = entry.source.alwaysAsk?.(entry.def.name, record) ?? null;
+
+    if (policy.approval === 'auto' && !taint && !standing) {
       const result = await this.execute(entry, record, {
         agent,
         signal: opts.signal,
@@ -185,7 +189,7 @@ export class CallPipeline implements AgentToolCalls {
     }
 
     // A standing grant the user made for this agent, tool and (optionally) these arguments.
-    const grant = this.deps.grants.match(agent, entry.key, record);
+    const grant = standing ? null : this.deps.grants.match(agent, entry.key, record);
     if (grant && (!taint || grant.includeTainted)) {
       const result = await this.execute(entry, record, {
         agent,
@@ -194,6 +198,14 @@ export class CallPipeline implements AgentToolCalls {
         startedAt: started,
       });
       log('grant', result, { decisionKind: 'grant', grantId: grant.id });
+      return result;
+    }
+
+    // Never ask about a call the source can already tell will fail (issue 33 item 4).
+    const refusal = await precheckOf(entry, record, opts.signal);
+    if (refusal) {
+      const result = errorResult(refusal);
+      log('rejected', result);
       return result;
     }
 

@@ -150,7 +150,7 @@ describe('authorized fetch: Google API errors become typed errors', () => {
     kit = await googleKit();
     kit.fake.grantScopes = (asked) => asked.filter((s) => !s.includes('gmail')); // user unticked Gmail
     const view = await kit.connect();
-    expect(view.account!.missingScopes).toEqual([SCOPES.gmailModify]);
+    expect(view.account!.missingScopes).toEqual([SCOPES.gmailModify, SCOPES.gmailSettings]);
     const err = await fail(
       kit.accounts.fetch('alice@example.com', `${kit.accounts.apiRoot()}gmail/v1/users/me/profile`),
     );

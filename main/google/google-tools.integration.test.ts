@@ -152,9 +152,12 @@ async function tools() {
   agentSaw.push(JSON.stringify(list));
   const accountsOf = (name: string) => {
     const t = list.find((x) => x.name === name);
-    return (
-      t && ((t.inputSchema.properties as Record<string, { enum?: string[] }>).account?.enum ?? null)
-    );
+    // A read that spans accounts (issue 33 item 6) lists them in its list form.
+    const account = (
+      t?.inputSchema.properties as
+        Record<string, { enum?: string[]; anyOf?: { items?: { enum?: string[] } }[] }> | undefined
+    )?.account;
+    return t && (account?.enum ?? account?.anyOf?.[1]?.items?.enum ?? null);
   };
   return { names: list.map((t) => t.name), accountsOf };
 }

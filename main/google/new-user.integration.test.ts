@@ -111,9 +111,12 @@ async function call(name: string, args: Record<string, unknown> = {}) {
 
 async function accountsOf(tool: string): Promise<string[] | null> {
   const t = (await client.listTools()).tools.find((x) => x.name === tool);
-  return t
-    ? ((t.inputSchema.properties as Record<string, { enum?: string[] }>).account?.enum ?? null)
-    : null;
+  // A read that spans accounts (issue 33 item 6) lists them in its list form.
+  const account = (
+    t?.inputSchema.properties as
+      Record<string, { enum?: string[]; anyOf?: { items?: { enum?: string[] } }[] }> | undefined
+  )?.account;
+  return t ? (account?.enum ?? account?.anyOf?.[1]?.items?.enum ?? null) : null;
 }
 
 describe('Google tools as a new user meets them (issue 18)', () => {

@@ -14,6 +14,12 @@ export const SCOPES = {
   gmailReadonly: `${G}gmail.readonly`,
   /** Read, compose, send, label, archive and trash — everything but permanent delete. */
   gmailModify: `${G}gmail.modify`,
+  /**
+   * Create and delete Gmail filters (users.settings.filters.create/delete accept no other
+   * scope). Not forwarding addresses or auto-forwarding: those need gmail.settings.sharing,
+   * which Airlock does not ask for.
+   */
+  gmailSettings: `${G}gmail.settings.basic`,
   calendarReadonly: `${G}calendar.readonly`,
   /** Create, change and delete events (not calendars themselves). */
   calendarEvents: `${G}calendar.events`,
@@ -29,6 +35,7 @@ export const SCOPE_PURPOSES: Record<string, string> = {
   [SCOPES.gmailReadonly]: 'search and read mail and attachments',
   [SCOPES.gmailModify]:
     'read mail; create drafts and send (after your approval); label, archive and trash',
+  [SCOPES.gmailSettings]: 'create and delete Gmail filters (after your approval)',
   [SCOPES.calendarReadonly]: 'list calendars, read events and free/busy',
   [SCOPES.calendarEvents]: 'create, change, answer and delete events (after your approval)',
 };
@@ -38,7 +45,13 @@ export function scopesFor(readOnly: boolean): string[] {
   const identity: string[] = [SCOPES.openid, SCOPES.email];
   const scopes: string[] = readOnly
     ? [...identity, SCOPES.gmailReadonly, SCOPES.calendarReadonly]
-    : [...identity, SCOPES.gmailModify, SCOPES.calendarReadonly, SCOPES.calendarEvents];
+    : [
+        ...identity,
+        SCOPES.gmailModify,
+        SCOPES.gmailSettings,
+        SCOPES.calendarReadonly,
+        SCOPES.calendarEvents,
+      ];
   if (scopes.includes(FULL_MAIL_SCOPE)) throw new Error('The full Gmail scope is never requested.');
   return scopes;
 }

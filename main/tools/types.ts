@@ -111,6 +111,25 @@ export interface ToolSource extends FeatureSource {
    * approval should never be asked for a call that cannot run.
    */
   validateArgs?(tool: string, args: Record<string, unknown>): string | null;
+  /**
+   * What only a read can show — the message, draft, label or event named does
+   * not exist, the account's grant does not allow the call — checked before a
+   * call is put to the user (issue 33 item 4): resolves to the refusal, or
+   * null. Only definite answers refuse; a failed lookup resolves null and the
+   * call reports for itself. Called only for calls about to be asked, and
+   * bounded by the caller (main/tools/precheck.ts). Never rejects.
+   */
+  precheck?(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<string | null>;
+  /**
+   * Why this call must be put to the user whatever the policy or a grant says
+   * — a standing side effect, such as a filter that forwards or deletes future
+   * mail — or null. Sources mark such tools destructive as well.
+   */
+  alwaysAsk?(tool: string, args: Record<string, unknown>): string | null;
   call(tool: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<CallToolResult>;
   /** Subscribe to tool-set or status changes; returns an unsubscribe function. */
   onChange(listener: () => void): () => void;

@@ -7,7 +7,7 @@ import type { CallToolResult, ToolDefinition, ToolSource } from '../../main/tool
  * `recipient_email`, `webhookUrl` (format uri), `notifyList[].addr`,
  * `config.target.uri`, `dst`, `shareWith`, `envelope.rcpt`, a bare `value`,
  * a command line's `argv`. Results carry Airlock's real untrusted marking
- * (main/remote/untrusted.ts), as remote-source.ts marks them.
+ * (main/tools/untrusted.ts), as remote-source.ts marks them.
  */
 
 const str = { type: 'string' };

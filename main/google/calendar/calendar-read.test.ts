@@ -267,7 +267,14 @@ describe('accounts', () => {
           properties: { account: { enum: string[] } };
         }
       ).properties.account.enum;
-    expect(enumOf('calendar_list_events')).toEqual([ALICE, BOB]);
+    expect(enumOf('calendar_get_event')).toEqual([ALICE, BOB]);
+    expect(
+      (
+        t.source.tools().find((d) => d.name === 'calendar_list_events')!.inputSchema as {
+          properties: { account: { anyOf: { enum?: string[] }[] } };
+        }
+      ).properties.account.anyOf[0]!.enum,
+    ).toEqual([ALICE, BOB, 'all']);
     expect(enumOf('calendar_create_event')).toEqual([ALICE]);
     for (const d of t.source.tools()) {
       const ro = !d.name.match(/create|update|delete|respond/);

@@ -15,10 +15,14 @@ import { zoneArg, type CallCtx } from './context.js';
 import { definitions, WRITE_TOOLS } from './definitions.js';
 import { describeCreate, describeOther, describeWithLookups } from './effects.js';
 import { InputError, toErrorResult } from './errors.js';
+import { extrasOf } from './event-extras.js';
 import { eventTimes } from './event-input.js';
+import { calendarPrecheck } from './precheck.js';
 import { checkRecurrence } from './recurrence.js';
 import { findFreeTime, freebusy } from './free-time.js';
 import { calendarGrantShape } from './grant-shape.js';
+import { busyAcross, eventsAcross, SPANNING, spannedAccounts } from './spanning.js';
+import { isAccountPages, SpanError } from '../spanning.js';
 import { getEvent, listCalendars, listEvents } from './read-tools.js';
 import { updateEvent } from './update-tool.js';
 import { createEvent, deleteEvent, respond } from './write-tools.js';
@@ -163,17 +167,47 @@ export class CalendarSource implements ToolSource {
     const handler = HANDLERS[tool];
     if (!handler) return errorResult(`Unknown calendar tool: ${tool}`);
     let account: string | undefined;
+    if (!SPANNING.has(tool) && args.account !== undefined && typeof args.account !== 'string')
+      return errorResult(`${tool} works in one account at a time: give account as one address.`);
     try {
+      const spanned = SPANNING.has(tool) ? spannedAccounts(this.access, this.cal, args) : null;
+      if (spanned && (spanned.length > 1 || isAccountPages(args.page_token))) {
+        const contextFor = (a: string) => this.context(a, ctx.signal);
+        return tool === 'calendar_freebusy'
+          ? await busyAcross(spanned, contextFor, args, this.now())
+          : await eventsAcross(
+              spanned,
+              contextFor,
+              args,
+              calendarAccounts(this.access.accounts()).read,
+              this.now(),
+            );
+      }
+      if (spanned) args = { ...args, account: spanned[0] };
       account = this.cal.account(args.account, isWrite(tool));
       return await handler(await this.context(account, ctx.signal), args);
     } catch (err) {
       // Never throws out of call(): every failure is a readable isError result.
+      if (err instanceof SpanError) return errorResult(err.message);
       return toErrorResult(err, account);
     }
   }
 
   /** Catches bad times, zones, addresses and rules before the user is asked to approve a write. */
   validateArgs(tool: string, args: Record<string, unknown>): string | null {
+    if (tool === 'calendar_update_event') {
+      try {
+        extrasOf(args, {
+          allDay: false,
+          calendarId: 'primary',
+          guests: 0,
+          meet: false,
+          create: false,
+        });
+      } catch (err) {
+        if (err instanceof InputError) return err.message;
+      }
+    }
     if (SCOPED.has(tool)) return occurrenceWithoutScope(args);
     if (tool !== 'calendar_create_event') return null;
     try {
@@ -186,13 +220,35 @@ export class CalendarSource implements ToolSource {
           typeof args.calendar_id === 'string' ? args.calendar_id : 'primary',
         ) ??
         'UTC';
-      eventTimes(args, zone, { allDayDays: 1 });
-      emails(optStrings(args, 'attendees'), 'attendees');
+      const times = eventTimes(args, zone, { allDayDays: 1 });
+      const guests = emails(optStrings(args, 'attendees'), 'attendees') ?? [];
       checkRecurrence(optStrings(args, 'recurrence'));
+      extrasOf(args, {
+        allDay: times.allDay,
+        calendarId: typeof args.calendar_id === 'string' ? args.calendar_id : 'primary',
+        guests: guests.length,
+        meet: args.add_meet_link === true,
+        create: true,
+      });
       return null;
     } catch (err) {
       return err instanceof InputError ? err.message : null;
     }
+  }
+
+  /**
+   * The account, calendar and event a write names, checked with a read before
+   * the user is asked (precheck.ts). Account problems (unknown, read-only, no
+   * Calendar in the grant) are definite without asking Google.
+   */
+  async precheck(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<string | null> {
+    return calendarPrecheck(this.cal, isWrite(tool), tool, args, (account) =>
+      this.context(account, signal),
+    );
   }
 
   describeEffect(tool: string, args: Record<string, unknown>): string {

@@ -1,5 +1,10 @@
 import type { JsonSchema, ToolAnnotations, ToolDefinition } from '../../tools/types.js';
+import { spanningAccountProp } from '../spanning.js';
 import { SCOPES, SEND_UPDATES } from './args.js';
+import { extraProps } from './event-extras.js';
+
+/** Reads whose `account` may be a list or "all" (spanning.ts, issue 33 item 6). */
+const SPANNING_TOOLS = new Set(['calendar_list_events', 'calendar_freebusy']);
 
 export const READ_TOOLS = [
   'calendar_list_calendars',
@@ -59,14 +64,20 @@ function obj(
   properties: Record<string, JsonSchema>,
   required: string[],
   accounts: string[],
+  spanning = false,
 ): JsonSchema {
   const props = { ...properties };
   if (accounts.length > 0) {
-    props.account = {
-      type: 'string',
-      enum: accounts,
-      description: `Google account to use; default ${accounts[0]}.`,
-    };
+    props.account = spanning
+      ? spanningAccountProp(
+          accounts,
+          "each account's primary calendar, every item naming its account",
+        )
+      : {
+          type: 'string',
+          enum: accounts,
+          description: `Google account to use; default ${accounts[0]}.`,
+        };
   }
   return { type: 'object', properties: props, required, additionalProperties: false };
 }
@@ -84,7 +95,7 @@ export function definitions(read: string[], writable: string[]): ToolDefinition[
     name,
     title,
     description,
-    inputSchema: obj(props, required, read),
+    inputSchema: obj(props, required, read, SPANNING_TOOLS.has(name)),
     annotations: READ,
     trustedReadOnly: true,
   });
@@ -220,6 +231,7 @@ export function definitions(read: string[], writable: string[]): ToolDefinition[
       write(false, false),
       {
         ...eventFields,
+        ...extraProps(true),
         attendees: strings("Guests' e-mail addresses; they are invited at once."),
         recurrence: strings('RFC 5545 lines, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10"].'),
         send_updates: sendUpdates('all'),
@@ -236,6 +248,7 @@ export function definitions(read: string[], writable: string[]): ToolDefinition[
         event_id: eventId,
         scope: scope('change'),
         ...eventFields,
+        ...extraProps(false),
         attendees: strings('Replaces the whole guest list.'),
         add_attendees: strings('Guests to add (invited at once).'),
         remove_attendees: strings('Guests to remove.'),

@@ -8,6 +8,7 @@ import type { calendar_v3 } from '@googleapis/calendar';
 import type { DateTime } from 'luxon';
 import { emails, optString, optStrings, type Args, type SendUpdates } from './args.js';
 import { zoneOf, type CallCtx } from './context.js';
+import { extrasOf, extrasWords } from './event-extras.js';
 import { eventTimes } from './event-input.js';
 import { humanRange, hasOffset } from './time.js';
 import { checkZone } from './time.js';
@@ -41,6 +42,30 @@ function knownZone(args: Args, cachedZone: string | undefined): string | undefin
   return cachedZone;
 }
 
+/** What reminders, colour, status and attachments will do, with reminder times when the start is known. */
+function extrasClause(args: Args, zone: string | undefined, create: boolean): string[] {
+  let startAt;
+  try {
+    if (zone && optString(args, 'start'))
+      startAt = eventTimes(args, zone, { allDayDays: 1 }).startAt;
+  } catch {
+    startAt = undefined;
+  }
+  try {
+    const calendarId = optString(args, 'calendar_id') ?? 'primary';
+    const { body } = extrasOf(args, {
+      allDay: false,
+      calendarId,
+      guests: 0,
+      meet: false,
+      create,
+    });
+    return extrasWords(body, startAt);
+  } catch (err) {
+    return [`this call will FAIL: ${(err as Error).message}`];
+  }
+}
+
 /** "Tue 3 Dec 10:00–10:15 (Europe/Berlin)" from the arguments, or the raw text when the zone is not known yet. */
 function whenFromArgs(args: Args, zone: string | undefined, now: DateTime): string {
   const start = optString(args, 'start');
@@ -68,6 +93,7 @@ export function describeCreate(
   if (args.recurrence) parts.push(`repeating (${(args.recurrence as string[]).join(' ')})`);
   if (guests) parts.push(`${guests} attendee${guests === 1 ? '' : 's'}`);
   if (args.add_meet_link === true) parts.push('with a Google Meet link');
+  parts.push(...extrasClause(args, knownZone(args, cachedZone), true));
   if (calendar && calendar !== 'primary') parts.push(`on calendar ${calendar}`);
   return `${parts.filter(Boolean).join(', ')}${mailClause(guests, sendUpdatesArg(args), 'invitations')}${overlaps ?? ''}`;
 }
@@ -89,6 +115,7 @@ function changeWords(args: Args, zone: string | undefined, now: DateTime): strin
   if (args.add_meet_link === true) out.push('add a Meet link');
   if (args.recurrence !== undefined)
     out.push(`recurrence → ${(optStrings(args, 'recurrence') ?? []).join(' ')}`);
+  out.push(...extrasClause(args, zone, false));
   return out;
 }
 

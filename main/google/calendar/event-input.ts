@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { calendar_v3 } from '@googleapis/calendar';
 import { DateTime } from 'luxon';
 import { emails, optNumber, optString, optStrings, type Args } from './args.js';
+import { extrasOf, extrasWords } from './event-extras.js';
 import { InputError } from './errors.js';
 import { addDays, iso, parseTime } from './time.js';
 
@@ -138,6 +139,15 @@ export function patchFields(args: Args, existing: Event): { patch: Event; change
     patch.recurrence = recurrence;
     changes.push(`recurrence → ${recurrence.join(' ')}`);
   }
+  const extras = extrasOf(args, {
+    allDay: Boolean(existing.start?.date),
+    calendarId: 'primary',
+    guests: 0,
+    meet: false,
+    create: false,
+  });
+  Object.assign(patch, extras.body);
+  changes.push(...extrasWords(extras.body, undefined));
   return { patch, changes };
 }
 

@@ -19,7 +19,7 @@ interface BusyAnswer {
 /** Google's freeBusy takes at most 50 calendars per query (calendarExpansionMax). */
 const MAX_ITEMS = 50;
 
-async function queryBusy(
+export async function queryBusy(
   c: CallCtx,
   ids: string[],
   min: DateTime,
@@ -57,7 +57,7 @@ async function queryBusy(
   return out;
 }
 
-function span(i: Interval, zone: string, now: DateTime): string {
+export function span(i: Interval, zone: string, now: DateTime): string {
   const s = DateTime.fromMillis(i.start, { zone });
   const e = DateTime.fromMillis(i.end, { zone });
   const hm = (d: DateTime) => d.toFormat('HH:mm');
@@ -66,7 +66,7 @@ function span(i: Interval, zone: string, now: DateTime): string {
     : `${humanDate(s, now)} ${hm(s)} – ${humanDate(e, now)} ${hm(e)}`;
 }
 
-const isoSpan = (i: Interval, zone: string) => ({
+export const isoSpan = (i: Interval, zone: string) => ({
   start: iso(DateTime.fromMillis(i.start, { zone })),
   end: iso(DateTime.fromMillis(i.end, { zone })),
 });

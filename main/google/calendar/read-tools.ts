@@ -4,6 +4,7 @@ import { optNumber, optString, optStrings, reqString, type Args } from './args.j
 import { resolveRange, zoneArg, zoneOf, type CallCtx } from './context.js';
 import { InputError, toErrorResult } from './errors.js';
 import { eventLine, eventText, eventView, markEventContent, textResult } from './render.js';
+import type { DateTime } from 'luxon';
 import { instantOf, iso } from './time.js';
 import { eventItem } from './provenance.js';
 
@@ -40,13 +41,13 @@ export async function listCalendars(c: CallCtx): Promise<CallToolResult> {
 }
 
 /** Several calendars page independently; the token carries each calendar's own Google page token. */
-function encodePages(pages: Record<string, string>): string | undefined {
+export function encodePages(pages: Record<string, string>): string | undefined {
   return Object.keys(pages).length
     ? Buffer.from(JSON.stringify(pages)).toString('base64url')
     : undefined;
 }
 
-function decodePages(token: string | undefined): Record<string, string> | undefined {
+export function decodePages(token: string | undefined): Record<string, string> | undefined {
   if (!token) return undefined;
   try {
     const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
@@ -62,9 +63,24 @@ function decodePages(token: string | undefined): Record<string, string> | undefi
   throw new InputError('page_token is not one Airlock gave out; repeat the call without it.');
 }
 
-export async function listEvents(c: CallCtx, args: Args): Promise<CallToolResult> {
+/** One account's events: every calendar asked in parallel, merged by start. */
+export interface EventsPage {
+  account: string;
+  rows: { e: calendar_v3.Schema$Event; v: ReturnType<typeof eventView>; at: number }[];
+  /** Each calendar's own next Google page token. */
+  next: Record<string, string>;
+  failed: { id: string; error: string }[];
+  min: DateTime;
+  max: DateTime;
+  zones: string[];
+}
+
+export async function eventsPage(
+  c: CallCtx,
+  args: Args,
+  pages = decodePages(optString(args, 'page_token')),
+): Promise<EventsPage> {
   const outZone = zoneArg(args);
-  const pages = decodePages(optString(args, 'page_token'));
   const ids = pages ? Object.keys(pages) : (optStrings(args, 'calendar_ids') ?? ['primary']);
   const maxResults = optNumber(args, 'max_results', 1, 250) ?? 50;
   const q = optString(args, 'query');
@@ -104,8 +120,7 @@ export async function listEvents(c: CallCtx, args: Args): Promise<CallToolResult
   const failed = settled.flatMap((s, i) =>
     s.status === 'rejected' ? [{ id: ids[i]!, reason: s.reason as unknown }] : [],
   );
-  if (ok.length === 0) return toErrorResult(failed[0]?.reason, c.account);
-
+  if (ok.length === 0) throw failed[0]?.reason ?? new InputError('No calendar to list.');
   const rows = ok.flatMap((r) =>
     r.items
       .filter((e) => e.status !== 'cancelled')
@@ -115,37 +130,51 @@ export async function listEvents(c: CallCtx, args: Args): Promise<CallToolResult
         at: instantOf(e.start ?? undefined, r.zone)?.toMillis() ?? 0,
       })),
   );
-  // Merged across calendars by start; on the same instant an all-day event first, as calendars show them.
-  rows.sort((a, b) => a.at - b.at || Number(b.v.all_day) - Number(a.v.all_day));
-  const next = encodePages(
-    Object.fromEntries(ok.filter((r) => r.next).map((r) => [r.calendarId, r.next as string])),
-  );
+  sortRows(rows);
   const first = ok[0]!;
-  const zones = [...new Set(ok.map((r) => r.zone))].join(', ');
+  return {
+    account: c.account,
+    rows,
+    next: Object.fromEntries(ok.filter((r) => r.next).map((r) => [r.calendarId, r.next as string])),
+    failed: failed.map((f) => ({ id: f.id, error: errorText(f.reason, c.account) })),
+    min: first.min,
+    max: first.max,
+    zones: [...new Set(ok.map((r) => r.zone))],
+  };
+}
+
+/** Merged by start; on the same instant an all-day event first, as calendars show them. */
+export function sortRows(rows: EventsPage['rows']): void {
+  rows.sort((a, b) => a.at - b.at || Number(b.v.all_day) - Number(a.v.all_day));
+}
+
+export async function listEvents(c: CallCtx, args: Args): Promise<CallToolResult> {
+  let p: EventsPage;
+  try {
+    p = await eventsPage(c, args);
+  } catch (err) {
+    return toErrorResult(err, c.account);
+  }
+  const next = encodePages(p.next);
+  const zone = p.zones[0]!;
   const lines = [
-    `${rows.length} event(s) for ${c.account} from ${iso(first.min.setZone(first.zone))} to ${iso(first.max.setZone(first.zone))} (times in ${zones}):`,
-    ...rows.map((r) => eventLine(r.e, r.v, c.now)),
+    `${p.rows.length} event(s) for ${c.account} from ${iso(p.min.setZone(zone))} to ${iso(p.max.setZone(zone))} (times in ${p.zones.join(', ')}):`,
+    ...p.rows.map((r) => eventLine(r.e, r.v, c.now)),
   ];
-  for (const f of failed)
-    lines.push(`Calendar ${f.id} could not be read: ${errorText(f.reason, c.account)}`);
+  for (const f of p.failed) lines.push(`Calendar ${f.id} could not be read: ${f.error}`);
   if (next) lines.push(`More events: call again with page_token "${next}".`);
   return markEventContent(
     textResult(lines.join('\n'), {
       account: c.account,
-      time_min: iso(first.min),
-      time_max: iso(first.max),
-      events: rows.map((r) => r.v),
+      time_min: iso(p.min),
+      time_max: iso(p.max),
+      events: p.rows.map((r) => r.v),
       ...(next ? { next_page_token: next } : {}),
-      ...(failed.length
-        ? {
-            failed_calendars: failed.map((f) => ({
-              id: f.id,
-              error: errorText(f.reason, c.account),
-            })),
-          }
-        : {}),
+      ...(p.failed.length ? { failed_calendars: p.failed } : {}),
     }),
-    rows.map((r) => eventItem(r.e, `${eventLine(r.e, r.v, c.now)}\n${JSON.stringify(r.v)}`, false)),
+    p.rows.map((r) =>
+      eventItem(r.e, `${eventLine(r.e, r.v, c.now)}\n${JSON.stringify(r.v)}`, false),
+    ),
   );
 }
 

@@ -135,6 +135,7 @@ export function copyable(master: Event): Event {
     'transparency',
     'visibility',
     'reminders',
+    'attachments',
     'guestsCanModify',
     'guestsCanInviteOthers',
     'guestsCanSeeOtherGuests',

@@ -1,9 +1,10 @@
 import type { calendar_v3 } from '@googleapis/calendar';
-import type { DateTime } from 'luxon';
+import { DateTime } from 'luxon';
 import type { CallToolResult } from '../../tools/types.js';
 import { UNTRUSTED_META_KEY } from '../../tools/untrusted.js';
 import type { ProvenanceMetaItem } from '../../provenance/provenance-service.js';
 import { eventsMeta } from './provenance.js';
+import { colorName, reminderWords } from './event-extras.js';
 import { addDays, fromGoogle, humanRange, iso, offsetLabel } from './time.js';
 
 type Event = calendar_v3.Schema$Event;
@@ -37,6 +38,12 @@ export interface EventView {
   meet_link?: string;
   html_link?: string;
   busy: boolean;
+  /** "out_of_office", "focus_time", … (Google's eventType, snake_case); absent for ordinary events. */
+  event_type?: string;
+  color?: string;
+  /** "default" (the calendar's own), or the event's own reminders. */
+  reminders?: 'default' | { method: string; minutes: number }[];
+  attachments?: { title: string; url: string }[];
 }
 
 export function eventView(e: Event, calendarId: string, zone: string, full: boolean): EventView {
@@ -76,6 +83,22 @@ export function eventView(e: Event, calendarId: string, zone: string, full: bool
     e.hangoutLink ?? e.conferenceData?.entryPoints?.find((p) => p.entryPointType === 'video')?.uri;
   if (meet) view.meet_link = meet;
   if (full && e.htmlLink) view.html_link = e.htmlLink;
+  if (e.eventType && e.eventType !== 'default')
+    view.event_type = e.eventType.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const color = colorName(e.colorId);
+  if (color) view.color = color;
+  if (e.reminders)
+    view.reminders = e.reminders.useDefault
+      ? 'default'
+      : (e.reminders.overrides ?? []).map((o) => ({
+          method: o.method ?? 'popup',
+          minutes: o.minutes ?? 0,
+        }));
+  if (e.attachments?.length)
+    view.attachments = e.attachments.map((a) => ({
+      title: a.title ?? a.fileUrl ?? '',
+      url: a.fileUrl ?? '',
+    }));
   return view;
 }
 
@@ -130,6 +153,19 @@ export function eventText(e: Event, v: EventView, now: DateTime): string {
     );
   if (v.location) lines.push(`location: ${v.location}`);
   if (v.meet_link) lines.push(`Meet: ${v.meet_link}`);
+  if (v.event_type) lines.push(`type: ${v.event_type.replace(/_/g, ' ')}`);
+  if (v.color) lines.push(`colour: ${v.color}`);
+  if (e.reminders) {
+    // Reminders fire before the start in the event's zone; an all-day event starts at its day's midnight there.
+    const startAt = e.start?.date
+      ? DateTime.fromISO(e.start.date, { zone: v.time_zone }).startOf('day')
+      : e.start?.dateTime
+        ? fromGoogle(e.start.dateTime, v.time_zone)
+        : undefined;
+    lines.push(`reminders: ${reminderWords(e.reminders, startAt)}`);
+  }
+  if (v.attachments)
+    lines.push(`attachments: ${v.attachments.map((a) => `${a.title} <${a.url}>`).join(', ')}`);
   if (v.html_link) lines.push(`link: ${v.html_link}`);
   if (v.description) lines.push(`description:\n${v.description}`);
   return lines.join('\n');

@@ -144,6 +144,7 @@ export async function updateEvent(c: CallCtx, args: Args): Promise<CallToolResul
       eventId: master.id ?? '',
       sendUpdates: send,
       ...(patch.conferenceData ? { conferenceDataVersion: 1 } : {}),
+      ...(patch.attachments ? { supportsAttachments: true } : {}),
       requestBody: patch,
     },
     c.opts,
@@ -233,7 +234,14 @@ async function splitSeries(
   try {
     created = (
       await c.api.events.insert(
-        { calendarId, sendUpdates: send, conferenceDataVersion: 1, requestBody: body },
+        {
+          calendarId,
+          sendUpdates: send,
+          conferenceDataVersion: 1,
+          // The new series keeps the original's Drive attachments (copyable).
+          supportsAttachments: true,
+          requestBody: body,
+        },
         c.opts,
       )
     ).data;

@@ -15,6 +15,7 @@ import {
   type SeriesScope,
 } from './args.js';
 import { zoneArg, zoneOf, type CallCtx } from './context.js';
+import { extrasOf, extrasWords } from './event-extras.js';
 import { eventTimes, meetRequest } from './event-input.js';
 import { InputError } from './errors.js';
 import { checkRecurrence, endBefore, occurrencesBefore } from './recurrence.js';
@@ -123,7 +124,15 @@ export async function createEvent(c: CallCtx, args: Args): Promise<CallToolResul
   } catch {
     overlapNote = 'Airlock could not check this calendar for overlapping events.';
   }
+  const extras = extrasOf(args, {
+    allDay: times.allDay,
+    calendarId,
+    guests: attendees.length,
+    meet,
+    create: true,
+  });
   const body: Event = {
+    ...extras.body,
     summary,
     start: times.start,
     end: times.end,
@@ -138,15 +147,18 @@ export async function createEvent(c: CallCtx, args: Args): Promise<CallToolResul
       calendarId,
       sendUpdates: send,
       ...(meet ? { conferenceDataVersion: 1 } : {}),
+      ...(extras.supportsAttachments ? { supportsAttachments: true } : {}),
       requestBody: body,
     },
     c.opts,
   );
   const view = eventView(res.data, calendarId, zone, false);
+  const extra = extrasWords(res.data, times.startAt);
   const lines = [
     `Created "${view.summary}", ${whenText(res.data, zone, c.now)} (${zone}) on calendar ${calendarId}; id ${view.id}.`,
     invitationText(attendees.length, send),
     view.meet_link ? `Meet link: ${view.meet_link}` : '',
+    extra.length ? `With ${extra.join('; ')}.` : '',
     overlaps.length ? overlapText(overlaps) : overlapNote,
     recurrence && overlaps.length ? '(Checked against the first occurrence only.)' : '',
   ].filter(Boolean);

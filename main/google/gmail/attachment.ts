@@ -3,7 +3,13 @@ import { extractAttachment, kindOf } from '../content/extract.js';
 import { formatBytes, pageNote, pageOf } from '../content/text.js';
 import { BadInput } from './compose.js';
 import { int, str, type GmailCallContext } from './context.js';
-import { attachmentsOf, base64urlBytes, type AttachmentInfo } from './payload.js';
+import {
+  attachmentsOf,
+  base64urlBytes,
+  header,
+  type AttachmentInfo,
+  type Part,
+} from './payload.js';
 import { mailItem, provenanceMeta } from './provenance.js';
 import { MAX_CHARS } from './read.js';
 
@@ -35,6 +41,41 @@ export function findAttachment(
   );
 }
 
+/** The message an attachment came with, as the provenance index describes it (provenance.ts). */
+export interface AttachedTo {
+  id: string;
+  payload: Part | undefined;
+  labelIds?: string[] | null;
+}
+
+/**
+ * The message's attachments with its sender and the message itself (one get of the headers and
+ * part skeleton): what the attachment says is its sender's (issue 30; issue 33 item 2).
+ */
+export async function messageAttachments(
+  ctx: GmailCallContext,
+  messageId: string,
+): Promise<{ atts: AttachmentInfo[]; from: string; message: AttachedTo }> {
+  const skeleton = 'partId,mimeType,filename,headers,body(size,attachmentId)';
+  const m = await ctx.client.read(`message ${messageId}`, (api, opts) =>
+    api.users.messages.get(
+      {
+        userId: 'me',
+        id: messageId,
+        format: 'full',
+        fields: `id,labelIds,payload(${skeleton},parts(${skeleton},parts(${skeleton},parts(${skeleton}))))`,
+      },
+      opts,
+    ),
+  );
+  const p = m.payload ?? undefined;
+  return {
+    atts: attachmentsOf(p),
+    from: header(p, 'from') ?? '',
+    message: { id: m.id ?? messageId, payload: p, labelIds: m.labelIds },
+  };
+}
+
 /** gmail_read_attachment: the attachment's text (PDF, DOCX, text, HTML, e-mail) or its metadata. */
 export async function readAttachment(
   ctx: GmailCallContext,
@@ -44,30 +85,30 @@ export async function readAttachment(
   const filename = str(args.filename) ?? '';
   const offset = int(args.offset, 0, 0, Number.MAX_SAFE_INTEGER);
   const maxChars = int(args.max_chars, ATTACHMENT_DEFAULT_CHARS, 200, MAX_CHARS);
-  const m = await ctx.client.read(`message ${messageId}`, (api, opts) =>
-    api.users.messages.get(
-      {
-        userId: 'me',
-        id: messageId,
-        format: 'full',
-        fields:
-          'id,labelIds,payload(partId,mimeType,filename,headers,body(size,attachmentId),parts(partId,mimeType,filename,headers,body(size,attachmentId),parts(partId,mimeType,filename,headers,body(size,attachmentId),parts(partId,mimeType,filename,headers,body(size,attachmentId)))))',
-      },
-      opts,
-    ),
-  );
-  const att = findAttachment(attachmentsOf(m.payload ?? undefined), filename, messageId);
+  const { atts, message } = await messageAttachments(ctx, messageId);
+  const att = findAttachment(atts, filename, messageId);
+  // What it says is the sender's (issue 33 item 2: attachments count as content for the taint check).
+  const described = (result: CallToolResult): CallToolResult => ({
+    ...result,
+    _meta: provenanceMeta([
+      mailItem(
+        message,
+        (result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n'),
+        { attachment: att.filename },
+      ),
+    ]),
+  });
   const meta = `${att.filename} (${att.mimeType}, ${formatBytes(att.size)}) from message ${messageId}`;
   if (!kindOf(att.mimeType, att.filename)) {
     // Nothing to download: say what it is and that its text cannot be read.
-    return {
+    return described({
       content: [
         {
           type: 'text',
-          text: `${meta}: Airlock cannot extract text from this type of file. Only PDF, DOCX, text, HTML and e-mail attachments can be read.`,
+          text: `${meta}: Airlock cannot extract text from this type of file. Only PDF, DOCX, text, HTML and e-mail attachments can be read; gmail_get_attachment returns the file itself.`,
         },
       ],
-    };
+    });
   }
   if (att.size > ctx.maxAttachmentBytes) {
     throw new BadInput(
@@ -92,9 +133,9 @@ export async function readAttachment(
     ...(att.charset ? { charset: att.charset } : {}),
   });
   if (!extracted.ok)
-    return {
+    return described({
       content: [{ type: 'text', text: `${meta}: cannot extract text — ${extracted.reason}.` }],
-    };
+    });
   if (offset > 0 && offset >= extracted.text.length)
     throw new BadInput(
       `offset ${offset} is past the end of ${att.filename} (${extracted.text.length} characters).`,
@@ -108,18 +149,5 @@ export async function readAttachment(
   ];
   const note = pageNote(page, 'gmail_read_attachment');
   if (note) lines.push(note);
-  const text = lines.join('\n');
-  // The attachment's words are its sender's (issue 30): described like the message it came with.
-  return {
-    content: [{ type: 'text', text }],
-    _meta: provenanceMeta([
-      mailItem(
-        { id: m.id ?? messageId, payload: m.payload ?? undefined, labelIds: m.labelIds },
-        text,
-        {
-          attachment: att.filename,
-        },
-      ),
-    ]),
-  };
+  return described({ content: [{ type: 'text', text: lines.join('\n') }] });
 }

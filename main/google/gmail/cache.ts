@@ -9,19 +9,26 @@ export interface SeenMessage {
   threadId: string;
 }
 
-export class SeenMessages {
-  private readonly map = new Map<string, SeenMessage>();
+/** A small per-account memory, least recently written dropped first. */
+export class Recent<T> {
+  private readonly map = new Map<string, T>();
 
   constructor(private readonly max = 2000) {}
 
-  remember(account: string, id: string, m: SeenMessage): void {
+  remember(account: string, id: string, m: T): void {
     const key = `${account}\n${id}`;
     this.map.delete(key);
     this.map.set(key, m);
     if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
   }
 
-  get(account: string, id: string): SeenMessage | undefined {
+  get(account: string, id: string): T | undefined {
     return this.map.get(`${account}\n${id}`);
   }
+
+  forget(account: string, id: string): void {
+    this.map.delete(`${account}\n${id}`);
+  }
 }
+
+export class SeenMessages extends Recent<SeenMessage> {}

@@ -1,5 +1,6 @@
 import type { SeenMessages } from './cache.js';
 import type { GmailClient } from './client.js';
+import type { DraftMemory } from './draft-view.js';
 import type { LabelDirectory } from './labels.js';
 import type { AdaptivePool } from './pool.js';
 import type { SendAsNames } from './send-as.js';
@@ -9,10 +10,13 @@ export interface GmailCallContext {
   client: GmailClient;
   labels: LabelDirectory;
   seen: SeenMessages;
+  drafts: DraftMemory;
   sendAs: SendAsNames;
   /** A fresh pool per call, so one call's throttling never slows another's. */
   pool: () => AdaptivePool;
   maxAttachmentBytes: number;
+  /** Largest file gmail_get_attachment hands over. */
+  maxDownloadBytes: number;
   /** More than one account connected: results name the account. */
   showAccount: boolean;
 }

@@ -1,5 +1,26 @@
 import { GoogleToolError } from '../account-access.js';
-import { classify, rateLimitWait, type GoogleFailure } from '../failure.js';
+import { classify, rateLimitWait, type FailureKind, type GoogleFailure } from '../failure.js';
+
+/** A Gmail failure that keeps its kind, so a pre-approval check can tell "no such id" from "try later". */
+export class GmailApiError extends GoogleToolError {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+  ) {
+    super('GOOGLE_API', message);
+  }
+}
+
+/** The sentence for message ids an account does not have, before an approval and after it. */
+export function noSuchMessages(ids: readonly string[], account: string, role = ''): string {
+  const list = ids.join(', ');
+  return `There is no message with id ${list} in ${account}${role ? ` (${role})` : ''}. Use the exact id from gmail_search or gmail_read; nothing was changed.`;
+}
+
+/** Gmail said the thing asked for does not exist (404, or 400 for an id it cannot parse). */
+export function isMissing(err: unknown): boolean {
+  return err instanceof GmailApiError && (err.kind === 'not-found' || err.kind === 'bad-request');
+}
 
 /**
  * Gmail's wording for Google failures, classified once in ../failure.ts
@@ -14,7 +35,7 @@ export function toToolError(
 ): GoogleToolError {
   if (err instanceof GoogleToolError) return err;
   const detail = f.message.replace(/\s+/g, ' ').slice(0, 300);
-  const gmail = (message: string) => new GoogleToolError('GOOGLE_API', message);
+  const gmail = (message: string) => new GmailApiError(f.kind, message);
   switch (f.kind) {
     case 'aborted':
       return gmail(`The request for ${ctx.what} was cancelled.`);
@@ -40,6 +61,10 @@ export function toToolError(
     case 'not-found':
       return gmail(
         `Gmail found no ${ctx.what} in ${ctx.account} (404). Check the id: use the exact id from gmail_search.`,
+      );
+    case 'conflict':
+      return gmail(
+        `Gmail refused ${ctx.what} in ${ctx.account}: it conflicts with what is there (409: ${detail}).`,
       );
     case 'bad-request':
       return gmail(`Gmail rejected the request for ${ctx.what} (400: ${detail}).`);

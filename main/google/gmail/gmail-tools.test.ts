@@ -28,7 +28,7 @@ describe('labels, archive, trash', () => {
     });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(
-      /^There is no label "Invoices" in alice@example.com\. Labels: INBOX, .*Receipts\. \(Airlock does not create labels\.\)$/,
+      /^There is no label "Invoices" in alice@example.com\. Labels: INBOX, .*Receipts\. \(gmail_create_label creates one\.\)$/,
     );
     expect((await t.call('gmail_archive', { message_ids: [id] })).text).toMatch(
       /^Archived 1 message/,
@@ -57,25 +57,47 @@ describe('tools follow the accounts', () => {
     expect([...defs.keys()].sort()).toEqual([
       'gmail_archive',
       'gmail_create_draft',
+      'gmail_create_filter',
+      'gmail_create_label',
+      'gmail_delete_draft',
+      'gmail_delete_filter',
+      'gmail_delete_label',
+      'gmail_get_attachment',
+      'gmail_get_draft',
+      'gmail_list_drafts',
+      'gmail_list_filters',
       'gmail_list_labels',
       'gmail_modify_labels',
       'gmail_read',
       'gmail_read_attachment',
       'gmail_read_thread',
+      'gmail_rename_label',
       'gmail_search',
       'gmail_send',
+      'gmail_send_draft',
       'gmail_trash',
+      'gmail_update_draft',
     ]);
     const enumOf = (name: string) =>
       (defs.get(name)!.inputSchema.properties as Record<string, { enum?: string[] }>).account!.enum;
-    expect(enumOf('gmail_search')).toEqual([ALICE.email, BOB.email]);
+    const spanning = (
+      defs.get('gmail_search')!.inputSchema.properties as Record<
+        string,
+        { anyOf: { enum?: string[] }[] }
+      >
+    ).account!.anyOf;
+    expect(spanning[0]!.enum).toEqual([ALICE.email, BOB.email, 'all']);
     expect(enumOf('gmail_send')).toEqual([ALICE.email]);
     for (const name of [
       'gmail_search',
       'gmail_read',
       'gmail_read_thread',
       'gmail_read_attachment',
+      'gmail_get_attachment',
       'gmail_list_labels',
+      'gmail_list_drafts',
+      'gmail_get_draft',
+      'gmail_list_filters',
     ]) {
       expect(defs.get(name)).toMatchObject({
         trustedReadOnly: true,
@@ -88,11 +110,27 @@ describe('tools follow the accounts', () => {
       'gmail_modify_labels',
       'gmail_archive',
       'gmail_trash',
+      'gmail_update_draft',
+      'gmail_send_draft',
+      'gmail_delete_draft',
+      'gmail_create_label',
+      'gmail_rename_label',
+      'gmail_delete_label',
+      'gmail_create_filter',
+      'gmail_delete_filter',
     ]) {
       expect(defs.get(name)!.trustedReadOnly).toBeUndefined();
       expect(defs.get(name)!.annotations?.readOnlyHint).toBe(false);
     }
     expect(defs.get('gmail_trash')!.annotations?.destructiveHint).toBe(true);
+    for (const name of ['gmail_delete_draft', 'gmail_delete_label', 'gmail_create_filter'])
+      expect(defs.get(name)!.annotations?.destructiveHint).toBe(true);
+    expect(defs.get('gmail_send_draft')!.annotations).toMatchObject({
+      destructiveHint: false,
+      openWorldHint: true,
+    });
+    expect(enumOf('gmail_get_draft')).toEqual([ALICE.email, BOB.email]);
+    expect(enumOf('gmail_send_draft')).toEqual([ALICE.email]);
     expect(defs.get('gmail_send')!.description.endsWith('the recipient sees it immediately')).toBe(
       true,
     );
@@ -124,7 +162,11 @@ describe('tools follow the accounts', () => {
       'gmail_read',
       'gmail_read_thread',
       'gmail_read_attachment',
+      'gmail_get_attachment',
       'gmail_list_labels',
+      'gmail_list_drafts',
+      'gmail_get_draft',
+      'gmail_list_filters',
     ]);
     let fired = 0;
     source.onChange(() => fired++);

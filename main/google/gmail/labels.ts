@@ -9,16 +9,43 @@ const TTL_MS = 5 * 60_000;
 /** Each account's labels, fetched when first needed and kept a few minutes. */
 export class LabelDirectory {
   private readonly cache = new Map<string, { at: number; labels: Promise<Label[]> }>();
+  private readonly loaded = new Map<string, Label[]>();
 
   list(client: GmailClient, fresh = false): Promise<Label[]> {
     const hit = this.cache.get(client.account);
     if (hit && !fresh && Date.now() - hit.at < TTL_MS) return hit.labels;
     const labels = client
       .read('the label list', (api, opts) => api.users.labels.list({ userId: 'me' }, opts))
-      .then((d) => d.labels ?? []);
+      .then((d) => {
+        const list = d.labels ?? [];
+        this.loaded.set(client.account, list);
+        return list;
+      });
     this.cache.set(client.account, { at: Date.now(), labels });
     labels.catch(() => this.cache.delete(client.account));
     return labels;
+  }
+
+  /** The account's labels changed (created, renamed, deleted): read them afresh next time. */
+  invalidate(account: string): void {
+    this.cache.delete(account);
+    this.loaded.delete(account);
+  }
+
+  /** The labels last read for this account, without a request (for approval texts). */
+  peek(account: string, wanted: string): Label | undefined {
+    const key = wanted.trim().toLowerCase();
+    return this.loaded
+      .get(account)
+      ?.find((l) => l.id?.toLowerCase() === key || l.name?.toLowerCase() === key);
+  }
+
+  /** A label by name or id, any case; undefined when there is none. */
+  async find(client: GmailClient, wanted: string): Promise<Label | undefined> {
+    const key = wanted.trim().toLowerCase();
+    return (await this.list(client)).find(
+      (l) => l.id?.toLowerCase() === key || l.name?.toLowerCase() === key,
+    );
   }
 
   /** Label ids → names for display; system ids (INBOX, UNREAD) are their own names. */
@@ -42,7 +69,7 @@ export class LabelDirectory {
           .filter(Boolean)
           .join(', ');
         throw new BadInput(
-          `There is no label "${w}" in ${client.account}. Labels: ${known}. (Airlock does not create labels.)`,
+          `There is no label "${w}" in ${client.account}. Labels: ${known}. (gmail_create_label creates one.)`,
         );
       }
       return hit.id;

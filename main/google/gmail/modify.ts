@@ -34,8 +34,11 @@ async function batchModify(
   add: string[],
   remove: string[],
 ): Promise<void> {
+  // Worded so a 404 reads "Gmail found no message with id … in alice@…" (issue 33 item 4).
   await ctx.client.write(
-    `changing labels on ${ids.length} message${ids.length === 1 ? '' : 's'}`,
+    ids.length === 1
+      ? `message with id ${ids[0]}`
+      : `message with one of the ids ${ids.join(', ')}`,
     (api, opts) =>
       api.users.messages.batchModify(
         { userId: 'me', requestBody: { ids, addLabelIds: add, removeLabelIds: remove } },
@@ -99,7 +102,7 @@ export async function trash(
   const pool = ctx.pool();
   const outcomes = await pool.map(ids, async (id) => {
     try {
-      await ctx.client.write(`moving message ${id} to the Trash`, (api, opts) =>
+      await ctx.client.write(`message with id ${id}`, (api, opts) =>
         api.users.messages.trash({ userId: 'me', id }, opts),
       );
       return { id, ok: true as const };

@@ -79,3 +79,24 @@ function allHeaders(part: Part | undefined, name: string): string[] {
 export function provenanceMeta(items: MailProvenance[]): Record<string, unknown> {
   return { [PROVENANCE_META_KEY]: items };
 }
+
+/**
+ * A draft in the user's own mailbox: the user's data (private), written by the
+ * account itself (or an agent on its behalf), so its author is the account.
+ */
+export function draftItem(
+  draftId: string,
+  account: string,
+  subject: string | undefined,
+  text: string,
+): MailProvenance {
+  const s = subject?.trim();
+  return {
+    kind: 'mail',
+    label: `a draft in ${account}${s ? ` ("${s.slice(0, 80)}")` : ''}`,
+    ref: draftId,
+    from: [account],
+    private: true,
+    text,
+  };
+}

@@ -15,6 +15,10 @@ const FIELDS = `id,threadId,labelIds,snippet,internalDate,payload(${SKELETON},pa
 
 export interface SearchHit {
   id: string;
+  /** Gmail's internalDate (ms), for merging accounts newest first. */
+  at: number;
+  /** Set when a list spans accounts. */
+  account?: string;
   threadId: string;
   from: string;
   to: string;
@@ -27,26 +31,97 @@ export interface SearchHit {
   payload: Part | undefined;
 }
 
+/** One account's page of a list: its hits (labels by name), the next page's token. */
+export interface HitPage {
+  account: string;
+  hits: HitOrError[];
+  next?: string;
+}
+
 /**
- * gmail_search: one messages.list call, then the listed messages' metadata
- * in one batch request (batch.ts; issue 18.5), calls that hit 429/5xx retried
- * in a smaller batch.
+ * One account's search: one messages.list call, then the listed messages'
+ * metadata in one batch request (batch.ts; issue 18.5), calls that hit
+ * 429/5xx retried in a smaller batch.
  */
-export async function search(
+export async function searchPage(
   ctx: GmailCallContext,
   args: Record<string, unknown>,
-): Promise<CallToolResult> {
+  pageToken = str(args.page_token),
+): Promise<HitPage> {
   const query = str(args.query) ?? '';
   const max = int(args.max_results, SEARCH_DEFAULT, 1, SEARCH_MAX);
-  const pageToken = str(args.page_token);
   const list = await ctx.client.read(`the search "${query}"`, (api, opts) =>
     api.users.messages.list(
       { userId: 'me', q: query, maxResults: max, ...(pageToken ? { pageToken } : {}) },
       opts,
     ),
   );
-  const refs = (list.messages ?? []).filter((m) => m.id);
-  // All the listed messages' metadata in one batch round trip (issue 18.5), not one GET each.
+  const hits = await loadHits(ctx, list.messages ?? []);
+  return {
+    account: ctx.client.account,
+    hits: await withLabelNames(ctx, hits),
+    ...(list.nextPageToken ? { next: list.nextPageToken } : {}),
+  };
+}
+
+/** User label ids (`Label_…`) shown by name: ids are per account, so this is done per page. */
+export async function withLabelNames(
+  ctx: GmailCallContext,
+  hits: HitOrError[],
+): Promise<HitOrError[]> {
+  const names = await ctx.labels.names(ctx.client, [
+    ...new Set(hits.flatMap((h) => ('labels' in h ? h.labels : []))),
+  ]);
+  return hits.map((h) =>
+    'labels' in h ? { ...h, labels: h.labels.map((l) => names.get(l) ?? l) } : h,
+  );
+}
+
+/** The taint check's description of listed messages (docs/provenance.md). */
+export function hitsMeta(hits: HitOrError[]): Record<string, unknown> {
+  return provenanceMeta(
+    hits.flatMap((h) =>
+      'error' in h
+        ? []
+        : [
+            mailItem(
+              { id: h.id, payload: h.payload, labelIds: h.labels },
+              `${h.subject}\nFrom: ${h.from}\nTo: ${h.to}\n${h.snippet}`,
+            ),
+          ],
+    ),
+  );
+}
+
+/** gmail_search in one account. */
+export async function search(
+  ctx: GmailCallContext,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const page = await searchPage(ctx, args);
+  const where = ctx.showAccount ? ` in ${ctx.client.account}` : '';
+  const query = str(args.query) ?? '';
+  return {
+    content: [{ type: 'text', text: renderHits(query, where, page.hits, page.next) }],
+    _meta: hitsMeta(page.hits),
+  };
+}
+
+export type HitOrError = (SearchHit | { id: string; error: string; account?: string }) & {
+  /** For drafts: the draft the message belongs to. */
+  draftId?: string;
+};
+
+/**
+ * The listed messages' headers, snippets and attachment names in one batch
+ * round trip (issue 18.5), not one GET each; a message that cannot be loaded
+ * (deleted between list and get) is listed as such, auth and rate errors throw.
+ */
+export async function loadHits(
+  ctx: GmailCallContext,
+  listed: readonly { id?: string | null; threadId?: string | null }[],
+): Promise<HitOrError[]> {
+  const refs = listed.filter((m) => m.id);
   const fields = new URLSearchParams({ format: 'full', fields: FIELDS }).toString();
   const answers = await ctx.client.batch<gmail_v1.Schema$Message>(
     refs.map((ref) => ({
@@ -54,7 +129,7 @@ export async function search(
       what: `message ${ref.id}`,
     })),
   );
-  const hits = answers.map((a, i): SearchHit | { id: string; error: string } => {
+  return answers.map((a, i): HitOrError => {
     const ref = refs[i]!;
     if (a.ok) {
       const m = a.data;
@@ -66,30 +141,10 @@ export async function search(
         m,
       );
     }
-    // A message deleted between list and get, or one bad message, should not sink the whole search.
+    // A message deleted between list and get, or one bad message, should not sink the whole list.
     if (a.error.code === 'GOOGLE_API') return { id: ref.id!, error: a.error.message };
     throw a.error;
   });
-  const labelNames = await ctx.labels.names(ctx.client, [
-    ...new Set(hits.flatMap((h) => ('labels' in h ? h.labels : []))),
-  ]);
-  return {
-    content: [
-      { type: 'text', text: render(ctx, query, hits, labelNames, list.nextPageToken ?? undefined) },
-    ],
-    _meta: provenanceMeta(
-      hits.flatMap((h) =>
-        'error' in h
-          ? []
-          : [
-              mailItem(
-                { id: h.id, payload: h.payload, labelIds: h.labels },
-                `${h.subject}\nFrom: ${h.from}\nTo: ${h.to}\n${h.snippet}`,
-              ),
-            ],
-      ),
-    ),
-  };
 }
 
 function toHit(
@@ -104,6 +159,7 @@ function toHit(
   ctx.seen.remember(ctx.client.account, id, { subject, from, threadId });
   return {
     id,
+    at: Number(m.internalDate ?? 0),
     threadId,
     from,
     to: header(payload, 'to') ?? '',
@@ -120,34 +176,36 @@ function toHit(
   };
 }
 
-function render(
-  ctx: GmailCallContext,
+/** The hits as the agent reads them; `where` is " in alice@…" or "" (one account, no need to say). */
+export function renderHits(
   query: string,
-  hits: (SearchHit | { id: string; error: string })[],
-  labelNames: Map<string, string>,
+  where: string,
+  hits: HitOrError[],
   next: string | undefined,
+  failures: string[] = [],
 ): string {
-  const where = ctx.showAccount ? ` in ${ctx.client.account}` : '';
   const lines = [
     `Gmail search${query ? ` "${query}"` : ''}${where}: ${hits.length === 0 ? 'no messages.' : `${hits.length} message${hits.length === 1 ? '' : 's'}, newest first.`}`,
   ];
   hits.forEach((h, i) => {
     lines.push('');
     if ('error' in h) {
-      lines.push(`${i + 1}. id ${h.id} — could not be loaded: ${h.error}`);
+      lines.push(
+        `${i + 1}. ${h.account ? `[${h.account}] ` : ''}id ${h.id} — could not be loaded: ${h.error}`,
+      );
       return;
     }
-    lines.push(`${i + 1}. ${h.subject || '(no subject)'}`);
+    lines.push(`${i + 1}. ${h.account ? `[${h.account}] ` : ''}${h.subject || '(no subject)'}`);
     lines.push(`   From: ${h.from}${h.to ? ` · To: ${h.to}` : ''}`);
     lines.push(`   Date: ${h.date} · id ${h.id} · thread ${h.threadId}`);
-    const labels = h.labels.map((l) => labelNames.get(l) ?? l);
     const extra = [
-      labels.length ? `Labels: ${labels.join(', ')}` : '',
+      h.labels.length ? `Labels: ${h.labels.join(', ')}` : '',
       h.attachments.length ? `Attachments: ${h.attachments.join(', ')}` : '',
     ].filter(Boolean);
     if (extra.length) lines.push(`   ${extra.join(' · ')}`);
     if (h.snippet) lines.push(`   ${h.snippet}`);
   });
+  for (const f of failures) lines.push('', f);
   if (next)
     lines.push('', `More results: call gmail_search with the same query and page_token="${next}".`);
   return lines.join('\n');

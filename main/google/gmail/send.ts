@@ -13,6 +13,8 @@ import {
   type Outgoing,
 } from './compose.js';
 import { str, type GmailCallContext } from './context.js';
+import { attachmentsLine, previewLines, type DraftView } from './draft-view.js';
+import { isMissing, noSuchMessages } from './errors.js';
 import { header } from './payload.js';
 
 export interface ComposeInput {
@@ -24,8 +26,14 @@ export interface ComposeInput {
   replyTo: string | undefined;
 }
 
-/** Arguments → checked input; throws BadInput before anything reaches Gmail. */
-export function parseCompose(args: Record<string, unknown>): ComposeInput {
+/**
+ * Arguments → checked input; throws BadInput before anything reaches Gmail.
+ * `subjectOptional`: gmail_update_draft, where a missing subject keeps the draft's.
+ */
+export function parseCompose(
+  args: Record<string, unknown>,
+  opts: { subjectOptional?: boolean } = {},
+): ComposeInput {
   const input: ComposeInput = {
     to: parseAddresses('to', args.to),
     cc: parseAddresses('cc', args.cc),
@@ -38,7 +46,7 @@ export function parseCompose(args: Record<string, unknown>): ComposeInput {
   const count = input.to.length + input.cc.length + input.bcc.length;
   if (count > MAX_RECIPIENTS)
     throw new BadInput(`${count} recipients; Airlock sends to at most ${MAX_RECIPIENTS} at once.`);
-  if (!input.replyTo && !input.subject?.trim())
+  if (!input.replyTo && !opts.subjectOptional && !input.subject?.trim())
     throw new BadInput(
       'subject: a subject is needed (it may be left out only for replies, which use "Re: <original subject>").',
     );
@@ -46,7 +54,7 @@ export function parseCompose(args: Record<string, unknown>): ComposeInput {
 }
 
 /** The message as it will go out: a reply picks up the thread, In-Reply-To, References and "Re:". */
-async function outgoing(ctx: GmailCallContext, input: ComposeInput): Promise<Outgoing> {
+export async function outgoing(ctx: GmailCallContext, input: ComposeInput): Promise<Outgoing> {
   const fromName = await ctx.sendAs.displayName(ctx.client);
   const base: Outgoing = {
     from: ctx.client.account,
@@ -59,17 +67,25 @@ async function outgoing(ctx: GmailCallContext, input: ComposeInput): Promise<Out
   };
   if (!input.replyTo) return base;
   const id = input.replyTo;
-  const orig = await ctx.client.read(`message ${id} (the message being replied to)`, (api, opts) =>
-    api.users.messages.get(
-      {
-        userId: 'me',
-        id,
-        format: 'metadata',
-        metadataHeaders: ['Subject', 'From', 'Message-ID', 'References'],
-      },
-      opts,
-    ),
-  );
+  const orig = await ctx.client
+    .read(`message ${id} (the message being replied to)`, (api, opts) =>
+      api.users.messages.get(
+        {
+          userId: 'me',
+          id,
+          format: 'metadata',
+          metadataHeaders: ['Subject', 'From', 'Message-ID', 'References'],
+        },
+        opts,
+      ),
+    )
+    .catch((err: unknown) => {
+      if (isMissing(err))
+        throw new BadInput(
+          noSuchMessages([id], ctx.client.account, 'the message being replied to'),
+        );
+      throw err;
+    });
   const p = orig.payload ?? undefined;
   const subject = header(p, 'subject') ?? '';
   ctx.seen.remember(ctx.client.account, id, {
@@ -88,8 +104,26 @@ async function outgoing(ctx: GmailCallContext, input: ComposeInput): Promise<Out
   };
 }
 
-function recipients(m: Outgoing): string {
+export function recipients(m: Outgoing): string {
   return [...m.to, ...m.cc, ...m.bcc].map((r) => r.address).join(', ');
+}
+
+/**
+ * A send that failed with a server error or a dropped connection may still
+ * have gone out: the error says so, and Airlock never resends blindly.
+ */
+export function maybeSent(err: unknown): never {
+  if (
+    err instanceof GoogleToolError &&
+    err.code === 'GOOGLE_API' &&
+    /server error|could not reach/i.test(err.message)
+  ) {
+    throw new GoogleToolError(
+      'GOOGLE_API',
+      `${err.message} The message may or may not have been sent: check with gmail_search "in:sent" before sending it again.`,
+    );
+  }
+  throw err;
 }
 
 export async function sendMessage(
@@ -105,20 +139,7 @@ export async function sendMessage(
         opts,
       ),
     )
-    .catch((err: unknown) => {
-      // A server error or a dropped connection leaves it open whether Gmail sent the message: never resend blindly.
-      if (
-        err instanceof GoogleToolError &&
-        err.code === 'GOOGLE_API' &&
-        /server error|could not reach/i.test(err.message)
-      ) {
-        throw new GoogleToolError(
-          'GOOGLE_API',
-          `${err.message} The message may or may not have been sent: check with gmail_search "in:sent" before sending it again.`,
-        );
-      }
-      throw err;
-    });
+    .catch(maybeSent);
   return {
     content: [
       {
@@ -154,7 +175,11 @@ export async function createDraft(
   };
 }
 
-const PREVIEW_LINES = 15;
+/** For gmail_update_draft's approval: which draft, and what Airlock last read of it. */
+export interface DraftReplacement {
+  draftId: string;
+  previous?: DraftView;
+}
 
 /**
  * The approval text: the message as it will be sent (from, to, cc, bcc,
@@ -162,22 +187,28 @@ const PREVIEW_LINES = 15;
  * Airlock last saw of the original; when it has not seen it, it says so.
  */
 export function describeCompose(
-  kind: 'send' | 'draft',
+  kind: 'send' | 'draft' | 'update',
   account: string,
   args: Record<string, unknown>,
   seen: SeenMessages,
   fromName?: string,
+  replacing?: DraftReplacement,
 ): string {
+  const previous = replacing?.previous;
+  const head = {
+    send: `Send an email from ${account} — the recipient sees it immediately.`,
+    draft: `Create a draft in ${account} (not sent).`,
+    update: `Replace draft ${replacing?.draftId ?? ''} in ${account} with this message (not sent).`,
+  }[kind];
   let input: ComposeInput;
   try {
-    input = parseCompose(args);
+    input = parseCompose(args, { subjectOptional: kind === 'update' });
   } catch (err) {
-    return `${kind === 'send' ? 'Send an email' : 'Create a draft'} from ${account} — this call will FAIL and nothing will be ${kind === 'send' ? 'sent' : 'saved'}: ${(err as Error).message}`;
+    const what = { send: 'Send an email', draft: 'Create a draft', update: 'Change a draft' }[kind];
+    return `${what} from ${account} — this call will FAIL and nothing will be ${kind === 'send' ? 'sent' : 'saved'}: ${(err as Error).message}`;
   }
   const lines = [
-    kind === 'send'
-      ? `Send an email from ${account} — the recipient sees it immediately.`
-      : `Create a draft in ${account} (not sent).`,
+    head,
     `From: ${fromName ? formatMailbox({ name: fromName, address: account }) : account}`,
     `To: ${input.to.map(formatMailbox).join(', ')}`,
   ];
@@ -195,12 +226,25 @@ export function describeCompose(
         ? `In reply to: "${orig.subject}" from ${orig.from} (message ${input.replyTo}, same thread)`
         : `In reply to: message ${input.replyTo} (same thread)`,
     );
-  } else {
+  } else if (input.subject?.trim() || kind !== 'update') {
     lines.push(`Subject: ${input.subject?.trim()}`);
+  } else {
+    lines.push(
+      previous
+        ? `Subject: ${previous.subject || '(no subject)'} (unchanged)`
+        : "Subject: the draft's current subject (unchanged)",
+    );
   }
-  const bodyLines = input.body.replace(/\r\n?/g, '\n').split('\n');
-  lines.push('', ...bodyLines.slice(0, PREVIEW_LINES));
-  if (bodyLines.length > PREVIEW_LINES)
-    lines.push(`[… ${bodyLines.length - PREVIEW_LINES} more lines]`);
+  if (kind === 'update' && !input.replyTo && previous?.inReplyTo)
+    lines.push(`In reply to: ${previous.inReplyTo} (unchanged, same thread)`);
+  lines.push('', ...previewLines(input.body));
+  if (previous) {
+    lines.push(
+      '',
+      `Replaces: "${previous.subject || '(no subject)'}" to ${previous.to || '(no recipient)'}`,
+    );
+    if (previous.attachments.length)
+      lines.push(`${attachmentsLine(previous.attachments)} — removed by this change.`);
+  }
   return lines.join('\n');
 }

@@ -7,26 +7,38 @@ import {
   type ToolDefinition,
   type ToolSource,
 } from '../../tools/types.js';
-import {
-  GoogleToolError,
-  type GoogleAccountAccess,
-  type GoogleAccountInfo,
-} from '../account-access.js';
+import { GoogleToolError, type GoogleAccountAccess } from '../account-access.js';
+import { pickAccount, scopeProblem } from './account-pick.js';
 import { readAttachment } from './attachment.js';
-import { SeenMessages } from './cache.js';
+import { getAttachmentFile } from './attachment-file.js';
+import { Recent, SeenMessages } from './cache.js';
 import { DEFAULT_RETRY, GmailClient, type RetryPolicy } from './client.js';
 import { BadInput } from './compose.js';
-import { str, strings, type GmailCallContext } from './context.js';
-import { header } from './payload.js';
+import { type GmailCallContext } from './context.js';
+import { DraftMemory } from './draft-view.js';
+import { deleteDraft, getDraft, listDrafts, sendDraft, updateDraft } from './drafts.js';
+import { GmailEffects } from './effects.js';
 import { toolErrorResult } from '../errors.js';
+import {
+  createFilter,
+  deleteFilter,
+  listFilters,
+  parseFilter,
+  standingEffect,
+  type Filter,
+} from './filters.js';
+import { createLabel, deleteLabel, labelNameArg, renameLabel } from './label-admin.js';
 import { LabelDirectory } from './labels.js';
-import { archive, describeModify, listLabels, modifyLabels, trash } from './modify.js';
+import { archive, listLabels, modifyLabels, trash } from './modify.js';
+import { acrossAccounts, MULTI_ACCOUNT_TOOLS } from './multi.js';
+import { accountsArg, isAccountPages, SpanError } from '../spanning.js';
 import { AdaptivePool } from './pool.js';
+import { gmailPrecheck } from './precheck.js';
 import { readMessage, readThread } from './read.js';
 import { search } from './search.js';
-import { createDraft, describeCompose, parseCompose, sendMessage } from './send.js';
+import { createDraft, parseCompose, sendMessage } from './send.js';
 import { SendAsNames } from './send-as.js';
-import { toolDefinitions, WRITE_TOOLS } from './tools.js';
+import { toolDefinitions } from './tools.js';
 import { gmailGrantShape } from './grant-shape.js';
 
 export interface GmailSourceOptions {
@@ -40,6 +52,8 @@ export interface GmailSourceOptions {
   retry?: Partial<RetryPolicy>;
   /** Largest attachment gmail_read_attachment downloads. Default 15 MB. */
   maxAttachmentBytes?: number;
+  /** Largest file gmail_get_attachment returns (base64 grows it by a third). Default 5 MB. */
+  maxDownloadBytes?: number;
 }
 
 type Handler = (ctx: GmailCallContext, args: Record<string, unknown>) => Promise<CallToolResult>;
@@ -49,12 +63,34 @@ const HANDLERS: Record<string, Handler> = {
   gmail_read: readMessage,
   gmail_read_thread: readThread,
   gmail_read_attachment: readAttachment,
+  gmail_get_attachment: getAttachmentFile,
   gmail_list_labels: listLabels,
   gmail_create_draft: createDraft,
   gmail_send: sendMessage,
   gmail_modify_labels: modifyLabels,
   gmail_archive: archive,
   gmail_trash: trash,
+  gmail_list_drafts: listDrafts,
+  gmail_get_draft: getDraft,
+  gmail_update_draft: updateDraft,
+  gmail_send_draft: sendDraft,
+  gmail_delete_draft: deleteDraft,
+  gmail_create_label: createLabel,
+  gmail_rename_label: renameLabel,
+  gmail_delete_label: deleteLabel,
+  gmail_list_filters: listFilters,
+  gmail_create_filter: createFilter,
+  gmail_delete_filter: deleteFilter,
+};
+
+/** Checks of arguments that need no request (validateArgs): each tool's own parser. */
+const ARG_CHECKS: Record<string, (args: Record<string, unknown>) => unknown> = {
+  gmail_send: (a) => parseCompose(a),
+  gmail_create_draft: (a) => parseCompose(a),
+  gmail_update_draft: (a) => parseCompose(a, { subjectOptional: true }),
+  gmail_create_filter: parseFilter,
+  gmail_create_label: (a) => labelNameArg(a, 'name'),
+  gmail_rename_label: (a) => labelNameArg(a, 'new_name'),
 };
 
 /**
@@ -73,10 +109,14 @@ export class GmailSource implements ToolSource {
   private readonly off: () => void;
   private readonly labels = new LabelDirectory();
   private readonly seen = new SeenMessages();
+  private readonly drafts = new DraftMemory();
+  private readonly filters = new Recent<Filter>(200);
   private readonly sendAs = new SendAsNames();
+  private readonly effects: GmailEffects;
   private readonly retry: RetryPolicy;
   private readonly concurrency: number;
   private readonly maxAttachmentBytes: number;
+  private readonly maxDownloadBytes: number;
 
   constructor(
     private readonly access: GoogleAccountAccess,
@@ -86,7 +126,18 @@ export class GmailSource implements ToolSource {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.concurrency = options.concurrency ?? 25;
     this.maxAttachmentBytes = options.maxAttachmentBytes ?? 15 * 1024 * 1024;
+    this.maxDownloadBytes = options.maxDownloadBytes ?? 5 * 1024 * 1024;
     this.defs = toolDefinitions(access.accounts());
+    this.effects = new GmailEffects({
+      access,
+      seen: this.seen,
+      drafts: this.drafts,
+      sendAs: this.sendAs,
+      labels: this.labels,
+      filters: this.filters,
+      retry: this.retry,
+      defs: () => this.defs,
+    });
     this.off = access.onChange(() => {
       this.defs = toolDefinitions(access.accounts());
       for (const l of this.listeners) l();
@@ -124,66 +175,30 @@ export class GmailSource implements ToolSource {
     this.listeners.clear();
   }
 
-  /** The account a call runs as: the one named, else the first that may run this tool. */
-  private pickAccount(tool: string, args: Record<string, unknown>): GoogleAccountInfo {
-    const accounts = this.access.accounts();
-    const eligible = WRITE_TOOLS.has(tool) ? accounts.filter((a) => !a.readOnly) : accounts;
-    const wanted = str(args.account)?.trim().toLowerCase();
-    const found = wanted ? eligible.find((a) => a.email.toLowerCase() === wanted) : eligible[0];
-    if (found) return found;
-    if (wanted && accounts.some((a) => a.email.toLowerCase() === wanted)) {
-      throw new GoogleToolError(
-        'OAUTH_SCOPE',
-        `${args.account} is connected read-only: Airlock cannot send or change mail in it.`,
-      );
-    }
-    const list = accounts.map((a) => a.email).join(', ');
-    throw new GoogleToolError(
-      'NO_ACCOUNT',
-      wanted
-        ? `No connected Google account ${args.account}. Connected: ${list || 'none'}.`
-        : "No Google account is connected to Airlock. The user can connect one in Airlock's settings.",
-    );
+  /** The approval text once what it names has been looked up (effects.ts). */
+  describeEffectAsync(tool: string, args: Record<string, unknown>): Promise<string> {
+    return this.effects.describeAsync(tool, args);
   }
 
-  /**
-   * Looks up the messages an approval is about (the one being replied to, the
-   * ones being trashed or relabelled) when Airlock has not seen them yet, so
-   * the user sees their real subjects. Best effort: on any failure the
-   * synchronous text stands.
-   */
-  async describeEffectAsync(tool: string, args: Record<string, unknown>): Promise<string> {
-    try {
-      const account = this.pickAccount(tool, args).email;
-      const ids =
-        tool === 'gmail_send' || tool === 'gmail_create_draft'
-          ? [str(args.reply_to_message_id)]
-          : strings(args.message_ids).slice(0, 10);
-      const missing = ids
-        .map((id) => id?.trim())
-        .filter((id): id is string => !!id && !this.seen.get(account, id));
-      const client = new GmailClient(this.access, account, this.retry, AbortSignal.timeout(2500));
-      if (tool === 'gmail_send' || tool === 'gmail_create_draft')
-        await this.sendAs.displayName(client); // the approval shows From: as it will go out
-      await Promise.all(
-        missing.map(async (id) => {
-          const m = await client.read(`message ${id}`, (api, opts) =>
-            api.users.messages.get(
-              { userId: 'me', id, format: 'metadata', metadataHeaders: ['Subject', 'From'] },
-              opts,
-            ),
-          );
-          this.seen.remember(account, id, {
-            subject: header(m.payload ?? undefined, 'subject') ?? '',
-            from: header(m.payload ?? undefined, 'from') ?? '',
-            threadId: m.threadId ?? '',
-          });
-        }),
-      );
-    } catch {
-      // The approval still shows the message; only the looked-up subject is missing.
-    }
-    return this.describeEffect(tool, args);
+  /** Ids, labels and drafts checked with a read before the user is asked (precheck.ts). */
+  precheck(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<string | null> {
+    return gmailPrecheck(
+      {
+        access: this.access,
+        seen: this.seen,
+        drafts: this.drafts,
+        labels: this.labels,
+        filters: this.filters,
+        retry: this.retry,
+      },
+      tool,
+      args,
+      signal,
+    );
   }
 
   /**
@@ -192,30 +207,21 @@ export class GmailSource implements ToolSource {
    * (issue 18.4). Account problems are left to call(), which words them with a code.
    */
   validateArgs(tool: string, args: Record<string, unknown>): string | null {
-    if (tool !== 'gmail_send' && tool !== 'gmail_create_draft') return null;
     try {
-      parseCompose(args);
+      ARG_CHECKS[tool]?.(args);
       return null;
     } catch (err) {
       return err instanceof BadInput ? err.message : null;
     }
   }
 
+  /** A filter that forwards or trashes future mail asks every time (filters.ts). */
+  alwaysAsk(tool: string, args: Record<string, unknown>): string | null {
+    return tool === 'gmail_create_filter' ? standingEffect(args) : null;
+  }
+
   describeEffect(tool: string, args: Record<string, unknown>): string {
-    let account: string;
-    try {
-      account = this.pickAccount(tool, args).email;
-    } catch (err) {
-      return `${tool} — this call will fail: ${(err as Error).message}`;
-    }
-    const name = this.sendAs.known(account);
-    if (tool === 'gmail_send') return describeCompose('send', account, args, this.seen, name);
-    if (tool === 'gmail_create_draft')
-      return describeCompose('draft', account, args, this.seen, name);
-    if (tool === 'gmail_modify_labels' || tool === 'gmail_archive' || tool === 'gmail_trash')
-      return describeModify(tool, account, args, this.seen);
-    const def = this.defs.find((d) => d.name === tool);
-    return `${def?.title ?? tool} in ${account}`;
+    return this.effects.describe(tool, args);
   }
 
   async call(
@@ -227,22 +233,45 @@ export class GmailSource implements ToolSource {
       const handler = HANDLERS[tool];
       if (!handler || !this.defs.some((d) => d.name === tool))
         return errorResult(`Gmail has no tool ${tool} for the connected accounts.`);
-      const account = this.pickAccount(tool, args ?? {});
-      const callCtx: GmailCallContext = {
-        client: new GmailClient(this.access, account.email, this.retry, ctx.signal),
-        labels: this.labels,
-        seen: this.seen,
-        sendAs: this.sendAs,
-        pool: () => new AdaptivePool(this.concurrency),
-        maxAttachmentBytes: this.maxAttachmentBytes,
-        showAccount: this.access.accounts().length > 1,
-      };
-      return await handler(callCtx, args ?? {});
+      args = args ?? {};
+      const connected = this.access.accounts().map((a) => a.email);
+      const spanning = MULTI_ACCOUNT_TOOLS.has(tool);
+      // A page token from a search across accounts names its accounts itself.
+      const continued = spanning && isAccountPages(args.page_token) ? connected : null;
+      const spanned = continued ?? (spanning ? accountsArg(args.account, connected) : null);
+      if (spanned && (spanned.length > 1 || continued))
+        return await acrossAccounts(
+          tool,
+          spanned,
+          args,
+          (email) => this.context(email, ctx.signal),
+          connected,
+        );
+      if (spanned) args = { ...args, account: spanned[0] };
+      const account = pickAccount(this.access, tool, args);
+      const lacking = scopeProblem(account, tool);
+      if (lacking) throw new GoogleToolError('OAUTH_SCOPE', lacking);
+      return await handler(this.context(account.email, ctx.signal), args);
     } catch (err) {
-      if (err instanceof BadInput) return errorResult(err.message);
+      if (err instanceof BadInput || err instanceof SpanError) return errorResult(err.message);
       if (err instanceof GoogleToolError) return toolErrorResult(err);
       return errorResult(`${tool} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  /** What one call in one account works with. */
+  private context(account: string, signal: AbortSignal): GmailCallContext {
+    return {
+      client: new GmailClient(this.access, account, this.retry, signal),
+      labels: this.labels,
+      seen: this.seen,
+      drafts: this.drafts,
+      sendAs: this.sendAs,
+      pool: () => new AdaptivePool(this.concurrency),
+      maxAttachmentBytes: this.maxAttachmentBytes,
+      maxDownloadBytes: this.maxDownloadBytes,
+      showAccount: this.access.accounts().length > 1,
+    };
   }
 }
 

@@ -1,10 +1,11 @@
-import type { JsonSchema, ToolAnnotations, ToolDefinition } from '../../tools/types.js';
+import type { ToolDefinition } from '../../tools/types.js';
 import type { GoogleAccountInfo } from '../account-access.js';
 import { ATTACHMENT_DEFAULT_CHARS } from './attachment.js';
-import { MAX_RECIPIENTS } from './compose.js';
-import { MAX_MESSAGES_PER_CHANGE } from './modify.js';
-import { MAX_CHARS, READ_DEFAULT_CHARS, THREAD_DEFAULT_CHARS } from './read.js';
+import { DRAFT_WRITE_TOOLS, draftReadTools, draftWriteTools } from './draft-tools.js';
+import { filterReadTools, SETTINGS_WRITE_TOOLS, settingsWriteTools } from './label-tools.js';
+import { READ_DEFAULT_CHARS, THREAD_DEFAULT_CHARS } from './read.js';
 import { SEARCH_DEFAULT, SEARCH_MAX } from './search.js';
+import { composeProps, messageIds, page, READ, schema } from './tool-schema.js';
 
 /** Tools that change or send mail: asked about by default and never offered for read-only accounts. */
 export const WRITE_TOOLS = new Set([
@@ -13,89 +14,9 @@ export const WRITE_TOOLS = new Set([
   'gmail_modify_labels',
   'gmail_archive',
   'gmail_trash',
+  ...DRAFT_WRITE_TOOLS,
+  ...SETTINGS_WRITE_TOOLS,
 ]);
-
-const READ: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: true,
-};
-
-function accountProp(emails: string[]): JsonSchema {
-  return {
-    type: 'string',
-    enum: emails,
-    description: `The Google account to use. Default: ${emails[0]}.`,
-  };
-}
-
-function schema(
-  properties: Record<string, JsonSchema>,
-  required: string[],
-  emails: string[],
-): JsonSchema {
-  return {
-    type: 'object',
-    properties: { ...properties, account: accountProp(emails) },
-    required,
-    additionalProperties: false,
-  };
-}
-
-const page = (fallback: number): Record<string, JsonSchema> => ({
-  max_chars: {
-    type: 'integer',
-    minimum: 200,
-    maximum: MAX_CHARS,
-    default: fallback,
-    description: `Most characters of text to return (default ${fallback}).`,
-  },
-  offset: {
-    type: 'integer',
-    minimum: 0,
-    default: 0,
-    description: 'Where to start in the text; a cut result names the offset to continue from.',
-  },
-});
-
-const addresses = (what: string): JsonSchema => ({
-  type: 'array',
-  items: { type: 'string' },
-  maxItems: MAX_RECIPIENTS,
-  description: `${what}: e-mail addresses, each "name@example.com" or "Name <name@example.com>".`,
-});
-
-const messageIds: JsonSchema = {
-  type: 'array',
-  items: { type: 'string', minLength: 1 },
-  minItems: 1,
-  maxItems: MAX_MESSAGES_PER_CHANGE,
-  description: 'Message ids from gmail_search.',
-};
-
-function composeProps(): Record<string, JsonSchema> {
-  return {
-    to: { ...addresses('Recipients'), minItems: 1 },
-    cc: addresses('Cc recipients'),
-    bcc: addresses('Bcc recipients (hidden from the others)'),
-    subject: {
-      type: 'string',
-      maxLength: 998,
-      description: 'Subject. For a reply it may be left out: it becomes "Re: <original subject>".',
-    },
-    body: {
-      type: 'string',
-      description:
-        'The message as plain text. Airlock also sends an HTML version of it (paragraphs and links).',
-    },
-    reply_to_message_id: {
-      type: 'string',
-      description:
-        'To reply: the id of the message being answered. The reply stays in its thread (threadId, In-Reply-To, References, "Re:").',
-    },
-  };
-}
 
 /** The Gmail tools for these accounts; read-only accounts get no write tools. */
 export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDefinition[] {
@@ -129,6 +50,7 @@ export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDef
         },
         [],
         all,
+        true,
       ),
       annotations: READ,
       trustedReadOnly: true,
@@ -199,6 +121,30 @@ export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDef
       trustedReadOnly: true,
     },
     {
+      name: 'gmail_get_attachment',
+      title: 'Get an email attachment file',
+      description:
+        "Returns an email attachment's file itself, named by its file name as gmail_read lists it: images (PNG, JPEG, GIF, WebP) as image content, other files as an embedded resource (base64), up to 5 MB. For the text of a PDF, Word or text file use gmail_read_attachment. Read-only.",
+      inputSchema: schema(
+        {
+          message_id: {
+            type: 'string',
+            minLength: 1,
+            description: 'The id of the message that has the attachment.',
+          },
+          filename: {
+            type: 'string',
+            minLength: 1,
+            description: 'The attachment\'s file name, e.g. "photo.jpg".',
+          },
+        },
+        ['message_id', 'filename'],
+        all,
+      ),
+      annotations: READ,
+      trustedReadOnly: true,
+    },
+    {
       name: 'gmail_list_labels',
       title: 'List Gmail labels',
       description:
@@ -207,6 +153,8 @@ export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDef
       annotations: READ,
       trustedReadOnly: true,
     },
+    ...draftReadTools(all),
+    ...filterReadTools(all),
   ];
   if (writable.length === 0) return defs;
   defs.push(
@@ -240,7 +188,7 @@ export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDef
       name: 'gmail_modify_labels',
       title: 'Change Gmail labels',
       description:
-        'Adds and/or removes labels on messages, by label name (see gmail_list_labels), e.g. add STARRED, remove UNREAD to mark as read. Does not create labels. Asks the user first.',
+        'Adds and/or removes labels on messages, by label name (see gmail_list_labels), e.g. add STARRED, remove UNREAD to mark as read. Labels are created with gmail_create_label. Asks the user first.',
       inputSchema: schema(
         {
           message_ids: messageIds,
@@ -291,6 +239,8 @@ export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDef
         openWorldHint: false,
       },
     },
+    ...draftWriteTools(writable),
+    ...settingsWriteTools(writable),
   );
   return defs;
 }

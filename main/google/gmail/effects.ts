@@ -1,0 +1,169 @@
+import type { ToolDefinition } from '../../tools/types.js';
+import type { GoogleAccountAccess } from '../account-access.js';
+import { pickAccount } from './account-pick.js';
+import type { Recent, SeenMessages } from './cache.js';
+import { GmailClient, type RetryPolicy } from './client.js';
+import { str, strings } from './context.js';
+import {
+  fetchDraft,
+  hasRecipients,
+  headerLines,
+  previewOf,
+  attachmentsLine,
+  type DraftMemory,
+} from './draft-view.js';
+import { describeCreateFilter, fetchFilter, filterLine, type Filter } from './filters.js';
+import { describeLabelChange, labelWithCounts } from './label-admin.js';
+import type { Label, LabelDirectory } from './labels.js';
+import { describeModify } from './modify.js';
+import { header } from './payload.js';
+import { describeCompose } from './send.js';
+import type { SendAsNames } from './send-as.js';
+
+export interface EffectDeps {
+  access: GoogleAccountAccess;
+  seen: SeenMessages;
+  drafts: DraftMemory;
+  sendAs: SendAsNames;
+  labels: LabelDirectory;
+  filters: Recent<Filter>;
+  retry: RetryPolicy;
+  defs: () => readonly ToolDefinition[];
+}
+
+const COMPOSE = new Set(['gmail_send', 'gmail_create_draft', 'gmail_update_draft']);
+const DRAFT_BY_ID = new Set(['gmail_update_draft', 'gmail_send_draft', 'gmail_delete_draft']);
+const LABEL_TOOLS = new Set(['gmail_create_label', 'gmail_rename_label', 'gmail_delete_label']);
+
+/**
+ * The approval card's statement of each Gmail write (docs/gmail.md "Approval
+ * text"): the message or draft as it will go out, the messages a change
+ * touches. `describe` answers from what Airlock has already seen;
+ * `describeAsync` first reads what it has not (the replied-to message, the
+ * draft itself, the send-as name).
+ */
+export class GmailEffects {
+  constructor(private readonly d: EffectDeps) {}
+
+  describe(tool: string, args: Record<string, unknown>, label?: Label): string {
+    let account: string;
+    try {
+      account = pickAccount(this.d.access, tool, args).email;
+    } catch (err) {
+      return `${tool} — this call will fail: ${(err as Error).message}`;
+    }
+    const name = this.d.sendAs.known(account);
+    const draftId = str(args.draft_id)?.trim() ?? '';
+    const view = draftId ? this.d.drafts.get(account, draftId) : undefined;
+    if (tool === 'gmail_send') return describeCompose('send', account, args, this.d.seen, name);
+    if (tool === 'gmail_create_draft')
+      return describeCompose('draft', account, args, this.d.seen, name);
+    if (tool === 'gmail_update_draft')
+      return describeCompose('update', account, args, this.d.seen, name, {
+        draftId,
+        ...(view ? { previous: view } : {}),
+      });
+    if (tool === 'gmail_send_draft') {
+      if (!view)
+        return `Send draft ${draftId} from ${account} — the recipients see it immediately. Airlock could not read the draft, so its content is not shown: check it in Gmail first.`;
+      // The version shown is the one gmail_send_draft will agree to send.
+      this.d.drafts.markShown(account, view);
+      if (!hasRecipients(view))
+        return `Send draft ${draftId} from ${account} — this call will FAIL and nothing will be sent: the draft has no recipient.`;
+      return [
+        `Send draft ${draftId} from ${account} — the recipients see it immediately.`,
+        ...headerLines(view),
+        '',
+        ...previewOf(view),
+      ].join('\n');
+    }
+    if (tool === 'gmail_delete_draft')
+      return [
+        `Delete draft ${draftId} in ${account} for good (Gmail keeps no deleted drafts in the Trash).`,
+        ...(view
+          ? [
+              `"${view.subject || '(no subject)'}" to ${view.to || '(no recipient)'}`,
+              attachmentsLine(view.attachments),
+            ].filter(Boolean)
+          : []),
+      ].join('\n');
+    if (LABEL_TOOLS.has(tool))
+      return describeLabelChange(
+        tool,
+        account,
+        args,
+        label ?? this.d.labels.peek(account, str(args.label) ?? ''),
+      );
+    if (tool === 'gmail_create_filter') return describeCreateFilter(account, args);
+    if (tool === 'gmail_delete_filter') {
+      const id = str(args.filter_id)?.trim() ?? '';
+      const f = this.d.filters.get(account, id);
+      const name = (l: string) => this.d.labels.peek(account, l)?.name ?? l;
+      return `Delete Gmail filter ${id} in ${account}${f ? `: from now on new mail is no longer handled as "${filterLine(f, name)}"` : ''}. Mail it already handled stays as it is.`;
+    }
+    if (tool === 'gmail_modify_labels' || tool === 'gmail_archive' || tool === 'gmail_trash')
+      return describeModify(tool, account, args, this.d.seen);
+    const def = this.d.defs().find((x) => x.name === tool);
+    return `${def?.title ?? tool} in ${account}`;
+  }
+
+  /**
+   * Looks up what the approval is about when Airlock has not seen it yet (the
+   * message being replied to, the ones being trashed or relabelled, the draft
+   * — always read afresh, so the card shows it as it is now). Best effort: on
+   * any failure the synchronous text stands.
+   */
+  async describeAsync(tool: string, args: Record<string, unknown>): Promise<string> {
+    try {
+      const account = pickAccount(this.d.access, tool, args).email;
+      const client = new GmailClient(
+        this.d.access,
+        account,
+        this.d.retry,
+        AbortSignal.timeout(2500),
+      );
+      const draftId = str(args.draft_id)?.trim();
+      const work: Promise<unknown>[] = [];
+      if (COMPOSE.has(tool)) work.push(this.d.sendAs.displayName(client)); // From: as it will go out
+      if (DRAFT_BY_ID.has(tool) && draftId)
+        work.push(fetchDraft(client, draftId).then((v) => this.d.drafts.remember(account, v)));
+      const ids = COMPOSE.has(tool)
+        ? [str(args.reply_to_message_id)]
+        : strings(args.message_ids).slice(0, 10);
+      for (const id of ids.map((x) => x?.trim()))
+        if (id && !this.d.seen.get(account, id)) work.push(this.lookUp(client, id));
+      if (tool === 'gmail_delete_filter' && str(args.filter_id))
+        work.push(
+          fetchFilter({ client }, str(args.filter_id)!.trim()).then((f) =>
+            this.d.filters.remember(account, str(args.filter_id)!.trim(), f),
+          ),
+        );
+      let label: Label | undefined;
+      if (tool === 'gmail_rename_label' || tool === 'gmail_delete_label')
+        work.push(
+          this.d.labels.find(client, str(args.label) ?? '').then(async (l) => {
+            if (l?.id) label = await labelWithCounts(client, l.id);
+          }),
+        );
+      await Promise.allSettled(work);
+      return this.describe(tool, args, label);
+    } catch {
+      // The approval still shows what the arguments say.
+    }
+    return this.describe(tool, args);
+  }
+
+  private async lookUp(client: GmailClient, id: string): Promise<void> {
+    const m = await client.read(`message ${id}`, (api, opts) =>
+      api.users.messages.get(
+        { userId: 'me', id, format: 'metadata', metadataHeaders: ['Subject', 'From'] },
+        opts,
+      ),
+    );
+    this.d.seen.remember(client.account, id, {
+      subject: header(m.payload ?? undefined, 'subject') ?? '',
+      from: header(m.payload ?? undefined, 'from') ?? '',
+      threadId: m.threadId ?? '',
+    });
+  }
+}

@@ -1,0 +1,41 @@
+import type { ToolEntry } from './registry.js';
+
+/**
+ * How long a source's pre-approval check may hold a call before the user is
+ * asked anyway: the check only spares the user an approval that cannot run,
+ * so a slow API must not hold the request back.
+ */
+export const PRECHECK_MS = 5000;
+
+/**
+ * The source's refusal of a call it can already tell will fail
+ * (ToolSource.precheck, issue 33 item 4), or null — also when the check is
+ * slow, fails, or the agent gave up. The check's own requests are cancelled then.
+ */
+export async function precheckOf(
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<string | null> {
+  if (!entry.source.precheck || signal.aborted) return null;
+  const stop = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = () => stop.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  const gaveUp = new Promise<null>((resolve) => {
+    timer = setTimeout(() => {
+      stop.abort();
+      resolve(null);
+    }, PRECHECK_MS);
+    stop.signal.addEventListener('abort', () => resolve(null), { once: true });
+  });
+  try {
+    return await Promise.race([
+      entry.source.precheck(entry.def.name, args, stop.signal).catch(() => null),
+      gaveUp,
+    ]);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
+}
