@@ -4,6 +4,7 @@ import type { Logger } from '../platform/log.js';
 import type { VaultChoice } from '../platform/vault/select.js';
 import type { Vault } from '../platform/vault/vault.js';
 import type { RemoteTimings } from '../remote/remote-source.js';
+import type { SchemaWorkerPoolOptions } from '../tools/schema-worker-pool.js';
 import type { ToolSource } from '../tools/types.js';
 
 export interface AppOptions {
@@ -22,6 +23,8 @@ export interface AppOptions {
   skipLock?: boolean;
   /** Test hook: shorter remote-server timeouts and backoff. */
   remoteTimings?: Partial<RemoteTimings>;
+  /** Test hook: the schema checks' budget and its timer (a trigger the test pulls; issue 29 item 2). */
+  schemaPool?: SchemaWorkerPoolOptions;
   /** Google accounts (issue 5): browser opener from the shell; test hooks (consent deadline, endpoint env). */
   google?: GoogleHooks;
   /** Test hook: where the MCP clients' config files are (a temp home); default: this user's. */
