@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../test-support/eventually.js';
 import { textOf } from '../../test-support/harness.js';
 import {
   nextEvent,
@@ -117,7 +118,7 @@ describe('no request waits unseen (issue 21, item 3)', () => {
     Notification.failWith = 'Notification permission denied';
     const { app, openApproval, request } = await setup();
     const { approval } = await request();
-    await vi.waitFor(() => expect(openApproval).toHaveBeenCalledWith(approval.id, false));
+    await eventually(() => expect(openApproval).toHaveBeenCalledWith(approval.id, false));
     await app.control.decide(approval.id, { kind: 'deny' });
   });
 
@@ -205,7 +206,7 @@ describe('native dialog instead (shell.approvalStyle = dialog)', () => {
       shell: { approvalStyle: 'dialog' },
     });
     const { approval } = await request();
-    await vi.waitFor(() => expect(openApproval).toHaveBeenCalled());
+    await eventually(() => expect(openApproval).toHaveBeenCalled());
     expect(openApproval.mock.calls[0]![0]).toBe(approval.id);
     expect((await app.control.getApproval(approval.id)).state).toBe('pending');
     expect(await app.control.listGrants()).toEqual([]);

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../test-support/eventually.js';
 import type { ApprovalView, SourceStatusView, StatusView } from '../../common/contract/index.js';
 import { CoreEvents } from '../platform/events.js';
 import {
@@ -322,7 +323,7 @@ describe('the tray menu is replaced only when what it shows changes (issue 21, i
     // The icon and tooltip do not close a menu: they change at once.
     expect((t.electronTray.image as FakeImage).path).toBe(`${RES}/tray-pending.png`);
     t.electronTray.closeMenu();
-    await vi.waitFor(() => expect(t.find('pending')!.label).toBe('Pending approvals (1)'));
+    await eventually(() => expect(t.find('pending')!.label).toBe('Pending approvals (1)'));
     expect(t.electronTray.menusClosedUnderUser).toBe(0);
   });
 });

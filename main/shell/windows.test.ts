@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../test-support/eventually.js';
 import { NAVIGATE_CHANNEL } from '../../common/ipc-contract.js';
 import {
   app,
@@ -39,7 +40,7 @@ function followNavigation(win: BrowserWindow): void {
   };
 }
 
-const shown = (win: BrowserWindow) => vi.waitFor(() => expect(win.visible).toBe(true));
+const shown = (win: BrowserWindow) => eventually(() => expect(win.visible).toBe(true));
 
 describe('the popup keeps the user’s work', () => {
   it('a second request moves the open popup by hash change: no reload, the half-typed reason survives', async () => {
