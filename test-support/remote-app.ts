@@ -8,6 +8,7 @@ import { Logger, type LogLevel } from '../main/platform/log.js';
 import type { RemoteTimings } from '../main/remote/remote-source.js';
 import { MemoryVault } from '../main/platform/vault/vault.js';
 import type { ClientsEnv } from '../main/clients/client-defs.js';
+import { watchGetStream } from './harness.js';
 
 /** Remote-server timings short enough for tests: a restarted upstream is back within half a second. */
 export const FAST_REMOTE: Partial<RemoteTimings> = {
@@ -50,11 +51,13 @@ export async function startRemoteApp(
   return { app, started, dataDir, vault, token, stop: () => app.stop() };
 }
 
+/** An agent's SDK client; getStreamOpen (harness.ts) tells when its GET stream is open. */
 export async function agentClient(mcpUrl: string, token: string): Promise<Client> {
   const client = new Client({ name: 'remote-test-agent', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(mcpUrl), {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      fetch: watchGetStream(client),
     }),
   );
   return client;
