@@ -10,12 +10,20 @@ import { MemoryVault } from '../main/platform/vault/vault.js';
 import type { ClientsEnv } from '../main/clients/client-defs.js';
 import { watchGetStream } from './harness.js';
 
-/** Remote-server timings short enough for tests: a restarted upstream is back within half a second. */
+/** A bound no test waits for: past any test's timeout. */
+export const NEVER_MS = 10 * 60_000;
+
+/**
+ * Remote-server timings for tests (issue 29 item 2): a restarted upstream is back within half a
+ * second (short backoff and health interval), while no bound a working server could trip on a
+ * slow machine ever runs out (connect, list, ready, health). A test about a bound passes a short
+ * one (`timings`) for a server that never answers, the only thing that can trip it.
+ */
 export const FAST_REMOTE: Partial<RemoteTimings> = {
-  connectMs: 3000,
-  listMs: 3000,
-  readyMs: 1000,
-  healthMs: 1000,
+  connectMs: NEVER_MS,
+  listMs: NEVER_MS,
+  readyMs: NEVER_MS,
+  healthMs: NEVER_MS,
   healthIntervalMs: 500,
   backoffInitialMs: 100,
   backoffMaxMs: 400,
@@ -33,7 +41,14 @@ export interface RemoteTestApp {
 
 /** A real App (gateway, SQLite, approvals, remote servers) on a free loopback port. Reuse dataDir+vault to "restart". */
 export async function startRemoteApp(
-  o: { dataDir?: string; vault?: MemoryVault; logLevel?: LogLevel; clientsEnv?: ClientsEnv } = {},
+  o: {
+    dataDir?: string;
+    vault?: MemoryVault;
+    logLevel?: LogLevel;
+    clientsEnv?: ClientsEnv;
+    /** Over FAST_REMOTE: a short bound, for a test about that bound. */
+    timings?: Partial<RemoteTimings>;
+  } = {},
 ): Promise<RemoteTestApp> {
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'airlock-remote-'));
   const vault = o.vault ?? new MemoryVault();
@@ -42,7 +57,7 @@ export async function startRemoteApp(
     port: 0,
     vault,
     skipLock: true,
-    remoteTimings: FAST_REMOTE,
+    remoteTimings: { ...FAST_REMOTE, ...o.timings },
     ...(o.clientsEnv ? { clientsEnv: o.clientsEnv } : {}),
     logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false, level: o.logLevel ?? 'info' }),
   });

@@ -81,12 +81,11 @@ describe('a 2026-07-28 upstream behind Airlock', () => {
       const c = await agentClient(t.started.mcpUrl, t.token);
       cleanup.push(() => c.close());
       const slow = c.callTool({ name: 'modern__slow', arguments: { ms: 1500 } });
-      const started = Date.now();
+      // "At once": answered at all means not at the 60 s idle bound, which is past this test's
+      // 30 s timeout (no elapsed-time assertion: issue 29 item 2).
       const cut = await c.callTool({ name: `modern__${tool}`, arguments: {} });
       expect(cut.isError).toBe(true);
       expect(text(cut)).toMatch(/unreachable during the call|connection/i);
-      // "At once": well before the 60 s idle timeout; the slow call is still running meanwhile.
-      expect(Date.now() - started).toBeLessThan(15_000);
       const other = await slow;
       expect(other.isError, text(other)).toBeFalsy();
       expect(text(other)).toContain('slow ran');
