@@ -24,6 +24,7 @@ export const FAST_REMOTE: Partial<RemoteTimings> = {
   listMs: NEVER_MS,
   readyMs: NEVER_MS,
   healthMs: NEVER_MS,
+  callIdleMs: NEVER_MS,
   healthIntervalMs: 500,
   backoffInitialMs: 100,
   backoffMaxMs: 400,

@@ -98,7 +98,7 @@ beforeAll(async () => {
   const { token } = await app.control.addAgent('test');
   await app.control.setGoogleClient({ json: google.clientFile() });
   client = await connectAgent(started.mcpUrl, token);
-}, 20_000);
+});
 
 afterAll(async () => {
   await client?.close().catch(() => {});

@@ -89,7 +89,7 @@ beforeAll(async () => {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
     }),
   );
-}, 20_000);
+});
 
 afterAll(async () => {
   await client?.close().catch(() => {});

@@ -131,5 +131,5 @@ describe('a 2025 server that breaks a call’s stream inside an event', () => {
     expect(JSON.stringify(r.content)).toMatch(/response stream broke/);
     const ok = await c.callTool({ name: 'old__ok', arguments: {} });
     expect(ok.isError).toBeFalsy();
-  }, 20_000);
+  });
 });
