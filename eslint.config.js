@@ -13,12 +13,15 @@
 //     ← gateway ← calls ← app ← cli, shell, preload, renderer; every folder under main/ has a
 //     floor; production code never imports test-support/ or e2e/.
 //   * common/** is runtime-neutral: no Node builtins, no electron (it runs in the renderer too).
+//   * Tests have no clock (eslint/test-clock.js, issue 29 item 2): no wall-clock assertions,
+//     short timeouts, sleeps or 1 s waits; they wait on events or use fake clocks.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import airlock from './eslint/layers.js';
+import airlockTests from './eslint/test-clock.js';
 
 const ELECTRON_MSG =
   'Only main/shell/** and preload/** may import electron. ' +
@@ -108,6 +111,21 @@ export default defineConfig(
     ],
     plugins: { airlock },
     rules: { 'airlock/layers': 'error' },
+  },
+
+  // Tests: no clock decides them (eslint/test-clock.js). The fakes of e2e/fake-google/ may
+  // simulate latency; they are servers, not tests.
+  {
+    files: [
+      '**/*.test.{ts,tsx}',
+      'e2e/*.spec.ts',
+      'e2e/helpers/**/*.ts',
+      'test-support/**/*.{ts,mjs,js}',
+      'vitest.config.ts',
+      'playwright.config.ts',
+    ],
+    plugins: { 'airlock-tests': airlockTests },
+    rules: { 'airlock-tests/test-clock': 'error' },
   },
 
   // common/: the contract shared by main, preload and renderer; no runtime of its own.

@@ -25,8 +25,13 @@ export default defineConfig({
     // Child processes (not worker threads): native addons (better-sqlite3, @napi-rs/keyring)
     // and specs that spawn servers / touch process-global state behave reliably in forks.
     pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Safety nets, not assertions: no test is decided by the clock (issue 29 item 2; the lint rule
+    // airlock/test-clock). Generous, so a loaded 2-core machine only makes the suite slower.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // expect.poll's own default is 1 s, which a loaded machine misses; vi.waitFor has no such
+    // setting (its 1 s default is why test-support/eventually.ts exists).
+    expect: { poll: { timeout: 30_000 } },
     passWithNoTests: false,
   },
 });

@@ -32,9 +32,10 @@ test('three timed-out retries plus one approval: one request, one execution, the
   await expect(card(page, body)).toHaveCount(1);
   expect(runs(profile.counterFile, 'send', body)).toBe(0);
 
-  // The fourth call waits long enough to be approved; its first progress
-  // notification proves it is attached before the click.
-  await api.updateSettings({ waitSeconds: 30 });
+  // The fourth call waits longer than the test may run (300 s), so it is approved, not answered
+  // "waiting", however slow the machine; its first progress notification proves it is attached
+  // before the click.
+  await api.updateSettings({ waitSeconds: 300 });
   let attached!: () => void;
   const isAttached = new Promise<void>((r) => (attached = r));
   const fourth = agent.client.callTool(

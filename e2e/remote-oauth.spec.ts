@@ -155,7 +155,7 @@ test('sign in with Chromium, use the tools, silent refresh with resource, revoke
           expect(r.isError, textOf(r)).toBeFalsy();
           return up.refreshRequests().length;
         },
-        { intervals: [250], timeout: 15_000 },
+        { intervals: [250] },
       )
       .toBe(1);
     expect(up.refreshRequests()[0]).toMatchObject({

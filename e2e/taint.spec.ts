@@ -5,6 +5,7 @@ import { FakeGoogle } from './fake-google/server.js';
 import { addAgent, newProfile, startServer, type RunningServer } from './helpers/airlock-server.js';
 import { card, controlApi, openApprovals, waitForPending } from './helpers/control.js';
 import { callTool, connectAgent, textOf, type Agent } from './helpers/mcp-client.js';
+import { settledFlow } from '../test-support/google-flow.js';
 
 // Issue 22 in the browser: a stranger's mail in the (fake) mailbox asks for the invoices to go to
 // an address; the agent reads it with the real Gmail tools, then sends there. Under an "always
@@ -45,7 +46,7 @@ test.beforeAll(async () => {
   await api.setGoogleClient({ json: google.clientFile() });
   const start = await api.startGoogleConnect({ openBrowser: false });
   await fetch(start.authUrl);
-  const flow = await api.waitGoogleConnect(start.flowId, 10_000);
+  const flow = await settledFlow(api, start.flowId);
   if (flow.state !== 'connected') throw new Error(`google connect: ${flow.error?.message}`);
   agent = await connectAgent(server.mcpUrl, token, 'claude-code');
 });

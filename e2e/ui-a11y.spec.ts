@@ -5,7 +5,9 @@ import { openPage, screenshot, seriousViolations, type AxeProblem } from './help
 // Issue 8 "Must hold": no serious or critical axe violation on any page,
 // light or dark; the run writes docs/screenshots/ (every page, both schemes,
 // and the 360-px approval popup) for the README.
-test.describe.configure({ mode: 'serial' });
+// Each test scans every page and state with axe (CPU-heavy): on a loaded 2-core machine one took
+// more than the default 2 minutes' safety net (issue 29 item 2), so its own net is larger.
+test.describe.configure({ mode: 'serial', timeout: 300_000 });
 let state: FullState;
 test.beforeAll(async () => {
   state = await startFullState();

@@ -3,6 +3,7 @@ import { FakeGoogle } from './fake-google/server.js';
 import { addAgent, newProfile, startServer, type RunningServer } from './helpers/airlock-server.js';
 import { controlApi } from './helpers/control.js';
 import { openPage } from './helpers/ui.js';
+import { settledFlow } from '../test-support/google-flow.js';
 
 // Issue 8 "Accounts": first-run guidance to import the OAuth client (file
 // picker or drag-and-drop), connect with progress while the consent is open,
@@ -129,7 +130,7 @@ test('with two accounts, "Make default" moves the default; the core agrees (issu
     const consent = await fetch(start.authUrl, { redirect: 'manual' });
     expect(consent.status).toBe(302);
     expect((await fetch(consent.headers.get('location')!)).status).toBe(200);
-    expect(await api.waitGoogleConnect(start.flowId, 10_000)).toMatchObject({ state: 'connected' });
+    expect(await settledFlow(api, start.flowId)).toMatchObject({ state: 'connected' });
   }
   google.user = 'alice@example.com';
   await openPage(page, server, '/accounts');

@@ -1,7 +1,8 @@
 // `npm run bench`: the passthrough figures of issue 20 (scripts/bench-passthrough.mjs, short run:
 // about a minute on a shared 2-core machine) with the raw-proxy floor and every target marked
 // MET / MISSED; the Gmail search round trips with added latency (bench-gmail.mjs, issue 18); the
-// taint check's detection and false-flag rates, cost and memory (bench-taint.mjs, issue 22).
+// taint check's detection and false-flag rates, cost and memory (bench-taint.mjs, issue 22); the
+// share of the schema budget a cold worker's first check uses (bench-schema.mjs, issue 29).
 // Needs a build (npm run build:main). Asserts nothing.
 //
 //   npm run bench                    passthrough bench, short run
@@ -32,7 +33,7 @@ const scripts = flags.includes('--all')
   ? all
   : only
     ? all.filter((f) => f.includes(only))
-    : ['bench-passthrough.mjs', 'bench-gmail.mjs', 'bench-taint.mjs'];
+    : ['bench-passthrough.mjs', 'bench-gmail.mjs', 'bench-taint.mjs', 'bench-schema.mjs'];
 const passFlags = flags.filter((f) => f !== '--all');
 
 const keyring =

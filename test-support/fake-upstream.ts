@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
@@ -72,6 +77,8 @@ export class FakeUpstream {
   readonly calls: { name: string; args: Record<string, unknown> }[] = [];
   initializeCount = 0;
   private readonly sessions = new Map<string, Session>();
+  private getStreamOpened!: () => void;
+  private readonly getStream = new Promise<void>((r) => (this.getStreamOpened = r));
   private http: HttpServer | null = null;
 
   constructor(private readonly o: FakeUpstreamOptions) {
@@ -126,6 +133,8 @@ export class FakeUpstream {
             );
             return;
           }
+          // The transport registers a GET stream before it sends the response's headers.
+          if (req.method === 'GET') watchHeaders(res, () => this.getStreamOpened());
           await s.transport.handleRequest(req, res, body);
           return;
         }
@@ -183,9 +192,12 @@ export class FakeUpstream {
     );
   }
 
-  /** Whether a session's client has opened its standalone GET stream (for notifyAll). */
-  hasOpenGetStream(): boolean {
-    return this.requests.some((r) => r.method === 'GET');
+  /**
+   * Resolves once a session's client has its standalone GET stream open (for notifyAll and
+   * setTools' list_changed): an event to wait on, not a sleep (issue 29 item 2).
+   */
+  getStreamOpen(): Promise<void> {
+    return this.getStream;
   }
 
   /** Forgets every session, as a restarted server would. */
@@ -245,4 +257,14 @@ export class FakeUpstream {
     });
     return server;
   }
+}
+
+/** Calls `then` once `res` has sent its status and headers with 200. */
+function watchHeaders(res: ServerResponse, then: () => void): void {
+  const writeHead = res.writeHead.bind(res) as (...a: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    const out = writeHead(...args);
+    if (res.statusCode === 200) then();
+    return out;
+  }) as typeof res.writeHead;
 }

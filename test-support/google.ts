@@ -8,6 +8,7 @@ import { GoogleControl } from '../main/google/google-control.js';
 import { MemoryVault } from '../main/platform/vault/vault.js';
 import { tempDir } from './harness.js';
 import type { GoogleConnectOptions, GoogleConnectView } from '../common/contract/index.js';
+import { settledFlow } from './google-flow.js';
 
 /** The Google accounts layer wired to a fake Google, a memory vault and real settings/logs on disk. */
 export interface GoogleKit {
@@ -63,7 +64,7 @@ export async function googleKit(
     if (user) fake.user = user;
     const start = await control.startGoogleConnect(rest);
     await browse(start.authUrl);
-    return control.waitGoogleConnect(start.flowId, 10_000);
+    return settledFlow(control, start.flowId);
   };
   return {
     fake,

@@ -55,6 +55,8 @@ export async function startTestApp(
   return { app, started, dataDir, vault, token, stop: () => app.stop() };
 }
 
+const getStreams = new WeakMap<Client, Promise<void>>();
+
 export async function connectClient(
   mcpUrl: string,
   token: string,
@@ -66,9 +68,32 @@ export async function connectClient(
   );
   const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    fetch: watchGetStream(client),
   });
   await client.connect(transport);
   return client;
+}
+
+/** The fetch for `client`'s transport that makes getStreamOpen(client) work. */
+export function watchGetStream(client: Client): typeof fetch {
+  let opened!: () => void;
+  getStreams.set(client, new Promise<void>((resolve) => (opened = resolve)));
+  return async (url, init) => {
+    const res = await fetch(url, init);
+    if ((init?.method ?? 'GET') === 'GET' && res.ok) opened();
+    return res;
+  };
+}
+
+/**
+ * Resolves once a client from connectClient (or agentClient) has its standalone GET stream open:
+ * where the 2025 era sends notifications outside any request (list_changed). Wait on this before
+ * causing one, not on a sleep (issue 29 item 2).
+ */
+export function getStreamOpen(client: Client): Promise<void> {
+  const open = getStreams.get(client);
+  if (!open) throw new Error('getStreamOpen: the client was not made with watchGetStream');
+  return open;
 }
 
 /** A source whose tools count their executions; `block` holds a call until released. */

@@ -9,6 +9,7 @@ import {
 } from './airlock-server.js';
 import { controlApi, waitForPending } from './control.js';
 import { callTool, connectAgent, type Agent } from './mcp-client.js';
+import { settledFlow } from '../../test-support/google-flow.js';
 
 /**
  * An Airlock with something on every page, for the accessibility scan and
@@ -48,7 +49,7 @@ export async function startFullState(): Promise<FullState> {
   await api.setGoogleClient({ json: google.clientFile() });
   const start = await api.startGoogleConnect({ openBrowser: false });
   await fetch(start.authUrl); // the fake consents at once and redirects to Airlock's loopback listener
-  const flow = await api.waitGoogleConnect(start.flowId, 10_000);
+  const flow = await settledFlow(api, start.flowId);
   if (flow.state !== 'connected')
     throw new Error(`google connect ended ${flow.state}: ${flow.error?.message}`);
   await api.addRemote({ name: 'tickets', url: upstream.url });

@@ -5,6 +5,7 @@ import type { VaultChoice } from '../platform/vault/select.js';
 import type { Vault } from '../platform/vault/vault.js';
 import type { RemoteTimings } from '../remote/remote-source.js';
 import type { SandboxHost } from '../remote/stdio/sandbox/host-facts.js';
+import type { SchemaWorkerPoolOptions } from '../tools/schema-worker-pool.js';
 import type { ToolSource } from '../tools/types.js';
 
 export interface AppOptions {
@@ -25,6 +26,8 @@ export interface AppOptions {
   remoteTimings?: Partial<RemoteTimings>;
   /** Test hook: the local servers' sandbox facts (a temporary home, no bubblewrap, …; issue 35). */
   sandbox?: Partial<SandboxHost>;
+  /** Test hook: the schema checks' budget and its timer (a trigger the test pulls; issue 29 item 2). */
+  schemaPool?: SchemaWorkerPoolOptions;
   /** Google accounts (issue 5): browser opener from the shell; test hooks (consent deadline, endpoint env). */
   google?: GoogleHooks;
   /** Test hook: where the MCP clients' config files are (a temp home); default: this user's. */

@@ -115,7 +115,7 @@ export class App {
     const controlToken = await loadControlToken(this.vault, logger);
     this.db = openDatabase(this.paths.database);
     // Issue 17.3: untrusted schemas are evaluated off the main thread, within a budget.
-    const schemaPool = (this.schemaPool = new SchemaWorkerPool());
+    const schemaPool = (this.schemaPool = new SchemaWorkerPool(this.options.schemaPool));
     const activity = new ActivityLog(this.db, {
       onChange: (a, kind) =>
         events.emit({

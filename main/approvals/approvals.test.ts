@@ -99,7 +99,8 @@ describe('approvals through a real MCP client', () => {
   });
 
   it('double-click, concurrent approvals and approve-after-deny never run twice', async () => {
-    const { source, client, app } = await setup({ approvals: { waitSeconds: 1 } });
+    // The default wait (45 s): each call is decided, never answered "waiting" first.
+    const { source, client, app } = await setup();
     const send = (to: string) => client.callTool({ name: 'count_send', arguments: { to } });
     // Double-click / two UIs at once.
     const r1 = nextRequest(app);
@@ -237,8 +238,9 @@ describe('approvals through a real MCP client', () => {
   });
 
   it('progress notifications flow while the call waits', async () => {
+    // The longest wait (300 s): the approval after the first tick always comes before it ends.
     const { client, app } = await setup({
-      approvals: { waitSeconds: 5, progressIntervalSeconds: 1 },
+      approvals: { waitSeconds: 300, progressIntervalSeconds: 1 },
     });
     const requested = nextRequest(app);
     const messages: string[] = [];

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../test-support/eventually.js';
 import { CoreEvents } from '../platform/events.js';
 import { ActivityLog } from '../store/activity.js';
 import { ApprovalStore } from '../store/approval-store.js';
@@ -158,7 +159,7 @@ describe('ApprovalEngine', () => {
       effect: async () => 'Send',
       signal: ctl.signal,
     });
-    await vi.waitFor(() => expect(engine.listPending()).toHaveLength(1));
+    await eventually(() => expect(engine.listPending()).toHaveLength(1));
     const id = engine.listPending()[0]!.id;
     expect(engine.get(id).agentWaiting).toBe(true);
     ctl.abort();
@@ -167,7 +168,7 @@ describe('ApprovalEngine', () => {
     expect(engine.get(id)).toMatchObject({ state: 'pending', agentWaiting: false });
     expect(engine.get(id).agentLeftAt).toBeDefined();
     const retry = ask(engine);
-    await vi.waitFor(() => expect(engine.get(id).agentWaiting).toBe(true));
+    await eventually(() => expect(engine.get(id).agentWaiting).toBe(true));
     await engine.decide(id, { kind: 'allow_once' });
     const out = await retry;
     expect(out).toMatchObject({ approvalId: id, ran: true });
@@ -188,11 +189,11 @@ describe('ApprovalEngine', () => {
       effect: async () => 'Send',
       signal: ctl.signal,
     });
-    await vi.waitFor(() => expect(engine.listPending()).toHaveLength(1));
+    await eventually(() => expect(engine.listPending()).toHaveLength(1));
     const id = engine.listPending()[0]!.id;
     ctl.abort();
     await first;
-    await vi.waitFor(() => expect(engine.get(id).state).toBe('withdrawn'));
+    await eventually(() => expect(engine.get(id).state).toBe('withdrawn'));
   });
 
   it('one Activity row follows a call the agent stopped waiting for to its end, with the upstream error', async () => {
@@ -210,7 +211,7 @@ describe('ApprovalEngine', () => {
     ]);
     clock.now += 30_000;
     await engine.decide(id, { kind: 'allow_once' });
-    await vi.waitFor(() => expect(engine.get(id).state).toBe('failed'));
+    await eventually(() => expect(engine.get(id).state).toBe('failed'));
     const rows = activity.list();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({

@@ -48,7 +48,7 @@ describe('the CLI reaches a running server without the keychain', () => {
       [airlockBin, 'serve', '--port', '0', '--data-dir', dataDir],
       serverEnv,
     ));
-  }, 30_000);
+  });
   afterAll(async () => {
     if (server) await stop(server);
   });

@@ -71,7 +71,7 @@ describe('messages that say what to do', () => {
         expect.objectContaining({ name: 'lost', hasToken: false }),
       ]),
     );
-  }, 30_000);
+  });
 
   it('a port in use: exit 3 with --port 0 as the way out', async () => {
     requireBuilt();
@@ -96,7 +96,7 @@ describe('messages that say what to do', () => {
     } finally {
       blocker.close();
     }
-  }, 30_000);
+  });
 
   it('--version exits 0; --help works on commands and subcommands, including google and remote', async () => {
     requireBuilt();
@@ -125,5 +125,5 @@ describe('messages that say what to do', () => {
     expect(google.stdout).not.toContain('agent add');
     const bad = await runCli(['help', 'nonsense'], process.env);
     expect(bad.code).toBe(2);
-  }, 30_000);
+  });
 });

@@ -228,6 +228,9 @@ describe('exposure', () => {
       console.log('no non-loopback interface on this machine; only the bound address is checked');
     for (const address of addresses) {
       const outcome = await new Promise<string>((resolve) => {
+        // "timeout" (a firewall that drops) counts as not listening, like a refusal: whichever
+        // comes first, the clock decides nothing.
+        // eslint-disable-next-line airlock-tests/test-clock -- see above
         const socket = connect({ host: address, port, timeout: 2000 });
         socket.on('connect', () => (socket.destroy(), resolve('connected')));
         socket.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   connectClient,
   CountingSource,
+  getStreamOpen,
   startTestApp,
   textOf,
   type TestApp,
@@ -94,8 +95,8 @@ describe('/mcp serves both protocol eras', () => {
     const changed = new Promise<void>((resolve) =>
       client.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
     );
-    // The 2025 era delivers notifications on the GET stream; give it a moment to open.
-    await new Promise((r) => setTimeout(r, 200));
+    // The 2025 era delivers notifications on the GET stream: wait for it to open.
+    await getStreamOpen(client);
     await t.app.control.setToolPolicy('count_read', { enabled: false });
     await changed;
     const { tools } = await client.listTools();

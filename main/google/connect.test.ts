@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CoreEvent } from '../../common/contract/index.js';
 import { filesContaining } from '../../e2e/helpers/files.js';
 import { browse, consentRedirect, googleKit, type GoogleKit } from '../../test-support/google.js';
 import { GoogleOAuth } from './oauth/google-oauth.js';
 import { describeOAuthError } from './errors.js';
 import { FULL_MAIL_SCOPE, SCOPES } from './scopes.js';
+import { settledFlow } from '../../test-support/google-flow.js';
 
 let kit: GoogleKit;
 afterEach(async () => kit?.close());
@@ -60,7 +61,7 @@ describe('loopback consent (issue 5, item 2)', () => {
     const visit = await browse(start.authUrl);
     expect(visit.status).toBe(200);
     expect(visit.page).toContain('You can close this tab');
-    const done = await kit.control.waitGoogleConnect(start.flowId, 5000);
+    const done = await settledFlow(kit.control, start.flowId);
     expect(done).toMatchObject({
       state: 'connected',
       account: {
@@ -124,7 +125,7 @@ describe('loopback consent (issue 5, item 2)', () => {
     expect((await kit.control.waitGoogleConnect(start.flowId, 0)).state).toBe('waiting');
     expect(kit.fake.tokenRequests).toHaveLength(0); // a forged callback never reaches the token endpoint
     expect((await fetch(real)).status).toBe(200);
-    expect((await kit.control.waitGoogleConnect(start.flowId, 5000)).state).toBe('connected');
+    expect((await settledFlow(kit.control, start.flowId)).state).toBe('connected');
   });
 
   it('accepts exactly one callback: a replay gets "already used" or a closed port, and one code exchange happens', async () => {
@@ -140,7 +141,7 @@ describe('loopback consent (issue 5, item 2)', () => {
     expect(statuses.filter((s) => s.startsWith('200'))).toHaveLength(1);
     for (const s of statuses.filter((x) => !x.startsWith('200')))
       expect(s === 'closed' || /^400 .*already received an answer/s.test(s)).toBe(true);
-    expect((await kit.control.waitGoogleConnect(start.flowId, 5000)).state).toBe('connected');
+    expect((await settledFlow(kit.control, start.flowId)).state).toBe('connected');
     expect(kit.fake.tokenRequests.filter((r) => r.grantType === 'authorization_code')).toHaveLength(
       1,
     );
@@ -154,7 +155,7 @@ describe('loopback consent (issue 5, item 2)', () => {
     const visit = await browse(start.authUrl);
     expect(visit.status).toBe(400);
     expect(visit.page).toContain('Access not granted');
-    const view = await kit.control.waitGoogleConnect(start.flowId, 5000);
+    const view = await settledFlow(kit.control, start.flowId);
     expect(view).toMatchObject({
       state: 'failed',
       error: {
@@ -165,15 +166,26 @@ describe('loopback consent (issue 5, item 2)', () => {
     expect(kit.accounts.accounts()).toEqual([]);
   });
 
-  it('times out when nobody answers, and closes the listener', async () => {
-    kit = await googleKit({ connectTimeoutMs: 300 });
-    const start = await kit.control.startGoogleConnect();
-    const view = await kit.control.waitGoogleConnect(start.flowId, 10_000);
-    expect(view).toMatchObject({
-      state: 'failed',
-      error: { code: 'TIMEOUT', message: expect.stringContaining('nothing was connected') },
-    });
-    await expect(fetch(start.redirectUri)).rejects.toThrow();
+  it('times out when nobody answers (5 min, on a fake clock), and closes the listener', async () => {
+    kit = await googleKit();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const start = await kit.control.startGoogleConnect();
+      await vi.advanceTimersByTimeAsync(5 * 60_000 - 1);
+      const before = kit.control.waitGoogleConnect(start.flowId, 0);
+      await vi.advanceTimersByTimeAsync(0);
+      expect((await before).state).toBe('waiting');
+      await vi.advanceTimersByTimeAsync(1);
+      vi.useRealTimers();
+      const view = await settledFlow(kit.control, start.flowId);
+      expect(view).toMatchObject({
+        state: 'failed',
+        error: { code: 'TIMEOUT', message: expect.stringContaining('nothing was connected') },
+      });
+      await expect(fetch(start.redirectUri)).rejects.toThrow();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('fails loudly when Google sends no refresh token, pointing at the permissions page', async () => {
@@ -182,7 +194,7 @@ describe('loopback consent (issue 5, item 2)', () => {
     const start = await kit.control.startGoogleConnect();
     const visit = await browse(start.authUrl);
     expect(visit.page).toContain('myaccount.google.com/permissions');
-    const view = await kit.control.waitGoogleConnect(start.flowId, 5000);
+    const view = await settledFlow(kit.control, start.flowId);
     expect(view.error).toMatchObject({
       code: 'NO_REFRESH_TOKEN',
       message: expect.stringContaining('https://myaccount.google.com/permissions'),
@@ -202,7 +214,7 @@ describe('loopback consent (issue 5, item 2)', () => {
       const start = await kit.control.startGoogleConnect();
       expect(new URL(start.redirectUri).port).not.toBe(String(taken));
       await browse(start.authUrl);
-      expect((await kit.control.waitGoogleConnect(start.flowId, 5000)).state).toBe('connected');
+      expect((await settledFlow(kit.control, start.flowId)).state).toBe('connected');
     } finally {
       blocker.close();
     }

@@ -8,6 +8,7 @@ import { Logger } from '../platform/log.js';
 import { connectClient, tempDir, textOf } from '../../test-support/harness.js';
 import { browse } from '../../test-support/google.js';
 import { MemoryVault } from '../platform/vault/vault.js';
+import { settledFlow } from '../../test-support/google-flow.js';
 
 let app: App | undefined;
 let fake: FakeGoogle | undefined;
@@ -42,9 +43,7 @@ describe('Google accounts in the running core', () => {
     await api.setGoogleClient({ json: fake.clientFile() });
     const start = await api.startGoogleConnect({ readOnly: true });
     expect(start.browserOpened).toBe(true);
-    let view = await api.waitGoogleConnect(start.flowId, 10_000);
-    while (view.state === 'waiting' || view.state === 'exchanging')
-      view = await api.waitGoogleConnect(start.flowId, 10_000);
+    const view = await settledFlow(api, start.flowId);
     expect(view).toMatchObject({
       state: 'connected',
       account: { email: 'alice@example.com', readOnly: true },

@@ -16,6 +16,7 @@ import { Logger } from '../platform/log.js';
 import { browse } from '../../test-support/google.js';
 import { filesContaining, tempDir, textOf } from '../../test-support/harness.js';
 import { MemoryVault } from '../platform/vault/vault.js';
+import { settledFlow } from '../../test-support/google-flow.js';
 
 /**
  * The pieces built separately, together: the real accounts layer (consent
@@ -97,7 +98,7 @@ beforeAll(async () => {
   const { token } = await app.control.addAgent('test');
   await app.control.setGoogleClient({ json: google.clientFile() });
   client = await connectAgent(started.mcpUrl, token);
-}, 20_000);
+});
 
 afterAll(async () => {
   await client?.close().catch(() => {});
@@ -138,7 +139,7 @@ const nextListChanged = () => new Promise<void>((resolve) => onListChanged.push(
 async function connectGoogle(options: GoogleConnectOptions = {}) {
   const start = await app.control.startGoogleConnect({ ...options, openBrowser: false });
   expect((await browse(start.authUrl)).status).toBe(200);
-  return app.control.waitGoogleConnect(start.flowId, 10_000);
+  return settledFlow(app.control, start.flowId);
 }
 
 async function call(name: string, args: Record<string, unknown> = {}) {

@@ -16,6 +16,7 @@ import { Logger } from '../platform/log.js';
 import { browse } from '../../test-support/google.js';
 import { tempDir, textOf } from '../../test-support/harness.js';
 import { MemoryVault } from '../platform/vault/vault.js';
+import { settledFlow } from '../../test-support/google-flow.js';
 
 /**
  * Issue 18, items 2–4, the way a new user and an agent meet them: a real App,
@@ -88,7 +89,7 @@ beforeAll(async () => {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
     }),
   );
-}, 20_000);
+});
 
 afterAll(async () => {
   await client?.close().catch(() => {});
@@ -101,7 +102,7 @@ afterAll(async () => {
 async function connectGoogle(options: GoogleConnectOptions = {}) {
   const start = await app.control.startGoogleConnect({ ...options, openBrowser: false });
   expect((await browse(start.authUrl)).status).toBe(200);
-  return app.control.waitGoogleConnect(start.flowId, 10_000);
+  return settledFlow(app.control, start.flowId);
 }
 
 async function call(name: string, args: Record<string, unknown> = {}) {

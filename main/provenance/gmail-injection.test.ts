@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ApprovalView } from '../../common/contract/index.js';
 import { ALICE, gmailTestbed } from '../../e2e/fake-google/gmail-seed.js';
 import { connectClient, startTestApp, textOf, type TestApp } from '../../test-support/harness.js';
 
@@ -94,11 +95,17 @@ describe('a mail that asks the agent to send data out', () => {
   });
 });
 
-async function waitPending(t: TestApp, tool: string) {
-  for (let i = 0; i < 200; i++) {
-    const p = (await t.app.control.listPending()).find((x) => x.tool === tool);
-    if (p) return p;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no pending ${tool}`);
+/** The pending request for `tool`, once there is one (re-checked on every core event). */
+function waitPending(t: TestApp, tool: string): Promise<ApprovalView> {
+  return new Promise((resolve, reject) => {
+    const check = () =>
+      t.app.control.listPending().then((list) => {
+        const p = list.find((x) => x.tool === tool);
+        if (!p) return;
+        off();
+        resolve(p);
+      }, reject);
+    const off = t.app.events.subscribe(() => void check());
+    void check();
+  });
 }

@@ -57,7 +57,7 @@ describe('a 2026-07-28 upstream behind Airlock', () => {
     await until(t.app, async () => (await stateOf(t))?.state === 'ready');
     const { tools } = await c.listTools();
     expect(tools.map((x) => x.name)).toContain('modern__fresh');
-  }, 30_000);
+  });
 
   it('restarted at once with a new tool: it appears without refresh', async () => {
     const up = await upstream(['echo']);
@@ -71,7 +71,7 @@ describe('a 2026-07-28 upstream behind Airlock', () => {
       await new Promise((r) => setImmediate(r));
       return t.app.registry.get('modern__added') !== undefined;
     });
-  }, 30_000);
+  });
 
   it.each(['cut', 'cut-mid-event'])(
     'one cut stream (%s) fails that call at once, not the server’s other calls',
@@ -82,18 +82,16 @@ describe('a 2026-07-28 upstream behind Airlock', () => {
       const c = await agentClient(t.started.mcpUrl, t.token);
       cleanup.push(() => c.close());
       const slow = c.callTool({ name: 'modern__slow', arguments: { ms: 1500 } });
-      const started = Date.now();
+      // "At once": answered at all means not at the idle bound, which is 10 min in tests
+      // (FAST_REMOTE), past the test's timeout (no elapsed-time assertion: issue 29 item 2).
       const cut = await c.callTool({ name: `modern__${tool}`, arguments: {} });
       expect(cut.isError).toBe(true);
       expect(text(cut)).toMatch(/unreachable during the call|connection/i);
-      // "At once": well before the 60 s idle timeout; the slow call is still running meanwhile.
-      expect(Date.now() - started).toBeLessThan(15_000);
       const other = await slow;
       expect(other.isError, text(other)).toBeFalsy();
       expect(text(other)).toContain('slow ran');
       expect((await stateOf(t))?.state).toBe('ready');
     },
-    30_000,
   );
 
   it("the server's input_required elicitation reaches the calling agent and its answer comes back", async () => {

@@ -87,7 +87,7 @@ describe('server-everything behind Airlock, with a 1.x SDK client', () => {
     await c.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
     await until(() => updated.includes(uri));
     await c.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
-  }, 20_000);
+  });
 
   it('prompts with arguments and an embedded resource; completion', async () => {
     const names = (await c.listPrompts()).prompts.map((p) => p.name);
@@ -115,7 +115,7 @@ describe('server-everything behind Airlock, with a 1.x SDK client', () => {
     await c.callTool({ name: 'everything__toggle-simulated-logging', arguments: {} });
     await until(() => logs.some((d) => /level message|level-message/i.test(String(d))));
     await c.callTool({ name: 'everything__toggle-simulated-logging', arguments: {} });
-  }, 20_000);
+  });
 
   it('sampling, form elicitation, URL elicitation and roots reach the 1.x agent', async () => {
     for (const n of [

@@ -150,7 +150,7 @@ describe('server-everything behind Airlock: beyond tools (v2 SDK client)', () =>
     await until(() => logs.length > 0);
     expect(logs[0]!.logger).toMatch(/^everything/);
     await c.callTool({ name: 'everything__toggle-simulated-logging', arguments: {} });
-  }, 20_000);
+  });
 
   it('relays resources/subscribe and delivers notifications/resources/updated to the subscriber', async () => {
     const { resources } = await c.listResources();
@@ -162,7 +162,7 @@ describe('server-everything behind Airlock: beyond tools (v2 SDK client)', () =>
     expect(updated).toContain(uri);
     await c.unsubscribeResource({ uri });
     await c.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
-  }, 20_000);
+  });
 
   it('relays sampling to the calling agent and records it in Activity', async () => {
     await allow('everything__trigger-sampling-request');
@@ -250,7 +250,7 @@ describe('server-everything behind Airlock: beyond tools (v2 SDK client)', () =>
     await other.close();
     expect(source.agentSessions()).not.toContain('other');
     expect(source.agentSessions()).toContain('test');
-  }, 20_000);
+  });
 
   it('a 2026-07-28 agent gets sampling and elicitation as input_required and answers on its retry', async () => {
     const modern = new Client(

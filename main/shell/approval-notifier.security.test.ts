@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../test-support/eventually.js';
 import { startNotifierWorld, type NotifierWorld } from '../../test-support/notifier-world.js';
 import { ApprovalDialog, CUT_DIALOG_BUTTONS } from './approval-dialog.js';
 import { ApprovalNotifier } from './approval-notifier.js';
@@ -79,7 +80,7 @@ describe('the native dialog shows what it approves', () => {
     });
     await w!.notifier.start();
     const { approval } = await request({ to: `bob@example.com${'line\n'.repeat(2000)}` });
-    await vi.waitFor(() => expect(openApproval).toHaveBeenCalledWith(approval.id));
+    await eventually(() => expect(openApproval).toHaveBeenCalledWith(approval.id));
     const shown = dialog.shown.at(-1)!;
     expect((shown.detail as string).length).toBeLessThan(MAX_DIALOG_ARGUMENTS.chars + 400);
     expect(shown.detail).toMatch(/open Airlock to see all/);

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../test-support/eventually.js';
 import { textOf } from '../../test-support/harness.js';
 import {
   nextEvent,
@@ -124,7 +125,7 @@ describe('no request waits unseen (issue 21, item 3)', () => {
     Notification.failWith = 'Notification permission denied';
     const { app, openApproval, request } = await setup();
     const { approval } = await request();
-    await vi.waitFor(() => expect(openApproval).toHaveBeenCalledWith(approval.id, false));
+    await eventually(() => expect(openApproval).toHaveBeenCalledWith(approval.id, false));
     await app.control.decide(approval.id, { kind: 'deny' });
   });
 
@@ -217,7 +218,7 @@ describe('native dialog instead (shell.approvalStyle = dialog)', () => {
       WIN,
     );
     const { approval } = await request();
-    await vi.waitFor(() => expect(openApproval).toHaveBeenCalled());
+    await eventually(() => expect(openApproval).toHaveBeenCalled());
     expect(openApproval.mock.calls[0]![0]).toBe(approval.id);
     expect((await app.control.getApproval(approval.id)).state).toBe('pending');
     expect(await app.control.listGrants()).toEqual([]);
@@ -242,7 +243,7 @@ describe('native dialog instead (shell.approvalStyle = dialog)', () => {
       { platform: 'darwin', parentWindow: () => null },
     );
     const { call, approval } = await request();
-    await vi.waitFor(() => expect(openApproval).toHaveBeenCalledWith(approval.id, false));
+    await eventually(() => expect(openApproval).toHaveBeenCalledWith(approval.id, false));
     expect(dialog.shown.filter((b) => b.blocking)).toEqual([]);
     expect(dialog.shown).toEqual([]);
     await app.control.decide(approval.id, { kind: 'deny' });
@@ -258,14 +259,14 @@ describe('native dialog instead (shell.approvalStyle = dialog)', () => {
       { platform: 'darwin', parentWindow: () => (win.isVisible() ? (win as never) : null) },
     );
     const { call, approval } = await request();
-    await vi.waitFor(() => expect(dialog.shown).toHaveLength(1));
+    await eventually(() => expect(dialog.shown).toHaveLength(1));
     const box = dialog.shown[0]!;
     expect(box.parent).toBe(win);
     expect(box.blocking).toBe(false);
     expect(box.open).toBe(true);
     await app.control.decide(approval.id, { kind: 'deny', reason: 'from the CLI' });
     await call;
-    await vi.waitFor(() => expect(box.open).toBe(false));
+    await eventually(() => expect(box.open).toBe(false));
     expect((await app.control.getApproval(approval.id)).reason).toBe('from the CLI');
   });
 });

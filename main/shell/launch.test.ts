@@ -1,3 +1,4 @@
+import { eventually } from '../../test-support/eventually.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -46,7 +47,7 @@ describe('macOS launches (issue 32)', () => {
       .mockImplementationOnce(async () => []) // the tray's first read
       .mockImplementationOnce(() => held); // the notifier's
     const started = run({ platform: 'darwin', argv: MAC_ARGV, core: f });
-    await vi.waitFor(() => expect(f.core.control.listPending).toHaveBeenCalledTimes(2));
+    await eventually(() => expect(f.core.control.listPending).toHaveBeenCalledTimes(2));
     expect(Tray.instances).toHaveLength(1);
     app.emitActivate(false);
     release();
@@ -137,7 +138,7 @@ describe('Windows log-off, shutdown, restart (issue 32, item 9)', () => {
     endWindowsSession(['logoff']);
     expect(core.stop).toHaveBeenCalledOnce();
     releaseStop();
-    await vi.waitFor(() => expect(app.quitted).toBe(true));
+    await eventually(() => expect(app.quitted).toBe(true));
   });
 
   it('macOS and Linux need no such window', async () => {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeCore, run } from '../../test-support/desktop-run.js';
+import { eventually } from '../../test-support/eventually.js';
 import { tempDir } from '../../test-support/harness.js';
 import { DesktopShell, type ShellCore } from './desktop-shell.js';
 import { autostartDesktopEntry, HIDDEN_ARG, LoginItem, quoteExecArg } from './login-item.js';
@@ -225,7 +226,7 @@ describe('start-up as a real Electron runs it (issue 21)', () => {
     await run({ argv: ['airlock', HIDDEN_ARG], tray: 'no' });
     expect(BrowserWindow.instances).toHaveLength(1);
     const win = BrowserWindow.instances[0]!;
-    await vi.waitFor(() => expect(win.visible).toBe(true));
+    await eventually(() => expect(win.visible).toBe(true));
     expect(win.isFocused()).toBe(false);
   });
 
@@ -267,11 +268,11 @@ describe('quit waits for the core', () => {
     await flush();
     expect(app.quitted).toBe(false);
     releaseStop();
-    await vi.waitFor(() => expect(app.quitted).toBe(true));
+    await eventually(() => expect(app.quitted).toBe(true));
     expect(app.quitCalls).toBe(3);
   });
 
-  it('a core that never stops does not keep the app alive forever', async () => {
+  it('a core that never stops does not keep the app alive forever (10 s, on a fake clock)', async () => {
     const f = fakeCore();
     const shell = new DesktopShell({
       core: f.core as unknown as ShellCore,
@@ -279,14 +280,21 @@ describe('quit waits for the core', () => {
       instance: { ready: () => [] },
       appId: APP_ID,
       argv: [HIDDEN_ARG],
-      stopTimeoutMs: 20,
       trayPollMs: 0,
       traySupport: async () => 'yes',
     });
     await app.whenReady();
     await shell.start();
-    app.quit();
-    await vi.waitFor(() => expect(app.quitted).toBe(true));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      app.quit();
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(app.quitted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await eventually(() => expect(app.quitted).toBe(true));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { eventually } from '../../test-support/eventually.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -55,7 +56,7 @@ describe('Windows toasts need a Start-menu shortcut (issue 32, item 7)', () => {
     // …the request is in the approval window instead.
     const popup = BrowserWindow.instances.find((w) => w.loaded[0]?.includes('/popup'));
     expect(popup?.loaded).toEqual(['app://airlock/index.html#/popup?id=p1']);
-    await vi.waitFor(() => expect(popup!.visible).toBe(true));
+    await eventually(() => expect(popup!.visible).toBe(true));
     expect(popup!.isFocused()).toBe(false);
   });
 

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../test-support/eventually.js';
 import type { ApprovalView, SourceStatusView, StatusView } from '../../common/contract/index.js';
 import { CoreEvents } from '../platform/events.js';
 import {
@@ -350,7 +351,7 @@ describe('the tray menu is replaced only when what it shows changes (issue 21, i
     // The icon and tooltip do not close a menu: they change at once.
     expect((t.electronTray.image as FakeImage).path).toBe(`${RES}/tray-pending.png`);
     t.electronTray.closeMenu();
-    await vi.waitFor(() => expect(t.find('pending')!.label).toBe('Pending approvals (1)'));
+    await eventually(() => expect(t.find('pending')!.label).toBe('Pending approvals (1)'));
     expect(t.electronTray.menusClosedUnderUser).toBe(0);
   });
 });
@@ -369,7 +370,7 @@ describe('a tray host that never reports the menu closing (issue 32, item 8)', (
     await new Promise((r) => setImmediate(r));
     expect(t.find('pause')!.checked).toBe(false); // a user may still be reading it
     clock.advance(1);
-    await vi.waitFor(() => expect(t.find('pause')!.checked).toBe(true));
+    await eventually(() => expect(t.find('pause')!.checked).toBe(true));
     t.tray.stop();
   });
 
@@ -379,7 +380,7 @@ describe('a tray host that never reports the menu closing (issue 32, item 8)', (
     t.electronTray.openContextMenu();
     await t.change(() => (t.state.status = status({ paused: true })));
     t.electronTray.closeMenu();
-    await vi.waitFor(() => expect(t.find('pause')!.checked).toBe(true));
+    await eventually(() => expect(t.find('pause')!.checked).toBe(true));
     // Opening it again starts a new wait; a change then waits for this opening, not the last.
     t.electronTray.openContextMenu();
     await t.change(() => (t.state.status = status({ paused: false })));
@@ -387,7 +388,7 @@ describe('a tray host that never reports the menu closing (issue 32, item 8)', (
     await new Promise((r) => setImmediate(r));
     expect(t.find('pause')!.checked).toBe(true);
     t.electronTray.closeMenu();
-    await vi.waitFor(() => expect(t.find('pause')!.checked).toBe(false));
+    await eventually(() => expect(t.find('pause')!.checked).toBe(false));
     t.tray.stop();
   });
 });

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../test-support/eventually.js';
 import { NAVIGATE_CHANNEL } from '../../common/ipc-contract.js';
 import { UI_CSP } from '../gateway/static-files.js';
 import { tempDir } from '../../test-support/harness.js';
@@ -83,7 +84,7 @@ describe('every BrowserWindow is locked down', () => {
       minimizable: false,
     });
     expect(popup.alwaysOnTop).toBe(true);
-    await vi.waitFor(() => expect(popup.visible).toBe(true));
+    await eventually(() => expect(popup.visible).toBe(true));
     expect(w.openApproval('a2')).toBe(popup);
     // Moved to the next request in place (windows.test.ts has the details), never a second window.
     expect(popup.webContents.sent.at(-1)).toEqual({

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../test-support/eventually.js';
 import { NAVIGATE_CHANNEL } from '../../common/ipc-contract.js';
 import {
   app,
@@ -39,7 +40,7 @@ function followNavigation(win: BrowserWindow): void {
   };
 }
 
-const shown = (win: BrowserWindow) => vi.waitFor(() => expect(win.visible).toBe(true));
+const shown = (win: BrowserWindow) => eventually(() => expect(win.visible).toBe(true));
 
 describe('the popup keeps the user’s work', () => {
   it('a second request moves the open popup by hash change: no reload, the half-typed reason survives', async () => {
@@ -152,7 +153,7 @@ describe('a parent for a sheet (issue 32, item 2)', () => {
     const m = manager('darwin');
     expect(m.visibleWindow()).toBeNull();
     const main = m.openMain(undefined, { focus: false }) as unknown as BrowserWindow;
-    await vi.waitFor(() => expect(main.visible).toBe(true));
+    await eventually(() => expect(main.visible).toBe(true));
     expect(m.visibleWindow()).toBe(main);
     main.minimize();
     expect(m.visibleWindow()).toBeNull();

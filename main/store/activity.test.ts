@@ -14,17 +14,28 @@ const row = (tool: string) => ({
 // Issue 20: activity that is not an approval state change is written off the answer path,
 // in one transaction per window, and never lost on stop.
 describe('ActivityLog batching', () => {
-  it('queued rows are written together within the window, in order, and told once each', async () => {
-    const db = openDatabase(':memory:');
-    const onChange = vi.fn();
-    const log = new ActivityLog(db, { flushMs: 20, onChange });
-    const count = () => (db.prepare('SELECT COUNT(*) AS n FROM activity').get() as { n: number }).n;
-    log.add(row('one'));
-    log.add(row('two'));
-    expect(count()).toBe(0); // nothing on the caller's path
-    await vi.waitFor(() => expect(count()).toBe(2));
-    expect(onChange).toHaveBeenCalledTimes(2);
-    expect(log.list().map((r) => r.tool)).toEqual(['two', 'one']);
+  it('queued rows are written together within the window, in order, and told once each', () => {
+    // The window on a fake clock: at its end, not before, however slow the machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const db = openDatabase(':memory:');
+      const onChange = vi.fn();
+      const log = new ActivityLog(db, { flushMs: 50, onChange });
+      const count = () =>
+        (db.prepare('SELECT COUNT(*) AS n FROM activity').get() as { n: number }).n;
+      log.add(row('one'));
+      vi.advanceTimersByTime(30);
+      log.add(row('two')); // joins the window the first row opened
+      expect(count()).toBe(0); // nothing on the caller's path
+      vi.advanceTimersByTime(19);
+      expect(count()).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(count()).toBe(2);
+      expect(onChange).toHaveBeenCalledTimes(2);
+      expect(log.list().map((r) => r.tool)).toEqual(['two', 'one']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('an immediate row never overtakes queued ones; close() writes what is queued', () => {

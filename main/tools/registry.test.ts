@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ToolRegistry } from './registry.js';
 import type { ToolDefinition, ToolSource } from './types.js';
 
@@ -30,12 +30,18 @@ function slowSource(
 
 describe('ToolRegistry readiness', () => {
   it('right after start, waits until every source has loaded', async () => {
-    const registry = new ToolRegistry({ readyTimeoutMs: 5000 });
+    const registry = new ToolRegistry();
     let release!: () => void;
     const src = slowSource('slow', ['a', 'b'], new Promise((r) => (release = r)));
     registry.add(src);
-    const waiting = registry.whenReady().then(() => registry.rebuild());
-    setTimeout(release, 50);
+    let done = false;
+    const waiting = registry
+      .whenReady()
+      .then(() => registry.rebuild())
+      .then(() => (done = true));
+    await new Promise((r) => setImmediate(r));
+    expect(done).toBe(false); // still waiting for the source, not for a timer
+    release();
     await waiting;
     expect(
       registry
@@ -45,12 +51,21 @@ describe('ToolRegistry readiness', () => {
     ).toEqual(['slow__a', 'slow__b']);
   });
 
-  it('a source that never loads delays the first list only up to the bound', async () => {
-    const registry = new ToolRegistry({ readyTimeoutMs: 100 });
-    registry.add(slowSource('stuck', ['x'], new Promise(() => {})));
-    // Resolving at all is the bound: the source itself never settles (no wall clock, issue 19).
-    await registry.whenReady();
-    expect(registry.entries()).toEqual([]);
+  it('a source that never loads delays the first list only up to the bound (5 s, on a fake clock)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const registry = new ToolRegistry();
+      registry.add(slowSource('stuck', ['x'], new Promise(() => {})));
+      let done = false;
+      const ready = registry.whenReady().then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await ready;
+      expect(registry.entries()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('tool-set listeners fire only when names or schemas change', () => {

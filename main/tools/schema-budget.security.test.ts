@@ -1,14 +1,42 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { SchemaValidator } from './schema-validator.js';
-import { SchemaWorkerPool } from './schema-worker-pool.js';
+import { SchemaWorkerPool, type BudgetTimer } from './schema-worker-pool.js';
 import { connectClient, CountingSource, startTestApp, textOf } from '../../test-support/harness.js';
 
 /**
  * Issue 17, item 3: a remote server's input schema is attacker-controlled and
  * must not freeze Airlock. No wall-clock assertions: each hostile case either
  * answers (on the old code these ran for minutes and the test timed out) or
- * is shown not to block other work while it runs.
+ * is shown not to block other work while it runs. A budget runs out when the
+ * test pulls its trigger, never because the machine was slow (issue 29 item 2:
+ * a cold worker's first compile outran a real 1000 ms budget on a loaded CI box).
+ * How long a cold worker's first check takes against the budget is a bench
+ * figure (scripts/bench-schema.mjs).
  */
+
+/** The pool's budget timer, run by the test: running budgets run out when `expire()` says so. */
+function budgetTrigger() {
+  const running = new Set<() => void>();
+  const waiting: (() => void)[] = [];
+  const budgetTimer: BudgetTimer = (expire) => {
+    running.add(expire);
+    for (const w of waiting.splice(0)) w();
+    return () => void running.delete(expire);
+  };
+  return {
+    budgetTimer,
+    /** Resolves once a validation's budget is running (its worker has loaded the validator). */
+    armed: (): Promise<void> =>
+      running.size > 0 ? Promise.resolve() : new Promise((r) => waiting.push(r)),
+    /** Every running budget runs out now. */
+    expire(): void {
+      for (const e of [...running]) {
+        running.delete(e);
+        e();
+      }
+    },
+  };
+}
 
 /** Recursive `$ref`s fanning out 2× per level: 2^40 steps over 40-deep arguments. */
 const EXPONENTIAL = {
@@ -99,13 +127,40 @@ describe('whole validations run off the main thread, within a budget', () => {
   });
 
   it('a validation over budget is refused with a tool error naming the limit; the pool recovers', async () => {
-    // Generous enough for a cold worker's first compile on a busy CI machine; 2^40 steps never fit.
-    const pool = new SchemaWorkerPool({ budgetMs: 1000, maxWorkers: 1 });
+    const trigger = budgetTrigger();
+    const pool = new SchemaWorkerPool({
+      budgetMs: 60_000,
+      maxWorkers: 1,
+      budgetTimer: trigger.budgetTimer,
+    });
     pools.push(pool);
-    expect(await pool.validate(EXPONENTIAL, nested(40))).toMatch(
-      /went over Airlock's limits \(1000 ms, 256 MB\), so the call was refused/,
+    const hostile = pool.validate(EXPONENTIAL, nested(40));
+    await trigger.armed();
+    trigger.expire();
+    expect(await hostile).toMatch(
+      /went over Airlock's limits \(60000 ms, 256 MB\), so the call was refused/,
     );
+    // A fresh (cold) worker takes the next one; its budget is not run out, however slow the machine.
     expect(await pool.validate(EXPONENTIAL, nested(3))).toMatch(/must have required property/);
+  });
+});
+
+describe('the budget itself', () => {
+  it('by default is a timer of budgetMs, started once the worker has loaded (fake clock)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const pool = new SchemaWorkerPool({ budgetMs: 60_000, maxWorkers: 1 });
+    try {
+      const hostile = pool.validate(EXPONENTIAL, nested(40));
+      // The worker's load is a real event; its budget starts then (one timer).
+      while (vi.getTimerCount() === 0) await new Promise((r) => setImmediate(r));
+      vi.advanceTimersByTime(59_999);
+      expect(vi.getTimerCount()).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(await hostile).toMatch(/went over Airlock's limits \(60000 ms, 256 MB\)/);
+    } finally {
+      vi.useRealTimers();
+      await pool.close();
+    }
   });
 });
 
@@ -117,7 +172,11 @@ describe('through the gateway: a hostile upstream schema does not freeze Airlock
       description: 'A tool whose server sent an exponential schema.',
       inputSchema: EXPONENTIAL,
     });
-    const t = await startTestApp({ sources: [source] });
+    const trigger = budgetTrigger();
+    const t = await startTestApp({
+      sources: [source],
+      app: { schemaPool: { budgetTimer: trigger.budgetTimer } },
+    });
     try {
       const other = (await t.app.control.addAgent('other')).token;
       const hostile = await connectClient(t.started.mcpUrl, t.token);
@@ -131,6 +190,8 @@ describe('through the gateway: a hostile upstream schema does not freeze Airlock
       const read = await bystander.callTool({ name: 'count_read', arguments: {} });
       expect(textOf(read)).toMatch(/count_read ok/);
       expect(hostileDone).toBe(false);
+      await trigger.armed();
+      trigger.expire();
       const result = await call;
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/Invalid arguments for count_hostile: .*Airlock's limits/);
@@ -150,18 +211,24 @@ describe('edited arguments are checked within the same budget', () => {
       description: 'A tool whose server sent an exponential schema.',
       inputSchema: EXPONENTIAL,
     });
+    const trigger = budgetTrigger();
     const t = await startTestApp({
       sources: [source],
       settings: { approvals: { waitSeconds: 1 } },
+      app: { schemaPool: { budgetTimer: trigger.budgetTimer } },
     });
     try {
       const client = await connectClient(t.started.mcpUrl, t.token);
-      // {} fits the schema at once, so the request reaches the user.
+      // {} fits the schema, so the request reaches the user (the agent is told to call again).
       await client.callTool({ name: 'count_hostile', arguments: {} });
       const [pending] = await t.app.control.listPending();
-      await expect(
-        t.app.control.decide(pending!.id, { kind: 'allow_edited', arguments: nested(40) }),
-      ).rejects.toThrow(/do not fit count_hostile: .*Airlock's limits/);
+      const decided = t.app.control.decide(pending!.id, {
+        kind: 'allow_edited',
+        arguments: nested(40),
+      });
+      await trigger.armed();
+      trigger.expire();
+      await expect(decided).rejects.toThrow(/do not fit count_hostile: .*Airlock's limits/);
       expect(source.count('count_hostile')).toBe(0);
       await client.close();
     } finally {

@@ -81,6 +81,7 @@ describe.skipIf(!real)('KeyringVault on a real Secret Service', () => {
         const deadline = Date.now() + 30_000;
         let out = await probeInChild({ DBUS_SESSION_BUS_ADDRESS: address });
         while (!done(out) && Date.now() < deadline) {
+          // eslint-disable-next-line airlock-tests/test-clock -- a poll interval; the deadline is the net
           await new Promise((r) => setTimeout(r, 200));
           out = await probeInChild({ DBUS_SESSION_BUS_ADDRESS: address });
         }

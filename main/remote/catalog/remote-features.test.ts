@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { conformanceUpstream } from '../../../test-support/conformance-upstream.js';
 import { FakeUpstream } from '../../../test-support/fake-upstream.js';
+import { getStreamOpen } from '../../../test-support/harness.js';
 import {
   agentClient,
   startRemoteApp,
@@ -68,9 +69,8 @@ describe('resources and prompts of several servers', () => {
     const promptsChanged = new Promise<void>((resolve) => {
       c.setNotificationHandler('notifications/prompts/list_changed', () => resolve());
     });
-    // The 2025 era delivers notifications on the GET stream; give it a moment to open (as
-    // mcp-endpoint.test.ts does).
-    await new Promise((r) => setTimeout(r, 200));
+    // The 2025 era delivers notifications on the GET stream: wait for it to open.
+    await getStreamOpen(c);
     await t.app.control.updateRemote('beta', { enabled: false });
     await changed;
     await promptsChanged;
@@ -131,5 +131,5 @@ describe('a 2025 server that breaks a call’s stream inside an event', () => {
     expect(JSON.stringify(r.content)).toMatch(/response stream broke/);
     const ok = await c.callTool({ name: 'old__ok', arguments: {} });
     expect(ok.isError).toBeFalsy();
-  }, 20_000);
+  });
 });

@@ -79,7 +79,7 @@ describe('OAuth tokens of remote servers never leave the vault', () => {
           expect(JSON.stringify(r)).toContain('you sent [redacted]');
           return up.refreshRequests().length;
         },
-        { interval: 200, timeout: 10_000 },
+        { interval: 200 },
       )
       .toBeGreaterThan(0);
     seen.push(await http.listRemotes(), await t.app.control.listRemotes(), await http.getStatus());

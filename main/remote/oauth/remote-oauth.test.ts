@@ -118,7 +118,7 @@ describe('remote servers that require OAuth', () => {
           expect(r.isError, text(r)).toBeFalsy();
           return up.refreshRequests().length;
         },
-        { interval: 200, timeout: 10_000 },
+        { interval: 200 },
       )
       .toBe(1);
     await Promise.all(

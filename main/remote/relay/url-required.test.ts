@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../../test-support/eventually.js';
 import { Logger } from '../../platform/log.js';
 import type { ClientRelay, RelayRequest } from '../../tools/relay.js';
 import { FakeUpstream } from '../../../test-support/fake-upstream.js';
@@ -193,6 +194,7 @@ describe("a -32042 link posing as Airlock's, or from a server whose requests are
  * when the server is one that sends completions.
  */
 describe('completions of URL steps', () => {
+  const URL_STEP_WAIT_MS = 10 * 60_000;
   let up2: FakeUpstream;
   let src: RemoteSource;
   let nextId = 1;
@@ -226,13 +228,14 @@ describe('completions of URL steps', () => {
       {
         logger: new Logger({ stderr: false }),
         version: 'test',
-        timings: { urlStepWaitMs: 10_000 },
+        // Longer than a test may run: the completion always comes within it, however slow.
+        timings: { urlStepWaitMs: URL_STEP_WAIT_MS },
       },
     );
     src.start();
     await src.ready();
     // Notifications outside a request travel on the client's standalone GET stream.
-    await vi.waitFor(() => expect(up2.hasOpenGetStream()).toBe(true), { timeout: 10_000 });
+    await up2.getStreamOpen();
   });
   afterAll(async () => {
     await src.stop();
@@ -266,7 +269,7 @@ describe('completions of URL steps', () => {
     expect(text(result)).toMatch(/The user was shown the link \(auth\.example\.com\); call again/);
     const other = agent(); // another agent's relay never hears of c1
     await complete('c1');
-    await vi.waitFor(() => expect(completed).toEqual(['c1']), { timeout: 10_000 });
+    await eventually(() => expect(completed).toEqual(['c1']));
     expect(other.completed).toEqual([]);
   });
 
@@ -293,7 +296,7 @@ describe('completions of URL steps', () => {
   it('no wait where the agent may already have given up: its request is older than the wait, or of unknown age', async () => {
     blocked = true;
     const calls = up2.calls.length;
-    for (const startedAt of [performance.now() - 60_000, undefined]) {
+    for (const startedAt of [performance.now() - URL_STEP_WAIT_MS - 1, undefined]) {
       const { r } = agent((params) => {
         setTimeout(() => void complete(String(params.elicitationId)), 50);
       });
