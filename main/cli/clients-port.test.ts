@@ -40,7 +40,7 @@ describe('clients connect writes the port the server listens on', () => {
       HOME: h.home,
       USERPROFILE: h.home,
       AIRLOCK_VAULT: 'file',
-      AIRLOCK_VAULT_PASSPHRASE: 'pw',
+      AIRLOCK_VAULT_PASSPHRASE: 'correct horse battery staple',
     });
     delete env.XDG_CONFIG_HOME;
     delete env.CODEX_HOME;

@@ -19,6 +19,10 @@ export const EXAMPLES: Record<string, string[]> = {
     'airlock remote add memory -- npx -y @modelcontextprotocol/server-memory',
   ],
   'remote list': ['airlock remote list'],
+  'remote update': [
+    'airlock remote update linear --no-relay',
+    'airlock remote update memory --network none --write ~/notes',
+  ],
   'remote remove': ['airlock remote remove linear'],
   'remote refresh': ['airlock remote refresh linear'],
   'remote login': ['airlock remote login linear'],

@@ -27,7 +27,7 @@ const env = withoutBus({
   ...process.env,
   HOME: home,
   AIRLOCK_VAULT: 'file',
-  AIRLOCK_VAULT_PASSPHRASE: 'pw',
+  AIRLOCK_VAULT_PASSPHRASE: 'correct horse battery staple',
 });
 delete env.DISPLAY;
 delete env.WAYLAND_DISPLAY;
@@ -101,7 +101,7 @@ describe('the control URL on request', () => {
     // This process reads the server's file vault as the CLI would.
     const saved = { v: process.env.AIRLOCK_VAULT, p: process.env.AIRLOCK_VAULT_PASSPHRASE };
     process.env.AIRLOCK_VAULT = 'file';
-    process.env.AIRLOCK_VAULT_PASSPHRASE = 'pw';
+    process.env.AIRLOCK_VAULT_PASSPHRASE = 'correct horse battery staple';
     const write = process.stdout.write.bind(process.stdout);
     const printed: string[] = [];
     process.stdout.write = ((s: string) => (printed.push(s), true)) as typeof process.stdout.write;

@@ -91,7 +91,9 @@ describe('credentials in a server URL’s query string (issue 29, item 5)', () =
     clean('MCP results', [where, failed]);
 
     // An edit that sends the masked URL back (the Servers page's form) keeps the stored values.
-    const edited = await api.updateRemote('svc', {
+    // Another URL is loosening (issue 27 item 4): the window's own control (in-process, as over
+    // IPC) applies it; over HTTP it would wait for the window's confirmation.
+    const edited = await t.app.control.updateRemote('svc', {
       url: `${up.url}?api_key=***&team=red&sig=***`,
     });
     expect(edited).toMatchObject({ state: 'ready', url: `${up.url}?api_key=***&team=red&sig=***` });
