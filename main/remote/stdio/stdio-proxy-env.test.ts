@@ -1,6 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatRemote } from '../../cli/remote.js';
 import { startRemoteApp } from '../../../test-support/remote-app.js';
@@ -31,7 +31,13 @@ describe('local servers get the proxy and CA settings', () => {
     const dumper = `require('node:fs').writeFileSync(process.env.OUT, JSON.stringify(process.env));console.error('npm error proxy ' + process.env.HTTPS_PROXY);process.exit(1)`;
     const v = await t.app.control.addRemote({
       name: 'px',
-      stdio: { command: process.execPath, args: ['-e', dumper], env: { OUT: out } },
+      stdio: {
+        command: process.execPath,
+        args: ['-e', dumper],
+        env: { OUT: out },
+        // It writes what it saw next to the test; its sandbox (issue 35) lets it write only there.
+        sandbox: { write: [dirname(out)] },
+      },
     });
     const env = JSON.parse(readFileSync(out, 'utf8')) as Record<string, string>;
     expect(env).toMatchObject({
