@@ -1,4 +1,6 @@
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
+import { bridgeGoogleApis } from '../fake-google/api-bridge.js';
+import { FakeCalendarApi } from '../fake-google/calendar-fake.js';
 import { FakeGoogle } from '../fake-google/server.js';
 import {
   addAgent,
@@ -29,6 +31,19 @@ export interface FullState {
 export async function startFullState(): Promise<FullState> {
   const google = new FakeGoogle({ user: 'alice@example.com' });
   await google.start();
+  // Calendar behind the fake's OAuth, with Alice's primary calendar as Google always has one: the
+  // event left waiting is checked against it before it is put to the user (issue 33 item 4).
+  const calendar = new FakeCalendarApi({ 'cal-alice': { email: 'alice@example.com' } });
+  await calendar.start();
+  calendar.addCalendar('alice@example.com', {
+    id: 'alice@example.com',
+    summary: 'Alice',
+    timeZone: 'Europe/Berlin',
+    primary: true,
+  });
+  bridgeGoogleApis(google, {
+    calendar: { root: calendar.rootUrl, tokens: { 'alice@example.com': 'cal-alice' } },
+  });
   const upstream = new FakeUpstream({
     name: 'tickets',
     tools: [
@@ -109,6 +124,7 @@ export async function startFullState(): Promise<FullState> {
       await server.stop();
       await upstream.stop();
       await google.stop();
+      await calendar.stop();
     },
   };
 }
