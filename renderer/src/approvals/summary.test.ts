@@ -85,6 +85,32 @@ describe('approval summary', () => {
     });
   });
 
+  it('a time with an offset is shown in the event’s own zone, as the card labels it', () => {
+    // 23:30 in New York is already the next day in UTC and in Tokyo: the card must say the 10th,
+    // at 23:30, whatever zone the viewer's browser is in (the effect text uses the event's zone).
+    for (const [v, zone] of [
+      ['2026-03-11T03:30:00Z', 'America/New_York'],
+      ['2026-03-10T23:30:00-04:00', 'America/New_York'],
+      ['2026-03-11T12:30:00+09:00', 'America/New_York'],
+    ] as const) {
+      expect(formatPoint(v, 'en-GB', zone)).toEqual({ date: 'Tue, 10 Mar 2026', time: '23:30' });
+    }
+    const s = summarize({
+      tool: 'calendar_create_event',
+      arguments: {
+        summary: 'Late call',
+        start: '2026-03-11T03:30:00Z',
+        end: '2026-03-11T04:00:00Z',
+        time_zone: 'America/New_York',
+      },
+    });
+    expect(s.kind === 'event' && s.when).toMatch(
+      /10.*23:30 – (00:00|0:00).*\(America\/New_York\)|10.*11.*\(America\/New_York\)/,
+    );
+    // An unknown zone name falls back to the viewer's zone instead of throwing.
+    expect(() => formatPoint('2026-03-11T04:30:00Z', 'en-GB', 'Not/AZone')).not.toThrow();
+  });
+
   it('anything else stays generic', () => {
     expect(
       summarize({ tool: 'test_block', effect: 'Run test_block', arguments: { id: 'x' } }),

@@ -153,8 +153,27 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
 const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/;
 
-/** One end of an event, as the user will read it; never shifts a date across midnight. */
-export function formatPoint(v: string, locale?: string): { date: string; time?: string } {
+/** A zone the browser knows (IANA name), else undefined: an unknown name must not throw. */
+function knownZone(zone: string | undefined): string | undefined {
+  if (!zone) return undefined;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One end of an event, as the user will read it; never shifts a date across midnight. A time with
+ * an offset is shown in the event's `zone` when one is given — the zone the card labels it with and
+ * the effect text uses — else in the viewer's own zone.
+ */
+export function formatPoint(
+  v: string,
+  locale?: string,
+  zone?: string,
+): { date: string; time?: string } {
   if (DATE_ONLY.test(v)) {
     // All-day dates are calendar dates, not instants: format them in UTC so they never move a day.
     const d = new Date(`${v}T00:00:00Z`);
@@ -170,14 +189,17 @@ export function formatPoint(v: string, locale?: string): { date: string; time?: 
   }
   if (HAS_OFFSET.test(v) && !Number.isNaN(Date.parse(v))) {
     const d = new Date(v);
+    const timeZone = knownZone(zone);
+    const inZone = timeZone ? { timeZone } : {};
     return {
       date: d.toLocaleDateString(locale, {
         weekday: 'short',
         day: 'numeric',
         month: 'short',
         year: 'numeric',
+        ...inZone,
       }),
-      time: d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' }),
+      time: d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', ...inZone }),
     };
   }
   const m = LOCAL_TIME.exec(v);
@@ -191,9 +213,9 @@ export function formatPoint(v: string, locale?: string): { date: string; time?: 
 function formatWhen(args: Args): string | undefined {
   const start = str(args.start);
   if (!start) return undefined;
-  const s = formatPoint(start);
-  const end = str(args.end);
   const zone = str(args.time_zone);
+  const s = formatPoint(start, undefined, zone);
+  const end = str(args.end);
   const tz = zone ? ` (${zone})` : '';
   if (!s.time) {
     if (!end || end === start) return `${s.date}, all day`;
@@ -201,7 +223,7 @@ function formatWhen(args: Args): string | undefined {
   }
   let text = `${s.date}, ${s.time}`;
   if (end) {
-    const e = formatPoint(end);
+    const e = formatPoint(end, undefined, zone);
     text +=
       e.date === s.date && e.time ? ` – ${e.time}` : ` – ${e.date}${e.time ? `, ${e.time}` : ''}`;
   } else if (typeof args.duration_minutes === 'number') {
