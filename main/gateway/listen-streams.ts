@@ -8,8 +8,11 @@ import {
 import type { ClientRelay } from '../tools/relay.js';
 import type { AgentFeatures } from './mcp-handlers/api.js';
 
-/** Open listen streams across all agents; past it a new one is refused (the SDK's own default). */
-export const MAX_LISTEN_STREAMS = 1024;
+/**
+ * Open listen streams per agent, as many as its 2025 sessions (budgets.ts): each holds upstream
+ * subscriptions. Per agent, so one agent's streams never refuse another's.
+ */
+export const MAX_LISTEN_STREAMS = 64;
 const KEEPALIVE_MS = 15_000;
 
 type ListChange = 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged';
@@ -63,8 +66,12 @@ export class ListenStreams {
     const echo = typeof id === 'string' || typeof id === 'number' ? id : null;
     if (!isSpecType.SubscriptionsListenRequest(body))
       return rpcError(echo, -32602, "Invalid params: 'notifications' must be a SubscriptionFilter");
-    if (this.open.size >= MAX_LISTEN_STREAMS)
-      return rpcError(echo, -32603, 'Subscription limit reached');
+    if ([...this.open.values()].filter((s) => s.agent === agent).length >= MAX_LISTEN_STREAMS)
+      return rpcError(
+        echo,
+        -32603,
+        `Subscription limit reached: this agent already holds ${MAX_LISTEN_STREAMS} open subscriptions/listen streams; close one first.`,
+      );
     const request = body as { id: string | number; params: Record<string, unknown> };
     const filter = request.params.notifications as SubscriptionFilter;
     const meta = request.params._meta as Record<string, unknown> | undefined;
