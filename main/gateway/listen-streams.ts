@@ -64,6 +64,9 @@ export class ListenStreams {
   serve(agent: string, body: unknown, signal: AbortSignal): Response {
     const id = (body as { id?: unknown }).id;
     const echo = typeof id === 'string' || typeof id === 'number' ? id : null;
+    // A listen without an id is a notification, which has no stream to answer on.
+    if (echo === null)
+      return rpcError(null, -32600, 'Invalid request: subscriptions/listen needs an id');
     if (!isSpecType.SubscriptionsListenRequest(body))
       return rpcError(echo, -32602, "Invalid params: 'notifications' must be a SubscriptionFilter");
     if ([...this.open.values()].filter((s) => s.agent === agent).length >= MAX_LISTEN_STREAMS)
@@ -72,9 +75,9 @@ export class ListenStreams {
         -32603,
         `Subscription limit reached: this agent already holds ${MAX_LISTEN_STREAMS} open subscriptions/listen streams; close one first.`,
       );
-    const request = body as { id: string | number; params: Record<string, unknown> };
-    const filter = request.params.notifications as SubscriptionFilter;
-    const meta = request.params._meta as Record<string, unknown> | undefined;
+    const request = { id: echo, params: body.params };
+    const filter: SubscriptionFilter = body.params.notifications;
+    const meta = body.params._meta as Record<string, unknown> | undefined;
     const level = meta?.[LOG_LEVEL_META_KEY];
     const session = `listen:${++this.seq}`;
     const encoder = new TextEncoder();
