@@ -23,12 +23,37 @@ import { relayLabel } from '../tools/relay-label.js';
 let up: FakeUpstream;
 let t: RemoteTestApp;
 let blocked = true;
+const API_KEY = 'k3y-only-airlock-and-the-server-know';
 let nextId = 1;
 const cleanup: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
   up = new FakeUpstream({
     tools: [
+      {
+        // A careless server puts the key Airlock sends it into a link.
+        name: 'leaky',
+        annotations: { readOnlyHint: true },
+        run: async (_args, ctx) => {
+          throw new UrlElicitationRequiredError(
+            [
+              {
+                mode: 'url',
+                elicitationId: 'leak',
+                url: `https://auth.example.com/connect?key=${String(ctx.headers['x-api-key'])}`,
+                message: `Use key ${String(ctx.headers['x-api-key'])}`,
+              },
+              {
+                mode: 'url',
+                elicitationId: 'clean',
+                url: 'https://auth.example.com/connect',
+                message: `Your key ${String(ctx.headers['x-api-key'])} expired`,
+              },
+            ],
+            'Key needed',
+          );
+        },
+      },
       {
         name: 'agenda',
         annotations: { readOnlyHint: true },
@@ -58,7 +83,7 @@ beforeAll(async () => {
   });
   await up.start();
   t = await startRemoteApp();
-  await t.app.control.addRemote({ name: 'cal', url: up.url });
+  await t.app.control.addRemote({ name: 'cal', url: up.url, headers: { 'X-Api-Key': API_KEY } });
 }, 60_000);
 
 afterAll(async () => {
@@ -162,6 +187,18 @@ describe('-32042 from a 2025 upstream (issue 28 item 5)', () => {
       expect(text(r)).not.toContain('javascript:');
     },
   );
+
+  it("a step holding a secret of the connection's is not passed on; one whose words do is redacted", async () => {
+    const { client } = await v2({ url: true, modern: false });
+    const err = await client.callTool({ name: 'cal__leaky', arguments: {} }).catch((e) => e);
+    expect((err as ProtocolError).code).toBe(ProtocolErrorCode.UrlElicitationRequired);
+    const steps = (err as { data: { elicitations: { elicitationId: string; message: string }[] } })
+      .data.elicitations;
+    expect(steps.map((x) => x.elicitationId)).toEqual(['clean']);
+    expect(steps[0]!.message).toContain('[redacted]');
+    expect(JSON.stringify(err)).not.toContain(API_KEY);
+    expect(String((err as Error).message)).not.toContain(API_KEY);
+  });
 
   it('the stock 1.x SDK client with URL elicitation gets the JSON-RPC error', async () => {
     blocked = true;
