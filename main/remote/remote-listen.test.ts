@@ -142,6 +142,14 @@ describe('subscriptions/listen for 2026-07-28 agents (issue 28 item 5)', () => {
     await sub.close();
   });
 
+  it('revoking an agent ends its listen streams with the graceful close', async () => {
+    const token = (await t.app.control.addAgent('leaving')).token;
+    const a = await modernAgent(token);
+    const sub = await a.client.listen({ toolsListChanged: true });
+    await t.app.control.revokeAgent('leaving');
+    expect(await sub.closed).toBe('graceful');
+  });
+
   it('a listen request without a filter is refused as invalid params', async () => {
     const a = await modernAgent(t.token);
     await expect(
