@@ -99,31 +99,46 @@ describe('subscriptions/listen for 2026-07-28 agents (issue 28 item 5)', () => {
     await other.close();
   });
 
-  it("carries the upstream's log lines at the level the listen request set, named for the server", async () => {
+  it("carries the upstream's log lines at the level each listen request set, to that agent only", async () => {
     const a = await modernAgent(t.token);
-    const stop = new AbortController();
+    const loud = await modernAgent(t.token);
+    const other = await modernAgent(otherToken);
     // The SDK's listen() sends only the filter; the era's per-request level (SEP-2577) rides in
     // the request's own _meta, which the client merges over its envelope.
-    const listening = a.client
-      .request(
-        {
-          method: 'subscriptions/listen',
-          params: { _meta: { [LOG_LEVEL_META_KEY]: 'debug' }, notifications: {} },
-        },
-        { signal: stop.signal },
-      )
-      .catch(() => {});
-    cleanup.push(async () => {
-      stop.abort();
-      await listening;
-    });
-    // Logging is toggled on the agent's own upstream session once the level reached it: the
-    // first line may take a turn of server-everything's timer.
+    const listenAt = async (who: { client: Client; seen: Seen }, level: string) => {
+      let acked = false;
+      who.client.fallbackNotificationHandler = async (n) => {
+        if (n.method === 'notifications/subscriptions/acknowledged') acked = true;
+        who.seen.poke();
+      };
+      const stop = new AbortController();
+      const listening = who.client
+        .request(
+          {
+            method: 'subscriptions/listen',
+            params: { _meta: { [LOG_LEVEL_META_KEY]: level }, notifications: {} },
+          },
+          { signal: stop.signal },
+        )
+        .catch(() => {});
+      cleanup.push(async () => {
+        stop.abort();
+        await listening;
+      });
+      await until(who.seen, () => acked);
+    };
+    await listenAt(a, 'debug');
+    await listenAt(loud, 'emergency');
+    await listenAt(other, 'debug');
+    // server-everything logs at random levels every few seconds on the session that asked.
     await a.client.callTool({ name: 'everything__toggle-simulated-logging', arguments: {} });
-    await until(a.seen, () => a.seen.logs.length > 0);
+    await until(a.seen, () => a.seen.logs.some((l) => l.level !== 'emergency'));
     const line = a.seen.logs[0]!;
     expect(line.logger).toMatch(/^everything(\/|$)/);
     expect(line._meta?.[SUBSCRIPTION_ID_META_KEY]).toBeDefined();
+    // The stream at "emergency" got nothing below it; the other agent got nothing at all.
+    expect(loud.seen.logs.filter((l) => l.level !== 'emergency')).toEqual([]);
+    expect(other.seen.logs).toEqual([]);
     await a.client.callTool({ name: 'everything__toggle-simulated-logging', arguments: {} });
   });
 
