@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolView } from '../../common/contract/index.js';
+import { looseningSummary } from '../gateway/loosening.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import {
   agentClient,
@@ -93,5 +94,12 @@ describe('why a tool is not offered (Tools page)', () => {
         .map((x) => x.name)
         .sort(),
     ).toEqual(['up__echo', 'up__note', 'up__shout']);
+    // Listed, but not a tool a policy call can name: refused as unknown, never put to the user.
+    await expect(t.app.control.setToolPolicy('up__echo', { approval: 'auto' })).rejects.toThrow(
+      /No tool named "up__echo"/,
+    );
+    expect(
+      await looseningSummary(t.app.control, 'setToolPolicy', ['up__echo', { approval: 'auto' }]),
+    ).toBeNull();
   });
 });
