@@ -159,6 +159,16 @@ test('sign in through the link in a second tab: signed in, tools offered, no axe
   expect(up.revocations.length).toBeGreaterThan(0);
   await expect(card.getByTestId('server-state')).toHaveText('Sign-in required');
   await expect(card.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
+  // Not offered any more; the Tools page keeps it as last seen and says why (issue 28 item 5).
   const tools = await controlApi(server).listTools();
-  expect(tools.map((t) => t.name)).not.toContain('secure__whoami');
+  expect(tools.find((t) => t.name === 'secure__whoami')?.notOffered?.reason).toBe('sign-in');
+  expect((await agent.client.listTools()).tools.map((t) => t.name)).not.toContain('secure__whoami');
+  await page.evaluate(`location.hash = '/tools'`);
+  await expect(page.locator('[data-tool="secure__whoami"]')).toHaveAttribute(
+    'data-not-offered',
+    'sign-in',
+  );
+  await expect(
+    page.locator('[data-tool="secure__whoami"]').getByTestId('tool-unavailable'),
+  ).toContainText('its server "secure" needs you to sign in again');
 });

@@ -19,9 +19,28 @@ export interface ToolView {
   inputSchema: Record<string, unknown>;
   /** Why agents are not offered this tool (e.g. it requires task-augmented calls). */
   unavailable?: string;
+  /**
+   * Why agents cannot use this tool now, when they cannot (issue 28 item 5): the page says it on
+   * the tool's row. Absent: offered and usable.
+   */
+  notOffered?: ToolNotOffered;
   /** Present when listed for one agent. */
   agent?: string;
   grantedUntil?: string | null;
+}
+
+/** Why a tool is not offered to agents now, or cannot run when called. */
+export interface ToolNotOffered {
+  reason:
+    | 'turned-off' // the user switched it off for every agent
+    | 'turned-off-for-agent' // the user switched it off for this agent
+    | 'not-chosen-for-agent' // the agent is limited to other tools
+    | 'server-down' // its server is not connected: its tools are listed as last seen
+    | 'sign-in' // its server needs the user to sign in again
+    | 'google-scope' // no connected Google account allowed what it needs
+    | 'unsupported'; // Airlock cannot relay it (e.g. task-augmented calls)
+  /** The reason in words, a sentence the page shows as it is. */
+  text: string;
 }
 
 export interface ToolPolicyPatch {

@@ -8,6 +8,7 @@ import {
 import type { ToolEntry } from '../tools/registry.js';
 import { isDestructive, isReadOnly } from '../tools/types.js';
 import type { ControlServiceDeps } from './control-deps.js';
+import { downTools, notOfferedOf } from './tool-availability.js';
 
 /** Tools and their policies (ControlApi's tools domain), with loosening asked for from outside. */
 export class ToolsControl {
@@ -18,7 +19,28 @@ export class ToolsControl {
     const agentSettings = agent === undefined ? undefined : this.d.agents.get(agent);
     if (agent !== undefined && !agentSettings)
       throw new ControlError('NOT_FOUND', `No agent named "${agent}".`);
-    return this.d.registry.entries().map((e) => this.toolView(e, agent));
+    const listed = this.d.registry.entries().map((e) => this.toolView(e, agent));
+    // A server that is down lists no tools; the page still shows them, saying why (issue 28.5).
+    const remotes = (await this.d.remotes?.listRemotes().catch(() => [])) ?? [];
+    const taken = new Set(listed.map((t) => t.name));
+    const down = downTools(this.d.registry.listSources(), remotes)
+      .filter((t) => !taken.has(t.name))
+      .map(({ source, def, name, notOffered }) => ({
+        name,
+        key: `${source.id}/${def.name}`,
+        source: source.id,
+        ...(def.title ? { title: def.title } : {}),
+        description: def.description,
+        readOnly: isReadOnly(def),
+        destructive: isDestructive(def),
+        enabled: false,
+        approval: 'ask' as const,
+        customized: false,
+        inputSchema: def.inputSchema,
+        notOffered,
+        ...(agent !== undefined ? { agent } : {}),
+      }));
+    return [...listed, ...down];
   }
 
   // Issue 17.7: policy changes asked for outside the window. Over HTTP, ControlRoutes decides
@@ -106,11 +128,14 @@ export class ToolsControl {
       ),
       inputSchema: entry.def.inputSchema,
       ...(entry.def.unavailable ? { unavailable: entry.def.unavailable } : {}),
+      ...withNotOffered(notOfferedOf(entry, settings, agent, agentSettings)),
       ...(agent !== undefined ? { agent } : {}),
       ...this.grantOf(entry, agent),
     };
   }
 }
+
+const withNotOffered = (n: ToolView['notOffered']) => (n ? { notOffered: n } : {});
 
 /** Enabled flags change what tools/list shows: tell connected agents. */
 export function afterPolicyChange(d: ControlServiceDeps): void {

@@ -196,8 +196,8 @@ export class FeatureHub implements AgentFeatures {
     return r;
   }
 
-  openSession(session: string, agent: string, sink: SessionSink): void {
-    this.sessions.open(session, agent, sink);
+  openSession(session: string, agent: string, sink: SessionSink, releases?: boolean): void {
+    this.sessions.open(session, agent, sink, releases);
   }
 
   closeSession(session: string): void {

@@ -22,6 +22,8 @@ interface Session {
   level: LoggingLevel | null;
   /** Subscribed resources: public URI → the URI as the agent asked (the form updates use). */
   subs: Map<string, string>;
+  /** Whether its end, as the agent's last session, closes the agent's upstream sessions. */
+  releases: boolean;
 }
 
 /**
@@ -40,15 +42,19 @@ export class FeatureSessions {
 
   constructor(private readonly d: FeatureSessionsDeps) {}
 
-  open(session: string, agent: string, sink: SessionSink): void {
-    this.sessions.set(session, { agent, sink, level: null, subs: new Map() });
+  /**
+   * `releases: false` for a 2026-07-28 listen stream: that era has no session whose end says the
+   * agent left, and its calls may still be running on the agent's upstream sessions.
+   */
+  open(session: string, agent: string, sink: SessionSink, releases = true): void {
+    this.sessions.set(session, { agent, sink, level: null, subs: new Map(), releases });
   }
 
   close(session: string): void {
     const s = this.sessions.get(session);
     if (!s) return;
     this.sessions.delete(session);
-    if ([...this.sessions.values()].some((o) => o.agent === s.agent)) {
+    if (!s.releases || [...this.sessions.values()].some((o) => o.agent === s.agent)) {
       if (s.level) this.applyLevels(s.agent);
       if (s.subs.size) void this.applySubscriptions(s.agent);
       return;

@@ -198,5 +198,5 @@ function formatTool(t: ToolView): string {
   const badges = [t.readOnly ? 'read-only' : '', t.destructive ? 'destructive' : '']
     .filter(Boolean)
     .join(',');
-  return `${t.name}\t${t.enabled ? 'enabled' : 'disabled'}\t${t.approval}${badges ? `\t${badges}` : ''}${t.agent ? `\t(agent ${t.agent})` : ''}${t.unavailable ? `\tunavailable: ${t.unavailable}` : ''}`;
+  return `${t.name}\t${t.enabled ? 'enabled' : 'disabled'}\t${t.approval}${badges ? `\t${badges}` : ''}${t.agent ? `\t(agent ${t.agent})` : ''}${t.notOffered ? `\t${t.notOffered.text}` : ''}`;
 }

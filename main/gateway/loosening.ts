@@ -4,6 +4,7 @@ import type {
   SandboxInput,
   SandboxPermissions,
   ToolPolicyPatch,
+  ToolView,
 } from '../../common/contract/index.js';
 
 /**
@@ -38,7 +39,7 @@ export async function looseningSummary(
     const [name, patch] = params as [unknown, ToolPolicyPatch | undefined];
     if (!patch || typeof patch !== 'object') return null;
     // A call that will fail anyway (unknown tool, destructive without confirmDestructive) fails now.
-    const tool = (await api.listTools()).find((t) => t.name === name);
+    const tool = (await listed(api)).find((t) => t.name === name);
     if (!tool) return null;
     if (patch.approval === 'auto' && tool.destructive && patch.confirmDestructive !== true)
       return null;
@@ -54,12 +55,22 @@ export async function looseningSummary(
     if (!agent?.tools) return null; // unknown agent (the call fails) or already every tool: no wider
     if (tools === null) return `give agent "${String(name)}" every tool`;
     if (!Array.isArray(tools)) return null;
-    const keyOf = new Map((await api.listTools()).map((t) => [t.name, t.key]));
+    const keyOf = new Map((await listed(api)).map((t) => [t.name, t.key]));
     const added = tools.filter((t) => !agent.tools!.includes(keyOf.get(String(t)) ?? ''));
     if (added.length === 0) return null;
     return `give agent "${String(name)}" the tools ${added.map(String).join(', ')}`;
   }
   return null;
+}
+
+/**
+ * The tools a policy call can name: not those of a server that is down, which the Tools page
+ * lists as last seen (issue 28 item 5) but setToolPolicy and setAgentTools refuse as unknown.
+ */
+async function listed(api: ControlApi): Promise<ToolView[]> {
+  return (await api.listTools()).filter(
+    (t) => t.notOffered?.reason !== 'server-down' && t.notOffered?.reason !== 'sign-in',
+  );
 }
 
 /** A local server's sandbox made wider (issue 35), in words, or null. */

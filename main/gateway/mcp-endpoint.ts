@@ -15,6 +15,7 @@ import type { AgentBudgets } from './budgets.js';
 import type { WaitingApproval } from './mcp-handlers/approval-url.js';
 import type { AgentFeatures, SessionSink } from './mcp-handlers/api.js';
 import { LegacySessions } from './legacy-sessions.js';
+import { ListenStreams } from './listen-streams.js';
 import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { requestRelay, roundRelay } from './mcp-handlers/relay.js';
@@ -65,8 +66,12 @@ export interface McpEndpointOptions {
 export class McpEndpoint {
   private readonly sessions: LegacySessions;
   private readonly modern: McpHttpHandler;
+  private readonly listens: ListenStreams;
 
   constructor(private readonly o: McpEndpointOptions) {
+    this.listens = new ListenStreams(o.features, (err) =>
+      o.logger.debug('mcp listen stream', { error: err.message }),
+    );
     this.modern = createMcpHandler((ctx) => this.buildServer(agentOf(ctx.authInfo), null), {
       legacy: 'reject',
       maxRequestBodySize: o.maxBodyBytes,
@@ -94,24 +99,28 @@ export class McpEndpoint {
       extra: { agent: x.agent },
     };
     if (isLegacy(x.req, x.parsedBody)) return this.sessions.handle(x, authInfo);
+    // subscriptions/listen is served per agent (listen-streams.ts); the SDK's router is shared.
+    const listen = x.req.method === 'POST' && ListenStreams.isListen(x.parsedBody);
     await serveWeb(x.req, x.res, x.raw, x.parsedBody, (request) =>
-      this.modern.fetch(request, { authInfo, parsedBody: x.parsedBody }),
+      listen
+        ? Promise.resolve(this.listens.serve(x.agent, x.parsedBody, request.signal))
+        : this.modern.fetch(request, { authInfo, parsedBody: x.parsedBody }),
     );
   }
 
   /** Tells every connected client the tool set changed (some ignore it; names stay stable anyway). */
   toolsChanged(): void {
-    this.modern.notify.toolsChanged();
+    this.listens.listChanged('toolsListChanged');
     for (const s of this.sessions.servers()) void s.sendToolListChanged().catch(() => {});
   }
 
   resourcesChanged(): void {
-    this.modern.notify.resourcesChanged();
+    this.listens.listChanged('resourcesListChanged');
     for (const s of this.sessions.servers()) void s.sendResourceListChanged().catch(() => {});
   }
 
   promptsChanged(): void {
-    this.modern.notify.promptsChanged();
+    this.listens.listChanged('promptsListChanged');
     for (const s of this.sessions.servers()) void s.sendPromptListChanged().catch(() => {});
   }
 
@@ -128,6 +137,7 @@ export class McpEndpoint {
 
   async close(): Promise<void> {
     this.rounds.close();
+    this.listens.close();
     await this.sessions.close();
     await this.modern.close();
   }
@@ -135,6 +145,7 @@ export class McpEndpoint {
   /** Issue 17.8: revoking an agent ends its 2025-era sessions (legacy-sessions.ts). */
   closeSessionsOf(agent: string, graceMs = 2000): void {
     this.sessions.closeSessionsOf(agent, graceMs);
+    this.listens.closeOf(agent);
   }
 
   /**

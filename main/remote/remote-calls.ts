@@ -8,6 +8,7 @@ import { malformedAnswer } from './http/malformed-answer.js';
 import { RefreshUnavailableError } from './oauth/errors.js';
 import { inRelayScope } from './relay/relay-scope.js';
 import { askToOpen, RETRY, urlSteps } from './relay/url-required.js';
+import { urlRequiredOf, withUrlRequired } from '../tools/url-required.js';
 import {
   describeFailure,
   isServerAnswer,
@@ -127,7 +128,7 @@ export class RemoteCalls {
             relay: this.c.relayAllowed(),
             ...(urlRetried ? {} : { waitMs: this.c.t.urlStepWaitMs }),
           });
-          if (next !== RETRY) return this.c.redactor.result(next);
+          if (next !== RETRY) return this.redactedSteps(next);
           urlRetried = true;
           continue;
         }
@@ -148,6 +149,21 @@ export class RemoteCalls {
         this.c.inflight.end(lost, up);
       }
     }
+  }
+
+  /**
+   * Redacts a URL step's answer; the steps it carries for the JSON-RPC error (issue 28 item 5)
+   * too: one whose link holds a secret of the connection's is not passed on as a step at all.
+   */
+  private redactedSteps(result: CallToolResult): CallToolResult {
+    const required = urlRequiredOf(result);
+    const out = this.c.redactor.result(result);
+    if (!required) return out;
+    const r = this.c.redactor;
+    const steps = required.steps
+      .filter((s) => r.text(s.url) === s.url && r.text(s.elicitationId) === s.elicitationId)
+      .map((s) => ({ ...s, message: r.text(s.message) }));
+    return withUrlRequired(out, { ...required, steps });
   }
 
   private lostDuringCall(why: string): CallToolResult {

@@ -110,6 +110,10 @@ export class RemoteSource implements ToolSource {
     return this.c.status().state === 'ready' ? this.c.catalog.defs : [];
   }
 
+  lastKnownTools(): readonly ToolDefinition[] {
+    return this.c.status().state === 'ready' ? [] : this.c.catalog.lastKnown;
+  }
+
   resources(): readonly Resource[] {
     return this.c.status().state === 'ready' ? this.c.catalog.lists.resources : [];
   }

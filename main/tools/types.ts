@@ -85,6 +85,16 @@ export interface ToolSource extends FeatureSource {
   ready(): Promise<void>;
   status(): SourceState;
   tools(): readonly ToolDefinition[];
+  /**
+   * While the source is down (and so lists no tools): the tools it listed when it was last up,
+   * for the Tools page to say why they are not offered (issue 28 item 5). Never offered to agents.
+   */
+  lastKnownTools?(): readonly ToolDefinition[];
+  /**
+   * Why no call of this offered tool can run now (a Google account did not allow what it needs),
+   * or null: for the Tools page, decided by the code that refuses such a call.
+   */
+  toolProblem?(tool: string): string | null;
   /** The tool's own statement of what running it with these arguments does. */
   describeEffect?(tool: string, args: Record<string, unknown>): string;
   /**

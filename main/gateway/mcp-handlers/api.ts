@@ -59,8 +59,11 @@ export interface AgentFeatures {
     params: CompleteRequestParams,
     ctx: FeatureContext,
   ): Promise<CompleteResult>;
-  /** A session opened (2025 era): it may now set a level and subscribe. */
-  openSession(session: string, agent: string, sink: SessionSink): void;
+  /**
+   * A session opened (a 2025 session, or a 2026-07-28 listen stream with `releases` false: its
+   * end does not end the agent's upstream sessions): it may now set a level and subscribe.
+   */
+  openSession(session: string, agent: string, sink: SessionSink, releases?: boolean): void;
   closeSession(session: string): void;
   setLogLevel(session: string, level: LoggingLevel): void;
   subscribe(session: string, uri: string): Promise<void>;

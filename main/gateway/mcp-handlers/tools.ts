@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/server';
 import type { AgentToolCalls } from '../mcp-endpoint.js';
 import { callWithApprovalUrl } from './approval-url.js';
 import type { WithRelay } from './api.js';
+import { throwIfUrlRequired } from './url-required-error.js';
 
 /** tools/list and tools/call for one agent's server. */
 export function registerToolHandlers(
@@ -42,13 +43,16 @@ export function registerToolHandlers(
       server,
       ctx,
       (noWait) =>
-        withRelay(ctx, (relay, signal) =>
-          pipeline.call(agent, req.params.name, req.params.arguments, {
-            signal,
+        withRelay(ctx, async (relay, signal) =>
+          throwIfUrlRequired(
+            await pipeline.call(agent, req.params.name, req.params.arguments, {
+              signal,
+              relay,
+              ...(progress ? { progress } : {}),
+              ...(noWait ? { noWait } : {}),
+            }),
             relay,
-            ...(progress ? { progress } : {}),
-            ...(noWait ? { noWait } : {}),
-          }),
+          ),
         ),
     );
     await sent;

@@ -51,3 +51,18 @@ export function pickAccount(
       : "No Google account is connected to Airlock. The user can connect one in Airlock's settings.",
   );
 }
+
+/**
+ * Why no account can run this tool, for the Tools page (issue 28 item 5): every account a call
+ * could pick (pickAccount's eligible ones) lacks what the tool needs (scopeProblem, the check a
+ * call makes). Null when one can, or when no account is connected (the Accounts page says so).
+ */
+export function toolScopeProblem(access: GoogleAccountAccess, tool: string): string | null {
+  const accounts = access.accounts();
+  const eligible = WRITE_TOOLS.has(tool) ? accounts.filter((a) => !a.readOnly) : accounts;
+  const problems = eligible.map((a) => scopeProblem(a, tool));
+  if (problems.length === 0 || problems.some((p) => p === null)) return null;
+  return problems.length === 1
+    ? problems[0]!
+    : `None of the connected Google accounts allowed Airlock to manage Gmail filters (the gmail.settings.basic permission). The user can reconnect one in Airlock (Accounts page) and allow it.`;
+}

@@ -178,6 +178,27 @@ describe('filters: list, create, delete (issue 33 item 3)', () => {
     ).toMatch(/^There is no label "Invoices" in alice@example\.com\./);
   });
 
+  it('the Tools page learns a filter tool cannot run from the check a call makes (issue 28 item 5)', async () => {
+    t = await gmailTestbed();
+    expect(t.source.toolProblem('gmail_create_filter')).toBeNull();
+    const scopes = account(ALICE.email, ALICE.token).scopes.filter(
+      (s) => !s.endsWith('settings.basic'),
+    );
+    const source = new GmailSource(
+      new StaticGoogleAccess(t.fake.root, [{ ...account(ALICE.email, ALICE.token), scopes }]),
+    );
+    const why = source.toolProblem('gmail_create_filter');
+    expect(why).toMatch(/^alice@example\.com did not allow Airlock to manage Gmail filters/);
+    // The same words a call gets.
+    const r = await source.call(
+      'gmail_create_filter',
+      { from: 'a@b.example', star: true },
+      { agent: 't', signal: new AbortController().signal },
+    );
+    expect(JSON.stringify(r.content)).toContain(JSON.stringify(why).slice(1, 40));
+    expect(source.toolProblem('gmail_list_filters')).toBeNull();
+  });
+
   it('an account that did not grant gmail.settings.basic is refused before asking, without a request', async () => {
     t = await gmailTestbed();
     const scopes = account(ALICE.email, ALICE.token).scopes.filter(

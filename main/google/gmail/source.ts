@@ -8,7 +8,7 @@ import {
   type ToolSource,
 } from '../../tools/types.js';
 import { GoogleToolError, type GoogleAccountAccess } from '../account-access.js';
-import { pickAccount, scopeProblem } from './account-pick.js';
+import { pickAccount, scopeProblem, toolScopeProblem } from './account-pick.js';
 import { readAttachment } from './attachment.js';
 import { getAttachmentFile } from './attachment-file.js';
 import { Recent, SeenMessages } from './cache.js';
@@ -154,6 +154,10 @@ export class GmailSource implements ToolSource {
 
   tools(): readonly ToolDefinition[] {
     return this.defs;
+  }
+
+  toolProblem(tool: string): string | null {
+    return toolScopeProblem(this.access, tool);
   }
 
   onChange(listener: () => void): () => void {

@@ -28,13 +28,15 @@ export interface CatalogedConnection {
  */
 export class ServerCatalog {
   defs: readonly ToolDefinition[] = [];
+  /** The tools of the last connection, kept while the server is down (the Tools page shows them). */
+  lastKnown: readonly ToolDefinition[] = [];
   lists: FeatureLists = NO_FEATURES;
 
   constructor(private readonly c: CatalogedConnection) {}
 
   /** A new connection's lists. */
   set(tools: Tool[], lists: FeatureLists): void {
-    this.defs = dedupe(tools.map(toDefinition));
+    this.defs = this.lastKnown = dedupe(tools.map(toDefinition));
     this.lists = lists;
   }
 
@@ -78,7 +80,7 @@ export class ServerCatalog {
     if (!this.c.current(gen, up)) return;
     const defs = dedupe(tools.map(toDefinition));
     if (JSON.stringify(defs) === JSON.stringify(this.defs)) return;
-    this.defs = defs;
+    this.defs = this.lastKnown = defs;
     this.c.emit();
   }
 }

@@ -4,13 +4,9 @@ import { errorResult, type CallToolResult, type ToolCallContext } from '../../to
 import { noteUrlStep } from './relay-scope.js';
 import { markUntrusted } from '../../tools/untrusted.js';
 import type { UrlCompletions } from './url-completions.js';
+import { withUrlRequired, type UrlStep } from '../../tools/url-required.js';
 
-/** One out-of-band step an upstream asks the user to take in a browser. */
-export interface UrlStep {
-  url: string;
-  message: string;
-  elicitationId: string;
-}
+export type { UrlStep };
 
 /** More than this many links in one error is not a sign-in step; the rest are not relayed. */
 const MAX_STEPS = 3;
@@ -81,12 +77,14 @@ export async function askToOpen(
     relay?: boolean;
   } = {},
 ): Promise<CallToolResult | typeof RETRY> {
+  const relay = o.relay === false ? undefined : ctx.relay;
+  if (relay?.session !== undefined && relay.refusal('elicitation/create', { mode: 'url' }) === null)
+    return passOn(steps, relay, server, o.completions);
   const shown: string[] = [];
   const listed: string[] = [];
   const refused: string[] = [];
   for (const step of steps) {
     const params = { mode: 'url', ...step };
-    const relay = o.relay === false ? undefined : ctx.relay;
     // A link posing as Airlock's own goes nowhere, in a prompt or in the answer (issue 27.3).
     const problem = relayedLinkProblem(step.url, relay?.self).refusal;
     if (problem) {
@@ -125,6 +123,42 @@ export async function askToOpen(
     left >= MIN_WAIT_MS
   )
     if (await o.completions.waitAll(ids, left, ctx.signal)) return RETRY;
+  return answer(server, shown, listed, refused);
+}
+
+/**
+ * A 2025 agent that declared URL elicitation (issue 28 item 5): the steps go to it as the
+ * JSON-RPC error `-32042` itself, which the gateway raises from what the result carries
+ * (tools/url-required.ts, gateway/mcp-handlers/url-required-error.ts); the text, with the links,
+ * is what Activity records and what any other request that gets this result reads. Each step is
+ * noted in `completions`, so the server's `notifications/elicitation/complete` reaches this
+ * agent's session, and its client makes the call again. On 2026-07-28 the era has no `-32042`
+ * (its URL elicitation is an input_required round), so such agents keep the relayed elicitation.
+ */
+function passOn(
+  steps: UrlStep[],
+  relay: NonNullable<ToolCallContext['relay']>,
+  server: string,
+  completions: UrlCompletions | undefined,
+): CallToolResult {
+  const listed: string[] = [];
+  const refused: string[] = [];
+  const passed: UrlStep[] = [];
+  for (const step of steps) {
+    const problem = relayedLinkProblem(step.url, relay.self).refusal;
+    if (problem) {
+      refused.push(problem);
+      continue;
+    }
+    passed.push(step);
+    completions?.sent(step.elicitationId, relay);
+    listed.push(`${step.url}${step.message ? ` (the server says: ${step.message})` : ''}`);
+  }
+  const result = answer(server, [], listed, refused);
+  return passed.length ? withUrlRequired(result, { server, steps: passed }) : result;
+}
+
+function answer(server: string, shown: string[], listed: string[], refused: string[]) {
   const head = `The remote server "${server}" did not run the call: it needs the user to finish a step in the browser first.`;
   const text =
     listed.length === 0 && shown.length > 0

@@ -43,6 +43,42 @@ describe('ToolRow', () => {
     expect(html).toMatch(/<fieldset[^>]*disabled=""/);
   });
 
+  it.each([
+    ['server-down', 'Not offered to agents: its server "up" is not connected (unreachable).'],
+    [
+      'sign-in',
+      'Not offered to agents: its server "up" needs you to sign in again (sign-in required; Servers page).',
+    ],
+  ] as const)('a tool of a server that is %s says why; its controls are off', (reason, text) => {
+    const html = render({ ...base, enabled: false, notOffered: { reason, text } });
+    expect(html).toContain(text.replace(/"/g, '&quot;'));
+    expect(html).toMatch(/<input[^>]*type="checkbox"[^>]*disabled=""/);
+    expect(html).toMatch(new RegExp(`data-not-offered="${reason}"`));
+  });
+
+  it.each([
+    ['turned-off', 'Turned off for every agent (by you).', false],
+    ['turned-off-for-agent', 'Turned off for test (by you).', false],
+    [
+      'not-chosen-for-agent',
+      'Hidden from test: it is limited to other tools (Agents page).',
+      false,
+    ],
+    [
+      'google-scope',
+      'Offered, but no call can run: alice@example.com did not allow Airlock …',
+      true,
+    ],
+  ] as const)(
+    '%s: the reason is shown and the user can still switch it',
+    (reason, text, enabled) => {
+      const html = render({ ...base, enabled, notOffered: { reason, text } });
+      expect(html).toContain(text);
+      expect(html).not.toMatch(/<input[^>]*type="checkbox"[^>]*disabled=""/);
+      expect(html).toMatch(/aria-describedby="tool-up__report-unavailable"/);
+    },
+  );
+
   it('an offered tool has no such note and live controls', () => {
     const html = render(base);
     expect(html).not.toContain('Not offered to agents');

@@ -16,16 +16,25 @@ interface Props {
   onApproval: (mode: ApprovalMode) => void;
 }
 
+/**
+ * Reasons the user cannot change from this row: the tool is not in Airlock's hands (its server is
+ * down or needs a sign-in, or Airlock cannot relay it), so switching it would change nothing.
+ */
+const FIXED = new Set(['unsupported', 'server-down', 'sign-in']);
+
 /** One tool: name, what it does, its badges, enabled, and runs freely / asks first. */
 export function ToolRow({ tool, busy, onEnabled, onApproval }: Props) {
   const base = `tool-${tool.name}`;
+  const why = tool.notOffered;
+  const fixed = !!tool.unavailable || (why !== undefined && FIXED.has(why.reason));
   return (
     <tr
       data-testid="tool-row"
       data-tool={tool.name}
       data-approval={tool.approval}
       data-enabled={tool.enabled}
-      {...(tool.unavailable ? { 'data-unavailable': 'true' } : {})}
+      {...(fixed ? { 'data-unavailable': 'true' } : {})}
+      {...(why ? { 'data-not-offered': why.reason } : {})}
       aria-busy={busy}
     >
       <th scope="row">
@@ -39,13 +48,13 @@ export function ToolRow({ tool, busy, onEnabled, onApproval }: Props) {
         </div>
         {tool.title && <div className="tool-title">{tool.title}</div>}
         <div className="hint tool-desc">{tool.description.split('\n')[0]}</div>
-        {tool.unavailable && (
+        {(why || tool.unavailable) && (
           <div
             className="hint unavailable"
             id={`${base}-unavailable`}
             data-testid="tool-unavailable"
           >
-            Not offered to agents: it {tool.unavailable}.
+            {why ? why.text : `Not offered to agents: it ${tool.unavailable}.`}
           </div>
         )}
         {tool.grantedUntil !== undefined && (
@@ -60,16 +69,16 @@ export function ToolRow({ tool, busy, onEnabled, onApproval }: Props) {
         <input
           type="checkbox"
           className="toggle"
-          checked={tool.enabled && !tool.unavailable}
-          disabled={busy || !!tool.unavailable}
-          {...(tool.unavailable ? { 'aria-describedby': `${base}-unavailable` } : {})}
+          checked={tool.enabled && !fixed}
+          disabled={busy || fixed}
+          {...(why || tool.unavailable ? { 'aria-describedby': `${base}-unavailable` } : {})}
           onChange={(e) => onEnabled(e.target.checked)}
           aria-label={`Offer ${tool.name} to agents`}
           data-testid="tool-enabled"
         />
       </td>
       <td>
-        <fieldset className="segmented" disabled={busy || !tool.enabled || !!tool.unavailable}>
+        <fieldset className="segmented" disabled={busy || !tool.enabled || fixed}>
           <legend className="visually-hidden">When {tool.name} is called</legend>
           {(['auto', 'ask'] as const).map((mode) => (
             <label key={mode} className={tool.approval === mode ? 'on' : undefined}>
