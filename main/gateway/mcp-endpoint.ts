@@ -19,6 +19,8 @@ import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { requestRelay, roundRelay } from './mcp-handlers/relay.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
+import { registerTaskHandlers, TaskServer, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
+import { TaskBoard } from './task-board.js';
 import type { WithRelay } from './mcp-handlers/api.js';
 import type { McpExchange } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
@@ -37,6 +39,11 @@ export interface AgentToolCalls {
    * approval" answer names and its approval view; null for any other answer.
    */
   waitingApproval?(result: CallToolResult): WaitingApproval | null;
+  /**
+   * The tool's `execution.taskSupport` as this agent is offered it ('forbidden' when it declares
+   * none), or null for a tool the agent may not call: for task-augmented calls (mcp-handlers/tasks.ts).
+   */
+  taskSupport?(agent: string, name: string): Promise<'forbidden' | 'optional' | 'required' | null>;
 }
 
 export interface McpEndpointOptions {
@@ -126,7 +133,11 @@ export class McpEndpoint {
 
   private readonly live = new Map<string, Set<ClientRelay>>();
 
+  /** The agents' task-augmented calls (2025 era), bound to the agent that made each. */
+  private readonly tasks = new TaskBoard();
+
   async close(): Promise<void> {
+    this.tasks.close();
     this.rounds.close();
     await this.sessions.close();
     await this.modern.close();
@@ -143,7 +154,7 @@ export class McpEndpoint {
    * Handlers live in mcp-handlers/, one file per concern.
    */
   private buildServer(agent: string, session: (() => string | undefined) | null): Server {
-    const server = new Server(
+    const server = new TaskServer(
       { name: 'airlock', title: 'Airlock', version: this.o.version },
       {
         capabilities: {
@@ -152,6 +163,8 @@ export class McpEndpoint {
           prompts: { listChanged: true },
           completions: {},
           logging: {},
+          // Tasks are a 2025-era core feature; 2026-07-28 moved them to an extension (tasks.ts).
+          ...(session === null ? {} : { tasks: TASKS_CAPABILITY }),
         },
         instructions:
           'Airlock gives you Gmail, Google Calendar and remote MCP tools, resources and prompts. Calls that send, create, change or delete ' +
@@ -166,7 +179,9 @@ export class McpEndpoint {
             this.tracked(agent, requestRelay(agent, server, ctx, features, this.o.self), (relay) =>
               run(relay, ctx.mcpReq.signal),
             );
-    registerToolHandlers(server, agent, this.o.pipeline, withRelay);
+    const startTask =
+      session === null ? undefined : registerTaskHandlers(server, agent, this.tasks, this.o.pipeline);
+    registerToolHandlers(server, agent, this.o.pipeline, withRelay, startTask);
     registerFeatureHandlers(
       server,
       agent,

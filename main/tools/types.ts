@@ -33,8 +33,8 @@ export interface ToolDefinition {
   _meta?: Record<string, unknown>;
   execution?: ToolExecution;
   /**
-   * Why agents are not offered this tool (e.g. it requires task-augmented
-   * calls, which Airlock does not relay). Listed in `airlock tools list` and
+   * Why agents are not offered this tool (a source that knows it cannot run
+   * it through Airlock). Listed in `airlock tools list` and
    * the Tools page with this reason; never in an agent's tools/list.
    */
   unavailable?: string;

@@ -1,0 +1,82 @@
+import { specTypeSchemas, type Client, type RequestOptions } from '@modelcontextprotocol/client';
+import type { ToolDefinition } from '../../tools/types.js';
+import { isStaleSession, type Upstream } from '../upstream/upstream.js';
+
+/**
+ * A tool call made task-augmented upstream (MCP 2025-11-25, basic/utilities/tasks): `tools/call`
+ * with `task` answers a CreateTaskResult at once; the result is then fetched with `tasks/result`,
+ * which blocks until the task is terminal. The agent's cancellation becomes `tasks/cancel`.
+ *
+ * Used when the server advertises `tasks.requests.tools.call` and the tool declares
+ * `execution.taskSupport` "optional" or "required" (tools, "Tool-Level Negotiation"): a "required"
+ * tool cannot be called any other way, and an "optional" one no longer hangs on one long request.
+ * The 2026-07-28 era moved tasks to an extension (SEP-2663, io.modelcontextprotocol/tasks) that the
+ * installed SDK does not serve, so a modern upstream is always called plainly.
+ */
+
+type CallParams = { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> };
+type CallOptions = RequestOptions & { maxTotalTimeout?: number };
+
+/** After the task exists upstream: the call must not be sent again (it would run twice). */
+export class UpstreamTaskLost extends Error {
+  override name = 'UpstreamTaskLost';
+}
+
+/** How long Airlock asks an upstream to keep a task's result (the spec's `task.ttl`, ms). */
+const TASK_TTL_MS = 60 * 60_000;
+
+/** Whether this call goes to the upstream as a task. */
+export function callsAsTask(up: Upstream, defs: readonly ToolDefinition[], tool: string): boolean {
+  if (up.client.getProtocolEra() === 'modern') return false;
+  const caps = up.client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined;
+  if (!caps?.tasks?.requests?.tools?.call) return false;
+  const support = defs.find((d) => d.name === tool)?.execution?.taskSupport;
+  return support === 'optional' || support === 'required';
+}
+
+/**
+ * The call as a task. Resolves with the task's CallToolResult; throws the SDK's own error before
+ * the task exists (so the caller's usual handling applies: nothing ran), and UpstreamTaskLost
+ * when the server forgot its session after.
+ */
+export async function callAsTask(
+  client: Client,
+  params: CallParams,
+  options: CallOptions,
+  label: string,
+): Promise<unknown> {
+  const created = await client.request(
+    { method: 'tools/call', params: { ...params, task: { ttl: TASK_TTL_MS } } },
+    specTypeSchemas.CreateTaskResult,
+    { ...(options.signal ? { signal: options.signal } : {}), ...(options.timeout ? { timeout: options.timeout } : {}) },
+  );
+  const taskId = created.task.taskId;
+  const signal = options.signal;
+  const cancel = () =>
+    void client
+      .request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult)
+      .catch(() => {});
+  if (signal?.aborted) cancel();
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    // tasks/result blocks until the task is terminal; the call's whole-call bound is its bound.
+    return await client.request(
+      { method: 'tasks/result', params: { taskId } },
+      specTypeSchemas.CallToolResult,
+      {
+        ...(signal ? { signal } : {}),
+        timeout: options.maxTotalTimeout ?? options.timeout ?? 60_000,
+      },
+    );
+  } catch (err) {
+    // A refused session (404/400) means the server restarted and forgot the task: sending the call
+    // again on a new session would run it twice. Every other failure keeps the caller's wording.
+    if (signal?.aborted || !isStaleSession(err, true)) throw err;
+    throw new UpstreamTaskLost(
+      `The remote server "${label}" lost its task for this call (${err instanceof Error ? err.message : String(err)}); ` +
+        'if it restarted, the task is gone. It may or may not have completed the call; check before trying again.',
+    );
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+  }
+}
