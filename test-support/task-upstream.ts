@@ -31,7 +31,7 @@ class RecordingStore extends InMemoryTaskStore {
  * in order, with the tool and arguments: a call that never reached the server is not in it.
  */
 export class TaskUpstream {
-  readonly store = new RecordingStore();
+  store = new RecordingStore();
   readonly created: { taskId: string; tool: string; args: unknown }[] = [];
   url = '';
   private http: HttpServer | undefined;
@@ -78,6 +78,17 @@ export class TaskUpstream {
     this.url = `http://127.0.0.1:${(this.http.address() as AddressInfo).port}/mcp`;
   }
 
+  /** A restart: every session and task forgotten (a new store), the address kept. */
+  async restart(): Promise<void> {
+    const old = [...this.transports.values()];
+    this.transports.clear();
+    this.finishers.clear();
+    for (const t of old) await t.close().catch(() => {});
+    this.store.cleanup();
+    this.store = new RecordingStore();
+    this.store.onChange = () => this.poke();
+  }
+
   async stop(): Promise<void> {
     for (const t of this.transports.values()) await t.close().catch(() => {});
     this.store.cleanup();
@@ -108,7 +119,11 @@ export class TaskUpstream {
       {
         createTask: async (args, extra) => {
           const task = await extra.taskStore.createTask({ ttl: 60 * 60_000 });
-          await extra.taskStore.updateTaskStatus(task.taskId, 'working', `writing about ${args.topic}`);
+          await extra.taskStore.updateTaskStatus(
+            task.taskId,
+            'working',
+            `writing about ${args.topic}`,
+          );
           this.finishers.set(task.taskId, (text) =>
             extra.taskStore.storeTaskResult(task.taskId, 'completed', {
               content: [{ type: 'text', text }],
@@ -119,8 +134,7 @@ export class TaskUpstream {
           return { task };
         },
         getTask: (_args, extra) => extra.taskStore.getTask(extra.taskId),
-        getTaskResult: (_args, extra) =>
-          extra.taskStore.getTaskResult(extra.taskId) as never,
+        getTaskResult: (_args, extra) => extra.taskStore.getTaskResult(extra.taskId) as never,
       },
     );
     server.experimental.tasks.registerToolTask(
@@ -142,8 +156,7 @@ export class TaskUpstream {
           return { task };
         },
         getTask: (_args, extra) => extra.taskStore.getTask(extra.taskId),
-        getTaskResult: (_args, extra) =>
-          extra.taskStore.getTaskResult(extra.taskId) as never,
+        getTaskResult: (_args, extra) => extra.taskStore.getTaskResult(extra.taskId) as never,
       },
     );
     return server;

@@ -154,7 +154,8 @@ export class McpEndpoint {
    * Handlers live in mcp-handlers/, one file per concern.
    */
   private buildServer(agent: string, session: (() => string | undefined) | null): Server {
-    const server = new TaskServer(
+    // Only 2025-era sessions take task-augmented calls (mcp-handlers/tasks.ts).
+    const server = new (session === null ? Server : TaskServer)(
       { name: 'airlock', title: 'Airlock', version: this.o.version },
       {
         capabilities: {
@@ -180,7 +181,9 @@ export class McpEndpoint {
               run(relay, ctx.mcpReq.signal),
             );
     const startTask =
-      session === null ? undefined : registerTaskHandlers(server, agent, this.tasks, this.o.pipeline);
+      session === null
+        ? undefined
+        : registerTaskHandlers(server, agent, this.tasks, this.o.pipeline);
     registerToolHandlers(server, agent, this.o.pipeline, withRelay, startTask);
     registerFeatureHandlers(
       server,

@@ -24,7 +24,10 @@ export interface TaskView {
 }
 
 /** What runs the call: its signal ends on tasks/cancel; `status` updates the task's message. */
-export type TaskRun = (signal: AbortSignal, status: (message: string) => void) => Promise<CallToolResult>;
+export type TaskRun = (
+  signal: AbortSignal,
+  status: (message: string) => void,
+) => Promise<CallToolResult>;
 
 interface Entry {
   agent: string;

@@ -1,4 +1,5 @@
 import {
+  fromJsonSchema,
   ProtocolError,
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
@@ -28,6 +29,7 @@ export const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { cal
  * The SDK's Server checks every tools/call result against CallToolResult, which refuses
  * CreateTaskResult (its 2025 task family is kept types-only). A task-augmented call, which
  * Airlock answers itself with a CreateTaskResult, skips that check; every other call keeps it.
+ * Only 2025-era session servers are TaskServers (mcp-endpoint.ts).
  */
 export class TaskServer extends Server {
   protected override _wrapHandler(
@@ -38,7 +40,7 @@ export class TaskServer extends Server {
     if (method !== 'tools/call') return wrapped;
     return async (request, ctx) => {
       const task = (request.params as { task?: unknown } | undefined)?.task;
-      if (task === undefined || task === null) return wrapped(request, ctx);
+      if (!task) return wrapped(request, ctx);
       return handler(request, ctx);
     };
   }
@@ -63,13 +65,18 @@ export function registerTaskHandlers(
       throw asProtocolError(err);
     }
   };
-  server.setRequestHandler('tasks/get', (req) => guard(() => board.get(agent, req.params.taskId)));
-  server.setRequestHandler('tasks/list', () => ({ tasks: board.list(agent) }));
-  server.setRequestHandler('tasks/cancel', (req) =>
-    guard(() => board.cancel(agent, req.params.taskId)),
+  // tasks/* are 2025-era spec methods the SDK keeps types-only (no typed handler), hence schemas.
+  const byId = { params: fromJsonSchema<{ taskId: string }>(TASK_ID) };
+  const view = (t: TaskView): Record<string, unknown> & TaskView => ({ ...t });
+  server.setRequestHandler('tasks/get', byId, (p) => guard(() => view(board.get(agent, p.taskId))));
+  server.setRequestHandler('tasks/list', { params: fromJsonSchema({ type: 'object' }) }, () => ({
+    tasks: board.list(agent).map(view),
+  }));
+  server.setRequestHandler('tasks/cancel', byId, (p) =>
+    guard(() => view(board.cancel(agent, p.taskId))),
   );
-  server.setRequestHandler('tasks/result', async (req) => {
-    const taskId = req.params.taskId;
+  server.setRequestHandler('tasks/result', byId, async (p) => {
+    const taskId = p.taskId;
     try {
       const result = await board.result(agent, taskId);
       // tasks/result carries the related-task metadata (spec, "Related Task Metadata").
@@ -80,7 +87,9 @@ export function registerTaskHandlers(
   });
 
   const notify = (task: TaskView) =>
-    void server.notification({ method: 'notifications/tasks/status', params: task }).catch(() => {});
+    void server
+      .notification({ method: 'notifications/tasks/status', params: view(task) })
+      .catch(() => {});
 
   return (params) => {
     const task = (params as { task?: { ttl?: number } }).task;
@@ -88,7 +97,8 @@ export function registerTaskHandlers(
     return (async () => {
       const support = await pipeline.taskSupport?.(agent, params.name);
       // The same answer as a plain call for unknown and disabled tools (call-pipeline.ts).
-      if (!support) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+      if (!support)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       if (support === 'forbidden')
         // Spec, tools "Tool-Level Negotiation": a tool without task support answers -32601.
         throw new ProtocolError(
@@ -125,6 +135,12 @@ async function untilDecided(
     status(`Waiting for the user's approval in Airlock (request ${waiting}).`);
   }
 }
+
+const TASK_ID = {
+  type: 'object',
+  properties: { taskId: { type: 'string' } },
+  required: ['taskId'],
+} as const;
 
 function asProtocolError(err: unknown): unknown {
   if (err instanceof TaskNotFound || err instanceof TaskTerminal)

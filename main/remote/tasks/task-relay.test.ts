@@ -7,9 +7,7 @@ import {
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectClient,
-} from '../../../test-support/harness.js';
+import { connectClient } from '../../../test-support/harness.js';
 import {
   startRemoteApp,
   toolsOffered,
@@ -53,7 +51,9 @@ const asTask = (c: Client, name: string, args: Record<string, unknown>) =>
 const heardStatus = (taskId: string, status: Task['status']) =>
   new Promise<void>((resolve) => {
     const test = () =>
-      statuses.some((s) => s.taskId === taskId && s.status === status) ? resolve() : heard.push(test);
+      statuses.some((s) => s.taskId === taskId && s.status === status)
+        ? resolve()
+        : heard.push(test);
     test();
   });
 
@@ -118,7 +118,10 @@ describe('task-augmented calls through Airlock (2025-era agent and upstream)', (
     expect(pending.tool).toBe('tasks__publish');
     expect(up.created.some((c) => c.tool === 'publish')).toBe(false);
     await t.app.control.decide(pending.id, { kind: 'deny' });
-    const d = await alice.experimental.tasks.getTaskResult(denied.task.taskId, CallToolResultSchema);
+    const d = await alice.experimental.tasks.getTaskResult(
+      denied.task.taskId,
+      CallToolResultSchema,
+    );
     expect(d.isError).toBe(true);
     expect(text(d)).toMatch(/denied/);
     expect(up.created.some((c) => c.tool === 'publish')).toBe(false);
@@ -135,7 +138,7 @@ describe('task-augmented calls through Airlock (2025-era agent and upstream)', (
     ]);
   });
 
-  it("binds a task to its agent: another agent can neither get, fetch, cancel nor list it", async () => {
+  it('binds a task to its agent: another agent can neither get, fetch, cancel nor list it', async () => {
     const created = await asTask(alice, 'tasks__report', { topic: 'bound' });
     const id = created.task.taskId;
     await expect(mallory.experimental.tasks.getTask(id)).rejects.toThrow(/Task not found/);
@@ -173,6 +176,23 @@ describe('task-augmented calls through Airlock (2025-era agent and upstream)', (
     } finally {
       await modern.close();
     }
+  });
+
+  it('an upstream restart fails its running task with a clear error, and never runs it twice', async () => {
+    const before = up.created.length;
+    const created = await asTask(alice, 'tasks__report', { topic: 'restart' });
+    await up.until(() => up.created.length > before);
+    await up.restart();
+    const r = await alice.experimental.tasks.getTaskResult(
+      created.task.taskId,
+      CallToolResultSchema,
+    );
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/"tasks".*may or may not have completed the call/s);
+    // Sent once: the call is not made again on the new session.
+    expect(
+      up.created.filter((c) => (c.args as { topic?: string }).topic === 'restart'),
+    ).toHaveLength(1);
   });
 });
 

@@ -14,7 +14,11 @@ import { isStaleSession, type Upstream } from '../upstream/upstream.js';
  * installed SDK does not serve, so a modern upstream is always called plainly.
  */
 
-type CallParams = { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> };
+type CallParams = {
+  name: string;
+  arguments: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+};
 type CallOptions = RequestOptions & { maxTotalTimeout?: number };
 
 /** After the task exists upstream: the call must not be sent again (it would run twice). */
@@ -28,7 +32,8 @@ const TASK_TTL_MS = 60 * 60_000;
 /** Whether this call goes to the upstream as a task. */
 export function callsAsTask(up: Upstream, defs: readonly ToolDefinition[], tool: string): boolean {
   if (up.client.getProtocolEra() === 'modern') return false;
-  const caps = up.client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined;
+  const caps = up.client.getServerCapabilities() as
+    { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined;
   if (!caps?.tasks?.requests?.tools?.call) return false;
   const support = defs.find((d) => d.name === tool)?.execution?.taskSupport;
   return support === 'optional' || support === 'required';
@@ -48,7 +53,10 @@ export async function callAsTask(
   const created = await client.request(
     { method: 'tools/call', params: { ...params, task: { ttl: TASK_TTL_MS } } },
     specTypeSchemas.CreateTaskResult,
-    { ...(options.signal ? { signal: options.signal } : {}), ...(options.timeout ? { timeout: options.timeout } : {}) },
+    {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeout ? { timeout: options.timeout } : {}),
+    },
   );
   const taskId = created.task.taskId;
   const signal = options.signal;
