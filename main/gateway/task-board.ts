@@ -33,7 +33,9 @@ interface Entry {
   agent: string;
   view: TaskView;
   abort: AbortController;
-  done: Promise<void>;
+  /** Settles when the task reaches a terminal status (cancelled too, whatever the run does). */
+  ended: Promise<void>;
+  end: () => void;
   result?: CallToolResult;
   error?: unknown;
   notify: (task: TaskView) => void;
@@ -89,9 +91,11 @@ export class TaskBoard {
       pollInterval: 1000,
     };
     const abort = new AbortController();
-    const entry: Entry = { agent, view, abort, notify, done: Promise.resolve() };
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    const entry: Entry = { agent, view, abort, notify, ended, end };
     this.tasks.set(view.taskId, entry);
-    entry.done = run(abort.signal, (message) => this.update(entry, 'working', message)).then(
+    void run(abort.signal, (message) => this.update(entry, 'working', message)).then(
       (result) => {
         entry.result = result;
         this.update(entry, 'completed');
@@ -111,7 +115,7 @@ export class TaskBoard {
   /** Waits for the task to end (spec: tasks/result blocks until terminal), then its result. */
   async result(agent: string, taskId: string): Promise<CallToolResult> {
     const entry = this.entry(agent, taskId);
-    await entry.done;
+    await entry.ended;
     if (entry.view.status === 'cancelled') throw new TaskTerminal('The task was cancelled.');
     if (entry.error !== undefined) throw entry.error;
     return entry.result!;
@@ -164,6 +168,7 @@ export class TaskBoard {
       // The agent's session is gone; it can still ask with tasks/get.
     }
     if (TERMINAL.has(status)) {
+      entry.end();
       // Kept for its ttl after it ends, then forgotten (spec: receivers may delete after ttl).
       entry.expiry = setTimeout(() => this.tasks.delete(entry.view.taskId), entry.view.ttl ?? 0);
       entry.expiry.unref?.();
