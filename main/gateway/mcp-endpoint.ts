@@ -143,9 +143,10 @@ export class McpEndpoint {
     await this.modern.close();
   }
 
-  /** Issue 17.8: revoking an agent ends its 2025-era sessions (legacy-sessions.ts). */
+  /** Issue 17.8: revoking an agent ends its 2025-era sessions (legacy-sessions.ts) and its tasks. */
   closeSessionsOf(agent: string, graceMs = 2000): void {
     this.sessions.closeSessionsOf(agent, graceMs);
+    this.tasks.closeAgent(agent);
   }
 
   /**

@@ -151,4 +151,55 @@ describe('TaskBoard', () => {
     ).toBe(60 * 60_000);
     board.close();
   });
+
+  it('refuses a new task only while too many run; forgets the oldest finished ones instead', async () => {
+    const board = new TaskBoard({ now: () => 0, maxPerAgent: 2 });
+    const never = () => new Promise<CallToolResult>(() => {});
+    const done = async (): Promise<CallToolResult> => ({ content: [] });
+    const a = board.create('a', undefined, () => {}, never);
+    board.create('a', undefined, () => {}, never);
+    expect(() => board.create('a', undefined, () => {}, never)).toThrow(
+      /2 tasks are still running/,
+    );
+    // Another agent has its own allowance.
+    board.create('b', undefined, () => {}, never);
+    board.cancel('a', a.taskId);
+    const finished = [];
+    for (let i = 0; i < 4; i++) {
+      const t = board.create('a', undefined, () => {}, done);
+      await board.result('a', t.taskId);
+      finished.push(t.taskId);
+    }
+    expect(board.list('a').filter((t) => t.status !== 'working').length).toBeLessThanOrEqual(2);
+    expect(board.list('a').map((t) => t.taskId)).toContain(finished.at(-1));
+    expect(() => board.get('a', a.taskId)).toThrow(TaskNotFound);
+    board.close();
+  });
+
+  it("a revoked agent's running tasks are cancelled and all of its tasks forgotten", () => {
+    const board = new TaskBoard({ now: () => 0 });
+    const told: string[] = [];
+    let signal!: AbortSignal;
+    const t = board.create(
+      'a',
+      undefined,
+      (v) => told.push(v.status),
+      (s) => {
+        signal = s;
+        return new Promise<CallToolResult>(() => {});
+      },
+    );
+    const other = board.create(
+      'b',
+      undefined,
+      () => {},
+      () => new Promise<CallToolResult>(() => {}),
+    );
+    board.closeAgent('a');
+    expect(signal.aborted).toBe(true);
+    expect(told).toEqual(['cancelled']);
+    expect(() => board.get('a', t.taskId)).toThrow(TaskNotFound);
+    expect(board.get('b', other.taskId).status).toBe('working');
+    board.close();
+  });
 });

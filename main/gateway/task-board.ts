@@ -54,7 +54,10 @@ export interface TaskBoardOptions {
   now?: () => number;
   /** Longest time a finished task's result is kept (and the default when the agent names none). */
   maxTtlMs?: number;
-  /** Tasks one agent may have at once before a new one is refused. */
+  /**
+   * Running tasks one agent may have at once before a new one is refused; finished ones beyond
+   * this many are forgotten oldest first, before their ttl.
+   */
   maxPerAgent?: number;
 }
 
@@ -79,8 +82,14 @@ export class TaskBoard {
     notify: (task: TaskView) => void,
     run: TaskRun,
   ): TaskView {
-    if (this.ofAgent(agent).length >= this.maxPerAgent)
-      throw new Error(`Too many tasks (${this.maxPerAgent}); fetch or cancel some first.`);
+    const mine = this.ofAgent(agent);
+    if (mine.filter((e) => !TERMINAL.has(e.view.status)).length >= this.maxPerAgent)
+      throw new Error(
+        `${this.maxPerAgent} tasks are still running for this agent; wait for or cancel some first.`,
+      );
+    const finished = mine.filter((e) => TERMINAL.has(e.view.status));
+    for (const old of finished.slice(0, Math.max(0, finished.length - this.maxPerAgent + 1)))
+      this.forget(old);
     const at = new Date(this.now()).toISOString();
     const view: TaskView = {
       taskId: randomUUID(),
@@ -135,6 +144,15 @@ export class TaskBoard {
     return { ...entry.view };
   }
 
+  /** Cancels an agent's running tasks and forgets all of them (the agent was revoked). */
+  closeAgent(agent: string): void {
+    for (const e of this.ofAgent(agent)) {
+      if (!TERMINAL.has(e.view.status)) this.update(e, 'cancelled', 'The agent was removed.');
+      e.abort.abort(new Error('agent removed'));
+      this.forget(e);
+    }
+  }
+
   /** Ends every task (gateway shutdown). */
   close(): void {
     for (const e of this.tasks.values()) {
@@ -142,6 +160,11 @@ export class TaskBoard {
       e.abort.abort(new Error('Airlock stopped'));
     }
     this.tasks.clear();
+  }
+
+  private forget(e: Entry): void {
+    if (e.expiry) clearTimeout(e.expiry);
+    this.tasks.delete(e.view.taskId);
   }
 
   private ofAgent(agent: string): Entry[] {
