@@ -37,6 +37,9 @@ export class TaskUpstream {
   private http: HttpServer | undefined;
   private readonly transports = new Map<string, StreamableHTTPServerTransport>();
   private readonly finishers = new Map<string, (text: string) => Promise<void>>();
+  private readonly sayers = new Map<string, (message: string) => Promise<void>>();
+  /** Sessions whose client opened its GET stream (where notifications/tasks/status go). */
+  private readonly listening = new Set<string>();
   private readonly waiters: (() => void)[] = [];
 
   /** Resolves once `check` holds, re-checked whenever the server's tasks change. */
@@ -54,6 +57,16 @@ export class TaskUpstream {
     return f(text);
   }
 
+  /**
+   * A `report` task's status message, sent as notifications/tasks/status once its session's
+   * GET stream is open (the 1.x SDK drops a notification with nowhere to go).
+   */
+  async say(taskId: string, message: string): Promise<void> {
+    const say = this.sayers.get(taskId);
+    if (!say) throw new Error(`no running report task ${taskId}`);
+    return say(message);
+  }
+
   async start(): Promise<void> {
     this.store.onChange = () => this.poke();
     this.http = createServer((req, res) => {
@@ -64,6 +77,10 @@ export class TaskUpstream {
         const body: unknown = raw ? JSON.parse(raw) : undefined;
         const sid = req.headers['mcp-session-id'];
         const known = typeof sid === 'string' ? this.transports.get(sid) : undefined;
+        if (known && req.method === 'GET') {
+          this.listening.add(sid as string);
+          this.poke();
+        }
         if (known) return void known.handleRequest(req, res, body);
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
@@ -124,6 +141,11 @@ export class TaskUpstream {
             'working',
             `writing about ${args.topic}`,
           );
+          const session = extra.sessionId;
+          this.sayers.set(task.taskId, async (message) => {
+            await this.until(() => session !== undefined && this.listening.has(session));
+            await extra.taskStore.updateTaskStatus(task.taskId, 'working', message);
+          });
           this.finishers.set(task.taskId, (text) =>
             extra.taskStore.storeTaskResult(task.taskId, 'completed', {
               content: [{ type: 'text', text }],

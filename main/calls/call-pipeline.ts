@@ -195,6 +195,7 @@ export class CallPipeline implements AgentToolCalls {
         progress: opts.progress,
         startedAt: started,
         ...(opts.relay ? { relay: opts.relay } : {}),
+        ...(opts.taskStatus ? { taskStatus: opts.taskStatus } : {}),
       });
       log('auto', result);
       return result;
@@ -208,6 +209,7 @@ export class CallPipeline implements AgentToolCalls {
         signal: opts.signal,
         progress: opts.progress,
         startedAt: started,
+        ...(opts.taskStatus ? { taskStatus: opts.taskStatus } : {}),
       });
       log('grant', result, { decisionKind: 'grant', grantId: grant.id });
       return result;

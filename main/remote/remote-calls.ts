@@ -68,7 +68,13 @@ export class RemoteCalls {
         // A tool that declares task support goes task-augmented where the server offers it (tasks/).
         const send = callsAsTask(up, this.c.catalog.defs, tool)
           ? (p: Parameters<typeof callAsTask>[1], o: Parameters<typeof callAsTask>[2]) =>
-              callAsTask(up.client, p, o, this.c.label)
+              callAsTask(
+                up.client,
+                p,
+                o,
+                this.c.label,
+                ctx.taskStatus && ((m) => ctx.taskStatus?.(this.c.redactor.text(m))),
+              )
           : up.client.callTool.bind(up.client);
         const result = await inRelayScope(scope, () =>
           send(

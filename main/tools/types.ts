@@ -56,6 +56,8 @@ export interface ToolCallContext {
    * the agent gives up on it; absent where that is not known (a call run after an approval).
    */
   startedAt?: number;
+  /** For a call run as an agent's task: the source's word on how it is going (its statusMessage). */
+  taskStatus?: (message: string) => void;
 }
 
 /** How the gateway hands a call to the core: the client's cancellation and its progress channel. */
@@ -65,6 +67,7 @@ export interface CallOptions {
   /** Answer "waiting for approval" at once instead of blocking (the client was sent the approval URL). */
   noWait?: boolean;
   relay?: ClientRelay;
+  taskStatus?: ToolCallContext['taskStatus'];
 }
 
 export type SourceState =

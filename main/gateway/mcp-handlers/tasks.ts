@@ -127,7 +127,10 @@ async function untilDecided(
 ): Promise<CallToolResult> {
   let pending: string | null = null;
   for (;;) {
-    const result = await pipeline.call(agent, params.name, params.arguments, { signal });
+    const result = await pipeline.call(agent, params.name, params.arguments, {
+      signal,
+      taskStatus: status,
+    });
     const waiting = waitingApprovalId(result);
     // A different request id means the first one ended undecided (expired): that answer stands.
     if (!waiting || signal.aborted || (pending !== null && waiting !== pending)) return result;

@@ -28,7 +28,7 @@ let t: RemoteTestApp;
 let alice: Client;
 let mallory: Client;
 const statuses: Task[] = [];
-const heard: (() => void)[] = [];
+const hearing: (() => void)[] = [];
 
 async function agent(token: string, onStatus?: (t: Task) => void): Promise<Client> {
   const c = new Client({ name: 'task-agent', version: '1.0.0' });
@@ -48,14 +48,13 @@ const asTask = (c: Client, name: string, args: Record<string, unknown>) =>
     { method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } },
     CreateTaskResultSchema,
   );
-const heardStatus = (taskId: string, status: Task['status']) =>
+const heard = (match: (s: Task) => boolean) =>
   new Promise<void>((resolve) => {
-    const test = () =>
-      statuses.some((s) => s.taskId === taskId && s.status === status)
-        ? resolve()
-        : heard.push(test);
+    const test = () => (statuses.some(match) ? resolve() : hearing.push(test));
     test();
   });
+const heardStatus = (taskId: string, status: Task['status']) =>
+  heard((s) => s.taskId === taskId && s.status === status);
 
 beforeAll(async () => {
   up = new TaskUpstream();
@@ -65,7 +64,7 @@ beforeAll(async () => {
   await toolsOffered(t.app, ['tasks__report', 'tasks__publish']);
   alice = await agent(t.token, (s) => {
     statuses.push(s);
-    for (const w of heard.splice(0)) w();
+    for (const w of hearing.splice(0)) w();
   });
   mallory = await agent((await t.app.control.addAgent('mallory')).token);
 }, 120_000);
@@ -100,6 +99,12 @@ describe('task-augmented calls through Airlock (2025-era agent and upstream)', (
     // Airlock's own id, not the upstream's.
     expect(id).not.toBe(upstream.taskId);
     expect((await alice.experimental.tasks.getTask(id)).status).toBe('working');
+    // The server's own status message reaches the agent, under Airlock's id, quoted as the server's.
+    await up.say(upstream.taskId, 'halfway through the otters');
+    await heard(
+      (s) =>
+        s.taskId === id && /"tasks" says: halfway through the otters/.test(s.statusMessage ?? ''),
+    );
 
     await up.finish(upstream.taskId, 'a report about otters');
     const result = await alice.experimental.tasks.getTaskResult(id, CallToolResultSchema);

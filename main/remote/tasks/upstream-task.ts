@@ -29,6 +29,28 @@ export class UpstreamTaskLost extends Error {
 /** How long Airlock asks an upstream to keep a task's result (the spec's `task.ttl`, ms). */
 const TASK_TTL_MS = 60 * 60_000;
 
+/** Per upstream client, who waits for which task's notifications/tasks/status. */
+const watchers = new WeakMap<Client, Map<string, (message: string) => void>>();
+
+/** A status message the server sends for its task (spec: receivers MAY notify), to `on`. */
+function watch(client: Client, taskId: string, on: (message: string) => void): () => void {
+  let map = watchers.get(client);
+  if (!map) {
+    const mine = (map = new Map());
+    watchers.set(client, mine);
+    client.setNotificationHandler(
+      'notifications/tasks/status',
+      { params: specTypeSchemas.TaskStatusNotificationParams },
+      (p) => {
+        if (p.statusMessage && (p.status === 'working' || p.status === 'input_required'))
+          mine.get(p.taskId)?.(p.statusMessage);
+      },
+    );
+  }
+  map.set(taskId, on);
+  return () => map.delete(taskId);
+}
+
 /** Whether this call goes to the upstream as a task. */
 export function callsAsTask(up: Upstream, defs: readonly ToolDefinition[], tool: string): boolean {
   if (up.client.getProtocolEra() === 'modern') return false;
@@ -49,6 +71,7 @@ export async function callAsTask(
   params: CallParams,
   options: CallOptions,
   label: string,
+  onStatus?: (message: string) => void,
 ): Promise<unknown> {
   const created = await client.request(
     { method: 'tools/call', params: { ...params, task: { ttl: TASK_TTL_MS } } },
@@ -66,6 +89,12 @@ export async function callAsTask(
       .catch(() => {});
   if (signal?.aborted) cancel();
   signal?.addEventListener('abort', cancel, { once: true });
+  // The server's own words, quoted as its own and cut short: they reach the agent's task status.
+  const unwatch = onStatus
+    ? watch(client, taskId, (m) =>
+        onStatus(`The remote server "${label}" says: ${m.slice(0, 500)}`),
+      )
+    : () => {};
   try {
     // tasks/result blocks until the task is terminal; the call's whole-call bound is its bound.
     return await client.request(
@@ -85,6 +114,7 @@ export async function callAsTask(
         'if it restarted, the task is gone. It may or may not have completed the call; check before trying again.',
     );
   } finally {
+    unwatch();
     signal?.removeEventListener('abort', cancel);
   }
 }
