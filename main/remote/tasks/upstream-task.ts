@@ -96,13 +96,14 @@ export async function callAsTask(
       )
     : () => {};
   try {
-    // tasks/result blocks until the task is terminal; the call's whole-call bound is its bound.
+    // tasks/result blocks until the task is terminal: bounded by the task's own ttl (a long run is
+    // what tasks are for), not by the plain call's bound; the agent can cancel at any time.
     return await client.request(
       { method: 'tasks/result', params: { taskId } },
       specTypeSchemas.CallToolResult,
       {
         ...(signal ? { signal } : {}),
-        timeout: options.maxTotalTimeout ?? options.timeout ?? 60_000,
+        timeout: Math.max(TASK_TTL_MS, options.maxTotalTimeout ?? 0),
       },
     );
   } catch (err) {
