@@ -26,7 +26,7 @@ class RecordingStore extends InMemoryTaskStore {
 /**
  * A task-capable upstream on the 1.x SDK (the one SDK here that serves MCP 2025-11-25 tasks:
  * McpServer's experimental registerToolTask with its InMemoryTaskStore and tasks/* handlers),
- * over Streamable HTTP with sessions. `report` requires a task and finishes when the test calls
+ * over Streamable HTTP with sessions. `plain` declares no task support. `report` requires a task and finishes when the test calls
  * finish(); `publish` takes one optionally and finishes at once. `created` lists the tasks made,
  * in order, with the tool and arguments: a call that never reached the server is not in it.
  */
@@ -180,6 +180,11 @@ export class TaskUpstream {
         getTask: (_args, extra) => extra.taskStore.getTask(extra.taskId),
         getTaskResult: (_args, extra) => extra.taskStore.getTaskResult(extra.taskId) as never,
       },
+    );
+    server.registerTool(
+      'plain',
+      { description: 'Answers at once; takes no task.', annotations: { readOnlyHint: true } },
+      async () => ({ content: [{ type: 'text', text: 'plain answer' }] }),
     );
     return server;
   }

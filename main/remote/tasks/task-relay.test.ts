@@ -61,7 +61,7 @@ beforeAll(async () => {
   await up.start();
   t = await startRemoteApp();
   await t.app.control.addRemote({ name: 'tasks', url: up.url });
-  await toolsOffered(t.app, ['tasks__report', 'tasks__publish']);
+  await toolsOffered(t.app, ['tasks__report', 'tasks__publish', 'tasks__plain']);
   alice = await agent(t.token, (s) => {
     statuses.push(s);
     for (const w of hearing.splice(0)) w();
@@ -87,6 +87,17 @@ describe('task-augmented calls through Airlock (2025-era agent and upstream)', (
     expect(tools.find((x) => x.name === 'tasks__report')?.execution).toEqual({
       taskSupport: 'required',
     });
+  });
+
+  it('refuses a task for a tool without task support (-32601) and for an unknown tool', async () => {
+    await expect(asTask(alice, 'tasks__plain', {})).rejects.toMatchObject({
+      code: -32601,
+      message: expect.stringMatching(/does not support task-augmented calls/),
+    });
+    await expect(asTask(alice, 'tasks__missing', {})).rejects.toThrow(/Unknown tool/);
+    expect(text(await alice.callTool({ name: 'tasks__plain', arguments: {} }))).toContain(
+      'plain answer',
+    );
   });
 
   it('relays a task end to end: created, polled, status notified, result untrusted and logged', async () => {
