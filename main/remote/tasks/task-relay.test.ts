@@ -41,8 +41,10 @@ async function agent(token: string, onStatus?: (t: Task) => void): Promise<Clien
   return c;
 }
 
-const text = (r: { content?: unknown }) =>
-  ((r.content ?? []) as { text?: string }[]).map((x) => x.text ?? '').join('\n');
+const text = (r: object) =>
+  (((r as { content?: unknown }).content ?? []) as { text?: string }[])
+    .map((x) => x.text ?? '')
+    .join('\n');
 const asTask = (c: Client, name: string, args: Record<string, unknown>) =>
   c.request(
     { method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } },
