@@ -41,6 +41,16 @@ export class TaskUpstream {
   /** Sessions whose client opened its GET stream (where notifications/tasks/status go). */
   private readonly listening = new Set<string>();
   private readonly waiters: (() => void)[] = [];
+  /** `report` tasks made but not yet answered (held by holdCreation), by id. */
+  readonly held: string[] = [];
+  private gate: Promise<void> | undefined;
+
+  /** The next `report` task is made but its CreateTaskResult waits until the returned call. */
+  holdCreation(): () => void {
+    let release!: () => void;
+    this.gate = new Promise<void>((r) => (release = r));
+    return release;
+  }
 
   /** Resolves once `check` holds, re-checked whenever the server's tasks change. */
   until(check: () => boolean): Promise<void> {
@@ -136,6 +146,13 @@ export class TaskUpstream {
       {
         createTask: async (args, extra) => {
           const task = await extra.taskStore.createTask({ ttl: 60 * 60_000 });
+          const gate = this.gate;
+          this.gate = undefined;
+          if (gate) {
+            this.held.push(task.taskId);
+            this.poke();
+            await gate;
+          }
           await extra.taskStore.updateTaskStatus(
             task.taskId,
             'working',

@@ -196,6 +196,18 @@ describe('task-augmented calls through Airlock (2025-era agent and upstream)', (
     }
   });
 
+  it('a task cancelled before the server has answered its creation is cancelled there once it has', async () => {
+    const release = up.holdCreation();
+    const created = await asTask(alice, 'tasks__report', { topic: 'too late' });
+    await up.until(() => up.held.length > 0);
+    const upstreamId = up.held.at(-1)!;
+    await alice.experimental.tasks.cancelTask(created.task.taskId);
+    release();
+    await up.until(() =>
+      up.store.statuses.some((s) => s.taskId === upstreamId && s.status === 'cancelled'),
+    );
+  });
+
   it('an upstream restart fails its running task with a clear error, and never runs it twice', async () => {
     const before = up.created.length;
     const created = await asTask(alice, 'tasks__report', { topic: 'restart' });

@@ -73,20 +73,21 @@ export async function callAsTask(
   label: string,
   onStatus?: (message: string) => void,
 ): Promise<unknown> {
-  const created = await client.request(
-    { method: 'tools/call', params: { ...params, task: { ttl: TASK_TTL_MS } } },
-    specTypeSchemas.CreateTaskResult,
-    {
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.timeout ? { timeout: options.timeout } : {}),
-    },
-  );
-  const taskId = created.task.taskId;
   const signal = options.signal;
-  const cancel = () =>
+  const cancelTask = (taskId: string) =>
     void client
       .request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult)
       .catch(() => {});
+  // The creating request is not abandoned on cancellation: the server may make the task anyway,
+  // and only its id lets Airlock cancel it, which it does as soon as the id arrives.
+  const creating = client.request(
+    { method: 'tools/call', params: { ...params, task: { ttl: TASK_TTL_MS } } },
+    specTypeSchemas.CreateTaskResult,
+    options.timeout ? { timeout: options.timeout } : {},
+  );
+  const created = await untilAborted(creating, signal, (late) => cancelTask(late.task.taskId));
+  const taskId = created.task.taskId;
+  const cancel = () => cancelTask(taskId);
   if (signal?.aborted) cancel();
   signal?.addEventListener('abort', cancel, { once: true });
   // The server's own words, quoted as its own and cut short: they reach the agent's task status.
@@ -118,4 +119,25 @@ export async function callAsTask(
     unwatch();
     signal?.removeEventListener('abort', cancel);
   }
+}
+
+/** `p`, or the signal's reason once it aborts; what `p` brings after that goes to `late`. */
+function untilAborted<T>(
+  p: Promise<T>,
+  signal: AbortSignal | undefined,
+  late: (value: T) => void,
+): Promise<T> {
+  if (!signal) return p;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason);
+      p.then(late, () => {});
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
+      (err: unknown) => (signal.removeEventListener('abort', onAbort), reject(err)),
+    );
+  });
 }
