@@ -17,7 +17,7 @@ export interface ToolView {
   /** True when the user changed enabled/approval from the default. */
   customized: boolean;
   inputSchema: Record<string, unknown>;
-  /** Why agents are not offered this tool (e.g. it requires task-augmented calls). */
+  /** Why agents are not offered this tool (a source that knows Airlock cannot run it). */
   unavailable?: string;
   /**
    * Why agents cannot use this tool now, when they cannot (issue 28 item 5): the page says it on

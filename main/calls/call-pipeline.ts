@@ -92,6 +92,18 @@ export class CallPipeline implements AgentToolCalls {
     return out;
   }
 
+  /** The tool's declared task support as this agent is offered it (AgentToolCalls.taskSupport). */
+  async taskSupport(
+    agent: string,
+    name: string,
+  ): Promise<'forbidden' | 'optional' | 'required' | null> {
+    await this.deps.registry.whenReady();
+    const entry = this.deps.registry.get(name);
+    if (!entry || entry.def.unavailable) return null;
+    const policy = resolvePolicy(this.deps.settings.get(), entry, this.deps.agents.get(agent));
+    return policy.enabled ? (entry.def.execution?.taskSupport ?? 'forbidden') : null;
+  }
+
   async call(
     agent: string,
     name: string,
@@ -183,6 +195,7 @@ export class CallPipeline implements AgentToolCalls {
         progress: opts.progress,
         startedAt: started,
         ...(opts.relay ? { relay: opts.relay } : {}),
+        ...(opts.taskStatus ? { taskStatus: opts.taskStatus } : {}),
       });
       log('auto', result);
       return result;
@@ -196,6 +209,7 @@ export class CallPipeline implements AgentToolCalls {
         signal: opts.signal,
         progress: opts.progress,
         startedAt: started,
+        ...(opts.taskStatus ? { taskStatus: opts.taskStatus } : {}),
       });
       log('grant', result, { decisionKind: 'grant', grantId: grant.id });
       return result;

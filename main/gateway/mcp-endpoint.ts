@@ -20,6 +20,8 @@ import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { requestRelay, roundRelay } from './mcp-handlers/relay.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
+import { registerTaskHandlers, TaskServer, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
+import { TaskBoard } from './task-board.js';
 import type { WithRelay } from './mcp-handlers/api.js';
 import type { McpExchange } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
@@ -38,6 +40,11 @@ export interface AgentToolCalls {
    * approval" answer names and its approval view; null for any other answer.
    */
   waitingApproval?(result: CallToolResult): WaitingApproval | null;
+  /**
+   * The tool's `execution.taskSupport` as this agent is offered it ('forbidden' when it declares
+   * none), or null for a tool the agent may not call: for task-augmented calls (mcp-handlers/tasks.ts).
+   */
+  taskSupport?(agent: string, name: string): Promise<'forbidden' | 'optional' | 'required' | null>;
 }
 
 export interface McpEndpointOptions {
@@ -135,17 +142,22 @@ export class McpEndpoint {
 
   private readonly live = new Map<string, Set<ClientRelay>>();
 
+  /** The agents' task-augmented calls (2025 era), bound to the agent that made each. */
+  private readonly tasks = new TaskBoard();
+
   async close(): Promise<void> {
+    this.tasks.close();
     this.rounds.close();
     this.listens.close();
     await this.sessions.close();
     await this.modern.close();
   }
 
-  /** Issue 17.8: revoking an agent ends its 2025-era sessions (legacy-sessions.ts). */
+  /** Issue 17.8: revoking an agent ends its 2025-era sessions (legacy-sessions.ts) and its tasks. */
   closeSessionsOf(agent: string, graceMs = 2000): void {
     this.sessions.closeSessionsOf(agent, graceMs);
     this.listens.closeOf(agent);
+    this.tasks.closeAgent(agent);
   }
 
   /**
@@ -154,7 +166,8 @@ export class McpEndpoint {
    * Handlers live in mcp-handlers/, one file per concern.
    */
   private buildServer(agent: string, session: (() => string | undefined) | null): Server {
-    const server = new Server(
+    // Only 2025-era sessions take task-augmented calls (mcp-handlers/tasks.ts).
+    const server = new (session === null ? Server : TaskServer)(
       { name: 'airlock', title: 'Airlock', version: this.o.version },
       {
         capabilities: {
@@ -163,6 +176,8 @@ export class McpEndpoint {
           prompts: { listChanged: true },
           completions: {},
           logging: {},
+          // Tasks are a 2025-era core feature; 2026-07-28 moved them to an extension (tasks.ts).
+          ...(session === null ? {} : { tasks: TASKS_CAPABILITY }),
         },
         instructions:
           'Airlock gives you Gmail, Google Calendar and remote MCP tools, resources and prompts. Calls that send, create, change or delete ' +
@@ -177,7 +192,11 @@ export class McpEndpoint {
             this.tracked(agent, requestRelay(agent, server, ctx, features, this.o.self), (relay) =>
               run(relay, ctx.mcpReq.signal),
             );
-    registerToolHandlers(server, agent, this.o.pipeline, withRelay);
+    const startTask =
+      session === null
+        ? undefined
+        : registerTaskHandlers(server, agent, this.tasks, this.o.pipeline);
+    registerToolHandlers(server, agent, this.o.pipeline, withRelay, startTask);
     registerFeatureHandlers(
       server,
       agent,

@@ -9,6 +9,7 @@ import { RefreshUnavailableError } from './oauth/errors.js';
 import { inRelayScope } from './relay/relay-scope.js';
 import { askToOpen, RETRY, urlSteps } from './relay/url-required.js';
 import { urlRequiredOf, withUrlRequired } from '../tools/url-required.js';
+import { callAsTask, callsAsTask, UpstreamTaskLost } from './tasks/upstream-task.js';
 import {
   describeFailure,
   isServerAnswer,
@@ -65,8 +66,19 @@ export class RemoteCalls {
           onStreamLost: (err: unknown) =>
             lost.abort(new UpstreamLost(`its response stream broke: ${describeFailure(err)}`)),
         };
+        // A tool that declares task support goes task-augmented where the server offers it (tasks/).
+        const send = callsAsTask(up, this.c.catalog.defs, tool)
+          ? (p: Parameters<typeof callAsTask>[1], o: Parameters<typeof callAsTask>[2]) =>
+              callAsTask(
+                up.client,
+                p,
+                o,
+                this.c.label,
+                ctx.taskStatus && ((m) => ctx.taskStatus?.(this.c.redactor.text(m))),
+              )
+          : up.client.callTool.bind(up.client);
         const result = await inRelayScope(scope, () =>
-          up.client.callTool(
+          send(
             { name: tool, arguments: args, ...this.perRequestMeta(up, ctx.agent) },
             {
               // Aborting sends notifications/cancelled upstream (2025) or closes the request stream (2026).
@@ -93,6 +105,7 @@ export class RemoteCalls {
         if (lost.signal.reason instanceof UpstreamLost)
           return this.lostDuringCall(lost.signal.reason.message);
         if (ctx.signal.aborted) return this.fault(`The call to "${this.c.label}" was cancelled.`);
+        if (err instanceof UpstreamTaskLost) return this.fault(err.message);
         if (lost.signal.aborted) return this.lostDuringCall('connection lost');
         if (attempt === 0 && isStaleSession(err, hadSession)) {
           // The server forgot our session (it restarted): it refused the request unprocessed, so one retry on a new session is safe.

@@ -33,8 +33,8 @@ export interface ToolDefinition {
   _meta?: Record<string, unknown>;
   execution?: ToolExecution;
   /**
-   * Why agents are not offered this tool (e.g. it requires task-augmented
-   * calls, which Airlock does not relay). Listed in `airlock tools list` and
+   * Why agents are not offered this tool (a source that knows it cannot run
+   * it through Airlock). Listed in `airlock tools list` and
    * the Tools page with this reason; never in an agent's tools/list.
    */
   unavailable?: string;
@@ -56,6 +56,8 @@ export interface ToolCallContext {
    * the agent gives up on it; absent where that is not known (a call run after an approval).
    */
   startedAt?: number;
+  /** For a call run as an agent's task: the source's word on how it is going (its statusMessage). */
+  taskStatus?: (message: string) => void;
 }
 
 /** How the gateway hands a call to the core: the client's cancellation and its progress channel. */
@@ -65,6 +67,7 @@ export interface CallOptions {
   /** Answer "waiting for approval" at once instead of blocking (the client was sent the approval URL). */
   noWait?: boolean;
   relay?: ClientRelay;
+  taskStatus?: ToolCallContext['taskStatus'];
 }
 
 export type SourceState =

@@ -3,6 +3,7 @@ import type { AgentToolCalls } from '../mcp-endpoint.js';
 import { callWithApprovalUrl } from './approval-url.js';
 import type { WithRelay } from './api.js';
 import { throwIfUrlRequired } from './url-required-error.js';
+import type { StartTask } from './tasks.js';
 
 /** tools/list and tools/call for one agent's server. */
 export function registerToolHandlers(
@@ -10,11 +11,15 @@ export function registerToolHandlers(
   agent: string,
   pipeline: AgentToolCalls,
   withRelay: WithRelay,
+  startTask?: StartTask,
 ): void {
   server.setRequestHandler('tools/list', async () => ({
     tools: await pipeline.listTools(agent),
   }));
   server.setRequestHandler('tools/call', async (req, ctx) => {
+    // A task-augmented call is answered with its task at once (tasks.ts, issue 28 item 5).
+    const task = startTask?.(req.params, ctx);
+    if (task) return (await task) as never;
     const token = req.params._meta?.progressToken;
     // Every progress notification is handed to the transport before the result (issue 28, item
     // 2): the answer waits for the sends still under way, so none can follow it.

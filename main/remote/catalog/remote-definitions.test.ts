@@ -69,7 +69,7 @@ async function setup(): Promise<{ t: RemoteTestApp; up: FakeUpstream }> {
 }
 
 describe('tool definitions and results through Airlock', () => {
-  it('keeps icons, _meta and execution; lists a task-only tool as unavailable with the reason, never to agents', async () => {
+  it('keeps icons, _meta and execution; offers a task-only tool to agents (issue 28 item 5)', async () => {
     const { t } = await setup();
     const c = await agentClient(t.started.mcpUrl, t.token);
     cleanup.push(() => c.close());
@@ -78,14 +78,11 @@ describe('tool definitions and results through Airlock', () => {
     expect(app.icons).toEqual([{ src: 'https://example.com/icon.png', mimeType: 'image/png' }]);
     expect(app._meta).toMatchObject({ ui: { resourceUri: 'ui://fake/app.html' } });
     expect(app.execution).toEqual({ taskSupport: 'optional' });
-    expect(tools.map((x) => x.name)).not.toContain('fake__task-only');
-
+    // Airlock relays task-augmented calls now (main/remote/tasks/), so nothing is hidden for it.
+    const taskOnly = tools.find((x) => x.name === 'fake__task-only');
+    expect(taskOnly?.execution).toEqual({ taskSupport: 'required' });
     const views = await t.app.control.listTools();
-    const hidden = views.find((v) => v.name === 'fake__task-only')!;
-    expect(hidden.unavailable).toMatch(/task-augmented/);
-    await expect(c.callTool({ name: 'fake__task-only', arguments: {} })).rejects.toThrow(
-      /not available through Airlock: it requires task-augmented calls/,
-    );
+    expect(views.find((v) => v.name === 'fake__task-only')?.unavailable).toBeUndefined();
   });
 
   it("answers with Airlock's identity, not the upstream's serverInfo", async () => {

@@ -20,13 +20,7 @@ export function toDefinition(tool: Tool): ToolDefinition {
     ...(tool.icons ? { icons: tool.icons } : {}),
     ...(Object.keys(meta).length ? { _meta: meta } : {}),
     ...(tool.execution ? { execution: tool.execution } : {}),
-    // Airlock does not relay task-augmented calls (MCP 2025-11-25, tasks): a tool that requires one
-    // would be offered, approved, then fail, so it is listed for the user with the reason instead.
-    ...(tool.execution?.taskSupport === 'required'
-      ? {
-          unavailable:
-            'requires task-augmented calls (execution.taskSupport "required"), which Airlock does not relay yet',
-        }
-      : {}),
+    // A tool that requires a task is offered like any other: Airlock calls it task-augmented upstream
+    // (main/remote/tasks/upstream-task.ts), whether or not the agent asked for a task.
   };
 }

@@ -32,11 +32,9 @@ describe('ToolRow', () => {
   it('shows why a tool is not offered, and disables its controls', () => {
     const html = render({
       ...base,
-      unavailable: 'requires task-augmented calls, which Airlock does not relay yet',
+      unavailable: 'needs a feature this Airlock cannot relay',
     });
-    expect(html).toContain(
-      'Not offered to agents: it requires task-augmented calls, which Airlock does not relay yet.',
-    );
+    expect(html).toContain('Not offered to agents: it needs a feature this Airlock cannot relay.');
     expect(html).toMatch(/<input[^>]*type="checkbox"[^>]*disabled=""/);
     expect(html).not.toMatch(/<input[^>]*type="checkbox"[^>]*checked=""/);
     expect(html).toMatch(/aria-describedby="tool-up__report-unavailable"/);

@@ -1,0 +1,152 @@
+import {
+  fromJsonSchema,
+  ProtocolError,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+  Server,
+  type CallToolRequestParams,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { waitingApprovalId } from '../../approvals/messages.js';
+import type { CallToolResult } from '../../tools/types.js';
+import type { AgentToolCalls } from '../mcp-endpoint.js';
+import { TaskNotFound, TaskTerminal, type TaskBoard, type TaskView } from '../task-board.js';
+
+/**
+ * Task-augmented tools/call for 2025-era agents (MCP 2025-11-25, basic/utilities/tasks; issue 28
+ * item 5). Airlock answers a CreateTaskResult at once and runs the call — policy, taint check,
+ * grant or approval, then the source — under that task; the source calls the upstream
+ * task-augmented where the tool declares it (main/remote/tasks/upstream-task.ts). The result is
+ * the pipeline's own: marked untrusted, indexed for provenance, logged in Activity when it ends.
+ * The 2026-07-28 era has no tasks in its core (they moved to the SEP-2663 extension, which the
+ * installed SDK does not serve), so only 2025 sessions advertise and take them.
+ */
+
+/** What Airlock advertises on 2025 sessions: exactly what it relays (spec, "Capabilities"). */
+export const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+
+/**
+ * The SDK's Server checks every tools/call result against CallToolResult, which refuses
+ * CreateTaskResult (its 2025 task family is kept types-only). A task-augmented call, which
+ * Airlock answers itself with a CreateTaskResult, skips that check; every other call keeps it.
+ * Only 2025-era session servers are TaskServers (mcp-endpoint.ts).
+ */
+export class TaskServer extends Server {
+  protected override _wrapHandler(
+    method: string,
+    handler: Parameters<Server['_wrapHandler']>[1],
+  ): ReturnType<Server['_wrapHandler']> {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'tools/call') return wrapped;
+    return async (request, ctx) => {
+      const task = (request.params as { task?: unknown } | undefined)?.task;
+      if (!task) return wrapped(request, ctx);
+      return handler(request, ctx);
+    };
+  }
+}
+
+/** Answers a task-augmented tools/call; null when the call is not task-augmented. */
+export type StartTask = (
+  params: CallToolRequestParams,
+  ctx: ServerContext,
+) => Promise<{ task: TaskView }> | null;
+
+export function registerTaskHandlers(
+  server: Server,
+  agent: string,
+  board: TaskBoard,
+  pipeline: AgentToolCalls,
+): StartTask {
+  const guard = <T>(run: () => T): T => {
+    try {
+      return run();
+    } catch (err) {
+      throw asProtocolError(err);
+    }
+  };
+  // tasks/* are 2025-era spec methods the SDK keeps types-only (no typed handler), hence schemas.
+  const byId = { params: fromJsonSchema<{ taskId: string }>(TASK_ID) };
+  const view = (t: TaskView): Record<string, unknown> & TaskView => ({ ...t });
+  server.setRequestHandler('tasks/get', byId, (p) => guard(() => view(board.get(agent, p.taskId))));
+  server.setRequestHandler('tasks/list', { params: fromJsonSchema({ type: 'object' }) }, () => ({
+    tasks: board.list(agent).map(view),
+  }));
+  server.setRequestHandler('tasks/cancel', byId, (p) =>
+    guard(() => view(board.cancel(agent, p.taskId))),
+  );
+  server.setRequestHandler('tasks/result', byId, async (p) => {
+    const taskId = p.taskId;
+    try {
+      const result = await board.result(agent, taskId);
+      // tasks/result carries the related-task metadata (spec, "Related Task Metadata").
+      return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
+    } catch (err) {
+      throw asProtocolError(err);
+    }
+  });
+
+  const notify = (task: TaskView) =>
+    void server
+      .notification({ method: 'notifications/tasks/status', params: view(task) })
+      .catch(() => {});
+
+  return (params) => {
+    const task = (params as { task?: { ttl?: number } }).task;
+    if (!task) return null;
+    return (async () => {
+      const support = await pipeline.taskSupport?.(agent, params.name);
+      // The same answer as a plain call for unknown and disabled tools (call-pipeline.ts).
+      if (!support)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+      if (support === 'forbidden')
+        // Spec, tools "Tool-Level Negotiation": a tool without task support answers -32601.
+        throw new ProtocolError(
+          ProtocolErrorCode.MethodNotFound,
+          `${params.name} does not support task-augmented calls; call it without "task".`,
+        );
+      const view = board.create(agent, task.ttl, notify, (signal, status) =>
+        untilDecided(pipeline, agent, params, signal, status),
+      );
+      return { task: view };
+    })();
+  };
+}
+
+/**
+ * The call run to its end: where it waits for the user's approval, the pipeline answers "waiting"
+ * after a while (for agents holding a request open); a task has no request to hold, so the same
+ * call is made again, which re-attaches to the same approval request, until it is decided.
+ */
+async function untilDecided(
+  pipeline: AgentToolCalls,
+  agent: string,
+  params: CallToolRequestParams,
+  signal: AbortSignal,
+  status: (message: string) => void,
+): Promise<CallToolResult> {
+  let pending: string | null = null;
+  for (;;) {
+    const result = await pipeline.call(agent, params.name, params.arguments, {
+      signal,
+      taskStatus: status,
+    });
+    const waiting = waitingApprovalId(result);
+    // A different request id means the first one ended undecided (expired): that answer stands.
+    if (!waiting || signal.aborted || (pending !== null && waiting !== pending)) return result;
+    pending = waiting;
+    status(`Waiting for the user's approval in Airlock (request ${waiting}).`);
+  }
+}
+
+const TASK_ID = {
+  type: 'object',
+  properties: { taskId: { type: 'string' } },
+  required: ['taskId'],
+} as const;
+
+function asProtocolError(err: unknown): unknown {
+  if (err instanceof TaskNotFound || err instanceof TaskTerminal)
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, err.message);
+  return err;
+}

@@ -1,0 +1,91 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  TaskStatusNotificationSchema,
+  type Task,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startRemoteApp,
+  toolsOffered,
+  until,
+  type RemoteTestApp,
+} from '../../../test-support/remote-app.js';
+import { EverythingServer } from '../../../test-support/server-everything.js';
+
+/**
+ * Issue 28 item 5 against a server we did not write: server-everything's `simulate-research-query`
+ * (execution.taskSupport "required", the 1.x SDK's registerToolTask), called as a task by a 1.x
+ * SDK agent through Airlock, after the user's approval (the tool is not read-only).
+ */
+let es: EverythingServer;
+let t: RemoteTestApp;
+let agent: Client;
+const statuses: Task[] = [];
+const heard: (() => void)[] = [];
+const completed = (taskId: string) =>
+  new Promise<void>((resolve) => {
+    const test = () =>
+      statuses.some((s) => s.taskId === taskId && s.status === 'completed')
+        ? resolve()
+        : heard.push(test);
+    test();
+  });
+
+beforeAll(async () => {
+  es = await EverythingServer.start();
+  t = await startRemoteApp();
+  await t.app.control.addRemote({ name: 'everything', url: es.url });
+  await toolsOffered(t.app, ['everything__simulate-research-query']);
+  agent = new Client({ name: 'task-agent', version: '1.0.0' });
+  agent.setNotificationHandler(TaskStatusNotificationSchema, (n) => {
+    statuses.push(n.params);
+    for (const w of heard.splice(0)) w();
+  });
+  await agent.connect(
+    new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
+      requestInit: { headers: { Authorization: `Bearer ${t.token}` } },
+    }),
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await agent?.close();
+  await t?.stop();
+  await es?.kill();
+});
+
+describe("server-everything's task tool through Airlock", () => {
+  it('is offered, asks, then runs as a task upstream and answers through the agent task', async () => {
+    const { tools } = await agent.listTools();
+    expect(tools.find((x) => x.name === 'everything__simulate-research-query')?.execution).toEqual({
+      taskSupport: 'required',
+    });
+    const created = await agent.request(
+      {
+        method: 'tools/call',
+        params: {
+          name: 'everything__simulate-research-query',
+          arguments: { topic: 'sea otters' },
+          task: { ttl: 60_000 },
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    const id = created.task.taskId;
+    let pending: { id: string; tool: string } | undefined;
+    await until(t.app, async () => {
+      pending = (await t.app.control.listPending())[0];
+      return pending !== undefined;
+    });
+    expect(pending!.tool).toBe('everything__simulate-research-query');
+    await t.app.control.decide(pending!.id, { kind: 'allow_once' });
+    const result = await agent.experimental.tasks.getTaskResult(id, CallToolResultSchema);
+    const text = (result.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
+    expect(text).toContain('Research Report: sea otters');
+    // Airlock's own status notification for its task, on the agent's session stream.
+    await completed(id);
+  });
+});
