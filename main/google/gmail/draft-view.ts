@@ -129,7 +129,10 @@ export function headerLines(v: DraftView): string[] {
     v.bcc ? `Bcc: ${v.bcc}` : '',
     `Subject: ${v.subject || '(no subject)'}`,
     v.inReplyTo ? `In reply to: ${v.inReplyTo} (thread ${v.threadId})` : '',
-    attachmentsLine(v.attachments),
+    // One "Attachment:" line each, so the card lays them out as fields (renderer summary.ts).
+    ...v.attachments.map(
+      (a) => `Attachment: ${a.filename} (${a.mimeType}, ${formatBytes(a.size)})`,
+    ),
   ].filter(Boolean);
 }
 

@@ -252,7 +252,7 @@ describe('approval text of the draft tools', () => {
         'To: Carol Baker <carol@example.org>',
         'Bcc: audit@example.com',
         'Subject: Figures',
-        'Attachments (1): q3.csv (text/csv, 8 B)',
+        'Attachment: q3.csv (text/csv, 8 B)',
         '',
         ...Array.from({ length: 15 }, (_, i) => `row ${i + 1}`),
         '[… 3 more lines]',

@@ -40,6 +40,7 @@ import { createDraft, parseCompose, sendMessage } from './send.js';
 import { SendAsNames } from './send-as.js';
 import { toolDefinitions } from './tools.js';
 import { gmailGrantShape } from './grant-shape.js';
+import type { AttachmentSource } from './outgoing-attachments.js';
 
 export interface GmailSourceOptions {
   /** Source id, part of every tool's stable key. Default "gmail". */
@@ -111,6 +112,7 @@ export class GmailSource implements ToolSource {
   private readonly seen = new SeenMessages();
   private readonly drafts = new DraftMemory();
   private readonly filters = new Recent<Filter>(200);
+  private readonly attachmentSources = new Recent<AttachmentSource>(200);
   private readonly sendAs = new SendAsNames();
   private readonly effects: GmailEffects;
   private readonly retry: RetryPolicy;
@@ -135,6 +137,7 @@ export class GmailSource implements ToolSource {
       sendAs: this.sendAs,
       labels: this.labels,
       filters: this.filters,
+      attachmentSources: this.attachmentSources,
       retry: this.retry,
       defs: () => this.defs,
     });
@@ -193,6 +196,7 @@ export class GmailSource implements ToolSource {
         drafts: this.drafts,
         labels: this.labels,
         filters: this.filters,
+        attachmentSources: this.attachmentSources,
         retry: this.retry,
       },
       tool,
@@ -267,6 +271,7 @@ export class GmailSource implements ToolSource {
       seen: this.seen,
       drafts: this.drafts,
       sendAs: this.sendAs,
+      attachmentSources: this.attachmentSources,
       pool: () => new AdaptivePool(this.concurrency),
       maxAttachmentBytes: this.maxAttachmentBytes,
       maxDownloadBytes: this.maxDownloadBytes,
