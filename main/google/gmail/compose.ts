@@ -153,6 +153,11 @@ export async function composeMime(m: Outgoing): Promise<MimeNode> {
             contentType: a.mimeType,
             content: a.content,
             contentDisposition: 'attachment' as const,
+            // Base64 carries the bytes exactly (quoted-printable would normalise a text file's line
+            // breaks); message/* must stay 7bit/8bit (RFC 2046 §5.2.1), so nodemailer picks for it.
+            ...(a.mimeType.startsWith('message/')
+              ? {}
+              : { contentTransferEncoding: 'base64' as const }),
           })),
         }
       : {}),
