@@ -114,7 +114,9 @@ describe('attachments: the card and the composed MIME agree', () => {
           const bytes = Buffer.from(a.content as ArrayBuffer);
           // postal-mime rewrites calendar parts as text (\r\n → \n, one final newline): the size
           // the card gave is checked against the bytes the part carried, read back that way.
-          const size = CALENDAR.has(a.mimeType) ? specs[i]!.content.length : bytes.length;
+          const spec = specs[i]!;
+          const size =
+            CALENDAR.has(a.mimeType) && spec.kind === 'inline' ? spec.content.length : bytes.length;
           return {
             line: `Attachment: ${a.filename ?? ''} (${a.mimeType}, ${formatBytes(size)}) — given by the agent`,
             bytes: bytes.toString('base64'),

@@ -1,5 +1,6 @@
 import {
   errorResult,
+  type CallContent,
   type CallToolResult,
   type GrantShape,
   type SourceState,
@@ -40,6 +41,7 @@ import { createDraft, parseCompose, sendMessage } from './send.js';
 import { SendAsNames } from './send-as.js';
 import { toolDefinitions } from './tools.js';
 import { gmailGrantShape } from './grant-shape.js';
+import { gmailCallContent } from './call-content.js';
 import type { AttachmentSource } from './outgoing-attachments.js';
 
 export interface GmailSourceOptions {
@@ -165,7 +167,26 @@ export class GmailSource implements ToolSource {
   }
 
   grantShape(tool: string): GrantShape | undefined {
-    return gmailGrantShape(tool);
+    return gmailGrantShape(tool, { access: this.access, drafts: this.drafts });
+  }
+
+  /** A draft's recipients and an outgoing mail's files, read before the checks (call-content.ts). */
+  callContent(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallContent | null> {
+    return gmailCallContent(
+      {
+        access: this.access,
+        drafts: this.drafts,
+        attachmentSources: this.attachmentSources,
+        retry: this.retry,
+      },
+      tool,
+      args,
+      signal,
+    );
   }
 
   /** The accounts, in order (the first that may run a tool is its default): a grant's server. */
