@@ -83,6 +83,19 @@ describe('gmail_send with attachments', () => {
     const again = await t.call('gmail_get_draft', { draft_id: draftId });
     expect(again.text).toContain('Attachment: a.csv (text/csv, 52 B)');
     expect(again.text).not.toContain('site-photo.png');
+
+    // A draft's own file is kept by naming it again from the draft's current message.
+    const message = /\(message (\S+), thread/.exec(again.text)![1]!;
+    const kept = await t.call('gmail_update_draft', {
+      draft_id: draftId,
+      to: ['bob@example.com'],
+      body: 'Same file, new text.',
+      attachments: [{ message_id: message, filename: 'a.csv' }],
+    });
+    expect(kept.isError).toBe(false);
+    const third = await t.call('gmail_get_draft', { draft_id: draftId });
+    expect(third.text).toContain('Attachment: a.csv (text/csv, 52 B)');
+    expect(third.text).toContain('Same file, new text.');
   });
 
   it('refuses bad attachments before anything is sent, each with a sentence the agent can act on', async () => {
