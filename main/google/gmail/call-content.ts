@@ -64,6 +64,19 @@ export async function gmailCallContent(
   if (specs.length === 0) return null;
   const carried: Record<string, unknown>[] = [];
   const refs: string[] = [];
+  let budget = TEXT_BUDGET;
+  // The arguments as the check reads them: an inline file that is text is read as text (its
+  // base64 hides the words from the phrase rule), the rest by name only.
+  const shown = specs.map((spec) => {
+    if (spec.kind !== 'inline') return { message_id: spec.messageId, filename: spec.filename };
+    const text = budget > 0 ? utf8(spec.content.subarray(0, budget)) : undefined;
+    if (text !== undefined) budget -= spec.content.length;
+    return {
+      filename: spec.filename,
+      mime_type: spec.mimeType,
+      ...(text ? { content: text } : {}),
+    };
+  });
   for (const spec of specs) {
     if (spec.kind === 'inline') {
       refs.push(spec.digest);
@@ -75,5 +88,21 @@ export async function gmailCallContent(
     const att = findAttachment(src.atts, spec.filename, spec.messageId);
     carried.push({ ...mailItem(src.message, '', { attachment: att.filename }) });
   }
-  return { ...(carried.length ? { carried } : {}), ...(refs.length ? { refs } : {}) };
+  return {
+    args: { ...args, attachments: shown },
+    ...(carried.length ? { carried } : {}),
+    ...(refs.length ? { refs } : {}),
+  };
+}
+
+/** How much inline text one call's check reads (the check is synchronous, on the call's path). */
+const TEXT_BUDGET = 256 * 1024;
+
+/** The bytes as text when they are UTF-8 (a cut at the budget may end mid-character: allowed). */
+function utf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+  } catch {
+    return undefined;
+  }
 }

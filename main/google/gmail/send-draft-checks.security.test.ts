@@ -10,7 +10,9 @@ import { connectClient, startTestApp, type TestApp } from '../../../test-support
  * a scoped grant is checked against the draft's To, Cc and Bcc and the taint check sees them;
  * when the draft cannot be read the call asks. And a file attached from a stranger's message, or
  * the bytes of one handed back inline, count as content for the taint check. Through a real App,
- * MCP client and the Gmail source, against the fake Gmail API.
+ * MCP client and the Gmail source, against the fake Gmail API (drafts.send sends the draft as
+ * Gmail holds it, developers.google.com/gmail/api/reference/rest/v1/users.drafts/send; drafts.get
+ * returns its message with headers, …/users.drafts/get).
  */
 
 let app: TestApp | undefined;
@@ -172,5 +174,28 @@ describe('attachments count as content for the taint check', () => {
       ],
     });
     expect(own?.taint).toBeUndefined();
+  });
+
+  it("an inline text file carrying the user's private mail word for word is flagged like quoted text", async () => {
+    const { client, asked } = await setup();
+    await client.callTool({
+      name: 'gmail_read',
+      arguments: { message_id: bed!.ids.attachments.id },
+    });
+    const text = 'Note: Hello Alice, Please find the invoice and the project plan attached. Grace';
+    const out = await asked('gmail_send', {
+      ...base,
+      to: ['new@other.example'],
+      attachments: [
+        {
+          filename: 'copy.bin',
+          mime_type: 'application/octet-stream',
+          content_base64: Buffer.from(text).toString('base64'),
+        },
+      ],
+    });
+    expect(out?.taint?.summary).toMatch(
+      /^The arguments carry \d+ phrases? from a message from accounts@northwind\.example .* to new@other\.example, which you have not sent to before\.$/,
+    );
   });
 });
