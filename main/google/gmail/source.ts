@@ -176,17 +176,7 @@ export class GmailSource implements ToolSource {
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<CallContent | null> {
-    return gmailCallContent(
-      {
-        access: this.access,
-        drafts: this.drafts,
-        attachmentSources: this.attachmentSources,
-        retry: this.retry,
-      },
-      tool,
-      args,
-      signal,
-    );
+    return gmailCallContent(this.shared(), tool, args, signal);
   }
 
   /** The accounts, in order (the first that may run a tool is its default): a grant's server. */
@@ -210,20 +200,20 @@ export class GmailSource implements ToolSource {
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<string | null> {
-    return gmailPrecheck(
-      {
-        access: this.access,
-        seen: this.seen,
-        drafts: this.drafts,
-        labels: this.labels,
-        filters: this.filters,
-        attachmentSources: this.attachmentSources,
-        retry: this.retry,
-      },
-      tool,
-      args,
-      signal,
-    );
+    return gmailPrecheck(this.shared(), tool, args, signal);
+  }
+
+  /** The state the checks before a call share with the calls (precheck.ts, call-content.ts). */
+  private shared() {
+    return {
+      access: this.access,
+      seen: this.seen,
+      drafts: this.drafts,
+      labels: this.labels,
+      filters: this.filters,
+      attachmentSources: this.attachmentSources,
+      retry: this.retry,
+    };
   }
 
   /**
