@@ -212,7 +212,7 @@ export async function sendDraft(
   const shown = ctx.drafts.lastShown(account, id);
   if (shown && shown !== v.messageId)
     throw new BadInput(
-      `Draft ${id} changed after the approval showed it; nothing was sent. Call gmail_send_draft again so the user sees the current version.`,
+      `Draft ${id} changed after Airlock checked it and the approval showed it; nothing was sent. Call gmail_send_draft again so the current version is checked and shown.`,
     );
   if (!hasRecipients(v))
     throw new BadInput(
