@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalView, CoreEvent, GrantConstraint } from '../../../common/contract/index.js';
 import { ALICE, gmailTestbed } from '../../../e2e/fake-google/gmail-seed.js';
 import { connectClient, startTestApp, type TestApp } from '../../../test-support/harness.js';
+import { GmailSource } from './source.js';
 
 /**
  * gmail_send_draft names no recipient in its arguments: the draft does (issue 33 item 2, the
@@ -125,6 +126,45 @@ describe('gmail_send_draft: the checks see the draft', () => {
       draft_id: await draft({ to: ['dana@partner.example'] }),
     });
     expect(ok?.taint).toBeUndefined();
+  });
+});
+
+describe('gmail_send_draft sends only the version the checks read', () => {
+  it('a draft changed after the read is refused, and a grant no longer sees destinations for it', async () => {
+    bed = await gmailTestbed();
+    const b = bed;
+    const made = await b.call('gmail_create_draft', {
+      to: ['carol@example.com'],
+      subject: 'Figures',
+      body: 'Q3.',
+    });
+    const id = /draft id (\S+),/.exec(made.text)![1]!;
+    const signal = new AbortController().signal;
+    const read = await b.source.callContent('gmail_send_draft', { draft_id: id }, signal);
+    expect(read?.args).toMatchObject({ to: ['carol@example.com'], cc: [], bcc: [] });
+    const shape = b.source.grantShape('gmail_send_draft')!;
+    expect(shape.destinations({ draft_id: id })).toEqual(['carol@example.com']);
+
+    // The draft changes after the check (here through Airlock; in Gmail it is the same to the send).
+    await b.call('gmail_update_draft', { draft_id: id, to: ['evil@evil.test'], body: 'Q3.' });
+    expect(() => shape.destinations({ draft_id: id })).toThrow();
+    const sent = await b.call('gmail_send_draft', { draft_id: id });
+    expect(sent.text).toMatch(/changed after Airlock checked it/);
+    expect(b.fake.sent).toHaveLength(0);
+
+    // Changed in Gmail itself (another client of the mailbox): the read Airlock holds still names
+    // the old recipients, but the send reads the draft again and refuses the new version.
+    await b.source.callContent('gmail_send_draft', { draft_id: id }, signal);
+    const elsewhere = new GmailSource(b.access, { retry: { baseMs: 1 } });
+    await elsewhere.call(
+      'gmail_update_draft',
+      { draft_id: id, to: ['mallory@evil.test'], body: 'Q3.' },
+      { agent: 'other', signal },
+    );
+    expect(shape.destinations({ draft_id: id })).toEqual(['evil@evil.test']);
+    const again = await b.call('gmail_send_draft', { draft_id: id });
+    expect(again.text).toMatch(/changed after Airlock checked it/);
+    expect(b.fake.sent).toHaveLength(0);
   });
 });
 
