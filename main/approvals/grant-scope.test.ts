@@ -142,7 +142,7 @@ describe('Gmail: recipients as the composer reads them, in to, cc and bcc', () =
     );
     expect(opts[0]).toEqual({
       label: 'Only when every recipient (to, cc, bcc) is in @example.com',
-      note: 'subject and body may differ, everything else as in the call you approved',
+      note: 'subject, body and attachments may differ, everything else as in the call you approved',
       constraint: { path: 'to', op: 'domain', value: 'example.com' },
     });
     expect(opts.map((o) => o.constraint.op)).toEqual(['domain', 'equals', 'equals']);

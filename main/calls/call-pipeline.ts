@@ -9,11 +9,12 @@ import { resolvePolicy } from '../approvals/policy.js';
 import type { ActivityLog } from '../store/activity.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 import { precheckOf } from '../tools/precheck.js';
+import { callContentOf } from '../tools/call-content.js';
 import { capText } from '../tools/result-shaping.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { CallOptions, CallToolResult, ToolCallContext } from '../tools/types.js';
 import { errorResult, isReadOnly } from '../tools/types.js';
-import type { ProvenanceService } from '../provenance/provenance-service.js';
+import type { ProvenanceMetaItem, ProvenanceService } from '../provenance/provenance-service.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { AgentToolCalls } from '../gateway/mcp-endpoint.js';
 import type { WaitingApproval } from '../gateway/mcp-handlers/approval-url.js';
@@ -173,6 +174,10 @@ export class CallPipeline implements AgentToolCalls {
       return result;
     }
 
+    // What the call sends beyond its arguments (a draft's recipients, attached files), read first
+    // so the taint check and a grant judge what goes out (issue 33 item 2).
+    const sends = isReadOnly(entry.def) ? null : await callContentOf(entry, record, opts.signal);
+
     // Issue 22: does the call carry a stranger's destination, or the user's private data out?
     // A flagged call always asks, whatever the policy, unless a grant was opted into them.
     const taint =
@@ -181,8 +186,12 @@ export class CallPipeline implements AgentToolCalls {
         sourceKind: entry.source.kind,
         sourceLabel: entry.source.label,
         readOnly: isReadOnly(entry.def),
-        args: record,
+        args: sends?.args ?? record,
         schema: entry.def.inputSchema,
+        ...(sends?.carried?.length
+          ? { carried: [...sends.carried] as unknown as ProvenanceMetaItem[] }
+          : {}),
+        ...(sends?.refs?.length ? { refs: [...sends.refs] } : {}),
       }) ?? null;
 
     // A standing side effect (a filter that forwards or deletes future mail) asks every time.

@@ -28,7 +28,13 @@ export interface PrivateDataCall {
   unknown: CallDestination[];
   /** The third-party server the call goes to, if any. */
   server?: string;
+  /** Content the call sends whole, as its source describes it (an attached file from a message). */
+  carried?: ContentItem[];
+  /** References of indexed content the call sends whole (a file's digest). */
+  refs?: string[];
 }
+
+const SENT_WHOLE = 'sent whole';
 
 export function privateDataFinding(
   index: ContentIndex,
@@ -74,8 +80,19 @@ export function privateDataFinding(
     if (r.length < 6 || r.length > 200) continue;
     for (const item of index.itemsWithRef(r)) note(item, 'a reference to it');
   }
+  // Files sent whole: one taken from a message (described by the source), or bytes the agent
+  // received and now sends back inline (found by their digest).
+  for (const item of call.carried ?? []) note(item, SENT_WHOLE);
+  for (const r of call.refs ?? []) for (const item of index.itemsWithRef(r)) note(item, 'the file');
   if (found.size === 0) return null;
   const [first, what] = [...found][0]!;
+  if (what === SENT_WHOLE)
+    return {
+      rule: 'private-data-out',
+      value: call.server ?? call.unknown[0]!.raw,
+      evidence: [...found.keys()].slice(0, 3).map(evidence),
+      text: `The call sends ${first.label} to ${target}.`,
+    };
   return {
     rule: 'private-data-out',
     value: call.server ?? call.unknown[0]!.raw,

@@ -5,7 +5,12 @@ import {
   type ObservedResult,
   type ProvenanceMetaItem,
 } from './content-describer.js';
-import { ContentIndex, DEFAULT_INDEX_LIMITS, type IndexLimits } from './content-index.js';
+import {
+  ContentIndex,
+  DEFAULT_INDEX_LIMITS,
+  type ContentItem,
+  type IndexLimits,
+} from './content-index.js';
 import { circleKeysOf } from './destinations.js';
 import { KnownParties } from './known-parties.js';
 import { checkCall, type CallFacts, type TaintReport } from './taint-check.js';
@@ -104,9 +109,36 @@ export class ProvenanceService {
     // so reads never pay for it on their answer path.
     if (call.readOnly && call.sourceKind !== 'remote') return null;
     this.drain();
-    const index = this.agents.get(agent);
+    const now = this.now();
+    // What the call sends whole (a file from a message): judged by the private-data rule even
+    // when this agent never read it (it goes out all the same).
+    const carried = call.carried?.length ? this.carriedItems(agent, call, now) : [];
+    const index =
+      this.agents.get(agent) ??
+      (carried.length ? new ContentIndex(this.limits, this.now) : undefined);
     if (!index) return null;
-    return checkCall(index, this.known, call, this.now());
+    return checkCall(index, this.known, call, now, carried);
+  }
+
+  /** The source's description of what a call carries, as content items (never indexed). */
+  private carriedItems(agent: string, call: CallFacts, now: number): ContentItem[] {
+    if (call.sourceKind === 'remote') return [];
+    try {
+      return this.describer
+        .itemsOf({
+          agent,
+          tool: call.tool,
+          sourceKind: call.sourceKind,
+          sourceLabel: call.sourceLabel,
+          result: {
+            content: [{ type: 'text', text: call.carried!.map((c) => c.label).join('\n') }],
+            _meta: { [PROVENANCE_META_KEY]: call.carried },
+          },
+        })
+        .map(({ item }, i) => ({ ...item, id: -1 - i, at: now }));
+    } catch {
+      return [];
+    }
   }
 
   /** Indexes every queued result now. Never throws: provenance must not break a call. */

@@ -10,6 +10,7 @@ import {
   type TaintReport,
 } from './finding-text.js';
 import type { KnownParties } from './known-parties.js';
+import type { ProvenanceMetaItem } from './content-describer.js';
 import { isParty, itemsNaming, sentBefore } from './parties.js';
 import { privateDataFinding } from './private-data-rule.js';
 import { extractValues, leavesOf, tokensOf, type SignificantValue } from './values.js';
@@ -40,6 +41,13 @@ export interface CallFacts {
   args: Record<string, unknown>;
   /** The tool's input schema: `format: email|uri|hostname` says where a value goes. */
   schema?: Record<string, unknown>;
+  /**
+   * Content the call sends whole that its arguments only name (a file taken from a message),
+   * as the source describes it (ToolSource.callContent): private content going somewhere new.
+   */
+  carried?: ProvenanceMetaItem[];
+  /** References under which the agent may have received what it sends (a file's digest). */
+  refs?: string[];
 }
 
 export function checkCall(
@@ -47,6 +55,7 @@ export function checkCall(
   known: KnownParties,
   call: CallFacts,
   now: number,
+  carried: ContentItem[] = [],
 ): TaintReport | null {
   // A read-only first-party call sends nothing out. Any call to a remote server does: its
   // arguments reach a third party.
@@ -98,6 +107,8 @@ export function checkCall(
       destinations,
       unknown,
       ...(thirdParty ? { server: call.sourceLabel } : {}),
+      carried,
+      refs: call.refs ?? [],
     },
     now,
   );

@@ -107,6 +107,16 @@ export interface ToolSource extends FeatureSource {
    */
   grantShape?(tool: string): GrantShape | undefined;
   /**
+   * What a call sends that its arguments do not show, read before the taint check and a grant
+   * decide (issue 33 item 2): a draft's recipients and text, the files it attaches. Only Airlock's
+   * own sources are asked. Bounded by the caller (main/tools/call-content.ts); never rejects.
+   */
+  callContent?(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallContent | null>;
+  /**
    * Who this source talks to — a server's URL or command, the Google accounts — so a grant
    * made for one server does not carry over to another that offers the same tools (issue 27
    * item 5). Never a secret: it is hashed into a fingerprint stored on disk.
@@ -150,6 +160,19 @@ export interface ToolSource extends FeatureSource {
 }
 
 /** What a built-in tool says about its own arguments, for grants (issue 27 item 1). */
+/** What a call sends beyond its arguments (ToolSource.callContent). */
+export interface CallContent {
+  /** The arguments as the taint check reads them: e.g. a draft's To, Cc, Bcc and text filled in. */
+  args?: Record<string, unknown>;
+  /**
+   * Content the call sends whole (a file taken from a message), described as a result's
+   * `_meta["airlock/provenance"]` items are (main/provenance ProvenanceMetaItem).
+   */
+  carried?: readonly Record<string, unknown>[];
+  /** References under which the agent may have received what it sends (a file's digest). */
+  refs?: readonly string[];
+}
+
 export interface GrantShape {
   /** Arguments that name recipients or guests (to, cc, bcc; attendees…): a domain grant covers them all. */
   recipientArgs: readonly string[];

@@ -5,6 +5,7 @@ import { BadInput } from './compose.js';
 import { str, type GmailCallContext } from './context.js';
 import { base64urlBytes } from './payload.js';
 import { mailItem, provenanceMeta } from './provenance.js';
+import { contentDigest } from './outgoing-attachments.js';
 
 /**
  * gmail_get_attachment (issue 33 item 2): the attachment file itself, as MCP
@@ -66,6 +67,10 @@ export async function getAttachmentFile(
         ? { type: 'image', data: blob, mimeType: image }
         : { type: 'resource', resource: { uri, mimeType: att.mimeType, blob } },
     ],
-    _meta: provenanceMeta([mailItem(message, text, { attachment: att.filename })]),
+    _meta: provenanceMeta([
+      mailItem(message, text, { attachment: att.filename }),
+      // The file itself, by digest: bytes the agent sends back inline are known as this file.
+      { ...mailItem(message, text, { attachment: att.filename }), ref: contentDigest(bytes) },
+    ]),
   };
 }

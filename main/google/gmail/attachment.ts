@@ -53,7 +53,7 @@ export interface AttachedTo {
  * part skeleton): what the attachment says is its sender's (issue 30; issue 33 item 2).
  */
 export async function messageAttachments(
-  ctx: GmailCallContext,
+  ctx: Pick<GmailCallContext, 'client'>,
   messageId: string,
 ): Promise<{ atts: AttachmentInfo[]; from: string; message: AttachedTo }> {
   const skeleton = 'partId,mimeType,filename,headers,body(size,attachmentId)';

@@ -31,9 +31,14 @@ export interface Outgoing {
   threadId?: string;
   inReplyTo?: string;
   references?: string[];
+  /** Files, as byte buffers only (outgoing-attachments.ts): never a path or a link. */
+  attachments?: { filename: string; mimeType: string; content: Buffer }[];
 }
 
 export const MAX_RECIPIENTS = 100;
+
+/** Gmail's limit for one message (support.google.com/mail/answer/6584): the composed MIME, encoded. */
+export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 
 // A pragmatic check, not RFC 5322's full grammar: one @, no spaces, a dotted domain (IDN letters allowed).
 const ADDRESS =
@@ -140,6 +145,25 @@ export async function composeMime(m: Outgoing): Promise<MimeNode> {
     html: textToHtml(m.body),
     ...(m.inReplyTo ? { inReplyTo: m.inReplyTo } : {}),
     ...(m.references?.length ? { references: m.references } : {}),
+    // Only buffers, built field by field: nothing the agent wrote can become a `path` or `href`.
+    ...(m.attachments?.length
+      ? {
+          attachments: m.attachments.map((a) => ({
+            filename: a.filename,
+            contentType: a.mimeType,
+            content: a.content,
+            contentDisposition: 'attachment' as const,
+            // Base64 carries the bytes exactly (quoted-printable would normalise a text file's line
+            // breaks); message/* must stay 7bit/8bit (RFC 2046 §5.2.1), so nodemailer picks for it.
+            ...(a.mimeType.startsWith('message/')
+              ? {}
+              : { contentTransferEncoding: 'base64' as const }),
+          })),
+        }
+      : {}),
+    // And should one ever get there, nodemailer refuses to read it (MimeNode: "File access rejected").
+    disableFileAccess: true,
+    disableUrlAccess: true,
   }).compile();
   node.keepBcc = true;
   return node;
@@ -147,5 +171,10 @@ export async function composeMime(m: Outgoing): Promise<MimeNode> {
 
 /** The RFC 822 message, ready for Gmail's `raw` field (Bcc kept: Gmail reads it to deliver, then drops it). */
 export async function buildMime(m: Outgoing): Promise<Buffer> {
-  return (await composeMime(m)).build();
+  const raw = await (await composeMime(m)).build();
+  if (raw.length > MAX_MESSAGE_BYTES)
+    throw new BadInput(
+      `The message would be ${(raw.length / 1024 / 1024).toFixed(1)} MB with its attachments encoded (they grow by a third); Gmail sends messages up to 25 MB. Nothing was sent.`,
+    );
+  return raw;
 }

@@ -1,7 +1,8 @@
-import type { SeenMessages } from './cache.js';
+import type { Recent, SeenMessages } from './cache.js';
 import type { GmailClient } from './client.js';
 import type { DraftMemory } from './draft-view.js';
 import type { LabelDirectory } from './labels.js';
+import type { AttachmentSource } from './outgoing-attachments.js';
 import type { AdaptivePool } from './pool.js';
 import type { SendAsNames } from './send-as.js';
 
@@ -12,6 +13,8 @@ export interface GmailCallContext {
   seen: SeenMessages;
   drafts: DraftMemory;
   sendAs: SendAsNames;
+  /** The messages whose attachments outgoing mail forwards, as last read (for the card). */
+  attachmentSources: Recent<AttachmentSource>;
   /** A fresh pool per call, so one call's throttling never slows another's. */
   pool: () => AdaptivePool;
   maxAttachmentBytes: number;

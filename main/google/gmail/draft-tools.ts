@@ -65,7 +65,7 @@ export function draftWriteTools(writable: string[]): ToolDefinition[] {
       name: 'gmail_update_draft',
       title: 'Change a Gmail draft',
       description:
-        'Replaces the recipients and text of an existing draft (Gmail replaces a draft whole: give the complete message). The subject stays unless given; a draft that replies in a thread stays in it unless reply_to_message_id names another message. Nothing is sent. Asks the user first.',
+        'Replaces the recipients, text and attachments of an existing draft (Gmail replaces a draft whole: give the complete message; attachments not given again are removed). The subject stays unless given; a draft that replies in a thread stays in it unless reply_to_message_id names another message. Nothing is sent. Asks the user first.',
       inputSchema: schema(
         {
           draft_id: draftId,

@@ -129,14 +129,18 @@ export function headerLines(v: DraftView): string[] {
     v.bcc ? `Bcc: ${v.bcc}` : '',
     `Subject: ${v.subject || '(no subject)'}`,
     v.inReplyTo ? `In reply to: ${v.inReplyTo} (thread ${v.threadId})` : '',
-    attachmentsLine(v.attachments),
+    // One "Attachment:" line each, so the card lays them out as fields (renderer summary.ts).
+    ...v.attachments.map(
+      (a) => `Attachment: ${a.filename} (${a.mimeType}, ${formatBytes(a.size)})`,
+    ),
   ].filter(Boolean);
 }
 
 /**
  * What Airlock last read of each draft, and which version of it (the draft's
- * message id) an approval last showed: gmail_send_draft refuses when the draft
- * changed after the user was shown it (docs/gmail.md "Drafts").
+ * message id) the checks before a send last read (call-content.ts: the taint
+ * check and a grant) or an approval last showed: gmail_send_draft refuses when
+ * the draft changed since (docs/gmail.md "Drafts").
  */
 export class DraftMemory {
   private readonly views = new Recent<DraftView>(200);

@@ -14,7 +14,7 @@ import { isMissing } from './errors.js';
 import { draftItem, provenanceMeta } from './provenance.js';
 import { MAX_CHARS, READ_DEFAULT_CHARS } from './read.js';
 import { loadHits, SEARCH_DEFAULT, SEARCH_MAX, type HitOrError, type HitPage } from './search.js';
-import { maybeSent, outgoing, parseCompose, recipients } from './send.js';
+import { maybeSent, outgoing, parseCompose, recipients, withAttachments } from './send.js';
 
 /**
  * The draft tools (issue 33 item 1) on Gmail's users.drafts methods
@@ -193,7 +193,7 @@ export async function updateDraft(
     ? ` Its ${current.attachments.length} attachment(s) were removed.`
     : '';
   return text(
-    `Draft ${id} in ${m.from} now holds "${m.subject}" to ${recipients(m)} (message ${updated.message?.id}).${dropped} Nothing was sent.`,
+    `Draft ${id} in ${m.from} now holds "${m.subject}"${withAttachments(m)} to ${recipients(m)} (message ${updated.message?.id}).${dropped} Nothing was sent.`,
   );
 }
 
@@ -212,7 +212,7 @@ export async function sendDraft(
   const shown = ctx.drafts.lastShown(account, id);
   if (shown && shown !== v.messageId)
     throw new BadInput(
-      `Draft ${id} changed after the approval showed it; nothing was sent. Call gmail_send_draft again so the user sees the current version.`,
+      `Draft ${id} changed after Airlock checked it and the approval showed it; nothing was sent. Call gmail_send_draft again so the current version is checked and shown.`,
     );
   if (!hasRecipients(v))
     throw new BadInput(

@@ -17,7 +17,8 @@ import { describeLabelChange, labelWithCounts } from './label-admin.js';
 import type { Label, LabelDirectory } from './labels.js';
 import { describeModify } from './modify.js';
 import { header } from './payload.js';
-import { describeCompose } from './send.js';
+import { describeCompose, parseCompose } from './send.js';
+import { attachmentSource, type AttachmentSource } from './outgoing-attachments.js';
 import type { SendAsNames } from './send-as.js';
 
 export interface EffectDeps {
@@ -27,6 +28,7 @@ export interface EffectDeps {
   sendAs: SendAsNames;
   labels: LabelDirectory;
   filters: Recent<Filter>;
+  attachmentSources: Recent<AttachmentSource>;
   retry: RetryPolicy;
   defs: () => readonly ToolDefinition[];
 }
@@ -55,14 +57,21 @@ export class GmailEffects {
     const name = this.d.sendAs.known(account);
     const draftId = str(args.draft_id)?.trim() ?? '';
     const view = draftId ? this.d.drafts.get(account, draftId) : undefined;
-    if (tool === 'gmail_send') return describeCompose('send', account, args, this.d.seen, name);
+    const sources = this.d.attachmentSources;
+    if (tool === 'gmail_send')
+      return describeCompose('send', account, args, this.d.seen, name, undefined, sources);
     if (tool === 'gmail_create_draft')
-      return describeCompose('draft', account, args, this.d.seen, name);
+      return describeCompose('draft', account, args, this.d.seen, name, undefined, sources);
     if (tool === 'gmail_update_draft')
-      return describeCompose('update', account, args, this.d.seen, name, {
-        draftId,
-        ...(view ? { previous: view } : {}),
-      });
+      return describeCompose(
+        'update',
+        account,
+        args,
+        this.d.seen,
+        name,
+        { draftId, ...(view ? { previous: view } : {}) },
+        sources,
+      );
     if (tool === 'gmail_send_draft') {
       if (!view)
         return `Send draft ${draftId} from ${account} — the recipients see it immediately. Airlock could not read the draft, so its content is not shown: check it in Gmail first.`;
@@ -124,7 +133,12 @@ export class GmailEffects {
       );
       const draftId = str(args.draft_id)?.trim();
       const work: Promise<unknown>[] = [];
-      if (COMPOSE.has(tool)) work.push(this.d.sendAs.displayName(client)); // From: as it will go out
+      if (COMPOSE.has(tool)) {
+        work.push(this.d.sendAs.displayName(client)); // From: as it will go out
+        for (const id of forwardedFrom(args))
+          if (!this.d.attachmentSources.get(account, id))
+            work.push(attachmentSource({ client }, this.d.attachmentSources, id));
+      }
       if (DRAFT_BY_ID.has(tool) && draftId)
         work.push(fetchDraft(client, draftId).then((v) => this.d.drafts.remember(account, v)));
       const ids = COMPOSE.has(tool)
@@ -165,5 +179,17 @@ export class GmailEffects {
       from: header(m.payload ?? undefined, 'from') ?? '',
       threadId: m.threadId ?? '',
     });
+  }
+}
+
+/** The messages a compose call's attachments are taken from (none when the arguments do not parse). */
+export function forwardedFrom(args: Record<string, unknown>): string[] {
+  try {
+    const ids = parseCompose(args, { subjectOptional: true }).attachments.flatMap((a) =>
+      a.kind === 'message' ? [a.messageId] : [],
+    );
+    return [...new Set(ids)];
+  } catch {
+    return [];
   }
 }

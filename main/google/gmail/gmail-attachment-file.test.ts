@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALICE, gmailTestbed } from '../../../e2e/fake-google/gmail-seed.js';
@@ -52,7 +53,13 @@ describe('gmail_get_attachment (issue 33 item 2)', () => {
       ref: string;
       from: string[];
     }[];
-    expect(meta).toEqual([expect.objectContaining({ kind: 'mail', ref: id })]);
+    // The message's attachment, and the same file by the digest of its bytes (what an inline
+    // attachment sent back is recognised by).
+    const digest = `sha256:${createHash('sha256').update(Buffer.from(file!.resource!.blob, 'base64')).digest('base64url')}`;
+    expect(meta).toEqual([
+      expect.objectContaining({ kind: 'mail', ref: id }),
+      expect.objectContaining({ kind: 'mail', ref: digest }),
+    ]);
     expect(meta[0]!.from.length).toBe(1);
   });
 

@@ -199,7 +199,7 @@ describe('gmail_send_draft and gmail_delete_draft', () => {
     const refused = await t.call('gmail_send_draft', { draft_id: id });
     expect(refused.isError).toBe(true);
     expect(refused.text).toBe(
-      `Draft ${id} changed after the approval showed it; nothing was sent. Call gmail_send_draft again so the user sees the current version.`,
+      `Draft ${id} changed after Airlock checked it and the approval showed it; nothing was sent. Call gmail_send_draft again so the current version is checked and shown.`,
     );
     expect(t.fake.count((q) => q.path.endsWith('/drafts/send'))).toBe(0);
     // Shown again, the current version goes out.
@@ -252,7 +252,7 @@ describe('approval text of the draft tools', () => {
         'To: Carol Baker <carol@example.org>',
         'Bcc: audit@example.com',
         'Subject: Figures',
-        'Attachments (1): q3.csv (text/csv, 8 B)',
+        'Attachment: q3.csv (text/csv, 8 B)',
         '',
         ...Array.from({ length: 15 }, (_, i) => `row ${i + 1}`),
         '[… 3 more lines]',

@@ -1,21 +1,53 @@
 import type { GrantShape } from '../../tools/types.js';
+import type { GoogleAccountAccess } from '../account-access.js';
+import { pickAccount } from './account-pick.js';
+import { str } from './context.js';
+import type { DraftMemory } from './draft-view.js';
+import { addressesOf } from './provenance.js';
 import { parseCompose } from './send.js';
 
 /**
  * What a grant on gmail_send / gmail_create_draft reads (issue 27 item 1): the recipients as
  * parseCompose reads them — postal-mime's address parser, the very Mailbox list the composer then
- * writes into To, Cc and Bcc — across all three fields. Subject and body are content. Every other
- * argument (account, reply_to_message_id) stays as approved.
+ * writes into To, Cc and Bcc — across all three fields. Subject, body and attachments are content.
+ * Every other argument (account, reply_to_message_id) stays as approved.
  */
 const COMPOSE: GrantShape = {
   recipientArgs: ['to', 'cc', 'bcc'],
-  contentArgs: ['subject', 'body'],
+  contentArgs: ['subject', 'body', 'attachments'],
   destinations: (args) => {
     const m = parseCompose(args);
     return [...m.to, ...m.cc, ...m.bcc].map((r) => r.address);
   },
 };
 
-export function gmailGrantShape(tool: string): GrantShape | undefined {
-  return tool === 'gmail_send' || tool === 'gmail_create_draft' ? COMPOSE : undefined;
+/**
+ * gmail_send_draft (issue 33 item 2): the draft id decides the recipients — its To, Cc and Bcc as
+ * Gmail holds them, read just before the checks (call-content.ts) with the same address parser.
+ * Only that version counts: when Airlock holds no read of it, or the read is not the version the
+ * send is bound to (DraftMemory.lastShown, which sendDraft requires), there are no destinations to
+ * check and the call asks.
+ */
+function sendDraftShape(access: GoogleAccountAccess, drafts: DraftMemory): GrantShape {
+  return {
+    recipientArgs: ['draft_id'],
+    contentArgs: [],
+    destinations: (args) => {
+      const account = pickAccount(access, 'gmail_send_draft', args).email;
+      const id = str(args.draft_id)?.trim() ?? '';
+      const v = drafts.get(account, id);
+      if (!v || v.messageId !== drafts.lastShown(account, id))
+        throw new Error(`draft ${id} was not read before the check`);
+      return addressesOf(v.to, v.cc, v.bcc);
+    },
+  };
+}
+
+export function gmailGrantShape(
+  tool: string,
+  deps?: { access: GoogleAccountAccess; drafts: DraftMemory },
+): GrantShape | undefined {
+  if (tool === 'gmail_send' || tool === 'gmail_create_draft') return COMPOSE;
+  if (tool === 'gmail_send_draft' && deps) return sendDraftShape(deps.access, deps.drafts);
+  return undefined;
 }

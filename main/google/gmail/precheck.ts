@@ -11,6 +11,10 @@ import { fetchFilter, parseFilter, type Filter } from './filters.js';
 import { labelNameArg, nameFree, userLabel } from './label-admin.js';
 import type { LabelDirectory } from './labels.js';
 import { header } from './payload.js';
+import { findAttachment } from './attachment.js';
+import { forwardedFrom } from './effects.js';
+import { attachmentSource, type AttachmentSource } from './outgoing-attachments.js';
+import { parseCompose } from './send.js';
 
 export interface PrecheckDeps {
   access: GoogleAccountAccess;
@@ -18,6 +22,7 @@ export interface PrecheckDeps {
   drafts: DraftMemory;
   labels: LabelDirectory;
   filters: Recent<Filter>;
+  attachmentSources: Recent<AttachmentSource>;
   retry: RetryPolicy;
 }
 
@@ -53,6 +58,7 @@ export async function gmailPrecheck(
   try {
     const problems = await Promise.all([
       REPLYING.has(tool) ? replyTarget(d, client, args) : null,
+      REPLYING.has(tool) ? attachmentsExist(d, client, args) : null,
       BY_MESSAGE.has(tool) ? messagesExist(d, client, args) : null,
       tool === 'gmail_modify_labels' ? labelsExist(d, client, args) : null,
       BY_DRAFT.has(tool) ? draftReady(d, client, tool, args) : null,
@@ -75,6 +81,45 @@ async function replyTarget(
   return missing.length
     ? noSuchMessages(missing, client.account, 'the message being replied to')
     : null;
+}
+
+/**
+ * Every attachment taken from a message is there: the message (one skeleton read each, remembered
+ * for the card) and a part of that name in it. A 404 or an unknown name refuses.
+ */
+async function attachmentsExist(
+  d: PrecheckDeps,
+  client: GmailClient,
+  args: Record<string, unknown>,
+): Promise<string | null> {
+  const ids = forwardedFrom(args);
+  if (ids.length === 0) return null;
+  const read = await Promise.all(
+    ids.map((id) =>
+      attachmentSource({ client }, d.attachmentSources, id).then(
+        () => null,
+        (err: unknown) => {
+          if (isMissing(err)) return id;
+          throw err;
+        },
+      ),
+    ),
+  );
+  const missing = read.filter((x): x is string => x !== null);
+  if (missing.length)
+    return noSuchMessages(missing, client.account, 'the message an attachment is taken from');
+  for (const spec of parseCompose(args, { subjectOptional: true }).attachments) {
+    if (spec.kind !== 'message') continue;
+    const src = d.attachmentSources.get(client.account, spec.messageId);
+    if (!src) continue;
+    try {
+      findAttachment(src.atts, spec.filename, spec.messageId);
+    } catch (err) {
+      if (err instanceof BadInput) return err.message;
+      throw err;
+    }
+  }
+  return null;
 }
 
 async function messagesExist(

@@ -15,6 +15,15 @@ import {
 import { str, type GmailCallContext } from './context.js';
 import { attachmentsLine, previewLines, type DraftView } from './draft-view.js';
 import { isMissing, noSuchMessages } from './errors.js';
+import {
+  attachmentLines,
+  parseAttachments,
+  resolveAttachments,
+  type AttachmentSource,
+  type AttachmentSpec,
+  type OutgoingAttachment,
+} from './outgoing-attachments.js';
+import type { Recent } from './cache.js';
 import { header } from './payload.js';
 
 export interface ComposeInput {
@@ -24,6 +33,7 @@ export interface ComposeInput {
   subject: string | undefined;
   body: string;
   replyTo: string | undefined;
+  attachments: AttachmentSpec[];
 }
 
 /**
@@ -41,6 +51,7 @@ export function parseCompose(
     subject: str(args.subject)?.replace(/[\r\n]+/g, ' '),
     body: str(args.body) ?? '',
     replyTo: str(args.reply_to_message_id)?.trim() || undefined,
+    attachments: parseAttachments(args.attachments),
   };
   if (input.to.length === 0) throw new BadInput('to: at least one recipient is needed.');
   const count = input.to.length + input.cc.length + input.bcc.length;
@@ -56,6 +67,7 @@ export function parseCompose(
 /** The message as it will go out: a reply picks up the thread, In-Reply-To, References and "Re:". */
 export async function outgoing(ctx: GmailCallContext, input: ComposeInput): Promise<Outgoing> {
   const fromName = await ctx.sendAs.displayName(ctx.client);
+  const attachments = await resolveAttachments(ctx, ctx.attachmentSources, input.attachments);
   const base: Outgoing = {
     from: ctx.client.account,
     ...(fromName ? { fromName } : {}),
@@ -64,6 +76,7 @@ export async function outgoing(ctx: GmailCallContext, input: ComposeInput): Prom
     bcc: input.bcc,
     subject: input.subject?.trim() ?? '',
     body: input.body,
+    ...(attachments.length ? { attachments } : {}),
   };
   if (!input.replyTo) return base;
   const id = input.replyTo;
@@ -108,6 +121,14 @@ export function recipients(m: Outgoing): string {
   return [...m.to, ...m.cc, ...m.bcc].map((r) => r.address).join(', ');
 }
 
+/** " with 2 attachments (a.pdf, b.csv)" for a result, or "". */
+export function withAttachments(m: Outgoing): string {
+  const atts: OutgoingAttachment[] = m.attachments ?? [];
+  return atts.length
+    ? ` with ${atts.length} attachment${atts.length === 1 ? '' : 's'} (${atts.map((a) => a.filename).join(', ')})`
+    : '';
+}
+
 /**
  * A send that failed with a server error or a dropped connection may still
  * have gone out: the error says so, and Airlock never resends blindly.
@@ -144,7 +165,7 @@ export async function sendMessage(
     content: [
       {
         type: 'text',
-        text: `Sent "${m.subject}" from ${m.from} to ${recipients(m)}. Message id ${sent.id}, thread ${sent.threadId}${m.threadId ? ' (a reply in the existing thread)' : ''}.`,
+        text: `Sent "${m.subject}"${withAttachments(m)} from ${m.from} to ${recipients(m)}. Message id ${sent.id}, thread ${sent.threadId}${m.threadId ? ' (a reply in the existing thread)' : ''}.`,
       },
     ],
   };
@@ -169,7 +190,7 @@ export async function createDraft(
     content: [
       {
         type: 'text',
-        text: `Draft "${m.subject}" to ${recipients(m)} saved in ${m.from} (draft id ${draft.id}, message ${draft.message?.id}). Nothing was sent; the user can send it from Gmail.`,
+        text: `Draft "${m.subject}"${withAttachments(m)} to ${recipients(m)} saved in ${m.from} (draft id ${draft.id}, message ${draft.message?.id}). Nothing was sent; the user can send it from Gmail.`,
       },
     ],
   };
@@ -193,6 +214,7 @@ export function describeCompose(
   seen: SeenMessages,
   fromName?: string,
   replacing?: DraftReplacement,
+  sources?: Recent<AttachmentSource>,
 ): string {
   const previous = replacing?.previous;
   const head = {
@@ -237,6 +259,7 @@ export function describeCompose(
   }
   if (kind === 'update' && !input.replyTo && previous?.inReplyTo)
     lines.push(`In reply to: ${previous.inReplyTo} (unchanged, same thread)`);
+  if (sources) lines.push(...attachmentLines(input.attachments, account, sources));
   lines.push('', ...previewLines(input.body));
   if (previous) {
     lines.push(

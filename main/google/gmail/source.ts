@@ -1,5 +1,6 @@
 import {
   errorResult,
+  type CallContent,
   type CallToolResult,
   type GrantShape,
   type SourceState,
@@ -40,6 +41,8 @@ import { createDraft, parseCompose, sendMessage } from './send.js';
 import { SendAsNames } from './send-as.js';
 import { toolDefinitions } from './tools.js';
 import { gmailGrantShape } from './grant-shape.js';
+import { gmailCallContent } from './call-content.js';
+import type { AttachmentSource } from './outgoing-attachments.js';
 
 export interface GmailSourceOptions {
   /** Source id, part of every tool's stable key. Default "gmail". */
@@ -111,6 +114,7 @@ export class GmailSource implements ToolSource {
   private readonly seen = new SeenMessages();
   private readonly drafts = new DraftMemory();
   private readonly filters = new Recent<Filter>(200);
+  private readonly attachmentSources = new Recent<AttachmentSource>(200);
   private readonly sendAs = new SendAsNames();
   private readonly effects: GmailEffects;
   private readonly retry: RetryPolicy;
@@ -135,6 +139,7 @@ export class GmailSource implements ToolSource {
       sendAs: this.sendAs,
       labels: this.labels,
       filters: this.filters,
+      attachmentSources: this.attachmentSources,
       retry: this.retry,
       defs: () => this.defs,
     });
@@ -166,7 +171,16 @@ export class GmailSource implements ToolSource {
   }
 
   grantShape(tool: string): GrantShape | undefined {
-    return gmailGrantShape(tool);
+    return gmailGrantShape(tool, { access: this.access, drafts: this.drafts });
+  }
+
+  /** A draft's recipients and an outgoing mail's files, read before the checks (call-content.ts). */
+  callContent(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallContent | null> {
+    return gmailCallContent(this.shared(), tool, args, signal);
   }
 
   /** The accounts, in order (the first that may run a tool is its default): a grant's server. */
@@ -190,19 +204,20 @@ export class GmailSource implements ToolSource {
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<string | null> {
-    return gmailPrecheck(
-      {
-        access: this.access,
-        seen: this.seen,
-        drafts: this.drafts,
-        labels: this.labels,
-        filters: this.filters,
-        retry: this.retry,
-      },
-      tool,
-      args,
-      signal,
-    );
+    return gmailPrecheck(this.shared(), tool, args, signal);
+  }
+
+  /** The state the checks before a call share with the calls (precheck.ts, call-content.ts). */
+  private shared() {
+    return {
+      access: this.access,
+      seen: this.seen,
+      drafts: this.drafts,
+      labels: this.labels,
+      filters: this.filters,
+      attachmentSources: this.attachmentSources,
+      retry: this.retry,
+    };
   }
 
   /**
@@ -271,6 +286,7 @@ export class GmailSource implements ToolSource {
       seen: this.seen,
       drafts: this.drafts,
       sendAs: this.sendAs,
+      attachmentSources: this.attachmentSources,
       pool: () => new AdaptivePool(this.concurrency),
       maxAttachmentBytes: this.maxAttachmentBytes,
       maxDownloadBytes: this.maxDownloadBytes,

@@ -1,6 +1,7 @@
 import type { JsonSchema, ToolAnnotations } from '../../tools/types.js';
 import { spanningAccountProp } from '../spanning.js';
 import { MAX_RECIPIENTS } from './compose.js';
+import { MAX_ATTACHMENTS } from './outgoing-attachments.js';
 import { MAX_MESSAGES_PER_CHANGE } from './modify.js';
 import { MAX_CHARS } from './read.js';
 
@@ -94,5 +95,55 @@ export function composeProps(): Record<string, JsonSchema> {
       description:
         'To reply: the id of the message being answered. The reply stays in its thread (threadId, In-Reply-To, References, "Re:").',
     },
+    attachments: attachmentsProp,
   };
 }
+
+/** Files to attach (outgoing-attachments.ts): from a message of this account, or given inline. Never a local path or a link. */
+const attachmentsProp: JsonSchema = {
+  type: 'array',
+  maxItems: MAX_ATTACHMENTS,
+  description: `Files to attach, at most ${MAX_ATTACHMENTS}; the message with its attachments must stay under 25 MB (Gmail's limit; attachments grow by a third when encoded). Each is either a file attached to a message in this account ({ message_id, filename }: its name and type are taken from that message) or a file given inline ({ filename, mime_type, content_base64 }). Inline files travel in the request, which Airlock takes up to 4 MiB by default: to send on a file received by mail, name its message. Local files and links are not accepted.`,
+  items: {
+    anyOf: [
+      {
+        type: 'object',
+        properties: {
+          message_id: {
+            type: 'string',
+            minLength: 1,
+            description: 'The message the file is attached to (from gmail_search or gmail_read).',
+          },
+          filename: {
+            type: 'string',
+            minLength: 1,
+            description: "The attachment's file name in that message.",
+          },
+        },
+        required: ['message_id', 'filename'],
+        additionalProperties: false,
+      },
+      {
+        type: 'object',
+        properties: {
+          filename: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 255,
+            description: 'File name, without any folder (e.g. "report.pdf").',
+          },
+          mime_type: {
+            type: 'string',
+            description: 'Media type, e.g. "application/pdf", "text/csv".',
+          },
+          content_base64: {
+            type: 'string',
+            description: 'The file, base64 (RFC 4648 §4, padded, no line breaks).',
+          },
+        },
+        required: ['filename', 'mime_type', 'content_base64'],
+        additionalProperties: false,
+      },
+    ],
+  },
+};

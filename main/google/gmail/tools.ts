@@ -175,7 +175,7 @@ export function toolDefinitions(accounts: readonly GoogleAccountInfo[]): ToolDef
       name: 'gmail_send',
       title: 'Send an email',
       description:
-        "Sends an email from the user's Gmail account, as plain text with an HTML version. To reply in a conversation, pass reply_to_message_id (the reply keeps the thread). The user is asked first and sees the exact message. Sending cannot be undone: the recipient sees it immediately",
+        "Sends an email from the user's Gmail account, as plain text with an HTML version. To reply in a conversation, pass reply_to_message_id (the reply keeps the thread). Files can be attached from a message in this account or given as base64 (attachments). The user is asked first and sees the exact message. Sending cannot be undone: the recipient sees it immediately",
       inputSchema: schema(composeProps(), ['to', 'body'], writable),
       annotations: {
         readOnlyHint: false,

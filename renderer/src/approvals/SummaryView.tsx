@@ -51,14 +51,19 @@ function EmailPreview({ mail, subjectField }: { mail: EmailSummary; subjectField
   else if (mail.reply) rows.push(['Subject', '(the thread’s subject)']);
   else if (subjectField) rows.push(['Subject', '(no subject)']);
   if (mail.inReplyTo) rows.push(['In reply to', mail.inReplyTo]);
+  // Every attached file on its own row: name, type, size and the message it is taken from.
+  for (const a of mail.attachments) rows.push(['Attachment', a]);
   return (
     <figure className="preview mail" data-testid="summary-email">
       <figcaption className="visually-hidden">
         The e-mail as it will be sent{mail.reply ? ' (a reply in its thread)' : ''}
       </figcaption>
       <dl className="preview-head">
-        {rows.map(([k, v]) => (
-          <div key={k}>
+        {rows.map(([k, v], i) => (
+          <div
+            key={i}
+            {...(k === 'Attachment' ? { 'data-testid': 'summary-email-attachment' } : {})}
+          >
             <dt>{k}</dt>
             <dd>
               <Revealed text={v} />

@@ -42,6 +42,32 @@ describe('approval summary', () => {
       body: 'line 1\nline 2\nline 3',
       reply: true,
       inReplyTo: 'message m1 (same thread)',
+      attachments: [],
+    });
+  });
+
+  it('an e-mail lists every attachment line the core wrote, in order', () => {
+    const s = summarize({
+      tool: 'gmail_send',
+      effect: [
+        'Send an email from alice@example.com — the recipient sees it immediately.',
+        'From: alice@example.com',
+        'To: bob@example.com',
+        'Subject: Totals',
+        'Attachment: totals.csv (text/csv, 52 B) — from message m7 "Invoice" from Grace <g@x.example>',
+        'Attachment: notes.txt (text/plain, 6 B) — given by the agent',
+        '',
+        'Here you are.',
+      ].join('\n'),
+      arguments: { to: ['bob@example.com'], body: 'Here you are.' },
+    });
+    expect(s).toMatchObject({
+      kind: 'email',
+      attachments: [
+        'totals.csv (text/csv, 52 B) — from message m7 "Invoice" from Grace <g@x.example>',
+        'notes.txt (text/plain, 6 B) — given by the agent',
+      ],
+      body: 'Here you are.',
     });
   });
 

@@ -18,6 +18,8 @@ export interface EmailSummary {
   body?: string;
   reply: boolean;
   inReplyTo?: string;
+  /** One line per attached file, as the core wrote it: name, type, size, where it came from. */
+  attachments: string[];
 }
 
 export interface EventSummary {
@@ -103,6 +105,7 @@ export function summarize(
           : {}),
       reply: f('In reply to') !== undefined,
       ...(f('In reply to') ? { inReplyTo: f('In reply to') } : {}),
+      attachments: effect.fields.filter(([k]) => k === 'Attachment').map(([, v]) => v),
     };
   }
   const hasRecipients = list(args.to).length > 0 || list(args.cc).length > 0;
@@ -121,6 +124,7 @@ export function summarize(
       ...(str(args.subject) ? { subject: str(args.subject) } : {}),
       ...(typeof args.body === 'string' ? { body: args.body } : {}),
       reply: Boolean(str(args.reply_to_message_id) ?? str(args.in_reply_to) ?? str(args.thread_id)),
+      attachments: [],
     };
   }
   if (EVENT_TOOL.test(a.tool) || (str(args.start) && (str(args.summary) || args.attendees))) {

@@ -1,0 +1,108 @@
+import type { CallContent } from '../../tools/types.js';
+import type { GoogleAccountAccess } from '../account-access.js';
+import { findAttachment } from './attachment.js';
+import { pickAccount } from './account-pick.js';
+import type { Recent } from './cache.js';
+import { GmailClient, type RetryPolicy } from './client.js';
+import { str } from './context.js';
+import { fetchDraft, type DraftMemory } from './draft-view.js';
+import { attachmentSource, type AttachmentSource } from './outgoing-attachments.js';
+import { addressesOf, mailItem } from './provenance.js';
+import { parseCompose } from './send.js';
+
+export interface CallContentDeps {
+  access: GoogleAccountAccess;
+  drafts: DraftMemory;
+  attachmentSources: Recent<AttachmentSource>;
+  retry: RetryPolicy;
+}
+
+const COMPOSE = new Set(['gmail_send', 'gmail_create_draft', 'gmail_update_draft']);
+
+/**
+ * What a Gmail write sends beyond its arguments (ToolSource.callContent, issue 33 item 2), read
+ * before the taint check and a grant decide:
+ * - gmail_send_draft: the draft as it is now — its To, Cc, Bcc, subject and text become the
+ *   arguments the taint check reads, and this version is the one a grant checks (grant-shape.ts)
+ *   and the only one sendDraft will send (DraftMemory.markShown; drafts.ts);
+ * - a compose call's attachments: each file taken from a message, described as that message's
+ *   attachment (its sender, who already has it), and the digest of each inline file (the bytes
+ *   gmail_get_attachment handed over are indexed under it, attachment-file.ts).
+ */
+export async function gmailCallContent(
+  d: CallContentDeps,
+  tool: string,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<CallContent | null> {
+  if (tool !== 'gmail_send_draft' && !COMPOSE.has(tool)) return null;
+  const account = pickAccount(d.access, tool, args).email;
+  const client = new GmailClient(d.access, account, d.retry, signal);
+  if (tool === 'gmail_send_draft') {
+    const id = str(args.draft_id)?.trim();
+    if (!id) return null;
+    const v = await fetchDraft(client, id);
+    d.drafts.remember(account, v);
+    d.drafts.markShown(account, v);
+    return {
+      args: {
+        ...args,
+        to: addressesOf(v.to),
+        cc: addressesOf(v.cc),
+        bcc: addressesOf(v.bcc),
+        subject: v.subject,
+        body: v.body.text,
+      },
+    };
+  }
+  let specs;
+  try {
+    specs = parseCompose(args, { subjectOptional: true }).attachments;
+  } catch {
+    return null; // The call is refused before it runs.
+  }
+  if (specs.length === 0) return null;
+  const carried: Record<string, unknown>[] = [];
+  const refs: string[] = [];
+  let budget = TEXT_BUDGET;
+  // The arguments as the check reads them: an inline file that is text is read as text (its
+  // base64 hides the words from the phrase rule), the rest by name only.
+  const shown = specs.map((spec) => {
+    if (spec.kind !== 'inline') return { message_id: spec.messageId, filename: spec.filename };
+    const text = budget > 0 ? utf8(spec.content.subarray(0, budget)) : undefined;
+    if (text !== undefined) budget -= spec.content.length;
+    return {
+      filename: spec.filename,
+      mime_type: spec.mimeType,
+      ...(text ? { content: text } : {}),
+    };
+  });
+  for (const spec of specs) {
+    if (spec.kind === 'inline') {
+      refs.push(spec.digest);
+      continue;
+    }
+    const src =
+      d.attachmentSources.get(account, spec.messageId) ??
+      (await attachmentSource({ client }, d.attachmentSources, spec.messageId));
+    const att = findAttachment(src.atts, spec.filename, spec.messageId);
+    carried.push({ ...mailItem(src.message, '', { attachment: att.filename }) });
+  }
+  return {
+    args: { ...args, attachments: shown },
+    ...(carried.length ? { carried } : {}),
+    ...(refs.length ? { refs } : {}),
+  };
+}
+
+/** How much inline text one call's check reads (the check is synchronous, on the call's path). */
+const TEXT_BUDGET = 256 * 1024;
+
+/** The bytes as text when they are UTF-8 (a cut at the budget may end mid-character: allowed). */
+function utf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,38 @@
+import type { ToolEntry } from './registry.js';
+import type { CallContent } from './types.js';
+import { PRECHECK_MS } from './precheck.js';
+
+/**
+ * What a call sends beyond its arguments (ToolSource.callContent, issue 33 item 2), read before
+ * the taint check and a grant decide — or null when the source has nothing to add, is a third
+ * party (its own description of its call is not trusted), is slow or fails. Null means the checks
+ * see the arguments only; a source whose grant depends on the read (gmail_send_draft) then
+ * reports no destinations to a grant, so the call asks.
+ */
+export async function callContentOf(
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<CallContent | null> {
+  if (!entry.source.callContent || entry.source.kind === 'remote' || signal.aborted) return null;
+  const stop = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = () => stop.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  const gaveUp = new Promise<null>((resolve) => {
+    timer = setTimeout(() => {
+      stop.abort();
+      resolve(null);
+    }, PRECHECK_MS);
+    stop.signal.addEventListener('abort', () => resolve(null), { once: true });
+  });
+  try {
+    return await Promise.race([
+      entry.source.callContent(entry.def.name, args, stop.signal).catch(() => null),
+      gaveUp,
+    ]);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
+}
