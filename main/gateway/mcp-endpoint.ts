@@ -1,8 +1,11 @@
 import {
   classifyInboundRequest,
+  CLIENT_CAPABILITIES_META_KEY,
   createMcpHandler,
   Server,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
+  type InboundClassificationOutcome,
   type McpHttpHandler,
   type ServerContext,
   type Tool,
@@ -22,6 +25,12 @@ import { registerToolHandlers } from './mcp-handlers/tools.js';
 import type { WithRelay } from './mcp-handlers/api.js';
 import type { McpExchange } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
+import {
+  hotModernRequest,
+  ModernHotPath,
+  MODERN_REVISION,
+  ModernHotTransport,
+} from './modern-hot.js';
 
 export type { AgentFeatures, SessionSink };
 
@@ -51,6 +60,12 @@ export interface McpEndpointOptions {
   budgets?: AgentBudgets;
   /** Airlock's own address: relayed links may not pose as it (issue 27.3, relay-label.ts). */
   self?: RelaySelf;
+  /**
+   * Issue 34: 2026-07-28 tools/call, tools/list and ping on one shared server per agent
+   * (modern-hot.ts). Off: every request takes the SDK's per-request handler, the reference
+   * modern-hot.test.ts proves the hot path answers equal to.
+   */
+  hotPath?: boolean;
 }
 
 /**
@@ -65,8 +80,13 @@ export interface McpEndpointOptions {
 export class McpEndpoint {
   private readonly sessions: LegacySessions;
   private readonly modern: McpHttpHandler;
+  private readonly hot: ModernHotPath;
 
   constructor(private readonly o: McpEndpointOptions) {
+    this.hot = new ModernHotPath(
+      (agent, transport) => this.buildServer(agent, null, transport),
+      (err) => o.logger.debug('mcp modern hot path', { error: err.message }),
+    );
     this.modern = createMcpHandler((ctx) => this.buildServer(agentOf(ctx.authInfo), null), {
       legacy: 'reject',
       maxRequestBodySize: o.maxBodyBytes,
@@ -93,7 +113,11 @@ export class McpEndpoint {
       scopes: [],
       extra: { agent: x.agent },
     };
-    if (isLegacy(x.req, x.parsedBody)) return this.sessions.handle(x, authInfo);
+    const outcome = classify(x.req, x.parsedBody);
+    if (outcome.kind === 'legacy') return this.sessions.handle(x, authInfo);
+    // Issue 34: an agent's everyday requests skip the per-request Server, Request and Response.
+    if (this.o.hotPath !== false && hotModernRequest(x.req, outcome))
+      return this.hot.serve(x.agent, outcome.message, outcome.classification, x.res, authInfo);
     await serveWeb(x.req, x.res, x.raw, x.parsedBody, (request) =>
       this.modern.fetch(request, { authInfo, parsedBody: x.parsedBody }),
     );
@@ -129,20 +153,27 @@ export class McpEndpoint {
   async close(): Promise<void> {
     this.rounds.close();
     await this.sessions.close();
+    await this.hot.close();
     await this.modern.close();
   }
 
   /** Issue 17.8: revoking an agent ends its 2025-era sessions (legacy-sessions.ts). */
   closeSessionsOf(agent: string, graceMs = 2000): void {
     this.sessions.closeSessionsOf(agent, graceMs);
+    this.hot.forget(agent);
   }
 
   /**
    * One low-level server per session (2025, `session` gives its id) or per
-   * request (2026, `session` null); tools are dynamic, so no McpServer helpers.
-   * Handlers live in mcp-handlers/, one file per concern.
+   * request (2026, `session` null), or one per agent for its hot 2026 requests (`hot`,
+   * modern-hot.ts); tools are dynamic, so no McpServer helpers. Handlers live in
+   * mcp-handlers/, one file per concern.
    */
-  private buildServer(agent: string, session: (() => string | undefined) | null): Server {
+  private buildServer(
+    agent: string,
+    session: (() => string | undefined) | null,
+    hot?: ModernHotTransport,
+  ): Server {
     const server = new Server(
       { name: 'airlock', title: 'Airlock', version: this.o.version },
       {
@@ -153,6 +184,10 @@ export class McpEndpoint {
           completions: {},
           logging: {},
         },
+        // The hot path's server is bound to the modern revision when it connects (modern-hot.ts).
+        ...(hot
+          ? { supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION] }
+          : {}),
         instructions:
           'Airlock gives you Gmail, Google Calendar and remote MCP tools, resources and prompts. Calls that send, create, change or delete ' +
           "wait for the user's approval; if a call answers that it is waiting, call it again with the same arguments.",
@@ -161,7 +196,14 @@ export class McpEndpoint {
     const features = this.o.features;
     const withRelay: WithRelay =
       session === null
-        ? (ctx, run) => this.modernRound(agent, server, ctx, run)
+        ? (ctx, run) =>
+            this.modernRound(
+              agent,
+              hot ? clientView(server, ctx) : server,
+              ctx,
+              hot?.signalOf(ctx.mcpReq.id) ?? ctx.mcpReq.signal,
+              run,
+            )
         : (ctx, run) =>
             this.tracked(agent, requestRelay(agent, server, ctx, features, this.o.self), (relay) =>
               run(relay, ctx.mcpReq.signal),
@@ -185,15 +227,16 @@ export class McpEndpoint {
     agent: string,
     server: Server,
     ctx: ServerContext,
+    signal: AbortSignal,
     run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const state = ctx.mcpReq.requestState<unknown>();
     const answer =
       typeof state === 'string'
-        ? this.rounds.resume<T>(agent, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal)
+        ? this.rounds.resume<T>(agent, state, ctx.mcpReq.inputResponses, signal)
         : this.rounds.start<T>(
             agent,
-            ctx.mcpReq.signal,
+            signal,
             (ask) => roundRelay(agent, server, this.o.features, ask, this.o.self),
             (relay, signal) => this.tracked(agent, relay, (r) => run(r, signal)),
           );
@@ -229,20 +272,32 @@ function agentOf(auth: AuthInfo | undefined): string {
 }
 
 /**
- * Whether a request is 2025-era traffic: the SDK's own classification (what its isLegacyRequest
- * runs), from the headers and the body the gateway already parsed — no web Request needed.
+ * The client identity of one request on the shared hot server: what createMcpHandler seeds into
+ * its per-request server from the request's envelope (the relay's capability checks read it).
  */
-function isLegacy(req: McpExchange['req'], body: unknown): boolean {
+function clientView(server: Server, ctx: ServerContext): Server {
+  const caps = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[
+    CLIENT_CAPABILITIES_META_KEY
+  ];
+  const view = Object.create(server) as Server;
+  view.getClientCapabilities = () => caps as ReturnType<Server['getClientCapabilities']>;
+  return view;
+}
+
+/**
+ * The era of a request: the SDK's own classification (what its isLegacyRequest runs), from the
+ * headers and the body the gateway already parsed — no web Request needed.
+ */
+function classify(req: McpExchange['req'], body: unknown): InboundClassificationOutcome {
   const header = (name: string) => {
     const v = req.headers[name];
     return typeof v === 'string' ? v : undefined;
   };
-  const outcome = classifyInboundRequest({
+  return classifyInboundRequest({
     httpMethod: req.method ?? 'GET',
     protocolVersionHeader: header('mcp-protocol-version'),
     mcpMethodHeader: header('mcp-method'),
     mcpNameHeader: header('mcp-name'),
     ...(body !== undefined ? { body } : {}),
   });
-  return outcome.kind === 'legacy';
 }
