@@ -1,8 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   isJsonContentType,
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
   PerRequestHTTPServerTransport,
   ProtocolErrorCode,
   SdkError,
@@ -141,7 +139,9 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
   }
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const response = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    // The SDK's own Protocol wrote it: a response has an id and a result or an error (no second
+    // zod pass, as session-messages.ts).
+    const response = 'id' in message && ('result' in message || 'error' in message);
     const key = response ? message.id : options?.relatedRequestId;
     const ex = typeof key === 'number' ? this.exchanges.get(key) : undefined;
     // Unrelated to a request (nothing outside requests on this era), or its client has gone.
@@ -154,7 +154,7 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     this.exchanges.delete(key as number);
     const answer = { ...message, id: ex.id };
     if (ex.stream) return ex.stream.end(answer);
-    const code = isJSONRPCErrorResponse(message) ? message.error.code : undefined;
+    const code = 'error' in message ? message.error.code : undefined;
     const ladder =
       code !== undefined &&
       (ex.dispatching || code === (ProtocolErrorCode.MissingRequiredClientCapability as number))
