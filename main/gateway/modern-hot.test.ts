@@ -238,7 +238,8 @@ describe('2026-07-28 hot path (issue 34)', () => {
     expect(fast).toEqual(reference);
   });
 
-  it('a client that goes away cancels its call, as on the SDK path', async () => {
+  it('a client that goes away cancels its call, as on the SDK path, and leaves nothing behind', async () => {
+    const took = vi.spyOn(ModernHotTransport.prototype, 'serve');
     for (const side of [hot, sdk]) {
       const sent = build({
         id: 'h',
@@ -268,5 +269,8 @@ describe('2026-07-28 hot path (issue 34)', () => {
       const reason = await aborted;
       expect(reason).toMatchObject({ message: 'Connection closed' });
     }
+    const transport = took.mock.contexts[0] as ModernHotTransport;
+    expect(transport.inFlight).toBe(0);
+    took.mockRestore();
   });
 });

@@ -78,6 +78,8 @@ interface Exchange {
   /** Open while the message is delivered: an error sent then is the ladder's (see LADDER_STATUS). */
   dispatching: boolean;
   stream?: EventStream;
+  /** Notifications held for the rest of this turn (see send). */
+  held?: unknown[];
   /** Aborts the call when the client goes away (2026-07-28 has no notifications/cancelled). */
   abort: AbortController;
 }
@@ -105,6 +107,11 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
   }
 
   override async start(): Promise<void> {}
+
+  /** Requests taken and not yet answered nor abandoned by their client. */
+  get inFlight(): number {
+    return this.exchanges.size;
+  }
 
   /** The signal of the request behind a handler's context (by the id this transport gave it). */
   signalOf(internalId: RequestId): AbortSignal | undefined {
@@ -147,13 +154,19 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     // Unrelated to a request (nothing outside requests on this era), or its client has gone.
     if (!ex) return;
     if (!response) {
-      if (!ex.stream) ex.stream = new EventStream(ex.res, () => undefined);
-      ex.stream.write(message);
+      // Held to the end of this turn of the event loop, as web-bridge.ts holds a chunk: progress
+      // and the answer right behind it leave in one write.
+      if (!ex.held) {
+        ex.held = [];
+        setImmediate(() => this.flush(ex));
+      }
+      ex.held.push(message);
       return;
     }
     this.exchanges.delete(key as number);
     const answer = { ...message, id: ex.id };
-    if (ex.stream) return ex.stream.end(answer);
+    // A notification went first: the answer is an event stream (the SDK's `auto` mode).
+    if (ex.stream || ex.held) return this.streamOf(ex).end(answer, this.take(ex));
     const code = 'error' in message ? message.error.code : undefined;
     const ladder =
       code !== undefined &&
@@ -169,10 +182,24 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
       .end(body);
   }
 
+  private flush(ex: Exchange): void {
+    if (ex.held && !ex.res.writableEnded) this.streamOf(ex).writeAll(this.take(ex));
+  }
+
+  private take(ex: Exchange): unknown[] {
+    const held = ex.held ?? [];
+    ex.held = undefined;
+    return held;
+  }
+
+  private streamOf(ex: Exchange): EventStream {
+    return (ex.stream ??= new EventStream(ex.res, () => undefined));
+  }
+
   override async close(): Promise<void> {
     for (const ex of this.exchanges.values()) {
       ex.abort.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
-      if (ex.stream) ex.stream.end();
+      if (ex.stream || ex.held) this.streamOf(ex).end(undefined, this.take(ex));
       else ex.res.destroy();
     }
     this.exchanges.clear();
