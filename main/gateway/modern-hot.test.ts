@@ -161,6 +161,17 @@ const requestArb = fc.record({
 
 type Generated = typeof requestArb extends fc.Arbitrary<infer T> ? T : never;
 
+const plain: Generated = {
+  id: 1,
+  method: 'tools/call',
+  name: 'echo',
+  args: {},
+  progressToken: undefined,
+  extraMeta: undefined,
+  caps: {},
+  clientInfo: false,
+};
+
 function build(r: Generated): Sent {
   const meta: Record<string, unknown> = {
     [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
@@ -204,7 +215,16 @@ describe('2026-07-28 hot path (issue 34)', () => {
           `${reference.status} ${reference.type} ${last.error ? 'error' : last.result?.resultType}`,
         );
       }),
-      { numRuns: 120 },
+      {
+        numRuns: 120,
+        // Each kind of answer at least once, whatever the seed: an approval-waiting call from a
+        // client with URL elicitation (input_required) and a call with progress (an event stream).
+        examples: [
+          [{ ...plain, name: 'waiting', caps: { elicitation: { url: {} } } }],
+          [{ ...plain, name: 'progress', progressToken: 'p' }],
+          [{ ...plain, name: 'nope' }],
+        ],
+      },
     );
     // The generated requests reached each kind of answer: JSON, an event stream (progress first),
     // JSON-RPC errors, and an input_required answer (URL elicitation for approval).
@@ -222,16 +242,7 @@ describe('2026-07-28 hot path (issue 34)', () => {
   });
 
   it('a request the hot path leaves alone (no Mcp-Name) gets the SDK answer on both', async () => {
-    const sent = build({
-      id: 1,
-      method: 'tools/call',
-      name: 'echo',
-      args: {},
-      progressToken: undefined,
-      extraMeta: undefined,
-      caps: {},
-      clientInfo: false,
-    });
+    const sent = build(plain);
     delete sent.headers['mcp-name'];
     const [fast, reference] = await Promise.all([answer(hot.url, sent), answer(sdk.url, sent)]);
     expect(fast.status).toBe(400);
@@ -241,16 +252,7 @@ describe('2026-07-28 hot path (issue 34)', () => {
   it('a client that goes away cancels its call, as on the SDK path, and leaves nothing behind', async () => {
     const took = vi.spyOn(ModernHotTransport.prototype, 'serve');
     for (const side of [hot, sdk]) {
-      const sent = build({
-        id: 'h',
-        method: 'tools/call',
-        name: 'hang',
-        args: {},
-        progressToken: undefined,
-        extraMeta: undefined,
-        caps: {},
-        clientInfo: false,
-      });
+      const sent = build({ ...plain, id: 'h', name: 'hang' });
       const before = side.calls.signals.length;
       const abort = new AbortController();
       const pending = fetch(side.url, {
