@@ -1,6 +1,5 @@
 import {
   classifyInboundRequest,
-  CLIENT_CAPABILITIES_META_KEY,
   createMcpHandler,
   Server,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -26,6 +25,7 @@ import type { WithRelay } from './mcp-handlers/api.js';
 import type { McpExchange } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
 import {
+  clientView,
   hotModernRequest,
   ModernHotPath,
   MODERN_REVISION,
@@ -269,19 +269,6 @@ function agentOf(auth: AuthInfo | undefined): string {
   const agent = auth?.extra?.agent;
   if (typeof agent !== 'string') throw new Error('unauthenticated request reached the MCP handler');
   return agent;
-}
-
-/**
- * The client identity of one request on the shared hot server: what createMcpHandler seeds into
- * its per-request server from the request's envelope (the relay's capability checks read it).
- */
-function clientView(server: Server, ctx: ServerContext): Server {
-  const caps = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[
-    CLIENT_CAPABILITIES_META_KEY
-  ];
-  const view = Object.create(server) as Server;
-  view.getClientCapabilities = () => caps as ReturnType<Server['getClientCapabilities']>;
-  return view;
 }
 
 /**

@@ -223,6 +223,8 @@ describe('2026-07-28 hot path (issue 34)', () => {
           [{ ...plain, name: 'waiting', caps: { elicitation: { url: {} } } }],
           [{ ...plain, name: 'progress', progressToken: 'p' }],
           [{ ...plain, name: 'nope' }],
+          // The relay's capability check reads this request's envelope, not the shared server.
+          [{ ...plain, name: 'relay', caps: { sampling: {} } }],
         ],
       },
     );

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   isJsonContentType,
   PerRequestHTTPServerTransport,
   ProtocolErrorCode,
@@ -11,6 +12,7 @@ import {
   type JSONRPCRequest,
   type MessageClassification,
   type Server,
+  type ServerContext,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { EventStream, type RequestId } from './event-stream.js';
@@ -95,7 +97,7 @@ interface Exchange {
  * progress update) precedes the answer — the SDK's `auto` response mode. Requests share the
  * server, so each gets its own JSON-RPC id inside (two agents' requests may both be id 1) and
  * its own id back in the answer. Client identity is per request on this era: handlers read the
- * client's capabilities from the request's envelope (clientView in mcp-endpoint.ts), never from
+ * client's capabilities from the request's envelope (clientView below), never from
  * the shared server.
  */
 export class ModernHotTransport extends PerRequestHTTPServerTransport {
@@ -205,6 +207,19 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     this.exchanges.clear();
     this.onclose?.();
   }
+}
+
+/**
+ * The client identity of one request on the shared hot server: what createMcpHandler seeds into
+ * its per-request server from the request's envelope (the relay's capability checks read it).
+ */
+export function clientView(server: Server, ctx: ServerContext): Server {
+  const caps = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[
+    CLIENT_CAPABILITIES_META_KEY
+  ];
+  const view = Object.create(server) as Server;
+  view.getClientCapabilities = () => caps as ReturnType<Server['getClientCapabilities']>;
+  return view;
 }
 
 /** One shared server per agent for its hot 2026-07-28 requests. */
