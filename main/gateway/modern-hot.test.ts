@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Socket, type AddressInfo } from 'node:net';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -249,6 +249,27 @@ describe('2026-07-28 hot path (issue 34)', () => {
     const [fast, reference] = await Promise.all([answer(hot.url, sent), answer(sdk.url, sent)]);
     expect(fast.status).toBe(400);
     expect(fast).toEqual(reference);
+  });
+
+  it('writes an answer, and the progress before it, in one socket write', async () => {
+    const port = Number(new URL(hot.url).port);
+    const proto = Socket.prototype as unknown as { _writeGeneric: (...a: unknown[]) => unknown };
+    const original = proto._writeGeneric;
+    let writes = 0;
+    const spy = vi.spyOn(proto, '_writeGeneric').mockImplementation(function (
+      this: Socket,
+      ...a: unknown[]
+    ) {
+      if (this.localPort === port) writes++;
+      return original.apply(this, a);
+    });
+    for (const r of [plain, { ...plain, name: 'progress', progressToken: 7 }]) {
+      writes = 0;
+      const got = await answer(hot.url, build(r));
+      expect(got.messages).toHaveLength(r.name === 'progress' ? 3 : 1);
+      expect(writes).toBe(1);
+    }
+    spy.mockRestore();
   });
 
   it('a client that goes away cancels its call, as on the SDK path, and leaves nothing behind', async () => {
