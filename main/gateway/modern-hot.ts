@@ -247,7 +247,12 @@ export class ModernHotPath {
       const server = this.build(agent, transport);
       server.onerror = this.onerror;
       // Registered before connecting, so requests arriving together share one server.
-      entry = { server, transport, ready: server.connect(transport) };
+      const ready = server.connect(transport).catch((err: unknown) => {
+        // Not kept: the agent's next request builds afresh.
+        this.agents.delete(agent);
+        throw err;
+      });
+      entry = { server, transport, ready };
       this.agents.set(agent, entry);
     }
     await entry.ready;
