@@ -2,7 +2,9 @@ import {
   classifyInboundRequest,
   createMcpHandler,
   Server,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
+  type InboundClassificationOutcome,
   type McpHttpHandler,
   type ServerContext,
   type Tool,
@@ -25,6 +27,13 @@ import { TaskBoard } from './task-board.js';
 import type { WithRelay } from './mcp-handlers/api.js';
 import type { McpExchange } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
+import {
+  clientView,
+  hotModernRequest,
+  ModernHotPath,
+  MODERN_REVISION,
+  ModernHotTransport,
+} from './modern-hot.js';
 
 export type { AgentFeatures, SessionSink };
 
@@ -59,6 +68,12 @@ export interface McpEndpointOptions {
   budgets?: AgentBudgets;
   /** Airlock's own address: relayed links may not pose as it (issue 27.3, relay-label.ts). */
   self?: RelaySelf;
+  /**
+   * Issue 34: 2026-07-28 tools/call, tools/list and ping on one shared server per agent
+   * (modern-hot.ts). Off: every request takes the SDK's per-request handler, the reference
+   * modern-hot.test.ts proves the hot path answers equal to.
+   */
+  hotPath?: boolean;
 }
 
 /**
@@ -74,10 +89,15 @@ export class McpEndpoint {
   private readonly sessions: LegacySessions;
   private readonly modern: McpHttpHandler;
   private readonly listens: ListenStreams;
+  private readonly hot: ModernHotPath;
 
   constructor(private readonly o: McpEndpointOptions) {
     this.listens = new ListenStreams(o.features, (err) =>
       o.logger.debug('mcp listen stream', { error: err.message }),
+    );
+    this.hot = new ModernHotPath(
+      (agent, transport) => this.buildServer(agent, null, transport),
+      (err) => o.logger.debug('mcp modern hot path', { error: err.message }),
     );
     this.modern = createMcpHandler((ctx) => this.buildServer(agentOf(ctx.authInfo), null), {
       legacy: 'reject',
@@ -105,7 +125,11 @@ export class McpEndpoint {
       scopes: [],
       extra: { agent: x.agent },
     };
-    if (isLegacy(x.req, x.parsedBody)) return this.sessions.handle(x, authInfo);
+    const outcome = classify(x.req, x.parsedBody);
+    if (outcome.kind === 'legacy') return this.sessions.handle(x, authInfo);
+    // Issue 34: an agent's everyday requests skip the per-request Server, Request and Response.
+    if (this.o.hotPath !== false && hotModernRequest(x.req, outcome))
+      return this.hot.serve(x.agent, outcome.message, outcome.classification, x.res, authInfo);
     // subscriptions/listen is served per agent (listen-streams.ts); the SDK's router is shared.
     const listen = x.req.method === 'POST' && ListenStreams.isListen(x.parsedBody);
     await serveWeb(x.req, x.res, x.raw, x.parsedBody, (request) =>
@@ -150,6 +174,7 @@ export class McpEndpoint {
     this.rounds.close();
     this.listens.close();
     await this.sessions.close();
+    await this.hot.close();
     await this.modern.close();
   }
 
@@ -158,14 +183,20 @@ export class McpEndpoint {
     this.sessions.closeSessionsOf(agent, graceMs);
     this.listens.closeOf(agent);
     this.tasks.closeAgent(agent);
+    this.hot.forget(agent);
   }
 
   /**
    * One low-level server per session (2025, `session` gives its id) or per
-   * request (2026, `session` null); tools are dynamic, so no McpServer helpers.
-   * Handlers live in mcp-handlers/, one file per concern.
+   * request (2026, `session` null), or one per agent for its hot 2026 requests (`hot`,
+   * modern-hot.ts); tools are dynamic, so no McpServer helpers. Handlers live in
+   * mcp-handlers/, one file per concern.
    */
-  private buildServer(agent: string, session: (() => string | undefined) | null): Server {
+  private buildServer(
+    agent: string,
+    session: (() => string | undefined) | null,
+    hot?: ModernHotTransport,
+  ): Server {
     // Only 2025-era sessions take task-augmented calls (mcp-handlers/tasks.ts).
     const server = new (session === null ? Server : TaskServer)(
       { name: 'airlock', title: 'Airlock', version: this.o.version },
@@ -179,6 +210,10 @@ export class McpEndpoint {
           // Tasks are a 2025-era core feature; 2026-07-28 moved them to an extension (tasks.ts).
           ...(session === null ? {} : { tasks: TASKS_CAPABILITY }),
         },
+        // The hot path's server is bound to the modern revision when it connects (modern-hot.ts).
+        ...(hot
+          ? { supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION] }
+          : {}),
         instructions:
           'Airlock gives you Gmail, Google Calendar and remote MCP tools, resources and prompts. Calls that send, create, change or delete ' +
           "wait for the user's approval; if a call answers that it is waiting, call it again with the same arguments.",
@@ -187,7 +222,14 @@ export class McpEndpoint {
     const features = this.o.features;
     const withRelay: WithRelay =
       session === null
-        ? (ctx, run) => this.modernRound(agent, server, ctx, run)
+        ? (ctx, run) =>
+            this.modernRound(
+              agent,
+              hot ? clientView(server, ctx) : server,
+              ctx,
+              hot?.signalOf(ctx.mcpReq.id) ?? ctx.mcpReq.signal,
+              run,
+            )
         : (ctx, run) =>
             this.tracked(agent, requestRelay(agent, server, ctx, features, this.o.self), (relay) =>
               run(relay, ctx.mcpReq.signal),
@@ -215,15 +257,16 @@ export class McpEndpoint {
     agent: string,
     server: Server,
     ctx: ServerContext,
+    signal: AbortSignal,
     run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const state = ctx.mcpReq.requestState<unknown>();
     const answer =
       typeof state === 'string'
-        ? this.rounds.resume<T>(agent, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal)
+        ? this.rounds.resume<T>(agent, state, ctx.mcpReq.inputResponses, signal)
         : this.rounds.start<T>(
             agent,
-            ctx.mcpReq.signal,
+            signal,
             (ask) => roundRelay(agent, server, this.o.features, ask, this.o.self),
             (relay, signal) => this.tracked(agent, relay, (r) => run(r, signal)),
           );
@@ -259,20 +302,19 @@ function agentOf(auth: AuthInfo | undefined): string {
 }
 
 /**
- * Whether a request is 2025-era traffic: the SDK's own classification (what its isLegacyRequest
- * runs), from the headers and the body the gateway already parsed — no web Request needed.
+ * The era of a request: the SDK's own classification (what its isLegacyRequest runs), from the
+ * headers and the body the gateway already parsed — no web Request needed.
  */
-function isLegacy(req: McpExchange['req'], body: unknown): boolean {
+function classify(req: McpExchange['req'], body: unknown): InboundClassificationOutcome {
   const header = (name: string) => {
     const v = req.headers[name];
     return typeof v === 'string' ? v : undefined;
   };
-  const outcome = classifyInboundRequest({
+  return classifyInboundRequest({
     httpMethod: req.method ?? 'GET',
     protocolVersionHeader: header('mcp-protocol-version'),
     mcpMethodHeader: header('mcp-method'),
     mcpNameHeader: header('mcp-name'),
     ...(body !== undefined ? { body } : {}),
   });
-  return outcome.kind === 'legacy';
 }

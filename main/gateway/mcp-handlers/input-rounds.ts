@@ -25,6 +25,8 @@ interface Ask {
 
 interface Round {
   agent: string;
+  /** The requestState naming it, made once it first asks (most calls never do). */
+  token?: string;
   asks: Map<string, Ask>;
   next: number;
   outcome?: { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -53,7 +55,6 @@ export class InputRounds {
     relayFor: (ask: (req: RelayRequest) => Promise<Record<string, unknown>>) => ClientRelay,
     run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
   ): Promise<T | InputRequiredAnswer> {
-    const token = randomUUID();
     const abort = new AbortController();
     // Most calls never ask for input: the round is registered (and timed) only once it does.
     const round: Round = { agent, asks: new Map(), next: 1, abort };
@@ -68,7 +69,7 @@ export class InputRounds {
       (value) => this.finish(round, { ok: true, value }),
       (error: unknown) => this.finish(round, { ok: false, error }),
     );
-    return this.settle<T>(token, round, signal);
+    return this.settle<T>(round, signal);
   }
 
   /** The agent's retry: answers for the requests it was given, then the next step. */
@@ -88,7 +89,7 @@ export class InputRounds {
       if (answer && typeof answer === 'object') ask.resolve(answer as Record<string, unknown>);
       else ask.reject(new Error('the agent retried without answering this request'));
     }
-    return this.settle<T>(token, round, signal);
+    return this.settle<T>(round, signal);
   }
 
   /**
@@ -96,22 +97,18 @@ export class InputRounds {
    * open, its cancellation cancels the work; once answered with
    * input_required, that request is over and its end means nothing.
    */
-  private async settle<T>(
-    token: string,
-    round: Round,
-    signal: AbortSignal,
-  ): Promise<T | InputRequiredAnswer> {
+  private async settle<T>(round: Round, signal: AbortSignal): Promise<T | InputRequiredAnswer> {
     const cancel = () => round.abort.abort(signal.reason);
     if (signal.aborted) cancel();
     else signal.addEventListener('abort', cancel, { once: true });
     try {
-      return await this.next<T>(token, round);
+      return await this.next<T>(round);
     } finally {
       signal.removeEventListener('abort', cancel);
     }
   }
 
-  private async next<T>(token: string, round: Round): Promise<T | InputRequiredAnswer> {
+  private async next<T>(round: Round): Promise<T | InputRequiredAnswer> {
     await new Promise<void>((resolve) => {
       const ready = () =>
         round.outcome !== undefined || [...round.asks.values()].some((a) => !a.sent);
@@ -124,7 +121,7 @@ export class InputRounds {
       };
     });
     if (round.outcome) {
-      this.rounds.delete(token);
+      if (round.token) this.rounds.delete(round.token);
       if (round.timer) clearTimeout(round.timer);
       if (round.outcome.ok) return round.outcome.value as T;
       throw round.outcome.error;
@@ -135,12 +132,13 @@ export class InputRounds {
         ask.sent = true;
         inputRequests[key] = { method: ask.req.method, params: ask.req.params };
       }
-    if (!round.timer) {
+    if (!round.token) {
+      const token = (round.token = randomUUID());
       this.rounds.set(token, round);
       round.timer = setTimeout(() => this.expire(token), ROUND_TTL_MS);
       round.timer.unref();
     }
-    return { resultType: 'input_required', inputRequests, requestState: token };
+    return { resultType: 'input_required', inputRequests, requestState: round.token };
   }
 
   private finish(round: Round, outcome: NonNullable<Round['outcome']>): void {

@@ -1,0 +1,272 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  isJsonContentType,
+  PerRequestHTTPServerTransport,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  type AuthInfo,
+  type InboundClassificationOutcome,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageClassification,
+  type Server,
+  type ServerContext,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import { EventStream, type RequestId } from './event-stream.js';
+
+/** The 2026-07-28 revision this path serves (the SDK's only modern revision, 2.4.0). */
+export const MODERN_REVISION = '2026-07-28';
+
+/** The methods an agent sends on every turn; anything else keeps the SDK's per-request handler. */
+const HOT_METHODS = new Set(['tools/call', 'tools/list', 'ping']);
+
+/**
+ * A tool name whose Mcp-Name header can only be the name itself: no surrounding whitespace to
+ * strip and no Base64 sentinel (`=?base64?…?=`) to decode (SEP-2243). Any other name, and any
+ * header that is not exactly the name, goes to the SDK, which answers the mismatches.
+ */
+const PLAIN_NAME = /^[A-Za-z0-9_.:/-]{1,256}$/;
+
+/**
+ * The HTTP status the SDK's per-request transport gives a JSON-RPC error sent while the message
+ * is being dispatched (its pre-handler ladder), or a -32021 at any time; 200 for the rest. The SDK
+ * keeps this table internal (LADDER_ERROR_HTTP_STATUS); modern-hot.test.ts holds the two equal.
+ */
+const LADDER_STATUS: Record<number, number> = {
+  [ProtocolErrorCode.ParseError]: 400,
+  [ProtocolErrorCode.InvalidRequest]: 400,
+  [ProtocolErrorCode.MethodNotFound]: 404,
+  [ProtocolErrorCode.UnsupportedProtocolVersion]: 400,
+  [ProtocolErrorCode.MissingRequiredClientCapability]: 400,
+  [-32020]: 400,
+};
+
+/**
+ * Whether a 2026-07-28 request may take the hot path: a single request the SDK's
+ * createMcpHandler would accept up to its factory call (JSON Content-Type, classified modern on
+ * the served revision, the standard headers present and naming the same tool; the SDK's table of
+ * required client capabilities is empty for these methods), with nothing unusual in it — no
+ * task augmentation, no multi-round-trip retry (`requestState`, `inputResponses`). Everything
+ * else, including each of the SDK's refusals, is left to the SDK.
+ */
+export function hotModernRequest(
+  req: IncomingMessage,
+  outcome: InboundClassificationOutcome,
+): outcome is InboundClassificationOutcome & {
+  kind: 'modern';
+  messageKind: 'request';
+  message: JSONRPCRequest;
+} {
+  if (outcome.kind !== 'modern' || outcome.messageKind !== 'request') return false;
+  if (outcome.classification.revision !== MODERN_REVISION) return false;
+  if (req.method !== 'POST' || !isJsonContentType(req.headers['content-type'])) return false;
+  const { method, params } = outcome.message;
+  if (!HOT_METHODS.has(method)) return false;
+  if (typeof req.headers['mcp-protocol-version'] !== 'string') return false;
+  if (req.headers['mcp-method'] !== method) return false;
+  if (params && ('task' in params || 'requestState' in params || 'inputResponses' in params))
+    return false;
+  if (method !== 'tools/call') return req.headers['mcp-name'] === undefined;
+  const name = params?.name;
+  return typeof name === 'string' && PLAIN_NAME.test(name) && req.headers['mcp-name'] === name;
+}
+
+interface Exchange {
+  id: RequestId;
+  res: ServerResponse;
+  /** Open while the message is delivered: an error sent then is the ladder's (see LADDER_STATUS). */
+  dispatching: boolean;
+  stream?: EventStream;
+  /** Notifications held for the rest of this turn (see send). */
+  held?: unknown[];
+  /** Aborts the call when the client goes away (2026-07-28 has no notifications/cancelled). */
+  abort: AbortController;
+}
+
+/**
+ * One agent's 2026-07-28 hot requests, on one SDK `Server` for all of them (issue 34): the same
+ * handlers, dispatch, request and result checks and result encoding as the per-request server
+ * createMcpHandler builds, without a Server, a web Request, Response and ReadableStream per call.
+ *
+ * It extends the SDK's PerRequestHTTPServerTransport only so that `Server.connect` binds the
+ * server to the classified modern revision, as the SDK does for its own per-request transport;
+ * what it sends goes on Node's own response: JSON, or an event stream once a notification (a
+ * progress update) precedes the answer — the SDK's `auto` response mode. Requests share the
+ * server, so each gets its own JSON-RPC id inside (two agents' requests may both be id 1) and
+ * its own id back in the answer. Client identity is per request on this era: handlers read the
+ * client's capabilities from the request's envelope (clientView below), never from
+ * the shared server.
+ */
+export class ModernHotTransport extends PerRequestHTTPServerTransport {
+  private readonly exchanges = new Map<number, Exchange>();
+  private count = 0;
+
+  constructor() {
+    super({ classification: { era: 'modern', revision: MODERN_REVISION } });
+  }
+
+  override async start(): Promise<void> {}
+
+  /** Requests taken and not yet answered nor abandoned by their client. */
+  get inFlight(): number {
+    return this.exchanges.size;
+  }
+
+  /** The signal of the request behind a handler's context (by the id this transport gave it). */
+  signalOf(internalId: RequestId): AbortSignal | undefined {
+    return typeof internalId === 'number'
+      ? this.exchanges.get(internalId)?.abort.signal
+      : undefined;
+  }
+
+  serve(
+    message: JSONRPCRequest,
+    classification: MessageClassification,
+    res: ServerResponse,
+    authInfo: AuthInfo,
+  ): void {
+    // Gone before it was dispatched: the SDK's transport runs nothing for it either.
+    if (res.destroyed) return;
+    const key = ++this.count;
+    const ex: Exchange = { id: message.id, res, dispatching: true, abort: new AbortController() };
+    this.exchanges.set(key, ex);
+    res.once('close', () => {
+      if (res.writableFinished || this.exchanges.get(key) !== ex) return;
+      this.exchanges.delete(key);
+      ex.stream?.release();
+      // What the SDK's per-request server gets when its transport closes under a handler.
+      ex.abort.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+    });
+    try {
+      this.onmessage?.({ ...message, id: key } as JSONRPCMessage, { classification, authInfo });
+    } finally {
+      ex.dispatching = false;
+    }
+  }
+
+  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    // The SDK's own Protocol wrote it: a response has an id and a result or an error (no second
+    // zod pass, as session-messages.ts).
+    const response = 'id' in message && ('result' in message || 'error' in message);
+    const key = response ? message.id : options?.relatedRequestId;
+    const ex = typeof key === 'number' ? this.exchanges.get(key) : undefined;
+    // Unrelated to a request (nothing outside requests on this era), or its client has gone.
+    if (!ex) return;
+    if (!response) {
+      // Held to the end of this turn of the event loop, as web-bridge.ts holds a chunk: progress
+      // and the answer right behind it leave in one write.
+      if (!ex.held) {
+        ex.held = [];
+        setImmediate(() => this.flush(ex));
+      }
+      ex.held.push(message);
+      return;
+    }
+    this.exchanges.delete(key as number);
+    const answer = { ...message, id: ex.id };
+    // A notification went first: the answer is an event stream (the SDK's `auto` mode).
+    if (ex.stream || ex.held) return this.streamOf(ex).end(answer, this.take(ex));
+    const code = 'error' in message ? message.error.code : undefined;
+    const ladder =
+      code !== undefined &&
+      (ex.dispatching || code === (ProtocolErrorCode.MissingRequiredClientCapability as number))
+        ? LADDER_STATUS[code]
+        : undefined;
+    const body = JSON.stringify(answer);
+    ex.res
+      .writeHead(ladder ?? 200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      })
+      .end(body);
+  }
+
+  private flush(ex: Exchange): void {
+    if (ex.held && !ex.res.writableEnded) this.streamOf(ex).writeAll(this.take(ex));
+  }
+
+  private take(ex: Exchange): unknown[] {
+    const held = ex.held ?? [];
+    ex.held = undefined;
+    return held;
+  }
+
+  private streamOf(ex: Exchange): EventStream {
+    return (ex.stream ??= new EventStream(ex.res, () => undefined));
+  }
+
+  override async close(): Promise<void> {
+    for (const ex of this.exchanges.values()) {
+      ex.abort.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+      if (ex.stream || ex.held) this.streamOf(ex).end(undefined, this.take(ex));
+      else ex.res.destroy();
+    }
+    this.exchanges.clear();
+    this.onclose?.();
+  }
+}
+
+/**
+ * The client identity of one request on the shared hot server: what createMcpHandler seeds into
+ * its per-request server from the request's envelope (the relay's capability checks read it).
+ */
+export function clientView(server: Server, ctx: ServerContext): Server {
+  const caps = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[
+    CLIENT_CAPABILITIES_META_KEY
+  ];
+  const view = Object.create(server) as Server;
+  view.getClientCapabilities = () => caps as ReturnType<Server['getClientCapabilities']>;
+  return view;
+}
+
+/** One shared server per agent for its hot 2026-07-28 requests. */
+export class ModernHotPath {
+  private readonly agents = new Map<
+    string,
+    { server: Server; transport: ModernHotTransport; ready: Promise<void> }
+  >();
+
+  constructor(
+    private readonly build: (agent: string, transport: ModernHotTransport) => Server,
+    private readonly onerror: (err: Error) => void,
+  ) {}
+
+  async serve(
+    agent: string,
+    message: JSONRPCRequest,
+    classification: MessageClassification,
+    res: ServerResponse,
+    authInfo: AuthInfo,
+  ): Promise<void> {
+    let entry = this.agents.get(agent);
+    if (!entry) {
+      const transport = new ModernHotTransport();
+      const server = this.build(agent, transport);
+      server.onerror = this.onerror;
+      // Registered before connecting, so requests arriving together share one server.
+      const ready = server.connect(transport).catch((err: unknown) => {
+        // Not kept: the agent's next request builds afresh.
+        this.agents.delete(agent);
+        throw err;
+      });
+      entry = { server, transport, ready };
+      this.agents.set(agent, entry);
+    }
+    await entry.ready;
+    entry.transport.serve(message, classification, res, authInfo);
+  }
+
+  /** A revoked agent's next request builds afresh; requests in flight finish as on the SDK path. */
+  forget(agent: string): void {
+    this.agents.delete(agent);
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.agents.values()];
+    this.agents.clear();
+    await Promise.all(all.map((e) => e.server.close().catch(() => {})));
+  }
+}
