@@ -8,6 +8,7 @@ import { malformedAnswer } from './http/malformed-answer.js';
 import { RefreshUnavailableError } from './oauth/errors.js';
 import { inRelayScope } from './relay/relay-scope.js';
 import { askToOpen, RETRY, urlSteps } from './relay/url-required.js';
+import { callUpstream } from './upstream/lean-call.js';
 import {
   describeFailure,
   isServerAnswer,
@@ -65,8 +66,10 @@ export class RemoteCalls {
             lost.abort(new UpstreamLost(`its response stream broke: ${describeFailure(err)}`)),
         };
         const result = await inRelayScope(scope, () =>
-          up.client.callTool(
+          callUpstream(
+            up.client,
             { name: tool, arguments: args, ...this.perRequestMeta(up, ctx.agent) },
+            !this.hasOutputSchema(tool),
             {
               // Aborting sends notifications/cancelled upstream (2025) or closes the request stream (2026).
               signal: lost.signal,
@@ -149,6 +152,18 @@ export class RemoteCalls {
       }
     }
   }
+
+  /** Whether the tool declares an `outputSchema` (its calls then take the SDK path, lean-call.ts). */
+  private hasOutputSchema(tool: string): boolean {
+    const defs = this.c.catalog.defs;
+    if (this.schemaDefs !== defs) {
+      this.schemaDefs = defs;
+      this.withSchema = new Set(defs.filter((d) => d.outputSchema).map((d) => d.name));
+    }
+    return this.withSchema.has(tool);
+  }
+  private schemaDefs: readonly unknown[] | undefined;
+  private withSchema = new Set<string>();
 
   private lostDuringCall(why: string): CallToolResult {
     return this.fault(

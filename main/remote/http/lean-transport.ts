@@ -187,7 +187,7 @@ export function jsonRpcMessage(v: unknown): JSONRPCMessage {
 }
 
 /** The id of something shaped like an answer (`result` or `error` beside an id), if any. */
-function answerId(v: unknown): string | number | undefined {
+export function answerId(v: unknown): string | number | undefined {
   if (!isObject(v) || !('result' in v || 'error' in v)) return undefined;
   return typeof v.id === 'string' || typeof v.id === 'number' ? v.id : undefined;
 }
@@ -195,7 +195,7 @@ function answerId(v: unknown): string | number | undefined {
 /** Marks the error a malformed answer becomes (remote-source.ts words it for the agent). */
 export const MALFORMED_ANSWER = 'airlock/malformed-answer';
 
-function malformedAnswerError(id: string | number, why: string): JSONRPCMessage {
+export function malformedAnswerError(id: string | number, why: string): JSONRPCMessage {
   return {
     jsonrpc: '2.0',
     id,
