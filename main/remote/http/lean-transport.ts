@@ -6,6 +6,7 @@ import {
 import { createParser } from 'eventsource-parser';
 import { LeanBody, leanFetch, REQUEST_TAG } from './lean-fetch.js';
 import { relayScopeRunner } from '../relay/relay-scope.js';
+import { leanSend, leanSendPresent, plainCall } from './lean-send.js';
 
 /**
  * The SDK's Streamable HTTP client transport with a lean reader under it (issue 20). The SDK
@@ -66,7 +67,10 @@ export function leanTransport(
     ...(authProvider ? { authProvider } : {}),
   });
   const send = t.send.bind(t);
+  const lean = leanSendPresent(t);
   t.send = (message, options) => {
+    // A 2025-era tools/call: the POST without the SDK's per-send checks (lean-send.ts).
+    if (lean && plainCall(message, options)) return leanSend(t, message, options);
     const requestSignal = options?.requestSignal;
     if (!requestSignal) return send(message, options);
     const tag = String(++tags);
