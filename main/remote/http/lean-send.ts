@@ -1,11 +1,13 @@
 import {
   PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
   type FetchLike,
   type JSONRPCMessage,
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import { LeanBody } from './lean-fetch.js';
-import { answerId, jsonRpcMessage, malformedAnswerError } from './lean-transport.js';
+import { jsonRpcMessage, MALFORMED_ANSWER } from './lean-transport.js';
 
 /**
  * The POST of a 2025-era `tools/call` without the SDK transport's per-send work (issue 34). The
@@ -19,7 +21,7 @@ import { answerId, jsonRpcMessage, malformedAnswerError } from './lean-transport
  *
  * Only the plain answer is read here: a 200 event stream (given to the transport's own SSE
  * reader, lean-transport.ts), a 200 JSON answer (checked by shape, as the SSE reader checks each
- * event) and a 202. Any other answer — an error status, 401 and 403 with their sign-in and
+ * event; a malformed one fails the call as the SDK's zod parse does) and a 202. Any other answer — an error status, 401 and 403 with their sign-in and
  * step-up, a redirect, a stale session, an unexpected content type — is handed, unread, to the
  * SDK's own `_send`, whose fetch returns this response first: the SDK words and handles it as it
  * would have, with nothing sent twice unless the SDK itself would send it again.
@@ -116,7 +118,9 @@ export async function leanSend(
       return;
     }
     const data = (await response.json()) as unknown;
-    for (const raw of Array.isArray(data) ? data : [data]) t.onmessage?.(checked(raw));
+    // All checked before any is delivered, as the SDK parses the whole batch first.
+    const messages = (Array.isArray(data) ? data : [data]).map(checked);
+    for (const message of messages) t.onmessage?.(message);
   } catch (err) {
     t.onerror?.(err as Error);
     throw err;
@@ -143,14 +147,19 @@ function stock(
   return t._send.call(view, message, options, false);
 }
 
-/** A JSON answer's message, checked by shape; a malformed answer to a request fails that request. */
+/**
+ * A JSON answer's message, checked by shape. One that is not JSON-RPC fails the whole answer, as
+ * the SDK's zod parse of the batch does: the call fails as malformed (malformed-answer.ts).
+ */
 function checked(raw: unknown): JSONRPCMessage {
   try {
     return jsonRpcMessage(raw);
   } catch (err) {
-    const id = answerId(raw);
-    if (id === undefined) throw err;
-    return malformedAnswerError(id, (err as Error).message);
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `not a valid JSON-RPC response: ${(err as Error).message}`,
+      { [MALFORMED_ANSWER]: true },
+    );
   }
 }
 
