@@ -270,4 +270,32 @@ describe('lean tools/call ≡ the SDK client', () => {
     };
     expect(leanCallTool(client, { name: 'echo', arguments: {} }, options)).toBeUndefined();
   });
+
+  it('takes the SDK path for a task-augmented call', async () => {
+    const client = new UpstreamClient(
+      { name: 'airlock', version: 'test' },
+      { versionNegotiation: { mode: 'legacy' } },
+    );
+    await client.connect(
+      new ScriptedTransport({
+        before: [],
+        final: { kind: 'silent' },
+        after: [],
+        burst: true,
+        progress: false,
+      }),
+    );
+    const options = {
+      signal: new AbortController().signal,
+      timeout: 60_000,
+      maxTotalTimeout: 600_000,
+      resetTimeoutOnProgress: true,
+    };
+    const params = { name: 'echo', arguments: {}, task: { ttl: 1000 } };
+    expect(leanCallTool(client, params, options)).toBeUndefined();
+    const plain = leanCallTool(client, { name: 'echo', arguments: {} }, options);
+    expect(plain).toBeDefined();
+    void plain?.catch(() => {}); // ended by the close below
+    await client.close();
+  });
 });

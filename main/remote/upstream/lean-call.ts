@@ -22,7 +22,8 @@ import { callToolResultProblem } from './upstream-client.js';
  * call with the SDK's "Connection closed", server→client requests during the call are the
  * Protocol's to answer. The result is checked once, by the same shape check the SDK path uses.
  *
- * `leanCallTool` returns undefined where the call is not plain — the 2026-07-28 era (envelope,
+ * `leanCallTool` returns undefined where the call is not plain — params beyond name, arguments and
+ * `_meta` (a task-augmented call), the 2026-07-28 era (envelope,
  * `input_required` rounds, header mirroring, per-request streams), a tool with an output schema
  * (the SDK checks structured content against it), or an SDK whose internals moved — and the
  * caller takes the SDK path. lean-call.property.test.ts drives both paths with generated
@@ -76,6 +77,9 @@ export function leanCallTool(
   options: LeanCallOptions,
 ): Promise<Record<string, unknown>> | undefined {
   if (client.getProtocolEra() !== 'legacy' || !leanBooksPresent(client)) return undefined;
+  // Params beyond these (a task-augmented call's `task`, MCP 2025-11-25) are the SDK's to send.
+  if (Object.keys(params).some((k) => k !== 'name' && k !== 'arguments' && k !== '_meta'))
+    return undefined;
   const books = client as unknown as Books;
   const transport = books.transport;
   if (!transport) return undefined;
