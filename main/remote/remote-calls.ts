@@ -10,6 +10,7 @@ import { inRelayScope } from './relay/relay-scope.js';
 import { askToOpen, RETRY, urlSteps } from './relay/url-required.js';
 import { urlRequiredOf, withUrlRequired } from '../tools/url-required.js';
 import { callAsTask, callsAsTask, UpstreamTaskLost } from './tasks/upstream-task.js';
+import { callUpstream } from './upstream/lean-call.js';
 import {
   describeFailure,
   isServerAnswer,
@@ -76,7 +77,9 @@ export class RemoteCalls {
                 this.c.label,
                 ctx.taskStatus && ((m) => ctx.taskStatus?.(this.c.redactor.text(m))),
               )
-          : up.client.callTool.bind(up.client);
+          : (p: Parameters<typeof callUpstream>[1], o: Parameters<typeof callUpstream>[3]) =>
+              // A plain call to a tool without an output schema skips the SDK's funnel (lean-call.ts).
+              callUpstream(up.client, p, !this.hasOutputSchema(tool), o);
         const result = await inRelayScope(scope, () =>
           send(
             { name: tool, arguments: args, ...this.perRequestMeta(up, ctx.agent) },
@@ -178,6 +181,18 @@ export class RemoteCalls {
       .map((s) => ({ ...s, message: r.text(s.message) }));
     return withUrlRequired(out, { ...required, steps });
   }
+
+  /** Whether the tool declares an `outputSchema` (its calls then take the SDK path, lean-call.ts). */
+  private hasOutputSchema(tool: string): boolean {
+    const defs = this.c.catalog.defs;
+    if (this.schemaDefs !== defs) {
+      this.schemaDefs = defs;
+      this.withSchema = new Set(defs.filter((d) => d.outputSchema).map((d) => d.name));
+    }
+    return this.withSchema.has(tool);
+  }
+  private schemaDefs: readonly unknown[] | undefined;
+  private withSchema = new Set<string>();
 
   private lostDuringCall(why: string): CallToolResult {
     return this.fault(

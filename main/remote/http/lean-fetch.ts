@@ -1,7 +1,7 @@
-import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Transform } from 'node:stream';
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { http } from '../../platform/node-http.js';
+import { agentFor, target } from './upstream-agents.js';
 import { streamLostHandler } from '../relay/relay-scope.js';
 
 /**
@@ -146,29 +146,6 @@ class LeanResponse {
   }
 }
 
-let httpAgent: Agent | undefined;
-let httpsAgent: Agent | undefined;
-
-/**
- * An idle kept-alive socket is closed after 4 s, or a second before the server's own
- * `Keep-Alive: timeout=N` hint when that is sooner — undici's defaults. Node's agent honours the
- * hint only when a `timeout` is set; without one, a socket the server closes at its idle timeout
- * (5 s for Node servers) could be reused at that very moment and reset under a tool call.
- * (`timeout` on a socket in use only emits 'timeout', which nothing here acts on.)
- */
-const AGENT = { keepAlive: true, timeout: 4_000 };
-
-/** Keep-alive agents, one per scheme, made on first use (node:https loads TLS). */
-function agentFor(url: URL): { agent: Agent; request: typeof http.request } {
-  if (url.protocol === 'https:') {
-    const https = process.getBuiltinModule('node:https');
-    httpsAgent ??= new https.Agent(AGENT);
-    return { agent: httpsAgent, request: https.request };
-  }
-  httpAgent ??= new http.Agent(AGENT);
-  return { agent: httpAgent, request: http.request };
-}
-
 /**
  * The header that names a request's own cancellation signal (lean-transport.ts): it never leaves
  * this process. The SDK would otherwise join that signal and the transport's long-lived one with
@@ -229,9 +206,9 @@ function send(
     if (signal?.aborted) return reject(signal.reason as Error);
     if (own?.aborted) return resolve(new LeanResponse(url.href, null) as unknown as Response);
     const { agent, request } = agentFor(url);
-    const options: RequestOptions = { method, headers, agent };
+    const options: RequestOptions = { ...target(url), method, headers, agent };
     let answered = false;
-    const req: ClientRequest = request(url, options, (res) => {
+    const req: ClientRequest = request(options, (res) => {
       answered = true;
       const lean = new LeanBody(res, lost, unwire, own);
       resolve(new LeanResponse(url.href, lean) as unknown as Response);

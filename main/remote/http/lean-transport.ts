@@ -1,4 +1,7 @@
 import {
+  parseJSONRPCMessage,
+  RELATED_TASK_META_KEY,
+  SERVER_INFO_META_KEY,
   StreamableHTTPClientTransport,
   type AuthProvider,
   type JSONRPCMessage,
@@ -6,6 +9,7 @@ import {
 import { createParser } from 'eventsource-parser';
 import { LeanBody, leanFetch, REQUEST_TAG } from './lean-fetch.js';
 import { relayScopeRunner } from '../relay/relay-scope.js';
+import { leanSend, leanSendPresent, plainCall } from './lean-send.js';
 
 /**
  * The SDK's Streamable HTTP client transport with a lean reader under it (issue 20). The SDK
@@ -66,7 +70,10 @@ export function leanTransport(
     ...(authProvider ? { authProvider } : {}),
   });
   const send = t.send.bind(t);
+  const lean = leanSendPresent(t);
   t.send = (message, options) => {
+    // A 2025-era tools/call: the POST without the SDK's per-send checks (lean-send.ts).
+    if (lean && plainCall(message, options)) return leanSend(t, message, options);
     const requestSignal = options?.requestSignal;
     if (!requestSignal) return send(message, options);
     const tag = String(++tags);
@@ -161,33 +168,68 @@ function readStream(
 }
 
 /**
- * The shape check the stock reader does with zod (JSONRPCMessageSchema), by hand: a request,
- * notification, result or error of JSON-RPC 2.0. Params and results are checked by method later.
+ * The check the stock reader does with zod (`JSONRPCMessageSchema`, SDK 2.4), without zod for the
+ * messages servers send: a request, notification, result or error of JSON-RPC 2.0 whose members
+ * are exactly the schema's (the schemas are strict), ids and codes integers or strings, `_meta`
+ * where present an object. Whatever the fast path is not sure of — members it does not know, a
+ * related-task or server-info `_meta` entry (zod rewrites those), anything malformed — goes to the
+ * SDK's own zod parse, which accepts or throws as the stock reader would. Params and results are
+ * checked by method later. line-reader.property.test.ts holds it equal to zod over generated input.
  */
 export function jsonRpcMessage(v: unknown): JSONRPCMessage {
-  if (isObject(v) && v.jsonrpc === '2.0') {
-    const idOk = typeof v.id === 'string' || (typeof v.id === 'number' && Number.isFinite(v.id));
-    if (typeof v.method === 'string') {
-      if (v.params === undefined || (isObject(v.params) && metaOk(v.params)))
-        if (!('id' in v) || idOk) return v as unknown as JSONRPCMessage;
-    } else if ('result' in v) {
-      if (idOk && isObject(v.result) && metaOk(v.result)) return v as unknown as JSONRPCMessage;
-    } else if ('error' in v) {
-      const e = v.error;
-      if (
-        (idOk || v.id === undefined || v.id === null) &&
-        isObject(e) &&
-        Number.isInteger(e.code) &&
-        typeof e.message === 'string'
-      )
-        return v as unknown as JSONRPCMessage;
-    }
+  if (isObject(v) && v.jsonrpc === '2.0' && plain(v)) return v as unknown as JSONRPCMessage;
+  try {
+    return parseJSONRPCMessage(v);
+  } catch (err) {
+    // zod's own text is a JSON dump of every issue; the first says enough.
+    const issue = (err as { issues?: { path?: PropertyKey[]; message?: string }[] }).issues?.[0];
+    const where = issue
+      ? ` (${issue.path?.map(String).join('.') || 'message'}: ${issue.message})`
+      : '';
+    throw new TypeError(`not a JSON-RPC 2.0 message${where}: ${JSON.stringify(v)?.slice(0, 120)}`, {
+      cause: err,
+    });
   }
-  throw new TypeError(`not a JSON-RPC 2.0 message: ${JSON.stringify(v)?.slice(0, 120)}`);
+}
+
+/** Whether zod would take `v` as it is (true), or the answer is left to zod (false). */
+function plain(v: Record<string, unknown>): boolean {
+  let n = 1; // jsonrpc
+  if ('id' in v) {
+    if (!idOk(v.id)) return false;
+    n++;
+  }
+  if (typeof v.method === 'string') {
+    if ('params' in v) {
+      if (!paramsOk(v.params)) return false;
+      n++;
+    }
+    return Object.keys(v).length === n + 1;
+  }
+  if ('result' in v) {
+    const r = v.result;
+    if (!('id' in v) || !isObject(r)) return false;
+    if ('_meta' in r && !(isObject(r._meta) && !(SERVER_INFO_META_KEY in r._meta))) return false;
+    return Object.keys(v).length === n + 1;
+  }
+  const e = v.error;
+  if (!isObject(e) || !Number.isSafeInteger(e.code) || typeof e.message !== 'string') return false;
+  const members = 2 + ('data' in e ? 1 : 0);
+  return Object.keys(e).length === members && Object.keys(v).length === n + 1;
+}
+
+const idOk = (id: unknown) => typeof id === 'string' || Number.isSafeInteger(id);
+
+function paramsOk(p: unknown): boolean {
+  if (!isObject(p)) return false;
+  if (!('_meta' in p)) return true;
+  const m = p._meta;
+  if (!isObject(m) || RELATED_TASK_META_KEY in m) return false;
+  return !('progressToken' in m) || idOk(m.progressToken);
 }
 
 /** The id of something shaped like an answer (`result` or `error` beside an id), if any. */
-function answerId(v: unknown): string | number | undefined {
+export function answerId(v: unknown): string | number | undefined {
   if (!isObject(v) || !('result' in v || 'error' in v)) return undefined;
   return typeof v.id === 'string' || typeof v.id === 'number' ? v.id : undefined;
 }
@@ -195,7 +237,7 @@ function answerId(v: unknown): string | number | undefined {
 /** Marks the error a malformed answer becomes (remote-source.ts words it for the agent). */
 export const MALFORMED_ANSWER = 'airlock/malformed-answer';
 
-function malformedAnswerError(id: string | number, why: string): JSONRPCMessage {
+export function malformedAnswerError(id: string | number, why: string): JSONRPCMessage {
   return {
     jsonrpc: '2.0',
     id,
@@ -206,9 +248,6 @@ function malformedAnswerError(id: string | number, why: string): JSONRPCMessage 
     },
   } as JSONRPCMessage;
 }
-
-/** `_meta`, where present, is an object (the SDK's envelope schema says so too). */
-const metaOk = (o: Record<string, unknown>) => o._meta === undefined || isObject(o._meta);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,6 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import {
-  ReadBuffer,
   serializeMessage,
   type JSONRPCMessage,
   type Transport,
@@ -8,6 +7,7 @@ import {
 import { endGroup, spawnGroup, type Launch } from './process-group.js';
 import { exitText, spawnFailure, StdioError } from './errors.js';
 import type { PreparedLaunch } from './sandbox/launcher.js';
+import { LineReader } from './line-reader.js';
 
 export interface ChildTransportOptions {
   launch: Launch;
@@ -40,7 +40,8 @@ export class ChildProcessTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcessWithoutNullStreams | undefined;
-  private readonly buffer = new ReadBuffer();
+  /** Newline-delimited JSON-RPC, checked by shape rather than by zod (line-reader.ts). */
+  private readonly buffer = new LineReader();
   private closed = false;
   private stderrRest = '';
 

@@ -1,0 +1,179 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  StreamableHTTPClientTransport,
+  type JSONRPCMessage,
+  type StreamableHTTPClientTransport as Transport,
+} from '@modelcontextprotocol/client';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leanSendPresent } from './lean-send.js';
+import { leanTransport } from './lean-transport.js';
+import { malformedAnswer } from './malformed-answer.js';
+import { UpstreamClient } from '../upstream/upstream-client.js';
+
+/**
+ * Issue 34: a 2025-era tools/call POSTed by lean-send.ts gives the caller what the SDK's own
+ * `_send` gives, for whatever the server answers. A raw node:http server answers each generated
+ * call with a status (200, 202 is not generated: a call answered 202 never ends), a content type
+ * and a body — JSON-RPC answers as JSON or as an event stream, progress and log lines before them,
+ * error statuses with text, a same-origin redirect, a session the server no longer knows, a
+ * content type that is neither. The same UpstreamClient calls once with the lean send and once
+ * with the SDK's send over the same lean fetch; what the caller gets must match: the result, or
+ * the error's class, code and message. One difference is by design and checked as such: a JSON
+ * answer that is not a valid JSON-RPC message fails the call as malformed on both paths
+ * (malformed-answer.ts), from the SDK's zod error on one and the shape check on the other.
+ */
+interface Answer {
+  status: 200 | 307 | 400 | 404 | 500;
+  type:
+    | 'application/json'
+    | 'application/json; charset=utf-8'
+    | 'text/event-stream'
+    | 'text/plain'
+    | '';
+  notes: number;
+  result: unknown;
+  error: boolean;
+  text: string;
+}
+
+const json = fc.jsonValue({ maxDepth: 2 });
+const answer: fc.Arbitrary<Answer> = fc.record({
+  status: fc.constantFrom(200, 200, 200, 307, 400, 404, 500),
+  type: fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/event-stream',
+    'text/event-stream',
+    'text/plain',
+    '',
+  ),
+  notes: fc.integer({ min: 0, max: 3 }),
+  result: fc.oneof(
+    {
+      weight: 5,
+      arbitrary: fc.record(
+        {
+          content: fc.array(fc.record({ type: fc.constant('text'), text: fc.string() }), {
+            maxLength: 2,
+          }),
+          isError: fc.boolean(),
+        },
+        { requiredKeys: ['content'] },
+      ),
+    },
+    json,
+  ),
+  error: fc.boolean(),
+  text: fc.string({ maxLength: 20 }),
+});
+
+let current: Answer;
+/** tools/call POSTs the server received: nothing is sent twice that the SDK sends once. */
+let posts = 0;
+let url: URL;
+let close: () => Promise<void>;
+
+function handle(req: IncomingMessage, body: string, res: ServerResponse): void {
+  if (req.method !== 'POST') return void res.writeHead(405).end();
+  const msg = JSON.parse(body) as { method?: string; id?: number };
+  if (msg.method === 'initialize')
+    return void res
+      .writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' })
+      .end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: msg.id,
+          result: {
+            protocolVersion: '2025-11-25',
+            capabilities: { tools: {} },
+            serverInfo: { name: 'answers', version: '1' },
+          },
+        }),
+      );
+  if (msg.id === undefined) return void res.writeHead(202).end();
+  posts++;
+  if (req.url === '/mcp' && current.status === 307)
+    return void res.writeHead(307, { location: '/moved' }).end();
+  const a = current;
+  const status = a.status === 307 ? 200 : a.status;
+  const headers = a.type ? { 'content-type': a.type } : {};
+  if (status !== 200) return void res.writeHead(status, headers).end(a.text);
+  const messages: unknown[] = [];
+  for (let i = 0; i < a.notes; i++)
+    messages.push({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: i },
+    });
+  messages.push(
+    a.error
+      ? { jsonrpc: '2.0', id: msg.id, error: { code: -32000 - a.notes, message: a.text } }
+      : { jsonrpc: '2.0', id: msg.id, result: a.result },
+  );
+  if (a.type.startsWith('text/event-stream'))
+    return void res
+      .writeHead(200, headers)
+      .end(messages.map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join(''));
+  res.writeHead(200, headers).end(JSON.stringify(messages.length === 1 ? messages[0] : messages));
+}
+
+beforeAll(async () => {
+  const s = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => handle(req, body, res));
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  url = new URL(`http://127.0.0.1:${(s.address() as AddressInfo).port}/mcp`);
+  close = () => {
+    s.closeAllConnections();
+    return new Promise((r) => s.close(() => r()));
+  };
+});
+afterAll(() => close());
+
+const stockSend = StreamableHTTPClientTransport.prototype.send;
+
+async function call(a: Answer, lean: boolean): Promise<unknown> {
+  current = a;
+  posts = 0;
+  const t = leanTransport(url, {}, undefined) as Transport;
+  // An SDK update that moves what the lean send uses turns it off; this says so.
+  expect(leanSendPresent(t)).toBe(true);
+  if (!lean)
+    t.send = (m: JSONRPCMessage | JSONRPCMessage[], o?: Parameters<Transport['send']>[1]) =>
+      stockSend.call(t, m as JSONRPCMessage, o);
+  const client = new UpstreamClient(
+    { name: 'airlock', version: 'test' },
+    { versionNegotiation: { mode: 'legacy' } },
+  );
+  const logs: unknown[] = [];
+  client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params.data));
+  await client.connect(t);
+  const cancel = new AbortController();
+  const outcome = await client
+    .callTool({ name: 'echo', arguments: {} }, { signal: cancel.signal, timeout: 60_000 })
+    .then(
+      (r) => ({ result: r }),
+      (e: Error & { code?: unknown }) =>
+        malformedAnswer(e) !== undefined && a.type.startsWith('application/json')
+          ? { malformed: true }
+          : { error: [e.constructor.name, e.code, e.message] },
+    );
+  await client.close();
+  return { outcome, logs, posts };
+}
+
+describe('lean tools/call POST ≡ the SDK transport send', () => {
+  it('gives the caller the same for generated server answers', async () => {
+    await fc.assert(
+      fc.asyncProperty(answer, async (a) => {
+        expect(await call(a, true)).toEqual(await call(a, false));
+      }),
+      { numRuns: 120 },
+    );
+  });
+});

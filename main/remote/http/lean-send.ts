@@ -1,0 +1,169 @@
+import {
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  type FetchLike,
+  type JSONRPCMessage,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/client';
+import { LeanBody } from './lean-fetch.js';
+import { jsonRpcMessage, MALFORMED_ANSWER } from './lean-transport.js';
+
+/**
+ * The POST of a 2025-era `tools/call` without the SDK transport's per-send work (issue 34). The
+ * SDK's `_send` (SDK 2.4, client/streamableHttp.ts) checks every outgoing message with zod two or
+ * three times (is it `initialize`, is it a request for the body-derived 2026 headers), wraps the
+ * fetch in its redirect policy and parses the content type with a library; a profile of 5,000
+ * passthrough calls put that at about a tenth of a millisecond per call. For a tools/call none of
+ * that changes what is sent: the same common headers (bearer token from the auth provider,
+ * session, protocol version), the same body, the same fetch (lean-fetch.ts, DPoP included when
+ * the provider has it).
+ *
+ * Only the plain answer is read here: a 200 event stream (given to the transport's own SSE
+ * reader, lean-transport.ts), a 200 JSON answer (checked by shape, as the SSE reader checks each
+ * event; a malformed one fails the call as the SDK's zod parse does) and a 202. Any other answer — an error status, 401 and 403 with their sign-in and
+ * step-up, a redirect, a stale session, an unexpected content type — is handed, unread, to the
+ * SDK's own `_send`, whose fetch returns this response first: the SDK words and handles it as it
+ * would have, with nothing sent twice unless the SDK itself would send it again.
+ */
+interface SendInternals {
+  _url: URL;
+  _fetch?: FetchLike;
+  _requestInit?: RequestInit;
+  _commonHeaders(): Promise<Headers>;
+  _send(
+    message: JSONRPCMessage,
+    options: TransportSendOptions | undefined,
+    isAuthRetry: boolean,
+  ): Promise<void>;
+  _handleSseStream(stream: unknown, options: object, isReconnectable: boolean): void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+}
+
+/** Whether this SDK transport has the members a lean send uses (else every send is the SDK's). */
+export function leanSendPresent(t: object): boolean {
+  const i = t as Partial<SendInternals>;
+  return (
+    i._url instanceof URL &&
+    typeof i._fetch === 'function' &&
+    typeof i._commonHeaders === 'function' &&
+    typeof i._send === 'function' &&
+    // (message, options, isAuthRetry, stepUpRetries = 0): a default does not count.
+    i._send.length === 3 &&
+    typeof i._handleSseStream === 'function'
+  );
+}
+
+/** Whether `message` is a 2025-era tools/call the lean send takes. */
+export function plainCall(
+  message: JSONRPCMessage | JSONRPCMessage[],
+  options: TransportSendOptions | undefined,
+): message is JSONRPCMessage {
+  const m = message as { method?: unknown; id?: unknown; params?: { _meta?: object } };
+  return (
+    m.method === 'tools/call' &&
+    m.id !== undefined &&
+    options?.resumptionToken === undefined &&
+    options?.requestSignal === undefined &&
+    options?.headers === undefined &&
+    // A 2026-07-28 envelope claim brings body-derived headers (Mcp-Method, Mcp-Name): the SDK's.
+    (m.params?._meta === undefined || !(PROTOCOL_VERSION_META_KEY in m.params._meta))
+  );
+}
+
+export async function leanSend(
+  transport: object,
+  message: JSONRPCMessage,
+  options: TransportSendOptions | undefined,
+): Promise<void> {
+  const t = transport as SendInternals;
+  let response: Response;
+  try {
+    const headers = await t._commonHeaders();
+    headers.set('content-type', 'application/json');
+    const accept =
+      headers
+        .get('accept')
+        ?.split(',')
+        .map((s) => s.trim().toLowerCase()) ?? [];
+    headers.set(
+      'accept',
+      [...new Set([...accept, 'application/json', 'text/event-stream'])].join(', '),
+    );
+    response = await t._fetch!(t._url, {
+      ...t._requestInit,
+      method: 'POST',
+      headers,
+      body: JSON.stringify(message),
+      signal: (t as { _abortController?: AbortController })._abortController?.signal,
+    });
+  } catch (err) {
+    t.onerror?.(err as Error);
+    throw err;
+  }
+  const type = essence(response.headers.get('content-type'));
+  const plain =
+    response.status === 202 ||
+    (response.status === 200 && (type === 'text/event-stream' || type === 'application/json'));
+  if (!plain || !(response.body instanceof LeanBody)) return stock(t, response, message, options);
+  try {
+    if (response.status === 202) {
+      await response.text().catch(() => {});
+      return;
+    }
+    if (type === 'text/event-stream') {
+      const { onresumptiontoken, onRequestStreamEnd } = options ?? {};
+      t._handleSseStream(response.body, { onresumptiontoken, onRequestStreamEnd }, false);
+      return;
+    }
+    const data = (await response.json()) as unknown;
+    // All checked before any is delivered, as the SDK parses the whole batch first.
+    const messages = (Array.isArray(data) ? data : [data]).map(checked);
+    for (const message of messages) t.onmessage?.(message);
+  } catch (err) {
+    t.onerror?.(err as Error);
+    throw err;
+  }
+}
+
+/** The SDK's `_send`, whose first fetch is answered by `response` (already received, unread). */
+function stock(
+  t: SendInternals,
+  response: Response,
+  message: JSONRPCMessage,
+  options: TransportSendOptions | undefined,
+): Promise<void> {
+  let held: Response | undefined = response;
+  const replay: FetchLike = (url, init) => {
+    const r = held;
+    held = undefined;
+    return r ? Promise.resolve(r) : t._fetch!(url, init);
+  };
+  // Every other member read or written goes to the transport itself.
+  const view = new Proxy(t, {
+    get: (target, key) => (key === '_fetch' ? replay : Reflect.get(target, key, target)),
+  });
+  return t._send.call(view, message, options, false);
+}
+
+/**
+ * A JSON answer's message, checked by shape. One that is not JSON-RPC fails the whole answer, as
+ * the SDK's zod parse of the batch does: the call fails as malformed (malformed-answer.ts).
+ */
+function checked(raw: unknown): JSONRPCMessage {
+  try {
+    return jsonRpcMessage(raw);
+  } catch (err) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `not a valid JSON-RPC response: ${(err as Error).message}`,
+      { [MALFORMED_ANSWER]: true },
+    );
+  }
+}
+
+/** A media type's essence (RFC 9110 §8.3.1): type/subtype, lowercased, parameters dropped. */
+function essence(header: string | null): string | undefined {
+  return header?.split(';', 1)[0]?.trim().toLowerCase();
+}

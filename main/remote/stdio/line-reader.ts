@@ -1,0 +1,54 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { answerId, jsonRpcMessage, malformedAnswerError } from '../http/lean-transport.js';
+
+/** The SDK's bound on one unread message (ReadBuffer, STDIO_DEFAULT_MAX_BUFFER_SIZE). */
+const MAX_BUFFER = 10 * 1024 * 1024;
+
+/**
+ * The SDK's stdio `ReadBuffer` (SDK 2.4, shared/stdio.ts) with the structural JSON-RPC check the
+ * HTTP leg uses (lean-transport.ts) in place of a zod parse of every message (issue 34: a stdio
+ * upstream paid a zod pass per message that the HTTP leg no longer does). Same framing: one
+ * message per line, a trailing CR dropped, a line that is not JSON skipped quietly (a server
+ * printing to stdout), the same 10 MB bound. A line that is JSON but not JSON-RPC throws, as the
+ * SDK's does, and the transport reports and skips it — except an answer to one of our requests,
+ * which becomes an error answer naming what was wrong, so its call fails at once instead of at its
+ * timeout (as over HTTP, upstream-results.security.test.ts).
+ */
+export class LineReader {
+  private buffer: Buffer | undefined;
+
+  append(chunk: Buffer): void {
+    if ((this.buffer?.length ?? 0) + chunk.length > MAX_BUFFER) {
+      this.clear();
+      throw new Error(`ReadBuffer exceeded maximum size of ${MAX_BUFFER} bytes`);
+    }
+    this.buffer = this.buffer ? Buffer.concat([this.buffer, chunk]) : chunk;
+  }
+
+  readMessage(): JSONRPCMessage | null {
+    while (this.buffer) {
+      const index = this.buffer.indexOf('\n');
+      if (index === -1) return null;
+      const line = this.buffer.toString('utf8', 0, index).replace(/\r$/, '');
+      this.buffer = this.buffer.subarray(index + 1);
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      try {
+        return jsonRpcMessage(raw);
+      } catch (err) {
+        const id = answerId(raw);
+        if (id === undefined) throw err;
+        return malformedAnswerError(id, (err as Error).message);
+      }
+    }
+    return null;
+  }
+
+  clear(): void {
+    this.buffer = undefined;
+  }
+}

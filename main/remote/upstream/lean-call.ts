@@ -1,0 +1,189 @@
+import {
+  SdkError,
+  SdkErrorCode,
+  type Client,
+  type JSONRPCMessage,
+  type JSONRPCResultResponse,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { callToolResultProblem } from './upstream-client.js';
+
+/**
+ * `tools/call` upstream without the SDK client's per-call funnel (issue 34, "a hot path that
+ * costs what a relay costs"), for the plain case only: a 2025-era connection and a tool with no
+ * `outputSchema`. The SDK's `callTool` → `request` → `_requestWithSchemaViaCodec` does, per call,
+ * an output-validator cache probe (two awaits), an era codec lookup and gate, the `_meta`
+ * envelope, the codec's result decode and a Standard Schema pass behind another promise; for a
+ * 2025 call to a tool without an output schema none of those change what the caller gets. This
+ * writes the same JSON-RPC request on the same transport and keeps the Protocol's own books —
+ * its request id counter, response and progress handler maps and timeouts — so everything else
+ * works on lean calls unchanged: the response is dispatched after the call's notifications
+ * (UpstreamClient._onresponse), progress resets the idle timeout, a closed connection fails the
+ * call with the SDK's "Connection closed", server→client requests during the call are the
+ * Protocol's to answer. The result is checked once, by the same shape check the SDK path uses.
+ *
+ * `leanCallTool` returns undefined where the call is not plain — params beyond name, arguments and
+ * `_meta` (a task-augmented call), the 2026-07-28 era (envelope,
+ * `input_required` rounds, header mirroring, per-request streams), a tool with an output schema
+ * (the SDK checks structured content against it), or an SDK whose internals moved — and the
+ * caller takes the SDK path. lean-call.property.test.ts drives both paths with generated
+ * upstream answers and compares what the caller gets.
+ */
+export interface LeanCallOptions {
+  signal: AbortSignal;
+  timeout: number;
+  maxTotalTimeout: number;
+  resetTimeoutOnProgress: boolean;
+  onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
+}
+
+type Answer = JSONRPCResultResponse | Error;
+
+/** The members of the SDK's Protocol (SDK 2.4, shared/protocol.ts) the lean call shares. */
+interface Books {
+  _requestMessageId: number;
+  _responseHandlers: Map<number, (answer: Answer) => void>;
+  _progressHandlers: Map<number, (params: unknown) => void>;
+  _setupTimeout(
+    id: number,
+    timeout: number,
+    maxTotal: number | undefined,
+    onTimeout: () => void,
+    reset: boolean,
+  ): void;
+  _cleanupTimeout(id: number): void;
+  _onerror(error: Error): void;
+  _envelopeOutbound<T>(message: T): T;
+  transport?: Transport;
+}
+
+/** Whether this SDK's Protocol still has the books a lean call keeps in (else: SDK path). */
+export function leanBooksPresent(client: Client): boolean {
+  const b = client as unknown as Partial<Books>;
+  return (
+    typeof b._requestMessageId === 'number' &&
+    b._responseHandlers instanceof Map &&
+    b._progressHandlers instanceof Map &&
+    typeof b._setupTimeout === 'function' &&
+    typeof b._cleanupTimeout === 'function' &&
+    typeof b._onerror === 'function' &&
+    typeof b._envelopeOutbound === 'function'
+  );
+}
+
+export function leanCallTool(
+  client: Client,
+  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
+  options: LeanCallOptions,
+): Promise<Record<string, unknown>> | undefined {
+  if (client.getProtocolEra() !== 'legacy' || !leanBooksPresent(client)) return undefined;
+  // Params beyond these (a task-augmented call's `task`, MCP 2025-11-25) are the SDK's to send.
+  if (Object.keys(params).some((k) => k !== 'name' && k !== 'arguments' && k !== '_meta'))
+    return undefined;
+  const books = client as unknown as Books;
+  const transport = books.transport;
+  if (!transport) return undefined;
+  return send(books, transport, params, options);
+}
+
+/** `_requestWithSchemaViaCodec` for `tools/call` on the 2025 codec, step for step. */
+function send(
+  books: Books,
+  transport: Transport,
+  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
+  options: LeanCallOptions,
+): Promise<Record<string, unknown>> {
+  const { signal } = options;
+  let onAbort: (() => void) | undefined;
+  let id: number | undefined;
+  return new Promise<Record<string, unknown>>((resolve, reject) => {
+    if (signal.aborted) throw asSdkError(signal.reason);
+    const messageId = books._requestMessageId++;
+    id = messageId;
+    const request: JSONRPCMessage = {
+      method: 'tools/call',
+      params: options.onprogress
+        ? { ...params, _meta: { ...params._meta, progressToken: messageId } }
+        : params,
+      jsonrpc: '2.0',
+      id: messageId,
+    };
+    if (options.onprogress) books._progressHandlers.set(messageId, options.onprogress as never);
+    const outbound = books._envelopeOutbound(request);
+    let received = false;
+    const cancel = (reason: unknown) => {
+      if (received) return;
+      books._progressHandlers.delete(messageId);
+      // MCP 2025-11-25, basic/utilities/cancellation: the server may stop the call.
+      transport
+        .send(
+          books._envelopeOutbound({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: messageId, reason: String(reason) },
+          } as JSONRPCMessage),
+          {},
+        )
+        .catch((err: unknown) => books._onerror(new Error(`Failed to send cancellation: ${err}`)));
+      reject(asSdkError(reason));
+    };
+    books._responseHandlers.set(messageId, (answer) => {
+      if (signal.aborted) return;
+      received = true;
+      if (answer instanceof Error) return reject(answer);
+      const result = decoded(answer.result);
+      const problem = callToolResultProblem(result);
+      if (problem)
+        return reject(
+          new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${problem}`),
+        );
+      resolve(result as Record<string, unknown>);
+    });
+    onAbort = () => cancel(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const { timeout } = options;
+    books._setupTimeout(
+      messageId,
+      timeout,
+      options.maxTotalTimeout,
+      () => cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout })),
+      options.resetTimeoutOnProgress,
+    );
+    transport.send(outbound, {}).catch((err: unknown) => {
+      books._progressHandlers.delete(messageId);
+      reject(err as Error);
+    });
+  }).finally(() => {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    if (id !== undefined) {
+      books._responseHandlers.delete(id);
+      books._cleanupTimeout(id);
+    }
+  });
+}
+
+function asSdkError(reason: unknown): SdkError {
+  return reason instanceof SdkError
+    ? reason
+    : new SdkError(SdkErrorCode.RequestTimeout, String(reason));
+}
+
+/** The 2025 codec's `decodeResult`: a `resultType` member (a 2026 word) is dropped. */
+function decoded(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('resultType' in raw))
+    return raw;
+  const { resultType: _dropped, ...rest } = raw as Record<string, unknown>;
+  return rest;
+}
+
+/** The call on the lean path where it is plain (`plain`: the tool has no output schema), else the SDK's. */
+export function callUpstream(
+  client: Client,
+  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
+  plain: boolean,
+  options: LeanCallOptions,
+): Promise<unknown> {
+  return (
+    (plain ? leanCallTool(client, params, options) : undefined) ?? client.callTool(params, options)
+  );
+}
