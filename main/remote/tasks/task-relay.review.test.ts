@@ -19,7 +19,9 @@ import { TaskUpstream } from '../../../test-support/task-upstream.js';
  * Review (issue 28 item 5, tasks): attacks on what the task relay promises — a cancelled task
  * never reaches the upstream, and nothing the server says can speak as Airlock.
  */
+const API_KEY = 'sk-live-0123456789abcdefghijklmnopqrstuv';
 let up: TaskUpstream;
+let keyedUp: TaskUpstream;
 let t: RemoteTestApp;
 let alice: Client;
 const statuses: Task[] = [];
@@ -55,17 +57,30 @@ beforeAll(async () => {
   await up.start();
   t = await startRemoteApp();
   await t.app.control.addRemote({ name: 'tasks', url: up.url });
-  await toolsOffered(t.app, ['tasks__report', 'tasks__publish', 'tasks__plain']);
+  // A second upstream, reached with a credential the agent must never see.
+  keyedUp = new TaskUpstream();
+  await keyedUp.start();
+  await t.app.control.addRemote({
+    name: 'keyed',
+    url: keyedUp.url,
+    headers: { 'X-Api-Key': API_KEY },
+  });
+  await toolsOffered(t.app, ['tasks__report', 'tasks__publish', 'tasks__plain', 'keyed__report']);
   alice = await agent(t.token, (s) => {
     statuses.push(s);
     for (const w of hearing.splice(0)) w();
   });
+  // As in task-relay.test.ts: a plain call first opens the agent's upstream sessions (and their
+  // GET streams, where the server's notifications/tasks/status go).
+  await alice.callTool({ name: 'tasks__plain', arguments: {} });
+  await alice.callTool({ name: 'keyed__plain', arguments: {} });
 }, 120_000);
 
 afterAll(async () => {
   await alice?.close();
   await t?.stop();
   await up?.stop();
+  await keyedUp?.stop();
 });
 
 describe('review: task relay', () => {
@@ -131,6 +146,24 @@ describe('review: task relay', () => {
     await up.say(upstream.taskId, 'x' + '😀'.repeat(400));
     const seen = await heard((s) => s.taskId === id && /😀/.test(s.statusMessage ?? ''));
     expect(seen.statusMessage!.isWellFormed()).toBe(true);
+    await alice.experimental.tasks.cancelTask(id);
+  });
+
+  it("a status message cut at 500 characters cannot leak most of the connection's secret", async () => {
+    const created = await asTask(alice, 'keyed__report', { topic: 'echo-key' });
+    const id = created.task.taskId;
+    await keyedUp.until(() =>
+      keyedUp.created.some((c) => (c.args as { topic?: string }).topic === 'echo-key'),
+    );
+    const upstream = keyedUp.created.find(
+      (c) => (c.args as { topic?: string }).topic === 'echo-key',
+    )!;
+    // Placed so that the 500-character cut falls one character before the secret's end: what is
+    // left no longer equals the secret, so redaction (which runs after the cut) misses it.
+    const pad = 'p'.repeat(500 - (API_KEY.length - 1));
+    await keyedUp.say(upstream.taskId, pad + API_KEY + ' and more');
+    const seen = await heard((s) => s.taskId === id && (s.statusMessage ?? '').includes('ppp'));
+    expect(seen.statusMessage).not.toContain(API_KEY.slice(0, 12));
     await alice.experimental.tasks.cancelTask(id);
   });
 
