@@ -54,6 +54,8 @@ export interface AskRequest {
   progress?: ToolCallContext['progress'];
   /** Answer at once with "waiting" instead of blocking (URL elicitation, issue 16 item 1). */
   noWait?: boolean;
+  /** The caller's cancellation withdraws the request at once, with no grace (a cancelled task). */
+  withdrawOnCancel?: boolean;
 }
 
 export interface AskOutcome {

@@ -267,7 +267,9 @@ export class ApprovalEngine {
         // (issue 16 item 6); after that the request is withdrawn, unless someone decided meanwhile.
         if (last) {
           agentLeft(this.u, row.id);
-          this.waiters.startGrace(row.id, t.cancelGraceMs, () => withdraw(this.u, row.id));
+          // A cancelled task is never made again: nothing to re-attach, so no grace either.
+          if (req.withdrawOnCancel) withdraw(this.u, row.id);
+          else this.waiters.startGrace(row.id, t.cancelGraceMs, () => withdraw(this.u, row.id));
         }
         return {
           result: msg.withdrawnResult(),

@@ -242,6 +242,7 @@ export class CallPipeline implements AgentToolCalls {
       signal: opts.signal,
       progress: opts.progress,
       ...(opts.noWait ? { noWait: true } : {}),
+      ...(opts.withdrawOnCancel ? { withdrawOnCancel: true } : {}),
     });
     // A request owns its Activity row and moves it along itself; only calls refused before one
     // existed (paused) are logged here.

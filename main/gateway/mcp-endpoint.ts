@@ -18,6 +18,7 @@ import type { WaitingApproval } from './mcp-handlers/approval-url.js';
 import type { AgentFeatures, SessionSink } from './mcp-handlers/api.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { ListenStreams } from './listen-streams.js';
+import { ListenGate, PASSED } from './listen-gate.js';
 import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { requestRelay, roundRelay } from './mcp-handlers/relay.js';
@@ -90,6 +91,7 @@ export class McpEndpoint {
   private readonly modern: McpHttpHandler;
   private readonly listens: ListenStreams;
   private readonly hot: ModernHotPath;
+  private readonly gate = new ListenGate();
 
   constructor(private readonly o: McpEndpointOptions) {
     this.listens = new ListenStreams(o.features, (err) =>
@@ -99,11 +101,19 @@ export class McpEndpoint {
       (agent, transport) => this.buildServer(agent, null, transport),
       (err) => o.logger.debug('mcp modern hot path', { error: err.message }),
     );
-    this.modern = createMcpHandler((ctx) => this.buildServer(agentOf(ctx.authInfo), null), {
-      legacy: 'reject',
-      maxRequestBodySize: o.maxBodyBytes,
-      onerror: (err) => o.logger.debug('mcp modern leg', { error: err.message }),
-    });
+    this.modern = createMcpHandler(
+      (ctx) => {
+        if (this.gate.stop(ctx.requestInfo)) throw PASSED;
+        return this.buildServer(agentOf(ctx.authInfo), null);
+      },
+      {
+        legacy: 'reject',
+        maxRequestBodySize: o.maxBodyBytes,
+        onerror: (err) => {
+          if (err !== PASSED) o.logger.debug('mcp modern leg', { error: err.message });
+        },
+      },
+    );
     this.sessions = new LegacySessions({
       features: o.features,
       buildServer: (agent, session) => this.buildServer(agent, session),
@@ -132,10 +142,15 @@ export class McpEndpoint {
       return this.hot.serve(x.agent, outcome.message, outcome.classification, x.res, authInfo);
     // subscriptions/listen is served per agent (listen-streams.ts); the SDK's router is shared.
     const listen = x.req.method === 'POST' && ListenStreams.isListen(x.parsedBody);
+    const entry = (request: Request) =>
+      this.modern.fetch(request, { authInfo, parsedBody: x.parsedBody });
     await serveWeb(x.req, x.res, x.raw, x.parsedBody, (request) =>
       listen
-        ? Promise.resolve(this.listens.serve(x.agent, x.parsedBody, request.signal))
-        : this.modern.fetch(request, { authInfo, parsedBody: x.parsedBody }),
+        ? // The SDK's entry makes its checks first (listen-gate.ts).
+          this.gate.check(request, entry, () =>
+            this.listens.serve(x.agent, x.parsedBody, request.signal),
+          )
+        : entry(request),
     );
   }
 

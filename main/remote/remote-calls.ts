@@ -9,7 +9,7 @@ import { RefreshUnavailableError } from './oauth/errors.js';
 import { inRelayScope } from './relay/relay-scope.js';
 import { askToOpen, RETRY, urlSteps } from './relay/url-required.js';
 import { urlRequiredOf, withUrlRequired } from '../tools/url-required.js';
-import { callAsTask, callsAsTask, UpstreamTaskLost } from './tasks/upstream-task.js';
+import { callAsTask, callsAsTask, quoteStatus, UpstreamTaskLost } from './tasks/upstream-task.js';
 import { callUpstream } from './upstream/lean-call.js';
 import {
   describeFailure,
@@ -75,7 +75,9 @@ export class RemoteCalls {
                 p,
                 o,
                 this.c.label,
-                ctx.taskStatus && ((m) => ctx.taskStatus?.(this.c.redactor.text(m))),
+                // Redacted before it is cut (quoteStatus): a cut secret is no longer found.
+                ctx.taskStatus &&
+                  ((m) => ctx.taskStatus?.(quoteStatus(this.c.label, this.c.redactor.text(m)))),
               )
           : (p: Parameters<typeof callUpstream>[1], o: Parameters<typeof callUpstream>[3]) =>
               // A plain call to a tool without an output schema skips the SDK's funnel (lean-call.ts).

@@ -68,6 +68,11 @@ export interface CallOptions {
   noWait?: boolean;
   relay?: ClientRelay;
   taskStatus?: ToolCallContext['taskStatus'];
+  /**
+   * Cancelling withdraws a pending approval request at once, with no retry grace: a cancelled
+   * task is never made again, so approving its card later must run nothing (tasks.ts).
+   */
+  withdrawOnCancel?: boolean;
 }
 
 export type SourceState =

@@ -130,6 +130,8 @@ async function untilDecided(
     const result = await pipeline.call(agent, params.name, params.arguments, {
       signal,
       taskStatus: status,
+      // tasks/cancel is final: the approval card goes with it, so approving it runs nothing.
+      withdrawOnCancel: true,
     });
     const waiting = waitingApprovalId(result);
     // A different request id means the first one ended undecided (expired): that answer stands.

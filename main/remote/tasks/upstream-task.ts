@@ -1,5 +1,6 @@
 import { specTypeSchemas, type Client, type RequestOptions } from '@modelcontextprotocol/client';
 import type { ToolDefinition } from '../../tools/types.js';
+import { serverWords } from '../../tools/relay-label.js';
 import { isStaleSession, type Upstream } from '../upstream/upstream.js';
 
 /**
@@ -51,6 +52,21 @@ function watch(client: Client, taskId: string, on: (message: string) => void): (
   return () => map.delete(taskId);
 }
 
+/**
+ * A server's status message as the agent's task statusMessage: one line (line breaks, control and
+ * invisible characters cannot push the quoting out of sight), a start that reads as Airlock marked
+ * as the server's (relay-label.ts), cut at whole characters. `message` must already be redacted:
+ * a cut made first could leave most of a secret that redaction no longer recognises.
+ */
+export function quoteStatus(label: string, message: string): string {
+  const line = message
+    .replace(/[\p{Cf}]+/gu, '')
+    .replace(/[\s\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
+    .trim();
+  const words = Array.from(serverWords(line)).slice(0, 500).join('');
+  return `The remote server "${label}" says: ${words}`;
+}
+
 /** Whether this call goes to the upstream as a task. */
 export function callsAsTask(up: Upstream, defs: readonly ToolDefinition[], tool: string): boolean {
   if (up.client.getProtocolEra() === 'modern') return false;
@@ -90,12 +106,8 @@ export async function callAsTask(
   const cancel = () => cancelTask(taskId);
   if (signal?.aborted) cancel();
   signal?.addEventListener('abort', cancel, { once: true });
-  // The server's own words, quoted as its own and cut short: they reach the agent's task status.
-  const unwatch = onStatus
-    ? watch(client, taskId, (m) =>
-        onStatus(`The remote server "${label}" says: ${m.slice(0, 500)}`),
-      )
-    : () => {};
+  // The server's own words, as it sent them: the caller redacts, then quotes (quoteStatus).
+  const unwatch = onStatus ? watch(client, taskId, onStatus) : () => {};
   try {
     // tasks/result blocks until the task is terminal: bounded by the task's own ttl (a long run is
     // what tasks are for), not by the plain call's bound; the agent can cancel at any time.
