@@ -3,7 +3,9 @@
 // Prints figures; asserts nothing. Linux with bubblewrap; needs a build (npm run build:main).
 //
 //   For each round, in turn: the server started directly, and in the sandbox with network
-//   "none", "any" (seccomp filter) and a host list (the in-sandbox proxy forwarder starts first).
+//   "none", "any" (seccomp filter) and a host list — Perl binding the forwarder's port, then the
+//   server and the forwarder's Node starting side by side; and, as on a system without Perl,
+//   the forwarder's Node first, then the server (forwarder.ts).
 //   Timed from "about to start" — the sandbox's own preparation (finding the program, resolving
 //   and checking paths, building the bubblewrap command line) included — to the server's answer
 //   to MCP `initialize` on its stdout. Two servers: server-everything (stdio) and a minimal SDK
@@ -61,12 +63,22 @@ if (!host.bwrap) {
   process.exit(0);
 }
 const launcher = new SandboxLauncher(host, new Logger({ stderr: false }));
+const withoutPerl = new SandboxLauncher(
+  { ...host, perl: undefined },
+  new Logger({ stderr: false }),
+);
+if (!host.perl) console.log('  (no /usr/bin/perl here: both host-list rows start Node first)');
 const cwd = mkdtempSync(join(tmpdir(), 'airlock-bench-cwd-'));
 const MODES = {
   direct: null,
   'sandbox, network none': { network: 'none', hosts: [] },
   'sandbox, network any': { network: 'any', hosts: [] },
   'sandbox, host list': { network: 'hosts', hosts: ['registry.npmjs.org'] },
+  'sandbox, host list, no Perl': {
+    network: 'hosts',
+    hosts: ['registry.npmjs.org'],
+    launcher: withoutPerl,
+  },
 };
 const INIT = JSON.stringify({
   jsonrpc: '2.0',
@@ -83,12 +95,13 @@ const INIT = JSON.stringify({
 async function startOnce(name, [command, ...args], mode) {
   const launch = { command, args, cwd, env: childEnv({}) };
   const t0 = performance.now();
+  const { launcher: by = launcher, ...perm } = mode ?? {};
   const prepared = mode
-    ? await launcher.prepare(name, launch, {
+    ? await by.prepare(name, launch, {
         read: [nodeModules],
         write: [cwd],
         allowUnsandboxed: false,
-        ...mode,
+        ...perm,
       })
     : { launch };
   const child = spawnGroup(prepared.launch, prepared.extraStdio);
@@ -129,3 +142,4 @@ for (const [server, args] of Object.entries(SERVERS)) {
   }
 }
 await launcher.closeAll();
+await withoutPerl.closeAll();

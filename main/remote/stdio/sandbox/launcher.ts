@@ -153,7 +153,8 @@ export class SandboxLauncher {
     if (!facts.program)
       throw spawnFailure(launch.command, Object.assign(new Error('ENOENT'), { code: 'ENOENT' }));
     const runtime = [...facts.paths];
-    if (perm.network === 'hosts' && this.host.platform === 'linux')
+    const viaNode = perm.network === 'hosts' && this.host.platform === 'linux' && !this.host.perl;
+    if (viaNode)
       for (const p of runtimeFacts(this.host.node, [], ctx).paths)
         if (!runtime.includes(p)) runtime.push(p);
     const privateHome = this.privateHome(name);
@@ -202,13 +203,17 @@ export class SandboxLauncher {
         mask,
         network: perm.network,
         ...(typeof proxyAt === 'string'
-          ? { proxy: { socket: proxyAt, node: this.host.node } }
+          ? {
+              proxy: this.host.perl
+                ? { socket: proxyAt, perl: this.host.perl }
+                : { socket: proxyAt, node: this.host.node },
+            }
           : {}),
         ...(seccomp ? { seccompFd: 3 } : {}),
       },
       systemMounts(),
     );
-    if (proxyAt !== undefined && process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
+    if (viaNode && process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
     return {
       launch: { command: this.host.bwrap!, args, cwd: '/', env },
       ...(seccomp ? { extraStdio: [seccomp] } : {}),
