@@ -139,6 +139,14 @@ export class SandboxLauncher {
       });
     const read = grants(perm.read);
     const write = grants(perm.write);
+    // A grant inside a folder it may write could since have been swapped for a link by the
+    // server itself: it is bound only where it still really is inside that folder.
+    for (const p of [...perm.read, ...perm.write])
+      for (const w of perm.write)
+        if (within(p, w, this.host.platform) && !within(realish(p), realish(w), this.host.platform))
+          throw new StdioError(
+            `not started: ${p}, inside ${w} which it may write, now leads out of it`,
+          );
     const cwd = launch.cwd ?? this.host.home;
     const system = SYSTEM_DIRS[this.host.platform === 'darwin' ? 'darwin' : 'linux'];
     const ctx = {
