@@ -15,7 +15,9 @@ import { SandboxLauncher } from './launcher.js';
 describe.skipIf(process.platform !== 'linux')('SandboxLauncher grants', () => {
   it('a grant inside a writable folder that became a link out of it stops the start', async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'airlock-launch-')));
-    const [home, project, secret] = ['home', 'project', 'secret'].map((d) => join(root, d));
+    const home = join(root, 'home');
+    const project = join(root, 'project');
+    const secret = join(root, 'secret');
     for (const d of [home, join(project, 'docs'), secret]) mkdirSync(d, { recursive: true });
     const host = sandboxHost(
       { dataDir: join(root, 'data') },
