@@ -2,6 +2,8 @@ import type { ClientsApi } from '../../common/contract/index.js';
 import { AgentService } from '../agents/agent-service.js';
 import type { ApprovalEngine } from '../approvals/engine.js';
 import type { LooseningGate } from '../gateway/loosening-gate.js';
+import type { ServerLoosening } from '../gateway/loosening.js';
+import { remoteLoosening } from '../remote/remote-loosening.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
 import type { ControlSocket } from '../gateway/control-socket.js';
 import { Gateway } from '../gateway/http-server.js';
@@ -177,7 +179,7 @@ export class App {
       policyChanges,
       registry,
       grants,
-      settings: () => settings.get(),
+      servers: this.serverLoosening,
     });
 
     // Issue 17.2: before any source's tools arrive, so no call sees a server-loosened tool.
@@ -260,6 +262,19 @@ export class App {
   }
 
   private clientsControl: Promise<ClientsApi> | undefined;
+
+  /**
+   * Issue 17.7: the remote source's own judgement of a server change (remote-loosening.ts), for
+   * the gate and the CLI's offline refusal; a local server's sandbox is judged against its
+   * effective permissions, which the remote module (loaded here on first need) holds.
+   */
+  readonly serverLoosening: ServerLoosening = (method, params) =>
+    remoteLoosening(
+      method,
+      params,
+      this.settings.get(),
+      async () => (await this.remoteLoaderFor().load()).manager.stdio,
+    );
 
   /** The remote-server manager once loaded (tests and the status tool read it). */
   get remotes(): RemoteManager | null {

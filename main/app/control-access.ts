@@ -1,11 +1,10 @@
 import { newToken } from '../agents/agent-service.js';
 import type { GrantService } from '../approvals/grants.js';
 import { LooseningGate } from '../gateway/loosening-gate.js';
-import { remoteLoosening } from '../remote/remote-loosening.js';
+import type { ServerLoosening } from '../gateway/loosening.js';
 import type { PolicyChanges } from '../gateway/policy-changes.js';
 import { ControlSocket, controlSocketPath } from '../gateway/control-socket.js';
 import type { Logger } from '../platform/log.js';
-import type { Settings } from '../platform/settings.js';
 import type { Vault } from '../platform/vault/vault.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ControlService } from './control-service.js';
@@ -62,13 +61,14 @@ export function newLooseningGate(o: {
   policyChanges: PolicyChanges;
   registry: ToolRegistry;
   grants: GrantService;
-  settings: () => Settings;
+  /** The remote source's judgement of server changes (remote/remote-loosening.ts). */
+  servers: ServerLoosening;
 }): LooseningGate {
   const { registry, grants } = o;
   return new LooseningGate({
     api: o.api,
     policyChanges: o.policyChanges,
-    servers: (method, params) => remoteLoosening(method, params, o.settings()),
+    servers: o.servers,
     grant: (view, decision) => {
       const e = registry.get(view.tool);
       if (!e) throw new Error(`${view.tool} is no longer available.`);

@@ -7,7 +7,6 @@ import { dataPaths, resolveDataDir } from '../platform/paths.js';
 import { SelectedVault, type VaultChoice } from '../platform/vault/select.js';
 import { SocketUnreachableError, socketControlClient } from './socket-client.js';
 import { refuseLoosening } from './confirm-in-window.js';
-import { remoteLoosening } from '../remote/remote-loosening.js';
 
 /** `--vault` for this CLI run (set once by main/cli.ts; AIRLOCK_VAULT otherwise). */
 let cliVaultChoice: VaultChoice | undefined;
@@ -85,9 +84,7 @@ export async function withControl<T>(
   try {
     const port = app.settings.get().port;
     // Issue 17.7: no window to confirm loosening in, so the in-process core refuses it.
-    const api = refuseLoosening(app.control, (method, params) =>
-      remoteLoosening(method, params, app.settings.get()),
-    );
+    const api = refuseLoosening(app.control, app.serverLoosening);
     return await fn({ api, mcpUrl: `http://127.0.0.1:${port}/mcp`, running: false });
   } finally {
     await app.stop();

@@ -1,6 +1,19 @@
+import { homedir } from 'node:os';
 import { ControlError } from '../../common/contract/index.js';
-import type { RemoteInput, RemotePatch } from '../../common/contract/index.js';
+import type { RemoteInput, RemotePatch, SandboxPermissions } from '../../common/contract/index.js';
 import type { Settings } from '../platform/settings.js';
+import type { GrantContext } from './stdio/sandbox/permissions.js';
+import type { StdioSettings } from './stdio/stdio-config.js';
+
+/**
+ * What judging a local server's sandbox change needs (StdioServers): its effective permissions
+ * (stored, or its folder's defaults) and what grants are checked against — the same that
+ * updateRemote applies the change with.
+ */
+export interface StdioPermissionsSource {
+  permissions(s: StdioSettings): SandboxPermissions;
+  grantContext(): GrantContext;
+}
 
 /**
  * Which server changes loosen (issue 27, item 4): anything that lets more run, or lets it run
@@ -13,7 +26,9 @@ import type { Settings } from '../platform/settings.js';
  * - a local server's new program, arguments, folder or environment (plain or secret);
  * - turning relaying of its requests (sampling, elicitation, roots) back on;
  * - adding a server under a name whose tools the user once let run without asking: removing
- *   it keeps those choices, so remove-then-add would otherwise re-enable it unasked.
+ *   it keeps those choices, so remove-then-add would otherwise re-enable it unasked;
+ * - a local server's wider sandbox (issue 35): a folder outside what it had, more network,
+ *   running without a sandbox — judged on the permissions as updateRemote would store them.
  * A patch that `updateRemote` would refuse anyway is not held: it fails now, as asked.
  * Disabling, removing and turning relaying off tighten and apply at once.
  *
@@ -24,9 +39,17 @@ export async function remoteLoosening(
   method: string,
   params: unknown[],
   settings: Settings,
+  /** StdioServers, loaded on first need; without it a sandbox change counts from nothing granted. */
+  stdio?: () => Promise<StdioPermissionsSource>,
 ): Promise<string | null> {
   try {
-    if (method === 'updateRemote') return await updateLoosening(params, settings);
+    if (method === 'updateRemote') {
+      const parts = [
+        await updateLoosening(params, settings),
+        await sandboxLoosening(params, settings, stdio),
+      ].filter((p): p is string => p !== null);
+      return parts.length ? parts.join('; and ') : null;
+    }
     if (method === 'addRemote') return addLoosening(params[0], settings);
   } catch (err) {
     if (err instanceof ControlError) return null; // the call fails with this same error
@@ -101,6 +124,36 @@ async function updateLoosening(params: unknown[], settings: Settings): Promise<s
   const why = reaches ? ' (these decide which server, and as whom, its tools act)' : '';
   return `${parts.join(' and ')}${why}`;
 }
+
+async function sandboxLoosening(
+  params: unknown[],
+  settings: Settings,
+  stdio: (() => Promise<StdioPermissionsSource>) | undefined,
+): Promise<string | null> {
+  const [name, raw] = params;
+  const cfg = settings.remotes.find((r) => r.name === name);
+  if (!cfg?.stdio || !raw || typeof raw !== 'object') return null;
+  const patch = raw as RemotePatch;
+  if (patch.stdio?.sandbox === undefined && patch.sandbox === undefined) return null;
+  const { applySandboxInput } = await import('./stdio/sandbox/permissions.js');
+  const { sandboxWidening } = await import('./stdio/sandbox/widening.js');
+  const source = await stdio?.();
+  const ctx = source?.grantContext() ?? { home: homedir(), guard: [], platform: process.platform };
+  const cur = source?.permissions(cfg.stdio) ?? NOTHING;
+  // As stdio-control.ts's updateRemote applies it; what it refuses throws here too.
+  let next = applySandboxInput(cur, patch.stdio?.sandbox, ctx);
+  next = applySandboxInput(next, patch.sandbox, ctx);
+  const parts = [...new Set(sandboxWidening(cur, next, ctx.platform))];
+  return parts.length ? `let local server "${cfg.name}" ${parts.join(', ')}` : null;
+}
+
+const NOTHING: SandboxPermissions = {
+  read: [],
+  write: [],
+  network: 'none',
+  hosts: [],
+  allowUnsandboxed: false,
+};
 
 function addLoosening(raw: unknown, settings: Settings): string | null {
   if (!raw || typeof raw !== 'object') return null;

@@ -1,4 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import {
   serializeMessage,
   type JSONRPCMessage,
@@ -26,6 +27,25 @@ export interface ChildTransportOptions {
 }
 
 const MAX_LINE = 2000;
+/**
+ * How long an exit's report waits for stderr's end. Not 'close' on the child: a process the
+ * server left behind (npx's children, a daemon it started) can hold stdio open long after the
+ * server ended, and the end must still be reported.
+ */
+export const STDERR_AFTER_EXIT_MS = 1_000;
+
+/** `then` once `stream` has closed, or after `ms` if something else still holds it open. */
+function afterEnd(stream: Readable, ms: number, then: () => void): void {
+  if (stream.closed) return then();
+  const done = () => {
+    clearTimeout(timer);
+    stream.off('close', done);
+    then();
+  };
+  const timer = setTimeout(done, ms);
+  timer.unref();
+  stream.once('close', done);
+}
 
 /**
  * MCP stdio transport (spec 2025-11-25, "Transports: stdio") over a child we
@@ -83,14 +103,17 @@ export class ChildProcessTransport implements Transport {
         resolve();
       });
       child.once('exit', (code, signal) => {
-        this.flushStderr();
         const why = exitText(code, signal);
         this.o.onExit?.(why);
-        if (!this.closed) {
-          const tail = this.o.stderrTail?.() ?? '';
-          this.onerror?.(new StdioError(`the server process ${why}${tail ? `: ${tail}` : ''}`));
-        }
-        this.finish();
+        // 'exit' can come before the last of stderr is read, and that tail is what says why.
+        afterEnd(child.stderr, STDERR_AFTER_EXIT_MS, () => {
+          this.flushStderr();
+          if (!this.closed) {
+            const tail = this.o.stderrTail?.() ?? '';
+            this.onerror?.(new StdioError(`the server process ${why}${tail ? `: ${tail}` : ''}`));
+          }
+          this.finish();
+        });
       });
       child.stdout.on('data', (chunk: Buffer) => {
         try {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bwrapArgs, probeBwrap, SANDBOX_PROXY_SOCKET, type LinuxPlan } from './bwrap.js';
 import { findBwrap } from './host-facts.js';
-import { FORWARDER_PORT } from './forwarder.js';
+import { FORWARDER_CODE, FORWARDER_PORT, LAUNCH_PERL } from './forwarder.js';
 
 /** Issue 35: bubblewrap's command line, checked as text and, where bubblewrap exists, by running it. */
 const base: LinuxPlan = {
@@ -44,25 +44,44 @@ describe('bwrapArgs', () => {
     expect(a).not.toContain('--seccomp');
   });
 
-  it('network any keeps the host network and takes the seccomp filter; a host list runs the forwarder first', () => {
+  it('network any keeps the host network and takes the seccomp filter', () => {
     const any = bwrapArgs({ ...base, network: 'any', seccompFd: 3 }, system);
     expect(any).not.toContain('--unshare-net');
     expect(any.join(' ')).toContain('--seccomp 3 --');
-    const hosts = bwrapArgs(
-      { ...base, network: 'hosts', proxy: { socket: '/tmp/p/1.sock', node: '/opt/node/bin/node' } },
+  });
+
+  it('a host list: Perl binds the port and starts the server; without Perl, Node first', () => {
+    const socket = '/tmp/p/1.sock';
+    const server = ['/usr/bin/node', 'server.js', '--flag'];
+    const perl = bwrapArgs(
+      { ...base, network: 'hosts', proxy: { socket, perl: '/usr/bin/perl' } },
       system,
     );
-    expect(hosts).toContain('--unshare-net');
-    expect(hosts.join(' ')).toContain(`--ro-bind /tmp/p/1.sock ${SANDBOX_PROXY_SOCKET}`);
-    const tail = hosts.slice(hosts.indexOf('--') + 1);
-    expect(tail[0]).toBe('/opt/node/bin/node');
-    expect(tail.slice(3)).toEqual([
+    expect(perl).toContain('--unshare-net');
+    expect(perl.join(' ')).toContain(`--ro-bind /tmp/p/1.sock ${SANDBOX_PROXY_SOCKET}`);
+    expect(perl).not.toContain('--unsetenv');
+    expect(perl.slice(perl.indexOf('--') + 1)).toEqual([
+      '/usr/bin/perl',
+      '-e',
+      LAUNCH_PERL,
       '--',
       String(FORWARDER_PORT),
       SANDBOX_PROXY_SOCKET,
-      '/usr/bin/node',
-      'server.js',
-      '--flag',
+      ...server,
+    ]);
+    const node = bwrapArgs(
+      { ...base, network: 'hosts', proxy: { socket, node: '/opt/node/bin/node' } },
+      system,
+    );
+    expect(node.join(' ')).toContain('--unsetenv NODE_USE_ENV_PROXY --');
+    expect(node.slice(node.indexOf('--') + 1)).toEqual([
+      '/opt/node/bin/node',
+      '-e',
+      FORWARDER_CODE,
+      '--',
+      String(FORWARDER_PORT),
+      SANDBOX_PROXY_SOCKET,
+      ...server,
     ]);
   });
 });

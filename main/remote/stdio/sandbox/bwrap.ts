@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { lstatSync, readlinkSync } from 'node:fs';
-import { FORWARDER_CODE, FORWARDER_PORT } from './forwarder.js';
+import { FORWARDER_CODE, FORWARDER_PORT, LAUNCH_PERL } from './forwarder.js';
 import { SYSTEM_DIRS } from './runtime-paths.js';
 
 /**
@@ -38,8 +38,11 @@ export interface LinuxPlan {
   /** Protected paths inside a bound folder: hidden under an empty tmpfs (folder) or /dev/null (file). */
   mask: readonly { path: string; dir: boolean }[];
   network: 'none' | 'any' | 'hosts';
-  /** Host list: the proxy's Unix socket on the host, and the node that runs the forwarder. */
-  proxy?: { socket: string; node: string };
+  /**
+   * Host list: the proxy's Unix socket on the host, and what binds the forwarder's port before
+   * the server starts (forwarder.ts): Perl at a system path, else the node that runs it.
+   */
+  proxy?: { socket: string; perl: string } | { socket: string; node: string };
   /** Network "any": the seccomp program arrives on this file descriptor. */
   seccompFd?: number;
 }
@@ -82,18 +85,13 @@ export function bwrapArgs(p: LinuxPlan, system = systemMounts()): string[] {
     else a.push('--ro-bind', '/dev/null', m.path);
   a.push('--dir', p.cwd, '--chdir', p.cwd);
   if (p.seccompFd !== undefined) a.push('--seccomp', String(p.seccompFd));
+  // The forwarder's Node starts without it (forwarder.ts); the server gets it back.
+  if (p.proxy && 'node' in p.proxy) a.push('--unsetenv', 'NODE_USE_ENV_PROXY');
   a.push('--');
-  if (p.proxy)
-    a.push(
-      p.proxy.node,
-      '-e',
-      FORWARDER_CODE,
-      '--',
-      String(FORWARDER_PORT),
-      SANDBOX_PROXY_SOCKET,
-      p.program,
-      ...p.args,
-    );
+  const at = [String(FORWARDER_PORT), SANDBOX_PROXY_SOCKET];
+  const server = [p.program, ...p.args];
+  if (p.proxy && 'perl' in p.proxy) a.push(p.proxy.perl, '-e', LAUNCH_PERL, '--', ...at, ...server);
+  else if (p.proxy) a.push(p.proxy.node, '-e', FORWARDER_CODE, '--', ...at, ...server);
   else a.push(p.program, ...p.args);
   return a;
 }

@@ -21,6 +21,12 @@ export interface SandboxHost {
   bwrap?: string;
   /** The node that runs the in-sandbox proxy forwarder (Airlock's own; Electron runs as node). */
   node: string;
+  /**
+   * Perl at a system path (so the sandbox sees it), which binds the forwarder's port and relays
+   * for a host-list server (forwarder.ts); without it the forwarder's Node starts first. Not on
+   * MIPS, whose SOCK_STREAM differs from the one LAUNCH_PERL uses.
+   */
+  perl?: string;
 }
 
 export interface SandboxHostInput {
@@ -30,6 +36,9 @@ export interface SandboxHostInput {
   /** The file vault's key file, when one is used. */
   vaultKeyFile?: string;
 }
+
+/** Under /usr, which every Linux sandbox sees read-only (runtime-paths.ts). */
+const SYSTEM_PERL = '/usr/bin/perl';
 
 /** Cache folder for the servers' own folders: per profile, outside the data directory. */
 export function defaultHomesRoot(
@@ -75,12 +84,19 @@ export function sandboxHost(
     ...(over.guard ?? []),
   ];
   const bwrap = 'bwrap' in over ? over.bwrap : platform === 'linux' ? findBwrap(env) : undefined;
+  const perl =
+    'perl' in over
+      ? over.perl
+      : platform === 'linux' && !process.arch.startsWith('mips') && existsSync(SYSTEM_PERL)
+        ? SYSTEM_PERL
+        : undefined;
   return {
     platform,
     home,
     guard,
     homesRoot,
     ...(bwrap ? { bwrap } : {}),
+    ...(perl ? { perl } : {}),
     node: over.node ?? process.execPath,
   };
 }

@@ -139,6 +139,14 @@ export class SandboxLauncher {
       });
     const read = grants(perm.read);
     const write = grants(perm.write);
+    // A grant inside a folder it may write could since have been swapped for a link by the
+    // server itself: it is bound only where it still really is inside that folder.
+    for (const p of [...perm.read, ...perm.write])
+      for (const w of perm.write)
+        if (within(p, w, this.host.platform) && !within(realish(p), realish(w), this.host.platform))
+          throw new StdioError(
+            `not started: ${p}, inside ${w} which it may write, now leads out of it`,
+          );
     const cwd = launch.cwd ?? this.host.home;
     const system = SYSTEM_DIRS[this.host.platform === 'darwin' ? 'darwin' : 'linux'];
     const ctx = {
@@ -153,7 +161,8 @@ export class SandboxLauncher {
     if (!facts.program)
       throw spawnFailure(launch.command, Object.assign(new Error('ENOENT'), { code: 'ENOENT' }));
     const runtime = [...facts.paths];
-    if (perm.network === 'hosts' && this.host.platform === 'linux')
+    const viaNode = perm.network === 'hosts' && this.host.platform === 'linux' && !this.host.perl;
+    if (viaNode)
       for (const p of runtimeFacts(this.host.node, [], ctx).paths)
         if (!runtime.includes(p)) runtime.push(p);
     const privateHome = this.privateHome(name);
@@ -202,13 +211,17 @@ export class SandboxLauncher {
         mask,
         network: perm.network,
         ...(typeof proxyAt === 'string'
-          ? { proxy: { socket: proxyAt, node: this.host.node } }
+          ? {
+              proxy: this.host.perl
+                ? { socket: proxyAt, perl: this.host.perl }
+                : { socket: proxyAt, node: this.host.node },
+            }
           : {}),
         ...(seccomp ? { seccompFd: 3 } : {}),
       },
       systemMounts(),
     );
-    if (proxyAt !== undefined && process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
+    if (viaNode && process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
     return {
       launch: { command: this.host.bwrap!, args, cwd: '/', env },
       ...(seccomp ? { extraStdio: [seccomp] } : {}),

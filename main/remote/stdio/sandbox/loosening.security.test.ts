@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ describe('widening a sandbox is loosening', () => {
   it('waits for the window over the control API; narrowing does not; without Airlock running the CLI refuses', async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'airlock-loosen-')));
     for (const d of ['project', 'docs']) mkdirSync(join(home, d));
+    symlinkSync(join(home, 'docs'), join(home, 'project', 'out'));
     t = await startRemoteApp({ sandbox: { home } });
     await t.app.control.addRemote({
       name: 'srv',
@@ -50,6 +51,9 @@ describe('widening a sandbox is loosening', () => {
       { network: 'any' as const },
       { hosts: ['api.github.com'] },
       { allowUnsandboxed: true },
+      // Out of its folder by `..` or by a link inside it: judged where the launcher would bind.
+      { read: [NODE_MODULES, `${home}/project/../docs`] },
+      { read: [NODE_MODULES, join(home, 'project', 'out')] },
     ])
       await expect(
         cli.updateRemote('srv', { sandbox }),
@@ -60,7 +64,9 @@ describe('widening a sandbox is loosening', () => {
       });
     expect(settings()).toBe(before);
     await expect(
-      refuseLoosening(t.app.control).updateRemote('srv', { sandbox: { network: 'any' } }),
+      refuseLoosening(t.app.control, t.app.serverLoosening).updateRemote('srv', {
+        sandbox: { network: 'any' },
+      }),
     ).rejects.toThrow(
       /not running, so there is no window to confirm this in: let local server "srv" reach any host/,
     );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { sbString, seatbeltProfile, type MacPlan } from './seatbelt.js';
 
 /**
@@ -111,5 +112,79 @@ describe('seatbeltProfile', () => {
   it('escapes quotes and backslashes in paths', () => {
     expect(sbString('a"b\\c')).toBe('"a\\"b\\\\c"');
     expect(forms(plan).flatMap(strings)).toContain('/Users/u/docs "quoted" \\ back');
+  });
+});
+
+describe('seatbeltProfile over generated plans', () => {
+  // Path segments with what a profile must escape or survive: quotes, backslashes, parentheses,
+  // `;` (a comment outside strings), `#"` (a regex literal), spaces, non-ASCII.
+  const segment = fc
+    .array(fc.constantFrom('a', 'Z', ' ', '"', '\\', '(', ')', ';', '#', 'é', '日', '-', '.'), {
+      minLength: 1,
+      maxLength: 6,
+    })
+    .map((c) => c.join(''))
+    .filter((s) => s !== '.' && s !== '..');
+  const path = fc
+    .tuple(
+      fc.constantFrom('/Users/u', '/tmp', '/private/var', '/opt'),
+      fc.array(segment, { maxLength: 3 }),
+    )
+    .map(([root, rest]) => [root, ...rest].join('/'));
+  // Protected paths as Airlock's are: below a home, a temporary or a /var folder, never a root.
+  const protectedPath = fc
+    .tuple(
+      fc.constantFrom('/Users/u', '/tmp', '/private/var/folders'),
+      fc.array(segment, { minLength: 1, maxLength: 3 }),
+    )
+    .map(([root, rest]) => [root, ...rest].join('/'));
+  const inside = (a: string, b: string) => a === b || a.startsWith(`${b}/`);
+  const same = (p: string) => [p, p.replace(/^\/private(?=\/(tmp|var|etc)(\/|$))/, '')];
+  const planArb = fc
+    .record({
+      privateHome: path,
+      runtime: fc.array(path, { maxLength: 3 }),
+      read: fc.array(path, { maxLength: 3 }),
+      write: fc.array(path, { maxLength: 3 }),
+      protected: fc.array(protectedPath, { minLength: 1, maxLength: 3 }),
+      network: fc.constantFrom('none' as const, 'any' as const, 'hosts' as const),
+      proxyPort: fc.integer({ min: 1, max: 65535 }),
+    })
+    // As the launcher gives it: no grant is, or lies in, a protected path (checkGrant refuses).
+    .filter((p) =>
+      [p.privateHome, ...p.runtime, ...p.read, ...p.write].every(
+        (g) => !p.protected.some((x) => same(g).some((s) => same(x).some((t) => inside(s, t)))),
+      ),
+    );
+
+  it('reads back as balanced forms, every path intact; no allow names a protected path; the denies come last', () => {
+    fc.assert(
+      fc.property(planArb, (p) => {
+        const f = forms(p); // throws on an unbalanced or unterminated form
+        expect(f[0]).toEqual(['version', '1']);
+        expect(f[1]).toEqual(['deny', 'default']);
+        const named = f.flatMap(strings);
+        for (const x of [p.privateHome, ...p.runtime, ...p.read, ...p.write, ...p.protected])
+          expect(named).toContain(x);
+        const allowed = f.filter((x) => x[0] === 'allow').flatMap(strings);
+        for (const a of allowed)
+          for (const x of p.protected)
+            expect(same(a).some((s) => same(x).some((t) => inside(s, t)))).toBe(false);
+        const lastAllow = f.map((x) => x[0]).lastIndexOf('allow');
+        const denied = f.slice(lastAllow + 1);
+        expect(denied.map((x) => x.slice(0, 2))).toEqual([
+          ['deny', 'file-read*'],
+          ['deny', 'network-outbound'],
+        ]);
+        for (const d of denied) expect(strings(d)).toEqual(expect.arrayContaining(p.protected));
+        const net = f.filter((x) => x[0] === 'allow' && String(x[1]).startsWith('network'));
+        if (p.network === 'none') expect(net).toEqual([]);
+        if (p.network === 'hosts')
+          expect(net).toEqual([
+            ['allow', 'network-outbound', ['remote', 'tcp', `"localhost:${p.proxyPort}`]],
+          ]);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
