@@ -1,0 +1,335 @@
+// The gateways of the peer bench (issue 34), each started as its own process the way its users
+// run it, in front of server-everything over streamable HTTP or over stdio, and the two kinds of
+// agent client. Used by bench-peers.mjs; not a bench by itself.
+//
+// Every gateway resolves to { name, kind, pid, url, token?, sse?, tool, note?, stop() }; `pid` is
+// the root of the process tree whose CPU and memory the bench reads from /proc.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(join(root, 'package.json'));
+const node = process.execPath;
+export const everythingEntry = require.resolve(
+  '@modelcontextprotocol/server-everything/dist/index.js',
+);
+/** server-everything over stdio, as each gateway is told to launch it. */
+export const stdioServer = { command: node, args: [everythingEntry, 'stdio'] };
+
+const started = new Set();
+process.once('exit', () => {
+  for (const p of started) kill(p, 'SIGKILL');
+});
+function kill(proc, signal) {
+  try {
+    process.kill(-proc.pid, signal); // its own process group: the gateway and what it spawned
+  } catch {
+    /* already gone */
+  }
+}
+
+/** A process in its own group; stderr (and stdout unless `lines`) into a log file in `dir`. */
+function launch(cmd, args, { env = {}, dir, lines = false } = {}) {
+  const log = join(dir, 'log.txt');
+  const fd = openSync(log, 'a');
+  const proc = spawn(cmd, args, {
+    env: { ...process.env, ...env },
+    cwd: dir,
+    stdio: ['ignore', lines ? 'pipe' : fd, fd],
+    detached: true,
+  });
+  started.add(proc);
+  const exited = new Promise((r) => proc.once('exit', r));
+  const tail = () => {
+    try {
+      return readFileSync(log, 'utf8').trim().split('\n').slice(-3).join(' | ');
+    } catch {
+      return '';
+    }
+  };
+  const firstLine = lines
+    ? Promise.race([
+        new Promise((r) => createInterface({ input: proc.stdout }).once('line', r)),
+        exited.then((code) => {
+          throw new Error(`${cmd} exited ${code}: ${tail()}`);
+        }),
+      ])
+    : undefined;
+  return {
+    proc,
+    firstLine,
+    tail,
+    exited,
+    stop: async () => {
+      kill(proc, 'SIGTERM');
+      const t = setTimeout(() => kill(proc, 'SIGKILL'), 5000);
+      await exited;
+      clearTimeout(t);
+      kill(proc, 'SIGKILL'); // anything left in its group
+      started.delete(proc);
+    },
+  };
+}
+
+export async function freePort() {
+  const s = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => s.once('listening', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+const tmp = (name) => mkdtempSync(join(tmpdir(), `airlock-bench-peers-${name}-`));
+
+/** Waits (on the gateway's own start, not a measurement) until `connect` succeeds. */
+async function until(what, proc, connect) {
+  let last;
+  for (let i = 0; i < 600; i++) {
+    if (proc.proc.exitCode !== null) throw new Error(`${what} exited: ${proc.tail()}`);
+    try {
+      return await connect();
+    } catch (err) {
+      last = err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`${what} did not answer: ${last?.message} ${proc.tail()}`);
+}
+
+// ------------------------------------------------------------------ clients of both eras
+
+/**
+ * An agent: era 2025 is the stock @modelcontextprotocol/sdk 1.x Client (what most peers speak),
+ * era 2026 the v2 @modelcontextprotocol/client taking 2026-07-28. Resolves { callTool, close,
+ * listTools } or { na: 'why' } when the gateway does not offer that era.
+ */
+export async function agent(era, gw) {
+  const headers = gw.token ? { Authorization: `Bearer ${gw.token}` } : {};
+  if (era === '2025') {
+    const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
+    const c = new Client({ name: 'bench', version: '1' });
+    if (gw.sse) {
+      const { SSEClientTransport } = await import(
+        require.resolve('@modelcontextprotocol/sdk/client/sse.js')
+      );
+      await c.connect(new SSEClientTransport(new URL(gw.url), { requestInit: { headers } }));
+    } else {
+      const { StreamableHTTPClientTransport } = await import(
+        require.resolve('@modelcontextprotocol/sdk/client/streamableHttp.js')
+      );
+      await c.connect(
+        new StreamableHTTPClientTransport(new URL(gw.url), { requestInit: { headers } }),
+      );
+    }
+    return c;
+  }
+  if (gw.sse) return { na: 'serves only the HTTP+SSE transport (2024-11-05)' };
+  const { Client, StreamableHTTPClientTransport } = await import(
+    require.resolve('@modelcontextprotocol/client')
+  );
+  const c = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+  // A per-request signal, as bench-passthrough.mjs's clients do (no abort listeners piling up).
+  const perRequest = (u, init) =>
+    fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
+  try {
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(gw.url), {
+        requestInit: { headers },
+        fetch: perRequest,
+      }),
+    );
+  } catch (err) {
+    return { na: `2026-07-28 client could not connect: ${err.message.slice(0, 80)}` };
+  }
+  if (c.getProtocolEra() !== 'modern') {
+    await c.close();
+    return { na: 'does not offer 2026-07-28 (the client fell back to a 2025 session)' };
+  }
+  return c;
+}
+
+// ------------------------------------------------------------------ the gateways
+
+/** The raw byte proxy or the JSON relay of bench-passthrough.mjs, as its own process. */
+export async function floorChild(name, role, upstreamUrl) {
+  const p = spawn(node, [join(root, 'scripts/bench-passthrough.mjs'), role, upstreamUrl], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    detached: true,
+  });
+  started.add(p);
+  const info = JSON.parse(await new Promise((r) => createInterface({ input: p.stdout }).once('line', r)));
+  return {
+    name,
+    kind: 'http',
+    pid: p.pid,
+    url: info.url,
+    token: info.token,
+    tool: 'echo',
+    stop: async () => {
+      p.stdin.end(); // the child ends with its stdin
+      await new Promise((r) => (p.exitCode !== null ? r() : p.once('exit', r)));
+      started.delete(p);
+    },
+  };
+}
+
+/** mcp-hub (HTTP+SSE at /mcp, namespaced tools), with its own config, state and log folders. */
+export async function mcpHub(bin, kind, upstreamUrl) {
+  const dir = tmp('hub');
+  const config = join(dir, 'mcp-servers.json');
+  const server = kind === 'http' ? { url: upstreamUrl } : { ...stdioServer };
+  writeFileSync(config, JSON.stringify({ mcpServers: { everything: server } }));
+  const port = await freePort();
+  const env = { XDG_STATE_HOME: dir, XDG_CONFIG_HOME: dir, XDG_DATA_HOME: dir, HOME: dir };
+  const p = launch(node, [bin, '--port', String(port), '--config', config], { env, dir });
+  const gw = { name: 'mcp-hub', kind, pid: p.proc.pid, url: `http://127.0.0.1:${port}/mcp`, sse: true };
+  gw.tool = await until('mcp-hub', p, async () => {
+    const c = await agent('2025', gw);
+    try {
+      const { tools } = await c.listTools();
+      const t = tools.find((x) => x.name === 'echo' || /(^|[_.\-:])echo$/.test(x.name));
+      if (!t) throw new Error('no echo tool yet');
+      return t.name;
+    } finally {
+      await c.close();
+    }
+  });
+  return { ...gw, stop: () => p.stop().then(() => rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** supergateway 4, stdio → streamable HTTP, --stateful (sessions, as 2025 clients need). */
+export async function supergateway(bin) {
+  const dir = tmp('sg');
+  const port = await freePort();
+  const cmd = [stdioServer.command, ...stdioServer.args].join(' ');
+  const args = ['--stdio', cmd, '--outputTransport', 'streamableHttp', '--stateful'];
+  const p = launch(node, [bin, ...args, '--port', String(port)], { dir });
+  const gw = { name: 'supergateway', kind: 'stdio', pid: p.proc.pid, tool: 'echo' };
+  gw.url = `http://127.0.0.1:${port}/mcp`;
+  await until('supergateway', p, async () => (await agent('2025', gw)).close());
+  return { ...gw, stop: () => p.stop().then(() => rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** mcp-proxy 6 (punkpeye), stdio → streamable HTTP at /mcp and SSE at /sse; defaults. */
+export async function mcpProxy(bin) {
+  const dir = tmp('mp');
+  const port = await freePort();
+  const args = ['--port', String(port), '--', stdioServer.command, ...stdioServer.args];
+  const p = launch(node, [bin, ...args], { dir });
+  const gw = { name: 'mcp-proxy', kind: 'stdio', pid: p.proc.pid, tool: 'echo' };
+  gw.url = `http://127.0.0.1:${port}/mcp`;
+  await until('mcp-proxy', p, async () => (await agent('2025', gw)).close());
+  return { ...gw, stop: () => p.stop().then(() => rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** Which vault `airlock serve` uses here: the OS keychain where there is one, as users get it. */
+export const airlockVault = () =>
+  process.env.AIRLOCK_KEYRING_TEST || process.platform !== 'linux'
+    ? { mode: 'OS keychain', env: {} }
+    : {
+        mode: 'file vault (no Secret Service here; run through npm run bench for the keychain)',
+        env: { AIRLOCK_VAULT: 'file', AIRLOCK_VAULT_PASSPHRASE: 'airlock-bench-peers' },
+      };
+
+/**
+ * The real `airlock serve` (bin/airlock.js, dist/), a fresh data dir, an agent token from
+ * `airlock agent add`, the upstream from `airlock remote add` (stdio: launched and sandboxed by
+ * Airlock as for any user), and its echo set to run without asking — confirmed the way
+ * Airlock's own page confirms a policy change.
+ */
+export async function airlock(kind, upstreamUrl) {
+  const dir = tmp('airlock');
+  const dataDir = join(dir, 'data');
+  const bin = join(root, 'bin/airlock.js');
+  const { env } = airlockVault();
+  const p = launch(node, [bin, 'serve', '--port', '0', '--data-dir', dataDir], {
+    env,
+    dir,
+    lines: true,
+  });
+  const ready = JSON.parse(await p.firstLine);
+  const cli = (args) =>
+    new Promise((resolve, reject) => {
+      // --data-dir before any `--`: what follows `--` is the local server's own argv.
+      const end = args.indexOf('--') < 0 ? args.length : args.indexOf('--');
+      const argv = [...args.slice(0, end), '--data-dir', dataDir, ...args.slice(end)];
+      const c = spawn(node, [bin, ...argv], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      c.stdout.on('data', (d) => (out += d));
+      c.stderr.on('data', (d) => (err += d));
+      c.once('exit', (code) =>
+        code === 0 ? resolve(out) : reject(new Error(`airlock ${args[0]} ${args[1]}: ${err.trim()}`)),
+      );
+    });
+  const { token } = JSON.parse(await cli(['agent', 'add', 'bench', '--json']));
+  const where =
+    kind === 'http' ? [upstreamUrl] : ['--', stdioServer.command, ...stdioServer.args];
+  const added = JSON.parse(await cli(['remote', 'add', 'everything', '--json', ...where]));
+  const gw = { name: 'Airlock', kind, pid: p.proc.pid, url: ready.mcpUrl, token };
+  if (kind === 'stdio') {
+    const s = added.stdio?.sandbox;
+    gw.note = `local server: ${s?.status ?? 'unknown'}${s?.enforcement ? ` (${s.enforcement}, network ${s.network})` : ''}`;
+  }
+  gw.tool = await until('Airlock upstream', p, async () => {
+    const t = JSON.parse(await cli(['tools', 'list', '--json'])).find((x) =>
+      /echo$/.test(x.name) && x.name !== 'local_echo',
+    );
+    if (!t) throw new Error('no echo tool yet');
+    return t;
+  }).then(async (t) => {
+    if (t.approval !== 'auto') await runWithoutAsking(cli, ready, t.name);
+    return t.name;
+  });
+  return { ...gw, stop: () => p.stop().then(() => rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** `airlock tools set T --approval auto`, then Confirm on the change as Airlock's page does. */
+async function runWithoutAsking(cli, ready, tool) {
+  const setting = cli(['tools', 'set', tool, '--approval', 'auto']);
+  const controlToken = new URL(ready.controlUrl).hash.replace('#token=', '');
+  const page = new URL(ready.url);
+  const rpc = (method, params) =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify({ method, params });
+      const req = http.request(
+        new URL('/api/rpc', page),
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${controlToken}`,
+            'content-type': 'application/json',
+            origin: page.origin,
+            'sec-fetch-site': 'same-origin',
+          },
+        },
+        (res) => {
+          let t = '';
+          res.on('data', (d) => (t += d));
+          res.on('end', () => resolve(JSON.parse(t)));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  for (;;) {
+    const { result } = await rpc('listPolicyChanges', []);
+    const change = result?.find((c) => c.summary.includes(tool));
+    if (change) {
+      await rpc('decidePolicyChange', [change.id, true]);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await setting;
+}
