@@ -82,7 +82,11 @@ export async function startEverything() {
     });
     child.once('exit', (code) => reject(new Error(`server-everything exited ${code}: ${err}`)));
   });
-  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill('SIGKILL') };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    pid: child.pid,
+    stop: () => child.kill('SIGKILL'),
+  };
 }
 
 // ---- the OS's view of a process tree (Linux /proc), for gateways run as real processes (issue 34)
@@ -126,11 +130,11 @@ export function treePids(pid) {
  * CPU (user + system, every thread, in ms) and resident memory (VmRSS summed, MiB) of `pid` and
  * its descendants, as the OS counts them (children reaped by a member counted through its
  * cutime/cstime; one that exits unreaped between readings would be lost — none does here).
+ * `pids`: the tree found earlier (treePids), to read many times without walking /proc each time.
  */
-export function treeUsage(pid) {
+export function treeUsage(pid, pids = treePids(pid)) {
   let cpuMs = 0;
   let rssKiB = 0;
-  const pids = treePids(pid);
   for (const p of pids) {
     cpuMs += statOf(p)?.cpuMs ?? 0;
     try {

@@ -17,9 +17,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(join(root, 'package.json'));
 const node = process.execPath;
-export const everythingEntry = require.resolve(
-  '@modelcontextprotocol/server-everything/dist/index.js',
-);
+export const everythingEntry =
+  require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 /** server-everything over stdio, as each gateway is told to launch it. */
 export const stdioServer = { command: node, args: [everythingEntry, 'stdio'] };
 
@@ -134,7 +133,9 @@ export async function agent(era, gw) {
   const { Client, StreamableHTTPClientTransport } = await import(
     require.resolve('@modelcontextprotocol/client')
   );
-  const c = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+  // 'v2-2025': the v2 client on a 2025-11-25 session, the agent of bench-passthrough.mjs.
+  const mode = era === 'v2-2025' ? 'legacy' : 'auto';
+  const c = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode } });
   // A per-request signal, as bench-passthrough.mjs's clients do (no abort listeners piling up).
   const perRequest = (u, init) =>
     fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
@@ -148,7 +149,7 @@ export async function agent(era, gw) {
   } catch (err) {
     return { na: `2026-07-28 client could not connect: ${err.message.slice(0, 80)}` };
   }
-  if (c.getProtocolEra() !== 'modern') {
+  if (mode === 'auto' && c.getProtocolEra() !== 'modern') {
     await c.close();
     return { na: 'does not offer 2026-07-28 (the client fell back to a 2025 session)' };
   }
@@ -164,7 +165,9 @@ export async function floorChild(name, role, upstreamUrl) {
     detached: true,
   });
   started.add(p);
-  const info = JSON.parse(await new Promise((r) => createInterface({ input: p.stdout }).once('line', r)));
+  const info = JSON.parse(
+    await new Promise((r) => createInterface({ input: p.stdout }).once('line', r)),
+  );
   return {
     name,
     kind: 'http',
@@ -189,7 +192,13 @@ export async function mcpHub(bin, kind, upstreamUrl) {
   const port = await freePort();
   const env = { XDG_STATE_HOME: dir, XDG_CONFIG_HOME: dir, XDG_DATA_HOME: dir, HOME: dir };
   const p = launch(node, [bin, '--port', String(port), '--config', config], { env, dir });
-  const gw = { name: 'mcp-hub', kind, pid: p.proc.pid, url: `http://127.0.0.1:${port}/mcp`, sse: true };
+  const gw = {
+    name: 'mcp-hub',
+    kind,
+    pid: p.proc.pid,
+    url: `http://127.0.0.1:${port}/mcp`,
+    sse: true,
+  };
   gw.tool = await until('mcp-hub', p, async () => {
     const c = await agent('2025', gw);
     try {
@@ -269,12 +278,13 @@ export async function airlock(kind, upstreamUrl) {
       c.stdout.on('data', (d) => (out += d));
       c.stderr.on('data', (d) => (err += d));
       c.once('exit', (code) =>
-        code === 0 ? resolve(out) : reject(new Error(`airlock ${args[0]} ${args[1]}: ${err.trim()}`)),
+        code === 0
+          ? resolve(out)
+          : reject(new Error(`airlock ${args[0]} ${args[1]}: ${err.trim()}`)),
       );
     });
   const { token } = JSON.parse(await cli(['agent', 'add', 'bench', '--json']));
-  const where =
-    kind === 'http' ? [upstreamUrl] : ['--', stdioServer.command, ...stdioServer.args];
+  const where = kind === 'http' ? [upstreamUrl] : ['--', stdioServer.command, ...stdioServer.args];
   const added = JSON.parse(await cli(['remote', 'add', 'everything', '--json', ...where]));
   const gw = { name: 'Airlock', kind, pid: p.proc.pid, url: ready.mcpUrl, token };
   if (kind === 'stdio') {
@@ -282,8 +292,8 @@ export async function airlock(kind, upstreamUrl) {
     gw.note = `local server: ${s?.status ?? 'unknown'}${s?.enforcement ? ` (${s.enforcement}, network ${s.network})` : ''}`;
   }
   gw.tool = await until('Airlock upstream', p, async () => {
-    const t = JSON.parse(await cli(['tools', 'list', '--json'])).find((x) =>
-      /echo$/.test(x.name) && x.name !== 'local_echo',
+    const t = JSON.parse(await cli(['tools', 'list', '--json'])).find(
+      (x) => /echo$/.test(x.name) && x.name !== 'local_echo',
     );
     if (!t) throw new Error('no echo tool yet');
     return t;
@@ -332,4 +342,66 @@ async function runWithoutAsking(cli, ready, tool) {
     await new Promise((r) => setTimeout(r, 200));
   }
   await setting;
+}
+
+/**
+ * The old bench's Airlock (bench-passthrough.mjs --airlock-child): the core as an in-process App
+ * in a child with a memory vault, answering "cpu" with its own process.cpuUsage(). Only for
+ * explaining why that bench's CPU figure was lower than a whole-process reading.
+ */
+export async function appChild(upstreamUrl) {
+  const p = spawn(
+    node,
+    [
+      '--expose-gc',
+      '--no-flush-bytecode',
+      join(root, 'scripts/bench-passthrough.mjs'),
+      '--airlock-child',
+    ],
+    {
+      env: {
+        ...process.env,
+        AIRLOCK_BENCH_REMOTES: JSON.stringify([{ name: 'everything', url: upstreamUrl }]),
+      },
+      stdio: ['pipe', 'pipe', 'inherit'],
+      detached: true,
+    },
+  );
+  started.add(p);
+  const waiting = [];
+  createInterface({ input: p.stdout }).on('line', (l) => waiting.shift()?.(JSON.parse(l)));
+  const next = () => new Promise((r) => waiting.push(r));
+  const info = await next();
+  if (info.error) throw new Error(info.error);
+  return {
+    name: 'old bench: in-process App',
+    kind: 'http',
+    pid: p.pid,
+    url: info.mcpUrl,
+    token: info.token,
+    tool: 'everything__echo',
+    /** Its own process.cpuUsage(), user + system, in ms. */
+    selfCpuMs: async () => {
+      const r = next();
+      p.stdin.write('cpu\n');
+      return (await r).cpuUs / 1000;
+    },
+    stop: async () => {
+      p.stdin.write('stop\n');
+      await new Promise((r) => (p.exitCode !== null ? r() : p.once('exit', r)));
+      started.delete(p);
+    },
+  };
+}
+
+/** server-everything over stdio, spawned by the agent itself: the stdio baseline (2025 only). */
+export async function directStdio() {
+  const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
+  const { StdioClientTransport } = await import(
+    require.resolve('@modelcontextprotocol/sdk/client/stdio.js')
+  );
+  const c = new Client({ name: 'bench', version: '1' });
+  const t = new StdioClientTransport({ ...stdioServer, stderr: 'ignore' });
+  await c.connect(t);
+  return { client: c, pid: t.pid };
 }
