@@ -26,11 +26,13 @@ import { printCpuWhy, printTables, printTargets } from './bench-peers-report.mjs
 const LONG = process.argv.includes('--long');
 const SIZES = LONG
   ? { seq: 1000, warm: 200, clients: 8, perClient: 250 }
-  : process.env.BP_TINY
-    ? { seq: 20, warm: 5, clients: 8, perClient: 5 }
-    : { seq: 200, warm: 50, clients: 8, perClient: 50 };
+  : { seq: 200, warm: 50, clients: 8, perClient: 50 };
 const BLOCK = 10;
 
+if (process.argv.includes('--cpu-prof') || process.argv.includes('--heap-snapshots')) {
+  console.log('  (skipped: --cpu-prof and --heap-snapshots are for bench-passthrough.mjs)');
+  process.exit(0);
+}
 if (process.platform !== 'linux') {
   console.log('  (skipped: reads CPU and memory of process trees from /proc, Linux only)');
   process.exit(0);
