@@ -21,6 +21,14 @@ function figures(leg, legs) {
   };
 }
 
+/**
+ * An added latency under this is noise: the baseline's own swing on this shared machine exceeds
+ * one hop's cost (an added p99 can even come out negative), and no ratio to it means anything.
+ */
+const NOISE_MS = 0.1;
+const usable = (v, key) =>
+  v !== undefined && Number.isFinite(v) && (!key.startsWith('p') || v >= NOISE_MS);
+
 const METRICS = [
   ['p50', 'p50', false],
   ['p99', 'p99', false],
@@ -36,7 +44,7 @@ export function bestPeer(legs, kind, era, key, higher) {
     let best;
     for (const l of ls) {
       const v = figures(l, legs)?.[key];
-      if (v === undefined || !Number.isFinite(v)) continue;
+      if (!usable(v, key)) continue;
       if (!best || (higher ? v > best.v : v < best.v)) best = { v, name: l.name, era: l.era };
     }
     return best;
@@ -76,8 +84,7 @@ export function printTables(legs, sizes) {
           const b = best[k];
           // direct's own latency is the baseline, not a gateway's figure: shown bare, no ratio.
           const abs = leg.name === 'direct' && kind === 'http' && k.startsWith('p');
-          const r =
-            !abs && b && f[k] !== undefined && b.v > 0 ? ` (${(f[k] / b.v).toFixed(2)}×)` : '';
+          const r = !abs && b && usable(f[k], k) ? ` (${(f[k] / b.v).toFixed(2)}×)` : '';
           return `${abs ? 'abs ' : ''}${fmt(f[k], k)}${r}`.padStart(17);
         });
         console.log(`  ${leg.name.padEnd(28)}${cells.join('')}  ${leg.g.procs ?? ''}`);
@@ -159,46 +166,39 @@ export function printTargets(legs, gateways) {
       for (const [k, label, hi] of METRICS.filter(([k]) => k !== 'cpuSeq')) {
         const b = bestPeer(legs, kind, era, k, hi);
         const name = `${kind} ${era}: Airlock ${label} ÷ best peer${b ? ` (${b.name}${b.other ? `, ${b.era}` : ''})` : ''}`;
+        if (a && !usable(a[k], k)) {
+          console.log(
+            `  ${name.padEnd(62)} ${'n/a'.padStart(16)}   (Airlock's within ${NOISE_MS} ms of direct's: noise; rerun)`,
+          );
+          continue;
+        }
         const r = a && b ? a[k] / b.v : undefined;
         target(name, r, 1, hi, r === undefined ? '' : `${r.toFixed(2)}×`);
       }
     }
+  // x ÷ y of one metric, or undefined where either side is noise (an added latency ≤ NOISE_MS).
+  const ratio = (x, y, key) =>
+    x && y && usable(x[key], key) && usable(y[key], key) ? x[key] / y[key] : undefined;
+  const shown = (r) => (r === undefined ? '' : `${r.toFixed(2)}×`);
   const a = fig('http', 'Airlock', '2025');
   const relay = fig('http', 'JSON relay', '2025');
-  if (a && relay) {
-    target(
-      'http 2025: Airlock added p50 ÷ JSON relay',
-      a.p50 / relay.p50,
-      1.5,
-      false,
-      `${(a.p50 / relay.p50).toFixed(2)}×`,
-    );
-    target(
-      'http 2025: Airlock calls/s ÷ JSON relay',
-      a.callsPerS / relay.callsPerS,
-      0.8,
-      true,
-      `${(a.callsPerS / relay.callsPerS).toFixed(2)}×`,
-    );
-  }
+  const pr = ratio(a, relay, 'p50');
+  target('http 2025: Airlock added p50 ÷ JSON relay', pr, 1.5, false, shown(pr));
+  const tr = ratio(a, relay, 'callsPerS');
+  target('http 2025: Airlock calls/s ÷ JSON relay', tr, 0.8, true, shown(tr));
   for (const kind of ['http', 'stdio']) {
     const old = fig(kind, 'Airlock', '2025');
     const now = fig(kind, 'Airlock', '2026');
-    if (!old || !now) continue;
+    const p = ratio(now, old, 'p50');
     target(
       `${kind}: Airlock 2026 ÷ 2025 agent, ${kind === 'http' ? 'added ' : ''}p50`,
-      now.p50 / old.p50,
+      p,
       1.1,
       false,
-      `${(now.p50 / old.p50).toFixed(2)}×`,
+      shown(p),
     );
-    target(
-      `${kind}: Airlock 2026 ÷ 2025 agent, CPU/call 8 cl`,
-      now.cpu8 / old.cpu8,
-      1.1,
-      false,
-      `${(now.cpu8 / old.cpu8).toFixed(2)}×`,
-    );
+    const c = ratio(now, old, 'cpu8');
+    target(`${kind}: Airlock 2026 ÷ 2025 agent, CPU/call 8 cl`, c, 1.1, false, shown(c));
   }
   const gw = gateways.find((g) => g.kind === 'http' && g.name === 'Airlock' && !g.failed);
   if (gw)
