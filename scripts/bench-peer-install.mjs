@@ -55,7 +55,12 @@ export function installPeers(log = (line) => console.log(line)) {
       { encoding: 'utf8', cwd: dir, timeout: 10 * 60_000 },
     );
     if (r.error || r.status !== 0) {
-      const why = (r.error?.message ?? r.stderr ?? '').trim().split('\n').slice(-2).join(' ');
+      // npm's own first words on it (code, the request that failed), not its closing advice.
+      const lines = (r.error?.message ?? r.stderr ?? '').trim().split('\n');
+      const said = lines.filter((l) =>
+        /npm error (code|errno|network|request|404|notarget)/.test(l),
+      );
+      const why = (said.length ? said : lines.slice(-2)).slice(0, 3).join('; ');
       return { error: `npm install failed (offline?): ${why || `exit ${r.status}`}` };
     }
   }
