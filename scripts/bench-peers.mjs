@@ -116,18 +116,29 @@ for (const g of gateways)
     const leg = { g, era, kind: g.kind, name: g.name, t: [], cpu: 0, self: 0, agentCpu: 0 };
     legs.push(leg);
     if (g.failed) leg.na = g.failed;
-    else if (g.client) leg.na = era === '2026' ? 'n/a: server-everything offers no 2026-07-28' : '';
-    else {
+    else if (g.client) {
+      // The agent spawned this server itself: its one client, 2025 only.
+      if (era === '2025') leg.c = g.client;
+      else leg.na = 'n/a: server-everything offers no 2026-07-28';
+    } else {
       const c = await G.agent(era, g).catch((err) => ({ na: `connect failed: ${err.message}` }));
       if (c.na) leg.na = `n/a: ${c.na}`;
       else leg.c = c;
     }
-    if (g.client && era === '2025') {
-      leg.c = g.client;
-      delete leg.na;
-    }
   }
-const run = legs.filter((l) => l.c);
+let run = legs.filter((l) => l.c);
+
+/** A leg whose gateway fails mid-run is dropped with the reason; the others go on. */
+async function guarded(l, fn) {
+  try {
+    return await fn();
+  } catch (err) {
+    l.na = `failed during the run: ${String(err.message).split('\n')[0].slice(0, 140)}`;
+    delete l.c;
+    run = run.filter((x) => x !== l);
+    return undefined;
+  }
+}
 
 async function calls(leg, n, into) {
   for (let i = 0; i < n; i++) {
@@ -152,11 +163,12 @@ async function measured(leg, fn) {
 
 try {
   // 1. Sequential: warm, then round-robin blocks of 10 calls.
-  for (const l of run) await calls(l, SIZES.warm);
+  for (const l of run) await guarded(l, () => calls(l, SIZES.warm));
   for (const g of live) sampleRss(g);
   for (let b = 0; b < SIZES.seq / BLOCK; b++)
     for (const l of run) {
-      const m = await measured(l, () => calls(l, BLOCK, l.t));
+      const m = await guarded(l, () => measured(l, () => calls(l, BLOCK, l.t)));
+      if (!m) continue;
       l.cpu += m.cpu;
       l.agentCpu += m.agent;
     }
@@ -167,28 +179,32 @@ try {
   // 2. Throughput: 8 clients per leg, each leg's fleet in turn, 2 rounds.
   for (const l of run) {
     l.fleet = [];
-    if (l.g.client) continue; // a stdio agent has its own server: no shared gateway to load
-    for (let i = 0; i < SIZES.clients; i++) {
-      const c = await G.agent(l.era, l.g);
-      if (c.na) throw new Error(`${l.name}: ${c.na}`);
-      l.fleet.push(c);
-    }
-    await calls({ ...l, c: l.fleet[0] }, 10);
     l.tput = [];
     l.cpu8 = 0;
+    if (l.g.client) continue; // a stdio agent has its own server: no shared gateway to load
+    await guarded(l, async () => {
+      for (let i = 0; i < SIZES.clients; i++) {
+        const c = await G.agent(l.era, l.g);
+        if (c.na) throw new Error(c.na);
+        l.fleet.push(c);
+      }
+      await calls({ ...l, c: l.fleet[0] }, 10);
+    });
   }
+  const fleets = () => run.filter((x) => x.fleet.length);
   for (const g of live) sampleRss(g);
   for (let round = 0; round < 2; round++)
-    for (const l of run.filter((x) => x.fleet.length)) {
+    for (const l of fleets()) {
       const t0 = performance.now();
-      const m = await measured(l, () =>
-        Promise.all(l.fleet.map((c) => calls({ ...l, c }, SIZES.perClient))),
+      const m = await guarded(l, () =>
+        measured(l, () => Promise.all(l.fleet.map((c) => calls({ ...l, c }, SIZES.perClient)))),
       );
+      if (!m) continue;
       l.tput.push((SIZES.clients * SIZES.perClient) / ((performance.now() - t0) / 1000));
       l.cpu8 += m.cpu;
       sampleRss(l.g);
     }
-  for (const l of run.filter((x) => x.fleet.length)) {
+  for (const l of fleets()) {
     const n = 2 * SIZES.clients * SIZES.perClient;
     l.callsPerS = l.tput.reduce((a, b) => a + b, 0) / l.tput.length;
     l.cpu8PerCall = l.cpu8 / n;
