@@ -2,11 +2,12 @@
 // run it, in front of server-everything over streamable HTTP or over stdio, and the two kinds of
 // agent client. Used by bench-peers.mjs; not a bench by itself.
 //
+// Airlock itself (the real CLI, and the old bench's in-process App) is in bench-peer-airlock.mjs.
+//
 // Every gateway resolves to { name, kind, pid, url, token?, sse?, tool, note?, stop() }; `pid` is
 // the root of the process tree whose CPU and memory the bench reads from /proc.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+export const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(join(root, 'package.json'));
 const node = process.execPath;
 export const everythingEntry =
@@ -22,7 +23,8 @@ export const everythingEntry =
 /** server-everything over stdio, as each gateway is told to launch it. */
 export const stdioServer = { command: node, args: [everythingEntry, 'stdio'] };
 
-const started = new Set();
+/** Every process this bench started, killed (with its group) if the bench exits early. */
+export const started = new Set();
 process.once('exit', () => {
   for (const p of started) kill(p, 'SIGKILL');
 });
@@ -35,7 +37,7 @@ function kill(proc, signal) {
 }
 
 /** A process in its own group; stderr (and stdout unless `lines`) into a log file in `dir`. */
-function launch(cmd, args, { env = {}, dir, lines = false } = {}) {
+export function launch(cmd, args, { env = {}, dir, lines = false } = {}) {
   const log = join(dir, 'log.txt');
   const fd = openSync(log, 'a');
   const proc = spawn(cmd, args, {
@@ -85,10 +87,10 @@ export async function freePort() {
   return port;
 }
 
-const tmp = (name) => mkdtempSync(join(tmpdir(), `airlock-bench-peers-${name}-`));
+export const tmp = (name) => mkdtempSync(join(tmpdir(), `airlock-bench-peers-${name}-`));
 
 /** Waits (on the gateway's own start, not a measurement) until `connect` succeeds. */
-async function until(what, proc, connect) {
+export async function until(what, proc, connect) {
   let last;
   for (let i = 0; i < 600; i++) {
     if (proc.proc.exitCode !== null) throw new Error(`${what} exited: ${proc.tail()}`);
@@ -236,162 +238,6 @@ export async function mcpProxy(bin) {
   gw.url = `http://127.0.0.1:${port}/mcp`;
   await until('mcp-proxy', p, async () => (await agent('2025', gw)).close());
   return { ...gw, stop: () => p.stop().then(() => rmSync(dir, { recursive: true, force: true })) };
-}
-
-/** Which vault `airlock serve` uses here: the OS keychain where there is one, as users get it. */
-export const airlockVault = () =>
-  process.env.AIRLOCK_KEYRING_TEST || process.platform !== 'linux'
-    ? { mode: 'OS keychain', env: {} }
-    : {
-        mode: 'file vault (no Secret Service here; run through npm run bench for the keychain)',
-        env: { AIRLOCK_VAULT: 'file', AIRLOCK_VAULT_PASSPHRASE: 'airlock-bench-peers' },
-      };
-
-/**
- * The real `airlock serve` (bin/airlock.js, dist/), a fresh data dir, an agent token from
- * `airlock agent add`, the upstream from `airlock remote add` (stdio: launched and sandboxed by
- * Airlock as for any user), and its echo set to run without asking — confirmed the way
- * Airlock's own page confirms a policy change.
- */
-export async function airlock(kind, upstreamUrl) {
-  const dir = tmp('airlock');
-  const dataDir = join(dir, 'data');
-  const bin = join(root, 'bin/airlock.js');
-  const { env } = airlockVault();
-  const p = launch(node, [bin, 'serve', '--port', '0', '--data-dir', dataDir], {
-    env,
-    dir,
-    lines: true,
-  });
-  const ready = JSON.parse(await p.firstLine);
-  const cli = (args) =>
-    new Promise((resolve, reject) => {
-      // --data-dir before any `--`: what follows `--` is the local server's own argv.
-      const end = args.indexOf('--') < 0 ? args.length : args.indexOf('--');
-      const argv = [...args.slice(0, end), '--data-dir', dataDir, ...args.slice(end)];
-      const c = spawn(node, [bin, ...argv], {
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      c.stdout.on('data', (d) => (out += d));
-      c.stderr.on('data', (d) => (err += d));
-      c.once('exit', (code) =>
-        code === 0
-          ? resolve(out)
-          : reject(new Error(`airlock ${args[0]} ${args[1]}: ${err.trim()}`)),
-      );
-    });
-  const { token } = JSON.parse(await cli(['agent', 'add', 'bench', '--json']));
-  const where = kind === 'http' ? [upstreamUrl] : ['--', stdioServer.command, ...stdioServer.args];
-  const added = JSON.parse(await cli(['remote', 'add', 'everything', '--json', ...where]));
-  const gw = { name: 'Airlock', kind, pid: p.proc.pid, url: ready.mcpUrl, token };
-  if (kind === 'stdio') {
-    const s = added.stdio?.sandbox;
-    gw.note = `local server: ${s?.status ?? 'unknown'}${s?.enforcement ? ` (${s.enforcement}, network ${s.network})` : ''}`;
-  }
-  gw.tool = await until('Airlock upstream', p, async () => {
-    const t = JSON.parse(await cli(['tools', 'list', '--json'])).find(
-      (x) => /echo$/.test(x.name) && x.name !== 'local_echo',
-    );
-    if (!t) throw new Error('no echo tool yet');
-    return t;
-  }).then(async (t) => {
-    if (t.approval !== 'auto') await runWithoutAsking(cli, ready, t.name);
-    return t.name;
-  });
-  return { ...gw, stop: () => p.stop().then(() => rmSync(dir, { recursive: true, force: true })) };
-}
-
-/** `airlock tools set T --approval auto`, then Confirm on the change as Airlock's page does. */
-async function runWithoutAsking(cli, ready, tool) {
-  const setting = cli(['tools', 'set', tool, '--approval', 'auto']);
-  const controlToken = new URL(ready.controlUrl).hash.replace('#token=', '');
-  const page = new URL(ready.url);
-  const rpc = (method, params) =>
-    new Promise((resolve, reject) => {
-      const body = JSON.stringify({ method, params });
-      const req = http.request(
-        new URL('/api/rpc', page),
-        {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${controlToken}`,
-            'content-type': 'application/json',
-            origin: page.origin,
-            'sec-fetch-site': 'same-origin',
-          },
-        },
-        (res) => {
-          let t = '';
-          res.on('data', (d) => (t += d));
-          res.on('end', () => resolve(JSON.parse(t)));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
-  for (;;) {
-    const { result } = await rpc('listPolicyChanges', []);
-    const change = result?.find((c) => c.summary.includes(tool));
-    if (change) {
-      await rpc('decidePolicyChange', [change.id, true]);
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  await setting;
-}
-
-/**
- * The old bench's Airlock (bench-passthrough.mjs --airlock-child): the core as an in-process App
- * in a child with a memory vault, answering "cpu" with its own process.cpuUsage(). Only for
- * explaining why that bench's CPU figure was lower than a whole-process reading.
- */
-export async function appChild(upstreamUrl) {
-  const p = spawn(
-    node,
-    [
-      '--expose-gc',
-      '--no-flush-bytecode',
-      join(root, 'scripts/bench-passthrough.mjs'),
-      '--airlock-child',
-    ],
-    {
-      env: {
-        ...process.env,
-        AIRLOCK_BENCH_REMOTES: JSON.stringify([{ name: 'everything', url: upstreamUrl }]),
-      },
-      stdio: ['pipe', 'pipe', 'inherit'],
-      detached: true,
-    },
-  );
-  started.add(p);
-  const waiting = [];
-  createInterface({ input: p.stdout }).on('line', (l) => waiting.shift()?.(JSON.parse(l)));
-  const next = () => new Promise((r) => waiting.push(r));
-  const info = await next();
-  if (info.error) throw new Error(info.error);
-  return {
-    name: 'old bench: in-process App',
-    kind: 'http',
-    pid: p.pid,
-    url: info.mcpUrl,
-    token: info.token,
-    tool: 'everything__echo',
-    /** Its own process.cpuUsage(), user + system, in ms. */
-    selfCpuMs: async () => {
-      const r = next();
-      p.stdin.write('cpu\n');
-      return (await r).cpuUs / 1000;
-    },
-    stop: async () => {
-      p.stdin.write('stop\n');
-      await new Promise((r) => (p.exitCode !== null ? r() : p.once('exit', r)));
-      started.delete(p);
-    },
-  };
 }
 
 /** server-everything over stdio, spawned by the agent itself: the stdio baseline (2025 only). */

@@ -19,6 +19,7 @@
 // so load from elsewhere on a shared machine falls on every leg alike. Linux only (/proc).
 import os from 'node:os';
 import { startEverything, treePids, treeUsage } from './bench-lib.mjs';
+import * as A from './bench-peer-airlock.mjs';
 import * as G from './bench-peer-gateways.mjs';
 import { installPeers, PEERS } from './bench-peer-install.mjs';
 import { printCpuWhy, printTables, printTargets } from './bench-peers-report.mjs';
@@ -55,7 +56,7 @@ else
       .map(([n, p]) => `${n}@${p.version}`)
       .join(', ')} (from ${peers.dir})`,
   );
-console.log(`  Airlock: bin/airlock.js serve, vault: ${G.airlockVault().mode}\n`);
+console.log(`  Airlock: bin/airlock.js serve, vault: ${A.airlockVault().mode}\n`);
 
 const es = await startEverything();
 /** Every gateway; a failed start is kept as a row with its reason. */
@@ -79,8 +80,8 @@ if (peers.error) noPeers('http', 'mcp-hub');
 else await add('http', 'mcp-hub', () => G.mcpHub(peers.bins['mcp-hub'], 'http', es.url));
 gateways.push({ kind: 'http', name: 'supergateway', failed: stdioOnly });
 gateways.push({ kind: 'http', name: 'mcp-proxy', failed: stdioOnly });
-await add('http', 'Airlock', () => G.airlock('http', es.url));
-await add('http', 'old bench: in-process App', () => G.appChild(es.url));
+await add('http', 'Airlock', () => A.airlock('http', es.url));
+await add('http', 'old bench: in-process App', () => A.appChild(es.url));
 await add('stdio', 'direct', async () => {
   const d = await G.directStdio();
   return { pid: d.pid, tool: 'echo', client: d.client, stop: () => d.client.close() };
@@ -92,7 +93,7 @@ for (const [name, start] of [
 ])
   if (peers.error) noPeers('stdio', name);
   else await add('stdio', name, () => start(peers.bins));
-await add('stdio', 'Airlock', () => G.airlock('stdio'));
+await add('stdio', 'Airlock', () => A.airlock('stdio'));
 
 const live = gateways.filter((g) => !g.failed);
 for (const g of live) {

@@ -34,6 +34,7 @@ const all = readdirSync(dir)
       ![
         'bench-lib.mjs',
         'bench-cpuprofile.mjs',
+        'bench-peer-airlock.mjs',
         'bench-peer-gateways.mjs',
         'bench-peers-report.mjs',
       ].includes(f),
