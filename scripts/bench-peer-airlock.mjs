@@ -3,7 +3,7 @@
 // bench-peers.mjs; not a bench by itself.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { rmSync } from 'node:fs';
 import { launch, root, started, stdioServer, tmp, until } from './bench-peer-gateways.mjs';
@@ -73,7 +73,18 @@ export async function airlock(kind, upstreamUrl) {
     if (t.approval !== 'auto') await runWithoutAsking(cli, ready, t.name);
     return t.name;
   });
-  return { ...gw, stop: () => p.stop().then(() => rmSync(dir, { recursive: true, force: true })) };
+  // A local server's own folder lives outside the data dir, under a profile folder named for this
+  // (throwaway) data dir (docs/remote.md, "Permissions"): ours alone, removed with it.
+  const profile =
+    kind === 'stdio' && added.stdio?.sandbox?.home && dirname(added.stdio.sandbox.home);
+  return {
+    ...gw,
+    stop: async () => {
+      await p.stop();
+      rmSync(dir, { recursive: true, force: true });
+      if (profile) rmSync(profile, { recursive: true, force: true });
+    },
+  };
 }
 
 /** `airlock tools set T --approval auto`, then Confirm on the change as Airlock's page does. */
