@@ -172,6 +172,13 @@ export function printTargets(legs, gateways) {
           );
           continue;
         }
+        if (a && !b) {
+          const why = k.startsWith('p')
+            ? "every peer's within 0.1 ms of direct's: noise"
+            : 'no peer';
+          console.log(`  ${name.padEnd(62)} ${'n/a'.padStart(16)}   (${why})`);
+          continue;
+        }
         const r = a && b ? a[k] / b.v : undefined;
         target(name, r, 1, hi, r === undefined ? '' : `${r.toFixed(2)}×`);
       }
