@@ -135,6 +135,15 @@ export function printCpuWhy(legs, sizes) {
         .map((l) => `${l.name} ${l.kind} ${(l.cpu8PerCall / proxy.cpu8PerCall).toFixed(1)}×`)
         .join(', ')} (8 cl)`,
     );
+  // A reading over a process's whole life also holds its start: Node, modules, the upstream's
+  // connection, before the first call. Spread over a run's calls, it adds this much per call.
+  const setup = ['raw proxy', 'JSON relay', 'mcp-hub', 'Airlock']
+    .map((n) => get(n, '2025')?.g)
+    .filter((g) => g?.setupCpuMs !== undefined)
+    .map((g) => `${g.name} ${g.setupCpuMs.toFixed(0)} ms (+${(g.setupCpuMs / 2000).toFixed(2)})`);
+  console.log(
+    `  CPU from process start to ready, upstream connected (÷ 2,000 calls, the issue's 8 × 250): ${setup.join(', ')}`,
+  );
   const whole = air.cpuPerCall + direct.cpuPerCall + air.agentPerCall;
   console.log(
     `  one sequential call through airlock serve with every process counted (gateway + upstream + SDK 1.x agent): ${f(whole)} ms\n`,

@@ -98,8 +98,10 @@ await add('stdio', 'Airlock', () => A.airlock('stdio'));
 const live = gateways.filter((g) => !g.failed);
 for (const g of live) {
   g.pids = treePids(g.pid);
-  g.idleRss = treeUsage(g.pid, g.pids).rssMiB;
-  g.rss = g.idleRss;
+  const u = treeUsage(g.pid, g.pids);
+  g.idleRss = u.rssMiB;
+  g.rss = u.rssMiB;
+  g.setupCpuMs = u.cpuMs; // from its start to ready, with its upstream connected: no call yet
 }
 const sampleRss = (g) => {
   g.pids = treePids(g.pid);
