@@ -73,16 +73,22 @@ export async function airlock(kind, upstreamUrl) {
     if (t.approval !== 'auto') await runWithoutAsking(cli, ready, t.name);
     return t.name;
   });
-  // A local server's own folder lives outside the data dir, under a profile folder named for this
-  // (throwaway) data dir (docs/remote.md, "Permissions"): ours alone, removed with it.
-  const profile =
-    kind === 'stdio' && added.stdio?.sandbox?.home && dirname(added.stdio.sandbox.home);
+  // Local servers' own folders live outside the data dir, under a profile folder named for this
+  // (throwaway) data dir (docs/remote.md, "Permissions"), made at start: ours alone, removed with
+  // it. Found by Airlock's own function, so the bench removes exactly the folder Airlock made.
+  const { defaultHomesRoot } = await import(
+    join(root, 'dist/main/remote/stdio/sandbox/host-facts.js')
+  );
+  const profile = defaultHomesRoot(dataDir);
+  const home = added.stdio?.sandbox?.home;
+  if (home && dirname(home) !== profile)
+    throw new Error(`Airlock put the server's folder in ${home}, not under ${profile}`);
   return {
     ...gw,
     stop: async () => {
       await p.stop();
       rmSync(dir, { recursive: true, force: true });
-      if (profile) rmSync(profile, { recursive: true, force: true });
+      rmSync(profile, { recursive: true, force: true });
     },
   };
 }
