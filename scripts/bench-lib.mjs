@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,5 +82,66 @@ export async function startEverything() {
     });
     child.once('exit', (code) => reject(new Error(`server-everything exited ${code}: ${err}`)));
   });
-  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill('SIGKILL') };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    pid: child.pid,
+    stop: () => child.kill('SIGKILL'),
+  };
+}
+
+// ---- the OS's view of a process tree (Linux /proc), for gateways run as real processes (issue 34)
+const TICK_MS = 10; // USER_HZ is 100 on every Linux Node supports (getconf CLK_TCK)
+
+function statOf(pid) {
+  try {
+    // The command name may hold spaces and parentheses: fields start after the last ") ".
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = s.slice(s.lastIndexOf(') ') + 2).split(' ');
+    // utime + stime, plus cutime + cstime: the time of children it has reaped, so a short-lived
+    // child's work still counts after it is gone.
+    const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    return { ppid: Number(f[1]), cpuMs: ticks * TICK_MS };
+  } catch {
+    return undefined; // gone in between
+  }
+}
+
+/** `pid` and every live descendant of it, from /proc's parent links. */
+export function treePids(pid) {
+  const children = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const st = statOf(name);
+    if (!st) continue;
+    if (!children.has(st.ppid)) children.set(st.ppid, []);
+    children.get(st.ppid).push(Number(name));
+  }
+  const out = [];
+  const todo = [pid];
+  while (todo.length) {
+    const p = todo.pop();
+    out.push(p);
+    todo.push(...(children.get(p) ?? []));
+  }
+  return out;
+}
+
+/**
+ * CPU (user + system, every thread, in ms) and resident memory (VmRSS summed, MiB) of `pid` and
+ * its descendants, as the OS counts them (children reaped by a member counted through its
+ * cutime/cstime; one that exits unreaped between readings would be lost — none does here).
+ * `pids`: the tree found earlier (treePids), to read many times without walking /proc each time.
+ */
+export function treeUsage(pid, pids = treePids(pid)) {
+  let cpuMs = 0;
+  let rssKiB = 0;
+  for (const p of pids) {
+    cpuMs += statOf(p)?.cpuMs ?? 0;
+    try {
+      rssKiB += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      /* gone */
+    }
+  }
+  return { cpuMs, rssMiB: rssKiB / 1024, procs: pids.length };
 }

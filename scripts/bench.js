@@ -2,8 +2,10 @@
 // about a minute on a shared 2-core machine) with the raw-proxy floor and every target marked
 // MET / MISSED; the Gmail search round trips with added latency (bench-gmail.mjs, issue 18); the
 // taint check's detection and false-flag rates, cost and memory (bench-taint.mjs, issue 22); the
-// share of the schema budget a cold worker's first check uses (bench-schema.mjs, issue 29).
-// Needs a build (npm run build:main). Asserts nothing.
+// share of the schema budget a cold worker's first check uses (bench-schema.mjs, issue 29); Airlock
+// beside the gateways people would pick instead — mcp-hub, supergateway, mcp-proxy, installed into
+// ~/.cache/airlock-bench-peers, never as dependencies — for an HTTP and a stdio upstream and both
+// agent eras (bench-peers.mjs, issue 34). Needs a build (npm run build:main). Asserts nothing.
 //
 //   npm run bench                    passthrough bench, short run
 //   npm run bench -- --long          the issue's sizes (1,000 sequential, 20,000 calls for the heap)
@@ -11,6 +13,7 @@
 //   npm run bench -- --all           every scripts/bench-*.mjs in turn (gateway, Gmail, remote, UI)
 //   npm run bench -- gmail           the bench-*.mjs scripts whose name contains "gmail"
 //   npm run bench -- sandbox         what the local servers' sandbox adds to a server's start (issue 35)
+//   npm run bench -- --peers-only    only the peer gateways bench (issue 34; with --long: its full sizes)
 //
 // On Linux without a usable Secret Service, runs under scripts/with-keyring.sh (a throwaway
 // gnome-keyring) so the cold-start figure of `airlock serve` can be measured.
@@ -26,15 +29,31 @@ const flags = args.filter(
 const only = args.find((a) => !flags.includes(a));
 const all = readdirSync(dir)
   .filter(
-    (f) => /^bench-.*\.mjs$/.test(f) && !['bench-lib.mjs', 'bench-cpuprofile.mjs'].includes(f),
+    (f) =>
+      /^bench-.*\.mjs$/.test(f) &&
+      ![
+        'bench-lib.mjs',
+        'bench-cpuprofile.mjs',
+        'bench-peer-airlock.mjs',
+        'bench-peer-gateways.mjs',
+        'bench-peers-report.mjs',
+      ].includes(f),
   )
   .sort();
-const scripts = flags.includes('--all')
-  ? all
-  : only
-    ? all.filter((f) => f.includes(only))
-    : ['bench-passthrough.mjs', 'bench-gmail.mjs', 'bench-taint.mjs', 'bench-schema.mjs'];
-const passFlags = flags.filter((f) => f !== '--all');
+const scripts = flags.includes('--peers-only')
+  ? ['bench-peers.mjs']
+  : flags.includes('--all')
+    ? all
+    : only
+      ? all.filter((f) => f.includes(only))
+      : [
+          'bench-passthrough.mjs',
+          'bench-gmail.mjs',
+          'bench-taint.mjs',
+          'bench-schema.mjs',
+          'bench-peers.mjs',
+        ];
+const passFlags = flags.filter((f) => f !== '--all' && f !== '--peers-only');
 
 const keyring =
   process.platform === 'linux' &&

@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+// Issue 34, "Faster than the gateways people would pick instead": Airlock (the real `airlock
+// serve`) beside mcp-hub, supergateway and mcp-proxy (installed into a cache folder by
+// bench-peer-install.mjs, never as dependencies), the raw byte proxy and the JSON relay of
+// bench-passthrough.mjs, and no gateway at all, in ONE run, every gateway its own process; for an
+// HTTP upstream (server-everything over streamable HTTP) and a stdio one (server-everything
+// launched by each gateway); for a 2025-era agent (the stock @modelcontextprotocol/sdk 1.x
+// Client) and a 2026-07-28 one (v2 @modelcontextprotocol/client). Prints each figure with its
+// ratio to the best peer and every target of the issue MET / MISSED; asserts nothing.
+//
+//   node scripts/bench-peers.mjs           short run (200 sequential calls per leg, 8 × 50)
+//   node scripts/bench-peers.mjs --long    the issue's sizes (1,000 sequential, 8 clients × 250)
+//   npm run bench -- --peers-only          this bench alone, under scripts/with-keyring.sh
+//
+// CPU and memory are the OS's: utime + stime (+ reaped children) and VmRSS summed over the
+// gateway's whole process tree from /proc, read before and after each block of calls; for stdio
+// the tree holds the server the gateway launched, for HTTP the shared upstream is not in it.
+// Legs run round-robin in blocks of 10 calls (throughput: each leg's 8 clients in turn, 2 rounds),
+// so load from elsewhere on a shared machine falls on every leg alike. Linux only (/proc).
+import os from 'node:os';
+import { startEverything, treePids, treeUsage } from './bench-lib.mjs';
+import * as A from './bench-peer-airlock.mjs';
+import * as G from './bench-peer-gateways.mjs';
+import { installPeers, PEERS } from './bench-peer-install.mjs';
+import { printCpuWhy, printTables, printTargets } from './bench-peers-report.mjs';
+
+const LONG = process.argv.includes('--long');
+const SIZES = LONG
+  ? { seq: 1000, warm: 200, clients: 8, perClient: 250 }
+  : { seq: 200, warm: 50, clients: 8, perClient: 50 };
+const BLOCK = 10;
+
+if (process.argv.includes('--cpu-prof') || process.argv.includes('--heap-snapshots')) {
+  console.log('  (skipped: --cpu-prof and --heap-snapshots are for bench-passthrough.mjs)');
+  process.exit(0);
+}
+if (process.platform !== 'linux') {
+  console.log('  (skipped: reads CPU and memory of process trees from /proc, Linux only)');
+  process.exit(0);
+}
+
+console.log(
+  `Peer gateways bench (issue 34) — node ${process.version}, ${new Date().toISOString()}, ${
+    LONG ? 'long' : 'short (--long for the issue sizes)'
+  } run, ${os.cpus().length} cores, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}\n`,
+);
+
+const peers = installPeers((l) => console.log(l));
+if (peers.error) console.log(`  peers skipped: ${peers.error}\n`);
+else
+  console.log(
+    `  peers: ${Object.entries(PEERS)
+      .map(([n, p]) => `${n}@${p.version}`)
+      .join(', ')} (from ${peers.dir})`,
+  );
+console.log(`  Airlock: bin/airlock.js serve, vault: ${A.airlockVault().mode}\n`);
+
+const es = await startEverything();
+/** Every gateway; a failed start is kept as a row with its reason. */
+const gateways = [];
+async function add(kind, name, start) {
+  try {
+    const gw = await start();
+    gateways.push({ ...gw, kind, name });
+  } catch (err) {
+    gateways.push({ kind, name, failed: err.message.split('\n')[0].slice(0, 160) });
+  }
+}
+const noPeers = (kind, name) =>
+  gateways.push({ kind, name, failed: `not installed: ${peers.error}` });
+const stdioOnly = 'n/a: bridges a stdio server only (no HTTP upstream)';
+
+await add('http', 'direct', async () => ({ url: es.url, pid: es.pid, tool: 'echo', stop() {} }));
+await add('http', 'raw proxy', () => G.floorChild('raw proxy', '--proxy-child', es.url));
+await add('http', 'JSON relay', () => G.floorChild('JSON relay', '--relay-child', es.url));
+if (peers.error) noPeers('http', 'mcp-hub');
+else await add('http', 'mcp-hub', () => G.mcpHub(peers.bins['mcp-hub'], 'http', es.url));
+gateways.push({ kind: 'http', name: 'supergateway', failed: stdioOnly });
+gateways.push({ kind: 'http', name: 'mcp-proxy', failed: stdioOnly });
+await add('http', 'Airlock', () => A.airlock('http', es.url));
+await add('http', 'old bench: in-process App', () => A.appChild(es.url));
+await add('stdio', 'direct', async () => {
+  const d = await G.directStdio();
+  return { pid: d.pid, tool: 'echo', client: d.client, stop: () => d.client.close() };
+});
+for (const [name, start] of [
+  ['mcp-hub', (b) => G.mcpHub(b['mcp-hub'], 'stdio')],
+  ['supergateway', (b) => G.supergateway(b.supergateway)],
+  ['mcp-proxy', (b) => G.mcpProxy(b['mcp-proxy'])],
+])
+  if (peers.error) noPeers('stdio', name);
+  else await add('stdio', name, () => start(peers.bins));
+await add('stdio', 'Airlock', () => A.airlock('stdio'));
+
+const live = gateways.filter((g) => !g.failed);
+for (const g of live) {
+  g.pids = treePids(g.pid);
+  const u = treeUsage(g.pid, g.pids);
+  g.idleRss = u.rssMiB;
+  g.rss = u.rssMiB;
+  g.setupCpuMs = u.cpuMs; // from its start to ready, with its upstream connected: no call yet
+}
+const sampleRss = (g) => {
+  g.pids = treePids(g.pid);
+  g.rss = Math.max(g.rss, treeUsage(g.pid, g.pids).rssMiB);
+  g.procs = g.pids.length;
+};
+
+// ---------------------------------------------------------------- legs: gateway × era
+const legs = [];
+// 'v2-2025': the old bench's agent (v2 client on a 2025 session), beside the two Airlocks only, to
+// tell the client's share from the rest in the CPU explanation.
+const eraOf = (g) => (/Airlock|old bench/.test(g.name) && g.kind === 'http' ? ['v2-2025'] : []);
+for (const g of gateways)
+  for (const era of ['2025', '2026', ...eraOf(g)]) {
+    const leg = { g, era, kind: g.kind, name: g.name, t: [], cpu: 0, self: 0, agentCpu: 0 };
+    legs.push(leg);
+    if (g.failed) leg.na = g.failed;
+    else if (g.client) {
+      // The agent spawned this server itself: its one client, 2025 only.
+      if (era === '2025') leg.c = g.client;
+      else leg.na = 'n/a: server-everything offers no 2026-07-28';
+    } else {
+      const c = await G.agent(era, g).catch((err) => ({ na: `connect failed: ${err.message}` }));
+      if (c.na) leg.na = `n/a: ${c.na}`;
+      else leg.c = c;
+    }
+  }
+let run = legs.filter((l) => l.c);
+
+/** A leg whose gateway fails mid-run is dropped with the reason; the others go on. */
+async function guarded(l, fn) {
+  try {
+    return await fn();
+  } catch (err) {
+    l.na = `failed during the run: ${String(err.message).split('\n')[0].slice(0, 140)}`;
+    delete l.c;
+    run = run.filter((x) => x !== l);
+    return undefined;
+  }
+}
+
+async function calls(leg, n, into) {
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const r = await leg.c.callTool({ name: leg.g.tool, arguments: { message: `m${i}` } });
+    into?.push(performance.now() - t0);
+    if (r.isError) throw new Error(`${leg.name}: ${JSON.stringify(r.content).slice(0, 200)}`);
+  }
+}
+/** CPU of the leg's gateway tree (and, for the old bench's App, its own reading) over `fn`. */
+async function measured(leg, fn) {
+  const g = leg.g;
+  const s0 = g.selfCpuMs && (await g.selfCpuMs());
+  const a0 = process.cpuUsage();
+  const c0 = treeUsage(g.pid, g.pids).cpuMs;
+  await fn();
+  const c1 = treeUsage(g.pid, g.pids).cpuMs;
+  const a1 = process.cpuUsage(a0);
+  if (g.selfCpuMs) leg.self += (await g.selfCpuMs()) - s0;
+  return { cpu: c1 - c0, agent: (a1.user + a1.system) / 1000 };
+}
+
+try {
+  // 1. Sequential: warm, then round-robin blocks of 10 calls.
+  for (const l of run) await guarded(l, () => calls(l, SIZES.warm));
+  for (const g of live) sampleRss(g);
+  for (let b = 0; b < SIZES.seq / BLOCK; b++)
+    for (const l of run) {
+      const m = await guarded(l, () => measured(l, () => calls(l, BLOCK, l.t)));
+      if (!m) continue;
+      l.cpu += m.cpu;
+      l.agentCpu += m.agent;
+    }
+  for (const g of live) sampleRss(g);
+  for (const l of run) l.selfSeq = l.self;
+  console.log(`  ${SIZES.seq} sequential calls per leg done; throughput next …`);
+
+  // 2. Throughput: 8 clients per leg, each leg's fleet in turn, 2 rounds.
+  for (const l of run) {
+    l.fleet = [];
+    l.tput = [];
+    l.cpu8 = 0;
+    if (l.g.client) continue; // a stdio agent has its own server: no shared gateway to load
+    await guarded(l, async () => {
+      for (let i = 0; i < SIZES.clients; i++) {
+        const c = await G.agent(l.era, l.g);
+        if (c.na) throw new Error(c.na);
+        l.fleet.push(c);
+      }
+      await calls({ ...l, c: l.fleet[0] }, 10);
+    });
+  }
+  const fleets = () => run.filter((x) => x.fleet.length);
+  for (const g of live) sampleRss(g);
+  for (let round = 0; round < 2; round++)
+    for (const l of fleets()) {
+      const t0 = performance.now();
+      const m = await guarded(l, () =>
+        measured(l, () => Promise.all(l.fleet.map((c) => calls({ ...l, c }, SIZES.perClient)))),
+      );
+      if (!m) continue;
+      l.tput.push((SIZES.clients * SIZES.perClient) / ((performance.now() - t0) / 1000));
+      l.cpu8 += m.cpu;
+      sampleRss(l.g);
+    }
+  for (const l of fleets()) {
+    const n = 2 * SIZES.clients * SIZES.perClient;
+    l.callsPerS = l.tput.reduce((a, b) => a + b, 0) / l.tput.length;
+    l.cpu8PerCall = l.cpu8 / n;
+    l.self8PerCall = (l.self - l.selfSeq) / n;
+    for (const c of l.fleet) await c.close().catch(() => {});
+  }
+  for (const l of run) {
+    l.cpuPerCall = l.cpu / SIZES.seq;
+    l.selfPerCall = l.selfSeq / SIZES.seq;
+    l.agentPerCall = l.agentCpu / SIZES.seq;
+  }
+  console.log('');
+  printTables(legs, SIZES);
+  printCpuWhy(legs, SIZES);
+  printTargets(legs, gateways);
+} finally {
+  for (const l of run) if (!l.g.client) await l.c.close().catch(() => {});
+  for (const g of live) await Promise.resolve(g.stop()).catch(() => {});
+  es.stop();
+}
+process.exit(process.exitCode ?? 0);
