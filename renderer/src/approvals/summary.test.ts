@@ -123,6 +123,7 @@ describe('approval summary', () => {
     }
     const s = summarize({
       tool: 'calendar_create_event',
+      effect: 'Create event "Late call"',
       arguments: {
         summary: 'Late call',
         start: '2026-03-11T03:30:00Z',
