@@ -26,12 +26,16 @@ const COMPOSE: GrantShape = {
  * Gmail holds them, read just before the checks (call-content.ts) with the same address parser.
  * Only that version counts: when Airlock holds no read of it, or the read is not the version the
  * send is bound to (DraftMemory.lastShown, which sendDraft requires), there are no destinations to
- * check and the call asks.
+ * check and the call asks. A grant other than a domain grant (`equals` on draft_id, say) covers a
+ * later send only while the draft goes to recipients of the send the user approved
+ * (recipientsFromState; main/approvals/grant-scope.ts part 3).
  */
 function sendDraftShape(access: GoogleAccountAccess, drafts: DraftMemory): GrantShape {
   return {
     recipientArgs: ['draft_id'],
     contentArgs: [],
+    // The same draft id can later go to other people: a grant holds to whom the approved send went.
+    recipientsFromState: true,
     destinations: (args) => {
       const account = pickAccount(access, 'gmail_send_draft', args).email;
       const id = str(args.draft_id)?.trim() ?? '';
