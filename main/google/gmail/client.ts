@@ -53,6 +53,10 @@ export class GmailClient {
     // gaxios would retry on its own by default; retries are decided here instead.
     return {
       headers: { Authorization: `Bearer ${token}` },
+      // Per call as well: googleapis-common applies the client's rootUrl to a method's JSON URL
+      // but not to its media upload URL (/upload/gmail/v1/…, upload.ts), which the generated
+      // method builds from this option or Google's own host.
+      rootUrl: this.access.apiRoot(),
       retry: false,
       adapter: reauthOn401(this.access, this.account),
       ...(this.signal ? { signal: this.signal } : {}),
