@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 const digest = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const bytesOf = (a: { content: ArrayBuffer | string }) => Buffer.from(a.content as ArrayBuffer);
+const bytesOf = (a: { content: unknown }) => Buffer.from(a.content as ArrayBuffer);
 
 /** A message in Alice's inbox carrying `bytes` as big.bin; its id. */
 async function withFile(tb: NonNullable<typeof t>, bytes: Buffer): Promise<string> {
