@@ -133,6 +133,12 @@ export class GmailFake {
     return this.box.message(id);
   }
 
+  /** One more token Google accepts for an account (a refreshed access token). */
+  addToken(email: string, token: string): void {
+    const a = this.accounts.find((x) => x.email === email);
+    if (a) this.accounts.push({ ...a, token });
+  }
+
   /** Makes the next matching requests fail with Google's error body. */
   fail(f: InjectedFailure): void {
     this.failures.push({ ...f, left: f.times ?? 1 });

@@ -4,6 +4,7 @@ import PostalMime from 'postal-mime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALICE, gmailTestbed } from '../../../e2e/fake-google/gmail-seed.js';
 import { JSON_PAYLOAD_LIMIT } from '../../../e2e/fake-google/gmail-upload.js';
+import { GmailSource } from './source.js';
 
 /**
  * Messages bigger than a JSON body may be (issue 33 item 2). Google refuses a JSON request past its
@@ -110,6 +111,39 @@ describe('a message over the JSON limit goes by upload', () => {
     expect(digest(bytesOf((await PostalMime.parse(t.fake.sent[0]!.raw)).attachments[0]!))).toBe(
       digest(bytes),
     );
+  });
+
+  it('an upload answered 401 goes once more with a fresh token, carrying the whole message again', async () => {
+    t = await gmailTestbed();
+    const bytes = randomBytes(2 * 1024 * 1024);
+    const id = await withFile(t, bytes);
+    // The accounts layer drops a token Google refused and hands out a fresh one (reauth.ts).
+    let token = ALICE.token;
+    t.fake.addToken(ALICE.email, 'refreshed-token');
+    const access = Object.assign(Object.create(t.access) as typeof t.access, {
+      accessToken: () => Promise.resolve(token),
+      tokenRejected: () => {
+        token = 'refreshed-token';
+      },
+    });
+    t.fake.fail({ match: (r) => r.upload !== undefined, status: 401 });
+    const source = new GmailSource(access, { retry: { baseMs: 1 } });
+    const r = await source.call(
+      'gmail_send',
+      {
+        to: ['bob@example.com'],
+        subject: 'Again',
+        body: 'Attached.',
+        attachments: [{ message_id: id, filename: 'big.bin' }],
+      },
+      { agent: 'test', signal: new AbortController().signal },
+    );
+    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+    const uploads = t.fake.requests.filter((q) => q.upload !== undefined);
+    expect(uploads).toHaveLength(2);
+    expect(uploads[1]!.bodyBytes).toBe(uploads[0]!.bodyBytes);
+    const mail = await PostalMime.parse(t.fake.sent[0]!.raw);
+    expect(digest(bytesOf(mail.attachments[0]!))).toBe(digest(bytes));
   });
 
   it('a small message keeps the JSON body', async () => {
