@@ -1,9 +1,10 @@
+import addressparser from 'nodemailer/lib/addressparser/index.js';
 import type { GrantShape } from '../../tools/types.js';
 import type { GoogleAccountAccess } from '../account-access.js';
 import { pickAccount } from './account-pick.js';
 import { str } from './context.js';
 import type { DraftMemory } from './draft-view.js';
-import { addressesOf } from './provenance.js';
+import { parseAddresses } from './compose.js';
 import { parseCompose } from './send.js';
 
 /**
@@ -42,9 +43,28 @@ function sendDraftShape(access: GoogleAccountAccess, drafts: DraftMemory): Grant
       const v = drafts.get(account, id);
       if (!v || v.messageId !== drafts.lastShown(account, id))
         throw new Error(`draft ${id} was not read before the check`);
-      return addressesOf(v.to, v.cc, v.bcc);
+      return (['to', 'cc', 'bcc'] as const).flatMap((f) => headerAddresses(f, v[f]));
     },
   };
+}
+
+/**
+ * The addresses of a draft's recipient header, read by the composer's own parser and check
+ * (parseAddresses: an entry it would not send to, such as a bare "-" or a name alone, throws).
+ * Unlike a compose call, whose headers the composer then writes itself, a draft's headers go out
+ * as they are and Gmail reads them; so a second, independent parser (nodemailer's) must read the
+ * same addresses, or the header is one whose reading is in doubt and the call asks.
+ */
+function headerAddresses(field: string, value: string): string[] {
+  const ours = new Set(parseAddresses(field, value).map((m) => m.address.toLowerCase()));
+  const theirs = new Set(
+    value.trim()
+      ? addressparser(value, { flatten: true }).map((a) => a.address.trim().toLowerCase())
+      : [],
+  );
+  if (ours.size !== theirs.size || [...ours].some((a) => !theirs.has(a)))
+    throw new Error(`the ${field} header reads differently to different parsers`);
+  return [...ours];
 }
 
 export function gmailGrantShape(
