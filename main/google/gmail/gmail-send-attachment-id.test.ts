@@ -47,6 +47,9 @@ describe('attachments by attachment_id', () => {
     );
     const r = await t.call('gmail_send', args);
     expect(r.isError, r.text).toBe(false);
+    // Resolved once by its bytes (the id, then the one part of that size), then known by its part.
+    const gets = t.fake.count((q) => q.path.includes('/attachments/'));
+    expect(gets).toBe(3); // two to resolve, one for the send
     const mail = await PostalMime.parse(t.fake.sent[0]!.raw);
     expect(
       mail.attachments.map((a) => [

@@ -180,7 +180,15 @@ export async function attachmentSource(
   messageId: string,
 ): Promise<AttachmentSource> {
   const { atts, from, message } = await messageAttachments(ctx, messageId);
-  const s = { subject: header(message.payload, 'subject') ?? '', from, atts, message };
+  // Attachment ids already resolved to a part stay resolved: a message's parts never change.
+  const ids = sources.get(ctx.client.account, messageId)?.ids;
+  const s: AttachmentSource = {
+    subject: header(message.payload, 'subject') ?? '',
+    from,
+    atts,
+    message,
+    ...(ids ? { ids } : {}),
+  };
   sources.remember(ctx.client.account, messageId, s);
   return s;
 }
