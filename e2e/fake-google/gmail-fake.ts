@@ -11,6 +11,7 @@ import { GmailDrafts, NOT_MINE } from './gmail-drafts.js';
 import { GmailMailbox, type SeedMessage } from './gmail-mailbox.js';
 import { GmailSettings } from './gmail-settings.js';
 import { errorBody, HttpError } from './gmail-shapes.js';
+import { unwrapUpload } from './gmail-upload.js';
 
 export type { SeedMessage } from './gmail-mailbox.js';
 
@@ -52,6 +53,10 @@ export interface RecordedRequest {
   batched?: boolean;
   /** For a batch request: how many calls it held. */
   batchSize?: number;
+  /** A media upload (`/upload/gmail/v1/…`): its uploadType; the path is the method's own. */
+  upload?: string;
+  /** The request body's size in bytes. */
+  bodyBytes?: number;
 }
 
 export interface InjectedFailure {
@@ -128,6 +133,12 @@ export class GmailFake {
     return this.box.message(id);
   }
 
+  /** One more token Google accepts for an account (a refreshed access token). */
+  addToken(email: string, token: string): void {
+    const a = this.accounts.find((x) => x.email === email);
+    if (a) this.accounts.push({ ...a, token });
+  }
+
   /** Makes the next matching requests fail with Google's error body. */
   fail(f: InjectedFailure): void {
     this.failures.push({ ...f, left: f.times ?? 1 });
@@ -196,7 +207,21 @@ export class GmailFake {
           ),
         };
       } else {
-        answer = this.serve(rec, account, Buffer.concat(chunks));
+        const body = Buffer.concat(chunks);
+        rec.bodyBytes = body.length;
+        // JSON bodies past Google's payload limit are refused; an upload carries a whole message.
+        const upload = unwrapUpload(
+          rec.method,
+          rec.path,
+          rec.query,
+          req.headers['content-type'],
+          body,
+        );
+        if (upload) {
+          rec.upload = rec.query.get('uploadType') ?? '';
+          rec.path = upload.path;
+        }
+        answer = this.serve(rec, account, body, upload?.body);
       }
     } catch (err) {
       const { status, body } = errorBody(err);
@@ -217,11 +242,17 @@ export class GmailFake {
   }
 
   /** One call, alone or inside a batch: injected failures first, then the API itself. */
-  private serve(rec: RecordedRequest, account: FakeAccount, raw: Buffer): SubResponse {
+  private serve(
+    rec: RecordedRequest,
+    account: FakeAccount,
+    raw: Buffer,
+    parsed?: Record<string, unknown>,
+  ): SubResponse {
     const failed = this.injected(rec);
     if (failed) return failed;
     try {
-      const body = raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
+      const body =
+        parsed ?? (raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {});
       const result = this.route(rec, account, body);
       return result === undefined ? { status: 204 } : { status: 200, body: result };
     } catch (err) {

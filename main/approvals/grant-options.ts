@@ -27,10 +27,14 @@ export function grantOptions(
     if (typeof one === 'string' && one.length > 0 && one.length <= 120 && !/[\r\n]/.test(one))
       candidates.push({ path, op: 'equals', value: one });
   }
+  // A tool whose recipients come from state: the grant will hold to whom this call sends, so it is
+  // offered only when they can be read, and says who they are (grant-scope.ts part 3).
+  const approved = shape?.recipientsFromState ? readable(args, shape) : undefined;
+  if (shape?.recipientsFromState && !approved?.length) return [];
   const out: GrantOption[] = [];
   for (const c of candidates) {
     if (!constraintHolds(c, args, shape)) continue;
-    const { lead, tail } = describeScope(c, shape);
+    const { lead, tail } = describeScope(c, shape, approved);
     const label = lead[0]!.toUpperCase() + lead.slice(1);
     out.push({
       label: c.op === 'equals' ? `${label} “${c.value}”` : label,
@@ -56,4 +60,12 @@ function shapedDomain(
   const path = shape.recipientArgs.find((r) => Object.hasOwn(args, r));
   if (domains.size !== 1 || !path) return undefined;
   return { path, op: 'domain', value: [...domains][0]! };
+}
+
+function readable(args: Record<string, unknown>, shape: GrantShape): string[] | undefined {
+  try {
+    return [...new Set(shape.destinations(args))].sort();
+  } catch {
+    return undefined;
+  }
 }

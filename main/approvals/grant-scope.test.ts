@@ -6,7 +6,7 @@ import type { GrantShape } from '../tools/types.js';
 import { hostsIn, inDomain } from './addresses.js';
 import { checkConstraint } from './constraint.js';
 import { grantOptions } from './grant-options.js';
-import { constraintHolds, fitsScope, fixedPart } from './grant-scope.js';
+import { constraintHolds, fitsScope, grantRecord } from './grant-scope.js';
 
 // Issue 27 item 1: what a scoped grant checks — the constraint read the way the tool reads it,
 // and every argument it does not mention as approved.
@@ -19,7 +19,7 @@ function fits(
   calls: Record<string, unknown>[],
 ): boolean[] {
   const constraint = checkConstraint(c, approved, shape);
-  const g = { constraint, fixed: fixedPart(approved, constraint, shape) };
+  const g = { constraint, fixed: grantRecord(approved, constraint, shape) };
   return calls.map((args) => fitsScope(g, args, shape));
 }
 
@@ -196,6 +196,46 @@ describe('Calendar: guests as the write tools read them', () => {
         { event_id: 'e1', add_attendees: ['dan@example.com'], description: 'new text' },
       ]),
     ).toEqual([true, false, false, false, false]);
+  });
+});
+
+describe('recipients from state (recipientsFromState): the grant holds to whom the approved call sent', () => {
+  // A tool whose arguments name a thing (a draft) whose recipients live elsewhere and can change.
+  const state = new Map<string, string[]>([['d1', ['ann@example.com', 'bob@example.com']]]);
+  const shape: GrantShape = {
+    recipientArgs: ['draft_id'],
+    contentArgs: [],
+    recipientsFromState: true,
+    destinations: (args) => {
+      const to = state.get(String(args.draft_id));
+      if (!to) throw new Error('not read');
+      return to;
+    },
+  };
+  const EXACT: GrantConstraint = { path: 'draft_id', op: 'equals', value: 'd1' };
+  const g = { constraint: EXACT, fixed: grantRecord({ draft_id: 'd1' }, EXACT, shape) };
+  const now = (to: string[] | undefined) => {
+    if (to) state.set('d1', to);
+    else state.delete('d1');
+    return fitsScope(g, { draft_id: 'd1' }, shape);
+  };
+
+  it('an equals grant covers the same thing only while it goes to the approved recipients or some of them', () => {
+    expect(now(['bob@example.com', 'ann@example.com'])).toBe(true);
+    expect(now(['ann@example.com'])).toBe(true);
+    expect(now(['ann@example.com', 'eve@evil.test'])).toBe(false);
+    expect(now(['carl@example.com'])).toBe(false);
+    expect(now([])).toBe(false);
+    expect(now(undefined)).toBe(false); // could not be read: asks
+  });
+
+  it('a record made the old way (the fixed part alone) never matches; nothing readable, no grant', () => {
+    state.set('d1', ['ann@example.com']);
+    expect(fitsScope({ constraint: EXACT, fixed: '{}' }, { draft_id: 'd1' }, shape)).toBe(false);
+    expect(() => grantRecord({ draft_id: 'd9' }, EXACT, shape)).toThrow();
+    expect(grantOptions({ draft_id: 'd9' }, shape)).toEqual([]);
+    const exact = grantOptions({ draft_id: 'd1' }, shape).find((o) => o.constraint.op === 'equals');
+    expect(exact?.note).toMatch(/^only while it goes to ann@example\.com \(or some of them\)/);
   });
 });
 

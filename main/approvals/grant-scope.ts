@@ -17,6 +17,13 @@ import { canonicalJson } from './canonical.js';
  *    grant mentions: its constraint's path; for a `domain` grant on a built-in tool, all its
  *    recipient arguments; and the content a built-in tool declares (a mail's subject and body).
  *
+ * 3. For a tool whose recipients come from state the arguments only name (GrantShape
+ *    .recipientsFromState: gmail_send_draft's draft), the same arguments can reach other people
+ *    later. The grant records the destinations of the call the user approved, and a grant that
+ *    is not a domain grant (which checks every destination itself) covers a later call only while
+ *    each of its destinations — read by the tool's own parser at the time of the call — is one of
+ *    them. "Send draft X" approved while X went to R does not send X once it goes to someone else.
+ *
  * Anything else — an argument added, a value changed, an address that cannot be read — asks.
  */
 
@@ -77,19 +84,62 @@ export function constraintHolds(
 
 /**
  * The approved call without what may vary, as canonical JSON: what a later call's other
- * arguments must equal (part 2 above). Stored with the grant.
+ * arguments must equal (part 2 above).
  */
 export function fixedPart(
   args: Record<string, unknown>,
   c: GrantConstraint,
   shape: GrantShape | undefined,
 ): string {
-  return canonicalJson(
-    without(
-      args,
-      varyingArgs(c, shape).map((p) => p.split('.')),
-    ),
+  return canonicalJson(fixedArgs(args, c, shape));
+}
+
+function fixedArgs(
+  args: Record<string, unknown>,
+  c: GrantConstraint,
+  shape: GrantShape | undefined,
+): unknown {
+  return without(
+    args,
+    varyingArgs(c, shape).map((p) => p.split('.')),
   );
+}
+
+/**
+ * What a scoped grant stores (the `fixed_json` column): the fixed part; for a tool whose recipients
+ * come from state, `[fixed arguments, approved destinations]` (part 3 above) — an array, never
+ * confused with a fixed part, which is always an object. Throws when the approved call's
+ * destinations cannot be read: then there is nothing to hold a grant to.
+ */
+export function grantRecord(
+  args: Record<string, unknown>,
+  c: GrantConstraint,
+  shape: GrantShape | undefined,
+): string {
+  if (!shape?.recipientsFromState) return fixedPart(args, c, shape);
+  const approved = [...new Set(shape.destinations(args))].sort();
+  if (approved.length === 0) throw new Error('the approved call has no recipients');
+  return canonicalJson([fixedArgs(args, c, shape), approved]);
+}
+
+/** A stored record read back (part 3 above); null when it is not one (made the old way). */
+export function approvedRecipients(
+  fixed: string | null,
+  shape: GrantShape | undefined,
+): { fixed: string; recipients: string[] } | null {
+  if (fixed === null || !shape?.recipientsFromState) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(fixed);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value) || value.length !== 2) return null;
+  const [args, recipients] = value as unknown[];
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return null;
+  if (!Array.isArray(recipients) || recipients.length === 0) return null;
+  if (!recipients.every((r): r is string => typeof r === 'string')) return null;
+  return { fixed: canonicalJson(args), recipients };
 }
 
 /** Whether a call fits a scoped grant: its constraint holds and everything else is as approved. */
@@ -100,9 +150,20 @@ export function fitsScope(
 ): boolean {
   // A grant made before the fixed part was kept (issue 27) never matches: it was checked the old way.
   if (g.fixed === null) return false;
-  return (
-    constraintHolds(g.constraint, args, shape) && fixedPart(args, g.constraint, shape) === g.fixed
-  );
+  if (!constraintHolds(g.constraint, args, shape)) return false;
+  if (!shape?.recipientsFromState) return fixedPart(args, g.constraint, shape) === g.fixed;
+  // Part 3: a record made before the approved recipients were kept never matches either.
+  const record = approvedRecipients(g.fixed, shape);
+  if (!record || fixedPart(args, g.constraint, shape) !== record.fixed) return false;
+  if (g.constraint.op === 'domain') return true; // constraintHolds read every destination
+  let destinations: string[];
+  try {
+    destinations = shape.destinations(args);
+  } catch {
+    return false; // Not read, or not the version the send is bound to: it asks.
+  }
+  const approved = new Set(record.recipients);
+  return destinations.length > 0 && destinations.every((d) => approved.has(d));
 }
 
 /** A copy of the arguments without the values at these paths (own properties only). */
@@ -125,6 +186,7 @@ function without(value: unknown, paths: string[][]): unknown {
 export function describeScope(
   c: GrantConstraint,
   shape: GrantShape | undefined,
+  approved?: readonly string[],
 ): { lead: string; tail: string } {
   const lead =
     c.op === 'domain'
@@ -136,9 +198,16 @@ export function describeScope(
     (a) => a !== c.path && !shape?.recipientArgs.includes(a),
   );
   const differ = c.op === 'domain' && !shape ? [c.path, ...free] : free;
+  // Part 3: say whom the grant reaches, since the arguments do not.
+  const only =
+    shape?.recipientsFromState && c.op !== 'domain'
+      ? approved?.length
+        ? `; only while it goes to ${list([...approved])} (or some of them)`
+        : '; only while it goes to the recipients of the call you approved'
+      : '';
   const tail = differ.length
-    ? `; ${list(differ)} may differ, everything else as in the call you approved`
-    : '; everything else as in the call you approved';
+    ? `${only}; ${list(differ)} may differ, everything else as in the call you approved`
+    : `${only}; everything else as in the call you approved`;
   return { lead, tail };
 }
 

@@ -5,7 +5,7 @@ import type { ActivityLog } from '../store/activity.js';
 import type { GrantRow, GrantStore } from '../store/grant-store.js';
 import type { GrantShape } from '../tools/types.js';
 import { checkConstraint } from './constraint.js';
-import { describeScope, fitsScope, fixedPart } from './grant-scope.js';
+import { approvedRecipients, describeScope, fitsScope, grantRecord } from './grant-scope.js';
 
 export interface GrantServiceDeps {
   store: GrantStore;
@@ -92,7 +92,7 @@ export class GrantService {
       lastUsedAt: null,
       revokedAt: null,
       includeTainted: g.includeTainted === true,
-      fixed: constraint ? fixedPart(g.args, constraint, shape) : null,
+      fixed: constraint ? recordOf(g, constraint, shape) : null,
     };
     this.deps.store.insert(row);
     this.deps.activity.addNow({
@@ -168,6 +168,7 @@ export class GrantService {
 
   view(g: GrantRow): GrantView {
     const now = this.now();
+    const shape = this.deps.shape?.(g.toolKey);
     let inactiveReason: string | undefined;
     if (g.revokedAt !== null) inactiveReason = 'revoked';
     else if (g.expiresAt !== null && g.expiresAt <= now) inactiveReason = 'expired';
@@ -175,6 +176,8 @@ export class GrantService {
       inactiveReason = 'the tool, its server or its policy changed since it was made';
     else if (g.constraint && g.fixed === null)
       inactiveReason = 'it was made before Airlock checked every argument of a scoped grant';
+    else if (g.constraint && shape?.recipientsFromState && !approvedRecipients(g.fixed, shape))
+      inactiveReason = 'it was made before Airlock kept the recipients you approved';
     return {
       id: g.id,
       agent: g.agent,
@@ -185,7 +188,11 @@ export class GrantService {
       ...(g.constraint
         ? {
             constraint: g.constraint,
-            scope: describeScope(g.constraint, this.deps.shape?.(g.toolKey)),
+            scope: describeScope(
+              g.constraint,
+              shape,
+              approvedRecipients(g.fixed, shape)?.recipients,
+            ),
           }
         : {}),
       ...(g.approvalId ? { approvalId: g.approvalId } : {}),
@@ -201,12 +208,26 @@ export class GrantService {
   private describe(g: GrantRow): string {
     let scope = '';
     if (g.constraint) {
-      const { lead, tail } = describeScope(g.constraint, this.deps.shape?.(g.toolKey));
+      const shape = this.deps.shape?.(g.toolKey);
+      const approved = approvedRecipients(g.fixed, shape)?.recipients;
+      const { lead, tail } = describeScope(g.constraint, shape, approved);
       const value = g.constraint.op === 'equals' ? ` ${JSON.stringify(g.constraint.value)}` : '';
       scope = `, ${lead}${value}${tail}`;
     }
     const until = g.expiresAt !== null ? ` until ${iso(g.expiresAt)}` : ' until revoked';
     return `${g.tool} runs without asking for ${g.agent}${until}${scope}.`;
+  }
+}
+
+/** What the grant stores; a tool whose recipients the approved call's state names must name some. */
+function recordOf(g: NewGrant, c: GrantConstraint, shape: GrantShape | undefined): string {
+  try {
+    return grantRecord(g.args, c, shape);
+  } catch {
+    throw new ControlError(
+      'INVALID',
+      `Airlock could not read whom this ${g.tool} call sends to, so a grant could not be held to them; allow it once instead.`,
+    );
   }
 }
 

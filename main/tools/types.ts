@@ -188,6 +188,14 @@ export interface GrantShape {
    * throws when the arguments cannot be read (the call would fail, so no grant covers it).
    */
   destinations(args: Record<string, unknown>): string[];
+  /**
+   * The recipients come from state the arguments only name (gmail_send_draft: the draft's own
+   * To, Cc and Bcc), so the same arguments can later reach other people. A scoped grant then
+   * records the destinations of the call the user approved, and a grant that is not a domain
+   * grant covers a later call only while every destination is one of them
+   * (main/approvals/grant-scope.ts).
+   */
+  recipientsFromState?: boolean;
 }
 
 export function isReadOnly(def: ToolDefinition): boolean {

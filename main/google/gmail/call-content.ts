@@ -1,6 +1,6 @@
 import type { CallContent } from '../../tools/types.js';
 import type { GoogleAccountAccess } from '../account-access.js';
-import { findAttachment } from './attachment.js';
+import { resolvePick } from './attachment-pick.js';
 import { pickAccount } from './account-pick.js';
 import type { Recent } from './cache.js';
 import { GmailClient, type RetryPolicy } from './client.js';
@@ -68,7 +68,10 @@ export async function gmailCallContent(
   // The arguments as the check reads them: an inline file that is text is read as text (its
   // base64 hides the words from the phrase rule), the rest by name only.
   const shown = specs.map((spec) => {
-    if (spec.kind !== 'inline') return { message_id: spec.messageId, filename: spec.filename };
+    if (spec.kind !== 'inline')
+      return spec.attachmentId !== undefined
+        ? { message_id: spec.messageId, attachment_id: spec.attachmentId }
+        : { message_id: spec.messageId, filename: spec.filename };
     const text = budget > 0 ? utf8(spec.content.subarray(0, budget)) : undefined;
     if (text !== undefined) budget -= spec.content.length;
     return {
@@ -85,7 +88,7 @@ export async function gmailCallContent(
     const src =
       d.attachmentSources.get(account, spec.messageId) ??
       (await attachmentSource({ client }, d.attachmentSources, spec.messageId));
-    const att = findAttachment(src.atts, spec.filename, spec.messageId);
+    const { att } = await resolvePick(client, src, spec);
     carried.push({ ...mailItem(src.message, '', { attachment: att.filename }) });
   }
   return {

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import type { gmail_v1, MethodOptions } from '@googleapis/gmail';
 import type { GoogleAccountAccess } from '../account-access.js';
 import { libs } from '../lazy.js';
@@ -53,8 +55,12 @@ export class GmailClient {
     // gaxios would retry on its own by default; retries are decided here instead.
     return {
       headers: { Authorization: `Bearer ${token}` },
+      // Per call as well: googleapis-common applies the client's rootUrl to a method's JSON URL
+      // but not to its media upload URL (/upload/gmail/v1/…, upload.ts), which the generated
+      // method builds from this option or Google's own host.
+      rootUrl: this.access.apiRoot(),
       retry: false,
-      adapter: reauthOn401(this.access, this.account),
+      adapter: replayable(reauthOn401(this.access, this.account)),
       ...(this.signal ? { signal: this.signal } : {}),
     };
   }
@@ -122,4 +128,22 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+type Adapter = NonNullable<MethodOptions['adapter']>;
+
+/**
+ * A streamed request body — a media upload (upload.ts), which googleapis-common hands over as a
+ * stream — read into memory before it is sent (the message is in memory already, at most 35 MB),
+ * so that the one resend after a 401 (reauthOn401) carries the whole message again rather than a
+ * spent stream.
+ */
+function replayable(next: Adapter): Adapter {
+  return async (options, send) => {
+    // gaxios has already made `body` (what fetch sends) from `data`; both name the same stream.
+    const body: unknown = options.body;
+    if (!(body instanceof Readable)) return next(options, send);
+    const whole = await buffer(body);
+    return next({ ...options, body: whole, data: whole }, send);
+  };
 }

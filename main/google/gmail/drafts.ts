@@ -15,6 +15,7 @@ import { draftItem, provenanceMeta } from './provenance.js';
 import { MAX_CHARS, READ_DEFAULT_CHARS } from './read.js';
 import { loadHits, SEARCH_DEFAULT, SEARCH_MAX, type HitOrError, type HitPage } from './search.js';
 import { maybeSent, outgoing, parseCompose, recipients, withAttachments } from './send.js';
+import { draftRequest } from './upload.js';
 
 /**
  * The draft tools (issue 33 item 1) on Gmail's users.drafts methods
@@ -173,17 +174,10 @@ export async function updateDraft(
   }
   if (!input.subject?.trim() && !input.replyTo) m.subject = current.subject;
   if (!m.subject.trim()) throw new BadInput(`subject: draft ${id} has no subject; give one.`);
-  const raw = (await buildMime(m)).toString('base64url');
+  const mime = await buildMime(m);
   const updated = await ctx.client
     .write(`draft ${id}`, (api, opts) =>
-      api.users.drafts.update(
-        {
-          userId: 'me',
-          id,
-          requestBody: { id, message: { raw, ...(m.threadId ? { threadId: m.threadId } : {}) } },
-        },
-        opts,
-      ),
+      api.users.drafts.update({ userId: 'me', id, ...draftRequest(mime, m.threadId, id) }, opts),
     )
     .catch((err: unknown) => {
       throw isMissing(err) ? noSuchDraft(id, ctx.client.account) : err;

@@ -1,9 +1,10 @@
+import addressparser from 'nodemailer/lib/addressparser/index.js';
 import type { GrantShape } from '../../tools/types.js';
 import type { GoogleAccountAccess } from '../account-access.js';
 import { pickAccount } from './account-pick.js';
 import { str } from './context.js';
 import type { DraftMemory } from './draft-view.js';
-import { addressesOf } from './provenance.js';
+import { parseAddresses } from './compose.js';
 import { parseCompose } from './send.js';
 
 /**
@@ -26,21 +27,44 @@ const COMPOSE: GrantShape = {
  * Gmail holds them, read just before the checks (call-content.ts) with the same address parser.
  * Only that version counts: when Airlock holds no read of it, or the read is not the version the
  * send is bound to (DraftMemory.lastShown, which sendDraft requires), there are no destinations to
- * check and the call asks.
+ * check and the call asks. A grant other than a domain grant (`equals` on draft_id, say) covers a
+ * later send only while the draft goes to recipients of the send the user approved
+ * (recipientsFromState; main/approvals/grant-scope.ts part 3).
  */
 function sendDraftShape(access: GoogleAccountAccess, drafts: DraftMemory): GrantShape {
   return {
     recipientArgs: ['draft_id'],
     contentArgs: [],
+    // The same draft id can later go to other people: a grant holds to whom the approved send went.
+    recipientsFromState: true,
     destinations: (args) => {
       const account = pickAccount(access, 'gmail_send_draft', args).email;
       const id = str(args.draft_id)?.trim() ?? '';
       const v = drafts.get(account, id);
       if (!v || v.messageId !== drafts.lastShown(account, id))
         throw new Error(`draft ${id} was not read before the check`);
-      return addressesOf(v.to, v.cc, v.bcc);
+      return (['to', 'cc', 'bcc'] as const).flatMap((f) => headerAddresses(f, v[f]));
     },
   };
+}
+
+/**
+ * The addresses of a draft's recipient header, read by the composer's own parser and check
+ * (parseAddresses: an entry it would not send to, such as a bare "-" or a name alone, throws).
+ * Unlike a compose call, whose headers the composer then writes itself, a draft's headers go out
+ * as they are and Gmail reads them; so a second, independent parser (nodemailer's) must read the
+ * same addresses, or the header is one whose reading is in doubt and the call asks.
+ */
+function headerAddresses(field: string, value: string): string[] {
+  const ours = new Set(parseAddresses(field, value).map((m) => m.address.toLowerCase()));
+  const theirs = new Set(
+    value.trim()
+      ? addressparser(value, { flatten: true }).map((a) => a.address.trim().toLowerCase())
+      : [],
+  );
+  if (ours.size !== theirs.size || [...ours].some((a) => !theirs.has(a)))
+    throw new Error(`the ${field} header reads differently to different parsers`);
+  return [...ours];
 }
 
 export function gmailGrantShape(

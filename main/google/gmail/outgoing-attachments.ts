@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatBytes } from '../content/text.js';
-import { findAttachment, messageAttachments, type AttachedTo } from './attachment.js';
+import { knownPick, pickLabel, resolvePick } from './attachment-pick.js';
+import { messageAttachments, type AttachedTo } from './attachment.js';
 import type { Recent } from './cache.js';
 import { BadInput, MAX_MESSAGE_BYTES } from './compose.js';
 import type { GmailCallContext } from './context.js';
@@ -18,7 +19,8 @@ import { base64urlBytes, header, type AttachmentInfo } from './payload.js';
 export const MAX_ATTACHMENTS = 20;
 
 export type AttachmentSpec =
-  | { kind: 'message'; messageId: string; filename: string }
+  | { kind: 'message'; messageId: string; filename: string; attachmentId?: undefined }
+  | { kind: 'message'; messageId: string; attachmentId: string; filename?: undefined }
   | { kind: 'inline'; filename: string; mimeType: string; content: Buffer; digest: string };
 
 /** An attachment as it goes out and as the card shows it. */
@@ -36,9 +38,12 @@ export interface AttachmentSource {
   from: string;
   atts: AttachmentInfo[];
   message: AttachedTo;
+  /** Attachment ids from other reads, resolved to the part they name (attachment-pick.ts). */
+  ids?: Map<string, string>;
 }
 
 const MESSAGE_KEYS = new Set(['message_id', 'filename']);
+const BY_ID_KEYS = new Set(['message_id', 'attachment_id']);
 const INLINE_KEYS = new Set(['filename', 'mime_type', 'content_base64']);
 // RFC 4648 §4, padded, no whitespace: anything else is refused rather than guessed at. A plain
 // character class (no repeated group: V8 would recurse per group on a 30 MB string), then the length.
@@ -100,12 +105,27 @@ export function parseAttachments(value: unknown): AttachmentSpec[] {
     const a = entry as Record<string, unknown>;
     const keys = Object.keys(a);
     const inline = 'content_base64' in a;
-    const allowed = inline ? INLINE_KEYS : MESSAGE_KEYS;
+    const byId = !inline && 'attachment_id' in a;
+    const allowed = inline ? INLINE_KEYS : byId ? BY_ID_KEYS : MESSAGE_KEYS;
     const extra = keys.filter((k) => !allowed.has(k));
     if (extra.length)
       throw new BadInput(
-        `${where}: "${extra.join('", "')}" is not accepted. An attachment is either { message_id, filename } (a file attached to a message in this account) or { filename, mime_type, content_base64 }; Airlock never reads local files or links.`,
+        `${where}: "${extra.join('", "')}" is not accepted. An attachment is either { message_id, filename } or { message_id, attachment_id } (a file attached to a message in this account) or { filename, mime_type, content_base64 }; Airlock never reads local files or links.`,
       );
+    if (byId) {
+      const messageId = typeof a.message_id === 'string' ? a.message_id.trim() : '';
+      const attachmentId = typeof a.attachment_id === 'string' ? a.attachment_id.trim() : '';
+      if (
+        !messageId ||
+        !attachmentId ||
+        attachmentId.length > 4096 ||
+        /[^\w.~-]/.test(attachmentId)
+      )
+        throw new BadInput(
+          `${where}: give message_id and the attachment_id Gmail gave for a file of that message (or its filename instead of attachment_id).`,
+        );
+      return { kind: 'message', messageId, attachmentId };
+    }
     if (!inline) {
       const messageId = typeof a.message_id === 'string' ? a.message_id.trim() : '';
       if (!messageId)
@@ -160,7 +180,15 @@ export async function attachmentSource(
   messageId: string,
 ): Promise<AttachmentSource> {
   const { atts, from, message } = await messageAttachments(ctx, messageId);
-  const s = { subject: header(message.payload, 'subject') ?? '', from, atts, message };
+  // Attachment ids already resolved to a part stay resolved: a message's parts never change.
+  const ids = sources.get(ctx.client.account, messageId)?.ids;
+  const s: AttachmentSource = {
+    subject: header(message.payload, 'subject') ?? '',
+    from,
+    atts,
+    message,
+    ...(ids ? { ids } : {}),
+  };
   sources.remember(ctx.client.account, messageId, s);
   return s;
 }
@@ -188,7 +216,9 @@ export async function resolveAttachments(
         );
       throw err;
     });
-    const att = findAttachment(src.atts, spec.filename, spec.messageId);
+    // A name is matched in what was read; an id from another read, by what it downloads.
+    const picked = await resolvePick(ctx.client, src, spec);
+    const att = picked.att;
     if (att.size > MAX_MESSAGE_BYTES)
       throw new BadInput(
         `${att.filename} of message ${spec.messageId} is ${formatBytes(att.size)}; Gmail sends messages up to ${formatBytes(MAX_MESSAGE_BYTES)}.`,
@@ -198,18 +228,26 @@ export async function resolveAttachments(
         `${att.filename} of message ${spec.messageId} has no downloadable content.`,
       );
     const messageId = spec.messageId;
-    const data = await ctx.client.read(
-      `attachment ${att.filename} of message ${messageId}`,
-      (api, opts) =>
-        api.users.messages.attachments.get(
-          { userId: 'me', messageId, id: att.attachmentId! },
-          opts,
+    const content =
+      picked.bytes ??
+      Buffer.from(
+        base64urlBytes(
+          (
+            await ctx.client.read(
+              `attachment ${att.filename} of message ${messageId}`,
+              (api, opts) =>
+                api.users.messages.attachments.get(
+                  { userId: 'me', messageId, id: att.attachmentId! },
+                  opts,
+                ),
+            )
+          ).data,
         ),
-    );
+      );
     out.push({
       filename: safeName(att.filename),
       mimeType: att.mimeType,
-      content: Buffer.from(base64urlBytes(data.data)),
+      content,
       source: { messageId, subject: src.subject, from: src.from },
     });
   }
@@ -232,15 +270,15 @@ export function attachmentLines(
     const src = sources.get(account, spec.messageId);
     let att: AttachmentInfo | undefined;
     try {
-      att = src ? findAttachment(src.atts, spec.filename, spec.messageId) : undefined;
+      att = src ? knownPick(src, spec) : undefined;
     } catch (err) {
-      return `Attachment: "${spec.filename}" of message ${spec.messageId} — this call will FAIL: ${(err as Error).message}`;
+      return `Attachment: ${pickLabel(spec)} of message ${spec.messageId} — this call will FAIL: ${(err as Error).message}`;
     }
     const from = src
       ? ` — from message ${spec.messageId} "${src.subject || '(no subject)'}" from ${src.from || 'an unknown sender'}`
       : ` — from message ${spec.messageId} (not yet read)`;
     return att
       ? `Attachment: ${safeName(att.filename)} (${att.mimeType}, ${formatBytes(att.size)})${from}`
-      : `Attachment: "${spec.filename}"${from}`;
+      : `Attachment: ${pickLabel(spec)} (name and type not yet read)${from}`;
   });
 }

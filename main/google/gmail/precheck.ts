@@ -11,7 +11,7 @@ import { fetchFilter, parseFilter, type Filter } from './filters.js';
 import { labelNameArg, nameFree, userLabel } from './label-admin.js';
 import type { LabelDirectory } from './labels.js';
 import { header } from './payload.js';
-import { findAttachment } from './attachment.js';
+import { resolvePick } from './attachment-pick.js';
 import { forwardedFrom } from './effects.js';
 import { attachmentSource, type AttachmentSource } from './outgoing-attachments.js';
 import { parseCompose } from './send.js';
@@ -113,7 +113,7 @@ async function attachmentsExist(
     const src = d.attachmentSources.get(client.account, spec.messageId);
     if (!src) continue;
     try {
-      findAttachment(src.atts, spec.filename, spec.messageId);
+      await resolvePick(client, src, spec);
     } catch (err) {
       if (err instanceof BadInput) return err.message;
       throw err;

@@ -25,6 +25,7 @@ import {
 } from './outgoing-attachments.js';
 import type { Recent } from './cache.js';
 import { header } from './payload.js';
+import { draftRequest, sendRequest } from './upload.js';
 
 export interface ComposeInput {
   to: Mailbox[];
@@ -152,13 +153,10 @@ export async function sendMessage(
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const m = await outgoing(ctx, parseCompose(args));
-  const raw = (await buildMime(m)).toString('base64url');
+  const mime = await buildMime(m);
   const sent = await ctx.client
     .write('sending the message', (api, opts) =>
-      api.users.messages.send(
-        { userId: 'me', requestBody: { raw, ...(m.threadId ? { threadId: m.threadId } : {}) } },
-        opts,
-      ),
+      api.users.messages.send({ userId: 'me', ...sendRequest(mime, m.threadId) }, opts),
     )
     .catch(maybeSent);
   return {
@@ -176,15 +174,9 @@ export async function createDraft(
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const m = await outgoing(ctx, parseCompose(args));
-  const raw = (await buildMime(m)).toString('base64url');
+  const mime = await buildMime(m);
   const draft = await ctx.client.write('creating the draft', (api, opts) =>
-    api.users.drafts.create(
-      {
-        userId: 'me',
-        requestBody: { message: { raw, ...(m.threadId ? { threadId: m.threadId } : {}) } },
-      },
-      opts,
-    ),
+    api.users.drafts.create({ userId: 'me', ...draftRequest(mime, m.threadId) }, opts),
   );
   return {
     content: [

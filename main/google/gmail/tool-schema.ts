@@ -103,7 +103,7 @@ export function composeProps(): Record<string, JsonSchema> {
 const attachmentsProp: JsonSchema = {
   type: 'array',
   maxItems: MAX_ATTACHMENTS,
-  description: `Files to attach, at most ${MAX_ATTACHMENTS}; the message with its attachments must stay under 25 MB (Gmail's limit; attachments grow by a third when encoded). Each is either a file attached to a message in this account ({ message_id, filename }: its name and type are taken from that message) or a file given inline ({ filename, mime_type, content_base64 }). Inline files travel in the request, which Airlock takes up to 4 MiB by default: to send on a file received by mail, name its message. Local files and links are not accepted.`,
+  description: `Files to attach, at most ${MAX_ATTACHMENTS}; the message with its attachments must stay under 25 MB (Gmail's limit; attachments grow by a third when encoded). Each is either a file attached to a message in this account ({ message_id, filename }, or { message_id, attachment_id }: its name and type are taken from that message) or a file given inline ({ filename, mime_type, content_base64 }). Inline files travel in the request, which Airlock takes up to 4 MiB by default: to send on a file received by mail, name its message. Local files and links are not accepted.`,
   items: {
     anyOf: [
       {
@@ -121,6 +121,25 @@ const attachmentsProp: JsonSchema = {
           },
         },
         required: ['message_id', 'filename'],
+        additionalProperties: false,
+      },
+      {
+        type: 'object',
+        properties: {
+          message_id: {
+            type: 'string',
+            minLength: 1,
+            description: 'The message the file is attached to.',
+          },
+          attachment_id: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 4096,
+            description:
+              "Gmail's attachment id of the file in that message (a filename is simpler: Gmail's ids change between reads).",
+          },
+        },
+        required: ['message_id', 'attachment_id'],
         additionalProperties: false,
       },
       {
