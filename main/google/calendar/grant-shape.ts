@@ -1,15 +1,13 @@
 import type { GrantShape } from '../../tools/types.js';
 import { emails, optStrings, type Args } from './args.js';
+import { argumentGuests } from './event-guests.js';
 
 /** Guests as the write tools read them (write-tools.ts, event-input.ts patchFields): bare, lowercased. */
 const guests = (args: Args, key: string) => emails(optStrings(args, key), key) ?? [];
 
 /**
  * What a grant on a calendar write reads (issue 27 item 1). A new event invites its attendees;
- * its title, times, text, place and Meet link are content. An update e-mails the guests it adds
- * and the ones it removes, and also the event's existing guests, whom its arguments do not name:
- * so under a scoped grant everything but the guest lists stays as approved (the same event, the
- * same changes).
+ * its title, times, text, place and Meet link are content.
  */
 const CREATE: GrantShape = {
   recipientArgs: ['attendees'],
@@ -26,18 +24,45 @@ const CREATE: GrantShape = {
   destinations: (args) => guests(args, 'attendees'),
 };
 
-const UPDATE: GrantShape = {
-  recipientArgs: ['attendees', 'add_attendees', 'remove_attendees'],
-  contentArgs: [],
-  destinations: (args) => [
-    ...guests(args, 'attendees'),
-    ...guests(args, 'add_attendees'),
-    ...guests(args, 'remove_attendees'),
-  ],
-};
+/** The event's guests as the call's own read found them (event-guests.ts); throws when unread. */
+export type ExistingGuests = (args: Args) => string[];
 
-export function calendarGrantShape(tool: string): GrantShape | undefined {
+/**
+ * An update reaches the guests it adds and removes and also the event's existing guests, whom its
+ * arguments do not name: their copy of the event changes, and Google e-mails them about it
+ * (docs/calendar.md "Grants"). So the recipients come from state (recipientsFromState,
+ * main/approvals/grant-scope.ts part 3): a `domain` grant checks every one of them, and an
+ * `equals` grant covers a later call only while each is one the approved call reached. Whatever
+ * `send_updates` says: "none" stops the e-mail, not the change on the guests' calendars.
+ * Everything but the guest lists stays as approved (the same event, the same changes).
+ */
+function updateShape(existing: ExistingGuests): GrantShape {
+  return {
+    recipientArgs: ['attendees', 'add_attendees', 'remove_attendees'],
+    contentArgs: [],
+    recipientsFromState: true,
+    destinations: (args) => [...new Set([...existing(args), ...argumentGuests(args)])],
+  };
+}
+
+/**
+ * A delete cancels the event for every guest (Google e-mails them the cancellation unless
+ * send_updates is "none", and it leaves their calendars either way). No argument names a guest,
+ * so there is no domain grant; an `equals` grant (on event_id, say) covers a later delete only
+ * while the event's guests are among those of the delete the user approved.
+ */
+function deleteShape(existing: ExistingGuests): GrantShape {
+  return {
+    recipientArgs: [],
+    contentArgs: [],
+    recipientsFromState: true,
+    destinations: (args) => existing(args),
+  };
+}
+
+export function calendarGrantShape(tool: string, existing: ExistingGuests): GrantShape | undefined {
   if (tool === 'calendar_create_event') return CREATE;
-  if (tool === 'calendar_update_event') return UPDATE;
+  if (tool === 'calendar_update_event') return updateShape(existing);
+  if (tool === 'calendar_delete_event') return deleteShape(existing);
   return undefined;
 }
