@@ -102,8 +102,39 @@ async function setUp() {
     if (typeof req !== 'string') await a.control.decide(req.id, { kind: 'allow_once' });
     expect((await call).isError).toBeFalsy();
   };
-  return { event, addElsewhere, grant, asked, known };
+  return { event, addElsewhere, grant, asked, known, nextRequest, client, a };
 }
+
+const PLAN =
+  'The board agreed to sell the northern warehouse to Halvorsen Logistics before the spring audit.';
+
+describe('the taint check sees the guests a Calendar write reaches', () => {
+  it("private content written into an event goes to the event's guests, whom the arguments do not name", async () => {
+    const { event, nextRequest, client, a } = await setUp();
+    const secret = bed!.fake.seed(ALICE, 'primary', {
+      summary: 'Door',
+      description: PLAN,
+      start: { dateTime: '2026-03-11T10:00:00-04:00' },
+      end: { dateTime: '2026-03-11T11:00:00-04:00' },
+    }).id!;
+    const shared = event(['stranger@other.test']);
+    // The agent reads the user's private event, then writes its code into the shared one.
+    const read = await client.callTool({
+      name: 'calendar_get_event',
+      arguments: { event_id: secret },
+    });
+    expect(read.isError).toBeFalsy();
+    const requested = nextRequest();
+    const call = client.callTool({
+      name: 'calendar_update_event',
+      arguments: { event_id: shared, description: `Notes: ${PLAN}` },
+    });
+    const req = await requested;
+    await a.control.decide(req.id, { kind: 'deny' });
+    await call;
+    expect(req.taint?.summary).toContain('stranger@other.test');
+  });
+});
 
 describe('a grant on a Calendar write holds to the guests the write reaches', () => {
   it('a domain grant on calendar_update_event asks once the event has a guest outside the domain, whatever send_updates says', async () => {
@@ -143,5 +174,13 @@ describe('a grant on a Calendar write holds to the guests the write reaches', ()
     const req = await asked('calendar_update_event', update);
     expect(req).not.toBeNull();
     expect(req?.taint).toBeUndefined(); // asked by the grant, not the taint check
+
+    // Back to the approved guests: covered again. But when the event cannot be read before the
+    // checks, the grant has no guests to hold to: it asks.
+    await addElsewhere(id, 'stranger@other.test', 'remove_attendees');
+    expect(await asked('calendar_update_event', update)).toBeNull();
+    await addElsewhere(id, 'erin@example.com', 'remove_attendees');
+    bed!.fake.failNext({ method: 'GET', path: new RegExp(`/events/${id}$`), status: 503 });
+    expect(await asked('calendar_update_event', update)).not.toBeNull();
   });
 });
