@@ -167,6 +167,8 @@ export class CalendarSource implements ToolSource {
   ): Promise<CallContent | null> {
     if (!TELLS_GUESTS.has(tool)) return null;
     const account = this.cal.account(args.account, true);
+    // Before anything that waits: a read that is late or fails must leave no earlier one behind.
+    this.guests.forget(account, args);
     const existing = await this.guests.read(await this.context(account, signal), args);
     return guestContent(args, existing);
   }

@@ -24,7 +24,7 @@ export class EventGuests {
   /** Reads the event (and, for a change to its series, the series) and remembers its guests. */
   async read(c: CallCtx, args: Args): Promise<string[]> {
     const key = keyOf(c.account, args);
-    this.reads.delete(key);
+    this.forget(c.account, args);
     const calendarId = typeof args.calendar_id === 'string' ? args.calendar_id : 'primary';
     const ev = await loadEvent(c, calendarId, String(args.event_id ?? ''));
     // A change to more than this occurrence goes to the series (update-tool.ts, write-tools.ts),
@@ -38,6 +38,11 @@ export class EventGuests {
     // Bounded: the read is used by the checks of the same call, moments later.
     if (this.reads.size > 500) this.reads.delete(this.reads.keys().next().value!);
     return guests;
+  }
+
+  /** Drops an earlier call's read, first thing, so only this call's own read can count. */
+  forget(account: string, args: Args): void {
+    this.reads.delete(keyOf(account, args));
   }
 
   /** The guests the call's own read found; throws when there was none (the call then asks). */
