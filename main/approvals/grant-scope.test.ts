@@ -215,7 +215,12 @@ describe('Calendar: guests as the write tools read them', () => {
     const approved = { event_id: 'e1', add_attendees: ['bob@example.com'], send_updates: 'none' };
     const g = { constraint: DOMAIN, fixed: grantRecord(approved, DOMAIN, update) };
     const later = { ...approved, add_attendees: ['dan@example.com'] };
-    const now = (guests: string[] | undefined, shape = update, grant = g, args = later) => {
+    const now = (
+      guests: string[] | undefined,
+      shape = update,
+      grant = g,
+      args: Record<string, unknown> = later,
+    ) => {
       if (guests) onEvent.set('e1', guests);
       else onEvent.delete('e1');
       return fitsScope(grant, args, shape);
