@@ -165,10 +165,13 @@ describe('Gmail: recipients as the composer reads them, in to, cc and bcc', () =
 describe('Calendar: guests as the write tools read them', () => {
   // The event's guests as the call's own read found them (event-guests.ts); unread throws.
   const onEvent = new Map<string, string[]>();
-  const existing = (args: Record<string, unknown>) => {
-    const g = onEvent.get(String(args.event_id));
-    if (!g) throw new Error('not read');
-    return g;
+  const existing = {
+    guests: (args: Record<string, unknown>) => {
+      const g = onEvent.get(String(args.event_id));
+      if (!g) throw new Error('not read');
+      return g;
+    },
+    self: () => 'me@mine.test',
   };
 
   it('a new event: attendees in the domain; title, times and text may change; the calendar may not', () => {
@@ -243,6 +246,13 @@ describe('Calendar: guests as the write tools read them', () => {
     expect(now(['carol@example.com'], del, gd, { event_id: 'e1' })).toBe(true);
     expect(now(['carol@example.com', 'eve@evil.test'], del, gd, { event_id: 'e1' })).toBe(false);
     expect(now(undefined, del, gd, { event_id: 'e1' })).toBe(false);
+
+    // An event without guests reaches the user alone: a grant holds to that, and asks once a
+    // guest is on it.
+    onEvent.set('e1', []);
+    const gu = { constraint: EXACT, fixed: grantRecord({ event_id: 'e1' }, EXACT, del) };
+    expect(now([], del, gu, { event_id: 'e1' })).toBe(true);
+    expect(now(['carol@example.com'], del, gu, { event_id: 'e1' })).toBe(false);
   });
 });
 

@@ -150,9 +150,10 @@ export class CalendarSource implements ToolSource {
   }
 
   grantShape(tool: string): GrantShape | undefined {
-    return calendarGrantShape(tool, (args) =>
-      this.guests.guests(this.cal.account(args.account, true), args),
-    );
+    return calendarGrantShape(tool, {
+      guests: (args) => this.guests.guests(this.cal.account(args.account, true), args),
+      self: (args) => this.cal.account(args.account, true),
+    });
   }
 
   /**

@@ -72,6 +72,11 @@ async function setUp() {
     await a.control.decide(req.id, { kind: 'always_allow', confirm: true, constraint: c });
     expect((await call).isError).toBeFalsy();
   };
+  /** Another Google client moves the event, unseen by Airlock. */
+  const moveElsewhere = async (id: string, start: string) => {
+    const r = await b.call('calendar_update_event', { event_id: id, start, send_updates: 'none' });
+    expect(r.isError).toBeFalsy();
+  };
   /** The approval the call raised (then denied), or null when it ran under the grant. */
   const asked = async (tool: string, args: Record<string, unknown>) => {
     const before = writes();
@@ -102,7 +107,7 @@ async function setUp() {
     if (typeof req !== 'string') await a.control.decide(req.id, { kind: 'allow_once' });
     expect((await call).isError).toBeFalsy();
   };
-  return { event, addElsewhere, grant, asked, known, nextRequest, client, a };
+  return { event, addElsewhere, moveElsewhere, grant, asked, known, nextRequest, client, a };
 }
 
 const PLAN =
@@ -182,5 +187,19 @@ describe('a grant on a Calendar write holds to the guests the write reaches', ()
     await addElsewhere(id, 'erin@example.com', 'remove_attendees');
     bed!.fake.failNext({ method: 'GET', path: new RegExp(`/events/${id}$`), status: 503 });
     expect(await asked('calendar_update_event', update)).not.toBeNull();
+  });
+
+  it('an equals grant on an event without guests holds to the user alone', async () => {
+    const { event, addElsewhere, moveElsewhere, grant, asked, known } = await setUp();
+    await known(['stranger@other.test']);
+    const id = event([]);
+    const EXACT: GrantConstraint = { path: 'event_id', op: 'equals', value: id };
+    const move = (start: string) => ({ event_id: id, start, send_updates: 'none' });
+    await grant('calendar_update_event', move('2026-03-10T12:00'), EXACT);
+    await moveElsewhere(id, '2026-03-10T10:00');
+    expect(await asked('calendar_update_event', move('2026-03-10T12:00'))).toBeNull();
+    await moveElsewhere(id, '2026-03-10T10:00');
+    await addElsewhere(id, 'stranger@other.test');
+    expect(await asked('calendar_update_event', move('2026-03-10T12:00'))).not.toBeNull();
   });
 });
