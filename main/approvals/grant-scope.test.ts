@@ -163,8 +163,19 @@ describe('Gmail: recipients as the composer reads them, in to, cc and bcc', () =
 });
 
 describe('Calendar: guests as the write tools read them', () => {
+  // The event's guests as the call's own read found them (event-guests.ts); unread throws.
+  const onEvent = new Map<string, string[]>();
+  const existing = {
+    guests: (args: Record<string, unknown>) => {
+      const g = onEvent.get(String(args.event_id));
+      if (!g) throw new Error('not read');
+      return g;
+    },
+    self: () => 'me@mine.test',
+  };
+
   it('a new event: attendees in the domain; title, times and text may change; the calendar may not', () => {
-    const shape = calendarGrantShape('calendar_create_event')!;
+    const shape = calendarGrantShape('calendar_create_event', existing)!;
     const c: GrantConstraint = { path: 'attendees', op: 'domain', value: 'example.com' };
     const approved = { summary: 'Sync', start: '2026-03-10T10:00', attendees: ['bob@example.com'] };
     expect(
@@ -184,9 +195,11 @@ describe('Calendar: guests as the write tools read them', () => {
   });
 
   it('an update: guests added and removed in the domain, on the same event with the same changes', () => {
-    const shape = calendarGrantShape('calendar_update_event')!;
+    const shape = calendarGrantShape('calendar_update_event', existing)!;
     const c: GrantConstraint = { path: 'add_attendees', op: 'domain', value: 'example.com' };
     const approved = { event_id: 'e1', add_attendees: ['bob@example.com'] };
+    onEvent.set('e1', ['carol@example.com']);
+    onEvent.set('e2', ['carol@example.com']);
     expect(
       fits(approved, c, shape, [
         { event_id: 'e1', add_attendees: ['dan@example.com'], remove_attendees: ['x@example.com'] },
@@ -196,6 +209,50 @@ describe('Calendar: guests as the write tools read them', () => {
         { event_id: 'e1', add_attendees: ['dan@example.com'], description: 'new text' },
       ]),
     ).toEqual([true, false, false, false, false]);
+  });
+
+  it("an update or delete also reaches the event's existing guests, read before the check", () => {
+    const update = calendarGrantShape('calendar_update_event', existing)!;
+    const DOMAIN: GrantConstraint = { path: 'add_attendees', op: 'domain', value: 'example.com' };
+    onEvent.set('e1', ['carol@example.com']);
+    const approved = { event_id: 'e1', add_attendees: ['bob@example.com'], send_updates: 'none' };
+    const g = { constraint: DOMAIN, fixed: grantRecord(approved, DOMAIN, update) };
+    const later = { ...approved, add_attendees: ['dan@example.com'] };
+    const now = (
+      guests: string[] | undefined,
+      shape = update,
+      grant = g,
+      args: Record<string, unknown> = later,
+    ) => {
+      if (guests) onEvent.set('e1', guests);
+      else onEvent.delete('e1');
+      return fitsScope(grant, args, shape);
+    };
+    expect(now(['carol@example.com'])).toBe(true);
+    // "none" stops the e-mail, not the change on the outside guest's calendar.
+    expect(now(['carol@example.com', 'eve@evil.test'])).toBe(false);
+    expect(now(undefined)).toBe(false); // not read: asks
+
+    const EXACT: GrantConstraint = { path: 'event_id', op: 'equals', value: 'e1' };
+    onEvent.set('e1', ['carol@example.com', 'dave@example.com']);
+    const ge = { constraint: EXACT, fixed: grantRecord(approved, EXACT, update) };
+    expect(now(['dave@example.com'], update, ge, approved)).toBe(true);
+    expect(now(['dave@example.com', 'bob@example.com'], update, ge, approved)).toBe(true);
+    expect(now(['carol@example.com', 'erin@example.com'], update, ge, approved)).toBe(false);
+
+    const del = calendarGrantShape('calendar_delete_event', existing)!;
+    onEvent.set('e1', ['carol@example.com']);
+    const gd = { constraint: EXACT, fixed: grantRecord({ event_id: 'e1' }, EXACT, del) };
+    expect(now(['carol@example.com'], del, gd, { event_id: 'e1' })).toBe(true);
+    expect(now(['carol@example.com', 'eve@evil.test'], del, gd, { event_id: 'e1' })).toBe(false);
+    expect(now(undefined, del, gd, { event_id: 'e1' })).toBe(false);
+
+    // An event without guests reaches the user alone: a grant holds to that, and asks once a
+    // guest is on it.
+    onEvent.set('e1', []);
+    const gu = { constraint: EXACT, fixed: grantRecord({ event_id: 'e1' }, EXACT, del) };
+    expect(now([], del, gu, { event_id: 'e1' })).toBe(true);
+    expect(now(['carol@example.com'], del, gu, { event_id: 'e1' })).toBe(false);
   });
 });
 

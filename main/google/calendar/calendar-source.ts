@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { GoogleAccountAccess } from '../account-access.js';
 import {
   errorResult,
+  type CallContent,
   type CallToolResult,
   type GrantShape,
   type SourceState,
@@ -16,6 +17,7 @@ import { definitions, WRITE_TOOLS } from './definitions.js';
 import { describeCreate, describeOther, describeWithLookups } from './effects.js';
 import { InputError, toErrorResult } from './errors.js';
 import { extrasOf } from './event-extras.js';
+import { EventGuests, guestContent, TELLS_GUESTS } from './event-guests.js';
 import { eventTimes } from './event-input.js';
 import { calendarPrecheck } from './precheck.js';
 import { checkRecurrence } from './recurrence.js';
@@ -81,6 +83,8 @@ export class CalendarSource implements ToolSource {
   private defs: ToolDefinition[] | null = null;
   private readonly offAccess: () => void;
   private warming: Promise<void> | null = null;
+  /** Each write's read of the event's guests, for its own checks (event-guests.ts). */
+  private readonly guests = new EventGuests();
 
   constructor(
     private readonly access: GoogleAccountAccess,
@@ -146,7 +150,28 @@ export class CalendarSource implements ToolSource {
   }
 
   grantShape(tool: string): GrantShape | undefined {
-    return calendarGrantShape(tool);
+    return calendarGrantShape(tool, {
+      guests: (args) => this.guests.guests(this.cal.account(args.account, true), args),
+      self: (args) => this.cal.account(args.account, true),
+    });
+  }
+
+  /**
+   * Whom an update or delete reaches beyond its arguments: the event's guests, read from Google
+   * before the taint check and a grant decide (event-guests.ts). Null (the checks see the
+   * arguments only, and a grant holding to guests finds none, so the call asks) when it fails.
+   */
+  async callContent(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallContent | null> {
+    if (!TELLS_GUESTS.has(tool)) return null;
+    const account = this.cal.account(args.account, true);
+    // Before anything that waits: a read that is late or fails must leave no earlier one behind.
+    this.guests.forget(account, args);
+    const existing = await this.guests.read(await this.context(account, signal), args);
+    return guestContent(args, existing);
   }
 
   /** The accounts, in order (the first that may write is the default): a grant's server. */

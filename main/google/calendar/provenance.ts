@@ -1,4 +1,5 @@
 import type { calendar_v3 } from '@googleapis/calendar';
+import type { CallToolResult } from '../../tools/types.js';
 import {
   PROVENANCE_META_KEY,
   type ProvenanceMetaItem,
@@ -34,4 +35,14 @@ export function eventItem(e: Event, text: string, full: boolean): ProvenanceMeta
 
 export function eventsMeta(items: ProvenanceMetaItem[]): Record<string, unknown> {
   return { [PROVENANCE_META_KEY]: items };
+}
+
+/**
+ * A write's result described as the event it returns: its guests are its audience, so the event's
+ * id or words handed back to them in a later change of the same event are not a leak (the taint
+ * check sees every guest a change reaches, event-guests.ts).
+ */
+export function describedAs(r: CallToolResult, e: Event): CallToolResult {
+  const text = (r.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+  return { ...r, _meta: { ...(r._meta ?? {}), ...eventsMeta([eventItem(e, text, false)]) } };
 }

@@ -13,6 +13,7 @@ import {
   hasByDay,
   occurrencesBefore,
 } from './recurrence.js';
+import { describedAs } from './provenance.js';
 import { errorText } from './read-tools.js';
 import { eventView, textResult, whenText } from './render.js';
 import { addDays, fromGoogle, instantOf, iso, wallClock } from './time.js';
@@ -163,13 +164,16 @@ export async function updateEvent(c: CallCtx, args: Args): Promise<CallToolResul
     guestsNote(res.data, send),
   ];
   if (overlaps.length) lines.push(overlapText(overlaps));
-  return textResult(lines.filter(Boolean).join('\n'), {
-    account: c.account,
-    scope,
-    event: view,
-    changes,
-    overlaps,
-  });
+  return describedAs(
+    textResult(lines.filter(Boolean).join('\n'), {
+      account: c.account,
+      scope,
+      event: view,
+      changes,
+      overlaps,
+    }),
+    res.data,
+  );
 }
 
 async function overlapsOf(c: CallCtx, calendarId: string, e: Event, zone: string) {
