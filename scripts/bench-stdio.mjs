@@ -11,6 +11,9 @@
 //                                           with this script in DIR/scripts) beside this one,
 //                                           block for block: a before/after at the same moment
 //                                           of a shared machine
+//   … --eras                                a second Airlock of this tree driven by 2026-07-28
+//                                           agents beside the one driven by 2025-era session
+//                                           agents, block for block: what a session costs
 //
 // CPU is whole-process, read from /proc/<pid>/stat (user + system, every thread: GC and libuv's
 // included): Airlock's process, and the server-everything process each leg talks to. The direct
@@ -33,6 +36,7 @@ const argv = process.argv.slice(2);
 const LONG = argv.includes('--long');
 const HTTP = argv.includes('--http');
 const COMPARE = argv.includes('--compare') ? argv[argv.indexOf('--compare') + 1] : undefined;
+const ERAS = argv.includes('--eras');
 const SIZES = LONG
   ? { seq: 1000, warm: 200, clients: 8, each: 250 }
   : { seq: 500, warm: 100, clients: 8, each: 125 };
@@ -117,9 +121,10 @@ async function sdk() {
   return { ...m, ...stdio };
 }
 
-async function agentClient(url, token) {
+/** An agent: a 2025-era session (`legacy`), or 2026-07-28 per-request (`auto` against Airlock). */
+async function agentClient(url, token, mode = 'legacy') {
   const { Client, StreamableHTTPClientTransport } = await sdk();
-  const c = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+  const c = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode } });
   const perRequest = (u, init) =>
     fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
   await c.connect(
@@ -128,6 +133,9 @@ async function agentClient(url, token) {
       fetch: perRequest,
     }),
   );
+  // The comparison is meaningless if a 2026-07-28 agent fell back to a session.
+  if (c.getProtocolEra() !== (mode === 'auto' ? 'modern' : 'legacy'))
+    throw new Error(`agent (${mode}) got a ${c.getProtocolEra()} connection`);
   return c;
 }
 
@@ -196,6 +204,7 @@ async function main() {
       };
   const children = { airlock: airlock(self, upstream) };
   if (COMPARE) children.compared = airlock(join(COMPARE, 'scripts/bench-stdio.mjs'), upstream);
+  if (ERAS) children.modern = airlock(self, upstream);
   const info = {};
   for (const [k, c] of Object.entries(children)) info[k] = await c.ready;
   const direct = HTTP ? await httpClient(es.url) : await directClient();
@@ -208,10 +217,16 @@ async function main() {
       pids: () => (direct.pid ? [direct.pid] : []),
     },
   ];
+  const names = {
+    airlock: ERAS ? 'Airlock, 2025 session agents' : 'Airlock (this tree)',
+    compared: `Airlock (${COMPARE})`,
+    modern: 'Airlock, 2026-07-28 agents',
+  };
   for (const [k, i] of Object.entries(info))
     legs.push({
-      name: k === 'airlock' ? 'Airlock (this tree)' : `Airlock (${COMPARE})`,
-      c: await agentClient(i.mcpUrl, i.token),
+      name: names[k],
+      mode: k === 'modern' ? 'auto' : 'legacy',
+      c: await agentClient(i.mcpUrl, i.token, k === 'modern' ? 'auto' : 'legacy'),
       tool: 'everything__echo',
       t: [],
       cpu: 0,
@@ -254,17 +269,20 @@ async function main() {
     const { clients: k, each } = SIZES;
     for (const l of legs)
       l.many = l.pid
-        ? await Promise.all(Array.from({ length: k }, () => agentClient(l.url, l.token)))
+        ? await Promise.all(Array.from({ length: k }, () => agentClient(l.url, l.token, l.mode)))
         : Array(k).fill(l.c);
     const rates = legs.map(() => []);
     for (let round = 0; round < 2; round++)
       for (const [j, l] of legs.entries()) {
         const c0 = l.pid ? cpuMs(l.pid) : 0;
+        const kids = l.pid && !HTTP ? descendants(l.pid) : [];
+        const s0 = kids.reduce((s, p) => s + cpuMs(p), 0);
         const t0 = performance.now();
         await Promise.all(l.many.map((c, i) => calls(c, l.tool, each, undefined, i * each)));
         rates[j].push({
           rate: (k * each) / ((performance.now() - t0) / 1000),
           cpu: l.pid ? (cpuMs(l.pid) - c0) / (k * each) : 0,
+          server: (kids.reduce((s, p) => s + cpuMs(p), 0) - s0) / (k * each),
         });
       }
     console.log(`\n2. ${k} clients × ${each} echo calls (mean of 2 rounds)`);
@@ -274,7 +292,10 @@ async function main() {
       const r = mean(rates[j], (x) => x.rate);
       console.log(
         `   ${l.name.padEnd(36)} ${r.toFixed(0).padStart(5)} calls/s (${(r / directRate).toFixed(2)}× direct)` +
-          (l.pid ? `   Airlock CPU ${f3(mean(rates[j], (x) => x.cpu))} ms/call` : ''),
+          (l.pid
+            ? `   Airlock CPU ${f3(mean(rates[j], (x) => x.cpu))} ms/call` +
+              (HTTP ? '' : `, its server ${f3(mean(rates[j], (x) => x.server))} ms`)
+            : ''),
       );
     }
     for (const l of legs) if (l.pid) await Promise.all(l.many.map((c) => c.close()));
