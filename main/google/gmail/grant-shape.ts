@@ -1,4 +1,5 @@
-import addressparser from 'nodemailer/lib/addressparser/index.js';
+import { createRequire } from 'node:module';
+import type AddressParser from 'nodemailer/lib/addressparser/index.js';
 import type { GrantShape } from '../../tools/types.js';
 import type { GoogleAccountAccess } from '../account-access.js';
 import { pickAccount } from './account-pick.js';
@@ -56,6 +57,7 @@ function sendDraftShape(access: GoogleAccountAccess, drafts: DraftMemory): Grant
  * same addresses, or the header is one whose reading is in doubt and the call asks.
  */
 function headerAddresses(field: string, value: string): string[] {
+  const addressparser = nodemailerParser();
   const ours = new Set(parseAddresses(field, value).map((m) => m.address.toLowerCase()));
   const theirs = new Set(
     value.trim()
@@ -65,6 +67,18 @@ function headerAddresses(field: string, value: string): string[] {
   if (ours.size !== theirs.size || [...ours].some((a) => !theirs.has(a)))
     throw new Error(`the ${field} header reads differently to different parsers`);
   return [...ours];
+}
+
+let parser: typeof AddressParser | undefined;
+
+/**
+ * nodemailer's address parser, loaded on first use (a draft's headers are being checked), not at
+ * start: Google's libraries load only once a Google tool is used (issue 2, lazy-load.test.ts).
+ */
+function nodemailerParser(): typeof AddressParser {
+  return (parser ??= createRequire(import.meta.url)(
+    'nodemailer/lib/addressparser/index.js',
+  ) as typeof AddressParser);
 }
 
 export function gmailGrantShape(
