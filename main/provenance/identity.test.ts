@@ -77,7 +77,11 @@ describe('identity', () => {
 
 // The same address, written any way a mail can write it, has one key in content and in a call.
 const local = fc.stringMatching(/^[a-z][a-z0-9]{1,8}(\.[a-z0-9]{1,6})?$/);
-const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
+// No "xn--" labels: that prefix declares punycode (RFC 5891 §4.2.3.1) and a random tail is an
+// invalid name, which is not what this property is about (host-rules.test.ts checks refusal).
+const label = fc
+  .stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/)
+  .filter((l) => !l.startsWith('xn--'));
 const host = fc
   .tuple(
     fc.array(label, { minLength: 1, maxLength: 3 }),

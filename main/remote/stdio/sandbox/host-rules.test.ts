@@ -29,7 +29,11 @@ function spellings([a, b, c, d]: [number, number, number, number]): string[] {
   ];
 }
 
-const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
+// A label starting "xn--" declares punycode (RFC 5891 §4.2.3.1); a random tail is not valid
+// punycode and WHATWG URL refuses the whole name — checked on its own below, not generated here.
+const label = fc
+  .stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/)
+  .filter((l) => !l.startsWith('xn--'));
 const domain = fc.array(label, { minLength: 2, maxLength: 4 }).map((l) => l.join('.'));
 const caseFlip = (s: string, mask: number) =>
   [...s].map((ch, i) => ((mask >> (i % 31)) & 1 ? ch.toUpperCase() : ch)).join('');
@@ -70,6 +74,13 @@ describe('host rules', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('a name with an invalid punycode label is refused on both sides, never allowed', () => {
+    // Found by the property above with seed 710254125 before its labels left "xn--" out.
+    expect(parseTarget('xn--0.aa.a0:80')).toBeUndefined();
+    expect(() => parseHostRule('xn--0.aa.a0')).toThrow(/not a valid host/);
+    expect(() => parseHostRule('*.xn--0.aa.a0')).toThrow(/not a valid host/);
   });
 
   it('normalizes entries and refuses what is not a host', () => {
