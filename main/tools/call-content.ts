@@ -1,6 +1,6 @@
 import type { ToolEntry } from './registry.js';
 import type { CallContent } from './types.js';
-import { PRECHECK_MS } from './precheck.js';
+import { boundedRead } from './precheck.js';
 
 /**
  * What a call sends beyond its arguments (ToolSource.callContent, issue 33 item 2), read before
@@ -15,24 +15,6 @@ export async function callContentOf(
   signal: AbortSignal,
 ): Promise<CallContent | null> {
   if (!entry.source.callContent || entry.source.kind === 'remote' || signal.aborted) return null;
-  const stop = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const onAbort = () => stop.abort();
-  signal.addEventListener('abort', onAbort, { once: true });
-  const gaveUp = new Promise<null>((resolve) => {
-    timer = setTimeout(() => {
-      stop.abort();
-      resolve(null);
-    }, PRECHECK_MS);
-    stop.signal.addEventListener('abort', () => resolve(null), { once: true });
-  });
-  try {
-    return await Promise.race([
-      entry.source.callContent(entry.def.name, args, stop.signal).catch(() => null),
-      gaveUp,
-    ]);
-  } finally {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', onAbort);
-  }
+  const read = entry.source.callContent.bind(entry.source);
+  return boundedRead((stop) => read(entry.def.name, args, stop), signal);
 }

@@ -18,6 +18,18 @@ export async function precheckOf(
   signal: AbortSignal,
 ): Promise<string | null> {
   if (!entry.source.precheck || signal.aborted) return null;
+  const check = entry.source.precheck.bind(entry.source);
+  return boundedRead((stop) => check(entry.def.name, args, stop), signal);
+}
+
+/**
+ * A source's read before asking, bounded: null when it fails, takes longer than PRECHECK_MS or the
+ * agent gives up — its own requests are then cancelled through the signal it is given.
+ */
+export async function boundedRead<T>(
+  read: (signal: AbortSignal) => Promise<T | null>,
+  signal: AbortSignal,
+): Promise<T | null> {
   const stop = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => stop.abort();
@@ -30,10 +42,7 @@ export async function precheckOf(
     stop.signal.addEventListener('abort', () => resolve(null), { once: true });
   });
   try {
-    return await Promise.race([
-      entry.source.precheck(entry.def.name, args, stop.signal).catch(() => null),
-      gaveUp,
-    ]);
+    return await Promise.race([read(stop.signal).catch(() => null), gaveUp]);
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
