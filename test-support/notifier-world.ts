@@ -1,8 +1,8 @@
 import { vi } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../common/contract/index.js';
 import { ApprovalDialog } from '../main/shell/approval-dialog.js';
 import { ApprovalNotifier } from '../main/shell/approval-notifier.js';
-import { connectClient, CountingSource, startTestApp, type TestApp } from './harness.js';
+import { nextRequest } from './core-events.js';
+import { connectClient, CountingSource, startTestApp } from './harness.js';
 
 /**
  * Native approvals against a real core (main/shell/approval-notifier*.test.ts):
@@ -10,20 +10,6 @@ import { connectClient, CountingSource, startTestApp, type TestApp } from './har
  * CountingSource, a real MCP client as the agent, and the notifier under
  * test. The test file mocks 'electron' with test-support/fake-electron.ts.
  */
-export function nextEvent(
-  app: TestApp['app'],
-  match: (e: CoreEvent) => boolean,
-): Promise<CoreEvent> {
-  return new Promise((resolve) => {
-    const off = app.events.subscribe((e) => {
-      if (match(e)) {
-        off();
-        resolve(e);
-      }
-    });
-  });
-}
-
 export async function startNotifierWorld(
   settings: Record<string, unknown> = {},
   /** The OS the dialog behaves for, and a window of ours on screen it may use as a parent. */
@@ -54,9 +40,9 @@ export async function startNotifierWorld(
     }),
     /** An agent's call of count_send; resolves once its approval was requested. */
     async request(args: Record<string, unknown> = { to: 'bob@example.com' }) {
-      const requested = nextEvent(app, (e) => e.type === 'approval.requested');
+      const requested = nextRequest(app);
       const call = client.callTool({ name: 'count_send', arguments: args });
-      const approval = ((await requested) as { approval: ApprovalView }).approval;
+      const approval = await requested;
       return { call, approval };
     },
     async stop() {

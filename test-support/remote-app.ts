@@ -2,7 +2,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CoreEvent } from '../common/contract/index.js';
 import { App, type Started } from '../main/app/app.js';
 import { Logger, type LogLevel } from '../main/platform/log.js';
 import type { RemoteTimings } from '../main/remote/remote-source.js';
@@ -103,22 +102,8 @@ export async function agentClient(mcpUrl: string, token: string): Promise<Client
   return client;
 }
 
-/** Resolves with the first core event that satisfies `match` (subscribe before causing it). */
-export function nextEvent<T extends CoreEvent>(
-  app: App,
-  match: (e: CoreEvent) => e is T,
-): Promise<T>;
-export function nextEvent(app: App, match: (e: CoreEvent) => boolean): Promise<CoreEvent>;
-export function nextEvent(app: App, match: (e: CoreEvent) => boolean): Promise<CoreEvent> {
-  return new Promise((resolve) => {
-    const off = app.events.subscribe((e) => {
-      if (match(e)) {
-        off();
-        resolve(e);
-      }
-    });
-  });
-}
+// Kept here too for the remote tests that import it from this file.
+export { nextEvent } from './core-events.js';
 
 /** Waits until `check` holds, re-checking on every core event (no polling sleeps). */
 export function until(app: App, check: () => boolean | Promise<boolean>): Promise<void> {

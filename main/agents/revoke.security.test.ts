@@ -3,6 +3,7 @@ import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callKey, canonicalJson } from '../approvals/canonical.js';
 import type { McpHandler } from '../gateway/http-server.js';
+import { nextRequest } from '../../test-support/core-events.js';
 import {
   connectClient,
   CountingSource,
@@ -54,14 +55,7 @@ describe('revoking an agent', () => {
     const token = (await t.app.control.addAgent('leaver')).token;
     const client = await connectClient(t.started.mcpUrl, token);
     const call = client.callTool({ name: 'count_send', arguments: { to: 'someone' } });
-    const pending = await new Promise<string>((resolve) => {
-      const off = t.app.events.subscribe((e) => {
-        if (e.type === 'approval.requested' && e.approval.agent === 'leaver') {
-          off();
-          resolve(e.approval.id);
-        }
-      });
-    });
+    const pending = (await nextRequest(t.app, (a) => a.agent === 'leaver')).id;
     await t.app.control.revokeAgent('leaver');
     const result = await call;
     expect(textOf(result)).toMatch(/withdrawn because this agent was revoked/);

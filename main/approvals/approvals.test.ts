@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../common/contract/index.js';
+import { nextRequest } from '../../test-support/core-events.js';
 import {
   connectClient,
   CountingSource,
@@ -19,18 +19,6 @@ async function setup(settings: Record<string, unknown> = {}) {
   t = await startTestApp({ sources: [source], settings });
   const client = await connectClient(t.started.mcpUrl, t.token);
   return { source, client, app: t.app };
-}
-
-/** Resolves with the next approval request the core announces. */
-function nextRequest(app: TestApp['app']): Promise<ApprovalView> {
-  return new Promise((resolve) => {
-    const off = app.events.subscribe((e: CoreEvent) => {
-      if (e.type === 'approval.requested') {
-        off();
-        resolve(e.approval);
-      }
-    });
-  });
 }
 
 describe('approvals through a real MCP client', () => {

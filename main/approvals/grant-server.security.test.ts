@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../common/contract/index.js';
+import { nextRequest } from '../../test-support/core-events.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { connectClient, CountingSource, startTestApp } from '../../test-support/harness.js';
 import { agentClient, startRemoteApp } from '../../test-support/remote-app.js';
@@ -11,18 +11,6 @@ const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
 });
-
-type Events = { events: { subscribe: (f: (e: CoreEvent) => void) => () => void } };
-function nextRequest(app: Events): Promise<ApprovalView> {
-  return new Promise((resolve) => {
-    const off = app.events.subscribe((e: CoreEvent) => {
-      if (e.type === 'approval.requested') {
-        off();
-        resolve(e.approval);
-      }
-    });
-  });
-}
 
 const SEND = {
   name: 'send',

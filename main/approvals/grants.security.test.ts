@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../common/contract/index.js';
+import { nextRequest } from '../../test-support/core-events.js';
 import {
   connectClient,
   CountingSource,
@@ -17,17 +17,6 @@ afterEach(async () => {
   await t?.stop();
   t = undefined;
 });
-
-function nextRequest(app: TestApp['app']): Promise<ApprovalView> {
-  return new Promise((resolve) => {
-    const off = app.events.subscribe((e: CoreEvent) => {
-      if (e.type === 'approval.requested') {
-        off();
-        resolve(e.approval);
-      }
-    });
-  });
-}
 
 async function grantedSetup(constraint?: { path: string; op: 'domain' | 'equals'; value: string }) {
   const source = new CountingSource();

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent, GoogleConnectOptions } from '../../common/contract/index.js';
+import type { GoogleConnectOptions } from '../../common/contract/index.js';
+import { nextRequest } from '../../test-support/core-events.js';
 import { bridgeGoogleApis, type BridgedRequest } from '../../e2e/fake-google/api-bridge.js';
 import { FakeCalendarApi } from '../../e2e/fake-google/calendar-fake.js';
 import {
@@ -163,17 +164,6 @@ async function tools() {
   return { names: list.map((t) => t.name), accountsOf };
 }
 
-function nextApproval(): Promise<ApprovalView> {
-  return new Promise((resolve) => {
-    const off = app.events.subscribe((e: CoreEvent) => {
-      if (e.type === 'approval.requested') {
-        off();
-        resolve(e.approval);
-      }
-    });
-  });
-}
-
 describe('Google tools driven by the real accounts layer', () => {
   it('offers no Google tools before an account is connected; connecting adds them with list_changed', async () => {
     const before = await tools();
@@ -211,7 +201,7 @@ describe('Google tools driven by the real accounts layer', () => {
   });
 
   it('gmail_send waits for approval and, allowed once, sends exactly one message', async () => {
-    const requested = nextApproval();
+    const requested = nextRequest(app);
     const pending = call('gmail_send', {
       to: ['carol@example.org'],
       subject: 'Integration',

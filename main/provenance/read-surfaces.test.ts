@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalView } from '../../common/contract/index.js';
 import { calendarTestbed, type CalendarTestbed } from '../../e2e/fake-google/calendar-testbed.js';
 import { ALICE, gmailTestbed } from '../../e2e/fake-google/gmail-seed.js';
+import { nextRequest } from '../../test-support/core-events.js';
 import { connectClient, startTestApp, type TestApp } from '../../test-support/harness.js';
 import { buildMail, type MailSpec } from '../../test-support/provenance-corpus/mime.js';
 import { ThirdPartyServer } from '../../test-support/provenance-corpus/third-party.js';
@@ -74,14 +75,7 @@ let sent = 0;
 
 /** Makes a call that asks, and returns the request Airlock put to the user (then denies it). */
 async function asked(name: string, args: Record<string, unknown>): Promise<ApprovalView> {
-  const pending = new Promise<ApprovalView>((resolve) => {
-    const off = app.app.events.subscribe((e) => {
-      if (e.type === 'approval.requested' && e.approval.tool === name) {
-        off();
-        resolve(e.approval);
-      }
-    });
-  });
+  const pending = nextRequest(app.app, (a) => a.tool === name);
   const call = client.callTool({ name, arguments: args });
   const request = await Promise.race([
     pending,

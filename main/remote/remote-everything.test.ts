@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../common/contract/index.js';
 import { NAME_PATTERN } from '../tools/naming.js';
+import { isRequested, nextEvent } from '../../test-support/core-events.js';
 import {
   agentClient,
-  nextEvent,
   startRemoteApp,
   until,
   type RemoteTestApp,
@@ -45,8 +44,6 @@ async function agent(t: RemoteTestApp, token = t.token): Promise<Client> {
 }
 const text = (r: { content?: unknown }) =>
   ((r.content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
-const isRequested = (e: CoreEvent): e is { type: 'approval.requested'; approval: ApprovalView } =>
-  e.type === 'approval.requested';
 
 describe('server-everything behind Airlock', () => {
   it('binds loopback; an agent lists and calls its tools; read-only runs at once, the rest waits for approval', async () => {

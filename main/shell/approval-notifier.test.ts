@@ -1,11 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../../test-support/eventually.js';
+import { nextEvent } from '../../test-support/core-events.js';
 import { textOf } from '../../test-support/harness.js';
-import {
-  nextEvent,
-  startNotifierWorld,
-  type NotifierWorld,
-} from '../../test-support/notifier-world.js';
+import { startNotifierWorld, type NotifierWorld } from '../../test-support/notifier-world.js';
 import { ApprovalDialog, DIALOG_BUTTONS } from './approval-dialog.js';
 import {
   ApprovalNotifier,

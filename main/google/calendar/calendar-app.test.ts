@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../../common/contract/index.js';
+import { nextRequest } from '../../../test-support/core-events.js';
 import {
   ALICE,
   calendarTestbed,
@@ -30,17 +30,6 @@ afterEach(async () => {
   await app.stop();
   await bed.stop();
 });
-
-function nextRequest(): Promise<ApprovalView> {
-  return new Promise((resolve) => {
-    const off = app.app.events.subscribe((e: CoreEvent) => {
-      if (e.type === 'approval.requested') {
-        off();
-        resolve(e.approval);
-      }
-    });
-  });
-}
 
 const CREATE = {
   summary: 'Standup',
@@ -95,7 +84,7 @@ describe('calendar tools through a real App and MCP client', () => {
   });
 
   it('create waits for approval, then reaches the fake exactly once', async () => {
-    const requested = nextRequest();
+    const requested = nextRequest(app.app);
     const call = client.callTool({ name: 'calendar_create_event', arguments: CREATE });
     const req = await requested;
     expect(req.tool).toBe('calendar_create_event');
@@ -115,7 +104,7 @@ describe('calendar tools through a real App and MCP client', () => {
   });
 
   it('a denied create never reaches the fake', async () => {
-    const requested = nextRequest();
+    const requested = nextRequest(app.app);
     const call = client.callTool({ name: 'calendar_create_event', arguments: CREATE });
     await app.app.control.decide((await requested).id, { kind: 'deny', reason: 'no' });
     const r = await call;
