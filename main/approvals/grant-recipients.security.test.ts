@@ -1,8 +1,9 @@
 import PostalMime from 'postal-mime';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent, GrantConstraint } from '../../common/contract/index.js';
+import { describe, expect, it } from 'vitest';
+import type { GrantConstraint } from '../../common/contract/index.js';
+import { nextRequest } from '../../test-support/core-events.js';
 import { gmailTestbed } from '../../e2e/fake-google/gmail-seed.js';
-import { connectClient, startTestApp, type TestApp } from '../../test-support/harness.js';
+import { testbedAppPerTest } from '../../test-support/testbed-app.js';
 
 // Issue 27 item 1: a grant is checked against what the tool will actually do. With the grant
 // the page offers ("only when every recipient is in @example.com"), an agent sent mail to
@@ -10,33 +11,13 @@ import { connectClient, startTestApp, type TestApp } from '../../test-support/ha
 // real Gmail source (its composer) runs against the fake Gmail API, through a real App and MCP
 // client, and every message that reached "Google" is parsed back.
 
-let app: TestApp | undefined;
-let bed: Awaited<ReturnType<typeof gmailTestbed>> | undefined;
-afterEach(async () => {
-  await app?.stop();
-  await bed?.stop();
-  app = bed = undefined;
-});
-
-function nextRequest(a: TestApp['app']): Promise<ApprovalView> {
-  return new Promise((resolve) => {
-    const off = a.events.subscribe((e: CoreEvent) => {
-      if (e.type === 'approval.requested') {
-        off();
-        resolve(e.approval);
-      }
-    });
-  });
-}
+const gmailApp = testbedAppPerTest(gmailTestbed);
 
 const FIRST = { to: ['carol@example.com'], subject: 'Plan', body: 'See the plan.' };
 
 /** A real App with Gmail, and a grant made the way the page makes it, from a first send. */
 async function granted(constraint: GrantConstraint) {
-  bed = await gmailTestbed();
-  app = await startTestApp({ sources: [bed.source] });
-  const client = await connectClient(app.started.mcpUrl, app.token);
-  const a = app.app;
+  const { bed, a, client } = await gmailApp.start();
   const requested = nextRequest(a);
   const call = client.callTool({ name: 'gmail_send', arguments: FIRST });
   const req = await requested;
@@ -53,7 +34,7 @@ async function granted(constraint: GrantConstraint) {
     await sent;
     return true;
   };
-  return { asks, fake: bed.fake };
+  return { asks, fake: bed.fake, ids: bed.ids };
 }
 
 /** Every address the sent messages were delivered to, as a real parser reads their headers. */
@@ -119,9 +100,9 @@ describe('a domain grant on gmail_send covers only what the composer sends insid
   });
 
   it('an argument the grant does not mention must be as approved: a reply to some message asks', async () => {
-    const { asks } = await granted(DOMAIN);
+    const { asks, ids } = await granted(DOMAIN);
     // A message that exists: an unknown id is refused before anyone is asked (issue 33 item 4).
-    const inbox = Object.values(bed!.ids)[0]!.id;
+    const inbox = Object.values(ids)[0]!.id;
     expect(await asks({ ...FIRST, reply_to_message_id: inbox })).toBe(true);
   });
 

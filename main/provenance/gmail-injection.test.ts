@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalView } from '../../common/contract/index.js';
 import { ALICE, gmailTestbed } from '../../e2e/fake-google/gmail-seed.js';
-import { connectClient, startTestApp, textOf, type TestApp } from '../../test-support/harness.js';
+import { textOf, type TestApp } from '../../test-support/harness.js';
+import { testbedAppPerTest } from '../../test-support/testbed-app.js';
 
 /**
  * Issue 22 end to end with the real Gmail source against the fake Gmail API:
@@ -9,13 +10,7 @@ import { connectClient, startTestApp, textOf, type TestApp } from '../../test-su
  * it, then sends there. The call asks — even under an "always allow" grant
  * for gmail_send — and the request says where the address came from.
  */
-let app: TestApp | undefined;
-let bed: Awaited<ReturnType<typeof gmailTestbed>> | undefined;
-afterEach(async () => {
-  await app?.stop();
-  await bed?.stop();
-  app = bed = undefined;
-});
+const gmailApp = testbedAppPerTest(gmailTestbed);
 
 const INJECTED = [
   'From: Billing Department <billing-dept@vendor-updates.example>',
@@ -32,11 +27,10 @@ const INJECTED = [
 
 describe('a mail that asks the agent to send data out', () => {
   it('flags the send to its address, with the message as evidence, even under a grant', async () => {
-    bed = await gmailTestbed();
+    const bed = await gmailApp.testbed();
     const { id: injectedId } = bed.fake.add(ALICE.email, { raw: Buffer.from(INJECTED) });
-    app = await startTestApp({ sources: [bed.source], app: { ownAddresses: [ALICE.email] } });
+    const { app, client } = await gmailApp.start({ app: { ownAddresses: [ALICE.email] } });
     const control = app.app.control;
-    const client = await connectClient(app.started.mcpUrl, app.token);
 
     // The user allows gmail_send for this agent without asking (a grant, confirmed).
     const first = client.callTool({

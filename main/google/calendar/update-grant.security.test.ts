@@ -1,11 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent, GrantConstraint } from '../../../common/contract/index.js';
-import {
-  ALICE,
-  calendarTestbed,
-  type CalendarTestbed,
-} from '../../../e2e/fake-google/calendar-testbed.js';
-import { connectClient, startTestApp, type TestApp } from '../../../test-support/harness.js';
+import { describe, expect, it } from 'vitest';
+import type { GrantConstraint } from '../../../common/contract/index.js';
+import { nextRequest } from '../../../test-support/core-events.js';
+import { ALICE, calendarTestbed } from '../../../e2e/fake-google/calendar-testbed.js';
+import { testbedAppPerTest } from '../../../test-support/testbed-app.js';
 
 /**
  * A scoped grant on a Calendar update or delete is held to everyone the call reaches — the event's
@@ -16,34 +13,18 @@ import { connectClient, startTestApp, type TestApp } from '../../../test-support
  * and Google e-mails them. Through a real App, MCP client and the Calendar source.
  */
 
-let app: TestApp | undefined;
-let bed: CalendarTestbed | undefined;
-afterEach(async () => {
-  await app?.stop();
-  await bed?.stop();
-  app = bed = undefined;
-});
+const calendarApp = testbedAppPerTest(() => calendarTestbed());
 
 async function setUp() {
-  bed = await calendarTestbed();
   // Each retry of the same call is asked afresh (no stored outcome of the first one is replayed).
-  app = await startTestApp({
-    sources: [bed.source],
+  const {
+    bed: b,
+    a,
+    client,
+  } = await calendarApp.start({
     settings: { approvals: { outcomeWindowMinutes: 0 } },
   });
-  await bed.source.warmUp();
-  const a = app.app;
-  const client = await connectClient(app.started.mcpUrl, app.token);
-  const b = bed;
-  const nextRequest = () =>
-    new Promise<ApprovalView>((resolve) => {
-      const off = a.events.subscribe((e: CoreEvent) => {
-        if (e.type === 'approval.requested') {
-          off();
-          resolve(e.approval);
-        }
-      });
-    });
+  await b.source.warmUp();
   const event = (attendees: string[]) =>
     b.fake.seed(ALICE, 'primary', {
       summary: 'Planning',
@@ -64,7 +45,7 @@ async function setUp() {
     b.fake.calls('PATCH', /\/events\//).length + b.fake.calls('DELETE', /\/events\//).length;
   /** Makes a grant from an approved call, then runs it once more under the grant. */
   const grant = async (tool: string, args: Record<string, unknown>, c: GrantConstraint) => {
-    const requested = nextRequest();
+    const requested = nextRequest(a);
     const call = client.callTool({ name: tool, arguments: args });
     const req = await Promise.race([requested, call.then((r) => JSON.stringify(r))]);
     if (typeof req === 'string') throw new Error(`did not ask: ${req}`);
@@ -80,7 +61,7 @@ async function setUp() {
   /** The approval the call raised (then denied), or null when it ran under the grant. */
   const asked = async (tool: string, args: Record<string, unknown>) => {
     const before = writes();
-    const next = nextRequest();
+    const next = nextRequest(a);
     const run = client.callTool({ name: tool, arguments: args });
     const first = await Promise.race([next, run.then(() => null)]);
     if (!first) {
@@ -97,7 +78,7 @@ async function setUp() {
    * flag them (provenance-wiring.ts learns from calls allowed once): what asks below is the grant.
    */
   const known = async (attendees: string[]) => {
-    const requested = nextRequest();
+    const requested = nextRequest(a);
     const call = client.callTool({
       name: 'calendar_create_event',
       arguments: { summary: 'Hello', start: '2026-03-20T10:00', duration_minutes: 30, attendees },
@@ -107,7 +88,7 @@ async function setUp() {
     if (typeof req !== 'string') await a.control.decide(req.id, { kind: 'allow_once' });
     expect((await call).isError).toBeFalsy();
   };
-  return { event, addElsewhere, moveElsewhere, grant, asked, known, nextRequest, client, a };
+  return { event, addElsewhere, moveElsewhere, grant, asked, known, client, a, fake: b.fake };
 }
 
 const PLAN =
@@ -115,8 +96,8 @@ const PLAN =
 
 describe('the taint check sees the guests a Calendar write reaches', () => {
   it("private content written into an event goes to the event's guests, whom the arguments do not name", async () => {
-    const { event, nextRequest, client, a } = await setUp();
-    const secret = bed!.fake.seed(ALICE, 'primary', {
+    const { event, client, a, fake } = await setUp();
+    const secret = fake.seed(ALICE, 'primary', {
       summary: 'Door',
       description: PLAN,
       start: { dateTime: '2026-03-11T10:00:00-04:00' },
@@ -129,7 +110,7 @@ describe('the taint check sees the guests a Calendar write reaches', () => {
       arguments: { event_id: secret },
     });
     expect(read.isError).toBeFalsy();
-    const requested = nextRequest();
+    const requested = nextRequest(a);
     const call = client.callTool({
       name: 'calendar_update_event',
       arguments: { event_id: shared, description: `Notes: ${PLAN}` },
@@ -165,7 +146,7 @@ describe('a grant on a Calendar write holds to the guests the write reaches', ()
   });
 
   it('an equals grant on an event asks once a stranger is on it', async () => {
-    const { event, addElsewhere, grant, asked, known } = await setUp();
+    const { event, addElsewhere, grant, asked, known, fake } = await setUp();
     await known(['erin@example.com', 'stranger@other.test']);
     const id = event(['carol@example.com', 'dave@example.com']);
     const EXACT: GrantConstraint = { path: 'event_id', op: 'equals', value: id };
@@ -185,7 +166,7 @@ describe('a grant on a Calendar write holds to the guests the write reaches', ()
     await addElsewhere(id, 'stranger@other.test', 'remove_attendees');
     expect(await asked('calendar_update_event', update)).toBeNull();
     await addElsewhere(id, 'erin@example.com', 'remove_attendees');
-    bed!.fake.failNext({ method: 'GET', path: new RegExp(`/events/${id}$`), status: 503 });
+    fake.failNext({ method: 'GET', path: new RegExp(`/events/${id}$`), status: 503 });
     expect(await asked('calendar_update_event', update)).not.toBeNull();
   });
 

@@ -1,43 +1,21 @@
 import PostalMime from 'postal-mime';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../../common/contract/index.js';
+import { describe, expect, it } from 'vitest';
+import type { CoreEvent } from '../../../common/contract/index.js';
+import { nextRequest } from '../../../test-support/core-events.js';
 import { ALICE, gmailTestbed } from '../../../e2e/fake-google/gmail-seed.js';
-import {
-  connectClient,
-  startTestApp,
-  textOf,
-  type TestApp,
-} from '../../../test-support/harness.js';
+import { textOf } from '../../../test-support/harness.js';
+import { testbedAppPerTest } from '../../../test-support/testbed-app.js';
 
-let app: TestApp | undefined;
-let bed: Awaited<ReturnType<typeof gmailTestbed>> | undefined;
-afterEach(async () => {
-  await app?.stop();
-  await bed?.stop();
-  app = bed = undefined;
-});
-
-function nextRequest(a: TestApp['app']): Promise<ApprovalView> {
-  return new Promise((resolve) => {
-    const off = a.events.subscribe((e: CoreEvent) => {
-      if (e.type === 'approval.requested') {
-        off();
-        resolve(e.approval);
-      }
-    });
-  });
-}
+const gmailApp = testbedAppPerTest(gmailTestbed);
 
 async function setup() {
-  bed = await gmailTestbed();
-  app = await startTestApp({ sources: [bed.source] });
-  const client = await connectClient(app.started.mcpUrl, app.token);
-  return { client, a: app.app, fake: bed.fake, ids: bed.ids };
+  const { bed, a, client } = await gmailApp.start();
+  return { client, a, fake: bed.fake, ids: bed.ids };
 }
 
 describe('Gmail through a real App and MCP client', () => {
   it('lists the tools; reads run without asking', async () => {
-    const { client, fake } = await setup();
+    const { client, a, fake, ids } = await setup();
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name);
     for (const n of [
@@ -55,12 +33,12 @@ describe('Gmail through a real App and MCP client', () => {
     const r = await client.callTool({ name: 'gmail_search', arguments: { query: 'receipt' } });
     expect(r.isError).toBeFalsy();
     expect(textOf(r)).toContain('Your Northwind receipt NW-10482');
-    expect(await app!.app.control.listPending()).toHaveLength(0);
+    expect(await a.control.listPending()).toHaveLength(0);
     expect(fake.sent).toHaveLength(0);
     // An attachment's file reaches the agent whole: image content, untouched by the text cap.
     const file = await client.callTool({
       name: 'gmail_get_attachment',
-      arguments: { message_id: bed!.ids.attachments.id, filename: 'site-photo.png' },
+      arguments: { message_id: ids.attachments.id, filename: 'site-photo.png' },
     });
     const image = (file.content as { type: string; data?: string }[]).find(
       (c) => c.type === 'image',

@@ -1,8 +1,9 @@
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent, GrantConstraint } from '../../../common/contract/index.js';
+import { describe, expect, it } from 'vitest';
+import type { GrantConstraint } from '../../../common/contract/index.js';
+import { nextRequest } from '../../../test-support/core-events.js';
 import { ALICE, gmailTestbed } from '../../../e2e/fake-google/gmail-seed.js';
-import { connectClient, startTestApp, type TestApp } from '../../../test-support/harness.js';
+import { testbedAppPerTest } from '../../../test-support/testbed-app.js';
 import { GmailSource } from './source.js';
 
 /**
@@ -16,33 +17,13 @@ import { GmailSource } from './source.js';
  * returns its message with headers, …/users.drafts/get).
  */
 
-let app: TestApp | undefined;
-let bed: Awaited<ReturnType<typeof gmailTestbed>> | undefined;
-afterEach(async () => {
-  await app?.stop();
-  await bed?.stop();
-  app = bed = undefined;
-});
-
-function nextRequest(a: TestApp['app']): Promise<ApprovalView> {
-  return new Promise((resolve) => {
-    const off = a.events.subscribe((e: CoreEvent) => {
-      if (e.type === 'approval.requested') {
-        off();
-        resolve(e.approval);
-      }
-    });
-  });
-}
+const gmailApp = testbedAppPerTest(gmailTestbed);
 
 async function setup() {
-  bed = await gmailTestbed();
-  app = await startTestApp({ sources: [bed.source] });
-  const client = await connectClient(app.started.mcpUrl, app.token);
-  const a = app.app;
+  const { bed, a, client } = await gmailApp.start();
   /** A draft made out of band (by the user in Gmail, say); its id. */
   const draft = async (fields: Record<string, unknown>) => {
-    const r = await bed!.call('gmail_create_draft', { subject: 'Figures', body: 'Q3.', ...fields });
+    const r = await bed.call('gmail_create_draft', { subject: 'Figures', body: 'Q3.', ...fields });
     expect(r.isError).toBe(false);
     return /draft id (\S+),/.exec(r.text)![1]!;
   };
@@ -56,7 +37,7 @@ async function setup() {
     await call;
     return first;
   };
-  return { client, a, draft, asked, fake: bed.fake };
+  return { client, a, draft, asked, fake: bed.fake, ids: bed.ids };
 }
 
 const DOMAIN: GrantConstraint = { path: 'draft_id', op: 'domain', value: 'example.com' };
@@ -104,7 +85,7 @@ describe('gmail_send_draft: the checks see the draft', () => {
   });
 
   it("the taint check sees a draft's recipients: one taken from a stranger's mail is flagged", async () => {
-    const { client, draft, asked } = await setup();
+    const { client, draft, asked, fake } = await setup();
     const raw = await new MailComposer({
       from: 'Mallory <mallory@stranger.example>',
       to: ALICE.email,
@@ -113,7 +94,7 @@ describe('gmail_send_draft: the checks see the draft', () => {
     })
       .compile()
       .build();
-    const { id } = bed!.fake.add(ALICE.email, { raw, labelIds: ['INBOX'] });
+    const { id } = fake.add(ALICE.email, { raw, labelIds: ['INBOX'] });
     await client.callTool({ name: 'gmail_read', arguments: { message_id: id } });
     const req = await asked('gmail_send_draft', {
       draft_id: await draft({ to: ['billing@evil.example'] }),
@@ -131,8 +112,7 @@ describe('gmail_send_draft: the checks see the draft', () => {
 
 describe('gmail_send_draft sends only the version the checks read', () => {
   it('a draft changed after the read is refused, and a grant no longer sees destinations for it', async () => {
-    bed = await gmailTestbed();
-    const b = bed;
+    const b = await gmailApp.testbed();
     const made = await b.call('gmail_create_draft', {
       to: ['carol@example.com'],
       subject: 'Figures',
@@ -172,8 +152,8 @@ describe('attachments count as content for the taint check', () => {
   const base = { subject: 'Totals', body: 'Here you are.' };
 
   it("a file from a stranger's message sent to someone new is flagged; sent back to its sender it is not", async () => {
-    const { asked, fake } = await setup();
-    const attachments = [{ message_id: bed!.ids.attachments.id, filename: 'totals.csv' }];
+    const { asked, fake, ids } = await setup();
+    const attachments = [{ message_id: ids.attachments.id, filename: 'totals.csv' }];
     const out = await asked('gmail_send', { ...base, to: ['new@other.example'], attachments });
     expect(out?.taint?.summary).toBe(
       'The call sends the attachment "totals.csv" of a message from accounts@northwind.example ("Invoice and project plan") to new@other.example, which you have not sent to before.',
@@ -189,10 +169,10 @@ describe('attachments count as content for the taint check', () => {
   });
 
   it('bytes the agent took with gmail_get_attachment and sends back inline are known by their digest', async () => {
-    const { client, asked } = await setup();
+    const { client, asked, ids } = await setup();
     const got = await client.callTool({
       name: 'gmail_get_attachment',
-      arguments: { message_id: bed!.ids.attachments.id, filename: 'totals.csv' },
+      arguments: { message_id: ids.attachments.id, filename: 'totals.csv' },
     });
     const blob = (got.content as { resource?: { blob: string } }[]).find((c) => c.resource)!
       .resource!.blob;
@@ -217,10 +197,10 @@ describe('attachments count as content for the taint check', () => {
   });
 
   it("an inline text file carrying the user's private mail word for word is flagged like quoted text", async () => {
-    const { client, asked } = await setup();
+    const { client, asked, ids } = await setup();
     await client.callTool({
       name: 'gmail_read',
-      arguments: { message_id: bed!.ids.attachments.id },
+      arguments: { message_id: ids.attachments.id },
     });
     const text = 'Note: Hello Alice, Please find the invoice and the project plan attached. Grace';
     const out = await asked('gmail_send', {

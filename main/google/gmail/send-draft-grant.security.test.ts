@@ -1,8 +1,9 @@
 import PostalMime from 'postal-mime';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent, GrantConstraint } from '../../../common/contract/index.js';
+import { describe, expect, it } from 'vitest';
+import type { GrantConstraint } from '../../../common/contract/index.js';
+import { nextRequest } from '../../../test-support/core-events.js';
 import { gmailTestbed } from '../../../e2e/fake-google/gmail-seed.js';
-import { connectClient, startTestApp, type TestApp } from '../../../test-support/harness.js';
+import { testbedAppPerTest } from '../../../test-support/testbed-app.js';
 import { GmailSource } from './source.js';
 
 /**
@@ -14,35 +15,14 @@ import { GmailSource } from './source.js';
  * what reached "Google" is parsed back with postal-mime.
  */
 
-let app: TestApp | undefined;
-let bed: Awaited<ReturnType<typeof gmailTestbed>> | undefined;
-afterEach(async () => {
-  await app?.stop();
-  await bed?.stop();
-  app = bed = undefined;
-});
-
-function nextRequest(a: TestApp['app']): Promise<ApprovalView> {
-  return new Promise((resolve) => {
-    const off = a.events.subscribe((e: CoreEvent) => {
-      if (e.type === 'approval.requested') {
-        off();
-        resolve(e.approval);
-      }
-    });
-  });
-}
+const gmailApp = testbedAppPerTest(gmailTestbed);
 
 describe('an equals grant on gmail_send_draft holds to the recipients the user approved', () => {
   it('the same draft edited to reach anyone else asks; edited back within them it runs', async () => {
-    bed = await gmailTestbed();
     // Each retry of the same call is asked afresh (no stored outcome of the first one is replayed).
-    app = await startTestApp({
-      sources: [bed.source],
+    const { bed, a, client } = await gmailApp.start({
       settings: { approvals: { outcomeWindowMinutes: 0 } },
     });
-    const a = app.app;
-    const client = await connectClient(app.started.mcpUrl, app.token);
     const signal = new AbortController().signal;
     // Another client of the mailbox (the Gmail web app, say): Airlock's memory does not see it.
     const gmailItself = new GmailSource(bed.access, { retry: { baseMs: 1 } });
