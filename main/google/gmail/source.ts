@@ -10,35 +10,21 @@ import {
 } from '../../tools/types.js';
 import { GoogleToolError, type GoogleAccountAccess } from '../account-access.js';
 import { pickAccount, scopeProblem, toolScopeProblem } from './account-pick.js';
-import { readAttachment } from './attachment.js';
-import { getAttachmentFile } from './attachment-file.js';
 import { Recent, SeenMessages } from './cache.js';
 import { DEFAULT_RETRY, GmailClient, type RetryPolicy } from './client.js';
 import { BadInput } from './compose.js';
 import { type GmailCallContext } from './context.js';
 import { DraftMemory } from './draft-view.js';
-import { deleteDraft, getDraft, listDrafts, sendDraft, updateDraft } from './drafts.js';
 import { GmailEffects } from './effects.js';
 import { toolErrorResult } from '../errors.js';
-import {
-  createFilter,
-  deleteFilter,
-  listFilters,
-  parseFilter,
-  standingEffect,
-  type Filter,
-} from './filters.js';
-import { createLabel, deleteLabel, labelNameArg, renameLabel } from './label-admin.js';
+import { standingEffect, type Filter } from './filters.js';
 import { LabelDirectory } from './labels.js';
-import { archive, listLabels, modifyLabels, trash } from './modify.js';
 import { acrossAccounts, MULTI_ACCOUNT_TOOLS } from './multi.js';
 import { accountsArg, isAccountPages, SpanError } from '../spanning.js';
 import { AdaptivePool } from './pool.js';
 import { gmailPrecheck } from './precheck.js';
-import { readMessage, readThread } from './read.js';
-import { search } from './search.js';
-import { createDraft, parseCompose, sendMessage } from './send.js';
 import { SendAsNames } from './send-as.js';
+import { ARG_CHECKS, HANDLERS } from './tool-handlers.js';
 import { toolDefinitions } from './tools.js';
 import { gmailGrantShape } from './grant-shape.js';
 import { gmailCallContent } from './call-content.js';
@@ -58,43 +44,6 @@ export interface GmailSourceOptions {
   /** Largest file gmail_get_attachment returns (base64 grows it by a third). Default 5 MB. */
   maxDownloadBytes?: number;
 }
-
-type Handler = (ctx: GmailCallContext, args: Record<string, unknown>) => Promise<CallToolResult>;
-
-const HANDLERS: Record<string, Handler> = {
-  gmail_search: search,
-  gmail_read: readMessage,
-  gmail_read_thread: readThread,
-  gmail_read_attachment: readAttachment,
-  gmail_get_attachment: getAttachmentFile,
-  gmail_list_labels: listLabels,
-  gmail_create_draft: createDraft,
-  gmail_send: sendMessage,
-  gmail_modify_labels: modifyLabels,
-  gmail_archive: archive,
-  gmail_trash: trash,
-  gmail_list_drafts: listDrafts,
-  gmail_get_draft: getDraft,
-  gmail_update_draft: updateDraft,
-  gmail_send_draft: sendDraft,
-  gmail_delete_draft: deleteDraft,
-  gmail_create_label: createLabel,
-  gmail_rename_label: renameLabel,
-  gmail_delete_label: deleteLabel,
-  gmail_list_filters: listFilters,
-  gmail_create_filter: createFilter,
-  gmail_delete_filter: deleteFilter,
-};
-
-/** Checks of arguments that need no request (validateArgs): each tool's own parser. */
-const ARG_CHECKS: Record<string, (args: Record<string, unknown>) => unknown> = {
-  gmail_send: (a) => parseCompose(a),
-  gmail_create_draft: (a) => parseCompose(a),
-  gmail_update_draft: (a) => parseCompose(a, { subjectOptional: true }),
-  gmail_create_filter: parseFilter,
-  gmail_create_label: (a) => labelNameArg(a, 'name'),
-  gmail_rename_label: (a) => labelNameArg(a, 'new_name'),
-};
 
 /**
  * Gmail tools (issue 6) for the connected Google accounts, on
