@@ -11,9 +11,16 @@ import { GmailDrafts, NOT_MINE } from './gmail-drafts.js';
 import { GmailMailbox, type SeedMessage } from './gmail-mailbox.js';
 import { GmailSettings } from './gmail-settings.js';
 import { errorBody, HttpError } from './gmail-shapes.js';
+import {
+  InjectedFailures,
+  roundTrips,
+  type InjectedFailure,
+  type RecordedRequest,
+} from './gmail-requests.js';
 import { unwrapUpload } from './gmail-upload.js';
 
 export type { SeedMessage } from './gmail-mailbox.js';
+export type { InjectedFailure, RecordedRequest } from './gmail-requests.js';
 
 /**
  * A fake Gmail API v1 on loopback for tests and benchmarks, answering in
@@ -41,34 +48,6 @@ export interface FakeAccount {
   noSettingsScope?: boolean;
 }
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  account?: string;
-  /** performance.now() when the request arrived and when its answer was sent. */
-  startedAt: number;
-  endedAt?: number;
-  /** A call inside a batch (not an HTTP request of its own). */
-  batched?: boolean;
-  /** For a batch request: how many calls it held. */
-  batchSize?: number;
-  /** A media upload (`/upload/gmail/v1/…`): its uploadType; the path is the method's own. */
-  upload?: string;
-  /** The request body's size in bytes. */
-  bodyBytes?: number;
-}
-
-export interface InjectedFailure {
-  /** Which requests fail, e.g. `(r) => r.method === 'GET' && /\/messages\/\w+$/.test(r.path)`. */
-  match: (r: RecordedRequest) => boolean;
-  status: 400 | 401 | 403 | 404 | 429 | 500 | 503;
-  /** How many matching requests fail; default 1. */
-  times?: number;
-  retryAfter?: number;
-  reason?: string;
-}
-
 export class GmailFake {
   readonly requests: RecordedRequest[] = [];
   readonly box = new GmailMailbox();
@@ -86,7 +65,7 @@ export class GmailFake {
   /** Calls of one batch answered before the rest get 429 (Gmail's per-user concurrency); unset: no limit. */
   batchConcurrency: number | undefined;
   private server: Server | undefined;
-  private failures: (InjectedFailure & { left: number })[] = [];
+  private readonly failures = new InjectedFailures();
   private url = '';
 
   constructor(
@@ -141,7 +120,7 @@ export class GmailFake {
 
   /** Makes the next matching requests fail with Google's error body. */
   fail(f: InjectedFailure): void {
-    this.failures.push({ ...f, left: f.times ?? 1 });
+    this.failures.add(f);
   }
 
   /** Calls answered, batched ones included (a batch itself is counted too, as POST /batch/gmail/v1). */
@@ -159,15 +138,7 @@ export class GmailFake {
    * was answered: how many round trips of latency a client waited in sequence.
    */
   roundTrips(): number {
-    const reqs = this.requests.filter((r) => !r.batched).sort((a, b) => a.startedAt - b.startedAt);
-    const depth: number[] = [];
-    reqs.forEach((r, i) => {
-      let best = 0;
-      for (let j = 0; j < i; j++)
-        if ((reqs[j]!.endedAt ?? Infinity) <= r.startedAt) best = Math.max(best, depth[j]!);
-      depth.push(best + 1);
-    });
-    return Math.max(0, ...depth);
+    return roundTrips(this.requests);
   }
 
   resetCounters(): void {
@@ -199,7 +170,7 @@ export class GmailFake {
         // One HTTP round trip; every part is answered (and may fail) on its own.
         const subs = parseBatch(req.headers['content-type'], Buffer.concat(chunks));
         rec.batchSize = subs.length;
-        answer = this.injected(rec) ?? {
+        answer = this.failures.answer(rec) ?? {
           status: 200,
           raw: renderBatch(
             subs,
@@ -248,7 +219,7 @@ export class GmailFake {
     raw: Buffer,
     parsed?: Record<string, unknown>,
   ): SubResponse {
-    const failed = this.injected(rec);
+    const failed = this.failures.answer(rec);
     if (failed) return failed;
     try {
       const body =
@@ -259,17 +230,6 @@ export class GmailFake {
       const { status, body } = errorBody(err);
       return { status, body };
     }
-  }
-
-  /** The answer of an injected failure matching this request, if one is left. */
-  private injected(rec: RecordedRequest): SubResponse | undefined {
-    const f = this.failures.find((x) => x.left > 0 && x.match(rec));
-    if (!f) return undefined;
-    f.left--;
-    return {
-      ...errorBody(new HttpError(f.status, undefined, f.reason)),
-      ...(f.retryAfter !== undefined ? { headers: { 'Retry-After': String(f.retryAfter) } } : {}),
-    };
   }
 
   /**
