@@ -9,6 +9,7 @@ import type {
 import { CLIENT_IDS, ControlError } from '../../common/contract/index.js';
 import { withControl } from './context.js';
 import { didYouMean } from './suggest.js';
+import { out } from './terminal.js';
 
 export const CLIENTS_USAGE = `  clients list [--project DIR] [--json]    the MCP clients here, their config files and servers
   clients import [CLIENT]... [--dry-run] [--project DIR] [--json]
@@ -26,8 +27,6 @@ const OPTIONS = {
   'remove-imported': { type: 'boolean' },
   project: { type: 'string' },
 } as const;
-
-const out = (line: string) => process.stdout.write(line + '\n');
 
 function clientId(raw: string): ClientId {
   if ((CLIENT_IDS as readonly string[]).includes(raw)) return raw as ClientId;

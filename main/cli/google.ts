@@ -8,6 +8,7 @@ import type {
 import { ControlError } from '../../common/contract/index.js';
 import { libs } from '../google/lazy.js';
 import { withControl } from './context.js';
+import { note, out, readStdin } from './terminal.js';
 
 export const GOOGLE_USAGE = `  google client import FILE [--json]       import your Google "Desktop app" OAuth client (client_secret_….json)
   google client set CLIENT_ID --secret-stdin   enter the client ID, and the secret on stdin
@@ -28,9 +29,6 @@ const OPTIONS = {
   'secret-stdin': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
-const out = (line: string) => process.stdout.write(line + '\n');
-const note = (line: string) => process.stderr.write(line + '\n');
 
 /** `airlock google …` and `airlock connect google …` (issue 5). Returns the exit code; throws for the caller to print. */
 export async function googleCommand(argv: string[]): Promise<number> {
@@ -70,7 +68,7 @@ export async function googleCommand(argv: string[]): Promise<number> {
       );
     }
     if (a === 'set' && b && v['secret-stdin']) {
-      const clientSecret = await readStdin();
+      const clientSecret = await readStdin('Paste the client secret');
       return withControl(dataDir, async ({ api }) =>
         printClient(await api.setGoogleClient({ clientId: b, clientSecret }), json, true),
       );
@@ -219,12 +217,4 @@ function formatAccount(a: GoogleAccountView): string {
     a.missingScopes.length ? `not granted: ${a.missingScopes.join(', ')}` : '',
   ].filter(Boolean);
   return `${a.email}\t${state}\t${extras.join(', ')}`;
-}
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY)
-    process.stderr.write('Paste the client secret, then press Enter and Ctrl-D: ');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').trim();
 }

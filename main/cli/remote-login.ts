@@ -3,9 +3,7 @@ import type {
   RemoteLoginOptions,
   RemoteLoginView,
 } from '../../common/contract/index.js';
-
-const out = (line: string) => process.stdout.write(line + '\n');
-const note = (line: string) => process.stderr.write(line + '\n');
+import { note, out } from './terminal.js';
 
 export interface LoginCliOptions {
   browser: boolean;

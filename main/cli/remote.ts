@@ -1,13 +1,11 @@
 import { parseArgs } from 'node:util';
 import type { RemoteView } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
-import { appVersion } from '../platform/version.js';
-import type { ProbeOAuth } from '../remote/probe.js';
-import { maskQuerySecrets } from '../platform/url-secrets.js';
-import { validateRemoteUrl, validateToken } from '../remote/validate.js';
+import { validateToken } from '../remote/validate.js';
 import { withControl } from './context.js';
-import { headerValues, type HeaderOptions } from './header-values.js';
+import { headerValues } from './header-values.js';
 import { loginCommand, logoutCommand } from './remote-login.js';
+import { probeCommand } from './remote-probe.js';
 import { UPDATE_OPTIONS, UPDATE_USAGE, updateCommand } from './remote-update.js';
 import {
   isLocalAdd,
@@ -19,6 +17,7 @@ import {
   whereOf,
 } from './remote-local.js';
 import { SANDBOX_OPTIONS, SANDBOX_USAGE, sandboxFromFlags } from './remote-sandbox.js';
+import { out, readStdin } from './terminal.js';
 
 export const REMOTE_USAGE = `  remote add NAME URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin]
                                            add a remote MCP server (header values and token never on the command line)
@@ -57,8 +56,6 @@ const OPTIONS = {
   ...SANDBOX_OPTIONS,
   'elicit-defaults': { type: 'boolean' },
 } as const;
-
-const out = (line: string) => process.stdout.write(line + '\n');
 
 /** `airlock remote …` (issue 4). Returns the exit code; throws for the caller to print. */
 export async function remoteCommand(rawArgv: string[]): Promise<number> {
@@ -157,108 +154,9 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
       return withControl(dataDir, ({ api }) => logoutCommand(api, a, v.json === true));
     case 'probe':
       if (!a) break;
-      return probe(a, v);
+      return probeCommand(a, v);
   }
   throw new ControlError('INVALID', `usage:\n${REMOTE_USAGE}`);
-}
-
-type ProbeFlags = HeaderOptions & {
-  call?: string;
-  args?: string;
-  timeout?: string;
-  json?: boolean;
-  'elicit-defaults'?: boolean;
-} & OAuthFlags;
-type OAuthFlags = {
-  'oauth-auto'?: boolean;
-  'client-id'?: string;
-  'client-secret-env'?: string;
-  'client-metadata-url'?: string;
-  scope?: string;
-};
-
-async function probe(rawUrl: string, v: ProbeFlags): Promise<number> {
-  const url = validateRemoteUrl(rawUrl);
-  const headers = await headerValues(v, readStdin);
-  if (v['bearer-stdin'])
-    headers.Authorization = `Bearer ${validateToken(await readStdin('Paste the bearer token'))}`;
-  const timeoutS = v.timeout === undefined ? 15 : Number(v.timeout);
-  if (!Number.isFinite(timeoutS) || timeoutS <= 0)
-    throw new ControlError('INVALID', '--timeout must be a number of seconds.');
-  let args: Record<string, unknown> = {};
-  if (v.args !== undefined) {
-    try {
-      args = JSON.parse(v.args) as Record<string, unknown>;
-    } catch {
-      throw new ControlError(
-        'INVALID',
-        `--args must be a JSON object, got ${JSON.stringify(v.args)}.`,
-      );
-    }
-  }
-  // The MCP client SDK loads only for commands that connect somewhere (keeps `airlock serve` lean).
-  const { probeRemote } = await import('../remote/probe.js');
-  const outcome = await probeRemote({
-    url,
-    headers,
-    timeoutMs: timeoutS * 1000,
-    version: appVersion(),
-    ...(v.call ? { call: { name: v.call, arguments: args } } : {}),
-    ...(v['elicit-defaults'] ? { elicitDefaults: true } : {}),
-    oauth: probeOAuth(v),
-  });
-  if (v.json) {
-    out(JSON.stringify(outcome));
-    return outcome.ok ? 0 : 1;
-  }
-  if (outcome.transport) {
-    const who = outcome.server ? `${outcome.server.name} ${outcome.server.version}` : 'the server';
-    out(
-      `Connected to ${who} at ${maskQuerySecrets(url.href)} over ${outcome.transport}, protocol ${outcome.protocolVersion ?? 'unknown'}.`,
-    );
-  }
-  if (outcome.ok || outcome.tools.length) {
-    out(`${outcome.tools.length} tool${outcome.tools.length === 1 ? '' : 's'}:`);
-    for (const t of outcome.tools)
-      out(
-        `  ${t.name}${t.readOnlyHint ? '  (read-only hint)' : ''}  ${t.description.split('\n')[0]?.slice(0, 100) ?? ''}`,
-      );
-  }
-  if (outcome.callResult) {
-    out(`${v.call} →${outcome.callResult.isError ? ' (error)' : ''}`);
-    for (const c of outcome.callResult.content ?? [])
-      out(c.type === 'text' ? `  ${c.text}` : `  [${c.type}]`);
-  }
-  if (!outcome.ok)
-    process.stderr.write(`airlock: probe failed: ${outcome.detail ?? 'unknown error'}\n`);
-  return outcome.ok ? 0 : 1;
-}
-
-/** The secret comes from an environment variable, never the command line (where `ps` shows it). */
-function probeOAuth(v: OAuthFlags): ProbeOAuth {
-  const envName = v['client-secret-env'];
-  const secret = envName === undefined ? undefined : process.env[envName];
-  if (envName !== undefined && !secret)
-    throw new ControlError(
-      'INVALID',
-      `--client-secret-env ${envName}: that environment variable is empty or not set.`,
-    );
-  if (secret && !v['client-id'])
-    throw new ControlError('INVALID', '--client-secret-env needs --client-id.');
-  return {
-    auto: v['oauth-auto'] === true,
-    ...(v['client-id'] ? { clientId: v['client-id'] } : {}),
-    ...(secret ? { clientSecret: secret } : {}),
-    ...(v['client-metadata-url'] ? { clientMetadataUrl: v['client-metadata-url'] } : {}),
-    ...(v.scope ? { scope: v.scope } : {}),
-  };
-}
-
-async function readStdin(prompt: string): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write(`${prompt}, then press Enter and Ctrl-D: `);
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').trim();
 }
 
 /**
