@@ -4,7 +4,25 @@ import { relayHandler } from '../relay/relay-scope.js';
 import { listFeatures, type FeatureLists } from '../catalog/remote-features.js';
 import type { RemoteConnection, RemoteTimings } from './timings.js';
 import type { UrlCompletions } from '../relay/url-completions.js';
-import { connectUpstream, listAllTools, type Upstream } from '../upstream/upstream.js';
+import {
+  connectUpstream,
+  listAllTools,
+  type TransportKind,
+  type Upstream,
+} from '../upstream/upstream.js';
+
+/** How the shared connection is made, for the server's status: transport and protocol version. */
+export function connectionInfo(up: Upstream | null): {
+  transport?: TransportKind;
+  protocolVersion?: string;
+} {
+  return up
+    ? {
+        transport: up.transport,
+        ...(up.protocolVersion ? { protocolVersion: up.protocolVersion } : {}),
+      }
+    : {};
+}
 
 /** What the shared connection's events are told, once it is open. */
 export interface ConnectionEvents {

@@ -36,10 +36,26 @@ export class Redactor {
   }
 }
 
-/** The secret values a connection carries: header values and the URL's query credentials. */
-export function connectionSecrets(conn: {
+/** What a connection carries that is secret: header values, the URL's query credentials. */
+interface SecretsOf {
   headers: Record<string, string>;
   redact?: readonly string[];
-}): string[] {
+}
+
+/** The secret values a connection carries: header values and the URL's query credentials. */
+export function connectionSecrets(conn: SecretsOf): string[] {
   return [...Object.values(conn.headers), ...(conn.redact ?? [])];
+}
+
+/** The Redactor of one server connection (server-connection.ts), following its secrets. */
+export class ConnectionRedactor extends Redactor {
+  /** A new or edited connection: its header values and query credentials. */
+  follow(conn: SecretsOf): void {
+    this.set(connectionSecrets(conn));
+  }
+
+  /** Token values change on every refresh; an OAuth connection's current ones join the rest. */
+  sync(conn: SecretsOf & { auth?: { secrets: () => string[] } }): void {
+    if (conn.auth) this.set([...connectionSecrets(conn), ...conn.auth.secrets()]);
+  }
 }

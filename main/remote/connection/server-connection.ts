@@ -3,11 +3,11 @@ import type { SourceState } from '../../tools/types.js';
 import type { AgentSessions } from './agent-sessions.js';
 import { AgentUpstreams } from './agent-upstreams.js';
 import { OutageLog, RestartTimer } from './restart-backoff.js';
-import { connectAndList, type Opening } from './connect-attempt.js';
+import { connectAndList, connectionInfo, type Opening } from './connect-attempt.js';
 import { FirstAttempt } from './first-attempt.js';
 import { HealthWatch } from './health.js';
 import { InflightCalls } from './inflight.js';
-import { connectionSecrets, Redactor } from './redact.js';
+import { ConnectionRedactor } from './redact.js';
 import { RemoteFeatures } from '../catalog/remote-features.js';
 import { ServerCatalog } from '../catalog/server-catalog.js';
 import { DEFAULT_TIMINGS } from './timings.js';
@@ -33,7 +33,7 @@ export class ServerConnection {
   readonly label: string;
   private conn: RemoteConnection;
   readonly t: RemoteTimings;
-  readonly redactor = new Redactor();
+  readonly redactor = new ConnectionRedactor();
   /** URL-mode elicitations of this server shown to agents, for its completions (url-completions.ts). */
   readonly completions = new UrlCompletions();
   private state: SourceState = { state: 'loading' };
@@ -62,7 +62,7 @@ export class ServerConnection {
   ) {
     this.label = conn.name;
     this.conn = conn;
-    this.redactor.set(connectionSecrets(conn));
+    this.redactor.follow(conn);
     this.t = { ...DEFAULT_TIMINGS, ...o.timings };
     this.retry = new RestartTimer(this.t, () => void this.reconnect());
     const quiet = (on: boolean) => this.conn.stdio?.processLog.quiet(on);
@@ -111,7 +111,7 @@ export class ServerConnection {
   /** Applies an edited URL or secret; the old connection serves until the new one is up. */
   reconfigure(conn: RemoteConnection): Promise<void> {
     this.conn = conn;
-    this.redactor.set(connectionSecrets(conn));
+    this.redactor.follow(conn);
     this.retry.reset();
     return this.reconnect();
   }
@@ -164,13 +164,7 @@ export class ServerConnection {
   }
 
   info(): { transport?: TransportKind; protocolVersion?: string } {
-    const up = this.shared;
-    return up
-      ? {
-          transport: up.transport,
-          ...(up.protocolVersion ? { protocolVersion: up.protocolVersion } : {}),
-        }
-      : {};
+    return connectionInfo(this.shared);
   }
 
   onChange(listener: () => void): () => void {
@@ -291,8 +285,7 @@ export class ServerConnection {
 
   /** Token values change on every refresh; the redactor follows them. */
   syncSecrets(): void {
-    if (this.conn.auth)
-      this.redactor.set([...connectionSecrets(this.conn), ...this.conn.auth.secrets()]);
+    this.redactor.sync(this.conn);
   }
 
   private emit(): void {
