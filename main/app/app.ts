@@ -3,7 +3,6 @@ import { AgentService } from '../agents/agent-service.js';
 import type { ApprovalEngine } from '../approvals/engine.js';
 import type { LooseningGate } from '../gateway/loosening-gate.js';
 import type { ServerLoosening } from '../gateway/loosening.js';
-import { remoteLoosening } from '../remote/remote-loosening.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
 import type { ControlSocket } from '../gateway/control-socket.js';
 import { Gateway } from '../gateway/http-server.js';
@@ -33,6 +32,7 @@ import { loadClients } from './clients-wiring.js';
 import { loadControlToken, newLooseningGate, startControlSocket } from './control-access.js';
 import { startProvenance } from './provenance-wiring.js';
 import { newRemoteLoader } from './remote-wiring.js';
+import { serverLooseningOf } from './server-loosening.js';
 import { statusReport } from './status-report.js';
 import { addToolSources } from './tool-sources.js';
 
@@ -263,18 +263,11 @@ export class App {
 
   private clientsControl: Promise<ClientsApi> | undefined;
 
-  /**
-   * Issue 17.7: the remote source's own judgement of a server change (remote-loosening.ts), for
-   * the gate and the CLI's offline refusal; a local server's sandbox is judged against its
-   * effective permissions, which the remote module (loaded here on first need) holds.
-   */
-  readonly serverLoosening: ServerLoosening = (method, params) =>
-    remoteLoosening(
-      method,
-      params,
-      this.settings.get(),
-      async () => (await this.remoteLoaderFor().load()).manager.stdio,
-    );
+  /** Issue 17.7: how much a server change loosens, for the gate and the CLI (server-loosening.ts). */
+  readonly serverLoosening: ServerLoosening = serverLooseningOf(
+    () => this.settings.get(),
+    () => this.remoteLoaderFor(),
+  );
 
   /** The remote-server manager once loaded (tests and the status tool read it). */
   get remotes(): RemoteManager | null {
