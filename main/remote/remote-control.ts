@@ -22,6 +22,7 @@ import {
   validateRemoteUrl,
   validateToken,
 } from './validate.js';
+import { userClient } from './oauth/login-support.js';
 import { LOGIN_TIMEOUT_MS } from './oauth/logins.js';
 import { validateLoginOptions } from './oauth/validate-login.js';
 import {
@@ -140,15 +141,7 @@ export class RemoteControl {
         store: session.store,
         hints: session.loginHints(),
         ...(o.scope ? { scope: o.scope } : {}),
-        ...(o.clientId
-          ? {
-              preregistered: {
-                client_id: o.clientId,
-                ...(o.clientSecret ? { client_secret: o.clientSecret } : {}),
-              },
-            }
-          : {}),
-        ...(o.clientMetadataUrl ? { clientMetadataUrl: o.clientMetadataUrl } : {}),
+        ...userClient(o),
         timeoutMs: this.d.loginTimeoutMs ?? LOGIN_TIMEOUT_MS,
       },
       o.openBrowser === false ? undefined : this.d.openBrowser,

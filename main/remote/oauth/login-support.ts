@@ -4,6 +4,28 @@ import type { OAuthRecord } from './store.js';
 
 /** Small pure helpers of the OAuth sign-in flow (login-flow.ts), kept apart to keep it readable. */
 
+/**
+ * The client a sign-in uses when the user names one (`--client-id`, `--client-secret-…`,
+ * `--client-metadata-url`): LoginFlowOptions' preregistered client and metadata document.
+ */
+export function userClient(o: {
+  clientId?: string;
+  clientSecret?: string;
+  clientMetadataUrl?: string;
+}): { preregistered?: { client_id: string; client_secret?: string }; clientMetadataUrl?: string } {
+  return {
+    ...(o.clientId
+      ? {
+          preregistered: {
+            client_id: o.clientId,
+            ...(o.clientSecret ? { client_secret: o.clientSecret } : {}),
+          },
+        }
+      : {}),
+    ...(o.clientMetadataUrl ? { clientMetadataUrl: o.clientMetadataUrl } : {}),
+  };
+}
+
 export function clientFor(
   rec: OAuthRecord,
   issuer: string,

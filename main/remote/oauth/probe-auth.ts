@@ -6,6 +6,7 @@ import {
 import type { Vault } from '../../platform/vault/vault.js';
 import { LoginError, sanitize, SignInRequiredError } from './errors.js';
 import { LoginFlow } from './login-flow.js';
+import { userClient } from './login-support.js';
 import { OAuthSession, type LoginHints } from './session.js';
 import { OAuthStore } from './store.js';
 
@@ -55,15 +56,7 @@ export function probeSignIn(
       store,
       hints,
       ...((scope ?? o.scope) ? { scope: scope ?? o.scope } : {}),
-      ...(o.clientId
-        ? {
-            preregistered: {
-              client_id: o.clientId,
-              ...(o.clientSecret ? { client_secret: o.clientSecret } : {}),
-            },
-          }
-        : {}),
-      ...(o.clientMetadataUrl ? { clientMetadataUrl: o.clientMetadataUrl } : {}),
+      ...userClient(o),
       timeoutMs,
       autoFollow: true,
     });
