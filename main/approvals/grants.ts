@@ -95,17 +95,7 @@ export class GrantService {
       fixed: constraint ? recordOf(g, constraint, shape) : null,
     };
     this.deps.store.insert(row);
-    this.deps.activity.addNow({
-      event: 'grant.created',
-      agent: g.agent,
-      tool: g.tool,
-      decision: 'grant',
-      outcome: 'ok',
-      durationMs: 0,
-      argsDigest: '',
-      grantId: row.id,
-      detail: this.describe(row),
-    });
+    this.logGrant('grant.created', row, this.describe(row));
     this.deps.changed?.();
     return row;
   }
@@ -138,20 +128,25 @@ export class GrantService {
     const g = typeof id === 'string' ? this.deps.store.get(id) : undefined;
     if (!g) throw new ControlError('NOT_FOUND', `No grant ${String(id)}.`);
     if (this.deps.store.revoke(id, this.now())) {
-      this.deps.activity.addNow({
-        event: 'grant.revoked',
-        agent: g.agent,
-        tool: g.tool,
-        decision: 'grant',
-        outcome: 'ok',
-        durationMs: 0,
-        argsDigest: '',
-        grantId: g.id,
-        detail: `Revoked: ${this.describe(g)}`,
-      });
+      this.logGrant('grant.revoked', g, `Revoked: ${this.describe(g)}`);
       this.deps.changed?.();
     }
     return this.view(this.deps.store.get(id)!);
+  }
+
+  /** A grant made or revoked, as a row of Activity written at once. */
+  private logGrant(event: 'grant.created' | 'grant.revoked', g: GrantRow, detail: string): void {
+    this.deps.activity.addNow({
+      event,
+      agent: g.agent,
+      tool: g.tool,
+      decision: 'grant',
+      outcome: 'ok',
+      durationMs: 0,
+      argsDigest: '',
+      grantId: g.id,
+      detail,
+    });
   }
 
   /** Revokes every grant of an agent (for one tool, or all), e.g. when the tool goes back to asking. */
