@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { nextRequest } from '../../test-support/core-events.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { connectClient, CountingSource, startTestApp } from '../../test-support/harness.js';
@@ -7,10 +8,7 @@ import { agentClient, startRemoteApp } from '../../test-support/remote-app.js';
 // Issue 27 item 5: a grant is bound to the server it was made for, and lasts at most a year
 // however its end is given.
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 const SEND = {
   name: 'send',

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { sampleHome } from '../../test-support/client-configs.js';
 import { agentClient, startRemoteApp, type RemoteTestApp } from '../../test-support/remote-app.js';
 import { envKey } from '../remote/stdio/stdio-config.js';
@@ -16,10 +17,7 @@ import { envKey } from '../remote/stdio/stdio-config.js';
 const EVERYTHING = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js',
 );
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 describe('clients through the App', () => {
   it('import → connect → the written token works → --remove-imported', async () => {

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { AIRLOCK_BIN, buildDist } from '../../test-support/build.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { agentClient } from '../../test-support/remote-app.js';
@@ -14,10 +15,7 @@ import { agentClient } from '../../test-support/remote-app.js';
  */
 const KEYRING = process.env.AIRLOCK_KEYRING_TEST === '1';
 const TOKEN = `cli_bearer_${Math.random().toString(36).slice(2)}${Date.now()}`;
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 if (!KEYRING)
   console.warn(

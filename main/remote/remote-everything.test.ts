@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { NAME_PATTERN } from '../tools/naming.js';
 import { isRequested, nextEvent } from '../../test-support/core-events.js';
 import {
@@ -19,10 +20,7 @@ import { UNTRUSTED_META_KEY } from '../tools/untrusted.js';
  * Issue 4, "Must hold": the real server-everything (streamable HTTP on a
  * loopback port) as upstream behind a real Airlock, driven by real clients.
  */
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 async function everything(
   mode: 'streamableHttp' | 'sse' = 'streamableHttp',

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { FakeUpstream, type FakeUpstreamOptions } from '../../test-support/fake-upstream.js';
 import {
   agentClient,
@@ -10,10 +11,7 @@ import {
 import { bearerKey } from './secrets.js';
 
 /** Issue 4, "Isolation" and "Hot reload", against in-process upstreams and a real Airlock. */
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 async function upstream(o: FakeUpstreamOptions): Promise<FakeUpstream> {
   const u = new FakeUpstream(o);

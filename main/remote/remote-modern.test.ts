@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { ModernUpstream } from '../../test-support/modern-upstream.js';
 import {
   agentClient,
@@ -15,10 +16,7 @@ import { relayLabel } from '../tools/relay-label.js';
  * (10 s) belong to the bench; here the tests wait on state events, and the
  * test timeout is the backstop.
  */
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 async function upstream(tools: string[], port = 0): Promise<ModernUpstream> {
   const up = await ModernUpstream.start(tools, port);

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { httpControlClient } from '../../common/http-control-client.js';
 import { readControlToken } from '../app/app.js';
 import { formatRemote } from '../cli/remote.js';
@@ -16,10 +17,7 @@ import { agentClient, startRemoteApp } from '../../test-support/remote-app.js';
  * header value — in the vault, never in settings.json, logs, ControlApi results or `remote list`
  * — while every request still reaches the upstream with the full URL.
  */
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 const KEY = `qk_${randomBytes(18).toString('hex')}`;
 const OTHER = `sig_${randomBytes(12).toString('hex')}`;

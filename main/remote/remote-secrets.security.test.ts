@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { httpControlClient } from '../../common/http-control-client.js';
 import { readControlToken } from '../app/app.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
@@ -12,10 +13,7 @@ import { agentClient, startRemoteApp, type RemoteTestApp } from '../../test-supp
  * appear in no ControlApi response, log, settings file or MCP response —
  * checked by value, including when the upstream echoes them back or fails.
  */
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 const TOKEN = `rb_${randomBytes(24).toString('base64url')}`;
 const WRONG = `wrong_${randomBytes(24).toString('base64url')}`;

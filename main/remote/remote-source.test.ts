@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { Logger } from '../platform/log.js';
 import { FakeUpstream, type FakeTool } from '../../test-support/fake-upstream.js';
 import { RemoteSource, type RemoteTimings } from './remote-source.js';
@@ -20,10 +21,7 @@ const FAST: Partial<RemoteTimings> = {
   backoffInitialMs: 100,
   backoffMaxMs: 400,
 };
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 function source(url: string, headers: Record<string, string> = {}, timings = FAST): RemoteSource {
   const s = new RemoteSource(

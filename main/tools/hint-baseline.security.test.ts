@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import type { App } from '../app/app.js';
 import { agentClient, startRemoteApp, until } from '../../test-support/remote-app.js';
@@ -8,7 +9,7 @@ import { agentClient, startRemoteApp, until } from '../../test-support/remote-ap
  * last saw. A tool that asked and whose server flips `readOnlyHint` to true
  * keeps asking until the user sets it to auto.
  */
-const cleanup: (() => Promise<unknown>)[] = [];
+const cleanup = cleanupAfterEach();
 
 /** Resolves once `check` holds, re-checked on every registry change (no sleeps). */
 function whenRegistry(app: App, check: () => boolean): Promise<void> {
@@ -22,9 +23,6 @@ function whenRegistry(app: App, check: () => boolean): Promise<void> {
     });
   });
 }
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
 
 describe('a server switching readOnlyHint false → true', () => {
   it('keeps the tool asking after a refresh, and a restart; the user can still set it to auto', async () => {

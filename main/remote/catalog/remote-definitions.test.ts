@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import { FakeUpstream } from '../../../test-support/fake-upstream.js';
 import {
   agentClient,
@@ -15,10 +16,7 @@ import { CUT_META_KEY } from '../../tools/result-shaping.js';
  * agent, Airlock's own identity in results, caps over the whole result, and a
  * down server's tools answered "unavailable … nothing was sent".
  */
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 const BIG = 'x'.repeat(100_000);
 

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import { conformanceUpstream } from '../../../test-support/conformance-upstream.js';
 import { FakeUpstream } from '../../../test-support/fake-upstream.js';
 import { getStreamOpen } from '../../../test-support/harness.js';
@@ -14,10 +15,7 @@ import {
  * server offers nothing, and a 2025 server that breaks a call's stream
  * inside an event fails that call at once, not its other calls.
  */
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 async function twoServers(): Promise<RemoteTestApp> {
   const a = conformanceUpstream();

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import type { CoreEvent } from '../../../common/contract/index.js';
 import { httpControlClient } from '../../../common/http-control-client.js';
 import { readControlToken } from '../../app/app.js';
@@ -15,10 +16,7 @@ import { followAuthorization } from './auto-follow.js';
  * events) or MCP responses — checked by value, with an upstream that echoes
  * the access token it receives and a refresh in between.
  */
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 const CLIENT_SECRET = `cs_${randomBytes(24).toString('base64url')}`;
 

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import type { RemoteView } from '../../../common/contract/index.js';
 import { OAuthUpstream, type OAuthTool } from '../../../test-support/oauth-upstream.js';
 import { FakeUpstream } from '../../../test-support/fake-upstream.js';
@@ -18,10 +19,7 @@ import { oauthKey } from './store.js';
  * logout revokes. (The browser is played by fetch here; e2e/remote-oauth.spec.ts
  * drives Chromium and the real keychain.)
  */
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 const TOOLS: OAuthTool[] = [
   { name: 'whoami', annotations: { readOnlyHint: true } },

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import { OAuthUpstream } from '../../../test-support/oauth-upstream.js';
 import { MemoryVault } from '../../platform/vault/vault.js';
 import { RefreshUnavailableError, SignInRequiredError } from './errors.js';
@@ -11,10 +12,7 @@ import { bindIssuer, OAuthStore, oauthKey, type OAuthRecord } from './store.js';
  * resource indicator; the reasons a refresh fails; tokens bound to the URL
  * and issuer; what a 401 means with and without protected-resource metadata.
  */
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 async function signedIn(o: { ttl?: number } = {}) {
   const up = new OAuthUpstream([{ name: 'whoami' }], o.ttl ? { ttlSeconds: o.ttl } : {});
