@@ -1,7 +1,8 @@
-import { vi } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { ApprovalDialog } from '../main/shell/approval-dialog.js';
 import { ApprovalNotifier } from '../main/shell/approval-notifier.js';
 import { nextRequest } from './core-events.js';
+import { dialog, platformRules, resetFakeElectron } from './fake-electron.js';
 import { connectClient, CountingSource, startTestApp } from './harness.js';
 
 /**
@@ -55,3 +56,26 @@ export async function startNotifierWorld(
 }
 
 export type NotifierWorld = Awaited<ReturnType<typeof startNotifierWorld>>;
+
+/**
+ * The hooks approval-notifier*.test.ts share, registered where it is called (a test file's top
+ * level): before each test a reset fake Electron on macOS, where notifications have action
+ * buttons (Linux shows none); after it, no message box that stopped the main process (macOS
+ * parentless boxes: issue 32, item 2), and the world stopped. Returns the tests' setup.
+ */
+export function notifierWorldPerTest() {
+  let w: NotifierWorld | undefined;
+  beforeEach(async () => {
+    await resetFakeElectron();
+    platformRules.platform = 'darwin';
+  });
+  afterEach(async () => {
+    expect(dialog.shown.filter((b) => b.blocking)).toEqual([]);
+    await w?.stop();
+    w = undefined;
+  });
+  return async (
+    settings: Record<string, unknown> = {},
+    shell?: Parameters<typeof startNotifierWorld>[1],
+  ): Promise<NotifierWorld> => (w = await startNotifierWorld(settings, shell));
+}

@@ -1,15 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { eventually } from '../../test-support/eventually.js';
-import { startNotifierWorld, type NotifierWorld } from '../../test-support/notifier-world.js';
+import { notifierWorldPerTest } from '../../test-support/notifier-world.js';
 import { ApprovalDialog, CUT_DIALOG_BUTTONS } from './approval-dialog.js';
 import { ApprovalNotifier } from './approval-notifier.js';
 import { MAX_DIALOG_ARGUMENTS } from './approval-text.js';
-import {
-  dialog,
-  Notification,
-  platformRules,
-  resetFakeElectron,
-} from '../../test-support/fake-electron.js';
+import { dialog, Notification, platformRules } from '../../test-support/fake-electron.js';
 
 vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
@@ -21,23 +16,7 @@ vi.mock('electron', () => import('../../test-support/fake-electron.js'));
  * Allow must exist only where the whole call is shown; otherwise the
  * notification (or the native dialog) can only open the approval window, or deny.
  */
-let w: NotifierWorld | undefined;
-beforeEach(async () => {
-  await resetFakeElectron();
-  // Where notifications have buttons at all (macOS, Windows).
-  platformRules.platform = 'darwin';
-});
-afterEach(async () => {
-  // No message box ever stopped the main process (macOS parentless boxes: issue 32, item 2).
-  expect(dialog.shown.filter((b) => b.blocking)).toEqual([]);
-  await w?.stop();
-  w = undefined;
-});
-
-async function setup(settings: Record<string, unknown> = {}) {
-  w = await startNotifierWorld(settings);
-  return w;
-}
+const setup = notifierWorldPerTest();
 
 describe('only a call shown whole can be allowed from a notification (issue 17, item 6)', () => {
   it('long arguments: no buttons, the text says to open Airlock, a click opens the card', async () => {
@@ -69,16 +48,17 @@ describe('the native dialog shows what it approves', () => {
     platformRules.platform = 'win32';
     dialog.answers.push(0);
     const openApproval = vi.fn();
-    const { app, request } = await setup({ shell: { approvalStyle: 'dialog' } });
-    w!.notifier.stop();
-    w!.notifier = new ApprovalNotifier({
+    const w = await setup({ shell: { approvalStyle: 'dialog' } });
+    const { app, request } = w;
+    w.notifier.stop();
+    w.notifier = new ApprovalNotifier({
       control: app.control,
       events: app.events,
       approvalStyle: () => 'dialog',
       openApproval: vi.fn(),
       dialog: new ApprovalDialog({ control: app.control, openApproval, platform: 'win32' }),
     });
-    await w!.notifier.start();
+    await w.notifier.start();
     const { approval } = await request({ to: `bob@example.com${'line\n'.repeat(2000)}` });
     await eventually(() => expect(openApproval).toHaveBeenCalledWith(approval.id));
     const shown = dialog.shown.at(-1)!;

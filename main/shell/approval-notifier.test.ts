@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../../test-support/eventually.js';
 import { nextEvent } from '../../test-support/core-events.js';
 import { textOf } from '../../test-support/harness.js';
-import { startNotifierWorld, type NotifierWorld } from '../../test-support/notifier-world.js';
+import { notifierWorldPerTest } from '../../test-support/notifier-world.js';
 import { ApprovalDialog, DIALOG_BUTTONS } from './approval-dialog.js';
 import {
   ApprovalNotifier,
@@ -15,32 +15,12 @@ import {
   dialog,
   Notification,
   platformRules,
-  resetFakeElectron,
 } from '../../test-support/fake-electron.js';
 
 vi.mock('electron', () => import('../../test-support/fake-electron.js'));
 
 /** Native approvals against a real core (test-support/notifier-world.ts). */
-let w: NotifierWorld | undefined;
-beforeEach(async () => {
-  await resetFakeElectron();
-  // Action buttons exist on macOS and Windows only (Linux shows none).
-  platformRules.platform = 'darwin';
-});
-afterEach(async () => {
-  // No message box ever stopped the main process (macOS parentless boxes: issue 32, item 2).
-  expect(dialog.shown.filter((b) => b.blocking)).toEqual([]);
-  await w?.stop();
-  w = undefined;
-});
-
-async function setup(
-  settings: Record<string, unknown> = {},
-  shell?: Parameters<typeof startNotifierWorld>[1],
-) {
-  w = await startNotifierWorld(settings, shell);
-  return w;
-}
+const setup = notifierWorldPerTest();
 
 describe('notification per approval request', () => {
   it('says who wants to do what, offers Allow / Deny, and Allow runs the call once', async () => {
@@ -127,8 +107,9 @@ describe('no request waits unseen (issue 21, item 3)', () => {
   });
 
   it('requests already pending when Airlock starts raise their notifications', async () => {
-    const { app, request } = await setup();
-    w!.notifier.stop();
+    const w = await setup();
+    const { app, request } = w;
+    w.notifier.stop();
     const { approval } = await request();
     expect(Notification.instances).toHaveLength(0); // requested while Airlock's shell was not running
     const again = new ApprovalNotifier({
@@ -138,7 +119,7 @@ describe('no request waits unseen (issue 21, item 3)', () => {
       openApproval: vi.fn(),
       dialog: new ApprovalDialog({ control: app.control }),
     });
-    w!.notifier = again;
+    w.notifier = again;
     await again.start();
     expect(Notification.instances).toHaveLength(1);
     expect(Notification.instances[0]!.options.id).toBe(`approval-${approval.id}`);
@@ -147,13 +128,14 @@ describe('no request waits unseen (issue 21, item 3)', () => {
   });
 
   it('many pending at start-up: one summary notification that opens the approval window', async () => {
-    const { app, request } = await setup();
-    w!.notifier.stop();
+    const w = await setup();
+    const { app, request } = w;
+    w.notifier.stop();
     const ids: string[] = [];
     for (let i = 0; i <= MAX_STARTUP_NOTIFICATIONS; i++)
       ids.push((await request({ to: `u${i}@x.org` })).approval.id);
     const openApproval = vi.fn();
-    w!.notifier = new ApprovalNotifier({
+    w.notifier = new ApprovalNotifier({
       control: app.control,
       events: app.events,
       approvalStyle: () => 'window',
@@ -161,7 +143,7 @@ describe('no request waits unseen (issue 21, item 3)', () => {
       dialog: new ApprovalDialog({ control: app.control }),
     });
     const before = Notification.instances.length;
-    await w!.notifier.start();
+    await w.notifier.start();
     const raised = Notification.instances.slice(before);
     expect(raised).toHaveLength(1);
     expect(raised[0]!.options.title).toBe(`${ids.length} requests are waiting for your approval`);
