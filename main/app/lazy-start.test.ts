@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runProbe } from '../../test-support/probe-process.js';
 
 /**
  * Issue 20 (cold start ≤ 300 ms, idle RSS ≤ 80 MiB): what an idle gateway never uses loads with
@@ -40,21 +37,10 @@ interface Probe {
 
 let probe: Probe;
 beforeAll(async () => {
-  const built = fileURLToPath(new URL('../../dist/main/gateway/lazy-mcp.js', import.meta.url));
-  if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" first`);
-  const script = fileURLToPath(new URL('./lazy-start.probe.mjs', import.meta.url));
-  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const line = new Promise<string>((resolve) =>
-    createInterface({ input: child.stdout }).once('line', resolve),
+  probe = await runProbe<Probe>(
+    new URL('./lazy-start.probe.mjs', import.meta.url),
+    new URL('../../dist/main/gateway/lazy-mcp.js', import.meta.url),
   );
-  const first = await Promise.race([
-    line,
-    exited.then((code) => `probe exited with ${code} before reporting`),
-  ]);
-  await exited;
-  if (!first.startsWith('{')) throw new Error(first);
-  probe = JSON.parse(first) as Probe;
 }, 60_000);
 
 describe('start-up loads only what an idle gateway uses (issue 20)', () => {
