@@ -1,11 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  CallToolResultSchema,
-  CreateTaskResultSchema,
-  TaskStatusNotificationSchema,
-  type Task,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startRemoteApp,
@@ -13,6 +7,7 @@ import {
   until,
   type RemoteTestApp,
 } from '../../../test-support/remote-app.js';
+import { asTask, taskAgent } from '../../../test-support/task-agent.js';
 import { TaskUpstream } from '../../../test-support/task-upstream.js';
 
 /**
@@ -27,21 +22,6 @@ let alice: Client;
 const statuses: Task[] = [];
 const hearing: (() => void)[] = [];
 
-async function agent(token: string, onStatus?: (t: Task) => void): Promise<Client> {
-  const c = new Client({ name: 'task-agent', version: '1.0.0' });
-  if (onStatus) c.setNotificationHandler(TaskStatusNotificationSchema, (n) => onStatus(n.params));
-  await c.connect(
-    new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    }),
-  );
-  return c;
-}
-const asTask = (c: Client, name: string, args: Record<string, unknown>) =>
-  c.request(
-    { method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } },
-    CreateTaskResultSchema,
-  );
 const heard = (match: (s: Task) => boolean) =>
   new Promise<Task>((resolve) => {
     const test = () => {
@@ -66,7 +46,7 @@ beforeAll(async () => {
     headers: { 'X-Api-Key': API_KEY },
   });
   await toolsOffered(t.app, ['tasks__report', 'tasks__publish', 'tasks__plain', 'keyed__report']);
-  alice = await agent(t.token, (s) => {
+  alice = await taskAgent(t.started.mcpUrl, t.token, (s) => {
     statuses.push(s);
     for (const w of hearing.splice(0)) w();
   });

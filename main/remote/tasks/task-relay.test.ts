@@ -1,11 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  CallToolResultSchema,
-  CreateTaskResultSchema,
-  TaskStatusNotificationSchema,
-  type Task,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient } from '../../../test-support/harness.js';
 import {
@@ -14,6 +8,7 @@ import {
   until,
   type RemoteTestApp,
 } from '../../../test-support/remote-app.js';
+import { asTask, taskAgent } from '../../../test-support/task-agent.js';
 import { TaskUpstream } from '../../../test-support/task-upstream.js';
 import { UNTRUSTED_META_KEY } from '../../tools/untrusted.js';
 
@@ -30,26 +25,10 @@ let mallory: Client;
 const statuses: Task[] = [];
 const hearing: (() => void)[] = [];
 
-async function agent(token: string, onStatus?: (t: Task) => void): Promise<Client> {
-  const c = new Client({ name: 'task-agent', version: '1.0.0' });
-  if (onStatus) c.setNotificationHandler(TaskStatusNotificationSchema, (n) => onStatus(n.params));
-  await c.connect(
-    new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    }),
-  );
-  return c;
-}
-
 const text = (r: object) =>
   (((r as { content?: unknown }).content ?? []) as { text?: string }[])
     .map((x) => x.text ?? '')
     .join('\n');
-const asTask = (c: Client, name: string, args: Record<string, unknown>) =>
-  c.request(
-    { method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } },
-    CreateTaskResultSchema,
-  );
 const heard = (match: (s: Task) => boolean) =>
   new Promise<void>((resolve) => {
     const test = () => (statuses.some(match) ? resolve() : hearing.push(test));
@@ -64,11 +43,11 @@ beforeAll(async () => {
   t = await startRemoteApp();
   await t.app.control.addRemote({ name: 'tasks', url: up.url });
   await toolsOffered(t.app, ['tasks__report', 'tasks__publish', 'tasks__plain']);
-  alice = await agent(t.token, (s) => {
+  alice = await taskAgent(t.started.mcpUrl, t.token, (s) => {
     statuses.push(s);
     for (const w of hearing.splice(0)) w();
   });
-  mallory = await agent((await t.app.control.addAgent('mallory')).token);
+  mallory = await taskAgent(t.started.mcpUrl, (await t.app.control.addAgent('mallory')).token);
 }, 120_000);
 
 afterAll(async () => {
