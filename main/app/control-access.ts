@@ -80,6 +80,8 @@ export function newLooseningGate(o: {
         ...(decision.hours !== undefined ? { hours: decision.hours } : {}),
         ...(decision.until !== undefined ? { until: decision.until } : {}),
         ...(decision.constraint !== undefined ? { constraint: decision.constraint } : {}),
+        // What the user confirmed (loosening-gate.ts names it), as approvals/decisions.ts keeps it.
+        ...(decision.includeTainted === true ? { includeTainted: true } : {}),
         approvalId: view.id,
       });
     },

@@ -56,7 +56,10 @@ export class LooseningGate {
           ? ` until ${decision.until}`
           : ' until revoked';
       changes.propose(
-        `always allow ${view.tool} for agent "${view.agent}"${how}${decision.constraint ? ' (for matching arguments)' : ''}`,
+        `always allow ${view.tool} for agent "${view.agent}"${how}${decision.constraint ? ' (for matching arguments)' : ''}${
+          // Issue 22: a grant that also runs flagged calls is wider; the user confirms knowing it.
+          decision.includeTainted === true ? ', calls Airlock flags included' : ''
+        }`,
         async () => grant(view, decision),
       );
       return { status: 200, body: { result: view } };

@@ -214,6 +214,34 @@ describe('loosening from outside the window waits for the user', () => {
     await agent.close();
   });
 
+  it('"always allow, flagged calls too" from outside the window: the user sees it and the grant keeps it', async () => {
+    const { t, cli } = await start();
+    const { connectClient } = await import('../../test-support/harness.js');
+    const agent = await connectClient(t.started.mcpUrl, t.token);
+    const call = agent.callTool({ name: 'count_send', arguments: { to: 'someone' } });
+    const id = await new Promise<string>((resolve) => {
+      const off = t.app.events.subscribe((e) => {
+        if (e.type === 'approval.requested') {
+          off();
+          resolve(e.approval.id);
+        }
+      });
+    });
+    await cli.decide(id, { kind: 'always_allow', hours: 2, includeTainted: true, confirm: true });
+    await call;
+    const [pending] = await t.app.control.listPolicyChanges();
+    // What the user confirms names the wider scope: flagged calls run without asking too.
+    expect(pending?.summary).toBe(
+      'always allow count_send for agent "test" for 2 h, calls Airlock flags included',
+    );
+    await t.app.control.decidePolicyChange(pending!.id, true);
+    const grants = await t.app.control.listGrants();
+    expect(grants.map((g) => [g.tool, g.active, g.includeTainted])).toEqual([
+      ['count_send', true, true],
+    ]);
+    await agent.close();
+  });
+
   it('with no Airlock running, the CLI’s in-process core refuses loosening', async () => {
     const { t } = await start();
     const offline = refuseLoosening(t.app.control);
