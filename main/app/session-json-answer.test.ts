@@ -75,8 +75,8 @@ function recording(answers: Answer[], onHeaders?: (a: Answer) => void): typeof f
   };
 }
 
-const text = (r: { content?: unknown }) =>
-  ((r.content as { text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
+const text = (r: object) =>
+  ((r as { content?: { text?: string }[] }).content ?? []).map((c) => c.text ?? '').join('\n');
 const isRequested = (e: CoreEvent): e is { type: 'approval.requested'; approval: ApprovalView } =>
   e.type === 'approval.requested';
 const auth = () => ({ headers: { Authorization: `Bearer ${t.token}` } });

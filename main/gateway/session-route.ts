@@ -2,12 +2,13 @@ import {
   PROTOCOL_VERSION_META_KEY,
   RELATED_TASK_META_KEY,
   type InboundClassificationOutcome,
+  type InboundLegacyRoute,
 } from '@modelcontextprotocol/server';
 
 /** The first protocol revision the SDK's classifier treats as the modern era (a string order). */
 const FIRST_MODERN = '2026-07-28';
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
-const LEGACY: InboundClassificationOutcome = { kind: 'legacy', reason: 'no-claim' };
+const LEGACY: InboundLegacyRoute = { kind: 'legacy', reason: 'no-claim' };
 
 const plain = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
