@@ -65,8 +65,9 @@ export class AgentService {
     return () => this.revokeListeners.delete(listener);
   }
 
-  authenticate(token: string): string | null {
-    const name = this.byDigest.get(digest(token)) ?? null;
+  /** `credential`: credentialOf(token), when the caller has computed it already (one hash per request). */
+  authenticate(token: string, credential = digest(token)): string | null {
+    const name = this.byDigest.get(credential) ?? null;
     if (name) this.lastSeen.set(name, new Date().toISOString());
     return name;
   }

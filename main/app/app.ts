@@ -213,7 +213,7 @@ export class App {
         gate: this.gate,
         confirmIn: this.options.policyConfirm ?? 'page',
       }),
-      authenticateAgent: (t) => this.agents.authenticate(t),
+      authenticateAgent: (t, credential) => this.agents.authenticate(t, credential),
       credentialOf: (t) => AgentService.credentialOf(t),
       logger,
       version: this.version,

@@ -32,6 +32,8 @@ const SSE_HEADERS = {
 export class EventStream {
   /** Requests on this stream still waiting for their answer (POST streams). */
   readonly pending = new Set<RequestId>();
+  /** A POST carrying exactly one request: its answer may go as JSON (endWithAnswer). */
+  lone = false;
   private headTimer: NodeJS.Timeout | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
 
@@ -75,6 +77,30 @@ export class EventStream {
     this.release();
     const all = last === undefined ? before : [...before, last];
     this.res.end(all.length > 0 ? all.map(event).join('') : undefined);
+  }
+
+  /**
+   * Ends a POST's exchange with its one answer. While the head is still held (nothing written
+   * yet: no progress, log or request of ours went first, and FIRST_EVENT_WAIT_MS has not passed),
+   * the answer goes as `application/json` with its Content-Length: MCP 2025-11-25 "Transports",
+   * "Sending Messages to the Server" lets a server answer a POST "either" as an event stream "or"
+   * as "one JSON object", and the client MUST support both. Headers and body still leave in one
+   * write, and the client reads one body instead of parsing an event stream. Once anything went
+   * out, the answer ends the event stream as before.
+   */
+  endWithAnswer(answer: unknown): void {
+    const { res } = this;
+    if (res.headersSent || res.destroyed) return this.end(answer);
+    this.release();
+    const body = JSON.stringify(answer);
+    const sid = this.sessionId();
+    res
+      .writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        ...(sid !== undefined ? { 'mcp-session-id': sid } : {}),
+      })
+      .end(body);
   }
 
   /** Stops the stream's timers (it ended, or its client went away). */

@@ -38,7 +38,8 @@ export interface McpExchange {
 export interface GatewayOptions {
   mcp: McpHandler;
   control: ControlRoutes;
-  authenticateAgent: (token: string) => string | null;
+  /** `credential`: credentialOf(token) when the gateway has it, so the token is hashed once per request. */
+  authenticateAgent: (token: string, credential?: string) => string | null;
   /** What identifies the token itself (a digest); MCP sessions are bound to it (issue 17.8). */
   credentialOf?: (token: string) => string;
   logger: Logger;
@@ -133,7 +134,8 @@ export class Gateway {
 
   private async mcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const token = bearerToken(req);
-    const agent = token ? this.o.authenticateAgent(token) : null;
+    const credential = token ? this.o.credentialOf?.(token) : undefined;
+    const agent = token ? this.o.authenticateAgent(token, credential) : null;
     if (!agent) {
       return jsonRpcError(
         res,
@@ -184,7 +186,7 @@ export class Gateway {
       agent,
       parsedBody: parsed,
       raw,
-      credential: token ? this.o.credentialOf?.(token) : undefined,
+      credential,
     });
   }
 }

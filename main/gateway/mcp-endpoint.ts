@@ -23,6 +23,7 @@ import { TaskBoard } from './task-board.js';
 import type { WithRelay } from './mcp-handlers/api.js';
 import type { McpExchange } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
+import { everydaySessionRequest } from './session-route.js';
 import {
   clientView,
   hotModernRequest,
@@ -283,9 +284,12 @@ function classify(req: McpExchange['req'], body: unknown): InboundClassification
     const v = req.headers[name];
     return typeof v === 'string' ? v : undefined;
   };
+  const version = header('mcp-protocol-version');
+  const everyday = everydaySessionRequest(req.method, version, body);
+  if (everyday) return everyday;
   return classifyInboundRequest({
     httpMethod: req.method ?? 'GET',
-    protocolVersionHeader: header('mcp-protocol-version'),
+    protocolVersionHeader: version,
     mcpMethodHeader: header('mcp-method'),
     mcpNameHeader: header('mcp-name'),
     ...(body !== undefined ? { body } : {}),

@@ -11,7 +11,8 @@ import { call, INIT, SessionServer, textOf } from '../../test-support/session-se
  * SessionTransport, the 2025-era Streamable HTTP transport on Node's own request and response
  * (issue 20): real SDK clients of both generations against a real SDK server on it — calls,
  * progress, a server→client request answered by a second POST — and the raw HTTP answers the
- * SDK's own transport gives (status, message, headers), with the one-write answer it adds.
+ * SDK's own transport gives (status, message, headers), with the one-write answer it adds: one
+ * JSON object for a lone call answered first, else one event stream.
  * Where it is stricter than the SDK's: session-transport.security.test.ts.
  */
 const srv = new SessionServer();
@@ -26,6 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => srv.stop());
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   errors.length = 0;
 });
@@ -81,10 +83,13 @@ describe('SDK clients on the session transport', () => {
 });
 
 describe('HTTP answers of the session transport', () => {
-  it('an answer is one event stream: headers, event and end in one write', async () => {
+  it('a lone call answered first is one JSON object: headers and body in one write, with its session id', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const h = await open(agent);
     await send('POST', call(1, { text: 'warm' }), h, agent);
+    // The head's FIRST_EVENT_WAIT_MS timer never runs here: JSON because the answer came first,
+    // whatever the machine's load.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let writes = 0;
     const proto = Socket.prototype as unknown as { _writeGeneric: (...a: unknown[]) => unknown };
     const original = proto._writeGeneric;
@@ -95,13 +100,44 @@ describe('HTTP answers of the session transport', () => {
     });
     const r = await send('POST', call(2, { text: 'one' }), h, agent);
     expect(r.status).toBe(200);
-    expect(r.headers['content-type']).toBe('text/event-stream');
+    expect(r.headers['content-type']).toBe('application/json');
     expect(r.headers['mcp-session-id']).toBe(h['mcp-session-id']);
-    expect(r.text).toBe(
-      'event: message\ndata: {"result":{"content":[{"type":"text","text":"echo one"}]},"jsonrpc":"2.0","id":2}\n\n',
-    );
+    expect(r.headers['content-length']).toBe(String(Buffer.byteLength(r.text)));
+    expect(JSON.parse(r.text)).toEqual({
+      result: { content: [{ type: 'text', text: 'echo one' }] },
+      jsonrpc: '2.0',
+      id: 2,
+    });
     expect(writes).toBe(1);
     agent.destroy();
+  });
+
+  it('a call that sends progress or a log line before its answer stays an event stream, in order', async () => {
+    const h = await open();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const tracked = call(3, { text: 'p' });
+    const withToken = { ...tracked, params: { ...tracked.params, _meta: { progressToken: 't' } } };
+    const progress = await send('POST', withToken, h);
+    expect(progress.headers['content-type']).toBe('text/event-stream');
+    expect(progress.headers['mcp-session-id']).toBe(h['mcp-session-id']);
+    const events = progress.text
+      .match(/^data: .*$/gm)!
+      .map((l) => JSON.parse(l.slice(6)) as object);
+    expect(events).toEqual([
+      expect.objectContaining({ method: 'notifications/progress' }),
+      expect.objectContaining({ id: 3, result: expect.anything() as unknown }),
+    ]);
+    const logged = await send('POST', call(4, { text: 'l', log: 2 }), h);
+    expect(logged.headers['content-type']).toBe('text/event-stream');
+    expect(logged.text.match(/^data: .*$/gm)).toHaveLength(3);
+  });
+
+  it('a batch holding one call is still answered as an event stream (a batch answers with an array)', async () => {
+    const h = await open();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const r = await send('POST', [call(5, { text: 'b' })], h);
+    expect(r.headers['content-type']).toBe('text/event-stream');
+    expect(r.text).toContain('echo b');
   });
 
   it('a call that waits (an approval) gets its headers at once, keep-alive comments, then its answer', async () => {

@@ -24,7 +24,7 @@ export interface SessionTransportOptions {
 
 /**
  * The 2025-era Streamable HTTP transport of one session (MCP spec 2025-11-25, "Transports":
- * POST answers as an event stream, the GET stream, DELETE, Mcp-Session-Id,
+ * a POST's answer as one JSON object or an event stream, the GET stream, DELETE, Mcp-Session-Id,
  * MCP-Protocol-Version) on Node's own request and response (issue 20).
  *
  * It replaces the SDK's WebStandardStreamableHTTPServerTransport for sessions: same status codes
@@ -144,6 +144,8 @@ export class SessionTransport implements Transport {
       return;
     }
     const stream = new EventStream(res, () => this.sessionId, this.o.keepAliveMs);
+    // One request, not in a batch: a JSON-RPC batch is answered with an array (JSON-RPC 2.0 §6).
+    stream.lone = !Array.isArray(body) && requests.length === 1;
     for (const { id } of requests) {
       stream.pending.add(id);
       this.requests.set(id, stream);
@@ -270,6 +272,8 @@ export class SessionTransport implements Transport {
     }
     stream.pending.delete(id);
     if (stream.pending.size > 0) stream.write(m);
+    // A lone request's answer may go as JSON; a batch's answers stay one event stream.
+    else if (stream.lone) stream.endWithAnswer(m);
     else stream.end(m);
   }
 

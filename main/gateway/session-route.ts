@@ -1,0 +1,55 @@
+import {
+  PROTOCOL_VERSION_META_KEY,
+  RELATED_TASK_META_KEY,
+  type InboundClassificationOutcome,
+  type InboundLegacyRoute,
+} from '@modelcontextprotocol/server';
+
+/** The first protocol revision the SDK's classifier treats as the modern era (a string order). */
+const FIRST_MODERN = '2026-07-28';
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const LEGACY: InboundLegacyRoute = { kind: 'legacy', reason: 'no-claim' };
+
+const plain = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+/** What the SDK's RequestIdSchema and ProgressTokenSchema take: a string or a safe integer. */
+const idLike = (v: unknown) => typeof v === 'string' || Number.isSafeInteger(v);
+
+/**
+ * A 2025 session's everyday POST — one JSON-RPC request, not initialize, carrying no
+ * 2026-07-28 envelope and no modern MCP-Protocol-Version — is classified here without the SDK's
+ * zod passes (issue 34: classifyInboundRequest tries the body as a result, an error and a request
+ * in turn, about 3% of the gateway's CPU per passthrough call). It answers only where it is sure
+ * and returns undefined for everything else, which the SDK's classifyInboundRequest then decides.
+ * session-route.property.test.ts checks, over generated bodies and headers, that whatever it
+ * answers is what the SDK answers (legacy, reason no-claim, a body its JSONRPCRequestSchema takes).
+ */
+export function everydaySessionRequest(
+  httpMethod: string | undefined,
+  protocolVersionHeader: string | undefined,
+  body: unknown,
+): InboundClassificationOutcome | undefined {
+  if (httpMethod !== 'POST' || !plain(body)) return undefined;
+  if (
+    protocolVersionHeader !== undefined &&
+    (protocolVersionHeader.trim() !== protocolVersionHeader ||
+      protocolVersionHeader >= FIRST_MODERN)
+  )
+    return undefined;
+  for (const key of Object.keys(body)) if (!REQUEST_KEYS.has(key)) return undefined;
+  const { jsonrpc, id, method, params } = body;
+  if (jsonrpc !== '2.0' || typeof method !== 'string' || method === 'initialize' || !idLike(id))
+    return undefined;
+  if (params !== undefined) {
+    if (!plain(params)) return undefined;
+    const meta = params['_meta'];
+    if (meta !== undefined) {
+      if (!plain(meta) || PROTOCOL_VERSION_META_KEY in meta || RELATED_TASK_META_KEY in meta)
+        return undefined;
+      if (meta['progressToken'] !== undefined && !idLike(meta['progressToken'])) return undefined;
+    }
+  }
+  return protocolVersionHeader === undefined
+    ? LEGACY
+    : { ...LEGACY, requestedVersion: protocolVersionHeader };
+}
