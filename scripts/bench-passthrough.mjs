@@ -6,8 +6,10 @@
 //
 //   node scripts/bench-passthrough.mjs            short run (≈1–2 min on a shared 2-core machine)
 //   node scripts/bench-passthrough.mjs --long     the issue's sizes (20,000 calls for the heap, …)
-//   … --cold                                      only section 5: cold start and idle RSS of
+//   … --cold [--compare DIR]                      only section 5: cold start and idle RSS of
 //                                                 `airlock serve` against a bare SDK server
+//                                                 (and the `airlock serve` of another built
+//                                                 checkout DIR, interleaved: a before/after)
 //   … --heap-snapshots DIR                        instead: heap snapshots of Airlock after 2,000 and
 //                                                 after 12,000 passthrough calls (8 clients), to diff
 //   … --cpu-prof DIR                              instead: only passthrough calls (3,000 sequential,
@@ -41,6 +43,8 @@ const LONG = argv.includes('--long');
 const PROF_DIR = argv.includes('--cpu-prof') ? argv[argv.indexOf('--cpu-prof') + 1] : undefined;
 /** Only section 5 (cold start and idle RSS against a bare SDK server) and its targets. */
 const COLD_ONLY = argv.includes('--cold');
+/** With --cold: a second Airlock checkout (built) started interleaved too, for a before/after. */
+const COLD_COMPARE = argv.includes('--compare') ? argv[argv.indexOf('--compare') + 1] : undefined;
 const SNAP_DIR = argv.includes('--heap-snapshots')
   ? argv[argv.indexOf('--heap-snapshots') + 1]
   : undefined;
@@ -687,7 +691,10 @@ function printCold(cold) {
   console.log(
     `5. cold start, ${SIZES.colds} runs each, interleaved: spawn → ready line p50 / max, CPU to ready p50, RSS 2 s after ready p50\n` +
       `   airlock serve                ${cold.p50.toFixed(0)} / ${cold.max.toFixed(0)} ms, CPU ${cold.cpu} ms, idle RSS ${cold.rss.toFixed(1)} MiB\n` +
-      `   bare SDK server (1 tool)     ${cold.bare.p50.toFixed(0)} / ${cold.bare.max.toFixed(0)} ms, CPU ${cold.bare.cpu} ms, idle RSS ${cold.bare.rss.toFixed(1)} MiB\n`,
+      `   bare SDK server (1 tool)     ${cold.bare.p50.toFixed(0)} / ${cold.bare.max.toFixed(0)} ms, CPU ${cold.bare.cpu} ms, idle RSS ${cold.bare.rss.toFixed(1)} MiB\n` +
+      (cold.compare
+        ? `   airlock serve, ${COLD_COMPARE}  ${cold.compare.p50.toFixed(0)} / ${cold.compare.max.toFixed(0)} ms, CPU ${cold.compare.cpu} ms, idle RSS ${cold.compare.rss.toFixed(1)} MiB\n`
+        : ''),
   );
 }
 
@@ -715,13 +722,25 @@ async function coldStart() {
   const kinds = {
     airlock: (dir) => [join(root, 'bin/airlock.js'), 'serve', '--port', '0', '--data-dir', dir],
     bare: () => [join(root, 'scripts/bench-bare-sdk-server.mjs')],
+    ...(COLD_COMPARE
+      ? {
+          compare: (dir) => [
+            join(COLD_COMPARE, 'bin/airlock.js'),
+            'serve',
+            '--port',
+            '0',
+            '--data-dir',
+            dir,
+          ],
+        }
+      : {}),
   };
-  const runs = {
-    airlock: { starts: [], cpus: [], rss: [] },
-    bare: { starts: [], cpus: [], rss: [] },
-  };
+  const runs = Object.fromEntries(
+    Object.keys(kinds).map((k) => [k, { starts: [], cpus: [], rss: [] }]),
+  );
   for (let i = 0; i < SIZES.colds; i++) {
-    for (const kind of i % 2 ? ['bare', 'airlock'] : ['airlock', 'bare']) {
+    const order = Object.keys(kinds);
+    for (const kind of i % 2 ? order.reverse() : order) {
       const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-cold-'));
       const t0 = performance.now();
       const proc = spawn(process.execPath, kinds[kind](dir), { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -756,7 +775,12 @@ async function coldStart() {
     cpu: pct(r.cpus, 50),
     rss: pct(r.rss, 50),
   });
-  return { ...sum(runs.airlock), bare: sum(runs.bare), note: '' };
+  return {
+    ...sum(runs.airlock),
+    bare: sum(runs.bare),
+    ...(runs.compare ? { compare: sum(runs.compare) } : {}),
+    note: '',
+  };
 }
 
 // A child ends with the benchmark, even one that died on an error (its stdin closes).
