@@ -1,27 +1,14 @@
 import { parseArgs } from 'node:util';
 import { ControlError } from '../common/contract/index.js';
-import {
-  agentAdd,
-  agentList,
-  agentRevoke,
-  agentTools,
-  status,
-  toolsList,
-  toolsSet,
-} from './cli/commands.js';
 import { serve } from './cli/serve.js';
-import { REMOTE_USAGE, remoteCommand } from './cli/remote.js';
-import { GOOGLE_USAGE, googleCommand } from './cli/google.js';
-import { CLIENTS_USAGE, clientsCommand } from './cli/clients.js';
+import { CLIENTS_USAGE, GOOGLE_USAGE, REMOTE_USAGE } from './cli/usage.js';
 import { isVaultError } from './platform/vault/vault.js';
 import { parseVaultChoice } from './platform/vault/select.js';
 import { appVersion } from './platform/version.js';
 import { setCliVaultChoice } from './cli/context.js';
 import { EXAMPLES } from './cli/examples.js';
 import { commandWords, helpFor, usageEntries, whatIsWrong } from './cli/help.js';
-import { openCommand } from './cli/open.js';
 import { didYouMean } from './cli/suggest.js';
-import { vaultMigrate } from './cli/vault.js';
 import type { ToolSource } from './tools/types.js';
 
 export const COMMANDS = `  serve [--port N] [--data-dir DIR] [--vault keychain|file]
@@ -91,6 +78,13 @@ function parseProblem(err: unknown, words: string[]): string | null {
  * What a test's own entry passes in (test-support/airlock-test-cli.mjs): `airlock` itself never
  * loads code named by the environment (issue 31); bin/airlock.js passes nothing.
  */
+// Every other command loads its module when run: `airlock serve` (and so its cold start, issue 34)
+// does not load the remote, clients, Google and vault commands, nor the packages they import.
+const commands = () => import('./cli/commands.js');
+const remoteCommand = async (a: string[]) => (await import('./cli/remote.js')).remoteCommand(a);
+const clientsCommand = async (a: string[]) => (await import('./cli/clients.js')).clientsCommand(a);
+const googleCommand = async (a: string[]) => (await import('./cli/google.js')).googleCommand(a);
+
 export interface CliInjections {
   /** Extra tool sources for `serve` (the e2e suite's counting and blocking tools). */
   sources?: ToolSource[];
@@ -174,21 +168,27 @@ export async function main(argv: string[], inject: CliInjections = {}): Promise<
         });
       }
       case 'status':
-        return await status({
+        return await (
+          await commands()
+        ).status({
           ...common,
           ...(v['show-control-url'] ? { showControlUrl: true } : {}),
         });
       case 'open':
-        return await openCommand({
+        return await (
+          await import('./cli/open.js')
+        ).openCommand({
           ...(dataDir ? { dataDir } : {}),
           ...(v['no-browser'] ? { noBrowser: true } : {}),
         });
       case 'agent':
-        if (sub === 'add' && arg) return await agentAdd(arg, common);
-        if (sub === 'list') return await agentList(common);
-        if (sub === 'revoke' && arg) return await agentRevoke(arg, common);
+        if (sub === 'add' && arg) return await (await commands()).agentAdd(arg, common);
+        if (sub === 'list') return await (await commands()).agentList(common);
+        if (sub === 'revoke' && arg) return await (await commands()).agentRevoke(arg, common);
         if (sub === 'tools' && arg)
-          return await agentTools(arg, {
+          return await (
+            await commands()
+          ).agentTools(arg, {
             ...common,
             ...(v.only ? { only: v.only } : {}),
             ...(v.all ? { all: true } : {}),
@@ -196,9 +196,13 @@ export async function main(argv: string[], inject: CliInjections = {}): Promise<
         break;
       case 'tools':
         if (sub === 'list')
-          return await toolsList({ ...common, ...(v.agent ? { agent: v.agent } : {}) });
+          return await (
+            await commands()
+          ).toolsList({ ...common, ...(v.agent ? { agent: v.agent } : {}) });
         if (sub === 'set' && arg) {
-          return await toolsSet(arg, {
+          return await (
+            await commands()
+          ).toolsSet(arg, {
             ...common,
             ...(v.agent ? { agent: v.agent } : {}),
             ...(v.approval ? { approval: v.approval } : {}),
@@ -209,7 +213,9 @@ export async function main(argv: string[], inject: CliInjections = {}): Promise<
         break;
       case 'vault':
         if (sub === 'migrate')
-          return await vaultMigrate({
+          return await (
+            await import('./cli/vault.js')
+          ).vaultMigrate({
             ...(dataDir ? { dataDir } : {}),
             ...(v.to ? { to: v.to } : {}),
           });

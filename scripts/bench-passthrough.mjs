@@ -6,6 +6,10 @@
 //
 //   node scripts/bench-passthrough.mjs            short run (≈1–2 min on a shared 2-core machine)
 //   node scripts/bench-passthrough.mjs --long     the issue's sizes (20,000 calls for the heap, …)
+//   … --cold [--compare DIR]                      only section 5: cold start and idle RSS of
+//                                                 `airlock serve` against a bare SDK server
+//                                                 (and the `airlock serve` of another built
+//                                                 checkout DIR, interleaved: a before/after)
 //   … --heap-snapshots DIR                        instead: heap snapshots of Airlock after 2,000 and
 //                                                 after 12,000 passthrough calls (8 clients), to diff
 //   … --cpu-prof DIR                              instead: only passthrough calls (3,000 sequential,
@@ -37,6 +41,10 @@ const self = fileURLToPath(import.meta.url);
 const argv = process.argv.slice(2);
 const LONG = argv.includes('--long');
 const PROF_DIR = argv.includes('--cpu-prof') ? argv[argv.indexOf('--cpu-prof') + 1] : undefined;
+/** Only section 5 (cold start and idle RSS against a bare SDK server) and its targets. */
+const COLD_ONLY = argv.includes('--cold');
+/** With --cold: a second Airlock checkout (built) started interleaved too, for a before/after. */
+const COLD_COMPARE = argv.includes('--compare') ? argv[argv.indexOf('--compare') + 1] : undefined;
 const SNAP_DIR = argv.includes('--heap-snapshots')
   ? argv[argv.indexOf('--heap-snapshots') + 1]
   : undefined;
@@ -403,6 +411,13 @@ async function startModern() {
 async function main() {
   if (PROF_DIR) return profile();
   if (SNAP_DIR) return snapshots();
+  if (COLD_ONLY) {
+    const cold = await coldStart();
+    printCold(cold);
+    console.log('Targets (issue 34), this run:');
+    coldTargets(cold);
+    return;
+  }
   console.log(
     `Passthrough bench (issue 20) — node ${process.version}, ${new Date().toISOString()}, ${
       LONG ? 'long' : 'short (--long for the issue sizes)'
@@ -606,11 +621,7 @@ async function main() {
 
     // 5. Cold start and idle RSS of `airlock serve`.
     const cold = await coldStart();
-    console.log(
-      `5. airlock serve, ${SIZES.colds} runs: spawn → ready line p50 ${cold.p50.toFixed(0)} ms (max ${cold.max.toFixed(
-        0,
-      )}; CPU to ready p50 ${cold.cpu} ms), idle RSS 2 s after ready ${cold.rss.toFixed(1)} MiB${cold.note}\n`,
-    );
+    printCold(cold);
 
     // Targets.
     console.log('Targets (issue 20), this run:');
@@ -663,10 +674,7 @@ async function main() {
       '≤',
       `${(pct(lt.airlock, 50) / pct(lt.up, 50)).toFixed(2)}×`,
     );
-    if (cold.p50 > 0) {
-      target('cold start p50, ms', cold.p50, 300, '≤', cold.p50.toFixed(0));
-      target('idle RSS, MiB', cold.rss, 80, '≤', cold.rss.toFixed(1));
-    }
+    coldTargets(cold);
     const missed = results.filter((x) => !x.met).length;
     console.log(`\n${results.length - missed} MET, ${missed} MISSED`);
   } finally {
@@ -678,49 +686,101 @@ async function main() {
   }
 }
 
+function printCold(cold) {
+  if (cold.note) return console.log(`5. airlock serve, cold start${cold.note}\n`);
+  console.log(
+    `5. cold start, ${SIZES.colds} runs each, interleaved: spawn → ready line p50 / max, CPU to ready p50, RSS 2 s after ready p50\n` +
+      `   airlock serve                ${cold.p50.toFixed(0)} / ${cold.max.toFixed(0)} ms, CPU ${cold.cpu} ms, idle RSS ${cold.rss.toFixed(1)} MiB\n` +
+      `   bare SDK server (1 tool)     ${cold.bare.p50.toFixed(0)} / ${cold.bare.max.toFixed(0)} ms, CPU ${cold.bare.cpu} ms, idle RSS ${cold.bare.rss.toFixed(1)} MiB\n` +
+      (cold.compare
+        ? `   airlock serve, ${COLD_COMPARE}  ${cold.compare.p50.toFixed(0)} / ${cold.compare.max.toFixed(0)} ms, CPU ${cold.compare.cpu} ms, idle RSS ${cold.compare.rss.toFixed(1)} MiB\n`
+        : ''),
+  );
+}
+
+function coldTargets(cold) {
+  if (cold.note) return;
+  const x = (v) => `${v.toFixed(2)}×`;
+  target('cold start p50, ms', cold.p50, 300, '≤', cold.p50.toFixed(0));
+  const startRatio = cold.p50 / cold.bare.p50;
+  target('cold start p50 ÷ bare SDK server (issue 34)', startRatio, 1, '≤', x(startRatio));
+  console.log(
+    `  ${'(info) CPU to ready ÷ bare SDK server'.padEnd(50)} ${x(cold.cpu / cold.bare.cpu).padStart(22)}`,
+  );
+  target('idle RSS, MiB', cold.rss, 80, '≤', cold.rss.toFixed(1));
+  const rssRatio = cold.rss / cold.bare.rss;
+  target('idle RSS ÷ bare SDK server', rssRatio, 1, '≤', x(rssRatio));
+}
+
+/**
+ * `airlock serve` (bin/airlock.js, a fresh data dir each time) and the anchor, a bare SDK server
+ * (bench-bare-sdk-server.mjs: the stock SDK 1.x McpServer, one tool, StreamableHTTP on node:http),
+ * started the same number of times, interleaved (which one goes first alternates), each measured
+ * from spawn to its ready line, by CPU to ready, and by RSS 2 s after ready.
+ */
 async function coldStart() {
-  const bin = join(root, 'bin/airlock.js');
-  const starts = [];
-  const cpus = [];
-  let rss = 0;
+  const kinds = {
+    airlock: (dir) => [join(root, 'bin/airlock.js'), 'serve', '--port', '0', '--data-dir', dir],
+    bare: () => [join(root, 'scripts/bench-bare-sdk-server.mjs')],
+    ...(COLD_COMPARE
+      ? {
+          compare: (dir) => [
+            join(COLD_COMPARE, 'bin/airlock.js'),
+            'serve',
+            '--port',
+            '0',
+            '--data-dir',
+            dir,
+          ],
+        }
+      : {}),
+  };
+  const runs = Object.fromEntries(
+    Object.keys(kinds).map((k) => [k, { starts: [], cpus: [], rss: [] }]),
+  );
   for (let i = 0; i < SIZES.colds; i++) {
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-cold-'));
-    const t0 = performance.now();
-    const proc = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    proc.stderr.on('data', (d) => (err += d));
-    const ok = await Promise.race([
-      new Promise((r) => createInterface({ input: proc.stdout }).once('line', () => r(true))),
-      new Promise((r) => proc.once('exit', () => r(false))),
-    ]);
-    if (!ok) {
-      rmSync(dir, { recursive: true, force: true });
-      const why = /airlock: (.*)/.exec(err)?.[1] ?? err.trim().split('\n').pop();
-      return {
-        p50: 0,
-        max: 0,
-        cpu: 0,
-        rss: 0,
-        note: ` — not measured: ${why} (run under scripts/with-keyring.sh)`,
-      };
-    }
-    starts.push(performance.now() - t0);
-    // CPU time to ready (user + system, clock ticks of 10 ms): steadier than wall time on a busy machine.
-    const stat = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    cpus.push((Number(stat[11]) + Number(stat[12])) * 10);
-    if (i === SIZES.colds - 1) {
+    const order = Object.keys(kinds);
+    for (const kind of i % 2 ? order.reverse() : order) {
+      const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-cold-'));
+      const t0 = performance.now();
+      const proc = spawn(process.execPath, kinds[kind](dir), { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      proc.stderr.on('data', (d) => (err += d));
+      const ok = await Promise.race([
+        new Promise((r) => createInterface({ input: proc.stdout }).once('line', () => r(true))),
+        new Promise((r) => proc.once('exit', () => r(false))),
+      ]);
+      if (!ok) {
+        rmSync(dir, { recursive: true, force: true });
+        const why = /airlock: (.*)/.exec(err)?.[1] ?? err.trim().split('\n').pop();
+        return { note: ` — not measured: ${kind}: ${why} (run under scripts/with-keyring.sh)` };
+      }
+      runs[kind].starts.push(performance.now() - t0);
+      // CPU time to ready (user + system, clock ticks of 10 ms): steadier than wall time on a busy machine.
+      const stat = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      runs[kind].cpus.push((Number(stat[11]) + Number(stat[12])) * 10);
       await new Promise((r) => setTimeout(r, 2000));
-      rss =
+      runs[kind].rss.push(
         Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1] ?? 0) /
-        1024;
+          1024,
+      );
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
     }
-    proc.kill('SIGTERM');
-    await new Promise((r) => proc.once('exit', r));
-    rmSync(dir, { recursive: true, force: true });
   }
-  return { p50: pct(starts, 50), max: Math.max(...starts), cpu: pct(cpus, 50), rss, note: '' };
+  const sum = (r) => ({
+    p50: pct(r.starts, 50),
+    max: Math.max(...r.starts),
+    cpu: pct(r.cpus, 50),
+    rss: pct(r.rss, 50),
+  });
+  return {
+    ...sum(runs.airlock),
+    bare: sum(runs.bare),
+    ...(runs.compare ? { compare: sum(runs.compare) } : {}),
+    note: '',
+  };
 }
 
 // A child ends with the benchmark, even one that died on an error (its stdin closes).

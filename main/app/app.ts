@@ -114,7 +114,12 @@ export class App {
     // No separate vault.check() first: reading the control token proves the vault usable (a value),
     // or the vault checks itself before answering "none" (Vault.get). One Secret Service write and
     // one blocking keyring entry fewer on every start (issue 20: 15–110 ms here).
-    const controlToken = await loadControlToken(this.vault, logger);
+    // Issue 34 (cold start): the keychain answers in 60–90 ms on a first start, most of it waiting on
+    // the Secret Service, not CPU; the database, the call path and the tool sources are set up
+    // meanwhile. The token is awaited before anything reaches out (remote servers connect, the
+    // gateway listens), so a locked vault still stops the start before any of that.
+    const tokenLoad = loadControlToken(this.vault, logger);
+    tokenLoad.catch(() => {}); // awaited below; a synchronous throw before then must not leave it unhandled
     this.db = openDatabase(this.paths.database);
     // Issue 17.3: untrusted schemas are evaluated off the main thread, within a budget.
     const schemaPool = (this.schemaPool = new SchemaWorkerPool(this.options.schemaPool));
@@ -189,6 +194,7 @@ export class App {
     addToolSources(registry, this.google, this.options.sources ?? [], (agent) =>
       statusReport(this, agent),
     );
+    const controlToken = await tokenLoad;
     if (settings.get().remotes.length > 0) await this.remoteLoaderFor().load();
     this.offs.push(registry.onToolsChanged(() => mcp.toolsChanged()));
     this.offs.push(events.subscribe((e) => e.type === 'tools.changed' && mcp.toolsChanged()));

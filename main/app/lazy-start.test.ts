@@ -21,6 +21,19 @@ const LAZY_PACKAGES = [
 ];
 const NEVER = ['@modelcontextprotocol/node', '@hono/node-server', 'hono'];
 const LAZY_OWN = ['main/gateway/mcp-endpoint.js'];
+/**
+ * Issue 34 (cold start ≤ a bare SDK server): main/cli.ts loads the other commands' modules when
+ * one of them runs; `airlock serve` never needs them, nor the packages only they import.
+ */
+const OTHER_COMMANDS = [
+  'main/cli/commands.js',
+  'main/cli/remote.js',
+  'main/cli/clients.js',
+  'main/cli/google.js',
+  'main/cli/vault.js',
+  'main/cli/open.js',
+];
+const OTHER_COMMANDS_PACKAGES = ['cross-spawn', 'which'];
 
 interface Loaded {
   packages: string[];
@@ -52,6 +65,12 @@ describe('start-up loads only what an idle gateway uses (issue 20)', () => {
     );
     expect(LAZY_PACKAGES.filter((p) => probe.atStart.packages.includes(p))).toEqual([]);
     expect(LAZY_OWN.filter((m) => probe.atStart.own.includes(m))).toEqual([]);
+  });
+
+  it("does not load the other CLI commands' modules, nor packages only they use (issue 34)", () => {
+    expect(probe.atStart.own).toEqual(expect.arrayContaining(['main/cli.js', 'main/cli/serve.js']));
+    expect(OTHER_COMMANDS.filter((m) => probe.atStart.own.includes(m))).toEqual([]);
+    expect(OTHER_COMMANDS_PACKAGES.filter((p) => probe.atStart.packages.includes(p))).toEqual([]);
   });
 
   it('does not load undici (fetch, Request, Response) before a request needs it', () => {

@@ -10,15 +10,7 @@ import { CLIENT_IDS, ControlError } from '../../common/contract/index.js';
 import { withControl } from './context.js';
 import { didYouMean } from './suggest.js';
 import { out } from './terminal.js';
-
-export const CLIENTS_USAGE = `  clients list [--project DIR] [--json]    the MCP clients here, their config files and servers
-  clients import [CLIENT]... [--dry-run] [--project DIR] [--json]
-                                           add the servers configured in those clients (default: all) to Airlock
-  clients connect CLIENT [--dry-run] [--remove-imported] [--project DIR] [--json]
-                                           write Airlock into CLIENT's config (backup first); --remove-imported
-                                           also takes the servers imported from it out of its config
-                                           CLIENT: ${CLIENT_IDS.join(', ')}
-`;
+import { CLIENTS_USAGE } from './usage.js';
 
 const OPTIONS = {
   'data-dir': { type: 'string' },

@@ -9,16 +9,7 @@ import { ControlError } from '../../common/contract/index.js';
 import { libs } from '../google/lazy.js';
 import { withControl } from './context.js';
 import { note, out, readStdin } from './terminal.js';
-
-export const GOOGLE_USAGE = `  google client import FILE [--json]       import your Google "Desktop app" OAuth client (client_secret_….json)
-  google client set CLIENT_ID --secret-stdin   enter the client ID, and the secret on stdin
-  google client show [--json]              the OAuth client in use (never the secret)
-  connect google [--read-only] [--account EMAIL] [--no-browser] [--json]
-                                           connect (or reconnect) a Google account in the browser
-  google accounts [--json]                 connected Google accounts and their state
-  google default EMAIL                     use this account when a Google tool is called without \`account\`
-  google disconnect EMAIL                  revoke at Google and forget an account's tokens
-`;
+import { GOOGLE_USAGE } from './usage.js';
 
 const OPTIONS = {
   'data-dir': { type: 'string' },

@@ -9,14 +9,6 @@ import { sandboxSummary } from './remote-sandbox.js';
  * variable's value comes from the CLI's own environment variable of that name,
  * never from the command line, where `ps` and shell history would show it.
  */
-export const LOCAL_USAGE = `  remote add NAME [--cwd DIR] [--env K=V]... [--secret-env K]... -- COMMAND [ARG]...
-  remote add NAME --command COMMAND [--arg ARG]... [--cwd DIR] [--env K=V]... [--secret-env K]...
-                                           add a local (stdio) server; --secret-env K takes K's value
-                                           from this shell's environment and keeps it in the keychain;
-                                           its sandbox: --read, --write, --no-files, --network,
-                                           --allow-unsandboxed as on remote update
-`;
-
 export const LOCAL_OPTIONS = {
   command: { type: 'string' },
   arg: { type: 'string', multiple: true },

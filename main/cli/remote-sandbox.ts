@@ -6,14 +6,6 @@ import { ControlError } from '../../common/contract/index.js';
  * A local server's permissions on the command line (issue 35), for `remote add` and
  * `remote update`: each flag given replaces that permission; the rest stay.
  */
-export const SANDBOX_USAGE = `  remote update NAME [--read PATH]... [--write PATH]... [--no-files] [--network none|any|HOST,...]
-                    [--allow-unsandboxed | --require-sandbox]
-                                           change a local server's sandbox (also on remote add): folders it may
-                                           read / read and write (each flag replaces that list; default: its
-                                           --cwd read-write), network: none, any, or only these hosts
-                                           (host, host:port, *.domain; through Airlock's proxy)
-`;
-
 export const SANDBOX_OPTIONS = {
   read: { type: 'string', multiple: true },
   write: { type: 'string', multiple: true },

@@ -7,12 +7,6 @@ import type {
 import { ControlError } from '../../common/contract/index.js';
 import { confirmedInWindow } from './confirm-in-window.js';
 
-export const UPDATE_USAGE = `  remote update NAME [--enable | --disable] [--relay | --no-relay] [--url URL] [--json]
-                                           change a server; --no-relay refuses its sampling, elicitation
-                                           and roots requests. What lets more run (enable, a new URL,
-                                           relaying on) waits for you to confirm in Airlock's window
-`;
-
 export const UPDATE_OPTIONS = {
   enable: { type: 'boolean' },
   disable: { type: 'boolean' },

@@ -6,33 +6,18 @@ import { withControl } from './context.js';
 import { headerValues } from './header-values.js';
 import { loginCommand, logoutCommand } from './remote-login.js';
 import { probeCommand } from './remote-probe.js';
-import { UPDATE_OPTIONS, UPDATE_USAGE, updateCommand } from './remote-update.js';
+import { UPDATE_OPTIONS, updateCommand } from './remote-update.js';
 import {
   isLocalAdd,
   joinArgValues,
   LOCAL_OPTIONS,
-  LOCAL_USAGE,
   processExtras,
   stdioFromFlags,
   whereOf,
 } from './remote-local.js';
-import { SANDBOX_OPTIONS, SANDBOX_USAGE, sandboxFromFlags } from './remote-sandbox.js';
+import { SANDBOX_OPTIONS, sandboxFromFlags } from './remote-sandbox.js';
+import { REMOTE_USAGE } from './usage.js';
 import { out, readStdin } from './terminal.js';
-
-export const REMOTE_USAGE = `  remote add NAME URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin]
-                                           add a remote MCP server (header values and token never on the command line)
-${LOCAL_USAGE}  remote list [--json]                     remote servers and their state
-${UPDATE_USAGE}${SANDBOX_USAGE}  remote remove NAME                       remove a server and its stored credentials
-  remote refresh [NAME]                    reconnect and re-read tools now
-  remote login NAME [--client-id ID [--client-secret-stdin]] [--client-metadata-url URL] [--scope S] [--no-browser] [--json]
-                                           sign in to a server that uses OAuth (browser + 127.0.0.1 redirect)
-  remote logout NAME [--json]              forget a server's OAuth tokens and revoke them where supported
-  remote probe URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin] [--call TOOL [--args JSON] [--elicit-defaults]] [--timeout S] [--json]
-               [--oauth-auto [--client-id ID] [--client-secret-env VAR] [--client-metadata-url URL] [--scope S]]
-                                           connect without saving, list (and call) tools; exit 1 on failure
-                                           (--oauth-auto: testing aid, signs in without a browser;
-                                           --elicit-defaults: accept a form elicitation with its defaults)
-`;
 
 const OPTIONS = {
   'data-dir': { type: 'string' },

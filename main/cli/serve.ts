@@ -4,6 +4,7 @@ import { App } from '../app/app.js';
 import { AlreadyRunningError } from '../platform/instance.js';
 import { defaultDataDir, resolveDataDir } from '../platform/paths.js';
 import type { VaultChoice } from '../platform/vault/select.js';
+import { YoungGenerationCap } from '../platform/young-generation.js';
 import { runningServer } from './context.js';
 import type { ToolSource } from '../tools/types.js';
 
@@ -18,6 +19,17 @@ export async function serve(opts: {
   /** Extra tool sources, passed in by a test's own entry (main/cli.ts `CliInjections`). */
   sources?: ToolSource[];
 }): Promise<number> {
+  // Before anything allocates much: a gateway under load keeps whatever young generation it grew.
+  const youngGeneration = new YoungGenerationCap();
+  youngGeneration.start();
+  try {
+    return await run(opts);
+  } finally {
+    youngGeneration.stop();
+  }
+}
+
+async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
   const dataDir = resolveDataDir(opts.dataDir);
   const sources = opts.sources ?? [];
   const app = new App({

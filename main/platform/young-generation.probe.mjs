@@ -1,0 +1,59 @@
+// Child process for young-generation.test.ts: how large does V8's new space grow under an
+// allocation load with survivors, (none) as Node leaves it, (cap) with YoungGenerationCap started,
+// (serve) inside a started `airlock serve`? Prints one JSON line: the largest new-space size seen.
+// The load yields to the event loop often (setImmediate, no timers), as a gateway's calls do, so
+// the observer that moves the cap runs between GCs.
+import v8 from 'node:v8';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const dist = new URL('../../dist/', import.meta.url);
+const mode = process.argv[2];
+const newSpace = () =>
+  v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+async function load() {
+  let max = newSpace();
+  let kept = [];
+  for (let chunk = 0; chunk < 600; chunk++) {
+    for (let i = 0; i < 10_000; i++) {
+      const o = { n: i, text: `call ${chunk}:${i}`, args: [i, chunk] };
+      if (i % 10 === 0) kept.push(o);
+    }
+    if (kept.length > 20_000) kept = [];
+    await turn();
+    await turn();
+    max = Math.max(max, newSpace());
+  }
+  return max;
+}
+
+const write = process.stdout.write.bind(process.stdout);
+let result;
+if (mode === 'none') result = { max: await load() };
+else if (mode === 'cap') {
+  const { YoungGenerationCap } = await import(new URL('main/platform/young-generation.js', dist));
+  const cap = new YoungGenerationCap();
+  cap.start();
+  result = { max: await load() };
+  cap.stop();
+} else if (mode === 'serve') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-young-'));
+  let ready;
+  const isReady = new Promise((resolve) => (ready = resolve));
+  // serve's ready line is the only thing it writes to stdout: taken here, not printed.
+  process.stdout.write = (chunk) => (String(chunk).includes('"ready"') && ready(), true);
+  const { main } = await import(new URL('main/cli.js', dist));
+  const served = main(['serve', '--port', '0', '--data-dir', dataDir, '--vault', 'file']);
+  await Promise.race([
+    isReady,
+    served.then((code) => Promise.reject(new Error(`serve exited ${code}`))),
+  ]);
+  result = { max: await load() };
+  process.kill(process.pid, 'SIGTERM');
+  result.exit = await served;
+  rmSync(dataDir, { recursive: true, force: true });
+}
+write(JSON.stringify(result) + '\n');

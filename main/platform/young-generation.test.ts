@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { YOUNG_GENERATION_MIB, YoungGenerationCap } from './young-generation.js';
+
+const MIB = 1024 * 1024;
+
+/** young-generation.probe.mjs in a fresh Node process (V8 flags are per process). */
+async function probe(mode: 'none' | 'cap' | 'serve'): Promise<{ max: number; exit?: number }> {
+  const built = fileURLToPath(
+    new URL('../../dist/main/platform/young-generation.js', import.meta.url),
+  );
+  if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" first`);
+  const script = fileURLToPath(new URL('./young-generation.probe.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script, mode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, AIRLOCK_VAULT_PASSPHRASE: 'young-generation-test' },
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const line = new Promise<string>((resolve) =>
+    createInterface({ input: child.stdout }).once('line', resolve),
+  );
+  const first = await Promise.race([
+    line,
+    exited.then((code) => `probe exited with ${code} before reporting`),
+  ]);
+  await exited;
+  if (!first.startsWith('{')) throw new Error(first);
+  return JSON.parse(first) as { max: number; exit?: number };
+}
+
+describe('the young generation of airlock serve (issue 34: RSS under load)', () => {
+  it('grows past the cap under this load when nothing holds it (the load is enough)', async () => {
+    expect((await probe('none')).max).toBeGreaterThan(YOUNG_GENERATION_MIB * MIB);
+  }, 120_000);
+
+  it('stays within the cap with YoungGenerationCap started', async () => {
+    expect((await probe('cap')).max).toBeLessThanOrEqual(YOUNG_GENERATION_MIB * MIB);
+  }, 120_000);
+
+  it('stays within the cap inside a started airlock serve, which then stops cleanly', async () => {
+    const r = await probe('serve');
+    expect(r.max).toBeLessThanOrEqual(YOUNG_GENERATION_MIB * MIB);
+    expect(r.exit).toBe(0);
+  }, 120_000);
+
+  it('lets V8 grow the new space below the cap, stops it at the cap, and lets it grow again after V8 shrank it', () => {
+    const flags: string[] = [];
+    let size = 2 * MIB;
+    const cap = new YoungGenerationCap({
+      capMiB: 8,
+      setFlags: (f) => flags.push(f),
+      newSpaceBytes: () => size,
+    });
+    cap.start();
+    expect(flags).toEqual([]); // below the cap: V8's own growth, untouched
+    size = 8 * MIB;
+    cap.adjust();
+    expect(flags).toEqual(['--semi-space-growth-factor=1']);
+    cap.adjust();
+    expect(flags).toHaveLength(1); // set once, not after every GC
+    size = 4 * MIB; // V8's memory reducer shrank it
+    cap.adjust();
+    expect(flags.at(-1)).toBe('--semi-space-growth-factor=2');
+    size = 8 * MIB;
+    cap.adjust();
+    cap.stop();
+    expect(flags.slice(-2)).toEqual([
+      '--semi-space-growth-factor=1',
+      '--semi-space-growth-factor=2',
+    ]);
+  });
+});
