@@ -66,7 +66,7 @@ export function printTables(legs, sizes) {
     for (const era of ['2025', '2026']) {
       const what = kind === 'http' ? 'added p50 / p99 over direct' : 'p50 / p99';
       console.log(
-        `${KIND[kind]}, ${ERA[era]} — ${what} ms (${sizes.seq} sequential), calls/s (${sizes.clients} clients × ${sizes.perClient}), CPU ms/call of the gateway's process tree, RSS of the tree (max); (×) = ÷ best peer`,
+        `${KIND[kind]}, ${ERA[era]} — ${what} ms (${sizes.seq} sequential), calls/s (${sizes.clients} clients × ${sizes.perClient}, ${sizes.rounds} rounds), CPU ms/call of the gateway's process tree, RSS of the tree (max); (×) = ÷ best peer`,
       );
       const best = Object.fromEntries(
         METRICS.map(([k, , hi]) => [k, bestPeer(legs, kind, era, k, hi)]),

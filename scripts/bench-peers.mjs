@@ -8,15 +8,18 @@
 // Client) and a 2026-07-28 one (v2 @modelcontextprotocol/client). Prints each figure with its
 // ratio to the best peer and every target of the issue MET / MISSED; asserts nothing.
 //
-//   node scripts/bench-peers.mjs           short run (200 sequential calls per leg, 8 × 50)
-//   node scripts/bench-peers.mjs --long    the issue's sizes (1,000 sequential, 8 clients × 250)
+//   node scripts/bench-peers.mjs           short run (200 sequential calls per leg, 4 rounds of 8 × 25)
+//   node scripts/bench-peers.mjs --long    the issue's sizes (1,000 sequential, 2 rounds of 8 clients × 250)
 //   npm run bench -- --peers-only          this bench alone, under scripts/with-keyring.sh
 //
 // CPU and memory are the OS's: utime + stime (+ reaped children) and VmRSS summed over the
 // gateway's whole process tree from /proc, read before and after each block of calls; for stdio
 // the tree holds the server the gateway launched, for HTTP the shared upstream is not in it.
-// Legs run round-robin in blocks of 10 calls (throughput: each leg's 8 clients in turn, 2 rounds),
-// so load from elsewhere on a shared machine falls on every leg alike. Linux only (/proc).
+// Legs run round-robin in blocks of 10 calls (throughput: each leg's 8 clients in turn, in rounds),
+// so load from elsewhere on a shared machine falls on every leg alike. The order of the legs is
+// reversed every other block and round: a gateway's first leg in a round measured ≈ 0.2–0.3 ms
+// per call dearer than its second, whatever the era (docs/performance.md, "The peer bench's
+// order effect"), so each leg takes each place equally often. Linux only (/proc).
 import os from 'node:os';
 import { startEverything, treePids, treeUsage } from './bench-lib.mjs';
 import * as A from './bench-peer-airlock.mjs';
@@ -26,9 +29,11 @@ import { printCpuWhy, printTables, printTargets } from './bench-peers-report.mjs
 
 const LONG = process.argv.includes('--long');
 const SIZES = LONG
-  ? { seq: 1000, warm: 200, clients: 8, perClient: 250 }
-  : { seq: 200, warm: 50, clients: 8, perClient: 50 };
+  ? { seq: 1000, warm: 200, clients: 8, perClient: 250, rounds: 2 }
+  : { seq: 200, warm: 50, clients: 8, perClient: 25, rounds: 4 };
 const BLOCK = 10;
+/** The legs in the order of block or round `i`: reversed every other time (see the header). */
+const inTurn = (legs, i) => (i % 2 ? [...legs].reverse() : legs);
 
 if (process.argv.includes('--cpu-prof') || process.argv.includes('--heap-snapshots')) {
   console.log('  (skipped: --cpu-prof and --heap-snapshots are for bench-passthrough.mjs)');
@@ -169,7 +174,7 @@ try {
   for (const l of run) await guarded(l, () => calls(l, SIZES.warm));
   for (const g of live) sampleRss(g);
   for (let b = 0; b < SIZES.seq / BLOCK; b++)
-    for (const l of run) {
+    for (const l of inTurn(run, b)) {
       const m = await guarded(l, () => measured(l, () => calls(l, BLOCK, l.t)));
       if (!m) continue;
       l.cpu += m.cpu;
@@ -179,7 +184,7 @@ try {
   for (const l of run) l.selfSeq = l.self;
   console.log(`  ${SIZES.seq} sequential calls per leg done; throughput next …`);
 
-  // 2. Throughput: 8 clients per leg, each leg's fleet in turn, 2 rounds.
+  // 2. Throughput: 8 clients per leg, each leg's fleet in turn, SIZES.rounds rounds.
   for (const l of run) {
     l.fleet = [];
     l.tput = [];
@@ -196,8 +201,8 @@ try {
   }
   const fleets = () => run.filter((x) => x.fleet.length);
   for (const g of live) sampleRss(g);
-  for (let round = 0; round < 2; round++)
-    for (const l of fleets()) {
+  for (let round = 0; round < SIZES.rounds; round++)
+    for (const l of inTurn(fleets(), round)) {
       const t0 = performance.now();
       const m = await guarded(l, () =>
         measured(l, () => Promise.all(l.fleet.map((c) => calls({ ...l, c }, SIZES.perClient)))),
@@ -208,7 +213,7 @@ try {
       sampleRss(l.g);
     }
   for (const l of fleets()) {
-    const n = 2 * SIZES.clients * SIZES.perClient;
+    const n = SIZES.rounds * SIZES.clients * SIZES.perClient;
     l.callsPerS = l.tput.reduce((a, b) => a + b, 0) / l.tput.length;
     l.cpu8PerCall = l.cpu8 / n;
     l.self8PerCall = (l.self - l.selfSeq) / n;
