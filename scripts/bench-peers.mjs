@@ -11,6 +11,9 @@
 //   node scripts/bench-peers.mjs           short run (200 sequential calls per leg, 4 rounds of 8 × 25)
 //   node scripts/bench-peers.mjs --long    the issue's sizes (1,000 sequential, 2 rounds of 8 clients × 250)
 //   npm run bench -- --peers-only          this bench alone, under scripts/with-keyring.sh
+//   … --rounds N --fixed-order --log-rounds  the order-effect experiment: N throughput rounds, the
+//                                           legs in listed order every round, each round's CPU
+//                                           per call printed per leg
 //
 // CPU and memory are the OS's: utime + stime (+ reaped children) and VmRSS summed over the
 // gateway's whole process tree from /proc, read before and after each block of calls; for stdio
@@ -32,8 +35,12 @@ const SIZES = LONG
   ? { seq: 1000, warm: 200, clients: 8, perClient: 250, rounds: 2 }
   : { seq: 200, warm: 50, clients: 8, perClient: 25, rounds: 4 };
 const BLOCK = 10;
+const FIXED_ORDER = process.argv.includes('--fixed-order');
+const LOG_ROUNDS = process.argv.includes('--log-rounds');
+if (process.argv.includes('--rounds'))
+  SIZES.rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]);
 /** The legs in the order of block or round `i`: reversed every other time (see the header). */
-const inTurn = (legs, i) => (i % 2 ? [...legs].reverse() : legs);
+const inTurn = (legs, i) => (i % 2 && !FIXED_ORDER ? [...legs].reverse() : legs);
 
 if (process.argv.includes('--cpu-prof') || process.argv.includes('--heap-snapshots')) {
   console.log('  (skipped: --cpu-prof and --heap-snapshots are for bench-passthrough.mjs)');
@@ -210,6 +217,10 @@ try {
       if (!m) continue;
       l.tput.push((SIZES.clients * SIZES.perClient) / ((performance.now() - t0) / 1000));
       l.cpu8 += m.cpu;
+      if (LOG_ROUNDS)
+        console.log(
+          `  round ${round} ${l.kind} ${l.name} ${l.era}: ${(m.cpu / (SIZES.clients * SIZES.perClient)).toFixed(3)} ms/call`,
+        );
       sampleRss(l.g);
     }
   for (const l of fleets()) {
