@@ -39,8 +39,31 @@ const FIXED_ORDER = process.argv.includes('--fixed-order');
 const LOG_ROUNDS = process.argv.includes('--log-rounds');
 if (process.argv.includes('--rounds'))
   SIZES.rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]);
-/** The legs in the order of block or round `i`: reversed every other time (see the header). */
-const inTurn = (legs, i) => (i % 2 && !FIXED_ORDER ? [...legs].reverse() : legs);
+/**
+ * The legs in the order of block or round `i`: every other time the gateways' order is reversed,
+ * and each gateway's 2025 and 2026 legs with it (see the header). The old bench's extra
+ * 'v2-2025' leg stays last of its gateway, so over HTTP Airlock's 2025 and 2026 legs too take
+ * the first place of their gateway equally often (reversing the three would never put the middle
+ * one first).
+ */
+function inTurn(legs, i) {
+  if (!(i % 2) || FIXED_ORDER) return legs;
+  const byGateway = new Map();
+  for (const l of legs) byGateway.set(l.g, [...(byGateway.get(l.g) ?? []), l]);
+  const extra = (l) => l.era === 'v2-2025';
+  return [...byGateway.values()]
+    .reverse()
+    .flatMap((ls) => [...ls.filter((l) => !extra(l)).reverse(), ...ls.filter(extra)]);
+}
+/**
+ * Where each leg stands in `order`: 'first' of its gateway's legs (the only place a one-leg
+ * gateway ever has, so the place a ratio to a peer is taken from) or 'second' (any later place).
+ */
+function places(order) {
+  const seen = new Set();
+  return new Map(order.map((l) => [l, seen.has(l.g) ? 'second' : (seen.add(l.g), 'first')]));
+}
+const newPlace = () => ({ t: [], cpu: 0, n: 0, tput: [], cpu8: 0, n8: 0 });
 
 if (process.argv.includes('--cpu-prof') || process.argv.includes('--heap-snapshots')) {
   console.log('  (skipped: --cpu-prof and --heap-snapshots are for bench-passthrough.mjs)');
@@ -129,6 +152,8 @@ const eraOf = (g) => (/Airlock|old bench/.test(g.name) && g.kind === 'http' ? ['
 for (const g of gateways)
   for (const era of ['2025', '2026', ...eraOf(g)]) {
     const leg = { g, era, kind: g.kind, name: g.name, t: [], cpu: 0, self: 0, agentCpu: 0 };
+    // The same figures split by the leg's place among its gateway's legs in each block and round.
+    leg.at = { first: newPlace(), second: newPlace() };
     legs.push(leg);
     if (g.failed) leg.na = g.failed;
     else if (g.client) {
@@ -180,13 +205,22 @@ try {
   // 1. Sequential: warm, then round-robin blocks of 10 calls.
   for (const l of run) await guarded(l, () => calls(l, SIZES.warm));
   for (const g of live) sampleRss(g);
-  for (let b = 0; b < SIZES.seq / BLOCK; b++)
-    for (const l of inTurn(run, b)) {
-      const m = await guarded(l, () => measured(l, () => calls(l, BLOCK, l.t)));
+  for (let b = 0; b < SIZES.seq / BLOCK; b++) {
+    const order = inTurn(run, b);
+    const place = places(order);
+    for (const l of order) {
+      const t = [];
+      const m = await guarded(l, () => measured(l, () => calls(l, BLOCK, t)));
       if (!m) continue;
+      const at = l.at[place.get(l)];
+      l.t.push(...t);
+      at.t.push(...t);
       l.cpu += m.cpu;
+      at.cpu += m.cpu;
+      at.n += BLOCK;
       l.agentCpu += m.agent;
     }
+  }
   for (const g of live) sampleRss(g);
   for (const l of run) l.selfSeq = l.self;
   console.log(`  ${SIZES.seq} sequential calls per leg done; throughput next …`);
@@ -208,23 +242,32 @@ try {
   }
   const fleets = () => run.filter((x) => x.fleet.length);
   for (const g of live) sampleRss(g);
-  for (let round = 0; round < SIZES.rounds; round++)
-    for (const l of inTurn(fleets(), round)) {
+  const perRound = SIZES.clients * SIZES.perClient;
+  for (let round = 0; round < SIZES.rounds; round++) {
+    const order = inTurn(fleets(), round);
+    const place = places(order);
+    for (const l of order) {
       const t0 = performance.now();
       const m = await guarded(l, () =>
         measured(l, () => Promise.all(l.fleet.map((c) => calls({ ...l, c }, SIZES.perClient)))),
       );
       if (!m) continue;
-      l.tput.push((SIZES.clients * SIZES.perClient) / ((performance.now() - t0) / 1000));
+      const at = l.at[place.get(l)];
+      const rate = perRound / ((performance.now() - t0) / 1000);
+      l.tput.push(rate);
+      at.tput.push(rate);
       l.cpu8 += m.cpu;
+      at.cpu8 += m.cpu;
+      at.n8 += perRound;
       if (LOG_ROUNDS)
         console.log(
-          `  round ${round} ${l.kind} ${l.name} ${l.era}: ${(m.cpu / (SIZES.clients * SIZES.perClient)).toFixed(3)} ms/call`,
+          `  round ${round} ${l.kind} ${l.name} ${l.era} (${place.get(l)} of its gateway): ${(m.cpu / perRound).toFixed(3)} ms/call`,
         );
       sampleRss(l.g);
     }
+  }
   for (const l of fleets()) {
-    const n = SIZES.rounds * SIZES.clients * SIZES.perClient;
+    const n = SIZES.rounds * perRound;
     l.callsPerS = l.tput.reduce((a, b) => a + b, 0) / l.tput.length;
     l.cpu8PerCall = l.cpu8 / n;
     l.self8PerCall = (l.self - l.selfSeq) / n;
