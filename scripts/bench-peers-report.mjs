@@ -209,6 +209,12 @@ export function printTargets(legs, gateways) {
       for (const [k, label, hi] of METRICS.filter(([k]) => k !== 'cpuSeq')) {
         const b = bestPeer(legs, kind, era, k, hi);
         const name = `${kind} ${era}: Airlock ${label} ÷ best peer${b ? ` (${b.name}${b.other ? `, ${b.era}` : ''})` : ''}`;
+        if (a && !Number.isFinite(a[k])) {
+          console.log(
+            `  ${name.padEnd(62)} ${'n/a'.padStart(16)}   (no block run first of its legs)`,
+          );
+          continue;
+        }
         if (a && !usable(a[k], k)) {
           console.log(
             `  ${name.padEnd(62)} ${'n/a'.padStart(16)}   (Airlock's within ${NOISE_MS} ms of direct's: noise; rerun)`,

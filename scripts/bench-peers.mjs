@@ -22,7 +22,14 @@
 // so load from elsewhere on a shared machine falls on every leg alike. The order of the legs is
 // reversed every other block and round: a gateway's first leg in a round measured ≈ 0.2–0.3 ms
 // per call dearer than its second, whatever the era (docs/performance.md, "The peer bench's
-// order effect"), so each leg takes each place equally often. Linux only (/proc).
+// order effect"), so each leg takes each place equally often, and Airlock's 2026 ÷ 2025 targets
+// use those all-places figures. A peer with one leg (mcp-hub; supergateway, which speaks one era)
+// is always first of its legs and always pays that premium; averaged over both places, a
+// two-leg gateway (Airlock, mcp-proxy) would be compared at a discount. So every block and round
+// is tagged with the leg's place among its gateway's legs, and a ratio to a peer or to the JSON
+// relay (and the choice of the best peer) takes every side from its blocks run first of its
+// legs; the all-places figures are printed below them. (With --fixed-order a second leg never
+// runs first: its ratios to peers show "—".) Linux only (/proc).
 import os from 'node:os';
 import { startEverything, treePids, treeUsage } from './bench-lib.mjs';
 import * as A from './bench-peer-airlock.mjs';
