@@ -6,20 +6,41 @@ const PEER_NAMES = ['mcp-hub', 'supergateway', 'mcp-proxy'];
 const ERA = { 2025: '2025-era agent (SDK 1.x Client)', 2026: '2026-07-28 agent (v2 client)' };
 const KIND = { http: 'HTTP upstream', stdio: 'stdio upstream (launched by the gateway)' };
 
-/** The figures of one leg; HTTP latency is what the gateway adds over direct (2025: the only era server-everything speaks). */
-function figures(leg, legs) {
+/** Per-call figures from the sums of one place (bench-peers.mjs's leg.at.first / .second), pooled over `ps`. */
+export function placeFigures(ps) {
+  const sum = (k) => ps.reduce((a, p) => a + p[k], 0);
+  const tput = ps.flatMap((p) => p.tput);
+  return {
+    t: ps.flatMap((p) => p.t),
+    cpuPerCall: sum('n') ? sum('cpu') / sum('n') : undefined,
+    cpu8PerCall: sum('n8') ? sum('cpu8') / sum('n8') : undefined,
+    callsPerS: tput.length ? tput.reduce((a, b) => a + b, 0) / tput.length : undefined,
+  };
+}
+
+/**
+ * The figures of one leg, over all its blocks and rounds (`place` 'all') or over those it ran
+ * first of its gateway's legs ('first': the place a ratio to a peer takes; for a one-leg gateway
+ * the same blocks). HTTP latency is what the gateway adds over direct (2025: the only era
+ * server-everything speaks), direct's taken the same way.
+ */
+function figures(leg, legs, place = 'all') {
   if (!leg?.c) return undefined;
   const direct = legs.find((l) => l.kind === leg.kind && l.name === 'direct' && l.era === '2025');
-  const base = (q) => (leg.kind === 'http' && leg !== direct ? percentile(direct.t, q) : 0);
+  const of = (l) => (place === 'all' ? l : placeFigures([l.at[place]]));
+  const f = of(leg);
+  const base = (q) => (leg.kind === 'http' && leg !== direct ? percentile(of(direct).t, q) : 0);
   return {
-    p50: percentile(leg.t, 50) - base(50),
-    p99: percentile(leg.t, 99) - base(99),
-    callsPerS: leg.callsPerS,
-    cpu8: leg.cpu8PerCall,
-    cpuSeq: leg.cpuPerCall,
+    p50: percentile(f.t, 50) - base(50),
+    p99: percentile(f.t, 99) - base(99),
+    callsPerS: f.callsPerS,
+    cpu8: f.cpu8PerCall,
+    cpuSeq: f.cpuPerCall,
     rss: leg.g.rss,
   };
 }
+/** A leg that ran in a later place than first of its gateway: its figures differ by place. */
+const movedAround = (leg) => leg.c && (leg.at.second.n > 0 || leg.at.second.n8 > 0);
 
 /**
  * An added latency under this is noise: the baseline's own swing on this shared machine exceeds
@@ -38,12 +59,15 @@ const METRICS = [
   ['rss', 'RSS MiB', false],
 ];
 
-/** The best peer's figure for a metric: same kind and era, else the same kind in the other era (marked). */
+/**
+ * The best peer's figure for a metric, from its blocks measured first of its gateway's legs (a
+ * one-leg peer has no other place): same kind and era, else the same kind in the other era (marked).
+ */
 export function bestPeer(legs, kind, era, key, higher) {
   const pick = (ls) => {
     let best;
     for (const l of ls) {
-      const v = figures(l, legs)?.[key];
+      const v = figures(l, legs, 'first')?.[key];
       if (!usable(v, key)) continue;
       if (!best || (higher ? v > best.v : v < best.v)) best = { v, name: l.name, era: l.era };
     }
@@ -62,11 +86,14 @@ const fmt = (v, key) =>
       : v.toFixed(2);
 
 export function printTables(legs, sizes) {
+  console.log(
+    "Ratios to a peer: a gateway's first block in a round, after other gateways' blocks, costs ≈ 0.2–0.3 ms per call more than its next (docs/performance.md, \"The peer bench's order effect\"). A peer with one leg (mcp-hub, supergateway) is always first of its legs, so a gateway with more (Airlock, mcp-proxy) is compared by its blocks in that place; its figures over all places (the legs' order reversed every other block and round) are shown below them and give the 2026 ÷ 2025 targets.\n",
+  );
   for (const kind of ['http', 'stdio'])
     for (const era of ['2025', '2026']) {
       const what = kind === 'http' ? 'added p50 / p99 over direct' : 'p50 / p99';
       console.log(
-        `${KIND[kind]}, ${ERA[era]} — ${what} ms (${sizes.seq} sequential), calls/s (${sizes.clients} clients × ${sizes.perClient}), CPU ms/call of the gateway's process tree, RSS of the tree (max); (×) = ÷ best peer`,
+        `${KIND[kind]}, ${ERA[era]} — ${what} ms (${sizes.seq} sequential), calls/s (${sizes.clients} clients × ${sizes.perClient}, ${sizes.rounds} rounds), CPU ms/call of the gateway's process tree, RSS of the tree (max); (×) = ÷ best peer, a gateway with more than one leg shown, compared and picked by its blocks run first of its legs (a one-leg peer's only place), its figures over all places below`,
       );
       const best = Object.fromEntries(
         METRICS.map(([k, , hi]) => [k, bestPeer(legs, kind, era, k, hi)]),
@@ -75,7 +102,7 @@ export function printTables(legs, sizes) {
         `  ${'gateway'.padEnd(28)}${METRICS.map(([, h]) => h.padStart(17)).join('')}  procs`,
       );
       for (const leg of legs.filter((l) => l.kind === kind && l.era === era)) {
-        const f = figures(leg, legs);
+        const f = figures(leg, legs, 'first');
         if (!f) {
           console.log(`  ${leg.name.padEnd(28)}${leg.na || 'n/a'}`);
           continue;
@@ -88,6 +115,10 @@ export function printTables(legs, sizes) {
           return `${abs ? 'abs ' : ''}${fmt(f[k], k)}${r}`.padStart(17);
         });
         console.log(`  ${leg.name.padEnd(28)}${cells.join('')}  ${leg.g.procs ?? ''}`);
+        if (!movedAround(leg)) continue;
+        const all = figures(leg, legs);
+        const bare = METRICS.map(([k]) => fmt(all[k], k).padStart(17));
+        console.log(`  ${'  all places'.padEnd(28)}${bare.join('')}`);
       }
       const other = Object.values(best).find((b) => b?.other);
       if (other)
@@ -163,18 +194,27 @@ export function printTargets(legs, gateways) {
       `  ${label.padEnd(62)} ${shown.padStart(16)}   target ${higher ? '≥' : '≤'} ${limit}   ${met ? 'MET' : 'MISSED'}`,
     );
   };
-  const fig = (kind, name, era) =>
+  const fig = (kind, name, era, place) =>
     figures(
       legs.find((l) => l.kind === kind && l.name === name && l.era === era),
       legs,
+      place,
     );
-  console.log('Targets (issue 34), this run:');
+  console.log(
+    "Targets (issue 34), this run — ÷ a peer or the JSON relay: every side from its blocks measured first of its gateway's legs; 2026 ÷ 2025: all places:",
+  );
   for (const kind of ['http', 'stdio'])
     for (const era of ['2025', '2026']) {
-      const a = fig(kind, 'Airlock', era);
+      const a = fig(kind, 'Airlock', era, 'first');
       for (const [k, label, hi] of METRICS.filter(([k]) => k !== 'cpuSeq')) {
         const b = bestPeer(legs, kind, era, k, hi);
         const name = `${kind} ${era}: Airlock ${label} ÷ best peer${b ? ` (${b.name}${b.other ? `, ${b.era}` : ''})` : ''}`;
+        if (a && !Number.isFinite(a[k])) {
+          console.log(
+            `  ${name.padEnd(62)} ${'n/a'.padStart(16)}   (no block run first of its legs)`,
+          );
+          continue;
+        }
         if (a && !usable(a[k], k)) {
           console.log(
             `  ${name.padEnd(62)} ${'n/a'.padStart(16)}   (Airlock's within ${NOISE_MS} ms of direct's: noise; rerun)`,
@@ -196,8 +236,8 @@ export function printTargets(legs, gateways) {
   const ratio = (x, y, key) =>
     x && y && usable(x[key], key) && usable(y[key], key) ? x[key] / y[key] : undefined;
   const shown = (r) => (r === undefined ? '' : `${r.toFixed(2)}×`);
-  const a = fig('http', 'Airlock', '2025');
-  const relay = fig('http', 'JSON relay', '2025');
+  const a = fig('http', 'Airlock', '2025', 'first');
+  const relay = fig('http', 'JSON relay', '2025', 'first');
   const pr = ratio(a, relay, 'p50');
   target('http 2025: Airlock added p50 ÷ JSON relay', pr, 1.5, false, shown(pr));
   const tr = ratio(a, relay, 'callsPerS');
@@ -216,6 +256,7 @@ export function printTargets(legs, gateways) {
     const c = ratio(now, old, 'cpu8');
     target(`${kind}: Airlock 2026 ÷ 2025 agent, CPU/call 8 cl`, c, 1.1, false, shown(c));
   }
+  printOrderEffect(legs, gateways);
   const gw = gateways.find((g) => g.kind === 'http' && g.name === 'Airlock' && !g.failed);
   if (gw)
     console.log(
@@ -230,4 +271,17 @@ export function printTargets(legs, gateways) {
   );
   const missed = results.filter((m) => !m).length;
   console.log(`\n${results.length - missed} MET, ${missed} MISSED`);
+}
+
+/** Per gateway with more than one leg: its blocks measured first of its legs against the later ones. */
+function printOrderEffect(legs, gateways) {
+  const f = (x) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(2));
+  for (const g of gateways) {
+    const ls = legs.filter((l) => l.g === g && l.c && ['2025', '2026'].includes(l.era));
+    if (ls.length < 2) continue;
+    const [a, b] = ['first', 'second'].map((p) => placeFigures(ls.map((l) => l.at[p])));
+    console.log(
+      `  (info) order effect, ${g.kind} ${g.name} (${ls.map((l) => l.era).join(' + ')} legs), first / later of its legs: CPU/call seq ${f(a.cpuPerCall)} / ${f(b.cpuPerCall)}, 8 cl ${f(a.cpu8PerCall)} / ${f(b.cpu8PerCall)} ms; p50 as measured ${f(percentile(a.t, 50))} / ${f(percentile(b.t, 50))} ms`,
+    );
+  }
 }

@@ -8,15 +8,28 @@
 // Client) and a 2026-07-28 one (v2 @modelcontextprotocol/client). Prints each figure with its
 // ratio to the best peer and every target of the issue MET / MISSED; asserts nothing.
 //
-//   node scripts/bench-peers.mjs           short run (200 sequential calls per leg, 8 × 50)
-//   node scripts/bench-peers.mjs --long    the issue's sizes (1,000 sequential, 8 clients × 250)
+//   node scripts/bench-peers.mjs           short run (200 sequential calls per leg, 4 rounds of 8 × 25)
+//   node scripts/bench-peers.mjs --long    the issue's sizes (1,000 sequential, 2 rounds of 8 clients × 250)
 //   npm run bench -- --peers-only          this bench alone, under scripts/with-keyring.sh
+//   … --rounds N --fixed-order --log-rounds  the order-effect experiment: N throughput rounds, the
+//                                           legs in listed order every round, each round's CPU
+//                                           per call printed per leg
 //
 // CPU and memory are the OS's: utime + stime (+ reaped children) and VmRSS summed over the
 // gateway's whole process tree from /proc, read before and after each block of calls; for stdio
 // the tree holds the server the gateway launched, for HTTP the shared upstream is not in it.
-// Legs run round-robin in blocks of 10 calls (throughput: each leg's 8 clients in turn, 2 rounds),
-// so load from elsewhere on a shared machine falls on every leg alike. Linux only (/proc).
+// Legs run round-robin in blocks of 10 calls (throughput: each leg's 8 clients in turn, in rounds),
+// so load from elsewhere on a shared machine falls on every leg alike. The order of the legs is
+// reversed every other block and round: a gateway's first leg in a round measured ≈ 0.2–0.3 ms
+// per call dearer than its second, whatever the era (docs/performance.md, "The peer bench's
+// order effect"), so each leg takes each place equally often, and Airlock's 2026 ÷ 2025 targets
+// use those all-places figures. A peer with one leg (mcp-hub; supergateway, which speaks one era)
+// is always first of its legs and always pays that premium; averaged over both places, a
+// two-leg gateway (Airlock, mcp-proxy) would be compared at a discount. So every block and round
+// is tagged with the leg's place among its gateway's legs, and a ratio to a peer or to the JSON
+// relay (and the choice of the best peer) takes every side from its blocks run first of its
+// legs; the all-places figures are printed below them. (With --fixed-order a second leg never
+// runs first: its ratios to peers show "—".) Linux only (/proc).
 import os from 'node:os';
 import { startEverything, treePids, treeUsage } from './bench-lib.mjs';
 import * as A from './bench-peer-airlock.mjs';
@@ -26,9 +39,38 @@ import { printCpuWhy, printTables, printTargets } from './bench-peers-report.mjs
 
 const LONG = process.argv.includes('--long');
 const SIZES = LONG
-  ? { seq: 1000, warm: 200, clients: 8, perClient: 250 }
-  : { seq: 200, warm: 50, clients: 8, perClient: 50 };
+  ? { seq: 1000, warm: 200, clients: 8, perClient: 250, rounds: 2 }
+  : { seq: 200, warm: 50, clients: 8, perClient: 25, rounds: 4 };
 const BLOCK = 10;
+const FIXED_ORDER = process.argv.includes('--fixed-order');
+const LOG_ROUNDS = process.argv.includes('--log-rounds');
+if (process.argv.includes('--rounds'))
+  SIZES.rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]);
+/**
+ * The legs in the order of block or round `i`: every other time the gateways' order is reversed,
+ * and each gateway's 2025 and 2026 legs with it (see the header). The old bench's extra
+ * 'v2-2025' leg stays last of its gateway, so over HTTP Airlock's 2025 and 2026 legs too take
+ * the first place of their gateway equally often (reversing the three would never put the middle
+ * one first).
+ */
+function inTurn(legs, i) {
+  if (!(i % 2) || FIXED_ORDER) return legs;
+  const byGateway = new Map();
+  for (const l of legs) byGateway.set(l.g, [...(byGateway.get(l.g) ?? []), l]);
+  const extra = (l) => l.era === 'v2-2025';
+  return [...byGateway.values()]
+    .reverse()
+    .flatMap((ls) => [...ls.filter((l) => !extra(l)).reverse(), ...ls.filter(extra)]);
+}
+/**
+ * Where each leg stands in `order`: 'first' of its gateway's legs (the only place a one-leg
+ * gateway ever has, so the place a ratio to a peer is taken from) or 'second' (any later place).
+ */
+function places(order) {
+  const seen = new Set();
+  return new Map(order.map((l) => [l, seen.has(l.g) ? 'second' : (seen.add(l.g), 'first')]));
+}
+const newPlace = () => ({ t: [], cpu: 0, n: 0, tput: [], cpu8: 0, n8: 0 });
 
 if (process.argv.includes('--cpu-prof') || process.argv.includes('--heap-snapshots')) {
   console.log('  (skipped: --cpu-prof and --heap-snapshots are for bench-passthrough.mjs)');
@@ -117,6 +159,8 @@ const eraOf = (g) => (/Airlock|old bench/.test(g.name) && g.kind === 'http' ? ['
 for (const g of gateways)
   for (const era of ['2025', '2026', ...eraOf(g)]) {
     const leg = { g, era, kind: g.kind, name: g.name, t: [], cpu: 0, self: 0, agentCpu: 0 };
+    // The same figures split by the leg's place among its gateway's legs in each block and round.
+    leg.at = { first: newPlace(), second: newPlace() };
     legs.push(leg);
     if (g.failed) leg.na = g.failed;
     else if (g.client) {
@@ -168,18 +212,27 @@ try {
   // 1. Sequential: warm, then round-robin blocks of 10 calls.
   for (const l of run) await guarded(l, () => calls(l, SIZES.warm));
   for (const g of live) sampleRss(g);
-  for (let b = 0; b < SIZES.seq / BLOCK; b++)
-    for (const l of run) {
-      const m = await guarded(l, () => measured(l, () => calls(l, BLOCK, l.t)));
+  for (let b = 0; b < SIZES.seq / BLOCK; b++) {
+    const order = inTurn(run, b);
+    const place = places(order);
+    for (const l of order) {
+      const t = [];
+      const m = await guarded(l, () => measured(l, () => calls(l, BLOCK, t)));
       if (!m) continue;
+      const at = l.at[place.get(l)];
+      l.t.push(...t);
+      at.t.push(...t);
       l.cpu += m.cpu;
+      at.cpu += m.cpu;
+      at.n += BLOCK;
       l.agentCpu += m.agent;
     }
+  }
   for (const g of live) sampleRss(g);
   for (const l of run) l.selfSeq = l.self;
   console.log(`  ${SIZES.seq} sequential calls per leg done; throughput next …`);
 
-  // 2. Throughput: 8 clients per leg, each leg's fleet in turn, 2 rounds.
+  // 2. Throughput: 8 clients per leg, each leg's fleet in turn, SIZES.rounds rounds.
   for (const l of run) {
     l.fleet = [];
     l.tput = [];
@@ -196,19 +249,32 @@ try {
   }
   const fleets = () => run.filter((x) => x.fleet.length);
   for (const g of live) sampleRss(g);
-  for (let round = 0; round < 2; round++)
-    for (const l of fleets()) {
+  const perRound = SIZES.clients * SIZES.perClient;
+  for (let round = 0; round < SIZES.rounds; round++) {
+    const order = inTurn(fleets(), round);
+    const place = places(order);
+    for (const l of order) {
       const t0 = performance.now();
       const m = await guarded(l, () =>
         measured(l, () => Promise.all(l.fleet.map((c) => calls({ ...l, c }, SIZES.perClient)))),
       );
       if (!m) continue;
-      l.tput.push((SIZES.clients * SIZES.perClient) / ((performance.now() - t0) / 1000));
+      const at = l.at[place.get(l)];
+      const rate = perRound / ((performance.now() - t0) / 1000);
+      l.tput.push(rate);
+      at.tput.push(rate);
       l.cpu8 += m.cpu;
+      at.cpu8 += m.cpu;
+      at.n8 += perRound;
+      if (LOG_ROUNDS)
+        console.log(
+          `  round ${round} ${l.kind} ${l.name} ${l.era} (${place.get(l)} of its gateway): ${(m.cpu / perRound).toFixed(3)} ms/call`,
+        );
       sampleRss(l.g);
     }
+  }
   for (const l of fleets()) {
-    const n = 2 * SIZES.clients * SIZES.perClient;
+    const n = SIZES.rounds * perRound;
     l.callsPerS = l.tput.reduce((a, b) => a + b, 0) / l.tput.length;
     l.cpu8PerCall = l.cpu8 / n;
     l.self8PerCall = (l.self - l.selfSeq) / n;
