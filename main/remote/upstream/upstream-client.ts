@@ -1,4 +1,10 @@
-import { Client, type JSONRPCResponse } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type JSONRPCMessage,
+  type JSONRPCResponse,
+  type MessageExtraInfo,
+  type Transport,
+} from '@modelcontextprotocol/client';
 
 /**
  * The SDK client, minus one of the two validations of every tool result (issue 20: "results
@@ -24,6 +30,29 @@ export class UpstreamClient extends Client {
    */
   protected override _onresponse(response: JSONRPCResponse): void {
     queueMicrotask(() => super._onresponse(response));
+  }
+
+  /**
+   * A plain result response goes straight to `_onresponse` (issue 34). The SDK's message dispatch
+   * (Protocol.connect's `onmessage`, SDK 2.4) classifies every message with zod, starting with
+   * `isJSONRPCResultResponse` — a strict-object parse per answer, ≈ 1% of Airlock's CPU on a
+   * passthrough call. `plainResultResponse` below is narrower than that schema (a property test,
+   * upstream-client.property.test.ts, holds that whatever it takes zod takes too); anything else
+   * goes through the SDK's dispatch as before. Only when no `onmessage` was set before connecting,
+   * which the SDK's dispatch would call first.
+   */
+  override async connect(
+    transport: Transport,
+    options?: Parameters<Client['connect']>[1],
+  ): Promise<void> {
+    const before = transport.onmessage;
+    await super.connect(transport, options);
+    const dispatch = transport.onmessage;
+    if (before !== undefined || dispatch === undefined) return;
+    transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+      if (plainResultResponse(message)) this._onresponse(message);
+      else dispatch.call(transport, message, extra);
+    };
   }
 
   override request(...args: unknown[]): never {
@@ -69,6 +98,18 @@ function isStandardSchema(v: unknown): boolean {
     '~standard' in v &&
     typeof (v as { '~standard'?: { validate?: unknown } })['~standard']?.validate === 'function'
   );
+}
+
+/**
+ * A JSON-RPC result response the SDK's `JSONRPCResultResponseSchema` (strict: `jsonrpc` "2.0", an
+ * integer or string id, a result object whose `_meta`, if any, it checks) certainly takes: exactly
+ * those three members, a safe-integer or string id, a result object without `_meta`.
+ */
+export function plainResultResponse(m: unknown): m is JSONRPCResponse {
+  if (!isObject(m) || m.jsonrpc !== '2.0' || !isObject(m.result) || '_meta' in m.result)
+    return false;
+  const id = m.id;
+  return (typeof id === 'string' || Number.isSafeInteger(id)) && Object.keys(m).length === 3;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
