@@ -1,7 +1,13 @@
-import { isJSONRPCResultResponse } from '@modelcontextprotocol/client';
+import {
+  Client,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type JSONRPCResponse,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { plainResultResponse } from './upstream-client.js';
+import { plainResultResponse, UpstreamClient } from './upstream-client.js';
 
 /**
  * Issue 34: UpstreamClient hands a plain result response to `_onresponse` without the SDK's zod
@@ -72,6 +78,107 @@ describe('plainResultResponse ⊆ the SDK’s isJSONRPCResultResponse', () => {
           expect(isJSONRPCResultResponse(m)).toBe(true);
         },
       ),
+    );
+  });
+});
+
+/**
+ * The dispatch as a whole: UpstreamClient (both shortcuts) against the SDK client with only the
+ * response deferral UpstreamClient has always had, over a scripted upstream that answers each
+ * tools/call with a generated burst — results of every shape for the call's id, the id as a
+ * string, answers to ids not asked for, errors, log lines — and then closes. What the caller
+ * sees must match: the outcome (result, or the error's class, code and message), the log lines
+ * and the transport errors, in order.
+ */
+class Reference extends Client {
+  protected override _onresponse(response: JSONRPCResponse): void {
+    queueMicrotask(() => super._onresponse(response));
+  }
+  // The same result check as UpstreamClient's, so that only the dispatch differs.
+  override request = UpstreamClient.prototype.request;
+}
+
+type Reply =
+  | { kind: 'answer'; id: 'own' | 'string' | 'other'; body: unknown; error: boolean }
+  | { kind: 'log'; data: number };
+const reply: fc.Arbitrary<Reply> = fc.oneof(
+  fc.record({
+    kind: fc.constant('answer' as const),
+    id: fc.constantFrom('own' as const, 'own' as const, 'string' as const, 'other' as const),
+    body: result,
+    error: fc.boolean(),
+  }),
+  fc.record({ kind: fc.constant('log' as const), data: fc.integer() }),
+);
+
+function scripted(replies: Reply[]): Transport {
+  const t: Transport = {
+    start: () => Promise.resolve(),
+    close: () => Promise.resolve(t.onclose?.()),
+    send: (m: JSONRPCMessage) => {
+      const msg = m as { id?: number; method?: string };
+      if (msg.id === undefined) return Promise.resolve();
+      const answers: unknown[] =
+        msg.method === 'initialize'
+          ? [
+              {
+                jsonrpc: '2.0',
+                id: msg.id,
+                result: {
+                  protocolVersion: '2025-11-25',
+                  capabilities: { tools: {}, logging: {} },
+                  serverInfo: { name: 'scripted', version: '1' },
+                },
+              },
+            ]
+          : replies.map((r) =>
+              r.kind === 'log'
+                ? {
+                    jsonrpc: '2.0',
+                    method: 'notifications/message',
+                    params: { level: 'info', data: r.data },
+                  }
+                : {
+                    jsonrpc: '2.0',
+                    id: r.id === 'own' ? msg.id : r.id === 'string' ? String(msg.id) : 999,
+                    ...(r.error ? { error: { code: -32000, message: 'no' } } : { result: r.body }),
+                  },
+            );
+      // After the SDK has put the request on its books (it does so once `send` has returned).
+      setImmediate(() => {
+        for (const a of answers) t.onmessage?.(a as JSONRPCMessage);
+        // Closed once what the burst settles is settled: a call left unanswered ends there.
+        if (msg.method !== 'initialize') setImmediate(() => void t.close());
+      });
+      return Promise.resolve();
+    },
+  };
+  return t;
+}
+
+async function seen(client: Client, replies: Reply[]): Promise<unknown> {
+  const log: unknown[] = [];
+  client.setNotificationHandler('notifications/message', (n) => void log.push(n.params.data));
+  client.onerror = (e) => void log.push(`error: ${e.message}`);
+  await client.connect(scripted(replies));
+  const outcome = await client.callTool({ name: 'echo', arguments: {} }).then(
+    (r) => ({ result: r }),
+    (e: Error & { code?: unknown }) => ({ error: [e.constructor.name, e.code, e.message] }),
+  );
+  return { outcome, log };
+}
+
+describe('UpstreamClient dispatch ≡ the SDK client', () => {
+  it('gives the caller the same for generated answers', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(reply, { maxLength: 4 }), async (replies) => {
+        const options = { versionNegotiation: { mode: 'legacy' as const } };
+        const info = { name: 'airlock', version: 'test' };
+        expect(await seen(new UpstreamClient(info, options), replies)).toEqual(
+          await seen(new Reference(info, options), replies),
+        );
+      }),
+      { numRuns: 300 },
     );
   });
 });
