@@ -379,9 +379,8 @@ describe('lean upstream transport', () => {
     await closed;
   });
 
-  it('closes an idle kept-alive socket after it served several requests (its timer re-armed each time it is freed)', async () => {
-    // lean-fetch.ts sends each request with no socket timer (timeout 0); the agent's idle timer
-    // must come back whenever the socket is freed, or a reused socket would idle forever.
+  it('closes an idle kept-alive socket after it served several requests', async () => {
+    // The idle timer holds for a socket reused by later requests too, not only a fresh one.
     const sockets = new Set<unknown>();
     const closed = new Promise<void>((resolve) => {
       void server((_req, body, res) => {
