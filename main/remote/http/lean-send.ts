@@ -55,7 +55,11 @@ export function leanSendPresent(t: object): boolean {
     typeof i._send === 'function' &&
     // (message, options, isAuthRetry, stepUpRetries = 0): a default does not count.
     i._send.length === 3 &&
-    typeof i._handleSseStream === 'function'
+    typeof i._handleSseStream === 'function' &&
+    // What `_commonHeaders` reads, which the lean send reads itself (fields of the SDK's class).
+    '_authProvider' in i &&
+    '_sessionId' in i &&
+    '_protocolVersion' in i
   );
 }
 
