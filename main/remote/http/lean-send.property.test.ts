@@ -72,6 +72,8 @@ const answer: fc.Arbitrary<Answer> = fc.record({
 let current: Answer;
 /** tools/call POSTs the server received: nothing is sent twice that the SDK sends once. */
 let posts = 0;
+/** The headers of each tools/call POST: the lean send's are the SDK's, value for value. */
+let sent: IncomingMessage['headers'][] = [];
 let url: URL;
 let close: () => Promise<void>;
 
@@ -94,6 +96,7 @@ function handle(req: IncomingMessage, body: string, res: ServerResponse): void {
       );
   if (msg.id === undefined) return void res.writeHead(202).end();
   posts++;
+  sent.push(req.headers);
   if (req.url === '/mcp' && current.status === 307)
     return void res.writeHead(307, { location: '/moved' }).end();
   const a = current;
@@ -137,10 +140,61 @@ afterAll(() => close());
 
 const stockSend = StreamableHTTPClientTransport.prototype.send;
 
-async function call(a: Answer, lean: boolean): Promise<unknown> {
+/**
+ * A bearer token as an auth provider gives it (or fails to): with HTTP whitespace at its edges,
+ * which `Headers` trims, and characters `Headers` or node:http refuse, which fail the call unsent.
+ */
+interface Auth {
+  token: string | undefined;
+  throws: boolean;
+}
+const auth: fc.Arbitrary<Auth | undefined> = fc.option(
+  fc.record({
+    token: fc.option(
+      fc.string({
+        unit: fc.constantFrom(
+          'a',
+          'Z',
+          '0',
+          '-',
+          '.',
+          '~',
+          ' ',
+          '\t',
+          '\n',
+          '\r',
+          '\0',
+          '\u0001',
+          'é',
+          '\u0100',
+        ),
+        maxLength: 6,
+      }),
+      { nil: undefined },
+    ),
+    throws: fc.boolean(),
+  }),
+  { nil: undefined },
+);
+
+/** The auth seam's mark the SDK puts on a token's failure (a registered symbol). */
+const SEAM = Symbol.for('mcp.authSeamEscape');
+
+async function call(a: Answer, lean: boolean, au?: Auth): Promise<unknown> {
   current = a;
   posts = 0;
-  const t = leanTransport(url, {}, undefined) as Transport;
+  sent = [];
+  // The handshake is the SDK's on both paths, with a plain token; the generated one is the call's.
+  let connected = false;
+  const provider = au && {
+    token: () =>
+      !connected
+        ? Promise.resolve('handshake')
+        : au.throws
+          ? Promise.reject(new Error('refresh refused'))
+          : Promise.resolve(au.token),
+  };
+  const t = leanTransport(url, {}, provider) as Transport;
   // An SDK update that moves what the lean send uses turns it off; this says so.
   expect(leanSendPresent(t)).toBe(true);
   if (!lean)
@@ -153,25 +207,30 @@ async function call(a: Answer, lean: boolean): Promise<unknown> {
   const logs: unknown[] = [];
   client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params.data));
   await client.connect(t);
+  connected = true;
   const cancel = new AbortController();
   const outcome = await client
     .callTool({ name: 'echo', arguments: {} }, { signal: cancel.signal, timeout: 60_000 })
     .then(
       (r) => ({ result: r }),
-      (e: Error & { code?: unknown }) =>
+      (e: Error & { code?: unknown; [SEAM]?: boolean }) =>
         malformedAnswer(e) !== undefined && a.type.startsWith('application/json')
           ? { malformed: true }
-          : { error: [e.constructor.name, e.code, e.message] },
+          : e.constructor === TypeError && /header|ByteString/i.test(e.message)
+            ? // A token Headers (or node:http) refuses, unsent: their texts differ (undici names the value).
+              { refused: e.constructor.name }
+            : { error: [e.constructor.name, e.code, e.message, e[SEAM]] },
     );
   await client.close();
-  return { outcome, logs, posts };
+  return { outcome, logs, posts, sent };
 }
 
 describe('lean tools/call POST ≡ the SDK transport send', () => {
   it('gives the caller the same for generated server answers', async () => {
     await fc.assert(
-      fc.asyncProperty(answer, async (a) => {
-        expect(await call(a, true)).toEqual(await call(a, false));
+      fc.asyncProperty(answer, auth, async (a, au) => {
+        const stock = await call(a, false, au && { ...au });
+        expect(await call(a, true, au && { ...au })).toEqual(stock);
       }),
       { numRuns: 120 },
     );

@@ -2,6 +2,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
+  type AuthProvider,
   type FetchLike,
   type JSONRPCMessage,
   type TransportSendOptions,
@@ -30,6 +31,9 @@ interface SendInternals {
   _url: URL;
   _fetch?: FetchLike;
   _requestInit?: RequestInit;
+  _authProvider?: AuthProvider;
+  _sessionId?: string;
+  _protocolVersion?: string;
   _commonHeaders(): Promise<Headers>;
   _send(
     message: JSONRPCMessage,
@@ -51,7 +55,11 @@ export function leanSendPresent(t: object): boolean {
     typeof i._send === 'function' &&
     // (message, options, isAuthRetry, stepUpRetries = 0): a default does not count.
     i._send.length === 3 &&
-    typeof i._handleSseStream === 'function'
+    typeof i._handleSseStream === 'function' &&
+    // What `_commonHeaders` reads, which the lean send reads itself (fields of the SDK's class).
+    '_authProvider' in i &&
+    '_sessionId' in i &&
+    '_protocolVersion' in i
   );
 }
 
@@ -80,17 +88,8 @@ export async function leanSend(
   const t = transport as SendInternals;
   let response: Response;
   try {
-    const headers = await t._commonHeaders();
-    headers.set('content-type', 'application/json');
-    const accept =
-      headers
-        .get('accept')
-        ?.split(',')
-        .map((s) => s.trim().toLowerCase()) ?? [];
-    headers.set(
-      'accept',
-      [...new Set([...accept, 'application/json', 'text/event-stream'])].join(', '),
-    );
+    const common = commonHeaders(t);
+    const headers = common instanceof Promise ? await common : common;
     response = await t._fetch!(t._url, {
       ...t._requestInit,
       method: 'POST',
@@ -125,6 +124,94 @@ export async function leanSend(
     t.onerror?.(err as Error);
     throw err;
   }
+}
+
+type HeaderRecord = Record<string, string>;
+
+/**
+ * The headers the SDK's `_send` puts on a 2025-era tools/call (SDK 2.4: `_commonHeaders()`, then
+ * content-type and accept), as a plain record with lower-case names, without an undici `Headers`
+ * built, set, read and then copied into a record again by the fetch (issue 34: about a tenth of
+ * the leg's own time). A transport with `requestInit` headers of its own (Airlock never gives
+ * one: its extra headers ride on the fetch) takes the SDK's `_commonHeaders()` itself, so their
+ * merging stays the SDK's. Synchronous unless there is an auth provider to ask for its token.
+ * lean-send.property.test.ts holds the headers sent equal to the SDK's over generated tokens.
+ */
+function commonHeaders(t: SendInternals): HeaderRecord | Promise<HeaderRecord> {
+  if (t._requestInit?.headers !== undefined) return t._commonHeaders().then(fromSdkHeaders);
+  const provider = t._authProvider;
+  if (!provider) return withSession(t, {});
+  return (async () => {
+    let token: string | undefined;
+    try {
+      token = await provider.token();
+    } catch (error) {
+      throw markAuthSeamEscape(error);
+    }
+    return withSession(
+      t,
+      token ? { authorization: headerValue('authorization', `Bearer ${token}`) } : {},
+    );
+  })();
+}
+
+function withSession(t: SendInternals, out: HeaderRecord): HeaderRecord {
+  if (t._sessionId) out['mcp-session-id'] = headerValue('mcp-session-id', t._sessionId);
+  if (t._protocolVersion)
+    out['mcp-protocol-version'] = headerValue('mcp-protocol-version', t._protocolVersion);
+  out['content-type'] = 'application/json';
+  out.accept = ACCEPT;
+  return out;
+}
+
+const ACCEPT = 'application/json, text/event-stream';
+
+function fromSdkHeaders(headers: Headers): HeaderRecord {
+  headers.set('content-type', 'application/json');
+  const accept =
+    headers
+      .get('accept')
+      ?.split(',')
+      .map((s) => s.trim().toLowerCase()) ?? [];
+  headers.set(
+    'accept',
+    [...new Set([...accept, 'application/json', 'text/event-stream'])].join(', '),
+  );
+  const out: HeaderRecord = {};
+  headers.forEach((v, k) => (out[k] = v));
+  return out;
+}
+
+/**
+ * A header value as `Headers.set` stores it (Fetch standard, "normalize": leading and trailing
+ * HTTP whitespace removed); one it would refuse (NUL, CR or LF inside) throws a TypeError, as it
+ * does — without the value in the text, which may be a token.
+ */
+function headerValue(name: string, v: string): string {
+  const n =
+    HTTP_WS.test(v[0] ?? '') || HTTP_WS.test(v[v.length - 1] ?? '') ? v.replace(EDGES, '') : v;
+  if (BAD_VALUE.test(n)) throw new TypeError(`Headers.set: an invalid ${name} header value.`);
+  return n;
+}
+const HTTP_WS = /^[\t\n\r ]$/;
+const EDGES = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+const BAD_VALUE = /[\0\r\n]/;
+
+/**
+ * The SDK's mark on an error that escaped its auth seam (SDK 2.4, `markAuthSeamEscape`: a
+ * registered symbol), which the client reads to word a failed token as an auth failure.
+ */
+function markAuthSeamEscape(error: unknown): unknown {
+  if ((typeof error === 'object' && error !== null) || typeof error === 'function')
+    try {
+      Object.defineProperty(error, Symbol.for('mcp.authSeamEscape'), {
+        value: true,
+        configurable: true,
+      });
+    } catch {
+      // a frozen error stays as it is, as in the SDK
+    }
+  return error;
 }
 
 /** The SDK's `_send`, whose first fetch is answered by `response` (already received, unread). */

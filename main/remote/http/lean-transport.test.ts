@@ -379,6 +379,25 @@ describe('lean upstream transport', () => {
     await closed;
   });
 
+  it('closes an idle kept-alive socket after it served several requests', async () => {
+    // The idle timer holds for a socket reused by later requests too, not only a fresh one.
+    const sockets = new Set<unknown>();
+    const closed = new Promise<void>((resolve) => {
+      void server((_req, body, res) => {
+        const id = (JSON.parse(body) as { id: number }).id;
+        sockets.add(res.socket);
+        res.writeHead(200, { 'content-type': 'application/json', 'keep-alive': 'timeout=2' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+        if (id === 3) res.socket?.once('close', () => resolve());
+      }, 60_000).then(async ({ url }) => {
+        const p = await open(url);
+        for (const id of [1, 2, 3]) await p.t.send(request(id, 'resources/read'));
+      });
+    });
+    await closed;
+    expect(sockets.size).toBe(1);
+  });
+
   it('network failures read as they did over fetch: "connection refused", not a stack of internals', async () => {
     const srv = createNetServer();
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));

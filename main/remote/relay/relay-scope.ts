@@ -41,7 +41,9 @@ export function inRelayScope<T>(s: Scope, run: () => Promise<T>): Promise<T> {
  */
 export function relayScopeRunner(): <T>(run: () => T) => T {
   const s = scope.getStore();
-  return s === undefined ? (run) => scope.exit(run) : (run) => scope.run(s, run);
+  // Already in that scope (the usual case, see above): run as it is, without entering it again.
+  return (run) =>
+    scope.getStore() === s ? run() : s === undefined ? scope.exit(run) : scope.run(s, run);
 }
 
 /** The agent whose call is running in this async context, if any. */

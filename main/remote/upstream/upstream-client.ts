@@ -1,4 +1,10 @@
-import { Client, type JSONRPCResponse } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type JSONRPCMessage,
+  type JSONRPCResponse,
+  type MessageExtraInfo,
+  type Transport,
+} from '@modelcontextprotocol/client';
 
 /**
  * The SDK client, minus one of the two validations of every tool result (issue 20: "results
@@ -23,7 +29,59 @@ export class UpstreamClient extends Client {
    * order), and those reach the agent first. `_onresponse` is the SDK's hook for subclasses.
    */
   protected override _onresponse(response: JSONRPCResponse): void {
-    queueMicrotask(() => super._onresponse(response));
+    queueMicrotask(() => {
+      if (!this.settled(response)) super._onresponse(response);
+    });
+  }
+
+  /**
+   * Protocol._onresponse (SDK 2.4) for a plain result response to one of our numeric ids, without
+   * its second zod parse of the same answer (issue 34): the handler comes off the books with its
+   * timeout and progress handler and is called with the response, as the SDK does once its schema
+   * says "result". Anything else — an error, a string id (a subscription's, maybe), an id that is
+   * not ours, books that moved in an SDK update — is the SDK's (upstream-client.property.test.ts
+   * compares the two over generated answers).
+   */
+  private settled(response: JSONRPCResponse): boolean {
+    const id = response.id;
+    if (typeof id !== 'number' || !plainResultResponse(response)) return false;
+    const b = this as unknown as Partial<ResponseBooks>;
+    if (
+      !(b._responseHandlers instanceof Map) ||
+      !(b._progressHandlers instanceof Map) ||
+      typeof b._cleanupTimeout !== 'function'
+    )
+      return false;
+    const handler = b._responseHandlers.get(id);
+    if (handler === undefined) return false;
+    b._responseHandlers.delete(id);
+    b._cleanupTimeout(id);
+    b._progressHandlers.delete(id);
+    handler(response);
+    return true;
+  }
+
+  /**
+   * A plain result response goes straight to `_onresponse` (issue 34). The SDK's message dispatch
+   * (Protocol.connect's `onmessage`, SDK 2.4) classifies every message with zod, starting with
+   * `isJSONRPCResultResponse` — a strict-object parse per answer, ≈ 1% of Airlock's CPU on a
+   * passthrough call, and `_onresponse` parsed the same answer again. `plainResultResponse` below is narrower than that schema (a property test,
+   * upstream-client.property.test.ts, holds that whatever it takes zod takes too); anything else
+   * goes through the SDK's dispatch as before. Only when no `onmessage` was set before connecting,
+   * which the SDK's dispatch would call first.
+   */
+  override async connect(
+    transport: Transport,
+    options?: Parameters<Client['connect']>[1],
+  ): Promise<void> {
+    const before = transport.onmessage;
+    await super.connect(transport, options);
+    const dispatch = transport.onmessage;
+    if (before !== undefined || dispatch === undefined) return;
+    transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+      if (plainResultResponse(message)) this._onresponse(message);
+      else dispatch.call(transport, message, extra);
+    };
   }
 
   override request(...args: unknown[]): never {
@@ -33,6 +91,13 @@ export class UpstreamClient extends Client {
       return request$.call(this, request, callToolResultShape, schemaOrOptions);
     return request$.call(this, request, schemaOrOptions, maybeOptions);
   }
+}
+
+/** The members of the SDK's Protocol (SDK 2.4, shared/protocol.ts) a response settles. */
+interface ResponseBooks {
+  _responseHandlers: Map<number, (answer: JSONRPCResponse) => void>;
+  _progressHandlers: Map<number, unknown>;
+  _cleanupTimeout(id: number): void;
 }
 
 type Issue = { message: string };
@@ -69,6 +134,18 @@ function isStandardSchema(v: unknown): boolean {
     '~standard' in v &&
     typeof (v as { '~standard'?: { validate?: unknown } })['~standard']?.validate === 'function'
   );
+}
+
+/**
+ * A JSON-RPC result response the SDK's `JSONRPCResultResponseSchema` (strict: `jsonrpc` "2.0", an
+ * integer or string id, a result object whose `_meta`, if any, it checks) certainly takes: exactly
+ * those three members, a safe-integer or string id, a result object without `_meta`.
+ */
+export function plainResultResponse(m: unknown): m is JSONRPCResponse {
+  if (!isObject(m) || m.jsonrpc !== '2.0' || !isObject(m.result) || '_meta' in m.result)
+    return false;
+  const id = m.id;
+  return (typeof id === 'string' || Number.isSafeInteger(id)) && Object.keys(m).length === 3;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
