@@ -72,7 +72,6 @@ describe('the JSON answer of a lone call, at its edges', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const release = srv.hold();
     const t = srv.sessions.get(h['mcp-session-id']!)!;
-    const serverSawClose = new Promise<void>((r) => (srv.onResponseClosed = r));
     const req = request(srv.url, {
       method: 'POST',
       headers: {
@@ -84,6 +83,8 @@ describe('the JSON answer of a lone call, at its edges', () => {
     req.on('error', () => {});
     req.end(JSON.stringify(call(3, { text: 'gone', wait: true })));
     await eventually(() => expect(t.busy()).toBe(true));
+    // Set now: the only response open on the server is this call's.
+    const serverSawClose = new Promise<void>((r) => (srv.onResponseClosed = r));
     req.destroy(); // before any byte of the answer
     await serverSawClose;
     srv.onResponseClosed = undefined;
