@@ -85,6 +85,35 @@ describe('revoking an agent', () => {
     await inherited.body?.cancel();
   });
 
+  it('the revoked token itself is refused (401) on its own open session, before the body is read', async () => {
+    // Issue 34 hashes the token once per request (http-server.ts → agent-service.ts): the digest
+    // it passes along must still be looked up against the live agents on every request.
+    const old = (await t.app.control.addAgent('midway')).token;
+    const init = await mcpPost(old, initialize);
+    const sid = init.headers.get('mcp-session-id')!;
+    await init.body?.cancel();
+    const before = await mcpPost(old, listTools, sid);
+    expect(before.status).toBe(200);
+    expect(before.headers.get('content-type')).toMatch(/^(application\/json|text\/event-stream)/);
+    await before.body?.cancel();
+    await t.app.control.revokeAgent('midway');
+    for (const body of [{ ...listTools, id: 3 }, '{not json', { jsonrpc: '2.0', id: 4 }]) {
+      const after = await fetch(t.started.mcpUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${old}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sid,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      expect(after.status).toBe(401);
+      expect(await after.text()).not.toContain(sid);
+    }
+  });
+
   it('sessions are bound to the token even while the agent is not revoked', async () => {
     // Two live tokens can't share a name, so this checks the binding at the endpoint itself.
     const a = (await t.app.control.addAgent('binder')).token;

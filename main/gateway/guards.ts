@@ -74,6 +74,10 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       err.code = 'ERR_STREAM_PREMATURE_CLOSE';
       settle(err);
     };
+    // A request that ended or went away before this call emits nothing more: answer now, as the
+    // async iterator did (its end-of-stream watcher saw the state, not only the events).
+    if (req.readableEnded) return resolve(Buffer.alloc(0));
+    if (req.destroyed) return onClose();
     req.on('data', onData).on('end', onEnd).on('error', settle).on('close', onClose);
   });
 }

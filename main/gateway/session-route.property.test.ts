@@ -103,12 +103,56 @@ const body = fc.oneof(
 );
 const httpMethod = fc.constantFrom('POST', 'POST', 'POST', 'GET', 'DELETE', 'post');
 const header = fc.oneof(fc.constant(undefined), version);
+/**
+ * A 2025 client's everyday POST, varied where the fast path must still agree (ids, methods,
+ * params, progress tokens, other _meta keys, legacy versions). The near misses above reach the
+ * fast path about 3% of the time, about 100 in 3000 runs — which made the count below fail on
+ * half the seeds; with these in the mix it is answered about half the time.
+ */
+const everyday = fc
+  .record(
+    {
+      jsonrpc: fc.constant('2.0'),
+      id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.maxSafeInteger()),
+      method: fc.oneof(
+        fc.constantFrom('tools/call', 'tools/list', 'ping', 'resources/read', 'prompts/get'),
+        fc.string({ maxLength: 12 }),
+      ),
+      params: fc.record(
+        {
+          name: fc.string({ maxLength: 4 }),
+          arguments: fc.object({ maxDepth: 1 }),
+          _meta: fc.record(
+            {
+              progressToken: fc.oneof(fc.integer(), fc.string({ maxLength: 4 })),
+              other: scalar,
+            },
+            { requiredKeys: [] },
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+    },
+    { requiredKeys: ['jsonrpc', 'id', 'method'] },
+  )
+  .map((m) => JSON.parse(JSON.stringify(m)) as unknown);
+const legacyHeader = fc.constantFrom(
+  undefined,
+  '2024-11-05',
+  '2025-03-26',
+  '2025-06-18',
+  '2025-11-25',
+);
+const exchange = fc.oneof(
+  fc.tuple(httpMethod, header, body),
+  fc.tuple(fc.constant('POST'), legacyHeader, everyday),
+);
 
 describe('everydaySessionRequest answers as the SDK classifier does', () => {
   it('where it answers, the SDK says legacy / no-claim with the same version, on a well-formed request', () => {
     let answered = 0;
     fc.assert(
-      fc.property(httpMethod, header, body, (m, v, b) => {
+      fc.property(exchange, ([m, v, b]) => {
         const fast = everydaySessionRequest(m, v, b);
         if (fast === undefined) return;
         answered++;
@@ -123,8 +167,9 @@ describe('everydaySessionRequest answers as the SDK classifier does', () => {
       }),
       { numRuns: 3000 },
     );
-    // The generators reach the fast path often enough for the comparison to mean something.
-    expect(answered).toBeGreaterThan(100);
+    // The generators reach the fast path often enough for the comparison to mean something
+    // (about 1500 of 3000 runs; 1000 is many standard deviations below, whatever the seed).
+    expect(answered).toBeGreaterThan(1000);
   });
 
   it('a plain tools/call of a 2025 client, with or without a progress token, is answered here', () => {
