@@ -8,7 +8,8 @@ import {
 /** The first protocol revision the SDK's classifier treats as the modern era (a string order). */
 const FIRST_MODERN = '2026-07-28';
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
-const LEGACY: InboundLegacyRoute = { kind: 'legacy', reason: 'no-claim' };
+// Shared by every answer: frozen, so no caller can change what the next one gets.
+const LEGACY: InboundLegacyRoute = Object.freeze({ kind: 'legacy', reason: 'no-claim' });
 
 const plain = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
