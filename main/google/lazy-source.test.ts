@@ -3,7 +3,13 @@ import type { ToolSource } from '../tools/types.js';
 import type { GoogleAccountAccess, GoogleAccountInfo } from './account-access.js';
 import { createCalendarSource } from './calendar/calendar-source.js';
 import { createGmailSource } from './gmail/index.js';
-import { LazyGoogleSource, lazyCalendarSource, lazyGmailSource } from './lazy-source.js';
+import {
+  LazyGoogleSource,
+  lazyCalendarSource,
+  lazyGmailSource,
+  loadGoogleTools,
+  type SourceFactory,
+} from './lazy-source.js';
 
 /** Accounts the test changes; no request reaches Google in these cases. */
 function fakeAccess(initial: GoogleAccountInfo[] = []) {
@@ -99,6 +105,20 @@ describe.each(KINDS)('$name loaded once an account is connected (issue 34)', (ki
     await real.stop?.();
   });
 
+  it('lists the tools the moment the account is, once the consent flow has loaded the modules', async () => {
+    await loadGoogleTools();
+    const { access, set } = fakeAccess();
+    const lazy = kind.lazy(access);
+    await lazy.ready();
+    let heard = 0;
+    lazy.onChange(() => heard++);
+    set([alice]);
+    // No await in between: as when these modules loaded at start.
+    expect(heard).toBeGreaterThan(0);
+    expect(lazy.tools()).toEqual(kind.real(access).tools());
+    await lazy.stop?.();
+  });
+
   it('has the tools by the time ready() resolves when an account is connected at start', async () => {
     const { access } = fakeAccess([alice]);
     const lazy = kind.lazy(access);
@@ -112,9 +132,9 @@ describe('a module that fails to load', () => {
   it('is a source error with the reason, answers a call with it, and is retried on the next change', async () => {
     const { access, set } = fakeAccess([alice]);
     const load = vi
-      .fn<(a: GoogleAccountAccess) => Promise<ToolSource>>()
+      .fn<() => Promise<SourceFactory>>()
       .mockRejectedValueOnce(new Error('Cannot find module gmail/source.js'))
-      .mockImplementation(async (a) => createGmailSource(a));
+      .mockResolvedValue((a) => createGmailSource(a));
     const lazy = new LazyGoogleSource(access, { id: 'gmail', label: 'Gmail', load });
     await lazy.ready();
     expect(lazy.status()).toEqual({
@@ -133,7 +153,7 @@ describe('a module that fails to load', () => {
 
   it('answers a call it cannot load with a readable error', async () => {
     const { access } = fakeAccess([alice]);
-    const load = vi.fn(async (): Promise<ToolSource> => {
+    const load = vi.fn(async (): Promise<SourceFactory> => {
       throw new Error('disk gone');
     });
     const lazy = new LazyGoogleSource(access, { id: 'gmail', label: 'Gmail', load });

@@ -11,13 +11,38 @@ import {
 import type { GoogleAccountAccess } from './account-access.js';
 import { lazy } from './lazy.js';
 
+/** Builds a real source over the accounts. */
+export type SourceFactory = (access: GoogleAccountAccess) => ToolSource;
+
 /** How the stand-in names the source before its module is loaded (the real source's own fields). */
 export interface LazySourceInfo {
   id: string;
   label: string;
-  /** Loads the source's module and builds the real source over these accounts. */
-  load: (access: GoogleAccountAccess) => Promise<ToolSource>;
+  /** Loads the source's module: its factory. */
+  load: () => Promise<SourceFactory>;
+  /** The factory if the module has loaded already, so an account change builds the source at once. */
+  loaded?: () => SourceFactory | undefined;
 }
+
+interface GoogleToolModules {
+  gmail: SourceFactory;
+  calendar: SourceFactory;
+}
+let modules: GoogleToolModules | undefined;
+
+/**
+ * Gmail's and Calendar's modules, loaded together (one account change adds both tool sets at
+ * once). Also called by the consent flow before it lists a new account (google-control.ts), so
+ * the tools are there the moment the account is, as when these modules loaded at start.
+ */
+export const loadGoogleTools = lazy(async (): Promise<GoogleToolModules> => {
+  const [g, c] = await Promise.all([
+    import('./gmail/index.js'),
+    import('./calendar/calendar-source.js'),
+  ]);
+  modules = { gmail: (a) => g.createGmailSource(a), calendar: (a) => c.createCalendarSource(a) };
+  return modules;
+});
 
 /**
  * A Google source (Gmail, Calendar) whose module — tool definitions, handlers, MIME, luxon,
@@ -47,19 +72,29 @@ export class LazyGoogleSource implements ToolSource {
   ) {
     this.id = info.id;
     this.label = info.label;
-    this.loadInner = lazy(async () => {
-      const inner = await info.load(access);
-      inner.onChange(() => this.emit());
-      this.inner = inner;
-      return inner;
-    });
+    this.loadInner = lazy(async () => this.adopt(await info.load()));
     this.offAccess = access.onChange(() => {
-      if (!this.inner && this.needed()) void this.ensure().then(() => this.emit());
+      if (this.inner || !this.needed()) return;
+      // Loaded already (the consent flow loads it first): the tools change with the accounts, at once.
+      const factory = info.loaded?.();
+      if (factory) {
+        this.adopt(factory);
+        this.emit();
+      } else void this.ensure().then(() => this.emit());
     });
+  }
+
+  private adopt(factory: SourceFactory): ToolSource {
+    if (this.inner) return this.inner;
+    const inner = factory(this.access);
+    inner.onChange(() => this.emit());
+    this.inner = inner;
+    return inner;
   }
 
   /** Loads the real source now (the first call, or an account that makes tools to list). */
   private async ensure(): Promise<ToolSource | null> {
+    if (this.inner) return this.inner;
     try {
       const inner = await this.loadInner();
       this.failure = null;
@@ -171,7 +206,8 @@ export function lazyGmailSource(access: GoogleAccountAccess): ToolSource {
   return new LazyGoogleSource(access, {
     id: 'gmail',
     label: 'Gmail',
-    load: async (a) => (await import('./gmail/index.js')).createGmailSource(a),
+    load: async () => (await loadGoogleTools()).gmail,
+    loaded: () => modules?.gmail,
   });
 }
 
@@ -180,6 +216,7 @@ export function lazyCalendarSource(access: GoogleAccountAccess): ToolSource {
   return new LazyGoogleSource(access, {
     id: 'google-calendar',
     label: 'Google Calendar',
-    load: async (a) => (await import('./calendar/calendar-source.js')).createCalendarSource(a),
+    load: async () => (await loadGoogleTools()).calendar,
+    loaded: () => modules?.calendar,
   });
 }
