@@ -62,10 +62,10 @@ const ARGS: Record<string, unknown>[] = [
   { event_id: 'e1', response: 'accepted', account: 'bob@example.com' },
 ];
 
-const KINDS = [
+const KINDS: { name: string; lazy: SourceFactory; real: SourceFactory }[] = [
   { name: 'Gmail', lazy: lazyGmailSource, real: createGmailSource },
   { name: 'Calendar', lazy: lazyCalendarSource, real: createCalendarSource },
-] as const;
+];
 
 describe.each(KINDS)('$name loaded once an account is connected (issue 34)', (kind) => {
   it('offers nothing and is ready with no account, as the real source', async () => {
@@ -157,7 +157,14 @@ describe('a module that fails to load', () => {
       throw new Error('disk gone');
     });
     const lazy = new LazyGoogleSource(access, { id: 'gmail', label: 'Gmail', load });
-    const result = await lazy.call('gmail_search', {}, { signal: new AbortController().signal });
+    const result = await lazy.call(
+      'gmail_search',
+      {},
+      {
+        agent: 'a',
+        signal: new AbortController().signal,
+      },
+    );
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain(
       "Gmail's tools could not be loaded: disk gone",
