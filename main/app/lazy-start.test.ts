@@ -34,6 +34,14 @@ const OTHER_COMMANDS = [
   'main/cli/open.js',
 ];
 const OTHER_COMMANDS_PACKAGES = ['cross-spawn', 'which'];
+/**
+ * Issue 34: with no Google account connected neither Gmail nor Calendar offers a tool, so their
+ * modules (definitions, handlers, compose and MIME, calendar times) and the packages only they
+ * use load once an account is connected (main/google/lazy-source.ts), not at start.
+ */
+const GOOGLE_TOOL_DIRS = ['main/google/gmail/', 'main/google/calendar/', 'main/google/content/'];
+// postal-mime stays: main/provenance reads addresses with it at start.
+const GOOGLE_TOOL_PACKAGES = ['luxon'];
 
 interface Loaded {
   packages: string[];
@@ -71,6 +79,14 @@ describe('start-up loads only what an idle gateway uses (issue 20)', () => {
     expect(probe.atStart.own).toEqual(expect.arrayContaining(['main/cli.js', 'main/cli/serve.js']));
     expect(OTHER_COMMANDS.filter((m) => probe.atStart.own.includes(m))).toEqual([]);
     expect(OTHER_COMMANDS_PACKAGES.filter((p) => probe.atStart.packages.includes(p))).toEqual([]);
+  });
+
+  it("does not load Gmail's or Calendar's tool modules while no Google account is connected (issue 34)", () => {
+    const google = probe.atStart.own.filter((m) => GOOGLE_TOOL_DIRS.some((d) => m.startsWith(d)));
+    expect(google).toEqual([]);
+    expect(GOOGLE_TOOL_PACKAGES.filter((p) => probe.atStart.packages.includes(p))).toEqual([]);
+    // The stand-ins that load them on demand are there.
+    expect(probe.atStart.own).toEqual(expect.arrayContaining(['main/google/lazy-source.js']));
   });
 
   it('does not load undici (fetch, Request, Response) before a request needs it', () => {

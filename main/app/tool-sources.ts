@@ -1,5 +1,4 @@
-import { createCalendarSource } from '../google/calendar/calendar-source.js';
-import { createGmailSource } from '../google/gmail/index.js';
+import { lazyCalendarSource, lazyGmailSource } from '../google/lazy-source.js';
 import type { GoogleService } from '../google/google-service.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { StatusSource, type StatusReport } from '../tools/status-source.js';
@@ -13,11 +12,9 @@ export function addToolSources(
   report: (agent: string) => StatusReport,
 ): void {
   registry.add(new StatusSource(report));
-  // Google tools appear per connected account (an enum `account` argument) and follow account changes.
-  for (const builtin of [
-    createGmailSource(google.accounts),
-    createCalendarSource(google.accounts),
-  ]) {
+  // Google tools appear per connected account (an enum `account` argument) and follow account changes;
+  // their modules load once an account is connected (issue 34, main/google/lazy-source.ts).
+  for (const builtin of [lazyGmailSource(google.accounts), lazyCalendarSource(google.accounts)]) {
     // A test source with the same id stands in for the built-in one.
     if (!extra.some((s) => s.id === builtin.id)) registry.add(builtin);
   }

@@ -18,6 +18,7 @@ import { ClientMissingError } from './client-store.js';
 import { EndpointError } from './endpoints.js';
 import { ConnectFlow } from './oauth/connect-flow.js';
 import { GoogleOAuth } from './oauth/google-oauth.js';
+import { loadGoogleTools } from './lazy-source.js';
 import { missingScopes, scopesFor } from './scopes.js';
 
 export interface GoogleControlDeps {
@@ -122,7 +123,12 @@ export class GoogleControl {
       ...(known ? { loginHint: known.email } : {}),
       timeoutMs: this.d.connectTimeoutMs ?? 5 * 60_000,
       ...(callbackPort ? { preferredPort: callbackPort } : {}),
-      save: (grant) => this.d.accounts.saveGrant(grant),
+      // Gmail's and Calendar's modules first (issue 34, lazy-source.ts): the account's tools are
+      // listed the moment it is; a failed load is the sources' own error, shown on the Tools page.
+      save: async (grant) => {
+        await loadGoogleTools().catch(() => undefined);
+        await this.d.accounts.saveGrant(grant);
+      },
       ...(logger ? { onSecret: (v: string) => logger.registerSecret(v) } : {}),
       onPortFallback: (port, error) =>
         logger?.warn('google callback port taken; using another', {

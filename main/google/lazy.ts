@@ -8,10 +8,12 @@
  * types with `import type` only. Tool definitions, approval texts and argument
  * checks stay synchronous and never reach for these.
  *
- * Still loaded at start, on purpose: postal-mime (the address parser behind
- * gmail_send's synchronous approval text) and luxon (Calendar's synchronous
- * validateArgs/describeEffect) — ToolSource requires those to answer at once.
- * main/google/lazy-load.test.ts checks the list below against a real start.
+ * postal-mime (the address parser behind gmail_send's synchronous approval
+ * text) and luxon (Calendar's synchronous validateArgs/describeEffect) are
+ * imported statically by the Gmail and Calendar modules, which themselves load
+ * only once a Google account is connected (lazy-source.ts, issue 34); postal-mime
+ * still loads at start for main/provenance. main/google/lazy-load.test.ts checks
+ * the list below against a real start.
  */
 
 /** A cached dynamic import: the first call loads, later calls share the answer; a failed load is retried next time. */
