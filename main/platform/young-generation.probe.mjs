@@ -39,6 +39,21 @@ else if (mode === 'cap') {
   cap.start();
   result = { max: await load() };
   cap.stop();
+} else if (mode === 'burst') {
+  // One stretch of allocation with survivors that never yields (a big synchronous job), then the
+  // usual load: the observer only runs between turns of the event loop.
+  const { YoungGenerationCap } = await import(new URL('main/platform/young-generation.js', dist));
+  const cap = new YoungGenerationCap();
+  cap.start();
+  let kept = [];
+  for (let i = 0; i < 3_000_000; i++) {
+    kept.push({ n: i, text: `burst ${i}` });
+    if (kept.length > 20_000) kept = [];
+  }
+  const burst = newSpace();
+  await load();
+  result = { burst, max: newSpace(), kept: kept.length > 0 };
+  cap.stop();
 } else if (mode === 'worker') {
   // A worker thread (as the schema worker pool starts at serve's start-up) that allocates once the
   // main thread's new space has reached the cap: V8 flags are per process, not per isolate.

@@ -9,7 +9,7 @@ const MIB = 1024 * 1024;
 
 /** young-generation.probe.mjs in a fresh Node process (V8 flags are per process). */
 async function probe(
-  mode: 'none' | 'cap' | 'serve' | 'worker',
+  mode: 'none' | 'cap' | 'serve' | 'worker' | 'burst',
 ): Promise<{ max: number; exit?: number }> {
   const built = fileURLToPath(
     new URL('../../dist/main/platform/young-generation.js', import.meta.url),
@@ -59,6 +59,20 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
     async () => {
       const r = await probe('worker');
       expect(r.max).toBeGreaterThan(YOUNG_GENERATION_MIB * MIB);
+    },
+    120_000,
+  );
+
+  // Review (issue 34), a known limit, not fixed: the observer runs between turns of the event loop,
+  // so one synchronous stretch of allocation with survivors, while the flag still says "grow",
+  // doubles the new space past the cap (to V8's 2 × 16 MiB here) — and the cap then holds it
+  // there (factor 1), until V8's memory reducer shrinks it. `it.fails` until the cap is a hard one
+  // (`--max-semi-space-size` at process start).
+  it.fails(
+    'stays within the cap after a synchronous allocation burst',
+    async () => {
+      const r = await probe('burst');
+      expect(r.max).toBeLessThanOrEqual(YOUNG_GENERATION_MIB * MIB);
     },
     120_000,
   );
