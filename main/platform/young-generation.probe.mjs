@@ -39,6 +39,55 @@ else if (mode === 'cap') {
   cap.start();
   result = { max: await load() };
   cap.stop();
+} else if (mode === 'burst') {
+  // One stretch of allocation with survivors that never yields (a big synchronous job), then the
+  // usual load: the observer only runs between turns of the event loop.
+  const { YoungGenerationCap } = await import(new URL('main/platform/young-generation.js', dist));
+  const cap = new YoungGenerationCap();
+  cap.start();
+  let kept = [];
+  for (let i = 0; i < 3_000_000; i++) {
+    kept.push({ n: i, text: `burst ${i}` });
+    if (kept.length > 20_000) kept = [];
+  }
+  const burst = newSpace();
+  await load();
+  result = { burst, max: newSpace(), kept: kept.length > 0 };
+  cap.stop();
+} else if (mode === 'worker') {
+  // A worker thread (as the schema worker pool starts at serve's start-up) that allocates once the
+  // main thread's new space has reached the cap: V8 flags are per process, not per isolate.
+  const { Worker } = await import('node:worker_threads');
+  const worker = new Worker(
+    `const { parentPort } = require('node:worker_threads');
+     const v8 = require('node:v8');
+     const newSpace = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+     parentPort.once('message', () => {
+       let max = newSpace();
+       let kept = [];
+       for (let chunk = 0; chunk < 600; chunk++) {
+         for (let i = 0; i < 10000; i++) {
+           const o = { n: i, text: 'call ' + chunk + ':' + i, args: [i, chunk] };
+           if (i % 10 === 0) kept.push(o);
+         }
+         if (kept.length > 20000) kept = [];
+         max = Math.max(max, newSpace());
+       }
+       parentPort.postMessage(max);
+     });
+     parentPort.postMessage('ready');`,
+    { eval: true },
+  );
+  await new Promise((resolve) => worker.once('message', resolve));
+  const { YoungGenerationCap } = await import(new URL('main/platform/young-generation.js', dist));
+  const cap = new YoungGenerationCap();
+  cap.start();
+  const main = await load();
+  const done = new Promise((resolve) => worker.once('message', resolve));
+  worker.postMessage('go');
+  result = { main, max: await done };
+  cap.stop();
+  await worker.terminate();
 } else if (mode === 'serve') {
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-young-'));
   let ready;

@@ -8,7 +8,9 @@ import { YOUNG_GENERATION_MIB, YoungGenerationCap } from './young-generation.js'
 const MIB = 1024 * 1024;
 
 /** young-generation.probe.mjs in a fresh Node process (V8 flags are per process). */
-async function probe(mode: 'none' | 'cap' | 'serve'): Promise<{ max: number; exit?: number }> {
+async function probe(
+  mode: 'none' | 'cap' | 'serve' | 'worker' | 'burst',
+): Promise<{ max: number; exit?: number }> {
   const built = fileURLToPath(
     new URL('../../dist/main/platform/young-generation.js', import.meta.url),
   );
@@ -45,6 +47,35 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
     expect(r.max).toBeLessThanOrEqual(YOUNG_GENERATION_MIB * MIB);
     expect(r.exit).toBe(0);
   }, 120_000);
+
+  // Review (issue 34), a known defect, not fixed: V8 flags are process-wide, so the
+  // --semi-space-growth-factor=1 set for the main isolate also freezes every worker isolate's new
+  // space at its start size (2–4 MiB here) — the schema worker pool's, whose checks run within a
+  // time budget (schema-worker-pool.ts). A synthetic allocation load in a worker took ≈ 3× as long
+  // pinned (≈ 650 ms vs ≈ 200 ms). `it.fails` until the cap no longer reaches workers (or is
+  // dropped): then this fails, and should become a plain `it`.
+  it.fails(
+    'holds only the main thread: a worker thread (the schema pool) still grows its new space under the same load',
+    async () => {
+      const r = await probe('worker');
+      expect(r.max).toBeGreaterThan(YOUNG_GENERATION_MIB * MIB);
+    },
+    120_000,
+  );
+
+  // Review (issue 34), a known limit, not fixed: the observer runs between turns of the event loop,
+  // so one synchronous stretch of allocation with survivors, while the flag still says "grow",
+  // doubles the new space past the cap (to V8's 2 × 16 MiB here) — and the cap then holds it
+  // there (factor 1), until V8's memory reducer shrinks it. `it.fails` until the cap is a hard one
+  // (`--max-semi-space-size` at process start).
+  it.fails(
+    'stays within the cap after a synchronous allocation burst',
+    async () => {
+      const r = await probe('burst');
+      expect(r.max).toBeLessThanOrEqual(YOUNG_GENERATION_MIB * MIB);
+    },
+    120_000,
+  );
 
   it('lets V8 grow the new space below the cap, stops it at the cap, and lets it grow again after V8 shrank it', () => {
     const flags: string[] = [];
