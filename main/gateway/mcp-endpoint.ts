@@ -23,6 +23,7 @@ import { TaskBoard } from './task-board.js';
 import type { WithRelay } from './mcp-handlers/api.js';
 import type { McpExchange } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
+import { everydayModernRequest } from './modern-route.js';
 import { everydaySessionRequest } from './session-route.js';
 import {
   clientView,
@@ -277,7 +278,8 @@ function agentOf(auth: AuthInfo | undefined): string {
 
 /**
  * The era of a request: the SDK's own classification (what its isLegacyRequest runs), from the
- * headers and the body the gateway already parsed — no web Request needed.
+ * headers and the body the gateway already parsed — no web Request needed; both eras' everyday
+ * requests skip its zod passes where sure (issue 34: session-route.ts, modern-route.ts).
  */
 function classify(req: McpExchange['req'], body: unknown): InboundClassificationOutcome {
   const header = (name: string) => {
@@ -285,8 +287,10 @@ function classify(req: McpExchange['req'], body: unknown): InboundClassification
     return typeof v === 'string' ? v : undefined;
   };
   const version = header('mcp-protocol-version');
-  const everyday = everydaySessionRequest(req.method, version, body);
-  if (everyday) return everyday;
+  const sure =
+    everydaySessionRequest(req.method, version, body) ??
+    everydayModernRequest(req.method, version, header('mcp-method'), body);
+  if (sure) return sure;
   return classifyInboundRequest({
     httpMethod: req.method ?? 'GET',
     protocolVersionHeader: version,

@@ -3,6 +3,7 @@ import {
   RELATED_TASK_META_KEY,
   type InboundClassificationOutcome,
   type InboundLegacyRoute,
+  type JSONRPCRequest,
 } from '@modelcontextprotocol/server';
 
 /** The first protocol revision the SDK's classifier treats as the modern era (a string order). */
@@ -15,6 +16,28 @@ const plain = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 /** What the SDK's RequestIdSchema and ProgressTokenSchema take: a string or a safe integer. */
 const idLike = (v: unknown) => typeof v === 'string' || Number.isSafeInteger(v);
+
+/**
+ * A body the SDK's isJSONRPCRequest surely takes and its response schemas surely refuse: only a
+ * request's keys, JSON-RPC 2.0, a string method other than initialize, a string or safe-integer
+ * id, and params (if any) an object whose `_meta` (if any) is an object with a well-formed
+ * progress token and no related-task key. Shared by both eras' shortcuts (modern-route.ts).
+ */
+export function requestShaped(
+  body: unknown,
+): body is JSONRPCRequest & { params?: Record<string, unknown> } {
+  if (!plain(body)) return false;
+  for (const key of Object.keys(body)) if (!REQUEST_KEYS.has(key)) return false;
+  const { jsonrpc, id, method, params } = body;
+  if (jsonrpc !== '2.0' || typeof method !== 'string' || method === 'initialize' || !idLike(id))
+    return false;
+  if (params === undefined) return true;
+  if (!plain(params)) return false;
+  const meta = params['_meta'];
+  if (meta === undefined) return true;
+  if (!plain(meta) || RELATED_TASK_META_KEY in meta) return false;
+  return meta['progressToken'] === undefined || idLike(meta['progressToken']);
+}
 
 /**
  * A 2025 session's everyday POST — one JSON-RPC request, not initialize, carrying no
@@ -30,26 +53,16 @@ export function everydaySessionRequest(
   protocolVersionHeader: string | undefined,
   body: unknown,
 ): InboundClassificationOutcome | undefined {
-  if (httpMethod !== 'POST' || !plain(body)) return undefined;
+  if (httpMethod !== 'POST') return undefined;
   if (
     protocolVersionHeader !== undefined &&
     (protocolVersionHeader.trim() !== protocolVersionHeader ||
       protocolVersionHeader >= FIRST_MODERN)
   )
     return undefined;
-  for (const key of Object.keys(body)) if (!REQUEST_KEYS.has(key)) return undefined;
-  const { jsonrpc, id, method, params } = body;
-  if (jsonrpc !== '2.0' || typeof method !== 'string' || method === 'initialize' || !idLike(id))
-    return undefined;
-  if (params !== undefined) {
-    if (!plain(params)) return undefined;
-    const meta = params['_meta'];
-    if (meta !== undefined) {
-      if (!plain(meta) || PROTOCOL_VERSION_META_KEY in meta || RELATED_TASK_META_KEY in meta)
-        return undefined;
-      if (meta['progressToken'] !== undefined && !idLike(meta['progressToken'])) return undefined;
-    }
-  }
+  if (!requestShaped(body)) return undefined;
+  const meta = body.params?.['_meta'];
+  if (plain(meta) && PROTOCOL_VERSION_META_KEY in meta) return undefined;
   return protocolVersionHeader === undefined
     ? LEGACY
     : { ...LEGACY, requestedVersion: protocolVersionHeader };
