@@ -241,9 +241,9 @@ describe('everydayModernRequest answers as the SDK classifier does', () => {
       }),
       { numRuns: 4000 },
     );
-    // Reached often enough for the comparison to mean something (about 300 of 4000 runs on the
-    // seeds tried; 100 is far below that whatever the seed).
-    expect(answered).toBeGreaterThan(100);
+    // Reached often enough for the comparison to mean something (about 2,000 of 4,000 runs on the
+    // seeds tried; 1,000 is many standard deviations below, whatever the seed).
+    expect(answered).toBeGreaterThan(1000);
   });
 
   it('a 2026-07-28 client SDK tools/call, as @modelcontextprotocol/client sends it, is answered here', () => {
