@@ -1,10 +1,8 @@
 import {
-  classifyInboundRequest,
   createMcpHandler,
   Server,
   SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
-  type InboundClassificationOutcome,
   type McpHttpHandler,
   type ServerContext,
 } from '@modelcontextprotocol/server';
@@ -23,8 +21,7 @@ import { TaskBoard } from './task-board.js';
 import type { WithRelay } from './mcp-handlers/api.js';
 import type { McpExchange } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
-import { everydayModernRequest } from './modern-route.js';
-import { everydaySessionRequest } from './session-route.js';
+import { classify } from './inbound-route.js';
 import {
   clientView,
   hotModernRequest,
@@ -274,28 +271,4 @@ function agentOf(auth: AuthInfo | undefined): string {
   const agent = auth?.extra?.agent;
   if (typeof agent !== 'string') throw new Error('unauthenticated request reached the MCP handler');
   return agent;
-}
-
-/**
- * The era of a request: the SDK's own classification (what its isLegacyRequest runs), from the
- * headers and the body the gateway already parsed — no web Request needed; both eras' everyday
- * requests skip its zod passes where sure (issue 34: session-route.ts, modern-route.ts).
- */
-function classify(req: McpExchange['req'], body: unknown): InboundClassificationOutcome {
-  const header = (name: string) => {
-    const v = req.headers[name];
-    return typeof v === 'string' ? v : undefined;
-  };
-  const version = header('mcp-protocol-version');
-  const sure =
-    everydaySessionRequest(req.method, version, body) ??
-    everydayModernRequest(req.method, version, header('mcp-method'), body);
-  if (sure) return sure;
-  return classifyInboundRequest({
-    httpMethod: req.method ?? 'GET',
-    protocolVersionHeader: version,
-    mcpMethodHeader: header('mcp-method'),
-    mcpNameHeader: header('mcp-name'),
-    ...(body !== undefined ? { body } : {}),
-  });
 }
