@@ -4,6 +4,7 @@ import { httpControlClient } from '../../common/http-control-client.js';
 import { ControlError } from '../../common/contract/index.js';
 import { confirmedInWindow, refuseLoosening } from '../cli/confirm-in-window.js';
 import { CountingSource, startTestApp, type TestApp } from '../../test-support/harness.js';
+import { nextRequest } from '../../test-support/core-events.js';
 
 /**
  * Issue 17, item 7: `airlock tools set X --approval auto --confirm-destructive`
@@ -190,14 +191,7 @@ describe('loosening from outside the window waits for the user', () => {
     const { connectClient } = await import('../../test-support/harness.js');
     const agent = await connectClient(t.started.mcpUrl, t.token);
     const call = agent.callTool({ name: 'count_send', arguments: { to: 'someone' } });
-    const id = await new Promise<string>((resolve) => {
-      const off = t.app.events.subscribe((e) => {
-        if (e.type === 'approval.requested') {
-          off();
-          resolve(e.approval.id);
-        }
-      });
-    });
+    const { id } = await nextRequest(t.app);
     expect((await cli.decide(id, { kind: 'always_allow' })).state).not.toBe('pending');
     await call;
     expect(source.count('count_send')).toBe(1);
@@ -219,14 +213,7 @@ describe('loosening from outside the window waits for the user', () => {
     const { connectClient } = await import('../../test-support/harness.js');
     const agent = await connectClient(t.started.mcpUrl, t.token);
     const call = agent.callTool({ name: 'count_send', arguments: { to: 'someone' } });
-    const id = await new Promise<string>((resolve) => {
-      const off = t.app.events.subscribe((e) => {
-        if (e.type === 'approval.requested') {
-          off();
-          resolve(e.approval.id);
-        }
-      });
-    });
+    const { id } = await nextRequest(t.app);
     await cli.decide(id, { kind: 'always_allow', hours: 2, includeTainted: true, confirm: true });
     await call;
     const [pending] = await t.app.control.listPolicyChanges();

@@ -1,36 +1,18 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProbe } from '../../test-support/probe-process.js';
 import { YOUNG_GENERATION_MIB, YoungGenerationCap } from './young-generation.js';
 
 const MIB = 1024 * 1024;
 
 /** young-generation.probe.mjs in a fresh Node process (V8 flags are per process). */
-async function probe(
+function probe(
   mode: 'none' | 'cap' | 'serve' | 'worker' | 'burst',
 ): Promise<{ max: number; exit?: number }> {
-  const built = fileURLToPath(
+  return runProbe(
+    new URL('./young-generation.probe.mjs', import.meta.url),
     new URL('../../dist/main/platform/young-generation.js', import.meta.url),
+    { args: [mode], env: { AIRLOCK_VAULT_PASSPHRASE: 'young-generation-test' } },
   );
-  if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" first`);
-  const script = fileURLToPath(new URL('./young-generation.probe.mjs', import.meta.url));
-  const child = spawn(process.execPath, [script, mode], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, AIRLOCK_VAULT_PASSPHRASE: 'young-generation-test' },
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const line = new Promise<string>((resolve) =>
-    createInterface({ input: child.stdout }).once('line', resolve),
-  );
-  const first = await Promise.race([
-    line,
-    exited.then((code) => `probe exited with ${code} before reporting`),
-  ]);
-  await exited;
-  if (!first.startsWith('{')) throw new Error(first);
-  return JSON.parse(first) as { max: number; exit?: number };
 }
 
 describe('the young generation of airlock serve (issue 34: RSS under load)', () => {
