@@ -5,22 +5,14 @@ import {
   PROTOCOL_VERSION_META_KEY,
   type InboundClassificationOutcome,
 } from '@modelcontextprotocol/server';
+import { LOG_LEVELS } from '../tools/features.js';
 import { requestShaped } from './session-route.js';
 
 /** The only modern revision the SDK (2.4.0) serves, and the only one answered here. */
 const REVISION = '2026-07-28';
 const OWS_EDGE = /^[ \t]|[ \t]$/;
-// The SDK's LoggingLevelSchema.
-const LOG_LEVELS = new Set([
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-]);
+// The SDK's LoggingLevelSchema, as the one list Airlock keeps of it (tools/features.ts).
+const LOG_LEVEL_SET: ReadonlySet<string> = new Set(LOG_LEVELS);
 
 const plain = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -129,7 +121,7 @@ export function everydayModernRequest(
   if (!capabilitiesSure(meta[CLIENT_CAPABILITIES_META_KEY])) return undefined;
   if (!clientInfoSure(meta[CLIENT_INFO_META_KEY])) return undefined;
   const level = meta[LOG_LEVEL_META_KEY];
-  if (level !== undefined && !(typeof level === 'string' && LOG_LEVELS.has(level)))
+  if (level !== undefined && !(typeof level === 'string' && LOG_LEVEL_SET.has(level)))
     return undefined;
   return {
     kind: 'modern',
