@@ -9,6 +9,7 @@ import {
   RELATED_TASK_META_KEY as T,
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { everydayRequest, parsedJson, scalar } from '../../test-support/request-arbitraries.js';
 import { everydayModernRequest } from './modern-route.js';
 
 /**
@@ -19,12 +20,6 @@ import { everydayModernRequest } from './modern-route.js';
  * batches, other HTTP methods — whatever it answers must be what the SDK answers (deep-equal,
  * the same body object in it), on a body its JSONRPCRequestSchema takes.
  */
-const scalar = fc.oneof(
-  fc.string({ maxLength: 6 }),
-  fc.integer(),
-  fc.double(),
-  fc.constantFrom(null, true, false, 2 ** 53, -0, 1.5, Number.MAX_SAFE_INTEGER + 2),
-);
 const anyJson = fc.oneof(scalar, fc.object({ maxDepth: 2 }), fc.array(scalar, { maxLength: 2 }));
 const jsonObject = fc.oneof(
   { weight: 3, arbitrary: fc.constant({}) },
@@ -71,24 +66,7 @@ const everydayEnvelope = fc.record(
   },
   { requiredKeys: [V, CAPS] },
 );
-const everyday = fc
-  .record({
-    jsonrpc: fc.constant('2.0'),
-    id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.maxSafeInteger()),
-    method: fc.oneof(
-      fc.constantFrom('tools/call', 'tools/list', 'ping', 'resources/read', 'prompts/get'),
-      fc.string({ maxLength: 12 }),
-    ),
-    params: fc.record(
-      {
-        name: fc.string({ maxLength: 4 }),
-        arguments: fc.object({ maxDepth: 1 }),
-        _meta: everydayEnvelope,
-      },
-      { requiredKeys: ['_meta'] },
-    ),
-  })
-  .map((m) => JSON.parse(JSON.stringify(m)) as Record<string, unknown>);
+const everyday = everydayRequest(everydayEnvelope, { metaAlways: true });
 const everydayExchange = fc
   .tuple(everyday, fc.boolean(), fc.option(fc.string({ maxLength: 4 }), { nil: undefined }))
   .map(
@@ -191,7 +169,7 @@ function mutate(
 ): Exchange {
   const nh = x[3];
   let [m, v, mh, , b] = x;
-  b = JSON.parse(JSON.stringify(b)) as unknown;
+  b = parsedJson(b);
   const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
   for (const [path, value] of changes) {
     if (path[0] === 'http') m = str(value) ?? 'GET';
@@ -211,7 +189,7 @@ function mutate(
       else at[last] = structuredClone(value); // never the shared constant itself
     }
   }
-  return [m, v, mh, nh, JSON.parse(JSON.stringify(b ?? null)) as unknown];
+  return [m, v, mh, nh, parsedJson(b ?? null)];
 }
 const nearMiss = fc
   .tuple(

@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+
+/**
+ * Generated JSON-RPC requests for the property tests of the two inbound shortcuts
+ * (main/gateway/session-route.property.test.ts for 2025 sessions,
+ * main/gateway/modern-route.property.test.ts for 2026-07-28): the pieces both draw on, kept in one
+ * place so the two eras' tests vary requests the same way.
+ */
+
+/** Any JSON scalar, with the numbers JSON and JavaScript disagree on (-0, past 2^53). */
+export const scalar = fc.oneof(
+  fc.string({ maxLength: 6 }),
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(null, true, false, 2 ** 53, -0, 1.5, Number.MAX_SAFE_INTEGER + 2),
+);
+
+/** A value as the gateway's JSON.parse of the wire body gives it (no undefined, -0 as 0, …). */
+export function parsedJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/**
+ * A client's everyday request: the ids and methods clients send, tool-call params carrying the
+ * `_meta` given. With `metaAlways` (2026-07-28, where every request carries its envelope) params
+ * and `_meta` are always there; without it (2025) either may be missing.
+ */
+export function everydayRequest(
+  meta: fc.Arbitrary<Record<string, unknown>>,
+  { metaAlways }: { metaAlways: boolean },
+): fc.Arbitrary<Record<string, unknown>> {
+  const params = fc.record(
+    { name: fc.string({ maxLength: 4 }), arguments: fc.object({ maxDepth: 1 }), _meta: meta },
+    { requiredKeys: metaAlways ? ['_meta'] : [] },
+  );
+  const model = {
+    jsonrpc: fc.constant('2.0'),
+    id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.maxSafeInteger()),
+    method: fc.oneof(
+      fc.constantFrom('tools/call', 'tools/list', 'ping', 'resources/read', 'prompts/get'),
+      fc.string({ maxLength: 12 }),
+    ),
+    params,
+  };
+  const request = metaAlways
+    ? fc.record(model)
+    : fc.record(model, { requiredKeys: ['jsonrpc', 'id', 'method'] });
+  return request.map((m) => parsedJson<Record<string, unknown>>(m));
+}
