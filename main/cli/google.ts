@@ -6,7 +6,7 @@ import type {
   GoogleConnectView,
 } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
-import { libs } from '../google/lazy.js';
+import { openInBrowser } from './browser.js';
 import { withControl } from './context.js';
 import { note, out, readStdin } from './terminal.js';
 import { GOOGLE_USAGE } from './usage.js';
@@ -163,23 +163,6 @@ async function connect(
       `airlock: ${view.error?.code ?? 'FAILED'}: ${view.error?.message ?? 'The connection did not complete.'}`,
     );
   return 1;
-}
-
-/**
- * The system browser, through the `open` package (handles macOS, Windows
- * quoting and WSL). Skipped without a display on Linux: the URL is printed
- * either way.
- */
-async function openInBrowser(url: string): Promise<void> {
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return;
-  try {
-    const { default: open } = await libs.open();
-    const child = await open(url);
-    child.on('error', () => {});
-    child.unref();
-  } catch {
-    // Printing the URL above is the fallback.
-  }
 }
 
 function printClient(

@@ -14,7 +14,8 @@ import {
 } from '../../test-support/cli-process.js';
 import { COMMANDS } from '../cli.js';
 import { usageEntries } from './help.js';
-import { openCommand, type Opener } from './open.js';
+import type { Opener } from './browser.js';
+import { openCommand } from './open.js';
 
 /**
  * Issue 29.4 and 29.7 through the built CLI: `airlock open` and `status --show-control-url`

@@ -1,5 +1,6 @@
 import type { ServerInfo } from '../platform/instance.js';
 import { resolveDataDir } from '../platform/paths.js';
+import { openInBrowser, systemOpener, type Opener } from './browser.js';
 import { controlTokenOf, runningServer } from './context.js';
 
 /**
@@ -23,25 +24,6 @@ export async function controlUrl(dataDir: string, info: ServerInfo): Promise<str
   return `${info.url}/#token=${token}`;
 }
 
-export interface Opener {
-  /** Opens `url` in the system browser. */
-  open: (url: string) => Promise<void>;
-  env: NodeJS.ProcessEnv;
-  platform: NodeJS.Platform;
-}
-
-/** The system browser through the `open` package; errors are ignored (the URL is printed anyway). */
-export const systemOpener: Opener = {
-  open: async (url) => {
-    const { default: open } = await import('open');
-    const child = await open(url);
-    child.on('error', () => {});
-    child.unref();
-  },
-  env: process.env,
-  platform: process.platform,
-};
-
 export async function openCommand(
   o: { dataDir?: string; noBrowser?: boolean },
   opener: Opener = systemOpener,
@@ -56,20 +38,13 @@ export async function openCommand(
   }
   const url = await controlUrl(dataDir, info);
   process.stdout.write(url + '\n');
-  // Linux without a display (ssh, a container): no browser to open; the URL above is the way in.
-  const display =
-    opener.platform !== 'linux' || Boolean(opener.env.DISPLAY || opener.env.WAYLAND_DISPLAY);
-  if (o.noBrowser || !display) {
-    process.stderr.write(
-      'Open that URL in a browser on this computer (it carries the control token: keep it to yourself).\n',
-    );
-    return 0;
-  }
-  try {
-    await opener.open(url);
-    process.stderr.write('Opened in your browser.\n');
-  } catch {
-    process.stderr.write('Could not start a browser; open the URL above yourself.\n');
-  }
+  const opened = o.noBrowser ? 'skipped' : await openInBrowser(url, opener);
+  process.stderr.write(
+    opened === 'opened'
+      ? 'Opened in your browser.\n'
+      : opened === 'failed'
+        ? 'Could not start a browser; open the URL above yourself.\n'
+        : 'Open that URL in a browser on this computer (it carries the control token: keep it to yourself).\n',
+  );
   return 0;
 }

@@ -3,6 +3,7 @@ import type {
   RemoteLoginOptions,
   RemoteLoginView,
 } from '../../common/contract/index.js';
+import { openInBrowser } from './browser.js';
 import { note, out } from './terminal.js';
 
 export interface LoginCliOptions {
@@ -67,20 +68,4 @@ export async function logoutCommand(api: ControlApi, name: string, json: boolean
       `Signed out of "${r.name}": its tokens are gone from the keychain${r.revoked ? ' and the server revoked them' : ''}.${r.detail ? `\n${r.detail}` : ''}`,
     );
   return 0;
-}
-
-/**
- * The system browser, through the `open` package. Skipped without a display
- * on Linux: the URL is printed either way.
- */
-async function openInBrowser(url: string): Promise<void> {
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return;
-  try {
-    const { default: open } = await import('open');
-    const child = await open(url);
-    child.on('error', () => {});
-    child.unref();
-  } catch {
-    // Printing the URL above is the fallback.
-  }
 }

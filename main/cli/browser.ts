@@ -1,0 +1,45 @@
+/**
+ * The system browser for the CLI's commands that hand the user a page (`airlock open`,
+ * `airlock connect google`, `airlock remote login`). Each prints its URL first, so the browser is
+ * a convenience: without a display, or when it fails to start, the printed URL is the way in.
+ */
+export interface Opener {
+  /** Opens `url` in the system browser. */
+  open: (url: string) => Promise<void>;
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+}
+
+/**
+ * Through the `open` package (macOS, Windows quoting, WSL), loaded on first use so no command
+ * pays for it until it opens a page. The child's own errors are ignored and it is not waited on.
+ */
+export const systemOpener: Opener = {
+  open: async (url) => {
+    const { default: open } = await import('open');
+    const child = await open(url);
+    child.on('error', () => {});
+    child.unref();
+  },
+  env: process.env,
+  platform: process.platform,
+};
+
+/**
+ * Opens `url` unless there is nowhere to show it — Linux without a display (ssh, a container):
+ * 'skipped'. Never throws: 'failed' when the browser could not be started.
+ */
+export async function openInBrowser(
+  url: string,
+  opener: Opener = systemOpener,
+): Promise<'opened' | 'skipped' | 'failed'> {
+  const display =
+    opener.platform !== 'linux' || Boolean(opener.env.DISPLAY || opener.env.WAYLAND_DISPLAY);
+  if (!display) return 'skipped';
+  try {
+    await opener.open(url);
+    return 'opened';
+  } catch {
+    return 'failed';
+  }
+}

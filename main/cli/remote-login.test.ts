@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ControlApi } from '../../common/contract/index.js';
+import { openInBrowser } from './browser.js';
+import { loginCommand } from './remote-login.js';
+
+// A browser that cannot be started: the sign-in goes on through the URL printed before it.
+vi.mock('./browser.js', () => ({ openInBrowser: vi.fn(async () => 'failed') }));
+
+const AUTH_URL = 'https://auth.example/authorize?state=s';
+const api = {
+  loginRemote: async (name: string) => ({
+    flowId: 'f',
+    name,
+    authUrl: AUTH_URL,
+    redirectUri: 'http://127.0.0.1:1/callback',
+    expiresAt: new Date(0).toISOString(),
+    browserOpened: false,
+  }),
+  waitRemoteLogin: async () => ({ flowId: 'f', name: 'linear', state: 'signed-in' }),
+  cancelRemoteLogin: async () => ({ flowId: 'f', name: 'linear', state: 'cancelled' }),
+} as unknown as ControlApi;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.mocked(openInBrowser).mockClear();
+});
+
+describe('airlock remote login and the browser', () => {
+  it('prints the URL, tries the browser (which fails here) and still waits the sign-in out', async () => {
+    const printed: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((s) => (printed.push(String(s)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const login = { browser: true, json: false, options: {} };
+    expect(await loginCommand(api, 'linear', login)).toBe(0);
+    expect(printed.join('')).toContain(`Open this page in your browser to sign in to "linear"`);
+    expect(printed.join('')).toContain(AUTH_URL);
+    expect(printed.join('')).toContain('Signed in to "linear"');
+    expect(vi.mocked(openInBrowser).mock.calls).toEqual([[AUTH_URL]]);
+  });
+
+  it('--no-browser leaves the browser alone', async () => {
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const login = { browser: false, json: true, options: {} };
+    expect(await loginCommand(api, 'linear', login)).toBe(0);
+    expect(openInBrowser).not.toHaveBeenCalled();
+  });
+});
