@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, CoreEvent } from '../../../common/contract/index.js';
+import { nextRequest } from '../../../test-support/core-events.js';
 import {
   CountingSource,
   startTestApp,
@@ -48,17 +48,6 @@ async function setup(mode: 'legacy' | 'auto', url: boolean) {
 
 const controlTokenOf = (app: TestApp) =>
   new URL(app.started.controlUrl).hash.replace(/^#token=/, '');
-
-function nextRequest(app: TestApp['app']): Promise<ApprovalView> {
-  return new Promise((resolve) => {
-    const off = app.events.subscribe((e: CoreEvent) => {
-      if (e.type === 'approval.requested') {
-        off();
-        resolve(e.approval);
-      }
-    });
-  });
-}
 
 describe('approval through URL elicitation', () => {
   for (const mode of ['auto', 'legacy'] as const) {

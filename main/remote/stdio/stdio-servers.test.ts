@@ -10,9 +10,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../../test-support/cleanup.js';
+import { isRequested } from '../../../test-support/core-events.js';
 import { eventually } from '../../../test-support/eventually.js';
-import type { ApprovalView, CoreEvent, RemoteView } from '../../../common/contract/index.js';
+import type { RemoteView } from '../../../common/contract/index.js';
 import {
   agentClient,
   nextEvent,
@@ -36,10 +38,7 @@ const FILESYSTEM = join(
   '../dist/index.js',
 );
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 async function airlock(o: Parameters<typeof startRemoteApp>[0] = {}): Promise<RemoteTestApp> {
   const t = await startRemoteApp(o);
   cleanup.push(() => t.stop());
@@ -52,8 +51,6 @@ async function agent(t: RemoteTestApp): Promise<Client> {
 }
 const text = (r: { content?: unknown }) =>
   ((r.content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
-const isRequested = (e: CoreEvent): e is { type: 'approval.requested'; approval: ApprovalView } =>
-  e.type === 'approval.requested';
 /** A local server that starts, says "warming up" on stderr, and never answers; its pid goes to pidFile. */
 function silentServer() {
   const pidFile = join(mkdtempSync(join(tmpdir(), 'airlock-silent-')), 'pid');

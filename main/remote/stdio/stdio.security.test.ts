@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import { PROXY_AND_CA } from './env.js';
 import { startRemoteApp, type RemoteTestApp } from '../../../test-support/remote-app.js';
 
@@ -10,10 +11,7 @@ import { startRemoteApp, type RemoteTestApp } from '../../../test-support/remote
  * metacharacters in them run nothing — and the server does not inherit
  * Airlock's environment.
  */
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
-});
+const cleanup = cleanupAfterEach();
 
 describe('local server launch', () => {
   it('shell metacharacters in arguments reach the program verbatim and run nothing; cwd and env are as given', async () => {
