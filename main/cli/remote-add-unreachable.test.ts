@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { closedPort } from '../../test-support/closed-port.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { remoteCommand } from './remote.js';
 
@@ -41,14 +41,6 @@ function profile(): string[] {
   vi.stubEnv('AIRLOCK_VAULT_PASSPHRASE', '');
   vi.stubEnv('AIRLOCK_VAULT_KEY_FILE', join(tmp, 'vault.key'));
   return ['--data-dir', join(tmp, 'data')];
-}
-
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 describe('airlock remote add: saved but not working yet (issue 29, item 8)', () => {

@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { closedPort } from '../../test-support/closed-port.js';
 import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { FakeUpstream, type FakeUpstreamOptions } from '../../test-support/fake-upstream.js';
 import {
@@ -197,11 +197,3 @@ describe('hot reload', () => {
     expect(await names(t)).toContain('inner__extra__fresh');
   });
 });
-
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}

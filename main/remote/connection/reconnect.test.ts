@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { closedPort } from '../../../test-support/closed-port.js';
 import type { Logger } from '../../platform/log.js';
 import { FakeUpstream } from '../../../test-support/fake-upstream.js';
 import { retryDelay } from './restart-backoff.js';
@@ -33,15 +33,6 @@ function capture(): { logger: Logger; lines: Line[] } {
     forgetSecret: () => {},
   } as unknown as Logger;
   return { logger, lines };
-}
-
-/** A loopback port nothing listens on: connecting is refused at once. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 describe('reconnect back-off (issue 29, item 8)', () => {
