@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openInBrowser, type Opener } from './browser.js';
+import { openInBrowser, waitOutFlow, type Opener } from './browser.js';
 
 /**
  * The one browser opener of `airlock open`, `connect google` and `remote login`: it opens where
@@ -43,5 +43,45 @@ describe('openInBrowser', () => {
   it('a browser that cannot be started is reported, not thrown', async () => {
     const { opener } = recorder({ DISPLAY: ':0' }, 'linux', true);
     expect(await openInBrowser('http://x/', opener)).toBe('failed');
+  });
+});
+
+describe('waitOutFlow', () => {
+  it('asks again while the flow is waiting or exchanging, and gives back the view that ended it', async () => {
+    const states = ['waiting', 'exchanging', 'waiting', 'connected', 'waiting'];
+    const asked: number[] = [];
+    const view = await waitOutFlow(
+      async (waitMs) => (asked.push(waitMs), { state: states[asked.length - 1]! }),
+      async () => {},
+    );
+    expect(view).toEqual({ state: 'connected' });
+    expect(asked).toEqual([25_000, 25_000, 25_000, 25_000]);
+  });
+
+  it('Ctrl-C cancels the flow in the core; the handler is gone after the wait, also when it fails', async () => {
+    const before = process.listenerCount('SIGINT');
+    let cancelled = 0;
+    let answer: (v: { state: string }) => void = () => {};
+    let onAsked: () => void = () => {};
+    const asked = new Promise<void>((r) => (onAsked = r));
+    const done = waitOutFlow(
+      () => (onAsked(), new Promise<{ state: string }>((r) => (answer = r))),
+      async () => void cancelled++,
+    );
+    await asked;
+    expect(process.listenerCount('SIGINT')).toBe(before + 1);
+    // Ours is the last one added; run just it (the test runner may have SIGINT handlers of its own).
+    (process.listeners('SIGINT').at(-1) as () => void)();
+    expect(cancelled).toBe(1);
+    answer({ state: 'cancelled' });
+    expect(await done).toEqual({ state: 'cancelled' });
+    expect(process.listenerCount('SIGINT')).toBe(before);
+
+    const failed = waitOutFlow(
+      async () => Promise.reject(new Error('core gone')),
+      async () => Promise.reject(new Error('not reached')),
+    );
+    await expect(failed).rejects.toThrow('core gone');
+    expect(process.listenerCount('SIGINT')).toBe(before);
   });
 });

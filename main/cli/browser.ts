@@ -43,3 +43,25 @@ export async function openInBrowser(
     return 'failed';
   }
 }
+
+/**
+ * The wait of a sign-in in the browser (`connect google`, `remote login`): asks the core again
+ * until the flow is past 'waiting' and 'exchanging' — each ask a long poll of 25 s, under the
+ * control API's 30 s cap — and gives back its last view. Ctrl-C cancels the flow in the core, which
+ * ends it, so the next answer is the cancelled view; the handler is gone once the wait is over.
+ */
+export async function waitOutFlow<V extends { state: string }>(
+  wait: (waitMs: number) => Promise<V>,
+  cancel: () => Promise<unknown>,
+): Promise<V> {
+  const onInterrupt = () => void cancel().catch(() => {});
+  process.once('SIGINT', onInterrupt);
+  try {
+    let view: V;
+    do view = await wait(25_000);
+    while (view.state === 'waiting' || view.state === 'exchanging');
+    return view;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}

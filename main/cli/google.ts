@@ -1,12 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type {
-  ControlApi,
-  GoogleAccountView,
-  GoogleConnectView,
-} from '../../common/contract/index.js';
+import type { ControlApi, GoogleAccountView } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
-import { openInBrowser } from './browser.js';
+import { openInBrowser, waitOutFlow } from './browser.js';
 import { withControl } from './context.js';
 import { note, out, readStdin } from './terminal.js';
 import { GOOGLE_USAGE } from './usage.js';
@@ -138,15 +134,10 @@ async function connect(
     );
   }
   if (o.browser) await openInBrowser(start.authUrl);
-  const cancel = () => void api.cancelGoogleConnect(start.flowId).catch(() => {});
-  process.once('SIGINT', cancel);
-  let view: GoogleConnectView;
-  try {
-    do view = await api.waitGoogleConnect(start.flowId, 25_000);
-    while (view.state === 'waiting' || view.state === 'exchanging');
-  } finally {
-    process.off('SIGINT', cancel);
-  }
+  const view = await waitOutFlow(
+    (waitMs) => api.waitGoogleConnect(start.flowId, waitMs),
+    () => api.cancelGoogleConnect(start.flowId),
+  );
   if (o.json) out(JSON.stringify({ event: 'done', ...view }));
   if (view.state === 'connected' && view.account) {
     if (!o.json) {

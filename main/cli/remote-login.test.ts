@@ -4,7 +4,10 @@ import { openInBrowser } from './browser.js';
 import { loginCommand } from './remote-login.js';
 
 // A browser that cannot be started: the sign-in goes on through the URL printed before it.
-vi.mock('./browser.js', () => ({ openInBrowser: vi.fn(async () => 'failed') }));
+vi.mock('./browser.js', async (actual) => ({
+  ...(await actual<typeof import('./browser.js')>()),
+  openInBrowser: vi.fn(async () => 'failed'),
+}));
 
 const AUTH_URL = 'https://auth.example/authorize?state=s';
 const api = {

@@ -1,9 +1,5 @@
-import type {
-  ControlApi,
-  RemoteLoginOptions,
-  RemoteLoginView,
-} from '../../common/contract/index.js';
-import { openInBrowser } from './browser.js';
+import type { ControlApi, RemoteLoginOptions } from '../../common/contract/index.js';
+import { openInBrowser, waitOutFlow } from './browser.js';
 import { note, out } from './terminal.js';
 
 export interface LoginCliOptions {
@@ -31,15 +27,10 @@ export async function loginCommand(
     );
   }
   if (o.browser) await openInBrowser(start.authUrl);
-  const cancel = () => void api.cancelRemoteLogin(start.flowId).catch(() => {});
-  process.once('SIGINT', cancel);
-  let view: RemoteLoginView;
-  try {
-    do view = await api.waitRemoteLogin(start.flowId, 25_000);
-    while (view.state === 'waiting' || view.state === 'exchanging');
-  } finally {
-    process.off('SIGINT', cancel);
-  }
+  const view = await waitOutFlow(
+    (waitMs) => api.waitRemoteLogin(start.flowId, waitMs),
+    () => api.cancelRemoteLogin(start.flowId),
+  );
   if (o.json) out(JSON.stringify({ event: 'done', ...view }));
   if (view.state === 'signed-in') {
     if (!o.json) {
