@@ -64,7 +64,10 @@ export function stop(child: ChildProcess): Promise<number | null> {
   });
 }
 
-/** Runs the CLI to completion. */
+/**
+ * Runs the CLI to completion: resolves once its output is all read ('close', not 'exit', after
+ * which stdout may still hold data), with the exit code (null if a signal ended it).
+ */
 export function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
@@ -79,7 +82,7 @@ export function runCli(
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 

@@ -1,34 +1,21 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ImportResult } from '../../common/contract/index.js';
-import { AIRLOCK_BIN, buildDist } from '../../test-support/build.js';
+import { buildDist } from '../../test-support/build.js';
+import { runCli } from '../../test-support/cli-process.js';
 import { sampleHome } from '../../test-support/client-configs.js';
 
 /** `airlock clients list|import|connect` (issue 15), against a fresh temp HOME — never the real one. */
 const KEYRING = process.env.AIRLOCK_KEYRING_TEST === '1';
 
-function cli(
-  args: string[],
-  home: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, USERPROFILE: home };
-    delete env.XDG_CONFIG_HOME;
-    delete env.CODEX_HOME;
-    const child = spawn(process.execPath, [AIRLOCK_BIN, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+function cli(args: string[], home: string) {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, USERPROFILE: home };
+  delete env.XDG_CONFIG_HOME;
+  delete env.CODEX_HOME;
+  return runCli(args, env);
 }
 
 describe.skipIf(!KEYRING || process.platform !== 'linux')('airlock clients (CLI)', () => {

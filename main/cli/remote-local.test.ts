@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RemoteView } from '../../common/contract/index.js';
-import { AIRLOCK_BIN, buildDist } from '../../test-support/build.js';
+import { buildDist } from '../../test-support/build.js';
+import { runCli } from '../../test-support/cli-process.js';
 import { joinArgValues, stdioFromFlags } from './remote-local.js';
 
 /** `airlock remote add NAME -- COMMAND ARG…` (issue 15). */
@@ -48,22 +48,8 @@ describe('local server flags', () => {
   });
 });
 
-function cli(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [AIRLOCK_BIN, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runCli(args, { ...process.env, ...env });
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
