@@ -128,9 +128,6 @@ const docx = await extractAttachment(new Uint8Array([1, 2, 3]), {
   mimeType: 'application/octet-stream',
   filename: 'a.docx',
 });
-// The CLI's browser opener is not run here (it would open a browser); its accessor is loaded as the CLI does.
-const { libs } = await load('main/google/lazy.js');
-await libs.open();
 
 console.log(
   JSON.stringify({ atStart, afterUse: loaded(), read, sent, calendars, authUrl, pdf, docx }),

@@ -20,7 +20,6 @@ const LAZY = [
   'iconv-lite',
   'mammoth',
   'unpdf',
-  'open',
   // Calendar's times; its module loads once an account is connected (main/google/lazy-source.ts).
   'luxon',
 ];
@@ -52,6 +51,8 @@ describe('Google libraries load on first use (issue 2)', () => {
     // zod neither: settings and token bundles are read with main/platform/shape.ts (issue 20).
     expect(probe.atStart).not.toContain('zod');
     expect(LAZY.filter((p) => probe.atStart.includes(p))).toEqual([]);
+    // The CLI's browser opener (main/cli/browser.ts) imports `open` only when it opens one.
+    expect(probe.atStart).not.toContain('open');
     // Nor is the MCP client SDK while the profile has no remote server (main/remote/remote-loader.ts).
     expect(probe.atStart).not.toContain('@modelcontextprotocol/client');
   });

@@ -45,6 +45,4 @@ export const libs = {
   unpdf: lazy(() => import('unpdf')),
   /** meros: multipart/mixed answers of Gmail's batch endpoint. */
   meros: lazy(() => import('meros/browser')),
-  /** open: the system browser, for the CLI's consent step. */
-  open: lazy(() => import('open')),
 };
