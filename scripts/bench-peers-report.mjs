@@ -21,15 +21,18 @@ export function placeFigures(ps) {
 /**
  * The figures of one leg, over all its blocks and rounds (`place` 'all') or over those it ran
  * first of its gateway's legs ('first': the place a ratio to a peer takes; for a one-leg gateway
- * the same blocks). HTTP latency is what the gateway adds over direct (2025: the only era
- * server-everything speaks), direct's taken the same way.
+ * the same blocks). HTTP latency is what the gateway adds over direct (server-everything speaks
+ * only 2025) called by the same client library (`sameClient`; `baseEra` '2025': over SDK 1.x's).
  */
-function figures(leg, legs, place = 'all') {
+function figures(leg, legs, place = 'all', baseEra = sameClient(leg?.era)) {
   if (!leg?.c) return undefined;
-  const direct = legs.find((l) => l.kind === leg.kind && l.name === 'direct' && l.era === '2025');
+  const find = (era) =>
+    legs.find((l) => l.kind === leg.kind && l.name === 'direct' && l.era === era && l.c);
+  const direct = find(baseEra) ?? find('2025');
   const of = (l) => (place === 'all' ? l : placeFigures([l.at[place]]));
   const f = of(leg);
-  const base = (q) => (leg.kind === 'http' && leg !== direct ? percentile(of(direct).t, q) : 0);
+  const d = direct && (place === 'all' || direct.at[place].t.length ? of(direct) : direct); // v2: never first
+  const base = (q) => (leg.kind === 'http' && leg !== direct ? percentile(d.t, q) : 0);
   return {
     p50: percentile(f.t, 50) - base(50),
     p99: percentile(f.t, 99) - base(99),
@@ -39,9 +42,10 @@ function figures(leg, legs, place = 'all') {
     rss: leg.g.rss,
   };
 }
+/** The direct leg whose client library is the leg's: SDK 1.x for 2025 legs, the v2 client else. */
+const sameClient = (era) => (era === '2025' ? '2025' : 'v2-2025');
 /** A leg that ran in a later place than first of its gateway: its figures differ by place. */
 const movedAround = (leg) => leg.c && (leg.at.second.n > 0 || leg.at.second.n8 > 0);
-
 /**
  * An added latency under this is noise: the baseline's own swing on this shared machine exceeds
  * one hop's cost (an added p99 can even come out negative), and no ratio to it means anything.
@@ -91,7 +95,8 @@ export function printTables(legs, sizes) {
   );
   for (const kind of ['http', 'stdio'])
     for (const era of ['2025', '2026']) {
-      const what = kind === 'http' ? 'added p50 / p99 over direct' : 'p50 / p99';
+      const what =
+        kind === 'http' ? 'added p50 / p99 over direct (same client library)' : 'p50 / p99';
       console.log(
         `${KIND[kind]}, ${ERA[era]} — ${what} ms (${sizes.seq} sequential), calls/s (${sizes.clients} clients × ${sizes.perClient}, ${sizes.rounds} rounds), CPU ms/call of the gateway's process tree, RSS of the tree (max); (×) = ÷ best peer, a gateway with more than one leg shown, compared and picked by its blocks run first of its legs (a one-leg peer's only place), its figures over all places below`,
       );
@@ -253,6 +258,14 @@ export function printTargets(legs, gateways) {
       false,
       shown(p),
     );
+    if (kind === 'http') {
+      const leg = legs.find((l) => l.kind === kind && l.name === 'Airlock' && l.era === '2026');
+      const p1 = ratio(figures(leg, legs, 'all', '2025'), old, 'p50');
+      if (p1 !== undefined)
+        console.log(
+          `  (info) ${'the same, the 2026 leg over SDK 1.x direct calls'.padEnd(55)} ${shown(p1).padStart(16)}`,
+        );
+    }
     const c = ratio(now, old, 'cpu8');
     target(`${kind}: Airlock 2026 ÷ 2025 agent, CPU/call 8 cl`, c, 1.1, false, shown(c));
   }

@@ -153,9 +153,10 @@ const sampleRss = (g) => {
 
 // ---------------------------------------------------------------- legs: gateway × era
 const legs = [];
-// 'v2-2025': the old bench's agent (v2 client on a 2025 session), beside the two Airlocks only, to
-// tell the client's share from the rest in the CPU explanation.
-const eraOf = (g) => (/Airlock|old bench/.test(g.name) && g.kind === 'http' ? ['v2-2025'] : []);
+// 'v2-2025' (v2 client, 2025 session): beside the Airlocks it splits the client's CPU share; on
+// direct HTTP it is the base of every v2-client leg's added latency (the 2026 agent's included).
+const eraOf = (g) =>
+  /Airlock|old bench|^direct$/.test(g.name) && g.kind === 'http' ? ['v2-2025'] : [];
 for (const g of gateways)
   for (const era of ['2025', '2026', ...eraOf(g)]) {
     const leg = { g, era, kind: g.kind, name: g.name, t: [], cpu: 0, self: 0, agentCpu: 0 };
