@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { App } from '../app/app.js';
+import { flushCompileCache } from '../platform/compile-cache.js';
 import { AlreadyRunningError } from '../platform/instance.js';
 import { defaultDataDir, resolveDataDir } from '../platform/paths.js';
 import type { VaultChoice } from '../platform/vault/select.js';
@@ -64,6 +65,9 @@ async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
       dataDir,
     }) + '\n',
   );
+  // What this start compiled goes to Node's compile cache now, not only at a normal exit: a server
+  // whose terminal closes (SIGHUP) or that is killed never has one (bin/airlock.js enables it).
+  flushCompileCache();
   await new Promise<void>((resolveStop) => {
     let stopping = false;
     const stop = (signal: string) => {
