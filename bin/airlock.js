@@ -19,7 +19,15 @@ if (major < 22 || (major === 22 && minor < 12)) {
   );
   process.exit(1);
 } else {
-  import(cli.href)
+  // Node's compile cache first (issue 34, cold start; main/platform/compile-cache.ts): only the
+  // modules compiled after it is on are cached, and the CLI's whole graph is below. A cache that
+  // cannot be used is only a slower start, never a failed one.
+  import(new URL('../dist/main/platform/compile-cache.js', import.meta.url).href)
+    .then(
+      (cache) => cache.enableCompileCache(),
+      () => undefined,
+    )
+    .then(() => import(cli.href))
     .then(({ main }) => main(process.argv.slice(2)))
     .then(
       (code) => {

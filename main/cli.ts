@@ -5,7 +5,6 @@ import { CLIENTS_USAGE, GOOGLE_USAGE, REMOTE_USAGE } from './cli/usage.js';
 import { isVaultError } from './platform/vault/vault.js';
 import { parseVaultChoice } from './platform/vault/select.js';
 import { appVersion } from './platform/version.js';
-import { setCliVaultChoice } from './cli/context.js';
 import { EXAMPLES } from './cli/examples.js';
 import { commandWords, helpFor, usageEntries, whatIsWrong } from './cli/help.js';
 import { didYouMean } from './cli/suggest.js';
@@ -109,12 +108,16 @@ export async function main(argv: string[], inject: CliInjections = {}): Promise<
     const value = argv[vaultFlag]!.includes('=')
       ? argv[vaultFlag]!.split('=')[1]
       : argv[vaultFlag + 1];
+    let choice;
     try {
-      setCliVaultChoice(parseVaultChoice(value));
+      choice = parseVaultChoice(value);
     } catch (err) {
       process.stderr.write(`airlock: ${(err as Error).message}\n`);
       return 2;
     }
+    // The commands that talk to a profile read it from cli/context.ts, loaded only here and by
+    // them: `serve` (which takes --vault as an option below) starts without it (issue 34).
+    (await import('./cli/context.js')).setCliVaultChoice(choice);
     // remote/google parse their own flags and do not know --vault.
     if (['remote', 'clients', 'google', 'connect'].includes(argv[0] ?? ''))
       argv = argv.filter(

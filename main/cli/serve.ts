@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { App } from '../app/app.js';
+import { flushCompileCache } from '../platform/compile-cache.js';
 import { AlreadyRunningError } from '../platform/instance.js';
 import { defaultDataDir, resolveDataDir } from '../platform/paths.js';
 import type { VaultChoice } from '../platform/vault/select.js';
 import { YoungGenerationCap } from '../platform/young-generation.js';
-import { runningServer } from './context.js';
 import type { ToolSource } from '../tools/types.js';
 
 /**
@@ -47,7 +47,10 @@ async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
       return 3;
     }
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      process.stderr.write(`airlock: ${portInUse(app.settings.get().port, opts.port, dataDir)}\n`);
+      // Loaded only here: cli/context.ts and what it imports are the other commands' (issue 34).
+      const { runningServer } = await import('./context.js');
+      const why = portInUse(app.settings.get().port, opts.port, dataDir, runningServer);
+      process.stderr.write(`airlock: ${why}\n`);
       return 3;
     }
     throw err;
@@ -64,6 +67,9 @@ async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
       dataDir,
     }) + '\n',
   );
+  // What this start compiled goes to Node's compile cache now, not only at a normal exit: a server
+  // whose terminal closes (SIGHUP) or that is killed never has one (bin/airlock.js enables it).
+  flushCompileCache();
   await new Promise<void>((resolveStop) => {
     let stopping = false;
     const stop = (signal: string) => {
@@ -86,6 +92,7 @@ export function portInUse(
   settingsPort: number,
   flagPort: number | undefined,
   dataDir: string,
+  runningServer: (dataDir: string) => { pid: number; url: string } | null,
 ): string {
   const port = flagPort ?? settingsPort;
   const others = [defaultDataDir(), process.env.AIRLOCK_DATA_DIR]

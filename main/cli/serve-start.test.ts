@@ -1,0 +1,91 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  airlockBin,
+  requireBuilt,
+  runCli,
+  startUntilReady,
+  stop,
+  withoutBus,
+} from '../../test-support/cli-process.js';
+
+/**
+ * Issue 34 (cold start): `airlock serve` does not load cli/context.ts (the other commands' way to
+ * a profile, with the control clients and readline); main/cli.ts loads it for --vault and
+ * serve.ts for the "port in use" message. Both still work, seen as a user sees them.
+ */
+const PROBE = fileURLToPath(new URL('./serve-modules.probe.mjs', import.meta.url));
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tmp(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `airlock-serve-start-${name}-`));
+  dirs.push(dir);
+  return dir;
+}
+const fileVaultEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  HOME: tmp('home'),
+  AIRLOCK_VAULT: 'file',
+  AIRLOCK_VAULT_PASSPHRASE: 'serve start test passphrase',
+});
+
+describe('airlock serve without the other commands’ modules', () => {
+  it('is ready without having loaded cli/context.js or node:readline', async () => {
+    requireBuilt();
+    const out = join(tmp('probe'), 'modules.txt');
+    const { child } = await startUntilReady(
+      process.execPath,
+      [PROBE, 'serve', '--port', '0', '--data-dir', tmp('data')],
+      { ...fileVaultEnv(), AIRLOCK_PROBE_OUT: out },
+    );
+    await stop(child);
+    const modules = readFileSync(out, 'utf8').split('\n');
+    expect(modules.some((m) => m.endsWith('/dist/main/cli/serve.js'))).toBe(true);
+    expect(modules.filter((m) => /\/dist\/main\/cli\/context\.js$|^node:readline/.test(m))).toEqual(
+      [],
+    );
+  });
+
+  it('--vault still reaches the other commands: --vault keychain without a keychain fails', async () => {
+    requireBuilt();
+    const env = withoutBus(fileVaultEnv());
+    delete env.AIRLOCK_VAULT;
+    const dataDir = tmp('data');
+    // Without the flag, auto falls back to the file vault (AIRLOCK_VAULT_PASSPHRASE).
+    expect((await runCli(['agent', 'add', 'a', '--data-dir', dataDir], env)).code).toBe(0);
+    const forced = await runCli(
+      ['agent', 'add', 'b', '--vault', 'keychain', '--data-dir', tmp('data')],
+      env,
+    );
+    expect(forced.code).toBe(1);
+    expect(forced.stderr).toMatch(/KEYCHAIN_UNAVAILABLE/);
+  });
+
+  it('port in use by another Airlock: names it (pid and data dir)', async () => {
+    requireBuilt();
+    const first = tmp('first');
+    const env = { ...fileVaultEnv(), AIRLOCK_DATA_DIR: first };
+    const { child, ready } = await startUntilReady(
+      process.execPath,
+      [airlockBin, 'serve', '--port', '0'],
+      env,
+    );
+    try {
+      const second = await runCli(
+        ['serve', '--port', String(ready.port), '--data-dir', tmp('second')],
+        env,
+      );
+      expect(second.code).toBe(3);
+      expect(second.stderr).toContain(
+        `Another Airlock (pid ${ready.pid}, data dir ${first}) is listening there.`,
+      );
+    } finally {
+      await stop(child);
+    }
+  });
+});
