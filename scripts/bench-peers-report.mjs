@@ -21,18 +21,18 @@ export function placeFigures(ps) {
 /**
  * The figures of one leg, over all its blocks and rounds (`place` 'all') or over those it ran
  * first of its gateway's legs ('first': the place a ratio to a peer takes; for a one-leg gateway
- * the same blocks). HTTP latency is what the gateway adds over direct (server-everything speaks
- * only 2025) called by the same client library (`sameClient`; `baseEra` '2025': over SDK 1.x's).
+ * the same blocks). HTTP latency: added over direct calls by the same library (`sameClient`;
+ * `baseEra` '2025': SDK 1.x's), '—' without them; a direct leg dropped mid-run keeps its samples.
  */
 function figures(leg, legs, place = 'all', baseEra = sameClient(leg?.era)) {
   if (!leg?.c) return undefined;
-  const find = (era) =>
-    legs.find((l) => l.kind === leg.kind && l.name === 'direct' && l.era === era && l.c);
-  const direct = find(baseEra) ?? find('2025');
+  const direct = legs.find(
+    (l) => l.kind === leg.kind && l.name === 'direct' && l.era === baseEra && l.t.length,
+  );
   const of = (l) => (place === 'all' ? l : placeFigures([l.at[place]]));
   const f = of(leg);
-  const d = direct && (place === 'all' || direct.at[place].t.length ? of(direct) : direct); // v2: never first
-  const base = (q) => (leg.kind === 'http' && leg !== direct ? percentile(d.t, q) : 0);
+  const d = direct && (place === 'all' || direct.at[place].t.length ? of(direct) : direct); // --fixed-order
+  const base = (q) => (leg.kind !== 'http' || leg === direct ? 0 : d ? percentile(d.t, q) : NaN);
   return {
     p50: percentile(f.t, 50) - base(50),
     p99: percentile(f.t, 99) - base(99),

@@ -49,18 +49,18 @@ if (process.argv.includes('--rounds'))
 /**
  * The legs in the order of block or round `i`: every other time the gateways' order is reversed,
  * and each gateway's 2025 and 2026 legs with it (see the header). The old bench's extra
- * 'v2-2025' leg stays last of its gateway, so over HTTP Airlock's 2025 and 2026 legs too take
- * the first place of their gateway equally often (reversing the three would never put the middle
- * one first).
+ * 'v2-2025' leg stays last of a three-leg gateway, so Airlock's 2025 and 2026 legs too take the
+ * first place equally often (reversing three never puts the middle one first). Direct's v2 leg
+ * (no 2026 beside it) is reversed with its 2025 one: both bases of added latency in like places.
  */
 function inTurn(legs, i) {
   if (!(i % 2) || FIXED_ORDER) return legs;
   const byGateway = new Map();
   for (const l of legs) byGateway.set(l.g, [...(byGateway.get(l.g) ?? []), l]);
-  const extra = (l) => l.era === 'v2-2025';
-  return [...byGateway.values()]
-    .reverse()
-    .flatMap((ls) => [...ls.filter((l) => !extra(l)).reverse(), ...ls.filter(extra)]);
+  return [...byGateway.values()].reverse().flatMap((ls) => {
+    const extra = (l) => l.era === 'v2-2025' && ls.length > 2;
+    return [...ls.filter((l) => !extra(l)).reverse(), ...ls.filter(extra)];
+  });
 }
 /**
  * Where each leg stands in `order`: 'first' of its gateway's legs (the only place a one-leg

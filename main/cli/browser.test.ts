@@ -40,6 +40,20 @@ describe('openInBrowser', () => {
     }
   });
 
+  it('WSL without WSLg has no DISPLAY but opens the Windows browser (open goes through PowerShell)', async () => {
+    // WSL sets WSL_DISTRO_NAME in its sessions; an ssh session into it has neither that nor a
+    // way to the Windows desktop, and `open` itself takes xdg-open there (is-in-ssh).
+    const { opener, opened } = recorder({ WSL_DISTRO_NAME: 'Ubuntu' }, 'linux');
+    expect(await openInBrowser('http://127.0.0.1:1/#token=t', opener)).toBe('opened');
+    expect(opened).toEqual(['http://127.0.0.1:1/#token=t']);
+    const ssh = recorder(
+      { WSL_DISTRO_NAME: 'Ubuntu', SSH_CONNECTION: '10.0.0.2 5 10.0.0.1 22' },
+      'linux',
+    );
+    expect(await openInBrowser('http://x/', ssh.opener)).toBe('skipped');
+    expect(ssh.opened).toEqual([]);
+  });
+
   it('a browser that cannot be started is reported, not thrown', async () => {
     const { opener } = recorder({ DISPLAY: ':0' }, 'linux', true);
     expect(await openInBrowser('http://x/', opener)).toBe('failed');

@@ -27,14 +27,18 @@ export const systemOpener: Opener = {
 
 /**
  * Opens `url` unless there is nowhere to show it — Linux without a display (ssh, a container):
- * 'skipped'. Never throws: 'failed' when the browser could not be started.
+ * 'skipped'. WSL is Linux with a Windows desktop behind it: `open` starts the Windows browser
+ * through PowerShell when not in ssh or a container, DISPLAY or not (WSL 1, WSL 2 without WSLg);
+ * WSL_DISTRO_NAME is set in WSL's own sessions, not in an ssh one nor a container.
+ * Never throws: 'failed' when the browser could not be started.
  */
 export async function openInBrowser(
   url: string,
   opener: Opener = systemOpener,
 ): Promise<'opened' | 'skipped' | 'failed'> {
-  const display =
-    opener.platform !== 'linux' || Boolean(opener.env.DISPLAY || opener.env.WAYLAND_DISPLAY);
+  const { env } = opener;
+  const wsl = Boolean(env.WSL_DISTRO_NAME) && !env.SSH_CONNECTION && !env.SSH_CLIENT;
+  const display = opener.platform !== 'linux' || Boolean(env.DISPLAY || env.WAYLAND_DISPLAY) || wsl;
   if (!display) return 'skipped';
   try {
     await opener.open(url);

@@ -32,6 +32,7 @@ const env = withoutBus({
 });
 delete env.DISPLAY;
 delete env.WAYLAND_DISPLAY;
+delete env.WSL_DISTRO_NAME; // WSL opens the Windows browser without a DISPLAY (browser.ts)
 const d = ['--data-dir', dataDir];
 let server: ChildProcess;
 let ready: Ready & { controlUrl: string };
