@@ -21,7 +21,11 @@ export function newToken(prefix: string): string {
  */
 export class AgentService {
   private readonly byDigest = new Map<string, string>();
-  private readonly lastSeen = new Map<string, string>();
+  /**
+   * Date.now() of each agent's last authenticated request; made an ISO string only when listed
+   * (per request, toISOString cost more than the rest of authenticate, issue 34).
+   */
+  private readonly lastSeen = new Map<string, number>();
   /** Agents whose token the vault no longer has (e.g. a throwaway keyring was restarted). */
   private readonly missing = new Set<string>();
   private readonly revokeListeners = new Set<(name: string) => void>();
@@ -68,7 +72,7 @@ export class AgentService {
   /** `credential`: credentialOf(token), when the caller has computed it already (one hash per request). */
   authenticate(token: string, credential = digest(token)): string | null {
     const name = this.byDigest.get(credential) ?? null;
-    if (name) this.lastSeen.set(name, new Date().toISOString());
+    if (name) this.lastSeen.set(name, Date.now());
     return name;
   }
 
@@ -80,7 +84,7 @@ export class AgentService {
     return this.settings.get().agents.map((a) => ({
       name: a.name,
       createdAt: a.createdAt,
-      lastSeen: this.lastSeen.get(a.name) ?? null,
+      lastSeen: seenAt(this.lastSeen.get(a.name)),
       connected: connected(a.name),
       hasToken: !this.missing.has(a.name),
       ...(a.tools ? { tools: a.tools } : {}),
@@ -153,4 +157,8 @@ export class AgentService {
       if (agent) change(agent);
     });
   }
+}
+
+function seenAt(ms: number | undefined): string | null {
+  return ms === undefined ? null : new Date(ms).toISOString();
 }
