@@ -1,0 +1,79 @@
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
+
+/**
+ * Shapes of a 2025-era tools/call request and result that the SDK's zod checks surely take
+ * unchanged (issue 34: the SDK's Server checks every tools/call twice on the way in and its
+ * result once on the way out, about 3% of the gateway's CPU per passthrough call). Each answers
+ * true only where it is sure; anything else keeps the SDK's checks (tasks.ts).
+ * tool-call-shapes.property.test.ts holds them to the SDK's own wrapper over generated and
+ * hand-written hostile requests and results.
+ */
+
+const plain = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
+
+const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
+
+/** The 2025 wire's ProgressTokenSchema: a string or an integer zod takes (a safe one). */
+const tokenLike = (v: unknown) => typeof v === 'string' || Number.isSafeInteger(v);
+
+/**
+ * A `_meta` the 2025 wire's RequestMetaSchema (a loose object) takes and gives back key for key:
+ * a plain object with a well-formed progress token, if any, no related-task key, and no own
+ * `__proto__` key (JSON.parse makes one; the parse's copy would set a prototype instead).
+ */
+function plainMeta(meta: unknown): boolean {
+  if (!plain(meta) || RELATED_TASK_META_KEY in meta || Object.hasOwn(meta, '__proto__'))
+    return false;
+  return !('progressToken' in meta) || tokenLike(meta['progressToken']);
+}
+
+/**
+ * A tools/call the 2025 wire's CallToolRequestSchema takes: params a plain object with only a
+ * string `name`, plain-object `arguments` and a plain `_meta` (no `task`: task-augmented calls
+ * go their own way, tasks.ts).
+ */
+export function plainToolCall(request: { method: string; params?: unknown }): boolean {
+  const { method, params } = request;
+  if (method !== 'tools/call' || !plain(params)) return false;
+  for (const key of Object.keys(params)) if (!PARAM_KEYS.has(key)) return false;
+  if (typeof params['name'] !== 'string') return false;
+  if ('arguments' in params && !plain(params['arguments'])) return false;
+  return !('_meta' in params) || plainMeta(params['_meta']);
+}
+
+/** The key order the SDK's parse gives a result back in (its shape's order). */
+const RESULT_KEYS = ['_meta', 'content', 'isError'];
+
+/**
+ * A result the 2025 wire's CallToolResult check takes and gives back as it was, key order and
+ * all: `_meta` (plain, as above), `content` of text blocks `{ type: 'text', text }` only, and
+ * `isError` a boolean, in that order. Anything else (images, resources, annotations,
+ * structuredContent, extra keys) keeps the SDK's check, whose parse may drop or reorder keys.
+ */
+export function plainToolResult(result: unknown): boolean {
+  if (!plain(result)) return false;
+  let at = 0;
+  for (const key of Object.keys(result)) {
+    while (at < RESULT_KEYS.length && RESULT_KEYS[at] !== key) at++;
+    if (at === RESULT_KEYS.length) return false;
+  }
+  const { _meta, content, isError } = result;
+  if ('_meta' in result && !plainMeta(_meta)) return false;
+  if ('isError' in result && typeof isError !== 'boolean') return false;
+  if (!Array.isArray(content) || Object.getPrototypeOf(content) !== Array.prototype) return false;
+  for (const block of content) if (!textBlock(block)) return false;
+  return true;
+}
+
+function textBlock(block: unknown): boolean {
+  if (!plain(block)) return false;
+  const keys = Object.keys(block);
+  return (
+    keys.length === 2 &&
+    keys[0] === 'type' &&
+    keys[1] === 'text' &&
+    block['type'] === 'text' &&
+    typeof block['text'] === 'string'
+  );
+}
