@@ -48,7 +48,7 @@ type Invoke = (
  * An everyday call skips what the SDK's checks surely pass (issue 34, tool-call-shapes.ts): its
  * wrapper validates the request and then calls the handler it registered, which validates the
  * request again; the first pass is left out for a plainToolCall. The result's check is left out
- * for a plainToolResult, which that check gives back unchanged; any other result is handed to
+ * for a plainToolResult, which gives it back as that check would; any other result is handed to
  * a second SDK wrapper that runs the SDK's own checks on it. The step between — the SDK's
  * private `_invokeInputRequiredCapableHandler` (input rounds, URL elicitation) — runs as the
  * SDK runs it; where an SDK has no such method, every call keeps the SDK's wrapper.
@@ -67,7 +67,9 @@ export class TaskServer extends Server {
       if (task) return handler(request, ctx);
       if (typeof invoke !== 'function' || !plainToolCall(request)) return wrapped(request, ctx);
       const result = await invoke.call(this, method, handler, request, ctx);
-      if (isInputRequiredResult(result) || plainToolResult(result)) return result;
+      if (isInputRequiredResult(result)) return result;
+      const plain = plainToolResult(result);
+      if (plain) return plain;
       held.set(request, result);
       try {
         return await recheck(request, ctx);

@@ -42,28 +42,32 @@ export function plainToolCall(request: { method: string; params?: unknown }): bo
   return !('_meta' in params) || plainMeta(params['_meta']);
 }
 
-/** The key order the SDK's parse gives a result back in (its shape's order). */
-const RESULT_KEYS = ['_meta', 'content', 'isError'];
+const RESULT_KEYS = new Set(['_meta', 'content', 'isError']);
 
 /**
- * A result the 2025 wire's CallToolResult check takes and gives back as it was, key order and
- * all: `_meta` (plain, as above), `content` of text blocks `{ type: 'text', text }` only, and
- * `isError` a boolean, in that order. Anything else (images, resources, annotations,
- * structuredContent, extra keys) keeps the SDK's check, whose parse may drop or reorder keys.
+ * A result the 2025 wire's CallToolResult check surely takes, as that check gives it back: its
+ * parse returns the keys in its schema's order (`_meta`, `content`, `isError`), so a result
+ * whose `_meta` came last (calls/agent-view.ts puts it there) is given back reordered, here as
+ * there. Taken: `_meta` (plain, as above), `content` of text blocks `{ type: 'text', text }`
+ * only, and `isError` a boolean; undefined for anything else (images, resources, annotations,
+ * structuredContent, extra keys), which keeps the SDK's check, whose parse may drop keys.
  */
-export function plainToolResult(result: unknown): boolean {
-  if (!plain(result)) return false;
-  let at = 0;
-  for (const key of Object.keys(result)) {
-    while (at < RESULT_KEYS.length && RESULT_KEYS[at] !== key) at++;
-    if (at === RESULT_KEYS.length) return false;
-  }
+export function plainToolResult(result: unknown): Record<string, unknown> | undefined {
+  if (!plain(result)) return undefined;
+  for (const key of Object.keys(result)) if (!RESULT_KEYS.has(key)) return undefined;
   const { _meta, content, isError } = result;
-  if ('_meta' in result && !plainMeta(_meta)) return false;
-  if ('isError' in result && typeof isError !== 'boolean') return false;
-  if (!Array.isArray(content) || Object.getPrototypeOf(content) !== Array.prototype) return false;
-  for (const block of content) if (!textBlock(block)) return false;
-  return true;
+  const hasMeta = '_meta' in result;
+  const hasError = 'isError' in result;
+  if (hasMeta && !plainMeta(_meta)) return undefined;
+  if (hasError && typeof isError !== 'boolean') return undefined;
+  if (!Array.isArray(content) || Object.getPrototypeOf(content) !== Array.prototype)
+    return undefined;
+  for (const block of content) if (!textBlock(block)) return undefined;
+  return {
+    ...(hasMeta ? { _meta } : {}),
+    content,
+    ...(hasError ? { isError } : {}),
+  };
 }
 
 function textBlock(block: unknown): boolean {
