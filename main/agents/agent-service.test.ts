@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../platform/log.js';
 import type { SettingsStore } from '../platform/settings.js';
@@ -36,5 +38,16 @@ describe('AgentService.lastSeen', () => {
     const s = await service('tok');
     expect(s.authenticate('other')).toBeNull();
     expect(s.list()[0]!.lastSeen).toBeNull();
+  });
+});
+
+describe('AgentService.credentialOf', () => {
+  it('is the SHA-256 hex of the token, as createHash gives it', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (token) => {
+        const expected = createHash('sha256').update(token).digest('hex');
+        expect(AgentService.credentialOf(token)).toBe(expected);
+      }),
+    );
   });
 });

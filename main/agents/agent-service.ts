@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { AgentView } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import type { Logger } from '../platform/log.js';
@@ -7,7 +7,9 @@ import type { Vault } from '../platform/vault/vault.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,39}$/;
 const vaultKey = (name: string) => `agent:${name}`;
-const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+// One-shot crypto.hash: the same SHA-256 hex as createHash().update().digest(), without a Hash
+// object per request (issue 34: hashing the bearer token was 1.8% of the gateway's busy time).
+const digest = (token: string) => hash('sha256', token, 'hex');
 
 /** 256 bits from the OS CSPRNG, with a recognisable prefix for secret scanners. */
 export function newToken(prefix: string): string {
