@@ -99,11 +99,9 @@ export function registerTaskHandlers(
       throw asProtocolError(err);
     }
   };
-  // tasks/* are 2025-era spec methods the SDK keeps types-only (no typed handler), hence schemas.
-  const byId = { params: fromJsonSchema<{ taskId: string }>(TASK_ID) };
   const view = (t: TaskView): Record<string, unknown> & TaskView => ({ ...t });
   server.setRequestHandler('tasks/get', byId, (p) => guard(() => view(board.get(agent, p.taskId))));
-  server.setRequestHandler('tasks/list', { params: fromJsonSchema({ type: 'object' }) }, () => ({
+  server.setRequestHandler('tasks/list', ANY_PARAMS, () => ({
     tasks: board.list(agent).map(view),
   }));
   server.setRequestHandler('tasks/cancel', byId, (p) =>
@@ -180,6 +178,10 @@ const TASK_ID = {
   properties: { taskId: { type: 'string' } },
   required: ['taskId'],
 } as const;
+// tasks/* are 2025-era spec methods the SDK keeps types-only (no typed handler), hence schemas:
+// built once, not per session (fromJsonSchema compiles its validator when called).
+const byId = { params: fromJsonSchema<{ taskId: string }>(TASK_ID) };
+const ANY_PARAMS = { params: fromJsonSchema({ type: 'object' }) };
 
 function asProtocolError(err: unknown): unknown {
   if (err instanceof TaskNotFound || err instanceof TaskTerminal)
