@@ -5,6 +5,7 @@ import {
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
   Server,
+  type CallToolRequest,
   type CallToolRequestParams,
   type JSONRPCRequest,
   type Result,
@@ -13,7 +14,7 @@ import {
 import { waitingApprovalId } from '../../approvals/messages.js';
 import type { CallToolResult } from '../../tools/types.js';
 import type { AgentToolCalls } from '../mcp-endpoint.js';
-import { plainToolCall, plainToolResult } from './tool-call-shapes.js';
+import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shapes.js';
 import { TaskNotFound, TaskTerminal, type TaskBoard, type TaskView } from '../task-board.js';
 
 /**
@@ -51,9 +52,14 @@ type Invoke = (
  * for a plainToolResult, which gives it back as that check would; any other result is handed to
  * a second SDK wrapper that runs the SDK's own checks on it. The step between — the SDK's
  * private `_invokeInputRequiredCapableHandler` (input rounds, URL elicitation) — runs as the
- * SDK runs it; where an SDK has no such method, every call keeps the SDK's wrapper.
+ * SDK runs it; where an SDK has no such method, every call keeps the SDK's wrapper. The
+ * registered handler's own check is left out too where `toolCall` is set (tools.ts) and
+ * parsedToolCall gives the request as that check would.
  */
 export class TaskServer extends Server {
+  /** The function registered for tools/call (tools.ts), without the SDK's request check. */
+  toolCall?: (request: CallToolRequest, ctx: ServerContext) => Promise<unknown>;
+
   protected override _wrapHandler(method: string, handler: Handler): Wrapped {
     const wrapped = super._wrapHandler(method, handler);
     if (method !== 'tools/call') return wrapped;
@@ -66,7 +72,14 @@ export class TaskServer extends Server {
       const task = (request.params as { task?: unknown } | undefined)?.task;
       if (task) return handler(request, ctx);
       if (typeof invoke !== 'function' || !plainToolCall(request)) return wrapped(request, ctx);
-      const result = await invoke.call(this, method, handler, request, ctx);
+      // The registered handler's own check of a plainToolCall, left out where parsedToolCall
+      // gives what it would.
+      const raw = this.toolCall;
+      const parsed = raw && parsedToolCall(request);
+      const run: Handler = parsed
+        ? async (_r, c) => (await raw!(parsed as CallToolRequest, c)) as Result
+        : handler;
+      const result = await invoke.call(this, method, run, request, ctx);
       if (isInputRequiredResult(result)) return result;
       const plain = plainToolResult(result);
       if (plain) return plain;

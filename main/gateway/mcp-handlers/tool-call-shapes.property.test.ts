@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { TaskServer } from './tasks.js';
-import { plainToolCall, plainToolResult } from './tool-call-shapes.js';
+import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shapes.js';
 
 /**
  * TaskServer's tools/call wrapper (tasks.ts) leaves out the SDK's checks where
@@ -110,7 +110,14 @@ const request = fc.oneof(
     params: fc.record(
       {
         name: fc.string({ maxLength: 4 }),
-        arguments: fc.object({ maxDepth: 2 }),
+        arguments: fc.oneof(
+          { weight: 8, arbitrary: fc.object({ maxDepth: 2 }) },
+          // An own __proto__ key, as JSON.parse makes it.
+          {
+            weight: 1,
+            arbitrary: fc.constant(JSON.parse('{"__proto__":{"a":1},"b":2}') as unknown),
+          },
+        ),
         // Mostly well-formed; now and then a token or task key the SDK refuses.
         _meta: fc.oneof(
           {
@@ -119,6 +126,13 @@ const request = fc.oneof(
               { progressToken: fc.oneof(fc.integer(), fc.string({ maxLength: 4 })), other: scalar },
               { requiredKeys: [] },
             ),
+          },
+          // The token after other keys: the SDK's parse puts it first.
+          {
+            weight: 2,
+            arbitrary: fc
+              .tuple(scalar, fc.oneof(fc.integer(), fc.string({ maxLength: 4 })))
+              .map(([other, progressToken]) => ({ other, progressToken })),
           },
           {
             weight: 1,
@@ -216,6 +230,35 @@ const result = fc.oneof(
 // What a JSON body and an upstream's JSON give: no undefined, no -0 as such.
 const json = <T>(a: fc.Arbitrary<T>) => a.map((v) => JSON.parse(JSON.stringify(v)) as unknown);
 
+// Held out: written by hand, not tuned against the generators above.
+const p = (params: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
+const J = (text: string) => JSON.parse(text) as unknown;
+const hostileRequests: unknown[] = [
+  p({ name: 'x' }),
+  p({ name: 1 }),
+  p({}),
+  p(null),
+  p([]),
+  { jsonrpc: '2.0', id: 1, method: 'tools/call' },
+  { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { name: 'x' } },
+  p({ name: 'x', arguments: [] }),
+  p({ name: 'x', arguments: null }),
+  p({ name: 'x', arguments: 'a' }),
+  p(J('{"name":"x","arguments":{"__proto__":{"a":1}}}')),
+  p(J('{"name":"x","__proto__":{"task":{}}}')),
+  p({ name: 'x', _meta: null }),
+  p({ name: 'x', _meta: [] }),
+  p({ name: 'x', _meta: { progressToken: 1.5 } }),
+  p({ name: 'x', _meta: { progressToken: 2 ** 53 } }),
+  p({ name: 'x', _meta: { progressToken: null } }),
+  p({ name: 'x', _meta: { progressToken: {} } }),
+  p({ name: 'x', _meta: { [RELATED_TASK_META_KEY]: { taskId: 1 } } }),
+  p({ name: 'x', _meta: { [RELATED_TASK_META_KEY]: { taskId: 't' } } }),
+  p(J('{"name":"x","_meta":{"__proto__":{"progressToken":{}}}}')),
+  p({ name: 'x', requestState: 'abc' }),
+  p({ name: 'x', inputResponses: {} }),
+];
+
 describe("TaskServer's tools/call wrapper answers as the SDK's does", () => {
   it('over generated requests and results, the same result or error', async () => {
     let fast = 0;
@@ -248,35 +291,7 @@ describe("TaskServer's tools/call wrapper answers as the SDK's does", () => {
     expect(taken).toBeGreaterThan(300);
   });
 
-  // Held out: written by hand, not tuned against the generators above.
   it('hostile requests and results get the same answer as from the SDK', async () => {
-    const p = (params: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
-    const J = (text: string) => JSON.parse(text) as unknown;
-    const requests: unknown[] = [
-      p({ name: 'x' }),
-      p({ name: 1 }),
-      p({}),
-      p(null),
-      p([]),
-      { jsonrpc: '2.0', id: 1, method: 'tools/call' },
-      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { name: 'x' } },
-      p({ name: 'x', arguments: [] }),
-      p({ name: 'x', arguments: null }),
-      p({ name: 'x', arguments: 'a' }),
-      p(J('{"name":"x","arguments":{"__proto__":{"a":1}}}')),
-      p(J('{"name":"x","__proto__":{"task":{}}}')),
-      p({ name: 'x', _meta: null }),
-      p({ name: 'x', _meta: [] }),
-      p({ name: 'x', _meta: { progressToken: 1.5 } }),
-      p({ name: 'x', _meta: { progressToken: 2 ** 53 } }),
-      p({ name: 'x', _meta: { progressToken: null } }),
-      p({ name: 'x', _meta: { progressToken: {} } }),
-      p({ name: 'x', _meta: { [RELATED_TASK_META_KEY]: { taskId: 1 } } }),
-      p({ name: 'x', _meta: { [RELATED_TASK_META_KEY]: { taskId: 't' } } }),
-      p(J('{"name":"x","_meta":{"__proto__":{"progressToken":{}}}}')),
-      p({ name: 'x', requestState: 'abc' }),
-      p({ name: 'x', inputResponses: {} }),
-    ];
     const results: unknown[] = [
       { content: [] },
       { content: [{ type: 'text', text: 'a' }] },
@@ -306,6 +321,58 @@ describe("TaskServer's tools/call wrapper answers as the SDK's does", () => {
       [],
       'a',
     ];
-    for (const req of requests) for (const res of results) await agree(req, res);
+    for (const req of hostileRequests) for (const res of results) await agree(req, res);
+  });
+});
+
+/**
+ * What the function registered for tools/call is handed: by the SDK, its parse of the request;
+ * by TaskServer with `toolCall` set (tools.ts), parsedToolCall's copy where it is sure.
+ */
+async function handedBy(server: Server, direct: boolean, request: unknown): Promise<unknown[]> {
+  const seen: unknown[] = [];
+  const fn = async (r: unknown) => {
+    seen.push(r);
+    return { content: [] };
+  };
+  server.setRequestHandler('tools/call', fn);
+  if (direct) (server as TaskServer).toolCall = fn;
+  const h = (server as unknown as { _requestHandlers: Map<string, Wrapped> })._requestHandlers;
+  await h.get('tools/call')!(structuredClone(request) as JSONRPCRequest, ctx).catch(
+    () => undefined,
+  );
+  return seen;
+}
+type Wrapped = (r: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+async function handedAlike(request: unknown): Promise<void> {
+  const sdkSeen = await handedBy(new Server(info, options), false, request);
+  const ourSeen = await handedBy(new TaskServer(info, options), true, request);
+  expect(ourSeen).toStrictEqual(sdkSeen);
+  expect(JSON.stringify(ourSeen)).toBe(JSON.stringify(sdkSeen));
+  const args = (s: unknown[]) =>
+    s.map((r) => {
+      const a = (r as { params?: { arguments?: object } }).params?.arguments;
+      return a === undefined ? undefined : Object.getPrototypeOf(a);
+    });
+  expect(args(ourSeen)).toEqual(args(sdkSeen));
+}
+
+describe('the registered tools/call handler is handed what the SDK hands it', () => {
+  it('over generated requests', async () => {
+    let direct = 0;
+    await fc.assert(
+      fc.asyncProperty(json(request), async (req) => {
+        if ((req as { params?: { task?: unknown } }).params?.task) return;
+        if (plainToolCall(req as JSONRPCRequest) && parsedToolCall(req as JSONRPCRequest)) direct++;
+        await handedAlike(req);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(direct).toBeGreaterThan(300);
+  });
+
+  it('hostile requests', async () => {
+    for (const req of hostileRequests) await handedAlike(req);
   });
 });

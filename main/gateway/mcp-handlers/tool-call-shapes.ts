@@ -42,6 +42,37 @@ export function plainToolCall(request: { method: string; params?: unknown }): bo
   return !('_meta' in params) || plainMeta(params['_meta']);
 }
 
+/**
+ * A plainToolCall as the handler registered with `setRequestHandler('tools/call', fn)` gets it
+ * from the SDK, which parses the request again and hands `fn` the parse: `method` and `params`
+ * only, `params` in its schema's order (`_meta`, `name`, `arguments`) and `_meta` with its
+ * progress token first, each a copy. Undefined where the parse could differ: `arguments` or
+ * `_meta` with an own `__proto__` key (the parse's copy would set a prototype).
+ */
+export function parsedToolCall(request: {
+  params?: unknown;
+}): { method: 'tools/call'; params: Record<string, unknown> } | undefined {
+  const params = request.params as Record<string, unknown>;
+  const args = params['arguments'] as Record<string, unknown> | undefined;
+  if (args !== undefined && Object.hasOwn(args, '__proto__')) return undefined;
+  const meta = params['_meta'] as Record<string, unknown> | undefined;
+  return {
+    method: 'tools/call',
+    params: {
+      ...(meta !== undefined
+        ? {
+            _meta:
+              'progressToken' in meta
+                ? { progressToken: meta['progressToken'], ...meta }
+                : { ...meta },
+          }
+        : {}),
+      name: params['name'],
+      ...(args !== undefined ? { arguments: { ...args } } : {}),
+    },
+  };
+}
+
 const RESULT_KEYS = new Set(['_meta', 'content', 'isError']);
 
 /**
