@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import {
+  ProtocolError,
+  ProtocolErrorCode,
   RELATED_TASK_META_KEY,
   Server,
   type JSONRPCRequest,
@@ -35,6 +37,7 @@ async function run(wrap: Wrap, request: unknown, result: unknown): Promise<[Outc
   let calls = 0;
   const handler = async () => {
     calls++;
+    if (result instanceof Error) throw result;
     return structuredClone(result) as Result;
   };
   try {
@@ -320,6 +323,9 @@ describe("TaskServer's tools/call wrapper answers as the SDK's does", () => {
       null,
       [],
       'a',
+      // The handler fails: the same error goes on.
+      new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown tool: x'),
+      new Error('upstream went away'),
     ];
     for (const req of hostileRequests) for (const res of results) await agree(req, res);
   });
