@@ -6,6 +6,7 @@ import { jsonRpcError } from './guards.js';
 import type { McpExchange } from './http-server.js';
 import type { AgentFeatures } from './mcp-handlers/api.js';
 import { sessionRelay } from './mcp-handlers/relay.js';
+import { directRequests } from './request-dispatch.js';
 import { SessionTransport } from './session-transport.js';
 
 interface LegacySession {
@@ -123,6 +124,7 @@ export class LegacySessions {
       }
     };
     await server.connect(transport);
+    directRequests(server, transport);
     // Admission and the new session's entry happen in one turn (handle registers it at once), so
     // initializes that arrive together cannot all pass the budget.
     if (!this.admit(agent, res)) return void server.close().catch(() => {});

@@ -16,6 +16,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { EventStream, type RequestId } from './event-stream.js';
+import { directRequests } from './request-dispatch.js';
 
 /** The 2026-07-28 revision this path serves (the SDK's only modern revision, 2.4.0). */
 export const MODERN_REVISION = '2026-07-28';
@@ -247,11 +248,14 @@ export class ModernHotPath {
       const server = this.build(agent, transport);
       server.onerror = this.onerror;
       // Registered before connecting, so requests arriving together share one server.
-      const ready = server.connect(transport).catch((err: unknown) => {
-        // Not kept: the agent's next request builds afresh.
-        this.agents.delete(agent);
-        throw err;
-      });
+      const ready = server.connect(transport).then(
+        () => directRequests(server, transport),
+        (err: unknown) => {
+          // Not kept: the agent's next request builds afresh.
+          this.agents.delete(agent);
+          throw err;
+        },
+      );
       entry = { server, transport, ready };
       this.agents.set(agent, entry);
     }

@@ -11,6 +11,23 @@ export const isResponse = (m: Message): boolean =>
   m.method === undefined && m.id !== undefined && ('result' in m || 'error' in m);
 
 /**
+ * The first id among a POST's requests that is open in the session already, or repeated in the
+ * POST. MCP: a request id is never reused within a session; one still open would make two calls
+ * share a stream: the first answer would end it and the second would have nowhere to go.
+ */
+export function reusedId(
+  requests: readonly { id: RequestId }[],
+  open: ReadonlyMap<RequestId, unknown>,
+): RequestId | undefined {
+  const ids = new Set<RequestId>();
+  for (const { id } of requests) {
+    if (open.has(id) || ids.has(id)) return id;
+    ids.add(id);
+  }
+  return undefined;
+}
+
+/**
  * Our requests to a session's client (sampling, elicitation, roots) not yet settled: open from
  * when they go out until the client answers one or we cancel it (`notifications/cancelled`, which
  * the SDK sends on its own timeout too). While any is open the session has something in flight,

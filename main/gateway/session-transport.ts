@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { EventStream, type RequestId } from './event-stream.js';
 import { jsonRpcError } from './guards.js';
-import { isRequest, isResponse, OpenAsks, type Message } from './session-messages.js';
+import { isRequest, isResponse, OpenAsks, reusedId, type Message } from './session-messages.js';
 
 /** Longest JSON-RPC batch taken in one POST (the SDK's transport allows the same). */
 const MAX_BATCH = 100;
@@ -116,19 +116,14 @@ export class SessionTransport implements Transport {
         );
     } else if (!this.checkSession(req, res)) return;
     const requests = messages.filter(isRequest);
-    // MCP: a request id is never reused within a session. One still open would make two calls
-    // share a stream: the first answer would end it and the second would have nowhere to go.
-    const ids = new Set<RequestId>();
-    for (const { id } of requests) {
-      if (this.requests.has(id) || ids.has(id))
-        return this.refuse(
-          res,
-          400,
-          `Invalid Request: request ID ${JSON.stringify(id)} is already in use in this session`,
-          -32600,
-        );
-      ids.add(id);
-    }
+    const reused = reusedId(requests, this.requests);
+    if (reused !== undefined)
+      return this.refuse(
+        res,
+        400,
+        `Invalid Request: request ID ${JSON.stringify(reused)} is already in use in this session`,
+        -32600,
+      );
     if (initializing) {
       this.sessionId = this.o.newSessionId();
       this.initialized = true;
