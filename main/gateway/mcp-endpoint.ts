@@ -17,6 +17,7 @@ import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { requestRelay, roundRelay } from './mcp-handlers/relay.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
 import { registerTaskHandlers, TaskServer, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
+import { PlainCallServer } from './mcp-handlers/call-server.js';
 import { TaskBoard } from './task-board.js';
 import type { WithRelay } from './mcp-handlers/api.js';
 import type { McpExchange } from './http-server.js';
@@ -169,8 +170,9 @@ export class McpEndpoint {
     session: (() => string | undefined) | null,
     hot?: ModernHotTransport,
   ): Server {
-    // Only 2025-era sessions take task-augmented calls (mcp-handlers/tasks.ts).
-    const server = new (session === null ? Server : TaskServer)(
+    // Only 2025-era sessions take task-augmented calls (mcp-handlers/tasks.ts); they and the hot
+    // path's server leave out the tools/call checks that surely pass (mcp-handlers/call-server.ts).
+    const server = new (session !== null ? TaskServer : hot ? PlainCallServer : Server)(
       { name: 'airlock', title: 'Airlock', version: this.o.version },
       {
         capabilities: {

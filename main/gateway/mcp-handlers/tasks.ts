@@ -1,20 +1,17 @@
 import {
   fromJsonSchema,
-  isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
   Server,
-  type CallToolRequest,
   type CallToolRequestParams,
   type JSONRPCRequest,
-  type Result,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { waitingApprovalId } from '../../approvals/messages.js';
 import type { CallToolResult } from '../../tools/types.js';
 import type { AgentToolCalls } from '../mcp-endpoint.js';
-import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shapes.js';
+import { PlainCallServer } from './call-server.js';
 import { TaskNotFound, TaskTerminal, type TaskBoard, type TaskView } from '../task-board.js';
 
 /**
@@ -30,66 +27,16 @@ import { TaskNotFound, TaskTerminal, type TaskBoard, type TaskView } from '../ta
 /** What Airlock advertises on 2025 sessions: exactly what it relays (spec, "Capabilities"). */
 export const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
 
-type Handler = Parameters<Server['_wrapHandler']>[1];
-type Wrapped = ReturnType<Server['_wrapHandler']>;
-/** The SDK Server's private step between its tools/call checks (input rounds, URL elicitation). */
-type Invoke = (
-  method: string,
-  handler: Handler,
-  request: JSONRPCRequest,
-  ctx: ServerContext,
-) => Promise<Result>;
-
 /**
  * The SDK's Server checks every tools/call result against CallToolResult, which refuses
  * CreateTaskResult (its 2025 task family is kept types-only). A task-augmented call, which
- * Airlock answers itself with a CreateTaskResult, skips that check; every other call keeps it.
+ * Airlock answers itself with a CreateTaskResult, skips the SDK's checks; every other call goes
+ * as on a PlainCallServer (call-server.ts: the checks that surely pass are left out, issue 34).
  * Only 2025-era session servers are TaskServers (mcp-endpoint.ts).
- *
- * An everyday call skips what the SDK's checks surely pass (issue 34, tool-call-shapes.ts): its
- * wrapper validates the request and then calls the handler it registered, which validates the
- * request again; the first pass is left out for a plainToolCall. The result's check is left out
- * for a plainToolResult, which gives it back as that check would; any other result is handed to
- * a second SDK wrapper that runs the SDK's own checks on it. The step between — the SDK's
- * private `_invokeInputRequiredCapableHandler` (input rounds, URL elicitation) — runs as the
- * SDK runs it; where an SDK has no such method, every call keeps the SDK's wrapper. The
- * registered handler's own check is left out too where `toolCall` is set (tools.ts) and
- * parsedToolCall gives the request as that check would.
  */
-export class TaskServer extends Server {
-  /** The function registered for tools/call (tools.ts), without the SDK's request check. */
-  toolCall?: (request: CallToolRequest, ctx: ServerContext) => Promise<unknown>;
-
-  protected override _wrapHandler(method: string, handler: Handler): Wrapped {
-    const wrapped = super._wrapHandler(method, handler);
-    if (method !== 'tools/call') return wrapped;
-    const invoke = (this as unknown as { _invokeInputRequiredCapableHandler?: Invoke })
-      ._invokeInputRequiredCapableHandler;
-    // Results in hand, by their request, for the SDK's checks alone (its handler is this lookup).
-    const held = new WeakMap<object, Result>();
-    const recheck = super._wrapHandler(method, async (request) => held.get(request)!);
-    return async (request, ctx) => {
-      const task = (request.params as { task?: unknown } | undefined)?.task;
-      if (task) return handler(request, ctx);
-      if (typeof invoke !== 'function' || !plainToolCall(request)) return wrapped(request, ctx);
-      // The registered handler's own check of a plainToolCall, left out where parsedToolCall
-      // gives what it would.
-      const raw = this.toolCall;
-      const parsed = raw && parsedToolCall(request);
-      const run: Handler = parsed
-        ? async (_r, c) => (await raw!(parsed as CallToolRequest, c)) as Result
-        : handler;
-      const result = await invoke.call(this, method, run, request, ctx);
-      if (isInputRequiredResult(result)) return result;
-      const plain = plainToolResult(result);
-      if (plain) return plain;
-      held.set(request, result);
-      try {
-        return await recheck(request, ctx);
-      } finally {
-        held.delete(request);
-      }
-    };
+export class TaskServer extends PlainCallServer {
+  protected override ownsCall(request: JSONRPCRequest): boolean {
+    return Boolean((request.params as { task?: unknown } | undefined)?.task);
   }
 }
 

@@ -3,21 +3,26 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
+  SERVER_INFO_META_KEY,
   Server,
   type JSONRPCRequest,
   type Result,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ModernHotTransport, MODERN_REVISION } from '../modern-hot.js';
+import { PlainCallServer } from './call-server.js';
 import { TaskServer } from './tasks.js';
 import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shapes.js';
 
 /**
- * TaskServer's tools/call wrapper (tasks.ts) leaves out the SDK's checks where
- * tool-call-shapes.ts is sure they pass unchanged. Over generated requests and results — plain
- * ones and every near miss: names, arguments, _meta, progress tokens, content blocks, key order,
- * extra keys — it must answer exactly what the SDK Server's own wrapper answers: the same result
- * (byte for byte as JSON) or the same error, having run the handler once.
+ * The tools/call wrapper of TaskServer (2025 sessions, tasks.ts) and of PlainCallServer (the
+ * 2026-07-28 hot path, call-server.ts) leaves out the SDK's checks where tool-call-shapes.ts is
+ * sure they pass unchanged. Over generated requests and results — plain ones and every near miss:
+ * names, arguments, _meta, progress tokens, content blocks, key order, extra keys — it must answer
+ * exactly what the SDK Server's own wrapper answers on the same era: the same result (byte for
+ * byte as JSON) or the same error, having run the handler once. On 2026-07-28 the SDK checks
+ * with that era's dispatch schemas (the request as its handler sees it, envelope lifted).
  */
 type Wrap = (
   method: string,
@@ -26,8 +31,30 @@ type Wrap = (
 
 const info = { name: 't', version: '1' };
 const options = { capabilities: { tools: {} } };
-const ours = new TaskServer(info, options) as unknown as { _wrapHandler: Wrap };
-const sdk = new Server(info, options) as unknown as { _wrapHandler: Wrap };
+const modernOptions = {
+  ...options,
+  supportedProtocolVersions: ['2025-11-25', MODERN_REVISION],
+};
+type Era = '2025-11-25' | typeof MODERN_REVISION;
+const ERAS: Era[] = ['2025-11-25', MODERN_REVISION];
+
+/** A server on the era: 2025 as built, 2026-07-28 bound as the hot path binds it (modern-hot.ts). */
+async function onEra<T extends Server>(era: Era, make: (o: object) => T): Promise<T> {
+  if (era !== MODERN_REVISION) return make(options);
+  const server = make(modernOptions);
+  await server.connect(new ModernHotTransport());
+  expect((server as unknown as { _servedModernEra(): boolean })._servedModernEra()).toBe(true);
+  return server;
+}
+const oursOn = (era: Era) =>
+  onEra(era, (o) =>
+    era === MODERN_REVISION ? new PlainCallServer(info, o) : new TaskServer(info, o),
+  );
+const sdkOn = (era: Era) => onEra(era, (o) => new Server(info, o));
+
+let ours: { _wrapHandler: Wrap };
+let sdk: { _wrapHandler: Wrap };
+let era: Era;
 const sdkWrap = (Server.prototype as unknown as { _wrapHandler: Wrap })._wrapHandler;
 const ctx = { mcpReq: { requestState: () => undefined } } as unknown as ServerContext;
 
@@ -73,6 +100,11 @@ const meta = fc.oneof(
       {
         progressToken: fc.oneof(fc.integer(), fc.string({ maxLength: 4 }), scalar, fc.constant({})),
         [RELATED_TASK_META_KEY]: fc.oneof(fc.record({ taskId: fc.string() }), scalar),
+        // Typed on 2026-07-28 results, a bad one replaced (catch).
+        [SERVER_INFO_META_KEY]: fc.oneof(
+          fc.record({ name: fc.string({ maxLength: 3 }), version: fc.string({ maxLength: 3 }) }),
+          scalar,
+        ),
         other: scalar,
         nested: fc.object({ maxDepth: 1 }),
       },
@@ -260,15 +292,33 @@ const hostileRequests: unknown[] = [
   p(J('{"name":"x","_meta":{"__proto__":{"progressToken":{}}}}')),
   p({ name: 'x', requestState: 'abc' }),
   p({ name: 'x', inputResponses: {} }),
+  // 2026-07-28: envelope keys left in _meta, extra params the dispatch schema strips.
+  p({ name: 'x', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } }),
+  p({ name: 'x', _meta: { progressToken: 't', 'io.modelcontextprotocol/clientCapabilities': 1 } }),
+  p({ name: 'x', extra: 1 }),
+  p({ name: 'x', task: { ttl: 1 } }),
+  p({ name: '', arguments: { a: [1, { b: null }] }, _meta: { z: 1, progressToken: 0 } }),
 ];
 
-describe("TaskServer's tools/call wrapper answers as the SDK's does", () => {
+/** Not a 2025 task-augmented call, which Airlock answers itself (tasks.ts). */
+const unowned = (req: unknown) =>
+  era === MODERN_REVISION || !(req as { params?: { task?: unknown } }).params?.task;
+
+describe.each(ERAS)("on %s, our tools/call wrapper answers as the SDK's does", (e) => {
+  beforeAll(async () => {
+    era = e;
+    ours = (await oursOn(e)) as unknown as typeof ours;
+    sdk = (await sdkOn(e)) as unknown as typeof sdk;
+  });
+
   it('over generated requests and results, the same result or error', async () => {
     let fast = 0;
     await fc.assert(
       fc.asyncProperty(json(request), json(result), async (req, res) => {
-        // A task-augmented call is answered by Airlock itself, without the SDK's checks (tasks.ts).
-        if ((req as { params?: { task?: unknown } }).params?.task) return;
+        // A 2025 task-augmented call is answered by Airlock itself, without the SDK's checks
+        // (tasks.ts).
+        if (era !== MODERN_REVISION && (req as { params?: { task?: unknown } }).params?.task)
+          return;
         if (plainToolCall(req as JSONRPCRequest) && plainToolResult(res) !== undefined) fast++;
         await agree(req, res);
       }),
@@ -318,6 +368,12 @@ describe("TaskServer's tools/call wrapper answers as the SDK's does", () => {
       J('{"_meta":{"__proto__":{"a":1}},"content":[]}'),
       J('{"content":[],"__proto__":{"isError":"x"}}'),
       { content: [], toolResult: 1 },
+      { _meta: { [SERVER_INFO_META_KEY]: { name: 's', version: '1' } }, content: [] },
+      { _meta: { [SERVER_INFO_META_KEY]: 1, a: 2 }, content: [] },
+      { resultType: 'complete', content: [] },
+      { content: [], ttlMs: 5, cacheScope: 'private' },
+      { content: [{ type: 'text', text: 'a', _meta: {} }] },
+      { content: [{ type: 'text' }] },
       { task: { taskId: 't' } },
       { requestState: 's' },
       null,
@@ -327,7 +383,8 @@ describe("TaskServer's tools/call wrapper answers as the SDK's does", () => {
       new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown tool: x'),
       new Error('upstream went away'),
     ];
-    for (const req of hostileRequests) for (const res of results) await agree(req, res);
+    for (const req of hostileRequests.filter(unowned))
+      for (const res of results) await agree(req, res);
   });
 });
 
@@ -342,7 +399,7 @@ async function handedBy(server: Server, direct: boolean, request: unknown): Prom
     return { content: [] };
   };
   server.setRequestHandler('tools/call', fn);
-  if (direct) (server as TaskServer).toolCall = fn;
+  if (direct) (server as PlainCallServer).toolCall = fn;
   const h = (server as unknown as { _requestHandlers: Map<string, Wrapped> })._requestHandlers;
   await h.get('tools/call')!(structuredClone(request) as JSONRPCRequest, ctx).catch(
     () => undefined,
@@ -352,8 +409,8 @@ async function handedBy(server: Server, direct: boolean, request: unknown): Prom
 type Wrapped = (r: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
 async function handedAlike(request: unknown): Promise<void> {
-  const sdkSeen = await handedBy(new Server(info, options), false, request);
-  const ourSeen = await handedBy(new TaskServer(info, options), true, request);
+  const sdkSeen = await handedBy(await sdkOn(era), false, request);
+  const ourSeen = await handedBy(await oursOn(era), true, request);
   expect(ourSeen).toStrictEqual(sdkSeen);
   expect(JSON.stringify(ourSeen)).toBe(JSON.stringify(sdkSeen));
   const args = (s: unknown[]) =>
@@ -364,21 +421,30 @@ async function handedAlike(request: unknown): Promise<void> {
   expect(args(ourSeen)).toEqual(args(sdkSeen));
 }
 
-describe('the registered tools/call handler is handed what the SDK hands it', () => {
-  it('over generated requests', async () => {
-    let direct = 0;
-    await fc.assert(
-      fc.asyncProperty(json(request), async (req) => {
-        if ((req as { params?: { task?: unknown } }).params?.task) return;
-        if (plainToolCall(req as JSONRPCRequest) && parsedToolCall(req as JSONRPCRequest)) direct++;
-        await handedAlike(req);
-      }),
-      { numRuns: 2000 },
-    );
-    expect(direct).toBeGreaterThan(300);
-  });
+describe.each(ERAS)(
+  'on %s, the registered tools/call handler is handed what the SDK hands it',
+  (e) => {
+    beforeAll(() => {
+      era = e;
+    });
 
-  it('hostile requests', async () => {
-    for (const req of hostileRequests) await handedAlike(req);
-  });
-});
+    it('over generated requests', async () => {
+      let direct = 0;
+      await fc.assert(
+        fc.asyncProperty(json(request), async (req) => {
+          if (era !== MODERN_REVISION && (req as { params?: { task?: unknown } }).params?.task)
+            return;
+          if (plainToolCall(req as JSONRPCRequest) && parsedToolCall(req as JSONRPCRequest))
+            direct++;
+          await handedAlike(req);
+        }),
+        { numRuns: 2000 },
+      );
+      expect(direct).toBeGreaterThan(300);
+    });
+
+    it('hostile requests', async () => {
+      for (const req of hostileRequests.filter(unowned)) await handedAlike(req);
+    });
+  },
+);

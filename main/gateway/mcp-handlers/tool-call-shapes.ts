@@ -1,4 +1,4 @@
-import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
+import { RELATED_TASK_META_KEY, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 
 /**
  * Shapes of a 2025-era tools/call request and result that the SDK's zod checks surely take
@@ -89,7 +89,9 @@ export function plainToolResult(result: unknown): Record<string, unknown> | unde
   const { _meta, content, isError } = result;
   const hasMeta = '_meta' in result;
   const hasError = 'isError' in result;
-  if (hasMeta && !plainMeta(_meta)) return undefined;
+  // The 2026-07-28 result _meta types its serverInfo key and replaces a bad one (catch): left to
+  // the SDK on both eras.
+  if (hasMeta && (!plainMeta(_meta) || SERVER_INFO_META_KEY in (_meta as object))) return undefined;
   if (hasError && typeof isError !== 'boolean') return undefined;
   if (!Array.isArray(content) || Object.getPrototypeOf(content) !== Array.prototype)
     return undefined;

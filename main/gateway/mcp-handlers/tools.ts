@@ -3,7 +3,8 @@ import type { AgentToolCalls } from '../mcp-endpoint.js';
 import { callWithApprovalUrl } from './approval-url.js';
 import type { WithRelay } from './api.js';
 import { throwIfUrlRequired } from './url-required-error.js';
-import { TaskServer, type StartTask } from './tasks.js';
+import { PlainCallServer } from './call-server.js';
+import type { StartTask } from './tasks.js';
 
 /** tools/list and tools/call for one agent's server. */
 export function registerToolHandlers(
@@ -64,7 +65,7 @@ export function registerToolHandlers(
     return result;
   };
   server.setRequestHandler('tools/call', call);
-  // A 2025 session's server runs it without the SDK's second request check where that check
-  // surely passes (tasks.ts, tool-call-shapes.ts).
-  if (server instanceof TaskServer) server.toolCall = call;
+  // A 2025 session's server and the 2026-07-28 hot path's run it without the SDK's second request
+  // check where that check surely passes (call-server.ts, tool-call-shapes.ts).
+  if (server instanceof PlainCallServer) server.toolCall = call;
 }

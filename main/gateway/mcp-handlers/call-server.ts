@@ -1,0 +1,77 @@
+import {
+  isInputRequiredResult,
+  Server,
+  type CallToolRequest,
+  type JSONRPCRequest,
+  type Result,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shapes.js';
+
+type Handler = Parameters<Server['_wrapHandler']>[1];
+type Wrapped = ReturnType<Server['_wrapHandler']>;
+/** The SDK Server's private step between its tools/call checks (input rounds, URL elicitation). */
+type Invoke = (
+  method: string,
+  handler: Handler,
+  request: JSONRPCRequest,
+  ctx: ServerContext,
+) => Promise<Result>;
+
+/**
+ * A Server whose everyday tools/call skips what the SDK's checks surely pass (issue 34,
+ * tool-call-shapes.ts), on either era: its wrapper validates the request with the era's codec
+ * (2025-11-25 wire, or the 2026-07-28 dispatch schema after the envelope is lifted) and then
+ * calls the handler it registered, which validates the request again; the first pass is left out
+ * for a plainToolCall. The result's check is left out for a plainToolResult, which gives it back
+ * as that check would; any other result is handed to a second SDK wrapper that runs the SDK's
+ * own checks on it. The step between — the SDK's private `_invokeInputRequiredCapableHandler`
+ * (input rounds, URL elicitation, the 2026 input_required seam) — runs as the SDK runs it; where
+ * an SDK has no such method, every call keeps the SDK's wrapper. The registered handler's own
+ * check is left out too where `toolCall` is set (tools.ts) and parsedToolCall gives the request
+ * as that check would. tool-call-shapes.property.test.ts holds it to the SDK's wrapper on the
+ * 2025 era, call-server.property.test.ts on the 2026-07-28 era.
+ *
+ * 2025 sessions use TaskServer (tasks.ts), which adds task-augmented calls; the 2026-07-28 hot
+ * path's shared server (modern-hot.ts) uses this class as is.
+ */
+export class PlainCallServer extends Server {
+  /** The function registered for tools/call (tools.ts), without the SDK's request check. */
+  toolCall?: (request: CallToolRequest, ctx: ServerContext) => Promise<unknown>;
+
+  /** Calls this server answers itself, without the SDK's checks (TaskServer: task-augmented). */
+  protected ownsCall(_request: JSONRPCRequest): boolean {
+    return false;
+  }
+
+  protected override _wrapHandler(method: string, handler: Handler): Wrapped {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'tools/call') return wrapped;
+    const invoke = (this as unknown as { _invokeInputRequiredCapableHandler?: Invoke })
+      ._invokeInputRequiredCapableHandler;
+    // Results in hand, by their request, for the SDK's checks alone (its handler is this lookup).
+    const held = new WeakMap<object, Result>();
+    const recheck = super._wrapHandler(method, async (request) => held.get(request)!);
+    return async (request, ctx) => {
+      if (this.ownsCall(request)) return handler(request, ctx);
+      if (typeof invoke !== 'function' || !plainToolCall(request)) return wrapped(request, ctx);
+      // The registered handler's own check of a plainToolCall, left out where parsedToolCall
+      // gives what it would.
+      const raw = this.toolCall;
+      const parsed = raw && parsedToolCall(request);
+      const run: Handler = parsed
+        ? async (_r, c) => (await raw!(parsed as CallToolRequest, c)) as Result
+        : handler;
+      const result = await invoke.call(this, method, run, request, ctx);
+      if (isInputRequiredResult(result)) return result;
+      const plain = plainToolResult(result);
+      if (plain) return plain;
+      held.set(request, result);
+      try {
+        return await recheck(request, ctx);
+      } finally {
+        held.delete(request);
+      }
+    };
+  }
+}
