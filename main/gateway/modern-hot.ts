@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { EventStream, type RequestId } from './event-stream.js';
 import { directRequests } from './request-dispatch.js';
+import { withSureEnvelopes } from './modern-route.js';
 
 /** The 2026-07-28 revision this path serves (the SDK's only modern revision, 2.4.0). */
 export const MODERN_REVISION = '2026-07-28';
@@ -245,7 +246,8 @@ export class ModernHotPath {
     let entry = this.agents.get(agent);
     if (!entry) {
       const transport = new ModernHotTransport();
-      const server = this.build(agent, transport);
+      // Its envelope check answers at once where the classification already proved it.
+      const server = withSureEnvelopes(this.build(agent, transport));
       server.onerror = this.onerror;
       // Registered before connecting, so requests arriving together share one server.
       const ready = server.connect(transport).then(

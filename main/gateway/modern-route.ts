@@ -117,16 +117,72 @@ export function everydayModernRequest(
   if (mcpMethodHeader !== undefined && (mcpMethodHeader !== method || OWS_EDGE.test(method)))
     return undefined;
   const meta = plain(params) ? params['_meta'] : undefined;
-  if (!plain(meta) || meta[PROTOCOL_VERSION_META_KEY] !== REVISION) return undefined;
-  if (!capabilitiesSure(meta[CLIENT_CAPABILITIES_META_KEY])) return undefined;
-  if (!clientInfoSure(meta[CLIENT_INFO_META_KEY])) return undefined;
-  const level = meta[LOG_LEVEL_META_KEY];
-  if (level !== undefined && !(typeof level === 'string' && LOG_LEVEL_SET.has(level)))
-    return undefined;
+  if (!envelopeSure(meta)) return undefined;
   return {
     kind: 'modern',
     messageKind: 'request',
     message: body,
     classification: { era: 'modern', revision: REVISION },
   };
+}
+
+/**
+ * The envelope keys of a `_meta` (protocol version, client capabilities and info, log level),
+ * where the SDK's RequestMetaEnvelopeSchema surely takes them: the served revision, and each
+ * key as sure as above. Other keys are not looked at (that schema is a loose object).
+ */
+export function envelopeSure(meta: unknown): boolean {
+  if (!plain(meta) || meta[PROTOCOL_VERSION_META_KEY] !== REVISION) return false;
+  if (!capabilitiesSure(meta[CLIENT_CAPABILITIES_META_KEY])) return false;
+  if (!clientInfoSure(meta[CLIENT_INFO_META_KEY])) return false;
+  const level = meta[LOG_LEVEL_META_KEY];
+  return level === undefined || (typeof level === 'string' && LOG_LEVEL_SET.has(level));
+}
+
+const ENVELOPE_KEYS = new Set([
+  PROTOCOL_VERSION_META_KEY,
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
+]);
+/** An envelope as the SDK lifts it (liftWireOnlyMaterial): its reserved keys and no other. */
+const liftedOnly = (envelope: unknown) =>
+  plain(envelope) && Object.keys(envelope).every((key) => ENVELOPE_KEYS.has(key));
+
+interface WireCodec {
+  era: string;
+  checkInboundEnvelope(material: { envelope?: unknown }): string | undefined;
+}
+
+/**
+ * A 2026-07-28 server whose per-request envelope check (the codec's checkInboundEnvelope, a zod
+ * parse of the lifted envelope in Protocol._onrequest, issue 34: ~2% of the gateway's CPU per hot
+ * call) answers "valid" at once for an envelope envelopeSure takes, and asks the SDK for every
+ * other. The hot path's requests were classified modern, which already parsed their envelope
+ * (classifyInboundRequest, or everydayModernRequest, proven equal to it). The SDK keeps
+ * `_negotiatedWireCodec` private, so the instance's own is shadowed; any other era's codec is
+ * handed back untouched. modern-route.envelope.property.test.ts holds it to the SDK's check.
+ */
+export function withSureEnvelopes<T extends object>(server: T): T {
+  const own = server as unknown as { _negotiatedWireCodec(): WireCodec };
+  const base = own._negotiatedWireCodec.bind(server);
+  const memo = new WeakMap<WireCodec, WireCodec>();
+  own._negotiatedWireCodec = () => {
+    const codec = base();
+    if (codec.era !== REVISION) return codec;
+    let fast = memo.get(codec);
+    if (!fast) {
+      fast = Object.create(codec, {
+        checkInboundEnvelope: {
+          value: (material: { envelope?: unknown }) =>
+            liftedOnly(material.envelope) && envelopeSure(material.envelope)
+              ? undefined
+              : codec.checkInboundEnvelope(material),
+        },
+      }) as WireCodec;
+      memo.set(codec, fast);
+    }
+    return fast;
+  };
+  return server;
 }
