@@ -66,3 +66,39 @@ describe("TaskServer's result shortcut, _meta key order", () => {
     );
   });
 });
+
+/** What the function registered for tools/call is handed (as in the property test). */
+async function handed(server: Server, direct: boolean, request: unknown): Promise<unknown[]> {
+  const seen: unknown[] = [];
+  const fn = async (r: unknown) => {
+    seen.push(r);
+    return { content: [] };
+  };
+  server.setRequestHandler('tools/call', fn);
+  if (direct) (server as TaskServer).toolCall = fn;
+  type W = (r: JSONRPCRequest, c: ServerContext) => Promise<Result>;
+  const h = (server as unknown as { _requestHandlers: Map<string, W> })._requestHandlers;
+  await h.get('tools/call')!(structuredClone(request) as JSONRPCRequest, ctx).catch(() => {});
+  return seen;
+}
+
+describe('the registered handler, request _meta in any key order', () => {
+  it('is handed the same bytes as from the SDK', async () => {
+    const entry = fc.oneof(
+      fc.tuple(fc.constant('progressToken'), fc.oneof(fc.integer(), fc.string({ maxLength: 3 }))),
+      fc.tuple(fc.string({ minLength: 1, maxLength: 3 }), fc.integer()),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(entry, { selector: (e) => e[0], maxLength: 4 }),
+        async (entries) => {
+          const req = { ...call, params: { name: 'x', _meta: Object.fromEntries(entries) } };
+          const a = await handed(new TaskServer(info, options), true, req);
+          const b = await handed(new Server(info, options), false, req);
+          expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
