@@ -89,7 +89,9 @@ export function plainToolResult(result: unknown): Record<string, unknown> | unde
   const { _meta, content, isError } = result;
   const hasMeta = '_meta' in result;
   const hasError = 'isError' in result;
-  if (hasMeta && !plainMeta(_meta)) return undefined;
+  // A progress token in a result's `_meta` (no tool of Airlock's puts one there; an upstream
+  // could) comes back from the SDK's parse moved first: left to that check (key order).
+  if (hasMeta && (!plainMeta(_meta) || 'progressToken' in (_meta as object))) return undefined;
   if (hasError && typeof isError !== 'boolean') return undefined;
   if (!Array.isArray(content) || Object.getPrototypeOf(content) !== Array.prototype)
     return undefined;
