@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { mintOpenCode } from '../main/cli/socket-client.js';
 import { filesContaining } from './helpers/files.js';
 import { callTool, textOf } from './helpers/mcp-client.js';
 import { controlApi, rpc, waitForPending } from './helpers/control.js';
@@ -62,6 +65,30 @@ test('the page opened with an agent token says the link does not work', async ({
     page.getByRole('heading', { name: 'This approval link no longer works' }),
   ).toBeVisible();
   expect(await page.evaluate('sessionStorage.length')).toBe(0);
+});
+
+test('a one-time open code (airlock open) opens the page once, then says to run it again', async ({
+  page,
+  browser,
+}) => {
+  const { server, profile } = airlock();
+  const info = JSON.parse(readFileSync(join(profile.dataDir, 'server.json'), 'utf8')) as {
+    controlSocket: string;
+  };
+  const { code } = await mintOpenCode(info.controlSocket, server.controlToken);
+  await page.goto(`${server.url}/#code=${code}`);
+  await expect(page.getByTestId('run-state')).toHaveText('Running');
+  expect(page.url()).not.toContain(code);
+  await page.reload(); // the token is kept for this tab, as with #token=
+  await expect(page.getByTestId('run-state')).toHaveText('Running');
+
+  const other = await browser.newPage();
+  await other.goto(`${server.url}/#code=${code}`);
+  await expect(other.getByTestId('open-code-spent')).toHaveText(
+    'This link was already used or has expired — run airlock open again.',
+  );
+  expect(await other.evaluate('sessionStorage.length')).toBe(0);
+  await other.close();
 });
 
 test('the page without a token says to open the control URL', async ({ page }) => {

@@ -9,7 +9,7 @@ import { resolvePolicy } from '../approvals/policy.js';
 import type { ActivityLog } from '../store/activity.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 import { precheckOf } from '../tools/precheck.js';
-import { callContentOf } from '../tools/call-content.js';
+import { callContentOf, mayHaveCallContent } from '../tools/call-content.js';
 import { capText } from '../tools/result-shaping.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { CallOptions, CallToolResult, ToolCallContext } from '../tools/types.js';
@@ -112,7 +112,9 @@ export class CallPipeline implements AgentToolCalls {
     opts: CallOptions,
   ): Promise<CallToolResult> {
     const started = performance.now();
-    await this.deps.registry.whenReady();
+    // Everyday calls await nothing before the source is called (issue 34): each await of an
+    // already settled promise is microtask turns and promise hooks, for nothing.
+    if (!this.deps.registry.ready) await this.deps.registry.whenReady();
     const entry = this.deps.registry.get(name);
     const settings = this.deps.settings.get();
     const policy = entry && resolvePolicy(settings, entry, this.deps.agents.get(agent));
@@ -163,8 +165,10 @@ export class CallPipeline implements AgentToolCalls {
       return result;
     }
     const record = input as Record<string, unknown>;
+    const schema = entry.def.inputSchema;
+    const inline = this.deps.validator.validateInline(schema, record);
     const problem =
-      (await this.deps.validator.validate(entry.def.inputSchema, record, agent)) ??
+      (inline === undefined ? await this.deps.validator.validate(schema, record, agent) : inline) ??
       entry.source.validateArgs?.(entry.def.name, record) ??
       null;
     if (problem) {
@@ -176,7 +180,10 @@ export class CallPipeline implements AgentToolCalls {
 
     // What the call sends beyond its arguments (a draft's recipients, attached files), read first
     // so the taint check and a grant judge what goes out (issue 33 item 2).
-    const sends = isReadOnly(entry.def) ? null : await callContentOf(entry, record, opts.signal);
+    const sends =
+      isReadOnly(entry.def) || !mayHaveCallContent(entry)
+        ? null
+        : await callContentOf(entry, record, opts.signal);
 
     // Issue 22: does the call carry a stranger's destination, or the user's private data out?
     // A flagged call always asks, whatever the policy, unless a grant was opted into them.

@@ -30,10 +30,11 @@ export const systemOpener: Opener = {
  * 'skipped'. WSL is Linux with a Windows desktop behind it: `open` starts the Windows browser
  * through PowerShell when not in ssh or a container, DISPLAY or not (WSL 1, WSL 2 without WSLg);
  * WSL_DISTRO_NAME is set in WSL's own sessions, not in an ssh one nor a container.
- * Never throws: 'failed' when the browser could not be started.
+ * Never throws: 'failed' when the browser could not be started (or `url` could not be had).
  */
 export async function openInBrowser(
-  url: string,
+  /** The URL, or how to get it: asked only when there is a browser to open (a one-time code). */
+  url: string | (() => Promise<string>),
   opener: Opener = systemOpener,
 ): Promise<'opened' | 'skipped' | 'failed'> {
   const { env } = opener;
@@ -41,7 +42,7 @@ export async function openInBrowser(
   const display = opener.platform !== 'linux' || Boolean(env.DISPLAY || env.WAYLAND_DISPLAY) || wsl;
   if (!display) return 'skipped';
   try {
-    await opener.open(url);
+    await opener.open(typeof url === 'string' ? url : await url());
     return 'opened';
   } catch {
     return 'failed';

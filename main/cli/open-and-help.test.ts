@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,7 +94,7 @@ describe('the control URL on request', () => {
     expect(r.stderr).toContain(`Start it with: airlock serve --data-dir ${other}`);
   });
 
-  it('with a display, the URL goes to the browser (the opener) as well as to stdout', async () => {
+  it('with a display, the browser gets a one-time code, never the control token; stdout the URL', async () => {
     const opened: string[] = [];
     const opener: Opener = {
       open: async (url) => void opened.push(url),
@@ -119,10 +120,47 @@ describe('the control URL on request', () => {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
     }
-    expect(opened).toEqual([ready.controlUrl]);
     expect(printed).toEqual([`${ready.controlUrl}\n`, `${ready.controlUrl}\n`]);
+    // What the opener (xdg-open, and the browser's argv for its life) is given carries no token.
+    const token = new URL(ready.controlUrl).hash.slice('#token='.length);
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toMatch(new RegExp(`^${ready.url}/#code=[A-Za-z0-9_-]{43}$`));
+    expect(opened[0]).not.toContain(token);
+    // The page trades the code once, from its own origin, for the token.
+    const code = decodeURIComponent(opened[0]!.split('#code=')[1]!);
+    const origin = ready.url;
+    expect(await redeem(code, 'https://evil.example')).toMatchObject({ status: 403 });
+    expect(await redeem(code, origin)).toEqual({ status: 200, body: { token } });
+    expect(await redeem(code, origin)).toMatchObject({
+      status: 410,
+      body: { error: 'OPEN_CODE_SPENT' },
+    });
   });
 });
+
+/** POST /api/open-code as a page of `origin` would (Node's http sets Origin as given). */
+function redeem(code: string, origin: string): Promise<{ status: number; body: unknown }> {
+  const { hostname, port } = new URL(ready.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: hostname,
+        port,
+        path: '/api/open-code',
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify({ code }));
+  });
+}
 
 describe('a CLI that explains', () => {
   it('-v prints the version; every command’s --help has a usage line and an example', async () => {

@@ -1,7 +1,9 @@
+import { ControlError } from '../../common/contract/index.js';
 import type { ServerInfo } from '../platform/instance.js';
 import { resolveDataDir } from '../platform/paths.js';
 import { openInBrowser, systemOpener, type Opener } from './browser.js';
 import { controlTokenOf, runningServer } from './context.js';
+import { mintOpenCode } from './socket-client.js';
 
 /**
  * `airlock open` and `airlock status --show-control-url` (issue 29.4): the control page's URL,
@@ -10,6 +12,10 @@ import { controlTokenOf, runningServer } from './context.js';
  * never to a log, and in the fragment, which a browser does not send to the server.
  */
 export async function controlUrl(dataDir: string, info: ServerInfo): Promise<string> {
+  return `${info.url}/#token=${await controlToken(dataDir)}`;
+}
+
+async function controlToken(dataDir: string): Promise<string> {
   let token: string | null;
   try {
     token = await controlTokenOf(dataDir);
@@ -21,6 +27,36 @@ export async function controlUrl(dataDir: string, info: ServerInfo): Promise<str
     );
   }
   if (!token) throw new Error("The running server's control token is missing from the vault.");
+  return token;
+}
+
+/**
+ * What the browser is started with: `<server url>/#code=<one-time code>` (common/open-code.ts),
+ * never the control token — a browser's command line is readable by every local process for
+ * as long as it runs. A server too old to mint codes (no control socket, or one that does not
+ * know the method) gets today's `#token=` URL, with a note.
+ */
+export async function browserUrl(
+  info: ServerInfo,
+  token: string,
+  mint: typeof mintOpenCode = mintOpenCode,
+): Promise<string> {
+  if (info.controlSocket) {
+    try {
+      const { code } = await mint(info.controlSocket, token);
+      return `${info.url}/#code=${encodeURIComponent(code)}`;
+    } catch (err) {
+      if (!(err instanceof ControlError && err.code === 'NOT_FOUND')) {
+        process.stderr.write(
+          `airlock: the server gave no one-time code (${(err as Error).message}).\n`,
+        );
+        throw err;
+      }
+    }
+  }
+  process.stderr.write(
+    'airlock: this server predates one-time codes; the browser gets the control token itself (update Airlock and restart it).\n',
+  );
   return `${info.url}/#token=${token}`;
 }
 
@@ -36,9 +72,11 @@ export async function openCommand(
     );
     return 1;
   }
-  const url = await controlUrl(dataDir, info);
-  process.stdout.write(url + '\n');
-  const opened = o.noBrowser ? 'skipped' : await openInBrowser(url, opener);
+  const token = await controlToken(dataDir);
+  process.stdout.write(`${info.url}/#token=${token}\n`);
+  const opened = o.noBrowser
+    ? 'skipped'
+    : await openInBrowser(() => browserUrl(info, token), opener);
   process.stderr.write(
     opened === 'opened'
       ? 'Opened in your browser.\n'

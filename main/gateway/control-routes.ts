@@ -1,9 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ControlApi, CoreEvent } from '../../common/contract/index.js';
+import { OPEN_CODE_SPENT, OPEN_CODE_SPENT_MESSAGE } from '../../common/open-code.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
 import { dispatchControl } from './control-dispatch.js';
+import { processOpenCodes, type OpenCodes } from './control-open-codes.js';
 import { BodyTooLargeError, bearerToken, parseJsonBody, readBody, sendJson } from './guards.js';
 import type { LooseningGate } from './loosening-gate.js';
 
@@ -22,6 +24,8 @@ export interface ControlRoutesOptions {
    */
   gate?: LooseningGate;
   confirmIn?: 'window' | 'page';
+  /** Open codes to redeem (control-open-codes.ts); the process's store by default. */
+  openCodes?: OpenCodes;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -100,6 +104,49 @@ export class ControlRoutes {
       gate && ((method, params, run) => gate.hold(method, params, run, fromWindow)),
     );
     sendJson(res, status, answer);
+  }
+
+  /**
+   * `POST /api/open-code {"code"}` → `{"token"}`: the control page trades the one-time code of
+   * `airlock open` for the control token (common/open-code.ts). Needs no token, so it answers only
+   * Airlock's own page — a same-origin fetch, whose Origin is this very host (the router has
+   * already held Host and Origin to loopback) — and every refusal looks the same.
+   */
+  async redeemOpenCode(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST')
+      return sendJson(
+        res,
+        405,
+        { error: 'METHOD_NOT_ALLOWED', message: 'Use POST.' },
+        { allow: 'POST' },
+      );
+    const fetchSite = req.headers['sec-fetch-site'];
+    if (
+      req.headers.origin !== `http://${req.headers.host ?? ''}` ||
+      (fetchSite !== undefined && fetchSite !== 'same-origin')
+    )
+      return sendJson(res, 403, {
+        error: 'FORBIDDEN_ORIGIN',
+        message: "An open code is redeemed only by Airlock's own page.",
+      });
+    let raw: Buffer;
+    try {
+      raw = await readBody(req, 1024);
+    } catch (err) {
+      if (err instanceof BodyTooLargeError)
+        return sendJson(res, 413, { error: 'TOO_LARGE', message: 'Request body too large.' });
+      return sendJson(res, 400, {
+        error: 'INVALID',
+        message: 'The request body could not be read.',
+      });
+    }
+    const body = parseJsonBody(raw);
+    const code = body.ok ? (body.value as { code?: unknown } | null)?.code : undefined;
+    if (typeof code !== 'string')
+      return sendJson(res, 400, { error: 'INVALID', message: 'The body must be {"code": "…"}.' });
+    if (!(this.o.openCodes ?? processOpenCodes).redeem(code, this.o.controlToken))
+      return sendJson(res, 410, { error: OPEN_CODE_SPENT, message: OPEN_CODE_SPENT_MESSAGE });
+    sendJson(res, 200, { token: this.o.controlToken });
   }
 
   events(req: IncomingMessage, res: ServerResponse): void {

@@ -4,8 +4,10 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ControlApi } from '../../common/contract/index.js';
+import { OPEN_CODE_MINT_METHOD } from '../../common/open-code.js';
 import type { Logger } from '../platform/log.js';
 import { dispatchControl } from './control-dispatch.js';
+import { processOpenCodes, type OpenCodes } from './control-open-codes.js';
 import type { LooseningGate } from './loosening-gate.js';
 
 /**
@@ -31,6 +33,8 @@ export interface ControlSocketOptions {
    * or an agent with a shell running it) waits for the user's confirmation in the window.
    */
   gate?: LooseningGate;
+  /** Where minted open codes go (control-open-codes.ts); the process's store by default. */
+  openCodes?: OpenCodes;
 }
 
 const MAX_LINE = 1024 * 1024;
@@ -132,7 +136,10 @@ export class ControlSocket {
         message: 'Each line must be JSON: {"method": …, "params": [...]}.',
       });
     }
-    if (needToken) {
+    // A code is worth the control token, so minting one takes the token on every platform: the
+    // socket alone (any process of this user) must not be a way to the token.
+    const mint = call.method === OPEN_CODE_MINT_METHOD;
+    if (needToken || mint) {
       const t = typeof call.token === 'string' ? call.token : '';
       if (!timingSafeEqual(digest(t), this.tokenDigest))
         return this.reply(socket, {
@@ -140,6 +147,10 @@ export class ControlSocket {
           error: 'UNAUTHORIZED',
           message: 'The control token is missing or wrong.',
         });
+    }
+    if (mint) {
+      const result = (this.o.openCodes ?? processOpenCodes).mint(this.o.controlToken);
+      return this.reply(socket, { status: 200, result });
     }
     const gate = this.o.gate;
     const { status, body } = await dispatchControl(

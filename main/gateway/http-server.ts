@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { OPEN_CODE_REDEEM_PATH } from '../../common/open-code.js';
 import type { Logger } from '../platform/log.js';
 import { http } from '../platform/node-http.js';
 import type { ControlRoutes } from './control-routes.js';
@@ -118,6 +119,7 @@ export class Gateway {
     if (path === '/mcp') return this.mcp(req, res);
     if (path === '/healthz')
       return sendJson(res, 200, { ok: true, name: 'airlock', version: this.o.version });
+    if (path === OPEN_CODE_REDEEM_PATH) return this.o.control.redeemOpenCode(req, res);
     if (path === '/api/rpc' || path === '/api/events') {
       if (!this.o.control.authorize(req, res)) return;
       return path === '/api/rpc' ? this.o.control.rpc(req, res) : this.o.control.events(req, res);

@@ -58,6 +58,8 @@ interface Generation {
   /** How many references, value lists and phrases point at each item. */
   holds: Map<number, number>;
   keys: number;
+  /** Items in `items` that are private: none, and no call can carry private content out. */
+  privates: number;
   startedAt: number;
 }
 
@@ -68,6 +70,7 @@ const newGeneration = (now: number): Generation => ({
   items: new Map(),
   holds: new Map(),
   keys: 0,
+  privates: 0,
   startedAt: now,
 });
 
@@ -102,6 +105,7 @@ export class ContentIndex {
     const g = this.current;
     const id = full.id;
     g.items.set(id, full);
+    if (full.private) g.privates++;
     g.holds.set(id, 0);
     g.keys++; // items count toward the budget too, so the bound holds whatever they index
     if (full.ref) this.point(g, g.refs, full.ref, id);
@@ -154,6 +158,15 @@ export class ContentIndex {
     return out;
   }
 
+  /**
+   * Whether any item held, live or stale, is private (the user's mail, calendar, files). Without
+   * one no phrase, key, code or reference of a call can match private content, so rule 2 of the
+   * taint check cannot find anything (taint-check.ts skips it; issue 34).
+   */
+  holdsPrivate(): boolean {
+    return this.current.privates + this.previous.privates > 0;
+  }
+
   /** Keys (values, phrases, items) held now in both generations: what the memory bound is stated in. */
   size(): number {
     return this.current.keys + this.previous.keys;
@@ -195,7 +208,11 @@ export class ContentIndex {
   }
 
   private drop(g: Generation, id: number): void {
-    if (g.items.delete(id)) g.keys--;
+    const item = g.items.get(id);
+    if (item && g.items.delete(id)) {
+      g.keys--;
+      if (item.private) g.privates--;
+    }
     g.holds.delete(id);
   }
 

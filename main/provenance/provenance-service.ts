@@ -65,13 +65,21 @@ export class ProvenanceService {
   }
 
   /**
-   * Takes a result the agent received. Indexing happens off the answer path (on the next turn
-   * of the event loop), and `check` first indexes anything still queued, so no call is ever
-   * checked against an index that misses a result the agent already has.
+   * Takes a result the agent received. Indexing happens off the answer path: on `nextTick`, which
+   * runs once the promise jobs of this turn are done — the answer that carries the result has
+   * been handed to the agent's socket by then — and `check` first indexes anything still queued,
+   * so no call is ever checked against an index that misses a result the agent already has.
+   * Not `setImmediate` (issue 34): it made the event loop poll once more per call, an extra
+   * `epoll_pwait` and loop turn per call (≈ 10–15 µs of CPU a call, docs/performance.md).
    */
   observe(r: ObservedResult): void {
     this.queue.push({ ...r, at: this.now() });
-    if (this.queue.length === 1) setImmediate(() => this.drain());
+    if (this.queue.length === 1) process.nextTick(() => this.drain());
+  }
+
+  /** Results observed and not indexed yet (tests: when indexing happens). */
+  get pending(): number {
+    return this.queue.length;
   }
 
   /**

@@ -59,3 +59,38 @@ describe('ActivityLog batching', () => {
     expect(updated).toMatchObject({ tool: 'now', decision: 'approved', waitMs: 1200 });
   });
 });
+
+describe('ActivityLog rows', () => {
+  it('keeps every column of a row as given (positional binding, issue 34)', () => {
+    const db = openDatabase(':memory:');
+    const log = new ActivityLog(db);
+    const full = {
+      at: '2026-01-02T03:04:05.000Z',
+      agent: 'agent-1',
+      tool: 'tool-2',
+      decision: 'approved' as const,
+      outcome: 'error' as const,
+      durationMs: 12.4,
+      waitMs: 7.6,
+      argsDigest: 'sha256:digest',
+      approvalId: 'approval-3',
+      decisionKind: 'kind-4',
+      grantId: 'grant-5',
+      event: 'grant.created' as const,
+      detail: 'd'.repeat(600),
+      taint: 't'.repeat(1200),
+    };
+    const written = log.addNow(full);
+    const [read] = log.list();
+    const expected = {
+      ...full,
+      id: written.id,
+      durationMs: 12,
+      waitMs: 8,
+      detail: 'd'.repeat(500),
+      taint: 't'.repeat(1000),
+    };
+    expect(read).toEqual(expected);
+    expect(written).toMatchObject({ id: read!.id, at: full.at, durationMs: 12 });
+  });
+});

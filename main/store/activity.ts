@@ -66,9 +66,11 @@ export class ActivityLog {
     private readonly options: ActivityLogOptions = {},
   ) {
     this.flushMs = options.flushMs ?? 50;
+    // Positional parameters: better-sqlite3 binds named ones by looking each name up (issue 34:
+    // ≈ 2 of the ≈ 12 µs a row costs in a batch).
     this.insertStmt = db.prepare(
       `INSERT INTO activity (at, agent, tool, decision, outcome, duration_ms, wait_ms, args_digest, approval_id, decision_kind, grant_id, event, detail, taint)
-       VALUES (@at, @agent, @tool, @decision, @outcome, @durationMs, @waitMs, @argsDigest, @approvalId, @decisionKind, @grantId, @event, @detail, @taint)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -148,24 +150,24 @@ export class ActivityLog {
 
   private insert(entry: NewActivity): ActivityView {
     const at = entry.at ?? new Date().toISOString();
-    const row = {
+    const durationMs = Math.round(entry.durationMs);
+    const info = this.insertStmt.run(
       at,
-      agent: entry.agent,
-      tool: entry.tool,
-      decision: entry.decision,
-      outcome: entry.outcome,
-      durationMs: Math.round(entry.durationMs),
-      waitMs: entry.waitMs === undefined ? null : Math.round(entry.waitMs),
-      argsDigest: entry.argsDigest,
-      approvalId: entry.approvalId ?? null,
-      decisionKind: entry.decisionKind ?? null,
-      grantId: entry.grantId ?? null,
-      event: entry.event ?? null,
-      detail: entry.detail?.slice(0, 500) ?? null,
-      taint: entry.taint?.slice(0, 1000) ?? null,
-    };
-    const info = this.insertStmt.run(row);
-    return { ...entry, at, id: Number(info.lastInsertRowid), durationMs: row.durationMs };
+      entry.agent,
+      entry.tool,
+      entry.decision,
+      entry.outcome,
+      durationMs,
+      entry.waitMs === undefined ? null : Math.round(entry.waitMs),
+      entry.argsDigest,
+      entry.approvalId ?? null,
+      entry.decisionKind ?? null,
+      entry.grantId ?? null,
+      entry.event ?? null,
+      entry.detail?.slice(0, 500) ?? null,
+      entry.taint?.slice(0, 1000) ?? null,
+    );
+    return { ...entry, at, id: Number(info.lastInsertRowid), durationMs };
   }
 }
 

@@ -9,12 +9,17 @@ import { boundedRead } from './precheck.js';
  * see the arguments only; a source whose grant depends on the read (gmail_send_draft) then
  * reports no destinations to a grant, so the call asks.
  */
+/** Whether `callContentOf` may read anything for this entry (else it answers null). */
+export function mayHaveCallContent(entry: ToolEntry): boolean {
+  return entry.source.callContent !== undefined && entry.source.kind !== 'remote';
+}
+
 export async function callContentOf(
   entry: ToolEntry,
   args: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<CallContent | null> {
-  if (!entry.source.callContent || entry.source.kind === 'remote' || signal.aborted) return null;
-  const read = entry.source.callContent.bind(entry.source);
+  if (!mayHaveCallContent(entry) || signal.aborted) return null;
+  const read = entry.source.callContent!.bind(entry.source);
   return boundedRead((stop) => read(entry.def.name, args, stop), signal);
 }

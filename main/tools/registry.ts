@@ -55,6 +55,11 @@ export class ToolRegistry {
     return [...this.sources.values()].map((s) => s.source);
   }
 
+  /** Every source of start-up has loaded: `whenReady()` has nothing to wait for (no await needed). */
+  get ready(): boolean {
+    return this.allReady;
+  }
+
   /** Waits (bounded) until every source has loaded, so agents never see a half-empty surface. */
   async whenReady(): Promise<void> {
     // Hot path: once every current source has loaded, there is nothing to wait for.

@@ -134,7 +134,25 @@ export class SchemaWorkerPool {
    * costly calls in a loop does not queue every other agent behind it.
    */
   validate(schema: JsonSchema, value: unknown, owner?: string): Promise<string | null> {
-    if (this.cheap(schema, value)) return Promise.resolve(this.inline.validate(schema, value));
+    const inline = this.validateInline(schema, value);
+    return inline === undefined
+      ? this.validateOffThread(schema, value, owner)
+      : Promise.resolve(inline);
+  }
+
+  /**
+   * `validate`'s answer without a promise where the validation is cheap and runs inline, else
+   * undefined (then `validate`): the call pipeline's everyday call awaits nothing for it (issue 34).
+   */
+  validateInline(schema: JsonSchema, value: unknown): string | null | undefined {
+    return this.cheap(schema, value) ? this.inline.validate(schema, value) : undefined;
+  }
+
+  private validateOffThread(
+    schema: JsonSchema,
+    value: unknown,
+    owner: string | undefined,
+  ): Promise<string | null> {
     if (this.closed) return Promise.resolve(STOPPING);
     // No worker can run here (a packaging problem): rather than risk the main thread on a costly
     // schema, leave it to the upstream, which validates its own arguments.

@@ -1,6 +1,7 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ControlProvider } from './lib/control';
+import { OPEN_CODE_SPENT } from '../../common/open-code';
 import { errorCode } from './lib/errors';
 import { EventHub } from './lib/hub';
 import { chooseTransport, forgetControlToken, type Transport } from './lib/transport';
@@ -19,7 +20,7 @@ function Root() {
 
 function Connected({ transport }: { transport: Transport }) {
   const [hub] = useState(() => new EventHub());
-  const [rejected, setRejected] = useState(false);
+  const [rejected, setRejected] = useState<false | 'token' | 'code'>(false);
 
   useEffect(() => transport.subscribe(hub.emit, hub.setConnected), [transport, hub]);
   useEffect(() => {
@@ -28,11 +29,14 @@ function Connected({ transport }: { transport: Transport }) {
       const code = errorCode(err) as string;
       if (code === 'UNAUTHORIZED' || code === 'FORBIDDEN') {
         if (transport.kind === 'http') forgetControlToken();
-        setRejected(true);
+        setRejected('token');
       }
+      // The one-time code of `airlock open` was used, unknown or expired (lib/transport.ts).
+      if (code === OPEN_CODE_SPENT) setRejected('code');
     });
   }, [transport]);
 
+  if (rejected === 'code') return <NoToken spentCode />;
   if (rejected) return <NoToken rejected />;
   return (
     <ControlProvider api={transport.api} hub={hub} kind={transport.kind}>

@@ -89,9 +89,17 @@ export function plainToolResult(result: unknown): Record<string, unknown> | unde
   const { _meta, content, isError } = result;
   const hasMeta = '_meta' in result;
   const hasError = 'isError' in result;
-  // The 2026-07-28 result _meta types its serverInfo key and replaces a bad one (catch): left to
-  // the SDK on both eras.
-  if (hasMeta && (!plainMeta(_meta) || SERVER_INFO_META_KEY in (_meta as object))) return undefined;
+  // A progress token in a result's `_meta` (no tool of Airlock's puts one there; an upstream
+  // could) comes back from the SDK's parse moved first: left to that check (key order). The
+  // 2026-07-28 result _meta types its serverInfo key and replaces a bad one (catch), moving it
+  // first too: left to the SDK on both eras.
+  if (
+    hasMeta &&
+    (!plainMeta(_meta) ||
+      'progressToken' in (_meta as object) ||
+      SERVER_INFO_META_KEY in (_meta as object))
+  )
+    return undefined;
   if (hasError && typeof isError !== 'boolean') return undefined;
   if (!Array.isArray(content) || Object.getPrototypeOf(content) !== Array.prototype)
     return undefined;

@@ -257,10 +257,9 @@ function send(
  */
 const inFlight = new WeakMap<AbortSignal, Set<() => void>>();
 function onAbortOf(signal: AbortSignal, cb: () => void): () => void {
-  let set = inFlight.get(signal);
-  if (!set) {
-    const callbacks = new Set<() => void>();
-    set = callbacks;
+  const set = inFlight.get(signal) ?? new Set<() => void>();
+  if (!inFlight.has(signal)) {
+    const callbacks = set;
     inFlight.set(signal, callbacks);
     signal.addEventListener(
       'abort',
@@ -271,9 +270,8 @@ function onAbortOf(signal: AbortSignal, cb: () => void): () => void {
       { once: true },
     );
   }
-  const own = set;
-  own.add(cb);
-  return () => own.delete(cb);
+  set.add(cb);
+  return () => set.delete(cb);
 }
 
 /** The error a body read cut short by the network gets, as undici words it. */

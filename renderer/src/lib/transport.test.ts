@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ControlError, type ControlApi } from '../../../common/contract';
-import { takeControlToken, withBridgeErrors } from './transport';
+import {
+  pendingHttpTransport,
+  redeemOpenCode,
+  takeControlToken,
+  takeOpenCode,
+  withBridgeErrors,
+} from './transport';
 
 function fakes(hash: string, stored: string | null = null) {
   const data = new Map<string, string>(stored ? [['airlock.controlToken', stored]] : []);
@@ -41,6 +47,69 @@ describe('control token from the address', () => {
     const f = fakes('#/approvals');
     expect(takeControlToken(f.loc, f.hist, f.store)).toBeNull();
     expect(f.replaced).toEqual([]);
+  });
+});
+
+describe('one-time open code from the address (airlock open)', () => {
+  /** A server that knows one code, once, and records what it was sent. */
+  function server(valid: string) {
+    const sent: { url: string; init: RequestInit }[] = [];
+    let spent = false;
+    const fetchImpl = (async (url: string, init: RequestInit) => {
+      sent.push({ url, init });
+      const { code } = JSON.parse(String(init.body)) as { code: string };
+      if (url.endsWith('/api/open-code')) {
+        if (code === valid && !spent) {
+          spent = true;
+          return Response.json({ token: 'alc_from_code' });
+        }
+        return Response.json({ error: 'OPEN_CODE_SPENT', message: 'used' }, { status: 410 });
+      }
+      return Response.json({ result: { ok: true } });
+    }) as unknown as typeof fetch;
+    return { fetchImpl, sent };
+  }
+
+  it('takes #code=…, removes it from the address, keeping the route', () => {
+    const f = fakes('#/popup?code=abc_-1');
+    expect(takeOpenCode(f.loc, f.hist)).toBe('abc_-1');
+    expect(f.replaced).toEqual(['/#/popup']);
+    const g = fakes('#code=xyz');
+    expect(takeOpenCode(g.loc, g.hist)).toBe('xyz');
+    expect(g.replaced).toEqual(['/#/approvals']);
+    const none = fakes('#token=alc_t');
+    expect(takeOpenCode(none.loc, none.hist)).toBeNull();
+    expect(none.replaced).toEqual([]);
+  });
+
+  it('trades the code once for the token and keeps it for this tab, as #token= would', async () => {
+    const f = fakes('');
+    const s = server('good');
+    expect(await redeemOpenCode('http://127.0.0.1:1', 'good', f.store, s.fetchImpl)).toBe(
+      'alc_from_code',
+    );
+    expect(f.data.get('airlock.controlToken')).toBe('alc_from_code');
+    expect(s.sent[0]).toMatchObject({
+      url: 'http://127.0.0.1:1/api/open-code',
+      init: { method: 'POST', body: '{"code":"good"}' },
+    });
+    // Spent: a second try (another tab, a reload of the old address) gets nothing.
+    const g = fakes('');
+    expect(await redeemOpenCode('http://127.0.0.1:1', 'good', g.store, s.fetchImpl)).toBeNull();
+    expect(g.data.size).toBe(0);
+    expect(await redeemOpenCode('http://127.0.0.1:1', '', g.store, s.fetchImpl)).toBeNull();
+  });
+
+  it('calls wait for the token; a spent code makes every call say so', async () => {
+    const s = server('good');
+    const ok = pendingHttpTransport('http://h', Promise.resolve('alc_t'), s.fetchImpl);
+    expect(await ok.api.getStatus()).toEqual({ ok: true });
+    expect(s.sent[0]!.init.headers).toMatchObject({ authorization: 'Bearer alc_t' });
+    const spent = pendingHttpTransport('http://h', Promise.resolve(null), s.fetchImpl);
+    await expect(spent.api.getStatus()).rejects.toMatchObject({
+      code: 'OPEN_CODE_SPENT',
+      message: 'This link was already used or has expired — run `airlock open` again.',
+    });
   });
 });
 

@@ -3,9 +3,17 @@ import {
   ControlError,
   type ControlApi,
   type ControlBridge,
+  type ControlErrorCode,
   type CoreEvent,
 } from '../../../common/contract';
+import { controlApiOver } from '../../../common/control-client';
 import { httpControlClient, subscribeEvents } from '../../../common/http-control-client';
+import {
+  OPEN_CODE_REDEEM_PATH,
+  OPEN_CODE_SPENT,
+  OPEN_CODE_SPENT_MESSAGE,
+  type RedeemedOpenCode,
+} from '../../../common/open-code';
 import { parseBridgeError } from '../../../common/ipc-contract';
 
 /**
@@ -32,6 +40,26 @@ declare global {
 
 const TOKEN_KEY = 'airlock.controlToken';
 const TOKEN_IN_HASH = /(^|[#&?])token=([^&]*)/;
+const CODE_IN_HASH = /(^|[#&?])code=([^&]*)/;
+
+/**
+ * Takes `name=…` out of the address's fragment, keeping the route around it, and rewrites the
+ * address without it so it is not left on screen or in the history. Null when it is not there.
+ */
+function takeFromHash(pattern: RegExp, loc: Location, hist: History): string | null {
+  const match = pattern.exec(loc.hash);
+  if (!match) return null;
+  const rest = loc.hash
+    .replace(pattern, '$1')
+    .replace(/[#&?]+$/, '')
+    .replace(/^#&/, '#');
+  hist.replaceState(
+    null,
+    '',
+    `${loc.pathname}${loc.search}${rest.length > 1 ? rest : '#/approvals'}`,
+  );
+  return decodeURIComponent(match[2] ?? '');
+}
 
 /**
  * Takes `#token=…` from the address (the control URL `airlock serve` prints),
@@ -43,25 +71,86 @@ export function takeControlToken(
   hist: History = history,
   store: Storage = sessionStorage,
 ): string | null {
-  const match = TOKEN_IN_HASH.exec(loc.hash);
-  if (match) {
-    const token = decodeURIComponent(match[2] ?? '');
-    const rest = loc.hash
-      .replace(TOKEN_IN_HASH, '$1')
-      .replace(/[#&?]+$/, '')
-      .replace(/^#&/, '#');
-    hist.replaceState(
-      null,
-      '',
-      `${loc.pathname}${loc.search}${rest.length > 1 ? rest : '#/approvals'}`,
-    );
-    if (token) {
-      store.setItem(TOKEN_KEY, token);
-      return token;
-    }
+  const token = takeFromHash(TOKEN_IN_HASH, loc, hist);
+  if (token) {
+    store.setItem(TOKEN_KEY, token);
+    return token;
   }
   return store.getItem(TOKEN_KEY);
 }
+
+/** Takes `#code=…` (the one-time open code of `airlock open`) from the address, as the token. */
+export function takeOpenCode(loc: Location = location, hist: History = history): string | null {
+  return takeFromHash(CODE_IN_HASH, loc, hist);
+}
+
+/**
+ * Trades a one-time open code for the control token (common/open-code.ts), once, and keeps the
+ * token for this tab as `#token=` would. Null when the server refuses it (used, unknown,
+ * expired) or cannot be reached.
+ */
+export async function redeemOpenCode(
+  origin: string,
+  code: string,
+  store: Storage = sessionStorage,
+  fetchImpl: typeof fetch = fetch,
+): Promise<string | null> {
+  if (!code) return null;
+  try {
+    const res = await fetchImpl(`${origin}${OPEN_CODE_REDEEM_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    if (!res.ok) return null;
+    const { token } = (await res.json()) as Partial<RedeemedOpenCode>;
+    if (typeof token !== 'string' || !token) return null;
+    store.setItem(TOKEN_KEY, token);
+    return token;
+  } catch {
+    return null;
+  }
+}
+
+/** What every call answers when the page's open code was refused: the page says so (NoToken). */
+export function openCodeSpent(): ControlError {
+  return new ControlError(OPEN_CODE_SPENT as ControlErrorCode, OPEN_CODE_SPENT_MESSAGE);
+}
+
+/**
+ * The HTTP transport once `token` is had: calls wait for it, and fail with openCodeSpent()
+ * when there is none; events follow once it is there.
+ */
+export function pendingHttpTransport(
+  origin: string,
+  token: Promise<string | null>,
+  fetchImpl: typeof fetch = fetch,
+): Transport {
+  const client = token.then((t) => (t ? httpControlClient(origin, t, fetchImpl) : null));
+  return {
+    kind: 'http',
+    api: controlApiOver(async (method, params) => {
+      const api = await client;
+      if (!api) throw openCodeSpent();
+      const fn = api[method as keyof ControlApi] as (...args: unknown[]) => Promise<unknown>;
+      return fn(...params);
+    }),
+    subscribe(onEvent, onState) {
+      let stop: (() => void) | null = null;
+      let stopped = false;
+      void token.then((t) => {
+        if (t && !stopped) stop = subscribeEvents(origin, t, onEvent, onState);
+      });
+      return () => {
+        stopped = true;
+        stop?.();
+      };
+    },
+  };
+}
+
+/** This page load's redemption: StrictMode runs start-up twice, the code can be spent once. */
+let redeeming: Promise<string | null> | null = null;
 
 export function forgetControlToken(store: Storage = sessionStorage): void {
   store.removeItem(TOKEN_KEY);
@@ -70,6 +159,9 @@ export function forgetControlToken(store: Storage = sessionStorage): void {
 export function chooseTransport(): TransportChoice {
   const bridge = window.airlock;
   if (bridge) return { ok: true, transport: electronTransport(bridge) };
+  const code = takeOpenCode();
+  if (code !== null) redeeming = redeemOpenCode(location.origin, code);
+  if (redeeming) return { ok: true, transport: pendingHttpTransport(location.origin, redeeming) };
   const token = takeControlToken();
   if (!token) return { ok: false, reason: 'no-token' };
   const origin = location.origin;

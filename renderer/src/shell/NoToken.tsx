@@ -1,5 +1,25 @@
-/** Shown when the page was opened without the control token (or with a wrong one). */
-export function NoToken({ rejected = false }: { rejected?: boolean }) {
+/**
+ * Shown when the page was opened without the control token (or with a wrong one), or with a
+ * one-time code of `airlock open` that is spent (common/open-code.ts).
+ */
+export function NoToken({
+  rejected = false,
+  spentCode = false,
+}: {
+  rejected?: boolean;
+  spentCode?: boolean;
+}) {
+  if (spentCode)
+    return (
+      <main className="app no-token" id="main">
+        <section className="page" aria-labelledby="no-token-heading" data-testid="no-token">
+          <h1 id="no-token-heading">This link no longer works</h1>
+          <p data-testid="open-code-spent">
+            This link was already used or has expired — run <code>airlock open</code> again.
+          </p>
+        </section>
+      </main>
+    );
   return (
     <main className="app no-token" id="main">
       <section className="page" aria-labelledby="no-token-heading" data-testid="no-token">
