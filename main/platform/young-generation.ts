@@ -42,6 +42,14 @@ export class YoungGenerationCap {
 
   start(): void {
     if (this.observer) return;
+    // The old generation too (issue 34, wave 3 session 4): after each full GC V8 sets the next
+    // limit at least 8 MiB plus the new space's capacity above the live size, and up to 4× it,
+    // unless it optimizes for memory (heap-controller.cc, MinimumAllocationLimitGrowingStep: 2
+    // MiB, and a conservative factor). Under 8 clients the old space held 34–46 MiB with 19–25
+    // live; with this flag 22–25 (docs/performance.md, "under load, wave 3 session 4"). V8 reads it
+    // at each limit computation, so it applies when set after start; process-wide, like the
+    // growth factor below (a schema pool Worker gets it too).
+    this.setFlags('--optimize-for-size');
     this.adjust();
     this.observer = new PerformanceObserver(() => this.adjust());
     this.observer.observe({ entryTypes: ['gc'] });
@@ -50,6 +58,7 @@ export class YoungGenerationCap {
   stop(): void {
     this.observer?.disconnect();
     this.observer = null;
+    this.setFlags('--no-optimize-for-size');
     if (!this.growing) this.setFlags(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`);
     this.growing = true;
   }
