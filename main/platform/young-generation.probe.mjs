@@ -109,7 +109,9 @@ else if (mode === 'old') {
   );
   await new Promise((resolve) => worker.once('message', resolve));
   const { YoungGenerationCap } = await import(new URL('main/platform/young-generation.js', dist));
-  const cap = new YoungGenerationCap();
+  // The growth factor alone: with --optimize-for-size V8 also shrinks the main thread's new space
+  // at times, which sets the factor back to 2 for a while — the worker then grows or not by timing.
+  const cap = new YoungGenerationCap({ optimizeForSize: false });
   cap.start();
   const main = await load();
   const done = new Promise((resolve) => worker.once('message', resolve));

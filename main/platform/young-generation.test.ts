@@ -45,30 +45,28 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
     120_000,
   );
 
-  // Review (issue 34), a known limit, not fixed: the observer runs between turns of the event loop,
-  // so one synchronous stretch of allocation with survivors, while the flag still says "grow",
-  // doubles the new space past the cap (to V8's 2 × 16 MiB here) — and the cap then holds it
-  // there (factor 1), until V8's memory reducer shrinks it. `it.fails` until the cap is a hard one
-  // (`--max-semi-space-size` at process start).
-  it.fails(
-    'stays within the cap after a synchronous allocation burst',
-    async () => {
-      const r = await probe('burst');
-      expect(r.max).toBeLessThanOrEqual(YOUNG_GENERATION_MIB * MIB);
-    },
-    120_000,
-  );
+  // Review (issue 34), a known limit: the observer runs between turns of the event loop, so one
+  // synchronous stretch of allocation with survivors, while the flag still says "grow", doubles the
+  // new space past the cap (to V8's 2 × 16 MiB here); the growth factor alone then held it there.
+  // With --optimize-for-size (wave 3 session 4) V8 shrinks it back once the load eases, so it ends
+  // within the cap (the probe still sees the transient 32 MiB: `burst`). A hard cap would still
+  // need `--max-semi-space-size` at process start.
+  it('is back within the cap after a synchronous allocation burst', async () => {
+    const r = await probe('burst');
+    expect(r.max).toBeLessThanOrEqual(YOUNG_GENERATION_MIB * MIB);
+  }, 120_000);
 
   it('lets V8 grow the new space below the cap, stops it at the cap, and lets it grow again after V8 shrank it', () => {
     const flags: string[] = [];
     let size = 2 * MIB;
     const cap = new YoungGenerationCap({
       capMiB: 8,
+      optimizeForSize: false,
       setFlags: (f) => flags.push(f),
       newSpaceBytes: () => size,
     });
     cap.start();
-    expect(flags).toEqual(['--optimize-for-size']); // below the cap: V8's own growth, untouched
+    expect(flags).toEqual([]); // below the cap: V8's own growth, untouched
     size = 8 * MIB;
     cap.adjust();
     expect(flags).toEqual(['--semi-space-growth-factor=1']);
@@ -80,9 +78,8 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
     size = 8 * MIB;
     cap.adjust();
     cap.stop();
-    expect(flags.slice(-3)).toEqual([
+    expect(flags.slice(-2)).toEqual([
       '--semi-space-growth-factor=1',
-      '--no-optimize-for-size',
       '--semi-space-growth-factor=2',
     ]);
   });
