@@ -49,7 +49,7 @@ export class YoungGenerationCap {
     // The old generation too (issue 34, wave 3 session 4): after each full GC V8 sets the next
     // limit at least 8 MiB plus the new space's capacity above the live size, and up to 4× it,
     // unless it optimizes for memory (heap-controller.cc, MinimumAllocationLimitGrowingStep: 2
-    // MiB, and a conservative factor). Under 8 clients the old space held 34–46 MiB with 19–25
+    // MiB, and a conservative factor). Under 8 clients the old space held 34–52 MiB with 19–25
     // live; with this flag 22–25 (docs/performance.md, "under load, wave 3 session 4"). V8 reads it
     // at each limit computation, so it applies when set after start; process-wide, like the
     // growth factor below (a schema pool Worker gets it too). Its price: more GC, ≈ 0.03 ms a call.
