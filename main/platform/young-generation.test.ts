@@ -6,7 +6,7 @@ const MIB = 1024 * 1024;
 
 /** young-generation.probe.mjs in a fresh Node process (V8 flags are per process). */
 function probe(
-  mode: 'none' | 'cap' | 'serve' | 'worker' | 'burst',
+  mode: 'none' | 'cap' | 'serve' | 'worker' | 'burst' | 'old' | 'old-none',
 ): Promise<{ max: number; exit?: number }> {
   return runProbe(
     new URL('./young-generation.probe.mjs', import.meta.url),
@@ -45,25 +45,23 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
     120_000,
   );
 
-  // Review (issue 34), a known limit, not fixed: the observer runs between turns of the event loop,
-  // so one synchronous stretch of allocation with survivors, while the flag still says "grow",
-  // doubles the new space past the cap (to V8's 2 × 16 MiB here) — and the cap then holds it
-  // there (factor 1), until V8's memory reducer shrinks it. `it.fails` until the cap is a hard one
-  // (`--max-semi-space-size` at process start).
-  it.fails(
-    'stays within the cap after a synchronous allocation burst',
-    async () => {
-      const r = await probe('burst');
-      expect(r.max).toBeLessThanOrEqual(YOUNG_GENERATION_MIB * MIB);
-    },
-    120_000,
-  );
+  // Review (issue 34), a known limit: the observer runs between turns of the event loop, so one
+  // synchronous stretch of allocation with survivors, while the flag still says "grow", doubles the
+  // new space past the cap (to V8's 2 × 16 MiB here); the growth factor alone then held it there.
+  // With --optimize-for-size (wave 3 session 4) V8 shrinks it back once the load eases, so it ends
+  // within the cap (the probe still sees the transient 32 MiB: `burst`). A hard cap would still
+  // need `--max-semi-space-size` at process start.
+  it('is back within the cap after a synchronous allocation burst', async () => {
+    const r = await probe('burst');
+    expect(r.max).toBeLessThanOrEqual(YOUNG_GENERATION_MIB * MIB);
+  }, 120_000);
 
   it('lets V8 grow the new space below the cap, stops it at the cap, and lets it grow again after V8 shrank it', () => {
     const flags: string[] = [];
     let size = 2 * MIB;
     const cap = new YoungGenerationCap({
       capMiB: 8,
+      optimizeForSize: false,
       setFlags: (f) => flags.push(f),
       newSpaceBytes: () => size,
     });
@@ -84,5 +82,23 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
       '--semi-space-growth-factor=1',
       '--semi-space-growth-factor=2',
     ]);
+  });
+
+  // Old space under load (issue 34, wave 3 session 4): V8 let `airlock serve`'s old space reach
+  // 34–46 MiB under 8 clients with 19–25 MiB live; V8 grows its limit by at least 8 MiB plus the
+  // new space's capacity after each full GC unless it is optimizing for memory, when the step is
+  // 2 MiB and the factor at most 1.3 (heap-controller.cc, MinimumAllocationLimitGrowingStep).
+  // `--optimize-for-size` is read at each limit computation, so setting it after start applies.
+  it('holds the old space near its live size under a load whose garbage dies old', async () => {
+    const [held, free] = [await probe('old'), await probe('old-none')];
+    expect(held.max).toBeLessThan(free.max * 0.7);
+  }, 120_000);
+
+  it('hands V8 back its own heap settings when stopped', () => {
+    const flags: string[] = [];
+    const cap = new YoungGenerationCap({ setFlags: (f) => flags.push(f), newSpaceBytes: () => 0 });
+    cap.start();
+    cap.stop();
+    expect(flags).toEqual(['--optimize-for-size', '--no-optimize-for-size']);
   });
 });
