@@ -41,9 +41,23 @@ describe('the URL the browser gets', () => {
     };
     expect(await browserUrl(info, TOKEN, old)).toBe(`${info.url}/#token=${TOKEN}`);
     expect(stderr.join('')).toMatch(/^airlock: this server predates one-time codes;[^\n]*\n$/);
-    stderr.length = 0;
+  });
+
+  it('no control socket in the instance file: no browser, never the token on its argv', async () => {
+    // A current server whose socket could not start (another user owns /tmp/airlock-<uid>, or
+    // squatted the Windows pipe name) publishes no socket: that must not force `#token=`.
+    catchStderr();
+    const opened: string[] = [];
+    const opener: Opener = {
+      open: async (u) => void opened.push(u),
+      env: { DISPLAY: ':0' },
+      platform: 'linux',
+    };
     const noSocket = { url: info.url } as ServerInfo;
-    expect(await browserUrl(noSocket, TOKEN, old)).toBe(`${info.url}/#token=${TOKEN}`);
+    const mint = async () => ({ code: 'c', expiresInMs: 1 });
+    expect(await openInBrowser(() => browserUrl(noSocket, TOKEN, mint), opener)).toBe('failed');
+    expect(opened).toEqual([]);
+    expect(stderr.join('')).not.toContain(TOKEN);
   });
 
   it('any other refusal opens nothing rather than the token', async () => {

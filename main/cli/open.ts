@@ -33,25 +33,33 @@ async function controlToken(dataDir: string): Promise<string> {
 /**
  * What the browser is started with: `<server url>/#code=<one-time code>` (common/open-code.ts),
  * never the control token — a browser's command line is readable by every local process for
- * as long as it runs. A server too old to mint codes (no control socket, or one that does not
- * know the method) gets today's `#token=` URL, with a note.
+ * as long as it runs. A server whose owner-only socket answers that it does not know the method
+ * gets today's `#token=` URL, with a note; a server with no socket gets no browser.
  */
 export async function browserUrl(
   info: ServerInfo,
   token: string,
   mint: typeof mintOpenCode = mintOpenCode,
 ): Promise<string> {
-  if (info.controlSocket) {
-    try {
-      const { code } = await mint(info.controlSocket, token);
-      return `${info.url}/#code=${encodeURIComponent(code)}`;
-    } catch (err) {
-      if (!(err instanceof ControlError && err.code === 'NOT_FOUND')) {
-        process.stderr.write(
-          `airlock: the server gave no one-time code (${(err as Error).message}).\n`,
-        );
-        throw err;
-      }
+  // No socket in the instance file is not proof of an old server: a current one whose socket
+  // failed to start (another user owning /tmp/airlock-<uid>, a squatted Windows pipe name —
+  // control-access.ts logs it and carries on) publishes none too, and whoever caused that would
+  // then read the token from the browser's argv. So no socket opens nothing.
+  if (!info.controlSocket) {
+    process.stderr.write(
+      'airlock: the server has no control socket (see its log), so it cannot give a one-time code; the browser is not handed the token.\n',
+    );
+    throw new Error('no control socket');
+  }
+  try {
+    const { code } = await mint(info.controlSocket, token);
+    return `${info.url}/#code=${encodeURIComponent(code)}`;
+  } catch (err) {
+    if (!(err instanceof ControlError && err.code === 'NOT_FOUND')) {
+      process.stderr.write(
+        `airlock: the server gave no one-time code (${(err as Error).message}).\n`,
+      );
+      throw err;
     }
   }
   process.stderr.write(
