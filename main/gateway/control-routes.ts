@@ -65,24 +65,9 @@ export class ControlRoutes {
   }
 
   async rpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST')
-      return sendJson(
-        res,
-        405,
-        { error: 'METHOD_NOT_ALLOWED', message: 'Use POST.' },
-        { allow: 'POST' },
-      );
-    let raw: Buffer;
-    try {
-      raw = await readBody(req, 1024 * 1024);
-    } catch (err) {
-      if (err instanceof BodyTooLargeError)
-        return sendJson(res, 413, { error: 'TOO_LARGE', message: 'Request body too large.' });
-      return sendJson(res, 400, {
-        error: 'INVALID',
-        message: 'The request body could not be read.',
-      });
-    }
+    if (!postOnly(req, res)) return;
+    const raw = await postBody(req, res, 1024 * 1024);
+    if (!raw) return;
     // Depth-checked parse (issue 17.8): deep nesting is refused before recursion can blow up.
     const body = raw.length === 0 ? ({ ok: true, value: {} } as const) : parseJsonBody(raw);
     if (!body.ok) {
@@ -113,13 +98,7 @@ export class ControlRoutes {
    * already held Host and Origin to loopback) — and every refusal looks the same.
    */
   async redeemOpenCode(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST')
-      return sendJson(
-        res,
-        405,
-        { error: 'METHOD_NOT_ALLOWED', message: 'Use POST.' },
-        { allow: 'POST' },
-      );
+    if (!postOnly(req, res)) return;
     const fetchSite = req.headers['sec-fetch-site'];
     if (
       req.headers.origin !== `http://${req.headers.host ?? ''}` ||
@@ -129,17 +108,8 @@ export class ControlRoutes {
         error: 'FORBIDDEN_ORIGIN',
         message: "An open code is redeemed only by Airlock's own page.",
       });
-    let raw: Buffer;
-    try {
-      raw = await readBody(req, 1024);
-    } catch (err) {
-      if (err instanceof BodyTooLargeError)
-        return sendJson(res, 413, { error: 'TOO_LARGE', message: 'Request body too large.' });
-      return sendJson(res, 400, {
-        error: 'INVALID',
-        message: 'The request body could not be read.',
-      });
-    }
+    const raw = await postBody(req, res, 1024);
+    if (!raw) return;
     const body = parseJsonBody(raw);
     const code = body.ok ? (body.value as { code?: unknown } | null)?.code : undefined;
     if (typeof code !== 'string')
@@ -174,5 +144,28 @@ export class ControlRoutes {
   closeStreams(): void {
     for (const res of this.streams) res.end();
     this.streams.clear();
+  }
+}
+
+/** A control route takes POST only: anything else is answered 405 here (false). */
+function postOnly(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.method === 'POST') return true;
+  sendJson(res, 405, { error: 'METHOD_NOT_ALLOWED', message: 'Use POST.' }, { allow: 'POST' });
+  return false;
+}
+
+/** The request's body up to `limit` bytes, or undefined once a 413/400 has been answered. */
+async function postBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+): Promise<Buffer | undefined> {
+  try {
+    return await readBody(req, limit);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError)
+      sendJson(res, 413, { error: 'TOO_LARGE', message: 'Request body too large.' });
+    else sendJson(res, 400, { error: 'INVALID', message: 'The request body could not be read.' });
+    return undefined;
   }
 }
