@@ -1,12 +1,12 @@
 import fc from 'fast-check';
-import {
-  classifyInboundRequest,
-  isJSONRPCRequest,
-  PROTOCOL_VERSION_META_KEY,
-  RELATED_TASK_META_KEY,
-} from '@modelcontextprotocol/server';
+import { classifyInboundRequest, isJSONRPCRequest } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { everydayRequest, parsedJson, scalar } from '../../test-support/request-arbitraries.js';
+import {
+  everydayRequest,
+  metaShapes,
+  parsedJson,
+  scalar,
+} from '../../test-support/request-arbitraries.js';
 import { everydaySessionRequest } from './session-route.js';
 
 /**
@@ -33,20 +33,7 @@ const version = fc.constantFrom(
   'junk',
   '',
 );
-const meta = fc.oneof(
-  fc.constant(undefined),
-  fc.record(
-    {
-      progressToken: fc.oneof(id, fc.constant({})),
-      [PROTOCOL_VERSION_META_KEY]: version,
-      [RELATED_TASK_META_KEY]: fc.oneof(fc.record({ taskId: fc.string() }), scalar),
-      other: scalar,
-    },
-    { requiredKeys: [] },
-  ),
-  scalar,
-  fc.array(scalar, { maxLength: 2 }),
-);
+const meta = fc.oneof(fc.constant(undefined), ...metaShapes(id, version));
 const params = fc.oneof(
   fc.constant(undefined),
   fc
