@@ -72,3 +72,14 @@ export function metaShapes(
     fc.array(scalar, { maxLength: 2 }),
   ];
 }
+
+/** A method name: mostly ones the SDK routes (these four, then the test's own), else any scalar. */
+export function nearMissMethod(...more: string[]): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom('tools/call', 'tools/list', 'ping', 'initialize', ...more),
+    },
+    { weight: 1, arbitrary: scalar },
+  );
+}

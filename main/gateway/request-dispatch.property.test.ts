@@ -11,7 +11,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { metaShapes, scalar } from '../../test-support/request-arbitraries.js';
+import { metaShapes, nearMissMethod, scalar } from '../../test-support/request-arbitraries.js';
 import { directRequests } from './request-dispatch.js';
 import { requestShaped } from './session-route.js';
 
@@ -38,20 +38,7 @@ const params = fc.oneof(
   { weight: 1, arbitrary: scalar },
   { weight: 1, arbitrary: fc.array(scalar, { maxLength: 2 }) },
 );
-const method = fc.oneof(
-  {
-    weight: 4,
-    arbitrary: fc.constantFrom(
-      'tools/call',
-      'tools/list',
-      'ping',
-      'initialize',
-      'notifications/cancelled',
-      'notifications/initialized',
-    ),
-  },
-  { weight: 1, arbitrary: scalar },
-);
+const method = nearMissMethod('notifications/cancelled', 'notifications/initialized');
 const jsonrpc = fc.oneof(
   { weight: 5, arbitrary: fc.constant('2.0') },
   { weight: 1, arbitrary: scalar },

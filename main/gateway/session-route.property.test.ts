@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   everydayRequest,
   metaShapes,
+  nearMissMethod,
   parsedJson,
   scalar,
 } from '../../test-support/request-arbitraries.js';
@@ -48,19 +49,7 @@ const params = fc.oneof(
 const fields = {
   jsonrpc: fc.oneof({ weight: 5, arbitrary: fc.constant('2.0') }, { weight: 1, arbitrary: scalar }),
   id,
-  method: fc.oneof(
-    {
-      weight: 4,
-      arbitrary: fc.constantFrom(
-        'tools/call',
-        'tools/list',
-        'ping',
-        'initialize',
-        'server/discover',
-      ),
-    },
-    { weight: 1, arbitrary: scalar },
-  ),
+  method: nearMissMethod('server/discover'),
   params,
 };
 const others = {
