@@ -9,6 +9,7 @@ import {
   type Result,
 } from '@modelcontextprotocol/server';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { scalar } from '../../../test-support/request-arbitraries.js';
 import {
   ctx,
   handedBy,
@@ -85,12 +86,6 @@ async function agree(request: unknown, result: unknown): Promise<void> {
   expect(a).toEqual(b);
 }
 
-const scalar = fc.oneof(
-  fc.string({ maxLength: 6 }),
-  fc.integer(),
-  fc.double(),
-  fc.constantFrom(null, true, false, 2 ** 53, -0, 1.5, Number.MAX_SAFE_INTEGER + 2),
-);
 const meta = fc.oneof(
   {
     weight: 3,
