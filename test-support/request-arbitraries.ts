@@ -1,3 +1,4 @@
+import { PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 
 /**
@@ -46,4 +47,39 @@ export function everydayRequest(
     ? fc.record(model)
     : fc.record(model, { requiredKeys: ['jsonrpc', 'id', 'method'] });
   return request.map((m) => parsedJson<Record<string, unknown>>(m));
+}
+
+/**
+ * The shapes a request's `_meta` takes in the near-miss generators: an object with the keys the
+ * SDK reads (progress token, protocol version, related task), each well-formed or not, or no
+ * object at all. Given as a list for fc.oneof, so a test may add shapes of its own in front.
+ */
+export function metaShapes(
+  id: fc.Arbitrary<unknown>,
+  version: fc.Arbitrary<unknown>,
+): fc.Arbitrary<unknown>[] {
+  return [
+    fc.record(
+      {
+        progressToken: fc.oneof(id, fc.constant({})),
+        [PROTOCOL_VERSION_META_KEY]: version,
+        [RELATED_TASK_META_KEY]: fc.oneof(fc.record({ taskId: fc.string() }), scalar),
+        other: scalar,
+      },
+      { requiredKeys: [] },
+    ),
+    scalar,
+    fc.array(scalar, { maxLength: 2 }),
+  ];
+}
+
+/** A method name: mostly ones the SDK routes (these four, then the test's own), else any scalar. */
+export function nearMissMethod(...more: string[]): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom('tools/call', 'tools/list', 'ping', 'initialize', ...more),
+    },
+    { weight: 1, arbitrary: scalar },
+  );
 }

@@ -23,6 +23,17 @@ const catchStderr = () =>
     .spyOn(process.stderr, 'write')
     .mockImplementation((s: string | Uint8Array) => (stderr.push(String(s)), true));
 
+/** An opener on a desktop with a display, keeping what it was asked to open. */
+function displayOpener(): { opened: string[]; opener: Opener } {
+  const opened: string[] = [];
+  const opener: Opener = {
+    open: async (u) => void opened.push(u),
+    env: { DISPLAY: ':0' },
+    platform: 'linux',
+  };
+  return { opened, opener };
+}
+
 describe('the URL the browser gets', () => {
   it('a minted code, with the token going only to the socket', async () => {
     const asked: [string, string][] = [];
@@ -47,12 +58,7 @@ describe('the URL the browser gets', () => {
     // A current server whose socket could not start (another user owns /tmp/airlock-<uid>, or
     // squatted the Windows pipe name) publishes no socket: that must not force `#token=`.
     catchStderr();
-    const opened: string[] = [];
-    const opener: Opener = {
-      open: async (u) => void opened.push(u),
-      env: { DISPLAY: ':0' },
-      platform: 'linux',
-    };
+    const { opened, opener } = displayOpener();
     const noSocket = { url: info.url } as ServerInfo;
     const mint = async () => ({ code: 'c', expiresInMs: 1 });
     expect(await openInBrowser(() => browserUrl(noSocket, TOKEN, mint), opener)).toBe('failed');
@@ -62,12 +68,7 @@ describe('the URL the browser gets', () => {
 
   it('any other refusal opens nothing rather than the token', async () => {
     catchStderr();
-    const opened: string[] = [];
-    const opener: Opener = {
-      open: async (u) => void opened.push(u),
-      env: { DISPLAY: ':0' },
-      platform: 'linux',
-    };
+    const { opened, opener } = displayOpener();
     const refused = async () => {
       throw new ControlError('INTERNAL', 'boom');
     };

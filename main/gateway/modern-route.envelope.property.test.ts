@@ -189,3 +189,49 @@ describe("the hot server's envelope check answers as the SDK's codec does", () =
     );
   });
 });
+
+/**
+ * A second held-out hostile list (review, not tuned on): envelopes built from JSON text, as the
+ * wire gives them — duplicate keys, own `__proto__`/`constructor` keys, non-finite numbers,
+ * deep nesting, lone surrogates — through withSureEnvelopes and the SDK's own codec.
+ */
+const v = JSON.stringify(V);
+const c = JSON.stringify(CAPS);
+const i = JSON.stringify(INFO);
+const l = JSON.stringify(LEVEL);
+const env = (rest: string) => `{${v}:"2026-07-28",${rest}}`;
+const texts = [
+  env(`${c}:{},${c}:null`),
+  env(`${c}:null,${c}:{}`),
+  `{${v}:"2025-11-25",${v}:"2026-07-28",${c}:{}}`,
+  env(`${c}:{"roots":{"listChanged":true,"listChanged":"x"}}`),
+  env(`${c}:{"constructor":{"a":1},"toString":1}`),
+  env(`${c}:{"experimental":{"constructor":{}}}`),
+  env(`${c}:{"experimental":{"x":{"y":1e999}}}`),
+  env(`${c}:{"sampling":{"context":{"a":-1e999}}}`),
+  env(`${c}:{"extensions":{"x":{"a":[[[[[[[[[[1]]]]]]]]]]}}}`),
+  env(`${c}:{"elicitation":{"__proto__":{"form":1}}}`),
+  env(`${c}:{"elicitation":{"form":{"__proto__":{"applyDefaults":1}}}}`),
+  env(`${c}:{"elicitation":{"form":{},"url":{},"form":null}}`),
+  env(`${c}:{"elicitation":[]}`),
+  env(`${c}:{"roots":[]}`),
+  env(`${c}:{"roots":{"__proto__":{"listChanged":"no"}}}`),
+  env(`${c}:{},${i}:{"name":"\\ud800","version":"1"}`),
+  env(`${c}:{},${i}:{"name":"a","version":"1","__proto__":{"version":1}}`),
+  env(`${c}:{},${i}:{"name":"a","version":"1","icons":null}`),
+  env(`${c}:{},${i}:{"name":"a","version":"1","websiteUrl":"not a url","title":""}`),
+  env(`${c}:{},${i}:{"name":"a","version":"1","constructor":5}`),
+  env(`${c}:{},${l}:"__proto__"`),
+  env(`${c}:{},${l}:"toString"`),
+  env(`${c}:{},${l}:"debug",${l}:"loud"`),
+  env(`${c}:{},"__proto__":{"x":1}`),
+];
+
+describe('held-out hostile envelopes from JSON text (review)', () => {
+  it('answer as the SDK codec does', () => {
+    for (const [n, text] of texts.entries()) {
+      const m = { envelope: JSON.parse(text) as unknown };
+      expect([n, ours.checkInboundEnvelope(m)]).toEqual([n, sdk.checkInboundEnvelope(m)]);
+    }
+  });
+});

@@ -11,6 +11,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { metaShapes, nearMissMethod, scalar } from '../../test-support/request-arbitraries.js';
 import { directRequests } from './request-dispatch.js';
 import { requestShaped } from './session-route.js';
 
@@ -21,29 +22,11 @@ import { requestShaped } from './session-route.js';
  * SDK's closure calls, with the same arguments, and whatever it shortcuts the SDK's own guards
  * must call a request and neither kind of response.
  */
-const scalar = fc.oneof(
-  fc.string({ maxLength: 6 }),
-  fc.integer(),
-  fc.double(),
-  fc.constantFrom(null, true, false, 2 ** 53, -0, 1.5, Number.MAX_SAFE_INTEGER + 2),
-);
 const id = fc.oneof(
   { weight: 4, arbitrary: fc.oneof(fc.integer(), fc.string({ maxLength: 8 })) },
   { weight: 1, arbitrary: scalar },
 );
-const meta = fc.oneof(
-  fc.record(
-    {
-      progressToken: fc.oneof(id, fc.constant({})),
-      [PROTOCOL_VERSION_META_KEY]: fc.constantFrom('2025-11-25', '2026-07-28', 'x'),
-      [RELATED_TASK_META_KEY]: fc.oneof(fc.record({ taskId: fc.string() }), scalar),
-      other: scalar,
-    },
-    { requiredKeys: [] },
-  ),
-  scalar,
-  fc.array(scalar, { maxLength: 2 }),
-);
+const meta = fc.oneof(...metaShapes(id, fc.constantFrom('2025-11-25', '2026-07-28', 'x')));
 const params = fc.oneof(
   {
     weight: 4,
@@ -55,20 +38,7 @@ const params = fc.oneof(
   { weight: 1, arbitrary: scalar },
   { weight: 1, arbitrary: fc.array(scalar, { maxLength: 2 }) },
 );
-const method = fc.oneof(
-  {
-    weight: 4,
-    arbitrary: fc.constantFrom(
-      'tools/call',
-      'tools/list',
-      'ping',
-      'initialize',
-      'notifications/cancelled',
-      'notifications/initialized',
-    ),
-  },
-  { weight: 1, arbitrary: scalar },
-);
+const method = nearMissMethod('notifications/cancelled', 'notifications/initialized');
 const jsonrpc = fc.oneof(
   { weight: 5, arbitrary: fc.constant('2.0') },
   { weight: 1, arbitrary: scalar },

@@ -1,12 +1,13 @@
 import fc from 'fast-check';
-import {
-  classifyInboundRequest,
-  isJSONRPCRequest,
-  PROTOCOL_VERSION_META_KEY,
-  RELATED_TASK_META_KEY,
-} from '@modelcontextprotocol/server';
+import { classifyInboundRequest, isJSONRPCRequest } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { everydayRequest, parsedJson, scalar } from '../../test-support/request-arbitraries.js';
+import {
+  everydayRequest,
+  metaShapes,
+  nearMissMethod,
+  parsedJson,
+  scalar,
+} from '../../test-support/request-arbitraries.js';
 import { everydaySessionRequest } from './session-route.js';
 
 /**
@@ -33,20 +34,7 @@ const version = fc.constantFrom(
   'junk',
   '',
 );
-const meta = fc.oneof(
-  fc.constant(undefined),
-  fc.record(
-    {
-      progressToken: fc.oneof(id, fc.constant({})),
-      [PROTOCOL_VERSION_META_KEY]: version,
-      [RELATED_TASK_META_KEY]: fc.oneof(fc.record({ taskId: fc.string() }), scalar),
-      other: scalar,
-    },
-    { requiredKeys: [] },
-  ),
-  scalar,
-  fc.array(scalar, { maxLength: 2 }),
-);
+const meta = fc.oneof(fc.constant(undefined), ...metaShapes(id, version));
 const params = fc.oneof(
   fc.constant(undefined),
   fc
@@ -61,19 +49,7 @@ const params = fc.oneof(
 const fields = {
   jsonrpc: fc.oneof({ weight: 5, arbitrary: fc.constant('2.0') }, { weight: 1, arbitrary: scalar }),
   id,
-  method: fc.oneof(
-    {
-      weight: 4,
-      arbitrary: fc.constantFrom(
-        'tools/call',
-        'tools/list',
-        'ping',
-        'initialize',
-        'server/discover',
-      ),
-    },
-    { weight: 1, arbitrary: scalar },
-  ),
+  method: nearMissMethod('server/discover'),
   params,
 };
 const others = {

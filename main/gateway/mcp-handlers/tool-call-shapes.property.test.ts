@@ -7,9 +7,17 @@ import {
   Server,
   type JSONRPCRequest,
   type Result,
-  type ServerContext,
 } from '@modelcontextprotocol/server';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { scalar } from '../../../test-support/request-arbitraries.js';
+import {
+  ctx,
+  handedBy,
+  info,
+  options,
+  sdkWrap,
+  type Wrap,
+} from '../../../test-support/tool-call-wrap.js';
 import { ModernHotTransport, MODERN_REVISION } from '../modern-hot.js';
 import { PlainCallServer } from './call-server.js';
 import { TaskServer } from './tasks.js';
@@ -24,13 +32,6 @@ import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shap
  * byte as JSON) or the same error, having run the handler once. On 2026-07-28 the SDK checks
  * with that era's dispatch schemas (the request as its handler sees it, envelope lifted).
  */
-type Wrap = (
-  method: string,
-  handler: (r: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
-) => (r: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
-
-const info = { name: 't', version: '1' };
-const options = { capabilities: { tools: {} } };
 const modernOptions = {
   ...options,
   supportedProtocolVersions: ['2025-11-25', MODERN_REVISION],
@@ -55,8 +56,6 @@ const sdkOn = (era: Era) => onEra(era, (o) => new Server(info, o));
 let ours: { _wrapHandler: Wrap };
 let sdk: { _wrapHandler: Wrap };
 let era: Era;
-const sdkWrap = (Server.prototype as unknown as { _wrapHandler: Wrap })._wrapHandler;
-const ctx = { mcpReq: { requestState: () => undefined } } as unknown as ServerContext;
 
 type Outcome = { ok: true; json: string; value: unknown } | { ok: false; error: unknown };
 
@@ -87,12 +86,6 @@ async function agree(request: unknown, result: unknown): Promise<void> {
   expect(a).toEqual(b);
 }
 
-const scalar = fc.oneof(
-  fc.string({ maxLength: 6 }),
-  fc.integer(),
-  fc.double(),
-  fc.constantFrom(null, true, false, 2 ** 53, -0, 1.5, Number.MAX_SAFE_INTEGER + 2),
-);
 const meta = fc.oneof(
   {
     weight: 3,
@@ -387,26 +380,6 @@ describe.each(ERAS)("on %s, our tools/call wrapper answers as the SDK's does", (
       for (const res of results) await agree(req, res);
   });
 });
-
-/**
- * What the function registered for tools/call is handed: by the SDK, its parse of the request;
- * by TaskServer with `toolCall` set (tools.ts), parsedToolCall's copy where it is sure.
- */
-async function handedBy(server: Server, direct: boolean, request: unknown): Promise<unknown[]> {
-  const seen: unknown[] = [];
-  const fn = async (r: unknown) => {
-    seen.push(r);
-    return { content: [] };
-  };
-  server.setRequestHandler('tools/call', fn);
-  if (direct) (server as PlainCallServer).toolCall = fn;
-  const h = (server as unknown as { _requestHandlers: Map<string, Wrapped> })._requestHandlers;
-  await h.get('tools/call')!(structuredClone(request) as JSONRPCRequest, ctx).catch(
-    () => undefined,
-  );
-  return seen;
-}
-type Wrapped = (r: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
 async function handedAlike(request: unknown): Promise<void> {
   const sdkSeen = await handedBy(await sdkOn(era), false, request);
