@@ -98,4 +98,24 @@ describe('waitOutFlow', () => {
     await expect(failed).rejects.toThrow('core gone');
     expect(process.listenerCount('SIGINT')).toBe(before);
   });
+
+  it('runs `first` (the browser opener) with the cancel handler already there', async () => {
+    const before = process.listenerCount('SIGINT');
+    const seen: number[] = [];
+    const view = await waitOutFlow(
+      async () => ({ state: 'connected' }),
+      async () => {},
+      async () => void seen.push(process.listenerCount('SIGINT')),
+    );
+    expect(view).toEqual({ state: 'connected' });
+    expect(seen).toEqual([before + 1]);
+    expect(process.listenerCount('SIGINT')).toBe(before);
+    const failed = waitOutFlow(
+      async () => ({ state: 'connected' }),
+      async () => {},
+      async () => Promise.reject(new Error('opener threw')),
+    );
+    await expect(failed).rejects.toThrow('opener threw');
+    expect(process.listenerCount('SIGINT')).toBe(before);
+  });
 });

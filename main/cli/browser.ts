@@ -54,14 +54,18 @@ export async function openInBrowser(
  * until the flow is past 'waiting' and 'exchanging' — each ask a long poll of 25 s, under the
  * control API's 30 s cap — and gives back its last view. Ctrl-C cancels the flow in the core, which
  * ends it, so the next answer is the cancelled view; the handler is gone once the wait is over.
+ * `first` (opening the browser) runs under the handler: a Ctrl-C while the opener is still
+ * starting must cancel the flow too, not just end the CLI and leave the flow waiting in the core.
  */
 export async function waitOutFlow<V extends { state: string }>(
   wait: (waitMs: number) => Promise<V>,
   cancel: () => Promise<unknown>,
+  first: () => Promise<unknown> = async () => {},
 ): Promise<V> {
   const onInterrupt = () => void cancel().catch(() => {});
   process.once('SIGINT', onInterrupt);
   try {
+    await first();
     let view: V;
     do view = await wait(25_000);
     while (view.state === 'waiting' || view.state === 'exchanging');

@@ -133,10 +133,10 @@ async function connect(
       `Waiting for Google until ${new Date(start.expiresAt).toLocaleTimeString()} (Ctrl-C to cancel)…`,
     );
   }
-  if (o.browser) await openInBrowser(start.authUrl);
   const view = await waitOutFlow(
     (waitMs) => api.waitGoogleConnect(start.flowId, waitMs),
     () => api.cancelGoogleConnect(start.flowId),
+    async () => o.browser && (await openInBrowser(start.authUrl)),
   );
   if (o.json) out(JSON.stringify({ event: 'done', ...view }));
   if (view.state === 'connected' && view.account) {

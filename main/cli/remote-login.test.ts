@@ -41,6 +41,33 @@ describe('airlock remote login and the browser', () => {
     expect(vi.mocked(openInBrowser).mock.calls).toEqual([[AUTH_URL]]);
   });
 
+  it('Ctrl-C while the browser is still starting cancels the sign-in in the core, once', async () => {
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const before = process.listenerCount('SIGINT');
+    const cancelled: string[] = [];
+    let waited = 0;
+    const interrupted = {
+      ...api,
+      cancelRemoteLogin: async (flowId: string) => (cancelled.push(flowId), { state: 'cancelled' }),
+      waitRemoteLogin: async () => (waited++, { flowId: 'f', name: 'linear', state: 'cancelled' }),
+    } as unknown as ControlApi;
+    vi.mocked(openInBrowser).mockImplementationOnce(async () => {
+      // The opener is still running: the cancel handler must already be there.
+      expect(process.listenerCount('SIGINT')).toBe(before + 1);
+      // Ours is the last one added; run just it (the runner may have SIGINT handlers of its own),
+      // as the once-wrapper Node calls, so a second Ctrl-C is Node's own again.
+      (process.rawListeners('SIGINT').at(-1) as () => void)();
+      expect(process.listenerCount('SIGINT')).toBe(before);
+      return 'opened';
+    });
+    const login = { browser: true, json: false, options: {} };
+    expect(await loginCommand(interrupted, 'linear', login)).toBe(1);
+    expect(cancelled).toEqual(['f']);
+    expect(waited).toBe(1);
+    expect(process.listenerCount('SIGINT')).toBe(before);
+  });
+
   it('--no-browser leaves the browser alone', async () => {
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const login = { browser: false, json: true, options: {} };

@@ -26,10 +26,10 @@ export async function loginCommand(
       `Waiting for the sign-in until ${new Date(start.expiresAt).toLocaleTimeString()} (Ctrl-C to cancel)…`,
     );
   }
-  if (o.browser) await openInBrowser(start.authUrl);
   const view = await waitOutFlow(
     (waitMs) => api.waitRemoteLogin(start.flowId, waitMs),
     () => api.cancelRemoteLogin(start.flowId),
+    async () => o.browser && (await openInBrowser(start.authUrl)),
   );
   if (o.json) out(JSON.stringify({ event: 'done', ...view }));
   if (view.state === 'signed-in') {
