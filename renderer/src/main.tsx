@@ -2,9 +2,14 @@ import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ControlProvider } from './lib/control';
 import { OPEN_CODE_SPENT } from '../../common/open-code';
-import { errorCode } from './lib/errors';
+import { errorCode, errorMessage } from './lib/errors';
 import { EventHub } from './lib/hub';
-import { chooseTransport, forgetControlToken, type Transport } from './lib/transport';
+import {
+  chooseTransport,
+  forgetControlToken,
+  OPEN_CODE_FAILED,
+  type Transport,
+} from './lib/transport';
 import { App } from './shell/App';
 import { NoToken } from './shell/NoToken';
 import { StatusProvider } from './shell/status';
@@ -14,13 +19,13 @@ import './pages.css';
 /** Start-up: pick the transport, check the token works, follow events, render. */
 function Root() {
   const [choice] = useState(chooseTransport);
-  if (!choice.ok) return <NoToken />;
+  if (!choice.ok) return <NoToken codeLost={choice.codeLost} />;
   return <Connected transport={choice.transport} />;
 }
 
 function Connected({ transport }: { transport: Transport }) {
   const [hub] = useState(() => new EventHub());
-  const [rejected, setRejected] = useState<false | 'token' | 'code'>(false);
+  const [rejected, setRejected] = useState<false | 'token' | 'code' | { failed: string }>(false);
 
   useEffect(() => transport.subscribe(hub.emit, hub.setConnected), [transport, hub]);
   useEffect(() => {
@@ -33,10 +38,13 @@ function Connected({ transport }: { transport: Transport }) {
       }
       // The one-time code of `airlock open` was used, unknown or expired (lib/transport.ts).
       if (code === OPEN_CODE_SPENT) setRejected('code');
+      // Trading it failed otherwise (unreachable, another answer): the error says how.
+      if (code === OPEN_CODE_FAILED) setRejected({ failed: errorMessage(err) });
     });
   }, [transport]);
 
   if (rejected === 'code') return <NoToken spentCode />;
+  if (typeof rejected === 'object') return <NoToken codeFailure={rejected.failed} />;
   if (rejected) return <NoToken rejected />;
   return (
     <ControlProvider api={transport.api} hub={hub} kind={transport.kind}>

@@ -3,18 +3,14 @@ import {
   ControlError,
   type ControlApi,
   type ControlBridge,
-  type ControlErrorCode,
   type CoreEvent,
 } from '../../../common/contract';
 import { controlApiOver } from '../../../common/control-client';
 import { httpControlClient, subscribeEvents } from '../../../common/http-control-client';
-import {
-  OPEN_CODE_REDEEM_PATH,
-  OPEN_CODE_SPENT,
-  OPEN_CODE_SPENT_MESSAGE,
-  type RedeemedOpenCode,
-} from '../../../common/open-code';
 import { parseBridgeError } from '../../../common/ipc-contract';
+import { CODE_TRIED_KEY, openCodeSpent, redeemOpenCode, TOKEN_KEY } from './open-code';
+
+export { OPEN_CODE_FAILED, openCodeSpent, redeemOpenCode } from './open-code';
 
 /**
  * How the app talks to the core. Picked once at start-up (docs/architecture.md
@@ -30,7 +26,7 @@ export interface Transport {
 }
 
 export type TransportChoice =
-  { ok: true; transport: Transport } | { ok: false; reason: 'no-token' };
+  { ok: true; transport: Transport } | { ok: false; reason: 'no-token'; codeLost: boolean };
 
 declare global {
   interface Window {
@@ -38,27 +34,36 @@ declare global {
   }
 }
 
-const TOKEN_KEY = 'airlock.controlToken';
 const TOKEN_IN_HASH = /(^|[#&?])token=([^&]*)/;
 const CODE_IN_HASH = /(^|[#&?])code=([^&]*)/;
+/** Every `code=` and `token=` in the fragment, to strip them all whichever one is used. */
+const SECRETS_IN_HASH = /(^|[#&?])(?:code|token)=[^&]*/g;
 
 /**
- * Takes `name=…` out of the address's fragment, keeping the route around it, and rewrites the
- * address without it so it is not left on screen or in the history. Null when it is not there.
+ * Takes `code=…` and `token=…` out of the address's fragment, keeping the route around them,
+ * and rewrites the address without either (whichever is used) so neither is left on screen or in
+ * the history. Nulls when they are not there, and the address is left alone.
  */
-function takeFromHash(pattern: RegExp, loc: Location, hist: History): string | null {
-  const match = pattern.exec(loc.hash);
-  if (!match) return null;
-  const rest = loc.hash
-    .replace(pattern, '$1')
-    .replace(/[#&?]+$/, '')
-    .replace(/^#&/, '#');
-  hist.replaceState(
-    null,
-    '',
-    `${loc.pathname}${loc.search}${rest.length > 1 ? rest : '#/approvals'}`,
-  );
-  return decodeURIComponent(match[2] ?? '');
+export function takeFromAddress(
+  loc: Location,
+  hist: History,
+): { code: string | null; token: string | null } {
+  const code = CODE_IN_HASH.exec(loc.hash);
+  const token = TOKEN_IN_HASH.exec(loc.hash);
+  if (code || token) {
+    const rest = loc.hash
+      .replace(SECRETS_IN_HASH, '$1')
+      .replace(/([#&?])&+/g, '$1')
+      .replace(/[#&?]+$/, '')
+      .replace(/^#&/, '#');
+    hist.replaceState(
+      null,
+      '',
+      `${loc.pathname}${loc.search}${rest.length > 1 ? rest : '#/approvals'}`,
+    );
+  }
+  const value = (m: RegExpExecArray | null) => (m ? decodeURIComponent(m[2] ?? '') : null);
+  return { code: value(code), token: value(token) };
 }
 
 /**
@@ -71,7 +76,7 @@ export function takeControlToken(
   hist: History = history,
   store: Storage = sessionStorage,
 ): string | null {
-  const token = takeFromHash(TOKEN_IN_HASH, loc, hist);
+  const { token } = TOKEN_IN_HASH.test(loc.hash) ? takeFromAddress(loc, hist) : { token: null };
   if (token) {
     store.setItem(TOKEN_KEY, token);
     return token;
@@ -81,45 +86,38 @@ export function takeControlToken(
 
 /** Takes `#code=…` (the one-time open code of `airlock open`) from the address, as the token. */
 export function takeOpenCode(loc: Location = location, hist: History = history): string | null {
-  return takeFromHash(CODE_IN_HASH, loc, hist);
+  return CODE_IN_HASH.test(loc.hash) ? takeFromAddress(loc, hist).code : null;
 }
+
+export type AddressStart =
+  | { code: string }
+  | { token: string }
+  /** `codeLost`: this tab took an open code whose trade never finished (a reload mid-way). */
+  | { none: true; codeLost: boolean };
 
 /**
- * Trades a one-time open code for the control token (common/open-code.ts), once, and keeps the
- * token for this tab as `#token=` would. Null when the server refuses it (used, unknown,
- * expired) or cannot be reached.
+ * What the page starts from: the address's open code first (it is spent by being sent), else its
+ * token or the one kept for this tab, else nothing.
  */
-export async function redeemOpenCode(
-  origin: string,
-  code: string,
+export function startFromAddress(
+  loc: Location = location,
+  hist: History = history,
   store: Storage = sessionStorage,
-  fetchImpl: typeof fetch = fetch,
-): Promise<string | null> {
-  if (!code) return null;
-  try {
-    const res = await fetchImpl(`${origin}${OPEN_CODE_REDEEM_PATH}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ code }),
-    });
-    if (!res.ok) return null;
-    const { token } = (await res.json()) as Partial<RedeemedOpenCode>;
-    if (typeof token !== 'string' || !token) return null;
-    store.setItem(TOKEN_KEY, token);
-    return token;
-  } catch {
-    return null;
+): AddressStart {
+  const { code, token } = takeFromAddress(loc, hist);
+  if (code !== null) {
+    store.setItem(CODE_TRIED_KEY, '1');
+    return { code };
   }
-}
-
-/** What every call answers when the page's open code was refused: the page says so (NoToken). */
-export function openCodeSpent(): ControlError {
-  return new ControlError(OPEN_CODE_SPENT as ControlErrorCode, OPEN_CODE_SPENT_MESSAGE);
+  if (token) store.setItem(TOKEN_KEY, token);
+  const kept = token || store.getItem(TOKEN_KEY);
+  if (kept) return { token: kept };
+  return { none: true, codeLost: store.getItem(CODE_TRIED_KEY) !== null };
 }
 
 /**
  * The HTTP transport once `token` is had: calls wait for it, and fail with openCodeSpent()
- * when there is none; events follow once it is there.
+ * when there is none, or with the redemption's own error; events follow once it is there.
  */
 export function pendingHttpTransport(
   origin: string,
@@ -127,6 +125,8 @@ export function pendingHttpTransport(
   fetchImpl: typeof fetch = fetch,
 ): Transport {
   const client = token.then((t) => (t ? httpControlClient(origin, t, fetchImpl) : null));
+  // Its failure is every call's answer; not an unhandled rejection before the first call.
+  client.catch(() => {});
   return {
     kind: 'http',
     api: controlApiOver(async (method, params) => {
@@ -138,9 +138,12 @@ export function pendingHttpTransport(
     subscribe(onEvent, onState) {
       let stop: (() => void) | null = null;
       let stopped = false;
-      void token.then((t) => {
-        if (t && !stopped) stop = subscribeEvents(origin, t, onEvent, onState);
-      });
+      token.then(
+        (t) => {
+          if (t && !stopped) stop = subscribeEvents(origin, t, onEvent, onState);
+        },
+        () => {},
+      );
       return () => {
         stopped = true;
         stop?.();
@@ -150,7 +153,7 @@ export function pendingHttpTransport(
 }
 
 /** This page load's redemption: StrictMode runs start-up twice, the code can be spent once. */
-let redeeming: Promise<string | null> | null = null;
+let redeeming: Promise<string> | null = null;
 
 export function forgetControlToken(store: Storage = sessionStorage): void {
   store.removeItem(TOKEN_KEY);
@@ -159,12 +162,16 @@ export function forgetControlToken(store: Storage = sessionStorage): void {
 export function chooseTransport(): TransportChoice {
   const bridge = window.airlock;
   if (bridge) return { ok: true, transport: electronTransport(bridge) };
-  const code = takeOpenCode();
-  if (code !== null) redeeming = redeemOpenCode(location.origin, code);
-  if (redeeming) return { ok: true, transport: pendingHttpTransport(location.origin, redeeming) };
-  const token = takeControlToken();
-  if (!token) return { ok: false, reason: 'no-token' };
   const origin = location.origin;
+  // A second start-up of this load finds the address already bare: it keeps the first's trade.
+  if (redeeming) return { ok: true, transport: pendingHttpTransport(origin, redeeming) };
+  const start = startFromAddress();
+  if ('code' in start) {
+    redeeming = redeemOpenCode(origin, start.code);
+    return { ok: true, transport: pendingHttpTransport(origin, redeeming) };
+  }
+  if ('none' in start) return { ok: false, reason: 'no-token', codeLost: start.codeLost };
+  const { token } = start;
   return {
     ok: true,
     transport: {

@@ -1,22 +1,34 @@
 /**
  * Shown when the page was opened without the control token (or with a wrong one), or with a
- * one-time code of `airlock open` that is spent (common/open-code.ts).
+ * one-time code of `airlock open` that is spent (common/open-code.ts), could not be traded
+ * (`codeFailure`, saying why), or was taken by this tab but never traded (`codeLost`: a reload
+ * while it was being traded; the code is spent by being sent, so it is not tried again).
  */
 export function NoToken({
   rejected = false,
   spentCode = false,
+  codeFailure,
+  codeLost = false,
 }: {
   rejected?: boolean;
   spentCode?: boolean;
+  codeFailure?: string;
+  codeLost?: boolean;
 }) {
-  if (spentCode)
+  if (spentCode || codeFailure !== undefined)
     return (
       <main className="app no-token" id="main">
         <section className="page" aria-labelledby="no-token-heading" data-testid="no-token">
-          <h1 id="no-token-heading">This link no longer works</h1>
-          <p data-testid="open-code-spent">
-            This link was already used or has expired — run <code>airlock open</code> again.
-          </p>
+          <h1 id="no-token-heading">
+            {spentCode ? 'This link no longer works' : 'This link could not be opened'}
+          </h1>
+          {spentCode ? (
+            <p data-testid="open-code-spent">
+              This link was already used or has expired — run <code>airlock open</code> again.
+            </p>
+          ) : (
+            <p data-testid="open-code-failed">{codeFailure}</p>
+          )}
         </section>
       </main>
     );
@@ -35,6 +47,13 @@ export function NoToken({
           <p>
             This page needs the control token that only the person running Airlock has. It is not in
             this address.
+          </p>
+        )}
+        {codeLost && (
+          <p data-testid="open-code-lost">
+            This tab was opened with a one-time link from <code>airlock open</code> that may already
+            have been used (the page was reloaded while opening it). Run <code>airlock open</code>{' '}
+            again.
           </p>
         )}
         <p>
