@@ -91,6 +91,45 @@ test('a one-time open code (airlock open) opens the page once, then says to run 
   await other.close();
 });
 
+test('an open code whose trade fails or is cut short by a reload says so, without retrying it', async ({
+  page,
+}) => {
+  const { server, profile } = airlock();
+  const info = JSON.parse(readFileSync(join(profile.dataDir, 'server.json'), 'utf8')) as {
+    controlSocket: string;
+  };
+  // A failure other than the route's 410 OPEN_CODE_SPENT is not "already used".
+  await page.route('**/api/open-code', (route) =>
+    route.fulfill({ status: 502, body: 'bad gateway' }),
+  );
+  await page.goto(`${server.url}/#code=x&token=${server.controlToken}`);
+  await expect(page.getByTestId('open-code-failed')).toHaveText(
+    'Airlock did not open this link (HTTP 502). Run `airlock open` again.',
+  );
+  expect(page.url()).not.toContain('code=');
+  expect(page.url()).not.toContain('token=');
+  await page.unroute('**/api/open-code');
+
+  // A reload while the code is being traded: the code is spent by being sent; the page says so.
+  const { code } = await mintOpenCode(info.controlSocket, server.controlToken);
+  const sent: string[] = [];
+  let held = () => {};
+  const reached = new Promise<void>((r) => (held = r));
+  await page.route('**/api/open-code', (route) => {
+    sent.push(route.request().postData() ?? '');
+    held(); // never answered: the reload cuts it short
+  });
+  await page.goto('about:blank'); // a new load: a fragment-only change would not start the page
+  await page.goto(`${server.url}/#code=${code}`);
+  await reached;
+  await page.reload();
+  await expect(page.getByTestId('open-code-lost')).toContainText('run airlock open again', {
+    ignoreCase: true,
+  });
+  expect(sent).toHaveLength(1);
+  expect(await page.evaluate('sessionStorage.getItem("airlock.controlToken")')).toBeNull();
+});
+
 test('the page without a token says to open the control URL', async ({ page }) => {
   const { server } = airlock();
   await page.goto(`${server.url}/`);
