@@ -5,6 +5,7 @@ import type { LooseningGate } from '../gateway/loosening-gate.js';
 import type { ServerLoosening } from '../gateway/loosening.js';
 import { ControlRoutes } from '../gateway/control-routes.js';
 import type { ControlSocket } from '../gateway/control-socket.js';
+import { OpenCodes } from '../gateway/control-open-codes.js';
 import { Gateway } from '../gateway/http-server.js';
 import { DEFAULT_UI_DIR } from '../gateway/static-files.js';
 import { ActivityLog } from '../store/activity.js';
@@ -60,6 +61,8 @@ export class App {
   private gateway: Gateway | null = null;
   private mcp: LazyMcpEndpoint | null = null;
   private socket: ControlSocket | null = null;
+  /** `airlock open`'s codes: minted over the control socket, redeemed by the page's route. */
+  private readonly openCodes = new OpenCodes();
   private gate: LooseningGate | null = null;
   private schemaPool: SchemaWorkerPool | null = null;
   private readonly lock: InstanceLock;
@@ -218,6 +221,7 @@ export class App {
         isAgentToken: (t) => this.agents.authenticate(t) !== null,
         gate: this.gate,
         confirmIn: this.options.policyConfirm ?? 'page',
+        openCodes: this.openCodes,
       }),
       authenticateAgent: (t, credential) => this.agents.authenticate(t, credential),
       credentialOf: (t) => AgentService.credentialOf(t),
@@ -230,9 +234,18 @@ export class App {
     const url = `http://127.0.0.1:${port}`;
     mcpUrl = `${url}/mcp`;
     this.startedInfo = { port, url, mcpUrl, controlUrl: `${url}/#token=${controlToken}` };
-    const controlSocket = this.options.skipLock
+    const started = this.options.skipLock
       ? null
-      : await this.startControlSocket(controlToken);
+      : await startControlSocket({
+          api: this.control,
+          logger: this.logger,
+          controlToken,
+          gate: this.gate,
+          dataDir: this.paths.dir,
+          openCodes: this.openCodes,
+        });
+    this.socket = started?.socket ?? null;
+    const controlSocket = started?.path ?? null;
     if (!this.options.skipLock)
       this.lock.publish({
         url,
@@ -283,18 +296,5 @@ export class App {
   private remoteLoaderFor(): RemoteLoader {
     this.remoteLoader ??= newRemoteLoader(this, this.options);
     return this.remoteLoader;
-  }
-
-  /** The local control socket (issue 19); null when it could not start. */
-  private async startControlSocket(controlToken: string): Promise<string | null> {
-    const started = await startControlSocket({
-      api: this.control,
-      logger: this.logger,
-      controlToken,
-      gate: this.gate,
-      dataDir: this.paths.dir,
-    });
-    if (started) this.socket = started.socket;
-    return started?.path ?? null;
   }
 }

@@ -3,6 +3,7 @@ import type { GrantService } from '../approvals/grants.js';
 import { LooseningGate } from '../gateway/loosening-gate.js';
 import type { ServerLoosening } from '../gateway/loosening.js';
 import type { PolicyChanges } from '../gateway/policy-changes.js';
+import type { OpenCodes } from '../gateway/control-open-codes.js';
 import { ControlSocket, controlSocketPath } from '../gateway/control-socket.js';
 import type { Logger } from '../platform/log.js';
 import type { Vault } from '../platform/vault/vault.js';
@@ -37,11 +38,13 @@ export async function startControlSocket(o: {
   controlToken: string;
   gate: LooseningGate | null;
   dataDir: string;
+  openCodes: OpenCodes;
 }): Promise<{ socket: ControlSocket; path: string } | null> {
   const socket = new ControlSocket({
     api: o.api,
     logger: o.logger,
     controlToken: o.controlToken,
+    openCodes: o.openCodes,
     ...(o.gate ? { gate: o.gate } : {}),
   });
   try {

@@ -56,10 +56,3 @@ export class OpenCodes {
     for (const [key, e] of this.codes) if (now >= e.expiresAt) this.codes.delete(key);
   }
 }
-
-/**
- * The process's store, shared by the control socket (which mints) and the control routes (which
- * redeem) unless a test injects its own. A code is bound to the control token it was minted
- * for, so two servers of one process (tests) cannot redeem each other's codes.
- */
-export const processOpenCodes = new OpenCodes();

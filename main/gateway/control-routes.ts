@@ -5,7 +5,7 @@ import { OPEN_CODE_SPENT, OPEN_CODE_SPENT_MESSAGE } from '../../common/open-code
 import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
 import { dispatchControl } from './control-dispatch.js';
-import { processOpenCodes, type OpenCodes } from './control-open-codes.js';
+import type { OpenCodes } from './control-open-codes.js';
 import { BodyTooLargeError, bearerToken, parseJsonBody, readBody, sendJson } from './guards.js';
 import type { LooseningGate } from './loosening-gate.js';
 
@@ -24,8 +24,8 @@ export interface ControlRoutesOptions {
    */
   gate?: LooseningGate;
   confirmIn?: 'window' | 'page';
-  /** Open codes to redeem (control-open-codes.ts); the process's store by default. */
-  openCodes?: OpenCodes;
+  /** Open codes to redeem (control-open-codes.ts): the store the control socket mints into. */
+  openCodes: OpenCodes;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -114,7 +114,7 @@ export class ControlRoutes {
     const code = body.ok ? (body.value as { code?: unknown } | null)?.code : undefined;
     if (typeof code !== 'string')
       return sendJson(res, 400, { error: 'INVALID', message: 'The body must be {"code": "…"}.' });
-    if (!(this.o.openCodes ?? processOpenCodes).redeem(code, this.o.controlToken))
+    if (!this.o.openCodes.redeem(code, this.o.controlToken))
       return sendJson(res, 410, { error: OPEN_CODE_SPENT, message: OPEN_CODE_SPENT_MESSAGE });
     sendJson(res, 200, { token: this.o.controlToken });
   }

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ControlError, type ControlApi } from '../../common/contract/index.js';
 import { Logger } from '../platform/log.js';
+import { OpenCodes } from './control-open-codes.js';
 import { ControlSocket, controlSocketPath } from './control-socket.js';
 import { socketControlClient, SocketUnreachableError } from '../cli/socket-client.js';
 
@@ -42,7 +43,7 @@ describe.skipIf(process.platform === 'win32')('the local control socket (issue 1
 
   it('owner-only: socket 0600 in a 0700 directory, removed on stop', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'airlock-sock-'));
-    const s = new ControlSocket({ api, logger, controlToken: 't' });
+    const s = new ControlSocket({ api, logger, controlToken: 't', openCodes: new OpenCodes() });
     const path = await s.start(controlSocketPath(dataDir));
     expect(path).toBe(join(dataDir, 'run', 'control.sock'));
     expect(statSync(path).mode & 0o777).toBe(0o600);
@@ -55,7 +56,7 @@ describe.skipIf(process.platform === 'win32')('the local control socket (issue 1
 
   it('the same dispatch as /api/rpc: results, ControlErrors, unknown methods, bad JSON', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'airlock-sock-'));
-    const s = new ControlSocket({ api, logger, controlToken: 't' });
+    const s = new ControlSocket({ api, logger, controlToken: 't', openCodes: new OpenCodes() });
     open.push(s);
     const path = await s.start(controlSocketPath(dataDir));
     const client = socketControlClient(path);

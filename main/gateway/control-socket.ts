@@ -7,7 +7,7 @@ import type { ControlApi } from '../../common/contract/index.js';
 import { OPEN_CODE_MINT_METHOD } from '../../common/open-code.js';
 import type { Logger } from '../platform/log.js';
 import { dispatchControl } from './control-dispatch.js';
-import { processOpenCodes, type OpenCodes } from './control-open-codes.js';
+import type { OpenCodes } from './control-open-codes.js';
 import type { LooseningGate } from './loosening-gate.js';
 
 /**
@@ -33,8 +33,8 @@ export interface ControlSocketOptions {
    * or an agent with a shell running it) waits for the user's confirmation in the window.
    */
   gate?: LooseningGate;
-  /** Where minted open codes go (control-open-codes.ts); the process's store by default. */
-  openCodes?: OpenCodes;
+  /** Where minted open codes go (control-open-codes.ts): the store the control routes redeem from. */
+  openCodes: OpenCodes;
 }
 
 const MAX_LINE = 1024 * 1024;
@@ -149,7 +149,7 @@ export class ControlSocket {
         });
     }
     if (mint) {
-      const result = (this.o.openCodes ?? processOpenCodes).mint(this.o.controlToken);
+      const result = this.o.openCodes.mint(this.o.controlToken);
       return this.reply(socket, { status: 200, result });
     }
     const gate = this.o.gate;
