@@ -160,9 +160,14 @@ export async function agent(era, gw) {
 
 // ------------------------------------------------------------------ the gateways
 
-/** The raw byte proxy or the JSON relay of bench-passthrough.mjs, as its own process. */
-export async function floorChild(name, role, upstreamUrl) {
-  const p = spawn(node, [join(root, 'scripts/bench-passthrough.mjs'), role, upstreamUrl], {
+/**
+ * A floor as its own process: the raw byte proxy or the JSON relay of bench-passthrough.mjs
+ * (`script` that file, `role` its --proxy-child / --relay-child), or the guarded relay
+ * (bench-guarded-relay.mjs, no role).
+ */
+export async function floorChild(name, upstreamUrl, script, role) {
+  const argv = [join(root, 'scripts', script), ...(role ? [role] : []), upstreamUrl];
+  const p = spawn(node, argv, {
     stdio: ['pipe', 'pipe', 'inherit'],
     detached: true,
   });
@@ -176,7 +181,7 @@ export async function floorChild(name, role, upstreamUrl) {
     pid: p.pid,
     url: info.url,
     token: info.token,
-    tool: 'echo',
+    tool: info.tool ?? 'echo',
     stop: async () => {
       p.stdin.end(); // the child ends with its stdin
       await new Promise((r) => (p.exitCode !== null ? r() : p.once('exit', r)));

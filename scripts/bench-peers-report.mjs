@@ -6,46 +6,29 @@ const PEER_NAMES = ['mcp-hub', 'supergateway', 'mcp-proxy'];
 const ERA = { 2025: '2025-era agent (SDK 1.x Client)', 2026: '2026-07-28 agent (v2 client)' };
 const KIND = { http: 'HTTP upstream', stdio: 'stdio upstream (launched by the gateway)' };
 
-/** Per-call figures from the sums of one place (bench-peers.mjs's leg.at.first / .second), pooled over `ps`. */
-export function placeFigures(ps) {
-  const sum = (k) => ps.reduce((a, p) => a + p[k], 0);
-  const tput = ps.flatMap((p) => p.tput);
-  return {
-    t: ps.flatMap((p) => p.t),
-    cpuPerCall: sum('n') ? sum('cpu') / sum('n') : undefined,
-    cpu8PerCall: sum('n8') ? sum('cpu8') / sum('n8') : undefined,
-    callsPerS: tput.length ? tput.reduce((a, b) => a + b, 0) / tput.length : undefined,
-  };
-}
-
 /**
- * The figures of one leg, over all its blocks and rounds (`place` 'all') or over those it ran
- * first of its gateway's legs ('first': the place a ratio to a peer takes; for a one-leg gateway
- * the same blocks). HTTP latency: added over direct calls by the same library (`sameClient`;
- * `baseEra` '2025': SDK 1.x's), '—' without them; a direct leg dropped mid-run keeps its samples.
+ * The figures of one leg. HTTP latency: added over direct calls by the same library
+ * (`sameClient`; `baseEra` '2025': SDK 1.x's), '—' without them; a direct leg dropped mid-run
+ * keeps its samples.
  */
-function figures(leg, legs, place = 'all', baseEra = sameClient(leg?.era)) {
+function figures(leg, legs, baseEra = sameClient(leg?.era)) {
   if (!leg?.c) return undefined;
   const direct = legs.find(
     (l) => l.kind === leg.kind && l.name === 'direct' && l.era === baseEra && l.t.length,
   );
-  const of = (l) => (place === 'all' ? l : placeFigures([l.at[place]]));
-  const f = of(leg);
-  const d = direct && (place === 'all' || direct.at[place].t.length ? of(direct) : direct); // --fixed-order
-  const base = (q) => (leg.kind !== 'http' || leg === direct ? 0 : d ? percentile(d.t, q) : NaN);
+  const base = (q) =>
+    leg.kind !== 'http' || leg === direct ? 0 : direct ? percentile(direct.t, q) : NaN;
   return {
-    p50: percentile(f.t, 50) - base(50),
-    p99: percentile(f.t, 99) - base(99),
-    callsPerS: f.callsPerS,
-    cpu8: f.cpu8PerCall,
-    cpuSeq: f.cpuPerCall,
+    p50: percentile(leg.t, 50) - base(50),
+    p99: percentile(leg.t, 99) - base(99),
+    callsPerS: leg.callsPerS,
+    cpu8: leg.cpu8PerCall,
+    cpuSeq: leg.cpuPerCall,
     rss: leg.g.rss,
   };
 }
 /** The direct leg whose client library is the leg's: SDK 1.x for 2025 legs, the v2 client else. */
 const sameClient = (era) => (era === '2025' ? '2025' : 'v2-2025');
-/** A leg that ran in a later place than first of its gateway: its figures differ by place. */
-const movedAround = (leg) => leg.c && (leg.at.second.n > 0 || leg.at.second.n8 > 0);
 /**
  * An added latency under this is noise: the baseline's own swing on this shared machine exceeds
  * one hop's cost (an added p99 can even come out negative), and no ratio to it means anything.
@@ -63,15 +46,12 @@ const METRICS = [
   ['rss', 'RSS MiB', false],
 ];
 
-/**
- * The best peer's figure for a metric, from its blocks measured first of its gateway's legs (a
- * one-leg peer has no other place): same kind and era, else the same kind in the other era (marked).
- */
+/** The best peer's figure for a metric: same kind and era, else the same kind in the other era (marked). */
 export function bestPeer(legs, kind, era, key, higher) {
   const pick = (ls) => {
     let best;
     for (const l of ls) {
-      const v = figures(l, legs, 'first')?.[key];
+      const v = figures(l, legs)?.[key];
       if (!usable(v, key)) continue;
       if (!best || (higher ? v > best.v : v < best.v)) best = { v, name: l.name, era: l.era };
     }
@@ -91,14 +71,14 @@ const fmt = (v, key) =>
 
 export function printTables(legs, sizes) {
   console.log(
-    "Ratios to a peer: a gateway's first block in a round, after other gateways' blocks, costs ≈ 0.2–0.3 ms per call more than its next (docs/performance.md, \"The peer bench's order effect\"). A peer with one leg (mcp-hub, supergateway) is always first of its legs, so a gateway with more (Airlock, mcp-proxy) is compared by its blocks in that place; its figures over all places (the legs' order reversed every other block and round) are shown below them and give the 2026 ÷ 2025 targets.\n",
+    "Every gateway row is its own process tree serving one agent era — Airlock and mcp-proxy are started once per era, each with its own stdio server — so a tree's CPU, RSS and place in the order are one era's workload, as a one-era peer's are (docs/performance.md, \"The peer bench's order effect\"). Only the yardsticks direct (HTTP) and the old bench's in-process App serve more than one leg from one process.\n",
   );
   for (const kind of ['http', 'stdio'])
     for (const era of ['2025', '2026']) {
       const what =
         kind === 'http' ? 'added p50 / p99 over direct (same client library)' : 'p50 / p99';
       console.log(
-        `${KIND[kind]}, ${ERA[era]} — ${what} ms (${sizes.seq} sequential), calls/s (${sizes.clients} clients × ${sizes.perClient}, ${sizes.rounds} rounds), CPU ms/call of the gateway's process tree, RSS of the tree (max); (×) = ÷ best peer, a gateway with more than one leg shown, compared and picked by its blocks run first of its legs (a one-leg peer's only place), its figures over all places below`,
+        `${KIND[kind]}, ${ERA[era]} — ${what} ms (${sizes.seq} sequential), calls/s (${sizes.clients} clients × ${sizes.perClient}, ${sizes.rounds} rounds), CPU ms/call of the gateway's process tree, RSS of the tree (max); (×) = ÷ best peer`,
       );
       const best = Object.fromEntries(
         METRICS.map(([k, , hi]) => [k, bestPeer(legs, kind, era, k, hi)]),
@@ -107,7 +87,7 @@ export function printTables(legs, sizes) {
         `  ${'gateway'.padEnd(28)}${METRICS.map(([, h]) => h.padStart(17)).join('')}  procs`,
       );
       for (const leg of legs.filter((l) => l.kind === kind && l.era === era)) {
-        const f = figures(leg, legs, 'first');
+        const f = figures(leg, legs);
         if (!f) {
           console.log(`  ${leg.name.padEnd(28)}${leg.na || 'n/a'}`);
           continue;
@@ -120,10 +100,6 @@ export function printTables(legs, sizes) {
           return `${abs ? 'abs ' : ''}${fmt(f[k], k)}${r}`.padStart(17);
         });
         console.log(`  ${leg.name.padEnd(28)}${cells.join('')}  ${leg.g.procs ?? ''}`);
-        if (!movedAround(leg)) continue;
-        const all = figures(leg, legs);
-        const bare = METRICS.map(([k]) => fmt(all[k], k).padStart(17));
-        console.log(`  ${'  all places'.padEnd(28)}${bare.join('')}`);
       }
       const other = Object.values(best).find((b) => b?.other);
       if (other)
@@ -173,7 +149,7 @@ export function printCpuWhy(legs, sizes) {
     );
   // A reading over a process's whole life also holds its start: Node, modules, the upstream's
   // connection, before the first call. Spread over a run's calls, it adds this much per call.
-  const setup = ['raw proxy', 'JSON relay', 'mcp-hub', 'Airlock']
+  const setup = ['raw proxy', 'JSON relay', 'guarded relay', 'mcp-hub', 'Airlock']
     .map((n) => get(n, '2025')?.g)
     .filter((g) => g?.setupCpuMs !== undefined)
     .map((g) => `${g.name} ${g.setupCpuMs.toFixed(0)} ms (+${(g.setupCpuMs / 2000).toFixed(2)})`);
@@ -199,27 +175,18 @@ export function printTargets(legs, gateways) {
       `  ${label.padEnd(62)} ${shown.padStart(16)}   target ${higher ? '≥' : '≤'} ${limit}   ${met ? 'MET' : 'MISSED'}`,
     );
   };
-  const fig = (kind, name, era, place) =>
+  const fig = (kind, name, era) =>
     figures(
       legs.find((l) => l.kind === kind && l.name === name && l.era === era),
       legs,
-      place,
     );
-  console.log(
-    "Targets (issue 34), this run — ÷ a peer or the JSON relay: every side from its blocks measured first of its gateway's legs; 2026 ÷ 2025: all places:",
-  );
+  console.log('Targets (issue 34), this run:');
   for (const kind of ['http', 'stdio'])
     for (const era of ['2025', '2026']) {
-      const a = fig(kind, 'Airlock', era, 'first');
+      const a = fig(kind, 'Airlock', era);
       for (const [k, label, hi] of METRICS.filter(([k]) => k !== 'cpuSeq')) {
         const b = bestPeer(legs, kind, era, k, hi);
         const name = `${kind} ${era}: Airlock ${label} ÷ best peer${b ? ` (${b.name}${b.other ? `, ${b.era}` : ''})` : ''}`;
-        if (a && !Number.isFinite(a[k])) {
-          console.log(
-            `  ${name.padEnd(62)} ${'n/a'.padStart(16)}   (no block run first of its legs)`,
-          );
-          continue;
-        }
         if (a && !usable(a[k], k)) {
           console.log(
             `  ${name.padEnd(62)} ${'n/a'.padStart(16)}   (Airlock's within ${NOISE_MS} ms of direct's: noise; rerun)`,
@@ -241,8 +208,8 @@ export function printTargets(legs, gateways) {
   const ratio = (x, y, key) =>
     x && y && usable(x[key], key) && usable(y[key], key) ? x[key] / y[key] : undefined;
   const shown = (r) => (r === undefined ? '' : `${r.toFixed(2)}×`);
-  const a = fig('http', 'Airlock', '2025', 'first');
-  const relay = fig('http', 'JSON relay', '2025', 'first');
+  const a = fig('http', 'Airlock', '2025');
+  const relay = fig('http', 'JSON relay', '2025');
   const pr = ratio(a, relay, 'p50');
   target('http 2025: Airlock added p50 ÷ JSON relay', pr, 1.5, false, shown(pr));
   const tr = ratio(a, relay, 'callsPerS');
@@ -260,7 +227,7 @@ export function printTargets(legs, gateways) {
     );
     if (kind === 'http') {
       const leg = legs.find((l) => l.kind === kind && l.name === 'Airlock' && l.era === '2026');
-      const p1 = ratio(figures(leg, legs, 'all', '2025'), old, 'p50');
+      const p1 = ratio(figures(leg, legs, '2025'), old, 'p50');
       if (p1 !== undefined)
         console.log(
           `  (info) ${'the same, the 2026 leg over SDK 1.x direct calls'.padEnd(55)} ${shown(p1).padStart(16)}`,
@@ -269,13 +236,13 @@ export function printTargets(legs, gateways) {
     const c = ratio(now, old, 'cpu8');
     target(`${kind}: Airlock 2026 ÷ 2025 agent, CPU/call 8 cl`, c, 1.1, false, shown(c));
   }
-  printOrderEffect(legs, gateways);
-  const gw = gateways.find((g) => g.kind === 'http' && g.name === 'Airlock' && !g.failed);
-  if (gw)
+  printFloor(legs, a, relay);
+  const idle = gateways
+    .filter((g) => g.kind === 'http' && g.name === 'Airlock' && !g.failed)
+    .map((g) => `${g.idleRss.toFixed(1)} MiB (${g.eras.join(' + ')} tree)`);
+  if (idle.length)
     console.log(
-      `  (info) RSS of airlock serve with its remote connected, before any call: ${gw.idleRss.toFixed(
-        1,
-      )} MiB (the ≤ 80 MiB target is idle RSS after start: bench-passthrough.mjs)`,
+      `  (info) RSS of airlock serve with its remote connected, before any call: ${idle.join(', ')} (the ≤ 80 MiB target is idle RSS after start: bench-passthrough.mjs)`,
     );
   const st = gateways.find((g) => g.kind === 'stdio' && g.name === 'Airlock' && !g.failed);
   if (st?.note) console.log(`  (stdio: Airlock ran its local server as users get it — ${st.note})`);
@@ -286,15 +253,25 @@ export function printTargets(legs, gateways) {
   console.log(`\n${results.length - missed} MET, ${missed} MISSED`);
 }
 
-/** Per gateway with more than one leg: its blocks measured first of its legs against the later ones. */
-function printOrderEffect(legs, gateways) {
-  const f = (x) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(2));
-  for (const g of gateways) {
-    const ls = legs.filter((l) => l.g === g && l.c && ['2025', '2026'].includes(l.era));
-    if (ls.length < 2) continue;
-    const [a, b] = ['first', 'second'].map((p) => placeFigures(ls.map((l) => l.at[p])));
+/**
+ * Whether "≤ 1.5× the JSON relay" is reachable with Airlock's guarantees: the guarded relay
+ * (bench-guarded-relay.mjs, the relay plus the least per-call work they need) ÷ the relay, and
+ * Airlock ÷ the guarded relay. Information, not targets.
+ */
+function printFloor(legs, airlock, relay) {
+  const guarded = figures(
+    legs.find((l) => l.kind === 'http' && l.name === 'guarded relay' && l.era === '2025'),
+    legs,
+  );
+  const r = (x, y, key) =>
+    x && y && usable(x[key], key) && usable(y[key], key)
+      ? `${(x[key] / y[key]).toFixed(2)}×`
+      : 'n/a';
+  for (const [label, x, y] of [
+    ['http 2025: guarded relay ÷ JSON relay', guarded, relay],
+    ['http 2025: Airlock ÷ guarded relay', airlock, guarded],
+  ])
     console.log(
-      `  (info) order effect, ${g.kind} ${g.name} (${ls.map((l) => l.era).join(' + ')} legs), first / later of its legs: CPU/call seq ${f(a.cpuPerCall)} / ${f(b.cpuPerCall)}, 8 cl ${f(a.cpu8PerCall)} / ${f(b.cpu8PerCall)} ms; p50 as measured ${f(percentile(a.t, 50))} / ${f(percentile(b.t, 50))} ms`,
+      `  (info) ${label.padEnd(46)} added p50 ${r(x, y, 'p50')}, calls/s 8 cl ${r(x, y, 'callsPerS')}, CPU/call 8 cl ${r(x, y, 'cpu8')}, seq ${r(x, y, 'cpuSeq')}`,
     );
-  }
 }

@@ -4,7 +4,8 @@
 // bench-peer-install.mjs, never as dependencies), the raw byte proxy and the JSON relay of
 // bench-passthrough.mjs, and no gateway at all, in ONE run, every gateway its own process; for an
 // HTTP upstream (server-everything over streamable HTTP) and a stdio one (server-everything
-// launched by each gateway); for a 2025-era agent (the stock @modelcontextprotocol/sdk 1.x
+// launched by each gateway); the guarded relay (bench-guarded-relay.mjs: the JSON relay plus the
+// least per-call work Airlock's guarantees need) beside the JSON relay; for a 2025-era agent (the stock @modelcontextprotocol/sdk 1.x
 // Client) and a 2026-07-28 one (v2 @modelcontextprotocol/client). Prints each figure with its
 // ratio to the best peer and every target of the issue MET / MISSED; asserts nothing.
 //
@@ -19,17 +20,16 @@
 // gateway's whole process tree from /proc, read before and after each block of calls; for stdio
 // the tree holds the server the gateway launched, for HTTP the shared upstream is not in it.
 // Legs run round-robin in blocks of 10 calls (throughput: each leg's 8 clients in turn, in rounds),
-// so load from elsewhere on a shared machine falls on every leg alike. The order of the legs is
-// reversed every other block and round: a gateway's first leg in a round measured ≈ 0.2–0.3 ms
-// per call dearer than its second, whatever the era (docs/performance.md, "The peer bench's
-// order effect"), so each leg takes each place equally often, and Airlock's 2026 ÷ 2025 targets
-// use those all-places figures. A peer with one leg (mcp-hub; supergateway, which speaks one era)
-// is always first of its legs and always pays that premium; averaged over both places, a
-// two-leg gateway (Airlock, mcp-proxy) would be compared at a discount. So every block and round
-// is tagged with the leg's place among its gateway's legs, and a ratio to a peer or to the JSON
-// relay (and the choice of the best peer) takes every side from its blocks run first of its
-// legs; the all-places figures are printed below them. (With --fixed-order a second leg never
-// runs first: its ratios to peers show "—".) Linux only (/proc).
+// so load from elsewhere on a shared machine falls on every leg alike, and the order of the
+// gateways is reversed every other block and round, so each has each neighbour on both sides.
+// A gateway that speaks both eras (Airlock; mcp-proxy over stdio) is started once per era, each
+// start its own process tree with its own stdio server, so every gateway tree compared carries
+// one era's workload, as a one-era peer's does: its tree's RSS and CPU are that era's alone, and
+// no leg of it runs after a sibling leg of its own tree, which measured ≈ 0.2–0.3 ms per call
+// cheaper than a tree's first leg after other gateways' blocks (docs/performance.md, "The peer
+// bench's order effect"). Only the yardsticks keep more than one leg on one process: direct over
+// HTTP (two client libraries on the shared upstream) and the old bench's in-process App (only to
+// explain the old CPU figure). Linux only (/proc).
 import os from 'node:os';
 import { startEverything, treePids, treeUsage } from './bench-lib.mjs';
 import * as A from './bench-peer-airlock.mjs';
@@ -48,10 +48,10 @@ if (process.argv.includes('--rounds'))
   SIZES.rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]);
 /**
  * The legs in the order of block or round `i`: every other time the gateways' order is reversed,
- * and each gateway's 2025 and 2026 legs with it (see the header). The old bench's extra
- * 'v2-2025' leg stays last of a three-leg gateway, so Airlock's 2025 and 2026 legs too take the
- * first place equally often (reversing three never puts the middle one first). Direct's v2 leg
- * (no 2026 beside it) is reversed with its 2025 one: both bases of added latency in like places.
+ * and a gateway's own legs with it (see the header). The old bench's App keeps its extra
+ * 'v2-2025' leg last, so its 2025 and 2026 legs take the first place equally often (reversing
+ * three never puts the middle one first). Direct's v2 leg is reversed with its 2025 one: both
+ * bases of added latency in like places.
  */
 function inTurn(legs, i) {
   if (!(i % 2) || FIXED_ORDER) return legs;
@@ -62,15 +62,6 @@ function inTurn(legs, i) {
     return [...ls.filter((l) => !extra(l)).reverse(), ...ls.filter(extra)];
   });
 }
-/**
- * Where each leg stands in `order`: 'first' of its gateway's legs (the only place a one-leg
- * gateway ever has, so the place a ratio to a peer is taken from) or 'second' (any later place).
- */
-function places(order) {
-  const seen = new Set();
-  return new Map(order.map((l) => [l, seen.has(l.g) ? 'second' : (seen.add(l.g), 'first')]));
-}
-const newPlace = () => ({ t: [], cpu: 0, n: 0, tput: [], cpu8: 0, n8: 0 });
 
 if (process.argv.includes('--cpu-prof') || process.argv.includes('--heap-snapshots')) {
   console.log('  (skipped: --cpu-prof and --heap-snapshots are for bench-passthrough.mjs)');
@@ -101,41 +92,50 @@ else
 console.log(`  Airlock: bin/airlock.js serve, vault: ${A.airlockVault().mode}\n`);
 
 const es = await startEverything();
-/** Every gateway; a failed start is kept as a row with its reason. */
+/**
+ * Every gateway process tree and the agent eras it is measured with; a failed start is kept as
+ * a row with its reason. A gateway that speaks both eras is added once per era (see the header).
+ */
 const gateways = [];
-async function add(kind, name, start) {
+const BOTH = ['2025', '2026'];
+async function add(kind, name, start, eras = BOTH) {
   try {
     const gw = await start();
-    gateways.push({ ...gw, kind, name });
+    gateways.push({ ...gw, kind, name, eras });
   } catch (err) {
-    gateways.push({ kind, name, failed: err.message.split('\n')[0].slice(0, 160) });
+    gateways.push({ kind, name, eras, failed: err.message.split('\n')[0].slice(0, 160) });
   }
 }
-const noPeers = (kind, name) =>
-  gateways.push({ kind, name, failed: `not installed: ${peers.error}` });
+const noPeers = (kind, name, eras = BOTH) =>
+  gateways.push({ kind, name, eras, failed: `not installed: ${peers.error}` });
 const stdioOnly = 'n/a: bridges a stdio server only (no HTTP upstream)';
 
 await add('http', 'direct', async () => ({ url: es.url, pid: es.pid, tool: 'echo', stop() {} }));
-await add('http', 'raw proxy', () => G.floorChild('raw proxy', '--proxy-child', es.url));
-await add('http', 'JSON relay', () => G.floorChild('JSON relay', '--relay-child', es.url));
+const floor = (name, ...script) => G.floorChild(name, es.url, ...script);
+await add('http', 'raw proxy', () => floor('raw proxy', 'bench-passthrough.mjs', '--proxy-child'));
+await add('http', 'JSON relay', () =>
+  floor('JSON relay', 'bench-passthrough.mjs', '--relay-child'),
+);
+await add('http', 'guarded relay', () => floor('guarded relay', 'bench-guarded-relay.mjs'));
 if (peers.error) noPeers('http', 'mcp-hub');
 else await add('http', 'mcp-hub', () => G.mcpHub(peers.bins['mcp-hub'], 'http', es.url));
 gateways.push({ kind: 'http', name: 'supergateway', failed: stdioOnly });
 gateways.push({ kind: 'http', name: 'mcp-proxy', failed: stdioOnly });
-await add('http', 'Airlock', () => A.airlock('http', es.url));
+for (const era of BOTH) await add('http', 'Airlock', () => A.airlock('http', es.url), [era]);
 await add('http', 'old bench: in-process App', () => A.appChild(es.url));
 await add('stdio', 'direct', async () => {
   const d = await G.directStdio();
   return { pid: d.pid, tool: 'echo', client: d.client, stop: () => d.client.close() };
 });
-for (const [name, start] of [
+for (const [name, start, eras] of [
   ['mcp-hub', (b) => G.mcpHub(b['mcp-hub'], 'stdio')],
   ['supergateway', (b) => G.supergateway(b.supergateway)],
-  ['mcp-proxy', (b) => G.mcpProxy(b['mcp-proxy'])],
+  ['mcp-proxy', (b) => G.mcpProxy(b['mcp-proxy']), ['2025']],
+  ['mcp-proxy', (b) => G.mcpProxy(b['mcp-proxy']), ['2026']],
 ])
-  if (peers.error) noPeers('stdio', name);
-  else await add('stdio', name, () => start(peers.bins));
-await add('stdio', 'Airlock', () => A.airlock('stdio'));
+  if (peers.error) noPeers('stdio', name, eras);
+  else await add('stdio', name, () => start(peers.bins), eras);
+for (const era of BOTH) await add('stdio', 'Airlock', () => A.airlock('stdio'), [era]);
 
 const live = gateways.filter((g) => !g.failed);
 for (const g of live) {
@@ -153,15 +153,13 @@ const sampleRss = (g) => {
 
 // ---------------------------------------------------------------- legs: gateway × era
 const legs = [];
-// 'v2-2025' (v2 client, 2025 session): beside the Airlocks it splits the client's CPU share; on
-// direct HTTP it is the base of every v2-client leg's added latency (the 2026 agent's included).
-const eraOf = (g) =>
-  /Airlock|old bench|^direct$/.test(g.name) && g.kind === 'http' ? ['v2-2025'] : [];
+// 'v2-2025' (v2 client, 2025 session): beside the old bench's App it splits the client's CPU
+// share; on direct HTTP it is the base of every v2-client leg's added latency (the 2026 agent's
+// included).
+const eraOf = (g) => (/old bench|^direct$/.test(g.name) && g.kind === 'http' ? ['v2-2025'] : []);
 for (const g of gateways)
-  for (const era of ['2025', '2026', ...eraOf(g)]) {
+  for (const era of [...g.eras, ...eraOf(g)]) {
     const leg = { g, era, kind: g.kind, name: g.name, t: [], cpu: 0, self: 0, agentCpu: 0 };
-    // The same figures split by the leg's place among its gateway's legs in each block and round.
-    leg.at = { first: newPlace(), second: newPlace() };
     legs.push(leg);
     if (g.failed) leg.na = g.failed;
     else if (g.client) {
@@ -214,18 +212,12 @@ try {
   for (const l of run) await guarded(l, () => calls(l, SIZES.warm));
   for (const g of live) sampleRss(g);
   for (let b = 0; b < SIZES.seq / BLOCK; b++) {
-    const order = inTurn(run, b);
-    const place = places(order);
-    for (const l of order) {
+    for (const l of inTurn(run, b)) {
       const t = [];
       const m = await guarded(l, () => measured(l, () => calls(l, BLOCK, t)));
       if (!m) continue;
-      const at = l.at[place.get(l)];
       l.t.push(...t);
-      at.t.push(...t);
       l.cpu += m.cpu;
-      at.cpu += m.cpu;
-      at.n += BLOCK;
       l.agentCpu += m.agent;
     }
   }
@@ -252,24 +244,17 @@ try {
   for (const g of live) sampleRss(g);
   const perRound = SIZES.clients * SIZES.perClient;
   for (let round = 0; round < SIZES.rounds; round++) {
-    const order = inTurn(fleets(), round);
-    const place = places(order);
-    for (const l of order) {
+    for (const l of inTurn(fleets(), round)) {
       const t0 = performance.now();
       const m = await guarded(l, () =>
         measured(l, () => Promise.all(l.fleet.map((c) => calls({ ...l, c }, SIZES.perClient)))),
       );
       if (!m) continue;
-      const at = l.at[place.get(l)];
-      const rate = perRound / ((performance.now() - t0) / 1000);
-      l.tput.push(rate);
-      at.tput.push(rate);
+      l.tput.push(perRound / ((performance.now() - t0) / 1000));
       l.cpu8 += m.cpu;
-      at.cpu8 += m.cpu;
-      at.n8 += perRound;
       if (LOG_ROUNDS)
         console.log(
-          `  round ${round} ${l.kind} ${l.name} ${l.era} (${place.get(l)} of its gateway): ${(m.cpu / perRound).toFixed(3)} ms/call`,
+          `  round ${round} ${l.kind} ${l.name} ${l.era}: ${(m.cpu / perRound).toFixed(3)} ms/call`,
         );
       sampleRss(l.g);
     }

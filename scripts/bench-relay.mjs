@@ -69,6 +69,8 @@ export async function bareUpstream(target) {
   });
   await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return {
+    /** Any other request on the session (the guarded relay's tools/list at start). */
+    request: (method, params) => send({ jsonrpc: '2.0', id: nextId++, method, params }),
     call: (name, args) =>
       send({
         jsonrpc: '2.0',
