@@ -31,11 +31,13 @@
 //      50 ms later, into SQLite (better-sqlite3, WAL, synchronous NORMAL, the activity table and
 //      its indexes: main/store/activity.ts, main/store/db.ts).
 //  12. The answer as one JSON write (main/gateway/session-route.ts's one-object answer).
+//  13. Each call in flight kept in its session by id, so a notifications/cancelled finds it.
 //
-// Not here, though Airlock does them: progress and cancellation plumbing, approvals and grants
-// (never reached on an auto call), secret redaction of results (a no-op without upstream
-// secrets, as in the bench), events to the desktop app and web page, 2026-07-28 requests (the
-// relay speaks 2025-11-25 only), list changes, tasks, the MCP SDK's session machinery.
+// Not here, though Airlock does them: relaying progress notifications and the cancel to the
+// upstream (the bench's echo sends neither), per-agent budgets, approvals and grants (never
+// reached on an auto call), secret redaction of results (a no-op without upstream secrets, as in
+// the bench), events to the desktop app and web page, 2026-07-28 requests (this relay speaks
+// 2025-11-25 only), list changes, tasks, the MCP SDK's session and protocol machinery.
 //
 // Run as a child (node scripts/bench-guarded-relay.mjs URL, by bench-peer-gateways.mjs's
 // floorChild): prints {"url", "token"} once listening, answers "cpu" on stdin with its own
@@ -122,7 +124,7 @@ export async function guardedRelay(target) {
       const result = (r) => answer({ jsonrpc: '2.0', id: msg.id, result: r });
       if (msg.method === 'initialize') {
         const sid = randomUUID();
-        sessions.set(sid, { agent, credential });
+        sessions.set(sid, { agent, credential, inflight: new Map() });
         return answer(
           {
             jsonrpc: '2.0',
@@ -139,7 +141,14 @@ export async function guardedRelay(target) {
       const session = sessions.get(req.headers['mcp-session-id']);
       if (!session || session.agent !== agent || session.credential !== credential)
         return refuse(404);
-      if (msg.id === undefined) return refuse(202);
+      if (msg.id === undefined) {
+        // 13. Cancellation: the call in flight found by its id and its answer dropped
+        // (MCP 2025-11-25 basic/utilities/cancellation; the SDK's Protocol keeps one
+        // AbortController per request, Airlock's pipeline passes its signal to the source).
+        const call = session.inflight.get(msg.params?.requestId);
+        if (msg.method === 'notifications/cancelled' && call) call.cancelled = true;
+        return refuse(202);
+      }
       if (msg.method !== 'tools/call') return error(-32601, 'Method not found');
       const started = performance.now();
       const name = msg.params?.name;
@@ -162,15 +171,19 @@ export async function guardedRelay(target) {
       const taint = tainted(agent, args);
       if (taint || policy.approval !== 'auto')
         return fail(`Waiting for approval (not in this yardstick): ${taint}`, 'pending');
+      const call = { cancelled: false };
+      session.inflight.set(msg.id, call);
       upstream.call(tool.upstream, args).then(
         (r) => {
+          session.inflight.delete(msg.id);
+          if (call.cancelled) return void res.writeHead(204).end(); // the agent asked: no answer
           if (r.error) return fail(`${name} failed: ${r.error.message}`, 'auto');
           const out = shaped(r.result);
           activity.add({ ...row, decision: 'auto', outcome: out.isError ? 'error' : 'ok' });
           observe(agent, name, r.result.content ?? []);
           result(out);
         },
-        (err) => fail(`${name} failed: ${err.message}`, 'auto'),
+        (err) => (session.inflight.delete(msg.id), fail(`${name} failed: ${err.message}`, 'auto')),
       );
     });
   });

@@ -158,7 +158,7 @@ const legs = [];
 // included).
 const eraOf = (g) => (/old bench|^direct$/.test(g.name) && g.kind === 'http' ? ['v2-2025'] : []);
 for (const g of gateways)
-  for (const era of [...g.eras, ...eraOf(g)]) {
+  for (const era of [...(g.eras ?? BOTH), ...eraOf(g)]) {
     const leg = { g, era, kind: g.kind, name: g.name, t: [], cpu: 0, self: 0, agentCpu: 0 };
     legs.push(leg);
     if (g.failed) leg.na = g.failed;
