@@ -204,7 +204,12 @@ export async function guardedRelay(target) {
 }
 
 // A child ends with the benchmark, even one that died on an error (its stdin closes).
+// Without an upstream URL (`npm run bench -- --all` runs every bench-*.mjs) it says what it is.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if (!process.argv[2]) {
+    console.log('  (not a bench by itself: the peer bench runs it, bench-peers.mjs)');
+    process.exit(0);
+  }
   process.stdin.on('end', () => process.exit(0)).resume();
   await guardedRelay(process.argv[2]);
 }
