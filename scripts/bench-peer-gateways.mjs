@@ -172,8 +172,16 @@ export async function floorChild(name, upstreamUrl, script, role) {
     detached: true,
   });
   started.add(p);
+  // A child that dies before it listens (a bad upstream, a module that will not load) must make
+  // this start fail, kept as a row with its reason, not leave the bench waiting for a line.
   const info = JSON.parse(
-    await new Promise((r) => createInterface({ input: p.stdout }).once('line', r)),
+    await new Promise((resolve, reject) => {
+      createInterface({ input: p.stdout }).once('line', resolve);
+      p.once('exit', (code, signal) => {
+        started.delete(p);
+        reject(new Error(`${name} exited (${signal ?? code}) before it listened`));
+      });
+    }),
   );
   return {
     name,
