@@ -110,6 +110,9 @@ export async function guardedRelay(target) {
       } catch {
         return refuse(400);
       }
+      // A JSON-RPC message or nothing (Airlock refuses the rest before any dispatch): `null` or a
+      // number here threw on `msg.method` and ended the process.
+      if (!msg || typeof msg !== 'object' || msg.jsonrpc !== '2.0') return refuse(400);
       const answer = (out, headers = {}) => {
         const body = JSON.stringify(out);
         res.writeHead(200, {
