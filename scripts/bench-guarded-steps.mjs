@@ -94,7 +94,6 @@ export function tainted(agent, args) {
 export function openActivity() {
   const Database = require('better-sqlite3');
   const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-guarded-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const db = new Database(join(dir, 'airlock.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -137,7 +136,13 @@ export function openActivity() {
     queue = [];
     if (rows.length) write(rows);
   };
-  process.once('exit', flush);
+  // The last rows written, then the folder removed: the other way round wrote them into a
+  // database already unlinked.
+  process.once('exit', () => {
+    flush();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
   return {
     db,
     add(row) {
