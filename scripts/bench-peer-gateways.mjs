@@ -192,7 +192,10 @@ export async function floorChild(name, upstreamUrl, script, role) {
     tool: info.tool ?? 'echo',
     stop: async () => {
       p.stdin.end(); // the child ends with its stdin
-      await new Promise((r) => (p.exitCode !== null ? r() : p.once('exit', r)));
+      // One killed by a signal mid-run has a null exitCode and no 'exit' to come: waiting on
+      // 'exit' alone hung the bench's last step.
+      const gone = p.exitCode !== null || p.signalCode !== null;
+      await new Promise((r) => (gone ? r() : p.once('exit', r)));
       started.delete(p);
     },
   };
