@@ -13,6 +13,7 @@ import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { resolvePolicy } from '../dist/main/approvals/policy.js';
 import { subscribeEvents } from '../dist/common/http-control-client.js';
 import { ms, row, startBenchApp, summary, timeEach } from './bench-lib.mjs';
+import { nodeFlags } from '../bin/node-flags.js';
 
 const N = Number(process.env.BENCH_N ?? 1000);
 const ECHO = {
@@ -142,9 +143,14 @@ async function coldStart() {
   for (let i = 0; i < 5; i++) {
     const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
     const t0 = performance.now();
-    const proc = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dir], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    // As Airlock's launchers start it (bin/node-flags.js).
+    const proc = spawn(
+      process.execPath,
+      [...nodeFlags(), bin, 'serve', '--port', '0', '--data-dir', dir],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
     await new Promise((r) => createInterface({ input: proc.stdout }).once('line', r));
     starts.push(performance.now() - t0);
     if (i === 4) {

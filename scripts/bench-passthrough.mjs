@@ -26,13 +26,13 @@
 // Airlock in front of that; the benchmark's MCP clients run here.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startEverything } from './bench-lib.mjs';
 import { bareUpstream, relayChild } from './bench-relay.mjs';
 
@@ -726,10 +726,19 @@ function coldTargets(cold) {
  * first does; "first start" with an empty one each time (a user's very first start).
  */
 async function coldStart() {
-  const serveIn = (checkout) => (dir) => [
-    join(checkout, 'bin/airlock.js'),
-    ...['serve', '--port', '0', '--data-dir', dir],
-  ];
+  // Each checkout started as its launchers start it (bin/node-flags.js; none where it has none).
+  const flagsOf = async (checkout) =>
+    existsSync(join(checkout, 'bin/node-flags.js'))
+      ? (await import(pathToFileURL(join(checkout, 'bin/node-flags.js')).href)).nodeFlags()
+      : [];
+  const ownFlags = await flagsOf(root);
+  const serveIn =
+    (checkout, flags = ownFlags) =>
+    (dir) => [
+      ...flags,
+      join(checkout, 'bin/airlock.js'),
+      ...['serve', '--port', '0', '--data-dir', dir],
+    ];
   const cacheHome = mkdtempSync(join(tmpdir(), 'airlock-bench-cache-'));
   const kinds = {
     airlock: serveIn(root),
@@ -737,7 +746,7 @@ async function coldStart() {
     bare: () => [join(root, 'scripts/bench-bare-sdk-server.mjs')],
     ...(COLD_COMPARE
       ? {
-          compare: serveIn(COLD_COMPARE),
+          compare: serveIn(COLD_COMPARE, await flagsOf(COLD_COMPARE)),
         }
       : {}),
   };

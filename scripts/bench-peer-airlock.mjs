@@ -7,6 +7,8 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { rmSync } from 'node:fs';
 import { launch, root, started, stdioServer, tmp, until } from './bench-peer-gateways.mjs';
+// As Airlock's launchers start it (scripts/up.sh, the `airlock` launcher, npm start).
+import { nodeFlags } from '../bin/node-flags.js';
 
 const node = process.execPath;
 
@@ -30,7 +32,7 @@ export async function airlock(kind, upstreamUrl) {
   const dataDir = join(dir, 'data');
   const bin = join(root, 'bin/airlock.js');
   const { env } = airlockVault();
-  const p = launch(node, [bin, 'serve', '--port', '0', '--data-dir', dataDir], {
+  const p = launch(node, [...nodeFlags(), bin, 'serve', '--port', '0', '--data-dir', dataDir], {
     env,
     dir,
     lines: true,

@@ -10,8 +10,9 @@
 #      make and a C++ compiler.
 #   3. npm ci, when node_modules is missing or older than package-lock.json.
 #   4. npm run build, when dist/ is missing or older than a source file.
-#   5. an `airlock` launcher pinned to that Node in $AIRLOCK_NODE_PREFIX/bin (no `npm link`:
-#      with Node under a prefix, npm's global bin dir is not in PATH).
+#   5. an `airlock` launcher pinned to that Node, with the flags bin/node-flags.js names for it, in
+#      $AIRLOCK_NODE_PREFIX/bin (no `npm link`: with Node under a prefix, npm's global bin dir is
+#      not in PATH).
 # AIRLOCK_SETUP_NO_INSTALL=1 makes steps 1-4 fail instead of installing or building (tests use it:
 # they must not change node_modules or dist/ under other tests' feet).
 # POSIX sh (dash). Everything it says goes to stderr; with --print-node-bin, stdout gets only
@@ -177,7 +178,11 @@ fi
 # `airlock` anywhere, pinned to this Node.
 mkdir -p "$NODE_PREFIX/bin"
 LAUNCHER="$NODE_PREFIX/bin/airlock"
-printf '#!/bin/sh\nexec "%s/node" "%s/bin/airlock.js" "$@"\n' "$NODE_BIN" "$ROOT" >"$LAUNCHER.tmp"
+# With the Node flags bin/node-flags.js names for that Node, baked in now rather than asked at each
+# run: the launcher is pinned to that Node already, and asking would cost every `airlock` command a
+# second Node start (issue 34, cold start). Rewritten by each run of this script, like the path.
+FLAGS=$("$NODE_BIN/node" "$ROOT/bin/node-flags.js")
+printf '#!/bin/sh\nexec "%s/node" %s"%s/bin/airlock.js" "$@"\n' "$NODE_BIN" "${FLAGS:+$FLAGS }" "$ROOT" >"$LAUNCHER.tmp"
 chmod 755 "$LAUNCHER.tmp"
 mv "$LAUNCHER.tmp" "$LAUNCHER"
 

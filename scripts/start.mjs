@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { nodeFlags } from '../bin/node-flags.js';
 import { planLaunch } from '../dist/main/shell/launch-check.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -28,7 +29,13 @@ function headless(reason, fixes = []) {
   for (const fix of fixes) process.stderr.write(`airlock: for the desktop app, ${fix}.\n`);
   const child = spawn(
     process.execPath,
-    [fileURLToPath(new URL('../bin/airlock.js', import.meta.url)), 'serve', ...args],
+    // The Node flags every launcher of Airlock's starts it with (bin/node-flags.js, issue 34).
+    [
+      ...nodeFlags(),
+      fileURLToPath(new URL('../bin/airlock.js', import.meta.url)),
+      'serve',
+      ...args,
+    ],
     {
       cwd: root,
       detached,

@@ -24,4 +24,8 @@ esac
 # No guess here about the keychain: serve says which vault it uses, once (issue 29, item 9).
 printf 'up: starting Airlock; open the "controlUrl" of the line below in your browser.\n' >&2
 printf 'up: it runs in this terminal until Ctrl+C stops it (README "Install and start": in the background).\n' >&2
-exec node "$ROOT/bin/airlock.js" serve "$@"
+# With the Node flags bin/node-flags.js names for this Node (issue 34: AsyncLocalStorage without
+# promise hooks on Node 22); unquoted on purpose: none, or one word per flag.
+FLAGS=$(node "$ROOT/bin/node-flags.js")
+# shellcheck disable=SC2086
+exec node $FLAGS "$ROOT/bin/airlock.js" serve "$@"

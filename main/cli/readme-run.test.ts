@@ -10,6 +10,8 @@ import {
   startUntilReady,
   stop,
 } from '../../test-support/cli-process.js';
+import { nodeOptionsOf } from '../../test-support/node-args.js';
+import { nodeFlags } from '../../bin/node-flags.js';
 
 /**
  * Issue 19, item 1 (must hold in CI): the README's "run" command — `sh
@@ -48,6 +50,9 @@ describe('README: sh scripts/up.sh on a fresh machine', () => {
       dataDir: join(home, '.config', 'airlock'),
     });
     expect(first.ready.port).toBeGreaterThan(0);
+    // Started with the Node flags bin/node-flags.js names for this Node (issue 34), as every
+    // launcher of Airlock's starts it; the process is serve itself (up.sh execs it).
+    expect(nodeOptionsOf(first.ready.pid, '/bin/airlock.js')).toEqual(nodeFlags());
     // Said once, in one short line (issue 29, item 9: it came twice, the second time as 1,000
     // characters of JSON with the D-Bus error).
     const notices = first

@@ -46,6 +46,9 @@ describe('scripts/setup.sh says what it is doing while it installs and builds', 
     const root = join(dir, 'clone');
     mkdirSync(join(root, 'scripts'), { recursive: true });
     copyFileSync(join(ROOT, 'scripts', 'setup.sh'), join(root, 'scripts', 'setup.sh'));
+    // What the `airlock` launcher it writes gets its Node flags from (issue 34).
+    mkdirSync(join(root, 'bin'));
+    copyFileSync(join(ROOT, 'bin', 'node-flags.js'), join(root, 'bin', 'node-flags.js'));
     const child = spawn('sh', [join(root, 'scripts', 'setup.sh'), '--print-node-bin'], {
       cwd: root,
       env: {
