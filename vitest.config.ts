@@ -12,6 +12,10 @@ const ASYNC_CONTEXT_SPECS = [
   'main/remote/http/lean-transport.test.ts',
   'main/remote/relay-label.security.test.ts',
   'main/remote/remote-passthrough.test.ts',
+  // Sampling, elicitation and roots reaching a 1.x agent; URL-elicitation steps noted in the
+  // calling agent's scope (relay-scope.ts noteUrlStep).
+  'main/remote/remote-passthrough-sdk1.test.ts',
+  'main/remote/remote-url-required.test.ts',
   'main/remote/remote-modern.test.ts',
   'main/remote/tasks/task-relay.test.ts',
   'main/gateway/input-rounds.security.test.ts',

@@ -19,9 +19,12 @@ import { fileURLToPath } from 'url';
 // in the process once an AsyncLocalStorage is used: 3-4 % of `airlock serve`'s busy time under
 // passthrough load (promiseInitHook, emitInitScript, _propagate, executionAsyncResource), and
 // -6 % CPU per call with it (docs/performance.md, "AsyncLocalStorage without promise hooks").
-// Added in Node 22.7.0 (doc/api/cli.md, "--experimental-async-context-frame"); Node 24 made it
-// the default (nodejs/node#55552, "lib: make ALS default to AsyncContextFrame", renamed
-// --async-context-frame with --no-async-context-frame to opt out), so nothing is passed there.
+// Added in Node 22.7.0 (doc/api/cli.md, "--experimental-async-context-frame"), but usable from
+// 22.9.0: on 22.7 and 22.8 the first AsyncLocalStorage.run() under it throws "Method
+// Map.prototype.set called on incompatible receiver #<AsyncContextFrame>" (nodejs/node#54503,
+// fixed by nodejs/node#54510 in 22.9.0). Node 24 made it the default (nodejs/node#55552, "lib:
+// make ALS default to AsyncContextFrame", renamed --async-context-frame with
+// --no-async-context-frame to opt out), so nothing is passed there.
 export const ASYNC_CONTEXT_FRAME = '--experimental-async-context-frame';
 
 /**
@@ -39,7 +42,7 @@ export function nodeFlags(version, allowed) {
   const major = Number(parts[0]);
   const minor = Number(parts[1]);
   if (!Number.isInteger(major) || !Number.isInteger(minor)) return [];
-  const beforeDefault = (major === 22 && minor >= 7) || major === 23;
+  const beforeDefault = (major === 22 && minor >= 9) || major === 23;
   if (!beforeDefault || !accepted || !accepted.has(ASYNC_CONTEXT_FRAME)) return [];
   return [ASYNC_CONTEXT_FRAME];
 }

@@ -179,10 +179,18 @@ fi
 mkdir -p "$NODE_PREFIX/bin"
 LAUNCHER="$NODE_PREFIX/bin/airlock"
 # With the Node flags bin/node-flags.js names for that Node, baked in now rather than asked at each
-# run: the launcher is pinned to that Node already, and asking would cost every `airlock` command a
-# second Node start (issue 34, cold start). Rewritten by each run of this script, like the path.
+# run: asking would cost every `airlock` command a second Node start (issue 34, cold start).
+# Rewritten by each run of this script, like the path. They hold for that Node version only: a
+# Node upgraded in place at the same path (brew, apt) may reject them — Node 24 has no
+# --experimental-async-context-frame, "bad option" — so the launcher compares `node --version`
+# (answered before V8 starts: about 5 ms, not a Node start) and runs without them on another.
 FLAGS=$("$NODE_BIN/node" "$ROOT/bin/node-flags.js")
-printf '#!/bin/sh\nexec "%s/node" %s"%s/bin/airlock.js" "$@"\n' "$NODE_BIN" "${FLAGS:+$FLAGS }" "$ROOT" >"$LAUNCHER.tmp"
+if [ -n "$FLAGS" ]; then
+  printf '#!/bin/sh\nif [ "$("%s/node" --version 2>/dev/null)" = "%s" ]; then\n  exec "%s/node" %s "%s/bin/airlock.js" "$@"\nfi\nexec "%s/node" "%s/bin/airlock.js" "$@"\n' \
+    "$NODE_BIN" "$("$NODE_BIN/node" --version)" "$NODE_BIN" "$FLAGS" "$ROOT" "$NODE_BIN" "$ROOT" >"$LAUNCHER.tmp"
+else
+  printf '#!/bin/sh\nexec "%s/node" "%s/bin/airlock.js" "$@"\n' "$NODE_BIN" "$ROOT" >"$LAUNCHER.tmp"
+fi
 chmod 755 "$LAUNCHER.tmp"
 mv "$LAUNCHER.tmp" "$LAUNCHER"
 

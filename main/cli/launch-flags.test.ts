@@ -23,50 +23,76 @@ import { nodeOptionsOf } from '../../test-support/node-args.js';
  */
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
+/**
+ * A copy of the clone that needs no install nor build — dependencies present (a stand-in npm says
+ * so), dist/ newer than every source, a bin/airlock.js that reports how it was run — and the
+ * launcher setup.sh writes for it. The Node setup.sh finds in PATH is this one, behind a path a
+ * package manager could upgrade in place (`node(script)` rewrites what answers there).
+ */
+function launcherSetup() {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-launcher-flags-'));
+  const root = join(dir, 'clone');
+  for (const d of ['scripts', 'bin', 'node_modules', 'dist/main', 'dist/renderer', 'npm-bin'])
+    mkdirSync(join(root, d), { recursive: true });
+  copyFileSync(join(ROOT, 'scripts', 'setup.sh'), join(root, 'scripts', 'setup.sh'));
+  copyFileSync(join(ROOT, 'bin', 'node-flags.js'), join(root, 'bin', 'node-flags.js'));
+  writeFileSync(
+    join(root, 'bin', 'airlock.js'),
+    'process.stdout.write(JSON.stringify({ execArgv: process.execArgv, argv: process.argv.slice(2) }));\n',
+  );
+  writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
+  writeFileSync(join(root, 'dist/main/cli.js'), '');
+  writeFileSync(join(root, 'dist/renderer/index.html'), '');
+  writeFileSync(join(root, 'npm-bin', 'npm'), '#!/bin/sh\n[ "$1" = -v ] && echo 11.19.0\nexit 0\n');
+  chmodSync(join(root, 'npm-bin', 'npm'), 0o755);
+  const nodeBin = join(dir, 'node-bin');
+  mkdirSync(nodeBin);
+  const node = (script: string) => {
+    writeFileSync(join(nodeBin, 'node'), `#!/bin/sh\n${script}exec "${process.execPath}" "$@"\n`);
+    chmodSync(join(nodeBin, 'node'), 0o755);
+  };
+  node('');
+  const prefix = join(dir, 'prefix');
+  const env = {
+    PATH: `${join(root, 'npm-bin')}:${nodeBin}:/usr/bin:/bin`,
+    HOME: dir,
+    AIRLOCK_NODE_PREFIX: prefix,
+    AIRLOCK_SETUP_NO_INSTALL: '1',
+    LANG: 'C.UTF-8',
+  };
+  const setup = () =>
+    execFileSync('sh', [join(root, 'scripts', 'setup.sh')], { cwd: root, env, stdio: 'pipe' });
+  setup();
+  const launcher = join(prefix, 'bin', 'airlock');
+  const run = (args: string[]) =>
+    JSON.parse(execFileSync(launcher, args, { env, encoding: 'utf8' })) as {
+      execArgv: string[];
+      argv: string[];
+    };
+  return { launcher, setup, node, run };
+}
+
 describe('the airlock launcher scripts/setup.sh writes', () => {
   it('starts bin/airlock.js with the flags for its Node, passes the arguments on, and is rewritten the same', () => {
-    // A copy of the clone that needs no install nor build: dependencies present (a stand-in npm
-    // says so), dist/ newer than every source, and a bin/airlock.js that reports how it was run.
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-launcher-flags-'));
-    const root = join(dir, 'clone');
-    for (const d of ['scripts', 'bin', 'node_modules', 'dist/main', 'dist/renderer', 'npm-bin'])
-      mkdirSync(join(root, d), { recursive: true });
-    copyFileSync(join(ROOT, 'scripts', 'setup.sh'), join(root, 'scripts', 'setup.sh'));
-    copyFileSync(join(ROOT, 'bin', 'node-flags.js'), join(root, 'bin', 'node-flags.js'));
-    writeFileSync(
-      join(root, 'bin', 'airlock.js'),
-      'process.stdout.write(JSON.stringify({ execArgv: process.execArgv, argv: process.argv.slice(2) }));\n',
-    );
-    writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
-    writeFileSync(join(root, 'dist/main/cli.js'), '');
-    writeFileSync(join(root, 'dist/renderer/index.html'), '');
-    writeFileSync(
-      join(root, 'npm-bin', 'npm'),
-      '#!/bin/sh\n[ "$1" = -v ] && echo 11.19.0\nexit 0\n',
-    );
-    chmodSync(join(root, 'npm-bin', 'npm'), 0o755);
-    const prefix = join(dir, 'prefix');
-    const env = {
-      PATH: `${join(root, 'npm-bin')}:${dirname(process.execPath)}:/usr/bin:/bin`,
-      HOME: dir,
-      AIRLOCK_NODE_PREFIX: prefix,
-      AIRLOCK_SETUP_NO_INSTALL: '1',
-      LANG: 'C.UTF-8',
-    };
-    const setup = () =>
-      execFileSync('sh', [join(root, 'scripts', 'setup.sh')], { cwd: root, env, stdio: 'pipe' });
-    setup();
-    const launcher = join(prefix, 'bin', 'airlock');
+    const { launcher, setup, run } = launcherSetup();
     const written = readFileSync(launcher, 'utf8');
 
-    const ran = JSON.parse(
-      execFileSync(launcher, ['serve', '--port', '0', 'two words'], { env, encoding: 'utf8' }),
-    ) as { execArgv: string[]; argv: string[] };
+    const ran = run(['serve', '--port', '0', 'two words', '$HOME']);
     expect(ran.execArgv).toEqual(nodeFlags());
-    expect(ran.argv).toEqual(['serve', '--port', '0', 'two words']);
+    expect(ran.argv).toEqual(['serve', '--port', '0', 'two words', '$HOME']);
 
     setup(); // idempotent: the same launcher again
     expect(readFileSync(launcher, 'utf8')).toBe(written);
+  });
+
+  it('runs without the flags once the Node at its path is another version (upgraded in place)', () => {
+    // Node 24 has no --experimental-async-context-frame ("bad option"): the flags are for the
+    // version setup.sh asked, and `brew upgrade` or apt replace the Node behind the same path.
+    const { node, run } = launcherSetup();
+    node('[ "$1" = --version ] && { echo v24.0.0; exit 0; }\n');
+    const ran = run(['serve', 'two words']);
+    expect(ran.execArgv).toEqual([]);
+    expect(ran.argv).toEqual(['serve', 'two words']);
   });
 });
 
