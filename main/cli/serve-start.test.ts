@@ -89,3 +89,24 @@ describe('airlock serve without the other commands’ modules', () => {
     }
   });
 });
+
+describe('airlock serve stopped as soon as it says it is ready', () => {
+  // scripts/start.mjs and any supervisor may signal the moment they read the ready line: the
+  // stop handlers must already be there, or the signal kills the process with no clean stop
+  // (exit by signal, in-flight work and the last activity rows lost).
+  it('a SIGTERM sent on reading the ready line stops it cleanly, exit 0', async () => {
+    requireBuilt();
+    const { child, stderr } = await startUntilReady(
+      process.execPath,
+      [airlockBin, 'serve', '--port', '0', '--data-dir', tmp('data')],
+      fileVaultEnv(),
+    );
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once('exit', (code, signal) => resolve([code, signal])),
+    );
+    child.kill('SIGTERM');
+    const [code, signal] = await exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(stderr()).toContain('stopping');
+  });
+});

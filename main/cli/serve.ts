@@ -55,6 +55,23 @@ async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
     }
     throw err;
   }
+  // The stop handlers go in before the ready line: whoever reads that line may signal at once
+  // (scripts/start.mjs forwards Ctrl+C), and a signal with no handler yet kills the process with
+  // no clean stop.
+  const stopped = new Promise<void>((resolveStop) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      app.logger.info('stopping', { signal });
+      app.stop().then(resolveStop, (err: unknown) => {
+        app.logger.error('stop failed', { error: String(err) });
+        resolveStop();
+      });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
   process.stdout.write(
     JSON.stringify({
       event: 'ready',
@@ -70,20 +87,7 @@ async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
   // What this start compiled goes to Node's compile cache now, not only at a normal exit: a server
   // whose terminal closes (SIGHUP) or that is killed never has one (bin/airlock.js enables it).
   flushCompileCache();
-  await new Promise<void>((resolveStop) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      app.logger.info('stopping', { signal });
-      app.stop().then(resolveStop, (err: unknown) => {
-        app.logger.error('stop failed', { error: String(err) });
-        resolveStop();
-      });
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
+  await stopped;
   return 0;
 }
 
