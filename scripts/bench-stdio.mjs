@@ -21,12 +21,12 @@
 // Sequential calls alternate between the legs in blocks of 10, so a slow moment of the shared
 // machine falls on both.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const self = fileURLToPath(import.meta.url);
@@ -164,8 +164,15 @@ const pct = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const f3 = (x) => x.toFixed(3);
 
-function airlock(script, upstream) {
-  const proc = spawn(process.execPath, [script, '--airlock-child'], {
+/** The node flags a checkout's launchers start Airlock with (bin/node-flags.js; none where it has none). */
+async function flagsOf(script) {
+  const module = join(dirname(script), '..', 'bin/node-flags.js');
+  return existsSync(module) ? (await import(pathToFileURL(module).href)).nodeFlags() : [];
+}
+
+function airlock(script, upstream, flags) {
+  // Each leg as that checkout's launchers start Airlock (flagsOf), so an A/B measures what users get.
+  const proc = spawn(process.execPath, [...flags, script, '--airlock-child'], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, AIRLOCK_BENCH_UPSTREAM: JSON.stringify(upstream) },
   });
@@ -202,9 +209,13 @@ async function main() {
           sandbox: { allowUnsandboxed: true },
         },
       };
-  const children = { airlock: airlock(self, upstream) };
-  if (COMPARE) children.compared = airlock(join(COMPARE, 'scripts/bench-stdio.mjs'), upstream);
-  if (ERAS) children.modern = airlock(self, upstream);
+  const ownFlags = await flagsOf(self);
+  const children = { airlock: airlock(self, upstream, ownFlags) };
+  if (COMPARE) {
+    const script = join(COMPARE, 'scripts/bench-stdio.mjs');
+    children.compared = airlock(script, upstream, await flagsOf(script));
+  }
+  if (ERAS) children.modern = airlock(self, upstream, ownFlags);
   const info = {};
   for (const [k, c] of Object.entries(children)) info[k] = await c.ready;
   const direct = HTTP ? await httpClient(es.url) : await directClient();
