@@ -38,11 +38,9 @@ export class RemoteCalls {
     let urlRetried = false;
     let lastProgress = -Infinity;
     for (let attempt = 0; ; attempt++) {
-      // The session at once when it is open (upNow): no promise awaited on an everyday call.
       const up =
         this.c.status().state === 'ready'
-          ? (this.c.agents.upNow(ctx.agent) ??
-            (await this.c.agents.upFor(ctx.agent).catch(() => null)))
+          ? await this.c.agents.upFor(ctx.agent).catch(() => null)
           : null;
       const state = this.c.status();
       if (!up || state.state !== 'ready') {

@@ -49,29 +49,4 @@ describe('AgentSessions', () => {
     expect(s.agents()).toEqual(['stateful']);
     await s.closeAll();
   });
-  it('getNow gives the open session at once, counted as a use; nothing while it opens or after a failed open', async () => {
-    const closed: string[] = [];
-    let fail = true;
-    let open!: () => void;
-    const s = new AgentSessions(async (a) => {
-      if (a === 'x' && fail) throw new Error('refused');
-      if (a === 'slow') await new Promise<void>((r) => (open = r));
-      return fakeUp(closed, a);
-    }, 2);
-    await s.get('x').catch(() => {});
-    expect(s.getNow('x')).toBeUndefined(); // forgotten: the next request opens again
-    fail = false;
-    const pending = s.get('slow');
-    expect(s.getNow('slow')).toBeUndefined(); // still opening: only get() can tell
-    open();
-    const slow = await pending;
-    expect(s.getNow('slow')).toBe(slow);
-    await s.get('b');
-    // A use through getNow makes 'slow' the more recent: 'b' closes when a third agent comes.
-    expect(s.getNow('slow')).toBe(slow);
-    await s.get('c');
-    await new Promise((r) => setImmediate(r));
-    expect(closed).toEqual(['b']);
-    await s.closeAll();
-  });
 });

@@ -15,7 +15,7 @@ export class AgentSessions {
   /** `order` ranks recency (a counter: many uses share a millisecond); `at` is the last use's time. */
   private readonly byAgent = new Map<
     string,
-    { up: Promise<Upstream>; ready?: Upstream; order: number; at: number }
+    { up: Promise<Upstream>; order: number; at: number }
   >();
   private tick = 0;
   private readonly busy = new Map<Upstream, number>();
@@ -39,34 +39,14 @@ export class AgentSessions {
       return found.up;
     }
     const up = this.connect(agent);
-    const entry: { up: Promise<Upstream>; ready?: Upstream; order: number; at: number } = {
-      up,
-      order: ++this.tick,
-      at: Date.now(),
-    };
+    const entry = { up, order: ++this.tick, at: Date.now() };
     this.byAgent.set(agent, entry);
     // A failed connect is forgotten, so the next request tries again.
-    up.then(
-      (ready) => void (entry.ready = ready),
-      () => this.byAgent.get(agent) === entry && this.byAgent.delete(agent),
-    );
+    up.catch(() => this.byAgent.get(agent) === entry && this.byAgent.delete(agent));
     void this.trim();
     this.sweeper ??= setInterval(() => void this.sweep(), Math.min(this.idle.ms, 60_000));
     this.sweeper.unref();
     return up;
-  }
-
-  /**
-   * What get() resolves to when it needs no wait: the agent's session once it is open, counted as
-   * a use as get() counts it; undefined while it opens or when there is none (issue 34: an
-   * everyday call awaits no promise for a session it already has).
-   */
-  getNow(agent: string): Upstream | undefined {
-    const found = this.byAgent.get(agent);
-    if (!found?.ready) return undefined;
-    found.order = ++this.tick;
-    found.at = Date.now();
-    return found.ready;
   }
 
   agents(): string[] {

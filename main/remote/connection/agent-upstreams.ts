@@ -57,13 +57,6 @@ export class AgentUpstreams {
     return this.sessions.get(agent);
   }
 
-  /** What upFor() resolves to when it needs no wait; undefined when only upFor() can tell. */
-  upNow(agent: string): Upstream | undefined {
-    const shared = this.o.shared();
-    if (!shared) return undefined;
-    return this.stateful(shared) ? this.sessions.getNow(agent) : shared;
-  }
-
   /** The agent's own session when one is open (or `open` asks for one). */
   async agentUp(agent: string, open: boolean): Promise<Upstream | null> {
     if (!open && !this.sessions.agents().includes(agent)) return null;
