@@ -143,7 +143,10 @@ export class CallPipeline implements AgentToolCalls {
       );
     }
     const input = args ?? {};
-    const digest = argsDigest(input);
+    // A remote source only serializes the arguments it is given (remote-calls.ts), so their digest
+    // can be made with the Activity row, after the answer is out (call-record.ts, issue 34); a
+    // local tool's is made now, before the tool could touch them.
+    const digest = entry.source.kind === 'remote' ? () => argsDigest(input) : argsDigest(input);
     const log = (
       decision: ActivityView['decision'],
       result: CallToolResult | null,

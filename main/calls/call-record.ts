@@ -8,7 +8,8 @@ export interface CallRecord {
   agent: string;
   tool: string;
   decision: ActivityView['decision'];
-  argsDigest: string;
+  /** The digest, or how to make it when the row is written (recordCall). */
+  argsDigest: string | (() => string);
   started: number;
   result: CallToolResult | null;
   outcome?: ActivityView['outcome'];
@@ -16,27 +17,51 @@ export interface CallRecord {
   grantId?: string;
 }
 
-/** Queued, not written on the answer path (issue 20); ActivityLog flushes it within its window. */
+/**
+ * Queued, not written on the answer path (issue 20); ActivityLog flushes it within its window.
+ * What can change after the call (the time, the answer's outcome and error text) is read now;
+ * a digest given as a function is made with the row at the flush (issue 34: hashing the
+ * arguments was on every call's answer path, for a row nobody reads before it is written).
+ */
 export function recordCall(
   d: { readonly activity: ActivityLog; readonly logger: Logger },
   e: CallRecord,
 ): void {
   try {
-    const firstText = e.result?.content?.find((c) => c.type === 'text');
-    d.activity.add({
+    const durationMs = performance.now() - e.started;
+    const firstText = e.result?.isError ? e.result.content?.find((c) => c.type === 'text') : null;
+    const row = {
       agent: e.agent,
       tool: e.tool,
       decision: e.decision,
       outcome: e.outcome ?? (e.result?.isError ? 'error' : 'ok'),
-      durationMs: performance.now() - e.started,
-      argsDigest: e.argsDigest,
+      durationMs,
       ...(e.decisionKind ? { decisionKind: e.decisionKind } : {}),
       ...(e.grantId ? { grantId: e.grantId } : {}),
-      ...(e.result?.isError && firstText?.type === 'text'
-        ? { detail: firstText.text.slice(0, 500) }
-        : {}),
-    });
+      ...(firstText?.type === 'text' ? { detail: firstText.text.slice(0, 500) } : {}),
+    } as const;
+    const digest = e.argsDigest;
+    if (typeof digest === 'string') {
+      d.activity.add({ ...row, argsDigest: digest });
+      return;
+    }
+    const at = Date.now();
+    d.activity.addLate(() => ({
+      ...row,
+      at: new Date(at).toISOString(),
+      argsDigest: lateDigest(d.logger, digest),
+    }));
   } catch (err) {
     d.logger.error('could not write the activity log', { error: String(err) });
+  }
+}
+
+/** A late row must not throw (LateActivity): a digest that cannot be made is logged and left empty. */
+function lateDigest(logger: Logger, make: () => string): string {
+  try {
+    return make();
+  } catch (err) {
+    logger.error('could not digest the arguments for the activity log', { error: String(err) });
+    return '';
   }
 }

@@ -38,6 +38,30 @@ describe('ActivityLog batching', () => {
     }
   });
 
+  it('a late row is made at the flush, not when queued, in its place in the order (issue 34)', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const log = new ActivityLog(openDatabase(':memory:'), { flushMs: 50 });
+      let made = 0;
+      log.add(row('before'));
+      log.addLate(() => {
+        made++;
+        return { ...row('late'), at: '2026-01-01T00:00:00.000Z' };
+      });
+      log.add(row('after'));
+      expect(made).toBe(0); // nothing of it on the caller's path
+      vi.advanceTimersByTime(50);
+      expect(made).toBe(1);
+      const written = log.list().reverse();
+      expect(written.map((r) => r.tool)).toEqual(['before', 'late', 'after']);
+      expect(written[1]!.at).toBe('2026-01-01T00:00:00.000Z');
+      log.close();
+      expect(made).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('an immediate row never overtakes queued ones; close() writes what is queued', () => {
     const db = openDatabase(':memory:');
     const log = new ActivityLog(db, { flushMs: 60_000 });

@@ -2,6 +2,12 @@ import type { ActivityFilter, ActivityView } from '../../common/contract/index.j
 import type { Db } from './db.js';
 
 export type NewActivity = Omit<ActivityView, 'id' | 'at'> & { at?: string };
+/**
+ * A queued row made when it is written (issue 34): what the row needs is captured at once, what
+ * costs (the arguments' digest, the row object) is left to the flush, off the answer path. Must
+ * not throw, and must give the same row whenever it runs.
+ */
+export type LateActivity = () => NewActivity & { at: string };
 export type ActivityPatch = Partial<
   Pick<
     ActivityView,
@@ -57,7 +63,7 @@ const COLUMNS = {
  */
 export class ActivityLog {
   private readonly insertStmt;
-  private queue: NewActivity[] = [];
+  private queue: (NewActivity | LateActivity)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly flushMs: number;
 
@@ -80,6 +86,12 @@ export class ActivityLog {
     this.timer ??= setTimeout(() => this.flush(), this.flushMs);
   }
 
+  /** Queues a row made when it is written (LateActivity): same place in the order, same window. */
+  addLate(make: LateActivity): void {
+    this.queue.push(make);
+    this.timer ??= setTimeout(() => this.flush(), this.flushMs);
+  }
+
   /** Writes a row now and returns it. */
   addNow(entry: NewActivity): ActivityView {
     // Queued rows go first, so ids keep the order in which things happened.
@@ -94,7 +106,7 @@ export class ActivityLog {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.queue.length === 0) return;
-    const batch = this.queue;
+    const batch = this.queue.map((e) => (typeof e === 'function' ? e() : e));
     this.queue = [];
     const written = this.db.transaction(() => batch.map((e) => this.insert(e)))();
     for (const v of written) this.options.onChange?.(v, 'added');

@@ -49,13 +49,30 @@ export function connectionSecrets(conn: SecretsOf): string[] {
 
 /** The Redactor of one server connection (server-connection.ts), following its secrets. */
 export class ConnectionRedactor extends Redactor {
+  /** The connection and token values the list was last made from (sync). */
+  private from: { conn: SecretsOf; tokens: readonly string[] } | undefined;
+
   /** A new or edited connection: its header values and query credentials. */
   follow(conn: SecretsOf): void {
+    this.from = undefined;
     this.set(connectionSecrets(conn));
   }
 
-  /** Token values change on every refresh; an OAuth connection's current ones join the rest. */
+  /**
+   * Token values change on every refresh; an OAuth connection's current ones join the rest.
+   * Runs after every call (remote-calls.ts): the list is made again only when the connection or
+   * a token value changed since (issue 34: rebuilding it each time was on the answer path).
+   */
   sync(conn: SecretsOf & { auth?: { secrets: () => string[] } }): void {
-    if (conn.auth) this.set([...connectionSecrets(conn), ...conn.auth.secrets()]);
+    if (!conn.auth) return;
+    const tokens = conn.auth.secrets();
+    const last = this.from;
+    if (last?.conn === conn && sameValues(last.tokens, tokens)) return;
+    this.from = { conn, tokens };
+    this.set([...connectionSecrets(conn), ...tokens]);
   }
+}
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }

@@ -147,6 +147,8 @@ const stockSend = StreamableHTTPClientTransport.prototype.send;
 interface Auth {
   token: string | undefined;
   throws: boolean;
+  /** Also tells its token at once, as OAuthSession.tokenNow does (lean-send.ts takes that). */
+  sync: boolean;
 }
 const auth: fc.Arbitrary<Auth | undefined> = fc.option(
   fc.record({
@@ -173,6 +175,7 @@ const auth: fc.Arbitrary<Auth | undefined> = fc.option(
       { nil: undefined },
     ),
     throws: fc.boolean(),
+    sync: fc.boolean(),
   }),
   { nil: undefined },
 );
@@ -193,6 +196,8 @@ async function call(a: Answer, lean: boolean, au?: Auth): Promise<unknown> {
         : au.throws
           ? Promise.reject(new Error('refresh refused'))
           : Promise.resolve(au.token),
+    // What token() would give, or null when only token() can tell (before the handshake, a failure).
+    ...(au.sync ? { tokenNow: () => (connected && !au.throws ? au.token : null) } : {}),
   };
   const t = leanTransport(url, {}, provider) as Transport;
   // An SDK update that moves what the lean send uses turns it off; this says so.

@@ -141,6 +141,11 @@ function commonHeaders(t: SendInternals): HeaderRecord | Promise<HeaderRecord> {
   if (t._requestInit?.headers !== undefined) return t._commonHeaders().then(fromSdkHeaders);
   const provider = t._authProvider;
   if (!provider) return withSession(t, {});
+  // A provider that can tell its token at once (OAuthSession.tokenNow) spares the call a promise:
+  // every URL server without a static token has one, signed in or not (remote-manager.ts).
+  const sync = provider as Partial<{ tokenNow(): string | undefined | null }>;
+  const known = typeof sync.tokenNow === 'function' ? sync.tokenNow() : null;
+  if (known !== null) return withSession(t, bearer(known));
   return (async () => {
     let token: string | undefined;
     try {
@@ -148,11 +153,12 @@ function commonHeaders(t: SendInternals): HeaderRecord | Promise<HeaderRecord> {
     } catch (error) {
       throw markAuthSeamEscape(error);
     }
-    return withSession(
-      t,
-      token ? { authorization: headerValue('authorization', `Bearer ${token}`) } : {},
-    );
+    return withSession(t, bearer(token));
   })();
+}
+
+function bearer(token: string | undefined): HeaderRecord {
+  return token ? { authorization: headerValue('authorization', `Bearer ${token}`) } : {};
 }
 
 function withSession(t: SendInternals, out: HeaderRecord): HeaderRecord {

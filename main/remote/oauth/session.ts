@@ -117,6 +117,19 @@ export class OAuthSession implements AuthProvider {
     return t.access_token;
   }
 
+  /**
+   * What token() gives when it needs no wait: the record is loaded and its token, or its absence,
+   * stands. `null` when only token() can tell (not loaded, due for renewal). lean-send.ts puts a
+   * call's headers together with it without a promise per call (issue 34).
+   */
+  tokenNow(): string | undefined | null {
+    const rec = this.o.store.cached();
+    if (rec === undefined) return null;
+    const t = rec?.serverUrl === this.serverUrl ? rec.tokens : undefined;
+    if (!t) return undefined;
+    return expiring(t, this.now()) ? null : t.access_token;
+  }
+
   async onUnauthorized(ctx: { response: Response; serverUrl: URL }): Promise<void> {
     const challenge = extractWWWAuthenticateParams(ctx.response);
     this.noteHints(challenge.resourceMetadataUrl?.href, challenge.scope);

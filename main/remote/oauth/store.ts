@@ -115,6 +115,11 @@ export class OAuthStore {
     return rec;
   }
 
+  /** The cached record, or undefined before the first load (OAuthSession.tokenNow). */
+  cached(): OAuthRecord | null | undefined {
+    return this.cache;
+  }
+
   /** The cached record (after load), for synchronous views. */
   peek(): OAuthRecord | null {
     return this.cache ?? null;
