@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from '@modelcontextprotocol/server';
+import { UrlElicitationRequiredError, type Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
@@ -41,7 +41,26 @@ function echoAuthorization(server: Server): void {
 describe('an OAuth token echoed by a resource or a prompt', () => {
   async function signedIn(): Promise<RemoteSource> {
     const up = new FakeUpstream({
-      tools: [],
+      tools: [
+        {
+          // A careless server puts the credential it was sent into a URL step (-32042).
+          name: 'connect',
+          annotations: { readOnlyHint: true },
+          run: async (_a, c) => {
+            throw new UrlElicitationRequiredError(
+              [
+                {
+                  mode: 'url',
+                  elicitationId: 'e1',
+                  url: 'https://auth.example.com/connect',
+                  message: `you sent ${String(c.headers.authorization)}`,
+                },
+              ],
+              'Connect first',
+            );
+          },
+        },
+      ],
       bearer: TOKEN,
       capabilities: { resources: {}, prompts: {} },
       extend: echoAuthorization,
@@ -91,5 +110,12 @@ describe('an OAuth token echoed by a resource or a prompt', () => {
     );
     expect(failed).toContain('cannot read'); // the upstream's own error text came back
     expect(failed.includes(TOKEN), 'the error hands the agent the access token').toBe(false);
+  });
+
+  it("is redacted from a URL step, the first call's too", async () => {
+    const s = await signedIn();
+    const r = JSON.stringify(await s.call('connect', {}, ctx()));
+    expect(r).toContain('auth.example.com/connect'); // the step came back, as a link
+    expect(r.includes(TOKEN), 'the URL step hands the agent the access token').toBe(false);
   });
 });
