@@ -174,6 +174,8 @@ export class RemoteCalls {
    * too: one whose link holds a secret of the connection's is not passed on as a step at all.
    */
   private redactedSteps(result: CallToolResult): CallToolResult {
+    // As after a call's answer: the token this call went with may be new to the redactor.
+    this.c.syncSecrets();
     const required = urlRequiredOf(result);
     const out = this.c.redactor.result(result);
     if (!required) return out;

@@ -197,8 +197,13 @@ export class RemoteSource implements ToolSource {
       );
     }
     try {
-      return this.c.redactor.result(await run(up));
+      const out = await run(up);
+      // The token the request went with may be one the redactor has not learned yet (loaded or
+      // renewed by this very request): as RemoteCalls does after a call, before anything is passed on.
+      this.c.syncSecrets();
+      return this.c.redactor.result(out);
     } catch (err) {
+      this.c.syncSecrets();
       if (err instanceof ProtocolError)
         throw new ProtocolError(err.code, this.c.redactor.text(err.message), err.data);
       if (up !== this.c.up) void this.c.sessions.drop(up);

@@ -82,6 +82,24 @@ describe('ActivityLog batching', () => {
     });
     expect(updated).toMatchObject({ tool: 'now', decision: 'approved', waitMs: 1200 });
   });
+
+  it('a late row that throws costs only itself: the rows queued with it are written, the log goes on', () => {
+    const log = new ActivityLog(openDatabase(':memory:'), { flushMs: 60_000 });
+    log.add(row('before'));
+    log.addLate(() => {
+      throw new Error('a broken late row');
+    });
+    log.add(row('after'));
+    log.close();
+    // An approval's row (addNow) and the Activity page (list) flush first: neither may fail.
+    log.addNow({ ...row('now'), decision: 'waiting', outcome: 'pending', approvalId: 'r2' });
+    expect(
+      log
+        .list()
+        .map((r) => r.tool)
+        .reverse(),
+    ).toEqual(['before', 'after', 'now']);
+  });
 });
 
 describe('ActivityLog rows', () => {

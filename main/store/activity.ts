@@ -106,8 +106,19 @@ export class ActivityLog {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.queue.length === 0) return;
-    const batch = this.queue.map((e) => (typeof e === 'function' ? e() : e));
+    const queued = this.queue;
     this.queue = [];
+    // A late row that breaks its promise not to throw costs that row only: thrown here, before
+    // the queue was taken, it would stay queued and fail every flush after it, and with them
+    // every approval's row (addNow) and the Activity page (list).
+    const batch = queued.flatMap((e) => {
+      if (typeof e !== 'function') return [e];
+      try {
+        return [e()];
+      } catch {
+        return [];
+      }
+    });
     const written = this.db.transaction(() => batch.map((e) => this.insert(e)))();
     for (const v of written) this.options.onChange?.(v, 'added');
   }
