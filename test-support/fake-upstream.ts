@@ -23,8 +23,10 @@ import {
  */
 export interface FakeToolContext {
   signal: AbortSignal;
-  progress: (progress: number, total?: number) => Promise<void>;
+  progress: (progress: number, total?: number, message?: string) => Promise<void>;
   headers: IncomingHttpHeaders;
+  /** A notification related to this call, on its own response stream (a log line). */
+  notify: (method: 'notifications/message', params: Record<string, unknown>) => Promise<void>;
   /** A server→client request related to this call, on its own response stream (a hostile server's tools). */
   ask: (
     method: 'elicitation/create' | 'sampling/createMessage',
@@ -55,6 +57,8 @@ export interface FakeUpstreamOptions {
   /** More capabilities and handlers (resources, prompts, …) on every session's server. */
   capabilities?: ServerCapabilities;
   extend?: (server: Server) => void;
+  /** Serves without sessions (Streamable HTTP's stateless mode): every agent shares the connection. */
+  stateless?: boolean;
   /** Calls of these tools get a response stream that breaks inside its first event. */
   cutMidEvent?: string[];
 }
@@ -117,6 +121,16 @@ export class FakeUpstream {
           res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
           res.write('id: 1\nevent: message\ndata: {"jsonrpc":"2.0","id":');
           setTimeout(() => req.socket.destroy(), 20);
+          return;
+        }
+        if (this.o.stateless) {
+          // No session: a server per request, as a stateless deployment runs (no agent sessions).
+          const server = this.buildServer();
+          const transport = new NodeStreamableHTTPServerTransport({
+            sessionIdGenerator: undefined,
+          });
+          await server.connect(transport);
+          await transport.handleRequest(req, res, body);
           return;
         }
         const sid = req.headers['mcp-session-id'];
@@ -238,11 +252,16 @@ export class FakeUpstream {
       if (!tool)
         return { isError: true, content: [{ type: 'text', text: `no tool ${req.params.name}` }] };
       const token = req.params._meta?.progressToken;
-      const progress = async (p: number, total?: number) => {
+      const progress = async (p: number, total?: number, message?: string) => {
         if (token === undefined) return;
         await ctx.mcpReq.notify({
           method: 'notifications/progress',
-          params: { progressToken: token, progress: p, ...(total !== undefined ? { total } : {}) },
+          params: {
+            progressToken: token,
+            progress: p,
+            ...(total !== undefined ? { total } : {}),
+            ...(message !== undefined ? { message } : {}),
+          },
         });
       };
       const headers = Object.fromEntries((ctx.http?.req?.headers ?? new Headers()).entries());
@@ -252,6 +271,8 @@ export class FakeUpstream {
             progress,
             headers,
             ask: (method, params) => ctx.mcpReq.send({ method, params }),
+            notify: (method, params) =>
+              ctx.mcpReq.notify({ method, params } as Parameters<typeof ctx.mcpReq.notify>[0]),
           })
         : { content: [{ type: 'text', text: `${tool.name} ran` }] };
     });

@@ -59,6 +59,9 @@ export class RemoteCalls {
       else ctx.signal.addEventListener('abort', onCancel, { once: true });
       this.c.inflight.add(lost, up);
       const hadSession = up.hasSession();
+      // The token this call goes with joins the list now: renewed while the call runs, it stays
+      // redacted from what the call brings back (redact.ts keeps a value that left the list).
+      this.c.syncSecrets();
       try {
         const scope = {
           agent: ctx.agent,
@@ -75,7 +78,8 @@ export class RemoteCalls {
                 p,
                 o,
                 this.c.label,
-                // Redacted before it is cut (quoteStatus): a cut secret is no longer found.
+                // Redacted (the list updated first, redact.ts) before it is cut (quoteStatus): a cut
+                // secret is no longer found.
                 ctx.taskStatus &&
                   ((m) => ctx.taskStatus?.(quoteStatus(this.c.label, this.c.redactor.text(m)))),
               )
@@ -97,7 +101,10 @@ export class RemoteCalls {
                     onprogress: (p: { progress: number; total?: number; message?: string }) => {
                       if (p.progress <= lastProgress) return;
                       lastProgress = p.progress;
-                      ctx.progress?.(p.progress, p.total, p.message);
+                      // The server's words: redacted as its answer is (redact.ts).
+                      const said =
+                        p.message === undefined ? undefined : this.c.redactor.text(p.message);
+                      ctx.progress?.(p.progress, p.total, said);
                     },
                   }
                 : {}),

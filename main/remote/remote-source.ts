@@ -196,6 +196,8 @@ export class RemoteSource implements ToolSource {
         ),
       );
     }
+    // As a call does (remote-calls.ts): the token the request goes with is known before it is sent.
+    this.c.syncSecrets();
     try {
       const out = await run(up);
       // The token the request went with may be one the redactor has not learned yet (loaded or

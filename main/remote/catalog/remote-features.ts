@@ -11,6 +11,7 @@ import type {
   SourceNotice,
 } from '../../tools/features.js';
 import type { Logger } from '../../platform/log.js';
+import type { Redactor } from '../connection/redact.js';
 import { inRelayScope } from '../relay/relay-scope.js';
 import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../../tools/untrusted.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -62,6 +63,8 @@ export class RemoteFeatures {
     private readonly label: string,
     private readonly timeoutMs: number,
     private readonly logger: Logger,
+    /** The connection's redactor (redact.ts): a notice is the upstream's text reaching agents. */
+    private readonly redactor?: Pick<Redactor, 'result'>,
   ) {}
 
   onNotice(listener: (n: SourceNotice) => void): () => void {
@@ -70,7 +73,9 @@ export class RemoteFeatures {
   }
 
   notice(n: SourceNotice): void {
-    for (const l of this.listeners) l(n);
+    const r = this.redactor;
+    const out = r ? redactedNotice(n, (x) => r.result(x)) : n;
+    for (const l of this.listeners) l(out);
   }
 
   async readResource(up: Upstream, uri: string, ctx: FeatureContext): Promise<ReadResourceResult> {
@@ -220,4 +225,16 @@ export class RemoteFeatures {
       error: err instanceof Error ? err.message.slice(0, 200) : String(err),
     });
   }
+}
+
+/** A notice's upstream words redacted; `call` (the agent's relay) is ours and is kept as it is. */
+function redactedNotice(n: SourceNotice, redact: <T extends object>(x: T) => T): SourceNotice {
+  if (n.kind === 'resource-updated') return { ...n, uri: redact({ uri: n.uri }).uri };
+  if (n.kind !== 'log') return n;
+  const words = redact({ data: n.data, logger: n.logger });
+  return {
+    ...n,
+    data: words.data,
+    ...(words.logger !== undefined ? { logger: words.logger } : {}),
+  };
 }

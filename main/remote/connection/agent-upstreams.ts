@@ -24,6 +24,8 @@ export interface AgentUpstreamsOptions {
   completions: UrlCompletions;
   /** Whether the user lets this server's requests reach agents (relay-scope.ts). */
   relayAllowed?: () => boolean;
+  /** The connection's redactor, for what the server asks agents (relay-scope.ts). */
+  redact?: <T extends object>(x: T) => T;
 }
 
 /**
@@ -83,6 +85,7 @@ export class AgentUpstreams {
         outOfCall: () => this.o.relays(agent),
         completions: this.o.completions,
         ...(this.o.relayAllowed ? { allowed: this.o.relayAllowed } : {}),
+        ...(this.o.redact ? { redact: this.o.redact } : {}),
       }),
       onElicitationComplete: (id) => this.o.completions.complete(id),
       onClose: () => {

@@ -51,6 +51,8 @@ export async function connectAndList(
     completions: UrlCompletions;
     /** Whether the user lets this server's requests reach agents (relay-scope.ts). */
     relayAllowed?: () => boolean;
+    /** The connection's redactor, for what the server asks agents (relay-scope.ts). */
+    redact?: <T extends object>(x: T) => T;
   },
   holder: Opening,
   on: ConnectionEvents,
@@ -69,6 +71,7 @@ export async function connectAndList(
     onRelay: relayHandler(o.label, {
       completions: o.completions,
       ...(o.relayAllowed ? { allowed: o.relayAllowed } : {}),
+      ...(o.redact ? { redact: o.redact } : {}),
     }),
     onElicitationComplete: (id) => o.completions.complete(id),
     onError: (err) => {

@@ -13,7 +13,8 @@ describe('ConnectionRedactor.sync', () => {
     let tokens = ['access-one', 'refresh-one'];
     const auth = { secrets: () => tokens };
     const conn = { headers: { 'x-key': 'header-secret' }, auth };
-    const r = new ConnectionRedactor();
+    let now = 0;
+    const r = new ConnectionRedactor(undefined, { now: () => now, keepMs: 1000 });
     r.follow(conn);
     expect(hide(r, 'access-one')).toBe('access-one'); // not known before the first sync
     r.sync(conn);
@@ -22,6 +23,9 @@ describe('ConnectionRedactor.sync', () => {
     tokens = ['access-two', 'refresh-one']; // a refresh: same length, one value changed
     r.sync(conn);
     expect(hide(r, 'access-two refresh-one')).toBe('[redacted] [redacted]');
+    // The old token is still valid a while, and a call sent with it may echo it yet.
+    expect(hide(r, 'access-one')).toBe('[redacted]');
+    now = 1000; // its time is up: made again at the next redaction
     expect(hide(r, 'access-one')).toBe('access-one');
 
     tokens = [...tokens]; // a new array with the same values: nothing to make again
@@ -31,13 +35,32 @@ describe('ConnectionRedactor.sync', () => {
     // The connection edited: its new header, and the tokens again at the next sync.
     const edited = { headers: { 'x-key': 'other-secret' }, auth };
     r.follow(edited);
+    // The old connection still serves calls in flight: its header value stays redacted a while.
+    expect(hide(r, 'header-secret other-secret')).toBe('[redacted] [redacted]');
+    now = 2000;
     expect(hide(r, 'header-secret other-secret')).toBe('header-secret [redacted]');
     r.sync(edited);
     expect(hide(r, 'access-two other-secret')).toBe('[redacted] [redacted]');
 
     tokens = []; // signed out: the old token values are no longer secrets of this connection
     r.sync(edited);
+    expect(hide(r, 'access-two other-secret')).toBe('[redacted] [redacted]');
+    now = 3000;
     expect(hide(r, 'access-two other-secret')).toBe('access-two [redacted]');
+  });
+
+  it('follows its source before each redaction, and keeps a bounded count of old values', () => {
+    let tokens = ['token-0'];
+    const conn = { headers: {}, auth: { secrets: () => tokens } };
+    const r = new ConnectionRedactor(() => conn, { now: () => 0, keepMax: 2 });
+    r.follow(conn);
+    expect(r.text('token-0')).toBe('[redacted]'); // learned without a sync() of the caller's
+    for (const n of [1, 2, 3]) {
+      tokens = [`token-${n}`];
+      expect(r.text(`token-${n}`)).toBe('[redacted]');
+    }
+    // token-1 and token-2 are kept; token-0, the oldest past the bound of 2, is not.
+    expect(r.text('token-0 token-1 token-2')).toBe('token-0 [redacted] [redacted]');
   });
 
   it('a connection without OAuth keeps its header values', () => {

@@ -33,7 +33,7 @@ export class ServerConnection {
   readonly label: string;
   private conn: RemoteConnection;
   readonly t: RemoteTimings;
-  readonly redactor = new ConnectionRedactor();
+  readonly redactor: ConnectionRedactor;
   /** URL-mode elicitations of this server shown to agents, for its completions (url-completions.ts). */
   readonly completions = new UrlCompletions();
   private state: SourceState = { state: 'loading' };
@@ -62,12 +62,17 @@ export class ServerConnection {
   ) {
     this.label = conn.name;
     this.conn = conn;
-    this.redactor.follow(conn);
     this.t = { ...DEFAULT_TIMINGS, ...o.timings };
+    // A value that leaves the list stays redacted while a call sent with it may still answer.
+    this.redactor = new ConnectionRedactor(() => this.conn, {
+      keepMs: this.t.callMaxMs,
+      now: o.now,
+    });
+    this.redactor.follow(conn);
     this.retry = new RestartTimer(this.t, () => void this.reconnect());
     const quiet = (on: boolean) => this.conn.stdio?.processLog.quiet(on);
     this.outage = new OutageLog(this.label, o.logger, quiet);
-    this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger);
+    this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger, this.redactor);
     this.catalog = new ServerCatalog({
       current: (gen, up) => gen === this.gen && this.shared === up,
       features: this.features,
@@ -85,6 +90,7 @@ export class ServerConnection {
       relays: (agent) => this.sessionRelays(agent),
       completions: this.completions,
       relayAllowed: this.relayAllowed,
+      redact: (x) => this.redactor.result(x),
     });
     this.sessions = this.agents.sessions;
     this.health = new HealthWatch(
@@ -196,6 +202,7 @@ export class ServerConnection {
         label: this.label,
         completions: this.completions,
         relayAllowed: this.relayAllowed,
+        redact: <T extends object>(x: T) => this.redactor.result(x),
       };
       const { up, tools, lists } = await connectAndList(opts, holder, {
         toolsChanged: (u) => void this.catalog.refreshTools(gen, u),
@@ -255,7 +262,6 @@ export class ServerConnection {
   /** Every failure lands here (a local server's crash too) and schedules the restart. */
   fail(err: unknown): void {
     this.conn.auth?.observe(err);
-    this.syncSecrets();
     const detail = this.redactor.text(this.describe(err));
     const old = this.shared;
     this.shared = null;

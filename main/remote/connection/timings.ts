@@ -22,6 +22,8 @@ export interface RemoteSourceOptions {
   timings?: Partial<RemoteTimings>;
   /** The user's switch for this server's sampling/elicitation/roots requests (default: on). */
   relayAllowed?: () => boolean;
+  /** The clock retired secrets are kept by (redact.ts); tests drive it. */
+  now?: () => number;
 }
 
 export interface RemoteTimings {

@@ -85,9 +85,14 @@ export function relayHandler(
     completions?: UrlCompletions;
     /** The user's per-server switch (settings `remotes[].relay`), read as each request arrives. */
     allowed?: () => boolean;
+    /**
+     * The connection's redactor (connection/redact.ts): the request's words are the server's,
+     * and a credential it echoes in them must not reach the agent (issue 10).
+     */
+    redact?: <T extends object>(x: T) => T;
   } = {},
 ): (method: RelayMethod, params: Record<string, unknown>) => Promise<Record<string, unknown>> {
-  const { agent, outOfCall, completions, allowed } = o;
+  const { agent, outOfCall, completions, allowed, redact } = o;
   return async (method, params) => {
     // Issue 27.3: the user turned this server's requests off; the server is told so, as an
     // unsupported method (-32601), before anything reaches an agent.
@@ -123,7 +128,8 @@ export function relayHandler(
       throw refuse(`the request of the agent "${s.agent}" that caused it is no longer open`);
     const why = s.relay.refusal(method, params);
     if (why) throw refuse(why);
-    const answer = await s.relay.request({ method, params, server, signal: s.signal });
+    const shown = redact ? redact(params) : params;
+    const answer = await s.relay.request({ method, params: shown, server, signal: s.signal });
     if (completions) noteUrlStep(completions, s.relay, method, params, answer);
     return answer;
   };
