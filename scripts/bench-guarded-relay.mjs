@@ -52,7 +52,7 @@ import {
   argsDigest,
   BEARER,
   digest,
-  LOOPBACK_HOST,
+  hostAllowed,
   observe,
   openActivity,
   originAllowed,
@@ -61,10 +61,9 @@ import {
   tainted,
   TOKEN,
 } from './bench-guarded-steps.mjs';
-import { bareUpstream } from './bench-relay.mjs';
+import { bareUpstream, initializeAnswer } from './bench-relay.mjs';
 
 const require = createRequire(import.meta.url);
-const VERSION = '2025-11-25';
 const BODY_LIMIT = 4 * 1024 * 1024;
 
 export async function guardedRelay(target) {
@@ -88,7 +87,7 @@ export async function guardedRelay(target) {
 
   const server = http.createServer((req, res) => {
     const refuse = (status) => res.writeHead(status).end();
-    if (!LOOPBACK_HOST.test(req.headers.host ?? '')) return refuse(403);
+    if (!hostAllowed(req.headers.host)) return refuse(403);
     if (!originAllowed(req.headers.origin)) return refuse(403);
     const m = BEARER.exec(req.headers.authorization ?? '');
     const credential = m && digest(m[1]);
@@ -128,18 +127,7 @@ export async function guardedRelay(target) {
       if (msg.method === 'initialize') {
         const sid = randomUUID();
         sessions.set(sid, { agent, credential, inflight: new Map() });
-        return answer(
-          {
-            jsonrpc: '2.0',
-            id: msg.id,
-            result: {
-              protocolVersion: VERSION,
-              capabilities: { tools: {} },
-              serverInfo: { name: 'guarded-relay', version: '1' },
-            },
-          },
-          { 'mcp-session-id': sid },
-        );
+        return answer(initializeAnswer(msg.id, 'guarded-relay'), { 'mcp-session-id': sid });
       }
       const session = sessions.get(req.headers['mcp-session-id']);
       if (!session || session.agent !== agent || session.credential !== credential)

@@ -12,22 +12,8 @@ const RESULT_CHARS = 20_000; // settings.limits.resultChars' default
 export const SERVER = 'everything';
 export const TOKEN = 'guarded-token';
 
-// 1. guards.ts
-export const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
-export function originAllowed(origin) {
-  if (origin === undefined) return true;
-  let url;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  return (
-    (url.protocol === 'http:' || url.protocol === 'https:') &&
-    LOOPBACK_NAMES.has(url.hostname.toLowerCase())
-  );
-}
+// 1. guards.ts: Airlock's own Host and Origin checks (from dist/, built before any bench), not a copy.
+export { hostAllowed, originAllowed } from '../dist/main/gateway/guards.js';
 // 2. agent-service.ts: only the token's digest is kept.
 export const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i;
 export const digest = (s) => hash('sha256', s, 'hex');

@@ -81,6 +81,17 @@ export async function bareUpstream(target) {
   };
 }
 
+/** A relay's answer to initialize: tools only, the one revision it speaks (shared by both relays). */
+export const initializeAnswer = (id, name) => ({
+  jsonrpc: '2.0',
+  id,
+  result: {
+    protocolVersion: VERSION,
+    capabilities: { tools: {} },
+    serverInfo: { name, version: '1' },
+  },
+});
+
 export async function relayChild(target) {
   const upstream = await bareUpstream(target);
 
@@ -105,18 +116,7 @@ export async function relayChild(target) {
       if (msg.method === 'initialize') {
         const sid = randomUUID();
         sessions.add(sid);
-        return answer(
-          {
-            jsonrpc: '2.0',
-            id: msg.id,
-            result: {
-              protocolVersion: VERSION,
-              capabilities: { tools: {} },
-              serverInfo: { name: 'relay', version: '1' },
-            },
-          },
-          { 'mcp-session-id': sid },
-        );
+        return answer(initializeAnswer(msg.id, 'relay'), { 'mcp-session-id': sid });
       }
       if (!sessions.has(req.headers['mcp-session-id'])) return res.writeHead(404).end();
       if (msg.id === undefined) return res.writeHead(202).end();
