@@ -71,3 +71,12 @@ describe('ConnectionRedactor.sync', () => {
     expect(hide(r, 'static-token')).toBe('[redacted]');
   });
 });
+
+describe('Redactor.result', () => {
+  it('finds a secret holding a quote or a backslash, as it stands in the JSON', () => {
+    const r = new ConnectionRedactor();
+    r.follow({ headers: { 'x-key': '{"k":"v-123"}', 'x-path': 'dom\\user-pw' } });
+    const out = JSON.stringify(r.result({ a: 'sent {"k":"v-123"}', b: 'as dom\\user-pw' }));
+    expect(out).toBe('{"a":"sent [redacted]","b":"as [redacted]"}');
+  });
+});
