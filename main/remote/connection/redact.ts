@@ -13,7 +13,9 @@ export class Redactor {
 
   set(values: readonly string[]): void {
     // Very short values would redact ordinary words; they are not credentials anyone should use.
-    const all = values.flatMap((v) => [v, v.replace(/^Bearer\s+/i, '')]);
+    // A token is also echoed bare (no "Bearer ") and URL-encoded (a link's query, RFC 3986 §2.1).
+    const bare = values.flatMap((v) => [v, v.replace(/^Bearer\s+/i, '')]);
+    const all = bare.flatMap((v) => [v, uriEncoded(v)]);
     this.secrets = [...new Set(all)]
       .filter((v) => v.length >= 6)
       .sort((a, b) => b.length - a.length);
@@ -35,6 +37,15 @@ export class Redactor {
     let out = json;
     for (const secret of this.inJson) out = out.split(secret).join('[redacted]');
     return JSON.parse(out) as T;
+  }
+}
+
+/** `v` URL-encoded; itself when it cannot be (a lone surrogate makes encodeURIComponent throw). */
+function uriEncoded(v: string): string {
+  try {
+    return encodeURIComponent(v);
+  } catch {
+    return v;
   }
 }
 
