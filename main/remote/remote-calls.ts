@@ -145,7 +145,9 @@ export class RemoteCalls {
           return this.fault(
             `The remote server "${this.c.label}" answered with a malformed result, which Airlock did not pass on: ${malformed}`,
           );
-        const steps = urlSteps(err);
+        // The steps go to the agent (an elicitation/create, or links in the answer) as the server
+        // wrote them: redacted first, as redactedSteps does to the answer (issue 10).
+        const steps = this.safeSteps(urlSteps(err));
         if (steps) {
           // Waits for the user's steps once; a second -32042 after the retry is only passed on.
           const next = await askToOpen(steps, ctx, this.c.label, {
@@ -186,11 +188,20 @@ export class RemoteCalls {
     const required = urlRequiredOf(result);
     const out = this.c.redactor.result(result);
     if (!required) return out;
+    return withUrlRequired(out, { ...required, steps: this.safeSteps(required.steps) ?? [] });
+  }
+
+  /** A step whose link or id holds a secret of the connection's is dropped; its message redacted. */
+  private safeSteps<S extends { url: string; elicitationId: string; message: string }>(
+    steps: S[] | null,
+  ): S[] | null {
+    if (!steps) return null;
+    this.c.syncSecrets();
     const r = this.c.redactor;
-    const steps = required.steps
+    const safe = steps
       .filter((s) => r.text(s.url) === s.url && r.text(s.elicitationId) === s.elicitationId)
       .map((s) => ({ ...s, message: r.text(s.message) }));
-    return withUrlRequired(out, { ...required, steps });
+    return safe.length > 0 ? safe : null;
   }
 
   /** Whether the tool declares an `outputSchema` (its calls then take the SDK path, lean-call.ts). */

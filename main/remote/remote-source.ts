@@ -207,7 +207,12 @@ export class RemoteSource implements ToolSource {
     } catch (err) {
       this.c.syncSecrets();
       if (err instanceof ProtocolError)
-        throw new ProtocolError(err.code, this.c.redactor.text(err.message), err.data);
+        throw new ProtocolError(
+          err.code,
+          this.c.redactor.text(err.message),
+          // The error's data reaches the agent too (JSON-RPC error `data`), the server's words.
+          err.data === undefined ? undefined : this.c.redactor.result({ d: err.data }).d,
+        );
       if (up !== this.c.up) void this.c.sessions.drop(up);
       if (networkCode(err)) this.c.troubleNow(err as Error);
       throw new ProtocolError(

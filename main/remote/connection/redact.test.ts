@@ -71,3 +71,30 @@ describe('ConnectionRedactor.sync', () => {
     expect(hide(r, 'static-token')).toBe('[redacted]');
   });
 });
+
+describe('Redactor.result', () => {
+  it('finds a secret holding a quote or a backslash, as it stands in the JSON', () => {
+    const r = new ConnectionRedactor();
+    r.follow({ headers: { 'x-key': '{"k":"v-123"}', 'x-path': 'dom\\user-pw' } });
+    const out = JSON.stringify(r.result({ a: 'sent {"k":"v-123"}', b: 'as dom\\user-pw' }));
+    expect(out).toBe('{"a":"sent [redacted]","b":"as [redacted]"}');
+  });
+});
+
+describe('Redactor.text', () => {
+  it('finds a secret URL-encoded, as an upstream puts it in a link', () => {
+    const r = new ConnectionRedactor();
+    r.follow({ headers: { authorization: 'Bearer ab+cd/ef==' } });
+    expect(r.text('https://x.example/?t=ab%2Bcd%2Fef%3D%3D&u=1')).toBe(
+      'https://x.example/?t=[redacted]&u=1',
+    );
+  });
+});
+
+describe('Redactor.set', () => {
+  it('takes a value that cannot be URL-encoded (a lone surrogate) and still redacts it', () => {
+    const r = new ConnectionRedactor();
+    r.follow({ headers: { 'x-key': 'abc\ud800def' } });
+    expect(r.text('got abc\ud800def')).toBe('got [redacted]');
+  });
+});

@@ -8,13 +8,18 @@ import type { CallToolResult } from '../../tools/types.js';
  */
 export class Redactor {
   private secrets: string[] = [];
+  /** The same, as each stands inside a JSON string (result() looks in the JSON text). */
+  private inJson: string[] = [];
 
   set(values: readonly string[]): void {
     // Very short values would redact ordinary words; they are not credentials anyone should use.
-    const all = values.flatMap((v) => [v, v.replace(/^Bearer\s+/i, '')]);
+    // A token is also echoed bare (no "Bearer ") and URL-encoded (a link's query, RFC 3986 §2.1).
+    const bare = values.flatMap((v) => [v, v.replace(/^Bearer\s+/i, '')]);
+    const all = bare.flatMap((v) => [v, uriEncoded(v)]);
     this.secrets = [...new Set(all)]
       .filter((v) => v.length >= 6)
       .sort((a, b) => b.length - a.length);
+    this.inJson = this.secrets.map((v) => JSON.stringify(v).slice(1, -1));
   }
 
   text(s: string): string {
@@ -25,14 +30,22 @@ export class Redactor {
   }
 
   result<T extends object = CallToolResult>(r: T): T {
-    if (this.secrets.length === 0) return r;
+    if (this.inJson.length === 0) return r;
     const json = JSON.stringify(r);
-    if (!this.secrets.some((s) => json.includes(s))) return r;
-    // JSON-escape the secret too, so one containing quotes or backslashes is still found.
+    // JSON-escaped, so one containing quotes or backslashes is still found (and seen to be there).
+    if (!this.inJson.some((s) => json.includes(s))) return r;
     let out = json;
-    for (const secret of this.secrets)
-      out = out.split(JSON.stringify(secret).slice(1, -1)).join('[redacted]');
+    for (const secret of this.inJson) out = out.split(secret).join('[redacted]');
     return JSON.parse(out) as T;
+  }
+}
+
+/** `v` URL-encoded; itself when it cannot be (a lone surrogate makes encodeURIComponent throw). */
+function uriEncoded(v: string): string {
+  try {
+    return encodeURIComponent(v);
+  } catch {
+    return v;
   }
 }
 

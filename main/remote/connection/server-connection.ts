@@ -8,6 +8,7 @@ import { FirstAttempt } from './first-attempt.js';
 import { HealthWatch } from './health.js';
 import { InflightCalls } from './inflight.js';
 import { ConnectionRedactor } from './redact.js';
+import { TASK_TTL_MS } from '../tasks/upstream-task.js';
 import { RemoteFeatures } from '../catalog/remote-features.js';
 import { ServerCatalog } from '../catalog/server-catalog.js';
 import { DEFAULT_TIMINGS } from './timings.js';
@@ -63,11 +64,9 @@ export class ServerConnection {
     this.label = conn.name;
     this.conn = conn;
     this.t = { ...DEFAULT_TIMINGS, ...o.timings };
-    // A value that leaves the list stays redacted while a call sent with it may still answer.
-    this.redactor = new ConnectionRedactor(() => this.conn, {
-      keepMs: this.t.callMaxMs,
-      now: o.now,
-    });
+    // A value that leaves the list stays redacted while a call sent with it may answer (tasks: ttl).
+    const keepMs = Math.max(this.t.callMaxMs, TASK_TTL_MS);
+    this.redactor = new ConnectionRedactor(() => this.conn, { keepMs, now: o.now });
     this.redactor.follow(conn);
     this.retry = new RestartTimer(this.t, () => void this.reconnect());
     const quiet = (on: boolean) => this.conn.stdio?.processLog.quiet(on);

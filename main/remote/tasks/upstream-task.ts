@@ -28,7 +28,7 @@ export class UpstreamTaskLost extends Error {
 }
 
 /** How long Airlock asks an upstream to keep a task's result (the spec's `task.ttl`, ms). */
-const TASK_TTL_MS = 60 * 60_000;
+export const TASK_TTL_MS = 60 * 60_000;
 
 /** Per upstream client, who waits for which task's notifications/tasks/status. */
 const watchers = new WeakMap<Client, Map<string, (message: string) => void>>();
