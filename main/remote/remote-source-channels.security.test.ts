@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../test-support/cleanup.js';
+import { signedInSource } from '../../test-support/signed-in-source.js';
 import { FakeUpstream, type FakeTool } from '../../test-support/fake-upstream.js';
 import { TaskUpstream } from '../../test-support/task-upstream.js';
 import { Logger } from '../platform/log.js';
-import { MemoryVault } from '../platform/vault/vault.js';
 import type { SourceNotice } from '../tools/features.js';
 import type { ClientRelay, RelayRequest } from '../tools/relay.js';
 import type { ToolCallContext } from '../tools/types.js';
-import { OAuthSession } from './oauth/session.js';
-import { oauthKey, OAuthStore } from './oauth/store.js';
 import { RemoteSource } from './remote-source.js';
 import type { RemoteConnection } from './connection/timings.js';
 
@@ -37,20 +35,7 @@ async function started(conn: RemoteConnection): Promise<RemoteSource> {
 }
 
 /** A source signed in with a saved token, as after a restart of the app. */
-async function signedIn(url: string, token: string) {
-  const vault = new MemoryVault();
-  await vault.set(
-    oauthKey('svc'),
-    JSON.stringify({
-      v: 1,
-      serverUrl: url,
-      tokens: { access_token: token, token_type: 'Bearer', obtained_at: Date.now() },
-    }),
-  );
-  const store = new OAuthStore(vault, 'svc');
-  const auth = new OAuthSession({ store, serverUrl: url });
-  return { s: await started({ name: 'svc', url, headers: {}, auth }), store };
-}
+const signedIn = (url: string, token: string) => signedInSource(url, token, cleanup);
 
 async function fake(
   tools: FakeTool[],

@@ -2,11 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { UrlElicitationRequiredError, type Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../test-support/cleanup.js';
+import { signedInSource } from '../../test-support/signed-in-source.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
-import { Logger } from '../platform/log.js';
-import { MemoryVault } from '../platform/vault/vault.js';
-import { OAuthSession } from './oauth/session.js';
-import { oauthKey, OAuthStore } from './oauth/store.js';
 import { RemoteSource } from './remote-source.js';
 
 /**
@@ -17,7 +14,6 @@ import { RemoteSource } from './remote-source.js';
  * here the agent's first request after the app started with a saved sign-in.
  */
 const cleanup = cleanupAfterEach();
-const NEVER = 10 * 60_000;
 const TOKEN = `at_${randomBytes(24).toString('base64url')}`;
 
 function echoAuthorization(server: Server): void {
@@ -67,29 +63,7 @@ describe('an OAuth token echoed by a resource or a prompt', () => {
     });
     await up.start();
     cleanup.push(() => up.stop());
-    const vault = new MemoryVault();
-    await vault.set(
-      oauthKey('svc'),
-      JSON.stringify({
-        v: 1,
-        serverUrl: up.url,
-        tokens: { access_token: TOKEN, token_type: 'Bearer', obtained_at: Date.now() },
-      }),
-    );
-    const auth = new OAuthSession({ store: new OAuthStore(vault, 'svc'), serverUrl: up.url });
-    const s = new RemoteSource(
-      { name: 'svc', url: up.url, headers: {}, auth },
-      {
-        logger: new Logger({ stderr: false }),
-        version: 'test',
-        timings: { connectMs: NEVER, listMs: NEVER, readyMs: NEVER, callIdleMs: NEVER },
-      },
-    );
-    cleanup.push(() => s.stop());
-    s.start();
-    await s.settled();
-    expect(s.status()).toEqual({ state: 'ready' });
-    return s;
+    return (await signedInSource(up.url, TOKEN, cleanup)).s;
   }
   const ctx = () => ({ agent: 'a', signal: new AbortController().signal });
 

@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../test-support/cleanup.js';
+import { signedInSource } from '../../test-support/signed-in-source.js';
 import { TaskUpstream } from '../../test-support/task-upstream.js';
-import { Logger } from '../platform/log.js';
-import { MemoryVault } from '../platform/vault/vault.js';
-import { OAuthSession } from './oauth/session.js';
-import { oauthKey, OAuthStore } from './oauth/store.js';
-import { RemoteSource } from './remote-source.js';
 
 /**
  * Issue 10 "Must hold", for a task-augmented call (tasks/upstream-task.ts): it may answer up to
@@ -14,7 +10,6 @@ import { RemoteSource } from './remote-source.js';
  * while the task runs stays redacted from its result for as long as that result may come.
  */
 const cleanup = cleanupAfterEach();
-const NEVER = 10 * 60_000;
 const fresh = (p: string) => `${p}_${randomBytes(24).toString('base64url')}`;
 
 describe('a renewed token and a task that outlives a plain call', () => {
@@ -24,27 +19,12 @@ describe('a renewed token and a task that outlives a plain call', () => {
     const up = new TaskUpstream();
     await up.start();
     cleanup.push(() => up.stop());
-    const vault = new MemoryVault();
     const tokens = (t: string) => ({ access_token: t, token_type: 'Bearer', obtained_at: 0 });
-    await vault.set(
-      oauthKey('svc'),
-      JSON.stringify({ v: 1, serverUrl: up.url, tokens: tokens(OLD) }),
-    );
-    const store = new OAuthStore(vault, 'svc');
-    const auth = new OAuthSession({ store, serverUrl: up.url });
     let clock = 1_000_000; // the redactor's clock (RemoteSourceOptions.now), driven here
-    const s = new RemoteSource(
-      { name: 'svc', url: up.url, headers: {}, auth },
-      {
-        logger: new Logger({ stderr: false }),
-        version: 'test',
-        now: () => clock,
-        timings: { connectMs: NEVER, listMs: NEVER, readyMs: NEVER, callIdleMs: NEVER },
-      },
-    );
-    cleanup.push(() => s.stop());
-    s.start();
-    await s.settled();
+    const { s, store } = await signedInSource(up.url, OLD, cleanup, {
+      obtainedAt: 0,
+      now: () => clock,
+    });
     const ctx = () => ({ agent: 'a', signal: new AbortController().signal });
     const call = s.call('report', { topic: 'auth' }, ctx());
     await up.until(() => up.created.length === 1);

@@ -6,12 +6,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../test-support/cleanup.js';
+import { signedInSource } from '../../test-support/signed-in-source.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
-import { Logger } from '../platform/log.js';
-import { MemoryVault } from '../platform/vault/vault.js';
 import type { ClientRelay, RelayRequest } from '../tools/relay.js';
-import { OAuthSession } from './oauth/session.js';
-import { oauthKey, OAuthStore } from './oauth/store.js';
 import { RemoteSource } from './remote-source.js';
 
 /**
@@ -21,7 +18,6 @@ import { RemoteSource } from './remote-source.js';
  * error), and the `data` of an upstream's JSON-RPC error to resources/read.
  */
 const cleanup = cleanupAfterEach();
-const NEVER = 10 * 60_000;
 const TOKEN = `at_${randomBytes(24).toString('base64url')}`;
 
 function seen(ctx: unknown): string {
@@ -73,29 +69,7 @@ async function signedIn(): Promise<RemoteSource> {
   });
   await up.start();
   cleanup.push(() => up.stop());
-  const vault = new MemoryVault();
-  await vault.set(
-    oauthKey('svc'),
-    JSON.stringify({
-      v: 1,
-      serverUrl: up.url,
-      tokens: { access_token: TOKEN, token_type: 'Bearer', obtained_at: Date.now() },
-    }),
-  );
-  const auth = new OAuthSession({ store: new OAuthStore(vault, 'svc'), serverUrl: up.url });
-  const s = new RemoteSource(
-    { name: 'svc', url: up.url, headers: {}, auth },
-    {
-      logger: new Logger({ stderr: false }),
-      version: 'test',
-      timings: { connectMs: NEVER, listMs: NEVER, readyMs: NEVER, callIdleMs: NEVER },
-    },
-  );
-  cleanup.push(() => s.stop());
-  s.start();
-  await s.settled();
-  expect(s.status()).toEqual({ state: 'ready' });
-  return s;
+  return (await signedInSource(up.url, TOKEN, cleanup)).s;
 }
 const ctx = () => ({ agent: 'a', signal: new AbortController().signal });
 
