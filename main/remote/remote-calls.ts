@@ -111,7 +111,7 @@ export class RemoteCalls {
             },
           ),
         );
-        this.c.syncSecrets();
+        // The redactor learns the token this call went with first (ConnectionRedactor.sync).
         return this.c.redactor.result(markUntrusted(result as CallToolResult, this.c.label));
       } catch (err) {
         if (lost.signal.reason instanceof UpstreamLost)
@@ -183,8 +183,6 @@ export class RemoteCalls {
    * too: one whose link holds a secret of the connection's is not passed on as a step at all.
    */
   private redactedSteps(result: CallToolResult): CallToolResult {
-    // As after a call's answer: the token this call went with may be new to the redactor.
-    this.c.syncSecrets();
     const required = urlRequiredOf(result);
     const out = this.c.redactor.result(result);
     if (!required) return out;
@@ -196,7 +194,6 @@ export class RemoteCalls {
     steps: S[] | null,
   ): S[] | null {
     if (!steps) return null;
-    this.c.syncSecrets();
     const r = this.c.redactor;
     const safe = steps
       .filter((s) => r.text(s.url) === s.url && r.text(s.elicitationId) === s.elicitationId)
@@ -223,7 +220,6 @@ export class RemoteCalls {
   }
 
   private fault(text: string): CallToolResult {
-    this.c.syncSecrets();
     return errorResult(this.c.redactor.text(text));
   }
 

@@ -199,13 +199,10 @@ export class RemoteSource implements ToolSource {
     // As a call does (remote-calls.ts): the token the request goes with is known before it is sent.
     this.c.syncSecrets();
     try {
-      const out = await run(up);
-      // The token the request went with may be one the redactor has not learned yet (loaded or
-      // renewed by this very request): as RemoteCalls does after a call, before anything is passed on.
-      this.c.syncSecrets();
-      return this.c.redactor.result(out);
+      // The redactor learns the token the request went with (loaded or renewed by this very
+      // request) before it redacts (ConnectionRedactor.sync), on the answer and the error alike.
+      return this.c.redactor.result(await run(up));
     } catch (err) {
-      this.c.syncSecrets();
       if (err instanceof ProtocolError)
         throw new ProtocolError(
           err.code,
