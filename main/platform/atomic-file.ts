@@ -1,4 +1,13 @@
-import { closeSync, fsyncSync, openSync, renameSync, writeSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 
@@ -33,6 +42,45 @@ export function writeTempFile(path: string, data: string, mode = 0o600): string 
     rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/** Errors by which a file system says it has no hard links (FAT, exFAT, some network mounts). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+/**
+ * Creates `path` with `data` all at once or not at all, and never replaces a `path` that exists
+ * (a key file another process made meanwhile): written and fsynced under a temp name, published
+ * with a hard link (link(2) fails with EEXIST when the target exists, atomically), the temp name
+ * removed, the folder fsynced. A crash leaves no `path` or the whole of it, never a short one.
+ * Where the file system has no hard links, a rename after a check that `path` is still absent: as
+ * atomic against a crash, though not against a second process in the instant between the two
+ * (the file vault's verify-before-rename catches that one: its write is then refused).
+ * Returns false when `path` already existed (and was left as it was).
+ */
+export function createFileAtomic(
+  path: string,
+  data: string,
+  mode = 0o600,
+  hooks: { link?: typeof linkSync; beforePublish?: (tmp: string) => void } = {},
+): boolean {
+  const tmp = writeTempFile(path, data, mode);
+  let created = true;
+  try {
+    hooks.beforePublish?.(tmp);
+    try {
+      (hooks.link ?? linkSync)(tmp, path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      if (code === 'EEXIST') created = false;
+      else if (!NO_HARD_LINKS.has(code)) throw err;
+      else if (existsSync(path)) created = false;
+      else renameSync(tmp, path);
+    }
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  syncDir(path);
+  return created;
 }
 
 /** fsync of the folder, so a rename in it survives a power cut (POSIX; a no-op where unsupported). */

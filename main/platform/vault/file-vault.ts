@@ -3,21 +3,18 @@ import { join } from 'node:path';
 import { syncDir, writeTempFile } from '../atomic-file.js';
 import { keySource, readSecret, type KeySource } from './key-source.js';
 import { VaultError, type Vault } from './vault.js';
+import { FORMAT, parseEnvelope, seal, unseal, type Envelope, type Header } from './vault-format.js';
 import {
   assertKdf,
   derive,
-  FORMAT,
+  freshKdf,
   KDF_DEFAULTS,
-  newSalt,
-  parseEnvelope,
+  kdfTarget,
+  meetsTarget,
   sameKdf,
-  seal,
-  unseal,
-  type Envelope,
-  type Header,
   type KdfHeader,
   type KdfParams,
-} from './vault-format.js';
+} from './vault-kdf.js';
 
 export {
   defaultKeyFile,
@@ -29,16 +26,19 @@ export {
 
 /**
  * The encrypted file vault (issue 19, item 2) for machines without an OS
- * keychain: headless servers, containers, CI. The format (scrypt, AES-256-GCM,
- * the header as additional data, bounded KDF parameters) is vault-format.ts;
- * the key's source (passphrase or key file) key-source.ts.
+ * keychain: headless servers, containers, CI. The format (AES-256-GCM, the
+ * header as additional data) is vault-format.ts; the KDF (HKDF-SHA256 for a
+ * key file of Airlock's key material, scrypt for a passphrase or any other
+ * key file, bounded parameters) vault-kdf.ts; the key's source (passphrase or
+ * key file) key-source.ts.
  *
  * Every write (issue 27, item 2):
  * - decrypts the current file first, so a wrong key fails before anything is
  *   written;
- * - encrypts under a key derived with exactly the parameters the header
- *   names: the file's own while they are today's, else today's with a fresh
- *   salt (re-keying) — never a key from one set under another's header;
+ * - encrypts under a key derived with exactly the KDF the header names: the
+ *   file's own while it is today's for this secret (vault-kdf.ts kdfTarget),
+ *   else today's with a fresh salt (re-keying: an older scrypt key-file vault
+ *   becomes HKDF) — never a key from one KDF under another's header;
  * - goes to a temp file (0600, fsynced), which is opened again and must
  *   decrypt to the same map: with the key that has just opened the current
  *   file when the header names the same parameters and salt, else (a new
@@ -57,7 +57,10 @@ export const VAULT_FILE = 'vault.enc';
 export interface FileVaultOptions {
   dataDir: string;
   env?: NodeJS.ProcessEnv;
-  /** scrypt parameters for new vaults and re-keying (default KDF_DEFAULTS; tests pass the cheapest allowed). */
+  /**
+   * scrypt parameters for new vaults and re-keying where scrypt is used (default KDF_DEFAULTS;
+   * tests pass the cheapest allowed). A key file of Airlock's key material always gets HKDF.
+   */
   kdf?: KdfParams;
   /** Test hooks: after the temp file is written; before it is renamed into place. */
   afterWrite?: (tmp: string) => void;
@@ -67,7 +70,7 @@ export interface FileVaultOptions {
 export class FileVault implements Vault {
   readonly path: string;
   readonly source: KeySource;
-  private readonly target: KdfParams;
+  private readonly scrypt: KdfParams;
   /**
    * The key and the exact parameters it was derived with; reused only for those. `proven`: it
    * has opened the file on disk (so the passphrase or key file really gives it for that header).
@@ -78,7 +81,7 @@ export class FileVault implements Vault {
   constructor(private readonly o: FileVaultOptions) {
     this.path = join(o.dataDir, VAULT_FILE);
     this.source = keySource(o.dataDir, o.env ?? process.env);
-    this.target = assertKdf(o.kdf ?? KDF_DEFAULTS[this.source.kind]);
+    this.scrypt = assertKdf(o.kdf ?? KDF_DEFAULTS[this.source.kind]);
   }
 
   get(key: string): Promise<string | null> {
@@ -131,7 +134,7 @@ export class FileVault implements Vault {
       throw err;
     }
     const env = parseEnvelope(raw, this.path);
-    const key = await this.keyFor(env.kdf, false);
+    const key = await this.keyFor(env.kdf);
     const map = this.open(env, key);
     if (this.key?.key === key) this.key.proven = true;
     return { map, kdf: env.kdf };
@@ -161,10 +164,11 @@ export class FileVault implements Vault {
 
   /** `current`: the KDF header of the file just read, or null for a new vault. */
   private async write(map: Map<string, string>, current: KdfHeader | null): Promise<void> {
-    const t = this.target;
-    // The file's own parameters while they are today's; else today's with a fresh salt (re-key).
-    const keep = current && current.N === t.N && current.r === t.r && current.p === t.p;
-    const kdf: KdfHeader = keep ? current : { name: 'scrypt', ...t, salt: newSalt() };
+    // Read (for a new vault: made) now, as the key file's content decides the KDF.
+    const secret = readSecret(this.source, this.path, current === null);
+    const target = kdfTarget(this.source.kind, secret, this.scrypt);
+    // The file's own KDF while it is today's; else today's with a fresh salt (re-key).
+    const kdf = current && meetsTarget(current, target) ? current : freshKdf(target);
     const header: Header = {
       format: FORMAT,
       v: 1,
@@ -172,7 +176,7 @@ export class FileVault implements Vault {
       keySource: this.source.kind,
       cipher: 'aes-256-gcm',
     };
-    const text = seal(map, header, await this.keyFor(kdf, current === null));
+    const text = seal(map, header, await this.keyFor(kdf, secret));
     const tmp = writeTempFile(this.path, text, 0o600);
     try {
       this.o.afterWrite?.(tmp);
@@ -195,7 +199,8 @@ export class FileVault implements Vault {
       const key =
         k?.proven && sameKdf(k.kdf, env.kdf)
           ? k.key
-          : await derive(readSecret(this.source, this.path, false), env.kdf);
+          : // Afresh from the passphrase or the key file as it is on disk now: what the next start does.
+            await this.derive(readSecret(this.source, this.path, false), env.kdf);
       got = unseal(env, key);
     } catch (err) {
       throw new VaultError(
@@ -212,11 +217,26 @@ export class FileVault implements Vault {
       );
   }
 
-  /** The key for exactly these parameters and salt; `create`: a new vault (key file may be made). */
-  private async keyFor(kdf: KdfHeader, create: boolean): Promise<Buffer> {
+  /**
+   * The key for exactly this KDF and salt; `secret`: already read (a write), else read here from
+   * the existing vault's passphrase or key file.
+   */
+  private async keyFor(kdf: KdfHeader, secret?: string): Promise<Buffer> {
     if (this.key && sameKdf(this.key.kdf, kdf)) return this.key.key;
-    const key = await derive(readSecret(this.source, this.path, create), kdf);
+    const key = await this.derive(secret ?? readSecret(this.source, this.path, false), kdf);
     this.key = { kdf: { ...kdf }, key, proven: false };
     return key;
+  }
+
+  private async derive(secret: string, kdf: KdfHeader): Promise<Buffer> {
+    // HKDF is only for a key file (vault-format.ts refuses such a header with a passphrase key
+    // source); a passphrase is never put through it, whatever the header says.
+    if (kdf.name === 'hkdf-sha256' && this.source.kind !== 'key-file')
+      throw new VaultError('VAULT_LOCKED', this.wrongKeyMessage('key-file'));
+    try {
+      return await derive(secret, kdf);
+    } catch (err) {
+      throw new VaultError('VAULT_LOCKED', this.wrongKeyMessage(this.source.kind), { cause: err });
+    }
   }
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { createFileAtomic } from '../atomic-file.js';
 import { profileService } from './keyring-vault.js';
 import { VaultError } from './vault.js';
 
@@ -72,11 +73,7 @@ export function readSecret(source: KeySource, vaultPath: string, create: boolean
       'VAULT_LOCKED',
       `The file vault ${vaultPath} needs its key file ${path}, which is missing. Restore it (or point AIRLOCK_VAULT_KEY_FILE at it, or set AIRLOCK_VAULT_PASSPHRASE if the vault was made with one). Nothing was changed.`,
     );
-  if (!existsSync(path)) {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    // 'wx': never replace a key file that appeared meanwhile.
-    writeFileSync(path, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
-  }
+  if (!existsSync(path)) createKeyFile(path);
   if (process.platform !== 'win32') {
     const mode = statSync(path).mode & 0o777;
     // Owner-only, as ssh does for private keys: tighten rather than refuse.
@@ -86,7 +83,20 @@ export function readSecret(source: KeySource, vaultPath: string, create: boolean
   if (text.length < 32)
     throw new VaultError(
       'VAULT_LOCKED',
-      `The vault key file ${path} is too short (it must hold at least 32 characters of random data).`,
+      create
+        ? `The vault key file ${path} is ${text ? 'too short' : 'empty'} (it must hold at least 32 characters of random data), and no vault uses it yet (${vaultPath} does not exist), so nothing is lost: delete it and Airlock makes a new one, or fill it with "openssl rand -base64 32 > ${path}". Nothing was written.`
+        : `The vault key file ${path} is ${text ? 'too short' : 'empty'} (it must hold at least 32 characters of random data), so ${vaultPath} cannot be opened: restore the key file from a backup (or point AIRLOCK_VAULT_KEY_FILE at it). Nothing was changed.`,
     );
   return text;
+}
+
+/**
+ * A new key file: 32 random bytes, base64 (vault-kdf.ts keyMaterial: the form HKDF is used for),
+ * owner-only in an owner-only folder. Published whole or not at all and never over a key file
+ * that appeared meanwhile (createFileAtomic): a crash mid-way used to be able to leave an empty
+ * key file, and with it a vault nobody could open.
+ */
+export function createKeyFile(path: string, hooks?: Parameters<typeof createFileAtomic>[3]): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  createFileAtomic(path, randomBytes(32).toString('base64') + '\n', 0o600, hooks);
 }
