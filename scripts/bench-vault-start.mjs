@@ -3,7 +3,9 @@
 // `airlock serve --vault file` with no keychain, for this checkout and, interleaved (the order
 // alternates), another built checkout DIR: a before/after. Two cases each:
 //   fresh     a new data dir and key file (a new vault is created: key file, first write, verify);
-//   existing  a data dir that checkout's own earlier start made (the vault is only opened).
+//   existing  a data dir that checkout's own earlier start made (the vault is only opened);
+//   upgrade   (with --compare) a data dir DIR's start made, opened by this checkout: its vault
+//             as an older Airlock left it.
 // Node's compile cache is warmed by one untimed start per checkout first. Every sample is printed.
 //
 //   node scripts/bench-vault-start.mjs [--compare DIR] [--runs N]
@@ -67,6 +69,7 @@ const samples = Object.fromEntries(
     [`${k} existing`, []],
   ]),
 );
+if (compare) samples['after upgrade'] = [];
 for (let i = -1; i < runs; i++) {
   const order = Object.keys(checkouts);
   for (const name of i % 2 ? order.reverse() : order) {
@@ -77,6 +80,11 @@ for (let i = -1; i < runs; i++) {
     if (i >= 0) {
       samples[`${name} fresh`].push(fresh);
       samples[`${name} existing`].push(existing);
+    }
+    if (name === 'before') {
+      // The same data dir, as the older checkout left it, opened by this one.
+      const upgrade = await start(root, dataDir, state);
+      if (i >= 0) samples['after upgrade'].push(upgrade);
     }
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(state, { recursive: true, force: true });

@@ -26,7 +26,6 @@ import { keyMaterial } from './vault-kdf.js';
 const dir = () => mkdtempSync(join(tmpdir(), 'airlock-vault-kdf-'));
 const FAST = { N: 2 ** 15, r: 8, p: 1 };
 const INFO = 'airlock-vault v1 aes-256-gcm key';
-const PASS = 'correct horse battery staple';
 
 interface Header {
   format: string;

@@ -2,16 +2,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { VaultError } from './vault.js';
 import { kdfAadFields, kdfProblem, SALT_BYTES, type KdfHeader } from './vault-kdf.js';
 
-export {
-  assertKdf,
-  derive,
-  KDF_BOUNDS,
-  KDF_DEFAULTS,
-  kdfProblem,
-  sameKdf,
-  type KdfHeader,
-  type KdfParams,
-} from './vault-kdf.js';
+// Where the tests and select.ts have always found them.
+export { KDF_BOUNDS, KDF_DEFAULTS, type KdfHeader, type KdfParams } from './vault-kdf.js';
 
 /**
  * The file vault's on-disk format, v1 (file-vault.ts): one JSON object, the
