@@ -77,10 +77,26 @@ function oldScryptVault(
   entries: Record<string, string>,
   N = FAST.N,
 ) {
+  handMadeVault(dataDir, keyText, entries, {
+    name: 'scrypt',
+    N,
+    r: 8,
+    p: 1,
+    salt: randomBytes(16).toString('base64'),
+  });
+}
+
+/** A key-file vault made here, from the documented format, with the KDF header `kdf`. */
+function handMadeVault(
+  dataDir: string,
+  keyText: string,
+  entries: Record<string, string>,
+  kdf: Header['kdf'],
+) {
   const header: Header = {
     format: 'airlock-vault',
     v: 1,
-    kdf: { name: 'scrypt', N, r: 8, p: 1, salt: randomBytes(16).toString('base64') },
+    kdf,
     keySource: 'key-file',
     cipher: 'aes-256-gcm',
   };
@@ -145,10 +161,12 @@ describe('the vault file decrypts with node:crypto alone, from the documented fo
   it('`openssl rand -base64 32` and wrapped `-base64 64` key files are key material; other text is not', () => {
     const b = (n: number) => randomBytes(n).toString('base64');
     const wrapped = b(64).replace(/(.{64})/g, '$1\n'); // openssl wraps at 64 characters
-    for (const text of [b(32) + '\n', b(33), b(48), wrapped, `  ${b(32)}\r\n`])
+    for (const text of [b(32) + '\n', b(34), b(65), wrapped, `  ${b(32)}\r\n`])
       expect(keyMaterial(text)?.length).toBeGreaterThanOrEqual(32);
     for (const text of [
       b(31), // too short
+      b(33), // no '=' padding (a multiple of 3 bytes): letters and digits a person could type
+      b(48),
       b(32).replace(/=$/, ''), // unpadded
       b(32).slice(0, -2) + 'B=', // not canonical (stray bits in the last character)
       'correct horse battery staple, and then some more words',
@@ -157,6 +175,35 @@ describe('the vault file decrypts with node:crypto alone, from the documented fo
       '',
     ])
       expect(keyMaterial(text)).toBeNull();
+  });
+});
+
+describe('a key file a person could have typed keeps scrypt, also across the rule change', () => {
+  it('a 44-letter phrase in a key file (base64-shaped, unpadded) gets scrypt, not HKDF', async () => {
+    const v = keyFileVault('correcthorsebatterystaplecorrecthorsebattery\n');
+    await v.open().set('k', 'v');
+    expect(envelopeOf(v.dataDir).kdf).toMatchObject({ name: 'scrypt', ...FAST });
+    expect(decryptIndependently(v.dataDir, readFileSync(v.keyFile, 'utf8'))).toEqual({ k: 'v' });
+  });
+
+  it('an HKDF vault keyed from an unpadded key file (the earlier rule) opens, and its next write re-keys it to scrypt', async () => {
+    const key = 'correcthorsebatterystaplecorrecthorsebattery';
+    const v = keyFileVault(key + '\n');
+    handMadeVault(
+      v.dataDir,
+      key,
+      { k: 'old' },
+      {
+        name: 'hkdf-sha256',
+        salt: randomBytes(16).toString('base64'),
+      },
+    );
+    expect(await v.open().get('k')).toBe('old');
+    expect(envelopeOf(v.dataDir).kdf.name).toBe('hkdf-sha256'); // a read writes nothing
+    await v.open().set('k2', 'new');
+    expect(envelopeOf(v.dataDir).kdf).toMatchObject({ name: 'scrypt', ...FAST });
+    expect(decryptIndependently(v.dataDir, key)).toEqual({ k: 'old', k2: 'new' });
+    expect(await v.open().get('k')).toBe('old');
   });
 });
 

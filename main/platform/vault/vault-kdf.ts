@@ -90,17 +90,31 @@ export function assertKdf(k: KdfParams): KdfParams {
 }
 
 /**
- * The key file's content as key material, or null when it is anything else: base64 (RFC 4648 §4,
- * padded, optionally wrapped over lines as `openssl rand -base64` wraps at 64 characters) of at
- * least 32 bytes, which is what Airlock writes and what `openssl rand -base64 32` prints. Any
- * other text (a passphrase someone put in a file, hex, a word list) is not treated as random.
+ * The key file's text as base64 bytes (RFC 4648 §4, canonical, padded where its length needs it,
+ * optionally wrapped over lines as `openssl rand -base64` wraps at 64 characters) of at least 32
+ * bytes, or null. This is HKDF's input for a vault whose header names HKDF; whether a vault gets
+ * HKDF in the first place is keyMaterial()'s stricter question.
  */
-export function keyMaterial(text: string): Buffer | null {
+export function base64Key(text: string): Buffer | null {
   const b64 = text.trim().replace(/\r?\n/g, '');
   if (b64.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) return null;
   const bytes = Buffer.from(b64, 'base64');
   // Canonical only: re-encoding gives the same text (no stray bits in the last character).
   return bytes.length >= 32 && bytes.toString('base64') === b64 ? bytes : null;
+}
+
+/**
+ * The key file's content as key material a person would not have typed, or null: base64Key()
+ * that ends in '=' padding, i.e. whose byte count is not a multiple of 3. That is what Airlock
+ * writes (32 bytes: 44 characters ending '=') and what `openssl rand -base64 32` (or 64, wrapped)
+ * prints. Without the padding rule any run of letters and digits whose length is a multiple of 4
+ * (a 44-letter phrase, `openssl rand -hex 32`'s 64 hex digits) would decode, and a phrase would go
+ * through HKDF unstretched. Those, and any other text, keep scrypt: the safe side of the mistake
+ * costs a slower start, the other side an unstretched guessable secret.
+ */
+export function keyMaterial(text: string): Buffer | null {
+  const bytes = base64Key(text);
+  return bytes && bytes.length % 3 !== 0 ? bytes : null;
 }
 
 /**
@@ -146,16 +160,18 @@ export function kdfAadFields(k: KdfHeader): Record<string, unknown> {
 
 /**
  * The 256-bit key. scrypt with a memory cap of exactly what its parameters need (OpenSSL:
- * 128·r·(N+2+p) bytes); HKDF-SHA256 from the key file's decoded bytes, which must be key
- * material (keyMaterial()) — a header naming HKDF for any other secret is refused, never derived.
+ * 128·r·(N+2+p) bytes); HKDF-SHA256 from the key file's decoded bytes (base64Key()) — a header
+ * naming HKDF for a key file that is not base64 of ≥ 32 bytes is refused, never derived. An HKDF
+ * header opens from any such key file, not only keyMaterial()'s, so a vault keyed under an earlier,
+ * looser rule still opens; its next write re-keys it (kdfTarget gives scrypt for such a file).
  */
 export function derive(secret: string, kdf: KdfHeader): Promise<Buffer> {
   const salt = Buffer.from(kdf.salt, 'base64');
   if (kdf.name === 'hkdf-sha256') {
-    const ikm = keyMaterial(secret);
+    const ikm = base64Key(secret);
     if (!ikm)
       return Promise.reject(
-        new Error('the vault names HKDF, but the key file does not hold Airlock key material'),
+        new Error('the vault names HKDF, but the key file does not hold base64 key material'),
       );
     return Promise.resolve(Buffer.from(hkdfSync('sha256', ikm, salt, HKDF_INFO, 32)));
   }
