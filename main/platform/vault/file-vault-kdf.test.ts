@@ -248,6 +248,47 @@ describe('an old scrypt key-file vault is re-keyed to HKDF on its next write', (
     expect(readFileSync(join(v.dataDir, VAULT_FILE)).equals(before)).toBe(true);
   });
 
+  it('a key file replaced while Airlock runs is not adopted by the re-key: nothing is written, and the old key still opens', async () => {
+    const key = randomBytes(32).toString('base64') + '\n';
+    const v = keyFileVault(key);
+    oldScryptVault(v.dataDir, key, { k: 'old' });
+    const before = readFileSync(join(v.dataDir, VAULT_FILE));
+    const vault = v.open();
+    expect(await vault.get('k')).toBe('old');
+    writeFileSync(v.keyFile, randomBytes(32).toString('base64') + '\n'); // another key, mid-run
+    await expect(vault.set('k', 'new')).rejects.toMatchObject({
+      code: 'VAULT_LOCKED',
+      message: expect.stringMatching(
+        /key file .* changed while Airlock was running .* wrote nothing.*Nothing was changed/,
+      ),
+    });
+    expect(readFileSync(join(v.dataDir, VAULT_FILE)).equals(before)).toBe(true);
+    writeFileSync(v.keyFile, key); // the right one back: the write goes ahead, re-keyed
+    await vault.set('k', 'new');
+    expect(decryptIndependently(v.dataDir, key)).toEqual({ k: 'new' });
+  });
+
+  it('nor is it ignored on an HKDF vault (the cached key would seal a file the next start cannot open)', async () => {
+    const v = keyFileVault();
+    const vault = v.open();
+    await vault.set('k', 'v');
+    const before = readFileSync(join(v.dataDir, VAULT_FILE));
+    writeFileSync(v.keyFile, randomBytes(32).toString('base64'));
+    await expect(vault.set('k', 'w')).rejects.toMatchObject({ code: 'VAULT_LOCKED' });
+    await expect(vault.delete('k')).rejects.toMatchObject({ code: 'VAULT_LOCKED' });
+    expect(readFileSync(join(v.dataDir, VAULT_FILE)).equals(before)).toBe(true);
+  });
+
+  it('the same key re-wrapped (other text, same bytes) still takes writes', async () => {
+    const v = keyFileVault();
+    const vault = v.open();
+    await vault.set('k', 'v');
+    const text = readFileSync(v.keyFile, 'utf8').trim();
+    writeFileSync(v.keyFile, text.replace(/(.{20})/g, '$1\r\n'));
+    await vault.set('k', 'w');
+    expect(await v.open().get('k')).toBe('w');
+  });
+
   it('a new vault is checked the same way: a key file changed under its first write is caught', async () => {
     const v = keyFileVault();
     const vault = new FileVault({

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { syncDir, writeTempFile } from '../atomic-file.js';
@@ -72,10 +73,11 @@ export class FileVault implements Vault {
   readonly source: KeySource;
   private readonly scrypt: KdfParams;
   /**
-   * The key and the exact parameters it was derived with; reused only for those. `proven`: it
-   * has opened the file on disk (so the passphrase or key file really gives it for that header).
+   * The key, the exact parameters it was derived with, and the secret it was derived from;
+   * reused only for those parameters. `proven`: it has opened the file on disk (so the
+   * passphrase or key file really gives it for that header).
    */
-  private key: { kdf: KdfHeader; key: Buffer; proven: boolean } | null = null;
+  private key: { kdf: KdfHeader; key: Buffer; proven: boolean; secret: string } | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly o: FileVaultOptions) {
@@ -166,6 +168,7 @@ export class FileVault implements Vault {
   private async write(map: Map<string, string>, current: KdfHeader | null): Promise<void> {
     // Read (for a new vault: made) now, as the key file's content decides the KDF.
     const secret = readSecret(this.source, this.path, current === null);
+    if (current) await this.assertOpens(current, secret);
     const target = kdfTarget(this.source.kind, secret, this.scrypt);
     // The file's own KDF while it is today's; else today's with a fresh salt (re-key).
     const kdf = current && meetsTarget(current, target) ? current : freshKdf(target);
@@ -218,13 +221,37 @@ export class FileVault implements Vault {
   }
 
   /**
+   * A write only goes ahead while the key file on disk still gives the key that has just opened
+   * the current file (`current`, read() having just proven it). A key file replaced while
+   * Airlock runs would otherwise either be ignored (the cached key seals the file: the next start,
+   * reading the new key file, cannot open it) or, on a re-key, silently adopted (the vault moves
+   * to the new key file, and putting the old one back locks the user out). Either way nothing is
+   * written; the same text costs nothing to check, other text one derivation.
+   */
+  private async assertOpens(current: KdfHeader, secret: string): Promise<void> {
+    const k = this.key;
+    if (k?.proven && sameKdf(k.kdf, current) && k.secret === secret) return;
+    const key = await derive(secret, current).catch(() => null);
+    if (k?.proven && sameKdf(k.kdf, current) && key && timingSafeEqual(key, k.key)) return;
+    const what =
+      this.source.kind === 'passphrase'
+        ? 'AIRLOCK_VAULT_PASSPHRASE'
+        : `the key file ${this.source.path}`;
+    throw new VaultError(
+      'VAULT_LOCKED',
+      `${what} changed while Airlock was running and no longer opens the file vault ${this.path}, so Airlock wrote nothing. Put back the key file the vault was opened with (or point AIRLOCK_VAULT_KEY_FILE at it) and try again. Nothing was changed.`,
+    );
+  }
+
+  /**
    * The key for exactly this KDF and salt; `secret`: already read (a write), else read here from
    * the existing vault's passphrase or key file.
    */
   private async keyFor(kdf: KdfHeader, secret?: string): Promise<Buffer> {
     if (this.key && sameKdf(this.key.kdf, kdf)) return this.key.key;
-    const key = await this.derive(secret ?? readSecret(this.source, this.path, false), kdf);
-    this.key = { kdf: { ...kdf }, key, proven: false };
+    const text = secret ?? readSecret(this.source, this.path, false);
+    const key = await this.derive(text, kdf);
+    this.key = { kdf: { ...kdf }, key, proven: false, secret: text };
     return key;
   }
 
