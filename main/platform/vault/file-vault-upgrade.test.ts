@@ -35,7 +35,12 @@ interface Kdf {
  * of Airlock writes the v1 format: the header (format, v, kdf, keySource,
  * cipher) is the GCM additional data.
  */
-function handMadeVault(dataDir: string, kdf: Kdf, entries: Record<string, string>): void {
+function handMadeVault(
+  dataDir: string,
+  kdf: Kdf,
+  entries: Record<string, string>,
+  pass = PASS,
+): void {
   const salt = randomBytes(16).toString('base64');
   const header = {
     format: 'airlock-vault',
@@ -44,7 +49,7 @@ function handMadeVault(dataDir: string, kdf: Kdf, entries: Record<string, string
     keySource: 'passphrase',
     cipher: 'aes-256-gcm',
   };
-  const key = scryptSync(PASS, Buffer.from(salt, 'base64'), 32, {
+  const key = scryptSync(pass, Buffer.from(salt, 'base64'), 32, {
     ...kdf,
     maxmem: 256 * kdf.N * kdf.r * kdf.p,
   });
@@ -84,8 +89,9 @@ describe('file vault: a file with other scrypt parameters survives writes (issue
       const again = new FileVault({ dataDir, env, kdf: FAST });
       expect(await again.get('agent:a')).toBe('alk_old');
       expect(await again.get('agent:b')).toBe('alk_new');
-      // Never mixed: the header names the parameters the key was derived with (now the target's).
-      expect(headerKdf(dataDir)).toMatchObject(FAST);
+      // Never mixed, never cheaper: the header names the parameters the key was derived with,
+      // the file's own, as each is at least the target's (FAST) — a re-key never removes work.
+      expect(headerKdf(dataDir)).toMatchObject(old);
     });
 
   it('the real default parameters: an N=2^15 passphrase vault is re-keyed to N=2^17 on its next write', async () => {
@@ -101,6 +107,45 @@ describe('file vault: a file with other scrypt parameters survives writes (issue
     const again = new FileVault({ dataDir, env });
     expect(await again.get('control-token')).toBe('alc_x');
     expect(await again.get('agent:a')).toBe('alk_a');
+  });
+});
+
+describe('file vault: a write never re-keys to cheaper scrypt parameters', () => {
+  it('a passphrase vault with N=2^16 opened where the target is N=2^15 keeps N=2^16 and its salt', async () => {
+    const dataDir = dir();
+    handMadeVault(dataDir, { N: 2 ** 16, r: 8, p: 1 }, { a: '1' });
+    const salt = headerKdf(dataDir).salt;
+    await new FileVault({ dataDir, env: { AIRLOCK_VAULT_PASSPHRASE: PASS }, kdf: FAST }).set(
+      'b',
+      '2',
+    );
+    expect(headerKdf(dataDir)).toMatchObject({ N: 2 ** 16, r: 8, p: 1, salt });
+  });
+
+  it('a passphrase vault opened through a key file holding the same text keeps its passphrase cost', async () => {
+    const dataDir = dir();
+    const long = `${PASS} and a few more words`; // a key file needs ≥ 32 characters
+    handMadeVault(dataDir, { N: 2 ** 17, r: 8, p: 1 }, { a: '1' }, long);
+    const keyFile = join(dir(), 'vault.key');
+    writeFileSync(keyFile, long + '\n', { mode: 0o600 });
+    // The real defaults: a key file of other text gets N=2^15 for a new vault, not this one.
+    const vault = new FileVault({ dataDir, env: { AIRLOCK_VAULT_KEY_FILE: keyFile } });
+    await vault.set('b', '2');
+    expect(headerKdf(dataDir)).toMatchObject({ N: 2 ** 17, r: 8, p: 1 });
+    expect(await new FileVault({ dataDir, env: { AIRLOCK_VAULT_PASSPHRASE: long } }).get('b')).toBe(
+      '2',
+    );
+  });
+
+  it('one parameter below the target is enough to re-key to the target (N=2^15, r=16, p=2 under N=2^16, r=8, p=1)', async () => {
+    const dataDir = dir();
+    handMadeVault(dataDir, { N: 2 ** 15, r: 16, p: 2 }, { a: '1' });
+    const target = { N: 2 ** 16, r: 8, p: 1 };
+    await new FileVault({ dataDir, env: { AIRLOCK_VAULT_PASSPHRASE: PASS }, kdf: target }).set(
+      'b',
+      '2',
+    );
+    expect(headerKdf(dataDir)).toMatchObject(target);
   });
 });
 

@@ -131,11 +131,19 @@ export function kdfTarget(
     : { name: 'scrypt', ...scryptParams };
 }
 
-/** Whether a header's KDF is `target` (then its salt is kept; otherwise the vault is re-keyed). */
+/**
+ * Whether a header's KDF meets `target` (then it and its salt are kept; otherwise the vault is
+ * re-keyed). An scrypt header meets an scrypt target when each of N, r and p is at least the
+ * target's, so a vault at or above today's cost is never re-keyed down (one with any parameter
+ * below the target's is re-keyed to the target, as before). Otherwise a passphrase vault from a
+ * newer Airlock, or one opened through a key file holding the same text (whose default is
+ * N=2^15), would be re-keyed to cheaper parameters without anyone asking; a header's parameters
+ * are bounded anyway (kdfProblem).
+ */
 export function meetsTarget(k: KdfHeader, target: KdfTarget): boolean {
   if (k.name !== target.name) return false;
   if (k.name === 'hkdf-sha256' || target.name === 'hkdf-sha256') return true;
-  return k.N === target.N && k.r === target.r && k.p === target.p;
+  return k.N >= target.N && k.r >= target.r && k.p >= target.p;
 }
 
 /** `target` with a fresh random salt. */
