@@ -341,6 +341,50 @@ describe('an edited KDF header fails closed: a clear VAULT_LOCKED error, the fil
       expect(readFileSync(path).equals(before)).toBe(true);
     });
 
+  it('field order is not an edit: a header with every field reordered opens and takes a write', async () => {
+    const v = keyFileVault();
+    await v.open().set('k', 'v');
+    const path = join(v.dataDir, VAULT_FILE);
+    const e = envelopeOf(v.dataDir);
+    const reordered = {
+      data: e.data,
+      kdf: { salt: e.kdf.salt, name: e.kdf.name },
+      tag: e.tag,
+      cipher: e.cipher,
+      keySource: e.keySource,
+      nonce: e.nonce,
+      v: e.v,
+      format: e.format,
+    };
+    writeFileSync(path, JSON.stringify(reordered));
+    expect(await v.open().get('k')).toBe('v');
+    await v.open().set('k', 'w');
+    expect(decryptIndependently(v.dataDir, readFileSync(v.keyFile, 'utf8'))).toEqual({ k: 'w' });
+  });
+
+  it('a duplicate "kdf" key cannot smuggle in a cheaper KDF: the last one counts, and a fake one fails the tag', async () => {
+    const key = randomBytes(32).toString('base64');
+    const v = keyFileVault(key);
+    oldScryptVault(v.dataDir, key, { k: 'v' }, 2 ** 16);
+    const path = join(v.dataDir, VAULT_FILE);
+    const text = readFileSync(path, 'utf8').trim();
+    const real = JSON.stringify(envelopeOf(v.dataDir).kdf);
+    const fake = JSON.stringify({ name: 'hkdf-sha256', salt: randomBytes(16).toString('base64') });
+    const cheap = JSON.stringify({ ...envelopeOf(v.dataDir).kdf, N: 2 ** 15 });
+    // The real header last: JSON.parse keeps the last value, so the file opens as before.
+    writeFileSync(path, text.replace('{', `{"kdf":${fake},`));
+    expect(await v.open().get('k')).toBe('v');
+    for (const smuggled of [fake, cheap]) {
+      writeFileSync(path, text.replace(real, `${real},"kdf":${smuggled}`));
+      const before = readFileSync(path);
+      await expect(v.open().set('k', 'w')).rejects.toMatchObject({
+        code: 'VAULT_LOCKED',
+        message: expect.stringMatching(/wrong passphrase or key.*Nothing was changed/),
+      });
+      expect(readFileSync(path).equals(before)).toBe(true);
+    }
+  });
+
   it('scrypt swapped to HKDF on a key-file vault (salt kept) does not open', async () => {
     const key = randomBytes(32).toString('base64');
     const v = keyFileVault(key);
