@@ -433,6 +433,17 @@ describe('the key file is created whole, or not at all, and never replaces anoth
     if (process.platform !== 'win32') expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 
+  it('folders it makes are made durable: the entry of each new one in its parent is fsynced', () => {
+    const d = dir();
+    const synced: string[] = [];
+    createKeyFile(join(d, 'a', 'b', 'p.key'), { syncDir: (p) => synced.push(p) });
+    // syncDir(x) fsyncs x's parent: b's entry in a, a's entry in d.
+    expect(synced).toEqual([join(d, 'a', 'b'), join(d, 'a')]);
+    synced.length = 0;
+    createKeyFile(join(d, 'a', 'b', 'q.key'), { syncDir: (p) => synced.push(p) });
+    expect(synced).toEqual([]); // nothing new: nothing more to sync
+  });
+
   it('a crash before it is published leaves no key file (never an empty one)', () => {
     const path = join(dir(), 'p.key');
     expect(() =>

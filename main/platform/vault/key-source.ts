@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { createFileAtomic } from '../atomic-file.js';
+import { createFileAtomic, syncDir } from '../atomic-file.js';
 import { profileService } from './keyring-vault.js';
 import { VaultError } from './vault.js';
 
@@ -96,7 +96,18 @@ export function readSecret(source: KeySource, vaultPath: string, create: boolean
  * that appeared meanwhile (createFileAtomic): a crash mid-way used to be able to leave an empty
  * key file, and with it a vault nobody could open.
  */
-export function createKeyFile(path: string, hooks?: Parameters<typeof createFileAtomic>[3]): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+export function createKeyFile(
+  path: string,
+  hooks: Parameters<typeof createFileAtomic>[3] & { syncDir?: typeof syncDir } = {},
+): void {
+  const folder = dirname(path);
+  const made = mkdirSync(folder, { recursive: true, mode: 0o700 });
+  // Folders made just now are made durable too (each one's entry in its parent fsynced): else a
+  // power cut could keep the vault written next and lose the new folder, and the key with it.
+  if (made)
+    for (let d = folder; ; d = dirname(d)) {
+      (hooks.syncDir ?? syncDir)(d);
+      if (d === made || d === dirname(d)) break;
+    }
   createFileAtomic(path, randomBytes(32).toString('base64') + '\n', 0o600, hooks);
 }
