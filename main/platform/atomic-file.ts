@@ -1,6 +1,7 @@
 import {
   closeSync,
-  existsSync,
+  constants,
+  copyFileSync,
   fsyncSync,
   linkSync,
   openSync,
@@ -52,16 +53,22 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDE
  * (a key file another process made meanwhile): written and fsynced under a temp name, published
  * with a hard link (link(2) fails with EEXIST when the target exists, atomically), the temp name
  * removed, the folder fsynced. A crash leaves no `path` or the whole of it, never a short one.
- * Where the file system has no hard links, a rename after a check that `path` is still absent: as
- * atomic against a crash, though not against a second process in the instant between the two
- * (the file vault's verify-before-rename catches that one: its write is then refused).
+ * Where the file system has no hard links, an exclusive copy (COPYFILE_EXCL: O_EXCL, so never
+ * over a file another process made), then fsynced: a crash in the middle of those few bytes can
+ * leave a short file, but never before anything was written under it (the caller writes nothing
+ * until this returns), and the file vault then says to delete it. A check-then-rename instead
+ * could replace another process's key file after that process had written its vault under it.
  * Returns false when `path` already existed (and was left as it was).
  */
 export function createFileAtomic(
   path: string,
   data: string,
   mode = 0o600,
-  hooks: { link?: typeof linkSync; beforePublish?: (tmp: string) => void } = {},
+  hooks: {
+    link?: typeof linkSync;
+    copy?: typeof copyFileSync;
+    beforePublish?: (tmp: string) => void;
+  } = {},
 ): boolean {
   const tmp = writeTempFile(path, data, mode);
   let created = true;
@@ -73,14 +80,30 @@ export function createFileAtomic(
       const code = (err as NodeJS.ErrnoException).code ?? '';
       if (code === 'EEXIST') created = false;
       else if (!NO_HARD_LINKS.has(code)) throw err;
-      else if (existsSync(path)) created = false;
-      else renameSync(tmp, path);
+      else created = copyExclusive(tmp, path, hooks.copy ?? copyFileSync);
     }
   } finally {
     rmSync(tmp, { force: true });
   }
   syncDir(path);
   return created;
+}
+
+/** Copies `from` to a new `to` and fsyncs it; false when `to` exists (left as it was). */
+function copyExclusive(from: string, to: string, copy: typeof copyFileSync): boolean {
+  try {
+    copy(from, to, constants.COPYFILE_EXCL);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  const fd = openSync(to, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
 }
 
 /** fsync of the folder, so a rename in it survives a power cut (POSIX; a no-op where unsupported). */

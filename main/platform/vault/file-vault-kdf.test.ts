@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, scryptSync } from 'node:crypto';
 import {
+  copyFileSync,
   existsSync,
   linkSync,
   mkdtempSync,
@@ -473,6 +474,24 @@ describe('the key file is created whole, or not at all, and never replaces anoth
     }
   });
 
+  it('without hard links, a key file another process makes at the last instant is kept (exclusive copy, no check-then-rename)', () => {
+    const d = dir();
+    const path = join(d, 'p.key');
+    const theirs = randomBytes(32).toString('base64') + '\n';
+    createKeyFile(path, {
+      link: () => {
+        throw Object.assign(new Error('no hard links here'), { code: 'EPERM' });
+      },
+      // The other process wins the race right before our copy publishes.
+      copy: (from, to, mode) => {
+        writeFileSync(path, theirs);
+        copyFileSync(from, to, mode);
+      },
+    });
+    expect(readFileSync(path, 'utf8')).toBe(theirs);
+    expect(readdirSync(d)).toEqual(['p.key']);
+  });
+
   it('without hard links it is still published whole', () => {
     const d = dir();
     const path = join(d, 'p.key');
@@ -483,6 +502,7 @@ describe('the key file is created whole, or not at all, and never replaces anoth
     });
     expect(keyMaterial(readFileSync(path, 'utf8'))).toHaveLength(32);
     expect(readdirSync(d)).toEqual(['p.key']);
+    if (process.platform !== 'win32') expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 
   it('an empty key file and no vault yet: says nothing is lost and what to do; writes nothing', async () => {
