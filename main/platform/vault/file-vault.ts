@@ -35,7 +35,8 @@ export {
  *
  * Every write (issue 27, item 2):
  * - decrypts the current file first, so a wrong key fails before anything is
- *   written;
+ *   written, and reads the key file again: one that no longer gives that key
+ *   (replaced while Airlock runs) stops the write (assertOpens);
  * - encrypts under a key derived with exactly the KDF the header names: the
  *   file's own while it is today's for this secret (vault-kdf.ts kdfTarget),
  *   else today's with a fresh salt (re-keying: an older scrypt key-file vault
