@@ -1,9 +1,8 @@
 import { Agent, ClientRequest, type RequestOptions } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { requestTarget, target } from './upstream-agents.js';
+import { requestTarget } from './upstream-agents.js';
 
 /**
  * Issue 34: `requestTarget` (upstream-agents.ts) stands in for `url.urlToHttpOptions` as the
@@ -152,41 +151,5 @@ describe('requestTarget against url.urlToHttpOptions (issue 34)', () => {
       'http://:pass@host.test/',
     ];
     for (const h of held) check(h);
-  });
-});
-
-/**
- * `target` adds `servername: ''` to a plain-HTTP target so Node's agent skips working out a TLS
- * name per request (upstream-agents.ts). Over HTTP the pool key is the same with it as without
- * it (the same kept-alive sockets are reused); an https: target never has it, so the agent still
- * computes the SNI name and the HTTPS pool key as it did.
- */
-describe('target: the server name (issue 34)', () => {
-  const keyCheck = (href: string) => {
-    const u = new URL(href);
-    const t = outcome(() => target(u));
-    if ('threw' in t) return;
-    const before = urlToHttpOptions(u) as RequestOptions;
-    if (u.protocol === 'http:') {
-      expect(t.servername).toBe('');
-      const agent = new Agent();
-      expect(agent.getName(t)).toBe(agent.getName(before));
-    } else {
-      expect(t).not.toHaveProperty('servername');
-      const agent = new HttpsAgent();
-      expect(agent.getName(t)).toBe(agent.getName(before));
-    }
-  };
-  it('over generated URLs', () => {
-    fc.assert(fc.property(url, keyCheck), { numRuns: 1000 });
-  });
-  it('and on held-out ones', () => {
-    for (const h of [
-      'http://127.0.0.1:3000/mcp',
-      'https://api.example.com/mcp',
-      'https://[::1]:8443/',
-      'http://bücher.example/',
-    ])
-      keyCheck(h);
   });
 });

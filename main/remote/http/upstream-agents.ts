@@ -29,15 +29,6 @@ export function agentFor(url: URL): { agent: Agent; request: typeof http.request
  * Where a request goes, as node:http options, made once per URL: `http.request(url)` converts the
  * URL on every call (urlToHttpOptions, ≈ 0.06 ms a call in a passthrough profile, issue 34). The
  * upstream leg asks for one or two URLs per server, so a small cache, dropped when it grows.
- *
- * A plain-HTTP target also says `servername: ''`. Node's agent works out a TLS server name for
- * every request it is given, plain HTTP or not (Node 22, lib/_http_agent.js: `addRequest` calls
- * `normalizeServerName`, whose `calculateServerName` reads the Host header back, splits it and
- * runs `isIP`'s regular expressions; ≈ 80 ms of 5,000 calls in a passthrough profile), and skips
- * that only when `servername` is already a string, empty included. Over plain HTTP nothing reads
- * it: the HTTP agent's pool key (`getName`: host, port, local address, family, socket path) leaves
- * it out and `net.createConnection` ignores it. An https: target keeps it unset: there it is the
- * TLS SNI name and part of the HTTPS agent's pool key.
  */
 const targets = new Map<string, RequestTarget>();
 export function target(url: URL): RequestTarget {
@@ -45,7 +36,6 @@ export function target(url: URL): RequestTarget {
   if (!t) {
     if (targets.size >= 64) targets.clear();
     t = requestTarget(url);
-    if (t.protocol === 'http:') t.servername = '';
     targets.set(url.href, t);
   }
   return t;
@@ -58,8 +48,6 @@ export interface RequestTarget {
   path: string;
   port?: number;
   auth?: string;
-  /** Set only for plain HTTP, to '' (see `target`). */
-  servername?: string;
 }
 
 /**
