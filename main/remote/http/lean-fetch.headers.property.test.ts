@@ -14,6 +14,7 @@ import { leanFetch, REQUEST_TAG } from './lean-fetch.js';
  * in any case, repeated across the two sets, the tag on either side. And the tag still picks the
  * request's own signal. Generated cases and a held-out list, against a real node:http server.
  */
+type HeadersInit = NonNullable<ConstructorParameters<typeof Headers>[0]>;
 type Init = { kind: 'headers' | 'pairs' | 'record'; pairs: [string, string][] };
 
 function initHeaders(i: Init): HeadersInit {
