@@ -33,6 +33,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeFlags } from '../bin/node-flags.js';
 import { startEverything } from './bench-lib.mjs';
 import { bareUpstream, relayChild } from './bench-relay.mjs';
 
@@ -246,8 +247,11 @@ async function upstreamChild(n) {
 }
 
 // ---------------------------------------------------------------- the benchmark
-function child(args, env = {}, nodeFlags = []) {
-  const proc = spawn(process.execPath, [...nodeFlags, self, ...args], {
+function child(args, env = {}, extraFlags = []) {
+  // Airlock as its launchers start it (bin/node-flags.js, issue 34): the profile and the figures
+  // are of the process users run, AsyncLocalStorage without promise hooks included.
+  const flags = args[0] === '--airlock-child' ? [...nodeFlags(), ...extraFlags] : extraFlags;
+  const proc = spawn(process.execPath, [...flags, self, ...args], {
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

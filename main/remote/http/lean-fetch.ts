@@ -157,20 +157,25 @@ export const REQUEST_TAG = 'x-airlock-request-tag';
 /**
  * A fetch that adds `extra` headers (the Authorization header among them) to every request.
  * `requestSignal(tag)` looks up the own signal of a request sent with REQUEST_TAG.
+ *
+ * `extra` is read once, here, its names lower-cased for good rather than on every request
+ * (issue 34): a connection's headers are fixed for its life — a change of them is a new
+ * connection (remote-loosening.ts), with a new transport and fetch.
  */
 export function leanFetch(
   extra: Record<string, string>,
   requestSignal?: (tag: string) => AbortSignal | undefined,
 ): FetchLike {
+  const names = Object.keys(extra);
+  const added = { names: names.map((k) => k.toLowerCase()), values: names.map((k) => extra[k]!) };
   return (input, init) => {
     const url = typeof input === 'string' ? new URL(input) : input;
     const body = init?.body;
     const plain = body === undefined || body === null || typeof body === 'string';
     if (!plain || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-      return fetch(url, { ...init, headers: withExtra(init?.headers, extra) });
-    const headers = headerRecord(init?.headers, extra);
-    const tag = headers[REQUEST_TAG];
-    delete headers[REQUEST_TAG];
+      return fetch(url, { ...init, headers: withExtra(init?.headers, added) });
+    const out = headerRecord(init?.headers, added);
+    const headers = out.headers;
     if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
     headers['accept-encoding'] ??= ACCEPT_ENCODING;
     // fetch sent "node"; some web application firewalls refuse requests with no User-Agent at all.
@@ -179,10 +184,16 @@ export function leanFetch(
     const lost = method === 'POST' ? streamLostHandler() : undefined;
     const signals = {
       transport: init?.signal ?? undefined,
-      own: tag === undefined ? undefined : requestSignal?.(tag),
+      own: out.tag === undefined ? undefined : requestSignal?.(out.tag),
     };
     return send(url, method, headers, body ?? undefined, signals, lost, true);
   };
+}
+
+/** The extra headers of a `leanFetch`, names lower-cased, in their given order. */
+interface Added {
+  names: string[];
+  values: string[];
 }
 
 interface Signals {
@@ -279,21 +290,35 @@ export function terminated(cause: unknown): TypeError {
   return Object.assign(new TypeError('terminated'), cause === undefined ? {} : { cause });
 }
 
-function headerRecord(h: ConstructorParameters<typeof Headers>[0], extra: Record<string, string>) {
+/**
+ * The request's headers as one record with lower-case names, `added` over the request's own, and
+ * REQUEST_TAG taken out (it never leaves this process) — left out as the record is built rather
+ * than deleted after: a `delete` of a member it has (a 2026-07-28 request's tag) turns the record
+ * into a dictionary-mode object, slower for node:http to read key by key (issue 34).
+ */
+function headerRecord(
+  h: ConstructorParameters<typeof Headers>[0],
+  added: Added,
+): { headers: Record<string, string>; tag: string | undefined } {
   const out: Record<string, string> = {};
-  if (h instanceof Headers) h.forEach((v, k) => (out[k] = v));
-  else if (Array.isArray(h)) for (const [k, v] of h as [string, string][]) out[k.toLowerCase()] = v;
-  else if (h) for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = String(v);
-  for (const [k, v] of Object.entries(extra)) out[k.toLowerCase()] = v;
-  return out;
+  let tag: string | undefined;
+  const put = (k: string, v: string) => {
+    if (k === REQUEST_TAG) tag = v;
+    else out[k] = v;
+  };
+  if (h instanceof Headers) h.forEach((v, k) => put(k, v));
+  else if (Array.isArray(h)) for (const [k, v] of h as [string, string][]) put(k.toLowerCase(), v);
+  else if (h) {
+    const record = h as Record<string, unknown>;
+    for (const k of Object.keys(record)) put(k.toLowerCase(), String(record[k]));
+  }
+  for (let i = 0; i < added.names.length; i++) put(added.names[i]!, added.values[i]!);
+  return { headers: out, tag };
 }
 
-function withExtra(
-  h: ConstructorParameters<typeof Headers>[0],
-  extra: Record<string, string>,
-): Headers {
+function withExtra(h: ConstructorParameters<typeof Headers>[0], added: Added): Headers {
   const headers = new Headers(h);
   headers.delete(REQUEST_TAG);
-  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+  for (let i = 0; i < added.names.length; i++) headers.set(added.names[i]!, added.values[i]!);
   return headers;
 }

@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leanSendPresent } from './lean-send.js';
+import { essence, leanSendPresent, mediaTypeEssence } from './lean-send.js';
 import { leanTransport } from './lean-transport.js';
 import { malformedAnswer } from './malformed-answer.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
@@ -239,5 +239,59 @@ describe('lean tools/call POST ≡ the SDK transport send', () => {
       }),
       { numRuns: 120 },
     );
+  });
+});
+
+/**
+ * Issue 34: `essence`, which answers the two plain content types without the general parse, is
+ * `mediaTypeEssence` for any header: generated ones built of the pieces that matter (case, space,
+ * parameters, the two plain types and their near misses), arbitrary strings, and a held-out list.
+ */
+describe('essence: the fast path ≡ the general one', () => {
+  const piece = fc.constantFrom(
+    'text/event-stream',
+    'application/json',
+    'Text/Event-Stream',
+    'APPLICATION/JSON',
+    'application/json-seq',
+    'text/event-stream2',
+    'text/plain',
+    ' ',
+    '\t',
+    ';',
+    'charset=utf-8',
+    '; charset="UTF-8"',
+    ',',
+    '',
+  );
+  const header = fc.oneof(
+    fc.array(piece, { maxLength: 4 }).map((ps) => ps.join('')),
+    fc.string(),
+    fc.constant(null),
+  );
+
+  it('over generated content types', () => {
+    fc.assert(
+      fc.property(header, (h) => {
+        expect(essence(h)).toBe(mediaTypeEssence(h));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('and on the held-out cases', () => {
+    const held = [
+      'text/event-stream',
+      'application/json',
+      'application/json;charset=utf-8',
+      ' text/event-stream ',
+      'TEXT/EVENT-STREAM',
+      'application/json ; q=1',
+      'text/event-stream\n',
+      ';text/event-stream',
+      '',
+      null,
+    ];
+    for (const h of held) expect(essence(h)).toBe(mediaTypeEssence(h));
   });
 });

@@ -1,5 +1,5 @@
 /** The upstream leg's keep-alive agents and request targets (lean-fetch.ts, issue 20 and 34). */
-import type { Agent, RequestOptions } from 'node:http';
+import type { Agent } from 'node:http';
 import { http } from '../../platform/node-http.js';
 
 let httpAgent: Agent | undefined;
@@ -30,13 +30,45 @@ export function agentFor(url: URL): { agent: Agent; request: typeof http.request
  * URL on every call (urlToHttpOptions, ≈ 0.06 ms a call in a passthrough profile, issue 34). The
  * upstream leg asks for one or two URLs per server, so a small cache, dropped when it grows.
  */
-const targets = new Map<string, RequestOptions>();
-export function target(url: URL): RequestOptions {
+const targets = new Map<string, RequestTarget>();
+export function target(url: URL): RequestTarget {
   let t = targets.get(url.href);
   if (!t) {
     if (targets.size >= 64) targets.clear();
-    t = process.getBuiltinModule('node:url').urlToHttpOptions(url);
+    t = requestTarget(url);
     targets.set(url.href, t);
   }
+  return t;
+}
+
+/** The members of `RequestOptions` a URL gives a request. */
+export interface RequestTarget {
+  protocol: string;
+  hostname: string;
+  path: string;
+  port?: number;
+  auth?: string;
+}
+
+/**
+ * What `url.urlToHttpOptions` (Node 22, lib/internal/url.js) makes of a URL, only the members
+ * `http.request` reads of it (ClientRequest: protocol, hostname, port, path, auth) and as an
+ * ordinary object of a fixed shape: its null-prototype object also carries `hash`, `search`,
+ * `pathname` and `href`, which every request copies twice more (ClientRequest's options copy and
+ * the agent's) without reading them (issue 34). The same conversions: a bracketed IPv6 hostname
+ * unbracketed, the port a number and only when the URL has one, the user info percent-decoded
+ * (and a bad escape thrown as `URIError`, as there). upstream-agents.property.test.ts holds the
+ * two equal, and the requests node:http makes of them too, over generated URLs.
+ */
+export function requestTarget(url: URL): RequestTarget {
+  const { hostname, pathname, port, username, password, search } = url;
+  const t: RequestTarget = {
+    protocol: url.protocol,
+    hostname: hostname && hostname[0] === '[' ? hostname.slice(1, -1) : hostname,
+    path: `${pathname || ''}${search || ''}`,
+  };
+  if (port !== '') t.port = Number(port);
+  if (username || password)
+    t.auth = `${decodeURIComponent(username)}:${decodeURIComponent(password)}`;
   return t;
 }

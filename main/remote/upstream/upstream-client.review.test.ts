@@ -166,3 +166,34 @@ describe('UpstreamClient shortcut ≡ the SDK, hand-written cases (review, issue
     expect(r.books).toEqual([0, 0, 0]);
   });
 });
+
+describe('UpstreamClient: a response dispatch that throws (issue 34)', () => {
+  // The deferred dispatch runs in a promise reaction: a throw there must reach onerror — the
+  // transport's own and the client's, as when the SDK dispatched inside the transport's
+  // onmessage — not become an unhandled rejection (which fails this run).
+  it('reaches the transport’s and the client’s onerror, plain result or not', async () => {
+    const client = new UpstreamClient(info, options);
+    const t = scripted(() => {});
+    const seen: string[] = [];
+    t.onerror = (e) => void seen.push(`transport: ${e.message}`);
+    client.onerror = (e) => void seen.push(`client: ${e.message}`);
+    await client.connect(t);
+    const handlers = (client as unknown as Books)._responseHandlers;
+    const throwing = (n: number) => () => {
+      throw new Error(`boom ${n}`);
+    };
+    handlers.set(101, throwing(1)); // a plain result: settled by UpstreamClient itself
+    handlers.set(102, throwing(2)); // an error response: the SDK's _onresponse
+    t.deliver(result(101));
+    t.deliver({ jsonrpc: '2.0', id: 102, error: { code: -32000, message: 'no' } });
+    expect(seen).toEqual([]); // deferred, as before
+    await turn();
+    expect(seen).toEqual([
+      'transport: boom 1',
+      'client: boom 1',
+      'transport: boom 2',
+      'client: boom 2',
+    ]);
+    await client.close();
+  });
+});

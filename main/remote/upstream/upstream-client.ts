@@ -27,10 +27,23 @@ export class UpstreamClient extends Client {
    * and was dropped (upstream sent 1, 2, 3; the agent got 1, 2). Dispatched one microtask later
    * too, a response comes after every notification that arrived before it (microtasks run in
    * order), and those reach the agent first. `_onresponse` is the SDK's hook for subclasses.
+   *
+   * A promise reaction, as the SDK's own notification dispatch uses, not `queueMicrotask`: that
+   * builds an AsyncResource per call and runs the callback through it (issue 34). Either is one
+   * job on the same microtask queue, so the order above holds. A throw from the dispatch goes to
+   * the transport's `onerror` — the SDK's wrapper of it (Protocol.connect) calls the one set
+   * before connecting and then the client's `onerror` — as it did when the dispatch ran inside the
+   * transport's `onmessage`, whose readers report what `onmessage` throws (lean-transport.ts, lean-send.ts).
    */
   protected override _onresponse(response: JSONRPCResponse): void {
-    queueMicrotask(() => {
-      if (!this.settled(response)) super._onresponse(response);
+    void DISPATCHED.then(() => {
+      try {
+        if (!this.settled(response)) super._onresponse(response);
+      } catch (err) {
+        const onerror = this.transport?.onerror;
+        if (onerror) onerror(err as Error);
+        else this.onerror?.(err as Error);
+      }
     });
   }
 
@@ -92,6 +105,9 @@ export class UpstreamClient extends Client {
     return request$.call(this, request, schemaOrOptions, maybeOptions);
   }
 }
+
+/** The settled promise each deferred response dispatch is a reaction of. */
+const DISPATCHED = Promise.resolve();
 
 /** The members of the SDK's Protocol (SDK 2.4, shared/protocol.ts) a response settles. */
 interface ResponseBooks {
