@@ -9,6 +9,7 @@ import { EXAMPLES } from './cli/examples.js';
 import { commandWords, helpFor, usageEntries, whatIsWrong } from './cli/help.js';
 import { didYouMean } from './cli/suggest.js';
 import type { ToolSource } from './tools/types.js';
+import type { YoungGenerationOptions } from './platform/young-generation.js';
 
 export const COMMANDS = `  serve [--port N] [--data-dir DIR] [--vault keychain|file]
                                            run the gateway headless (approvals in the browser)
@@ -87,6 +88,11 @@ const googleCommand = async (a: string[]) => (await import('./cli/google.js')).g
 export interface CliInjections {
   /** Extra tool sources for `serve` (the e2e suite's counting and blocking tools). */
   sources?: ToolSource[];
+  /**
+   * `serve`'s young-generation cap and --optimize-for-size (main/platform/young-generation.ts),
+   * or false for neither: the memory/CPU trade-off bench's variants (bench-memory-tradeoff.mjs).
+   */
+  youngGeneration?: YoungGenerationOptions | false;
 }
 
 export async function main(argv: string[], inject: CliInjections = {}): Promise<number> {
@@ -168,6 +174,9 @@ export async function main(argv: string[], inject: CliInjections = {}): Promise<
           ...(dataDir ? { dataDir } : {}),
           ...(v.vault ? { vault: parseVaultChoice(v.vault) } : {}),
           ...(inject.sources ? { sources: inject.sources } : {}),
+          ...(inject.youngGeneration !== undefined
+            ? { youngGeneration: inject.youngGeneration }
+            : {}),
         });
       }
       case 'status':

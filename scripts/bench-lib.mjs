@@ -52,9 +52,9 @@ export async function startBenchApp(sources, prefix = 'airlock-bench-') {
     sources,
     logger: new Logger({ stderr: false }),
   });
-  await app.start();
+  const { mcpUrl } = await app.start();
   const { token } = await app.control.addAgent('bench');
-  return { app, token };
+  return { app, token, mcpUrl };
 }
 
 /**

@@ -27,16 +27,23 @@ export const airlockVault = () =>
  * Airlock as for any user), and its echo set to run without asking — confirmed the way
  * Airlock's own page confirms a policy change.
  */
-export async function airlock(kind, upstreamUrl) {
+export async function airlock(kind, upstreamUrl, { serveEntry } = {}) {
   const dir = tmp('airlock');
   const dataDir = join(dir, 'data');
   const bin = join(root, 'bin/airlock.js');
   const { env } = airlockVault();
-  const p = launch(node, [...nodeFlags(), bin, 'serve', '--port', '0', '--data-dir', dataDir], {
-    env,
-    dir,
-    lines: true,
-  });
+  // `serveEntry`: argv that runs `main()` of dist/main/cli.js in place of bin/airlock.js (a bench's
+  // own entry with CliInjections, bench-memory-tradeoff.mjs); the CLI commands stay bin/airlock.js.
+  const entry = serveEntry ?? [bin];
+  const p = launch(
+    node,
+    [...nodeFlags(), ...entry, 'serve', '--port', '0', '--data-dir', dataDir],
+    {
+      env,
+      dir,
+      lines: true,
+    },
+  );
   const ready = JSON.parse(await p.firstLine);
   const cli = (args) =>
     new Promise((resolve, reject) => {

@@ -93,6 +93,19 @@ export const initializeAnswer = (id, name) => ({
 });
 
 export async function relayChild(target) {
+  const { url, token } = await startRelay(target);
+  process.stdout.write(JSON.stringify({ url, token }) + '\n');
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const u = process.cpuUsage();
+    if (line === 'cpu') process.stdout.write(JSON.stringify({ cpuUs: u.user + u.system }) + '\n');
+  });
+}
+
+/**
+ * The relay on a free loopback port in this process, resolving once it listens: as its own
+ * process (relayChild), or inside another one (bench-relay-floor.mjs puts it in Airlock's).
+ */
+export async function startRelay(target) {
   const upstream = await bareUpstream(target);
 
   const sessions = new Set();
@@ -138,12 +151,6 @@ export async function relayChild(target) {
     });
   });
   server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1', () => {
-    const url = `http://127.0.0.1:${server.address().port}/mcp`;
-    process.stdout.write(JSON.stringify({ url, token: TOKEN }) + '\n');
-  });
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    const u = process.cpuUsage();
-    if (line === 'cpu') process.stdout.write(JSON.stringify({ cpuUs: u.user + u.system }) + '\n');
-  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/mcp`, token: TOKEN, server };
 }

@@ -5,7 +5,10 @@
 // share of the schema budget a cold worker's first check uses (bench-schema.mjs, issue 29); Airlock
 // beside the gateways people would pick instead — mcp-hub, supergateway, mcp-proxy, installed into
 // ~/.cache/airlock-bench-peers, never as dependencies — for an HTTP and a stdio upstream and both
-// agent eras (bench-peers.mjs, issue 34). Needs a build (npm run build:main). Asserts nothing.
+// agent eras (bench-peers.mjs, issue 34); the JSON relay run in its own process and inside a
+// running Airlock beside Airlock itself, which separates Airlock's path from its process
+// (bench-relay-floor.mjs); what `airlock serve`'s memory settings cost in CPU
+// (bench-memory-tradeoff.mjs). Needs a build (npm run build:main). Asserts nothing.
 //
 //   npm run bench                    passthrough bench, short run
 //   npm run bench -- --long          the issue's sizes (1,000 sequential, 20,000 calls for the heap)
@@ -52,6 +55,8 @@ const scripts = flags.includes('--peers-only')
           'bench-taint.mjs',
           'bench-schema.mjs',
           'bench-peers.mjs',
+          'bench-relay-floor.mjs',
+          'bench-memory-tradeoff.mjs',
         ];
 const passFlags = flags.filter((f) => f !== '--all' && f !== '--peers-only');
 

@@ -5,7 +5,7 @@ import { flushCompileCache } from '../platform/compile-cache.js';
 import { AlreadyRunningError } from '../platform/instance.js';
 import { defaultDataDir, resolveDataDir } from '../platform/paths.js';
 import type { VaultChoice } from '../platform/vault/select.js';
-import { YoungGenerationCap } from '../platform/young-generation.js';
+import { YoungGenerationCap, type YoungGenerationOptions } from '../platform/young-generation.js';
 import type { ToolSource } from '../tools/types.js';
 
 /**
@@ -18,14 +18,17 @@ export async function serve(opts: {
   vault?: VaultChoice;
   /** Extra tool sources, passed in by a test's own entry (main/cli.ts `CliInjections`). */
   sources?: ToolSource[];
+  /** The young-generation cap's options, or false for none (a bench's entry, `CliInjections`). */
+  youngGeneration?: YoungGenerationOptions | false;
 }): Promise<number> {
   // Before anything allocates much: a gateway under load keeps whatever young generation it grew.
-  const youngGeneration = new YoungGenerationCap();
-  youngGeneration.start();
+  const youngGeneration =
+    opts.youngGeneration === false ? null : new YoungGenerationCap(opts.youngGeneration);
+  youngGeneration?.start();
   try {
     return await run(opts);
   } finally {
-    youngGeneration.stop();
+    youngGeneration?.stop();
   }
 }
 

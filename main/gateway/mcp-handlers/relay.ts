@@ -96,7 +96,10 @@ function relayVia(
   /** One agent request's relay, or a session's for requests outside any call (relay-ledger.ts). */
   scope: 'request' | 'session',
 ): ClientRelay {
-  const ledger = new RelayLedger(agent, features, scope);
+  // Made on the first relayed request: most calls relay none, and an unused ledger has nothing to
+  // flush (issue 34: two Maps and an object per call, for nothing).
+  let books: RelayLedger | undefined;
+  const ledger = () => (books ??= new RelayLedger(agent, features, scope));
   return {
     agent,
     // MCP 2025-11-25 client/elicitation: the completion goes to the client that was sent the
@@ -107,7 +110,7 @@ function relayVia(
       const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
       return capabilityRefusal(caps, method, params, agent);
     },
-    done: () => ledger.flush(),
+    done: () => books?.flush(),
     async request(asked: RelayRequest) {
       const started = Date.now();
       // Issue 27.3: whatever reaches the agent's app names its server, on this one path.
@@ -121,7 +124,7 @@ function relayVia(
       let admitted = false;
       try {
         // Issue 27.7: a bounded number per agent request (relay-ledger.ts).
-        const over = ledger.admit(asked);
+        const over = ledger().admit(asked);
         if (over) throw refuse(ProtocolErrorCode.InvalidRequest, over);
         admitted = true;
         if ('refusal' in labelled) throw refuse(ProtocolErrorCode.InvalidParams, labelled.refusal);
@@ -129,7 +132,7 @@ function relayVia(
           ...(req.signal ? { signal: req.signal } : {}),
           timeout: 10 * 60_000,
         })) as Record<string, unknown>;
-        ledger.record({
+        ledger().record({
           server: req.server,
           method: req.method,
           started,
@@ -138,7 +141,7 @@ function relayVia(
         });
         return result;
       } catch (err) {
-        ledger.record({
+        ledger().record({
           server: req.server,
           method: req.method,
           started,
@@ -147,7 +150,7 @@ function relayVia(
         });
         throw err;
       } finally {
-        if (admitted) ledger.release();
+        if (admitted) ledger().release();
       }
     },
   };

@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// Issue 34: what `airlock serve`'s memory settings cost in CPU. At start it caps V8's young
+// generation at 8 MiB and turns on --optimize-for-size (main/platform/young-generation.ts), for
+// RSS under load; both make V8 collect more often. Three real `airlock serve`s, set up as the
+// peer bench sets up its own (bench-peer-airlock.mjs: CLI, OS keychain under with-keyring.sh,
+// server-everything over Streamable HTTP, `echo` run without asking), differ only in that:
+//
+//   default          the cap and --optimize-for-size (what users run)
+//   cap only         the cap, without --optimize-for-size
+//   neither          V8's own defaults
+//
+// Each is started through this file's `--serve VARIANT` entry, which runs dist/main/cli.js's
+// main() with the variant as a CliInjection; the default goes through the same entry, so the
+// entry is the same for all three. Stock SDK 1.x agents; rounds of 8 clients × N calls, then 200
+// sequential, the variants' order reversed every other round. CPU per call and RSS are the
+// process tree's, from /proc. Plain Node ESM over dist/ (npm run build:main first). Prints
+// figures; asserts nothing (tests never depend on how fast a machine is).
+//
+//   node scripts/bench-memory-tradeoff.mjs          4 rounds of 8 × 100
+//   node scripts/bench-memory-tradeoff.mjs --long   4 rounds of 8 × 250
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { startEverything, treeUsage } from './bench-lib.mjs';
+import { airlock } from './bench-peer-airlock.mjs';
+import { agent, root, started } from './bench-peer-gateways.mjs';
+
+const self = new URL(import.meta.url).pathname;
+const argv = process.argv.slice(2);
+const PER_CLIENT = argv.includes('--long') ? 250 : 100;
+const ROUNDS = 4;
+const SEQ = 200;
+
+const VARIANTS = {
+  default: { label: 'default: cap + --optimize-for-size', inject: undefined },
+  cap: { label: 'cap only', inject: { optimizeForSize: false } },
+  neither: { label: "neither (V8's defaults)", inject: false },
+};
+
+async function serveChild(variant, rest) {
+  const { main } = await import(pathToFileURL(join(root, 'dist/main/cli.js')).href);
+  const { inject } = VARIANTS[variant];
+  process.exitCode = await main(rest, inject === undefined ? {} : { youngGeneration: inject });
+}
+
+async function main() {
+  console.log(
+    `Memory settings trade-off (issue 34) — node ${process.version}, ${new Date().toISOString()}, ` +
+      `${ROUNDS} rounds of 8 clients × ${PER_CLIENT} + ${SEQ} sequential\n`,
+  );
+  const es = await startEverything();
+  const gws = [];
+  try {
+    for (const [variant, v] of Object.entries(VARIANTS)) {
+      const gw = await airlock('http', es.url, { serveEntry: [self, '--serve', variant] });
+      Object.assign(gw, { label: v.label, cpu: 0, n: 0, seqCpu: 0, seqN: 0, rss: 0, rate: [] });
+      gws.push(gw);
+      gw.fleet = [];
+      for (let i = 0; i < 8; i++) gw.fleet.push(await agent('2025', gw));
+    }
+    const call = (gw, c, i) =>
+      c.callTool({ name: gw.tool, arguments: { message: `m${i}` } }).then((r) => {
+        if (r.isError) throw new Error(`${gw.label}: ${JSON.stringify(r.content)}`);
+      });
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const gw of r % 2 === 0 ? gws : [...gws].reverse()) {
+        const before = treeUsage(gw.pid).cpuMs;
+        const t0 = performance.now();
+        await Promise.all(
+          gw.fleet.map(async (c) => {
+            for (let i = 0; i < PER_CLIENT; i++) await call(gw, c, i);
+          }),
+        );
+        gw.rate.push((8 * PER_CLIENT * 1000) / (performance.now() - t0));
+        const u = treeUsage(gw.pid);
+        gw.cpu += u.cpuMs - before;
+        gw.n += 8 * PER_CLIENT;
+        gw.rss = Math.max(gw.rss, u.rssMiB);
+        const seq0 = u.cpuMs;
+        for (let i = 0; i < SEQ; i++) await call(gw, gw.fleet[0], i);
+        gw.seqCpu += treeUsage(gw.pid).cpuMs - seq0;
+        gw.seqN += SEQ;
+      }
+    }
+    const base = gws[0];
+    const fig = (gw) => ({
+      cpu: gw.cpu / gw.n,
+      seq: gw.seqCpu / gw.seqN,
+      rate: gw.rate.reduce((a, b) => a + b, 0) / gw.rate.length,
+      rss: gw.rss,
+    });
+    const b = fig(base);
+    console.log(
+      '  variant                                CPU ms/call 8 cl   CPU ms/call seq     calls/s 8 cl   RSS MiB (max)',
+    );
+    for (const gw of gws) {
+      const f = fig(gw);
+      const x = (v, w) => `(${(v / w).toFixed(2)}×)`;
+      console.log(
+        `  ${gw.label.padEnd(36)} ${`${f.cpu.toFixed(3)} ${x(f.cpu, b.cpu)}`.padStart(18)}` +
+          `${`${f.seq.toFixed(3)} ${x(f.seq, b.seq)}`.padStart(18)}` +
+          `${`${f.rate.toFixed(0)} ${x(f.rate, b.rate)}`.padStart(17)}` +
+          `${`${f.rss.toFixed(1)} (${f.rss - b.rss >= 0 ? '+' : ''}${(f.rss - b.rss).toFixed(1)})`.padStart(16)}`,
+      );
+    }
+    console.log('\n  (×) = ÷ the default; RSS in brackets: MiB over the default');
+    for (const gw of gws) for (const c of gw.fleet) await c.close();
+  } finally {
+    for (const gw of gws) await gw.stop();
+    es.stop();
+    for (const p of started) p.kill('SIGKILL');
+  }
+}
+
+if (argv[0] === '--serve') await serveChild(argv[1], argv.slice(2));
+else await main();

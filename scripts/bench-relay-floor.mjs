@@ -1,0 +1,304 @@
+#!/usr/bin/env node
+// Issue 34: how much of Airlock's distance to the JSON relay is Airlock's own path, and how much is
+// the process the path runs in? The relay (bench-relay.mjs) is run three ways beside Airlock, one
+// upstream (server-everything over Streamable HTTP), one run, round-robin in blocks of 10:
+//
+//   relay                 its own process, plain `node` (the peer bench's yardstick)
+//   relay, Airlock's V8   its own process, with the flags Airlock's launchers give Node
+//                         (bin/node-flags.js) and the young-generation cap and --optimize-for-size
+//                         that `airlock serve` sets at start (main/platform/young-generation.ts)
+//   relay in Airlock      the same relay code on its own port inside a running Airlock (the core,
+//                         its remote connected, SQLite, the launchers' flags, the cap) that is
+//                         itself serving the Airlock leg below between the relay's blocks
+//   Airlock               that same process's /mcp, `everything__echo` passed through
+//   Airlock without its V8 settings   a second Airlock like it, without the cap and the flag
+//
+// Each figure is printed with its ratio to the plain relay. Plain Node ESM over dist/ (npm run
+// build:main first). Prints figures; asserts nothing (tests never depend on how fast a machine is).
+//
+//   node scripts/bench-relay-floor.mjs          400 sequential calls per leg, 2 rounds of 8 × 100
+//   node scripts/bench-relay-floor.mjs --long   1,000 sequential, 2 rounds of 8 × 250
+//   AIRLOCK_BENCH_ALLOC_PROFILE=DIR …           every child writes DIR/alloc-PID.heapprofile: where
+//                                               it allocated over the run (V8's sampling heap
+//                                               profiler, objects the GC collected included)
+//   AIRLOCK_BENCH_CHILD_FLAGS='--cpu-prof …' …  extra Node flags for the two Airlock children
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeFlags } from '../bin/node-flags.js';
+import { startBenchApp, startEverything } from './bench-lib.mjs';
+import { startRelay } from './bench-relay.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const self = fileURLToPath(import.meta.url);
+const argv = process.argv.slice(2);
+const LONG = argv.includes('--long');
+const SEQ = LONG ? 1000 : 400;
+const PER_CLIENT = LONG ? 250 : 100;
+const CLIENTS = 8;
+const ROUNDS = 2;
+const BLOCK = 10;
+
+const say = (o) => process.stdout.write(JSON.stringify(o) + '\n');
+
+/** What `airlock serve` sets before it starts (main/cli/serve.ts). */
+async function airlockV8() {
+  const { YoungGenerationCap } = await import(
+    pathToFileURL(join(root, 'dist/main/platform/young-generation.js')).href
+  );
+  new YoungGenerationCap().start();
+}
+
+/** A child's answer to "cpu" on stdin: its own process.cpuUsage() (every thread). */
+async function answerCpu() {
+  // AIRLOCK_BENCH_ALLOC_PROFILE=DIR: V8's sampling heap profiler over the whole run, objects the GC
+  // collected included — where the process allocates, not what it holds (written at SIGTERM).
+  const dir = process.env.AIRLOCK_BENCH_ALLOC_PROFILE;
+  let session;
+  if (dir) {
+    const { Session } = await import('node:inspector/promises');
+    session = new Session();
+    session.connect();
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 16384,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
+  process.once('SIGTERM', async () => {
+    if (session) {
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(join(dir, `alloc-${process.pid}.heapprofile`), JSON.stringify(profile));
+    }
+    process.exit(0);
+  });
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line !== 'cpu') return;
+    const u = process.cpuUsage();
+    say({ cpuUs: u.user + u.system });
+  });
+}
+
+async function relayChild(target, v8) {
+  if (v8) await airlockV8();
+  const relay = await startRelay(target);
+  say({ relay: { url: relay.url, token: relay.token } });
+  await answerCpu();
+}
+
+async function inAirlockChild(target, v8) {
+  if (v8) await airlockV8();
+  const { app, token, mcpUrl } = await startBenchApp([], 'airlock-relay-floor-');
+  const view = await app.control.addRemote({ name: 'everything', url: target });
+  if (view.state !== 'ready') return say({ error: `remote: ${view.detail}` });
+  const relay = await startRelay(target);
+  say({
+    relay: { url: relay.url, token: relay.token },
+    airlock: { url: mcpUrl, token },
+  });
+  await answerCpu();
+}
+
+// ------------------------------------------------------------------ the benchmark
+function child(args, flags) {
+  // AIRLOCK_BENCH_CHILD_FLAGS: extra Node flags for the Airlock children (--heap-prof, --cpu-prof…).
+  const extra =
+    args[0].startsWith('--in-airlock') && process.env.AIRLOCK_BENCH_CHILD_FLAGS
+      ? process.env.AIRLOCK_BENCH_CHILD_FLAGS.split(' ')
+      : [];
+  const proc = spawn(process.execPath, [...flags, ...extra, self, ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const waiting = [];
+  createInterface({ input: proc.stdout }).on('line', (l) => waiting.shift()?.(JSON.parse(l)));
+  const next = () => new Promise((r) => waiting.push(r));
+  const exited = new Promise((r) => proc.once('exit', r));
+  return {
+    ready: Promise.race([
+      next().then((info) => {
+        if (info.error) throw new Error(info.error);
+        return info;
+      }),
+      exited.then((code) => {
+        throw new Error(`${args[0]} exited ${code}`);
+      }),
+    ]),
+    cpuMs: async () => {
+      const p = next();
+      proc.stdin.write('cpu\n');
+      return (await p).cpuUs / 1000;
+    },
+    stop: async () => {
+      // A clean exit (answerCpu's SIGTERM handler), so a profiler's file gets written.
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function agent(url, token) {
+  const require = createRequire(join(root, 'package.json'));
+  const { Client, StreamableHTTPClientTransport } = await import(
+    require.resolve('@modelcontextprotocol/client')
+  );
+  const c = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+  // A signal per request, as bench-passthrough.mjs's agents: no abort listeners pile up on the
+  // SDK's transport-wide signal over a long run (the same wrapper on every leg).
+  const perRequest = (u, init) =>
+    fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: token ? { Authorization: `Bearer ${token}` } : {} },
+      fetch: perRequest,
+    }),
+  );
+  return c;
+}
+
+async function call(c, tool, i) {
+  const r = await c.callTool({ name: tool, arguments: { message: `m${i}` } });
+  if (r.isError) throw new Error(`${tool} failed: ${JSON.stringify(r.content)}`);
+}
+
+const pct = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+
+async function main() {
+  const flags = nodeFlags();
+  console.log(
+    `Relay floor bench (issue 34) — node ${process.version}, ${new Date().toISOString()}, ` +
+      `${LONG ? 'long' : 'short'} run; Airlock's launcher flags: ${flags.join(' ') || '(none)'}\n`,
+  );
+  const es = await startEverything();
+  const kids = {
+    relay: child(['--relay', es.url], []),
+    relayV8: child(['--relay-v8', es.url], flags),
+    inAirlock: child(['--in-airlock', es.url], flags),
+    uncapped: child(['--in-airlock-uncapped', es.url], flags),
+  };
+  try {
+    const info = {};
+    for (const [k, c] of Object.entries(kids)) info[k] = await c.ready;
+    const legs = [
+      { name: 'direct (no gateway)', url: es.url, tool: 'echo' },
+      { name: 'relay', kid: kids.relay, ...info.relay.relay, tool: 'echo' },
+      {
+        name: "relay, Airlock's V8 settings",
+        kid: kids.relayV8,
+        ...info.relayV8.relay,
+        tool: 'echo',
+      },
+      { name: 'relay in Airlock', kid: kids.inAirlock, ...info.inAirlock.relay, tool: 'echo' },
+      {
+        name: 'Airlock (same process)',
+        kid: kids.inAirlock,
+        ...info.inAirlock.airlock,
+        tool: 'everything__echo',
+      },
+      {
+        name: 'Airlock without its V8 settings',
+        kid: kids.uncapped,
+        ...info.uncapped.airlock,
+        tool: 'everything__echo',
+      },
+    ];
+    for (const leg of legs) {
+      leg.c = await agent(leg.url, leg.token);
+      leg.seq = [];
+      leg.seqCpu = 0;
+      leg.fleet = [];
+      leg.fleetCpu = 0;
+      for (let i = 0; i < 20; i++) await call(leg.c, leg.tool, i); // warm-up
+    }
+
+    // Sequential, round-robin in blocks; the first place rotates so no leg always follows another.
+    for (let b = 0; b < SEQ / BLOCK; b++) {
+      for (let k = 0; k < legs.length; k++) {
+        const leg = legs[(b + k) % legs.length];
+        const before = await leg.kid?.cpuMs();
+        for (let i = 0; i < BLOCK; i++) {
+          const t0 = performance.now();
+          await call(leg.c, leg.tool, i);
+          leg.seq.push(performance.now() - t0);
+        }
+        if (leg.kid) leg.seqCpu += (await leg.kid.cpuMs()) - before;
+      }
+    }
+    // 8 clients per leg, each leg's fleet in turn, the order reversed every other round.
+    for (const leg of legs) {
+      leg.clients = [];
+      for (let i = 0; i < CLIENTS; i++) leg.clients.push(await agent(leg.url, leg.token));
+    }
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 === 0 ? legs : [...legs].reverse();
+      for (const leg of order) {
+        const before = await leg.kid?.cpuMs();
+        const t0 = performance.now();
+        await Promise.all(
+          leg.clients.map(async (c) => {
+            for (let i = 0; i < PER_CLIENT; i++) await call(c, leg.tool, i);
+          }),
+        );
+        leg.fleet.push((CLIENTS * PER_CLIENT * 1000) / (performance.now() - t0));
+        if (leg.kid) leg.fleetCpu += (await leg.kid.cpuMs()) - before;
+      }
+    }
+    // What the Airlock process spends with nothing to do (its timers), over 3 s.
+    const idle0 = await kids.inAirlock.cpuMs();
+    await new Promise((r) => setTimeout(r, 3000));
+    const idleMsPerS = ((await kids.inAirlock.cpuMs()) - idle0) / 3;
+
+    const direct = pct(legs[0].seq, 50);
+    const fig = (leg) => ({
+      added: pct(leg.seq, 50) - direct,
+      p99: pct(leg.seq, 99),
+      seqCpu: leg.seqCpu / leg.seq.length,
+      rate: leg.fleet.reduce((a, b) => a + b, 0) / leg.fleet.length,
+      fleetCpu: leg.fleetCpu / (ROUNDS * CLIENTS * PER_CLIENT),
+    });
+    const base = fig(legs[1]);
+    const x = (v, b) => `(${(v / b).toFixed(2)}×)`;
+    console.log(
+      `${SEQ} sequential calls per leg, ${ROUNDS} rounds of ${CLIENTS} clients × ${PER_CLIENT}; ` +
+        `(×) = ÷ the relay in its own plain process\n`,
+    );
+    console.log(
+      '  leg                              added p50 ms        p99 ms   CPU ms/call seq    calls/s 8 cl  CPU ms/call 8 cl',
+    );
+    console.log(`  ${legs[0].name.padEnd(30)} ${`abs ${direct.toFixed(3)}`.padStart(16)}`);
+    for (const leg of legs.slice(1)) {
+      const f = fig(leg);
+      console.log(
+        `  ${leg.name.padEnd(30)} ${`${f.added.toFixed(3)} ${x(f.added, base.added)}`.padStart(16)}` +
+          `${f.p99.toFixed(2).padStart(14)}` +
+          `${`${f.seqCpu.toFixed(3)} ${x(f.seqCpu, base.seqCpu)}`.padStart(18)}` +
+          `${`${f.rate.toFixed(0)} ${x(f.rate, base.rate)}`.padStart(16)}` +
+          `${`${f.fleetCpu.toFixed(3)} ${x(f.fleetCpu, base.fleetCpu)}`.padStart(18)}`,
+      );
+    }
+    const inA = fig(legs[3]);
+    const air = fig(legs[4]);
+    console.log(
+      `\n  the Airlock process idle: ${idleMsPerS.toFixed(2)} ms CPU per second (in its relay's figures)`,
+    );
+    console.log(
+      `  Airlock ÷ the relay in its own process: added p50 ${(air.added / inA.added).toFixed(2)}×, ` +
+        `CPU/call seq ${(air.seqCpu / inA.seqCpu).toFixed(2)}×, calls/s 8 cl ${(air.rate / inA.rate).toFixed(2)}×, ` +
+        `CPU/call 8 cl ${(air.fleetCpu / inA.fleetCpu).toFixed(2)}×`,
+    );
+    for (const leg of legs) for (const c of [leg.c, ...leg.clients]) await c.close();
+  } finally {
+    await Promise.all(Object.values(kids).map((k) => k.stop()));
+    es.stop();
+  }
+}
+
+const role = argv[0];
+if (role === '--relay') await relayChild(argv[1], false);
+else if (role === '--relay-v8') await relayChild(argv[1], true);
+else if (role === '--in-airlock') await inAirlockChild(argv[1], true);
+else if (role === '--in-airlock-uncapped') await inAirlockChild(argv[1], false);
+else await main();
