@@ -54,7 +54,7 @@ export async function startBenchApp(sources, prefix = 'airlock-bench-') {
   });
   const { mcpUrl } = await app.start();
   const { token } = await app.control.addAgent('bench');
-  return { app, token, mcpUrl };
+  return { app, token, mcpUrl, dataDir };
 }
 
 /**

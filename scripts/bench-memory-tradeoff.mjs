@@ -18,13 +18,17 @@
 //
 //   node scripts/bench-memory-tradeoff.mjs          4 rounds of 8 × 100
 //   node scripts/bench-memory-tradeoff.mjs --long   4 rounds of 8 × 250
-import { pathToFileURL } from 'node:url';
+//
+// The entry skips bin/airlock.js's compile cache and loads this script into the serve process:
+// the same for all three variants, so compare the ratios, not the absolute figures, with the peer
+// bench's.
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { startEverything, treeUsage } from './bench-lib.mjs';
 import { airlock } from './bench-peer-airlock.mjs';
 import { agent, root, started } from './bench-peer-gateways.mjs';
 
-const self = new URL(import.meta.url).pathname;
+const self = fileURLToPath(import.meta.url);
 const argv = process.argv.slice(2);
 const PER_CLIENT = argv.includes('--long') ? 250 : 100;
 const ROUNDS = 4;
@@ -57,6 +61,14 @@ async function main() {
       gw.fleet = [];
       for (let i = 0; i < 8; i++) gw.fleet.push(await agent('2025', gw));
     }
+    // Warm-up, outside every figure: the first calls compile and grow what every variant grows.
+    for (const gw of gws)
+      await Promise.all(
+        gw.fleet.map(async (c, i) => {
+          for (let j = 0; j < 20; j++)
+            await c.callTool({ name: gw.tool, arguments: { message: `w${i}-${j}` } });
+        }),
+      );
     const call = (gw, c, i) =>
       c.callTool({ name: gw.tool, arguments: { message: `m${i}` } }).then((r) => {
         if (r.isError) throw new Error(`${gw.label}: ${JSON.stringify(r.content)}`);

@@ -11,7 +11,8 @@
 //                         its remote connected, SQLite, the launchers' flags, the cap) that is
 //                         itself serving the Airlock leg below between the relay's blocks
 //   Airlock               that same process's /mcp, `everything__echo` passed through
-//   Airlock without its V8 settings   a second Airlock like it, without the cap and the flag
+//   relay in Airlock, no V8 settings  and a second Airlock like it, without the cap and the flag,
+//   Airlock without its V8 settings   with its own relay beside it
 //
 // Each figure is printed with its ratio to the plain relay. Plain Node ESM over dist/ (npm run
 // build:main first). Prints figures; asserts nothing (tests never depend on how fast a machine is).
@@ -23,6 +24,7 @@
 //                                               profiler, objects the GC collected included)
 //   AIRLOCK_BENCH_CHILD_FLAGS='--cpu-prof …' …  extra Node flags for the two Airlock children
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -52,7 +54,7 @@ async function airlockV8() {
 }
 
 /** A child's answer to "cpu" on stdin: its own process.cpuUsage() (every thread). */
-async function answerCpu() {
+async function answerCpu(cleanup = async () => {}) {
   // AIRLOCK_BENCH_ALLOC_PROFILE=DIR: V8's sampling heap profiler over the whole run, objects the GC
   // collected included — where the process allocates, not what it holds (written at SIGTERM).
   const dir = process.env.AIRLOCK_BENCH_ALLOC_PROFILE;
@@ -73,6 +75,7 @@ async function answerCpu() {
       const { writeFileSync } = await import('node:fs');
       writeFileSync(join(dir, `alloc-${process.pid}.heapprofile`), JSON.stringify(profile));
     }
+    await cleanup().catch(() => {});
     process.exit(0);
   });
   createInterface({ input: process.stdin }).on('line', (line) => {
@@ -91,7 +94,7 @@ async function relayChild(target, v8) {
 
 async function inAirlockChild(target, v8) {
   if (v8) await airlockV8();
-  const { app, token, mcpUrl } = await startBenchApp([], 'airlock-relay-floor-');
+  const { app, token, mcpUrl, dataDir } = await startBenchApp([], 'airlock-relay-floor-');
   const view = await app.control.addRemote({ name: 'everything', url: target });
   if (view.state !== 'ready') return say({ error: `remote: ${view.detail}` });
   const relay = await startRelay(target);
@@ -99,7 +102,11 @@ async function inAirlockChild(target, v8) {
     relay: { url: relay.url, token: relay.token },
     airlock: { url: mcpUrl, token },
   });
-  await answerCpu();
+  await answerCpu(async () => {
+    relay.server.closeAllConnections();
+    await app.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 }
 
 // ------------------------------------------------------------------ the benchmark
@@ -180,8 +187,9 @@ async function main() {
     uncapped: child(['--in-airlock-uncapped', es.url], flags),
   };
   try {
-    const info = {};
-    for (const [k, c] of Object.entries(kids)) info[k] = await c.ready;
+    // All at once: a child that fails to start ends the run (and `finally` stops the others).
+    const ready = await Promise.all(Object.values(kids).map((k) => k.ready));
+    const info = Object.fromEntries(Object.keys(kids).map((k, i) => [k, ready[i]]));
     const legs = [
       { name: 'direct (no gateway)', url: es.url, tool: 'echo' },
       { name: 'relay', kid: kids.relay, ...info.relay.relay, tool: 'echo' },
@@ -197,6 +205,12 @@ async function main() {
         kid: kids.inAirlock,
         ...info.inAirlock.airlock,
         tool: 'everything__echo',
+      },
+      {
+        name: 'relay in Airlock, no V8 settings',
+        kid: kids.uncapped,
+        ...info.uncapped.relay,
+        tool: 'echo',
       },
       {
         name: 'Airlock without its V8 settings',
@@ -266,13 +280,13 @@ async function main() {
         `(×) = ÷ the relay in its own plain process\n`,
     );
     console.log(
-      '  leg                              added p50 ms        p99 ms   CPU ms/call seq    calls/s 8 cl  CPU ms/call 8 cl',
+      '  leg                                  added p50 ms        p99 ms   CPU ms/call seq    calls/s 8 cl  CPU ms/call 8 cl',
     );
-    console.log(`  ${legs[0].name.padEnd(30)} ${`abs ${direct.toFixed(3)}`.padStart(16)}`);
+    console.log(`  ${legs[0].name.padEnd(34)} ${`abs ${direct.toFixed(3)}`.padStart(16)}`);
     for (const leg of legs.slice(1)) {
       const f = fig(leg);
       console.log(
-        `  ${leg.name.padEnd(30)} ${`${f.added.toFixed(3)} ${x(f.added, base.added)}`.padStart(16)}` +
+        `  ${leg.name.padEnd(34)} ${`${f.added.toFixed(3)} ${x(f.added, base.added)}`.padStart(16)}` +
           `${f.p99.toFixed(2).padStart(14)}` +
           `${`${f.seqCpu.toFixed(3)} ${x(f.seqCpu, base.seqCpu)}`.padStart(18)}` +
           `${`${f.rate.toFixed(0)} ${x(f.rate, base.rate)}`.padStart(16)}` +
@@ -285,7 +299,7 @@ async function main() {
       `\n  the Airlock process idle: ${idleMsPerS.toFixed(2)} ms CPU per second (in its relay's figures)`,
     );
     console.log(
-      `  Airlock ÷ the relay in its own process: added p50 ${(air.added / inA.added).toFixed(2)}×, ` +
+      `  Airlock ÷ the relay inside it: added p50 ${(air.added / inA.added).toFixed(2)}×, ` +
         `CPU/call seq ${(air.seqCpu / inA.seqCpu).toFixed(2)}×, calls/s 8 cl ${(air.rate / inA.rate).toFixed(2)}×, ` +
         `CPU/call 8 cl ${(air.fleetCpu / inA.fleetCpu).toFixed(2)}×`,
     );
