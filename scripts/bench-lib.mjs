@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 // Shared helpers for the benchmark scripts: percentiles and printing.
 export function percentile(samples, p) {
@@ -144,4 +145,31 @@ export function treeUsage(pid, pids = treePids(pid)) {
     }
   }
   return { cpuMs, rssMiB: rssKiB / 1024, procs: pids.length };
+}
+
+/**
+ * A bench's child process that answers in JSON lines on stdout: `ready` is its first line (an
+ * `error` in it, or an exit before it, rejects), `ask(cmd)` writes a line to its stdin and resolves
+ * with the next line it prints, `exited` resolves with its exit code.
+ */
+export function lineChild(proc, name) {
+  const waiting = [];
+  createInterface({ input: proc.stdout }).on('line', (l) => waiting.shift()?.(JSON.parse(l)));
+  const next = () => new Promise((r) => waiting.push(r));
+  const exited = new Promise((r) => proc.once('exit', r));
+  const ready = Promise.race([
+    next().then((info) => {
+      if (info.error) throw new Error(info.error);
+      return info;
+    }),
+    exited.then((code) => {
+      throw new Error(`${name} exited ${code}`);
+    }),
+  ]);
+  const ask = (cmd) => {
+    const p = next();
+    proc.stdin.write(cmd + '\n');
+    return p;
+  };
+  return { ready, ask, exited };
 }

@@ -34,7 +34,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodeFlags } from '../bin/node-flags.js';
-import { startEverything } from './bench-lib.mjs';
+import { lineChild, startEverything } from './bench-lib.mjs';
 import { bareUpstream, relayChild } from './bench-relay.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -255,27 +255,10 @@ function child(args, env = {}, extraFlags = []) {
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const lines = createInterface({ input: proc.stdout });
-  const waiting = [];
-  lines.on('line', (l) => waiting.shift()?.(JSON.parse(l)));
-  const next = () => new Promise((r) => waiting.push(r));
-  const ask = (cmd) => {
-    const p = next();
-    proc.stdin.write(cmd + '\n');
-    return p;
-  };
-  const exited = new Promise((r) => proc.once('exit', r));
+  const { ready, ask, exited } = lineChild(proc, args[0]);
   return {
     proc,
-    ready: Promise.race([
-      next().then((info) => {
-        if (info.error) throw new Error(info.error);
-        return info;
-      }),
-      exited.then((code) => {
-        throw new Error(`${args[0]} exited ${code}`);
-      }),
-    ]),
+    ready,
     ask,
     stop: async () => {
       if (args[0] === '--airlock-child') proc.stdin.write('stop\n');

@@ -25,12 +25,12 @@
 //   AIRLOCK_BENCH_CHILD_FLAGS='--cpu-prof …' …  extra Node flags for the two Airlock children
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodeFlags } from '../bin/node-flags.js';
-import { startBenchApp, startEverything } from './bench-lib.mjs';
+import { lineChild, startBenchApp, startEverything } from './bench-lib.mjs';
+import { agent } from './bench-peer-gateways.mjs';
 import { startRelay } from './bench-relay.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -119,25 +119,10 @@ function child(args, flags) {
   const proc = spawn(process.execPath, [...flags, ...extra, self, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const waiting = [];
-  createInterface({ input: proc.stdout }).on('line', (l) => waiting.shift()?.(JSON.parse(l)));
-  const next = () => new Promise((r) => waiting.push(r));
-  const exited = new Promise((r) => proc.once('exit', r));
+  const { ready, ask, exited } = lineChild(proc, args[0]);
   return {
-    ready: Promise.race([
-      next().then((info) => {
-        if (info.error) throw new Error(info.error);
-        return info;
-      }),
-      exited.then((code) => {
-        throw new Error(`${args[0]} exited ${code}`);
-      }),
-    ]),
-    cpuMs: async () => {
-      const p = next();
-      proc.stdin.write('cpu\n');
-      return (await p).cpuUs / 1000;
-    },
+    ready,
+    cpuMs: async () => (await ask('cpu')).cpuUs / 1000,
     stop: async () => {
       // A clean exit (answerCpu's SIGTERM handler), so a profiler's file gets written.
       proc.kill('SIGTERM');
@@ -146,22 +131,10 @@ function child(args, flags) {
   };
 }
 
-async function agent(url, token) {
-  const require = createRequire(join(root, 'package.json'));
-  const { Client, StreamableHTTPClientTransport } = await import(
-    require.resolve('@modelcontextprotocol/client')
-  );
-  const c = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
-  // A signal per request, as bench-passthrough.mjs's agents: no abort listeners pile up on the
-  // SDK's transport-wide signal over a long run (the same wrapper on every leg).
-  const perRequest = (u, init) =>
-    fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
-  await c.connect(
-    new StreamableHTTPClientTransport(new URL(url), {
-      requestInit: { headers: token ? { Authorization: `Bearer ${token}` } : {} },
-      fetch: perRequest,
-    }),
-  );
+/** The v2 client on a 2025 session, as bench-passthrough.mjs's agents (bench-peer-gateways.mjs). */
+async function v2Agent(url, token) {
+  const c = await agent('v2-2025', { url, token });
+  if (c.na) throw new Error(`${url}: ${c.na}`);
   return c;
 }
 
@@ -220,7 +193,7 @@ async function main() {
       },
     ];
     for (const leg of legs) {
-      leg.c = await agent(leg.url, leg.token);
+      leg.c = await v2Agent(leg.url, leg.token);
       leg.seq = [];
       leg.seqCpu = 0;
       leg.fleet = [];
@@ -244,7 +217,7 @@ async function main() {
     // 8 clients per leg, each leg's fleet in turn, the order reversed every other round.
     for (const leg of legs) {
       leg.clients = [];
-      for (let i = 0; i < CLIENTS; i++) leg.clients.push(await agent(leg.url, leg.token));
+      for (let i = 0; i < CLIENTS; i++) leg.clients.push(await v2Agent(leg.url, leg.token));
     }
     for (let r = 0; r < ROUNDS; r++) {
       const order = r % 2 === 0 ? legs : [...legs].reverse();
