@@ -45,7 +45,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import {
   agents,
@@ -61,6 +60,7 @@ import {
   tainted,
   TOKEN,
 } from './bench-guarded-steps.mjs';
+import { answerLines } from './bench-lib.mjs';
 import { bareUpstream, initializeAnswer } from './bench-relay.mjs';
 
 const require = createRequire(import.meta.url);
@@ -183,14 +183,7 @@ export async function guardedRelay(target) {
     const url = `http://127.0.0.1:${server.address().port}/mcp`;
     process.stdout.write(JSON.stringify({ url, token: TOKEN, tool: `${SERVER}__echo` }) + '\n');
   });
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    const u = process.cpuUsage();
-    if (line === 'cpu') process.stdout.write(JSON.stringify({ cpuUs: u.user + u.system }) + '\n');
-    if (line === 'rows')
-      process.stdout.write(
-        JSON.stringify(activity.db.prepare('SELECT count(*) AS n FROM activity').get()) + '\n',
-      );
-  });
+  answerLines({ rows: () => activity.db.prepare('SELECT count(*) AS n FROM activity').get() });
   return server;
 }
 

@@ -148,6 +148,21 @@ export function treeUsage(pid, pids = treePids(pid)) {
 }
 
 /**
+ * The child's side of `lineChild`: answers each line on stdin with one JSON line on stdout —
+ * "cpu" with its own `process.cpuUsage()` (user + system, every thread, µs), any other command
+ * named in `more` with what that gives; other lines go unanswered.
+ */
+export function answerLines(more = {}) {
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line === 'cpu') {
+      const u = process.cpuUsage();
+      return process.stdout.write(JSON.stringify({ cpuUs: u.user + u.system }) + '\n');
+    }
+    if (Object.hasOwn(more, line)) process.stdout.write(JSON.stringify(more[line]()) + '\n');
+  });
+}
+
+/**
  * A bench's child process that answers in JSON lines on stdout: `ready` is its first line (an
  * `error` in it, or an exit before it, rejects), `ask(cmd)` writes a line to its stdin and resolves
  * with the next line it prints, `exited` resolves with its exit code.

@@ -34,7 +34,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodeFlags } from '../bin/node-flags.js';
-import { lineChild, startEverything } from './bench-lib.mjs';
+import { answerLines, lineChild, startEverything } from './bench-lib.mjs';
 import { bareUpstream, relayChild } from './bench-relay.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -94,10 +94,7 @@ async function proxyChild(target) {
     );
   });
   // Not part of the proxy: its CPU time on request, as the Airlock child reports its own.
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    const u = process.cpuUsage();
-    if (line === 'cpu') process.stdout.write(JSON.stringify({ cpuUs: u.user + u.system }) + '\n');
-  });
+  answerLines();
 }
 
 /** Airlock's core in this process: App + the given remotes + one local echo tool, agent "bench". */

@@ -23,13 +23,16 @@
 //                                               it allocated over the run (V8's sampling heap
 //                                               profiler, objects the GC collected included)
 //   AIRLOCK_BENCH_CHILD_FLAGS='--cpu-prof …' …  extra Node flags for the two Airlock children
+//   node scripts/bench-relay-floor.mjs --segments   also where each Airlock process's added latency
+//                                               sits on a sequential call's path, its relay's
+//                                               beside its own (bench-segments.mjs)
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodeFlags } from '../bin/node-flags.js';
-import { lineChild, startBenchApp, startEverything } from './bench-lib.mjs';
+import { answerLines, lineChild, startBenchApp, startEverything } from './bench-lib.mjs';
+import { recordSegments } from './bench-segments.mjs';
 import { agent } from './bench-peer-gateways.mjs';
 import { startRelay } from './bench-relay.mjs';
 
@@ -37,6 +40,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const self = fileURLToPath(import.meta.url);
 const argv = process.argv.slice(2);
 const LONG = argv.includes('--long');
+const SEGMENTS = argv.includes('--segments');
 const SEQ = LONG ? 1000 : 400;
 const PER_CLIENT = LONG ? 250 : 100;
 const CLIENTS = 8;
@@ -53,8 +57,11 @@ async function airlockV8() {
   new YoungGenerationCap().start();
 }
 
-/** A child's answer to "cpu" on stdin: its own process.cpuUsage() (every thread). */
-async function answerCpu(cleanup = async () => {}) {
+/**
+ * A child's answer to "cpu" on stdin: its own process.cpuUsage() (every thread); and to
+ * "segments", what `segments()` gives (an Airlock child run with --segments).
+ */
+async function answerCpu(cleanup = async () => {}, segments = () => ({})) {
   // AIRLOCK_BENCH_ALLOC_PROFILE=DIR: V8's sampling heap profiler over the whole run, objects the GC
   // collected included — where the process allocates, not what it holds (written at SIGTERM).
   const dir = process.env.AIRLOCK_BENCH_ALLOC_PROFILE;
@@ -78,11 +85,7 @@ async function answerCpu(cleanup = async () => {}) {
     await cleanup().catch(() => {});
     process.exit(0);
   });
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    if (line !== 'cpu') return;
-    const u = process.cpuUsage();
-    say({ cpuUs: u.user + u.system });
-  });
+  answerLines({ segments: () => ({ segments: segments() }) });
 }
 
 async function relayChild(target, v8) {
@@ -94,6 +97,7 @@ async function relayChild(target, v8) {
 
 async function inAirlockChild(target, v8) {
   if (v8) await airlockV8();
+  const segments = argv.includes('--segments') ? recordSegments() : undefined;
   const { app, token, mcpUrl, dataDir } = await startBenchApp([], 'airlock-relay-floor-');
   const view = await app.control.addRemote({ name: 'everything', url: target });
   if (view.state !== 'ready') return say({ error: `remote: ${view.detail}` });
@@ -102,11 +106,14 @@ async function inAirlockChild(target, v8) {
     relay: { url: relay.url, token: relay.token },
     airlock: { url: mcpUrl, token },
   });
-  await answerCpu(async () => {
-    relay.server.closeAllConnections();
-    await app.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  await answerCpu(
+    async () => {
+      relay.server.closeAllConnections();
+      await app.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    () => segments?.report() ?? {},
+  );
 }
 
 // ------------------------------------------------------------------ the benchmark
@@ -123,6 +130,7 @@ function child(args, flags) {
   return {
     ready,
     cpuMs: async () => (await ask('cpu')).cpuUs / 1000,
+    segments: async () => (await ask('segments')).segments,
     stop: async () => {
       // A clean exit (answerCpu's SIGTERM handler), so a profiler's file gets written.
       proc.kill('SIGTERM');
@@ -156,8 +164,8 @@ async function main() {
   const kids = {
     relay: child(['--relay', es.url], []),
     relayV8: child(['--relay-v8', es.url], flags),
-    inAirlock: child(['--in-airlock', es.url], flags),
-    uncapped: child(['--in-airlock-uncapped', es.url], flags),
+    inAirlock: child(['--in-airlock', es.url, ...(SEGMENTS ? ['--segments'] : [])], flags),
+    uncapped: child(['--in-airlock-uncapped', es.url, ...(SEGMENTS ? ['--segments'] : [])], flags),
   };
   try {
     // All at once: a child that fails to start ends the run (and `finally` stops the others).
@@ -214,6 +222,10 @@ async function main() {
         if (leg.kid) leg.seqCpu += (await leg.kid.cpuMs()) - before;
       }
     }
+    // Read before the fleets run: only the sequential calls' paths are segments' (one POST open).
+    const segments = SEGMENTS
+      ? { inAirlock: await kids.inAirlock.segments(), uncapped: await kids.uncapped.segments() }
+      : undefined;
     // 8 clients per leg, each leg's fleet in turn, the order reversed every other round.
     for (const leg of legs) {
       leg.clients = [];
@@ -276,10 +288,50 @@ async function main() {
         `CPU/call seq ${(air.seqCpu / inA.seqCpu).toFixed(2)}×, calls/s 8 cl ${(air.rate / inA.rate).toFixed(2)}×, ` +
         `CPU/call 8 cl ${(air.fleetCpu / inA.fleetCpu).toFixed(2)}×`,
     );
+    if (segments) printSegments(legs, segments);
     for (const leg of legs) for (const c of [leg.c, ...leg.clients]) await c.close();
   } finally {
     await Promise.all(Object.values(kids).map((k) => k.stop()));
     es.stop();
+  }
+}
+
+/** Where the added latency sits (bench-segments.mjs): each Airlock process's relay and its own leg. */
+function printSegments(legs, segments) {
+  const cols = [
+    ['toUpstream', 'to upstream'],
+    ['toAnswer', 'to answer'],
+    ['inProcess', 'in process'],
+    ['cpuOnPath', 'CPU on path'],
+    ['upstream', 'upstream'],
+  ];
+  console.log(
+    '\n  Where the added latency sits (--segments; medians over the sequential calls, ms; ' +
+      'bench-segments.mjs says what each column spans)',
+  );
+  console.log(`  ${'leg'.padEnd(34)}${cols.map(([, h]) => h.padStart(13)).join('')}      n`);
+  for (const [kid, relayLeg, airlockLeg] of [
+    ['inAirlock', legs[3], legs[4]],
+    ['uncapped', legs[5], legs[6]],
+  ]) {
+    const of = (leg) => segments[kid][new URL(leg.url).port];
+    const [r, a] = [of(relayLeg), of(airlockLeg)];
+    for (const [leg, s] of [
+      [relayLeg, r],
+      [airlockLeg, a],
+    ])
+      console.log(
+        `  ${leg.name.padEnd(34)}` +
+          (s
+            ? `${cols.map(([k]) => s[k].toFixed(3).padStart(13)).join('')}${String(s.n).padStart(7)}`
+            : '  (no sequential call recorded)'),
+      );
+    if (r && a)
+      console.log(
+        `  ${'  Airlock ÷ its relay'.padEnd(34)}${cols
+          .map(([k]) => `${(a[k] / r[k]).toFixed(2)}×`.padStart(13))
+          .join('')}`,
+      );
   }
 }
 

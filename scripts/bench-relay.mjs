@@ -9,7 +9,7 @@
 // listening, and answers "cpu" on stdin with its own process.cpuUsage().
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { createInterface } from 'node:readline';
+import { answerLines } from './bench-lib.mjs';
 
 const TOKEN = 'relay-token';
 const VERSION = '2025-11-25';
@@ -95,10 +95,7 @@ export const initializeAnswer = (id, name) => ({
 export async function relayChild(target) {
   const { url, token } = await startRelay(target);
   process.stdout.write(JSON.stringify({ url, token }) + '\n');
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    const u = process.cpuUsage();
-    if (line === 'cpu') process.stdout.write(JSON.stringify({ cpuUs: u.user + u.system }) + '\n');
-  });
+  answerLines();
 }
 
 /**

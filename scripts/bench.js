@@ -17,6 +17,8 @@
 //   npm run bench -- gmail           the bench-*.mjs scripts whose name contains "gmail"
 //   npm run bench -- sandbox         what the local servers' sandbox adds to a server's start (issue 35)
 //   npm run bench -- --peers-only    only the peer gateways bench (issue 34; with --long: its full sizes)
+//   npm run bench -- relay-floor --segments   the relay floor, and where Airlock's added latency
+//                                    sits on a call's path beside the relay's (bench-segments.mjs)
 //
 // On Linux without a usable Secret Service, runs under scripts/with-keyring.sh (a throwaway
 // gnome-keyring) so the cold-start figure of `airlock serve` can be measured.
@@ -40,6 +42,7 @@ const all = readdirSync(dir)
         'bench-peer-airlock.mjs',
         'bench-peer-gateways.mjs',
         'bench-peers-report.mjs',
+        'bench-segments.mjs',
       ].includes(f),
   )
   .sort();

@@ -1,0 +1,84 @@
+// Issue 34: where a gateway's added latency sits on a call's path, read inside the gateway's
+// process from node:http's own diagnostics channels (Node's http docs, "Diagnostics Channel":
+// http.server.request.start, http.client.request.start), so no gateway code carries a probe.
+// For every POST served while it is the only one open in the process (a sequential call), with
+// exactly one upstream request made meanwhile:
+//
+//   to upstream   the request's headers parsed → the upstream request written out (Node publishes
+//                 http.client.request.start from ClientRequest#_finish, after the flush)
+//   upstream      → the upstream answer's last byte read ('end')
+//   to answer     → the gateway's `res.end()` with the answer (the bytes leave inside that call)
+//
+// and the process's CPU (user + system, every thread) over the first and the last. Work a
+// gateway does after its answer is written (bookkeeping on later ticks) is in neither: it
+// lengthens no call. Measurement only; bench-relay-floor.mjs --segments.
+import dc from 'node:diagnostics_channel';
+
+const now = () => performance.now();
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** Starts recording; `report()` gives each server port's medians (ms) over what it recorded. */
+export function recordSegments() {
+  const open = new Set();
+  const done = [];
+  dc.subscribe('http.server.request.start', ({ request, response, server }) => {
+    if (request.method !== 'POST') return; // a GET stream stays open and is no call
+    const r = { port: server.address().port, t0: now(), c0: cpuMs(), ups: [], shared: false };
+    for (const o of open) o.shared = true;
+    if (open.size > 0) r.shared = true;
+    open.add(r);
+    // The instant the answer is handed to the socket: this response's own end(), wrapped here
+    // (the bench's process only) because no channel marks it.
+    const end = response.end;
+    response.end = function (...args) {
+      r.tAnswer ??= now();
+      r.cAnswer ??= cpuMs();
+      return end.apply(this, args);
+    };
+    response.once('close', () => {
+      open.delete(r);
+      if (!r.shared && r.ups.length === 1 && r.tAnswer !== undefined) done.push(r);
+    });
+  });
+  dc.subscribe('http.client.request.start', ({ request }) => {
+    const u = { t1: now(), c1: cpuMs() };
+    for (const o of open) o.ups.push(u);
+    request.once('response', (res) =>
+      res.once('end', () => {
+        u.t3 = now();
+        u.c3 = cpuMs();
+      }),
+    );
+  });
+  return {
+    report() {
+      const byPort = {};
+      for (const r of done.splice(0)) {
+        const u = r.ups[0];
+        if (u.t3 === undefined || u.t3 > r.tAnswer) continue;
+        (byPort[r.port] ??= []).push({
+          toUpstream: u.t1 - r.t0,
+          upstream: u.t3 - u.t1,
+          toAnswer: r.tAnswer - u.t3,
+          inProcess: u.t1 - r.t0 + (r.tAnswer - u.t3),
+          cpuOnPath: u.c1 - r.c0 + (r.cAnswer - u.c3),
+        });
+      }
+      const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+      return Object.fromEntries(
+        Object.entries(byPort).map(([port, rows]) => [
+          port,
+          {
+            n: rows.length,
+            ...Object.fromEntries(
+              Object.keys(rows[0]).map((k) => [k, median(rows.map((x) => x[k]))]),
+            ),
+          },
+        ]),
+      );
+    },
+  };
+}
