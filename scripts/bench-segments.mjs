@@ -5,13 +5,16 @@
 // exactly one upstream request made meanwhile:
 //
 //   to upstream   the request's headers parsed → the upstream request written out (Node publishes
-//                 http.client.request.start from ClientRequest#_finish, after the flush)
+//                 http.client.request.start from ClientRequest#_finish, after the flush; on a
+//                 socket still connecting, once queued on it)
 //   upstream      → the upstream answer's last byte read ('end')
 //   to answer     → the gateway's `res.end()` with the answer (the bytes leave inside that call)
 //
 // and the process's CPU (user + system, every thread) over the first and the last. Work a
 // gateway does after its answer is written (bookkeeping on later ticks) is in neither: it
-// lengthens no call. Measurement only; bench-relay-floor.mjs --segments.
+// lengthens a call only if still running when the next request arrives, and then before that
+// call's headers are parsed, outside these spans. Measurement only; bench-relay-floor.mjs
+// --segments.
 import dc from 'node:diagnostics_channel';
 
 const now = () => performance.now();
