@@ -235,6 +235,13 @@ export function printTargets(legs, gateways) {
     }
     const c = ratio(now, old, 'cpu8');
     target(`${kind}: Airlock 2026 ÷ 2025 agent, CPU/call 8 cl`, c, 1.1, false, shown(c));
+    // stdio latency is absolute, so the target's two legs differ in client library too (SDK 1.x
+    // against the v2 client): the same ratios with the v2 client on both sides.
+    const v2 = kind === 'stdio' ? fig(kind, 'Airlock', 'v2-2025') : undefined;
+    if (v2)
+      console.log(
+        `  (info) ${'the same, one client library (v2: 2026-07-28 ÷ 2025 session)'.padEnd(55)} ${`p50 ${shown(ratio(now, v2, 'p50'))}, CPU/call 8 cl ${shown(ratio(now, v2, 'cpu8'))}`.padStart(16)}`,
+      );
   }
   printFloor(legs, a, relay);
   const idle = gateways

@@ -135,7 +135,10 @@ for (const [name, start, eras] of [
 ])
   if (peers.error) noPeers('stdio', name, eras);
   else await add('stdio', name, () => start(peers.bins), eras);
-for (const era of BOTH) await add('stdio', 'Airlock', () => A.airlock('stdio'), [era]);
+// A third stdio tree, a v2 client on a 2025 session: the 2026 ÷ 2025 target compares SDK 1.x with
+// the v2 client, and this leg shows what of that is the client library (an info line).
+for (const era of [...BOTH, 'v2-2025'])
+  await add('stdio', 'Airlock', () => A.airlock('stdio'), [era]);
 
 const live = gateways.filter((g) => !g.failed);
 for (const g of live) {

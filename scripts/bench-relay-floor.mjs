@@ -222,7 +222,7 @@ async function main() {
         if (leg.kid) leg.seqCpu += (await leg.kid.cpuMs()) - before;
       }
     }
-    // Read before the fleets run: only the sequential calls' paths are segments' (one POST open).
+    // Read before the fleets run: the sequential calls' paths (their warm-up calls too), one POST open.
     const segments = SEGMENTS
       ? { inAirlock: await kids.inAirlock.segments(), uncapped: await kids.uncapped.segments() }
       : undefined;
