@@ -314,7 +314,10 @@ function printSegments(legs, segments) {
     ['inAirlock', legs[3], legs[4]],
     ['uncapped', legs[5], legs[6]],
   ]) {
-    const of = (leg) => segments[kid][new URL(leg.url).port];
+    const of = (leg) => {
+      const s = segments[kid][new URL(leg.url).port];
+      return s?.nHttp ? { ...s, n: s.nHttp } : undefined;
+    };
     const [r, a] = [of(relayLeg), of(airlockLeg)];
     for (const [leg, s] of [
       [relayLeg, r],

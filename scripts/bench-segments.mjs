@@ -1,20 +1,24 @@
 // Issue 34: where a gateway's added latency sits on a call's path, read inside the gateway's
 // process from node:http's own diagnostics channels (Node's http docs, "Diagnostics Channel":
 // http.server.request.start, http.client.request.start), so no gateway code carries a probe.
-// For every POST served while it is the only one open in the process (a sequential call), with
-// exactly one upstream request made meanwhile:
+// Every POST served while it is the only one open in the process (a sequential call) counts:
 //
-//   to upstream   the request's headers parsed → the upstream request written out (Node publishes
+//   served        its headers parsed → the gateway's `res.end()` with the answer (the bytes leave
+//                 inside that call), whatever the upstream (a local stdio server too)
+//
+// and where exactly one upstream HTTP request was made meanwhile, that span split in three:
+//
+//   to upstream   headers parsed → the upstream request written out (Node publishes
 //                 http.client.request.start from ClientRequest#_finish, after the flush; on a
 //                 socket still connecting, once queued on it)
 //   upstream      → the upstream answer's last byte read ('end')
-//   to answer     → the gateway's `res.end()` with the answer (the bytes leave inside that call)
+//   to answer     → `res.end()`
 //
-// and the process's CPU (user + system, every thread) over the first and the last. Work a
-// gateway does after its answer is written (bookkeeping on later ticks) is in neither: it
-// lengthens a call only if still running when the next request arrives, and then before that
-// call's headers are parsed, outside these spans. Measurement only; bench-relay-floor.mjs
-// --segments.
+// with the process's CPU (user + system, every thread) over `served` and over the two gateway
+// spans together. Work a gateway does after its answer is written (bookkeeping on later ticks) is
+// in none of them: it lengthens a call only if still running when the next request arrives, and
+// then before that call's headers are parsed.
+// Measurement only: bench-relay-floor.mjs --segments, bench-stdio.mjs --segments.
 import dc from 'node:diagnostics_channel';
 
 const now = () => performance.now();
@@ -43,7 +47,7 @@ export function recordSegments() {
     };
     response.once('close', () => {
       open.delete(r);
-      if (!r.shared && r.ups.length === 1 && r.tAnswer !== undefined) done.push(r);
+      if (!r.shared && r.tAnswer !== undefined) done.push(r);
     });
   });
   dc.subscribe('http.client.request.start', ({ request }) => {
@@ -57,12 +61,19 @@ export function recordSegments() {
     );
   });
   return {
+    /**
+     * Per port: `served` and `cpuServed` over every such POST (headers parsed → `res.end()`, for
+     * an upstream of any kind: a stdio one too), `n` of them; and where the call made one HTTP
+     * upstream request, the spans above (`nHttp` of them).
+     */
     report() {
       const byPort = {};
       for (const r of done.splice(0)) {
+        const port = (byPort[r.port] ??= { served: [], http: [] });
+        port.served.push({ served: r.tAnswer - r.t0, cpuServed: r.cAnswer - r.c0 });
         const u = r.ups[0];
-        if (u.t3 === undefined || u.t3 > r.tAnswer) continue;
-        (byPort[r.port] ??= []).push({
+        if (r.ups.length !== 1 || u.t3 === undefined || u.t3 > r.tAnswer) continue;
+        port.http.push({
           toUpstream: u.t1 - r.t0,
           upstream: u.t3 - u.t1,
           toAnswer: r.tAnswer - u.t3,
@@ -71,15 +82,14 @@ export function recordSegments() {
         });
       }
       const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+      const medians = (rows) =>
+        rows.length === 0
+          ? {}
+          : Object.fromEntries(Object.keys(rows[0]).map((k) => [k, median(rows.map((x) => x[k]))]));
       return Object.fromEntries(
-        Object.entries(byPort).map(([port, rows]) => [
+        Object.entries(byPort).map(([port, { served, http }]) => [
           port,
-          {
-            n: rows.length,
-            ...Object.fromEntries(
-              Object.keys(rows[0]).map((k) => [k, median(rows.map((x) => x[k]))]),
-            ),
-          },
+          { n: served.length, nHttp: http.length, ...medians(served), ...medians(http) },
         ]),
       );
     },

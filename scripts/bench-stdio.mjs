@@ -14,6 +14,10 @@
 //   … --eras                                a second Airlock of this tree driven by 2026-07-28
 //                                           agents beside the one driven by 2025-era session
 //                                           agents, block for block: what a session costs
+//   … --segments                            also each Airlock's own time per sequential call,
+//                                           read inside it (bench-segments.mjs): with --eras,
+//                                           the era's cost to Airlock alone, the agents' client
+//                                           library's own work not in it
 //
 // CPU is whole-process, read from /proc/<pid>/stat (user + system, every thread: GC and libuv's
 // included): Airlock's process, and the server-everything process each leg talks to. The direct
@@ -27,6 +31,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { lineChild } from './bench-lib.mjs';
+import { recordSegments } from './bench-segments.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const self = fileURLToPath(import.meta.url);
@@ -37,6 +43,7 @@ const LONG = argv.includes('--long');
 const HTTP = argv.includes('--http');
 const COMPARE = argv.includes('--compare') ? argv[argv.indexOf('--compare') + 1] : undefined;
 const ERAS = argv.includes('--eras');
+const SEGMENTS = argv.includes('--segments');
 const SIZES = LONG
   ? { seq: 1000, warm: 200, clients: 8, each: 250 }
   : { seq: 500, warm: 100, clients: 8, each: 125 };
@@ -49,6 +56,7 @@ async function airlockChild() {
     import(dist('platform/log.js')),
     import(dist('platform/vault/vault.js')),
   ]);
+  const segments = argv.includes('--segments') ? recordSegments() : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-stdio-'));
   const app = new App({
     dataDir,
@@ -72,6 +80,7 @@ async function airlockChild() {
   if (view.state !== 'ready') return say({ error: `${view.state}: ${view.detail}` });
   say({ mcpUrl: started.mcpUrl, token, pid: process.pid });
   createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line === 'segments') say({ segments: segments?.report() ?? {} });
     if (line === 'stop')
       void app.stop().finally(() => {
         rmSync(dataDir, { recursive: true, force: true });
@@ -172,20 +181,20 @@ async function flagsOf(script) {
 
 function airlock(script, upstream, flags) {
   // Each leg as that checkout's launchers start Airlock (flagsOf), so an A/B measures what users get.
-  const proc = spawn(process.execPath, [...flags, script, '--airlock-child'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, AIRLOCK_BENCH_UPSTREAM: JSON.stringify(upstream) },
-  });
-  const exited = new Promise((r) => proc.once('exit', r));
-  const ready = new Promise((resolve, reject) => {
-    createInterface({ input: proc.stdout }).once('line', (l) => resolve(JSON.parse(l)));
-    exited.then((code) => reject(new Error(`Airlock (${script}) exited ${code}`)));
-  });
+  // Only this script's own children record segments: another checkout's may not know the option.
+  const own = script === self && SEGMENTS;
+  const proc = spawn(
+    process.execPath,
+    [...flags, script, '--airlock-child', ...(own ? ['--segments'] : [])],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, AIRLOCK_BENCH_UPSTREAM: JSON.stringify(upstream) },
+    },
+  );
+  const { ready, ask, exited } = lineChild(proc, `Airlock (${script})`);
   return {
-    ready: ready.then((info) => {
-      if (info.error) throw new Error(info.error);
-      return info;
-    }),
+    ready,
+    segments: async () => (own ? (await ask('segments')).segments : undefined),
     stop: async () => {
       proc.stdin.write('stop\n');
       await exited;
@@ -245,6 +254,8 @@ async function main() {
       pid: i.pid,
       url: i.mcpUrl,
       token: i.token,
+      key: k,
+      child: children[k],
     });
   try {
     for (const l of legs) await calls(l.c, l.tool, SIZES.warm);
@@ -275,6 +286,7 @@ async function main() {
               (HTTP ? '' : `, its server ${f3(l.server / n)} ms`)
             : ''),
       );
+    if (SEGMENTS) await printServed(legs);
 
     // 2. Throughput: 8 agents per Airlock; the direct client with 8 calls in flight at once.
     const { clients: k, each } = SIZES;
@@ -315,6 +327,31 @@ async function main() {
     for (const c of Object.values(children)) await c.stop();
     es?.stop();
   }
+}
+
+/**
+ * Each Airlock's own time per sequential call, read inside it (bench-segments.mjs): its request
+ * parsed → its answer written, and its CPU over that span (warm-up calls included, medians).
+ * With --eras, the 2026-07-28 Airlock's ÷ the session one's: the era's cost to Airlock alone.
+ */
+async function printServed(legs) {
+  console.log(
+    "   Airlock's own time per call (--segments: request parsed → answer written, medians)",
+  );
+  const served = [];
+  for (const l of legs.filter((x) => x.child)) {
+    const s = (await l.child.segments())?.[new URL(l.url).port];
+    if (!s?.n) continue;
+    served.push({ l, s });
+    console.log(
+      `   ${l.name.padEnd(36)} ${f3(s.served)} ms, CPU ${f3(s.cpuServed)} ms   (${s.n} calls)`,
+    );
+  }
+  const [a, b] = ['airlock', 'modern'].map((k) => served.find((x) => x.l.key === k)?.s);
+  if (a && b)
+    console.log(
+      `   2026-07-28 ÷ session: ${(b.served / a.served).toFixed(2)}× time, ${(b.cpuServed / a.cpuServed).toFixed(2)}× CPU`,
+    );
 }
 
 async function httpClient(url) {
