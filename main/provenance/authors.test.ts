@@ -111,22 +111,67 @@ describe('who wrote it (fail closed)', () => {
   });
 
   it("reads Gmail's own Authentication-Results, not one the sender wrote", () => {
-    const forged = 'evil.test; dkim=pass; spf=pass; dmarc=pass';
+    const me = ['me@example.com'];
+    const forged = 'evil.test; dkim=pass; spf=pass; dmarc=pass header.from=example.com';
     expect(
-      authVerdict([
-        'mx.google.com; dkim=fail header.i=@example.com; spf=softfail smtp.mailfrom=example.com; dmarc=fail (p=NONE) header.from=example.com',
-        forged,
-      ]),
+      authVerdict(
+        [
+          'mx.google.com; dkim=fail header.i=@example.com; spf=softfail smtp.mailfrom=example.com; dmarc=fail (p=NONE) header.from=example.com',
+          forged,
+        ],
+        me,
+      ),
     ).toBe('fail');
     expect(
-      authVerdict([forged, 'mx.google.com; dkim=pass header.i=@example.com; spf=pass; dmarc=pass']),
+      authVerdict(
+        [
+          forged,
+          'mx.google.com; dkim=pass header.i=@example.com; spf=pass; dmarc=pass header.from=example.com',
+        ],
+        me,
+      ),
     ).toBe('pass');
-    expect(authVerdict(['mx.google.com; spf=softfail smtp.mailfrom=x.test'])).toBe('fail');
-    expect(authVerdict(['mx.google.com; spf=softfail; dkim=pass header.i=@x.test'])).toBe('pass');
+    expect(authVerdict(['mx.google.com; spf=softfail smtp.mailfrom=x.test'], ['a@x.test'])).toBe(
+      'fail',
+    );
+    expect(
+      authVerdict(['mx.google.com; spf=softfail; dkim=pass header.i=@x.test'], ['a@x.test']),
+    ).toBe('pass');
     // Stamped, but nothing verified the From: fails closed.
-    expect(authVerdict(['mx.google.com; spf=none; dkim=none'])).toBe('fail');
-    expect(authVerdict(['mx.google.com; spf=neutral smtp.mailfrom=x.test'])).toBe('fail');
-    expect(authVerdict([])).toBe('none');
+    expect(authVerdict(['mx.google.com; spf=none; dkim=none'], me)).toBe('fail');
+    expect(authVerdict(['mx.google.com; spf=neutral smtp.mailfrom=x.test'], ['a@x.test'])).toBe(
+      'fail',
+    );
+    expect(authVerdict([], me)).toBe('none');
+  });
+
+  it('a pass counts only for the domain it verified (RFC 7489 §3.1 alignment)', () => {
+    const me = ['me@example.com'];
+    // DMARC's header.from is the server's reading of the From: another domain is another From.
+    expect(authVerdict(['mx.google.com; dmarc=pass (p=REJECT) header.from=evil.test'], me)).toBe(
+      'fail',
+    );
+    expect(authVerdict(['mx.google.com; dmarc=pass (p=REJECT)'], me)).toBe('fail');
+    expect(authVerdict(['mx.google.com; dmarc=pass header.from=EXAMPLE.com'], me)).toBe('pass');
+    // Without DMARC: an SPF or DKIM pass speaks for an aligned From only.
+    const other =
+      'mx.google.com; dkim=pass header.i=@evil.test; spf=pass smtp.mailfrom=b@evil.test';
+    expect(authVerdict([other], me)).toBe('fail');
+    expect(authVerdict([other], ['x@evil.test'])).toBe('pass');
+    expect(authVerdict(['mx.google.com; spf=pass smtp.mailfrom=bounce.example.com'], me)).toBe(
+      'pass',
+    );
+    expect(
+      authVerdict(['mx.google.com; dkim=pass header.d=example.com'], ['a@mail.example.com']),
+    ).toBe('pass');
+    expect(authVerdict(['mx.google.com; dkim=pass header.d=example.com.evil.test'], me)).toBe(
+      'fail',
+    );
+    // Every From address must be the verified one; none, or one that cannot be read, fails.
+    expect(
+      authVerdict(['mx.google.com; dmarc=pass header.from=example.com'], [...me, 'x@evil.test']),
+    ).toBe('fail');
+    expect(authVerdict(['mx.google.com; spf=pass smtp.mailfrom=example.com'], [])).toBe('fail');
   });
 });
 

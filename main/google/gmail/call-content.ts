@@ -5,6 +5,7 @@ import { pickAccount } from './account-pick.js';
 import type { Recent } from './cache.js';
 import { GmailClient, type RetryPolicy } from './client.js';
 import { str } from './context.js';
+import { fetchDraftRecipients, type DraftRecipients } from './draft-recipients.js';
 import { fetchDraft, type DraftMemory } from './draft-view.js';
 import { attachmentSource, type AttachmentSource } from './outgoing-attachments.js';
 import { addressesOf, mailItem } from './provenance.js';
@@ -42,14 +43,25 @@ export async function gmailCallContent(
     const id = str(args.draft_id)?.trim();
     if (!id) return null;
     const v = await fetchDraft(client, id);
+    // The recipients as the draft's bytes hold them, for the grant (draft-recipients.ts). Not
+    // readable, or of another version than `v`: none are kept, and a grant does not cover it.
+    let r: DraftRecipients | undefined;
+    try {
+      r = await fetchDraftRecipients(client, id);
+    } catch {
+      r = undefined;
+    }
+    if (r?.messageId !== v.messageId) r = undefined;
     d.drafts.remember(account, v);
     d.drafts.markShown(account, v);
+    d.drafts.rememberRecipients(account, id, r);
     return {
       args: {
         ...args,
-        to: addressesOf(v.to),
-        cc: addressesOf(v.cc),
-        bcc: addressesOf(v.bcc),
+        // Both readings, so the taint check sees every address either finds.
+        to: both(v.to, r?.to),
+        cc: both(v.cc, r?.cc),
+        bcc: both(v.bcc, r?.bcc),
         subject: v.subject,
         body: v.body.text,
       },
@@ -97,6 +109,9 @@ export async function gmailCallContent(
     ...(refs.length ? { refs } : {}),
   };
 }
+
+/** The addresses of a header read decoded (Gmail's rendering) and as the bytes hold it. */
+const both = (decoded: string, raw: string | undefined) => [...new Set(addressesOf(decoded, raw))];
 
 /** How much inline text one call's check reads (the check is synchronous, on the call's path). */
 const TEXT_BUDGET = 256 * 1024;

@@ -3,6 +3,7 @@ import { formatBytes } from '../content/text.js';
 import { Recent } from './cache.js';
 import { BadInput } from './compose.js';
 import type { GmailClient } from './client.js';
+import type { DraftRecipients } from './draft-recipients.js';
 import { isMissing } from './errors.js';
 import {
   attachmentsOf,
@@ -145,6 +146,7 @@ export function headerLines(v: DraftView): string[] {
 export class DraftMemory {
   private readonly views = new Recent<DraftView>(200);
   private readonly shown = new Recent<string>(200);
+  private readonly heads = new Recent<DraftRecipients>(200);
 
   remember(account: string, v: DraftView): void {
     // Only what a card shows is kept: the text's first lines.
@@ -168,6 +170,19 @@ export class DraftMemory {
   }
 
   /**
+   * The recipient headers as the draft's bytes hold them, read with the checks before a send
+   * (call-content.ts): what a grant reads (grant-shape.ts), for the version they were read of.
+   */
+  rememberRecipients(account: string, id: string, r: DraftRecipients | undefined): void {
+    if (r) this.heads.remember(account, id, r);
+    else this.heads.forget(account, id);
+  }
+
+  recipients(account: string, id: string): DraftRecipients | undefined {
+    return this.heads.get(account, id);
+  }
+
+  /**
    * The draft was replaced: what Airlock read of it is out of date, but which
    * version an approval showed still holds (a send approved on the old one must fail).
    */
@@ -179,5 +194,6 @@ export class DraftMemory {
   forget(account: string, id: string): void {
     this.views.forget(account, id);
     this.shown.forget(account, id);
+    this.heads.forget(account, id);
   }
 }

@@ -25,7 +25,9 @@ const COMPOSE: GrantShape = {
 
 /**
  * gmail_send_draft (issue 33 item 2): the draft id decides the recipients — its To, Cc and Bcc as
- * Gmail holds them, read just before the checks (call-content.ts) with the same address parser.
+ * the draft's own bytes hold them (format=raw: Gmail's `format=full` headers come decoded, and
+ * decoding before parsing can hide one; draft-recipients.ts), read just before the checks
+ * (call-content.ts) with the same address parser.
  * Only that version counts: when Airlock holds no read of it, or the read is not the version the
  * send is bound to (DraftMemory.lastShown, which sendDraft requires), there are no destinations to
  * check and the call asks. A grant other than a domain grant (`equals` on draft_id, say) covers a
@@ -42,9 +44,13 @@ function sendDraftShape(access: GoogleAccountAccess, drafts: DraftMemory): Grant
       const account = pickAccount(access, 'gmail_send_draft', args).email;
       const id = str(args.draft_id)?.trim() ?? '';
       const v = drafts.get(account, id);
-      if (!v || v.messageId !== drafts.lastShown(account, id))
+      const shown = drafts.lastShown(account, id);
+      // The headers as the draft's bytes hold them, not Gmail's decoded rendering of them
+      // (draft-recipients.ts: decoding first can hide a recipient), of the version the send is bound to.
+      const r = drafts.recipients(account, id);
+      if (!v || v.messageId !== shown || r?.messageId !== shown)
         throw new Error(`draft ${id} was not read before the check`);
-      return (['to', 'cc', 'bcc'] as const).flatMap((f) => headerAddresses(f, v[f]));
+      return (['to', 'cc', 'bcc'] as const).flatMap((f) => headerAddresses(f, r[f]));
     },
   };
 }

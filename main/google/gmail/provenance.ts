@@ -56,7 +56,8 @@ export function mailItem(
       ? `the attachment "${place.attachment}" of a message from ${who}${quoted}`
       : `a message from ${who}${quoted}`;
   const labels = m.labelIds ?? [];
-  const auth = authVerdict(allHeaders(p, 'authentication-results'));
+  // Verified for the From alone, as read here (Reply-To is nobody's verification).
+  const auth = authVerdict(allHeaders(p, 'authentication-results'), addressesOf(header(p, 'from')));
   return {
     kind: 'mail',
     label,

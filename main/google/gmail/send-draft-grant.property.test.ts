@@ -7,6 +7,7 @@ import { account, StaticGoogleAccess } from '../../../e2e/fake-google/gmail-acce
 import { ALICE } from '../../../e2e/fake-google/gmail-seed.js';
 import { field } from '../../../test-support/recipient-arbitraries.js';
 import { fitsScope, grantRecord } from '../../approvals/grant-scope.js';
+import { recipientFields } from './draft-recipients.js';
 import { DraftMemory, type DraftView } from './draft-view.js';
 import { gmailGrantShape } from './grant-shape.js';
 
@@ -42,6 +43,10 @@ function draftNow(to: string, cc: string, bcc: string): void {
   };
   drafts.remember(ALICE.email, v);
   drafts.markShown(ALICE.email, v);
+  // What the grant reads: the headers as the message's bytes hold them (draft-recipients.ts).
+  const head = [`To: ${to}`, cc ? `Cc: ${cc}` : '', bcc ? `Bcc: ${bcc}` : ''].filter(Boolean);
+  const raw = Buffer.from(`${head.join('\r\n')}\r\nSubject: Figures\r\n\r\nQ3.\r\n`);
+  drafts.rememberRecipients(ALICE.email, 'r1', { messageId: v.messageId, ...recipientFields(raw) });
 }
 
 draftNow('Carol <carol@example.com>', 'dave@example.com', '');
