@@ -11,6 +11,7 @@ import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 import { precheckOf } from '../tools/precheck.js';
 import { callContentOf, mayHaveCallContent } from '../tools/call-content.js';
 import { capText } from '../tools/result-shaping.js';
+import { withPublicLinks } from '../tools/resource-links.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { CallOptions, CallToolResult, ToolCallContext } from '../tools/types.js';
 import { errorResult, isReadOnly } from '../tools/types.js';
@@ -269,7 +270,7 @@ export class CallPipeline implements AgentToolCalls {
   ): Promise<CallToolResult> {
     let result: CallToolResult;
     try {
-      result = await entry.source.call(entry.def.name, args, ctx);
+      result = withPublicLinks(await entry.source.call(entry.def.name, args, ctx), entry.source);
     } catch (err) {
       this.deps.logger.warn('tool call failed', {
         tool: entry.name,

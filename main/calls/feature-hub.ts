@@ -18,6 +18,7 @@ import type {
   ReadResourceResult,
 } from '../tools/features.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { promptWithPublicLinks } from '../tools/resource-links.js';
 import type { RelayMethod } from '../tools/relay.js';
 import type { CallToolResult, ToolSource } from '../tools/types.js';
 import type { ProvenanceService } from '../provenance/provenance-service.js';
@@ -150,7 +151,10 @@ export class FeatureHub implements AgentFeatures {
       name,
       started,
       async () => {
-        const p = await entry.source.getPrompt!(entry.prompt.name, args, ctx);
+        const p = promptWithPublicLinks(
+          await entry.source.getPrompt!(entry.prompt.name, args, ctx),
+          entry.source,
+        );
         this.observe(agent, entry.source, `prompts/get ${name}`, {
           content: p.messages.flatMap((m) =>
             m.content.type === 'text' ? [{ type: 'text' as const, text: m.content.text }] : [],

@@ -193,6 +193,51 @@ describe('server-everything behind Airlock', () => {
     );
   });
 
+  it("a tool result's resource links and embedded resources name a resource the agent can read and subscribe to, also beside a server with the same URIs", async () => {
+    const es = await everything();
+    const t = await airlock();
+    await t.app.control.addRemote({ name: 'alpha', url: es.url });
+    await t.app.control.addRemote({ name: 'beta', url: es.url });
+    const c = await agent(t);
+    const links = await c.callTool({
+      name: 'beta__get-resource-links',
+      arguments: { count: 2 },
+    });
+    const linked = (links.content as { type: string; uri?: string }[]).filter(
+      (b) => b.type === 'resource_link',
+    );
+    // Both servers have demo://resource/dynamic/…: the link names its own server.
+    expect(linked.map((b) => b.uri)).toEqual([
+      'airlock://beta/demo://resource/dynamic/blob/1',
+      'airlock://beta/demo://resource/dynamic/text/2',
+    ]);
+    for (const link of linked)
+      expect((await c.readResource({ uri: link.uri! })).contents[0]!.uri).toBe(link.uri);
+    const ref = await c.callTool({
+      name: 'alpha__get-resource-reference',
+      arguments: { resourceType: 'Text', resourceId: 4 },
+    });
+    const embedded = (
+      ref.content as { type: string; resource?: { uri: string; text?: string } }[]
+    ).find((b) => b.type === 'resource')!.resource!;
+    expect(embedded).toMatchObject({
+      uri: 'airlock://alpha/demo://resource/dynamic/text/4',
+      text: expect.stringMatching(/^Resource 4: /),
+    });
+    await c.subscribeResource({ uri: embedded.uri });
+    await c.unsubscribeResource({ uri: embedded.uri });
+    const prompt = await c.getPrompt({
+      name: 'beta__resource-prompt',
+      arguments: { resourceType: 'Blob', resourceId: '5' },
+    });
+    expect(prompt.messages.map((m) => m.content)).toContainEqual(
+      expect.objectContaining({
+        type: 'resource',
+        resource: expect.objectContaining({ uri: 'airlock://beta/demo://resource/dynamic/blob/5' }),
+      }),
+    );
+  });
+
   it('long names stay within 64 characters and are the same after a restart', async () => {
     const es = await everything();
     const first = await airlock();

@@ -14,7 +14,8 @@ import type { CallToolResult } from './types.js';
  *   framing before the text it frames.
  *
  * Everything else (content, structuredContent, isError, the server's own
- * `_meta`) passes through unchanged. Text is capped later, once, by the call
+ * `_meta`) passes through unchanged, but for the URIs of the resources it
+ * names (resource-links.ts). Text is capped later, once, by the call
  * pipeline (capText with settings.limits.resultChars).
  */
 export const UNTRUSTED_META_KEY = 'airlock/untrusted';
