@@ -173,6 +173,26 @@ describe('who wrote it (fail closed)', () => {
     ).toBe('fail');
     expect(authVerdict(['mx.google.com; spf=pass smtp.mailfrom=example.com'], [])).toBe('fail');
   });
+
+  it('a quoted string the sender chose is one value, not a section or property (RFC 8601 §2.2)', () => {
+    const me = ['me@example.com'];
+    // The envelope sender's local part is the sender's (RFC 5321 §4.1.2 allows ';' and '=' in a
+    // quoted one); SPF passed for evil.test, and no DMARC record answered for example.com.
+    const local = '"a;dmarc=pass header.from=example.com"';
+    const injected = `mx.google.com; spf=pass (google.com: domain of ${local}@evil.test designates 192.0.2.1 as permitted sender) smtp.mailfrom=${local}@evil.test`;
+    expect(authVerdict([injected], me)).toBe('fail');
+    expect(authVerdict([injected], ['x@evil.test'])).toBe('pass');
+    const spaced =
+      'mx.google.com; spf=pass smtp.mailfrom="a header.from=example.com dkim=pass"@evil.test';
+    expect(authVerdict([spaced], me)).toBe('fail');
+    // Gmail's own stamp, as it writes it: comments, a quoted header.b, CFWS around '='.
+    const gmail =
+      'mx.google.com;\r\n       dkim=pass header.i=@example.com header.s=s1 header.b="AbC+/9=";\r\n       spf=pass (google.com: domain of x@example.com designates 2607:f8b0::1 as permitted sender) smtp.mailfrom=x@example.com;\r\n       dmarc = pass (p=NONE sp=NONE dis=NONE) header.from = example.com';
+    expect(authVerdict([gmail], me)).toBe('pass');
+    expect(authVerdict([gmail.replace('dmarc = pass', 'dmarc = fail')], me)).toBe('fail');
+    // A quote or comment left open: where sections end is in doubt, nothing counts.
+    expect(authVerdict(['mx.google.com; dkim=pass header.d=example.com (x'], me)).toBe('fail');
+  });
 });
 
 describe('short secrets', () => {

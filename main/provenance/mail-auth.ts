@@ -28,29 +28,84 @@ interface Verified {
   domains: string[];
 }
 
+/**
+ * The resinfo sections of an Authentication-Results value (RFC 8601 §2.2), each as its words:
+ * comments dropped, `;` and spaces splitting only outside quoted strings. A quoted string can
+ * hold what the sender chose — the local part of the envelope sender in `smtp.mailfrom`, such as
+ * `"a;dmarc=pass header.from=example.com"@evil.test` (RFC 5321 §4.1.2) — and is one value, never
+ * a section or a property of its own.
+ */
+function sections(value: string): string[][] {
+  const out: string[][] = [[]];
+  let word = '';
+  let depth = 0;
+  let quoted = false;
+  const end = () => {
+    if (word) out.at(-1)!.push(word);
+    word = '';
+  };
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i]!;
+    if (c === '\\' && (quoted || depth > 0)) {
+      if (depth === 0) word += value.slice(i, i + 2);
+      i++;
+    } else if (depth > 0) {
+      if (c === '(') depth++;
+      else if (c === ')') depth--;
+    } else if (quoted) {
+      word += c;
+      if (c === '"') quoted = false;
+    } else if (c === '"') {
+      word += c;
+      quoted = true;
+    } else if (c === '(') {
+      end();
+      depth = 1;
+    } else if (c === ';') {
+      end();
+      out.push([]);
+    } else if (/\s/.test(c)) end();
+    else word += c;
+  }
+  end();
+  // An unclosed quote or comment: where the sections end is in doubt, and nothing is read.
+  return quoted || depth > 0 ? [] : out;
+}
+
+/** A section's words with `name = value` (CFWS around `=`, RFC 8601 §2.2) made one word. */
+function joined(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const w of words) {
+    const last = out.at(-1);
+    if (last !== undefined && (last.endsWith('=') || w.startsWith('='))) out[out.length - 1] += w;
+    else out.push(w);
+  }
+  return out;
+}
+
 function verified(value: string): Verified[] {
-  // Comments ("(google.com: domain of …)") say nothing the properties do not.
-  const sections = value
-    .replace(/\([^()]*\)/g, ' ')
-    .split(';')
-    .slice(1);
   const out: Verified[] = [];
-  for (const section of sections) {
-    const m = /^\s*([a-z]+)\s*=\s*([a-z]+)/i.exec(section);
+  // The first section is the authserv-id.
+  for (const section of sections(value).slice(1)) {
+    const words = joined(section);
+    const m = /^([a-z0-9-]+)=([a-z]+)$/i.exec(words[0] ?? '');
     if (!m) continue;
+    // Each property is one word: a quoted string in a value stays inside it.
     const props = new Map<string, string>();
-    for (const p of section.matchAll(/([a-z]+\.[a-z-]+)\s*=\s*"?([^\s";]+)/gi))
-      props.set(p[1]!.toLowerCase(), p[2]!);
+    for (const w of words.slice(1)) {
+      const p = /^([a-z]+\.[a-z0-9-]+)=(.+)$/i.exec(w);
+      if (p) props.set(p[1]!.toLowerCase(), p[2]!);
+    }
     const after = (v: string | undefined) =>
-      v === undefined ? undefined : v.slice(v.lastIndexOf('@') + 1);
+      v === undefined ? undefined : v.slice(v.lastIndexOf('@') + 1).replace(/^"|"$/g, '');
     const method = m[1]!.toLowerCase();
     const domain =
       method === 'dmarc'
-        ? props.get('header.from')
+        ? after(props.get('header.from'))
         : method === 'spf'
           ? after(props.get('smtp.mailfrom'))
           : method === 'dkim'
-            ? (props.get('header.d') ?? after(props.get('header.i')))
+            ? (after(props.get('header.d')) ?? after(props.get('header.i')))
             : undefined;
     out.push({
       method,

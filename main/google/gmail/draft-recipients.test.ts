@@ -26,6 +26,22 @@ describe("recipientFields: a draft's To, Cc and Bcc as its bytes hold them", () 
     );
     expect(() => recipientFields(bytes('Bcc: a@example.com\nBCC: b@evil.test\n\n'))).toThrow();
   });
+
+  it('throws when line ends could be read differently: a CR alone, CRLF and LF mixed', () => {
+    // Read with CRLF alone as a line end, each of these has a To of a@example.com and no Bcc.
+    for (const head of [
+      'X-A: x\rBcc: evil@evil.test\r\nTo: a@example.com\r\n\r\n',
+      'To: a@example.com\r\nX-A: x\nBcc: evil@evil.test\r\n\r\n',
+      'To: a@example.com\r\n\nBcc: evil@evil.test\r\n\r\n',
+    ])
+      expect(() => recipientFields(bytes(head)), JSON.stringify(head)).toThrow(/line ends/);
+    // All CRLF or all LF, and a body with any line ends, read as before.
+    expect(recipientFields(bytes('To: a@example.com\nBcc: b@example.com\n\nx\ry\r\n'))).toEqual({
+      to: 'a@example.com',
+      cc: '',
+      bcc: 'b@example.com',
+    });
+  });
 });
 
 describe('the gmail_send_draft grant shape reads the recipients of the version the send is bound to', () => {

@@ -23,13 +23,19 @@ const FIELDS = ['to', 'cc', 'bcc'] as const;
 
 /**
  * The recipient fields of an RFC 5322 header block, unfolded (§2.2.3), encoded words left as they
- * are; 8-bit bytes as UTF-8 (RFC 6532). A field given twice (§3.6 allows one) throws: which one a
- * mail system would read is in doubt.
+ * are; 8-bit bytes as UTF-8 (RFC 6532). A field given twice (§3.6 allows one), or line ends
+ * other than all CRLF or all LF, throws: which fields a mail system would read is in doubt.
  */
 export function recipientFields(message: Uint8Array): Omit<DraftRecipients, 'messageId'> {
   const text = Buffer.from(message).toString('utf8');
   const end = /\r?\n\r?\n/.exec(text);
   const head = end ? text.slice(0, end.index) : text;
+  // Line ends this reading and Gmail's could take differently: a CR alone (a line break to some
+  // parsers, `X-A: x\rBcc: evil@evil.test`), or CRLF and LF mixed in the header block or the
+  // blank line ending it. Which fields there are is in doubt.
+  const block = end ? text.slice(0, end.index + end[0].length) : text;
+  if (/\r(?!\n)/.test(block) || (/\r\n/.test(block) && /(?<!\r)\n/.test(block)))
+    throw new Error('the draft mixes line ends in its header');
   const out = { to: '', cc: '', bcc: '' };
   const seen = new Set<string>();
   for (const line of head.split(/\r?\n(?![ \t])/)) {
