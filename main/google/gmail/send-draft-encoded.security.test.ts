@@ -73,7 +73,7 @@ describe('a grant on gmail_send_draft reads the recipients as the draft holds th
     const twice = bed.fake.draftStore.seed(
       ALICE.email,
       Buffer.from(
-        'From: alice@example.com\r\nTo: carol@example.com\r\nTo: evil@evil.test\r\nSubject: Figures\r\n\r\nQ3.\r\n',
+        'From: alice@example.com\r\nTo: evil@evil.test\r\nTo: carol@example.com\r\nSubject: Figures\r\n\r\nQ3.\r\n',
       ),
     ).id;
     const third = nextRequest(a);
