@@ -31,9 +31,17 @@ function namesResource(b: Block): boolean {
   return b.type === 'resource_link' || b.type === 'resource';
 }
 
+/**
+ * Only a block with a string URI is rewritten. The upstream leg checks a result's structure only
+ * (remote/upstream/upstream-client.ts callToolResultProblem); Airlock's server makes the full
+ * schema check, which must still refuse a link without a URI, not see `airlock://<server>/undefined`.
+ */
 function publicBlock<B extends Block>(b: B, source: ToolSource): B {
-  if (b.type === 'resource_link') return { ...b, uri: publicUri(source, b.uri) };
-  if (b.type === 'resource')
-    return { ...b, resource: { ...b.resource, uri: publicUri(source, b.resource.uri) } };
+  if (b.type === 'resource_link' && typeof b.uri === 'string')
+    return { ...b, uri: publicUri(source, b.uri) };
+  const embedded =
+    b.type === 'resource' ? (b.resource as { uri?: unknown } | undefined) : undefined;
+  if (b.type === 'resource' && typeof embedded?.uri === 'string')
+    return { ...b, resource: { ...b.resource, uri: publicUri(source, embedded.uri) } };
   return b;
 }
