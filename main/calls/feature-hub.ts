@@ -155,10 +155,11 @@ export class FeatureHub implements AgentFeatures {
           await entry.source.getPrompt!(entry.prompt.name, args, ctx),
           entry.source,
         );
+        // Every block the agent gets is content it read: an embedded resource's text as much
+        // as a text message (PromptMessage, MCP 2025-11-25 server/prompts); the provenance
+        // reader takes what it can read from each (content-describer.ts textOf).
         this.observe(agent, entry.source, `prompts/get ${name}`, {
-          content: p.messages.flatMap((m) =>
-            m.content.type === 'text' ? [{ type: 'text' as const, text: m.content.text }] : [],
-          ),
+          content: p.messages.map((m) => m.content),
         });
         return p;
       },

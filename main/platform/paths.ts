@@ -27,8 +27,12 @@ export function resolveDataDir(flag?: string, env: NodeJS.ProcessEnv = process.e
 }
 
 /** The files and folders Airlock itself writes in the data directory. */
-const OURS_FILE = /^(settings\.json|server\.json|airlock\.(db|lock)(-wal|-shm|-journal)?|.+\.tmp)$/;
-const OURS_DIR = new Set(['logs', 'chromium']);
+// vault.enc (the file vault, file-vault.ts) is sealed, but its size and times still say what it
+// holds; run/ holds the control socket (control-socket.ts). Both are made owner-only; an older
+// copy or a restore may not be.
+const OURS_FILE =
+  /^(settings\.json|server\.json|vault\.enc|airlock\.(db|lock)(-wal|-shm|-journal)?|.+\.tmp)$/;
+const OURS_DIR = new Set(['logs', 'chromium', 'run']);
 
 /**
  * Owner-only permissions on the data directory and what Airlock keeps in it

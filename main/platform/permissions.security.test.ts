@@ -54,9 +54,18 @@ describe.runIf(posix)('owner-only files', () => {
     writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o644 });
     writeFileSync(join(dir, 'airlock.db-wal'), '', { mode: 0o644 });
     writeFileSync(join(dir, 'notes.txt'), 'mine', { mode: 0o644 });
+    writeFileSync(join(dir, 'vault.enc'), 'sealed', { mode: 0o644 });
+    mkdirSync(join(dir, 'run'), { mode: 0o755 });
+    chmodSync(join(dir, 'run'), 0o755);
     mkdirSync(join(dir, 'logs'), { mode: 0o755 });
     writeFileSync(join(dir, 'logs', 'airlock.log'), '', { mode: 0o644 });
-    for (const f of ['settings.json', 'airlock.db-wal', 'notes.txt', 'logs/airlock.log'])
+    for (const f of [
+      'settings.json',
+      'airlock.db-wal',
+      'notes.txt',
+      'vault.enc',
+      'logs/airlock.log',
+    ])
       chmodSync(join(dir, f), 0o644);
     chmodSync(join(dir, 'logs'), 0o755);
     // The CLI and the shell resolve the data directory first: that alone tightens it.
@@ -64,6 +73,8 @@ describe.runIf(posix)('owner-only files', () => {
     expect(modes(dir)).toMatchObject({
       '': '700',
       'settings.json': '600',
+      'vault.enc': '600',
+      run: '700',
       logs: '700',
       'logs/airlock.log': '600',
     });

@@ -175,8 +175,11 @@ export function textOf(result: CallToolResult, skip?: string): string {
   for (const c of result.content ?? []) {
     if (c.type === 'text') {
       if (c.text !== skip && !c.text.startsWith(CALENDAR_NOTE_PREFIX)) parts.push(c.text);
-    } else if (c.type === 'resource' && 'text' in c.resource && typeof c.resource.text === 'string')
-      parts.push(c.resource.text);
+    } else if (c.type === 'resource') {
+      // A block a hostile server left malformed must not cost the rest of the result its reading.
+      const text = (c.resource as { text?: unknown } | undefined)?.text;
+      if (typeof text === 'string') parts.push(text);
+    }
   }
   if (result.structuredContent) parts.push(JSON.stringify(result.structuredContent));
   return parts.join('\n');
