@@ -7,7 +7,13 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/client';
 import { createParser } from 'eventsource-parser';
-import { LeanBody, leanFetch, REQUEST_TAG } from './lean-fetch.js';
+import {
+  LeanBody,
+  leanFetch,
+  REQUEST_TAG,
+  UPSTREAM_MESSAGE_LIMIT,
+  upstreamMessageTooLarge,
+} from './lean-fetch.js';
 import { relayScopeRunner } from '../relay/relay-scope.js';
 import { leanSend, leanSendPresent, plainCall } from './lean-send.js';
 
@@ -110,7 +116,16 @@ function readStream(
   let lastEventId: string | undefined;
   let primed = false;
   let answered = false;
+  let tooLarge: Error | undefined;
   const parser = createParser({
+    // One event (its unfinished line and data lines) is bounded; the stream as a whole is not,
+    // since a GET stream carries messages for as long as the session lives (lean-fetch.ts).
+    maxBufferSize: UPSTREAM_MESSAGE_LIMIT,
+    onError(err) {
+      if (err.type !== 'max-buffer-size-exceeded') return;
+      tooLarge = upstreamMessageTooLarge();
+      body.cut(tooLarge);
+    },
     onEvent(event) {
       if (event.id) {
         lastEventId = event.id;
@@ -144,8 +159,9 @@ function readStream(
   });
   // Called once, after the body ended or was cut (LeanBody.read); the request's abort wiring is
   // already undone by then.
-  const finish = (cut: unknown) => {
+  const finish = (ended: unknown) => {
     if (intentional()) return;
+    const cut = tooLarge ?? ended;
     if (cut !== undefined) {
       t.onerror?.(new Error(`SSE stream disconnected: ${String(cut)}`));
       // The call fails at once rather than at its idle timeout (relay-scope.ts, issue 14 item 5).
@@ -164,7 +180,8 @@ function readStream(
       );
     else onRequestStreamEnd?.();
   };
-  body.read((chunk) => parser.feed(chunk), finish);
+  // The parser refuses input once over its bound (it throws); the cut connection ends the rest.
+  body.read((chunk) => void (tooLarge ? undefined : parser.feed(chunk)), finish);
 }
 
 /**
