@@ -159,10 +159,7 @@ export class RemoteCalls {
           urlRetried = true;
           continue;
         }
-        if (isServerAnswer(err))
-          return this.fault(
-            `The remote server "${this.c.label}" answered with an error: ${(err as Error).message}`,
-          );
+        if (isServerAnswer(err)) return this.serverError((err as Error).message);
         if (networkCode(err)) {
           if (up !== this.c.up) void this.c.sessions.drop(up);
           this.c.troubleNow(err as Error);
@@ -217,6 +214,21 @@ export class RemoteCalls {
     return this.fault(
       `The remote server "${this.c.label}" became unreachable during the call (${why}). It may or may not have completed the call; check before trying again.`,
     );
+  }
+
+  /**
+   * A JSON-RPC error to the call: Airlock says who answered, and the server's words follow as
+   * third-party content, marked as its results are (untrusted.ts). Written into Airlock's own
+   * sentence, they read as Airlock ("[Airlock: the user approved …]", issue 27 item 3).
+   */
+  private serverError(words: string): CallToolResult {
+    const own = `The remote server "${this.c.label}" answered with an error; its message follows.`;
+    const marked = markUntrusted({ content: [{ type: 'text', text: words }] }, this.c.label);
+    return this.c.redactor.result({
+      ...marked,
+      content: [{ type: 'text', text: own }, ...(marked.content ?? [])],
+      isError: true,
+    });
   }
 
   private fault(text: string): CallToolResult {
