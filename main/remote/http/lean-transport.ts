@@ -6,6 +6,7 @@ import {
   type AuthProvider,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/client';
+import { randomUUID } from 'node:crypto';
 import { createParser } from 'eventsource-parser';
 import {
   LeanBody,
@@ -253,6 +254,12 @@ export function answerId(v: unknown): string | number | undefined {
 
 /** Marks the error a malformed answer becomes (remote-source.ts words it for the agent). */
 export const MALFORMED_ANSWER = 'airlock/malformed-answer';
+/**
+ * The mark's value: this process's own, so a server's error carrying `airlock/malformed-answer`
+ * in its `data` is not taken for Airlock's (it would be worded as Airlock's, unmarked,
+ * instead of as the server's words; upstream-error-voice.security.test.ts).
+ */
+export const MALFORMED_ANSWER_MARK = randomUUID();
 
 export function malformedAnswerError(id: string | number, why: string): JSONRPCMessage {
   return {
@@ -261,7 +268,7 @@ export function malformedAnswerError(id: string | number, why: string): JSONRPCM
     error: {
       code: -32603,
       message: `not a valid JSON-RPC response: ${why}`,
-      data: { [MALFORMED_ANSWER]: true },
+      data: { [MALFORMED_ANSWER]: MALFORMED_ANSWER_MARK },
     },
   } as JSONRPCMessage;
 }
