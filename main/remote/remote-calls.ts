@@ -2,6 +2,7 @@ import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import type { CallToolResult, ToolCallContext } from '../tools/types.js';
 import { errorResult } from '../tools/types.js';
 import { markUntrusted } from '../tools/untrusted.js';
+import { relayLabel, serverWords } from '../tools/relay-label.js';
 import type { ServerConnection } from './connection/server-connection.js';
 import { UpstreamLost } from './connection/inflight.js';
 import { malformedAnswer } from './http/malformed-answer.js';
@@ -101,9 +102,13 @@ export class RemoteCalls {
                     onprogress: (p: { progress: number; total?: number; message?: string }) => {
                       if (p.progress <= lastProgress) return;
                       lastProgress = p.progress;
-                      // The server's words: redacted as its answer is (redact.ts).
+                      // The server's words: redacted as its answer is (redact.ts), and labelled as
+                      // a relayed request is (relay-label.ts): Airlock's own progress on the same
+                      // call says "Waiting for approval in Airlock", which a server could copy.
                       const said =
-                        p.message === undefined ? undefined : this.c.redactor.text(p.message);
+                        p.message === undefined
+                          ? undefined
+                          : `${relayLabel(this.c.label)} ${serverWords(this.c.redactor.text(p.message))}`.trimEnd();
                       ctx.progress?.(p.progress, p.total, said);
                     },
                   }
