@@ -2,6 +2,7 @@ import type { ActivityView } from '../../common/contract/index.js';
 import type { Logger } from '../platform/log.js';
 import type { ActivityLog } from '../store/activity.js';
 import type { CallToolResult } from '../tools/types.js';
+import { UNTRUSTED_META_KEY, untrustedNote } from '../tools/untrusted.js';
 
 /** One tool call's Activity row, as the pipeline knows it when the call ends. */
 export interface CallRecord {
@@ -29,7 +30,7 @@ export function recordCall(
 ): void {
   try {
     const durationMs = performance.now() - e.started;
-    const firstText = e.result?.isError ? e.result.content?.find((c) => c.type === 'text') : null;
+    const detail = e.result?.isError ? errorDetail(e.result) : '';
     const row = {
       agent: e.agent,
       tool: e.tool,
@@ -38,7 +39,7 @@ export function recordCall(
       durationMs,
       ...(e.decisionKind ? { decisionKind: e.decisionKind } : {}),
       ...(e.grantId ? { grantId: e.grantId } : {}),
-      ...(firstText?.type === 'text' ? { detail: firstText.text.slice(0, 500) } : {}),
+      ...(detail ? { detail } : {}),
     } as const;
     const digest = e.argsDigest;
     if (typeof digest === 'string') {
@@ -64,4 +65,17 @@ function lateDigest(logger: Logger, make: () => string): string {
     logger.error('could not digest the arguments for the activity log', { error: String(err) });
     return '';
   }
+}
+
+/**
+ * A failed call's error text for its Activity row: the first text, or for a server's error marked
+ * as its words (remote-calls.ts) Airlock's sentence and the words after the note, which would
+ * otherwise be all the row says.
+ */
+function errorDetail(result: CallToolResult): string {
+  const texts = (result.content ?? []).flatMap((c) => (c.type === 'text' ? [c.text] : []));
+  const mark = result._meta?.[UNTRUSTED_META_KEY] as { server?: unknown } | undefined;
+  const note = typeof mark?.server === 'string' ? untrustedNote(mark.server) : undefined;
+  const shown = note && texts[1] === note ? [texts[0]!, ...texts.slice(2, 3)] : texts.slice(0, 1);
+  return shown.join(' ').slice(0, 500);
 }

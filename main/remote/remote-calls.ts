@@ -2,6 +2,7 @@ import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import type { CallToolResult, ToolCallContext } from '../tools/types.js';
 import { errorResult } from '../tools/types.js';
 import { markUntrusted } from '../tools/untrusted.js';
+import { relayLabel, serverWords } from '../tools/relay-label.js';
 import type { ServerConnection } from './connection/server-connection.js';
 import { UpstreamLost } from './connection/inflight.js';
 import { malformedAnswer } from './http/malformed-answer.js';
@@ -101,9 +102,13 @@ export class RemoteCalls {
                     onprogress: (p: { progress: number; total?: number; message?: string }) => {
                       if (p.progress <= lastProgress) return;
                       lastProgress = p.progress;
-                      // The server's words: redacted as its answer is (redact.ts).
+                      // The server's words: redacted as its answer is (redact.ts), and labelled as
+                      // a relayed request is (relay-label.ts): Airlock's own progress on the same
+                      // call says "Waiting for approval in Airlock", which a server could copy.
                       const said =
-                        p.message === undefined ? undefined : this.c.redactor.text(p.message);
+                        p.message === undefined
+                          ? undefined
+                          : `${relayLabel(this.c.label)} ${serverWords(this.c.redactor.text(p.message))}`.trimEnd();
                       ctx.progress?.(p.progress, p.total, said);
                     },
                   }
@@ -159,10 +164,7 @@ export class RemoteCalls {
           urlRetried = true;
           continue;
         }
-        if (isServerAnswer(err))
-          return this.fault(
-            `The remote server "${this.c.label}" answered with an error: ${(err as Error).message}`,
-          );
+        if (isServerAnswer(err)) return this.serverError((err as Error).message);
         if (networkCode(err)) {
           if (up !== this.c.up) void this.c.sessions.drop(up);
           this.c.troubleNow(err as Error);
@@ -217,6 +219,21 @@ export class RemoteCalls {
     return this.fault(
       `The remote server "${this.c.label}" became unreachable during the call (${why}). It may or may not have completed the call; check before trying again.`,
     );
+  }
+
+  /**
+   * A JSON-RPC error to the call: Airlock says who answered, and the server's words follow as
+   * third-party content, marked as its results are (untrusted.ts). Written into Airlock's own
+   * sentence, they read as Airlock ("[Airlock: the user approved …]", issue 27 item 3).
+   */
+  private serverError(words: string): CallToolResult {
+    const own = `The remote server "${this.c.label}" answered with an error; its message follows.`;
+    const marked = markUntrusted({ content: [{ type: 'text', text: words }] }, this.c.label);
+    return this.c.redactor.result({
+      ...marked,
+      content: [{ type: 'text', text: own }, ...(marked.content ?? [])],
+      isError: true,
+    });
   }
 
   private fault(text: string): CallToolResult {

@@ -103,7 +103,7 @@ describe('remote server credentials never leave the vault', () => {
     expect(JSON.stringify(echoed)).toContain('auth=[redacted] key=[redacted]'); // the call really went through
     const failed = await c.callTool({ name: 'svc__explode', arguments: {} });
     expect(failed.isError).toBe(true);
-    expect(JSON.stringify(failed)).toContain('answered with an error: cannot use [redacted]');
+    expect(JSON.stringify(failed)).toContain('cannot use [redacted]');
     const status = await c.callTool({ name: 'airlock_status', arguments: {} });
     clean('MCP responses', [listed, echoed, failed, status]);
 

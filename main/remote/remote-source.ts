@@ -206,7 +206,11 @@ export class RemoteSource implements ToolSource {
       if (err instanceof ProtocolError)
         throw new ProtocolError(
           err.code,
-          this.c.redactor.text(err.message),
+          // The server's words, said to be its own: an agent reads this error as Airlock's
+          // otherwise (issue 27 item 3; tool calls mark them as results are, remote-calls.ts).
+          this.c.redactor.text(
+            `The remote server "${this.label}" answered with an error: ${err.message}`,
+          ),
           // The error's data reaches the agent too (JSON-RPC error `data`), the server's words.
           err.data === undefined ? undefined : this.c.redactor.result({ d: err.data }).d,
         );

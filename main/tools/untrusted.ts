@@ -35,13 +35,23 @@ export function markUntrusted(result: CallToolResult, server: string): CallToolR
 /**
  * The upstream's `_meta` without keys that speak for the server answering
  * (2026-07-28 results carry `io.modelcontextprotocol/serverInfo`): the agent
- * talks to Airlock, whose own server fills those in (issue 14, item 3).
+ * talks to Airlock, whose own server fills those in (issue 14, item 3). Nor
+ * keys in Airlock's own namespaces: they are Airlock's word, to the agent and to
+ * its own code (`dev.airlock/approval` in a server's result was taken for
+ * Airlock's "waiting for approval", forged-meta.security.test.ts).
  */
 export function ownMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> {
   if (!meta) return {};
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(meta)) if (!UPSTREAM_ONLY_META.has(k)) out[k] = v;
+  for (const [k, v] of Object.entries(meta))
+    if (!UPSTREAM_ONLY_META.has(k) && !airlockKey(k)) out[k] = v;
   return out;
+}
+
+/** A `_meta` key in a namespace of Airlock's (`airlock/…`, `dev.airlock/…`), in any case. */
+function airlockKey(key: string): boolean {
+  const k = key.toLowerCase();
+  return k.startsWith('airlock/') || k.startsWith('dev.airlock/');
 }
 
 /** Envelope keys that describe the upstream connection, not the content. */

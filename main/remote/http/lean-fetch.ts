@@ -21,6 +21,9 @@ import { streamLostHandler } from '../relay/relay-scope.js';
  * with the signal's reason; a body cut short errors with `TypeError('terminated')`.
  */
 export class LeanBody {
+  /** Set by `read`: ends the reading at once (`cut`). */
+  private stop: ((reason: Error) => void) | undefined;
+
   constructor(
     readonly res: IncomingMessage,
     /** The stream-lost callback of the call that sent this POST (relay-scope.ts), if any. */
@@ -57,7 +60,35 @@ export class LeanBody {
       res.destroy();
       finish(terminated(err));
     });
+    this.stop = (reason) => {
+      // The decoder too: it may hold the whole compressed body already, and would go on inflating.
+      decoder?.destroy();
+      res.destroy();
+      finish(terminated(reason));
+    };
   }
+
+  /** Stops reading: the connection is closed, and `end` gets a cut body whose cause is `reason`. */
+  cut(reason: Error): void {
+    this.stop?.(reason);
+  }
+}
+
+/**
+ * The most text one upstream message may hold once decoded: a JSON answer's whole body, or one
+ * event of an event stream (lean-transport.ts). Nothing bounded either before: a hostile server's
+ * 700 KB gzip answer decoded to more than V8's longest string, and the `RangeError` it threw in a
+ * stream listener ended the whole process, every agent's gateway with it. The stdio leg has the
+ * SDK's 10 MB bound per line (stdio/line-reader.ts); this one is higher because a remote server's
+ * resource or image result may legitimately be large, and far below V8's 512 Mi characters.
+ */
+export const UPSTREAM_MESSAGE_LIMIT = 64 * 1024 * 1024;
+
+/** The error a message over UPSTREAM_MESSAGE_LIMIT fails with; it names the limit. */
+export function upstreamMessageTooLarge(): Error {
+  return new Error(
+    `the server sent a message larger than ${UPSTREAM_MESSAGE_LIMIT / (1024 * 1024)} MiB; Airlock stopped reading it`,
+  );
 }
 
 /** The content codings fetch decodes and this client therefore asks for. */
@@ -125,10 +156,18 @@ class LeanResponse {
     if (!body) return Promise.resolve('');
     this.text$ ??= new Promise<string>((resolve, reject) => {
       let out = '';
+      let tooLarge: Error | undefined;
       body.read(
-        (chunk) => (out += chunk),
+        (chunk) => {
+          if (tooLarge) return;
+          if (out.length + chunk.length <= UPSTREAM_MESSAGE_LIMIT) return void (out += chunk);
+          tooLarge = upstreamMessageTooLarge();
+          out = '';
+          body.cut(tooLarge);
+        },
         (cut) => {
-          if (cut === undefined) resolve(out);
+          if (tooLarge) reject(tooLarge);
+          else if (cut === undefined) resolve(out);
           else if (body.requestSignal?.aborted) resolve('');
           else reject(cut as Error);
         },

@@ -8,7 +8,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import { LeanBody } from './lean-fetch.js';
-import { jsonRpcMessage, MALFORMED_ANSWER } from './lean-transport.js';
+import { jsonRpcMessage, MALFORMED_ANSWER, MALFORMED_ANSWER_MARK } from './lean-transport.js';
 
 /**
  * The POST of a 2025-era `tools/call` without the SDK transport's per-send work (issue 34). The
@@ -251,7 +251,7 @@ function checked(raw: unknown): JSONRPCMessage {
     throw new ProtocolError(
       ProtocolErrorCode.InternalError,
       `not a valid JSON-RPC response: ${(err as Error).message}`,
-      { [MALFORMED_ANSWER]: true },
+      { [MALFORMED_ANSWER]: MALFORMED_ANSWER_MARK },
     );
   }
 }

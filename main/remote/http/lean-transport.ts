@@ -6,8 +6,15 @@ import {
   type AuthProvider,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/client';
+import { randomUUID } from 'node:crypto';
 import { createParser } from 'eventsource-parser';
-import { LeanBody, leanFetch, REQUEST_TAG } from './lean-fetch.js';
+import {
+  LeanBody,
+  leanFetch,
+  REQUEST_TAG,
+  UPSTREAM_MESSAGE_LIMIT,
+  upstreamMessageTooLarge,
+} from './lean-fetch.js';
 import { relayScopeRunner } from '../relay/relay-scope.js';
 import { leanSend, leanSendPresent, plainCall } from './lean-send.js';
 
@@ -110,7 +117,16 @@ function readStream(
   let lastEventId: string | undefined;
   let primed = false;
   let answered = false;
+  let tooLarge: Error | undefined;
   const parser = createParser({
+    // One event (its unfinished line and data lines) is bounded; the stream as a whole is not,
+    // since a GET stream carries messages for as long as the session lives (lean-fetch.ts).
+    maxBufferSize: UPSTREAM_MESSAGE_LIMIT,
+    onError(err) {
+      if (err.type !== 'max-buffer-size-exceeded') return;
+      tooLarge = upstreamMessageTooLarge();
+      body.cut(tooLarge);
+    },
     onEvent(event) {
       if (event.id) {
         lastEventId = event.id;
@@ -144,8 +160,9 @@ function readStream(
   });
   // Called once, after the body ended or was cut (LeanBody.read); the request's abort wiring is
   // already undone by then.
-  const finish = (cut: unknown) => {
+  const finish = (ended: unknown) => {
     if (intentional()) return;
+    const cut = tooLarge ?? ended;
     if (cut !== undefined) {
       t.onerror?.(new Error(`SSE stream disconnected: ${String(cut)}`));
       // The call fails at once rather than at its idle timeout (relay-scope.ts, issue 14 item 5).
@@ -164,7 +181,8 @@ function readStream(
       );
     else onRequestStreamEnd?.();
   };
-  body.read((chunk) => parser.feed(chunk), finish);
+  // The parser refuses input once over its bound (it throws); the cut connection ends the rest.
+  body.read((chunk) => void (tooLarge ? undefined : parser.feed(chunk)), finish);
 }
 
 /**
@@ -236,6 +254,12 @@ export function answerId(v: unknown): string | number | undefined {
 
 /** Marks the error a malformed answer becomes (remote-source.ts words it for the agent). */
 export const MALFORMED_ANSWER = 'airlock/malformed-answer';
+/**
+ * The mark's value: this process's own, so a server's error carrying `airlock/malformed-answer`
+ * in its `data` is not taken for Airlock's (it would be worded as Airlock's, unmarked,
+ * instead of as the server's words; upstream-error-voice.security.test.ts).
+ */
+export const MALFORMED_ANSWER_MARK = randomUUID();
 
 export function malformedAnswerError(id: string | number, why: string): JSONRPCMessage {
   return {
@@ -244,7 +268,7 @@ export function malformedAnswerError(id: string | number, why: string): JSONRPCM
     error: {
       code: -32603,
       message: `not a valid JSON-RPC response: ${why}`,
-      data: { [MALFORMED_ANSWER]: true },
+      data: { [MALFORMED_ANSWER]: MALFORMED_ANSWER_MARK },
     },
   } as JSONRPCMessage;
 }

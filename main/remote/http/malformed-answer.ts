@@ -1,5 +1,5 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { MALFORMED_ANSWER } from './lean-transport.js';
+import { MALFORMED_ANSWER, MALFORMED_ANSWER_MARK } from './lean-transport.js';
 
 /**
  * What is wrong with an answer that is not a valid MCP result, or undefined for other failures:
@@ -9,7 +9,10 @@ import { MALFORMED_ANSWER } from './lean-transport.js';
 export function malformedAnswer(err: unknown): string | undefined {
   if (err instanceof SdkError && err.code === SdkErrorCode.InvalidResult)
     return err.message.slice(0, 300);
-  if (err instanceof ProtocolError && (err.data as Record<string, unknown>)?.[MALFORMED_ANSWER])
+  if (
+    err instanceof ProtocolError &&
+    (err.data as Record<string, unknown> | undefined)?.[MALFORMED_ANSWER] === MALFORMED_ANSWER_MARK
+  )
     return err.message.slice(0, 300);
   if (err instanceof Error && /ZodError/.test(err.name)) {
     const issues = (err as Error & { issues?: { path?: unknown[]; message?: string }[] }).issues;

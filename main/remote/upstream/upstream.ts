@@ -170,12 +170,24 @@ async function attempt(
   };
 }
 
+/**
+ * The most tools Airlock takes from one server, far above any real server's. Every tool is
+ * registered, pinned in settings.json and listed to every agent: a hostile server's 1,000,000
+ * tools (one 30 MB answer) cost 1.6 GB, a 57 MB settings file and a 12 s stall of the whole
+ * gateway on each agent's `tools/list` (tool-count.security.test.ts).
+ */
+export const MAX_SERVER_TOOLS = 2000;
+
 /** Lists every tool (all pages), bounded, bypassing the client's response cache. */
 export async function listAllTools(up: Upstream, timeoutMs: number): Promise<Tool[]> {
   const { tools } = await up.client.listTools(undefined, {
     timeout: timeoutMs,
     cacheMode: 'refresh',
   });
+  if (tools.length > MAX_SERVER_TOOLS)
+    throw new Error(
+      `the server lists ${tools.length} tools; Airlock takes at most ${MAX_SERVER_TOOLS} from one server`,
+    );
   return tools;
 }
 
