@@ -176,6 +176,14 @@ export interface CallContent {
   carried?: readonly Record<string, unknown>[];
   /** References under which the agent may have received what it sends (a file's digest). */
   refs?: readonly string[];
+  /**
+   * Arguments the call is bound to by this read (a draft's version: gmail_send_draft's
+   * `message_id`), added to the call's arguments before a grant, an approval or the run see them:
+   * what runs, under a grant or once the user approves its card, is the version that was checked
+   * and shown — not whichever version a later read of the same draft found. Only arguments the
+   * tool's schema declares, and only ones the agent left out.
+   */
+  bind?: Readonly<Record<string, unknown>>;
 }
 
 export interface GrantShape {
