@@ -208,7 +208,8 @@ export class CallPipeline implements AgentToolCalls {
         ...(sends?.refs?.length ? { refs: [...sends.refs] } : {}),
       }) ?? null;
 
-    // A standing side effect (a filter that forwards or deletes future mail) asks every time.
+    // A standing side effect (a filter that forwards or deletes future mail), or a call whose
+    // reach the read above could not see, asks every time.
     const standing = entry.source.alwaysAsk?.(entry.def.name, record) ?? null;
 
     if (policy.approval === 'auto' && !taint && !standing) {

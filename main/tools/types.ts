@@ -155,7 +155,9 @@ export interface ToolSource extends FeatureSource {
   /**
    * Why this call must be put to the user whatever the policy or a grant says
    * — a standing side effect, such as a filter that forwards or deletes future
-   * mail — or null. Sources mark such tools destructive as well.
+   * mail, or a call whose reach the checks could not read (callContent found
+   * nothing: a draft's or an event's recipients) — or null. Asked after
+   * callContent, on the arguments as bound by it.
    */
   alwaysAsk?(tool: string, args: Record<string, unknown>): string | null;
   call(tool: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<CallToolResult>;
