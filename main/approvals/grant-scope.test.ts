@@ -99,6 +99,18 @@ describe('third-party tools (no shape): the strictest reading', () => {
     expect(hostsIn({ n: 'user@ nowhere' })).toBeNull(); // an "@" with no host to place
   });
 
+  it('an equals grant holds for the value, or a list of it alone — not of it several times', () => {
+    const c: GrantConstraint = { path: 'to', op: 'equals', value: '+15550100' };
+    expect(
+      fits({ to: '+15550100', text: 'Hi' }, c, undefined, [
+        { to: '+15550100', text: 'Hi' },
+        { to: ['+15550100'], text: 'Hi' },
+        { to: ['+15550100', '+15550100', '+15550100'], text: 'Hi' },
+        { to: [], text: 'Hi' },
+      ]),
+    ).toEqual([true, true, false, false]);
+  });
+
   it('an equals grant holds everything else as approved, nested values included', () => {
     const c: GrantConstraint = { path: 'event.organizer', op: 'equals', value: 'ann@example.com' };
     const base = { event: { organizer: 'ann@example.com', room: 'A' }, notify: true };

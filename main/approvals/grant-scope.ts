@@ -38,11 +38,15 @@ export function valueAt(args: unknown, path: string): unknown {
   return cur;
 }
 
-/** An `equals` constraint: the value at its path is the text (or a list of only that text). */
+/**
+ * An `equals` constraint: the value at its path is the text (or a list of that text alone). Not
+ * a list of it several times: a tool may act once per item (three messages to the one approved
+ * number), which is not the call the user pictured.
+ */
 export function equalsHolds(c: GrantConstraint, args: unknown): boolean {
   const value = valueAt(args, c.path);
   const items = Array.isArray(value) ? value : [value];
-  if (items.length === 0) return false;
+  if (items.length !== 1) return false;
   return items.every(
     (item) =>
       (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') &&

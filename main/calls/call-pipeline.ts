@@ -168,7 +168,7 @@ export class CallPipeline implements AgentToolCalls {
       log('rejected', result);
       return result;
     }
-    const record = input as Record<string, unknown>;
+    let record = input as Record<string, unknown>;
     const schema = entry.def.inputSchema;
     const inline = this.deps.validator.validateInline(schema, record);
     const problem =
@@ -188,6 +188,9 @@ export class CallPipeline implements AgentToolCalls {
       isReadOnly(entry.def) || !mayHaveCallContent(entry)
         ? null
         : await callContentOf(entry, record, opts.signal);
+    // The version the read found becomes part of the call (CallContent.bind): the grant, the
+    // approval (its card and its stored arguments) and the run all hold to it.
+    if (sends?.bind) record = { ...sends.bind, ...record };
 
     // Issue 22: does the call carry a stranger's destination, or the user's private data out?
     // A flagged call always asks, whatever the policy, unless a grant was opted into them.
@@ -205,7 +208,8 @@ export class CallPipeline implements AgentToolCalls {
         ...(sends?.refs?.length ? { refs: [...sends.refs] } : {}),
       }) ?? null;
 
-    // A standing side effect (a filter that forwards or deletes future mail) asks every time.
+    // A standing side effect (a filter that forwards or deletes future mail), or a call whose
+    // reach the read above could not see, asks every time.
     const standing = entry.source.alwaysAsk?.(entry.def.name, record) ?? null;
 
     if (policy.approval === 'auto' && !taint && !standing) {

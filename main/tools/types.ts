@@ -155,7 +155,9 @@ export interface ToolSource extends FeatureSource {
   /**
    * Why this call must be put to the user whatever the policy or a grant says
    * — a standing side effect, such as a filter that forwards or deletes future
-   * mail — or null. Sources mark such tools destructive as well.
+   * mail, or a call whose reach the checks could not read (callContent found
+   * nothing: a draft's or an event's recipients) — or null. Asked after
+   * callContent, on the arguments as bound by it.
    */
   alwaysAsk?(tool: string, args: Record<string, unknown>): string | null;
   call(tool: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<CallToolResult>;
@@ -176,6 +178,14 @@ export interface CallContent {
   carried?: readonly Record<string, unknown>[];
   /** References under which the agent may have received what it sends (a file's digest). */
   refs?: readonly string[];
+  /**
+   * Arguments the call is bound to by this read (a draft's version: gmail_send_draft's
+   * `message_id`), added to the call's arguments before a grant, an approval or the run see them:
+   * what runs, under a grant or once the user approves its card, is the version that was checked
+   * and shown — not whichever version a later read of the same draft found. Only arguments the
+   * tool's schema declares, and only ones the agent left out.
+   */
+  bind?: Readonly<Record<string, unknown>>;
 }
 
 export interface GrantShape {

@@ -200,6 +200,21 @@ export class CalendarSource implements ToolSource {
     }
   }
 
+  /**
+   * An update or delete whose event the checks could not read (callContent found no guests: the
+   * read failed or was late) asks, whatever the policy: the taint check saw only the guests its
+   * arguments name, yet the write reaches every guest of the event (event-guests.ts).
+   */
+  alwaysAsk(tool: string, args: Record<string, unknown>): string | null {
+    if (!TELLS_GUESTS.has(tool)) return null;
+    try {
+      this.guests.guests(this.cal.account(args.account, true), args);
+      return null;
+    } catch {
+      return "Airlock could not read the event's guests before its checks, so it asks.";
+    }
+  }
+
   /** Catches bad times, zones, addresses and rules before the user is asked to approve a write. */
   validateArgs(tool: string, args: Record<string, unknown>): string | null {
     return validateCalendarArgs(this.cal, tool, args);

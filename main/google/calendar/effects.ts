@@ -153,7 +153,13 @@ export function describeOther(
     return `Delete ${named(ev, id, zone, now)}${scopeText}${mailClause(guests, send, 'cancellations') || unknownGuests}`;
   if (tool === 'calendar_respond') {
     const verb = VERBS[optString(args, 'response') ?? ''] ?? 'Answer';
-    return `${verb} ${named(ev, id, zone, now)}${scopeText}${send === 'none' ? ' without telling the organizer' : ' — the organizer will be told'}`;
+    // The note goes to the organizer with the answer: the card says what it is.
+    // On one line: a note must not read as more of the card's own lines.
+    const comment =
+      typeof args.comment === 'string' ? args.comment.replace(/\s+/g, ' ').trim() : '';
+    const note = comment ? `, with the note "${comment}"` : '';
+    const organizer = ev?.organizer?.email && !ev.organizer.self ? ` (${ev.organizer.email})` : '';
+    return `${verb} ${named(ev, id, zone, now)}${scopeText}${note}${send === 'none' ? ` without e-mailing the organizer${organizer}${comment ? ', who still sees the note on the event' : ''}` : ` — the organizer${organizer} will be told`}`;
   }
   return '';
 }

@@ -6,8 +6,17 @@ import { loadEvent } from './write-tools.js';
 
 type Event = calendar_v3.Schema$Event;
 
-/** The writes that tell the event's existing guests (an update, a cancellation). */
-export const TELLS_GUESTS = new Set(['calendar_update_event', 'calendar_delete_event']);
+/**
+ * The writes that reach the event's existing guests: an update, a cancellation, and an answer to
+ * an invitation (respond patches the guest list, and the organizer — and the guests who see the
+ * list — get the answer and its `comment`, whatever `send_updates` says: it stops the e-mail, not
+ * the change to their copy of the event).
+ */
+export const TELLS_GUESTS = new Set([
+  'calendar_update_event',
+  'calendar_delete_event',
+  'calendar_respond',
+]);
 
 /**
  * Whom a Calendar write reaches beyond its arguments: the event's guests as Google holds them now

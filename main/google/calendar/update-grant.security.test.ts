@@ -184,3 +184,34 @@ describe('a grant on a Calendar write holds to the guests the write reaches', ()
     expect(await asked('calendar_update_event', move('2026-03-10T12:00'))).not.toBeNull();
   });
 });
+
+describe('a Calendar write whose event the checks could not read asks, whatever the policy', () => {
+  it('set to run without asking, an update whose event read failed before the checks is put to the user', async () => {
+    const { event, a, client, fake } = await setUp();
+    await a.control.setToolPolicy('calendar_update_event', {
+      approval: 'auto',
+      confirmDestructive: true,
+    });
+    const id = event(['stranger@other.test']);
+    // The read of the event's guests before the checks fails: the taint check would see none.
+    fake.failNext({ method: 'GET', path: new RegExp(`/events/${id}$`), status: 403 });
+    const before = fake.calls('PATCH', /\/events\//).length;
+    const requested = nextRequest(a);
+    const run = client.callTool({
+      name: 'calendar_update_event',
+      arguments: { event_id: id, description: 'Notes.', send_updates: 'all' },
+    });
+    const asked = await Promise.race([requested, run.then(() => null)]);
+    expect(asked).not.toBeNull();
+    expect(fake.calls('PATCH', /\/events\//)).toHaveLength(before);
+    await a.control.decide(asked!.id, { kind: 'deny' });
+    await run;
+    // Read, it runs as set.
+    const ran = await client.callTool({
+      name: 'calendar_update_event',
+      arguments: { event_id: id, description: 'Notes.', send_updates: 'all' },
+    });
+    expect(ran.isError).toBeFalsy();
+    expect(fake.calls('PATCH', /\/events\//)).toHaveLength(before + 1);
+  });
+});

@@ -24,8 +24,9 @@ const COMPOSE = new Set(['gmail_send', 'gmail_create_draft', 'gmail_update_draft
  * What a Gmail write sends beyond its arguments (ToolSource.callContent, issue 33 item 2), read
  * before the taint check and a grant decide:
  * - gmail_send_draft: the draft as it is now — its To, Cc, Bcc, subject and text become the
- *   arguments the taint check reads, and this version is the one a grant checks (grant-shape.ts)
- *   and the only one sendDraft will send (DraftMemory.markShown; drafts.ts);
+ *   arguments the taint check reads, and the call is bound to this version (`message_id`,
+ *   CallContent.bind): the one a grant checks (grant-shape.ts), the approval shows, and the only
+ *   one sendDraft will send (drafts.ts);
  * - a compose call's attachments: each file taken from a message, described as that message's
  *   attachment (its sender, who already has it), and the digest of each inline file (the bytes
  *   gmail_get_attachment handed over are indexed under it, attachment-file.ts).
@@ -53,9 +54,12 @@ export async function gmailCallContent(
     }
     if (r?.messageId !== v.messageId) r = undefined;
     d.drafts.remember(account, v);
-    d.drafts.markShown(account, v);
-    d.drafts.rememberRecipients(account, id, r);
+    if (r) d.drafts.rememberRecipients(account, id, r);
+    // The call is bound to this version (CallContent.bind): its grant reads this version's
+    // recipients, its card shows it, and sendDraft sends nothing else (an agent cannot name a
+    // version itself: validateArgs).
     return {
+      bind: { message_id: v.messageId },
       args: {
         ...args,
         // Both readings, so the taint check sees every address either finds.

@@ -59,21 +59,23 @@ describe('the gmail_send_draft grant shape reads the recipients of the version t
     attachments: [],
   });
 
-  it('reads the bytes, not the decoded rendering, and only of the version shown', () => {
+  it('reads the bytes, not the decoded rendering, and only of the version the call is bound to', () => {
     const drafts = new DraftMemory();
     const shape = gmailGrantShape('gmail_send_draft', { access, drafts })!;
     drafts.remember(ALICE.email, view('m2'));
-    drafts.markShown(ALICE.email, view('m2'));
     const head = recipientFields(
       bytes('To: =?UTF-8?Q?carol=40example=2Ecom_=C3=BC=28?= <evil@evil.test>\r\n\r\n'),
     );
+    const call = { draft_id: 'r1', message_id: 'm2' };
     // None read as bytes: no destinations.
-    expect(() => shape.destinations({ draft_id: 'r1' })).toThrow();
+    expect(() => shape.destinations(call)).toThrow();
     // Read of another version than the one the send is bound to: none either.
     drafts.rememberRecipients(ALICE.email, 'r1', { messageId: 'm1', ...head });
-    expect(() => shape.destinations({ draft_id: 'r1' })).toThrow();
+    expect(() => shape.destinations(call)).toThrow();
     // Of this version: what the bytes deliver to, not the decoded view's carol@example.com.
     drafts.rememberRecipients(ALICE.email, 'r1', { messageId: 'm2', ...head });
-    expect(shape.destinations({ draft_id: 'r1' })).toEqual(['evil@evil.test']);
+    expect(shape.destinations(call)).toEqual(['evil@evil.test']);
+    // A call bound to no version has none, whatever was read.
+    expect(() => shape.destinations({ draft_id: 'r1' })).toThrow();
   });
 });

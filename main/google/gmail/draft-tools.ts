@@ -12,6 +12,19 @@ const draftId: JsonSchema = {
   description: 'The draft id (e.g. "r-123…") from gmail_list_drafts or gmail_create_draft.',
 };
 
+/**
+ * The version of a draft a send is bound to (drafts.ts sendDraft). Airlock fills it in with the
+ * version its checks read, so an approved send goes out only as its card showed it
+ * (CallContent.bind, call-content.ts); an agent may not (tool-handlers.ts ARG_CHECKS). In the
+ * schema so that the user may keep it when editing an approval's arguments.
+ */
+const draftVersion: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  description:
+    'Filled in by Airlock, not by the agent (a call that gives it is refused): the version of the draft (its message id) Airlock checked and showed the user. A draft changed since is not sent.',
+};
+
 /** gmail_list_drafts and gmail_get_draft, for every account. */
 export function draftReadTools(all: string[]): ToolDefinition[] {
   return [
@@ -90,7 +103,7 @@ export function draftWriteTools(writable: string[]): ToolDefinition[] {
       title: 'Send a Gmail draft',
       description:
         'Sends an existing draft, as it is, to the recipients in its To, Cc and Bcc. The user is asked first and sees the draft as it will go out. Sending cannot be undone: the recipients see it immediately',
-      inputSchema: schema({ draft_id: draftId }, ['draft_id'], writable),
+      inputSchema: schema({ draft_id: draftId, message_id: draftVersion }, ['draft_id'], writable),
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,

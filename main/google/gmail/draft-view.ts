@@ -171,15 +171,17 @@ export class DraftMemory {
 
   /**
    * The recipient headers as the draft's bytes hold them, read with the checks before a send
-   * (call-content.ts): what a grant reads (grant-shape.ts), for the version they were read of.
+   * (call-content.ts): what a grant reads (grant-shape.ts), kept per version (message id), so a
+   * later read of a changed draft never stands in for the version a call is bound to.
    */
-  rememberRecipients(account: string, id: string, r: DraftRecipients | undefined): void {
-    if (r) this.heads.remember(account, id, r);
-    else this.heads.forget(account, id);
+  rememberRecipients(account: string, id: string, r: DraftRecipients): void {
+    this.heads.remember(account, versionKey(id, r.messageId), r);
   }
 
-  recipients(account: string, id: string): DraftRecipients | undefined {
-    return this.heads.get(account, id);
+  /** The recipient headers of this version of the draft, if Airlock read them. */
+  recipients(account: string, id: string, messageId: string): DraftRecipients | undefined {
+    const r = this.heads.get(account, versionKey(id, messageId));
+    return r?.messageId === messageId ? r : undefined;
   }
 
   /**
@@ -194,6 +196,8 @@ export class DraftMemory {
   forget(account: string, id: string): void {
     this.views.forget(account, id);
     this.shown.forget(account, id);
-    this.heads.forget(account, id);
   }
 }
+
+/** One version of one draft: its id and message id. */
+const versionKey = (id: string, messageId: string) => JSON.stringify([id, messageId]);

@@ -192,9 +192,10 @@ export async function updateDraft(
 }
 
 /**
- * gmail_send_draft: drafts.send of the draft as it is. When an approval
- * showed the draft, the draft must still be that version (its message id):
- * one changed since is not sent (docs/gmail.md "Drafts").
+ * gmail_send_draft: drafts.send of the draft as it is. The draft must still be the version the
+ * call is bound to (`message_id`, filled in by the checks' read: call-content.ts) — or, for a call
+ * the checks could not read, the version an approval last showed: one changed since is not sent
+ * (docs/gmail.md "Drafts").
  */
 export async function sendDraft(
   ctx: GmailCallContext,
@@ -203,8 +204,11 @@ export async function sendDraft(
   const id = draftIdOf(args);
   const account = ctx.client.account;
   const v = await fetchDraft(ctx.client, id);
-  const shown = ctx.drafts.lastShown(account, id);
-  if (shown && shown !== v.messageId)
+  const shown =
+    args.message_id !== undefined
+      ? (str(args.message_id)?.trim() ?? '')
+      : ctx.drafts.lastShown(account, id);
+  if (shown !== undefined && shown !== v.messageId)
     throw new BadInput(
       `Draft ${id} changed after Airlock checked it and the approval showed it; nothing was sent. Call gmail_send_draft again so the current version is checked and shown.`,
     );

@@ -75,8 +75,13 @@ export class GmailEffects {
     if (tool === 'gmail_send_draft') {
       if (!view)
         return `Send draft ${draftId} from ${account} — the recipients see it immediately. Airlock could not read the draft, so its content is not shown: check it in Gmail first.`;
-      // The version shown is the one gmail_send_draft will agree to send.
-      this.d.drafts.markShown(account, view);
+      // A call bound to a version (`message_id`, call-content.ts) sends that version or nothing:
+      // the card shows it, or says the send will fail. One that is not bound sends the version
+      // shown last (the checks could not read the draft).
+      const bound = args.message_id !== undefined ? (str(args.message_id)?.trim() ?? '') : null;
+      if (bound !== null && bound !== view.messageId)
+        return `Send draft ${draftId} from ${account} — this call will FAIL and nothing will be sent: the draft changed after Airlock checked it (now message ${view.messageId}, the call is for ${bound || 'no version'}).`;
+      if (bound === null) this.d.drafts.markShown(account, view);
       if (!hasRecipients(view))
         return `Send draft ${draftId} from ${account} — this call will FAIL and nothing will be sent: the draft has no recipient.`;
       return [

@@ -28,28 +28,28 @@ const COMPOSE: GrantShape = {
  * the draft's own bytes hold them (format=raw: Gmail's `format=full` headers come decoded, and
  * decoding before parsing can hide one; draft-recipients.ts), read just before the checks
  * (call-content.ts) with the same address parser.
- * Only that version counts: when Airlock holds no read of it, or the read is not the version the
- * send is bound to (DraftMemory.lastShown, which sendDraft requires), there are no destinations to
- * check and the call asks. A grant other than a domain grant (`equals` on draft_id, say) covers a
- * later send only while the draft goes to recipients of the send the user approved
- * (recipientsFromState; main/approvals/grant-scope.ts part 3).
+ * Only the version the call is bound to counts (`message_id`, filled in by that read:
+ * CallContent.bind; sendDraft sends no other): when Airlock holds no read of that version, there
+ * are no destinations to check and the call asks. `message_id` itself may differ under a grant —
+ * a draft gets a new one whenever it changes — since its recipients are what is checked. A grant
+ * other than a domain grant (`equals` on draft_id, say) covers a later send only while the draft
+ * goes to recipients of the send the user approved (recipientsFromState;
+ * main/approvals/grant-scope.ts part 3).
  */
 function sendDraftShape(access: GoogleAccountAccess, drafts: DraftMemory): GrantShape {
   return {
     recipientArgs: ['draft_id'],
-    contentArgs: [],
+    contentArgs: ['message_id'],
     // The same draft id can later go to other people: a grant holds to whom the approved send went.
     recipientsFromState: true,
     destinations: (args) => {
       const account = pickAccount(access, 'gmail_send_draft', args).email;
       const id = str(args.draft_id)?.trim() ?? '';
-      const v = drafts.get(account, id);
-      const shown = drafts.lastShown(account, id);
+      const version = str(args.message_id)?.trim() ?? '';
       // The headers as the draft's bytes hold them, not Gmail's decoded rendering of them
       // (draft-recipients.ts: decoding first can hide a recipient), of the version the send is bound to.
-      const r = drafts.recipients(account, id);
-      if (!v || v.messageId !== shown || r?.messageId !== shown)
-        throw new Error(`draft ${id} was not read before the check`);
+      const r = version ? drafts.recipients(account, id, version) : undefined;
+      if (!r) throw new Error(`draft ${id} was not read before the check`);
       return (['to', 'cc', 'bcc'] as const).flatMap((f) => headerAddresses(f, r[f]));
     },
   };

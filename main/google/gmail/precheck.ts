@@ -190,6 +190,11 @@ async function draftReady(
     d.drafts.remember(client.account, v);
     if (tool === 'gmail_send_draft' && !hasRecipients(v))
       return `Draft ${id} has no recipient; nothing would be sent. Add one with gmail_update_draft.`;
+    if (tool === 'gmail_send_draft' && args.message_id !== undefined) {
+      const bound = str(args.message_id)?.trim() ?? '';
+      if (bound !== v.messageId)
+        return `Draft ${id} changed after Airlock checked it (it is now message ${v.messageId}, not ${bound}); nothing would be sent. Call gmail_send_draft again so the current version is checked and shown.`;
+    }
     return null;
   } catch (err) {
     if (err instanceof BadInput) return err.message;

@@ -122,29 +122,38 @@ describe('gmail_send_draft sends only the version the checks read', () => {
     const signal = new AbortController().signal;
     const read = await b.source.callContent('gmail_send_draft', { draft_id: id }, signal);
     expect(read?.args).toMatchObject({ to: ['carol@example.com'], cc: [], bcc: [] });
+    // The call as the pipeline then runs it: bound to the version read (CallContent.bind).
+    const call: Record<string, unknown> = { draft_id: id, ...read?.bind };
+    expect(call.message_id).toEqual(expect.any(String));
     const shape = b.source.grantShape('gmail_send_draft')!;
-    expect(shape.destinations({ draft_id: id })).toEqual(['carol@example.com']);
+    expect(shape.destinations(call)).toEqual(['carol@example.com']);
 
     // The draft changes after the check (here through Airlock; in Gmail it is the same to the send).
     await b.call('gmail_update_draft', { draft_id: id, to: ['evil@evil.test'], body: 'Q3.' });
-    expect(() => shape.destinations({ draft_id: id })).toThrow();
-    const sent = await b.call('gmail_send_draft', { draft_id: id });
+    const sent = await b.call('gmail_send_draft', call);
     expect(sent.text).toMatch(/changed after Airlock checked it/);
     expect(b.fake.sent).toHaveLength(0);
 
-    // Changed in Gmail itself (another client of the mailbox): the read Airlock holds still names
-    // the old recipients, but the send reads the draft again and refuses the new version.
-    await b.source.callContent('gmail_send_draft', { draft_id: id }, signal);
+    // Read again, then changed in Gmail itself (another client of the mailbox): the read Airlock
+    // holds still names the recipients of the version read, but the send reads the draft again
+    // and refuses the new version.
+    const reread = await b.source.callContent('gmail_send_draft', { draft_id: id }, signal);
+    const call2: Record<string, unknown> = { draft_id: id, ...reread?.bind };
+    expect(call2.message_id).not.toEqual(call.message_id);
     const elsewhere = new GmailSource(b.access, { retry: { baseMs: 1 } });
     await elsewhere.call(
       'gmail_update_draft',
       { draft_id: id, to: ['mallory@evil.test'], body: 'Q3.' },
       { agent: 'other', signal },
     );
-    expect(shape.destinations({ draft_id: id })).toEqual(['evil@evil.test']);
-    const again = await b.call('gmail_send_draft', { draft_id: id });
+    expect(shape.destinations(call2)).toEqual(['evil@evil.test']);
+    // The first call's version keeps its own recipients: a later read does not stand in for it.
+    expect(shape.destinations(call)).toEqual(['carol@example.com']);
+    const again = await b.call('gmail_send_draft', call2);
     expect(again.text).toMatch(/changed after Airlock checked it/);
     expect(b.fake.sent).toHaveLength(0);
+    // Nor does a call bound to no version the checks read find destinations.
+    expect(() => shape.destinations({ draft_id: id })).toThrow();
   });
 });
 

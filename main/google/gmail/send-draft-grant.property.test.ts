@@ -27,8 +27,11 @@ const EXACT: GrantConstraint = { path: 'draft_id', op: 'equals', value: 'r1' };
 const APPROVED = new Set(['carol@example.com', 'dave@example.com']);
 
 let version = 0;
-/** The draft as Airlock read it before the checks (call-content.ts does this for a real call). */
-function draftNow(to: string, cc: string, bcc: string): void {
+/**
+ * The draft as Airlock read it before the checks (call-content.ts does this for a real call), and
+ * the send's arguments bound to that version (CallContent.bind).
+ */
+function draftNow(to: string, cc: string, bcc: string): Record<string, unknown> {
   const v: DraftView = {
     id: 'r1',
     messageId: `m${++version}`,
@@ -42,15 +45,15 @@ function draftNow(to: string, cc: string, bcc: string): void {
     attachments: [],
   };
   drafts.remember(ALICE.email, v);
-  drafts.markShown(ALICE.email, v);
   // What the grant reads: the headers as the message's bytes hold them (draft-recipients.ts).
   const head = [`To: ${to}`, cc ? `Cc: ${cc}` : '', bcc ? `Bcc: ${bcc}` : ''].filter(Boolean);
   const raw = Buffer.from(`${head.join('\r\n')}\r\nSubject: Figures\r\n\r\nQ3.\r\n`);
   drafts.rememberRecipients(ALICE.email, 'r1', { messageId: v.messageId, ...recipientFields(raw) });
+  return { draft_id: 'r1', message_id: v.messageId };
 }
 
-draftNow('Carol <carol@example.com>', 'dave@example.com', '');
-const grant = { constraint: EXACT, fixed: grantRecord({ draft_id: 'r1' }, EXACT, shape) };
+const approvedCall = draftNow('Carol <carol@example.com>', 'dave@example.com', '');
+const grant = { constraint: EXACT, fixed: grantRecord(approvedCall, EXACT, shape) };
 
 async function delivered(to: string, cc: string, bcc: string): Promise<string[][]> {
   const head = [`To: ${to}`, cc ? `Cc: ${cc}` : '', bcc ? `Bcc: ${bcc}` : '']
@@ -82,8 +85,8 @@ describe('gmail_send_draft under an equals grant, over generated draft headers',
     await fc.assert(
       fc.asyncProperty(header, maybe, maybe, async (to, cc, bcc) => {
         fc.pre(![to, cc, bcc].some((h) => /[\r\n]/.test(h)));
-        draftNow(to, cc, bcc);
-        if (!fitsScope(grant, { draft_id: 'r1' }, shape)) return;
+        const args = draftNow(to, cc, bcc);
+        if (!fitsScope(grant, args, shape)) return;
         ran++;
         for (const list of await delivered(to, cc, bcc)) {
           expect(list.length).toBeGreaterThan(0);

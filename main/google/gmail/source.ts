@@ -183,9 +183,17 @@ export class GmailSource implements ToolSource {
     }
   }
 
-  /** A filter that forwards or trashes future mail asks every time (filters.ts). */
+  /**
+   * A filter that forwards or trashes future mail asks every time (filters.ts). So does a send of
+   * a draft the checks could not read (no `message_id` bound by callContent): the taint check saw
+   * none of its recipients, so even a tool set to run without asking puts it to the user, whose
+   * card reads the draft.
+   */
   alwaysAsk(tool: string, args: Record<string, unknown>): string | null {
-    return tool === 'gmail_create_filter' ? standingEffect(args) : null;
+    if (tool === 'gmail_create_filter') return standingEffect(args);
+    if (tool === 'gmail_send_draft' && args.message_id === undefined)
+      return 'Airlock could not read the draft before its checks, so it asks.';
+    return null;
   }
 
   describeEffect(tool: string, args: Record<string, unknown>): string {

@@ -9,6 +9,7 @@ import { archive, listLabels, modifyLabels, trash } from './modify.js';
 import { readMessage, readThread } from './read.js';
 import { search } from './search.js';
 import { createDraft, parseCompose, sendMessage } from './send.js';
+import { BadInput } from './compose.js';
 
 type Handler = (ctx: GmailCallContext, args: Record<string, unknown>) => Promise<CallToolResult>;
 
@@ -44,6 +45,19 @@ export const ARG_CHECKS: Record<string, (args: Record<string, unknown>) => unkno
   gmail_create_draft: (a) => parseCompose(a),
   gmail_update_draft: (a) => parseCompose(a, { subjectOptional: true }),
   gmail_create_filter: parseFilter,
+  gmail_send_draft: draftVersionLeftOut,
   gmail_create_label: (a) => labelNameArg(a, 'name'),
   gmail_rename_label: (a) => labelNameArg(a, 'new_name'),
 };
+
+/**
+ * gmail_send_draft's `message_id` is Airlock's to fill in: the version of the draft its checks
+ * read (CallContent.bind). An agent that gave one could stand in for a read that failed, and the
+ * checks would have judged a draft they never saw (GmailSource.alwaysAsk).
+ */
+function draftVersionLeftOut(args: Record<string, unknown>): void {
+  if (args.message_id !== undefined)
+    throw new BadInput(
+      'message_id: leave it out — Airlock fills in the version of the draft it checks and shows.',
+    );
+}
