@@ -77,6 +77,7 @@ export class ServerConnection {
       features: this.features,
       listMs: this.t.listMs,
       emit: () => this.emit(),
+      listsChanged: () => this.agents.relistOwn(),
       trouble: (gen, up, cause) => this.trouble(gen, up, cause),
     });
     this.agents = new AgentUpstreams({
@@ -86,6 +87,7 @@ export class ServerConnection {
       features: this.features,
       conn: () => this.conn,
       shared: () => this.shared,
+      sharedLists: () => this.catalog.lists,
       relays: (agent) => this.sessionRelays(agent),
       completions: this.completions,
       relayAllowed: this.relayAllowed,
