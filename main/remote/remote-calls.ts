@@ -11,6 +11,7 @@ import { askToOpen, RETRY, urlSteps } from './relay/url-required.js';
 import { urlRequiredOf, withUrlRequired } from '../tools/url-required.js';
 import { callAsTask, callsAsTask, quoteStatus, UpstreamTaskLost } from './tasks/upstream-task.js';
 import { callUpstream } from './upstream/lean-call.js';
+import { toolResultProblem } from './upstream/spec-result.js';
 import {
   describeFailure,
   isServerAnswer,
@@ -111,6 +112,12 @@ export class RemoteCalls {
             },
           ),
         );
+        // Refused here with a clear reason, as a tool error (spec-result.ts): the server did run it.
+        const problem = toolResultProblem(result);
+        if (problem)
+          return this.fault(
+            `The remote server "${this.c.label}" answered with a malformed result, which Airlock did not pass on: ${problem}. The call itself ran on the server; check before trying again.`,
+          );
         // The redactor learns the token this call went with first (ConnectionRedactor.sync).
         return this.c.redactor.result(markUntrusted(result as CallToolResult, this.c.label));
       } catch (err) {
