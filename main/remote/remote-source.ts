@@ -161,6 +161,11 @@ export class RemoteSource implements ToolSource {
 
   async setSubscriptions(agent: string, uris: ReadonlySet<string>): Promise<void> {
     const shared = this.c.up;
+    if (shared && !this.c.agents.stateful(shared)) {
+      // One connection for every agent: the union of what they watch (RemoteFeatures.applyShared).
+      await this.c.features.setSubscriptions(agent, null, uris);
+      return this.c.features.applyShared(shared);
+    }
     const up =
       shared && this.c.agents.stateful(shared)
         ? await this.c.agents.agentUp(agent, uris.size > 0)
@@ -170,6 +175,8 @@ export class RemoteSource implements ToolSource {
 
   async releaseAgent(agent: string): Promise<void> {
     this.c.features.forget(agent);
+    const shared = this.c.up;
+    if (shared && !this.c.agents.stateful(shared)) void this.c.features.applyShared(shared);
     await this.c.sessions.release(agent);
   }
 

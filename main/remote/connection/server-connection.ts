@@ -219,6 +219,8 @@ export class ServerConnection {
       this.catalog.set(tools, lists);
       // Agents' sessions belonged to the old connection; they reopen on each agent's next request.
       if (old && old !== up) void this.sessions.closeAll();
+      // A shared connection watches what every agent watches; a new one starts with nothing.
+      if (!this.agents.stateful(up)) void this.features.applyShared(up);
       this.state = { state: 'ready' };
       this.retry.reset();
       this.outage.recovered();
