@@ -174,6 +174,10 @@ export class FeatureSessions {
       logger: n.logger ? `${source.label}/${n.logger}` : source.label,
       data: n.data,
     };
+    // A 2026-07-28 request has no session: its own level (the SDK applies it) decides whether
+    // the line goes on its stream; the agent's listen streams follow their own levels below.
+    if (n.call?.log && n.call.session === undefined && n.call.level)
+      void n.call.log(line).catch(() => {});
     for (const [id, s] of this.sessions)
       if (
         s.level &&

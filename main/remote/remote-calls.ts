@@ -1,5 +1,6 @@
 import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import type { CallToolResult, ToolCallContext } from '../tools/types.js';
+import { levelRank, type LoggingLevel } from '../tools/features.js';
 import { errorResult } from '../tools/types.js';
 import { markUntrusted } from '../tools/untrusted.js';
 import type { ServerConnection } from './connection/server-connection.js';
@@ -89,7 +90,11 @@ export class RemoteCalls {
               callUpstream(up.client, p, !this.hasOutputSchema(tool), o);
         const result = await inRelayScope(scope, () =>
           send(
-            { name: tool, arguments: args, ...this.perRequestMeta(up, ctx.agent) },
+            {
+              name: tool,
+              arguments: args,
+              ...this.perRequestMeta(up, ctx.agent, ctx.relay?.level),
+            },
             {
               // Aborting sends notifications/cancelled upstream (2025) or closes the request stream (2026).
               signal: lost.signal,
@@ -235,8 +240,15 @@ export class RemoteCalls {
    * request (`io.modelcontextprotocol/logLevel`), so the calling agent's own
    * level goes with its calls, and the lines come back on its call's stream.
    */
-  private perRequestMeta(up: Upstream, agent: string): { _meta?: Record<string, unknown> } {
-    const level = this.c.features.levelOf(agent);
+  private perRequestMeta(
+    up: Upstream,
+    agent: string,
+    /** The agent request's own level (2026-07-28 agents), beside its sessions' level. */
+    asked?: LoggingLevel,
+  ): { _meta?: Record<string, unknown> } {
+    const held = this.c.features.levelOf(agent);
+    const level =
+      held && asked ? (levelRank(held) <= levelRank(asked) ? held : asked) : (held ?? asked);
     return level && up.client.getProtocolEra() === 'modern'
       ? { _meta: { [LOG_LEVEL_META_KEY]: level } }
       : {};
