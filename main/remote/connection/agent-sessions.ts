@@ -59,6 +59,11 @@ export class AgentSessions {
     return this.byAgent.get(agent)?.open;
   }
 
+  /** The agent's session, open or opening, without opening one or counting as a use. */
+  current(agent: string): Promise<Upstream> | undefined {
+    return this.byAgent.get(agent)?.up;
+  }
+
   agents(): string[] {
     return [...this.byAgent.keys()];
   }

@@ -91,14 +91,25 @@ export class AgentUpstreams {
    * (only) when what it would list is different: `notifications/resources/list_changed` or
    * `…/prompts/list_changed`, as a direct client would hear it.
    */
-  private async relist(agent: string, up: Upstream): Promise<void> {
+  private relist(agent: string, up: Upstream): Promise<void> {
+    // One at a time per session, so an older listing never lands after a newer one.
+    const next = (this.relisting.get(up) ?? Promise.resolve()).then(() =>
+      this.relistNow(agent, up),
+    );
+    this.relisting.set(up, next);
+    return next;
+  }
+  private readonly relisting = new WeakMap<Upstream, Promise<void>>();
+
+  private async relistNow(agent: string, up: Upstream): Promise<void> {
     let lists: FeatureLists;
     try {
       lists = await listFeatures(up, this.o.t.listMs);
     } catch {
       return; // The session failed; its next request reopens one, and the shared lists stand.
     }
-    if (this.sessions.openNow(agent) !== up) return;
+    // Still the agent's session (one that said so while opening is registered once it is open).
+    if ((await this.sessions.current(agent)?.catch(() => null)) !== up) return;
     const before = this.own.get(up) ?? this.o.sharedLists();
     this.own.set(up, lists);
     const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -120,7 +131,7 @@ export class AgentUpstreams {
   private async connectFor(agent: string): Promise<Upstream> {
     const shared = this.o.shared();
     const conn = this.o.conn();
-    const holder: { up?: Upstream } = {};
+    const holder: { up?: Upstream; changedWhileOpening?: boolean } = {};
     const up = await connectUpstream({
       url: new URL(conn.url),
       headers: conn.headers,
@@ -131,6 +142,7 @@ export class AgentUpstreams {
         if (n.kind === 'log' || n.kind === 'resource-updated')
           this.o.features.notice(inCall(n, agent));
         else if (holder.up) void this.relist(agent, holder.up);
+        else holder.changedWhileOpening = true;
       },
       onRelay: relayHandler(this.o.label, {
         agent,
@@ -147,6 +159,7 @@ export class AgentUpstreams {
     });
     holder.up = up;
     await this.o.features.restore(agent, up);
+    if (holder.changedWhileOpening) void this.relist(agent, up);
     return up;
   }
 }
