@@ -175,12 +175,14 @@ export class FeatureSessions {
       data: n.data,
     };
     // A 2026-07-28 request has no session: its own level (the SDK applies it) decides whether
-    // the line goes on its stream; the agent's listen streams follow their own levels below.
-    if (n.call?.log && n.call.session === undefined && n.call.level)
-      void n.call.log(line).catch(() => {});
+    // the line goes on its stream, as a direct server's would; the agent's listen streams (where
+    // lines are Airlock's addition) then leave it out, so a client listening too gets it once.
+    const onRequest = Boolean(n.call?.log && n.call.session === undefined && n.call.level);
+    if (onRequest) void n.call!.log!(line).catch(() => {});
     for (const [id, s] of this.sessions)
       if (
         s.level &&
+        !(onRequest && !s.releases) &&
         (n.agent === undefined || s.agent === n.agent) &&
         levelRank(n.level) >= levelRank(s.level)
       ) {

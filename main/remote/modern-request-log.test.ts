@@ -1,6 +1,7 @@
 import {
   Client,
   LOG_LEVEL_META_KEY,
+  SUBSCRIPTION_ID_META_KEY,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
@@ -59,5 +60,45 @@ describe("a 2026-07-28 agent's per-request log level", () => {
     await call(via, 'modern__chatty');
     expect(direct.seen).toHaveLength(1);
     expect(via.seen).toHaveLength(1);
+  });
+
+  it('a client that also listens with a level gets the line once, on the request', async () => {
+    const up = await ModernUpstream.start(['chatty']);
+    cleanup.push(() => up.kill());
+    const t = await startRemoteApp();
+    cleanup.push(() => t.stop());
+    await t.app.control.addRemote({ name: 'modern', url: up.url });
+    const via = await modernAgent(t.started.mcpUrl, { Authorization: `Bearer ${t.token}` });
+    let acked!: () => void;
+    const ack = new Promise<void>((r) => (acked = r));
+    via.c.fallbackNotificationHandler = async (n) => {
+      if (n.method === 'notifications/subscriptions/acknowledged') acked();
+    };
+    const stop = new AbortController();
+    const listening = via.c
+      .request(
+        {
+          method: 'subscriptions/listen',
+          params: { _meta: { [LOG_LEVEL_META_KEY]: 'debug' }, notifications: {} },
+        },
+        { signal: stop.signal },
+      )
+      .catch(() => {});
+    cleanup.push(async () => {
+      stop.abort();
+      await listening;
+    });
+    await ack;
+    await via.c.callTool({
+      name: 'modern__chatty',
+      arguments: {},
+      _meta: { [LOG_LEVEL_META_KEY]: 'debug' },
+    });
+    // A round trip after the call: a copy on the listen stream would have arrived by now.
+    await via.c.listTools();
+    expect(via.seen).toHaveLength(1);
+    expect(
+      (via.seen[0] as { _meta?: Record<string, unknown> })._meta?.[SUBSCRIPTION_ID_META_KEY],
+    ).toBeUndefined();
   });
 });
