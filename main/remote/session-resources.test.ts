@@ -105,6 +105,12 @@ describe("resources a call adds to the agent's own upstream session", () => {
     // The other agent: no announcement of A's resource, not in its list, not readable.
     expect((await b.listResources()).resources.map((x) => x.uri)).not.toContain(uriOf('a-only.gz'));
     await expect(b.readResource({ uri: uriOf('a-only.gz') })).rejects.toThrow();
+    // The original URI resolves by what each agent lists: A's own session has it, B's does not.
+    const original = 'demo://resource/session/a-only.gz';
+    expect((await a.readResource({ uri: original })).contents[0]).toMatchObject({
+      uri: original,
+    });
+    await expect(b.readResource({ uri: original })).rejects.toThrow(/Unknown resource/);
     expect(bHeard.count()).toBe(0);
   });
 
