@@ -72,16 +72,16 @@ export class FeatureHub implements AgentFeatures {
 
   async listResources(agent: string) {
     await this.d.registry.whenReady();
-    return this.catalog.resources((s) => this.allowed(agent, s));
+    return this.catalog.resources((s) => this.allowed(agent, s), agent);
   }
   async listResourceTemplates(agent: string) {
     await this.d.registry.whenReady();
-    return this.catalog.resourceTemplates((s) => this.allowed(agent, s));
+    return this.catalog.resourceTemplates((s) => this.allowed(agent, s), agent);
   }
   async listPrompts(agent: string) {
     await this.d.registry.whenReady();
     return this.catalog
-      .prompts()
+      .prompts(agent)
       .filter((p) => this.allowed(agent, p.source))
       .map((p) => ({ ...p.prompt, name: p.name }));
   }
@@ -142,7 +142,7 @@ export class FeatureHub implements AgentFeatures {
   ): Promise<GetPromptResult> {
     const started = performance.now();
     await this.d.registry.whenReady();
-    const entry = this.catalog.prompt(name);
+    const entry = this.catalog.prompt(name, agent);
     if (!entry?.source.getPrompt || !this.allowed(agent, entry.source))
       throw invalidParams(`Unknown prompt: ${name}`);
     return this.activity.recorded(
@@ -174,7 +174,7 @@ export class FeatureHub implements AgentFeatures {
     await this.d.registry.whenReady();
     const empty: CompleteResult = { completion: { values: [], hasMore: false } };
     if (params.ref.type === 'ref/prompt') {
-      const entry = this.catalog.prompt(params.ref.name);
+      const entry = this.catalog.prompt(params.ref.name, agent);
       if (!entry?.source.complete || !this.allowed(agent, entry.source)) return empty;
       const r = await entry.source.complete(
         { ...params, ref: { ...params.ref, name: entry.prompt.name } },
@@ -182,7 +182,7 @@ export class FeatureHub implements AgentFeatures {
       );
       return this.observedCompletion(agent, entry.source, r);
     }
-    const target = this.catalog.resolveUri(params.ref.uri);
+    const target = this.catalog.resolveUri(params.ref.uri, agent);
     if (!target?.source.complete || !this.allowed(agent, target.source)) return empty;
     const r = await target.source.complete(
       { ...params, ref: { ...params.ref, uri: target.uri } },
@@ -239,7 +239,7 @@ export class FeatureHub implements AgentFeatures {
   }
 
   private resolve(agent: string, uri: string): ResolvedUri {
-    const target = this.catalog.resolveUri(uri);
+    const target = this.catalog.resolveUri(uri, agent);
     if (!target?.source.readResource || !this.allowed(agent, target.source))
       throw invalidParams(
         `Unknown resource: ${uri}. Airlock serves resources as airlock://<server>/<uri>, as resources/list shows them.`,

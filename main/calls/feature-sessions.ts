@@ -88,7 +88,7 @@ export class FeatureSessions {
 
   async unsubscribe(session: string, uri: string): Promise<void> {
     const s = this.sessions.get(session);
-    const target = this.d.catalog.resolveUri(uri);
+    const target = s && this.d.catalog.resolveUri(uri, s.agent);
     if (!target || !s?.subs.delete(publicUri(target.source, target.uri))) return;
     await this.applySubscriptions(s.agent);
   }
@@ -121,7 +121,7 @@ export class FeatureSessions {
     for (const s of this.sessions.values())
       if (s.agent === agent)
         for (const uri of s.subs.keys()) {
-          const t = this.d.catalog.resolveUri(uri);
+          const t = this.d.catalog.resolveUri(uri, agent);
           if (t) bySource.get(t.source)?.add(t.uri);
         }
     await Promise.all([...bySource].map(([source, uris]) => source.setSubscriptions!(agent, uris)));
@@ -149,8 +149,16 @@ export class FeatureSessions {
   }
 
   private onNotice(source: ToolSource, n: SourceNotice): void {
-    // The source re-reads its lists and reports a change; FeatureHub.announceChanges tells agents.
-    if (n.kind === 'resources-changed' || n.kind === 'prompts-changed') return;
+    if (n.kind === 'resources-changed' || n.kind === 'prompts-changed') {
+      // A change in one agent's own upstream session is that agent's alone: its sessions hear of
+      // it (agent-upstreams.ts re-read the lists first). A shared one is re-read by the source,
+      // and FeatureHub.announceChanges tells every agent.
+      if (n.agent !== undefined)
+        for (const s of this.sessions.values())
+          if (s.agent === n.agent)
+            s.sink.listChanged(n.kind === 'resources-changed' ? 'resources' : 'prompts');
+      return;
+    }
     if (n.kind === 'resource-updated') {
       const uri = publicUri(source, n.uri);
       for (const s of this.sessions.values())
@@ -166,9 +174,15 @@ export class FeatureSessions {
       logger: n.logger ? `${source.label}/${n.logger}` : source.label,
       data: n.data,
     };
+    // A 2026-07-28 request has no session: its own level (the SDK applies it) decides whether
+    // the line goes on its stream, as a direct server's would; the agent's listen streams (where
+    // lines are Airlock's addition) then leave it out, so a client listening too gets it once.
+    const onRequest = Boolean(n.call?.log && n.call.session === undefined && n.call.level);
+    if (onRequest) void n.call!.log!(line).catch(() => {});
     for (const [id, s] of this.sessions)
       if (
         s.level &&
+        !(onRequest && !s.releases) &&
         (n.agent === undefined || s.agent === n.agent) &&
         levelRank(n.level) >= levelRank(s.level)
       ) {

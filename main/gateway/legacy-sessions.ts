@@ -106,6 +106,12 @@ export class LegacySessions {
           log: (params) =>
             void server.notification({ method: 'notifications/message', params }).catch(() => {}),
           resourceUpdated: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}),
+          listChanged: (kind) =>
+            void (
+              kind === 'resources'
+                ? server.sendResourceListChanged()
+                : server.sendPromptListChanged()
+            ).catch(() => {}),
           state: () => ({
             lastUsed: this.sessions.get(id)?.order ?? 0,
             listening: transport.listening(),

@@ -134,6 +134,11 @@ export class ListenStreams {
           {
             log: (line) => send('notifications/message', line),
             resourceUpdated: (uri) => send('notifications/resources/updated', { uri }),
+            listChanged: (kind) =>
+              this.changedOn(
+                stream,
+                kind === 'resources' ? 'resourcesListChanged' : 'promptsListChanged',
+              ),
             relay: noRelay(agent),
             state: () => ({ lastUsed: 0, listening: false }),
           },
@@ -181,7 +186,12 @@ export class ListenStreams {
 
   /** A list changed: to every stream that asked for that change. */
   listChanged(kind: ListChange): void {
-    for (const s of this.open.values()) if (s.honored[kind]) s.send(LIST_METHODS[kind], {});
+    for (const s of this.open.values()) this.changedOn(s, kind);
+  }
+
+  /** One stream's list changed, if it asked to hear of that change. */
+  private changedOn(s: Stream, kind: ListChange): void {
+    if (s.honored[kind]) s.send(LIST_METHODS[kind], {});
   }
 
   /** Revoking an agent ends its streams; closing the gateway ends all, gracefully. */

@@ -1,5 +1,7 @@
 import {
   createMcpHandler,
+  isSpecType,
+  LOG_LEVEL_META_KEY,
   Server,
   SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
@@ -242,7 +244,8 @@ export class McpEndpoint {
             agent,
             signal,
             (ask) => roundRelay(agent, server, this.o.features, ask, this.o.self),
-            (relay, signal) => this.tracked(agent, relay, (r) => run(r, signal)),
+            (relay, signal) =>
+              this.tracked(agent, withRequestLog(relay, ctx), (r) => run(r, signal)),
           );
     // input_required is a valid answer to tools/call, prompts/get and resources/read on this era.
     return answer as Promise<T>;
@@ -273,4 +276,20 @@ function agentOf(auth: AuthInfo | undefined): string {
   const agent = auth?.extra?.agent;
   if (typeof agent !== 'string') throw new Error('unauthenticated request reached the MCP handler');
   return agent;
+}
+
+/**
+ * A 2026-07-28 request carries its own log level (SEP-2577, `_meta`
+ * `io.modelcontextprotocol/logLevel`): a line the upstream sends while serving it goes on that
+ * request's own stream, as a direct server's would, through the SDK's `ctx.mcpReq.log`, which
+ * applies the request's level (none asked: no line). The level also goes to the upstream.
+ */
+function withRequestLog(relay: ClientRelay, ctx: ServerContext): ClientRelay {
+  const level = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY];
+  if (typeof level !== 'string' || !isSpecType.LoggingLevel(level)) return relay;
+  return {
+    ...relay,
+    level,
+    log: (line) => ctx.mcpReq.log(line.level, line.data, line.logger),
+  };
 }

@@ -1,5 +1,6 @@
 import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import type { CallToolResult, ToolCallContext } from '../tools/types.js';
+import { levelRank, type LoggingLevel } from '../tools/features.js';
 import { errorResult } from '../tools/types.js';
 import { markUntrusted } from '../tools/untrusted.js';
 import { relayLabel, serverWords } from '../tools/relay-label.js';
@@ -12,6 +13,7 @@ import { askToOpen, RETRY, urlSteps } from './relay/url-required.js';
 import { urlRequiredOf, withUrlRequired } from '../tools/url-required.js';
 import { callAsTask, callsAsTask, quoteStatus, UpstreamTaskLost } from './tasks/upstream-task.js';
 import { callUpstream } from './upstream/lean-call.js';
+import { toolResultProblem } from './upstream/spec-result.js';
 import {
   describeFailure,
   isServerAnswer,
@@ -89,7 +91,11 @@ export class RemoteCalls {
               callUpstream(up.client, p, !this.hasOutputSchema(tool), o);
         const result = await inRelayScope(scope, () =>
           send(
-            { name: tool, arguments: args, ...this.perRequestMeta(up, ctx.agent) },
+            {
+              name: tool,
+              arguments: args,
+              ...this.perRequestMeta(up, ctx.agent, ctx.relay?.level),
+            },
             {
               // Aborting sends notifications/cancelled upstream (2025) or closes the request stream (2026).
               signal: lost.signal,
@@ -116,6 +122,12 @@ export class RemoteCalls {
             },
           ),
         );
+        // Refused here with a clear reason, as a tool error (spec-result.ts): the server did run it.
+        const problem = toolResultProblem(result);
+        if (problem)
+          return this.fault(
+            `The remote server "${this.c.label}" answered with a malformed result, which Airlock did not pass on: ${problem}. The call itself ran on the server; check before trying again.`,
+          );
         // The redactor learns the token this call went with first (ConnectionRedactor.sync).
         return this.c.redactor.result(markUntrusted(result as CallToolResult, this.c.label));
       } catch (err) {
@@ -245,8 +257,15 @@ export class RemoteCalls {
    * request (`io.modelcontextprotocol/logLevel`), so the calling agent's own
    * level goes with its calls, and the lines come back on its call's stream.
    */
-  private perRequestMeta(up: Upstream, agent: string): { _meta?: Record<string, unknown> } {
-    const level = this.c.features.levelOf(agent);
+  private perRequestMeta(
+    up: Upstream,
+    agent: string,
+    /** The agent request's own level (2026-07-28 agents), beside its sessions' level. */
+    asked?: LoggingLevel,
+  ): { _meta?: Record<string, unknown> } {
+    const held = this.c.features.levelOf(agent);
+    const level =
+      held && asked ? (levelRank(held) <= levelRank(asked) ? held : asked) : (held ?? asked);
     return level && up.client.getProtocolEra() === 'modern'
       ? { _meta: { [LOG_LEVEL_META_KEY]: level } }
       : {};

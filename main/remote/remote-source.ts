@@ -27,6 +27,7 @@ import {
   type RemoteTimings,
 } from './connection/timings.js';
 import { RemoteCalls } from './remote-calls.js';
+import type { FeatureLists } from './catalog/remote-features.js';
 import { networkCode, type TransportKind, type Upstream } from './upstream/upstream.js';
 
 export { DEFAULT_TIMINGS, type RemoteConnection, type RemoteSourceOptions, type RemoteTimings };
@@ -114,16 +115,24 @@ export class RemoteSource implements ToolSource {
     return this.c.status().state === 'ready' ? [] : this.c.catalog.lastKnown;
   }
 
-  resources(): readonly Resource[] {
-    return this.c.status().state === 'ready' ? this.c.catalog.lists.resources : [];
+  resources(agent?: string): readonly Resource[] {
+    return this.lists(agent)?.resources ?? [];
   }
 
-  resourceTemplates(): readonly ResourceTemplate[] {
-    return this.c.status().state === 'ready' ? this.c.catalog.lists.templates : [];
+  resourceTemplates(agent?: string): readonly ResourceTemplate[] {
+    return this.lists(agent)?.templates ?? [];
   }
 
-  prompts(): readonly Prompt[] {
-    return this.c.status().state === 'ready' ? this.c.catalog.lists.prompts : [];
+  prompts(agent?: string): readonly Prompt[] {
+    return this.lists(agent)?.prompts ?? [];
+  }
+
+  /** The agent's own session's lists when it has some (agent-upstreams.ts), else the shared ones. */
+  private lists(agent: string | undefined): FeatureLists | undefined {
+    if (this.c.status().state !== 'ready') return undefined;
+    return (
+      (agent !== undefined ? this.c.agents.listsFor(agent) : undefined) ?? this.c.catalog.lists
+    );
   }
 
   readResource(uri: string, ctx: FeatureContext): Promise<ReadResourceResult> {
@@ -152,6 +161,11 @@ export class RemoteSource implements ToolSource {
 
   async setSubscriptions(agent: string, uris: ReadonlySet<string>): Promise<void> {
     const shared = this.c.up;
+    if (shared && !this.c.agents.stateful(shared)) {
+      // One connection for every agent: the union of what they watch (RemoteFeatures.applyShared).
+      await this.c.features.setSubscriptions(agent, null, uris);
+      return this.c.features.applyShared(shared);
+    }
     const up =
       shared && this.c.agents.stateful(shared)
         ? await this.c.agents.agentUp(agent, uris.size > 0)
@@ -161,6 +175,8 @@ export class RemoteSource implements ToolSource {
 
   async releaseAgent(agent: string): Promise<void> {
     this.c.features.forget(agent);
+    const shared = this.c.up;
+    if (shared && !this.c.agents.stateful(shared)) void this.c.features.applyShared(shared);
     await this.c.sessions.release(agent);
   }
 

@@ -50,9 +50,12 @@ export class FeatureCatalog {
     return this.registry.listSources();
   }
 
-  /** A public URI's server and original URI, or undefined for URIs Airlock did not hand out. */
-  resolveUri(uri: string): ResolvedUri | undefined {
-    if (!uri.startsWith(AIRLOCK_URI_SCHEME)) return this.resolveOriginal(uri);
+  /**
+   * A public URI's server and original URI, or undefined for URIs Airlock did not hand out.
+   * `agent`: an original URI is looked up in what that agent lists (FeatureSource.resources).
+   */
+  resolveUri(uri: string, agent?: string): ResolvedUri | undefined {
+    if (!uri.startsWith(AIRLOCK_URI_SCHEME)) return this.resolveOriginal(uri, agent);
     const rest = uri.slice(AIRLOCK_URI_SCHEME.length);
     const slash = rest.indexOf('/');
     if (slash <= 0) return undefined;
@@ -62,37 +65,43 @@ export class FeatureCatalog {
   }
 
   /** An original (un-namespaced) URI: the one server listing it, else the one whose template matches. */
-  private resolveOriginal(uri: string): ResolvedUri | undefined {
+  private resolveOriginal(uri: string, agent: string | undefined): ResolvedUri | undefined {
     const sources = this.sources();
-    const listing = sources.filter((s) => s.resources?.().some((r) => r.uri === uri));
+    const listing = sources.filter((s) => s.resources?.(agent).some((r) => r.uri === uri));
     if (listing.length === 1) return { source: listing[0]!, uri };
     if (listing.length > 1) return undefined;
     const matching = sources.filter((s) =>
-      s.resourceTemplates?.().some((t) => matchesTemplate(t.uriTemplate, uri)),
+      s.resourceTemplates?.(agent).some((t) => matchesTemplate(t.uriTemplate, uri)),
     );
     return matching.length === 1 ? { source: matching[0]!, uri } : undefined;
   }
 
-  resources(visible: (s: ToolSource) => boolean = () => true): Resource[] {
-    return this.sources()
-      .filter(visible)
-      .flatMap((s) => (s.resources?.() ?? []).map((r) => ({ ...r, uri: publicUri(s, r.uri) })));
-  }
-
-  resourceTemplates(visible: (s: ToolSource) => boolean = () => true): ResourceTemplate[] {
+  /** `agent`: that agent's lists (FeatureSource.resources); without: what every agent shares. */
+  resources(visible: (s: ToolSource) => boolean = () => true, agent?: string): Resource[] {
     return this.sources()
       .filter(visible)
       .flatMap((s) =>
-        (s.resourceTemplates?.() ?? []).map((t) => ({
+        (s.resources?.(agent) ?? []).map((r) => ({ ...r, uri: publicUri(s, r.uri) })),
+      );
+  }
+
+  resourceTemplates(
+    visible: (s: ToolSource) => boolean = () => true,
+    agent?: string,
+  ): ResourceTemplate[] {
+    return this.sources()
+      .filter(visible)
+      .flatMap((s) =>
+        (s.resourceTemplates?.(agent) ?? []).map((t) => ({
           ...t,
           uriTemplate: publicUri(s, t.uriTemplate),
         })),
       );
   }
 
-  prompts(): PromptEntry[] {
+  prompts(agent?: string): PromptEntry[] {
     const all = this.sources().flatMap((source) =>
-      (source.prompts?.() ?? []).map((prompt) => ({
+      (source.prompts?.(agent) ?? []).map((prompt) => ({
         key: `${source.id}/${prompt.name}`,
         source,
         prompt,
@@ -104,8 +113,8 @@ export class FeatureCatalog {
     return all.map((p) => ({ name: names.get(p.key)!, source: p.source, prompt: p.prompt }));
   }
 
-  prompt(name: string): PromptEntry | undefined {
-    const all = this.prompts();
+  prompt(name: string, agent?: string): PromptEntry | undefined {
+    const all = this.prompts(agent);
     const exact = all.find((p) => p.name === name);
     if (exact) return exact;
     const original = all.filter((p) => p.prompt.name === name);

@@ -43,8 +43,9 @@ export type SourceNotice =
       call?: ClientRelay;
     }
   | { kind: 'resource-updated'; uri: string; agent?: string }
-  | { kind: 'resources-changed' }
-  | { kind: 'prompts-changed' };
+  /** `agent`: the change is in that agent's own upstream session, so it is that agent's alone. */
+  | { kind: 'resources-changed'; agent?: string }
+  | { kind: 'prompts-changed'; agent?: string };
 
 /**
  * Everything MCP carries besides tools (issue 14): a source offers what it
@@ -52,9 +53,14 @@ export type SourceNotice =
  * FeatureCatalog namespaces them.
  */
 export interface FeatureSource {
-  resources?(): readonly Resource[];
-  resourceTemplates?(): readonly ResourceTemplate[];
-  prompts?(): readonly Prompt[];
+  /**
+   * `agent`: what that agent lists, which for a server that keeps one upstream session per
+   * agent may include what a call added to the agent's own session. Without it: what every
+   * agent shares (the basis of Airlock's own list_changed).
+   */
+  resources?(agent?: string): readonly Resource[];
+  resourceTemplates?(agent?: string): readonly ResourceTemplate[];
+  prompts?(agent?: string): readonly Prompt[];
   readResource?(uri: string, ctx: FeatureContext): Promise<ReadResourceResult>;
   getPrompt?(
     name: string,

@@ -46,6 +46,11 @@ export interface ClientRelay {
    * before its answer (issue 28, item 2); rejects once the request has answered.
    */
   readonly log?: ((params: RelayedLog) => Promise<void>) | undefined;
+  /**
+   * The log level the request itself carries (2026-07-28, SEP-2577: `_meta`
+   * `io.modelcontextprotocol/logLevel`); absent on 2025 sessions, whose level is the session's.
+   */
+  readonly level?: LoggingLevel | undefined;
   /** The request this relay belongs to has ended: Activity gets what was counted (relay-ledger.ts). */
   readonly done?: (() => void) | undefined;
   /** Airlock's own address as this relay's gateway knows it (relay-label.ts). */

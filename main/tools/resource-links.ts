@@ -33,8 +33,9 @@ function namesResource(b: Block): boolean {
 
 /**
  * Only a block with a string URI is rewritten. The upstream leg checks a result's structure only
- * (remote/upstream/upstream-client.ts callToolResultProblem); Airlock's server makes the full
- * schema check, which must still refuse a link without a URI, not see `airlock://<server>/undefined`.
+ * (remote/upstream/upstream-client.ts callToolResultProblem); a remote tool result is then checked
+ * against the MCP schema (remote/upstream/spec-result.ts) and Airlock's server checks it again,
+ * and each must still refuse a link without a URI, not see `airlock://<server>/undefined`.
  */
 function publicBlock<B extends Block>(b: B, source: ToolSource): B {
   if (b.type === 'resource_link' && typeof b.uri === 'string')

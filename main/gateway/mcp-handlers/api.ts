@@ -30,6 +30,8 @@ export type WithRelay = <T>(
 export interface SessionSink {
   log(params: { level: LoggingLevel; logger?: string; data: unknown }): void;
   resourceUpdated(uri: string): void;
+  /** This agent's own list changed (what a call added to its own upstream session). */
+  listChanged(kind: 'resources' | 'prompts'): void;
   /** The session's own channel for server→client requests outside any call. */
   relay: ClientRelay;
   /**

@@ -15,6 +15,7 @@ import type { Redactor } from '../connection/redact.js';
 import { inRelayScope } from '../relay/relay-scope.js';
 import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../../tools/untrusted.js';
 import type { Upstream } from '../upstream/upstream.js';
+import type { McpSubscription } from '@modelcontextprotocol/client';
 
 export interface FeatureLists {
   resources: Resource[];
@@ -58,6 +59,11 @@ export class RemoteFeatures {
     { level?: LoggingLevel; sending?: Promise<void> | undefined }
   >();
   private readonly listeners = new Set<(n: SourceNotice) => void>();
+  /** Per shared 2026-07-28 connection: the one listen stream watching every agent's URIs. */
+  private readonly listening = new WeakMap<
+    Upstream,
+    { key: string; sub?: McpSubscription; chain: Promise<void> }
+  >();
 
   constructor(
     private readonly label: string,
@@ -190,9 +196,59 @@ export class RemoteFeatures {
     return s.sending;
   }
 
+  /**
+   * A server without a session per agent (2026-07-28, or 2025 without a session id) is shared: the
+   * URIs any agent watches are watched there once, and FeatureSessions hands each
+   * `notifications/resources/updated` only to the sessions subscribed to that URI. A 2026-07-28
+   * server has no `resources/subscribe`: it delivers updates on a `subscriptions/listen` stream
+   * whose filter names the URIs (SEP-2575 era), reopened whenever the set changes. Without this
+   * the agent's subscription was answered and never served.
+   */
+  applyShared(up: Upstream): Promise<void> {
+    const all = new Set<string>();
+    for (const uris of this.wanted.values()) for (const uri of uris) all.add(uri);
+    if (up.client.getProtocolEra() === 'modern') return this.listenFor(up, all);
+    return this.subscribeTo(up, all);
+  }
+
+  private listenFor(up: Upstream, uris: ReadonlySet<string>): Promise<void> {
+    let st = this.listening.get(up);
+    if (!st) this.listening.set(up, (st = { key: '', chain: Promise.resolve() }));
+    const w = st;
+    const key = JSON.stringify([...uris].sort());
+    w.chain = w.chain.then(async () => {
+      if (w.key === key && w.sub) return;
+      const old = w.sub;
+      w.sub = undefined;
+      w.key = '';
+      await old?.close().catch(() => {});
+      if (!uris.size || !up.client.getServerCapabilities()?.resources) return;
+      try {
+        const sub = await up.client.listen(
+          { resourceSubscriptions: [...uris] },
+          { timeout: this.timeoutMs },
+        );
+        w.sub = sub;
+        w.key = key;
+        // Ended by the server or the network: the next change of the set, or a new connection, opens another.
+        void sub.closed.then(() => {
+          if (w.sub !== sub) return;
+          w.sub = undefined;
+          w.key = '';
+        });
+      } catch (err) {
+        this.warn('subscriptions/listen', err);
+      }
+    });
+    return w.chain;
+  }
+
   private async applySubscriptions(agent: string, up: Upstream): Promise<void> {
+    return this.subscribeTo(up, this.wanted.get(agent) ?? new Set<string>());
+  }
+
+  private async subscribeTo(up: Upstream, wanted: ReadonlySet<string>): Promise<void> {
     if (!up.client.getServerCapabilities()?.resources?.subscribe) return;
-    const wanted = this.wanted.get(agent) ?? new Set<string>();
     const have = this.subscribed.get(up) ?? new Set<string>();
     this.subscribed.set(up, have);
     const opts = { timeout: this.timeoutMs };

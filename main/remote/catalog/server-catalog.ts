@@ -19,6 +19,8 @@ export interface CatalogedConnection {
   listMs: number;
   /** The lists changed. */
   emit: () => void;
+  /** The shared resource or prompt lists were re-read after the server said they changed. */
+  listsChanged?: () => void;
   trouble: (gen: number, up: Upstream, cause: Error) => void;
 }
 
@@ -71,6 +73,7 @@ export class ServerCatalog {
         this.lists = lists;
         this.c.features.notice(n);
         this.c.emit();
+        this.c.listsChanged?.();
       },
       (err: unknown) => this.c.trouble(gen, up, err as Error),
     );

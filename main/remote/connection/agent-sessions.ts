@@ -15,7 +15,7 @@ export class AgentSessions {
   /** `order` ranks recency (a counter: many uses share a millisecond); `at` is the last use's time. */
   private readonly byAgent = new Map<
     string,
-    { up: Promise<Upstream>; order: number; at: number }
+    { up: Promise<Upstream>; order: number; at: number; open?: Upstream }
   >();
   private tick = 0;
   private readonly busy = new Map<Upstream, number>();
@@ -39,14 +39,29 @@ export class AgentSessions {
       return found.up;
     }
     const up = this.connect(agent);
-    const entry = { up, order: ++this.tick, at: Date.now() };
+    const entry: { up: Promise<Upstream>; order: number; at: number; open?: Upstream } = {
+      up,
+      order: ++this.tick,
+      at: Date.now(),
+    };
     this.byAgent.set(agent, entry);
+    void up.then((u) => (entry.open = u)).catch(() => {});
     // A failed connect is forgotten, so the next request tries again.
     up.catch(() => this.byAgent.get(agent) === entry && this.byAgent.delete(agent));
     void this.trim();
     this.sweeper ??= setInterval(() => void this.sweep(), Math.min(this.idle.ms, 60_000));
     this.sweeper.unref();
     return up;
+  }
+
+  /** The agent's session if it is open now (connected and not closed since), without opening one. */
+  openNow(agent: string): Upstream | undefined {
+    return this.byAgent.get(agent)?.open;
+  }
+
+  /** The agent's session, open or opening, without opening one or counting as a use. */
+  current(agent: string): Promise<Upstream> | undefined {
+    return this.byAgent.get(agent)?.up;
   }
 
   agents(): string[] {

@@ -1,7 +1,11 @@
 import type { ClientRelay } from '../../tools/relay.js';
 import { AgentSessions } from './agent-sessions.js';
 import { inCall, relayHandler } from '../relay/relay-scope.js';
-import type { RemoteFeatures } from '../catalog/remote-features.js';
+import {
+  listFeatures,
+  type FeatureLists,
+  type RemoteFeatures,
+} from '../catalog/remote-features.js';
 import type { RemoteConnection, RemoteTimings } from './timings.js';
 import type { UrlCompletions } from '../relay/url-completions.js';
 import { connectUpstream, type Upstream } from '../upstream/upstream.js';
@@ -18,6 +22,8 @@ export interface AgentUpstreamsOptions {
   conn: () => RemoteConnection;
   /** The shared connection, when up. */
   shared: () => Upstream | null;
+  /** The lists the shared connection last read (what an agent without lists of its own sees). */
+  sharedLists: () => FeatureLists;
   /** The agent's open request, for upstream sampling/elicitation on its own session. */
   relays: (agent: string) => ClientRelay | undefined;
   /** The server's URL-mode elicitations shown to agents (url-completions.ts). */
@@ -34,6 +40,12 @@ export interface AgentUpstreamsOptions {
  */
 export class AgentUpstreams {
   readonly sessions: AgentSessions;
+  /**
+   * The lists an agent's own session gave after it said they changed: a resource a call adds
+   * to that session (server-everything's gzip-file-as-resource) exists there only. Keyed by the
+   * session, so a closed or replaced one's lists are gone with it.
+   */
+  private readonly own = new WeakMap<Upstream, FeatureLists>();
 
   constructor(private readonly o: AgentUpstreamsOptions) {
     this.sessions = new AgentSessions((agent) => this.connectFor(agent), MAX_AGENT_SESSIONS, {
@@ -65,11 +77,61 @@ export class AgentUpstreams {
     return this.sessions.get(agent).catch(() => null);
   }
 
+  /**
+   * What the agent lists from this server: its own session's lists once that session said they
+   * changed, else the shared connection's. Never another agent's (one session per agent).
+   */
+  listsFor(agent: string): FeatureLists | undefined {
+    const up = this.sessions.openNow(agent);
+    return up && this.own.get(up);
+  }
+
+  /**
+   * Re-reads the agent's own session's lists after it said they changed, and tells that agent
+   * (only) when what it would list is different: `notifications/resources/list_changed` or
+   * `…/prompts/list_changed`, as a direct client would hear it.
+   */
+  private relist(agent: string, up: Upstream): Promise<void> {
+    // One at a time per session, so an older listing never lands after a newer one.
+    const next = (this.relisting.get(up) ?? Promise.resolve()).then(() =>
+      this.relistNow(agent, up),
+    );
+    this.relisting.set(up, next);
+    return next;
+  }
+  private readonly relisting = new WeakMap<Upstream, Promise<void>>();
+
+  private async relistNow(agent: string, up: Upstream): Promise<void> {
+    let lists: FeatureLists;
+    try {
+      lists = await listFeatures(up, this.o.t.listMs);
+    } catch {
+      return; // The session failed; its next request reopens one, and the shared lists stand.
+    }
+    // Still the agent's session (one that said so while opening is registered once it is open).
+    if ((await this.sessions.current(agent)?.catch(() => null)) !== up) return;
+    const before = this.own.get(up) ?? this.o.sharedLists();
+    this.own.set(up, lists);
+    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+    if (!same([before.resources, before.templates], [lists.resources, lists.templates]))
+      this.o.features.notice({ kind: 'resources-changed', agent });
+    if (!same(before.prompts, lists.prompts))
+      this.o.features.notice({ kind: 'prompts-changed', agent });
+  }
+
+  /** The shared lists changed: agents with lists of their own re-read them (a server-wide change). */
+  relistOwn(): void {
+    for (const agent of this.sessions.agents()) {
+      const up = this.sessions.openNow(agent);
+      if (up && this.own.has(up)) void this.relist(agent, up);
+    }
+  }
+
   /** Opens an agent's own session on the current connection's transport, with the agent's state. */
   private async connectFor(agent: string): Promise<Upstream> {
     const shared = this.o.shared();
     const conn = this.o.conn();
-    const holder: { up?: Upstream } = {};
+    const holder: { up?: Upstream; changedWhileOpening?: boolean } = {};
     const up = await connectUpstream({
       url: new URL(conn.url),
       headers: conn.headers,
@@ -79,6 +141,8 @@ export class AgentUpstreams {
       onNotice: (n) => {
         if (n.kind === 'log' || n.kind === 'resource-updated')
           this.o.features.notice(inCall(n, agent));
+        else if (holder.up) void this.relist(agent, holder.up);
+        else holder.changedWhileOpening = true;
       },
       onRelay: relayHandler(this.o.label, {
         agent,
@@ -95,6 +159,7 @@ export class AgentUpstreams {
     });
     holder.up = up;
     await this.o.features.restore(agent, up);
+    if (holder.changedWhileOpening) void this.relist(agent, up);
     return up;
   }
 }

@@ -77,6 +77,7 @@ export class ServerConnection {
       features: this.features,
       listMs: this.t.listMs,
       emit: () => this.emit(),
+      listsChanged: () => this.agents.relistOwn(),
       trouble: (gen, up, cause) => this.trouble(gen, up, cause),
     });
     this.agents = new AgentUpstreams({
@@ -86,6 +87,7 @@ export class ServerConnection {
       features: this.features,
       conn: () => this.conn,
       shared: () => this.shared,
+      sharedLists: () => this.catalog.lists,
       relays: (agent) => this.sessionRelays(agent),
       completions: this.completions,
       relayAllowed: this.relayAllowed,
@@ -217,6 +219,8 @@ export class ServerConnection {
       this.catalog.set(tools, lists);
       // Agents' sessions belonged to the old connection; they reopen on each agent's next request.
       if (old && old !== up) void this.sessions.closeAll();
+      // A shared connection watches what every agent watches; a new one starts with nothing.
+      if (!this.agents.stateful(up)) void this.features.applyShared(up);
       this.state = { state: 'ready' };
       this.retry.reset();
       this.outage.recovered();

@@ -1,0 +1,61 @@
+import { specTypeSchemas } from '@modelcontextprotocol/client';
+
+/**
+ * What the MCP schema refuses in a server's tools/call result, in words an agent can act on, or
+ * null. The upstream leg checks structure only (upstream-client.ts callToolResultProblem, for
+ * speed); a content block the schema refuses — an EmbeddedResource without its `resource`
+ * (MCP 2025-11-25 schema: `resource: TextResourceContents | BlobResourceContents`, required), an
+ * image without `data` — would otherwise reach Airlock's result shaping and then its server's
+ * own check, and fail the whole call as a JSON-RPC error with the schema library's dump. The
+ * decision is the SDK's own spec schemas' (specTypeSchemas); only the wording is ours.
+ */
+export function toolResultProblem(result: unknown): string | null {
+  if (textOnly(result)) return null;
+  const content = (result as { content?: unknown }).content;
+  if (Array.isArray(content))
+    for (const [i, block] of content.entries())
+      if (specTypeSchemas.ContentBlock['~standard'].validate(block).issues)
+        return `content[${i}] ${blockProblem(block)}`;
+  const issues = specTypeSchemas.CallToolResult['~standard'].validate(result).issues;
+  if (!issues?.length) return null;
+  const first = issues[0]!;
+  const at = (first.path ?? [])
+    .map((p) => (typeof p === 'object' ? String(p.key) : String(p)))
+    .join('.');
+  return `${at ? `"${at}"` : 'the result'} is not what the MCP schema allows (${first.message})`;
+}
+
+/** The everyday result (text blocks only, no structuredContent): nothing for the schema to refuse. */
+function textOnly(r: unknown): boolean {
+  if (typeof r !== 'object' || r === null) return false;
+  const { content, structuredContent } = r as { content?: unknown; structuredContent?: unknown };
+  return (
+    structuredContent === undefined &&
+    Array.isArray(content) &&
+    content.every(
+      (b) =>
+        typeof b === 'object' &&
+        b !== null &&
+        (b as { type?: unknown }).type === 'text' &&
+        typeof (b as { text?: unknown }).text === 'string',
+    )
+  );
+}
+
+/** What the schema wants of a block of this type (MCP schema, ContentBlock). */
+function blockProblem(block: unknown): string {
+  const type = (block as { type?: unknown }).type;
+  switch (type) {
+    case 'text':
+      return 'is a "text" block without a string "text"';
+    case 'image':
+    case 'audio':
+      return `is an "${type}" block without a base64 "data" and a "mimeType"`;
+    case 'resource_link':
+      return 'is a "resource_link" without a string "uri" and "name"';
+    case 'resource':
+      return 'is an embedded "resource" block without a "resource" object holding a string "uri" and a "text" or "blob"';
+    default:
+      return `has a content type the MCP schema does not know (${JSON.stringify(type).slice(0, 40)}); it allows text, image, audio, resource_link and resource`;
+  }
+}
