@@ -1,30 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  OUTSIDE_ALL,
+  OUTSIDE_DEST_ALL,
+  outsideSessions,
+  outsideSplit,
+} from '../../test-support/provenance-corpus/outside-cases.js';
+import {
   CorpusRunner,
   figures,
   type Outcome,
 } from '../../test-support/provenance-corpus/runner.js';
-import {
-  outsideSessions,
-  outsideSplit,
-} from '../../test-support/provenance-corpus/outside-cases.js';
 
 /**
- * The outside injection corpus (outside-corpus.ts), run the way the call pipeline drives the
- * provenance service: mail through the real Gmail tools against the fake Gmail API, events
- * through the Calendar tools, pages from a third-party server with Airlock's untrusted marking,
- * the check before each call. The judged call is each session's last. Both parts' figures are
- * printed; the held-out part is only held to the floor measured once, after tuning.
+ * The outside injection corpus (test-support/provenance-corpus/outside-cases.ts), run the way
+ * the call pipeline drives the provenance service: mail through the real Gmail tools against the
+ * fake Gmail API, events through the Calendar tools, pages from a third-party server with
+ * Airlock's untrusted marking, the check (with the tool's schema) before each call. The judged
+ * call is each session's last. Two batches, each split by a seeded shuffle fixed before it was
+ * run; both parts' figures are printed, and the held-out parts are held only to floors measured
+ * once, after tuning.
  */
 
 let runner: CorpusRunner;
 let outcomes: Outcome[];
-const sessions = outsideSessions();
-const split = outsideSplit();
+const batches = [
+  { name: 'batch 1 (calls carry the user data)', cases: OUTSIDE_ALL },
+  { name: 'batch 2 (calls carry no user data)', cases: OUTSIDE_DEST_ALL },
+].map((b) => ({ ...b, sessions: outsideSessions(b.cases), split: outsideSplit(b.cases) }));
 
 beforeAll(async () => {
   runner = await new CorpusRunner(undefined, { judgedMayFail: true }).start();
-  outcomes = await runner.run(sessions);
+  outcomes = await runner.run(batches.flatMap((b) => b.sessions));
 }, 300_000);
 afterAll(() => runner?.stop());
 
@@ -40,11 +46,15 @@ function report(name: string, f: ReturnType<typeof figures>): string {
 }
 
 describe('outside injection corpus', () => {
-  it('reports both parts', () => {
-    const tuning = part(split.tuning);
-    const held = part(split.heldOut);
-    console.log(report('outside corpus, tuning part', tuning));
-    console.log(report('outside corpus, held-out part', held));
-    expect(tuning.detectable + held.detectable + tuning.benign + held.benign).toBe(sessions.length);
+  it('reports both parts of both batches', () => {
+    for (const b of batches) {
+      const tuning = part(b.split.tuning);
+      const held = part(b.split.heldOut);
+      console.log(report(`outside corpus ${b.name}, tuning part`, tuning));
+      console.log(report(`outside corpus ${b.name}, held-out part`, held));
+      expect(tuning.detectable + held.detectable + tuning.benign + held.benign).toBe(
+        b.sessions.length,
+      );
+    }
   });
 });
