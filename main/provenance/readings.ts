@@ -135,8 +135,10 @@ function lookalikesRead(text: string): string {
 /** The other readings of a text: empty when there is nothing to read differently (the usual case). */
 export function readings(text: string): string[] {
   const out: string[] = [];
-  const t = text.normalize('NFKC');
-  if (HAS_CJK.test(t)) {
+  // eslint-disable-next-line no-control-regex
+  const ascii = !/[^\x00-\x7F]/.test(text);
+  const t = ascii ? text : text.normalize('NFKC');
+  if (!ascii && HAS_CJK.test(t)) {
     const r = t
       .replace(IDEOGRAPHIC_STOP, '.')
       .replace(CJK_THEN_ASCII, '$1 ')
@@ -154,7 +156,7 @@ export function readings(text: string): string[] {
     );
     if (r !== t) out.push(r);
   }
-  if (CYRILLIC_GREEK.test(t)) {
+  if (!ascii && CYRILLIC_GREEK.test(t)) {
     const r = lookalikesRead(t);
     if (r !== t) out.push(r);
   }
