@@ -11,6 +11,7 @@ import {
 } from './finding-text.js';
 import type { KnownParties } from './known-parties.js';
 import type { ProvenanceMetaItem } from './content-describer.js';
+import { linkPayloads } from './link-payloads.js';
 import { isParty, itemsNaming, sentBefore } from './parties.js';
 import { privateDataFinding } from './private-data-rule.js';
 import { extractValues, leavesOf, tokensOf, type SignificantValue } from './values.js';
@@ -102,7 +103,8 @@ export function checkCall(
   const leak = privateDataFinding(
     index,
     {
-      text: strings.join('\n'),
+      // Text hidden in a link's query or path (percent-encoded, base64) is text too.
+      text: [...strings, ...strings.flatMap(linkPayloads)].join('\n'),
       values: strings.flatMap(tokensOf),
       // Message ids matter where a third party could look them up; Airlock's own tools (a
       // reply's reply_to_message_id) only name them.
