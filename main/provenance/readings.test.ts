@@ -42,6 +42,15 @@ describe('other readings of a stranger’s text (wave 3 outside corpus)', () => 
     expect(readings('пишите на почта@пример.рф')).toEqual([]);
   });
 
+  it('reads a phone number with a letter O for a zero, and leaves words alone', () => {
+    const phones = (t: string) =>
+      contentValues(t)
+        .filter((v) => v.kind === 'phone')
+        .map((v) => v.value);
+    expect(phones('text YES to +1 (555) O19-2837 now')).toContain('15550192837');
+    expect(readings('Hello World, Illinois 2026')).toEqual([]);
+  });
+
   it('adds nothing to ordinary text', () => {
     expect(readings('Lunch at 1? See https://example.com/menu, or mail bob@example.com.')).toEqual(
       [],

@@ -19,6 +19,9 @@ import { extractValues, type SignificantValue } from './values.js';
  * - An address spelled out in words, "billing at evil dot example" or "billing AT evil DOT
  *   example": read as the address a model rebuilds from it. At least one "dot" is required, so
  *   "meet at noon" stays prose.
+ * - A phone number with a letter for a digit ("+1 (555) O19-2837", O for zero, l or I for one),
+ *   as a model dialling it writes it: read with the digits, when the run has at least seven real
+ *   digits (so words stay words).
  * - Mixed-script lookalikes: a label that mixes Latin letters with Cyrillic or Greek letters
  *   that look like Latin ones ("reviеw@mіcrosoft.test", Cyrillic е and і) is read as the Latin
  *   word it imitates, as a model retyping it may write it. Only mixed labels: a label wholly
@@ -41,6 +44,17 @@ const HYPHEN_BREAK = /(?<=[A-Za-z0-9])-[ \t]*\r?\n[ \t]*(?=[A-Za-z0-9])/g;
 const SPELLED =
   /(?<![\p{L}\p{N}._%+-])([\p{L}\p{N}._%+-]{1,64})[ \t]+at[ \t]+((?:[\p{L}\p{N}-]{1,63}[ \t]+dot[ \t]+){1,8}[\p{L}][\p{L}\p{N}-]{1,62})/giu;
 const SPELLED_DOT = /[ \t]+dot[ \t]+/gi;
+
+// A phone-shaped run in which O/o, I and l may stand for 0 and 1 (values.ts's PHONE, widened).
+const PHONE_WITH_LETTERS = /(?<![\w@.])\+?[\dOoIl][\dOoIl ().-]{7,22}[\dOoIl](?![\w@])/g;
+
+function phoneLettersRead(text: string): string {
+  return text.replace(PHONE_WITH_LETTERS, (run) =>
+    /[OoIl]/.test(run) && (run.match(/\d/g) ?? []).length >= 7
+      ? run.replace(/[Oo]/g, '0').replace(/[Il]/g, '1')
+      : run,
+  );
+}
 
 /**
  * Cyrillic and Greek letters that render like Latin ones (a subset of Unicode's confusables.txt,
@@ -156,6 +170,11 @@ export function readings(text: string): string[] {
     );
     if (r !== t) out.push(r);
   }
+  // A letter next to a digit (a cheap guard: a run of digits alone costs one pass).
+  if (/\d[ ().-]{0,2}[OoIl]|[OoIl][ ().-]{0,2}\d/.test(t)) {
+    const r = phoneLettersRead(t);
+    if (r !== t) out.push(r);
+  }
   if (!ascii && CYRILLIC_GREEK.test(t)) {
     const r = lookalikesRead(t);
     if (r !== t) out.push(r);
@@ -165,8 +184,7 @@ export function readings(text: string): string[] {
 
 /**
  * A stranger's text's values as written and as read (`readings`), deduplicated by kind and key.
- * Long keys and phone numbers need no other reading; only addresses, links and domains are kept
- * from the readings.
+ * Long keys need no other reading; they are not kept from the readings.
  */
 export function contentValues(text: string): SignificantValue[] {
   const values = extractValues(text);
@@ -175,7 +193,7 @@ export function contentValues(text: string): SignificantValue[] {
   const seen = new Set(values.map((v) => `${v.kind}:${v.value}`));
   for (const r of other)
     for (const v of extractValues(r)) {
-      if (v.kind !== 'email' && v.kind !== 'domain' && v.kind !== 'url') continue;
+      if (v.kind === 'token') continue;
       const key = `${v.kind}:${v.value}`;
       if (!seen.has(key)) {
         seen.add(key);
