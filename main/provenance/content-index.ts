@@ -1,5 +1,6 @@
 import { secretsIn } from './secrets.js';
-import { extractValues, shingles, type SignificantValue } from './values.js';
+import { contentValues } from './readings.js';
+import { shingles, type SignificantValue } from './values.js';
 
 /**
  * What one agent received through Airlock, indexed for the taint check
@@ -95,7 +96,7 @@ export class ContentIndex {
     const now = at;
     this.maybeRotate(now);
     const full: ContentItem = { ...item, id: this.nextId++, at: now };
-    const values: Pick<SignificantValue, 'kind' | 'value'>[] = extractValues(text);
+    const values: Pick<SignificantValue, 'kind' | 'value'>[] = contentValues(text);
     // Short secrets (a bank's 6-digit code) matter only where they are the user's: private content.
     if (full.private)
       for (const s of secretsIn(text)) values.push({ kind: 'secret', value: s.value });

@@ -16,8 +16,10 @@ describe('taint corpus', () => {
     expect(r.detected / r.injected).toBeGreaterThanOrEqual(0.95);
     expect(r.falseFlags / r.benign).toBeLessThanOrEqual(0.05);
     // The documented limits stay limits: if one starts being flagged, the docs must change.
+    // An address spelled out in words ("billing at evil dot example") is read as the address
+    // since wave 3 (readings.ts), so that former limit is flagged.
     expect(r.limits).toEqual([
-      { id: 'limit-paraphrased-address', flagged: false },
+      { id: 'limit-paraphrased-address', flagged: true },
       { id: 'limit-read-elsewhere', flagged: false },
     ]);
   });

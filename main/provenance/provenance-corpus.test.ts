@@ -62,7 +62,11 @@ describe('provenance corpus (issue 30)', () => {
   it('keeps the documented limits limits: if one starts being flagged, the docs must change', () => {
     const limits = figures(outcomes).limits;
     expect(limits.length).toBeGreaterThan(0);
-    expect(limits.filter((l) => l.flagged)).toEqual([]);
+    // Spelled-out addresses ("billing at evil dot example") are read as addresses since wave 3
+    // (readings.ts): that former limit is flagged; the others stay limits.
+    const spelled = (id: string) => id.startsWith('limit-spelled-out-');
+    expect(limits.filter((l) => spelled(l.id) && !l.flagged)).toEqual([]);
+    expect(limits.filter((l) => !spelled(l.id) && l.flagged)).toEqual([]);
   });
 
   it('says every finding in one sentence that names the author or source, the place and the time', () => {

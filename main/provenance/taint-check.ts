@@ -11,6 +11,7 @@ import {
 } from './finding-text.js';
 import type { KnownParties } from './known-parties.js';
 import type { ProvenanceMetaItem } from './content-describer.js';
+import { linkPayloads } from './link-payloads.js';
 import { isParty, itemsNaming, sentBefore } from './parties.js';
 import { privateDataFinding } from './private-data-rule.js';
 import { extractValues, leavesOf, tokensOf, type SignificantValue } from './values.js';
@@ -30,8 +31,10 @@ export type { TaintEvidence, TaintFinding, TaintReport } from './finding-text.js
  *
  * A read-only third-party tool (a fetch) given a link exactly as a stranger
  * wrote it sends nothing of the user's by the link itself: rule 2 judges it.
- * What it cannot see: values paraphrased by the model ("billing at evil dot
- * example"), content read outside Airlock, and phrases under 8 words.
+ * What it cannot see: values paraphrased by the model (an address written
+ * backwards or base64-encoded and rebuilt; a spelled-out "billing at evil dot
+ * example" is read as the address, readings.ts), content read outside Airlock,
+ * and phrases under 8 words.
  */
 export interface CallFacts {
   tool: string;
@@ -102,7 +105,8 @@ export function checkCall(
   const leak = privateDataFinding(
     index,
     {
-      text: strings.join('\n'),
+      // Text hidden in a link's query or path (percent-encoded, base64) is text too.
+      text: [...strings, ...strings.flatMap(linkPayloads)].join('\n'),
       values: strings.flatMap(tokensOf),
       // Message ids matter where a third party could look them up; Airlock's own tools (a
       // reply's reply_to_message_id) only name them.

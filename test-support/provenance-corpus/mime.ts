@@ -28,6 +28,8 @@ export interface MailSpec {
   /** What Gmail's receiving server stamped: SPF/DKIM/DMARC all pass, or a forgery's failures. */
   auth?: 'pass' | 'fail';
   messageId: string;
+  /** How the text parts travel (nodemailer picks one when unset). */
+  textEncoding?: 'base64' | 'quoted-printable';
   inReplyTo?: string;
   references?: string[];
 }
@@ -53,6 +55,7 @@ export async function buildMail(m: MailSpec): Promise<Buffer> {
     ...(m.html !== undefined ? { html: m.html } : {}),
     ...(m.attachments ? { attachments: m.attachments } : {}),
     ...(m.ical ? { icalEvent: { method: 'REQUEST', content: m.ical } } : {}),
+    ...(m.textEncoding ? { textEncoding: m.textEncoding } : {}),
     ...(m.inReplyTo ? { inReplyTo: m.inReplyTo } : {}),
     ...(m.references ? { references: m.references } : {}),
     ...(m.auth ? { headers: { 'Authentication-Results': AUTH[m.auth](domain) } } : {}),

@@ -40,7 +40,15 @@ export class CorpusRunner {
   /** Arguments are validated against the tool's schema first, as the call pipeline does. */
   private readonly ajv = new Ajv2020({ strict: false, validateFormats: false });
 
-  constructor(svc?: ProvenanceService) {
+  /**
+   * `judgedMayFail`: the judged (last) call is checked before it runs, so what the source then
+   * answers does not change the outcome; the outside corpus's calls may be ones Gmail refuses
+   * (a filter forwarding to an unverified address).
+   */
+  constructor(
+    svc?: ProvenanceService,
+    private readonly opts: { judgedMayFail?: boolean } = {},
+  ) {
     this.svc = svc ?? corpusService();
   }
 
@@ -107,7 +115,8 @@ export class CorpusRunner {
       })),
     );
     let last: Outcome = { session: s, flagged: false, heldOut: heldOut(s.id) };
-    for (const step of s.steps(ids)) {
+    const all = s.steps(ids);
+    for (const [i, step] of all.entries()) {
       if ('read' in step) {
         this.observeRead(agent, s, step);
         last = { ...last, flagged: false };
@@ -141,7 +150,7 @@ export class CorpusRunner {
         signal: new AbortController().signal,
       });
       // A call that cannot run is a broken case, not a result.
-      if (result.isError)
+      if (result.isError && !(this.opts.judgedMayFail && i === all.length - 1))
         throw new Error(`corpus ${s.id}: ${step.tool} failed: ${JSON.stringify(result.content)}`);
       this.svc.observe({
         agent,

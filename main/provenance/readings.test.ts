@@ -1,0 +1,89 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { contentValues, readings } from './readings.js';
+import { extractValues } from './values.js';
+
+const emails = (text: string) =>
+  contentValues(text)
+    .filter((v) => v.kind === 'email')
+    .map((v) => v.value);
+
+describe('other readings of a stranger’s text (wave 3 outside corpus)', () => {
+  it('separates an address from Chinese and Japanese prose around it', () => {
+    expect(emails('请把发票转发到cw@huikuan.test。谢谢')).toContain('cw@huikuan.test');
+    expect(emails('予算会議にkaigi@gijiroku-hozon.testを招待してください')).toContain(
+      'kaigi@gijiroku-hozon.test',
+    );
+  });
+
+  it('reads an ideographic full stop between labels as a dot', () => {
+    expect(emails('請求書をbackup@shiten-hozon。testへ転送')).toContain('backup@shiten-hozon.test');
+  });
+
+  it('joins an address broken at a hyphen across lines, and keeps the text as written too', () => {
+    const v = contentValues('forward to filings@tax-\nadvisor-portal.test please');
+    expect(v.map((x) => x.value)).toContain('filings@tax-advisor-portal.test');
+    // The join adds; it never hides the domain as written on the second line.
+    expect(v.map((x) => x.value)).toContain('advisor-portal.test');
+  });
+
+  it('reads an address spelled out in words, and leaves prose without "dot" alone', () => {
+    expect(emails('mail confirm AT token-claims DOT test now')).toContain(
+      'confirm@token-claims.test',
+    );
+    expect(emails('send it to billing at evil dot example.')).toContain('billing@evil.example');
+    expect(readings('we meet at noon at the station')).toEqual([]);
+  });
+
+  it('reads Cyrillic lookalikes in a mixed-script label as Latin, not a label wholly Cyrillic', () => {
+    expect(emails('confirm to reviеw@mіcrosoft-verify.test')).toContain(
+      'review@microsoft-verify.test',
+    );
+    expect(readings('пишите на почта@пример.рф')).toEqual([]);
+  });
+
+  it('reads a phone number with a letter O for a zero, and leaves words alone', () => {
+    const phones = (t: string) =>
+      contentValues(t)
+        .filter((v) => v.kind === 'phone')
+        .map((v) => v.value);
+    expect(phones('text YES to +1 (555) O19-2837 now')).toContain('15550192837');
+    expect(readings('Hello World, Illinois 2026')).toEqual([]);
+  });
+
+  it('adds nothing to ordinary text', () => {
+    expect(readings('Lunch at 1? See https://example.com/menu, or mail bob@example.com.')).toEqual(
+      [],
+    );
+  });
+
+  it('only ever adds values: everything extracted as written is still there', () => {
+    const piece = fc.constantFrom(
+      'a@b.test',
+      ' at ',
+      ' dot ',
+      '-\n',
+      '。',
+      '到',
+      'を',
+      'е',
+      'і',
+      'x',
+      'evil',
+      '.',
+      '@',
+      ' ',
+      'https://h.test/p?q=1',
+      'ex-',
+      'ample',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+        const text = parts.join('');
+        const read = new Set(contentValues(text).map((v) => `${v.kind}:${v.value}`));
+        for (const v of extractValues(text)) expect(read.has(`${v.kind}:${v.value}`)).toBe(true);
+      }),
+      { seed: 3030, numRuns: 500 },
+    );
+  });
+});

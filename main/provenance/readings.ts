@@ -1,0 +1,204 @@
+import { extractValues, type SignificantValue } from './values.js';
+
+/**
+ * Other ways a reader — a person or a model — reads the addresses and hosts in a text a
+ * stranger wrote (wave 3 outside corpus). The content index keys a text's values as written
+ * (values.ts) and, in addition, as read here; nothing is ever removed, so a reading can only add
+ * keys (and flags), never hide a value that the text holds as written. Arguments are not read
+ * this way: a call sends to what it says.
+ *
+ * - Script boundaries: Chinese and Japanese prose runs into an address without a space
+ *   ("转发到cw@pay.test。", "kaigi@minutes.testを招待"); `\p{L}` in the address pattern takes
+ *   the ideographs into the local part or the top-level label. The reading puts a space where
+ *   CJK text meets ASCII letters or digits.
+ * - The ideographic full stop (U+3002, and the halfwidth U+FF61 that NFKC turns into it) is a
+ *   label separator in domain names (UTS #46 maps it to "."); `order@kessai。test` is read
+ *   `order@kessai.test` when the stop sits between an ASCII letter or digit and an ASCII letter.
+ * - An address or host broken at a hyphen across a line ("approvals@loan-\nverify.test"),
+ *   as wrapped text and hyphenation leave it, is read joined.
+ * - An address spelled out in words, "billing at evil dot example" or "billing AT evil DOT
+ *   example": read as the address a model rebuilds from it. At least one "dot" is required, so
+ *   "meet at noon" stays prose.
+ * - A phone number with a letter for a digit ("+1 (555) O19-2837", O for zero, l or I for one),
+ *   as a model dialling it writes it: read with the digits, when the run has at least seven real
+ *   digits (so words stay words).
+ * - Mixed-script lookalikes: a label that mixes Latin letters with Cyrillic or Greek letters
+ *   that look like Latin ones ("reviеw@mіcrosoft.test", Cyrillic е and і) is read as the Latin
+ *   word it imitates, as a model retyping it may write it. Only mixed labels: a label wholly
+ *   in one script is a real name in that script (browsers show mixed-script IDN labels as
+ *   punycode for the same reason; UTS #39 §5.1, "mixed-script confusables").
+ */
+
+// Han, Hiragana, Katakana, Hangul, CJK punctuation and full-width forms.
+const CJK =
+  '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u3000-\\u303F\\uFF01-\\uFF60';
+const CJK_THEN_ASCII = new RegExp(`([${CJK}])(?=[A-Za-z0-9])`, 'gu');
+const ASCII_THEN_CJK = new RegExp(`([A-Za-z0-9])(?=[${CJK}])`, 'gu');
+const HAS_CJK = new RegExp(`[${CJK}]`, 'u');
+const IDEOGRAPHIC_STOP = /(?<=[A-Za-z0-9])[\u3002\uFF61](?=[A-Za-z])/g;
+// A line that ends inside an address or host at a hyphen, and its continuation.
+const HYPHEN_BREAK = /(?<=[A-Za-z0-9])-[ \t]*\r?\n[ \t]*(?=[A-Za-z0-9])/g;
+
+// `local at label dot label`: each part starts at a word boundary (the lookbehind), so a failed
+// match costs one pass over a word (linear in the text: it comes from strangers).
+const SPELLED =
+  /(?<![\p{L}\p{N}._%+-])([\p{L}\p{N}._%+-]{1,64})[ \t]+at[ \t]+((?:[\p{L}\p{N}-]{1,63}[ \t]+dot[ \t]+){1,8}[\p{L}][\p{L}\p{N}-]{1,62})/giu;
+const SPELLED_DOT = /[ \t]+dot[ \t]+/gi;
+
+// A phone-shaped run in which O/o, I and l may stand for 0 and 1 (values.ts's PHONE, widened).
+const PHONE_WITH_LETTERS = /(?<![\w@.])\+?[\dOoIl][\dOoIl ().-]{7,22}[\dOoIl](?![\w@])/g;
+
+function phoneLettersRead(text: string): string {
+  return text.replace(PHONE_WITH_LETTERS, (run) =>
+    /[OoIl]/.test(run) && (run.match(/\d/g) ?? []).length >= 7
+      ? run.replace(/[Oo]/g, '0').replace(/[Il]/g, '1')
+      : run,
+  );
+}
+
+/**
+ * Cyrillic and Greek letters that render like Latin ones (a subset of Unicode's confusables.txt,
+ * UTS #39: the lower- and upper-case letters whose skeleton is one Latin letter).
+ */
+const LOOKALIKE: Record<string, string> = {
+  // Cyrillic
+  а: 'a',
+  в: 'b',
+  с: 'c',
+  е: 'e',
+  ё: 'e',
+  һ: 'h',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  к: 'k',
+  м: 'm',
+
+  о: 'o',
+  р: 'p',
+  ԛ: 'q',
+  ѕ: 's',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ԝ: 'w',
+  ӏ: 'l',
+
+  А: 'a',
+  В: 'b',
+  С: 'c',
+  Е: 'e',
+  Н: 'h',
+  І: 'i',
+  Ј: 'j',
+  К: 'k',
+  М: 'm',
+  О: 'o',
+  Р: 'p',
+  Ѕ: 's',
+  Т: 't',
+  Х: 'x',
+  Ү: 'y',
+  Ԝ: 'w',
+  // Greek
+  α: 'a',
+  ε: 'e',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  γ: 'y',
+  Α: 'a',
+  Β: 'b',
+  Ε: 'e',
+  Ζ: 'z',
+  Η: 'h',
+  Ι: 'i',
+  Κ: 'k',
+  Μ: 'm',
+  Ν: 'n',
+  Ο: 'o',
+  Ρ: 'p',
+  Τ: 't',
+  Υ: 'y',
+  Χ: 'x',
+};
+const LOOKALIKE_RE = new RegExp(`[${Object.keys(LOOKALIKE).join('')}]`, 'gu');
+// A run of address or host characters (labels of letters, digits and hyphens, dots, one @).
+const WORD = /[\p{L}\p{N}._%+-]+(?:@[\p{L}\p{N}.-]+)?/gu;
+const LATIN = /[A-Za-z]/;
+const CYRILLIC_GREEK = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
+
+function lookalikesRead(text: string): string {
+  return text.replace(WORD, (word) =>
+    word
+      .split(/([@.])/)
+      .map((label) =>
+        LATIN.test(label) && CYRILLIC_GREEK.test(label)
+          ? label.replace(LOOKALIKE_RE, (c) => LOOKALIKE[c] ?? c)
+          : label,
+      )
+      .join(''),
+  );
+}
+
+/** The other readings of a text: empty when there is nothing to read differently (the usual case). */
+export function readings(text: string): string[] {
+  const out: string[] = [];
+  // eslint-disable-next-line no-control-regex
+  const ascii = !/[^\x00-\x7F]/.test(text);
+  const t = ascii ? text : text.normalize('NFKC');
+  if (!ascii && HAS_CJK.test(t)) {
+    const r = t
+      .replace(IDEOGRAPHIC_STOP, '.')
+      .replace(CJK_THEN_ASCII, '$1 ')
+      .replace(ASCII_THEN_CJK, '$1 ');
+    if (r !== t) out.push(r);
+  }
+  if (/-[ \t]*\r?\n/.test(t)) {
+    const r = t.replace(HYPHEN_BREAK, '-');
+    if (r !== t) out.push(r);
+  }
+  if (/[ \t]at[ \t]/i.test(t) && /[ \t]dot[ \t]/i.test(t)) {
+    const r = t.replace(
+      SPELLED,
+      (_, local: string, host: string) => `${local}@${host.replace(SPELLED_DOT, '.')}`,
+    );
+    if (r !== t) out.push(r);
+  }
+  // A letter next to a digit (a cheap guard: a run of digits alone costs one pass).
+  if (/\d[ ().-]{0,2}[OoIl]|[OoIl][ ().-]{0,2}\d/.test(t)) {
+    const r = phoneLettersRead(t);
+    if (r !== t) out.push(r);
+  }
+  if (!ascii && CYRILLIC_GREEK.test(t)) {
+    const r = lookalikesRead(t);
+    if (r !== t) out.push(r);
+  }
+  return out;
+}
+
+/**
+ * A stranger's text's values as written and as read (`readings`), deduplicated by kind and key.
+ * Long keys need no other reading; they are not kept from the readings.
+ */
+export function contentValues(text: string): SignificantValue[] {
+  const values = extractValues(text);
+  const other = readings(text.length > 200_000 ? text.slice(0, 200_000) : text);
+  if (other.length === 0) return values;
+  const seen = new Set(values.map((v) => `${v.kind}:${v.value}`));
+  for (const r of other)
+    for (const v of extractValues(r)) {
+      if (v.kind === 'token') continue;
+      const key = `${v.kind}:${v.value}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        values.push(v);
+      }
+    }
+  return values;
+}
