@@ -168,7 +168,16 @@ function readStream(
       // The call fails at once rather than at its idle timeout (relay-scope.ts, issue 14 item 5).
       if (!answered) body.lost?.(cut);
     }
-    if ((isReconnectable || primed) && !answered && t._abortController && !intentional())
+    // Not after a message over the bound: a resumed stream replays it (Last-Event-ID), and a
+    // successful reconnection starts the SDK's attempt count afresh, so a server could have
+    // Airlock inflate 64 MiB again and again, as fast as its own `retry:` asks.
+    if (
+      !tooLarge &&
+      (isReconnectable || primed) &&
+      !answered &&
+      t._abortController &&
+      !intentional()
+    )
       t._scheduleReconnection(
         {
           resumptionToken: lastEventId,

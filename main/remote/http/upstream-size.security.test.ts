@@ -31,16 +31,42 @@ async function bomb(head: string, tail: string): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-/** A hand-written 2025-era upstream: `fine` answers, `bomb` answers with a gzip bomb. */
-function hostile(sse: boolean) {
+/** What `resumable` sends before the bomb: an event id (the stream may be resumed), `retry: 0`. */
+const PRIMER = 'id: 1\nretry: 0\ndata: \n\n';
+
+/** A gzip event stream: `primer` (or nothing), then a bomb event answering `id`. */
+function sseBomb(res: ServerResponse, id: number, primer: string): void {
+  const head = `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"`;
+  void bomb(`${primer}event: message\ndata: ${head}`, '"}]}}\n\n').then((z) => {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'content-encoding': 'gzip',
+      'mcp-session-id': 's1',
+    });
+    res.end(z);
+  });
+}
+
+/**
+ * A hand-written 2025-era upstream: `fine` answers, `bomb` answers with a gzip bomb. With
+ * `resumable`, the bomb's stream has an event id, and a GET resuming it (Last-Event-ID) replays
+ * the bomb; `resumed` counts those GETs.
+ */
+function hostile(sse: boolean, resumable?: { resumed: number }) {
   return (req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
+      if (req.method === 'GET' && resumable && req.headers['last-event-id'] !== undefined) {
+        resumable.resumed++;
+        return sseBomb(res, 2, '');
+      }
       if (req.method !== 'POST') return void res.writeHead(405).end();
       const m = JSON.parse(body) as { id?: number; method: string; params?: { name?: string } };
       if (m.id === undefined) return void res.writeHead(202).end();
       const type = sse ? 'text/event-stream' : 'application/json';
+      if (m.method === 'tools/call' && m.params?.name === 'bomb' && resumable)
+        return sseBomb(res, m.id, PRIMER);
       if (m.method === 'tools/call' && m.params?.name === 'bomb') {
         const head = `{"jsonrpc":"2.0","id":${m.id},"result":{"content":[{"type":"text","text":"`;
         const tail = '"}]}}';
@@ -106,5 +132,31 @@ describe.each([
     expect(JSON.stringify(after.content)).toContain('fine answer');
     const health = await fetch(`${t.started.url}/healthz`);
     expect(health.status).toBe(200);
+  });
+});
+
+describe('an event stream that can be resumed, cut for a message over the limit', () => {
+  it('is not resumed: the server would replay the message, and Airlock inflate it again', async () => {
+    const resumable = { resumed: 0 };
+    const server = createServer(hostile(true, resumable));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanup.push(async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const t = await startRemoteApp();
+    cleanup.push(() => t.stop());
+    await t.app.control.addRemote({ name: 'hostile', url });
+    const c = await agentClient(t.started.mcpUrl, t.token);
+    cleanup.push(() => c.close());
+
+    const r = await c.callTool({ name: 'hostile__bomb', arguments: {} });
+    expect(r.isError).toBe(true);
+    expect(JSON.stringify(r.content)).toContain('larger than 64 MiB');
+    // A resumption would be sent at once (`retry: 0`), before the agent's next call arrives.
+    const after = await c.callTool({ name: 'hostile__fine', arguments: {} });
+    expect(JSON.stringify(after.content)).toContain('fine answer');
+    expect(resumable.resumed).toBe(0);
   });
 });
