@@ -184,7 +184,11 @@ export function readings(text: string): string[] {
 
 /**
  * A stranger's text's values as written and as read (`readings`), deduplicated by kind and key.
- * Long keys need no other reading; they are not kept from the readings.
+ * Long keys need no other reading; they are not kept from the readings. Nor are links: a link
+ * key is also what lets a call off (taint-check.ts: a read-only fetch of a link exactly as the
+ * stranger wrote it; private-data-rule.ts: a code inside the item's own link), so a link only
+ * as read would let off a call the text as written flags. The link's host, which is what names
+ * the destination, is kept as a domain key.
  */
 export function contentValues(text: string): SignificantValue[] {
   const values = extractValues(text);
@@ -193,7 +197,7 @@ export function contentValues(text: string): SignificantValue[] {
   const seen = new Set(values.map((v) => `${v.kind}:${v.value}`));
   for (const r of other)
     for (const v of extractValues(r)) {
-      if (v.kind === 'token') continue;
+      if (v.kind === 'token' || v.kind === 'url') continue;
       const key = `${v.kind}:${v.value}`;
       if (!seen.has(key)) {
         seen.add(key);

@@ -50,6 +50,17 @@ describe('a tool result the MCP schema refuses', () => {
       /content\[1\].*"text" or "blob"/,
     ],
     ['an image without data', { type: 'image', mimeType: 'image/png' }, /content\[1\].*"data"/],
+    // Text blocks take a fast path (issue 34); one with annotations or _meta must not skip the check.
+    [
+      'a text block whose annotations the schema refuses',
+      { type: 'text', text: 'x', annotations: { priority: 'high' } },
+      /content\[1\].*"annotations" or "_meta"/,
+    ],
+    [
+      'a text block whose _meta is not an object',
+      { type: 'text', text: 'x', _meta: 'm' },
+      /content\[1\].*"annotations" or "_meta"/,
+    ],
     ['an unknown content type', { type: 'hologram' }, /content\[1\].*"hologram"/],
   ])('%s: a clear tool error on both eras', async (_what, block, says) => {
     const t = await startRemoteApp();

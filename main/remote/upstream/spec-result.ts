@@ -25,7 +25,11 @@ export function toolResultProblem(result: unknown): string | null {
   return `${at ? `"${at}"` : 'the result'} is not what the MCP schema allows (${first.message})`;
 }
 
-/** The everyday result (text blocks only, no structuredContent): nothing for the schema to refuse. */
+/**
+ * The everyday result (plain text blocks only, no structuredContent): nothing for the schema to
+ * refuse. A text block with `annotations` or `_meta` is not plain: the schema checks those too
+ * (a `priority` that is not a number, a `_meta` that is not an object), so it takes the full check.
+ */
 function textOnly(r: unknown): boolean {
   if (typeof r !== 'object' || r === null) return false;
   const { content, structuredContent } = r as { content?: unknown; structuredContent?: unknown };
@@ -37,7 +41,9 @@ function textOnly(r: unknown): boolean {
         typeof b === 'object' &&
         b !== null &&
         (b as { type?: unknown }).type === 'text' &&
-        typeof (b as { text?: unknown }).text === 'string',
+        typeof (b as { text?: unknown }).text === 'string' &&
+        (b as { annotations?: unknown }).annotations === undefined &&
+        (b as { _meta?: unknown })._meta === undefined,
     )
   );
 }
@@ -47,7 +53,9 @@ function blockProblem(block: unknown): string {
   const type = (block as { type?: unknown }).type;
   switch (type) {
     case 'text':
-      return 'is a "text" block without a string "text"';
+      return typeof (block as { text?: unknown }).text === 'string'
+        ? 'is a "text" block whose "annotations" or "_meta" the MCP schema refuses'
+        : 'is a "text" block without a string "text"';
     case 'image':
     case 'audio':
       return `is an "${type}" block without a base64 "data" and a "mimeType"`;
