@@ -11,9 +11,10 @@
 //
 // Each is started through this file's `--serve VARIANT` entry, which runs dist/main/cli.js's
 // main() with the variant as a CliInjection; the default goes through the same entry, so the
-// entry is the same for all three. Stock SDK 1.x agents; rounds of 8 clients × N calls, then 200
-// sequential, the variants' order reversed every other round. CPU per call and RSS are the
-// process tree's, from /proc. Plain Node ESM over dist/ (npm run build:main first). Prints
+// entry is the same for all three. Stock SDK 1.x agents; rounds of 8 clients × N calls, the
+// variants' order reversed every other round, then 200 sequential calls, round-robin in blocks of
+// 10 across the variants, each timed for a p50. CPU per call and RSS are the process tree's, from
+// /proc. Plain Node ESM over dist/ (npm run build:main first). Prints
 // figures; asserts nothing (tests never depend on how fast a machine is).
 //
 //   node scripts/bench-memory-tradeoff.mjs          4 rounds of 8 × 100
@@ -56,7 +57,16 @@ async function main() {
   try {
     for (const [variant, v] of Object.entries(VARIANTS)) {
       const gw = await airlock('http', es.url, { serveEntry: [self, '--serve', variant] });
-      Object.assign(gw, { label: v.label, cpu: 0, n: 0, seqCpu: 0, seqN: 0, rss: 0, rate: [] });
+      Object.assign(gw, {
+        label: v.label,
+        cpu: 0,
+        n: 0,
+        seqCpu: 0,
+        seqN: 0,
+        rss: 0,
+        rate: [],
+        lat: [],
+      });
       gws.push(gw);
       gw.fleet = [];
       for (let i = 0; i < 8; i++) gw.fleet.push(await agent('2025', gw));
@@ -87,11 +97,21 @@ async function main() {
         gw.cpu += u.cpuMs - before;
         gw.n += 8 * PER_CLIENT;
         gw.rss = Math.max(gw.rss, u.rssMiB);
-        const seq0 = u.cpuMs;
-        for (let i = 0; i < SEQ; i++) await call(gw, gw.fleet[0], i);
-        gw.seqCpu += treeUsage(gw.pid).cpuMs - seq0;
-        gw.seqN += SEQ;
       }
+      // Sequential calls, round-robin in blocks of 10 across the variants, so a change in the
+      // machine's load falls on all of them alike; each call timed for the p50 (issue 34: the
+      // settings' cost in latency, not only in CPU).
+      for (let k = 0; k < SEQ / 10; k++)
+        for (const gw of gws) {
+          const seq0 = treeUsage(gw.pid).cpuMs;
+          for (let i = 0; i < 10; i++) {
+            const t0 = performance.now();
+            await call(gw, gw.fleet[0], i);
+            gw.lat.push(performance.now() - t0);
+          }
+          gw.seqCpu += treeUsage(gw.pid).cpuMs - seq0;
+          gw.seqN += 10;
+        }
     }
     const base = gws[0];
     const fig = (gw) => ({
@@ -99,10 +119,11 @@ async function main() {
       seq: gw.seqCpu / gw.seqN,
       rate: gw.rate.reduce((a, b) => a + b, 0) / gw.rate.length,
       rss: gw.rss,
+      p50: [...gw.lat].sort((a, c) => a - c)[Math.floor(gw.lat.length / 2)],
     });
     const b = fig(base);
     console.log(
-      '  variant                                CPU ms/call 8 cl   CPU ms/call seq     calls/s 8 cl   RSS MiB (max)',
+      '  variant                                CPU ms/call 8 cl   CPU ms/call seq     calls/s 8 cl   RSS MiB (max)     p50 ms seq',
     );
     for (const gw of gws) {
       const f = fig(gw);
@@ -111,7 +132,8 @@ async function main() {
         `  ${gw.label.padEnd(36)} ${`${f.cpu.toFixed(3)} ${x(f.cpu, b.cpu)}`.padStart(18)}` +
           `${`${f.seq.toFixed(3)} ${x(f.seq, b.seq)}`.padStart(18)}` +
           `${`${f.rate.toFixed(0)} ${x(f.rate, b.rate)}`.padStart(17)}` +
-          `${`${f.rss.toFixed(1)} (${f.rss - b.rss >= 0 ? '+' : ''}${(f.rss - b.rss).toFixed(1)})`.padStart(16)}`,
+          `${`${f.rss.toFixed(1)} (${f.rss - b.rss >= 0 ? '+' : ''}${(f.rss - b.rss).toFixed(1)})`.padStart(16)}` +
+          `${`${f.p50.toFixed(2)} ${x(f.p50, b.p50)}`.padStart(15)}`,
       );
     }
     console.log('\n  (×) = ÷ the default; RSS in brackets: MiB over the default');
