@@ -16,31 +16,82 @@ import { inRelayScope } from '../relay/relay-scope.js';
 import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../../tools/untrusted.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { McpSubscription } from '@modelcontextprotocol/client';
+import {
+  budgeted,
+  ListBudget,
+  ListCutError,
+  ListLimitError,
+  MAX_SERVER_PROMPTS,
+  MAX_SERVER_RESOURCES,
+  MAX_SERVER_TEMPLATES,
+  type ListMethod,
+} from '../upstream/list-budget.js';
 
 export interface FeatureLists {
   resources: Resource[];
   templates: ResourceTemplate[];
   prompts: Prompt[];
+  /** The resource list was cut at its bound (list-budget.ts): why, for the log. */
+  cut?: string;
 }
 
 export const NO_FEATURES: FeatureLists = { resources: [], templates: [], prompts: [] };
 
-/** Every resource, template and prompt the server declares it has (all pages), bounded. */
+/**
+ * Every resource, template and prompt the server declares it has (all pages), bounded in time and
+ * in count, each count checked as the pages arrive (list-budget.ts): too many templates or prompts
+ * fail the listing (the server is in error, naming the bound); too many resources cut the list.
+ */
 export async function listFeatures(up: Upstream, timeoutMs: number): Promise<FeatureLists> {
   const caps = up.client.getServerCapabilities() ?? {};
   const opts = { timeout: timeoutMs, cacheMode: 'refresh' as const };
-  const [resources, templates, prompts] = await Promise.all([
-    caps.resources ? up.client.listResources(undefined, opts).then((r) => r.resources) : [],
+  const bound = (method: ListMethod, limit: number, cut = false) =>
+    budgeted(opts, new ListBudget(method, limit, cut));
+  let cut: string | undefined;
+  const [listed, templates, prompts] = await Promise.all([
     caps.resources
       ? up.client
-          .listResourceTemplates(undefined, opts)
-          .then((r) => r.resourceTemplates)
-          // Some servers offer resources without templates and answer -32601.
-          .catch(() => [])
+          .listResources(undefined, bound('resources/list', MAX_SERVER_RESOURCES, true))
+          .then(
+            (r) => r.resources,
+            (err: unknown) => {
+              if (!(err instanceof ListCutError)) throw err;
+              cut = err.message;
+              return err.kept as Resource[];
+            },
+          )
       : [],
-    caps.prompts ? up.client.listPrompts(undefined, opts).then((r) => r.prompts) : [],
+    caps.resources
+      ? up.client
+          .listResourceTemplates(undefined, bound('resources/templates/list', MAX_SERVER_TEMPLATES))
+          .then((r) => r.resourceTemplates)
+          // Some servers offer resources without templates and answer -32601; too many is no such case.
+          .catch((err: unknown) => {
+            if (err instanceof ListLimitError) throw err;
+            return [];
+          })
+      : [],
+    caps.prompts
+      ? up.client
+          .listPrompts(undefined, bound('prompts/list', MAX_SERVER_PROMPTS))
+          .then((r) => r.prompts)
+      : [],
   ]);
-  return { resources, templates, prompts };
+  // The aggregates too: should an SDK update stop handing pages through with the options.
+  let resources = listed;
+  if (listed.length > MAX_SERVER_RESOURCES) {
+    cut = `the server lists ${listed.length} resources; Airlock lists the first ${MAX_SERVER_RESOURCES}`;
+    resources = listed.slice(0, MAX_SERVER_RESOURCES);
+  }
+  for (const [list, what, limit] of [
+    [templates, 'resource templates', MAX_SERVER_TEMPLATES],
+    [prompts, 'prompts', MAX_SERVER_PROMPTS],
+  ] as const)
+    if (list.length > limit)
+      throw new ListLimitError(
+        `the server lists ${list.length} ${what}; Airlock takes at most ${limit} from one server`,
+      );
+  return { resources, templates, prompts, ...(cut ? { cut } : {}) };
 }
 
 /**
@@ -273,6 +324,17 @@ export class RemoteFeatures {
       }
     await Promise.all(jobs);
   }
+
+  /** A resource list cut at its bound (listFeatures) is said in the log, once per reason. */
+  noteCut(lists: FeatureLists): void {
+    if (!lists.cut || lists.cut === this.lastCut) return;
+    this.lastCut = lists.cut;
+    this.logger.warn('remote server lists too many resources', {
+      server: this.label,
+      detail: lists.cut,
+    });
+  }
+  private lastCut: string | undefined;
 
   private warn(what: string, err: unknown): void {
     this.logger.warn('remote server refused a request', {

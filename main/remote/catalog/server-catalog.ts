@@ -40,6 +40,7 @@ export class ServerCatalog {
   set(tools: Tool[], lists: FeatureLists): void {
     this.defs = this.lastKnown = dedupe(tools.map(toDefinition));
     this.lists = lists;
+    this.c.features.noteCut(lists);
   }
 
   /** The server is down: it offers nothing. */
@@ -71,6 +72,7 @@ export class ServerCatalog {
       (lists) => {
         if (!this.c.current(gen, up)) return;
         this.lists = lists;
+        this.c.features.noteCut(lists);
         this.c.features.notice(n);
         this.c.emit();
         this.c.listsChanged?.();
