@@ -71,7 +71,10 @@ export class ServerConnection {
     this.retry = new RestartTimer(this.t, () => void this.reconnect());
     const quiet = (on: boolean) => this.conn.stdio?.processLog.quiet(on);
     this.outage = new OutageLog(this.label, o.logger, quiet);
-    this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger, this.redactor);
+    this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger, this.redactor, {
+      shared: (up) => this.shared === up && !this.stopped,
+      t: this.t,
+    });
     this.catalog = new ServerCatalog({
       current: (gen, up) => gen === this.gen && this.shared === up,
       features: this.features,
