@@ -17,7 +17,7 @@ import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../../tools/untrust
 import { isServerAnswer, type Upstream } from '../upstream/upstream.js';
 import { RestartTimer, SYSTEM_CLOCK, type RetryClock } from '../connection/restart-backoff.js';
 import { DEFAULT_TIMINGS, type RemoteTimings } from '../connection/timings.js';
-import type { McpSubscription } from '@modelcontextprotocol/client';
+import type { McpSubscription, SubscriptionFilter } from '@modelcontextprotocol/client';
 import {
   budgeted,
   ListBudget,
@@ -360,6 +360,48 @@ export class RemoteFeatures {
       this.clock,
     );
     w.reopen.schedule(undefined);
+  }
+
+  /**
+   * The SDK client opens one listen stream for list changes when it connects to a 2026-07-28
+   * server (ClientOptions.listChanged, upstream-features.ts) and never opens it again ("No
+   * automatic re-listen", Client.listen): once the server ended it, no `list_changed` reached
+   * Airlock until the next reconnect. It is reopened as the resource watch is (listenEnded), and
+   * after each reopen `missed` is told which lists to read again, since a change made while no
+   * stream was open was said to no one.
+   */
+  followListChanges(up: Upstream, missed: (filter: SubscriptionFilter) => void): void {
+    const first = up.client.autoOpenedSubscription;
+    if (!first) return;
+    const filter: SubscriptionFilter = {
+      ...(first.honoredFilter.toolsListChanged ? { toolsListChanged: true } : {}),
+      ...(first.honoredFilter.promptsListChanged ? { promptsListChanged: true } : {}),
+      ...(first.honoredFilter.resourcesListChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (!Object.keys(filter).length) return;
+    let opened = this.clock.now();
+    const reopen = async () => {
+      if (!this.shared(up)) return;
+      let sub: McpSubscription;
+      try {
+        sub = await up.client.listen(filter, { timeout: this.timeoutMs });
+      } catch (err) {
+        this.warn('subscriptions/listen', err);
+        if (!isServerAnswer(err)) timer.schedule(undefined);
+        return;
+      }
+      opened = this.clock.now();
+      follow(sub);
+      missed(filter);
+    };
+    const timer = new RestartTimer(this.t, () => void reopen(), this.clock);
+    const follow = (sub: McpSubscription) =>
+      void sub.closed.then((cause) => {
+        if (cause === 'local' || !this.shared(up)) return;
+        if (this.clock.now() - opened >= this.t.backoffMaxMs) timer.reset();
+        timer.schedule(undefined);
+      });
+    follow(first);
   }
 
   private async applySubscriptions(agent: string, up: Upstream): Promise<void> {

@@ -1,6 +1,7 @@
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import type { SubscriptionFilter } from '@modelcontextprotocol/client';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../../test-support/cleanup.js';
@@ -43,7 +44,9 @@ async function listenServer(
 ): Promise<{
   url: string;
   streams: Stream[];
+  listChanges: Stream[];
   notify: (uri: string) => void;
+  resourcesChanged: () => void;
   lists: { count: number; gate: Promise<void> | null; seen: (() => void)[] };
 }> {
   const lists = { count: 0, gate: null as Promise<void> | null, seen: [] as (() => void)[] };
@@ -76,6 +79,8 @@ async function listenServer(
   const mcpPort = (mcp.address() as AddressInfo).port;
 
   const streams: Stream[] = [];
+  /** The client's own listen streams for list changes. */
+  const listChanges: Stream[] = [];
   const proxy = createServer((req, res) => {
     const closed = new Promise<void>((r) => res.once('close', () => r()));
     void (async () => {
@@ -104,6 +109,12 @@ async function listenServer(
           res.writeHead(ur.statusCode ?? 502, ur.headers);
           ur.pipe(res);
           res.once('close', () => ur.destroy());
+          if (m?.method === 'subscriptions/listen' && !uris)
+            listChanges.push({
+              uris: [],
+              end: () => (ur.unpipe(res), ur.destroy(), res.end()),
+              closed,
+            });
           if (uris)
             streams.push({
               uris,
@@ -129,7 +140,9 @@ async function listenServer(
   return {
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`,
     streams,
+    listChanges,
     notify: (uri) => void handler.notify.resourceUpdated(uri),
+    resourcesChanged: () => void handler.notify.resourcesChanged(),
     lists,
   };
 }
@@ -170,11 +183,25 @@ async function watching(url: string, clock = new FakeRetryClock()) {
         n.kind === 'resource-updated' && n.uri === uri ? resolve() : waiters.push(wait);
       waiters.push(wait);
     });
+  const heardKind = (kind: SourceNotice['kind']) =>
+    new Promise<void>((resolve) => {
+      const wait = (n: SourceNotice) => (n.kind === kind ? resolve() : waiters.push(wait));
+      waiters.push(wait);
+    });
   const watch = async (agent: string, uris: string[]) => {
     await features.setSubscriptions(agent, null, new Set(uris));
     await features.applyShared(up);
   };
-  return { up, features, clock, heard, updated, watch, unshare: () => (shared = false) };
+  return {
+    up,
+    features,
+    clock,
+    heard,
+    updated,
+    heardKind,
+    watch,
+    unshare: () => (shared = false),
+  };
 }
 
 describe('the shared listen stream of a 2026-07-28 server', () => {
@@ -258,6 +285,31 @@ describe('the shared listen stream of a 2026-07-28 server', () => {
     await s.streams[0]!.closed;
     const heard = w.updated(B);
     s.notify(B);
+    await heard;
+  });
+});
+
+describe('the list-change stream the SDK client opens at connect', () => {
+  it('is opened again after the server ends it (the SDK never does), and the lists are read again', async () => {
+    const s = await listenServer();
+    const w = await watching(s.url);
+    expect(s.listChanges).toHaveLength(1);
+    const missed: SubscriptionFilter[] = [];
+    const reread = new Promise<void>((resolve) =>
+      w.features.followListChanges(w.up, (filter) => {
+        missed.push(filter);
+        resolve();
+      }),
+    );
+    s.listChanges[0]!.end();
+    await w.clock.whenAsked(1);
+    w.clock.fire();
+    await reread;
+    // A change made while it was shut was said to no one: the caller reads those lists again.
+    expect(missed).toEqual([{ resourcesListChanged: true }]);
+    expect(s.listChanges).toHaveLength(2);
+    const heard = w.heardKind('resources-changed');
+    s.resourcesChanged();
     await heard;
   });
 });

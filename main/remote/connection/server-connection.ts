@@ -224,6 +224,14 @@ export class ServerConnection {
       if (old && old !== up) void this.sessions.closeAll();
       // A shared connection watches what every agent watches; a new one starts with nothing.
       if (!this.agents.stateful(up)) void this.features.applyShared(up);
+      // Its list-change stream (2026-07-28) is reopened if the server ends it; then the lists
+      // are read again, for a change made while it was shut.
+      this.features.followListChanges(up, (missed) => {
+        if (missed.toolsListChanged) void this.catalog.refreshTools(gen, up);
+        if (missed.resourcesListChanged)
+          this.catalog.notice(gen, up, { kind: 'resources-changed' });
+        if (missed.promptsListChanged) this.catalog.notice(gen, up, { kind: 'prompts-changed' });
+      });
       this.state = { state: 'ready' };
       this.retry.reset();
       this.outage.recovered();
