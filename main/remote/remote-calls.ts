@@ -1,6 +1,6 @@
 import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import type { CallToolResult, ToolCallContext } from '../tools/types.js';
-import { levelRank, type LoggingLevel } from '../tools/features.js';
+import { moreVerbose, type LoggingLevel } from '../tools/features.js';
 import { errorResult } from '../tools/types.js';
 import { markUntrusted } from '../tools/untrusted.js';
 import { relayLabel, serverWords } from '../tools/relay-label.js';
@@ -263,9 +263,7 @@ export class RemoteCalls {
     /** The agent request's own level (2026-07-28 agents), beside its sessions' level. */
     asked?: LoggingLevel,
   ): { _meta?: Record<string, unknown> } {
-    const held = this.c.features.levelOf(agent);
-    const level =
-      held && asked ? (levelRank(held) <= levelRank(asked) ? held : asked) : (held ?? asked);
+    const level = moreVerbose(this.c.features.levelOf(agent), asked);
     return level && up.client.getProtocolEra() === 'modern'
       ? { _meta: { [LOG_LEVEL_META_KEY]: level } }
       : {};

@@ -96,3 +96,17 @@ export const LOG_LEVELS: readonly LoggingLevel[] = [
 export function levelRank(level: LoggingLevel): number {
   return LOG_LEVELS.indexOf(level);
 }
+
+/**
+ * The more verbose of two levels (the one that lets more lines through), or whichever is given:
+ * a line meets a level when its rank is at least the level's (MCP 2025-11-25, "Logging"), so the
+ * lower rank asks for more. On a tie the first.
+ */
+export function moreVerbose(
+  a: LoggingLevel | undefined,
+  b: LoggingLevel | undefined,
+): LoggingLevel | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return levelRank(a) <= levelRank(b) ? a : b;
+}

@@ -14,33 +14,98 @@ import type { Logger } from '../../platform/log.js';
 import type { Redactor } from '../connection/redact.js';
 import { inRelayScope } from '../relay/relay-scope.js';
 import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../../tools/untrusted.js';
-import type { Upstream } from '../upstream/upstream.js';
-import type { McpSubscription } from '@modelcontextprotocol/client';
+import { isServerAnswer, type Upstream } from '../upstream/upstream.js';
+import { RestartTimer, SYSTEM_CLOCK, type RetryClock } from '../connection/restart-backoff.js';
+import { DEFAULT_TIMINGS, type RemoteTimings } from '../connection/timings.js';
+import type { McpSubscription, SubscriptionFilter } from '@modelcontextprotocol/client';
+import {
+  budgeted,
+  ListBudget,
+  ListCutError,
+  ListLimitError,
+  MAX_SERVER_PROMPTS,
+  MAX_SERVER_RESOURCES,
+  MAX_SERVER_TEMPLATES,
+  type ListMethod,
+} from '../upstream/list-budget.js';
+
+/** The listen stream of one shared 2026-07-28 connection (RemoteFeatures.listenFor). */
+interface Listening {
+  /** The watched set of the open stream (sorted JSON), '' when none is open. */
+  key: string;
+  sub?: McpSubscription;
+  /** When the open stream was acknowledged (the reopen clock's time). */
+  opened: number;
+  chain: Promise<void>;
+  /** Reopens the stream after the server ended it. */
+  reopen?: RestartTimer;
+}
 
 export interface FeatureLists {
   resources: Resource[];
   templates: ResourceTemplate[];
   prompts: Prompt[];
+  /** The resource list was cut at its bound (list-budget.ts): why, for the log. */
+  cut?: string;
 }
 
 export const NO_FEATURES: FeatureLists = { resources: [], templates: [], prompts: [] };
 
-/** Every resource, template and prompt the server declares it has (all pages), bounded. */
+/**
+ * Every resource, template and prompt the server declares it has (all pages), bounded in time and
+ * in count, each count checked as the pages arrive (list-budget.ts): too many templates or prompts
+ * fail the listing (the server is in error, naming the bound); too many resources cut the list.
+ */
 export async function listFeatures(up: Upstream, timeoutMs: number): Promise<FeatureLists> {
   const caps = up.client.getServerCapabilities() ?? {};
   const opts = { timeout: timeoutMs, cacheMode: 'refresh' as const };
-  const [resources, templates, prompts] = await Promise.all([
-    caps.resources ? up.client.listResources(undefined, opts).then((r) => r.resources) : [],
+  const bound = (method: ListMethod, limit: number, cut = false) =>
+    budgeted(opts, new ListBudget(method, limit, cut));
+  let cut: string | undefined;
+  const [listed, templates, prompts] = await Promise.all([
     caps.resources
       ? up.client
-          .listResourceTemplates(undefined, opts)
-          .then((r) => r.resourceTemplates)
-          // Some servers offer resources without templates and answer -32601.
-          .catch(() => [])
+          .listResources(undefined, bound('resources/list', MAX_SERVER_RESOURCES, true))
+          .then(
+            (r) => r.resources,
+            (err: unknown) => {
+              if (!(err instanceof ListCutError)) throw err;
+              cut = err.message;
+              return err.kept as Resource[];
+            },
+          )
       : [],
-    caps.prompts ? up.client.listPrompts(undefined, opts).then((r) => r.prompts) : [],
+    caps.resources
+      ? up.client
+          .listResourceTemplates(undefined, bound('resources/templates/list', MAX_SERVER_TEMPLATES))
+          .then((r) => r.resourceTemplates)
+          // Some servers offer resources without templates and answer -32601; too many is no such case.
+          .catch((err: unknown) => {
+            if (err instanceof ListLimitError) throw err;
+            return [];
+          })
+      : [],
+    caps.prompts
+      ? up.client
+          .listPrompts(undefined, bound('prompts/list', MAX_SERVER_PROMPTS))
+          .then((r) => r.prompts)
+      : [],
   ]);
-  return { resources, templates, prompts };
+  // The aggregates too: should an SDK update stop handing pages through with the options.
+  let resources = listed;
+  if (listed.length > MAX_SERVER_RESOURCES) {
+    cut = `the server lists ${listed.length} resources; Airlock lists the first ${MAX_SERVER_RESOURCES}`;
+    resources = listed.slice(0, MAX_SERVER_RESOURCES);
+  }
+  for (const [list, what, limit] of [
+    [templates, 'resource templates', MAX_SERVER_TEMPLATES],
+    [prompts, 'prompts', MAX_SERVER_PROMPTS],
+  ] as const)
+    if (list.length > limit)
+      throw new ListLimitError(
+        `the server lists ${list.length} ${what}; Airlock takes at most ${limit} from one server`,
+      );
+  return { resources, templates, prompts, ...(cut ? { cut } : {}) };
 }
 
 /**
@@ -60,10 +125,10 @@ export class RemoteFeatures {
   >();
   private readonly listeners = new Set<(n: SourceNotice) => void>();
   /** Per shared 2026-07-28 connection: the one listen stream watching every agent's URIs. */
-  private readonly listening = new WeakMap<
-    Upstream,
-    { key: string; sub?: McpSubscription; chain: Promise<void> }
-  >();
+  private readonly listening = new WeakMap<Upstream, Listening>();
+  private readonly shared: (up: Upstream) => boolean;
+  private readonly t: RemoteTimings;
+  private readonly clock: RetryClock;
 
   constructor(
     private readonly label: string,
@@ -71,7 +136,18 @@ export class RemoteFeatures {
     private readonly logger: Logger,
     /** The connection's redactor (redact.ts): a notice is the upstream's text reaching agents. */
     private readonly redactor?: Pick<Redactor, 'result'>,
-  ) {}
+    /** Reopening a listen stream the server ended (listenEnded): the backoff, and its clock. */
+    reopen: {
+      /** Whether `up` is still the server's shared connection. */
+      shared?: (up: Upstream) => boolean;
+      t?: RemoteTimings;
+      clock?: RetryClock;
+    } = {},
+  ) {
+    this.shared = reopen.shared ?? (() => true);
+    this.t = reopen.t ?? DEFAULT_TIMINGS;
+    this.clock = reopen.clock ?? SYSTEM_CLOCK;
+  }
 
   onNotice(listener: (n: SourceNotice) => void): () => void {
     this.listeners.add(listener);
@@ -211,36 +287,121 @@ export class RemoteFeatures {
     return this.subscribeTo(up, all);
   }
 
+  /**
+   * One listen stream per shared connection, watching `uris`. A new set is opened before the old
+   * stream is closed (make before break): the old one keeps watching its URIs until the server
+   * has acknowledged the new one, so an update sent meanwhile still arrives — at worst twice, on
+   * both, which only makes an agent read again. One change at a time per connection (`chain`).
+   */
   private listenFor(up: Upstream, uris: ReadonlySet<string>): Promise<void> {
     let st = this.listening.get(up);
-    if (!st) this.listening.set(up, (st = { key: '', chain: Promise.resolve() }));
+    if (!st) this.listening.set(up, (st = { key: '', opened: 0, chain: Promise.resolve() }));
     const w = st;
     const key = JSON.stringify([...uris].sort());
     w.chain = w.chain.then(async () => {
       if (w.key === key && w.sub) return;
       const old = w.sub;
-      w.sub = undefined;
-      w.key = '';
-      await old?.close().catch(() => {});
-      if (!uris.size || !up.client.getServerCapabilities()?.resources) return;
+      if (!uris.size || !up.client.getServerCapabilities()?.resources) {
+        w.reopen?.cancel();
+        w.sub = undefined;
+        w.key = '';
+        await old?.close().catch(() => {});
+        return;
+      }
+      let sub: McpSubscription;
       try {
-        const sub = await up.client.listen(
+        sub = await up.client.listen(
           { resourceSubscriptions: [...uris] },
           { timeout: this.timeoutMs },
         );
-        w.sub = sub;
-        w.key = key;
-        // Ended by the server or the network: the next change of the set, or a new connection, opens another.
-        void sub.closed.then(() => {
-          if (w.sub !== sub) return;
-          w.sub = undefined;
-          w.key = '';
-        });
       } catch (err) {
+        // The old stream, if any, stays: it still watches what both sets share.
         this.warn('subscriptions/listen', err);
+        // A refusal is the server's answer; anything else (the network, no acknowledgement in
+        // time) is tried again after a wait.
+        if (!isServerAnswer(err)) this.reopenLater(up, w);
+        return;
       }
+      w.sub = sub;
+      w.key = key;
+      w.opened = this.clock.now();
+      w.reopen?.cancel();
+      void sub.closed.then((cause) => this.listenEnded(up, w, sub, cause));
+      await old?.close().catch(() => {});
     });
     return w.chain;
+  }
+
+  /**
+   * The server (or the network) ended the stream: it is opened again after a wait, driven by the
+   * reconnect backoff (restart-backoff.ts), so agents' subscriptions do not go quiet until the
+   * watched set next changes. A stream that lived as long as the longest wait was a healthy one
+   * (a proxy's idle cut, say): the wait starts afresh. One that a server ends at once, every
+   * time, is reopened at a growing interval, at most once a `backoffMaxMs`. Updates the server had
+   * while no stream was open are not replayed: 2026-07-28 listen has no resumption to ask for.
+   */
+  private listenEnded(up: Upstream, w: Listening, sub: McpSubscription, cause: string): void {
+    // Replaced or closed by Airlock: nothing to reopen.
+    if (w.sub !== sub || cause === 'local') return;
+    w.sub = undefined;
+    w.key = '';
+    if (this.clock.now() - w.opened >= this.t.backoffMaxMs) w.reopen?.reset();
+    this.reopenLater(up, w);
+  }
+
+  private reopenLater(up: Upstream, w: Listening): void {
+    // A connection that is no longer the shared one listens no more: its successor opens its own.
+    if (!this.shared(up)) return;
+    w.reopen ??= new RestartTimer(
+      this.t,
+      () => {
+        if (this.shared(up)) void this.applyShared(up);
+      },
+      this.clock,
+    );
+    w.reopen.schedule(undefined);
+  }
+
+  /**
+   * The SDK client opens one listen stream for list changes when it connects to a 2026-07-28
+   * server (ClientOptions.listChanged, upstream-features.ts) and never opens it again ("No
+   * automatic re-listen", Client.listen): once the server ended it, no `list_changed` reached
+   * Airlock until the next reconnect. It is reopened as the resource watch is (listenEnded), and
+   * after each reopen `missed` is told which lists to read again, since a change made while no
+   * stream was open was said to no one.
+   */
+  followListChanges(up: Upstream, missed: (filter: SubscriptionFilter) => void): void {
+    const first = up.client.autoOpenedSubscription;
+    if (!first) return;
+    const filter: SubscriptionFilter = {
+      ...(first.honoredFilter.toolsListChanged ? { toolsListChanged: true } : {}),
+      ...(first.honoredFilter.promptsListChanged ? { promptsListChanged: true } : {}),
+      ...(first.honoredFilter.resourcesListChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (!Object.keys(filter).length) return;
+    let opened = this.clock.now();
+    const reopen = async () => {
+      if (!this.shared(up)) return;
+      let sub: McpSubscription;
+      try {
+        sub = await up.client.listen(filter, { timeout: this.timeoutMs });
+      } catch (err) {
+        this.warn('subscriptions/listen', err);
+        if (!isServerAnswer(err)) timer.schedule(undefined);
+        return;
+      }
+      opened = this.clock.now();
+      follow(sub);
+      missed(filter);
+    };
+    const timer = new RestartTimer(this.t, () => void reopen(), this.clock);
+    const follow = (sub: McpSubscription) =>
+      void sub.closed.then((cause) => {
+        if (cause === 'local' || !this.shared(up)) return;
+        if (this.clock.now() - opened >= this.t.backoffMaxMs) timer.reset();
+        timer.schedule(undefined);
+      });
+    follow(first);
   }
 
   private async applySubscriptions(agent: string, up: Upstream): Promise<void> {
@@ -273,6 +434,17 @@ export class RemoteFeatures {
       }
     await Promise.all(jobs);
   }
+
+  /** A resource list cut at its bound (listFeatures) is said in the log, once per reason. */
+  noteCut(lists: FeatureLists): void {
+    if (!lists.cut || lists.cut === this.lastCut) return;
+    this.lastCut = lists.cut;
+    this.logger.warn('remote server lists too many resources', {
+      server: this.label,
+      detail: lists.cut,
+    });
+  }
+  private lastCut: string | undefined;
 
   private warn(what: string, err: unknown): void {
     this.logger.warn('remote server refused a request', {

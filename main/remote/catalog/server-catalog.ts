@@ -40,6 +40,7 @@ export class ServerCatalog {
   set(tools: Tool[], lists: FeatureLists): void {
     this.defs = this.lastKnown = dedupe(tools.map(toDefinition));
     this.lists = lists;
+    this.c.features.noteCut(lists);
   }
 
   /** The server is down: it offers nothing. */
@@ -67,16 +68,53 @@ export class ServerCatalog {
       const agent = callingAgent();
       return this.c.features.notice(agent === undefined ? n : inCall(n, agent));
     }
-    void listFeatures(up, this.c.listMs).then(
-      (lists) => {
-        if (!this.c.current(gen, up)) return;
-        this.lists = lists;
-        this.c.features.notice(n);
-        this.c.emit();
-        this.c.listsChanged?.();
-      },
-      (err: unknown) => this.c.trouble(gen, up, err as Error),
-    );
+    this.relist(gen, up, n);
+  }
+
+  /**
+   * Re-reads the lists after a change, one reading at a time per connection: changes said while
+   * one is under way are read once more after it, together (a server that says its lists changed
+   * faster than they can be read costs two readings, not one each). Each change is announced
+   * after a reading that began after it was said.
+   */
+  private relist(gen: number, up: Upstream, n: SourceNotice): void {
+    let r = this.relists.get(up);
+    if (!r) this.relists.set(up, (r = { owed: new Map(), running: null }));
+    r.owed.set(n.kind, n);
+    if (r.running) return;
+    const state = r;
+    r.running = (async () => {
+      try {
+        while (state.owed.size && this.c.current(gen, up)) {
+          const told = [...state.owed.values()];
+          state.owed.clear();
+          let lists: FeatureLists;
+          try {
+            lists = await listFeatures(up, this.c.listMs);
+          } catch (err) {
+            return this.c.trouble(gen, up, err as Error);
+          }
+          if (!this.c.current(gen, up)) return;
+          this.lists = lists;
+          this.c.features.noteCut(lists);
+          for (const change of told) this.c.features.notice(change);
+          this.c.emit();
+          this.c.listsChanged?.();
+        }
+      } finally {
+        state.owed.clear();
+        state.running = null;
+      }
+    })();
+  }
+  private readonly relists = new WeakMap<
+    Upstream,
+    { owed: Map<SourceNotice['kind'], SourceNotice>; running: Promise<void> | null }
+  >();
+
+  /** Resolves when the re-reading of `up`'s lists under way, and any it owes, is over. */
+  async relisted(up: Upstream): Promise<void> {
+    await this.relists.get(up)?.running;
   }
 
   updateTools(gen: number, up: Upstream, tools: Tool[]): void {

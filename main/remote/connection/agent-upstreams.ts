@@ -112,6 +112,7 @@ export class AgentUpstreams {
     if ((await this.sessions.current(agent)?.catch(() => null)) !== up) return;
     const before = this.own.get(up) ?? this.o.sharedLists();
     this.own.set(up, lists);
+    this.o.features.noteCut(lists);
     const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
     if (!same([before.resources, before.templates], [lists.resources, lists.templates]))
       this.o.features.notice({ kind: 'resources-changed', agent });

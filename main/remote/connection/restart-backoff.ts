@@ -29,18 +29,37 @@ export function retryDelay(
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 
+/** The clock a RestartTimer waits by; tests pass a fake one they advance (no clock in tests). */
+export interface RetryClock {
+  /** Runs `fn` after `ms`; returns what cancels it. */
+  after(ms: number, fn: () => void): () => void;
+  now(): number;
+}
+
+/** Node's timers, unref'd: a pending retry never keeps the process alive. */
+export const SYSTEM_CLOCK: RetryClock = {
+  after(ms, fn) {
+    const timer = setTimeout(fn, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+  now: () => Date.now(),
+};
+
 /**
  * The reconnect timer of one remote server, and the failed attempts in a row that set its delay:
  * the supervisor's clock. ServerConnection.fail schedules it after every failure; when it fires, a
- * URL server is connected again and a local server's process is started again.
+ * URL server is connected again and a local server's process is started again. RemoteFeatures
+ * reopens a shared connection's `subscriptions/listen` stream the server ended by one too.
  */
 export class RestartTimer {
-  private timer: NodeJS.Timeout | undefined;
+  private cancelTimer: (() => void) | undefined;
   private failures = 0;
 
   constructor(
     private readonly t: RemoteTimings,
     private readonly retry: () => void,
+    private readonly clock: RetryClock = SYSTEM_CLOCK,
   ) {}
 
   /** The next failure starts the backoff afresh (a connection worked, or its settings changed). */
@@ -49,16 +68,19 @@ export class RestartTimer {
   }
 
   cancel(): void {
-    clearTimeout(this.timer);
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
   }
 
   /** Returns the wait before the next attempt. */
   schedule(status: number | undefined, network?: string): number {
-    clearTimeout(this.timer);
+    this.cancel();
     const delay = retryDelay(this.t, this.failures, status, network);
     this.failures++;
-    this.timer = setTimeout(this.retry, delay);
-    this.timer.unref();
+    this.cancelTimer = this.clock.after(delay, () => {
+      this.cancelTimer = undefined;
+      this.retry();
+    });
     return delay;
   }
 }

@@ -71,7 +71,10 @@ export class ServerConnection {
     this.retry = new RestartTimer(this.t, () => void this.reconnect());
     const quiet = (on: boolean) => this.conn.stdio?.processLog.quiet(on);
     this.outage = new OutageLog(this.label, o.logger, quiet);
-    this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger, this.redactor);
+    this.features = new RemoteFeatures(conn.name, this.t.callIdleMs, o.logger, this.redactor, {
+      shared: (up) => this.shared === up && !this.stopped,
+      t: this.t,
+    });
     this.catalog = new ServerCatalog({
       current: (gen, up) => gen === this.gen && this.shared === up,
       features: this.features,
@@ -221,6 +224,14 @@ export class ServerConnection {
       if (old && old !== up) void this.sessions.closeAll();
       // A shared connection watches what every agent watches; a new one starts with nothing.
       if (!this.agents.stateful(up)) void this.features.applyShared(up);
+      // Its list-change stream (2026-07-28) is reopened if the server ends it; then the lists
+      // are read again, for a change made while it was shut.
+      this.features.followListChanges(up, (missed) => {
+        if (missed.toolsListChanged) void this.catalog.refreshTools(gen, up);
+        if (missed.resourcesListChanged)
+          this.catalog.notice(gen, up, { kind: 'resources-changed' });
+        if (missed.promptsListChanged) this.catalog.notice(gen, up, { kind: 'prompts-changed' });
+      });
       this.state = { state: 'ready' };
       this.retry.reset();
       this.outage.recovered();

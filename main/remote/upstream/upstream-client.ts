@@ -5,6 +5,7 @@ import {
   type MessageExtraInfo,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { budgetOf } from './list-budget.js';
 
 /**
  * The SDK client, minus one of the two validations of every tool result (issue 20: "results
@@ -98,10 +99,24 @@ export class UpstreamClient extends Client {
   }
 
   override request(...args: unknown[]): never {
-    const [request, schemaOrOptions, maybeOptions] = args as [{ method: string }, unknown, unknown];
+    const [request, schemaOrOptions, maybeOptions] = args as [
+      { method: string; params?: { cursor?: unknown } },
+      unknown,
+      unknown,
+    ];
     const request$ = Client.prototype.request as (...a: unknown[]) => never;
     if (request.method === 'tools/call' && !isStandardSchema(schemaOrOptions))
       return request$.call(this, request, callToolResultShape, schemaOrOptions);
+    // A page of a bounded list walk is counted as it arrives (list-budget.ts): past the bound
+    // the page's promise rejects, which ends the SDK's walk before the next page is asked for.
+    const budget = budgetOf(
+      request.method,
+      isStandardSchema(schemaOrOptions) ? maybeOptions : schemaOrOptions,
+    );
+    if (budget) {
+      const page = request$.call(this, request, schemaOrOptions, maybeOptions) as Promise<unknown>;
+      return page.then((p) => (budget.take(p, request.params?.cursor), p)) as never;
+    }
     return request$.call(this, request, schemaOrOptions, maybeOptions);
   }
 }

@@ -12,6 +12,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/client';
 import { connectWithin } from './connect-within.js';
+import { budgeted, ListBudget, ListLimitError, MAX_SERVER_TOOLS } from './list-budget.js';
 import { UpstreamClient } from './upstream-client.js';
 import { connectStdio, type StdioTarget } from '../stdio/connect-stdio.js';
 import { isStdioError } from '../stdio/errors.js';
@@ -170,22 +171,21 @@ async function attempt(
   };
 }
 
-/**
- * The most tools Airlock takes from one server, far above any real server's. Every tool is
- * registered, pinned in settings.json and listed to every agent: a hostile server's 1,000,000
- * tools (one 30 MB answer) cost 1.6 GB, a 57 MB settings file and a 12 s stall of the whole
- * gateway on each agent's `tools/list` (tool-count.security.test.ts).
- */
-export const MAX_SERVER_TOOLS = 2000;
+export { MAX_SERVER_TOOLS };
 
-/** Lists every tool (all pages), bounded, bypassing the client's response cache. */
+/**
+ * Lists every tool (all pages), bounded in time and in count — the count checked as each page
+ * arrives (list-budget.ts) — bypassing the client's response cache.
+ */
 export async function listAllTools(up: Upstream, timeoutMs: number): Promise<Tool[]> {
-  const { tools } = await up.client.listTools(undefined, {
-    timeout: timeoutMs,
-    cacheMode: 'refresh',
-  });
+  const budget = new ListBudget('tools/list', MAX_SERVER_TOOLS);
+  const { tools } = await up.client.listTools(
+    undefined,
+    budgeted({ timeout: timeoutMs, cacheMode: 'refresh' as const }, budget),
+  );
+  // The aggregate too: should an SDK update stop handing pages through with the options.
   if (tools.length > MAX_SERVER_TOOLS)
-    throw new Error(
+    throw new ListLimitError(
       `the server lists ${tools.length} tools; Airlock takes at most ${MAX_SERVER_TOOLS} from one server`,
     );
   return tools;
