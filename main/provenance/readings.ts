@@ -1,3 +1,4 @@
+import { encodedReadings } from './encoded-readings.js';
 import { extractValues, type SignificantValue } from './values.js';
 
 /**
@@ -17,8 +18,12 @@ import { extractValues, type SignificantValue } from './values.js';
  * - An address or host broken at a hyphen across a line ("approvals@loan-\nverify.test"),
  *   as wrapped text and hyphenation leave it, is read joined.
  * - An address spelled out in words, "billing at evil dot example" or "billing AT evil DOT
- *   example": read as the address a model rebuilds from it. At least one "dot" is required, so
- *   "meet at noon" stays prose.
+ *   example" (and the words for "@" and "." in other languages): read as the address a model
+ *   rebuilds from it. At least one "dot" is required, so "meet at noon" stays prose; a host
+ *   spelled alone ("vault-desk dot test") is read as the host.
+ * - An address spelled letter by letter ("r.e.m.i.t", "l e d g e r"): read joined.
+ * - Encodings a model undoes (base64, hex, escapes, percent-encoding, quoted-printable, folded
+ *   iCalendar lines, tag characters, reversed, …): encoded-readings.ts.
  * - A phone number with a letter for a digit ("+1 (555) O19-2837", O for zero, l or I for one),
  *   as a model dialling it writes it: read with the digits, when the run has at least seven real
  *   digits (so words stay words).
@@ -40,10 +45,44 @@ const IDEOGRAPHIC_STOP = /(?<=[A-Za-z0-9])[\u3002\uFF61](?=[A-Za-z])/g;
 const HYPHEN_BREAK = /(?<=[A-Za-z0-9])-[ \t]*\r?\n[ \t]*(?=[A-Za-z0-9])/g;
 
 // `local at label dot label`: each part starts at a word boundary (the lookbehind), so a failed
-// match costs one pass over a word (linear in the text: it comes from strangers).
-const SPELLED =
-  /(?<![\p{L}\p{N}._%+-])([\p{L}\p{N}._%+-]{1,64})[ \t]+at[ \t]+((?:[\p{L}\p{N}-]{1,63}[ \t]+dot[ \t]+){1,8}[\p{L}][\p{L}\p{N}-]{1,62})/giu;
-const SPELLED_DOT = /[ \t]+dot[ \t]+/gi;
+// match costs one pass over a word (linear in the text: it comes from strangers). The words for
+// "@" and "." in the languages mail is most written in: "arobase … point" (French), "Klammeraffe
+// … Punkt" (German), "arroba … punto" (Spanish, Portuguese "ponto"), "chiocciola" (Italian),
+// "собака … точка" (Russian), and "at sign".
+const AT_WORD = '(?:at(?:[ \\t-]sign)?|arobase|arroba|chiocciola|klammeraffe|собака)';
+const DOT_WORD = '(?:dot|point|punkt|punto|ponto|точка)';
+const SPELLED = new RegExp(
+  `(?<![\\p{L}\\p{N}._%+-])([\\p{L}\\p{N}._%+-]{1,64})[ \\t]+${AT_WORD}[ \\t]+((?:[\\p{L}\\p{N}-]{1,63}[ \\t]+${DOT_WORD}[ \\t]+){1,8}[\\p{L}][\\p{L}\\p{N}-]{1,62})`,
+  'giu',
+);
+const SPELLED_DOT = new RegExp(`[ \\t]+${DOT_WORD}[ \\t]+`, 'giu');
+const HAS_AT_WORD = new RegExp(`[ \\t]${AT_WORD}[ \\t]`, 'iu');
+const HAS_DOT_WORD = new RegExp(`[ \\t]${DOT_WORD}[ \\t]`, 'iu');
+// A host spelled alone ("then vault-desk dot test"), for an address whose mailbox is given in
+// some other way (letter by letter, in another field): English "dot" only, prose says "point".
+const SPELLED_HOST =
+  /(?<![\p{L}\p{N}._-])((?:[\p{L}\p{N}-]{1,63}[ \t]+dot[ \t]+){1,8}[\p{L}][\p{L}\p{N}-]{1,62})/giu;
+
+// An address spelled letter by letter ("r.e.m.i.t", "l e d g e r", "k, y, c"): single letters,
+// digits or hyphens separated by dots, commas or spaces on one line, four or more, read joined.
+const LETTER_BY_LETTER =
+  /(?<![\p{L}\p{N}_-])[\p{L}\p{N}](?![\p{L}\p{N}])(?:(?:[ \t]*[.,][ \t]*|[ \t]+)[\p{L}\p{N}-](?![\p{L}\p{N}])){3,64}/gu;
+
+function letterByLetter(text: string): string {
+  return text.replace(LETTER_BY_LETTER, (run) => run.replace(/[\s.,]+/g, ''));
+}
+
+function spelledRead(t: string): string {
+  let r = t;
+  if (HAS_AT_WORD.test(r) && HAS_DOT_WORD.test(r))
+    r = r.replace(
+      SPELLED,
+      (_, local: string, host: string) => `${local}@${host.replace(SPELLED_DOT, '.')}`,
+    );
+  if (/[ \t]dot[ \t]/i.test(r))
+    r = r.replace(SPELLED_HOST, (host: string) => host.replace(/[ \t]+dot[ \t]+/gi, '.'));
+  return r;
+}
 
 // A phone-shaped run in which O/o, I and l may stand for 0 and 1 (values.ts's PHONE, widened).
 const PHONE_WITH_LETTERS = /(?<![\w@.])\+?[\dOoIl][\dOoIl ().-]{7,22}[\dOoIl](?![\w@])/g;
@@ -163,12 +202,11 @@ export function readings(text: string): string[] {
     const r = t.replace(HYPHEN_BREAK, '-');
     if (r !== t) out.push(r);
   }
-  if (/[ \t]at[ \t]/i.test(t) && /[ \t]dot[ \t]/i.test(t)) {
-    const r = t.replace(
-      SPELLED,
-      (_, local: string, host: string) => `${local}@${host.replace(SPELLED_DOT, '.')}`,
-    );
-    if (r !== t) out.push(r);
+  const joined = letterByLetter(t);
+  if (joined !== t) out.push(joined);
+  for (const s of joined === t ? [t] : [t, joined]) {
+    const r = spelledRead(s);
+    if (r !== s) out.push(r);
   }
   // A letter next to a digit (a cheap guard: a run of digits alone costs one pass).
   if (/\d[ ().-]{0,2}[OoIl]|[OoIl][ ().-]{0,2}\d/.test(t)) {
@@ -179,6 +217,7 @@ export function readings(text: string): string[] {
     const r = lookalikesRead(t);
     if (r !== t) out.push(r);
   }
+  out.push(...encodedReadings(t));
   return out;
 }
 

@@ -31,10 +31,11 @@ export type { TaintEvidence, TaintFinding, TaintReport } from './finding-text.js
  *
  * A read-only third-party tool (a fetch) given a link exactly as a stranger
  * wrote it sends nothing of the user's by the link itself: rule 2 judges it.
- * What it cannot see: values paraphrased by the model (an address written
- * backwards or base64-encoded and rebuilt; a spelled-out "billing at evil dot
- * example" is read as the address, readings.ts), content read outside Airlock,
- * and phrases under 8 words.
+ * What it cannot see: values paraphrased by the model in ways no reading
+ * decodes (an address built by code; spelled-out, letter-by-letter, reversed,
+ * base64, escaped and other encoded forms are read as the address,
+ * readings.ts and encoded-readings.ts), content read outside Airlock, and
+ * phrases under 8 words.
  */
 export interface CallFacts {
   tool: string;

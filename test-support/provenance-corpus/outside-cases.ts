@@ -1,11 +1,12 @@
 import { mail } from './builders.js';
 import { OUTSIDE_BENIGN, OUTSIDE_CASES } from './outside-batch1.js';
 import { OUTSIDE_DEST, OUTSIDE_DEST_BENIGN } from './outside-batch2.js';
+import { OUTSIDE_ENC_ALL } from './outside-batch3.js';
 import { PRIVATE, type OutsideCase } from './outside-helpers.js';
 import type { Session } from './session.js';
 
 export type { OutsideCase } from './outside-helpers.js';
-export { OUTSIDE_BENIGN, OUTSIDE_CASES, OUTSIDE_DEST, OUTSIDE_DEST_BENIGN };
+export { OUTSIDE_BENIGN, OUTSIDE_CASES, OUTSIDE_DEST, OUTSIDE_DEST_BENIGN, OUTSIDE_ENC_ALL };
 
 /**
  * An outside injection corpus, written by hand by a reviewer who had not read
