@@ -122,7 +122,7 @@ export class ApprovalDialog {
       // call is in the approval window.
       detail: `${subline}\n\nArguments:\n${args}${
         hidden
-          ? '\n\nThis request holds characters that hide or reorder text: open Airlock, which names each one.'
+          ? '\n\nThis request holds characters that hide or reorder text, or letters imitating others: open Airlock, which names each one.'
           : ''
       }\n\nRequest ${a.id}, expires ${a.expiresAt}`,
       buttons,

@@ -19,6 +19,8 @@ vi.mock('electron', () => import('../../test-support/fake-electron.js'));
  * - The native dialog (`shell.approvalStyle: 'dialog'`) checked only the length of what it
  *   showed: a bidi override in the arguments was drawn as it acts (`moc.elpmaxe@\u202Ebob`
  *   reads "bob@example.com"), and Allow once was offered on it.
+ * - Look-alike letters: `ceo@exаmple.com` with a Cyrillic а is another domain, drawn exactly like
+ *   example.com by both prompts, each of which offered Allow.
  *
  * Allow must exist only where what is shown is what runs; otherwise the prompt can only open the
  * window (which names each hidden character) or deny.
@@ -57,6 +59,14 @@ describe('a notification offers no Allow for text no one can see', () => {
     });
   }
 
+  it('a look-alike address (a Cyrillic а in example.com): no buttons', async () => {
+    const { app, request } = await setup();
+    const { approval } = await request({ to: 'ceo@ex\u0430mple.com' });
+    expect(Notification.instances.at(-1)!.options.actions).toEqual([]);
+    expect((await app.control.getApproval(approval.id)).state).toBe('pending');
+    await app.control.decide(approval.id, { kind: 'deny' });
+  });
+
   it('a clean call of the same shape still gets Allow (the check is not vacuous)', async () => {
     const { app, request } = await setup();
     const { approval } = await request({ to: 'bob@example.com' });
@@ -87,6 +97,7 @@ describe('the native dialog offers no Allow for text that hides or reorders what
     ['a right-to-left override', 'moc.elpmaxe@\u202Ebob'],
     ['a secret in variation selectors', `bob@example.com${inSelectors(SECRET)}`],
     ['a secret in tag characters', `bob@example.com${inTags(SECRET)}`],
+    ['a look-alike address (a Cyrillic а in example.com)', 'ceo@ex\u0430mple.com'],
   ] as const) {
     it(`${what}: only "Open in Airlock" or "Deny"; the first answer opens the window, nothing is allowed`, async () => {
       const { app, request, openApproval } = await dialogWorld();
@@ -96,7 +107,7 @@ describe('the native dialog offers no Allow for text that hides or reorders what
       const shown = dialog.shown.at(-1)!;
       expect(shown.buttons).toEqual([...CUT_DIALOG_BUTTONS]);
       expect(shown).toMatchObject({ cancelId: 1, defaultId: 1 });
-      expect(shown.detail).toMatch(/characters that hide or reorder text/);
+      expect(shown.detail).toMatch(/characters that hide or reorder text, or letters imitating/);
       expect((await app.control.getApproval(approval.id)).state).toBe('pending');
       await app.control.decide(approval.id, { kind: 'deny' });
     });

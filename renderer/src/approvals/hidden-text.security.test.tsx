@@ -60,6 +60,34 @@ describe('the card names invisible carriers of text', () => {
   });
 });
 
+describe('the card names words that mix Latin letters with look-alikes', () => {
+  const noteOf = (args: Record<string, unknown>) => {
+    const html = renderToStaticMarkup(<ArgumentsView args={args} />);
+    return /data-testid="lookalike"[^>]*>(.*?)<\/mark>/.exec(html)?.[1]?.replace(/<[^>]+>/g, '');
+  };
+
+  it('ceo@exаmple.com (Cyrillic а): the note names the word, the letter, its script and code point', () => {
+    const note = noteOf({ to: 'ceo@ex\u0430mple.com' });
+    expect(note).toContain('“ceo@ex\u0430mple.com” has Cyrillic \u0430 U+0430');
+  });
+
+  it('plain Latin, or Cyrillic words on their own, get no note', () => {
+    expect(noteOf({ to: 'ceo@example.com' })).toBeUndefined();
+    expect(noteOf({ body: 'Привет, мир — see you at 10' })).toBeUndefined();
+  });
+
+  it('a mixed word past the clip, or across the cut between two blocks, is still named', async () => {
+    // With no line break in a block's second half, the cut between blocks falls at 1,000
+    // characters (BLOCK_CHARS): here right after the Cyrillic а of "аpple.com", so each half on
+    // its own is a word of one script.
+    const body = `${'x'.repeat(998)} \u0430pple.com ${'z\n'.repeat(3000)}`;
+    const { chunkText } = await import('./reveal');
+    expect(chunkText(body, 1000)[0]!.endsWith(' \u0430')).toBe(true);
+    const note = noteOf({ body });
+    expect(note).toContain('“\u0430pple.com” has Cyrillic \u0430 U+0430');
+  });
+});
+
 /** Every code point Unicode calls default-ignorable (UAX #44), computed from the property itself. */
 const IGNORABLE: number[] = [];
 for (let cp = 0; cp <= 0x10ffff; cp++) {
