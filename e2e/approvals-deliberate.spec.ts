@@ -143,6 +143,34 @@ test('the request that takes the keyboard after a decision is not decided by a s
   expect(runs(profile.counterFile, 'send', rider)).toBe(0);
 });
 
+test('a window brought to the front does not take a key pressed in another app', async ({
+  page,
+}) => {
+  // Audit: the card was on screen (a window behind others still counts as visible) and armed; a
+  // deep link or a notification click brings the window forward with the card focused, under a
+  // Ctrl+Enter the user was pressing to send a message in their chat app.
+  const { server, agent, profile } = airlock();
+  await openApprovals(page, server);
+  const body = marker('behind');
+  const call = callTool(agent, 'test_send', { to: 'eve@evil.test', body });
+  const c = card(page, body);
+  await c.focus();
+  await expect(c).toHaveAttribute('data-armed', 'true');
+  const req = await waitForPending(server, body);
+  // The window gets the focus, and the key arrives in the same instant.
+  await page.evaluate(`{
+    window.dispatchEvent(new FocusEvent('focus'));
+    const el = document.querySelector('[data-approval-id="${req.id}"]');
+    el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true }));
+  }`);
+  await expect(c.getByTestId('decision-tip')).toContainText('read it first');
+  expect((await controlApi(server).getApproval(req.id)).state).toBe('pending');
+  expect(runs(profile.counterFile, 'send', body)).toBe(0);
+  await expect(c).toHaveAttribute('data-armed', 'true');
+  await controlApi(server).decide(req.id, { kind: 'deny' });
+  await call;
+});
+
 test('always allow opens a confirmation; a grant scoped to a recipient domain runs matching calls, asks for others, and is revocable', async ({
   page,
 }) => {

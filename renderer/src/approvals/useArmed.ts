@@ -59,10 +59,15 @@ export function useArmed(): {
     io.observe(el);
     document.addEventListener('visibilitychange', update);
     el.addEventListener(REARM_EVENT, rearm);
+    // So it does when the window comes to the front: a window that was behind others counts as
+    // visible, and one brought forward (a deep link, a click on a notification) must not take a
+    // key the user was pressing in another app (Ctrl/⌘+Enter sends a message in many).
+    window.addEventListener('focus', rearm);
     return () => {
       io.disconnect();
       document.removeEventListener('visibilitychange', update);
       el.removeEventListener(REARM_EVENT, rearm);
+      window.removeEventListener('focus', rearm);
       window.clearTimeout(timer.current);
     };
   }, [el]);
