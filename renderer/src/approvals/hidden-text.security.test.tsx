@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import type { ApprovalView } from '../../../common/contract';
 import { ArgumentsView } from './ArgumentsView';
 import { reveal, revealPlain } from './reveal';
 
@@ -121,5 +122,31 @@ describe('property: nothing default-ignorable reaches the card unnamed', () => {
       `reveal property: ${withHidden} of 2000 generated values held ignorable code points`,
     );
     expect(withHidden).toBeGreaterThan(1000);
+  });
+});
+
+describe('a preview laid out from the arguments names those it does not show', () => {
+  it('a third-party mailer whose real recipients are in `recipients`: the preview says so', async () => {
+    const { SummaryView } = await import('./SummaryView');
+    const approval = {
+      id: 'a1',
+      agent: 'agent',
+      tool: 'mailer__send',
+      thirdParty: true,
+      effect: 'Run "send" on mailer',
+      arguments: {
+        to: 'boss@example.com',
+        subject: 'Q3 numbers',
+        body: 'As discussed.',
+        recipients: ['eve@evil.test'],
+      },
+      inputSchema: { type: 'object' },
+      state: 'pending',
+      createdAt: '2026-01-01T00:00:00Z',
+      expiresAt: '2026-01-01T00:05:00Z',
+    } as ApprovalView;
+    const html = renderToStaticMarkup(<SummaryView approval={approval} />);
+    expect(html).toContain('data-testid="summary-email"');
+    expect(html).toMatch(/<dt>Not in this preview<\/dt><dd><span>recipients<\/span><\/dd>/);
   });
 });
