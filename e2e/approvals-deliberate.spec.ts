@@ -96,6 +96,81 @@ test('a card that has just appeared cannot be decided by a key meant for somethi
   expect(textOf(await call)).toBe(`sent to ${TO}: ${body}`);
 });
 
+test('the request that takes the keyboard after a decision is not decided by a second press meant for the one before', async ({
+  page,
+}) => {
+  // Audit: a hostile agent puts its real call right behind a harmless one. The user allows the
+  // harmless one with Ctrl+Enter; the next card gets the keyboard by itself, and was on screen
+  // long enough to count as read — so a second Ctrl+Enter (a double press, a key the user thought
+  // missed) allowed the rider unread.
+  const { server, agent, profile } = airlock();
+  await openApprovals(page, server);
+  const first = marker('harmless');
+  const rider = marker('rider');
+  const call1 = callTool(agent, 'test_send', { to: TO, body: first });
+  await expect(card(page, first)).toBeVisible();
+  const call2 = callTool(agent, 'test_send', { to: 'eve@evil.test', body: rider });
+  const c2 = card(page, rider);
+  await expect(c2).toHaveAttribute('data-armed', 'true'); // on screen long enough to count as read
+  const req2 = await waitForPending(server, rider);
+  // The second press, sent at the very moment the rider's card gets the keyboard.
+  await page.evaluate(`{
+    const id = ${JSON.stringify(req2.id)};
+    const onFocus = (e) => {
+      const el = e.target;
+      if (!(el instanceof HTMLElement) || el.dataset.approvalId !== id) return;
+      document.removeEventListener('focusin', onFocus);
+      el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true }));
+      el.dataset.poked = 'yes';
+    };
+    document.addEventListener('focusin', onFocus);
+  }`);
+  await card(page, first).focus();
+  await expect(card(page, first)).toHaveAttribute('data-armed', 'true');
+  await page.keyboard.press('Control+Enter');
+  expect(textOf(await call1)).toBe(`sent to ${TO}: ${first}`);
+  await expect(c2).toBeFocused();
+  await expect(c2).toHaveAttribute('data-poked', 'yes');
+  await expect(c2.getByTestId('decision-tip')).toContainText('read it first');
+  const api = controlApi(server);
+  expect((await api.getApproval(req2.id)).state).toBe('pending');
+  expect(runs(profile.counterFile, 'send', rider)).toBe(0);
+  // Read where it is now, a deliberate press decides it (here: a deny, through the form).
+  await expect(c2).toHaveAttribute('data-armed', 'true');
+  await page.keyboard.press('d');
+  await page.keyboard.press('Enter');
+  expect(textOf(await call2)).toMatch(/denied/i);
+  expect(runs(profile.counterFile, 'send', rider)).toBe(0);
+});
+
+test('a window brought to the front does not take a key pressed in another app', async ({
+  page,
+}) => {
+  // Audit: the card was on screen (a window behind others still counts as visible) and armed; a
+  // deep link or a notification click brings the window forward with the card focused, under a
+  // Ctrl+Enter the user was pressing to send a message in their chat app.
+  const { server, agent, profile } = airlock();
+  await openApprovals(page, server);
+  const body = marker('behind');
+  const call = callTool(agent, 'test_send', { to: 'eve@evil.test', body });
+  const c = card(page, body);
+  await c.focus();
+  await expect(c).toHaveAttribute('data-armed', 'true');
+  const req = await waitForPending(server, body);
+  // The window gets the focus, and the key arrives in the same instant.
+  await page.evaluate(`{
+    window.dispatchEvent(new FocusEvent('focus'));
+    const el = document.querySelector('[data-approval-id="${req.id}"]');
+    el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true }));
+  }`);
+  await expect(c.getByTestId('decision-tip')).toContainText('read it first');
+  expect((await controlApi(server).getApproval(req.id)).state).toBe('pending');
+  expect(runs(profile.counterFile, 'send', body)).toBe(0);
+  await expect(c).toHaveAttribute('data-armed', 'true');
+  await controlApi(server).decide(req.id, { kind: 'deny' });
+  await call;
+});
+
 test('always allow opens a confirmation; a grant scoped to a recipient domain runs matching calls, asks for others, and is revocable', async ({
   page,
 }) => {

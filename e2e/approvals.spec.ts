@@ -152,8 +152,10 @@ test('keyboard: Ctrl+Enter allows the focused request, focus moves to the next, 
   await expect(card(page, first).getByTestId('decision-tip')).toContainText('+Enter');
   await page.keyboard.press('Control+Enter');
   expect(textOf(await call1)).toBe(`sent to ${TO}: ${first}`);
-  // The decided card is gone; the next request is under the keyboard without a click.
+  // The decided card is gone; the next request is under the keyboard without a click — and
+  // decides once it has been read there (approvals-deliberate.spec.ts: not by a second press).
   await expect(card(page, second)).toBeFocused();
+  await expect(card(page, second)).toHaveAttribute('data-armed', 'true');
   await page.keyboard.press('d');
   await expect(card(page, second).getByTestId('deny-reason')).toBeFocused();
   await page.keyboard.type('keyboard says no');

@@ -11,6 +11,7 @@ import {
   approvalHeadline,
   approvalSubline,
   dialogArguments,
+  hidesText,
 } from './approval-text.js';
 
 /** Button order of the dialog; Deny is both the default and the Escape answer. */
@@ -97,18 +98,33 @@ export class ApprovalDialog {
 
   private async showOne(a: ApprovalView, signal: AbortSignal): Promise<void> {
     const args = dialogArguments(a);
+    const headline = approvalHeadline(a);
+    const subline = approvalSubline(a);
     // Only a call shown whole may be approved here (issue 17, item 6): cut arguments get
-    // "Open in Airlock" instead of the Allow buttons.
-    const cut = args !== approvalArguments(a);
+    // "Open in Airlock" instead of the Allow buttons — and so do texts with characters that hide
+    // or reorder what they say, which a message box draws as they act (a notification holds
+    // them to the same rule; the window names each one).
+    // (Checked without the line breaks the box lays its text out with: the arguments as compact
+    // JSON, which escapes every control character inside a value.)
+    const hidden = [
+      JSON.stringify(a.editedArguments ?? a.arguments),
+      headline.replace(/\n/g, ' '),
+      subline.replace(/\n/g, ' '),
+    ].some(hidesText);
+    const cut = args !== approvalArguments(a) || hidden;
     const buttons = cut ? [...CUT_DIALOG_BUTTONS] : [...DIALOG_BUTTONS];
     const deny = buttons.length - 1;
     const options: MessageBoxOptions = {
       type: 'question',
       title: 'Airlock — approval',
-      message: approvalHeadline(a),
+      message: headline,
       // The box grows with its text, so long arguments are cut (issue 21, item 5); the whole
       // call is in the approval window.
-      detail: `${approvalSubline(a)}\n\nArguments:\n${args}\n\nRequest ${a.id}, expires ${a.expiresAt}`,
+      detail: `${subline}\n\nArguments:\n${args}${
+        hidden
+          ? '\n\nThis request holds characters that hide or reorder text, or letters imitating others: open Airlock, which names each one.'
+          : ''
+      }\n\nRequest ${a.id}, expires ${a.expiresAt}`,
       buttons,
       defaultId: deny,
       cancelId: deny,

@@ -1,4 +1,5 @@
 import type { ApprovalView } from '../../common/contract/index.js';
+import { mixedScriptWords } from '../../common/lookalike.js';
 
 /**
  * The words of a native approval prompt: "Claude Code wants to send an
@@ -46,12 +47,25 @@ function cutCodePoints(s: string, max: number): string {
 /**
  * Characters that change how text reads without being seen: controls,
  * bidi overrides and isolates (U+202E shows "…0009 :dna" as "and: 9000"),
- * zero-width characters, no-break spaces. A call containing any is never
- * "fully shown" in a notification (issue 17, items 6 and 8).
+ * zero-width characters, no-break spaces, other format characters (Cf) and private-use ones
+ * (Co, drawn as whatever a font puts there), and every code point Unicode says a renderer shows
+ * nothing for (Default_Ignorable_Code_Point; UAX #44, PropList.txt): variation selectors
+ * (U+FE00–FE0F, U+E0100–E01EF) and tag characters (U+E0000–E007F) carry whole texts — a secret
+ * among them — that no one sees. A call containing any is never "fully shown" in a notification
+ * or a native dialog (issue 17, items 6 and 8); the window names each one (renderer reveal.ts).
  */
 const INVISIBLE =
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  /[\u0000-\u001f\u007f-\u009f\u00a0\u00ad\u061c\u115f\u1160\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\ufff9-\ufffb]/u;
+  /[\u0000-\u001f\u007f-\u009f\u00a0\u00ad\u061c\u115f\u1160\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\ufff9-\ufffb\p{Cf}\p{Co}\p{Default_Ignorable_Code_Point}]/u;
+
+/**
+ * True when `text` holds a character that hides or reorders what it says (INVISIBLE), or a word
+ * mixing Latin letters with look-alikes from another script (`ceo@exаmple.com`, Cyrillic а:
+ * common/lookalike.ts), which a prompt draws exactly like the word it imitates.
+ */
+export function hidesText(text: string): boolean {
+  return INVISIBLE.test(text) || mixedScriptWords(text).count > 0;
+}
 
 /** Longest call text (tool + compact JSON arguments) a notification shows whole on every OS. */
 export const MAX_NOTIFIED_CALL = 120;
@@ -64,7 +78,7 @@ export const MAX_NOTIFIED_CALL = 120;
  */
 export function notifiableCall(a: ApprovalView): string | null {
   const text = `${a.tool} ${JSON.stringify(a.editedArguments ?? a.arguments)}`;
-  if (text.length > MAX_NOTIFIED_CALL || INVISIBLE.test(text)) return null;
+  if (text.length > MAX_NOTIFIED_CALL || hidesText(text)) return null;
   return text;
 }
 
@@ -87,7 +101,7 @@ export function notificationText(a: ApprovalView): { title: string; body: string
   const call = notifiableCall(a);
   if (!call)
     return { title, body: `Click to see the whole request in Airlock.\n${server}`, allow: false };
-  const clean = !INVISIBLE.test(title) && !INVISIBLE.test(server);
+  const clean = !hidesText(title) && !hidesText(server);
   return { title, body: `${call}\n${server}`, allow: clean };
 }
 

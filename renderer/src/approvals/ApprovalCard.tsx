@@ -59,7 +59,7 @@ export function ApprovalCard(props: Props) {
   const [reason, setReason] = useState('');
   const inFlight = useRef(false);
   const headingId = useId();
-  const { armed, observe } = useArmed();
+  const { armed, isArmed, observe } = useArmed();
   const left = Date.parse(approval.expiresAt) - now;
   const ready = armed && connected && !busy;
 
@@ -75,7 +75,7 @@ export function ApprovalCard(props: Props) {
       setTip('Airlock is not reachable right now; decide once it is back.');
       return false;
     }
-    if (!armed) {
+    if (!isArmed()) {
       setTip('This request just appeared: read it first, then decide.');
       return false;
     }

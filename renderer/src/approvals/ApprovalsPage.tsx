@@ -6,6 +6,7 @@ import { GrantsList } from './GrantsList';
 import { RecentList } from './RecentList';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { useApprovalQueue } from './useApprovalQueue';
+import { REARM_EVENT } from './useArmed';
 
 /**
  * The approval queue (issue 3 item 9, issue 8 "Approvals"). Also the body of
@@ -57,7 +58,10 @@ export function ApprovalsPage({
     if (lastIndex.current === null || ids.length === 0 || (active && active !== document.body))
       return;
     const target = ids[Math.min(lastIndex.current, ids.length - 1)];
-    if (target) cards.current.get(target)?.focus({ preventScroll: true });
+    const el = target ? cards.current.get(target) : undefined;
+    // Not read yet just because it is under the keyboard now: its count starts again (useArmed).
+    el?.dispatchEvent(new Event(REARM_EVENT));
+    el?.focus({ preventScroll: true });
   }, [key]); // `key` stands for `ids`, whose array identity changes every render
 
   const onConflict = (message: string) => {

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { ClippedText } from './Revealed';
+import { ClippedText, Revealed } from './Revealed';
 
 const MAX_FIELDS = 60;
 
@@ -37,7 +37,11 @@ export function ArgumentsView({ args }: { args: Record<string, unknown> }) {
         <dl className="arg-list" data-testid="approval-args">
           {shown.map(([k, v]) => (
             <div key={k} className="arg" data-testid="approval-arg" data-arg={k}>
-              <dt className="mono">{k}</dt>
+              {/* A name is the agent's words too: a look-alike "to\u200b" or a reordering override
+                  in it is named, as in the values (issue 17 item 8). */}
+              <dt className="mono">
+                <Revealed text={k} />
+              </dt>
               <dd>
                 {typeof v === 'string' ? (
                   <ClippedText text={v} />

@@ -1,10 +1,37 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { mixedScriptWords } from '../../../common/lookalike';
 import { chunkText, reveal, type Part } from './reveal';
 
-/** Text with every invisible or direction-changing character named in a visible mark. */
+/**
+ * Text with every invisible or direction-changing character named in a visible mark, and a
+ * word that mixes Latin letters with look-alikes from another script named after it.
+ */
 export function Revealed({ text }: { text: string }) {
   const parts = useMemo(() => reveal(text), [text]);
-  return <Parts parts={parts} />;
+  return (
+    <>
+      <Parts parts={parts} />
+      <Lookalikes text={text} />
+    </>
+  );
+}
+
+/** The words of a value that mix scripts (common/lookalike.ts), named with their foreign letters. */
+function Lookalikes({ text }: { text: string }) {
+  const { words, count } = useMemo(() => mixedScriptWords(text), [text]);
+  if (count === 0) return null;
+  return (
+    <mark className="hidden-char lookalike" data-testid="lookalike">
+      {' '}
+      ⚠ letters from another script inside a Latin word, which may imitate another address or name:{' '}
+      {words.map((w, i) => (
+        <span key={i}>
+          {i > 0 ? '; ' : ''}“<Parts parts={reveal(w.word)} />” has {w.letters.join(', ')}
+        </span>
+      ))}
+      {count > words.length ? ` (and ${count - words.length} more)` : ''}
+    </mark>
+  );
 }
 
 function Parts({ parts }: { parts: Part[] }) {
@@ -217,6 +244,8 @@ export function ClippedText({ text, testId }: { text: string; testId?: string })
       ) : (
         <FullText text={text} testId={testId} key="full" />
       )}
+      {/* Over the whole value, clipped or not: a cut must not hide a mixed word (common/lookalike.ts). */}
+      <Lookalikes text={text} />
       {c.hiddenChars > 0 && (
         <p className="more-below" data-testid="more-below">
           {clipped && (

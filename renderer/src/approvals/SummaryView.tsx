@@ -37,6 +37,9 @@ export function SummaryView({ approval }: { approval: ApprovalView }) {
   );
 }
 
+/** The row naming the arguments a preview laid out from them does not show (summary.ts). */
+const NOT_SHOWN = 'Not in this preview';
+
 const hasProperty = (schema: Record<string, unknown>, name: string) =>
   typeof schema.properties === 'object' && schema.properties !== null && name in schema.properties;
 
@@ -53,6 +56,7 @@ function EmailPreview({ mail, subjectField }: { mail: EmailSummary; subjectField
   if (mail.inReplyTo) rows.push(['In reply to', mail.inReplyTo]);
   // Every attached file on its own row: name, type, size and the message it is taken from.
   for (const a of mail.attachments) rows.push(['Attachment', a]);
+  if (mail.unshown) rows.push([NOT_SHOWN, mail.unshown.join(', ')]);
   return (
     <figure className="preview mail" data-testid="summary-email">
       <figcaption className="visually-hidden">
@@ -96,6 +100,7 @@ function EventPreview({ event }: { event: EventSummary }) {
   if (event.repeats) rows.push(['Repeats', event.repeats]);
   if (event.response) rows.push(['Answer', event.response]);
   if (event.notify) rows.push(['E-mails', event.notify]);
+  if (event.unshown) rows.push([NOT_SHOWN, event.unshown.join(', ')]);
   return (
     <figure className="preview event" data-testid="summary-event">
       <figcaption className="visually-hidden">The calendar event</figcaption>

@@ -37,9 +37,15 @@ const NAMES: Record<string, string> = {
   '\u3000': 'IDSP',
 };
 
-/** Invisible/direction characters, other format (Cf) and control characters except \n and \t, and runs of 4+ blanks. */
+/**
+ * Invisible/direction characters, other format (Cf) and control characters except \n and \t,
+ * every code point Unicode itself says a renderer shows nothing for (Default_Ignorable_Code_Point:
+ * variation selectors U+FE00–FE0F and U+E0100–E01EF, tag characters U+E0000–E007F, Hangul fillers,
+ * the combining grapheme joiner — which carry text, a secret among it, that no one sees; UAX #44,
+ * PropList.txt), and runs of 4+ blanks.
+ */
 const SPECIAL =
-  /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060-\u2064\ufeff\u00ad\u180e\u00a0\u2007\u202f\u3000\u2000-\u200a\u205f\u2028\u2029\p{Cc}\p{Cf}\p{Co}]|[ ]{4,}/gu;
+  /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060-\u2064\ufeff\u00ad\u180e\u00a0\u2007\u202f\u3000\u2000-\u200a\u205f\u2028\u2029\p{Cc}\p{Cf}\p{Co}\p{Default_Ignorable_Code_Point}]|[ ]{4,}/gu;
 
 const hex = (c: string) => 'U+' + c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
 
@@ -88,16 +94,18 @@ export function reveal(text: string): Part[] {
     const s = m[0];
     if (s === '\n' || s === '\t') continue;
     push(text.slice(last, m.index));
-    if (s.length > 1) {
+    if (s[0] === ' ') {
       // A run of plain spaces: kept readable, but never long enough to hide what follows.
       parts.push({ mark: `␠×${s.length}`, title: `${s.length} spaces` });
       last = m.index + s.length;
       continue;
     }
-    // Count a run of the same invisible character as one mark (20,000 NBSP → one mark).
-    let end = m.index + 1;
-    while (text[end] === s) end++;
-    const n = end - m.index;
+    // Count a run of the same invisible character as one mark (20,000 NBSP → one mark). A character
+    // beyond the BMP (a tag, a variation selector from U+E0100) is two code units: one mark each,
+    // as chunkText never folds them, and never a cut inside its pair.
+    let end = m.index + s.length;
+    if (s.length === 1) while (text[end] === s) end++;
+    const n = (end - m.index) / s.length;
     const name = NAMES[s] ?? hex(s);
     parts.push({
       mark: n > 1 ? `${name}×${n}` : name,

@@ -20,6 +20,8 @@ export interface EmailSummary {
   inReplyTo?: string;
   /** One line per attached file, as the core wrote it: name, type, size, where it came from. */
   attachments: string[];
+  /** Laid out from the arguments: those it does not show (see unshownArgs). */
+  unshown?: string[];
 }
 
 export interface EventSummary {
@@ -32,6 +34,8 @@ export interface EventSummary {
   repeats?: string;
   notify?: string;
   response?: string;
+  /** The arguments the preview does not show (see unshownArgs). */
+  unshown?: string[];
 }
 
 export type Summary = EmailSummary | EventSummary | { kind: 'generic' };
@@ -74,6 +78,23 @@ const list = (v: unknown): string[] =>
     .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
     .map((x) => x.trim());
 
+/** The arguments an e-mail or event preview laid out from the arguments shows (or reads as a flag). */
+const MAIL_SHOWN = ['account', 'to', 'cc', 'bcc', 'subject', 'body'] as const;
+const EVENT_SHOWN = [
+  'summary',
+  'start',
+  'end',
+  'time_zone',
+  'duration_minutes',
+  'location',
+  'attendees',
+  'add_attendees',
+  'remove_attendees',
+  'recurrence',
+  'send_updates',
+  'response',
+] as const;
+
 const MAIL_TOOL = /mail|send|draft|reply|message|forward/i;
 const EVENT_TOOL = /calendar|event|meeting|invite|respond/i;
 
@@ -108,6 +129,13 @@ export function summarize(
       attachments: effect.fields.filter(([k]) => k === 'Attachment').map(([, v]) => v),
     };
   }
+  // Laid out from the arguments alone, a preview shows the fields it knows; any other argument
+  // (a third party's `recipients`, `forward_to`, `reply_all`) may change where the call goes, so
+  // the preview names it rather than pass for the whole call (audit; the rows list them all).
+  const unshown = (shown: readonly string[]) => {
+    const rest = Object.keys(args).filter((k) => !shown.includes(k));
+    return rest.length ? { unshown: rest } : {};
+  };
   const hasRecipients = list(args.to).length > 0 || list(args.cc).length > 0;
   if (
     MAIL_TOOL.test(a.tool) &&
@@ -125,6 +153,7 @@ export function summarize(
       ...(typeof args.body === 'string' ? { body: args.body } : {}),
       reply: Boolean(str(args.reply_to_message_id) ?? str(args.in_reply_to) ?? str(args.thread_id)),
       attachments: [],
+      ...unshown(MAIL_SHOWN),
     };
   }
   if (EVENT_TOOL.test(a.tool) || (str(args.start) && (str(args.summary) || args.attendees))) {
@@ -140,6 +169,7 @@ export function summarize(
       ...(list(args.recurrence).length ? { repeats: list(args.recurrence).join('; ') } : {}),
       ...(str(args.send_updates) ? { notify: notifyText(String(args.send_updates)) } : {}),
       ...(str(args.response) ? { response: String(args.response) } : {}),
+      ...unshown(EVENT_SHOWN),
     };
     const informative = e.what || e.when || e.where || e.who.length || e.response;
     return informative ? e : { kind: 'generic' };
