@@ -1,4 +1,5 @@
 import {
+  type BoundArgs,
   errorResult,
   type CallContent,
   type CallToolResult,
@@ -189,6 +190,17 @@ export class GmailSource implements ToolSource {
    * none of its recipients, so even a tool set to run without asking puts it to the user, whose
    * card reads the draft.
    */
+  /**
+   * gmail_send_draft's version (`message_id`) is the checks' to fill in, and the draft and account
+   * name what they read: an approval's edit keeps them (main/approvals/edit-binding.ts), so an
+   * edited send goes out as the card showed it or not at all.
+   */
+  boundArgs(tool: string): BoundArgs | undefined {
+    return tool === 'gmail_send_draft'
+      ? { bound: ['message_id'], named: ['draft_id', 'account'] }
+      : undefined;
+  }
+
   alwaysAsk(tool: string, args: Record<string, unknown>): string | null {
     if (tool === 'gmail_create_filter') return standingEffect(args);
     if (tool === 'gmail_send_draft' && args.message_id === undefined)
