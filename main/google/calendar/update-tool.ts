@@ -5,6 +5,7 @@ import { optEnum, optString, reqString, SCOPES, type Args, type SendUpdates } fr
 import { zoneArg, zoneOf, type CallCtx } from './context.js';
 import { eventTimes, hasTimeChange, patchFields, type TimeSpec } from './event-input.js';
 import { InputError } from './errors.js';
+import { checkBound, writeOptions } from './event-version.js';
 import {
   checkRecurrence,
   copyable,
@@ -127,6 +128,7 @@ export async function updateEvent(c: CallCtx, args: Args): Promise<CallToolResul
     scope === 'all' && ev.recurringEventId
       ? await loadEvent(c, calendarId, ev.recurringEventId)
       : ev;
+  checkBound(args, ev, master === ev ? undefined : master);
   const { patch, changes } = patchFields(args, master);
   if (timed) {
     const t = newTimes(args, ev, zone);
@@ -148,7 +150,7 @@ export async function updateEvent(c: CallCtx, args: Args): Promise<CallToolResul
       ...(patch.attachments ? { supportsAttachments: true } : {}),
       requestBody: patch,
     },
-    c.opts,
+    writeOptions(c, args, ev, master.id ?? ''),
   );
   const overlaps =
     timed && res.data.start && res.data.end ? await overlapsOf(c, calendarId, res.data, zone) : [];
@@ -205,6 +207,7 @@ async function splitSeries(
   send: SendUpdates,
 ): Promise<CallToolResult> {
   const master = await loadEvent(c, calendarId, instance.recurringEventId ?? '');
+  checkBound(args, instance, master);
   const original = instance.originalStartTime ?? instance.start ?? {};
   const before = await occurrencesBefore(c, calendarId, master, original, zone);
   if (before === 0) {
@@ -232,7 +235,7 @@ async function splitSeries(
       sendUpdates: send,
       requestBody: { recurrence: endBefore(rules, original) },
     },
-    c.opts,
+    writeOptions(c, args, instance, master.id ?? ''),
   );
   let created: Event;
   try {

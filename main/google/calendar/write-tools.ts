@@ -18,6 +18,7 @@ import { zoneArg, zoneOf, type CallCtx } from './context.js';
 import { extrasOf, extrasWords } from './event-extras.js';
 import { eventTimes, meetRequest } from './event-input.js';
 import { InputError } from './errors.js';
+import { checkBound, writeOptions } from './event-version.js';
 import { checkRecurrence, endBefore, occurrencesBefore } from './recurrence.js';
 import { eventView, textResult, whenText } from './render.js';
 import { iso } from './time.js';
@@ -175,12 +176,14 @@ export async function deleteEvent(c: CallCtx, args: Args): Promise<CallToolResul
   const eventId = reqString(args, 'event_id');
   const ev = await loadEvent(c, calendarId, eventId);
   const scope = requireScope(ev, optEnum(args, 'scope', SCOPES));
+  checkBound(args, ev);
   const send = sendUpdatesArg(args);
   const zone = await zoneOf(c, calendarId);
   const guests = (ev.attendees ?? []).filter((a) => !a.self).length;
   const told = guests ? ` ${invitationText(guests, send, 'Cancellations')}` : '';
   if (scope === 'this_and_following') {
     const master = await loadEvent(c, calendarId, ev.recurringEventId ?? '');
+    checkBound(args, ev, master);
     const original = ev.originalStartTime ?? ev.start ?? {};
     if ((await occurrencesBefore(c, calendarId, master, original, zone)) > 0) {
       // Google's documented way: end the series before this occurrence (recurrence.ts).
@@ -191,7 +194,7 @@ export async function deleteEvent(c: CallCtx, args: Args): Promise<CallToolResul
           sendUpdates: send,
           requestBody: { recurrence: endBefore(master.recurrence ?? [], original) },
         },
-        c.opts,
+        writeOptions(c, args, ev, master.id ?? ''),
       );
       return textResult(
         `Deleted "${ev.summary}" from ${whenText(ev, zone, c.now)} on: the series now ends before it.${told}`,
@@ -206,7 +209,10 @@ export async function deleteEvent(c: CallCtx, args: Args): Promise<CallToolResul
     scope === 'all' || scope === 'this_and_following'
       ? (ev.recurringEventId ?? ev.id ?? '')
       : (ev.id ?? '');
-  await c.api.events.delete({ calendarId, eventId: target, sendUpdates: send }, c.opts);
+  await c.api.events.delete(
+    { calendarId, eventId: target, sendUpdates: send },
+    writeOptions(c, args, ev, target),
+  );
   const what =
     target === ev.id
       ? `"${ev.summary}" (${whenText(ev, zone, c.now)})`

@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest';
+import { nextRequest } from '../../../test-support/core-events.js';
+import { ALICE, calendarTestbed, TOKENS } from '../../../e2e/fake-google/calendar-testbed.js';
+import { testbedAppPerTest } from '../../../test-support/testbed-app.js';
+
+/**
+ * A Calendar update or delete the user approves changes the event as its card showed it, or
+ * nothing (event-guests.ts, event-version.ts): the call is bound to the event's version as its
+ * checks read it (Google's etag), the card and a grant use that read and no other call's, and the
+ * write carries If-Match, so a guest added after the card was shown — before the run, or between
+ * the run's read and its write — is not reached. Through a real App, MCP client and the Calendar
+ * source against the fake Calendar API, which honours If-Match as Google documents
+ * (developers.google.com/calendar/api/guides/version-resources, "Conditional modification").
+ */
+
+const calendarApp = testbedAppPerTest(() => calendarTestbed());
+
+const CAROL = 'carol@example.com';
+const MALLORY = 'mallory@other.test';
+
+async function setUp() {
+  const { bed, a, client } = await calendarApp.start({
+    settings: { approvals: { outcomeWindowMinutes: 0 } },
+  });
+  await bed.source.warmUp();
+  const fake = bed.fake;
+  const cal = fake.store.get(ALICE, 'primary');
+  const id = fake.seed(ALICE, 'primary', {
+    summary: 'Planning',
+    description: 'As it was.',
+    start: { dateTime: '2026-03-10T10:00:00-04:00' },
+    end: { dateTime: '2026-03-10T11:00:00-04:00' },
+    attendees: [{ email: CAROL }],
+  }).id!;
+  const event = () => fake.store.find(cal, id);
+  /** Another Google client (Calendar itself) adds a guest, unseen by Airlock. */
+  const addMallory = () => {
+    fake.store.patch(
+      cal,
+      id,
+      { attendees: [...(event().attendees ?? []), { email: MALLORY }] },
+      false,
+    );
+  };
+  /** A call that asks, and the card it raised. */
+  const ask = async (tool: string, args: Record<string, unknown>) => {
+    const requested = nextRequest(a);
+    const call = client.callTool({ name: tool, arguments: args });
+    const card = await Promise.race([requested, call.then((r) => JSON.stringify(r))]);
+    if (typeof card === 'string') throw new Error(`did not ask: ${card}`);
+    return { card, call };
+  };
+  const writes = () =>
+    fake.calls('PATCH', /\/events\//).length + fake.calls('DELETE', /\/events\//).length;
+  return { a, client, fake, id, event, addMallory, ask, writes };
+}
+
+const textOf = (r: unknown) => JSON.stringify((r as { content?: unknown }).content ?? r);
+
+describe('an approved Calendar write reaches only the guests its card showed', () => {
+  it('an update approved after a guest was added changes nothing, and the agent is told to ask again', async () => {
+    const { a, id, event, addMallory, ask, writes } = await setUp();
+    const update = { event_id: id, description: 'The board minutes.', send_updates: 'all' };
+    const { card, call } = await ask('calendar_update_event', update);
+    // The card names the guests, not only how many.
+    expect(card.effect).toContain(`Guests on the event: ${CAROL}`);
+    expect(card.effect).not.toContain(MALLORY);
+    addMallory();
+    const before = writes();
+    await a.control.decide(card.id, { kind: 'allow_once' });
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/changed since it was approved.*Ask again/);
+    expect(writes()).toBe(before);
+    expect(event().description).toBe('As it was.');
+  });
+
+  it('a guest added between the run reading the event and writing it: Google refuses the If-Match (412), nothing is changed', async () => {
+    const { a, fake, id, event, addMallory, ask } = await setUp();
+    const update = { event_id: id, description: 'The board minutes.', send_updates: 'all' };
+    const { card, call } = await ask('calendar_update_event', update);
+    fake.beforeNext('PATCH', new RegExp(`/events/${id}$`), addMallory);
+    await a.control.decide(card.id, { kind: 'allow_once' });
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/changed since it was approved.*Ask again/);
+    const patches = fake.calls('PATCH', new RegExp(`/events/${id}$`));
+    expect(patches).toHaveLength(1); // sent, and refused
+    expect(event().description).toBe('As it was.');
+    expect(event().attendees?.map((g) => g.email)).toEqual([CAROL, MALLORY]);
+  });
+
+  it('a delete likewise: refused by If-Match when the event changed after the run read it', async () => {
+    const { a, fake, id, event, addMallory, ask } = await setUp();
+    const { card, call } = await ask('calendar_delete_event', { event_id: id });
+    expect(card.effect).toContain(`Guests on the event: ${CAROL}`);
+    fake.beforeNext('DELETE', new RegExp(`/events/${id}$`), addMallory);
+    await a.control.decide(card.id, { kind: 'allow_once' });
+    const result = await call;
+    expect(textOf(result)).toMatch(/changed since it was approved.*Ask again/);
+    expect(fake.calls('DELETE', new RegExp(`/events/${id}$`))).toHaveLength(1);
+    expect(event().status).toBe('confirmed');
+  });
+
+  it('an unchanged event is written, with If-Match', async () => {
+    const { a, fake, id, event, ask } = await setUp();
+    const tag = event().etag;
+    const { card, call } = await ask('calendar_update_event', {
+      event_id: id,
+      description: 'The board minutes.',
+    });
+    await a.control.decide(card.id, { kind: 'allow_once' });
+    expect((await call).isError).toBeFalsy();
+    expect(event().description).toBe('The board minutes.');
+    expect(event().etag).not.toBe(tag);
+    expect(fake.calls('PATCH', new RegExp(`/events/${id}$`)).map((r) => r.ifMatch)).toEqual([tag]);
+  });
+
+  it('an agent may not name the version itself', async () => {
+    const { client, id, event } = await setUp();
+    const r = await client.callTool({
+      name: 'calendar_update_event',
+      arguments: { event_id: id, description: 'x', event_etag: event().etag },
+    });
+    expect(textOf(r)).toMatch(/event_etag: leave it out/);
+  });
+});
+
+describe('two calls for one event do not stand in for each other', () => {
+  it("a grant made on the first card holds to the guests that card's read found, not a later call's read", async () => {
+    const { a, client, id, addMallory, ask } = await setUp();
+    const args = { event_id: id, description: 'Agenda.', send_updates: 'none' };
+    // Call A is read and shown (Carol); Mallory is added; call B, the same, is read and shown.
+    const first = await ask('calendar_update_event', args);
+    expect(first.card.effect).toContain(`Guests on the event: ${CAROL}`);
+    addMallory();
+    const second = await ask('calendar_update_event', args);
+    expect(second.card.effect).toContain(`Guests on the event: ${CAROL}, ${MALLORY}`);
+    expect(first.card.effect).not.toContain(MALLORY);
+    // The user allows A always, for this event. The grant holds to A's guests: Carol alone.
+    await a.control.decide(first.card.id, {
+      kind: 'always_allow',
+      confirm: true,
+      constraint: { path: 'event_id', op: 'equals', value: id },
+    });
+    await first.call;
+    const [grant] = await a.control.listGrants({});
+    expect(grant?.scope?.tail).toContain(CAROL);
+    expect(grant?.scope?.tail).not.toContain(MALLORY);
+    await a.control.decide(second.card.id, { kind: 'deny' });
+    await second.call;
+    // A third call reaches Mallory too: the grant does not cover it, so it asks.
+    const requested = nextRequest(a);
+    const third = client.callTool({ name: 'calendar_update_event', arguments: args });
+    const asked = await Promise.race([requested, third.then(() => null)]);
+    expect(asked).not.toBeNull();
+    await a.control.decide(asked!.id, { kind: 'deny' });
+    await third;
+  });
+});
+
+describe('Edit & Allow keeps the version the card showed', () => {
+  it('an edit that drops the bound version still writes only that version', async () => {
+    const { a, id, event, addMallory, ask, writes } = await setUp();
+    const { card, call } = await ask('calendar_update_event', {
+      event_id: id,
+      description: 'Agenda.',
+    });
+    addMallory();
+    const before = writes();
+    // The user edits the text and clears the version fields.
+    await a.control.decide(card.id, {
+      kind: 'allow_edited',
+      arguments: { event_id: id, description: 'Agenda, edited.' },
+    });
+    const result = await call;
+    expect(textOf(result)).toMatch(/changed since it was approved/);
+    expect(writes()).toBe(before);
+    expect(event().description).toBe('As it was.');
+  });
+
+  it('an edit that names another version or another event is refused, and the request stays pending', async () => {
+    const { a, fake, id, event, addMallory, ask } = await setUp();
+    const { card, call } = await ask('calendar_update_event', {
+      event_id: id,
+      description: 'Agenda.',
+    });
+    addMallory();
+    const other = fake.seed(ALICE, 'primary', {
+      summary: 'Other',
+      start: { dateTime: '2026-03-12T10:00:00-04:00' },
+      end: { dateTime: '2026-03-12T11:00:00-04:00' },
+    }).id!;
+    const bound = card.arguments;
+    await expect(
+      a.control.decide(card.id, {
+        kind: 'allow_edited',
+        arguments: { ...bound, event_etag: event().etag },
+      }),
+    ).rejects.toThrow(/event_etag cannot be edited/);
+    await expect(
+      a.control.decide(card.id, {
+        kind: 'allow_edited',
+        arguments: { ...bound, event_id: other },
+      }),
+    ).rejects.toThrow(/event_id cannot be edited/);
+    expect((await a.control.getApproval(card.id)).state).toBe('pending');
+    await a.control.decide(card.id, { kind: 'deny' });
+    await call;
+    expect(event().description).toBe('As it was.');
+  });
+});
+
+describe('the fake Calendar API honours If-Match as Google documents', () => {
+  it('a patch or delete with a stale etag gets 412 conditionNotMet and changes nothing', async () => {
+    const bed = await calendarApp.testbed();
+    const e = bed.fake.seed(ALICE, 'primary', {
+      summary: 'Planning',
+      start: { dateTime: '2026-03-10T10:00:00-04:00' },
+      end: { dateTime: '2026-03-10T11:00:00-04:00' },
+    });
+    const url = `${bed.fake.rootUrl}calendar/v3/calendars/primary/events/${e.id}`;
+    const headers = (etag: string) => ({
+      authorization: `Bearer ${TOKENS[ALICE]}`,
+      'content-type': 'application/json',
+      'if-match': etag,
+    });
+    const patch = (etag: string) =>
+      fetch(url, { method: 'PATCH', headers: headers(etag), body: '{"summary":"New"}' });
+    const ok = await patch(e.etag!);
+    expect(ok.status).toBe(200);
+    const after = (await ok.json()) as { etag: string };
+    expect(after.etag).not.toBe(e.etag);
+    const stale = await patch(e.etag!);
+    expect(stale.status).toBe(412);
+    expect(await stale.json()).toMatchObject({
+      error: { code: 412, errors: [{ domain: 'global', reason: 'conditionNotMet' }] },
+    });
+    const del = await fetch(url, { method: 'DELETE', headers: headers(e.etag!) });
+    expect(del.status).toBe(412);
+    expect(bed.fake.store.find(bed.fake.store.get(ALICE, 'primary'), e.id!).summary).toBe('New');
+  });
+});
