@@ -124,8 +124,9 @@ export class CalendarStore {
           end: o.end,
         };
         const own = cal.exceptions.get(id);
-        // An occurrence changes with its series and with its own exception: its etag follows both.
-        const etag = own?.etag ? `"${unquote(master.etag)}${unquote(own.etag)}"` : master.etag;
+        // An occurrence is a resource of its own (its etag is not the series'), and it changes
+        // with its series and with its own exception: its etag follows both.
+        const etag = `"${unquote(master.etag)}${o.key.replace(/\D/g, '')}${unquote(own?.etag)}"`;
         return { ...inst, ...(own ?? {}), etag };
       })
       .filter((i) => showDeleted || i.status !== 'cancelled');

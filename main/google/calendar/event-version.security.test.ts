@@ -116,6 +116,46 @@ describe('an approved Calendar write reaches only the guests its card showed', (
     expect(fake.calls('PATCH', new RegExp(`/events/${id}$`)).map((r) => r.ifMatch)).toEqual([tag]);
   });
 
+  it("a change to the whole series from one occurrence is written to the series' version as read", async () => {
+    const { a, fake, ask } = await setUp();
+    const cal = fake.store.get(ALICE, 'primary');
+    const series = fake.seed(ALICE, 'primary', {
+      summary: 'Standup',
+      start: { dateTime: '2026-03-03T09:00:00-05:00', timeZone: 'America/New_York' },
+      end: { dateTime: '2026-03-03T09:15:00-05:00', timeZone: 'America/New_York' },
+      recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=6'],
+      attendees: [{ email: CAROL }],
+    });
+    const occurrence = `${series.id}_20260310T130000Z`;
+    const seriesNow = () => fake.store.find(cal, series.id!);
+    const update = (description: string) => ({
+      event_id: occurrence,
+      scope: 'all',
+      description,
+    });
+    // Unchanged: written, with the series' own etag as If-Match.
+    const tag = seriesNow().etag;
+    const first = await ask('calendar_update_event', update('Notes.'));
+    await a.control.decide(first.card.id, { kind: 'allow_once' });
+    expect((await first.call).isError).toBeFalsy();
+    expect(fake.calls('PATCH', new RegExp(`/events/${series.id}$`)).map((r) => r.ifMatch)).toEqual([
+      tag,
+    ]);
+    // Mallory joins the series between the run's read and its write: refused, nothing changed.
+    const second = await ask('calendar_update_event', update('Other notes.'));
+    fake.beforeNext('PATCH', new RegExp(`/events/${series.id}$`), () => {
+      fake.store.patch(
+        cal,
+        series.id!,
+        { attendees: [{ email: CAROL }, { email: MALLORY }] },
+        false,
+      );
+    });
+    await a.control.decide(second.card.id, { kind: 'allow_once' });
+    expect(textOf(await second.call)).toMatch(/changed since it was approved.*Ask again/);
+    expect(seriesNow().description).toBe('Notes.');
+  });
+
   it('an agent may not name the version itself', async () => {
     const { client, id, event } = await setUp();
     const r = await client.callTool({
