@@ -1,6 +1,6 @@
 import type { calendar_v3 } from '@googleapis/calendar';
 import type { CallContent } from '../../tools/types.js';
-import { emails, optStrings, type Args } from './args.js';
+import { calendarIdOf, emails, optStrings, reqString, type Args } from './args.js';
 import type { CallCtx } from './context.js';
 import { loadEvent } from './write-tools.js';
 
@@ -56,8 +56,9 @@ export class EventGuests {
   async read(c: CallCtx, tool: string, args: Args): Promise<EventRead> {
     const bound = BOUND_TOOLS.has(tool);
     if (!bound) this.reads.delete(keyOf(c.account, args, false));
-    const calendarId = typeof args.calendar_id === 'string' ? args.calendar_id : 'primary';
-    const ev = await loadEvent(c, calendarId, String(args.event_id ?? ''));
+    // Read as the write reads them (update-tool.ts, write-tools.ts), or the two act on different events.
+    const calendarId = calendarIdOf(args);
+    const ev = await loadEvent(c, calendarId, reqString(args, 'event_id'));
     // A change to more than this occurrence goes to the series (update-tool.ts, write-tools.ts),
     // whose guest list may differ from this occurrence's: both count.
     const series =
@@ -112,7 +113,7 @@ function keyOf(account: string, args: Args, versioned: boolean): string {
   const tag = (k: string) => (typeof args[k] === 'string' ? args[k] : '');
   return JSON.stringify([
     account.toLowerCase(),
-    typeof args.calendar_id === 'string' ? args.calendar_id : 'primary',
+    calendarIdOf(args),
     String(args.event_id ?? ''),
     typeof args.scope === 'string' ? args.scope : '',
     versioned ? VERSION_ARGS.map(tag) : 'unversioned',

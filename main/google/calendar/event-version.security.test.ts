@@ -156,6 +156,24 @@ describe('an approved Calendar write reaches only the guests its card showed', (
     expect(seriesNow().description).toBe('Notes.');
   });
 
+  it('a call the run reads differently from the check (calendar_id "") is still read, bound and shown', async () => {
+    // The run reads an empty calendar_id as "primary" (args.ts optString). A check that read it
+    // as "" could not read the event: the call went unbound, so the write carried no If-Match and
+    // reached a guest added after the card — whose card had listed no guests at all.
+    const { a, fake, id, event, addMallory, ask } = await setUp();
+    const { card, call } = await ask('calendar_update_event', {
+      event_id: id,
+      calendar_id: '',
+      description: 'The board minutes.',
+    });
+    expect(card.effect).toContain(`Guests on the event: ${CAROL}`);
+    addMallory();
+    await a.control.decide(card.id, { kind: 'allow_once' });
+    expect(textOf(await call)).toMatch(/changed since it was approved.*Ask again/);
+    expect(fake.calls('PATCH', new RegExp(`/events/${id}$`))).toHaveLength(0);
+    expect(event().description).toBe('As it was.');
+  });
+
   it('an agent may not name the version itself', async () => {
     const { client, id, event } = await setUp();
     const r = await client.callTool({

@@ -1,7 +1,7 @@
 import type { calendar_v3 } from '@googleapis/calendar';
 import { DateTime } from 'luxon';
 import type { CallToolResult } from '../../tools/types.js';
-import { optEnum, optString, reqString, SCOPES, type Args, type SendUpdates } from './args.js';
+import { calendarIdOf, optEnum, reqString, SCOPES, type Args, type SendUpdates } from './args.js';
 import { zoneArg, zoneOf, type CallCtx } from './context.js';
 import { eventTimes, hasTimeChange, patchFields, type TimeSpec } from './event-input.js';
 import { InputError } from './errors.js';
@@ -109,7 +109,7 @@ function shiftSeries(
 }
 
 export async function updateEvent(c: CallCtx, args: Args): Promise<CallToolResult> {
-  const calendarId = optString(args, 'calendar_id') ?? 'primary';
+  const calendarId = calendarIdOf(args);
   const ev = await loadEvent(c, calendarId, reqString(args, 'event_id'));
   const scope = requireScope(ev, optEnum(args, 'scope', SCOPES));
   const send = sendUpdatesArg(args);

@@ -2,6 +2,7 @@ import type { calendar_v3 } from '@googleapis/calendar';
 import type { DateTime } from 'luxon';
 import type { CallToolResult } from '../../tools/types.js';
 import {
+  calendarIdOf,
   emails,
   optBool,
   optEnum,
@@ -111,7 +112,7 @@ export function invitationText(count: number, send: SendUpdates, verb = 'Invitat
 
 export async function createEvent(c: CallCtx, args: Args): Promise<CallToolResult> {
   const summary = reqString(args, 'summary');
-  const calendarId = optString(args, 'calendar_id') ?? 'primary';
+  const calendarId = calendarIdOf(args);
   const zone = zoneArg(args) ?? (await zoneOf(c, calendarId));
   const times = eventTimes(args, zone, { allDayDays: 1 });
   const attendees = emails(optStrings(args, 'attendees'), 'attendees') ?? [];
@@ -172,7 +173,7 @@ export async function createEvent(c: CallCtx, args: Args): Promise<CallToolResul
 }
 
 export async function deleteEvent(c: CallCtx, args: Args): Promise<CallToolResult> {
-  const calendarId = optString(args, 'calendar_id') ?? 'primary';
+  const calendarId = calendarIdOf(args);
   const eventId = reqString(args, 'event_id');
   const ev = await loadEvent(c, calendarId, eventId);
   const scope = requireScope(ev, optEnum(args, 'scope', SCOPES));
@@ -226,7 +227,7 @@ export async function deleteEvent(c: CallCtx, args: Args): Promise<CallToolResul
 const RESPONSES = { accept: 'accepted', decline: 'declined', tentative: 'tentative' } as const;
 
 export async function respond(c: CallCtx, args: Args): Promise<CallToolResult> {
-  const calendarId = optString(args, 'calendar_id') ?? 'primary';
+  const calendarId = calendarIdOf(args);
   const response = optEnum(args, 'response', ['accept', 'decline', 'tentative'] as const);
   if (!response) throw new InputError('response is required: accept, decline or tentative.');
   const ev = await loadEvent(c, calendarId, reqString(args, 'event_id'));
