@@ -3,7 +3,7 @@ import { ControlError } from '../../common/contract/index.js';
 import type { ApprovalRow } from '../store/approval-store.js';
 import type { BoundArgs } from '../tools/types.js';
 import type { ToolInfo } from './approval-view.js';
-import { keepBinding } from './edit-binding.js';
+import { keepBinding, withoutKeys } from './edit-binding.js';
 import type { GrantService } from './grants.js';
 
 export interface DecisionDeps {
@@ -32,8 +32,12 @@ export async function acceptDecision(
     if (!given || typeof given !== 'object' || Array.isArray(given))
       throw new ControlError('INVALID', 'Edited arguments must be a JSON object.');
     // The version the card showed stays the one that runs (edit-binding.ts).
-    const args = keepBinding(row.tool, row.args, given, deps.bound?.(row.toolKey));
-    const problem = await deps.validate(row.toolKey, args);
+    const bound = deps.bound?.(row.toolKey);
+    const args = keepBinding(row.tool, row.args, given, bound);
+    // The bound arguments are Airlock's, equal to the request's (keepBinding), and need not be in
+    // the tool's schema: Calendar's etags are not, so its definitions and their grants' fingerprints
+    // stay as they were. The rest is the tool's input, checked as the agent's was.
+    const problem = await deps.validate(row.toolKey, withoutKeys(args, bound?.bound ?? []));
     if (problem)
       throw new ControlError('INVALID', `The edited arguments do not fit ${row.tool}: ${problem}`);
     return { edited: args, kind: 'edited', grantId: null };

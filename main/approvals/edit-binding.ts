@@ -35,3 +35,11 @@ export function keepBinding(
   }
   return out;
 }
+
+/** A copy of the arguments without these keys. */
+export function withoutKeys(
+  args: Record<string, unknown>,
+  keys: readonly string[],
+): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([k]) => !keys.includes(k)));
+}

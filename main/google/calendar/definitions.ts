@@ -54,22 +54,6 @@ const scope = (what: string): JsonSchema => ({
   enum: [...SCOPES],
   description: `For a recurring event: ${what} this_instance (only the given occurrence), this_and_following (it and every later one) or all (the whole series). Required for recurring events.`,
 });
-/**
- * The version of the event (and of its series) a write is bound to: Google's etags, filled in by
- * Airlock with the version its checks read and the card showed (CallContent.bind,
- * event-guests.ts), then sent as If-Match; an agent may not give them (validate-args.ts). In the
- * schema so that the user may keep them when editing an approval's arguments.
- */
-const version = (what: string): JsonSchema => ({
-  type: 'string',
-  minLength: 1,
-  description: `Filled in by Airlock, not by the agent (a call that gives it is refused): the version (etag) of the ${what} Airlock checked and showed the user. A changed one is not written.`,
-});
-const eventVersion = {
-  event_etag: version('event'),
-  series_etag: version("event's series"),
-};
-
 const strings = (description: string): JsonSchema => ({
   type: 'array',
   items: { type: 'string' },
@@ -270,7 +254,6 @@ export function definitions(read: string[], writable: string[]): ToolDefinition[
         remove_attendees: strings('Guests to remove.'),
         recurrence: strings('New RFC 5545 recurrence lines (series only).'),
         send_updates: sendUpdates('all'),
-        ...eventVersion,
       },
       ['event_id'],
     ),
@@ -284,7 +267,6 @@ export function definitions(read: string[], writable: string[]): ToolDefinition[
         scope: scope('delete'),
         calendar_id: calendarId,
         send_updates: sendUpdates('all'),
-        ...eventVersion,
       },
       ['event_id'],
     ),

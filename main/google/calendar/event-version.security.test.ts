@@ -180,7 +180,10 @@ describe('an approved Calendar write reaches only the guests its card showed', (
       name: 'calendar_update_event',
       arguments: { event_id: id, description: 'x', event_etag: event().etag },
     });
-    expect(textOf(r)).toMatch(/event_etag: leave it out/);
+    // Not a field of the tool (it is Airlock's, added after the checks read the event).
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/Invalid arguments for calendar_update_event:.*event_etag/);
+    expect(event().description).toBe('As it was.');
   });
 });
 
@@ -266,6 +269,35 @@ describe('Edit & Allow keeps the version the card showed', () => {
     await a.control.decide(card.id, { kind: 'deny' });
     await call;
     expect(event().description).toBe('As it was.');
+  });
+});
+
+describe('the binding lives on the call, not in the tools the agent sees', () => {
+  it("update and delete offer the agent no version field (their definitions, so their grants' fingerprints, are as before), and an edit that keeps the binding writes", async () => {
+    // A field in the agent-visible schema changes the tool's fingerprint (approvals/policy.ts),
+    // which put every Calendar update or delete grant made before it out of use; and it offers
+    // the agent a field it may never give.
+    const { a, client, fake, id, event, ask } = await setUp();
+    const { tools } = await client.listTools();
+    for (const name of ['calendar_update_event', 'calendar_delete_event']) {
+      const props = tools.find((t) => t.name === name)?.inputSchema.properties ?? {};
+      expect(Object.keys(props)).toContain('event_id');
+      expect(Object.keys(props)).not.toContain('event_etag');
+      expect(Object.keys(props)).not.toContain('series_etag');
+    }
+    const tag = event().etag;
+    const { card, call } = await ask('calendar_update_event', {
+      event_id: id,
+      description: 'Agenda.',
+    });
+    expect(card.arguments).toMatchObject({ event_etag: tag });
+    await a.control.decide(card.id, {
+      kind: 'allow_edited',
+      arguments: { ...card.arguments, description: 'Agenda, edited.' },
+    });
+    expect((await call).isError).toBeFalsy();
+    expect(event().description).toBe('Agenda, edited.');
+    expect(fake.calls('PATCH', new RegExp(`/events/${id}$`)).map((r) => r.ifMatch)).toEqual([tag]);
   });
 });
 

@@ -31,7 +31,8 @@ export function validateCalendarArgs(
 ): string | null {
   // The event's version is Airlock's to fill in (CallContent.bind, event-guests.ts): an agent
   // that gave one could stand in for a read that failed, and the checks would have judged a
-  // version they never saw (CalendarSource.alwaysAsk).
+  // version they never saw (CalendarSource.alwaysAsk). Not in the schema either (definitions.ts),
+  // which refuses it first; this holds for a call that reaches the tool another way.
   const named = BOUND_TOOLS.has(tool) ? VERSION_ARGS.find((k) => args[k] !== undefined) : undefined;
   if (named)
     return `${named}: leave it out — Airlock fills in the version of the event it checks and shows.`;
