@@ -185,12 +185,6 @@ export class GmailSource implements ToolSource {
   }
 
   /**
-   * A filter that forwards or trashes future mail asks every time (filters.ts). So does a send of
-   * a draft the checks could not read (no `message_id` bound by callContent): the taint check saw
-   * none of its recipients, so even a tool set to run without asking puts it to the user, whose
-   * card reads the draft.
-   */
-  /**
    * gmail_send_draft's version (`message_id`) is the checks' to fill in, and the draft and account
    * name what they read: an approval's edit keeps them (main/approvals/edit-binding.ts), so an
    * edited send goes out as the card showed it or not at all.
@@ -201,6 +195,12 @@ export class GmailSource implements ToolSource {
       : undefined;
   }
 
+  /**
+   * A filter that forwards or trashes future mail asks every time (filters.ts). So does a send of
+   * a draft the checks could not read (no `message_id` bound by callContent): the taint check saw
+   * none of its recipients, so even a tool set to run without asking puts it to the user, whose
+   * card reads the draft.
+   */
   alwaysAsk(tool: string, args: Record<string, unknown>): string | null {
     if (tool === 'gmail_create_filter') return standingEffect(args);
     if (tool === 'gmail_send_draft' && args.message_id === undefined)
