@@ -174,6 +174,40 @@ describe('an approved Calendar write reaches only the guests its card showed', (
     expect(event().description).toBe('As it was.');
   });
 
+  it('a delete of the whole series, or of one occurrence, from an occurrence: a guest added to the series after the card stops it', async () => {
+    const { a, fake, ask } = await setUp();
+    const cal = fake.store.get(ALICE, 'primary');
+    const series = fake.seed(ALICE, 'primary', {
+      summary: 'Standup',
+      start: { dateTime: '2026-03-03T09:00:00-05:00', timeZone: 'America/New_York' },
+      end: { dateTime: '2026-03-03T09:15:00-05:00', timeZone: 'America/New_York' },
+      recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=6'],
+      attendees: [{ email: CAROL }],
+    });
+    const occurrence = `${series.id}_20260310T130000Z`;
+    const malloryJoins = () =>
+      fake.store.patch(
+        cal,
+        series.id!,
+        { attendees: [...(fake.store.find(cal, series.id!).attendees ?? []), { email: MALLORY }] },
+        false,
+      );
+    for (const scope of ['all', 'this_instance', 'this_and_following']) {
+      const { card, call } = await ask('calendar_delete_event', { event_id: occurrence, scope });
+      expect(card.effect).not.toContain(MALLORY);
+      malloryJoins();
+      await a.control.decide(card.id, { kind: 'allow_once' });
+      expect(textOf(await call), scope).toMatch(/changed since it was approved.*Ask again/);
+      fake.store.patch(cal, series.id!, { attendees: [{ email: CAROL }] }, false);
+    }
+    expect(fake.calls('DELETE', /\/events\//)).toHaveLength(0);
+    expect(fake.store.find(cal, series.id!).status).toBe('confirmed');
+    expect(fake.store.find(cal, series.id!).recurrence).toEqual([
+      'RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=6',
+    ]);
+    expect(fake.store.find(cal, occurrence).status).toBe('confirmed');
+  });
+
   it('an agent may not name the version itself', async () => {
     const { client, id, event } = await setUp();
     const r = await client.callTool({
