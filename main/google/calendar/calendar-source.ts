@@ -157,6 +157,8 @@ export class CalendarSource implements ToolSource {
   ): Promise<CallContent | null> {
     if (!TELLS_GUESTS.has(tool)) return null;
     const account = this.cal.account(args.account, true);
+    // Before anything that waits: a read that is late or fails must leave no earlier one behind.
+    this.guests.forget(tool, account, args);
     const read = await this.guests.read(await this.context(account, signal), tool, args);
     // The call is bound to the version read (its etags): its grant and card find this read, and
     // the write goes to this version or fails (event-guests.ts).

@@ -55,7 +55,7 @@ export class EventGuests {
   /** Reads the event (and, for a change to its series, the series) and keeps the read. */
   async read(c: CallCtx, tool: string, args: Args): Promise<EventRead> {
     const bound = BOUND_TOOLS.has(tool);
-    if (!bound) this.reads.delete(keyOf(c.account, args, false));
+    this.forget(tool, c.account, args);
     // Read as the write reads them (update-tool.ts, write-tools.ts), or the two act on different events.
     const calendarId = calendarIdOf(args);
     const ev = await loadEvent(c, calendarId, reqString(args, 'event_id'));
@@ -74,6 +74,15 @@ export class EventGuests {
       if (this.reads.size > 500) this.reads.delete(this.reads.keys().next().value!);
     }
     return read;
+  }
+
+  /**
+   * Drops an earlier respond's read of the event (kept by event, not by version), so only this
+   * call's own read can count: called before anything that waits (CalendarSource.callContent),
+   * so a read that fails or is late — before it reaches Google too — leaves none behind.
+   */
+  forget(tool: string, account: string, args: Args): void {
+    if (!BOUND_TOOLS.has(tool)) this.reads.delete(keyOf(account, args, false));
   }
 
   /** The read this call's checks made: of the version it is bound to (update, delete). */
