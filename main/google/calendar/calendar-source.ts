@@ -280,7 +280,14 @@ export class CalendarSource implements ToolSource {
       const account = this.cal.account(args.account, true);
       const c = await this.context(account, AbortSignal.timeout(10_000));
       // The card shows the version the call is bound to, as its checks read it (event-guests.ts).
-      const read = BOUND_TOOLS.has(tool) ? this.guests.find(tool, account, args) : undefined;
+      let read = BOUND_TOOLS.has(tool) ? this.guests.find(tool, account, args) : undefined;
+      if (!read && BOUND_TOOLS.has(tool) && typeof args.event_etag === 'string') {
+        // That read is gone (500 later reads pushed it out): read again, with the same reader.
+        // It is kept under its own version, so the call finds it only when that is the version
+        // it is bound to; otherwise the card says the call will fail (effects.ts).
+        const again = await this.guests.read(c, tool, args);
+        if (this.guests.find(tool, account, args)) read = again;
+      }
       return this.withAccount(await describeWithLookups(c, tool, args, read), account);
     } catch {
       return this.describeEffect(tool, args);

@@ -184,11 +184,12 @@ export async function describeWithLookups(
       : '';
     return describeCreate(args, zone, c.now, warn);
   }
-  // The version the call is bound to, as its checks read it (event-guests.ts); read afresh only
-  // when that read is gone — and then a changed event is a call that will fail.
+  // The version the call is bound to, as its checks read it (event-guests.ts). A bound call
+  // given no read of its version (CalendarSource.describeEffectAsync read again and found the
+  // event or its series changed) will fail: the card says so.
   if (read) return withGuests(describeOther(tool, args, zone, c.now, read.event), read.guests);
   const ev = await loadEvent(c, calendarId, optString(args, 'event_id') ?? '');
-  if (typeof args.event_etag === 'string' && ev.etag !== args.event_etag)
+  if (typeof args.event_etag === 'string')
     return `${describeOther(tool, args, zone, c.now, ev)}\nThis call will FAIL and change nothing: the event changed after Airlock checked it.`;
   return describeOther(tool, args, zone, c.now, ev);
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nextRequest } from '../../../test-support/core-events.js';
 import { ALICE, calendarTestbed, TOKENS } from '../../../e2e/fake-google/calendar-testbed.js';
 import { testbedAppPerTest } from '../../../test-support/testbed-app.js';
+import { CalendarSource } from './calendar-source.js';
 
 /**
  * A Calendar update or delete the user approves changes the event as its card showed it, or
@@ -332,6 +333,37 @@ describe('the binding lives on the call, not in the tools the agent sees', () =>
     expect((await call).isError).toBeFalsy();
     expect(event().description).toBe('Agenda, edited.');
     expect(fake.calls('PATCH', new RegExp(`/events/${id}$`)).map((r) => r.ifMatch)).toEqual([tag]);
+  });
+});
+
+describe("the card of a bound call whose checks' read is gone", () => {
+  it('lists the guests of the version it is bound to, read again; and says it will fail once the event changed', async () => {
+    // The reads are bounded (500): later calls push one out before its card is written. The card
+    // then read the event afresh and showed no guests — of a call bound to a version it did not
+    // show. A source of its own, over the same accounts, holds no read: as when it is gone.
+    const bed = await calendarApp.testbed();
+    const cal = bed.fake.store.get(ALICE, 'primary');
+    const id = bed.fake.seed(ALICE, 'primary', {
+      summary: 'Planning',
+      start: { dateTime: '2026-03-10T10:00:00-04:00' },
+      end: { dateTime: '2026-03-10T11:00:00-04:00' },
+      attendees: [{ email: CAROL }],
+    }).id!;
+    const given = { event_id: id, description: 'Agenda.' };
+    const content = await bed.source.callContent(
+      'calendar_update_event',
+      given,
+      new AbortController().signal,
+    );
+    const args = { ...content?.bind, ...given };
+    expect(args).toHaveProperty('event_etag');
+    const forgetful = () => new CalendarSource(bed.access, { now: () => new Date('2026-03-01') });
+    const card = await forgetful().describeEffectAsync('calendar_update_event', args);
+    expect(card).toContain(`Guests on the event: ${CAROL}`);
+    expect(card).not.toContain('FAIL');
+    bed.fake.store.patch(cal, id, { attendees: [{ email: CAROL }, { email: MALLORY }] }, false);
+    const changed = await forgetful().describeEffectAsync('calendar_update_event', args);
+    expect(changed).toContain('This call will FAIL and change nothing');
   });
 });
 
