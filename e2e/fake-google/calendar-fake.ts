@@ -3,13 +3,21 @@
  * the routes Airlock calls, answering in Google's documented shapes
  * (developers.google.com/calendar/api/v3/reference): calendarList, calendars,
  * events list/get/insert/patch/delete/instances, freeBusy, and errors as
- * `{ error: { code, message, errors: [{ domain, reason, message }], status } }`.
+ * `{ error: { code, message, errors: [{ domain, reason, message }], status } }`. Events carry an
+ * etag that changes with every write, and patch/delete honour If-Match (412 conditionNotMet when
+ * it does not match: developers.google.com/calendar/api/guides/version-resources).
  * Every request is recorded (with its query, e.g. sendUpdates) for assertions.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
-import { ApiError, CalendarStore, type Event, type FakeCalendarInfo } from './calendar-store.js';
+import {
+  ApiError,
+  CalendarStore,
+  checkIfMatch,
+  type Event,
+  type FakeCalendarInfo,
+} from './calendar-store.js';
 import { inZone, merge, page, readBody, type FreeBusyBody } from './calendar-shapes.js';
 
 export interface RecordedRequest {
@@ -18,6 +26,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   body: unknown;
   account: string | null;
+  /** The If-Match header, when sent (conditional modification). */
+  ifMatch?: string;
 }
 
 export interface FailRule {
@@ -44,6 +54,7 @@ const STATUS: Record<number, string> = {
   404: 'NOT_FOUND',
   409: 'ALREADY_EXISTS',
   410: 'NOT_FOUND',
+  412: 'FAILED_PRECONDITION',
   429: 'RESOURCE_EXHAUSTED',
   500: 'INTERNAL',
 };
@@ -54,6 +65,7 @@ export class FakeCalendarApi {
   /** Free/busy of people outside the fake's accounts, by address. */
   readonly othersBusy = new Map<string, { start: string; end: string }[]>();
   private readonly failures: FailRule[] = [];
+  private readonly hooks: { method: string; path: RegExp; run: () => void }[] = [];
   private server: Server | null = null;
   rootUrl = '';
 
@@ -82,6 +94,14 @@ export class FakeCalendarApi {
     return this.store.insert(this.store.get(owner, calendarId), event, false);
   }
 
+  /**
+   * Runs `run` when the next matching request arrives, before it is answered: another client's
+   * change landing between what Airlock read and what it writes.
+   */
+  beforeNext(method: string, path: RegExp, run: () => void): void {
+    this.hooks.push({ method, path, run });
+  }
+
   failNext(rule: FailRule): void {
     this.failures.push({ times: 1, ...rule });
   }
@@ -101,7 +121,15 @@ export class FakeCalendarApi {
       const raw = await readBody(req);
       body = raw ? JSON.parse(raw) : undefined;
       const token = this.tokens[(req.headers.authorization ?? '').replace(/^Bearer /, '')];
-      this.requests.push({ method, path, query, body, account: token?.email ?? null });
+      const ifMatch = req.headers['if-match'];
+      this.requests.push({
+        method,
+        path,
+        query,
+        body,
+        account: token?.email ?? null,
+        ...(ifMatch !== undefined ? { ifMatch } : {}),
+      });
       if (!token)
         throw new ApiError(
           401,
@@ -132,7 +160,10 @@ export class FakeCalendarApi {
           'Request had insufficient authentication scopes.',
         );
       }
-      const out = this.route(method, path, query, body as Event, token.email);
+      // Another client's write landing while this request is in flight (see beforeNext).
+      const hook = this.hooks.findIndex((h) => h.method === method && h.path.test(path));
+      if (hook >= 0) this.hooks.splice(hook, 1)[0]!.run();
+      const out = this.route(method, path, query, body as Event, token.email, ifMatch);
       if (out === undefined) {
         res.writeHead(204).end();
         return;
@@ -164,6 +195,7 @@ export class FakeCalendarApi {
     q: Record<string, string>,
     body: Event,
     owner: string,
+    ifMatch?: string,
   ): unknown {
     const s = this.store;
     const seg = path.split('/').filter(Boolean).map(decodeURIComponent);
@@ -230,6 +262,7 @@ export class FakeCalendarApi {
       return { kind: 'calendar#events', timeZone: zone, ...page(items.map(shown), q) };
     }
     if (method === 'GET') return shown(s.find(cal, id));
+    if (method === 'PATCH' || method === 'DELETE') checkIfMatch(s.find(cal, id), ifMatch);
     if (method === 'PATCH') return s.patch(cal, id, body, meet, attachments);
     if (method === 'DELETE') return void s.remove(cal, id);
     throw new ApiError(404, 'notFound', 'Not Found');

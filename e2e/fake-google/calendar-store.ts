@@ -41,6 +41,26 @@ export interface StoredCalendar extends FakeCalendarInfo {
 
 const HORIZON_DAYS = 400;
 
+/**
+ * A new etag for every stored change: "a version field that changes every time the resource
+ * changes" (developers.google.com/calendar/api/guides/version-resources). A counter, not the
+ * clock: two changes in one millisecond must not share one.
+ */
+let versions = 0;
+const nextEtag = () => `"${Date.now()}${String(++versions).padStart(6, '0')}"`;
+
+/**
+ * Conditional modification (same guide): a write sent with If-Match succeeds only while the
+ * resource's etag is that value, else 412 Precondition Failed and nothing changes. The error is
+ * Google's JSON error format with reason `conditionNotMet`, as Google answers a failed If-Match.
+ */
+export function checkIfMatch(current: Event, ifMatch: string | undefined): void {
+  if (ifMatch === undefined || ifMatch.trim() === '*') return;
+  const tags = ifMatch.split(',').map((t) => t.trim());
+  if (!tags.includes(current.etag ?? ''))
+    throw new ApiError(412, 'conditionNotMet', 'Precondition Failed');
+}
+
 export class CalendarStore {
   readonly calendars = new Map<string, StoredCalendar>();
 
@@ -103,7 +123,11 @@ export class CalendarStore {
           start: o.start,
           end: o.end,
         };
-        return { ...inst, ...(cal.exceptions.get(id) ?? {}) };
+        const own = cal.exceptions.get(id);
+        // An occurrence is a resource of its own (its etag is not the series'), and it changes
+        // with its series and with its own exception: its etag follows both.
+        const etag = `"${unquote(master.etag)}${o.key.replace(/\D/g, '')}${unquote(own?.etag)}"`;
+        return { ...inst, ...(own ?? {}), etag };
       })
       .filter((i) => showDeleted || i.status !== 'cancelled');
   }
@@ -150,8 +174,8 @@ export class CalendarStore {
     const now = new Date().toISOString();
     const event: Event = {
       kind: 'calendar#event',
-      etag: `"${Date.now()}"`,
       ...body,
+      etag: nextEtag(),
       id,
       status: body.status ?? 'confirmed',
       iCalUID: `${id}@google.com`,
@@ -184,7 +208,7 @@ export class CalendarStore {
       ...current,
       ...body,
       updated: new Date().toISOString(),
-      etag: `"${Date.now()}"`,
+      etag: nextEtag(),
     };
     conference(next, body, meet);
     checkTimes(next);
@@ -199,6 +223,7 @@ export class CalendarStore {
       cal.exceptions.set(id, {
         ...(cal.exceptions.get(id) ?? {}),
         ...body,
+        etag: nextEtag(),
         ...(body.attachments ? { attachments: next.attachments } : {}),
         ...(next.conferenceData
           ? { conferenceData: next.conferenceData, hangoutLink: next.hangoutLink }
@@ -215,8 +240,12 @@ export class CalendarStore {
     if (current.recurringEventId) {
       if (current.status === 'cancelled')
         throw new ApiError(410, 'deleted', 'Resource has been deleted');
-      cal.exceptions.set(id, { ...(cal.exceptions.get(id) ?? {}), status: 'cancelled' });
-    } else cal.events.set(id, { ...current, status: 'cancelled' });
+      cal.exceptions.set(id, {
+        ...(cal.exceptions.get(id) ?? {}),
+        status: 'cancelled',
+        etag: nextEtag(),
+      });
+    } else cal.events.set(id, { ...current, status: 'cancelled', etag: nextEtag() });
   }
 
   /** Busy intervals (ms) of a calendar: opaque, not cancelled, not declined by the owner. */
@@ -246,6 +275,8 @@ export function startMs(w: calendar_v3.Schema$EventDateTime | undefined, zone: s
 }
 
 const endMs = startMs;
+
+const unquote = (etag: string | null | undefined) => (etag ?? '').replaceAll('"', '');
 
 function normaliseAttendee(
   a: calendar_v3.Schema$EventAttendee,

@@ -93,6 +93,10 @@ export function newApprovalEngine(o: {
       const e = registry.getByKey(key);
       return e ? schemaPool.validate(e.def.inputSchema, args) : 'the tool is no longer available';
     },
+    bound: (key) => {
+      const e = registry.getByKey(key);
+      return e && e.source.kind !== 'remote' ? e.source.boundArgs?.(e.def.name) : undefined;
+    },
     isPaused: () => settings.get().paused,
   });
 }

@@ -1,7 +1,9 @@
 import type { Decision, DecisionKind } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import type { ApprovalRow } from '../store/approval-store.js';
+import type { BoundArgs } from '../tools/types.js';
 import type { ToolInfo } from './approval-view.js';
+import { keepBinding, withoutKeys } from './edit-binding.js';
 import type { GrantService } from './grants.js';
 
 export interface DecisionDeps {
@@ -11,6 +13,8 @@ export interface DecisionDeps {
     args: Record<string, unknown>,
   ) => string | null | Promise<string | null>;
   grants: GrantService;
+  /** What an edit may not change (ToolSource.boundArgs); undefined when nothing is bound. */
+  bound?: (toolKey: string) => BoundArgs | undefined;
 }
 
 /**
@@ -24,10 +28,16 @@ export async function acceptDecision(
   decision: Exclude<Decision, { kind: 'deny' }>,
 ): Promise<{ edited: Record<string, unknown> | null; kind: DecisionKind; grantId: string | null }> {
   if (decision.kind === 'allow_edited') {
-    const args = decision.arguments;
-    if (!args || typeof args !== 'object' || Array.isArray(args))
+    const given = decision.arguments;
+    if (!given || typeof given !== 'object' || Array.isArray(given))
       throw new ControlError('INVALID', 'Edited arguments must be a JSON object.');
-    const problem = await deps.validate(row.toolKey, args);
+    // The version the card showed stays the one that runs (edit-binding.ts).
+    const bound = deps.bound?.(row.toolKey);
+    const args = keepBinding(row.tool, row.args, given, bound);
+    // The bound arguments are Airlock's, equal to the request's (keepBinding), and need not be in
+    // the tool's schema: Calendar's etags are not, so its definitions and their grants' fingerprints
+    // stay as they were. The rest is the tool's input, checked as the agent's was.
+    const problem = await deps.validate(row.toolKey, withoutKeys(args, bound?.bound ?? []));
     if (problem)
       throw new ControlError('INVALID', `The edited arguments do not fit ${row.tool}: ${problem}`);
     return { edited: args, kind: 'edited', grantId: null };

@@ -2,7 +2,7 @@ import type { ActivityView, TaintView } from '../../common/contract/index.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { ActivityLog } from '../store/activity.js';
 import type { ApprovalRow, ApprovalStore } from '../store/approval-store.js';
-import type { CallToolResult, ToolCallContext } from '../tools/types.js';
+import type { BoundArgs, CallToolResult, ToolCallContext } from '../tools/types.js';
 import type { ToolInfo } from './approval-view.js';
 import type { GrantService } from './grants.js';
 
@@ -36,6 +36,8 @@ export interface ApprovalEngineDeps {
     args: Record<string, unknown>,
   ) => string | null | Promise<string | null>;
   isPaused: () => boolean;
+  /** What an approval's edit may not change (ToolSource.boundArgs, edit-binding.ts). */
+  bound?: (toolKey: string) => BoundArgs | undefined;
   /** Per-agent budgets (issue 17.4): null admits a new request, else the refusal to return. */
   admit?: (agent: string, args: Record<string, unknown>) => string | null;
   now?: () => number;

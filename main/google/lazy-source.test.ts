@@ -88,12 +88,17 @@ describe.each(KINDS)('$name loaded once an account is connected (issue 34)', (ki
     const real = kind.real(access);
     expect(lazy.tools()).toEqual(real.tools());
     expect(lazy.tools().length).toBeGreaterThan(0);
+    const bound = real.tools().filter((d) => real.boundArgs?.(d.name) !== undefined);
+    expect(bound.length).toBeGreaterThan(0); // not vacuous: each source binds some tool
     expect(lazy.id).toBe(real.id);
     expect(lazy.label).toBe(real.label);
     expect(lazy.identity?.()).toBe(real.identity?.());
     for (const def of real.tools()) {
       expect(shapeOf(lazy.grantShape?.(def.name))).toEqual(shapeOf(real.grantShape?.(def.name)));
       expect(lazy.toolProblem?.(def.name)).toEqual(real.toolProblem?.(def.name) ?? null);
+      // What an Edit & Allow may not change (approvals/edit-binding.ts): the app registers this
+      // stand-in, not the real source, so without it every edit went unbound.
+      expect(lazy.boundArgs?.(def.name)).toEqual(real.boundArgs?.(def.name));
       for (const args of ARGS) {
         const a = { ...args };
         expect(lazy.validateArgs?.(def.name, a)).toEqual(real.validateArgs?.(def.name, a) ?? null);

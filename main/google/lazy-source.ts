@@ -1,4 +1,5 @@
 import {
+  type BoundArgs,
   errorResult,
   type CallContent,
   type CallToolResult,
@@ -182,6 +183,15 @@ export class LazyGoogleSource implements ToolSource {
 
   alwaysAsk(tool: string, args: Record<string, unknown>): string | null {
     return this.inner?.alwaysAsk?.(tool, args) ?? null;
+  }
+
+  /**
+   * What an approval's edit may not change (approvals/edit-binding.ts). The app registers this
+   * stand-in, not the real source: a question it does not pass on is answered "nothing", and
+   * an Edit & Allow could then drop or change what the checks bound.
+   */
+  boundArgs(tool: string): BoundArgs | undefined {
+    return this.inner?.boundArgs?.(tool);
   }
 
   async call(

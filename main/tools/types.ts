@@ -160,6 +160,14 @@ export interface ToolSource extends FeatureSource {
    * callContent, on the arguments as bound by it.
    */
   alwaysAsk?(tool: string, args: Record<string, unknown>): string | null;
+  /**
+   * What an approval's edit ("Edit & Allow") may not change: the arguments the checks' read binds
+   * (CallContent.bind — a draft's version, an event's etag) and the ones naming what was read (the
+   * draft, the event, the account). The card showed that read; an edit that dropped the binding
+   * would send whatever the thing is by then, and one that named another draft or event would
+   * send something no check read (main/approvals/edit-binding.ts).
+   */
+  boundArgs?(tool: string): BoundArgs | undefined;
   call(tool: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<CallToolResult>;
   /** Subscribe to tool-set or status changes; returns an unsubscribe function. */
   onChange(listener: () => void): () => void;
@@ -186,6 +194,14 @@ export interface CallContent {
    * tool's schema declares, and only ones the agent left out.
    */
   bind?: Readonly<Record<string, unknown>>;
+}
+
+/** ToolSource.boundArgs: what an edit of an approval leaves as the checks read it. */
+export interface BoundArgs {
+  /** Filled in by the checks' read (CallContent.bind): put back when an edit leaves one out. */
+  bound: readonly string[];
+  /** Name what was read (draft_id, event_id, account…): an edit may not change them. */
+  named: readonly string[];
 }
 
 export interface GrantShape {

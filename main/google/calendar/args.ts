@@ -14,6 +14,15 @@ export function optString(args: Args, key: string): string | undefined {
   return v;
 }
 
+/**
+ * The calendar a call names, as every Calendar tool reads it: absent or empty is "primary". The
+ * checks' read of an event (event-guests.ts) uses this same reader as the write it guards, so an
+ * argument the two read differently (calendar_id "") cannot leave the write unread and unbound.
+ */
+export function calendarIdOf(args: Args): string {
+  return optString(args, 'calendar_id') ?? 'primary';
+}
+
 export function reqString(args: Args, key: string): string {
   const v = optString(args, key);
   if (v === undefined) throw new InputError(`${key} is required.`);

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import type { GoogleAccountAccess } from '../account-access.js';
 import {
+  type BoundArgs,
   errorResult,
   type CallContent,
   type CallToolResult,
@@ -16,7 +17,13 @@ import type { CallCtx } from './context.js';
 import { definitions, WRITE_TOOLS } from './definitions.js';
 import { describeCreate, describeOther, describeWithLookups } from './effects.js';
 import { toErrorResult } from './errors.js';
-import { EventGuests, guestContent, TELLS_GUESTS } from './event-guests.js';
+import {
+  BOUND_TOOLS,
+  EventGuests,
+  guestContent,
+  TELLS_GUESTS,
+  VERSION_ARGS,
+} from './event-guests.js';
 import { calendarPrecheck } from './precheck.js';
 import { findFreeTime, freebusy } from './free-time.js';
 import { calendarGrantShape } from './grant-shape.js';
@@ -133,7 +140,7 @@ export class CalendarSource implements ToolSource {
 
   grantShape(tool: string): GrantShape | undefined {
     return calendarGrantShape(tool, {
-      guests: (args) => this.guests.guests(this.cal.account(args.account, true), args),
+      guests: (args) => this.guests.guests(tool, this.cal.account(args.account, true), args),
       self: (args) => this.cal.account(args.account, true),
     });
   }
@@ -151,9 +158,21 @@ export class CalendarSource implements ToolSource {
     if (!TELLS_GUESTS.has(tool)) return null;
     const account = this.cal.account(args.account, true);
     // Before anything that waits: a read that is late or fails must leave no earlier one behind.
-    this.guests.forget(account, args);
-    const existing = await this.guests.read(await this.context(account, signal), args);
-    return guestContent(args, existing);
+    this.guests.forget(tool, account, args);
+    const read = await this.guests.read(await this.context(account, signal), tool, args);
+    // The call is bound to the version read (its etags): its grant and card find this read, and
+    // the write goes to this version or fails (event-guests.ts).
+    return guestContent(tool, args, read);
+  }
+
+  /**
+   * The event's version (its etags) is the checks' to fill in, and the account, calendar, event
+   * and scope name what they read: an approval's edit keeps them (main/approvals/edit-binding.ts).
+   */
+  boundArgs(tool: string): BoundArgs | undefined {
+    return BOUND_TOOLS.has(tool)
+      ? { bound: [...VERSION_ARGS], named: ['account', 'calendar_id', 'event_id', 'scope'] }
+      : undefined;
   }
 
   /** The accounts, in order (the first that may write is the default): a grant's server. */
@@ -201,14 +220,15 @@ export class CalendarSource implements ToolSource {
   }
 
   /**
-   * An update or delete whose event the checks could not read (callContent found no guests: the
-   * read failed or was late) asks, whatever the policy: the taint check saw only the guests its
-   * arguments name, yet the write reaches every guest of the event (event-guests.ts).
+   * An update or delete whose event the checks could not read (callContent found no guests and
+   * bound no version: the read failed or was late) asks, whatever the policy: the taint check saw
+   * only the guests its arguments name, yet the write reaches every guest of the event
+   * (event-guests.ts).
    */
   alwaysAsk(tool: string, args: Record<string, unknown>): string | null {
     if (!TELLS_GUESTS.has(tool)) return null;
     try {
-      this.guests.guests(this.cal.account(args.account, true), args);
+      this.guests.guests(tool, this.cal.account(args.account, true), args);
       return null;
     } catch {
       return "Airlock could not read the event's guests before its checks, so it asks.";
@@ -259,7 +279,16 @@ export class CalendarSource implements ToolSource {
     try {
       const account = this.cal.account(args.account, true);
       const c = await this.context(account, AbortSignal.timeout(10_000));
-      return this.withAccount(await describeWithLookups(c, tool, args), account);
+      // The card shows the version the call is bound to, as its checks read it (event-guests.ts).
+      let read = BOUND_TOOLS.has(tool) ? this.guests.find(tool, account, args) : undefined;
+      if (!read && BOUND_TOOLS.has(tool) && typeof args.event_etag === 'string') {
+        // That read is gone (500 later reads pushed it out): read again, with the same reader.
+        // It is kept under its own version, so the call finds it only when that is the version
+        // it is bound to; otherwise the card says the call will fail (effects.ts).
+        const again = await this.guests.read(c, tool, args);
+        if (this.guests.find(tool, account, args)) read = again;
+      }
+      return this.withAccount(await describeWithLookups(c, tool, args, read), account);
     } catch {
       return this.describeEffect(tool, args);
     }

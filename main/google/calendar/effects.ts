@@ -12,6 +12,7 @@ import { extrasOf, extrasWords } from './event-extras.js';
 import { eventTimes } from './event-input.js';
 import { humanRange, hasOffset } from './time.js';
 import { checkZone } from './time.js';
+import type { EventRead } from './event-guests.js';
 import { findOverlaps, loadEvent, sendUpdatesArg } from './write-tools.js';
 import { whenText } from './render.js';
 
@@ -165,7 +166,12 @@ export function describeOther(
 }
 
 /** The async form: the event's own title and time, and overlap warnings for a new event. */
-export async function describeWithLookups(c: CallCtx, tool: string, args: Args): Promise<string> {
+export async function describeWithLookups(
+  c: CallCtx,
+  tool: string,
+  args: Args,
+  read?: EventRead,
+): Promise<string> {
   const calendarId = optString(args, 'calendar_id') ?? 'primary';
   const zone = optString(args, 'time_zone')
     ? checkZone(optString(args, 'time_zone')!)
@@ -178,6 +184,22 @@ export async function describeWithLookups(c: CallCtx, tool: string, args: Args):
       : '';
     return describeCreate(args, zone, c.now, warn);
   }
+  // The version the call is bound to, as its checks read it (event-guests.ts). A bound call
+  // given no read of its version (CalendarSource.describeEffectAsync read again and found the
+  // event or its series changed) will fail: the card says so.
+  if (read) return withGuests(describeOther(tool, args, zone, c.now, read.event), read.guests);
   const ev = await loadEvent(c, calendarId, optString(args, 'event_id') ?? '');
+  if (typeof args.event_etag === 'string')
+    return `${describeOther(tool, args, zone, c.now, ev)}\nThis call will FAIL and change nothing: the event changed after Airlock checked it.`;
   return describeOther(tool, args, zone, c.now, ev);
+}
+
+/**
+ * The card names everyone the write reaches on the event as read — not only how many: a guest
+ * the user would not write to is seen before the approval, not after. One line, so no address can
+ * read as another line of the card.
+ */
+function withGuests(text: string, guests: readonly string[]): string {
+  const one = guests.map((g) => g.replace(/\s+/g, ' '));
+  return one.length ? `${text}\nGuests on the event: ${one.join(', ')}` : text;
 }

@@ -3,6 +3,13 @@ import { googleErrorResult } from '../errors.js';
 import { classify, rateLimitWait } from '../failure.js';
 import { errorResult, type CallToolResult } from '../../tools/types.js';
 
+/**
+ * What the agent is told when the event is no longer the version the user approved: the run's
+ * read differs from it, or Google refused the write's If-Match with 412 (event-version.ts).
+ */
+export const CHANGED_SINCE_APPROVED =
+  'The event changed since it was approved (its guests, time or anything else); nothing was changed. Ask again: call the tool again, so Airlock checks the event as it is now and the user sees that.';
+
 /** Bad arguments: the agent can fix them. The message says what and how. */
 export class InputError extends Error {
   constructor(message: string) {
@@ -39,6 +46,9 @@ export function calendarError(err: unknown, account: string | undefined): Google
   const who = account ? ` for ${account}` : '';
   const quoted = f.message ? ` Google said: "${f.message}".` : '';
   const api = (message: string) => new GoogleToolError('GOOGLE_API', message);
+  // A write sent with If-Match found the event changed (event-version.ts; 412, "Conditional
+  // modification", developers.google.com/calendar/api/guides/version-resources).
+  if (f.status === 412) return api(CHANGED_SINCE_APPROVED);
   switch (f.kind) {
     case 'aborted':
       return api('The call was cancelled before Google Calendar answered.');

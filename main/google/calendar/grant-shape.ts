@@ -1,6 +1,6 @@
 import type { GrantShape } from '../../tools/types.js';
 import { emails, optStrings, type Args } from './args.js';
-import { argumentGuests } from './event-guests.js';
+import { argumentGuests, VERSION_ARGS } from './event-guests.js';
 
 /** Guests as the write tools read them (write-tools.ts, event-input.ts patchFields): bare, lowercased. */
 const guests = (args: Args, key: string) => emails(optStrings(args, key), key) ?? [];
@@ -53,7 +53,8 @@ function reached(people: string[], args: Args, event: EventReach): string[] {
 function updateShape(event: EventReach): GrantShape {
   return {
     recipientArgs: ['attendees', 'add_attendees', 'remove_attendees'],
-    contentArgs: [],
+    // The version may differ under a grant (its own run changes it): the guests are what is checked.
+    contentArgs: [...VERSION_ARGS],
     recipientsFromState: true,
     destinations: (args) => reached([...event.guests(args), ...argumentGuests(args)], args, event),
   };
@@ -69,7 +70,7 @@ function updateShape(event: EventReach): GrantShape {
 function deleteShape(event: EventReach): GrantShape {
   return {
     recipientArgs: [],
-    contentArgs: [],
+    contentArgs: [...VERSION_ARGS],
     recipientsFromState: true,
     destinations: (args) => reached(event.guests(args), args, event),
   };

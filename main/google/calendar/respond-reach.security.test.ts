@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { nextRequest } from '../../../test-support/core-events.js';
 import { ALICE, calendarTestbed } from '../../../e2e/fake-google/calendar-testbed.js';
 import { testbedAppPerTest } from '../../../test-support/testbed-app.js';
@@ -69,5 +69,30 @@ describe('calendar_respond: the checks see the organizer the answer reaches', ()
     await a.control.decide(req!.id, { kind: 'deny' });
     await call;
     expect(patches()).toBe(before);
+  });
+});
+
+describe("calendar_respond: a read that fails leaves no earlier call's read behind", () => {
+  it('a respond whose read failed before reaching Google asks, though an earlier respond read the event', async () => {
+    // The earlier read is dropped before anything that waits (CalendarSource.callContent): a
+    // read that failed while getting the account's token used to leave the earlier call's read in
+    // place, so alwaysAsk found guests and a respond set to run without asking ran unasked, its
+    // taint check having seen no organizer at all.
+    const b = await calendarApp.testbed();
+    const invite = b.fake.seed(ALICE, 'primary', {
+      summary: 'Intro call',
+      start: { dateTime: '2026-03-12T10:00:00-04:00' },
+      end: { dateTime: '2026-03-12T11:00:00-04:00' },
+      attendees: [{ email: ALICE, self: true }, { email: 'stranger@other.test' }],
+    });
+    const args = { event_id: invite.id, response: 'accept' };
+    const signal = new AbortController().signal;
+    expect(await b.source.callContent('calendar_respond', args, signal)).not.toBeNull();
+    expect(b.source.alwaysAsk('calendar_respond', args)).toBeNull();
+    vi.spyOn(b.access, 'accessToken').mockRejectedValueOnce(new Error('token refresh failed'));
+    await expect(b.source.callContent('calendar_respond', args, signal)).rejects.toThrow(
+      /token refresh failed/,
+    );
+    expect(b.source.alwaysAsk('calendar_respond', args)).toMatch(/could not read the event/);
   });
 });

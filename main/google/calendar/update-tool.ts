@@ -1,10 +1,11 @@
 import type { calendar_v3 } from '@googleapis/calendar';
 import { DateTime } from 'luxon';
 import type { CallToolResult } from '../../tools/types.js';
-import { optEnum, optString, reqString, SCOPES, type Args, type SendUpdates } from './args.js';
+import { calendarIdOf, optEnum, reqString, SCOPES, type Args, type SendUpdates } from './args.js';
 import { zoneArg, zoneOf, type CallCtx } from './context.js';
 import { eventTimes, hasTimeChange, patchFields, type TimeSpec } from './event-input.js';
 import { InputError } from './errors.js';
+import { checkBound, writeOptions } from './event-version.js';
 import {
   checkRecurrence,
   copyable,
@@ -108,7 +109,7 @@ function shiftSeries(
 }
 
 export async function updateEvent(c: CallCtx, args: Args): Promise<CallToolResult> {
-  const calendarId = optString(args, 'calendar_id') ?? 'primary';
+  const calendarId = calendarIdOf(args);
   const ev = await loadEvent(c, calendarId, reqString(args, 'event_id'));
   const scope = requireScope(ev, optEnum(args, 'scope', SCOPES));
   const send = sendUpdatesArg(args);
@@ -127,6 +128,7 @@ export async function updateEvent(c: CallCtx, args: Args): Promise<CallToolResul
     scope === 'all' && ev.recurringEventId
       ? await loadEvent(c, calendarId, ev.recurringEventId)
       : ev;
+  checkBound(args, ev, master === ev ? undefined : master);
   const { patch, changes } = patchFields(args, master);
   if (timed) {
     const t = newTimes(args, ev, zone);
@@ -148,7 +150,7 @@ export async function updateEvent(c: CallCtx, args: Args): Promise<CallToolResul
       ...(patch.attachments ? { supportsAttachments: true } : {}),
       requestBody: patch,
     },
-    c.opts,
+    writeOptions(c, args, ev, master.id ?? ''),
   );
   const overlaps =
     timed && res.data.start && res.data.end ? await overlapsOf(c, calendarId, res.data, zone) : [];
@@ -205,6 +207,7 @@ async function splitSeries(
   send: SendUpdates,
 ): Promise<CallToolResult> {
   const master = await loadEvent(c, calendarId, instance.recurringEventId ?? '');
+  checkBound(args, instance, master);
   const original = instance.originalStartTime ?? instance.start ?? {};
   const before = await occurrencesBefore(c, calendarId, master, original, zone);
   if (before === 0) {
@@ -232,7 +235,7 @@ async function splitSeries(
       sendUpdates: send,
       requestBody: { recurrence: endBefore(rules, original) },
     },
-    c.opts,
+    writeOptions(c, args, instance, master.id ?? ''),
   );
   let created: Event;
   try {

@@ -3,6 +3,7 @@ import { emails, optStrings, reqString } from './args.js';
 import { zoneArg } from './context.js';
 import { InputError } from './errors.js';
 import { extrasOf } from './event-extras.js';
+import { BOUND_TOOLS, VERSION_ARGS } from './event-guests.js';
 import { eventTimes } from './event-input.js';
 import { checkRecurrence } from './recurrence.js';
 
@@ -28,6 +29,13 @@ export function validateCalendarArgs(
   tool: string,
   args: Record<string, unknown>,
 ): string | null {
+  // The event's version is Airlock's to fill in (CallContent.bind, event-guests.ts): an agent
+  // that gave one could stand in for a read that failed, and the checks would have judged a
+  // version they never saw (CalendarSource.alwaysAsk). Not in the schema either (definitions.ts),
+  // which refuses it first; this holds for a call that reaches the tool another way.
+  const named = BOUND_TOOLS.has(tool) ? VERSION_ARGS.find((k) => args[k] !== undefined) : undefined;
+  if (named)
+    return `${named}: leave it out — Airlock fills in the version of the event it checks and shows.`;
   if (tool === 'calendar_update_event') {
     try {
       extrasOf(args, {

@@ -2,6 +2,7 @@ import type { calendar_v3 } from '@googleapis/calendar';
 import type { DateTime } from 'luxon';
 import type { CallToolResult } from '../../tools/types.js';
 import {
+  calendarIdOf,
   emails,
   optBool,
   optEnum,
@@ -18,6 +19,7 @@ import { zoneArg, zoneOf, type CallCtx } from './context.js';
 import { extrasOf, extrasWords } from './event-extras.js';
 import { eventTimes, meetRequest } from './event-input.js';
 import { InputError } from './errors.js';
+import { checkBound, writeOptions } from './event-version.js';
 import { checkRecurrence, endBefore, occurrencesBefore } from './recurrence.js';
 import { eventView, textResult, whenText } from './render.js';
 import { iso } from './time.js';
@@ -110,7 +112,7 @@ export function invitationText(count: number, send: SendUpdates, verb = 'Invitat
 
 export async function createEvent(c: CallCtx, args: Args): Promise<CallToolResult> {
   const summary = reqString(args, 'summary');
-  const calendarId = optString(args, 'calendar_id') ?? 'primary';
+  const calendarId = calendarIdOf(args);
   const zone = zoneArg(args) ?? (await zoneOf(c, calendarId));
   const times = eventTimes(args, zone, { allDayDays: 1 });
   const attendees = emails(optStrings(args, 'attendees'), 'attendees') ?? [];
@@ -171,16 +173,18 @@ export async function createEvent(c: CallCtx, args: Args): Promise<CallToolResul
 }
 
 export async function deleteEvent(c: CallCtx, args: Args): Promise<CallToolResult> {
-  const calendarId = optString(args, 'calendar_id') ?? 'primary';
+  const calendarId = calendarIdOf(args);
   const eventId = reqString(args, 'event_id');
   const ev = await loadEvent(c, calendarId, eventId);
   const scope = requireScope(ev, optEnum(args, 'scope', SCOPES));
+  checkBound(args, ev);
   const send = sendUpdatesArg(args);
   const zone = await zoneOf(c, calendarId);
   const guests = (ev.attendees ?? []).filter((a) => !a.self).length;
   const told = guests ? ` ${invitationText(guests, send, 'Cancellations')}` : '';
   if (scope === 'this_and_following') {
     const master = await loadEvent(c, calendarId, ev.recurringEventId ?? '');
+    checkBound(args, ev, master);
     const original = ev.originalStartTime ?? ev.start ?? {};
     if ((await occurrencesBefore(c, calendarId, master, original, zone)) > 0) {
       // Google's documented way: end the series before this occurrence (recurrence.ts).
@@ -191,7 +195,7 @@ export async function deleteEvent(c: CallCtx, args: Args): Promise<CallToolResul
           sendUpdates: send,
           requestBody: { recurrence: endBefore(master.recurrence ?? [], original) },
         },
-        c.opts,
+        writeOptions(c, args, ev, master.id ?? ''),
       );
       return textResult(
         `Deleted "${ev.summary}" from ${whenText(ev, zone, c.now)} on: the series now ends before it.${told}`,
@@ -206,7 +210,10 @@ export async function deleteEvent(c: CallCtx, args: Args): Promise<CallToolResul
     scope === 'all' || scope === 'this_and_following'
       ? (ev.recurringEventId ?? ev.id ?? '')
       : (ev.id ?? '');
-  await c.api.events.delete({ calendarId, eventId: target, sendUpdates: send }, c.opts);
+  await c.api.events.delete(
+    { calendarId, eventId: target, sendUpdates: send },
+    writeOptions(c, args, ev, target),
+  );
   const what =
     target === ev.id
       ? `"${ev.summary}" (${whenText(ev, zone, c.now)})`
@@ -220,7 +227,7 @@ export async function deleteEvent(c: CallCtx, args: Args): Promise<CallToolResul
 const RESPONSES = { accept: 'accepted', decline: 'declined', tentative: 'tentative' } as const;
 
 export async function respond(c: CallCtx, args: Args): Promise<CallToolResult> {
-  const calendarId = optString(args, 'calendar_id') ?? 'primary';
+  const calendarId = calendarIdOf(args);
   const response = optEnum(args, 'response', ['accept', 'decline', 'tentative'] as const);
   if (!response) throw new InputError('response is required: accept, decline or tentative.');
   const ev = await loadEvent(c, calendarId, reqString(args, 'event_id'));

@@ -1,4 +1,5 @@
 import {
+  type BoundArgs,
   errorResult,
   type CallContent,
   type CallToolResult,
@@ -181,6 +182,17 @@ export class GmailSource implements ToolSource {
     } catch (err) {
       return err instanceof BadInput ? err.message : null;
     }
+  }
+
+  /**
+   * gmail_send_draft's version (`message_id`) is the checks' to fill in, and the draft and account
+   * name what they read: an approval's edit keeps them (main/approvals/edit-binding.ts), so an
+   * edited send goes out as the card showed it or not at all.
+   */
+  boundArgs(tool: string): BoundArgs | undefined {
+    return tool === 'gmail_send_draft'
+      ? { bound: ['message_id'], named: ['draft_id', 'account'] }
+      : undefined;
   }
 
   /**
