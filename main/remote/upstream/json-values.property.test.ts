@@ -18,9 +18,12 @@ function walk(v: unknown): number {
 }
 
 const text = fc.string({ unit: 'binary', maxLength: 6 });
-const json = fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' } as Parameters<
-  typeof fc.jsonValue
->[0]);
+/** Characters of strings and keys: those that mean something to JSON often, any other too. */
+const unit = fc.oneof(
+  fc.constantFrom('"', '\\', ',', '{', '[', ']', '}', ':'),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+);
+const json = fc.jsonValue({ maxDepth: 4, stringUnit: unit });
 const space = fc.constantFrom('', ' ', '\n', '\t', '\r\n  ');
 
 /** `v` as JSON with `ws` put between every two tokens (JSON.stringify's output re-spaced). */
@@ -88,7 +91,7 @@ describe('answerIdOf', () => {
       { numRuns: 3000, seed: 0x1d },
     );
     console.log(`answerIdOf: ${answers} of 3000 generated messages were answers with an id`);
-    // Not vacuous (fixed seed): 271 of them.
+    // Not vacuous (fixed seed): 277 of them.
     expect(answers).toBeGreaterThan(200);
   });
 });
