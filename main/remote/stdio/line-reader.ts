@@ -21,14 +21,22 @@ export class LineReader {
   /** The unread output's share of the in-flight budget (upstream/in-flight.ts). */
   private readonly inFlight = new InFlight();
 
+  /** Past a bound: the stream cannot be resynchronised, and what still comes is not read. */
+  private stopped = false;
+
   append(chunk: Buffer): void {
+    if (this.stopped) return;
     const n = (this.buffer?.length ?? 0) + chunk.length;
     if (n > MAX_BUFFER) {
+      this.stopped = true;
       this.clear();
-      throw new Error(`ReadBuffer exceeded maximum size of ${MAX_BUFFER} bytes`);
+      throw new Error(
+        `the server wrote a line longer than ${MAX_BUFFER / (1024 * 1024)} MiB; Airlock stopped reading its output`,
+      );
     }
     const over = this.inFlight.hold(n);
     if (over) {
+      this.stopped = true;
       this.clear();
       throw over;
     }

@@ -10,6 +10,7 @@ import {
 } from '../../../test-support/remote-app.js';
 import { resetInFlightPeak, upstreamInFlight } from '../upstream/in-flight.js';
 import { UPSTREAM_VALUE_LIMIT } from '../upstream/json-values.js';
+import { LineReader } from './line-reader.js';
 
 /**
  * The stdio leg's answers are bounded as the HTTP leg's are (upstream-memory.security.test.ts): a
@@ -85,6 +86,7 @@ describe('a local server', () => {
     const r = await c.callTool({ name: 'local__endless', arguments: {} });
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('"local"');
+    expect(text(r)).toContain('the server wrote a line longer than 10 MiB');
     // Counted in the budget as it came (up to a pipe read short of the bound), and no further.
     expect(upstreamInFlight().peak).toBeGreaterThan(9 * 1024 * 1024);
     expect(upstreamInFlight().peak).toBeLessThanOrEqual(10 * 1024 * 1024);
@@ -95,5 +97,16 @@ describe('a local server', () => {
     });
     const after = await c.callTool({ name: 'local__fine', arguments: {} });
     expect(text(after)).toContain('fine answer');
+  });
+
+  it('past the bound, its reader reads no more, so nothing is held that nothing would give back', () => {
+    const r = new LineReader();
+    const before = upstreamInFlight().now;
+    const block = Buffer.alloc(65536, 0x41);
+    expect(() => {
+      for (;;) r.append(block);
+    }).toThrow('the server wrote a line longer than 10 MiB');
+    r.append(block); // output the pipe still had
+    expect(upstreamInFlight().now).toBe(before);
   });
 });
