@@ -3,6 +3,7 @@ import type { Transform } from 'node:stream';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { agentFor, target } from './upstream-agents.js';
 import { streamLostHandler } from '../relay/relay-scope.js';
+import { AnswerRefused } from '../upstream/answer-refused.js';
 import { InFlight } from '../upstream/in-flight.js';
 import { parseUpstream } from '../upstream/json-values.js';
 
@@ -90,7 +91,7 @@ export const UPSTREAM_MESSAGE_LIMIT = 64 * 1024 * 1024;
 
 /** The error a message over UPSTREAM_MESSAGE_LIMIT fails with; it names the limit. */
 export function upstreamMessageTooLarge(): Error {
-  return new Error(
+  return new AnswerRefused(
     `the server sent a message larger than ${UPSTREAM_MESSAGE_LIMIT / (1024 * 1024)} MiB; Airlock stopped reading it`,
   );
 }

@@ -136,7 +136,9 @@ describe.each([
 
     const r = await c.callTool({ name: 'hostile__tiny', arguments: {} });
     expect(r.isError).toBe(true);
-    expect(text(r)).toContain('"hostile"');
+    expect(text(r)).toContain(
+      'The remote server "hostile" answered, but Airlock did not read the answer: ',
+    );
     expect(text(r)).toContain(
       `holding more than ${UPSTREAM_VALUE_LIMIT.toLocaleString('en')} JSON values; Airlock did not parse it`,
     );
@@ -183,7 +185,9 @@ describe.each([
     expect(upstreamInFlight().peak).toBeLessThanOrEqual(UPSTREAM_IN_FLIGHT_LIMIT);
     const [refused] = settled;
     expect(refused?.isError).toBe(true);
-    expect(refused?.text).toContain(`"h${refused?.i}"`);
+    expect(refused?.text).toContain(
+      `The remote server "h${refused?.i}" answered, but Airlock did not read the answer: `,
+    );
     expect(refused?.text).toContain('its limit of 256 MiB for answers being read at once');
     expect(settled).toHaveLength(1);
 

@@ -1,3 +1,5 @@
+import { AnswerRefused } from './answer-refused.js';
+
 /**
  * One budget for the text of every upstream message being read at once, across all servers and
  * both legs: JSON answers (lean-fetch.ts), events of event streams (lean-transport.ts) and stdio
@@ -59,7 +61,7 @@ export class InFlight {
 }
 
 function overBudget(others: number, n: number): Error {
-  return new Error(
+  return new AnswerRefused(
     `Airlock is already reading ${mib(others)} of answers from servers, and this message (${mib(n)} so far) would take that past its limit of ${mib(UPSTREAM_IN_FLIGHT_LIMIT)} for answers being read at once; Airlock stopped reading it`,
   );
 }

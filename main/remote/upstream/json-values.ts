@@ -1,3 +1,5 @@
+import { AnswerRefused } from './answer-refused.js';
+
 /**
  * What one upstream message may cost once parsed, decided on the very text `JSON.parse` gets.
  *
@@ -80,7 +82,7 @@ export function parseUpstream(text: string): unknown {
 }
 
 /** `parseUpstream`'s refusal. It keeps nothing of the text: it may outlive the message. */
-export class UpstreamValuesError extends Error {
+export class UpstreamValuesError extends AnswerRefused {
   constructor(length: number) {
     super(tooManyValues(length).message);
   }
