@@ -12,6 +12,7 @@ import { inRelayScope } from './relay/relay-scope.js';
 import { askToOpen, RETRY, urlSteps } from './relay/url-required.js';
 import { urlRequiredOf, withUrlRequired } from '../tools/url-required.js';
 import { callAsTask, callsAsTask, quoteStatus, UpstreamTaskLost } from './tasks/upstream-task.js';
+import { AnswerRefused } from './upstream/answer-refused.js';
 import { callUpstream } from './upstream/lean-call.js';
 import { toolResultProblem } from './upstream/spec-result.js';
 import {
@@ -71,7 +72,11 @@ export class RemoteCalls {
           signal: ctx.signal,
           ...(ctx.relay ? { relay: ctx.relay } : {}),
           onStreamLost: (err: unknown) =>
-            lost.abort(new UpstreamLost(`its response stream broke: ${describeFailure(err)}`)),
+            lost.abort(
+              err instanceof AnswerRefused
+                ? err
+                : new UpstreamLost(`its response stream broke: ${describeFailure(err)}`),
+            ),
         };
         // A tool that declares task support goes task-augmented where the server offers it (tasks/).
         const send = callsAsTask(up, this.c.catalog.defs, tool)
@@ -131,6 +136,11 @@ export class RemoteCalls {
         // The redactor learns the token this call went with first (ConnectionRedactor.sync).
         return this.c.redactor.result(markUntrusted(result as CallToolResult, this.c.label));
       } catch (err) {
+        const refused = [lost.signal.reason, err].find((e) => e instanceof AnswerRefused);
+        if (refused)
+          return this.fault(
+            `The remote server "${this.c.label}" answered, but Airlock did not read the answer: ${(refused as Error).message}. The call itself ran on the server; check before trying again.`,
+          );
         if (lost.signal.reason instanceof UpstreamLost)
           return this.lostDuringCall(lost.signal.reason.message);
         if (ctx.signal.aborted) return this.fault(`The call to "${this.c.label}" was cancelled.`);

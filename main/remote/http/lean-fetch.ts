@@ -3,6 +3,9 @@ import type { Transform } from 'node:stream';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { agentFor, target } from './upstream-agents.js';
 import { streamLostHandler } from '../relay/relay-scope.js';
+import { AnswerRefused } from '../upstream/answer-refused.js';
+import { InFlight } from '../upstream/in-flight.js';
+import { parseUpstream } from '../upstream/json-values.js';
 
 /**
  * The upstream leg's HTTP client (issue 20): a `fetch` for the SDK's Streamable HTTP transport
@@ -81,12 +84,14 @@ export class LeanBody {
  * stream listener ended the whole process, every agent's gateway with it. The stdio leg has the
  * SDK's 10 MB bound per line (stdio/line-reader.ts); this one is higher because a remote server's
  * resource or image result may legitimately be large, and far below V8's 512 Mi characters.
+ * What the text parses into is bounded by upstream/json-values.ts, and how much text all messages
+ * being read at once may hold by upstream/in-flight.ts.
  */
 export const UPSTREAM_MESSAGE_LIMIT = 64 * 1024 * 1024;
 
 /** The error a message over UPSTREAM_MESSAGE_LIMIT fails with; it names the limit. */
 export function upstreamMessageTooLarge(): Error {
-  return new Error(
+  return new AnswerRefused(
     `the server sent a message larger than ${UPSTREAM_MESSAGE_LIMIT / (1024 * 1024)} MiB; Airlock stopped reading it`,
   );
 }
@@ -152,36 +157,57 @@ class LeanResponse {
   }
 
   text(): Promise<string> {
+    return this.read(false);
+  }
+
+  /**
+   * The body as text, its share of the in-flight budget (upstream/in-flight.ts) held while it is
+   * read and, with `keep`, until the caller has parsed it and calls `release`.
+   */
+  private read(keep: boolean): Promise<string> {
     const body = this.body;
     if (!body) return Promise.resolve('');
     this.text$ ??= new Promise<string>((resolve, reject) => {
       let out = '';
       let tooLarge: Error | undefined;
+      const settle = (then: () => void) => {
+        if (!keep || tooLarge) this.inFlight.release();
+        then();
+      };
       body.read(
         (chunk) => {
           if (tooLarge) return;
-          if (out.length + chunk.length <= UPSTREAM_MESSAGE_LIMIT) return void (out += chunk);
-          tooLarge = upstreamMessageTooLarge();
+          const n = out.length + chunk.length;
+          tooLarge =
+            n <= UPSTREAM_MESSAGE_LIMIT ? this.inFlight.hold(n) : upstreamMessageTooLarge();
+          if (!tooLarge) return void (out += chunk);
           out = '';
           body.cut(tooLarge);
         },
-        (cut) => {
-          if (tooLarge) reject(tooLarge);
-          else if (cut === undefined) resolve(out);
-          else if (body.requestSignal?.aborted) resolve('');
-          else reject(cut as Error);
-        },
+        (cut) =>
+          settle(() => {
+            if (tooLarge) reject(tooLarge);
+            else if (cut === undefined) resolve(out);
+            else if (body.requestSignal?.aborted) resolve('');
+            else reject(cut as Error);
+          }),
       );
     });
     return this.text$;
   }
 
+  private readonly inFlight = new InFlight();
+
   async json(): Promise<unknown> {
-    const text = await this.text();
-    // Cancelled by its own signal mid-body: nothing to deliver (an empty batch), and no error —
-    // the caller already gave up on it, as the SDK's own requestSignal handling does.
-    if (this.body?.requestSignal?.aborted) return [];
-    return JSON.parse(text);
+    try {
+      const text = await this.read(true);
+      // Cancelled by its own signal mid-body: nothing to deliver (an empty batch), and no error —
+      // the caller already gave up on it, as the SDK's own requestSignal handling does.
+      if (this.body?.requestSignal?.aborted) return [];
+      return parseUpstream(text);
+    } finally {
+      this.inFlight.release();
+    }
   }
 }
 

@@ -17,6 +17,9 @@ import {
 } from './lean-fetch.js';
 import { relayScopeRunner } from '../relay/relay-scope.js';
 import { leanSend, leanSendPresent, plainCall } from './lean-send.js';
+import { InFlight } from '../upstream/in-flight.js';
+import { parseUpstream, UpstreamValuesError } from '../upstream/json-values.js';
+import { Unfinished } from './unfinished-event.js';
 
 /**
  * The SDK's Streamable HTTP client transport with a lean reader under it (issue 20). The SDK
@@ -136,7 +139,7 @@ function readStream(
       if (!event.data || (event.event && event.event !== 'message')) return;
       let raw: unknown;
       try {
-        raw = JSON.parse(event.data);
+        raw = parseUpstream(event.data);
         const message = jsonRpcMessage(raw);
         if ('id' in message && ('result' in message || 'error' in message)) {
           answered = true;
@@ -144,6 +147,13 @@ function readStream(
         }
         deliver(message);
       } catch (err) {
+        if (err instanceof UpstreamValuesError) {
+          // Cut as a message over the size bound is (the stream is not resumed, see `finish`):
+          // the call it answered fails at once with the reason.
+          tooLarge = err;
+          body.cut(tooLarge);
+          return;
+        }
         t.onerror?.(err as Error);
         // An answer to one of our requests that is not a valid response would leave that request
         // waiting until its timeout; it fails now, with the reason (issue 20 review).
@@ -190,8 +200,26 @@ function readStream(
       );
     else onRequestStreamEnd?.();
   };
-  // The parser refuses input once over its bound (it throws); the cut connection ends the rest.
-  body.read((chunk) => void (tooLarge ? undefined : parser.feed(chunk)), finish);
+  // The unfinished event's share of the in-flight budget (upstream/in-flight.ts): all it may hold
+  // while a piece is fed (an event it completes is parsed during the feed), then what is left.
+  const inFlight = new InFlight();
+  const pending = new Unfinished();
+  const read = (chunk: string) => {
+    if (tooLarge) return;
+    const over = inFlight.hold(pending.held + chunk.length);
+    if (over) {
+      tooLarge = over;
+      return body.cut(over);
+    }
+    // The parser refuses input once over its bound (it throws); the cut connection ends the rest.
+    parser.feed(chunk);
+    // Not after a cut during the feed (an event over a bound): `end` has already let go of it all.
+    if (!tooLarge) inFlight.hold(pending.after(chunk));
+  };
+  body.read(read, (ended) => {
+    inFlight.release();
+    finish(ended);
+  });
 }
 
 /**

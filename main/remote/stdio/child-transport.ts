@@ -9,6 +9,7 @@ import { endGroup, spawnGroup, type Launch } from './process-group.js';
 import { exitText, spawnFailure, StdioError } from './errors.js';
 import type { PreparedLaunch } from './sandbox/launcher.js';
 import { LineReader } from './line-reader.js';
+import { malformedAnswerError } from '../http/lean-transport.js';
 
 export interface ChildTransportOptions {
   launch: Launch;
@@ -64,6 +65,8 @@ export class ChildProcessTransport implements Transport {
   private readonly buffer = new LineReader();
   private closed = false;
   private stderrRest = '';
+  /** The ids of our requests not answered yet. */
+  private readonly asked = new Set<string | number>();
 
   constructor(private readonly o: ChildTransportOptions) {}
 
@@ -116,11 +119,18 @@ export class ChildProcessTransport implements Transport {
         });
       });
       child.stdout.on('data', (chunk: Buffer) => {
+        // Output still arriving after the end (a line over the bound, or closed): not read, and
+        // not counted in the in-flight budget, which nothing would give back.
+        if (this.closed) return;
         try {
           this.buffer.append(chunk);
         } catch (err) {
-          // One message over the buffer bound (10 MB): the stream cannot be resynchronised.
+          // One message over the buffer bound (10 MB), or over the budget for answers being read
+          // at once: the stream cannot be resynchronised. The calls waiting on this server fail
+          // with the reason rather than a bare "connection closed".
           this.onerror?.(err as Error);
+          for (const id of this.asked)
+            this.onmessage?.(malformedAnswerError(id, (err as Error).message));
           void this.close();
           return;
         }
@@ -140,6 +150,14 @@ export class ChildProcessTransport implements Transport {
     const child = this.child;
     if (!child || this.closed || !child.stdin.writable)
       return Promise.reject(new StdioError('the server process is not running'));
+    if ('method' in message) {
+      if ('id' in message) this.asked.add(message.id);
+      // A request given up on (cancelled, timed out) may never be answered: not kept for ever.
+      else if (message.method === 'notifications/cancelled') {
+        const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+        if (typeof id === 'string' || typeof id === 'number') this.asked.delete(id);
+      }
+    }
     return new Promise<void>((resolve) => {
       // Backpressure: resolve once the write drained; errors surface via 'error'/'exit'.
       if (child.stdin.write(serializeMessage(message))) resolve();
@@ -165,6 +183,8 @@ export class ChildProcessTransport implements Transport {
         continue;
       }
       if (msg === null) return;
+      if ('id' in msg && msg.id !== undefined && ('result' in msg || 'error' in msg))
+        this.asked.delete(msg.id);
       this.onmessage?.(msg);
     }
   }
@@ -190,6 +210,7 @@ export class ChildProcessTransport implements Transport {
     this.finished = true;
     this.closed = true;
     this.buffer.clear();
+    this.asked.clear();
     this.onclose?.();
   }
 }

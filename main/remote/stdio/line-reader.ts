@@ -1,5 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { answerId, jsonRpcMessage, malformedAnswerError } from '../http/lean-transport.js';
+import { InFlight } from '../upstream/in-flight.js';
+import { answerIdOf, parseUpstream, UpstreamValuesError } from '../upstream/json-values.js';
 
 /** The SDK's bound on one unread message (ReadBuffer, STDIO_DEFAULT_MAX_BUFFER_SIZE). */
 const MAX_BUFFER = 10 * 1024 * 1024;
@@ -16,16 +18,41 @@ const MAX_BUFFER = 10 * 1024 * 1024;
  */
 export class LineReader {
   private buffer: Buffer | undefined;
+  /** The unread output's share of the in-flight budget (upstream/in-flight.ts). */
+  private readonly inFlight = new InFlight();
+
+  /** Past a bound: the stream cannot be resynchronised, and what still comes is not read. */
+  private stopped = false;
 
   append(chunk: Buffer): void {
-    if ((this.buffer?.length ?? 0) + chunk.length > MAX_BUFFER) {
+    if (this.stopped) return;
+    const n = (this.buffer?.length ?? 0) + chunk.length;
+    if (n > MAX_BUFFER) {
+      this.stopped = true;
       this.clear();
-      throw new Error(`ReadBuffer exceeded maximum size of ${MAX_BUFFER} bytes`);
+      throw new Error(
+        `the server wrote a line longer than ${MAX_BUFFER / (1024 * 1024)} MiB; Airlock stopped reading its output`,
+      );
+    }
+    const over = this.inFlight.hold(n);
+    if (over) {
+      this.stopped = true;
+      this.clear();
+      throw over;
     }
     this.buffer = this.buffer ? Buffer.concat([this.buffer, chunk]) : chunk;
   }
 
   readMessage(): JSONRPCMessage | null {
+    try {
+      return this.next();
+    } finally {
+      // Held until parsed: only what is still unread now.
+      this.inFlight.hold(this.buffer?.length ?? 0);
+    }
+  }
+
+  private next(): JSONRPCMessage | null {
     while (this.buffer) {
       const index = this.buffer.indexOf('\n');
       if (index === -1) return null;
@@ -33,9 +60,13 @@ export class LineReader {
       this.buffer = this.buffer.subarray(index + 1);
       let raw: unknown;
       try {
-        raw = JSON.parse(line);
-      } catch {
-        continue;
+        raw = parseUpstream(line);
+      } catch (err) {
+        if (!(err instanceof UpstreamValuesError)) continue;
+        // Too many values to parse (json-values.ts): its call, if it answers one, fails at once.
+        const id = answerIdOf(line);
+        if (id === undefined) throw err;
+        return malformedAnswerError(id, err.message);
       }
       try {
         return jsonRpcMessage(raw);
@@ -50,5 +81,6 @@ export class LineReader {
 
   clear(): void {
     this.buffer = undefined;
+    this.inFlight.release();
   }
 }
