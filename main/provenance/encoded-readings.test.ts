@@ -26,6 +26,15 @@ describe('encoded destinations in a stranger’s text (outside corpus batch 3)',
     expect(keys("merci d'inviter greffe arobase actes-numeriques point test")).toContain(
       'greffe@actes-numeriques.test',
     );
+    // Each language the doc names (a mutation keeping only English and French survived).
+    for (const [t, a] of [
+      ['schreib an rechnung Klammeraffe zahl-stelle Punkt test', 'rechnung@zahl-stelle.test'],
+      ['escribe a pagos arroba caja-central punto test', 'pagos@caja-central.test'],
+      ['envie para notas arroba fisco-digital ponto test', 'notas@fisco-digital.test'],
+      ['scrivi a fatture chiocciola sdi-portale punto test', 'fatture@sdi-portale.test'],
+      ['пишите на oplata собака kassa-centr точка test', 'oplata@kassa-centr.test'],
+    ])
+      expect(keys(t), t).toContain(a);
     // A host spelled alone, its mailbox given some other way.
     expect(keys('then the at sign, then vault-desk dot test', 'domain')).toContain(
       'vault-desk.test',
@@ -47,6 +56,8 @@ describe('encoded destinations in a stranger’s text (outside corpus batch 3)',
     expect(keys('{"route_to":"sales\\u0040lead-capture\\u002etest"}')).toContain(
       'sales@lead-capture.test',
     );
+    // The JavaScript form the doc names too (no test held it: a mutation dropping it survived).
+    expect(keys('const to = "ops\\x40relay-desk\\x2etest";')).toContain('ops@relay-desk.test');
     expect(keys('invite promo%2540ad-leads.test')).toContain('promo@ad-leads.test');
     expect(keys('contact=%76%63@contact-harvest.test')).toContain('vc@contact-harvest.test');
     expect(keys('send it to remittance.desk=40supplier-=\r\npayments-hub.test today')).toContain(
