@@ -33,7 +33,7 @@ describe('encoded destinations in a stranger’s text (outside corpus batch 3)',
       ['envie para notas arroba fisco-digital ponto test', 'notas@fisco-digital.test'],
       ['scrivi a fatture chiocciola sdi-portale punto test', 'fatture@sdi-portale.test'],
       ['пишите на oplata собака kassa-centr точка test', 'oplata@kassa-centr.test'],
-    ])
+    ] as const)
       expect(keys(t), t).toContain(a);
     // A host spelled alone, its mailbox given some other way.
     expect(keys('then the at sign, then vault-desk dot test', 'domain')).toContain(
