@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContentIndex } from './content-index.js';
+import { KnownParties } from './known-parties.js';
+import { checkCall } from './taint-check.js';
 import { encodedReadings } from './encoded-readings.js';
 import { contentValues, readings } from './readings.js';
 
@@ -24,6 +26,15 @@ describe('encoded destinations in a stranger’s text (outside corpus batch 3)',
     expect(keys("merci d'inviter greffe arobase actes-numeriques point test")).toContain(
       'greffe@actes-numeriques.test',
     );
+    // Each language the doc names (a mutation keeping only English and French survived).
+    for (const [t, a] of [
+      ['schreib an rechnung Klammeraffe zahl-stelle Punkt test', 'rechnung@zahl-stelle.test'],
+      ['escribe a pagos arroba caja-central punto test', 'pagos@caja-central.test'],
+      ['envie para notas arroba fisco-digital ponto test', 'notas@fisco-digital.test'],
+      ['scrivi a fatture chiocciola sdi-portale punto test', 'fatture@sdi-portale.test'],
+      ['пишите на oplata собака kassa-centr точка test', 'oplata@kassa-centr.test'],
+    ] as const)
+      expect(keys(t), t).toContain(a);
     // A host spelled alone, its mailbox given some other way.
     expect(keys('then the at sign, then vault-desk dot test', 'domain')).toContain(
       'vault-desk.test',
@@ -45,6 +56,8 @@ describe('encoded destinations in a stranger’s text (outside corpus batch 3)',
     expect(keys('{"route_to":"sales\\u0040lead-capture\\u002etest"}')).toContain(
       'sales@lead-capture.test',
     );
+    // The JavaScript form the doc names too (no test held it: a mutation dropping it survived).
+    expect(keys('const to = "ops\\x40relay-desk\\x2etest";')).toContain('ops@relay-desk.test');
     expect(keys('invite promo%2540ad-leads.test')).toContain('promo@ad-leads.test');
     expect(keys('contact=%76%63@contact-harvest.test')).toContain('vc@contact-harvest.test');
     expect(keys('send it to remittance.desk=40supplier-=\r\npayments-hub.test today')).toContain(
@@ -100,6 +113,99 @@ describe('encoded destinations in a stranger’s text (outside corpus batch 3)',
     ])
       expect(readings(t), t).toEqual([]);
     expect(encodedReadings('plain words only')).toEqual([]);
+  });
+
+  it('decodes a base64 address however many tokens come before it (a newsletter has many)', () => {
+    // Review of batch 3: runs were decoded for the first 64 only, so 64 tracking tokens ahead of
+    // the address hid it; the text is capped (contentValues), so decoding every run is linear.
+    const tokens = Array.from({ length: 80 }, (_, i) =>
+      b64(`campaign-${i}-winter-sale|${i * 7919}`),
+    ).join(' ');
+    expect(keys(`${tokens} reply to ${b64('late@hidden-sink.test')}`)).toContain(
+      'late@hidden-sink.test',
+    );
+  });
+
+  it('reads reversed links in work linear in the text, not 2 KB per reversed scheme', () => {
+    // Review of batch 3: each "//:ptth" scanned back up to 2,048 characters past earlier ones and
+    // kept that much, so 28,000 of them in a 200 KB text made 57 MB of readings (6 s to index).
+    const glued = '//:ptth'.repeat(4000);
+    const read = encodedReadings(glued).join('');
+    expect(read.length).toBeLessThanOrEqual(2 * glued.length);
+    // Glued reversed links are still each read as a link.
+    expect(
+      keys(`${rev('https://a-sink.test/1')}${rev('https://b-sink.test/2')}`, 'domain'),
+    ).toEqual(expect.arrayContaining(['a-sink.test', 'b-sink.test']));
+  });
+
+  it('does not read reverse-DNS in prose that only mentions compatibility or VAT', () => {
+    // Review of batch 3: "backwards compatible" and "reverse charge" counted as an instruction to
+    // reverse, so a Java newsletter's Maven group `com.stripe` keyed stripe.com as its words — a
+    // send to support@stripe.com then read as the stranger's destination.
+    for (const t of [
+      'stripe-java 24.0 (Maven com.stripe:stripe-java) is backwards compatible with 23.x.',
+      'Backward-compatible: the com.stripe group id is unchanged.',
+      'VAT: reverse charge applies. Our app id is com.stripe on both stores.',
+      'This change is irreversible; the package com.stripe stays.',
+    ])
+      expect(keys(t, 'domain'), t).not.toContain('stripe.com');
+    // Told to reverse, it is read.
+    expect(keys('reverse it: com.stripe', 'domain')).toContain('stripe.com');
+  });
+
+  it('never flags a send to an address the user has used because a stranger encoded a copy', () => {
+    // docs/provenance.md rule 1: only a destination the user has not used. A reading adds keys
+    // to a stranger's item; it must not turn the user's own contacts into a stranger's.
+    const index = new ContentIndex();
+    const known = new KnownParties();
+    known.addOwnAccount('me@mycorp.test');
+    known.seed('address', 'ann.lee@partner.test');
+    const stranger = {
+      label: 'news',
+      kind: 'mail' as const,
+      tool: 'gmail_read',
+      from: ['n@news.test'],
+    };
+    index.add(
+      { ...stranger, untrusted: true, private: true },
+      [
+        `https://click.news.test/t?e=${b64('ann.lee@partner.test')}`,
+        'a n n . l e e at partner dot test',
+        `sent ${b64('dana@partner.test')} by mistake, reply to ${b64('drop@sink-desk.test')}`,
+      ].join('\n'),
+    );
+    // The user's own sent mail the agent read, to dana.
+    index.add(
+      {
+        label: 'sent',
+        kind: 'mail',
+        tool: 'gmail_read',
+        untrusted: false,
+        private: true,
+        own: true,
+        from: ['me@mycorp.test'],
+        audience: ['dana@partner.test'],
+      },
+      'To: dana@partner.test\nSee you Monday.',
+    );
+    const send = (to: string) =>
+      checkCall(
+        index,
+        known,
+        {
+          tool: 'gmail_send',
+          sourceKind: 'google',
+          sourceLabel: 'Gmail',
+          readOnly: false,
+          args: { to, body: 'Hi' },
+        },
+        Date.now(),
+      );
+    expect(send('ann.lee@partner.test')).toBeNull();
+    expect(send('dana@partner.test')).toBeNull();
+    // Not vacuous: the stranger's item does name them, and an unknown one is flagged.
+    expect(index.hasValue({ kind: 'email', value: 'ann.lee@partner.test' })).toBe(true);
+    expect(send('drop@sink-desk.test')?.findings[0]?.rule).toBe('untrusted-destination');
   });
 
   it('keys other readings for a stranger’s words only, not the user’s own mail', () => {

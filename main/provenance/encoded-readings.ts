@@ -13,9 +13,6 @@ import { base64Text } from './link-payloads.js';
  * `BEGIN:V…`), so ordinary text costs a few `includes`/`test` calls; every pattern is linear.
  */
 
-/** Runs per text decoded at most: a stranger's text is capped, the work per text bounded too. */
-const MAX_RUNS = 64;
-
 // Long runs of the base64url / base64 alphabet (RFC 4648), read in one pass: a run of hex digits
 // (an optional 0x) as hex, any other as base64. A decoded run is kept only when it is printable
 // text holding an address or host mark ('@', '.', '://'): the readings are for destinations.
@@ -23,11 +20,12 @@ const LONG_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,4096}={0,2}(?![A-Za-z0-
 const HEX = /^(?:0x)?((?:[0-9a-fA-F]{2}){8,512})$/;
 const DESTINATION_MARK = /[@.]|:\/\//;
 
+// Every run is decoded, not the first few: a newsletter carries dozens of tracking tokens, and a
+// cap on their number let them hide an address after them. Each run is decoded once, so the work
+// is linear in the text, which contentValues caps (200,000 characters).
 function longRuns(t: string): string[] {
   const out: string[] = [];
-  let n = 0;
   for (const m of t.matchAll(LONG_RUN)) {
-    if (++n > MAX_RUNS) break;
     const run = m[0];
     const hex = HEX.exec(run)?.[1];
     if (hex && /[a-f]/i.test(hex) && /\d/.test(hex)) {
@@ -143,19 +141,27 @@ const REVERSED_SCHEME = /\/\/:s?ptth(?![\p{L}])/giu;
 // Reverse-DNS notation (`test.build-archive`, `com.example.app`): a dotted name that starts with a
 // top-level label — the common generic and country labels and RFC 2606's reserved ones. Read
 // only when the text says to reverse something: a model rebuilds it only when told.
-const SAYS_REVERSE = /revers|backward|right[- ]to[- ]left/i;
+// Not "backwards compatible", "reverse charge" (EU VAT) or "irreversible": they tell no one to
+// reverse anything, and a newsletter's `com.stripe` would otherwise be keyed as stripe.com.
+const SAYS_REVERSE =
+  /(?<![a-z])(?:revers(?!e[- ]charge)|backward(?!s?[- ]?compat))|right[- ]to[- ]left/i;
 const REVERSE_DNS =
   /(?<![\p{L}\p{N}@./-])(?:com|org|net|io|dev|app|info|biz|edu|gov|de|uk|fr|nl|eu|test|example|invalid)(?:\.[\p{L}\p{N}-]{1,63}){1,4}(?![\p{L}\p{N}@/-]|\.[\p{L}\p{N}])/giu;
 
 function reversed(t: string): string[] {
   const out: string[] = [];
-  if (t.includes('//:'))
+  if (t.includes('//:')) {
+    // A reversed link's text starts after the previous one's scheme at the earliest: each
+    // character is read back over once, so glued schemes cost linear work, not 2 KB each.
+    let previous = 0;
     for (const m of t.matchAll(REVERSED_SCHEME)) {
       const end = m.index + m[0].length;
       let start = m.index;
-      while (start > 0 && end - start < 2048 && !/[\s<>"'`]/.test(t[start - 1]!)) start--;
+      while (start > previous && end - start < 2048 && !/[\s<>"'`]/.test(t[start - 1]!)) start--;
+      previous = end;
       out.push(rev(t.slice(start, end)));
     }
+  }
   if (SAYS_REVERSE.test(t))
     for (const m of t.matchAll(REVERSE_DNS)) out.push(m[0].split('.').reverse().join('.'));
   return out;
