@@ -1,7 +1,7 @@
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import type { SubscriptionFilter } from '@modelcontextprotocol/client';
+import type { McpSubscription, SubscriptionFilter } from '@modelcontextprotocol/client';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../../test-support/cleanup.js';
@@ -173,6 +173,15 @@ async function watching(url: string, clock = new FakeRetryClock()) {
   });
   ref.up = up;
   cleanup.push(() => up.close());
+  // Every listen stream Airlock opens, as the client holds it: a test awaits its `closed`, which
+  // settles after the handler RemoteFeatures hung on it when it opened the stream (an event).
+  const opened: McpSubscription[] = [];
+  const listen = up.client.listen.bind(up.client);
+  up.client.listen = async (...args: Parameters<typeof listen>) => {
+    const sub = await listen(...args);
+    opened.push(sub);
+    return sub;
+  };
   features.onNotice((n) => {
     heard.push(n);
     waiters.splice(0).forEach((w) => w(n));
@@ -200,6 +209,7 @@ async function watching(url: string, clock = new FakeRetryClock()) {
     updated,
     heardKind,
     watch,
+    opened,
     unshare: () => (shared = false),
   };
 }
@@ -253,11 +263,14 @@ describe('the shared listen stream of a 2026-07-28 server', () => {
     const w = await watching(s.url);
     await w.watch('agent', [A]);
     w.unshare();
+    expect(w.opened).toHaveLength(1);
     s.streams[0]!.end();
-    await s.streams[0]!.closed;
-    // A round trip on the same client after the end: its handling has run by then.
-    await w.up.client.listResources(undefined, { cacheMode: 'bypass' });
+    // The client's own end of the stream: RemoteFeatures' handler, hung on the same promise
+    // before this wait, has run once it settles (before, a round trip on another request stood
+    // in for it, which raced the client noticing the end).
+    expect(await w.opened[0]!.closed).not.toBe('local');
     expect(w.clock.pending()).toBe(0);
+    expect(w.clock.asked).toHaveLength(0);
   });
 
   it('keeps the old stream open until the new watched set is acknowledged: an update between them arrives', async () => {
