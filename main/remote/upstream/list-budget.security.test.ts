@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { formatRemote } from '../../cli/remote.js';
 import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import { agentClient, startRemoteApp, until } from '../../../test-support/remote-app.js';
 import {
@@ -134,6 +135,13 @@ describe('a server that pages a list without end', () => {
     expect(view.state).toBe('ready');
     expect(view.protocolVersion).toBe('2026-07-28');
     expect(Math.max(...up.walks['resources/list']!)).toBe(pastBound(MAX_SERVER_RESOURCES));
+    // Said where the user looks, not only in the log: the server's view (the Servers page) and
+    // its `airlock remote list` line.
+    const cut = `the server lists more than ${MAX_SERVER_RESOURCES} resources (${pastBound(MAX_SERVER_RESOURCES) * PAGE} in its first ${pastBound(MAX_SERVER_RESOURCES)} pages); Airlock lists the first ${MAX_SERVER_RESOURCES}`;
+    expect(view.warning).toBe(cut);
+    const listed = (await t.app.control.listRemotes()).find((r) => r.name === 'endless')!;
+    expect(listed.warning).toBe(cut);
+    expect(formatRemote(listed)).toContain(cut);
 
     const c = await agentClient(t.started.mcpUrl, t.token);
     cleanup.push(() => c.close());
