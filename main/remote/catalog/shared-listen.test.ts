@@ -258,6 +258,29 @@ describe('the shared listen stream of a 2026-07-28 server', () => {
     expect(w.clock.asked).toHaveLength(3);
   });
 
+  it("cut every 30 s (a proxy's idle timer) is opened again after the first wait each time, not after a growing one", async () => {
+    const s = await listenServer();
+    const w = await watching(s.url);
+    await w.watch('agent', [A]);
+    for (let i = 0; i < 6; i++) {
+      // The stream stays open 30 s, then the proxy cuts it (Heroku's router at 55 s, nginx's
+      // proxy_read_timeout at 60 s, load balancers' idle timers: a healthy stream).
+      w.clock.advance(30_000);
+      s.streams[i]!.end();
+      await w.clock.whenAsked(i + 1);
+      w.clock.fire();
+      await w.features.applyShared(w.up);
+      expect(s.streams).toHaveLength(i + 2);
+    }
+    // Before, each wait doubled (1, 2, 4, 8, 16, 32 s, then a minute): the watch was shut longer
+    // than open, and updates meanwhile were lost.
+    for (const wait of w.clock.asked)
+      expect(wait).toBeLessThanOrEqual(1.2 * DEFAULT_TIMINGS.backoffInitialMs);
+    const heard = w.updated(A);
+    s.notify(A);
+    await heard;
+  });
+
   it('of a connection no longer the shared one is not opened again', async () => {
     const s = await listenServer();
     const w = await watching(s.url);
@@ -324,6 +347,11 @@ describe('the list-change stream the SDK client opens at connect', () => {
     const heard = w.heardKind('resources-changed');
     s.resourcesChanged();
     await heard;
+    // Open 30 s, then cut (a proxy's idle timer): a healthy stream, so the first wait again.
+    w.clock.advance(30_000);
+    s.listChanges[1]!.end();
+    await w.clock.whenAsked(2);
+    expect(w.clock.asked[1]).toBeLessThanOrEqual(1.2 * DEFAULT_TIMINGS.backoffInitialMs);
   });
 });
 
