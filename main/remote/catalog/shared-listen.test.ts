@@ -40,7 +40,11 @@ interface Stream {
 }
 
 async function listenServer(
-  o: { beforeListen?: (uris: string[], streams: Stream[]) => Promise<void> } = {},
+  o: {
+    beforeListen?: (uris: string[], streams: Stream[]) => Promise<void>;
+    /** Answer a resource listen with -32601, as a server without it does; counted in `refused`. */
+    refuseListen?: { count: number };
+  } = {},
 ): Promise<{
   url: string;
   streams: Stream[];
@@ -88,6 +92,7 @@ async function listenServer(
       for await (const c of req) chunks.push(c as Buffer);
       const body = Buffer.concat(chunks);
       const m = JSON.parse(body.toString('utf8') || 'null') as {
+        id?: number | string;
         method?: string;
         params?: { notifications?: { resourceSubscriptions?: string[] } };
       } | null;
@@ -97,6 +102,18 @@ async function listenServer(
           ? m.params?.notifications?.resourceSubscriptions
           : undefined;
       if (uris) await o.beforeListen?.(uris, streams);
+      if (uris && o.refuseListen) {
+        o.refuseListen.count++;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: m?.id,
+            error: { code: -32601, message: 'Method not found' },
+          }),
+        );
+        return;
+      }
       const fwd = request(
         {
           host: '127.0.0.1',
@@ -279,6 +296,20 @@ describe('the shared listen stream of a 2026-07-28 server', () => {
     const heard = w.updated(A);
     s.notify(A);
     await heard;
+  });
+
+  it('refused by the server (-32601) is not asked for again until the watched set changes', async () => {
+    const refused = { count: 0 };
+    const s = await listenServer({ refuseListen: refused });
+    const w = await watching(s.url);
+    await w.watch('agent', [A]);
+    expect(refused.count).toBe(1);
+    // The server's answer stands: no reopen is scheduled, so no loop of refused requests.
+    expect(w.clock.asked).toHaveLength(0);
+    await w.watch('other', [B]);
+    expect(refused.count).toBe(2);
+    expect(w.clock.asked).toHaveLength(0);
+    expect(w.clock.pending()).toBe(0);
   });
 
   it('of a connection no longer the shared one is not opened again', async () => {
