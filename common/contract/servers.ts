@@ -24,6 +24,12 @@ export interface RemoteView {
   state: 'disabled' | 'loading' | 'ready' | 'error';
   /** Why, when state is `error` ("unreachable: …", "401 from server", …). */
   detail?: string;
+  /**
+   * What a `ready` server offers that Airlock did not take all of: its resource list cut at the
+   * bound (main/remote/upstream/list-budget.ts), e.g. "the server lists more than 10000 resources
+   * (…); Airlock lists the first 10000".
+   */
+  warning?: string;
   toolCount: number;
   transport?: 'streamable-http' | 'sse' | 'stdio';
   protocolVersion?: string;

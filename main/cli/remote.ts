@@ -184,6 +184,7 @@ export function formatRemote(r: RemoteView): string {
     signIn,
     r.headerNames.length ? `headers: ${r.headerNames.join(', ')}` : '',
     ...processExtras(r),
+    r.state === 'ready' && r.warning ? r.warning : '',
   ]
     .filter(Boolean)
     .join('; ');

@@ -84,7 +84,7 @@ export class RemoteSource implements ToolSource {
     return this.c.status();
   }
 
-  info(): { transport?: TransportKind; protocolVersion?: string } {
+  info(): { transport?: TransportKind; protocolVersion?: string; warning?: string } {
     return this.c.info();
   }
 

@@ -15,7 +15,12 @@ import type { Redactor } from '../connection/redact.js';
 import { inRelayScope } from '../relay/relay-scope.js';
 import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../../tools/untrusted.js';
 import { isServerAnswer, type Upstream } from '../upstream/upstream.js';
-import { RestartTimer, SYSTEM_CLOCK, type RetryClock } from '../connection/restart-backoff.js';
+import {
+  livedHealthy,
+  RestartTimer,
+  SYSTEM_CLOCK,
+  type RetryClock,
+} from '../connection/restart-backoff.js';
 import { DEFAULT_TIMINGS, type RemoteTimings } from '../connection/timings.js';
 import type { McpSubscription, SubscriptionFilter } from '@modelcontextprotocol/client';
 import {
@@ -335,9 +340,10 @@ export class RemoteFeatures {
   /**
    * The server (or the network) ended the stream: it is opened again after a wait, driven by the
    * reconnect backoff (restart-backoff.ts), so agents' subscriptions do not go quiet until the
-   * watched set next changes. A stream that lived as long as the longest wait was a healthy one
-   * (a proxy's idle cut, say): the wait starts afresh. One that a server ends at once, every
-   * time, is reopened at a growing interval, at most once a `backoffMaxMs`. Updates the server had
+   * watched set next changes. A stream that stayed open 10 s was a healthy one (a proxy's idle
+   * cut, say: restart-backoff.ts HEALTHY_STREAM_MS): the wait starts afresh. One that a server
+   * ends sooner, every time, is reopened at a growing interval, up to `backoffMaxMs` (give or
+   * take the jitter). Updates the server had
    * while no stream was open are not replayed: 2026-07-28 listen has no resumption to ask for.
    */
   private listenEnded(up: Upstream, w: Listening, sub: McpSubscription, cause: string): void {
@@ -345,7 +351,7 @@ export class RemoteFeatures {
     if (w.sub !== sub || cause === 'local') return;
     w.sub = undefined;
     w.key = '';
-    if (this.clock.now() - w.opened >= this.t.backoffMaxMs) w.reopen?.reset();
+    if (livedHealthy(this.clock.now() - w.opened, this.t)) w.reopen?.reset();
     this.reopenLater(up, w);
   }
 
@@ -398,7 +404,7 @@ export class RemoteFeatures {
     const follow = (sub: McpSubscription) =>
       void sub.closed.then((cause) => {
         if (cause === 'local' || !this.shared(up)) return;
-        if (this.clock.now() - opened >= this.t.backoffMaxMs) timer.reset();
+        if (livedHealthy(this.clock.now() - opened, this.t)) timer.reset();
         timer.schedule(undefined);
       });
     follow(first);

@@ -1,7 +1,7 @@
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import type { SubscriptionFilter } from '@modelcontextprotocol/client';
+import type { McpSubscription, SubscriptionFilter } from '@modelcontextprotocol/client';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../../test-support/cleanup.js';
@@ -40,7 +40,11 @@ interface Stream {
 }
 
 async function listenServer(
-  o: { beforeListen?: (uris: string[], streams: Stream[]) => Promise<void> } = {},
+  o: {
+    beforeListen?: (uris: string[], streams: Stream[]) => Promise<void>;
+    /** Answer a resource listen with -32601, as a server without it does; counted in `refused`. */
+    refuseListen?: { count: number };
+  } = {},
 ): Promise<{
   url: string;
   streams: Stream[];
@@ -88,6 +92,7 @@ async function listenServer(
       for await (const c of req) chunks.push(c as Buffer);
       const body = Buffer.concat(chunks);
       const m = JSON.parse(body.toString('utf8') || 'null') as {
+        id?: number | string;
         method?: string;
         params?: { notifications?: { resourceSubscriptions?: string[] } };
       } | null;
@@ -97,6 +102,18 @@ async function listenServer(
           ? m.params?.notifications?.resourceSubscriptions
           : undefined;
       if (uris) await o.beforeListen?.(uris, streams);
+      if (uris && o.refuseListen) {
+        o.refuseListen.count++;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: m?.id,
+            error: { code: -32601, message: 'Method not found' },
+          }),
+        );
+        return;
+      }
       const fwd = request(
         {
           host: '127.0.0.1',
@@ -173,6 +190,15 @@ async function watching(url: string, clock = new FakeRetryClock()) {
   });
   ref.up = up;
   cleanup.push(() => up.close());
+  // Every listen stream Airlock opens, as the client holds it: a test awaits its `closed`, which
+  // settles after the handler RemoteFeatures hung on it when it opened the stream (an event).
+  const opened: McpSubscription[] = [];
+  const listen = up.client.listen.bind(up.client);
+  up.client.listen = async (...args: Parameters<typeof listen>) => {
+    const sub = await listen(...args);
+    opened.push(sub);
+    return sub;
+  };
   features.onNotice((n) => {
     heard.push(n);
     waiters.splice(0).forEach((w) => w(n));
@@ -200,6 +226,7 @@ async function watching(url: string, clock = new FakeRetryClock()) {
     updated,
     heardKind,
     watch,
+    opened,
     unshare: () => (shared = false),
   };
 }
@@ -248,16 +275,56 @@ describe('the shared listen stream of a 2026-07-28 server', () => {
     expect(w.clock.asked).toHaveLength(3);
   });
 
+  it("cut every 30 s (a proxy's idle timer) is opened again after the first wait each time, not after a growing one", async () => {
+    const s = await listenServer();
+    const w = await watching(s.url);
+    await w.watch('agent', [A]);
+    for (let i = 0; i < 6; i++) {
+      // The stream stays open 30 s, then the proxy cuts it (Heroku's router at 55 s, nginx's
+      // proxy_read_timeout at 60 s, load balancers' idle timers: a healthy stream).
+      w.clock.advance(30_000);
+      s.streams[i]!.end();
+      await w.clock.whenAsked(i + 1);
+      w.clock.fire();
+      await w.features.applyShared(w.up);
+      expect(s.streams).toHaveLength(i + 2);
+    }
+    // Before, each wait doubled (1, 2, 4, 8, 16, 32 s, then a minute): the watch was shut longer
+    // than open, and updates meanwhile were lost.
+    for (const wait of w.clock.asked)
+      expect(wait).toBeLessThanOrEqual(1.2 * DEFAULT_TIMINGS.backoffInitialMs);
+    const heard = w.updated(A);
+    s.notify(A);
+    await heard;
+  });
+
+  it('refused by the server (-32601) is not asked for again until the watched set changes', async () => {
+    const refused = { count: 0 };
+    const s = await listenServer({ refuseListen: refused });
+    const w = await watching(s.url);
+    await w.watch('agent', [A]);
+    expect(refused.count).toBe(1);
+    // The server's answer stands: no reopen is scheduled, so no loop of refused requests.
+    expect(w.clock.asked).toHaveLength(0);
+    await w.watch('other', [B]);
+    expect(refused.count).toBe(2);
+    expect(w.clock.asked).toHaveLength(0);
+    expect(w.clock.pending()).toBe(0);
+  });
+
   it('of a connection no longer the shared one is not opened again', async () => {
     const s = await listenServer();
     const w = await watching(s.url);
     await w.watch('agent', [A]);
     w.unshare();
+    expect(w.opened).toHaveLength(1);
     s.streams[0]!.end();
-    await s.streams[0]!.closed;
-    // A round trip on the same client after the end: its handling has run by then.
-    await w.up.client.listResources(undefined, { cacheMode: 'bypass' });
+    // The client's own end of the stream: RemoteFeatures' handler, hung on the same promise
+    // before this wait, has run once it settles (before, a round trip on another request stood
+    // in for it, which raced the client noticing the end).
+    expect(await w.opened[0]!.closed).not.toBe('local');
     expect(w.clock.pending()).toBe(0);
+    expect(w.clock.asked).toHaveLength(0);
   });
 
   it('keeps the old stream open until the new watched set is acknowledged: an update between them arrives', async () => {
@@ -311,6 +378,11 @@ describe('the list-change stream the SDK client opens at connect', () => {
     const heard = w.heardKind('resources-changed');
     s.resourcesChanged();
     await heard;
+    // Open 30 s, then cut (a proxy's idle timer): a healthy stream, so the first wait again.
+    w.clock.advance(30_000);
+    s.listChanges[1]!.end();
+    await w.clock.whenAsked(2);
+    expect(w.clock.asked[1]).toBeLessThanOrEqual(1.2 * DEFAULT_TIMINGS.backoffInitialMs);
   });
 });
 

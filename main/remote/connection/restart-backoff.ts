@@ -29,6 +29,20 @@ export function retryDelay(
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 
+/**
+ * How long a stream the server ended must have stayed open to count as a healthy one, after which
+ * the next reopen waits the first wait again. Servers and proxies cut long-lived streams on idle
+ * timers of their own — Heroku's router at 55 s, nginx's proxy_read_timeout at 60 s — so a bound
+ * of the longest wait (60 s) doubled the wait after each such cut until the watch was shut longer
+ * than open. A server that ends every stream sooner than this is still backed off to a minute.
+ */
+export const HEALTHY_STREAM_MS = 10_000;
+
+/** Whether a stream that lived `ms` was a healthy one (HEALTHY_STREAM_MS, or the longest wait). */
+export function livedHealthy(ms: number, t: RemoteTimings): boolean {
+  return ms >= Math.min(HEALTHY_STREAM_MS, t.backoffMaxMs);
+}
+
 /** The clock a RestartTimer waits by; tests pass a fake one they advance (no clock in tests). */
 export interface RetryClock {
   /** Runs `fn` after `ms`; returns what cancels it. */

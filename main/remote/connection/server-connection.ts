@@ -173,8 +173,11 @@ export class ServerConnection {
     if (this.shared) this.trouble(this.gen, this.shared, cause);
   }
 
-  info(): { transport?: TransportKind; protocolVersion?: string } {
-    return connectionInfo(this.shared);
+  info(): { transport?: TransportKind; protocolVersion?: string; warning?: string } {
+    // A cut resource list is said where the user looks (the Servers page, `airlock remote
+    // list`), not only in the log: agents see fewer resources than the server has.
+    const cut = this.state.state === 'ready' ? this.catalog.lists.cut : undefined;
+    return { ...connectionInfo(this.shared), ...(cut ? { warning: cut } : {}) };
   }
 
   onChange(listener: () => void): () => void {

@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { formatRemote } from '../../cli/remote.js';
 import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import { agentClient, startRemoteApp, until } from '../../../test-support/remote-app.js';
 import {
+  MAX_LIST_PAGES,
   MAX_SERVER_PROMPTS,
   MAX_SERVER_RESOURCES,
   MAX_SERVER_TEMPLATES,
@@ -29,7 +31,12 @@ type Listed = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 /** Pages served per list walk (a request without a cursor starts one), per method. */
 type Walks = Record<string, number[]>;
 
-async function endlessLister(endless: Listed[]): Promise<{ url: string; walks: Walks }> {
+async function endlessLister(
+  endless: Listed[],
+  /** Items per page (default PAGE), and how many pages before the list ends (default: never). */
+  o: { perPage?: number; pages?: number } = {},
+): Promise<{ url: string; walks: Walks }> {
+  const perPage = o.perPage ?? PAGE;
   const walks: Walks = {};
   const item: Record<Listed, (i: number) => Record<string, unknown>> = {
     tools: (i) => ({ name: `t${i}`, inputSchema: { type: 'object' } }),
@@ -45,8 +52,8 @@ async function endlessLister(endless: Listed[]): Promise<{ url: string; walks: W
     // A well-behaved list: one page of one item, so the server stays usable.
     if (!endless.includes(key)) return { [key]: [item[key](0)] } as never;
     return {
-      [key]: Array.from({ length: PAGE }, (_, i) => item[key](n * PAGE + i)),
-      nextCursor: String(n + 1),
+      [key]: Array.from({ length: perPage }, (_, i) => item[key](n * perPage + i)),
+      ...(o.pages === undefined || n + 1 < o.pages ? { nextCursor: String(n + 1) } : {}),
     } as never;
   };
   const handler = createMcpHandler(
@@ -134,6 +141,13 @@ describe('a server that pages a list without end', () => {
     expect(view.state).toBe('ready');
     expect(view.protocolVersion).toBe('2026-07-28');
     expect(Math.max(...up.walks['resources/list']!)).toBe(pastBound(MAX_SERVER_RESOURCES));
+    // Said where the user looks, not only in the log: the server's view (the Servers page) and
+    // its `airlock remote list` line.
+    const cut = `the server lists more than ${MAX_SERVER_RESOURCES} resources (${pastBound(MAX_SERVER_RESOURCES) * PAGE} in its first ${pastBound(MAX_SERVER_RESOURCES)} pages); Airlock lists the first ${MAX_SERVER_RESOURCES}`;
+    expect(view.warning).toBe(cut);
+    const listed = (await t.app.control.listRemotes()).find((r) => r.name === 'endless')!;
+    expect(listed.warning).toBe(cut);
+    expect(formatRemote(listed)).toContain(cut);
 
     const c = await agentClient(t.started.mcpUrl, t.token);
     cleanup.push(() => c.close());
@@ -151,5 +165,47 @@ describe('a server that pages a list without end', () => {
       uri: past,
       text: `read mem://r/${MAX_SERVER_RESOURCES + 5}`,
     });
+  });
+
+  it("in many small pages, under every bound, is served them all: the page bound is the budget's, not the SDK's 64", async () => {
+    const t = await startRemoteApp();
+    cleanup.push(() => t.stop());
+    // 100 pages of 5: 500 of each, far under the bounds, in more pages than the SDK's default 64.
+    const up = await endlessLister(['tools', 'resources', 'resourceTemplates', 'prompts'], {
+      perPage: 5,
+      pages: 100,
+    });
+    const view = await t.app.control.addRemote({ name: 'paged', url: up.url });
+    // Before, the SDK's walk threw "exceeded listMaxPages (64)": the server was in error, its
+    // templates (whose failures are read as "none") silently empty.
+    expect(view.detail).toBeUndefined();
+    expect(view.state).toBe('ready');
+    expect(view.toolCount).toBe(500);
+    const c = await agentClient(t.started.mcpUrl, t.token);
+    cleanup.push(() => c.close());
+    expect((await c.listResources()).resources).toHaveLength(500);
+    expect((await c.listResourceTemplates()).resourceTemplates).toHaveLength(500);
+    expect((await c.listPrompts()).prompts).toHaveLength(500);
+  });
+
+  it('in empty pages without end is in error (tools) or cut (resources) at the page bound', async () => {
+    const t = await startRemoteApp();
+    cleanup.push(() => t.stop());
+    const tools = await endlessLister(['tools'], { perPage: 0 });
+    await t.app.control.addRemote({ name: 'empty', url: tools.url });
+    const remote = async () => (await t.app.control.listRemotes()).find((r) => r.name === 'empty');
+    await until(t.app, async () => (await remote())?.state === 'error');
+    expect((await remote())?.detail).toContain(
+      `the server's tools did not end within ${MAX_LIST_PAGES} pages; Airlock reads at most ${MAX_LIST_PAGES} pages of a list`,
+    );
+    expect(Math.max(...tools.walks['tools/list']!)).toBe(MAX_LIST_PAGES);
+
+    const resources = await endlessLister(['resources'], { perPage: 0 });
+    const view = await t.app.control.addRemote({ name: 'empty-res', url: resources.url });
+    expect(view.state).toBe('ready');
+    expect(view.warning).toBe(
+      `the server's resources did not end within ${MAX_LIST_PAGES} pages; Airlock lists the 0 in them`,
+    );
+    expect(Math.max(...resources.walks['resources/list']!)).toBe(MAX_LIST_PAGES);
   });
 });

@@ -29,6 +29,15 @@ export const MAX_SERVER_PROMPTS = 2000;
 export const MAX_SERVER_TEMPLATES = 2000;
 export const MAX_SERVER_RESOURCES = 10_000;
 
+/**
+ * The most pages one list walk reads. A server may page a legitimate list finely (5 a page is
+ * allowed), so the SDK's own walk bound — 64 pages by default, which throws and fails the whole
+ * listing — refused a server with 500 resources in 100 pages, and swallowed its templates as
+ * none; the upstream client lifts it to one past this (upstream-client.ts). The item bounds above
+ * bound what is held; this one bounds a server that pages empty or tiny pages without end.
+ */
+export const MAX_LIST_PAGES = 1000;
+
 export type ListMethod =
   'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
 
@@ -105,7 +114,13 @@ export class ListBudget {
     if (total <= this.limit) {
       this.taken = total;
       if (this.cut) for (const item of items) this.kept.push(item);
-      return;
+      if (next === undefined || this.pages < MAX_LIST_PAGES) return;
+      const endless = `the server's ${what} did not end within ${MAX_LIST_PAGES} pages`;
+      if (!this.cut)
+        throw new ListLimitError(
+          `${endless}; Airlock reads at most ${MAX_LIST_PAGES} pages of a list`,
+        );
+      throw new ListCutError(`${endless}; Airlock lists the ${this.taken} in them`, this.kept);
     }
     const counted =
       next === undefined

@@ -5,7 +5,7 @@ import {
   type MessageExtraInfo,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { budgetOf } from './list-budget.js';
+import { budgetOf, MAX_LIST_PAGES } from './list-budget.js';
 
 /**
  * The SDK client, minus one of the two validations of every tool result (issue 20: "results
@@ -20,6 +20,15 @@ import { budgetOf } from './list-budget.js';
  * progress, timeouts, cancellation — save the order in which a response is dispatched (below).
  */
 export class UpstreamClient extends Client {
+  /**
+   * A list walk's page bound is the list budget's (list-budget.ts `MAX_LIST_PAGES`), which cuts
+   * or refuses with the reason; the SDK's own (`listMaxPages`, 64 by default) failed a legitimate
+   * list paged finely. One page past the budget's stays as the SDK's backstop.
+   */
+  constructor(...[info, options]: ConstructorParameters<typeof Client>) {
+    super(info, { listMaxPages: MAX_LIST_PAGES + 1, ...options });
+  }
+
   /**
    * A request's notifications before its response (issue 28, item 2). The SDK dispatches each
    * notification a microtask later (Protocol._onnotification) but a response at once, and the

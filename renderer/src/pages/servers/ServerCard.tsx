@@ -96,6 +96,11 @@ export function ServerCard({
       <p className="mono url" data-testid="server-where">
         {server.stdio ? commandLine(server.stdio) : server.url}
       </p>
+      {server.state === 'ready' && server.warning && (
+        <p className="hint" data-testid="server-warning">
+          {server.warning}
+        </p>
+      )}
       {server.state === 'error' && server.detail && !signIn && (
         <p className="error" data-testid="server-detail">
           {server.detail}
