@@ -53,7 +53,10 @@ export class LeanBody {
       end(cut);
     };
     src.setEncoding('utf8');
-    src.on('data', chunk);
+    // Nothing after `end`: a decoder still holds what it was given before a cut (an abort, a
+    // closed connection) and hands it over later; counted then, it would hold a share of the
+    // in-flight budget (upstream/in-flight.ts) that nothing gives back.
+    src.on('data', (text: string) => void (over ? undefined : chunk(text)));
     src.on('end', () => finish(undefined));
     res.on('error', () => {}); // 'close' below reports the cut
     res.on('close', () => {
