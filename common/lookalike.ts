@@ -51,3 +51,21 @@ export function mixedScriptWords(text: string): { words: MixedWord[]; count: num
   }
   return { words, count };
 }
+
+/**
+ * The look-alike words of a call's arguments, read as the card shows them (ArgumentsView): each
+ * argument name and each string on its own, never the compact JSON a prompt prints — that is one
+ * "word" with no spaces, so a Russian subject sat in one word with the Latin names `to`,
+ * `subject` and took Allow from every such call; and a JSON escape (`Hi\nПривет`) glues a Latin
+ * `n` to the next word.
+ */
+export function mixedScriptCount(value: unknown): number {
+  if (typeof value === 'string') return mixedScriptWords(value).count;
+  if (Array.isArray(value)) return value.reduce<number>((n, v) => n + mixedScriptCount(v), 0);
+  if (value && typeof value === 'object')
+    return Object.entries(value).reduce<number>(
+      (n, [k, v]) => n + mixedScriptWords(k).count + mixedScriptCount(v),
+      0,
+    );
+  return 0;
+}

@@ -1,4 +1,9 @@
-import type { ControlApi, ToolPolicyPatch, ToolView } from '../../common/contract/index.js';
+import {
+  ControlError,
+  type ControlApi,
+  type ToolPolicyPatch,
+  type ToolView,
+} from '../../common/contract/index.js';
 
 /**
  * What changing a server would let run, in words, or null (remote/remote-loosening.ts, a local
@@ -26,15 +31,26 @@ export async function looseningSummary(
   if (method === 'setToolPolicy') {
     const [name, patch] = params as [unknown, ToolPolicyPatch | undefined];
     if (!patch || typeof patch !== 'object') return null;
-    // A call that will fail anyway (unknown tool, destructive without confirmDestructive) fails now.
-    const tool = (await listed(api)).find((t) => t.name === name);
-    if (!tool) return null;
-    if (patch.approval === 'auto' && tool.destructive && patch.confirmDestructive !== true)
-      return null;
     const parts: string[] = [];
     if (patch.enabled === true) parts.push(`enable ${String(name)}`);
     if (patch.approval === 'auto') parts.push(`let ${String(name)} run without asking`);
     if (parts.length === 0) return null;
+    // A loosening that would fail (unknown tool, destructive without confirmDestructive) fails
+    // here, with the change's own error — never "runs as asked": the change reads the registry a
+    // moment later, and a server that reconnected in between (announcing the tool, or without
+    // destructiveHint) would have it loosened with no one confirming (review of the audit;
+    // main/gateway/loosening-race.security.test.ts). Words as in app/tools-control.ts.
+    const tool = (await listed(api)).find((t) => t.name === name);
+    if (!tool)
+      throw new ControlError(
+        'NOT_FOUND',
+        `No tool named "${String(name)}". Run "airlock tools list" to see the names.`,
+      );
+    if (patch.approval === 'auto' && tool.destructive && patch.confirmDestructive !== true)
+      throw new ControlError(
+        'CONFIRM_REQUIRED',
+        `${String(name)} can send, change or delete things. Making it run without asking needs explicit confirmation (--confirm-destructive).`,
+      );
     return parts.join(' and ') + (patch.agent ? ` for agent "${String(patch.agent)}"` : '');
   }
   if (method === 'setAgentTools') {

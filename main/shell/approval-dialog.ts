@@ -11,6 +11,7 @@ import {
   approvalHeadline,
   approvalSubline,
   dialogArguments,
+  argumentsHideText,
   hidesText,
 } from './approval-text.js';
 
@@ -104,13 +105,10 @@ export class ApprovalDialog {
     // "Open in Airlock" instead of the Allow buttons — and so do texts with characters that hide
     // or reorder what they say, which a message box draws as they act (a notification holds
     // them to the same rule; the window names each one).
-    // (Checked without the line breaks the box lays its text out with: the arguments as compact
-    // JSON, which escapes every control character inside a value.)
-    const hidden = [
-      JSON.stringify(a.editedArguments ?? a.arguments),
-      headline.replace(/\n/g, ' '),
-      subline.replace(/\n/g, ' '),
-    ].some(hidesText);
+    // (Checked without the line breaks the box lays its text out with: approval-text.ts.)
+    const hidden =
+      argumentsHideText(a.editedArguments ?? a.arguments) ||
+      [headline.replace(/\n/g, ' '), subline.replace(/\n/g, ' ')].some(hidesText);
     const cut = args !== approvalArguments(a) || hidden;
     const buttons = cut ? [...CUT_DIALOG_BUTTONS] : [...DIALOG_BUTTONS];
     const deny = buttons.length - 1;

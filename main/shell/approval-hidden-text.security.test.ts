@@ -122,4 +122,59 @@ describe('the native dialog offers no Allow for text that hides or reorders what
     );
     expect(dialog.shown.at(-1)!.buttons).toEqual(['Allow once', 'Always allow…', 'Deny']);
   });
+
+  // Review of the audit: ORDINARY and HIDDEN_AFTER_EMOJI are defined below (hoisted consts are
+  // read when the tests run).
+  it('ordinary non-Latin and emoji calls still get Allow once; hidden text after an emoji does not', async () => {
+    const { app, request } = await dialogWorld();
+    for (const [what, args] of [...ORDINARY, ...HIDDEN_AFTER_EMOJI]) {
+      // No scripted answer: the box stays open until the deny below closes it.
+      const { approval } = await request(args);
+      await eventually(() => expect(dialog.shown.at(-1)?.detail).toContain(approval.id));
+      const allowed = (dialog.shown.at(-1)!.buttons as string[])[0] === 'Allow once';
+      expect([what, allowed]).toEqual([what, ORDINARY.some(([w]) => w === what)]);
+      await app.control.decide(approval.id, { kind: 'deny' });
+    }
+  });
+});
+
+/**
+ * The same checks must not take Allow from ordinary calls (review of the audit): the prompts read
+ * the arguments as compact JSON, one "word" with no spaces, so any Cyrillic or Greek value (a
+ * Russian subject, a Greek city) sat in one word with the Latin argument names and was called a
+ * look-alike; and every emoji drawn in colour (❤️ is U+2764 U+FE0F) or joined (👨‍👩‍👧, ZWJ) holds a
+ * default-ignorable code point. Hidden text after an emoji is still caught (first block above).
+ */
+// count_send takes one argument, `to` (test-support/harness.ts): each text goes there.
+const ORDINARY: [string, Record<string, unknown>][] = [
+  ['a Russian name', { to: 'Иван Петров' }],
+  ['a Greek city', { to: 'Αθήνα' }],
+  ['a Japanese word and a Cyrillic name', { to: '会議 Иван' }],
+  ['an emoji in colour (U+FE0F)', { to: 'bob ❤️' }],
+  ['an emoji ZWJ sequence', { to: 'bob 👨‍👩‍👧' }],
+];
+const HIDDEN_AFTER_EMOJI: [string, Record<string, unknown>][] = [
+  ['a secret in selectors after ❤️', { to: `bob ❤️${inSelectors('k9')}` }],
+  ['a stray ZWJ after an emoji', { to: 'bob 🙂\u200Dx' }],
+  ['a Cyrillic letter inside a Latin word', { to: 'ceo@ex\u0430mple.com' }],
+  ['a braille blank (U+2800) drawn as a space', { to: 'bob@example.com\u2800' }],
+];
+
+describe('ordinary non-Latin and emoji calls keep Allow in a notification', () => {
+  for (const [what, args] of ORDINARY) {
+    it(`${what}: Allow is offered`, async () => {
+      const { app, request } = await setup();
+      const { approval } = await request(args);
+      expect(Notification.instances.at(-1)!.options.actions?.length).toBeGreaterThan(0);
+      await app.control.decide(approval.id, { kind: 'deny' });
+    });
+  }
+  for (const [what, args] of HIDDEN_AFTER_EMOJI) {
+    it(`${what}: still no Allow`, async () => {
+      const { app, request } = await setup();
+      const { approval } = await request(args);
+      expect(Notification.instances.at(-1)!.options.actions).toEqual([]);
+      await app.control.decide(approval.id, { kind: 'deny' });
+    });
+  }
 });

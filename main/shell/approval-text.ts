@@ -1,5 +1,6 @@
 import type { ApprovalView } from '../../common/contract/index.js';
-import { mixedScriptWords } from '../../common/lookalike.js';
+import { withoutEmoji } from '../../common/emoji.js';
+import { mixedScriptCount, mixedScriptWords } from '../../common/lookalike.js';
 
 /**
  * The words of a native approval prompt: "Claude Code wants to send an
@@ -53,10 +54,12 @@ function cutCodePoints(s: string, max: number): string {
  * (U+FE00–FE0F, U+E0100–E01EF) and tag characters (U+E0000–E007F) carry whole texts — a secret
  * among them — that no one sees. A call containing any is never "fully shown" in a notification
  * or a native dialog (issue 17, items 6 and 8); the window names each one (renderer reveal.ts).
+ * Also blanks that are letters or symbols, not spaces: U+2800 (braille blank) and U+1D159 (a null
+ * notehead). Checked with emoji sequences taken out (common/emoji.ts): ❤️'s U+FE0F is drawn.
  */
 const INVISIBLE =
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  /[\u0000-\u001f\u007f-\u009f\u00a0\u00ad\u061c\u115f\u1160\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\ufff9-\ufffb\p{Cf}\p{Co}\p{Default_Ignorable_Code_Point}]/u;
+  /[\u0000-\u001f\u007f-\u009f\u00a0\u00ad\u061c\u115f\u1160\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\ufff9-\ufffb\u2800\u{1d159}\p{Cf}\p{Co}\p{Default_Ignorable_Code_Point}]/u;
 
 /**
  * True when `text` holds a character that hides or reorders what it says (INVISIBLE), or a word
@@ -64,7 +67,16 @@ const INVISIBLE =
  * common/lookalike.ts), which a prompt draws exactly like the word it imitates.
  */
 export function hidesText(text: string): boolean {
-  return INVISIBLE.test(text) || mixedScriptWords(text).count > 0;
+  return INVISIBLE.test(withoutEmoji(text)) || mixedScriptWords(text).count > 0;
+}
+
+/**
+ * The same for a call's arguments: hidden characters in their compact JSON (which escapes every
+ * control character inside a value, so a value's line breaks pass), look-alike words in each name
+ * and string as the card reads them (mixedScriptCount), not in the JSON run together.
+ */
+export function argumentsHideText(args: unknown): boolean {
+  return INVISIBLE.test(withoutEmoji(JSON.stringify(args) ?? '')) || mixedScriptCount(args) > 0;
 }
 
 /** Longest call text (tool + compact JSON arguments) a notification shows whole on every OS. */
@@ -77,8 +89,9 @@ export const MAX_NOTIFIED_CALL = 120;
  * be allowed from a notification (issue 17, item 6).
  */
 export function notifiableCall(a: ApprovalView): string | null {
-  const text = `${a.tool} ${JSON.stringify(a.editedArguments ?? a.arguments)}`;
-  if (text.length > MAX_NOTIFIED_CALL || hidesText(text)) return null;
+  const args = a.editedArguments ?? a.arguments;
+  const text = `${a.tool} ${JSON.stringify(args)}`;
+  if (text.length > MAX_NOTIFIED_CALL || hidesText(a.tool) || argumentsHideText(args)) return null;
   return text;
 }
 

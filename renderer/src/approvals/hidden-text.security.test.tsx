@@ -150,3 +150,23 @@ describe('a preview laid out from the arguments names those it does not show', (
     expect(html).toMatch(/<dt>Not in this preview<\/dt><dd><span>recipients<\/span><\/dd>/);
   });
 });
+
+/**
+ * Review of the audit: the card and the native prompts read emoji the same way (common/emoji.ts).
+ * ❤️ (U+2764 U+FE0F) and 👨‍👩‍👧 (joined by ZWJ) draw their selector and joiners; one left over
+ * after the sequence draws nothing and is named. A braille blank, refused by the prompts, is named
+ * here, where they send the user.
+ */
+describe('emoji sequences are drawn, hidden text after them is named', () => {
+  it('❤️, 👨‍👩‍👧, 🏴󠁧󠁢󠁥󠁮󠁧󠁿 and 1️⃣ carry no mark', () => {
+    expect(marks('Thanks ❤️ 👨‍👩‍👧 🏴󠁧󠁢󠁥󠁮󠁧󠁿 1️⃣')).toEqual([]);
+  });
+  it('selectors, a joiner or tags left over after an emoji are named', () => {
+    expect(marks(`❤️${inSelectors('k')}`)).toEqual(['U+E015B']);
+    expect(marks('🙂\u200Dx')).toHaveLength(1);
+    expect(marks(`🏴${inTags('ab')}`)).toEqual(['U+E0061', 'U+E0062']);
+  });
+  it('a braille blank (U+2800) is named', () => {
+    expect(marks('bob@example.com\u2800')).toEqual(['U+2800']);
+  });
+});

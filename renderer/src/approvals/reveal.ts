@@ -1,3 +1,5 @@
+import { RGI_EMOJI } from '../../../common/emoji';
+
 /**
  * Characters that change how text reads without being seen (issue 17 item 8):
  * direction overrides and isolates (U+202E turns "0009 :dna" into "and: 9000"),
@@ -42,10 +44,15 @@ const NAMES: Record<string, string> = {
  * every code point Unicode itself says a renderer shows nothing for (Default_Ignorable_Code_Point:
  * variation selectors U+FE00–FE0F and U+E0100–E01EF, tag characters U+E0000–E007F, Hangul fillers,
  * the combining grapheme joiner — which carry text, a secret among it, that no one sees; UAX #44,
- * PropList.txt), and runs of 4+ blanks.
+ * PropList.txt), blanks that are not spaces (U+2800 braille blank, U+1D159 null notehead: the
+ * native prompts refuse Allow for them and send the user here), and runs of 4+ blanks.
+ * Inside Unicode's own emoji sequences (common/emoji.ts) a U+FE0F or joiner is drawn: not named.
  */
 const SPECIAL =
-  /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060-\u2064\ufeff\u00ad\u180e\u00a0\u2007\u202f\u3000\u2000-\u200a\u205f\u2028\u2029\p{Cc}\p{Cf}\p{Co}\p{Default_Ignorable_Code_Point}]|[ ]{4,}/gu;
+  /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060-\u2064\ufeff\u00ad\u180e\u00a0\u2007\u202f\u3000\u2000-\u200a\u205f\u2028\u2029\u2800\u{1d159}\p{Cc}\p{Cf}\p{Co}\p{Default_Ignorable_Code_Point}]|[ ]{4,}/gu;
+
+/** Characters an emoji sequence may hold that SPECIAL names elsewhere. */
+const EMOJI_PART = /\u200d|\ufe0f|[\u{e0020}-\u{e007f}]/u;
 
 const hex = (c: string) => 'U+' + c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
 
@@ -89,10 +96,22 @@ export function reveal(text: string): Part[] {
   const push = (t: string) => {
     if (t) parts.push({ text: t });
   };
+  // The spans of emoji sequences (❤️, 👨‍👩‍👧): their selectors and joiners are part of the picture,
+  // the same reading as the native prompts (main/shell/approval-text.ts); found only when the
+  // text holds such a character, so plain long values pay nothing.
+  const emoji: [number, number][] = [];
+  if (EMOJI_PART.test(text))
+    for (const e of text.matchAll(RGI_EMOJI)) emoji.push([e.index, e.index + e[0].length]);
+  let ei = 0;
   SPECIAL.lastIndex = 0;
   for (let m = SPECIAL.exec(text); m; m = SPECIAL.exec(text)) {
     const s = m[0];
     if (s === '\n' || s === '\t') continue;
+    while (ei < emoji.length && emoji[ei]![1] <= m.index) ei++;
+    if (ei < emoji.length && emoji[ei]![0] <= m.index) {
+      SPECIAL.lastIndex = emoji[ei]![1];
+      continue;
+    }
     push(text.slice(last, m.index));
     if (s[0] === ' ') {
       // A run of plain spaces: kept readable, but never long enough to hide what follows.
