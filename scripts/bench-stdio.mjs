@@ -68,14 +68,10 @@ async function airlockChild() {
   });
   const started = await app.start();
   const { token } = await app.control.addAgent('bench');
-  const view = await app.control.addRemote({
-    name: 'everything',
-    stdio: {
-      command: process.execPath,
-      args: [EVERYTHING, 'stdio'],
-      sandbox: { allowUnsandboxed: true },
-    },
-  });
+  // The upstream the parent chose (`--http`: server-everything over Streamable HTTP). Before
+  // wave 3 session 12 this child ignored it and always added the stdio server, so figures
+  // recorded as `--http` runs of this script before then were of a stdio upstream.
+  const view = await app.control.addRemote(JSON.parse(process.env.AIRLOCK_BENCH_UPSTREAM));
   const say = (o) => process.stdout.write(JSON.stringify(o) + '\n');
   if (view.state !== 'ready') return say({ error: `${view.state}: ${view.detail}` });
   say({ mcpUrl: started.mcpUrl, token, pid: process.pid });
