@@ -94,12 +94,15 @@ export class EventStream {
     this.release();
     const body = JSON.stringify(answer);
     const sid = this.sessionId();
+    const length = Buffer.byteLength(body);
+    // One literal each way, not a spread of a second object (issue 34: per call).
     res
-      .writeHead(200, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        ...(sid !== undefined ? { 'mcp-session-id': sid } : {}),
-      })
+      .writeHead(
+        200,
+        sid !== undefined
+          ? { 'content-type': 'application/json', 'content-length': length, 'mcp-session-id': sid }
+          : { 'content-type': 'application/json', 'content-length': length },
+      )
       .end(body);
   }
 

@@ -88,7 +88,11 @@ export class McpEndpoint {
     return this.sessions.agents();
   }
 
-  async handle(x: McpExchange): Promise<void> {
+  /**
+   * Not async (issue 34): a 2025 session's request and a connected agent's hot request are
+   * dispatched in the caller's turn, without a promise per layer; what waits returns its promise.
+   */
+  handle(x: McpExchange): Promise<void> | void {
     const authInfo: AuthInfo = {
       token: 'redacted',
       clientId: x.agent,
@@ -104,7 +108,7 @@ export class McpEndpoint {
     const listen = x.req.method === 'POST' && ListenStreams.isListen(x.parsedBody);
     const entry = (request: Request) =>
       this.modern.fetch(request, { authInfo, parsedBody: x.parsedBody });
-    await serveWeb(x.req, x.res, x.raw, x.parsedBody, (request) =>
+    return serveWeb(x.req, x.res, x.raw, x.parsedBody, (request) =>
       listen
         ? // The SDK's entry makes its checks first (listen-gate.ts).
           this.gate.check(request, entry, () =>
@@ -159,6 +163,8 @@ export class McpEndpoint {
     this.listens.closeOf(agent);
     this.tasks.closeAgent(agent);
     this.hot.forget(agent);
+    // Calls still open keep theirs findable until they end (relayFor), as before revocation.
+    if (this.live.get(agent)?.size === 0) this.live.delete(agent);
   }
 
   /**
@@ -259,6 +265,8 @@ export class McpEndpoint {
     relay: ClientRelay,
     run: (relay: ClientRelay) => Promise<T>,
   ): Promise<T> {
+    // An agent's set stays once empty (issue 34: not a new Set and two map writes per call, one
+    // after another); agents are few, and revoking one drops its set (closeSessionsOf).
     let set = this.live.get(agent);
     if (!set) this.live.set(agent, (set = new Set()));
     set.add(relay);
@@ -267,7 +275,6 @@ export class McpEndpoint {
     } finally {
       relay.done?.();
       set.delete(relay);
-      if (set.size === 0 && this.live.get(agent) === set) this.live.delete(agent);
     }
   }
 }

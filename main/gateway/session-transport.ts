@@ -153,7 +153,9 @@ export class SessionTransport implements Transport {
       for (const id of stream.pending)
         if (this.requests.get(id) === stream) this.requests.set(id, null);
     };
-    res.once('close', gone);
+    // `on`, not `once` (no wrapper per call): Node emits a response's 'close' once (emitCloseNT
+    // checks _closed), and gone() may run twice anyway.
+    res.on('close', gone);
     if (res.destroyed) gone();
     for (const m of messages) deliver(m);
     this.dropCancelled(messages);
