@@ -23,6 +23,8 @@ import { withSureEnvelopes } from './modern-route.js';
 export const MODERN_REVISION = '2026-07-28';
 
 /** The methods an agent sends on every turn; anything else keeps the SDK's per-request handler. */
+/** The 2026-07-28 era has no session: its event streams carry no Mcp-Session-Id. */
+const NO_SESSION = Object.freeze({ sessionId: undefined });
 const HOT_METHODS = new Set(['tools/call', 'tools/list', 'ping']);
 
 /**
@@ -197,7 +199,7 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
   }
 
   private streamOf(ex: Exchange): EventStream {
-    return (ex.stream ??= new EventStream(ex.res, () => undefined));
+    return (ex.stream ??= new EventStream(ex.res, NO_SESSION));
   }
 
   override async close(): Promise<void> {

@@ -138,7 +138,7 @@ export class SessionTransport implements Transport {
       res.writeHead(202).end();
       return;
     }
-    const stream = new EventStream(res, () => this.sessionId, this.o.keepAliveMs);
+    const stream = new EventStream(res, this, this.o.keepAliveMs);
     // One request, not in a batch: a JSON-RPC batch is answered with an array (JSON-RPC 2.0 §6).
     stream.lone = !Array.isArray(body) && requests.length === 1;
     for (const { id } of requests) {
@@ -186,7 +186,7 @@ export class SessionTransport implements Transport {
     if (this.standalone)
       return this.refuse(res, 409, 'Conflict: Only one SSE stream is allowed per session');
     if (res.destroyed) return;
-    const stream = new EventStream(res, () => this.sessionId, this.o.keepAliveMs);
+    const stream = new EventStream(res, this, this.o.keepAliveMs);
     this.standalone = stream;
     stream.openNow();
     res.once('close', () => {
