@@ -93,12 +93,7 @@ export class McpEndpoint {
    * dispatched in the caller's turn, without a promise per layer; what waits returns its promise.
    */
   handle(x: McpExchange): Promise<void> | void {
-    const authInfo: AuthInfo = {
-      token: 'redacted',
-      clientId: x.agent,
-      scopes: [],
-      extra: { agent: x.agent },
-    };
+    const authInfo = this.authOf(x.agent);
     const outcome = classify(x.req, x.parsedBody);
     if (outcome.kind === 'legacy') return this.sessions.handle(x, authInfo);
     // Issue 34: an agent's everyday requests skip the per-request Server, Request and Response.
@@ -117,6 +112,27 @@ export class McpEndpoint {
         : entry(request),
     );
   }
+
+  /**
+   * The agent's AuthInfo, made once per agent and frozen, so no request can change what the next
+   * one gets (issue 34: not three objects per request; nothing writes to it, and a write would
+   * throw). Agents are few; revoking one drops its entry (closeSessionsOf).
+   */
+  private authOf(agent: string): AuthInfo {
+    let auth = this.auth.get(agent);
+    if (!auth) {
+      auth = Object.freeze({
+        token: 'redacted',
+        clientId: agent,
+        scopes: Object.freeze([]) as unknown as string[],
+        extra: Object.freeze({ agent }),
+      });
+      this.auth.set(agent, auth);
+    }
+    return auth;
+  }
+
+  private readonly auth = new Map<string, AuthInfo>();
 
   /** Tells every connected client the tool set changed (some ignore it; names stay stable anyway). */
   toolsChanged(): void {
@@ -163,6 +179,7 @@ export class McpEndpoint {
     this.listens.closeOf(agent);
     this.tasks.closeAgent(agent);
     this.hot.forget(agent);
+    this.auth.delete(agent);
     // Calls still open keep theirs findable until they end (relayFor), as before revocation.
     if (this.live.get(agent)?.size === 0) this.live.delete(agent);
   }
