@@ -39,7 +39,8 @@ export class EventStream {
 
   constructor(
     readonly res: ServerResponse,
-    private readonly sessionId: () => string | undefined,
+    /** Its session (the transport itself: no closure per stream, issue 34); its id once set. */
+    private readonly session: { readonly sessionId: string | undefined },
     private readonly keepAliveMs = KEEP_ALIVE_MS,
   ) {}
 
@@ -93,13 +94,16 @@ export class EventStream {
     if (res.headersSent || res.destroyed) return this.end(answer);
     this.release();
     const body = JSON.stringify(answer);
-    const sid = this.sessionId();
+    const sid = this.session.sessionId;
+    const length = Buffer.byteLength(body);
+    // One literal each way, not a spread of a second object (issue 34: per call).
     res
-      .writeHead(200, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        ...(sid !== undefined ? { 'mcp-session-id': sid } : {}),
-      })
+      .writeHead(
+        200,
+        sid !== undefined
+          ? { 'content-type': 'application/json', 'content-length': length, 'mcp-session-id': sid }
+          : { 'content-type': 'application/json', 'content-length': length },
+      )
       .end(body);
   }
 
@@ -117,7 +121,7 @@ export class EventStream {
     const { res } = this;
     if (res.headersSent || res.destroyed) return false;
     clearTimeout(this.headTimer);
-    const sid = this.sessionId();
+    const sid = this.session.sessionId;
     res.writeHead(200, { ...SSE_HEADERS, ...(sid !== undefined ? { 'mcp-session-id': sid } : {}) });
     if (staysOpen)
       this.keepAlive = setInterval(() => {

@@ -19,8 +19,11 @@ import { serveStatic } from './static-files.js';
 
 /** What the gateway needs of /mcp (McpEndpoint, or main/gateway/lazy-mcp.ts loading it on first use). */
 export interface McpHandler {
-  /** Answers one authenticated /mcp request on `res`. */
-  handle(exchange: McpExchange): Promise<void>;
+  /**
+   * Answers one authenticated /mcp request on `res`: in this turn (undefined), or by the promise
+   * it returns (issue 34: an everyday request costs no promise per layer).
+   */
+  handle(exchange: McpExchange): Promise<void> | void;
   close(): Promise<void>;
 }
 
@@ -61,18 +64,15 @@ export class Gateway {
 
   async start(port: number): Promise<number> {
     const server = http.createServer((req, res) => {
-      this.route(req, res).catch((err: unknown) => {
-        const error = err instanceof Error ? err.message : String(err);
-        // A client that hangs up mid-request is its own business, not a failure (issue 27.8).
-        if (clientWentAway(req, err)) {
-          this.o.logger.debug('request ended: the client went away', { path: req.url, error });
-          if (!res.destroyed) res.destroy();
-          return;
-        }
-        this.o.logger.error('request failed', { path: req.url, error });
-        if (!res.headersSent) sendJson(res, 500, { error: 'INTERNAL', message: 'Internal error' });
-        else res.end();
-      });
+      // route() is not async (issue 34: no promise for it per request); what it throws now and
+      // what its promise rejects with are answered alike.
+      let waits: Promise<void> | void;
+      try {
+        waits = this.route(req, res);
+      } catch (err) {
+        return this.failed(req, res, err);
+      }
+      waits?.catch((err: unknown) => this.failed(req, res, err));
     });
     server.on('clientError', (_err, socket) => socket.destroy());
     await new Promise<void>((resolve, reject) => {
@@ -102,7 +102,20 @@ export class Gateway {
     clearTimeout(timer);
   }
 
-  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+    const error = err instanceof Error ? err.message : String(err);
+    // A client that hangs up mid-request is its own business, not a failure (issue 27.8).
+    if (clientWentAway(req, err)) {
+      this.o.logger.debug('request ended: the client went away', { path: req.url, error });
+      if (!res.destroyed) res.destroy();
+      return;
+    }
+    this.o.logger.error('request failed', { path: req.url, error });
+    if (!res.headersSent) sendJson(res, 500, { error: 'INTERNAL', message: 'Internal error' });
+    else res.end();
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {
     if (!hostAllowed(req.headers.host)) {
       return sendJson(res, 403, {
         error: 'FORBIDDEN_HOST',
@@ -115,7 +128,7 @@ export class Gateway {
         message: "Requests from web pages other than Airlock's own are refused.",
       });
     }
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = pathOf(req.url);
     if (path === '/mcp') return this.mcp(req, res);
     if (path === '/healthz')
       return sendJson(res, 200, { ok: true, name: 'airlock', version: this.o.version });
@@ -124,14 +137,13 @@ export class Gateway {
       if (!this.o.control.authorize(req, res)) return;
       return path === '/api/rpc' ? this.o.control.rpc(req, res) : this.o.control.events(req, res);
     }
-    if (
-      req.method === 'GET' &&
-      !path.startsWith('/api/') &&
-      !path.startsWith('/.well-known/') &&
-      (await serveStatic(this.o.uiDir, path, res))
-    )
-      return;
-    sendJson(res, 404, { error: 'NOT_FOUND', message: `Nothing at ${path}` });
+    if (req.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/.well-known/'))
+      return this.uiFile(path, res);
+    notFound(res, path);
+  }
+
+  private async uiFile(path: string, res: ServerResponse): Promise<void> {
+    if (!(await serveStatic(this.o.uiDir, path, res))) notFound(res, path);
   }
 
   private async mcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -155,7 +167,8 @@ export class Gateway {
     let raw: Buffer | undefined;
     if (req.method === 'POST') {
       const type = req.headers['content-type'] ?? '';
-      if (!/^application\/json\b/i.test(type))
+      // The everyday value first: it is one the pattern takes (issue 34: no regex run per call).
+      if (type !== 'application/json' && !JSON_TYPE.test(type))
         return jsonRpcError(res, 415, -32000, 'Content-Type must be application/json');
       try {
         raw = await readBody(req, this.o.maxBodyBytes());
@@ -182,7 +195,7 @@ export class Gateway {
           'Invalid Request: the body is not a JSON-RPC 2.0 message',
         );
     }
-    await this.o.mcp.handle({
+    const waits = this.o.mcp.handle({
       req,
       res,
       agent,
@@ -190,7 +203,21 @@ export class Gateway {
       raw,
       credential,
     });
+    if (waits) await waits;
   }
+}
+
+function notFound(res: ServerResponse, path: string): void {
+  sendJson(res, 404, { error: 'NOT_FOUND', message: `Nothing at ${path}` });
+}
+
+const JSON_TYPE = /^application\/json\b/i;
+
+/** The URL's path: what precedes its first '?' (as `split('?')[0]`, without the array per request). */
+export function pathOf(url: string | undefined): string {
+  if (url === undefined) return '/';
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
 }
 
 /** Errors Node raises when the peer closed the connection under a request or its answer. */

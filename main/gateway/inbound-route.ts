@@ -12,20 +12,22 @@ import { everydaySessionRequest } from './session-route.js';
  * requests skip its zod passes where sure (issue 34: session-route.ts, modern-route.ts).
  */
 export function classify(req: McpExchange['req'], body: unknown): InboundClassificationOutcome {
-  const header = (name: string) => {
-    const v = req.headers[name];
-    return typeof v === 'string' ? v : undefined;
-  };
-  const version = header('mcp-protocol-version');
+  const { headers } = req;
+  const version = header(headers['mcp-protocol-version']);
   const sure =
     everydaySessionRequest(req.method, version, body) ??
-    everydayModernRequest(req.method, version, header('mcp-method'), body);
+    everydayModernRequest(req.method, version, header(headers['mcp-method']), body);
   if (sure) return sure;
   return classifyInboundRequest({
     httpMethod: req.method ?? 'GET',
     protocolVersionHeader: version,
-    mcpMethodHeader: header('mcp-method'),
-    mcpNameHeader: header('mcp-name'),
+    mcpMethodHeader: header(headers['mcp-method']),
+    mcpNameHeader: header(headers['mcp-name']),
     ...(body !== undefined ? { body } : {}),
   });
+}
+
+/** A header's value as the classifier takes it: one string (a module function, not a closure per call). */
+function header(v: string | string[] | undefined): string | undefined {
+  return typeof v === 'string' ? v : undefined;
 }

@@ -24,7 +24,7 @@ export class LazyMcpEndpoint implements McpHandler {
     return this.endpoint;
   }
 
-  handle(exchange: McpExchange): Promise<void> {
+  handle(exchange: McpExchange): Promise<void> | void {
     if (this.endpoint) return this.endpoint.handle(exchange);
     return this.load().then((e) => e.handle(exchange));
   }

@@ -66,7 +66,11 @@ export class LegacySessions {
     return [...this.sessions.values()].map((s) => s.server);
   }
 
-  async handle(x: McpExchange, authInfo: AuthInfo): Promise<void> {
+  /**
+   * A request of an open session is dispatched in the caller's turn (issue 34: no promise per
+   * request); only a new session's initialize waits, for its server to connect.
+   */
+  handle(x: McpExchange, authInfo: AuthInfo): Promise<void> | void {
     const { req, res, agent, credential } = x;
     const sid = req.headers['mcp-session-id'];
     if (sid) {
@@ -85,6 +89,12 @@ export class LegacySessions {
         'Bad Request: send initialize first, or include a valid Mcp-Session-Id header',
       );
     }
+    return this.open(x, authInfo);
+  }
+
+  /** A new session, from its initialize request. */
+  private async open(x: McpExchange, authInfo: AuthInfo): Promise<void> {
+    const { req, res, agent, credential } = x;
     const holder: { id?: string } = {};
     const server = this.o.buildServer(agent, () => holder.id);
     const features = this.o.features;

@@ -88,13 +88,12 @@ export class McpEndpoint {
     return this.sessions.agents();
   }
 
-  async handle(x: McpExchange): Promise<void> {
-    const authInfo: AuthInfo = {
-      token: 'redacted',
-      clientId: x.agent,
-      scopes: [],
-      extra: { agent: x.agent },
-    };
+  /**
+   * Not async (issue 34): a 2025 session's request and a connected agent's hot request are
+   * dispatched in the caller's turn, without a promise per layer; what waits returns its promise.
+   */
+  handle(x: McpExchange): Promise<void> | void {
+    const authInfo = this.authOf(x.agent);
     const outcome = classify(x.req, x.parsedBody);
     if (outcome.kind === 'legacy') return this.sessions.handle(x, authInfo);
     // Issue 34: an agent's everyday requests skip the per-request Server, Request and Response.
@@ -104,7 +103,7 @@ export class McpEndpoint {
     const listen = x.req.method === 'POST' && ListenStreams.isListen(x.parsedBody);
     const entry = (request: Request) =>
       this.modern.fetch(request, { authInfo, parsedBody: x.parsedBody });
-    await serveWeb(x.req, x.res, x.raw, x.parsedBody, (request) =>
+    return serveWeb(x.req, x.res, x.raw, x.parsedBody, (request) =>
       listen
         ? // The SDK's entry makes its checks first (listen-gate.ts).
           this.gate.check(request, entry, () =>
@@ -113,6 +112,27 @@ export class McpEndpoint {
         : entry(request),
     );
   }
+
+  /**
+   * The agent's AuthInfo, made once per agent and frozen, so no request can change what the next
+   * one gets (issue 34: not three objects per request; nothing writes to it, and a write would
+   * throw). Agents are few; revoking one drops its entry (closeSessionsOf).
+   */
+  private authOf(agent: string): AuthInfo {
+    let auth = this.auth.get(agent);
+    if (!auth) {
+      auth = Object.freeze({
+        token: 'redacted',
+        clientId: agent,
+        scopes: Object.freeze([]) as unknown as string[],
+        extra: Object.freeze({ agent }),
+      });
+      this.auth.set(agent, auth);
+    }
+    return auth;
+  }
+
+  private readonly auth = new Map<string, AuthInfo>();
 
   /** Tells every connected client the tool set changed (some ignore it; names stay stable anyway). */
   toolsChanged(): void {
@@ -159,6 +179,9 @@ export class McpEndpoint {
     this.listens.closeOf(agent);
     this.tasks.closeAgent(agent);
     this.hot.forget(agent);
+    this.auth.delete(agent);
+    // Calls still open keep theirs findable until they end (relayFor), as before revocation.
+    if (this.live.get(agent)?.size === 0) this.live.delete(agent);
   }
 
   /**
@@ -259,6 +282,8 @@ export class McpEndpoint {
     relay: ClientRelay,
     run: (relay: ClientRelay) => Promise<T>,
   ): Promise<T> {
+    // An agent's set stays once empty (issue 34: not a new Set and two map writes per call, one
+    // after another); agents are few, and revoking one drops its set (closeSessionsOf).
     let set = this.live.get(agent);
     if (!set) this.live.set(agent, (set = new Set()));
     set.add(relay);
@@ -267,7 +292,6 @@ export class McpEndpoint {
     } finally {
       relay.done?.();
       set.delete(relay);
-      if (set.size === 0 && this.live.get(agent) === set) this.live.delete(agent);
     }
   }
 }

@@ -23,6 +23,8 @@ import { withSureEnvelopes } from './modern-route.js';
 export const MODERN_REVISION = '2026-07-28';
 
 /** The methods an agent sends on every turn; anything else keeps the SDK's per-request handler. */
+/** The 2026-07-28 era has no session: its event streams carry no Mcp-Session-Id. */
+const NO_SESSION = Object.freeze({ sessionId: undefined });
 const HOT_METHODS = new Set(['tools/call', 'tools/list', 'ping']);
 
 /**
@@ -197,7 +199,7 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
   }
 
   private streamOf(ex: Exchange): EventStream {
-    return (ex.stream ??= new EventStream(ex.res, () => undefined));
+    return (ex.stream ??= new EventStream(ex.res, NO_SESSION));
   }
 
   override async close(): Promise<void> {
@@ -228,7 +230,7 @@ export function clientView(server: Server, ctx: ServerContext): Server {
 export class ModernHotPath {
   private readonly agents = new Map<
     string,
-    { server: Server; transport: ModernHotTransport; ready: Promise<void> }
+    { server: Server; transport: ModernHotTransport; ready: Promise<void>; connected: boolean }
   >();
 
   constructor(
@@ -236,13 +238,17 @@ export class ModernHotPath {
     private readonly onerror: (err: Error) => void,
   ) {}
 
-  async serve(
+  /**
+   * Served in the caller's turn once the agent's server is connected (issue 34: no promise and
+   * no microtask per request); only requests that arrive while it connects wait for it.
+   */
+  serve(
     agent: string,
     message: JSONRPCRequest,
     classification: MessageClassification,
     res: ServerResponse,
     authInfo: AuthInfo,
-  ): Promise<void> {
+  ): Promise<void> | void {
     let entry = this.agents.get(agent);
     if (!entry) {
       const transport = new ModernHotTransport();
@@ -251,18 +257,22 @@ export class ModernHotPath {
       server.onerror = this.onerror;
       // Registered before connecting, so requests arriving together share one server.
       const ready = server.connect(transport).then(
-        () => directRequests(server, transport),
+        () => {
+          directRequests(server, transport);
+          made.connected = true;
+        },
         (err: unknown) => {
           // Not kept: the agent's next request builds afresh.
           this.agents.delete(agent);
           throw err;
         },
       );
-      entry = { server, transport, ready };
-      this.agents.set(agent, entry);
+      const made = { server, transport, ready, connected: false };
+      this.agents.set(agent, (entry = made));
     }
-    await entry.ready;
-    entry.transport.serve(message, classification, res, authInfo);
+    const { transport } = entry;
+    if (entry.connected) return transport.serve(message, classification, res, authInfo);
+    return entry.ready.then(() => transport.serve(message, classification, res, authInfo));
   }
 
   /** A revoked agent's next request builds afresh; requests in flight finish as on the SDK path. */

@@ -19,6 +19,8 @@ export function reusedId(
   requests: readonly { id: RequestId }[],
   open: ReadonlyMap<RequestId, unknown>,
 ): RequestId | undefined {
+  // The everyday POST carries one request: no Set for it (issue 34).
+  if (requests.length === 1) return open.has(requests[0]!.id) ? requests[0]!.id : undefined;
   const ids = new Set<RequestId>();
   for (const { id } of requests) {
     if (open.has(id) || ids.has(id)) return id;

@@ -1,6 +1,7 @@
 import {
   PROTOCOL_VERSION_META_KEY,
   RELATED_TASK_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type InboundClassificationOutcome,
   type InboundLegacyRoute,
   type JSONRPCRequest,
@@ -11,6 +12,13 @@ const FIRST_MODERN = '2026-07-28';
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 // Shared by every answer: frozen, so no caller can change what the next one gets.
 const LEGACY: InboundLegacyRoute = Object.freeze({ kind: 'legacy', reason: 'no-claim' });
+/** The answer for each 2025 revision a client sends in its header, made once (issue 34). */
+const LEGACY_AT = new Map<string, InboundLegacyRoute>(
+  SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v < FIRST_MODERN).map((v) => [
+    v,
+    Object.freeze({ ...LEGACY, requestedVersion: v }),
+  ]),
+);
 
 const plain = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -63,7 +71,8 @@ export function everydaySessionRequest(
   if (!requestShaped(body)) return undefined;
   const meta = body.params?.['_meta'];
   if (plain(meta) && PROTOCOL_VERSION_META_KEY in meta) return undefined;
-  return protocolVersionHeader === undefined
-    ? LEGACY
-    : { ...LEGACY, requestedVersion: protocolVersionHeader };
+  if (protocolVersionHeader === undefined) return LEGACY;
+  return (
+    LEGACY_AT.get(protocolVersionHeader) ?? { ...LEGACY, requestedVersion: protocolVersionHeader }
+  );
 }

@@ -138,7 +138,7 @@ export class SessionTransport implements Transport {
       res.writeHead(202).end();
       return;
     }
-    const stream = new EventStream(res, () => this.sessionId, this.o.keepAliveMs);
+    const stream = new EventStream(res, this, this.o.keepAliveMs);
     // One request, not in a batch: a JSON-RPC batch is answered with an array (JSON-RPC 2.0 §6).
     stream.lone = !Array.isArray(body) && requests.length === 1;
     for (const { id } of requests) {
@@ -153,7 +153,9 @@ export class SessionTransport implements Transport {
       for (const id of stream.pending)
         if (this.requests.get(id) === stream) this.requests.set(id, null);
     };
-    res.once('close', gone);
+    // `on`, not `once` (no wrapper per call): Node emits a response's 'close' once (emitCloseNT
+    // checks _closed), and gone() may run twice anyway.
+    res.on('close', gone);
     if (res.destroyed) gone();
     for (const m of messages) deliver(m);
     this.dropCancelled(messages);
@@ -184,7 +186,7 @@ export class SessionTransport implements Transport {
     if (this.standalone)
       return this.refuse(res, 409, 'Conflict: Only one SSE stream is allowed per session');
     if (res.destroyed) return;
-    const stream = new EventStream(res, () => this.sessionId, this.o.keepAliveMs);
+    const stream = new EventStream(res, this, this.o.keepAliveMs);
     this.standalone = stream;
     stream.openNow();
     res.once('close', () => {
