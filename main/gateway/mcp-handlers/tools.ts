@@ -5,6 +5,7 @@ import type { WithRelay } from './api.js';
 import { throwIfUrlRequired } from './url-required-error.js';
 import { PlainCallServer } from './call-server.js';
 import type { StartTask } from './tasks.js';
+import type { CallOptions } from '../../tools/types.js';
 
 /** tools/list and tools/call for one agent's server. */
 export function registerToolHandlers(
@@ -29,17 +30,15 @@ export function registerToolHandlers(
     // approval-url.ts); relays of the upstream's own requests inside.
     const answer = (progress?: (p: number, total?: number, message?: string) => void) =>
       callWithApprovalUrl(waiting, server, ctx, (noWait) =>
-        withRelay(ctx, async (relay, signal) =>
-          throwIfUrlRequired(
-            await pipeline.call(agent, req.params.name, req.params.arguments, {
-              signal,
-              relay,
-              ...(progress ? { progress } : {}),
-              ...(noWait ? { noWait } : {}),
-            }),
+        withRelay(ctx, async (relay, signal) => {
+          const opts: CallOptions = { signal, relay };
+          if (progress) opts.progress = progress;
+          if (noWait) opts.noWait = noWait;
+          return throwIfUrlRequired(
+            await pipeline.call(agent, req.params.name, req.params.arguments, opts),
             relay,
-          ),
-        ),
+          );
+        }),
       );
     const token = req.params._meta?.progressToken;
     // No progress asked, none can be under way: the answer goes without waiting a turn for it.
