@@ -213,13 +213,15 @@ export class CallPipeline implements AgentToolCalls {
     const standing = entry.source.alwaysAsk?.(entry.def.name, record) ?? null;
 
     if (policy.approval === 'auto' && !taint && !standing) {
+      // One literal (issue 34); an absent relay or task status is undefined, which sources read
+      // as none (ToolCallContext).
       const result = await this.execute(entry, record, {
         agent,
         signal: opts.signal,
         progress: opts.progress,
         startedAt: started,
-        ...(opts.relay ? { relay: opts.relay } : {}),
-        ...(opts.taskStatus ? { taskStatus: opts.taskStatus } : {}),
+        relay: opts.relay,
+        taskStatus: opts.taskStatus,
       });
       log('auto', result);
       return result;

@@ -42,9 +42,11 @@ export class RemoteCalls {
     let urlRetried = false;
     let lastProgress = -Infinity;
     for (let attempt = 0; ; attempt++) {
+      // The session in hand is taken as is; only one still opening is awaited (issue 34).
       const up =
         this.c.status().state === 'ready'
-          ? await this.c.agents.upFor(ctx.agent).catch(() => null)
+          ? (this.c.agents.upNow(ctx.agent) ??
+            (await this.c.agents.upFor(ctx.agent).catch(() => null)))
           : null;
       const state = this.c.status();
       if (!up || state.state !== 'ready') {
@@ -67,10 +69,12 @@ export class RemoteCalls {
       // redacted from what the call brings back (redact.ts keeps a value that left the list).
       this.c.syncSecrets();
       try {
+        // One literal, no spread of a conditional object (issue 34): a scope without a relay has
+        // it undefined, which relay-scope.ts reads as none.
         const scope = {
           agent: ctx.agent,
           signal: ctx.signal,
-          ...(ctx.relay ? { relay: ctx.relay } : {}),
+          relay: ctx.relay,
           onStreamLost: (err: unknown) =>
             lost.abort(
               err instanceof AnswerRefused
@@ -79,54 +83,47 @@ export class RemoteCalls {
             ),
         };
         // A tool that declares task support goes task-augmented where the server offers it (tasks/).
-        const send = callsAsTask(up, this.c.catalog.defs, tool)
-          ? (p: Parameters<typeof callAsTask>[1], o: Parameters<typeof callAsTask>[2]) =>
-              callAsTask(
-                up.client,
-                p,
-                o,
-                this.c.label,
-                // Redacted (the list updated first, redact.ts) before it is cut (quoteStatus): a cut
-                // secret is no longer found.
-                ctx.taskStatus &&
-                  ((m) => ctx.taskStatus?.(quoteStatus(this.c.label, this.c.redactor.text(m)))),
-              )
-          : (p: Parameters<typeof callUpstream>[1], o: Parameters<typeof callUpstream>[3]) =>
-              // A plain call to a tool without an output schema skips the SDK's funnel (lean-call.ts).
-              callUpstream(up.client, p, !this.hasOutputSchema(tool), o);
-        const result = await inRelayScope(scope, () =>
-          send(
-            {
-              name: tool,
-              arguments: args,
-              ...this.perRequestMeta(up, ctx.agent, ctx.relay?.level),
-            },
-            {
-              // Aborting sends notifications/cancelled upstream (2025) or closes the request stream (2026).
-              signal: lost.signal,
-              timeout: this.c.t.callIdleMs,
-              resetTimeoutOnProgress: true,
-              maxTotalTimeout: this.c.t.callMaxMs,
-              ...(ctx.progress
-                ? {
-                    // Progress only grows (basic/utilities/progress), also across a run made again.
-                    onprogress: (p: { progress: number; total?: number; message?: string }) => {
-                      if (p.progress <= lastProgress) return;
-                      lastProgress = p.progress;
-                      // The server's words: redacted as its answer is (redact.ts), and labelled as
-                      // a relayed request is (relay-label.ts): Airlock's own progress on the same
-                      // call says "Waiting for approval in Airlock", which a server could copy.
-                      const said =
-                        p.message === undefined
-                          ? undefined
-                          : `${relayLabel(this.c.label)} ${serverWords(this.c.redactor.text(p.message))}`.trimEnd();
-                      ctx.progress?.(p.progress, p.total, said);
-                    },
-                  }
-                : {}),
-            },
-          ),
-        );
+        const send =
+          this.mayRunAsTask(tool) && callsAsTask(up, this.c.catalog.defs, tool)
+            ? (p: Parameters<typeof callAsTask>[1], o: Parameters<typeof callAsTask>[2]) =>
+                callAsTask(
+                  up.client,
+                  p,
+                  o,
+                  this.c.label,
+                  // Redacted (the list updated first, redact.ts) before it is cut (quoteStatus): a cut
+                  // secret is no longer found.
+                  ctx.taskStatus &&
+                    ((m) => ctx.taskStatus?.(quoteStatus(this.c.label, this.c.redactor.text(m)))),
+                )
+            : (p: Parameters<typeof callUpstream>[1], o: Parameters<typeof callUpstream>[3]) =>
+                // A plain call to a tool without an output schema skips the SDK's funnel (lean-call.ts).
+                callUpstream(up.client, p, !this.hasOutputSchema(tool), o);
+        const params: Parameters<typeof callUpstream>[1] = { name: tool, arguments: args };
+        const meta = this.perRequestMeta(up, ctx.agent, ctx.relay?.level);
+        if (meta) params._meta = meta;
+        const options: Parameters<typeof callUpstream>[3] = {
+          // Aborting sends notifications/cancelled upstream (2025) or closes the request stream (2026).
+          signal: lost.signal,
+          timeout: this.c.t.callIdleMs,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: this.c.t.callMaxMs,
+        };
+        if (ctx.progress)
+          // Progress only grows (basic/utilities/progress), also across a run made again.
+          options.onprogress = (p: { progress: number; total?: number; message?: string }) => {
+            if (p.progress <= lastProgress) return;
+            lastProgress = p.progress;
+            // The server's words: redacted as its answer is (redact.ts), and labelled as
+            // a relayed request is (relay-label.ts): Airlock's own progress on the same
+            // call says "Waiting for approval in Airlock", which a server could copy.
+            const said =
+              p.message === undefined
+                ? undefined
+                : `${relayLabel(this.c.label)} ${serverWords(this.c.redactor.text(p.message))}`.trimEnd();
+            ctx.progress?.(p.progress, p.total, said);
+          };
+        const result = await inRelayScope(scope, () => send(params, options));
         // Refused here with a clear reason, as a tool error (spec-result.ts): the server did run it.
         const problem = toolResultProblem(result);
         if (problem)
@@ -227,15 +224,35 @@ export class RemoteCalls {
 
   /** Whether the tool declares an `outputSchema` (its calls then take the SDK path, lean-call.ts). */
   private hasOutputSchema(tool: string): boolean {
-    const defs = this.c.catalog.defs;
-    if (this.schemaDefs !== defs) {
-      this.schemaDefs = defs;
-      this.withSchema = new Set(defs.filter((d) => d.outputSchema).map((d) => d.name));
-    }
-    return this.withSchema.has(tool);
+    return this.declared().withSchema.has(tool);
   }
-  private schemaDefs: readonly unknown[] | undefined;
-  private withSchema = new Set<string>();
+
+  /**
+   * False where callsAsTask surely is: no tool of that name declares task support. Read from the
+   * list once per list (issue 34: callsAsTask looked through the whole list on every call).
+   */
+  private mayRunAsTask(tool: string): boolean {
+    return this.declared().withTasks.has(tool);
+  }
+
+  /** What the current tool list declares, by tool name; made again when the list changes. */
+  private declared(): { withSchema: Set<string>; withTasks: Set<string> } {
+    const defs = this.c.catalog.defs;
+    if (this.declaredFor !== defs) {
+      this.declaredFor = defs;
+      this.declaredNow = {
+        withSchema: new Set(defs.filter((d) => d.outputSchema).map((d) => d.name)),
+        withTasks: new Set(
+          defs
+            .filter((d) => d.execution?.taskSupport && d.execution.taskSupport !== 'forbidden')
+            .map((d) => d.name),
+        ),
+      };
+    }
+    return this.declaredNow;
+  }
+  private declaredFor: readonly unknown[] | undefined;
+  private declaredNow = { withSchema: new Set<string>(), withTasks: new Set<string>() };
 
   private lostDuringCall(why: string): CallToolResult {
     return this.fault(
@@ -272,10 +289,10 @@ export class RemoteCalls {
     agent: string,
     /** The agent request's own level (2026-07-28 agents), beside its sessions' level. */
     asked?: LoggingLevel,
-  ): { _meta?: Record<string, unknown> } {
+  ): Record<string, unknown> | undefined {
     const level = moreVerbose(this.c.features.levelOf(agent), asked);
     return level && up.client.getProtocolEra() === 'modern'
-      ? { _meta: { [LOG_LEVEL_META_KEY]: level } }
-      : {};
+      ? { [LOG_LEVEL_META_KEY]: level }
+      : undefined;
   }
 }

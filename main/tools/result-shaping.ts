@@ -12,6 +12,59 @@ import type { CallToolResult } from './types.js';
 export const CUT_META_KEY = 'airlock/cut';
 
 export function capText(result: CallToolResult, maxChars: number): CallToolResult {
+  // Everyday results are within the budget: told so by a count, without the copies the cut makes
+  // (issue 34: an array, a closure and a budget per call, for nothing).
+  return withinBudget(result, maxChars) ? result : capTextWalk(result, maxChars);
+}
+
+/**
+ * True only where capTextWalk surely cuts nothing, so gives `result` back as it is: every counted
+ * value a string (anything else is left to the walk) and their lengths together within `maxChars`.
+ * result-shaping.property.test.ts holds it to the walk.
+ */
+function withinBudget(result: CallToolResult, maxChars: number): boolean {
+  let left = maxChars;
+  const content: unknown = result.content ?? [];
+  if (!Array.isArray(content)) return false;
+  for (const block of content as unknown[]) {
+    if (!block || typeof block !== 'object') return false;
+    const b = block as { type?: unknown; text?: unknown; resource?: unknown };
+    if (b.type === 'text') {
+      if (typeof b.text !== 'string') return false;
+      left -= b.text.length;
+    } else if (b.type === 'resource') {
+      const r = b.resource;
+      if (!r || typeof r !== 'object') return false;
+      if ('text' in r) {
+        const text = (r as { text?: unknown }).text;
+        if (typeof text !== 'string') return false;
+        left -= text.length;
+      }
+    }
+  }
+  if (result.structuredContent !== undefined) left = stringsWithin(result.structuredContent, left);
+  return left >= 0;
+}
+
+/** `left` less the lengths of the strings capStrings would take; -1 once past the budget. */
+function stringsWithin(value: unknown, left: number): number {
+  if (left < 0) return -1;
+  if (typeof value === 'string') return left - value.length;
+  if (Array.isArray(value)) {
+    // A hole reads as undefined, which counts nothing, as capStrings' map leaves it unvisited.
+    for (let i = 0; i < value.length && left >= 0; i++) left = stringsWithin(value[i], left);
+    return left;
+  }
+  if (value && typeof value === 'object')
+    for (const v of Object.values(value)) {
+      left = stringsWithin(v, left);
+      if (left < 0) return -1;
+    }
+  return left;
+}
+
+/** The cut itself: every counted string in order, each shortened where the budget runs out. */
+export function capTextWalk(result: CallToolResult, maxChars: number): CallToolResult {
   const budget = { left: maxChars, cut: 0 };
   const take = (text: string): string => {
     if (text.length <= budget.left) {

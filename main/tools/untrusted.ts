@@ -25,10 +25,14 @@ export function untrustedNote(server: string): string {
 }
 
 export function markUntrusted(result: CallToolResult, server: string): CallToolResult {
+  // ownMeta's object is a new one, and never holds the mark's key (an Airlock key): the mark goes
+  // last in it as it did in a copy, without the copy (issue 34).
+  const meta = ownMeta(result._meta);
+  meta[UNTRUSTED_META_KEY] = { source: 'remote', server };
   return {
     ...result,
     content: [{ type: 'text', text: untrustedNote(server) }, ...(result.content ?? [])],
-    _meta: { ...ownMeta(result._meta), [UNTRUSTED_META_KEY]: { source: 'remote', server } },
+    _meta: meta,
   };
 }
 
@@ -40,6 +44,7 @@ export function markUntrusted(result: CallToolResult, server: string): CallToolR
  * its own code (`dev.airlock/approval` in a server's result was taken for
  * Airlock's "waiting for approval", forged-meta.security.test.ts).
  */
+/** A new object every time (markUntrusted adds to it). */
 export function ownMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> {
   if (!meta) return {};
   const out: Record<string, unknown> = {};

@@ -53,13 +53,24 @@ export function supportsUrlElicitation(server: Server, ctx: ServerContext): bool
  * `call(noWait)`: the pipeline call; with noWait it answers "waiting" at once
  * instead of blocking for the bounded wait.
  */
-export async function callWithApprovalUrl(
+export function callWithApprovalUrl(
   deps: UrlElicitationDeps,
   server: Server,
   ctx: ServerContext,
   call: (noWait: boolean) => Promise<CallToolResult>,
 ): Promise<CallToolResult | InputRequiredResult> {
+  // The call's own promise, not one an async function wraps it in: that wrapping cost the answer
+  // three microtask turns on every call of a client without URL elicitation (issue 34).
   if (!supportsUrlElicitation(server, ctx)) return call(false);
+  return offeringApprovalUrl(deps, ctx, call);
+}
+
+/** callWithApprovalUrl for a client that declared URL elicitation. */
+async function offeringApprovalUrl(
+  deps: UrlElicitationDeps,
+  ctx: ServerContext,
+  call: (noWait: boolean) => Promise<CallToolResult>,
+): Promise<CallToolResult | InputRequiredResult> {
   // A retry that answers our elicitation waits the bounded time as usual (the user is deciding
   // now); if still undecided it gets the plain "call again" answer, so it is asked at most once.
   const answered = ctx.mcpReq.inputResponses !== undefined;

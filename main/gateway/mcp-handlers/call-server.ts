@@ -59,8 +59,11 @@ export class PlainCallServer extends Server {
       // gives what it would.
       const raw = this.toolCall;
       const parsed = raw && parsedToolCall(request);
+      // The handler's own promise, not an async wrapper's around it: one microtask turn less on
+      // the answer's way (issue 34). The SDK awaits it inside its own try, so a throw before the
+      // promise would be caught there as a rejection is (and `raw`, tools.ts, is async anyway).
       const run: Handler = parsed
-        ? async (_r, c) => (await raw!(parsed as CallToolRequest, c)) as Result
+        ? (_r, c) => raw!(parsed as CallToolRequest, c) as Promise<Result>
         : handler;
       const result = await invoke.call(this, method, run, request, ctx);
       if (isInputRequiredResult(result)) return result;

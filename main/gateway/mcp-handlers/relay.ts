@@ -29,7 +29,8 @@ export function requestRelay(
   features: AgentFeatures,
   self?: RelaySelf,
 ): ClientRelay {
-  const relay = relayVia(
+  const session = ctx.sessionId;
+  return relayVia(
     agent,
     server,
     features,
@@ -37,14 +38,18 @@ export function requestRelay(
     true,
     self,
     'request',
+    // Made with the relay, not copied into a second object after it (issue 34: one per call).
+    session === undefined
+      ? undefined
+      : {
+          session,
+          // A log line the upstream sent while serving this request goes on its stream, before
+          // its answer (issue 28, item 2): on the GET stream the agent could read it after the
+          // answer.
+          log: (params: RelayedLog) =>
+            ctx.mcpReq.notify({ method: 'notifications/message', params }),
+        },
   );
-  const session = ctx.sessionId;
-  if (session === undefined) return relay;
-  // A log line the upstream sent while serving this request goes on its stream, before its
-  // answer (issue 28, item 2): on the GET stream the agent could read it after the answer.
-  const log = (params: RelayedLog) =>
-    ctx.mcpReq.notify({ method: 'notifications/message', params });
-  return { ...relay, session, log };
 }
 
 /**
@@ -95,6 +100,8 @@ function relayVia(
   self: RelaySelf | undefined,
   /** One agent request's relay, or a session's for requests outside any call (relay-ledger.ts). */
   scope: 'request' | 'session',
+  /** A 2025 session's request: its session and its own log channel. */
+  own?: Pick<ClientRelay, 'session' | 'log'>,
 ): ClientRelay {
   // Made on the first relayed request: most calls relay none, and an unused ledger has nothing to
   // flush (issue 34: two Maps and an object per call, for nothing).
@@ -111,6 +118,10 @@ function relayVia(
       return capabilityRefusal(caps, method, params, agent);
     },
     done: () => books?.flush(),
+    // Undefined where there is none, which readers take as absent (url-required-error.ts,
+    // feature-sessions.ts).
+    session: own?.session,
+    log: own?.log,
     async request(asked: RelayRequest) {
       const started = Date.now();
       // Issue 27.3: whatever reaches the agent's app names its server, on this one path.

@@ -1,7 +1,7 @@
 import type { ClientRelay } from '../../tools/relay.js';
 import { labelRelayed } from '../../tools/relay-label.js';
 import type { CallToolResult } from '../../tools/types.js';
-import { urlRequiredOf } from '../../tools/url-required.js';
+import { urlRequiredOf, type UrlRequired } from '../../tools/url-required.js';
 
 /**
  * An upstream's "URL elicitation required" as the JSON-RPC error it is (MCP 2025-11-25,
@@ -13,12 +13,22 @@ import { urlRequiredOf } from '../../tools/url-required.js';
  * label, a link posing as Airlock's is dropped. Any other agent keeps the call's text answer.
  * The SDK is imported here, not at the top: it loads with the first /mcp request (issue 20).
  */
-export async function throwIfUrlRequired(
+export function throwIfUrlRequired(
   result: CallToolResult,
   relay: ClientRelay,
-): Promise<CallToolResult> {
+): CallToolResult | Promise<CallToolResult> {
   const required = urlRequiredOf(result);
+  // Every other answer as it is, not in an async function's promise: the handler that returns it
+  // would wait three microtask turns more for that promise (issue 34).
   if (!required || relay.session === undefined) return result;
+  return urlRequiredError(result, required, relay);
+}
+
+async function urlRequiredError(
+  result: CallToolResult,
+  required: UrlRequired,
+  relay: ClientRelay,
+): Promise<CallToolResult> {
   const elicitations = [];
   for (const step of required.steps) {
     const params = { mode: 'url', ...step };

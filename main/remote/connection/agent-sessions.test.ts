@@ -49,4 +49,29 @@ describe('AgentSessions', () => {
     expect(s.agents()).toEqual(['stateful']);
     await s.closeAll();
   });
+
+  it("openUse: get's session without a promise once open, counted as a use; none before or after", async () => {
+    const closed: string[] = [];
+    let finish!: (up: Upstream) => void;
+    const s = new AgentSessions(
+      (a) =>
+        a === 'slow'
+          ? new Promise<Upstream>((r) => (finish = r))
+          : Promise.resolve(fakeUp(closed, a)),
+      2,
+    );
+    const opening = s.get('slow');
+    expect(s.openUse('slow')).toBeUndefined(); // still connecting: the caller awaits get
+    finish(fakeUp(closed, 'slow'));
+    const slow = await opening;
+    expect(s.openUse('slow')).toBe(slow);
+    await s.get('b');
+    expect(s.openUse('slow')).toBe(slow); // slow is now the more recent: b goes first
+    await s.get('c');
+    await new Promise((r) => setImmediate(r));
+    expect(closed).toEqual(['b']);
+    await s.release('slow');
+    expect(s.openUse('slow')).toBeUndefined();
+    await s.closeAll();
+  });
 });

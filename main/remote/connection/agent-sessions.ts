@@ -54,6 +54,19 @@ export class AgentSessions {
     return up;
   }
 
+  /**
+   * `get`'s session without a promise where it is open now: the same session, counted as a use
+   * as `get` counts it; undefined (then `get`) while none is open (issue 34: an everyday call's
+   * lookup awaited an async function and a catch for a session already in hand).
+   */
+  openUse(agent: string): Upstream | undefined {
+    const found = this.byAgent.get(agent);
+    if (found?.open === undefined) return undefined;
+    found.order = ++this.tick;
+    found.at = Date.now();
+    return found.open;
+  }
+
   /** The agent's session if it is open now (connected and not closed since), without opening one. */
   openNow(agent: string): Upstream | undefined {
     return this.byAgent.get(agent)?.open;

@@ -71,6 +71,16 @@ export class AgentUpstreams {
     return this.sessions.get(agent);
   }
 
+  /**
+   * `upFor`'s answer without a promise where it is in hand (the shared connection, or the agent's
+   * own session already open); undefined where `upFor` must be awaited (connecting, not connected).
+   */
+  upNow(agent: string): Upstream | undefined {
+    const shared = this.o.shared();
+    if (!shared) return undefined;
+    return this.stateful(shared) ? this.sessions.openUse(agent) : shared;
+  }
+
   /** The agent's own session when one is open (or `open` asks for one). */
   async agentUp(agent: string, open: boolean): Promise<Upstream | null> {
     if (!open && !this.sessions.agents().includes(agent)) return null;
