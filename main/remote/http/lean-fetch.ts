@@ -58,7 +58,7 @@ export class LeanBody {
     // in-flight budget (upstream/in-flight.ts) that nothing gives back.
     src.on('data', (text: string) => void (over ? undefined : chunk(text)));
     src.on('end', () => finish(undefined));
-    res.on('error', () => {}); // 'close' below reports the cut
+    res.on('error', ignore); // 'close' below reports the cut
     res.on('close', () => {
       if (!res.complete) finish(terminated(undefined));
     });
@@ -79,6 +79,8 @@ export class LeanBody {
     this.stop?.(reason);
   }
 }
+
+const ignore = () => {};
 
 /**
  * The most text one upstream message may hold once decoded: a JSON answer's whole body, or one
@@ -336,9 +338,10 @@ function send(
       req.destroy();
       if (!answered) resolve(new LeanResponse(url.href, null) as unknown as Response);
     };
-    const unwatch = signal ? onAbortOf(signal, onAbort) : undefined;
+    const watchers = signal ? watchersOf(signal) : undefined;
+    watchers?.add(onAbort);
     const unwire = () => {
-      unwatch?.();
+      watchers?.delete(onAbort);
       own?.removeEventListener('abort', onOwnAbort);
     };
     own?.addEventListener('abort', onOwnAbort, { once: true });
@@ -365,28 +368,28 @@ function send(
 }
 
 /**
- * Runs `cb` when the transport's signal aborts, until the returned function is called. The
- * transport's signal lives as long as the connection, so each request adding and removing an
- * EventTarget listener on it cost more than the bookkeeping needs (issue 34, ≈ 0.01 ms a call):
- * one listener per signal hands the abort to the requests in flight, in the order they were sent.
+ * The callbacks run when the transport's signal aborts: a request adds its own and deletes it
+ * when done. The transport's signal lives as long as the connection, so each request adding and
+ * removing an EventTarget listener on it cost more than the bookkeeping needs (issue 34, ≈ 0.01 ms
+ * a call): one listener per signal hands the abort to the requests in flight, in the order they
+ * were sent.
  */
 const inFlight = new WeakMap<AbortSignal, Set<() => void>>();
-function onAbortOf(signal: AbortSignal, cb: () => void): () => void {
-  const set = inFlight.get(signal) ?? new Set<() => void>();
-  if (!inFlight.has(signal)) {
-    const callbacks = set;
-    inFlight.set(signal, callbacks);
+function watchersOf(signal: AbortSignal): Set<() => void> {
+  let callbacks = inFlight.get(signal);
+  if (callbacks === undefined) {
+    const set = (callbacks = new Set<() => void>());
+    inFlight.set(signal, set);
     signal.addEventListener(
       'abort',
       () => {
-        for (const f of [...callbacks]) f();
-        callbacks.clear();
+        for (const f of [...set]) f();
+        set.clear();
       },
       { once: true },
     );
   }
-  set.add(cb);
-  return () => set.delete(cb);
+  return callbacks;
 }
 
 /**
