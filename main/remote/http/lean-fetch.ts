@@ -1,7 +1,7 @@
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Transform } from 'node:stream';
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { agentFor, target } from './upstream-agents.js';
+import { agentFor, where, type Where } from './upstream-agents.js';
 import { streamLostHandler } from '../relay/relay-scope.js';
 import { AnswerRefused } from '../upstream/answer-refused.js';
 import { InFlight } from '../upstream/in-flight.js';
@@ -58,7 +58,7 @@ export class LeanBody {
     // in-flight budget (upstream/in-flight.ts) that nothing gives back.
     src.on('data', (text: string) => void (over ? undefined : chunk(text)));
     src.on('end', () => finish(undefined));
-    res.on('error', () => {}); // 'close' below reports the cut
+    res.on('error', ignore); // 'close' below reports the cut
     res.on('close', () => {
       if (!res.complete) finish(terminated(undefined));
     });
@@ -79,6 +79,8 @@ export class LeanBody {
     this.stop?.(reason);
   }
 }
+
+const ignore = () => {};
 
 /**
  * The most text one upstream message may hold once decoded: a JSON answer's whole body, or one
@@ -173,16 +175,16 @@ class LeanResponse {
     this.text$ ??= new Promise<string>((resolve, reject) => {
       let out = '';
       let tooLarge: Error | undefined;
+      const inFlight = (this.inFlight = new InFlight());
       const settle = (then: () => void) => {
-        if (!keep || tooLarge) this.inFlight.release();
+        if (!keep || tooLarge) inFlight.release();
         then();
       };
       body.read(
         (chunk) => {
           if (tooLarge) return;
           const n = out.length + chunk.length;
-          tooLarge =
-            n <= UPSTREAM_MESSAGE_LIMIT ? this.inFlight.hold(n) : upstreamMessageTooLarge();
+          tooLarge = n <= UPSTREAM_MESSAGE_LIMIT ? inFlight.hold(n) : upstreamMessageTooLarge();
           if (!tooLarge) return void (out += chunk);
           out = '';
           body.cut(tooLarge);
@@ -199,7 +201,8 @@ class LeanResponse {
     return this.text$;
   }
 
-  private readonly inFlight = new InFlight();
+  /** The body's share of the in-flight budget, once it is read (an event stream's is its reader's). */
+  private inFlight: InFlight | undefined;
 
   async json(): Promise<unknown> {
     try {
@@ -209,7 +212,7 @@ class LeanResponse {
       if (this.body?.requestSignal?.aborted) return [];
       return parseUpstream(text);
     } finally {
-      this.inFlight.release();
+      this.inFlight?.release();
     }
   }
 }
@@ -233,29 +236,63 @@ export const REQUEST_TAG = 'x-airlock-request-tag';
 export function leanFetch(
   extra: Record<string, string>,
   requestSignal?: (tag: string) => AbortSignal | undefined,
-): FetchLike {
+): LeanFetchLike {
   const names = Object.keys(extra);
   const added = { names: names.map((k) => k.toLowerCase()), values: names.map((k) => extra[k]!) };
-  return (input, init) => {
+  const f: FetchLike = (input, init) => {
     const url = typeof input === 'string' ? new URL(input) : input;
     const body = init?.body;
     const plain = body === undefined || body === null || typeof body === 'string';
     if (!plain || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       return fetch(url, { ...init, headers: withExtra(init?.headers, added) });
     const out = headerRecord(init?.headers, added);
-    const headers = out.headers;
-    if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
-    headers['accept-encoding'] ??= ACCEPT_ENCODING;
-    // fetch sent "node"; some web application firewalls refuse requests with no User-Agent at all.
-    headers['user-agent'] ??= 'airlock';
+    const own = out.tag === undefined ? undefined : requestSignal?.(out.tag);
     const method = init?.method ?? 'GET';
-    const lost = method === 'POST' ? streamLostHandler() : undefined;
-    const signals = {
-      transport: init?.signal ?? undefined,
-      own: out.tag === undefined ? undefined : requestSignal?.(out.tag),
-    };
-    return send(url, method, headers, body ?? undefined, signals, lost, true);
+    return request(url, method, out.headers, body ?? undefined, init?.signal ?? undefined, own);
   };
+  // The extra headers never name the tag (it would be taken for the request's own): then `post`
+  // is `f` itself, whose record picks it out.
+  const tagged = added.names.includes(REQUEST_TAG);
+  return Object.assign(f, {
+    post(url: URL, headers: Record<string, string>, body: string, signal?: AbortSignal) {
+      if (tagged || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+        return f(url, { method: 'POST', headers, body, signal });
+      for (let i = 0; i < added.names.length; i++) headers[added.names[i]!] = added.values[i]!;
+      return request(url, 'POST', headers, body, signal, undefined);
+    },
+  });
+}
+
+/**
+ * A `leanFetch`, and its POST for a caller that has built the request's headers itself
+ * (lean-send.ts): `headers` a record of its own — lower-case names, no REQUEST_TAG — which the
+ * extra headers are set on in place rather than copied into a second record (issue 34). The same
+ * request as `fetch(url, { method: 'POST', headers, body, signal })` sends.
+ */
+export interface LeanFetchLike extends FetchLike {
+  post(
+    url: URL,
+    headers: Record<string, string>,
+    body: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Response>;
+}
+
+/** The request `f` sends, once its headers are one record with lower-case names. */
+function request(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  transport: AbortSignal | undefined,
+  own: AbortSignal | undefined,
+): Promise<Response> {
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  headers['accept-encoding'] ??= ACCEPT_ENCODING;
+  // fetch sent "node"; some web application firewalls refuse requests with no User-Agent at all.
+  headers['user-agent'] ??= 'airlock';
+  const lost = method === 'POST' ? streamLostHandler() : undefined;
+  return send(url, method, headers, body, { transport, own }, lost, true);
 }
 
 /** The extra headers of a `leanFetch`, names lower-cased, in their given order. */
@@ -285,7 +322,8 @@ function send(
     if (signal?.aborted) return reject(signal.reason as Error);
     if (own?.aborted) return resolve(new LeanResponse(url.href, null) as unknown as Response);
     const { agent, request } = agentFor(url);
-    const options: RequestOptions = { ...target(url), method, headers, agent };
+    const w = where(url);
+    const options: RequestOptions = { ...w.target, method, headers: headList(headers, w), agent };
     let answered = false;
     const req: ClientRequest = request(options, (res) => {
       answered = true;
@@ -300,9 +338,10 @@ function send(
       req.destroy();
       if (!answered) resolve(new LeanResponse(url.href, null) as unknown as Response);
     };
-    const unwatch = signal ? onAbortOf(signal, onAbort) : undefined;
+    const watchers = signal ? watchersOf(signal) : undefined;
+    watchers?.add(onAbort);
     const unwire = () => {
-      unwatch?.();
+      watchers?.delete(onAbort);
       own?.removeEventListener('abort', onOwnAbort);
     };
     own?.addEventListener('abort', onOwnAbort, { once: true });
@@ -329,28 +368,56 @@ function send(
 }
 
 /**
- * Runs `cb` when the transport's signal aborts, until the returned function is called. The
- * transport's signal lives as long as the connection, so each request adding and removing an
- * EventTarget listener on it cost more than the bookkeeping needs (issue 34, ≈ 0.01 ms a call):
- * one listener per signal hands the abort to the requests in flight, in the order they were sent.
+ * The callbacks run when the transport's signal aborts: a request adds its own and deletes it
+ * when done. The transport's signal lives as long as the connection, so each request adding and
+ * removing an EventTarget listener on it cost more than the bookkeeping needs (issue 34, ≈ 0.01 ms
+ * a call): one listener per signal hands the abort to the requests in flight, in the order they
+ * were sent.
  */
 const inFlight = new WeakMap<AbortSignal, Set<() => void>>();
-function onAbortOf(signal: AbortSignal, cb: () => void): () => void {
-  const set = inFlight.get(signal) ?? new Set<() => void>();
-  if (!inFlight.has(signal)) {
-    const callbacks = set;
-    inFlight.set(signal, callbacks);
+function watchersOf(signal: AbortSignal): Set<() => void> {
+  let callbacks = inFlight.get(signal);
+  if (callbacks === undefined) {
+    const set = (callbacks = new Set<() => void>());
+    inFlight.set(signal, set);
     signal.addEventListener(
       'abort',
       () => {
-        for (const f of [...callbacks]) f();
-        callbacks.clear();
+        for (const f of [...set]) f();
+        set.clear();
       },
       { once: true },
     );
   }
-  set.add(cb);
-  return () => set.delete(cb);
+  return callbacks;
+}
+
+/**
+ * The headers as node:http takes them fastest: a flat list of names and values, with the Host
+ * header it would add itself. Given a record, ClientRequest calls `setHeader` for each (its name
+ * validated and lower-cased, an entry stored in a map of its own, the map walked again to write
+ * the head); given a list it writes the head at once, each name and value validated as before
+ * (Node 22, lib/_http_client.js and _http_outgoing.js `_storeHeader`) — about a third of
+ * building the request (issue 34). The head written is the same, Host where ClientRequest puts
+ * it: after the request's own headers. Not where ClientRequest would do more with a record: a
+ * Host of the request's own (it also names the TLS server), user info in the URL (Basic
+ * authorization), a `Content-Disposition` (re-encoded once the length is known); those requests
+ * keep the record. lean-fetch.head.property.test.ts holds the heads equal.
+ */
+export function headList(
+  headers: Record<string, string>,
+  w: Where,
+): Record<string, string> | string[] {
+  if (
+    w.target.auth !== undefined ||
+    headers.host !== undefined ||
+    headers['content-disposition'] !== undefined
+  )
+    return headers;
+  const list: string[] = [];
+  for (const k in headers) list.push(k, headers[k]!);
+  list.push('Host', w.host);
+  return list;
 }
 
 /** The error a body read cut short by the network gets, as undici words it. */

@@ -7,7 +7,7 @@ import {
   type JSONRPCMessage,
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
-import { LeanBody } from './lean-fetch.js';
+import { LeanBody, type LeanFetchLike } from './lean-fetch.js';
 import { jsonRpcMessage, MALFORMED_ANSWER, MALFORMED_ANSWER_MARK } from './lean-transport.js';
 
 /**
@@ -90,13 +90,15 @@ export async function leanSend(
   try {
     const common = commonHeaders(t);
     const headers = common instanceof Promise ? await common : common;
-    response = await t._fetch!(t._url, {
-      ...t._requestInit,
-      method: 'POST',
-      headers,
-      body: JSON.stringify(message),
-      signal: (t as { _abortController?: AbortController })._abortController?.signal,
-    });
+    const body = JSON.stringify(message);
+    const signal = (t as { _abortController?: AbortController })._abortController?.signal;
+    // The record just built is the request's own: lean-fetch.ts sends it as it is, without an
+    // init object and a second record (issue 34). A fetch that is not lean-fetch's (the SDK wraps
+    // it for DPoP) or a transport with a `requestInit` takes the init as the SDK would give it.
+    const f = t._fetch as Partial<LeanFetchLike> & FetchLike;
+    response = await (t._requestInit === undefined && typeof f.post === 'function'
+      ? f.post(t._url, headers, body, signal)
+      : f(t._url, { ...t._requestInit, method: 'POST', headers, body, signal }));
   } catch (err) {
     t.onerror?.(err as Error);
     throw err;

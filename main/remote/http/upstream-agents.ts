@@ -14,15 +14,23 @@ let httpsAgent: Agent | undefined;
  */
 const AGENT = { keepAlive: true, timeout: 4_000 };
 
+interface Client {
+  agent: Agent;
+  request: typeof http.request;
+}
+let httpClient: Client | undefined;
+let httpsClient: Client | undefined;
+
 /** Keep-alive agents, one per scheme, made on first use (node:https loads TLS). */
-export function agentFor(url: URL): { agent: Agent; request: typeof http.request } {
+export function agentFor(url: URL): Client {
   if (url.protocol === 'https:') {
+    if (httpsClient) return httpsClient;
     const https = process.getBuiltinModule('node:https');
     httpsAgent ??= new https.Agent(AGENT);
-    return { agent: httpsAgent, request: https.request };
+    return (httpsClient = { agent: httpsAgent, request: https.request });
   }
   httpAgent ??= new http.Agent(AGENT);
-  return { agent: httpAgent, request: http.request };
+  return (httpClient ??= { agent: httpAgent, request: http.request });
 }
 
 /**
@@ -30,15 +38,40 @@ export function agentFor(url: URL): { agent: Agent; request: typeof http.request
  * URL on every call (urlToHttpOptions, ≈ 0.06 ms a call in a passthrough profile, issue 34). The
  * upstream leg asks for one or two URLs per server, so a small cache, dropped when it grows.
  */
-const targets = new Map<string, RequestTarget>();
+const targets = new Map<string, Where>();
 export function target(url: URL): RequestTarget {
-  let t = targets.get(url.href);
-  if (!t) {
+  return where(url).target;
+}
+
+/** A URL's request target and the Host header node:http would give a request to it. */
+export interface Where {
+  target: RequestTarget;
+  host: string;
+}
+
+export function where(url: URL): Where {
+  let w = targets.get(url.href);
+  if (!w) {
     if (targets.size >= 64) targets.clear();
-    t = requestTarget(url);
-    targets.set(url.href, t);
+    const t = requestTarget(url);
+    w = { target: t, host: hostHeader(t, url.protocol === 'https:' ? 443 : 80) };
+    targets.set(url.href, w);
   }
-  return t;
+  return w;
+}
+
+/**
+ * The Host header node:http's ClientRequest (Node 22, lib/_http_client.js) makes of a target when
+ * the request's headers have none: the host name (`localhost` if empty), an IPv6 address
+ * bracketed, and the port unless it is the agent's default (80, or 443 for https).
+ * lean-fetch.head.property.test.ts holds the request heads equal.
+ */
+export function hostHeader(t: RequestTarget, defaultPort: number): string {
+  let h = t.hostname || 'localhost';
+  const colon = h.indexOf(':');
+  if (colon !== -1 && h.includes(':', colon + 1) && h.charCodeAt(0) !== 91) h = `[${h}]`;
+  const port = t.port || defaultPort;
+  return port !== defaultPort ? `${h}:${port}` : h;
 }
 
 /** The members of `RequestOptions` a URL gives a request. */

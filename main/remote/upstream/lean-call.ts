@@ -78,15 +78,30 @@ export function leanCallTool(
 ): Promise<Record<string, unknown>> | undefined {
   if (client.getProtocolEra() !== 'legacy' || !leanBooksPresent(client)) return undefined;
   // Params beyond these (a task-augmented call's `task`, MCP 2025-11-25) are the SDK's to send.
-  if (Object.keys(params).some((k) => k !== 'name' && k !== 'arguments' && k !== '_meta'))
-    return undefined;
+  // (Own enumerable keys, as `Object.keys` gives them, without its array and a closure per call.)
+  for (const k in params)
+    if (Object.hasOwn(params, k) && k !== 'name' && k !== 'arguments' && k !== '_meta')
+      return undefined;
   const books = client as unknown as Books;
   const transport = books.transport;
   if (!transport) return undefined;
   return send(books, transport, params, options);
 }
 
-/** `_requestWithSchemaViaCodec` for `tools/call` on the 2025 codec, step for step. */
+/**
+ * `_requestWithSchemaViaCodec` for `tools/call` on the 2025 codec, step for step, save where its
+ * books are settled. The SDK settles them in a `.finally` on the call's promise; that costs the
+ * caller three more microtask jobs and two promises before it sees the result (the reaction, the
+ * promise its callback's value is wrapped in, and the job that adopts it; ECMA-262,
+ * Promise.prototype.finally). Here an answered call has nothing left to settle but the abort
+ * listener: the answer's dispatch (UpstreamClient.settled, Protocol._onresponse) took the response
+ * handler, the timeout and the progress handler off the books before calling the handler, and
+ * once `received` is set an abort does nothing — so the listener goes at once and the caller gets
+ * the result with no jobs between. A call that fails settles its books in one job queued as it is
+ * rejected, exactly when the `.finally` reaction ran, and before the caller's own rejection
+ * handler runs (jobs run in the order queued): whatever the books look like to an answer still on
+ * its way, or to the caller, is as it was (lean-call.property.test.ts, cancelled and closed calls).
+ */
 function send(
   books: Books,
   transport: Transport,
@@ -94,12 +109,9 @@ function send(
   options: LeanCallOptions,
 ): Promise<Record<string, unknown>> {
   const { signal } = options;
-  let onAbort: (() => void) | undefined;
-  let id: number | undefined;
   return new Promise<Record<string, unknown>>((resolve, reject) => {
     if (signal.aborted) throw asSdkError(signal.reason);
     const messageId = books._requestMessageId++;
-    id = messageId;
     const request: JSONRPCMessage = {
       method: 'tools/call',
       params: options.onprogress
@@ -111,6 +123,21 @@ function send(
     if (options.onprogress) books._progressHandlers.set(messageId, options.onprogress as never);
     const outbound = books._envelopeOutbound(request);
     let received = false;
+    let settling = false;
+    /** The `.finally` of the SDK's funnel: one job, queued before the caller's reaction. */
+    const settle = () => {
+      if (settling) return;
+      settling = true;
+      void SETTLED.then(() => {
+        signal.removeEventListener('abort', onAbort);
+        books._responseHandlers.delete(messageId);
+        books._cleanupTimeout(messageId);
+      });
+    };
+    const fail = (err: unknown) => {
+      settle();
+      reject(err);
+    };
     const cancel = (reason: unknown) => {
       if (received) return;
       books._progressHandlers.delete(messageId);
@@ -125,21 +152,26 @@ function send(
           {},
         )
         .catch((err: unknown) => books._onerror(new Error(`Failed to send cancellation: ${err}`)));
-      reject(asSdkError(reason));
+      fail(asSdkError(reason));
     };
     books._responseHandlers.set(messageId, (answer) => {
       if (signal.aborted) return;
       received = true;
-      if (answer instanceof Error) return reject(answer);
+      if (answer instanceof Error) return fail(answer);
       const result = decoded(answer.result);
       const problem = callToolResultProblem(result);
       if (problem)
-        return reject(
+        return fail(
           new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${problem}`),
         );
+      // The dispatch has taken this call off the books (see above); an abort no longer matters.
+      // Should a handler ever be called with the call still on the books (an SDK that moved),
+      // they are settled as the `.finally` did rather than leave its timeout running.
+      if (books._responseHandlers.has(messageId)) settle();
+      else signal.removeEventListener('abort', onAbort);
       resolve(result as Record<string, unknown>);
     });
-    onAbort = () => cancel(signal.reason);
+    const onAbort = () => cancel(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     const { timeout } = options;
     books._setupTimeout(
@@ -151,16 +183,13 @@ function send(
     );
     transport.send(outbound, {}).catch((err: unknown) => {
       books._progressHandlers.delete(messageId);
-      reject(err as Error);
+      fail(err as Error);
     });
-  }).finally(() => {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-    if (id !== undefined) {
-      books._responseHandlers.delete(id);
-      books._cleanupTimeout(id);
-    }
   });
 }
+
+/** The settled promise the books of a failed call are settled a reaction of. */
+const SETTLED = Promise.resolve();
 
 function asSdkError(reason: unknown): SdkError {
   return reason instanceof SdkError
