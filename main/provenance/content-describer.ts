@@ -191,5 +191,5 @@ export function textOf(result: CallToolResult, skip?: string): string {
     }
   }
   if (result.structuredContent) parts.push(JSON.stringify(result.structuredContent));
-  return parts.join('\n');
+  return parts.length === 1 ? parts[0]! : parts.join('\n');
 }

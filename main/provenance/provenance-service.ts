@@ -53,6 +53,8 @@ export class ProvenanceService {
   private times: number[] = [];
   /** The agent indexFor last put at the end of `agents` (most recently used): no need to move it. */
   private newest: string | undefined;
+  /** `drain` for nextTick, made once (not a closure per result). */
+  private readonly drainSoon = () => this.drain();
   private readonly limits: IndexLimits;
   private readonly maxAgents: number;
   private readonly now: () => number;
@@ -79,7 +81,7 @@ export class ProvenanceService {
   observe(r: ObservedResult): void {
     this.queue.push(r);
     this.times.push(this.now());
-    if (this.queue.length === 1) process.nextTick(() => this.drain());
+    if (this.queue.length === 1) process.nextTick(this.drainSoon);
   }
 
   /** Results observed and not indexed yet (tests: when indexing happens). */
