@@ -58,10 +58,13 @@ export type Described = { item: Omit<ContentItem, 'id' | 'at'>; text: string };
 const CALENDAR_NOTE_PREFIX = '[Airlock: event titles';
 
 export class ContentDescriber {
+  /** The last server's note (untrusted.ts), kept: results come in runs from one server. */
+  private note = { server: '', text: '' };
+
   constructor(private readonly known: KnownParties) {}
 
   itemsOf(r: ObservedResult): Described[] {
-    const whole = textOf(r.result, untrustedNote(r.sourceLabel));
+    const whole = textOf(r.result, this.noteOf(r.sourceLabel));
     if (!whole) return [];
     const meta = (r.result._meta ?? {}) as Record<string, unknown>;
     const described = meta[PROVENANCE_META_KEY];
@@ -104,6 +107,12 @@ export class ContentDescriber {
       ];
     }
     return [];
+  }
+
+  private noteOf(server: string): string {
+    if (this.note.server !== server || !this.note.text)
+      this.note = { server, text: untrustedNote(server) };
+    return this.note.text;
   }
 
   private describedItems(d: ProvenanceMetaItem, r: ObservedResult, whole: string): Described[] {
@@ -182,5 +191,5 @@ export function textOf(result: CallToolResult, skip?: string): string {
     }
   }
   if (result.structuredContent) parts.push(JSON.stringify(result.structuredContent));
-  return parts.join('\n');
+  return parts.length === 1 ? parts[0]! : parts.join('\n');
 }

@@ -1,6 +1,7 @@
 import { secretsIn } from './secrets.js';
 import { contentValues } from './readings.js';
-import { extractValues, shingles, type SignificantValue } from './values.js';
+import { plainWords } from './plain-text.js';
+import { extractValues, shingles, SHINGLE_WORDS, type SignificantValue } from './values.js';
 
 /**
  * What one agent received through Airlock, indexed for the taint check
@@ -96,17 +97,21 @@ export class ContentIndex {
     const now = at;
     this.maybeRotate(now);
     const full: ContentItem = { ...item, id: this.nextId++, at: now };
+    // Short plain text holds no value, as written or as read (plain-text.ts): not read at all.
+    const plain = plainWords(text);
     // Other readings (readings.ts) only for a stranger's words: rule 1 looks for a destination in
     // untrusted content alone, so the user's own mail is keyed as written and costs no more.
-    const values: Pick<SignificantValue, 'kind' | 'value'>[] = full.untrusted
-      ? contentValues(text)
-      : extractValues(text);
+    const values: Pick<SignificantValue, 'kind' | 'value'>[] =
+      plain >= 0 ? [] : full.untrusted ? contentValues(text) : extractValues(text);
     // Short secrets (a bank's 6-digit code) matter only where they are the user's: private content.
     if (full.private)
       for (const s of secretsIn(text)) values.push({ kind: 'secret', value: s.value });
     // Phrases matter for private content (it must not leave) and for untrusted content (its
     // words must not become the user's); other content is not indexed by phrase.
-    const phrases = full.private || full.untrusted ? shingles(text) : [];
+    const phrases =
+      (full.private || full.untrusted) && !(plain >= 0 && plain < SHINGLE_WORDS)
+        ? shingles(text)
+        : [];
     const g = this.current;
     const id = full.id;
     g.items.set(id, full);

@@ -48,7 +48,13 @@ export interface ProvenanceOptions {
 export class ProvenanceService {
   readonly known: KnownParties;
   private readonly agents = new Map<string, ContentIndex>();
-  private readonly queue: (ObservedResult & { at: number })[] = [];
+  /** Results observed and not indexed yet, and when each was observed (`times`, same order). */
+  private queue: ObservedResult[] = [];
+  private times: number[] = [];
+  /** The agent indexFor last put at the end of `agents` (most recently used): no need to move it. */
+  private newest: string | undefined;
+  /** `drain` for nextTick, made once (not a closure per result). */
+  private readonly drainSoon = () => this.drain();
   private readonly limits: IndexLimits;
   private readonly maxAgents: number;
   private readonly now: () => number;
@@ -73,8 +79,9 @@ export class ProvenanceService {
    * `epoll_pwait` and loop turn per call (≈ 10–15 µs of CPU a call, docs/performance.md).
    */
   observe(r: ObservedResult): void {
-    this.queue.push({ ...r, at: this.now() });
-    if (this.queue.length === 1) process.nextTick(() => this.drain());
+    this.queue.push(r);
+    this.times.push(this.now());
+    if (this.queue.length === 1) process.nextTick(this.drainSoon);
   }
 
   /** Results observed and not indexed yet (tests: when indexing happens). */
@@ -151,13 +158,18 @@ export class ProvenanceService {
 
   /** Indexes every queued result now. Never throws: provenance must not break a call. */
   drain(): void {
-    const queued = this.queue.splice(0);
-    for (const r of queued) {
+    if (this.queue.length === 0) return;
+    const queued = this.queue;
+    const times = this.times;
+    this.queue = [];
+    this.times = [];
+    for (let i = 0; i < queued.length; i++) {
+      const r = queued[i]!;
       try {
         const items = this.describer.itemsOf(r);
         if (items.length === 0) continue;
         const index = this.indexFor(r.agent);
-        for (const { item, text } of items) index.add(item, text, r.at);
+        for (const { item, text } of items) index.add(item, text, times[i]!);
       } catch {
         // A result we cannot read is a result we cannot flag against; the call itself stands.
       }
@@ -187,6 +199,7 @@ export class ProvenanceService {
 
   private indexFor(agent: string): ContentIndex {
     let index = this.agents.get(agent);
+    if (index && agent === this.newest) return index;
     if (index) {
       // Map order is insertion order: re-insert to mark as most recently used.
       this.agents.delete(agent);
@@ -199,6 +212,7 @@ export class ProvenanceService {
       }
     }
     this.agents.set(agent, index);
+    this.newest = agent;
     return index;
   }
 }

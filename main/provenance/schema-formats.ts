@@ -33,7 +33,11 @@ export function schemaSaysDestination(
   // Tools keep their schema object; a path's answer is the same for every call.
   let answers = memo.get(schema);
   if (!answers) memo.set(schema, (answers = new Map()));
-  const key = path.map((p) => (typeof p === 'number' ? `#${p}` : p)).join('\u0000');
+  // A top-level argument's key is its name (what the map and join below give for it).
+  const key =
+    path.length === 1 && typeof path[0] === 'string'
+      ? path[0]
+      : path.map((p) => (typeof p === 'number' ? `#${p}` : p)).join('\u0000');
   let hit = answers.get(key);
   if (hit === undefined) {
     if (answers.size >= 1024) answers.clear();

@@ -66,7 +66,6 @@ export function checkCall(
   const thirdParty = call.sourceKind === 'remote';
   if (call.readOnly && !thirdParty) return null;
   const leaves = leavesOf(call.args);
-  const strings = leaves.map((l) => l.value);
   // A string's values are read once, however many destinations share it.
   const seen = new Map<string, SignificantValue[]>();
   const extract = (s: string) => {
@@ -103,6 +102,7 @@ export function checkCall(
   // ever names private items, so with none held and none carried there is nothing to look up
   // (issue 34: about half of a remote call's check; private-rule.property.test.ts).
   if (carried.length === 0 && !index.holdsPrivate()) return report(findings);
+  const strings = leaves.map((l) => l.value);
   const leak = privateDataFinding(
     index,
     {

@@ -192,6 +192,8 @@ function structured(s: string): { key: string; value: unknown } | undefined {
       return undefined;
     }
   }
-  if (FORM.test(t)) return { key: '(form)', value: Object.fromEntries(new URLSearchParams(t)) };
+  // A form has an '=' (a cheap test first: most strings are not forms).
+  if (t.includes('=') && FORM.test(t))
+    return { key: '(form)', value: Object.fromEntries(new URLSearchParams(t)) };
   return undefined;
 }

@@ -1,0 +1,84 @@
+/**
+ * Short plain text, in which no value can be read (issue 34): "Echo: m12", "OK", "Created 3
+ * issues". The content index reads every result an agent receives; most are texts like these,
+ * and the full reading (values.ts, readings.ts, encoded-readings.ts) runs some thirty patterns
+ * over each to find nothing. One pass over the characters proves there is nothing to find, and
+ * counts the words for the phrase index (values.ts `shingles`).
+ *
+ * A text is plain when it is at most PLAIN_MAX_CHARS long and
+ *
+ * 1. holds only ASCII letters and digits, spaces, tabs, line breaks and `:` `,` `!` `?` `'`: no
+ *    `@` `.` `/` (addresses, hosts, links), no `%` `&` `\` `=` `[({<` `+` `-` `_` `"` (the
+ *    encodings and veils identity.ts and encoded-readings.ts undo, phones' and keys' marks), and
+ *    nothing outside ASCII (NFKC, full-width forms, CJK, lookalikes, tag characters);
+ * 2. has fewer than PLAIN_MAX_DIGITS digits: a phone needs nine (values.ts PHONE), a phone with
+ *    letters for digits seven real ones (readings.ts);
+ * 3. has no run of letters and digits as long as PLAIN_MAX_RUN: base64 and hex runs are read
+ *    from sixteen (encoded-readings.ts LONG_RUN), keys from twenty-four (values.ts TOKEN);
+ * 4. has no word a spelled-out address is made with: "dot", "point", "punkt", "punto", "ponto"
+ *    (readings.ts DOT_WORD; every spelled reading needs one);
+ * 5. has no four one-letter words in a row, with only spaces, tabs, line breaks or commas
+ *    between them: the letter-by-letter reading (readings.ts) joins such runs, and could spell a
+ *    word of rule 4 ("p o i n t").
+ *
+ * With these, every reading leaves the text as it is or gives one with no address, host, link
+ * or phone in it (rot13 of it, an iCalendar text unfolded), and the scan finds no value in the
+ * text or in them. plain-text.property.test.ts checks that the full reading agrees, over
+ * generated texts on both sides of every rule.
+ */
+
+/** Longer texts are read in full: the fast path is for short answers. */
+export const PLAIN_MAX_CHARS = 4096;
+const PLAIN_MAX_DIGITS = 7;
+const PLAIN_MAX_RUN = 16;
+const MAX_SINGLES = 4;
+
+/**
+ * The number of words (runs of letters and digits, as `shingles` counts them) of a plain text,
+ * or -1 when the text is not plain and must be read in full.
+ */
+export function plainWords(text: string): number {
+  if (text.length > PLAIN_MAX_CHARS) return -1;
+  let words = 0;
+  let digits = 0;
+  let start = -1; // where the current word started, or -1 between words
+  let singles = 0; // one-letter words in a row
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    const digit = c >= 48 && c <= 57;
+    if (digit || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+      if (digit && ++digits >= PLAIN_MAX_DIGITS) return -1;
+      if (start < 0) {
+        start = i;
+        words++;
+      } else if (i - start + 1 >= PLAIN_MAX_RUN) return -1;
+      continue;
+    }
+    if (start >= 0) {
+      const length = i - start;
+      if (length === 1) {
+        if (++singles >= MAX_SINGLES) return -1;
+      } else {
+        singles = 0;
+        if ((length === 3 || length === 5) && dotWord(text, start, length)) return -1;
+      }
+      start = -1;
+    }
+    // Between words: what a letter-by-letter run may be separated by keeps the count of
+    // one-letter words (a superset of readings.ts's separators); other marks end a run.
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 44) continue;
+    if (c === 58 || c === 33 || c === 63 || c === 39) {
+      singles = 0;
+      continue;
+    }
+    return -1;
+  }
+  return words;
+}
+
+function dotWord(text: string, start: number, length: number): boolean {
+  const first = text.charCodeAt(start) | 0x20; // ASCII lower case
+  if (first !== 100 && first !== 112) return false; // d, p
+  const w = text.slice(start, start + length).toLowerCase();
+  return w === 'dot' || w === 'point' || w === 'punkt' || w === 'punto' || w === 'ponto';
+}
