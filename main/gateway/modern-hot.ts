@@ -172,8 +172,11 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     } finally {
       ex.dispatching = false;
     }
-    // None when the server answered in dispatch (its ladder's refusals run no handler).
-    ex.abort ??= this.controllers()?.get(key);
+    // None when the server answered in dispatch (its ladder's refusals run no handler). A request
+    // still open whose controller the map does not hold (an SDK keying or keeping it otherwise)
+    // gets its own, so that its client going away still aborts it.
+    if (!ex.abort && this.exchanges.get(key) === ex)
+      ex.abort = this.controllers()?.get(key) ?? new AbortController();
   }
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
