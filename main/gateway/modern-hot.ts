@@ -22,9 +22,9 @@ import { withSureEnvelopes } from './modern-route.js';
 /** The 2026-07-28 revision this path serves (the SDK's only modern revision, 2.4.0). */
 export const MODERN_REVISION = '2026-07-28';
 
-/** The methods an agent sends on every turn; anything else keeps the SDK's per-request handler. */
 /** The 2026-07-28 era has no session: its event streams carry no Mcp-Session-Id. */
 const NO_SESSION = Object.freeze({ sessionId: undefined });
+/** The methods an agent sends on every turn; anything else keeps the SDK's per-request handler. */
 const HOT_METHODS = new Set(['tools/call', 'tools/list', 'ping']);
 
 /**
@@ -86,8 +86,11 @@ interface Exchange {
   stream?: EventStream;
   /** Notifications held for the rest of this turn (see send). */
   held?: unknown[];
-  /** Aborts the call when the client goes away (2026-07-28 has no notifications/cancelled). */
-  abort: AbortController;
+  /**
+   * Aborts the call when the client goes away (2026-07-28 has no notifications/cancelled): the
+   * controller the server's dispatch made for the request (see `server`), else this one's.
+   */
+  abort?: AbortController;
 }
 
 /**
@@ -107,6 +110,17 @@ interface Exchange {
 export class ModernHotTransport extends PerRequestHTTPServerTransport {
   private readonly exchanges = new Map<number, Exchange>();
   private count = 0;
+  /**
+   * The connected server (set by `useServerSignals`), whose own per-request abort controllers
+   * (Protocol's private `_requestHandlerAbortControllers`, keyed by the id this transport gives
+   * each request) stand in for one of this transport's per call. `_onrequest` makes one for every
+   * request it hands a handler, and its signal is the handler's `ctx.mcpReq.signal`; aborting it
+   * is what Protocol does to each request when its transport closes — what the SDK's per-request
+   * server gets when the client goes away. So a call needs no second controller (issue 34: one
+   * AbortController and AbortSignal less per call). Read at each request: Protocol replaces the
+   * map when it closes. Where there is none (an SDK without it), each exchange has its own.
+   */
+  private server?: { _requestHandlerAbortControllers?: unknown };
 
   constructor() {
     super({ classification: { era: 'modern', revision: MODERN_REVISION } });
@@ -119,10 +133,20 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     return this.exchanges.size;
   }
 
+  /** Call right after `server.connect(this)`: see `server`. */
+  useServerSignals(server: Server): void {
+    this.server = server as unknown as { _requestHandlerAbortControllers?: unknown };
+  }
+
+  private controllers(): Map<RequestId, AbortController> | undefined {
+    const map = this.server?._requestHandlerAbortControllers;
+    return map instanceof Map ? (map as Map<RequestId, AbortController>) : undefined;
+  }
+
   /** The signal of the request behind a handler's context (by the id this transport gave it). */
   signalOf(internalId: RequestId): AbortSignal | undefined {
     return typeof internalId === 'number'
-      ? this.exchanges.get(internalId)?.abort.signal
+      ? this.exchanges.get(internalId)?.abort?.signal
       : undefined;
   }
 
@@ -135,20 +159,26 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     // Gone before it was dispatched: the SDK's transport runs nothing for it either.
     if (res.destroyed) return;
     const key = ++this.count;
-    const ex: Exchange = { id: message.id, res, dispatching: true, abort: new AbortController() };
+    const own = this.controllers() ? undefined : new AbortController();
+    const ex: Exchange = { id: message.id, res, dispatching: true, abort: own };
     this.exchanges.set(key, ex);
     res.once('close', () => {
       if (res.writableFinished || this.exchanges.get(key) !== ex) return;
       this.exchanges.delete(key);
       ex.stream?.release();
       // What the SDK's per-request server gets when its transport closes under a handler.
-      ex.abort.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+      ex.abort?.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
     });
     try {
       this.onmessage?.({ ...message, id: key } as JSONRPCMessage, { classification, authInfo });
     } finally {
       ex.dispatching = false;
     }
+    // None when the server answered in dispatch (its ladder's refusals run no handler). A request
+    // still open whose controller the map does not hold (an SDK keying or keeping it otherwise)
+    // gets its own, so that its client going away still aborts it.
+    if (!ex.abort && this.exchanges.get(key) === ex)
+      ex.abort = this.controllers()?.get(key) ?? new AbortController();
   }
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
@@ -204,7 +234,7 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
 
   override async close(): Promise<void> {
     for (const ex of this.exchanges.values()) {
-      ex.abort.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+      ex.abort?.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
       if (ex.stream || ex.held) this.streamOf(ex).end(undefined, this.take(ex));
       else ex.res.destroy();
     }
@@ -226,12 +256,17 @@ export function clientView(server: Server, ctx: ServerContext): Server {
   return view;
 }
 
+interface Agent {
+  server: Server;
+  transport: ModernHotTransport;
+  ready: Promise<void>;
+  /** `ready` has settled well: requests go straight to the transport. */
+  connected: boolean;
+}
+
 /** One shared server per agent for its hot 2026-07-28 requests. */
 export class ModernHotPath {
-  private readonly agents = new Map<
-    string,
-    { server: Server; transport: ModernHotTransport; ready: Promise<void>; connected: boolean }
-  >();
+  private readonly agents = new Map<string, Agent>();
 
   constructor(
     private readonly build: (agent: string, transport: ModernHotTransport) => Server,
@@ -239,8 +274,8 @@ export class ModernHotPath {
   ) {}
 
   /**
-   * Served in the caller's turn once the agent's server is connected (issue 34: no promise and
-   * no microtask per request); only requests that arrive while it connects wait for it.
+   * Served at once on a connected server: no promise to wait on per call (issue 34); only the
+   * agent's first requests wait for its server to connect.
    */
   serve(
     agent: string,
@@ -249,30 +284,32 @@ export class ModernHotPath {
     res: ServerResponse,
     authInfo: AuthInfo,
   ): Promise<void> | void {
-    let entry = this.agents.get(agent);
-    if (!entry) {
-      const transport = new ModernHotTransport();
-      // Its envelope check answers at once where the classification already proved it.
-      const server = withSureEnvelopes(this.build(agent, transport));
-      server.onerror = this.onerror;
-      // Registered before connecting, so requests arriving together share one server.
-      const ready = server.connect(transport).then(
-        () => {
-          directRequests(server, transport);
-          made.connected = true;
-        },
-        (err: unknown) => {
-          // Not kept: the agent's next request builds afresh.
-          this.agents.delete(agent);
-          throw err;
-        },
-      );
-      const made = { server, transport, ready, connected: false };
-      this.agents.set(agent, (entry = made));
-    }
-    const { transport } = entry;
-    if (entry.connected) return transport.serve(message, classification, res, authInfo);
-    return entry.ready.then(() => transport.serve(message, classification, res, authInfo));
+    const entry = this.agents.get(agent) ?? this.open(agent);
+    if (entry.connected) return entry.transport.serve(message, classification, res, authInfo);
+    return entry.ready.then(() => entry.transport.serve(message, classification, res, authInfo));
+  }
+
+  private open(agent: string): Agent {
+    const transport = new ModernHotTransport();
+    // Its envelope check answers at once where the classification already proved it.
+    const server = withSureEnvelopes(this.build(agent, transport));
+    server.onerror = this.onerror;
+    const entry: Agent = { server, transport, ready: Promise.resolve(), connected: false };
+    // Registered before connecting, so requests arriving together share one server.
+    entry.ready = server.connect(transport).then(
+      () => {
+        directRequests(server, transport);
+        transport.useServerSignals(server);
+        entry.connected = true;
+      },
+      (err: unknown) => {
+        // Not kept: the agent's next request builds afresh.
+        if (this.agents.get(agent) === entry) this.agents.delete(agent);
+        throw err;
+      },
+    );
+    this.agents.set(agent, entry);
+    return entry;
   }
 
   /** A revoked agent's next request builds afresh; requests in flight finish as on the SDK path. */
