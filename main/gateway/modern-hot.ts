@@ -22,9 +22,9 @@ import { withSureEnvelopes } from './modern-route.js';
 /** The 2026-07-28 revision this path serves (the SDK's only modern revision, 2.4.0). */
 export const MODERN_REVISION = '2026-07-28';
 
-/** The methods an agent sends on every turn; anything else keeps the SDK's per-request handler. */
 /** The 2026-07-28 era has no session: its event streams carry no Mcp-Session-Id. */
 const NO_SESSION = Object.freeze({ sessionId: undefined });
+/** The methods an agent sends on every turn; anything else keeps the SDK's per-request handler. */
 const HOT_METHODS = new Set(['tools/call', 'tools/list', 'ping']);
 
 /**
