@@ -283,7 +283,8 @@ export class McpEndpoint {
     run: (relay: ClientRelay) => Promise<T>,
   ): Promise<T> {
     // An agent's set stays once empty (issue 34: not a new Set and two map writes per call, one
-    // after another); agents are few, and revoking one drops its set (closeSessionsOf).
+    // after another); agents are few. Revoking one drops its set if empty (closeSessionsOf); one
+    // with a call still open then stays, empty, keyed by the name a new agent of it reuses.
     let set = this.live.get(agent);
     if (!set) this.live.set(agent, (set = new Set()));
     set.add(relay);
