@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContentIndex } from './content-index.js';
 import { plainWords } from './plain-text.js';
-import { contentValues } from './readings.js';
+import { contentValues, DOT_WORDS } from './readings.js';
 import { extractValues, shingles } from './values.js';
 
 /**
@@ -181,6 +181,17 @@ describe('plain text: nothing to read, the same as the full reading (issue 34)',
       expect(agrees(t), t).toBe(true);
     // Not plain, though it holds nothing: read in full, as before (rule 4 is a word, not a phrase).
     expect(plainWords('at the point of no return')).toBe(-1);
+  });
+
+  it("every word readings.ts reads as a dot makes a text not plain (rule 4 is readings.ts's list)", () => {
+    const ascii = DOT_WORDS.filter((w) => /^[a-z]+$/i.test(w));
+    expect(ascii.length).toBeGreaterThan(0);
+    for (const w of ascii)
+      for (const v of [w, w.toUpperCase(), w[0]!.toUpperCase() + w.slice(1)]) {
+        const t = `Echo: billing at evil ${v} test`;
+        expect(contentValues(t).length, t).toBeGreaterThan(0);
+        expect(plainWords(t), t).toBe(-1);
+      }
   });
 
   it('the index keys a plain text as the full reading does: by its reference alone', () => {

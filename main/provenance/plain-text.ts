@@ -16,7 +16,7 @@
  * 3. has no run of letters and digits as long as PLAIN_MAX_RUN: base64 and hex runs are read
  *    from sixteen (encoded-readings.ts LONG_RUN), keys from twenty-four (values.ts TOKEN);
  * 4. has no word a spelled-out address is made with: "dot", "point", "punkt", "punto", "ponto"
- *    (readings.ts DOT_WORD; every spelled reading needs one);
+ *    (readings.ts DOT_WORDS, taken from there; every spelled reading needs one);
  * 5. has no four one-letter words in a row, with only spaces, tabs, line breaks or commas
  *    between them: the letter-by-letter reading (readings.ts) joins such runs, and could spell a
  *    word of rule 4 ("p o i n t").
@@ -26,6 +26,8 @@
  * text or in them. plain-text.property.test.ts checks that the full reading agrees, over
  * generated texts on both sides of every rule.
  */
+
+import { DOT_WORDS } from './readings.js';
 
 /** Longer texts are read in full: the fast path is for short answers. */
 export const PLAIN_MAX_CHARS = 4096;
@@ -60,7 +62,7 @@ export function plainWords(text: string): number {
         if (++singles >= MAX_SINGLES) return -1;
       } else {
         singles = 0;
-        if ((length === 3 || length === 5) && dotWord(text, start, length)) return -1;
+        if (dotWord(text, start, length)) return -1;
       }
       start = -1;
     }
@@ -76,9 +78,22 @@ export function plainWords(text: string): number {
   return words;
 }
 
+// Rule 4's words are readings.ts's own (DOT_WORDS), so a word added there is not skipped here.
+// Only ASCII ones can be in a plain text (rule 1); their lengths and first letters as bit sets,
+// so most words are passed over without a string made.
+const ASCII_DOT_WORDS = new Set(
+  DOT_WORDS.map((w) => w.toLowerCase()).filter((w) => /^[a-z]{1,30}$/.test(w)),
+);
+let dotLengths = 0;
+let dotFirsts = 0;
+for (const w of ASCII_DOT_WORDS) {
+  dotLengths |= 1 << w.length;
+  dotFirsts |= 1 << (w.charCodeAt(0) - 97);
+}
+
 function dotWord(text: string, start: number, length: number): boolean {
-  const first = text.charCodeAt(start) | 0x20; // ASCII lower case
-  if (first !== 100 && first !== 112) return false; // d, p
-  const w = text.slice(start, start + length).toLowerCase();
-  return w === 'dot' || w === 'point' || w === 'punkt' || w === 'punto' || w === 'ponto';
+  if (length > 30 || !(dotLengths & (1 << length))) return false;
+  const first = (text.charCodeAt(start) | 0x20) - 97; // ASCII lower case, a = 0
+  if (first < 0 || first > 25 || !(dotFirsts & (1 << first))) return false;
+  return ASCII_DOT_WORDS.has(text.slice(start, start + length).toLowerCase());
 }

@@ -77,6 +77,8 @@ export class ProvenanceService {
    * so no call is ever checked against an index that misses a result the agent already has.
    * Not `setImmediate` (issue 34): it made the event loop poll once more per call, an extra
    * `epoll_pwait` and loop turn per call (≈ 10–15 µs of CPU a call, docs/performance.md).
+   * `r` is kept as given, not copied, until it is indexed: a caller passes an object of its own
+   * and changes neither it nor its result after (every caller builds one per result).
    */
   observe(r: ObservedResult): void {
     this.queue.push(r);

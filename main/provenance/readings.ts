@@ -50,7 +50,9 @@ const HYPHEN_BREAK = /(?<=[A-Za-z0-9])-[ \t]*\r?\n[ \t]*(?=[A-Za-z0-9])/g;
 // … Punkt" (German), "arroba … punto" (Spanish, Portuguese "ponto"), "chiocciola" (Italian),
 // "собака … точка" (Russian), and "at sign".
 const AT_WORD = '(?:at(?:[ \\t-]sign)?|arobase|arroba|chiocciola|klammeraffe|собака)';
-const DOT_WORD = '(?:dot|point|punkt|punto|ponto|точка)';
+/** The words for "." a spelled-out address is read with; plain-text.ts rule 4 is made of these. */
+export const DOT_WORDS: readonly string[] = ['dot', 'point', 'punkt', 'punto', 'ponto', 'точка'];
+const DOT_WORD = `(?:${DOT_WORDS.join('|')})`;
 const SPELLED = new RegExp(
   `(?<![\\p{L}\\p{N}._%+-])([\\p{L}\\p{N}._%+-]{1,64})[ \\t]+${AT_WORD}[ \\t]+((?:[\\p{L}\\p{N}-]{1,63}[ \\t]+${DOT_WORD}[ \\t]+){1,8}[\\p{L}][\\p{L}\\p{N}-]{1,62})`,
   'giu',
