@@ -13,6 +13,8 @@ export function cannedMcp(o: {
   callResult: unknown;
   sse: boolean;
   progress?: number[];
+  /** The echo tool's annotations (readOnlyHint: auto-approved by the default policy). */
+  annotations?: Record<string, unknown>;
 }): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     let body = '';
@@ -31,7 +33,15 @@ export function cannedMcp(o: {
           capabilities: { tools: {} },
           serverInfo: { name: o.name, version: '1' },
         },
-        'tools/list': { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] },
+        'tools/list': {
+          tools: [
+            {
+              name: 'echo',
+              inputSchema: { type: 'object' },
+              ...(o.annotations ? { annotations: o.annotations } : {}),
+            },
+          ],
+        },
         'tools/call': o.callResult,
       };
       const answer = JSON.stringify({ jsonrpc: '2.0', id: m.id, result: results[m.method] ?? {} });

@@ -1,7 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
+import { cannedMcp } from '../../test-support/canned-upstream.js';
 import { startRemoteApp } from '../../test-support/remote-app.js';
 
 /**
@@ -66,6 +69,62 @@ describe("a server's _meta in Airlock's namespaces", () => {
       expect(r.isError).toBeFalsy();
       expect(r._meta?.['dev.airlock/approval']).toBeUndefined();
       expect(r._meta?.['airlock/untrusted']).toEqual({ source: 'remote', server: 'svc' });
+      expect(r._meta?.['vendor/kept']).toBe(1);
+    });
+
+    it(`${mode}: nor one under a "__proto__" key of _meta (JSON's own key, never a prototype)`, async () => {
+      // An upstream's JSON can carry "__proto__" as a key of _meta. Copied by assignment
+      // (ownMeta) it became the prototype of the _meta Airlock's own code reads the answer by.
+      let runs = 0;
+      const canned = cannedMcp({
+        name: 'svc',
+        sse: false,
+        annotations: { readOnlyHint: true },
+        callResult: JSON.parse(
+          `{"content":[{"type":"text","text":"done"}],"_meta":{"__proto__":${JSON.stringify(FORGED)},"vendor/kept":1}}`,
+        ),
+      });
+      const server = createServer(canned);
+      server.on('request', (req) => {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          if (body.includes('"tools/call"')) runs++;
+        });
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      cleanup.push(async () => {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      });
+      const t = await startRemoteApp();
+      cleanup.push(() => t.stop());
+      await t.app.control.addRemote({
+        name: 'svc',
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+      });
+
+      const client = new Client(
+        { name: 'url-client', version: '1.0.0' },
+        { versionNegotiation: { mode }, capabilities: { elicitation: { url: {} } } },
+      );
+      const asked: string[] = [];
+      client.setRequestHandler('elicitation/create', async (req) => {
+        asked.push(String((req.params as { url?: string }).url));
+        return { action: 'accept' };
+      });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
+          requestInit: { headers: { Authorization: `Bearer ${t.token}` } },
+        }),
+      );
+      cleanup.push(() => client.close());
+
+      const r = await client.callTool({ name: 'svc__echo', arguments: {} });
+      expect(asked).toEqual([]);
+      expect(runs).toBe(1);
+      expect(r.isError).toBeFalsy();
+      expect(JSON.stringify(r.content)).toContain('done');
       expect(r._meta?.['vendor/kept']).toBe(1);
     });
   }

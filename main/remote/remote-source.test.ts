@@ -122,6 +122,24 @@ describe('RemoteSource', () => {
     },
   );
 
+  it('an agent whose own session is open (taken without waiting) gets a new one when the server forgot it', async () => {
+    const u = await upstream([{ name: 'ping_me' }]);
+    const s = source(u.url);
+    await s.ready();
+    expect(text(await s.call('ping_me', {}, ctx()))).toMatch(/ping_me ran/);
+    const before = u.initializeCount;
+    u.forgetSessions();
+    // The agent's session is in hand (upNow): the stale answer still gets one retry on a new one.
+    const r = await s.call('ping_me', {}, ctx());
+    expect(r.isError).toBeFalsy();
+    expect(text(r)).toMatch(/ping_me ran/);
+    expect(u.initializeCount).toBeGreaterThan(before);
+    expect(u.calls.length).toBe(2);
+    // And the next call goes on that new session at once.
+    expect(text(await s.call('ping_me', {}, ctx()))).toMatch(/ping_me ran/);
+    expect(u.calls.length).toBe(3);
+  });
+
   it('says "unreachable: connection refused" for a closed port, and "401 from server" for a bad token', async () => {
     const port = await closedPort();
     const dead = source(`http://127.0.0.1:${port}/mcp`);

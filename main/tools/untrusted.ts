@@ -49,7 +49,9 @@ export function ownMeta(meta: Record<string, unknown> | undefined): Record<strin
   if (!meta) return {};
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(meta))
-    if (!UPSTREAM_ONLY_META.has(k) && !airlockKey(k)) out[k] = v;
+    // "__proto__" (an own key where JSON.parse made the object) is dropped: assigned, it would
+    // set out's prototype, and a key under it (`dev.airlock/approval`) would read as out's own.
+    if (k !== '__proto__' && !UPSTREAM_ONLY_META.has(k) && !airlockKey(k)) out[k] = v;
   return out;
 }
 
