@@ -36,6 +36,9 @@
 //   … --segments                                 the Airlock child's in-process spans per era
 //   … --focus                                    only the legs the era target needs (no canned
 //                                                at once, no bare SDK)
+//   … --stdio                                    Airlock's upstream server-everything over stdio
+//                                                (launched by Airlock; its added-latency lines
+//                                                then mean nothing: read the stdio ratio line)
 //   AIRLOCK_BENCH_CHILD_FLAGS='--cpu-prof …' …   extra Node flags for the Airlock child
 //
 // Plain Node ESM over dist/ (npm run build:main first). Prints figures; asserts nothing.
@@ -58,6 +61,7 @@ const self = fileURLToPath(import.meta.url);
 const argv = process.argv.slice(2);
 const SEGMENTS = argv.includes('--segments');
 const FOCUS = argv.includes('--focus');
+const STDIO = argv.includes('--stdio');
 const SEQ = argv.includes('--long') ? 1000 : 400;
 const BLOCK = 10;
 const say = (o) => process.stdout.write(JSON.stringify(o) + '\n');
@@ -172,7 +176,22 @@ async function airlockChild(target) {
       })
     : undefined;
   const { app, token, mcpUrl, dataDir } = await startBenchApp([], 'airlock-era-floor-');
-  const view = await app.control.addRemote({ name: 'everything', url: target });
+  // `stdio`: server-everything launched by Airlock (unsandboxed, as bench-stdio.mjs adds it).
+  const everything = createRequire(join(root, 'package.json')).resolve(
+    '@modelcontextprotocol/server-everything/dist/index.js',
+  );
+  const view = await app.control.addRemote(
+    target === 'stdio'
+      ? {
+          name: 'everything',
+          stdio: {
+            command: process.execPath,
+            args: [everything, 'stdio'],
+            sandbox: { allowUnsandboxed: true },
+          },
+        }
+      : { name: 'everything', url: target },
+  );
   if (view.state !== 'ready') return say({ error: `remote: ${view.detail}` });
   say({ url: mcpUrl, token });
   process.once('SIGTERM', async () => {
@@ -221,7 +240,10 @@ async function main() {
   const es = await startEverything();
   const kids = {
     servers: child(['--servers']),
-    airlock: child(['--airlock', es.url, ...(SEGMENTS ? ['--segments'] : [])], nodeFlags()),
+    airlock: child(
+      ['--airlock', STDIO ? 'stdio' : es.url, ...(SEGMENTS ? ['--segments'] : [])],
+      nodeFlags(),
+    ),
   };
   try {
     const [srv, air] = await Promise.all([kids.servers.ready, kids.airlock.ready]);
@@ -319,6 +341,13 @@ async function main() {
     diff('Airlock, old wrapper', ['Airlock, old wrapper', '2026'], ['Airlock', '2025']);
     // The peer bench's target: Airlock's added p50 over direct, 2026 (v2 client, over direct's v2
     // 2025 session) ÷ 2025 (SDK 1.x, over direct's SDK 1.x).
+    if (STDIO)
+      console.log(
+        `\n  stdio upstream: Airlock 2026 ÷ 2025 p50 (the peer bench's stdio ratio is of absolute ` +
+          `p50s): ${(fig('Airlock', '2026').p50 / fig('Airlock', 'sdk1').p50).toFixed(2)}× over SDK 1.x, ` +
+          `${(fig('Airlock', '2026').p50 / fig('Airlock', '2025').p50).toFixed(2)}× one client library, ` +
+          `${(fig('Airlock, old wrapper', '2026').p50 / fig('Airlock', '2025').p50).toFixed(2)}× with the old wrapper`,
+      );
     const added26 = fig('Airlock', '2026').p50 - fig('direct', '2025').p50;
     const added25 = fig('Airlock', 'sdk1').p50 - fig('direct', 'sdk1').p50;
     const addedV2 = fig('Airlock', '2025').p50 - fig('direct', '2025').p50;

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { perRequestFetch } from './bench-lib.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(join(root, 'package.json'));
@@ -153,27 +154,6 @@ export async function agent(era, gw) {
     return { na: 'does not offer 2026-07-28 (the client fell back to a 2025 session)' };
   }
   return c;
-}
-
-/**
- * The v2 client's fetch with a signal of each request's own, as bench-passthrough.mjs's clients
- * have, so that long runs pile no abort listeners onto the client's transport-wide signal: the
- * one it passes on a 2025 session, the same object on every request, is given a fresh
- * `AbortSignal.any` per request. On 2026-07-28 the client already passes a signal of the
- * request's own (its per-request AbortController joined with the transport's, one
- * `AbortSignal.any` per request): that one goes to fetch as it is. Wrapping it too put a second
- * `AbortSignal.any` on the 2026 leg alone, a cost of the bench, not of the agent or the gateway
- * (docs/performance.md, "The 2026-07-28 agent's call, wave 3 session 13": +0.3 ms p50 on a server
- * answering in 3 ms, against +0.1 with Node's own fetch).
- */
-export function perRequestFetch() {
-  let last;
-  return (u, init) => {
-    const signal = init?.signal;
-    const again = signal !== undefined && signal === last;
-    last = signal;
-    return fetch(u, again ? { ...init, signal: AbortSignal.any([signal]) } : init);
-  };
 }
 
 // ------------------------------------------------------------------ the gateways
