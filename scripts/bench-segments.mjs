@@ -15,7 +15,10 @@
 //   to answer     → `res.end()`
 //
 // with the process's CPU (user + system, every thread) over `served` and over the two gateway
-// spans together. Work a gateway does after its answer is written (bookkeeping on later ticks) is
+// spans together. Also: `inEnd`, the time inside the answer's `res.end()` (the socket write, which
+// wakes the reader); `toFinish`, `res.end()` → 'finish'; and `gap` / `cpuGap`, from a call's answer
+// to the process's next POST and the CPU meanwhile (gaps of 5 ms or more, another leg's block, left
+// out). Work a gateway does after its answer is written (bookkeeping on later ticks) is
 // in none of them: it lengthens a call only if still running when the next request arrives, and
 // then before that call's headers are parsed.
 // Measurement only: bench-relay-floor.mjs --segments, bench-stdio.mjs --segments.
