@@ -164,7 +164,9 @@ async function serversChild() {
 async function airlockChild(target) {
   const segments = SEGMENTS
     ? recordSegments({
-        // SDK 1.x sends no Mcp-Method header; the v2 client does on both eras (checked below).
+        // Neither SDK 1.x nor the v2 client on a 2025 session sends Mcp-Method (the v2 client sets
+        // it only on a request carrying a 2026-07-28 envelope, its transport's
+        // _applyBodyDerivedHeaders), so both key 'sdk1'; the '2025' key stays for a client that does.
         keyOf: (req, port) =>
           `${port} ${
             req.headers['mcp-protocol-version'] === '2026-07-28'
