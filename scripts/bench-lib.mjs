@@ -197,8 +197,8 @@ export function lineChild(proc, name) {
  * the request's own (its per-request AbortController joined with the transport's by
  * `AbortSignal.any`), and that one goes to fetch as it is. Wrapping it as well put a second
  * `AbortSignal.any` on the 2026 leg alone, a cost of the bench and not of the agent or the
- * gateway (docs/performance.md, "The 2026-07-28 agent's call, wave 3 session 13": +0.4 to
- * +1.0 ms p50 through Airlock under load).
+ * gateway (docs/performance.md, "The 2026-07-28 agent's call, wave 3 session 13": +0.25 to
+ * +0.93 ms p50 through Airlock in six runs at load 4–12, the more the higher the load).
  */
 export function perRequestFetch() {
   let last;
