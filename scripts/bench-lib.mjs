@@ -188,3 +188,24 @@ export function lineChild(proc, name) {
   };
   return { ready, ask, exited };
 }
+
+/**
+ * The v2 client's fetch for the benches' agents (bench-peer-gateways.mjs, bench-passthrough.mjs,
+ * bench-stdio.mjs), so that long runs pile no abort listeners onto the client's transport-wide
+ * signal: that signal, which a 2025 session passes on every request (the same object each time),
+ * gets a fresh `AbortSignal.any` per request. On 2026-07-28 the client already passes a signal of
+ * the request's own (its per-request AbortController joined with the transport's by
+ * `AbortSignal.any`), and that one goes to fetch as it is. Wrapping it as well put a second
+ * `AbortSignal.any` on the 2026 leg alone, a cost of the bench and not of the agent or the
+ * gateway (docs/performance.md, "The 2026-07-28 agent's call, wave 3 session 13": +0.25 to
+ * +0.93 ms p50 through Airlock in six runs at load 4–12, the more the higher the load).
+ */
+export function perRequestFetch() {
+  let last;
+  return (u, init) => {
+    const signal = init?.signal;
+    const again = signal !== undefined && signal === last;
+    last = signal;
+    return fetch(u, again ? { ...init, signal: AbortSignal.any([signal]) } : init);
+  };
+}

@@ -34,7 +34,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodeFlags } from '../bin/node-flags.js';
-import { answerLines, lineChild, startEverything } from './bench-lib.mjs';
+import { answerLines, lineChild, perRequestFetch, startEverything } from './bench-lib.mjs';
 import { bareUpstream, relayChild } from './bench-relay.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -275,14 +275,13 @@ async function mcpClient(url, token, negotiation = 'legacy') {
     { name: 'bench', version: '1' },
     { versionNegotiation: { mode: negotiation } },
   );
-  // Per-request signal (as main/remote/upstream/upstream.ts does) so long runs do not pile abort listeners
-  // onto the SDK's transport-wide signal; the same wrapper on every leg, so it cancels out.
-  const perRequest = (u, init) =>
-    fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
+  // A per-request signal so long runs do not pile abort listeners onto the SDK's transport-wide
+  // signal: one AbortSignal.any per request on either era (bench-lib.mjs, perRequestFetch; a
+  // wrapper joining every signal cost the 2026-07-28 agent a second one).
   await c.connect(
     new StreamableHTTPClientTransport(new URL(url), {
       requestInit: { headers: token ? { Authorization: `Bearer ${token}` } : {} },
-      fetch: perRequest,
+      fetch: perRequestFetch(),
     }),
   );
   if (negotiation === 'auto' && c.getProtocolEra() !== 'modern')

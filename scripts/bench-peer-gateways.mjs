@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { perRequestFetch } from './bench-lib.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(join(root, 'package.json'));
@@ -138,14 +139,11 @@ export async function agent(era, gw) {
   // 'v2-2025': the v2 client on a 2025-11-25 session, the agent of bench-passthrough.mjs.
   const mode = era === 'v2-2025' ? 'legacy' : 'auto';
   const c = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode } });
-  // A per-request signal, as bench-passthrough.mjs's clients do (no abort listeners piling up).
-  const perRequest = (u, init) =>
-    fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
   try {
     await c.connect(
       new StreamableHTTPClientTransport(new URL(gw.url), {
         requestInit: { headers },
-        fetch: perRequest,
+        fetch: perRequestFetch(),
       }),
     );
   } catch (err) {

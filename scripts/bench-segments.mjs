@@ -15,7 +15,10 @@
 //   to answer     → `res.end()`
 //
 // with the process's CPU (user + system, every thread) over `served` and over the two gateway
-// spans together. Work a gateway does after its answer is written (bookkeeping on later ticks) is
+// spans together. Also: `inEnd`, the time inside the answer's `res.end()` (the socket write, which
+// wakes the reader); `toFinish`, `res.end()` → 'finish'; and `gap` / `cpuGap`, from a call's answer
+// to the process's next POST and the CPU meanwhile (gaps of 5 ms or more, another leg's block, left
+// out). Work a gateway does after its answer is written (bookkeeping on later ticks) is
 // in none of them: it lengthens a call only if still running when the next request arrives, and
 // then before that call's headers are parsed.
 // Measurement only: bench-relay-floor.mjs --segments, bench-stdio.mjs --segments.
@@ -27,13 +30,25 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-/** Starts recording; `report()` gives each server port's medians (ms) over what it recorded. */
-export function recordSegments() {
+/**
+ * Starts recording; `report()` gives each server port's medians (ms) over what it recorded, or
+ * each key's: `keyOf(request, port)` names the group a POST belongs to (bench-era-floor.mjs
+ * splits one port's calls by protocol era).
+ */
+export function recordSegments({ keyOf = (_request, port) => port } = {}) {
   const open = new Set();
   const done = [];
+  let last;
   dc.subscribe('http.server.request.start', ({ request, response, server }) => {
     if (request.method !== 'POST') return; // a GET stream stays open and is no call
-    const r = { port: server.address().port, t0: now(), c0: cpuMs(), ups: [], shared: false };
+    const key = keyOf(request, server.address().port);
+    const r = { port: key, t0: now(), c0: cpuMs(), ups: [], shared: false };
+    // The previous call's tail: from its answer to this request, the process's CPU meanwhile.
+    if (last?.tAnswer !== undefined && last.gap === undefined) {
+      last.gap = r.t0 - last.tAnswer;
+      last.cpuGap = r.c0 - last.cAnswer;
+    }
+    last = r;
     for (const o of open) o.shared = true;
     if (open.size > 0) r.shared = true;
     open.add(r);
@@ -43,8 +58,11 @@ export function recordSegments() {
     response.end = function (...args) {
       r.tAnswer ??= now();
       r.cAnswer ??= cpuMs();
-      return end.apply(this, args);
+      const out = end.apply(this, args);
+      r.inEnd ??= now() - r.tAnswer;
+      return out;
     };
+    response.once('finish', () => (r.tFinish = now()));
     response.once('close', () => {
       open.delete(r);
       if (!r.shared && r.tAnswer !== undefined) done.push(r);
@@ -70,7 +88,16 @@ export function recordSegments() {
       const byPort = {};
       for (const r of done.splice(0)) {
         const port = (byPort[r.port] ??= { served: [], http: [] });
-        port.served.push({ served: r.tAnswer - r.t0, cpuServed: r.cAnswer - r.c0 });
+        port.served.push({
+          served: r.tAnswer - r.t0,
+          cpuServed: r.cAnswer - r.c0,
+          inEnd: r.inEnd,
+          toFinish: (r.tFinish ?? r.tAnswer) - r.tAnswer,
+        });
+        // Only a call followed by another in this process before `report()`, and a short gap
+        // (the same leg's next call, not another leg's block run meanwhile).
+        if (r.gap !== undefined && r.gap < 5)
+          (port.tail ??= []).push({ gap: r.gap, cpuGap: r.cpuGap });
         const u = r.ups[0];
         if (r.ups.length !== 1 || u.t3 === undefined || u.t3 > r.tAnswer) continue;
         port.http.push({
@@ -87,9 +114,16 @@ export function recordSegments() {
           ? {}
           : Object.fromEntries(Object.keys(rows[0]).map((k) => [k, median(rows.map((x) => x[k]))]));
       return Object.fromEntries(
-        Object.entries(byPort).map(([port, { served, http }]) => [
+        Object.entries(byPort).map(([port, { served, http, tail = [] }]) => [
           port,
-          { n: served.length, nHttp: http.length, ...medians(served), ...medians(http) },
+          {
+            n: served.length,
+            nHttp: http.length,
+            nTail: tail.length,
+            ...medians(served),
+            ...medians(http),
+            ...medians(tail),
+          },
         ]),
       );
     },

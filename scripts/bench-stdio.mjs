@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { lineChild } from './bench-lib.mjs';
+import { lineChild, perRequestFetch } from './bench-lib.mjs';
 import { recordSegments } from './bench-segments.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -130,12 +130,11 @@ async function sdk() {
 async function agentClient(url, token, mode = 'legacy') {
   const { Client, StreamableHTTPClientTransport } = await sdk();
   const c = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode } });
-  const perRequest = (u, init) =>
-    fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
+  // One AbortSignal.any per request on either era (bench-lib.mjs, perRequestFetch).
   await c.connect(
     new StreamableHTTPClientTransport(new URL(url), {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
-      fetch: perRequest,
+      fetch: perRequestFetch(),
     }),
   );
   // The comparison is meaningless if a 2026-07-28 agent fell back to a session.
