@@ -62,6 +62,18 @@ class Thing {
   a = 1;
 }
 
+/** An object that holds itself: both ways recurse until the stack runs out (RangeError). */
+function cyclic(): unknown {
+  const o: Record<string, unknown> = { a: 1 };
+  o.b = o;
+  return o;
+}
+
+/** Sorted keys and an enumerable accessor that gives an equal (fresh) value on every read. */
+function withGetter(): unknown {
+  return Object.defineProperty({ a: 1 }, 'b', { enumerable: true, get: () => ({ x: 1, y: 2 }) });
+}
+
 // Anything an argument could hold (parsed JSON), and what it never does but a caller could pass.
 const leaf = fc.oneof(
   { weight: 6, arbitrary: fc.oneof(fc.string(), fc.double(), fc.integer(), fc.boolean()) },
@@ -90,6 +102,13 @@ const leaf = fc.oneof(
       new Uint8Array([1, 2]),
       Object.create({ inherited: 1 }),
       holey(),
+      // Neither JSON.parse nor a caller makes these today; the fast path must still agree.
+      10n, // TypeError both ways
+      cyclic(),
+      withGetter(),
+      Object.assign([1, 2], { z: 1, toString: 2 }), // an array's other members are not written
+      { a: 1, [Symbol('k')]: 2 }, // nor an object's Symbol keys
+      Object.defineProperty({ a: 1 }, 'b', { value: 2, enumerable: false }),
     ),
   },
 );
@@ -169,5 +188,55 @@ describe('canonicalJson and argsDigest (issue 34 fast path)', () => {
     );
     // Nothing to hash: it fails as it did (the Activity row's late digest logs it, call-record.ts).
     expect(() => argsDigest(undefined)).toThrow(TypeError);
+  });
+
+  it('agree when a prototype carries a toJSON (the copy has none, the arguments inherit it)', () => {
+    // What a polluted Object.prototype or Array.prototype changes: JSON.stringify calls an
+    // inherited toJSON on the arguments but never on the null-prototype copy, so the fast path
+    // must look up the chain (`in`), not at own members only. Values are made before the
+    // prototypes are touched, and compared after they are restored.
+    const values = fc.sample(
+      fc.jsonValue().map((j) => JSON.parse(JSON.stringify(j)) as unknown),
+      { seed: 34, numRuns: 300 },
+    );
+    values.push({ a: [1, { b: 2 }] }, [{ a: 1 }], { a: 1 });
+    const run = () =>
+      values.map((v) => {
+        try {
+          return [canonicalJson(v), canonicalBefore(v)];
+        } catch (err) {
+          return [String(err), String(err)];
+        }
+      });
+    const protos = [Object.prototype, Array.prototype] as Record<string, unknown>[];
+    for (const proto of protos)
+      for (const enumerable of [false, true]) {
+        let texts: string[][];
+        Object.defineProperty(proto, 'toJSON', {
+          value: () => 'polluted',
+          enumerable,
+          configurable: true,
+          writable: true,
+        });
+        try {
+          texts = run();
+        } finally {
+          delete proto.toJSON;
+        }
+        for (const [now, before] of texts) expect(now).toBe(before);
+      }
+  });
+
+  it('agree on arguments as deep as the gateway lets through (guards.ts MAX_JSON_DEPTH)', () => {
+    for (const depth of [1, 64, 127, 128]) {
+      const sorted = '{"a":'.repeat(depth) + '[0]' + '}'.repeat(depth);
+      const unsorted = '{"b":1,"a":'.repeat(depth) + '[0]' + '}'.repeat(depth);
+      const arrays = '['.repeat(depth) + '{"__proto__":{"b":1,"a":2}}' + ']'.repeat(depth);
+      for (const text of [sorted, unsorted, arrays]) {
+        const v = JSON.parse(text) as unknown;
+        expect(canonicalJson(v)).toBe(canonicalBefore(v));
+        expect(argsDigest(v)).toBe(digestBefore(v));
+      }
+    }
   });
 });

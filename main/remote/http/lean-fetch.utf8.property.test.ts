@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { LeanBody } from './lean-fetch.js';
 
@@ -88,5 +88,37 @@ describe('LeanBody text (issue 34: no setEncoding)', () => {
     const pieces = [Buffer.from('ab'), Buffer.from([0xe2, 0x82])];
     expect(await leanPieces(response(pieces))).toEqual(['ab', '\ufffd']);
     expect(await setEncodingPieces(pieces)).toEqual(['ab', '\ufffd']);
+  });
+
+  it("gives setEncoding's pieces for the splits that matter, one by one", async () => {
+    const b = (...bytes: number[]) => Buffer.from(bytes);
+    const cases: Buffer[][] = [
+      [b(0xef), b(0xbb, 0xbf, 0x41)], // a BOM split (kept as U+FEFF both ways)
+      [b(0xef, 0xbb, 0xbf), b(0x7b, 0x7d)],
+      [b(0x41, 0xf0, 0x9f), b(0x98), b(0x80, 0x41)], // 4 bytes over three pieces
+      [b(0xc3), b(), b(0xa9)], // an empty piece inside a character
+      [b(0x41, 0x80), b(0x41)], // a piece ending in a lone continuation byte
+      [b(0x41, 0xe2), b(0x41)], // in a lead byte the next piece does not continue
+      [b(0xed, 0xa0, 0x80, 0x41)], // a surrogate's encoding
+      [b(0xf4, 0x90, 0x80), b(0x80)], // past U+10FFFF
+      [b(0xc0, 0x80), b(0xff)],
+      [b(), b(0x41), b()],
+    ];
+    for (const pieces of cases)
+      expect(await leanPieces(response(pieces))).toEqual(await setEncodingPieces(pieces));
+  });
+
+  it('decodes a compressed body whose decoded pieces split a character', async () => {
+    // Two gzip members, the first ending inside "é": the gunzip stream hands "aé"'s first byte
+    // on its own, so the StringDecoder must take over from there.
+    const pieces = [gzipSync(Buffer.from([0x61, 0xc3])), gzipSync(Buffer.from([0xa9, 0x62]))];
+    expect((await leanPieces(response(pieces, { 'content-encoding': 'gzip' }))).join('')).toBe(
+      'a\u00e9b',
+    );
+    const deflated = deflateSync(Buffer.from('{"\u{1F600}":"\u00e9"}', 'utf8'));
+    const split = [deflated.subarray(0, 3), deflated.subarray(3, 5), deflated.subarray(5)];
+    expect((await leanPieces(response(split, { 'content-encoding': 'deflate' }))).join('')).toBe(
+      '{"\u{1F600}":"\u00e9"}',
+    );
   });
 });
