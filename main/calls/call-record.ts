@@ -43,19 +43,27 @@ export function recordCall(
     } as const;
     const digest = e.argsDigest;
     if (typeof digest === 'string') {
-      d.activity.add({ ...row, argsDigest: digest });
+      // Set on the row itself, last as in a copy: `add` copies it once more for its queue.
+      const now = row as Mutable<typeof row> & { argsDigest: string };
+      now.argsDigest = digest;
+      d.activity.add(now);
       return;
     }
     const at = Date.now();
-    d.activity.addLate(() => ({
-      ...row,
-      at: new Date(at).toISOString(),
-      argsDigest: lateDigest(d.logger, digest),
-    }));
+    // The row itself, its last two members set in the order a copy gave them: no second object
+    // per call (issue 34). Nothing else holds `row`; run again, the late row sets the same values.
+    d.activity.addLate(() => {
+      const late = row as Mutable<typeof row> & { at: string; argsDigest: string };
+      late.at = new Date(at).toISOString();
+      late.argsDigest = lateDigest(d.logger, digest);
+      return late;
+    });
   } catch (err) {
     d.logger.error('could not write the activity log', { error: String(err) });
   }
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A late row must not throw (LateActivity): a digest that cannot be made is logged and left empty. */
 function lateDigest(logger: Logger, make: () => string): string {

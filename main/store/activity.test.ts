@@ -102,6 +102,41 @@ describe('ActivityLog batching', () => {
   });
 });
 
+describe('ActivityLog views (issue 34: a queued row is its own view)', () => {
+  it("tells each row with the members it had, in the same order, and leaves a caller's object alone", () => {
+    const told: string[] = [];
+    const log = new ActivityLog(openDatabase(':memory:'), {
+      flushMs: 60_000,
+      onChange: (v) => told.push(JSON.stringify(v)),
+    });
+    const given = { ...row('given'), durationMs: 2.6, at: '2026-01-01T00:00:00.000Z' };
+    log.add(given);
+    log.addLate(() => ({ ...row('late'), detail: 'd', at: '2026-01-02T00:00:00.000Z' }));
+    const nowEntry = { ...row('now'), durationMs: 1.2, approvalId: 'r1' };
+    const now = log.addNow(nowEntry);
+    expect(told.slice(0, 2)).toEqual([
+      '{"agent":"a","tool":"given","decision":"auto","outcome":"ok","durationMs":3,"argsDigest":"sha256:x","at":"2026-01-01T00:00:00.000Z","id":1}',
+      '{"agent":"a","tool":"late","decision":"auto","outcome":"ok","durationMs":3,"argsDigest":"sha256:x","detail":"d","at":"2026-01-02T00:00:00.000Z","id":2}',
+    ]);
+    expect(Object.keys(now)).toEqual([
+      'agent',
+      'tool',
+      'decision',
+      'outcome',
+      'durationMs',
+      'argsDigest',
+      'approvalId',
+      'at',
+      'id',
+    ]);
+    expect(now).toMatchObject({ id: 3, durationMs: 1 });
+    // What the callers gave is theirs: neither is the view nor changed by the write.
+    expect(now).not.toBe(nowEntry);
+    expect(nowEntry).toEqual({ ...row('now'), durationMs: 1.2, approvalId: 'r1' });
+    expect(given).toEqual({ ...row('given'), durationMs: 2.6, at: '2026-01-01T00:00:00.000Z' });
+  });
+});
+
 describe('ActivityLog rows', () => {
   it('keeps every column of a row as given (positional binding, issue 34)', () => {
     const db = openDatabase(':memory:');
