@@ -111,7 +111,7 @@ else if (mode === 'old') {
   const { YoungGenerationCap } = await import(new URL('main/platform/young-generation.js', dist));
   // The growth factor alone: with --optimize-for-size V8 also shrinks the main thread's new space
   // at times, which sets the factor back to 2 for a while — the worker then grows or not by timing.
-  const cap = new YoungGenerationCap({ optimizeForSize: false });
+  const cap = new YoungGenerationCap({ oldGeneration: 'none' });
   cap.start();
   const main = await load();
   const done = new Promise((resolve) => worker.once('message', resolve));
