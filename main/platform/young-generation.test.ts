@@ -10,8 +10,17 @@ const MIB = 1024 * 1024;
 
 /** young-generation.probe.mjs in a fresh Node process (V8 flags are per process). */
 function probe(
-  mode: 'none' | 'cap' | 'serve' | 'worker' | 'burst' | 'old' | 'old-none',
-): Promise<{ max: number; exit?: number }> {
+  mode:
+    | 'none'
+    | 'cap'
+    | 'serve'
+    | 'worker'
+    | 'burst'
+    | 'old'
+    | 'old-cap'
+    | 'old-none'
+    | 'worker-after-burst',
+): Promise<{ max: number; majors?: number; exit?: number }> {
   return runProbe(
     new URL('./young-generation.probe.mjs', import.meta.url),
     new URL('../../dist/main/platform/young-generation.js', import.meta.url),
@@ -44,6 +53,22 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
     'holds only the main thread: a worker thread (the schema pool) still grows its new space under the same load',
     async () => {
       const r = await probe('worker');
+      expect(r.max).toBeGreaterThan(YOUNG_GENERATION_MIB * MIB);
+    },
+    120_000,
+  );
+
+  // Review (issue 34, wave 3 session 13), a known limit, not fixed: V8::SetFlagsFromString enforces
+  // flag implications, and --optimize-for-size implies --max-semi-space-size=1 (flag-definitions.h,
+  // DEFINE_VALUE_IMPLICATION), which --no-optimize-for-size and stop() leave set. After one burst,
+  // every isolate set up later (a schema pool worker started or replaced then) gets a new space of
+  // at most 2 × 1 MiB for the rest of the run; one started before grows to 32 MiB under this load
+  // (the `worker` case's first half). Not a regression: until session 13 --optimize-for-size was
+  // set at start, so every worker got it. `it.fails` until the implied value is handed back.
+  it.fails(
+    'leaves a worker started after a burst the new space V8 would give it',
+    async () => {
+      const r = await probe('worker-after-burst');
       expect(r.max).toBeGreaterThan(YOUNG_GENERATION_MIB * MIB);
     },
     120_000,
@@ -96,9 +121,14 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
   // 2 MiB and the factor at most 1.3 (heap-controller.cc, MinimumAllocationLimitGrowingStep).
   // Since wave 3 session 13 `--heap-growing-percent=10` holds it instead (factor 1.1, the floor
   // kept); read at each limit computation, so setting it after start applies.
+  // Against the cap alone (review, wave 3 session 13): against no settings at all the ratio of the
+  // largest sizes came out 0.27–0.69 over seven runs of each probe (under load 4–6), too near 0.7,
+  // and it also compared the cap. The cap alone: 123–170 MiB and 3–4 full GCs; with the hold
+  // 51–71 MiB and 11–14 full GCs. With the hold's setFlags line removed both checks fail.
   it('holds the old space near its live size under a load whose garbage dies old', async () => {
-    const [held, free] = [await probe('old'), await probe('old-none')];
-    expect(held.max).toBeLessThan(free.max * 0.7);
+    const [held, capOnly] = [await probe('old'), await probe('old-cap')];
+    expect(held.max).toBeLessThan(capOnly.max * 0.7);
+    expect(held.majors).toBeGreaterThanOrEqual(2 * capOnly.majors!);
   }, 120_000);
 
   it('hands V8 back its own heap settings when stopped', () => {
@@ -138,7 +168,9 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
     expect(flags.slice(3)).toEqual(['--no-optimize-for-size']);
     size = 32 * MIB;
     cap.adjust();
-    cap.stop(); // stopped while above the cap: V8 gets every setting back
+    // Stopped while above the cap: the settings it made are handed back (not the one V8 implied,
+    // the worker-after-burst case).
+    cap.stop();
     expect(flags.slice(4)).toEqual([
       '--optimize-for-size',
       '--no-optimize-for-size',
