@@ -92,7 +92,11 @@ export class YoungGenerationCap {
    * synchronous burst grew it while the flag still said "grow": the observer runs only between
    * turns of the event loop)? Then `--optimize-for-size` until it is back: V8 shrinks the new space
    * only while it optimizes for memory (or sees the allocation rate drop); the growth factor alone
-   * held it at 2 × 16 MiB (young-generation.test.ts, the burst case).
+   * held it at 2 × 16 MiB (young-generation.test.ts, the burst case). Not all of it is undone:
+   * V8::SetFlagsFromString enforces implications, and --optimize-for-size implies
+   * --max-semi-space-size=1, which stays after --no-optimize-for-size (and stop()): an isolate set
+   * up after a burst (a schema pool worker) gets at most 2 × 1 MiB of new space, as every worker
+   * did while --optimize-for-size was set at start (young-generation.test.ts, `it.fails`).
    */
   adjust(): void {
     const size = this.newSpaceBytes();
