@@ -89,7 +89,7 @@ export interface CliInjections {
   /** Extra tool sources for `serve` (the e2e suite's counting and blocking tools). */
   sources?: ToolSource[];
   /**
-   * `serve`'s young-generation cap and --optimize-for-size (main/platform/young-generation.ts),
+   * `serve`'s young-generation cap and old-generation hold (main/platform/young-generation.ts),
    * or false for neither: the memory/CPU trade-off bench's variants (bench-memory-tradeoff.mjs).
    */
   youngGeneration?: YoungGenerationOptions | false;

@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 // Issue 34: what `airlock serve`'s memory settings cost in CPU. At start it caps V8's young
-// generation at 8 MiB and turns on --optimize-for-size (main/platform/young-generation.ts), for
-// RSS under load; both make V8 collect more often. Three real `airlock serve`s, set up as the
-// peer bench sets up its own (bench-peer-airlock.mjs: CLI, OS keychain under with-keyring.sh,
-// server-everything over Streamable HTTP, `echo` run without asking), differ only in that:
+// generation at 8 MiB and holds the old generation with --heap-growing-percent=10
+// (main/platform/young-generation.ts), for RSS under load; both make V8 collect more often. Four
+// real `airlock serve`s, set up as the peer bench sets up its own (bench-peer-airlock.mjs: CLI, OS
+// keychain under with-keyring.sh, server-everything over Streamable HTTP, `echo` run without
+// asking), differ only in that:
 //
-//   default          the cap and --optimize-for-size (what users run)
-//   cap only         the cap, without --optimize-for-size
+//   default          the cap and --heap-growing-percent=10 (what users run, since wave 3 session 13)
+//   optimize-for-size  the cap and --optimize-for-size for the whole run (the default until then)
+//   cap only         the cap, the old generation as V8 holds it
 //   neither          V8's own defaults
 //
 // Each is started through this file's `--serve VARIANT` entry, which runs dist/main/cli.js's
 // main() with the variant as a CliInjection; the default goes through the same entry, so the
-// entry is the same for all three. Stock SDK 1.x agents; rounds of 8 clients × N calls, the
+// entry is the same for all four. Stock SDK 1.x agents; rounds of 8 clients × N calls, the
 // variants' order reversed every other round, then 200 sequential calls, round-robin in blocks of
 // 10 across the variants, each timed for a p50. CPU per call and RSS are the process tree's, from
 // /proc. Plain Node ESM over dist/ (npm run build:main first). Prints
@@ -21,7 +23,7 @@
 //   node scripts/bench-memory-tradeoff.mjs --long   4 rounds of 8 × 250
 //
 // The entry skips bin/airlock.js's compile cache and loads this script into the serve process:
-// the same for all three variants, so compare the ratios, not the absolute figures, with the peer
+// the same for all four variants, so compare the ratios, not the absolute figures, with the peer
 // bench's.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -36,8 +38,9 @@ const ROUNDS = 4;
 const SEQ = 200;
 
 const VARIANTS = {
-  default: { label: 'default: cap + --optimize-for-size', inject: undefined },
-  cap: { label: 'cap only', inject: { optimizeForSize: false } },
+  default: { label: 'default: cap + growing 10 %', inject: undefined },
+  ofs: { label: 'cap + --optimize-for-size', inject: { oldGeneration: 'optimize-for-size' } },
+  cap: { label: 'cap only', inject: { oldGeneration: 'none' } },
   neither: { label: "neither (V8's defaults)", inject: false },
 };
 

@@ -5,8 +5,8 @@
 //
 //   relay                 its own process, plain `node` (the peer bench's yardstick)
 //   relay, Airlock's V8   its own process, with the flags Airlock's launchers give Node
-//                         (bin/node-flags.js) and the young-generation cap and --optimize-for-size
-//                         that `airlock serve` sets at start (main/platform/young-generation.ts)
+//                         (bin/node-flags.js) and the young-generation cap and old-generation
+//                         hold that `airlock serve` sets at start (main/platform/young-generation.ts)
 //   relay in Airlock      the same relay code on its own port inside a running Airlock (the core,
 //                         its remote connected, SQLite, the launchers' flags, the cap) that is
 //                         itself serving the Airlock leg below between the relay's blocks
@@ -22,12 +22,17 @@
 //   AIRLOCK_BENCH_ALLOC_PROFILE=DIR …           every child writes DIR/alloc-PID.heapprofile: where
 //                                               it allocated over the run (V8's sampling heap
 //                                               profiler, objects the GC collected included)
-//   AIRLOCK_BENCH_CHILD_FLAGS='--cpu-prof …' …  extra Node flags for the two Airlock children
+//   AIRLOCK_BENCH_CHILD_FLAGS='--cpu-prof …' …  extra Node flags for the Airlock children
+//   AIRLOCK_BENCH_CHILD_LOG=PREFIX …            a child's stdout lines that are not the bench's own
+//                                               JSON (--trace-gc's) go to PREFIX-ROLE-PID.log
+//   node scripts/bench-relay-floor.mjs --variant ofs,cap   legs under other V8 settings (VARIANTS)
 //   node scripts/bench-relay-floor.mjs --segments   also where each Airlock process's added latency
 //                                               sits on a sequential call's path, its relay's
 //                                               beside its own (bench-segments.mjs)
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodeFlags } from '../bin/node-flags.js';
@@ -50,11 +55,41 @@ const BLOCK = 10;
 const say = (o) => process.stdout.write(JSON.stringify(o) + '\n');
 
 /** What `airlock serve` sets before it starts (main/cli/serve.ts). */
-async function airlockV8() {
+async function airlockV8(options) {
   const { YoungGenerationCap } = await import(
     pathToFileURL(join(root, 'dist/main/platform/young-generation.js')).href
   );
-  new YoungGenerationCap().start();
+  new YoungGenerationCap(options).start();
+}
+
+/**
+ * --variant NAME[,NAME…]: more legs, each variant's relay in its own process and an Airlock (with
+ * its relay) under other V8 settings than Airlock's: `yg` the YoungGenerationCap options (false:
+ * none), `flags` extra Node start-up flags, `set` V8 flags set at start (v8.setFlagsFromString),
+ * `observer` a PerformanceObserver on 'gc' entries that does nothing (the cap's own, alone).
+ * Run with AIRLOCK_BENCH_CHILD_LOG and AIRLOCK_BENCH_CHILD_FLAGS=--trace-gc to count each process's GCs.
+ */
+const VARIANTS = {
+  // The setting until wave 3 session 13: --optimize-for-size for the whole run.
+  ofs: { yg: { oldGeneration: 'optimize-for-size' } },
+  cap: { yg: { oldGeneration: 'none' } },
+  observer: { yg: false, observer: true },
+  // The cap as a start-up flag (2 × 4 MiB semi-spaces) in place of the growth factor.
+  semi4: { yg: { capMiB: 4096 }, flags: ['--max-semi-space-size=4'] },
+  // Read once, when the heap is set up: set at run time it changes nothing (V8's Heap::SetUp).
+  noreducer: { yg: undefined, set: '--no-memory-reducer' },
+};
+const variantArg = argv.indexOf('--variant');
+const VARIANT_NAMES = variantArg >= 0 ? argv[variantArg + 1].split(',') : [];
+
+async function variantV8(name) {
+  const v = VARIANTS[name];
+  if (v.yg !== false) await airlockV8(v.yg);
+  if (v.set) (await import('node:v8')).default.setFlagsFromString(v.set);
+  if (v.observer) {
+    const { PerformanceObserver } = await import('node:perf_hooks');
+    new PerformanceObserver(() => {}).observe({ entryTypes: ['gc'] });
+  }
 }
 
 /**
@@ -85,18 +120,24 @@ async function answerCpu(cleanup = async () => {}, segments = () => ({})) {
     await cleanup().catch(() => {});
     process.exit(0);
   });
-  answerLines({ segments: () => ({ segments: segments() }) });
+  answerLines({
+    segments: () => ({ segments: segments() }),
+    // The child's peak RSS so far (MiB): what its V8 settings hold under the run's load.
+    mem: () => ({ maxRssMiB: process.resourceUsage().maxRSS / 1024 }),
+  });
 }
 
 async function relayChild(target, v8) {
-  if (v8) await airlockV8();
+  if (typeof v8 === 'string') await variantV8(v8);
+  else if (v8) await airlockV8();
   const relay = await startRelay(target);
   say({ relay: { url: relay.url, token: relay.token } });
   await answerCpu();
 }
 
 async function inAirlockChild(target, v8) {
-  if (v8) await airlockV8();
+  if (typeof v8 === 'string') await variantV8(v8);
+  else if (v8) await airlockV8();
   const segments = argv.includes('--segments') ? recordSegments() : undefined;
   const { app, token, mcpUrl, dataDir } = await startBenchApp([], 'airlock-relay-floor-');
   const view = await app.control.addRemote({ name: 'everything', url: target });
@@ -120,17 +161,31 @@ async function inAirlockChild(target, v8) {
 function child(args, flags) {
   // AIRLOCK_BENCH_CHILD_FLAGS: extra Node flags for the Airlock children (--heap-prof, --cpu-prof…).
   const extra =
-    args[0].startsWith('--in-airlock') && process.env.AIRLOCK_BENCH_CHILD_FLAGS
+    args[0].includes('-airlock') && process.env.AIRLOCK_BENCH_CHILD_FLAGS
       ? process.env.AIRLOCK_BENCH_CHILD_FLAGS.split(' ')
       : [];
   const proc = spawn(process.execPath, [...flags, ...extra, self, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const { ready, ask, exited } = lineChild(proc, args[0]);
+  // A child's own lines that are no answer (V8's --trace-gc prints to stdout) go to
+  // AIRLOCK_BENCH_CHILD_LOG-<role>-<pid>.log when that is set, so the line protocol reads only JSON.
+  let out = proc;
+  if (process.env.AIRLOCK_BENCH_CHILD_LOG) {
+    const log = createWriteStream(
+      `${process.env.AIRLOCK_BENCH_CHILD_LOG}-${args[0].replace(/^--/, '')}-${args[2] ?? ''}${proc.pid}.log`,
+    );
+    const json = new PassThrough();
+    createInterface({ input: proc.stdout }).on('line', (l) =>
+      (l.startsWith('{') ? json : log).write(l + '\n'),
+    );
+    out = { stdout: json, stdin: proc.stdin, once: (e, f) => proc.once(e, f) };
+  }
+  const { ready, ask, exited } = lineChild(out, args[0]);
   return {
     ready,
     cpuMs: async () => (await ask('cpu')).cpuUs / 1000,
     segments: async () => (await ask('segments')).segments,
+    maxRssMiB: async () => (await ask('mem')).maxRssMiB,
     stop: async () => {
       // A clean exit (answerCpu's SIGTERM handler), so a profiler's file gets written.
       proc.kill('SIGTERM');
@@ -167,6 +222,11 @@ async function main() {
     inAirlock: child(['--in-airlock', es.url, ...(SEGMENTS ? ['--segments'] : [])], flags),
     uncapped: child(['--in-airlock-uncapped', es.url, ...(SEGMENTS ? ['--segments'] : [])], flags),
   };
+  for (const name of VARIANT_NAMES) {
+    const vf = [...flags, ...(VARIANTS[name].flags ?? [])];
+    kids[`relay-${name}`] = child(['--relay-variant', es.url, name], vf);
+    kids[`airlock-${name}`] = child(['--variant-airlock', es.url, name], vf);
+  }
   try {
     // All at once: a child that fails to start ends the run (and `finally` stops the others).
     const ready = await Promise.all(Object.values(kids).map((k) => k.ready));
@@ -200,6 +260,15 @@ async function main() {
         tool: 'everything__echo',
       },
     ];
+    for (const name of VARIANT_NAMES) {
+      const [r, a] = [info[`relay-${name}`].relay, info[`airlock-${name}`]];
+      const [rk, ak] = [kids[`relay-${name}`], kids[`airlock-${name}`]];
+      legs.push(
+        { name: `relay, ${name}`, kid: rk, ...r, tool: 'echo' },
+        { name: `relay in Airlock, ${name}`, kid: ak, ...a.relay, tool: 'echo' },
+        { name: `Airlock, ${name}`, kid: ak, ...a.airlock, tool: 'everything__echo' },
+      );
+    }
     for (const leg of legs) {
       leg.c = await v2Agent(leg.url, leg.token);
       leg.seq = [];
@@ -278,6 +347,10 @@ async function main() {
           `${`${f.fleetCpu.toFixed(3)} ${x(f.fleetCpu, base.fleetCpu)}`.padStart(18)}`,
       );
     }
+    const rss = [];
+    for (const [name, k] of Object.entries(kids))
+      rss.push(`${name} ${(await k.maxRssMiB()).toFixed(0)}`);
+    console.log(`\n  peak RSS MiB: ${rss.join(', ')}`);
     const inA = fig(legs[3]);
     const air = fig(legs[4]);
     console.log(
@@ -343,4 +416,6 @@ if (role === '--relay') await relayChild(argv[1], false);
 else if (role === '--relay-v8') await relayChild(argv[1], true);
 else if (role === '--in-airlock') await inAirlockChild(argv[1], true);
 else if (role === '--in-airlock-uncapped') await inAirlockChild(argv[1], false);
+else if (role === '--relay-variant') await relayChild(argv[1], argv[2]);
+else if (role === '--variant-airlock') await inAirlockChild(argv[1], argv[2]);
 else await main();

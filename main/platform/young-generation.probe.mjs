@@ -36,6 +36,15 @@ async function load() {
  * a gateway's in-flight calls under 8 clients are. Returns the largest old-space size seen.
  */
 async function oldLoad() {
+  // Full GCs counted too: the largest size seen depends on when concurrent marking ends (it moved
+  // 51–83 MiB between runs of the same setting); how many full GCs the limit calls for far less.
+  const { PerformanceObserver, constants } = await import('node:perf_hooks');
+  let majors = 0;
+  const gcs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++;
+  });
+  gcs.observe({ entryTypes: ['gc'] });
   const oldSpace = () =>
     v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space').space_size;
   const live = Array.from({ length: 60_000 }, (_, i) => ({ i, text: `live ${i}` }));
@@ -49,16 +58,19 @@ async function oldLoad() {
     await turn();
     max = Math.max(max, oldSpace());
   }
-  return { max, live: live.length };
+  await turn(); // the last GCs' entries
+  gcs.disconnect();
+  return { max, majors, live: live.length };
 }
 
 const write = process.stdout.write.bind(process.stdout);
 let result;
 if (mode === 'none') result = { max: await load() };
 else if (mode === 'old-none') result = await oldLoad();
-else if (mode === 'old') {
+else if (mode === 'old' || mode === 'old-cap') {
   const { YoungGenerationCap } = await import(new URL('main/platform/young-generation.js', dist));
-  const cap = new YoungGenerationCap();
+  // old-cap: the young-generation cap alone, so the old generation's hold is the only difference.
+  const cap = new YoungGenerationCap(mode === 'old-cap' ? { oldGeneration: 'none' } : {});
   cap.start();
   result = await oldLoad();
   cap.stop();
@@ -111,13 +123,46 @@ else if (mode === 'old') {
   const { YoungGenerationCap } = await import(new URL('main/platform/young-generation.js', dist));
   // The growth factor alone: with --optimize-for-size V8 also shrinks the main thread's new space
   // at times, which sets the factor back to 2 for a while — the worker then grows or not by timing.
-  const cap = new YoungGenerationCap({ optimizeForSize: false });
+  const cap = new YoungGenerationCap({ oldGeneration: 'none' });
   cap.start();
   const main = await load();
   const done = new Promise((resolve) => worker.once('message', resolve));
   worker.postMessage('go');
   result = { main, max: await done };
   cap.stop();
+  await worker.terminate();
+} else if (mode === 'worker-after-burst') {
+  // A worker started after one burst has come and gone (the cap set --optimize-for-size and
+  // cleared it): V8::SetFlagsFromString enforces flag implications, and --optimize-for-size implies
+  // --max-semi-space-size=1, which --no-optimize-for-size does not take back. A new isolate (a
+  // schema pool worker the pool starts later, or one it replaces after a budget ran out) reads it
+  // when its heap is set up. Fake sizes drive the cap; the flags are V8's own.
+  const { YoungGenerationCap } = await import(new URL('main/platform/young-generation.js', dist));
+  let size = 32 * 1024 * 1024;
+  const cap = new YoungGenerationCap({ newSpaceBytes: () => size });
+  cap.start(); // above the cap: --optimize-for-size
+  size = 2 * 1024 * 1024;
+  cap.adjust(); // back: --no-optimize-for-size
+  cap.stop();
+  const { Worker } = await import('node:worker_threads');
+  const worker = new Worker(
+    `const { parentPort } = require('node:worker_threads');
+     const v8 = require('node:v8');
+     const newSpace = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+     let max = newSpace();
+     let kept = [];
+     for (let chunk = 0; chunk < 600; chunk++) {
+       for (let i = 0; i < 10000; i++) {
+         const o = { n: i, text: 'call ' + chunk + ':' + i, args: [i, chunk] };
+         if (i % 10 === 0) kept.push(o);
+       }
+       if (kept.length > 20000) kept = [];
+       max = Math.max(max, newSpace());
+     }
+     parentPort.postMessage(max);`,
+    { eval: true },
+  );
+  result = { max: await new Promise((resolve) => worker.once('message', resolve)) };
   await worker.terminate();
 } else if (mode === 'serve') {
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-young-'));

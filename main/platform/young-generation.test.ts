@@ -1,13 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { runProbe } from '../../test-support/probe-process.js';
-import { YOUNG_GENERATION_MIB, YoungGenerationCap } from './young-generation.js';
+import {
+  HEAP_GROWING_PERCENT,
+  YOUNG_GENERATION_MIB,
+  YoungGenerationCap,
+} from './young-generation.js';
 
 const MIB = 1024 * 1024;
 
 /** young-generation.probe.mjs in a fresh Node process (V8 flags are per process). */
 function probe(
-  mode: 'none' | 'cap' | 'serve' | 'worker' | 'burst' | 'old' | 'old-none',
-): Promise<{ max: number; exit?: number }> {
+  mode:
+    | 'none'
+    | 'cap'
+    | 'serve'
+    | 'worker'
+    | 'burst'
+    | 'old'
+    | 'old-cap'
+    | 'old-none'
+    | 'worker-after-burst',
+): Promise<{ max: number; majors?: number; exit?: number }> {
   return runProbe(
     new URL('./young-generation.probe.mjs', import.meta.url),
     new URL('../../dist/main/platform/young-generation.js', import.meta.url),
@@ -45,11 +58,29 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
     120_000,
   );
 
+  // Review (issue 34, wave 3 session 13), a known limit, not fixed: V8::SetFlagsFromString enforces
+  // flag implications, and --optimize-for-size implies --max-semi-space-size=1 (flag-definitions.h,
+  // DEFINE_VALUE_IMPLICATION), which --no-optimize-for-size and stop() leave set. After one burst,
+  // every isolate set up later (a schema pool worker started or replaced then) gets a new space of
+  // at most 2 × 1 MiB for the rest of the run; one started before grows to 32 MiB under this load
+  // (the `worker` case's first half). Not a regression: until session 13 --optimize-for-size was
+  // set at start, so every worker got it. `it.fails` until the implied value is handed back.
+  it.fails(
+    'leaves a worker started after a burst the new space V8 would give it',
+    async () => {
+      const r = await probe('worker-after-burst');
+      expect(r.max).toBeGreaterThan(YOUNG_GENERATION_MIB * MIB);
+    },
+    120_000,
+  );
+
   // Review (issue 34), a known limit: the observer runs between turns of the event loop, so one
   // synchronous stretch of allocation with survivors, while the flag still says "grow", doubles the
   // new space past the cap (to V8's 2 × 16 MiB here); the growth factor alone then held it there.
   // With --optimize-for-size (wave 3 session 4) V8 shrinks it back once the load eases, so it ends
-  // within the cap (the probe still sees the transient 32 MiB: `burst`). A hard cap would still
+  // within the cap (the probe still sees the transient 32 MiB: `burst`); since wave 3 session 13
+  // the flag is set only while the new space is above the cap (with `--heap-growing-percent` alone
+  // it stayed at 32 MiB). A hard cap would still
   // need `--max-semi-space-size` at process start.
   it('is back within the cap after a synchronous allocation burst', async () => {
     const r = await probe('burst');
@@ -61,7 +92,7 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
     let size = 2 * MIB;
     const cap = new YoungGenerationCap({
       capMiB: 8,
-      optimizeForSize: false,
+      oldGeneration: 'none',
       setFlags: (f) => flags.push(f),
       newSpaceBytes: () => size,
     });
@@ -88,10 +119,16 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
   // 34–46 MiB under 8 clients with 19–25 MiB live; V8 grows its limit by at least 8 MiB plus the
   // new space's capacity after each full GC unless it is optimizing for memory, when the step is
   // 2 MiB and the factor at most 1.3 (heap-controller.cc, MinimumAllocationLimitGrowingStep).
-  // `--optimize-for-size` is read at each limit computation, so setting it after start applies.
+  // Since wave 3 session 13 `--heap-growing-percent=10` holds it instead (factor 1.1, the floor
+  // kept); read at each limit computation, so setting it after start applies.
+  // Against the cap alone (review, wave 3 session 13): against no settings at all the ratio of the
+  // largest sizes came out 0.27–0.69 over seven runs of each probe (under load 4–6), too near 0.7,
+  // and it also compared the cap. The cap alone: 123–170 MiB and 3–4 full GCs; with the hold
+  // 51–71 MiB and 11–14 full GCs. With the hold's setFlags line removed both checks fail.
   it('holds the old space near its live size under a load whose garbage dies old', async () => {
-    const [held, free] = [await probe('old'), await probe('old-none')];
-    expect(held.max).toBeLessThan(free.max * 0.7);
+    const [held, capOnly] = [await probe('old'), await probe('old-cap')];
+    expect(held.max).toBeLessThan(capOnly.max * 0.7);
+    expect(held.majors).toBeGreaterThanOrEqual(2 * capOnly.majors!);
   }, 120_000);
 
   it('hands V8 back its own heap settings when stopped', () => {
@@ -99,6 +136,68 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
     const cap = new YoungGenerationCap({ setFlags: (f) => flags.push(f), newSpaceBytes: () => 0 });
     cap.start();
     cap.stop();
-    expect(flags).toEqual(['--optimize-for-size', '--no-optimize-for-size']);
+    expect(flags).toEqual([
+      `--heap-growing-percent=${HEAP_GROWING_PERCENT}`,
+      '--heap-growing-percent=0',
+    ]);
+  });
+
+  // Wave 3 session 13 (issue 34): --optimize-for-size for the whole run made 1.7× the full GCs
+  // (every one a memory-reducing, compacting one) and 1.2–1.4× the scavenges under the relay-floor
+  // bench's load. It stays the way V8 shrinks a new space a burst grew past the cap: set while the
+  // new space is above the cap, cleared once it is back.
+  it('optimizes for size only while the new space is above the cap', () => {
+    const flags: string[] = [];
+    let size = 2 * MIB;
+    const cap = new YoungGenerationCap({
+      capMiB: 8,
+      setFlags: (f) => flags.push(f),
+      newSpaceBytes: () => size,
+    });
+    cap.start();
+    expect(flags).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
+    size = 8 * MIB; // at the cap: no more growth, but nothing to shrink
+    cap.adjust();
+    expect(flags.slice(1)).toEqual(['--semi-space-growth-factor=1']);
+    size = 32 * MIB; // a synchronous burst grew it past the cap
+    cap.adjust();
+    cap.adjust();
+    expect(flags.slice(2)).toEqual(['--optimize-for-size']); // once, not after every GC
+    size = 8 * MIB; // V8 shrank it back
+    cap.adjust();
+    expect(flags.slice(3)).toEqual(['--no-optimize-for-size']);
+    size = 32 * MIB;
+    cap.adjust();
+    // Stopped while above the cap: the settings it made are handed back (not the one V8 implied,
+    // the worker-after-burst case).
+    cap.stop();
+    expect(flags.slice(4)).toEqual([
+      '--optimize-for-size',
+      '--no-optimize-for-size',
+      '--heap-growing-percent=0',
+      '--semi-space-growth-factor=2',
+    ]);
+  });
+
+  it('keeps --optimize-for-size on for the whole run when asked (the pre-session-13 setting)', () => {
+    const flags: string[] = [];
+    let size = 2 * MIB;
+    const cap = new YoungGenerationCap({
+      oldGeneration: 'optimize-for-size',
+      setFlags: (f) => flags.push(f),
+      newSpaceBytes: () => size,
+    });
+    cap.start();
+    size = 32 * MIB;
+    cap.adjust();
+    size = 2 * MIB;
+    cap.adjust();
+    cap.stop();
+    expect(flags).toEqual([
+      '--optimize-for-size',
+      '--semi-space-growth-factor=1',
+      '--semi-space-growth-factor=2',
+      '--no-optimize-for-size',
+    ]);
   });
 });

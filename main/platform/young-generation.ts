@@ -12,11 +12,20 @@ export const YOUNG_GENERATION_MIB = 8;
 /** V8's own default (`node --v8-options`: --semi-space-growth-factor). */
 const V8_GROWTH_FACTOR = 2;
 
+/**
+ * How the old generation is held near its live size (see start()): V8's `--heap-growing-percent`
+ * (the default), `--optimize-for-size` for the whole run (before wave 3 session 13), or neither.
+ */
+export type OldGenerationHold = 'growing-percent' | 'optimize-for-size' | 'none';
+
+/** `--heap-growing-percent` while `airlock serve` runs: a limit 1.1 × the live size after a full GC. */
+export const HEAP_GROWING_PERCENT = 10;
+
 export interface YoungGenerationOptions {
   /** The new space's size (both semi-spaces) it may grow to, in MiB. */
   capMiB?: number;
-  /** V8's --optimize-for-size beside the cap (default true; see start()). */
-  optimizeForSize?: boolean;
+  /** How the old generation is held (default 'growing-percent'; see start()). */
+  oldGeneration?: OldGenerationHold;
   /** Test hooks: V8's flag setter and the new space's current size in bytes. */
   setFlags?: (flags: string) => void;
   newSpaceBytes?: () => number;
@@ -31,15 +40,17 @@ export interface YoungGenerationOptions {
  */
 export class YoungGenerationCap {
   private readonly capBytes: number;
-  private readonly optimizeForSize: boolean;
+  private readonly oldGeneration: OldGenerationHold;
   private readonly setFlags: (flags: string) => void;
   private readonly newSpaceBytes: () => number;
   private observer: PerformanceObserver | null = null;
   private growing = true;
+  /** --optimize-for-size set for a new space above the cap (adjust()). */
+  private shrinking = false;
 
   constructor(o: YoungGenerationOptions = {}) {
     this.capBytes = (o.capMiB ?? YOUNG_GENERATION_MIB) * 1024 * 1024;
-    this.optimizeForSize = o.optimizeForSize ?? true;
+    this.oldGeneration = o.oldGeneration ?? 'growing-percent';
     this.setFlags = o.setFlags ?? ((flags) => v8.setFlagsFromString(flags));
     this.newSpaceBytes = o.newSpaceBytes ?? newSpaceBytes;
   }
@@ -47,15 +58,19 @@ export class YoungGenerationCap {
   start(): void {
     if (this.observer) return;
     // The old generation too (issue 34, wave 3 session 4): after each full GC V8 sets the next
-    // limit at least 8 MiB plus the new space's capacity above the live size, and up to 4× it,
-    // unless it optimizes for memory (heap-controller.cc, MinimumAllocationLimitGrowingStep: 2
-    // MiB, and a conservative factor). Under 8 clients the old space held 34–52 MiB with 19–25
-    // live; with this flag 22–25 (docs/performance.md, "under load, wave 3 session 4"). V8 reads it
-    // at each limit computation, so it applies when set after start; process-wide, like the
-    // growth factor below (a schema pool Worker gets it too). Its price: more GC, ≈ 0.03 ms a call.
-    // --heap-growing-percent=10 instead caps the factor but keeps the 8 MiB + new-space floor: old
-    // space 27-29 MiB, RSS 6-10 MiB above this flag's, CPU +0-4 % over main against +4-14 % (docs).
-    if (this.optimizeForSize) this.setFlags('--optimize-for-size');
+    // limit at least 8 MiB plus the new space's capacity above the live size, and up to 4× it
+    // (heap-controller.cc). Under 8 clients the old space held 34–52 MiB with 19–25 live.
+    // `--heap-growing-percent=10` (read at each limit computation, so it applies when set after
+    // start; process-wide like the growth factor below) caps the factor at 1.1: old space 27–29
+    // MiB. Until wave 3 session 13 this was `--optimize-for-size` for the whole run, which also
+    // takes the floor down to 2 MiB steps (22–25 MiB, 6–10 less RSS) but turns every full GC into
+    // a memory-reducing one (compacting, all bytecode flushed) and made 1.7× the full GCs and
+    // 1.2–1.4× the scavenges of this setting under the relay-floor bench's load (docs/performance.md,
+    // "V8 settings and the process around the path, wave 3 session 13"): CPU per call, and the GC
+    // pauses the slowest sequential calls wait behind. Its price: ≈ 10 MiB more RSS under 8 clients.
+    if (this.oldGeneration === 'optimize-for-size') this.setFlags('--optimize-for-size');
+    if (this.oldGeneration === 'growing-percent')
+      this.setFlags(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
     this.adjust();
     this.observer = new PerformanceObserver(() => this.adjust());
     this.observer.observe({ entryTypes: ['gc'] });
@@ -64,17 +79,37 @@ export class YoungGenerationCap {
   stop(): void {
     this.observer?.disconnect();
     this.observer = null;
-    if (this.optimizeForSize) this.setFlags('--no-optimize-for-size');
+    if (this.oldGeneration === 'optimize-for-size' || this.shrinking)
+      this.setFlags('--no-optimize-for-size');
+    if (this.oldGeneration === 'growing-percent') this.setFlags('--heap-growing-percent=0');
     if (!this.growing) this.setFlags(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`);
     this.growing = true;
+    this.shrinking = false;
   }
 
-  /** After a GC: may V8 grow the new space the next time it wants to? */
+  /**
+   * After a GC: may V8 grow the new space the next time it wants to? And is it above the cap (one
+   * synchronous burst grew it while the flag still said "grow": the observer runs only between
+   * turns of the event loop)? Then `--optimize-for-size` until it is back: V8 shrinks the new space
+   * only while it optimizes for memory (or sees the allocation rate drop); the growth factor alone
+   * held it at 2 × 16 MiB (young-generation.test.ts, the burst case). Not all of it is undone:
+   * V8::SetFlagsFromString enforces implications, and --optimize-for-size implies
+   * --max-semi-space-size=1, which stays after --no-optimize-for-size (and stop()): an isolate set
+   * up after a burst (a schema pool worker) gets at most 2 × 1 MiB of new space, as every worker
+   * did while --optimize-for-size was set at start (young-generation.test.ts, `it.fails`).
+   */
   adjust(): void {
-    const grow = this.newSpaceBytes() < this.capBytes;
-    if (grow === this.growing) return;
-    this.growing = grow;
-    this.setFlags(`--semi-space-growth-factor=${grow ? V8_GROWTH_FACTOR : 1}`);
+    const size = this.newSpaceBytes();
+    const grow = size < this.capBytes;
+    if (grow !== this.growing) {
+      this.growing = grow;
+      this.setFlags(`--semi-space-growth-factor=${grow ? V8_GROWTH_FACTOR : 1}`);
+    }
+    if (this.oldGeneration === 'optimize-for-size') return; // on for the whole run already
+    const over = size > this.capBytes;
+    if (over === this.shrinking) return;
+    this.shrinking = over;
+    this.setFlags(over ? '--optimize-for-size' : '--no-optimize-for-size');
   }
 }
 
