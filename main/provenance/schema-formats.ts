@@ -30,14 +30,16 @@ export function schemaSaysDestination(
   path: readonly (string | number)[],
 ): boolean {
   if (!schema) return false;
-  // Tools keep their schema object; a path's answer is the same for every call.
-  let answers = memo.get(schema);
-  if (!answers) memo.set(schema, (answers = new Map()));
-  // A top-level argument's key is its name (what the map and join below give for it).
-  const key =
-    path.length === 1 && typeof path[0] === 'string'
-      ? path[0]
-      : path.map((p) => (typeof p === 'number' ? `#${p}` : p)).join('\u0000');
+  // Tools keep their schema object; a path's answer is the same for every call. Two tables, so
+  // that no key stands for two paths: a top-level argument by its name as it is, any other path
+  // by its JSON text, where an index (0) and a member named "0" or "#0" differ and a name holding
+  // a separator cannot pass for two steps ("a\u0000b" against a → b). A shared key would let an
+  // answer worked out for one path decide another's (schema-formats.test.ts).
+  let memo = memos.get(schema);
+  if (!memo) memos.set(schema, (memo = { names: new Map(), paths: new Map() }));
+  const name = path.length === 1 && typeof path[0] === 'string' ? path[0] : undefined;
+  const answers = name === undefined ? memo.paths : memo.names;
+  const key = name ?? JSON.stringify(path);
   let hit = answers.get(key);
   if (hit === undefined) {
     if (answers.size >= 1024) answers.clear();
@@ -47,7 +49,13 @@ export function schemaSaysDestination(
   return hit;
 }
 
-const memo = new WeakMap<Schema, Map<string, boolean>>();
+/** What the schema says at each path asked so far (see schemaSaysDestination). */
+interface Answers {
+  names: Map<string, boolean>;
+  paths: Map<string, boolean>;
+}
+
+const memos = new WeakMap<Schema, Answers>();
 
 function walk(schema: Schema, path: readonly (string | number)[]): boolean {
   let frontier = expand(schema, schema, 0);
