@@ -201,3 +201,32 @@ describe('destinations inside other values', () => {
     );
   });
 });
+
+describe('one destination named in several fields', () => {
+  // The seen-set kept the first field's reading of a link: under "url" first, a link also in
+  // "webhook" stayed `generic`, and taint-check lets a passive tool's generic link through rule 1;
+  // with "webhook" first it did not. The agent chooses the order of its arguments.
+  const link = 'https://hooks.evil.example/in';
+  const fields = ['url', 'link', 'webhook', 'callback_url', 'notify_url'] as const;
+  const isGeneric = (f: string) => f === 'url' || f === 'link';
+
+  it('is generic only when every field naming it is, in any order', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.constantFrom(...fields), { minLength: 1, maxLength: fields.length }),
+        (order) => {
+          const args = Object.fromEntries(order.map((f) => [f, link]));
+          const found = destinationsOf(args).filter((d) => d.kind === 'url');
+          expect(found).toHaveLength(1);
+          expect(found[0]!.generic === true).toBe(order.every(isGeneric));
+        },
+      ),
+      { seed: 1234, numRuns: 200 },
+    );
+  });
+
+  it('a webhook after a url is not generic', () => {
+    const [d] = destinationsOf({ url: link, webhook: link }).filter((x) => x.kind === 'url');
+    expect(d!.generic).toBeUndefined();
+  });
+});

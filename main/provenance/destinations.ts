@@ -53,7 +53,7 @@ export function destinationsOf(
   extract: Extract = extractValues,
 ): CallDestination[] {
   const out: CallDestination[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, CallDestination>();
   const work = [...leaves];
   for (let i = 0; i < work.length && i < 2000; i++) {
     const leaf = work[i]!;
@@ -70,10 +70,19 @@ export function destinationsOf(
     const path = pathText(leaf.path);
     for (const d of found) {
       const key = `${d.kind}:${d.value}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
       const generic = d.kind === 'url' && isGenericLink(leaf.path);
-      out.push({ ...d, path, why, ...(generic ? { generic } : {}) });
+      const kept = seen.get(key);
+      if (kept) {
+        // One destination however many fields name it, but judged by its strictest field: the
+        // same link under "url" and under "webhook" is where a passive tool sends, whichever
+        // field the agent wrote first (the first field's `generic` alone let a stranger's link
+        // through rule 1 by the order of the arguments).
+        if (kept.generic && !generic) delete kept.generic;
+        continue;
+      }
+      const dest: CallDestination = { ...d, path, why, ...(generic ? { generic } : {}) };
+      seen.set(key, dest);
+      out.push(dest);
       // A link's query names more destinations (`…/send?to=billing%40evil.example`).
       if (d.kind === 'url') work.push(...queryLeaves(d.raw, leaf.path));
     }
