@@ -102,7 +102,12 @@ export class ProvenanceService {
     const texts = remote.map(
       (t) => `${t.description ?? ''}\n${JSON.stringify(t.inputSchema ?? {})}`,
     );
-    const print = createHash('sha256').update(texts.join('\u0000')).digest('base64');
+    // Each tool's server, name and text as one JSON array: the texts joined by NUL gave one print
+    // to lists a description holding NUL splits differently, and none named the server, so a list
+    // that moved the same words to another server (or tool) kept the old items' labels.
+    const print = createHash('sha256')
+      .update(JSON.stringify(remote.map((t, i) => [t.sourceLabel, t.name, texts[i]])))
+      .digest('base64');
     if (this.toolLists.get(agent) === print) return;
     this.toolLists.delete(agent);
     this.toolLists.set(agent, print);

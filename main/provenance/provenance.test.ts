@@ -346,3 +346,28 @@ describe('a link in a generic field and a sending field at once', () => {
     }
   });
 });
+
+describe('offered tool lists', () => {
+  // The print that skips an unchanged list joined the texts by NUL and named no server: a
+  // server's description holding NUL, or the same words moved to another server, read as the
+  // list already indexed, and the items kept the old server's label.
+  const tool = (sourceLabel: string, name: string, description: string) => ({
+    name,
+    description,
+    inputSchema: {},
+    sourceKind: 'remote' as const,
+    sourceLabel,
+  });
+
+  it('indexes a changed list again, however its texts split or whichever server says them', () => {
+    const { svc } = service();
+    svc.observeTools('a', [tool('one', 't', 'x\n{}\u0000y')]);
+    expect(svc.pending).toBe(1);
+    svc.observeTools('a', [tool('one', 't', 'x'), tool('one', 'u', 'y')]);
+    expect(svc.pending).toBe(3);
+    svc.observeTools('a', [tool('one', 't', 'x'), tool('two', 'u', 'y')]);
+    expect(svc.pending).toBe(5);
+    svc.observeTools('a', [tool('one', 't', 'x'), tool('two', 'u', 'y')]);
+    expect(svc.pending).toBe(5);
+  });
+});
