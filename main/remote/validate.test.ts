@@ -33,7 +33,7 @@ describe('remote connection input', () => {
   it('names are safe tool prefixes', () => {
     expect(validateRemoteName('github')).toBe('github');
     expect(validateRemoteName('my-server_2')).toBe('my-server_2');
-    for (const bad of ['', 'has space', 'a__b', '-lead', 'x'.repeat(33), 'dot.name', 42])
+    for (const bad of ['', 'has space', 'a__b', '-lead', 'x'.repeat(33), 'dot.name', 'tail_', 42])
       expect(() => validateRemoteName(bad)).toThrow(/Invalid server name/);
   });
 

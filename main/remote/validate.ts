@@ -9,10 +9,14 @@ import { ControlError } from '../../common/contract/index.js';
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 
 export function validateRemoteName(raw: unknown): string {
-  if (typeof raw !== 'string' || !NAME.test(raw) || raw.includes('__')) {
+  // No "__" in it and no "_" at its end: then the first "__" of a public tool name is where the
+  // prefix ends, and two servers' tools never share a name (naming.ts). A name ending in "_" met
+  // a shorter one: "a_"'s tool "b" and "a"'s tool "_b" (or ".b") were both "a___b", and which
+  // server got the name depended on which tools the other listed (naming.test.ts property).
+  if (typeof raw !== 'string' || !NAME.test(raw) || raw.includes('__') || raw.endsWith('_')) {
     throw new ControlError(
       'INVALID',
-      `Invalid server name ${JSON.stringify(raw)}: use 1–32 letters, digits, "-" or "_" (starting with a letter or digit, no "__"); ` +
+      `Invalid server name ${JSON.stringify(raw)}: use 1–32 letters, digits, "-" or "_" (starting with a letter or digit, not ending in "_", no "__"); ` +
         "it becomes the prefix of the server's tool names.",
     );
   }
