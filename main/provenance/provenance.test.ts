@@ -359,7 +359,7 @@ describe('offered tool lists', () => {
     sourceLabel,
   });
 
-  it('indexes a changed list again, however its texts split or whichever server says them', () => {
+  it('indexes a changed list again, however its texts split or whichever server or tool says them', () => {
     const { svc } = service();
     svc.observeTools('a', [tool('one', 't', 'x\n{}\u0000y')]);
     expect(svc.pending).toBe(1);
@@ -369,5 +369,8 @@ describe('offered tool lists', () => {
     expect(svc.pending).toBe(5);
     svc.observeTools('a', [tool('one', 't', 'x'), tool('two', 'u', 'y')]);
     expect(svc.pending).toBe(5);
+    // The same words under another tool name: the items' labels name the tool.
+    svc.observeTools('a', [tool('one', 'v', 'x'), tool('two', 'u', 'y')]);
+    expect(svc.pending).toBe(7);
   });
 });
