@@ -34,7 +34,7 @@ export function schemaSaysDestination(
   // that no key stands for two paths: a top-level argument by its name as it is, any other path
   // by its JSON text, where an index (0) and a member named "0" or "#0" differ and a name holding
   // a separator cannot pass for two steps ("a\u0000b" against a → b). A shared key would let an
-  // answer worked out for one path decide another's (schema-formats.test.ts).
+  // answer worked out for one path decide another's (schema-formats.property.test.ts).
   let memo = memos.get(schema);
   if (!memo) memos.set(schema, (memo = { names: new Map(), paths: new Map() }));
   const name = path.length === 1 && typeof path[0] === 'string' ? path[0] : undefined;
