@@ -65,6 +65,24 @@ async function oldLoad() {
 
 const write = process.stdout.write.bind(process.stdout);
 let result;
+/** A worker's load (the `worker` modes): allocate as calls do, then post its new space's largest size. */
+const WORKER_LOAD = `const { parentPort } = require('node:worker_threads');
+  const v8 = require('node:v8');
+  const newSpace = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+  function allocate() {
+    let max = newSpace();
+    let kept = [];
+    for (let chunk = 0; chunk < 600; chunk++) {
+      for (let i = 0; i < 10000; i++) {
+        const o = { n: i, text: 'call ' + chunk + ':' + i, args: [i, chunk] };
+        if (i % 10 === 0) kept.push(o);
+      }
+      if (kept.length > 20000) kept = [];
+      max = Math.max(max, newSpace());
+    }
+    parentPort.postMessage(max);
+  }`;
+
 if (mode === 'none') result = { max: await load() };
 else if (mode === 'old-none') result = await oldLoad();
 else if (mode === 'old' || mode === 'old-cap') {
@@ -100,22 +118,8 @@ else if (mode === 'old' || mode === 'old-cap') {
   // main thread's new space has reached the cap: V8 flags are per process, not per isolate.
   const { Worker } = await import('node:worker_threads');
   const worker = new Worker(
-    `const { parentPort } = require('node:worker_threads');
-     const v8 = require('node:v8');
-     const newSpace = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
-     parentPort.once('message', () => {
-       let max = newSpace();
-       let kept = [];
-       for (let chunk = 0; chunk < 600; chunk++) {
-         for (let i = 0; i < 10000; i++) {
-           const o = { n: i, text: 'call ' + chunk + ':' + i, args: [i, chunk] };
-           if (i % 10 === 0) kept.push(o);
-         }
-         if (kept.length > 20000) kept = [];
-         max = Math.max(max, newSpace());
-       }
-       parentPort.postMessage(max);
-     });
+    `${WORKER_LOAD}
+     parentPort.once('message', allocate);
      parentPort.postMessage('ready');`,
     { eval: true },
   );
@@ -146,20 +150,8 @@ else if (mode === 'old' || mode === 'old-cap') {
   cap.stop();
   const { Worker } = await import('node:worker_threads');
   const worker = new Worker(
-    `const { parentPort } = require('node:worker_threads');
-     const v8 = require('node:v8');
-     const newSpace = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
-     let max = newSpace();
-     let kept = [];
-     for (let chunk = 0; chunk < 600; chunk++) {
-       for (let i = 0; i < 10000; i++) {
-         const o = { n: i, text: 'call ' + chunk + ':' + i, args: [i, chunk] };
-         if (i % 10 === 0) kept.push(o);
-       }
-       if (kept.length > 20000) kept = [];
-       max = Math.max(max, newSpace());
-     }
-     parentPort.postMessage(max);`,
+    `${WORKER_LOAD}
+     allocate();`,
     { eval: true },
   );
   result = { max: await new Promise((resolve) => worker.once('message', resolve)) };
