@@ -19,6 +19,7 @@
 //   … --cpu-prof DIR --local                      the same with Airlock's own local tool
 //   … --cpu-prof DIR --bare                       the same with the local tool's bare upstream hop
 //   … --cpu-prof DIR --modern                     the same from a 2026-07-28 agent
+//   … --cpu-prof DIR --relay                      the same calls through the JSON relay, profiled
 //
 // Processes (each its own event loop, as in real use): server-everything (`echo`), the raw proxy
 // in front of it, Airlock (in-process App in a child with --expose-gc; it reports its own
@@ -325,18 +326,24 @@ function target(label, value, limit, kind, shown) {
  */
 async function profile() {
   const es = await startEverything();
-  const air = child(
-    ['--airlock-child'],
-    { AIRLOCK_BENCH_REMOTES: JSON.stringify([{ name: 'everything', url: es.url }]) },
-    ['--cpu-prof', '--cpu-prof-dir', PROF_DIR],
-  );
+  const RELAY = argv.includes('--relay');
+  const air = RELAY
+    ? child(['--relay-child', es.url], {}, ['--cpu-prof', '--cpu-prof-dir', PROF_DIR])
+    : child(
+        ['--airlock-child'],
+        { AIRLOCK_BENCH_REMOTES: JSON.stringify([{ name: 'everything', url: es.url }]) },
+        ['--cpu-prof', '--cpu-prof-dir', PROF_DIR],
+      );
   try {
-    const a = await air.ready;
-    const tool = argv.includes('--local')
-      ? 'local_echo'
-      : argv.includes('--bare')
-        ? 'bare_echo'
-        : 'everything__echo';
+    const ready = await air.ready;
+    const a = RELAY ? { mcpUrl: ready.url, token: ready.token } : ready;
+    const tool = RELAY
+      ? 'echo'
+      : argv.includes('--local')
+        ? 'local_echo'
+        : argv.includes('--bare')
+          ? 'bare_echo'
+          : 'everything__echo';
     const era = argv.includes('--modern') ? 'auto' : 'legacy';
     const c = await mcpClient(a.mcpUrl, a.token, era);
     await calls(c, tool, 3000);

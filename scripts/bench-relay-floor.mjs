@@ -28,7 +28,10 @@
 //   node scripts/bench-relay-floor.mjs --variant ofs,cap   legs under other V8 settings (VARIANTS)
 //   node scripts/bench-relay-floor.mjs --segments   also where each Airlock process's added latency
 //                                               sits on a sequential call's path, its relay's
-//                                               beside its own (bench-segments.mjs)
+//                                               beside its own (bench-segments.mjs), and for
+//                                               each leg's answers: how long `res.end()` took and
+//                                               when the agent (this process) had the answer's
+//                                               head, on the machine's monotonic clock
 import { spawn } from 'node:child_process';
 import { createWriteStream, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -38,6 +41,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodeFlags } from '../bin/node-flags.js';
 import { answerLines, lineChild, startBenchApp, startEverything } from './bench-lib.mjs';
 import { recordSegments } from './bench-segments.mjs';
+import dc from 'node:diagnostics_channel';
 import { agent } from './bench-peer-gateways.mjs';
 import { startRelay } from './bench-relay.mjs';
 
@@ -369,6 +373,43 @@ async function main() {
   }
 }
 
+/**
+ * When each answer's headers reached the agents of this process (undici's own diagnostics
+ * channel, published as the response head is parsed), per server port, on the machine's
+ * monotonic clock: placed in the gateway's `res.end()` windows (bench-segments.mjs endWindows).
+ */
+const receipts = new Map();
+if (SEGMENTS)
+  dc.subscribe('undici:request:headers', ({ request }) => {
+    const port = new URL(request.origin).port;
+    let list = receipts.get(port);
+    if (!list) receipts.set(port, (list = []));
+    list.push(Number(process.hrtime.bigint() / 1000n));
+  });
+
+/** For each `res.end()` window [in, out] (µs), the first receipt at or after `in` on that port. */
+function placeReceipts(windows, port) {
+  const got = receipts.get(port) ?? [];
+  const rows = [];
+  let j = 0;
+  for (const [a, b] of windows) {
+    while (j < got.length && got[j] < a) j++;
+    if (j === got.length) break;
+    rows.push({ inEnd: b - a, toReceipt: got[j] - a, before: got[j] <= b });
+  }
+  const med = (xs) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)] ?? NaN;
+  return {
+    n: rows.length,
+    inEnd: med(rows.map((r) => r.inEnd)) / 1000,
+    toReceipt: med(rows.map((r) => r.toReceipt)) / 1000,
+    // Where the end took long (over 0.2 ms): did the agent have its answer before it returned?
+    longEnds: rows.filter((r) => r.inEnd > 200).length,
+    longEndsReceivedInside: rows.filter((r) => r.inEnd > 200 && r.before).length,
+    toReceiptLong: med(rows.filter((r) => r.inEnd > 200).map((r) => r.toReceipt)) / 1000,
+    inEndLong: med(rows.filter((r) => r.inEnd > 200).map((r) => r.inEnd)) / 1000,
+  };
+}
+
 /** Where the added latency sits (bench-segments.mjs): each Airlock process's relay and its own leg. */
 function printSegments(legs, segments) {
   const cols = [
@@ -377,6 +418,9 @@ function printSegments(legs, segments) {
     ['inProcess', 'in process'],
     ['cpuOnPath', 'CPU on path'],
     ['upstream', 'upstream'],
+    ['madeToWritten', 'made→written'],
+    ['toFirstData', 'up→1st data'],
+    ['firstDataToEnd', '1st data→end'],
   ];
   console.log(
     '\n  Where the added latency sits (--segments; medians over the sequential calls, ms; ' +
@@ -402,6 +446,17 @@ function printSegments(legs, segments) {
             ? `${cols.map(([k]) => s[k].toFixed(3).padStart(13)).join('')}${String(s.n).padStart(7)}`
             : '  (no sequential call recorded)'),
       );
+    for (const leg of [relayLeg, airlockLeg]) {
+      const port = new URL(leg.url).port;
+      const w = segments[kid][port]?.endWindows;
+      if (!w) continue;
+      const p = placeReceipts(w, port);
+      console.log(
+        `    ${leg.name}: res.end() median ${p.inEnd.toFixed(3)} ms, its start → the agent has the ` +
+          `head ${p.toReceipt.toFixed(3)} ms (n ${p.n}); ends over 0.2 ms: ${p.longEnds}, ` +
+          `received before end() returned ${p.longEndsReceivedInside}, median end ${p.inEndLong.toFixed(3)} / receipt ${p.toReceiptLong.toFixed(3)} ms`,
+      );
+    }
     if (r && a)
       console.log(
         `  ${'  Airlock ÷ its relay'.padEnd(34)}${cols

@@ -95,6 +95,9 @@ export const initializeAnswer = (id, name) => ({
 export async function relayChild(target) {
   const { url, token } = await startRelay(target);
   process.stdout.write(JSON.stringify({ url, token }) + '\n');
+  // A clean exit on SIGTERM, so that a --cpu-prof profile gets written (bench-passthrough.mjs
+  // --cpu-prof DIR --relay).
+  process.once('SIGTERM', () => process.exit(0));
   answerLines();
 }
 

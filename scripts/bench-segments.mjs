@@ -11,11 +11,14 @@
 //   to upstream   headers parsed → the upstream request written out (Node publishes
 //                 http.client.request.start from ClientRequest#_finish, after the flush; on a
 //                 socket still connecting, once queued on it)
-//   upstream      → the upstream answer's last byte read ('end')
+//   upstream      → the upstream answer's last byte read ('end'); split in `toFirstData` (to its
+//                 first bytes on the socket) and `firstDataToEnd` (the rest: the head's and the
+//                 body's parse, and the gateway's own reading of the pieces)
 //   to answer     → `res.end()`
 //
 // with the process's CPU (user + system, every thread) over `served` and over the two gateway
-// spans together. Also: `inEnd`, the time inside the answer's `res.end()` (the socket write, which
+// spans together; `madeToWritten`, the upstream request made (http.client.request.created) →
+// written out, a part of `to upstream`. Also: `inEnd`, the time inside the answer's `res.end()` (the socket write, which
 // wakes the reader); `toFinish`, `res.end()` → 'finish'; and `gap` / `cpuGap`, from a call's answer
 // to the process's next POST and the CPU meanwhile (gaps of 5 ms or more, another leg's block, left
 // out). Work a gateway does after its answer is written (bookkeeping on later ticks) is
@@ -58,8 +61,12 @@ export function recordSegments({ keyOf = (_request, port) => port } = {}) {
     response.end = function (...args) {
       r.tAnswer ??= now();
       r.cAnswer ??= cpuMs();
+      const h0 = process.hrtime.bigint();
       const out = end.apply(this, args);
       r.inEnd ??= now() - r.tAnswer;
+      // The same window on the machine's monotonic clock (process.hrtime, CLOCK_MONOTONIC, the
+      // same in every process), for the agent's side to place its receipt in (`endWindows`).
+      r.hEnd ??= [Number(h0 / 1000n), Number(process.hrtime.bigint() / 1000n)];
       return out;
     };
     response.once('finish', () => (r.tFinish = now()));
@@ -68,9 +75,19 @@ export function recordSegments({ keyOf = (_request, port) => port } = {}) {
       if (!r.shared && r.tAnswer !== undefined) done.push(r);
     });
   });
+  // When each upstream request was made (its ClientRequest constructed): how long its bytes then
+  // wait for the socket (Node assigns a pooled socket on a later tick, after the microtasks
+  // already queued), `madeToWritten`.
+  const made = new WeakMap();
+  dc.subscribe('http.client.request.created', ({ request }) => made.set(request, now()));
   dc.subscribe('http.client.request.start', ({ request }) => {
-    const u = { t1: now(), c1: cpuMs() };
+    const u = { t1: now(), c1: cpuMs(), t0: made.get(request) };
     for (const o of open) o.ups.push(u);
+    // The answer's first bytes on the socket (before Node's HTTP parser sees them: a listener on
+    // the socket, which is flowing already, so nothing about the response's reading changes),
+    // so `upstream` splits into the server's part and the rest of the read, which the gateway's
+    // own reader of the pieces is part of.
+    request.socket?.prependOnceListener('data', () => (u.t2 = now()));
     request.once('response', (res) =>
       res.once('end', () => {
         u.t3 = now();
@@ -88,6 +105,7 @@ export function recordSegments({ keyOf = (_request, port) => port } = {}) {
       const byPort = {};
       for (const r of done.splice(0)) {
         const port = (byPort[r.port] ??= { served: [], http: [] });
+        if (r.hEnd) (port.endWindows ??= []).push(r.hEnd);
         port.served.push({
           served: r.tAnswer - r.t0,
           cpuServed: r.cAnswer - r.c0,
@@ -104,6 +122,9 @@ export function recordSegments({ keyOf = (_request, port) => port } = {}) {
           toUpstream: u.t1 - r.t0,
           upstream: u.t3 - u.t1,
           toAnswer: r.tAnswer - u.t3,
+          madeToWritten: u.t0 === undefined ? NaN : u.t1 - u.t0,
+          toFirstData: (u.t2 ?? u.t3) - u.t1,
+          firstDataToEnd: u.t3 - (u.t2 ?? u.t3),
           inProcess: u.t1 - r.t0 + (r.tAnswer - u.t3),
           cpuOnPath: u.c1 - r.c0 + (r.cAnswer - u.c3),
         });
@@ -114,9 +135,10 @@ export function recordSegments({ keyOf = (_request, port) => port } = {}) {
           ? {}
           : Object.fromEntries(Object.keys(rows[0]).map((k) => [k, median(rows.map((x) => x[k]))]));
       return Object.fromEntries(
-        Object.entries(byPort).map(([port, { served, http, tail = [] }]) => [
+        Object.entries(byPort).map(([port, { served, http, tail = [], endWindows = [] }]) => [
           port,
           {
+            endWindows,
             n: served.length,
             nHttp: http.length,
             nTail: tail.length,
