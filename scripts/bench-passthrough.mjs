@@ -56,6 +56,9 @@ const SIZES = LONG
   : { seq: 500, warm: 200, clients: 8, perClient: 125, heap: 5_000, lists: 30, colds: 5 };
 
 // ---------------------------------------------------------------- child roles
+/** The timer `wait_echo` answers after (the relay's too): about server-everything's echo. */
+const WAIT_ECHO_MS = 2;
+
 const role = ['--proxy-child', '--relay-child', '--airlock-child', '--upstream-child'].includes(
   argv[0],
 )
@@ -138,12 +141,23 @@ async function airlockChild() {
     tools: () => [{ ...local.tools()[0], name: 'bare_echo' }],
     call: async (_t, args) => (await bare.call('echo', args)).result,
   };
+  // The local echo again, answered after a timer as long as the upstream's usual answer (no I/O):
+  // what resuming a call after a wait costs Airlock, beside the relay's own `wait_echo`.
+  const waitSource = {
+    ...local,
+    id: 'wait',
+    tools: () => [{ ...local.tools()[0], name: 'wait_echo' }],
+    call: async (_t, args) => {
+      await new Promise((resolve) => setTimeout(resolve, WAIT_ECHO_MS));
+      return { content: [{ type: 'text', text: `Echo: ${args.message}` }] };
+    },
+  };
   const app = new App({
     dataDir,
     port: 0,
     vault: new MemoryVault(),
     skipLock: true,
-    sources: bare ? [local, bareSource] : [local],
+    sources: bare ? [local, bareSource, waitSource] : [local, waitSource],
     logger: new Logger({ stderr: false }),
   });
   const started = await app.start();
@@ -463,6 +477,21 @@ async function main() {
         cpu: 0,
         cpuOf: 'relay',
       },
+      // (info) Each answering its own echo after a timer (WAIT_ECHO_MS, no I/O): what a call
+      // costs when it resumes after a wait, as every upstream call does.
+      'JSON relay, echo after a wait': {
+        c: await mcpClient(r.url, r.token),
+        tool: 'wait_echo',
+        t: [],
+        cpu: 0,
+        cpuOf: 'relay',
+      },
+      'airlock, local tool after a wait': {
+        c: await mcpClient(a.mcpUrl, a.token),
+        tool: 'wait_echo',
+        t: [],
+        cpu: 0,
+      },
       'airlock, bare hop': {
         c: await mcpClient(a.mcpUrl, a.token),
         tool: 'bare_echo',
@@ -515,6 +544,13 @@ async function main() {
       `   floors: raw proxy ${f3(cpuProxy)} ms; JSON relay ${f3(cpuRelay)} ms = its own echo ${f3(
         cpuRelayOwn,
       )} + one upstream hop ${f3(cpuRelay - cpuRelayOwn)}`,
+    );
+    console.log(
+      `   after a ${WAIT_ECHO_MS} ms timer in place of the hop: Airlock's local tool ${f3(
+        perCall(legs['airlock, local tool after a wait']) - cpuLocal,
+      )} ms more than without, the JSON relay's own echo ${f3(
+        perCall(legs['JSON relay, echo after a wait']) - cpuRelayOwn,
+      )} ms more`,
     );
     console.log(`   (info) passthrough from a 2026-07-28 agent ${f3(perCall(modernAgent))} ms\n`);
 

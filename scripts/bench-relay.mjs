@@ -13,6 +13,8 @@ import { answerLines } from './bench-lib.mjs';
 
 const TOKEN = 'relay-token';
 const VERSION = '2025-11-25';
+/** bench-passthrough.mjs's WAIT_ECHO_MS, the same 2 ms. */
+const WAIT_ECHO_MS = 2;
 
 /**
  * A bare upstream session: initialize once, then `call(name, args)` is one keep-alive node:http
@@ -143,6 +145,19 @@ export async function startRelay(target) {
           id: msg.id,
           result: { content: [{ type: 'text', text: `Echo: ${msg.params.arguments?.message}` }] },
         });
+      // The same after a timer (bench-passthrough.mjs's wait_echo): a call resumed after a wait.
+      if (msg.params?.name === 'wait_echo')
+        return void setTimeout(
+          () =>
+            answer({
+              jsonrpc: '2.0',
+              id: msg.id,
+              result: {
+                content: [{ type: 'text', text: `Echo: ${msg.params.arguments?.message}` }],
+              },
+            }),
+          WAIT_ECHO_MS,
+        );
       upstream.call(msg.params.name, msg.params.arguments).then(
         (r) => answer({ ...r, id: msg.id }),
         (err) =>
