@@ -37,6 +37,8 @@ export default defineConfig({
     // setting (its 1 s default is why test-support/eventually.ts exists).
     expect: { poll: { timeout: 30_000 } },
     passWithNoTests: false,
+    // One fixed fast-check seed for every property that does not name its own.
+    setupFiles: ['test-support/fast-check-seed.ts'],
     projects: [
       {
         extends: true,
