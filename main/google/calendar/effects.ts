@@ -72,11 +72,12 @@ function extrasClause(args: Args, zone: string | undefined, create: boolean): st
 function whenFromArgs(args: Args, zone: string | undefined, now: DateTime): string {
   const start = optString(args, 'start');
   if (!start) return '';
-  const z = zone ?? (hasOffset(start) ? 'UTC' : undefined);
-  if (!z) {
-    const end = optString(args, 'end');
-    return `${start}${end ? ` – ${end}` : ''} (in the calendar's time zone)`;
-  }
+  const end = optString(args, 'end');
+  // Without the zone, times are read in UTC only when every one carries its offset: the write
+  // reads a time without one in the calendar's zone, so an end without one would be read
+  // differently here ("10:00+01:00 to 12:00" is two hours in Berlin, not three in UTC).
+  const z = zone ?? (hasOffset(start) && (!end || hasOffset(end)) ? 'UTC' : undefined);
+  if (!z) return `${start}${end ? ` – ${end}` : ''} (in the calendar's time zone)`;
   const t = eventTimes(args, z, { allDayDays: 1 });
   return `${humanRange(t.start, t.end, z, now)}${t.allDay ? '' : ` (${z})`}`;
 }
