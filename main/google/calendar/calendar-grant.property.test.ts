@@ -4,6 +4,7 @@ import type { GrantConstraint } from '../../../common/contract/index.js';
 import { ALICE, calendarTestbed } from '../../../e2e/fake-google/calendar-testbed.js';
 import { allowed } from '../../../test-support/recipient-arbitraries.js';
 import { fitsScope, fixedPart, grantRecord } from '../../approvals/grant-scope.js';
+import { destinationsOf } from '../../provenance/destinations.js';
 
 /**
  * A domain grant on calendar_create_event and calendar_update_event, fuzzed (issue 27 item 1):
@@ -191,4 +192,28 @@ describe('property: a domain grant on a Calendar write lets run only writes that
     console.log(`updates that fit the domain grant and ran: ${ran} of 300`);
     expect(ran).toBeGreaterThan(30);
   }, 300_000);
+
+  it('a guest the Calendar tools take is read whole by every check: its domain is one host', () => {
+    // The grant (inDomain) and the taint check (destinations.ts) read an address's domain with
+    // host parsers that stop at "/", "?", "#" or "\"; Google is sent the whole string. So the
+    // tools take only guests whose domain is a host read whole ("in the domain" is decided apart
+    // from the code under test, recipient-arbitraries.ts), and the taint check reads that host.
+    let taken = 0;
+    fc.assert(
+      fc.property(address, (a) => {
+        const args = { summary: 'Planning', start: '2026-03-10', attendees: [a] };
+        if (b.source.validateArgs('calendar_create_event', args) !== null) return;
+        taken++;
+        const domain = a.slice(a.lastIndexOf('@') + 1);
+        expect(/[/\\?#:[\]]/.test(domain), a).toBe(false);
+        const host = new URL(`http://${domain}/`).hostname;
+        expect(
+          destinationsOf({ attendees: [a] }).map((d) => d.host),
+          a,
+        ).toEqual([host]);
+      }),
+      { numRuns: 2000, seed: 20261204 },
+    );
+    expect(taken).toBeGreaterThan(500);
+  });
 });
