@@ -15,7 +15,7 @@ import { checkZone } from './time.js';
 import type { EventRead } from './event-guests.js';
 import { findOverlaps, loadEvent, sendUpdatesArg } from './write-tools.js';
 import { whenText } from './render.js';
-import { timeWords, updateTimes } from './update-tool.js';
+import { occurrencesBeforeThis, timeWords, updateTimes } from './update-tool.js';
 
 type Event = calendar_v3.Schema$Event;
 
@@ -218,8 +218,20 @@ export async function describeWithLookups(
   // The version the call is bound to, as its checks read it (event-guests.ts). A bound call
   // given no read of its version (CalendarSource.describeEffectAsync read again and found the
   // event or its series changed) will fail: the card says so.
-  if (read)
-    return withGuests(describeOther(tool, args, zone, c.now, read.event, read.series), read.guests);
+  if (read) {
+    // From the first occurrence, "this and following" changes the series as "all" does, from the
+    // occurrence's own times (update-tool.ts splitSeries): the card reads them so too.
+    const whole =
+      read.series &&
+      tool === 'calendar_update_event' &&
+      args.scope === 'this_and_following' &&
+      hasTimeChange(args) &&
+      (await occurrencesBeforeThis(c, calendarId, read.event, read.series, zone)) === 0;
+    return withGuests(
+      describeOther(tool, args, zone, c.now, read.event, whole ? undefined : read.series),
+      read.guests,
+    );
+  }
   const ev = await loadEvent(c, calendarId, optString(args, 'event_id') ?? '');
   if (typeof args.event_etag === 'string')
     return `${describeOther(tool, args, zone, c.now, ev)}\nThis call will FAIL and change nothing: the event changed after Airlock checked it.`;

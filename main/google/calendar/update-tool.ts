@@ -78,6 +78,22 @@ export function updateTimes(
   return newTimes(args, ev, zone);
 }
 
+/**
+ * How many occurrences of the series come before this one. None: "this and following" is the
+ * whole series, and the write changes it as "all" does, from this occurrence's own times
+ * (splitSeries), not the series' length — the card asks the same (effects.ts).
+ */
+export function occurrencesBeforeThis(
+  c: CallCtx,
+  calendarId: string,
+  occurrence: Event,
+  series: Event,
+  zone: string,
+): Promise<number> {
+  const original = occurrence.originalStartTime ?? occurrence.start ?? {};
+  return occurrencesBefore(c, calendarId, series, original, zone);
+}
+
 /** "time → Thu 12 Mar 14:00–16:00 (UTC-04:00) (America/New_York)": the result's words, and the card's. */
 export function timeWords(t: TimeSpec, zone: string, now: DateTime): string {
   return `time → ${whenText({ start: t.start, end: t.end }, zone, now)} (${zone})`;
@@ -234,7 +250,7 @@ async function splitSeries(
   const master = await loadEvent(c, calendarId, instance.recurringEventId ?? '');
   checkBound(args, instance, master);
   const original = instance.originalStartTime ?? instance.start ?? {};
-  const before = await occurrencesBefore(c, calendarId, master, original, zone);
+  const before = await occurrencesBeforeThis(c, calendarId, instance, master, zone);
   if (before === 0) {
     // The first occurrence: "this and following" is the whole series.
     return updateEvent(c, { ...args, event_id: instance.id, scope: 'all' });
