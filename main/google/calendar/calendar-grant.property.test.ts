@@ -207,10 +207,11 @@ describe('property: a domain grant on a Calendar write lets run only writes that
         const domain = a.slice(a.lastIndexOf('@') + 1);
         expect(/[/\\?#:[\]]/.test(domain), a).toBe(false);
         const host = new URL(`http://${domain}/`).hostname;
-        expect(
-          destinationsOf({ attendees: [a] }).map((d) => d.host),
-          a,
-        ).toEqual([host]);
+        // Every reading the check makes (the parser's, and the scanner's of a local part it
+        // reads only the tail of: destinations.ts) is of that host.
+        const hosts = destinationsOf({ attendees: [a] }).map((d) => d.host);
+        expect(hosts.length, a).toBeGreaterThan(0);
+        for (const h of hosts) expect(h, a).toBe(host);
       }),
       { numRuns: 2000, seed: 20261204 },
     );
