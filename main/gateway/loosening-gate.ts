@@ -79,8 +79,9 @@ export class LooseningGate {
     const named = await keysNow(this.o.api, toolNames(method, params));
     const change = changes.propose(summary, async () => {
       await sameTools(this.o.api, named);
-      // Nothing but this continuation runs between the check and the change's own reading of
-      // the registry (no I/O: both are in-process reads of the same registry).
+      // The check and the change's own reading of the registry are moments apart (promise
+      // continuations, no timer or I/O wait): what this closes is the minutes the change waited
+      // for the user, not that last instant.
       return run();
     });
     return {
