@@ -5,9 +5,15 @@ import fc from 'fast-check';
  * example.com, and the syntax address parsers disagree on.
  */
 
-/** In the domain, decided apart from the code under test: the WHATWG URL parser's host. */
+/**
+ * In the domain, decided apart from the code under test: the WHATWG URL parser's host, when that
+ * host is the whole domain. The parser ends a host at "/", "\\", "?" or "#" (and a port at ":")
+ * and reads the rest as path, query or fragment: `http://example.com/.evil.test/` has the host
+ * example.com, while the address `x@example.com/.evil.test` names a domain under evil.test.
+ */
 export function allowed(address: string): boolean {
   const domain = address.slice(address.lastIndexOf('@') + 1);
+  if (/[/\\?#:]/.test(domain)) return false;
   let host: string;
   try {
     host = new URL(`http://${domain}/`).hostname;

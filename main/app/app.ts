@@ -187,6 +187,7 @@ export class App {
       policyChanges,
       registry,
       grants,
+      approvals,
       servers: this.serverLoosening,
     });
 

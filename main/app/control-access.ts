@@ -1,4 +1,5 @@
 import { newToken } from '../agents/agent-service.js';
+import type { ApprovalEngine } from '../approvals/engine.js';
 import type { GrantService } from '../approvals/grants.js';
 import { LooseningGate } from '../gateway/loosening-gate.js';
 import type { ServerLoosening } from '../gateway/loosening.js';
@@ -64,16 +65,22 @@ export function newLooseningGate(o: {
   policyChanges: PolicyChanges;
   registry: ToolRegistry;
   grants: GrantService;
+  /** Whose tool a request is for (ApprovalEngine.toolKeyOf). */
+  approvals: Pick<ApprovalEngine, 'toolKeyOf'>;
   /** The remote source's judgement of server changes (remote/remote-loosening.ts). */
   servers: ServerLoosening;
 }): LooseningGate {
-  const { registry, grants } = o;
+  const { registry, grants, approvals } = o;
   return new LooseningGate({
     api: o.api,
     policyChanges: o.policyChanges,
     servers: o.servers,
     grant: (view, decision) => {
-      const e = registry.get(view.tool);
+      // The request's tool, by its key, as an "always allow" decided in the window grants it
+      // (approvals/decisions.ts): the user confirms this up to ten minutes on, and by then its
+      // public name may name another tool (loosening-rename.security.test.ts).
+      const key = approvals.toolKeyOf(view.id);
+      const e = registry.getByKey(key);
       if (!e) throw new Error(`${view.tool} is no longer available.`);
       grants.create({
         agent: view.agent,

@@ -14,11 +14,21 @@ export function normalizeDomain(d: string): string {
     .replace(/^[@.]+/, '');
 }
 
+// Where the WHATWG URL parser ends a host (its path, query and fragment start: URL Standard, "host
+// state"). domainToASCII parses its input as a URL's host and answers the part before the first
+// of these, so `domainToASCII("example.com/.evil.test")` is "example.com" — while an attendee
+// `x@example.com/.evil.test` (Calendar's address check lets "/", "?", "#" and "\" through) is
+// sent to Google as it is, naming a domain under evil.test. nodemailer keeps these characters
+// away from domainToASCII for the same reason (shared normalizeDomain, URL_PARSER_UNSAFE).
+const URL_HOST_END = /[/\\?#]/;
+
 /**
  * `host` is `want` or one of its subdomains, compared in IDNA ASCII form (UTS #46), the form mail
- * and DNS use: `ｅxample.com` and `example.com` are the same domain; an invalid name never matches.
+ * and DNS use: `ｅxample.com` and `example.com` are the same domain; an invalid name never matches,
+ * nor does one that domainToASCII would read only the head of (URL_HOST_END).
  */
 export function inDomain(host: string, want: string): boolean {
+  if (URL_HOST_END.test(host) || URL_HOST_END.test(want)) return false;
   const h = domainToASCII(host.trim().toLowerCase());
   const w = domainToASCII(normalizeDomain(want));
   if (!h || !w) return false;

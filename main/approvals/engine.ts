@@ -145,6 +145,11 @@ export class ApprovalEngine {
     return this.view(this.u.mustGet(id));
   }
 
+  /** The tool a request is for, by its stable key: a public name can pass to another tool. */
+  toolKeyOf(id: string): string {
+    return this.u.mustGet(id).toolKey;
+  }
+
   async decide(id: string, decision: Decision): Promise<ApprovalView> {
     expireDue(this.u);
     const row = this.u.mustGet(id);

@@ -318,4 +318,20 @@ describe('domains', () => {
     expect(inDomain('', 'example.com')).toBe(false);
     expect(constraintHolds(DOMAIN, { to: 'a@example.com' }, undefined)).toBe(true);
   });
+
+  it('a name domainToASCII would read only the head of (it ends a URL host at / ? # \\) never matches', () => {
+    // domainToASCII("example.com/.evil.test") is "example.com"; the address names a domain under
+    // evil.test, and Calendar sends the attendee to Google as written.
+    for (const end of ['/', '?', '#', '\\']) {
+      expect(inDomain(`example.com${end}.evil.test`, 'example.com'), end).toBe(false);
+      expect(inDomain('example.com', `example.com${end}.evil.test`), end).toBe(false);
+    }
+    // Nor is such a domain offered: the grant dialog proposes the domain the call's guests share.
+    const shape = calendarGrantShape('calendar_create_event', {
+      guests: () => [],
+      self: () => 'me@mine.test',
+    })!;
+    const call = { summary: 'Sync', start: '2026-03-10', attendees: ['x@example.com/.evil.test'] };
+    expect(grantOptions(call, shape).filter((o) => o.constraint.op === 'domain')).toEqual([]);
+  });
 });

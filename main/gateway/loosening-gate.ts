@@ -1,4 +1,9 @@
-import type { ApprovalView, ControlApi, Decision } from '../../common/contract/index.js';
+import {
+  ControlError,
+  type ApprovalView,
+  type ControlApi,
+  type Decision,
+} from '../../common/contract/index.js';
 import type { RpcBody } from './control-dispatch.js';
 import { looseningSummary, type ServerLoosening } from './loosening.js';
 import type { PolicyChanges } from './policy-changes.js';
@@ -66,7 +71,19 @@ export class LooseningGate {
     }
     const summary = await looseningSummary(this.o.api, method, params, this.o.servers);
     if (!summary) return null;
-    const change = changes.propose(summary, run);
+    // The change names tools by public name and runs when the user confirms it, up to ten minutes
+    // on. A name can move to another tool meanwhile: names go in key order (tools/naming.ts), and
+    // a server that lists a tool whose name cleans up to the same one and sorts first
+    // ("count.send" before "count_send") takes it. So the change is held to the tools its names
+    // named when it was asked for (their stable keys) and refused if a name has moved.
+    const named = await keysNow(this.o.api, toolNames(method, params));
+    const change = changes.propose(summary, async () => {
+      await sameTools(this.o.api, named);
+      // The check and the change's own reading of the registry are moments apart (promise
+      // continuations, no timer or I/O wait): what this closes is the minutes the change waited
+      // for the user, not that last instant.
+      return run();
+    });
     return {
       status: 409,
       body: {
@@ -78,6 +95,31 @@ export class LooseningGate {
       },
     };
   }
+}
+
+/** The tools a loosening control call names, by public name. */
+function toolNames(method: string, params: unknown[]): string[] {
+  if (method === 'setToolPolicy') return [String(params[0])];
+  if (method === 'setAgentTools' && Array.isArray(params[1])) return params[1].map(String);
+  return [];
+}
+
+/** Each name's tool (its stable key) now; undefined for a name no tool bears. */
+async function keysNow(api: ControlApi, names: string[]): Promise<Map<string, string | undefined>> {
+  if (names.length === 0) return new Map();
+  const keys = new Map((await api.listTools()).map((t) => [t.name, t.key]));
+  return new Map(names.map((n) => [n, keys.get(n)]));
+}
+
+/** Refuses (CONFLICT) when a name no longer bears the tool it bore when the change was asked for. */
+async function sameTools(api: ControlApi, named: Map<string, string | undefined>): Promise<void> {
+  const now = await keysNow(api, [...named.keys()]);
+  for (const [name, key] of named)
+    if (now.get(name) !== key)
+      throw new ControlError(
+        'CONFLICT',
+        `${name} now names another tool than when this change was asked for (its server's tools changed); nothing was changed. Ask again, so that you confirm what the name names now.`,
+      );
 }
 
 function isAlwaysAllow(d: unknown): d is { kind: 'always_allow'; until?: unknown } {

@@ -131,7 +131,26 @@ describe('destinations by schema and by shape', () => {
 // The check reads gmail_send's recipients as the composer that sends them does (postal-mime's
 // addressParser, then compose.ts's checks): the same set, for generated recipient lists.
 const name = fc.constantFrom('', 'Ann', 'Smith, Bo', 'Dr. Eve (Ops)', 'Zoë Ünal', '"Q" Team');
-const localPart = fc.constantFrom('ann', 'bo.smith', 'eve+q3', 'Billing', 'x_y-z', '"john smith"');
+// Local parts with RFC 5322 atext the value scanner's pattern does not take ("'", "=", "!", "/",
+// "#", "&", "*", "?", "^", "`", "{", "|", "}", "~", "$"): the composer sends to o'hara@…, not hara@….
+const localPart = fc.constantFrom(
+  'ann',
+  'bo.smith',
+  'eve+q3',
+  'Billing',
+  'x_y-z',
+  '"john smith"',
+  "o'hara",
+  'x=ceo',
+  'evil!ceo',
+  'a/b',
+  'a#b',
+  'a&b',
+  '{x}*y',
+  'q?r^s',
+  '`t`|~u',
+  '$$',
+);
 const domain = fc.constantFrom(
   'evil.test',
   'Mail.Evil.Test',
@@ -155,7 +174,7 @@ describe('the same recipients as the composer (property)', () => {
     (d) => d.name === 'gmail_send',
   )!;
 
-  it('destinationsOf(gmail_send arguments) = the addresses compose.ts sends to', () => {
+  it('destinationsOf(gmail_send arguments) judges every address compose.ts sends to', () => {
     fc.assert(
       fc.property(field, field, (to, cc) => {
         let sent: string[];
@@ -169,9 +188,19 @@ describe('the same recipients as the composer (property)', () => {
         const seen = destinationsOf({ to, cc, subject: 's', body: 'b' }, send.inputSchema)
           .filter((d) => d.kind === 'address')
           .map((d) => d.value);
-        expect(new Set(seen)).toEqual(new Set(sent));
+        // Every address the composer sends to is judged. The only others are the value scanner's
+        // readings of the tail of one (hara@… of o'hara@…), judged too: the strictest reading.
+        for (const a of sent) expect(seen, a).toContain(a);
+        for (const a of seen.filter((x) => !sent.includes(x)))
+          expect(
+            sent.some(
+              (b) => b.endsWith(a) && /[^\p{L}\p{N}._%+-]/u.test(b[b.length - a.length - 1]!),
+            ),
+            a,
+          ).toBe(true);
       }),
-      { numRuns: 400 },
+      // A fixed seed (house rule): the same generated lists on every run.
+      { numRuns: 400, seed: 20261204 },
     );
   });
 });

@@ -101,18 +101,26 @@ function queryLeaves(raw: string, path: readonly (string | number)[]): Leaf[] {
 
 type Found = Omit<CallDestination, 'path' | 'why'>;
 
-/** The destinations in one value; with `shapeOnly`, none unless the value is nothing else. */
-// An address with nothing around it needs no parser: the scanner reads it the same.
+// An address with nothing around it (no name, quotes, brackets or separators).
 const PLAIN_ADDRESS = /^[^@\s<>"(),;:[\]\\]+@[^@\s<>"(),;:[\]\\]+$/;
 
+/** The destinations in one value; with `shapeOnly`, none unless the value is nothing else. */
 function valuesOf(text: string, shapeOnly: boolean, extract: Extract): Found[] {
   const found: Found[] = [];
   const covered = new Set<string>();
   const push = (f: Found) => {
     if (!found.some((x) => x.kind === f.kind && x.value === f.value)) found.push(f);
   };
+  const values = extract(text);
+  // A plain address needs no parser only when the scanner's match is all of it: then the two read
+  // it the same. The scanner's local part is narrower than RFC 5322's atext (no "'", "=", "!",
+  // "/", "&", …): of "x=ceo@bank.example" it reads ceo@bank.example, a known party say, while
+  // the composer sends to x=ceo@bank.example. Then the parser reads the value too, and both
+  // readings are judged.
+  const readWhole =
+    PLAIN_ADDRESS.test(text) && values.some((v) => v.kind === 'email' && v.raw === text);
   // The composer's parser first: quoted local parts, display names, groups.
-  if (text.includes('@') && !/^\s*https?:/i.test(text) && !PLAIN_ADDRESS.test(text)) {
+  if (text.includes('@') && !/^\s*https?:/i.test(text) && !readWhole) {
     for (const box of addressParser(text, { flatten: true })) {
       const value = box.address ? canonicalAddress(box.address) : '';
       if (!value) continue;
@@ -120,7 +128,6 @@ function valuesOf(text: string, shapeOnly: boolean, extract: Extract): Found[] {
       covered.add(siteOf(hostOfAddress(value)));
     }
   }
-  const values = extract(text);
   for (const v of values) {
     if (v.kind === 'email') {
       push({ kind: 'address', value: v.value, host: hostOfAddress(v.value), raw: v.raw });

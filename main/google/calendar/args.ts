@@ -67,8 +67,15 @@ export function optEnum<T extends string>(
   return v as T;
 }
 
-/** A bare address ("bob@example.com"); display names are not accepted, so nothing is guessed. */
-const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+/**
+ * A bare address ("bob@example.com"); display names are not accepted, so nothing is guessed. The
+ * domain is dot-separated labels of letters, digits, marks and hyphens (IDN letters allowed), as
+ * DNS and mail route it: a guest goes to Google as written, while a grant (inDomain) and the taint
+ * check (destinations.ts) read its domain with host parsers that stop at "/", "?", "#" or "\" —
+ * "x@example.com/.evil.test" read as example.com names a domain under evil.test. Other characters
+ * in a domain (brackets, "%", "!", invisible ones) have no reading everyone shares either.
+ */
+const EMAIL = /^[^\s@<>(),;:"]+@(?:[\p{L}\p{N}\p{M}-]+\.)+[\p{L}\p{N}\p{M}-]+$/u;
 
 export function emails(list: string[] | undefined, key: string): string[] | undefined {
   if (!list) return undefined;

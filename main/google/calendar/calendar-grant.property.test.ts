@@ -4,6 +4,7 @@ import type { GrantConstraint } from '../../../common/contract/index.js';
 import { ALICE, calendarTestbed } from '../../../e2e/fake-google/calendar-testbed.js';
 import { allowed } from '../../../test-support/recipient-arbitraries.js';
 import { fitsScope, fixedPart, grantRecord } from '../../approvals/grant-scope.js';
+import { destinationsOf } from '../../provenance/destinations.js';
 
 /**
  * A domain grant on calendar_create_event and calendar_update_event, fuzzed (issue 27 item 1):
@@ -44,6 +45,11 @@ const host = fc.oneof(
       'evilexample.com',
       'example.com\u200B',
       'example.com/evil.test',
+      // A URL parser's host ends at these; the domain the address names goes on (under evil.test).
+      'example.com/.evil.test',
+      'example.com?.evil.test',
+      'example.com#.evil.test',
+      'example.com\\.evil.test',
       '[127.0.0.1]',
     ),
   },
@@ -165,21 +171,50 @@ describe('property: a domain grant on a Calendar write lets run only writes that
         const existing = (ev.attendees ?? []).map((a) => a.email ?? '');
         const r = await b.call('calendar_update_event', args);
         if (r.isError) return;
-        const sent = lastAttendees('PATCH', /\/events\//);
-        // Everyone the patch reaches — its attendee list, the guests it removes (they are told
-        // of it), the guests the event had — is among those the grant read.
-        const reach = new Set(lower(reached));
-        for (const a of [...sent, ...existing])
-          expect(reach.has(a.trim().toLowerCase()), a).toBe(true);
-        if (fits) {
-          ran++;
-          for (const a of reached) expect(allowed(a), a).toBe(true);
+        // Reset even when a check fails, so that fast-check shrinks from the event as seeded.
+        try {
+          const sent = lastAttendees('PATCH', /\/events\//);
+          // Everyone the patch reaches — its attendee list, the guests it removes (they are told
+          // of it), the guests the event had — is among those the grant read.
+          const reach = new Set(lower(reached));
+          for (const a of [...sent, ...existing])
+            expect(reach.has(a.trim().toLowerCase()), a).toBe(true);
+          if (fits) {
+            ran++;
+            for (const a of reached) expect(allowed(a), a).toBe(true);
+          }
+        } finally {
+          await reset();
         }
-        await reset();
       }),
       { numRuns: 300, seed: 20261203 },
     );
     console.log(`updates that fit the domain grant and ran: ${ran} of 300`);
     expect(ran).toBeGreaterThan(30);
   }, 300_000);
+
+  it('a guest the Calendar tools take is read whole by every check: its domain is one host', () => {
+    // The grant (inDomain) and the taint check (destinations.ts) read an address's domain with
+    // host parsers that stop at "/", "?", "#" or "\"; Google is sent the whole string. So the
+    // tools take only guests whose domain is a host read whole ("in the domain" is decided apart
+    // from the code under test, recipient-arbitraries.ts), and the taint check reads that host.
+    let taken = 0;
+    fc.assert(
+      fc.property(address, (a) => {
+        const args = { summary: 'Planning', start: '2026-03-10', attendees: [a] };
+        if (b.source.validateArgs('calendar_create_event', args) !== null) return;
+        taken++;
+        const domain = a.slice(a.lastIndexOf('@') + 1);
+        expect(/[/\\?#:[\]]/.test(domain), a).toBe(false);
+        const host = new URL(`http://${domain}/`).hostname;
+        // Every reading the check makes (the parser's, and the scanner's of a local part it
+        // reads only the tail of: destinations.ts) is of that host.
+        const hosts = destinationsOf({ attendees: [a] }).map((d) => d.host);
+        expect(hosts.length, a).toBeGreaterThan(0);
+        for (const h of hosts) expect(h, a).toBe(host);
+      }),
+      { numRuns: 2000, seed: 20261204 },
+    );
+    expect(taken).toBeGreaterThan(500);
+  });
 });

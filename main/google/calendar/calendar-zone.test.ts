@@ -96,3 +96,30 @@ describe("the calendar's own zone, whatever a previous call asked for", () => {
     expect(new Date(second.start.dateTime).toISOString()).toBe('2026-03-11T13:30:00.000Z');
   });
 });
+
+describe("the approval's text before the calendar's zone is known", () => {
+  it('reads no time in a zone the write does not: an end without an offset stays as written', async () => {
+    // A calendar Airlock has not read yet (its zone, Europe/Berlin, is not cached): the write reads
+    // an end without an offset in that zone, so the synchronous text must not read it in UTC.
+    const args = {
+      summary: 'Sync',
+      calendar_id: 'berlin@group.calendar.google.com',
+      start: '2026-03-10T10:00:00+01:00',
+      end: '2026-03-10T12:00',
+    };
+    expect(t.source.describeEffect('calendar_create_event', args)).toBe(
+      "Create 'Sync', 2026-03-10T10:00:00+01:00 – 2026-03-10T12:00 (in the calendar's time zone), on calendar berlin@group.calendar.google.com",
+    );
+    // With an offset on every time there is nothing to read in a zone: the text says the times.
+    expect(
+      t.source.describeEffect('calendar_create_event', {
+        ...args,
+        summary: 'Other',
+        end: '2026-03-10T12:00:00+01:00',
+      }),
+    ).toMatch(/^Create 'Other', Tue 10 Mar 09:00–11:00 \(UTC\)/);
+    // The write: two hours in Berlin.
+    const r = await t.call('calendar_create_event', args);
+    expect(text(r)).toContain('Tue 10 Mar 10:00–12:00');
+  });
+});

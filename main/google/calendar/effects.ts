@@ -9,12 +9,13 @@ import type { DateTime } from 'luxon';
 import { emails, optString, optStrings, type Args, type SendUpdates } from './args.js';
 import { zoneOf, type CallCtx } from './context.js';
 import { extrasOf, extrasWords } from './event-extras.js';
-import { eventTimes } from './event-input.js';
+import { eventTimes, hasTimeChange } from './event-input.js';
 import { humanRange, hasOffset } from './time.js';
 import { checkZone } from './time.js';
 import type { EventRead } from './event-guests.js';
 import { findOverlaps, loadEvent, sendUpdatesArg } from './write-tools.js';
 import { whenText } from './render.js';
+import { occurrencesBeforeThis, timeWords, updateTimes } from './update-tool.js';
 
 type Event = calendar_v3.Schema$Event;
 
@@ -71,11 +72,12 @@ function extrasClause(args: Args, zone: string | undefined, create: boolean): st
 function whenFromArgs(args: Args, zone: string | undefined, now: DateTime): string {
   const start = optString(args, 'start');
   if (!start) return '';
-  const z = zone ?? (hasOffset(start) ? 'UTC' : undefined);
-  if (!z) {
-    const end = optString(args, 'end');
-    return `${start}${end ? ` – ${end}` : ''} (in the calendar's time zone)`;
-  }
+  const end = optString(args, 'end');
+  // Without the zone, times are read in UTC only when every one carries its offset: the write
+  // reads a time without one in the calendar's zone, so an end without one would be read
+  // differently here ("10:00+01:00 to 12:00" is two hours in Berlin, not three in UTC).
+  const z = zone ?? (hasOffset(start) && (!end || hasOffset(end)) ? 'UTC' : undefined);
+  if (!z) return `${start}${end ? ` – ${end}` : ''} (in the calendar's time zone)`;
   const t = eventTimes(args, z, { allDayDays: 1 });
   return `${humanRange(t.start, t.end, z, now)}${t.allDay ? '' : ` (${z})`}`;
 }
@@ -99,12 +101,40 @@ export function describeCreate(
   return `${parts.filter(Boolean).join(', ')}${mailClause(guests, sendUpdatesArg(args), 'invitations')}${overlaps ?? ''}`;
 }
 
-function changeWords(args: Args, zone: string | undefined, now: DateTime): string[] {
+/**
+ * An update's new time as the write will set it. With the event read (the async card), by the
+ * write's own reading and in its words (update-tool.ts updateTimes, timeWords): what the arguments
+ * leave out is the event's (a new start alone keeps its length, an all-day event its days).
+ * Without it, only what the arguments settle alone, and never a reading the write does not make.
+ */
+function timeChange(
+  args: Args,
+  zone: string | undefined,
+  now: DateTime,
+  ev: Event | undefined,
+  series: Event | undefined,
+): string {
+  try {
+    if (ev && zone) return timeWords(updateTimes(args, ev, series, zone), zone, now);
+    if (args.start === undefined) return 'new end time';
+    if (args.end === undefined && args.duration_minutes === undefined)
+      return `time → starts ${String(args.start)}, keeping its length`;
+    return `time → ${whenFromArgs(args, zone, now)}`;
+  } catch (err) {
+    return `time → this call will FAIL: ${(err as Error).message}`;
+  }
+}
+
+function changeWords(
+  args: Args,
+  zone: string | undefined,
+  now: DateTime,
+  ev?: Event,
+  series?: Event,
+): string[] {
   const out: string[] = [];
   if (typeof args.summary === 'string') out.push(`title → '${args.summary}'`);
-  if (args.start !== undefined || args.end !== undefined || args.duration_minutes !== undefined) {
-    out.push(args.start !== undefined ? `time → ${whenFromArgs(args, zone, now)}` : 'new end time');
-  }
+  if (hasTimeChange(args)) out.push(timeChange(args, zone, now, ev, series));
   if (typeof args.location === 'string') out.push(`location → '${args.location}'`);
   if (typeof args.description === 'string') out.push('new description');
   const add = optStrings(args, 'add_attendees') ?? [];
@@ -132,6 +162,7 @@ export function describeOther(
   zone: string | undefined,
   now: DateTime,
   ev?: Event,
+  series?: Event,
 ): string {
   const id = optString(args, 'event_id') ?? '?';
   const scope = optString(args, 'scope');
@@ -147,7 +178,7 @@ export function describeOther(
     !ev && guests === 0 && send !== 'none' ? ' — any guests will be e-mailed' : '';
   if (tool === 'calendar_update_event') {
     const added = (optStrings(args, 'add_attendees') ?? []).length;
-    const words = changeWords(args, knownZone(args, zone), now);
+    const words = changeWords(args, knownZone(args, zone), now, ev, series);
     return `Change ${named(ev, id, zone, now)}${scopeText}: ${words.join('; ') || 'nothing'}${mailClause(guests + added, send, 'updates') || unknownGuests}`;
   }
   if (tool === 'calendar_delete_event')
@@ -187,7 +218,20 @@ export async function describeWithLookups(
   // The version the call is bound to, as its checks read it (event-guests.ts). A bound call
   // given no read of its version (CalendarSource.describeEffectAsync read again and found the
   // event or its series changed) will fail: the card says so.
-  if (read) return withGuests(describeOther(tool, args, zone, c.now, read.event), read.guests);
+  if (read) {
+    // From the first occurrence, "this and following" changes the series as "all" does, from the
+    // occurrence's own times (update-tool.ts splitSeries): the card reads them so too.
+    const whole =
+      read.series &&
+      tool === 'calendar_update_event' &&
+      args.scope === 'this_and_following' &&
+      hasTimeChange(args) &&
+      (await occurrencesBeforeThis(c, calendarId, read.event, read.series, zone)) === 0;
+    return withGuests(
+      describeOther(tool, args, zone, c.now, read.event, whole ? undefined : read.series),
+      read.guests,
+    );
+  }
   const ev = await loadEvent(c, calendarId, optString(args, 'event_id') ?? '');
   if (typeof args.event_etag === 'string')
     return `${describeOther(tool, args, zone, c.now, ev)}\nThis call will FAIL and change nothing: the event changed after Airlock checked it.`;

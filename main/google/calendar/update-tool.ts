@@ -59,6 +59,47 @@ export function newTimes(args: Args, base: Event, zone: string): TimeSpec {
 }
 
 /**
+ * The times an update writes, read as the write reads them (updateEvent, splitSeries): what the
+ * arguments leave out comes from the event — an occurrence's own start and length, or for "this
+ * and following" the new series', which starts where the occurrence was meant to and has the
+ * series' length. The approval card states these (effects.ts), not a reading of the arguments
+ * alone: a new start alone keeps the event's length, which only the event knows.
+ */
+export function updateTimes(
+  args: Args,
+  ev: Event,
+  series: Event | undefined,
+  zone: string,
+): TimeSpec {
+  if (args.scope === 'this_and_following' && ev.recurringEventId && series) {
+    const original = ev.originalStartTime ?? ev.start ?? {};
+    return newTimes(args, { start: original, end: shiftedEnd(series, original) }, zone);
+  }
+  return newTimes(args, ev, zone);
+}
+
+/**
+ * How many occurrences of the series come before this one. None: "this and following" is the
+ * whole series, and the write changes it as "all" does, from this occurrence's own times
+ * (splitSeries), not the series' length — the card asks the same (effects.ts).
+ */
+export function occurrencesBeforeThis(
+  c: CallCtx,
+  calendarId: string,
+  occurrence: Event,
+  series: Event,
+  zone: string,
+): Promise<number> {
+  const original = occurrence.originalStartTime ?? occurrence.start ?? {};
+  return occurrencesBefore(c, calendarId, series, original, zone);
+}
+
+/** "time → Thu 12 Mar 14:00–16:00 (UTC-04:00) (America/New_York)": the result's words, and the card's. */
+export function timeWords(t: TimeSpec, zone: string, now: DateTime): string {
+  return `time → ${whenText({ start: t.start, end: t.end }, zone, now)} (${zone})`;
+}
+
+/**
  * Moving the whole series from one occurrence: the series start moves by the
  * same number of days and takes the new wall-clock time, so the series keeps
  * its local hour on both sides of a DST change.
@@ -135,7 +176,7 @@ export async function updateEvent(c: CallCtx, args: Args): Promise<CallToolResul
     if (master !== ev)
       Object.assign(patch, shiftSeries(master, ev, t, zone, patch.recurrence !== undefined));
     else Object.assign(patch, { start: t.start, end: t.end });
-    changes.push(`time → ${whenText({ start: t.start, end: t.end }, zone, c.now)} (${zone})`);
+    changes.push(timeWords(t, zone, c.now));
   }
   if (!changes.length)
     throw new InputError(
@@ -209,7 +250,7 @@ async function splitSeries(
   const master = await loadEvent(c, calendarId, instance.recurringEventId ?? '');
   checkBound(args, instance, master);
   const original = instance.originalStartTime ?? instance.start ?? {};
-  const before = await occurrencesBefore(c, calendarId, master, original, zone);
+  const before = await occurrencesBeforeThis(c, calendarId, instance, master, zone);
   if (before === 0) {
     // The first occurrence: "this and following" is the whole series.
     return updateEvent(c, { ...args, event_id: instance.id, scope: 'all' });
@@ -217,10 +258,8 @@ async function splitSeries(
   const rules = master.recurrence ?? [];
   const { patch, changes } = patchFields(args, master);
   // The new series starts where the chosen occurrence was meant to start, with the series' length.
-  const base: Event = { start: original, end: shiftedEnd(master, original) };
-  const t = newTimes(args, base, zone);
-  if (hasTimeChange(args))
-    changes.push(`time → ${whenText({ start: t.start, end: t.end }, zone, c.now)} (${zone})`);
+  const t = updateTimes(args, instance, master, zone);
+  if (hasTimeChange(args)) changes.push(timeWords(t, zone, c.now));
   const body: Event = {
     ...copyable(master),
     ...patch,

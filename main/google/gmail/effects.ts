@@ -15,7 +15,7 @@ import {
 import { describeCreateFilter, fetchFilter, filterLine, type Filter } from './filters.js';
 import { describeLabelChange, labelWithCounts } from './label-admin.js';
 import type { Label, LabelDirectory } from './labels.js';
-import { describeModify } from './modify.js';
+import { describeModify, messageIds } from './modify.js';
 import { header } from './payload.js';
 import { describeCompose, parseCompose } from './send.js';
 import { attachmentSource, type AttachmentSource } from './outgoing-attachments.js';
@@ -36,6 +36,16 @@ export interface EffectDeps {
 const COMPOSE = new Set(['gmail_send', 'gmail_create_draft', 'gmail_update_draft']);
 const DRAFT_BY_ID = new Set(['gmail_update_draft', 'gmail_send_draft', 'gmail_delete_draft']);
 const LABEL_TOOLS = new Set(['gmail_create_label', 'gmail_rename_label', 'gmail_delete_label']);
+const MODIFY = new Set(['gmail_modify_labels', 'gmail_archive', 'gmail_trash']);
+
+/** The messages a change's card names (describeModify shows ten), read as the change reads them. */
+function shownIds(args: Record<string, unknown>): string[] {
+  try {
+    return messageIds(args).slice(0, 10);
+  } catch {
+    return []; // The card says the call will fail.
+  }
+}
 
 /**
  * The approval card's statement of each Gmail write (docs/gmail.md "Approval
@@ -115,8 +125,7 @@ export class GmailEffects {
       const name = (l: string) => this.d.labels.peek(account, l)?.name ?? l;
       return `Delete Gmail filter ${id} in ${account}${f ? `: from now on new mail is no longer handled as "${filterLine(f, name)}"` : ''}. Mail it already handled stays as it is.`;
     }
-    if (tool === 'gmail_modify_labels' || tool === 'gmail_archive' || tool === 'gmail_trash')
-      return describeModify(tool, account, args, this.d.seen);
+    if (MODIFY.has(tool)) return describeModify(tool, account, args, this.d.seen);
     const def = this.d.defs().find((x) => x.name === tool);
     return `${def?.title ?? tool} in ${account}`;
   }
@@ -148,7 +157,9 @@ export class GmailEffects {
         work.push(fetchDraft(client, draftId).then((v) => this.d.drafts.remember(account, v)));
       const ids = COMPOSE.has(tool)
         ? [str(args.reply_to_message_id)]
-        : strings(args.message_ids).slice(0, 10);
+        : MODIFY.has(tool)
+          ? shownIds(args)
+          : strings(args.message_ids).slice(0, 10);
       for (const id of ids.map((x) => x?.trim()))
         if (id && !this.d.seen.get(account, id)) work.push(this.lookUp(client, id));
       if (tool === 'gmail_delete_filter' && str(args.filter_id))

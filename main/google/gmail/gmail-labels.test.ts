@@ -16,9 +16,16 @@ const writes = () => t!.fake.count((r) => r.method !== 'GET' && !r.path.startsWi
 describe('labels: create, rename, delete (issue 33 item 3)', () => {
   it('creates a nested label; a name in use (any case) is refused before asking', async () => {
     t = await gmailTestbed();
+    // The card names the label as it will be made (labelNameArg: " / " is "/").
     expect(t.source.describeEffect('gmail_create_label', { name: 'Receipts / 2024' })).toBe(
-      'Create label "Receipts / 2024" in alice@example.com.',
+      'Create label "Receipts/2024" in alice@example.com.',
     );
+    expect(
+      t.source.describeEffect('gmail_rename_label', {
+        label: 'Receipts',
+        new_name: ' Old / 2023 ',
+      }),
+    ).toBe('Rename label "Receipts" to "Old/2023" in alice@example.com.');
     const r = await t.call('gmail_create_label', { name: 'Receipts / 2024' });
     expect(r.text).toMatch(
       /^Created label "Receipts\/2024" \(id Label_\d+\) in alice@example\.com\.$/,

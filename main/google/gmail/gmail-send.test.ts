@@ -231,6 +231,14 @@ describe('approval text (describeEffect)', () => {
     expect(t.source.describeEffect('gmail_trash', { message_ids: [t.ids.receipt.id] })).toBe(
       `Move 1 message in alice@example.com to the Trash (recoverable for 30 days):\n- "Your Northwind receipt NW-10482" from Northwind Outfitters <orders@shop.example> (${t.ids.receipt.id})`,
     );
+    // The ids as the action reads them (trimmed, each once): one message, named by its subject.
+    const padded = { message_ids: [` ${t.ids.receipt.id}`, `${t.ids.receipt.id}\t`] };
+    expect(t.source.describeEffect('gmail_trash', padded)).toBe(
+      t.source.describeEffect('gmail_trash', { message_ids: [t.ids.receipt.id] }),
+    );
+    expect(t.source.describeEffect('gmail_archive', { message_ids: [' '] })).toMatch(
+      /this call will FAIL and change nothing: message_ids: give at least one message id/,
+    );
     expect(
       t.source.describeEffect('gmail_modify_labels', {
         message_ids: ['18f2a4c1b0fffff0'],

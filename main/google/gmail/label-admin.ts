@@ -135,9 +135,18 @@ export function describeLabelChange(
   label: Label | undefined,
 ): string {
   const shown = label?.name ?? str(args.label) ?? '?';
-  if (tool === 'gmail_create_label') return `Create label "${str(args.name) ?? ''}" in ${account}.`;
+  // The new name as the change makes it (labelNameArg trims and closes up " / "). A name it
+  // refuses never reaches a card (validateArgs, tool-handlers.ts ARG_CHECKS): shown as given.
+  const named = (key: string) => {
+    try {
+      return `"${labelNameArg(args, key)}"`;
+    } catch {
+      return `"${str(args[key]) ?? ''}"`;
+    }
+  };
+  if (tool === 'gmail_create_label') return `Create label ${named('name')} in ${account}.`;
   if (tool === 'gmail_rename_label')
-    return `Rename label "${shown}" to "${str(args.new_name) ?? ''}" in ${account}${carried(label)}.`;
+    return `Rename label "${shown}" to ${named('new_name')} in ${account}${carried(label)}.`;
   const n = label?.messagesTotal;
   return `Delete label "${shown}" in ${account}: ${typeof n === 'number' ? `it is taken off its ${n} message${n === 1 ? '' : 's'}` : 'it is taken off every message that has it'}; the messages themselves stay.`;
 }

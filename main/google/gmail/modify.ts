@@ -19,7 +19,8 @@ export async function listLabels(ctx: GmailCallContext): Promise<CallToolResult>
   return { content: [{ type: 'text', text }] };
 }
 
-function messageIds(args: Record<string, unknown>): string[] {
+/** The ids a change acts on (trimmed, each once); the card reads them with this too. */
+export function messageIds(args: Record<string, unknown>): string[] {
   const ids = [...new Set(strings(args.message_ids).map((s) => s.trim()))];
   if (ids.length === 0)
     throw new BadInput('message_ids: give at least one message id (from gmail_search).');
@@ -137,7 +138,14 @@ export function describeModify(
   args: Record<string, unknown>,
   seen: SeenMessages,
 ): string {
-  const ids = [...new Set(strings(args.message_ids))];
+  // The ids as the change reads them (messageIds: trimmed, each once), so the card counts and
+  // names the messages it acts on — " 18f…" is message 18f…, whose subject Airlock may know.
+  let ids: string[];
+  try {
+    ids = messageIds(args);
+  } catch (err) {
+    return `${tool} in ${account} — this call will FAIL and change nothing: ${(err as Error).message}`;
+  }
   const n = `${ids.length} message${ids.length === 1 ? '' : 's'}`;
   const head =
     tool === 'gmail_trash'
