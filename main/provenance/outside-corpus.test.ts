@@ -48,11 +48,11 @@ const batches = [
     floor: { tuning: 45, heldOut: 21, falseFlags: 0 },
   },
   {
-    // Committed alone before it was first run: no floors (and any number of false flags) until
-    // its first figures are measured.
+    // Committed alone before it was first run (floors of 0 then); these are its first figures:
+    // 32/41 tuning, 17/21 held out, no benign case flagged.
     name: 'batch 4 (chains, assembled destinations, new places, URL tricks)',
     cases: OUTSIDE_CHAIN_ALL,
-    floor: { tuning: 0, heldOut: 0, falseFlags: Infinity },
+    floor: { tuning: 32, heldOut: 17, falseFlags: 0 },
   },
 ].map((b) => ({ ...b, sessions: outsideSessions(b.cases), split: outsideSplit(b.cases) }));
 
