@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { destinationsOf } from './destinations.js';
 import { canonicalHost, hostAndParents, organisationOf } from './identity.js';
 import { linkPayloads } from './link-payloads.js';
+import { contentValues } from './readings.js';
 import { extractValues } from './values.js';
 
 const hosts = (text: string) =>
@@ -63,6 +64,19 @@ describe('IP hosts (ip-hosts.ts)', () => {
     // Domains are untouched.
     expect(canonicalHost('Evil.Example')).toBe('evil.example');
     expect(canonicalHost('123.example')).toBe('123.example');
+  });
+
+  it("reads a stranger's zero-padded IPv4 address decimal too, as well as WHATWG's octal", () => {
+    const keys = contentValues('collector at 203.000.113.077 now')
+      .filter((v) => v.kind === 'domain')
+      .map((v) => v.value);
+    expect(keys).toEqual(['203.0.113.63', '203.0.113.77']);
+    // Nothing padded: no other reading.
+    expect(
+      contentValues('collector at 203.0.113.77 now')
+        .filter((v) => v.kind === 'domain')
+        .map((v) => v.value),
+    ).toEqual(['203.0.113.77']);
   });
 
   it('gives an IP address no parent domains', () => {

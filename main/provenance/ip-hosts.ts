@@ -86,3 +86,19 @@ export const IPV4_IN_TEXT =
   /(?<![\p{L}\p{N}_.])(?:(?:0x[0-9a-f]{1,8}|\d{1,10})\.){3}(?:0x[0-9a-f]{1,8}|\d{1,10})(?![\p{L}\p{N}_]|\.[\p{L}\p{N}])/giu;
 /** An IPv6 literal written in brackets (`[2001:db8::1]`, `[::ffff:203.0.113.77]`), as in a URL. */
 export const IPV6_IN_TEXT = /\[[0-9a-f]{0,4}:[0-9a-f:.]{1,43}\]/gi;
+
+/**
+ * A reading of a stranger's text (readings.ts): a dotted IPv4 address with zero-padded decimal
+ * parts (`203.000.113.077`) is read as a person reads it, decimal (`203.0.113.77`). As written it
+ * is keyed as WHATWG reaches it, octal (`203.0.113.63`): a model that retypes it without the
+ * zeros goes to the decimal address. Both keys are indexed; the text as written is unchanged.
+ */
+export function paddedIPv4Read(text: string): string {
+  if (!/(?:^|\D)0\d/.test(text)) return text;
+  return text.replace(IPV4_IN_TEXT, (ip) => {
+    const parts = ip.split('.');
+    if (!parts.some((p) => /^0\d/.test(p)) || !parts.every((p) => /^\d{1,3}$/.test(p))) return ip;
+    const n = parts.map((p) => parseInt(p, 10));
+    return n.every((x) => x <= 255) ? n.join('.') : ip;
+  });
+}
