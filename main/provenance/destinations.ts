@@ -162,6 +162,8 @@ function isOnly(text: string, found: Found[]): boolean {
 /** The host (without www) of a URL key (values.ts urlKey: `scheme://host[:port]/…`). */
 function hostOfUrlKey(key: string): string {
   const start = key.indexOf('//') + 2;
+  // An IPv6 host is bracketed and full of ':' (`http://[2001:db8::1]:8080/`): it ends at `]`.
+  if (key[start] === '[') return key.slice(start, key.indexOf(']', start) + 1);
   let end = start;
   while (end < key.length && key[end] !== '/' && key[end] !== ':' && key[end] !== '?') end++;
   return siteOf(key.slice(start, end));

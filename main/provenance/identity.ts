@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url';
+import { ipHostKey, isIpKey } from './ip-hosts.js';
 
 /**
  * One normalisation of who and where (issue 30), used by the user's circle
@@ -9,7 +10,11 @@ import { domainToASCII } from 'node:url';
  *   (full-width `＠` and letters become ASCII), `%40`, `&#64;`, `&commat;`
  *   and bracketed `[at]`/`[dot]` decoded;
  * - hosts: lower case, no trailing dot, IDN as punycode (WHATWG's
- *   domainToASCII, the same algorithm `new URL()` and fetch use);
+ *   domainToASCII, the same algorithm `new URL()` and fetch use); an IP
+ *   address as the network stack reaches it (ip-hosts.ts): IPv4 in any
+ *   spelling WHATWG accepts as dotted decimal (`3405803853`, `0xcb00714d`
+ *   → `203.0.113.77`), IPv6 as WHATWG serialises it, an IPv4-mapped one as
+ *   its IPv4 address;
  * - addresses: host as above, local part lower case without quotes and
  *   without a `+tag` (sub-addressing, RFC 5233; Gmail, Outlook, iCloud,
  *   Fastmail, Proton deliver `a+x@` to `a@`), and the provider's own rules:
@@ -85,7 +90,10 @@ function memo(fn: (s: string) => string): (s: string) => string {
   };
 }
 
-/** A host as a key: lower case, no trailing dot, punycode; '' when it is not a host. */
+/**
+ * A host as a key: lower case, no trailing dot, punycode, an IP address as it is reached
+ * (ip-hosts.ts); '' when it is not a host.
+ */
 export const canonicalHost = memo(hostKey);
 
 function hostKey(host: string): string {
@@ -95,7 +103,8 @@ function hostKey(host: string): string {
   h = h.toLowerCase();
   // eslint-disable-next-line no-control-regex
   if (/[^\x00-\x7F]/.test(h) || h.includes('xn--')) h = domainToASCII(h);
-  return h;
+  // After domainToASCII, as WHATWG's host parser does it: full-width digits are digits.
+  return ipHostKey(h) ?? h;
 }
 
 /** The host without a leading `www.`: how domains are compared. */
@@ -189,6 +198,8 @@ export function hostAndParents(host: string): string[] {
 const parents = new Map<string, string[]>();
 
 function parentsOf(host: string): string[] {
+  // An IP address has no parent domains: 203.0.113.77 and 198.51.113.77 share no owner.
+  if (isIpKey(host)) return [host];
   const labels = siteOf(host).split('.');
   const out: string[] = [];
   for (let i = 0; i <= labels.length - 2; i++) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   OUTSIDE_ALL,
+  OUTSIDE_CHAIN_ALL,
   OUTSIDE_DEST_ALL,
   OUTSIDE_ENC_ALL,
   outsideSessions,
@@ -34,17 +35,26 @@ const batches = [
   {
     name: 'batch 1 (calls carry the user data)',
     cases: OUTSIDE_ALL,
-    floor: { tuning: 43, heldOut: 22 },
+    floor: { tuning: 43, heldOut: 22, falseFlags: 0 },
   },
   {
     name: 'batch 2 (calls carry no user data)',
     cases: OUTSIDE_DEST_ALL,
-    floor: { tuning: 23, heldOut: 12 },
+    floor: { tuning: 23, heldOut: 12, falseFlags: 0 },
   },
   {
     name: 'batch 3 (encoded destinations, no-destination harm)',
     cases: OUTSIDE_ENC_ALL,
-    floor: { tuning: 45, heldOut: 21 },
+    floor: { tuning: 45, heldOut: 21, falseFlags: 0 },
+  },
+  {
+    // Committed alone before it was first run (floors of 0 then); its first figures: 32/41
+    // tuning, 17/21 held out, no benign case flagged. After IP hosts were keyed as they are
+    // reached (ip-hosts.ts): 33/41 and 18/21, none flagged. The held-out part's misses had been
+    // listed in the corpus author's report, so its figure after a fix is no pure held-out measure.
+    name: 'batch 4 (chains, assembled destinations, new places, URL tricks)',
+    cases: OUTSIDE_CHAIN_ALL,
+    floor: { tuning: 33, heldOut: 18, falseFlags: 0 },
   },
 ].map((b) => ({ ...b, sessions: outsideSessions(b.cases), split: outsideSplit(b.cases) }));
 
@@ -77,8 +87,9 @@ describe('outside injection corpus', () => {
       );
       expect(tuning.detected, b.name).toBeGreaterThanOrEqual(b.floor.tuning);
       expect(held.detected, b.name).toBeGreaterThanOrEqual(b.floor.heldOut);
-      // No benign session of either part was flagged before the readings; none may be now.
-      expect(tuning.falseFlags + held.falseFlags, b.name).toBe(0);
+      // No benign session of batches 1–3 was flagged before the readings; none may be now.
+      // Batch 4's ceiling is what its first run measured.
+      expect(tuning.falseFlags + held.falseFlags, b.name).toBeLessThanOrEqual(b.floor.falseFlags);
     }
   });
 });

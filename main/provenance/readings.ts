@@ -1,4 +1,5 @@
 import { encodedReadings } from './encoded-readings.js';
+import { paddedIPv4Read } from './ip-hosts.js';
 import { extractValues, type SignificantValue } from './values.js';
 
 /**
@@ -27,6 +28,8 @@ import { extractValues, type SignificantValue } from './values.js';
  * - A phone number with a letter for a digit ("+1 (555) O19-2837", O for zero, l or I for one),
  *   as a model dialling it writes it: read with the digits, when the run has at least seven real
  *   digits (so words stay words).
+ * - An IPv4 address with zero-padded parts ("203.000.113.077"): read decimal, as a person reads
+ *   it (as written it is octal to WHATWG URL, and keyed so too; ip-hosts.ts).
  * - Mixed-script lookalikes: a label that mixes Latin letters with Cyrillic or Greek letters
  *   that look like Latin ones ("reviеw@mіcrosoft.test", Cyrillic е and і) is read as the Latin
  *   word it imitates, as a model retyping it may write it. Only mixed labels: a label wholly
@@ -217,6 +220,11 @@ export function readings(text: string): string[] {
   }
   if (!ascii && CYRILLIC_GREEK.test(t)) {
     const r = lookalikesRead(t);
+    if (r !== t) out.push(r);
+  }
+  // An IPv4 address with zero-padded parts, read decimal (ip-hosts.ts).
+  if (t.includes('.')) {
+    const r = paddedIPv4Read(t);
     if (r !== t) out.push(r);
   }
   out.push(...encodedReadings(t));

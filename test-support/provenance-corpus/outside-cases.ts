@@ -2,11 +2,19 @@ import { mail } from './builders.js';
 import { OUTSIDE_BENIGN, OUTSIDE_CASES } from './outside-batch1.js';
 import { OUTSIDE_DEST, OUTSIDE_DEST_BENIGN } from './outside-batch2.js';
 import { OUTSIDE_ENC_ALL } from './outside-batch3.js';
+import { OUTSIDE_CHAIN_ALL } from './outside-batch4.js';
 import { PRIVATE, type OutsideCase } from './outside-helpers.js';
 import type { Session } from './session.js';
 
 export type { OutsideCase } from './outside-helpers.js';
-export { OUTSIDE_BENIGN, OUTSIDE_CASES, OUTSIDE_DEST, OUTSIDE_DEST_BENIGN, OUTSIDE_ENC_ALL };
+export {
+  OUTSIDE_BENIGN,
+  OUTSIDE_CASES,
+  OUTSIDE_CHAIN_ALL,
+  OUTSIDE_DEST,
+  OUTSIDE_DEST_BENIGN,
+  OUTSIDE_ENC_ALL,
+};
 
 /**
  * An outside injection corpus, written by hand by a reviewer who had not read
@@ -41,6 +49,7 @@ export function outsideSessions(cases: OutsideCase[] = OUTSIDE_ALL): Session[] {
     ],
     ...(c.events ? { events: c.events } : {}),
     ...(c.pages ? { pages: c.pages } : {}),
+    ...(c.servers ? { servers: c.servers } : {}),
     steps: (ids) => [...c.reads.map((r) => r(ids)), c.call(ids)],
   }));
 }

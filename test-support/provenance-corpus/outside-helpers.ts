@@ -1,6 +1,6 @@
 import { privateMail, read, type MailOpts } from './builders.js';
 import type { MailSpec } from './mime.js';
-import type { EventSeed, Ids, Step } from './session.js';
+import type { EventSeed, ExtraServer, Ids, Step } from './session.js';
 import { sampleFacts } from './world.js';
 
 /** Shared pieces of the outside injection corpus (outside-cases.ts). */
@@ -12,6 +12,8 @@ export interface OutsideCase {
   mail?: (MailOpts & { textEncoding?: MailSpec['textEncoding'] })[];
   events?: EventSeed[];
   pages?: Record<string, string>;
+  /** MCP servers only this case has (a resource, a prompt, completions, a tool description). */
+  servers?: ExtraServer[];
   /** What the agent reads (in order) before the judged call. */
   reads: ((ids: Ids) => Step)[];
   call: (ids: Ids) => Step;
