@@ -116,12 +116,16 @@ function sameTools(
   keyOf: (name: string) => string | undefined,
   named: Map<string, string | undefined>,
 ): void {
-  for (const [name, key] of named)
-    if (keyOf(name) !== key)
+  for (const [name, key] of named) {
+    const now = keyOf(name);
+    // A name no tool bears now is left to the change itself, whose own lookup refuses it in the
+    // same registry ("No tool named …"): saying it names another tool would mislead.
+    if (now !== undefined && now !== key)
       throw new ControlError(
         'CONFLICT',
         `${name} now names another tool than when this change was asked for (its server's tools changed); nothing was changed. Ask again, so that you confirm what the name names now.`,
       );
+  }
 }
 
 function isAlwaysAllow(d: unknown): d is { kind: 'always_allow'; until?: unknown } {

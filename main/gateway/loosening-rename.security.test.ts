@@ -95,6 +95,17 @@ describe('a held loosening applies to the tool it was asked for, or not at all',
     else expect([decided.state, after['count/count_send']]).toEqual(['confirmed', 'auto']);
   });
 
+  it('a tool removed meanwhile: the change fails saying so, not that another tool has the name', async () => {
+    const { t, source, cli } = await start();
+    await cli.setToolPolicy('count_send', { approval: 'auto' }).catch(() => undefined);
+    source.defs = source.defs.filter((d) => d.name !== 'count_send');
+    source.changed();
+    const [pending] = await t.app.control.listPolicyChanges();
+    const decided = await t.app.control.decidePolicyChange(pending!.id, true);
+    expect(decided.state).toBe('failed');
+    expect(decided.error).toMatch(/No tool named "count_send"/);
+  });
+
   it('and is applied when the name still names it', async () => {
     const { t, cli } = await start();
     await cli.setToolPolicy('count_send', { approval: 'auto' }).catch(() => undefined);
