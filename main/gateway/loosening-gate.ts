@@ -76,15 +76,19 @@ export class LooseningGate {
       );
       return { status: 200, body: { result: view } };
     }
+    const keyOf = this.o.toolKey;
+    const named = new Map(toolNames(method, params).map((n) => [n, keyOf(n)]));
     const summary = await looseningSummary(this.o.api, method, params, this.o.servers);
+    // The summary judged the tools as listTools gave them, which then waits up to 3 s for servers
+    // still connecting: a name that moved meanwhile was judged as another tool ("already this
+    // agent's", so no loosening) than the one the change reaches. Refused: the caller asks again.
+    sameTools(keyOf, named);
     if (!summary) return null;
     // The change names tools by public name and runs when the user confirms it, up to ten minutes
     // on. A name can move to another tool meanwhile: names go in key order (tools/naming.ts), and
     // a server that lists a tool whose name cleans up to the same one and sorts first
     // ("count.send" before "count_send") takes it. So the change is held to the tools its names
     // named when it was asked for (their stable keys) and refused if a name has moved.
-    const keyOf = this.o.toolKey;
-    const named = new Map(toolNames(method, params).map((n) => [n, keyOf(n)]));
     const change = changes.propose(summary, async () => {
       // Checked and run in one synchronous stretch: run() reaches the change's own registry
       // lookup (tools-control.ts setToolPolicy, agents-control.ts setAgentTools) before any await.

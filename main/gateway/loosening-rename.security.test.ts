@@ -95,6 +95,34 @@ describe('a held loosening applies to the tool it was asked for, or not at all',
     else expect([decided.state, after['count/count_send']]).toEqual(['confirmed', 'auto']);
   });
 
+  it('a name that moves while the gate judges the call is refused, not run as "no loosening"', async () => {
+    // The agent already has count_send: asking for it again loosens nothing and runs at once.
+    // listTools, which the judgement reads, waits for connecting servers after taking the
+    // registry; the name moves in that wait. Judged on the old reading, the call ran and gave
+    // the agent count.send ("Sends to everyone") with no one confirming.
+    const { t, source, cli } = await start();
+    await t.app.control.setAgentTools('test', ['count_send']);
+    const control = t.app.control;
+    const list = control.listTools.bind(control);
+    let moved = false;
+    vi.spyOn(control, 'listTools').mockImplementation(async (agent?: string) => {
+      const seen = await list(agent);
+      if (!moved) takeTheName(source);
+      moved = true;
+      return seen;
+    });
+    const err = await cli
+      .setAgentTools('test', ['count_send'])
+      .then(() => undefined)
+      .catch((e: unknown) => e as { code?: string });
+    vi.restoreAllMocks();
+    expect(moved).toBe(true);
+    expect(err).toMatchObject({ code: 'CONFLICT' });
+    expect((await control.listAgents()).find((a) => a.name === 'test')?.tools).toEqual([
+      'count/count_send',
+    ]);
+  });
+
   it('a tool removed meanwhile: the change fails saying so, not that another tool has the name', async () => {
     const { t, source, cli } = await start();
     await cli.setToolPolicy('count_send', { approval: 'auto' }).catch(() => undefined);
