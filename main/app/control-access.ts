@@ -75,6 +75,7 @@ export function newLooseningGate(o: {
     api: o.api,
     policyChanges: o.policyChanges,
     servers: o.servers,
+    toolKey: (name) => registry.get(name)?.key,
     grant: (view, decision) => {
       // The request's tool, by its key, as an "always allow" decided in the window grants it
       // (approvals/decisions.ts): the user confirms this up to ten minutes on, and by then its

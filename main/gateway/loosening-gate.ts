@@ -19,6 +19,13 @@ export interface LooseningGateOptions {
   policyChanges: PolicyChanges;
   /** Judges server changes (remote/remote-loosening.ts, passed in by the app). */
   servers?: ServerLoosening;
+  /**
+   * The stable key of the tool a public name names now, read as setToolPolicy and setAgentTools
+   * read it (the registry's own lookup), synchronously: no wait can fall between this check and
+   * the change's reading (listTools would not do: it takes the registry, then waits up to 3 s for
+   * connecting servers, during which a name can move).
+   */
+  toolKey: (name: string) => string | undefined;
   /** Makes the grant an "always allow" decision asked for (a confirmed policy change). */
   grant?: (approval: ApprovalView, decision: Extract<Decision, { kind: 'always_allow' }>) => void;
 }
@@ -69,19 +76,23 @@ export class LooseningGate {
       );
       return { status: 200, body: { result: view } };
     }
+    const keyOf = this.o.toolKey;
+    const named = new Map(toolNames(method, params).map((n) => [n, keyOf(n)]));
     const summary = await looseningSummary(this.o.api, method, params, this.o.servers);
+    // The summary judged the tools as listTools gave them, which then waits up to 3 s for servers
+    // still connecting: a name that moved meanwhile was judged as another tool ("already this
+    // agent's", so no loosening) than the one the change reaches. Refused: the caller asks again.
+    sameTools(keyOf, named);
     if (!summary) return null;
     // The change names tools by public name and runs when the user confirms it, up to ten minutes
     // on. A name can move to another tool meanwhile: names go in key order (tools/naming.ts), and
     // a server that lists a tool whose name cleans up to the same one and sorts first
     // ("count.send" before "count_send") takes it. So the change is held to the tools its names
     // named when it was asked for (their stable keys) and refused if a name has moved.
-    const named = await keysNow(this.o.api, toolNames(method, params));
     const change = changes.propose(summary, async () => {
-      await sameTools(this.o.api, named);
-      // The check and the change's own reading of the registry are moments apart (promise
-      // continuations, no timer or I/O wait): what this closes is the minutes the change waited
-      // for the user, not that last instant.
+      // Checked and run in one synchronous stretch: run() reaches the change's own registry
+      // lookup (tools-control.ts setToolPolicy, agents-control.ts setAgentTools) before any await.
+      sameTools(keyOf, named);
       return run();
     });
     return {
@@ -104,22 +115,21 @@ function toolNames(method: string, params: unknown[]): string[] {
   return [];
 }
 
-/** Each name's tool (its stable key) now; undefined for a name no tool bears. */
-async function keysNow(api: ControlApi, names: string[]): Promise<Map<string, string | undefined>> {
-  if (names.length === 0) return new Map();
-  const keys = new Map((await api.listTools()).map((t) => [t.name, t.key]));
-  return new Map(names.map((n) => [n, keys.get(n)]));
-}
-
 /** Refuses (CONFLICT) when a name no longer bears the tool it bore when the change was asked for. */
-async function sameTools(api: ControlApi, named: Map<string, string | undefined>): Promise<void> {
-  const now = await keysNow(api, [...named.keys()]);
-  for (const [name, key] of named)
-    if (now.get(name) !== key)
+function sameTools(
+  keyOf: (name: string) => string | undefined,
+  named: Map<string, string | undefined>,
+): void {
+  for (const [name, key] of named) {
+    const now = keyOf(name);
+    // A name no tool bears now is left to the change itself, whose own lookup refuses it in the
+    // same registry ("No tool named …"): saying it names another tool would mislead.
+    if (now !== undefined && now !== key)
       throw new ControlError(
         'CONFLICT',
         `${name} now names another tool than when this change was asked for (its server's tools changed); nothing was changed. Ask again, so that you confirm what the name names now.`,
       );
+  }
 }
 
 function isAlwaysAllow(d: unknown): d is { kind: 'always_allow'; until?: unknown } {

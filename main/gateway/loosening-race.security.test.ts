@@ -30,7 +30,11 @@ async function race(seenAs: (tool: ToolView) => ToolView) {
         (await control.listTools()).map((x) => (x.name === 'count_send' ? seenAs(x) : x)),
     },
   });
-  const gate = new LooseningGate({ api, policyChanges: new PolicyChanges(t.app.events) });
+  const gate = new LooseningGate({
+    api,
+    policyChanges: new PolicyChanges(t.app.events),
+    toolKey: (name) => t!.app.registry.get(name)?.key,
+  });
   const params = ['count_send', { approval: 'auto' }];
   const run = () => control.setToolPolicy('count_send', { approval: 'auto' });
   // What control-dispatch.ts does with the gate's answer: null means "run it as asked".

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { httpControlClient } from '../../common/http-control-client.js';
 import { nextRequest } from '../../test-support/core-events.js';
 import {
@@ -66,6 +66,72 @@ describe('a held loosening applies to the tool it was asked for, or not at all',
     expect(decided.state).toBe('failed');
     expect(decided.error).toMatch(/count_send now names another tool/);
     expect(await policies(t)).toEqual({ 'count/count.send': 'ask', 'count/count_send': 'ask' });
+  });
+
+  it('never applied to another tool, even when the name moves while the tools are listed', async () => {
+    // listTools takes the registry, then waits up to 3 s for servers still connecting
+    // (RemoteControl.listRemotes, whenSettled): a server that connects then takes the name after
+    // what listTools returns. The check reads the registry as the change does, with no wait
+    // between the two. Here the name moves inside listTools, as it could in that wait: a check
+    // that read listTools passed on the old reading and made count.send "auto".
+    const { t, source, cli } = await start();
+    await cli.setToolPolicy('count_send', { approval: 'auto' }).catch(() => undefined);
+    const control = t.app.control;
+    const list = control.listTools.bind(control);
+    let moved = false;
+    vi.spyOn(control, 'listTools').mockImplementation(async (agent?: string) => {
+      const seen = await list(agent);
+      if (!moved) takeTheName(source);
+      moved = true;
+      return seen;
+    });
+    const [pending] = await control.listPolicyChanges();
+    const decided = await control.decidePolicyChange(pending!.id, true);
+    vi.restoreAllMocks();
+    const after = await policies(t);
+    expect(after['count/count.send'] ?? 'ask').toBe('ask');
+    // Whether or not anything listed the tools on the way, the change applied is the one asked.
+    if (moved) expect(decided.state).toBe('failed');
+    else expect([decided.state, after['count/count_send']]).toEqual(['confirmed', 'auto']);
+  });
+
+  it('a name that moves while the gate judges the call is refused, not run as "no loosening"', async () => {
+    // The agent already has count_send: asking for it again loosens nothing and runs at once.
+    // listTools, which the judgement reads, waits for connecting servers after taking the
+    // registry; the name moves in that wait. Judged on the old reading, the call ran and gave
+    // the agent count.send ("Sends to everyone") with no one confirming.
+    const { t, source, cli } = await start();
+    await t.app.control.setAgentTools('test', ['count_send']);
+    const control = t.app.control;
+    const list = control.listTools.bind(control);
+    let moved = false;
+    vi.spyOn(control, 'listTools').mockImplementation(async (agent?: string) => {
+      const seen = await list(agent);
+      if (!moved) takeTheName(source);
+      moved = true;
+      return seen;
+    });
+    const err = await cli
+      .setAgentTools('test', ['count_send'])
+      .then(() => undefined)
+      .catch((e: unknown) => e as { code?: string });
+    vi.restoreAllMocks();
+    expect(moved).toBe(true);
+    expect(err).toMatchObject({ code: 'CONFLICT' });
+    expect((await control.listAgents()).find((a) => a.name === 'test')?.tools).toEqual([
+      'count/count_send',
+    ]);
+  });
+
+  it('a tool removed meanwhile: the change fails saying so, not that another tool has the name', async () => {
+    const { t, source, cli } = await start();
+    await cli.setToolPolicy('count_send', { approval: 'auto' }).catch(() => undefined);
+    source.defs = source.defs.filter((d) => d.name !== 'count_send');
+    source.changed();
+    const [pending] = await t.app.control.listPolicyChanges();
+    const decided = await t.app.control.decidePolicyChange(pending!.id, true);
+    expect(decided.state).toBe('failed');
+    expect(decided.error).toMatch(/No tool named "count_send"/);
   });
 
   it('and is applied when the name still names it', async () => {

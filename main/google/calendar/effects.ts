@@ -219,23 +219,43 @@ export async function describeWithLookups(
   // given no read of its version (CalendarSource.describeEffectAsync read again and found the
   // event or its series changed) will fail: the card says so.
   if (read) {
-    // From the first occurrence, "this and following" changes the series as "all" does, from the
-    // occurrence's own times (update-tool.ts splitSeries): the card reads them so too.
+    const text = describeOther(tool, args, zone, c.now, read.event, await seriesOf(read));
+    return withGuests(text, read.guests);
+  }
+  const ev = await loadEvent(c, calendarId, optString(args, 'event_id') ?? '');
+  // Not bound (no read to find): the event and, for a change to its series, the series, read as
+  // the write reads them (event-guests.ts read, update-tool.ts) — a time change "this and
+  // following" takes the series' length, which the occurrence alone does not know.
+  const series =
+    ev.recurringEventId && args.scope !== 'this_instance' && tool === 'calendar_update_event'
+      ? await loadEvent(c, calendarId, ev.recurringEventId)
+      : undefined;
+  const text = describeOther(
+    tool,
+    args,
+    zone,
+    c.now,
+    ev,
+    await seriesOf({ event: ev, ...(series ? { series } : {}) }),
+  );
+  if (typeof args.event_etag === 'string')
+    return `${text}\nThis call will FAIL and change nothing: the event changed after Airlock checked it.`;
+  return text;
+
+  /**
+   * The series the update's times are read against: none when "this and following" starts at
+   * the first occurrence, which the write changes as "all" does, from the occurrence's own times
+   * (update-tool.ts splitSeries).
+   */
+  async function seriesOf(r: { event: Event; series?: Event }): Promise<Event | undefined> {
     const whole =
-      read.series &&
+      r.series &&
       tool === 'calendar_update_event' &&
       args.scope === 'this_and_following' &&
       hasTimeChange(args) &&
-      (await occurrencesBeforeThis(c, calendarId, read.event, read.series, zone)) === 0;
-    return withGuests(
-      describeOther(tool, args, zone, c.now, read.event, whole ? undefined : read.series),
-      read.guests,
-    );
+      (await occurrencesBeforeThis(c, calendarId, r.event, r.series, zone)) === 0;
+    return whole ? undefined : r.series;
   }
-  const ev = await loadEvent(c, calendarId, optString(args, 'event_id') ?? '');
-  if (typeof args.event_etag === 'string')
-    return `${describeOther(tool, args, zone, c.now, ev)}\nThis call will FAIL and change nothing: the event changed after Airlock checked it.`;
-  return describeOther(tool, args, zone, c.now, ev);
 }
 
 /**

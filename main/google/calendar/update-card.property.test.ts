@@ -166,3 +166,40 @@ describe("property: calendar_update_event's card states the times the write send
     );
   });
 });
+
+describe('the card of a call not bound to a version (no read to find) reads the series too', () => {
+  it('"this and following" from a resized occurrence: the series\' length, as the write sets', async () => {
+    t.fake.seed(ALICE, 'primary', {
+      summary: 'Retro',
+      start: { dateTime: '2026-03-05T09:00:00-05:00', timeZone: 'America/New_York' },
+      end: { dateTime: '2026-03-05T09:15:00-05:00', timeZone: 'America/New_York' },
+      recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=TH;COUNT=6'],
+    });
+    const day = '2026-03-19';
+    const listed = await t.call('calendar_list_events', { time_min: day, time_max: day });
+    const occurrence = (
+      listed.structuredContent as { events: { id: string; summary: string }[] }
+    ).events.find((e) => e.summary === 'Retro')!;
+    await t.call('calendar_update_event', {
+      event_id: occurrence.id,
+      scope: 'this_instance',
+      duration_minutes: 60,
+      send_updates: 'none',
+    });
+    // No callContent: the card finds no read and reads the event itself (effects.ts), as the
+    // write does when nothing binds it.
+    const args = {
+      event_id: occurrence.id,
+      scope: 'this_and_following',
+      start: `${day}T10:00`,
+      send_updates: 'none',
+    };
+    const card = await t.source.describeEffectAsync('calendar_update_event', args);
+    const r = await t.call('calendar_update_event', args);
+    expect(r.isError).toBeFalsy();
+    const changes = (r.structuredContent as { changes: string[] }).changes;
+    const written = changes.find((w) => w.startsWith('time → '))!;
+    expect(written).toContain('10:00–10:15');
+    expect(card).toContain(written);
+  });
+});
