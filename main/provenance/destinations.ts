@@ -1,6 +1,7 @@
 import { addressParser } from 'postal-mime';
-import { isGenericLink, roleOfPath } from './destination-words.js';
-import { canonicalAddress, hostOfAddress, siteOf, unveil } from './identity.js';
+import { isGenericLink, roleOfPath, wordsOfKey } from './destination-words.js';
+import { canonicalAddress, canonicalHost, hostOfAddress, siteOf, unveil } from './identity.js';
+import { isIpKey } from './ip-hosts.js';
 import { schemaSaysDestination } from './schema-formats.js';
 import { extractValues, leavesOf, type Leaf, type SignificantValue } from './values.js';
 
@@ -67,6 +68,9 @@ export function destinationsOf(
     }
     if (!why) continue;
     const found = valuesOf(leaf.value, why === 'shape', extract);
+    const ip = ipHostAlone(leaf.value, leaf.path, why);
+    if (ip && !found.some((f) => f.kind === 'host' && f.value === ip))
+      found.push({ kind: 'host', value: ip, host: ip, raw: leaf.value.trim() });
     const path = pathText(leaf.path);
     for (const d of found) {
       const key = `${d.kind}:${d.value}`;
@@ -160,6 +164,40 @@ function hostOfUrlKey(key: string): string {
   let end = start;
   while (end < key.length && key[end] !== '/' && key[end] !== ':' && key[end] !== '?') end++;
   return siteOf(key.slice(start, end));
+}
+
+// Field names that say the value is a machine to connect to (`host`, `server_ip`, `proxy`).
+const HOST_WORDS = new Set(
+  'host hosts hostname hostnames ip ips ipv server servers proxy peer upstream remote endpoint relay'.split(
+    ' ',
+  ),
+);
+
+/**
+ * An IP host given alone in a spelling the text scan does not read as one: one number
+ * (`3405803853`), hex (`0xcb00714d`), fewer parts (`127.1`), IPv6 without brackets
+ * (`::ffff:cb00:714d`), ideographic dots (`203。0。113。77`). Node's net/http (getaddrinfo) and
+ * WHATWG URL connect to the IPv4 address these spell, so it is that host (ip-hosts.ts keys it):
+ * a mail's `203.0.113.77` and a call's `{ host: "3405803853" }` are one destination. A value
+ * of digits and dots alone is a phone number or a version as often: it is read so only where
+ * the schema or a host word in the field's name says it is a host; hex and IPv6 spellings are
+ * no phone number, and are read in any field that is a destination by its name.
+ */
+function ipHostAlone(
+  value: string,
+  path: readonly (string | number)[],
+  why: CallDestination['why'],
+): string | undefined {
+  const v = value.trim();
+  if (!v || v.length > 64 || !/\d/.test(v)) return undefined;
+  const host = canonicalHost(v);
+  if (!host || !isIpKey(host)) return undefined;
+  if (why === 'schema') return host;
+  const hostWord = path.some(
+    (k) => typeof k === 'string' && wordsOfKey(k).some((w) => HOST_WORDS.has(w)),
+  );
+  if (hostWord) return host;
+  return why === 'name' && !/^[\d\s.()+-]+$/.test(v) ? host : undefined;
 }
 
 function pathText(path: readonly (string | number)[]): string {
