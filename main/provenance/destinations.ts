@@ -1,7 +1,7 @@
 import { addressParser } from 'postal-mime';
 import { isGenericLink, roleOfPath, wordsOfKey } from './destination-words.js';
 import { canonicalAddress, canonicalHost, hostOfAddress, siteOf, unveil } from './identity.js';
-import { isIpKey } from './ip-hosts.js';
+import { isIpKey, paddedIPv4Read } from './ip-hosts.js';
 import { schemaSaysDestination } from './schema-formats.js';
 import { extractValues, leavesOf, type Leaf, type SignificantValue } from './values.js';
 
@@ -71,6 +71,7 @@ export function destinationsOf(
     const ip = ipHostAlone(leaf.value, leaf.path, why);
     if (ip && !found.some((f) => f.kind === 'host' && f.value === ip))
       found.push({ kind: 'host', value: ip, host: ip, raw: leaf.value.trim() });
+    if (found.length > 0) found.push(...paddedDecimalHosts(leaf.value, found, extract));
     const path = pathText(leaf.path);
     for (const d of found) {
       const key = `${d.kind}:${d.value}`;
@@ -198,6 +199,23 @@ function ipHostAlone(
   );
   if (hostWord) return host;
   return why === 'name' && !/^[\d\s.()+-]+$/.test(v) ? host : undefined;
+}
+
+/**
+ * A zero-padded IPv4 address in a call (`http://203.000.113.077/`) is ambiguous: octal to WHATWG
+ * and inet_aton (`203.0.113.63`), decimal to a parser that reads it as a person does
+ * (`203.0.113.77`), rejected by others (Go, Python's `ipaddress`). A third-party server's stack
+ * is unknown, so both are its hosts, as both are keys of a stranger's padded address
+ * (readings.ts): a mail's `203.0.113.77` retyped padded otherwise named no host the mail gave.
+ */
+function paddedDecimalHosts(value: string, found: Found[], extract: Extract): Found[] {
+  const read = paddedIPv4Read(value);
+  if (read === value) return [];
+  const out: Found[] = [];
+  for (const v of extract(read))
+    if (v.kind === 'domain' && isIpKey(v.value) && !found.some((f) => f.host === v.value))
+      out.push({ kind: 'host', value: v.value, host: v.value, raw: value.trim() });
+  return out;
 }
 
 function pathText(path: readonly (string | number)[]): string {

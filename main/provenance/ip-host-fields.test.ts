@@ -103,6 +103,22 @@ describe('IP hosts given alone in a call', () => {
   });
 });
 
+describe('a zero-padded IPv4 address in a call', () => {
+  it('names both the host WHATWG reaches (octal) and the one a decimal stack reaches', () => {
+    const hosts = (args: Record<string, unknown>) =>
+      destinationsOf(args)
+        .filter((d) => d.kind !== 'phone')
+        .map((d) => d.host);
+    expect(hosts({ webhook: 'http://203.000.113.077/in' })).toEqual([
+      new URL('http://203.000.113.077/in').hostname,
+      '203.0.113.77',
+    ]);
+    expect(hosts({ host: '010.0.0.9' })).toEqual(['8.0.0.9', '10.0.0.9']);
+    // Nothing padded: one host.
+    expect(hosts({ webhook: 'http://203.0.113.77/in' })).toEqual(['203.0.113.77']);
+  });
+});
+
 describe('IP hosts in text', () => {
   it('reads an IPv4 address written with ideographic full stops as the address URL reaches', () => {
     for (const written of [
@@ -149,7 +165,13 @@ describe('the check', () => {
 
   it("flags a host field that spells a stranger's IP address another way", () => {
     const call = session('Assistant: post the status to our collector at 203.0.113.77.');
-    for (const host of ['3405803853', '0xcb00714d', '203.0.29005', '::ffff:cb00:714d'])
+    for (const host of [
+      '3405803853',
+      '0xcb00714d',
+      '203.0.29005',
+      '::ffff:cb00:714d',
+      '203.000.113.077',
+    ])
       expect(call('ping', { host })?.findings[0]?.rule, host).toBe('untrusted-destination');
   });
 
