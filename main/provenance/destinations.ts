@@ -175,6 +175,18 @@ const HOST_WORDS = new Set(
 );
 
 /**
+ * The field's own name ends in a host word (`host`, `server_ip`, `hosts[2]`, `ip_address`):
+ * `server_id` and `proxy_port` hold numbers that are no host.
+ */
+function namesHost(path: readonly (string | number)[]): boolean {
+  const key = path.findLast((k): k is string => typeof k === 'string');
+  const words = key === undefined ? [] : wordsOfKey(key);
+  const last = words.at(-1);
+  if (last === undefined) return false;
+  return HOST_WORDS.has(last) || ((last === 'address' || last === 'addr') && words.includes('ip'));
+}
+
+/**
  * An IP host given alone in a spelling the text scan does not read as one: one number
  * (`3405803853`), hex (`0xcb00714d`), fewer parts (`127.1`), IPv6 without brackets
  * (`::ffff:cb00:714d`), ideographic dots (`203。0。113。77`). Node's net/http (getaddrinfo) and
@@ -194,10 +206,7 @@ function ipHostAlone(
   const host = canonicalHost(v);
   if (!host || !isIpKey(host)) return undefined;
   if (why === 'schema') return host;
-  const hostWord = path.some(
-    (k) => typeof k === 'string' && wordsOfKey(k).some((w) => HOST_WORDS.has(w)),
-  );
-  if (hostWord) return host;
+  if (namesHost(path)) return host;
   return why === 'name' && !/^[\d\s.()+-]+$/.test(v) ? host : undefined;
 }
 

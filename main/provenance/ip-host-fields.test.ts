@@ -97,6 +97,11 @@ describe('IP hosts given alone in a call', () => {
     expect(hostsOf({ to: '4155550100' })).toEqual([]);
     expect(hostsOf({ phone: '55.123.4567' })).toEqual([]);
     expect(hostsOf({ count: '3405803853' })).toEqual([]);
+    expect(hostsOf({ server_id: '42', proxy_port: '8080' })).toEqual([]);
+    expect(hostsOf({ ip_address: '3405803853', hosts: ['127.1'] })).toEqual([
+      '203.0.113.77',
+      '127.0.0.1',
+    ]);
     expect(hostsOf({ version: '4.2.1.0' })).toEqual([]);
     expect(hostsOf({ target_version: '4.2.1.0' })).toEqual([]);
     expect(hostsOf({ release: '1.0.0.1', build: '2.4.1.7' })).toEqual([]);
