@@ -27,7 +27,7 @@ const CONTENT = new Set(
     body text content message msg description desc note comment summary subject title html
     markdown md caption prompt query question answer snippet excerpt payload data raw log detail
     reason memo signature template instruction input code script search filter location venue
-    place
+    place version ver revision release build
   `).flatMap(withPlural),
 );
 

@@ -1,6 +1,7 @@
 import { addressParser } from 'postal-mime';
-import { isGenericLink, roleOfPath } from './destination-words.js';
-import { canonicalAddress, hostOfAddress, siteOf, unveil } from './identity.js';
+import { isGenericLink, roleOfPath, wordsOfKey } from './destination-words.js';
+import { canonicalAddress, canonicalHost, hostOfAddress, siteOf, unveil } from './identity.js';
+import { isIpKey, paddedIPv4Read } from './ip-hosts.js';
 import { schemaSaysDestination } from './schema-formats.js';
 import { extractValues, leavesOf, type Leaf, type SignificantValue } from './values.js';
 
@@ -67,6 +68,10 @@ export function destinationsOf(
     }
     if (!why) continue;
     const found = valuesOf(leaf.value, why === 'shape', extract);
+    const ip = ipHostAlone(leaf.value, leaf.path, why);
+    if (ip && !found.some((f) => f.kind === 'host' && f.value === ip))
+      found.push({ kind: 'host', value: ip, host: ip, raw: leaf.value.trim() });
+    if (found.length > 0) found.push(...paddedDecimalHosts(leaf.value, found, extract));
     const path = pathText(leaf.path);
     for (const d of found) {
       const key = `${d.kind}:${d.value}`;
@@ -167,6 +172,66 @@ function hostOfUrlKey(key: string): string {
   let end = start;
   while (end < key.length && key[end] !== '/' && key[end] !== ':' && key[end] !== '?') end++;
   return siteOf(key.slice(start, end));
+}
+
+// Field names that say the value is a machine to connect to (`host`, `server_ip`, `proxy`).
+const HOST_WORDS = new Set(
+  'host hosts hostname hostnames ip ips ipv server servers proxy peer upstream remote endpoint relay'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The field's own name ends in a host word (`host`, `server_ip`, `hosts[2]`, `ip_address`):
+ * `server_id` and `proxy_port` hold numbers that are no host.
+ */
+function namesHost(path: readonly (string | number)[]): boolean {
+  const key = path.findLast((k): k is string => typeof k === 'string');
+  const words = key === undefined ? [] : wordsOfKey(key);
+  const last = words.at(-1);
+  if (last === undefined) return false;
+  return HOST_WORDS.has(last) || ((last === 'address' || last === 'addr') && words.includes('ip'));
+}
+
+/**
+ * An IP host given alone in a spelling the text scan does not read as one: one number
+ * (`3405803853`), hex (`0xcb00714d`), fewer parts (`127.1`), IPv6 without brackets
+ * (`::ffff:cb00:714d`), ideographic dots (`203。0。113。77`). Node's net/http (getaddrinfo) and
+ * WHATWG URL connect to the IPv4 address these spell, so it is that host (ip-hosts.ts keys it):
+ * a mail's `203.0.113.77` and a call's `{ host: "3405803853" }` are one destination. A value
+ * of digits and dots alone is a phone number or a version as often: it is read so only where
+ * the schema or a host word in the field's name says it is a host; hex and IPv6 spellings are
+ * no phone number, and are read in any field that is a destination by its name.
+ */
+function ipHostAlone(
+  value: string,
+  path: readonly (string | number)[],
+  why: CallDestination['why'],
+): string | undefined {
+  const v = value.trim();
+  if (!v || v.length > 64 || !/\d/.test(v)) return undefined;
+  const host = canonicalHost(v);
+  if (!host || !isIpKey(host)) return undefined;
+  if (why === 'schema') return host;
+  if (namesHost(path)) return host;
+  return why === 'name' && !/^[\d\s.()+-]+$/.test(v) ? host : undefined;
+}
+
+/**
+ * A zero-padded IPv4 address in a call (`http://203.000.113.077/`) is ambiguous: octal to WHATWG
+ * and inet_aton (`203.0.113.63`), decimal to a parser that reads it as a person does
+ * (`203.0.113.77`), rejected by others (Go, Python's `ipaddress`). A third-party server's stack
+ * is unknown, so both are its hosts, as both are keys of a stranger's padded address
+ * (readings.ts): a mail's `203.0.113.77` retyped padded otherwise named no host the mail gave.
+ */
+function paddedDecimalHosts(value: string, found: Found[], extract: Extract): Found[] {
+  const read = paddedIPv4Read(value);
+  if (read === value) return [];
+  const out: Found[] = [];
+  for (const v of extract(read))
+    if (v.kind === 'domain' && isIpKey(v.value) && !found.some((f) => f.host === v.value))
+      out.push({ kind: 'host', value: v.value, host: v.value, raw: value.trim() });
+  return out;
 }
 
 function pathText(path: readonly (string | number)[]): string {

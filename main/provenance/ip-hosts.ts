@@ -81,9 +81,18 @@ function embeddedIPv4(bracketed: string): string | undefined {
  * longer run of digits and dots (`1.2.3.4.5`, `v1.2.3.4`) or a word. Parts are checked by
  * WHATWG afterwards (`2026.12.04.1` has a part over 255: no address). Fewer than four parts are
  * not read in prose: `3.14` would be `3.0.0.14`. Linear: each part ends at its dot.
+ *
+ * Chinese, Japanese and Korean prose has no spaces (`发送到203.0.113.77。谢谢`), so their
+ * letters do not join the address to a word; and the dot may be the ideographic full stop `。`
+ * (U+3002; NFKC makes the halfwidth `｡` one and the full-width `．` a dot), which UTS #46 maps to
+ * `.`: `http://203。0。113。77/` and Node's `dns.lookup` reach `203.0.113.77`.
  */
-export const IPV4_IN_TEXT =
-  /(?<![\p{L}\p{N}_.])(?:(?:0x[0-9a-f]{1,8}|\d{1,10})\.){3}(?:0x[0-9a-f]{1,8}|\d{1,10})(?![\p{L}\p{N}_]|\.[\p{L}\p{N}])/giu;
+const WORD = String.raw`(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}])[\p{L}\p{N}_]`;
+const PART = String.raw`(?:0x[0-9a-f]{1,8}|\d{1,10})`;
+export const IPV4_IN_TEXT = new RegExp(
+  String.raw`(?<!${WORD}|[.。])(?:${PART}[.。]){3}${PART}(?!${WORD}|[.。]${WORD})`,
+  'giu',
+);
 /** An IPv6 literal written in brackets (`[2001:db8::1]`, `[::ffff:203.0.113.77]`), as in a URL. */
 export const IPV6_IN_TEXT = /\[[0-9a-f]{0,4}:[0-9a-f:.]{1,43}\]/gi;
 

@@ -14,7 +14,7 @@ import { isUtf8 } from 'node:buffer';
 // The same link schemes values.ts reads; a link ends at white space or a closing bracket, but
 // for an IPv6 host's own (`http://[::1]/p?q=…`, as values.ts URL_RE).
 const LINK =
-  /\b(?:https?|ftps?|sftp|wss?):\/\/(?:[^\s<>"'`)\]}[@/]{0,256}@)?(?:\[[0-9a-f:.]{2,45}\])?[^\s<>"'`)\]}]{0,4096}/gi;
+  /\b(?:https?|ftps?|sftp|wss?):\/\/(?:[^\s<>"'`)\]}[/]{0,256}@)?(?:\[[0-9a-f:.]{2,45}\])?[^\s<>"'`)\]}]{0,4096}/gi;
 const BASE64 = /^[A-Za-z0-9+/_-]{16,}={0,2}$/;
 /** Most links carry nothing; a call's arguments are capped anyway, but bound the work. */
 const MAX_LINKS = 50;

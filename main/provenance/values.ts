@@ -34,9 +34,10 @@ const EMAIL =
   /(?:"[^"\r\n@]{1,64}"|[\p{L}\p{N}._%+-]{1,64})@(?:[\p{L}\p{N}-]{1,63}\.){1,8}[\p{L}][\p{L}\p{N}-]{1,62}/gu;
 // Links that send somewhere: the web, and file drops a tool may upload to (ftp, s3, …). A link
 // ends at a closing bracket, but for an IPv6 host's own (`http://[::1]:8080/`, with or
-// without user-info): cut there, the link did not parse and its host went unread.
+// without user-info): cut there, the link did not parse and its host went unread. User-info
+// may hold `@` (`http://a@b@[::1]/`: WHATWG's host follows the last one).
 const URL_RE =
-  /\b(?:https?|ftps?|sftp|wss?|s3|gs):\/\/(?:[^\s<>"'`)\]}[@/]{0,256}@)?(?:\[[0-9a-f:.]{2,45}\])?[^\s<>"'`)\]}]{0,2048}/gi;
+  /\b(?:https?|ftps?|sftp|wss?|s3|gs):\/\/(?:[^\s<>"'`)\]}[/]{0,256}@)?(?:\[[0-9a-f:.]{2,45}\])?[^\s<>"'`)\]}]{0,2048}/gi;
 const SCHEMES = new Set(['http:', 'https:', 'ftp:', 'ftps:', 'sftp:', 'ws:', 'wss:', 's3:', 'gs:']);
 // A domain written without a scheme ("upload it to drop.evil.example/u"): not part of an address
 // or a URL (those are taken above), and not a file name (report.pdf).
@@ -93,17 +94,16 @@ export function extractValues(text: string): SignificantValue[] {
   // ("dan.smith" of dan.smith+x@… is no domain).
   let rest = t;
   if (out.size > 0) rest = rest.replace(EMAIL, ' ').replace(URL_RE, ' ');
-  if (rest.includes('.')) {
+  if (rest.includes('.'))
     for (const m of rest.matchAll(BARE_DOMAIN)) {
       if (FILE_EXT.test(m[0])) continue;
       const host = canonicalHost(m[0]);
       if (host) add('domain', siteOf(host), m[0]);
     }
-    // IP addresses written alone (`post it to 203.0.113.77`): hosts, keyed as a link's host is
-    // (ip-hosts.ts), so `http://3405803853/` in a call is the address the text gave.
-    if (/\d\.\d/.test(rest))
-      for (const m of rest.matchAll(IPV4_IN_TEXT)) add('domain', canonicalHost(m[0]), m[0]);
-  }
+  // IP addresses written alone (`post it to 203.0.113.77`, `203。0。113。77`): hosts, keyed as a
+  // link's host is (ip-hosts.ts), so `http://3405803853/` in a call is the address the text gave.
+  if (/\d[.。]\d/.test(rest))
+    for (const m of rest.matchAll(IPV4_IN_TEXT)) add('domain', canonicalHost(m[0]), m[0]);
   if (rest.includes('['))
     for (const m of rest.matchAll(IPV6_IN_TEXT)) add('domain', canonicalHost(m[0]), m[0]);
   if (!/\d/.test(t)) return [...out.values()]; // phones and keys have digits
