@@ -32,6 +32,13 @@ export interface TestApp {
  */
 export const PATIENT_READS = { checkMs: 10 * 60_000, effectMs: 10 * 60_000 };
 
+/**
+ * A schema check's budget (2 s in the product, main/tools/schema-worker-pool.ts) no test's
+ * arguments reach on a loaded machine: a test about the budget runs it out itself (a budgetTimer
+ * it triggers, schema-budget.security.test.ts), every other test's costly check just finishes.
+ */
+export const PATIENT_SCHEMA_CHECKS = { budgetMs: 10 * 60_000 };
+
 export function tempDir(prefix = 'airlock-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -57,6 +64,7 @@ export async function startTestApp(
     sources: opts.sources ?? [],
     logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false }),
     readBounds: PATIENT_READS,
+    schemaPool: PATIENT_SCHEMA_CHECKS,
     ...opts.app,
   });
   const started = await app.start();
