@@ -4,12 +4,21 @@ import type { ToolEntry } from '../tools/registry.js';
 export const EFFECT_LOOKUP_MS = 3000;
 
 /**
+ * How long before that bound the source's lookup is told to stop: its requests end then, and it
+ * still has this long to say what the ones that came back found (Gmail: the nine of ten messages
+ * being trashed it could read) before the plain text is used. Gmail's own bound on the lookup's
+ * requests was 2.5 s for this reason before the signal replaced it.
+ */
+export const EFFECT_COMPOSE_MS = 500;
+
+/**
  * The approval's statement of effect. A source may look things up for it
  * (Calendar checks for overlaps); that lookup is bounded so a slow API never
  * holds the request back from the user, who then sees the plain summary. The
- * source is given a signal aborted at the bound, so its lookup's requests end
- * there too. `ms` is EFFECT_LOOKUP_MS; tests pass a bound no lookup reaches, so
- * a loaded machine cannot turn a looked-up text into the plain one.
+ * source is given a signal aborted EFFECT_COMPOSE_MS before the bound, so its
+ * lookup's requests end there and it can still answer with what it found.
+ * `ms` is EFFECT_LOOKUP_MS; tests pass a bound no lookup reaches, so a loaded
+ * machine cannot turn a looked-up text into the plain one.
  */
 export async function effectOf(
   entry: ToolEntry,
@@ -24,6 +33,7 @@ export async function effectOf(
     `${oneLine(entry.def.title ?? entry.name)}: ${oneLine(entry.def.description.split('\n')[0] ?? '')}`;
   if (!entry.source.describeEffectAsync) return plain;
   const stop = new AbortController();
+  const reads = setTimeout(() => stop.abort(), Math.max(0, ms - EFFECT_COMPOSE_MS));
   let timer: NodeJS.Timeout | undefined;
   const fallback = new Promise<string>(
     (resolve) =>
@@ -38,6 +48,7 @@ export async function effectOf(
       fallback,
     ]);
   } finally {
+    clearTimeout(reads);
     clearTimeout(timer);
   }
 }

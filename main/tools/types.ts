@@ -130,8 +130,9 @@ export interface ToolSource extends FeatureSource {
   /**
    * The same statement when it needs the service to be complete (e.g. "overlaps
    * 'Team sync'" for a new calendar event). Never rejects: falls back to
-   * describeEffect's text. Optional; the approval path may prefer it. `signal` aborts at the
-   * approval's bound for the lookup (main/calls/effect-text.ts): its requests end there.
+   * describeEffect's text. Optional; the approval path may prefer it. `signal` aborts shortly
+   * before the approval's bound for the lookup (main/calls/effect-text.ts EFFECT_COMPOSE_MS):
+   * its requests end there, and it answers at once with what the finished ones found.
    */
   describeEffectAsync?(
     tool: string,
