@@ -23,6 +23,22 @@ export interface TestApp {
   stop: () => Promise<void>;
 }
 
+/**
+ * Bounds on a source's reads before a call is asked that no test waits out (AppOptions.readBounds:
+ * the checks, the call's content, the approval's effect text; 5 s and 3 s in the product): what
+ * a test sees of a read — a refusal, a looked-up card, a taint verdict on a draft — never turns
+ * into "slow, go without it" on a loaded machine (issue 29 item 2). A read that hangs fails its
+ * test by the test's own timeout.
+ */
+export const PATIENT_READS = { checkMs: 10 * 60_000, effectMs: 10 * 60_000 };
+
+/**
+ * A schema check's budget (2 s in the product, main/tools/schema-worker-pool.ts) no test's
+ * arguments reach on a loaded machine: a test about the budget runs it out itself (a budgetTimer
+ * it triggers, schema-budget.security.test.ts), every other test's costly check just finishes.
+ */
+export const PATIENT_SCHEMA_CHECKS = { budgetMs: 10 * 60_000 };
+
 export function tempDir(prefix = 'airlock-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -47,6 +63,8 @@ export async function startTestApp(
     vault,
     sources: opts.sources ?? [],
     logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false }),
+    readBounds: PATIENT_READS,
+    schemaPool: PATIENT_SCHEMA_CHECKS,
     ...opts.app,
   });
   const started = await app.start();

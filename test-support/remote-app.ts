@@ -8,7 +8,7 @@ import type { RemoteTimings } from '../main/remote/remote-source.js';
 import { MemoryVault } from '../main/platform/vault/vault.js';
 import type { ClientsEnv } from '../main/clients/client-defs.js';
 import type { SandboxHost } from '../main/remote/stdio/sandbox/host-facts.js';
-import { watchGetStream } from './harness.js';
+import { PATIENT_SCHEMA_CHECKS, watchGetStream } from './harness.js';
 
 /** A bound no test waits for: past any test's timeout. */
 export const NEVER_MS = 10 * 60_000;
@@ -63,6 +63,9 @@ export async function startRemoteApp(
     vault,
     skipLock: true,
     remoteTimings: { ...FAST_REMOTE, ...o.timings },
+    // A remote server's schema checked off-thread (a $ref, a large argument) finishes, however
+    // slow the machine (harness.ts).
+    schemaPool: PATIENT_SCHEMA_CHECKS,
     sandbox: { ...o.sandbox, homesRoot },
     ...(o.clientsEnv ? { clientsEnv: o.clientsEnv } : {}),
     logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false, level: o.logLevel ?? 'info' }),

@@ -27,7 +27,11 @@ export function useAirlock(
   let suite: Suite | undefined;
   test.beforeAll(async () => {
     const profile = newProfile();
-    if (opts.settings) writeSettings(profile, opts.settings);
+    // A call the test decides waits for it however slow the machine (300 s, past the test's
+    // timeout), not the 45 s default: an approval clicked through a loaded Chromium must never
+    // find its call already answered "waiting" (issue 29 item 2). A spec about the wait sets its
+    // own.
+    writeSettings(profile, opts.settings ?? { approvals: { waitSeconds: 300 } });
     const agentToken = await addAgent(profile, opts.agentName ?? 'e2e-agent');
     const server = await startServer(profile);
     const agent = await connectAgent(server.mcpUrl, agentToken);

@@ -1,5 +1,6 @@
 import type { ClientsEnv } from '../clients/client-defs.js';
 import type { GoogleHooks } from '../google/google-service.js';
+import type { ReadBounds } from '../calls/call-pipeline.js';
 import type { Logger } from '../platform/log.js';
 import type { VaultChoice } from '../platform/vault/select.js';
 import type { Vault } from '../platform/vault/vault.js';
@@ -28,6 +29,11 @@ export interface AppOptions {
   sandbox?: Partial<SandboxHost>;
   /** Test hook: the schema checks' budget and its timer (a trigger the test pulls; issue 29 item 2). */
   schemaPool?: SchemaWorkerPoolOptions;
+  /**
+   * Test hook: bounds on a source's reads before a call is asked (checks, the call's content, the
+   * approval's effect text; main/calls/call-pipeline.ts ReadBounds). Default 5 s / 3 s.
+   */
+  readBounds?: ReadBounds;
   /** Google accounts (issue 5): browser opener from the shell; test hooks (consent deadline, endpoint env). */
   google?: GoogleHooks;
   /** Test hook: where the MCP clients' config files are (a temp home); default: this user's. */

@@ -159,6 +159,7 @@ export class App {
       version: this.version,
       mcpUrl: () => mcpUrl,
       approvalLink: this.options.approvalLink,
+      readBounds: this.options.readBounds,
     });
     this.approvals = approvals;
     this.mcp = mcp;

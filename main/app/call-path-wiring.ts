@@ -12,7 +12,7 @@ import type { Db } from '../store/db.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { newApprovalEngine, newGrantService } from './approvals-wiring.js';
-import { CallPipeline } from '../calls/call-pipeline.js';
+import { CallPipeline, type ReadBounds } from '../calls/call-pipeline.js';
 import { FeatureHub } from '../calls/feature-hub.js';
 import { lazyMcpEndpoint, type LazyMcpEndpoint } from '../gateway/lazy-mcp.js';
 
@@ -41,6 +41,7 @@ export function newCallPath(o: {
   /** The gateway's /mcp URL once it listens, or '' before. */
   mcpUrl: () => string;
   approvalLink?: ((id: string) => string) | undefined;
+  readBounds?: ReadBounds | undefined;
 }): CallPath {
   const { registry, settings, agents, activity, events, logger, schemaPool, provenance } = o;
   // Set last: the closures below reach /mcp only once it exists (before, nothing listens).
@@ -79,6 +80,7 @@ export function newCallPath(o: {
     },
     provenance,
     ...(o.approvalLink ? { approvalLink: o.approvalLink } : {}),
+    ...(o.readBounds ? { readBounds: o.readBounds } : {}),
   });
   const features = new FeatureHub({
     registry,

@@ -42,6 +42,20 @@ export interface CallPipelineDeps {
   baseUrl?: () => string;
   /** Overrides the web page link (the desktop app's deep link). */
   approvalLink?: (id: string) => string;
+  /** Bounds on a source's reads before asking (ReadBounds); the defaults unless a test sets them. */
+  readBounds?: ReadBounds;
+}
+
+/**
+ * How long a source's reads before a call is asked may take: the checks and the call's content
+ * (`checkMs`, main/tools/precheck.ts, default PRECHECK_MS) and the approval's effect text
+ * (`effectMs`, effect-text.ts, default EFFECT_LOOKUP_MS). A test hook (AppOptions.readBounds):
+ * a test of what a read shows passes bounds no read reaches, so a loaded machine cannot turn
+ * the read into "slow, go without it" (issue 29 item 2).
+ */
+export interface ReadBounds {
+  checkMs?: number;
+  effectMs?: number;
 }
 
 /**
@@ -187,7 +201,7 @@ export class CallPipeline implements AgentToolCalls {
     const sends =
       isReadOnly(entry.def) || !mayHaveCallContent(entry)
         ? null
-        : await callContentOf(entry, record, opts.signal);
+        : await callContentOf(entry, record, opts.signal, this.deps.readBounds?.checkMs);
     // The version the read found becomes part of the call (CallContent.bind): the grant, the
     // approval (its card and its stored arguments) and the run all hold to it.
     if (sends?.bind) record = { ...sends.bind, ...record };
@@ -242,7 +256,7 @@ export class CallPipeline implements AgentToolCalls {
     }
 
     // Never ask about a call the source can already tell will fail (issue 33 item 4).
-    const refusal = await precheckOf(entry, record, opts.signal);
+    const refusal = await precheckOf(entry, record, opts.signal, this.deps.readBounds?.checkMs);
     if (refusal) {
       const result = errorResult(refusal);
       log('rejected', result);
@@ -254,7 +268,7 @@ export class CallPipeline implements AgentToolCalls {
       toolKey: entry.key,
       tool: entry.name,
       args: record,
-      effect: () => effectOf(entry, record),
+      effect: () => effectOf(entry, record, this.deps.readBounds?.effectMs),
       ...(taint ? { taint } : {}),
       signal: opts.signal,
       progress: opts.progress,

@@ -5,7 +5,7 @@ import { FakeGoogle } from '../../e2e/fake-google/server.js';
 import { filesContaining } from '../../e2e/helpers/files.js';
 import { App } from '../app/app.js';
 import { Logger } from '../platform/log.js';
-import { connectClient, tempDir, textOf } from '../../test-support/harness.js';
+import { connectClient, PATIENT_READS, tempDir, textOf } from '../../test-support/harness.js';
 import { browse } from '../../test-support/google.js';
 import { MemoryVault } from '../platform/vault/vault.js';
 import { settledFlow } from '../../test-support/google-flow.js';
@@ -33,6 +33,7 @@ describe('Google accounts in the running core', () => {
       logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false, level: 'debug' }),
       // The "system browser" follows the fake's redirect to the loopback listener.
       google: { env: fake.env(), openBrowser: (url) => void visits.push(browse(url)) },
+      readBounds: PATIENT_READS,
     });
     const started = await app.start();
     const { token } = await app.control.addAgent('test');

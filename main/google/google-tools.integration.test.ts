@@ -15,7 +15,7 @@ import { FakeGoogle } from '../../e2e/fake-google/server.js';
 import { App } from '../app/app.js';
 import { Logger } from '../platform/log.js';
 import { browse } from '../../test-support/google.js';
-import { filesContaining, tempDir, textOf } from '../../test-support/harness.js';
+import { filesContaining, PATIENT_READS, tempDir, textOf } from '../../test-support/harness.js';
 import { MemoryVault } from '../platform/vault/vault.js';
 import { settledFlow } from '../../test-support/google-flow.js';
 
@@ -94,6 +94,7 @@ beforeAll(async () => {
     logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false, level: 'debug' }),
     // Every Google endpoint, the API root included, points at the fake.
     google: { env: google.env() },
+    readBounds: PATIENT_READS,
   });
   const started = await app.start();
   const { token } = await app.control.addAgent('test');

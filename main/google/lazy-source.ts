@@ -162,9 +162,13 @@ export class LazyGoogleSource implements ToolSource {
     );
   }
 
-  async describeEffectAsync(tool: string, args: Record<string, unknown>): Promise<string> {
+  async describeEffectAsync(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const inner = await this.ensure();
-    if (inner?.describeEffectAsync) return inner.describeEffectAsync(tool, args);
+    if (inner?.describeEffectAsync) return inner.describeEffectAsync(tool, args, signal);
     return this.describeEffect(tool, args);
   }
 

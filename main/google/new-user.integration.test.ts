@@ -14,7 +14,7 @@ import { FakeGoogle } from '../../e2e/fake-google/server.js';
 import { App } from '../app/app.js';
 import { Logger } from '../platform/log.js';
 import { browse } from '../../test-support/google.js';
-import { tempDir, textOf } from '../../test-support/harness.js';
+import { PATIENT_READS, tempDir, textOf } from '../../test-support/harness.js';
 import { MemoryVault } from '../platform/vault/vault.js';
 import { settledFlow } from '../../test-support/google-flow.js';
 
@@ -73,6 +73,7 @@ beforeAll(async () => {
     skipLock: true,
     logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false, level: 'debug' }),
     google: { env: google.env() },
+    readBounds: PATIENT_READS,
   });
   const started = await app.start();
   app.events.subscribe((e: CoreEvent) => {

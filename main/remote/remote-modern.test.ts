@@ -79,10 +79,13 @@ describe('a 2026-07-28 upstream behind Airlock', () => {
       await t.app.control.addRemote({ name: 'modern', url: up.url });
       const c = await agentClient(t.started.mcpUrl, t.token);
       cleanup.push(() => c.close());
-      const slow = c.callTool({ name: 'modern__slow', arguments: { ms: 1500 } });
+      // In flight throughout, by events (modern-upstream.mjs): the upstream cuts the stream only
+      // once "slow" has arrived, and "slow" answers only once the stream was cut. A 1.5 s sleep
+      // stood for this, and on a loaded machine could end before the cut, proving nothing.
+      const slow = c.callTool({ name: 'modern__slow', arguments: { untilCut: true } });
       // "At once": answered at all means not at the idle bound, which is 10 min in tests
       // (FAST_REMOTE), past the test's timeout (no elapsed-time assertion: issue 29 item 2).
-      const cut = await c.callTool({ name: `modern__${tool}`, arguments: {} });
+      const cut = await c.callTool({ name: `modern__${tool}`, arguments: { afterSlow: true } });
       expect(cut.isError).toBe(true);
       expect(text(cut)).toMatch(/unreachable during the call|connection/i);
       const other = await slow;

@@ -1,6 +1,6 @@
 import type { ToolEntry } from './registry.js';
 import type { CallContent } from './types.js';
-import { boundedRead } from './precheck.js';
+import { boundedRead, PRECHECK_MS } from './precheck.js';
 
 /**
  * What a call sends beyond its arguments (ToolSource.callContent, issue 33 item 2), read before
@@ -18,8 +18,9 @@ export async function callContentOf(
   entry: ToolEntry,
   args: Record<string, unknown>,
   signal: AbortSignal,
+  ms = PRECHECK_MS,
 ): Promise<CallContent | null> {
   if (!mayHaveCallContent(entry) || signal.aborted) return null;
   const read = entry.source.callContent!.bind(entry.source);
-  return boundedRead((stop) => read(entry.def.name, args, stop), signal);
+  return boundedRead((stop) => read(entry.def.name, args, stop), signal, ms);
 }

@@ -7,6 +7,7 @@ import {
   textOf,
   type TestApp,
 } from '../../test-support/harness.js';
+import { EFFECT_LOOKUP_MS } from '../calls/effect-text.js';
 import { precheckOf, PRECHECK_MS } from './precheck.js';
 import type { ToolEntry } from './registry.js';
 
@@ -104,6 +105,65 @@ describe('alwaysAsk: a standing side effect asks whatever the policy', () => {
   });
 });
 
+describe("the App's read bounds (AppOptions.readBounds)", () => {
+  const signal = () => {
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    return { promise, resolve };
+  };
+  /** A check and an effect lookup that answer when the test says. */
+  class SlowSource extends CountingSource {
+    checking = signal();
+    checked = signal();
+    looking = signal();
+    looked = signal();
+    async precheck(_tool: string, args: Record<string, unknown>): Promise<string | null> {
+      this.checking.resolve();
+      await this.checked.promise;
+      return args.to === 'nobody' ? 'There is no recipient "nobody".' : null;
+    }
+    describeEffect(): string {
+      return 'Send a message';
+    }
+    async describeEffectAsync(): Promise<string> {
+      this.looking.resolve();
+      await this.looked.promise;
+      return 'Send a message to Bob Example';
+    }
+  }
+
+  // The harness's bounds (PATIENT_READS) reach the pipeline: past the product's bounds on a fake
+  // clock, the check still refuses and the card still shows the looked-up text.
+  it('a check slower than PRECHECK_MS still refuses, a lookup slower than EFFECT_LOOKUP_MS still shows', async () => {
+    const source = new SlowSource();
+    t = await startTestApp({ sources: [source] });
+    const client = await connectClient(t.started.mcpUrl, t.token);
+    const asked = requests(t.app);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const refused = client.callTool({ name: 'count_send', arguments: { to: 'nobody' } });
+    await source.checking.promise;
+    vi.advanceTimersByTime(PRECHECK_MS);
+    source.checked.resolve();
+    // Past its bound the check would count for nothing and the user would be asked (the card's
+    // lookup starting is the first sign of it).
+    const first = await Promise.race([
+      refused.then(textOf),
+      source.looking.promise.then(() => 'asked'),
+    ]);
+    expect(first).toBe('There is no recipient "nobody".');
+    expect(asked).toHaveLength(0);
+
+    const call = client.callTool({ name: 'count_send', arguments: { to: 'bob' } });
+    await source.looking.promise;
+    vi.advanceTimersByTime(EFFECT_LOOKUP_MS);
+    source.looked.resolve();
+    expect((await asked.nth(1)).effect).toBe('Send a message to Bob Example');
+    vi.useRealTimers();
+    await t.app.control.decide(asked[0]!.id, { kind: 'deny' });
+    expect((await call).isError).toBe(true);
+  });
+});
+
 describe('precheckOf bounds the check', () => {
   const entry = (precheck: () => Promise<string | null>) =>
     ({ def: { name: 'x' }, source: { precheck } }) as unknown as ToolEntry;
@@ -122,6 +182,21 @@ describe('precheckOf bounds the check', () => {
     await vi.advanceTimersByTimeAsync(PRECHECK_MS);
     expect(await pending).toBeNull();
     expect(seen?.aborted).toBe(true);
+  });
+
+  it('a bound given (AppOptions.readBounds) replaces PRECHECK_MS', async () => {
+    vi.useFakeTimers();
+    let settled = false;
+    const pending = precheckOf(
+      entry(() => new Promise(() => {})),
+      {},
+      new AbortController().signal,
+      60_000,
+    ).then((r) => ((settled = true), r));
+    await vi.advanceTimersByTimeAsync(PRECHECK_MS);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(60_000 - PRECHECK_MS);
+    expect(await pending).toBeNull();
   });
 
   it('ends when the agent gives up, and treats a failing check as no finding', async () => {

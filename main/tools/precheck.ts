@@ -16,19 +16,22 @@ export async function precheckOf(
   entry: ToolEntry,
   args: Record<string, unknown>,
   signal: AbortSignal,
+  ms = PRECHECK_MS,
 ): Promise<string | null> {
   if (!entry.source.precheck || signal.aborted) return null;
   const check = entry.source.precheck.bind(entry.source);
-  return boundedRead((stop) => check(entry.def.name, args, stop), signal);
+  return boundedRead((stop) => check(entry.def.name, args, stop), signal, ms);
 }
 
 /**
- * A source's read before asking, bounded: null when it fails, takes longer than PRECHECK_MS or the
+ * A source's read before asking, bounded: null when it fails, takes longer than `ms` (PRECHECK_MS;
+ * tests pass a bound no read reaches, so a loaded machine cannot turn a read into a null) or the
  * agent gives up — its own requests are then cancelled through the signal it is given.
  */
 export async function boundedRead<T>(
   read: (signal: AbortSignal) => Promise<T | null>,
   signal: AbortSignal,
+  ms = PRECHECK_MS,
 ): Promise<T | null> {
   const stop = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -38,7 +41,7 @@ export async function boundedRead<T>(
     timer = setTimeout(() => {
       stop.abort();
       resolve(null);
-    }, PRECHECK_MS);
+    }, ms);
     stop.signal.addEventListener('abort', () => resolve(null), { once: true });
   });
   try {

@@ -130,9 +130,15 @@ export interface ToolSource extends FeatureSource {
   /**
    * The same statement when it needs the service to be complete (e.g. "overlaps
    * 'Team sync'" for a new calendar event). Never rejects: falls back to
-   * describeEffect's text. Optional; the approval path may prefer it.
+   * describeEffect's text. Optional; the approval path may prefer it. `signal` aborts shortly
+   * before the approval's bound for the lookup (main/calls/effect-text.ts EFFECT_COMPOSE_MS):
+   * its requests end there, and it answers at once with what the finished ones found.
    */
-  describeEffectAsync?(tool: string, args: Record<string, unknown>): Promise<string>;
+  describeEffectAsync?(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<string>;
   /**
    * Checks arguments beyond the JSON Schema (time zones, dates, addresses)
    * before a call is put to the user: returns what is wrong, or null. An

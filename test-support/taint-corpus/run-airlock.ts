@@ -7,7 +7,7 @@ import { MemoryVault } from '../../main/platform/vault/vault.js';
 import { KnownPartyStore } from '../../main/store/known-party-store.js';
 import { openDatabase } from '../../main/store/db.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { tempDir } from '../harness.js';
+import { PATIENT_READS, tempDir } from '../harness.js';
 import { KNOWN_OUTSIDE, USER } from './mailbox.js';
 import { CORPUS } from './scenarios.js';
 import { corpusSources } from './sources.js';
@@ -42,6 +42,7 @@ export async function runCorpusThroughAirlock(): Promise<{
     sources,
     logger: new Logger({ stderr: false }),
     ownAddresses: [USER],
+    readBounds: PATIENT_READS,
   });
   const started = await app.start();
   const outcomes: CorpusOutcome[] = [];

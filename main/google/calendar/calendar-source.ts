@@ -274,11 +274,17 @@ export class CalendarSource implements ToolSource {
   }
 
   /** describeEffect plus what only Google knows: the event's title and time, and overlaps for a new event. */
-  async describeEffectAsync(tool: string, args: Record<string, unknown>): Promise<string> {
+  async describeEffectAsync(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<string> {
     if (!isWrite(tool)) return this.describeEffect(tool, args);
     try {
       const account = this.cal.account(args.account, true);
-      const c = await this.context(account, AbortSignal.timeout(10_000));
+      // The approval's bound for the lookup ends its requests (main/calls/effect-text.ts); it is
+      // the only bound, so a test that asks here directly is never decided by a clock.
+      const c = await this.context(account, signal);
       // The card shows the version the call is bound to, as its checks read it (event-guests.ts).
       let read = BOUND_TOOLS.has(tool) ? this.guests.find(tool, account, args) : undefined;
       if (!read && BOUND_TOOLS.has(tool) && typeof args.event_etag === 'string') {

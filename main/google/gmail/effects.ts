@@ -134,17 +134,18 @@ export class GmailEffects {
    * Looks up what the approval is about when Airlock has not seen it yet (the
    * message being replied to, the ones being trashed or relabelled, the draft
    * — always read afresh, so the card shows it as it is now). Best effort: on
-   * any failure the synchronous text stands.
+   * any failure the synchronous text stands. Its requests end with `signal`: the approval's
+   * bound for the lookup (main/calls/effect-text.ts) is the only one, so a test that asks here
+   * directly is never decided by a clock.
    */
-  async describeAsync(tool: string, args: Record<string, unknown>): Promise<string> {
+  async describeAsync(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<string> {
     try {
       const account = pickAccount(this.d.access, tool, args).email;
-      const client = new GmailClient(
-        this.d.access,
-        account,
-        this.d.retry,
-        AbortSignal.timeout(2500),
-      );
+      const client = new GmailClient(this.d.access, account, this.d.retry, signal);
       const draftId = str(args.draft_id)?.trim();
       const work: Promise<unknown>[] = [];
       if (COMPOSE.has(tool)) {

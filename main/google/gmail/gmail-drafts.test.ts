@@ -210,6 +210,24 @@ describe('gmail_send_draft and gmail_delete_draft', () => {
     expect(t.fake.sent).toHaveLength(1);
   });
 
+  it("the card's lookup ends with the signal it is given (the approval's bound, effect-text.ts)", async () => {
+    t = await gmailTestbed();
+    const id = await draft(t, { to: ['carol@example.org'], subject: 'Plan', body: 'Version one' });
+    const reads = () => t!.fake.count((q) => q.method === 'GET' && q.path.includes('/drafts/'));
+    const before = reads();
+    const ended = new AbortController();
+    ended.abort();
+    await t.source.describeEffectAsync('gmail_send_draft', { draft_id: id }, ended.signal);
+    expect(reads()).toBe(before);
+    const card = await t.source.describeEffectAsync(
+      'gmail_send_draft',
+      { draft_id: id },
+      new AbortController().signal,
+    );
+    expect(card).toContain('Version one');
+    expect(reads()).toBe(before + 1);
+  });
+
   it('a server error on send says it may have gone out, and is not retried', async () => {
     t = await gmailTestbed();
     const id = await draft(t, { to: ['carol@example.org'], subject: 'Plan', body: 'x' });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { account, StaticGoogleAccess } from '../../../e2e/fake-google/gmail-access.js';
 import { ALICE, BOB, gmailTestbed } from '../../../e2e/fake-google/gmail-seed.js';
+import { eventually } from '../../../test-support/eventually.js';
 import { GmailSource } from './source.js';
 
 let t: Awaited<ReturnType<typeof gmailTestbed>> | undefined;
@@ -40,6 +41,34 @@ describe('labels, archive, trash', () => {
     expect(t.fake.count((r) => r.method === 'DELETE' || r.path.endsWith('batchDelete'))).toBe(0);
     const search = await t.call('gmail_search', { query: 'lunch' });
     expect(search.text).not.toContain(t.ids.thread2.id);
+  });
+
+  // The card's lookup is told to stop shortly before the approval's bound (main/calls/effect-text.ts
+  // EFFECT_COMPOSE_MS): it then answers at once with the messages it did read, not only ids.
+  it("the trash card's lookup, stopped while one message is slow, shows the ones it read", async () => {
+    // Retried on and on: a lookup that did not stop would wait minutes, past the test's timeout.
+    t = await gmailTestbed({ source: { retry: { baseMs: 1, attempts: 10 } } });
+    const read = t.ids.receipt.id;
+    const slow = t.ids.newsletter.id;
+    const args = { message_ids: [read, slow] };
+    // Gmail keeps answering "later" for one message: its read waits out a 20 s Retry-After.
+    t.fake.fail({
+      match: (r) => r.method === 'GET' && r.path.endsWith(`/messages/${slow}`),
+      status: 429,
+      times: 10,
+      retryAfter: 20,
+    });
+    const stop = new AbortController();
+    const card = t.source.describeEffectAsync('gmail_trash', args, stop.signal);
+    await eventually(() => {
+      expect(t!.source.describeEffect('gmail_trash', args)).toContain('Northwind receipt');
+      expect(t!.fake.count((r) => r.path.endsWith(`/messages/${slow}`))).toBe(1);
+    });
+    stop.abort();
+    const text = await card;
+    expect(text).toContain('- "Your Northwind receipt NW-10482" from');
+    expect(text).toContain(`- message ${slow}`);
+    expect(t.fake.count((r) => r.path.endsWith(`/messages/${slow}`))).toBe(1);
   });
 
   it('lists labels', async () => {

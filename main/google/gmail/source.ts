@@ -144,8 +144,12 @@ export class GmailSource implements ToolSource {
   }
 
   /** The approval text once what it names has been looked up (effects.ts). */
-  describeEffectAsync(tool: string, args: Record<string, unknown>): Promise<string> {
-    return this.effects.describeAsync(tool, args);
+  describeEffectAsync(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    return this.effects.describeAsync(tool, args, signal);
   }
 
   /** Ids, labels and drafts checked with a read before the user is asked (precheck.ts). */

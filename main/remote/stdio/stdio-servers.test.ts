@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import { isRequested } from '../../../test-support/core-events.js';
 import { eventually } from '../../../test-support/eventually.js';
@@ -275,12 +275,29 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
   });
 
   it('a server that never answers: bounded start-up wait, its process ended', async () => {
-    // A short start-up bound (30 s by default) is safe here: the server never answers, so only
-    // the bound ends its attempt.
+    // The start-up bound (30 s by default, 3 s here) on a fake clock, run out by the test once the
+    // server has started and said "warming up" (Airlock logged the line): on the real clock, a
+    // process slow to start on a loaded machine met the bound with no output and no pid file
+    // (issue 29 item 2). Only the timers are fake: the process, its pipes and the log are real.
     // Its pids are checked from outside: no PID namespace (see the launcher test above).
     const t = await airlock({ timings: { connectMs: 3000 }, sandbox: { bwrap: undefined } });
     const { pidFile, stdio } = silentServer();
-    const hung = await t.app.control.addRemote({ name: 'silent', stdio });
+    const log = join(t.dataDir, 'logs', 'airlock.log');
+    const spoke = () =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .some((l) => l.includes('"local server stderr"') && l.includes('warming up'));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let adding: Promise<RemoteView>;
+    try {
+      adding = t.app.control.addRemote({ name: 'silent', stdio });
+      await eventually(() => expect(spoke()).toBe(true));
+      vi.advanceTimersByTime(3000);
+    } finally {
+      // What runs after the bound (ending the process, a retry's backoff) runs on real timers.
+      vi.useRealTimers();
+    }
+    const hung = await adding;
     expect(hung.state).toBe('error');
     expect(hung.detail).toBe('started but did not answer within 3 s; its last output: warming up');
     // The first attempt's process (a retry may have started another since) was ended at the bound.
