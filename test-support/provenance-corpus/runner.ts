@@ -3,7 +3,10 @@ import { calendarTestbed, type CalendarTestbed } from '../../e2e/fake-google/cal
 import { account, StaticGoogleAccess } from '../../e2e/fake-google/gmail-access.js';
 import { GmailFake } from '../../e2e/fake-google/gmail-fake.js';
 import { GmailSource } from '../../main/google/gmail/source.js';
-import { ProvenanceService } from '../../main/provenance/provenance-service.js';
+import {
+  ProvenanceService,
+  type ProvenanceMetaItem,
+} from '../../main/provenance/provenance-service.js';
 import type { TaintReport } from '../../main/provenance/taint-check.js';
 import { isReadOnly, type ToolDefinition, type ToolSource } from '../../main/tools/types.js';
 import { buildMail } from './mime.js';
@@ -130,13 +133,28 @@ export class CorpusRunner {
           `corpus ${s.id}: ${step.tool} arguments: ${this.ajv.errorsText(validate.errors)}`,
         );
       const readOnly = isReadOnly(t.def);
+      // What the call sends beyond its arguments (a draft's recipients and text, an event's
+      // guests, a file taken from a message), read first and bound to the call as the call
+      // pipeline does (call-pipeline.ts, ToolSource.callContent): without it a gmail_send_draft
+      // was checked on its draft_id alone, which Airlock never does.
+      const sends =
+        readOnly || t.source.kind === 'remote' || !t.source.callContent
+          ? null
+          : await t.source
+              .callContent(t.def.name, step.args, new AbortController().signal)
+              .catch(() => null);
+      const args = sends?.bind ? { ...sends.bind, ...step.args } : step.args;
       const facts = {
         tool: step.tool,
         sourceKind: t.source.kind,
         sourceLabel: t.source.label,
         readOnly,
-        args: step.args,
+        args: sends?.args ?? args,
         schema: t.def.inputSchema,
+        ...(sends?.carried?.length
+          ? { carried: [...sends.carried] as unknown as ProvenanceMetaItem[] }
+          : {}),
+        ...(sends?.refs?.length ? { refs: [...sends.refs] } : {}),
       };
       const report = this.svc.check(agent, facts);
       if (onCheck && (!readOnly || t.source.kind === 'remote')) onCheck(this.cost(agent, facts));
@@ -145,7 +163,7 @@ export class CorpusRunner {
         flagged: report !== null,
         ...(report ? { report } : { report: undefined }),
       };
-      const result = await t.source.call(t.def.name, step.args, {
+      const result = await t.source.call(t.def.name, args, {
         agent,
         signal: new AbortController().signal,
       });
