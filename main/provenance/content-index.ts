@@ -76,7 +76,14 @@ const newGeneration = (now: number): Generation => ({
   startedAt: now,
 });
 
-/** Items per value kept; the newest win (the card names a few, not all). */
+/**
+ * Items per value kept, of each side: a stranger's (untrusted) and the rest. The newest of each
+ * side win (the card names a few, not all), and one side never pushes the other out: an agent
+ * that writes a stranger's address into the user's draft, label or event and reads it back four
+ * times must not leave the user's own copies as the only place the address was seen — the act
+ * on it is judged by where it came from (docs/provenance.md, "Laundering through the user's own
+ * places") — nor a stranger's mails naming the user's contact push out her own sent mail to it.
+ */
 const ITEMS_PER_VALUE = 4;
 
 export class ContentIndex {
@@ -193,7 +200,18 @@ export class ContentIndex {
     if (ids[ids.length - 1] === id) return;
     ids.push(id);
     this.hold(g, id, 1);
-    if (ids.length > ITEMS_PER_VALUE) this.hold(g, ids.shift()!, -1);
+    if (ids.length <= ITEMS_PER_VALUE) return;
+    // Every id in a generation's list is an item of that generation, held by the list.
+    const untrusted = (i: number) => g.items.get(i)?.untrusted === true;
+    const side = untrusted(id);
+    let first = -1;
+    let count = 0;
+    for (let k = 0; k < ids.length; k++) {
+      if (untrusted(ids[k]!) !== side) continue;
+      if (first < 0) first = k;
+      count++;
+    }
+    if (count > ITEMS_PER_VALUE) this.hold(g, ids.splice(first, 1)[0]!, -1);
   }
 
   /** `map[key] = id`, moving the hold from the item it pointed at before. */
