@@ -9,6 +9,10 @@ import {
 } from '../../main/provenance/provenance-service.js';
 import type { TaintReport } from '../../main/provenance/taint-check.js';
 import { isReadOnly, type ToolDefinition, type ToolSource } from '../../main/tools/types.js';
+import { capText } from '../../main/tools/result-shaping.js';
+import { withPublicLinks } from '../../main/tools/resource-links.js';
+import { parse } from '../../main/platform/shape.js';
+import { settingsSchema } from '../../main/platform/settings.js';
 import { buildMail } from './mime.js';
 import { heldOut, type Ids, type Session } from './session.js';
 import { standingServers, ThirdPartyServer } from './third-party.js';
@@ -32,6 +36,8 @@ export interface Outcome {
 }
 
 const ALICE_TOKEN = 'ya29.corpus-alice';
+/** The default result budget, as a fresh settings file has it. */
+const RESULT_CHARS = parse(settingsSchema, {}).limits.resultChars;
 
 export class CorpusRunner {
   readonly svc: ProvenanceService;
@@ -163,10 +169,17 @@ export class CorpusRunner {
         flagged: report !== null,
         ...(report ? { report } : { report: undefined }),
       };
-      const result = await t.source.call(t.def.name, args, {
-        agent,
-        signal: new AbortController().signal,
-      });
+      // What the agent receives, and so what the service observes, is the result as the call
+      // pipeline shapes it (call-pipeline.ts execute): resource links made public, then cut to the
+      // default result budget (settings limits.resultChars). Text past the cut never reaches the
+      // agent, so it must not count toward what the check finds.
+      const result = capText(
+        withPublicLinks(
+          await t.source.call(t.def.name, args, { agent, signal: new AbortController().signal }),
+          t.source,
+        ),
+        RESULT_CHARS,
+      );
       // A call that cannot run is a broken case, not a result.
       if (result.isError && !(this.opts.judgedMayFail && i === all.length - 1))
         throw new Error(`corpus ${s.id}: ${step.tool} failed: ${JSON.stringify(result.content)}`);
