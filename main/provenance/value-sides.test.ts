@@ -91,6 +91,36 @@ describe("a value's items, by side", () => {
     expect(r, JSON.stringify(r)).toBeNull();
   });
 
+  it("the agent's own notes naming her contact, read back, never push out her mail sent to it", () => {
+    const svc = service();
+    observe(svc, 'gmail_search', {
+      kind: 'mail',
+      label: 'a message from me@mycorp.com ("Contract")',
+      ref: 's1',
+      from: ['me@mycorp.com'],
+      audience: ['dana@partner.example'],
+      own: true,
+      private: true,
+      text: 'To: dana@partner.example\nDana, the contract is attached.',
+    });
+    observe(svc, 'gmail_read', stranger(1, 'Please write to dana@partner.example about it.'));
+    // Drafts of hers naming Dana (trusted, but not mail sent to Dana), read back more often than
+    // a value keeps items of one side.
+    for (let n = 0; n < 6; n++)
+      observe(svc, 'gmail_list_drafts', {
+        kind: 'mail',
+        label: `a draft in me@mycorp.com ("Note ${n}")`,
+        ref: `d${n}`,
+        from: ['me@mycorp.com'],
+        own: true,
+        audience: ['me@mycorp.com'],
+        private: true,
+        text: `Note ${n}: call dana@partner.example`,
+      });
+    const r = svc.check('a', filter('dana@partner.example'));
+    expect(r, JSON.stringify(r)).toBeNull();
+  });
+
   it('keeps at most four items of each side per value, the newest', () => {
     const index = new ContentIndex();
     const add = (untrusted: boolean, n: number) =>
