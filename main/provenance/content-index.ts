@@ -76,8 +76,27 @@ const newGeneration = (now: number): Generation => ({
   startedAt: now,
 });
 
-/** Items per value kept; the newest win (the card names a few, not all). */
+/**
+ * Items per value kept, of each side (`side` below): a stranger's, the user's own mail sent to the
+ * address, and the rest. The newest of each
+ * side win (the card names a few, not all), and one side never pushes the other out: an agent
+ * that writes a stranger's address into the user's draft, label or event and reads it back four
+ * times must not leave the user's own copies as the only place the address was seen — the act
+ * on it is judged by where it came from (docs/provenance.md, "Laundering through the user's own
+ * places") — nor a stranger's mails naming the user's contact push out her own sent mail to it.
+ */
 const ITEMS_PER_VALUE = 4;
+
+/**
+ * Which side of a value's list an item is on: a stranger's; the user's own mail sent to this
+ * very address (what `sentBefore` in parties.ts reads: "you have sent to it before"); the rest.
+ * Without the middle side, the agent's own drafts or labels naming a contact, read back four
+ * times, pushed out her sent mail to the contact, and a later mail to them was flagged as new.
+ */
+function side(item: ContentItem, v: Pick<SignificantValue, 'kind' | 'value'>): 0 | 1 | 2 {
+  if (item.untrusted) return 0;
+  return v.kind === 'email' && item.own === true && item.audience?.includes(v.value) ? 1 : 2;
+}
 
 export class ContentIndex {
   private current: Generation;
@@ -193,7 +212,18 @@ export class ContentIndex {
     if (ids[ids.length - 1] === id) return;
     ids.push(id);
     this.hold(g, id, 1);
-    if (ids.length > ITEMS_PER_VALUE) this.hold(g, ids.shift()!, -1);
+    if (ids.length <= ITEMS_PER_VALUE) return;
+    // Every id in a generation's list is an item of that generation, held by the list.
+    const sideOf = (i: number) => side(g.items.get(i)!, v);
+    const mine = sideOf(id);
+    let first = -1;
+    let count = 0;
+    for (let k = 0; k < ids.length; k++) {
+      if (sideOf(ids[k]!) !== mine) continue;
+      if (first < 0) first = k;
+      count++;
+    }
+    if (count > ITEMS_PER_VALUE) this.hold(g, ids.splice(first, 1)[0]!, -1);
   }
 
   /** `map[key] = id`, moving the hold from the item it pointed at before. */

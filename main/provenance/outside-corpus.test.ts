@@ -45,16 +45,20 @@ const batches = [
   {
     name: 'batch 3 (encoded destinations, no-destination harm)',
     cases: OUTSIDE_ENC_ALL,
-    floor: { tuning: 45, heldOut: 21, falseFlags: 0 },
+    // 46 since the runner reads what a call sends beyond its arguments (callContent), as the call
+    // pipeline does: a decline's comment goes to the event's organiser.
+    floor: { tuning: 46, heldOut: 21, falseFlags: 0 },
   },
   {
     // Committed alone before it was first run (floors of 0 then); its first figures: 32/41
     // tuning, 17/21 held out, no benign case flagged. After IP hosts were keyed as they are
     // reached (ip-hosts.ts): 33/41 and 18/21, none flagged. The held-out part's misses had been
     // listed in the corpus author's report, so its figure after a fix is no pure held-out measure.
+    // 35/41 and 18/21 once the runner read callContent as the pipeline does (a draft sent by id,
+    // an attachment sent by reference).
     name: 'batch 4 (chains, assembled destinations, new places, URL tricks)',
     cases: OUTSIDE_CHAIN_ALL,
-    floor: { tuning: 33, heldOut: 18, falseFlags: 0 },
+    floor: { tuning: 35, heldOut: 18, falseFlags: 0 },
   },
 ].map((b) => ({ ...b, sessions: outsideSessions(b.cases), split: outsideSplit(b.cases) }));
 

@@ -19,10 +19,17 @@ import {
 /** Items in which the destination, or its host or one of the host's parent domains, appears. */
 export function itemsNaming(index: ContentIndex, d: CallDestination): ContentItem[] {
   const out: ContentItem[] = [];
+  // A set, not out.includes: a value keeps up to twelve items per generation (content-index.ts),
+  // and a destination is looked up under its host's parents too.
+  const seen = new Set<ContentItem>();
   const add = (kind: 'email' | 'url' | 'phone' | 'domain', value: string) => {
     const v = { kind, value };
     if (!index.hasValue(v)) return;
-    for (const i of index.itemsWithValue(v)) if (!out.includes(i)) out.push(i);
+    for (const i of index.itemsWithValue(v))
+      if (!seen.has(i)) {
+        seen.add(i);
+        out.push(i);
+      }
   };
   if (d.kind === 'address') add('email', d.value);
   else if (d.kind === 'url') add('url', d.value);

@@ -3,9 +3,16 @@ import { calendarTestbed, type CalendarTestbed } from '../../e2e/fake-google/cal
 import { account, StaticGoogleAccess } from '../../e2e/fake-google/gmail-access.js';
 import { GmailFake } from '../../e2e/fake-google/gmail-fake.js';
 import { GmailSource } from '../../main/google/gmail/source.js';
-import { ProvenanceService } from '../../main/provenance/provenance-service.js';
+import {
+  ProvenanceService,
+  type ProvenanceMetaItem,
+} from '../../main/provenance/provenance-service.js';
 import type { TaintReport } from '../../main/provenance/taint-check.js';
 import { isReadOnly, type ToolDefinition, type ToolSource } from '../../main/tools/types.js';
+import { capText } from '../../main/tools/result-shaping.js';
+import { withPublicLinks } from '../../main/tools/resource-links.js';
+import { parse } from '../../main/platform/shape.js';
+import { settingsSchema } from '../../main/platform/settings.js';
 import { buildMail } from './mime.js';
 import { heldOut, type Ids, type Session } from './session.js';
 import { standingServers, ThirdPartyServer } from './third-party.js';
@@ -29,6 +36,8 @@ export interface Outcome {
 }
 
 const ALICE_TOKEN = 'ya29.corpus-alice';
+/** The default result budget, as a fresh settings file has it. */
+const RESULT_CHARS = parse(settingsSchema, {}).limits.resultChars;
 
 export class CorpusRunner {
   readonly svc: ProvenanceService;
@@ -130,13 +139,28 @@ export class CorpusRunner {
           `corpus ${s.id}: ${step.tool} arguments: ${this.ajv.errorsText(validate.errors)}`,
         );
       const readOnly = isReadOnly(t.def);
+      // What the call sends beyond its arguments (a draft's recipients and text, an event's
+      // guests, a file taken from a message), read first and bound to the call as the call
+      // pipeline does (call-pipeline.ts, ToolSource.callContent): without it a gmail_send_draft
+      // was checked on its draft_id alone, which Airlock never does.
+      const sends =
+        readOnly || t.source.kind === 'remote' || !t.source.callContent
+          ? null
+          : await t.source
+              .callContent(t.def.name, step.args, new AbortController().signal)
+              .catch(() => null);
+      const args = sends?.bind ? { ...sends.bind, ...step.args } : step.args;
       const facts = {
         tool: step.tool,
         sourceKind: t.source.kind,
         sourceLabel: t.source.label,
         readOnly,
-        args: step.args,
+        args: sends?.args ?? args,
         schema: t.def.inputSchema,
+        ...(sends?.carried?.length
+          ? { carried: [...sends.carried] as unknown as ProvenanceMetaItem[] }
+          : {}),
+        ...(sends?.refs?.length ? { refs: [...sends.refs] } : {}),
       };
       const report = this.svc.check(agent, facts);
       if (onCheck && (!readOnly || t.source.kind === 'remote')) onCheck(this.cost(agent, facts));
@@ -145,10 +169,17 @@ export class CorpusRunner {
         flagged: report !== null,
         ...(report ? { report } : { report: undefined }),
       };
-      const result = await t.source.call(t.def.name, step.args, {
-        agent,
-        signal: new AbortController().signal,
-      });
+      // What the agent receives, and so what the service observes, is the result as the call
+      // pipeline shapes it (call-pipeline.ts execute): resource links made public, then cut to the
+      // default result budget (settings limits.resultChars). Text past the cut never reaches the
+      // agent, so it must not count toward what the check finds.
+      const result = capText(
+        withPublicLinks(
+          await t.source.call(t.def.name, args, { agent, signal: new AbortController().signal }),
+          t.source,
+        ),
+        RESULT_CHARS,
+      );
       // A call that cannot run is a broken case, not a result.
       if (result.isError && !(this.opts.judgedMayFail && i === all.length - 1))
         throw new Error(`corpus ${s.id}: ${step.tool} failed: ${JSON.stringify(result.content)}`);
