@@ -32,6 +32,10 @@
 //                                               each leg's answers: how long `res.end()` took and
 //                                               when the agent (this process) had the answer's
 //                                               head, on the machine's monotonic clock
+//   node scripts/bench-relay-floor.mjs --fast-lane  two more legs in the capped Airlock: relay-shaped
+//                                               lanes on Airlock's own call pipeline, with its SDK
+//                                               upstream and with a bare upstream POST
+//                                               (bench-fast-lane.mjs says what each keeps)
 import { spawn } from 'node:child_process';
 import { createWriteStream, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -50,6 +54,7 @@ const self = fileURLToPath(import.meta.url);
 const argv = process.argv.slice(2);
 const LONG = argv.includes('--long');
 const SEGMENTS = argv.includes('--segments');
+const FAST_LANE = argv.includes('--fast-lane');
 const SEQ = LONG ? 1000 : 400;
 const PER_CLIENT = LONG ? 250 : 100;
 const CLIENTS = 8;
@@ -147,9 +152,14 @@ async function inAirlockChild(target, v8) {
   const view = await app.control.addRemote({ name: 'everything', url: target });
   if (view.state !== 'ready') return say({ error: `remote: ${view.detail}` });
   const relay = await startRelay(target);
+  // --fast-lane: two relay-shaped lanes on Airlock's own services (bench-fast-lane.mjs).
+  const lanes = FAST_LANE
+    ? await (await import('./bench-fast-lane.mjs')).startFastLanes(app, target, token)
+    : undefined;
   say({
     relay: { url: relay.url, token: relay.token },
     airlock: { url: mcpUrl, token },
+    ...(lanes ? { lane: lanes.lane, raw: lanes.raw } : {}),
   });
   await answerCpu(
     async () => {
@@ -223,7 +233,15 @@ async function main() {
   const kids = {
     relay: child(['--relay', es.url], []),
     relayV8: child(['--relay-v8', es.url], flags),
-    inAirlock: child(['--in-airlock', es.url, ...(SEGMENTS ? ['--segments'] : [])], flags),
+    inAirlock: child(
+      [
+        '--in-airlock',
+        es.url,
+        ...(SEGMENTS ? ['--segments'] : []),
+        ...(FAST_LANE ? ['--fast-lane'] : []),
+      ],
+      flags,
+    ),
     uncapped: child(['--in-airlock-uncapped', es.url, ...(SEGMENTS ? ['--segments'] : [])], flags),
   };
   for (const name of VARIANT_NAMES) {
@@ -264,6 +282,19 @@ async function main() {
         tool: 'everything__echo',
       },
     ];
+    if (FAST_LANE) {
+      const { lane, raw } = info.inAirlock;
+      legs.push(
+        {
+          name: 'lane: Airlock /mcp, raw upstream',
+          kid: kids.inAirlock,
+          ...info.inAirlock.airlock,
+          tool: 'raw__echo',
+        },
+        { name: 'lane: pipeline, SDK upstream', kid: kids.inAirlock, ...lane, tool: 'echo' },
+        { name: 'lane: pipeline, raw upstream', kid: kids.inAirlock, ...raw, tool: 'echo' },
+      );
+    }
     for (const name of VARIANT_NAMES) {
       const [r, a] = [info[`relay-${name}`].relay, info[`airlock-${name}`]];
       const [rk, ak] = [kids[`relay-${name}`], kids[`airlock-${name}`]];
@@ -365,6 +396,16 @@ async function main() {
         `CPU/call seq ${(air.seqCpu / inA.seqCpu).toFixed(2)}×, calls/s 8 cl ${(air.rate / inA.rate).toFixed(2)}×, ` +
         `CPU/call 8 cl ${(air.fleetCpu / inA.fleetCpu).toFixed(2)}×`,
     );
+    if (FAST_LANE) {
+      for (const leg of legs.filter((l) => l.name.startsWith('lane: '))) {
+        const f = fig(leg);
+        console.log(
+          `  ${leg.name} ÷ the relay inside Airlock: added p50 ${(f.added / inA.added).toFixed(2)}×, ` +
+            `CPU/call seq ${(f.seqCpu / inA.seqCpu).toFixed(2)}×, calls/s 8 cl ${(f.rate / inA.rate).toFixed(2)}×, ` +
+            `CPU/call 8 cl ${(f.fleetCpu / inA.fleetCpu).toFixed(2)}×`,
+        );
+      }
+    }
     if (segments) printSegments(legs, segments);
     for (const leg of legs) for (const c of [leg.c, ...leg.clients]) await c.close();
   } finally {
@@ -427,9 +468,13 @@ function printSegments(legs, segments) {
       'bench-segments.mjs says what each column spans)',
   );
   console.log(`  ${'leg'.padEnd(34)}${cols.map(([, h]) => h.padStart(13)).join('')}      n`);
+  // A lane on Airlock's own port (its /mcp in front of the bare upstream) shares that port's
+  // recorder with Airlock's leg: its segments cannot be told apart, so only the lanes' own ports.
+  const lanes = legs.filter((l) => l.name.startsWith('lane: ') && l.url !== legs[4].url);
   for (const [kid, relayLeg, airlockLeg] of [
     ['inAirlock', legs[3], legs[4]],
     ['uncapped', legs[5], legs[6]],
+    ...lanes.map((lane) => ['inAirlock', legs[3], lane]),
   ]) {
     const of = (leg) => {
       const s = segments[kid][new URL(leg.url).port];

@@ -19,6 +19,9 @@
 //   npm run bench -- --peers-only    only the peer gateways bench (issue 34; with --long: its full sizes)
 //   npm run bench -- relay-floor --segments   the relay floor, and where Airlock's added latency
 //                                    sits on a call's path beside the relay's (bench-segments.mjs)
+//   npm run bench -- relay-floor --fast-lane  also two relay-shaped lanes inside Airlock on its own
+//                                    call pipeline, one with its SDK upstream and one with a bare
+//                                    upstream POST (bench-fast-lane.mjs; a measurement, issue 34)
 //
 // On Linux without a usable Secret Service, runs under scripts/with-keyring.sh (a throwaway
 // gnome-keyring) so the cold-start figure of `airlock serve` can be measured.
@@ -39,6 +42,7 @@ const all = readdirSync(dir)
       ![
         'bench-lib.mjs',
         'bench-cpuprofile.mjs',
+        'bench-fast-lane.mjs',
         'bench-peer-airlock.mjs',
         'bench-peer-gateways.mjs',
         'bench-peers-report.mjs',
