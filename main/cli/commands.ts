@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ToolView, VaultView } from '../../common/contract/index.js';
+import type { ControlApi, ToolView, VaultView } from '../../common/contract/index.js';
 import { fileVaultTradeOff, keySource, VAULT_FILE } from '../platform/vault/file-vault.js';
 import { socketControlClient } from './socket-client.js';
 import { clientSetups } from '../clients/client-setup.js';
@@ -139,7 +139,11 @@ export async function agentTools(
         .filter(Boolean)
     : null;
   return withControl(o.dataDir, async ({ api }) => {
-    await confirmedInWindow(api, () => api.setAgentTools(name, tools));
+    // Each name goes with the key it names now, read once: a name that passes to another tool
+    // before the change applies (or while it waits for the window) is refused, not given.
+    const keys = tools && (await keysOf(api));
+    const named = tools?.map((t) => (keys!.has(t) ? { name: t, key: keys!.get(t)! } : t)) ?? null;
+    await confirmedInWindow(api, () => api.setAgentTools(name, named));
     out(
       tools
         ? `Agent "${name}" may now use only: ${tools.join(', ')}.`
@@ -179,8 +183,12 @@ export async function toolsSet(
   if (o.enabled !== undefined && o.enabled !== 'true' && o.enabled !== 'false')
     throw new Error('--enabled must be true or false.');
   return withControl(o.dataDir, async ({ api }) => {
+    // The key the name names now, read once and sent with it: the change applies to that tool or
+    // not at all (CONFLICT), also after waiting for the window; and what is shown below is it.
+    const key = (await keysOf(api)).get(name);
     const tool = await confirmedInWindow(api, () =>
       api.setToolPolicy(name, {
+        ...(key !== undefined ? { key } : {}),
         ...(o.approval ? { approval: o.approval as 'auto' | 'ask' } : {}),
         ...(o.enabled ? { enabled: o.enabled === 'true' } : {}),
         ...(o.agent ? { agent: o.agent } : {}),
@@ -188,10 +196,22 @@ export async function toolsSet(
       }),
     );
     // Confirmed in the window (issue 17.7): show the tool as it is now.
-    const now = tool ?? (await api.listTools(o.agent)).find((t) => t.name === name);
+    const now =
+      tool ??
+      (await api.listTools(o.agent)).find((t) =>
+        key === undefined ? t.name === name : t.key === key,
+      );
     if (now) out(formatTool(now));
     return 0;
   });
+}
+
+/**
+ * Public name → stable key of the tools a change can name now. Unknown names are sent alone: the
+ * change refuses them with its own words.
+ */
+async function keysOf(api: ControlApi): Promise<Map<string, string>> {
+  return new Map((await api.listTools()).map((t) => [t.name, t.key]));
 }
 
 function formatTool(t: ToolView): string {

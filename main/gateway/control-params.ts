@@ -47,6 +47,17 @@ const activityFilter = object({
 });
 const grantFilter = object({ agent: optional(string()), includeInactive: optional(boolean()) });
 const waitMs = opt(number({ min: 0 }));
+/**
+ * A tool named in setAgentTools: its public name, or the name and stable key it was listed under
+ * (ToolRef), which the method then holds the name to.
+ */
+const toolRef = object({ name: string(), key: string() });
+const toolName: Check<unknown> = (v, at, issues) => {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return toolRef(v, at, issues);
+  issues.push(`${at}: expected a tool name or {name, key}, got ${describe(v)}`);
+  return v;
+};
 
 export const CONTROL_PARAMS = {
   getStatus: [],
@@ -61,7 +72,7 @@ export const CONTROL_PARAMS = {
   listAgents: [],
   addAgent: [str],
   revokeAgent: [str],
-  setAgentTools: [str, req(nullable(array(string())))],
+  setAgentTools: [str, req(nullable(array(toolName)))],
   listActivity: [opt(activityFilter)],
   getSettings: [],
   updateSettings: [obj],
