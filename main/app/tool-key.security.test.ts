@@ -168,6 +168,22 @@ describe("a change made on a tool's row applies to that tool or not at all", () 
     expect(t.app.settings.get().tools['count/count_read']).toEqual({ enabled: false });
   });
 
+  it('from outside the window, a key that is not text: INVALID at once, nothing held', async () => {
+    // The key is the part of setToolPolicy's patch the loosening gate judges before the method;
+    // one that was not text skipped that judgement and was held as "let count_send run without
+    // asking" for the user to confirm a change bound to fail (the method's INVALID).
+    const { t, cli } = await start();
+    for (const key of [5, null, ['count/count_send'], { k: 1 }]) {
+      const err = await errorOf(
+        cli.setToolPolicy('count_send', { approval: 'auto', key } as unknown as { key: string }),
+      );
+      expect(err, JSON.stringify(key)).toMatchObject({ code: 'INVALID' });
+      expect(err?.message).toMatch(/^setToolPolicy: argument 2 key: expected a string/);
+    }
+    expect(await t.app.control.listPolicyChanges()).toEqual([]);
+    expect(t.app.settings.get().tools).toEqual({});
+  });
+
   it('a key that is not text, or a tool item of another shape: INVALID, nothing changed', async () => {
     const { t, cli } = await start();
     const bad = { approval: 'auto', key: 7 } as unknown as { key: string };
