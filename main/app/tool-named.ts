@@ -1,4 +1,5 @@
 import { ControlError } from '../../common/contract/index.js';
+import { nameMoved } from '../tools/name-moved.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 
 /**
@@ -15,13 +16,11 @@ import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
  */
 export function toolNamed(registry: ToolRegistry, name: string, key?: string): ToolEntry {
   const entry = registry.get(name);
-  if (key !== undefined && entry?.key !== key && (entry || registry.getByKey(key)))
-    throw new ControlError(
-      'CONFLICT',
-      entry
-        ? `${name} now names another tool than the one you chose (its server's tools changed); nothing was changed. List the tools again and choose again.`
-        : `The tool you chose is no longer named ${name} (its server's tools changed); nothing was changed. List the tools again and choose again.`,
-    );
+  const moved =
+    key === undefined
+      ? undefined
+      : nameMoved(name, key, entry?.key, (k) => registry.getByKey(k) !== undefined);
+  if (moved) throw moved;
   if (!entry)
     throw new ControlError(
       'NOT_FOUND',

@@ -5,6 +5,7 @@ import {
   type ToolRef,
   type ToolView,
 } from '../../common/contract/index.js';
+import { nameMoved } from '../tools/name-moved.js';
 
 /**
  * What changing a server would let run, in words, or null (remote/remote-loosening.ts, a local
@@ -92,17 +93,13 @@ export const refName = (t: unknown): string => (isRef(t) ? t.name : String(t));
 
 /**
  * Refuses (CONFLICT) a tool named with a key its name no longer bears, as the change itself
- * would (app/tool-named.ts, same words); a name and key no tool bears are left to the change.
+ * would: the same decision and words (tools/name-moved.ts, which app/tool-named.ts takes on the
+ * registry); a name and key no tool bears are left to the change.
  */
 function sameKey(tools: ToolView[], ref: ToolRef): void {
-  const named = tools.find((t) => t.name === ref.name);
-  if (named ? named.key === ref.key : !tools.some((t) => t.key === ref.key)) return;
-  throw new ControlError(
-    'CONFLICT',
-    named
-      ? `${ref.name} now names another tool than the one you chose (its server's tools changed); nothing was changed. List the tools again and choose again.`
-      : `The tool you chose is no longer named ${ref.name} (its server's tools changed); nothing was changed. List the tools again and choose again.`,
-  );
+  const named = tools.find((t) => t.name === ref.name)?.key;
+  const moved = nameMoved(ref.name, ref.key, named, (k) => tools.some((t) => t.key === k));
+  if (moved) throw moved;
 }
 
 /**
