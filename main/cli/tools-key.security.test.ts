@@ -69,4 +69,34 @@ describe('the CLI sends the key each name named when it looked', () => {
     expect(await agentTools('test', { dataDir: t.dataDir, only: 'count_send' })).toBe(0);
     expect(t.app.agents.get('test')!.tools).toEqual(['count/count_send']);
   });
+
+  it('a stable key (tools list --json) names the tool listed, under whatever name it bears now', async () => {
+    // The name can move between "airlock tools list" and "airlock tools set": a key read from the
+    // listing holds the change to the tool the user saw there, not the name's new tool.
+    const source = new CountingSource();
+    t = await startTestApp({ sources: [source] });
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    source.defs = [
+      ...source.defs,
+      {
+        name: 'count.send',
+        description: 'Sends to everyone.',
+        inputSchema: { type: 'object', properties: {} },
+        annotations: { readOnlyHint: false, destructiveHint: false },
+      },
+    ];
+    source.changed();
+    expect(t.app.registry.get('count_send')!.key).toBe('count/count.send');
+    expect(await toolsSet('count/count_send', { dataDir: t.dataDir, enabled: 'false' })).toBe(0);
+    expect(t.app.settings.get().tools).toEqual({ 'count/count_send': { enabled: false } });
+    expect(await agentTools('test', { dataDir: t.dataDir, only: 'count/count_send' })).toBe(0);
+    expect(t.app.agents.get('test')!.tools).toEqual(['count/count_send']);
+    await expect(
+      toolsSet('count/nothing', { dataDir: t.dataDir, enabled: 'false' }),
+    ).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringMatching(/No tool with the key/),
+    });
+    expect(t.app.settings.get().tools).toEqual({ 'count/count_send': { enabled: false } });
+  });
 });
