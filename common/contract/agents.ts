@@ -1,3 +1,5 @@
+import type { ToolRef } from './tools.js';
+
 /** Agents (one token each) and their client setup. */
 
 export interface AgentView {
@@ -32,6 +34,10 @@ export interface AgentsApi {
   listAgents(): Promise<AgentView[]>;
   addAgent(name: string): Promise<NewAgent>;
   revokeAgent(name: string): Promise<void>;
-  /** Limits an agent to these tools (public names); null lifts the limit. */
-  setAgentTools(name: string, tools: string[] | null): Promise<AgentView>;
+  /**
+   * Limits an agent to these tools; null lifts the limit. A tool is named by its public name, or
+   * as the caller saw it (ToolRef: name and stable key): then the call is refused with CONFLICT,
+   * changing nothing, when the name now names another tool.
+   */
+  setAgentTools(name: string, tools: (string | ToolRef)[] | null): Promise<AgentView>;
 }

@@ -43,7 +43,24 @@ export interface ToolNotOffered {
   text: string;
 }
 
+/**
+ * A tool as a caller saw it: the public name it was listed under and its stable key then. A
+ * public name can pass to another tool (a server relists its tools and a new tool's name cleans
+ * up to the same one and sorts first: docs/remote.md), so a change naming a tool this way applies
+ * to the tool of that key or not at all (CONFLICT, nothing changed).
+ */
+export interface ToolRef {
+  name: string;
+  key: string;
+}
+
 export interface ToolPolicyPatch {
+  /**
+   * The stable key of the tool the caller means (the row it showed, ToolView.key). Given, the
+   * call is refused with CONFLICT and changes nothing when the name now names another tool.
+   * Absent: the change applies to whatever tool the name names when it runs (older callers).
+   */
+  key?: string;
   enabled?: boolean;
   approval?: ApprovalMode;
   /** Apply to one agent only. */

@@ -1,7 +1,8 @@
-import type { AgentView, NewAgent } from '../../common/contract/index.js';
+import type { AgentView, NewAgent, ToolRef } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import { clientSetups } from '../clients/client-setup.js';
 import type { ControlServiceDeps } from './control-deps.js';
+import { toolNamed } from './tool-named.js';
 import { afterPolicyChange } from './tools-control.js';
 
 /** Agents (ControlApi's agents domain): tokens, revocation, which tools each one sees. */
@@ -29,22 +30,20 @@ export class AgentsControl {
     this.d.events.emit({ type: 'state.changed' });
   }
 
-  async setAgentTools(name: string, tools: string[] | null): Promise<AgentView> {
-    if (tools !== null && (!Array.isArray(tools) || tools.some((t) => typeof t !== 'string'))) {
+  async setAgentTools(name: string, tools: (string | ToolRef)[] | null): Promise<AgentView> {
+    if (tools !== null && (!Array.isArray(tools) || !tools.every(isToolName))) {
       throw new ControlError(
         'INVALID',
-        'tools must be a list of tool names, or null for every tool.',
+        'tools must be a list of tool names (or {name, key} as listed), or null for every tool.',
       );
     }
-    const keys = tools?.map((tool) => {
-      const entry = this.d.registry.get(tool);
-      if (!entry)
-        throw new ControlError(
-          'NOT_FOUND',
-          `No tool named "${tool}". Run "airlock tools list" to see the names.`,
-        );
-      return entry.key;
-    });
+    // Each name is checked against the key the caller saw (if given) in the registry reading the
+    // write below uses, with no await between them (tool-named.ts).
+    const keys = tools?.map((tool) =>
+      typeof tool === 'string'
+        ? toolNamed(this.d.registry, tool).key
+        : toolNamed(this.d.registry, tool.name, tool.key).key,
+    );
     this.d.agents.update(name, (a) => {
       if (keys) a.tools = keys;
       else delete a.tools;
@@ -53,3 +52,10 @@ export class AgentsControl {
     return (await this.listAgents()).find((a) => a.name === name)!;
   }
 }
+
+const isToolName = (t: unknown): t is string | ToolRef =>
+  typeof t === 'string' ||
+  (typeof t === 'object' &&
+    t !== null &&
+    typeof (t as ToolRef).name === 'string' &&
+    typeof (t as ToolRef).key === 'string');

@@ -11,6 +11,7 @@ import type {
   SettingsView,
   StatusView,
   ToolPolicyPatch,
+  ToolRef,
   ToolView,
 } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
@@ -149,7 +150,7 @@ export class ControlService implements ControlApi {
   revokeAgent(name: string): Promise<void> {
     return this.agents.revokeAgent(name);
   }
-  setAgentTools(name: string, tools: string[] | null): Promise<AgentView> {
+  setAgentTools(name: string, tools: (string | ToolRef)[] | null): Promise<AgentView> {
     return this.agents.setAgentTools(name, tools);
   }
 

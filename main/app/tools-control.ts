@@ -8,6 +8,7 @@ import {
 import type { ToolEntry } from '../tools/registry.js';
 import { isDestructive, isReadOnly } from '../tools/types.js';
 import type { ControlServiceDeps } from './control-deps.js';
+import { toolNamed } from './tool-named.js';
 import { downTools, notOfferedOf } from './tool-availability.js';
 
 /** Tools and their policies (ControlApi's tools domain), with loosening asked for from outside. */
@@ -60,12 +61,11 @@ export class ToolsControl {
   }
 
   async setToolPolicy(name: string, patch: ToolPolicyPatch): Promise<ToolView> {
-    const entry = this.d.registry.get(name);
-    if (!entry)
-      throw new ControlError(
-        'NOT_FOUND',
-        `No tool named "${name}". Run "airlock tools list" to see the names.`,
-      );
+    if (patch.key !== undefined && typeof patch.key !== 'string')
+      throw new ControlError('INVALID', 'key must be the stable key of a tool (text).');
+    // The check of the key the caller saw and the write below read the registry once, with no
+    // await between them (tool-named.ts).
+    const entry = toolNamed(this.d.registry, name, patch.key);
     if (patch.approval !== undefined && patch.approval !== 'auto' && patch.approval !== 'ask') {
       throw new ControlError('INVALID', 'approval must be "auto" or "ask".');
     }

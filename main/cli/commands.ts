@@ -1,6 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ToolView, VaultView } from '../../common/contract/index.js';
+import {
+  ControlError,
+  type ToolRef,
+  type ToolView,
+  type VaultView,
+} from '../../common/contract/index.js';
 import { fileVaultTradeOff, keySource, VAULT_FILE } from '../platform/vault/file-vault.js';
 import { socketControlClient } from './socket-client.js';
 import { clientSetups } from '../clients/client-setup.js';
@@ -139,7 +144,11 @@ export async function agentTools(
         .filter(Boolean)
     : null;
   return withControl(o.dataDir, async ({ api }) => {
-    await confirmedInWindow(api, () => api.setAgentTools(name, tools));
+    // Each tool goes with its key, read once: a name that passes to another tool before the
+    // change applies (or while it waits for the window) is refused, not given.
+    const listed = tools && (await api.listTools());
+    const named = tools?.map((t) => toolArg(listed!, t)) ?? null;
+    await confirmedInWindow(api, () => api.setAgentTools(name, named));
     out(
       tools
         ? `Agent "${name}" may now use only: ${tools.join(', ')}.`
@@ -179,8 +188,13 @@ export async function toolsSet(
   if (o.enabled !== undefined && o.enabled !== 'true' && o.enabled !== 'false')
     throw new Error('--enabled must be true or false.');
   return withControl(o.dataDir, async ({ api }) => {
+    // The tool's key, read once and sent with its name: the change applies to that tool or not at
+    // all (CONFLICT), also after waiting for the window; and what is shown below is it.
+    const ref = toolArg(await api.listTools(), name);
+    const [toolName, key] = typeof ref === 'string' ? [ref, undefined] : [ref.name, ref.key];
     const tool = await confirmedInWindow(api, () =>
-      api.setToolPolicy(name, {
+      api.setToolPolicy(toolName, {
+        ...(key !== undefined ? { key } : {}),
         ...(o.approval ? { approval: o.approval as 'auto' | 'ask' } : {}),
         ...(o.enabled ? { enabled: o.enabled === 'true' } : {}),
         ...(o.agent ? { agent: o.agent } : {}),
@@ -188,10 +202,35 @@ export async function toolsSet(
       }),
     );
     // Confirmed in the window (issue 17.7): show the tool as it is now.
-    const now = tool ?? (await api.listTools(o.agent)).find((t) => t.name === name);
+    const now =
+      tool ??
+      (await api.listTools(o.agent)).find((t) =>
+        key === undefined ? t.name === toolName : t.key === key,
+      );
     if (now) out(formatTool(now));
     return 0;
   });
+}
+
+/**
+ * A tool named on the command line, as the change is to name it. A public name goes with the key
+ * it names now; unknown names go alone (the change refuses them in its own words). A stable key
+ * (`source/tool`, as `airlock tools list --json` shows it; no public name holds a "/",
+ * tools/naming.ts) names the tool the user saw in a listing even if its public name has passed to
+ * another tool since: it goes with the name it bears now.
+ */
+function toolArg(listed: ToolView[], arg: string): string | ToolRef {
+  if (arg.includes('/')) {
+    const tool = listed.find((t) => t.key === arg);
+    if (!tool)
+      throw new ControlError(
+        'NOT_FOUND',
+        `No tool with the key "${arg}". Run "airlock tools list --json" to see the keys.`,
+      );
+    return { name: tool.name, key: tool.key };
+  }
+  const tool = listed.find((t) => t.name === arg);
+  return tool ? { name: arg, key: tool.key } : arg;
 }
 
 function formatTool(t: ToolView): string {

@@ -66,6 +66,21 @@ describe('control API arguments are checked before anything acts on them', () =>
     expect((await rpc('revokeAgent', [{ name: 'test' }])).status).toBe(400);
     expect((await rpc('listPending', [1, 2, 3])).body.message).toMatch(/takes no arguments/);
     expect((await rpc('setAgentTools', ['test', 'count_read'])).status).toBe(400);
+    // A tool named with the key it was listed under: both as text, nothing else.
+    for (const item of [{ name: 'count_read' }, { name: 'count_read', key: 1 }, 5, ['x']]) {
+      const r = await rpc('setAgentTools', ['test', [item]]);
+      expect(r.status, JSON.stringify(item)).toBe(400);
+      expect(r.body.message).toMatch(/^setAgentTools: argument 2 \[0\]/);
+    }
+    expect(
+      (
+        await rpc('setAgentTools', [
+          'test',
+          [{ name: 'count_read', key: 'count/count_read', x: 1 }],
+        ])
+      ).body.message,
+    ).toMatch(/x: not a known key/);
+    expect(t.app.agents.get('test')!.tools).toBeUndefined();
     expect((await t.app.control.getStatus()).paused).toBe(false);
     expect(t.app.agents.get('test')).toBeDefined();
   });
@@ -79,10 +94,18 @@ describe('control API arguments are checked before anything acts on them', () =>
         fc.integer(),
         fc.double(),
         fc.string({ maxLength: 8 }),
-        fc.constantFrom('test', 'x', '', '__proto__', 'constructor', 'count_read'),
+        fc.constantFrom(
+          'test',
+          'x',
+          '',
+          '__proto__',
+          'constructor',
+          'count_read',
+          'count/count_read',
+        ),
         fc.array(tie('value'), { maxLength: 3 }),
         fc.dictionary(
-          fc.constantFrom('agent', 'tool', 'limit', 'beforeId', 'name', 'url', 'kind', 'x'),
+          fc.constantFrom('agent', 'tool', 'limit', 'beforeId', 'name', 'key', 'url', 'kind', 'x'),
           tie('value'),
           { maxKeys: 3 },
         ),

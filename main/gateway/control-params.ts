@@ -47,6 +47,28 @@ const activityFilter = object({
 });
 const grantFilter = object({ agent: optional(string()), includeInactive: optional(boolean()) });
 const waitMs = opt(number({ min: 0 }));
+/**
+ * A tool named in setAgentTools: its public name, or the name and stable key it was listed under
+ * (ToolRef), which the method then holds the name to.
+ */
+const toolRef = object({ name: string(), key: string() });
+const toolName: Check<unknown> = (v, at, issues) => {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return toolRef(v, at, issues);
+  issues.push(`${at}: expected a tool name or {name, key}, got ${describe(v)}`);
+  return v;
+};
+
+/**
+ * setToolPolicy's patch: the method checks its fields, but the loosening gate judges `key` before
+ * the method runs (gateway/loosening.ts): one that is not text skipped that judgement and was held
+ * for the user to confirm a change bound to fail. So it is text here, for every transport.
+ */
+const policyPatch: Check<unknown> = (v, at, issues) => {
+  const patch = plainObject(v, at, issues);
+  optional(string())(patch.key, at ? `${at}.key` : 'key', issues);
+  return v;
+};
 
 export const CONTROL_PARAMS = {
   getStatus: [],
@@ -57,11 +79,11 @@ export const CONTROL_PARAMS = {
   listGrants: [opt(grantFilter)],
   revokeGrant: [str],
   listTools: [opt(string())],
-  setToolPolicy: [str, obj],
+  setToolPolicy: [str, req(policyPatch)],
   listAgents: [],
   addAgent: [str],
   revokeAgent: [str],
-  setAgentTools: [str, req(nullable(array(string())))],
+  setAgentTools: [str, req(nullable(array(toolName)))],
   listActivity: [opt(activityFilter)],
   getSettings: [],
   updateSettings: [obj],

@@ -5,7 +5,7 @@ import {
   type Decision,
 } from '../../common/contract/index.js';
 import type { RpcBody } from './control-dispatch.js';
-import { looseningSummary, type ServerLoosening } from './loosening.js';
+import { looseningSummary, refName, type ServerLoosening } from './loosening.js';
 import type { PolicyChanges } from './policy-changes.js';
 
 /**
@@ -111,7 +111,7 @@ export class LooseningGate {
 /** The tools a loosening control call names, by public name. */
 function toolNames(method: string, params: unknown[]): string[] {
   if (method === 'setToolPolicy') return [String(params[0])];
-  if (method === 'setAgentTools' && Array.isArray(params[1])) return params[1].map(String);
+  if (method === 'setAgentTools' && Array.isArray(params[1])) return params[1].map(refName);
   return [];
 }
 

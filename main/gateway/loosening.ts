@@ -2,8 +2,10 @@ import {
   ControlError,
   type ControlApi,
   type ToolPolicyPatch,
+  type ToolRef,
   type ToolView,
 } from '../../common/contract/index.js';
+import { nameMoved } from '../tools/name-moved.js';
 
 /**
  * What changing a server would let run, in words, or null (remote/remote-loosening.ts, a local
@@ -40,7 +42,11 @@ export async function looseningSummary(
     // moment later, and a server that reconnected in between (announcing the tool, or without
     // destructiveHint) would have it loosened with no one confirming (review of the audit;
     // main/gateway/loosening-race.security.test.ts). Words as in app/tools-control.ts.
-    const tool = (await listed(api)).find((t) => t.name === name);
+    const tools = await listed(api);
+    const tool = tools.find((t) => t.name === name);
+    // Asked for the tool of a key the name no longer names: the change itself refuses it
+    // (app/tool-named.ts), so it is refused now, not held for a confirmation bound to fail.
+    if (typeof patch.key === 'string') sameKey(tools, { name: String(name), key: patch.key });
     if (!tool)
       throw new ControlError(
         'NOT_FOUND',
@@ -59,12 +65,41 @@ export async function looseningSummary(
     if (!agent?.tools) return null; // unknown agent (the call fails) or already every tool: no wider
     if (tools === null) return `give agent "${String(name)}" every tool`;
     if (!Array.isArray(tools)) return null;
-    const keyOf = new Map((await listed(api)).map((t) => [t.name, t.key]));
-    const added = tools.filter((t) => !agent.tools!.includes(keyOf.get(String(t)) ?? ''));
+    const all = await listed(api);
+    const keyOf = new Map(all.map((t) => [t.name, t.key]));
+    // A tool named with the key it was listed under is judged as that tool: the change applies to
+    // it or not at all (app/tool-named.ts), and one whose name has moved is refused now.
+    for (const t of tools.filter(isRef)) sameKey(all, t);
+    const keyMeant = (t: unknown) => (isRef(t) ? t.key : (keyOf.get(String(t)) ?? ''));
+    const added = tools.filter((t) => !agent.tools!.includes(keyMeant(t)));
     if (added.length === 0) return null;
-    return `give agent "${String(name)}" the tools ${added.map(String).join(', ')}`;
+    return `give agent "${String(name)}" the tools ${added.map(refName).join(', ')}`;
   }
   return null;
+}
+
+/** A tool named as listed (ToolRef: name and stable key), not by its public name alone. */
+function isRef(t: unknown): t is ToolRef {
+  return (
+    typeof t === 'object' &&
+    t !== null &&
+    typeof (t as ToolRef).name === 'string' &&
+    typeof (t as ToolRef).key === 'string'
+  );
+}
+
+/** The public name a setAgentTools item names. */
+export const refName = (t: unknown): string => (isRef(t) ? t.name : String(t));
+
+/**
+ * Refuses (CONFLICT) a tool named with a key its name no longer bears, as the change itself
+ * would: the same decision and words (tools/name-moved.ts, which app/tool-named.ts takes on the
+ * registry); a name and key no tool bears are left to the change.
+ */
+function sameKey(tools: ToolView[], ref: ToolRef): void {
+  const named = tools.find((t) => t.name === ref.name)?.key;
+  const moved = nameMoved(ref.name, ref.key, named, (k) => tools.some((t) => t.key === k));
+  if (moved) throw moved;
 }
 
 /**

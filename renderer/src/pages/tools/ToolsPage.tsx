@@ -6,7 +6,7 @@ import { errorCode, errorMessage } from '../../lib/errors';
 import { plural } from '../../lib/format';
 import { useLoad } from '../../lib/useLoad';
 import { useStatus } from '../../shell/status';
-import { groupTools } from './tools-model';
+import { groupTools, policyCall } from './tools-model';
 import { PolicyChanges } from './PolicyChanges';
 import { ToolRow } from './ToolRow';
 
@@ -45,7 +45,7 @@ export function ToolsPage() {
   );
 
   const patch = async (t: ToolView, p: ToolPolicyPatch) => {
-    setBusy(t.name);
+    setBusy(t.key);
     setError(null);
     // Show the choice at once; the core's answer (or a reload on failure) settles it.
     const optimistic = {
@@ -53,11 +53,13 @@ export function ToolsPage() {
       ...(p.approval ? { approval: p.approval } : {}),
     };
     tools.setData(
-      (old) => old?.map((x) => (x.name === t.name ? { ...x, ...optimistic } : x)) ?? null,
+      (old) => old?.map((x) => (x.key === t.key ? { ...x, ...optimistic } : x)) ?? null,
     );
     try {
-      const view = await api.setToolPolicy(t.name, { ...p, ...(agent ? { agent } : {}) });
-      tools.setData((old) => old?.map((x) => (x.name === view.name ? view : x)) ?? null);
+      // Held to the row's key: a name that moved to another tool meanwhile is refused (CONFLICT)
+      // and the reload below shows the tools as they are now.
+      const view = await api.setToolPolicy(...policyCall(t, p, agent));
+      tools.setData((old) => old?.map((x) => (x.key === view.key ? view : x)) ?? null);
       setConfirm(null);
     } catch (err) {
       tools.reload();
@@ -179,9 +181,9 @@ export function ToolsPage() {
             <tbody>
               {g.tools.map((t) => (
                 <ToolRow
-                  key={t.name}
+                  key={t.key}
                   tool={t}
-                  busy={busy === t.name}
+                  busy={busy === t.key}
                   onEnabled={(enabled) => void patch(t, { enabled })}
                   onApproval={(m) => setApproval(t, m)}
                 />

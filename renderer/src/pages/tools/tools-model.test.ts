@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SourceStatusView, ToolView } from '../../../../common/contract';
-import { badgesOf, groupTools } from './tools-model';
+import { badgesOf, groupTools, policyCall } from './tools-model';
 
 const tool = (name: string, source: string, over: Partial<ToolView> = {}): ToolView => ({
   name,
@@ -64,5 +64,26 @@ describe('tools grouping', () => {
       'customized',
     ]);
     expect(badgesOf(tool('a', 's'))).toEqual(['changes']);
+  });
+});
+
+describe('policyCall', () => {
+  // The row's name can pass to another tool before the click reaches the core (a server relists
+  // its tools): the change carries the key of the row shown, which the core holds the name to.
+  it('holds every change made on a row to the key of the tool that row showed', () => {
+    const row = tool('count_send', 'count');
+    expect(policyCall(row, { approval: 'auto', confirmDestructive: true }, '')).toEqual([
+      'count_send',
+      { approval: 'auto', confirmDestructive: true, key: 'count/count_send' },
+    ]);
+    expect(policyCall(row, { enabled: true }, 'claude')).toEqual([
+      'count_send',
+      { enabled: true, key: 'count/count_send', agent: 'claude' },
+    ]);
+  });
+
+  it("the key is the row's, whatever key a patch carries", () => {
+    const [, patch] = policyCall(tool('a', 'x'), { approval: 'auto', key: 'y/b' }, '');
+    expect(patch.key).toBe('x/a');
   });
 });

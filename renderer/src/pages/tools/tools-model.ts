@@ -1,4 +1,4 @@
-import type { SourceStatusView, ToolView } from '../../../../common/contract';
+import type { SourceStatusView, ToolPolicyPatch, ToolView } from '../../../../common/contract';
 
 export interface ToolGroup {
   source: string;
@@ -56,4 +56,18 @@ export function badgesOf(t: ToolView): ('read-only' | 'destructive' | 'changes' 
   else out.push('changes');
   if (t.customized) out.push('customized');
   return out;
+}
+
+/**
+ * The setToolPolicy call for a choice made on a tool's row. It names the tool as the row shows it
+ * and holds the change to the row's stable key: a public name can pass to another tool after the
+ * page listed it (a server relists its tools, docs/remote.md), and the core then refuses the
+ * change (CONFLICT, nothing changed) instead of applying the user's click to that other tool.
+ */
+export function policyCall(
+  tool: ToolView,
+  patch: ToolPolicyPatch,
+  agent: string,
+): [name: string, patch: ToolPolicyPatch] {
+  return [tool.name, { ...patch, key: tool.key, ...(agent ? { agent } : {}) }];
 }
