@@ -6,7 +6,7 @@ import { errorCode, errorMessage } from '../../lib/errors';
 import { plural } from '../../lib/format';
 import { useLoad } from '../../lib/useLoad';
 import { useStatus } from '../../shell/status';
-import { groupTools, policyCall } from './tools-model';
+import { groupTools, policyCall, rowIsStale } from './tools-model';
 import { PolicyChanges } from './PolicyChanges';
 import { ToolRow } from './ToolRow';
 
@@ -58,7 +58,7 @@ export function ToolsPage() {
     try {
       // Held to the row's key: a name that moved to another tool meanwhile is refused (CONFLICT)
       // and the reload below shows the tools as they are now.
-      const view = await api.setToolPolicy(...policyCall(t, p, agent));
+      const view = await api.setToolPolicy(...policyCall(t, p));
       tools.setData((old) => old?.map((x) => (x.key === view.key ? view : x)) ?? null);
       setConfirm(null);
     } catch (err) {
@@ -183,7 +183,9 @@ export function ToolsPage() {
                 <ToolRow
                   key={t.key}
                   tool={t}
-                  busy={busy === t.key}
+                  // Until the re-read for the chosen agent arrives, the old agent's rows are
+                  // shown but cannot be changed: the label above already names the new agent.
+                  busy={busy === t.key || rowIsStale(t, agent)}
                   onEnabled={(enabled) => void patch(t, { enabled })}
                   onApproval={(m) => setApproval(t, m)}
                 />
@@ -209,9 +211,9 @@ export function ToolsPage() {
           some of it cannot be undone.
         </p>
         <p>
-          {agent ? `${agent} will` : 'Every agent will'} be able to run it without you seeing the
-          call first. Agents can be tricked by what they read (a web page, an e-mail) into calling
-          tools you did not intend.
+          {confirm?.agent ? `${confirm.agent} will` : 'Every agent will'} be able to run it without
+          you seeing the call first. Agents can be tricked by what they read (a web page, an e-mail)
+          into calling tools you did not intend.
         </p>
       </ConfirmDialog>
     </section>

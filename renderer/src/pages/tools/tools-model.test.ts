@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SourceStatusView, ToolView } from '../../../../common/contract';
-import { badgesOf, groupTools, policyCall } from './tools-model';
+import { badgesOf, groupTools, policyCall, rowIsStale } from './tools-model';
 
 const tool = (name: string, source: string, over: Partial<ToolView> = {}): ToolView => ({
   name,
@@ -72,18 +72,39 @@ describe('policyCall', () => {
   // its tools): the change carries the key of the row shown, which the core holds the name to.
   it('holds every change made on a row to the key of the tool that row showed', () => {
     const row = tool('count_send', 'count');
-    expect(policyCall(row, { approval: 'auto', confirmDestructive: true }, '')).toEqual([
+    expect(policyCall(row, { approval: 'auto', confirmDestructive: true })).toEqual([
       'count_send',
       { approval: 'auto', confirmDestructive: true, key: 'count/count_send' },
     ]);
-    expect(policyCall(row, { enabled: true }, 'claude')).toEqual([
+    expect(policyCall({ ...row, agent: 'claude' }, { enabled: true })).toEqual([
       'count_send',
       { enabled: true, key: 'count/count_send', agent: 'claude' },
     ]);
   });
 
   it("the key is the row's, whatever key a patch carries", () => {
-    const [, patch] = policyCall(tool('a', 'x'), { approval: 'auto', key: 'y/b' }, '');
+    const [, patch] = policyCall(tool('a', 'x'), { approval: 'auto', key: 'y/b' });
     expect(patch.key).toBe('x/a');
+  });
+
+  // While the page re-reads the tools for another agent, the rows on screen are still the old
+  // agent's: a click on one is about the agent whose settings it shows, never the new selection.
+  it("the agent is the row's, whatever agent a patch or the selector carries", () => {
+    const everyone = tool('a', 'x');
+    expect(policyCall(everyone, { approval: 'auto', agent: 'cursor' })[1]).toEqual({
+      approval: 'auto',
+      key: 'x/a',
+    });
+    expect(policyCall({ ...everyone, agent: 'claude' }, { approval: 'auto' })[1].agent).toBe(
+      'claude',
+    );
+  });
+
+  it('a row listed for another agent than the selector names is stale (not clickable)', () => {
+    const row = tool('a', 'x');
+    expect(rowIsStale(row, '')).toBe(false);
+    expect(rowIsStale(row, 'claude')).toBe(true);
+    expect(rowIsStale({ ...row, agent: 'claude' }, 'claude')).toBe(false);
+    expect(rowIsStale({ ...row, agent: 'claude' }, '')).toBe(true);
   });
 });

@@ -63,11 +63,19 @@ export function badgesOf(t: ToolView): ('read-only' | 'destructive' | 'changes' 
  * and holds the change to the row's stable key: a public name can pass to another tool after the
  * page listed it (a server relists its tools, docs/remote.md), and the core then refuses the
  * change (CONFLICT, nothing changed) instead of applying the user's click to that other tool.
+ * The agent is the row's too (the one the row was listed for, ToolView.agent), not the page's
+ * selector: while the page re-reads the tools for another agent, the rows still show the old
+ * agent's settings, and a click on one of them is about that agent.
  */
 export function policyCall(
   tool: ToolView,
   patch: ToolPolicyPatch,
-  agent: string,
 ): [name: string, patch: ToolPolicyPatch] {
-  return [tool.name, { ...patch, key: tool.key, ...(agent ? { agent } : {}) }];
+  const { agent: _fromPatch, ...rest } = patch;
+  return [tool.name, { ...rest, key: tool.key, ...(tool.agent ? { agent: tool.agent } : {}) }];
+}
+
+/** Whether a row shows another agent's settings than the selector names (a re-read under way). */
+export function rowIsStale(tool: ToolView, agent: string): boolean {
+  return (tool.agent ?? '') !== agent;
 }
