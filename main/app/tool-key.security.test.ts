@@ -184,6 +184,24 @@ describe("a change made on a tool's row applies to that tool or not at all", () 
     expect(t.app.settings.get().tools).toEqual({});
   });
 
+  it('from outside the window, a tool name no tool bears: NOT_FOUND at once, nothing held', async () => {
+    // Widening a limited agent is held for the user's confirmation; a name no tool bears made the
+    // change bound to fail (tool-named.ts's NOT_FOUND), so it was held all the same and failed
+    // only at Confirm. The gate now refuses it at once, in the change's own words.
+    const { t, cli } = await start();
+    await t.app.control.setAgentTools('test', ['count_send']);
+    for (const tools of [
+      ['count_send', 'no_such_tool'],
+      [{ name: 'no_such_tool', key: 'count/no_such_tool' }],
+    ]) {
+      const err = await errorOf(cli.setAgentTools('test', tools));
+      expect(err, JSON.stringify(tools)).toMatchObject({ code: 'NOT_FOUND' });
+      expect(err?.message).toMatch(/No tool named "no_such_tool"/);
+    }
+    expect(await t.app.control.listPolicyChanges()).toEqual([]);
+    expect(t.app.agents.get('test')!.tools).toEqual(['count/count_send']);
+  });
+
   it('a key that is not text, or a tool item of another shape: INVALID, nothing changed', async () => {
     const { t, cli } = await start();
     const bad = { approval: 'auto', key: 7 } as unknown as { key: string };

@@ -1,5 +1,4 @@
-import { ControlError } from '../../common/contract/index.js';
-import { nameMoved } from '../tools/name-moved.js';
+import { nameMoved, noToolNamed } from '../tools/name-moved.js';
 import type { ToolEntry, ToolRegistry } from '../tools/registry.js';
 
 /**
@@ -21,10 +20,6 @@ export function toolNamed(registry: ToolRegistry, name: string, key?: string): T
       ? undefined
       : nameMoved(name, key, entry?.key, (k) => registry.getByKey(k) !== undefined);
   if (moved) throw moved;
-  if (!entry)
-    throw new ControlError(
-      'NOT_FOUND',
-      `No tool named "${name}". Run "airlock tools list" to see the names.`,
-    );
+  if (!entry) throw noToolNamed(name);
   return entry;
 }

@@ -5,7 +5,7 @@ import {
   type ToolRef,
   type ToolView,
 } from '../../common/contract/index.js';
-import { nameMoved } from '../tools/name-moved.js';
+import { nameMoved, noToolNamed } from '../tools/name-moved.js';
 
 /**
  * What changing a server would let run, in words, or null (remote/remote-loosening.ts, a local
@@ -70,6 +70,10 @@ export async function looseningSummary(
     // A tool named with the key it was listed under is judged as that tool: the change applies to
     // it or not at all (app/tool-named.ts), and one whose name has moved is refused now.
     for (const t of tools.filter(isRef)) sameKey(all, t);
+    // A name no tool bears fails the change itself (app/tool-named.ts): refused now, with the
+    // change's own words, rather than held for a confirmation bound to fail.
+    const unknown = tools.map(refName).find((n) => !keyOf.has(n));
+    if (unknown !== undefined) throw noToolNamed(unknown);
     const keyMeant = (t: unknown) => (isRef(t) ? t.key : (keyOf.get(String(t)) ?? ''));
     const added = tools.filter((t) => !agent.tools!.includes(keyMeant(t)));
     if (added.length === 0) return null;

@@ -32,3 +32,11 @@ export function nameMoved(
     );
   return undefined;
 }
+
+/** The refusal for a name no tool bears (the change itself and the gate's early refusal alike). */
+export function noToolNamed(name: string): ControlError {
+  return new ControlError(
+    'NOT_FOUND',
+    `No tool named "${name}". Run "airlock tools list" to see the names.`,
+  );
+}
