@@ -193,6 +193,21 @@ export interface CallContent {
   /** References under which the agent may have received what it sends (a file's digest). */
   refs?: readonly string[];
   /**
+   * The destinations in `args` receive the user's mail from now on, not content the call holds
+   * (a filter's `forward_to`: Gmail forwards it every matching message that arrives). Being a
+   * party to what the agent read (a stranger's own organisation, someone they addressed) does
+   * not clear such a destination for the taint check: the mail it gets is the user's, not the
+   * conversation's (docs/provenance.md, "A party chosen by the stranger").
+   */
+  forwards?: boolean;
+  /**
+   * What a standing effect acts on, chosen by value (a filter's criteria: from, to, query), as
+   * the tool reads it, under the argument names: nothing is sent there, so these are no
+   * destinations of the call, but a value a stranger chose (not a party to what they wrote) is
+   * shown on the card as choosing which of the user's mail the effect acts on.
+   */
+  selects?: Readonly<Record<string, unknown>>;
+  /**
    * Arguments the call is bound to by this read (a draft's version: gmail_send_draft's
    * `message_id`), added to the call's arguments before a grant, an approval or the run see them:
    * what runs, under a grant or once the user approves its card, is the version that was checked
