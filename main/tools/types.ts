@@ -122,6 +122,15 @@ export interface ToolSource extends FeatureSource {
     signal: AbortSignal,
   ): Promise<CallContent | null>;
   /**
+   * What a call reaches, read from its arguments alone by the tool's own parser (no request), for
+   * a tool whose arguments name more than it sends to: a Gmail filter's forwarding address is
+   * where it sends, its criteria only choose the mail (CallContent.forwards, selects). The taint
+   * check reads it when callContent gives nothing (failed, slow, the call cancelled first), and
+   * an approval teaches the user's circle only these destinations (main/app/provenance-wiring.ts):
+   * a filter's `from` is no one the user chose to write to.
+   */
+  argsReach?(tool: string, args: Record<string, unknown>): CallContent | null;
+  /**
    * Who this source talks to — a server's URL or command, the Google accounts — so a grant
    * made for one server does not carry over to another that offers the same tools (issue 27
    * item 5). Never a secret: it is hashed into a fingerprint stored on disk.
