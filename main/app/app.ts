@@ -143,6 +143,12 @@ export class App {
       this.db,
       this.offs,
       (tool) => registry.get(tool)?.def.inputSchema,
+      (tool, args) => {
+        const entry = registry.get(tool);
+        // A third party's own account of its call is not trusted (as callContent).
+        if (!entry || entry.source.kind === 'remote') return undefined;
+        return entry.source.argsReach?.(entry.def.name, args)?.args;
+      },
     );
     let mcpUrl = '';
     const agents = this.agents;

@@ -18,6 +18,14 @@ export function startProvenance(
   offs: (() => void)[],
   /** The input schema of a tool by its public name: formats say where values go (issue 30). */
   schemaOf: (tool: string) => Record<string, unknown> | undefined = () => undefined,
+  /**
+   * The arguments that name where a call sends, when its tool says they are not all of them
+   * (ToolSource.argsReach: a filter's forward_to, not its criteria), else undefined.
+   */
+  reachOf: (
+    tool: string,
+    args: Record<string, unknown>,
+  ) => Record<string, unknown> | undefined = () => undefined,
 ): ProvenanceService {
   const store = new KnownPartyStore(db);
   const known = new KnownParties((kind, value) => store.add(kind, value));
@@ -34,10 +42,10 @@ export function startProvenance(
       // Learned once the user said yes (learning twice is a no-op).
       if (e.type !== 'approval.updated' || e.approval.state === 'pending') return;
       if (e.approval.decisionKind !== 'once' && e.approval.decisionKind !== 'edited') return;
-      provenance.learnFrom(
-        e.approval.editedArguments ?? e.approval.arguments,
-        schemaOf(e.approval.tool),
-      );
+      // Only where the call sends: a yes to a filter on a stranger's `from` puts no one in the
+      // circle, so a later send to that address is still judged by where it came from.
+      const args = e.approval.editedArguments ?? e.approval.arguments;
+      provenance.learnFrom(reachOf(e.approval.tool, args) ?? args, schemaOf(e.approval.tool));
     }),
   );
   return provenance;

@@ -220,6 +220,8 @@ export class CallPipeline implements AgentToolCalls {
           ? { carried: [...sends.carried] as unknown as ProvenanceMetaItem[] }
           : {}),
         ...(sends?.refs?.length ? { refs: [...sends.refs] } : {}),
+        ...(sends?.forwards ? { forwards: true } : {}),
+        ...(sends?.selects ? { selects: { ...sends.selects } } : {}),
       }) ?? null;
 
     // A standing side effect (a filter that forwards or deletes future mail), or a call whose

@@ -34,6 +34,11 @@ export interface ProvenanceMetaItem {
   audience?: string[];
   /** The source knows the user wrote it (a SENT or DRAFT label, an event they organise). */
   own?: boolean;
+  /**
+   * Her own words not sent (a DRAFT label): its To, Cc and Bcc have not received it, so it is
+   * no "you have sent to it before" (parties.ts sentBefore).
+   */
+  draft?: boolean;
   /** For mail: what the receiving server verified of the From (mail-auth.ts). */
   auth?: AuthVerdict;
   private?: boolean;
@@ -144,6 +149,7 @@ export class ContentDescriber {
       untrusted,
       private: d.private ?? authored,
       ...(own ? { own } : {}),
+      ...(own && d.draft === true ? { draft: true } : {}),
       tool: r.tool,
     };
     let text = d.text ?? whole;

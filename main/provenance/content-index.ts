@@ -36,6 +36,8 @@ export interface ContentItem {
   private: boolean;
   /** The user's own words: mail they sent or drafted, events they organise. */
   own?: boolean;
+  /** Her own words not sent yet (a draft): its audience has not received it. */
+  draft?: boolean;
   /** Public tool name that returned it. */
   tool: string;
   at: number;
@@ -95,7 +97,22 @@ const ITEMS_PER_VALUE = 4;
  */
 function side(item: ContentItem, v: Pick<SignificantValue, 'kind' | 'value'>): 0 | 1 | 2 {
   if (item.untrusted) return 0;
-  return v.kind === 'email' && item.own === true && item.audience?.includes(v.value) ? 1 : 2;
+  return v.kind === 'email' && sentTo(item, v.value) ? 1 : 2;
+}
+
+/**
+ * The user's own mail that went to this canonical address: her words, with the address in its
+ * To, Cc or Bcc — mail, not a draft nor an event she organises (an agent that may write those
+ * without asking could otherwise address one to anyone, even with no invitation sent, and read
+ * it back).
+ */
+export function sentTo(item: ContentItem, address: string): boolean {
+  return (
+    item.kind === 'mail' &&
+    item.own === true &&
+    item.draft !== true &&
+    item.audience?.includes(address) === true
+  );
 }
 
 export class ContentIndex {

@@ -55,10 +55,11 @@ const batches = [
     // reached (ip-hosts.ts): 33/41 and 18/21, none flagged. The held-out part's misses had been
     // listed in the corpus author's report, so its figure after a fix is no pure held-out measure.
     // 35/41 and 18/21 once the runner read callContent as the pipeline does (a draft sent by id,
-    // an attachment sent by reference).
+    // an attachment sent by reference). 36/41 once a filter's forward_to was no longer let off as
+    // a party of the stranger's mail (filters.ts filterCallContent: u-chain-draft-launder).
     name: 'batch 4 (chains, assembled destinations, new places, URL tricks)',
     cases: OUTSIDE_CHAIN_ALL,
-    floor: { tuning: 35, heldOut: 18, falseFlags: 0 },
+    floor: { tuning: 36, heldOut: 18, falseFlags: 0 },
   },
 ].map((b) => ({ ...b, sessions: outsideSessions(b.cases), split: outsideSplit(b.cases) }));
 

@@ -1,4 +1,4 @@
-import type { ContentIndex, ContentItem } from './content-index.js';
+import { sentTo, type ContentIndex, type ContentItem } from './content-index.js';
 import type { CallDestination } from './destinations.js';
 import {
   hostAndParents,
@@ -54,10 +54,12 @@ export function isParty(item: ContentItem, d: CallDestination): boolean {
   return false;
 }
 
-/** The user's own sent mail the agent read was addressed to it: the user has written to it. */
+/**
+ * The user's own sent mail the agent read was addressed to it: the user has written to it. A
+ * draft has gone nowhere: one the agent addressed to a stranger's party and read back does not
+ * clear rule 1 for a forwarding filter there, nor rule 2 for her private data sent there.
+ */
 export function sentBefore(index: ContentIndex, d: CallDestination): boolean {
   if (d.kind !== 'address') return false;
-  return index
-    .itemsWithValue({ kind: 'email', value: d.value })
-    .some((i) => i.own && i.audience?.includes(d.value));
+  return index.itemsWithValue({ kind: 'email', value: d.value }).some((i) => sentTo(i, d.value));
 }

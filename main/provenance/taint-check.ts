@@ -52,6 +52,16 @@ export interface CallFacts {
   carried?: ProvenanceMetaItem[];
   /** References under which the agent may have received what it sends (a file's digest). */
   refs?: string[];
+  /**
+   * The destinations get the user's mail from now on (a forwarding filter, CallContent.forwards):
+   * a party to what the agent read is no party to that mail, so rule 1 does not let one off.
+   */
+  forwards?: boolean;
+  /**
+   * What a standing effect acts on (a filter's criteria, CallContent.selects): no destinations,
+   * but judged as rule 1 judges one, so a stranger who chose them is named on the card.
+   */
+  selects?: Record<string, unknown>;
 }
 
 export function checkCall(
@@ -77,11 +87,15 @@ export function checkCall(
   const unknown = destinations.filter((d) => !isKnown(known, d) && !sentBefore(index, d));
   const findings: TaintFinding[] = [];
 
-  // Rule 1: a destination taken from a stranger's words.
+  // Rule 1: a destination taken from a stranger's words. A reply to a party of the stranger's
+  // content is judged by rule 2 alone; a forward of the user's future mail is not a reply.
   for (const d of unknown) {
     const items = itemsNaming(index, d);
     let untrusted = items.filter(
-      (i) => i.untrusted && !isParty(i, d) && !(thirdParty && fromServer(i, call.sourceLabel)),
+      (i) =>
+        i.untrusted &&
+        (call.forwards || !isParty(i, d)) &&
+        !(thirdParty && fromServer(i, call.sourceLabel)),
     );
     // A read-only tool (a fetch), or one that only records links (a reading list), sends only
     // its link: one exactly as a stranger wrote it, or a page without a query, carries nothing of
@@ -94,9 +108,12 @@ export function checkCall(
       rule: 'untrusted-destination',
       value: d.raw,
       evidence: untrusted.slice(0, 3).map(evidence),
-      text: `${noun(d)} ${d.raw} appears${only ? ' only' : ''} in ${describeItem(untrusted[0]!, now)}, and you have not sent to it before.`,
+      text: `${noun(d)} ${d.raw} appears${only ? ' only' : ''} in ${describeItem(untrusted[0]!, now)}, and you have not sent to it before${call.forwards ? '; your mail would be forwarded there from now on' : ''}.`,
     });
   }
+  // What a standing effect acts on (a filter's criteria) sends nothing there; a value of it a
+  // stranger gave, who is no party to it, is named as rule 1 names a destination.
+  if (call.selects) findings.push(...selectorFindings(index, known, call.selects, extract, now));
 
   // Rule 2: the user's private content going to someone new (or to a third-party server). It only
   // ever names private items, so with none held and none carried there is nothing to look up
@@ -122,6 +139,33 @@ export function checkCall(
   );
   if (leak) findings.push(leak);
   return report(findings);
+}
+
+/**
+ * Values that choose which of the user's mail a standing effect acts on (a filter's `from`), read
+ * as a destination would be (destinationsOf, the same names) and judged as rule 1 judges one:
+ * the user's own and circle, and a stranger's own organisation, are passed over.
+ */
+function selectorFindings(
+  index: ContentIndex,
+  known: KnownParties,
+  selects: Record<string, unknown>,
+  extract: (s: string) => SignificantValue[],
+  now: number,
+): TaintFinding[] {
+  const out: TaintFinding[] = [];
+  for (const d of destinationsOf(selects, undefined, leavesOf(selects), extract)) {
+    if (isKnown(known, d) || sentBefore(index, d)) continue;
+    const untrusted = itemsNaming(index, d).filter((i) => i.untrusted && !isParty(i, d));
+    if (untrusted.length === 0) continue;
+    out.push({
+      rule: 'untrusted-destination',
+      value: d.raw,
+      evidence: untrusted.slice(0, 3).map(evidence),
+      text: `${noun(d)} ${d.raw}, which chooses the mail this acts on from now on, appears in ${describeItem(untrusted[0]!, now)}.`,
+    });
+  }
+  return out;
 }
 
 function isKnown(known: KnownParties, d: CallDestination): boolean {

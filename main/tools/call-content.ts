@@ -20,7 +20,13 @@ export async function callContentOf(
   signal: AbortSignal,
   ms = PRECHECK_MS,
 ): Promise<CallContent | null> {
-  if (!mayHaveCallContent(entry) || signal.aborted) return null;
+  if (!mayHaveCallContent(entry)) return null;
   const read = entry.source.callContent!.bind(entry.source);
-  return boundedRead((stop) => read(entry.def.name, args, stop), signal, ms);
+  const found = signal.aborted
+    ? null
+    : await boundedRead((stop) => read(entry.def.name, args, stop), signal, ms);
+  // A call whose reach its arguments show (a filter's forward_to) is read from them when the read
+  // gave nothing: the arguments as written would make every criterion a destination, and a
+  // forward a reply (ToolSource.argsReach).
+  return found ?? entry.source.argsReach?.(entry.def.name, args) ?? null;
 }

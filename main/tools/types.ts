@@ -122,6 +122,15 @@ export interface ToolSource extends FeatureSource {
     signal: AbortSignal,
   ): Promise<CallContent | null>;
   /**
+   * What a call reaches, read from its arguments alone by the tool's own parser (no request), for
+   * a tool whose arguments name more than it sends to: a Gmail filter's forwarding address is
+   * where it sends, its criteria only choose the mail (CallContent.forwards, selects). The taint
+   * check reads it when callContent gives nothing (failed, slow, the call cancelled first), and
+   * an approval teaches the user's circle only these destinations (main/app/provenance-wiring.ts):
+   * a filter's `from` is no one the user chose to write to.
+   */
+  argsReach?(tool: string, args: Record<string, unknown>): CallContent | null;
+  /**
    * Who this source talks to — a server's URL or command, the Google accounts — so a grant
    * made for one server does not carry over to another that offers the same tools (issue 27
    * item 5). Never a secret: it is hashed into a fingerprint stored on disk.
@@ -192,6 +201,21 @@ export interface CallContent {
   carried?: readonly Record<string, unknown>[];
   /** References under which the agent may have received what it sends (a file's digest). */
   refs?: readonly string[];
+  /**
+   * The destinations in `args` receive the user's mail from now on, not content the call holds
+   * (a filter's `forward_to`: Gmail forwards it every matching message that arrives). Being a
+   * party to what the agent read (a stranger's own organisation, someone they addressed) does
+   * not clear such a destination for the taint check: the mail it gets is the user's, not the
+   * conversation's (docs/provenance.md, "A party chosen by the stranger").
+   */
+  forwards?: boolean;
+  /**
+   * What a standing effect acts on, chosen by value (a filter's criteria: from, to, query), as
+   * the tool reads it, under the argument names: nothing is sent there, so these are no
+   * destinations of the call, but a value a stranger chose (not a party to what they wrote) is
+   * shown on the card as choosing which of the user's mail the effect acts on.
+   */
+  selects?: Readonly<Record<string, unknown>>;
   /**
    * Arguments the call is bound to by this read (a draft's version: gmail_send_draft's
    * `message_id`), added to the call's arguments before a grant, an approval or the run see them:

@@ -161,6 +161,8 @@ export class CorpusRunner {
           ? { carried: [...sends.carried] as unknown as ProvenanceMetaItem[] }
           : {}),
         ...(sends?.refs?.length ? { refs: [...sends.refs] } : {}),
+        ...(sends?.forwards ? { forwards: true } : {}),
+        ...(sends?.selects ? { selects: { ...sends.selects } } : {}),
       };
       const report = this.svc.check(agent, facts);
       if (onCheck && (!readOnly || t.source.kind === 'remote')) onCheck(this.cost(agent, facts));

@@ -7,6 +7,7 @@ import { GmailClient, type RetryPolicy } from './client.js';
 import { str } from './context.js';
 import { fetchDraftRecipients, type DraftRecipients } from './draft-recipients.js';
 import { fetchDraft, type DraftMemory } from './draft-view.js';
+import { filterCallContent } from './filters.js';
 import { attachmentSource, type AttachmentSource } from './outgoing-attachments.js';
 import { addressesOf, mailItem } from './provenance.js';
 import { parseCompose } from './send.js';
@@ -29,7 +30,9 @@ const COMPOSE = new Set(['gmail_send', 'gmail_create_draft', 'gmail_update_draft
  *   one sendDraft will send (drafts.ts);
  * - a compose call's attachments: each file taken from a message, described as that message's
  *   attachment (its sender, who already has it), and the digest of each inline file (the bytes
- *   gmail_get_attachment handed over are indexed under it, attachment-file.ts).
+ *   gmail_get_attachment handed over are indexed under it, attachment-file.ts);
+ * - gmail_create_filter: its forwarding address, the only place it sends to, and the criteria it
+ *   acts on, as parseFilter reads them (filters.ts filterCallContent).
  */
 export async function gmailCallContent(
   d: CallContentDeps,
@@ -37,6 +40,7 @@ export async function gmailCallContent(
   args: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<CallContent | null> {
+  if (tool === 'gmail_create_filter') return filterCallContent(args);
   if (tool !== 'gmail_send_draft' && !COMPOSE.has(tool)) return null;
   const account = pickAccount(d.access, tool, args).email;
   const client = new GmailClient(d.access, account, d.retry, signal);

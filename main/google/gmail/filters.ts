@@ -1,5 +1,5 @@
 import type { gmail_v1 } from '@googleapis/gmail';
-import type { CallToolResult } from '../../tools/types.js';
+import type { CallContent, CallToolResult } from '../../tools/types.js';
 import { BadInput, parseAddresses } from './compose.js';
 import { str, strings, type GmailCallContext } from './context.js';
 import { isMissing } from './errors.js';
@@ -111,6 +111,30 @@ export function standingEffect(args: Record<string, unknown>): string | null {
     f.addSystem.includes('TRASH') ? 'moves matching mail to the Trash' : '',
   ].filter(Boolean);
   return parts.length ? `This filter ${parts.join(' and ')} from now on.` : null;
+}
+
+/**
+ * What a new filter reaches, for the taint check (ToolSource.callContent), read by parseFilter —
+ * the reading createFilter sends to Gmail. Its only destination is `forward_to`, as Gmail will
+ * forward to it: the user's mail from now on (`forwards`), so being a party to a stranger's mail
+ * does not clear it. The criteria choose which mail it acts on and are sent nowhere (`selects`,
+ * under the argument names). Null when the arguments cannot be read: the call is refused
+ * (validateArgs) before anything is checked.
+ */
+export function filterCallContent(args: Record<string, unknown>): CallContent | null {
+  let f: FilterInput;
+  try {
+    f = parseFilter(args);
+  } catch {
+    return null;
+  }
+  const selects: Record<string, unknown> = {};
+  for (const [arg, field] of CRITERIA) if (f.criteria[field]) selects[arg] = f.criteria[field];
+  return {
+    args: f.forward ? { forward_to: f.forward } : {},
+    ...(f.forward ? { forwards: true } : {}),
+    selects,
+  };
 }
 
 function criteriaWords(c: gmail_v1.Schema$FilterCriteria): string {

@@ -65,6 +65,8 @@ export function mailItem(
     from,
     audience: addressesOf(header(p, 'to'), header(p, 'cc'), header(p, 'bcc')),
     ...(labels.includes('SENT') || labels.includes('DRAFT') ? { own: true } : {}),
+    // A draft has reached none of its recipients (parties.ts sentBefore).
+    ...(labels.includes('DRAFT') && !labels.includes('SENT') ? { draft: true } : {}),
     ...(auth !== 'none' ? { auth } : {}),
     private: true,
     text,

@@ -18,7 +18,7 @@ import { type GmailCallContext } from './context.js';
 import { DraftMemory } from './draft-view.js';
 import { GmailEffects } from './effects.js';
 import { toolErrorResult } from '../errors.js';
-import { standingEffect, type Filter } from './filters.js';
+import { filterCallContent, standingEffect, type Filter } from './filters.js';
 import { LabelDirectory } from './labels.js';
 import { acrossAccounts, MULTI_ACCOUNT_TOOLS } from './multi.js';
 import { accountsArg, isAccountPages, SpanError } from '../spanning.js';
@@ -131,6 +131,11 @@ export class GmailSource implements ToolSource {
     signal: AbortSignal,
   ): Promise<CallContent | null> {
     return gmailCallContent(this.shared(), tool, args, signal);
+  }
+
+  /** A filter's reach, from its arguments by parseFilter (filters.ts filterCallContent). */
+  argsReach(tool: string, args: Record<string, unknown>): CallContent | null {
+    return tool === 'gmail_create_filter' ? filterCallContent(args) : null;
   }
 
   /** The accounts, in order (the first that may run a tool is its default): a grant's server. */
