@@ -90,9 +90,11 @@ interface Generation {
   /** Items in `items` that are private: none, and no call can carry private content out. */
   privates: number;
   startedAt: number;
+  /** The id the generation's first item gets: it holds every item since, with `current`. */
+  firstId: number;
 }
 
-const newGeneration = (now: number): Generation => ({
+const newGeneration = (now: number, firstId: number): Generation => ({
   values: new Map(),
   refs: new Map(),
   phrases: new Map(),
@@ -101,6 +103,7 @@ const newGeneration = (now: number): Generation => ({
   keys: 0,
   privates: 0,
   startedAt: now,
+  firstId,
 });
 
 /**
@@ -135,8 +138,8 @@ export class ContentIndex {
     private readonly limits: IndexLimits = DEFAULT_INDEX_LIMITS,
     private readonly now: () => number = Date.now,
   ) {
-    this.current = newGeneration(now());
-    this.previous = newGeneration(now());
+    this.current = newGeneration(now(), this.nextId);
+    this.previous = newGeneration(now(), this.nextId);
     this.strangers = new StrangerDestinations(
       {
         keysPerGeneration: strangerKeysOf(limits),
@@ -194,20 +197,40 @@ export class ContentIndex {
     const now = this.current.values.get(key);
     const before = this.previous.values.get(key);
     const held = now || before ? this.live([...(now ?? []), ...(before ?? [])]) : [];
-    if (!this.strangers.has(key)) return held;
+    if (!this.strangers.has(v)) return held;
     const ids = new Set(held.map((i) => i.id));
     const kept = this.strangers
-      .itemsWith(key, held.filter((i) => i.untrusted).length)
+      .itemsWith(v, (from) => this.namesStrangersSince(key, from))
       .filter((i) => !ids.has(i.id));
     if (kept.length === 0) return held;
     // Item ids grow with time; a digest's id is negative: it comes last.
     return [...held, ...kept].sort((a, b) => b.id - a.id);
   }
 
+  /**
+   * Whether the generations still list every stranger item from `id` on that named the value:
+   * both generations hold every item since then, and no list of the value dropped a stranger's
+   * item of that age (a list drops its oldest of a side, and only once it holds four of it).
+   */
+  private namesStrangersSince(key: string, id: number): boolean {
+    if (this.previous.firstId > id) return false;
+    for (const g of [this.current, this.previous]) {
+      let n = 0;
+      let oldest = Infinity;
+      for (const i of g.values.get(key) ?? []) {
+        if (!g.items.get(i)!.untrusted) continue;
+        n++;
+        oldest = Math.min(oldest, i);
+      }
+      if (n >= ITEMS_PER_VALUE && oldest > id) return false;
+    }
+    return true;
+  }
+
   /** Whether any item (live or not) holds this value: a cheap test before itemsWithValue. */
   hasValue(v: Pick<SignificantValue, 'kind' | 'value'>): boolean {
     const key = `${v.kind}:${v.value}`;
-    return this.current.values.has(key) || this.previous.values.has(key) || this.strangers.has(key);
+    return this.current.values.has(key) || this.previous.values.has(key) || this.strangers.has(v);
   }
 
   /** The live item with this reference (message id, server name), if any. */
@@ -335,6 +358,6 @@ export class ContentIndex {
     const g = this.current;
     if (g.keys < this.limits.keysPerGeneration && now - g.startedAt < this.limits.ttlMs / 2) return;
     this.previous = g;
-    this.current = newGeneration(now);
+    this.current = newGeneration(now, this.nextId);
   }
 }

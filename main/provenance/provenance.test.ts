@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContentIndex, strangerKeysOf } from './content-index.js';
+import { isDigest } from './stranger-destinations.js';
 import { markUntrusted } from '../tools/untrusted.js';
 import { KnownParties } from './known-parties.js';
 import {
@@ -297,7 +298,10 @@ describe('bounds', () => {
       max = Math.max(max, index.size());
     }
     expect(max).toBeLessThanOrEqual(2 * limits.keysPerGeneration + 10 + 3 * strangerKeysOf(limits));
-    expect(index.itemsWithValue({ kind: 'url', value: 'https://x9999.example/' })).toHaveLength(1);
+    // The newest result by name; and the record's digest, which took in every result since the
+    // record's budget ran out — more than the generations still hold, so it may stand for another.
+    const found = index.itemsWithValue({ kind: 'url', value: 'https://x9999.example/' });
+    expect(found.filter((i) => !isDigest(i)).map((i) => i.label)).toEqual(['r']);
   });
 
   it('indexes at most maxAgents agents, forgetting the least recently active', () => {

@@ -52,7 +52,16 @@ interface Generation {
   bloom?: Uint32Array;
   /** Stands for whatever went into the bloom: one object, so `includes` finds it again. */
   digest?: ContentItem;
+  /** The first item (ids grow with time) that went into the digest: it holds none before it. */
+  digestedFrom?: number;
 }
+
+/**
+ * Whether the caller still names, exactly, every stranger item from this id on that named the
+ * value looked up: then a digest that began at that item stands for nothing the caller does not
+ * already name.
+ */
+export type NamedSince = (id: number) => boolean;
 
 export class StrangerDestinations {
   /** Newest first. */
@@ -79,39 +88,62 @@ export class StrangerDestinations {
       let list = g.values.get(key);
       const cost = (list ? 0 : 1) + (g.items.has(item.id) ? 0 : 1);
       if (g.keys + cost > this.limits.keysPerGeneration) {
-        this.digest(g, key, item.at);
+        const digest = this.digest(g, key, item);
+        // A value already named here: its list stands for every item of this generation that
+        // named it, so the digest takes the new item's place in it (and is never looked for in
+        // the filter of a generation that names the value: that answer may be a false positive).
+        if (list && !list.includes(digest)) push(list, digest);
         continue;
       }
       g.keys += cost;
       g.items.add(item.id);
       if (!list) g.values.set(key, (list = []));
       if (list[list.length - 1] === item) continue;
-      list.push(item);
-      if (list.length > ITEMS_PER_VALUE) list.shift();
+      push(list, item);
     }
   }
 
   /** Whether any generation holds the value, exactly or in its digest (live or not). */
-  has(key: string): boolean {
+  has(v: Pick<SignificantValue, 'kind' | 'value'>): boolean {
+    if (!DESTINATION_KINDS.has(v.kind)) return false;
+    const key = `${v.kind}:${v.value}`;
     return this.gens.some((g) => g.values.has(key) || (g.bloom && bloomHas(g.bloom, key)));
   }
 
   /**
-   * Live items naming the value, newest first; the digest item of a generation whose filter holds
-   * it only when no item names it exactly (`exact` is what the caller found elsewhere).
+   * Live items naming the value, newest first, per generation: the items it names, with its
+   * digest where an item naming the value went into the digest; in a generation that names the
+   * value nowhere, its digest when the filter may hold the value. A digest is left out only when
+   * the caller still names every stranger item that went into it since it began (`namedSince`:
+   * the phrase index holds more than this record, until a flood rolls it over) — then the item is
+   * there by name, author and all, and a reply to its author is a reply.
+   *
+   * Not whenever anything else names the value: the check passes over some stranger items (a
+   * party to the destination, the called server's own tool description), and the item the digest
+   * stands for may be the one it would have flagged. An earlier version left the digest out
+   * whenever any item named the value, and a forwarding filter to an address a mailing list's own
+   * post named (the list is a party to it) passed once the stranger's mail asking for it was
+   * only in the digest (stranger-digest.property.test.ts).
    */
-  itemsWith(key: string, exact: number): ContentItem[] {
+  itemsWith(v: Pick<SignificantValue, 'kind' | 'value'>, namedSince: NamedSince): ContentItem[] {
+    if (!DESTINATION_KINDS.has(v.kind)) return [];
+    const key = `${v.kind}:${v.value}`;
     const now = this.now();
-    const fresh = (at: number) => now - at <= this.limits.ttlMs;
+    const fresh = (i: ContentItem) => now - i.at <= this.limits.ttlMs;
+    const needed = (g: Generation) =>
+      g.digest !== undefined && fresh(g.digest) && !namedSince(g.digestedFrom!);
     const out: ContentItem[] = [];
     for (const g of this.gens) {
       const list = g.values.get(key);
-      if (list)
-        for (let k = list.length - 1; k >= 0; k--) if (fresh(list[k]!.at)) out.push(list[k]!);
+      if (list) {
+        for (let k = list.length - 1; k >= 0; k--) {
+          const i = list[k]!;
+          if (i === g.digest ? needed(g) : fresh(i)) out.push(i);
+        }
+      } else if (g.bloom && needed(g) && bloomHas(g.bloom, key)) {
+        out.push(g.digest!);
+      }
     }
-    if (exact + out.length > 0) return out;
-    for (const g of this.gens)
-      if (g.bloom && g.digest && fresh(g.digest.at) && bloomHas(g.bloom, key)) out.push(g.digest);
     return out;
   }
 
@@ -147,25 +179,54 @@ export class StrangerDestinations {
     return this.gens[0]!;
   }
 
-  private digest(g: Generation, key: string, at: number): void {
+  private digest(g: Generation, key: string, item: ContentItem): ContentItem {
+    const at = item.at;
     g.bloom ??= new Uint32Array(this.words);
-    g.digest ??= {
-      id: -1 - this.digests++,
-      label:
-        'content from outside your circle that Airlock kept only as a digest (the agent read more of it than Airlock lists by name)',
-      kind: 'remote',
-      tool: 'several tools',
-      untrusted: true,
-      private: false,
-      at,
-    };
+    g.digestedFrom ??= item.id;
+    if (!g.digest) {
+      g.digest = {
+        id: -1 - this.digests++,
+        label:
+          'content from outside your circle that Airlock kept only as a digest (the agent read more of it than Airlock lists by name)',
+        kind: 'remote',
+        tool: 'several tools',
+        untrusted: true,
+        private: false,
+        at,
+      };
+      DIGESTS.add(g.digest);
+    }
     // The newest time anything went in: the digest lives as long as its newest value.
     g.digest.at = Math.max(g.digest.at, at);
     bloomAdd(g.bloom, key);
+    return g.digest;
   }
 }
 
-/** Two 32-bit FNV-1a hashes of the key (different offsets), for double hashing. */
+/** Digest items: each stands for every value of its generation's filter. */
+const DIGESTS = new WeakSet<ContentItem>();
+
+/**
+ * Whether the item is a generation's digest, not one piece of content. A digest says "a stranger
+ * may have given this value", never "this item gave exactly this link": it holds every value of
+ * its filter (and, filled past its capacity, nearly every value), so a read-only fetch's link
+ * found in it is not one written exactly as a stranger wrote it (taint-check.ts `verbatim`).
+ */
+export function isDigest(item: ContentItem): boolean {
+  return DIGESTS.has(item);
+}
+
+/** Appends an item to a value's list, keeping its newest `ITEMS_PER_VALUE`. */
+function push(list: ContentItem[], item: ContentItem): void {
+  list.push(item);
+  if (list.length > ITEMS_PER_VALUE) list.shift();
+}
+
+/**
+ * Two 32-bit hashes of the key for double hashing: FNV-1a, and a multiply-xorshift one with
+ * another multiplier and offset (measured against the ideal rate at 10–150 thousand values: the
+ * review of the record found them within it).
+ */
 function hashes(key: string): [number, number] {
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ 0x5bd1e995;
