@@ -1,6 +1,7 @@
 import { secretsIn } from './secrets.js';
 import { contentValues } from './readings.js';
 import { plainWords } from './plain-text.js';
+import { StrangerDestinations } from './stranger-destinations.js';
 import { extractValues, shingles, SHINGLE_WORDS, type SignificantValue } from './values.js';
 
 /**
@@ -10,9 +11,14 @@ import { extractValues, shingles, SHINGLE_WORDS, type SignificantValue } from '.
  * Bounded in memory and time. Keys live in two generations: new keys go to
  * `current`; when it holds more than the budget (or is older than half the
  * time-to-live) it becomes `previous` and the old `previous` is dropped
- * whole. So memory never exceeds two generations' budget, no entry is
+ * whole. So memory never exceeds two generations' budget (each may pass it by
+ * the one item that filled it; `maxKeys`), no entry is
  * walked to expire it, and anything read within the last TTL/2 is always
  * still there. Items older than the TTL are ignored at lookup.
+ *
+ * The agent decides how much it reads, so what a generation's budget evicts is the attacker's to
+ * choose: the destinations strangers gave are also kept in a record that ages by time alone
+ * (stranger-destinations.ts), and every lookup of a value reads both.
  */
 
 export interface ContentItem {
@@ -47,12 +53,33 @@ export interface IndexLimits {
   /** Distinct values + phrase hashes + items per generation. */
   keysPerGeneration: number;
   ttlMs: number;
+  /**
+   * Strangers' destinations + their items named per generation of the time-only record
+   * (stranger-destinations.ts); a quarter of `keysPerGeneration` when not given.
+   */
+  strangerKeysPerGeneration?: number;
+  /** Bits of each of that record's Bloom filters (default 2^19: 64 KiB, made at a first overflow). */
+  strangerBloomBits?: number;
 }
 
 export const DEFAULT_INDEX_LIMITS: IndexLimits = {
   keysPerGeneration: 40_000,
   ttlMs: 2 * 60 * 60 * 1000,
 };
+
+/** The stranger record's budget per generation under these limits. */
+export function strangerKeysOf(limits: IndexLimits): number {
+  return limits.strangerKeysPerGeneration ?? Math.ceil(limits.keysPerGeneration / 4);
+}
+
+/**
+ * The most keys `size()` can reach: two generations of the phrase index, each of which may pass
+ * its budget by one item's keys (a generation rotates before an add, not during it), plus three
+ * generations of the stranger record. Its Bloom filters are fixed-size besides (three at most).
+ */
+export function maxKeys(limits: IndexLimits, keysOfOneItem: number): number {
+  return 2 * (limits.keysPerGeneration + keysOfOneItem) + 3 * strangerKeysOf(limits);
+}
 
 interface Generation {
   values: Map<string, number[]>;
@@ -65,9 +92,11 @@ interface Generation {
   /** Items in `items` that are private: none, and no call can carry private content out. */
   privates: number;
   startedAt: number;
+  /** The id the generation's first item gets: it holds every item since, with `current`. */
+  firstId: number;
 }
 
-const newGeneration = (now: number): Generation => ({
+const newGeneration = (now: number, firstId: number): Generation => ({
   values: new Map(),
   refs: new Map(),
   phrases: new Map(),
@@ -76,6 +105,7 @@ const newGeneration = (now: number): Generation => ({
   keys: 0,
   privates: 0,
   startedAt: now,
+  firstId,
 });
 
 /**
@@ -119,13 +149,22 @@ export class ContentIndex {
   private current: Generation;
   private previous: Generation;
   private nextId = 1;
+  private readonly strangers: StrangerDestinations;
 
   constructor(
     private readonly limits: IndexLimits = DEFAULT_INDEX_LIMITS,
     private readonly now: () => number = Date.now,
   ) {
-    this.current = newGeneration(now());
-    this.previous = newGeneration(now());
+    this.current = newGeneration(now(), this.nextId);
+    this.previous = newGeneration(now(), this.nextId);
+    this.strangers = new StrangerDestinations(
+      {
+        keysPerGeneration: strangerKeysOf(limits),
+        bloomBits: limits.strangerBloomBits ?? 2 ** 19,
+        ttlMs: limits.ttlMs,
+      },
+      now,
+    );
   }
 
   /** Indexes one piece of content the agent received. */
@@ -156,6 +195,7 @@ export class ContentIndex {
     g.keys++; // items count toward the budget too, so the bound holds whatever they index
     if (full.ref) this.point(g, g.refs, full.ref, id);
     for (const v of values) this.addValue(g, v, id);
+    if (full.untrusted) this.strangers.add(full, values);
     for (const h of phrases) {
       if (!g.phrases.has(h)) g.keys++;
       this.point(g, g.phrases, h, id);
@@ -165,19 +205,49 @@ export class ContentIndex {
     return full;
   }
 
-  /** Content items (newest first) in which this value appeared, within the TTL. */
+  /**
+   * Content items (newest first) in which this value appeared, within the TTL: the generations'
+   * and the stranger record's (which keeps a stranger's items the generations let go).
+   */
   itemsWithValue(v: Pick<SignificantValue, 'kind' | 'value'>): ContentItem[] {
     const key = `${v.kind}:${v.value}`;
     const now = this.current.values.get(key);
     const before = this.previous.values.get(key);
-    if (!now && !before) return [];
-    return this.live([...(now ?? []), ...(before ?? [])]);
+    const held = now || before ? this.live([...(now ?? []), ...(before ?? [])]) : [];
+    if (!this.strangers.has(v)) return held;
+    const ids = new Set(held.map((i) => i.id));
+    const kept = this.strangers
+      .itemsWith(v, (from) => this.namesStrangersSince(key, from))
+      .filter((i) => !ids.has(i.id));
+    if (kept.length === 0) return held;
+    // Item ids grow with time; a digest's id is negative: it comes last.
+    return [...held, ...kept].sort((a, b) => b.id - a.id);
+  }
+
+  /**
+   * Whether the generations still list every stranger item from `id` on that named the value:
+   * both generations hold every item since then, and no list of the value dropped a stranger's
+   * item of that age (a list drops its oldest of a side, and only once it holds four of it).
+   */
+  private namesStrangersSince(key: string, id: number): boolean {
+    if (this.previous.firstId > id) return false;
+    for (const g of [this.current, this.previous]) {
+      let n = 0;
+      let oldest = Infinity;
+      for (const i of g.values.get(key) ?? []) {
+        if (!g.items.get(i)!.untrusted) continue;
+        n++;
+        oldest = Math.min(oldest, i);
+      }
+      if (n >= ITEMS_PER_VALUE && oldest > id) return false;
+    }
+    return true;
   }
 
   /** Whether any item (live or not) holds this value: a cheap test before itemsWithValue. */
   hasValue(v: Pick<SignificantValue, 'kind' | 'value'>): boolean {
     const key = `${v.kind}:${v.value}`;
-    return this.current.values.has(key) || this.previous.values.has(key);
+    return this.current.values.has(key) || this.previous.values.has(key) || this.strangers.has(v);
   }
 
   /** The live item with this reference (message id, server name), if any. */
@@ -213,9 +283,17 @@ export class ContentIndex {
     return this.current.privates + this.previous.privates > 0;
   }
 
-  /** Keys (values, phrases, items) held now in both generations: what the memory bound is stated in. */
+  /**
+   * Keys (values, phrases, items) held now in both generations and in the stranger record: what
+   * the memory bound is stated in (`maxKeys`).
+   */
   size(): number {
-    return this.current.keys + this.previous.keys;
+    return this.current.keys + this.previous.keys + this.strangers.size();
+  }
+
+  /** The stranger record's generations and filters: for the memory bound's test. */
+  strangerShape(): { generations: number; filters: number } {
+    return this.strangers.shape();
   }
 
   private addValue(g: Generation, v: Pick<SignificantValue, 'kind' | 'value'>, id: number): void {
@@ -297,6 +375,6 @@ export class ContentIndex {
     const g = this.current;
     if (g.keys < this.limits.keysPerGeneration && now - g.startedAt < this.limits.ttlMs / 2) return;
     this.previous = g;
-    this.current = newGeneration(now);
+    this.current = newGeneration(now, this.nextId);
   }
 }
