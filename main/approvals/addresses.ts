@@ -23,14 +23,23 @@ export function normalizeDomain(d: string): string {
 const URL_HOST_END = /[/\\?#]/;
 
 /**
- * `host` is `want` or one of its subdomains, compared in IDNA ASCII form (UTS #46), the form mail
- * and DNS use: `ｅxample.com` and `example.com` are the same domain; an invalid name never matches,
- * nor does one that domainToASCII would read only the head of (URL_HOST_END).
+ * A domain in IDNA ASCII form (UTS #46, WHATWG's domainToASCII — what `new URL()` and fetch do to a
+ * host), the form mail and DNS use and grants compare: `ｅxample.com` is `example.com`, and
+ * `my_team.example.com` is itself (the URL host parser lets "_" through, as DNS does). '' for a
+ * name it refuses and for one it would read only the head of (URL_HOST_END).
+ */
+export function readDomain(domain: string): string {
+  if (URL_HOST_END.test(domain)) return '';
+  return domainToASCII(domain.trim().toLowerCase());
+}
+
+/**
+ * `host` is `want` or one of its subdomains, both read by readDomain: an invalid name never
+ * matches.
  */
 export function inDomain(host: string, want: string): boolean {
-  if (URL_HOST_END.test(host) || URL_HOST_END.test(want)) return false;
-  const h = domainToASCII(host.trim().toLowerCase());
-  const w = domainToASCII(normalizeDomain(want));
+  const h = readDomain(host);
+  const w = readDomain(normalizeDomain(want));
   if (!h || !w) return false;
   return h === w || h.endsWith(`.${w}`);
 }
