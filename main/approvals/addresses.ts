@@ -53,9 +53,10 @@ export function addressDomain(address: string): string {
 // "@" and the spellings a server or mail client may decode into one: full-width and small
 // commercial at (NFKC maps both to "@"), percent-encoding, HTML character references.
 const AT = /[@\uFF20\uFE6B]|%40|&#0*64;?|&#x0*40;?|&commat;/gi;
-// A host name after an "@": letters, digits, hyphens, and dots (also the ideographic and
-// full-width full stops that IDNA reads as dots).
-const HOST_AFTER = /^[\p{L}\p{N}\p{M}.\-\u3002\uFF0E\uFF61]+/u;
+// A host name after an "@": letters, digits, marks, hyphens, "_" and dots (also the ideographic
+// and full-width full stops that IDNA reads as dots). "_" too, as DNS and readDomain take it: read
+// without it, `a@example.com_x.evil.test` (a domain under evil.test) would be example.com.
+const HOST_AFTER = /^[\p{L}\p{N}\p{M}._\-\u3002\uFF0E\uFF61]+/u;
 // Anything with a scheme and "//", or a scheme-relative "//host".
 const LINK = /[a-z][a-z0-9+.-]*:[/\\]{2}[^\s"'<>`]*|(?<![:/\\\w])[/\\]{2}[^\s"'<>`/\\]+/gi;
 
