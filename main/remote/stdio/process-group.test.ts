@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -16,8 +16,8 @@ function firstLine(out: Readable): Promise<string> {
   return new Promise((resolve) => lines.once('line', (l) => (lines.close(), resolve(l))));
 }
 
-/** The process's state letter in /proc (R, S, Z, …), or '' once it is gone. */
-function state(pid: number): string {
+/** The process's (or `pid/task/tid` thread's) state letter in /proc (R, S, Z, …), or '' once it is gone. */
+function state(pid: number | string): string {
   const stat = `/proc/${pid}/stat`;
   if (!existsSync(stat)) return '';
   try {
@@ -26,6 +26,23 @@ function state(pid: number): string {
   } catch {
     return '';
   }
+}
+
+/** The state letters of every thread of the process ([] once it is gone). */
+function threadStates(pid: number): string[] {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tids.map((tid) => state(`${pid}/task/${tid}`)).filter((s) => s !== '');
+}
+
+/** The real python3 executable (not a shim needing PATH), or null where there is none. */
+function python3(): string | null {
+  const r = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() || null : null;
 }
 
 /** True while signal 0 reaches some process of the group — zombies included. */
@@ -73,4 +90,28 @@ Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);`,
     expect(groupExists(zombie)).toBe(true);
     expect(groupRunning(zombie)).toBe(false);
   });
+
+  it.runIf(python3())(
+    'a process whose main thread ended while another runs is running (its /proc state is Z), and is killed',
+    async () => {
+      // Linux shows a thread-group leader whose own thread has ended (pthread_exit) as "Z" while
+      // its other threads still run: the process is alive, ignores SIGTERM here, and must get the
+      // SIGKILL. Read as a zombie, it was skipped and outlived its removal.
+      const script = `import ctypes, os, signal, threading, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+threading.Thread(target=lambda: [time.sleep(3600) for _ in iter(int, 1)]).start()
+print(os.getpid(), flush=True)
+ctypes.CDLL(None).pthread_exit(None)`;
+      const child = spawnGroup({ command: python3()!, args: ['-c', script], env: {} });
+      cleanup.push(async () => void signalGroup(child.pid!, 'SIGKILL'));
+      const pid = Number(await firstLine(child.stdout));
+      // Nothing announces the main thread's end to another process.
+      await eventually(() => expect(state(pid)).toBe('Z'));
+      expect(threadStates(pid).filter((s) => s !== 'Z')).not.toEqual([]);
+      expect(groupRunning(pid)).toBe(true);
+      expect(await endGroup(child, 50)).toBe(true);
+      expect(threadStates(pid).filter((s) => s !== 'Z' && s !== 'X')).toEqual([]);
+      expect(groupRunning(pid)).toBe(false);
+    },
+  );
 });

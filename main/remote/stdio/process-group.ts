@@ -93,7 +93,9 @@ function groupAlive(pid: number): boolean {
  * process stays in its group as a zombie until its parent reaps it, and for the server's own
  * children that parent is the host's init, which in a container may never reap (the process is
  * gone all the same: no code runs, nothing is held but its pid). Linux reads /proc; elsewhere (no
- * /proc, where launchd reaps) it is `groupAlive`.
+ * /proc, where launchd reaps) it is `groupAlive`. A zombie is a process none of whose threads
+ * runs: /proc/PID/stat shows the thread-group leader's own thread, "Z" once that thread has ended
+ * (pthread_exit) while the others run on (proc(5), /proc/PID/task).
  */
 export function groupRunning(pid: number): boolean {
   if (!groupAlive(pid)) return false;
@@ -114,9 +116,29 @@ export function groupRunning(pid: number): boolean {
     }
     // proc(5): "pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses.
     const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(pgrp) === pid && state !== 'Z' && state !== 'X') return true;
+    if (Number(pgrp) === pid && (!ended(state) || threadRuns(entry))) return true;
   }
   return false;
+}
+
+const ended = (state: string | undefined): boolean => state === 'Z' || state === 'X';
+
+/** Some thread of the process whose leader shows "Z" still runs (its own /proc/PID/task/TID/stat). */
+function threadRuns(pid: string): boolean {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return false; // reaped meanwhile
+  }
+  return tids.some((tid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      return !ended(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]);
+    } catch {
+      return false; // ended meanwhile
+    }
+  });
 }
 
 /** Between two looks at groups that were sent SIGKILL. */
