@@ -74,13 +74,15 @@ export function optEnum<T extends string>(
  * (main/approvals/addresses.ts, inDomain), as the taint check does (destinations.ts,
  * canonicalHost): so the domain is taken only when readDomain reads all of it, label for label —
  * dot-separated labels of letters, digits, marks, hyphens and underscores (IDN letters allowed;
- * "_" as DNS allows it, `x@my_team.example.com`). The URL host parser stops at "/", "?", "#" or
+ * "_" as DNS allows it, `x@my_team.example.com`, but not in the last label: no top-level domain
+ * has one, and the taint check's scanner (values.ts) ends a host before it, as Markdown's
+ * `_x@evil.example_` needs). The URL host parser stops at "/", "?", "#" or
  * "\" ("x@example.com/.evil.test" read as example.com names a domain under evil.test), decodes
  * "%41", and reads `0x7f.1` as 127.0.0.1: a label holds none of these. What is left is IDNA's
  * mapping (case, width, ignored code points), which DNS applies too; a mapping that splits a
  * label ("⒈" is "1.") or empties one (a lone variation selector) is refused.
  */
-const EMAIL = /^[^\s@<>(),;:"]+@((?:[\p{L}\p{N}\p{M}_-]+\.)+[\p{L}\p{N}\p{M}_-]+)$/u;
+const EMAIL = /^[^\s@<>(),;:"]+@((?:[\p{L}\p{N}\p{M}_-]+\.)+[\p{L}\p{N}\p{M}-]+)$/u;
 
 // An IPv4 address, as the URL host parser writes one: a name whose last label is a number is read
 // as one (RFC 5321 writes an address literal in brackets; no mail domain ends in a number).

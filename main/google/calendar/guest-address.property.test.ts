@@ -64,7 +64,24 @@ const label = fc.oneof(
       .map((cs) => cs.join('')),
   },
 );
-const tld = fc.constantFrom('com', 'corp', 'test', 'COM', 'xn--a', 'xn--bcher-kva', '123', '1', '');
+const tld = fc.oneof(
+  {
+    weight: 9,
+    arbitrary: fc.constantFrom(
+      'com',
+      'corp',
+      'test',
+      'COM',
+      'xn--a',
+      'xn--bcher-kva',
+      '123',
+      '1',
+      '',
+    ),
+  },
+  // No top-level domain has "_" (the taint check ends a host before it: `_x@evil.example_`).
+  { weight: 1, arbitrary: fc.constantFrom('com_', 'my_tld') },
+);
 const domain = fc.oneof(
   {
     weight: 12,
@@ -97,8 +114,8 @@ function lastAttendees(): string[] {
 
 /**
  * Apart from the code under test: a bare local part, and a domain of labels of letters, digits,
- * marks, "_" and "-" that the WHATWG URL parser reads as a host of as many labels, none empty,
- * and not as an IPv4 address.
+ * marks, "_" (not in the last) and "-" that the WHATWG URL parser reads as a host of as many
+ * labels, none empty, and not as an IPv4 address.
  */
 function plain(a: string): boolean {
   const at = a.lastIndexOf('@');
@@ -106,6 +123,7 @@ function plain(a: string): boolean {
   if (!/^[^\s@<>(),;:"]+$/.test(l)) return false;
   const labels = d.split('.');
   if (labels.length < 2 || !labels.every((x) => /^[\p{L}\p{N}\p{M}_-]+$/u.test(x))) return false;
+  if (labels.at(-1)!.includes('_')) return false; // a top-level domain has none
   let host: string;
   try {
     host = new URL(`http://${d}/`).hostname;
