@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url';
+import { unveil } from '../provenance/identity.js';
 
 /**
  * Reading addresses and links for domain-scoped grants (issue 27 item 1). Built-in tools say what
@@ -53,10 +54,19 @@ export function addressDomain(address: string): string {
 // "@" and the spellings a server or mail client may decode into one: full-width and small
 // commercial at (NFKC maps both to "@"), percent-encoding, HTML character references.
 const AT = /[@\uFF20\uFE6B]|%40|&#0*64;?|&#x0*40;?|&commat;/gi;
-// A host name after an "@": letters, digits, marks, hyphens, "_" and dots (also the ideographic
-// and full-width full stops that IDNA reads as dots). "_" too, as DNS and readDomain take it: read
-// without it, `a@example.com_x.evil.test` (a domain under evil.test) would be example.com.
-const HOST_AFTER = /^[\p{L}\p{N}\p{M}._\-\u3002\uFF0E\uFF61]+/u;
+// A host name after an "@": letters, digits, marks, hyphens, "_" and dots, and any other
+// character but ASCII and white space — IDNA reads "。" as a dot, drops a soft hyphen, and
+// (as Node's domainToASCII and the taint check do) takes "、" or "—" into a label, so
+// `a@example.com、x.evil.test` is a domain under evil.test; readDomain (inDomain) then says what
+// the whole is. "_" too, as DNS and readDomain take it: read without it,
+// `a@example.com_x.evil.test` (a domain under evil.test) would be example.com.
+const HOST_AFTER = /^(?:[\p{L}\p{N}\p{M}._-]|[^\p{ASCII}\s])+/u;
+// What a mail parser (postal-mime, which the taint check reads destinations with) still takes into
+// a domain after HOST_AFTER stops: an ASCII character that is neither a host character nor an
+// address or list separator. Followed — before white space or a separator — by another dot, it
+// names another domain: `a@example.com!x.evil.test` and `a@example.com)x.evil.test` are domains
+// under evil.test to that parser. A host so followed cannot be placed.
+const DOMAIN_GOES_ON = /^[^\s\p{L}\p{N}\p{M}._,;"<(:@-][^\s,;"<(@]*\.[^\s,;"<(@.]/u;
 // Anything with a scheme and "//", or a scheme-relative "//host".
 const LINK = /[a-z][a-z0-9+.-]*:[/\\]{2}[^\s"'<>`]*|(?<![:/\\\w])[/\\]{2}[^\s"'<>`/\\]+/gi;
 
@@ -84,10 +94,15 @@ export function hostsIn(args: unknown): string[] | null {
     return null;
   }
   const hosts: string[] = [];
-  for (const text of texts) {
+  // Each text as written and as the taint check reads it (identity.ts unveil: NFKC, invisible
+  // characters dropped, `%2e`/`&#46;` decoded): `a@example.com%2eevil.test` or one with a soft
+  // hyphen before `x.evil.test` is example.com as written, a domain under evil.test decoded — as
+  // a server that decodes its input, or IDNA (which drops the soft hyphen), reads it.
+  for (const text of texts.flatMap((t) => [...new Set([t, unveil(t)])])) {
     for (const m of text.matchAll(AT)) {
-      const host = HOST_AFTER.exec(text.slice(m.index + m[0].length))?.[0] ?? '';
-      if (!host) return null;
+      const after = text.slice(m.index + m[0].length);
+      const host = HOST_AFTER.exec(after)?.[0] ?? '';
+      if (!host || DOMAIN_GOES_ON.test(after.slice(host.length))) return null;
       hosts.push(host);
     }
     for (const m of text.matchAll(LINK)) {
