@@ -99,13 +99,18 @@ export function hostsIn(args: unknown): string[] | null {
   // hyphen before `x.evil.test` is example.com as written, a domain under evil.test decoded — as
   // a server that decodes its input, or IDNA (which drops the soft hyphen), reads it.
   for (const text of texts.flatMap((t) => [...new Set([t, unveil(t)])])) {
+    const links = [...text.matchAll(LINK)];
+    // An "@" in a link's user-info is followed by its path (`https://ann@example.com/a.html`):
+    // not a domain going on; the link's host is read below, by the URL parser.
+    const inLink = (i: number) => links.some((l) => i > l.index && i < l.index + l[0].length);
     for (const m of text.matchAll(AT)) {
       const after = text.slice(m.index + m[0].length);
       const host = HOST_AFTER.exec(after)?.[0] ?? '';
-      if (!host || DOMAIN_GOES_ON.test(after.slice(host.length))) return null;
+      if (!host) return null;
+      if (!inLink(m.index) && DOMAIN_GOES_ON.test(after.slice(host.length))) return null;
       hosts.push(host);
     }
-    for (const m of text.matchAll(LINK)) {
+    for (const m of links) {
       const link = m[0].startsWith('/') || m[0].startsWith('\\') ? `https:${m[0]}` : m[0];
       let host: string;
       try {

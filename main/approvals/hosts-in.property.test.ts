@@ -81,6 +81,7 @@ describe('property: a third-party domain grant reads the hosts the taint check r
       'a@example.com\u3001x.evil.test',
       'a@example.com)x.evil.test',
       'a@example.com!x.evil.test',
+      'https://a@example.com!x.evil.test/', // the URL parser's host
     ])
       expect(constraintHolds(DOMAIN, { to: 'ann@example.com', cc }, undefined), cc).toBe(false);
     // What stays in the domain still holds: separators, a sentence's end, escapes inside it.
@@ -90,6 +91,7 @@ describe('property: a third-party domain grant reads the hosts the taint check r
       'a%40example.com',
       'a@example.com,b@example.com',
       'write to a@example.com! or (a@example.com). Thanks',
+      'see https://ann@example.com/docs/file.html', // a link's user-info, then its path
     ])
       expect(constraintHolds(DOMAIN, { to: 'ann@example.com', cc }, undefined), cc).toBe(true);
   });
