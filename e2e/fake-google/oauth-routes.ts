@@ -139,7 +139,7 @@ async function refresh(
   res: ServerResponse,
 ): Promise<void> {
   fake.refreshCount += 1;
-  if (fake.refreshDelayMs) await new Promise((r) => setTimeout(r, fake.refreshDelayMs));
+  await fake.refreshHold?.pass();
   if (fake.refreshFailure) return json(res, fake.refreshFailure.status, fake.refreshFailure.body);
   const rt = form.get('refresh_token') ?? '';
   const grant = fake.grants.refresh.get(rt);

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Grants } from './grants.js';
 import { apiError, bearer, json } from './http.js';
 import { authorize, consent, revoke, token, userinfo } from './oauth-routes.js';
+import { RefreshHold } from './refresh-hold.js';
 
 /** A route a Gmail/Calendar fake mounts on the same server; returns false when it does not handle the request. */
 export type ExtraRoute = (
@@ -44,7 +45,8 @@ export class FakeGoogle {
   grantScopes: ((asked: string[]) => string[]) | null = null;
   /** Every refresh_token grant answers this (e.g. 400 invalid_grant). */
   refreshFailure: { status: number; body: unknown } | null = null;
-  refreshDelayMs = 0;
+  /** Set by holdRefreshes(): refresh_token grants wait here until the test releases them. */
+  refreshHold: RefreshHold | null = null;
   /** Queued answers for the next API calls (e.g. a 429 with Retry-After). */
   apiFailures: {
     status: number;
@@ -131,6 +133,18 @@ export class FakeGoogle {
 
   get lastAuthRequest(): URLSearchParams | undefined {
     return this.authRequests.at(-1);
+  }
+
+  /**
+   * From now until `release()`, every refresh_token grant is counted and then held: the test
+   * keeps a refresh in flight until it has seen what it waits for, with no clock involved.
+   */
+  holdRefreshes(): RefreshHold {
+    const hold = new RefreshHold(() => {
+      if (this.refreshHold === hold) this.refreshHold = null;
+    });
+    this.refreshHold = hold;
+    return hold;
   }
 
   /** Mounts another fake API (Gmail, Calendar) on this server. */

@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url';
+import { unveil } from '../provenance/identity.js';
 
 /**
  * Reading addresses and links for domain-scoped grants (issue 27 item 1). Built-in tools say what
@@ -23,14 +24,23 @@ export function normalizeDomain(d: string): string {
 const URL_HOST_END = /[/\\?#]/;
 
 /**
- * `host` is `want` or one of its subdomains, compared in IDNA ASCII form (UTS #46), the form mail
- * and DNS use: `ｅxample.com` and `example.com` are the same domain; an invalid name never matches,
- * nor does one that domainToASCII would read only the head of (URL_HOST_END).
+ * A domain in IDNA ASCII form (UTS #46, WHATWG's domainToASCII — what `new URL()` and fetch do to a
+ * host), the form mail and DNS use and grants compare: `ｅxample.com` is `example.com`, and
+ * `my_team.example.com` is itself (the URL host parser lets "_" through, as DNS does). '' for a
+ * name it refuses and for one it would read only the head of (URL_HOST_END).
+ */
+export function readDomain(domain: string): string {
+  if (URL_HOST_END.test(domain)) return '';
+  return domainToASCII(domain.trim().toLowerCase());
+}
+
+/**
+ * `host` is `want` or one of its subdomains, both read by readDomain: an invalid name never
+ * matches.
  */
 export function inDomain(host: string, want: string): boolean {
-  if (URL_HOST_END.test(host) || URL_HOST_END.test(want)) return false;
-  const h = domainToASCII(host.trim().toLowerCase());
-  const w = domainToASCII(normalizeDomain(want));
+  const h = readDomain(host);
+  const w = readDomain(normalizeDomain(want));
   if (!h || !w) return false;
   return h === w || h.endsWith(`.${w}`);
 }
@@ -44,9 +54,19 @@ export function addressDomain(address: string): string {
 // "@" and the spellings a server or mail client may decode into one: full-width and small
 // commercial at (NFKC maps both to "@"), percent-encoding, HTML character references.
 const AT = /[@\uFF20\uFE6B]|%40|&#0*64;?|&#x0*40;?|&commat;/gi;
-// A host name after an "@": letters, digits, hyphens, and dots (also the ideographic and
-// full-width full stops that IDNA reads as dots).
-const HOST_AFTER = /^[\p{L}\p{N}\p{M}.\-\u3002\uFF0E\uFF61]+/u;
+// A host name after an "@": letters, digits, marks, hyphens, "_" and dots, and any other
+// character but ASCII and white space — IDNA reads "。" as a dot, drops a soft hyphen, and
+// (as Node's domainToASCII and the taint check do) takes "、" or "—" into a label, so
+// `a@example.com、x.evil.test` is a domain under evil.test; readDomain (inDomain) then says what
+// the whole is. "_" too, as DNS and readDomain take it: read without it,
+// `a@example.com_x.evil.test` (a domain under evil.test) would be example.com.
+const HOST_AFTER = /^(?:[\p{L}\p{N}\p{M}._-]|[^\p{ASCII}\s])+/u;
+// What a mail parser (postal-mime, which the taint check reads destinations with) still takes into
+// a domain after HOST_AFTER stops: an ASCII character that is neither a host character nor an
+// address or list separator. Followed — before white space or a separator — by another dot, it
+// names another domain: `a@example.com!x.evil.test` and `a@example.com)x.evil.test` are domains
+// under evil.test to that parser. A host so followed cannot be placed.
+const DOMAIN_GOES_ON = /^[^\s\p{L}\p{N}\p{M}._,;"<(:@-][^\s,;"<(@]*\.[^\s,;"<(@.]/u;
 // Anything with a scheme and "//", or a scheme-relative "//host".
 const LINK = /[a-z][a-z0-9+.-]*:[/\\]{2}[^\s"'<>`]*|(?<![:/\\\w])[/\\]{2}[^\s"'<>`/\\]+/gi;
 
@@ -74,13 +94,23 @@ export function hostsIn(args: unknown): string[] | null {
     return null;
   }
   const hosts: string[] = [];
-  for (const text of texts) {
+  // Each text as written and as the taint check reads it (identity.ts unveil: NFKC, invisible
+  // characters dropped, `%2e`/`&#46;` decoded): `a@example.com%2eevil.test` or one with a soft
+  // hyphen before `x.evil.test` is example.com as written, a domain under evil.test decoded — as
+  // a server that decodes its input, or IDNA (which drops the soft hyphen), reads it.
+  for (const text of texts.flatMap((t) => [...new Set([t, unveil(t)])])) {
+    const links = [...text.matchAll(LINK)];
+    // An "@" in a link's user-info is followed by its path (`https://ann@example.com/a.html`):
+    // not a domain going on; the link's host is read below, by the URL parser.
+    const inLink = (i: number) => links.some((l) => i > l.index && i < l.index + l[0].length);
     for (const m of text.matchAll(AT)) {
-      const host = HOST_AFTER.exec(text.slice(m.index + m[0].length))?.[0] ?? '';
+      const after = text.slice(m.index + m[0].length);
+      const host = HOST_AFTER.exec(after)?.[0] ?? '';
       if (!host) return null;
+      if (!inLink(m.index) && DOMAIN_GOES_ON.test(after.slice(host.length))) return null;
       hosts.push(host);
     }
-    for (const m of text.matchAll(LINK)) {
+    for (const m of links) {
       const link = m[0].startsWith('/') || m[0].startsWith('\\') ? `https:${m[0]}` : m[0];
       let host: string;
       try {

@@ -91,11 +91,21 @@ describe('third-party tools (no shape): the strictest reading', () => {
       'mail evil&#64;evil.test',
       'see //evil.test/x',
       'mailto:evil@evil.test',
+      // A domain under evil.test: a host read up to the "_" would be example.com.
+      'cc a@example.com_x.evil.test',
     ])
       expect(hostsIn({ note: hidden })?.every((h) => inDomain(h, 'example.com')) ?? false).toBe(
         false,
       );
     expect(hostsIn({ 'evil@evil.test': 1 })).toEqual(['evil.test']); // keys too
+    expect(hostsIn({ n: 'a@my_team.example.com' })).toEqual(['my_team.example.com']);
+    expect(
+      constraintHolds(
+        DOMAIN,
+        { to: 'ann@example.com', cc: 'a@example.com_x.evil.test' },
+        undefined,
+      ),
+    ).toBe(false);
     expect(hostsIn({ n: 'user@ nowhere' })).toBeNull(); // an "@" with no host to place
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VaultError } from '../platform/vault/vault.js';
 import { googleKit, type GoogleKit } from '../../test-support/google.js';
+import { pendingCalls } from '../../test-support/pending-calls.js';
 import { GoogleToolError } from './account-access.js';
 import { GoogleAccounts } from './accounts.js';
 import { googleErrorResult } from './errors.js';
@@ -32,10 +33,17 @@ describe('access tokens (issue 5, item 6)', () => {
     await kit.connect();
     const before = await bundleOf(kit);
     kit.fake.accessTtlSeconds = 3599;
-    kit.fake.refreshDelayMs = 100; // keep the refresh in flight while everyone asks
-    const tokens = await Promise.all(
+    // The refresh stays in flight until the fake has it and all 20 callers are waiting.
+    const hold = kit.fake.holdRefreshes();
+    const calls = pendingCalls(kit.accounts, 'accessToken');
+    const asked = Promise.all(
       Array.from({ length: 20 }, () => kit.accounts.accessToken('alice@example.com')),
     );
+    await hold.arrived;
+    await calls.reach(20);
+    hold.release();
+    const tokens = await asked;
+    calls.restore();
     expect(kit.fake.refreshCount).toBe(1);
     expect(new Set(tokens).size).toBe(1);
     expect(tokens[0]).not.toBe(before.accessToken);

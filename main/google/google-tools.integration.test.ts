@@ -3,6 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GoogleConnectOptions } from '../../common/contract/index.js';
 import { nextRequest } from '../../test-support/core-events.js';
+import { pendingCalls } from '../../test-support/pending-calls.js';
 import { bridgeGoogleApis, type BridgedRequest } from '../../e2e/fake-google/api-bridge.js';
 import { FakeCalendarApi } from '../../e2e/fake-google/calendar-fake.js';
 import {
@@ -150,6 +151,31 @@ async function call(name: string, args: Record<string, unknown> = {}) {
   return { result, text: textOf(result), isError: result.isError === true };
 }
 
+/**
+ * Starts concurrent tool calls while Google's token endpoint holds refreshes, and releases the
+ * hold only once a refresh has reached it and every call is waiting for a token (counted on the
+ * accounts layer the tools ask): the calls meet one refresh in flight however loaded the machine.
+ */
+async function heldRefresh<T>(start: () => Promise<T>[]): Promise<T[]> {
+  const hold = google.holdRefreshes();
+  const asking = pendingCalls(app.google.accounts, 'accessToken');
+  try {
+    const calls = start();
+    const all = Promise.all(calls);
+    await Promise.race([
+      Promise.all([hold.arrived, asking.reach(calls.length)]),
+      all.then(() => {
+        throw new Error('the calls ended before the refresh was held');
+      }),
+    ]);
+    hold.release();
+    return await all;
+  } finally {
+    hold.release();
+    asking.restore();
+  }
+}
+
 async function tools() {
   const list = (await client.listTools()).tools;
   agentSaw.push(JSON.stringify(list));
@@ -224,13 +250,11 @@ describe('Google tools driven by the real accounts layer', () => {
     // An hour passes: Google no longer accepts the token, and Airlock's copy is past its expiry.
     google.grants.expireAll();
     app.google.accounts.expire(ALICE);
-    google.refreshDelayMs = 250; // keep the refresh in flight while the other calls arrive
     const refreshes = google.refreshCount;
     const from = bridged.length;
-    const results = await Promise.all(
+    const results = await heldRefresh(() =>
       Array.from({ length: 10 }, () => call('gmail_search', { query: 'receipt' })),
     );
-    google.refreshDelayMs = 0;
     for (const r of results) {
       expect(r.isError).toBe(false);
       expect(r.text).toContain('Your Northwind receipt NW-10482');
@@ -244,16 +268,14 @@ describe('Google tools driven by the real accounts layer', () => {
   it('a token Google rejects before its expiry is replaced by one refresh, for Gmail and Calendar alike', async () => {
     // Google stops accepting the token while Airlock still holds it as valid (e.g. a clock off by minutes).
     google.grants.expireAll();
-    google.refreshDelayMs = 250;
     const refreshes = google.refreshCount;
-    const results = await Promise.all(
+    const results = await heldRefresh(() =>
       Array.from({ length: 10 }, (_, i) =>
         i % 2
           ? call('gmail_search', { query: 'receipt' })
           : call('calendar_list_events', { time_min: '2030-03-12', time_max: '2030-03-12' }),
       ),
     );
-    google.refreshDelayMs = 0;
     for (const r of results) {
       expect(r.isError).toBe(false);
       expect(r.text).toMatch(/Your Northwind receipt NW-10482|Design review/);

@@ -29,9 +29,15 @@ export const MAX_SCAN_CHARS = 200_000;
 /** Words per shingle: 8 words is a phrase, not a coincidence (cf. plagiarism detectors' 5–10). */
 export const SHINGLE_WORDS = 8;
 
-// A local part (dot-atom letters, or a quoted string) @ a dotted host (IDN letters allowed).
+// A local part (dot-atom letters, or a quoted string) @ a dotted host: IDN letters and their
+// combining marks allowed, and "_" as DNS allows it — a host read without them would end early,
+// in another domain than the one mail goes to (`x@a.my_team.example` is not `x@a.my`); the
+// Calendar tools take such guests (args.ts isGuestAddress), and the two must read one host. Not
+// in the last label, which is a top-level domain (none has "_"): Markdown emphasis around an
+// address (`_billing@evil.example_`) would otherwise read as host `evil.example_`, and the
+// address it names, billing@evil.example, would not be found in the text.
 const EMAIL =
-  /(?:"[^"\r\n@]{1,64}"|[\p{L}\p{N}._%+-]{1,64})@(?:[\p{L}\p{N}-]{1,63}\.){1,8}[\p{L}][\p{L}\p{N}-]{1,62}/gu;
+  /(?:"[^"\r\n@]{1,64}"|[\p{L}\p{N}._%+-]{1,64})@(?:[\p{L}\p{N}\p{M}_-]{1,63}\.){1,8}[\p{L}][\p{L}\p{N}\p{M}-]{1,62}/gu;
 // Links that send somewhere: the web, and file drops a tool may upload to (ftp, s3, …). A link
 // ends at a closing bracket, but for an IPv6 host's own (`http://[::1]:8080/`, with or
 // without user-info): cut there, the link did not parse and its host went unread. User-info

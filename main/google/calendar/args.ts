@@ -1,3 +1,4 @@
+import { readDomain } from '../../approvals/addresses.js';
 import { InputError } from './errors.js';
 
 /**
@@ -68,19 +69,43 @@ export function optEnum<T extends string>(
 }
 
 /**
- * A bare address ("bob@example.com"); display names are not accepted, so nothing is guessed. The
- * domain is dot-separated labels of letters, digits, marks and hyphens (IDN letters allowed), as
- * DNS and mail route it: a guest goes to Google as written, while a grant (inDomain) and the taint
- * check (destinations.ts) read its domain with host parsers that stop at "/", "?", "#" or "\" —
- * "x@example.com/.evil.test" read as example.com names a domain under evil.test. Other characters
- * in a domain (brackets, "%", "!", invisible ones) have no reading everyone shares either.
+ * A bare address ("bob@example.com"); display names are not accepted, so nothing is guessed. A
+ * guest goes to Google as written (lower-cased), and a grant reads its domain with readDomain
+ * (main/approvals/addresses.ts, inDomain), as the taint check does (destinations.ts,
+ * canonicalHost): so the domain is taken only when readDomain reads all of it, label for label —
+ * dot-separated labels of letters, digits, marks, hyphens and underscores (IDN letters allowed;
+ * "_" as DNS allows it, `x@my_team.example.com`, but not in the last label: no top-level domain
+ * has one, and the taint check's scanner (values.ts) ends a host before it, as Markdown's
+ * `_x@evil.example_` needs). The URL host parser stops at "/", "?", "#" or
+ * "\" ("x@example.com/.evil.test" read as example.com names a domain under evil.test), decodes
+ * "%41", and reads `0x7f.1` as 127.0.0.1: a label holds none of these. What is left is IDNA's
+ * mapping (case, width, ignored code points), which DNS applies too; a mapping that splits a
+ * label ("⒈" is "1.") or empties one (a lone variation selector) is refused.
  */
-const EMAIL = /^[^\s@<>(),;:"]+@(?:[\p{L}\p{N}\p{M}-]+\.)+[\p{L}\p{N}\p{M}-]+$/u;
+const EMAIL = /^[^\s@<>(),;:"]+@((?:[\p{L}\p{N}\p{M}_-]+\.)+[\p{L}\p{N}\p{M}-]+)$/u;
+
+// An IPv4 address, as the URL host parser writes one: a name whose last label is a number is read
+// as one (RFC 5321 writes an address literal in brackets; no mail domain ends in a number).
+const IPV4 = /^\d+\.\d+\.\d+\.\d+$/;
+
+/** `address` is one the Calendar tools take as a guest (EMAIL above). */
+export function isGuestAddress(address: string): boolean {
+  const domain = EMAIL.exec(address)?.[1];
+  if (domain === undefined) return false;
+  const read = readDomain(domain);
+  const labels = read.split('.');
+  return (
+    read !== '' &&
+    !IPV4.test(read) &&
+    labels.length === domain.split('.').length &&
+    !labels.includes('')
+  );
+}
 
 export function emails(list: string[] | undefined, key: string): string[] | undefined {
   if (!list) return undefined;
   for (const e of list)
-    if (!EMAIL.test(e))
+    if (!isGuestAddress(e))
       throw new InputError(
         `${key}: "${e}" is not an e-mail address (give bare addresses like bob@example.com).`,
       );

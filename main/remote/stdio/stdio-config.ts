@@ -15,7 +15,7 @@ import type { RemoteConnection } from '../connection/timings.js';
 import type { StdioTarget } from './connect-stdio.js';
 import { childEnv, passedThrough, proxyPasswords } from './env.js';
 import { StdioProcessLog } from './process-log.js';
-import { groupAlive, signalGroup } from './process-group.js';
+import { groupRunning, groupsGone, signalGroup } from './process-group.js';
 import type { SandboxLauncher } from './sandbox/launcher.js';
 import {
   defaultPermissions,
@@ -212,17 +212,18 @@ export class StdioServers {
 
   /**
    * Ends every process still running for `name` — including one a connection attempt is still
-   * starting, which the source's stop() cannot reach — and waits (bounded) until they are gone.
+   * starting, which the source's stop() cannot reach — and waits until no process of theirs runs
+   * (`groupsGone`; its bound is only a safety net, logged if ever reached).
    */
   async end(name: string): Promise<void> {
     const processLog = this.processLogs.get(name);
     processLog?.ended();
     if (!processLog) return;
     const kill = async () => {
-      const pids = processLog.running().filter(groupAlive);
+      const pids = processLog.running().filter(groupRunning);
       for (const pid of pids) signalGroup(pid, 'SIGKILL');
-      for (let i = 0; i < 40 && pids.some(groupAlive); i++)
-        await new Promise((r) => setTimeout(r, 25));
+      if (!(await groupsGone(pids)))
+        this.logger.warn('a local server process outlived SIGKILL', { server: name, pids });
     };
     await kill();
     // A start-up that was under way fails now; wait for it (bounded) so it cannot leave one behind.

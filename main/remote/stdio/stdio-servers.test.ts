@@ -22,7 +22,7 @@ import {
   until,
   type RemoteTestApp,
 } from '../../../test-support/remote-app.js';
-import { groupAlive } from './process-group.js';
+import { groupRunning } from './process-group.js';
 import { envKey } from './stdio-config.js';
 
 /**
@@ -91,7 +91,7 @@ describe('local stdio servers', () => {
       process: { starts: 1 },
     });
     const pid = added.process!.pid!;
-    expect(groupAlive(pid)).toBe(true);
+    expect(groupRunning(pid)).toBe(true);
 
     const c = await agent(t);
     const names = (await c.listTools()).tools.map((x) => x.name);
@@ -108,7 +108,7 @@ describe('local stdio servers', () => {
     expect(text(await call)).toMatch(/Started simulated, random-leveled logging/);
 
     await t.app.control.removeRemote('ev');
-    expect(groupAlive(pid)).toBe(false);
+    expect(groupRunning(pid)).toBe(false);
     expect((await c.listTools()).tools.map((x) => x.name)).not.toContain('ev__echo');
   });
 
@@ -156,8 +156,8 @@ describe('local stdio servers', () => {
     ).toContain('approved');
 
     await t.stop();
-    expect(groupAlive(again.process!.pid!)).toBe(false);
-    expect(groupAlive(first)).toBe(false);
+    expect(groupRunning(again.process!.pid!)).toBe(false);
+    expect(groupRunning(first)).toBe(false);
   });
 
   it('a launcher and the server it starts (npx-style) end together on removal', async () => {
@@ -184,7 +184,7 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
     expect(running(inner)).toBe(true);
     await t.app.control.removeRemote('launched');
     // The inner server is in the launcher's process group: the group being gone covers it.
-    expect(groupAlive(added.process!.pid!)).toBe(false);
+    expect(groupRunning(added.process!.pid!)).toBe(false);
     expect(running(inner)).toBe(false);
   });
 
@@ -261,17 +261,17 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
     expect(v2).toMatchObject({ state: 'ready', stdio: { env: { A: '2' } } });
     expect(v2.process!.pid).not.toBe(pid1);
     // The old process is retired once the new one serves; no core event marks its exit, so poll.
-    await eventually(() => expect(groupAlive(pid1)).toBe(false));
+    await eventually(() => expect(groupRunning(pid1)).toBe(false));
     await expect(
       t.app.control.updateRemote('hot', { url: 'http://127.0.0.1:1/mcp' }),
     ).rejects.toThrow(/is a local server/);
     const off = await t.app.control.updateRemote('hot', { enabled: false });
     expect(off.state).toBe('disabled');
-    expect(groupAlive(v2.process!.pid!)).toBe(false);
+    expect(groupRunning(v2.process!.pid!)).toBe(false);
     const on = await t.app.control.updateRemote('hot', { enabled: true });
     expect(on).toMatchObject({ state: 'ready', process: { starts: 3 } });
     await t.app.control.removeRemote('hot');
-    expect(groupAlive(on.process!.pid!)).toBe(false);
+    expect(groupRunning(on.process!.pid!)).toBe(false);
   });
 
   it('a server that never answers: bounded start-up wait, its process ended', async () => {
@@ -302,7 +302,7 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
     expect(hung.detail).toBe('started but did not answer within 3 s; its last output: warming up');
     // The first attempt's process (a retry may have started another since) was ended at the bound.
     const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-    expect(groupAlive(pid)).toBe(false);
+    expect(groupRunning(pid)).toBe(false);
   });
 
   it('a server still starting holds up no other, and its process ends at once when removed', async () => {
@@ -327,7 +327,7 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
     await eventually(() => expect(pids()).toHaveLength(1));
     await t.app.control.removeRemote('silent');
     await adding;
-    for (const p of pids()) expect(groupAlive(p)).toBe(false);
+    for (const p of pids()) expect(groupRunning(p)).toBe(false);
   });
 
   it('refuses a shell string and a relative working directory with a message that says what to do', async () => {

@@ -22,7 +22,7 @@ import {
   until,
   type RemoteTestApp,
 } from '../../../../test-support/remote-app.js';
-import { groupAlive } from '../process-group.js';
+import { groupRunning } from '../process-group.js';
 import { findBwrap } from './host-facts.js';
 
 /**
@@ -284,7 +284,7 @@ describe.skipIf(!linux)('local servers in bubblewrap (issue 35)', () => {
     const inner = pidsOf(HOSTILE);
     expect(inner.length).toBeGreaterThanOrEqual(2);
     await t.app.control.removeRemote('evil');
-    expect(groupAlive(again.process!.pid!)).toBe(false);
+    expect(groupRunning(again.process!.pid!)).toBe(false);
     expect(pidsOf(HOSTILE).filter((p) => inner.includes(p))).toEqual([]);
     expect(existsSync(v.stdio!.sandbox.home!)).toBe(false);
   });
