@@ -216,7 +216,16 @@ export class ApprovalEngine {
   private sameToolAsShown(row: ApprovalRow): void {
     const shown = this.shownOn.get(row.id);
     if (shown === undefined || !this.deps.toolFingerprint) return;
-    if (this.deps.toolFingerprint(row.toolKey) === shown) return;
+    const now = this.deps.toolFingerprint(row.toolKey);
+    if (now === shown) return;
+    // Gone is not changed: a server that is down (restarting, offline) lists no tools, and the
+    // request can be allowed once it is back with the same tool; telling the user to deny it
+    // would throw away a call that is fine.
+    if (now === null)
+      throw new ControlError(
+        'CONFLICT',
+        `${row.tool} is not available right now (its server is down or it was removed); nothing was run. Allow it once the tool is back, or deny it.`,
+      );
     throw new ControlError(
       'CONFLICT',
       `${row.tool} changed since this request was shown (its definition, its server or the accounts it uses), so the card may not say what would run; nothing was run. Deny it, and let the agent call again so the call is checked and shown as it would run now.`,

@@ -23,7 +23,7 @@ function harness() {
   const db = openDatabase(':memory:');
   const store = new ApprovalStore(db);
   const activity = new ActivityLog(db);
-  const tool = { fingerprint: 'accounts: work, personal' };
+  const tool: { fingerprint: string | null } = { fingerprint: 'accounts: work, personal' };
   const execute = vi.fn(async (): Promise<CallToolResult> => ({
     content: [{ type: 'text', text: 'sent' }],
   }));
@@ -97,6 +97,23 @@ describe('an approval is allowed only on the tool its card was made against', ()
     await expect(h.engine.decide(id, { kind: 'allow_once' })).rejects.toMatchObject({
       code: 'CONFLICT',
     });
+  });
+
+  it('the tool is gone for now (its server is down): allowing is refused as unavailable, not as changed, and works once it is back unchanged', async () => {
+    const h = harness();
+    const id = (await h.ask()).approvalId!;
+    const shown = h.tool.fingerprint;
+    h.tool.fingerprint = null;
+    await expect(h.engine.decide(id, { kind: 'allow_once' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(
+        /gmail_send is not available right now.*Allow it once the tool is back/,
+      ),
+    });
+    expect(h.execute).not.toHaveBeenCalled();
+    h.tool.fingerprint = shown;
+    await h.engine.decide(id, { kind: 'allow_once' });
+    await eventually(() => expect(h.execute).toHaveBeenCalledTimes(1));
   });
 
   it('the same tool: allowed and run as before', async () => {
