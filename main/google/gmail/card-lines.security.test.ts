@@ -163,6 +163,17 @@ describe('a recipient whose decoded name breaks the line is refused, as one type
     ]);
   });
 
+  it('a tab in a name is whitespace, not refused: an unfolded header keeps the tab it was folded with (RFC 5322 3.2.2), and the card and the mail both read one space', () => {
+    const to = ['Carol\tSmith <carol@example.com>', '=?utf-8?q?Dan=09=09Jones?= <dan@example.com>'];
+    expect(parseAddresses('to', to)).toEqual([
+      { name: 'Carol Smith', address: 'carol@example.com' },
+      { name: 'Dan Jones', address: 'dan@example.com' },
+    ]);
+    expect(
+      describeCompose('send', ACCOUNT, { to, subject: 'Hi', body: 'x' }, new SeenMessages()),
+    ).toMatch(/^To: Carol Smith <carol@example\.com>, Dan Jones <dan@example\.com>$/m);
+  });
+
   let t: Awaited<ReturnType<typeof gmailTestbed>> | undefined;
   afterEach(() => t?.stop());
 

@@ -73,8 +73,10 @@ export function parseAddresses(field: string, value: unknown): Mailbox[] {
       }
       // The parser decodes RFC 2047 words in a name: "=?utf-8?q?Carol=0A=0A?=" is "Carol" and two
       // line breaks, which no one types in a name and which made the card's To line end at Carol
-      // (card-text.ts). Refused as a break typed in the entry is.
-      const name = (box.name ?? '').trim();
+      // (card-text.ts). Refused as a break typed in the entry is. A tab is whitespace: a header
+      // folded with one keeps it when unfolded (RFC 5322 3.2.2), so it is read as one space — in
+      // the card and the mail alike, both built from this mailbox.
+      const name = (box.name ?? '').replace(/\t+/g, ' ').trim();
       if (/\p{Cc}/u.test(name))
         throw new BadInput(
           `${field}: the name of ${address} contains a line break or another control character (once its encoded words are decoded). Nothing was sent.`,
