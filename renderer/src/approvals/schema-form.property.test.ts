@@ -84,4 +84,22 @@ describe('edit form: an untouched form sends the call the card showed', () => {
       }),
     );
   });
+
+  it('a string holding a line break of any kind gets a multi-line box: a one-line input strips CR and LF from what it shows (HTML value sanitization), so it would show one text and send another', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .array(fc.constantFrom('a', ' ', '\r', '\n', '\r\n'), { minLength: 1, maxLength: 6 })
+          .map((p) => p.join(''))
+          .filter((t) => /[\r\n]/.test(t)),
+        (text) => {
+          const [field] = fieldsFor(
+            { type: 'object', properties: { a: { type: 'string' } } },
+            { a: text },
+          )!;
+          expect(field!.multiline).toBe(true);
+        },
+      ),
+    );
+  });
 });

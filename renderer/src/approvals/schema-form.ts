@@ -90,11 +90,13 @@ export function fieldsFor(schema: Schema, args: Record<string, unknown>): Field[
       ...(typeof prop.description === 'string' ? { description: prop.description } : {}),
       ...(kind === 'enum' ? { options } : {}),
       ...(kind === 'boolean' && typeof prop.default === 'boolean' ? { default: prop.default } : {}),
+      // A one-line input strips CR and LF from what it shows (HTML value sanitization): a value
+      // holding either would be shown without it and sent with it.
       multiline:
         kind === 'json' ||
         (kind === 'string' &&
           (LONG_TEXT.test(name) ||
-            (typeof current === 'string' && (current.length > 60 || current.includes('\n'))))),
+            (typeof current === 'string' && (current.length > 60 || /[\r\n]/.test(current))))),
     });
   }
   for (const name of Object.keys(args))
