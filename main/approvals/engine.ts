@@ -184,6 +184,14 @@ export class ApprovalEngine {
     }
     this.sameToolAsShown(row);
     const { edited, kind, grantId } = await acceptDecision(this.deps, row, decision);
+    // Again after it: checking an edit awaits (a schema compiled on first use), and the tool may
+    // change meanwhile; the run starts right after the transition below.
+    try {
+      this.sameToolAsShown(row);
+    } catch (err) {
+      if (grantId) this.deps.grants.revoke(grantId);
+      throw err;
+    }
     if (
       !this.deps.store.transition(id, ['pending'], 'approved', {
         decidedAt: now,

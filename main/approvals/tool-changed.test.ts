@@ -19,7 +19,7 @@ import { toolFingerprint } from './policy.js';
  * definition, its server, its Google accounts: policy.ts toolFingerprint) cannot be allowed.
  */
 
-function harness() {
+function harness(validate: () => string | null | Promise<string | null> = () => null) {
   const db = openDatabase(':memory:');
   const store = new ApprovalStore(db);
   const activity = new ActivityLog(db);
@@ -47,7 +47,7 @@ function harness() {
       thirdParty: false,
       risk: 'destructive',
     }),
-    validate: () => null,
+    validate,
     isPaused: () => false,
     toolFingerprint: () => tool.fingerprint,
   });
@@ -114,6 +114,24 @@ describe('an approval is allowed only on the tool its card was made against', ()
     h.tool.fingerprint = shown;
     await h.engine.decide(id, { kind: 'allow_once' });
     await eventually(() => expect(h.execute).toHaveBeenCalledTimes(1));
+  });
+
+  it('a change while an edit is being checked counts as a change: nothing runs', async () => {
+    const h: ReturnType<typeof harness> = harness(async () => {
+      // The check awaits (a schema compiled on first use); the accounts change meanwhile.
+      await Promise.resolve();
+      h.tool.fingerprint = 'accounts: personal';
+      return null;
+    });
+    const id = (await h.ask()).approvalId!;
+    await expect(
+      h.engine.decide(id, {
+        kind: 'allow_edited',
+        arguments: { to: ['bob@example.com'], subject: 'Hi', body: 'y' },
+      }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(h.engine.get(id).state).toBe('pending');
+    expect(h.execute).not.toHaveBeenCalled();
   });
 
   it('the same tool: allowed and run as before', async () => {
