@@ -1,7 +1,7 @@
 import type { AgentService } from '../agents/agent-service.js';
 import { ApprovalEngine } from '../approvals/engine.js';
 import { GrantService } from '../approvals/grants.js';
-import { policyFingerprint } from '../approvals/policy.js';
+import { policyFingerprint, toolFingerprint } from '../approvals/policy.js';
 import { toolInfoOf } from '../approvals/tool-info.js';
 import type { AgentBudgets } from '../gateway/budgets.js';
 import type { CoreEvents } from '../platform/events.js';
@@ -92,6 +92,10 @@ export function newApprovalEngine(o: {
     validate: (key, args) => {
       const e = registry.getByKey(key);
       return e ? schemaPool.validate(e.def.inputSchema, args) : 'the tool is no longer available';
+    },
+    toolFingerprint: (key) => {
+      const e = registry.getByKey(key);
+      return e ? toolFingerprint(e) : null;
     },
     bound: (key) => {
       const e = registry.getByKey(key);

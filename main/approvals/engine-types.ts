@@ -38,6 +38,11 @@ export interface ApprovalEngineDeps {
   isPaused: () => boolean;
   /** What an approval's edit may not change (ToolSource.boundArgs, edit-binding.ts). */
   bound?: (toolKey: string) => BoundArgs | undefined;
+  /**
+   * The tool's definition and whom it reaches, as a hash (policy.ts toolFingerprint); null when it
+   * is gone. A request is allowed only while it is what it was when the card was made.
+   */
+  toolFingerprint?: (toolKey: string) => string | null;
   /** Per-agent budgets (issue 17.4): null admits a new request, else the refusal to return. */
   admit?: (agent: string, args: Record<string, unknown>) => string | null;
   now?: () => number;

@@ -36,6 +36,8 @@ export type {
 export class ApprovalEngine {
   private readonly waiters = new Waiters();
   private readonly creating = new Map<string, Promise<ApprovalRow>>();
+  /** The tool each pending request's card was made against (toolFingerprint), by request id. */
+  private readonly shownOn = new Map<string, string>();
   private sweeper: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
@@ -89,6 +91,8 @@ export class ApprovalEngine {
   }
 
   private async create(key: string, req: AskRequest, t: ApprovalTimings): Promise<ApprovalRow> {
+    // Taken before the card is: a change while it is made is a change since (decide refuses).
+    const tool = this.deps.toolFingerprint?.(req.toolKey) ?? null;
     const effect = await req.effect();
     const now = this.now();
     const row: ApprovalRow = {
@@ -114,6 +118,8 @@ export class ApprovalEngine {
       taint: req.taint ?? null,
     };
     this.deps.store.insert(row);
+    this.forgetShown();
+    if (tool) this.shownOn.set(row.id, tool);
     this.deps.activity.addNow({
       agent: req.agent,
       tool: req.tool,
@@ -176,7 +182,16 @@ export class ApprovalEngine {
         ran: false,
       });
     }
+    this.sameToolAsShown(row);
     const { edited, kind, grantId } = await acceptDecision(this.deps, row, decision);
+    // Again after it: checking an edit awaits (a schema compiled on first use), and the tool may
+    // change meanwhile; the run starts right after the transition below.
+    try {
+      this.sameToolAsShown(row);
+    } catch (err) {
+      if (grantId) this.deps.grants.revoke(grantId);
+      throw err;
+    }
     if (
       !this.deps.store.transition(id, ['pending'], 'approved', {
         decidedAt: now,
@@ -197,6 +212,38 @@ export class ApprovalEngine {
     const view = this.u.emitUpdated(id);
     void this.run(id);
     return view;
+  }
+
+  /**
+   * An allow runs the call on the tool registered under its key now, with what it fills in now.
+   * When that tool changed since the card was made — another definition, another server, other
+   * Google accounts (a call without `account` goes out from the first one that may write) — the
+   * card no longer says what would run, so allowing it is refused and nothing changes; denying
+   * stays possible. Kept in memory: a request made before a restart is allowed as before.
+   */
+  private sameToolAsShown(row: ApprovalRow): void {
+    const shown = this.shownOn.get(row.id);
+    if (shown === undefined || !this.deps.toolFingerprint) return;
+    const now = this.deps.toolFingerprint(row.toolKey);
+    if (now === shown) return;
+    // Gone is not changed: a server that is down (restarting, offline) lists no tools, and the
+    // request can be allowed once it is back with the same tool; telling the user to deny it
+    // would throw away a call that is fine.
+    if (now === null)
+      throw new ControlError(
+        'CONFLICT',
+        `${row.tool} is not available right now (its server is down or it was removed); nothing was run. Allow it once the tool is back, or deny it.`,
+      );
+    throw new ControlError(
+      'CONFLICT',
+      `${row.tool} changed since this request was shown (its definition, its server or the accounts it uses), so the card may not say what would run; nothing was run. Deny it, and let the agent call again so the call is checked and shown as it would run now.`,
+    );
+  }
+
+  /** Drops what is kept for requests no longer pending. */
+  private forgetShown(): void {
+    for (const id of this.shownOn.keys())
+      if (this.deps.store.get(id)?.state !== 'pending') this.shownOn.delete(id);
   }
 
   private async run(id: string): Promise<void> {

@@ -63,24 +63,43 @@ export function policyFingerprint(
   entry: ToolEntry,
   agent: AgentSettings | undefined,
 ): string {
-  const d = entry.def;
   return createHash('sha256')
     .update(
       canonicalJson({
-        name: entry.name,
-        title: d.title ?? null,
-        description: d.description,
-        inputSchema: d.inputSchema,
-        annotations: d.annotations ?? null,
-        trustedReadOnly: d.trustedReadOnly ?? false,
-        server: {
-          kind: entry.source.kind,
-          id: entry.source.id,
-          identity: entry.source.identity?.() ?? null,
-        },
+        ...toolParts(entry),
         tool: settings.tools[entry.key] ?? null,
         override: agent?.overrides[entry.key] ?? null,
       }),
     )
     .digest('hex');
+}
+
+/**
+ * What an approval card was made against: the tool's definition and whom it reaches (a server's
+ * URL or command, the Google accounts), without the policy. A call that leaves out an argument
+ * the tool fills in from that state — Gmail's and Calendar's `account`, the first connected
+ * account that may write — is shown for the accounts of the moment it was asked; approved after
+ * they changed, it ran in another account than the card named (engine.ts, the decision refuses).
+ */
+export function toolFingerprint(entry: ToolEntry): string {
+  return createHash('sha256')
+    .update(canonicalJson(toolParts(entry)))
+    .digest('hex');
+}
+
+function toolParts(entry: ToolEntry): Record<string, unknown> {
+  const d = entry.def;
+  return {
+    name: entry.name,
+    title: d.title ?? null,
+    description: d.description,
+    inputSchema: d.inputSchema,
+    annotations: d.annotations ?? null,
+    trustedReadOnly: d.trustedReadOnly ?? false,
+    server: {
+      kind: entry.source.kind,
+      id: entry.source.id,
+      identity: entry.source.identity?.() ?? null,
+    },
+  };
 }

@@ -52,7 +52,7 @@ export class ApprovalDialog {
 
   constructor(
     private readonly deps: {
-      control: Pick<ControlApi, 'decide'>;
+      control: Pick<ControlApi, 'decide' | 'getApproval'>;
       /** Opens the approval window on a request (the user asked: a dialog button). */
       openApproval?: (id: string) => void;
       /** Opens the approval window on a request without taking focus (no dialog can be shown). */
@@ -155,12 +155,35 @@ export class ApprovalDialog {
       await this.deps.control.decide(a.id, decision);
     } catch (err) {
       // Decided elsewhere in the meantime: the other decision stands.
-      if (err instanceof ControlError && (err.code === 'CONFLICT' || err.code === 'NOT_FOUND'))
-        return;
+      if (await decidedElsewhere(this.deps.control, a.id, err)) return;
       this.deps.logger?.warn('decision from the dialog failed', {
         approval: a.id,
         error: err instanceof Error ? err.message : String(err),
       });
+      // Still waiting (an allow refused because the tool changed since the request was shown,
+      // main/approvals/engine.ts): the window's card says why and can deny it; it must not wait unseen.
+      this.deps.openApproval?.(a.id);
     }
+  }
+}
+
+/**
+ * Whether a decision failed because the request was decided elsewhere (or is gone): then the
+ * other decision stands and there is nothing to say. A CONFLICT on a request still pending is not
+ * that: an allow is refused while the tool changed since its card was made (engine.ts), and the
+ * user who pressed Allow must learn that nothing ran.
+ */
+export async function decidedElsewhere(
+  control: Pick<ControlApi, 'getApproval'>,
+  id: string,
+  err: unknown,
+): Promise<boolean> {
+  if (!(err instanceof ControlError)) return false;
+  if (err.code === 'NOT_FOUND') return true;
+  if (err.code !== 'CONFLICT') return false;
+  try {
+    return (await control.getApproval(id)).state !== 'pending';
+  } catch {
+    return true;
   }
 }

@@ -1,13 +1,12 @@
 import { Notification, type NativeImage } from 'electron';
 import {
-  ControlError,
   type ApprovalView,
   type ControlApi,
   type CoreEvent,
   type Decision,
 } from '../../common/contract/index.js';
 import type { Logger } from '../platform/log.js';
-import type { ApprovalDialog } from './approval-dialog.js';
+import { decidedElsewhere, type ApprovalDialog } from './approval-dialog.js';
 import { notificationText } from './approval-text.js';
 import type { ApprovalStyle } from './tray-menu.js';
 
@@ -23,7 +22,7 @@ const ACTION_DECISIONS: Decision[] = [
 export const MAX_STARTUP_NOTIFICATIONS = 3;
 
 export interface NotifierDeps {
-  control: Pick<ControlApi, 'decide' | 'listPending'>;
+  control: Pick<ControlApi, 'decide' | 'listPending' | 'getApproval'>;
   events: { subscribe(listener: (event: CoreEvent) => void): () => void };
   /** Read on every request, so a settings change applies to the next one. */
   approvalStyle: () => ApprovalStyle;
@@ -191,8 +190,7 @@ export class ApprovalNotifier {
     try {
       await this.deps.control.decide(id, decision);
     } catch (err) {
-      if (err instanceof ControlError && (err.code === 'CONFLICT' || err.code === 'NOT_FOUND'))
-        return;
+      if (await decidedElsewhere(this.deps.control, id, err)) return;
       this.deps.logger?.warn('decision from a notification failed', {
         approval: id,
         error: err instanceof Error ? err.message : String(err),

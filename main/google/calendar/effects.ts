@@ -16,6 +16,7 @@ import type { EventRead } from './event-guests.js';
 import { findOverlaps, loadEvent, sendUpdatesArg } from './write-tools.js';
 import { whenText } from './render.js';
 import { occurrencesBeforeThis, timeWords, updateTimes } from './update-tool.js';
+import { cardLine } from '../card-text.js';
 
 type Event = calendar_v3.Schema$Event;
 
@@ -98,7 +99,11 @@ export function describeCreate(
   if (args.add_meet_link === true) parts.push('with a Google Meet link');
   parts.push(...extrasClause(args, knownZone(args, cachedZone), true));
   if (calendar && calendar !== 'primary') parts.push(`on calendar ${calendar}`);
-  return `${parts.filter(Boolean).join(', ')}${mailClause(guests, sendUpdatesArg(args), 'invitations')}${overlaps ?? ''}`;
+  // One line: a title (the agent's, or an overlapping stranger's invitation) must not write the
+  // card's own lines, such as a "To:" the card would lay out as a mail (main/google/card-text.ts).
+  return cardLine(
+    `${parts.filter(Boolean).join(', ')}${mailClause(guests, sendUpdatesArg(args), 'invitations')}${overlaps ?? ''}`,
+  );
 }
 
 /**
@@ -150,7 +155,10 @@ function changeWords(
   return out;
 }
 
-/** Describes an event that was looked up: "'Standup' (Tue 3 Dec 10:00–10:15)". */
+/**
+ * Describes an event that was looked up: "'Standup' (Tue 3 Dec 10:00–10:15)". Its title is the
+ * organizer's, a stranger's for an invitation: the statements that name it are one line (cardLine).
+ */
 function named(e: Event | undefined, id: string, zone: string | undefined, now: DateTime): string {
   if (!e) return `event ${id}`;
   return `'${e.summary ?? '(no title)'}' (${whenText(e, zone ?? 'UTC', now)})`;
@@ -179,10 +187,14 @@ export function describeOther(
   if (tool === 'calendar_update_event') {
     const added = (optStrings(args, 'add_attendees') ?? []).length;
     const words = changeWords(args, knownZone(args, zone), now, ev, series);
-    return `Change ${named(ev, id, zone, now)}${scopeText}: ${words.join('; ') || 'nothing'}${mailClause(guests + added, send, 'updates') || unknownGuests}`;
+    return cardLine(
+      `Change ${named(ev, id, zone, now)}${scopeText}: ${words.join('; ') || 'nothing'}${mailClause(guests + added, send, 'updates') || unknownGuests}`,
+    );
   }
   if (tool === 'calendar_delete_event')
-    return `Delete ${named(ev, id, zone, now)}${scopeText}${mailClause(guests, send, 'cancellations') || unknownGuests}`;
+    return cardLine(
+      `Delete ${named(ev, id, zone, now)}${scopeText}${mailClause(guests, send, 'cancellations') || unknownGuests}`,
+    );
   if (tool === 'calendar_respond') {
     const verb = VERBS[optString(args, 'response') ?? ''] ?? 'Answer';
     // The note goes to the organizer with the answer: the card says what it is.
@@ -191,7 +203,9 @@ export function describeOther(
       typeof args.comment === 'string' ? args.comment.replace(/\s+/g, ' ').trim() : '';
     const note = comment ? `, with the note "${comment}"` : '';
     const organizer = ev?.organizer?.email && !ev.organizer.self ? ` (${ev.organizer.email})` : '';
-    return `${verb} ${named(ev, id, zone, now)}${scopeText}${note}${send === 'none' ? ` without e-mailing the organizer${organizer}${comment ? ', who still sees the note on the event' : ''}` : ` — the organizer${organizer} will be told`}`;
+    return cardLine(
+      `${verb} ${named(ev, id, zone, now)}${scopeText}${note}${send === 'none' ? ` without e-mailing the organizer${organizer}${comment ? ', who still sees the note on the event' : ''}` : ` — the organizer${organizer} will be told`}`,
+    );
   }
   return '';
 }

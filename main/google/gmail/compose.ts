@@ -1,6 +1,7 @@
 import type MimeNode from 'nodemailer/lib/mime-node';
 import { addressParser } from 'postal-mime';
 import { libs } from '../lazy.js';
+import { cardLine } from '../card-text.js';
 
 /**
  * Outgoing mail: recipients parsed and checked, the message built by
@@ -70,15 +71,26 @@ export function parseAddresses(field: string, value: unknown): Mailbox[] {
           `${field}: "${shown}" is not a valid e-mail address (expected name@example.com or "Name <name@example.com>"). Nothing was sent.`,
         );
       }
+      // The parser decodes RFC 2047 words in a name: "=?utf-8?q?Carol=0A=0A?=" is "Carol" and two
+      // line breaks, which no one types in a name and which made the card's To line end at Carol
+      // (card-text.ts). Refused as a break typed in the entry is. A tab is whitespace: a header
+      // folded with one keeps it when unfolded (RFC 5322 3.2.2), so it is read as one space — in
+      // the card and the mail alike, both built from this mailbox.
+      const name = (box.name ?? '').replace(/\t+/g, ' ').trim();
+      if (/\p{Cc}/u.test(name))
+        throw new BadInput(
+          `${field}: the name of ${address} contains a line break or another control character (once its encoded words are decoded). Nothing was sent.`,
+        );
       if (!out.some((m) => m.address.toLowerCase() === address.toLowerCase()))
-        out.push({ name: (box.name ?? '').trim(), address });
+        out.push({ name, address });
     }
   }
   return out;
 }
 
+/** A mailbox as an approval card shows it, on its line (card-text.ts). */
 export function formatMailbox(m: Mailbox): string {
-  return m.name ? `${m.name} <${m.address}>` : m.address;
+  return cardLine(m.name ? `${m.name} <${m.address}>` : m.address);
 }
 
 const REPLY_PREFIX = /^\s*(?:(?:re|aw|sv|antw|vs|odp|ynt)\s*(?:\[\d+\])?\s*:\s*)+/i;

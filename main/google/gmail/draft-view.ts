@@ -14,6 +14,7 @@ import {
   type Body,
   type Part,
 } from './payload.js';
+import { cardLine } from '../card-text.js';
 
 /**
  * A draft as it would go out (users.drafts.get, format=full;
@@ -116,12 +117,17 @@ export function previewLines(text: string): string[] {
 
 export function attachmentsLine(atts: readonly AttachmentInfo[]): string {
   if (atts.length === 0) return '';
-  return `Attachments (${atts.length}): ${atts
-    .map((a) => `${a.filename} (${a.mimeType}, ${formatBytes(a.size)})`)
-    .join('; ')}`;
+  return cardLine(
+    `Attachments (${atts.length}): ${atts
+      .map((a) => `${a.filename} (${a.mimeType}, ${formatBytes(a.size)})`)
+      .join('; ')}`,
+  );
 }
 
-/** The draft's headers, thread and attachments as the card and gmail_get_draft show them. */
+/**
+ * The draft's headers, thread and attachments as the card and gmail_get_draft show them: one line
+ * each, whatever the header holds once decoded (card-text.ts).
+ */
 export function headerLines(v: DraftView): string[] {
   return [
     `From: ${v.from}`,
@@ -134,7 +140,9 @@ export function headerLines(v: DraftView): string[] {
     ...v.attachments.map(
       (a) => `Attachment: ${a.filename} (${a.mimeType}, ${formatBytes(a.size)})`,
     ),
-  ].filter(Boolean);
+  ]
+    .filter(Boolean)
+    .map(cardLine);
 }
 
 /**

@@ -17,6 +17,7 @@ import { describeLabelChange, labelWithCounts } from './label-admin.js';
 import type { Label, LabelDirectory } from './labels.js';
 import { describeModify, messageIds } from './modify.js';
 import { header } from './payload.js';
+import { cardLine } from '../card-text.js';
 import { describeCompose, parseCompose } from './send.js';
 import { attachmentSource, type AttachmentSource } from './outgoing-attachments.js';
 import type { SendAsNames } from './send-as.js';
@@ -106,7 +107,7 @@ export class GmailEffects {
         `Delete draft ${draftId} in ${account} for good (Gmail keeps no deleted drafts in the Trash).`,
         ...(view
           ? [
-              `"${view.subject || '(no subject)'}" to ${view.to || '(no recipient)'}`,
+              cardLine(`"${view.subject || '(no subject)'}" to ${view.to || '(no recipient)'}`),
               attachmentsLine(view.attachments),
             ].filter(Boolean)
           : []),
@@ -123,7 +124,9 @@ export class GmailEffects {
       const id = str(args.filter_id)?.trim() ?? '';
       const f = this.d.filters.get(account, id);
       const name = (l: string) => this.d.labels.peek(account, l)?.name ?? l;
-      return `Delete Gmail filter ${id} in ${account}${f ? `: from now on new mail is no longer handled as "${filterLine(f, name)}"` : ''}. Mail it already handled stays as it is.`;
+      return cardLine(
+        `Delete Gmail filter ${id} in ${account}${f ? `: from now on new mail is no longer handled as "${filterLine(f, name)}"` : ''}. Mail it already handled stays as it is.`,
+      );
     }
     if (MODIFY.has(tool)) return describeModify(tool, account, args, this.d.seen);
     const def = this.d.defs().find((x) => x.name === tool);

@@ -2,6 +2,7 @@ import type { CallToolResult } from '../../tools/types.js';
 import type { SeenMessages } from './cache.js';
 import { BadInput } from './compose.js';
 import { strings, type GmailCallContext } from './context.js';
+import { cardLine } from '../card-text.js';
 
 export const MAX_MESSAGES_PER_CHANGE = 100;
 
@@ -126,7 +127,11 @@ export async function trash(
 function messagesLine(account: string, ids: string[], seen: SeenMessages): string {
   const shown = ids.slice(0, 10).map((id) => {
     const m = seen.get(account, id);
-    return m ? `- "${m.subject || '(no subject)'}" from ${m.from} (${id})` : `- message ${id}`;
+    // A stranger wrote the subject and the name: one line each, so no line names a message the
+    // change does not touch (card-text.ts).
+    return cardLine(
+      m ? `- "${m.subject || '(no subject)'}" from ${m.from} (${id})` : `- message ${id}`,
+    );
   });
   if (ids.length > 10) shown.push(`- … and ${ids.length - 10} more`);
   return shown.join('\n');
@@ -153,5 +158,5 @@ export function describeModify(
       : tool === 'gmail_archive'
         ? `Archive ${n} in ${account} (remove from the Inbox):`
         : `Change labels on ${n} in ${account}: ${[strings(args.add_labels).length ? `add ${strings(args.add_labels).join(', ')}` : '', strings(args.remove_labels).length ? `remove ${strings(args.remove_labels).join(', ')}` : ''].filter(Boolean).join('; ')}`;
-  return `${head}\n${messagesLine(account, ids, seen)}`;
+  return `${cardLine(head)}\n${messagesLine(account, ids, seen)}`;
 }

@@ -7,6 +7,7 @@ import { BadInput, MAX_MESSAGE_BYTES } from './compose.js';
 import type { GmailCallContext } from './context.js';
 import { isMissing, noSuchMessages } from './errors.js';
 import { base64urlBytes, header, type AttachmentInfo } from './payload.js';
+import { cardLine } from '../card-text.js';
 
 /**
  * Attachments on outgoing mail (issue 33 item 2, the write side): each is taken from a message of
@@ -266,19 +267,26 @@ export function attachmentLines(
 ): string[] {
   return specs.map((spec) => {
     if (spec.kind === 'inline')
-      return `Attachment: ${spec.filename} (${spec.mimeType}, ${formatBytes(spec.content.length)}) — given by the agent`;
+      return cardLine(
+        `Attachment: ${spec.filename} (${spec.mimeType}, ${formatBytes(spec.content.length)}) — given by the agent`,
+      );
     const src = sources.get(account, spec.messageId);
     let att: AttachmentInfo | undefined;
     try {
       att = src ? knownPick(src, spec) : undefined;
     } catch (err) {
-      return `Attachment: ${pickLabel(spec)} of message ${spec.messageId} — this call will FAIL: ${(err as Error).message}`;
+      return cardLine(
+        `Attachment: ${pickLabel(spec)} of message ${spec.messageId} — this call will FAIL: ${(err as Error).message}`,
+      );
     }
     const from = src
       ? ` — from message ${spec.messageId} "${src.subject || '(no subject)'}" from ${src.from || 'an unknown sender'}`
       : ` — from message ${spec.messageId} (not yet read)`;
-    return att
-      ? `Attachment: ${safeName(att.filename)} (${att.mimeType}, ${formatBytes(att.size)})${from}`
-      : `Attachment: ${pickLabel(spec)} (name and type not yet read)${from}`;
+    // The sender wrote the message's subject, name and types: one line each (card-text.ts).
+    return cardLine(
+      att
+        ? `Attachment: ${safeName(att.filename)} (${att.mimeType}, ${formatBytes(att.size)})${from}`
+        : `Attachment: ${pickLabel(spec)} (name and type not yet read)${from}`,
+    );
   });
 }

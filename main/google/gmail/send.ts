@@ -24,6 +24,7 @@ import {
   type OutgoingAttachment,
 } from './outgoing-attachments.js';
 import type { Recent } from './cache.js';
+import { cardLine } from '../card-text.js';
 import { header } from './payload.js';
 import { draftRequest, sendRequest } from './upload.js';
 
@@ -234,29 +235,33 @@ export function describeCompose(
       input.subject?.trim() || orig
         ? replySubject(orig?.subject, input.subject)
         : `Re: <the subject of message ${input.replyTo}>`;
-    lines.push(`Subject: ${subject}`);
+    lines.push(`Subject: ${cardLine(subject)}`);
     lines.push(
-      orig
-        ? `In reply to: "${orig.subject}" from ${orig.from} (message ${input.replyTo}, same thread)`
-        : `In reply to: message ${input.replyTo} (same thread)`,
+      cardLine(
+        orig
+          ? `In reply to: "${orig.subject}" from ${orig.from} (message ${input.replyTo}, same thread)`
+          : `In reply to: message ${input.replyTo} (same thread)`,
+      ),
     );
   } else if (input.subject?.trim() || kind !== 'update') {
-    lines.push(`Subject: ${input.subject?.trim()}`);
+    lines.push(`Subject: ${cardLine(input.subject?.trim() ?? '')}`);
   } else {
     lines.push(
       previous
-        ? `Subject: ${previous.subject || '(no subject)'} (unchanged)`
+        ? `Subject: ${cardLine(previous.subject || '(no subject)')} (unchanged)`
         : "Subject: the draft's current subject (unchanged)",
     );
   }
   if (kind === 'update' && !input.replyTo && previous?.inReplyTo)
-    lines.push(`In reply to: ${previous.inReplyTo} (unchanged, same thread)`);
+    lines.push(`In reply to: ${cardLine(previous.inReplyTo)} (unchanged, same thread)`);
   if (sources) lines.push(...attachmentLines(input.attachments, account, sources));
   lines.push('', ...previewLines(input.body));
   if (previous) {
     lines.push(
       '',
-      `Replaces: "${previous.subject || '(no subject)'}" to ${previous.to || '(no recipient)'}`,
+      cardLine(
+        `Replaces: "${previous.subject || '(no subject)'}" to ${previous.to || '(no recipient)'}`,
+      ),
     );
     if (previous.attachments.length)
       lines.push(`${attachmentsLine(previous.attachments)} — removed by this change.`);

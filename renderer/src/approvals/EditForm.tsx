@@ -1,14 +1,8 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { ApprovalView } from '../../../common/contract';
-import {
-  buildArgs,
-  fieldsFor,
-  initialValues,
-  parseRawArgs,
-  type Field,
-  type FieldValue,
-  type FormValues,
-} from './schema-form';
+import { startEdit, submitArgs, switchMode } from './edit-state';
+import { Revealed } from './Revealed';
+import type { Field, FieldValue } from './schema-form';
 
 interface Props {
   approval: ApprovalView;
@@ -19,41 +13,32 @@ interface Props {
   onCancel: () => void;
 }
 
-/** "Edit & allow": a form from the tool's input schema, with a raw-JSON fallback. */
+/** "Edit & allow": a form from the tool's input schema, with a raw-JSON fallback (edit-state.ts). */
 export function EditForm({ approval, busy, serverError, onSubmit, onCancel }: Props) {
-  const fields = useMemo(() => fieldsFor(approval.inputSchema, approval.arguments), [approval]);
-  const [raw, setRaw] = useState(fields === null);
-  const [values, setValues] = useState<FormValues>(() =>
-    fields ? initialValues(fields, approval.arguments) : {},
-  );
-  const [rawText, setRawText] = useState(() => JSON.stringify(approval.arguments, null, 2));
+  const [state, setState] = useState(() => startEdit(approval.inputSchema, approval.arguments));
+  const { raw, fields, values, rawText } = state;
   const [localError, setLocalError] = useState<string | null>(null);
   const id = useId();
 
-  const switchMode = () => {
+  const toggle = () => {
+    const next = switchMode(state, approval.inputSchema);
+    if ('error' in next) return setLocalError(next.error);
     setLocalError(null);
-    if (!raw && fields) {
-      const built = buildArgs(fields, values, approval.arguments);
-      if (built.ok) setRawText(JSON.stringify(built.args, null, 2));
-    } else if (raw && fields) {
-      const parsed = parseRawArgs(rawText);
-      if (!parsed.ok) return setLocalError(parsed.error);
-      setValues(initialValues(fields, parsed.args));
-    }
-    setRaw(!raw);
+    setState(next);
   };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const built =
-      raw || !fields ? parseRawArgs(rawText) : buildArgs(fields, values, approval.arguments);
+    const built = submitArgs(state);
     if (!built.ok) return setLocalError(built.error);
     setLocalError(null);
     onSubmit(built.args);
   };
 
+  const setRawText = (text: string) => setState((old) => ({ ...old, rawText: text }));
   const error = localError ?? serverError;
-  const set = (name: string, v: FieldValue) => setValues((old) => ({ ...old, [name]: v }));
+  const set = (name: string, v: FieldValue) =>
+    setState((old) => ({ ...old, values: { ...old.values, [name]: v } }));
 
   return (
     <form
@@ -99,7 +84,7 @@ export function EditForm({ approval, busy, serverError, onSubmit, onCancel }: Pr
           Allow with these arguments
         </button>
         {fields && (
-          <button type="button" onClick={switchMode} disabled={busy} data-testid="edit-toggle-raw">
+          <button type="button" onClick={toggle} disabled={busy} data-testid="edit-toggle-raw">
             {raw ? 'Edit as form' : 'Edit as JSON'}
           </button>
         )}
@@ -127,9 +112,13 @@ function FieldInput({
   const describedBy = field.description ? `${id}-desc` : undefined;
   const label = (
     <label htmlFor={id}>
-      {field.label}
+      {/* A name the schema does not give is the agent's words: named as on the card. */}
+      {field.extra ? <Revealed text={field.label} /> : field.label}
       {field.required && <span aria-hidden="true"> *</span>}
       {field.kind === 'json' && <span className="hint"> (JSON)</span>}
+      {field.extra && (
+        <span className="hint"> — not in the tool's schema; clear it to leave it out</span>
+      )}
     </label>
   );
   const desc = field.description && (

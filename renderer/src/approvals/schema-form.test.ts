@@ -27,12 +27,13 @@ describe('schema form', () => {
       ['urgent', 'boolean', false],
       ['kind', 'enum', false],
       ['tags', 'json', false],
+      ['extra', 'json', false],
     ]);
     expect(fields[0]!.label).toBe('Recipient');
     expect(fields.find((f) => f.name === 'body')!.multiline).toBe(true);
   });
 
-  it('round-trips unchanged arguments exactly, keeping keys the form does not show', () => {
+  it('round-trips unchanged arguments exactly, also keys the schema does not name', () => {
     const fields = fieldsFor(schema, args)!;
     expect(buildArgs(fields, initialValues(fields, args), args)).toEqual({ ok: true, args });
   });
@@ -83,5 +84,67 @@ describe('schema form', () => {
       error: 'The arguments must be a JSON object ({ … }).',
     });
     expect(parseRawArgs('{')).toMatchObject({ ok: false });
+  });
+
+  it('shows an argument the schema does not name as a field, which the user can clear', () => {
+    const fields = fieldsFor(schema, args)!;
+    const extra = fields.find((f) => f.name === 'extra')!;
+    expect(extra).toMatchObject({ kind: 'json', extra: true, required: false });
+    const values = initialValues(fields, args);
+    expect(values.extra).toBe('"kept"');
+    const built = buildArgs(fields, { ...values, extra: '' }, args);
+    expect(built.ok && Object.hasOwn(built.args, 'extra')).toBe(false);
+  });
+
+  it('edits as JSON a value its typed input cannot show, so an untouched field stays as sent', () => {
+    const call = { to: 'a@example.com', count: 2, ratio: null, urgent: 'yes', kind: 'fax' };
+    const fields = fieldsFor(schema, call)!;
+    const kinds = Object.fromEntries(fields.map((f) => [f.name, f.kind]));
+    expect(kinds).toMatchObject({ ratio: 'json', urgent: 'json', kind: 'json', count: 'integer' });
+    const values = initialValues(fields, call);
+    expect(values.ratio).toBe('null');
+    // Before: null came back absent ("leave it as it is" to many tools, not "clear it").
+    expect(buildArgs(fields, { ...values, count: '3' }, call)).toEqual({
+      ok: true,
+      args: { ...call, count: 3 },
+    });
+  });
+
+  it("shows a boolean the agent left out as the schema's default, and sends what it shows", () => {
+    const withDefault = {
+      type: 'object',
+      properties: { notify: { type: 'boolean', default: true }, draft: { type: 'boolean' } },
+    };
+    const fields = fieldsFor(withDefault, {})!;
+    const values = initialValues(fields, {});
+    // Left out, the tool notifies: the box says so (before: unchecked, read as "no").
+    expect(values).toMatchObject({ notify: true, draft: false });
+    expect(buildArgs(fields, values, {})).toEqual({ ok: true, args: {} });
+    expect(buildArgs(fields, { ...values, notify: false }, {})).toEqual({
+      ok: true,
+      args: { notify: false },
+    });
+    expect(buildArgs(fields, { ...values, draft: true }, {})).toEqual({
+      ok: true,
+      args: { draft: true },
+    });
+  });
+
+  it('keeps an argument named "__proto__" as an argument', () => {
+    const call = JSON.parse('{"to":"a@example.com","count":1,"__proto__":{"x":1}}') as Record<
+      string,
+      unknown
+    >;
+    const fields = fieldsFor(schema, call)!;
+    const values = initialValues(fields, call);
+    const built = buildArgs(fields, { ...values, ['__proto__']: '{"x":2}' }, call);
+    expect(built.ok && JSON.stringify(built.args)).toBe(
+      '{"to":"a@example.com","count":1,"__proto__":{"x":2}}',
+    );
+    // A schema that names it, and a call that left it out: typed in, it is sent.
+    const named = JSON.parse('{"properties":{"__proto__":{"type":"object"}}}') as typeof schema;
+    const blank = fieldsFor(named, {})!;
+    const typed = buildArgs(blank, { ['__proto__']: '{"x":3}' }, {});
+    expect(typed.ok && JSON.stringify(typed.args)).toBe('{"__proto__":{"x":3}}');
   });
 });

@@ -1,0 +1,53 @@
+import { describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../test-support/eventually.js';
+import { notifierWorldPerTest, type NotifierWorld } from '../../test-support/notifier-world.js';
+import { dialog, Notification, platformRules } from '../../test-support/fake-electron.js';
+
+vi.mock('electron', () => import('../../test-support/fake-electron.js'));
+
+/**
+ * An allow is refused (CONFLICT) while the tool changed since its card was made
+ * (main/approvals/engine.ts). The notification's and the dialog's buttons took every CONFLICT for
+ * "decided elsewhere" and said nothing: the user pressed Allow, the request stayed pending unseen
+ * and the agent waited until it expired. A request still pending after a refused allow opens in
+ * the window, where the card says why and can be denied.
+ */
+const setup = notifierWorldPerTest();
+
+function changeTool(w: NotifierWorld): void {
+  const def = w.source.defs.find((d) => d.name === 'count_send')!;
+  w.source.defs = w.source.defs.map((d) =>
+    d === def ? { ...def, description: 'Sends a message to everyone.' } : d,
+  );
+  w.source.changed();
+}
+
+describe('a refused allow from outside the window is not silent', () => {
+  it("the notification's Allow on a changed tool: nothing runs, and the request opens in the window", async () => {
+    const w = await setup();
+    const { call, approval } = await w.request();
+    changeTool(w);
+    Notification.instances.at(-1)!.clickAction(0);
+    await eventually(() => expect(w.openApproval).toHaveBeenCalledWith(approval.id, true));
+    expect((await w.app.control.getApproval(approval.id)).state).toBe('pending');
+    expect(w.source.count('count_send')).toBe(0);
+    await w.app.control.decide(approval.id, { kind: 'deny' });
+    await call;
+  });
+
+  it("the dialog's Allow once on a changed tool: nothing runs, and the request opens in the window", async () => {
+    platformRules.platform = 'win32';
+    let answer!: (n: number) => void;
+    dialog.answers.push(new Promise<number>((r) => (answer = r)));
+    const w = await setup({ shell: { approvalStyle: 'dialog' } }, { platform: 'win32' });
+    const { call, approval } = await w.request();
+    await eventually(() => expect(dialog.shown).toHaveLength(1));
+    changeTool(w);
+    answer(0);
+    await eventually(() => expect(w.openApproval).toHaveBeenCalledWith(approval.id));
+    expect((await w.app.control.getApproval(approval.id)).state).toBe('pending');
+    expect(w.source.count('count_send')).toBe(0);
+    await w.app.control.decide(approval.id, { kind: 'deny' });
+    await call;
+  });
+});
