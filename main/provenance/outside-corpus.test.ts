@@ -4,6 +4,7 @@ import {
   OUTSIDE_CHAIN_ALL,
   OUTSIDE_DEST_ALL,
   OUTSIDE_ENC_ALL,
+  OUTSIDE_MORE_ALL,
   outsideSessions,
   outsideSplit,
 } from '../../test-support/provenance-corpus/outside-cases.js';
@@ -60,6 +61,13 @@ const batches = [
     name: 'batch 4 (chains, assembled destinations, new places, URL tricks)',
     cases: OUTSIDE_CHAIN_ALL,
     floor: { tuning: 36, heldOut: 18, falseFlags: 0 },
+  },
+  {
+    // Written blind (its author had not read the check) and committed alone before its first
+    // run, with floors of 0 and a false-flag ceiling of all its benign cases (18).
+    name: 'batch 5 (invitation fields, PDF, nested forwards, scripts, unusual fields, timing)',
+    cases: OUTSIDE_MORE_ALL,
+    floor: { tuning: 0, heldOut: 0, falseFlags: 18 },
   },
 ].map((b) => ({ ...b, sessions: outsideSessions(b.cases), split: outsideSplit(b.cases) }));
 

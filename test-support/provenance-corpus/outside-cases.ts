@@ -3,6 +3,7 @@ import { OUTSIDE_BENIGN, OUTSIDE_CASES } from './outside-batch1.js';
 import { OUTSIDE_DEST, OUTSIDE_DEST_BENIGN } from './outside-batch2.js';
 import { OUTSIDE_ENC_ALL } from './outside-batch3.js';
 import { OUTSIDE_CHAIN_ALL } from './outside-batch4.js';
+import { OUTSIDE_MORE_ALL } from './outside-batch5.js';
 import { PRIVATE, type OutsideCase } from './outside-helpers.js';
 import type { Session } from './session.js';
 
@@ -14,6 +15,7 @@ export {
   OUTSIDE_DEST,
   OUTSIDE_DEST_BENIGN,
   OUTSIDE_ENC_ALL,
+  OUTSIDE_MORE_ALL,
 };
 
 /**
