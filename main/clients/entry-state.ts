@@ -1,6 +1,5 @@
 import type { ClientView } from '../../common/contract/index.js';
 import type { ClientDef } from './client-defs.js';
-import { sameEndpoint } from './import-plan.js';
 import { isObject, normalizeEntry } from './read-config.js';
 import { AIRLOCK_ENTRY } from './clients-edit.js';
 
@@ -30,7 +29,7 @@ export function entryState(
   const fix = `run "airlock clients connect ${def.id}"`;
   if (!entryUrl)
     return { connected: false, stale: `its "airlock" entry has no URL Airlock recognises; ${fix}` };
-  if (!sameEndpoint(entryUrl, reach.mcpUrl))
+  if (!reachesEndpoint(entryUrl, reach.mcpUrl))
     return {
       connected: false,
       entryUrl,
@@ -46,6 +45,29 @@ export function entryState(
       stale: `its token is not a current agent token of this Airlock (revoked?); ${fix}`,
     };
   return { connected: true, entryUrl };
+}
+
+/**
+ * The entry's URL reaches the socket Airlock listens on: the scheme, host, port and path the
+ * client will use, read with the WHATWG URL parser the clients' HTTP stacks use (so `127.1`,
+ * `LOCALHOST`, `:80` are read as they will connect), equal to Airlock's own URL. Not
+ * sameEndpoint's looser "any loopback name": Airlock listens on 127.0.0.1 only
+ * (gateway/http-server.ts), so an entry on `[::1]` or on `localhost` (which a client may resolve
+ * to ::1 first) would send the token to whatever holds that address and port — it is stale.
+ */
+export function reachesEndpoint(entryUrl: string, mcpUrl: string): boolean {
+  try {
+    const x = new URL(entryUrl);
+    const y = new URL(mcpUrl);
+    return (
+      x.protocol === y.protocol &&
+      x.hostname === y.hostname &&
+      x.port === y.port &&
+      x.pathname === y.pathname
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** The bearer token in an entry: `headers` / Codex `http_headers`, or the mcp-remote bridge's env. */
