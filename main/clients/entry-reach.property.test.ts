@@ -61,4 +61,23 @@ describe('entryState: connected means the client reaches the socket Airlock list
       }),
     );
   });
+
+  it('Gemini CLI: the URL it connects to (httpUrl over url, no serverUrl) decides', () => {
+    const gemini = (raw: Record<string, unknown>) =>
+      entryState({ id: 'gemini' }, { headers: {}, ...raw }, reach);
+    // Gemini connects to httpUrl when both are set: an Airlock url beside a foreign httpUrl is stale.
+    expect(gemini({ url: MCP, httpUrl: 'http://127.0.0.1:9/mcp' })).toMatchObject({
+      connected: false,
+      entryUrl: 'http://127.0.0.1:9/mcp',
+    });
+    expect(gemini({ url: 'http://127.0.0.1:9/sse', httpUrl: MCP }).connected).toBe(true);
+    expect(gemini({ url: MCP }).connected).toBe(true);
+    // serverUrl is Windsurf's and Antigravity's key; Gemini CLI has no URL in such an entry.
+    expect(gemini({ serverUrl: MCP })).toMatchObject({ connected: false });
+    // Other apps are unchanged: Cursor reads url.
+    expect(
+      entryState({ id: 'cursor' }, { url: MCP, httpUrl: 'http://127.0.0.1:9/mcp' }, reach)
+        .connected,
+    ).toBe(true);
+  });
 });
