@@ -21,7 +21,7 @@ describe('a string that is one label’s name and another’s id', () => {
     const lookalike = t.receiptsLabel.toLowerCase(); // e.g. "label_10000"
     const decoy = t.fake.addLabel(ALICE.email, lookalike);
     const args = { from: 'orders@shop.example', add_labels: [lookalike] };
-    const refusal = `"${lookalike}" names more than one label in alice@example.com: "Receipts" (id ${t.receiptsLabel}), "${lookalike}" (id ${decoy}). Rename the label whose name looks like an id, then try again.`;
+    const refusal = `"${lookalike}" names more than one label in alice@example.com: "Receipts" (id ${t.receiptsLabel}), "${lookalike}" (id ${decoy}). To say which, use "Receipts" or "${decoy}" (each names only that label), or rename the label whose name looks like an id.`;
     expect(await t.source.precheck('gmail_create_filter', args, new AbortController().signal)).toBe(
       refusal,
     );
@@ -41,6 +41,11 @@ describe('a string that is one label’s name and another’s id', () => {
     expect(t.fake.settings.filters.get(ALICE.email)![0]!.action.addLabelIds).toEqual([
       t.receiptsLabel,
     ]);
+    // The other handle the refusal offers names the look-alike, and only it.
+    expect((await t.call('gmail_create_filter', { ...args, add_labels: [decoy] })).isError).toBe(
+      false,
+    );
+    expect(t.fake.settings.filters.get(ALICE.email)![1]!.action.addLabelIds).toEqual([decoy]);
   });
 
   it('property: a label found for a string is the only label that string names', () => {
@@ -70,8 +75,24 @@ describe('a string that is one label’s name and another’s id', () => {
         let hit: Label | undefined;
         try {
           hit = matchLabel(ls, wanted, 'a@example.com');
-        } catch {
-          expect(new Set(named.map((l) => l.id)).size).toBeGreaterThan(1);
+        } catch (err) {
+          const ids = new Set(named.map((l) => l.id));
+          expect(ids.size).toBeGreaterThan(1);
+          // Each string the refusal offers names exactly one of those labels, each a different one.
+          const offer = /To say which, use (.*) \(each/.exec((err as Error).message)?.[1] ?? '';
+          const offered = [...offer.matchAll(/"([^"]+)"/g)].map(
+            (m) => matchLabel(ls, m[1]!, 'a@example.com')?.id,
+          );
+          for (const id of offered) expect(ids.has(id)).toBe(true);
+          expect(new Set(offered).size).toBe(offered.length);
+          // A label is left out only when no string names it alone (its name and id both taken).
+          for (const l of named)
+            if (!offered.includes(l.id))
+              for (const h of [l.name!, l.id!])
+                expect(
+                  ls.filter((x) => [x.id, x.name].some((v) => v!.toLowerCase() === h.toLowerCase()))
+                    .length,
+                ).toBeGreaterThan(1);
           return;
         }
         expect(named.map((l) => l.id)).toEqual(hit ? [hit.id] : []);

@@ -6,27 +6,41 @@ export type Label = gmail_v1.Schema$Label;
 
 const TTL_MS = 5 * 60_000;
 
+/** The labels `wanted` names, each once: by id or name, any case. */
+function labelsNamed(labels: readonly Label[], wanted: string): Label[] {
+  const key = wanted.trim().toLowerCase();
+  const hits = labels.filter((l) => l.id?.toLowerCase() === key || l.name?.toLowerCase() === key);
+  return [...new Map(hits.map((l) => [l.id, l])).values()];
+}
+
 /**
  * The one label `wanted` names: by id or name, any case (Gmail names are unique without regard
  * to case). A string that is one label's name and another's id (a user label named "label_5"
  * beside the label whose id is Label_5) names two: whichever came first in the list would be
- * acted on while the card shows the agent's string, so it is refused (BadInput) instead.
- * Every lookup (the card's peek, the precheck, the action) goes through here.
+ * acted on while the card shows the agent's string, so it is refused (BadInput) instead, saying
+ * which strings name each of them alone (the id "Label_5" is no way out: it is the same string
+ * in another case). Every lookup (the card's peek, the precheck, the action) goes through here.
  */
 export function matchLabel(
   labels: readonly Label[],
   wanted: string,
   account: string,
 ): Label | undefined {
-  const key = wanted.trim().toLowerCase();
-  const hits = labels.filter((l) => l.id?.toLowerCase() === key || l.name?.toLowerCase() === key);
-  const distinct = new Map(hits.map((l) => [l.id, l]));
-  if (distinct.size > 1)
+  const hits = labelsNamed(labels, wanted);
+  if (hits.length > 1) {
+    const alone = hits.flatMap((l) => {
+      const h = [l.name, l.id].find((x) => x && labelsNamed(labels, x).length === 1);
+      return h ? [`"${h}"`] : [];
+    });
+    const which = alone.length
+      ? `To say which, use ${alone.join(' or ')} (each names only that label), or rename the label whose name looks like an id.`
+      : 'Rename the label whose name looks like an id, then try again.';
     throw new BadInput(
-      `"${wanted}" names more than one label in ${account}: ${[...distinct.values()]
+      `"${wanted}" names more than one label in ${account}: ${hits
         .map((l) => `"${l.name}" (id ${l.id})`)
-        .join(', ')}. Rename the label whose name looks like an id, then try again.`,
+        .join(', ')}. ${which}`,
     );
+  }
   return hits[0];
 }
 
