@@ -48,6 +48,20 @@ describe('a string that is one label’s name and another’s id', () => {
     expect(t.fake.settings.filters.get(ALICE.email)![1]!.action.addLabelIds).toEqual([decoy]);
   });
 
+  it('a new name that is a label’s id is refused as that, not as "already a label"', async () => {
+    t = await gmailTestbed();
+    const lookalike = t.receiptsLabel.toLowerCase();
+    const asId = `"${lookalike}" is the id of the label "Receipts" in alice@example.com: a label of that name could not be told from it. Choose another name.`;
+    const made = await t.call('gmail_create_label', { name: lookalike });
+    expect(made.isError).toBe(true);
+    expect(made.text).toContain(asId);
+    // Made in Gmail anyway: creating it again is "already a label", not "names more than one".
+    t.fake.addLabel(ALICE.email, lookalike);
+    await t.call('gmail_list_labels'); // read afresh
+    const again = await t.call('gmail_create_label', { name: lookalike });
+    expect(again.text).toContain(`There is already a label "${lookalike}" in alice@example.com.`);
+  });
+
   it('property: a label found for a string is the only label that string names', () => {
     const word = fc.constantFrom(
       'Label_1',
