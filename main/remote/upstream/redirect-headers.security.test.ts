@@ -34,7 +34,9 @@ describe('remote server header secrets and redirects', () => {
         seen.push(req.headers);
         res.writeHead(404).end();
       });
+      const asked: IncomingHttpHeaders[] = [];
       const approved = await listen((req, res) => {
+        asked.push(req.headers);
         res.writeHead(307, { location: `${other}/mcp` }).end();
       });
       const err = await connectUpstream({
@@ -47,7 +49,10 @@ describe('remote server header secrets and redirects', () => {
         () => null,
         (e: unknown) => e as Error,
       );
-      expect(err).not.toBeNull();
+      // Not refused for another reason: the approved server was asked, with its secret, and
+      // the error names the redirect that was not followed.
+      expect(asked[0]?.['x-api-key']).toBe('secret-key-1234');
+      expect(err?.message).toContain(`Redirect to ${other}/mcp not followed`);
       expect(seen.map((h) => [h['x-api-key'], h.authorization])).toEqual([]);
     },
   );
