@@ -46,16 +46,27 @@ export async function userLabel(
   return hit;
 }
 
-/** The new name must be free (Gmail compares names without regard to case). */
+/**
+ * The new name must be free (Gmail compares names without regard to case), and not another
+ * label's id in any case: a label named "label_5" beside the one whose id is Label_5 would make
+ * "label_5" name two (matchLabel, labels.ts). Names and ids are compared here directly, not
+ * through matchLabel, whose refusal of such a pair speaks of naming a label, not of choosing a name.
+ */
 export async function nameFree(
   labels: LabelDirectory,
   client: GmailClient,
   name: string,
   self?: string,
 ): Promise<void> {
-  const taken = await labels.find(client, name);
-  if (taken && taken.id !== self)
-    throw new BadInput(`There is already a label "${taken.name}" in ${client.account}.`);
+  const key = name.toLowerCase();
+  const others = (await labels.list(client)).filter((l) => l.id !== self);
+  const named = others.find((l) => l.name?.toLowerCase() === key);
+  if (named) throw new BadInput(`There is already a label "${named.name}" in ${client.account}.`);
+  const asId = others.find((l) => l.id?.toLowerCase() === key);
+  if (asId)
+    throw new BadInput(
+      `"${name}" is the id of the label "${asId.name}" in ${client.account}: a label of that name could not be told from it. Choose another name.`,
+    );
 }
 
 export async function createLabel(
