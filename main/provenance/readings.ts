@@ -35,6 +35,8 @@ import { extractValues, type SignificantValue } from './values.js';
  *   word it imitates, as a model retyping it may write it. Only mixed labels: a label wholly
  *   in one script is a real name in that script (browsers show mixed-script IDN labels as
  *   punycode for the same reason; UTS #39 §5.1, "mixed-script confusables").
+ * - Latin small capitals ("ᴘᴀʏᴏᴜᴛ@ʀᴇꜰᴜɴᴅ-ᴅᴇꜱᴋ.test"): read as the ASCII letters they show, in any
+ *   label, since they write no word of any language.
  */
 
 // Han, Hiragana, Katakana, Hangul, CJK punctuation and full-width forms.
@@ -51,10 +53,32 @@ const HYPHEN_BREAK = /(?<=[A-Za-z0-9])-[ \t]*\r?\n[ \t]*(?=[A-Za-z0-9])/g;
 // match costs one pass over a word (linear in the text: it comes from strangers). The words for
 // "@" and "." in the languages mail is most written in: "arobase … point" (French), "Klammeraffe
 // … Punkt" (German), "arroba … punto" (Spanish, Portuguese "ponto"), "chiocciola" (Italian),
-// "собака … точка" (Russian), and "at sign".
-const AT_WORD = '(?:at(?:[ \\t-]sign)?|arobase|arroba|chiocciola|klammeraffe|собака)';
+// "собака … точка" (Russian), "kukac … pont" (Hungarian), "apenstaartje … punt" (Dutch),
+// "snabel-a … punkt" (Swedish, Danish, Norwegian), "małpa … kropka" (Polish), "zavináč … tečka"
+// (Czech; Slovak "bodka"), "miukumauku … piste" (Finnish), "παπάκι … τελεία" (Greek), "равлик …
+// крапка" (Ukrainian), "שטרודל" (Hebrew), and "at sign". Each is the word a mail in that language
+// writes "@" or "." with to dodge a scanner, so a model reads it back as the character; none is a
+// word prose uses between two names (French "et", Turkish "et" for "and", are left out).
+const AT_WORD =
+  '(?:at(?:[ \\t-]sign)?|arobase|arroba|chiocciola|klammeraffe|собака|kukac|apenstaartje|snabel-a|małpa|malpa|zavináč|zavinac|miukumauku|παπάκι|равлик|שטרודל)';
 /** The words for "." a spelled-out address is read with; plain-text.ts rule 4 is made of these. */
-export const DOT_WORDS: readonly string[] = ['dot', 'point', 'punkt', 'punto', 'ponto', 'точка'];
+export const DOT_WORDS: readonly string[] = [
+  'dot',
+  'point',
+  'punkt',
+  'punto',
+  'ponto',
+  'точка',
+  'pont',
+  'punt',
+  'kropka',
+  'tečka',
+  'tecka',
+  'bodka',
+  'piste',
+  'τελεία',
+  'крапка',
+];
 const DOT_WORD = `(?:${DOT_WORDS.join('|')})`;
 const SPELLED = new RegExp(
   `(?<![\\p{L}\\p{N}._%+-])([\\p{L}\\p{N}._%+-]{1,64})[ \\t]+${AT_WORD}[ \\t]+((?:[\\p{L}\\p{N}-]{1,63}[ \\t]+${DOT_WORD}[ \\t]+){1,8}[\\p{L}][\\p{L}\\p{N}-]{1,62})`,
@@ -172,6 +196,41 @@ const LOOKALIKE: Record<string, string> = {
   Χ: 'x',
 };
 const LOOKALIKE_RE = new RegExp(`[${Object.keys(LOOKALIKE).join('')}]`, 'gu');
+
+/**
+ * Latin small capitals and the like (confusables.txt, UTS #39: each one's skeleton is one Latin
+ * letter). NFKC leaves them as they are, and unlike Cyrillic or Greek letters they write no word of
+ * any language (they are phonetic symbols), so a label of them is read as the ASCII word it shows
+ * ("ᴘᴀʏᴏᴜᴛ" → "payout"), whatever the label mixes.
+ */
+const SMALL_CAPITAL: Record<string, string> = {
+  ᴀ: 'a',
+  ʙ: 'b',
+  ᴄ: 'c',
+  ᴅ: 'd',
+  ᴇ: 'e',
+  ꜰ: 'f',
+  ɢ: 'g',
+  ʜ: 'h',
+  ɪ: 'i',
+  ᴊ: 'j',
+  ᴋ: 'k',
+  ʟ: 'l',
+  ᴍ: 'm',
+  ɴ: 'n',
+  ᴏ: 'o',
+  ᴘ: 'p',
+  ꞯ: 'q',
+  ʀ: 'r',
+  ꜱ: 's',
+  ᴛ: 't',
+  ᴜ: 'u',
+  ᴠ: 'v',
+  ᴡ: 'w',
+  ʏ: 'y',
+  ᴢ: 'z',
+};
+const SMALL_CAPITAL_RE = new RegExp(`[${Object.keys(SMALL_CAPITAL).join('')}]`, 'gu');
 // A run of address or host characters (labels of letters, digits and hyphens, dots, one @).
 const WORD = /[\p{L}\p{N}._%+-]+(?:@[\p{L}\p{N}.-]+)?/gu;
 const LATIN = /[A-Za-z]/;
@@ -221,6 +280,10 @@ export function readings(text: string): string[] {
   if (!ascii && CYRILLIC_GREEK.test(t)) {
     const r = lookalikesRead(t);
     if (r !== t) out.push(r);
+  }
+  if (!ascii && SMALL_CAPITAL_RE.test(t)) {
+    SMALL_CAPITAL_RE.lastIndex = 0;
+    out.push(t.replace(SMALL_CAPITAL_RE, (c) => SMALL_CAPITAL[c] ?? c));
   }
   // An IPv4 address with zero-padded parts, read decimal (ip-hosts.ts).
   if (t.includes('.')) {
