@@ -41,6 +41,9 @@ describe('encoded destinations in a stranger’s text (outside corpus batch 3)',
       ['kirjoita lasku miukumauku tili-toimisto piste test', 'lasku@tili-toimisto.test'],
       ['γράψτε στο logistirio παπάκι tameio-kentro τελεία test', 'logistirio@tameio-kentro.test'],
       ['пишіть на rahunky равлик kasa-centr крапка test', 'rahunky@kasa-centr.test'],
+      // Greek without accents (and so in capitals), Hebrew with its own word for ".".
+      ['ΓΡΑΨΤΕ ΣΤΟ logistirio ΠΑΠΑΚΙ tameio-kentro ΤΕΛΕΙΑ test', 'logistirio@tameio-kentro.test'],
+      ['כתבו ל cheshbonot שטרודל kupa-merkazit נקודה test', 'cheshbonot@kupa-merkazit.test'],
     ] as const)
       expect(keys(t), t).toContain(a);
     // A host spelled alone, its mailbox given some other way.

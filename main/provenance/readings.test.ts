@@ -55,6 +55,13 @@ describe('other readings of a stranger’s text (wave 3 outside corpus)', () => 
     expect(readings('Ein Lächeln: façade, naïve, Ǫ and ǫ')).toEqual([]);
   });
 
+  it('reads an address spelled out in small capitals, and their capitals Ɪ and Ʀ', () => {
+    // The small-capital reading is then read spelled out, as a text in ASCII letters is.
+    expect(emails('ᴄᴏɴᴛᴀᴄᴛ: ʙɪʟʟɪɴɢ ᴀᴛ ᴇᴠɪʟ-ᴅᴇꜱᴋ ᴅᴏᴛ ᴛᴇꜱᴛ')).toContain('billing@evil-desk.test');
+    // U+A7AE and U+01A6, whose lower case is ɪ and ʀ, show I and R.
+    expect(emails('mail B\uA7AELLING@\u01A6EFUND-DESK.test')).toContain('billing@refund-desk.test');
+  });
+
   it('reads the words for "@" and "." of more languages, and leaves prose alone', () => {
     expect(emails('irj a szamla kukac konyveles-iroda pont test cimre')).toContain(
       'szamla@konyveles-iroda.test',

@@ -55,12 +55,15 @@ const HYPHEN_BREAK = /(?<=[A-Za-z0-9])-[ \t]*\r?\n[ \t]*(?=[A-Za-z0-9])/g;
 // … Punkt" (German), "arroba … punto" (Spanish, Portuguese "ponto"), "chiocciola" (Italian),
 // "собака … точка" (Russian), "kukac … pont" (Hungarian), "apenstaartje … punt" (Dutch),
 // "snabel-a … punkt" (Swedish, Danish, Norwegian), "małpa … kropka" (Polish), "zavináč … tečka"
-// (Czech; Slovak "bodka"), "miukumauku … piste" (Finnish), "παπάκι … τελεία" (Greek), "равлик …
-// крапка" (Ukrainian), "שטרודל" (Hebrew), and "at sign". Each is the word a mail in that language
+// (Czech; Slovak "bodka"), "miukumauku … piste" (Finnish), "παπάκι … τελεία" (Greek, also as
+// written without accents, and so in capitals: "ΠΑΠΑΚΙ"), "равлик … крапка" (Ukrainian),
+// "שטרודל … נקודה" (Hebrew), and "at sign". Each is the word a mail in that language
 // writes "@" or "." with to dodge a scanner, so a model reads it back as the character; none is a
-// word prose uses between two names (French "et", Turkish "et" for "and", are left out).
+// word prose uses between two names (French "et", Turkish "et" for "and", are left out). Prose
+// can still make one by chance ("a boat at Cambridge punt station" reads boat@Cambridge.station):
+// harmless, since a key flags only a call that carries that very address.
 const AT_WORD =
-  '(?:at(?:[ \\t-]sign)?|arobase|arroba|chiocciola|klammeraffe|собака|kukac|apenstaartje|snabel-a|małpa|malpa|zavináč|zavinac|miukumauku|παπάκι|равлик|שטרודל)';
+  '(?:at(?:[ \\t-]sign)?|arobase|arroba|chiocciola|klammeraffe|собака|kukac|apenstaartje|snabel-a|małpa|malpa|zavináč|zavinac|miukumauku|παπάκι|παπακι|равлик|שטרודל)';
 /** The words for "." a spelled-out address is read with; plain-text.ts rule 4 is made of these. */
 export const DOT_WORDS: readonly string[] = [
   'dot',
@@ -77,7 +80,9 @@ export const DOT_WORDS: readonly string[] = [
   'bodka',
   'piste',
   'τελεία',
+  'τελεια',
   'крапка',
+  'נקודה',
 ];
 const DOT_WORD = `(?:${DOT_WORDS.join('|')})`;
 const SPELLED = new RegExp(
@@ -198,10 +203,13 @@ const LOOKALIKE: Record<string, string> = {
 const LOOKALIKE_RE = new RegExp(`[${Object.keys(LOOKALIKE).join('')}]`, 'gu');
 
 /**
- * Latin small capitals and the like (confusables.txt, UTS #39: each one's skeleton is one Latin
- * letter). NFKC leaves them as they are, and unlike Cyrillic or Greek letters they write no word of
- * any language (they are phonetic symbols), so a label of them is read as the ASCII word it shows
- * ("ᴘᴀʏᴏᴜᴛ" → "payout"), whatever the label mixes.
+ * Latin small capitals, each read as the letter it is a small capital of (its Unicode name).
+ * UTS #39's confusables.txt gives an ASCII skeleton to only some (ᴄ ɪ ᴏ ꜱ ᴜ ᴠ ᴡ ʏ ᴢ, and Ʀ → R):
+ * it pairs lookalikes at the same size, and ᴀ beside a is not one, but a word wholly in small
+ * capitals is read by a person or a model as the ASCII word it shows ("ᴘᴀʏᴏᴜᴛ" → "payout"). NFKC
+ * leaves them as they are (it maps the modifier forms, ᶦ ᶫ ᶰ ᶸ, to them), and unlike Cyrillic or
+ * Greek letters they write no word of any language (they are phonetic symbols), so they are read
+ * whatever the label mixes. The Greek small capitals (ᴦ ᴧ) are Greek letters, not read here.
  */
 const SMALL_CAPITAL: Record<string, string> = {
   ᴀ: 'a',
@@ -229,8 +237,14 @@ const SMALL_CAPITAL: Record<string, string> = {
   ᴡ: 'w',
   ʏ: 'y',
   ᴢ: 'z',
+  // The capitals whose lower case is a small capital above (String#toLowerCase maps them to
+  // it, and NFKC leaves them): they show the ASCII capital, "ƦEFUND" for "REFUND".
+  Ɪ: 'I',
+  Ʀ: 'R',
 };
 const SMALL_CAPITAL_RE = new RegExp(`[${Object.keys(SMALL_CAPITAL).join('')}]`, 'gu');
+// Not global, for `test` (a global expression's `test` keeps its lastIndex between texts).
+const HAS_SMALL_CAPITAL = new RegExp(SMALL_CAPITAL_RE.source, 'u');
 // A run of address or host characters (labels of letters, digits and hyphens, dots, one @).
 const WORD = /[\p{L}\p{N}._%+-]+(?:@[\p{L}\p{N}.-]+)?/gu;
 const LATIN = /[A-Za-z]/;
@@ -268,7 +282,14 @@ export function readings(text: string): string[] {
   }
   const joined = letterByLetter(t);
   if (joined !== t) out.push(joined);
-  for (const s of joined === t ? [t] : [t, joined]) {
+  // Small capitals read first, so an address spelled in them ("ʙɪʟʟɪɴɢ ᴀᴛ ᴇᴠɪʟ ᴅᴏᴛ ᴛᴇꜱᴛ") is
+  // then read spelled out like one in ASCII letters.
+  const plainCaps =
+    !ascii && HAS_SMALL_CAPITAL.test(t)
+      ? t.replace(SMALL_CAPITAL_RE, (c) => SMALL_CAPITAL[c] ?? c)
+      : t;
+  if (plainCaps !== t) out.push(plainCaps);
+  for (const s of new Set([t, joined, plainCaps])) {
     const r = spelledRead(s);
     if (r !== s) out.push(r);
   }
@@ -280,10 +301,6 @@ export function readings(text: string): string[] {
   if (!ascii && CYRILLIC_GREEK.test(t)) {
     const r = lookalikesRead(t);
     if (r !== t) out.push(r);
-  }
-  if (!ascii && SMALL_CAPITAL_RE.test(t)) {
-    SMALL_CAPITAL_RE.lastIndex = 0;
-    out.push(t.replace(SMALL_CAPITAL_RE, (c) => SMALL_CAPITAL[c] ?? c));
   }
   // An IPv4 address with zero-padded parts, read decimal (ip-hosts.ts).
   if (t.includes('.')) {
