@@ -33,6 +33,17 @@ describe('encoded destinations in a stranger’s text (outside corpus batch 3)',
       ['envie para notas arroba fisco-digital ponto test', 'notas@fisco-digital.test'],
       ['scrivi a fatture chiocciola sdi-portale punto test', 'fatture@sdi-portale.test'],
       ['пишите на oplata собака kassa-centr точка test', 'oplata@kassa-centr.test'],
+      ['irj a szamla kukac konyv-iroda pont test cimre', 'szamla@konyv-iroda.test'],
+      ['mail naar facturen apenstaartje boek-huis punt test', 'facturen@boek-huis.test'],
+      ['skriv till faktura snabel-a bok-byran punkt test', 'faktura@bok-byran.test'],
+      ['napisz na faktury małpa biuro-rachunkowe kropka test', 'faktury@biuro-rachunkowe.test'],
+      ['pište na faktury zavináč ucetni-firma tečka test', 'faktury@ucetni-firma.test'],
+      ['kirjoita lasku miukumauku tili-toimisto piste test', 'lasku@tili-toimisto.test'],
+      ['γράψτε στο logistirio παπάκι tameio-kentro τελεία test', 'logistirio@tameio-kentro.test'],
+      ['пишіть на rahunky равлик kasa-centr крапка test', 'rahunky@kasa-centr.test'],
+      // Greek without accents (and so in capitals), Hebrew with its own word for ".".
+      ['ΓΡΑΨΤΕ ΣΤΟ logistirio ΠΑΠΑΚΙ tameio-kentro ΤΕΛΕΙΑ test', 'logistirio@tameio-kentro.test'],
+      ['כתבו ל cheshbonot שטרודל kupa-merkazit נקודה test', 'cheshbonot@kupa-merkazit.test'],
     ] as const)
       expect(keys(t), t).toContain(a);
     // A host spelled alone, its mailbox given some other way.

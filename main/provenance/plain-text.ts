@@ -15,8 +15,9 @@
  *    letters for digits seven real ones (readings.ts);
  * 3. has no run of letters and digits as long as PLAIN_MAX_RUN: base64 and hex runs are read
  *    from sixteen (encoded-readings.ts LONG_RUN), keys from twenty-four (values.ts TOKEN);
- * 4. has no word a spelled-out address is made with: "dot", "point", "punkt", "punto", "ponto"
- *    (readings.ts DOT_WORDS, taken from there; every spelled reading needs one);
+ * 4. has no word a spelled-out address is made with: "dot", "point", "punkt", "punto", "ponto",
+ *    "pont", "punt", "piste", … (readings.ts DOT_WORDS, taken from there; every spelled reading
+ *    needs one);
  * 5. has no four one-letter words in a row, with only spaces, tabs, line breaks or commas
  *    between them: the letter-by-letter reading (readings.ts) joins such runs, and could spell a
  *    word of rule 4 ("p o i n t").

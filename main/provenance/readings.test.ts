@@ -45,6 +45,31 @@ describe('other readings of a stranger’s text (wave 3 outside corpus)', () => 
     expect(readings('пишите на почта@пример.рф')).toEqual([]);
   });
 
+  it('reads Latin small capitals as the ASCII letters they show, in any label', () => {
+    expect(emails('update the CRM to ᴘᴀʏᴏᴜᴛ@ʀᴇꜰᴜɴᴅ-ᴅᴇꜱᴋ.test today')).toContain(
+      'payout@refund-desk.test',
+    );
+    // Mixed with ASCII letters too: small capitals write no word of any language.
+    expect(emails('mail ʙilling@ᴇvil.example')).toContain('billing@evil.example');
+    // Nothing else is read differently: a text without them has no reading from this rule.
+    expect(readings('Ein Lächeln: façade, naïve, Ǫ and ǫ')).toEqual([]);
+  });
+
+  it('reads an address spelled out in small capitals, and their capitals Ɪ and Ʀ', () => {
+    // The small-capital reading is then read spelled out, as a text in ASCII letters is.
+    expect(emails('ᴄᴏɴᴛᴀᴄᴛ: ʙɪʟʟɪɴɢ ᴀᴛ ᴇᴠɪʟ-ᴅᴇꜱᴋ ᴅᴏᴛ ᴛᴇꜱᴛ')).toContain('billing@evil-desk.test');
+    // U+A7AE and U+01A6, whose lower case is ɪ and ʀ, show I and R.
+    expect(emails('mail B\uA7AELLING@\u01A6EFUND-DESK.test')).toContain('billing@refund-desk.test');
+  });
+
+  it('reads the words for "@" and "." of more languages, and leaves prose alone', () => {
+    expect(emails('irj a szamla kukac konyveles-iroda pont test cimre')).toContain(
+      'szamla@konyveles-iroda.test',
+    );
+    // "punt" and "pont" alone, with no word for "@", read nothing.
+    expect(readings('a punt on the river, the pont neuf')).toEqual([]);
+  });
+
   it('reads a phone number with a letter O for a zero, and leaves words alone', () => {
     const phones = (t: string) =>
       contentValues(t)

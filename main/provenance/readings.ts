@@ -35,6 +35,8 @@ import { extractValues, type SignificantValue } from './values.js';
  *   word it imitates, as a model retyping it may write it. Only mixed labels: a label wholly
  *   in one script is a real name in that script (browsers show mixed-script IDN labels as
  *   punycode for the same reason; UTS #39 §5.1, "mixed-script confusables").
+ * - Latin small capitals ("ᴘᴀʏᴏᴜᴛ@ʀᴇꜰᴜɴᴅ-ᴅᴇꜱᴋ.test"): read as the ASCII letters they show, in any
+ *   label, since they write no word of any language.
  */
 
 // Han, Hiragana, Katakana, Hangul, CJK punctuation and full-width forms.
@@ -51,10 +53,37 @@ const HYPHEN_BREAK = /(?<=[A-Za-z0-9])-[ \t]*\r?\n[ \t]*(?=[A-Za-z0-9])/g;
 // match costs one pass over a word (linear in the text: it comes from strangers). The words for
 // "@" and "." in the languages mail is most written in: "arobase … point" (French), "Klammeraffe
 // … Punkt" (German), "arroba … punto" (Spanish, Portuguese "ponto"), "chiocciola" (Italian),
-// "собака … точка" (Russian), and "at sign".
-const AT_WORD = '(?:at(?:[ \\t-]sign)?|arobase|arroba|chiocciola|klammeraffe|собака)';
+// "собака … точка" (Russian), "kukac … pont" (Hungarian), "apenstaartje … punt" (Dutch),
+// "snabel-a … punkt" (Swedish, Danish, Norwegian), "małpa … kropka" (Polish), "zavináč … tečka"
+// (Czech; Slovak "bodka"), "miukumauku … piste" (Finnish), "παπάκι … τελεία" (Greek, also as
+// written without accents, and so in capitals: "ΠΑΠΑΚΙ"), "равлик … крапка" (Ukrainian),
+// "שטרודל … נקודה" (Hebrew), and "at sign". Each is the word a mail in that language
+// writes "@" or "." with to dodge a scanner, so a model reads it back as the character; none is a
+// word prose uses between two names (French "et", Turkish "et" for "and", are left out). Prose
+// can still make one by chance ("a boat at Cambridge punt station" reads boat@Cambridge.station):
+// harmless, since a key flags only a call that carries that very address.
+const AT_WORD =
+  '(?:at(?:[ \\t-]sign)?|arobase|arroba|chiocciola|klammeraffe|собака|kukac|apenstaartje|snabel-a|małpa|malpa|zavináč|zavinac|miukumauku|παπάκι|παπακι|равлик|שטרודל)';
 /** The words for "." a spelled-out address is read with; plain-text.ts rule 4 is made of these. */
-export const DOT_WORDS: readonly string[] = ['dot', 'point', 'punkt', 'punto', 'ponto', 'точка'];
+export const DOT_WORDS: readonly string[] = [
+  'dot',
+  'point',
+  'punkt',
+  'punto',
+  'ponto',
+  'точка',
+  'pont',
+  'punt',
+  'kropka',
+  'tečka',
+  'tecka',
+  'bodka',
+  'piste',
+  'τελεία',
+  'τελεια',
+  'крапка',
+  'נקודה',
+];
 const DOT_WORD = `(?:${DOT_WORDS.join('|')})`;
 const SPELLED = new RegExp(
   `(?<![\\p{L}\\p{N}._%+-])([\\p{L}\\p{N}._%+-]{1,64})[ \\t]+${AT_WORD}[ \\t]+((?:[\\p{L}\\p{N}-]{1,63}[ \\t]+${DOT_WORD}[ \\t]+){1,8}[\\p{L}][\\p{L}\\p{N}-]{1,62})`,
@@ -172,6 +201,50 @@ const LOOKALIKE: Record<string, string> = {
   Χ: 'x',
 };
 const LOOKALIKE_RE = new RegExp(`[${Object.keys(LOOKALIKE).join('')}]`, 'gu');
+
+/**
+ * Latin small capitals, each read as the letter it is a small capital of (its Unicode name).
+ * UTS #39's confusables.txt gives an ASCII skeleton to only some (ᴄ ɪ ᴏ ꜱ ᴜ ᴠ ᴡ ʏ ᴢ, and Ʀ → R):
+ * it pairs lookalikes at the same size, and ᴀ beside a is not one, but a word wholly in small
+ * capitals is read by a person or a model as the ASCII word it shows ("ᴘᴀʏᴏᴜᴛ" → "payout"). NFKC
+ * leaves them as they are (it maps the modifier forms, ᶦ ᶫ ᶰ ᶸ, to them), and unlike Cyrillic or
+ * Greek letters they write no word of any language (they are phonetic symbols), so they are read
+ * whatever the label mixes. The Greek small capitals (ᴦ ᴧ) are Greek letters, not read here.
+ */
+const SMALL_CAPITAL: Record<string, string> = {
+  ᴀ: 'a',
+  ʙ: 'b',
+  ᴄ: 'c',
+  ᴅ: 'd',
+  ᴇ: 'e',
+  ꜰ: 'f',
+  ɢ: 'g',
+  ʜ: 'h',
+  ɪ: 'i',
+  ᴊ: 'j',
+  ᴋ: 'k',
+  ʟ: 'l',
+  ᴍ: 'm',
+  ɴ: 'n',
+  ᴏ: 'o',
+  ᴘ: 'p',
+  ꞯ: 'q',
+  ʀ: 'r',
+  ꜱ: 's',
+  ᴛ: 't',
+  ᴜ: 'u',
+  ᴠ: 'v',
+  ᴡ: 'w',
+  ʏ: 'y',
+  ᴢ: 'z',
+  // The capitals whose lower case is a small capital above (String#toLowerCase maps them to
+  // it, and NFKC leaves them): they show the ASCII capital, "ƦEFUND" for "REFUND".
+  Ɪ: 'I',
+  Ʀ: 'R',
+};
+const SMALL_CAPITAL_RE = new RegExp(`[${Object.keys(SMALL_CAPITAL).join('')}]`, 'gu');
+// Not global, for `test` (a global expression's `test` keeps its lastIndex between texts).
+const HAS_SMALL_CAPITAL = new RegExp(SMALL_CAPITAL_RE.source, 'u');
 // A run of address or host characters (labels of letters, digits and hyphens, dots, one @).
 const WORD = /[\p{L}\p{N}._%+-]+(?:@[\p{L}\p{N}.-]+)?/gu;
 const LATIN = /[A-Za-z]/;
@@ -209,7 +282,14 @@ export function readings(text: string): string[] {
   }
   const joined = letterByLetter(t);
   if (joined !== t) out.push(joined);
-  for (const s of joined === t ? [t] : [t, joined]) {
+  // Small capitals read first, so an address spelled in them ("ʙɪʟʟɪɴɢ ᴀᴛ ᴇᴠɪʟ ᴅᴏᴛ ᴛᴇꜱᴛ") is
+  // then read spelled out like one in ASCII letters.
+  const plainCaps =
+    !ascii && HAS_SMALL_CAPITAL.test(t)
+      ? t.replace(SMALL_CAPITAL_RE, (c) => SMALL_CAPITAL[c] ?? c)
+      : t;
+  if (plainCaps !== t) out.push(plainCaps);
+  for (const s of new Set([t, joined, plainCaps])) {
     const r = spelledRead(s);
     if (r !== s) out.push(r);
   }
