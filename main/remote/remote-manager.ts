@@ -227,8 +227,16 @@ export class RemoteManager {
 
   private async drop(entry: Live): Promise<void> {
     entry.off();
-    if (entry.registered) await this.d.registry.remove(entry.source.id);
-    else await entry.source.stop();
+    if (!entry.registered) return entry.source.stop();
+    try {
+      await this.d.registry.remove(entry.source.id);
+    } catch (err) {
+      // The registry may fail before it reached the source's stop (a change listener threw). A
+      // source left running would take the SIGKILL of StdioServers.end/endAll for a crash and
+      // start its server again (ServerConnection.fail); stopping twice is harmless.
+      await entry.source.stop();
+      throw err;
+    }
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {

@@ -69,8 +69,14 @@ describe('stopping several local servers', () => {
       id === 'remote:broken' ? Promise.reject(new Error('remove failed')) : remove(id),
     );
     const warn = vi.spyOn(t.app.logger, 'warn');
+    // The source the registry failed to stop is stopped all the same: one left running would see
+    // the safety net's SIGKILL as a crash and start its server again after Airlock stopped
+    // (ServerConnection.fail schedules a restart unless stopped).
+    const brokenStop = vi.spyOn(t.app.remotes!.get('broken')!, 'stop');
 
     await t.stop();
+
+    expect(brokenStop).toHaveBeenCalled();
 
     expect(warn).toHaveBeenCalledWith('remote server did not stop cleanly', {
       server: 'broken',
