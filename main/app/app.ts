@@ -281,7 +281,16 @@ export class App {
     this.google.stop();
     await this.remoteLoader?.stop();
     this.remoteLoader = null;
-    for (const s of this.registry.listSources()) await this.registry.remove(s.id);
+    // The sources left (built-in ones) stop side by side; one failing does not keep the rest.
+    const sources = this.registry.listSources();
+    const removed = await Promise.allSettled(sources.map((s) => this.registry.remove(s.id)));
+    removed.forEach((r, i) => {
+      if (r.status === 'rejected')
+        this.logger.warn('tool source did not stop cleanly', {
+          source: sources[i]!.id,
+          error: String(r.reason),
+        });
+    });
     this.db?.close();
     this.db = null;
     this.lock.release();

@@ -7,6 +7,7 @@ import { defaultDataDir, resolveDataDir } from '../platform/paths.js';
 import type { VaultChoice } from '../platform/vault/select.js';
 import { YoungGenerationCap, type YoungGenerationOptions } from '../platform/young-generation.js';
 import type { ToolSource } from '../tools/types.js';
+import { onStopSignals } from './stop-signals.js';
 
 /**
  * `airlock serve`: the headless gateway. Exactly one JSON line goes to
@@ -61,19 +62,18 @@ async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
   // The stop handlers go in before the ready line: whoever reads that line may signal at once
   // (scripts/start.mjs forwards Ctrl+C), and a signal with no handler yet kills the process with
   // no clean stop.
+  // A second signal while stopping exits at once (stop-signals.ts).
+  let offSignals = () => {};
   const stopped = new Promise<void>((resolveStop) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      app.logger.info('stopping', { signal });
-      app.stop().then(resolveStop, (err: unknown) => {
-        app.logger.error('stop failed', { error: String(err) });
-        resolveStop();
-      });
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    offSignals = onStopSignals({
+      stop: (signal) => {
+        app.logger.info('stopping', { signal });
+        app.stop().then(resolveStop, (err: unknown) => {
+          app.logger.error('stop failed', { error: String(err) });
+          resolveStop();
+        });
+      },
+    });
   });
   process.stdout.write(
     JSON.stringify({
@@ -91,6 +91,7 @@ async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
   // whose terminal closes (SIGHUP) or that is killed never has one (bin/airlock.js enables it).
   flushCompileCache();
   await stopped;
+  offSignals();
   return 0;
 }
 

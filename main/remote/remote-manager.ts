@@ -78,11 +78,20 @@ export class RemoteManager {
   async stop(): Promise<void> {
     this.logins.stop();
     await this.serial(async () => {
-      for (const [name, entry] of this.live) {
-        this.live.delete(name);
-        await this.drop(entry);
-      }
-      // Sources closed their processes one by one; this ends any straggler's process group.
+      const entries = [...this.live];
+      this.live.clear();
+      // All at once: each local server's own end (SIGTERM, grace, SIGKILL, wait for its group) runs
+      // side by side, so stopping takes as long as the slowest server, not the sum. One failing
+      // must not keep the others running.
+      const dropped = await Promise.allSettled(entries.map(([, entry]) => this.drop(entry)));
+      dropped.forEach((r, i) => {
+        if (r.status === 'rejected')
+          this.d.logger.warn('remote server did not stop cleanly', {
+            server: entries[i]![0],
+            error: String(r.reason),
+          });
+      });
+      // A safety net for any straggler's process group (each server's, side by side too).
       await this.stdio.endAll();
       await this.stdio.closeSandboxes();
     });
@@ -218,8 +227,16 @@ export class RemoteManager {
 
   private async drop(entry: Live): Promise<void> {
     entry.off();
-    if (entry.registered) await this.d.registry.remove(entry.source.id);
-    else await entry.source.stop();
+    if (!entry.registered) return entry.source.stop();
+    try {
+      await this.d.registry.remove(entry.source.id);
+    } catch (err) {
+      // The registry may fail before it reached the source's stop (a change listener threw). A
+      // source left running would take the SIGKILL of StdioServers.end/endAll for a crash and
+      // start its server again (ServerConnection.fail); stopping twice is harmless.
+      await entry.source.stop();
+      throw err;
+    }
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {

@@ -52,7 +52,12 @@ export function spawnGroup(
     fd.end(data);
   });
   live.add(child);
-  child.once('exit', () => live.delete(child));
+  // The leader ending is not the group ending: a server under `sh -c` or a launcher that ignores
+  // SIGTERM runs on after the leader, and a hard exit during the stop's grace (a second Ctrl+C,
+  // cli/stop-signals.ts) must still reach it. endGroup, which every close runs, takes it out then.
+  child.once('exit', () => {
+    if (child.pid === undefined || !groupRunning(child.pid)) live.delete(child);
+  });
   child.once('error', () => live.delete(child));
   if (!hooked) {
     hooked = true;

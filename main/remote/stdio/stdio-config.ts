@@ -207,7 +207,16 @@ export class StdioServers {
    * keeps its own.
    */
   async endAll(): Promise<void> {
-    await Promise.all([...this.processLogs.keys()].map((name) => this.end(name)));
+    const names = [...this.processLogs.keys()];
+    // Side by side, and one failing does not leave the others' processes running.
+    const ended = await Promise.allSettled(names.map((name) => this.end(name)));
+    ended.forEach((r, i) => {
+      if (r.status === 'rejected')
+        this.logger.warn('a local server could not be ended', {
+          server: names[i],
+          error: String(r.reason),
+        });
+    });
   }
 
   /**
