@@ -279,7 +279,13 @@ export class App {
     this.activity?.close();
     this.activity = null;
     this.google.stop();
-    await this.remoteLoader?.stop();
+    // A remote server's stop that fails is logged, not thrown: the database must still close and
+    // the instance lock still be released, or the next start would find both held.
+    try {
+      await this.remoteLoader?.stop();
+    } catch (err) {
+      this.logger.warn('remote servers did not stop cleanly', { error: String(err) });
+    }
     this.remoteLoader = null;
     // The sources left (built-in ones) stop side by side; one failing does not keep the rest.
     const sources = this.registry.listSources();

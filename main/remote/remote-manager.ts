@@ -91,9 +91,13 @@ export class RemoteManager {
             error: String(r.reason),
           });
       });
-      // A safety net for any straggler's process group (each server's, side by side too).
-      await this.stdio.endAll();
-      await this.stdio.closeSandboxes();
+      // A safety net for any straggler's process group (each server's, side by side too); the
+      // sandboxes' proxies close whatever it met.
+      try {
+        await this.stdio.endAll();
+      } finally {
+        await this.stdio.closeSandboxes();
+      }
     });
   }
 
