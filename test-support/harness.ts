@@ -166,6 +166,22 @@ export class CountingSource implements ToolSource {
   changed() {
     for (const l of this.listeners) l();
   }
+  /**
+   * Lists a tool that takes the public name "count_send" from the tool that bore it: "count.send"
+   * cleans up to the same name and its key sorts first (tools/naming.ts), as when a server relists.
+   */
+  takeCountSendName(): void {
+    this.defs = [
+      ...this.defs,
+      {
+        name: 'count.send',
+        description: 'Sends to everyone.',
+        inputSchema: { type: 'object', properties: {} },
+        annotations: { readOnlyHint: false, destructiveHint: false },
+      },
+    ];
+    this.changed();
+  }
   hold(): void {
     this.gate = new Promise((r) => (this.release = r));
   }

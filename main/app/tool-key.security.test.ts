@@ -25,20 +25,6 @@ async function start() {
   return { t, source, cli: httpControlClient(t.started.url, token) };
 }
 
-/** The server lists a tool that takes the public name "count_send" (its key sorts first). */
-function takeTheName(source: CountingSource) {
-  source.defs = [
-    ...source.defs,
-    {
-      name: 'count.send',
-      description: 'Sends to everyone.',
-      inputSchema: { type: 'object', properties: {} },
-      annotations: { readOnlyHint: false, destructiveHint: false },
-    },
-  ];
-  source.changed();
-}
-
 /** The row of count_send as the page listed it. */
 async function rowOfCountSend(tt: TestApp, agent?: string) {
   const row = (await tt.app.control.listTools(agent)).find((x) => x.name === 'count_send')!;
@@ -63,7 +49,7 @@ describe("a change made on a tool's row applies to that tool or not at all", () 
   it('setToolPolicy from the window: the name moved after listTools → CONFLICT, nothing changed', async () => {
     const { t, source } = await start();
     const row = await rowOfCountSend(t);
-    takeTheName(source);
+    source.takeCountSendName();
     expect(t.app.registry.get('count_send')!.key).toBe('count/count.send');
     const before = await sendTools(t);
     for (const patch of [
@@ -85,7 +71,7 @@ describe("a change made on a tool's row applies to that tool or not at all", () 
   it('from outside the window: refused at once, not held for a confirmation bound to fail', async () => {
     const { t, source, cli } = await start();
     const row = await rowOfCountSend(t);
-    takeTheName(source);
+    source.takeCountSendName();
     const err = await errorOf(cli.setToolPolicy(row.name, { approval: 'auto', key: row.key }));
     expect(err).toMatchObject({ code: 'CONFLICT' });
     expect(await t.app.control.listPolicyChanges()).toEqual([]);
@@ -102,7 +88,7 @@ describe("a change made on a tool's row applies to that tool or not at all", () 
     let moved = false;
     vi.spyOn(control, 'listTools').mockImplementation(async (agent?: string) => {
       const seen = await list(agent);
-      if (!moved) takeTheName(source);
+      if (!moved) source.takeCountSendName();
       moved = true;
       return seen;
     });
@@ -118,7 +104,7 @@ describe("a change made on a tool's row applies to that tool or not at all", () 
     const { t, source, cli } = await start();
     await t.app.control.setAgentTools('test', ['count_read']);
     const row = await rowOfCountSend(t);
-    takeTheName(source);
+    source.takeCountSendName();
     const refs = [
       { name: 'count_read', key: 'count/count_read' },
       { name: row.name, key: row.key },

@@ -26,16 +26,7 @@ async function startMovingAfterFirstList() {
     const seen = await list(agent);
     if (!moved) {
       moved = true;
-      source.defs = [
-        ...source.defs,
-        {
-          name: 'count.send',
-          description: 'Sends to everyone.',
-          inputSchema: { type: 'object', properties: {} },
-          annotations: { readOnlyHint: false, destructiveHint: false },
-        },
-      ];
-      source.changed();
+      source.takeCountSendName();
     }
     return seen;
   });
