@@ -118,33 +118,39 @@ export class LoneCallServer extends TaskServer {
       },
     } as unknown as ServerContext;
     const steps = this.plainCall!;
+    const again = (_r: unknown, c: ServerContext) => steps(call.params as never, c) as never;
+    // Once the call settles its controller goes (the SDK drops it after the send, which is
+    // synchronous here: nothing can arrive in between); true when it was aborted (no answer).
+    const ended = () => {
+      if (this.loneCalls.get(id) === controller) this.loneCalls.delete(id);
+      return signal.aborted;
+    };
+    // The 2025 codec's encodeResult gives a tools/call result back as it is.
+    const answer = (result: unknown) =>
+      ended() ? undefined : transport.send({ result, jsonrpc: '2.0', id } as JSONRPCMessage);
+    const fail = (error: Record<string, unknown>) => {
+      if (ended()) return undefined;
+      const thrown = Number.isSafeInteger(error['code']) ? (error['code'] as number) : -32603;
+      return transport.send({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: thrown === -32002 ? -32602 : thrown,
+          message: error['message'] ?? 'Internal error',
+          ...(error['data'] !== undefined && { data: error['data'] }),
+        },
+      } as JSONRPCMessage);
+    };
+    // One reaction to the steps' promise where `_onrequest` has a chain of six (and the wrapper
+    // and its input-round step two async frames more): a plain result is finished at once.
     steps(call.params as never, ctx)
-      .then((result) =>
-        this.finishedCall(request, ctx, result, (_r, c) => steps(call.params as never, c) as never),
-      )
-      .then(
-        async (result) => {
-          if (signal.aborted) return;
-          // The 2025 codec's encodeResult gives a tools/call result back as it is.
-          await transport.send({ result, jsonrpc: '2.0', id } as JSONRPCMessage);
-        },
-        async (error: Record<string, unknown>) => {
-          if (signal.aborted) return;
-          const thrown = Number.isSafeInteger(error['code']) ? (error['code'] as number) : -32603;
-          await transport.send({
-            jsonrpc: '2.0',
-            id,
-            error: {
-              code: thrown === -32002 ? -32602 : thrown,
-              message: error['message'] ?? 'Internal error',
-              ...(error['data'] !== undefined && { data: error['data'] }),
-            },
-          } as JSONRPCMessage);
-        },
-      )
-      .catch((error: unknown) => this.onerror?.(new Error(`Failed to send response: ${error}`)))
-      .finally(() => {
-        if (this.loneCalls.get(id) === controller) this.loneCalls.delete(id);
+      .then((result) => {
+        const finished = this.finishedCall(request, ctx, result, again);
+        return finished instanceof Promise ? finished.then(answer, fail) : answer(finished);
+      }, fail)
+      .catch((error: unknown) => {
+        ended();
+        this.onerror?.(new Error(`Failed to send response: ${error}`));
       });
   }
 }
