@@ -226,6 +226,16 @@ export class LoneArm {
     return res;
   }
 
+  /** The session's SessionTransport.busy() (what budgets.ts asks before ending a session). */
+  busy(): boolean | undefined {
+    const sessions = (
+      this.endpoint as unknown as {
+        sessions: { sessions: Map<string, { transport: { busy(): boolean } }> };
+      }
+    ).sessions.sessions;
+    return this.sid === undefined ? undefined : sessions.get(this.sid)?.transport.busy();
+  }
+
   async close(): Promise<void> {
     await this.endpoint.close();
   }

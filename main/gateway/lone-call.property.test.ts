@@ -183,6 +183,7 @@ async function run(lone: boolean, s: Scenario) {
   try {
     await arm.open(s.caps, s.version);
     const seenBefore = arm.calls.running.length;
+    const busy: (boolean | undefined)[] = [];
     for (const plan of s.calls) {
       const before = arm.calls.running.length;
       const res = arm.post(body(plan), headers(plan));
@@ -231,6 +232,7 @@ async function run(lone: boolean, s: Scenario) {
         }
         await settled();
       }
+      busy.push(arm.busy());
       if (plan.flush) vi.advanceTimersByTime(FIRST_EVENT_WAIT_MS);
       const cancel = (reason: boolean) =>
         arm.post({
@@ -257,6 +259,7 @@ async function run(lone: boolean, s: Scenario) {
         for (const again of arm.calls.running.slice(before + 1)) settle(again, plan.outcome);
         await settled();
       }
+      busy.push(arm.busy());
       if (plan.cancel === 'after') cancel(true);
       await settled();
     }
@@ -266,6 +269,7 @@ async function run(lone: boolean, s: Scenario) {
       errors: arm.errors,
       pipeline: arm.calls.log,
       signals,
+      busy,
       calls: arm.calls.running.length,
     };
   } finally {

@@ -98,6 +98,7 @@ describe('a lone call in flight', () => {
     await settled();
     const heads = () => a.seen.filter((s) => 'head' in s && s.res === 2);
     expect(heads()).toEqual([]);
+    expect(a.busy()).toBe(true);
     vi.advanceTimersByTime(FIRST_EVENT_WAIT_MS);
     expect(heads()).toEqual([{ res: 2, head: 200, type: 'text/event-stream' }]);
     a.calls.running[0]!.settle(() => ({ content: [] }));
@@ -106,6 +107,7 @@ describe('a lone call in flight', () => {
       res: 2,
       message: { result: { content: [] }, jsonrpc: '2.0', id: 7 },
     });
+    expect(a.busy()).toBe(false);
   });
 
   it('is aborted by the session closing, with the SDK error Protocol._onclose uses', async () => {
