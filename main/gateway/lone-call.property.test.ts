@@ -10,21 +10,25 @@ import { LoneCallServer } from './mcp-handlers/lone-call.js';
 /**
  * A 2025 session's lone call (mcp-handlers/lone-call.ts) is held to the SDK path it skips: two
  * real McpEndpoints, one built with `loneCalls` and one without, run the same generated scenario
- * — calls of every shape (plain, extra `_meta`, progress token, envelope key, task), good and bad
- * Accept / version / session headers, ids reused while open, upstream requests relayed mid-call
- * and answered, declined or refused by the agent, log lines mid-call, the held head flushed or
- * not, cancellation before and after the answer, the agent hanging up, the session closed
- * mid-call, and pipeline answers of every kind (plain and other results, invalid results, Errors
+ * — calls of every shape (plain, extra `_meta`, progress token, envelope keys, related-task,
+ * `__proto__`, null or array arguments, extra params, task) and id (strings, empty, negative,
+ * largest safe, unsafe, fractional), good and bad Accept / version / session headers, ids reused
+ * while open, upstream requests relayed mid-call and answered, declined or refused by the agent,
+ * log lines mid-call, the held head flushed or not, cancellation before and after the answer,
+ * the agent hanging up, the session closed or its agent revoked mid-call, and pipeline answers
+ * of every kind (plain and other results, invalid results, results whose reading throws, Errors
  * with and without codes and data, ProtocolErrors, -32002, url-required results, non-Error
  * rejections, calls that never end) — and must show the agent the same heads (status, content
- * type), the same messages in the same order and the same ends, and the pipeline the same calls,
- * options, relay outcomes and signal states. lone-call.test.ts proves the lone side is taken.
+ * type), the same messages in the same order and the same ends, byte for byte, and the pipeline
+ * the same calls, options, relay outcomes and signal states. lone-call.test.ts proves the lone
+ * side is taken.
  */
 
 type Outcome =
   | { kind: 'result'; result: CallToolResult }
   | { kind: 'urlRequired' }
   | { kind: 'throw'; error: () => unknown }
+  | { kind: 'unreadable'; key: 'resultType' | 'content' }
   | { kind: 'hang' };
 
 const text = (t: string, extra: Record<string, unknown> = {}): CallToolResult =>
@@ -44,6 +48,9 @@ const outcome: fc.Arbitrary<Outcome> = fc.oneof(
     { kind: 'result', result: text('x', { extra: true }) },
     { kind: 'urlRequired' },
     { kind: 'hang' },
+    // A result whose reading throws: both paths answer the throw as an error.
+    { kind: 'unreadable', key: 'resultType' },
+    { kind: 'unreadable', key: 'content' },
     { kind: 'result', result: { resultType: 'input_required' } as unknown as CallToolResult },
     {
       kind: 'result',
@@ -88,8 +95,14 @@ const outcome: fc.Arbitrary<Outcome> = fc.oneof(
 );
 
 const callPlan = fc.record({
-  id: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constantFrom('a', 'b')),
+  id: fc.oneof(
+    fc.integer({ min: 0, max: 3 }),
+    fc.constantFrom('a', 'b', '', -1, Number.MAX_SAFE_INTEGER, 2 ** 53, 1.5),
+  ),
   shape: fc.constantFrom(
+    'plain',
+    'plain',
+    'plain',
     'plain',
     'plain',
     'plain',
@@ -97,6 +110,12 @@ const callPlan = fc.record({
     'noArgs',
     'progress',
     'envelope',
+    'capsEnvelope',
+    'relatedTask',
+    'protoArgs',
+    'nullArgs',
+    'arrayArgs',
+    'extraParam',
     'task',
   ),
   headers: fc.constantFrom(
@@ -115,7 +134,7 @@ const callPlan = fc.record({
   flush: fc.boolean(),
   reuse: fc.boolean(),
   cancel: fc.constantFrom('none', 'none', 'before', 'beforeNoReason', 'after'),
-  end: fc.constantFrom('none', 'none', 'none', 'none', 'close', 'hangup'),
+  end: fc.constantFrom('none', 'none', 'none', 'none', 'close', 'hangup', 'revoke'),
   outcome,
 });
 
@@ -125,6 +144,9 @@ const scenario = fc.record({
     { elicitation: {} },
     { elicitation: { form: {} }, sampling: {} },
     { elicitation: { url: {} } },
+    // URL elicitation declared in forms approval-url.ts reads as none but relay.ts as declared.
+    { elicitation: { url: false } },
+    { elicitation: { form: {}, url: null } },
   ),
   version: fc.constantFrom('2025-11-25', '2025-06-18', '2025-03-26'),
   calls: fc.array(callPlan, { minLength: 1, maxLength: 3 }),
@@ -139,6 +161,17 @@ function body(plan: Plan) {
   if (plan.shape === 'meta') params['_meta'] = { note: 'n' };
   if (plan.shape === 'progress') params['_meta'] = { progressToken: 'p' };
   if (plan.shape === 'envelope') params['_meta'] = { 'io.modelcontextprotocol/logLevel': 'debug' };
+  if (plan.shape === 'capsEnvelope')
+    params['_meta'] = {
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } },
+    };
+  if (plan.shape === 'relatedTask')
+    params['_meta'] = { 'io.modelcontextprotocol/related-task': { taskId: 'x' } };
+  // JSON.parse makes `__proto__` an own key (the SDK's parse would set a prototype instead).
+  if (plan.shape === 'protoArgs') params['arguments'] = JSON.parse('{"__proto__": {"q": 1}}');
+  if (plan.shape === 'nullArgs') params['arguments'] = null;
+  if (plan.shape === 'arrayArgs') params['arguments'] = [1];
+  if (plan.shape === 'extraParam') params['cursor'] = 'c';
   if (plan.shape === 'task') params['task'] = { ttl: 1000 };
   return { jsonrpc: '2.0', id: plan.id, method: 'tools/call', params };
 }
@@ -162,6 +195,13 @@ function settle(call: RunningCall, o: Outcome): void {
   if (o.kind === 'hang') return;
   call.settle(() => {
     if (o.kind === 'throw') throw o.error();
+    if (o.kind === 'unreadable')
+      return Object.defineProperty(text('u'), o.key, {
+        enumerable: true,
+        get() {
+          throw new Error(`unreadable ${o.key}`);
+        },
+      });
     if (o.kind === 'urlRequired')
       return withUrlRequired(text('open the link'), {
         server: 'up',
@@ -244,6 +284,13 @@ async function run(lone: boolean, s: Scenario) {
         cancel(plan.cancel === 'before');
       if (plan.end === 'hangup') res.destroy();
       if (plan.end === 'close') arm.delete();
+      // Revoked (McpEndpoint.closeSessionsOf): the session goes at once, its server after grace.
+      if (plan.end === 'revoke') {
+        arm.endpoint.closeSessionsOf('a', 10);
+        arm.post(body(plan));
+        await settled();
+        vi.advanceTimersByTime(10);
+      }
       await settled();
       const mark = arm.seen.length;
       settle(call, plan.outcome);
@@ -304,6 +351,8 @@ describe('a lone call and the SDK path', () => {
         const taken = runLone.mock.calls.length;
         const lone = await run(true, s);
         expect(lone).toEqual(sdk);
+        // Byte for byte too: JSON.parse keeps the wire's key order, which toEqual ignores.
+        expect(JSON.stringify(lone)).toBe(JSON.stringify(sdk));
         if (runLone.mock.calls.length === taken) return;
         reached.lone++;
         const messages = lone.seen.map((x) => ('message' in x ? JSON.stringify(x.message) : ''));
@@ -316,7 +365,7 @@ describe('a lone call and the SDK path', () => {
           reached.json++;
         if (lone.seen.some((x) => 'type' in x && x.type === 'text/event-stream')) reached.sse++;
       }),
-      { numRuns: 400 },
+      { numRuns: 600 },
     );
     for (const [what, n] of Object.entries(reached)) expect(n, what).toBeGreaterThan(20);
   });

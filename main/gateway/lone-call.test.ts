@@ -121,3 +121,32 @@ describe('a lone call in flight', () => {
     expect((signal!.reason as Error).message).toBe('Connection closed');
   });
 });
+
+describe('a lone call whose steps throw synchronously', () => {
+  it('is answered as the SDK answers a handler that throws so, and leaves nothing in flight', async () => {
+    const run = async (lone: boolean) => {
+      const a = await arm(lone);
+      // tools.ts's function for each path (the SDK path's wrapper calls toolCall, the lone path
+      // plainCall), made to throw before any promise, as `_onrequest` never lets a handler do.
+      const sessions = (a.endpoint as unknown as { sessions: { servers(): unknown[] } }).sessions;
+      const server = sessions.servers()[0] as LoneCallServer;
+      const thrower = () => {
+        throw new Error('sync');
+      };
+      server.toolCall = thrower;
+      server.plainCall = thrower;
+      a.post(call(3));
+      await settled();
+      return { seen: a.seen.slice(3), errors: a.errors, busy: a.busy() };
+    };
+    const sdk = await run(false);
+    const lone = await run(true);
+    expect(runLone).toHaveBeenCalledTimes(1);
+    expect(JSON.stringify(lone)).toBe(JSON.stringify(sdk));
+    expect(lone.seen).toContainEqual({
+      res: 2,
+      message: { jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'sync' } },
+    });
+    expect(lone.busy).toBe(false);
+  });
+});

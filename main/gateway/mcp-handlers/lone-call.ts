@@ -7,6 +7,7 @@ import {
   SdkErrorCode,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  type Result,
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
@@ -34,7 +35,8 @@ import { parsedToolCall, plainToolCall } from './tool-call-shapes.js';
  * - the result finished as the tools/call wrapper finishes it (PlainCallServer.finishedCall: an
  *   input-required one through the SDK's legacy shim, anything but a plain one through the SDK's
  *   CallToolResult check);
- * - nothing sent once the call's signal is aborted; an error mapped as `_onrequest` maps it:
+ * - nothing sent once the call's signal is aborted; an error (thrown or rejected, by the steps
+ *   or the result's finishing, as `_onrequest`'s promise catches both) mapped as it maps it:
  *   `code` if a safe integer else -32603, through the 2025 codec's `encodeErrorCode` (-32002 →
  *   -32602), `message` or "Internal error", `data` if any; a failed send to `onerror`.
  * The transport side (its checks, the request's stream, its held head) is SessionTransport.post
@@ -141,17 +143,30 @@ export class LoneCallServer extends TaskServer {
         },
       } as JSONRPCMessage);
     };
+    // `_onrequest` runs its handler inside a promise and the wrapper is async, so whatever they
+    // throw, even synchronously (a result whose reading throws), is answered as an error; here
+    // too, else the agent would wait for ever and the id stay registered (busy()).
+    const finish = (result: unknown) => {
+      let finished: Result | Promise<Result>;
+      try {
+        finished = this.finishedCall(request, ctx, result, again);
+      } catch (error) {
+        return fail(error as Record<string, unknown>);
+      }
+      return finished instanceof Promise ? finished.then(answer, fail) : answer(finished);
+    };
+    let running: Promise<unknown>;
+    try {
+      running = steps(call.params as never, ctx);
+    } catch (error) {
+      running = Promise.reject(error as Error);
+    }
     // One reaction to the steps' promise where `_onrequest` has a chain of six (and the wrapper
     // and its input-round step two async frames more): a plain result is finished at once.
-    steps(call.params as never, ctx)
-      .then((result) => {
-        const finished = this.finishedCall(request, ctx, result, again);
-        return finished instanceof Promise ? finished.then(answer, fail) : answer(finished);
-      }, fail)
-      .catch((error: unknown) => {
-        ended();
-        this.onerror?.(new Error(`Failed to send response: ${error}`));
-      });
+    running.then(finish, fail).catch((error: unknown) => {
+      ended();
+      this.onerror?.(new Error(`Failed to send response: ${error}`));
+    });
   }
 }
 
