@@ -1,5 +1,6 @@
 /** The upstream leg's keep-alive agents and request targets (lean-fetch.ts, issue 20 and 34). */
-import type { Agent } from 'node:http';
+import type { Agent, IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { http } from '../../platform/node-http.js';
 
 let httpAgent: Agent | undefined;
@@ -7,12 +8,52 @@ let httpsAgent: Agent | undefined;
 
 /**
  * An idle kept-alive socket is closed after 4 s, or a second before the server's own
- * `Keep-Alive: timeout=N` hint when that is sooner — undici's defaults. Node's agent honours the
- * hint only when a `timeout` is set; without one, a socket the server closes at its idle timeout
- * (5 s for Node servers) could be reused at that very moment and reset under a tool call.
- * (`timeout` on a socket in use only emits 'timeout', which nothing here acts on.)
+ * `Keep-Alive: timeout=N` hint when that is sooner — undici's defaults. Without an idle timeout,
+ * a socket the server closes at its idle timeout (5 s for Node servers) could be reused at that
+ * very moment and reset under a tool call.
  */
-const AGENT = { keepAlive: true, timeout: 4_000 };
+export const IDLE_SOCKET_MS = 4_000;
+
+/**
+ * The agents' `keepSocketAlive` (Node 22, lib/_http_agent.js, the method Node documents for an
+ * agent to override), as Node's own with `timeout: IDLE_SOCKET_MS` — the TCP keep-alive, the
+ * unref, the server's hint (a socket the hint leaves a second or less is not kept), the idle
+ * timeout set — but given to an agent without a `timeout` option (issue 34). With the option,
+ * every request also listened for its socket's timeout, and its response's end zeroed the
+ * socket's timeout (lib/_http_client.js `responseKeepAlive`), so the free socket got a new timer
+ * and bound callback every call (`socket.setTimeout(0)`, then `setTimeout(4000)`): a Timeout per
+ * call in the timer list, more work for the young generation's collections too
+ * (docs/performance.md, "The upstream leg, wave 3 session 16"). Here the timer is set
+ * once per socket and stays: node:net refreshes it on every read and write, so it still counts
+ * idle time from the socket's last byte, and a socket in use that goes quiet that long only emits
+ * 'timeout', which the agent acts on only for a free socket (it closes it), as before.
+ * upstream-agents.test.ts holds the timer to one per socket and the idle sockets to closing.
+ */
+function keepSocketAlive(this: Agent & { keepAliveMsecs?: number }, socket: Socket): boolean {
+  socket.setKeepAlive(true, this.keepAliveMsecs);
+  socket.unref();
+  let idle = IDLE_SOCKET_MS;
+  let keep = true;
+  // (Node joins a repeated Keep-Alive header into one string, as for every header but Set-Cookie.)
+  const hint = (socket as { _httpMessage?: { res?: IncomingMessage } })._httpMessage?.res?.headers[
+    'keep-alive'
+  ] as string | undefined;
+  const seconds = hint ? /^timeout=(\d+)/.exec(hint)?.[1] : undefined;
+  if (seconds) {
+    // Ends a moment before the server's own timeout, so a request never meets its close.
+    const buffer = (this as { agentKeepAliveTimeoutBuffer?: number }).agentKeepAliveTimeoutBuffer;
+    const ms = Math.max(Number.parseInt(seconds, 10) * 1000 - (buffer ?? 1000), 0);
+    if (ms === 0) keep = false;
+    else if (ms < idle) idle = ms;
+  }
+  if (socket.timeout !== idle) socket.setTimeout(idle);
+  return keep;
+}
+
+function agent<A extends Agent>(a: A): A {
+  a.keepSocketAlive = keepSocketAlive;
+  return a;
+}
 
 interface Client {
   agent: Agent;
@@ -26,10 +67,10 @@ export function agentFor(url: URL): Client {
   if (url.protocol === 'https:') {
     if (httpsClient) return httpsClient;
     const https = process.getBuiltinModule('node:https');
-    httpsAgent ??= new https.Agent(AGENT);
+    httpsAgent ??= agent(new https.Agent({ keepAlive: true }));
     return (httpsClient = { agent: httpsAgent, request: https.request });
   }
-  httpAgent ??= new http.Agent(AGENT);
+  httpAgent ??= agent(new http.Agent({ keepAlive: true }));
   return (httpClient ??= { agent: httpAgent, request: http.request });
 }
 
