@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 /** The first protocol revision the SDK's classifier treats as the modern era (a string order). */
-export const FIRST_MODERN = '2026-07-28';
+const FIRST_MODERN = '2026-07-28';
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 // Shared by every answer: frozen, so no caller can change what the next one gets.
 const LEGACY: InboundLegacyRoute = Object.freeze({ kind: 'legacy', reason: 'no-claim' });

@@ -85,30 +85,7 @@ export class SessionTransport implements Transport {
     }
   }
 
-  /**
-   * A POST carrying one lone call (mcp-handlers/lone-call.ts): the checks, the request's
-   * registration and its stream are post()'s own; `run` takes the place of the SDK's dispatch
-   * and answers through send() as the SDK would.
-   */
-  postLone(
-    req: IncomingMessage,
-    res: ServerResponse,
-    body: unknown,
-    authInfo: AuthInfo,
-    run: () => void,
-  ): void {
-    if (this.closed) return jsonRpcError(res, 404, -32001, 'Session not found');
-    this.post(req, res, body, authInfo, run);
-  }
-
-  /** `lone`: the body is one lone call, run by it instead of delivered (postLone). */
-  private post(
-    req: IncomingMessage,
-    res: ServerResponse,
-    body: unknown,
-    authInfo: AuthInfo,
-    lone?: () => void,
-  ) {
+  private post(req: IncomingMessage, res: ServerResponse, body: unknown, authInfo: AuthInfo) {
     const accept = req.headers.accept ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
       return this.refuse(
@@ -153,7 +130,7 @@ export class SessionTransport implements Transport {
       this.o.onsessioninitialized(this.sessionId);
     }
 
-    if (!lone) this.asked.received(messages);
+    this.asked.received(messages);
     const deliver = (m: Message) => this.onmessage?.(m as unknown as JSONRPCMessage, { authInfo });
     if (requests.length === 0) {
       for (const m of messages) deliver(m);
@@ -180,8 +157,6 @@ export class SessionTransport implements Transport {
     // checks _closed), and gone() may run twice anyway.
     res.on('close', gone);
     if (res.destroyed) gone();
-    // A lone call's one message is its request: nothing to settle (asked) or cancel in it.
-    if (lone) return lone();
     for (const m of messages) deliver(m);
     this.dropCancelled(messages);
   }

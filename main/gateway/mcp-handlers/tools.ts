@@ -22,24 +22,6 @@ export function registerToolHandlers(
   const waiting: UrlElicitationDeps = {
     waitingApproval: (result) => pipeline.waitingApproval?.(result) ?? null,
   };
-  // One call's steps once it is neither a task nor offered the approval URL: the relay, the
-  // pipeline, the URL-required error. Shared by the call below and a 2025 session's lone call
-  // (lone-call.ts), which runs exactly these for a client without URL elicitation.
-  const steps = (
-    ctx: ServerContext,
-    params: CallToolRequest['params'],
-    progress?: (p: number, total?: number, message?: string) => void,
-    noWait?: boolean,
-  ) =>
-    withRelay(ctx, async (relay, signal) => {
-      const opts: CallOptions = { signal, relay };
-      if (progress) opts.progress = progress;
-      if (noWait) opts.noWait = noWait;
-      return throwIfUrlRequired(
-        await pipeline.call(agent, params.name, params.arguments, opts),
-        relay,
-      );
-    });
   const call = async (req: CallToolRequest, ctx: ServerContext) => {
     // A task-augmented call is answered with its task at once (tasks.ts, issue 28 item 5).
     const task = startTask?.(req.params, ctx);
@@ -48,7 +30,15 @@ export function registerToolHandlers(
     // approval-url.ts); relays of the upstream's own requests inside.
     const answer = (progress?: (p: number, total?: number, message?: string) => void) =>
       callWithApprovalUrl(waiting, server, ctx, (noWait) =>
-        steps(ctx, req.params, progress, noWait),
+        withRelay(ctx, async (relay, signal) => {
+          const opts: CallOptions = { signal, relay };
+          if (progress) opts.progress = progress;
+          if (noWait) opts.noWait = noWait;
+          return throwIfUrlRequired(
+            await pipeline.call(agent, req.params.name, req.params.arguments, opts),
+            relay,
+          );
+        }),
       );
     const token = req.params._meta?.progressToken;
     // No progress asked, none can be under way: the answer goes without waiting a turn for it.
@@ -76,9 +66,5 @@ export function registerToolHandlers(
   server.setRequestHandler('tools/call', call);
   // A 2025 session's server and the 2026-07-28 hot path's run it without the SDK's second request
   // check where that check surely passes (call-server.ts, tool-call-shapes.ts).
-  if (server instanceof PlainCallServer) {
-    server.toolCall = call;
-    // callWithApprovalUrl without URL elicitation: steps(ctx, params, undefined, false).
-    server.plainCall = (params, ctx) => steps(ctx, params as CallToolRequest['params']);
-  }
+  if (server instanceof PlainCallServer) server.toolCall = call;
 }
