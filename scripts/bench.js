@@ -22,6 +22,9 @@
 //   npm run bench -- relay-floor --fast-lane  also two relay-shaped lanes inside Airlock on its own
 //                                    call pipeline, one with its SDK upstream and one with a bare
 //                                    upstream POST (bench-fast-lane.mjs; a measurement, issue 34)
+//   npm run bench -- layers          the relay floor with a stamp at each layer boundary of a
+//                                    scratch copy of dist/: a plain call's time, step by step,
+//                                    beside the JSON relay's (bench-layers.mjs, issue 34)
 //
 // On Linux without a usable Secret Service, runs under scripts/with-keyring.sh (a throwaway
 // gnome-keyring) so the cold-start figure of `airlock serve` can be measured.
