@@ -4,6 +4,7 @@ import { MemoryVault } from '../platform/vault/vault.js';
 import { Redactor } from './connection/redact.js';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { RelayMethod } from '../tools/relay.js';
+import { BoundedJsonSchemaValidator } from '../tools/sdk-schema-validators.js';
 import { connectUpstream, describeFailure, listAllTools } from './upstream/upstream.js';
 import { probeSignIn, type ProbeOAuth } from './oauth/probe-auth.js';
 import { querySecretsIn, querySecretValues } from '../platform/url-secrets.js';
@@ -66,6 +67,9 @@ export async function probeRemote(o: ProbeOptions): Promise<ProbeOutcome> {
         timeoutMs: o.timeoutMs,
         clientVersion: o.version,
         onRelay: (method, params) => probeAnswer(method, params, o.elicitDefaults === true),
+        // The probe's one call is checked inside the SDK's callTool, by Airlock's bounded validator
+        // (a gateway connection's results are checked by remote-calls.ts, through the schema pool).
+        outputValidator: new BoundedJsonSchemaValidator(),
         ...(oauth ? { authProvider: oauth.session } : {}),
       }),
     );

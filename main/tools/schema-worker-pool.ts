@@ -33,7 +33,7 @@ const REFS = /"\$(ref|dynamicRef|recursiveRef)"/;
 /**
  * The worker: loads this folder's schema-validator module (compiled .js, or
  * the .ts source under the tests, which Node strips of types) and answers
- * `{id, schemaId, schema, value}` with `{id, problem}`. Schemas are cached by
+ * `{id, schemaId, schema, value, root}` with `{id, problem}`. Schemas are cached by
  * the id the pool gives each schema object.
  */
 const WORKER_SOURCE = `
@@ -55,7 +55,7 @@ import(workerData.validatorUrl).then(({ SchemaValidator }) => {
       if (schemas.size > 256) schemas.delete(schemas.keys().next().value);
     }
     let problem = null;
-    try { problem = validator.validate(schema, m.value); } catch { problem = null; }
+    try { problem = validator.validate(schema, m.value, m.root); } catch { problem = null; }
     parentPort.postMessage({ id: m.id, problem });
   });
   parentPort.postMessage({ ready: true });
@@ -81,11 +81,28 @@ const validatorUrl = validatorUrlFor(import.meta.url);
 
 const STOPPING = 'Airlock is stopping; the call was neither checked nor run.';
 
+/** Why the pool answered without a validator's word: the caller words it for what was checked. */
+type Refusal = 'stopping' | 'busy' | 'over-budget';
+
+/** A validation's outcome: valid (or left unchecked, see below), the problems found, or a refusal. */
+type Verdict = null | { problems: string } | { refused: Refusal };
+
+/**
+ * A tool result's `structuredContent` checked against the tool's `outputSchema` (checkResult):
+ * valid, or `mismatch` (the problems found), or `unchecked` (why the check could not be made).
+ */
+export type ResultCheck = null | { mismatch: string } | { unchecked: string };
+
+/** How a problem at the top of a tool result's structured content is named. */
+const RESULT_ROOT = '(structuredContent)';
+
 interface Job {
   schema: JsonSchema;
   value: unknown;
   owner: string | undefined;
-  resolve: (problem: string | null) => void;
+  /** How a problem at the value's top is named (SchemaValidator.validate). */
+  root: string | undefined;
+  resolve: (verdict: Verdict) => void;
 }
 
 /** Off-thread validations one caller (an agent) may have running or waiting at once. */
@@ -136,8 +153,22 @@ export class SchemaWorkerPool {
   validate(schema: JsonSchema, value: unknown, owner?: string): Promise<string | null> {
     const inline = this.validateInline(schema, value);
     return inline === undefined
-      ? this.validateOffThread(schema, value, owner)
+      ? this.validateOffThread(schema, value, owner, undefined).then((v) => this.argumentsText(v))
       : Promise.resolve(inline);
+  }
+
+  /**
+   * A tool result's `structuredContent` against the tool's `outputSchema`, by the same rules as
+   * arguments (inline when cheap, else in a worker within the budget; `owner` bounds one caller's
+   * share): an upstream's output schema is as much the attacker's as its input schema, and the MCP
+   * SDK's own check of it ran a backtracking regex engine on the main thread (docs/security.md,
+   * "Schemas are evaluated with bounded cost").
+   */
+  checkResult(schema: JsonSchema, value: unknown, owner?: string): Promise<ResultCheck> {
+    const verdict: Verdict | Promise<Verdict> = this.cheap(schema, value)
+      ? problemsOf(this.inline.validate(schema, value, RESULT_ROOT))
+      : this.validateOffThread(schema, value, owner, RESULT_ROOT);
+    return Promise.resolve(verdict).then((v) => this.resultCheck(v));
   }
 
   /**
@@ -152,21 +183,48 @@ export class SchemaWorkerPool {
     schema: JsonSchema,
     value: unknown,
     owner: string | undefined,
-  ): Promise<string | null> {
-    if (this.closed) return Promise.resolve(STOPPING);
+    root: string | undefined,
+  ): Promise<Verdict> {
+    if (this.closed) return Promise.resolve({ refused: 'stopping' });
     // No worker can run here (a packaging problem): rather than risk the main thread on a costly
-    // schema, leave it to the upstream, which validates its own arguments.
+    // schema, leave it to the upstream, which validates its own arguments (a result then goes on
+    // unchecked, as from any client that does not check output schemas).
     if (this.broken) return Promise.resolve(null);
-    if (owner !== undefined && this.heldBy(owner) >= PER_OWNER) {
-      return Promise.resolve(
-        `Airlock is still checking ${PER_OWNER} earlier calls of yours against costly schemas; ` +
-          'wait for their answers before sending more.',
-      );
-    }
+    if (owner !== undefined && this.heldBy(owner) >= PER_OWNER)
+      return Promise.resolve({ refused: 'busy' });
     return new Promise((resolve) => {
-      this.queue.push({ schema, value, owner, resolve });
+      this.queue.push({ schema, value, owner, root, resolve });
       this.pump();
     });
+  }
+
+  /** A verdict on arguments, as the call pipeline tells the agent (after "Invalid arguments for …: "). */
+  private argumentsText(v: Verdict): string | null {
+    if (v === null) return null;
+    if ('problems' in v) return v.problems;
+    if (v.refused === 'stopping') return STOPPING;
+    if (v.refused === 'busy')
+      return (
+        `Airlock is still checking ${PER_OWNER} earlier calls of yours against costly schemas; ` +
+        'wait for their answers before sending more.'
+      );
+    return overBudget(this.budgetMs);
+  }
+
+  /** A verdict on a tool result (remote-calls.ts words it: the call did run). */
+  private resultCheck(v: Verdict): ResultCheck {
+    if (v === null) return null;
+    if ('problems' in v) return { mismatch: v.problems };
+    if (v.refused === 'stopping') return { unchecked: 'Airlock is stopping' };
+    if (v.refused === 'busy')
+      return {
+        unchecked: `Airlock is still checking ${PER_OWNER} earlier calls or results of yours against costly schemas`,
+      };
+    return {
+      unchecked:
+        `checking it went over Airlock's limits (${this.budgetMs} ms, 256 MB); if this keeps ` +
+        "happening, the server's output schema is too costly to check (tell its maintainer)",
+    };
   }
 
   private heldBy(owner: string): number {
@@ -178,7 +236,7 @@ export class SchemaWorkerPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.resolve(STOPPING);
+    for (const job of this.queue.splice(0)) job.resolve({ refused: 'stopping' });
     await Promise.allSettled([...this.slots].map((s) => s.worker.terminate()));
     this.slots.clear();
   }
@@ -222,7 +280,7 @@ export class SchemaWorkerPool {
       if (!job || m.id !== job.id) return;
       job.cancelBudget?.();
       slot.job = null;
-      job.resolve(m.problem ?? null);
+      job.resolve(problemsOf(m.problem ?? null));
       this.pump();
     });
     worker.on('error', () => {
@@ -236,7 +294,9 @@ export class SchemaWorkerPool {
       slot.job = null;
       if (job) {
         job.cancelBudget?.();
-        job.resolve(this.closed ? STOPPING : this.broken ? null : overBudget(this.budgetMs));
+        job.resolve(
+          this.closed ? { refused: 'stopping' } : this.broken ? null : { refused: 'over-budget' },
+        );
       }
       if (this.broken) for (const j of this.queue.splice(0)) j.resolve(null);
       else this.pump();
@@ -251,7 +311,13 @@ export class SchemaWorkerPool {
     slot.job = { ...job, id };
     if (slot.ready) slot.job.cancelBudget = this.startBudget(slot);
     try {
-      slot.worker.postMessage({ id, schemaId, schema: job.schema, value: job.value });
+      slot.worker.postMessage({
+        id,
+        schemaId,
+        schema: job.schema,
+        value: job.value,
+        root: job.root,
+      });
     } catch {
       // Not cloneable (cannot happen for parsed JSON): left to the upstream, as an unloadable schema is.
       slot.job.cancelBudget?.();
@@ -263,6 +329,10 @@ export class SchemaWorkerPool {
   private startBudget(slot: Slot): () => void {
     return this.budgetTimer(() => void slot.worker.terminate(), this.budgetMs);
   }
+}
+
+function problemsOf(problem: string | null): Verdict {
+  return problem === null ? null : { problems: problem };
 }
 
 function overBudget(ms: number): string {
