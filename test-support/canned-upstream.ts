@@ -24,6 +24,11 @@ export function cannedMcp(o: {
    * tools, instead of each opening a session of its own.
    */
   stateless?: boolean;
+  /**
+   * Instead of `callResult`: the result as JSON text, sent as is — one JSON.stringify cannot
+   * write (structured content nested thousands deep).
+   */
+  callResultJson?: string;
 }): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     let body = '';
@@ -57,7 +62,10 @@ export function cannedMcp(o: {
         },
         'tools/call': o.callResultFor ? o.callResultFor(m.params?.arguments ?? {}) : o.callResult,
       };
-      const answer = JSON.stringify({ jsonrpc: '2.0', id: m.id, result: results[m.method] ?? {} });
+      const answer =
+        m.method === 'tools/call' && o.callResultJson !== undefined
+          ? `{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":${o.callResultJson}}`
+          : JSON.stringify({ jsonrpc: '2.0', id: m.id, result: results[m.method] ?? {} });
       const type = o.sse ? 'text/event-stream' : 'application/json';
       res.writeHead(200, {
         'content-type': type,

@@ -38,7 +38,7 @@ const HOSTILE_S = 'a'.repeat(5000) + '!';
  */
 async function hostileUpstream(
   outputSchema: Record<string, unknown>,
-  o: { sse: boolean; session: boolean },
+  o: { sse: boolean; session: boolean; resultJson?: string },
 ) {
   const server = createServer(
     cannedMcp({
@@ -51,6 +51,7 @@ async function hostileUpstream(
       outputSchema,
       sse: o.sse,
       stateless: !o.session,
+      ...(o.resultJson !== undefined ? { callResultJson: o.resultJson } : {}),
     }),
   );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -163,6 +164,31 @@ describe('recursive $ref fan-out in an output schema', () => {
       /The remote server "hostile" answered, but Airlock could not check the result against its tool's output schema and did not pass it on: checking it went over Airlock's limits \(600000 ms, 256 MB\).*The call itself ran on the server/,
     );
     expect(textOf(r)).not.toContain('looked up');
+  });
+});
+
+describe('structured content nested deeper than Airlock can measure', () => {
+  it('is refused with a clear tool error that says the call ran, on either side of the pool', async () => {
+    // 100,000 levels: JSON.parse reads it; JSON.stringify and structured clone throw RangeError.
+    const deep = '{"c":'.repeat(100_000) + '{}' + '}'.repeat(100_000);
+    const resultJson = `{"content":[{"type":"text","text":"looked up"}],"structuredContent":${deep}}`;
+    const ctx = { agent: 'a', signal: new AbortController().signal };
+    // Inline (no $ref: measured first) and in a worker (a $ref: handed over as it is).
+    for (const schema of [BACKTRACKS, EXPONENTIAL_SCHEMA]) {
+      const url = await hostileUpstream(schema, { sse: false, session: false, resultJson });
+      const source = new RemoteSource(
+        { name: 'deep', url, headers: {} },
+        { logger: new Logger({ stderr: false }), version: 'test', timings: FAST_REMOTE },
+      );
+      cleanup.push(() => source.stop());
+      source.start();
+      await source.settled();
+      const r = await source.call('echo', {}, ctx);
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toBe(
+        `The remote server "deep" answered, but Airlock could not check the result against its tool's output schema and did not pass it on: its structured content is nested too deeply for Airlock to check. The call itself ran on the server; check before trying again.`,
+      );
+    }
   });
 });
 

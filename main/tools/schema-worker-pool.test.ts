@@ -62,24 +62,57 @@ describe('SchemaWorkerPool.checkResult', () => {
     });
   });
 
-  it("one caller's costly checks are bounded together with its calls'; a stopping pool checks nothing", async () => {
+  it("one caller's calls and results share its bound: a call over it is refused, a result waits for it", async () => {
+    const trigger = budgetTrigger();
+    const p = pool({ maxWorkers: 1, budgetTimer: trigger.budgetTimer });
+    const held = [1, 2, 3, 4].map(() => p.validate(EXPONENTIAL_SCHEMA, nested(40), 'agent'));
+    expect(await p.validate(EXPONENTIAL_SCHEMA, nested(2), 'agent')).toBe(
+      'Airlock is still checking 4 earlier calls of yours against costly schemas; ' +
+        'wait for their answers before sending more.',
+    );
+    // A result's call has run: refusing its check would lose the answer of a call that ran (an
+    // agent sending five calls at once to a tool whose output schema has a $ref, say).
+    let late: unknown = 'waiting';
+    const result = p.checkResult(WITH_REF, { a: 1 }, 'agent').then((r) => (late = r));
+    for (const call of held) {
+      await trigger.armed();
+      expect(late).toBe('waiting');
+      trigger.expire();
+      expect(await call).toMatch(/went over Airlock's limits/);
+    }
+    expect(await result).toEqual({ mismatch: '/a must be string' });
+  });
+
+  it('a stopping pool checks nothing: waiting calls and results, and new ones, are answered so', async () => {
     const trigger = budgetTrigger();
     const p = pool({ maxWorkers: 1, budgetTimer: trigger.budgetTimer });
     const held = [
       p.validate(EXPONENTIAL_SCHEMA, nested(40), 'agent'),
       ...[1, 2, 3].map(() => p.checkResult(EXPONENTIAL_SCHEMA, nested(40), 'agent')),
     ];
-    expect(await p.checkResult(EXPONENTIAL_SCHEMA, nested(2), 'agent')).toEqual({
-      unchecked:
-        'Airlock is still checking 4 earlier calls or results of yours against costly schemas',
-    });
+    const waiting = p.checkResult(EXPONENTIAL_SCHEMA, nested(2), 'agent');
     await p.close();
-    expect(await Promise.all(held.slice(1))).toEqual([
+    expect(await Promise.all([...held.slice(1), waiting])).toEqual([
+      { unchecked: 'Airlock is stopping' },
       { unchecked: 'Airlock is stopping' },
       { unchecked: 'Airlock is stopping' },
       { unchecked: 'Airlock is stopping' },
     ]);
     expect(await held[0]).toBe('Airlock is stopping; the call was neither checked nor run.');
-    expect(await p.checkResult(WITH_REF, {})).toEqual({ unchecked: 'Airlock is stopping' });
+    expect(await p.checkResult(WITH_REF, {}, 'agent')).toEqual({
+      unchecked: 'Airlock is stopping',
+    });
+  });
+
+  it('structured content nested too deeply to measure or hand to a worker: unchecked, saying so', async () => {
+    const p = pool();
+    const deep = nested(100_000);
+    const plain = { type: 'object', properties: { c: { type: 'object' } } };
+    for (const schema of [plain, WITH_REF])
+      expect(await p.checkResult(schema, deep, 'agent')).toEqual({
+        unchecked: 'its structured content is nested too deeply for Airlock to check',
+      });
+    // Arguments as before: a $ref schema's worker could not take them, so the upstream checks them.
+    expect(await p.validate(WITH_REF, deep, 'agent')).toBeNull();
   });
 });

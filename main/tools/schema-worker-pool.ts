@@ -81,8 +81,12 @@ const validatorUrl = validatorUrlFor(import.meta.url);
 
 const STOPPING = 'Airlock is stopping; the call was neither checked nor run.';
 
-/** Why the pool answered without a validator's word: the caller words it for what was checked. */
-type Refusal = 'stopping' | 'busy' | 'over-budget';
+/**
+ * Why the pool answered without a validator's word: the caller words it for what was checked.
+ * `unreadable`: the value could not be measured or handed to a worker — nested deeper than
+ * JSON.stringify and structured clone go (a few thousand levels); parsed JSON is nothing else.
+ */
+type Refusal = 'stopping' | 'busy' | 'over-budget' | 'unreadable';
 
 /** A validation's outcome: valid (or left unchecked, see below), the problems found, or a refusal. */
 type Verdict = null | { problems: string } | { refused: Refusal };
@@ -128,6 +132,12 @@ export class SchemaWorkerPool {
   private readonly inline = new SchemaValidator();
   private readonly slots = new Set<Slot>();
   private readonly queue: Job[] = [];
+  /**
+   * Result checks over their owner's share, waiting for it (validateOffThread): a result's call
+   * has run, so it is checked late rather than refused, and joins the queue as the owner's
+   * earlier checks end — never ahead of another agent's.
+   */
+  private readonly backlog: Job[] = [];
   private readonly schemaIds = new WeakMap<JsonSchema, number>();
   private readonly inlineOk = new WeakMap<JsonSchema, boolean>();
   private readonly budgetMs: number;
@@ -153,21 +163,31 @@ export class SchemaWorkerPool {
   validate(schema: JsonSchema, value: unknown, owner?: string): Promise<string | null> {
     const inline = this.validateInline(schema, value);
     return inline === undefined
-      ? this.validateOffThread(schema, value, owner, undefined).then((v) => this.argumentsText(v))
+      ? this.validateOffThread(schema, value, owner, undefined, false).then((v) =>
+          this.argumentsText(v),
+        )
       : Promise.resolve(inline);
   }
 
   /**
    * A tool result's `structuredContent` against the tool's `outputSchema`, by the same rules as
-   * arguments (inline when cheap, else in a worker within the budget; `owner` bounds one caller's
-   * share): an upstream's output schema is as much the attacker's as its input schema, and the MCP
+   * arguments (inline when cheap, else in a worker within the budget; `owner`'s share counts it,
+   * but a result over the share waits for it instead of being refused): an upstream's output schema is as much the attacker's as its input schema, and the MCP
    * SDK's own check of it ran a backtracking regex engine on the main thread (docs/security.md,
    * "Schemas are evaluated with bounded cost").
    */
   checkResult(schema: JsonSchema, value: unknown, owner?: string): Promise<ResultCheck> {
-    const verdict: Verdict | Promise<Verdict> = this.cheap(schema, value)
-      ? problemsOf(this.inline.validate(schema, value, RESULT_ROOT))
-      : this.validateOffThread(schema, value, owner, RESULT_ROOT);
+    let verdict: Verdict | Promise<Verdict>;
+    try {
+      // Measuring the value (cheap) and checking it inline recurse over it: a result nested
+      // thousands deep throws RangeError here, which must be a refusal worded as such, not a
+      // failure the caller words as "may or may not have reached" the server.
+      verdict = this.cheap(schema, value)
+        ? problemsOf(this.inline.validate(schema, value, RESULT_ROOT))
+        : this.validateOffThread(schema, value, owner, RESULT_ROOT, true);
+    } catch {
+      verdict = { refused: 'unreadable' };
+    }
     return Promise.resolve(verdict).then((v) => this.resultCheck(v));
   }
 
@@ -184,16 +204,18 @@ export class SchemaWorkerPool {
     value: unknown,
     owner: string | undefined,
     root: string | undefined,
+    /** Over the owner's share: wait for it (a result, whose call ran) rather than be refused. */
+    waitForShare: boolean,
   ): Promise<Verdict> {
     if (this.closed) return Promise.resolve({ refused: 'stopping' });
     // No worker can run here (a packaging problem): rather than risk the main thread on a costly
     // schema, leave it to the upstream, which validates its own arguments (a result then goes on
     // unchecked, as from any client that does not check output schemas).
     if (this.broken) return Promise.resolve(null);
-    if (owner !== undefined && this.heldBy(owner) >= PER_OWNER)
-      return Promise.resolve({ refused: 'busy' });
+    const over = owner !== undefined && this.heldBy(owner) >= PER_OWNER;
+    if (over && !waitForShare) return Promise.resolve({ refused: 'busy' });
     return new Promise((resolve) => {
-      this.queue.push({ schema, value, owner, root, resolve });
+      (over ? this.backlog : this.queue).push({ schema, value, owner, root, resolve });
       this.pump();
     });
   }
@@ -203,6 +225,8 @@ export class SchemaWorkerPool {
     if (v === null) return null;
     if ('problems' in v) return v.problems;
     if (v.refused === 'stopping') return STOPPING;
+    // Left to the upstream, which validates its own arguments, as an uncompilable schema is.
+    if (v.refused === 'unreadable') return null;
     if (v.refused === 'busy')
       return (
         `Airlock is still checking ${PER_OWNER} earlier calls of yours against costly schemas; ` +
@@ -216,10 +240,9 @@ export class SchemaWorkerPool {
     if (v === null) return null;
     if ('problems' in v) return { mismatch: v.problems };
     if (v.refused === 'stopping') return { unchecked: 'Airlock is stopping' };
-    if (v.refused === 'busy')
-      return {
-        unchecked: `Airlock is still checking ${PER_OWNER} earlier calls or results of yours against costly schemas`,
-      };
+    if (v.refused === 'unreadable')
+      return { unchecked: 'its structured content is nested too deeply for Airlock to check' };
+    // 'busy' cannot come here (a result waits for its owner's share): the budget's words.
     return {
       unchecked:
         `checking it went over Airlock's limits (${this.budgetMs} ms, 256 MB); if this keeps ` +
@@ -236,7 +259,8 @@ export class SchemaWorkerPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.resolve({ refused: 'stopping' });
+    for (const job of [...this.backlog.splice(0), ...this.queue.splice(0)])
+      job.resolve({ refused: 'stopping' });
     await Promise.allSettled([...this.slots].map((s) => s.worker.terminate()));
     this.slots.clear();
   }
@@ -252,11 +276,22 @@ export class SchemaWorkerPool {
   }
 
   private pump(): void {
-    while (this.queue.length > 0) {
+    for (;;) {
+      this.admitBacklog();
+      if (this.queue.length === 0) return;
       let slot = [...this.slots].find((s) => !s.job);
       if (!slot && this.slots.size < this.maxWorkers) slot = this.spawn();
       if (!slot) return;
       this.run(slot, this.queue.shift()!);
+    }
+  }
+
+  /** Result checks that waited for their owner's share join the queue as it frees up. */
+  private admitBacklog(): void {
+    for (let i = 0; i < this.backlog.length;) {
+      const job = this.backlog[i]!;
+      if (this.heldBy(job.owner!) < PER_OWNER) this.queue.push(...this.backlog.splice(i, 1));
+      else i++;
     }
   }
 
@@ -298,7 +333,8 @@ export class SchemaWorkerPool {
           this.closed ? { refused: 'stopping' } : this.broken ? null : { refused: 'over-budget' },
         );
       }
-      if (this.broken) for (const j of this.queue.splice(0)) j.resolve(null);
+      if (this.broken)
+        for (const j of [...this.backlog.splice(0), ...this.queue.splice(0)]) j.resolve(null);
       else this.pump();
     });
     return slot;
@@ -319,10 +355,10 @@ export class SchemaWorkerPool {
         root: job.root,
       });
     } catch {
-      // Not cloneable (cannot happen for parsed JSON): left to the upstream, as an unloadable schema is.
+      // Not cloneable: parsed JSON nested deeper than structured clone goes (the caller words it).
       slot.job.cancelBudget?.();
       slot.job = null;
-      job.resolve(null);
+      job.resolve({ refused: 'unreadable' });
     }
   }
 
