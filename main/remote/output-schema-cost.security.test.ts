@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 // The SDK client's default validator on Node (its `_shims` export DefaultJsonSchemaValidator).
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Logger } from '../platform/log.js';
 import { SchemaValidator } from '../tools/schema-validator.js';
 import { CHECKED_BY_CALLER } from '../tools/sdk-schema-validators.js';
+import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { probeRemote } from './probe.js';
 import { RemoteSource } from './remote-source.js';
 import { budgetTrigger, EXPONENTIAL_SCHEMA, nested } from '../../test-support/budget-trigger.js';
@@ -217,21 +218,45 @@ describe('a 2026-07-28 upstream', () => {
 });
 
 describe('airlock remote probe', () => {
-  it("checks its one call's result with Airlock's bounded validator, not the SDK's", async () => {
+  const probe = (url: string, structured: unknown, schemaChecks?: SchemaWorkerPool) =>
+    probeRemote({
+      url: new URL(url),
+      headers: {},
+      timeoutMs: 10 * 60_000,
+      version: 'test',
+      call: { name: 'echo', arguments: { structured } },
+      ...(schemaChecks ? { schemaChecks } : {}),
+    });
+
+  it("checks its one call's result through the schema pool, not the SDK's validator", async () => {
     const url = await hostileUpstream(BACKTRACKS, { sse: false, session: false });
-    const probe = (s: string) =>
-      probeRemote({
-        url: new URL(url),
-        headers: {},
-        timeoutMs: 10 * 60_000,
-        version: 'test',
-        call: { name: 'echo', arguments: { structured: { s } } },
-      });
-    const refused = await probe(HOSTILE_S);
-    expect(refused.ok).toBe(false);
-    expect(refused.detail).toContain('/s must match pattern "^(a|aa)*$"');
-    const fine = await probe('aaaa');
+    const pool = new SchemaWorkerPool();
+    cleanup.push(() => pool.close());
+    const checks = vi.spyOn(pool, 'checkResult');
+    const fine = await probe(url, { s: 'aaaa' }, pool);
     expect(fine.ok).toBe(true);
     expect(fine.callResult?.structuredContent).toEqual({ s: 'aaaa' });
+    expect(checks).toHaveBeenCalledWith(BACKTRACKS, { s: 'aaaa' });
+    // The pool's own (made and closed for the call), on the backtracking pattern.
+    const refused = await probe(url, { s: HOSTILE_S });
+    expect(refused.ok).toBe(false);
+    expect(refused.detail).toBe(
+      'Structured content does not match the tool\'s output schema: /s must match pattern "^(a|aa)*$"',
+    );
+  });
+
+  it('a recursive $ref fan-out runs in a worker, within the budget, then is refused', async () => {
+    const url = await hostileUpstream(EXPONENTIAL_SCHEMA, { sse: false, session: false });
+    const trigger = budgetTrigger();
+    const pool = new SchemaWorkerPool({ budgetTimer: trigger.budgetTimer });
+    cleanup.push(() => pool.close());
+    const pending = probe(url, nested(40), pool);
+    await trigger.armed();
+    trigger.expire();
+    const r = await pending;
+    expect(r.ok).toBe(false);
+    expect(r.detail).toMatch(
+      /^Could not check the structured content against the tool's output schema: checking it went over Airlock's limits/,
+    );
   });
 });

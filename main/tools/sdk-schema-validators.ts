@@ -32,11 +32,10 @@ const VALID = <T>(input: unknown): JsonSchemaValidatorResult<T> => ({
  *
  * Synchronous, so it bounds each keyword's cost but not a whole validation's (recursive `$ref`
  * fan-out): that is what SchemaWorkerPool is for, which is why tool results are not checked here
- * but by the remote source, through the pool (CHECKED_BY_CALLER below). This one serves where the
+ * but by their callers, through the pool (CHECKED_BY_CALLER below). This one serves where the
  * SDK must answer synchronously and no hostile schema reaches it today: the `Server`'s
  * `elicitInput` (Airlock relays an upstream's `elicitation/create` as a plain request,
- * gateway/mcp-handlers/relay.ts, which the SDK does not check), and the `airlock remote probe`
- * command's one call, in its own process.
+ * gateway/mcp-handlers/relay.ts, which the SDK does not check).
  */
 export class BoundedJsonSchemaValidator implements jsonSchemaValidator {
   constructor(private readonly validator = new SchemaValidator()) {}
@@ -54,8 +53,8 @@ export class BoundedJsonSchemaValidator implements jsonSchemaValidator {
 }
 
 /**
- * For an upstream client whose caller checks each tool result itself: every result passes here,
- * and `remote-calls.ts` checks `structuredContent` against the tool's `outputSchema` through the
+ * For every upstream client (upstream-client.ts), whose caller checks each tool result itself:
+ * every result passes here, and `remote-calls.ts` (and `probe.ts`, for its one call) checks `structuredContent` against the tool's `outputSchema` through the
  * SchemaWorkerPool, inline when cheap and in a worker within a budget otherwise — the same
  * machinery, and the same policy for a schema it cannot compile, as arguments against the input
  * schema. The SDK still sees a validator for a tool with an output schema, so it still refuses a

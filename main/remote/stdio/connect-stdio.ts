@@ -76,7 +76,6 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
       versionNegotiation: { mode: t.legacy ? 'legacy' : 'auto' },
       // Resources, prompts, logs and relays as for a URL server (issue 14 on local servers too).
       ...featureClientOptions(o),
-      jsonSchemaValidator: o.outputValidator,
     },
   );
   wireFeatures(client, o);

@@ -28,15 +28,16 @@ export class UpstreamClient extends Client {
    *
    * A tool result's `structuredContent` is never checked against the server's `outputSchema` by
    * the SDK's default validator (its Ajv with backtracking RegExp: one hostile result froze the
-   * main thread, docs/security.md "Schemas are evaluated with bounded cost"): unless the caller
-   * hands one of Airlock's bounded validators (the probe does), the SDK's check passes and the
-   * caller makes it — remote-calls.ts, through the schema pool (sdk-schema-validators.ts).
+   * main thread, docs/security.md "Schemas are evaluated with bounded cost"), nor by any other
+   * given here: the SDK's check passes, and the caller makes it through the schema pool —
+   * remote-calls.ts for the gateway, probe.ts for `airlock remote probe --call`
+   * (sdk-schema-validators.ts).
    */
   constructor(...[info, options]: ConstructorParameters<typeof Client>) {
     super(info, {
       listMaxPages: MAX_LIST_PAGES + 1,
       ...options,
-      jsonSchemaValidator: options?.jsonSchemaValidator ?? CHECKED_BY_CALLER,
+      jsonSchemaValidator: CHECKED_BY_CALLER,
     });
   }
 

@@ -9,7 +9,6 @@ import {
   UnauthorizedError,
   type AuthProvider,
   type FetchLike,
-  type jsonSchemaValidator,
   type Tool,
 } from '@modelcontextprotocol/client';
 import { connectWithin } from './connect-within.js';
@@ -76,13 +75,6 @@ export interface UpstreamOptions {
   authProvider?: AuthProvider;
   /** A local server (issue 15): start this process and speak MCP over its stdio instead of `url`. */
   stdio?: StdioTarget;
-  /**
-   * Checks a tool result's `structuredContent` against the tool's `outputSchema` inside the SDK's
-   * `callTool`. Default: none there (CHECKED_BY_CALLER), as a remote source checks each result
-   * itself through the schema pool (remote-calls.ts); the probe, which calls `callTool` itself,
-   * passes Airlock's bounded synchronous one (tools/sdk-schema-validators.ts).
-   */
-  outputValidator?: jsonSchemaValidator;
 }
 
 export interface Upstream {
@@ -140,7 +132,6 @@ async function attempt(
       // The legacy HTTP+SSE transport predates the 2026 era: no probe there.
       versionNegotiation: { mode: kind === 'sse' ? 'legacy' : 'auto' },
       ...featureClientOptions(o),
-      jsonSchemaValidator: o.outputValidator,
     },
   );
   wireFeatures(client, o);
