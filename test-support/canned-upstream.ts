@@ -11,10 +11,24 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export function cannedMcp(o: {
   name: string;
   callResult: unknown;
+  /** Instead of `callResult`: the result for the call's arguments. */
+  callResultFor?: (args: Record<string, unknown>) => unknown;
   sse: boolean;
   progress?: number[];
   /** The echo tool's annotations (readOnlyHint: auto-approved by the default policy). */
   annotations?: Record<string, unknown>;
+  /** The echo tool's output schema, as the server declares it (nothing here checks it). */
+  outputSchema?: Record<string, unknown>;
+  /**
+   * No `Mcp-Session-Id`: agents then share Airlock's one connection, the client that listed the
+   * tools, instead of each opening a session of its own.
+   */
+  stateless?: boolean;
+  /**
+   * Instead of `callResult`: the result as JSON text, sent as is — one JSON.stringify cannot
+   * write (structured content nested thousands deep).
+   */
+  callResultJson?: string;
 }): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     let body = '';
@@ -24,7 +38,10 @@ export function cannedMcp(o: {
       const m = JSON.parse(body) as {
         id?: number;
         method: string;
-        params?: { _meta?: { progressToken?: string | number } };
+        params?: {
+          _meta?: { progressToken?: string | number };
+          arguments?: Record<string, unknown>;
+        };
       };
       if (m.id === undefined) return void res.writeHead(202).end();
       const results: Record<string, unknown> = {
@@ -39,14 +56,21 @@ export function cannedMcp(o: {
               name: 'echo',
               inputSchema: { type: 'object' },
               ...(o.annotations ? { annotations: o.annotations } : {}),
+              ...(o.outputSchema ? { outputSchema: o.outputSchema } : {}),
             },
           ],
         },
-        'tools/call': o.callResult,
+        'tools/call': o.callResultFor ? o.callResultFor(m.params?.arguments ?? {}) : o.callResult,
       };
-      const answer = JSON.stringify({ jsonrpc: '2.0', id: m.id, result: results[m.method] ?? {} });
+      const answer =
+        m.method === 'tools/call' && o.callResultJson !== undefined
+          ? `{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":${o.callResultJson}}`
+          : JSON.stringify({ jsonrpc: '2.0', id: m.id, result: results[m.method] ?? {} });
       const type = o.sse ? 'text/event-stream' : 'application/json';
-      res.writeHead(200, { 'content-type': type, 'mcp-session-id': 's1' });
+      res.writeHead(200, {
+        'content-type': type,
+        ...(o.stateless ? {} : { 'mcp-session-id': 's1' }),
+      });
       const token = m.method === 'tools/call' ? m.params?._meta?.progressToken : undefined;
       const events = (token === undefined ? [] : (o.progress ?? [])).map((progress) =>
         JSON.stringify({

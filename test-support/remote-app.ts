@@ -8,6 +8,7 @@ import type { RemoteTimings } from '../main/remote/remote-source.js';
 import { MemoryVault } from '../main/platform/vault/vault.js';
 import type { ClientsEnv } from '../main/clients/client-defs.js';
 import type { SandboxHost } from '../main/remote/stdio/sandbox/host-facts.js';
+import type { SchemaWorkerPoolOptions } from '../main/tools/schema-worker-pool.js';
 import { PATIENT_SCHEMA_CHECKS, watchGetStream } from './harness.js';
 
 /** A bound no test waits for: past any test's timeout. */
@@ -51,6 +52,8 @@ export async function startRemoteApp(
     sandbox?: Partial<SandboxHost>;
     /** Over FAST_REMOTE: a short bound, for a test about that bound. */
     timings?: Partial<RemoteTimings>;
+    /** Over PATIENT_SCHEMA_CHECKS: a budget the test runs out itself (a budgetTimer). */
+    schemaPool?: SchemaWorkerPoolOptions;
   } = {},
 ): Promise<RemoteTestApp> {
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'airlock-remote-'));
@@ -65,7 +68,7 @@ export async function startRemoteApp(
     remoteTimings: { ...FAST_REMOTE, ...o.timings },
     // A remote server's schema checked off-thread (a $ref, a large argument) finishes, however
     // slow the machine (harness.ts).
-    schemaPool: PATIENT_SCHEMA_CHECKS,
+    schemaPool: { ...PATIENT_SCHEMA_CHECKS, ...o.schemaPool },
     sandbox: { ...o.sandbox, homesRoot },
     ...(o.clientsEnv ? { clientsEnv: o.clientsEnv } : {}),
     logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false, level: o.logLevel ?? 'info' }),

@@ -64,7 +64,12 @@ export class App {
   /** `airlock open`'s codes: minted over the control socket, redeemed by the page's route. */
   private readonly openCodes = new OpenCodes();
   private gate: LooseningGate | null = null;
-  private schemaPool: SchemaWorkerPool | null = null;
+  /**
+   * Untrusted schemas are evaluated off the main thread, within a budget (issue 17.3): a tool's
+   * input schema against an agent's arguments, and a remote tool's output schema against its
+   * result. Made here, before anything that takes it is built; workers start only when needed.
+   */
+  private readonly schemaPool: SchemaWorkerPool;
   private readonly lock: InstanceLock;
   private startedInfo: Started | null = null;
   private offs: (() => void)[] = [];
@@ -95,6 +100,7 @@ export class App {
       ...(options.google ? { hooks: options.google } : {}),
     });
     this.lock = new InstanceLock(this.paths.lock, this.paths.serverInfo);
+    this.schemaPool = new SchemaWorkerPool(options.schemaPool);
   }
 
   get started(): Started | null {
@@ -124,8 +130,7 @@ export class App {
     const tokenLoad = loadControlToken(this.vault, logger);
     tokenLoad.catch(() => {}); // awaited below; a synchronous throw before then must not leave it unhandled
     this.db = openDatabase(this.paths.database);
-    // Issue 17.3: untrusted schemas are evaluated off the main thread, within a budget.
-    const schemaPool = (this.schemaPool = new SchemaWorkerPool(this.options.schemaPool));
+    const schemaPool = this.schemaPool;
     const activity = new ActivityLog(this.db, {
       onChange: (a, kind) =>
         events.emit({
@@ -275,7 +280,7 @@ export class App {
     await this.gateway?.stop();
     this.gateway = null;
     this.approvals?.stop();
-    await this.schemaPool?.close();
+    await this.schemaPool.close();
     this.activity?.close();
     this.activity = null;
     this.google.stop();
@@ -317,7 +322,7 @@ export class App {
   }
 
   private remoteLoaderFor(): RemoteLoader {
-    this.remoteLoader ??= newRemoteLoader(this, this.options);
+    this.remoteLoader ??= newRemoteLoader(this, this.options, this.schemaPool);
     return this.remoteLoader;
   }
 }

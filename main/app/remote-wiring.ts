@@ -8,6 +8,7 @@ import { keySource } from '../platform/vault/file-vault.js';
 import { RemoteLoader } from '../remote/remote-loader.js';
 import { sandboxHost } from '../remote/stdio/sandbox/host-facts.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { AppOptions } from './app-options.js';
 
 /** The remote MCP servers' loader (issue 4); the servers themselves load when first needed. */
@@ -21,6 +22,8 @@ export function newRemoteLoader(
     readonly version: string;
   },
   options: AppOptions,
+  /** The pool that checks arguments also checks remote tools' results (remote-calls.ts). */
+  schemaChecks: SchemaWorkerPool,
 ): RemoteLoader {
   const key = keySource(options.dataDir);
   // Issue 35: what no local server's sandbox may ever contain, and where their own folders live.
@@ -42,6 +45,7 @@ export function newRemoteLoader(
       events: app.events,
       version: app.version,
       ...(options.remoteTimings ? { timings: options.remoteTimings } : {}),
+      schemaChecks,
     },
     {
       settings: app.settings,

@@ -9,6 +9,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ClientRelay } from '../tools/relay.js';
+import { BoundedJsonSchemaValidator } from '../tools/sdk-schema-validators.js';
 import type { AgentFeatures, SessionSink } from './mcp-handlers/api.js';
 import type { AgentToolCalls, McpEndpointOptions } from './endpoint-options.js';
 import { LegacySessions } from './legacy-sessions.js';
@@ -34,6 +35,9 @@ import {
 } from './modern-hot.js';
 
 export type { AgentFeatures, SessionSink };
+
+/** Shared by every Server (per session, per request): it keeps only compiled schemas, per object. */
+const SCHEMAS = new BoundedJsonSchemaValidator();
 
 export type { AgentToolCalls, McpEndpointOptions };
 
@@ -213,6 +217,10 @@ export class McpEndpoint {
         ...(hot
           ? { supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION] }
           : {}),
+        // Never the SDK's default (Ajv with backtracking RegExp) on a schema an upstream wrote: the
+        // one it would check, an elicitation's requestedSchema in elicitInput, which Airlock does
+        // not call today (relay.ts sends the upstream's request as is), gets Airlock's bounded one.
+        jsonSchemaValidator: SCHEMAS,
         instructions:
           'Airlock gives you Gmail, Google Calendar and remote MCP tools, resources and prompts. Calls that send, create, change or delete ' +
           "wait for the user's approval; if a call answers that it is waiting, call it again with the same arguments.",

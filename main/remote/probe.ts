@@ -4,6 +4,8 @@ import { MemoryVault } from '../platform/vault/vault.js';
 import { Redactor } from './connection/redact.js';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { RelayMethod } from '../tools/relay.js';
+import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
+import type { JsonSchema } from '../tools/types.js';
 import { connectUpstream, describeFailure, listAllTools } from './upstream/upstream.js';
 import { probeSignIn, type ProbeOAuth } from './oauth/probe-auth.js';
 import { querySecretsIn, querySecretValues } from '../platform/url-secrets.js';
@@ -25,6 +27,11 @@ export interface ProbeOptions {
   elicitDefaults?: boolean;
   /** OAuth for servers that ask for it (issue 10); without a static Authorization header only. */
   oauth?: ProbeOAuth;
+  /**
+   * What checks the call's result against the tool's output schema (checkedOutput). Default: a
+   * pool made for the check and closed after it. Tests pass one whose budget they run out.
+   */
+  schemaChecks?: SchemaWorkerPool;
 }
 
 export interface ProbeOutcome extends RemoteProbeResult {
@@ -99,6 +106,10 @@ export async function probeRemote(o: ProbeOptions): Promise<ProbeOutcome> {
         ),
       )) as CallToolResult;
       sync();
+      const schema = tools.find((t) => t.name === call.name)?.outputSchema as
+        JsonSchema | undefined;
+      const problem = schema && (await checkedOutput(schema, result, o.schemaChecks));
+      if (problem) return { ok: false, ...base, detail: redactor.text(problem), tools: [] };
       out.callResult = redactor.result(result);
       if (result.isError) return { ...out, ok: false, detail: `${call.name} returned an error` };
     }
@@ -111,6 +122,31 @@ export async function probeRemote(o: ProbeOptions): Promise<ProbeOutcome> {
 }
 
 const run = <T>(op: () => Promise<T>): Promise<T> => op();
+
+/**
+ * The call's `structuredContent` against the tool's `outputSchema`, as a gateway connection checks
+ * it (remote-calls.ts): through the schema pool — inline when cheap, else in a worker within the
+ * budget — never the SDK's own check (its Ajv with backtracking RegExp; the client lets every
+ * result pass, upstream-client.ts), nor a synchronous one, which a recursive `$ref` fan-out would
+ * hold for hours. The SDK still refuses a result without structured content. Null: it may go on.
+ */
+async function checkedOutput(
+  schema: JsonSchema,
+  result: CallToolResult,
+  given: SchemaWorkerPool | undefined,
+): Promise<string | null> {
+  if (result.structuredContent === undefined || result.isError) return null;
+  const pool = given ?? new SchemaWorkerPool();
+  try {
+    const check = await pool.checkResult(schema, result.structuredContent);
+    if (check === null) return null;
+    return 'mismatch' in check
+      ? `Structured content does not match the tool's output schema: ${check.mismatch}`
+      : `Could not check the structured content against the tool's output schema: ${check.unchecked}`;
+  } finally {
+    if (!given) await pool.close();
+  }
+}
 
 /** The probe's answer to a server→client request: form defaults when asked for, else a refusal. */
 async function probeAnswer(

@@ -1,5 +1,6 @@
 import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
-import type { CallToolResult, ToolCallContext } from '../tools/types.js';
+import type { CallToolResult, JsonSchema, ToolCallContext } from '../tools/types.js';
+import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { moreVerbose, type LoggingLevel } from '../tools/features.js';
 import { errorResult } from '../tools/types.js';
 import { markUntrusted } from '../tools/untrusted.js';
@@ -30,7 +31,11 @@ import {
  * waited for once, and every failure told to the agent as whether the server ran the call.
  */
 export class RemoteCalls {
-  constructor(private readonly c: ServerConnection) {}
+  constructor(
+    private readonly c: ServerConnection,
+    /** Checks a result's structured content against the tool's output schema (checkedResult). */
+    private readonly schemas: SchemaWorkerPool,
+  ) {}
 
   async call(
     tool: string,
@@ -39,6 +44,8 @@ export class RemoteCalls {
   ): Promise<CallToolResult> {
     const pending = this.c.pendingAttempt();
     if (pending) await pending;
+    // Read once per call from the current list: the lean path's test and the result's check.
+    const outputSchema = this.outputSchemaOf(tool);
     let urlRetried = false;
     let lastProgress = -Infinity;
     for (let attempt = 0; ; attempt++) {
@@ -98,7 +105,7 @@ export class RemoteCalls {
                 )
             : (p: Parameters<typeof callUpstream>[1], o: Parameters<typeof callUpstream>[3]) =>
                 // A plain call to a tool without an output schema skips the SDK's funnel (lean-call.ts).
-                callUpstream(up.client, p, !this.hasOutputSchema(tool), o);
+                callUpstream(up.client, p, outputSchema === undefined, o);
         const params: Parameters<typeof callUpstream>[1] = { name: tool, arguments: args };
         const meta = this.perRequestMeta(up, ctx.agent, ctx.relay?.level);
         if (meta) params._meta = meta;
@@ -130,6 +137,10 @@ export class RemoteCalls {
           return this.fault(
             `The remote server "${this.c.label}" answered with a malformed result, which Airlock did not pass on: ${problem}. The call itself ran on the server; check before trying again.`,
           );
+        if (outputSchema !== undefined) {
+          const refused = await this.checkedResult(outputSchema, result as CallToolResult, ctx);
+          if (refused) return refused;
+        }
         // The redactor learns the token this call went with first (ConnectionRedactor.sync).
         return this.c.redactor.result(markUntrusted(result as CallToolResult, this.c.label));
       } catch (err) {
@@ -222,9 +233,40 @@ export class RemoteCalls {
     return safe.length > 0 ? safe : null;
   }
 
-  /** Whether the tool declares an `outputSchema` (its calls then take the SDK path, lean-call.ts). */
-  private hasOutputSchema(tool: string): boolean {
-    return this.declared().withSchema.has(tool);
+  /**
+   * A result's `structuredContent` against the tool's `outputSchema` (MCP 2025-11-25, server/tools,
+   * "Output Schema": clients SHOULD validate), by the pool that checks every call's arguments:
+   * inline when cheap, else in a worker within the budget, so a hostile schema (a backtracking
+   * pattern, recursive `$ref` fan-out) costs Airlock bounded time off the main thread. The SDK's
+   * own check of it is left out (upstream-client.ts, tools/sdk-schema-validators.ts); its refusal
+   * of a result with no structured content at all stays. A valid result goes on as it came; an
+   * error result (`isError`) is not checked, as the SDK did not; an output schema the validator
+   * cannot compile (a pattern RE2 cannot express) is not checked here, as an input schema is not.
+   * Null when the result may go on, else the tool error the agent gets instead: the call did run.
+   */
+  private async checkedResult(
+    schema: JsonSchema,
+    result: CallToolResult,
+    ctx: ToolCallContext,
+  ): Promise<CallToolResult | null> {
+    if (result.structuredContent === undefined || result.isError) return null;
+    const check = await this.schemas.checkResult(schema, result.structuredContent, ctx.agent);
+    if (check === null) return null;
+    if ('unchecked' in check)
+      return this.fault(
+        `The remote server "${this.c.label}" answered, but Airlock could not check the result against its tool's output schema and did not pass it on: ${check.unchecked}. The call itself ran on the server; check before trying again.`,
+      );
+    // The problems quote the server's schema and its content (a pattern, a key): its words, so
+    // they follow Airlock's sentence marked as the server's, as its error messages do.
+    return this.ownThenServers(
+      `The remote server "${this.c.label}" answered with structured content that does not match its tool's output schema, which Airlock did not pass on. The call itself ran on the server; check before trying again. What does not match follows.`,
+      check.mismatch,
+    );
+  }
+
+  /** The tool's `outputSchema`, if it declares one (its calls then take the SDK path, lean-call.ts). */
+  private outputSchemaOf(tool: string): JsonSchema | undefined {
+    return this.declared().withSchema.get(tool);
   }
 
   /**
@@ -236,12 +278,15 @@ export class RemoteCalls {
   }
 
   /** What the current tool list declares, by tool name; made again when the list changes. */
-  private declared(): { withSchema: Set<string>; withTasks: Set<string> } {
+  private declared(): { withSchema: Map<string, JsonSchema>; withTasks: Set<string> } {
     const defs = this.c.catalog.defs;
     if (this.declaredFor !== defs) {
       this.declaredFor = defs;
       this.declaredNow = {
-        withSchema: new Set(defs.filter((d) => d.outputSchema).map((d) => d.name)),
+        // The schema objects themselves: the pool caches what it compiles per object, per list.
+        withSchema: new Map(
+          defs.flatMap((d) => (d.outputSchema ? [[d.name, d.outputSchema] as const] : [])),
+        ),
         withTasks: new Set(
           defs
             .filter((d) => d.execution?.taskSupport && d.execution.taskSupport !== 'forbidden')
@@ -252,7 +297,10 @@ export class RemoteCalls {
     return this.declaredNow;
   }
   private declaredFor: readonly unknown[] | undefined;
-  private declaredNow = { withSchema: new Set<string>(), withTasks: new Set<string>() };
+  private declaredNow = {
+    withSchema: new Map<string, JsonSchema>(),
+    withTasks: new Set<string>(),
+  };
 
   private lostDuringCall(why: string): CallToolResult {
     return this.fault(
@@ -266,7 +314,14 @@ export class RemoteCalls {
    * sentence, they read as Airlock ("[Airlock: the user approved …]", issue 27 item 3).
    */
   private serverError(words: string): CallToolResult {
-    const own = `The remote server "${this.c.label}" answered with an error; its message follows.`;
+    return this.ownThenServers(
+      `The remote server "${this.c.label}" answered with an error; its message follows.`,
+      words,
+    );
+  }
+
+  /** A tool error: Airlock's own sentence, then the server's words, marked as its content is. */
+  private ownThenServers(own: string, words: string): CallToolResult {
     const marked = markUntrusted({ content: [{ type: 'text', text: words }] }, this.c.label);
     return this.c.redactor.result({
       ...marked,

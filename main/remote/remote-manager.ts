@@ -2,6 +2,7 @@ import type { CoreEvents } from '../platform/events.js';
 import type { Logger } from '../platform/log.js';
 import type { SettingsStore } from '../platform/settings.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { RemoteSource, type RemoteTimings } from './remote-source.js';
 import { connectionOf, readSecrets, secretValues } from './secrets.js';
@@ -32,6 +33,8 @@ export interface RemoteManagerDeps {
   sandbox: SandboxHost;
   /** Test hook: shorter connect timeouts and backoff. */
   timings?: Partial<RemoteTimings>;
+  /** Checks tool results against their output schemas: the pool that checks arguments too. */
+  schemaChecks: SchemaWorkerPool;
 }
 
 /**
@@ -194,6 +197,7 @@ export class RemoteManager {
       relayAllowed: () =>
         this.d.settings.get().remotes.find((r) => r.name === name)?.relay !== false,
       ...(this.d.timings ? { timings: this.d.timings } : {}),
+      schemaChecks: this.d.schemaChecks,
     });
     const entry: Live = {
       source,

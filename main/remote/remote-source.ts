@@ -19,6 +19,7 @@ import type {
   ToolDefinition,
   ToolSource,
 } from '../tools/types.js';
+import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { ServerConnection } from './connection/server-connection.js';
 import {
   DEFAULT_TIMINGS,
@@ -47,13 +48,16 @@ export class RemoteSource implements ToolSource {
   /** Connect, health, backoff, swaps and agents' own sessions (connection/server-connection.ts). */
   private readonly c: ServerConnection;
   private readonly calls: RemoteCalls;
+  /** The schema pool this source made for itself, when it was given none (RemoteSourceOptions). */
+  private readonly ownChecks: SchemaWorkerPool | null;
 
   constructor(conn: RemoteConnection, o: RemoteSourceOptions) {
     this.id = `remote:${conn.name}`;
     this.label = conn.name;
     this.prefix = conn.name;
     this.c = new ServerConnection(conn, o);
-    this.calls = new RemoteCalls(this.c);
+    this.ownChecks = o.schemaChecks ? null : new SchemaWorkerPool();
+    this.calls = new RemoteCalls(this.c, o.schemaChecks ?? this.ownChecks!);
   }
 
   start(): void {
@@ -92,8 +96,9 @@ export class RemoteSource implements ToolSource {
     return this.c.onChange(listener);
   }
 
-  stop(): Promise<void> {
-    return this.c.stop();
+  async stop(): Promise<void> {
+    await this.c.stop();
+    await this.ownChecks?.close();
   }
 
   /**

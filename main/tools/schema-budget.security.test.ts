@@ -1,6 +1,11 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { SchemaValidator } from './schema-validator.js';
-import { SchemaWorkerPool, type BudgetTimer } from './schema-worker-pool.js';
+import { SchemaWorkerPool } from './schema-worker-pool.js';
+import {
+  budgetTrigger,
+  EXPONENTIAL_SCHEMA as EXPONENTIAL,
+  nested,
+} from '../../test-support/budget-trigger.js';
 import { connectClient, CountingSource, startTestApp, textOf } from '../../test-support/harness.js';
 
 /**
@@ -13,49 +18,6 @@ import { connectClient, CountingSource, startTestApp, textOf } from '../../test-
  * How long a cold worker's first check takes against the budget is a bench
  * figure (scripts/bench-schema.mjs).
  */
-
-/** The pool's budget timer, run by the test: running budgets run out when `expire()` says so. */
-function budgetTrigger() {
-  const running = new Set<() => void>();
-  const waiting: (() => void)[] = [];
-  const budgetTimer: BudgetTimer = (expire) => {
-    running.add(expire);
-    for (const w of waiting.splice(0)) w();
-    return () => void running.delete(expire);
-  };
-  return {
-    budgetTimer,
-    /** Resolves once a validation's budget is running (its worker has loaded the validator). */
-    armed: (): Promise<void> =>
-      running.size > 0 ? Promise.resolve() : new Promise((r) => waiting.push(r)),
-    /** Every running budget runs out now. */
-    expire(): void {
-      for (const e of [...running]) {
-        running.delete(e);
-        e();
-      }
-    },
-  };
-}
-
-/** Recursive `$ref`s fanning out 2× per level: 2^40 steps over 40-deep arguments. */
-const EXPONENTIAL = {
-  type: 'object',
-  properties: { c: { $ref: '#/$defs/n' } },
-  $defs: {
-    n: {
-      anyOf: [
-        { type: 'object', properties: { c: { $ref: '#/$defs/n' } }, required: ['x'] },
-        { type: 'object', properties: { c: { $ref: '#/$defs/n' } }, required: ['y'] },
-      ],
-    },
-  },
-};
-function nested(depth: number): Record<string, unknown> {
-  let v: Record<string, unknown> = {};
-  for (let i = 0; i < depth; i++) v = { c: v };
-  return v;
-}
 
 describe('per-keyword cost is bounded', () => {
   const v = new SchemaValidator();

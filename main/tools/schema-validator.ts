@@ -108,17 +108,17 @@ export class SchemaValidator {
     return (this.ajvInstance = ajv);
   }
 
-  /** Returns null when valid, else a readable description of the first problems. */
-  validate(schema: JsonSchema, value: unknown): string | null {
+  /**
+   * Returns null when valid, else a readable description of the first problems. `root` names the
+   * value itself in a problem found at its top (the call's arguments, a result's structured content).
+   */
+  validate(schema: JsonSchema, value: unknown, root = '(arguments)'): string | null {
     const fn = this.compile(schema);
     if (!fn || fn(value)) return null;
     const errors = fn.errors ?? [];
     const listed = errors
       .slice(0, MAX_ERRORS)
-      .map(
-        (e) =>
-          `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}${paramsText(e.params)}`,
-      );
+      .map((e) => `${e.instancePath || root} ${e.message ?? 'is invalid'}${paramsText(e.params)}`);
     if (errors.length > MAX_ERRORS) listed.push(`and ${errors.length - MAX_ERRORS} more problems`);
     return listed.join('; ');
   }

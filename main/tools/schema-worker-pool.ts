@@ -33,7 +33,7 @@ const REFS = /"\$(ref|dynamicRef|recursiveRef)"/;
 /**
  * The worker: loads this folder's schema-validator module (compiled .js, or
  * the .ts source under the tests, which Node strips of types) and answers
- * `{id, schemaId, schema, value}` with `{id, problem}`. Schemas are cached by
+ * `{id, schemaId, schema, value, root}` with `{id, problem}`. Schemas are cached by
  * the id the pool gives each schema object.
  */
 const WORKER_SOURCE = `
@@ -55,7 +55,7 @@ import(workerData.validatorUrl).then(({ SchemaValidator }) => {
       if (schemas.size > 256) schemas.delete(schemas.keys().next().value);
     }
     let problem = null;
-    try { problem = validator.validate(schema, m.value); } catch { problem = null; }
+    try { problem = validator.validate(schema, m.value, m.root); } catch { problem = null; }
     parentPort.postMessage({ id: m.id, problem });
   });
   parentPort.postMessage({ ready: true });
@@ -81,11 +81,32 @@ const validatorUrl = validatorUrlFor(import.meta.url);
 
 const STOPPING = 'Airlock is stopping; the call was neither checked nor run.';
 
+/**
+ * Why the pool answered without a validator's word: the caller words it for what was checked.
+ * `unreadable`: the value could not be measured or handed to a worker — nested deeper than
+ * JSON.stringify and structured clone go (a few thousand levels); parsed JSON is nothing else.
+ */
+type Refusal = 'stopping' | 'busy' | 'over-budget' | 'unreadable';
+
+/** A validation's outcome: valid (or left unchecked, see below), the problems found, or a refusal. */
+type Verdict = null | { problems: string } | { refused: Refusal };
+
+/**
+ * A tool result's `structuredContent` checked against the tool's `outputSchema` (checkResult):
+ * valid, or `mismatch` (the problems found), or `unchecked` (why the check could not be made).
+ */
+export type ResultCheck = null | { mismatch: string } | { unchecked: string };
+
+/** How a problem at the top of a tool result's structured content is named. */
+const RESULT_ROOT = '(structuredContent)';
+
 interface Job {
   schema: JsonSchema;
   value: unknown;
   owner: string | undefined;
-  resolve: (problem: string | null) => void;
+  /** How a problem at the value's top is named (SchemaValidator.validate). */
+  root: string | undefined;
+  resolve: (verdict: Verdict) => void;
 }
 
 /** Off-thread validations one caller (an agent) may have running or waiting at once. */
@@ -111,6 +132,12 @@ export class SchemaWorkerPool {
   private readonly inline = new SchemaValidator();
   private readonly slots = new Set<Slot>();
   private readonly queue: Job[] = [];
+  /**
+   * Result checks over their owner's share, waiting for it (validateOffThread): a result's call
+   * has run, so it is checked late rather than refused, and joins the queue as the owner's
+   * earlier checks end — never ahead of another agent's.
+   */
+  private readonly backlog: Job[] = [];
   private readonly schemaIds = new WeakMap<JsonSchema, number>();
   private readonly inlineOk = new WeakMap<JsonSchema, boolean>();
   private readonly budgetMs: number;
@@ -136,8 +163,32 @@ export class SchemaWorkerPool {
   validate(schema: JsonSchema, value: unknown, owner?: string): Promise<string | null> {
     const inline = this.validateInline(schema, value);
     return inline === undefined
-      ? this.validateOffThread(schema, value, owner)
+      ? this.validateOffThread(schema, value, owner, undefined, false).then((v) =>
+          this.argumentsText(v),
+        )
       : Promise.resolve(inline);
+  }
+
+  /**
+   * A tool result's `structuredContent` against the tool's `outputSchema`, by the same rules as
+   * arguments (inline when cheap, else in a worker within the budget; `owner`'s share counts it,
+   * but a result over the share waits for it instead of being refused): an upstream's output schema is as much the attacker's as its input schema, and the MCP
+   * SDK's own check of it ran a backtracking regex engine on the main thread (docs/security.md,
+   * "Schemas are evaluated with bounded cost").
+   */
+  checkResult(schema: JsonSchema, value: unknown, owner?: string): Promise<ResultCheck> {
+    let verdict: Verdict | Promise<Verdict>;
+    try {
+      // Measuring the value (cheap) and checking it inline recurse over it: a result nested
+      // thousands deep throws RangeError here, which must be a refusal worded as such, not a
+      // failure the caller words as "may or may not have reached" the server.
+      verdict = this.cheap(schema, value)
+        ? problemsOf(this.inline.validate(schema, value, RESULT_ROOT))
+        : this.validateOffThread(schema, value, owner, RESULT_ROOT, true);
+    } catch {
+      verdict = { refused: 'unreadable' };
+    }
+    return Promise.resolve(verdict).then((v) => this.resultCheck(v));
   }
 
   /**
@@ -152,21 +203,51 @@ export class SchemaWorkerPool {
     schema: JsonSchema,
     value: unknown,
     owner: string | undefined,
-  ): Promise<string | null> {
-    if (this.closed) return Promise.resolve(STOPPING);
+    root: string | undefined,
+    /** Over the owner's share: wait for it (a result, whose call ran) rather than be refused. */
+    waitForShare: boolean,
+  ): Promise<Verdict> {
+    if (this.closed) return Promise.resolve({ refused: 'stopping' });
     // No worker can run here (a packaging problem): rather than risk the main thread on a costly
-    // schema, leave it to the upstream, which validates its own arguments.
+    // schema, leave it to the upstream, which validates its own arguments (a result then goes on
+    // unchecked, as from any client that does not check output schemas).
     if (this.broken) return Promise.resolve(null);
-    if (owner !== undefined && this.heldBy(owner) >= PER_OWNER) {
-      return Promise.resolve(
-        `Airlock is still checking ${PER_OWNER} earlier calls of yours against costly schemas; ` +
-          'wait for their answers before sending more.',
-      );
-    }
+    const over = owner !== undefined && this.heldBy(owner) >= PER_OWNER;
+    if (over && !waitForShare) return Promise.resolve({ refused: 'busy' });
     return new Promise((resolve) => {
-      this.queue.push({ schema, value, owner, resolve });
+      (over ? this.backlog : this.queue).push({ schema, value, owner, root, resolve });
       this.pump();
     });
+  }
+
+  /** A verdict on arguments, as the call pipeline tells the agent (after "Invalid arguments for …: "). */
+  private argumentsText(v: Verdict): string | null {
+    if (v === null) return null;
+    if ('problems' in v) return v.problems;
+    if (v.refused === 'stopping') return STOPPING;
+    // Left to the upstream, which validates its own arguments, as an uncompilable schema is.
+    if (v.refused === 'unreadable') return null;
+    if (v.refused === 'busy')
+      return (
+        `Airlock is still checking ${PER_OWNER} earlier calls of yours against costly schemas; ` +
+        'wait for their answers before sending more.'
+      );
+    return overBudget(this.budgetMs);
+  }
+
+  /** A verdict on a tool result (remote-calls.ts words it: the call did run). */
+  private resultCheck(v: Verdict): ResultCheck {
+    if (v === null) return null;
+    if ('problems' in v) return { mismatch: v.problems };
+    if (v.refused === 'stopping') return { unchecked: 'Airlock is stopping' };
+    if (v.refused === 'unreadable')
+      return { unchecked: 'its structured content is nested too deeply for Airlock to check' };
+    // 'busy' cannot come here (a result waits for its owner's share): the budget's words.
+    return {
+      unchecked:
+        `checking it went over Airlock's limits (${this.budgetMs} ms, 256 MB); if this keeps ` +
+        "happening, the server's output schema is too costly to check (tell its maintainer)",
+    };
   }
 
   private heldBy(owner: string): number {
@@ -178,7 +259,8 @@ export class SchemaWorkerPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.resolve(STOPPING);
+    for (const job of [...this.backlog.splice(0), ...this.queue.splice(0)])
+      job.resolve({ refused: 'stopping' });
     await Promise.allSettled([...this.slots].map((s) => s.worker.terminate()));
     this.slots.clear();
   }
@@ -194,11 +276,22 @@ export class SchemaWorkerPool {
   }
 
   private pump(): void {
-    while (this.queue.length > 0) {
+    for (;;) {
+      this.admitBacklog();
+      if (this.queue.length === 0) return;
       let slot = [...this.slots].find((s) => !s.job);
       if (!slot && this.slots.size < this.maxWorkers) slot = this.spawn();
       if (!slot) return;
       this.run(slot, this.queue.shift()!);
+    }
+  }
+
+  /** Result checks that waited for their owner's share join the queue as it frees up. */
+  private admitBacklog(): void {
+    for (let i = 0; i < this.backlog.length;) {
+      const job = this.backlog[i]!;
+      if (this.heldBy(job.owner!) < PER_OWNER) this.queue.push(...this.backlog.splice(i, 1));
+      else i++;
     }
   }
 
@@ -222,7 +315,7 @@ export class SchemaWorkerPool {
       if (!job || m.id !== job.id) return;
       job.cancelBudget?.();
       slot.job = null;
-      job.resolve(m.problem ?? null);
+      job.resolve(problemsOf(m.problem ?? null));
       this.pump();
     });
     worker.on('error', () => {
@@ -236,9 +329,12 @@ export class SchemaWorkerPool {
       slot.job = null;
       if (job) {
         job.cancelBudget?.();
-        job.resolve(this.closed ? STOPPING : this.broken ? null : overBudget(this.budgetMs));
+        job.resolve(
+          this.closed ? { refused: 'stopping' } : this.broken ? null : { refused: 'over-budget' },
+        );
       }
-      if (this.broken) for (const j of this.queue.splice(0)) j.resolve(null);
+      if (this.broken)
+        for (const j of [...this.backlog.splice(0), ...this.queue.splice(0)]) j.resolve(null);
       else this.pump();
     });
     return slot;
@@ -251,18 +347,28 @@ export class SchemaWorkerPool {
     slot.job = { ...job, id };
     if (slot.ready) slot.job.cancelBudget = this.startBudget(slot);
     try {
-      slot.worker.postMessage({ id, schemaId, schema: job.schema, value: job.value });
+      slot.worker.postMessage({
+        id,
+        schemaId,
+        schema: job.schema,
+        value: job.value,
+        root: job.root,
+      });
     } catch {
-      // Not cloneable (cannot happen for parsed JSON): left to the upstream, as an unloadable schema is.
+      // Not cloneable: parsed JSON nested deeper than structured clone goes (the caller words it).
       slot.job.cancelBudget?.();
       slot.job = null;
-      job.resolve(null);
+      job.resolve({ refused: 'unreadable' });
     }
   }
 
   private startBudget(slot: Slot): () => void {
     return this.budgetTimer(() => void slot.worker.terminate(), this.budgetMs);
   }
+}
+
+function problemsOf(problem: string | null): Verdict {
+  return problem === null ? null : { problems: problem };
 }
 
 function overBudget(ms: number): string {

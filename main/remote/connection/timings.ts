@@ -1,5 +1,6 @@
 /** Connection settings and time bounds of one remote server (issue 4, "Isolation"). */
 import type { Logger } from '../../platform/log.js';
+import type { SchemaWorkerPool } from '../../tools/schema-worker-pool.js';
 import type { OAuthSession } from '../oauth/session.js';
 import type { StdioTarget } from '../stdio/connect-stdio.js';
 
@@ -24,6 +25,12 @@ export interface RemoteSourceOptions {
   relayAllowed?: () => boolean;
   /** The clock retired secrets are kept by (redact.ts); tests drive it. */
   now?: () => number;
+  /**
+   * What checks a tool result's structured content against the tool's output schema
+   * (remote-calls.ts): the app's pool, which also checks every call's arguments. A source made
+   * without one (tests, alone) makes its own and closes it when it stops.
+   */
+  schemaChecks?: SchemaWorkerPool;
 }
 
 export interface RemoteTimings {

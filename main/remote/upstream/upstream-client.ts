@@ -6,6 +6,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { budgetOf, MAX_LIST_PAGES } from './list-budget.js';
+import { CHECKED_BY_CALLER } from '../../tools/sdk-schema-validators.js';
 
 /**
  * The SDK client, minus one of the two validations of every tool result (issue 20: "results
@@ -24,9 +25,20 @@ export class UpstreamClient extends Client {
    * A list walk's page bound is the list budget's (list-budget.ts `MAX_LIST_PAGES`), which cuts
    * or refuses with the reason; the SDK's own (`listMaxPages`, 64 by default) failed a legitimate
    * list paged finely. One page past the budget's stays as the SDK's backstop.
+   *
+   * A tool result's `structuredContent` is never checked against the server's `outputSchema` by
+   * the SDK's default validator (its Ajv with backtracking RegExp: one hostile result froze the
+   * main thread, docs/security.md "Schemas are evaluated with bounded cost"), nor by any other
+   * given here: the SDK's check passes, and the caller makes it through the schema pool —
+   * remote-calls.ts for the gateway, probe.ts for `airlock remote probe --call`
+   * (sdk-schema-validators.ts).
    */
   constructor(...[info, options]: ConstructorParameters<typeof Client>) {
-    super(info, { listMaxPages: MAX_LIST_PAGES + 1, ...options });
+    super(info, {
+      listMaxPages: MAX_LIST_PAGES + 1,
+      ...options,
+      jsonSchemaValidator: CHECKED_BY_CALLER,
+    });
   }
 
   /**
