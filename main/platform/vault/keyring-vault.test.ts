@@ -164,6 +164,38 @@ describe('classifyKeyringError', () => {
     if (process.platform === 'linux') expect(err.message).toContain(keychainFix('linux'));
   });
 
+  it('a daemon that dies mid-call is started again: the call is tried up to twice more', async () => {
+    // The backend's text, as a CI run printed it when gnome-keyring-daemon aborted.
+    const died =
+      'Platform failure: DBus error: Message recipient disconnected from message bus without replying';
+    const flaky = (deaths: number, failure = died) => {
+      let calls = 0;
+      const vault = new KeyringVault({
+        dataDir: '/x',
+        entryFactory: () => ({
+          getPassword: async () => {
+            calls++;
+            if (calls <= deaths) throw new Error(failure, { cause: new Error(failure) });
+            return 'v';
+          },
+          setPassword: async () => undefined,
+          deletePassword: async () => true,
+        }),
+      });
+      return { vault, calls: () => calls };
+    };
+    const twice = flaky(2);
+    expect(await twice.vault.get('k')).toBe('v');
+    expect(twice.calls()).toBe(3);
+    const thrice = flaky(3);
+    await expect(thrice.vault.get('k')).rejects.toMatchObject({ code: 'KEYCHAIN_UNAVAILABLE' });
+    expect(thrice.calls()).toBe(3);
+    // libdbus's timeout also carries the NoReply name; a 25 s wait is not repeated.
+    const timedOut = flaky(1, 'Platform failure: DBus error: Did not receive a reply (NoReply)');
+    await expect(timedOut.vault.get('k')).rejects.toMatchObject({ code: 'KEYCHAIN_UNAVAILABLE' });
+    expect(timedOut.calls()).toBe(1);
+  });
+
   it('a null read is confirmed with a write before it is believed', async () => {
     const vault = new KeyringVault({
       dataDir: '/x',

@@ -66,12 +66,44 @@ export class KeyringVault implements Vault {
   }
 
   private async run<T>(key: string, op: (entry: KeyringEntry) => Promise<T>): Promise<T> {
-    try {
-      return await op(this.entryFactory(this.service, key));
-    } catch (err) {
-      throw classifyKeyringError(err);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await op(this.entryFactory(this.service, key));
+      } catch (err) {
+        // Every operation is safe to repeat: a write replaces the item, a read
+        // reads it again. A delete that landed before the daemon died answers
+        // "there was none" the second time, which leaves the same state.
+        if (attempt < DAEMON_RESTART_RETRIES && daemonDiedMidCall(err)) continue;
+        throw classifyKeyringError(err);
+      }
     }
   }
+}
+
+/**
+ * How many times one operation is tried again after the Secret Service died
+ * while answering it. More than one: gnome-keyring-daemon can die again on
+ * the next client that hangs up mid-request.
+ */
+const DAEMON_RESTART_RETRIES = 2;
+
+/**
+ * True when the keychain daemon's D-Bus connection closed while our call was
+ * pending. The bus then answers the call itself with
+ * org.freedesktop.DBus.Error.NoReply ("Message recipient disconnected from
+ * message bus without replying"), and the next call to the well-known name
+ * org.freedesktop.secrets starts the service again by D-Bus activation (D-Bus
+ * specification, "Message Bus Starting Services (Activation)"). That happens
+ * on real desktops: gnome-keyring-daemon aborts when another client hangs up
+ * in the middle of opening a session ("gkd_secret_service_get_pkcs11_session:
+ * assertion 'client' failed", then a GLib-ERROR in g_variant_new). Before
+ * this retry, one such abort failed whichever Airlock call was in flight with
+ * KEYCHAIN_UNAVAILABLE, and at startup made Airlock pick the file vault.
+ */
+function daemonDiedMidCall(err: unknown): boolean {
+  // Matched on the bus's own sentence, not the error name: libdbus also uses
+  // NoReply for a call that timed out, and repeating a 25 s wait helps no one.
+  return /disconnected from message bus without replying/i.test(describe(err));
 }
 
 /** Maps the backend's free-text failures onto the two states callers act on. */
