@@ -108,6 +108,20 @@ describe('isolation', () => {
 });
 
 describe('hot reload', () => {
+  it('a change queued behind the stop does not start its server again', async () => {
+    const u = await upstream({ tools: [{ name: 'hello', annotations: { readOnlyHint: true } }] });
+    const t = await airlock();
+    await t.app.control.addRemote({ name: 'late', url: u.url });
+    const manager = t.app.remotes!;
+    const before = u.initializeCount;
+    // A settings change and a reconnect arriving while Airlock shuts down (the queue runs the
+    // stop first): neither may connect after it, or the server outlives the app.
+    await Promise.all([manager.stop(), manager.sync('late'), manager.refresh('late')]);
+    expect(u.initializeCount).toBe(before);
+    const sources = (await t.app.control.getStatus()).sources.map((s) => s.id);
+    expect(sources).not.toContain('remote:late');
+  });
+
   it('edits, disables and removes apply without a restart; tool settings survive a tool leaving and coming back', async () => {
     const one = await upstream({
       tools: [{ name: 'a' }, { name: 'b' }],

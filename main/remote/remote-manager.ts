@@ -48,6 +48,12 @@ export class RemoteManager {
   /** OAuth sign-in state per server name (issue 10); kept while the server exists, enabled or not. */
   private readonly sessions = new Map<string, OAuthSession>();
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Set when stop() is called, before its turn in the queue: a sync, refresh or sign-in queued
+   * behind the stop (a settings change or a finished OAuth sign-in while Airlock shuts down)
+   * would otherwise start a server again after its end, a process nobody stops.
+   */
+  private stopped = false;
   /** Running OAuth sign-ins; a completed one reconnects its server. */
   readonly logins: RemoteLogins;
   /** Local (stdio) servers' launch and process logs (issue 15). */
@@ -79,6 +85,7 @@ export class RemoteManager {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     this.logins.stop();
     await this.serial(async () => {
       const entries = [...this.live];
@@ -152,6 +159,7 @@ export class RemoteManager {
 
   /** Reconnects one server, or all, and waits for the attempts to finish. */
   async refresh(name?: string): Promise<void> {
+    if (this.stopped) return;
     const targets =
       name === undefined
         ? [...this.live.values()]
@@ -177,6 +185,7 @@ export class RemoteManager {
     name: string,
     o: { register: 'now' | 'when-settled' },
   ): Promise<{ attempt: Promise<void> }> {
+    if (this.stopped) return { attempt: Promise.resolve() };
     const cfg = this.d.settings.get().remotes.find((r) => r.name === name);
     const current = this.live.get(name);
     if (!cfg || !cfg.enabled) {
