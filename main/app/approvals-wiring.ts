@@ -89,9 +89,17 @@ export function newApprovalEngine(o: {
       const e = registry.getByKey(key);
       return e && toolInfoOf(e);
     },
-    validate: (key, args) => {
+    // Edited arguments get the checks the agent's own arguments got (call-pipeline.ts): the schema,
+    // then the tool's own parser (Gmail's composer, Calendar's guests), so an edit the tool would
+    // refuse is refused while the request can still be edited again, not after it was approved.
+    validate: async (key, args) => {
       const e = registry.getByKey(key);
-      return e ? schemaPool.validate(e.def.inputSchema, args) : 'the tool is no longer available';
+      if (!e) return 'the tool is no longer available';
+      return (
+        (await schemaPool.validate(e.def.inputSchema, args)) ??
+        e.source.validateArgs?.(e.def.name, args) ??
+        null
+      );
     },
     toolFingerprint: (key) => {
       const e = registry.getByKey(key);
