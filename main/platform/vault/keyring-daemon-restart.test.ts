@@ -96,19 +96,16 @@ describe.skipIf(!real)('KeyringVault when the Secret Service dies mid-call', () 
     expect(await vault.ask('set k before-the-crash')).toEqual({ ok: null, failures: [] });
     expect(daemonPids()).toHaveLength(1);
 
-    // Until one round has killed the daemon with a call pending (in a round
-    // where the read finishes before the daemon is stopped, nothing broke):
-    // every round's read must answer the value written before.
-    let sawDeath = false;
-    for (let round = 0; round < 5 && !sawDeath; round++) {
-      const disarm = watcher.arm(daemonPids().at(-1)!);
-      const out = await vault.ask('get k');
-      const killedMidCall = disarm();
-      expect(out.ok).toBe('before-the-crash');
-      sawDeath = out.failures.some((f) => /disconnected from message bus without replying/.test(f));
-      expect(sawDeath).toBe(killedMidCall);
-    }
-    expect(sawDeath, 'no round killed the daemon while our read was pending').toBe(true);
+    // One read, with the daemon killed while the read's second call is pending (crashWatcher):
+    // the read must still answer the value written before, from a daemon started again.
+    const killed = watcher.arm(daemonPids().at(-1)!, vault.pid);
+    const out = await vault.ask('get k');
+    expect(killed()).toBe(true);
+    expect(out.ok).toBe('before-the-crash');
+    expect(
+      out.failures.some((f) => /disconnected from message bus without replying/.test(f)),
+      'the read did not see the daemon die',
+    ).toBe(true);
     expect(daemonPids().length).toBeGreaterThan(1);
     // And the fresh daemon takes writes: the keyring came back unlocked.
     expect(await vault.ask('set k after')).toMatchObject({ ok: null });
@@ -118,51 +115,69 @@ describe.skipIf(!real)('KeyringVault when the Secret Service dies mid-call', () 
 
 /**
  * Watches the bus with dbus-monitor (an eavesdropper gets its copy in the
- * same dispatch that queues the message to its recipient). Each operation of
- * the keyring library opens a connection, opens a Secret Service session
+ * same dispatch that queues the message to its recipient) and kills the daemon
+ * while the read's second call waits at the bus. Each operation of the keyring
+ * library opens its own connection, opens a Secret Service session
  * (OpenSession, serial 2 after Hello; the library falls back to a plain
- * session by itself if that call fails, so it is not the call to break),
- * then makes its real calls. The watcher stops the daemon as soon as the
- * session is open, and kills it at the next call the bus routes to it: that
- * call is then pending at the bus, which answers it with NoReply.
+ * session by itself if that call fails, so it is not the call to break), then
+ * makes its real calls.
+ *
+ * The monitor's lines reach this process late, so nothing is decided by how
+ * quickly they arrive: whichever of the two (daemon, client) could move past
+ * the point is held with SIGSTOP before the other is let go.
+ *   1. arm: the daemon is stopped (idle between operations).
+ *   2. OpenSession seen: the client now waits for its answer; stop the client,
+ *      let the daemon go.
+ *   3. The daemon's answer seen: the stopped client has sent nothing since;
+ *      stop the daemon, let the client go.
+ *   4. The client's next call seen: it waits at the stopped daemon; kill it.
+ * The bus then answers that call with NoReply. A missed line leaves a process
+ * stopped and the test fails on its timeout; it cannot pass by luck.
  */
-async function crashWatcher(address: string): Promise<{ arm(pid: number): () => boolean }> {
+async function crashWatcher(
+  address: string,
+): Promise<{ arm(daemon: number, client: number): () => boolean }> {
   const monitor = spawn('dbus-monitor', ['--address', address], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(monitor);
   const lines = createInterface({ input: monitor.stdout! });
-  let armed: { pid: number; phase: 'opening' | 'stopped' | 'killed' } | null = null;
+  type Phase = 'idle' | 'opening' | 'answered' | 'killed';
+  let armed: { daemon: number; client: number; phase: Phase; sender?: string } | null = null;
   let ready: (() => void) | null = null;
   const started = new Promise<void>((r) => (ready = r));
   lines.on('line', (line) => {
     // The monitor's own first messages: it is attached.
     if (/member=NameAcquired|member=NameLost/.test(line)) ready?.();
     if (!armed) return;
-    if (
-      armed.phase === 'opening' &&
-      /^method return .*reply_serial=2\b/.test(line) &&
-      !/sender=org\.freedesktop\.DBus /.test(line)
-    ) {
-      process.kill(armed.pid, 'SIGSTOP');
-      armed.phase = 'stopped';
+    const call = /^method call .*sender=(\S+) -> destination=org\.freedesktop\.secrets /.exec(line);
+    if (armed.phase === 'idle' && call && / serial=2 .*member=OpenSession$/.test(line)) {
+      armed.sender = call[1]!;
+      process.kill(armed.client, 'SIGSTOP');
+      process.kill(armed.daemon, 'SIGCONT');
+      armed.phase = 'opening';
     } else if (
-      armed.phase === 'stopped' &&
-      /^method call .*destination=org\.freedesktop\.secrets/.test(line)
+      armed.phase === 'opening' &&
+      new RegExp(
+        `^method return .*-> destination=${armed.sender!.replace(/\./g, '\\.')} .*reply_serial=2$`,
+      ).test(line)
     ) {
-      process.kill(armed.pid, 'SIGKILL');
+      process.kill(armed.daemon, 'SIGSTOP');
+      process.kill(armed.client, 'SIGCONT');
+      armed.phase = 'answered';
+    } else if (armed.phase === 'answered' && call?.[1] === armed.sender) {
+      process.kill(armed.daemon, 'SIGKILL');
       armed.phase = 'killed';
     }
   });
   await started;
   return {
-    arm(pid) {
-      const round = { pid, phase: 'opening' as 'opening' | 'stopped' | 'killed' };
+    arm(daemon, client) {
+      const round = { daemon, client, phase: 'idle' as Phase };
+      process.kill(daemon, 'SIGSTOP');
       armed = round;
       return () => {
         armed = null;
-        // The operation finished before the daemon was stopped between two calls.
-        if (round.phase !== 'killed') killQuietly(pid, 'SIGKILL');
         return round.phase === 'killed';
       };
     },
@@ -179,7 +194,7 @@ interface Answer {
  * keeps one D-Bus connection per process). Every backend failure the vault
  * saw, retried or not, is reported with the answer.
  */
-function vaultChild(address: string): { ask(line: string): Promise<Answer> } {
+function vaultChild(address: string): { pid: number; ask(line: string): Promise<Answer> } {
   const dist = (rel: string) =>
     fileURLToPath(new URL(`../../../dist/main/platform/vault/${rel}`, import.meta.url));
   if (!existsSync(dist('keyring-vault.js')))
@@ -216,6 +231,7 @@ function vaultChild(address: string): { ask(line: string): Promise<Answer> } {
   children.push(child);
   const lines: Interface = createInterface({ input: child.stdout! });
   return {
+    pid: child.pid!,
     ask: (line) =>
       new Promise<Answer>((resolve) => {
         lines.once('line', (out) => resolve(JSON.parse(out) as Answer));
