@@ -122,6 +122,18 @@ describe('hot reload', () => {
     expect(sources).not.toContain('remote:late');
   });
 
+  it('a control call arriving after the stop does not load the servers again', async () => {
+    const u = await upstream({ tools: [{ name: 'hello', annotations: { readOnlyHint: true } }] });
+    const t = await airlock();
+    await t.app.control.addRemote({ name: 'late', url: u.url });
+    await t.app.stop();
+    const before = u.initializeCount;
+    // A request still in flight when the app stopped (the gateway's grace, a window's IPC call):
+    // the stopped loader must not build and start a fresh manager, a server nobody stops.
+    await expect(t.app.control.refreshRemote('late')).rejects.toThrow(/stopping/);
+    expect(u.initializeCount).toBe(before);
+  });
+
   it('edits, disables and removes apply without a restart; tool settings survive a tool leaving and coming back', async () => {
     const one = await upstream({
       tools: [{ name: 'a' }, { name: 'b' }],

@@ -11,6 +11,13 @@ import type { RemoteManager, RemoteManagerDeps } from './remote-manager.js';
 export class RemoteLoader {
   private loading: Promise<{ manager: RemoteManager; control: RemoteControl }> | null = null;
   manager: RemoteManager | null = null;
+  /**
+   * Set by stop() and never cleared: a control call still in flight when Airlock stops (a request
+   * the gateway's grace let finish, a window's IPC call) would otherwise load a fresh manager after
+   * the stop and start every server again, processes nobody stops. The manager's own flag
+   * (remote-manager.ts) covers only the manager that was stopped.
+   */
+  private stopped = false;
 
   constructor(
     private readonly managerDeps: RemoteManagerDeps,
@@ -18,6 +25,10 @@ export class RemoteLoader {
   ) {}
 
   load(): Promise<{ manager: RemoteManager; control: RemoteControl }> {
+    if (this.stopped && !this.loading)
+      return Promise.reject(
+        new Error('Airlock is stopping: remote servers are not started again.'),
+      );
     this.loading ??= (async () => {
       const [{ RemoteManager }, { RemoteControl }] = await Promise.all([
         import('./remote-manager.js'),
@@ -46,6 +57,7 @@ export class RemoteLoader {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (!this.loading) return;
     const { manager } = await this.loading;
     await manager.stop();
