@@ -119,6 +119,10 @@ export class App {
 
   private async startServices(): Promise<Started> {
     const { logger, settings, events, registry } = this;
+    // A start after a stop gets a fresh remote loader; the stopped one stays in place until here,
+    // so a control call that arrives after the stop is refused instead of starting every server
+    // again (remote-loader.ts).
+    this.remoteLoader = null;
     tightenDataDir(this.paths.dir);
     // No separate vault.check() first: reading the control token proves the vault usable (a value),
     // or the vault checks itself before answering "none" (Vault.get). One Secret Service write and
@@ -291,7 +295,6 @@ export class App {
     } catch (err) {
       this.logger.warn('remote servers did not stop cleanly', { error: String(err) });
     }
-    this.remoteLoader = null;
     // The sources left (built-in ones) stop side by side; one failing does not keep the rest.
     const sources = this.registry.listSources();
     const removed = await Promise.allSettled(sources.map((s) => this.registry.remove(s.id)));

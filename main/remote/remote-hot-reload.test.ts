@@ -134,6 +134,24 @@ describe('hot reload', () => {
     expect(u.initializeCount).toBe(before);
   });
 
+  it('a server change judged after the stop (the loosening gate) does not load the servers again', async () => {
+    const u = await upstream({ tools: [{ name: 'hello', annotations: { readOnlyHint: true } }] });
+    const t = await airlock();
+    await t.app.control.addRemote({ name: 'late', url: u.url });
+    // A local server, disabled: judging a change to its sandbox reads the loaded StdioServers.
+    await t.app.control.addRemote({
+      name: 'loc',
+      stdio: { command: process.execPath, args: ['--version'] },
+    });
+    await t.app.control.updateRemote('loc', { enabled: false });
+    await t.app.stop();
+    const before = u.initializeCount;
+    await expect(
+      t.app.serverLoosening('updateRemote', ['loc', { sandbox: { network: true } }]),
+    ).rejects.toThrow(/stopping/);
+    expect(u.initializeCount).toBe(before);
+  });
+
   it('edits, disables and removes apply without a restart; tool settings survive a tool leaving and coming back', async () => {
     const one = await upstream({
       tools: [{ name: 'a' }, { name: 'b' }],
