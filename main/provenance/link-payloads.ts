@@ -62,25 +62,32 @@ function linkParts(u: URL): string[] {
   return parts;
 }
 
-export function linkPayloads(text: string): string[] {
-  if (!text.includes('://')) return [];
+/**
+ * The payloads of the links in `texts` (a call's strings, or one text). The bounds are for all of
+ * them together: a call has up to 1,000 strings (values.ts leavesOf), and bounds per string let
+ * one call decode 1,000 times as much (link-payload-bounds.test.ts).
+ */
+export function linkPayloads(texts: string | readonly string[]): string[] {
   const out: string[] = [];
   let n = 0;
   let parts = 0;
-  for (const m of text.matchAll(LINK)) {
-    if (++n > MAX_LINKS) break;
-    let u: URL;
-    try {
-      u = new URL(m[0]);
-    } catch {
-      continue;
-    }
-    for (const p of linkParts(u)) {
-      if (++parts > MAX_PARTS) return out;
-      // A part as the server reads it; short ones are in the link as written already.
-      if (p.length >= 8) out.push(p);
-      // And as what it encodes (decodings.ts): base64 of a code, an IBAN percent-encoded twice.
-      out.push(...decodings(p));
+  for (const text of typeof texts === 'string' ? [texts] : texts) {
+    if (!text.includes('://')) continue;
+    for (const m of text.matchAll(LINK)) {
+      if (++n > MAX_LINKS) return out;
+      let u: URL;
+      try {
+        u = new URL(m[0]);
+      } catch {
+        continue;
+      }
+      for (const p of linkParts(u)) {
+        if (++parts > MAX_PARTS) return out;
+        // A part as the server reads it; short ones are in the link as written already.
+        if (p.length >= 8) out.push(p);
+        // And as what it encodes (decodings.ts): base64 of a code, an IBAN percent-encoded twice.
+        out.push(...decodings(p));
+      }
     }
   }
   return out;

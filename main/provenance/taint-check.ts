@@ -127,9 +127,8 @@ export function checkCall(
     {
       // Text hidden in a link's parts (percent-encoded, base64, base32, …) is text too, and so is
       // text written as HTML numeric references (`&#68;&#69;…` in an HTML body).
-      text: [...strings, ...strings.flatMap(linkPayloads), ...strings.flatMap(entityText)].join(
-        '\n',
-      ),
+      // The links' bounds are the call's, not each string's (link-payloads.ts).
+      text: [...strings, ...linkPayloads(strings), ...strings.flatMap(entityText)].join('\n'),
       values: strings.flatMap(tokensOf),
       // Message ids matter where a third party could look them up; Airlock's own tools (a
       // reply's reply_to_message_id) only name them.
