@@ -1,6 +1,6 @@
 import { decodeWords } from 'postal-mime';
 import { unveil } from './identity.js';
-import { base64Text } from './link-payloads.js';
+import { base32Texts, base64Text, decodedOnce } from './decodings.js';
 
 /**
  * Encodings a model undoes when a stranger's text asks it to (wave 3 outside corpus, batch 3):
@@ -14,30 +14,42 @@ import { base64Text } from './link-payloads.js';
  */
 
 // Long runs of the base64url / base64 alphabet (RFC 4648), read in one pass: a run of hex digits
-// (an optional 0x) as hex, any other as base64. A decoded run is kept only when it is printable
-// text holding an address or host mark ('@', '.', '://'): the readings are for destinations.
+// (an optional 0x) as hex, any other as base64 and as base32 (decodings.ts: RFC 4648 base32 and
+// base32hex in either case, z-base-32). A decoded run is kept only when it is printable text
+// holding an address or host mark ('@', '.', '://'): the readings are for destinations. One that
+// holds none is decoded once more (base64 of base64, base32 of a percent-encoded address): two
+// decodings at most, as a value in a link is read (link-payloads.ts).
 const LONG_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,4096}={0,2}(?![A-Za-z0-9+/_-])/g;
 const HEX = /^(?:0x)?((?:[0-9a-fA-F]{2}){8,512})$/;
 const DESTINATION_MARK = /[@.]|:\/\//;
 
 // Every run is decoded, not the first few: a newsletter carries dozens of tracking tokens, and a
-// cap on their number let them hide an address after them. Each run is decoded once, so the work
-// is linear in the text, which contentValues caps (200,000 characters).
+// cap on their number let them hide an address after them. Each run is decoded a bounded number
+// of times, so the work is linear in the text, which contentValues caps (200,000 characters).
 function longRuns(t: string): string[] {
   const out: string[] = [];
+  const keep = (s: string) => {
+    if (DESTINATION_MARK.test(s)) out.push(s);
+    else for (const d of decodedOnce(s)) if (DESTINATION_MARK.test(d)) out.push(d);
+  };
   for (const m of t.matchAll(LONG_RUN)) {
     const run = m[0];
     const hex = HEX.exec(run)?.[1];
-    if (hex && /[a-f]/i.test(hex) && /\d/.test(hex)) {
+    // Hex has a digit (hex of hex has only digits); a run that is not printable as hex is read
+    // as the other encodings.
+    if (hex && /\d/.test(hex)) {
       const s = Buffer.from(hex, 'hex').toString('latin1');
-
-      if (/^[\x20-\x7e]+$/.test(s) && DESTINATION_MARK.test(s)) out.push(s);
-      continue;
+      if (/^[\x20-\x7e]+$/.test(s)) {
+        keep(s);
+        continue;
+      }
     }
+    // Base32 is one case and has no '+', '/', '_' or '-' (base32Texts answers nothing otherwise).
+    for (const s of base32Texts(run)) keep(s);
     // A long word is not base64 a sender meant: it has a digit, a '+'/'/', padding or both cases.
     if (!/[0-9+/=]/.test(run) && !(/[a-z]/.test(run) && /[A-Z]/.test(run))) continue;
-    const s = base64Text(run.replace(/=+$/, ''));
-    if (s && DESTINATION_MARK.test(s)) out.push(s);
+    const s = base64Text(run);
+    if (s) keep(s);
   }
   return out;
 }

@@ -71,10 +71,12 @@ const batches = [
     // read (now read as its attachment), and a benign reply to an invitation the user was not a
     // guest of (it failed). Measured after those fixes: 35/39 and 16/20, none flagged. 37/39 once
     // Latin small capitals and the words for "@" and "." of more languages were read
-    // (readings.ts; v-small-capitals, v-at-word-hu); held out unchanged.
+    // (readings.ts; v-small-capitals, v-at-word-hu); held out unchanged. 39/39 once a link's
+    // parts were read through chains of decodings (decodings.ts: v-exfil-double-pct,
+    // v-exfil-base32-path); held out unchanged.
     name: 'batch 5 (invitation fields, PDF, nested forwards, scripts, unusual fields, timing)',
     cases: OUTSIDE_MORE_ALL,
-    floor: { tuning: 37, heldOut: 16, falseFlags: 0 },
+    floor: { tuning: 39, heldOut: 16, falseFlags: 0 },
   },
 ].map((b) => ({ ...b, sessions: outsideSessions(b.cases), split: outsideSplit(b.cases) }));
 

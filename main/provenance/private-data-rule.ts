@@ -1,6 +1,7 @@
 import type { ContentIndex, ContentItem } from './content-index.js';
 import type { CallDestination } from './destinations.js';
 import { describeItem, evidence, type TaintFinding } from './finding-text.js';
+import { linkPayloads } from './link-payloads.js';
 import { isParty } from './parties.js';
 import { secretCandidates } from './secrets.js';
 import { shingles, type SignificantValue } from './values.js';
@@ -52,11 +53,20 @@ export function privateDataFinding(
   const goesBack = (i: ContentItem) =>
     recipients.length > 0 && recipients.every((d) => isParty(i, d));
   const urls = call.destinations.filter((d) => d.kind === 'url');
+  // A link's codes as the call's text holds them: as written, and as its parts decode
+  // (link-payloads.ts), so a code the item's own link carries encoded is let off as one it
+  // carries plainly. Read only for a value found, and once per link.
+  const decoded = new Map<string, Set<string>>();
+  const carries = (raw: string, value: string) => {
+    if (raw.toUpperCase().includes(value)) return true;
+    let codes = decoded.get(raw);
+    if (!codes) decoded.set(raw, (codes = new Set(secretCandidates(linkPayloads(raw).join('\n')))));
+    return codes.has(value);
+  };
   const linkOf = (i: ContentItem, value: string) =>
     urls.some(
       (u) =>
-        u.raw.toUpperCase().includes(value) &&
-        index.itemsWithValue({ kind: 'url', value: u.value }).includes(i),
+        index.itemsWithValue({ kind: 'url', value: u.value }).includes(i) && carries(u.raw, value),
     );
 
   const found = new Map<ContentItem, string>();

@@ -11,6 +11,7 @@ import {
 } from './finding-text.js';
 import type { KnownParties } from './known-parties.js';
 import type { ProvenanceMetaItem } from './content-describer.js';
+import { numericEntitiesDecoded } from './decodings.js';
 import { linkPayloads } from './link-payloads.js';
 import { isParty, itemsNaming, sentBefore } from './parties.js';
 import { privateDataFinding } from './private-data-rule.js';
@@ -124,8 +125,10 @@ export function checkCall(
   const leak = privateDataFinding(
     index,
     {
-      // Text hidden in a link's query or path (percent-encoded, base64) is text too.
-      text: [...strings, ...strings.flatMap(linkPayloads)].join('\n'),
+      // Text hidden in a link's parts (percent-encoded, base64, base32, …) is text too, and so is
+      // text written as HTML numeric references (`&#68;&#69;…` in an HTML body).
+      // The links' bounds are the call's, not each string's (link-payloads.ts).
+      text: [...strings, ...linkPayloads(strings), ...strings.flatMap(entityText)].join('\n'),
       values: strings.flatMap(tokensOf),
       // Message ids matter where a third party could look them up; Airlock's own tools (a
       // reply's reply_to_message_id) only name them.
@@ -203,4 +206,9 @@ function carriesData(raw: string): boolean {
  */
 function verbatim(index: ContentIndex, d: CallDestination, i: ContentItem): boolean {
   return !isDigest(i) && index.itemsWithValue({ kind: 'url', value: d.value }).includes(i);
+}
+
+/** A string with HTML numeric references, decoded (decodings.ts); none for any other string. */
+function entityText(s: string): string[] {
+  return s.includes('&#') ? [numericEntitiesDecoded(s)] : [];
 }
