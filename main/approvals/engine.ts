@@ -198,7 +198,7 @@ export class ApprovalEngine {
     // Again after it: checking an edit awaits (a schema compiled on first use), and the tool may
     // change meanwhile; the run starts right after the transition below.
     try {
-      this.sameToolAsShown(row, decision.kind);
+      this.sameToolAsShown(row, decision.kind, edited);
     } catch (err) {
       if (grantId) this.deps.grants.revoke(grantId);
       throw err;
@@ -236,8 +236,16 @@ export class ApprovalEngine {
    * (grants.ts), so it also needs that to be the one the card was made against (toolFingerprint);
    * otherwise the user would grant a tool they were not shown. Refused, nothing changes; denying
    * stays possible. Kept in memory: a request made before a restart is allowed as before.
+   * An edited allow runs the edited call, so that call, too, must reach what the card showed: an
+   * edit that leaves out `account` goes out from the default at the decision, which the card (made
+   * for the account the agent named) did not show, and one naming another account runs where no
+   * check looked (`edited`, checked once the edit is accepted).
    */
-  private sameToolAsShown(row: ApprovalRow, kind: Exclude<Decision['kind'], 'deny'>): void {
+  private sameToolAsShown(
+    row: ApprovalRow,
+    kind: Exclude<Decision['kind'], 'deny'>,
+    edited?: Record<string, unknown> | null,
+  ): void {
     const shown = this.shownOn.get(row.id);
     if (!shown) return;
     const toolNow = shown.tool === undefined ? undefined : this.deps.toolFingerprint?.(row.toolKey);
@@ -258,6 +266,16 @@ export class ApprovalEngine {
       throw new ControlError(
         'CONFLICT',
         `${row.tool} changed since this request was shown (its input schema, its server or the account this call goes out from), so the card may not say what would run; nothing was run. Deny it, and let the agent call again so the call is checked and shown as it would run now.`,
+      );
+    if (
+      edited &&
+      shown.runs !== undefined &&
+      this.deps.runFingerprint?.(row.toolKey, edited) !== shown.runs
+    )
+      // INVALID, as edit-binding.ts refuses an edit: the form stays open for the user to fix it.
+      throw new ControlError(
+        'INVALID',
+        `The edited ${row.tool} would go out from another account than the card showed (its \`account\` left out runs from the default account, or it names another one); nothing was run. Keep \`account\` as the card showed it, or deny this request and let the agent call again from the account it should use.`,
       );
     if (kind === 'always_allow' && !toolSame)
       throw new ControlError(

@@ -216,6 +216,34 @@ describe('Gmail and Calendar: a pending allow is bound to the account this call 
     expect(h.engine.get(removed).state).toBe('pending');
   });
 
+  it('an edit that drops or changes `account` would go out from an account the card did not show: refused, nothing runs', async () => {
+    const h = await harness([writer('work@example.com'), writer('home@example.com')]);
+    const send = await h.ask(SEND, { ...mail, account: 'home@example.com' });
+    const create = await h.ask(CREATE, { ...event, account: 'home@example.com' });
+    // Left out, `account` is the default (work@): the card said home@.
+    for (const [id, args] of [
+      [send, mail],
+      [create, event],
+      [send, { ...mail, account: 'work@example.com' }],
+    ] as const)
+      await expect(
+        h.engine.decide(id, { kind: 'allow_edited', arguments: args }),
+      ).rejects.toMatchObject({
+        code: 'INVALID',
+        message: expect.stringMatching(
+          /^The edited \w+ would go out from another account than the card showed.*deny this request/s,
+        ),
+      });
+    expect(h.execute).not.toHaveBeenCalled();
+    expect(h.engine.get(send).state).toBe('pending');
+    // The same account, however written, is what the card showed.
+    await h.engine.decide(send, {
+      kind: 'allow_edited',
+      arguments: { ...mail, account: ' HOME@example.com', body: 'y' },
+    });
+    await eventually(() => expect(h.execute).toHaveBeenCalledTimes(1));
+  });
+
   it('"always allow" after an unrelated account connected is refused (a grant would reach it unseen), and says allow once still works', async () => {
     const h = await harness([writer('work@example.com')]);
     const id = await h.ask(SEND, mail);
