@@ -7,6 +7,7 @@ import type { ToolSource } from '../tools/types.js';
 import { GoogleToolError, type GoogleAccountInfo } from './account-access.js';
 import { CalendarSource } from './calendar/calendar-source.js';
 import { GmailSource } from './gmail/source.js';
+import { encodeAccountPages } from './spanning.js';
 
 /**
  * A pending Gmail or Calendar approval's allow once is bound to the account(s) the call goes out
@@ -70,13 +71,23 @@ const CALLS: Record<string, Record<string, unknown>> = {
   calendar_get_event: { event_id: 'e1' },
   calendar_delete_event: { event_id: 'e1' },
 };
+/** A continuation of a read across accounts: its token names each account's own page. */
+const pageToken = fc.option(
+  fc
+    .uniqueArray(fc.constantFrom(...EMAILS), { minLength: 1, maxLength: 3 })
+    .map((l) => encodeAccountPages(Object.fromEntries(l.map((e) => [e, 'p1'])))),
+  { nil: undefined },
+);
+const PAGED = new Set(['gmail_search', 'calendar_list_events']);
 const call = fc.record({
   tool: fc.constantFrom(...Object.keys(CALLS)),
   account: accountArg,
+  page_token: pageToken,
 });
-const argsOf = (c: { tool: string; account: unknown }) => ({
+const argsOf = (c: { tool: string; account: unknown; page_token?: string | undefined }) => ({
   ...CALLS[c.tool],
   ...(c.account === undefined ? {} : { account: c.account }),
+  ...(c.page_token === undefined || !PAGED.has(c.tool) ? {} : { page_token: c.page_token }),
 });
 
 /** The accounts layer, recording whose token each request asks for and refusing it: nothing leaves. */

@@ -1,5 +1,5 @@
 import type { GoogleAccountAccess, GoogleAccountInfo } from '../account-access.js';
-import { accountsArg, isAccountPages } from '../spanning.js';
+import { accountsArg, decodeAccountPages, isAccountPages } from '../spanning.js';
 import { pickAccount } from './account-pick.js';
 import { MULTI_ACCOUNT_TOOLS } from './multi.js';
 
@@ -21,8 +21,13 @@ export function gmailReach(
 ): GmailReach {
   const connected = access.accounts().map((a) => a.email);
   const spanning = MULTI_ACCOUNT_TOOLS.has(tool);
-  // A page token from a search across accounts names its accounts itself (some of these).
-  const continued = spanning && isAccountPages(args.page_token) ? connected : null;
+  // A page token from a search across accounts names its accounts itself (some of these): those
+  // are the ones acrossAccounts reads, so the binding is to them, not to every connected account
+  // (one connected meanwhile is not reached). A token naming one not connected fails (SpanError).
+  const continued =
+    spanning && isAccountPages(args.page_token)
+      ? Object.keys(decodeAccountPages(args.page_token as string, connected) ?? {})
+      : null;
   const spanned = continued ?? (spanning ? accountsArg(args.account, connected) : null);
   if (spanned && (spanned.length > 1 || continued)) return { across: spanned, connected };
   const one = spanned ? { ...args, account: spanned[0] } : args;
