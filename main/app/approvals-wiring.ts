@@ -1,7 +1,7 @@
 import type { AgentService } from '../agents/agent-service.js';
 import { ApprovalEngine } from '../approvals/engine.js';
 import { GrantService } from '../approvals/grants.js';
-import { policyFingerprint, toolFingerprint } from '../approvals/policy.js';
+import { policyFingerprint, runFingerprint, toolFingerprint } from '../approvals/policy.js';
 import { toolInfoOf } from '../approvals/tool-info.js';
 import type { AgentBudgets } from '../gateway/budgets.js';
 import type { CoreEvents } from '../platform/events.js';
@@ -108,6 +108,10 @@ export function newApprovalEngine(o: {
     bound: (key) => {
       const e = registry.getByKey(key);
       return e && e.source.kind !== 'remote' ? e.source.boundArgs?.(e.def.name) : undefined;
+    },
+    runFingerprint: (key, args) => {
+      const e = registry.getByKey(key);
+      return e ? runFingerprint(e, args) : null;
     },
     isPaused: () => settings.get().paused,
   });

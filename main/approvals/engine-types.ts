@@ -39,10 +39,18 @@ export interface ApprovalEngineDeps {
   /** What an approval's edit may not change (ToolSource.boundArgs, edit-binding.ts). */
   bound?: (toolKey: string) => BoundArgs | undefined;
   /**
-   * The tool's definition and whom it reaches, as a hash (policy.ts toolFingerprint); null when it
-   * is gone. A request is allowed only while it is what it was when the card was made.
+   * The tool's whole definition and whom it reaches, as a hash (policy.ts toolFingerprint); null
+   * when it is gone. "Always allow" is accepted only while it is what it was when the card was
+   * made (the grant is bound to the definition at the decision); so is every allow when
+   * runFingerprint is not given.
    */
   toolFingerprint?: (toolKey: string) => string | null;
+  /**
+   * What an allow once or an edited allow of this call runs, as a hash (policy.ts runFingerprint:
+   * name, input schema, server, or the accounts this call reaches); null when the tool is gone.
+   * Such an allow is accepted only while it is what it was when the card was made.
+   */
+  runFingerprint?: (toolKey: string, args: Record<string, unknown>) => string | null;
   /** Per-agent budgets (issue 17.4): null admits a new request, else the refusal to return. */
   admit?: (agent: string, args: Record<string, unknown>) => string | null;
   now?: () => number;

@@ -27,6 +27,12 @@ export type {
   AskRequest,
 } from './engine-types.js';
 
+/** What a card was made against (null: the tool was gone); undefined without that fingerprint. */
+interface Shown {
+  tool: string | null | undefined;
+  runs: string | null | undefined;
+}
+
 /**
  * The approval engine: durable pending requests, attach-on-repeat, and
  * exactly-once execution (issue 3). A call blocks for a bounded time, then
@@ -36,8 +42,8 @@ export type {
 export class ApprovalEngine {
   private readonly waiters = new Waiters();
   private readonly creating = new Map<string, Promise<ApprovalRow>>();
-  /** The tool each pending request's card was made against (toolFingerprint), by request id. */
-  private readonly shownOn = new Map<string, string>();
+  /** What each pending request's card was made against (toolFingerprint, runFingerprint), by id. */
+  private readonly shownOn = new Map<string, Shown>();
   private sweeper: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
@@ -92,7 +98,12 @@ export class ApprovalEngine {
 
   private async create(key: string, req: AskRequest, t: ApprovalTimings): Promise<ApprovalRow> {
     // Taken before the card is: a change while it is made is a change since (decide refuses).
-    const tool = this.deps.toolFingerprint?.(req.toolKey) ?? null;
+    // Null (gone meanwhile) is kept too: a card made without its tool matches no tool that comes back.
+    const { toolFingerprint, runFingerprint } = this.deps;
+    const shown: Shown = {
+      tool: toolFingerprint ? toolFingerprint(req.toolKey) : undefined,
+      runs: runFingerprint ? runFingerprint(req.toolKey, req.args) : undefined,
+    };
     const effect = await req.effect();
     const now = this.now();
     const row: ApprovalRow = {
@@ -119,7 +130,7 @@ export class ApprovalEngine {
     };
     this.deps.store.insert(row);
     this.forgetShown();
-    if (tool) this.shownOn.set(row.id, tool);
+    if (shown.tool !== undefined || shown.runs !== undefined) this.shownOn.set(row.id, shown);
     this.deps.activity.addNow({
       agent: req.agent,
       tool: req.tool,
@@ -182,12 +193,12 @@ export class ApprovalEngine {
         ran: false,
       });
     }
-    this.sameToolAsShown(row);
+    this.sameToolAsShown(row, decision.kind);
     const { edited, kind, grantId } = await acceptDecision(this.deps, row, decision);
     // Again after it: checking an edit awaits (a schema compiled on first use), and the tool may
     // change meanwhile; the run starts right after the transition below.
     try {
-      this.sameToolAsShown(row);
+      this.sameToolAsShown(row, decision.kind, edited);
     } catch (err) {
       if (grantId) this.deps.grants.revoke(grantId);
       throw err;
@@ -216,28 +227,61 @@ export class ApprovalEngine {
 
   /**
    * An allow runs the call on the tool registered under its key now, with what it fills in now.
-   * When that tool changed since the card was made — another definition, another server, other
-   * Google accounts (a call without `account` goes out from the first one that may write) — the
-   * card no longer says what would run, so allowing it is refused and nothing changes; denying
+   * Allow once and an edited allow run this call: they are refused when what runs changed since
+   * the card was made (runFingerprint: the tool's input schema, its server, the account this call
+   * goes out from — a call without `account` goes out from the first one that may write), as the
+   * card no longer says what would run. Words about the tool (its description, title, hints) are
+   * not what runs: a server that stamps the time into its description must not make its calls
+   * impossible to allow. "Always allow" makes a grant bound to the whole definition as it is now
+   * (grants.ts), so it also needs that to be the one the card was made against (toolFingerprint);
+   * otherwise the user would grant a tool they were not shown. Refused, nothing changes; denying
    * stays possible. Kept in memory: a request made before a restart is allowed as before.
+   * An edited allow runs the edited call, so that call, too, must reach what the card showed: an
+   * edit that leaves out `account` goes out from the default at the decision, which the card (made
+   * for the account the agent named) did not show, and one naming another account runs where no
+   * check looked (`edited`, checked once the edit is accepted).
    */
-  private sameToolAsShown(row: ApprovalRow): void {
+  private sameToolAsShown(
+    row: ApprovalRow,
+    kind: Exclude<Decision['kind'], 'deny'>,
+    edited?: Record<string, unknown> | null,
+  ): void {
     const shown = this.shownOn.get(row.id);
-    if (shown === undefined || !this.deps.toolFingerprint) return;
-    const now = this.deps.toolFingerprint(row.toolKey);
-    if (now === shown) return;
+    if (!shown) return;
+    const toolNow = shown.tool === undefined ? undefined : this.deps.toolFingerprint?.(row.toolKey);
+    const runsNow =
+      shown.runs === undefined ? undefined : this.deps.runFingerprint?.(row.toolKey, row.args);
     // Gone is not changed: a server that is down (restarting, offline) lists no tools, and the
     // request can be allowed once it is back with the same tool; telling the user to deny it
     // would throw away a call that is fine.
-    if (now === null)
+    if (toolNow === null || runsNow === null)
       throw new ControlError(
         'CONFLICT',
         `${row.tool} is not available right now (its server is down or it was removed); nothing was run. Allow it once the tool is back, or deny it.`,
       );
-    throw new ControlError(
-      'CONFLICT',
-      `${row.tool} changed since this request was shown (its definition, its server or the accounts it uses), so the card may not say what would run; nothing was run. Deny it, and let the agent call again so the call is checked and shown as it would run now.`,
-    );
+    const toolSame = toolNow === shown.tool;
+    // Without runFingerprint, the whole tool stands for what runs.
+    const runsSame = shown.runs === undefined ? toolSame : runsNow === shown.runs;
+    if (!runsSame)
+      throw new ControlError(
+        'CONFLICT',
+        `${row.tool} changed since this request was shown (its input schema, its server or the account this call goes out from), so the card may not say what would run; nothing was run. Deny it, and let the agent call again so the call is checked and shown as it would run now.`,
+      );
+    if (
+      edited &&
+      shown.runs !== undefined &&
+      this.deps.runFingerprint?.(row.toolKey, edited) !== shown.runs
+    )
+      // INVALID, as edit-binding.ts refuses an edit: the form stays open for the user to fix it.
+      throw new ControlError(
+        'INVALID',
+        `The edited ${row.tool} would go out from another account than the card showed (its \`account\` left out runs from the default account, or it names another one); nothing was run. Keep \`account\` as the card showed it, or deny this request and let the agent call again from the account it should use.`,
+      );
+    if (kind === 'always_allow' && !toolSame)
+      throw new ControlError(
+        'CONFLICT',
+        `${row.tool} changed since this request was shown (its description, title or hints, or the connected Google accounts), so "Always allow" would make a grant for a tool you were not shown; no grant was made and nothing was run. "Allow once" still runs this call as shown. To always allow the tool as it is now, deny this request and let the agent call again.`,
+      );
   }
 
   /** Drops what is kept for requests no longer pending. */

@@ -75,16 +75,42 @@ export function policyFingerprint(
 }
 
 /**
- * What an approval card was made against: the tool's definition and whom it reaches (a server's
- * URL or command, the Google accounts), without the policy. A call that leaves out an argument
- * the tool fills in from that state — Gmail's and Calendar's `account`, the first connected
- * account that may write — is shown for the accounts of the moment it was asked; approved after
- * they changed, it ran in another account than the card named (engine.ts, the decision refuses).
+ * Everything an approval card was made against: the tool's whole definition and whom it reaches
+ * (a server's URL or command, the Google accounts), without the policy. An "always allow" makes
+ * a grant bound to the definition as it is at the decision (policyFingerprint), so it is refused
+ * unless this is as it was when the card was made (engine.ts): a server cannot have a grant made
+ * on a description, hint or account list the user was not shown.
  */
 export function toolFingerprint(entry: ToolEntry): string {
   return createHash('sha256')
     .update(canonicalJson(toolParts(entry)))
     .digest('hex');
+}
+
+/**
+ * What an allow once (or an edited allow) of this call runs, beside its arguments: the tool's
+ * name and input schema (how the server reads the arguments) and whom it reaches (identity():
+ * the server's URL or command). Not its title, description or annotations: they are words about
+ * the tool, not what runs, and a server whose description carries a timestamp changes them on
+ * every listing, so a card bound to them could never be allowed (engine.ts sameToolAsShown).
+ * A source that resolves per call whom it reaches (ToolSource.identityFor: Gmail and Calendar,
+ * whose definitions are Airlock's and are built from the accounts alone) is bound to the
+ * account(s) this call goes out from, resolved by the code the call runs with, instead of its
+ * definition and every account: connecting an unrelated account changes each tool's `account`
+ * enum, not what this call does; the default account changed, or the named one removed or made
+ * read-only, does.
+ */
+export function runFingerprint(entry: ToolEntry, args: Record<string, unknown>): string {
+  const s = entry.source;
+  const server = { kind: s.kind, id: s.id };
+  const parts = s.identityFor
+    ? { name: entry.name, server, reaches: s.identityFor(entry.def.name, args) }
+    : {
+        name: entry.name,
+        inputSchema: entry.def.inputSchema,
+        server: { ...server, identity: s.identity?.() ?? null },
+      };
+  return createHash('sha256').update(canonicalJson(parts)).digest('hex');
 }
 
 function toolParts(entry: ToolEntry): Record<string, unknown> {

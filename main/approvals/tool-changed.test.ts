@@ -16,7 +16,9 @@ import { toolFingerprint } from './policy.js';
  * with what that tool fills in then. gmail_send without `account` is shown "from" the first
  * connected account that may write; approved after the accounts changed, it went out from
  * another one than the card named. A request whose tool changed since its card was made (its
- * definition, its server, its Google accounts: policy.ts toolFingerprint) cannot be allowed.
+ * definition, its server, its Google accounts: policy.ts toolFingerprint) cannot be allowed —
+ * here the engine has no runFingerprint, so the whole tool stands for what runs; what allow once
+ * binds when it has one is pending-binding.test.ts's.
  */
 
 function harness(validate: () => string | null | Promise<string | null> = () => null) {

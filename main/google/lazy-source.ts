@@ -162,6 +162,14 @@ export class LazyGoogleSource implements ToolSource {
     );
   }
 
+  /**
+   * Whom one call reaches (the real source's account pick). Before the module loads there is no
+   * tool to call, so this is never asked then; the accounts stand in.
+   */
+  identityFor(tool: string, args: Record<string, unknown>): string {
+    return this.inner?.identityFor?.(tool, args) ?? this.identity();
+  }
+
   async describeEffectAsync(
     tool: string,
     args: Record<string, unknown>,

@@ -10,8 +10,9 @@ import { pickAccount } from './gmail/account-pick.js';
 import { GmailSource } from './gmail/source.js';
 
 /**
- * An approval is allowed only while its tool's fingerprint is the one its card was made against
- * (main/approvals/engine.ts, policy.ts toolFingerprint): a call without `account` runs in the
+ * "Always allow" is accepted only while its tool's fingerprint is the one its card was made against
+ * (main/approvals/engine.ts, policy.ts toolFingerprint; allow once is bound per call,
+ * pending-reach.property.test.ts): a call without `account` runs in the
  * first account that may write *at the decision*. The check must follow what the action picks —
  * an equal fingerprint means the same account — and nothing else: a token refreshed, an account
  * needing reconnection (both leave the account a call picks as it was) must not make every

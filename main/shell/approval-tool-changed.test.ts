@@ -14,10 +14,27 @@ vi.mock('electron', () => import('../../test-support/fake-electron.js'));
  */
 const setup = notifierWorldPerTest();
 
+/** What runs changes: the server reads `to` as a list of addresses now (its input schema). */
 function changeTool(w: NotifierWorld): void {
   const def = w.source.defs.find((d) => d.name === 'count_send')!;
   w.source.defs = w.source.defs.map((d) =>
-    d === def ? { ...def, description: 'Sends a message to everyone.' } : d,
+    d === def
+      ? {
+          ...def,
+          inputSchema: {
+            type: 'object',
+            properties: { to: { type: 'string', description: 'Comma-separated: all get it.' } },
+          },
+        }
+      : d,
+  );
+  w.source.changed();
+}
+
+/** Only words about the tool change, as with a server that stamps the time into its description. */
+function restampDescription(w: NotifierWorld): void {
+  w.source.defs = w.source.defs.map((d) =>
+    d.name === 'count_send' ? { ...d, description: 'Sends a message. Listed at 12:00:01.' } : d,
   );
   w.source.changed();
 }
@@ -33,6 +50,17 @@ describe('a refused allow from outside the window is not silent', () => {
     expect(w.source.count('count_send')).toBe(0);
     await w.app.control.decide(approval.id, { kind: 'deny' });
     await call;
+  });
+
+  it("the notification's Allow after only the description changed runs the call (what runs is as shown)", async () => {
+    const w = await setup();
+    const { call, approval } = await w.request();
+    restampDescription(w);
+    Notification.instances.at(-1)!.clickAction(0);
+    await call;
+    expect(w.source.count('count_send')).toBe(1);
+    expect((await w.app.control.getApproval(approval.id)).state).toBe('done');
+    expect(w.openApproval).not.toHaveBeenCalled();
   });
 
   it("the dialog's Allow once on a changed tool: nothing runs, and the request opens in the window", async () => {

@@ -137,6 +137,16 @@ export interface ToolSource extends FeatureSource {
    */
   identity?(): string;
   /**
+   * Whom this one call reaches, resolved by the code call() runs with (Gmail's and Calendar's
+   * account pick): the account(s) `account` names, else the default one that may run the tool.
+   * Only for a source that runs its tools itself and builds their definitions from what
+   * identity() names alone (the Google accounts: each `account` enum lists them): a pending
+   * approval's allow once is bound to this instead of the definition and identity()
+   * (approvals/policy.ts runFingerprint), so connecting an unrelated account leaves it
+   * allowable while a change of the account this call goes out from does not. Never a secret.
+   */
+  identityFor?(tool: string, args: Record<string, unknown>): string;
+  /**
    * The same statement when it needs the service to be complete (e.g. "overlaps
    * 'Team sync'" for a new calendar event). Never rejects: falls back to
    * describeEffect's text. Optional; the approval path may prefer it. `signal` aborts shortly

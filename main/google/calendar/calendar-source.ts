@@ -14,7 +14,8 @@ import {
 import { CalendarApi, calendarAccounts, hasCalendar } from './api.js';
 import type { Args } from './args.js';
 import type { CallCtx } from './context.js';
-import { definitions, WRITE_TOOLS } from './definitions.js';
+import { calendarReach, isWrite } from './call-reach.js';
+import { definitions } from './definitions.js';
 import { describeCreate, describeOther, describeWithLookups } from './effects.js';
 import { toErrorResult } from './errors.js';
 import {
@@ -27,8 +28,9 @@ import {
 import { calendarPrecheck } from './precheck.js';
 import { findFreeTime, freebusy } from './free-time.js';
 import { calendarGrantShape } from './grant-shape.js';
-import { busyAcross, eventsAcross, SPANNING, spannedAccounts } from './spanning.js';
-import { isAccountPages, SpanError } from '../spanning.js';
+import { busyAcross, eventsAcross } from './spanning.js';
+import { SpanError } from '../spanning.js';
+import { reachIdentity, unreached } from '../reach-identity.js';
 import { getEvent, listCalendars, listEvents } from './read-tools.js';
 import { updateEvent } from './update-tool.js';
 import { validateCalendarArgs } from './validate-args.js';
@@ -53,8 +55,6 @@ const HANDLERS: Record<string, Handler> = {
   calendar_delete_event: deleteEvent,
   calendar_respond: respond,
 };
-
-const isWrite = (tool: string) => (WRITE_TOOLS as readonly string[]).includes(tool);
 
 /**
  * Google Calendar tools (issue 7) over the accounts layer's
@@ -180,6 +180,16 @@ export class CalendarSource implements ToolSource {
     return JSON.stringify(this.access.accounts().map((a) => [a.email.toLowerCase(), a.readOnly]));
   }
 
+  /** The account(s) this call goes to, as call() resolves them (call-reach.ts). */
+  identityFor(tool: string, args: Record<string, unknown>): string {
+    try {
+      const reach = calendarReach(this.access, this.cal, tool, args);
+      return reachIdentity(this.access, reach.across ?? [reach.account]);
+    } catch (err) {
+      return unreached(err);
+    }
+  }
+
   async stop(): Promise<void> {
     this.offAccess();
     this.listeners.clear();
@@ -193,25 +203,23 @@ export class CalendarSource implements ToolSource {
     const handler = HANDLERS[tool];
     if (!handler) return errorResult(`Unknown calendar tool: ${tool}`);
     let account: string | undefined;
-    if (!SPANNING.has(tool) && args.account !== undefined && typeof args.account !== 'string')
-      return errorResult(`${tool} works in one account at a time: give account as one address.`);
     try {
-      const spanned = SPANNING.has(tool) ? spannedAccounts(this.access, this.cal, args) : null;
-      if (spanned && (spanned.length > 1 || isAccountPages(args.page_token))) {
+      // The same resolution the approval's binding reads (identityFor): the card's account is this one.
+      const reach = calendarReach(this.access, this.cal, tool, args);
+      if (reach.across) {
         const contextFor = (a: string) => this.context(a, ctx.signal);
         return tool === 'calendar_freebusy'
-          ? await busyAcross(spanned, contextFor, args, this.now())
+          ? await busyAcross(reach.across, contextFor, args, this.now())
           : await eventsAcross(
-              spanned,
+              reach.across,
               contextFor,
               args,
               calendarAccounts(this.access.accounts()).read,
               this.now(),
             );
       }
-      if (spanned) args = { ...args, account: spanned[0] };
-      account = this.cal.account(args.account, isWrite(tool));
-      return await handler(await this.context(account, ctx.signal), args);
+      account = reach.account;
+      return await handler(await this.context(account, ctx.signal), reach.args);
     } catch (err) {
       // Never throws out of call(): every failure is a readable isError result.
       if (err instanceof SpanError) return errorResult(err.message);

@@ -10,7 +10,8 @@ import {
   type ToolSource,
 } from '../../tools/types.js';
 import { GoogleToolError, type GoogleAccountAccess } from '../account-access.js';
-import { pickAccount, scopeProblem, toolScopeProblem } from './account-pick.js';
+import { scopeProblem, toolScopeProblem } from './account-pick.js';
+import { gmailReach } from './call-reach.js';
 import { Recent, SeenMessages } from './cache.js';
 import { DEFAULT_RETRY, GmailClient, type RetryPolicy } from './client.js';
 import { BadInput } from './compose.js';
@@ -20,8 +21,9 @@ import { GmailEffects } from './effects.js';
 import { toolErrorResult } from '../errors.js';
 import { filterCallContent, standingEffect, type Filter } from './filters.js';
 import { LabelDirectory } from './labels.js';
-import { acrossAccounts, MULTI_ACCOUNT_TOOLS } from './multi.js';
-import { accountsArg, isAccountPages, SpanError } from '../spanning.js';
+import { acrossAccounts } from './multi.js';
+import { reachIdentity, unreached } from '../reach-identity.js';
+import { SpanError } from '../spanning.js';
 import { AdaptivePool } from './pool.js';
 import { gmailPrecheck } from './precheck.js';
 import { SendAsNames } from './send-as.js';
@@ -143,6 +145,16 @@ export class GmailSource implements ToolSource {
     return JSON.stringify(this.access.accounts().map((a) => [a.email.toLowerCase(), a.readOnly]));
   }
 
+  /** The account(s) this call goes out from, as call() resolves them (call-reach.ts). */
+  identityFor(tool: string, args: Record<string, unknown>): string {
+    try {
+      const reach = gmailReach(this.access, tool, args ?? {});
+      return reachIdentity(this.access, reach.across ?? [reach.account.email]);
+    } catch (err) {
+      return unreached(err);
+    }
+  }
+
   async stop(): Promise<void> {
     this.off();
     this.listeners.clear();
@@ -231,24 +243,20 @@ export class GmailSource implements ToolSource {
       if (!handler || !this.defs.some((d) => d.name === tool))
         return errorResult(`Gmail has no tool ${tool} for the connected accounts.`);
       args = args ?? {};
-      const connected = this.access.accounts().map((a) => a.email);
-      const spanning = MULTI_ACCOUNT_TOOLS.has(tool);
-      // A page token from a search across accounts names its accounts itself.
-      const continued = spanning && isAccountPages(args.page_token) ? connected : null;
-      const spanned = continued ?? (spanning ? accountsArg(args.account, connected) : null);
-      if (spanned && (spanned.length > 1 || continued))
+      // The same resolution the approval's binding reads (identityFor): the card's account is this one.
+      const reach = gmailReach(this.access, tool, args);
+      if (reach.across)
         return await acrossAccounts(
           tool,
-          spanned,
+          reach.across,
           args,
           (email) => this.context(email, ctx.signal),
-          connected,
+          reach.connected,
         );
-      if (spanned) args = { ...args, account: spanned[0] };
-      const account = pickAccount(this.access, tool, args);
+      const { account } = reach;
       const lacking = scopeProblem(account, tool);
       if (lacking) throw new GoogleToolError('OAUTH_SCOPE', lacking);
-      return await handler(this.context(account.email, ctx.signal), args);
+      return await handler(this.context(account.email, ctx.signal), reach.args);
     } catch (err) {
       if (err instanceof BadInput || err instanceof SpanError) return errorResult(err.message);
       if (err instanceof GoogleToolError) return toolErrorResult(err);
