@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalView, Decision } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
-import type { ApprovalRow } from '../store/approval-store.js';
+import type { ApprovalRow, ShownBinding } from '../store/approval-store.js';
 import type { CallToolResult } from '../tools/types.js';
 import { errorResult } from '../tools/types.js';
 import { argsDigest, callKey } from './canonical.js';
@@ -28,11 +28,6 @@ export type {
 } from './engine-types.js';
 
 /** What a card was made against (null: the tool was gone); undefined without that fingerprint. */
-interface Shown {
-  tool: string | null | undefined;
-  runs: string | null | undefined;
-}
-
 /**
  * The approval engine: durable pending requests, attach-on-repeat, and
  * exactly-once execution (issue 3). A call blocks for a bounded time, then
@@ -42,8 +37,6 @@ interface Shown {
 export class ApprovalEngine {
   private readonly waiters = new Waiters();
   private readonly creating = new Map<string, Promise<ApprovalRow>>();
-  /** What each pending request's card was made against (toolFingerprint, runFingerprint), by id. */
-  private readonly shownOn = new Map<string, Shown>();
   private sweeper: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
@@ -100,9 +93,11 @@ export class ApprovalEngine {
     // Taken before the card is: a change while it is made is a change since (decide refuses).
     // Null (gone meanwhile) is kept too: a card made without its tool matches no tool that comes back.
     const { toolFingerprint, runFingerprint } = this.deps;
-    const shown: Shown = {
-      tool: toolFingerprint ? toolFingerprint(req.toolKey) : undefined,
-      runs: runFingerprint ? runFingerprint(req.toolKey, req.args) : undefined,
+    // Kept with the request (approvals.shown_json): a pending request outlives a restart, and an
+    // allow after one is checked against the same card.
+    const shown: ShownBinding = {
+      ...(toolFingerprint ? { tool: toolFingerprint(req.toolKey) } : {}),
+      ...(runFingerprint ? { runs: runFingerprint(req.toolKey, req.args) } : {}),
     };
     const effect = await req.effect();
     const now = this.now();
@@ -127,10 +122,9 @@ export class ApprovalEngine {
       agentLeftAt: null,
       startedAt: null,
       taint: req.taint ?? null,
+      shown: shown.tool !== undefined || shown.runs !== undefined ? shown : null,
     };
     this.deps.store.insert(row);
-    this.forgetShown();
-    if (shown.tool !== undefined || shown.runs !== undefined) this.shownOn.set(row.id, shown);
     this.deps.activity.addNow({
       agent: req.agent,
       tool: req.tool,
@@ -235,7 +229,7 @@ export class ApprovalEngine {
    * impossible to allow. "Always allow" makes a grant bound to the whole definition as it is now
    * (grants.ts), so it also needs that to be the one the card was made against (toolFingerprint);
    * otherwise the user would grant a tool they were not shown. Refused, nothing changes; denying
-   * stays possible. Kept in memory: a request made before a restart is allowed as before.
+   * stays possible. Kept with the request, so an allow after a restart is checked the same way.
    * An edited allow runs the edited call, so that call, too, must reach what the card showed: an
    * edit that leaves out `account` goes out from the default at the decision, which the card (made
    * for the account the agent named) did not show, and one naming another account runs where no
@@ -246,7 +240,8 @@ export class ApprovalEngine {
     kind: Exclude<Decision['kind'], 'deny'>,
     edited?: Record<string, unknown> | null,
   ): void {
-    const shown = this.shownOn.get(row.id);
+    const shown = row.shown;
+    // Requests stored before the binding was kept, or made without fingerprints (tests' engines).
     if (!shown) return;
     const toolNow = shown.tool === undefined ? undefined : this.deps.toolFingerprint?.(row.toolKey);
     const runsNow =
@@ -282,12 +277,6 @@ export class ApprovalEngine {
         'CONFLICT',
         `${row.tool} changed since this request was shown (its description, title or hints, or the connected Google accounts), so "Always allow" would make a grant for a tool you were not shown; no grant was made and nothing was run. "Allow once" still runs this call as shown. To always allow the tool as it is now, deny this request and let the agent call again.`,
       );
-  }
-
-  /** Drops what is kept for requests no longer pending. */
-  private forgetShown(): void {
-    for (const id of this.shownOn.keys())
-      if (this.deps.store.get(id)?.state !== 'pending') this.shownOn.delete(id);
   }
 
   private async run(id: string): Promise<void> {

@@ -94,31 +94,35 @@ async function harness(accounts: Acct[]) {
   const execute = vi.fn(async (): Promise<CallToolResult> => ({
     content: [{ type: 'text', text: 'done' }],
   }));
-  const engine = new ApprovalEngine({
-    store: new ApprovalStore(db),
-    events: new CoreEvents(),
-    activity,
-    grants,
-    timings: () => ({
-      waitMs: 60_000,
-      expireMs: 10 * 60_000,
-      outcomeWindowMs: 10 * 60_000,
-      progressIntervalMs: 1000,
-      cancelGraceMs: 60_000,
-    }),
-    execute,
-    toolInfo: () => undefined,
-    validate: () => null,
-    isPaused: () => false,
-    toolFingerprint: (key) => {
-      const e = registry.getByKey(key);
-      return e ? toolFingerprint(e) : null;
-    },
-    runFingerprint: (key, args) => {
-      const e = registry.getByKey(key);
-      return e ? runFingerprint(e, args) : null;
-    },
-  });
+  const store = new ApprovalStore(db);
+  // Another engine on the same database stands for Airlock started again (requests are durable).
+  const newEngine = () =>
+    new ApprovalEngine({
+      store,
+      events: new CoreEvents(),
+      activity,
+      grants,
+      timings: () => ({
+        waitMs: 60_000,
+        expireMs: 10 * 60_000,
+        outcomeWindowMs: 10 * 60_000,
+        progressIntervalMs: 1000,
+        cancelGraceMs: 60_000,
+      }),
+      execute,
+      toolInfo: () => undefined,
+      validate: () => null,
+      isPaused: () => false,
+      toolFingerprint: (key) => {
+        const e = registry.getByKey(key);
+        return e ? toolFingerprint(e) : null;
+      },
+      runFingerprint: (key, args) => {
+        const e = registry.getByKey(key);
+        return e ? runFingerprint(e, args) : null;
+      },
+    });
+  const engine = newEngine();
   const ask = async (toolKey: string, args: Record<string, unknown>) =>
     (
       await engine.ask({
@@ -135,7 +139,7 @@ async function harness(accounts: Acct[]) {
     await engine.decide(id, { kind: 'allow_once' });
     await eventually(() => expect(engine.get(id).state).toBe('done'));
   };
-  return { access, remote, engine, execute, grants, ask, allowOnce };
+  return { access, remote, engine, execute, grants, ask, allowOnce, restarted: newEngine };
 }
 
 const SEND = 'gmail/gmail_send';
@@ -183,6 +187,21 @@ describe('Gmail and Calendar: a pending allow is bound to the account this call 
         message: expect.stringMatching(changed),
       });
     await h.allowOnce(named);
+    expect(h.execute).toHaveBeenCalledTimes(1);
+  });
+
+  it('after a restart the pending request is held to the same card (the binding is stored with it)', async () => {
+    const h = await harness([writer('work@example.com'), writer('home@example.com')]);
+    const bare = await h.ask(SEND, mail);
+    const other = await h.ask(SEND, { ...mail, account: 'work@example.com' });
+    const again = h.restarted();
+    h.access.setAccounts([writer('home@example.com'), writer('work@example.com')]);
+    await expect(again.decide(bare, { kind: 'allow_once' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(changed),
+    });
+    await again.decide(other, { kind: 'allow_once' });
+    await eventually(() => expect(again.get(other).state).toBe('done'));
     expect(h.execute).toHaveBeenCalledTimes(1);
   });
 

@@ -26,6 +26,17 @@ export interface ApprovalRow {
   startedAt: number | null;
   /** Why Airlock flagged the call (issue 22); null when it did not. */
   taint: TaintView | null;
+  /**
+   * What the card was made against (approvals/engine.ts): the tool's whole definition and what
+   * this call runs, as hashes; null for a tool gone at the time; absent where no hash was taken
+   * (and for requests stored before this was kept).
+   */
+  shown?: ShownBinding | null;
+}
+
+export interface ShownBinding {
+  tool?: string | null;
+  runs?: string | null;
 }
 
 type Mutable =
@@ -59,6 +70,7 @@ interface RawRow {
   taint_json: string | null;
   agent_left_at: number | null;
   started_at: number | null;
+  shown_json: string | null;
 }
 
 const LIVE: ApprovalState[] = ['pending', 'approved', 'executing'];
@@ -75,8 +87,8 @@ export class ApprovalStore {
   insert(row: Omit<ApprovalRow, Mutable | 'agentLeftAt'>): void {
     this.db
       .prepare(
-        `INSERT INTO approvals (id, call_key, agent, tool_key, tool, args_json, effect, state, created_at, expires_at, taint_json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO approvals (id, call_key, agent, tool_key, tool, args_json, effect, state, created_at, expires_at, taint_json, shown_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         row.id,
@@ -90,6 +102,7 @@ export class ApprovalStore {
         row.createdAt,
         row.expiresAt,
         row.taint ? JSON.stringify(row.taint) : null,
+        row.shown ? JSON.stringify(row.shown) : null,
       );
   }
 
@@ -221,5 +234,6 @@ function fromRaw(r: RawRow): ApprovalRow {
     agentLeftAt: r.agent_left_at,
     startedAt: r.started_at,
     taint: r.taint_json ? (JSON.parse(r.taint_json) as TaintView) : null,
+    shown: r.shown_json ? (JSON.parse(r.shown_json) as ShownBinding) : null,
   };
 }

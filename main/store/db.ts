@@ -76,6 +76,9 @@ const MIGRATIONS: string[] = [
    );`,
   // Issue 27: what a scoped grant holds fixed (the approved call's other arguments).
   `ALTER TABLE grants ADD COLUMN fixed_json TEXT;`,
+  // What a request's card was made against (engine.ts sameToolAsShown): kept with the request, as
+  // pending requests outlive a restart and an allow after it must be checked like one before it.
+  `ALTER TABLE approvals ADD COLUMN shown_json TEXT;`,
 ];
 
 export function openDatabase(path: string): Db {
