@@ -62,7 +62,35 @@ export interface ApprovalView {
    * (issue 27 item 1); only ones that hold for this call. Pending requests only.
    */
   grantOptions?: GrantOption[];
+  /**
+   * Pending requests only: the allows Airlock would refuse now, and why, in the words `decide`
+   * refuses them with (main/approvals/shown-binding.ts, the one rule both use): the tool changed
+   * since the card was made, or it is not available now. Absent when every allow would be taken.
+   * Deny is never refused. Edit & Allow is told what holds before any edit; an edit that goes out
+   * from another account is refused when it is sent.
+   */
+  refused?: AllowRefusals;
 }
+
+/** The decisions that run the call (all but deny), each of which the tool's change can refuse. */
+export type AllowKind = Exclude<Decision['kind'], 'deny'>;
+
+// Every AllowKind, once (`satisfies` fails to compile on a kind missing or unknown), so what
+// lists them (the view's refusals) misses none.
+const ALLOW_KIND_SET = {
+  allow_once: true,
+  allow_edited: true,
+  always_allow: true,
+} as const satisfies Record<AllowKind, true>;
+export const ALLOW_KINDS = Object.keys(ALLOW_KIND_SET) as AllowKind[];
+
+/** Why an allow would be refused: the ControlError `decide` would throw for it. */
+export interface AllowRefusal {
+  code: 'CONFLICT' | 'INVALID';
+  message: string;
+}
+
+export type AllowRefusals = Partial<Record<AllowKind, AllowRefusal>>;
 
 /** Why Airlock flagged a call: what in its arguments came from where (docs/provenance.md). */
 export interface TaintView {

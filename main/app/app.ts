@@ -219,6 +219,9 @@ export class App {
     this.offs.push(registry.onToolsChanged(() => mcp.toolsChanged()));
     this.offs.push(events.subscribe((e) => e.type === 'tools.changed' && mcp.toolsChanged()));
     approvals.start();
+    // Every change, not only onToolsChanged: an account or server change alters what a call runs
+    // (runFingerprint) without changing the public tool list; refreshPending sends only what changed.
+    this.offs.push(registry.onChange(() => approvals.refreshPending()));
     // Issue 17.8: a revoked agent's sessions end and its waiting requests are withdrawn.
     this.offs.push(
       this.agents.onRevoked((name) => {

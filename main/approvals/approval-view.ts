@@ -1,4 +1,4 @@
-import type { ApprovalView, ToolRisk } from '../../common/contract/index.js';
+import type { AllowRefusals, ApprovalView, ToolRisk } from '../../common/contract/index.js';
 import type { ApprovalRow } from '../store/approval-store.js';
 import type { GrantShape } from '../tools/types.js';
 import { grantOptions } from './grant-options.js';
@@ -27,6 +27,8 @@ export function approvalView(
   row: ApprovalRow,
   info: ToolInfo | undefined,
   agentWaiting: boolean,
+  /** What an allow would be refused with now (shown-binding.ts allowRefusals); pending only. */
+  refused?: AllowRefusals,
 ): ApprovalView {
   const outcome = row.result?.content?.find((c) => c.type === 'text');
   const thirdParty = info?.thirdParty ?? true;
@@ -56,5 +58,6 @@ export function approvalView(
     ...(row.grantId ? { grantId: row.grantId } : {}),
     ...(row.taint ? { taint: row.taint } : {}),
     ...(row.state === 'pending' ? { grantOptions: grantOptions(row.args, info?.grantShape) } : {}),
+    ...(row.state === 'pending' && refused ? { refused } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalView, Decision } from '../../common/contract/index.js';
+import type { AllowKind, ApprovalView, Decision } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import type { ApprovalRow, ShownBinding } from '../store/approval-store.js';
 import type { CallToolResult } from '../tools/types.js';
@@ -15,6 +15,7 @@ import { expireDue } from './expiry.js';
 import * as msg from './messages.js';
 import { acceptDecision } from './decisions.js';
 import { settleAfterRestart, storedOutcome } from './recovery.js';
+import { allowRefusal, bindingNow } from './shown-binding.js';
 import { RequestUpdates } from './request-updates.js';
 import { Waiters } from './waiting.js';
 import { agentLeft, forgetAgent, withdraw, withdrawAgent } from './withdrawal.js';
@@ -41,6 +42,8 @@ export class ApprovalEngine {
   private readonly now: () => number;
 
   private readonly u: RequestUpdates;
+  /** What refreshPending last saw of each pending request, so it sends only what changed. */
+  private lastRefreshed = new Map<string, string>();
 
   constructor(private readonly deps: ApprovalEngineDeps) {
     this.now = deps.now ?? Date.now;
@@ -147,6 +150,25 @@ export class ApprovalEngine {
     forgetAgent(this.u, agent);
   }
 
+  /**
+   * The registry changed (a tool's definition, a server down or back, the Google accounts): a
+   * pending request's card may now have allows that would be refused, or no longer have them
+   * (`refused`), or show other words about its tool. Each pending request whose view changed
+   * since it was last told so is sent again (approval.updated), so an open card never offers an
+   * allow that decide would refuse. Bounded by the pending requests; finished ones are not read.
+   */
+  refreshPending(): void {
+    const seen = new Map<string, string>();
+    for (const row of this.deps.store.listByState(['pending'])) {
+      const view = this.view(row);
+      const key = JSON.stringify(view);
+      seen.set(row.id, key);
+      if (this.lastRefreshed.get(row.id) !== key)
+        this.deps.events.emit({ type: 'approval.updated', approval: view });
+    }
+    this.lastRefreshed = seen;
+  }
+
   listPending(): ApprovalView[] {
     expireDue(this.u);
     return this.deps.store.listByState(['pending']).map((r) => this.view(r));
@@ -219,64 +241,19 @@ export class ApprovalEngine {
     return view;
   }
 
-  /**
-   * An allow runs the call on the tool registered under its key now, with what it fills in now.
-   * Allow once and an edited allow run this call: they are refused when what runs changed since
-   * the card was made (runFingerprint: the tool's input schema, its server, the account this call
-   * goes out from — a call without `account` goes out from the first one that may write), as the
-   * card no longer says what would run. Words about the tool (its description, title, hints) are
-   * not what runs: a server that stamps the time into its description must not make its calls
-   * impossible to allow. "Always allow" makes a grant bound to the whole definition as it is now
-   * (grants.ts), so it also needs that to be the one the card was made against (toolFingerprint);
-   * otherwise the user would grant a tool they were not shown. Refused, nothing changes; denying
-   * stays possible. Kept with the request, so an allow after a restart is checked the same way.
-   * An edited allow runs the edited call, so that call, too, must reach what the card showed: an
-   * edit that leaves out `account` goes out from the default at the decision, which the card (made
-   * for the account the agent named) did not show, and one naming another account runs where no
-   * check looked (`edited`, checked once the edit is accepted).
-   */
+  /** Refuses an allow the card's tool no longer supports (shown-binding.ts, the rule the view shows). */
   private sameToolAsShown(
     row: ApprovalRow,
-    kind: Exclude<Decision['kind'], 'deny'>,
+    kind: AllowKind,
     edited?: Record<string, unknown> | null,
   ): void {
-    const shown = row.shown;
-    // Requests stored before the binding was kept, or made without fingerprints (tests' engines).
-    if (!shown) return;
-    const toolNow = shown.tool === undefined ? undefined : this.deps.toolFingerprint?.(row.toolKey);
-    const runsNow =
-      shown.runs === undefined ? undefined : this.deps.runFingerprint?.(row.toolKey, row.args);
-    // Gone is not changed: a server that is down (restarting, offline) lists no tools, and the
-    // request can be allowed once it is back with the same tool; telling the user to deny it
-    // would throw away a call that is fine.
-    if (toolNow === null || runsNow === null)
-      throw new ControlError(
-        'CONFLICT',
-        `${row.tool} is not available right now (its server is down or it was removed); nothing was run. Allow it once the tool is back, or deny it.`,
-      );
-    const toolSame = toolNow === shown.tool;
-    // Without runFingerprint, the whole tool stands for what runs.
-    const runsSame = shown.runs === undefined ? toolSame : runsNow === shown.runs;
-    if (!runsSame)
-      throw new ControlError(
-        'CONFLICT',
-        `${row.tool} changed since this request was shown (its input schema, its server or the account this call goes out from), so the card may not say what would run; nothing was run. Deny it, and let the agent call again so the call is checked and shown as it would run now.`,
-      );
-    if (
-      edited &&
-      shown.runs !== undefined &&
-      this.deps.runFingerprint?.(row.toolKey, edited) !== shown.runs
-    )
-      // INVALID, as edit-binding.ts refuses an edit: the form stays open for the user to fix it.
-      throw new ControlError(
-        'INVALID',
-        `The edited ${row.tool} would go out from another account than the card showed (its \`account\` left out runs from the default account, or it names another one); nothing was run. Keep \`account\` as the card showed it, or deny this request and let the agent call again from the account it should use.`,
-      );
-    if (kind === 'always_allow' && !toolSame)
-      throw new ControlError(
-        'CONFLICT',
-        `${row.tool} changed since this request was shown (its description, title or hints, or the connected Google accounts), so "Always allow" would make a grant for a tool you were not shown; no grant was made and nothing was run. "Allow once" still runs this call as shown. To always allow the tool as it is now, deny this request and let the agent call again.`,
-      );
+    const refused = allowRefusal(
+      row.tool,
+      row.shown ?? null,
+      bindingNow(this.deps, row, edited),
+      kind,
+    );
+    if (refused) throw new ControlError(refused.code, refused.message);
   }
 
   private async run(id: string): Promise<void> {

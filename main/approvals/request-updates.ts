@@ -5,6 +5,7 @@ import type { ApprovalRow } from '../store/approval-store.js';
 import type { ToolCallContext } from '../tools/types.js';
 import { approvalView } from './approval-view.js';
 import type { ApprovalEngineDeps, AskOutcome } from './engine-types.js';
+import { allowRefusals, bindingNow } from './shown-binding.js';
 import type { Waiters } from './waiting.js';
 
 /**
@@ -60,6 +61,9 @@ export class RequestUpdates {
   }
 
   view(row: ApprovalRow): ApprovalView {
-    return approvalView(row, this.deps.toolInfo(row.toolKey), this.waiters.has(row.id));
+    const refused = allowRefusals(row.tool, row.state, row.shown ?? null, () =>
+      bindingNow(this.deps, row),
+    );
+    return approvalView(row, this.deps.toolInfo(row.toolKey), this.waiters.has(row.id), refused);
   }
 }

@@ -72,6 +72,16 @@ export class ApprovalDialog {
     return this.idle;
   }
 
+  /**
+   * A queued request changed while it waited its turn (its tool changed: ApprovalView.refused):
+   * it is shown as it is now. One already on screen keeps its box; an allow refused there opens
+   * the window (showOne).
+   */
+  refresh(approval: ApprovalView): void {
+    const i = this.queue.findIndex((q) => q.id === approval.id);
+    if (i >= 0 && approval.state === 'pending') this.queue[i] = approval;
+  }
+
   /** The request is no longer pending: drop it from the queue or close its dialog. */
   withdraw(id: string): void {
     const i = this.queue.findIndex((q) => q.id === id);
@@ -109,7 +119,10 @@ export class ApprovalDialog {
     const hidden =
       argumentsHideText(a.editedArguments ?? a.arguments) ||
       [headline.replace(/\n/g, ' '), subline.replace(/\n/g, ' ')].some(hidesText);
-    const cut = args !== approvalArguments(a) || hidden;
+    // An allow the core would refuse now (its tool changed since the request was made,
+    // ApprovalView.refused) is not offered either: the box says why, and the window can deny it.
+    const refused = a.refused?.allow_once?.message;
+    const cut = args !== approvalArguments(a) || hidden || refused !== undefined;
     const buttons = cut ? [...CUT_DIALOG_BUTTONS] : [...DIALOG_BUTTONS];
     const deny = buttons.length - 1;
     const options: MessageBoxOptions = {
@@ -122,7 +135,7 @@ export class ApprovalDialog {
         hidden
           ? '\n\nThis request holds characters that hide or reorder text, or letters imitating others: open Airlock, which names each one.'
           : ''
-      }\n\nRequest ${a.id}, expires ${a.expiresAt}`,
+      }${refused ? `\n\nAllow is not possible now: ${refused}` : ''}\n\nRequest ${a.id}, expires ${a.expiresAt}`,
       buttons,
       defaultId: deny,
       cancelId: deny,

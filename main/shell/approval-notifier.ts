@@ -32,7 +32,8 @@ export interface NotifierDeps {
    * its own (no notifications, a failed one), and then it must not take focus.
    */
   openApproval: (id: string | undefined, userAsked: boolean) => void;
-  dialog: Pick<ApprovalDialog, 'ask' | 'withdraw' | 'stop'>;
+  dialog: Pick<ApprovalDialog, 'ask' | 'withdraw' | 'stop'> &
+    Partial<Pick<ApprovalDialog, 'refresh'>>;
   /**
    * Whether the OS will show our notifications at all, beyond Electron's isSupported(): false on
    * Windows without a Start-menu shortcut for our AppUserModelID (toast-support.ts), where they
@@ -70,6 +71,9 @@ export class ApprovalNotifier {
       if (event.type === 'approval.requested') this.request(event.approval);
       else if (event.type === 'approval.updated' && event.approval.state !== 'pending')
         this.settled(event.approval.id);
+      // Still pending, changed (its tool changed since it was made): a dialog waiting its turn
+      // shows it as it is now, without an allow the core would refuse.
+      else if (event.type === 'approval.updated') this.deps.dialog.refresh?.(event.approval);
     });
     await this.raiseWaiting();
   }

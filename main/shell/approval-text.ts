@@ -106,7 +106,7 @@ export const MAX_NOTIFIED_SERVER_TEXT = 80;
  * server's words (its tool description, which also feeds the title) come after it, capped. Allow
  * is offered only when *all* of it passes the checks the call line passes: the call shown whole
  * (notifiableCall), and no character in the title or the server's line that hides or reorders
- * text (INVISIBLE, which also rules out line breaks).
+ * text (INVISIBLE, which also rules out line breaks), and the core would take it now.
  */
 export function notificationText(a: ApprovalView): { title: string; body: string; allow: boolean } {
   const title = cutCodePoints(approvalHeadline(a), MAX_NOTIFIED_TITLE);
@@ -115,6 +115,10 @@ export function notificationText(a: ApprovalView): { title: string; body: string
   if (!call)
     return { title, body: `Click to see the whole request in Airlock.\n${server}`, allow: false };
   const clean = !hidesText(title) && !hidesText(server);
+  // Nor when the core would refuse it now (the tool changed since the request was made,
+  // ApprovalView.refused): a click opens the window, which says why.
+  if (a.refused?.allow_once)
+    return { title, body: `${call}\nAllow is not possible now: click to see why.`, allow: false };
   return { title, body: `${call}\n${server}`, allow: clean };
 }
 

@@ -7,8 +7,9 @@ import {
   type Ref,
   type RefCallback,
 } from 'react';
-import type { ApprovalView, Decision, GrantSpec } from '../../../common/contract';
+import type { AllowKind, ApprovalView, Decision, GrantSpec } from '../../../common/contract';
 import { errorCode, errorMessage } from '../lib/errors';
+import { AllowRefusedNotice } from './AllowRefused';
 import { ArgumentsView } from './ArgumentsView';
 import { ClippedText } from './Revealed';
 import { ServerClaims, WaitingLine } from './CardFacts';
@@ -101,8 +102,23 @@ export function ApprovalCard(props: Props) {
     }
   };
 
+  /** An allow the core would refuse now (its tool changed): the reason instead, nothing sent. */
+  const refusedNow = (kind: AllowKind): boolean => {
+    const r = approval.refused?.[kind];
+    if (r) setTip(r.message);
+    return !!r;
+  };
+
+  const allowOnce = () => {
+    if (!refusedNow('allow_once')) void send({ kind: 'allow_once' });
+  };
+
+  const openEdit = () => {
+    if (!refusedNow('allow_edited')) setMode('edit');
+  };
+
   const openGrant = () => {
-    if (!guard()) return;
+    if (refusedNow('always_allow') || !guard()) return;
     setError(null);
     setMode('grant');
   };
@@ -126,7 +142,7 @@ export function ApprovalCard(props: Props) {
     };
     const mod = e.ctrlKey || e.metaKey;
     if (e.key === 'Enter' && mod && !e.altKey) {
-      act(() => (e.shiftKey ? openGrant() : void send({ kind: 'allow_once' })));
+      act(() => (e.shiftKey ? openGrant() : allowOnce()));
       return;
     }
     if (mod || e.altKey) return;
@@ -136,7 +152,7 @@ export function ApprovalCard(props: Props) {
     else if (key === 'a')
       act(() => setTip(`To allow once, press ${MOD_KEY}+Enter or use the Allow once button.`));
     else if (key === 'A') act(openGrant);
-    else if (key === 'e' || key === 'E') act(() => setMode('edit'));
+    else if (key === 'e' || key === 'E') act(openEdit);
     else if (key === 'd' || key === 'D') act(() => setMode('deny'));
   };
 
@@ -207,15 +223,19 @@ export function ApprovalCard(props: Props) {
           onCancel={() => setMode('idle')}
         />
       ) : (
-        <DecisionButtons
-          approval={approval}
-          ready={ready}
-          disabledWhy={disabledWhy}
-          onAllowOnce={() => void send({ kind: 'allow_once' })}
-          onAlwaysAllow={openGrant}
-          onEdit={() => setMode('edit')}
-          onDeny={() => setMode('deny')}
-        />
+        <>
+          <AllowRefusedNotice approval={approval} idPrefix={headingId} />
+          <DecisionButtons
+            approval={approval}
+            idPrefix={headingId}
+            ready={ready}
+            disabledWhy={disabledWhy}
+            onAllowOnce={allowOnce}
+            onAlwaysAllow={openGrant}
+            onEdit={openEdit}
+            onDeny={() => setMode('deny')}
+          />
+        </>
       )}
       {!connected && (
         <p className="error" data-testid="decisions-disabled">

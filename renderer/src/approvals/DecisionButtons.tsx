@@ -1,8 +1,14 @@
 import type { ApprovalView } from '../../../common/contract';
+import { refusalId } from './AllowRefused';
 
-/** The card's four decisions; each only once the card is ready (disabledWhy says why not). */
+/**
+ * The card's four decisions; each only once the card is ready (disabledWhy says why not). An
+ * allow the core would refuse now (ApprovalView.refused) is off, described by the line that says
+ * why (AllowRefusedNotice, ids under `idPrefix`); Deny never is.
+ */
 export function DecisionButtons({
   approval,
+  idPrefix,
   ready,
   disabledWhy,
   onAllowOnce,
@@ -11,6 +17,7 @@ export function DecisionButtons({
   onDeny,
 }: {
   approval: ApprovalView;
+  idPrefix: string;
   ready: boolean;
   disabledWhy: string | undefined;
   onAllowOnce: () => void;
@@ -18,12 +25,14 @@ export function DecisionButtons({
   onEdit: () => void;
   onDeny: () => void;
 }) {
+  const refused = approval.refused ?? {};
   return (
     <div className="actions" role="group" aria-label="Decision" title={disabledWhy}>
       <button
         type="button"
         className="primary"
-        disabled={!ready}
+        disabled={!ready || !!refused.allow_once}
+        aria-describedby={refusalId(approval, idPrefix, 'allow_once')}
         onClick={onAllowOnce}
         aria-keyshortcuts="Control+Enter Meta+Enter"
         data-testid="allow-once"
@@ -32,7 +41,8 @@ export function DecisionButtons({
       </button>
       <button
         type="button"
-        disabled={!ready}
+        disabled={!ready || !!refused.always_allow}
+        aria-describedby={refusalId(approval, idPrefix, 'always_allow')}
         onClick={onAlwaysAllow}
         aria-keyshortcuts="Shift+A"
         data-testid="always-allow"
@@ -42,7 +52,8 @@ export function DecisionButtons({
       </button>
       <button
         type="button"
-        disabled={!ready}
+        disabled={!ready || !!refused.allow_edited}
+        aria-describedby={refusalId(approval, idPrefix, 'allow_edited')}
         onClick={onEdit}
         aria-keyshortcuts="E"
         data-testid="edit-allow"
