@@ -28,7 +28,6 @@ export type {
   AskRequest,
 } from './engine-types.js';
 
-/** What a card was made against (null: the tool was gone); undefined without that fingerprint. */
 /**
  * The approval engine: durable pending requests, attach-on-repeat, and
  * exactly-once execution (issue 3). A call blocks for a bounded time, then
