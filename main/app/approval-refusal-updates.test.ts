@@ -68,4 +68,31 @@ describe('a tool change while a request is pending updates its view', () => {
     await call;
     await client.close();
   });
+  it('a registry change that leaves the request as it was sends nothing, the first time too', async () => {
+    const source = new CountingSource();
+    const t = await startTestApp({ sources: [source] });
+    stop = () => t.stop();
+    const client = await connectClient(t.started.mcpUrl, t.token);
+    const requested = nextRequest(t.app);
+    const call = client.callTool({ name: 'count_send', arguments: { to: 'bob@example.com' } });
+    const approval = await requested;
+    // The registry tells its listeners synchronously: whatever this change sends is sent by now.
+    const sent: ApprovalView[] = [];
+    const off = t.app.events.subscribe(
+      (e) =>
+        e.type === 'approval.updated' && e.approval.id === approval.id && sent.push(e.approval),
+    );
+    // A status-only change, then another tool's words: nothing about this request changed.
+    source.changed();
+    source.defs = source.defs.map((d) =>
+      d.name === 'count_delete' ? { ...d, description: 'Deletes, now with a new description.' } : d,
+    );
+    source.changed();
+    off();
+    expect(sent).toEqual([]);
+
+    await t.app.control.decide(approval.id, { kind: 'deny' });
+    await call;
+    await client.close();
+  });
 });

@@ -41,8 +41,6 @@ export class ApprovalEngine {
   private readonly now: () => number;
 
   private readonly u: RequestUpdates;
-  /** What refreshPending last saw of each pending request, so it sends only what changed. */
-  private lastRefreshed = new Map<string, string>();
 
   constructor(private readonly deps: ApprovalEngineDeps) {
     this.now = deps.now ?? Date.now;
@@ -87,7 +85,9 @@ export class ApprovalEngine {
       this.creating.delete(key);
     }
     const waiting = this.wait(row, req, t);
-    this.deps.events.emit({ type: 'approval.requested', approval: this.view(row) });
+    const view = this.view(row);
+    this.u.noteSent(view);
+    this.deps.events.emit({ type: 'approval.requested', approval: view });
     return waiting;
   }
 
@@ -152,20 +152,21 @@ export class ApprovalEngine {
   /**
    * The registry changed (a tool's definition, a server down or back, the Google accounts): a
    * pending request's card may now have allows that would be refused, or no longer have them
-   * (`refused`), or show other words about its tool. Each pending request whose view changed
-   * since it was last told so is sent again (approval.updated), so an open card never offers an
-   * allow that decide would refuse. Bounded by the pending requests; finished ones are not read.
+   * (`refused`), or show other words about its tool. Each pending request whose view differs from
+   * the one the UIs were last sent is sent again (approval.updated), so an open card never offers
+   * an allow that decide would refuse. Bounded by the pending requests; finished ones are not read.
    */
   refreshPending(): void {
-    const seen = new Map<string, string>();
+    const pending = new Set<string>();
     for (const row of this.deps.store.listByState(['pending'])) {
+      pending.add(row.id);
       const view = this.view(row);
-      const key = JSON.stringify(view);
-      seen.set(row.id, key);
-      if (this.lastRefreshed.get(row.id) !== key)
+      // Compared with what the UIs were last sent, however (RequestUpdates.noteSent): a change
+      // that leaves a request as it was announced sends nothing, the first one after it too.
+      if (this.u.noteSent(view))
         this.deps.events.emit({ type: 'approval.updated', approval: view });
     }
-    this.lastRefreshed = seen;
+    this.u.forgetSentBut(pending);
   }
 
   listPending(): ApprovalView[] {

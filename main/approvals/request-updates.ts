@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ApprovalView } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
 import type { ActivityPatch } from '../store/activity.js';
@@ -14,6 +15,13 @@ import type { Waiters } from './waiting.js';
  * withdrawal.ts).
  */
 export class RequestUpdates {
+  /**
+   * What the UIs were last sent of each pending request (approval.requested or .updated), as a
+   * hash of its view less its arguments (they do not change while it waits, and may be megabytes):
+   * refreshPending sends a request again only when its view differs from that.
+   */
+  private readonly sent = new Map<string, string>();
+
   constructor(
     readonly deps: ApprovalEngineDeps,
     readonly waiters: Waiters,
@@ -43,8 +51,27 @@ export class RequestUpdates {
 
   emitUpdated(id: string): ApprovalView {
     const view = this.view(this.mustGet(id));
+    this.noteSent(view);
     this.deps.events.emit({ type: 'approval.updated', approval: view });
     return view;
+  }
+
+  /** Notes `view` as what the UIs have of its request; true when that differs from before. */
+  noteSent(view: ApprovalView): boolean {
+    if (view.state !== 'pending') {
+      this.sent.delete(view.id);
+      return true;
+    }
+    const { arguments: _args, ...rest } = view;
+    const key = createHash('sha256').update(JSON.stringify(rest)).digest('base64');
+    if (this.sent.get(view.id) === key) return false;
+    this.sent.set(view.id, key);
+    return true;
+  }
+
+  /** Drops what was noted of requests no longer pending (left without an update sent). */
+  forgetSentBut(pending: ReadonlySet<string>): void {
+    for (const id of this.sent.keys()) if (!pending.has(id)) this.sent.delete(id);
   }
 
   mustGet(id: string): ApprovalRow {
