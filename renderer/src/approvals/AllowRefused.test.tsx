@@ -4,6 +4,8 @@ import type { ApprovalView } from '../../../common/contract';
 import { AllowRefusedNotice } from './AllowRefused';
 import { ApprovalCard } from './ApprovalCard';
 import { DecisionButtons } from './DecisionButtons';
+import { EditForm } from './EditForm';
+import { GrantDialog } from './GrantDialog';
 
 /**
  * The card said why an allow would be refused only once it was pressed (a normal card, a click,
@@ -104,5 +106,58 @@ describe('a card whose allows would be refused says so before any is pressed', (
     const notice = html.indexOf('data-testid="allow-refused"');
     expect(notice).toBeGreaterThan(-1);
     expect(notice).toBeLessThan(html.indexOf('data-testid="allow-once"'));
+  });
+});
+
+describe('a form already open when its allow becomes refused says so, and its allow is off', () => {
+  it('Edit & Allow: the reason in the form, its submit off and described by it; Cancel stays', () => {
+    const html = renderToStaticMarkup(
+      <EditForm
+        approval={base}
+        busy={false}
+        serverError={null}
+        refused={CHANGED}
+        onSubmit={noop}
+        onCancel={noop}
+      />,
+    );
+    const submit = button(html, 'edit-submit');
+    expect(submit).toMatch(/ disabled=""/);
+    const why = describedBy(submit);
+    expect(html).toContain(`id="${why}" data-testid="edit-refused">${CHANGED}</p>`);
+    expect(html.match(/<button type="button"[^>]*>Cancel<\/button>/)?.[0]).not.toMatch(/disabled/);
+    const open = renderToStaticMarkup(
+      <EditForm approval={base} busy={false} serverError={null} onSubmit={noop} onCancel={noop} />,
+    );
+    expect(button(open, 'edit-submit')).not.toMatch(/disabled/);
+    expect(open).not.toContain('edit-refused');
+  });
+
+  it('the grant dialog: the reason in place of an error, its confirm off; Cancel stays', () => {
+    const html = renderToStaticMarkup(
+      <GrantDialog
+        approval={base}
+        open
+        busy={false}
+        error={null}
+        refused={GRANT}
+        onConfirm={noop}
+        onCancel={noop}
+      />,
+    );
+    expect(button(html, 'confirm-yes')).toMatch(/ disabled=""/);
+    expect(html).toContain(GRANT.replace(/"/g, '&quot;'));
+    expect(html.match(/<button type="button"[^>]*>Cancel<\/button>/)?.[0]).not.toMatch(/disabled/);
+    const open = renderToStaticMarkup(
+      <GrantDialog
+        approval={base}
+        open
+        busy={false}
+        error={null}
+        onConfirm={noop}
+        onCancel={noop}
+      />,
+    );
+    expect(button(open, 'confirm-yes')).not.toMatch(/disabled/);
   });
 });

@@ -205,7 +205,10 @@ export function ApprovalCard(props: Props) {
           approval={approval}
           busy={busy || !connected}
           serverError={error}
-          onSubmit={(args) => void send({ kind: 'allow_edited', arguments: args })}
+          refused={approval.refused?.allow_edited?.message}
+          onSubmit={(args) => {
+            if (!refusedNow('allow_edited')) void send({ kind: 'allow_edited', arguments: args });
+          }}
           onCancel={() => {
             setError(null);
             setMode('idle');
@@ -257,6 +260,7 @@ export function ApprovalCard(props: Props) {
         open={mode === 'grant'}
         busy={busy}
         error={mode === 'grant' ? error : null}
+        refused={approval.refused?.always_allow?.message}
         onCancel={() => {
           setError(null);
           setMode('idle');
@@ -265,7 +269,9 @@ export function ApprovalCard(props: Props) {
           );
           card?.focus();
         }}
-        onConfirm={(spec: GrantSpec) => void send({ kind: 'always_allow', ...spec })}
+        onConfirm={(spec: GrantSpec) => {
+          if (!refusedNow('always_allow')) void send({ kind: 'always_allow', ...spec });
+        }}
       />
     </article>
   );

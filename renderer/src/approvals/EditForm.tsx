@@ -9,12 +9,17 @@ interface Props {
   busy: boolean;
   /** The server's refusal (e.g. a schema violation), shown as is. */
   serverError: string | null;
+  /**
+   * Why the core would refuse an edited allow now (ApprovalView.refused: the tool changed while
+   * the form was open): said in the form, and its submit is off; Cancel and Deny stay.
+   */
+  refused?: string | undefined;
   onSubmit: (args: Record<string, unknown>) => void;
   onCancel: () => void;
 }
 
 /** "Edit & allow": a form from the tool's input schema, with a raw-JSON fallback (edit-state.ts). */
-export function EditForm({ approval, busy, serverError, onSubmit, onCancel }: Props) {
+export function EditForm({ approval, busy, serverError, refused, onSubmit, onCancel }: Props) {
   const [state, setState] = useState(() => startEdit(approval.inputSchema, approval.arguments));
   const { raw, fields, values, rawText } = state;
   const [localError, setLocalError] = useState<string | null>(null);
@@ -29,6 +34,7 @@ export function EditForm({ approval, busy, serverError, onSubmit, onCancel }: Pr
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (refused) return;
     const built = submitArgs(state);
     if (!built.ok) return setLocalError(built.error);
     setLocalError(null);
@@ -79,8 +85,19 @@ export function EditForm({ approval, busy, serverError, onSubmit, onCancel }: Pr
           {error}
         </p>
       )}
+      {refused && (
+        <p className="error" role="status" id={`${id}-refused`} data-testid="edit-refused">
+          {refused}
+        </p>
+      )}
       <div className="actions">
-        <button type="submit" className="primary" disabled={busy} data-testid="edit-submit">
+        <button
+          type="submit"
+          className="primary"
+          disabled={busy || !!refused}
+          aria-describedby={refused ? `${id}-refused` : undefined}
+          data-testid="edit-submit"
+        >
           Allow with these arguments
         </button>
         {fields && (

@@ -8,6 +8,11 @@ interface Props {
   open: boolean;
   busy: boolean;
   error: string | null;
+  /**
+   * Why the core would refuse "Always allow" now (ApprovalView.refused: the tool changed while
+   * the dialog was open): said in place of an error, and the confirm button is off.
+   */
+  refused?: string | undefined;
   onConfirm: (spec: GrantSpec) => void;
   onCancel: () => void;
 }
@@ -18,7 +23,7 @@ interface Props {
  * these. Confirming is a separate, deliberate act: the dialog opens with
  * focus on Cancel, and a tool with side effects says plainly what it can do.
  */
-export function GrantDialog({ approval, open, busy, error, onConfirm, onCancel }: Props) {
+export function GrantDialog({ approval, open, busy, error, refused, onConfirm, onCancel }: Props) {
   const id = useId();
   // Offered by main, read the way the grant will be checked (issue 27 item 1).
   const options = approval.grantOptions ?? [];
@@ -39,7 +44,8 @@ export function GrantDialog({ approval, open, busy, error, onConfirm, onCancel }
       confirmLabel="Allow without asking"
       danger={risky}
       busy={busy}
-      error={error}
+      confirmDisabled={!!refused}
+      error={refused ?? error}
       testId="grant-dialog"
       onCancel={onCancel}
       onConfirm={() =>

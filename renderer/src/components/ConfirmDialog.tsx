@@ -8,6 +8,8 @@ interface Props {
   /** Red confirm button for things that cannot be undone. */
   danger?: boolean;
   busy?: boolean;
+  /** The confirm button is off (the step cannot be taken now; `error` says why); Cancel stays. */
+  confirmDisabled?: boolean;
   error?: string | null;
   onConfirm: () => void;
   onCancel: () => void;
@@ -21,6 +23,7 @@ interface Props {
  */
 export function ConfirmDialog(props: Props) {
   const { open, title, children, confirmLabel, danger, busy, error, onConfirm, onCancel } = props;
+  const confirmOff = busy || props.confirmDisabled;
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -62,7 +65,7 @@ export function ConfirmDialog(props: Props) {
             <button
               type="button"
               className={danger ? 'danger' : 'primary'}
-              disabled={busy}
+              disabled={confirmOff}
               onClick={onConfirm}
               data-testid="confirm-yes"
             >
