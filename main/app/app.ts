@@ -221,7 +221,16 @@ export class App {
     approvals.start();
     // Every change, not only onToolsChanged: an account or server change alters what a call runs
     // (runFingerprint) without changing the public tool list; refreshPending sends only what changed.
-    this.offs.push(registry.onChange(() => approvals.refreshPending()));
+    // A failure here must not keep the registry's later listeners (tools/list_changed) from running.
+    this.offs.push(
+      registry.onChange(() => {
+        try {
+          approvals.refreshPending();
+        } catch (err) {
+          logger.warn('pending requests could not be refreshed', { error: String(err) });
+        }
+      }),
+    );
     // Issue 17.8: a revoked agent's sessions end and its waiting requests are withdrawn.
     this.offs.push(
       this.agents.onRevoked((name) => {
