@@ -222,6 +222,7 @@ export class CallPipeline implements AgentToolCalls {
         ...(sends?.refs?.length ? { refs: [...sends.refs] } : {}),
         ...(sends?.forwards ? { forwards: true } : {}),
         ...(sends?.selects ? { selects: { ...sends.selects } } : {}),
+        ...(sends?.shows ? { shows: { ...sends.shows } } : {}),
       }) ?? null;
 
     // A standing side effect (a filter that forwards or deletes future mail), or a call whose

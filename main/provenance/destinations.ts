@@ -36,7 +36,8 @@ export interface CallDestination {
   raw: string;
   /** Where in the arguments ("to[0]", "notify.list[1].addr"). */
   path: string;
-  why: 'schema' | 'name' | 'shape';
+  /** `shown`: written where others will follow it (CallContent.shows), in any field. */
+  why: 'schema' | 'name' | 'shape' | 'shown';
   /** A link in a field named only "url"/"link": where the call sends, or only what it records. */
   generic?: boolean;
 }
@@ -93,6 +94,31 @@ export function destinationsOf(
     }
   }
   return out;
+}
+
+/**
+ * Every destination written anywhere in content others will see and follow (an event's
+ * description, place, attachments: CallContent.shows): each string read whole, as a destination
+ * field is read — by the same scanner and keys, so any spelling the readings decode is read
+ * here as there — whatever its field is called, and a link's query too.
+ */
+export function shownDestinationsOf(
+  shows: Record<string, unknown>,
+  extract: Extract = extractValues,
+): CallDestination[] {
+  const out = new Map<string, CallDestination>();
+  const work = leavesOf(shows);
+  for (let i = 0; i < work.length && i < 2000; i++) {
+    const leaf = work[i]!;
+    if (typeof leaf.value !== 'string' || !leaf.value) continue;
+    for (const d of valuesOf(leaf.value, false, extract)) {
+      const key = `${d.kind}:${d.value}`;
+      if (out.has(key)) continue;
+      out.set(key, { ...d, path: pathText(leaf.path), why: 'shown' });
+      if (d.kind === 'url') work.push(...queryLeaves(d.raw, leaf.path));
+    }
+  }
+  return [...out.values()];
 }
 
 function queryLeaves(raw: string, path: readonly (string | number)[]): Leaf[] {

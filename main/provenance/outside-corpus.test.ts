@@ -57,10 +57,12 @@ const batches = [
     // listed in the corpus author's report, so its figure after a fix is no pure held-out measure.
     // 35/41 and 18/21 once the runner read callContent as the pipeline does (a draft sent by id,
     // an attachment sent by reference). 36/41 once a filter's forward_to was no longer let off as
-    // a party of the stranger's mail (filters.ts filterCallContent: u-chain-draft-launder).
+    // a party of the stranger's mail (filters.ts filterCallContent: u-chain-draft-launder). 39/41
+    // (held out unchanged) once a guest's display name was read and what an event write shows
+    // its guests was judged as a destination (CallContent.shows: the u-cal-* misses).
     name: 'batch 4 (chains, assembled destinations, new places, URL tricks)',
     cases: OUTSIDE_CHAIN_ALL,
-    floor: { tuning: 36, heldOut: 18, falseFlags: 0 },
+    floor: { tuning: 39, heldOut: 18, falseFlags: 0 },
   },
   {
     // Written blind (its author had not read the check) and committed alone before its first

@@ -1,6 +1,6 @@
 import type { ContentIndex, ContentItem } from './content-index.js';
 import { isPassiveTool } from './destination-words.js';
-import { destinationsOf, type CallDestination } from './destinations.js';
+import { destinationsOf, shownDestinationsOf, type CallDestination } from './destinations.js';
 import {
   describeItem,
   evidence,
@@ -64,6 +64,13 @@ export interface CallFacts {
    * but judged as rule 1 judges one, so a stranger who chose them is named on the card.
    */
   selects?: Record<string, unknown>;
+  /**
+   * What the call puts before other people who will follow what it names (an event's place,
+   * description and attachments, for its guests: CallContent.shows). Every destination in it,
+   * in any field, is judged as rule 1 judges one, but a stranger's own is no party to the people
+   * sent there, and a link given verbatim is no passive record: others will open it.
+   */
+  shows?: Record<string, unknown>;
 }
 
 export function checkCall(
@@ -116,6 +123,9 @@ export function checkCall(
   // What a standing effect acts on (a filter's criteria) sends nothing there; a value of it a
   // stranger gave, who is no party to it, is named as rule 1 names a destination.
   if (call.selects) findings.push(...selectorFindings(index, known, call.selects, extract, now));
+  // What others will follow (an event's description or place, for its guests): a stranger's
+  // link there sends them where the stranger chose, whoever's own it is.
+  if (call.shows) findings.push(...shownFindings(index, known, call.shows, extract, now, findings));
 
   // Rule 2: the user's private content going to someone new (or to a third-party server). It only
   // ever names private items, so with none held and none carried there is nothing to look up
@@ -170,6 +180,52 @@ function selectorFindings(
     });
   }
   return out;
+}
+
+/**
+ * Destinations written where others will follow them (CallFacts.shows), judged as rule 1 judges
+ * one with no party let off: the stranger's own meeting link moved into the user's meeting sends
+ * her guests to the stranger. What the user's own content (her events and mail, not a
+ * stranger's) names as itself is hers — her own Meet link read from her own event — and a host
+ * her own content names too is matched only by the stranger's exact link or address, not by a
+ * link of theirs on the same host (a Meet link of theirs and one of hers share meet.google.com).
+ */
+function shownFindings(
+  index: ContentIndex,
+  known: KnownParties,
+  shows: Record<string, unknown>,
+  extract: (s: string) => SignificantValue[],
+  now: number,
+  already: TaintFinding[],
+): TaintFinding[] {
+  const out: TaintFinding[] = [];
+  const named = new Set(already.map((f) => f.value));
+  for (const d of shownDestinationsOf(shows, extract)) {
+    if (named.has(d.raw) || isKnown(known, d) || sentBefore(index, d)) continue;
+    const items = itemsNaming(index, d);
+    const exact = new Set(index.itemsWithValue(valueKeyOf(d)));
+    const hers = items.filter((i) => !i.untrusted);
+    if (hers.some((i) => exact.has(i))) continue;
+    const untrusted = items.filter((i) => i.untrusted && (hers.length === 0 || exact.has(i)));
+    if (untrusted.length === 0) continue;
+    named.add(d.raw);
+    out.push({
+      rule: 'untrusted-destination',
+      value: d.raw,
+      evidence: untrusted.slice(0, 3).map(evidence),
+      text: `${noun(d)} ${d.raw}, written where others will see and follow it, appears in ${describeItem(untrusted[0]!, now)}, and you have not sent to it before.`,
+    });
+  }
+  return out;
+}
+
+/** The index key of a destination as itself (not its host's). */
+function valueKeyOf(d: CallDestination): {
+  kind: 'email' | 'url' | 'phone' | 'domain';
+  value: string;
+} {
+  const kind = d.kind === 'address' ? 'email' : d.kind === 'host' ? 'domain' : d.kind;
+  return { kind, value: d.value };
 }
 
 function isKnown(known: KnownParties, d: CallDestination): boolean {

@@ -227,6 +227,13 @@ export interface CallContent {
    */
   selects?: Readonly<Record<string, unknown>>;
   /**
+   * What the call puts before other people who will follow what it names, under the argument
+   * names (an event's place, description and attachments, for its guests): every link, address,
+   * host or number in it is a destination, as a recipient is, and a stranger's own is no party
+   * to the people sent there (docs/provenance.md, "Written where others follow it").
+   */
+  shows?: Readonly<Record<string, unknown>>;
+  /**
    * Arguments the call is bound to by this read (a draft's version: gmail_send_draft's
    * `message_id`), added to the call's arguments before a grant, an approval or the run see them:
    * what runs, under a grant or once the user approves its card, is the version that was checked

@@ -163,6 +163,7 @@ export class CorpusRunner {
         ...(sends?.refs?.length ? { refs: [...sends.refs] } : {}),
         ...(sends?.forwards ? { forwards: true } : {}),
         ...(sends?.selects ? { selects: { ...sends.selects } } : {}),
+        ...(sends?.shows ? { shows: { ...sends.shows } } : {}),
       };
       const report = this.svc.check(agent, facts);
       if (onCheck && (!readOnly || t.source.kind === 'remote')) onCheck(this.cost(agent, facts));

@@ -12,7 +12,8 @@ import {
   type ToolSource,
 } from '../../tools/types.js';
 import { CalendarApi, calendarAccounts, hasCalendar } from './api.js';
-import type { Args } from './args.js';
+import { optStrings, type Args } from './args.js';
+import { shownContent } from './event-shown.js';
 import type { CallCtx } from './context.js';
 import { calendarReach, isWrite } from './call-reach.js';
 import { definitions } from './definitions.js';
@@ -155,6 +156,7 @@ export class CalendarSource implements ToolSource {
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<CallContent | null> {
+    if (tool === 'calendar_create_event') return this.argsReach(tool, args);
     if (!TELLS_GUESTS.has(tool)) return null;
     const account = this.cal.account(args.account, true);
     // Before anything that waits: a read that is late or fails must leave no earlier one behind.
@@ -163,6 +165,23 @@ export class CalendarSource implements ToolSource {
     // The call is bound to the version read (its etags): its grant and card find this read, and
     // the write goes to this version or fails (event-guests.ts).
     return guestContent(tool, args, read);
+  }
+
+  /**
+   * What a new event shows its guests (event-shown.ts), from its arguments alone; for an update
+   * whose event could not be read, as if it had guests: whom it reaches is unknown.
+   */
+  argsReach(tool: string, args: Record<string, unknown>): CallContent | null {
+    if (tool === 'calendar_update_event') return nonEmpty(shownContent(args, true));
+    if (tool !== 'calendar_create_event') return null;
+    let others = true;
+    try {
+      const self = this.cal.account(args.account, true).toLowerCase();
+      others = (optStrings(args, 'attendees') ?? []).some((a) => a.trim().toLowerCase() !== self);
+    } catch {
+      // Refused by validateArgs before it runs; read as reaching others meanwhile.
+    }
+    return nonEmpty(shownContent(args, others));
   }
 
   /**
@@ -334,4 +353,9 @@ export function createCalendarSource(
   options: CalendarSourceOptions = {},
 ): CalendarSource {
   return new CalendarSource(access, options);
+}
+
+/** A read that found nothing to add is none. */
+function nonEmpty(c: CallContent): CallContent | null {
+  return Object.keys(c).length > 0 ? c : null;
 }

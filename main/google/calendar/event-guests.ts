@@ -2,6 +2,7 @@ import type { calendar_v3 } from '@googleapis/calendar';
 import type { CallContent } from '../../tools/types.js';
 import { calendarIdOf, emails, optStrings, reqString, type Args } from './args.js';
 import type { CallCtx } from './context.js';
+import { shownContent } from './event-shown.js';
 import { loadEvent } from './write-tools.js';
 
 type Event = calendar_v3.Schema$Event;
@@ -136,8 +137,8 @@ export function argumentGuests(args: Args): string[] {
 }
 
 /**
- * The call as the taint check reads it: every guest it reaches, in `attendees`; and, for an
- * update or delete, the version it is bound to (its etags).
+ * The call as the taint check reads it: every guest it reaches, in `attendees`; what it shows
+ * them (event-shown.ts); and, for an update or delete, the version it is bound to (its etags).
  */
 export function guestContent(tool: string, args: Args, read: EventRead): CallContent {
   let named: string[] = [];
@@ -149,6 +150,7 @@ export function guestContent(tool: string, args: Args, read: EventRead): CallCon
   const version = BOUND_TOOLS.has(tool) ? versionOf(read) : undefined;
   return {
     args: { ...args, attendees: [...new Set([...read.guests, ...named])] },
+    ...shownContent(args, read.guests.length > 0 || named.length > 0),
     ...(version ? { bind: version } : {}),
   };
 }

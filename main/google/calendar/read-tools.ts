@@ -185,8 +185,10 @@ export async function getEvent(c: CallCtx, args: Args): Promise<CallToolResult> 
   const res = await c.api.events.get({ calendarId, eventId, timeZone: zone }, c.opts);
   const view = eventView(res.data, calendarId, zone, true);
   const text = eventText(res.data, view, c.now);
+  // Described as the agent receives it: the text and the view beside it (structuredContent),
+  // which holds what the text leaves out (a guest's display name), as a list's events are.
   return markEventContent(textResult(text, { account: c.account, event: view }), [
-    eventItem(res.data, text, true),
+    eventItem(res.data, `${text}\n${JSON.stringify(view)}`, true),
   ]);
 }
 
