@@ -124,8 +124,15 @@ export function checkCall(
   // stranger gave, who is no party to it, is named as rule 1 names a destination.
   if (call.selects) findings.push(...selectorFindings(index, known, call.selects, extract, now));
   // What others will follow (an event's description or place, for its guests): a stranger's
-  // link there sends them where the stranger chose, whoever's own it is.
-  if (call.shows) findings.push(...shownFindings(index, known, call.shows, extract, now, findings));
+  // link there sends them where the stranger chose, whoever's own it is — unless they are all
+  // the stranger's own conversation.
+  if (call.shows) {
+    // Whom it shows them to: the call's addresses besides the user's own (an event's guests).
+    const audience = destinations.filter(
+      (d) => d.kind === 'address' && !known.isOwnAddress(d.value),
+    );
+    findings.push(...shownFindings(index, known, call.shows, audience, extract, now, findings));
+  }
 
   // Rule 2: the user's private content going to someone new (or to a third-party server). It only
   // ever names private items, so with none held and none carried there is nothing to look up
@@ -184,8 +191,10 @@ function selectorFindings(
 
 /**
  * Destinations written where others will follow them (CallFacts.shows), judged as rule 1 judges
- * one with no party let off: the stranger's own meeting link moved into the user's meeting sends
- * her guests to the stranger. What the user's own content (her events and mail, not a
+ * one with no party let off for the link: the stranger's own meeting link moved into the user's
+ * meeting sends her guests to the stranger. The let-off is for the people instead: shown only to
+ * parties of the stranger's content (`audience`, the call's addresses but the user's), it sends
+ * no one the stranger had not already written to. What the user's own content (her events and mail, not a
  * stranger's) names as itself is hers — her own Meet link read from her own event — and a host
  * her own content names too is matched only by the stranger's exact link or address, not by a
  * link of theirs on the same host (a Meet link of theirs and one of hers share meet.google.com).
@@ -194,6 +203,7 @@ function shownFindings(
   index: ContentIndex,
   known: KnownParties,
   shows: Record<string, unknown>,
+  audience: CallDestination[],
   extract: (s: string) => SignificantValue[],
   now: number,
   already: TaintFinding[],
@@ -206,7 +216,15 @@ function shownFindings(
     const exact = new Set(index.itemsWithValue(valueKeyOf(d)));
     const hers = items.filter((i) => !i.untrusted);
     if (hers.some((i) => exact.has(i))) continue;
-    const untrusted = items.filter((i) => i.untrusted && (hers.length === 0 || exact.has(i)));
+    // A stranger who shows their own link only to their own conversation (every one the call
+    // reaches is a party to their content: a vendor's Zoom link in a meeting with that vendor)
+    // sends no one anywhere they were not already sent, as a reply to them is no flag.
+    const untrusted = items.filter(
+      (i) =>
+        i.untrusted &&
+        (hers.length === 0 || exact.has(i)) &&
+        !(audience.length > 0 && audience.every((g) => isParty(i, g))),
+    );
     if (untrusted.length === 0) continue;
     named.add(d.raw);
     out.push({
