@@ -35,6 +35,7 @@ interface Round {
   /** The open request's delivery: answers it once there is an outcome or something to ask. */
   wake?: () => void;
   abort: AbortController;
+  /** Armed from each input_required answer until the agent's retry (expire). */
   timer?: NodeJS.Timeout;
 }
 
@@ -105,10 +106,24 @@ export class InputRounds {
       return Promise.reject(
         new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState'),
       );
+    // One request at a time carries a round: a second retry while one is open is refused and
+    // changes nothing (taking over the wake-up would leave the first request open for ever, and
+    // its cancellation would still cancel the call).
+    if (round.wake)
+      return Promise.reject(
+        new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          'A retry with this requestState is already open',
+        ),
+      );
+    // The agent came back: the round's time limit counts again only from its next answer.
+    clearTimeout(round.timer);
     for (const [key, ask] of round.asks) {
       if (!ask.sent) continue;
       round.asks.delete(key);
-      const answer = responses?.[key];
+      // Own keys only: the SDK copies inputResponses key by key, so an entry named `__proto__`
+      // becomes the object's prototype, and what it holds is no answer the agent gave.
+      const answer = responses && Object.hasOwn(responses, key) ? responses[key] : undefined;
       if (answer && typeof answer === 'object') ask.resolve(answer as Record<string, unknown>);
       else ask.reject(new Error('the agent retried without answering this request'));
     }
@@ -159,13 +174,13 @@ export class InputRounds {
         inputRequests[key] = { method: ask.req.method, params: ask.req.params };
       }
     round.unsent = 0;
-    if (!round.token) {
-      const token = (round.token = randomUUID());
-      this.rounds.set(token, round);
-      round.timer = setTimeout(() => this.expire(token), ROUND_TTL_MS);
-      round.timer.unref();
-    }
-    return { resultType: 'input_required', inputRequests, requestState: round.token };
+    if (!round.token) this.rounds.set((round.token = randomUUID()), round);
+    const token = round.token;
+    // Timed while the agent is away (from each input_required answer to its retry), not while a
+    // retry waits on a long call: that agent did come back.
+    round.timer = setTimeout(() => this.expire(token), ROUND_TTL_MS);
+    round.timer.unref();
+    return { resultType: 'input_required', inputRequests, requestState: token };
   }
 
   private finish(round: Round, outcome: NonNullable<Round['outcome']>): void {
@@ -180,6 +195,7 @@ export class InputRounds {
     const round = this.rounds.get(token);
     if (!round) return;
     this.rounds.delete(token);
+    clearTimeout(round.timer);
     for (const ask of round.asks.values())
       ask.reject(new Error('the agent did not answer within 10 minutes'));
     round.abort.abort(new Error('the agent did not come back for its input_required answer'));
