@@ -18,12 +18,13 @@ type Rounds = Pick<InputRounds, 'start' | 'resume' | 'close'>;
 interface Script {
   /**
    * Per step: how many requests the call asks at once (0: it just yields a turn; -1: it waits
-   * until its signal fires, as an upstream call does).
+   * until its signal fires, as an upstream call does; -2: it asks one and goes on without waiting
+   * for the answer, so that as the last step its outcome follows the ask within the same job).
    */
   steps: number[];
   fails: boolean;
   /** What the agent does at each input_required answer, in order; past the end it stops. */
-  actions: ('all' | 'none' | 'first' | 'intruder' | 'cancel' | 'cancel-late')[];
+  actions: ('all' | 'none' | 'first' | 'extra' | 'intruder' | 'cancel' | 'cancel-late')[];
   /**
    * The agent's first request is cancelled before the call starts, or once the call has run to
    * rest. (Not in between: a request's signal fires from an I/O event, never in the microtasks
@@ -51,8 +52,16 @@ async function play(rounds: Rounds, s: Script): Promise<unknown[]> {
     );
     aborted.catch(() => {});
     for (const n of s.steps) {
-      if (n < 0) {
+      if (n === -1) {
         await aborted;
+        continue;
+      }
+      if (n === -2) {
+        const i = ++asked;
+        relay.request({ method: RELAY_METHODS[i % 3]!, params: { i }, server: 's' }).then(
+          (v) => log.push(['unawaited', i, v]),
+          (e: unknown) => log.push(['unawaited', i, `rejected: ${String(e)}`]),
+        );
         continue;
       }
       const asks = Array.from({ length: n }, () => {
@@ -115,7 +124,15 @@ async function play(rounds: Rounds, s: Script): Promise<unknown[]> {
         ? answers(keys)
         : action === 'first'
           ? answers(keys.slice(0, 1))
-          : {};
+          : action === 'extra'
+            ? // Keys never asked, Object.prototype's names, and `__proto__` as the wire's own key.
+              {
+                ...(JSON.parse(
+                  '{"__proto__": {"r1": {"smuggled": true}}, "constructor": {}, "toString": {}, "r99": {}}',
+                ) as Record<string, unknown>),
+                ...answers(keys.slice(1)),
+              }
+            : {};
     const q = watch(rounds.resume('a', token, responses, live.signal));
     if (action === 'cancel-late') {
       await rest();
@@ -131,10 +148,10 @@ async function play(rounds: Rounds, s: Script): Promise<unknown[]> {
 }
 
 const script = fc.record({
-  steps: fc.array(fc.integer({ min: -1, max: 3 }), { maxLength: 5 }),
+  steps: fc.array(fc.integer({ min: -2, max: 3 }), { maxLength: 5 }),
   fails: fc.boolean(),
   actions: fc.array(
-    fc.constantFrom('all', 'none', 'first', 'intruder', 'cancel', 'cancel-late' as const),
+    fc.constantFrom('all', 'none', 'first', 'extra', 'intruder', 'cancel', 'cancel-late' as const),
     { maxLength: 6 },
   ),
   cancelFirst: fc.constantFrom('no', 'before', 'after' as const),
