@@ -1,4 +1,5 @@
 import type { RelayRequest } from './relay.js';
+import { ownMeta } from './untrusted.js';
 
 /**
  * What an upstream asks of the user through Airlock always says whose it is (issue 27, item 3).
@@ -33,10 +34,11 @@ export type Labelled = { params: Record<string, unknown> } | { refusal: string }
 /** The request as the agent gets it, or why Airlock refuses to pass it on. */
 export function labelRelayed(req: RelayRequest, self?: RelaySelf): Labelled {
   const label = relayLabel(req.server);
-  const meta = {
-    ...(isRecord(req.params._meta) ? req.params._meta : {}),
-    [RELAYED_META_KEY]: { server: req.server },
-  };
+  // The server's own `_meta` keys pass, but none in Airlock's namespaces (`dev.airlock/approval`,
+  // `airlock/untrusted`, a forged `dev.airlock/relayed`): those are Airlock's word to the agent's
+  // app, as in a result (untrusted.ts ownMeta), and nothing relayed speaks as Airlock.
+  const meta = ownMeta(isRecord(req.params._meta) ? req.params._meta : undefined);
+  meta[RELAYED_META_KEY] = { server: req.server };
   if (req.method === 'elicitation/create') {
     let note = '';
     if (req.params.mode === 'url') {
