@@ -1,7 +1,7 @@
 /**
  * What a Gmail result holds, for the taint check (issue 22, issue 30,
  * docs/provenance.md): one entry per message or attachment, with its authors
- * (From, Reply-To), who already has it (To, Cc), whether the user wrote it
+ * (From; Reply-To apart, content-describer.ts judges it), who already has it (To, Cc), whether the user wrote it
  * (SENT or DRAFT label), what Gmail verified of its From
  * (Authentication-Results), where it is (message n of a thread, an
  * attachment) and its own text, under `_meta["airlock/provenance"]`. Whether
@@ -45,10 +45,13 @@ export function mailItem(
   place: MailPlace = {},
 ): MailProvenance {
   const p = m.payload;
-  const from = addressesOf(header(p, 'from'), header(p, 'reply-to'));
+  const from = addressesOf(header(p, 'from'));
+  // Apart from the From: a Reply-To outside the From's organisation is where the stranger chose
+  // the answer to go, no party to the mail (content-describer.ts replyElsewhere).
+  const replyTo = addressesOf(header(p, 'reply-to'));
   // A thread is named by its first message's subject, as Gmail shows it.
   const subject = (place.thread ? place.thread.subject : header(p, 'subject'))?.trim().slice(0, 80);
-  const who = from[0] ?? 'an unknown sender';
+  const who = from[0] ?? replyTo[0] ?? 'an unknown sender';
   const quoted = subject ? ` ("${subject}")` : '';
   const label = place.thread
     ? `message ${place.thread.n} of ${place.thread.of} of the thread${quoted.replace(/^ \((.*)\)$/, ' $1')}, from ${who}`
@@ -63,6 +66,7 @@ export function mailItem(
     label,
     ref: m.id,
     from,
+    ...(replyTo.length ? { replyTo } : {}),
     audience: addressesOf(header(p, 'to'), header(p, 'cc'), header(p, 'bcc')),
     ...(labels.includes('SENT') || labels.includes('DRAFT') ? { own: true } : {}),
     // A draft has reached none of its recipients (parties.ts sentBefore).
