@@ -213,8 +213,10 @@ export class ContentDescriber {
  * to a helpdesk of the team corpus (ben-helpdesk-reply-to). Its data is still rule 2's.
  * Other benign uses, decided:
  * - a mailing list: its address is in the post's To or Cc (the post was sent there), an audience
- *   and so a party whatever Reply-To says. List-Post and List-Id are not read: they are headers
- *   the sender writes like Reply-To, and would hand it the same let-off one header over;
+ *   and so a party — but not when the Reply-To names it elsewhere as above (parties.ts isParty):
+ *   a hijacker's address in the Cc as well would otherwise pass, so a known sender's post to an
+ *   outside list that sets Reply-To to the list asks once. List-Post and List-Id are not read:
+ *   they are headers the sender writes like Reply-To, and would hand it the same let-off;
  * - a Reply-To the user knows (her circle, mail she has sent there): a known destination is never
  *   judged by rule 1 (taint-check.ts), so it does not ask;
  * - `"Partner" <x@other.example>` or `"partner@acme.example" <x@other.example>`: the address is

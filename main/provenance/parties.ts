@@ -37,14 +37,19 @@ export function itemsNaming(index: ContentIndex, d: CallDestination): ContentIte
 /**
  * The destination is an author of the item, of the author's organisation, or in its audience. A
  * mail's Reply-To outside its From's organisation, beside the sender's own or under a From the
- * user knows (ContentItem.replyElsewhere), is no author here: the stranger chose it for the
- * answer in a header the user does not see, so an answer there is judged as any destination the
- * stranger named ("A party chosen by the stranger", docs/provenance.md).
+ * user knows (ContentItem.replyElsewhere), is no author here, nor audience when the To or Cc
+ * names it too: the stranger chose it for the answer in a header the user does not see, so an
+ * answer there is judged as any destination the stranger named ("A party chosen by the
+ * stranger", docs/provenance.md).
  */
 export function isParty(item: ContentItem, d: CallDestination): boolean {
   const authors = partyAuthors(item);
   if (d.kind === 'address') {
-    if (authors.includes(d.value) || item.audience?.includes(d.value)) return true;
+    if (authors.includes(d.value)) return true;
+    // A Reply-To elsewhere in the To or Cc as well stays no party: otherwise a known partner's
+    // From with `Reply-To: x@acme-billing.example` and `Cc: x@acme-billing.example` lets the
+    // hijacked answer off with one more header.
+    if (item.audience?.includes(d.value) && !item.replyElsewhere?.includes(d.value)) return true;
   }
   if (!d.host) return false;
   return authors.some((author) => inOrganisationOf(d.host, author));

@@ -28,12 +28,18 @@ function circle(): KnownParties {
 }
 
 /** The mail with these headers as the content index holds it (first item: the message itself). */
-function described(from: string, replyTo?: string, text = 'Reply to confirm.'): ContentItem[] {
+function described(
+  from: string,
+  replyTo?: string,
+  text = 'Reply to confirm.',
+  more: { to?: string; cc?: string } = {},
+): ContentItem[] {
   const payload = {
     headers: [
       { name: 'From', value: from },
       ...(replyTo !== undefined ? [{ name: 'Reply-To', value: replyTo }] : []),
-      { name: 'To', value: ME },
+      { name: 'To', value: more.to ?? ME },
+      ...(more.cc !== undefined ? [{ name: 'Cc', value: more.cc }] : []),
     ],
   };
   return new ContentDescriber(circle())
@@ -175,6 +181,32 @@ describe("which of a mail's Reply-To addresses are parties to it", () => {
     ]);
   });
 
+  it('a Reply-To elsewhere named in the To or Cc too is still none (one more header is no let-off)', () => {
+    const billing = 'partner@acme-billing.test';
+    const cc = described(PARTNER, billing, 'Reply to confirm.', { cc: billing });
+    expect(party(cc[0]!, billing)).toBe(false);
+    expect(party(cc[0]!, PARTNER)).toBe(true);
+    const to = described(PARTNER, billing, 'Reply to confirm.', { to: `${ME}, ${billing}` });
+    expect(party(to[0]!, billing)).toBe(false);
+    // Beside the sender's own, likewise.
+    const [both] = described(
+      'support@helpdeskly.test',
+      'support@helpdeskly.test, escalate@helpdeskly-ops.test',
+      'Reply to confirm.',
+      { cc: 'escalate@helpdeskly-ops.test' },
+    );
+    expect(party(both!, 'escalate@helpdeskly-ops.test')).toBe(false);
+    // A Cc the Reply-To does not name elsewhere stays a party (a stranger's Cc, as before).
+    const [plain] = described(PARTNER, billing, 'Reply to confirm.', { cc: 'ops@acme-ops.test' });
+    expect(party(plain!, 'ops@acme-ops.test')).toBe(true);
+    // The price, decided: a colleague's post to an outside list whose Reply-To is the list asks
+    // once (the list is in the To, but so would a hijacker's address be).
+    const [list] = described('bob@example.com', 'dev@lists.ext.test', 'Reply to confirm.', {
+      to: 'dev@lists.ext.test',
+    });
+    expect(party(list!, 'dev@lists.ext.test')).toBe(false);
+  });
+
   it("a quoted part's audience is the mail's parties, not a Reply-To elsewhere", () => {
     const text = [
       'See below.',
@@ -248,6 +280,30 @@ describe('an answer to a Reply-To elsewhere, through the Gmail tools', () => {
       args: { to: ['escalate@helpdeskly-ops.test'], subject: 'Re: closure', body: 'I confirm.' },
     }));
     expect(draft?.findings.map((f) => f.value)).toEqual(['escalate@helpdeskly-ops.test']);
+  });
+
+  it('under a known From, a Reply-To elsewhere copied into the Cc asks all the same', async () => {
+    const bec = { from: PARTNER, replyTo: 'partner@acme-billing.test' };
+    const [out] = await runner.run([
+      {
+        id: `reply-to-unit-${n++}`,
+        cls: 'reply-to-unit',
+        kind: 'injected',
+        title: 'a hijacked answer, copied',
+        mail: [
+          mail({
+            key: 'x',
+            ...bec,
+            cc: 'partner@acme-billing.test',
+            subject: 'Invoice 4471',
+            body: 'Our bank details changed; reply to confirm you will pay the new account.',
+          }),
+        ],
+        steps: steps(read('x'), send(['partner@acme-billing.test'], 'Confirmed.')),
+      },
+    ]);
+    expect(out!.report?.findings.map((f) => f.value)).toEqual(['partner@acme-billing.test']);
+    expect(out!.report!.summary).toContain("that mail's Reply-To header named it");
   });
 
   it("an answer to the sender alone, or to a helpdesk's ticket address, does not ask", async () => {
