@@ -35,6 +35,11 @@ export interface ProvenanceMetaItem {
    * stranger's if one is); which are no party to it is decided here (replyElsewhere).
    */
   replyTo?: string[];
+  /**
+   * Of `replyTo`, the addresses whose display name spells another address, as the source parsed
+   * the header (`"partner@acme.example" <x@other.example>`): a disguise (replyElsewhere).
+   */
+  replyToNamedOtherwise?: string[];
   /** Who already has it besides its authors (To, Cc, an event's guests). */
   audience?: string[];
   /** The source knows the user wrote it (a SENT or DRAFT label, an event they organise). */
@@ -133,7 +138,9 @@ export class ContentDescriber {
     const replyTo = canonicalList(d.replyTo);
     // Reply-To's addresses are authors (where the author wants answers): trust counts them all.
     const from = [...new Set([...sender, ...replyTo])];
-    const elsewhere = d.kind === 'mail' ? replyElsewhere(sender, replyTo, this.known) : [];
+    const disguised = canonicalList(d.replyToNamedOtherwise);
+    const elsewhere =
+      d.kind === 'mail' ? replyElsewhere(sender, replyTo, disguised, this.known) : [];
     const audience = canonicalList(d.audience);
     const authored = d.kind === 'mail' || d.kind === 'event';
     // The user's own words: the source says so (a SENT or DRAFT label, an event they organise),
@@ -204,7 +211,10 @@ export class ContentDescriber {
  *   escalate@x-ops.example); or
  * - the From is in the user's circle (her organisation, a contact she approved): the answer she
  *   means for someone she knows would go elsewhere — the reply-to hijack of a known identity (a
- *   partner's account taken over, a colleague's From passing DMARC).
+ *   partner's account taken over, a colleague's From passing DMARC); or, for that address alone,
+ * - its display name spells another address (`"partner@acme.example" <x@other.example>`,
+ *   ProvenanceMetaItem.replyToNamedOtherwise): a disguise no ticket system needs, the reader
+ *   taking it for the named mailbox while the answer goes elsewhere.
  * A stranger's mail whose Reply-To names only another organisation hands the whole conversation
  * over, as helpdesk and list software does (From support@acme.example, Reply-To
  * ticket+123@acme.zendesk.example): that address stays a party, as the From would be. Nothing
@@ -219,16 +229,23 @@ export class ContentDescriber {
  *   they are headers the sender writes like Reply-To, and would hand it the same let-off;
  * - a Reply-To the user knows (her circle, mail she has sent there): a known destination is never
  *   judged by rule 1 (taint-check.ts), so it does not ask;
- * - `"Partner" <x@other.example>` or `"partner@acme.example" <x@other.example>`: the address is
- *   what the source parsed (postal-mime, as the composer reads recipients), never the name.
+ * - `"Partner" <x@other.example>`: the address is what the source parsed (postal-mime, as the
+ *   composer reads recipients), never the name; a name that spells the same mailbox
+ *   (`"x@other.example" <X+t@other.example>`) is no disguise.
  */
-function replyElsewhere(sender: string[], replyTo: string[], known: KnownParties): string[] {
+function replyElsewhere(
+  sender: string[],
+  replyTo: string[],
+  disguised: string[],
+  known: KnownParties,
+): string[] {
   const outside = replyTo.filter(
     (r) => !sender.some((f) => f === r || inOrganisationOf(hostOfAddress(r), f)),
   );
   if (outside.length === 0) return [];
   const keepsSender = outside.length < replyTo.length;
-  return keepsSender || sender.some((f) => known.isKnownAddress(f)) ? outside : [];
+  if (keepsSender || sender.some((f) => known.isKnownAddress(f))) return outside;
+  return outside.filter((r) => disguised.includes(r));
 }
 
 function canonicalList(list: string[] | undefined): string[] {

@@ -15,8 +15,9 @@ import type { Step } from '../../test-support/provenance-corpus/session.js';
  *
  * The send asks exactly when the address is not the user's or known, is outside the sender's
  * organisation (another organisation, or at a public provider another mailbox), and the Reply-To
- * also names the sender's organisation or the From is one the user knows. A stranger's Reply-To
- * naming only another organisation (a helpdesk's ticket system) stays a party.
+ * also names the sender's organisation, the From is one the user knows, or the address is written
+ * under another address as its display name. A stranger's Reply-To naming only another
+ * organisation (a helpdesk's ticket system) stays a party.
  */
 
 interface Mailbox {
@@ -58,7 +59,7 @@ const known = (m: Mailbox) => m.org === USER_ORG || key(m) === KNOWN;
 const outside = (r: Mailbox, from: Mailbox) =>
   key(r) !== key(from) && (PUBLIC.has(from.org) || r.org !== from.org);
 
-/** How a Reply-To entry is written: the address counts, never the display name. */
+/** How a Reply-To entry is written: the address counts; a name spelling another address is a disguise. */
 const written = (m: Mailbox, form: number, from: Mailbox) =>
   [
     address(m),
@@ -84,15 +85,19 @@ describe("an answer to a mail's Reply-To, through the Gmail tools", () => {
   });
   afterAll(() => runner?.stop());
 
-  it('asks exactly when the address is unknown, outside the sender organisation, and chosen beside it or under a known From', async () => {
+  it('asks exactly when the address is unknown, outside the sender organisation, and chosen beside it, under a known From or under another address as its name', async () => {
     let asked = 0;
     let passed = 0;
     await fc.assert(
       fc.asyncProperty(header, async ({ from, replyTo, target, draft }) => {
         const to = replyTo[target]![0];
         const rs = replyTo.map(([m]) => m);
+        // Written under the From's address as its name (form 3) while it is another mailbox.
+        const disguised = replyTo.some(([m, f]) => key(m) === key(to) && f === 3);
         const expected =
-          !known(to) && outside(to, from) && (rs.some((r) => !outside(r, from)) || known(from));
+          !known(to) &&
+          outside(to, from) &&
+          (rs.some((r) => !outside(r, from)) || known(from) || disguised);
         const call: Step = draft
           ? {
               tool: 'gmail_create_draft',

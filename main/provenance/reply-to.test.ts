@@ -138,6 +138,44 @@ describe("which of a mail's Reply-To addresses are parties to it", () => {
     expect(party(item!, 'escalate@helpdeskly-ops.test')).toBe(false);
   });
 
+  it('a display name spelling another address is a disguise: that address outside is none', () => {
+    const disguise = '"partner@acme.test" <partner@acme-billing.test>';
+    // From a stranger handing the conversation over, the disguised address is no party …
+    const [item] = described('support@helpdeskly.test', disguise);
+    expect(party(item!, 'partner@acme-billing.test')).toBe(false);
+    expect(item!.replyElsewhere).toEqual(['partner@acme-billing.test']);
+    // … nor under the sender's own address as its name, in any spelling the reader unveils.
+    expect(
+      parties(
+        'support@helpdeskly.test',
+        '"support＠helpdeskly.test" <escalate@helpdeskly-ops.test>',
+        ['escalate@helpdeskly-ops.test'],
+      ),
+    ).toEqual([]);
+    expect(
+      parties(
+        'support@helpdeskly.test',
+        '=?utf-8?q?support=40helpdeskly.test?= <escalate@helpdeskly-ops.test>',
+        ['escalate@helpdeskly-ops.test'],
+      ),
+    ).toEqual([]);
+    // Only the disguised one: a plain address beside it stays the stranger's hand-over.
+    expect(
+      parties('support@acme-corp.test', `ticket@deskflow.test, ${disguise}`, [
+        'ticket@deskflow.test',
+        'partner@acme-billing.test',
+      ]),
+    ).toEqual(['ticket@deskflow.test']);
+    // A name that is a person's, or the mailbox's own address in another spelling, is none.
+    for (const plain of [
+      '"Acme Desk" <ticket+7@deskflow.test>',
+      '"Ticket@Deskflow.test" <ticket+7@deskflow.test>',
+    ])
+      expect(parties('support@acme-corp.test', plain, ['ticket@deskflow.test'])).toEqual([
+        'ticket@deskflow.test',
+      ]);
+  });
+
   it('several addresses: each outside one is none, whatever its order', () => {
     expect(
       parties(
