@@ -140,7 +140,7 @@ export class ContentDescriber {
     const from = [...new Set([...sender, ...replyTo])];
     const disguised = canonicalList(d.replyToNamedOtherwise);
     const elsewhere =
-      d.kind === 'mail' ? replyElsewhere(sender, replyTo, disguised, this.known) : [];
+      d.kind === 'mail' ? replyElsewhere(sender, replyTo, disguised, this.known, d.auth) : [];
     const audience = canonicalList(d.audience);
     const authored = d.kind === 'mail' || d.kind === 'event';
     // The user's own words: the source says so (a SENT or DRAFT label, an event they organise),
@@ -238,13 +238,22 @@ function replyElsewhere(
   replyTo: string[],
   disguised: string[],
   known: KnownParties,
+  auth: AuthVerdict | undefined,
 ): string[] {
   const outside = replyTo.filter(
     (r) => !sender.some((f) => f === r || inOrganisationOf(hostOfAddress(r), f)),
   );
   if (outside.length === 0) return [];
   const keepsSender = outside.length < replyTo.length;
-  if (keepsSender || sender.some((f) => known.isKnownAddress(f))) return outside;
+  if (keepsSender) return outside;
+  // A From of the user's own organisation that the receiving server verified hands the answer to
+  // whoever its Reply-To names by her organisation's own doing — a website's contact form
+  // (website@corp, Reply-To the visitor), a group that rewrites the From to itself (Reply-To the
+  // customer) — not a stranger's; one forged from outside fails its check (mail-auth.ts) and is
+  // judged as any known From below.
+  if (auth === 'pass' && sender.every((f) => known.isOwnOrganisation(f)))
+    return outside.filter((r) => disguised.includes(r));
+  if (sender.some((f) => known.isKnownAddress(f))) return outside;
   return outside.filter((r) => disguised.includes(r));
 }
 

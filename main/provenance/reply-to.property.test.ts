@@ -74,6 +74,8 @@ const header = fc
     replyTo: fc.array(fc.tuple(mailbox, fc.nat(3)), { minLength: 1, maxLength: 3 }),
     target: fc.nat(),
     draft: fc.boolean(),
+    // What the receiving server verified of the From (mime.ts writes Authentication-Results).
+    auth: fc.constantFrom('pass' as const, 'fail' as const),
   })
   .map((h) => ({ ...h, target: h.target % h.replyTo.length }));
 
@@ -89,15 +91,17 @@ describe("an answer to a mail's Reply-To, through the Gmail tools", () => {
     let asked = 0;
     let passed = 0;
     await fc.assert(
-      fc.asyncProperty(header, async ({ from, replyTo, target, draft }) => {
+      fc.asyncProperty(header, async ({ from, replyTo, target, draft, auth }) => {
         const to = replyTo[target]![0];
         const rs = replyTo.map(([m]) => m);
         // Written under the From's address as its name (form 3) while it is another mailbox.
         const disguised = replyTo.some(([m, f]) => key(m) === key(to) && f === 3);
+        // A verified From of the user's own organisation (a contact form) hands the answer on.
+        const ownVerified = from.org === USER_ORG && auth === 'pass';
         const expected =
           !known(to) &&
           outside(to, from) &&
-          (rs.some((r) => !outside(r, from)) || known(from) || disguised);
+          (rs.some((r) => !outside(r, from)) || (known(from) && !ownVerified) || disguised);
         const call: Step = draft
           ? {
               tool: 'gmail_create_draft',
@@ -115,6 +119,7 @@ describe("an answer to a mail's Reply-To, through the Gmail tools", () => {
                 key: 'x',
                 from: address(from),
                 replyTo: replyTo.map(([m, form]) => written(m, form, from)).join(', '),
+                auth,
                 subject: 'Account closure',
                 body: 'Reply to this message to confirm the closure of your old account.',
               }),

@@ -32,7 +32,7 @@ function described(
   from: string,
   replyTo?: string,
   text = 'Reply to confirm.',
-  more: { to?: string; cc?: string } = {},
+  more: { to?: string; cc?: string; authResults?: string } = {},
 ): ContentItem[] {
   const payload = {
     headers: [
@@ -40,6 +40,9 @@ function described(
       ...(replyTo !== undefined ? [{ name: 'Reply-To', value: replyTo }] : []),
       { name: 'To', value: more.to ?? ME },
       ...(more.cc !== undefined ? [{ name: 'Cc', value: more.cc }] : []),
+      ...(more.authResults !== undefined
+        ? [{ name: 'Authentication-Results', value: more.authResults }]
+        : []),
     ],
   };
   return new ContentDescriber(circle())
@@ -217,6 +220,38 @@ describe("which of a mail's Reply-To addresses are parties to it", () => {
     expect(parties(PARTNER, 'billing@acme.test', ['billing@acme.test'])).toEqual([
       'billing@acme.test',
     ]);
+  });
+
+  it("a verified From of the user's own organisation hands the answer on (a contact form, a group)", () => {
+    const visitor = 'visitor@gmail.com';
+    const verified = (from: string, result: 'pass' | 'fail') =>
+      `mx.google.com; dmarc=${result} (p=REJECT) header.from=${from.split('@')[1]}`;
+    // The site's form writes as the organisation, Reply-To the visitor: her own organisation's doing.
+    const [form] = described('website@example.com', visitor, 'New enquiry.', {
+      authResults: verified('website@example.com', 'pass'),
+    });
+    expect(party(form!, visitor)).toBe(true);
+    expect(form!.replyElsewhere).toBe(undefined);
+    // The same From forged from outside fails its check: judged as any known From.
+    const [forged] = described('website@example.com', visitor, 'New enquiry.', {
+      authResults: verified('website@example.com', 'fail'),
+    });
+    expect(party(forged!, visitor)).toBe(false);
+    // Unverified (no Authentication-Results): likewise.
+    expect(parties('website@example.com', visitor, [visitor])).toEqual([]);
+    // A verified known partner outside her organisation is no colleague: still none.
+    const [partner] = described(PARTNER, 'partner@acme-billing.test', 'Reply to confirm.', {
+      authResults: verified(PARTNER, 'pass'),
+    });
+    expect(party(partner!, 'partner@acme-billing.test')).toBe(false);
+    // A disguise is one from anyone.
+    const [disguised] = described(
+      'website@example.com',
+      '"support@example.com" <escalate@evil.test>',
+      'New enquiry.',
+      { authResults: verified('website@example.com', 'pass') },
+    );
+    expect(party(disguised!, 'escalate@evil.test')).toBe(false);
   });
 
   it('a Reply-To elsewhere named in the To or Cc too is still none (one more header is no let-off)', () => {
