@@ -1,7 +1,7 @@
 import { UNTRUSTED_META_KEY, untrustedNote } from '../tools/untrusted.js';
 import type { CallToolResult } from '../tools/types.js';
 import type { ContentItem } from './content-index.js';
-import { canonicalAddress } from './identity.js';
+import { canonicalAddress, hostOfAddress, inOrganisationOf } from './identity.js';
 import type { KnownParties } from './known-parties.js';
 import type { AuthVerdict } from './mail-auth.js';
 import { authoredParts } from './mail-parts.js';
@@ -28,8 +28,18 @@ export interface ProvenanceMetaItem {
   /** What it is and where ("the attachment \"a.txt\" of a message from x@y (\"Subj\")"). */
   label: string;
   ref?: string;
-  /** Its authors as written (From and Reply-To, an event's organiser); empty: nobody nameable. */
+  /** Its authors as written (a mail's From, an event's organiser); empty: nobody nameable. */
   from?: string[];
+  /**
+   * A mail's Reply-To addresses, as the source parsed the header: authors too (the mail is a
+   * stranger's if one is); which are no party to it is decided here (replyElsewhere).
+   */
+  replyTo?: string[];
+  /**
+   * Of `replyTo`, the addresses whose display name spells another address, as the source parsed
+   * the header (`"partner@acme.example" <x@other.example>`): a disguise (replyElsewhere).
+   */
+  replyToNamedOtherwise?: string[];
   /** Who already has it besides its authors (To, Cc, an event's guests). */
   audience?: string[];
   /** The source knows the user wrote it (a SENT or DRAFT label, an event they organise). */
@@ -94,6 +104,9 @@ export class ContentDescriber {
     if (r.sourceKind === 'google') {
       // A Google result that does not describe itself: private, and a stranger's words when a
       // sender named in it is outside the user's circle or cannot be read (fail closed).
+      // Its text may hold several messages, whose From and Reply-To lines cannot be paired: every
+      // Reply-To counts as an author and a party here (Airlock's Gmail tools describe each
+      // message, and are judged by replyElsewhere below).
       const lines = [...whole.matchAll(/^(?:From|Reply-To): (.*)$/gim)].map((m) => m[1] ?? '');
       const from = lines.map((l) => canonicalAddress(/<([^<>]+)>/.exec(l)?.[1] ?? l.trim()));
       const named = from.filter(Boolean);
@@ -121,7 +134,13 @@ export class ContentDescriber {
   }
 
   private describedItems(d: ProvenanceMetaItem, r: ObservedResult, whole: string): Described[] {
-    const from = canonicalList(d.from);
+    const sender = canonicalList(d.from);
+    const replyTo = canonicalList(d.replyTo);
+    // Reply-To's addresses are authors (where the author wants answers): trust counts them all.
+    const from = [...new Set([...sender, ...replyTo])];
+    const disguised = canonicalList(d.replyToNamedOtherwise);
+    const elsewhere =
+      d.kind === 'mail' ? replyElsewhere(sender, replyTo, disguised, this.known, d.auth) : [];
     const audience = canonicalList(d.audience);
     const authored = d.kind === 'mail' || d.kind === 'event';
     // The user's own words: the source says so (a SENT or DRAFT label, an event they organise),
@@ -145,6 +164,7 @@ export class ContentDescriber {
       label: d.label,
       ...(d.ref ? { ref: d.ref } : {}),
       ...(from.length ? { from } : {}),
+      ...(elsewhere.length ? { replyElsewhere: elsewhere } : {}),
       ...(audience.length ? { audience } : {}),
       untrusted,
       private: d.private ?? authored,
@@ -168,7 +188,8 @@ export class ContentDescriber {
               ? `a message from ${who} forwarded in ${d.label}`
               : `text quoted from ${who} in ${d.label}`,
           from: author ? [author] : [],
-          audience: [...from, ...audience],
+          // The mail's parties had it; a Reply-To elsewhere is none (it only gets the answer).
+          audience: [...from.filter((f) => !elsewhere.includes(f)), ...audience],
           untrusted: untrusted || !author || !this.known.isKnownAddress(author),
           own: false,
         },
@@ -178,6 +199,62 @@ export class ContentDescriber {
     out.unshift({ item: base, text });
     return out;
   }
+}
+
+/**
+ * The Reply-To addresses that are no party to the mail (parties.ts): outside the organisation of
+ * every From address (identity.ts inOrganisationOf; at a public provider a From's organisation is
+ * its own mailbox), when
+ * - the Reply-To also names the sender or its organisation: the sender keeps the answer and adds
+ *   a recipient elsewhere, in a header the user never sees — the hidden extra destination of a
+ *   header-place injection ("reply to confirm", Reply-To: support@x.example,
+ *   escalate@x-ops.example); or
+ * - the From is in the user's circle (her organisation, a contact she approved): the answer she
+ *   means for someone she knows would go elsewhere — the reply-to hijack of a known identity (a
+ *   partner's account taken over, a colleague's From passing DMARC); or, for that address alone,
+ * - its display name spells another address (`"partner@acme.example" <x@other.example>`,
+ *   ProvenanceMetaItem.replyToNamedOtherwise): a disguise no ticket system needs, the reader
+ *   taking it for the named mailbox while the answer goes elsewhere.
+ * A stranger's mail whose Reply-To names only another organisation hands the whole conversation
+ * over, as helpdesk and list software does (From support@acme.example, Reply-To
+ * ticket+123@acme.zendesk.example): that address stays a party, as the From would be. Nothing
+ * Airlock reads tells a vendor's ticket system from the stranger's own second mailbox, and the
+ * stranger could as well have written from it; making every such reply ask flagged every reply
+ * to a helpdesk of the team corpus (ben-helpdesk-reply-to). Its data is still rule 2's.
+ * Other benign uses, decided:
+ * - a mailing list: its address is in the post's To or Cc (the post was sent there), an audience
+ *   and so a party — but not when the Reply-To names it elsewhere as above (parties.ts isParty):
+ *   a hijacker's address in the Cc as well would otherwise pass, so a known sender's post to an
+ *   outside list that sets Reply-To to the list asks once. List-Post and List-Id are not read:
+ *   they are headers the sender writes like Reply-To, and would hand it the same let-off;
+ * - a Reply-To the user knows (her circle, mail she has sent there): a known destination is never
+ *   judged by rule 1 (taint-check.ts), so it does not ask;
+ * - `"Partner" <x@other.example>`: the address is what the source parsed (postal-mime, as the
+ *   composer reads recipients), never the name; a name that spells the same mailbox
+ *   (`"x@other.example" <X+t@other.example>`) is no disguise.
+ */
+function replyElsewhere(
+  sender: string[],
+  replyTo: string[],
+  disguised: string[],
+  known: KnownParties,
+  auth: AuthVerdict | undefined,
+): string[] {
+  const outside = replyTo.filter(
+    (r) => !sender.some((f) => f === r || inOrganisationOf(hostOfAddress(r), f)),
+  );
+  if (outside.length === 0) return [];
+  const keepsSender = outside.length < replyTo.length;
+  if (keepsSender) return outside;
+  // A From of the user's own organisation that the receiving server verified hands the answer to
+  // whoever its Reply-To names by her organisation's own doing — a website's contact form
+  // (website@corp, Reply-To the visitor), a group that rewrites the From to itself (Reply-To the
+  // customer) — not a stranger's; one forged from outside fails its check (mail-auth.ts) and is
+  // judged as any known From below.
+  if (auth === 'pass' && sender.every((f) => known.isOwnOrganisation(f)))
+    return outside.filter((r) => disguised.includes(r));
+  if (sender.some((f) => known.isKnownAddress(f))) return outside;
+  return outside.filter((r) => disguised.includes(r));
 }
 
 function canonicalList(list: string[] | undefined): string[] {

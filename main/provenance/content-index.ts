@@ -34,6 +34,12 @@ export interface ContentItem {
   ref?: string;
   /** Who wrote it (From / Reply-To, an event's organiser), canonical addresses (identity.ts). */
   from?: string[];
+  /**
+   * Of `from`, the addresses a mail's Reply-To names outside the organisation of its From, beside
+   * the sender's own or under a From the user knows (content-describer.ts replyElsewhere): authors
+   * for trust (the mail is a stranger's if one is), no party to it (parties.ts isParty).
+   */
+  replyElsewhere?: string[];
   /** Who already has it besides its authors (To, Cc, an event's guests), canonical addresses. */
   audience?: string[];
   /** A stranger's words (mail from outside the user's circle, a third-party server's result). */

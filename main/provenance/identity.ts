@@ -219,3 +219,15 @@ export function organisationOf(host: string): string {
 export function withinDomain(host: string, domain: string): boolean {
   return host === domain || host.endsWith(`.${domain}`);
 }
+
+/**
+ * A host in the organisation of an author's (canonical) address: the author's organisation's
+ * domain or one of its sub-domains (`billing.vendor.example` for `ann@mail.vendor.example`). Never
+ * for an author at a public provider: gmail.com is everyone's, no organisation (an author there
+ * is only their own mailbox). One definition for who is a party to a stranger's content
+ * (parties.ts) and which of a mail's Reply-To addresses are its sender's (content-describer.ts).
+ */
+export function inOrganisationOf(host: string, author: string): boolean {
+  const h = hostOfAddress(author);
+  return !PUBLIC_MAIL_DOMAINS.has(h) && withinDomain(host, organisationOf(h));
+}

@@ -60,6 +60,12 @@ export class KnownParties {
     return this.own.has(canonicalAddress(address));
   }
 
+  /** One of the user's own mailboxes, or an address of her organisation's domain. */
+  isOwnOrganisation(address: string): boolean {
+    const a = canonicalAddress(address);
+    return a !== '' && (this.own.has(a) || this.inOwnDomain(hostOfAddress(a)));
+  }
+
   isKnownAddress(address: string): boolean {
     const a = canonicalAddress(address);
     if (!a) return false;

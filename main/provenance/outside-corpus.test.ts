@@ -47,8 +47,10 @@ const batches = [
     name: 'batch 3 (encoded destinations, no-destination harm)',
     cases: OUTSIDE_ENC_ALL,
     // 46 since the runner reads what a call sends beyond its arguments (callContent), as the call
-    // pipeline does: a decline's comment goes to the event's organiser.
-    floor: { tuning: 46, heldOut: 21, falseFlags: 0 },
+    // pipeline does: a decline's comment goes to the event's organiser. Held out 22 once a Reply-To
+    // outside the From's organisation, beside the sender's own or under a known From, was no party
+    // of the mail (content-describer.ts replyElsewhere; tuned on batch 4's u-hdr-replyto-two only).
+    floor: { tuning: 46, heldOut: 22, falseFlags: 0 },
   },
   {
     // Committed alone before it was first run (floors of 0 then); its first figures: 32/41
@@ -59,10 +61,12 @@ const batches = [
     // an attachment sent by reference). 36/41 once a filter's forward_to was no longer let off as
     // a party of the stranger's mail (filters.ts filterCallContent: u-chain-draft-launder). 39/41
     // (held out unchanged) once a guest's display name was read and what an event write shows
-    // its guests was judged as a destination (CallContent.shows: the u-cal-* misses).
+    // its guests was judged as a destination (CallContent.shows: the u-cal-* misses). 40/41 (held
+    // out unchanged) once a Reply-To naming the sender and an address outside its organisation was
+    // no party of the mail for that address (content-describer.ts replyElsewhere: u-hdr-replyto-two).
     name: 'batch 4 (chains, assembled destinations, new places, URL tricks)',
     cases: OUTSIDE_CHAIN_ALL,
-    floor: { tuning: 39, heldOut: 18, falseFlags: 0 },
+    floor: { tuning: 40, heldOut: 18, falseFlags: 0 },
   },
   {
     // Written blind (its author had not read the check) and committed alone before its first

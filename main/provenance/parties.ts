@@ -1,12 +1,6 @@
 import { sentTo, type ContentIndex, type ContentItem } from './content-index.js';
 import type { CallDestination } from './destinations.js';
-import {
-  hostAndParents,
-  hostOfAddress,
-  organisationOf,
-  PUBLIC_MAIL_DOMAINS,
-  withinDomain,
-} from './identity.js';
+import { hostAndParents, inOrganisationOf, PUBLIC_MAIL_DOMAINS } from './identity.js';
 
 /**
  * How a destination relates to what the agent read (issue 30): where it
@@ -40,18 +34,43 @@ export function itemsNaming(index: ContentIndex, d: CallDestination): ContentIte
   return out;
 }
 
-/** The destination is an author of the item, of the author's organisation, or in its audience. */
+/**
+ * The destination is an author of the item, of the author's organisation, or in its audience. A
+ * mail's Reply-To outside its From's organisation, beside the sender's own or under a From the
+ * user knows (ContentItem.replyElsewhere), is no author here, nor audience when the To or Cc
+ * names it too: the stranger chose it for the answer in a header the user does not see, so an
+ * answer there is judged as any destination the stranger named ("A party chosen by the
+ * stranger", docs/provenance.md).
+ */
 export function isParty(item: ContentItem, d: CallDestination): boolean {
+  const authors = partyAuthors(item);
   if (d.kind === 'address') {
-    if (item.from?.includes(d.value) || item.audience?.includes(d.value)) return true;
+    if (authors.includes(d.value)) return true;
+    // A Reply-To elsewhere in the To or Cc as well stays no party: otherwise a known partner's
+    // From with `Reply-To: x@acme-billing.example` and `Cc: x@acme-billing.example` lets the
+    // hijacked answer off with one more header.
+    if (item.audience?.includes(d.value) && !item.replyElsewhere?.includes(d.value)) return true;
   }
   if (!d.host) return false;
-  for (const author of item.from ?? []) {
-    const host = hostOfAddress(author);
-    if (PUBLIC_MAIL_DOMAINS.has(host)) continue;
-    if (withinDomain(d.host, organisationOf(host))) return true;
-  }
-  return false;
+  return authors.some((author) => inOrganisationOf(d.host, author));
+}
+
+/** The item's authors that are parties to it: all but a Reply-To outside the From's organisation. */
+function partyAuthors(item: ContentItem): string[] {
+  const from = item.from ?? [];
+  const elsewhere = item.replyElsewhere;
+  return elsewhere?.length ? from.filter((a) => !elsewhere.includes(a)) : from;
+}
+
+/**
+ * The words a finding adds when the item is a mail whose Reply-To named the destination outside
+ * its sender's organisation: the user never sees that header, so the card says where the address
+ * came from and that it is not the sender's.
+ */
+export function replyToNote(item: ContentItem, d: CallDestination): string {
+  if (d.kind !== 'address' || !item.replyElsewhere?.includes(d.value)) return '';
+  const sender = item.from?.find((a) => !item.replyElsewhere!.includes(a));
+  return `; that mail's Reply-To header named it, and it is outside the organisation of the mail's sender${sender ? ` (${sender})` : ''}`;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { KnownParties } from './known-parties.js';
 import type { ProvenanceMetaItem } from './content-describer.js';
 import { numericEntitiesDecoded } from './decodings.js';
 import { linkPayloads } from './link-payloads.js';
-import { isParty, itemsNaming, sentBefore } from './parties.js';
+import { isParty, itemsNaming, replyToNote, sentBefore } from './parties.js';
 import { privateDataFinding } from './private-data-rule.js';
 import { isDigest } from './stranger-destinations.js';
 import { extractValues, leavesOf, tokensOf, type SignificantValue } from './values.js';
@@ -117,7 +117,7 @@ export function checkCall(
       rule: 'untrusted-destination',
       value: d.raw,
       evidence: untrusted.slice(0, 3).map(evidence),
-      text: `${noun(d)} ${d.raw} appears${only ? ' only' : ''} in ${describeItem(untrusted[0]!, now)}, and you have not sent to it before${call.forwards ? '; your mail would be forwarded there from now on' : ''}.`,
+      text: `${noun(d)} ${d.raw} appears${only ? ' only' : ''} in ${describeItem(untrusted[0]!, now)}, and you have not sent to it before${replyToNote(untrusted[0]!, d)}${call.forwards ? '; your mail would be forwarded there from now on' : ''}.`,
     });
   }
   // What a standing effect acts on (a filter's criteria) sends nothing there; a value of it a

@@ -1,7 +1,8 @@
 /**
  * What a Gmail result holds, for the taint check (issue 22, issue 30,
  * docs/provenance.md): one entry per message or attachment, with its authors
- * (From, Reply-To), who already has it (To, Cc), whether the user wrote it
+ * (From; Reply-To apart with the addresses it names under another address, content-describer.ts
+ * judges them), who already has it (To, Cc), whether the user wrote it
  * (SENT or DRAFT label), what Gmail verified of its From
  * (Authentication-Results), where it is (message n of a thread, an
  * attachment) and its own text, under `_meta["airlock/provenance"]`. Whether
@@ -14,6 +15,7 @@ import {
   type ProvenanceMetaItem,
 } from '../../provenance/provenance-service.js';
 import { authVerdict } from '../../provenance/mail-auth.js';
+import { canonicalAddress, unveil } from '../../provenance/identity.js';
 import { header, type Part } from './payload.js';
 
 export type MailProvenance = ProvenanceMetaItem & { kind: 'mail'; ref: string; from: string[] };
@@ -32,6 +34,26 @@ export function addressesOf(...headers: (string | undefined)[]): string[] {
   return out;
 }
 
+// An address written in a display name: what a reader takes for the mailbox.
+const NAMED_ADDRESS = /[^\s@<>"'(),;:[\]]+@[^\s@<>"'(),;:[\]]+\.[^\s@<>"'(),;:[\]]+/g;
+
+/**
+ * The addresses in an address header whose display name spells another address
+ * (`"partner@acme.example" <x@other.example>`), parsed as addressesOf parses them: a name the
+ * reader (and the agent) takes for the mailbox while the answer goes elsewhere.
+ */
+export function addressesNamedOtherwise(h: string | undefined): string[] {
+  const out: string[] = [];
+  for (const box of h ? addressParser(h, { flatten: true }) : []) {
+    const address = box.address?.trim().toLowerCase() ?? '';
+    if (!address.includes('@') || !box.name) continue;
+    const own = canonicalAddress(address);
+    const named = unveil(box.name).match(NAMED_ADDRESS) ?? [];
+    if (named.some((n) => canonicalAddress(n) !== own)) out.push(address);
+  }
+  return out;
+}
+
 export interface MailPlace {
   /** Message n of m of a thread. */
   thread?: { n: number; of: number; subject?: string };
@@ -45,10 +67,14 @@ export function mailItem(
   place: MailPlace = {},
 ): MailProvenance {
   const p = m.payload;
-  const from = addressesOf(header(p, 'from'), header(p, 'reply-to'));
+  const from = addressesOf(header(p, 'from'));
+  // Apart from the From: a Reply-To outside the From's organisation is where the stranger chose
+  // the answer to go, no party to the mail (content-describer.ts replyElsewhere).
+  const replyTo = addressesOf(header(p, 'reply-to'));
+  const replyToNamedOtherwise = addressesNamedOtherwise(header(p, 'reply-to'));
   // A thread is named by its first message's subject, as Gmail shows it.
   const subject = (place.thread ? place.thread.subject : header(p, 'subject'))?.trim().slice(0, 80);
-  const who = from[0] ?? 'an unknown sender';
+  const who = from[0] ?? replyTo[0] ?? 'an unknown sender';
   const quoted = subject ? ` ("${subject}")` : '';
   const label = place.thread
     ? `message ${place.thread.n} of ${place.thread.of} of the thread${quoted.replace(/^ \((.*)\)$/, ' $1')}, from ${who}`
@@ -63,6 +89,8 @@ export function mailItem(
     label,
     ref: m.id,
     from,
+    ...(replyTo.length ? { replyTo } : {}),
+    ...(replyToNamedOtherwise.length ? { replyToNamedOtherwise } : {}),
     audience: addressesOf(header(p, 'to'), header(p, 'cc'), header(p, 'bcc')),
     ...(labels.includes('SENT') || labels.includes('DRAFT') ? { own: true } : {}),
     // A draft has reached none of its recipients (parties.ts sentBefore).
