@@ -164,6 +164,7 @@ export class CorpusRunner {
         ...(sends?.forwards ? { forwards: true } : {}),
         ...(sends?.selects ? { selects: { ...sends.selects } } : {}),
         ...(sends?.shows ? { shows: { ...sends.shows } } : {}),
+        ...(sends?.effect ? { effect: sends.effect } : {}),
       };
       const report = this.svc.check(agent, facts);
       if (onCheck && (!readOnly || t.source.kind === 'remote')) onCheck(this.cost(agent, facts));
