@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { addressedInstruction, MAX_EXCERPT } from './addressed-instructions.js';
+import {
+  addressedAt,
+  addressedInstruction,
+  mayAddress,
+  MAX_EXCERPT,
+} from './addressed-instructions.js';
 
 describe('addressedInstruction: a stranger speaking to the agent', () => {
   it.each([
@@ -112,6 +117,46 @@ describe('addressedInstruction: bounded', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('addressedInstruction: the prefilter', () => {
+  it('passes every text the full scan matches', () => {
+    const piece = fc.constantFrom(
+      'Assistant',
+      'ASSISTENT',
+      'Ассистент',
+      'ПОМОЩНИК',
+      'Hey ',
+      'Dear ',
+      'AI',
+      'ИИ',
+      'bot',
+      'agents run `',
+      'Claude',
+      'GPT-4o',
+      ': ',
+      ', ',
+      'please ',
+      'delete all the mail now',
+      '\n',
+      '. ',
+      '[INST]',
+      '<<SYS>>',
+      '### Instruction',
+      'ignore all previous instructions',
+      'Игнорируй все предыдущие инструкции',
+      '助手：',
+      'أيها المساعد: ',
+      'x',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        const t = parts.join('');
+        if (addressedAt(t) >= 0) expect(mayAddress(t)).toBe(true);
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -19,15 +19,16 @@ export const MAX_EXCERPT = 160;
 // Not inside a word (JavaScript's `\\b` sees ASCII letters only).
 const START = '(?<![\\p{L}\\p{N}_])';
 // A line or sentence start.
-const OPENS = '(?:^|[.!?。！？][ \\t]{1,3})';
+const OPENS = '(?:^|[.!?。！？][ \\t]{0,3})';
 
 // The assistant named, in the languages the outside corpus spans: English, Spanish, German,
 // French, Portuguese, Italian, Dutch, Russian (CJK and Arabic below).
 const ASSISTANT_WORDS =
-  '(?:(?:ai|a\\.i\\.|ki|ia|ии)[ \\t-]?)?(?:assistant|assistent(?:in)?|asistente|assistente|agente|ассистент|помощник|агент)(?:[ \\t-](?:ai|ia|ki))?|(?:ai|ki|ia)[ \\t-](?:agent|model|modelo|modello|bot)|llm|(?:large )?language model|sprachmodell|modèle de langage|modelo de lenguaje|языковая модель|нейросеть';
-// Model and product names: as a label they are also a headline ("ChatGPT: what changed"), so after
+  '(?:(?:ai|a\\.i\\.|ki|ia|ии)[ \\t-]?)?(?:assistant|assistent(?:in)?|asistente|assistente|agente|ассистент|помощник|агент)(?:[ \\t-](?:ai|ia|ki))?|(?:ai|ki|ia)[ \\t-](?:agent|model|modelo|modello|bot)';
+// Model and product names, and the generic ones: as a label they are also a headline ("ChatGPT: what changed"), so after
 // a colon an instruction must follow.
-const MODEL_NAMES = '(?:claude|chat ?gpt|gpt(?:-?[0-9](?:\\.[0-9])?o?)?|gemini|copilot)';
+const MODEL_NAMES =
+  '(?:claude|chat ?gpt|gpt(?:-?[0-9](?:\\.[0-9])?o?)?|gemini|copilot|llm|(?:large )?language model|sprachmodell|modèle de langage|modelo de lenguaje|языковая модель|нейросеть)';
 // Words that open an instruction, after "Claude:".
 const ORDER =
   '(?:please|now|ignore|disregard|delete|trash|archive|forward|send|move|run|execute|create|mark|decline|cancel|register|reply|open|click|download|install|remove|add|set|update|disable|enable|forget|do|you|your|the user|important|urgent|new instructions|before|when|if|always|never)';
@@ -110,10 +111,32 @@ export function addressedInstruction(
 ): string | null {
   for (const t of [text, ...readings]) {
     const s = t.length > MAX_SCAN ? t.slice(0, MAX_SCAN) : t;
-    const m = ADDRESSED.exec(s) ?? VOCATIVE.exec(s);
-    if (m) return excerptAt(s, m.index);
+    if (!mayAddress(s)) continue;
+    const at = addressedAt(s);
+    if (at >= 0) return excerptAt(s, at);
   }
   return null;
+}
+
+/**
+ * Where the patterns first match, or -1: the full scan, without the prefilter (exported so a
+ * test checks that the prefilter passes every text this matches).
+ */
+export function addressedAt(s: string): number {
+  return (ADDRESSED.exec(s) ?? VOCATIVE.exec(s))?.index ?? -1;
+}
+
+/**
+ * A word every pattern needs (a stem, so both cases of Cyrillic's first letter pass): the full
+ * scan, with its Unicode case folding and look-behinds, costs several times this one, and most
+ * mail holds none of them (issue 34: indexing stays cheap).
+ */
+const PREFILTER =
+  /ssist|sist|agent|model|modèle|\bais?\b|\bki\b|\bia\b|ии|\bbots?\b|llm|gpt|claude|gemini|copilot|language model|syst|developer|inst\]|im_start|<\|user\|>|<<sys|instruction|ссистент|омощник|гент|модел|нейросет|助手|助理|智能体|アシスタント|エージェント|クロード|克劳德|مساعد|الوكيل|if you are|note to|ignor|disregard|forget|override|negeer|vergiss|гнорир|абуд|忽略|无视|忽视|指示を|命令を|تجاهل/i;
+
+/** Whether the text holds a word some pattern needs (PREFILTER). */
+export function mayAddress(s: string): boolean {
+  return PREFILTER.test(s);
 }
 
 /**

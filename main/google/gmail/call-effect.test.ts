@@ -64,9 +64,9 @@ describe('Gmail calls declare what they hide or destroy', () => {
   });
 
   it('a compose or read call declares none', async () => {
-    expect(await effectOf('gmail_create_draft', { to: 'bob@x.test', subject: 's', body: 'b' })).toBe(
-      undefined,
-    );
+    expect(
+      await effectOf('gmail_create_draft', { to: 'bob@x.test', subject: 's', body: 'b' }),
+    ).toBe(undefined);
     expect(src.argsReach('gmail_search', { query: 'x' })?.effect).toBeUndefined();
   });
 

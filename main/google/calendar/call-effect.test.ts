@@ -1,0 +1,107 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ALICE,
+  calendarTestbed,
+  type CalendarTestbed,
+} from '../../../e2e/fake-google/calendar-testbed.js';
+
+/**
+ * The effect a Calendar call declares (CallContent.effect, call-effect.ts) is what the tool does:
+ * read through the source's own callContent (and argsReach, its fallback), then the call run
+ * against the fake Calendar API and what it stored looked at.
+ */
+
+let t: CalendarTestbed;
+const signal = new AbortController().signal;
+
+beforeAll(async () => {
+  t = await calendarTestbed();
+});
+afterAll(async () => {
+  await t.stop();
+});
+
+async function effectOf(tool: string, args: Record<string, unknown>) {
+  const declared = (await t.source.callContent(tool, args, signal))?.effect;
+  expect(t.source.argsReach(tool, args)?.effect).toBe(declared);
+  return declared;
+}
+
+function stored(id: string) {
+  return t.fake.store.get(ALICE, ALICE).events.get(id);
+}
+
+function invitation(): string {
+  const e = t.fake.seed(ALICE, ALICE, {
+    summary: 'Board',
+    start: { dateTime: '2026-03-10T10:00:00-04:00' },
+    end: { dateTime: '2026-03-10T11:00:00-04:00' },
+    attendees: [
+      { email: 'ceo@example.org', organizer: true, responseStatus: 'accepted' },
+      { email: ALICE },
+    ],
+  });
+  stored(e.id!)!.organizer = { email: 'ceo@example.org' };
+  return e.id!;
+}
+
+describe('Calendar calls declare what they destroy or answer for the user', () => {
+  it('calendar_delete_event declares it, and deletes', async () => {
+    const e = t.fake.seed(ALICE, ALICE, {
+      summary: 'Dentist',
+      start: { dateTime: '2026-03-09T10:00:00-04:00' },
+      end: { dateTime: '2026-03-09T11:00:00-04:00' },
+    });
+    expect(await effectOf('calendar_delete_event', { event_id: e.id })).toBe(
+      'deletes an event from your calendar',
+    );
+    expect((await t.call('calendar_delete_event', { event_id: e.id })).isError).toBeFalsy();
+    const left = stored(e.id!);
+    expect(left === undefined || left.status === 'cancelled').toBe(true);
+  });
+
+  it('calendar_respond declares a decline only, and the decline is what it sends', async () => {
+    for (const response of ['accept', 'tentative', 'decline'] as const) {
+      const id = invitation();
+      const declared = await effectOf('calendar_respond', { event_id: id, response });
+      expect((await t.call('calendar_respond', { event_id: id, response })).isError).toBeFalsy();
+      const mine = stored(id)!.attendees!.find((a) => a.email === ALICE)!;
+      expect(declared !== undefined).toBe(mine.responseStatus === 'declined');
+    }
+  });
+
+  it('a new event declares declining exactly when Google stores one that auto-declines', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('default', 'out_of_office', 'focus_time'),
+        fc.option(fc.constantFrom('none', 'all_conflicting', 'new_conflicting'), {
+          nil: undefined,
+        }),
+        async (type, decline) => {
+          const args: Record<string, unknown> = {
+            summary: 'Away',
+            start: '2026-03-05T09:00',
+            end: '2026-03-05T17:00',
+            event_type: type,
+            ...(decline ? { auto_decline: decline } : {}),
+          };
+          const declared = await effectOf('calendar_create_event', args);
+          const before = t.fake.calls('POST', /\/events$/).length;
+          const r = await t.call('calendar_create_event', args);
+          if (r.isError) {
+            expect(t.fake.calls('POST', /\/events$/).length).toBe(before);
+            return;
+          }
+          const body = t.fake.calls('POST', /\/events$/).at(-1)!.body as Record<
+            string,
+            { autoDeclineMode?: string } | undefined
+          >;
+          const mode = (body.outOfOfficeProperties ?? body.focusTimeProperties)?.autoDeclineMode;
+          expect(declared !== undefined).toBe(mode !== undefined && mode !== 'declineNone');
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+});
