@@ -30,7 +30,9 @@ export type { TaintEvidence, TaintFinding, TaintReport } from './finding-text.js
  *     organisation, its recipients: a reply is judged by rule 2 alone); or
  *  2. the user's private words, keys, short codes or message ids to a
  *     destination the user has not used, or to a third-party server
- *     (private-data-rule.ts)?
+ *     (private-data-rule.ts)? Or does
+ *  3. a call that destroys, hides or answers for the user (CallFacts.effect) follow a stranger's
+ *     content this agent read that addresses an AI agent (instructed-effects.ts)?
  *
  * A read-only third-party tool (a fetch) given a link exactly as a stranger
  * wrote it sends nothing of the user's by the link itself: rule 2 judges it.
