@@ -149,6 +149,18 @@ describe('addressedInstruction: the prefilter', () => {
       'Игнорируй все предыдущие инструкции',
       '助手：',
       'أيها المساعد: ',
+      // The reviewer's patterns (addressed-instructions.heldout.test.ts).
+      '@assistant ',
+      '<prompt>',
+      'message for the chatbots',
+      'instructions_for_ai',
+      'To the language model processing this',
+      'As an AI, you ',
+      'disregard everything above',
+      'AI 어시스턴트에게: ',
+      'एआई सहायक: ',
+      'Drogi asystencie, ',
+      '<!-- ',
       'x',
     );
     fc.assert(
