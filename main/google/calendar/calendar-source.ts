@@ -159,13 +159,13 @@ export class CalendarSource implements ToolSource {
   ): Promise<CallContent | null> {
     if (tool === 'calendar_create_event') return this.argsReach(tool, args);
     if (!TELLS_GUESTS.has(tool)) return null;
-    const effect = calendarEffect(tool, args);
     const account = this.cal.account(args.account, true);
     // Before anything that waits: a read that is late or fails must leave no earlier one behind.
     this.guests.forget(tool, account, args);
     const read = await this.guests.read(await this.context(account, signal), tool, args);
     // The call is bound to the version read (its etags): its grant and card find this read, and
     // the write goes to this version or fails (event-guests.ts).
+    const effect = calendarEffect(tool, args, read.guests);
     return { ...guestContent(tool, args, read), ...(effect ? { effect } : {}) };
   }
 

@@ -61,14 +61,64 @@ describe('Calendar calls declare what they destroy or answer for the user', () =
     expect(left === undefined || left.status === 'cancelled').toBe(true);
   });
 
-  it('calendar_respond declares a decline only, and the decline is what it sends', async () => {
+  it('calendar_respond declares every answer it sends for the user, and a decline as one', async () => {
+    const status = { accept: 'accepted', tentative: 'tentative', decline: 'declined' };
     for (const response of ['accept', 'tentative', 'decline'] as const) {
       const id = invitation();
       const declared = await effectOf('calendar_respond', { event_id: id, response });
       expect((await t.call('calendar_respond', { event_id: id, response })).isError).toBeFalsy();
       const mine = stored(id)!.attendees!.find((a) => a.email === ALICE)!;
-      expect(declared !== undefined).toBe(mine.responseStatus === 'declined');
+      expect(mine.responseStatus).toBe(status[response]);
+      expect(declared).toBeDefined();
+      expect(declared!.startsWith('declines')).toBe(response === 'decline');
     }
+  });
+
+  it('an update declares removing guests exactly when a guest it read is gone after it runs', async () => {
+    const pool = ['bob@example.org', 'carol@example.org', 'dave@example.org'];
+    const some = fc.subarray(pool);
+    await fc.assert(
+      fc.asyncProperty(
+        some,
+        fc.oneof(
+          some.map((a) => ({ attendees: a })),
+          fc.record({ add_attendees: some, remove_attendees: some }),
+        ),
+        async (guests, change) => {
+          const e = t.fake.seed(ALICE, ALICE, {
+            summary: 'Sync',
+            start: { dateTime: '2026-03-11T10:00:00-04:00' },
+            end: { dateTime: '2026-03-11T11:00:00-04:00' },
+            attendees: [{ email: ALICE, organizer: true }, ...guests.map((email) => ({ email }))],
+          });
+          const args = { event_id: e.id!, send_updates: 'none', ...change };
+          const declared = (await t.source.callContent('calendar_update_event', args, signal))
+            ?.effect;
+          // From the arguments alone (the read failed), a new guest list may drop anyone.
+          if (t.source.argsReach('calendar_update_event', args)?.effect === undefined)
+            expect(declared).toBeUndefined();
+          const r = await t.call('calendar_update_event', args);
+          if (r.isError) return; // Refused (nothing to change): nothing done.
+          const after = new Set((stored(e.id!)!.attendees ?? []).map((a) => a.email));
+          expect(declared !== undefined).toBe(guests.some((g) => !after.has(g)));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("an update that changes a series' rule declares it can end the series, and it does", async () => {
+    const e = t.fake.seed(ALICE, ALICE, {
+      summary: 'Weekly',
+      start: { dateTime: '2026-03-02T10:00:00-05:00', timeZone: 'America/New_York' },
+      end: { dateTime: '2026-03-02T11:00:00-05:00', timeZone: 'America/New_York' },
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=10'],
+    });
+    const args = { event_id: e.id!, scope: 'all', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=1'] };
+    expect(await effectOf('calendar_update_event', args)).toMatch(/can end the series/);
+    const r = await t.call('calendar_update_event', args);
+    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+    expect(stored(e.id!)!.recurrence).toEqual(['RRULE:FREQ=WEEKLY;COUNT=1']);
   });
 
   it('a new event declares declining exactly when Google stores one that auto-declines', async () => {

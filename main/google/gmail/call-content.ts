@@ -44,10 +44,20 @@ export async function gmailCallContent(
   signal: AbortSignal,
 ): Promise<CallContent | null> {
   if (tool === 'gmail_create_filter') return filterReach(args);
-  if (tool !== 'gmail_send_draft' && !COMPOSE.has(tool)) {
-    const effect = gmailEffect(tool, args);
-    return effect ? { effect } : null;
-  }
+  const effect = gmailEffect(tool, args);
+  if (tool !== 'gmail_send_draft' && !COMPOSE.has(tool)) return effect ? { effect } : null;
+  // A compose call's reach, with what it destroys (gmail_update_draft replaces the draft whole).
+  const reach = await composeReach(d, tool, args, signal);
+  return effect ? { ...reach, effect } : reach;
+}
+
+/** What a compose call or a draft's send reaches beyond its arguments (gmailCallContent). */
+async function composeReach(
+  d: CallContentDeps,
+  tool: string,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<CallContent | null> {
   const account = pickAccount(d.access, tool, args).email;
   const client = new GmailClient(d.access, account, d.retry, signal);
   if (tool === 'gmail_send_draft') {

@@ -63,6 +63,21 @@ describe('Gmail calls declare what they hide or destroy', () => {
     expect(gmail.message(b)!.labelIds).not.toContain('INBOX');
   });
 
+  it('gmail_update_draft declares that it replaces the draft, and the old text is gone', async () => {
+    const made = await src.call(
+      'gmail_create_draft',
+      { to: 'bob@x.test', subject: 'Plan', body: 'The user wrote this.' },
+      { agent: 't', signal },
+    );
+    const id = /draft id (r\d+)/.exec(JSON.stringify(made.content))?.[1];
+    expect(id).toBeDefined();
+    const args = { draft_id: id, to: 'bob@x.test', body: 'Replaced.' };
+    expect(await effectOf('gmail_update_draft', args)).toMatch(/replaces a draft/);
+    await run('gmail_update_draft', args);
+    const read = await src.call('gmail_get_draft', { draft_id: id }, { agent: 't', signal });
+    expect(JSON.stringify(read.content)).not.toContain('The user wrote this.');
+  });
+
   it('a compose or read call declares none', async () => {
     expect(
       await effectOf('gmail_create_draft', { to: 'bob@x.test', subject: 's', body: 'b' }),
@@ -71,7 +86,18 @@ describe('Gmail calls declare what they hide or destroy', () => {
   });
 
   it('gmail_modify_labels declares an effect exactly when it changes a hiding label', async () => {
-    const names = fc.constantFrom('Receipts', 'INBOX', 'inbox ', 'UNREAD', 'SPAM', 'STARRED');
+    // Each name in any case, with spaces around it: labels.resolve matches by id or name, any
+    // case, trimmed, and the declaration must read it the same way.
+    const names = fc
+      .tuple(
+        fc.constantFrom('Receipts', 'INBOX', 'UNREAD', 'SPAM', 'STARRED', 'TRASH'),
+        fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+        fc.constantFrom('', ' ', '\t'),
+      )
+      .map(([n, up, pad]) => {
+        const cased = [...n].map((c, i) => (up[i] ? c.toUpperCase() : c.toLowerCase())).join('');
+        return `${pad}${cased}${pad}`;
+      });
     await fc.assert(
       fc.asyncProperty(
         fc.uniqueArray(names, { maxLength: 3 }),

@@ -20,6 +20,9 @@ export function gmailEffect(tool: string, args: Record<string, unknown>): string
       return filterEffect(args);
     case 'gmail_delete_draft':
       return 'deletes a draft';
+    // Gmail replaces a draft whole (draft-tools.ts): the user's text before it is gone.
+    case 'gmail_update_draft':
+      return "replaces a draft's recipients, text and attachments";
     case 'gmail_delete_label':
       return 'deletes a label';
     case 'gmail_delete_filter':
