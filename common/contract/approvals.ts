@@ -97,8 +97,8 @@ export interface TaintView {
   /** The findings in plain sentences, for a card or a notification. */
   summary: string;
   findings: {
-    rule: 'untrusted-destination' | 'private-data-out';
-    /** The address, link or destination in the arguments that matched. */
+    rule: 'untrusted-destination' | 'private-data-out' | 'instructed-effect';
+    /** The address, link or destination in the arguments that matched (for 'instructed-effect': what the call does). */
     value: string;
     text: string;
     /** Where it came from: the messages or results this agent received. */

@@ -223,6 +223,7 @@ export class CallPipeline implements AgentToolCalls {
         ...(sends?.forwards ? { forwards: true } : {}),
         ...(sends?.selects ? { selects: { ...sends.selects } } : {}),
         ...(sends?.shows ? { shows: { ...sends.shows } } : {}),
+        ...(sends?.effect ? { effect: sends.effect } : {}),
       }) ?? null;
 
     // A standing side effect (a filter that forwards or deletes future mail), or a call whose

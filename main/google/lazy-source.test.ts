@@ -60,6 +60,9 @@ const ARGS: Record<string, unknown>[] = [
   },
   { summary: 'Bad', start: 'tomorrow', end: 'later', time_zone: 'Mars/Olympus' },
   { event_id: 'e1', response: 'accepted', account: 'bob@example.com' },
+  { event_id: 'e1', response: 'decline' },
+  { message_ids: ['m1'], remove_labels: ['INBOX'] },
+  { from: 'a@b.c', archive: true, forward_to: 'x@y.z' },
 ];
 
 const KINDS: { name: string; lazy: SourceFactory; real: SourceFactory }[] = [
@@ -104,8 +107,16 @@ describe.each(KINDS)('$name loaded once an account is connected (issue 34)', (ki
         expect(lazy.validateArgs?.(def.name, a)).toEqual(real.validateArgs?.(def.name, a) ?? null);
         expect(lazy.describeEffect?.(def.name, a)).toEqual(real.describeEffect?.(def.name, a));
         expect(lazy.alwaysAsk?.(def.name, a)).toEqual(real.alwaysAsk?.(def.name, a) ?? null);
+        // What a failed read falls back to (callContentOf): a filter's forward, a call's effect.
+        expect(lazy.argsReach?.(def.name, a) ?? null).toEqual(
+          real.argsReach?.(def.name, a) ?? null,
+        );
       }
     }
+    // Not vacuous: each source reads some call's effect from its arguments alone.
+    expect(
+      real.tools().some((d) => ARGS.some((a) => real.argsReach?.(d.name, { ...a })?.effect)),
+    ).toBe(true);
     await lazy.stop?.();
     await real.stop?.();
   });

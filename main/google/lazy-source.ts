@@ -198,6 +198,16 @@ export class LazyGoogleSource implements ToolSource {
   }
 
   /**
+   * What a call reaches read from its arguments alone, when the read before it fails or is slow
+   * (tools/call-content.ts callContentOf): a filter's forward, what a trash or a delete does
+   * (CallContent.effect). The app registers this stand-in, so without it a failed read left the
+   * checks with nothing. Before the module loads there is no tool to call.
+   */
+  argsReach(tool: string, args: Record<string, unknown>): CallContent | null {
+    return this.inner?.argsReach?.(tool, args) ?? null;
+  }
+
+  /**
    * What an approval's edit may not change (approvals/edit-binding.ts). The app registers this
    * stand-in, not the real source: a question it does not pass on is answered "nothing", and
    * an Edit & Allow could then drop or change what the checks bound.

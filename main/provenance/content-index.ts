@@ -1,5 +1,6 @@
 import { secretsIn } from './secrets.js';
-import { contentValues } from './readings.js';
+import { contentValues, readingsOf } from './readings.js';
+import { InstructedRecord, type AddressedItem } from './instructed-effects.js';
 import { plainWords } from './plain-text.js';
 import { StrangerDestinations } from './stranger-destinations.js';
 import { extractValues, shingles, SHINGLE_WORDS, type SignificantValue } from './values.js';
@@ -156,6 +157,8 @@ export class ContentIndex {
   private previous: Generation;
   private nextId = 1;
   private readonly strangers: StrangerDestinations;
+  /** Strangers' items that addressed the agent (a few, newest kept): the instructed-effect rule. */
+  private readonly addressed = new InstructedRecord();
 
   constructor(
     private readonly limits: IndexLimits = DEFAULT_INDEX_LIMITS,
@@ -182,8 +185,11 @@ export class ContentIndex {
     const plain = plainWords(text);
     // Other readings (readings.ts) only for a stranger's words: rule 1 looks for a destination in
     // untrusted content alone, so the user's own mail is keyed as written and costs no more.
+    const other = plain < 0 && full.untrusted ? readingsOf(text) : [];
     const values: Pick<SignificantValue, 'kind' | 'value'>[] =
-      plain >= 0 ? [] : full.untrusted ? contentValues(text) : extractValues(text);
+      plain >= 0 ? [] : full.untrusted ? contentValues(text, other) : extractValues(text);
+    // A stranger's words that address the agent, as written or as read (instructed-effects.ts).
+    this.addressed.note(full, text, other);
     // Short secrets (a bank's 6-digit code) matter only where they are the user's: private content.
     if (full.private)
       for (const s of secretsIn(text)) values.push({ kind: 'secret', value: s.value });
@@ -248,6 +254,11 @@ export class ContentIndex {
       if (n >= ITEMS_PER_VALUE && oldest > id) return false;
     }
     return true;
+  }
+
+  /** The strangers' items that addressed the agent within the TTL, newest first. */
+  addressedSince(): AddressedItem[] {
+    return this.addressed.since(this.now(), this.limits.ttlMs);
   }
 
   /** Whether any item (live or not) holds this value: a cheap test before itemsWithValue. */

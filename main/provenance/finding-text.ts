@@ -20,7 +20,7 @@ export interface TaintEvidence {
 }
 
 export interface TaintFinding {
-  rule: 'untrusted-destination' | 'private-data-out';
+  rule: 'untrusted-destination' | 'private-data-out' | 'instructed-effect';
   /** The value in the arguments that matched (an address, a URL, …) or the destination. */
   value: string;
   evidence: TaintEvidence[];

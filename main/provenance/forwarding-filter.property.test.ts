@@ -143,6 +143,11 @@ describe('a filter forwarding to a party the stranger chose', () => {
   }, 240_000);
 
   it('reads no criterion as a destination', async () => {
+    // The mail addresses the assistant, so a filter that archives or trashes is also flagged by
+    // the instructed-effect rule (instructed-effects.ts); what is held here is the destination
+    // rule's reading of the criteria alone.
+    const destinationFindings = (o: { report?: { findings: { rule: string; text: string }[] } }) =>
+      (o.report?.findings ?? []).filter((f) => f.rule !== 'instructed-effect');
     // Labelling the stranger's own mail: it names no one the filter sends to.
     for (const criteria of CRITERIA) {
       const o = await judge(
@@ -151,7 +156,7 @@ describe('a filter forwarding to a party the stranger chose', () => {
           args: { ...criteria, add_labels: ['Vendors'], archive: true },
         }),
       );
-      expect(o.flagged, JSON.stringify(criteria)).toBe(false);
+      expect(destinationFindings(o), JSON.stringify(criteria)).toEqual([]);
     }
     // A criterion a stranger chose about someone else's mail is named as what the filter acts on,
     // never as somewhere it sends (rule 1's "you have not sent to it before").
@@ -161,7 +166,7 @@ describe('a filter forwarding to a party the stranger chose', () => {
         args: { from: 'alerts@mybank.test', trash: true },
       }),
     );
-    expect(o.report?.findings.map((f) => f.text)).toEqual([
+    expect(destinationFindings(o).map((f) => f.text)).toEqual([
       expect.stringContaining('which chooses the mail this acts on from now on'),
     ]);
   }, 120_000);

@@ -311,17 +311,24 @@ export function readings(text: string): string[] {
   return out;
 }
 
+/** The readings `contentValues` reads a text with (its first 200,000 characters). */
+export function readingsOf(text: string): string[] {
+  return readings(text.length > 200_000 ? text.slice(0, 200_000) : text);
+}
+
 /**
- * A stranger's text's values as written and as read (`readings`), deduplicated by kind and key.
+ * A stranger's text's values as written and as read (`readings`, given when the caller has them), deduplicated by kind and key.
  * Long keys need no other reading; they are not kept from the readings. Nor are links: a link
  * key is also what lets a call off (taint-check.ts: a read-only fetch of a link exactly as the
  * stranger wrote it; private-data-rule.ts: a code inside the item's own link), so a link only
  * as read would let off a call the text as written flags. The link's host, which is what names
  * the destination, is kept as a domain key.
  */
-export function contentValues(text: string): SignificantValue[] {
+export function contentValues(
+  text: string,
+  other: readonly string[] = readingsOf(text),
+): SignificantValue[] {
   const values = extractValues(text);
-  const other = readings(text.length > 200_000 ? text.slice(0, 200_000) : text);
   if (other.length === 0) return values;
   const seen = new Set(values.map((v) => `${v.kind}:${v.value}`));
   for (const r of other)

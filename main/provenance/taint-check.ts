@@ -15,6 +15,7 @@ import { numericEntitiesDecoded } from './decodings.js';
 import { linkPayloads } from './link-payloads.js';
 import { isParty, itemsNaming, replyToNote, sentBefore } from './parties.js';
 import { privateDataFinding } from './private-data-rule.js';
+import { effectOf, instructedEffectFinding } from './instructed-effects.js';
 import { isDigest } from './stranger-destinations.js';
 import { extractValues, leavesOf, tokensOf, type SignificantValue } from './values.js';
 
@@ -29,7 +30,9 @@ export type { TaintEvidence, TaintFinding, TaintReport } from './finding-text.js
  *     organisation, its recipients: a reply is judged by rule 2 alone); or
  *  2. the user's private words, keys, short codes or message ids to a
  *     destination the user has not used, or to a third-party server
- *     (private-data-rule.ts)?
+ *     (private-data-rule.ts)? Or does
+ *  3. a call that destroys, hides or answers for the user (CallFacts.effect) follow a stranger's
+ *     content this agent read that addresses an AI agent (instructed-effects.ts)?
  *
  * A read-only third-party tool (a fetch) given a link exactly as a stranger
  * wrote it sends nothing of the user's by the link itself: rule 2 judges it.
@@ -71,6 +74,12 @@ export interface CallFacts {
    * sent there, and a link given verbatim is no passive record: others will open it.
    */
   shows?: Record<string, unknown>;
+  /**
+   * What the call destroys, hides or answers for the user, in words after "This call" (trashes
+   * mail, a filter that archives): declared by the tool that acts (CallContent.effect). Judged by
+   * the instructed-effect rule (instructed-effects.ts).
+   */
+  effect?: string;
 }
 
 export function checkCall(
@@ -133,6 +142,10 @@ export function checkCall(
     );
     findings.push(...shownFindings(index, known, call.shows, audience, extract, now, findings));
   }
+
+  // Rule 3: an effect with no destination, after a stranger addressed the agent.
+  const instructed = instructedEffectFinding(effectOf(call), index.addressedSince(), now);
+  if (instructed) findings.push(instructed);
 
   // Rule 2: the user's private content going to someone new (or to a third-party server). It only
   // ever names private items, so with none held and none carried there is nothing to look up

@@ -234,6 +234,14 @@ export interface CallContent {
    */
   shows?: Readonly<Record<string, unknown>>;
   /**
+   * What the call destroys, hides or answers for the user with no destination, in words after
+   * "This call" ("moves mail to the Trash", "creates a filter that archives matching mail"), as
+   * the tool's own parser reads its arguments: judged by the instructed-effect rule
+   * (main/provenance/instructed-effects.ts, docs/provenance.md "An instruction addressed to the
+   * agent"). Absent: the call does none of it.
+   */
+  effect?: string;
+  /**
    * Arguments the call is bound to by this read (a draft's version: gmail_send_draft's
    * `message_id`), added to the call's arguments before a grant, an approval or the run see them:
    * what runs, under a grant or once the user approves its card, is the version that was checked

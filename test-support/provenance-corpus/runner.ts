@@ -10,6 +10,7 @@ import {
 import type { TaintReport } from '../../main/provenance/taint-check.js';
 import { isReadOnly, type ToolDefinition, type ToolSource } from '../../main/tools/types.js';
 import { capText } from '../../main/tools/result-shaping.js';
+import { callContentOf } from '../../main/tools/call-content.js';
 import { withPublicLinks } from '../../main/tools/resource-links.js';
 import { parse } from '../../main/platform/shape.js';
 import { settingsSchema } from '../../main/platform/settings.js';
@@ -72,6 +73,11 @@ export class CorpusRunner {
     ];
     await Promise.all(this.sources.map((s) => s.ready()));
     return this;
+  }
+
+  /** The fake Calendar API: a test makes the read before a call fail, as Google can. */
+  get calendarApi(): CalendarTestbed['fake'] {
+    return this.calendar.fake;
   }
 
   async stop(): Promise<void> {
@@ -138,17 +144,28 @@ export class CorpusRunner {
         throw new Error(
           `corpus ${s.id}: ${step.tool} arguments: ${this.ajv.errorsText(validate.errors)}`,
         );
+      // The source's own refusal, as the call pipeline makes it before anything is read.
+      const problem = t.source.validateArgs?.(t.def.name, step.args);
+      if (problem) throw new Error(`corpus ${s.id}: ${step.tool} arguments: ${problem}`);
       const readOnly = isReadOnly(t.def);
       // What the call sends beyond its arguments (a draft's recipients and text, an event's
-      // guests, a file taken from a message), read first and bound to the call as the call
-      // pipeline does (call-pipeline.ts, ToolSource.callContent): without it a gmail_send_draft
-      // was checked on its draft_id alone, which Airlock never does.
-      const sends =
-        readOnly || t.source.kind === 'remote' || !t.source.callContent
-          ? null
-          : await t.source
-              .callContent(t.def.name, step.args, new AbortController().signal)
-              .catch(() => null);
+      // guests, a file taken from a message), read first and bound to the call by the call
+      // pipeline's own reader (call-pipeline.ts, tools/call-content.ts callContentOf): a read that
+      // fails or finds nothing falls back to what the arguments show (ToolSource.argsReach), as in
+      // Airlock. Its bound is one no fake read reaches, so a loaded machine changes no figure.
+      const sends = readOnly
+        ? null
+        : await callContentOf(
+            {
+              name: step.tool,
+              key: `${t.source.label}/${t.def.name}`,
+              source: t.source,
+              def: t.def,
+            },
+            step.args,
+            new AbortController().signal,
+            NO_READ_BOUND_MS,
+          );
       const args = sends?.bind ? { ...sends.bind, ...step.args } : step.args;
       const facts = {
         tool: step.tool,
@@ -164,6 +181,7 @@ export class CorpusRunner {
         ...(sends?.forwards ? { forwards: true } : {}),
         ...(sends?.selects ? { selects: { ...sends.selects } } : {}),
         ...(sends?.shows ? { shows: { ...sends.shows } } : {}),
+        ...(sends?.effect ? { effect: sends.effect } : {}),
       };
       const report = this.svc.check(agent, facts);
       if (onCheck && (!readOnly || t.source.kind === 'remote')) onCheck(this.cost(agent, facts));
@@ -250,6 +268,9 @@ export function corpusService(): ProvenanceService {
   for (const c of KNOWN_OUTSIDE) svc.known.seed('address', c);
   return svc;
 }
+
+/** The call-content read's bound in the corpus: longer than any fake read (setTimeout's maximum). */
+const NO_READ_BOUND_MS = 2 ** 31 - 1;
 
 function toolIndex(sources: ToolSource[]) {
   const out = new Map<string, { source: ToolSource; def: ToolDefinition }>();

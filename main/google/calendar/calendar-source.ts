@@ -14,6 +14,7 @@ import {
 import { CalendarApi, calendarAccounts, hasCalendar } from './api.js';
 import { optStrings, type Args } from './args.js';
 import { shownContent } from './event-shown.js';
+import { calendarEffect } from './call-effect.js';
 import type { CallCtx } from './context.js';
 import { calendarReach, isWrite } from './call-reach.js';
 import { definitions } from './definitions.js';
@@ -164,7 +165,8 @@ export class CalendarSource implements ToolSource {
     const read = await this.guests.read(await this.context(account, signal), tool, args);
     // The call is bound to the version read (its etags): its grant and card find this read, and
     // the write goes to this version or fails (event-guests.ts).
-    return guestContent(tool, args, read);
+    const effect = calendarEffect(tool, args, read.guests);
+    return { ...guestContent(tool, args, read), ...(effect ? { effect } : {}) };
   }
 
   /**
@@ -172,6 +174,13 @@ export class CalendarSource implements ToolSource {
    * whose event could not be read, as if it had guests: whom it reaches is unknown.
    */
   argsReach(tool: string, args: Record<string, unknown>): CallContent | null {
+    const effect = calendarEffect(tool, args);
+    const reach = this.reachOfArgs(tool, args);
+    return effect ? { ...reach, effect } : reach;
+  }
+
+  /** What a write shows others, from its arguments alone (argsReach). */
+  private reachOfArgs(tool: string, args: Record<string, unknown>): CallContent | null {
     if (tool === 'calendar_update_event') return nonEmpty(shownContent(args, true));
     if (tool !== 'calendar_create_event') return null;
     let others = true;

@@ -41,6 +41,14 @@ const DECLINE: Record<string, string> = {
   new_conflicting: 'declineOnlyNewConflictingInvitations',
 };
 
+/**
+ * Google's autoDeclineMode for an out-of-office or focus-time event's `auto_decline` (absent:
+ * none), or undefined for a value it does not take: the reading the event body is built with.
+ */
+export function autoDeclineMode(args: Args): string | undefined {
+  return DECLINE[optString(args, 'auto_decline') ?? 'none'];
+}
+
 export function extraProps(create: boolean): Record<string, JsonSchema> {
   const props: Record<string, JsonSchema> = {
     reminders: {
@@ -187,7 +195,7 @@ export function extrasOf(
       throw new InputError(`${what} can only be on the primary calendar (leave calendar_id out).`);
     if (event.allDay) throw new InputError(`${what} cannot be all-day: give start and end times.`);
     if (event.guests || event.meet) throw new InputError(`${what} has no guests or Meet link.`);
-    const mode = DECLINE[optString(args, 'auto_decline') ?? 'none'];
+    const mode = autoDeclineMode(args);
     if (!mode)
       throw new InputError(`auto_decline must be one of: ${Object.keys(DECLINE).join(', ')}.`);
     const message = optString(args, 'decline_message');

@@ -7,6 +7,7 @@ import { GmailClient, type RetryPolicy } from './client.js';
 import { str } from './context.js';
 import { fetchDraftRecipients, type DraftRecipients } from './draft-recipients.js';
 import { fetchDraft, type DraftMemory } from './draft-view.js';
+import { gmailEffect } from './call-effect.js';
 import { filterCallContent } from './filters.js';
 import { attachmentSource, type AttachmentSource } from './outgoing-attachments.js';
 import { addressesOf, mailItem } from './provenance.js';
@@ -32,7 +33,9 @@ const COMPOSE = new Set(['gmail_send', 'gmail_create_draft', 'gmail_update_draft
  *   attachment (its sender, who already has it), and the digest of each inline file (the bytes
  *   gmail_get_attachment handed over are indexed under it, attachment-file.ts);
  * - gmail_create_filter: its forwarding address, the only place it sends to, and the criteria it
- *   acts on, as parseFilter reads them (filters.ts filterCallContent).
+ *   acts on, as parseFilter reads them (filters.ts filterCallContent);
+ * - what a call destroys, hides or answers for the user (a trash, an archive, a filter that
+ *   trashes or marks read): CallContent.effect (call-effect.ts).
  */
 export async function gmailCallContent(
   d: CallContentDeps,
@@ -40,8 +43,21 @@ export async function gmailCallContent(
   args: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<CallContent | null> {
-  if (tool === 'gmail_create_filter') return filterCallContent(args);
-  if (tool !== 'gmail_send_draft' && !COMPOSE.has(tool)) return null;
+  if (tool === 'gmail_create_filter') return filterReach(args);
+  const effect = gmailEffect(tool, args);
+  if (tool !== 'gmail_send_draft' && !COMPOSE.has(tool)) return effect ? { effect } : null;
+  // A compose call's reach, with what it destroys (gmail_update_draft replaces the draft whole).
+  const reach = await composeReach(d, tool, args, signal);
+  return effect ? { ...reach, effect } : reach;
+}
+
+/** What a compose call or a draft's send reaches beyond its arguments (gmailCallContent). */
+async function composeReach(
+  d: CallContentDeps,
+  tool: string,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<CallContent | null> {
   const account = pickAccount(d.access, tool, args).email;
   const client = new GmailClient(d.access, account, d.retry, signal);
   if (tool === 'gmail_send_draft') {
@@ -116,6 +132,26 @@ export async function gmailCallContent(
     ...(carried.length ? { carried } : {}),
     ...(refs.length ? { refs } : {}),
   };
+}
+
+/**
+ * A filter's reach (filters.ts filterCallContent) and what it does to the user's mail from now on
+ * (call-effect.ts): null when parseFilter refuses it (validateArgs refuses the call first).
+ */
+export function filterReach(args: Record<string, unknown>): CallContent | null {
+  const reach = filterCallContent(args);
+  const effect = gmailEffect('gmail_create_filter', args);
+  return reach && effect ? { ...reach, effect } : reach;
+}
+
+/**
+ * What a call reaches read from its arguments alone (ToolSource.argsReach): a filter's, and the
+ * effect of any call that has one.
+ */
+export function gmailArgsReach(tool: string, args: Record<string, unknown>): CallContent | null {
+  if (tool === 'gmail_create_filter') return filterReach(args);
+  const effect = gmailEffect(tool, args);
+  return effect ? { effect } : null;
 }
 
 /** The addresses of a header read decoded (Gmail's rendering) and as the bytes hold it. */

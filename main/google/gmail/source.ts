@@ -19,7 +19,7 @@ import { type GmailCallContext } from './context.js';
 import { DraftMemory } from './draft-view.js';
 import { GmailEffects } from './effects.js';
 import { toolErrorResult } from '../errors.js';
-import { filterCallContent, standingEffect, type Filter } from './filters.js';
+import { standingEffect, type Filter } from './filters.js';
 import { LabelDirectory } from './labels.js';
 import { acrossAccounts } from './multi.js';
 import { reachIdentity, unreached } from '../reach-identity.js';
@@ -30,7 +30,7 @@ import { SendAsNames } from './send-as.js';
 import { ARG_CHECKS, HANDLERS } from './tool-handlers.js';
 import { toolDefinitions } from './tools.js';
 import { gmailGrantShape } from './grant-shape.js';
-import { gmailCallContent } from './call-content.js';
+import { gmailArgsReach, gmailCallContent } from './call-content.js';
 import type { AttachmentSource } from './outgoing-attachments.js';
 
 export interface GmailSourceOptions {
@@ -135,9 +135,9 @@ export class GmailSource implements ToolSource {
     return gmailCallContent(this.shared(), tool, args, signal);
   }
 
-  /** A filter's reach, from its arguments by parseFilter (filters.ts filterCallContent). */
+  /** A filter's reach by parseFilter, and what a call hides or destroys (call-content.ts). */
   argsReach(tool: string, args: Record<string, unknown>): CallContent | null {
-    return tool === 'gmail_create_filter' ? filterCallContent(args) : null;
+    return gmailArgsReach(tool, args);
   }
 
   /** The accounts, in order (the first that may run a tool is its default): a grant's server. */
