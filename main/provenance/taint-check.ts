@@ -1,6 +1,11 @@
 import type { ContentIndex, ContentItem } from './content-index.js';
 import { isPassiveTool } from './destination-words.js';
-import { destinationsOf, shownDestinationsOf, type CallDestination } from './destinations.js';
+import {
+  destinationText,
+  destinationsOf,
+  shownDestinationsOf,
+  type CallDestination,
+} from './destinations.js';
 import {
   describeItem,
   evidence,
@@ -117,7 +122,7 @@ export function checkCall(
       rule: 'untrusted-destination',
       value: d.raw,
       evidence: untrusted.slice(0, 3).map(evidence),
-      text: `${noun(d)} ${d.raw} appears${only ? ' only' : ''} in ${describeItem(untrusted[0]!, now)}, and you have not sent to it before${call.forwards ? '; your mail would be forwarded there from now on' : ''}.`,
+      text: `${noun(d)} ${destinationText(d)} appears${only ? ' only' : ''} in ${describeItem(untrusted[0]!, now)}, and you have not sent to it before${call.forwards ? '; your mail would be forwarded there from now on' : ''}.`,
     });
   }
   // What a standing effect acts on (a filter's criteria) sends nothing there; a value of it a
