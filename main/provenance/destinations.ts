@@ -105,7 +105,7 @@ export function destinationsOf(
   }
   // Destinations carried encoded, in any field (a shell command's base64, a note's hex): each
   // judged as the same destination written plainly would be; one written plainly is that one.
-  for (const e of encodedArgumentTexts(leaves))
+  for (const e of encodedArgumentTexts(leaves, schema))
     for (const d of valuesOf(e.text, false, extract)) {
       const key = `${d.kind}:${d.value}`;
       if (seen.has(key)) continue;

@@ -82,5 +82,8 @@ describe('a worst-case call', () => {
     expect(work.calls).toBe(0);
     check({ body: `${'word '.repeat(1_000)}${twice}` });
     expect(work.calls).toBe(1);
+    // The bound is the call's: five strings of 50,000 characters spend it as one of 250,000.
+    check({ argv: [...Array.from({ length: 5 }, () => 'word '.repeat(10_000)), twice] });
+    expect(work.calls).toBe(0);
   });
 });

@@ -105,6 +105,21 @@ describe('destinations carried encoded in a call’s arguments', () => {
     ]);
     // A PNG or PDF given as text is binary, not text: nothing is read out of it either.
     expect(found({ body: `${png} ${pdf.slice(0, 64)}` })).toEqual([]);
+    // A field the tool's schema says is a file's bytes (JSON Schema contentEncoding, OpenAPI's
+    // format: byte), whatever its name; the same field without that schema is text.
+    const schema = {
+      type: 'object',
+      properties: {
+        file: {
+          type: 'object',
+          properties: { data: { type: 'string', contentEncoding: 'base64' } },
+        },
+        blob: { type: 'string', format: 'byte' },
+      },
+    };
+    const args = { file: { data: csv }, blob: csv };
+    expect(destinationsOf(args, schema)).toEqual([]);
+    expect(destinationsOf(args).map((d) => d.value)).toContain(ADDRESS);
     // An image inline in HTML (a data: URI) is a file too.
     expect(found({ html: `<img src="data:text/plain;base64,${csv}">` })).toEqual([]);
   });

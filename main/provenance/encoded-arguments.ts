@@ -1,4 +1,5 @@
 import { decodingsNamed } from './decodings.js';
+import { schemaSaysFile } from './schema-formats.js';
 import { MAX_SCAN_CHARS, type Leaf } from './values.js';
 
 /**
@@ -18,7 +19,8 @@ import { MAX_SCAN_CHARS, type Leaf } from './values.js';
  *   issuer's link and its subject's address, which the call does not send anywhere;
  * - a file: a value whose field's name says base64 (`content_base64`, Gmail's inline
  *   attachment: its bytes, not its text, are what the call sends, and a CSV of the user's
- *   contacts would otherwise name them all), and a `data:` URI's payload.
+ *   contacts would otherwise name them all) or whose schema does (`contentEncoding: base64`,
+ *   `format: byte`), and a `data:` URI's payload.
  *
  * Bounded for the whole call, as link payloads are: at most MAX_SCAN_CHARS characters of
  * arguments are scanned (a 2.5 MB body costs a scan of its first 200,000), at most MAX_TOKENS
@@ -47,21 +49,27 @@ export interface EncodedText {
   how: string;
 }
 
-/** Whether the field holds a file's bytes by its name (`content_base64`, `dataB64`). */
-function holdsFile(path: readonly (string | number)[]): boolean {
+/**
+ * Whether the field holds a file's bytes, by its name (`content_base64`, `dataB64`) or by the
+ * tool's schema (`contentEncoding: base64`, `format: byte`).
+ */
+function holdsFile(path: readonly (string | number)[], schema?: Record<string, unknown>): boolean {
   const key = path.findLast((k): k is string => typeof k === 'string');
-  return key !== undefined && /base64|b64/i.test(key);
+  return (key !== undefined && /base64|b64/i.test(key)) || schemaSaysFile(schema, path);
 }
 
 /** The decoded texts of the encoded tokens in a call's strings that name a destination. */
-export function encodedArgumentTexts(leaves: readonly Leaf[]): EncodedText[] {
+export function encodedArgumentTexts(
+  leaves: readonly Leaf[],
+  schema?: Record<string, unknown>,
+): EncodedText[] {
   const out: EncodedText[] = [];
   let budget = MAX_SCAN_CHARS;
   let tokens = 0;
   for (const leaf of leaves) {
     if (budget <= 0 || tokens >= MAX_TOKENS) break;
     const raw = leaf.value;
-    if (raw.length < MIN_TOKEN || holdsFile(leaf.path)) continue;
+    if (raw.length < MIN_TOKEN || holdsFile(leaf.path, schema)) continue;
     let t = raw.length > budget ? raw.slice(0, budget) : raw;
     budget -= t.length;
     if (t.includes('://')) t = t.replace(LINK, ' ');
