@@ -162,6 +162,20 @@ describe('a stranger’s destination carried encoded', () => {
     expect(f?.text).toContain(`${LINK} (base64 in the call's arguments) appears`);
   });
 
+  it('in what a filter selects is named so too', () => {
+    const r = session().check('a', {
+      tool: 'gmail_create_filter',
+      sourceKind: 'google',
+      sourceLabel: 'Gmail',
+      readOnly: false,
+      args: { criteria: { query: `from:${b64(ADDRESS)}` }, action: { trash: true } },
+      selects: { query: `from:${b64(ADDRESS)}` },
+    });
+    expect(r?.findings.map((f) => f.text).join('\n')).toContain(
+      `${ADDRESS} (base64 in the call's arguments), which chooses`,
+    );
+  });
+
   it('in a note’s text as hex is flagged; the same note without it is not', () => {
     const note = (text: string) =>
       session().check('a', {

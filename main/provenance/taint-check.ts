@@ -188,7 +188,7 @@ function selectorFindings(
       rule: 'untrusted-destination',
       value: d.raw,
       evidence: untrusted.slice(0, 3).map(evidence),
-      text: `${noun(d)} ${d.raw}, which chooses the mail this acts on from now on, appears in ${describeItem(untrusted[0]!, now)}.`,
+      text: `${noun(d)} ${destinationText(d)}, which chooses the mail this acts on from now on, appears in ${describeItem(untrusted[0]!, now)}.`,
     });
   }
   return out;
