@@ -63,6 +63,8 @@ export function destinationsOf(
   schema?: Record<string, unknown>,
   leaves: Leaf[] = leavesOf(args),
   extract: Extract = extractValues,
+  /** The tool is Airlock's own: its schema's and its fields' word on files is taken. */
+  ownTool = false,
 ): CallDestination[] {
   const out: CallDestination[] = [];
   const seen = new Map<string, CallDestination>();
@@ -105,7 +107,7 @@ export function destinationsOf(
   }
   // Destinations carried encoded, in any field (a shell command's base64, a note's hex): each
   // judged as the same destination written plainly would be; one written plainly is that one.
-  for (const e of encodedArgumentTexts(leaves, schema))
+  for (const e of encodedArgumentTexts(leaves, schema, ownTool))
     for (const d of valuesOf(e.text, false, extract)) {
       const key = `${d.kind}:${d.value}`;
       if (seen.has(key)) continue;
@@ -304,11 +306,15 @@ export function circleKeysOf(
   args: Record<string, unknown>,
   schema?: Record<string, unknown>,
 ): { kind: 'address' | 'host'; value: string }[] {
-  return destinationsOf(args, schema).map((d) =>
-    d.kind === 'address'
-      ? { kind: 'address', value: d.value }
-      : d.kind === 'phone'
-        ? { kind: 'host', value: `tel:${d.value}` }
-        : { kind: 'host', value: d.host },
-  );
+  // Where the call sends, not what it carries encoded (a base64 blob in a note's text): a
+  // destination written plainly in a body is not learned either.
+  return destinationsOf(args, schema)
+    .filter((d) => d.why !== 'encoded')
+    .map((d) =>
+      d.kind === 'address'
+        ? { kind: 'address', value: d.value }
+        : d.kind === 'phone'
+          ? { kind: 'host', value: `tel:${d.value}` }
+          : { kind: 'host', value: d.host },
+    );
 }

@@ -17,10 +17,12 @@ import { MAX_SCAN_CHARS, type Leaf } from './values.js';
  * - a run inside a link (a link's parts are link-payloads.ts's; its destination is the link);
  * - a segment of a dotted chain of runs (`eyJ….eyJ….sig`): a JWT's payload is JSON naming its
  *   issuer's link and its subject's address, which the call does not send anywhere;
- * - a file: a value whose field's name says base64 (`content_base64`, Gmail's inline
- *   attachment: its bytes, not its text, are what the call sends, and a CSV of the user's
- *   contacts would otherwise name them all) or whose schema does (`contentEncoding: base64`,
- *   `format: byte`), and a `data:` URI's payload.
+ * - a file of one of Airlock's own tools: a value whose field's name says base64
+ *   (`content_base64`, Gmail's inline attachment: its bytes, not its text, are what the call
+ *   sends, and a CSV of the user's contacts would otherwise name them all) or whose schema does
+ *   (`contentEncoding: base64`, `format: byte`); and a `data:` URI's payload. A third-party
+ *   server's file fields are read: its schema is its own word (untrusted, as its descriptions
+ *   are), its keys may be the agent's (`env: { P_B64: … }`), and it may run what a file holds.
  *
  * Bounded for the whole call, as link payloads are: at most MAX_SCAN_CHARS characters of
  * arguments are scanned (a 2.5 MB body costs a scan of its first 200,000), at most MAX_TOKENS
@@ -75,10 +77,17 @@ export interface EncodedText {
 }
 
 /**
- * Whether the field holds a file's bytes, by its name (`content_base64`, `dataB64`) or by the
- * tool's schema (`contentEncoding: base64`, `format: byte`).
+ * Whether the field of one of Airlock's own tools holds a file's bytes, by its name
+ * (`content_base64`, `dataB64`) or by the tool's schema (`contentEncoding: base64`,
+ * `format: byte`). Never for a third-party server's tool (`ownTool` false): the server names its
+ * own schema, and an open object's keys (`env`, `headers`) are the agent's to choose.
  */
-function holdsFile(path: readonly (string | number)[], schema?: Record<string, unknown>): boolean {
+function holdsFile(
+  path: readonly (string | number)[],
+  schema: Record<string, unknown> | undefined,
+  ownTool: boolean,
+): boolean {
+  if (!ownTool) return false;
   const key = path.findLast((k): k is string => typeof k === 'string');
   return (key !== undefined && /base64|b64/i.test(key)) || schemaSaysFile(schema, path);
 }
@@ -87,6 +96,7 @@ function holdsFile(path: readonly (string | number)[], schema?: Record<string, u
 export function encodedArgumentTexts(
   leaves: readonly Leaf[],
   schema?: Record<string, unknown>,
+  ownTool = false,
 ): EncodedText[] {
   const out: EncodedText[] = [];
   let budget = MAX_SCAN_CHARS;
@@ -94,7 +104,7 @@ export function encodedArgumentTexts(
   for (const leaf of leaves) {
     if (budget <= 0 || tokens >= MAX_TOKENS) break;
     const raw = leaf.value;
-    if (raw.length < MIN_TOKEN || holdsFile(leaf.path, schema)) continue;
+    if (raw.length < MIN_TOKEN || holdsFile(leaf.path, schema, ownTool)) continue;
     let t = raw.length > budget ? raw.slice(0, budget) : raw;
     budget -= t.length;
     if (t.includes('://')) t = t.replace(LINK, ' ');

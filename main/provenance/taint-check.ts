@@ -97,7 +97,7 @@ export function checkCall(
     if (!v) seen.set(s, (v = extractValues(s)));
     return v;
   };
-  const destinations = destinationsOf(call.args, call.schema, leaves, extract);
+  const destinations = destinationsOf(call.args, call.schema, leaves, extract, !thirdParty);
   const unknown = destinations.filter((d) => !isKnown(known, d) && !sentBefore(index, d));
   const findings: TaintFinding[] = [];
 
