@@ -142,8 +142,15 @@ describe('destinations carried encoded in a call’s arguments', () => {
     ).toContain(ADDRESS);
     // A third-party server's schema is its own word: it exempts none of its fields.
     expect(destinationsOf(args, schema).map((d) => d.value)).toContain(ADDRESS);
-    // An image inline in HTML (a data: URI) is a file too.
-    expect(found({ html: `<img src="data:text/plain;base64,${csv}">` })).toEqual([]);
+    // An image inline in HTML (a data: URI of a media type) is a file too; a text one is read
+    // (`X=data:;base64,…; echo ${X#*,} | base64 -d | sh`).
+    expect(found({ html: `<img src="data:image/png;base64,${csv}">` })).toEqual([]);
+    expect(
+      found({ html: `<div style="background:url(data:image/svg+xml;base64,${csv})">` }),
+    ).toEqual([]);
+    expect(
+      found({ argv: ['sh', '-c', `X=data:;base64,${csv}; echo \${X#*,} | base64 -d`] }),
+    ).toContainEqual({ kind: 'address', value: ADDRESS, why: 'encoded' });
   });
 });
 

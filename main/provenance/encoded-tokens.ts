@@ -1,0 +1,154 @@
+import { printableText } from './decodings.js';
+
+/**
+ * The encoded tokens of a call's string as the tools that decode them read it (encoded-arguments.ts),
+ * and the texts their bytes hold. GNU `base64 -d` skips line breaks and goes on past a padded
+ * quantum (`aGVsbA==bw==` is "hello"); `xxd -r -p` skips white space and colons between hex
+ * digits; a shell's `printf` writes `\x68` and `\150` as bytes; and a shell runs the line of a
+ * decoded script after a line of binary (`//8K` is 0xFF 0xFF and a line break). Read otherwise,
+ * a payload wrapped at 76 columns, split into padded pieces, spaced hex or given a binary first
+ * line is no token or no text, and `echo … | base64 -d | sh` still runs it.
+ */
+
+/** A token: its text without the line breaks (or hex's spaces) between its pieces. */
+export interface Token {
+  text: string;
+  /** Where its first and after its last character are in the string. */
+  at: number;
+  end: number;
+}
+
+// The base64 and base64url alphabet (RFC 4648 §4, §5), by character code; `=` pads.
+const ALPHABET = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-')
+  ALPHABET[c.charCodeAt(0)] = 1;
+const EQUALS = 61;
+const inAlphabet = (t: string, i: number) => {
+  const c = t.charCodeAt(i);
+  return c < 128 && ALPHABET[c] === 1;
+};
+const inRun = (t: string, i: number) => inAlphabet(t, i) || t.charCodeAt(i) === EQUALS;
+const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
+/** The end of the gap at `i` a decoder skips: line breaks (as written or escaped), spaces, colons. */
+function gapEnd(t: string, i: number): { end: number; breaks: boolean; spaces: boolean } {
+  let j = i;
+  let breaks = false;
+  let spaces = false;
+  while (j < t.length) {
+    const c = t[j];
+    if (c === '\n' || c === '\r') {
+      breaks = true;
+      j++;
+    } else if (c === '\\' && (t[j + 1] === 'n' || t[j + 1] === 'r')) {
+      breaks = true;
+      j += 2;
+    } else if (c === ' ' || c === '\t' || c === ':') {
+      spaces = true;
+      j++;
+    } else break;
+  }
+  return { end: j, breaks, spaces };
+}
+
+/** Whether the run at `i` is hex digits only, whole bytes (`a` or `add` before hex is a word). */
+function hexRunAt(t: string, i: number): boolean {
+  let k = i;
+  while (k < t.length && isHex(t.charCodeAt(k))) k++;
+  return k > i && (k - i) % 2 === 0 && !(k < t.length && inRun(t, k));
+}
+
+/**
+ * The tokens of `t` of at least `min` characters (padding not counted). Pieces are joined across
+ * line breaks alone (what `base64 -d` skips), and hex pieces across spaces and colons too (what
+ * `xxd -r -p` skips). One pass by character code: a regex with a look-behind cost about 15 µs per
+ * kilobyte of prose.
+ */
+export function tokensOf(t: string, min: number): Token[] {
+  const out: Token[] = [];
+  let i = 0;
+  while (i < t.length) {
+    if (!inAlphabet(t, i)) {
+      i++;
+      continue;
+    }
+    const at = i;
+    let text = '';
+    let hex = true;
+    for (;;) {
+      const s = i;
+      while (i < t.length && inRun(t, i)) i++;
+      for (let k = s; k < i && hex; k++) hex = isHex(t.charCodeAt(k));
+      text += t.slice(s, i);
+      const gap = gapEnd(t, i);
+      if (gap.end === i || gap.end >= t.length || !inAlphabet(t, gap.end)) break;
+      const joins = gap.spaces ? hex && text.length % 2 === 0 && hexRunAt(t, gap.end) : gap.breaks;
+      if (!joins) break;
+      i = gap.end;
+    }
+    let n = 0;
+    for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) !== EQUALS) n++;
+    if (n >= min) out.push({ text, at, end: i });
+  }
+  return out;
+}
+
+/** Shortest text read out of bytes that are not text as a whole: `x@ev.il` and a word or two. */
+const MIN_SEGMENT = 10;
+
+/**
+ * The text bytes hold: all of them when they are printable UTF-8 (decodings.ts), else each run
+ * of at least MIN_SEGMENT printable ASCII characters — what a shell runs after a line of binary.
+ */
+export function textsOfBytes(bytes: Buffer): string[] {
+  const whole = printableText(bytes);
+  if (whole !== undefined) return [whole];
+  const out: string[] = [];
+  let s = 0;
+  for (let k = 0; k <= bytes.length; k++) {
+    const b = k < bytes.length ? bytes[k]! : -1;
+    if (b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127)) continue;
+    if (k - s >= MIN_SEGMENT) out.push(bytes.toString('latin1', s, k));
+    s = k + 1;
+  }
+  return out;
+}
+
+/**
+ * The bytes `base64 -d` writes for a token (base64url read too, as decodings.ts reads it): each
+ * padded quantum decoded and the rest after it (`aGVsbA==bw==` is "hello"; Node's Buffer stops at
+ * the first `=`).
+ */
+export function base64Bytes(token: string): Buffer {
+  const parts = token
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .split(/=+/)
+    .filter((p) => p.length > 0);
+  return Buffer.concat(parts.map((p) => Buffer.from(p, 'base64')));
+}
+
+/** The bytes `xxd -r -p` writes for a token of hex digits (an odd last digit dropped). */
+export function hexBytes(token: string): Buffer | undefined {
+  if (!/^[0-9a-fA-F]+$/.test(token)) return undefined;
+  return Buffer.from(token.length % 2 ? token.slice(0, -1) : token, 'hex');
+}
+
+// printf's and echo -e's escapes: `\x63\x75` (hex), `\143\165` and `\0143` (octal), four or more.
+const ESCAPES = /(?:\\x[0-9a-fA-F]{1,2}){4,}|(?:\\0?[0-7]{3}){4,}/g;
+
+/** The texts of the byte escapes of `t` (`printf '\x63\x75\x72\x6c …' | sh`), and how written. */
+export function escapedTexts(t: string): { text: string; how: string }[] {
+  if (!t.includes('\\')) return [];
+  const out: { text: string; how: string }[] = [];
+  for (const m of t.matchAll(ESCAPES)) {
+    const hex = m[0][1] === 'x';
+    const codes = m[0]
+      .split('\\')
+      .slice(1)
+      .map((e) => (hex ? parseInt(e.slice(1), 16) : parseInt(e, 8)));
+    for (const text of textsOfBytes(Buffer.from(codes.map((c) => c & 0xff))))
+      out.push({ text, how: hex ? 'hex escapes' : 'octal escapes' });
+  }
+  return out;
+}
