@@ -23,11 +23,9 @@ const ALPHABET = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-')
   ALPHABET[c.charCodeAt(0)] = 1;
 const EQUALS = 61;
-const inAlphabet = (t: string, i: number) => {
-  const c = t.charCodeAt(i);
-  return c < 128 && ALPHABET[c] === 1;
-};
-const inRun = (t: string, i: number) => inAlphabet(t, i) || t.charCodeAt(i) === EQUALS;
+ALPHABET[EQUALS] = 2;
+const inAlphabet = (t: string, i: number) => ALPHABET[t.charCodeAt(i)] === 1;
+const inRun = (t: string, i: number) => (ALPHABET[t.charCodeAt(i)] ?? 0) > 0;
 const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 
 /** The end of the gap at `i` a decoder skips: line breaks (as written or escaped), spaces, colons. */
@@ -73,21 +71,29 @@ export function tokensOf(t: string, min: number): Token[] {
       continue;
     }
     const at = i;
-    let text = '';
+    let parts: string[] | undefined;
     let hex = true;
+    let s = i;
     for (;;) {
-      const s = i;
       while (i < t.length && inRun(t, i)) i++;
+      // Most runs end at a character no decoder skips: no gap to look at.
+      const c = t.charCodeAt(i);
+      if (c !== 10 && c !== 13 && c !== 92 && c !== 32 && c !== 9 && c !== 58) break;
       for (let k = s; k < i && hex; k++) hex = isHex(t.charCodeAt(k));
-      text += t.slice(s, i);
+      // A space or colon joins hex alone: a word of prose ends here.
+      if (!hex && c !== 10 && c !== 13 && c !== 92) break;
       const gap = gapEnd(t, i);
       if (gap.end === i || gap.end >= t.length || !inAlphabet(t, gap.end)) break;
-      const joins = gap.spaces ? hex && text.length % 2 === 0 && hexRunAt(t, gap.end) : gap.breaks;
+      const length = (parts ?? []).reduce((n, p) => n + p.length, 0) + i - s;
+      const joins = gap.spaces ? hex && length % 2 === 0 && hexRunAt(t, gap.end) : gap.breaks;
       if (!joins) break;
-      i = gap.end;
+      (parts ??= []).push(t.slice(s, i));
+      i = s = gap.end;
     }
-    let n = 0;
-    for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) !== EQUALS) n++;
+    if (!parts && i - at < min) continue;
+    const text = parts ? parts.join('') + t.slice(s, i) : t.slice(at, i);
+    let n = text.length;
+    if (text.includes('=')) for (let k = 0; k < text.length; k++) if (text[k] === '=') n--;
     if (n >= min) out.push({ text, at, end: i });
   }
   return out;
@@ -97,10 +103,13 @@ export function tokensOf(t: string, min: number): Token[] {
 const MIN_SEGMENT = 10;
 
 /**
- * The text bytes hold: all of them when they are printable UTF-8 (decodings.ts), else each run
- * of at least MIN_SEGMENT printable ASCII characters — what a shell runs after a line of binary.
+ * The text bytes hold that may name a destination: all of them when they are printable UTF-8
+ * (decodings.ts), else each run of at least MIN_SEGMENT printable ASCII characters — what a
+ * shell runs after a line of binary.
  */
 export function textsOfBytes(bytes: Buffer): string[] {
+  // No text that names a destination (`.`, `@`, `://`) is in bytes without one of these.
+  if (!bytes.includes(0x2e) && !bytes.includes(0x40) && !bytes.includes(0x3a)) return [];
   const whole = printableText(bytes);
   if (whole !== undefined) return [whole];
   const out: string[] = [];
@@ -120,6 +129,9 @@ export function textsOfBytes(bytes: Buffer): string[] {
  * the first `=`).
  */
 export function base64Bytes(token: string): Buffer {
+  // Node reads base64url's `-` and `_` as base64's `+` and `/`, and stops at the first `=`.
+  const eq = token.indexOf('=');
+  if (eq < 0 || /^=*$/.test(token.slice(eq))) return Buffer.from(token, 'base64');
   const parts = token
     .replace(/-/g, '+')
     .replace(/_/g, '/')
