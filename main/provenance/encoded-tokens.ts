@@ -83,7 +83,7 @@ export function tokensOf(t: string, min: number): Token[] {
       // A space or colon joins hex alone: a word of prose ends here.
       if (!hex && c !== 10 && c !== 13 && c !== 92) break;
       const gap = gapEnd(t, i);
-      if (gap.end === i || gap.end >= t.length || !inAlphabet(t, gap.end)) break;
+      if (gap.end === i || gap.end >= t.length || !inRun(t, gap.end)) break;
       const length = (parts ?? []).reduce((n, p) => n + p.length, 0) + i - s;
       const joins = gap.spaces ? hex && length % 2 === 0 && hexRunAt(t, gap.end) : gap.breaks;
       if (!joins) break;
