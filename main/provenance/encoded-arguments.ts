@@ -1,5 +1,12 @@
 import { decodingsNamed, type Decoding } from './decodings.js';
-import { base64Bytes, escapedTexts, hexBytes, textsOfBytes, tokensOf } from './encoded-tokens.js';
+import {
+  base64Bytes,
+  escapedTexts,
+  gunzipped,
+  hexBytes,
+  textsOfBytes,
+  tokensOf,
+} from './encoded-tokens.js';
 import { schemaSaysFile } from './schema-formats.js';
 import { MAX_SCAN_CHARS, type Leaf } from './values.js';
 
@@ -36,6 +43,14 @@ const MIN_TOKEN = 16;
 const MIN_SHORT_TOKEN = 6;
 const MAX_TOKEN = 4096;
 const MAX_TOKENS = 1000;
+// gzip streams inflated a call, each to MAX_GUNZIPPED (64 KiB) at most.
+const MAX_GZIP = 8;
+interface Spend {
+  gzip: number;
+}
+// Decodings a token is read through: `base64 -d | base64 -d | base64 -d` costs a sender nothing,
+// and decodings.ts's bound on the texts of one token (32) holds however deep.
+const MAX_DEPTH = 6;
 // Windows of a longer token overlap by 512 characters (whole base64 quanta and hex bytes), so
 // that a link of up to ~380 characters lies whole in one of them.
 const WINDOW_STEP = MAX_TOKEN - 512;
@@ -85,6 +100,7 @@ export function encodedArgumentTexts(
   const out: EncodedText[] = [];
   let budget = MAX_SCAN_CHARS;
   let tokens = 0;
+  const spend: Spend = { gzip: MAX_GZIP };
   for (const leaf of leaves) {
     if (budget <= 0 || tokens >= MAX_TOKENS) break;
     const raw = leaf.value;
@@ -111,7 +127,7 @@ export function encodedArgumentTexts(
         const pieces = short ? [] : w.split(/=+/).filter((p) => p.length >= MIN_TOKEN);
         tokens += Math.max(1, pieces.length);
         if (tokens > MAX_TOKENS) break;
-        for (const d of readingsOf(w, pieces))
+        for (const d of readingsOf(w, pieces, spend))
           if (DESTINATION_MARK.test(d.text) && !(dotted && d.text.trimStart().startsWith('{')))
             out.push({ leaf, text: d.text, how: d.how });
         if (k + MAX_TOKEN >= token.length) break;
@@ -123,18 +139,24 @@ export function encodedArgumentTexts(
 
 /**
  * What a token reads as: decodings.ts's texts (of each `=`-padded piece of at least MIN_TOKEN
- * characters, two decodings deep), and
- * the text in the bytes `base64 -d` and `xxd -r -p` write for it whole, binary lines aside
- * (encoded-tokens.ts). A short token is read once, as base64 or hex only: it is most of a
+ * characters, MAX_DEPTH decodings deep), the text in the bytes `base64 -d` and `xxd -r -p` write
+ * for it whole, binary lines aside, and in gzip's (encoded-tokens.ts). A short token is read once, as base64 or hex only: it is most of a
  * text's tokens, and a host is all it can carry.
  */
-function readingsOf(token: string, pieces: readonly string[]): Decoding[] {
+function readingsOf(token: string, pieces: readonly string[], spend: Spend): Decoding[] {
   const out: Decoding[] = [];
   const add = (text: string, how: string) => {
     if (!out.some((d) => d.text === text)) out.push({ text, how });
   };
-  for (const piece of pieces) for (const d of decodingsNamed(piece)) add(d.text, d.how);
-  for (const text of textsOfBytes(base64Bytes(token))) add(text, 'base64');
+  for (const piece of pieces) for (const d of decodingsNamed(piece, MAX_DEPTH)) add(d.text, d.how);
+  const bytes = base64Bytes(token);
+  for (const text of textsOfBytes(bytes)) add(text, 'base64');
+  // gzip inside base64 (`H4sI…`): a few a call, each inflated to 64 KiB at most.
+  if (token.startsWith('H4sI') && spend.gzip > 0) {
+    spend.gzip--;
+    const inflated = gunzipped(bytes);
+    if (inflated) for (const text of textsOfBytes(inflated)) add(text, 'gzip inside base64');
+  }
   const hex = hexBytes(token);
   if (hex) for (const text of textsOfBytes(hex)) add(text, 'hex');
   return out;

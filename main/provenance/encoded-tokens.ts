@@ -1,3 +1,4 @@
+import { constants, gunzipSync } from 'node:zlib';
 import { printableText } from './decodings.js';
 
 /**
@@ -163,4 +164,25 @@ export function escapedTexts(t: string): { text: string; how: string }[] {
       out.push({ text, how: hex ? 'hex escapes' : 'octal escapes' });
   }
   return out;
+}
+
+/** Most a gzip stream is read to: a command and its padding, not a file. */
+export const MAX_GUNZIPPED = 64 * 1024;
+
+/**
+ * What gzip (RFC 1952) bytes hold (`H4sI…` in base64: `base64 -d | gunzip | sh`), read as
+ * `gunzip` reads a stream cut short (the bytes a token holds, however the stream ends), up to
+ * MAX_GUNZIPPED bytes; nothing when it is no gzip or holds more.
+ */
+export function gunzipped(bytes: Buffer): Buffer | undefined {
+  if (bytes.length < 18 || bytes[0] !== 0x1f || bytes[1] !== 0x8b || bytes[2] !== 8)
+    return undefined;
+  try {
+    return gunzipSync(bytes, {
+      maxOutputLength: MAX_GUNZIPPED,
+      finishFlush: constants.Z_SYNC_FLUSH,
+    });
+  } catch {
+    return undefined;
+  }
 }
