@@ -17,24 +17,35 @@ import { MAX_SCAN_CHARS, type Leaf } from './values.js';
  * writes it. The same for an address written `base64:…` or in hex into a mail's body or a note.
  * Content is read the same way when it is indexed (encoded-readings.ts); this reads a call.
  *
- * A token is a run of the base64/base64url alphabet (hex and base32 are inside it) of at least
- * MIN_TOKEN characters, decoded by decodings.ts (base64, base64url, hex, base32, base58; two
- * decodings at most; printable UTF-8 only), and kept only when the text holds a destination's
+ * A token is a run of the base64/base64url alphabet (hex and base32 are inside it), read as the
+ * tools that act on it read it (encoded-tokens.ts): joined across line breaks (`base64 -d` skips
+ * them; `base64` wraps at 76 columns), hex across spaces and colons (`xxd -r -p`), on past `=`
+ * padding; its bytes' text kept even after a line of binary (a shell runs the next line);
+ * printf's `\x63\x75…` and `\143\165…` escapes; gzip inside base64. Each token of at least
+ * MIN_TOKEN characters is also decoded by decodings.ts (base64, base64url, hex, base32, base58;
+ * MAX_DEPTH decodings deep; printable UTF-8 only); a shorter one (6 to 15 characters: a host,
+ * `ZXYuaW8=` is `ev.io`) only as base64 or hex bytes, and only when it looks encoded (a digit, a
+ * sign, a capital inside), not a word of prose. A text is kept when it holds a destination's
  * mark. Not read:
- * - a run shorter than 16 characters (12 bytes of base64: `x@evil.test`): ids, codes;
- * - a run inside a link (a link's parts are link-payloads.ts's; its destination is the link);
- * - a segment of a dotted chain of runs (`eyJ….eyJ….sig`): a JWT's payload is JSON naming its
- *   issuer's link and its subject's address, which the call does not send anywhere;
+ * - a run inside a link, its query and fragment included (a link's parts are link-payloads.ts's;
+ *   its destination is the link);
+ * - a segment of a dotted chain (`eyJ….eyJ….sig`) read as JSON: a JWT's header and payload name
+ *   its issuer's link and its subject's address, which the call does not send anywhere (the
+ *   segment is read otherwise: `Y3Vy….x | base64 -d` runs what comes before the dot);
  * - a file of one of Airlock's own tools: a value whose field's name says base64
  *   (`content_base64`, Gmail's inline attachment: its bytes, not its text, are what the call
  *   sends, and a CSV of the user's contacts would otherwise name them all) or whose schema does
- *   (`contentEncoding: base64`, `format: byte`); and a `data:` URI's payload. A third-party
- *   server's file fields are read: its schema is its own word (untrusted, as its descriptions
- *   are), its keys may be the agent's (`env: { P_B64: … }`), and it may run what a file holds.
+ *   (`contentEncoding: base64`, `format: byte`); and a media `data:` URI's payload (an inline
+ *   image: `data:image/png;base64,…`; a text one is read). A third-party server's file fields
+ *   are read: its schema is its own word (untrusted, as its descriptions are), its keys may be
+ *   the agent's (`env: { P_B64: … }`), and it may run what a file holds.
  *
  * Bounded for the whole call, as link payloads are: at most MAX_SCAN_CHARS characters of
  * arguments are scanned (a 2.5 MB body costs a scan of its first 200,000), at most MAX_TOKENS
- * runs are decoded, and a run longer than MAX_TOKEN (decodings.ts's MAX_INPUT) is not.
+ * tokens are decoded (a token longer than MAX_TOKEN, decodings.ts's MAX_INPUT, in overlapping
+ * windows of MAX_TOKEN characters, each a token), and MAX_GZIP gzip streams inflated, each to
+ * 64 KiB. The token bound is a sender's to spend: 1,000 decoy tokens before a command hide it
+ * (encoded-argument-bounds.test.ts).
  */
 
 const MIN_TOKEN = 16;
