@@ -85,7 +85,7 @@ describe('encoded tokens are read as the decoders that act read them', () => {
           const want = gnuBase64(stream.replace(/\\n/g, '\n'));
           expect(want).toEqual(Buffer.concat(pieces));
           // One token, all of the stream (shorter than 6 characters, no token at all).
-          const token = tokensOf(text, 6).find((t) => t.at === at);
+          const token = [...tokensOf(text, 6)].find((t) => t.at === at);
           if (stream.replace(/\\n|[\r\n=]/g, '').length < 6) {
             expect(token).toBeUndefined();
             return;
@@ -119,7 +119,7 @@ describe('encoded tokens are read as the decoders that act read them', () => {
           if (upper) hex = hex.toUpperCase();
           const stream = (hex.match(new RegExp(`.{1,${2 * group}}`, 'g')) ?? []).join(sep);
           const text = `echo '${stream}' | xxd -r -p`;
-          const token = tokensOf(text, 2).find((t) => t.at === 6);
+          const token = [...tokensOf(text, 2)].find((t) => t.at === 6);
           expect(token?.end).toBe(6 + stream.length);
           expect(hexBytes(token!.text)).toEqual(xxdPlain(stream));
           expect(xxdPlain(stream)).toEqual(b);

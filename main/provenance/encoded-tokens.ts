@@ -60,11 +60,10 @@ function hexRunAt(t: string, i: number): boolean {
 /**
  * The tokens of `t` of at least `min` characters (padding not counted). Pieces are joined across
  * line breaks alone (what `base64 -d` skips), and hex pieces across spaces and colons too (what
- * `xxd -r -p` skips). One pass by character code: a regex with a look-behind cost about 15 µs per
- * kilobyte of prose.
+ * `xxd -r -p` skips). One pass by character code (a regex with a look-behind cost about 15 µs per
+ * kilobyte of prose), as far as the reader takes tokens: a call's bound on tokens ends the scan.
  */
-export function tokensOf(t: string, min: number): Token[] {
-  const out: Token[] = [];
+export function* tokensOf(t: string, min: number): Generator<Token> {
   let i = 0;
   while (i < t.length) {
     if (!inAlphabet(t, i)) {
@@ -73,6 +72,7 @@ export function tokensOf(t: string, min: number): Token[] {
     }
     const at = i;
     let parts: string[] | undefined;
+    let joined = 0; // characters in `parts`
     let hex = true;
     let s = i;
     for (;;) {
@@ -85,19 +85,19 @@ export function tokensOf(t: string, min: number): Token[] {
       if (!hex && c !== 10 && c !== 13 && c !== 92) break;
       const gap = gapEnd(t, i);
       if (gap.end === i || gap.end >= t.length || !inRun(t, gap.end)) break;
-      const length = (parts ?? []).reduce((n, p) => n + p.length, 0) + i - s;
+      const length = joined + i - s;
       const joins = gap.spaces ? hex && length % 2 === 0 && hexRunAt(t, gap.end) : gap.breaks;
       if (!joins) break;
       (parts ??= []).push(t.slice(s, i));
+      joined += i - s;
       i = s = gap.end;
     }
     if (!parts && i - at < min) continue;
     const text = parts ? parts.join('') + t.slice(s, i) : t.slice(at, i);
     let n = text.length;
     if (text.includes('=')) for (let k = 0; k < text.length; k++) if (text[k] === '=') n--;
-    if (n >= min) out.push({ text, at, end: i });
+    if (n >= min) yield { text, at, end: i };
   }
-  return out;
 }
 
 /** Shortest text read out of bytes that are not text as a whole: `x@ev.il` and a word or two. */
