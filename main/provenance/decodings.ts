@@ -150,32 +150,44 @@ export function base58Text(v: string): string | undefined {
   return printableText(Buffer.from(bytes.reverse()));
 }
 
+/** A text one decoding gives, and the encoding it was written in. */
+export interface Decoding {
+  text: string;
+  /** `base64` (and base64url), `hex`, `base32` (any alphabet read here), `base58`, `percent`, `entities`. */
+  how: string;
+}
+
 /** The texts one decoding of `v` gives (none when it is written in no encoding read here). */
 export function decodedOnce(v: string): string[] {
-  const out: string[] = [];
+  return decodedOnceNamed(v).map((d) => d.text);
+}
+
+/** decodedOnce, with the encoding each text was read from. */
+export function decodedOnceNamed(v: string): Decoding[] {
+  const out: Decoding[] = [];
+  const keep = () => out.filter((d) => d.text !== v);
   if (v.length > MAX_INPUT) return out;
-  if (v.includes('%')) out.push(percentDecodedFully(v));
-  if (v.includes('&#')) out.push(numericEntitiesDecoded(v));
+  if (v.includes('%')) out.push({ text: percentDecodedFully(v), how: 'percent-encoding' });
+  if (v.includes('&#')) out.push({ text: numericEntitiesDecoded(v), how: 'HTML references' });
   // The binary-to-text encodings need a few characters to carry even a 4-character code.
-  if (v.length < 6) return out;
+  if (v.length < 6) return keep();
   const hex = HEX.exec(v)?.[1];
   if (hex) {
     const s = printableText(Buffer.from(hex, 'hex'));
-    if (s) out.push(s);
+    if (s) out.push({ text: s, how: 'hex' });
   }
-  out.push(...base32Texts(v));
+  for (const s of base32Texts(v)) out.push({ text: s, how: 'base32' });
   // A plain word (one case, no digit or sign) is not base64 or base58 a sender meant: both
   // write a digit, both cases or a sign in all but a few short values. Most of a link's parts
   // are such words, and these two decoders are the costly ones.
-  if (!/[0-9+/=_-]/.test(v) && !(/[a-z]/.test(v) && /[A-Z]/.test(v)))
-    return out.filter((s) => s !== v);
+  if (!/[0-9+/=_-]/.test(v) && !(/[a-z]/.test(v) && /[A-Z]/.test(v))) return keep();
   if (BASE64.test(v)) {
     const s = base64Text(v);
-    if (s) out.push(s);
+    if (s) out.push({ text: s, how: 'base64' });
   }
   const s58 = base58Text(v);
-  if (s58) out.push(s58);
-  return out.filter((s) => s !== v);
+  if (s58) out.push({ text: s58, how: 'base58' });
+  return keep();
 }
 
 /**
@@ -183,17 +195,27 @@ export function decodedOnce(v: string): string[] {
  * percent-encoded value, …), `v` itself excluded; at most MAX_FORMS texts.
  */
 export function decodings(v: string): string[] {
+  return decodingsNamed(v).map((d) => d.text);
+}
+
+/**
+ * decodings, with the chain of encodings each text was read through ("hex inside base64"), up
+ * to `depth` decodings deep. The work is MAX_FORMS texts' decodings at most, however deep.
+ */
+export function decodingsNamed(v: string, depth = MAX_DEPTH): Decoding[] {
   const seen = new Set<string>([v]);
-  const out: string[] = [];
-  let frontier = [v];
-  for (let depth = 0; depth < MAX_DEPTH && frontier.length > 0; depth++) {
-    const next: string[] = [];
+  const out: Decoding[] = [];
+  let frontier: Decoding[] = [{ text: v, how: '' }];
+  for (let level = 0; level < depth && frontier.length > 0; level++) {
+    const next: Decoding[] = [];
     for (const f of frontier)
-      for (const s of decodedOnce(f)) {
-        if (seen.has(s)) continue;
-        seen.add(s);
-        out.push(s);
-        next.push(s);
+      for (const d of decodedOnceNamed(f.text)) {
+        if (seen.has(d.text)) continue;
+        seen.add(d.text);
+        // The outer encoding is the one written: hex of base64 is base64 decoded, then hex.
+        const r = { text: d.text, how: f.how ? `${d.how} inside ${f.how}` : d.how };
+        out.push(r);
+        next.push(r);
         if (out.length >= MAX_FORMS) return out;
       }
     frontier = next;

@@ -1,6 +1,7 @@
 import { addressParser } from 'postal-mime';
 import { isGenericLink, roleOfPath, wordsOfKey } from './destination-words.js';
 import { canonicalAddress, canonicalHost, hostOfAddress, siteOf, unveil } from './identity.js';
+import { encodedArgumentTexts } from './encoded-arguments.js';
 import { isIpKey, paddedIPv4Read } from './ip-hosts.js';
 import { schemaSaysDestination } from './schema-formats.js';
 import { extractValues, leavesOf, type Leaf, type SignificantValue } from './values.js';
@@ -22,7 +23,11 @@ import { extractValues, leavesOf, type Leaf, type SignificantValue } from './val
  * Addresses in a destination are read with postal-mime's addressParser — the
  * parser gmail_send's composer uses — and, for what a parser does not take
  * (`billing%40evil.example`, a full-width `＠`), the value scanner; every
- * value is keyed by identity.ts. Exported for the approvals' grants, which
+ * value is keyed by identity.ts.
+ *
+ * Any string of the call, whatever its field, may also carry a destination encoded (base64, hex,
+ * base32 of a link or an address: encoded-arguments.ts), read as its decoded text is read.
+ * Exported for the approvals' grants, which
  * speak of "the destinations of a call" too.
  */
 
@@ -36,8 +41,13 @@ export interface CallDestination {
   raw: string;
   /** Where in the arguments ("to[0]", "notify.list[1].addr"). */
   path: string;
-  /** `shown`: written where others will follow it (CallContent.shows), in any field. */
-  why: 'schema' | 'name' | 'shape' | 'shown';
+  /**
+   * `shown`: written where others will follow it (CallContent.shows), in any field; `encoded`:
+   * decoded out of an encoded token in any field (encoded-arguments.ts).
+   */
+  why: 'schema' | 'name' | 'shape' | 'shown' | 'encoded';
+  /** How an `encoded` destination was written ("base64", "hex inside base64"). */
+  encoded?: string;
   /** A link in a field named only "url"/"link": where the call sends, or only what it records. */
   generic?: boolean;
 }
@@ -53,6 +63,8 @@ export function destinationsOf(
   schema?: Record<string, unknown>,
   leaves: Leaf[] = leavesOf(args),
   extract: Extract = extractValues,
+  /** The tool is Airlock's own: its schema's and its fields' word on files is taken. */
+  ownTool = false,
 ): CallDestination[] {
   const out: CallDestination[] = [];
   const seen = new Map<string, CallDestination>();
@@ -93,7 +105,27 @@ export function destinationsOf(
       if (d.kind === 'url') work.push(...queryLeaves(d.raw, leaf.path));
     }
   }
+  // Destinations carried encoded, in any field (a shell command's base64, a note's hex): each
+  // judged as the same destination written plainly would be; one written plainly is that one.
+  for (const e of encodedArgumentTexts(leaves, schema, ownTool))
+    for (const d of valuesOf(e.text, false, extract)) {
+      const key = `${d.kind}:${d.value}`;
+      if (seen.has(key)) continue;
+      const dest: CallDestination = {
+        ...d,
+        path: pathText(e.leaf.path),
+        why: 'encoded',
+        encoded: e.how,
+      };
+      seen.set(key, dest);
+      out.push(dest);
+    }
   return out;
+}
+
+/** A destination as the card names it: an encoded one says how it was written. */
+export function destinationText(d: CallDestination): string {
+  return d.encoded ? `${d.raw} (${d.encoded} in the call's arguments)` : d.raw;
 }
 
 /**
@@ -274,11 +306,15 @@ export function circleKeysOf(
   args: Record<string, unknown>,
   schema?: Record<string, unknown>,
 ): { kind: 'address' | 'host'; value: string }[] {
-  return destinationsOf(args, schema).map((d) =>
-    d.kind === 'address'
-      ? { kind: 'address', value: d.value }
-      : d.kind === 'phone'
-        ? { kind: 'host', value: `tel:${d.value}` }
-        : { kind: 'host', value: d.host },
-  );
+  // Where the call sends, not what it carries encoded (a base64 blob in a note's text): a
+  // destination written plainly in a body is not learned either.
+  return destinationsOf(args, schema)
+    .filter((d) => d.why !== 'encoded')
+    .map((d) =>
+      d.kind === 'address'
+        ? { kind: 'address', value: d.value }
+        : d.kind === 'phone'
+          ? { kind: 'host', value: `tel:${d.value}` }
+          : { kind: 'host', value: d.host },
+    );
 }

@@ -29,6 +29,34 @@ export function schemaSaysDestination(
   schema: Schema | undefined,
   path: readonly (string | number)[],
 ): boolean {
+  return answer(memos, isDestination, schema, path);
+}
+
+/**
+ * Whether the schema at `path` says the value is a file's bytes written as text:
+ * `contentEncoding: base64` (or base16, base32: JSON Schema 2020-12 Validation §8.3) or OpenAPI's
+ * `format: byte` / `binary`. Such a value is not read as text (encoded-arguments.ts).
+ */
+export function schemaSaysFile(
+  schema: Schema | undefined,
+  path: readonly (string | number)[],
+): boolean {
+  return answer(fileMemos, isFile, schema, path);
+}
+
+const isDestination = (s: Schema) =>
+  typeof s.format === 'string' && DESTINATION_FORMATS.has(s.format);
+const isFile = (s: Schema) =>
+  (typeof s.contentEncoding === 'string' && /^base(?:64|32|16)$/i.test(s.contentEncoding)) ||
+  s.format === 'byte' ||
+  s.format === 'binary';
+
+function answer(
+  memos: WeakMap<Schema, Answers>,
+  test: (s: Schema) => boolean,
+  schema: Schema | undefined,
+  path: readonly (string | number)[],
+): boolean {
   if (!schema) return false;
   // Tools keep their schema object; a path's answer is the same for every call. Two tables, so
   // that no key stands for two paths: a top-level argument by its name as it is, any other path
@@ -43,7 +71,7 @@ export function schemaSaysDestination(
   let hit = answers.get(key);
   if (hit === undefined) {
     if (answers.size >= 1024) answers.clear();
-    hit = walk(schema, path);
+    hit = walk(schema, path, test);
     answers.set(key, hit);
   }
   return hit;
@@ -56,8 +84,13 @@ interface Answers {
 }
 
 const memos = new WeakMap<Schema, Answers>();
+const fileMemos = new WeakMap<Schema, Answers>();
 
-function walk(schema: Schema, path: readonly (string | number)[]): boolean {
+function walk(
+  schema: Schema,
+  path: readonly (string | number)[],
+  test: (s: Schema) => boolean,
+): boolean {
   let frontier = expand(schema, schema, 0);
   for (const step of path) {
     const next: Schema[] = [];
@@ -65,7 +98,7 @@ function walk(schema: Schema, path: readonly (string | number)[]): boolean {
     if (next.length === 0) return false;
     frontier = next.slice(0, 16);
   }
-  return frontier.some((s) => typeof s.format === 'string' && DESTINATION_FORMATS.has(s.format));
+  return frontier.some(test);
 }
 
 /** The schema and its alternatives / conjuncts / local reference, flattened. */

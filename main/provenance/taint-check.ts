@@ -1,6 +1,11 @@
 import type { ContentIndex, ContentItem } from './content-index.js';
 import { isPassiveTool } from './destination-words.js';
-import { destinationsOf, shownDestinationsOf, type CallDestination } from './destinations.js';
+import {
+  destinationText,
+  destinationsOf,
+  shownDestinationsOf,
+  type CallDestination,
+} from './destinations.js';
 import {
   describeItem,
   evidence,
@@ -101,7 +106,7 @@ export function checkCall(
     if (!v) seen.set(s, (v = extractValues(s)));
     return v;
   };
-  const destinations = destinationsOf(call.args, call.schema, leaves, extract);
+  const destinations = destinationsOf(call.args, call.schema, leaves, extract, !thirdParty);
   const unknown = destinations.filter((d) => !isKnown(known, d) && !sentBefore(index, d));
   const findings: TaintFinding[] = [];
 
@@ -126,7 +131,7 @@ export function checkCall(
       rule: 'untrusted-destination',
       value: d.raw,
       evidence: untrusted.slice(0, 3).map(evidence),
-      text: `${noun(d)} ${d.raw} appears${only ? ' only' : ''} in ${describeItem(untrusted[0]!, now)}, and you have not sent to it before${replyToNote(untrusted[0]!, d)}${call.forwards ? '; your mail would be forwarded there from now on' : ''}.`,
+      text: `${noun(d)} ${destinationText(d)} appears${only ? ' only' : ''} in ${describeItem(untrusted[0]!, now)}, and you have not sent to it before${replyToNote(untrusted[0]!, d)}${call.forwards ? '; your mail would be forwarded there from now on' : ''}.`,
     });
   }
   // What a standing effect acts on (a filter's criteria) sends nothing there; a value of it a
@@ -196,7 +201,7 @@ function selectorFindings(
       rule: 'untrusted-destination',
       value: d.raw,
       evidence: untrusted.slice(0, 3).map(evidence),
-      text: `${noun(d)} ${d.raw}, which chooses the mail this acts on from now on, appears in ${describeItem(untrusted[0]!, now)}.`,
+      text: `${noun(d)} ${destinationText(d)}, which chooses the mail this acts on from now on, appears in ${describeItem(untrusted[0]!, now)}.`,
     });
   }
   return out;
