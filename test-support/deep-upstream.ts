@@ -39,7 +39,9 @@ export function deepMessages(tool: string, id: unknown, level: number): string[]
       return [ans(`{"content":[{"type":"text","text":"x","_meta":{"a":${deep}}}]}`)];
     case 'link_meta':
       return [
-        ans(`{"content":[{"type":"resource_link","uri":"mem://x","name":"x","_meta":{"a":${deep}}}]}`),
+        ans(
+          `{"content":[{"type":"resource_link","uri":"mem://x","name":"x","_meta":{"a":${deep}}}]}`,
+        ),
       ];
     case 'structured':
       return [ans(`{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":${deep}}}`)];

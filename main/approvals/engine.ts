@@ -323,7 +323,9 @@ export class ApprovalEngine {
     const finished = this.now();
     try {
       // Already finished (what threw came after): its outcome stands.
-      if (!this.deps.store.transition(id, ['executing'], 'failed', { finishedAt: finished, result }))
+      if (
+        !this.deps.store.transition(id, ['executing'], 'failed', { finishedAt: finished, result })
+      )
         return;
     } catch {
       // The store itself is failing: the waiters still get their answer below.

@@ -16,8 +16,7 @@ export function keepServingOnRejection(
 ): () => void {
   const handler = (reason: unknown) => {
     // Name and message only, cut short: a server's words may ride in it; never a stack of values.
-    const what =
-      reason instanceof Error ? `${reason.name}: ${reason.message}` : typeof reason;
+    const what = reason instanceof Error ? `${reason.name}: ${reason.message}` : typeof reason;
     log('unhandled rejection (kept serving)', { error: what.slice(0, 300) });
   };
   target.on('unhandledRejection', handler);

@@ -2,12 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { isRequested, nextEvent } from '../../test-support/core-events.js';
 import { cleanupAfterEach } from '../../test-support/cleanup.js';
-import {
-  connectClient,
-  CountingSource,
-  startTestApp,
-  textOf,
-} from '../../test-support/harness.js';
+import { connectClient, CountingSource, startTestApp, textOf } from '../../test-support/harness.js';
 import type { CallToolResult, ToolCallContext } from '../tools/types.js';
 
 /**
