@@ -256,10 +256,24 @@ export class ApprovalEngine {
     if (refused) throw new ControlError(refused.code, refused.message);
   }
 
+  /**
+   * Runs an approved call once. Never rejects: it is started unawaited (`decide`), so a throw
+   * here would be an unhandled rejection, and the call would stay `executing` with its agent
+   * waiting. Whatever fails after the call started — the call, or storing what it brought back
+   * (a result `JSON.stringify` cannot write) — ends the request `failed`, with the reason.
+   */
   private async run(id: string): Promise<void> {
     // The guarded transition is what makes execution exactly-once.
     const started = this.now();
     if (!this.deps.store.transition(id, ['approved'], 'executing', { startedAt: started })) return;
+    try {
+      await this.execute(id, started);
+    } catch (err) {
+      this.failRun(id, started, err);
+    }
+  }
+
+  private async execute(id: string, started: number): Promise<void> {
     const row = this.u.mustGet(id);
     this.u.emitUpdated(id);
     const args = row.editedArgs ?? row.args;
@@ -287,6 +301,7 @@ export class ApprovalEngine {
     }
     const state = result.isError ? 'failed' : 'done';
     const finished = this.now();
+    // Inside run's handling: a result the store cannot write fails the request (failRun).
     this.deps.store.transition(id, ['executing'], state, { finishedAt: finished, result });
     this.u.track(id, {
       outcome: result.isError ? 'error' : 'ok',
@@ -294,6 +309,37 @@ export class ApprovalEngine {
       ...(result.isError && upstreamText?.type === 'text' ? { detail: upstreamText.text } : {}),
     });
     this.u.finish(id, { result, decision: 'approved', approvalId: id, ran: true });
+  }
+
+  /**
+   * The call started but its handling threw: the request ends `failed` saying so, its Activity
+   * row too, and its waiting agent gets that answer. The call may have run, so it says to check.
+   */
+  private failRun(id: string, started: number, err: unknown): void {
+    const why = err instanceof Error ? err.message : String(err);
+    const result = errorResult(
+      `The call was sent, but Airlock could not finish handling it: ${why.slice(0, 300)}. It may have run; check before trying again.`,
+    );
+    const finished = this.now();
+    try {
+      // Already finished (what threw came after): its outcome stands.
+      if (
+        !this.deps.store.transition(id, ['executing'], 'failed', { finishedAt: finished, result })
+      )
+        return;
+    } catch {
+      // The store itself is failing: the waiters still get their answer below.
+    }
+    this.u.track(id, {
+      outcome: 'error',
+      durationMs: finished - started,
+      detail: result.content[0]?.type === 'text' ? result.content[0].text : why,
+    });
+    try {
+      this.u.finish(id, { result, decision: 'approved', approvalId: id, ran: true });
+    } catch {
+      // No view to send (the row is gone): nobody is left to tell.
+    }
   }
 
   private wait(row: ApprovalRow, req: AskRequest, t: ApprovalTimings): Promise<AskOutcome> {

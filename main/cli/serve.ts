@@ -7,6 +7,7 @@ import { defaultDataDir, resolveDataDir } from '../platform/paths.js';
 import type { VaultChoice } from '../platform/vault/select.js';
 import { YoungGenerationCap, type YoungGenerationOptions } from '../platform/young-generation.js';
 import type { ToolSource } from '../tools/types.js';
+import { keepServingOnRejection } from './kept-serving.js';
 import { onStopSignals } from './stop-signals.js';
 
 /**
@@ -63,6 +64,8 @@ async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
   // (scripts/start.mjs forwards Ctrl+C), and a signal with no handler yet kills the process with
   // no clean stop.
   // A second signal while stopping exits at once (stop-signals.ts).
+  // One request's stray rejection must not end the gateway for everyone (kept-serving.ts).
+  const offRejections = keepServingOnRejection((m, f) => app.logger.error(m, f));
   let offSignals = () => {};
   const stopped = new Promise<void>((resolveStop) => {
     offSignals = onStopSignals({
@@ -92,6 +95,7 @@ async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
   flushCompileCache();
   await stopped;
   offSignals();
+  offRejections();
   return 0;
 }
 

@@ -93,7 +93,7 @@ export class EventStream {
     const { res } = this;
     if (res.headersSent || res.destroyed) return this.end(answer);
     this.release();
-    const body = JSON.stringify(answer);
+    const body = messageJson(answer);
     const sid = this.session.sessionId;
     const length = Buffer.byteLength(body);
     // One literal each way, not a spread of a second object (issue 34: per call).
@@ -132,5 +132,33 @@ export class EventStream {
 }
 
 function event(message: unknown): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  const data = messageJson(message);
+  return data === '' ? '' : `event: message\ndata: ${data}\n\n`;
+}
+
+/**
+ * A message to an agent as JSON text. What `JSON.stringify` cannot write (nested past the stack,
+ * a cycle, a BigInt) must not leave the agent's request open: the stream or exchange was already
+ * released when it throws, and the SDK's `send` swallows the rejection, so the request would wait
+ * forever. An answer becomes a JSON-RPC error for the same id (-32603, saying why); any other
+ * message is dropped ('') — nothing waits on a notification, and a request of ours fails at its
+ * own timeout.
+ */
+export function messageJson(message: unknown): string {
+  try {
+    return JSON.stringify(message);
+  } catch (err) {
+    const m = message as { id?: unknown; result?: unknown; error?: unknown } | null;
+    const answer =
+      typeof m === 'object' && m !== null && 'id' in m && ('result' in m || 'error' in m);
+    if (!answer) return '';
+    return JSON.stringify({
+      jsonrpc: '2.0',
+      id: typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null,
+      error: {
+        code: -32603,
+        message: `Internal error: Airlock could not write this answer (${err instanceof Error ? err.message : 'not JSON'}); the request ends here`,
+      },
+    });
+  }
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../platform/json-depth.js';
 
 /**
  * Request guards, applied in this order by the gateway (issue 2, item 6):
@@ -124,31 +125,10 @@ export function isJsonRpcShaped(body: unknown): boolean {
 }
 
 /**
- * Deepest JSON nesting accepted in a request body. The envelope uses three
- * levels (message → params → arguments); real tool arguments stay far below.
- * Deeper bodies are refused before parsing: recursive code further on (the
- * SDK's schema checks, canonical JSON, structured clone) would overflow the
- * stack on a body nested ~5,000 deep (issue 17, item 8).
+ * The depth bound on request bodies is the one on servers' answers (platform/json-depth.ts):
+ * deeper bodies are refused before parsing (issue 17, item 8).
  */
-export const MAX_JSON_DEPTH = 128;
-
-/** True when `raw` (UTF-8 JSON text, valid or not) nests arrays/objects deeper than `max`. */
-export function jsonTooDeep(raw: Buffer, max = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw[i]!;
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped byte
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
-}
+export { jsonTooDeep, MAX_JSON_DEPTH };
 
 export type ParsedBody =
   { ok: true; value: unknown } | { ok: false; code: number; message: string };

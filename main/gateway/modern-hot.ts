@@ -15,7 +15,7 @@ import {
   type ServerContext,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { EventStream, type RequestId } from './event-stream.js';
+import { EventStream, messageJson, type RequestId } from './event-stream.js';
 import { directRequests } from './request-dispatch.js';
 import { withSureEnvelopes } from './modern-route.js';
 
@@ -209,7 +209,8 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
       (ex.dispatching || code === (ProtocolErrorCode.MissingRequiredClientCapability as number))
         ? LADDER_STATUS[code]
         : undefined;
-    const body = JSON.stringify(answer);
+    // Never throws: an answer it cannot write becomes an error answer (event-stream.ts).
+    const body = messageJson(answer);
     ex.res
       .writeHead(ladder ?? 200, {
         'content-type': 'application/json',

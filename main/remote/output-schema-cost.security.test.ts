@@ -186,8 +186,10 @@ describe('structured content nested deeper than Airlock can measure', () => {
       await source.settled();
       const r = await source.call('echo', {}, ctx);
       expect(r.isError).toBe(true);
+      // Refused where it is parsed now (upstream/json-values.ts, MAX_JSON_DEPTH), before the
+      // schema check's own depth guard: the same promise, that the call ran.
       expect(textOf(r)).toBe(
-        `The remote server "deep" answered, but Airlock could not check the result against its tool's output schema and did not pass it on: its structured content is nested too deeply for Airlock to check. The call itself ran on the server; check before trying again.`,
+        `The remote server "deep" answered, but Airlock did not read the answer: the server sent a message nested deeper than 128 levels; Airlock did not parse it. The call itself ran on the server; check before trying again.`,
       );
     }
   });

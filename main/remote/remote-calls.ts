@@ -177,8 +177,10 @@ export class RemoteCalls {
           );
         const malformed = malformedAnswer(err);
         if (malformed)
+          // An answer to this call, however malformed (a stdio line over the bounds included,
+          // line-reader.ts): the server had the call, so it may have run it.
           return this.fault(
-            `The remote server "${this.c.label}" answered with a malformed result, which Airlock did not pass on: ${malformed}`,
+            `The remote server "${this.c.label}" answered with a malformed result, which Airlock did not pass on: ${malformed}. The call itself ran on the server; check before trying again.`,
           );
         // The steps go to the agent (an elicitation/create, or links in the answer) as the server
         // wrote them: redacted first, as redactedSteps does to the answer (issue 10).

@@ -148,8 +148,9 @@ function readStream(
         deliver(message);
       } catch (err) {
         if (err instanceof UpstreamValuesError) {
-          // Cut as a message over the size bound is (the stream is not resumed, see `finish`):
-          // the call it answered fails at once with the reason.
+          // Too many values or too deep (json-values.ts), whatever the message — an answer, or a
+          // request or notification on the call's stream: cut as a message over the size bound
+          // is (the stream is not resumed, see `finish`), and the call fails at once saying why.
           tooLarge = err;
           body.cut(tooLarge);
           return;

@@ -63,7 +63,8 @@ export class LineReader {
         raw = parseUpstream(line);
       } catch (err) {
         if (!(err instanceof UpstreamValuesError)) continue;
-        // Too many values to parse (json-values.ts): its call, if it answers one, fails at once.
+        // Too many values or too deep to parse (json-values.ts): its call, if it answers one,
+        // fails at once.
         const id = answerIdOf(line);
         if (id === undefined) throw err;
         return malformedAnswerError(id, err.message);

@@ -1,3 +1,4 @@
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../../platform/json-depth.js';
 import { AnswerRefused } from './answer-refused.js';
 
 /**
@@ -69,24 +70,29 @@ export function tooManyValues(length: number): Error {
 }
 
 /**
- * `JSON.parse(text)` for a message from a server, refused with `tooManyValues` when it holds more
- * than UPSTREAM_VALUE_LIMIT values. Only a text longer than the limit is counted at all.
+ * `JSON.parse(text)` for a message from a server — every one, answers, requests and notifications,
+ * over HTTP (lean-fetch.ts, lean-transport.ts) and stdio (line-reader.ts) — refused with an
+ * `UpstreamValuesError` when it holds more than UPSTREAM_VALUE_LIMIT values or nests deeper than
+ * MAX_JSON_DEPTH (platform/json-depth.ts; a `_meta` 10,000 deep overflowed `JSON.stringify` and
+ * ended `airlock serve`). Only a text longer than the limits is scanned at all.
  */
 export function parseUpstream(text: string): unknown {
   if (
     text.length > UPSTREAM_VALUE_LIMIT &&
     countValues(text, UPSTREAM_VALUE_LIMIT) > UPSTREAM_VALUE_LIMIT
   )
-    throw new UpstreamValuesError(text.length);
+    throw new UpstreamValuesError(tooManyValues(text.length).message);
+  if (jsonTooDeep(text)) throw new UpstreamValuesError(tooDeep());
   return JSON.parse(text);
 }
 
-/** `parseUpstream`'s refusal. It keeps nothing of the text: it may outlive the message. */
-export class UpstreamValuesError extends AnswerRefused {
-  constructor(length: number) {
-    super(tooManyValues(length).message);
-  }
+/** The error a message nested deeper than MAX_JSON_DEPTH fails with; it names the bound. */
+export function tooDeep(): string {
+  return `the server sent a message nested deeper than ${MAX_JSON_DEPTH} levels; Airlock did not parse it`;
 }
+
+/** `parseUpstream`'s refusal. It keeps nothing of the text: it may outlive the message. */
+export class UpstreamValuesError extends AnswerRefused {}
 
 /**
  * The id of a refused message that answers a request — a top-level `id` (string or number) beside
