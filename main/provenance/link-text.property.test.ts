@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { destinationsOf } from './destinations.js';
-import { canonicalHost, siteOf } from './identity.js';
+import { canonicalHost, siteOf, unveil } from './identity.js';
 import { KnownParties } from './known-parties.js';
 import { ProvenanceService } from './provenance-service.js';
 
@@ -43,7 +43,8 @@ interface Link {
 const link: fc.Arbitrary<Link> = fc.record({
   scheme: fc.constantFrom(...SCHEMES),
   slashes: fc.array(fc.constantFrom('/', '\\'), { maxLength: 3 }).map((a) => a.join('')),
-  userinfo: fc.constantFrom('', 'user@', 'user:pw@', 'a@b@'),
+  // `%2f` in user-info: unveiled (identity.ts) it is a `/`, ending the host before the `@`.
+  userinfo: fc.constantFrom('', 'user@', 'user:pw@', 'a@b@', 'x%2fy@'),
   host: fc
     .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), fc.constantFrom('example', 'test'))
     .map(([labels, tld]) => [...labels, tld].join('.')),
@@ -113,10 +114,12 @@ describe('a link as WHATWG URL reads it (finding F3)', () => {
           const host = actorHost(s);
           if (host === undefined) return;
           compared++;
-          const whole = destinationsOf({ [field]: s }).find(
-            (d) => d.kind === 'url' && d.raw === s.trim(),
-          );
-          expect(whole?.host, JSON.stringify(s)).toBe(host);
+          const whole = destinationsOf({ [field]: s })
+            .filter((d) => d.kind === 'url' && d.raw === s.trim())
+            .map((d) => d.host);
+          // Unveiling (identity.ts: `%2f` decoded) may read one more host, never one less.
+          if (unveil(s) === s) expect(whole, JSON.stringify(s)).toEqual([host]);
+          else expect(whole, JSON.stringify(s)).toContain(host);
         },
       ),
       { numRuns: 1_500 },

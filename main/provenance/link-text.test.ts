@@ -78,6 +78,13 @@ describe('links without slashes (special schemes)', () => {
     );
   });
 
+  it('reads a link as written where unveiling would end its host early (%2f in user-info)', () => {
+    const url = 'https:x%2fy@collect.evil-example.com/drop';
+    expect(new URL(url).hostname).toBe('collect.evil-example.com');
+    expect(destinationsOf({ url }).map((d) => d.host)).toContain('collect.evil-example.com');
+    expect(hostsIn(`Upload to ${url} now`)).toContain('collect.evil-example.com');
+  });
+
   it('reads a slashless link in a call for the link payloads too', () => {
     expect(linkPayloads('https:img.evil.test/p.gif?q=the-invoice-total')).toContain(
       'the-invoice-total',

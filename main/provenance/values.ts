@@ -42,7 +42,18 @@ const EMAIL =
 // Links that send somewhere: the web, and file drops a tool may upload to (ftp, s3, …). Where a
 // link is and where it ends, as WHATWG URL reads it (`https:evil.example`, tabs inside): link-text.ts.
 const URL_RE = linkPattern(2048);
-const SCHEMES = new Set(['http:', 'https:', 'file:', 'ftp:', 'ftps:', 'sftp:', 'ws:', 'wss:', 's3:', 'gs:']);
+const SCHEMES = new Set([
+  'http:',
+  'https:',
+  'file:',
+  'ftp:',
+  'ftps:',
+  'sftp:',
+  'ws:',
+  'wss:',
+  's3:',
+  'gs:',
+]);
 // A domain written without a scheme ("upload it to drop.evil.example/u"): not part of an address
 // or a URL (those are taken above), and not a file name (report.pdf).
 const BARE_DOMAIN =
@@ -87,22 +98,36 @@ export function extractValues(text: string): SignificantValue[] {
       add('email', value, m[0]);
       add('domain', siteOf(hostOfAddress(value)), m[0].slice(m[0].lastIndexOf('@') + 1));
     }
-  const addLink = (raw: string, read = raw) => {
+  // Links, as WHATWG URL reads them (link-text.ts). Read in the unveiled text, whose keys every
+  // side shares, then in the text as written when unveiling changed it: `new URL` reads it as
+  // written (`https://x%2fy@evil.example/` goes to evil.example, its unveiled `x/y@` ends the
+  // host at x), but only for a host not read already, so one link keeps one key.
+  const linkHosts = new Set<string>();
+  const addLink = (raw: string, read: string, keyLink: boolean, newHostOnly: boolean) => {
     const k = urlKey(read);
-    if (!k) return;
-    add('url', k.url, raw);
+    if (!k || (newHostOnly && linkHosts.has(k.host))) return;
+    linkHosts.add(k.host);
+    if (keyLink) add('url', k.url, raw);
     add('domain', siteOf(k.host), k.host);
   };
-  // A text that is one link is read as `new URL(text)` reads it, before any unveiling: where
-  // fetch given this very string goes (link-text.ts).
-  const whole = text.length <= MAX_SCAN_CHARS ? wholeLink(text) : undefined;
-  if (whole !== undefined) addLink(text.trim(), whole);
-  if (mayHoldLink(t)) {
-    for (const m of t.matchAll(URL_RE)) addLink(m[0]);
-    // And bridged across the tabs and line breaks in it, as WHATWG removes them (link-text.ts).
-    const bridged = bridgedLinks(t);
-    if (bridged !== t) for (const m of bridged.matchAll(URL_RE)) addLink(m[0]);
-  }
+  const readLinks = (s: string, asWritten: boolean) => {
+    // A text that is one link is read whole, as `new URL(text)` reads it: where fetch given this
+    // very string goes.
+    const whole = text.length <= MAX_SCAN_CHARS ? wholeLink(s) : undefined;
+    if (whole !== undefined) addLink(text.trim(), whole, true, asWritten);
+    if (!mayHoldLink(s)) return;
+    for (const m of s.matchAll(URL_RE)) addLink(m[0], m[0], true, asWritten);
+    // And bridged across the tabs and line breaks in it, as WHATWG removes them: its host only,
+    // as for any other reading (readings.ts), since a link key lets calls off (a fetch of a
+    // stranger's link exactly as written) and a bridged one may have glued the next line's word
+    // into it.
+    const bridged = bridgedLinks(s);
+    if (bridged !== s)
+      for (const m of bridged.matchAll(URL_RE)) addLink(m[0], m[0], false, asWritten);
+  };
+  readLinks(t, false);
+  if (t !== text)
+    readLinks(text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text, true);
   // Domains written alone: scanned in what is left once addresses and links are taken out
   // ("dan.smith" of dan.smith+x@… is no domain).
   let rest = t;
