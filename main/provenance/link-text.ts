@@ -48,7 +48,11 @@ const HAS_SCHEME = /(?:https?|wss?|ftp|file)[\t\n\r]*:|(?:ftps|sftp|s3|gs):\/\//
 const C0_OR_SPACE_ENDS = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
 const TAB_OR_NEWLINE = /[\t\n\r]/g;
 // A scheme at the start (tabs and newlines inside it included: the parser removes them first).
+// eslint-disable-next-line no-control-regex
 const SCHEME_HEAD = /^[\u0000-\u0020]*[a-z][a-z0-9+.\-\t\n\r]*:/i;
+const READ_SCHEMES = new Set(
+  ['http', 'https', 'ws', 'wss', 'ftp', 'file', 'ftps', 'sftp', 's3', 'gs'].map((s) => `${s}:`),
+);
 
 /**
  * The string `new URL(text)` parses when the text starts with a scheme: the whole text without
@@ -56,7 +60,13 @@ const SCHEME_HEAD = /^[\u0000-\u0020]*[a-z][a-z0-9+.\-\t\n\r]*:/i;
  * for a text that does not start with a scheme (most text).
  */
 export function wholeLink(text: string): string | undefined {
-  if (!SCHEME_HEAD.test(text.slice(0, 64))) return undefined;
+  const head = SCHEME_HEAD.exec(text.slice(0, 64))?.[0];
+  // Only the schemes values.ts reads: "Subject: …" starts with a scheme too, and is no link.
+  if (
+    !head ||
+    !READ_SCHEMES.has(head.replace(C0_OR_SPACE_ENDS, '').replace(TAB_OR_NEWLINE, '').toLowerCase())
+  )
+    return undefined;
   return text.replace(C0_OR_SPACE_ENDS, '').replace(TAB_OR_NEWLINE, '');
 }
 
