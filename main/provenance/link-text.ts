@@ -38,6 +38,7 @@ export function linkPattern(maxChars: number): RegExp {
 
 /** Whether a text may hold a link (a cheap guard before the scans). */
 export function mayHoldLink(text: string): boolean {
+  if (!text.includes(':')) return false;
   return HAS_SCHEME.test(text) || (/[\t\n\r]/.test(text) && SPLIT_SCHEME.test(text));
 }
 const HAS_SCHEME = /(?:https?|wss?|ftp|file)[\t\n\r]*:|(?:ftps|sftp|s3|gs):\/\//i;
