@@ -215,6 +215,8 @@ function valuesOf(text: string, shapeOnly: boolean, extract: Extract): Found[] {
  * and separators is at most a display name (three words) per destination.
  */
 function isOnly(text: string, found: Found[]): boolean {
+  // A value that is one link (tabs or line breaks inside it too: link-text.ts) is only that.
+  if (found.some((f) => f.kind === 'url' && f.raw === text.trim())) return true;
   let rest = unveil(text);
   for (const f of found) rest = rest.split(f.raw).join(' ');
   rest = rest.replace(/mailto:|tel:|[<>"'()[\],;:|]/gi, ' ');

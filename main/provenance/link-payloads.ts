@@ -1,5 +1,6 @@
 import { domainToUnicode } from 'node:url';
 import { decodings } from './decodings.js';
+import { bridgedLinks, linkPattern, mayHoldLink } from './link-text.js';
 
 /**
  * What a link in a call's arguments carries (wave 3 outside corpus): a stranger's mail asks the
@@ -15,10 +16,9 @@ import { decodings } from './decodings.js';
  * Only text is added for the private-data rule; destinations are still the links themselves.
  */
 
-// The same link schemes values.ts reads; a link ends at white space or a closing bracket, but
-// for an IPv6 host's own (`http://[::1]/p?q=…`, as values.ts URL_RE).
-const LINK =
-  /\b(?:https?|ftps?|sftp|wss?):\/\/(?:[^\s<>"'`)\]}[/]{0,256}@)?(?:\[[0-9a-f:.]{2,45}\])?[^\s<>"'`)\]}]{0,4096}/gi;
+// The links values.ts reads (link-text.ts: `https:evil.test/…` without slashes, tabs and line
+// breaks inside), up to 4,096 characters.
+const LINK = linkPattern(4096);
 /** Most links carry nothing; a call's arguments are capped anyway, but bound the work. */
 const MAX_LINKS = 50;
 const MAX_PARTS = 200;
@@ -72,12 +72,15 @@ export function linkPayloads(texts: string | readonly string[]): string[] {
   let n = 0;
   let parts = 0;
   for (const text of typeof texts === 'string' ? [texts] : texts) {
-    if (!text.includes('://')) continue;
-    for (const m of text.matchAll(LINK)) {
+    if (!mayHoldLink(text)) continue;
+    const bridged = bridgedLinks(text);
+    const links = [...text.matchAll(LINK)].map((m) => m[0]);
+    if (bridged !== text) links.push(...[...bridged.matchAll(LINK)].map((m) => m[0]));
+    for (const link of links) {
       if (++n > MAX_LINKS) return out;
       let u: URL;
       try {
-        u = new URL(m[0]);
+        u = new URL(link);
       } catch {
         continue;
       }

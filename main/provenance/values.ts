@@ -1,5 +1,6 @@
 import { canonicalAddress, canonicalHost, hostOfAddress, siteOf, unveil } from './identity.js';
 import { IPV4_IN_TEXT, IPV6_IN_TEXT } from './ip-hosts.js';
+import { bridgedLinks, linkPattern, mayHoldLink, wholeLink } from './link-text.js';
 
 /**
  * The significant values of a text, as Airlock compares them between what an
@@ -38,13 +39,21 @@ export const SHINGLE_WORDS = 8;
 // address it names, billing@evil.example, would not be found in the text.
 const EMAIL =
   /(?:"[^"\r\n@]{1,64}"|[\p{L}\p{N}._%+-]{1,64})@(?:[\p{L}\p{N}\p{M}_-]{1,63}\.){1,8}[\p{L}][\p{L}\p{N}\p{M}-]{1,62}/gu;
-// Links that send somewhere: the web, and file drops a tool may upload to (ftp, s3, …). A link
-// ends at a closing bracket, but for an IPv6 host's own (`http://[::1]:8080/`, with or
-// without user-info): cut there, the link did not parse and its host went unread. User-info
-// may hold `@` (`http://a@b@[::1]/`: WHATWG's host follows the last one).
-const URL_RE =
-  /\b(?:https?|ftps?|sftp|wss?|s3|gs):\/\/(?:[^\s<>"'`)\]}[/]{0,256}@)?(?:\[[0-9a-f:.]{2,45}\])?[^\s<>"'`)\]}]{0,2048}/gi;
-const SCHEMES = new Set(['http:', 'https:', 'ftp:', 'ftps:', 'sftp:', 'ws:', 'wss:', 's3:', 'gs:']);
+// Links that send somewhere: the web, and file drops a tool may upload to (ftp, s3, …). Where a
+// link is and where it ends, as WHATWG URL reads it (`https:evil.example`, tabs inside): link-text.ts.
+const URL_RE = linkPattern(2048);
+const SCHEMES = new Set([
+  'http:',
+  'https:',
+  'file:',
+  'ftp:',
+  'ftps:',
+  'sftp:',
+  'ws:',
+  'wss:',
+  's3:',
+  'gs:',
+]);
 // A domain written without a scheme ("upload it to drop.evil.example/u"): not part of an address
 // or a URL (those are taken above), and not a file name (report.pdf).
 const BARE_DOMAIN =
@@ -81,7 +90,7 @@ export function extractValues(text: string): SignificantValue[] {
     const key = `${kind}:${value}`;
     if (value && !out.has(key)) out.set(key, { kind, value, raw });
   };
-  // Cheap guards first: most text has no '@' and no '://', and those scans are the costly ones.
+  // Cheap guards first: most text has no '@' and no link scheme, and those scans are the costly ones.
   if (t.includes('@'))
     for (const m of t.matchAll(EMAIL)) {
       const value = canonicalAddress(m[0]);
@@ -89,13 +98,36 @@ export function extractValues(text: string): SignificantValue[] {
       add('email', value, m[0]);
       add('domain', siteOf(hostOfAddress(value)), m[0].slice(m[0].lastIndexOf('@') + 1));
     }
-  if (t.includes('://'))
-    for (const m of t.matchAll(URL_RE)) {
-      const k = urlKey(m[0]);
-      if (!k) continue;
-      add('url', k.url, m[0]);
-      add('domain', siteOf(k.host), k.host);
-    }
+  // Links, as WHATWG URL reads them (link-text.ts). Read in the unveiled text, whose keys every
+  // side shares, then in the text as written when unveiling changed it: `new URL` reads it as
+  // written (`https://x%2fy@evil.example/` goes to evil.example, its unveiled `x/y@` ends the
+  // host at x), but only for a host not read already, so one link keeps one key.
+  const linkHosts = new Set<string>();
+  const addLink = (raw: string, read: string, keyLink: boolean, newHostOnly: boolean) => {
+    const k = urlKey(read);
+    if (!k || (newHostOnly && linkHosts.has(k.host))) return;
+    linkHosts.add(k.host);
+    if (keyLink) add('url', k.url, raw);
+    add('domain', siteOf(k.host), k.host);
+  };
+  const readLinks = (s: string, asWritten: boolean) => {
+    // A text that is one link is read whole, as `new URL(text)` reads it: where fetch given this
+    // very string goes.
+    const whole = text.length <= MAX_SCAN_CHARS ? wholeLink(s) : undefined;
+    if (whole !== undefined) addLink(text.trim(), whole, true, asWritten);
+    if (!mayHoldLink(s)) return;
+    for (const m of s.matchAll(URL_RE)) addLink(m[0], m[0], true, asWritten);
+    // And bridged across the tabs and line breaks in it, as WHATWG removes them: its host only,
+    // as for any other reading (readings.ts), since a link key lets calls off (a fetch of a
+    // stranger's link exactly as written) and a bridged one may have glued the next line's word
+    // into it.
+    const bridged = bridgedLinks(s);
+    if (bridged !== s)
+      for (const m of bridged.matchAll(URL_RE)) addLink(m[0], m[0], false, asWritten);
+  };
+  readLinks(t, false);
+  if (t !== text)
+    readLinks(text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text, true);
   // Domains written alone: scanned in what is left once addresses and links are taken out
   // ("dan.smith" of dan.smith+x@… is no domain).
   let rest = t;
@@ -161,7 +193,7 @@ function fnv1a(s: string): number {
 export function shingles(text: string): number[] {
   // Links are compared as links (url and domain values), not as words: the words of a
   // newsletter's link are not its prose.
-  const prose = text.includes('://') ? text.replace(URL_RE, ' ') : text;
+  const prose = mayHoldLink(text) ? text.replace(URL_RE, ' ') : text;
   const w = words(prose).map(fnv1a);
   const out: number[] = [];
   for (let i = 0; i + SHINGLE_WORDS <= w.length; i++) {
