@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GrantConstraint } from '../../common/contract/index.js';
+import { destinationsOf } from '../provenance/destinations.js';
 import { hostsIn, inDomain } from './addresses.js';
 import { checkConstraint } from './constraint.js';
-import { fitsScope, grantRecord } from './grant-scope.js';
+import { constraintHolds, fitsScope, grantRecord } from './grant-scope.js';
 
 /**
  * Security finding F3 on the grant side: a third-party tool's `domain` grant covers a call only
@@ -86,6 +87,22 @@ describe('a domain grant reads links as new URL reads them (F3)', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('holds only when every link host the taint check reads is in the domain', () => {
+    let held = 0;
+    fc.assert(
+      fc.property(link, around, fc.boolean(), (l, wrap, inside) => {
+        const note = wrap(l.lead + written(l, inside ? 'example.com' : l.host));
+        if (!constraintHolds(DOMAIN, { to: 'ann@example.com', note }, undefined)) return;
+        held++;
+        // Read as a destination field (a neutral `note` is not one to the taint check).
+        for (const d of destinationsOf({ cc: note }).filter((x) => x.kind === 'url'))
+          expect(inDomain(d.host, 'example.com'), `${JSON.stringify(note)} → ${d.host}`).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(held).toBeGreaterThan(100);
   });
 
   it('the same forms to the domain are no reason to ask', () => {
