@@ -134,10 +134,28 @@ describe('grant link reading: cases', () => {
       'https://example.com/r?to=https:evil.test/x',
       'https://example.com/r?to=https://evil.test/x',
       'https://example.com/r?to=//evil.test/x',
+      // The URL parser takes a quote into a host (a name under evil.test), with breaks too.
+      'see http:"x.evil.test now',
+      '<ws:"\r.evil.test>',
+      'see HTTP:"\rv1.evil.test now',
     ])
       expect(hostsIn({ note })?.every((h) => inDomain(h, 'example.com')) ?? false, note).toBe(
         false,
       );
+  });
+
+  it('quoted or bracketed links to the domain still hold', () => {
+    for (const note of [
+      "see 'https://example.com' now",
+      'see "https:example.com/a" now',
+      '<https://example.com>',
+      '[x](https://example.com)',
+      '("https://sub.example.com/a")',
+    ])
+      expect(
+        hostsIn({ note })?.every((h) => inDomain(h, 'example.com')),
+        note,
+      ).toBe(true);
   });
 
   it('prose with colons is no link', () => {

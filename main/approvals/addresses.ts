@@ -112,17 +112,46 @@ function linkHosts(text: string): string[] | null {
       // And as a reader of prose takes it: up to a closing bracket, without trailing
       // punctuation (`[x](http:evil.test:8080)` is a link to evil.test; whole, it parses not).
       const cut = link.replace(/[)\]}].*$/s, '').replace(/[.,;:!?*]+$/, '');
-      for (const l of cut === link ? [] : [cut])
+      let cutHost = '';
+      try {
+        if (cut !== link) cutHost = new URL(cut).hostname;
+      } catch {
+        // not a link either way
+      }
+      if (cutHost) hosts.push(cutHost);
+      // A host whose last label is no DNS label (`example.com)` of `[x](https://example.com)`)
+      // reaches no one: the cut reading stands for it.
+      if (host && !(cutHost && !HOLDABLE.test(host))) hosts.push(host);
+    }
+  }
+  // A quote, angle bracket or backtick ends a link above, but not to the URL parser, which takes
+  // `"` or `'` into a host: `http:"x.evil.test` goes to a name under evil.test (whose owner
+  // answers for it). Read up to white space too, keeping a host that parses and that someone
+  // could hold (its last label a top-level domain's: `'https://example.com'` is not `com'`).
+  // The parser removes tabs and line breaks first (bridgedLinks stops at a quote: read them here).
+  const words = /[\t\n\r]/.test(text) ? `${text} ${text.replace(/[\t\n\r]+/g, '')}` : text;
+  for (const token of words.matchAll(WORD)) {
+    if (!/["'<>`]/.test(token[0])) continue;
+    for (const m of token[0].matchAll(LINK_START)) {
+      if (++starts > MAX_LINK_STARTS) return null;
+      const rest = token[0].slice(m.index).replace(/^[0-9+.-]+/, '');
+      if (rest.length > MAX_LINK_CHARS) return null;
+      const link = rest.startsWith('/') || rest.startsWith('\\') ? `https:${rest}` : rest;
+      // Whole, and without the closing quotes or brackets of what it was written in.
+      for (const l of new Set([link, link.replace(/["'<>`)\]}.,;:!?*]+$/, '')]))
         try {
-          hosts.push(new URL(l).hostname);
+          const host = new URL(l).hostname;
+          if (HOLDABLE.test(host)) hosts.push(host);
         } catch {
-          // not a link either way
+          // not a link to that parser
         }
-      if (host) hosts.push(host);
     }
   }
   return hosts.filter(Boolean).map((h) => h.replace(/^\[|\]$/g, ''));
 }
+const WORD = /\S+/g;
+// A host someone could hold: its last label a DNS label (or an IP address).
+const HOLDABLE = /(?:^|\.)[a-z0-9-]+\.?$|^\[[0-9a-f:.]+\]$/;
 
 function strings(value: unknown, out: string[], depth = 0): void {
   if (depth > 64) throw new Error('arguments nested too deep');
