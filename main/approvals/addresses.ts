@@ -1,5 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { unveil } from '../provenance/identity.js';
+import { bridgedLinks, wholeLink } from '../provenance/link-text.js';
 
 /**
  * Reading addresses and links for domain-scoped grants (issue 27 item 1). Built-in tools say what
@@ -67,8 +68,90 @@ const HOST_AFTER = /^(?:[\p{L}\p{N}\p{M}._-]|[^\p{ASCII}\s])+/u;
 // names another domain: `a@example.com!x.evil.test` and `a@example.com)x.evil.test` are domains
 // under evil.test to that parser. A host so followed cannot be placed.
 const DOMAIN_GOES_ON = /^[^\s\p{L}\p{N}\p{M}._,;"<(:@-][^\s,;"<(@]*\.[^\s,;"<(@.]/u;
-// Anything with a scheme and "//", or a scheme-relative "//host".
-const LINK = /[a-z][a-z0-9+.-]*:[/\\]{2}[^\s"'<>`]*|(?<![:/\\\w])[/\\]{2}[^\s"'<>`/\\]+/gi;
+// Anything with a scheme and "//", or a scheme-relative "//host" (for where an "@" is inside a link).
+const LINK =
+  /(?<![a-z0-9+.-])[0-9+.-]*[a-z][a-z0-9+.-]*:[/\\]{2}[^\s"'<>`]*|(?<![:/\\\w])[/\\]{2}[^\s"'<>`/\\]+/gi;
+// Where a link may start, as the thing that acts reads one (security finding F3, as
+// provenance/link-text.ts): a special scheme (URL Standard §4.2) with any number of slashes or
+// backslashes, none included (`https:evil.test/x` goes to evil.test); any scheme with "//"; a
+// scheme-relative "//host". Every start is read, those inside another link's query too
+// (`https://example.com/r?to=https:evil.test/x` names evil.test). A scheme starts where a run of
+// scheme characters does, its leading digits and signs skipped (the look-behind keeps the scan
+// linear on a long run of letters, as in LINK).
+const LINK_START =
+  /\b(?:https?|wss?|ftp|file):|(?<![a-z0-9+.-])[0-9+.-]*[a-z][a-z0-9+.-]*:[/\\]{2}|(?<![:/\\\w])[/\\]{2}/gi;
+// A link's extent: up to white space, a quote or an angle bracket (`new URL` reads the host).
+const TOKEN = /[^\s"'<>`]+/g;
+// Bounds on the work for one text: beyond them the call asks.
+const MAX_LINK_STARTS = 256;
+const MAX_LINK_CHARS = 8192;
+
+/**
+ * The hosts of the links in a text, read by `new URL` (what fetch uses); null when a link written
+ * with "//" names no host it can read, or there are too many or too long to read. A special
+ * scheme without "//" that does not parse, or has no host (`http:` alone, `file:report.pdf`),
+ * is no link to that parser, and is passed over.
+ */
+function linkHosts(text: string): string[] | null {
+  const hosts: string[] = [];
+  let starts = 0;
+  for (const token of text.matchAll(TOKEN)) {
+    for (const m of token[0].matchAll(LINK_START)) {
+      if (++starts > MAX_LINK_STARTS) return null;
+      const rest = token[0].slice(m.index).replace(/^[0-9+.-]+/, '');
+      if (rest.length > MAX_LINK_CHARS) return null;
+      const strict = /^(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}/i.test(rest);
+      const link = rest.startsWith('/') || rest.startsWith('\\') ? `https:${rest}` : rest;
+      let host = '';
+      try {
+        host = new URL(link).hostname;
+      } catch {
+        if (strict) return null;
+      }
+      if (!host && strict) return null;
+      // And as a reader of prose takes it: up to a closing bracket, without trailing
+      // punctuation (`[x](http:evil.test:8080)` is a link to evil.test; whole, it parses not).
+      const cut = link.replace(/[)\]}].*$/s, '').replace(/[.,;:!?*]+$/, '');
+      let cutHost = '';
+      try {
+        if (cut !== link) cutHost = new URL(cut).hostname;
+      } catch {
+        // not a link either way
+      }
+      if (cutHost) hosts.push(cutHost);
+      // A host whose last label is no DNS label (`example.com)` of `[x](https://example.com)`)
+      // reaches no one: the cut reading stands for it.
+      if (host && !(cutHost && !HOLDABLE.test(host))) hosts.push(host);
+    }
+  }
+  // A quote, angle bracket or backtick ends a link above, but not to the URL parser, which takes
+  // `"` or `'` into a host: `http:"x.evil.test` goes to a name under evil.test (whose owner
+  // answers for it). Read up to white space too, keeping a host that parses and that someone
+  // could hold (its last label a top-level domain's: `'https://example.com'` is not `com'`).
+  // The parser removes tabs and line breaks first (bridgedLinks stops at a quote: read them here).
+  const words = /[\t\n\r]/.test(text) ? `${text} ${text.replace(/[\t\n\r]+/g, '')}` : text;
+  for (const token of words.matchAll(WORD)) {
+    if (!/["'<>`]/.test(token[0])) continue;
+    for (const m of token[0].matchAll(LINK_START)) {
+      if (++starts > MAX_LINK_STARTS) return null;
+      const rest = token[0].slice(m.index).replace(/^[0-9+.-]+/, '');
+      if (rest.length > MAX_LINK_CHARS) return null;
+      const link = rest.startsWith('/') || rest.startsWith('\\') ? `https:${rest}` : rest;
+      // Whole, and without the closing quotes or brackets of what it was written in.
+      for (const l of new Set([link, link.replace(/["'<>`)\]}.,;:!?*]+$/, '')]))
+        try {
+          const host = new URL(l).hostname;
+          if (HOLDABLE.test(host)) hosts.push(host);
+        } catch {
+          // not a link to that parser
+        }
+    }
+  }
+  return hosts.filter(Boolean).map((h) => h.replace(/^\[|\]$/g, ''));
+}
+const WORD = /\S+/g;
+// A host someone could hold: its last label a DNS label (or an IP address).
+const HOLDABLE = /(?:^|\.)[a-z0-9-]+\.?$|^\[[0-9a-f:.]+\]$/;
 
 function strings(value: unknown, out: string[], depth = 0): void {
   if (depth > 64) throw new Error('arguments nested too deep');
@@ -110,16 +193,12 @@ export function hostsIn(args: unknown): string[] | null {
       if (!inLink(m.index) && DOMAIN_GOES_ON.test(after.slice(host.length))) return null;
       hosts.push(host);
     }
-    for (const m of links) {
-      const link = m[0].startsWith('/') || m[0].startsWith('\\') ? `https:${m[0]}` : m[0];
-      let host: string;
-      try {
-        host = new URL(link).hostname;
-      } catch {
-        return null;
-      }
-      if (!host) return null;
-      hosts.push(host.replace(/^\[|\]$/g, ''));
+    // Each link as written, and as WHATWG URL reads it: tabs and line breaks inside removed
+    // (bridged in free text; a text that is one link, whole), as provenance/link-text.ts.
+    for (const reading of new Set([text, bridgedLinks(text), wholeLink(text) ?? text])) {
+      const found = linkHosts(reading);
+      if (!found) return null;
+      hosts.push(...found);
     }
   }
   return hosts;

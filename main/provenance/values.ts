@@ -66,9 +66,15 @@ const TOKEN = /(?<![\w-])[A-Za-z0-9_-]{24,256}(?![\w-])/g;
 // A phone: optional +, then 9–15 digits with common separators (E.164 allows 15 digits).
 const PHONE = /(?<![\w@.])\+?\d[\d ().-]{7,22}\d(?![\w@])/g;
 
+// A scheme alone, its colon perhaps trimmed off as punctuation (see urlKey).
+const BARE_SCHEME = /^[a-z][a-z0-9+.-]*:?[\\/]*$/i;
+
 /** The canonical host of a URL as fetch would resolve it (WHATWG URL), and the URL's key. */
 export function urlKey(raw: string): { url: string; host: string } | null {
   const trimmed = raw.replace(/[.,;:!?*]+$/, '');
+  // A scheme with nothing after it ("the http: prefix", a text of `http: ` repeated) names no
+  // host: `new URL` would throw, and a thrown error costs more than the whole scan of it.
+  if (BARE_SCHEME.test(trimmed)) return null;
   let u: URL;
   try {
     u = new URL(trimmed);
