@@ -80,6 +80,11 @@ export interface RunningServer extends ReadyLine {
   stop: () => Promise<number | null>;
   /** SIGKILL (a crash) and wait for the exit. */
   kill: () => Promise<void>;
+  /**
+   * `p`, or a rejection naming the exit (code and stderr) as soon as the process exits first: a
+   * test waiting on the server learns of a crash from the exit event, not from its own timeout.
+   */
+  whileRunning: <T>(p: Promise<T>) => Promise<T>;
 }
 
 function testEnv(p: Profile): NodeJS.ProcessEnv {
@@ -153,6 +158,15 @@ export async function startServer(
     stderr: () => err,
     stop: () => signal(child, 'SIGTERM', exited),
     kill: async () => void (await signal(child, 'SIGKILL', exited)),
+    whileRunning: (p) =>
+      Promise.race([
+        p,
+        exited.then((code) => {
+          throw new Error(
+            `airlock serve exited (${code}) while a test waited on it.\nstderr:\n${err}`,
+          );
+        }),
+      ]),
   };
 }
 

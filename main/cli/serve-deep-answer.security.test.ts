@@ -15,7 +15,8 @@ import { deepHttp } from '../../test-support/deep-upstream.js';
  * approved call with a `_meta` nested 10,000 deep. The process used to exit within seconds
  * (RangeError out of the approval store's JSON.stringify in an unawaited promise), leaving
  * server.json and run/control.sock behind. Now the call fails at once saying it ran, the
- * request is `failed`, and the same process serves the next call.
+ * request is `failed`, and the same process serves the next call. Every wait on the process is
+ * raced against its exit (`whileRunning`): a crash fails the test at once, saying so.
  */
 const cleanup = cleanupAfterEach();
 
@@ -60,19 +61,20 @@ describe('airlock serve and a server whose answer nests 10,000 deep', () => {
         },
       );
     });
-    const approval = await requested;
-    await control.decide(approval.id, { kind: 'allow_once' });
-    const r = await answer!;
+    const alive = server.whileRunning;
+    const approval = await alive(requested);
+    await alive(control.decide(approval.id, { kind: 'allow_once' }));
+    const r = await alive(answer!);
     expect(r.isError).toBe(true);
     expect((r.content as { text: string }[])[0]?.text).toMatch(
       /nested deeper than 128 levels; Airlock did not parse it\. The call itself ran on the server/,
     );
-    expect((await control.getApproval(approval.id)).state).toBe('failed');
+    expect((await alive(control.getApproval(approval.id))).state).toBe('failed');
 
     // The same process, still serving: another call goes through, server.json is still its own.
-    const ok = await agent.callTool({ name: 'evil__good', arguments: {} });
+    const ok = await alive(agent.callTool({ name: 'evil__good', arguments: {} }));
     expect(ok.isError).toBeFalsy();
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await alive(fetch(`${server.url}/healthz`))).status).toBe(200);
     expect(existsSync(join(profile.dataDir, 'server.json'))).toBe(true);
     expect(server.stderr()).not.toMatch(/RangeError|unhandled rejection/);
   });

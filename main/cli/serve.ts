@@ -65,7 +65,7 @@ async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
   // no clean stop.
   // A second signal while stopping exits at once (stop-signals.ts).
   // One request's stray rejection must not end the gateway for everyone (kept-serving.ts).
-  const offRejections = keepServingOnRejection((m, f) => app.logger.error(m, f));
+  const offRejections = keepServingOnRejection(app.logger);
   let offSignals = () => {};
   const stopped = new Promise<void>((resolveStop) => {
     offSignals = onStopSignals({

@@ -128,7 +128,19 @@ export class ControlRoutes {
     });
     res.write(': airlock events\n\n');
     this.streams.add(res);
-    const send = (event: CoreEvent) => res.write(`data: ${JSON.stringify(event)}\n\n`);
+    // Called inside the emitter's loop: a throw would go back into whatever emitted (the approval
+    // engine, a server's notice) and the later subscribers would miss the event. One that cannot
+    // be written (nested past the stack; servers' values are bounded before, json-values.ts) is
+    // left out, and the stream goes on.
+    const send = (event: CoreEvent) => {
+      let data: string;
+      try {
+        data = JSON.stringify(event);
+      } catch {
+        return;
+      }
+      res.write(`data: ${data}\n\n`);
+    };
     const off = this.o.events.subscribe(send);
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
     const done = () => {

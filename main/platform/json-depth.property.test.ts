@@ -14,9 +14,8 @@ function depthOf(v: unknown): number {
   return 1 + inner.reduce<number>((m, x) => Math.max(m, depthOf(x)), 0);
 }
 
-const tricky = fc.string({
-  unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', ',', ':', 'é', '😀', '\n'),
-});
+const unit = fc.constantFrom('[', ']', '{', '}', '"', '\\', '/', 'a', ',', ':', 'é', '😀', '\n');
+const tricky = fc.string({ unit });
 
 describe('jsonTooDeep', () => {
   it('is true exactly when the parsed value nests deeper than the bound, as text or bytes', () => {
@@ -37,4 +36,50 @@ describe('jsonTooDeep', () => {
       ),
     );
   });
+
+  it('agrees with JSON.parse on text JSON.stringify never writes: whitespace, \\u escapes', () => {
+    // Any JSON text a server may send: whitespace between every token, and strings written with
+    // \uXXXX escapes (of quotes, backslashes and brackets too), `\/`, or as JSON.stringify does.
+    const ws = fc.constantFrom('', ' ', '\t', '\r\n', ' \n ');
+    const style = fc.constantFrom('plain', 'unicode', 'solidus');
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 12, stringUnit: fc.oneof(unit, fc.string({ unit: 'binary' })) }),
+        ws,
+        style,
+        fc.integer({ min: 0, max: 14 }),
+        (v, space, how, max) => {
+          const text = written(v, space, how);
+          const deeper = depthOf(JSON.parse(text)) > max;
+          expect(jsonTooDeep(text, max)).toBe(deeper);
+          expect(jsonTooDeep(Buffer.from(text, 'utf8'), max)).toBe(deeper);
+        },
+      ),
+    );
+  });
 });
+
+/** `v` as JSON text with `space` around every token and strings escaped as `how` says. */
+function written(v: unknown, space: string, how: 'plain' | 'unicode' | 'solidus'): string {
+  const str = (s: string) =>
+    how === 'plain'
+      ? JSON.stringify(s)
+      : how === 'solidus'
+        ? JSON.stringify(s).replaceAll('/', '\\/')
+        : `"${unicodeEscaped(s)}"`;
+  const w = (x: unknown): string => {
+    if (typeof x === 'string') return str(x);
+    if (x === null || typeof x !== 'object') return JSON.stringify(x);
+    if (Array.isArray(x)) return `[${space}${x.map(w).join(`${space},${space}`)}${space}]`;
+    const members = Object.entries(x).map(([k, y]) => `${str(k)}${space}:${space}${w(y)}`);
+    return `{${space}${members.join(`${space},${space}`)}${space}}`;
+  };
+  return `${space}${w(v)}${space}`;
+}
+
+/** Every UTF-16 unit of `s` as a \uXXXX escape (lone surrogates, quotes and brackets alike). */
+function unicodeEscaped(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) out += `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
+}

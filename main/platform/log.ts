@@ -33,6 +33,16 @@ export class Logger {
     this.secrets.delete(value);
   }
 
+  /**
+   * `text` with every registered secret replaced. For a caller that shortens text before logging
+   * it: redact first, then cut, or the cut may leave part of a secret the line's redaction no
+   * longer recognises.
+   */
+  redact(text: string): string {
+    for (const secret of this.secrets) text = text.split(secret).join('[redacted]');
+    return text;
+  }
+
   debug(msg: string, fields?: Record<string, unknown>): void {
     this.write('debug', msg, fields);
   }
@@ -48,8 +58,9 @@ export class Logger {
 
   private write(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
     if (ORDER[level] < ORDER[this.options.level ?? 'info']) return;
-    let line = JSON.stringify({ t: new Date().toISOString(), level, msg, ...fields });
-    for (const secret of this.secrets) line = line.split(secret).join('[redacted]');
+    const line = this.redact(
+      JSON.stringify({ t: new Date().toISOString(), level, msg, ...fields }),
+    );
     if (this.options.stderr !== false) process.stderr.write(line + '\n');
     if (this.file) {
       try {

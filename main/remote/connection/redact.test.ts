@@ -79,6 +79,18 @@ describe('Redactor.result', () => {
     const out = JSON.stringify(r.result({ a: 'sent {"k":"v-123"}', b: 'as dom\\user-pw' }));
     expect(out).toBe('{"a":"sent [redacted]","b":"as [redacted]"}');
   });
+
+  it('redacts a numeric secret a server echoes as a number, and the result stays a value', () => {
+    // Matched in the JSON text outside a string, it left text that was no JSON (the call threw).
+    const r = new ConnectionRedactor();
+    r.follow({ headers: { 'x-api-key': '12345678' } });
+    const echoed = JSON.parse(
+      '{"structuredContent":{"n":123456789,"m":7,"s":"k 12345678","12345678":1,"__proto__":{"x":12345678}}}',
+    ) as object;
+    expect(JSON.stringify(r.result(echoed))).toBe(
+      '{"structuredContent":{"[redacted]":1,"n":"[redacted]","m":7,"s":"k [redacted]","__proto__":{"x":"[redacted]"}}}',
+    );
+  });
 });
 
 describe('Redactor.text', () => {

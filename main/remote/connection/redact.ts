@@ -23,6 +23,10 @@ export class Redactor {
   }
 
   text(s: string): string {
+    return this.replaced(s);
+  }
+
+  private replaced(s: string): string {
     let out = s;
     for (const secret of this.secrets)
       if (out.includes(secret)) out = out.split(secret).join('[redacted]');
@@ -36,7 +40,30 @@ export class Redactor {
     if (!this.inJson.some((s) => json.includes(s))) return r;
     let out = json;
     for (const secret of this.inJson) out = out.split(secret).join('[redacted]');
-    return JSON.parse(out) as T;
+    try {
+      return JSON.parse(out) as T;
+    } catch {
+      // A secret matched outside a string (a numeric key echoed as a number, `{"n":12345678}`):
+      // the text is no longer JSON. Value by value then — strings, keys, and a number holding a
+      // secret becomes the string "[redacted]".
+      return JSON.parse(json, (_k, v: unknown) => this.value(v)) as T;
+    }
+  }
+
+  private value(v: unknown): unknown {
+    if (typeof v === 'string') return this.replaced(v);
+    if (typeof v === 'number') return this.replaced(String(v)) === String(v) ? v : '[redacted]';
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const out: Record<string, unknown> = {};
+    // Defined, not assigned: a "__proto__" key stays a key, as JSON.parse made it.
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, this.replaced(k), {
+        value: x,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return out;
   }
 }
 

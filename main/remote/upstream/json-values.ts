@@ -77,13 +77,21 @@ export function tooManyValues(length: number): Error {
  * ended `airlock serve`). Only a text longer than the limits is scanned at all.
  */
 export function parseUpstream(text: string): unknown {
+  checkUpstream(text);
+  return JSON.parse(text);
+}
+
+/**
+ * `parseUpstream`'s bounds without the parse, for a leg whose parse is the SDK's own (the legacy
+ * HTTP+SSE transport, http/bounded-sse.ts): throws the same `UpstreamValuesError`.
+ */
+export function checkUpstream(text: string): void {
   if (
     text.length > UPSTREAM_VALUE_LIMIT &&
     countValues(text, UPSTREAM_VALUE_LIMIT) > UPSTREAM_VALUE_LIMIT
   )
     throw new UpstreamValuesError(tooManyValues(text.length).message);
   if (jsonTooDeep(text)) throw new UpstreamValuesError(tooDeep());
-  return JSON.parse(text);
 }
 
 /** The error a message nested deeper than MAX_JSON_DEPTH fails with; it names the bound. */

@@ -4,7 +4,6 @@ import {
   ProtocolError,
   SdkError,
   SdkErrorCode,
-  SSEClientTransport,
   StreamableHTTPClientTransport,
   UnauthorizedError,
   type AuthProvider,
@@ -17,6 +16,7 @@ import { UpstreamClient } from './upstream-client.js';
 import { connectStdio, type StdioTarget } from '../stdio/connect-stdio.js';
 import { isStdioError } from '../stdio/errors.js';
 import { leanTransport } from '../http/lean-transport.js';
+import { BoundedSSEClientTransport } from '../http/bounded-sse.js';
 import type { SourceNotice } from '../../tools/features.js';
 import type { RelayMethod } from '../../tools/relay.js';
 import { streamLostHandler } from '../relay/relay-scope.js';
@@ -137,10 +137,11 @@ async function attempt(
   wireFeatures(client, o);
   const auth = o.authProvider ? { authProvider: o.authProvider } : {};
   // Streamable HTTP reads its responses through the lean node:http leg (lean-transport.ts, issue
-  // 20); the legacy SSE transport, and an SDK without the lean seam, use fetch.
+  // 20); the legacy SSE transport, and an SDK without the lean seam, use fetch. The legacy one
+  // bounds its messages as the lean leg does (bounded-sse.ts).
   const transport =
     kind === 'sse'
-      ? new SSEClientTransport(o.url, { fetch: fetchWithHeaders, ...auth })
+      ? new BoundedSSEClientTransport(o.url, { fetch: fetchWithHeaders, ...auth })
       : (leanTransport(o.url, o.headers, o.authProvider) ??
         new StreamableHTTPClientTransport(o.url, { fetch: fetchWithHeaders, ...auth }));
   let closing = false;
