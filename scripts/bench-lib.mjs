@@ -59,15 +59,16 @@ export async function startBenchApp(sources, prefix = 'airlock-bench-') {
 }
 
 /**
- * server-everything (streamable HTTP) in its own process on a free loopback port; its
- * `--import` preload reports the address it bound (and refuses to bind anything else).
+ * server-everything (streamable HTTP, or with `mode` 'sse' the 2024-11-05 HTTP+SSE transport at
+ * /sse) in its own process on a free loopback port; its `--import` preload reports the address it
+ * bound (and refuses to bind anything else).
  */
-export async function startEverything() {
+export async function startEverything(mode = 'streamableHttp') {
   const root = new URL('..', import.meta.url).pathname;
   const require = createRequire(import.meta.url);
   const entry = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
   const preload = join(root, 'main/remote/fixtures/loopback-only.mjs');
-  const child = spawn(process.execPath, ['--import', preload, entry, 'streamableHttp'], {
+  const child = spawn(process.execPath, ['--import', preload, entry, mode], {
     env: { ...process.env, PORT: '0' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -84,7 +85,7 @@ export async function startEverything() {
     child.once('exit', (code) => reject(new Error(`server-everything exited ${code}: ${err}`)));
   });
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`,
     pid: child.pid,
     stop: () => child.kill('SIGKILL'),
   };

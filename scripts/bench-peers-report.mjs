@@ -13,20 +13,26 @@ const KIND = { http: 'HTTP upstream', stdio: 'stdio upstream (launched by the ga
  */
 function figures(leg, legs, baseEra = sameClient(leg?.era)) {
   if (!leg?.c) return undefined;
+  // The same library on the same transport: a leg an agent reaches over HTTP+SSE (mcp-hub) is
+  // based on direct calls over HTTP+SSE (bench-peers.mjs says why).
+  const base = directName(leg);
   const direct = legs.find(
-    (l) => l.kind === leg.kind && l.name === 'direct' && l.era === baseEra && l.t.length,
+    (l) => l.kind === leg.kind && l.name === base && l.era === baseEra && l.t.length,
   );
-  const base = (q) =>
-    leg.kind !== 'http' || leg === direct ? 0 : direct ? percentile(direct.t, q) : NaN;
+  const under = (q) =>
+    leg.kind !== 'http' || isDirect(leg) ? 0 : direct ? percentile(direct.t, q) : NaN;
   return {
-    p50: percentile(leg.t, 50) - base(50),
-    p99: percentile(leg.t, 99) - base(99),
+    p50: percentile(leg.t, 50) - under(50),
+    p99: percentile(leg.t, 99) - under(99),
     callsPerS: leg.callsPerS,
     cpu8: leg.cpu8PerCall,
     cpuSeq: leg.cpuPerCall,
     rss: leg.g.rss,
   };
 }
+/** A yardstick of direct calls (either transport): its latency is the base, not a gateway's. */
+export const isDirect = (leg) => leg.name === 'direct' || leg.name === 'direct (HTTP+SSE)';
+const directName = (leg) => (leg.g?.sse ? 'direct (HTTP+SSE)' : 'direct');
 /** The direct leg whose client library is the leg's: SDK 1.x for 2025 legs, the v2 client else. */
 const sameClient = (era) => (era === '2025' ? '2025' : 'v2-2025');
 /**
@@ -95,7 +101,7 @@ export function printTables(legs, sizes) {
         const cells = METRICS.map(([k]) => {
           const b = best[k];
           // direct's own latency is the baseline, not a gateway's figure: shown bare, no ratio.
-          const abs = leg.name === 'direct' && kind === 'http' && k.startsWith('p');
+          const abs = isDirect(leg) && kind === 'http' && k.startsWith('p');
           const r = !abs && b && usable(f[k], k) ? ` (${(f[k] / b.v).toFixed(2)}×)` : '';
           return `${abs ? 'abs ' : ''}${fmt(f[k], k)}${r}`.padStart(17);
         });
@@ -143,7 +149,7 @@ export function printCpuWhy(legs, sizes) {
   if (proxy)
     console.log(
       `  ÷ the raw proxy's CPU per call in this run (${f(proxy.cpuPerCall)} seq ${f(proxy.cpu8PerCall)} 8 cl): ${legs
-        .filter((l) => l.c && l.era === '2025' && l.name !== 'direct' && l.cpu8PerCall)
+        .filter((l) => l.c && l.era === '2025' && !isDirect(l) && l.cpu8PerCall)
         .map((l) => `${l.name} ${l.kind} ${(l.cpu8PerCall / proxy.cpu8PerCall).toFixed(1)}×`)
         .join(', ')} (8 cl)`,
     );

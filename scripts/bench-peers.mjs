@@ -92,6 +92,12 @@ else
 console.log(`  Airlock: bin/airlock.js serve, vault: ${A.airlockVault().mode}\n`);
 
 const es = await startEverything();
+// The same server on the 2024-11-05 HTTP+SSE transport: the base of mcp-hub's added latency. An
+// agent on that transport gets each answer on its one open event stream (the POST is a bare 202),
+// which costs the agent's own library less than reading each POST's answer as Streamable HTTP
+// does: subtracting a Streamable HTTP base from an HTTP+SSE leg counted that difference as the
+// gateway's (mcp-hub's added p50 came out 0.14 ms, below the raw byte proxy's 0.40 in one run).
+const esSse = await startEverything('sse').catch((err) => ({ failed: err.message }));
 /**
  * Every gateway process tree and the agent eras it is measured with; a failed start is kept as
  * a row with its reason. A gateway that speaks both eras is added once per era (see the header).
@@ -111,6 +117,15 @@ const noPeers = (kind, name, eras = BOTH) =>
 const stdioOnly = 'n/a: bridges a stdio server only (no HTTP upstream)';
 
 await add('http', 'direct', async () => ({ url: es.url, pid: es.pid, tool: 'echo', stop() {} }));
+await add(
+  'http',
+  'direct (HTTP+SSE)',
+  async () => {
+    if (esSse.failed) throw new Error(esSse.failed);
+    return { url: esSse.url, pid: esSse.pid, tool: 'echo', sse: true, stop() {} };
+  },
+  ['2025'],
+);
 const floor = (name, ...script) => G.floorChild(name, es.url, ...script);
 await add('http', 'raw proxy', () => floor('raw proxy', 'bench-passthrough.mjs', '--proxy-child'));
 await add('http', 'JSON relay', () =>
@@ -282,5 +297,6 @@ try {
   for (const l of run) if (!l.g.client) await l.c.close().catch(() => {});
   for (const g of live) await Promise.resolve(g.stop()).catch(() => {});
   es.stop();
+  esSse.stop?.();
 }
 process.exit(process.exitCode ?? 0);
