@@ -74,14 +74,20 @@ export async function startEverything(mode = 'streamableHttp') {
   });
   const port = await new Promise((resolve, reject) => {
     let err = '';
-    child.stderr.on('data', (d) => {
+    const onData = (d) => {
       err += d;
       const m = /AIRLOCK_TEST_LISTENING (\S+) (\d+)/.exec(err);
-      if (m) {
-        if (m[1] !== '127.0.0.1') reject(new Error(`server-everything bound ${m[1]}`));
-        resolve(Number(m[2]));
-      }
-    });
+      if (!m) return;
+      // Its `sse` mode logs a line to stderr on every POST: once the port is known, stop
+      // keeping (and re-scanning) it in this process, which is the agent's, but keep draining the
+      // pipe so the server never blocks on a full one.
+      child.stderr.off('data', onData);
+      child.stderr.resume();
+      if (m[1] === '127.0.0.1') return resolve(Number(m[2]));
+      child.kill('SIGKILL');
+      reject(new Error(`server-everything bound ${m[1]}`));
+    };
+    child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server-everything exited ${code}: ${err}`)));
   });
   return {

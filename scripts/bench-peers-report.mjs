@@ -82,7 +82,9 @@ export function printTables(legs, sizes) {
   for (const kind of ['http', 'stdio'])
     for (const era of ['2025', '2026']) {
       const what =
-        kind === 'http' ? 'added p50 / p99 over direct (same client library)' : 'p50 / p99';
+        kind === 'http'
+          ? 'added p50 / p99 over direct (same client library, same agent transport)'
+          : 'p50 / p99';
       console.log(
         `${KIND[kind]}, ${ERA[era]} — ${what} ms (${sizes.seq} sequential), calls/s (${sizes.clients} clients × ${sizes.perClient}, ${sizes.rounds} rounds), CPU ms/call of the gateway's process tree, RSS of the tree (max); (×) = ÷ best peer`,
       );
@@ -120,6 +122,7 @@ export function printCpuWhy(legs, sizes) {
   const get = (name, era) =>
     legs.find((l) => l.kind === 'http' && l.name === name && l.era === era && l.c);
   const direct = get('direct', '2025');
+  const sse = get('direct (HTTP+SSE)', '2025');
   const air = get('Airlock', '2025');
   if (!direct || !air || !get('old bench: in-process App', 'v2-2025')) return;
   const f = (x) => (x === undefined || !Number.isFinite(x) ? '   —' : x.toFixed(2).padStart(5));
@@ -141,7 +144,7 @@ export function printCpuWhy(legs, sizes) {
     );
   }
   console.log(
-    `  the upstream's own work (server-everything, direct calls): ${f(direct.cpuPerCall)} seq ${f(direct.cpu8PerCall)} 8 cl; the agent's own CPU on direct calls ${f(direct.agentPerCall)}`,
+    `  the upstream's own work (server-everything, direct calls): ${f(direct.cpuPerCall)} seq ${f(direct.cpu8PerCall)} 8 cl; the agent's own CPU on direct calls ${f(direct.agentPerCall)}${sse ? `; on HTTP+SSE: server ${f(sse.cpuPerCall)} seq ${f(sse.cpu8PerCall)} 8 cl, agent ${f(sse.agentPerCall)} (of the two bases' gap, the agent's part is rightly out of mcp-hub's figure, the server's is still in it: its upstream is Streamable HTTP)` : ''}`,
   );
   // The raw byte proxy's CPU per forwarded call is this machine's yardstick at this moment: a
   // figure ÷ it compares across machines and loads, where the milliseconds do not.
@@ -201,7 +204,7 @@ export function printTargets(legs, gateways) {
         }
         if (a && !b) {
           const why = k.startsWith('p')
-            ? "every peer's within 0.1 ms of direct's: noise"
+            ? "every peer's within 0.1 ms of its base (direct on its transport), or that base failed"
             : 'no peer';
           console.log(`  ${name.padEnd(62)} ${'n/a'.padStart(16)}   (${why})`);
           continue;
