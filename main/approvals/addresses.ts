@@ -98,10 +98,9 @@ function linkHosts(text: string): string[] | null {
   for (const token of text.matchAll(TOKEN)) {
     for (const m of token[0].matchAll(LINK_START)) {
       if (++starts > MAX_LINK_STARTS) return null;
-      const rest = token[0].slice(m.index).replace(/^[0-9+.-]+/, '');
-      if (rest.length > MAX_LINK_CHARS) return null;
-      const strict = /^(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}/i.test(rest);
-      const link = rest.startsWith('/') || rest.startsWith('\\') ? `https:${rest}` : rest;
+      const link = linkFrom(token[0], m.index);
+      if (link === null) return null;
+      const strict = /^(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}/i.test(link);
       let host = '';
       try {
         host = new URL(link).hostname;
@@ -134,9 +133,8 @@ function linkHosts(text: string): string[] | null {
     if (!/["'<>`]/.test(token[0])) continue;
     for (const m of token[0].matchAll(LINK_START)) {
       if (++starts > MAX_LINK_STARTS) return null;
-      const rest = token[0].slice(m.index).replace(/^[0-9+.-]+/, '');
-      if (rest.length > MAX_LINK_CHARS) return null;
-      const link = rest.startsWith('/') || rest.startsWith('\\') ? `https:${rest}` : rest;
+      const link = linkFrom(token[0], m.index);
+      if (link === null) return null;
       // Whole, and without the closing quotes or brackets of what it was written in.
       for (const l of new Set([link, link.replace(/["'<>`)\]}.,;:!?*]+$/, '')]))
         try {
@@ -148,6 +146,15 @@ function linkHosts(text: string): string[] | null {
     }
   }
   return hosts.filter(Boolean).map((h) => h.replace(/^\[|\]$/g, ''));
+}
+/**
+ * The link starting at `index` of a token, as given to the URL parser (a protocol-relative one as
+ * https); null when longer than a grant reads.
+ */
+function linkFrom(token: string, index: number): string | null {
+  const rest = token.slice(index).replace(/^[0-9+.-]+/, '');
+  if (rest.length > MAX_LINK_CHARS) return null;
+  return rest.startsWith('/') || rest.startsWith('\\') ? `https:${rest}` : rest;
 }
 const WORD = /\S+/g;
 // A host someone could hold: its last label a DNS label (or an IP address).
