@@ -48,8 +48,77 @@ async function run(tool: string, args: Record<string, unknown>) {
   expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
 }
 
-/** The labels whose change hides mail or answers for the user. */
-const HIDING = ['INBOX', 'UNREAD', 'SPAM', 'TRASH'];
+/**
+ * The rule, stated apart from call-effect.ts (Gmail API guide "Manage labels", "Types of labels"):
+ * a change hides mail or answers for the user when it puts mail into Spam, the Trash or a tab
+ * other than Primary, or takes it out of the Inbox, Spam, the Trash, the Primary tab, unread,
+ * starred or important.
+ */
+const HIDES_ADDED = new Set([
+  'SPAM',
+  'TRASH',
+  'CATEGORY_SOCIAL',
+  'CATEGORY_PROMOTIONS',
+  'CATEGORY_UPDATES',
+  'CATEGORY_FORUMS',
+]);
+const HIDES_REMOVED = new Set([
+  'INBOX',
+  'UNREAD',
+  'SPAM',
+  'TRASH',
+  'STARRED',
+  'IMPORTANT',
+  'CATEGORY_PERSONAL',
+]);
+
+/** Every system label the fake has, a user label and one there is none of. */
+const POOL = [
+  'INBOX',
+  'UNREAD',
+  'SPAM',
+  'TRASH',
+  'STARRED',
+  'IMPORTANT',
+  'CATEGORY_PERSONAL',
+  'CATEGORY_SOCIAL',
+  'CATEGORY_PROMOTIONS',
+  'CATEGORY_UPDATES',
+  'CATEGORY_FORUMS',
+  'Receipts',
+  'NoSuchLabel',
+];
+
+/**
+ * A label name as an agent may write it: any case, spaces around it, and now and then a letter
+ * whose case mapping leaves ASCII (the Kelvin sign lower-cases to "k", the long s upper-cases to
+ * "S", the dotless i upper-cases to "I"), which labels.resolve reads by lower-casing.
+ */
+const written = (names: readonly string[]) =>
+  fc
+    .tuple(
+      fc.constantFrom(...names),
+      fc.array(fc.boolean(), { minLength: 20, maxLength: 20 }),
+      fc.constantFrom('', ' ', '\t', '\u00a0'),
+      fc.oneof(
+        { weight: 5, arbitrary: fc.constant(null) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(['s', '\u017f'], ['i', '\u0131'], ['k', '\u212a']),
+        },
+      ),
+    )
+    .map(([n, up, pad, odd]) => {
+      let cased = [...n].map((c, i) => (up[i] ? c.toUpperCase() : c.toLowerCase())).join('');
+      if (odd) cased = cased.replace(new RegExp(odd[0]!, 'i'), odd[1]!);
+      return `${pad}${cased}${pad}`;
+    });
+
+/** What labels.resolve makes of a name, for the statement: trimmed and lower-cased. */
+const key = (l: string) => l.trim().toLowerCase();
+const hides = (add: readonly string[], remove: readonly string[]) =>
+  add.some((l) => [...HIDES_ADDED].some((h) => h.toLowerCase() === key(l))) ||
+  remove.some((l) => [...HIDES_REMOVED].some((h) => h.toLowerCase() === key(l)));
 
 describe('Gmail calls declare what they hide or destroy', () => {
   it('gmail_trash and gmail_archive declare their effect, and do it', async () => {
@@ -86,47 +155,127 @@ describe('Gmail calls declare what they hide or destroy', () => {
   });
 
   it('gmail_modify_labels declares an effect exactly when it changes a hiding label', async () => {
-    // Each name in any case, with spaces around it: labels.resolve matches by id or name, any
-    // case, trimmed, and the declaration must read it the same way.
-    const names = fc
-      .tuple(
-        fc.constantFrom('Receipts', 'INBOX', 'UNREAD', 'SPAM', 'STARRED', 'TRASH'),
-        fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
-        fc.constantFrom('', ' ', '\t'),
-      )
-      .map(([n, up, pad]) => {
-        const cased = [...n].map((c, i) => (up[i] ? c.toUpperCase() : c.toLowerCase())).join('');
-        return `${pad}${cased}${pad}`;
-      });
+    // Names as labels.resolve matches them (by id or name, any case, trimmed), repeated, mixed,
+    // unknown: the declaration must read them as the change does.
+    const names = fc.array(written(POOL), { maxLength: 3 });
+    let [ran, hid, refused] = [0, 0, 0];
     await fc.assert(
-      fc.asyncProperty(
-        fc.uniqueArray(names, { maxLength: 3 }),
-        fc.uniqueArray(names, { maxLength: 3 }),
-        async (add, remove) => {
-          fc.pre(add.length + remove.length > 0);
-          // A label both added and removed is Gmail's to refuse (the fake adds it back); the
-          // declaration then errs on the side of an effect.
-          const key = (l: string) => l.trim().toUpperCase();
-          fc.pre(!add.some((a) => remove.some((r) => key(a) === key(r))));
-          const ids = [seed(['INBOX', 'UNREAD', 'TRASH']), seed(['SPAM'])];
-          const before = ids.map((id) => [...gmail.message(id)!.labelIds]);
-          const args = { message_ids: ids, add_labels: add, remove_labels: remove };
-          const declared = await effectOf('gmail_modify_labels', args);
-          const r = await src.call('gmail_modify_labels', args, { agent: 't', signal });
-          if (r.isError) return; // Refused (e.g. a label both added and removed): nothing done.
-          const changed = ids.some((id, i) => {
-            const after = gmail.message(id)!.labelIds;
-            const b = before[i]!;
-            // Taken out of the Inbox or unread; put into or taken out of Spam or the Trash.
-            const gone = (l: string) => b.includes(l) && !after.includes(l);
-            const moved = (l: string) => b.includes(l) !== after.includes(l);
-            return gone('INBOX') || gone('UNREAD') || moved('SPAM') || moved('TRASH');
-          });
-          expect(declared !== undefined).toBe(changed);
-        },
-      ),
-      { numRuns: 40 },
+      fc.asyncProperty(names, names, async (add, remove) => {
+        fc.pre(add.length + remove.length > 0);
+        // A label both added and removed is Gmail's to refuse (the fake adds it back); the
+        // declaration then errs on the side of an effect.
+        fc.pre(!add.some((a) => remove.some((r) => key(a) === key(r))));
+        const ids = [
+          seed(['INBOX', 'UNREAD', 'TRASH', 'STARRED', 'IMPORTANT', 'CATEGORY_PERSONAL']),
+          seed(['SPAM']),
+        ];
+        const before = ids.map((id) => [...gmail.message(id)!.labelIds]);
+        const args = { message_ids: ids, add_labels: add, remove_labels: remove };
+        const declared = await effectOf('gmail_modify_labels', args);
+        const r = await src.call('gmail_modify_labels', args, { agent: 't', signal });
+        if (r.isError) {
+          refused++;
+          // Refused (an unknown label, TRASH added): nothing done.
+          ids.forEach((id, i) => expect(gmail.message(id)!.labelIds).toEqual(before[i]));
+          return;
+        }
+        const changed = ids.some((id, i) => {
+          const after = gmail.message(id)!.labelIds;
+          const b = before[i]!;
+          const gone = (l: string) => b.includes(l) && !after.includes(l);
+          const came = (l: string) => !b.includes(l) && after.includes(l);
+          return [...HIDES_REMOVED].some(gone) || [...HIDES_ADDED].some(came);
+        });
+        expect(declared !== undefined).toBe(changed);
+        ran++;
+        if (changed) hid++;
+      }),
+      { numRuns: 80 },
     );
+    // The runs decide both ways, and most are not refused.
+    expect(hid).toBeGreaterThan(5);
+    expect(ran - hid).toBeGreaterThan(5);
+    expect(refused).toBeLessThan(ran);
+  });
+
+  it('gmail_modify_labels declares what the stated rule says, for any label lists', () => {
+    // Pure over the arguments (no mailbox): the declaration against the statement above.
+    const names = fc.array(written(POOL), { maxLength: 5 });
+    fc.assert(
+      fc.property(names, names, (add, remove) => {
+        const args = { message_ids: ['m1'], add_labels: add, remove_labels: remove };
+        const declared = src.argsReach('gmail_modify_labels', args)?.effect;
+        expect(declared !== undefined).toBe(hides(add, remove));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('each newly declared label change: its words, and Gmail does it', async () => {
+    const cases: [add: string[], remove: string[], words: string, changed: string][] = [
+      [
+        ['CATEGORY_PROMOTIONS'],
+        [],
+        'moves mail to the Promotions tab (out of Primary)',
+        '+CATEGORY_PROMOTIONS',
+      ],
+      [
+        ['category_social'],
+        [],
+        'moves mail to the Social tab (out of Primary)',
+        '+CATEGORY_SOCIAL',
+      ],
+      [
+        [' Category_Updates '],
+        [],
+        'moves mail to the Updates tab (out of Primary)',
+        '+CATEGORY_UPDATES',
+      ],
+      [
+        ['CATEGORY_FORUMS'],
+        [],
+        'moves mail to the Forums tab (out of Primary)',
+        '+CATEGORY_FORUMS',
+      ],
+      [[], ['CATEGORY_PERSONAL'], 'moves mail out of the Primary tab', '-CATEGORY_PERSONAL'],
+      [[], ['Starred'], 'unstars mail', '-STARRED'],
+      [[], ['important'], 'marks mail as not important', '-IMPORTANT'],
+      [['SPAM'], [], 'marks mail as spam', '+SPAM'],
+    ];
+    for (const [add, remove, words, changed] of cases) {
+      const id = seed(['INBOX', 'STARRED', 'IMPORTANT', 'CATEGORY_PERSONAL']);
+      const args = { message_ids: [id], add_labels: add, remove_labels: remove };
+      expect(await effectOf('gmail_modify_labels', args)).toBe(words);
+      await run('gmail_modify_labels', args);
+      const label = changed.slice(1);
+      expect(gmail.message(id)!.labelIds.includes(label)).toBe(changed.startsWith('+'));
+    }
+    // The opposite changes hide nothing.
+    for (const [add, remove] of [
+      [['STARRED', 'IMPORTANT', 'CATEGORY_PERSONAL', 'INBOX', 'UNREAD'], []],
+      [[], ['CATEGORY_SOCIAL', 'CATEGORY_PROMOTIONS', 'Receipts']],
+    ])
+      expect(
+        await effectOf('gmail_modify_labels', {
+          message_ids: ['x'],
+          add_labels: add,
+          remove_labels: remove,
+        }),
+      ).toBeUndefined();
+  });
+
+  it('gmail_rename_label declares it, and the label is found only under the new name', async () => {
+    // Made through the tool, which reads the labels afresh next time (the directory keeps them).
+    await run('gmail_create_label', { name: 'Taxes 2026' });
+    const id = seed(['INBOX']);
+    await run('gmail_modify_labels', { message_ids: [id], add_labels: ['Taxes 2026'] });
+    const args = { label: 'Taxes 2026', new_name: 'zz old' };
+    expect(await effectOf('gmail_rename_label', args)).toMatch(/^renames a label/);
+    await run('gmail_rename_label', args);
+    const list = await src.call('gmail_list_labels', {}, { agent: 't', signal });
+    expect(JSON.stringify(list.content)).not.toContain('Taxes 2026');
+    expect(JSON.stringify(list.content)).toContain('zz old');
+    expect(await effectOf('gmail_create_label', { name: 'New' })).toBeUndefined();
   });
 
   it('a filter declares an effect exactly when Gmail stores one that hides mail', async () => {
@@ -134,12 +283,23 @@ describe('Gmail calls declare what they hide or destroy', () => {
       archive: fc.boolean(),
       mark_read: fc.boolean(),
       star: fc.boolean(),
+      mark_important: fc.boolean(),
       never_spam: fc.boolean(),
       trash: fc.boolean(),
     });
-    const labels = fc.uniqueArray(fc.constantFrom('Receipts', 'INBOX', 'UNREAD'), {
-      maxLength: 2,
-    });
+    const labels = fc.array(
+      written([
+        'Receipts',
+        'INBOX',
+        'UNREAD',
+        'STARRED',
+        'IMPORTANT',
+        'CATEGORY_PERSONAL',
+        'CATEGORY_PROMOTIONS',
+        'CATEGORY_SOCIAL',
+      ]),
+      { maxLength: 3 },
+    );
     await fc.assert(
       fc.asyncProperty(flags, labels, labels, async (f, add, remove) => {
         const args: Record<string, unknown> = { from: 'shop@store.test', ...f };
@@ -153,12 +313,11 @@ describe('Gmail calls declare what they hide or destroy', () => {
           return;
         }
         const stored = gmail.settings.filters.get(USER)!.at(-1)!;
-        const hides =
-          (stored.action.addLabelIds ?? []).some((l) => l === 'TRASH' || l === 'SPAM') ||
-          (stored.action.removeLabelIds ?? []).some((l) => HIDING.includes(l));
-        expect(declared !== undefined).toBe(hides);
+        expect(declared !== undefined).toBe(
+          hides(stored.action.addLabelIds ?? [], stored.action.removeLabelIds ?? []),
+        );
       }),
-      { numRuns: 40 },
+      { numRuns: 60 },
     );
   });
 
@@ -168,6 +327,25 @@ describe('Gmail calls declare what they hide or destroy', () => {
     );
     expect(
       await effectOf('gmail_create_filter', { query: 'receipt', add_labels: ['Receipts'] }),
+    ).toBeUndefined();
+  });
+
+  it('a filter that files mail away from Primary or never marks it important declares it', async () => {
+    const args = {
+      from: 'bank@bank.test',
+      add_labels: ['CATEGORY_PROMOTIONS'],
+      remove_labels: ['IMPORTANT'],
+    };
+    expect(await effectOf('gmail_create_filter', args)).toBe(
+      'creates a filter that never marks matching mail as important and moves matching mail to the Promotions tab (out of Primary) from now on',
+    );
+    await run('gmail_create_filter', args);
+    const stored = gmail.settings.filters.get(USER)!.at(-1)!;
+    expect(stored.action.addLabelIds).toEqual(['CATEGORY_PROMOTIONS']);
+    expect(stored.action.removeLabelIds).toEqual(['IMPORTANT']);
+    // Starring or marking important hides nothing.
+    expect(
+      await effectOf('gmail_create_filter', { from: 'a@b.test', star: true, mark_important: true }),
     ).toBeUndefined();
   });
 });
