@@ -165,7 +165,7 @@ export class CalendarSource implements ToolSource {
     const read = await this.guests.read(await this.context(account, signal), tool, args);
     // The call is bound to the version read (its etags): its grant and card find this read, and
     // the write goes to this version or fails (event-guests.ts).
-    const effect = calendarEffect(tool, args, read.guests);
+    const effect = calendarEffect(tool, args, read);
     return { ...guestContent(tool, args, read), ...(effect ? { effect } : {}) };
   }
 

@@ -154,4 +154,173 @@ describe('Calendar calls declare what they destroy or answer for the user', () =
       { numRuns: 30 },
     );
   });
+
+  it('an update declares what it overwrites exactly when the stored event lost it', async () => {
+    type Ev = NonNullable<ReturnType<typeof stored>>;
+    const text = (old: string) =>
+      fc.constantFrom(undefined, '', ' ', old, `${old} (room 4)`, old.toLowerCase(), 'Cancelled');
+    const A = 'https://drive.google.com/file/d/agenda';
+    const B = 'https://docs.google.com/document/d/minutes';
+    const C = 'https://drive.google.com/file/d/other';
+    const before = fc.record({
+      summary: fc.constantFrom(undefined, '', 'Board review'),
+      description: fc.constantFrom(undefined, '', 'Dial-in 555 0100', '  Dial-in 555 0100  '),
+      location: fc.constantFrom(undefined, 'Room 4'),
+      reminders: fc.constantFrom(
+        undefined,
+        { useDefault: true },
+        { useDefault: false, overrides: [] },
+        { useDefault: false, overrides: [{ method: 'popup', minutes: 10 }] },
+      ),
+      attachments: fc.constantFrom(undefined, [], [A], [A, B]),
+    });
+    const change = fc.record(
+      {
+        summary: text('Board review'),
+        description: text('Dial-in 555 0100'),
+        location: text('Room 4'),
+        reminders: fc.constantFrom('default', [], [{ method: 'email', minutes: 30 }]),
+        attachments: fc.constantFrom([], [A], [B], [A, B], [C]),
+        color: fc.constantFrom('sage', 'tomato'),
+      },
+      { requiredKeys: [] },
+    );
+    let [ran, lost] = [0, 0];
+    await fc.assert(
+      fc.asyncProperty(before, change, async (b, c) => {
+        const seeded: Record<string, unknown> = {
+          start: { dateTime: '2026-03-12T10:00:00-04:00' },
+          end: { dateTime: '2026-03-12T11:00:00-04:00' },
+        };
+        const { attachments, ...fields } = b;
+        for (const [k, v] of Object.entries(fields)) if (v !== undefined) seeded[k] = v;
+        const e = t.fake.seed(ALICE, ALICE, seeded);
+        // Seeding drops attachments (an insert without supportsAttachments): set on the store.
+        if (attachments) stored(e.id!)!.attachments = attachments.map((fileUrl) => ({ fileUrl }));
+        const args: Record<string, unknown> = { event_id: e.id!, send_updates: 'none' };
+        for (const [k, v] of Object.entries(c))
+          if (v !== undefined)
+            args[k] = k === 'attachments' ? (v as string[]).map((url) => ({ url })) : v;
+        const old: Ev = structuredClone(stored(e.id!)!);
+        const declared = (await t.source.callContent('calendar_update_event', args, signal))
+          ?.effect;
+        // From the arguments alone (the read failed), whatever the patch names may replace
+        // something: never less than with the read.
+        if (declared !== undefined)
+          expect(t.source.argsReach('calendar_update_event', args)?.effect).toBeDefined();
+        const r = await t.call('calendar_update_event', args);
+        if (r.isError) {
+          expect(stored(e.id!)!.etag).toBe(old.etag); // Refused: nothing changed.
+          return;
+        }
+        const now = stored(e.id!)!;
+        // Stated apart from call-effect.ts: text the event held is no longer in it; reminders
+        // it had (its own, or the calendar's: useDefault or absent) are off; a file it had is
+        // no longer attached.
+        const gone = (k: 'summary' | 'description' | 'location') => {
+          const was = (old[k] ?? '').trim();
+          return was !== '' && !(now[k] ?? '').includes(was);
+        };
+        const had = (e: Ev) =>
+          !e.reminders ||
+          e.reminders.useDefault !== false ||
+          (e.reminders.overrides ?? []).length > 0;
+        const files = (e: Ev) => (e.attachments ?? []).map((a) => a.fileUrl);
+        const lostNow =
+          gone('summary') ||
+          gone('description') ||
+          gone('location') ||
+          (had(old) && !had(now)) ||
+          files(old).some((f) => !files(now).includes(f));
+        expect(declared !== undefined, JSON.stringify({ b, c, declared })).toBe(lostNow);
+        ran++;
+        if (lostNow) lost++;
+      }),
+      { numRuns: 80 },
+    );
+    expect(lost).toBeGreaterThan(5);
+    expect(ran - lost).toBeGreaterThan(5);
+  });
+
+  it('each overwrite an update declares, in its words; and what it does not declare', async () => {
+    const e = t.fake.seed(ALICE, ALICE, {
+      summary: 'Board review',
+      description: 'Dial-in 555 0100',
+      location: 'Room 4',
+      start: { dateTime: '2026-03-13T10:00:00-04:00' },
+      end: { dateTime: '2026-03-13T11:00:00-04:00' },
+      reminders: { useDefault: true },
+    });
+    const id = e.id!;
+    stored(id)!.attachments = [{ fileUrl: 'https://drive.google.com/file/d/agenda' }];
+    const cases: [Record<string, unknown>, string | undefined][] = [
+      [{ description: '' }, "empties an event's description"],
+      [{ location: '' }, "empties an event's location"],
+      [{ summary: 'Cancelled' }, "replaces an event's title"],
+      [{ description: 'Call me instead' }, "replaces an event's description"],
+      [{ reminders: [] }, "turns off an event's reminders"],
+      [{ attachments: [] }, 'removes files attached to an event'],
+      // Kept: the old text is in the new, reminders stay on, the file stays attached.
+      [{ summary: 'Board review (moved)' }, undefined],
+      [{ description: 'Dial-in 555 0100\nAgenda attached.' }, undefined],
+      [{ reminders: [{ method: 'popup', minutes: 5 }] }, undefined],
+      [
+        {
+          attachments: [
+            { url: 'https://drive.google.com/file/d/agenda' },
+            { url: 'https://drive.google.com/file/d/more' },
+          ],
+        },
+        undefined,
+      ],
+      // A new time, a colour, a Meet link, a guest added: nothing destroyed, hidden or answered.
+      [{ start: '2026-04-20T15:00', duration_minutes: 30 }, undefined],
+      [{ color: 'tomato', add_meet_link: true }, undefined],
+      [{ add_attendees: ['bob@example.org'] }, undefined],
+    ];
+    for (const [change, words] of cases) {
+      const args = { event_id: id, send_updates: 'none', ...change };
+      expect((await t.source.callContent('calendar_update_event', args, signal))?.effect).toBe(
+        words,
+      );
+    }
+    // The one that empties the description does.
+    const args = { event_id: id, send_updates: 'none', description: '' };
+    await t.source.callContent('calendar_update_event', args, signal);
+    expect((await t.call('calendar_update_event', args)).isError).toBeFalsy();
+    expect(stored(id)!.description ?? '').toBe('');
+  });
+
+  it('every Calendar tool is accounted for: which declare an effect, and which never do', async () => {
+    // Each tool Airlock offers, from its arguments (argsReach); an update or a new event declares
+    // one only for some arguments (the tests above), shown here both ways. A new tool fails here
+    // until it is placed.
+    const cases: [tool: string, args: Record<string, unknown>, declares: boolean][] = [
+      ['calendar_list_calendars', {}, false],
+      ['calendar_list_events', {}, false],
+      ['calendar_get_event', { event_id: 'e' }, false],
+      ['calendar_freebusy', {}, false],
+      ['calendar_find_free_time', { duration_minutes: 30 }, false],
+      ['calendar_create_event', { summary: 'x', start: '2026-03-05T09:00' }, false],
+      [
+        'calendar_create_event',
+        {
+          summary: 'Away',
+          start: '2026-03-05T09:00',
+          end: '2026-03-05T17:00',
+          event_type: 'out_of_office',
+          auto_decline: 'all_conflicting',
+        },
+        true,
+      ],
+      ['calendar_update_event', { event_id: 'e', color: 'sage' }, false],
+      ['calendar_update_event', { event_id: 'e', description: '' }, true],
+      ['calendar_delete_event', { event_id: 'e' }, true],
+      ['calendar_respond', { event_id: 'e', response: 'accept' }, true],
+    ];
+    const offered = t.source.tools().map((d) => d.name);
+    expect([...new Set(cases.map((c) => c[0]))].sort()).toEqual([...offered].sort());
+    for (const [tool, args, declares] of cases)
+      expect(t.source.argsReach(tool, args)?.effect !== undefined, tool).toBe(declares);
+  });
 });

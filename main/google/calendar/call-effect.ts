@@ -1,5 +1,10 @@
+import type { calendar_v3 } from '@googleapis/calendar';
 import { emails, optEnum, optString, optStrings, type Args } from './args.js';
 import { autoDeclineMode } from './event-extras.js';
+import type { EventRead } from './event-guests.js';
+import { patchFields } from './event-input.js';
+
+type Event = calendar_v3.Schema$Event;
 
 /**
  * What a Calendar call destroys or answers for the user without sending anything anywhere, in
@@ -7,20 +12,18 @@ import { autoDeclineMode } from './event-extras.js';
  * a stranger's content addressed the agent (main/provenance/instructed-effects.ts). Read as the
  * tools read their arguments: `response` as respond() does, `auto_decline` as the event body is
  * built (event-extras.ts autoDeclineMode), for the event types that take it, an update's guests
- * by `emails` as event-input.ts reads them. `guests` are the event's guests as the read before
- * the call found them (event-guests.ts); without them a new guest list counts as removing some.
+ * by `emails` and its fields by `patchFields`, as the update writes them (event-input.ts).
+ * `read` is the event (and its series) as the read before the call found them (event-guests.ts);
+ * without it a new guest list counts as removing some, and new text, reminders or attachments as
+ * replacing what was there.
  */
-export function calendarEffect(
-  tool: string,
-  args: Args,
-  guests?: readonly string[],
-): string | undefined {
+export function calendarEffect(tool: string, args: Args, read?: EventRead): string | undefined {
   try {
     if (tool === 'calendar_delete_event') return 'deletes an event from your calendar';
     // Any answer is the user's word to the organiser: an accept commits her time and tells a
     // stranger the address is read, as a decline turns a meeting down.
     if (tool === 'calendar_respond') return ANSWERS[optEnum(args, 'response', RESPONSES) ?? ''];
-    if (tool === 'calendar_update_event') return updateEffect(args, guests);
+    if (tool === 'calendar_update_event') return updateEffect(args, read);
     if (tool !== 'calendar_create_event') return undefined;
     // Only an out-of-office or focus-time event declines (createEvent refuses it on others).
     if ((optString(args, 'event_type') ?? 'default') === 'default') return undefined;
@@ -41,12 +44,20 @@ const ANSWERS: Record<string, string> = {
 };
 
 /**
- * What an update takes away: guests removed (each is told, per send_updates), or a series' rule
- * changed, which can end it and drop its later occurrences (recurrence.ts).
+ * What an update takes away: guests removed (each is told, per send_updates), a series' rule
+ * changed, which can end it and drop its later occurrences (recurrence.ts), and what the user
+ * wrote or set on the event that the patch overwrites (textAndSettingsLost).
+ *
+ * Not declared, as neither destroys, hides nor answers for the user: a new time (the event stays
+ * on the calendar, where she sees it, and its guests are told of it, as the destination rules see:
+ * event-shown.ts — "far" would need the calendar's zone, which only the write reads), a colour, a
+ * Meet link, new guests or attachments added to the ones there. Guests' answers are kept: the
+ * patch carries each remaining guest's own entry (patchFields), and only calendar_respond answers.
  */
-function updateEffect(args: Args, guests: readonly string[] | undefined): string | undefined {
+function updateEffect(args: Args, read: EventRead | undefined): string | undefined {
   const replace = emails(optStrings(args, 'attendees'), 'attendees');
   const remove = emails(optStrings(args, 'remove_attendees'), 'remove_attendees') ?? [];
+  const guests = read?.guests;
   const parts: string[] = [];
   if (
     remove.length > 0 ||
@@ -55,5 +66,57 @@ function updateEffect(args: Args, guests: readonly string[] | undefined): string
     parts.push('removes guests from an event (they are told)');
   if (args.recurrence !== undefined)
     parts.push("changes a recurring event's rule, which can end the series");
+  // The event the patch goes to: the series for a change beyond this occurrence (update-tool.ts
+  // updateEvent and splitSeries), which is what the read loaded (event-guests.ts).
+  parts.push(...textAndSettingsLost(args, read ? (read.series ?? read.event) : undefined));
   return parts.length ? parts.join(' and ') : undefined;
+}
+
+/**
+ * What the patch (patchFields, the reading the write sends) overwrites. Events: patch replaces
+ * each field it names, arrays whole (Calendar API, "Partial update"; Events resource: summary,
+ * description, location, reminders, attachments):
+ * - a title, description or location whose old text the new one no longer holds (emptied or
+ *   replaced; kept when the new text contains it, as "Board (moved to room 4)" keeps "Board");
+ * - reminders turned off (overrides [] with useDefault false) where the event had some — the
+ *   event is still there, but nothing tells the user it starts;
+ * - Drive attachments the new list leaves out (the files stay in Drive, but are gone from the
+ *   event its guests and the user open).
+ * `existing` undefined: the read failed, and whatever the patch names may replace something.
+ */
+function textAndSettingsLost(args: Args, existing: Event | undefined): string[] {
+  const { patch } = patchFields(args, existing ?? {});
+  const parts: string[] = [];
+  for (const [field, name] of TEXT) {
+    const now = patch[field];
+    if (typeof now !== 'string') continue;
+    const before = existing === undefined ? undefined : (existing[field] ?? '').trim();
+    if (before === '') continue; // Nothing was there to lose.
+    if (before !== undefined && now.includes(before)) continue;
+    parts.push(now.trim() === '' ? `empties an event's ${name}` : `replaces an event's ${name}`);
+  }
+  const r = patch.reminders;
+  if (r && !r.useDefault && (r.overrides ?? []).length === 0 && hadReminders(existing))
+    parts.push("turns off an event's reminders");
+  if (patch.attachments) {
+    const kept = new Set(patch.attachments.map((a) => a.fileUrl));
+    if (existing === undefined || (existing.attachments ?? []).some((a) => !kept.has(a.fileUrl)))
+      parts.push('removes files attached to an event');
+  }
+  return parts;
+}
+
+const TEXT = [
+  ['summary', 'title'],
+  ['description', 'description'],
+  ['location', 'location'],
+] as const;
+
+/**
+ * Whether the event had reminders: its own, or the calendar's defaults (Events resource,
+ * reminders.useDefault; an event read without the field has the defaults). Unknown (no read): yes.
+ */
+function hadReminders(e: Event | undefined): boolean {
+  if (e === undefined || !e.reminders) return true;
+  return e.reminders.useDefault !== false || (e.reminders.overrides ?? []).length > 0;
 }

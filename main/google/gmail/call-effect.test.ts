@@ -348,4 +348,44 @@ describe('Gmail calls declare what they hide or destroy', () => {
       await effectOf('gmail_create_filter', { from: 'a@b.test', star: true, mark_important: true }),
     ).toBeUndefined();
   });
+
+  it('every Gmail tool is accounted for: which declare an effect, and which never do', () => {
+    // One call of each tool Airlock offers, read from its arguments (argsReach, the fallback of
+    // callContent, declares the same effect: effectOf above). A new tool fails here until it is
+    // placed in one list or the other.
+    const declares: Record<string, Record<string, unknown>> = {
+      gmail_trash: { message_ids: ['m'] },
+      gmail_archive: { message_ids: ['m'] },
+      gmail_modify_labels: { message_ids: ['m'], remove_labels: ['UNREAD'] },
+      gmail_create_filter: { from: 'a@b.test', archive: true },
+      gmail_update_draft: { draft_id: 'r1', to: 'a@b.test', body: 'x' },
+      gmail_delete_draft: { draft_id: 'r1' },
+      gmail_rename_label: { label: 'Receipts', new_name: 'Old' },
+      gmail_delete_label: { label: 'Receipts' },
+      gmail_delete_filter: { filter_id: 'f1' },
+    };
+    // Reads change nothing; a send or a new draft goes somewhere (the destination rules judge
+    // it); a new label hides nothing.
+    const never: Record<string, Record<string, unknown>> = {
+      gmail_search: { query: 'x' },
+      gmail_read: { message_id: 'm' },
+      gmail_read_thread: { thread_id: 't' },
+      gmail_read_attachment: { message_id: 'm', filename: 'a.pdf' },
+      gmail_get_attachment: { message_id: 'm', filename: 'a.pdf' },
+      gmail_list_labels: {},
+      gmail_list_drafts: {},
+      gmail_get_draft: { draft_id: 'r1' },
+      gmail_list_filters: {},
+      gmail_create_draft: { to: 'a@b.test', subject: 's', body: 'b' },
+      gmail_send: { to: 'a@b.test', subject: 's', body: 'b' },
+      gmail_send_draft: { draft_id: 'r1' },
+      gmail_create_label: { name: 'New' },
+    };
+    const offered = src.tools().map((d) => d.name);
+    expect([...Object.keys(declares), ...Object.keys(never)].sort()).toEqual([...offered].sort());
+    for (const [tool, args] of Object.entries(declares))
+      expect(src.argsReach(tool, args)?.effect, tool).toBeDefined();
+    for (const [tool, args] of Object.entries(never))
+      expect(src.argsReach(tool, args)?.effect, tool).toBeUndefined();
+  });
 });
