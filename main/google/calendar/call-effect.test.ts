@@ -291,6 +291,36 @@ describe('Calendar calls declare what they destroy or answer for the user', () =
     expect(stored(id)!.description ?? '').toBe('');
   });
 
+  it("a change to the whole series is judged against the series' text, not the occurrence's", async () => {
+    const e = t.fake.seed(ALICE, ALICE, {
+      summary: 'Weekly sync',
+      description: 'Series notes',
+      start: { dateTime: '2026-03-02T10:00:00-05:00', timeZone: 'America/New_York' },
+      end: { dateTime: '2026-03-02T11:00:00-05:00', timeZone: 'America/New_York' },
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=5'],
+    });
+    const cal = t.fake.store.get(ALICE, ALICE);
+    const second = t.fake.store.instances(cal, stored(e.id!)!, Infinity, false)[1]!.id!;
+    // This occurrence alone says something else (an exception).
+    cal.exceptions.set(second, { description: 'Occurrence notes' });
+    const args = { event_id: second, scope: 'all', description: 'Occurrence notes' };
+    expect((await t.source.callContent('calendar_update_event', args, signal))?.effect).toBe(
+      "replaces an event's description",
+    );
+    const r = await t.call('calendar_update_event', args);
+    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+    expect(stored(e.id!)!.description).toBe('Occurrence notes');
+    // The occurrence alone: its own text is what the patch replaces, and it keeps it.
+    const own = {
+      event_id: second,
+      scope: 'this_instance',
+      description: 'Occurrence notes, room 4',
+    };
+    expect(
+      (await t.source.callContent('calendar_update_event', own, signal))?.effect,
+    ).toBeUndefined();
+  });
+
   it('every Calendar tool is accounted for: which declare an effect, and which never do', async () => {
     // Each tool Airlock offers, from its arguments (argsReach); an update or a new event declares
     // one only for some arguments (the tests above), shown here both ways. A new tool fails here

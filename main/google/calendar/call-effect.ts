@@ -91,7 +91,7 @@ function textAndSettingsLost(args: Args, existing: Event | undefined): string[] 
     const now = patch[field];
     if (typeof now !== 'string') continue;
     const before = existing === undefined ? undefined : (existing[field] ?? '').trim();
-    if (before === '') continue; // Nothing was there to lose.
+    // Kept when the new text holds the old (an empty old text, nothing to lose, is held by any).
     if (before !== undefined && now.includes(before)) continue;
     parts.push(now.trim() === '' ? `empties an event's ${name}` : `replaces an event's ${name}`);
   }

@@ -279,14 +279,22 @@ describe('Gmail calls declare what they hide or destroy', () => {
   });
 
   it('a filter declares an effect exactly when Gmail stores one that hides mail', async () => {
-    const flags = fc.record({
-      archive: fc.boolean(),
-      mark_read: fc.boolean(),
-      star: fc.boolean(),
-      mark_important: fc.boolean(),
-      never_spam: fc.boolean(),
-      trash: fc.boolean(),
-    });
+    // Each flag mostly left out, so label lists decide a good share of the runs alone.
+    const flag = fc.oneof(
+      { weight: 4, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.boolean() },
+    );
+    const flags = fc.record(
+      {
+        archive: flag,
+        mark_read: flag,
+        star: flag,
+        mark_important: flag,
+        never_spam: flag,
+        trash: flag,
+      },
+      { requiredKeys: [] },
+    );
     const labels = fc.array(
       written([
         'Receipts',
@@ -300,6 +308,7 @@ describe('Gmail calls declare what they hide or destroy', () => {
       ]),
       { maxLength: 3 },
     );
+    let [ran, byAdding, byNames] = [0, 0, 0];
     await fc.assert(
       fc.asyncProperty(flags, labels, labels, async (f, add, remove) => {
         const args: Record<string, unknown> = { from: 'shop@store.test', ...f };
@@ -313,12 +322,22 @@ describe('Gmail calls declare what they hide or destroy', () => {
           return;
         }
         const stored = gmail.settings.filters.get(USER)!.at(-1)!;
-        expect(declared !== undefined).toBe(
-          hides(stored.action.addLabelIds ?? [], stored.action.removeLabelIds ?? []),
-        );
+        const [added, removed] = [
+          stored.action.addLabelIds ?? [],
+          stored.action.removeLabelIds ?? [],
+        ];
+        const hid = hides(added, removed);
+        expect(declared !== undefined).toBe(hid);
+        ran++;
+        if (hid && !hides([], removed)) byAdding++;
+        if (hid && !hides(added, []) && !f.archive && !f.mark_read && !f.never_spam) byNames++;
       }),
-      { numRuns: 60 },
+      { numRuns: 80 },
     );
+    // Runs decided by what is added alone, by removed names alone, and runs that hide nothing.
+    expect(byAdding).toBeGreaterThan(3);
+    expect(byNames).toBeGreaterThan(3);
+    expect(ran).toBeGreaterThan(byAdding + byNames + 5);
   });
 
   it('a filter that trashes declares it; one that only labels does not', async () => {
