@@ -158,7 +158,19 @@ describe('Calendar calls declare what they destroy or answer for the user', () =
   it('an update declares what it overwrites exactly when the stored event lost it', async () => {
     type Ev = NonNullable<ReturnType<typeof stored>>;
     const text = (old: string) =>
-      fc.constantFrom(undefined, '', ' ', old, `${old} (room 4)`, old.toLowerCase(), 'Cancelled');
+      fc.constantFrom(
+        undefined,
+        '',
+        ' ',
+        old,
+        `${old} (room 4)`,
+        `(${old}).`,
+        old.toLowerCase(),
+        'Cancelled',
+        // The old text run on into a longer number or word: no longer what the event said.
+        `${old}5`,
+        `x${old}`,
+      );
     const A = 'https://drive.google.com/file/d/agenda';
     const B = 'https://docs.google.com/document/d/minutes';
     const C = 'https://drive.google.com/file/d/other';
@@ -217,20 +229,27 @@ describe('Calendar calls declare what they destroy or answer for the user', () =
         // Stated apart from call-effect.ts: text the event held is no longer in it; reminders
         // it had (its own, or the calendar's: useDefault or absent) are off; a file it had is
         // no longer attached.
+        // "No longer in it": not there whole, as a word or number not run on into a longer one.
         const gone = (k: 'summary' | 'description' | 'location') => {
           const was = (old[k] ?? '').trim();
-          return was !== '' && !(now[k] ?? '').includes(was);
+          const esc = was.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+          const whole = new RegExp(`(?<![\\p{L}\\p{N}\\p{M}])${esc}(?![\\p{L}\\p{N}\\p{M}])`, 'u');
+          return was !== '' && !whole.test(now[k] ?? '');
         };
         const had = (e: Ev) =>
           !e.reminders ||
           e.reminders.useDefault !== false ||
           (e.reminders.overrides ?? []).length > 0;
+        // Its own reminders given up for the calendar's defaults, which may be none.
+        const ownGone =
+          (old.reminders?.overrides ?? []).length > 0 && now.reminders?.useDefault === true;
         const files = (e: Ev) => (e.attachments ?? []).map((a) => a.fileUrl);
         const lostNow =
           gone('summary') ||
           gone('description') ||
           gone('location') ||
           (had(old) && !had(now)) ||
+          ownGone ||
           files(old).some((f) => !files(now).includes(f));
         expect(declared !== undefined, JSON.stringify({ b, c, declared })).toBe(lostNow);
         ran++;
@@ -260,8 +279,18 @@ describe('Calendar calls declare what they destroy or answer for the user', () =
       [{ description: 'Call me instead' }, "replaces an event's description"],
       [{ reminders: [] }, "turns off an event's reminders"],
       [{ attachments: [] }, 'removes files attached to an event'],
+      // The old text run on into another number or word: replaced, though a substring.
+      [{ location: 'Room 45' }, "replaces an event's location"],
+      [{ summary: 'Board reviews' }, "replaces an event's title"],
+      [{ description: 'Dial-in 555 01009' }, "replaces an event's description"],
+      // A letter outside the BMP (a surrogate pair) run on to it counts as one.
+      [{ location: '\u{1d400}Room 4' }, "replaces an event's location"],
       // Kept: the old text is in the new, reminders stay on, the file stays attached.
       [{ summary: 'Board review (moved)' }, undefined],
+      [{ location: 'Room 4.' }, undefined],
+      [{ location: 'Not Room 40: Room 4' }, undefined],
+      // Its reminders are the calendar's already: "default" changes nothing.
+      [{ reminders: 'default' }, undefined],
       [{ description: 'Dial-in 555 0100\nAgenda attached.' }, undefined],
       [{ reminders: [{ method: 'popup', minutes: 5 }] }, undefined],
       [
@@ -352,5 +381,47 @@ describe('Calendar calls declare what they destroy or answer for the user', () =
     expect([...new Set(cases.map((c) => c[0]))].sort()).toEqual([...offered].sort());
     for (const [tool, args, declares] of cases)
       expect(t.source.argsReach(tool, args)?.effect !== undefined, tool).toBe(declares);
+  });
+
+  it("an update that gives up an event's own reminders for the calendar's defaults declares it", async () => {
+    // The calendar's defaults (CalendarList defaultReminders) may be none: the event would then
+    // remind of nothing, and neither the check nor the write reads them.
+    const e = t.fake.seed(ALICE, ALICE, {
+      summary: 'Dentist',
+      start: { dateTime: '2026-03-16T10:00:00-04:00' },
+      end: { dateTime: '2026-03-16T11:00:00-04:00' },
+      reminders: { useDefault: false, overrides: [{ method: 'popup', minutes: 60 }] },
+    });
+    const args = { event_id: e.id!, reminders: 'default' };
+    expect(await effectOf('calendar_update_event', args)).toBe(
+      "replaces an event's own reminders with the calendar's defaults (maybe none)",
+    );
+    expect((await t.call('calendar_update_event', args)).isError).toBeFalsy();
+    expect(stored(e.id!)!.reminders).toEqual({ useDefault: true });
+  });
+
+  it('an update whose event could not be read declares whatever its patch may replace', () => {
+    // From the arguments alone (argsReach, the fallback when the read fails): each field the
+    // patch names may overwrite something the event held.
+    const cases: [Record<string, unknown>, string][] = [
+      [{ summary: 'Board review (moved)' }, "replaces an event's title"],
+      [{ location: '' }, "empties an event's location"],
+      [{ reminders: [] }, "turns off an event's reminders"],
+      [
+        { reminders: 'default' },
+        "replaces an event's own reminders with the calendar's defaults (maybe none)",
+      ],
+      [
+        { attachments: [{ url: 'https://drive.google.com/file/d/x' }] },
+        'removes files attached to an event',
+      ],
+    ];
+    for (const [change, words] of cases)
+      expect(
+        t.source.argsReach('calendar_update_event', { event_id: 'e', ...change })?.effect,
+      ).toBe(words);
+    expect(
+      t.source.argsReach('calendar_update_event', { event_id: 'e', color: 'sage' })?.effect,
+    ).toBeUndefined();
   });
 });

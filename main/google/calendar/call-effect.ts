@@ -77,9 +77,12 @@ function updateEffect(args: Args, read: EventRead | undefined): string | undefin
  * each field it names, arrays whole (Calendar API, "Partial update"; Events resource: summary,
  * description, location, reminders, attachments):
  * - a title, description or location whose old text the new one no longer holds (emptied or
- *   replaced; kept when the new text contains it, as "Board (moved to room 4)" keeps "Board");
+ *   replaced; kept when the new text contains it whole, as "Board (moved to room 4)" keeps
+ *   "Board" — but "Room 45" does not keep "Room 4", nor "PIN 12345" "PIN 1234": `holds`);
  * - reminders turned off (overrides [] with useDefault false) where the event had some — the
- *   event is still there, but nothing tells the user it starts;
+ *   event is still there, but nothing tells the user it starts — or the event's own reminders
+ *   replaced by the calendar's defaults, which may be none (CalendarList defaultReminders, read
+ *   by neither the check nor the write);
  * - Drive attachments the new list leaves out (the files stay in Drive, but are gone from the
  *   event its guests and the user open).
  * `existing` undefined: the read failed, and whatever the patch names may replace something.
@@ -92,12 +95,14 @@ function textAndSettingsLost(args: Args, existing: Event | undefined): string[] 
     if (typeof now !== 'string') continue;
     const before = existing === undefined ? undefined : (existing[field] ?? '').trim();
     // Kept when the new text holds the old (an empty old text, nothing to lose, is held by any).
-    if (before !== undefined && now.includes(before)) continue;
+    if (before !== undefined && holds(now, before)) continue;
     parts.push(now.trim() === '' ? `empties an event's ${name}` : `replaces an event's ${name}`);
   }
   const r = patch.reminders;
   if (r && !r.useDefault && (r.overrides ?? []).length === 0 && hadReminders(existing))
     parts.push("turns off an event's reminders");
+  else if (r?.useDefault && hadOwnReminders(existing))
+    parts.push("replaces an event's own reminders with the calendar's defaults (maybe none)");
   if (patch.attachments) {
     const kept = new Set(patch.attachments.map((a) => a.fileUrl));
     if (existing === undefined || (existing.attachments ?? []).some((a) => !kept.has(a.fileUrl)))
@@ -119,4 +124,30 @@ const TEXT = [
 function hadReminders(e: Event | undefined): boolean {
   if (e === undefined || !e.reminders) return true;
   return e.reminders.useDefault !== false || (e.reminders.overrides ?? []).length > 0;
+}
+
+/** Whether the event had reminders of its own (overrides). Unknown (no read): yes. */
+function hadOwnReminders(e: Event | undefined): boolean {
+  return e === undefined || (e.reminders?.overrides ?? []).length > 0;
+}
+
+/** A letter, digit or combining mark: what a word or a number is made of. */
+const WORDISH_END = /[\p{L}\p{N}\p{M}]$/u;
+const WORDISH_START = /^[\p{L}\p{N}\p{M}]/u;
+
+/**
+ * Whether `now` holds `old` whole: somewhere it stands in `now` with no letter, digit or mark
+ * run on to it either side. "Board (moved)" holds "Board", "Dial-in 555 0100." holds "Dial-in
+ * 555 0100"; "Room 45" does not hold "Room 4", nor "Boardroom" "Board" — each replaces what the
+ * event said. Two code units either side: a character outside the BMP is a surrogate pair.
+ */
+function holds(now: string, old: string): boolean {
+  if (old === '') return true;
+  for (let i = now.indexOf(old); i >= 0; i = now.indexOf(old, i + 1)) {
+    const end = i + old.length;
+    if (WORDISH_END.test(now.slice(Math.max(0, i - 2), i))) continue;
+    if (WORDISH_START.test(now.slice(end, end + 2))) continue;
+    return true;
+  }
+  return false;
 }
