@@ -121,6 +121,63 @@ describe('Calendar calls declare what they destroy or answer for the user', () =
     expect(stored(e.id!)!.recurrence).toEqual(['RRULE:FREQ=WEEKLY;COUNT=1']);
   });
 
+  it('"this and following" declares the split it makes, and only when it splits', async () => {
+    // splitSeries ends the original series before the occurrence and inserts the rest as a new
+    // event: its guests are invited afresh. From the first occurrence it changes the whole series.
+    const series = () => {
+      const e = t.fake.seed(ALICE, ALICE, {
+        summary: 'Weekly',
+        start: { dateTime: '2026-03-02T10:00:00-05:00', timeZone: 'America/New_York' },
+        end: { dateTime: '2026-03-02T11:00:00-05:00', timeZone: 'America/New_York' },
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6'],
+        attendees: [
+          { email: ALICE, organizer: true, responseStatus: 'accepted' },
+          { email: 'bob@example.org', responseStatus: 'accepted' },
+        ],
+      });
+      const cal = t.fake.store.get(ALICE, ALICE);
+      const ids = t.fake.store.instances(cal, stored(e.id!)!, Infinity, false).map((i) => i.id!);
+      return { id: e.id!, ids };
+    };
+    const events = () => t.fake.store.get(ALICE, ALICE).events;
+    // Bob's entries on the series and on any event the call made.
+    const bobs = (id: string, before: Set<string>) =>
+      [...events().values()]
+        .filter((ev) => ev.id === id || !before.has(ev.id!))
+        .flatMap((ev) => (ev.attendees ?? []).filter((a) => a.email === 'bob@example.org'));
+    for (const [nth, splitting] of [
+      [2, true],
+      [0, false],
+    ] as const) {
+      const { id, ids } = series();
+      const args = {
+        event_id: ids[nth],
+        scope: 'this_and_following',
+        color: 'sage',
+        send_updates: 'none',
+      };
+      const declared = (await t.source.callContent('calendar_update_event', args, signal))?.effect;
+      const before = new Set(events().keys());
+      const r = await t.call('calendar_update_event', args);
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      // Stated apart: the original series' rule changed, and a guest's answer is gone.
+      const ended = JSON.stringify(stored(id)!.recurrence) !== '["RRULE:FREQ=WEEKLY;COUNT=6"]';
+      const asked = bobs(id, before).some((a) => a.responseStatus !== 'accepted');
+      expect([ended, asked]).toEqual([splitting, splitting]);
+      expect(declared === undefined ? undefined : /^ends a recurring series/.test(declared)).toBe(
+        splitting ? true : undefined,
+      );
+    }
+    // From the arguments alone (the read failed), it may split.
+    expect(
+      t.source.argsReach('calendar_update_event', {
+        event_id: 'e',
+        scope: 'this_and_following',
+        color: 'sage',
+      })?.effect,
+    ).toMatch(/^ends a recurring series/);
+  });
+
   it('a new event declares declining exactly when Google stores one that auto-declines', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -52,7 +52,8 @@ const ANSWERS: Record<string, string> = {
  * on the calendar, where she sees it, and its guests are told of it, as the destination rules see:
  * event-shown.ts — "far" would need the calendar's zone, which only the write reads), a colour, a
  * Meet link, new guests or attachments added to the ones there. Guests' answers are kept: the
- * patch carries each remaining guest's own entry (patchFields), and only calendar_respond answers.
+ * patch carries each remaining guest's own entry (patchFields), and only calendar_respond answers
+ * — except where "this and following" splits the series (splits): the new series is a new event.
  */
 function updateEffect(args: Args, read: EventRead | undefined): string | undefined {
   const replace = emails(optStrings(args, 'attendees'), 'attendees');
@@ -66,10 +67,34 @@ function updateEffect(args: Args, read: EventRead | undefined): string | undefin
     parts.push('removes guests from an event (they are told)');
   if (args.recurrence !== undefined)
     parts.push("changes a recurring event's rule, which can end the series");
+  if (splits(args, read))
+    parts.push(
+      'ends a recurring series before this occurrence and makes the rest a new series (its guests answer again; changes to single later occurrences are not carried over)',
+    );
   // The event the patch goes to: the series for a change beyond this occurrence (update-tool.ts
   // updateEvent and splitSeries), which is what the read loaded (event-guests.ts).
   parts.push(...textAndSettingsLost(args, read ? (read.series ?? read.event) : undefined));
   return parts.length ? parts.join(' and ') : undefined;
+}
+
+/**
+ * Whether the update splits a series (update-tool.ts splitSeries): "this and following" from an
+ * occurrence ends the original series before it (its rule changed, whatever `recurrence` says) and
+ * inserts the rest as a new series — a new event, whose guests are invited afresh, without the
+ * answers they gave or the changes made to single occurrences. From the series' first occurrence
+ * it changes the whole series instead (occurrencesBefore 0): known when the occurrence was meant
+ * to start where the series does. Without a read: it may.
+ */
+function splits(args: Args, read: EventRead | undefined): boolean {
+  if (args.scope !== 'this_and_following') return false;
+  if (!read) return true;
+  // The read loads the series for an occurrence changed beyond itself (event-guests.ts); an
+  // event that is no occurrence is changed whole, or refused (requireScope).
+  if (!read.series) return false;
+  const at = (w: calendar_v3.Schema$EventDateTime | undefined | null) =>
+    Date.parse(w?.dateTime ?? w?.date ?? '');
+  const from = at(read.event.originalStartTime ?? read.event.start);
+  return Number.isNaN(from) || from !== at(read.series.start);
 }
 
 /**
