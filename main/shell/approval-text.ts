@@ -1,6 +1,7 @@
 import type { ApprovalView } from '../../common/contract/index.js';
 import { withoutEmoji } from '../../common/emoji.js';
 import { mixedScriptCount, mixedScriptWords } from '../../common/lookalike.js';
+import { STACKED_MARKS } from '../../common/stacked-marks.js';
 
 /**
  * The words of a native approval prompt: "Claude Code wants to send an
@@ -62,12 +63,15 @@ const INVISIBLE =
   /[\u0000-\u001f\u007f-\u009f\u00a0\u00ad\u061c\u115f\u1160\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\ufff9-\ufffb\u2800\u{1d159}\p{Cf}\p{Co}\p{Default_Ignorable_Code_Point}]/u;
 
 /**
- * True when `text` holds a character that hides or reorders what it says (INVISIBLE), or a word
+ * True when `text` holds a character that hides or reorders what it says (INVISIBLE), more
+ * combining marks on one character than writing uses (they paint over the lines around:
+ * common/stacked-marks.ts), or a word
  * mixing Latin letters with look-alikes from another script (`ceo@exаmple.com`, Cyrillic а:
  * common/lookalike.ts), which a prompt draws exactly like the word it imitates.
  */
 export function hidesText(text: string): boolean {
-  return INVISIBLE.test(withoutEmoji(text)) || mixedScriptWords(text).count > 0;
+  const drawn = withoutEmoji(text);
+  return INVISIBLE.test(drawn) || STACKED_MARKS.test(drawn) || mixedScriptWords(text).count > 0;
 }
 
 /**
@@ -76,7 +80,8 @@ export function hidesText(text: string): boolean {
  * and string as the card reads them (mixedScriptCount), not in the JSON run together.
  */
 export function argumentsHideText(args: unknown): boolean {
-  return INVISIBLE.test(withoutEmoji(JSON.stringify(args) ?? '')) || mixedScriptCount(args) > 0;
+  const drawn = withoutEmoji(JSON.stringify(args) ?? '');
+  return INVISIBLE.test(drawn) || STACKED_MARKS.test(drawn) || mixedScriptCount(args) > 0;
 }
 
 /** Longest call text (tool + compact JSON arguments) a notification shows whole on every OS. */

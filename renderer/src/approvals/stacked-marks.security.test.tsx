@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { ArgumentsView } from './ArgumentsView';
+import { chunkText, hasHidden, reveal, revealPlain } from './reveal';
+
+/**
+ * Combining marks stacked on one letter draw over the lines around it (red-team finding R1).
+ * A mark is drawn on its base character, above or below it; each further mark is drawn beyond
+ * the last, and nothing in a line box clips them ("Zalgo" text). A subject or argument of a
+ * few letters each carrying 60 marks above paints a column of ink over the card's rows above it
+ * — the Bcc row sits just above the Subject — while the text itself holds no invisible or
+ * direction-changing character, so the card named nothing (and the native prompts offered Allow:
+ * main/shell/stacked-marks.security.test.ts).
+ * No script stacks more than four marks on a letter in writing (Vietnamese two, pointed Hebrew
+ * with cantillation up to four): a run of five or more is named, as the invisible characters are.
+ */
+
+const ABOVE = '\u030d'; // COMBINING VERTICAL LINE ABOVE
+const BELOW = '\u0329'; // COMBINING VERTICAL LINE BELOW
+const stacked = (word: string, n: number) =>
+  [...word].map((c) => c + ABOVE.repeat(n) + BELOW.repeat(n)).join('');
+// Two marks in a row, at most, outside the named runs.
+const STACK = /(?:(?!\p{Default_Ignorable_Code_Point})\p{M}){5,}/u;
+
+describe('the card names stacked combining marks', () => {
+  it('a subject whose letters carry 120 marks each reads as its letters and a named run', () => {
+    const text = stacked('Hi', 60);
+    expect(hasHidden(text)).toBe(true);
+    expect(revealPlain(text)).toBe('H⟦MARKS×120⟧i⟦MARKS×120⟧');
+    const html = renderToStaticMarkup(
+      <ArgumentsView args={{ bcc: 'evil@evil.test', subject: `Lunch? ${text}` }} />,
+    );
+    expect(html).not.toMatch(STACK);
+    expect(html).toContain('MARKS×120');
+  });
+
+  it('writing with a few marks per letter is drawn as it is', () => {
+    for (const t of [
+      'Tiếng Việt có dấu', // two marks: circumflex + acute (decomposed below)
+      'Tie\u0302\u0301ng Vie\u0323\u0302t',
+      'בְּרֵאשִׁ֖ית', // pointed Hebrew with a cantillation mark
+      'नमस्ते',
+      '1️⃣ ❤️',
+    ])
+      expect(hasHidden(t)).toBe(false);
+  });
+
+  it('property: no run of five marks reaches the card, whole or cut into blocks (fixed seed)', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('a', 'é', ' ', '\n', '\u200b', '\u{1d165}'),
+      fc
+        .tuple(
+          fc.constantFrom(ABOVE, BELOW, '\u0489', '\u034f', '\ufe0f', '\u{1d167}'),
+          fc.integer({ min: 1, max: 12 }),
+        )
+        .map(([m, n]) => m.repeat(n)),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 40 }),
+        fc.integer({ min: 1, max: 30 }),
+        (pieces, size) => {
+          const text = pieces.join('');
+          const blocks = chunkText(text, size);
+          expect(blocks.join('')).toBe(text);
+          for (const b of blocks.slice(1))
+            expect(/^\p{M}/u.test(b) && /\p{M}$/u.test(blocks[blocks.indexOf(b) - 1]!)).toBe(false);
+          const shown = (t: string) =>
+            reveal(t)
+              .map((p) => ('mark' in p ? '[]' : p.text))
+              .join('');
+          expect(shown(text)).not.toMatch(STACK);
+          expect(blocks.map(revealPlain).join('')).toBe(revealPlain(text));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
