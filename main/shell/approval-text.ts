@@ -1,6 +1,7 @@
 import type { ApprovalView } from '../../common/contract/index.js';
 import { withoutEmoji } from '../../common/emoji.js';
 import { mixedScriptCount, mixedScriptWords } from '../../common/lookalike.js';
+import { plainEffectRest } from '../../common/plain-effect.js';
 import { STACKED_MARKS } from '../../common/stacked-marks.js';
 
 /**
@@ -11,7 +12,16 @@ import { STACKED_MARKS } from '../../common/stacked-marks.js';
  * so it reads "… wants to use <tool>" with the description below.
  */
 function isGenericEffect(a: ApprovalView): boolean {
-  return a.effect.startsWith(`${a.toolTitle ?? a.tool}:`) || a.effect.startsWith(`${a.tool}:`);
+  return genericRest(a) !== undefined;
+}
+
+/**
+ * The description part of a plain effect, read back with the function that wrote it
+ * (common/plain-effect.ts; red-team finding R2: a title with a line break or two spaces read
+ * as the source's own sentence, and "<agent> wants to" led into the server's words).
+ */
+function genericRest(a: ApprovalView): string | undefined {
+  return plainEffectRest(a.effect, a.toolTitle ?? a.tool) ?? plainEffectRest(a.effect, a.tool);
 }
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
@@ -24,10 +34,8 @@ export function approvalHeadline(a: ApprovalView): string {
 
 /** A second line: the tool's description (generic case) or the tool's name. */
 export function approvalSubline(a: ApprovalView): string {
-  if (isGenericEffect(a)) {
-    const rest = a.effect.slice(a.effect.indexOf(':') + 1).trim();
-    return rest || a.tool;
-  }
+  const rest = genericRest(a);
+  if (rest !== undefined) return rest || a.tool;
   return `via ${a.tool}`;
 }
 
