@@ -27,7 +27,7 @@ const base = {
   state: 'pending',
   createdAt: '2026-01-01T00:00:00Z',
   expiresAt: '2026-01-01T00:05:00Z',
-} as ApprovalView;
+} as Omit<ApprovalView, 'effect'>;
 
 const card = (title: string, description: string) =>
   renderToStaticMarkup(
