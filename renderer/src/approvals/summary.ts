@@ -73,6 +73,13 @@ type Args = Record<string, unknown>;
 const str = (v: unknown): string | undefined =>
   typeof v === 'string' && v.trim() !== '' ? v : undefined;
 
+/** A value a preview reads whole: absent, text, a number or flag, or a list of text (red-team R4). */
+const readAsText = (v: unknown): boolean =>
+  v === undefined ||
+  v === null ||
+  ['string', 'number', 'boolean'].includes(typeof v) ||
+  (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+
 const list = (v: unknown): string[] =>
   (Array.isArray(v) ? v : typeof v === 'string' ? v.split(/\s*[,;]\s*/) : [])
     .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
@@ -132,8 +139,10 @@ export function summarize(
   // Laid out from the arguments alone, a preview shows the fields it knows; any other argument
   // (a third party's `recipients`, `forward_to`, `reply_all`) may change where the call goes, so
   // the preview names it rather than pass for the whole call (audit; the rows list them all).
+  // So does one it shows only in part: a value that is not text (Google's own attendee objects,
+  // `[{ email }]`, or a list mixing them with addresses) is dropped by `list` and `str`.
   const unshown = (shown: readonly string[]) => {
-    const rest = Object.keys(args).filter((k) => !shown.includes(k));
+    const rest = Object.keys(args).filter((k) => !shown.includes(k) || !readAsText(args[k]));
     return rest.length ? { unshown: rest } : {};
   };
   const hasRecipients = list(args.to).length > 0 || list(args.cc).length > 0;
