@@ -129,8 +129,20 @@ function FieldInput({
   const describedBy = field.description ? `${id}-desc` : undefined;
   const label = (
     <label htmlFor={id}>
-      {/* A name the schema does not give is the agent's words: named as on the card. */}
-      {field.extra ? <Revealed text={field.label} /> : field.label}
+      {/* A name the schema does not give is the agent's words, and a schema's title and
+          description its server's: named as on the card (red-team finding R5). A title is shown
+          with the argument it fills, so "Subject" cannot stand for `bcc`. */}
+      <Revealed text={field.label} />
+      {field.label !== field.name && (
+        <span className="hint">
+          {' '}
+          (
+          <code>
+            <Revealed text={field.name} />
+          </code>
+          )
+        </span>
+      )}
       {field.required && <span aria-hidden="true"> *</span>}
       {field.kind === 'json' && <span className="hint"> (JSON)</span>}
       {field.extra && (
@@ -140,7 +152,7 @@ function FieldInput({
   );
   const desc = field.description && (
     <span id={describedBy} className="hint">
-      {field.description}
+      <Revealed text={field.description} />
     </span>
   );
   const common = {
