@@ -1,7 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalView } from '../../../common/contract';
+import type { ApprovalView, GrantView } from '../../../common/contract';
 import { GrantDialog } from './GrantDialog';
+import { GrantScope } from './GrantsList';
 
 /**
  * The grant dialog's scopes quote the call: "Only when to is “…”", an argument's name and value
@@ -57,5 +58,16 @@ describe('the grant dialog names what the card names', () => {
     expect(options[1]).toContain('to⟦ZWSP⟧ is');
     expect(options[2]).toContain('⟦RLO⟧moc.elpmaxe@bob');
     expect(html).not.toMatch(/[\u200b\u202e]/);
+  });
+
+  it('so does the list of standing grants, where the grant is revoked', () => {
+    const g = {
+      constraint: { path: 'to\u200b', op: 'equals', value: 'bob@example.com' },
+      scope: { lead: 'only when to\u200b is', tail: '; every other argument as approved' },
+      expiresAt: null,
+    } as unknown as GrantView;
+    const html = renderToStaticMarkup(<GrantScope g={g} />);
+    expect(html).toMatch(/data-testid="hidden-char"[^>]*>ZWSP</);
+    expect(html).not.toMatch(/\u200b/);
   });
 });
