@@ -1,7 +1,7 @@
 import type { ApprovalView } from '../../common/contract/index.js';
 import { withoutEmoji } from '../../common/emoji.js';
 import { mixedScriptCount, mixedScriptWords } from '../../common/lookalike.js';
-import { plainEffectRest } from '../../common/plain-effect.js';
+import { effectLine, plainEffectRest } from '../../common/plain-effect.js';
 import { STACKED_MARKS } from '../../common/stacked-marks.js';
 
 /**
@@ -27,8 +27,11 @@ function genericRest(a: ApprovalView): string | undefined {
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 export function approvalHeadline(a: ApprovalView): string {
+  // The title as the plain effect writes it — one line, at most 300 characters — as the card's
+  // headline shows it: a title of line breaks and "Arguments: {…}" wrote a message box's own
+  // lines above the real arguments, which it pushed out of sight (common/plain-effect.ts).
   if (isGenericEffect(a) || !a.effect.trim())
-    return `${a.agent} wants to use ${a.toolTitle ?? a.tool}`;
+    return `${a.agent} wants to use ${effectLine(a.toolTitle ?? a.tool)}`;
   return `${a.agent} wants to ${lowerFirst(a.effect.trim().replace(/\.$/, ''))}`;
 }
 
