@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ApprovalView } from '../../../common/contract';
 import { startEdit, submitArgs, switchMode } from './edit-state';
+import { revealPlain } from './reveal';
 import { Revealed } from './Revealed';
 import type { Field, FieldValue } from './schema-form';
 
@@ -186,7 +187,8 @@ function FieldInput({
         {field.required && text === '' && <option value="">Choose…</option>}
         {field.options?.map((o, i) => (
           <option key={i} value={String(i)}>
-            {typeof o === 'string' ? o : JSON.stringify(o)}
+            {/* The schema's words in plain text: hidden characters written out (red-team R5). */}
+            {revealPlain(typeof o === 'string' ? o : JSON.stringify(o))}
           </option>
         ))}
       </select>

@@ -20,6 +20,9 @@ const approval = {
     type: 'object',
     properties: {
       to: { type: 'string' },
+      // An enum's values, drawn in an <option> (plain text): written out, not left to act.
+      cc: { type: 'string', title: 'C\u200bc' },
+      priority: { type: 'string', enum: ['low', 'high\u202e wol'] },
       bcc: { type: 'string', title: 'Subject', description: 'Shown \u202eot eht ni' },
     },
   },
@@ -45,5 +48,8 @@ describe("the edit form names the server's words", () => {
     expect(label.replace(/<[^>]+>/g, '')).toContain('Subject (bcc)');
     expect(html).toMatch(/data-testid="hidden-char"[^>]*>RLO</);
     expect(html).not.toMatch(/\u202e/);
+    expect(html).toContain('high⟦RLO⟧ wol');
+    expect(html).toMatch(/data-testid="hidden-char"[^>]*>ZWSP</);
+    expect(html).not.toMatch(/\u200b/);
   });
 });

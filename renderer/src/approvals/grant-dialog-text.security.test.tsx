@@ -63,11 +63,16 @@ describe('the grant dialog names what the card names', () => {
   it('so does the list of standing grants, where the grant is revoked', () => {
     const g = {
       constraint: { path: 'to\u200b', op: 'equals', value: 'bob@example.com' },
-      scope: { lead: 'only when to\u200b is', tail: '; every other argument as approved' },
+      scope: {
+        lead: 'only when to\u200b is',
+        // The tail names recipients read from a draft or event: a stranger's words.
+        tail: ', and the invitees bob\u2066@example.com; every other argument as approved',
+      },
       expiresAt: null,
     } as unknown as GrantView;
     const html = renderToStaticMarkup(<GrantScope g={g} />);
     expect(html).toMatch(/data-testid="hidden-char"[^>]*>ZWSP</);
-    expect(html).not.toMatch(/\u200b/);
+    expect(html).toMatch(/data-testid="hidden-char"[^>]*>LRI</);
+    expect(html).not.toMatch(/[\u200b\u2066]/);
   });
 });

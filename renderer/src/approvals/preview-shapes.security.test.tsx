@@ -73,4 +73,27 @@ describe('a preview names the arguments it could not read', () => {
       }),
     ).toEqual([]);
   });
+
+  it('a number or flag where the preview reads text is named, not dropped', () => {
+    expect(
+      unshown('calendar__create_event', {
+        summary: 'Sync',
+        start: 1765000000000,
+        send_updates: true,
+        attendees: ['boss@example.com'],
+      }),
+    ).toEqual(['start', 'send_updates']);
+    expect(
+      unshown('mailer__send', { to: 'boss@example.com', subject: 'Q3', body: 'hi', bcc: 42 }),
+    ).toEqual(['bcc']);
+    // A duration beside an end: "When" shows the end, not the duration.
+    expect(
+      unshown('calendar__create_event', {
+        summary: 'Sync',
+        start: '2026-03-10T10:00',
+        end: '2026-03-10T10:30',
+        duration_minutes: 600,
+      }),
+    ).toEqual(['duration_minutes']);
+  });
 });

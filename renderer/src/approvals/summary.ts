@@ -73,12 +73,22 @@ type Args = Record<string, unknown>;
 const str = (v: unknown): string | undefined =>
   typeof v === 'string' && v.trim() !== '' ? v : undefined;
 
-/** A value a preview reads whole: absent, text, a number or flag, or a list of text (red-team R4). */
-const readAsText = (v: unknown): boolean =>
-  v === undefined ||
-  v === null ||
-  ['string', 'number', 'boolean'].includes(typeof v) ||
-  (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+/**
+ * Whether a preview reads argument `k` whole (red-team R4): absent, text or a list of text, as
+ * `str` and `list` read every argument it shows — and a number only for `duration_minutes`, which
+ * "When" reads when no end is given. A number or flag elsewhere (`start: 1765000000000`,
+ * `send_updates: true`) is dropped by `str` and `list` without a word.
+ */
+const readWhole = (args: Args, k: string): boolean => {
+  const v = args[k];
+  return (
+    v === undefined ||
+    v === null ||
+    typeof v === 'string' ||
+    (Array.isArray(v) && v.every((x) => typeof x === 'string')) ||
+    (k === 'duration_minutes' && typeof v === 'number' && str(args.end) === undefined)
+  );
+};
 
 const list = (v: unknown): string[] =>
   (Array.isArray(v) ? v : typeof v === 'string' ? v.split(/\s*[,;]\s*/) : [])
@@ -142,7 +152,7 @@ export function summarize(
   // So does one it shows only in part: a value that is not text (Google's own attendee objects,
   // `[{ email }]`, or a list mixing them with addresses) is dropped by `list` and `str`.
   const unshown = (shown: readonly string[]) => {
-    const rest = Object.keys(args).filter((k) => !shown.includes(k) || !readAsText(args[k]));
+    const rest = Object.keys(args).filter((k) => !shown.includes(k) || !readWhole(args, k));
     return rest.length ? { unshown: rest } : {};
   };
   const hasRecipients = list(args.to).length > 0 || list(args.cc).length > 0;
