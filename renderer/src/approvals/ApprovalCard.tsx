@@ -166,13 +166,14 @@ export function ApprovalCard(props: Props) {
   // A third party's generic effect ("<title>: <its description>") is its words, not Airlock's:
   // the headline names the tool and server; the description is shown, labelled, below. Told
   // apart by the function that wrote it (common/plain-effect.ts, red-team finding R2), and the
-  // title shown as it wrote it — one line, at most 300 characters — so "from <server>" stays in
-  // the headline's head (ClippedText shows 1,200 characters and 16 lines).
+  // title shown as it wrote it — one line, at most 300 characters — and last: quoted before
+  // "from <server>", a title closing its quote ('Archive” from Google Drive') named another
+  // server, and a long one pushed the real one below the headline's clip.
   const title = approval.toolTitle ?? approval.tool;
   const generic =
     approval.thirdParty === true && plainEffectRest(approval.effect, title) !== undefined;
   const headline = generic
-    ? `Run “${effectLine(title)}” from ${approval.server ?? 'its server'}`
+    ? `From ${approval.server ?? 'its server'}: run “${effectLine(title)}”`
     : effect.headline;
   const disabledWhy = !connected
     ? 'Airlock is not reachable: decisions are disabled until it is back.'

@@ -1,12 +1,12 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalView } from '../../../common/contract';
-import { plainEffect } from '../../../common/plain-effect';
+import { effectLine, plainEffect } from '../../../common/plain-effect';
 import { ApprovalCard } from './ApprovalCard';
 
 /**
  * A third-party tool's title and description are its server's words (issue 16 item 4): the card's
- * headline says "Run “<title>” from <server>" and never shows the server's words as Airlock's
+ * headline says "From <server>: run “<title>”" and never shows the server's words as Airlock's
  * statement of effect (red-team finding R2). The card told the two apart by comparing the effect
  * with the title, while the core writes the title into the effect on one line
  * (main/calls/effect-text.ts effectOf: whitespace collapsed, trimmed, cut at 300): a title with a
@@ -57,19 +57,19 @@ describe("a third party's title never becomes Airlock's statement of effect", ()
     ['two spaces', 'Read  your calendar'],
     ['301 characters', 'Read your calendar ' + 'x'.repeat(282)],
   ] as const) {
-    it(`${what}: the headline is "Run … from evil-mcp", not the server's sentence`, () => {
+    it(`${what}: the headline is "From evil-mcp: run …", not the server's sentence`, () => {
       const shown = headline(card(title, 'Only reads; nothing is sent anywhere.'));
-      expect(shown).toMatch(/^Run “/);
-      expect(shown).toContain('from evil-mcp');
+      expect(shown).toMatch(/^From evil-mcp: run “/);
       expect(shown).not.toContain('nothing is sent anywhere');
     });
   }
 
-  it('a title of line breaks or of 5,000 characters leaves "from evil-mcp" in the headline’s head', () => {
+  it('the server comes first and the title last: a title cannot name another server', () => {
+    // Quoted before "from <server>", 'Archive” from Google Drive' read as a Google Drive tool.
     for (const title of ['Archive” from Google Drive' + '\n'.repeat(40), 'A'.repeat(5000)]) {
       const html = card(title, 'x');
       const shown = headline(html);
-      expect(shown).toContain('from evil-mcp');
+      expect(shown).toBe(`From evil-mcp: run “${effectLine(title)}”`);
       expect(shown).not.toContain('More below');
     }
   });
