@@ -29,5 +29,8 @@ describe('the native prompts and stacked marks', () => {
   it('read writing with a few marks per letter as shown', () => {
     expect(hidesText('Tie\u0302\u0301ng Vie\u0323\u0302t')).toBe(false);
     expect(argumentsHideText({ subject: 'Tie\u0302\u0301ng Vie\u0323\u0302t 1️⃣' })).toBe(false);
+    // Burmese: five marks in a row, three of them spacing (Mc): not a stack.
+    expect(hidesText('ဈေးလျှော့ မျှော့')).toBe(false);
+    expect(argumentsHideText({ subject: 'ဈေးလျှော့' })).toBe(false);
   });
 });
