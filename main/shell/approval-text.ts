@@ -1,8 +1,8 @@
 import type { ApprovalView } from '../../common/contract/index.js';
-import { withoutEmoji } from '../../common/emoji.js';
+import { RGI_EMOJI, withoutEmoji } from '../../common/emoji.js';
 import { mixedScriptCount, mixedScriptWords } from '../../common/lookalike.js';
 import { effectLine, plainEffectRest } from '../../common/plain-effect.js';
-import { STACKED_MARKS } from '../../common/stacked-marks.js';
+import { hasStackedMarks } from '../../common/stacked-marks.js';
 
 /**
  * The words of a native approval prompt: "Claude Code wants to send an
@@ -81,8 +81,18 @@ const INVISIBLE =
  * common/lookalike.ts), which a prompt draws exactly like the word it imitates.
  */
 export function hidesText(text: string): boolean {
-  const drawn = withoutEmoji(text);
-  return INVISIBLE.test(drawn) || STACKED_MARKS.test(drawn) || mixedScriptWords(text).count > 0;
+  return (
+    INVISIBLE.test(withoutEmoji(text)) || stacksMarks(text) || mixedScriptWords(text).count > 0
+  );
+}
+
+/**
+ * Marks stacked beyond writing (common/stacked-marks.ts), read as the card reads them: an emoji
+ * sequence is one picture, a character of its own — taken out, it would join the marks on either
+ * side into one run the card does not see.
+ */
+function stacksMarks(text: string): boolean {
+  return hasStackedMarks(text.replace(RGI_EMOJI, '\ufffc'));
 }
 
 /**
@@ -91,8 +101,8 @@ export function hidesText(text: string): boolean {
  * and string as the card reads them (mixedScriptCount), not in the JSON run together.
  */
 export function argumentsHideText(args: unknown): boolean {
-  const drawn = withoutEmoji(JSON.stringify(args) ?? '');
-  return INVISIBLE.test(drawn) || STACKED_MARKS.test(drawn) || mixedScriptCount(args) > 0;
+  const json = JSON.stringify(args) ?? '';
+  return INVISIBLE.test(withoutEmoji(json)) || stacksMarks(json) || mixedScriptCount(args) > 0;
 }
 
 /** Longest call text (tool + compact JSON arguments) a notification shows whole on every OS. */

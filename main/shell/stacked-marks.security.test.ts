@@ -21,6 +21,11 @@ describe('the native prompts and stacked marks', () => {
       arguments: { to: 'bob@example.com', subject: stacked('Hi', 20) },
     } as unknown as ApprovalView;
     expect(notificationText(view).allow).toBe(false);
+    // Composed: ᾯ (U+1FAF) carries three of its own; two more make a stack, as on the card.
+    expect(argumentsHideText({ subject: '\u1faf\u0301\u0300' })).toBe(true);
+    expect(argumentsHideText({ subject: '\u1faf\u0301' })).toBe(false);
+    // An emoji is a picture between runs, not a gap that joins them (three and three).
+    expect(hidesText('x\u0301\u0301\u0301😀\u0301\u0301\u0301')).toBe(false);
     expect(
       notificationText({ ...view, arguments: { to: 'bob@example.com', subject: 'Hi' } }).allow,
     ).toBe(true);

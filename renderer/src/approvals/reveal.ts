@@ -1,5 +1,10 @@
 import { RGI_EMOJI } from '../../../common/emoji';
-import { markAt, STACKED_MARKS } from '../../../common/stacked-marks';
+import {
+  isStack,
+  markAt,
+  STACK_CANDIDATE,
+  startsWithDrawnMark,
+} from '../../../common/stacked-marks';
 
 /**
  * Characters that change how text reads without being seen (issue 17 item 8):
@@ -54,8 +59,8 @@ const SPECIAL = new RegExp(
   [
     /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060-\u2064\ufeff\u00ad\u180e\u00a0\u2007\u202f\u3000\u2000-\u200a\u205f\u2028\u2029\u2800\u{1d159}\p{Cc}\p{Cf}\p{Co}\p{Default_Ignorable_Code_Point}]/u
       .source,
-    // More combining marks on one character than any writing stacks: drawn over the lines around.
-    STACKED_MARKS.source,
+    // Where combining marks may stack on one character beyond what writing does (isStack decides).
+    STACK_CANDIDATE.source,
     '[ ]{4,}',
   ].join('|'),
   'gu',
@@ -70,6 +75,8 @@ const hex = (c: string) => 'U+' + c.codePointAt(0)!.toString(16).toUpperCase().p
 export function foldsIntoRun(c: string | undefined): boolean {
   if (c === undefined || c === '\n' || c === '\t') return false;
   if (c === ' ') return true;
+  // A drawn mark is never folded: chunkText keeps a run of marks with its character instead.
+  if (startsWithDrawnMark(c)) return false;
   SPECIAL.lastIndex = 0;
   const m = SPECIAL.exec(c);
   return m !== null && m[0] === c;
@@ -125,11 +132,13 @@ export function reveal(text: string): Part[] {
       SPECIAL.lastIndex = emoji[ei]![1];
       continue;
     }
-    push(text.slice(last, m.index));
-    const points = [...s].length;
-    if (points > 1 && markAt(s, 0)) {
-      // Marks stacked on the character before: one mark for the run, which is not drawn.
-      const n = points;
+    if (startsWithDrawnMark(s)) {
+      // Marks on the character before (STACK_CANDIDATE): drawn as they are unless they stack
+      // beyond writing.
+      if (!isStack(text, m.index, s)) continue;
+      push(text.slice(last, m.index));
+      // One mark for the run, which is not drawn.
+      const n = [...s].length;
       parts.push({
         mark: `MARKS×${n}`,
         title: `${n} combining marks on one character, from ${hex(s)} (stacked, they are drawn over the lines around)`,
@@ -137,6 +146,7 @@ export function reveal(text: string): Part[] {
       last = m.index + s.length;
       continue;
     }
+    push(text.slice(last, m.index));
     if (s[0] === ' ') {
       // A run of plain spaces: kept readable, but never long enough to hide what follows.
       parts.push({ mark: `␠×${s.length}`, title: `${s.length} spaces` });

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ArgumentsView } from './ArgumentsView';
+import { RGI_EMOJI } from '../../../common/emoji';
+import { hasStackedMarks } from '../../../common/stacked-marks';
 import { chunkText, hasHidden, reveal, revealPlain } from './reveal';
 
 /**
@@ -48,6 +50,13 @@ describe('the card names stacked combining marks', () => {
       expect(hasHidden(t)).toBe(false);
   });
 
+  it('a letter’s own marks count: composed or not, the same stack is named', () => {
+    // ᾯ (U+1FAF) is Ω with three marks: two more make five, as Ω with five would.
+    expect(revealPlain('\u1faf\u0301\u0300')).toBe('\u1faf⟦MARKS×2⟧');
+    expect(revealPlain('\u1faf\u0301\u0300'.normalize('NFD'))).toBe('Ω⟦MARKS×5⟧');
+    expect(hasHidden('\u1faf\u0301')).toBe(false);
+  });
+
   it('a variation selector among marks, which may carry a hidden text, is named on its own', () => {
     // Counted into the run, it was only a number in "MARKS×6".
     const text = 'x' + ABOVE.repeat(2) + '\u{e0100}' + ABOVE.repeat(3);
@@ -82,6 +91,35 @@ describe('the card names stacked combining marks', () => {
           expect(blocks.map(revealPlain).join('')).toBe(revealPlain(text));
         },
       ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('property: the card names a stack exactly when the prompts refuse Allow for one (fixed seed)', () => {
+    // main/shell/approval-text.ts reads a text as hasStackedMarks with each emoji one picture.
+    const prompts = (t: string) => hasStackedMarks(t.replace(RGI_EMOJI, '\ufffc'));
+    const card = (t: string) => reveal(t).some((p) => 'mark' in p && p.mark.startsWith('MARKS'));
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'a',
+        'é',
+        '\u1faf',
+        '😀',
+        '1\ufe0f\u20e3',
+        '❤️',
+        '\ufe0f',
+        '\u200b',
+        '\u102c',
+      ),
+      fc
+        .tuple(fc.constantFrom(ABOVE, BELOW, '\u0344', '\u20dd'), fc.integer({ min: 1, max: 6 }))
+        .map(([m, n]) => m.repeat(n)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const t = pieces.join('');
+        expect(card(t)).toBe(prompts(t));
+      }),
       { numRuns: 2000 },
     );
   });
