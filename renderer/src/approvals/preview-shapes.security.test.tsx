@@ -74,7 +74,7 @@ describe('a preview names the arguments it could not read', () => {
     ).toEqual([]);
   });
 
-  it('a number or flag where the preview reads text is named, not dropped', () => {
+  it('a number or flag where the preview reads text, or an end without a start, is named', () => {
     expect(
       unshown('calendar__create_event', {
         summary: 'Sync',
@@ -86,6 +86,14 @@ describe('a preview names the arguments it could not read', () => {
     expect(
       unshown('mailer__send', { to: 'boss@example.com', subject: 'Q3', body: 'hi', bcc: 42 }),
     ).toEqual(['bcc']);
+    // An end without a start: there is no "When" to show it in.
+    expect(
+      unshown('calendar__create_event', {
+        summary: 'Sync',
+        end: '2026-03-10T10:30',
+        time_zone: 'UTC',
+      }),
+    ).toEqual(['end', 'time_zone']);
     // A duration beside an end: "When" shows the end, not the duration.
     expect(
       unshown('calendar__create_event', {

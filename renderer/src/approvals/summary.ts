@@ -112,6 +112,9 @@ const EVENT_SHOWN = [
   'response',
 ] as const;
 
+/** The arguments an event's "When" is read from. */
+const WHEN_KEYS: readonly string[] = ['start', 'end', 'time_zone', 'duration_minutes'];
+
 const MAIL_TOOL = /mail|send|draft|reply|message|forward/i;
 const EVENT_TOOL = /calendar|event|meeting|invite|respond/i;
 
@@ -188,7 +191,8 @@ export function summarize(
       ...(list(args.recurrence).length ? { repeats: list(args.recurrence).join('; ') } : {}),
       ...(str(args.send_updates) ? { notify: notifyText(String(args.send_updates)) } : {}),
       ...(str(args.response) ? { response: String(args.response) } : {}),
-      ...unshown(EVENT_SHOWN),
+      // Without a start there is no "When": an end, zone or length given alone is not shown.
+      ...unshown(when ? EVENT_SHOWN : EVENT_SHOWN.filter((k) => !WHEN_KEYS.includes(k))),
     };
     const informative = e.what || e.when || e.where || e.who.length || e.response;
     return informative ? e : { kind: 'generic' };
