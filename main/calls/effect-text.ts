@@ -1,3 +1,4 @@
+import { plainEffect } from '../../common/plain-effect.js';
 import type { ToolEntry } from '../tools/registry.js';
 
 /** How long an approval waits for a source's richer effect text before using the plain one. */
@@ -27,10 +28,11 @@ export async function effectOf(
 ): Promise<string> {
   // Without the source's own statement: "<title>: <first line of the description>", each on one
   // line (issue 17 item 8: a title with "\nTo: …" must not read as e-mail headers). The card
-  // labels it as the server's words (issue 16 item 4).
+  // labels it as the server's words (issue 16 item 4), reading it back with the same function
+  // (common/plain-effect.ts).
   const plain =
     entry.source.describeEffect?.(entry.def.name, args) ??
-    `${oneLine(entry.def.title ?? entry.name)}: ${oneLine(entry.def.description.split('\n')[0] ?? '')}`;
+    plainEffect(entry.def.title ?? entry.name, entry.def.description);
   if (!entry.source.describeEffectAsync) return plain;
   const stop = new AbortController();
   const reads = setTimeout(() => stop.abort(), Math.max(0, ms - EFFECT_COMPOSE_MS));
@@ -52,5 +54,3 @@ export async function effectOf(
     clearTimeout(timer);
   }
 }
-
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);

@@ -1,6 +1,8 @@
 import type { ApprovalView } from '../../common/contract/index.js';
-import { withoutEmoji } from '../../common/emoji.js';
+import { RGI_EMOJI, withoutEmoji } from '../../common/emoji.js';
 import { mixedScriptCount, mixedScriptWords } from '../../common/lookalike.js';
+import { effectLine, plainEffectRest } from '../../common/plain-effect.js';
+import { hasStackedMarks } from '../../common/stacked-marks.js';
 
 /**
  * The words of a native approval prompt: "Claude Code wants to send an
@@ -10,23 +12,33 @@ import { mixedScriptCount, mixedScriptWords } from '../../common/lookalike.js';
  * so it reads "… wants to use <tool>" with the description below.
  */
 function isGenericEffect(a: ApprovalView): boolean {
-  return a.effect.startsWith(`${a.toolTitle ?? a.tool}:`) || a.effect.startsWith(`${a.tool}:`);
+  return genericRest(a) !== undefined;
+}
+
+/**
+ * The description part of a plain effect, read back with the function that wrote it
+ * (common/plain-effect.ts; red-team finding R2: a title with a line break or two spaces read
+ * as the source's own sentence, and "<agent> wants to" led into the server's words).
+ */
+function genericRest(a: ApprovalView): string | undefined {
+  return plainEffectRest(a.effect, a.toolTitle ?? a.tool) ?? plainEffectRest(a.effect, a.tool);
 }
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 export function approvalHeadline(a: ApprovalView): string {
+  // The title as the plain effect writes it — one line, at most 300 characters — as the card's
+  // headline shows it: a title of line breaks and "Arguments: {…}" wrote a message box's own
+  // lines above the real arguments, which it pushed out of sight (common/plain-effect.ts).
   if (isGenericEffect(a) || !a.effect.trim())
-    return `${a.agent} wants to use ${a.toolTitle ?? a.tool}`;
+    return `${a.agent} wants to use ${effectLine(a.toolTitle ?? a.tool)}`;
   return `${a.agent} wants to ${lowerFirst(a.effect.trim().replace(/\.$/, ''))}`;
 }
 
 /** A second line: the tool's description (generic case) or the tool's name. */
 export function approvalSubline(a: ApprovalView): string {
-  if (isGenericEffect(a)) {
-    const rest = a.effect.slice(a.effect.indexOf(':') + 1).trim();
-    return rest || a.tool;
-  }
+  const rest = genericRest(a);
+  if (rest !== undefined) return rest || a.tool;
   return `via ${a.tool}`;
 }
 
@@ -62,12 +74,25 @@ const INVISIBLE =
   /[\u0000-\u001f\u007f-\u009f\u00a0\u00ad\u061c\u115f\u1160\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\ufff9-\ufffb\u2800\u{1d159}\p{Cf}\p{Co}\p{Default_Ignorable_Code_Point}]/u;
 
 /**
- * True when `text` holds a character that hides or reorders what it says (INVISIBLE), or a word
+ * True when `text` holds a character that hides or reorders what it says (INVISIBLE), more
+ * combining marks on one character than writing uses (they paint over the lines around:
+ * common/stacked-marks.ts), or a word
  * mixing Latin letters with look-alikes from another script (`ceo@exаmple.com`, Cyrillic а:
  * common/lookalike.ts), which a prompt draws exactly like the word it imitates.
  */
 export function hidesText(text: string): boolean {
-  return INVISIBLE.test(withoutEmoji(text)) || mixedScriptWords(text).count > 0;
+  return (
+    INVISIBLE.test(withoutEmoji(text)) || stacksMarks(text) || mixedScriptWords(text).count > 0
+  );
+}
+
+/**
+ * Marks stacked beyond writing (common/stacked-marks.ts), read as the card reads them: an emoji
+ * sequence is one picture, a character of its own — taken out, it would join the marks on either
+ * side into one run the card does not see.
+ */
+function stacksMarks(text: string): boolean {
+  return hasStackedMarks(text.replace(RGI_EMOJI, '\ufffc'));
 }
 
 /**
@@ -76,7 +101,8 @@ export function hidesText(text: string): boolean {
  * and string as the card reads them (mixedScriptCount), not in the JSON run together.
  */
 export function argumentsHideText(args: unknown): boolean {
-  return INVISIBLE.test(withoutEmoji(JSON.stringify(args) ?? '')) || mixedScriptCount(args) > 0;
+  const json = JSON.stringify(args) ?? '';
+  return INVISIBLE.test(withoutEmoji(json)) || stacksMarks(json) || mixedScriptCount(args) > 0;
 }
 
 /** Longest call text (tool + compact JSON arguments) a notification shows whole on every OS. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
+import { cardLine } from '../card-text.js';
 import { describeCreate, describeOther } from './effects.js';
 
 /**
@@ -51,7 +52,44 @@ describe('a Calendar card names an event on the card’s own line', () => {
           `. Warning: overlaps '${other}' (Sat 5 Dec 10:00)`,
         );
         expect(card.split(/\r\n?|\n|\u2028/)).toHaveLength(1);
-        expect(card).toMatch(/^Create '/);
+        expect(card).toMatch(/^Create an event, /);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('create: the title, said last, adds words but changes none of the statement before it', () => {
+    // Quoted at the head ("Create '<title>', …"), a title closing the quote wrote the sentence:
+    // "Sync', Sat 5 Dec 10:00 — no invitations will be sent. '" before the real time and guests.
+    const forging = fc
+      .array(
+        fc.constantFrom(
+          "'",
+          '’',
+          '"',
+          ', ',
+          'Sat 5 Dec 10:00',
+          ' — no invitations will be sent',
+          '. Title: ',
+          'Sync',
+          '\n',
+          ' ',
+        ),
+        { minLength: 1, maxLength: 8 },
+      )
+      .map((p) => p.join(''));
+    fc.assert(
+      fc.property(forging, fc.boolean(), fc.boolean(), (summary, guests, overlap) => {
+        const args = {
+          start: '2026-12-05T10:00:00Z',
+          end: '2026-12-05T10:30:00Z',
+          ...(guests ? { attendees: ['carol@example.com'] } : {}),
+        };
+        const warn = overlap ? ". Warning: overlaps 'Team sync' (Sat 5 Dec 10:00)" : undefined;
+        const plain = describeCreate({ ...args, summary: 'X' }, 'UTC', now, warn);
+        expect(plain.endsWith(". Title: 'X'")).toBe(true);
+        const card = describeCreate({ ...args, summary }, 'UTC', now, warn);
+        expect(card).toBe(`${plain.slice(0, -"'X'".length)}'${cardLine(summary)}'`);
       }),
       { numRuns: 300 },
     );

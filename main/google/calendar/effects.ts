@@ -1,6 +1,6 @@
 /*
- * The approval's words (issue 7): "Create 'Standup', Tue 3 Dec 10:00–10:15
- * (Europe/Berlin), 3 attendees — invitations will be e-mailed". The sync form
+ * The approval's words (issue 7): "Create an event, Tue 3 Dec 10:00–10:15 (Europe/Berlin),
+ * 3 attendees — invitations will be e-mailed. Title: 'Standup'". The sync form
  * uses only the arguments and cached calendar zones; the async form also asks
  * Google (the event's title, overlapping events).
  */
@@ -89,20 +89,25 @@ export function describeCreate(
   now: DateTime,
   overlaps?: string,
 ): string {
-  const summary = optString(args, 'summary') ?? '(no title)';
+  const summary = optString(args, 'summary');
   const guests = (emails(optStrings(args, 'attendees'), 'attendees') ?? []).length;
   const when = whenFromArgs(args, knownZone(args, cachedZone), now);
   const calendar = optString(args, 'calendar_id');
-  const parts = [`Create '${summary}'`, when];
+  const parts = ['Create an event', when];
   if (args.recurrence) parts.push(`repeating (${(args.recurrence as string[]).join(' ')})`);
   if (guests) parts.push(`${guests} attendee${guests === 1 ? '' : 's'}`);
   if (args.add_meet_link === true) parts.push('with a Google Meet link');
   parts.push(...extrasClause(args, knownZone(args, cachedZone), true));
   if (calendar && calendar !== 'primary') parts.push(`on calendar ${calendar}`);
+  // The title last: it is the agent's words, and quoted at the head ("Create '<title>', …") a
+  // title that closes the quote wrote the rest of the sentence — "Sync', Tue 1 Dec 10:00, no
+  // guests. '" before the real time and guests, pushed out of sight. After the whole statement
+  // it can add words but change none (card-line.security.test.ts).
+  const title = summary === undefined ? '. No title' : `. Title: '${summary}'`;
   // One line: a title (the agent's, or an overlapping stranger's invitation) must not write the
   // card's own lines, such as a "To:" the card would lay out as a mail (main/google/card-text.ts).
   return cardLine(
-    `${parts.filter(Boolean).join(', ')}${mailClause(guests, sendUpdatesArg(args), 'invitations')}${overlaps ?? ''}`,
+    `${parts.filter(Boolean).join(', ')}${mailClause(guests, sendUpdatesArg(args), 'invitations')}${overlaps ?? ''}${title}`,
   );
 }
 

@@ -11,6 +11,7 @@ import type { AllowKind, ApprovalView, Decision, GrantSpec } from '../../../comm
 import { errorCode, errorMessage } from '../lib/errors';
 import { AllowRefusedNotice } from './AllowRefused';
 import { ArgumentsView } from './ArgumentsView';
+import { effectLine, plainEffectRest } from '../../../common/plain-effect';
 import { ClippedText } from './Revealed';
 import { ServerClaims, WaitingLine } from './CardFacts';
 import { CardHeader } from './CardHeader';
@@ -163,12 +164,16 @@ export function ApprovalCard(props: Props) {
 
   const effect = parseEffect(approval.effect);
   // A third party's generic effect ("<title>: <its description>") is its words, not Airlock's:
-  // the headline names the tool and server; the description is shown, labelled, below.
+  // the headline names the tool and server; the description is shown, labelled, below. Told
+  // apart by the function that wrote it (common/plain-effect.ts, red-team finding R2), and the
+  // title shown as it wrote it — one line, at most 300 characters — and last: quoted before
+  // "from <server>", a title closing its quote ('Archive” from Google Drive') named another
+  // server, and a long one pushed the real one below the headline's clip.
+  const title = approval.toolTitle ?? approval.tool;
   const generic =
-    approval.thirdParty === true &&
-    approval.effect.startsWith(`${approval.toolTitle ?? approval.tool}:`);
+    approval.thirdParty === true && plainEffectRest(approval.effect, title) !== undefined;
   const headline = generic
-    ? `Run “${approval.toolTitle ?? approval.tool}” from ${approval.server ?? 'its server'}`
+    ? `From ${approval.server ?? 'its server'}: run “${effectLine(title)}”`
     : effect.headline;
   const disabledWhy = !connected
     ? 'Airlock is not reachable: decisions are disabled until it is back.'

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ApprovalView } from '../../../common/contract';
 import { startEdit, submitArgs, switchMode } from './edit-state';
+import { revealPlain } from './reveal';
 import { Revealed } from './Revealed';
 import type { Field, FieldValue } from './schema-form';
 
@@ -129,8 +130,20 @@ function FieldInput({
   const describedBy = field.description ? `${id}-desc` : undefined;
   const label = (
     <label htmlFor={id}>
-      {/* A name the schema does not give is the agent's words: named as on the card. */}
-      {field.extra ? <Revealed text={field.label} /> : field.label}
+      {/* A name the schema does not give is the agent's words, and a schema's title and
+          description its server's: named as on the card (red-team finding R5). A title is shown
+          with the argument it fills, so "Subject" cannot stand for `bcc`. */}
+      <Revealed text={field.label} />
+      {field.label !== field.name && (
+        <span className="hint">
+          {' '}
+          (
+          <code>
+            <Revealed text={field.name} />
+          </code>
+          )
+        </span>
+      )}
       {field.required && <span aria-hidden="true"> *</span>}
       {field.kind === 'json' && <span className="hint"> (JSON)</span>}
       {field.extra && (
@@ -140,7 +153,7 @@ function FieldInput({
   );
   const desc = field.description && (
     <span id={describedBy} className="hint">
-      {field.description}
+      <Revealed text={field.description} />
     </span>
   );
   const common = {
@@ -174,7 +187,8 @@ function FieldInput({
         {field.required && text === '' && <option value="">Choose…</option>}
         {field.options?.map((o, i) => (
           <option key={i} value={String(i)}>
-            {typeof o === 'string' ? o : JSON.stringify(o)}
+            {/* The schema's words in plain text: hidden characters written out (red-team R5). */}
+            {revealPlain(typeof o === 'string' ? o : JSON.stringify(o))}
           </option>
         ))}
       </select>

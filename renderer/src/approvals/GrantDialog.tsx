@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { ApprovalView, GrantSpec } from '../../../common/contract';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DURATIONS } from './grant-options';
+import { revealPlain } from './reveal';
 
 interface Props {
   approval: ApprovalView;
@@ -87,15 +88,17 @@ export function GrantDialog({ approval, open, busy, error, refused, onConfirm, o
           data-testid="grant-scope"
         >
           <option value={-1}>Any arguments</option>
+          {/* A scope quotes the call's argument names and values, the agent's words: an <option>
+              holds plain text, so what the card names in marks is written out (⟦ZWSP⟧). */}
           {options.map((o, i) => (
             <option key={o.label} value={i}>
-              {o.label}
+              {revealPlain(o.label)}
             </option>
           ))}
         </select>
         {scope >= 0 && options[scope] && (
           <p className="hint" data-testid="grant-scope-note">
-            {options[scope]!.note[0]!.toUpperCase() + options[scope]!.note.slice(1)}.
+            {revealPlain(options[scope]!.note[0]!.toUpperCase() + options[scope]!.note.slice(1))}.
           </p>
         )}
       </div>

@@ -17,16 +17,18 @@ export function GrantScope({ g }: { g: GrantView }) {
   const lead =
     g.scope?.lead ??
     (c.op === 'domain' ? `only when every ${c.path} is in @${c.value}` : `only when ${c.path} is`);
+  // The lead names the argument, the agent's word (a key such as `to\u200b` beside `to`), and
+  // the tail the recipients read from a draft or event: named as on the card (red-team R3).
   return (
     <span>
-      {lead}
+      <Revealed text={lead} />
       {c.op === 'equals' && (
         <>
           {' '}
           “<Revealed text={c.value} />”
         </>
       )}
-      {g.scope?.tail ?? ''}, {until}
+      <Revealed text={g.scope?.tail ?? ''} />, {until}
     </span>
   );
 }

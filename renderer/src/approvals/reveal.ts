@@ -1,4 +1,10 @@
 import { RGI_EMOJI } from '../../../common/emoji';
+import {
+  isStack,
+  markAt,
+  STACK_CANDIDATE,
+  startsWithDrawnMark,
+} from '../../../common/stacked-marks';
 
 /**
  * Characters that change how text reads without being seen (issue 17 item 8):
@@ -45,11 +51,20 @@ const NAMES: Record<string, string> = {
  * variation selectors U+FE00–FE0F and U+E0100–E01EF, tag characters U+E0000–E007F, Hangul fillers,
  * the combining grapheme joiner — which carry text, a secret among it, that no one sees; UAX #44,
  * PropList.txt), blanks that are not spaces (U+2800 braille blank, U+1D159 null notehead: the
- * native prompts refuse Allow for them and send the user here), and runs of 4+ blanks.
+ * native prompts refuse Allow for them and send the user here), runs of 4+ blanks, and more than
+ * four combining marks on one character (common/stacked-marks.ts: they paint over other lines).
  * Inside Unicode's own emoji sequences (common/emoji.ts) a U+FE0F or joiner is drawn: not named.
  */
-const SPECIAL =
-  /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060-\u2064\ufeff\u00ad\u180e\u00a0\u2007\u202f\u3000\u2000-\u200a\u205f\u2028\u2029\u2800\u{1d159}\p{Cc}\p{Cf}\p{Co}\p{Default_Ignorable_Code_Point}]|[ ]{4,}/gu;
+const SPECIAL = new RegExp(
+  [
+    /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060-\u2064\ufeff\u00ad\u180e\u00a0\u2007\u202f\u3000\u2000-\u200a\u205f\u2028\u2029\u2800\u{1d159}\p{Cc}\p{Cf}\p{Co}\p{Default_Ignorable_Code_Point}]/u
+      .source,
+    // Where combining marks may stack on one character beyond what writing does (isStack decides).
+    STACK_CANDIDATE.source,
+    '[ ]{4,}',
+  ].join('|'),
+  'gu',
+);
 
 /** Characters an emoji sequence may hold that SPECIAL names elsewhere. */
 const EMOJI_PART = /\u200d|\ufe0f|[\u{e0020}-\u{e007f}]/u;
@@ -60,6 +75,8 @@ const hex = (c: string) => 'U+' + c.codePointAt(0)!.toString(16).toUpperCase().p
 export function foldsIntoRun(c: string | undefined): boolean {
   if (c === undefined || c === '\n' || c === '\t') return false;
   if (c === ' ') return true;
+  // A drawn mark is never folded: chunkText keeps a run of marks with its character instead.
+  if (startsWithDrawnMark(c)) return false;
   SPECIAL.lastIndex = 0;
   const m = SPECIAL.exec(c);
   return m !== null && m[0] === c;
@@ -68,7 +85,7 @@ export function foldsIntoRun(c: string | undefined): boolean {
 /**
  * A long value cut into blocks of about `size` characters for showing a piece at a time
  * (issue 27, item 6): preferably after a line break; never inside a run `reveal` folds into
- * one mark, nor inside a surrogate pair, so the blocks revealed one by one show exactly what
+ * one mark, nor inside a surrogate pair, nor before a combining mark, so the blocks revealed one by one show exactly what
  * the whole would (renderer/src/approvals/reveal.test.ts holds them to it).
  */
 export function chunkText(text: string, size: number): string[] {
@@ -83,6 +100,9 @@ export function chunkText(text: string, size: number): string[] {
       const last = text[end - 1];
       if (foldsIntoRun(last)) while (end < text.length && text[end] === last) end++;
       else if (/[\ud800-\udbff]/.test(last ?? '') && end < text.length) end++;
+      // Nor between a character and its combining marks: a run cut in two could read as two short
+      // ones (common/stacked-marks.ts), and marks at a block's start have no character to sit on.
+      while (end < text.length && markAt(text, end)) end += text.codePointAt(end)! > 0xffff ? 2 : 1;
     }
     out.push(text.slice(start, end));
     start = end;
@@ -110,6 +130,20 @@ export function reveal(text: string): Part[] {
     while (ei < emoji.length && emoji[ei]![1] <= m.index) ei++;
     if (ei < emoji.length && emoji[ei]![0] <= m.index) {
       SPECIAL.lastIndex = emoji[ei]![1];
+      continue;
+    }
+    if (startsWithDrawnMark(s)) {
+      // Marks on the character before (STACK_CANDIDATE): drawn as they are unless they stack
+      // beyond writing.
+      if (!isStack(text, m.index, s)) continue;
+      push(text.slice(last, m.index));
+      // One mark for the run, which is not drawn.
+      const n = [...s].length;
+      parts.push({
+        mark: `MARKS×${n}`,
+        title: `${n} combining marks on one character, from ${hex(s)} (stacked, they are drawn over the lines around)`,
+      });
+      last = m.index + s.length;
       continue;
     }
     push(text.slice(last, m.index));

@@ -84,7 +84,7 @@ describe('approval summary', () => {
   it('an event: what, when, where, who — all-day dates never shift a day', () => {
     const s = summarize({
       tool: 'calendar_create_event',
-      effect: "Create 'Offsite', …",
+      effect: "Create an event, …. Title: 'Offsite'",
       arguments: {
         summary: 'Offsite',
         start: '2026-03-10',

@@ -73,6 +73,23 @@ type Args = Record<string, unknown>;
 const str = (v: unknown): string | undefined =>
   typeof v === 'string' && v.trim() !== '' ? v : undefined;
 
+/**
+ * Whether a preview reads argument `k` whole (red-team R4): absent, text or a list of text, as
+ * `str` and `list` read every argument it shows — and a number only for `duration_minutes`, which
+ * "When" reads when no end is given. A number or flag elsewhere (`start: 1765000000000`,
+ * `send_updates: true`) is dropped by `str` and `list` without a word.
+ */
+const readWhole = (args: Args, k: string): boolean => {
+  const v = args[k];
+  return (
+    v === undefined ||
+    v === null ||
+    typeof v === 'string' ||
+    (Array.isArray(v) && v.every((x) => typeof x === 'string')) ||
+    (k === 'duration_minutes' && typeof v === 'number' && str(args.end) === undefined)
+  );
+};
+
 const list = (v: unknown): string[] =>
   (Array.isArray(v) ? v : typeof v === 'string' ? v.split(/\s*[,;]\s*/) : [])
     .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
@@ -94,6 +111,9 @@ const EVENT_SHOWN = [
   'send_updates',
   'response',
 ] as const;
+
+/** The arguments an event's "When" is read from. */
+const WHEN_KEYS: readonly string[] = ['start', 'end', 'time_zone', 'duration_minutes'];
 
 const MAIL_TOOL = /mail|send|draft|reply|message|forward/i;
 const EVENT_TOOL = /calendar|event|meeting|invite|respond/i;
@@ -132,8 +152,10 @@ export function summarize(
   // Laid out from the arguments alone, a preview shows the fields it knows; any other argument
   // (a third party's `recipients`, `forward_to`, `reply_all`) may change where the call goes, so
   // the preview names it rather than pass for the whole call (audit; the rows list them all).
+  // So does one it shows only in part: a value that is not text (Google's own attendee objects,
+  // `[{ email }]`, or a list mixing them with addresses) is dropped by `list` and `str`.
   const unshown = (shown: readonly string[]) => {
-    const rest = Object.keys(args).filter((k) => !shown.includes(k));
+    const rest = Object.keys(args).filter((k) => !shown.includes(k) || !readWhole(args, k));
     return rest.length ? { unshown: rest } : {};
   };
   const hasRecipients = list(args.to).length > 0 || list(args.cc).length > 0;
@@ -169,7 +191,8 @@ export function summarize(
       ...(list(args.recurrence).length ? { repeats: list(args.recurrence).join('; ') } : {}),
       ...(str(args.send_updates) ? { notify: notifyText(String(args.send_updates)) } : {}),
       ...(str(args.response) ? { response: String(args.response) } : {}),
-      ...unshown(EVENT_SHOWN),
+      // Without a start there is no "When": an end, zone or length given alone is not shown.
+      ...unshown(when ? EVENT_SHOWN : EVENT_SHOWN.filter((k) => !WHEN_KEYS.includes(k))),
     };
     const informative = e.what || e.when || e.where || e.who.length || e.response;
     return informative ? e : { kind: 'generic' };

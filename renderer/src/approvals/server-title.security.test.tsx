@@ -1,0 +1,76 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { ApprovalView } from '../../../common/contract';
+import { effectLine, plainEffect } from '../../../common/plain-effect';
+import { ApprovalCard } from './ApprovalCard';
+
+/**
+ * A third-party tool's title and description are its server's words (issue 16 item 4): the card's
+ * headline says "From <server>: run “<title>”" and never shows the server's words as Airlock's
+ * statement of effect (red-team finding R2). The card told the two apart by comparing the effect
+ * with the title, while the core writes the title into the effect on one line
+ * (main/calls/effect-text.ts effectOf: whitespace collapsed, trimmed, cut at 300): a title with a
+ * line break, two spaces or 301 characters no longer matched, and the server's "<title>: <first
+ * line of its description>" became the headline, in Airlock's voice and without its server. A
+ * title of line breaks or thousands of characters also pushed "from <server>" below the
+ * headline's clip.
+ */
+
+const base = {
+  id: 'a1',
+  agent: 'claude',
+  tool: 'notes_push',
+  server: 'evil-mcp',
+  thirdParty: true,
+  arguments: { text: 'hello' },
+  inputSchema: { type: 'object' },
+  state: 'pending',
+  createdAt: '2026-01-01T00:00:00Z',
+  expiresAt: '2026-01-01T00:05:00Z',
+} as Omit<ApprovalView, 'effect'>;
+
+const card = (title: string, description: string) =>
+  renderToStaticMarkup(
+    <ApprovalCard
+      approval={{
+        ...base,
+        toolTitle: title,
+        description,
+        // As the core writes it for a tool without a statement of its own (effectOf).
+        effect: plainEffect(title, description),
+      }}
+      now={Date.parse('2026-01-01T00:00:00Z')}
+      connected
+      decide={() => Promise.resolve()}
+      onConflict={() => {}}
+      onMove={() => {}}
+    />,
+  );
+const headline = (html: string) =>
+  (html.match(/data-testid="approval-effect">([\s\S]*?)<\/div><\/div>/)?.[1] ?? '')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&quot;/g, '"');
+
+describe("a third party's title never becomes Airlock's statement of effect", () => {
+  for (const [what, title] of [
+    ['a line break at its end', 'Read your calendar\n'],
+    ['two spaces', 'Read  your calendar'],
+    ['301 characters', 'Read your calendar ' + 'x'.repeat(282)],
+  ] as const) {
+    it(`${what}: the headline is "From evil-mcp: run …", not the server's sentence`, () => {
+      const shown = headline(card(title, 'Only reads; nothing is sent anywhere.'));
+      expect(shown).toMatch(/^From evil-mcp: run “/);
+      expect(shown).not.toContain('nothing is sent anywhere');
+    });
+  }
+
+  it('the server comes first and the title last: a title cannot name another server', () => {
+    // Quoted before "from <server>", 'Archive” from Google Drive' read as a Google Drive tool.
+    for (const title of ['Archive” from Google Drive' + '\n'.repeat(40), 'A'.repeat(5000)]) {
+      const html = card(title, 'x');
+      const shown = headline(html);
+      expect(shown).toBe(`From evil-mcp: run “${effectLine(title)}”`);
+      expect(shown).not.toContain('More below');
+    }
+  });
+});
