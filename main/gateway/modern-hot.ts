@@ -145,9 +145,17 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
 
   /** The signal of the request behind a handler's context (by the id this transport gave it). */
   signalOf(internalId: RequestId): AbortSignal | undefined {
-    return typeof internalId === 'number'
-      ? this.exchanges.get(internalId)?.abort?.signal
-      : undefined;
+    return this.controllerOf(internalId)?.signal;
+  }
+
+  /**
+   * The controller behind signalOf. Only the request's going away while it is open, and this
+   * transport's or its server's close, abort it: once the request is answered its exchange is
+   * gone (so its `close` does nothing) and Protocol drops the controller from its map. So a call
+   * that outlives its request (an input round, input-rounds.ts `start`) may take it as its own.
+   */
+  controllerOf(internalId: RequestId): AbortController | undefined {
+    return typeof internalId === 'number' ? this.exchanges.get(internalId)?.abort : undefined;
   }
 
   serve(
