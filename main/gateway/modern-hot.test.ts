@@ -287,6 +287,8 @@ describe('2026-07-28 hot path (issue 34)', () => {
     const signal = hot.calls.signals.at(-1)!;
     const own = lent.mock.results.map((r) => (r.value as AbortController | undefined)?.signal);
     expect(own).toContain(signal);
+    // And its envelope was lifted by the transport (modern-route.ts liftSureEnvelope).
+    expect((lent.mock.contexts[0] as ModernHotTransport).liftsEnvelopes).toBe(true);
     abort.abort();
     await pending;
     await eventually(() => expect(signal.aborted).toBe(true));
