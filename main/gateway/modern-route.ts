@@ -191,12 +191,22 @@ export function liftSureEnvelope(
   if (Object.hasOwn(params, '__proto__') || Object.hasOwn(meta as object, '__proto__'))
     return undefined;
   const from = meta as Record<string, unknown>;
+  // Indexed loops: no iterator objects before the function is optimised (it runs once a call).
   const envelope: Record<string, unknown> = {};
-  for (const key of ENVELOPE_ORDER) if (key in from) envelope[key] = from[key];
+  for (let i = 0; i < ENVELOPE_ORDER.length; i++) {
+    const key = ENVELOPE_ORDER[i]!;
+    if (key in from) envelope[key] = from[key];
+  }
   let rest: Record<string, unknown> | undefined;
-  for (const key of Object.keys(from)) if (!ENVELOPE_KEYS.has(key)) (rest ??= {})[key] = from[key];
+  const metaKeys = Object.keys(from);
+  for (let i = 0; i < metaKeys.length; i++) {
+    const key = metaKeys[i]!;
+    if (!ENVELOPE_KEYS.has(key)) (rest ??= {})[key] = from[key];
+  }
   const next: Record<string, unknown> = {};
-  for (const key of Object.keys(params)) {
+  const keys = Object.keys(params);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     if (key !== '_meta') next[key] = params[key];
     else if (rest) next[key] = rest;
   }
