@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import * as sdkExports from '@modelcontextprotocol/server';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -66,7 +67,35 @@ const objectText = (entries: [string, string][]) =>
   `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
 
 const json = (v: unknown) => JSON.stringify(v);
-const keyName = fc.constantFrom('x', 'y/z', '0', '12', 'progressToken', '__proto__', '_meta2');
+/**
+ * Every `_meta` key the SDK names (its exported `*_META_KEY` constants) other than the envelope's:
+ * should the SDK come to lift one of them too, the lift here must follow (see the last test).
+ */
+const OTHER_SDK_META_KEYS = Object.entries(sdkExports)
+  .filter(([name, value]) => name.endsWith('_META_KEY') && typeof value === 'string')
+  .map(([, value]) => value as string)
+  .filter(
+    (key) =>
+      ![
+        PROTOCOL_VERSION_META_KEY,
+        CLIENT_INFO_META_KEY,
+        CLIENT_CAPABILITIES_META_KEY,
+        LOG_LEVEL_META_KEY,
+      ].includes(key),
+  );
+const keyName = fc.constantFrom(
+  'x',
+  'y/z',
+  '0',
+  '12',
+  'progressToken',
+  '__proto__',
+  '_meta2',
+  // Names Object.prototype holds: set key by key, they must become own keys as in a spread.
+  'constructor',
+  'toString',
+  ...OTHER_SDK_META_KEYS,
+);
 const jsonValue = fc.oneof(
   fc.constant('1'),
   fc.constant('"s"'),
@@ -218,6 +247,44 @@ describe('a hot request lifted ahead of the SDK (issue 34)', () => {
     expect(ours.some((m) => LOG_LEVEL_META_KEY in (m.params!._meta as object))).toBe(true);
     expect(ours.some((m) => Object.keys(m.params!._meta as object).length > 3)).toBe(true);
     expect(ours.some((m) => !('_meta' in liftSureEnvelope(m)!.params))).toBe(true);
+  });
+
+  it('lifts what the SDK lifts from a `_meta` holding every key the SDK names (loud if it reserves more)', async () => {
+    expect(OTHER_SDK_META_KEYS.length).toBeGreaterThan(3);
+    const lifted = await side(true);
+    const sdk = await side(false);
+    const meta: Record<string, unknown> = {
+      [CLIENT_CAPABILITIES_META_KEY]: {},
+      [LOG_LEVEL_META_KEY]: 'debug',
+      [CLIENT_INFO_META_KEY]: { name: 'agent', version: '1' },
+      [PROTOCOL_VERSION_META_KEY]: MODERN_REVISION,
+    };
+    // The related-task key makes a request no hot one (requestShaped): left out, or nothing is lifted.
+    for (const key of OTHER_SDK_META_KEYS)
+      if (key !== sdkExports.RELATED_TASK_META_KEY) meta[key] = 'v';
+    const message = JSON.parse(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { _meta: meta, name: 'echo' },
+      }),
+    ) as JSONRPCRequest;
+    expect(liftSureEnvelope(message)).toBeDefined();
+    await lifted.answer(message);
+    await sdk.answer(message);
+    expect(lifted.log).toEqual(sdk.log);
+    // The SDK's own lift took the envelope's four keys, in its order, and left every other.
+    const [, , , sdkMeta, envelope] = sdk.log[0] as string[];
+    expect(Object.keys(JSON.parse(envelope!) as object)).toEqual([
+      PROTOCOL_VERSION_META_KEY,
+      CLIENT_INFO_META_KEY,
+      CLIENT_CAPABILITIES_META_KEY,
+      LOG_LEVEL_META_KEY,
+    ]);
+    expect(Object.keys(JSON.parse(sdkMeta!) as object).sort()).toEqual(
+      OTHER_SDK_META_KEYS.filter((k) => k !== sdkExports.RELATED_TASK_META_KEY).sort(),
+    );
   });
 
   it('an everyday request: envelope out, in the SDK order; other `_meta` keys stay in place', () => {
