@@ -229,14 +229,17 @@ export class McpEndpoint {
     const features = this.o.features;
     const withRelay: WithRelay =
       session === null
-        ? (ctx, run) =>
-            this.modernRound(
+        ? (ctx, run) => {
+            const own = hot?.controllerOf(ctx.mcpReq.id);
+            return this.modernRound(
               agent,
               hot ? clientView(server, ctx) : server,
               ctx,
-              hot?.signalOf(ctx.mcpReq.id) ?? ctx.mcpReq.signal,
+              own?.signal ?? ctx.mcpReq.signal,
               run,
-            )
+              own,
+            );
+          }
         : (ctx, run) =>
             this.tracked(agent, requestRelay(agent, server, ctx, features, this.o.self), (relay) =>
               run(relay, ctx.mcpReq.signal),
@@ -266,6 +269,8 @@ export class McpEndpoint {
     ctx: ServerContext,
     signal: AbortSignal,
     run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
+    /** The hot path's controller of `signal` (modern-hot.ts controllerOf), for the call's own. */
+    own?: AbortController,
   ): Promise<T> {
     const state = ctx.mcpReq.requestState<unknown>();
     const answer =
@@ -277,6 +282,7 @@ export class McpEndpoint {
             (ask) => roundRelay(agent, server, this.o.features, ask, this.o.self),
             (relay, signal) =>
               this.tracked(agent, withRequestLog(relay, ctx), (r) => run(r, signal)),
+            own,
           );
     // input_required is a valid answer to tools/call, prompts/get and resources/read on this era.
     return answer as Promise<T>;

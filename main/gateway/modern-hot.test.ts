@@ -272,6 +272,29 @@ describe('2026-07-28 hot path (issue 34)', () => {
     spy.mockRestore();
   });
 
+  it("a hot call's signal is its request's own: no second controller joined to it (issue 34)", async () => {
+    const lent = vi.spyOn(ModernHotTransport.prototype, 'controllerOf');
+    const sent = build({ ...plain, id: 'own', name: 'hang' });
+    const before = hot.calls.signals.length;
+    const abort = new AbortController();
+    const pending = fetch(hot.url, {
+      method: 'POST',
+      headers: sent.headers,
+      body: JSON.stringify(sent.body),
+      signal: abort.signal,
+    }).catch(() => null);
+    await eventually(() => expect(hot.calls.signals.length).toBeGreaterThan(before));
+    const signal = hot.calls.signals.at(-1)!;
+    const own = lent.mock.results.map((r) => (r.value as AbortController | undefined)?.signal);
+    expect(own).toContain(signal);
+    // And its envelope was lifted by the transport (modern-route.ts liftSureEnvelope).
+    expect((lent.mock.contexts[0] as ModernHotTransport).liftsEnvelopes).toBe(true);
+    abort.abort();
+    await pending;
+    await eventually(() => expect(signal.aborted).toBe(true));
+    lent.mockRestore();
+  });
+
   it('a client that goes away cancels its call, as on the SDK path, and leaves nothing behind', async () => {
     const took = vi.spyOn(ModernHotTransport.prototype, 'serve');
     for (const side of [hot, sdk]) {

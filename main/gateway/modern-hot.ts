@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { EventStream, messageJson, type RequestId } from './event-stream.js';
 import { directRequests } from './request-dispatch.js';
-import { withSureEnvelopes } from './modern-route.js';
+import { liftedEnvelope, liftSureEnvelope, withSureEnvelopes } from './modern-route.js';
 
 /** The 2026-07-28 revision this path serves (the SDK's only modern revision, 2.4.0). */
 export const MODERN_REVISION = '2026-07-28';
@@ -121,6 +121,11 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
    * map when it closes. Where there is none (an SDK without it), each exchange has its own.
    */
   private server?: { _requestHandlerAbortControllers?: unknown };
+  /**
+   * Hands requests over with their envelope already lifted (modern-route.ts liftSureEnvelope):
+   * only for a server withSureEnvelopes has wrapped, which reads the lifted envelope.
+   */
+  liftsEnvelopes = false;
 
   constructor() {
     super({ classification: { era: 'modern', revision: MODERN_REVISION } });
@@ -145,9 +150,17 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
 
   /** The signal of the request behind a handler's context (by the id this transport gave it). */
   signalOf(internalId: RequestId): AbortSignal | undefined {
-    return typeof internalId === 'number'
-      ? this.exchanges.get(internalId)?.abort?.signal
-      : undefined;
+    return this.controllerOf(internalId)?.signal;
+  }
+
+  /**
+   * The controller behind signalOf. Only the request's going away while it is open, and this
+   * transport's or its server's close, abort it: once the request is answered its exchange is
+   * gone (so its `close` does nothing) and Protocol drops the controller from its map. So a call
+   * that outlives its request (an input round, input-rounds.ts `start`) may take it as its own.
+   */
+  controllerOf(internalId: RequestId): AbortController | undefined {
+    return typeof internalId === 'number' ? this.exchanges.get(internalId)?.abort : undefined;
   }
 
   serve(
@@ -169,9 +182,13 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
       // What the SDK's per-request server gets when its transport closes under a handler.
       ex.abort?.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
     });
+    const lifted = this.liftsEnvelopes ? liftSureEnvelope(message) : undefined;
+    const inner = lifted ? { ...message, id: key, params: lifted.params } : { ...message, id: key };
     try {
-      this.onmessage?.({ ...message, id: key } as JSONRPCMessage, { classification, authInfo });
+      liftedEnvelope(lifted?.envelope);
+      this.onmessage?.(inner as JSONRPCMessage, { classification, authInfo });
     } finally {
+      liftedEnvelope(undefined);
       ex.dispatching = false;
     }
     // None when the server answered in dispatch (its ladder's refusals run no handler). A request
@@ -294,6 +311,7 @@ export class ModernHotPath {
     const transport = new ModernHotTransport();
     // Its envelope check answers at once where the classification already proved it.
     const server = withSureEnvelopes(this.build(agent, transport));
+    transport.liftsEnvelopes = true;
     server.onerror = this.onerror;
     const entry: Agent = { server, transport, ready: Promise.resolve(), connected: false };
     // Registered before connecting, so requests arriving together share one server.

@@ -4,6 +4,7 @@ import {
   LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   type InboundClassificationOutcome,
+  type JSONRPCRequest,
 } from '@modelcontextprotocol/server';
 import { LOG_LEVELS } from '../tools/features.js';
 import { requestShaped } from './session-route.js';
@@ -154,6 +155,76 @@ interface WireCodec {
   checkInboundEnvelope(material: { envelope?: unknown }): string | undefined;
 }
 
+/** The SDK's RESERVED_ENVELOPE_META_KEYS, in its order: the order of a lifted envelope's keys. */
+const ENVELOPE_ORDER = [
+  PROTOCOL_VERSION_META_KEY,
+  CLIENT_INFO_META_KEY,
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+] as const;
+
+/**
+ * A hot request's params with the envelope taken out of `_meta`, and that envelope, as the SDK's
+ * liftWireOnlyMaterial (Protocol._onrequest) would make them — for a request whose envelope
+ * envelopeSure takes and that carries no retry material (`requestState`, `inputResponses`) nor an
+ * own `__proto__` key where keys are copied, and that directRequests hands to the SDK's
+ * `_onrequest` (requestShaped); undefined for any other, which the SDK lifts itself.
+ *
+ * Why (issue 34): the SDK lifts by copying params and `_meta` and deleting keys from the copies,
+ * which turns both into dictionary-mode objects (≈ 1.1 KiB a call, and every later read of the
+ * call's params a hash lookup); built key by key here, they stay ordinary objects. The same keys,
+ * in the same order (`_meta` keeps its place, or goes when nothing else is in it), with the same
+ * values: modern-route.lift.property.test.ts holds it to the SDK's own lift.
+ */
+export function liftSureEnvelope(
+  message: JSONRPCRequest,
+): { params: Record<string, unknown>; envelope: Record<string, unknown> } | undefined {
+  // Only what goes straight to Protocol._onrequest (request-dispatch.ts): the SDK's own closure
+  // names a message it refuses in full, as it got it.
+  if (!requestShaped(message)) return undefined;
+  const { params } = message;
+  if (!plain(params)) return undefined;
+  const meta = params['_meta'];
+  if (!envelopeSure(meta) || 'inputResponses' in params || 'requestState' in params)
+    return undefined;
+  // A `__proto__` key (JSON.parse makes it an own key) would set a prototype, not a key, below.
+  if (Object.hasOwn(params, '__proto__') || Object.hasOwn(meta as object, '__proto__'))
+    return undefined;
+  const from = meta as Record<string, unknown>;
+  // Indexed loops: no iterator objects before the function is optimised (it runs once a call).
+  const envelope: Record<string, unknown> = {};
+  for (let i = 0; i < ENVELOPE_ORDER.length; i++) {
+    const key = ENVELOPE_ORDER[i]!;
+    if (key in from) envelope[key] = from[key];
+  }
+  let rest: Record<string, unknown> | undefined;
+  const metaKeys = Object.keys(from);
+  for (let i = 0; i < metaKeys.length; i++) {
+    const key = metaKeys[i]!;
+    if (!ENVELOPE_KEYS.has(key)) (rest ??= {})[key] = from[key];
+  }
+  const next: Record<string, unknown> = {};
+  const keys = Object.keys(params);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key !== '_meta') next[key] = params[key];
+    else if (rest) next[key] = rest;
+  }
+  return { params: next, envelope };
+}
+
+/**
+ * The envelope liftSureEnvelope took from the hot request being handed to its server right now
+ * (set around that synchronous hand-over only, liftedEnvelope): the server's envelope check and
+ * its request context read it, since the SDK finds no envelope left to lift.
+ */
+let lifting: Record<string, unknown> | undefined;
+
+/** Set by the hot transport just before it hands a lifted request over, cleared right after. */
+export function liftedEnvelope(envelope: Record<string, unknown> | undefined): void {
+  lifting = envelope;
+}
+
 /**
  * A 2026-07-28 server whose per-request envelope check (the codec's checkInboundEnvelope, a zod
  * parse of the lifted envelope in Protocol._onrequest, issue 34: ~2% of the gateway's CPU per hot
@@ -164,8 +235,19 @@ interface WireCodec {
  * handed back untouched. modern-route.envelope.property.test.ts holds it to the SDK's check.
  */
 export function withSureEnvelopes<T extends object>(server: T): T {
-  const own = server as unknown as { _negotiatedWireCodec(): WireCodec };
+  const own = server as unknown as {
+    _negotiatedWireCodec(): WireCodec;
+    buildContext(ctx: { mcpReq: { envelope?: unknown } }, info: unknown): unknown;
+  };
   const base = own._negotiatedWireCodec.bind(server);
+  // A request the hot transport lifted (liftSureEnvelope) reaches Protocol._onrequest with no
+  // envelope in its `_meta`: its context gets the envelope the SDK would have lifted, before the
+  // Server builds on it (its `log` reads the level from there).
+  const build = own.buildContext.bind(server);
+  own.buildContext = (ctx, info) => {
+    if (lifting !== undefined && ctx.mcpReq.envelope === undefined) ctx.mcpReq.envelope = lifting;
+    return build(ctx, info);
+  };
   const memo = new WeakMap<WireCodec, WireCodec>();
   own._negotiatedWireCodec = () => {
     const codec = base();
@@ -175,7 +257,9 @@ export function withSureEnvelopes<T extends object>(server: T): T {
       fast = Object.create(codec, {
         checkInboundEnvelope: {
           value: (material: { envelope?: unknown }) =>
-            liftedOnly(material.envelope) && envelopeSure(material.envelope)
+            // Lifted ahead by the hot transport, which lifts only an envelope envelopeSure takes.
+            (material.envelope === undefined && lifting !== undefined) ||
+            (liftedOnly(material.envelope) && envelopeSure(material.envelope))
               ? undefined
               : codec.checkInboundEnvelope(material),
         },

@@ -27,7 +27,8 @@ interface Round {
   agent: string;
   /** The requestState naming it, made once it first asks (most calls never do). */
   token?: string;
-  asks: Map<string, Ask>;
+  /** Made on the first ask (most calls never ask: issue 34, a Map less per call). */
+  asks?: Map<string, Ask>;
   next: number;
   /** How many of `asks` have not gone to the agent yet. */
   unsent: number;
@@ -59,26 +60,40 @@ export class InputRounds {
    * Runs a request that may need the agent's input. `relayFor` builds the
    * relay whose requests join this round; `run` gets the round's signal (the
    * first HTTP request ends with the input_required answer, the call does not).
+   *
+   * `request`, when given, is the controller whose signal `signal` is, and nothing aborts it once
+   * its request has been answered (the hot path's, modern-hot.ts `controllerOf`): the round then
+   * uses it as the call's own instead of making a second one and joining the two by a listener
+   * (issue 34: an AbortController, its signal's listener map and a listener added and removed per
+   * call). Whatever aborts the request while it is open then aborts the call as before, and the
+   * round aborts it from a retry's cancellation or its time limit, after its answer.
+   * input-rounds.property.test.ts holds both ways to the replaced implementation.
    */
   start<T>(
     agent: string,
     signal: AbortSignal,
     relayFor: (ask: (req: RelayRequest) => Promise<Record<string, unknown>>) => ClientRelay,
     run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
+    request?: AbortController,
   ): Promise<T | InputRequiredAnswer> {
     try {
       // Most calls never ask for input: the round is registered (and timed) only once it does.
       const round: Round = {
         agent,
-        asks: new Map(),
         next: 1,
         unsent: 0,
-        abort: new AbortController(),
+        // One aborted already is joined as before: the call's signal must fire after `run` starts.
+        abort: request?.signal === signal && !signal.aborted ? request : new AbortController(),
       };
       const relay = relayFor(
         (req) =>
           new Promise((resolve, reject) => {
-            round.asks.set(`r${round.next++}`, { req, resolve, reject, sent: false });
+            (round.asks ??= new Map()).set(`r${round.next++}`, {
+              req,
+              resolve,
+              reject,
+              sent: false,
+            });
             round.unsent++;
             round.wake?.();
           }),
@@ -118,9 +133,9 @@ export class InputRounds {
       );
     // The agent came back: the round's time limit counts again only from its next answer.
     clearTimeout(round.timer);
-    for (const [key, ask] of round.asks) {
+    for (const [key, ask] of round.asks ?? []) {
       if (!ask.sent) continue;
-      round.asks.delete(key);
+      round.asks!.delete(key);
       // Own keys only: the SDK copies inputResponses key by key, so an entry named `__proto__`
       // becomes the object's prototype, and what it holds is no answer the agent gave.
       const answer = responses && Object.hasOwn(responses, key) ? responses[key] : undefined;
@@ -137,9 +152,14 @@ export class InputRounds {
    */
   private settle<T>(round: Round, signal: AbortSignal): Promise<T | InputRequiredAnswer> {
     return new Promise<T | InputRequiredAnswer>((resolve, reject) => {
+      // The request's own signal is the call's (start's `request`): nothing to join.
+      const joined = signal !== round.abort.signal;
       const cancel = () => round.abort.abort(signal.reason);
-      if (signal.aborted) cancel();
-      else signal.addEventListener('abort', cancel, { once: true });
+      // No `once`: an abort fires once, and the listener goes when the request is answered.
+      if (joined) {
+        if (signal.aborted) cancel();
+        else signal.addEventListener('abort', cancel);
+      }
       let queued = false;
       // Decided one job after the wake-up, as before: requests the call asks together (in one
       // synchronous stretch) go to the agent in one input_required answer.
@@ -147,7 +167,7 @@ export class InputRounds {
         queued = false;
         if (round.outcome === undefined && round.unsent === 0) return;
         round.wake = undefined;
-        signal.removeEventListener('abort', cancel);
+        if (joined) signal.removeEventListener('abort', cancel);
         const { outcome } = round;
         if (!outcome) return resolve(this.ask(round));
         if (round.token) this.rounds.delete(round.token);
@@ -168,7 +188,7 @@ export class InputRounds {
   /** The requests not yet sent, as this request's input_required answer. */
   private ask(round: Round): InputRequiredAnswer {
     const inputRequests: InputRequiredAnswer['inputRequests'] = {};
-    for (const [key, ask] of round.asks)
+    for (const [key, ask] of round.asks ?? [])
       if (!ask.sent) {
         ask.sent = true;
         inputRequests[key] = { method: ask.req.method, params: ask.req.params };
@@ -185,8 +205,10 @@ export class InputRounds {
 
   private finish(round: Round, outcome: NonNullable<Round['outcome']>): void {
     round.outcome = outcome;
-    for (const ask of round.asks.values()) ask.reject(new Error('the call ended'));
-    round.asks.clear();
+    if (round.asks) {
+      for (const ask of round.asks.values()) ask.reject(new Error('the call ended'));
+      round.asks.clear();
+    }
     round.wake?.();
   }
 
@@ -196,7 +218,7 @@ export class InputRounds {
     if (!round) return;
     this.rounds.delete(token);
     clearTimeout(round.timer);
-    for (const ask of round.asks.values())
+    for (const ask of round.asks?.values() ?? [])
       ask.reject(new Error('the agent did not answer within 10 minutes'));
     round.abort.abort(new Error('the agent did not come back for its input_required answer'));
   }
