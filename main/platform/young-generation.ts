@@ -5,11 +5,9 @@ import v8 from 'node:v8';
  * Where `airlock serve` holds V8's young generation (issue 34: RSS ahead of the best peer). Under
  * a steady call load V8 doubles the new space up to 2 × 16 MiB semi-spaces on 64-bit, and that
  * memory stays resident: 29 of the 146 MiB Airlock held under 8 clients (docs/performance.md,
- * "Memory"). 2 × 4 MiB measured 17 MiB less RSS under the same load for no measurable CPU per call;
- * 2 × 2 MiB (wave 3 session 19) another 2–3 MiB at the stdio leg's highest reading, CPU per call
- * within the runs' spread ("The stdio tree's memory, wave 3 session 19").
+ * "Memory"). 2 × 4 MiB measured 17 MiB less RSS under the same load for no measurable CPU per call.
  */
-export const YOUNG_GENERATION_MIB = 4;
+export const YOUNG_GENERATION_MIB = 8;
 
 /** V8's own default (`node --v8-options`: --semi-space-growth-factor). */
 const V8_GROWTH_FACTOR = 2;

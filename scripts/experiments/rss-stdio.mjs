@@ -7,7 +7,9 @@
 //
 //   bash scripts/with-keyring.sh node scripts/experiments/rss-stdio.mjs \
 //     '[{"name":"base","bin":"/tmp/rss-base/bin/airlock.js"},{"name":"now"}]'
-// A variant: { name, bin?, env? } (env merged into the serve process's environment only).
+// A variant: { name, bin?, root?, env? } (env merged into the serve process's environment only;
+// root: a copy of the repository whose scripts/bench-peer-airlock.mjs, bin/node-flags.js and dist/
+// start it, so that its launch flags are that copy's).
 import { readFileSync } from 'node:fs';
 import { treePids, treeUsage } from '../bench-lib.mjs';
 import * as A from '../bench-peer-airlock.mjs';
@@ -35,7 +37,8 @@ const legs = [];
 for (const v of variants) {
   const saved = { ...process.env };
   Object.assign(process.env, v.env ?? {});
-  const g = await A.airlock('stdio', undefined, v.bin ? { serveEntry: [v.bin] } : {});
+  const from = v.root ? await import(`${v.root}/scripts/bench-peer-airlock.mjs`) : A;
+  const g = await from.airlock('stdio', undefined, v.bin ? { serveEntry: [v.bin] } : {});
   for (const k of Object.keys(v.env ?? {}))
     if (saved[k] === undefined) delete process.env[k];
     else process.env[k] = saved[k];
@@ -93,6 +96,13 @@ for (const l of legs) {
       `after seq ${f(l.afterSeq)} end ${f(s.rss)} (anon ${f(s.anon)} file ${f(s.file)}) | ` +
       `cpu ms/call seq ${(l.seqCpu / SEQ).toFixed(3)} 8x ${(l.conCpu / (ROUNDS * 8 * PER)).toFixed(3)} | procs ${l.g.pids.length}`,
   );
+}
+if (process.env.GCPROBE) {
+  // NODE_OPTIONS='--import <a probe>' that writes /tmp/gcprobe-PID.json on SIGUSR2 (GC counts).
+  for (const l of legs) process.kill(l.g.pid, 'SIGUSR2');
+  await new Promise((r) => setTimeout(r, 1000));
+  for (const l of legs)
+    console.log(l.v.name, readFileSync(`/tmp/gcprobe-${l.g.pid}.json`, 'utf8'));
 }
 if (process.env.HOLD) {
   console.log('pids', legs.map((l) => `${l.v.name}=${l.g.pid}`).join(' '));
