@@ -101,8 +101,7 @@ if (process.env.GCPROBE) {
   // NODE_OPTIONS='--import <a probe>' that writes /tmp/gcprobe-PID.json on SIGUSR2 (GC counts).
   for (const l of legs) process.kill(l.g.pid, 'SIGUSR2');
   await new Promise((r) => setTimeout(r, 1000));
-  for (const l of legs)
-    console.log(l.v.name, readFileSync(`/tmp/gcprobe-${l.g.pid}.json`, 'utf8'));
+  for (const l of legs) console.log(l.v.name, readFileSync(`/tmp/gcprobe-${l.g.pid}.json`, 'utf8'));
 }
 if (process.env.HOLD) {
   console.log('pids', legs.map((l) => `${l.v.name}=${l.g.pid}`).join(' '));
