@@ -69,7 +69,7 @@ describe('nodeFlags', () => {
           if (hasPool) allowed.add('--v8-pool-size');
           else allowed.delete('--v8-pool-size');
           const flags = nodeFlags(`${major}.${minor}.${patch}`, allowed);
-          for (const f of flags) expect(allowed.has(f.split('=')[0])).toBe(true);
+          for (const f of flags) expect(allowed.has(f.split('=')[0] ?? '')).toBe(true);
           const wanted = has && ((major === 22 && minor >= 9) || major === 23);
           expect(flags).toEqual([
             ...(wanted ? [ASYNC_CONTEXT_FRAME] : []),
@@ -84,7 +84,7 @@ describe('nodeFlags', () => {
     const flags = nodeFlags();
     expect(flags).toContain(V8_POOL_SIZE);
     for (const f of flags)
-      expect(process.allowedNodeEnvironmentFlags.has(f.split('=')[0])).toBe(true);
+      expect(process.allowedNodeEnvironmentFlags.has(f.split('=')[0] ?? '')).toBe(true);
     expect(spawnSync(process.execPath, [...flags, '-e', '0']).status).toBe(0);
     expect(execFileSync(process.execPath, [SCRIPT], { encoding: 'utf8' })).toBe(
       `${flags.join(' ')}\n`,
