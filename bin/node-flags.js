@@ -27,6 +27,14 @@ import { fileURLToPath } from 'url';
 // --no-async-context-frame to opt out), so nothing is passed there.
 export const ASYNC_CONTEXT_FRAME = '--experimental-async-context-frame';
 
+// V8's platform worker threads (concurrent marking and sweeping, background compiles), 4 by
+// Node's default. Each thread that allocates gets its own glibc malloc arena, which keeps what it
+// once held: 1.4–2.5 MiB resident per arena in `airlock serve` under the peer bench's stdio leg.
+// Two threads measured 2–4 MiB less at the process's highest reading, CPU per call within the
+// runs' spread (docs/performance.md, "The stdio tree's memory, wave 3 session 19"). On Node 22+
+// (what bin/airlock.js runs on) that lists it.
+export const V8_POOL_SIZE = '--v8-pool-size=2';
+
 /**
  * The flags for a Node of this version that accepts these flags (process.allowedNodeEnvironmentFlags
  * lists the flags a Node accepts; a build without the flag, or a fork, gets none rather than a
@@ -41,10 +49,12 @@ export function nodeFlags(version, allowed) {
   const parts = String(v).split('.');
   const major = Number(parts[0]);
   const minor = Number(parts[1]);
-  if (!Number.isInteger(major) || !Number.isInteger(minor)) return [];
+  if (!Number.isInteger(major) || !Number.isInteger(minor) || !accepted) return [];
+  const flags = [];
   const beforeDefault = (major === 22 && minor >= 9) || major === 23;
-  if (!beforeDefault || !accepted || !accepted.has(ASYNC_CONTEXT_FRAME)) return [];
-  return [ASYNC_CONTEXT_FRAME];
+  if (beforeDefault && accepted.has(ASYNC_CONTEXT_FRAME)) flags.push(ASYNC_CONTEXT_FRAME);
+  if (major >= 22 && accepted.has('--v8-pool-size')) flags.push(V8_POOL_SIZE);
+  return flags;
 }
 
 function isMain() {
