@@ -13,9 +13,10 @@ import { callContentOf, mayHaveCallContent } from '../tools/call-content.js';
 import { capText } from '../tools/result-shaping.js';
 import { withPublicLinks } from '../tools/resource-links.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
-import type { CallOptions, CallToolResult, ToolCallContext } from '../tools/types.js';
+import type { CallContent, CallOptions, CallToolResult, ToolCallContext } from '../tools/types.js';
 import { errorResult, isReadOnly } from '../tools/types.js';
 import type { ProvenanceMetaItem, ProvenanceService } from '../provenance/provenance-service.js';
+import type { CallFacts, TaintReport } from '../provenance/taint-check.js';
 import type { CoreEvents } from '../platform/events.js';
 import type { AgentToolCalls } from '../gateway/mcp-endpoint.js';
 import type { WaitingApproval } from '../gateway/mcp-handlers/approval-url.js';
@@ -142,40 +143,24 @@ export class CallPipeline implements AgentToolCalls {
         );
       }
     }
-    if (!entry || !policy?.enabled) {
-      // Same answer for disabled and unknown: an agent learns nothing about tools it may not use.
-      // The SDK is imported here, not at the top: it loads with the first /mcp request, not at
-      // start (issue 20; main/app/lazy-start.test.ts), and is in the module cache by now.
-      const { ProtocolError, ProtocolErrorCode } = await import('@modelcontextprotocol/server');
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    }
-    if (entry.def.unavailable) {
+    // Same answer for disabled and unknown: an agent learns nothing about tools it may not use.
+    if (!entry || !policy?.enabled) return refused(`Unknown tool: ${name}`);
+    if (entry.def.unavailable)
       // Never offered; a caller that knows the name gets the reason instead of an approval that cannot run.
-      const { ProtocolError, ProtocolErrorCode } = await import('@modelcontextprotocol/server');
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `${name} is not available through Airlock: it ${entry.def.unavailable}.`,
-      );
-    }
+      return refused(`${name} is not available through Airlock: it ${entry.def.unavailable}.`);
     const input = args ?? {};
     // A remote source only serializes the arguments it is given (remote-calls.ts), so their digest
     // can be made with the Activity row, after the answer is out (call-record.ts, issue 34); a
     // local tool's is made now, before the tool could touch them.
     const digest = entry.source.kind === 'remote' ? () => argsDigest(input) : argsDigest(input);
-    const log = (
-      decision: ActivityView['decision'],
-      result: CallToolResult | null,
-      extra: Partial<ActivityView> = {},
-    ) =>
-      recordCall(this.deps, {
-        agent,
-        tool: entry.name,
-        decision,
-        argsDigest: digest,
-        started,
-        result,
-        ...extra,
-      });
+    // No `extra` (every call that runs at once): no empty object to spread (issue 34).
+    const log: CallLog = (decision, result, extra) =>
+      recordCall(
+        this.deps,
+        extra === undefined
+          ? { agent, tool: entry.name, decision, argsDigest: digest, started, result }
+          : { agent, tool: entry.name, decision, argsDigest: digest, started, result, ...extra },
+      );
 
     if (typeof input !== 'object' || Array.isArray(input)) {
       const result = errorResult('Arguments must be a JSON object.');
@@ -208,23 +193,7 @@ export class CallPipeline implements AgentToolCalls {
 
     // Issue 22: does the call carry a stranger's destination, or the user's private data out?
     // A flagged call always asks, whatever the policy, unless a grant was opted into them.
-    const taint =
-      this.deps.provenance?.check(agent, {
-        tool: entry.name,
-        sourceKind: entry.source.kind,
-        sourceLabel: entry.source.label,
-        readOnly: isReadOnly(entry.def),
-        args: sends?.args ?? record,
-        schema: entry.def.inputSchema,
-        ...(sends?.carried?.length
-          ? { carried: [...sends.carried] as unknown as ProvenanceMetaItem[] }
-          : {}),
-        ...(sends?.refs?.length ? { refs: [...sends.refs] } : {}),
-        ...(sends?.forwards ? { forwards: true } : {}),
-        ...(sends?.selects ? { selects: { ...sends.selects } } : {}),
-        ...(sends?.shows ? { shows: { ...sends.shows } } : {}),
-        ...(sends?.effect ? { effect: sends.effect } : {}),
-      }) ?? null;
+    const taint = this.deps.provenance?.check(agent, checkedCall(entry, record, sends)) ?? null;
 
     // A standing side effect (a filter that forwards or deletes future mail), or a call whose
     // reach the read above could not see, asks every time.
@@ -245,6 +214,24 @@ export class CallPipeline implements AgentToolCalls {
       return result;
     }
 
+    return this.asked(agent, entry, record, opts, started, taint, standing, log);
+  }
+
+  /**
+   * A call that does not run at once: a grant's, or one asked about (or refused before asking).
+   * Its own method, not the tail of `call` (issue 34): a suspended async function keeps a slot for
+   * every register of its body, so an everyday call's frame is smaller without this part in it.
+   */
+  private async asked(
+    agent: string,
+    entry: ToolEntry,
+    record: Record<string, unknown>,
+    opts: CallOptions,
+    started: number,
+    taint: TaintReport | null,
+    standing: string | null,
+    log: CallLog,
+  ): Promise<CallToolResult> {
     // A standing grant the user made for this agent, tool and (optionally) these arguments.
     const grant = standing ? null : this.deps.grants.match(agent, entry.key, record);
     if (grant && (!taint || grant.includeTainted)) {
@@ -315,4 +302,49 @@ export class CallPipeline implements AgentToolCalls {
     });
     return withoutProvenance(shaped);
   }
+}
+
+/** Writes a call's Activity row (call-record.ts), with what `call` knows of it. */
+type CallLog = (
+  decision: ActivityView['decision'],
+  result: CallToolResult | null,
+  extra?: Partial<ActivityView>,
+) => void;
+
+/**
+ * Refuses a tool the agent may not call as the SDK's protocol error. The SDK is imported here, not
+ * at the top: it loads with the first /mcp request, not at start (issue 20;
+ * main/app/lazy-start.test.ts), and is in the module cache by now.
+ */
+async function refused(message: string): Promise<never> {
+  const { ProtocolError, ProtocolErrorCode } = await import('@modelcontextprotocol/server');
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+}
+
+/**
+ * What the taint check judges of a call (CallFacts). The members the call's content adds are set
+ * only when present, in the order the spreads of conditional objects had set them, without an
+ * empty object made for each absent one (issue 34: every call builds this).
+ */
+export function checkedCall(
+  entry: ToolEntry,
+  record: Record<string, unknown>,
+  sends: CallContent | null,
+): CallFacts {
+  const facts: CallFacts = {
+    tool: entry.name,
+    sourceKind: entry.source.kind,
+    sourceLabel: entry.source.label,
+    readOnly: isReadOnly(entry.def),
+    args: sends?.args ?? record,
+    schema: entry.def.inputSchema,
+  };
+  if (!sends) return facts;
+  if (sends.carried?.length) facts.carried = [...sends.carried] as unknown as ProvenanceMetaItem[];
+  if (sends.refs?.length) facts.refs = [...sends.refs];
+  if (sends.forwards) facts.forwards = true;
+  if (sends.selects) facts.selects = { ...sends.selects };
+  if (sends.shows) facts.shows = { ...sends.shows };
+  if (sends.effect) facts.effect = sends.effect;
+  return facts;
 }

@@ -31,16 +31,27 @@ export function recordCall(
   try {
     const durationMs = performance.now() - e.started;
     const detail = e.result?.isError ? errorDetail(e.result) : '';
-    const row = {
+    // The optional members set only when present, in the order spreads of conditional objects
+    // set them, without an empty object made for each absent one (issue 34: every call's row).
+    const row: {
+      agent: string;
+      tool: string;
+      decision: ActivityView['decision'];
+      outcome: NonNullable<ActivityView['outcome']>;
+      durationMs: number;
+      decisionKind?: string;
+      grantId?: string;
+      detail?: string;
+    } = {
       agent: e.agent,
       tool: e.tool,
       decision: e.decision,
       outcome: e.outcome ?? (e.result?.isError ? 'error' : 'ok'),
       durationMs,
-      ...(e.decisionKind ? { decisionKind: e.decisionKind } : {}),
-      ...(e.grantId ? { grantId: e.grantId } : {}),
-      ...(detail ? { detail } : {}),
-    } as const;
+    };
+    if (e.decisionKind) row.decisionKind = e.decisionKind;
+    if (e.grantId) row.grantId = e.grantId;
+    if (detail) row.detail = detail;
     const digest = e.argsDigest;
     if (typeof digest === 'string') {
       // Set on the row itself, last as in a copy: `add` copies it once more for its queue.

@@ -103,7 +103,7 @@ export class SessionTransport implements Transport {
     // The entry's classifyInboundRequest has checked every message's JSON-RPC shape.
     const messages = (Array.isArray(body) ? body : [body]) as Message[];
     // A well-formed initialize only (the SDK's check): a malformed one opens no session.
-    const initializing = messages.some((m) => m.method === 'initialize' && isInitializeRequest(m));
+    const initializing = hasInitialize(messages);
     if (initializing) {
       if (this.initialized)
         return this.refuse(res, 400, 'Invalid Request: Server already initialized', -32600);
@@ -131,9 +131,8 @@ export class SessionTransport implements Transport {
     }
 
     this.asked.received(messages);
-    const deliver = (m: Message) => this.onmessage?.(m as unknown as JSONRPCMessage, { authInfo });
     if (requests.length === 0) {
-      for (const m of messages) deliver(m);
+      this.deliver(messages, authInfo);
       this.dropCancelled(messages);
       res.writeHead(202).end();
       return;
@@ -141,7 +140,8 @@ export class SessionTransport implements Transport {
     const stream = new EventStream(res, this, this.o.keepAliveMs);
     // One request, not in a batch: a JSON-RPC batch is answered with an array (JSON-RPC 2.0 §6).
     stream.lone = !Array.isArray(body) && requests.length === 1;
-    for (const { id } of requests) {
+    for (let i = 0; i < requests.length; i++) {
+      const { id } = requests[i]!;
       stream.pending.add(id);
       this.requests.set(id, stream);
     }
@@ -157,8 +157,14 @@ export class SessionTransport implements Transport {
     // checks _closed), and gone() may run twice anyway.
     res.on('close', gone);
     if (res.destroyed) gone();
-    for (const m of messages) deliver(m);
+    this.deliver(messages, authInfo);
     this.dropCancelled(messages);
+  }
+
+  /** Hands a POST's messages to the SDK in order (a method, not a closure per POST: issue 34). */
+  private deliver(messages: Message[], authInfo: AuthInfo): void {
+    for (let i = 0; i < messages.length; i++)
+      this.onmessage?.(messages[i] as unknown as JSONRPCMessage, { authInfo });
   }
 
   /**
@@ -166,7 +172,9 @@ export class SessionTransport implements Transport {
    * sending keep-alives until the client hangs up (the SDK's transport keeps it open).
    */
   private dropCancelled(messages: Message[]): void {
-    for (const m of messages) {
+    // Indexed loops here and in post (issue 34: an iterator per loop on every POST).
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i]!;
       if (m.method !== 'notifications/cancelled') continue;
       const id = (m.params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof id !== 'string' && typeof id !== 'number') continue;
@@ -296,4 +304,13 @@ export class SessionTransport implements Transport {
     this.onerror?.(new Error(message));
     jsonRpcError(res, status, code, message, headers);
   }
+}
+
+/** A well-formed initialize among the messages (the SDK's check), without a closure per POST. */
+function hasInitialize(messages: Message[]): boolean {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.method === 'initialize' && isInitializeRequest(m)) return true;
+  }
+  return false;
 }

@@ -147,15 +147,30 @@ export function addressedInstruction(
   text: string,
   readings: readonly string[] = [],
 ): string | null {
-  for (const t of [text, ...readings]) {
-    const cut = t.length > MAX_SCAN ? t.slice(0, MAX_SCAN) : t;
-    for (const s of new Set([cut, folded(cut)])) {
-      if (!mayAddress(s)) continue;
-      const at = addressedAt(s);
-      if (at >= 0) return excerptAt(s, at);
-    }
+  // The text, then each reading, in turn: no array, Set or iterator per text (issue 34: every
+  // result a remote server gives is read here).
+  const found = addressedIn(text);
+  if (found !== null) return found;
+  for (let i = 0; i < readings.length; i++) {
+    const r = addressedIn(readings[i]!);
+    if (r !== null) return r;
   }
   return null;
+}
+
+/** One text: as written (up to MAX_SCAN), then folded where folding changes it. */
+function addressedIn(t: string): string | null {
+  const cut = t.length > MAX_SCAN ? t.slice(0, MAX_SCAN) : t;
+  const plain = addressedSpot(cut);
+  if (plain !== null) return plain;
+  const f = folded(cut);
+  return f === cut ? null : addressedSpot(f);
+}
+
+function addressedSpot(s: string): string | null {
+  if (!mayAddress(s)) return null;
+  const at = addressedAt(s);
+  return at >= 0 ? excerptAt(s, at) : null;
 }
 
 // Characters that show nothing (zero-width space and joiners, soft hyphen, word joiner, tag
@@ -167,7 +182,7 @@ const INVISIBLE = /[\p{Cf}\u034F\u115F\u1160\u3164\uFFA0]/gu;
  * letters (NFKC: "Ａｓｓｉｓｔａｎｔ"), invisible characters dropped ("Assis\u200Btant"). ASCII text is
  * itself.
  */
-function folded(t: string): string {
+export function folded(t: string): string {
   // eslint-disable-next-line no-control-regex
   return /[^\x00-\x7F]/.test(t) ? t.normalize('NFKC').replace(INVISIBLE, '') : t;
 }
@@ -197,7 +212,7 @@ export function mayAddress(s: string): boolean {
  * The words from the match's line start (or the match, on a long line) on, whitespace folded,
  * cut to MAX_EXCERPT characters: the stranger's own words, for the card.
  */
-function excerptAt(s: string, at: number): string {
+export function excerptAt(s: string, at: number): string {
   const line = s.lastIndexOf('\n', at) + 1;
   const from = at - line <= 40 ? line : at;
   const raw = s.slice(from, from + MAX_EXCERPT * 2);

@@ -13,6 +13,7 @@ import {
 } from './content-index.js';
 import { circleKeysOf } from './destinations.js';
 import { KnownParties } from './known-parties.js';
+import { ObservedQueue } from './observed-queue.js';
 import { checkCall, type CallFacts, type TaintReport } from './taint-check.js';
 
 /**
@@ -49,8 +50,7 @@ export class ProvenanceService {
   readonly known: KnownParties;
   private readonly agents = new Map<string, ContentIndex>();
   /** Results observed and not indexed yet, and when each was observed (`times`, same order). */
-  private queue: ObservedResult[] = [];
-  private times: number[] = [];
+  private readonly queue = new ObservedQueue<ObservedResult>();
   /** The agent indexFor last put at the end of `agents` (most recently used): no need to move it. */
   private newest: string | undefined;
   /** `drain` for nextTick, made once (not a closure per result). */
@@ -81,14 +81,12 @@ export class ProvenanceService {
    * and changes neither it nor its result after (every caller builds one per result).
    */
   observe(r: ObservedResult): void {
-    this.queue.push(r);
-    this.times.push(this.now());
-    if (this.queue.length === 1) process.nextTick(this.drainSoon);
+    if (this.queue.push(r, this.now())) process.nextTick(this.drainSoon);
   }
 
   /** Results observed and not indexed yet (tests: when indexing happens). */
   get pending(): number {
-    return this.queue.length;
+    return this.queue.size;
   }
 
   /**
@@ -165,23 +163,20 @@ export class ProvenanceService {
 
   /** Indexes every queued result now. Never throws: provenance must not break a call. */
   drain(): void {
-    if (this.queue.length === 0) return;
-    const queued = this.queue;
-    const times = this.times;
-    this.queue = [];
-    this.times = [];
-    for (let i = 0; i < queued.length; i++) {
-      const r = queued[i]!;
-      try {
-        const items = this.describer.itemsOf(r);
-        if (items.length === 0) continue;
-        const index = this.indexFor(r.agent);
-        for (const { item, text } of items) index.add(item, text, times[i]!);
-      } catch {
-        // A result we cannot read is a result we cannot flag against; the call itself stands.
-      }
-    }
+    this.queue.take(this.indexOne);
   }
+
+  /** One queued result into its agent's index (made once, not a closure per drain). */
+  private readonly indexOne = (r: ObservedResult, at: number): void => {
+    try {
+      const items = this.describer.itemsOf(r);
+      if (items.length === 0) return;
+      const index = this.indexFor(r.agent);
+      for (const { item, text } of items) index.add(item, text, at);
+    } catch {
+      // A result we cannot read is a result we cannot flag against; the call itself stands.
+    }
+  };
 
   /**
    * The user approved a call with these arguments: its destinations are now in the user's
