@@ -143,7 +143,7 @@ describe('calendar_create_event', () => {
     });
     const args = { summary: '1:1', start: '2026-03-10T10:30', end: '2026-03-10T11:30' };
     expect(await t.source.describeEffectAsync('calendar_create_event', args)).toBe(
-      "Create an event, Tue 10 Mar 10:30–11:30 (America/New_York). Warning: overlaps 'Team sync' (Tue 10 Mar 10:00–11:00 (UTC-04:00)). Title: '1:1'",
+      "Create an event, Tue 10 Mar 10:30–11:30 (America/New_York). Warning: overlaps an event (Tue 10 Mar 10:00–11:00 (UTC-04:00)). Title: '1:1'. Overlapping: 'Team sync'",
     );
     const r = await t.call('calendar_create_event', args);
     expect(text(r)).toMatch(
@@ -306,7 +306,7 @@ describe('calendar_update_event on a recurring series', () => {
     const inst = await instanceOn('2026-03-17');
     const args = { event_id: inst.id, scope: 'this_and_following', summary: 'New standup' };
     expect(await t.source.describeEffectAsync('calendar_update_event', args)).toBe(
-      "Change 'Standup' (Tue 17 Mar 09:00–09:15 (UTC-04:00)), this and all following occurrences: title → 'New standup' — updates will be e-mailed",
+      "Change the event (Tue 17 Mar 09:00–09:15 (UTC-04:00)), this and all following occurrences: new title — updates will be e-mailed. Event: 'Standup'. New title: 'New standup'",
     );
   });
 });

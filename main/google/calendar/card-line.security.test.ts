@@ -49,7 +49,7 @@ describe('a Calendar card names an event on the card’s own line', () => {
           { summary, start: '2026-12-05T10:00:00Z', end: '2026-12-05T10:30:00Z' },
           'UTC',
           now,
-          `. Warning: overlaps '${other}' (Sat 5 Dec 10:00)`,
+          [{ summary: other, when: 'Sat 5 Dec 10:00' }],
         );
         expect(card.split(/\r\n?|\n|\u2028/)).toHaveLength(1);
         expect(card).toMatch(/^Create an event, /);
@@ -85,11 +85,13 @@ describe('a Calendar card names an event on the card’s own line', () => {
           end: '2026-12-05T10:30:00Z',
           ...(guests ? { attendees: ['carol@example.com'] } : {}),
         };
-        const warn = overlap ? ". Warning: overlaps 'Team sync' (Sat 5 Dec 10:00)" : undefined;
+        const warn = overlap ? [{ summary: 'Team sync', when: 'Sat 5 Dec 10:00' }] : [];
         const plain = describeCreate({ ...args, summary: 'X' }, 'UTC', now, warn);
-        expect(plain.endsWith(". Title: 'X'")).toBe(true);
+        const end = overlap ? ". Overlapping: 'Team sync'" : '';
+        expect(plain.endsWith(`. Title: 'X'${end}`)).toBe(true);
         const card = describeCreate({ ...args, summary }, 'UTC', now, warn);
-        expect(card).toBe(`${plain.slice(0, -"'X'".length)}'${cardLine(summary)}'`);
+        const head = plain.slice(0, plain.length - end.length - "'X'".length);
+        expect(card).toBe(`${head}'${cardLine(summary)}'${end}`);
       }),
       { numRuns: 300 },
     );

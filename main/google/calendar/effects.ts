@@ -3,6 +3,12 @@
  * 3 attendees — invitations will be e-mailed. Title: 'Standup'". The sync form
  * uses only the arguments and cached calendar zones; the async form also asks
  * Google (the event's title, overlapping events).
+ *
+ * Every sentence says its facts first and its quoted values last (quotedTail): a title — the
+ * agent's, or an event's, which anyone who invites the user writes — can close its quote, and
+ * quoted mid-sentence it wrote the rest ("Change 'Sync' (Tue 10:00): title → 'X', …"). Said last,
+ * a value can add words after itself but change none of the statement before it
+ * (card-line.security.test.ts, card-quotes.property.test.ts).
  */
 import type { calendar_v3 } from '@googleapis/calendar';
 import type { DateTime } from 'luxon';
@@ -31,6 +37,19 @@ const VERBS: Record<string, string> = {
   decline: 'Decline',
   tentative: 'Tentatively accept',
 };
+
+/**
+ * ". Title: 'Standup'. New location: 'Room 4'": the labelled values after the statement, in the
+ * order given; a value left undefined is left out. One line (cardLine).
+ */
+function quotedTail(
+  values: readonly (readonly [label: string, value: string | undefined])[],
+): string {
+  return values
+    .filter(([, v]) => v !== undefined)
+    .map(([label, v]) => `. ${label}: '${cardLine(v!)}'`)
+    .join('');
+}
 
 function mailClause(guests: number, send: SendUpdates, what: string): string {
   if (guests === 0) return '';
@@ -83,11 +102,17 @@ function whenFromArgs(args: Args, zone: string | undefined, now: DateTime): stri
   return `${humanRange(t.start, t.end, z, now)}${t.allDay ? '' : ` (${z})`}`;
 }
 
+/** An event the new one overlaps, as findOverlaps reads it: its time, and its organizer's title. */
+export interface OverlapSeen {
+  summary: string;
+  when: string;
+}
+
 export function describeCreate(
   args: Args,
   cachedZone: string | undefined,
   now: DateTime,
-  overlaps?: string,
+  overlaps: readonly OverlapSeen[] = [],
 ): string {
   const summary = optString(args, 'summary');
   const guests = (emails(optStrings(args, 'attendees'), 'attendees') ?? []).length;
@@ -99,15 +124,22 @@ export function describeCreate(
   if (args.add_meet_link === true) parts.push('with a Google Meet link');
   parts.push(...extrasClause(args, knownZone(args, cachedZone), true));
   if (calendar && calendar !== 'primary') parts.push(`on calendar ${calendar}`);
-  // The title last: it is the agent's words, and quoted at the head ("Create '<title>', …") a
-  // title that closes the quote wrote the rest of the sentence — "Sync', Tue 1 Dec 10:00, no
-  // guests. '" before the real time and guests, pushed out of sight. After the whole statement
-  // it can add words but change none (card-line.security.test.ts).
-  const title = summary === undefined ? '. No title' : `. Title: '${summary}'`;
+  // The titles last: the agent's, then the overlapping events' (their organizers', strangers'
+  // for an invitation). Quoted at the head ("Create '<title>', …") a title that closes the quote
+  // wrote the rest of the sentence — "Sync', Tue 1 Dec 10:00, no guests. '" before the real time
+  // and guests, pushed out of sight; an overlapping event's title did the same to the agent's.
+  // After the whole statement, and the overlaps' times, it can add words but change none.
+  const warn = overlaps.length
+    ? `. Warning: overlaps ${overlaps.length === 1 ? 'an event' : `${overlaps.length} events`} (${overlaps.map((o) => o.when).join('; ')})`
+    : '';
+  const title = summary === undefined ? '. No title' : quotedTail([['Title', summary]]);
+  const overlapping = overlaps.length
+    ? `. Overlapping: ${overlaps.map((o) => `'${o.summary}'`).join(', ')}`
+    : '';
   // One line: a title (the agent's, or an overlapping stranger's invitation) must not write the
   // card's own lines, such as a "To:" the card would lay out as a mail (main/google/card-text.ts).
   return cardLine(
-    `${parts.filter(Boolean).join(', ')}${mailClause(guests, sendUpdatesArg(args), 'invitations')}${overlaps ?? ''}${title}`,
+    `${parts.filter(Boolean).join(', ')}${mailClause(guests, sendUpdatesArg(args), 'invitations')}${warn}${title}${overlapping}`,
   );
 }
 
@@ -143,9 +175,10 @@ function changeWords(
   series?: Event,
 ): string[] {
   const out: string[] = [];
-  if (typeof args.summary === 'string') out.push(`title → '${args.summary}'`);
+  // The new title and location are quoted after the statement (describeOther).
+  if (typeof args.summary === 'string') out.push('new title');
   if (hasTimeChange(args)) out.push(timeChange(args, zone, now, ev, series));
-  if (typeof args.location === 'string') out.push(`location → '${args.location}'`);
+  if (typeof args.location === 'string') out.push('new location');
   if (typeof args.description === 'string') out.push('new description');
   const add = optStrings(args, 'add_attendees') ?? [];
   const remove = optStrings(args, 'remove_attendees') ?? [];
@@ -161,12 +194,19 @@ function changeWords(
 }
 
 /**
- * Describes an event that was looked up: "'Standup' (Tue 3 Dec 10:00–10:15)". Its title is the
- * organizer's, a stranger's for an invitation: the statements that name it are one line (cardLine).
+ * Names an event that was looked up by its time: "the event (Tue 3 Dec 10:00–10:15)"; its title,
+ * the organizer's (a stranger's for an invitation), and the id the agent gave are quoted after
+ * the statement (eventTail).
  */
-function named(e: Event | undefined, id: string, zone: string | undefined, now: DateTime): string {
-  if (!e) return `event ${id}`;
-  return `'${e.summary ?? '(no title)'}' (${whenText(e, zone ?? 'UTC', now)})`;
+function named(e: Event | undefined, zone: string | undefined, now: DateTime): string {
+  if (!e) return 'an event';
+  return `the event (${whenText(e, zone ?? 'UTC', now)})`;
+}
+
+/** ". Event: 'Standup'" for an event looked up, ". Event id: 'e1'" for one not. */
+function eventTail(e: Event | undefined, id: string): (readonly [string, string | undefined])[] {
+  if (!e) return [['Event id', id]];
+  return [['Event', e.summary ?? '(no title)']];
 }
 
 export function describeOther(
@@ -192,13 +232,18 @@ export function describeOther(
   if (tool === 'calendar_update_event') {
     const added = (optStrings(args, 'add_attendees') ?? []).length;
     const words = changeWords(args, knownZone(args, zone), now, ev, series);
+    const tail = quotedTail([
+      ...eventTail(ev, id),
+      ['New title', typeof args.summary === 'string' ? args.summary : undefined],
+      ['New location', typeof args.location === 'string' ? args.location : undefined],
+    ]);
     return cardLine(
-      `Change ${named(ev, id, zone, now)}${scopeText}: ${words.join('; ') || 'nothing'}${mailClause(guests + added, send, 'updates') || unknownGuests}`,
+      `Change ${named(ev, zone, now)}${scopeText}: ${words.join('; ') || 'nothing'}${mailClause(guests + added, send, 'updates') || unknownGuests}${tail}`,
     );
   }
   if (tool === 'calendar_delete_event')
     return cardLine(
-      `Delete ${named(ev, id, zone, now)}${scopeText}${mailClause(guests, send, 'cancellations') || unknownGuests}`,
+      `Delete ${named(ev, zone, now)}${scopeText}${mailClause(guests, send, 'cancellations') || unknownGuests}${quotedTail(eventTail(ev, id))}`,
     );
   if (tool === 'calendar_respond') {
     const verb = VERBS[optString(args, 'response') ?? ''] ?? 'Answer';
@@ -206,10 +251,11 @@ export function describeOther(
     // On one line: a note must not read as more of the card's own lines.
     const comment =
       typeof args.comment === 'string' ? args.comment.replace(/\s+/g, ' ').trim() : '';
-    const note = comment ? `, with the note "${comment}"` : '';
+    const note = comment ? ', with a note' : '';
     const organizer = ev?.organizer?.email && !ev.organizer.self ? ` (${ev.organizer.email})` : '';
+    const tail = quotedTail([...eventTail(ev, id), ['Note', comment || undefined]]);
     return cardLine(
-      `${verb} ${named(ev, id, zone, now)}${scopeText}${note}${send === 'none' ? ` without e-mailing the organizer${organizer}${comment ? ', who still sees the note on the event' : ''}` : ` — the organizer${organizer} will be told`}`,
+      `${verb} ${named(ev, zone, now)}${scopeText}${note}${send === 'none' ? ` without e-mailing the organizer${organizer}${comment ? ', who still sees the note on the event' : ''}` : ` — the organizer${organizer} will be told`}${tail}`,
     );
   }
   return '';
@@ -229,10 +275,7 @@ export async function describeWithLookups(
   if (tool === 'calendar_create_event') {
     const t = eventTimes(args, zone, { allDayDays: 1 });
     const overlaps = await findOverlaps(c, calendarId, t.startAt, t.endAt, zone);
-    const warn = overlaps.length
-      ? `. Warning: overlaps ${overlaps.map((o) => `'${o.summary}' (${o.when})`).join(', ')}`
-      : '';
-    return describeCreate(args, zone, c.now, warn);
+    return describeCreate(args, zone, c.now, overlaps);
   }
   // The version the call is bound to, as its checks read it (event-guests.ts). A bound call
   // given no read of its version (CalendarSource.describeEffectAsync read again and found the
