@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { ActivityView, ApprovalView } from '../../../../common/contract';
-import { stateLabel } from '../../approvals/RecentList';
 import { useControl } from '../../lib/control';
 import { errorMessage } from '../../lib/errors';
 import { formatDateTime, formatDuration } from '../../lib/format';
 import { revealPlain } from '../../approvals/reveal';
 import { decisionText, OUTCOME_TEXT } from './activity-model';
+import { ApprovalRecord } from './ApprovalRecord';
 import { GrantRecord } from './GrantRecord';
 
 /**
@@ -66,29 +66,7 @@ export function ActivityDetail({ item }: { item: ActivityView }) {
           <h3>Approval</h3>
           {approvalError && <p className="hint">The approval record is gone ({approvalError}).</p>}
           {!approval && !approvalError && <p className="hint">Loading…</p>}
-          {approval && (
-            <>
-              <p>
-                <span className={`badge state-${approval.state}`}>
-                  {stateLabel(approval.state)}
-                </span>{' '}
-                {approval.effect}
-              </p>
-              {approval.reason && <p>Reason: {approval.reason}</p>}
-              {approval.outcome && <p className="hint">{approval.outcome}</p>}
-              <pre className="mono args-box" tabIndex={0} aria-label="Arguments it ran with (JSON)">
-                {revealPlain(
-                  JSON.stringify(approval.editedArguments ?? approval.arguments, null, 2).slice(
-                    0,
-                    20_000,
-                  ),
-                )}
-              </pre>
-              {approval.editedArguments && (
-                <p className="hint">You edited the arguments before allowing it.</p>
-              )}
-            </>
-          )}
+          {approval && <ApprovalRecord approval={approval} />}
         </div>
       )}
     </div>
