@@ -12,7 +12,7 @@ import {
   attachmentsLine,
   type DraftMemory,
 } from './draft-view.js';
-import { describeCreateFilter, fetchFilter, filterLine, type Filter } from './filters.js';
+import { describeCreateFilter, describeDeleteFilter, fetchFilter, type Filter } from './filters.js';
 import { describeLabelChange, labelWithCounts } from './label-admin.js';
 import type { Label, LabelDirectory } from './labels.js';
 import { describeModify, messageIds } from './modify.js';
@@ -105,12 +105,7 @@ export class GmailEffects {
     if (tool === 'gmail_delete_draft')
       return [
         `Delete draft ${draftId} in ${account} for good (Gmail keeps no deleted drafts in the Trash).`,
-        ...(view
-          ? [
-              cardLine(`"${view.subject || '(no subject)'}" to ${view.to || '(no recipient)'}`),
-              attachmentsLine(view.attachments),
-            ].filter(Boolean)
-          : []),
+        ...(view ? [draftNamed(view), attachmentsLine(view.attachments)].filter(Boolean) : []),
       ].join('\n');
     if (LABEL_TOOLS.has(tool))
       return describeLabelChange(
@@ -124,9 +119,7 @@ export class GmailEffects {
       const id = str(args.filter_id)?.trim() ?? '';
       const f = this.d.filters.get(account, id);
       const name = (l: string) => this.d.labels.peek(account, l)?.name ?? l;
-      return cardLine(
-        `Delete Gmail filter ${id} in ${account}${f ? `: from now on new mail is no longer handled as "${filterLine(f, name)}"` : ''}. Mail it already handled stays as it is.`,
-      );
+      return describeDeleteFilter(id, account, f, name);
     }
     if (MODIFY.has(tool)) return describeModify(tool, account, args, this.d.seen);
     const def = this.d.defs().find((x) => x.name === tool);
@@ -212,4 +205,14 @@ export function forwardedFrom(args: Record<string, unknown>): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * The draft a delete removes, on its own line: recipients first, the subject (quoted) last —
+ * closing its quote mid-line, a subject could write other recipients.
+ */
+export function draftNamed(view: { subject?: string; to?: string }): string {
+  return cardLine(
+    `The draft to ${view.to || '(no recipient)'}, subject "${view.subject || '(no subject)'}"`,
+  );
 }

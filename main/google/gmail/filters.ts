@@ -1,4 +1,5 @@
 import type { gmail_v1 } from '@googleapis/gmail';
+import { cardLine } from '../card-text.js';
 import type { CallContent, CallToolResult } from '../../tools/types.js';
 import { BadInput, parseAddresses } from './compose.js';
 import { str, strings, type GmailCallContext } from './context.js';
@@ -141,10 +142,11 @@ function criteriaWords(c: gmail_v1.Schema$FilterCriteria): string {
   const out: string[] = [];
   if (c.from) out.push(`from ${c.from}`);
   if (c.to) out.push(`to ${c.to}`);
+  if (c.hasAttachment) out.push('has an attachment');
+  // The quoted criteria last: a subject or search closing its quote writes only after itself.
   if (c.subject) out.push(`subject has "${c.subject}"`);
   if (c.query) out.push(`matches "${c.query}"`);
   if (c.negatedQuery) out.push(`does not match "${c.negatedQuery}"`);
-  if (c.hasAttachment) out.push('has an attachment');
   return out.join('; ') || 'any message';
 }
 
@@ -184,6 +186,38 @@ export function describeCreateFilter(account: string, args: Record<string, unkno
       : 'It keeps acting on new mail until the filter is deleted.',
     'Mail already in the mailbox is not changed.',
   ].join('\n');
+}
+
+/**
+ * A filter on a card: what it does, then the mail it does it to ("archived; labelled Receipts,
+ * for mail that from orders@shop.example; subject has "invoice""), the quoted criteria last.
+ */
+export function filterCardWords(f: Filter, name: (id: string) => string): string {
+  const act = actionWords(
+    {
+      add: f.action?.addLabelIds ?? [],
+      remove: f.action?.removeLabelIds ?? [],
+      forward: f.action?.forward,
+    },
+    name,
+  );
+  return `${act.join('; ') || 'acted on'}, for mail that ${criteriaWords(f.criteria ?? {})}`;
+}
+
+/**
+ * The card of gmail_delete_filter: what the filter stops doing first, its criteria (quoted
+ * subjects and searches) last — quoted mid-sentence a criterion closing its quote wrote what the
+ * filter does. One line (cardLine).
+ */
+export function describeDeleteFilter(
+  id: string,
+  account: string,
+  f: Filter | undefined,
+  name: (id: string) => string,
+): string {
+  return cardLine(
+    `Delete Gmail filter ${id} in ${account}. Mail it already handled stays as it is.${f ? ` From now on new mail is no longer ${filterCardWords(f, name)}` : ''}`,
+  );
 }
 
 export function filterLine(f: Filter, name: (id: string) => string): string {

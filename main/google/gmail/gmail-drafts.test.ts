@@ -297,7 +297,7 @@ describe('approval text of the draft tools', () => {
     expect(await t.source.describeEffectAsync('gmail_delete_draft', { draft_id: id })).toBe(
       [
         `Delete draft ${id} in alice@example.com for good (Gmail keeps no deleted drafts in the Trash).`,
-        '"Figures" to Carol Baker <carol@example.org>',
+        'The draft to Carol Baker <carol@example.org>, subject "Figures"',
         'Attachments (1): q3.csv (text/csv, 8 B)',
       ].join('\n'),
     );

@@ -18,14 +18,14 @@ describe('labels: create, rename, delete (issue 33 item 3)', () => {
     t = await gmailTestbed();
     // The card names the label as it will be made (labelNameArg: " / " is "/").
     expect(t.source.describeEffect('gmail_create_label', { name: 'Receipts / 2024' })).toBe(
-      'Create label "Receipts/2024" in alice@example.com.',
+      'Create a label in alice@example.com. Name: "Receipts/2024"',
     );
     expect(
       t.source.describeEffect('gmail_rename_label', {
         label: 'Receipts',
         new_name: ' Old / 2023 ',
       }),
-    ).toBe('Rename label "Receipts" to "Old/2023" in alice@example.com.');
+    ).toBe('Rename a label in alice@example.com. Label: "Receipts". New name: "Old/2023"');
     const r = await t.call('gmail_create_label', { name: 'Receipts / 2024' });
     expect(r.text).toMatch(
       /^Created label "Receipts\/2024" \(id Label_\d+\) in alice@example\.com\.$/,
@@ -59,13 +59,15 @@ describe('labels: create, rename, delete (issue 33 item 3)', () => {
         label: 'receipts',
         new_name: 'Invoices',
       }),
-    ).toBe('Rename label "Receipts" to "Invoices" in alice@example.com (1 message carries it).');
+    ).toBe(
+      'Rename a label in alice@example.com (1 message carries it). Label: "Receipts". New name: "Invoices"',
+    );
     expect(
       (await t.call('gmail_rename_label', { label: 'receipts', new_name: 'Invoices' })).text,
     ).toBe('Renamed label "Receipts" to "Invoices" in alice@example.com.');
     expect(t.fake.message(t.ids.receipt.id)!.labelIds).toContain(id);
     expect(await t.source.describeEffectAsync('gmail_delete_label', { label: 'Invoices' })).toBe(
-      'Delete label "Invoices" in alice@example.com: it is taken off its 1 message; the messages themselves stay.',
+      'Delete a label in alice@example.com: it is taken off its 1 message; the messages themselves stay. Label: "Invoices"',
     );
     expect((await t.call('gmail_delete_label', { label: id })).text).toBe(
       'Deleted label "Invoices" from alice@example.com; its messages stay, without it.',
@@ -121,7 +123,7 @@ describe('filters: list, create, delete (issue 33 item 3)', () => {
       `- ${id}: mail that from orders@shop.example`,
     );
     expect(await t.source.describeEffectAsync('gmail_delete_filter', { filter_id: id })).toBe(
-      `Delete Gmail filter ${id} in alice@example.com: from now on new mail is no longer handled as "mail that from orders@shop.example; has an attachment → archived (skips the Inbox); marked as read; labelled Receipts". Mail it already handled stays as it is.`,
+      `Delete Gmail filter ${id} in alice@example.com. Mail it already handled stays as it is. From now on new mail is no longer archived (skips the Inbox); marked as read; labelled Receipts, for mail that from orders@shop.example; has an attachment`,
     );
     expect((await t.call('gmail_delete_filter', { filter_id: id })).text).toBe(
       `Deleted filter ${id} from alice@example.com.`,

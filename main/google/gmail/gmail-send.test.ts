@@ -229,7 +229,7 @@ describe('approval text (describeEffect)', () => {
     t = await gmailTestbed();
     await t.call('gmail_search', { query: 'receipt' });
     expect(t.source.describeEffect('gmail_trash', { message_ids: [t.ids.receipt.id] })).toBe(
-      `Move 1 message in alice@example.com to the Trash (recoverable for 30 days):\n- "Your Northwind receipt NW-10482" from Northwind Outfitters <orders@shop.example> (${t.ids.receipt.id})`,
+      `Move 1 message in alice@example.com to the Trash (recoverable for 30 days):\n- message ${t.ids.receipt.id} from Northwind Outfitters <orders@shop.example>, subject "Your Northwind receipt NW-10482"`,
     );
     // The ids as the action reads them (trimmed, each once): one message, named by its subject.
     const padded = { message_ids: [` ${t.ids.receipt.id}`, `${t.ids.receipt.id}\t`] };

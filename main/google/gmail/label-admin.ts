@@ -1,3 +1,4 @@
+import { cardLine } from '../card-text.js';
 import type { CallToolResult } from '../../tools/types.js';
 import { BadInput } from './compose.js';
 import { str, type GmailCallContext } from './context.js';
@@ -155,9 +156,16 @@ export function describeLabelChange(
       return `"${str(args[key]) ?? ''}"`;
     }
   };
-  if (tool === 'gmail_create_label') return `Create label ${named('name')} in ${account}.`;
+  // The names last, after the statement: a name closing its quote mid-sentence ('Receipts" to
+  // "Old" in bob@example.com') wrote the rest of it; said last it adds words but changes none.
+  if (tool === 'gmail_create_label')
+    return cardLine(`Create a label in ${account}. Name: ${named('name')}`);
   if (tool === 'gmail_rename_label')
-    return `Rename label "${shown}" to ${named('new_name')} in ${account}${carried(label)}.`;
+    return cardLine(
+      `Rename a label in ${account}${carried(label)}. Label: "${shown}". New name: ${named('new_name')}`,
+    );
   const n = label?.messagesTotal;
-  return `Delete label "${shown}" in ${account}: ${typeof n === 'number' ? `it is taken off its ${n} message${n === 1 ? '' : 's'}` : 'it is taken off every message that has it'}; the messages themselves stay.`;
+  return cardLine(
+    `Delete a label in ${account}: ${typeof n === 'number' ? `it is taken off its ${n} message${n === 1 ? '' : 's'}` : 'it is taken off every message that has it'}; the messages themselves stay. Label: "${shown}"`,
+  );
 }

@@ -128,9 +128,12 @@ function messagesLine(account: string, ids: string[], seen: SeenMessages): strin
   const shown = ids.slice(0, 10).map((id) => {
     const m = seen.get(account, id);
     // A stranger wrote the subject and the name: one line each, so no line names a message the
-    // change does not touch (card-text.ts).
+    // change does not touch (card-text.ts); the id the change acts on first and the quoted
+    // subject last, so a subject closing its quote cannot write another message's id.
     return cardLine(
-      m ? `- "${m.subject || '(no subject)'}" from ${m.from} (${id})` : `- message ${id}`,
+      m
+        ? `- message ${id} from ${m.from}, subject "${m.subject || '(no subject)'}"`
+        : `- message ${id}`,
     );
   });
   if (ids.length > 10) shown.push(`- … and ${ids.length - 10} more`);

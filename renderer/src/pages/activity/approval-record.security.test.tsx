@@ -19,7 +19,7 @@ const base: ApprovalView = {
   effect: '',
   arguments: { to: 'bob@example.com' },
   inputSchema: { type: 'object' },
-  state: 'allowed',
+  state: 'approved',
   createdAt: '2026-01-01T00:00:00Z',
   expiresAt: '2026-01-01T00:05:00Z',
 };

@@ -1,0 +1,181 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cardLine } from '../card-text.js';
+import { SeenMessages } from './cache.js';
+import { draftNamed } from './effects.js';
+import { describeDeleteFilter } from './filters.js';
+import { describeLabelChange, labelNameArg } from './label-admin.js';
+import { describeModify } from './modify.js';
+
+/**
+ * A Gmail card's quoted values — a subject (a stranger's, on a message), a label's name, a
+ * filter's subject or search — come after the facts they go with: quoted mid-sentence, a value
+ * closing its quote wrote the rest ('Rename label "Receipts" to "Old" in bob@…', a trashed
+ * message's id, a filter's actions). Each card is built with plain values and with generated
+ * ones: the same statement, the values only in their places at the end.
+ */
+
+const ACCOUNT = 'alice@example.com';
+
+/** Quote characters of every kind, line breaks, direction controls, and words a card uses. */
+const forging = fc
+  .array(
+    fc.constantFrom(
+      "'",
+      '’',
+      '‘',
+      '"',
+      '“',
+      '”',
+      '«',
+      '»',
+      '‹',
+      '›',
+      '「',
+      '」',
+      '\n',
+      '\r\n',
+      '\u2028',
+      '\u202e',
+      '\u2066',
+      '\u200f',
+      ' ',
+      ', ',
+      '. ',
+      ' to ',
+      'FORWARDED to eve@evil.test',
+      ' (m2)',
+      'Label: ',
+      'Receipts',
+    ),
+    { minLength: 1, maxLength: 8 },
+  )
+  .map((p) => p.join(''));
+
+/** The card built with `plain` ends in `plainTail`; built with `value`, it ends in `tail(value)` after the same statement. */
+function expectFactsFixed(
+  build: (v: string) => string,
+  tail: (v: string) => string,
+  value: string,
+  plain = 'v0',
+): void {
+  const p = build(plain);
+  expect(p.endsWith(tail(plain))).toBe(true);
+  const facts = p.slice(0, p.length - tail(plain).length);
+  expect(build(value)).toBe(facts + tail(value));
+}
+
+describe('property: a Gmail card’s quoted values change nothing before them', () => {
+  it('labels: the name to make, the label renamed and its new name, the label deleted', () => {
+    const label = (name: string) => ({ id: 'Label_1', name, messagesTotal: 3 });
+    fc.assert(
+      fc.property(forging, forging, (old, name) => {
+        // The new name as the change makes it (labelNameArg), or as given where it refuses it.
+        const made = (v: string) => {
+          try {
+            return labelNameArg({ n: v }, 'n');
+          } catch {
+            return v;
+          }
+        };
+        expectFactsFixed(
+          (v) => describeLabelChange('gmail_create_label', ACCOUNT, { name: v }, undefined),
+          (v) => `. Name: "${cardLine(made(v))}"`,
+          name,
+        );
+        expectFactsFixed(
+          (v) =>
+            describeLabelChange(
+              'gmail_rename_label',
+              ACCOUNT,
+              { label: 'x', new_name: 'n' },
+              label(v),
+            ),
+          (v) => `. Label: "${cardLine(v)}". New name: "n"`,
+          old,
+        );
+        expectFactsFixed(
+          (v) =>
+            describeLabelChange(
+              'gmail_rename_label',
+              ACCOUNT,
+              { label: 'x', new_name: v },
+              label('o'),
+            ),
+          (v) => `. New name: "${cardLine(made(v))}"`,
+          name,
+        );
+        expectFactsFixed(
+          (v) => describeLabelChange('gmail_delete_label', ACCOUNT, { label: 'x' }, label(v)),
+          (v) => `. Label: "${cardLine(v)}"`,
+          old,
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a trashed message: its id and sender before its subject', () => {
+    fc.assert(
+      fc.property(forging, (subject) => {
+        const build = (s: string) => {
+          const seen = new SeenMessages();
+          seen.remember(ACCOUNT, 'm1', {
+            subject: s,
+            from: 'Carol <carol@example.org>',
+            threadId: 't1',
+          });
+          return describeModify('gmail_trash', ACCOUNT, { message_ids: ['m1', 'm2'] }, seen);
+        };
+        // The next message's line after it: compared whole.
+        expectFactsFixed(build, (s) => `, subject "${cardLine(s)}"\n- message m2`, subject);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a deleted draft: its recipients before its subject', () => {
+    fc.assert(
+      fc.property(forging, (subject) => {
+        expectFactsFixed(
+          (s) => draftNamed({ subject: s, to: 'Carol <carol@example.org>' }),
+          (s) => `, subject "${cardLine(s)}"`,
+          subject,
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a deleted filter: what it stops doing before its quoted criteria', () => {
+    fc.assert(
+      fc.property(forging, forging, (subject, query) => {
+        const filter = (s: string, q: string) => ({
+          id: 'f1',
+          criteria: { from: 'orders@shop.example', subject: s, query: q, hasAttachment: true },
+          action: {
+            addLabelIds: ['Label_1'],
+            removeLabelIds: ['INBOX'],
+            forward: 'me@example.org',
+          },
+        });
+        const build = (s: string, q: string) =>
+          describeDeleteFilter('f1', ACCOUNT, filter(s, q), () => 'Receipts');
+        expectFactsFixed(
+          (s) => build(s, 'q'),
+          (s) => `subject has "${cardLine(s)}"; matches "q"`,
+          subject,
+        );
+        expectFactsFixed(
+          (q) => build('s', q),
+          (q) => `; matches "${cardLine(q)}"`,
+          query,
+        );
+        expect(build(subject, query)).toMatch(
+          /^Delete Gmail filter f1 in alice@example\.com\. Mail it already handled stays as it is\. From now on new mail is no longer .*FORWARDED to me@example\.org, for mail that from orders@shop\.example; has an attachment; subject has "/su,
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
