@@ -1,11 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cardLine } from '../card-text.js';
-import { SeenMessages } from './cache.js';
+import { Recent, SeenMessages } from './cache.js';
+import type { DraftView } from './draft-view.js';
 import { draftNamed } from './effects.js';
 import { describeDeleteFilter } from './filters.js';
 import { describeLabelChange, labelNameArg } from './label-admin.js';
 import { describeModify } from './modify.js';
+import type { AttachmentSource } from './outgoing-attachments.js';
+import { describeCompose } from './send.js';
 
 /**
  * A Gmail card's quoted values — a subject (a stranger's, on a message), a label's name, a
@@ -174,6 +177,92 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
         expect(build(subject, query)).toMatch(
           /^Delete Gmail filter f1 in alice@example\.com\. Mail it already handled stays as it is\. From now on new mail is no longer .*FORWARDED to me@example\.org, for mail that from orders@shop\.example; has an attachment; subject has "/su,
         );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a reply with a forwarded file: each source message named before its subject', () => {
+    /** The card's line that starts with `key`. */
+    const line = (card: string, key: string) => card.split('\n').find((l) => l.startsWith(key))!;
+    fc.assert(
+      fc.property(forging, forging, (s1, s2) => {
+        const build = (reply: string, file: string) => {
+          const seen = new SeenMessages();
+          seen.remember(ACCOUNT, 'm1', {
+            subject: reply,
+            from: 'Carol <c@x.test>',
+            threadId: 't1',
+          });
+          const sources = new Recent<AttachmentSource>();
+          sources.remember(ACCOUNT, 'm2', {
+            subject: file,
+            from: 'Grace <g@x.test>',
+            atts: [
+              {
+                filename: 'q3.pdf',
+                mimeType: 'application/pdf',
+                size: 9,
+                partId: '1',
+                inline: false,
+                attachmentId: 'a1',
+              },
+            ],
+            message: { id: 'm2', payload: undefined },
+          });
+          return describeCompose(
+            'send',
+            ACCOUNT,
+            {
+              to: ['carol@example.com'],
+              reply_to_message_id: 'm1',
+              body: 'x',
+              attachments: [{ message_id: 'm2', filename: 'q3.pdf' }],
+            },
+            seen,
+            undefined,
+            undefined,
+            sources,
+          );
+        };
+        expectFactsFixed(
+          (v) => line(build(v, 'f'), 'In reply to:'),
+          (v) => `, subject "${cardLine(v)}"`,
+          s1,
+        );
+        expectFactsFixed(
+          (v) => line(build('r', v), 'Attachment:'),
+          (v) => `, subject "${cardLine(v)}"`,
+          s2,
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a draft replaced: its recipients before its subject', () => {
+    fc.assert(
+      fc.property(forging, (subject) => {
+        const build = (s: string) => {
+          const previous = {
+            id: 'r1',
+            messageId: 'm0',
+            from: ACCOUNT,
+            to: 'Carol <carol@example.org>',
+            subject: s,
+            attachments: [],
+          } as unknown as DraftView;
+          const card = describeCompose(
+            'update',
+            ACCOUNT,
+            { draft_id: 'r1', to: ['carol@example.org'], body: 'x' },
+            new SeenMessages(),
+            undefined,
+            { draftId: 'r1', previous },
+          );
+          return card.split('\n').find((l) => l.startsWith('Replaces:'))!;
+        };
+        expectFactsFixed(build, (s) => `, subject "${cardLine(s)}"`, subject);
       }),
       { numRuns: 300 },
     );

@@ -290,7 +290,7 @@ describe('approval text of the draft tools', () => {
         '',
         'Shorter',
         '',
-        'Replaces: "Figures" to Carol Baker <carol@example.org>',
+        'Replaces: the draft to Carol Baker <carol@example.org>, subject "Figures"',
         'Attachments (1): q3.csv (text/csv, 8 B) — removed by this change.',
       ].join('\n'),
     );

@@ -38,7 +38,7 @@ describe('gmail_send with attachments', () => {
     expect(await t.source.precheck('gmail_send', args, new AbortController().signal)).toBeNull();
     const card = await t.source.describeEffectAsync('gmail_send', args);
     expect(card).toContain(
-      `Attachment: totals.csv (text/csv, 52 B) — from message ${id} "Invoice and project plan" from Grace Accounts <accounts@northwind.example>`,
+      `Attachment: totals.csv (text/csv, 52 B) — from message ${id} from Grace Accounts <accounts@northwind.example>, subject "Invoice and project plan"`,
     );
     expect(card).toContain(
       'Attachment: Überblick – 2024.txt (text/plain, 6 B) — given by the agent',

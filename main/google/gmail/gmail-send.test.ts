@@ -218,7 +218,7 @@ describe('approval text (describeEffect)', () => {
     const effect = t.source.describeEffect('gmail_send', args);
     expect(effect).toContain('Subject: Re: Lunch on Friday?');
     expect(effect).toContain(
-      `In reply to: "Lunch on Friday?" from Carol Baker <carol@example.org> (message ${t.ids.thread1.id}, same thread)`,
+      `In reply to: message ${t.ids.thread1.id} (same thread) from Carol Baker <carol@example.org>, subject "Lunch on Friday?"`,
     );
     expect(t.source.describeEffect('gmail_create_draft', args)).toMatch(
       /^Create a draft in alice@example.com \(not sent\)\./,

@@ -280,7 +280,7 @@ export function attachmentLines(
       );
     }
     const from = src
-      ? ` — from message ${spec.messageId} "${src.subject || '(no subject)'}" from ${src.from || 'an unknown sender'}`
+      ? ` — from message ${spec.messageId} from ${src.from || 'an unknown sender'}, subject "${src.subject || '(no subject)'}"`
       : ` — from message ${spec.messageId} (not yet read)`;
     // The sender wrote the message's subject, name and types: one line each (card-text.ts).
     return cardLine(

@@ -236,10 +236,12 @@ export function describeCompose(
         ? replySubject(orig?.subject, input.subject)
         : `Re: <the subject of message ${input.replyTo}>`;
     lines.push(`Subject: ${cardLine(subject)}`);
+    // The message first, its subject (a stranger's, quoted) last: closing its quote mid-line
+    // it wrote another sender or message id (card-quotes.property.test.ts).
     lines.push(
       cardLine(
         orig
-          ? `In reply to: "${orig.subject}" from ${orig.from} (message ${input.replyTo}, same thread)`
+          ? `In reply to: message ${input.replyTo} (same thread) from ${orig.from}, subject "${orig.subject}"`
           : `In reply to: message ${input.replyTo} (same thread)`,
       ),
     );
@@ -260,7 +262,7 @@ export function describeCompose(
     lines.push(
       '',
       cardLine(
-        `Replaces: "${previous.subject || '(no subject)'}" to ${previous.to || '(no recipient)'}`,
+        `Replaces: the draft to ${previous.to || '(no recipient)'}, subject "${previous.subject || '(no subject)'}"`,
       ),
     );
     if (previous.attachments.length)

@@ -15,7 +15,7 @@ describe('SummaryView: attachments', () => {
         'From: alice@example.com',
         'To: bob@example.com',
         'Subject: Totals',
-        'Attachment: totals.csv (text/csv, 52 B) — from message m7 "Invoice" from g@x.example',
+        'Attachment: totals.csv (text/csv, 52 B) — from message m7 from g@x.example, subject "Invoice"',
         'Attachment: notes.txt (text/plain, 6 B) — given by the agent',
         '',
         'Here you are.',

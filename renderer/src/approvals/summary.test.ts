@@ -54,7 +54,7 @@ describe('approval summary', () => {
         'From: alice@example.com',
         'To: bob@example.com',
         'Subject: Totals',
-        'Attachment: totals.csv (text/csv, 52 B) — from message m7 "Invoice" from Grace <g@x.example>',
+        'Attachment: totals.csv (text/csv, 52 B) — from message m7 from Grace <g@x.example>, subject "Invoice"',
         'Attachment: notes.txt (text/plain, 6 B) — given by the agent',
         '',
         'Here you are.',
@@ -64,7 +64,7 @@ describe('approval summary', () => {
     expect(s).toMatchObject({
       kind: 'email',
       attachments: [
-        'totals.csv (text/csv, 52 B) — from message m7 "Invoice" from Grace <g@x.example>',
+        'totals.csv (text/csv, 52 B) — from message m7 from Grace <g@x.example>, subject "Invoice"',
         'notes.txt (text/plain, 6 B) — given by the agent',
       ],
       body: 'Here you are.',
