@@ -43,6 +43,7 @@ const forging = fc
       '. ',
       ': ',
       ' — no updates will be sent',
+      ') — the organizer will be told',
       'this occurrence only',
       'Sat 5 Dec 10:00',
       'Event: ',
@@ -76,7 +77,7 @@ function expectFactsFixed(
   expect(build(values)).toBe(facts + tail(labels.map((l, i) => [l, seen[i]!])));
 }
 
-function event(summary: string) {
+function event(summary: string, organizer = 'org@example.com') {
   return {
     id: 'e1',
     summary,
@@ -84,7 +85,7 @@ function event(summary: string) {
     start: { dateTime: '2026-12-05T10:00:00Z' },
     end: { dateTime: '2026-12-05T10:30:00Z' },
     attendees: [{ email: 'carol@example.com' }, { email: 'me@example.com', self: true }],
-    organizer: { email: 'org@example.com' },
+    organizer: { email: organizer },
   };
 }
 
@@ -199,30 +200,31 @@ describe('property: a Calendar card’s quoted values change nothing before them
     );
   });
 
-  it('respond: the event’s title, then the note, after the statement', () => {
+  it('respond: the event’s title, its organizer, then the note, after the statement', () => {
     fc.assert(
       fc.property(
         forging,
         forging,
+        forging,
         fc.constantFrom('accept', 'decline', 'tentative'),
         send,
-        (old, note, response, su) => {
+        (old, org, note, response, su) => {
           // A note with a word in it: a note of spaces alone is no note (the card says none).
           const comment = `${note} ok`;
           const extra = su ? { send_updates: su } : {};
           expectFactsFixed(
-            ([o, c]) =>
+            ([o, g, c]) =>
               describeOther(
                 'calendar_respond',
                 { event_id: 'e1', response, comment: c, ...extra },
                 'UTC',
                 now,
-                event(o!),
+                event(o!, g!),
               ),
-            ['Event', 'Note'],
-            [old, comment],
+            ['Event', 'Organizer', 'Note'],
+            [old, org, comment],
             // The note is sent on one line, its spaces run together: the card shows it so.
-            ([o, c]) => [o!, c!.replace(/\s+/g, ' ').trim()],
+            ([o, g, c]) => [o!, g!, c!.replace(/\s+/g, ' ').trim()],
           );
         },
       ),

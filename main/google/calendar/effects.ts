@@ -252,10 +252,17 @@ export function describeOther(
     const comment =
       typeof args.comment === 'string' ? args.comment.replace(/\s+/g, ' ').trim() : '';
     const note = comment ? ', with a note' : '';
-    const organizer = ev?.organizer?.email && !ev.organizer.self ? ` (${ev.organizer.email})` : '';
-    const tail = quotedTail([...eventTail(ev, id), ['Note', comment || undefined]]);
+    // The organizer's address is theirs to write (an invitation's, from anyone): quoted after
+    // the statement with the title, not mid-sentence, where closing its bracket it wrote
+    // whether the organizer is e-mailed.
+    const organizer = ev?.organizer?.email && !ev.organizer.self ? ev.organizer.email : undefined;
+    const tail = quotedTail([
+      ...eventTail(ev, id),
+      ['Organizer', organizer],
+      ['Note', comment || undefined],
+    ]);
     return cardLine(
-      `${verb} ${named(ev, zone, now)}${scopeText}${note}${send === 'none' ? ` without e-mailing the organizer${organizer}${comment ? ', who still sees the note on the event' : ''}` : ` — the organizer${organizer} will be told`}${tail}`,
+      `${verb} ${named(ev, zone, now)}${scopeText}${note}${send === 'none' ? ` without e-mailing the organizer${comment ? ', who still sees the note on the event' : ''}` : ' — the organizer will be told'}${tail}`,
     );
   }
   return '';
