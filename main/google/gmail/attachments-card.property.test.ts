@@ -118,7 +118,7 @@ describe('attachments: the card and the composed MIME agree', () => {
           const size =
             CALENDAR.has(a.mimeType) && spec.kind === 'inline' ? spec.content.length : bytes.length;
           return {
-            line: `Attachment: ${a.filename ?? ''} (${a.mimeType}, ${formatBytes(size)}) — given by the agent`,
+            line: `Attachment: given by the agent (${a.mimeType}, ${formatBytes(size)}), named "${a.filename ?? ''}"`,
             bytes: bytes.toString('base64'),
           };
         });

@@ -7,7 +7,7 @@ import { draftNamed } from './effects.js';
 import { describeDeleteFilter } from './filters.js';
 import { describeLabelChange, labelNameArg } from './label-admin.js';
 import { describeModify } from './modify.js';
-import type { AttachmentSource } from './outgoing-attachments.js';
+import { safeName, type AttachmentSource } from './outgoing-attachments.js';
 import { describeCompose } from './send.js';
 
 /**
@@ -232,9 +232,61 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
         );
         expectFactsFixed(
           (v) => line(build('r', v), 'Attachment:'),
-          (v) => `, subject "${cardLine(v)}"`,
+          (v) => `, subject "${cardLine(v)}", named "q3.pdf"`,
           s2,
         );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('an attached file: where it comes from, its type and size before its name', () => {
+    /** The card's line that starts with `key`. */
+    const line = (card: string, key: string) => card.split('\n').find((l) => l.startsWith(key))!;
+    const compose = (attachments: unknown[], sources = new Recent<AttachmentSource>()) =>
+      describeCompose(
+        'send',
+        ACCOUNT,
+        { to: ['carol@example.com'], subject: 's', body: 'x', attachments },
+        new SeenMessages(),
+        undefined,
+        undefined,
+        sources,
+      );
+    fc.assert(
+      fc.property(forging, forging, (n1, n2) => {
+        // A file of a message: its sender chose the name (sent as safeName makes it).
+        const fromMessage = (name: string) => {
+          const sources = new Recent<AttachmentSource>();
+          sources.remember(ACCOUNT, 'm2', {
+            subject: 'Q3',
+            from: 'Grace <g@x.test>',
+            atts: [
+              {
+                filename: name,
+                mimeType: 'application/pdf',
+                size: 9,
+                partId: '1',
+                inline: false,
+                attachmentId: 'a1',
+              },
+            ],
+            message: { id: 'm2', payload: undefined },
+          });
+          return line(compose([{ message_id: 'm2', attachment_id: 'a1' }], sources), 'Attachment:');
+        };
+        expectFactsFixed(fromMessage, (v) => `, named "${cardLine(safeName(v))}"`, n1);
+        expect(fromMessage('v0')).toBe(
+          'Attachment: from message m2 from Grace <g@x.test> (application/pdf, 9 B), subject "Q3", named "v0"',
+        );
+        // The agent's own file: a name the check takes (no controls or separators).
+        const given = (name: string) =>
+          line(
+            compose([{ filename: name, mime_type: 'text/plain', content_base64: 'aGVsbG8=' }]),
+            'Attachment:',
+          );
+        expectFactsFixed(given, (v) => `, named "${cardLine(v)}"`, safeName(n2));
+        expect(given('v0')).toBe('Attachment: given by the agent (text/plain, 5 B), named "v0"');
       }),
       { numRuns: 300 },
     );

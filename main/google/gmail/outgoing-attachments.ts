@@ -256,7 +256,8 @@ export async function resolveAttachments(
 }
 
 /**
- * The card's line for each attachment: name, type, size and, for a forwarded one, which message.
+ * The card's line for each attachment: where it comes from (for a forwarded one, which
+ * message), its type and size, and its name quoted last.
  * Message-sourced ones are described from what Airlock read of the message (precheck and the
  * card's look-up fill `sources`); before that, by what the arguments name.
  */
@@ -266,9 +267,13 @@ export function attachmentLines(
   sources: Recent<AttachmentSource>,
 ): string[] {
   return specs.map((spec) => {
+    // Facts first, the file name (the agent's, or the sender's of a message) quoted last: named
+    // first, a name such as 'a.pdf (application/pdf, 1 KB) — from message m9 from
+    // ceo@corp.example, subject "Board"; x' wrote where the file comes from
+    // (card-quotes.property.test.ts).
     if (spec.kind === 'inline')
       return cardLine(
-        `Attachment: ${spec.filename} (${spec.mimeType}, ${formatBytes(spec.content.length)}) — given by the agent`,
+        `Attachment: given by the agent (${spec.mimeType}, ${formatBytes(spec.content.length)}), named "${spec.filename}"`,
       );
     const src = sources.get(account, spec.messageId);
     let att: AttachmentInfo | undefined;
@@ -279,14 +284,17 @@ export function attachmentLines(
         `Attachment: ${pickLabel(spec)} of message ${spec.messageId} — this call will FAIL: ${(err as Error).message}`,
       );
     }
-    const from = src
-      ? ` — from message ${spec.messageId} from ${src.from || 'an unknown sender'}, subject "${src.subject || '(no subject)'}"`
-      : ` — from message ${spec.messageId} (not yet read)`;
     // The sender wrote the message's subject, name and types: one line each (card-text.ts).
+    if (!src)
+      return cardLine(
+        `Attachment: from message ${spec.messageId} (not yet read), ${pickLabel(spec)}`,
+      );
+    const from = `Attachment: from message ${spec.messageId} from ${src.from || 'an unknown sender'}`;
+    const subject = `subject "${src.subject || '(no subject)'}"`;
     return cardLine(
       att
-        ? `Attachment: ${safeName(att.filename)} (${att.mimeType}, ${formatBytes(att.size)})${from}`
-        : `Attachment: ${pickLabel(spec)} (name and type not yet read)${from}`,
+        ? `${from} (${att.mimeType}, ${formatBytes(att.size)}), ${subject}, named "${safeName(att.filename)}"`
+        : `${from} (name and type not yet read), ${subject}, ${pickLabel(spec)}`,
     );
   });
 }

@@ -167,7 +167,9 @@ describe('attachments count as content for the taint check', () => {
     expect(out?.taint?.summary).toBe(
       'The call sends the attachment "totals.csv" of a message from accounts@northwind.example ("Invoice and project plan") to new@other.example, which you have not sent to before.',
     );
-    expect(out?.effect).toContain('Attachment: totals.csv (text/csv, 52 B) — from message');
+    expect(out?.effect).toMatch(
+      /Attachment: from message \S+ from .* \(text\/csv, 52 B\), .*named "totals\.csv"/,
+    );
     const back = await asked('gmail_send', {
       ...base,
       to: ['accounts@northwind.example'],

@@ -15,8 +15,8 @@ describe('SummaryView: attachments', () => {
         'From: alice@example.com',
         'To: bob@example.com',
         'Subject: Totals',
-        'Attachment: totals.csv (text/csv, 52 B) — from message m7 from g@x.example, subject "Invoice"',
-        'Attachment: notes.txt (text/plain, 6 B) — given by the agent',
+        'Attachment: from message m7 from g@x.example (text/csv, 52 B), subject "Invoice", named "totals.csv"',
+        'Attachment: given by the agent (text/plain, 6 B), named "notes.txt"',
         '',
         'Here you are.',
       ].join('\n'),
@@ -29,7 +29,7 @@ describe('SummaryView: attachments', () => {
     const html = renderToStaticMarkup(<SummaryView approval={approval} />);
     const rows = html.match(/data-testid="summary-email-attachment"/g) ?? [];
     expect(rows).toHaveLength(2);
-    expect(html).toContain('totals.csv (text/csv, 52 B) — from message m7');
-    expect(html).toContain('notes.txt (text/plain, 6 B) — given by the agent');
+    expect(html).toContain('from message m7 from g@x.example (text/csv, 52 B)');
+    expect(html).toContain('given by the agent (text/plain, 6 B), named &quot;notes.txt&quot;');
   });
 });

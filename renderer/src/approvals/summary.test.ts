@@ -54,8 +54,8 @@ describe('approval summary', () => {
         'From: alice@example.com',
         'To: bob@example.com',
         'Subject: Totals',
-        'Attachment: totals.csv (text/csv, 52 B) — from message m7 from Grace <g@x.example>, subject "Invoice"',
-        'Attachment: notes.txt (text/plain, 6 B) — given by the agent',
+        'Attachment: from message m7 from Grace <g@x.example> (text/csv, 52 B), subject "Invoice", named "totals.csv"',
+        'Attachment: given by the agent (text/plain, 6 B), named "notes.txt"',
         '',
         'Here you are.',
       ].join('\n'),
@@ -64,8 +64,8 @@ describe('approval summary', () => {
     expect(s).toMatchObject({
       kind: 'email',
       attachments: [
-        'totals.csv (text/csv, 52 B) — from message m7 from Grace <g@x.example>, subject "Invoice"',
-        'notes.txt (text/plain, 6 B) — given by the agent',
+        'from message m7 from Grace <g@x.example> (text/csv, 52 B), subject "Invoice", named "totals.csv"',
+        'given by the agent (text/plain, 6 B), named "notes.txt"',
       ],
       body: 'Here you are.',
     });
