@@ -100,7 +100,16 @@ async function updateLoosening(params: unknown[], settings: Settings): Promise<s
     if (patch.url !== undefined) {
       const url = validateRemoteUrl(patch.url).href;
       if (url !== cfg.url) {
-        parts.push(`point ${who} at ${url} (was ${cfg.url})`);
+        // Shown masked, as settings and every ControlApi result show it: this summary goes into
+        // the CONFIRM_IN_WINDOW error, listPolicyChanges, the event stream and the Tools page.
+        const { maskQuerySecrets, querySecretsIn } = await import('../platform/url-secrets.js');
+        const shown = maskQuerySecrets(url);
+        const names = [...new Set(querySecretsIn(url).map(([n]) => n))].join(', ');
+        parts.push(
+          shown === cfg.url
+            ? `give ${who} new values for the credentials in its URL (${names})`
+            : `point ${who} at ${shown} (was ${cfg.url})`,
+        );
         reaches = true;
       }
     }
