@@ -132,7 +132,8 @@ export class OAuthSession implements AuthProvider {
 
   async onUnauthorized(ctx: { response: Response; serverUrl: URL }): Promise<void> {
     const challenge = extractWWWAuthenticateParams(ctx.response);
-    this.noteHints(challenge.resourceMetadataUrl?.href, challenge.scope);
+    const metadataUrl = ownOrigin(this.serverUrl, challenge.resourceMetadataUrl);
+    this.noteHints(metadataUrl?.href, challenge.scope);
     const t = (await this.record())?.tokens;
     if (t?.refresh_token) {
       // Refused before expiry: revoked, or rotated keys. One refresh decides; the transport then retries once.
@@ -146,7 +147,7 @@ export class OAuthSession implements AuthProvider {
       await this.dropTokens();
       if (!this.o.signIn)
         throw this.require('the server refused the access token and gave no refresh token');
-    } else if (!(await this.speaksOAuth(ctx.response, challenge.resourceMetadataUrl))) {
+    } else if (!(await this.speaksOAuth(ctx.response, metadataUrl))) {
       throw new UnauthorizedError();
     }
     if (this.o.signIn) return this.o.signIn(this.loginHints());
@@ -161,7 +162,7 @@ export class OAuthSession implements AuthProvider {
         this.o.store.peek()?.tokens?.scope,
         sanitize(err.requiredScope),
       );
-      this.noteHints(err.resourceMetadataUrl?.href, scope);
+      this.noteHints(ownOrigin(this.serverUrl, err.resourceMetadataUrl)?.href, scope);
       this.setRequired({ ...(scope ? { scope } : {}) });
     } else if (err instanceof SignInRequiredError) {
       this.setRequired({
@@ -295,4 +296,19 @@ function pick(r: OAuthRecord): Partial<OAuthRecord> {
     ...(r.preregistered ? { preregistered: r.preregistered } : {}),
     ...(r.clientMetadataUrl ? { clientMetadataUrl: r.clientMetadataUrl } : {}),
   };
+}
+
+/**
+ * A challenge's `resource_metadata` URL when it is on the server's own origin; otherwise none, and
+ * discovery reads the well-known URL of the server's origin (RFC 9728 §3, built from the resource
+ * identifier). Any 401 — in the background, on every reconnect, with no user action — made
+ * Airlock GET whatever URL the server named: a router's or a local service's address on the
+ * user's network included (red-team redteam2 F4, `oauth-metadata-origin.security.test.ts`).
+ */
+function ownOrigin(serverUrl: string, url: URL | undefined): URL | undefined {
+  try {
+    return url && url.origin === new URL(serverUrl).origin ? url : undefined;
+  } catch {
+    return undefined;
+  }
 }
