@@ -56,7 +56,7 @@ export function validateRemoteUrl(raw: unknown): URL {
     throw new ControlError(
       'INVALID',
       'The URL must not contain a user name or password (user:password@host). Give the credential as a bearer token ' +
-        '(--bearer-stdin) or a header (--header) instead; Airlock keeps those in the keychain.',
+        '(--bearer-stdin) or a header (--header-env, --headers-stdin) instead; Airlock keeps those in the keychain.',
     );
   }
   if (url.hash) throw new ControlError('INVALID', 'The URL must not contain a #fragment.');
