@@ -58,7 +58,13 @@ export function removeStaleTemps(path: string, alive: (pid: number) => boolean =
     // crash often has the same process id as the run that left it.
     const pid = Number(m?.[1]);
     if (!m || inFlight.has(tmp) || (pid !== process.pid && alive(pid))) continue;
-    rmSync(tmp, { force: true });
+    // The write itself is done: a leftover that cannot go (EACCES, EBUSY, a directory of that
+    // name) must not turn it into an error for the caller.
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // stays; the next write tries again
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,5 +77,18 @@ describe('a crashed write of the file vault', () => {
     });
     await vault.set('remote:gh:bearer', TOKEN);
     expect(await new FileVault({ dataDir, env, kdf: FAST }).get('remote:gh:bearer')).toBe(TOKEN);
+  });
+});
+
+describe('a leftover that cannot be removed', () => {
+  it('fails no write: the file is written, the leftover stays', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-stale-stuck-'));
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    // A directory under a stale temp's name: rmSync without recursive refuses it (as EACCES would).
+    const stuck = `settings.json.${gone}.0a1b2c3d.tmp`;
+    mkdirSync(join(dir, stuck));
+    writeFileAtomic(join(dir, 'settings.json'), '{"a":1}\n');
+    expect(readFileSync(join(dir, 'settings.json'), 'utf8')).toBe('{"a":1}\n');
+    expect(readdirSync(dir).sort()).toEqual(['settings.json', stuck].sort());
   });
 });
