@@ -67,6 +67,27 @@ describe('a credential in a server URL’s query, in what a control caller is to
         expect(text.includes(s), `${label} holds a URL credential`).toBe(false);
   });
 
+  it('nor the old URL of a settings file whose credential is still in the clear', async () => {
+    const up = new FakeUpstream({ tools: [] });
+    await up.start();
+    cleanup.push(() => up.stop());
+    const t = await startRemoteApp();
+    cleanup.push(() => t.stop());
+    const api = httpControlClient(t.started.url, (await readControlToken(t.vault))!);
+    await api.addRemote({ name: 'svc', url: `${up.url}?api_key=${OLD}` });
+    // A file from before issue 29 whose key the vault could not take yet (moveQuerySecrets).
+    t.app.settings.update((s) => {
+      s.remotes.find((r) => r.name === 'svc')!.url = `${up.url}?api_key=${OLD}`;
+    });
+    const moved = await held(
+      api.updateRemote('svc', { url: `${up.url.replace('/mcp', '/v2')}?api_key=${NEW}` }),
+    );
+    expect(moved).toContain('?api_key=***)');
+    const rekeyed = await held(api.updateRemote('svc', { url: `${up.url}?api_key=${NEW}` }));
+    expect(rekeyed).toContain('new values for the credentials in its URL (api_key)');
+    for (const s of [OLD, NEW]) expect((moved + rekeyed).includes(s)).toBe(false);
+  });
+
   it('a URL refused as malformed is not echoed with its credential', async () => {
     const t = await startRemoteApp();
     cleanup.push(() => t.stop());
