@@ -5,12 +5,13 @@ import {
   fsyncSync,
   linkSync,
   openSync,
+  readdirSync,
   renameSync,
   rmSync,
   writeSync,
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** Write-then-rename so a crash never leaves a half-written file behind. */
 export function writeFileAtomic(path: string, data: string, mode = 0o600): void {
@@ -20,6 +21,60 @@ export function writeFileAtomic(path: string, data: string, mode = 0o600): void 
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
+  } finally {
+    releaseTemp(tmp);
+  }
+  removeStaleTemps(path);
+}
+
+/** Temp files this process is writing now (writeTempFile until releaseTemp). */
+const inFlight = new Set<string>();
+
+/** Ends writeTempFile's claim on `tmp`, once it was renamed into place or removed. */
+export function releaseTemp(tmp: string): void {
+  inFlight.delete(tmp);
+}
+
+/**
+ * Removes the temp files a crashed writer left next to `path` (writeTempFile's names, whose
+ * process is gone). Each is a whole copy of the file as it was about to be: for the file vault,
+ * every secret it held then — a token removed since (`remote remove`, a sign-out) stayed on disk
+ * in it, readable with the vault's key, for good. A temp of a process still running (another
+ * Airlock writing now) is left alone. Best effort: a file that cannot be removed stays.
+ */
+export function removeStaleTemps(path: string, alive: (pid: number) => boolean = pidAlive): void {
+  const prefix = `${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
+    const tmp = join(dirname(path), name);
+    // This process's own: stale unless it is being written now. A container restarted after a
+    // crash often has the same process id as the run that left it.
+    const pid = Number(m?.[1]);
+    if (!m || inFlight.has(tmp) || (pid !== process.pid && alive(pid))) continue;
+    // The write itself is done: a leftover that cannot go (EACCES, EBUSY, a directory of that
+    // name) must not turn it into an error for the caller.
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // stays; the next write tries again
+    }
+  }
+}
+
+/** Whether a process with this id exists (signal 0 checks without sending; EPERM: it exists). */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -32,6 +87,7 @@ export function writeTempFile(path: string, data: string, mode = 0o600): string 
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     const fd = openSync(tmp, 'wx', mode);
+    inFlight.add(tmp);
     try {
       writeSync(fd, data);
       fsyncSync(fd);
@@ -41,6 +97,7 @@ export function writeTempFile(path: string, data: string, mode = 0o600): string 
     return tmp;
   } catch (err) {
     rmSync(tmp, { force: true });
+    releaseTemp(tmp);
     throw err;
   }
 }
@@ -84,6 +141,7 @@ export function createFileAtomic(
     }
   } finally {
     rmSync(tmp, { force: true });
+    releaseTemp(tmp);
   }
   syncDir(path);
   return created;

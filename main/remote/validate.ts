@@ -1,4 +1,5 @@
 import { ControlError } from '../../common/contract/index.js';
+import { maskQuerySecrets } from '../platform/url-secrets.js';
 
 /**
  * Input rules for remote connections (issue 4, "Connections"). Every failure
@@ -41,7 +42,8 @@ export function validateRemoteUrl(raw: unknown): URL {
   } catch {
     throw new ControlError(
       'INVALID',
-      `"${raw}" is not a URL. Give the full address, e.g. https://mcp.example.com/mcp.`,
+      // Masked: the text goes back in the ControlApi error and may hold a key in its query.
+      `"${maskQuerySecrets(raw)}" is not a URL. Give the full address, e.g. https://mcp.example.com/mcp.`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -54,7 +56,7 @@ export function validateRemoteUrl(raw: unknown): URL {
     throw new ControlError(
       'INVALID',
       'The URL must not contain a user name or password (user:password@host). Give the credential as a bearer token ' +
-        '(--bearer-stdin) or a header (--header) instead; Airlock keeps those in the keychain.',
+        '(--bearer-stdin) or a header (--header-env, --headers-stdin) instead; Airlock keeps those in the keychain.',
     );
   }
   if (url.hash) throw new ControlError('INVALID', 'The URL must not contain a #fragment.');

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { syncDir, writeTempFile } from '../atomic-file.js';
+import { releaseTemp, removeStaleTemps, syncDir, writeTempFile } from '../atomic-file.js';
 import { keySource, readSecret, type KeySource } from './key-source.js';
 import { VaultError, type Vault } from './vault.js';
 import { FORMAT, parseEnvelope, seal, unseal, type Envelope, type Header } from './vault-format.js';
@@ -190,8 +190,12 @@ export class FileVault implements Vault {
     } catch (err) {
       rmSync(tmp, { force: true });
       throw err;
+    } finally {
+      releaseTemp(tmp);
     }
     syncDir(this.path);
+    // A crashed write's temp holds the secrets as they were then, removed ones included.
+    removeStaleTemps(this.path);
   }
 
   /** Opens the written file as the next start will: parsed, its key found from its header, decrypted. */

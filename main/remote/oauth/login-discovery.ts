@@ -43,12 +43,19 @@ export function usableMetadata(name: string, info: OAuthServerInfo): Authorizati
       'NO_PKCE',
       `The authorization server of "${name}" does not advertise PKCE S256 (code_challenge_methods_supported); the MCP spec forbids signing in without it.`,
     );
-  // MCP 2025-11-25, "Communication Security": authorization server endpoints over HTTPS (loopback excepted, for local servers).
+  // MCP 2025-11-25, "Communication Security": authorization server endpoints over HTTPS (loopback
+  // excepted, for local servers). The metadata itself too: read in clear, anyone on the path could
+  // name their own HTTPS endpoints under the expected issuer, and the checks below would pass. And
+  // the registration endpoint, which the SDK calls next with nothing checking it.
   for (const [what, url] of [
+    ['metadata', info.authorizationServerUrl],
     ['authorization', md.authorization_endpoint],
     ['token', md.token_endpoint],
+    ...(md.registration_endpoint === undefined
+      ? []
+      : [['registration', md.registration_endpoint] as const]),
   ] as const) {
-    if (!secureEndpoint(url))
+    if (!secureEndpoint(String(url)))
       throw new LoginError(
         'INSECURE_ENDPOINT',
         `The ${what} endpoint of "${name}"'s authorization server is not HTTPS (${String(url).slice(0, 200)}); Airlock will not sign in through it.`,

@@ -16,6 +16,7 @@ import {
   sanitize,
   SignInRequiredError,
 } from './errors.js';
+import { secureEndpoint } from './login-discovery.js';
 import { revokeGrant } from './revoke.js';
 import { authView } from './view.js';
 import type { OAuthRecord, OAuthStore } from './store.js';
@@ -132,7 +133,9 @@ export class OAuthSession implements AuthProvider {
 
   async onUnauthorized(ctx: { response: Response; serverUrl: URL }): Promise<void> {
     const challenge = extractWWWAuthenticateParams(ctx.response);
-    this.noteHints(challenge.resourceMetadataUrl?.href, challenge.scope);
+    const named = challenge.resourceMetadataUrl;
+    const metadataUrl = ownOrigin(this.serverUrl, named);
+    this.noteHints(signInMetadataUrl(this.serverUrl, named)?.href, challenge.scope);
     const t = (await this.record())?.tokens;
     if (t?.refresh_token) {
       // Refused before expiry: revoked, or rotated keys. One refresh decides; the transport then retries once.
@@ -146,7 +149,12 @@ export class OAuthSession implements AuthProvider {
       await this.dropTokens();
       if (!this.o.signIn)
         throw this.require('the server refused the access token and gave no refresh token');
-    } else if (!(await this.speaksOAuth(ctx.response, challenge.resourceMetadataUrl))) {
+    } else if (
+      !(await this.speaksOAuth(ctx.response, metadataUrl)) &&
+      // Named elsewhere and not read now: the challenge itself says OAuth (RFC 9728 §5.1); the
+      // sign-in the user starts reads it.
+      !(named && !metadataUrl && signInMetadataUrl(this.serverUrl, named))
+    ) {
       throw new UnauthorizedError();
     }
     if (this.o.signIn) return this.o.signIn(this.loginHints());
@@ -161,7 +169,7 @@ export class OAuthSession implements AuthProvider {
         this.o.store.peek()?.tokens?.scope,
         sanitize(err.requiredScope),
       );
-      this.noteHints(err.resourceMetadataUrl?.href, scope);
+      this.noteHints(signInMetadataUrl(this.serverUrl, err.resourceMetadataUrl)?.href, scope);
       this.setRequired({ ...(scope ? { scope } : {}) });
     } else if (err instanceof SignInRequiredError) {
       this.setRequired({
@@ -295,4 +303,38 @@ function pick(r: OAuthRecord): Partial<OAuthRecord> {
     ...(r.preregistered ? { preregistered: r.preregistered } : {}),
     ...(r.clientMetadataUrl ? { clientMetadataUrl: r.clientMetadataUrl } : {}),
   };
+}
+
+/**
+ * A challenge's `resource_metadata` URL when it is on the server's own origin; otherwise none, and
+ * discovery reads the well-known URL of the server's origin (RFC 9728 §3, built from the resource
+ * identifier). Any 401 — in the background, on every reconnect, with no user action — made
+ * Airlock GET whatever URL the server named: a router's or a local service's address on the
+ * user's network included (red-team redteam2 F4, `oauth-metadata-origin.security.test.ts`).
+ */
+function ownOrigin(serverUrl: string, url: URL | undefined): URL | undefined {
+  try {
+    return url && url.origin === new URL(serverUrl).origin ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `resource_metadata` URL a sign-in the user starts reads. MCP 2025-11-25 ("Protected Resource
+ * Metadata Discovery Requirements"): a client MUST use the URL the challenge names, and RFC 9728
+ * §5.1 lets it be on another host (a central authorization gateway), so a sign-in follows it there
+ * too — over HTTPS, and on this machine only when the server is itself on it (secureEndpoint's
+ * loopback rule). That reaches nothing the sign-in did not already reach: it reads the
+ * authorization server the metadata names, wherever that is.
+ */
+export function signInMetadataUrl(serverUrl: string, url: URL | undefined): URL | undefined {
+  if (!url || ownOrigin(serverUrl, url)) return url;
+  try {
+    const onThisMachine = (u: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+    if (onThisMachine(url) && !onThisMachine(new URL(serverUrl))) return undefined;
+    return secureEndpoint(url.href) ? url : undefined;
+  } catch {
+    return undefined;
+  }
 }
