@@ -36,12 +36,16 @@ type Step =
   | { op: 'take'; during: { push: number; take: boolean; nestedPush: number; throws: boolean }[] };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ op: fc.constant('push' as const), n: fc.integer({ min: 1, max: 4 }) }),
+  // Now and then a burst past the length a pair is kept at (KEEP_SLOTS, 64): it is emptied.
+  fc.record({
+    op: fc.constant('push' as const),
+    n: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 4 }) }, fc.constant(70)),
+  }),
   fc.record({
     op: fc.constant('take' as const),
     during: fc.array(
       fc.record({
-        push: fc.integer({ min: 0, max: 2 }),
+        push: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 0, max: 2 }) }, fc.constant(70)),
         take: fc.boolean(),
         nestedPush: fc.integer({ min: 0, max: 2 }),
         throws: fc.boolean(),
@@ -117,5 +121,22 @@ describe('ObservedQueue', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('keeps no length a burst gave it: a long pair is emptied when handed back', () => {
+    const q = new ObservedQueue<object>();
+    for (let i = 0; i < 1000; i++) q.push({ i }, i);
+    q.take(() => {});
+    // The next cycle runs on the other pair, then hands it back too.
+    q.push({}, 0);
+    q.take(() => {});
+    const held = q as unknown as {
+      items: unknown[];
+      times: number[];
+      spareItems: unknown[];
+      spareTimes: number[];
+    };
+    for (const a of [held.items, held.times, held.spareItems, held.spareTimes])
+      expect(a.length).toBeLessThanOrEqual(64);
   });
 });

@@ -1,8 +1,12 @@
+/** The longest pair kept for reuse: past it, a burst's length would be held for good. */
+const KEEP_SLOTS = 64;
+
 /**
  * Results observed and not indexed yet, each with when it was observed (provenance-service.ts).
  * Two pairs of arrays taken in turn and written in place: a queue that fills and empties on every
  * call made two new arrays and their backing stores per call when it was replaced by `[]` at each
- * drain (≈ 0.3 KiB a call, issue 34). A taken slot is cleared, so nothing indexed stays held.
+ * drain (≈ 0.3 KiB a call, issue 34). A taken slot is cleared, so nothing indexed stays held, and
+ * a pair a burst made long (a tools list of hundreds of tools) is emptied, not kept at that length.
  */
 export class ObservedQueue<T> {
   private items: (T | undefined)[] = [];
@@ -51,7 +55,10 @@ export class ObservedQueue<T> {
         each(items[i] as T, times[i]!);
       }
     } finally {
-      for (let i = 0; i < n; i++) items[i] = undefined;
+      if (items.length > KEEP_SLOTS) {
+        items.length = 0;
+        times.length = 0;
+      } else for (let i = 0; i < n; i++) items[i] = undefined;
       this.spareItems = items;
       this.spareTimes = times;
     }
