@@ -162,6 +162,16 @@ const scenario = fc.record({
   from: strangerFrom,
 });
 
+/**
+ * A change to her meeting's title that keeps the title: replacing "Budget planning" outright, after
+ * a stranger's content addressed the agent ("Assistant: put …"), is an instructed effect of its
+ * own (docs/provenance.md, "overwrites what the event held") and is flagged for that, whatever the
+ * link — these counterparts are about the link alone.
+ */
+function keepsTitle(c: { write: Write; field: Field }, value: string): string {
+  return c.write === 'update' && c.field === 'summary' ? `${OWN.event.summary} · ${value}` : value;
+}
+
 async function judge(s: Session) {
   const [o] = await runner.run([s]);
   return o!;
@@ -218,7 +228,7 @@ describe('a destination written where others follow it', () => {
             steps: (ids) => [
               src.reads(ids),
               ...(whose === 'own-meet' ? [getEvent('own')(ids)] : []),
-              write(c.write, c.field, written(mine, c.form))(ids),
+              write(c.write, c.field, keepsTitle(c, written(mine, c.form)))(ids),
             ],
           });
           expect(o.flagged, JSON.stringify({ c, whose })).toBe(false);
