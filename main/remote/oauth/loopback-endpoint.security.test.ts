@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { cleanupAfterEach } from '../../../test-support/cleanup.js';
+import { MemoryVault } from '../../platform/vault/vault.js';
+import { LoginFlow } from './login-flow.js';
+import { OAuthStore } from './store.js';
+
+/**
+ * Follow-up of the redteam2 reviews. Plain-HTTP OAuth endpoints are allowed on loopback for local
+ * development, but the exception held whatever the MCP server was: a remote server's metadata
+ * could name `http://127.0.0.1:…` (or any form WHATWG folds into loopback) as its authorization
+ * server, and a sign-in the user started then sent requests to a service on this computer — the
+ * authorization server metadata was even read before any check. Now a loopback endpoint is taken
+ * only from a loopback MCP server, and every request of the sign-in is checked before it is sent.
+ */
+const cleanup = cleanupAfterEach();
+
+function stub(mcp: string, as: string, endpoints: string) {
+  const seen: string[] = [];
+  const mcpOrigin = new URL(mcp).origin;
+  const fetchFn: FetchLike = async (input) => {
+    const url = String(input instanceof Request ? input.url : input);
+    seen.push(url);
+    const json = (body: unknown) =>
+      new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+    if (url.startsWith(`${mcpOrigin}/.well-known/oauth-protected-resource`))
+      return json({ resource: mcp, authorization_servers: [as] });
+    if (url === `${new URL(as).origin}/.well-known/oauth-authorization-server`)
+      return json({
+        issuer: new URL(as).origin,
+        authorization_endpoint: `${endpoints}/authorize`,
+        token_endpoint: `${endpoints}/token`,
+        registration_endpoint: `${endpoints}/register`,
+        response_types_supported: ['code'],
+        code_challenge_methods_supported: ['S256'],
+      });
+    if (url === `${endpoints}/register`)
+      return json({ client_id: 'c1', redirect_uris: ['http://127.0.0.1/callback'] });
+    return new Response('not found', { status: 404 });
+  };
+  return { seen, fetchFn };
+}
+
+async function start(mcp: string, fetchFn: FetchLike) {
+  const flow = new LoginFlow({
+    name: 'svc',
+    serverUrl: mcp,
+    store: new OAuthStore(new MemoryVault(), 'svc', () => {}),
+    timeoutMs: 10_000,
+    fetch: fetchFn,
+  });
+  cleanup.push(async () => flow.cancel());
+  const err = await flow.start().then(
+    () => null,
+    (e: unknown) => e as { code?: string; message?: string },
+  );
+  return { flow, err };
+}
+
+// WHATWG URL folds each of these into a loopback host.
+const LOCAL = [
+  'http://127.0.0.1:9',
+  'http://localhost:9',
+  'http://[::1]:9',
+  'http://127.8.9.10:9',
+  'http://2130706433:9',
+  'http://0x7f.1:9',
+  'http://0.0.0.0:9',
+  'http://app.localhost:9',
+  'https://127.0.0.1:9',
+];
+const onThisComputer = (u: string) =>
+  /^https?:\/\/(127\.|localhost|\[::1\]|0\.0\.0\.0|[^/]*\.localhost)/.test(new URL(u).href);
+
+describe('OAuth endpoints on this computer named by a remote MCP server', () => {
+  it.each(LOCAL)('authorization server %s: refused before any request reaches it', async (as) => {
+    const { seen, fetchFn } = stub('https://mcp.example/mcp', as, as);
+    const { flow, err } = await start('https://mcp.example/mcp', fetchFn);
+    expect(err?.code, err?.message).toBe('INSECURE_ENDPOINT');
+    expect(flow.authUrl).toBe('');
+    expect(seen.filter(onThisComputer)).toEqual([]);
+    expect(seen.length).toBeGreaterThan(0);
+  });
+
+  it.each(LOCAL)('registration/token endpoints at %s: refused, nothing sent there', async (ep) => {
+    const { seen, fetchFn } = stub('https://mcp.example/mcp', 'https://as.example', ep);
+    const { flow, err } = await start('https://mcp.example/mcp', fetchFn);
+    expect(err?.code, err?.message).toBe('INSECURE_ENDPOINT');
+    expect(flow.authUrl).toBe('');
+    expect(seen.filter(onThisComputer)).toEqual([]);
+  });
+
+  it.each(['http://127.0.0.1:7000/mcp', 'http://localhost:7000/mcp', 'http://[::1]:7000/mcp'])(
+    'a loopback MCP server %s with a loopback authorization server still signs in',
+    async (mcp) => {
+      const as = 'http://127.0.0.1:7001';
+      const { seen, fetchFn } = stub(mcp, as, as);
+      const { flow, err } = await start(mcp, fetchFn);
+      expect(err).toBeNull();
+      expect(flow.authUrl).toMatch(/^http:\/\/127\.0\.0\.1:7001\/authorize\?/);
+      expect(seen).toContain(`${as}/register`);
+    },
+  );
+});
