@@ -3,6 +3,7 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import { MemoryVault } from '../../platform/vault/vault.js';
 import { LoginFlow } from './login-flow.js';
+import { signInMetadataUrl } from './session.js';
 import { OAuthStore } from './store.js';
 
 /**
@@ -101,4 +102,10 @@ describe('OAuth endpoints on this computer named by a remote MCP server', () => 
       expect(seen).toContain(`${as}/register`);
     },
   );
+
+  it.each(LOCAL)('a resource_metadata URL at %s is followed only from a loopback server', (at) => {
+    const named = new URL(`${at}/.well-known/oauth-protected-resource`);
+    expect(signInMetadataUrl('https://mcp.example/mcp', named)).toBeUndefined();
+    expect(signInMetadataUrl('http://127.0.0.1:7000/mcp', named)?.href).toBe(named.href);
+  });
 });
