@@ -3,8 +3,9 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import { MemoryVault } from '../../platform/vault/vault.js';
 import { LoginFlow } from './login-flow.js';
+import { revokeGrant } from './revoke.js';
 import { signInMetadataUrl } from './session.js';
-import { OAuthStore } from './store.js';
+import { OAuthStore, type OAuthRecord } from './store.js';
 
 /**
  * Follow-up of the redteam2 reviews. Plain-HTTP OAuth endpoints are allowed on loopback for local
@@ -107,5 +108,72 @@ describe('OAuth endpoints on this computer named by a remote MCP server', () => 
     const named = new URL(`${at}/.well-known/oauth-protected-resource`);
     expect(signInMetadataUrl('https://mcp.example/mcp', named)).toBeUndefined();
     expect(signInMetadataUrl('http://127.0.0.1:7000/mcp', named)?.href).toBe(named.href);
+  });
+});
+
+describe('signing out of a remote server: its tokens never go to a revocation endpoint on this computer', () => {
+  const rec = (serverUrl: string, endpoint: string): OAuthRecord => ({
+    v: 1,
+    serverUrl,
+    as: {
+      issuer: 'https://as.example',
+      authorization_endpoint: 'https://as.example/authorize',
+      token_endpoint: 'https://as.example/token',
+      response_types_supported: ['code'],
+      authorizationServerUrl: 'https://as.example',
+      revocation_endpoint: endpoint,
+    },
+    client: { client_id: 'c1' },
+    tokens: {
+      access_token: 'at-secret',
+      refresh_token: 'rt-secret',
+      token_type: 'Bearer',
+      obtained_at: 0,
+    },
+  });
+  const recorder = () => {
+    const seen: string[] = [];
+    const fetchFn: FetchLike = async (input) => {
+      seen.push(String(input instanceof Request ? input.url : input));
+      return new Response('', { status: 200 });
+    };
+    return { seen, fetchFn };
+  };
+
+  for (const endpoint of [
+    'http://127.0.0.1:8080/revoke',
+    'https://127.0.0.1/revoke',
+    'http://localhost/revoke',
+    'http://[::1]/revoke',
+    'http://2130706433/revoke',
+    'https://0x7f.1/revoke',
+    'http://0.0.0.0/revoke',
+    'https://admin.localhost/revoke',
+  ]) {
+    it(`a remote server naming ${endpoint}: nothing is sent, the sign-out says so`, async () => {
+      const { seen, fetchFn } = recorder();
+      const r = await revokeGrant(rec('https://mcp.example/mcp', endpoint), { fetch: fetchFn });
+      expect(seen).toEqual([]);
+      expect(r.revoked).toBe(false);
+      expect(r.detail).toMatch(/not sent there/);
+    });
+  }
+
+  it('a loopback server with a loopback revocation endpoint still revokes both tokens', async () => {
+    const { seen, fetchFn } = recorder();
+    const r = await revokeGrant(rec('http://127.0.0.1:9000/mcp', 'http://127.0.0.1:9001/revoke'), {
+      fetch: fetchFn,
+    });
+    expect(r).toEqual({ revoked: true });
+    expect(seen).toEqual(['http://127.0.0.1:9001/revoke', 'http://127.0.0.1:9001/revoke']);
+  });
+
+  it('a remote server with an https revocation endpoint elsewhere still revokes', async () => {
+    const { seen, fetchFn } = recorder();
+    const r = await revokeGrant(rec('https://mcp.example/mcp', 'https://as.example/revoke'), {
+      fetch: fetchFn,
+    });
+    expect(r).toEqual({ revoked: true });
+    expect(seen).toHaveLength(2);
   });
 });
