@@ -31,6 +31,13 @@ const CREDENTIAL_NAMES = [
   'access%5ftoken',
   'api+key',
   'TOKEN',
+  'authorization',
+  'Authorization',
+  'X-Amz-Credential',
+  'X-Amz-Security-Token',
+  'passphrase',
+  'JSESSIONID',
+  'Api-Key',
 ];
 const PLAIN_NAMES = ['q', 'page', 'workspace', 'version', 'transport', 'format', 'x'];
 
@@ -144,8 +151,56 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
       expect(isCredentialParam(n)).toBe(true);
     for (const n of ['password', 'sig', 'signature', 'X-Goog-Api-Key', 'client_secret', 'jwt'])
       expect(isCredentialParam(n)).toBe(true);
+    for (const n of ['authorization', 'session', 'code', 'x-amz-credential', 'passphrase'])
+      expect(isCredentialParam(n)).toBe(true);
     for (const n of ['q', 'page', 'format', 'version', 'keys_only', 'tokenizer'])
       expect(isCredentialParam(n)).toBe(false);
+    for (const n of ['authorized', 'credentialed', 'session_count', 'codec'])
+      expect(isCredentialParam(n)).toBe(false);
+  });
+
+  it('a name counts whatever its case and separators, and the mask and the vault move agree', () => {
+    const words = [
+      'authorization',
+      'access_token',
+      'token',
+      'key',
+      'apikey',
+      'api_key',
+      'auth',
+      'secret',
+      'client_secret',
+      'password',
+      'sig',
+      'signature',
+      'x_api_key',
+      'session',
+      'code',
+      'page',
+      'format',
+      'workspace',
+    ];
+    const spelled = fc
+      .tuple(
+        fc.constantFrom(...words),
+        fc.array(fc.boolean(), { minLength: 20, maxLength: 20 }),
+        fc.constantFrom('_', '-', '.', ''),
+      )
+      .map(([w, upper, sep]) => ({
+        word: w,
+        name: [...w.replace(/_/g, sep)].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''),
+      }));
+    fc.assert(
+      fc.property(spelled, ({ word, name }) => {
+        expect(isCredentialParam(name)).toBe(isCredentialParam(word));
+        const url = new URL(`https://h/mcp?${encodeURIComponent(name)}=S3CR3T7&page=2`).href;
+        const split = splitQuerySecrets(url);
+        expect(split.secrets.map(([n]) => n)).toEqual(isCredentialParam(name) ? [name] : []);
+        expect(maskQuerySecrets(url)).toBe(split.url);
+        expect(split.url.includes('S3CR3T7')).toBe(!isCredentialParam(name));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('a MASK with no stored value is refused with what to do', () => {

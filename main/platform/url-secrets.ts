@@ -17,7 +17,14 @@ export const MASK = '***';
 /** One stored credential: its decoded parameter name and its value as written in the URL (encoded). */
 export type QuerySecret = [name: string, rawValue: string];
 
-/** Names (lower case, only letters and digits) that carry a credential, exactly or as their end. */
+/**
+ * Names (lower case, only letters and digits) that carry a credential, exactly or as their end.
+ * A name is compared folded (isCredentialParam), so `Api-Key`, `API_KEY` and `api.key` are one.
+ * Broad on purpose: a false positive only shows `***` for a harmless value and keeps it in the
+ * vault (the server still gets it, byte for byte); a false negative writes a credential to
+ * settings and every view. So `key` and anything ending in it (`?key=` is Google's and many
+ * gateways'; `subscription-key`, `x-api-key`) counts, though `monkey=` does too.
+ */
 const EXACT = new Set([
   'auth',
   'code',
@@ -31,9 +38,27 @@ const EXACT = new Set([
   'credential',
   'credentials',
 ]);
-const ENDINGS = ['key', 'token', 'secret', 'password', 'passwd', 'signature', 'auth', 'jwt'];
+const ENDINGS = [
+  'key',
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'passphrase',
+  'signature',
+  'auth',
+  'authorization',
+  'credential',
+  'credentials',
+  'sessionid',
+  'jwt',
+];
 
-/** Whether a query parameter of this (decoded) name holds a credential. */
+/**
+ * Whether a query parameter of this (decoded) name holds a credential. The one decision: the
+ * vault move (splitQuerySecrets), the mask (maskQuerySecrets) and the checks all read it through
+ * `parts` below.
+ */
 export function isCredentialParam(name: string): boolean {
   const n = name.toLowerCase().replace(/[^a-z0-9]/g, '');
   return EXACT.has(n) || ENDINGS.some((e) => n.endsWith(e));

@@ -4,6 +4,7 @@ import {
   type FetchLike,
   type OAuthServerInfo,
 } from '@modelcontextprotocol/client';
+import { isLoopback } from '../../tools/relay-label.js';
 import { LoginError } from './errors.js';
 
 /**
@@ -22,6 +23,7 @@ export async function discoverServer(
       fetchFn,
     });
   } catch (err) {
+    if (err instanceof LoginError) throw err;
     throw new LoginError(
       'NO_OAUTH',
       `Could not read the OAuth metadata of "${name}": ${err instanceof Error ? err.message : String(err)}`,
@@ -30,7 +32,11 @@ export async function discoverServer(
 }
 
 /** The authorization server's metadata, when Airlock may sign in through it. Throws LoginError. */
-export function usableMetadata(name: string, info: OAuthServerInfo): AuthorizationServerMetadata {
+export function usableMetadata(
+  name: string,
+  info: OAuthServerInfo,
+  serverUrl: string,
+): AuthorizationServerMetadata {
   const md = info.authorizationServerMetadata;
   if (!md)
     throw new LoginError(
@@ -55,23 +61,48 @@ export function usableMetadata(name: string, info: OAuthServerInfo): Authorizati
       ? []
       : [['registration', md.registration_endpoint] as const]),
   ] as const) {
-    if (!secureEndpoint(String(url)))
-      throw new LoginError(
-        'INSECURE_ENDPOINT',
-        `The ${what} endpoint of "${name}"'s authorization server is not HTTPS (${String(url).slice(0, 200)}); Airlock will not sign in through it.`,
-      );
+    if (!secureEndpoint(String(url), serverUrl)) throw insecure(name, what, String(url));
   }
   return md;
 }
 
-/** An OAuth endpoint Airlock will talk to: https, or http on loopback only. */
-export function secureEndpoint(raw: string): boolean {
+function insecure(name: string, what: string, url: string): LoginError {
+  return new LoginError(
+    'INSECURE_ENDPOINT',
+    `The ${what} endpoint of "${name}"'s authorization server is not HTTPS, or is on this computer while "${name}" is not (${url.slice(0, 200)}); Airlock will not sign in through it.`,
+  );
+}
+
+/**
+ * The fetch a sign-in runs on: every request is checked by secureEndpoint before it is sent, so
+ * nothing a server's metadata names is reached before the checks in usableMetadata (the SDK's
+ * discovery reads the authorization server's metadata at the URL the resource metadata names
+ * before usableMetadata sees it). The MCP server's own origin is always allowed: the user gave it.
+ */
+export function guardedFetch(name: string, serverUrl: string, fetchFn: FetchLike): FetchLike {
+  const own = new URL(serverUrl).origin;
+  return (input, init) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    if (url.origin !== own && !secureEndpoint(url.href, serverUrl))
+      return Promise.reject(insecure(name, 'metadata', url.href));
+    return fetchFn(input, init);
+  };
+}
+
+/**
+ * An OAuth endpoint Airlock will talk to for the MCP server at `serverUrl`: https, or http on
+ * loopback only (MCP 2025-11-25, "Communication Security"). And on this computer (loopback, any
+ * scheme) only when the MCP server is itself on it: the exception is for local development, and a
+ * remote server's metadata naming `http://127.0.0.1:…` would otherwise make a sign-in the user
+ * starts send requests to a local service. Loopback is relay-label.ts's isLoopback over the WHATWG
+ * hostname, so `2130706433`, `0x7f.1`, `[::1]`, `0.0.0.0` and `*.localhost` count as what they are.
+ */
+export function secureEndpoint(raw: string, serverUrl: string): boolean {
   try {
     const u = new URL(raw);
-    return (
-      u.protocol === 'https:' ||
-      (u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname))
-    );
+    const local = isLoopback(u.hostname);
+    if (local && !isLoopback(new URL(serverUrl).hostname)) return false;
+    return u.protocol === 'https:' || (u.protocol === 'http:' && local);
   } catch {
     return false;
   }

@@ -9,7 +9,7 @@ import type { Logger } from '../../platform/log.js';
 import { followAuthorization } from './auto-follow.js';
 import { sanitize, type LoginErrorCode } from './errors.js';
 import { LoopbackListener, type RedirectPage } from '../../platform/loopback-redirect.js';
-import { discoverServer, usableMetadata } from './login-discovery.js';
+import { discoverServer, guardedFetch, usableMetadata } from './login-discovery.js';
 import { saveChoices, saveClient, saveSignIn } from './login-records.js';
 import { clientFor, isDynamic, preferredPort, startError } from './login-support.js';
 import { FlowProvider } from './provider.js';
@@ -68,8 +68,9 @@ export class LoginFlow {
     return this.o.name;
   }
 
+  /** Every request of the sign-in (discovery, registration, token, revocation lookup), checked first. */
   private get fetchFn(): FetchLike {
-    return this.o.fetch ?? fetch;
+    return guardedFetch(this.o.name, this.o.serverUrl, this.o.fetch ?? fetch);
   }
 
   /** Runs discovery and registration and opens the listener; afterwards `authUrl` is set. Throws LoginError. */
@@ -79,7 +80,7 @@ export class LoginFlow {
       ? new URL(this.o.hints.resourceMetadataUrl)
       : undefined;
     this.info = await discoverServer(this.o.name, serverUrl, resourceMetadataUrl, this.fetchFn);
-    const md = usableMetadata(this.o.name, this.info);
+    const md = usableMetadata(this.o.name, this.info, this.o.serverUrl);
 
     const rec = await saveChoices(this.o, md);
     let client = clientFor(rec, md.issuer);
@@ -137,7 +138,7 @@ export class LoginFlow {
       issuer: md.issuer,
     });
     if (this.o.autoFollow) {
-      void followAuthorization(this.authUrl, this.redirectUri, this.fetchFn).catch(
+      void followAuthorization(this.authUrl, this.redirectUri, this.o.fetch ?? fetch).catch(
         (err: unknown) => {
           this.finish('failed', {
             code: 'AUTO_FOLLOW_FAILED',

@@ -5,6 +5,7 @@ import {
   type FetchLike,
   type OAuthClientInformationMixed,
 } from '@modelcontextprotocol/client';
+import { secureEndpoint } from './login-discovery.js';
 import type { OAuthRecord } from './store.js';
 
 export interface RevokeOptions {
@@ -129,6 +130,16 @@ export async function revokeGrant(
       revoked: false,
       detail:
         'The server publishes no revocation endpoint: the tokens were forgotten, and stay valid at the server until they expire.',
+    };
+  }
+  // Where the tokens would go is judged as a sign-in judges its endpoints (login-discovery.ts):
+  // https, and on this computer only for a server on it. The SDK's "https or loopback" rule in
+  // revokeToken would let a remote server's metadata send the tokens to a local service.
+  if (!secureEndpoint(rec.as.revocation_endpoint, rec.serverUrl)) {
+    return {
+      revoked: false,
+      detail:
+        'The revocation endpoint is not HTTPS, or is on this computer while the server is not: the tokens were not sent there. They were forgotten, and stay valid at the server until they expire.',
     };
   }
   const base = {

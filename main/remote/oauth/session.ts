@@ -330,11 +330,5 @@ function ownOrigin(serverUrl: string, url: URL | undefined): URL | undefined {
  */
 export function signInMetadataUrl(serverUrl: string, url: URL | undefined): URL | undefined {
   if (!url || ownOrigin(serverUrl, url)) return url;
-  try {
-    const onThisMachine = (u: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
-    if (onThisMachine(url) && !onThisMachine(new URL(serverUrl))) return undefined;
-    return secureEndpoint(url.href) ? url : undefined;
-  } catch {
-    return undefined;
-  }
+  return secureEndpoint(url.href, serverUrl) ? url : undefined;
 }
