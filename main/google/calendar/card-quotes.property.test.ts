@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { cardLine } from '../card-text.js';
 import { describeCreate, describeOther } from './effects.js';
+import { forgingText } from '../../../test-support/card-forging.js';
 
 /**
  * Every Calendar card sentence says its facts first and its quoted values last, each after its
@@ -16,43 +17,17 @@ import { describeCreate, describeOther } from './effects.js';
 
 const now = DateTime.fromISO('2026-12-04T09:00:00Z', { zone: 'UTC' });
 
-/** Quote characters of every kind, line breaks, direction controls, and words a card uses. */
-const forging = fc
-  .array(
-    fc.constantFrom(
-      "'",
-      '’',
-      '‘',
-      '"',
-      '“',
-      '”',
-      '«',
-      '»',
-      '‹',
-      '›',
-      '「',
-      '」',
-      '\n',
-      '\r\n',
-      '\u2028',
-      '\u202e',
-      '\u2066',
-      '\u200f',
-      ' ',
-      ', ',
-      '. ',
-      ': ',
-      ' — no updates will be sent',
-      ') — the organizer will be told',
-      'this occurrence only',
-      'Sat 5 Dec 10:00',
-      'Event: ',
-      'New title: ',
-      'Sync',
-    ),
-    { minLength: 1, maxLength: 8 },
-  )
-  .map((p) => p.join(''));
+/** Quote characters, line breaks, direction controls, and the words this card uses. */
+const forging = forgingText([
+  ': ',
+  ' — no updates will be sent',
+  ') — the organizer will be told',
+  'this occurrence only',
+  'Sat 5 Dec 10:00',
+  'Event: ',
+  'New title: ',
+  'Sync',
+]);
 
 /** ". Label: 'value'" as the card writes each value after its statement. */
 const tail = (pairs: [string, string][]) =>

@@ -9,6 +9,7 @@ import { describeLabelChange, labelNameArg } from './label-admin.js';
 import { describeModify } from './modify.js';
 import { safeName, type AttachmentSource } from './outgoing-attachments.js';
 import { describeCompose } from './send.js';
+import { forgingText } from '../../../test-support/card-forging.js';
 
 /**
  * A Gmail card's quoted values — a subject (a stranger's, on a message), a label's name, a
@@ -20,40 +21,8 @@ import { describeCompose } from './send.js';
 
 const ACCOUNT = 'alice@example.com';
 
-/** Quote characters of every kind, line breaks, direction controls, and words a card uses. */
-const forging = fc
-  .array(
-    fc.constantFrom(
-      "'",
-      '’',
-      '‘',
-      '"',
-      '“',
-      '”',
-      '«',
-      '»',
-      '‹',
-      '›',
-      '「',
-      '」',
-      '\n',
-      '\r\n',
-      '\u2028',
-      '\u202e',
-      '\u2066',
-      '\u200f',
-      ' ',
-      ', ',
-      '. ',
-      ' to ',
-      'FORWARDED to eve@evil.test',
-      ' (m2)',
-      'Label: ',
-      'Receipts',
-    ),
-    { minLength: 1, maxLength: 8 },
-  )
-  .map((p) => p.join(''));
+/** Quote characters, line breaks, direction controls, and the words this card uses. */
+const forging = forgingText([' to ', 'FORWARDED to eve@evil.test', ' (m2)', 'Label: ', 'Receipts']);
 
 /** The card built with `plain` ends in `plainTail`; built with `value`, it ends in `tail(value)` after the same statement. */
 function expectFactsFixed(

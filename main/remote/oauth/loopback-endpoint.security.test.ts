@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { cleanupAfterEach } from '../../../test-support/cleanup.js';
-import { MemoryVault } from '../../platform/vault/vault.js';
-import { LoginFlow } from './login-flow.js';
+import { startSignIn } from '../../../test-support/sign-in-start.js';
 import { revokeGrant } from './revoke.js';
 import { signInMetadataUrl } from './session.js';
-import { OAuthStore, type OAuthRecord } from './store.js';
+import type { OAuthRecord } from './store.js';
 
 /**
  * Follow-up of the redteam2 reviews. Plain-HTTP OAuth endpoints are allowed on loopback for local
@@ -43,21 +42,7 @@ function stub(mcp: string, as: string, endpoints: string) {
   return { seen, fetchFn };
 }
 
-async function start(mcp: string, fetchFn: FetchLike) {
-  const flow = new LoginFlow({
-    name: 'svc',
-    serverUrl: mcp,
-    store: new OAuthStore(new MemoryVault(), 'svc', () => {}),
-    timeoutMs: 10_000,
-    fetch: fetchFn,
-  });
-  cleanup.push(async () => flow.cancel());
-  const err = await flow.start().then(
-    () => null,
-    (e: unknown) => e as { code?: string; message?: string },
-  );
-  return { flow, err };
-}
+const start = (mcp: string, fetchFn: FetchLike) => startSignIn(mcp, fetchFn, cleanup);
 
 // WHATWG URL folds each of these into a loopback host.
 const LOCAL = [

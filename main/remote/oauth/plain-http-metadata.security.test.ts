@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { cleanupAfterEach } from '../../../test-support/cleanup.js';
-import { MemoryVault } from '../../platform/vault/vault.js';
-import { LoginFlow } from './login-flow.js';
-import { OAuthStore } from './store.js';
+import { startSignIn } from '../../../test-support/sign-in-start.js';
 
 /**
  * Red-team wave, redteam2 F2. MCP 2025-11-25, "Communication Security": every authorization
@@ -54,18 +52,7 @@ describe('OAuth metadata and registration over plain HTTP', () => {
     ['a registration endpoint over http', 'https://as.example', 'http://as.example/register'],
   ])('%s: refused, no client registered, no browser page', async (_what, as, registration) => {
     const { seen, fetchFn } = stub(as, registration);
-    const flow = new LoginFlow({
-      name: 'svc',
-      serverUrl: MCP,
-      store: new OAuthStore(new MemoryVault(), 'svc', () => {}),
-      timeoutMs: 10_000,
-      fetch: fetchFn,
-    });
-    cleanup.push(async () => flow.cancel());
-    const err = await flow.start().then(
-      () => null,
-      (e: unknown) => e as { code?: string; message?: string },
-    );
+    const { flow, err } = await startSignIn(MCP, fetchFn, cleanup);
     expect(flow.authUrl, 'the browser would open this').toBe('');
     expect(err?.code, err?.message).toBe('INSECURE_ENDPOINT');
     expect(seen.map((s) => s.url)).not.toContain(registration);
