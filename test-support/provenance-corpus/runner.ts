@@ -3,14 +3,12 @@ import { calendarTestbed, type CalendarTestbed } from '../../e2e/fake-google/cal
 import { account, StaticGoogleAccess } from '../../e2e/fake-google/gmail-access.js';
 import { GmailFake } from '../../e2e/fake-google/gmail-fake.js';
 import { GmailSource } from '../../main/google/gmail/source.js';
-import {
-  ProvenanceService,
-  type ProvenanceMetaItem,
-} from '../../main/provenance/provenance-service.js';
+import { ProvenanceService } from '../../main/provenance/provenance-service.js';
 import type { TaintReport } from '../../main/provenance/taint-check.js';
 import { isReadOnly, type ToolDefinition, type ToolSource } from '../../main/tools/types.js';
 import { capText } from '../../main/tools/result-shaping.js';
 import { callContentOf } from '../../main/tools/call-content.js';
+import { checkedCall } from '../../main/calls/call-pipeline.js';
 import { withPublicLinks } from '../../main/tools/resource-links.js';
 import { parse } from '../../main/platform/shape.js';
 import { settingsSchema } from '../../main/platform/settings.js';
@@ -153,36 +151,18 @@ export class CorpusRunner {
       // pipeline's own reader (call-pipeline.ts, tools/call-content.ts callContentOf): a read that
       // fails or finds nothing falls back to what the arguments show (ToolSource.argsReach), as in
       // Airlock. Its bound is one no fake read reaches, so a loaded machine changes no figure.
+      const entry = {
+        name: step.tool,
+        key: `${t.source.label}/${t.def.name}`,
+        source: t.source,
+        def: t.def,
+      };
       const sends = readOnly
         ? null
-        : await callContentOf(
-            {
-              name: step.tool,
-              key: `${t.source.label}/${t.def.name}`,
-              source: t.source,
-              def: t.def,
-            },
-            step.args,
-            new AbortController().signal,
-            NO_READ_BOUND_MS,
-          );
+        : await callContentOf(entry, step.args, new AbortController().signal, NO_READ_BOUND_MS);
       const args = sends?.bind ? { ...sends.bind, ...step.args } : step.args;
-      const facts = {
-        tool: step.tool,
-        sourceKind: t.source.kind,
-        sourceLabel: t.source.label,
-        readOnly,
-        args: sends?.args ?? args,
-        schema: t.def.inputSchema,
-        ...(sends?.carried?.length
-          ? { carried: [...sends.carried] as unknown as ProvenanceMetaItem[] }
-          : {}),
-        ...(sends?.refs?.length ? { refs: [...sends.refs] } : {}),
-        ...(sends?.forwards ? { forwards: true } : {}),
-        ...(sends?.selects ? { selects: { ...sends.selects } } : {}),
-        ...(sends?.shows ? { shows: { ...sends.shows } } : {}),
-        ...(sends?.effect ? { effect: sends.effect } : {}),
-      };
+      // What the check judges, built by the call pipeline's own function.
+      const facts = checkedCall(entry, args, sends);
       const report = this.svc.check(agent, facts);
       if (onCheck && (!readOnly || t.source.kind === 'remote')) onCheck(this.cost(agent, facts));
       last = {
