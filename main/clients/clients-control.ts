@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type {
   ClientId,
@@ -192,16 +192,22 @@ export class ClientsControl implements ClientsApi {
     return new Set((await this.d.listServers()).filter((s) => s.origin === id).map((s) => s.name));
   }
 
-  /** Backup (a copy with the same mode), then an atomic write with the original mode. */
+  /**
+   * Backup, then an atomic write, both with the owner's bits of the original mode only: the file
+   * now holds the agent's token (and a reconnect's backup the same, stable one), and an app's
+   * own 0644 would let every other user of the machine read it and call the gateway, which they
+   * reach on 127.0.0.1 too (docs/security.md "Owner-only files").
+   */
   private write(path: string, text: string): string | undefined {
     let backup: string | undefined;
     let mode = 0o600;
     if (existsSync(path)) {
-      mode = statSync(path).mode & 0o777;
+      mode = statSync(path).mode & 0o700;
       const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
       backup = `${path}.airlock-backup-${stamp}`;
       for (let i = 2; existsSync(backup); i++) backup = `${path}.airlock-backup-${stamp}-${i}`;
-      copyFileSync(path, backup);
+      // Created owner-only (never a moment at the original's mode), and never through a link.
+      writeFileSync(backup, readFileSync(path), { mode: mode | 0o600, flag: 'wx' });
     } else mkdirSync(dirname(path), { recursive: true });
     try {
       writeFileAtomic(path, text, mode);
