@@ -98,7 +98,7 @@ export function runtimeFacts(
 /**
  * Candidate folders holding what a file needs, widest first: the folder that holds its
  * node_modules tree, a project root (package.json, pyproject.toml), an install prefix
- * (`…/bin/x` → `…`), its own folder.
+ * (`…/bin/x` → `…` when `…/lib` exists; `node_modules/.bin/x` → `node_modules`), its own folder.
  */
 function installRoots(file: string): string[] {
   const roots: string[] = [];
@@ -111,7 +111,12 @@ function installRoots(file: string): string[] {
     }
   }
   const dir = dirname(file);
-  if (basename(dir) === 'bin' || basename(dir) === '.bin') roots.push(dirname(dir));
+  if (basename(dir) === 'bin' || basename(dir) === '.bin') {
+    // A prefix's programs read its lib (lib/node_modules, lib/pythonX.Y); a per-user tool folder
+    // with only a bin (~/.cargo, ~/go) is no prefix and keeps other things — credentials.toml.
+    const prefix = dirname(dir);
+    if (isDir(join(prefix, 'lib')) || basename(dir) === '.bin') roots.push(prefix);
+  }
   roots.push(dir);
   return roots;
 }
