@@ -1,4 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import type {
   ClientId,
@@ -196,11 +203,14 @@ export class ClientsControl implements ClientsApi {
    * Backup, then an atomic write, both with the owner's bits of the original mode only: the file
    * now holds the agent's token (and a reconnect's backup the same, stable one), and an app's
    * own 0644 would let every other user of the machine read it and call the gateway, which they
-   * reach on 127.0.0.1 too (docs/security.md "Owner-only files").
+   * reach on 127.0.0.1 too (docs/security.md "Owner-only files"). A file linked into place
+   * (a dotfiles folder) is written where the link leads: renaming over the link would replace
+   * it with a plain file and leave the user's own copy behind.
    */
-  private write(path: string, text: string): string | undefined {
+  private write(linkPath: string, text: string): string | undefined {
     let backup: string | undefined;
     let mode = 0o600;
+    const path = existsSync(linkPath) ? realpathSync(linkPath) : linkPath;
     if (existsSync(path)) {
       mode = statSync(path).mode & 0o700;
       const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');

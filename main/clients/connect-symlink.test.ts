@@ -1,0 +1,39 @@
+import { lstatSync, mkdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Logger } from '../platform/log.js';
+import { sampleHome } from '../../test-support/client-configs.js';
+import { ClientsControl } from './clients-control.js';
+
+/**
+ * An app's config file kept in a dotfiles folder and linked into place: `clients connect` edits
+ * the file the link leads to and leaves the link a link — replacing it with a plain file cut
+ * the config loose from the user's folder, which then no longer had what the app reads.
+ */
+describe.skipIf(process.platform === 'win32')('clients connect: a linked config file', () => {
+  it('writes through the link; the link stays and the backup is of the linked file', async () => {
+    const h = sampleHome();
+    const path = h.paths.cursor;
+    const dotfiles = join(h.home, 'dotfiles', 'cursor');
+    mkdirSync(dotfiles, { recursive: true });
+    const real = join(dotfiles, 'mcp.json');
+    renameSync(path, real);
+    symlinkSync(real, path);
+    const before = readFileSync(real, 'utf8');
+    const c = new ClientsControl({
+      env: h.env,
+      logger: new Logger({ stderr: false }),
+      mcpUrl: () => 'http://127.0.0.1:47999/mcp',
+      listServers: async () => [],
+      addServer: async () => {
+        throw new Error('no import in this test');
+      },
+      agentToken: async () => 'alk_token_cursor',
+    });
+    const r = await c.connectClient('cursor');
+    expect(lstatSync(path).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, 'utf8')).toContain('alk_token_cursor');
+    expect(readFileSync(r.files[0]!.backup!, 'utf8')).toBe(before);
+    expect(dirname(r.files[0]!.backup!)).toBe(dotfiles);
+  });
+});
