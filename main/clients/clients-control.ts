@@ -1,5 +1,6 @@
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   readFileSync,
   realpathSync,
@@ -179,7 +180,7 @@ export class ClientsControl implements ClientsApi {
       for (const c of changes.values()) {
         if (!c.changed) continue;
         const f = texts.get(c.path)!;
-        const backup = this.write(c.path, f.text);
+        const backup = this.write(c.path, f.text, c.path === def.target.path);
         if (backup) c.backup = backup;
       }
     this.d.logger.info('client connected', {
@@ -200,24 +201,26 @@ export class ClientsControl implements ClientsApi {
   }
 
   /**
-   * Backup, then an atomic write, both with the owner's bits of the original mode only: the file
-   * now holds the agent's token (and a reconnect's backup the same, stable one), and an app's
-   * own 0644 would let every other user of the machine read it and call the gateway, which they
-   * reach on 127.0.0.1 too (docs/security.md "Owner-only files"). A file linked into place
-   * (a dotfiles folder) is written where the link leads: renaming over the link would replace
-   * it with a plain file and leave the user's own copy behind.
+   * Backup, then an atomic write. The file that gets the entry keeps only the owner's bits of its
+   * mode: it now holds the agent's token (and a reconnect's backup the same, stable one), and an
+   * app's own 0644 would let every other user of the machine read it and call the gateway, which
+   * they reach on 127.0.0.1 too (docs/security.md "Owner-only files"). A project file that only
+   * loses imported entries gets no token and keeps its mode (it may be shared). A file linked into
+   * place (a dotfiles folder) is written where the link leads: renaming over the link would
+   * replace it with a plain file and leave the user's own copy behind.
    */
-  private write(linkPath: string, text: string): string | undefined {
+  private write(linkPath: string, text: string, holdsToken: boolean): string | undefined {
     let backup: string | undefined;
     let mode = 0o600;
-    const path = existsSync(linkPath) ? realpathSync(linkPath) : linkPath;
+    const path = whereLinkLeads(linkPath);
     if (existsSync(path)) {
-      mode = statSync(path).mode & 0o700;
+      const was = statSync(path).mode;
+      mode = was & (holdsToken ? 0o700 : 0o777);
       const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
       backup = `${path}.airlock-backup-${stamp}`;
-      for (let i = 2; existsSync(backup); i++) backup = `${path}.airlock-backup-${stamp}-${i}`;
+      for (let i = 2; present(backup); i++) backup = `${path}.airlock-backup-${stamp}-${i}`;
       // Created owner-only (never a moment at the original's mode), and never through a link.
-      writeFileSync(backup, readFileSync(path), { mode: mode | 0o600, flag: 'wx' });
+      writeFileSync(backup, readFileSync(path), { mode: (was & 0o700) | 0o600, flag: 'wx' });
     } else mkdirSync(dirname(path), { recursive: true });
     try {
       writeFileAtomic(path, text, mode);
@@ -225,6 +228,33 @@ export class ClientsControl implements ClientsApi {
       throw new ClientEditError(`Could not write ${path}: ${(err as Error).message}`);
     }
     return backup;
+  }
+}
+
+/** Anything at `p`, a link that leads nowhere included (existsSync follows links). */
+function present(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The file a config path names, through links. A link that leads nowhere (its target missing, or
+ * a loop) is refused before anything is written: replacing it with a plain file would cut the
+ * config loose from where the user keeps it.
+ */
+function whereLinkLeads(p: string): string {
+  if (!present(p) || !lstatSync(p).isSymbolicLink()) return p;
+  try {
+    return realpathSync(p);
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code === 'ELOOP' ? 'loops' : 'leads nowhere';
+    throw new ClientEditError(
+      `${p} is a symbolic link that ${why}; fix or remove the link, then connect again.`,
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Logger } from '../platform/log.js';
@@ -51,5 +51,47 @@ describe.skipIf(process.platform === 'win32')('clients connect: the file with th
     expect(statSync(path).mode & 0o777).toBe(0o600);
     for (const n of readdirSync(dirname(path)))
       expect(statSync(join(dirname(path), n)).mode & 0o077).toBe(0);
+  });
+
+  it('a project file that only loses imported entries gets no token and keeps its mode', async () => {
+    const h = sampleHome();
+    chmodSync(h.paths.mcpJson, 0o644);
+    const c = new ClientsControl({
+      env: h.env,
+      logger: new Logger({ stderr: false }),
+      mcpUrl: () => 'http://127.0.0.1:47999/mcp',
+      listServers: async () => [{ name: 'sentry-io', origin: 'claude-code' }] as never,
+      addServer: async () => {
+        throw new Error('no import in this test');
+      },
+      agentToken: async () => 'alk_secret_token_for_claude',
+    });
+    const r = await c.connectClient('claude-code', { projectDir: h.project, removeImported: true });
+    expect(r.files.find((f) => f.path === h.paths.mcpJson)?.changed).toBe(true);
+    expect(readFileSync(h.paths.mcpJson, 'utf8')).not.toContain('alk_secret');
+    expect(statSync(h.paths.mcpJson).mode & 0o777).toBe(0o644);
+    expect(statSync(h.paths.claudeJson).mode & 0o777).toBe(0o600);
+  });
+
+  it('a backup name already taken by a link that leads nowhere is passed over, not followed', async () => {
+    const h = sampleHome();
+    const path = h.paths.cursor;
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+    const bait = join(h.home, 'bait');
+    for (const s of ['', '-2']) symlinkSync(bait, `${path}.airlock-backup-${stamp}${s}`);
+    const c = new ClientsControl({
+      env: h.env,
+      logger: new Logger({ stderr: false }),
+      mcpUrl: () => 'http://127.0.0.1:47999/mcp',
+      listServers: async () => [],
+      addServer: async () => {
+        throw new Error('no import in this test');
+      },
+      agentToken: async () => 'alk_secret_token_for_cursor',
+    });
+    const r = await c.connectClient('cursor');
+    expect(r.files[0]!.backup).toMatch(/\.airlock-backup-\d{8}T\d{6}-3$/);
+    expect(existsSync(bait)).toBe(false);
+    expect(readFileSync(path, 'utf8')).toContain('alk_secret_token_for_cursor');
   });
 });

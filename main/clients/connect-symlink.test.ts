@@ -1,4 +1,13 @@
-import { lstatSync, mkdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  symlinkSync,
+  unlinkSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Logger } from '../platform/log.js';
@@ -35,5 +44,29 @@ describe.skipIf(process.platform === 'win32')('clients connect: a linked config 
     expect(readFileSync(real, 'utf8')).toContain('alk_token_cursor');
     expect(readFileSync(r.files[0]!.backup!, 'utf8')).toBe(before);
     expect(dirname(r.files[0]!.backup!)).toBe(dotfiles);
+  });
+
+  it.each([
+    ['leads nowhere', (p: string, home: string) => join(home, 'dotfiles', 'gone', 'mcp.json')],
+    ['loops', (p: string) => p],
+  ])('a link that %s is a clear error; the link stays, nothing is written', async (why, to) => {
+    const h = sampleHome();
+    const path = h.paths.cursor;
+    unlinkSync(path);
+    const target = to(path, h.home);
+    symlinkSync(target, path);
+    const c = new ClientsControl({
+      env: h.env,
+      logger: new Logger({ stderr: false }),
+      mcpUrl: () => 'http://127.0.0.1:47999/mcp',
+      listServers: async () => [],
+      addServer: async () => {
+        throw new Error('no import in this test');
+      },
+      agentToken: async () => 'alk_token_cursor',
+    });
+    await expect(c.connectClient('cursor')).rejects.toThrow(`symbolic link that ${why}`);
+    expect(readlinkSync(path)).toBe(target);
+    expect(readdirSync(dirname(path))).toEqual(['mcp.json']);
   });
 });
