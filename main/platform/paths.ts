@@ -15,14 +15,19 @@ export function defaultDataDir(
 
 /**
  * `--data-dir` beats `AIRLOCK_DATA_DIR` beats the per-OS default. Created
- * 0700 if missing; an existing one is tightened (see tightenDataDir).
+ * 0700 if missing; an existing one is tightened (see tightenDataDir), and refused if it or one
+ * of Airlock's entries in it belongs to another user.
  */
-export function resolveDataDir(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveDataDir(
+  flag?: string,
+  env: NodeJS.ProcessEnv = process.env,
+  uid: number | undefined = process.getuid?.(),
+): string {
   const chosen = flag ?? env.AIRLOCK_DATA_DIR ?? defaultDataDir(process.platform, env);
   const dir = resolve(chosen);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const real = realpathSync(dir);
-  tightenDataDir(real);
+  tightenDataDir(real, process.platform, uid);
   return real;
 }
 
@@ -43,11 +48,20 @@ const OURS_DIR = new Set(['logs', 'chromium', 'run']);
  * symbolic links are left alone (chmod would follow them out). Windows has no
  * POSIX modes: there the per-user profile folder's ACL protects the data.
  */
-export function tightenDataDir(dir: string, platform: NodeJS.Platform = process.platform): void {
+export function tightenDataDir(
+  dir: string,
+  platform: NodeJS.Platform = process.platform,
+  uid: number | undefined = process.getuid?.(),
+): void {
   if (platform === 'win32') return;
   const tighten = (path: string, dirMode: boolean) => {
     const st = lstatSync(path, { throwIfNoEntry: false });
     if (!st || st.isSymbolicLink()) return;
+    // Another user's folder or file here could be changed by them between Airlock's runs (a
+    // settings.json naming their server, a link where a log is written): refused, as OpenSSH
+    // refuses a ~/.ssh it does not own, before anything is read or chmod fails with EPERM. Root
+    // too: a folder owned by a user is theirs to plant links in where root would write.
+    if (uid !== undefined && st.uid !== uid) throw new ForeignDataDirError(path, st.uid, uid);
     if (dirMode && st.isDirectory() && (st.mode & 0o777) !== 0o700) chmodSync(path, 0o700);
     if (!dirMode && st.isFile() && (st.mode & 0o077) !== 0) chmodSync(path, st.mode & 0o700);
   };
@@ -60,6 +74,23 @@ export function tightenDataDir(dir: string, platform: NodeJS.Platform = process.
       if (name === 'logs' && lstatSync(path).isDirectory())
         for (const log of readdirSync(path)) tighten(join(path, log), false);
     }
+  }
+}
+
+/** The data directory, or one of Airlock's own entries in it, belongs to another user. */
+export class ForeignDataDirError extends Error {
+  constructor(
+    readonly path: string,
+    readonly owner: number,
+    readonly uid: number,
+  ) {
+    super(
+      `${path} belongs to another user (uid ${owner}; Airlock runs as uid ${uid}). Airlock keeps its ` +
+        'settings, approvals and activity there and does not use what another user can change: ' +
+        'choose another folder with --data-dir (or AIRLOCK_DATA_DIR), or give this one to your user ' +
+        '(chown) after checking what is in it.',
+    );
+    this.name = 'ForeignDataDirError';
   }
 }
 

@@ -1,8 +1,10 @@
-import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connectClient, startTestApp, tempDir } from '../../test-support/harness.js';
-import { resolveDataDir } from './paths.js';
+import { airlockBin, requireBuilt } from '../../test-support/cli-process.js';
+import { ForeignDataDirError, resolveDataDir } from './paths.js';
 
 /**
  * Issue 17, item 5: everything Airlock writes is readable by its owner only,
@@ -88,4 +90,63 @@ describe.runIf(posix)('owner-only files', () => {
       await t.stop();
     }
   });
+});
+
+/**
+ * A data directory, or one of Airlock's own entries in it, that another user owns is refused
+ * before anything is read or changed: its owner could rewrite settings.json (a server of
+ * theirs), or plant a link where Airlock writes. Judged from the point of view of a uid passed
+ * in (any user can run these), and for real as root, where the folder really is another's.
+ */
+describe.runIf(posix)('a data directory another user owns', () => {
+  const me = process.getuid!();
+  const other = me + 4242;
+
+  it('the folder: refused with a clear error, nothing tightened or created', () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o755);
+    writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o644 });
+    chmodSync(join(dir, 'settings.json'), 0o644);
+    let err: unknown;
+    try {
+      resolveDataDir(dir, {}, other);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ForeignDataDirError);
+    expect((err as Error).message).toContain(`${dir} belongs to another user (uid ${me}`);
+    expect((err as Error).message).toContain('--data-dir');
+    expect(modes(dir)).toEqual({ '': '755', 'settings.json': '644' });
+  });
+
+  it.runIf(me === 0)(
+    'as root: a user-owned folder, or a user-owned settings.json in root’s own folder, is refused; the CLI says why and exits 1 (skipped unless root: only root can give a file away)',
+    () => {
+      requireBuilt();
+      const theirs = tempDir();
+      chownSync(theirs, other, other);
+      expect(() => resolveDataDir(theirs)).toThrow(ForeignDataDirError);
+      const mine = tempDir();
+      writeFileSync(join(mine, 'settings.json'), '{}', { mode: 0o600 });
+      chownSync(join(mine, 'settings.json'), other, other);
+      expect(() => resolveDataDir(mine)).toThrow(
+        `${join(mine, 'settings.json')} belongs to another user`,
+      );
+      const cli = spawnSync(
+        process.execPath,
+        [airlockBin, 'serve', '--data-dir', theirs, '--port', '0'],
+        {
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            AIRLOCK_VAULT: 'file',
+            AIRLOCK_VAULT_PASSPHRASE: 'not-used-here-1234',
+          },
+        },
+      );
+      expect(cli.status).toBe(1);
+      expect(cli.stderr).toContain(`airlock: ${theirs} belongs to another user (uid ${other}`);
+      expect(readdirSync(theirs)).toEqual([]);
+    },
+  );
 });
