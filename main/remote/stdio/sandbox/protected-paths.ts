@@ -28,11 +28,24 @@ export function keychainPaths(
       { path: '/Library/Keychains', what: 'the system keychain' },
     ];
   if (platform === 'win32') return [];
-  const data = env.XDG_DATA_HOME ?? join(home, '.local', 'share');
-  const out: ProtectedPath[] = [
+  // Both the XDG data folder this process was given and the default one: the keychain daemon was
+  // started by the login session, whose XDG_DATA_HOME need not be Airlock's (a terminal that sets
+  // its own, a service manager's environment). A relative value is invalid and ignored (XDG Base
+  // Directory Specification: "If an implementation encounters a relative path in any of these
+  // variables it should consider the path invalid and ignore it"). ~/.gnome2/keyrings is GNOME
+  // Keyring's folder before 3.x, still read when present.
+  const xdg = env.XDG_DATA_HOME;
+  const dataDirs = [...(xdg && isAbsolute(xdg) ? [xdg] : []), join(home, '.local', 'share')].filter(
+    (d, i, all) => all.indexOf(d) === i,
+  );
+  const out: ProtectedPath[] = dataDirs.flatMap((data) => [
     { path: join(data, 'keyrings'), what: "the keychain's files (GNOME Keyring)" },
     { path: join(data, 'kwalletd'), what: "the keychain's files (KWallet)" },
-  ];
+  ]);
+  out.push({
+    path: join(home, '.gnome2', 'keyrings'),
+    what: "the keychain's files (GNOME Keyring)",
+  });
   if (env.XDG_RUNTIME_DIR) {
     out.push({ path: join(env.XDG_RUNTIME_DIR, 'keyring'), what: "the keychain's socket" });
     out.push({
