@@ -45,6 +45,8 @@ export interface ClientsDeps {
    * created when missing; with `create: false`, null when there is none yet.
    */
   agentToken: (agent: string, create: boolean) => Promise<string | null>;
+  /** The clock a backup's name is stamped with; default the wall clock (tests pass a fixed one). */
+  now?: () => Date;
 }
 
 /**
@@ -216,7 +218,10 @@ export class ClientsControl implements ClientsApi {
     if (existsSync(path)) {
       const was = statSync(path).mode;
       mode = was & (holdsToken ? 0o700 : 0o777);
-      const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+      const stamp = (this.d.now?.() ?? new Date())
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\..*$/, '');
       backup = `${path}.airlock-backup-${stamp}`;
       for (let i = 2; present(backup); i++) backup = `${path}.airlock-backup-${stamp}-${i}`;
       // Created owner-only (never a moment at the original's mode), and never through a link.

@@ -1,9 +1,8 @@
 import { chmodSync, existsSync, readFileSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Logger } from '../platform/log.js';
 import { sampleHome } from '../../test-support/client-configs.js';
-import { ClientsControl } from './clients-control.js';
+import { connectControl, FIXED_STAMP } from '../../test-support/connect-control.js';
 
 /**
  * `airlock clients connect` writes the agent's bearer token into another app's config file.
@@ -15,16 +14,7 @@ import { ClientsControl } from './clients-control.js';
 describe.skipIf(process.platform === 'win32')('clients connect: the file with the token', () => {
   it('drops group and other access from the edited file and its backup', async () => {
     const h = sampleHome();
-    const c = new ClientsControl({
-      env: h.env,
-      logger: new Logger({ stderr: false }),
-      mcpUrl: () => 'http://127.0.0.1:47999/mcp',
-      listServers: async () => [],
-      addServer: async () => {
-        throw new Error('no import in this test');
-      },
-      agentToken: async () => 'alk_secret_token_for_cursor',
-    });
+    const c = connectControl(h, 'alk_secret_token_for_cursor');
     const path = h.paths.cursor;
     chmodSync(path, 0o644);
     const first = await c.connectClient('cursor');
@@ -34,15 +24,8 @@ describe.skipIf(process.platform === 'win32')('clients connect: the file with th
 
     // A reconnect (the URL moved) backs up a file that already holds the token.
     chmodSync(path, 0o664);
-    const c2 = new ClientsControl({
-      env: h.env,
-      logger: new Logger({ stderr: false }),
+    const c2 = connectControl(h, 'alk_secret_token_for_cursor', {
       mcpUrl: () => 'http://127.0.0.1:48000/mcp',
-      listServers: async () => [],
-      addServer: async () => {
-        throw new Error('no import in this test');
-      },
-      agentToken: async () => 'alk_secret_token_for_cursor',
     });
     const second = await c2.connectClient('cursor');
     const backup = second.files[0]!.backup!;
@@ -56,15 +39,8 @@ describe.skipIf(process.platform === 'win32')('clients connect: the file with th
   it('a project file that only loses imported entries gets no token and keeps its mode', async () => {
     const h = sampleHome();
     chmodSync(h.paths.mcpJson, 0o644);
-    const c = new ClientsControl({
-      env: h.env,
-      logger: new Logger({ stderr: false }),
-      mcpUrl: () => 'http://127.0.0.1:47999/mcp',
+    const c = connectControl(h, 'alk_secret_token_for_claude', {
       listServers: async () => [{ name: 'sentry-io', origin: 'claude-code' }] as never,
-      addServer: async () => {
-        throw new Error('no import in this test');
-      },
-      agentToken: async () => 'alk_secret_token_for_claude',
     });
     const r = await c.connectClient('claude-code', { projectDir: h.project, removeImported: true });
     expect(r.files.find((f) => f.path === h.paths.mcpJson)?.changed).toBe(true);
@@ -76,21 +52,11 @@ describe.skipIf(process.platform === 'win32')('clients connect: the file with th
   it('a backup name already taken by a link that leads nowhere is passed over, not followed', async () => {
     const h = sampleHome();
     const path = h.paths.cursor;
-    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
     const bait = join(h.home, 'bait');
-    for (const s of ['', '-2']) symlinkSync(bait, `${path}.airlock-backup-${stamp}${s}`);
-    const c = new ClientsControl({
-      env: h.env,
-      logger: new Logger({ stderr: false }),
-      mcpUrl: () => 'http://127.0.0.1:47999/mcp',
-      listServers: async () => [],
-      addServer: async () => {
-        throw new Error('no import in this test');
-      },
-      agentToken: async () => 'alk_secret_token_for_cursor',
-    });
+    for (const s of ['', '-2']) symlinkSync(bait, `${path}.airlock-backup-${FIXED_STAMP}${s}`);
+    const c = connectControl(h, 'alk_secret_token_for_cursor');
     const r = await c.connectClient('cursor');
-    expect(r.files[0]!.backup).toMatch(/\.airlock-backup-\d{8}T\d{6}-3$/);
+    expect(r.files[0]!.backup).toBe(`${path}.airlock-backup-${FIXED_STAMP}-3`);
     expect(existsSync(bait)).toBe(false);
     expect(readFileSync(path, 'utf8')).toContain('alk_secret_token_for_cursor');
   });

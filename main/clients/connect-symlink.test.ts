@@ -10,9 +10,8 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Logger } from '../platform/log.js';
 import { sampleHome } from '../../test-support/client-configs.js';
-import { ClientsControl } from './clients-control.js';
+import { connectControl } from '../../test-support/connect-control.js';
 
 /**
  * An app's config file kept in a dotfiles folder and linked into place: `clients connect` edits
@@ -29,16 +28,7 @@ describe.skipIf(process.platform === 'win32')('clients connect: a linked config 
     renameSync(path, real);
     symlinkSync(real, path);
     const before = readFileSync(real, 'utf8');
-    const c = new ClientsControl({
-      env: h.env,
-      logger: new Logger({ stderr: false }),
-      mcpUrl: () => 'http://127.0.0.1:47999/mcp',
-      listServers: async () => [],
-      addServer: async () => {
-        throw new Error('no import in this test');
-      },
-      agentToken: async () => 'alk_token_cursor',
-    });
+    const c = connectControl(h, 'alk_token_cursor');
     const r = await c.connectClient('cursor');
     expect(lstatSync(path).isSymbolicLink()).toBe(true);
     expect(readFileSync(real, 'utf8')).toContain('alk_token_cursor');
@@ -55,16 +45,7 @@ describe.skipIf(process.platform === 'win32')('clients connect: a linked config 
     unlinkSync(path);
     const target = to(path, h.home);
     symlinkSync(target, path);
-    const c = new ClientsControl({
-      env: h.env,
-      logger: new Logger({ stderr: false }),
-      mcpUrl: () => 'http://127.0.0.1:47999/mcp',
-      listServers: async () => [],
-      addServer: async () => {
-        throw new Error('no import in this test');
-      },
-      agentToken: async () => 'alk_token_cursor',
-    });
+    const c = connectControl(h, 'alk_token_cursor');
     await expect(c.connectClient('cursor')).rejects.toThrow(`symbolic link that ${why}`);
     expect(readlinkSync(path)).toBe(target);
     expect(readdirSync(dirname(path))).toEqual(['mcp.json']);
