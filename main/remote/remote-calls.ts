@@ -1,10 +1,10 @@
+import { serverProgress } from './server-progress.js';
 import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import type { CallToolResult, JsonSchema, ToolCallContext } from '../tools/types.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { moreVerbose, type LoggingLevel } from '../tools/features.js';
 import { errorResult } from '../tools/types.js';
 import { markUntrusted } from '../tools/untrusted.js';
-import { relayLabel, serverWords } from '../tools/relay-label.js';
 import type { ServerConnection } from './connection/server-connection.js';
 import { UpstreamLost } from './connection/inflight.js';
 import { malformedAnswer } from './http/malformed-answer.js';
@@ -47,7 +47,9 @@ export class RemoteCalls {
     // Read once per call from the current list: the lean path's test and the result's check.
     const outputSchema = this.outputSchemaOf(tool);
     let urlRetried = false;
-    let lastProgress = -Infinity;
+    // One for the whole call: progress only grows, also across a run made again.
+    const onprogress =
+      ctx.progress && serverProgress(this.c.label, (m) => this.c.redactor.text(m), ctx.progress);
     for (let attempt = 0; ; attempt++) {
       // The session in hand is taken as is; only one still opening is awaited (issue 34).
       const up =
@@ -116,20 +118,7 @@ export class RemoteCalls {
           resetTimeoutOnProgress: true,
           maxTotalTimeout: this.c.t.callMaxMs,
         };
-        if (ctx.progress)
-          // Progress only grows (basic/utilities/progress), also across a run made again.
-          options.onprogress = (p: { progress: number; total?: number; message?: string }) => {
-            if (p.progress <= lastProgress) return;
-            lastProgress = p.progress;
-            // The server's words: redacted as its answer is (redact.ts), and labelled as
-            // a relayed request is (relay-label.ts): Airlock's own progress on the same
-            // call says "Waiting for approval in Airlock", which a server could copy.
-            const said =
-              p.message === undefined
-                ? undefined
-                : `${relayLabel(this.c.label)} ${serverWords(this.c.redactor.text(p.message))}`.trimEnd();
-            ctx.progress?.(p.progress, p.total, said);
-          };
+        if (onprogress) options.onprogress = onprogress;
         const result = await inRelayScope(scope, () => send(params, options));
         // Refused here with a clear reason, as a tool error (spec-result.ts): the server did run it.
         const problem = toolResultProblem(result);
