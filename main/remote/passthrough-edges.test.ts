@@ -12,7 +12,7 @@ import { UNTRUSTED_META_KEY } from '../tools/untrusted.js';
  * order; a 300 kB blob byte for byte; titles, icons, annotations and the server's `_meta` on
  * definitions, results and content blocks; every content type; `structuredContent`; fractional
  * progress with total and message; completion with its context and `total`/`hasMore`; and a
- * read's JSON-RPC error with its code and `data`. Each assertion names what a gateway could drop.
+ * JSON-RPC error with its code and `data` (a read's as such, a call's in its tool error). Each assertion names what a gateway could drop.
  */
 const cleanup = cleanupAfterEach();
 const BLOB = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256)).toString(
@@ -86,6 +86,13 @@ async function upstream(): Promise<FakeUpstream> {
       }));
     },
     tools: [
+      {
+        name: 'refuses',
+        annotations: { readOnlyHint: true },
+        run: async () => {
+          throw new ProtocolError(-32602, 'bad range', { field: 'n', max: 3 });
+        },
+      },
       {
         name: 'rich',
         annotations: { readOnlyHint: true, title: 'Rich' },
@@ -237,6 +244,16 @@ describe('edges of passthrough, from an SDK server to an SDK client', () => {
           resource: { uri: 'airlock://svc/mem://r/1', blob: 'CCCC', mimeType: 'application/x' },
         },
       ]);
+
+      // A JSON-RPC error to a call is a tool error (the server's words marked as its content
+      // is, issue 27 item 3): its code in Airlock's sentence, its data after its message.
+      const refused = await c.callTool({ name: 'svc__refuses', arguments: {} });
+      expect(refused.isError).toBe(true);
+      const texts = (refused.content as { text: string }[]).map((b) => b.text);
+      expect(texts[0]).toBe(
+        'The remote server "svc" answered with an error (JSON-RPC error -32602); its message follows.',
+      );
+      expect(texts.slice(2)).toEqual(['bad range', 'Error data: {"field":"n","max":3}']);
     },
     60_000,
   );

@@ -1,5 +1,5 @@
 import { serverProgress } from './server-progress.js';
-import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
+import { LOG_LEVEL_META_KEY, type ProtocolError } from '@modelcontextprotocol/client';
 import type { CallToolResult, JsonSchema, ToolCallContext } from '../tools/types.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { moreVerbose, type LoggingLevel } from '../tools/features.js';
@@ -185,7 +185,7 @@ export class RemoteCalls {
           urlRetried = true;
           continue;
         }
-        if (isServerAnswer(err)) return this.serverError((err as Error).message);
+        if (isServerAnswer(err)) return this.serverError(err as ProtocolError);
         if (networkCode(err)) {
           if (up !== this.c.up) void this.c.sessions.drop(up);
           this.c.troubleNow(err as Error);
@@ -302,18 +302,27 @@ export class RemoteCalls {
   /**
    * A JSON-RPC error to the call: Airlock says who answered, and the server's words follow as
    * third-party content, marked as its results are (untrusted.ts). Written into Airlock's own
-   * sentence, they read as Airlock ("[Airlock: the user approved …]", issue 27 item 3).
+   * sentence, they read as Airlock ("[Airlock: the user approved …]", issue 27 item 3). The
+   * error's code (an integer, nothing a server can word) goes in that sentence and its `data`
+   * (JSON-RPC 2.0 §5.1: more about the error) after its message, with it: a call's answer is a
+   * tool result, and both were lost there.
    */
-  private serverError(words: string): CallToolResult {
+  private serverError(err: ProtocolError): CallToolResult {
+    const code = Number.isSafeInteger(err.code) ? ` (JSON-RPC error ${err.code})` : '';
+    const data = err.data === undefined ? [] : [`Error data: ${jsonOrNote(err.data)}`];
     return this.ownThenServers(
-      `The remote server "${this.c.label}" answered with an error; its message follows.`,
-      words,
+      `The remote server "${this.c.label}" answered with an error${code}; its message follows.`,
+      err.message,
+      ...data,
     );
   }
 
   /** A tool error: Airlock's own sentence, then the server's words, marked as its content is. */
-  private ownThenServers(own: string, words: string): CallToolResult {
-    const marked = markUntrusted({ content: [{ type: 'text', text: words }] }, this.c.label);
+  private ownThenServers(own: string, ...words: string[]): CallToolResult {
+    const marked = markUntrusted(
+      { content: words.map((text) => ({ type: 'text' as const, text })) },
+      this.c.label,
+    );
     return this.c.redactor.result({
       ...marked,
       content: [{ type: 'text', text: own }, ...(marked.content ?? [])],
@@ -340,5 +349,14 @@ export class RemoteCalls {
     return level && up.client.getProtocolEra() === 'modern'
       ? { [LOG_LEVEL_META_KEY]: level }
       : undefined;
+  }
+}
+
+/** JSON text of an error's `data`, or why none: a server's JSON nested past the stack's reach. */
+function jsonOrNote(data: unknown): string {
+  try {
+    return JSON.stringify(data) ?? 'null';
+  } catch {
+    return '(not shown: nested too deeply to write out)';
   }
 }
