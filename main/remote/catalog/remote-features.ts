@@ -192,7 +192,8 @@ export class RemoteFeatures {
   /**
    * A read's options: the agent's cancellation, the bound, and its progress when it asked for
    * progress (basic/utilities/progress: any request may carry a progressToken) — the server's
-   * progress reaches it as a tool call's does (server-progress.ts), its words labelled.
+   * progress reaches it as a tool call's does (server-progress.ts), its words labelled, and the
+   * request as a whole within a call's bound.
    */
   private requestOptions(ctx: FeatureContext): RequestOptions {
     const o: RequestOptions = { signal: ctx.signal, timeout: this.timeoutMs };
@@ -200,6 +201,9 @@ export class RemoteFeatures {
       const r = this.redactor;
       o.onprogress = serverProgress(this.label, (m) => (r ? r.text(m) : m), ctx.progress);
       o.resetTimeoutOnProgress = true;
+      // Progress resets the idle bound, so a server that keeps reporting would hold the read
+      // open forever: the whole request is bounded as a call is (callMaxMs, remote-calls.ts).
+      o.maxTotalTimeout = this.t.callMaxMs;
     }
     return o;
   }
