@@ -309,7 +309,12 @@ export class RemoteCalls {
    */
   private serverError(err: ProtocolError): CallToolResult {
     const code = Number.isSafeInteger(err.code) ? ` (JSON-RPC error ${err.code})` : '';
-    const data = err.data === undefined ? [] : [`Error data: ${jsonOrNote(err.data)}`];
+    // Redacted as a value before it is written out: in JSON text a secret holding `"` or `\`
+    // stands escaped, where the redaction of the whole result (redact.ts) no longer finds it.
+    const data =
+      err.data === undefined
+        ? []
+        : [`Error data: ${jsonOrNote(err.data, (d) => this.c.redactor.result({ d }).d)}`];
     return this.ownThenServers(
       `The remote server "${this.c.label}" answered with an error${code}; its message follows.`,
       err.message,
@@ -352,10 +357,13 @@ export class RemoteCalls {
   }
 }
 
-/** JSON text of an error's `data`, or why none: a server's JSON nested past the stack's reach. */
-function jsonOrNote(data: unknown): string {
+/**
+ * JSON text of an error's `data`, redacted, or why none: a server's JSON nested past the stack's
+ * reach (the redactor writes it out too, so it goes inside the same catch).
+ */
+function jsonOrNote(data: unknown, redact: (data: unknown) => unknown): string {
   try {
-    return JSON.stringify(data) ?? 'null';
+    return JSON.stringify(redact(data)) ?? 'null';
   } catch {
     return '(not shown: nested too deeply to write out)';
   }
