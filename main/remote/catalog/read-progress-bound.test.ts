@@ -25,9 +25,12 @@ afterEach(() => void vi.useRealTimers());
 async function reporting() {
   const server = new Server({ name: 'svc', version: '1' }, { capabilities: { resources: {} } });
   const reads: { ctx: ServerContext; token: string | number }[] = [];
+  let arrive!: () => void;
+  const arrived = new Promise<void>((r) => (arrive = r));
   server.setRequestHandler('resources/read', (req, ctx) => {
     const token = req.params._meta?.progressToken;
     if (token !== undefined) reads.push({ ctx, token });
+    arrive();
     return new Promise<never>(() => {});
   });
   const client = new Client({ name: 'airlock', version: '1' }, { capabilities: {} });
@@ -45,7 +48,7 @@ async function reporting() {
       method: 'notifications/progress',
       params: { progressToken: reads[0]!.token, progress, ...(message ? { message } : {}) },
     });
-  return { up, reads, step, close: () => Promise.all([client.close(), server.close()]) };
+  return { up, reads, arrived, step, close: () => Promise.all([client.close(), server.close()]) };
 }
 
 function features(): RemoteFeatures {
@@ -71,7 +74,8 @@ describe('a read with progress', () => {
         () => 'answered',
         (e: unknown) => e,
       );
-    await vi.waitFor(() => expect(s.reads).toHaveLength(1));
+    await s.arrived;
+    expect(s.reads, 'the read went without a progress token').toHaveLength(1);
     await s.step(1, `using ${SECRET}`);
     // Each step comes within the idle bound, so only the whole bound can end the read.
     let ended: unknown;
