@@ -1,7 +1,11 @@
 import type { ReadResourceResult } from '../tools/features.js';
-import { capText } from '../tools/result-shaping.js';
+import { capText, CUT_META_KEY } from '../tools/result-shaping.js';
 
-/** The result cap (settings.limits.resultChars) applied to a resource read, with the same mark. */
+/**
+ * The result cap (settings.limits.resultChars) applied to a resource read, with the same mark a
+ * tool result gets: `_meta["airlock/cut"] = { characters, limit }` (docs/remote.md, "Untrusted-
+ * content marking"). A read has no text block of Airlock's to say it in words.
+ */
 export function capReadResult(r: ReadResourceResult, maxChars: number): ReadResourceResult {
   const asCall = capText(
     {
@@ -9,9 +13,8 @@ export function capReadResult(r: ReadResourceResult, maxChars: number): ReadReso
     },
     maxChars,
   );
-  if (asCall === undefined || asCall.content === undefined) return r;
+  const cut = asCall._meta?.[CUT_META_KEY];
+  if (cut === undefined || asCall.content === undefined) return r;
   const contents = asCall.content.flatMap((c) => (c.type === 'resource' ? [c.resource] : []));
-  const note = asCall.content.find((c) => c.type === 'text');
-  if (!note || note.type !== 'text') return r;
-  return { ...r, contents, _meta: { ...(r._meta ?? {}), 'airlock/cut': note.text } };
+  return { ...r, contents, _meta: { ...(r._meta ?? {}), [CUT_META_KEY]: cut } };
 }

@@ -1,10 +1,10 @@
-import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
+import { serverProgress } from './server-progress.js';
+import { LOG_LEVEL_META_KEY, type ProtocolError } from '@modelcontextprotocol/client';
 import type { CallToolResult, JsonSchema, ToolCallContext } from '../tools/types.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { moreVerbose, type LoggingLevel } from '../tools/features.js';
 import { errorResult } from '../tools/types.js';
 import { markUntrusted } from '../tools/untrusted.js';
-import { relayLabel, serverWords } from '../tools/relay-label.js';
 import type { ServerConnection } from './connection/server-connection.js';
 import { UpstreamLost } from './connection/inflight.js';
 import { malformedAnswer } from './http/malformed-answer.js';
@@ -47,7 +47,9 @@ export class RemoteCalls {
     // Read once per call from the current list: the lean path's test and the result's check.
     const outputSchema = this.outputSchemaOf(tool);
     let urlRetried = false;
-    let lastProgress = -Infinity;
+    // One for the whole call: progress only grows, also across a run made again.
+    const onprogress =
+      ctx.progress && serverProgress(this.c.label, (m) => this.c.redactor.text(m), ctx.progress);
     for (let attempt = 0; ; attempt++) {
       // The session in hand is taken as is; only one still opening is awaited (issue 34).
       const up =
@@ -116,20 +118,7 @@ export class RemoteCalls {
           resetTimeoutOnProgress: true,
           maxTotalTimeout: this.c.t.callMaxMs,
         };
-        if (ctx.progress)
-          // Progress only grows (basic/utilities/progress), also across a run made again.
-          options.onprogress = (p: { progress: number; total?: number; message?: string }) => {
-            if (p.progress <= lastProgress) return;
-            lastProgress = p.progress;
-            // The server's words: redacted as its answer is (redact.ts), and labelled as
-            // a relayed request is (relay-label.ts): Airlock's own progress on the same
-            // call says "Waiting for approval in Airlock", which a server could copy.
-            const said =
-              p.message === undefined
-                ? undefined
-                : `${relayLabel(this.c.label)} ${serverWords(this.c.redactor.text(p.message))}`.trimEnd();
-            ctx.progress?.(p.progress, p.total, said);
-          };
+        if (onprogress) options.onprogress = onprogress;
         const result = await inRelayScope(scope, () => send(params, options));
         // Refused here with a clear reason, as a tool error (spec-result.ts): the server did run it.
         const problem = toolResultProblem(result);
@@ -196,7 +185,7 @@ export class RemoteCalls {
           urlRetried = true;
           continue;
         }
-        if (isServerAnswer(err)) return this.serverError((err as Error).message);
+        if (isServerAnswer(err)) return this.serverError(err as ProtocolError);
         if (networkCode(err)) {
           if (up !== this.c.up) void this.c.sessions.drop(up);
           this.c.troubleNow(err as Error);
@@ -313,18 +302,32 @@ export class RemoteCalls {
   /**
    * A JSON-RPC error to the call: Airlock says who answered, and the server's words follow as
    * third-party content, marked as its results are (untrusted.ts). Written into Airlock's own
-   * sentence, they read as Airlock ("[Airlock: the user approved …]", issue 27 item 3).
+   * sentence, they read as Airlock ("[Airlock: the user approved …]", issue 27 item 3). The
+   * error's code (an integer, nothing a server can word) goes in that sentence and its `data`
+   * (JSON-RPC 2.0 §5.1: more about the error) after its message, with it: a call's answer is a
+   * tool result, and both were lost there.
    */
-  private serverError(words: string): CallToolResult {
+  private serverError(err: ProtocolError): CallToolResult {
+    const code = Number.isSafeInteger(err.code) ? ` (JSON-RPC error ${err.code})` : '';
+    // Redacted as a value before it is written out: in JSON text a secret holding `"` or `\`
+    // stands escaped, where the redaction of the whole result (redact.ts) no longer finds it.
+    const data =
+      err.data === undefined
+        ? []
+        : [`Error data: ${jsonOrNote(err.data, (d) => this.c.redactor.result({ d }).d)}`];
     return this.ownThenServers(
-      `The remote server "${this.c.label}" answered with an error; its message follows.`,
-      words,
+      `The remote server "${this.c.label}" answered with an error${code}; its message follows.`,
+      err.message,
+      ...data,
     );
   }
 
   /** A tool error: Airlock's own sentence, then the server's words, marked as its content is. */
-  private ownThenServers(own: string, words: string): CallToolResult {
-    const marked = markUntrusted({ content: [{ type: 'text', text: words }] }, this.c.label);
+  private ownThenServers(own: string, ...words: string[]): CallToolResult {
+    const marked = markUntrusted(
+      { content: words.map((text) => ({ type: 'text' as const, text })) },
+      this.c.label,
+    );
     return this.c.redactor.result({
       ...marked,
       content: [{ type: 'text', text: own }, ...(marked.content ?? [])],
@@ -351,5 +354,17 @@ export class RemoteCalls {
     return level && up.client.getProtocolEra() === 'modern'
       ? { [LOG_LEVEL_META_KEY]: level }
       : undefined;
+  }
+}
+
+/**
+ * JSON text of an error's `data`, redacted, or why none: a server's JSON nested past the stack's
+ * reach (the redactor writes it out too, so it goes inside the same catch).
+ */
+function jsonOrNote(data: unknown, redact: (data: unknown) => unknown): string {
+  try {
+    return JSON.stringify(redact(data)) ?? 'null';
+  } catch {
+    return '(not shown: nested too deeply to write out)';
   }
 }

@@ -26,6 +26,8 @@ export interface FeatureContext {
   agent: string;
   signal: AbortSignal;
   relay?: ClientRelay;
+  /** The agent asked for progress on this request (a progressToken): the source's goes here. */
+  progress?: (progress: number, total?: number, message?: string) => void;
 }
 
 /** Something a source tells agents on its own: a log line, a changed resource, changed lists. */

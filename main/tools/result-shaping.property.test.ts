@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { capText, capTextWalk } from './result-shaping.js';
+import { capText, capTextWalk, CUT_META_KEY } from './result-shaping.js';
 import type { CallToolResult } from './types.js';
+
+/** No lone surrogate (String#isWellFormed, ES2024, outside this build's lib): `u` pairs them. */
+const wellFormed = (s: string) => !/\p{Cs}/u.test(s);
 
 /**
  * capText gives a result within its budget back without walking it (issue 34); everything else
@@ -81,5 +84,41 @@ describe('capText', () => {
     );
     const notArray = { content: { length: 1 } };
     expect(() => capText(notArray as unknown as CallToolResult, 10)).toThrow();
+  });
+
+  it('never cuts a character in half: what is kept is well-formed text, a prefix of the original', () => {
+    // Whole code points, astral ones (surrogate pairs: emoji, CJK extensions) among them.
+    const unicode = fc.string({ unit: 'binary', maxLength: 12 });
+    fc.assert(
+      fc.property(
+        fc.array(unicode, { minLength: 1, maxLength: 4 }),
+        unicode,
+        fc.nat(40),
+        (texts, inStructured, max) => {
+          const r = capText(
+            {
+              content: texts.map((t) => ({ type: 'text' as const, text: t })),
+              structuredContent: { s: inStructured },
+            },
+            max,
+          );
+          const kept = [
+            ...(r.content ?? []).slice(0, texts.length).map((b) => (b as { text: string }).text),
+            (r.structuredContent as { s: string }).s,
+          ];
+          const whole = [...texts, inStructured];
+          kept.forEach((k, i) => {
+            expect(wellFormed(k)).toBe(true);
+            expect(whole[i]!.startsWith(k)).toBe(true);
+          });
+          // What was cut is counted, the dropped half of a pair with it.
+          const cut = whole.join('').length - kept.join('').length;
+          const mark = r._meta?.[CUT_META_KEY] as { characters: number } | undefined;
+          expect(mark?.characters ?? 0).toBe(cut);
+          expect(kept.join('').length).toBeLessThanOrEqual(max);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -71,8 +71,12 @@ export function capTextWalk(result: CallToolResult, maxChars: number): CallToolR
       budget.left -= text.length;
       return text;
     }
-    budget.cut += text.length - budget.left;
-    const kept = text.slice(0, budget.left);
+    // Never half a character: a cut between the two halves of a surrogate pair (an emoji, a CJK
+    // extension character) left a lone surrogate, which is no Unicode text (JSON, RFC 8259 §8.1:
+    // UTF-8) and reaches the agent as U+FFFD or fails its decoder. The half goes with the cut.
+    const end = isHighSurrogate(text.charCodeAt(budget.left - 1)) ? budget.left - 1 : budget.left;
+    budget.cut += text.length - end;
+    const kept = text.slice(0, end);
     budget.left = 0;
     return kept;
   };
@@ -104,6 +108,10 @@ export function capTextWalk(result: CallToolResult, maxChars: number): CallToolR
     ...(structured !== undefined ? { structuredContent: structured } : {}),
     _meta: { ...(result._meta ?? {}), [CUT_META_KEY]: { characters: budget.cut, limit: maxChars } },
   };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function capStrings(value: unknown, take: (s: string) => string): unknown {

@@ -1,6 +1,7 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { FeatureContext } from '../../tools/features.js';
 import type { AgentFeatures, WithRelay } from './api.js';
+import { withAgentProgress } from './agent-progress.js';
 
 /**
  * Resources, templates, prompts, completion and logging for one agent's
@@ -15,8 +16,17 @@ export function registerFeatureHandlers(
   session: () => string | undefined,
   withRelay: WithRelay,
 ): void {
-  const withCtx = <T>(ctx: ServerContext, run: (f: FeatureContext) => Promise<T>) =>
-    withRelay(ctx, (relay, signal) => run({ agent, signal, relay }));
+  // A read, prompt or completion that asked for progress gets the server's (agent-progress.ts).
+  const withCtx = <T>(
+    ctx: ServerContext,
+    token: string | number | undefined,
+    run: (f: FeatureContext) => Promise<T>,
+  ) =>
+    withAgentProgress(ctx, token, (progress) =>
+      withRelay(ctx, (relay, signal) =>
+        run(progress ? { agent, signal, relay, progress } : { agent, signal, relay }),
+      ),
+    );
   server.setRequestHandler('resources/list', async () => ({
     resources: await features.listResources(agent),
   }));
@@ -24,16 +34,20 @@ export function registerFeatureHandlers(
     resourceTemplates: await features.listResourceTemplates(agent),
   }));
   server.setRequestHandler('resources/read', (req, ctx) =>
-    withCtx(ctx, (f) => features.readResource(agent, req.params.uri, f)),
+    withCtx(ctx, req.params._meta?.progressToken, (f) =>
+      features.readResource(agent, req.params.uri, f),
+    ),
   );
   server.setRequestHandler('prompts/list', async () => ({
     prompts: await features.listPrompts(agent),
   }));
   server.setRequestHandler('prompts/get', (req, ctx) =>
-    withCtx(ctx, (f) => features.getPrompt(agent, req.params.name, req.params.arguments, f)),
+    withCtx(ctx, req.params._meta?.progressToken, (f) =>
+      features.getPrompt(agent, req.params.name, req.params.arguments, f),
+    ),
   );
   server.setRequestHandler('completion/complete', (req, ctx) =>
-    withCtx(ctx, (f) => features.complete(agent, req.params, f)),
+    withCtx(ctx, req.params._meta?.progressToken, (f) => features.complete(agent, req.params, f)),
   );
   server.setRequestHandler('logging/setLevel', (req) => {
     const id = session();

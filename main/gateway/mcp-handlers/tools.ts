@@ -4,6 +4,7 @@ import { callWithApprovalUrl, type UrlElicitationDeps } from './approval-url.js'
 import type { WithRelay } from './api.js';
 import { throwIfUrlRequired } from './url-required-error.js';
 import { PlainCallServer } from './call-server.js';
+import { withAgentProgress } from './agent-progress.js';
 import type { StartTask } from './tasks.js';
 import type { CallOptions } from '../../tools/types.js';
 
@@ -40,28 +41,7 @@ export function registerToolHandlers(
           );
         }),
       );
-    const token = req.params._meta?.progressToken;
-    // No progress asked, none can be under way: the answer goes without waiting a turn for it.
-    if (token === undefined) return await answer();
-    // Every progress notification is handed to the transport before the result (issue 28, item
-    // 2): the answer waits for the sends still under way, so none can follow it.
-    let sent: Promise<unknown> = Promise.resolve();
-    const result = await answer((p, total, message) => {
-      const sending = ctx.mcpReq
-        .notify({
-          method: 'notifications/progress',
-          params: {
-            progressToken: token,
-            progress: p,
-            ...(total !== undefined ? { total } : {}),
-            ...(message ? { message } : {}),
-          },
-        })
-        .catch(() => {});
-      sent = Promise.all([sent, sending]);
-    });
-    await sent;
-    return result;
+    return withAgentProgress(ctx, req.params._meta?.progressToken, answer);
   };
   server.setRequestHandler('tools/call', call);
   // A 2025 session's server and the 2026-07-28 hot path's run it without the SDK's second request

@@ -13,6 +13,7 @@ import type {
 import type { Logger } from '../../platform/log.js';
 import type { Redactor } from '../connection/redact.js';
 import { inRelayScope } from '../relay/relay-scope.js';
+import { serverProgress } from '../server-progress.js';
 import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../../tools/untrusted.js';
 import { isServerAnswer, type Upstream } from '../upstream/upstream.js';
 import {
@@ -22,7 +23,11 @@ import {
   type RetryClock,
 } from '../connection/restart-backoff.js';
 import { DEFAULT_TIMINGS, type RemoteTimings } from '../connection/timings.js';
-import type { McpSubscription, SubscriptionFilter } from '@modelcontextprotocol/client';
+import type {
+  McpSubscription,
+  RequestOptions,
+  SubscriptionFilter,
+} from '@modelcontextprotocol/client';
 import {
   budgeted,
   ListBudget,
@@ -140,7 +145,7 @@ export class RemoteFeatures {
     private readonly timeoutMs: number,
     private readonly logger: Logger,
     /** The connection's redactor (redact.ts): a notice is the upstream's text reaching agents. */
-    private readonly redactor?: Pick<Redactor, 'result'>,
+    private readonly redactor?: Pick<Redactor, 'result' | 'text'>,
     /** Reopening a listen stream the server ended (listenEnded): the backoff, and its clock. */
     reopen: {
       /** Whether `up` is still the server's shared connection. */
@@ -167,10 +172,7 @@ export class RemoteFeatures {
 
   async readResource(up: Upstream, uri: string, ctx: FeatureContext): Promise<ReadResourceResult> {
     const r = await inRelayScope(ctx, () =>
-      up.client.readResource(
-        { uri },
-        { signal: ctx.signal, timeout: this.timeoutMs, cacheMode: 'bypass' },
-      ),
+      up.client.readResource({ uri }, { ...this.requestOptions(ctx), cacheMode: 'bypass' }),
     );
     return this.marked(withoutUpstreamIdentity(r as ReadResourceResult));
   }
@@ -182,12 +184,28 @@ export class RemoteFeatures {
     ctx: FeatureContext,
   ): Promise<GetPromptResult> {
     const r = await inRelayScope(ctx, () =>
-      up.client.getPrompt(
-        { name, ...(args ? { arguments: args } : {}) },
-        { signal: ctx.signal, timeout: this.timeoutMs },
-      ),
+      up.client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, this.requestOptions(ctx)),
     );
     return this.marked(withoutUpstreamIdentity(r as GetPromptResult));
+  }
+
+  /**
+   * A read's options: the agent's cancellation, the bound, and its progress when it asked for
+   * progress (basic/utilities/progress: any request may carry a progressToken) — the server's
+   * progress reaches it as a tool call's does (server-progress.ts), its words labelled, and the
+   * request as a whole within a call's bound.
+   */
+  private requestOptions(ctx: FeatureContext): RequestOptions {
+    const o: RequestOptions = { signal: ctx.signal, timeout: this.timeoutMs };
+    if (ctx.progress) {
+      const r = this.redactor;
+      o.onprogress = serverProgress(this.label, (m) => (r ? r.text(m) : m), ctx.progress);
+      o.resetTimeoutOnProgress = true;
+      // Progress resets the idle bound, so a server that keeps reporting would hold the read
+      // open forever: the whole request is bounded as a call is (callMaxMs, remote-calls.ts).
+      o.maxTotalTimeout = this.t.callMaxMs;
+    }
+    return o;
   }
 
   /** Third-party content, like a tool result (untrusted.ts): marked for programs in `_meta`. */
@@ -205,7 +223,7 @@ export class RemoteFeatures {
   ): Promise<CompleteResult> {
     if (!up.client.getServerCapabilities()?.completions)
       return { completion: { values: [], hasMore: false } };
-    const r = await up.client.complete(params, { signal: ctx.signal, timeout: this.timeoutMs });
+    const r = await up.client.complete(params, this.requestOptions(ctx));
     return withoutUpstreamIdentity(r);
   }
 

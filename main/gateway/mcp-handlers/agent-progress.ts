@@ -1,0 +1,42 @@
+import type { ServerContext } from '@modelcontextprotocol/server';
+
+export type ProgressSink = (progress: number, total?: number, message?: string) => void;
+
+/**
+ * Runs a request's work with a progress channel to the agent when its request carried a
+ * progressToken (basic/utilities/progress: any request may), none otherwise. Every notification
+ * is handed to the transport before the result (issue 28, item 2): the answer waits for the sends
+ * still under way, so none can follow it. Without a token the answer goes without waiting a turn.
+ */
+export function withAgentProgress<T>(
+  ctx: ServerContext,
+  token: string | number | undefined,
+  run: (progress?: ProgressSink) => Promise<T>,
+): Promise<T> {
+  // Not async itself: an everyday call without a token costs no extra turn (issue 34).
+  return token === undefined ? run() : withProgress(ctx, token, run);
+}
+
+async function withProgress<T>(
+  ctx: ServerContext,
+  token: string | number,
+  run: (progress: ProgressSink) => Promise<T>,
+): Promise<T> {
+  let sent: Promise<unknown> = Promise.resolve();
+  const result = await run((p, total, message) => {
+    const sending = ctx.mcpReq
+      .notify({
+        method: 'notifications/progress',
+        params: {
+          progressToken: token,
+          progress: p,
+          ...(total !== undefined ? { total } : {}),
+          ...(message ? { message } : {}),
+        },
+      })
+      .catch(() => {});
+    sent = Promise.all([sent, sending]);
+  });
+  await sent;
+  return result;
+}
