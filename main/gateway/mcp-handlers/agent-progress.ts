@@ -17,6 +17,8 @@ export function withAgentProgress<T>(
   return token === undefined ? run() : withProgress(ctx, token, run);
 }
 
+const settled = (): undefined => undefined;
+
 async function withProgress<T>(
   ctx: ServerContext,
   token: string | number,
@@ -35,7 +37,9 @@ async function withProgress<T>(
         },
       })
       .catch(() => {});
-    sent = Promise.all([sent, sending]);
+    // Settled to undefined: Promise.all's own value would nest one array per notification, all
+    // kept until the request ends (a server reporting fast for the call's ten minutes).
+    sent = Promise.all([sent, sending]).then(settled);
   });
   await sent;
   return result;
