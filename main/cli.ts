@@ -268,6 +268,20 @@ async function run(fn: () => Promise<number>, words: string[] = []): Promise<num
       process.stderr.write(`airlock: ${why}\n`);
       return 2;
     }
+    // `remote` and `clients` answer an argument count they cannot use with their whole group's
+    // usage (30 lines for remote); say which command wants what, with its example, as every other
+    // command does (README: "a missing argument says which").
+    if (
+      err instanceof ControlError &&
+      err.code === 'INVALID' &&
+      err.message.startsWith('usage:') &&
+      words.length >= 2
+    ) {
+      process.stderr.write(
+        `airlock: ${whatIsWrong(words.slice(0, 2), COMMANDS, EXAMPLES, didYouMean)}\n`,
+      );
+      return 2;
+    }
     const code = err instanceof ControlError || isVaultError(err) ? `${err.code}: ` : '';
     process.stderr.write(`airlock: ${code}${err instanceof Error ? err.message : String(err)}\n`);
     return err instanceof ControlError && err.code === 'INVALID' ? 2 : 1;
