@@ -1,9 +1,10 @@
-import { mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runCli, requireBuilt } from '../../test-support/cli-process.js';
+import { airlockBin, runCli, requireBuilt } from '../../test-support/cli-process.js';
 import { makeDirs } from './make-dirs.js';
 import { resolveDataDir } from './paths.js';
 
@@ -60,6 +61,45 @@ describe('resolveDataDir on a path that cannot be a folder', () => {
       expect(r.stderr).toContain(
         'airlock: Cannot use /proc/airlock-no-such/data as the data directory: its parent cannot hold folders',
       );
+    },
+  );
+
+  // A read-only mount, made with bubblewrap (the local servers' sandbox; CI installs it). It was
+  // "EROFS … chmod" for an existing folder, and "ENOENT … mkdir logs" once that one was 0700.
+  it.runIf(process.platform === 'linux' && existsSync('/usr/bin/bwrap'))(
+    'on a read-only mount it says so, for a folder that exists',
+    async () => {
+      requireBuilt();
+      const ro = scratch(); // mkdtemp: already 0700, so nothing needs a chmod
+      const child = spawn(
+        '/usr/bin/bwrap',
+        [
+          '--bind',
+          '/',
+          '/',
+          '--ro-bind',
+          ro,
+          ro,
+          '--dev',
+          '/dev',
+          '--proc',
+          '/proc',
+          process.execPath,
+          airlockBin,
+          'status',
+          '--data-dir',
+          ro,
+        ],
+        { env: { ...process.env, AIRLOCK_VAULT: 'file' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      if (/bwrap: /.test(stderr)) return; // no user namespaces here: nothing to learn
+      expect(stderr).toBe(
+        `airlock: Cannot use ${ro} as the data directory: the file system is read-only (EROFS). Choose another with --data-dir DIR (or AIRLOCK_DATA_DIR).\n`,
+      );
+      expect(code).toBe(1);
     },
   );
 });

@@ -1,4 +1,12 @@
-import { chmodSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  lstatSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { makeDirs } from './make-dirs.js';
@@ -23,12 +31,15 @@ export function resolveDataDir(flag?: string, env: NodeJS.ProcessEnv = process.e
   const dir = resolve(chosen);
   try {
     makeDirs(dir, 0o700);
+    const real = realpathSync(dir);
+    // A read-only mount (or another user's folder) is said here: later it was a raw "EROFS …
+    // chmod", or worse "ENOENT … mkdir logs" (Node's recursive mkdir reports EROFS as ENOENT).
+    accessSync(real, constants.W_OK);
+    tightenDataDir(real);
+    return real;
   } catch (err) {
     throw new Error(dataDirProblem(dir, err as NodeJS.ErrnoException), { cause: err });
   }
-  const real = realpathSync(dir);
-  tightenDataDir(real);
-  return real;
 }
 
 /** Why `dir` cannot be the data directory, in words, with the way out (a raw "ENOTDIR … mkdir" was all a user got). */
