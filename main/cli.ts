@@ -8,6 +8,7 @@ import { appVersion } from './platform/version.js';
 import { EXAMPLES } from './cli/examples.js';
 import { commandWords, helpFor, usageEntries, whatIsWrong } from './cli/help.js';
 import { didYouMean } from './cli/suggest.js';
+import { quietWhenStdoutCloses } from './cli/closed-stdout.js';
 import type { ToolSource } from './tools/types.js';
 import type { YoungGenerationOptions } from './platform/young-generation.js';
 
@@ -96,6 +97,7 @@ export interface CliInjections {
 }
 
 export async function main(argv: string[], inject: CliInjections = {}): Promise<number> {
+  quietWhenStdoutCloses(argv[0] === 'serve');
   if (['--version', '-V', '-v', 'version'].includes(argv[0] ?? '')) {
     process.stdout.write(`airlock ${appVersion()}\n`);
     return 0;
@@ -264,6 +266,20 @@ async function run(fn: () => Promise<number>, words: string[] = []): Promise<num
     const why = parseProblem(err, words);
     if (why) {
       process.stderr.write(`airlock: ${why}\n`);
+      return 2;
+    }
+    // `remote` and `clients` answer an argument count they cannot use with their whole group's
+    // usage (30 lines for remote); say which command wants what, with its example, as every other
+    // command does (README: "a missing argument says which").
+    if (
+      err instanceof ControlError &&
+      err.code === 'INVALID' &&
+      err.message.startsWith('usage:') &&
+      words.length >= 2
+    ) {
+      process.stderr.write(
+        `airlock: ${whatIsWrong(words.slice(0, 2), COMMANDS, EXAMPLES, didYouMean)}\n`,
+      );
       return 2;
     }
     const code = err instanceof ControlError || isVaultError(err) ? `${err.code}: ` : '';

@@ -11,7 +11,7 @@ import { socketControlClient } from './socket-client.js';
 import { clientSetups } from '../clients/client-setup.js';
 import { resolveDataDir } from '../platform/paths.js';
 import { confirmedInWindow } from './confirm-in-window.js';
-import { runningServer, withControl } from './context.js';
+import { cliVault, runningServer, withControl } from './context.js';
 import { controlUrl } from './open.js';
 
 type Out = (line: string) => void;
@@ -56,11 +56,18 @@ async function vaultView(dataDir: string, socket: string | undefined): Promise<V
       // an older server, or one that just stopped: say what a start would use
     }
   }
-  if (existsSync(join(dataDir, VAULT_FILE))) {
+  // What a start with this environment would use: `--vault file` / AIRLOCK_VAULT=file decides
+  // before anything else (select.ts), so a stopped server's status said "OS keychain" under it.
+  const choice = cliVault();
+  if (choice === 'keychain') return { kind: 'keychain', why: 'chosen with --vault keychain' };
+  if (choice === 'file' || existsSync(join(dataDir, VAULT_FILE))) {
     const source = keySource(dataDir);
     return {
       kind: 'file',
-      why: `this data directory has a file vault (${VAULT_FILE})`,
+      why:
+        choice === 'file'
+          ? 'chosen with --vault file (or AIRLOCK_VAULT=file)'
+          : `this data directory has a file vault (${VAULT_FILE})`,
       tradeOff: fileVaultTradeOff(source),
     };
   }

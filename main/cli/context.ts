@@ -4,7 +4,7 @@ import { App, readControlToken } from '../app/app.js';
 import { InstanceLock, readServerInfo, type ServerInfo } from '../platform/instance.js';
 import { Logger } from '../platform/log.js';
 import { dataPaths, resolveDataDir } from '../platform/paths.js';
-import { SelectedVault, type VaultChoice } from '../platform/vault/select.js';
+import { parseVaultChoice, SelectedVault, type VaultChoice } from '../platform/vault/select.js';
 import { SocketUnreachableError, socketControlClient } from './socket-client.js';
 import { refuseLoosening } from './confirm-in-window.js';
 
@@ -12,6 +12,10 @@ import { refuseLoosening } from './confirm-in-window.js';
 let cliVaultChoice: VaultChoice | undefined;
 export function setCliVaultChoice(choice: VaultChoice | undefined): void {
   cliVaultChoice = choice;
+}
+/** The vault this CLI run was told to use: `--vault`, else AIRLOCK_VAULT, else auto. */
+export function cliVault(env: NodeJS.ProcessEnv = process.env): VaultChoice {
+  return cliVaultChoice ?? parseVaultChoice(env.AIRLOCK_VAULT);
 }
 
 export interface CliContext {

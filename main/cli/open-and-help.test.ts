@@ -185,6 +185,18 @@ describe('a CLI that explains', () => {
     expect(add.stderr).toContain('"airlock agent add" needs NAME.');
     expect(add.stderr).toContain('airlock agent add "Claude Code"');
     expect(add.stderr).not.toContain('unknown command');
+    // remote and clients parse their own arguments: the same answer, not their group's usage.
+    for (const [args, says, example] of [
+      [['remote', 'add'], '"airlock remote add" needs NAME URL.', 'airlock remote add linear'],
+      [['remote', 'remove'], '"airlock remote remove" needs NAME.', 'airlock remote remove linear'],
+      [['clients', 'connect'], '"airlock clients connect" needs CLIENT.', 'clients connect gemini'],
+    ] as const) {
+      const r = await runCli([...args, ...d], env);
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      expect(r.stderr).toContain(says);
+      expect(r.stderr).toContain(example);
+      expect(r.stderr).not.toContain('usage:');
+    }
     for (const [args, says] of [
       [['stauts'], 'Did you mean "status"?'],
       [['agent', 'lst'], 'Did you mean "agent list"?'],

@@ -1,6 +1,15 @@
-import { chmodSync, lstatSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  lstatSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { makeDirs } from './make-dirs.js';
 
 /** Per-OS application-data folder, the same place Electron's app.getPath('userData') uses. */
 export function defaultDataDir(
@@ -25,10 +34,36 @@ export function resolveDataDir(
 ): string {
   const chosen = flag ?? env.AIRLOCK_DATA_DIR ?? defaultDataDir(process.platform, env);
   const dir = resolve(chosen);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const real = realpathSync(dir);
-  tightenDataDir(real, process.platform, uid);
-  return real;
+  try {
+    makeDirs(dir, 0o700);
+    const real = realpathSync(dir);
+    // Another user's folder first, in its own words (ForeignDataDirError), before any chmod.
+    tightenDataDir(real, process.platform, uid);
+    // A read-only mount is said here: later it was a raw "EROFS … chmod", or worse "ENOENT …
+    // mkdir logs" (Node's recursive mkdir reports EROFS as ENOENT).
+    accessSync(real, constants.W_OK);
+    return real;
+  } catch (err) {
+    if (err instanceof ForeignDataDirError) throw err;
+    throw new Error(dataDirProblem(dir, err as NodeJS.ErrnoException), { cause: err });
+  }
+}
+
+/** Why `dir` cannot be the data directory, in words, with the way out (a raw "ENOTDIR … mkdir" was all a user got). */
+function dataDirProblem(dir: string, err: NodeJS.ErrnoException): string {
+  const isFile = statSync(dir, { throwIfNoEntry: false })?.isFile() === true;
+  const why = isFile
+    ? 'it is a file, not a folder'
+    : err.code === 'ENOTDIR'
+      ? 'a part of that path is a file, not a folder'
+      : err.code === 'EACCES' || err.code === 'EPERM'
+        ? 'permission denied'
+        : err.code === 'EROFS'
+          ? 'the file system is read-only'
+          : err.code === 'ENOENT'
+            ? 'its parent cannot hold folders (a link that leads nowhere, or a system folder such as /proc)'
+            : (err.message ?? String(err));
+  return `Cannot use ${dir} as the data directory: ${why}${err.code ? ` (${err.code})` : ''}. Choose another with --data-dir DIR (or AIRLOCK_DATA_DIR).`;
 }
 
 /** The files and folders Airlock itself writes in the data directory. */

@@ -1,0 +1,43 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { requireBuilt, runCli, withoutBus } from '../../test-support/cli-process.js';
+
+/**
+ * `airlock status` with no server running says which vault a start would use. It said "OS
+ * keychain" under AIRLOCK_VAULT=file (the README's headless setup) until the data directory
+ * already held a vault.enc, while `serve` in that same shell used the file vault.
+ */
+const fresh = () => mkdtempSync(join(tmpdir(), 'airlock-status-stopped-'));
+
+async function vaultOf(args: string[], extra: NodeJS.ProcessEnv) {
+  requireBuilt();
+  const env = withoutBus({ ...process.env, HOME: fresh(), ...extra });
+  for (const k of ['AIRLOCK_VAULT', 'AIRLOCK_VAULT_PASSPHRASE', 'AIRLOCK_DATA_DIR'])
+    if (!(k in extra)) delete env[k];
+  const r = await runCli(['status', '--json', '--data-dir', fresh(), ...args], env);
+  expect(r.code).toBe(1); // not running
+  return (JSON.parse(r.stdout) as { running: boolean; vault: { kind: string; why: string } }).vault;
+}
+
+describe('status of a stopped server names the vault a start would use', () => {
+  it('AIRLOCK_VAULT=file and --vault file: the file vault, and why', async () => {
+    const byEnv = await vaultOf([], {
+      AIRLOCK_VAULT: 'file',
+      AIRLOCK_VAULT_PASSPHRASE: 'a long enough passphrase',
+    });
+    expect(byEnv.kind).toBe('file');
+    expect(byEnv.why).toBe('chosen with --vault file (or AIRLOCK_VAULT=file)');
+    const byFlag = await vaultOf(['--vault', 'file'], {});
+    expect(byFlag.kind).toBe('file');
+  });
+
+  it('--vault keychain: the keychain, chosen; nothing set: the default', async () => {
+    expect(await vaultOf(['--vault', 'keychain'], {})).toEqual({
+      kind: 'keychain',
+      why: 'chosen with --vault keychain',
+    });
+    expect((await vaultOf([], {})).why).toMatch(/^the default;/);
+  });
+});
