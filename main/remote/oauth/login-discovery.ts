@@ -5,6 +5,19 @@ import {
   type OAuthServerInfo,
 } from '@modelcontextprotocol/client';
 import { isLoopback } from '../../tools/relay-label.js';
+import {
+  AddressRefused,
+  connectionRule,
+  endpointRule,
+  maskedUrl,
+  refusedLiteral,
+  serverReach,
+  systemResolver,
+  type AddressRule,
+  type Resolver,
+  type ServerReach,
+} from '../http/address-guard.js';
+import { pinnedFetch } from '../http/pinned-fetch.js';
 import { LoginError } from './errors.js';
 
 /**
@@ -69,24 +82,75 @@ export function usableMetadata(
 function insecure(name: string, what: string, url: string): LoginError {
   return new LoginError(
     'INSECURE_ENDPOINT',
-    `The ${what} endpoint of "${name}"'s authorization server is not HTTPS, or is on this computer while "${name}" is not (${url.slice(0, 200)}); Airlock will not sign in through it.`,
+    `The ${what} endpoint of "${name}"'s authorization server is not HTTPS, or is on this computer while "${name}" is not (${maskedUrl(url)}); Airlock will not sign in through it.`,
   );
 }
 
+/** How a guarded fetch reaches the network: the resolver (tests make names resolve to loopback). */
+export interface GuardedFetchOptions {
+  /** A fetch to send through instead of the pinned one (tests); every hop is still judged first. */
+  fetch?: FetchLike;
+  resolve?: Resolver;
+}
+
+/** Redirect hops a GET of the sign-in follows (metadata documents behind a redirect). */
+const MAX_HOPS = 5;
+
 /**
- * The fetch a sign-in runs on: every request is checked by secureEndpoint before it is sent, so
- * nothing a server's metadata names is reached before the checks in usableMetadata (the SDK's
- * discovery reads the authorization server's metadata at the URL the resource metadata names
- * before usableMetadata sees it). The MCP server's own origin is always allowed: the user gave it.
+ * The fetch a sign-in, a token refresh and a revocation run on: every request — every redirect hop
+ * too — is checked by secureEndpoint before it is sent, so nothing a server's metadata names is
+ * reached before the checks in usableMetadata (the SDK's discovery reads the authorization
+ * server's metadata at the URL the resource metadata names before usableMetadata sees it). The
+ * MCP server's own origin is always allowed: the user gave it. And where the request connects is
+ * judged on the address the socket connects to (pinned-fetch.ts, address-guard.ts): the server's
+ * own origin by connectionRule (a name of its may not lead to this computer), anything else by
+ * endpointRule (a public server's metadata may not lead to this computer, link-local addresses or
+ * the user's network).
  */
-export function guardedFetch(name: string, serverUrl: string, fetchFn: FetchLike): FetchLike {
+export function guardedFetch(
+  name: string,
+  serverUrl: string,
+  o: GuardedFetchOptions = {},
+): FetchLike {
   const own = new URL(serverUrl).origin;
-  return (input, init) => {
-    const url = new URL(String(input instanceof Request ? input.url : input));
-    if (url.origin !== own && !secureEndpoint(url.href, serverUrl))
-      return Promise.reject(insecure(name, 'metadata', url.href));
-    return fetchFn(input, init);
+  const resolve = o.resolve ?? systemResolver;
+  let reach: Promise<ServerReach> | undefined;
+  const ruleFor = async (url: URL): Promise<AddressRule> =>
+    url.origin === own
+      ? connectionRule(serverUrl)
+      : endpointRule(await (reach ??= serverReach(serverUrl, resolve)));
+  return async (input, init) => {
+    let url = new URL(String(input instanceof Request ? input.url : input));
+    const method = (init?.method ?? 'GET').toUpperCase();
+    for (let hop = 0; ; hop++) {
+      if (url.origin !== own && !secureEndpoint(url.href, serverUrl))
+        throw insecure(name, 'metadata', url.href);
+      const rule = await ruleFor(url);
+      const literal = refusedLiteral(url.hostname, rule);
+      if (literal) throw refused(name, url.href, literal);
+      let res: Response;
+      try {
+        const f = o.fetch ?? pinnedFetch(rule, resolve);
+        res = await f(hop === 0 ? input : url, { ...init, redirect: 'manual' });
+      } catch (err) {
+        const cause = (err as { cause?: unknown }).cause;
+        if (cause instanceof AddressRefused) throw refused(name, url.href, cause);
+        throw err;
+      }
+      const location = res.headers.get('location');
+      const redirect = res.status >= 300 && res.status < 400 && location !== null;
+      // Only a read follows a redirect (metadata); a POST's 3xx is its answer, as the SDK sees it.
+      if (!redirect || (method !== 'GET' && method !== 'HEAD') || hop >= MAX_HOPS) return res;
+      url = new URL(location, url);
+    }
   };
+}
+
+function refused(name: string, url: string, why: AddressRefused): LoginError {
+  return new LoginError(
+    'PRIVATE_ENDPOINT',
+    `An endpoint of "${name}"'s sign-in (${maskedUrl(url)}) is refused: ${why.message}.`,
+  );
 }
 
 /**

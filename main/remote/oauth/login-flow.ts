@@ -6,6 +6,7 @@ import {
   type OAuthServerInfo,
 } from '@modelcontextprotocol/client';
 import type { Logger } from '../../platform/log.js';
+import type { Resolver } from '../http/address-guard.js';
 import { followAuthorization } from './auto-follow.js';
 import { sanitize, type LoginErrorCode } from './errors.js';
 import { LoopbackListener, type RedirectPage } from '../../platform/loopback-redirect.js';
@@ -30,6 +31,8 @@ export interface LoginFlowOptions {
   clientMetadataUrl?: string;
   timeoutMs: number;
   fetch?: FetchLike;
+  /** The resolver the sign-in's requests connect by (address-guard.ts); the system's by default. */
+  resolve?: Resolver;
   /** Testing aid (probe --oauth-auto): follow the authorization redirects without a browser. */
   autoFollow?: boolean;
   logger?: Logger;
@@ -70,7 +73,10 @@ export class LoginFlow {
 
   /** Every request of the sign-in (discovery, registration, token, revocation lookup), checked first. */
   private get fetchFn(): FetchLike {
-    return guardedFetch(this.o.name, this.o.serverUrl, this.o.fetch ?? fetch);
+    return guardedFetch(this.o.name, this.o.serverUrl, {
+      ...(this.o.fetch ? { fetch: this.o.fetch } : {}),
+      ...(this.o.resolve ? { resolve: this.o.resolve } : {}),
+    });
   }
 
   /** Runs discovery and registration and opens the listener; afterwards `authUrl` is set. Throws LoginError. */

@@ -1,0 +1,93 @@
+/**
+ * A small fetch on node:http(s) whose connection is judged by an AddressRule at connect time
+ * (address-guard.ts): for the OAuth requests of a sign-in, a token refresh and a revocation.
+ * The global fetch (undici) resolves the name itself and takes no `lookup`, so a name could be
+ * judged on one answer and connected on another (DNS rebinding). Never follows a redirect: the
+ * caller (oauth/login-discovery.ts guardedFetch) judges each hop before asking for it.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { guardedLookup, refusedLiteral, type AddressRule, type Resolver } from './address-guard.js';
+import { http } from '../../platform/node-http.js';
+
+/** An OAuth answer is small JSON; a server sending more is cut off there. */
+export const PINNED_RESPONSE_LIMIT = 1024 * 1024;
+
+/** Statuses whose Response may not have a body (Fetch standard, "null body status"). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+export function pinnedFetch(rule: AddressRule, resolve: Resolver): FetchLike {
+  return (input, init) =>
+    new Promise<Response>((resolveResponse, reject) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return reject(new TypeError(`fetch failed: ${url.protocol} is not http(s)`));
+      const literal = refusedLiteral(url.hostname, rule);
+      if (literal) return reject(Object.assign(new TypeError('fetch failed'), { cause: literal }));
+      const headers = new Headers(init?.headers);
+      let body = init?.body;
+      if (body instanceof URLSearchParams) {
+        if (!headers.has('content-type'))
+          headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
+        body = body.toString();
+      }
+      if (body !== undefined && body !== null && typeof body !== 'string')
+        return reject(new TypeError('fetch failed: only string and form bodies are sent here'));
+      if (!headers.has('user-agent')) headers.set('user-agent', 'airlock');
+      const request =
+        url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : http.request;
+      const req = request(
+        url,
+        {
+          method: init?.method ?? 'GET',
+          headers: Object.fromEntries(headers),
+          // A fresh connection every time: a kept-alive socket was judged by another request's rule.
+          agent: false,
+          lookup: guardedLookup(rule, resolve),
+          ...(init?.signal ? { signal: init.signal } : {}),
+        },
+        (res) => collect(res, url.href, resolveResponse, reject),
+      );
+      req.on('error', (err) => {
+        if (init?.signal?.aborted) return reject(init.signal.reason as Error);
+        reject(Object.assign(new TypeError('fetch failed'), { cause: err }));
+      });
+      req.end(body ?? undefined);
+    });
+}
+
+function collect(
+  res: IncomingMessage,
+  url: string,
+  done: (r: Response) => void,
+  fail: (e: Error) => void,
+): void {
+  const parts: Buffer[] = [];
+  let size = 0;
+  res.on('data', (b: Buffer) => {
+    size += b.length;
+    if (size > PINNED_RESPONSE_LIMIT) {
+      res.destroy();
+      return fail(
+        new TypeError(`the answer of ${new URL(url).origin} is over ${PINNED_RESPONSE_LIMIT} bytes`),
+      );
+    }
+    parts.push(b);
+  });
+  res.on('error', (err) => fail(Object.assign(new TypeError('terminated'), { cause: err })));
+  res.on('end', () => {
+    const status = res.statusCode ?? 0;
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (v === undefined) continue;
+      for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
+    }
+    const r = new Response(NULL_BODY.has(status) ? null : Buffer.concat(parts), {
+      status,
+      statusText: res.statusMessage ?? '',
+      headers,
+    });
+    Object.defineProperty(r, 'url', { value: url });
+    done(r);
+  });
+}
