@@ -171,7 +171,8 @@ export function guardedLookup(rule: AddressRule, resolve: Resolver): LookupFunct
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (found) => {
-        const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+        const family =
+          options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
         const all = family === 4 || family === 6 ? found.filter((a) => a.family === family) : found;
         for (const a of all) {
           const cls = classifyAddress(a.address);

@@ -6,6 +6,7 @@
  * caller (oauth/login-discovery.ts guardedFetch) judges each hop before asking for it.
  */
 import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { guardedLookup, refusedLiteral, type AddressRule, type Resolver } from './address-guard.js';
 import { http } from '../../platform/node-http.js';
@@ -16,7 +17,17 @@ export const PINNED_RESPONSE_LIMIT = 1024 * 1024;
 /** Statuses whose Response may not have a body (Fetch standard, "null body status"). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
-export function pinnedFetch(rule: AddressRule, resolve: Resolver): FetchLike {
+/**
+ * `stream`: the body is handed on as it arrives, unbounded here (the MCP transports bound their
+ * messages themselves: bounded-sse.ts, json-values.ts) — for the connection to a server the
+ * user added by a host name whose transport runs on fetch (upstream.ts: legacy SSE, and the
+ * stock Streamable HTTP transport when the lean one cannot plug in).
+ */
+export function pinnedFetch(
+  rule: AddressRule,
+  resolve: Resolver,
+  o: { stream?: boolean } = {},
+): FetchLike {
   return (input, init) =>
     new Promise<Response>((resolveResponse, reject) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
@@ -46,7 +57,10 @@ export function pinnedFetch(rule: AddressRule, resolve: Resolver): FetchLike {
           lookup: guardedLookup(rule, resolve),
           ...(init?.signal ? { signal: init.signal } : {}),
         },
-        (res) => collect(res, url.href, resolveResponse, reject),
+        (res) =>
+          o.stream
+            ? resolveResponse(streamed(res, url.href))
+            : collect(res, url.href, resolveResponse, reject),
       );
       req.on('error', (err) => {
         if (init?.signal?.aborted) return reject(init.signal.reason as Error);
@@ -54,6 +68,34 @@ export function pinnedFetch(rule: AddressRule, resolve: Resolver): FetchLike {
       });
       req.end(body ?? undefined);
     });
+}
+
+function streamed(res: IncomingMessage, url: string): Response {
+  const status = res.statusCode ?? 0;
+  const body = NULL_BODY.has(status)
+    ? null
+    : (Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>);
+  if (body === null) res.resume();
+  return answer(res, url, body);
+}
+
+function answer(
+  res: IncomingMessage,
+  url: string,
+  body: ConstructorParameters<typeof Response>[0],
+): Response {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(res.headers)) {
+    if (v === undefined) continue;
+    for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
+  }
+  const r = new Response(body, {
+    status: res.statusCode ?? 0,
+    statusText: res.statusMessage ?? '',
+    headers,
+  });
+  Object.defineProperty(r, 'url', { value: url });
+  return r;
 }
 
 function collect(
@@ -69,25 +111,15 @@ function collect(
     if (size > PINNED_RESPONSE_LIMIT) {
       res.destroy();
       return fail(
-        new TypeError(`the answer of ${new URL(url).origin} is over ${PINNED_RESPONSE_LIMIT} bytes`),
+        new TypeError(
+          `the answer of ${new URL(url).origin} is over ${PINNED_RESPONSE_LIMIT} bytes`,
+        ),
       );
     }
     parts.push(b);
   });
   res.on('error', (err) => fail(Object.assign(new TypeError('terminated'), { cause: err })));
-  res.on('end', () => {
-    const status = res.statusCode ?? 0;
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(res.headers)) {
-      if (v === undefined) continue;
-      for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
-    }
-    const r = new Response(NULL_BODY.has(status) ? null : Buffer.concat(parts), {
-      status,
-      statusText: res.statusMessage ?? '',
-      headers,
-    });
-    Object.defineProperty(r, 'url', { value: url });
-    done(r);
-  });
+  res.on('end', () =>
+    done(answer(res, url, NULL_BODY.has(res.statusCode ?? 0) ? null : Buffer.concat(parts))),
+  );
 }

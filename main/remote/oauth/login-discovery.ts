@@ -140,7 +140,11 @@ export function guardedFetch(
       const location = res.headers.get('location');
       const redirect = res.status >= 300 && res.status < 400 && location !== null;
       // Only a read follows a redirect (metadata); a POST's 3xx is its answer, as the SDK sees it.
-      if (!redirect || (method !== 'GET' && method !== 'HEAD') || hop >= MAX_HOPS) return res;
+      // A caller that follows redirects itself (the SDK's fetchWithinOrigin asks for `manual`)
+      // gets the 3xx, and sends the next hop through here again.
+      const follows = init?.redirect !== 'manual' && init?.redirect !== 'error';
+      if (!redirect || !follows || (method !== 'GET' && method !== 'HEAD') || hop >= MAX_HOPS)
+        return res;
       url = new URL(location, url);
     }
   };

@@ -16,6 +16,14 @@ import { UpstreamClient } from './upstream-client.js';
 import { connectStdio, type StdioTarget } from '../stdio/connect-stdio.js';
 import { isStdioError } from '../stdio/errors.js';
 import { leanTransport } from '../http/lean-transport.js';
+import {
+  ANYWHERE,
+  connectionRule,
+  guardedLookup,
+  systemResolver,
+  type Resolver,
+} from '../http/address-guard.js';
+import { pinnedFetch } from '../http/pinned-fetch.js';
 import { BoundedSSEClientTransport } from '../http/bounded-sse.js';
 import type { SourceNotice } from '../../tools/features.js';
 import type { RelayMethod } from '../../tools/relay.js';
@@ -75,6 +83,11 @@ export interface UpstreamOptions {
   authProvider?: AuthProvider;
   /** A local server (issue 15): start this process and speak MCP over its stdio instead of `url`. */
   stdio?: StdioTarget;
+  /**
+   * The resolver the connection connects by (address-guard.ts); the system's by default. Tests
+   * make a name resolve to loopback with it.
+   */
+  resolve?: Resolver;
 }
 
 export interface Upstream {
@@ -115,6 +128,13 @@ async function attempt(
   kind: TransportKind,
   deadline: number,
 ): Promise<Upstream> {
+  // A server the user named by a host name may not lead to this computer or a link-local address
+  // (DNS rebinding, cloud metadata): judged on the address each socket connects to
+  // (address-guard.ts connectionRule). A URL naming an IP or localhost is taken as given.
+  const rule = connectionRule(o.url.href);
+  const resolve = o.resolve ?? systemResolver;
+  const lookup = rule === ANYWHERE ? undefined : guardedLookup(rule, resolve);
+  const baseFetch: FetchLike = lookup ? pinnedFetch(rule, resolve, { stream: true }) : fetch;
   const fetchWithHeaders: FetchLike = (url, init) => {
     const headers = new Headers(init?.headers);
     for (const [k, v] of Object.entries(o.headers)) headers.set(k, v);
@@ -123,7 +143,7 @@ async function attempt(
     // one signal (MaxListenersExceededWarning). A per-request follower signal keeps them per request.
     const signal = init?.signal ? AbortSignal.any([init.signal]) : undefined;
     const lost = init?.method === 'POST' ? streamLostHandler() : undefined;
-    const response = fetch(url, { ...init, headers, ...(signal ? { signal } : {}) });
+    const response = baseFetch(url, { ...init, headers, ...(signal ? { signal } : {}) });
     return lost ? response.then((r) => watchStream(r, lost)) : response;
   };
   const client = new UpstreamClient(
@@ -142,7 +162,7 @@ async function attempt(
   const transport =
     kind === 'sse'
       ? new BoundedSSEClientTransport(o.url, { fetch: fetchWithHeaders, ...auth })
-      : (leanTransport(o.url, o.headers, o.authProvider) ??
+      : (leanTransport(o.url, o.headers, o.authProvider, lookup) ??
         new StreamableHTTPClientTransport(o.url, { fetch: fetchWithHeaders, ...auth }));
   let closing = false;
   const remaining = Math.max(1, deadline - Date.now());
