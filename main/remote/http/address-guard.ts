@@ -163,6 +163,31 @@ export function refusedLiteral(hostname: string, rule: AddressRule): AddressRefu
 }
 
 /**
+ * The refusal for a host that Airlock does not connect to itself — the authorization endpoint,
+ * which the user's browser opens: judged on the literal, or on every address the name resolves
+ * to now. Not pinned (the browser resolves it again), so a best effort beside the pinned checks.
+ */
+export async function refusedHost(
+  hostname: string,
+  rule: AddressRule,
+  resolve: Resolver,
+): Promise<AddressRefused | undefined> {
+  if (rule.refused.size === 0) return undefined;
+  if (classifyAddress(hostname) !== undefined) return refusedLiteral(hostname, rule);
+  let found: ResolvedAddress[];
+  try {
+    found = await resolve(hostname);
+  } catch {
+    return undefined; // unresolvable here: the browser will not reach it either
+  }
+  for (const a of found) {
+    const cls = classifyAddress(a.address);
+    if (cls && rule.refused.has(cls)) return new AddressRefused(hostname, a.address, cls);
+  }
+  return undefined;
+}
+
+/**
  * A node:net `lookup` that resolves with `resolve` and refuses every answer holding an address
  * `rule` refuses — all of them judged, so whichever the socket tries (happy eyeballs tries
  * several) was judged. Honors `options.all` and `options.family` as dns.lookup does.

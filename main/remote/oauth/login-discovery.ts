@@ -7,9 +7,11 @@ import {
 import { isLoopback } from '../../tools/relay-label.js';
 import {
   AddressRefused,
+  ANYWHERE,
   connectionRule,
   endpointRule,
   maskedUrl,
+  refusedHost,
   refusedLiteral,
   serverReach,
   systemResolver,
@@ -49,6 +51,8 @@ export function usableMetadata(
   name: string,
   info: OAuthServerInfo,
   serverUrl: string,
+  /** Where the server's endpoints may be (address-guard.ts endpointRule); IP literals judged here. */
+  rule: AddressRule = ANYWHERE,
 ): AuthorizationServerMetadata {
   const md = info.authorizationServerMetadata;
   if (!md)
@@ -75,8 +79,26 @@ export function usableMetadata(
       : [['registration', md.registration_endpoint] as const]),
   ] as const) {
     if (!secureEndpoint(String(url), serverUrl)) throw insecure(name, what, String(url));
+    const literal = refusedLiteral(new URL(String(url)).hostname, rule);
+    if (literal) throw refused(name, String(url), literal, what);
   }
   return md;
+}
+
+/**
+ * The authorization endpoint is opened by the user's browser, not fetched here: its host is judged
+ * on what it resolves to now (refusedHost), so a public server's metadata cannot send the
+ * browser — with the sign-in's state and code challenge — to a device on the user's network.
+ */
+export async function checkAuthorizationHost(
+  name: string,
+  md: AuthorizationServerMetadata,
+  rule: AddressRule,
+  resolve: Resolver,
+): Promise<void> {
+  const url = String(md.authorization_endpoint);
+  const why = await refusedHost(new URL(url).hostname.replace(/^\[|\]$/g, ''), rule, resolve);
+  if (why) throw refused(name, url, why, 'authorization');
 }
 
 function insecure(name: string, what: string, url: string): LoginError {
@@ -150,10 +172,11 @@ export function guardedFetch(
   };
 }
 
-function refused(name: string, url: string, why: AddressRefused): LoginError {
+function refused(name: string, url: string, why: AddressRefused, what?: string): LoginError {
+  const which = what ? `The ${what} endpoint` : 'An endpoint';
   return new LoginError(
     'PRIVATE_ENDPOINT',
-    `An endpoint of "${name}"'s sign-in (${maskedUrl(url)}) is refused: ${why.message}.`,
+    `${which} of "${name}"'s sign-in (${maskedUrl(url)}) is refused: ${why.message}.`,
   );
 }
 

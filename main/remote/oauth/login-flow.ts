@@ -6,11 +6,16 @@ import {
   type OAuthServerInfo,
 } from '@modelcontextprotocol/client';
 import type { Logger } from '../../platform/log.js';
-import type { Resolver } from '../http/address-guard.js';
+import { endpointRule, serverReach, systemResolver, type Resolver } from '../http/address-guard.js';
 import { followAuthorization } from './auto-follow.js';
 import { sanitize, type LoginErrorCode } from './errors.js';
 import { LoopbackListener, type RedirectPage } from '../../platform/loopback-redirect.js';
-import { discoverServer, guardedFetch, usableMetadata } from './login-discovery.js';
+import {
+  checkAuthorizationHost,
+  discoverServer,
+  guardedFetch,
+  usableMetadata,
+} from './login-discovery.js';
 import { saveChoices, saveClient, saveSignIn } from './login-records.js';
 import { clientFor, isDynamic, preferredPort, startError } from './login-support.js';
 import { FlowProvider } from './provider.js';
@@ -86,7 +91,11 @@ export class LoginFlow {
       ? new URL(this.o.hints.resourceMetadataUrl)
       : undefined;
     this.info = await discoverServer(this.o.name, serverUrl, resourceMetadataUrl, this.fetchFn);
-    const md = usableMetadata(this.o.name, this.info, this.o.serverUrl);
+    // How far in the server's metadata may send the sign-in: no further than the server is.
+    const resolve = this.o.resolve ?? systemResolver;
+    const rule = endpointRule(await serverReach(this.o.serverUrl, resolve));
+    const md = usableMetadata(this.o.name, this.info, this.o.serverUrl, rule);
+    await checkAuthorizationHost(this.o.name, md, rule, resolve);
 
     const rec = await saveChoices(this.o, md);
     let client = clientFor(rec, md.issuer);

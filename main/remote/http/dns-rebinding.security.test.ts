@@ -1,0 +1,110 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NEVER_MS } from '../../../test-support/remote-app.js';
+import { connectUpstream } from '../upstream/upstream.js';
+import { guardedLookup, connectionRule, type Resolver } from './address-guard.js';
+
+/**
+ * A server the user adds by a host name is reached where that name resolves at each connection.
+ * Its owner chooses the answer, and may change it (DNS rebinding): to 127.0.0.1, the requests —
+ * with the user's header secrets — went to whatever listens on this computer at that port. The
+ * connection is judged on the address each socket connects to (address-guard.ts connectionRule).
+ */
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(() => r(null)))));
+});
+
+/** A local service that counts the requests that reach it. */
+async function localService(): Promise<{ port: number; asked: string[] }> {
+  const asked: string[] = [];
+  const s = createServer((req, res) => {
+    asked.push(`${req.method} ${req.url} ${req.headers['x-api-key'] ?? ''}`);
+    res.writeHead(404).end();
+  });
+  servers.push(s);
+  const port = await new Promise<number>((r) =>
+    s.listen(0, '127.0.0.1', () => r((s.address() as AddressInfo).port)),
+  );
+  return { port, asked };
+}
+
+const toLoopback: Resolver = () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]);
+
+async function connect(url: string, only: 'sse' | 'streamable-http', resolve: Resolver) {
+  return connectUpstream({
+    url: new URL(url),
+    headers: { 'X-API-Key': 'secret-key-1234' },
+    timeoutMs: NEVER_MS,
+    clientVersion: '1',
+    only,
+    resolve,
+  }).then(
+    () => null,
+    (e: unknown) => e as Error,
+  );
+}
+
+/** The error and its causes, as one text (the SDK wraps the fetch's failure). */
+function chain(err: unknown): string {
+  const out: string[] = [];
+  for (let e = err; e instanceof Error; e = (e as { cause?: unknown }).cause) out.push(e.message);
+  return out.join(' <- ');
+}
+
+describe('a remote server by host name never reaches this computer through DNS', () => {
+  it.each(['sse', 'streamable-http'] as const)(
+    '%s: a name that resolves to 127.0.0.1 is refused; the local service is never asked',
+    async (only) => {
+      const local = await localService();
+      const err = await connect(`http://mcp.rebind.test:${local.port}/mcp`, only, toLoopback);
+      expect(local.asked).toEqual([]);
+      expect(chain(err)).toContain('mcp.rebind.test resolves to 127.0.0.1');
+      expect(chain(err)).toContain('on this computer');
+    },
+  );
+
+  it.each(['sse', 'streamable-http'] as const)(
+    '%s: the user naming this computer is taken as given (same service, same resolver)',
+    async (only) => {
+      const local = await localService();
+      await connect(`http://127.0.0.1:${local.port}/mcp`, only, toLoopback);
+      await connect(`http://localhost:${local.port}/mcp`, only, toLoopback);
+      expect(local.asked.length).toBeGreaterThanOrEqual(2);
+      expect(local.asked[0]).toContain('secret-key-1234');
+    },
+  );
+
+  it('a name on the user network (LAN) is let through; link-local and loopback are not', async () => {
+    const rule = connectionRule('http://nas.lan:8080/mcp');
+    const answer =
+      (address: string): Resolver =>
+      () =>
+        Promise.resolve([{ address, family: address.includes(':') ? 6 : 4 }]);
+    const look = (address: string) =>
+      new Promise<string>((resolve) =>
+        guardedLookup(rule, answer(address))('nas.lan', { all: true }, (err, a) =>
+          resolve(err ? `refused: ${err.message}` : JSON.stringify(a)),
+        ),
+      );
+    expect(await look('192.168.1.20')).toContain('192.168.1.20');
+    expect(await look('10.1.2.3')).toContain('10.1.2.3');
+    expect(await look('169.254.169.254')).toMatch(/^refused: .*link-local/);
+    expect(await look('::ffff:127.0.0.1')).toMatch(/^refused: .*this computer/);
+    expect(await look('fe80::1')).toMatch(/^refused/);
+  });
+
+  it('one refused answer among several refuses the name (happy eyeballs may try any)', async () => {
+    const rule = connectionRule('https://mcp.example.com/mcp');
+    const both: Resolver = () =>
+      Promise.resolve([
+        { address: '93.184.215.14', family: 4 },
+        { address: '::1', family: 6 },
+      ]);
+    const err = await new Promise<Error | null>((resolve) =>
+      guardedLookup(rule, both)('mcp.example.com', { all: true }, (e) => resolve(e)),
+    );
+    expect(err?.message).toContain('resolves to ::1');
+  });
+});
