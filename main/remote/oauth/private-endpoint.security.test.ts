@@ -5,7 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import { startSignIn } from '../../../test-support/sign-in-start.js';
 import type { Resolver } from '../http/address-guard.js';
+import { MemoryVault } from '../../platform/vault/vault.js';
 import { guardedFetch } from './login-discovery.js';
+import { OAuthSession } from './session.js';
+import { OAuthStore } from './store.js';
 
 /**
  * A public MCP server's OAuth metadata names the endpoints a sign-in, a refresh and a sign-out
@@ -146,7 +149,7 @@ describe('every redirect hop is judged again', () => {
 });
 
 describe('a sign-in whose metadata names the user network', () => {
-  function stub(as: string, authorize: string) {
+  function stub(as: string, authorize: string, token = as) {
     const seen: string[] = [];
     const fetchFn: FetchLike = async (input) => {
       const url = String(input instanceof Request ? input.url : input);
@@ -159,7 +162,7 @@ describe('a sign-in whose metadata names the user network', () => {
         return json({
           issuer: as,
           authorization_endpoint: `${authorize}/authorize`,
-          token_endpoint: `${as}/token`,
+          token_endpoint: `${token}/token`,
           response_types_supported: ['code'],
           code_challenge_methods_supported: ['S256'],
         });
@@ -176,6 +179,15 @@ describe('a sign-in whose metadata names the user network', () => {
     expect(seen.filter((u) => u.includes('192.168.'))).toEqual([]);
   });
 
+  it('a token endpoint at a private address: refused at the start, before the browser opens', async () => {
+    const { seen, fetchFn } = stub('https://as.example', 'https://as.example', 'https://10.9.9.9');
+    const { flow, err } = await startSignIn(MCP, fetchFn, cleanup, resolver({}));
+    expect(err?.code, err?.message).toBe('PRIVATE_ENDPOINT');
+    expect(err?.message).toContain('The token endpoint');
+    expect(flow.authUrl).toBe('');
+    expect(seen.filter((u) => u.includes('10.9.9.9'))).toEqual([]);
+  });
+
   it('an authorization endpoint (opened by the browser) whose name resolves to the LAN', async () => {
     const { fetchFn } = stub('https://as.example', 'https://router.example');
     const resolve = resolver({ 'router.example': '192.168.0.1' });
@@ -183,5 +195,35 @@ describe('a sign-in whose metadata names the user network', () => {
     expect(err?.code, err?.message).toBe('PRIVATE_ENDPOINT');
     expect(err?.message).toContain('The authorization endpoint');
     expect(flow.authUrl).toBe('');
+  });
+});
+
+describe('after the sign-in: a sign-out whose revocation endpoint now resolves to this computer', () => {
+  it('the tokens are not sent; nothing connects; the detail says why', async () => {
+    const local = await listener();
+    const store = new OAuthStore(new MemoryVault(), 'svc', () => {});
+    await store.update(() => ({
+      v: 1,
+      serverUrl: MCP,
+      as: {
+        issuer: 'https://as.example',
+        authorization_endpoint: 'https://as.example/authorize',
+        token_endpoint: 'https://as.example/token',
+        response_types_supported: ['code'],
+        authorizationServerUrl: 'https://as.example',
+        revocation_endpoint: `https://revoke.rebind.test:${local.port}/revoke`,
+      },
+      client: { client_id: 'c1' },
+      tokens: { access_token: 'at', refresh_token: 'rt', token_type: 'Bearer', obtained_at: 0 },
+    }));
+    const session = new OAuthSession({
+      store,
+      serverUrl: MCP,
+      resolve: resolver({ 'revoke.rebind.test': '127.0.0.1' }),
+    });
+    const r = await session.logout();
+    expect(r.revoked).toBe(false);
+    expect(r.detail).toContain('revoke.rebind.test resolves to 127.0.0.1');
+    expect(local.connections()).toBe(0);
   });
 });
