@@ -136,6 +136,12 @@ export function endpointRule(reach: ServerReach): AddressRule {
 export class AddressRefused extends Error {
   override name = 'AddressRefused';
   readonly code = 'EADDRREFUSED';
+  /**
+   * Its message for a name (the connection to a server: literals are never refused there) inside
+   * another's text, for a transport that keeps only the text of a failure.
+   */
+  static readonly pattern =
+    /[^\s:]+ resolves to [^\s,]+, which is [^;]*; Airlock does not connect there for an address it did not get from you/;
   constructor(
     readonly host: string,
     readonly address: string,

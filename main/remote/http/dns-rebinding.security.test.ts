@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NEVER_MS } from '../../../test-support/remote-app.js';
-import { connectUpstream } from '../upstream/upstream.js';
+import { connectUpstream, describeFailure } from '../upstream/upstream.js';
 import { guardedLookup, connectionRule, type Resolver } from './address-guard.js';
 
 /**
@@ -62,6 +62,8 @@ describe('a remote server by host name never reaches this computer through DNS',
       expect(local.asked).toEqual([]);
       expect(chain(err)).toContain('mcp.rebind.test resolves to 127.0.0.1');
       expect(chain(err)).toContain('on this computer');
+      // What the server's status line says.
+      expect(describeFailure(err)).toMatch(/^refused: mcp\.rebind\.test resolves to 127\.0\.0\.1/);
     },
   );
 

@@ -17,6 +17,7 @@ import { connectStdio, type StdioTarget } from '../stdio/connect-stdio.js';
 import { isStdioError } from '../stdio/errors.js';
 import { leanTransport } from '../http/lean-transport.js';
 import {
+  AddressRefused,
   ANYWHERE,
   connectionRule,
   guardedLookup,
@@ -267,12 +268,29 @@ export function describeFailure(err: unknown): string {
   if (status !== undefined) return `${status} from server`;
   if (err instanceof UpstreamTimeoutError) return `unreachable: ${err.message}`;
   if (isTimeout(err)) return 'unreachable: no answer in time';
+  const refused = refusedAddress(err);
+  if (refused) return `refused: ${refused.message}`;
   const code = networkCode(err);
   if (code === 'UND_ERR_SOCKET') return `unreachable: ${innermost(err)}`;
   if (code) return `unreachable: ${NETWORK_TEXT[code] ?? code}`;
   if (err instanceof ProtocolError) return `error from server: ${err.message.slice(0, 200)}`;
   const message = err instanceof Error ? err.message : String(err);
   return `error: ${message.slice(0, 200)}`;
+}
+
+/**
+ * The connection's address check refusing (address-guard.ts), however deep the SDK nests it. The
+ * legacy SSE transport's EventSource keeps only the text of the fetch's failure (SseError's
+ * message, "SSE error: TypeError: fetch failed: …"), so there the refusal is found by its text.
+ */
+function refusedAddress(err: unknown): { message: string } | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 6; depth++) {
+    if (e instanceof AddressRefused) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  const text = err instanceof Error ? err.message : '';
+  const m = AddressRefused.pattern.exec(text);
+  return m ? { message: m[0] } : undefined;
 }
 
 const NETWORK_TEXT: Record<string, string> = {
