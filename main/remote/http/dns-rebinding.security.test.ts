@@ -1,7 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../../test-support/cleanup.js';
+import { FakeUpstream } from '../../../test-support/fake-upstream.js';
 import { NEVER_MS } from '../../../test-support/remote-app.js';
+import { Logger } from '../../platform/log.js';
+import { RemoteSource } from '../remote-source.js';
 import { connectUpstream, describeFailure } from '../upstream/upstream.js';
 import { guardedLookup, connectionRule, type Resolver } from './address-guard.js';
 
@@ -11,6 +15,7 @@ import { guardedLookup, connectionRule, type Resolver } from './address-guard.js
  * with the user's header secrets — went to whatever listens on this computer at that port. The
  * connection is judged on the address each socket connects to (address-guard.ts connectionRule).
  */
+const cleanup = cleanupAfterEach();
 const servers: Server[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(() => r(null)))));
@@ -108,5 +113,56 @@ describe('a remote server by host name never reaches this computer through DNS',
       guardedLookup(rule, both)('mcp.example.com', { all: true }, (e) => resolve(e)),
     );
     expect(err?.message).toContain('resolves to ::1');
+  });
+});
+
+describe('through the source the app builds (the resolver given to its constructor)', () => {
+  const NEVER = 10 * 60_000;
+  const timings = {
+    connectMs: NEVER,
+    listMs: NEVER,
+    readyMs: NEVER,
+    healthMs: NEVER,
+    callIdleMs: NEVER,
+    backoffInitialMs: NEVER,
+    backoffMaxMs: NEVER,
+  };
+  function source(url: string, resolve: Resolver): RemoteSource {
+    const s = new RemoteSource(
+      { name: 'up', url, headers: {} },
+      { logger: new Logger({ stderr: false }), version: 'test', timings, resolve },
+    );
+    cleanup.push(() => s.stop());
+    s.start();
+    return s;
+  }
+  const settled = (s: RemoteSource) =>
+    new Promise<void>((resolve) => {
+      const done = () => ['ready', 'error'].includes(s.status().state);
+      if (done()) return resolve();
+      const off = s.onChange(() => {
+        if (done()) {
+          off();
+          resolve();
+        }
+      });
+    });
+
+  it('a real MCP server on this computer, reached by a name: refused, and the status says why', async () => {
+    const up = new FakeUpstream({ tools: [{ name: 'echo' }] });
+    await up.start();
+    cleanup.push(() => up.stop());
+    const port = new URL(up.url).port;
+    const s = source(`http://mcp.rebind.test:${port}/mcp`, toLoopback);
+    await settled(s);
+    const st = s.status();
+    expect(st.state).toBe('error');
+    expect(st.state === 'error' ? st.detail : '').toContain(
+      'mcp.rebind.test resolves to 127.0.0.1',
+    );
+    // The same server by the URL naming this computer connects.
+    const ok = source(up.url, toLoopback);
+    await settled(ok);
+    expect(ok.status().state).toBe('ready');
   });
 });
