@@ -167,9 +167,19 @@ export function guardedFetch(
       const follows = init?.redirect !== 'manual' && init?.redirect !== 'error';
       if (!redirect || !follows || (method !== 'GET' && method !== 'HEAD') || hop >= MAX_HOPS)
         return res;
-      url = new URL(location, url);
+      const next = new URL(location, url);
+      // Another origin gets no credentials of this one (Fetch standard, "HTTP-redirect fetch").
+      if (next.origin !== url.origin)
+        init = { ...init, headers: withoutCredentials(init?.headers) };
+      url = next;
     }
   };
+}
+
+function withoutCredentials(h: ConstructorParameters<typeof Headers>[0]): Headers {
+  const out = new Headers(h);
+  for (const name of ['authorization', 'cookie', 'proxy-authorization']) out.delete(name);
+  return out;
 }
 
 function refused(name: string, url: string, why: AddressRefused, what?: string): LoginError {

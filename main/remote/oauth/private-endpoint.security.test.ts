@@ -136,6 +136,19 @@ describe('every redirect hop is judged again', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('a hop to another origin carries no Authorization', async () => {
+    const auth: (string | null)[] = [];
+    const fetchFn: FetchLike = async (input, init) => {
+      auth.push(new Headers(init?.headers).get('authorization'));
+      if (auth.length === 1)
+        return new Response(null, { status: 302, headers: { location: 'https://as2.example/m' } });
+      return new Response('{}');
+    };
+    const f = guardedFetch('svc', MCP, { fetch: fetchFn, resolve: resolver({}) });
+    await f('https://as.example/meta', { headers: { Authorization: 'Bearer t-123' } });
+    expect(auth).toEqual(['Bearer t-123', null]);
+  });
+
   it('a hop to a public https endpoint is followed', async () => {
     const { seen, fetchFn } = redirecting('https://as2.example/meta');
     const f = guardedFetch('svc', MCP, { fetch: fetchFn, resolve: resolver({}) });
