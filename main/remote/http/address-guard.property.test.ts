@@ -6,6 +6,7 @@ import {
   AddressRefused,
   ANYWHERE,
   classifyAddress,
+  guardedLookup,
   type AddressClass,
   type AddressRule,
   type Resolver,
@@ -172,5 +173,68 @@ describe('the judged address is the connected one', () => {
       ),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('an answer mixing refused and allowed addresses', () => {
+  /** Addresses of every class, in both families. */
+  const anyAnswer = fc.constantFrom(
+    { address: '127.0.0.1', family: 4 },
+    { address: '::1', family: 6 },
+    { address: '169.254.169.254', family: 4 },
+    { address: 'fe80::1c2:3ff:fe04:506', family: 6 },
+    { address: '192.168.1.20', family: 4 },
+    { address: 'fd12::20', family: 6 },
+    { address: '93.184.215.14', family: 4 },
+    { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 },
+  );
+  const rules = fc.constantFrom<AddressRule>(
+    ANYWHERE,
+    { refused: new Set(['local', 'link-local']) },
+    STRICT,
+  );
+  type Answer = { address: string; family: number }[];
+  function look(rule: AddressRule, answer: Answer, all: boolean) {
+    return new Promise<{ err: Error | null; got: unknown }>((r) =>
+      guardedLookup(rule, () => Promise.resolve(answer))('name.test', { all }, (err, got) =>
+        r({ err, got }),
+      ),
+    );
+  }
+
+  it('the socket is given exactly the allowed addresses, in order; none allowed is a refusal', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        rules,
+        fc.array(anyAnswer, { minLength: 1, maxLength: 5 }),
+        async (rule, answer) => {
+          const allowed = answer.filter((a) => !rule.refused.has(classifyAddress(a.address)!));
+          const many = await look(rule, answer, true);
+          const one = await look(rule, answer, false);
+          if (allowed.length === 0) {
+            expect(many.err).toBeInstanceOf(AddressRefused);
+            expect(one.err).toBeInstanceOf(AddressRefused);
+            expect((many.err as AddressRefused).address).toBe(answer[0]!.address);
+          } else {
+            expect(many).toEqual({ err: null, got: allowed });
+            expect(one).toEqual({ err: null, got: allowed[0]!.address });
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a LAN name answering IPv6 link-local beside its IPv4 address (multicast DNS) connects by the IPv4 one', async () => {
+    const resolve: Resolver = () =>
+      Promise.resolve([
+        { address: 'fe80::1c2:3ff:fe04:506', family: 6 },
+        { address: '127.0.0.1', family: 4 },
+      ]);
+    // The link-local address refused, the other let through: it reaches the server on 127.0.0.1.
+    const rule: AddressRule = { refused: new Set(['link-local']) };
+    expect(await outcome(`http://nas.local:${port4}/`, rule, resolve)).toEqual({
+      connected: 'local',
+    });
   });
 });

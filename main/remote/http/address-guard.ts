@@ -194,9 +194,14 @@ export async function refusedHost(
 }
 
 /**
- * A node:net `lookup` that resolves with `resolve` and refuses every answer holding an address
- * `rule` refuses — all of them judged, so whichever the socket tries (happy eyeballs tries
- * several) was judged. Honors `options.all` and `options.family` as dns.lookup does.
+ * A node:net `lookup` that resolves with `resolve` and hands the socket only the addresses `rule`
+ * allows — every one judged, so whichever the socket tries (happy eyeballs tries several) was
+ * judged; the socket connects to nothing but what the lookup gives it (node:net
+ * lookupAndConnect). An answer whose every address is refused fails with the first refusal.
+ * Refused addresses are dropped rather than failing the whole answer: a LAN name found by
+ * multicast DNS (`nas.local`) often answers an IPv6 link-local address beside its IPv4 one, and a
+ * rebinding answer mixing a public and a local address still reaches only the public one.
+ * Honors `options.all` and `options.family` as dns.lookup does.
  */
 export function guardedLookup(rule: AddressRule, resolve: Resolver): LookupFunction {
   return (hostname, options, callback) => {
@@ -204,12 +209,16 @@ export function guardedLookup(rule: AddressRule, resolve: Resolver): LookupFunct
       (found) => {
         const family =
           options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
-        const all = family === 4 || family === 6 ? found.filter((a) => a.family === family) : found;
-        for (const a of all) {
+        const answer =
+          family === 4 || family === 6 ? found.filter((a) => a.family === family) : found;
+        let refusal: AddressRefused | undefined;
+        const all = answer.filter((a) => {
           const cls = classifyAddress(a.address);
-          if (cls && rule.refused.has(cls))
-            return callback(new AddressRefused(hostname, a.address, cls), '', 0);
-        }
+          if (!cls || !rule.refused.has(cls)) return true;
+          refusal ??= new AddressRefused(hostname, a.address, cls);
+          return false;
+        });
+        if (all.length === 0 && refusal) return callback(refusal, '', 0);
         if (all.length === 0)
           return callback(
             Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }),

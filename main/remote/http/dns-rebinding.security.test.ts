@@ -102,17 +102,28 @@ describe('a remote server by host name never reaches this computer through DNS',
     expect(await look('fe80::1')).toMatch(/^refused/);
   });
 
-  it('one refused answer among several refuses the name (happy eyeballs may try any)', async () => {
+  it('a refused answer among several is never handed to the socket (happy eyeballs may try any)', async () => {
     const rule = connectionRule('https://mcp.example.com/mcp');
-    const both: Resolver = () =>
-      Promise.resolve([
-        { address: '93.184.215.14', family: 4 },
-        { address: '::1', family: 6 },
-      ]);
-    const err = await new Promise<Error | null>((resolve) =>
-      guardedLookup(rule, both)('mcp.example.com', { all: true }, (e) => resolve(e)),
-    );
-    expect(err?.message).toContain('resolves to ::1');
+    const answer =
+      (...addresses: string[]): Resolver =>
+      () =>
+        Promise.resolve(
+          addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+        );
+    const look = (resolve: Resolver) =>
+      new Promise<{ err: Error | null; got: unknown }>((r) =>
+        guardedLookup(rule, resolve)('mcp.example.com', { all: true }, (err, got) =>
+          r({ err, got }),
+        ),
+      );
+    // The socket gets only the public address: it cannot try ::1.
+    expect(await look(answer('93.184.215.14', '::1'))).toEqual({
+      err: null,
+      got: [{ address: '93.184.215.14', family: 4 }],
+    });
+    // Nothing allowed: the name is refused, the refusal naming the first address.
+    const none = await look(answer('::1', '169.254.169.254'));
+    expect(none.err?.message).toContain('resolves to ::1');
   });
 });
 
