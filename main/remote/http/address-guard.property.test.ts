@@ -27,6 +27,7 @@ function referenceV4(n: number): AddressClass {
   const c = (n >>> 8) & 0xff;
   if (a === 127 || a === 0) return 'local';
   if (a === 169 && b === 254) return 'link-local';
+  if (n === 0x646464c8) return 'link-local'; // 100.100.100.200, Alibaba Cloud's metadata
   if (a === 10 || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168)) return 'private';
   if (a === 100 && b >= 64 && b < 128) return 'private';
   if (a === 192 && b === 0 && c === 0) return 'private';
@@ -82,6 +83,8 @@ describe('address classes over spellings', () => {
         const first = w[0]!;
         let want: AddressClass = 'public';
         if (first >= 0xfe80 && first <= 0xfebf) want = 'link-local';
+        else if (full === 'fd00:ec2:0:0:0:0:0:254')
+          want = 'link-local'; // AWS metadata
         else if ((first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfec0) want = 'private';
         else if ((first & 0xff00) === 0xff00) want = 'private';
         else if (w.slice(0, 5).every((x) => x === 0) && (w[5] === 0 || w[5] === 0xffff))
@@ -236,5 +239,27 @@ describe('an answer mixing refused and allowed addresses', () => {
     expect(await outcome(`http://nas.local:${port4}/`, rule, resolve)).toEqual({
       connected: 'local',
     });
+  });
+});
+
+describe('cloud metadata services outside 169.254/16', () => {
+  it.each([
+    ['fd00:ec2::254', 'AWS IMDS over IPv6'],
+    ['fd00:ec2:0:0:0:0:0:254', 'AWS IMDS over IPv6, spelled out'],
+    ['100.100.100.200', 'Alibaba Cloud'],
+    ['::ffff:100.100.100.200', 'Alibaba Cloud, IPv4-mapped'],
+  ])('%s (%s) is refused wherever link-local addresses are', async (address) => {
+    expect(classifyAddress(address)).toBe('link-local');
+    // A name the user added may lead to the network, not to a metadata service.
+    const rule: AddressRule = { refused: new Set(['local', 'link-local']) };
+    const family = address.includes(':') ? 6 : 4;
+    const resolve: Resolver = () => Promise.resolve([{ address, family }]);
+    expect(await outcome(`http://metadata.test:${port4}/`, rule, resolve)).toEqual({
+      refused: 'link-local',
+    });
+  });
+  it('the rest of fd00::/8 and 100.64/10 stays the user network', () => {
+    expect(classifyAddress('fd00:ec2::253')).toBe('private');
+    expect(classifyAddress('100.100.100.100')).toBe('private');
   });
 });

@@ -11,7 +11,10 @@
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { isLoopback } from '../../tools/relay-label.js';
 
-/** `local`: this computer; `link-local`: 169.254/16, fe80::/10 (cloud metadata lives there). */
+/**
+ * `local`: this computer; `link-local`: 169.254/16, fe80::/10 and the cloud metadata services'
+ * addresses (169.254.169.254, AWS's fd00:ec2::254, Alibaba's 100.100.100.200).
+ */
 export type AddressClass = 'local' | 'link-local' | 'private' | 'public';
 
 /** An address a name resolved to, as dns.lookup gives it with `all: true`. */
@@ -34,6 +37,9 @@ const V4: [AddressClass, string, number][] = [
   ['local', '127.0.0.0', 8],
   ['local', '0.0.0.0', 8], // "this network": connecting to 0.0.0.0 reaches this computer
   ['link-local', '169.254.0.0', 16],
+  // Cloud metadata outside 169.254/16, classed with it (classes are checked local, link-local,
+  // private, so this wins over 100.64/10): Alibaba Cloud's 100.100.100.200.
+  ['link-local', '100.100.100.200', 32],
   ['private', '10.0.0.0', 8],
   ['private', '172.16.0.0', 12],
   ['private', '192.168.0.0', 16],
@@ -47,7 +53,10 @@ const V6: [AddressClass, string, number][] = [
   ['local', '::1', 128],
   ['local', '::', 128],
   ['link-local', 'fe80::', 10],
-  ['private', 'fc00::', 7], // unique local (AWS's fd00:ec2::254 metadata too)
+  // AWS's instance metadata over IPv6 (IMDS): inside fc00::/7, but a metadata service, not a
+  // server on the user's network, so refused wherever link-local addresses are.
+  ['link-local', 'fd00:ec2::254', 128],
+  ['private', 'fc00::', 7], // unique local
   ['private', 'fec0::', 10], // site-local, deprecated
   ['private', 'ff00::', 8], // multicast
 ];
@@ -155,7 +164,7 @@ export class AddressRefused extends Error {
 
 const PLACE: Record<AddressClass, string> = {
   local: 'on this computer',
-  'link-local': 'a link-local address (cloud metadata services live there)',
+  'link-local': 'a link-local or cloud metadata address',
   private: 'on a private network',
   public: 'public',
 };

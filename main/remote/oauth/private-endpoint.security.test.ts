@@ -71,7 +71,8 @@ describe('a public server names an OAuth endpoint that resolves to this computer
     ['192.168.1.1', 'on a private network'],
     ['100.64.0.1', 'on a private network'],
     ['169.254.169.254', 'link-local'],
-    ['fd00:ec2::254', 'on a private network'],
+    ['fd00:ec2::254', 'cloud metadata'],
+    ['fd12:3456::7', 'on a private network'],
   ])('a name resolving to %s is refused (%s)', async (address, place) => {
     const f = guardedFetch('svc', MCP, { resolve: resolver({ 'token.example': address }) });
     const err = await errorOf(f('https://token.example/token', { method: 'POST', body: 'x=1' }));
