@@ -69,6 +69,10 @@ describe('a remote server by host name never reaches this computer through DNS',
       expect(chain(err)).toContain('on this computer');
       // What the server's status line says.
       expect(describeFailure(err)).toMatch(/^refused: mcp\.rebind\.test resolves to 127\.0\.0\.1/);
+      // …and what to write instead (a name in /etc/hosts pointing at 127.0.0.1 ends here too).
+      expect(describeFailure(err)).toContain(
+        'For a server on this computer, write localhost, 127.0.0.1 or a name ending in .localhost in its URL',
+      );
     },
   );
 
@@ -171,6 +175,7 @@ describe('through the source the app builds (the resolver given to its construct
     expect(st.state === 'error' ? st.detail : '').toContain(
       'mcp.rebind.test resolves to 127.0.0.1',
     );
+    expect(st.state === 'error' ? st.detail : '').toContain('write localhost, 127.0.0.1');
     // The same server by the URL naming this computer connects.
     const ok = source(up.url, toLoopback);
     await settled(ok);

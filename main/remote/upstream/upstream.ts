@@ -269,7 +269,7 @@ export function describeFailure(err: unknown): string {
   if (err instanceof UpstreamTimeoutError) return `unreachable: ${err.message}`;
   if (isTimeout(err)) return 'unreachable: no answer in time';
   const refused = refusedAddress(err);
-  if (refused) return `refused: ${refused.message}`;
+  if (refused) return `refused: ${refused.message}${refused.local ? ON_THIS_COMPUTER : ''}`;
   const code = networkCode(err);
   if (code === 'UND_ERR_SOCKET') return `unreachable: ${innermost(err)}`;
   if (code) return `unreachable: ${NETWORK_TEXT[code] ?? code}`;
@@ -283,15 +283,22 @@ export function describeFailure(err: unknown): string {
  * legacy SSE transport's EventSource keeps only the text of the fetch's failure (SseError's
  * message, "SSE error: TypeError: fetch failed: …"), so there the refusal is found by its text.
  */
-function refusedAddress(err: unknown): { message: string } | undefined {
+function refusedAddress(err: unknown): { message: string; local: boolean } | undefined {
   for (let e: unknown = err, depth = 0; e && depth < 6; depth++) {
-    if (e instanceof AddressRefused) return e;
+    if (e instanceof AddressRefused) return { message: e.message, local: e.cls === 'local' };
     e = (e as { cause?: unknown }).cause;
   }
   const text = err instanceof Error ? err.message : '';
   const m = AddressRefused.pattern.exec(text);
-  return m ? { message: m[0] } : undefined;
+  return m ? { message: m[0], local: m[0].includes(', which is on this computer;') } : undefined;
 }
+
+/**
+ * What to write instead when a name the user gave resolves to this computer (a name in
+ * /etc/hosts, a `lvh.me`-style development name): the spellings connectionRule takes as given.
+ */
+const ON_THIS_COMPUTER =
+  '. For a server on this computer, write localhost, 127.0.0.1 or a name ending in .localhost in its URL';
 
 const NETWORK_TEXT: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
