@@ -14,6 +14,15 @@ import { http } from '../../platform/node-http.js';
 /** An OAuth answer is small JSON; a server sending more is cut off there. */
 export const PINNED_RESPONSE_LIMIT = 1024 * 1024;
 
+/**
+ * An OAuth request not answered in full this long fails. The global fetch used before gave up on
+ * a connection after 10 s and on an answer after 300 s (undici's defaults); with no limit, a
+ * token endpoint that accepts the connection and never answers held the single-flight refresh
+ * (oauth/token-refresh.ts), which passes no signal, and every request waiting on it, forever.
+ * Not for `stream` (a server's event stream is open for as long as the connection).
+ */
+export const PINNED_TIMEOUT_MS = 30_000;
+
 /** Statuses whose Response may not have a body (Fetch standard, "null body status"). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -29,7 +38,16 @@ export function pinnedFetch(
   o: { stream?: boolean } = {},
 ): FetchLike {
   return (input, init) =>
-    new Promise<Response>((resolveResponse, reject) => {
+    new Promise<Response>((settle, fail) => {
+      let timer: NodeJS.Timeout | undefined;
+      const resolveResponse = (r: Response) => {
+        clearTimeout(timer);
+        settle(r);
+      };
+      const reject = (e: unknown) => {
+        clearTimeout(timer);
+        fail(e as Error);
+      };
       const url = new URL(input instanceof Request ? input.url : String(input));
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         return reject(new TypeError(`fetch failed: ${url.protocol} is not http(s)`));
@@ -62,6 +80,15 @@ export function pinnedFetch(
             ? resolveResponse(streamed(res, url.href))
             : collect(res, url.href, resolveResponse, reject),
       );
+      if (!o.stream)
+        timer = setTimeout(() => {
+          const err = Object.assign(
+            new Error(`no answer from ${url.origin} within ${PINNED_TIMEOUT_MS / 1000} s`),
+            { code: 'ETIMEDOUT' },
+          );
+          req.destroy(err);
+          reject(Object.assign(new TypeError('fetch failed'), { cause: err }));
+        }, PINNED_TIMEOUT_MS);
       req.on('error', (err) => {
         if (init?.signal?.aborted) return reject(init.signal.reason as Error);
         reject(Object.assign(new TypeError('fetch failed'), { cause: err }));
