@@ -128,3 +128,45 @@ describe('TLS', () => {
     expect(await sni).toBe('as.test');
   });
 });
+
+describe('stream mode keeps its connections alive, judged by its own rule only', () => {
+  /** A keep-alive server answering `{}` that counts the connections made to it. */
+  async function counting() {
+    let n = 0;
+    const s = createServer((_req, res) => res.end('{}'));
+    s.on('connection', () => n++);
+    cleanup.push(
+      () =>
+        new Promise((r) => {
+          s.closeAllConnections();
+          s.close(r);
+        }),
+    );
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    return { port: (s.address() as AddressInfo).port, connections: () => n };
+  }
+
+  it("a connection's requests share one socket", async () => {
+    const { port, connections } = await counting();
+    const f = pinnedFetch(RULE, toLoopback, { stream: true });
+    for (let i = 0; i < 3; i++) {
+      const r = await f(`http://mcp.test:${port}/mcp`, { method: 'POST', body: '{}' });
+      await r.text();
+    }
+    expect(connections()).toBe(1);
+  });
+
+  it("a socket one rule let through is never another's: the stricter fetch is refused", async () => {
+    const { port, connections } = await counting();
+    const url = `http://mcp.test:${port}/mcp`;
+    const lenient = pinnedFetch(RULE, toLoopback, { stream: true });
+    await (await lenient(url)).text(); // an idle socket to mcp.test:port now waits in its pool
+    const strict = pinnedFetch({ refused: new Set(['local']) }, toLoopback, { stream: true });
+    const err = await strict(url).then(
+      () => null,
+      (e: unknown) => e as { cause?: { code?: string } },
+    );
+    expect(err?.cause?.code).toBe('EADDRREFUSED');
+    expect(connections()).toBe(1);
+  });
+});

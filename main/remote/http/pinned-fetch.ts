@@ -5,11 +5,12 @@
  * judged on one answer and connected on another (DNS rebinding). Never follows a redirect: the
  * caller (oauth/login-discovery.ts guardedFetch) judges each hop before asking for it.
  */
-import type { IncomingMessage } from 'node:http';
+import type { Agent, IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { guardedLookup, refusedLiteral, type AddressRule, type Resolver } from './address-guard.js';
 import { http } from '../../platform/node-http.js';
+import { IDLE_SOCKET_MS } from './upstream-agents.js';
 
 /** An OAuth answer is small JSON; a server sending more is cut off there. */
 export const PINNED_RESPONSE_LIMIT = 1024 * 1024;
@@ -37,6 +38,25 @@ export function pinnedFetch(
   resolve: Resolver,
   o: { stream?: boolean } = {},
 ): FetchLike {
+  const lookup = guardedLookup(rule, resolve);
+  // Stream mode carries a connection's every request (each JSON-RPC POST of the legacy SSE
+  // transport): a fresh TCP and TLS handshake for each was a round trip or two more per tool call
+  // than the global fetch's pool cost. Its sockets are kept alive in agents of this fetch's own,
+  // so each was judged by this fetch's rule — a shared pool could hand it a socket another rule
+  // let through (one to `localhost`, opened for a server the user added so). Idle sockets close
+  // as node:http's do (unreferenced, after IDLE_SOCKET_MS). OAuth requests stay one connection
+  // each: their rule differs from request to request.
+  const agents = o.stream ? new Map<string, Agent>() : undefined;
+  const agentFor = (url: URL): Agent | false => {
+    if (!agents) return false;
+    let a = agents.get(url.protocol);
+    if (!a) {
+      const Of =
+        url.protocol === 'https:' ? process.getBuiltinModule('node:https').Agent : http.Agent;
+      agents.set(url.protocol, (a = new Of({ keepAlive: true, timeout: IDLE_SOCKET_MS })));
+    }
+    return a;
+  };
   return (input, init) =>
     new Promise<Response>((settle, fail) => {
       let timer: NodeJS.Timeout | undefined;
@@ -70,9 +90,8 @@ export function pinnedFetch(
         {
           method: init?.method ?? 'GET',
           headers: Object.fromEntries(headers),
-          // A fresh connection every time: a kept-alive socket was judged by another request's rule.
-          agent: false,
-          lookup: guardedLookup(rule, resolve),
+          agent: agentFor(url),
+          lookup,
           ...(init?.signal ? { signal: init.signal } : {}),
         },
         (res) =>
