@@ -8,6 +8,7 @@ import { Logger } from '../../platform/log.js';
 import { RemoteSource } from '../remote-source.js';
 import { connectUpstream, describeFailure } from '../upstream/upstream.js';
 import { guardedLookup, connectionRule, type Resolver } from './address-guard.js';
+import { leanFetch } from './lean-fetch.js';
 
 /**
  * A server the user adds by a host name is reached where that name resolves at each connection.
@@ -128,6 +129,24 @@ describe('a remote server by host name never reaches this computer through DNS',
     // Nothing allowed: the name is refused, the refusal naming the first address.
     const none = await look(answer('::1', '169.254.169.254'));
     expect(none.err?.message).toContain('resolves to ::1');
+  });
+});
+
+describe('the lean client never hands a judged connection to the global fetch', () => {
+  it('a body it does not send itself is refused, not sent past the lookup', async () => {
+    const local = await localService();
+    const lookup = guardedLookup(connectionRule('http://mcp.rebind.test/mcp'), toLoopback);
+    const f = leanFetch({ 'X-API-Key': 'secret-key-1234' }, undefined, lookup);
+    // 127.0.0.1 in the URL: the global fetch would connect without asking any lookup.
+    const err = await f(`http://127.0.0.1:${local.port}/mcp`, {
+      method: 'POST',
+      body: new Uint8Array([123, 125]),
+    }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toMatch(/^fetch failed/);
+    expect(local.asked).toEqual([]);
   });
 });
 

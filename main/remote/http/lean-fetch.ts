@@ -273,8 +273,12 @@ export function leanFetch(
     const url = typeof input === 'string' ? new URL(input) : input;
     const body = init?.body;
     const plain = body === undefined || body === null || typeof body === 'string';
-    if (!plain || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    if (!plain || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      // The global fetch resolves names itself, past `lookup`: a judged connection never goes there.
+      if (lookup)
+        return Promise.reject(new TypeError('fetch failed: not a request this client sends'));
       return fetch(url, { ...init, headers: withExtra(init?.headers, added) });
+    }
     const out = headerRecord(init?.headers, added);
     const own = out.tag === undefined ? undefined : requestSignal?.(out.tag);
     const method = init?.method ?? 'GET';
