@@ -1,5 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { MemoryVault } from '../main/platform/vault/vault.js';
+import type { Resolver } from '../main/remote/http/address-guard.js';
 import { LoginFlow } from '../main/remote/oauth/login-flow.js';
 import { OAuthStore } from '../main/remote/oauth/store.js';
 
@@ -12,6 +13,8 @@ export async function startSignIn(
   serverUrl: string,
   fetchFn: FetchLike,
   cleanup: (() => Promise<unknown>)[],
+  /** The resolver the sign-in connects and judges by (address-guard.ts); the system's if absent. */
+  resolve?: Resolver,
 ): Promise<{ flow: LoginFlow; err: { code?: string; message?: string } | null }> {
   const flow = new LoginFlow({
     name: 'svc',
@@ -19,6 +22,7 @@ export async function startSignIn(
     store: new OAuthStore(new MemoryVault(), 'svc', () => {}),
     timeoutMs: 10_000,
     fetch: fetchFn,
+    ...(resolve ? { resolve } : {}),
   });
   cleanup.push(async () => flow.cancel());
   const err = await flow.start().then(

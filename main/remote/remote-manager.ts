@@ -13,6 +13,7 @@ import { isStdio, StdioServers } from './stdio/stdio-config.js';
 import { moveQuerySecrets } from './url-control.js';
 import type { SandboxHost } from './stdio/sandbox/host-facts.js';
 import { SandboxLauncher } from './stdio/sandbox/launcher.js';
+import type { Resolver } from './http/address-guard.js';
 import type { RemoteSettings } from '../platform/settings.js';
 
 interface Live {
@@ -35,6 +36,11 @@ export interface RemoteManagerDeps {
   timings?: Partial<RemoteTimings>;
   /** Checks tool results against their output schemas: the pool that checks arguments too. */
   schemaChecks: SchemaWorkerPool;
+  /**
+   * The resolver connections and sign-ins connect by (remote/http/address-guard.ts): tests make a
+   * name resolve to loopback with it. The system's by default.
+   */
+  resolve?: Resolver;
 }
 
 /**
@@ -69,6 +75,7 @@ export class RemoteManager {
     this.logins = new RemoteLogins({
       events: d.events,
       logger: d.logger,
+      ...(d.resolve ? { resolve: d.resolve } : {}),
       onSignedIn: (name) => this.signedIn(name),
     });
   }
@@ -129,6 +136,7 @@ export class RemoteManager {
         store,
         serverUrl: cfg.url,
         logger: this.d.logger,
+        ...(this.d.resolve ? { resolve: this.d.resolve } : {}),
         onChange: () => this.d.events.emit({ type: 'state.changed' }),
       });
       this.sessions.set(name, s);
@@ -207,6 +215,7 @@ export class RemoteManager {
         this.d.settings.get().remotes.find((r) => r.name === name)?.relay !== false,
       ...(this.d.timings ? { timings: this.d.timings } : {}),
       schemaChecks: this.d.schemaChecks,
+      ...(this.d.resolve ? { resolve: this.d.resolve } : {}),
     });
     const entry: Live = {
       source,

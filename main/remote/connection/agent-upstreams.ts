@@ -7,6 +7,7 @@ import {
   type RemoteFeatures,
 } from '../catalog/remote-features.js';
 import type { RemoteConnection, RemoteTimings } from './timings.js';
+import type { Resolver } from '../http/address-guard.js';
 import type { UrlCompletions } from '../relay/url-completions.js';
 import { connectUpstream, type Upstream } from '../upstream/upstream.js';
 
@@ -28,6 +29,8 @@ export interface AgentUpstreamsOptions {
   relays: (agent: string) => ClientRelay | undefined;
   /** The server's URL-mode elicitations shown to agents (url-completions.ts). */
   completions: UrlCompletions;
+  /** The resolver the session connects by (address-guard.ts); the system's by default. */
+  resolve?: Resolver;
   /** Whether the user lets this server's requests reach agents (relay-scope.ts). */
   relayAllowed?: () => boolean;
   /** The connection's redactor, for what the server asks agents (relay-scope.ts). */
@@ -148,6 +151,7 @@ export class AgentUpstreams {
       headers: conn.headers,
       timeoutMs: this.o.t.connectMs,
       clientVersion: this.o.version,
+      ...(this.o.resolve ? { resolve: this.o.resolve } : {}),
       ...(shared ? { only: shared.transport } : {}),
       onNotice: (n) => {
         if (n.kind === 'log' || n.kind === 'resource-updated')

@@ -3,6 +3,7 @@ import type { SourceNotice } from '../../tools/features.js';
 import { relayHandler } from '../relay/relay-scope.js';
 import { listFeatures, type FeatureLists } from '../catalog/remote-features.js';
 import type { RemoteConnection, RemoteTimings } from './timings.js';
+import type { Resolver } from '../http/address-guard.js';
 import type { UrlCompletions } from '../relay/url-completions.js';
 import {
   connectUpstream,
@@ -53,6 +54,8 @@ export async function connectAndList(
     relayAllowed?: () => boolean;
     /** The connection's redactor, for what the server asks agents (relay-scope.ts). */
     redact?: <T extends object>(x: T) => T;
+    /** The resolver the connection connects by (address-guard.ts); the system's by default. */
+    resolve?: Resolver;
   },
   holder: Opening,
   on: ConnectionEvents,
@@ -82,6 +85,7 @@ export async function connectAndList(
     },
     ...(o.conn.auth ? { authProvider: o.conn.auth } : {}),
     ...(o.conn.stdio ? { stdio: o.conn.stdio } : {}),
+    ...(o.resolve ? { resolve: o.resolve } : {}),
   });
   holder.up = up;
   const [tools, lists] = await Promise.all([

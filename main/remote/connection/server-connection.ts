@@ -95,6 +95,7 @@ export class ServerConnection {
       completions: this.completions,
       relayAllowed: this.relayAllowed,
       redact: (x) => this.redactor.result(x),
+      ...(o.resolve ? { resolve: o.resolve } : {}),
     });
     this.sessions = this.agents.sessions;
     this.health = new HealthWatch(
@@ -210,6 +211,7 @@ export class ServerConnection {
         completions: this.completions,
         relayAllowed: this.relayAllowed,
         redact: <T extends object>(x: T) => this.redactor.result(x),
+        ...(this.o.resolve ? { resolve: this.o.resolve } : {}),
       };
       const { up, tools, lists } = await connectAndList(opts, holder, {
         toolsChanged: (u) => void this.catalog.refreshTools(gen, u),

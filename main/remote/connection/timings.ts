@@ -3,6 +3,7 @@ import type { Logger } from '../../platform/log.js';
 import type { SchemaWorkerPool } from '../../tools/schema-worker-pool.js';
 import type { OAuthSession } from '../oauth/session.js';
 import type { StdioTarget } from '../stdio/connect-stdio.js';
+import type { Resolver } from '../http/address-guard.js';
 
 /** What a source needs to reach its server; `headers` carries the secrets (Authorization included). */
 export interface RemoteConnection {
@@ -31,6 +32,11 @@ export interface RemoteSourceOptions {
    * without one (tests, alone) makes its own and closes it when it stops.
    */
   schemaChecks?: SchemaWorkerPool;
+  /**
+   * The resolver connections and sign-ins connect by (remote/http/address-guard.ts): tests make a
+   * name resolve to loopback with it. The system's by default.
+   */
+  resolve?: Resolver;
 }
 
 export interface RemoteTimings {

@@ -1,4 +1,5 @@
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import type { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { FetchLike } from '@modelcontextprotocol/client';
@@ -258,6 +259,13 @@ export const REQUEST_TAG = 'x-airlock-request-tag';
 export function leanFetch(
   extra: Record<string, string>,
   requestSignal?: (tag: string) => AbortSignal | undefined,
+  /**
+   * The connection's address check (address-guard.ts guardedLookup), for a server named by a
+   * host name: each new socket is judged on the address it connects to. A kept-alive socket
+   * shared with another connection to the same host was judged by the same rule (connectionRule
+   * depends on the host alone).
+   */
+  lookup?: LookupFunction,
 ): LeanFetchLike {
   const names = Object.keys(extra);
   const added = { names: names.map((k) => k.toLowerCase()), values: names.map((k) => extra[k]!) };
@@ -265,12 +273,17 @@ export function leanFetch(
     const url = typeof input === 'string' ? new URL(input) : input;
     const body = init?.body;
     const plain = body === undefined || body === null || typeof body === 'string';
-    if (!plain || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    if (!plain || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      // The global fetch resolves names itself, past `lookup`: a judged connection never goes there.
+      if (lookup)
+        return Promise.reject(new TypeError('fetch failed: not a request this client sends'));
       return fetch(url, { ...init, headers: withExtra(init?.headers, added) });
+    }
     const out = headerRecord(init?.headers, added);
     const own = out.tag === undefined ? undefined : requestSignal?.(out.tag);
     const method = init?.method ?? 'GET';
-    return request(url, method, out.headers, body ?? undefined, init?.signal ?? undefined, own);
+    const signal = init?.signal ?? undefined;
+    return request(url, method, out.headers, body ?? undefined, signal, own, lookup);
   };
   // The extra headers never name the tag (it would be taken for the request's own): then `post`
   // is `f` itself, whose record picks it out.
@@ -280,7 +293,7 @@ export function leanFetch(
       if (tagged || (url.protocol !== 'http:' && url.protocol !== 'https:'))
         return f(url, { method: 'POST', headers, body, signal });
       for (let i = 0; i < added.names.length; i++) headers[added.names[i]!] = added.values[i]!;
-      return request(url, 'POST', headers, body, signal, undefined);
+      return request(url, 'POST', headers, body, signal, undefined, lookup);
     },
   });
 }
@@ -308,13 +321,14 @@ function request(
   body: string | undefined,
   transport: AbortSignal | undefined,
   own: AbortSignal | undefined,
+  lookup: LookupFunction | undefined,
 ): Promise<Response> {
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   headers['accept-encoding'] ??= ACCEPT_ENCODING;
   // fetch sent "node"; some web application firewalls refuse requests with no User-Agent at all.
   headers['user-agent'] ??= 'airlock';
   const lost = method === 'POST' ? streamLostHandler() : undefined;
-  return send(url, method, headers, body, { transport, own }, lost, true);
+  return send(url, method, headers, body, { transport, own }, lost, true, lookup);
 }
 
 /** The extra headers of a `leanFetch`, names lower-cased, in their given order. */
@@ -338,6 +352,7 @@ function send(
   signals: Signals,
   lost: ((err: unknown) => void) | undefined,
   mayRetry: boolean,
+  lookup: LookupFunction | undefined,
 ): Promise<Response> {
   const { transport: signal, own } = signals;
   return new Promise<Response>((resolve, reject) => {
@@ -346,6 +361,7 @@ function send(
     const { agent, request } = agentFor(url);
     const w = where(url);
     const options: RequestOptions = { ...w.target, method, headers: headList(headers, w), agent };
+    if (lookup) options.lookup = lookup;
     let answered = false;
     const req: ClientRequest = request(options, (res) => {
       answered = true;
@@ -382,7 +398,7 @@ function send(
         (err.code === 'ECONNRESET' || err.code === 'EPIPE') &&
         !body?.includes('"tools/call"')
       )
-        return resolve(send(url, method, headers, body, signals, lost, false));
+        return resolve(send(url, method, headers, body, signals, lost, false, lookup));
       reject(Object.assign(new TypeError('fetch failed'), { cause: err }));
     });
     req.end(body);

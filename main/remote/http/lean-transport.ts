@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import {
   parseJSONRPCMessage,
   RELATED_TASK_META_KEY,
@@ -68,6 +69,8 @@ export function leanTransport(
   url: URL,
   headers: Record<string, string>,
   authProvider: AuthProvider | undefined,
+  /** The connection's address check, if any (address-guard.ts, lean-fetch.ts). */
+  lookup?: LookupFunction,
 ): StreamableHTTPClientTransport | undefined {
   if (!leanSeamPresent()) return undefined;
   // Each 2026-07-28 request's own cancellation signal goes to the fetch by a tag header instead of
@@ -76,7 +79,7 @@ export function leanTransport(
   const own = new Map<string, AbortSignal>();
   let tags = 0;
   const t = new StreamableHTTPClientTransport(url, {
-    fetch: leanFetch(headers, (tag) => own.get(tag)),
+    fetch: leanFetch(headers, (tag) => own.get(tag), lookup),
     ...(authProvider ? { authProvider } : {}),
   });
   const send = t.send.bind(t);

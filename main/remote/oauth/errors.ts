@@ -30,6 +30,7 @@ export type LoginErrorCode =
   | 'NO_OAUTH'
   | 'NO_PKCE'
   | 'INSECURE_ENDPOINT'
+  | 'PRIVATE_ENDPOINT'
   | 'RESOURCE_MISMATCH'
   | 'NEEDS_CLIENT_ID'
   | 'REGISTRATION_FAILED'

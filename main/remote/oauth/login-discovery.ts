@@ -5,6 +5,21 @@ import {
   type OAuthServerInfo,
 } from '@modelcontextprotocol/client';
 import { isLoopback } from '../../tools/relay-label.js';
+import {
+  AddressRefused,
+  ANYWHERE,
+  connectionRule,
+  endpointRule,
+  maskedUrl,
+  refusedHost,
+  refusedLiteral,
+  serverReach,
+  systemResolver,
+  type AddressRule,
+  type Resolver,
+  type ServerReach,
+} from '../http/address-guard.js';
+import { pinnedFetch } from '../http/pinned-fetch.js';
 import { LoginError } from './errors.js';
 
 /**
@@ -36,6 +51,8 @@ export function usableMetadata(
   name: string,
   info: OAuthServerInfo,
   serverUrl: string,
+  /** Where the server's endpoints may be (address-guard.ts endpointRule); IP literals judged here. */
+  rule: AddressRule = ANYWHERE,
 ): AuthorizationServerMetadata {
   const md = info.authorizationServerMetadata;
   if (!md)
@@ -62,31 +79,115 @@ export function usableMetadata(
       : [['registration', md.registration_endpoint] as const]),
   ] as const) {
     if (!secureEndpoint(String(url), serverUrl)) throw insecure(name, what, String(url));
+    const literal = refusedLiteral(new URL(String(url)).hostname, rule);
+    if (literal) throw refused(name, String(url), literal, what);
   }
   return md;
+}
+
+/**
+ * The authorization endpoint is opened by the user's browser, not fetched here: its host is judged
+ * on what it resolves to now (refusedHost), so a public server's metadata cannot send the
+ * browser — with the sign-in's state and code challenge — to a device on the user's network.
+ */
+export async function checkAuthorizationHost(
+  name: string,
+  md: AuthorizationServerMetadata,
+  rule: AddressRule,
+  resolve: Resolver,
+): Promise<void> {
+  const url = String(md.authorization_endpoint);
+  const why = await refusedHost(new URL(url).hostname.replace(/^\[|\]$/g, ''), rule, resolve);
+  if (why) throw refused(name, url, why, 'authorization');
 }
 
 function insecure(name: string, what: string, url: string): LoginError {
   return new LoginError(
     'INSECURE_ENDPOINT',
-    `The ${what} endpoint of "${name}"'s authorization server is not HTTPS, or is on this computer while "${name}" is not (${url.slice(0, 200)}); Airlock will not sign in through it.`,
+    `The ${what} endpoint of "${name}"'s authorization server is not HTTPS, or is on this computer while "${name}" is not (${maskedUrl(url)}); Airlock will not sign in through it.`,
   );
 }
 
+/** How a guarded fetch reaches the network: the resolver (tests make names resolve to loopback). */
+export interface GuardedFetchOptions {
+  /** A fetch to send through instead of the pinned one (tests); every hop is still judged first. */
+  fetch?: FetchLike;
+  resolve?: Resolver;
+}
+
+/** Redirect hops a GET of the sign-in follows (metadata documents behind a redirect). */
+const MAX_HOPS = 5;
+
 /**
- * The fetch a sign-in runs on: every request is checked by secureEndpoint before it is sent, so
- * nothing a server's metadata names is reached before the checks in usableMetadata (the SDK's
- * discovery reads the authorization server's metadata at the URL the resource metadata names
- * before usableMetadata sees it). The MCP server's own origin is always allowed: the user gave it.
+ * The fetch a sign-in, a token refresh and a revocation run on: every request — every redirect hop
+ * too — is checked by secureEndpoint before it is sent, so nothing a server's metadata names is
+ * reached before the checks in usableMetadata (the SDK's discovery reads the authorization
+ * server's metadata at the URL the resource metadata names before usableMetadata sees it). The
+ * MCP server's own origin is always allowed: the user gave it. And where the request connects is
+ * judged on the address the socket connects to (pinned-fetch.ts, address-guard.ts): the server's
+ * own origin by connectionRule (a name of its may not lead to this computer), anything else by
+ * endpointRule (a public server's metadata may not lead to this computer, link-local addresses or
+ * the user's network).
  */
-export function guardedFetch(name: string, serverUrl: string, fetchFn: FetchLike): FetchLike {
+export function guardedFetch(
+  name: string,
+  serverUrl: string,
+  o: GuardedFetchOptions = {},
+): FetchLike {
   const own = new URL(serverUrl).origin;
-  return (input, init) => {
-    const url = new URL(String(input instanceof Request ? input.url : input));
-    if (url.origin !== own && !secureEndpoint(url.href, serverUrl))
-      return Promise.reject(insecure(name, 'metadata', url.href));
-    return fetchFn(input, init);
+  const resolve = o.resolve ?? systemResolver;
+  let reach: Promise<ServerReach> | undefined;
+  const ruleFor = async (url: URL): Promise<AddressRule> =>
+    url.origin === own
+      ? connectionRule(serverUrl)
+      : endpointRule(await (reach ??= serverReach(serverUrl, resolve)));
+  return async (input, init) => {
+    let url = new URL(String(input instanceof Request ? input.url : input));
+    const method = (init?.method ?? 'GET').toUpperCase();
+    for (let hop = 0; ; hop++) {
+      if (url.origin !== own && !secureEndpoint(url.href, serverUrl))
+        throw insecure(name, 'metadata', url.href);
+      const rule = await ruleFor(url);
+      const literal = refusedLiteral(url.hostname, rule);
+      if (literal) throw refused(name, url.href, literal);
+      let res: Response;
+      try {
+        const f = o.fetch ?? pinnedFetch(rule, resolve);
+        res = await f(hop === 0 ? input : url, { ...init, redirect: 'manual' });
+      } catch (err) {
+        const cause = (err as { cause?: unknown }).cause;
+        if (cause instanceof AddressRefused) throw refused(name, url.href, cause);
+        throw err;
+      }
+      const location = res.headers.get('location');
+      const redirect = res.status >= 300 && res.status < 400 && location !== null;
+      // Only a read follows a redirect (metadata); a POST's 3xx is its answer, as the SDK sees it.
+      // A caller that follows redirects itself (the SDK's fetchWithinOrigin asks for `manual`)
+      // gets the 3xx, and sends the next hop through here again.
+      const follows = init?.redirect !== 'manual' && init?.redirect !== 'error';
+      if (!redirect || !follows || (method !== 'GET' && method !== 'HEAD') || hop >= MAX_HOPS)
+        return res;
+      const next = new URL(location, url);
+      // Another origin gets no credentials of this one (Fetch standard, "HTTP-redirect fetch").
+      if (next.origin !== url.origin)
+        init = { ...init, headers: withoutCredentials(init?.headers) };
+      url = next;
+    }
   };
+}
+
+function withoutCredentials(h: ConstructorParameters<typeof Headers>[0]): Headers {
+  const out = new Headers(h);
+  for (const name of ['authorization', 'cookie', 'proxy-authorization']) out.delete(name);
+  return out;
+}
+
+function refused(name: string, url: string, why: AddressRefused, what?: string): LoginError {
+  const which = what ? `The ${what} endpoint` : 'An endpoint';
+  return new LoginError(
+    'PRIVATE_ENDPOINT',
+    `${which} of "${name}"'s sign-in (${maskedUrl(url)}) is refused: ${why.message}.`,
+  );
 }
 
 /**

@@ -6,10 +6,16 @@ import {
   type OAuthServerInfo,
 } from '@modelcontextprotocol/client';
 import type { Logger } from '../../platform/log.js';
+import { endpointRule, serverReach, systemResolver, type Resolver } from '../http/address-guard.js';
 import { followAuthorization } from './auto-follow.js';
 import { sanitize, type LoginErrorCode } from './errors.js';
 import { LoopbackListener, type RedirectPage } from '../../platform/loopback-redirect.js';
-import { discoverServer, guardedFetch, usableMetadata } from './login-discovery.js';
+import {
+  checkAuthorizationHost,
+  discoverServer,
+  guardedFetch,
+  usableMetadata,
+} from './login-discovery.js';
 import { saveChoices, saveClient, saveSignIn } from './login-records.js';
 import { clientFor, isDynamic, preferredPort, startError } from './login-support.js';
 import { FlowProvider } from './provider.js';
@@ -30,6 +36,8 @@ export interface LoginFlowOptions {
   clientMetadataUrl?: string;
   timeoutMs: number;
   fetch?: FetchLike;
+  /** The resolver the sign-in's requests connect by (address-guard.ts); the system's by default. */
+  resolve?: Resolver;
   /** Testing aid (probe --oauth-auto): follow the authorization redirects without a browser. */
   autoFollow?: boolean;
   logger?: Logger;
@@ -70,7 +78,10 @@ export class LoginFlow {
 
   /** Every request of the sign-in (discovery, registration, token, revocation lookup), checked first. */
   private get fetchFn(): FetchLike {
-    return guardedFetch(this.o.name, this.o.serverUrl, this.o.fetch ?? fetch);
+    return guardedFetch(this.o.name, this.o.serverUrl, {
+      ...(this.o.fetch ? { fetch: this.o.fetch } : {}),
+      ...(this.o.resolve ? { resolve: this.o.resolve } : {}),
+    });
   }
 
   /** Runs discovery and registration and opens the listener; afterwards `authUrl` is set. Throws LoginError. */
@@ -80,7 +91,11 @@ export class LoginFlow {
       ? new URL(this.o.hints.resourceMetadataUrl)
       : undefined;
     this.info = await discoverServer(this.o.name, serverUrl, resourceMetadataUrl, this.fetchFn);
-    const md = usableMetadata(this.o.name, this.info, this.o.serverUrl);
+    // How far in the server's metadata may send the sign-in: no further than the server is.
+    const resolve = this.o.resolve ?? systemResolver;
+    const rule = endpointRule(await serverReach(this.o.serverUrl, resolve));
+    const md = usableMetadata(this.o.name, this.info, this.o.serverUrl, rule);
+    await checkAuthorizationHost(this.o.name, md, rule, resolve);
 
     const rec = await saveChoices(this.o, md);
     let client = clientFor(rec, md.issuer);

@@ -5,10 +5,13 @@ import type { Logger } from '../../platform/log.js';
 import { openSignInPage, SignInFlows } from '../../platform/sign-in-flows.js';
 import { LoginError } from './errors.js';
 import { LoginFlow, type LoginFlowOptions } from './login-flow.js';
+import type { Resolver } from '../http/address-guard.js';
 
 export interface RemoteLoginsDeps {
   events?: CoreEvents;
   logger?: Logger;
+  /** The resolver sign-ins connect by (address-guard.ts); the system's by default. */
+  resolve?: Resolver;
   /** After a sign-in saved its tokens: reconnect that server. */
   onSignedIn: (name: string) => Promise<void>;
 }
@@ -42,6 +45,7 @@ export class RemoteLogins {
     const flow: LoginFlow = new LoginFlow({
       ...o,
       ...(this.d.logger ? { logger: this.d.logger } : {}),
+      ...(this.d.resolve ? { resolve: this.d.resolve } : {}),
       onUpdate: (f) => this.updated(f),
     });
     try {

@@ -16,7 +16,8 @@ import {
   sanitize,
   SignInRequiredError,
 } from './errors.js';
-import { secureEndpoint } from './login-discovery.js';
+import { guardedFetch, secureEndpoint } from './login-discovery.js';
+import type { Resolver } from '../http/address-guard.js';
 import { revokeGrant } from './revoke.js';
 import { authView } from './view.js';
 import type { OAuthRecord, OAuthStore } from './store.js';
@@ -32,8 +33,13 @@ export interface OAuthSessionOptions {
   store: OAuthStore;
   serverUrl: string;
   logger?: Logger;
-  /** For requests to the authorization server: plain fetch, never the MCP server's extra headers. */
+  /**
+   * For requests to the authorization server: plain fetch, never the MCP server's extra headers.
+   * Every request goes through guardedFetch (login-discovery.ts) either way.
+   */
   fetch?: FetchLike;
+  /** The resolver the guarded requests connect by (address-guard.ts); the system's by default. */
+  resolve?: Resolver;
   now?: () => number;
   /** `remote probe --oauth-auto`: sign in on the spot instead of reporting "sign-in required". */
   signIn?: (hints: LoginHints) => Promise<void>;
@@ -66,11 +72,21 @@ export class OAuthSession implements AuthProvider {
   private hints: LoginHints = {};
   private serverUrl: string;
 
+  /**
+   * The refresh, the revocation and the metadata reads of a 401, judged as a sign-in's requests are
+   * (guardedFetch): by then a token endpoint's name may resolve elsewhere than at the sign-in.
+   */
+  private readonly fetch: FetchLike = (input, init) =>
+    guardedFetch(new URL(this.serverUrl).host, this.serverUrl, {
+      ...(this.o.fetch ? { fetch: this.o.fetch } : {}),
+      ...(this.o.resolve ? { resolve: this.o.resolve } : {}),
+    })(input, init);
+
   constructor(private readonly o: OAuthSessionOptions) {
     this.serverUrl = o.serverUrl;
     this.refresher = new TokenRefresher({
       store: o.store,
-      ...(o.fetch ? { fetch: o.fetch } : {}),
+      fetch: this.fetch,
       ...(o.logger ? { logger: o.logger } : {}),
       now: () => this.now(),
       record: () => this.record(),
@@ -231,7 +247,7 @@ export class OAuthSession implements AuthProvider {
   ): Promise<{ revoked: boolean; hadTokens: boolean; detail?: string }> {
     const rec = await this.o.store.load();
     const r = await revokeGrant(rec, {
-      ...(this.o.fetch ? { fetch: this.o.fetch } : {}),
+      fetch: this.fetch,
       ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
     });
     await this.o.store.update((x) => (x ? withoutTokens(x) : x));
@@ -258,7 +274,7 @@ export class OAuthSession implements AuthProvider {
       const prm = await discoverOAuthProtectedResourceMetadata(
         this.serverUrl,
         resourceMetadataUrl ? { resourceMetadataUrl } : {},
-        this.o.fetch,
+        this.fetch,
       );
       return Array.isArray(prm.authorization_servers) && prm.authorization_servers.length > 0;
     } catch {

@@ -16,6 +16,15 @@ import { UpstreamClient } from './upstream-client.js';
 import { connectStdio, type StdioTarget } from '../stdio/connect-stdio.js';
 import { isStdioError } from '../stdio/errors.js';
 import { leanTransport } from '../http/lean-transport.js';
+import {
+  AddressRefused,
+  ANYWHERE,
+  connectionRule,
+  guardedLookup,
+  systemResolver,
+  type Resolver,
+} from '../http/address-guard.js';
+import { pinnedFetch } from '../http/pinned-fetch.js';
 import { BoundedSSEClientTransport } from '../http/bounded-sse.js';
 import type { SourceNotice } from '../../tools/features.js';
 import type { RelayMethod } from '../../tools/relay.js';
@@ -75,6 +84,11 @@ export interface UpstreamOptions {
   authProvider?: AuthProvider;
   /** A local server (issue 15): start this process and speak MCP over its stdio instead of `url`. */
   stdio?: StdioTarget;
+  /**
+   * The resolver the connection connects by (address-guard.ts); the system's by default. Tests
+   * make a name resolve to loopback with it.
+   */
+  resolve?: Resolver;
 }
 
 export interface Upstream {
@@ -115,6 +129,13 @@ async function attempt(
   kind: TransportKind,
   deadline: number,
 ): Promise<Upstream> {
+  // A server the user named by a host name may not lead to this computer or a link-local address
+  // (DNS rebinding, cloud metadata): judged on the address each socket connects to
+  // (address-guard.ts connectionRule). A URL naming an IP or localhost is taken as given.
+  const rule = connectionRule(o.url.href);
+  const resolve = o.resolve ?? systemResolver;
+  const lookup = rule === ANYWHERE ? undefined : guardedLookup(rule, resolve);
+  const baseFetch: FetchLike = lookup ? pinnedFetch(rule, resolve, { stream: true }) : fetch;
   const fetchWithHeaders: FetchLike = (url, init) => {
     const headers = new Headers(init?.headers);
     for (const [k, v] of Object.entries(o.headers)) headers.set(k, v);
@@ -123,7 +144,7 @@ async function attempt(
     // one signal (MaxListenersExceededWarning). A per-request follower signal keeps them per request.
     const signal = init?.signal ? AbortSignal.any([init.signal]) : undefined;
     const lost = init?.method === 'POST' ? streamLostHandler() : undefined;
-    const response = fetch(url, { ...init, headers, ...(signal ? { signal } : {}) });
+    const response = baseFetch(url, { ...init, headers, ...(signal ? { signal } : {}) });
     return lost ? response.then((r) => watchStream(r, lost)) : response;
   };
   const client = new UpstreamClient(
@@ -142,7 +163,7 @@ async function attempt(
   const transport =
     kind === 'sse'
       ? new BoundedSSEClientTransport(o.url, { fetch: fetchWithHeaders, ...auth })
-      : (leanTransport(o.url, o.headers, o.authProvider) ??
+      : (leanTransport(o.url, o.headers, o.authProvider, lookup) ??
         new StreamableHTTPClientTransport(o.url, { fetch: fetchWithHeaders, ...auth }));
   let closing = false;
   const remaining = Math.max(1, deadline - Date.now());
@@ -247,6 +268,8 @@ export function describeFailure(err: unknown): string {
   if (status !== undefined) return `${status} from server`;
   if (err instanceof UpstreamTimeoutError) return `unreachable: ${err.message}`;
   if (isTimeout(err)) return 'unreachable: no answer in time';
+  const refused = refusedAddress(err);
+  if (refused) return `refused: ${refused.message}${refused.local ? ON_THIS_COMPUTER : ''}`;
   const code = networkCode(err);
   if (code === 'UND_ERR_SOCKET') return `unreachable: ${innermost(err)}`;
   if (code) return `unreachable: ${NETWORK_TEXT[code] ?? code}`;
@@ -254,6 +277,28 @@ export function describeFailure(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return `error: ${message.slice(0, 200)}`;
 }
+
+/**
+ * The connection's address check refusing (address-guard.ts), however deep the SDK nests it. The
+ * legacy SSE transport's EventSource keeps only the text of the fetch's failure (SseError's
+ * message, "SSE error: TypeError: fetch failed: …"), so there the refusal is found by its text.
+ */
+function refusedAddress(err: unknown): { message: string; local: boolean } | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 6; depth++) {
+    if (e instanceof AddressRefused) return { message: e.message, local: e.cls === 'local' };
+    e = (e as { cause?: unknown }).cause;
+  }
+  const text = err instanceof Error ? err.message : '';
+  const m = AddressRefused.pattern.exec(text);
+  return m ? { message: m[0], local: m[0].includes(', which is on this computer;') } : undefined;
+}
+
+/**
+ * What to write instead when a name the user gave resolves to this computer (a name in
+ * /etc/hosts, a `lvh.me`-style development name): the spellings connectionRule takes as given.
+ */
+const ON_THIS_COMPUTER =
+  '. For a server on this computer, write localhost, 127.0.0.1 or a name ending in .localhost in its URL';
 
 const NETWORK_TEXT: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
