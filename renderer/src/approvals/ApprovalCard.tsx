@@ -11,6 +11,7 @@ import type { AllowKind, ApprovalView, Decision, GrantSpec } from '../../../comm
 import { errorCode, errorMessage } from '../lib/errors';
 import { AllowRefusedNotice } from './AllowRefused';
 import { ArgumentsView } from './ArgumentsView';
+import { quoted } from '../../../common/card-text';
 import { effectLine, plainEffectRest } from '../../../common/plain-effect';
 import { ClippedText } from './Revealed';
 import { ServerClaims, WaitingLine } from './CardFacts';
@@ -173,7 +174,7 @@ export function ApprovalCard(props: Props) {
   const generic =
     approval.thirdParty === true && plainEffectRest(approval.effect, title) !== undefined;
   const headline = generic
-    ? `From ${approval.server ?? 'its server'}: run “${effectLine(title)}”`
+    ? `From ${approval.server ?? 'its server'}: run ${quoted(effectLine(title))}`
     : effect.headline;
   const disabledWhy = !connected
     ? 'Airlock is not reachable: decisions are disabled until it is back.'
