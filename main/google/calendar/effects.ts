@@ -95,6 +95,14 @@ function extrasClause(args: Args, zone: string | undefined, create: boolean): st
   }
 }
 
+/**
+ * A time as the agent wrote it, read before the call checks it: bare when it reads as a date
+ * ("2026-03-10T10:00"), quoted otherwise — any text, it would stand in the card's sentence.
+ */
+function asTime(given: string): string {
+  return quotedUnless(given, (t) => /^\d{4}-\d{2}-\d{2}/.test(t));
+}
+
 /** "Tue 3 Dec 10:00–10:15 (Europe/Berlin)" from the arguments, or the raw text when the zone is not known yet. */
 function whenFromArgs(args: Args, zone: string | undefined, now: DateTime): string {
   const start = optString(args, 'start');
@@ -104,7 +112,7 @@ function whenFromArgs(args: Args, zone: string | undefined, now: DateTime): stri
   // reads a time without one in the calendar's zone, so an end without one would be read
   // differently here ("10:00+01:00 to 12:00" is two hours in Berlin, not three in UTC).
   const z = zone ?? (hasOffset(start) && (!end || hasOffset(end)) ? 'UTC' : undefined);
-  if (!z) return `${quoted(start)}${end ? ` – ${quoted(end)}` : ''} (in the calendar's time zone)`;
+  if (!z) return `${asTime(start)}${end ? ` – ${asTime(end)}` : ''} (in the calendar's time zone)`;
   const t = eventTimes(args, z, { allDayDays: 1 });
   return `${humanRange(t.start, t.end, z, now)}${t.allDay ? '' : ` (${z})`}`;
 }
@@ -168,7 +176,7 @@ function timeChange(
     if (ev && zone) return timeWords(updateTimes(args, ev, series, zone), zone, now);
     if (args.start === undefined) return 'new end time';
     if (args.end === undefined && args.duration_minutes === undefined)
-      return `time → starts ${quoted(String(args.start))}, keeping its length`;
+      return `time → starts ${asTime(String(args.start))}, keeping its length`;
     return `time → ${whenFromArgs(args, zone, now)}`;
   } catch (err) {
     return `time → this call will FAIL: ${(err as Error).message}`;
