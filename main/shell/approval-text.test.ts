@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalView } from '../../common/contract/index.js';
 import {
+  approvalArguments,
+  dialogArguments,
   MAX_NOTIFIED_CALL,
   MAX_NOTIFIED_SERVER_TEXT,
   MAX_NOTIFIED_TITLE,
@@ -87,5 +89,19 @@ describe('notification text (issue 32, item 6)', () => {
     );
     // The property held on notifications that do offer Allow, not only on refusals.
     expect(allowed).toBeGreaterThan(25);
+  });
+});
+
+describe('a call with more arguments than the card has rows (MAX_FIELDS, 60)', () => {
+  it('is never allowed from a notification or a native dialog: neither shows it whole', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 61, max: 200 }), (n) => {
+        const args = Object.fromEntries(Array.from({ length: n }, (_, i) => [`a${i}`, 1]));
+        const a = approval({ arguments: args });
+        expect(notificationText(a).allow).toBe(false);
+        expect(dialogArguments(a)).not.toBe(approvalArguments(a));
+      }),
+      { numRuns: 50 },
+    );
   });
 });

@@ -1,6 +1,5 @@
 import type { ApprovalView } from '../../../common/contract';
 import { quoted } from '../../../common/card-text';
-import { effectLine } from '../../../common/plain-effect';
 import { formatClock, formatLeft } from '../lib/time';
 import { Headline, RiskBadge } from './CardFacts';
 
@@ -26,7 +25,7 @@ export function CardHeader({
             {/* The server's words, quoted as a card quotes any value (common/card-text.ts): one
                 line, cut with its length said, so a long title cannot push "from <server>" and
                 the risk below the fold, nor a quote in it close this one. */}
-            (<Headline text={quoted(effectLine(approval.toolTitle))} />)
+            (<Headline text={quoted(approval.toolTitle.replace(/\s+/g, ' ').trim())} />)
           </span>
         )}
         {approval.server && (
