@@ -1,3 +1,8 @@
+// How an approval card writes anyone else's text into Airlock's sentences: on the card's line
+// (cardLine), and quoted so nothing inside reads as Airlock's words (quoted). Shared by the
+// Google sources' cards (main/google), the native prompts (main/shell/approval-text.ts) and the
+// approval window's headline and heading (renderer/src/approvals), so all read one way.
+
 /**
  * A value written into one line of an approval card: the sender's name, a subject, a header a
  * draft holds, a file name. The card is read line by line — its first lines up to a blank one
@@ -90,11 +95,12 @@ export function quoted(value: string): string {
 const TOKEN = /^[\p{L}\p{N}\p{M}@._+\-=;,:/]+$/u;
 
 /**
- * A value shown bare where it is of the shape `ok` checks and one word (TOKEN) — a guest's
- * address, a recurrence rule — and quoted otherwise: an argument a card reads before the call
- * checks it (an update's `add_attendees`) may be any text, and bare mid-sentence it wrote the
- * card's words ("bob@x.test — no updates will be sent").
+ * A value shown bare where it is of the shape `ok` checks and one word (TOKEN) of at most
+ * MAX_QUOTED characters — a guest's address, a recurrence rule, a tool's name — and quoted
+ * otherwise: an argument a card reads before the call checks it (an update's `add_attendees`)
+ * may be any text, and bare mid-sentence it wrote the card's words ("bob@x.test — no updates
+ * will be sent").
  */
 export function quotedUnless(value: string, ok: (v: string) => boolean): string {
-  return TOKEN.test(value) && ok(value) ? value : quoted(value);
+  return value.length <= MAX_QUOTED && TOKEN.test(value) && ok(value) ? value : quoted(value);
 }

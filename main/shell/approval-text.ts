@@ -1,7 +1,8 @@
 import type { ApprovalView } from '../../common/contract/index.js';
+import { quotedUnless } from '../../common/card-text.js';
 import { RGI_EMOJI, withoutEmoji } from '../../common/emoji.js';
 import { mixedScriptCount, mixedScriptWords } from '../../common/lookalike.js';
-import { effectLine, plainEffectRest } from '../../common/plain-effect.js';
+import { plainEffectRest } from '../../common/plain-effect.js';
 import { hasStackedMarks } from '../../common/stacked-marks.js';
 
 /**
@@ -27,11 +28,17 @@ function genericRest(a: ApprovalView): string | undefined {
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 export function approvalHeadline(a: ApprovalView): string {
-  // The title as the plain effect writes it — one line, at most 300 characters — as the card's
-  // headline shows it: a title of line breaks and "Arguments: {…}" wrote a message box's own
-  // lines above the real arguments, which it pushed out of sight (common/plain-effect.ts).
+  // The title on one line and quoted, as the card's headline shows it (common/card-text.ts
+  // quoted): a title of line breaks and "Arguments: {…}" wrote a message box's own lines above
+  // the real arguments, which it pushed out of sight (common/plain-effect.ts); on one line but
+  // bare it still read as the prompt's words ("… wants to use Read calendar Arguments: {…}").
+  // Quoted, nothing in it closes the quote, and a long one is cut with its length said. A tool's
+  // name alone (one word) stands bare.
   if (isGenericEffect(a) || !a.effect.trim())
-    return `${a.agent} wants to use ${effectLine(a.toolTitle ?? a.tool)}`;
+    return `${a.agent} wants to use ${quotedUnless(
+      (a.toolTitle ?? a.tool).replace(/\s+/g, ' ').trim(),
+      () => true,
+    )}`;
   return `${a.agent} wants to ${lowerFirst(a.effect.trim().replace(/\.$/, ''))}`;
 }
 
