@@ -104,3 +104,13 @@ const TOKEN = /^[\p{L}\p{N}\p{M}@._+\-=;,:/]+$/u;
 export function quotedUnless(value: string, ok: (v: string) => boolean): string {
   return value.length <= MAX_QUOTED && TOKEN.test(value) && ok(value) ? value : quoted(value);
 }
+
+/**
+ * The entries of a list line a card writes ("To: Carol <c@…>, “ceo@bank.com, Real” <e@…>"), as
+ * the approval window lays them out (renderer summary.ts): split at commas and semicolons outside
+ * “…” — nothing inside a `quoted` value closes its quote — so a quoted display name holding a
+ * comma stays one recipient (main/google/gmail/compose.ts formatMailbox).
+ */
+export function cardList(line: string): string[] {
+  return line.match(/(?:“[^“”]*”?|[^,;“])+/g) ?? [];
+}

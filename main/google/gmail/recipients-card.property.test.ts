@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../../renderer/src/approvals/summary.js';
+import { cardList } from '../../../common/card-text.js';
 import { forgingText } from '../../../test-support/card-forging.js';
 import { SeenMessages } from './cache.js';
 import { describeCompose } from './send.js';
 
 /**
- * The card's To, Cc and Bcc are read as lists (renderer summary.ts lays out one recipient per
- * entry, split at commas). A display name is the agent's text — or a stranger's, on a reply — and
- * a name "ceo@bank.com, Real" on eve@evil.test showed two recipients, ceo@bank.com among them,
- * for a call that reaches one. Read as the window reads it, the card names each recipient the
- * call has, once, and no other.
+ * The card's To, Cc and Bcc are read as lists: the window lays out one recipient per entry, split
+ * by common/card-text.ts cardList (renderer summary.ts), as read here. A display name is the
+ * agent's text — or a stranger's, on a reply — and a name "ceo@bank.com, Real" on eve@evil.test
+ * showed two recipients, ceo@bank.com among them, for a call that reaches one. Read as the window
+ * reads it, the card names each recipient the call has, once, and no other.
  */
 
 const name = forgingText([', ', '; ', 'ceo@bank.com', '<ceo@bank.com>', 'Real', ' ']).filter(
@@ -34,12 +34,16 @@ describe('property: a mail card lists exactly the recipients the call has', () =
         };
         const effect = describeCompose('send', 'alice@example.com', args, new SeenMessages());
         if (effect.includes('will FAIL')) return;
-        const s = summarize({ tool: 'gmail_send', arguments: args, effect, thirdParty: false });
-        expect(s.kind).toBe('email');
-        if (s.kind !== 'email') return;
-        const addressOf = (entry: string) => /<([^<>]*)>$/.exec(entry)?.[1];
-        expect(s.to.map(addressOf)).toEqual(to.map((m) => m.address));
-        expect(s.cc.map(addressOf)).toEqual(['c@x.test']);
+        const field = (key: string) =>
+          cardList(
+            effect
+              .split('\n')
+              .find((l) => l.startsWith(`${key}: `))!
+              .slice(key.length + 2),
+          );
+        const addressOf = (entry: string) => /<([^<>]*)>\s*$/.exec(entry)?.[1];
+        expect(field('To').map(addressOf)).toEqual(to.map((m) => m.address));
+        expect(field('Cc').map(addressOf)).toEqual(['c@x.test']);
       }),
       { numRuns: 300 },
     );

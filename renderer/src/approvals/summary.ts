@@ -1,3 +1,4 @@
+import { cardList } from '../../../common/card-text';
 import type { ApprovalView } from '../../../common/contract';
 
 /**
@@ -90,15 +91,8 @@ const readWhole = (args: Args, k: string): boolean => {
   );
 };
 
-/**
- * A list as the card writes it: split at commas and semicolons outside “…” (common/card-text.ts
- * quoted: nothing inside closes the quote), so a quoted display name holding a comma stays one
- * recipient (main/google/gmail/compose.ts formatMailbox).
- */
-const splitList = (v: string): string[] => v.match(/(?:“[^“”]*”?|[^,;“])+/g) ?? [];
-
 const list = (v: unknown): string[] =>
-  (Array.isArray(v) ? v : typeof v === 'string' ? splitList(v) : [])
+  (Array.isArray(v) ? v : typeof v === 'string' ? cardList(v) : [])
     .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
     .map((x) => x.trim());
 
