@@ -40,7 +40,32 @@ const DOUBLE_QUOTES: Record<string, string> = {
   '❞': '❜',
   '❠': '❟',
 };
-const DOUBLE_QUOTE = /["“”„‟«»″‶＂❝❞❠〃〝〞〟˝ʺ״⹂‴⁗‷\u{1f676}-\u{1f678}]/gu;
+const DOUBLE_QUOTE = /["“”„‟«»″‶＂❝❞❠〃〝〞〟˝ʺ״⹂‴⁗‷ˮ˵˶\u1cd3\u{1f676}-\u{1f678}]/gu;
+
+/**
+ * Single marks and accents a font draws like one stroke of a double quote: two side by side (’’
+ * ʼʼ '' `` ׳׳) are drawn as “ or ”, and Unicode's own confusables (UTS #39, confusables.txt) map
+ * a double quote to two single ones. Not in Quotation_Mark, so the fold above did not see them:
+ * `Q3ʼʼ, named ʻʻinvoice.pdf` closed and reopened the quote to the eye.
+ */
+const SINGLE_LIKE = "['`´ʹʻʼʽʾʿˈˊˋˎˏ˴׳‘’‚‛′‵‹›＇｀΄᾽᾿῾ꞌ\\p{Sk}]";
+/** Two single marks side by side: a space is put between them, so neither pair reads as one double mark. */
+const SINGLE_PAIR = new RegExp(`(?<=${SINGLE_LIKE})(?=${SINGLE_LIKE})`, 'gu');
+/**
+ * Combining marks with no letter to sit on — on a quote mark or an accent (’ with U+0315 COMBINING
+ * COMMA ABOVE RIGHT is drawn as ”), on a space (U+0313 and U+0315 there draw a free-standing ”),
+ * or first in the value, where they would sit on the opening “ — are named (`[U+0315]`), as
+ * direction controls are: writing puts its marks on letters.
+ */
+const LOOSE_MARKS = new RegExp(`(^|${SINGLE_LIKE}|\\s)(\\p{M}+)`, 'gu');
+/**
+ * Marks drawn as a comma or stroke above and to the right — U+0313 and U+0315 together draw ” on
+ * the letter they sit on (`Q3` with them reads `Q3”`) — named wherever they are, but on a Greek
+ * letter, whose polytonic breathings they are.
+ */
+const COMMA_MARK = /(?<!\p{Script=Greek}\p{M}*)[\u0312-\u0315\u0340\u0341\u0343]/gu;
+const codePoint = (c: string) =>
+  'U+' + c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
 
 /**
  * Direction controls (Bidi_Control, UAX #9): drawn as they act, one inside a value turns the text
@@ -65,30 +90,51 @@ const BIDI: Record<string, string> = {
 };
 const BIDI_CONTROL = /\p{Bidi_Control}/gu;
 
-/** Longest value `quoted` shows, in code points: a longer one must not push the card's later labels out of sight. */
+/** Longest value `quoted` shows, in code points as shown (named controls counted): a longer one must not push the card's later labels out of sight. */
 export const MAX_QUOTED = 200;
 
 /**
  * A value a card quotes — a subject, a label's or file's name, an event's title, a filter's
  * criteria, an organizer's address: anyone's words, inside Airlock's sentence. Quoted “so”, on
- * the card's line (cardLine), with no mark inside that reads as its closing quote (DOUBLE_QUOTES),
- * no direction control acting (BIDI), and at most MAX_QUOTED characters (the rest counted after
- * the quote, not dropped unsaid). So what stands between a value's quotes is the value, and every
+ * the card's line (cardLine), with no mark inside that reads as its closing quote (DOUBLE_QUOTES;
+ * nor one drawn like it: SINGLE_PAIR, LOOSE_MARKS, COMMA_MARK), no direction control acting
+ * (BIDI), and at most MAX_QUOTED characters shown (the rest counted after the quote, not dropped
+ * unsaid). So what stands between a value's quotes is the value, and every
  * word outside them is Airlock's: a subject `Q3”, named “invoice.pdf` cannot write a second name
  * for an attachment, nor an event's title `x”. Organizer: “ceo@…` its organizer.
  */
 export function quoted(value: string): string {
   const points = [...cardLine(value)];
-  const cut = points.length > MAX_QUOTED ? points.slice(0, MAX_QUOTED - 1) : points;
-  const inner = cut
+  let shown = points.length;
+  let inner = neutralized(points);
+  // Cut where what is shown — names and spaces added — reaches the limit: a value of 199 U+202E
+  // was 995 characters once each was named.
+  if ([...inner].length > MAX_QUOTED) {
+    let lo = 0;
+    let hi = MAX_QUOTED - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ([...neutralized(points.slice(0, mid))].length <= MAX_QUOTED - 1) lo = mid;
+      else hi = mid - 1;
+    }
+    shown = lo;
+    inner = neutralized(points.slice(0, shown));
+  }
+  const more = points.length - shown;
+  return more ? `“${inner}…” (${more} more characters)` : `“${inner}”`;
+}
+
+/** A value's text as `quoted` shows it between its quotes; it only grows as the value does. */
+function neutralized(points: string[]): string {
+  return points
     .join('')
     .replace(DOUBLE_QUOTE, (q) => DOUBLE_QUOTES[q] ?? "'")
-    .replace(
-      BIDI_CONTROL,
-      (c) => `[${BIDI[c] ?? 'U+' + c.codePointAt(0)!.toString(16).toUpperCase()}]`,
-    );
-  const more = points.length - cut.length;
-  return more ? `“${inner}…” (${more} more characters)` : `“${inner}”`;
+    .replace(LOOSE_MARKS, (_, on: string, marks: string) =>
+      [on, ...[...marks].map((m) => `[${codePoint(m)}]`)].join(''),
+    )
+    .replace(COMMA_MARK, (m) => `[${codePoint(m)}]`)
+    .replace(SINGLE_PAIR, ' ')
+    .replace(BIDI_CONTROL, (c) => `[${BIDI[c] ?? codePoint(c)}]`);
 }
 
 /** A word with no space, quote, bracket or control: an address, an id, a rule such as FREQ=WEEKLY;BYDAY=TU. */

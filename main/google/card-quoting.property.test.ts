@@ -44,10 +44,20 @@ const forging = forgingText([
   'bob@example.com',
 ]);
 
+/**
+ * What the eye takes for a double quote mark: the marks themselves and their look-alikes (ˮ is
+ * drawn as ”), two single marks side by side (’’ ʼʼ '' ``: UTS #39 confusables reads " as ''), and
+ * a comma or stroke drawn as a mark (U+0313 U+0315 draw ” on a space or letter, U+0315 on ’).
+ */
+const READS_AS_DOUBLE =
+  /["“”„‟«»″‶＂❝❞❠〃〝〞〟˝ʺ״⹂‴⁗‷ˮ˵˶\u1cd3]|['`´ʼʻʽ׳‘’‚‛′‵＇｀]{2}|['`´ʼʻʽ׳‘’‚‛′‵＇｀\s]?[\u0312-\u0315\u0343]+|['`´ʼʻʽ׳‘’\s]\p{M}/gu;
+
 /** The card as the user reads it: Airlock's words, and “…” for each value. */
 function asRead(card: string): string {
   return (
     card
+      // Within a value, anything drawn as a double mark reads as the value's closing quote.
+      .replace(/“([^“”]*)”/g, (_, inner: string) => `“${inner.replace(READS_AS_DOUBLE, '”')}”`)
       .replace(/“[^“”]*”(?: \(\d+ more characters\))?/g, '“…”')
       // A mail's subject is its own header line: the value is the line (cardLine keeps it one).
       .replace(/^Subject: .*$/gm, 'Subject: …')
@@ -79,10 +89,53 @@ describe('common/card-text quoted: what stands between the quotes is one value',
         // Every character of the value is shown or counted: a long one is cut with the rest said.
         const total = [...cardLine(v)].length;
         if (m![2] === undefined) expect(total).toBeLessThanOrEqual(MAX_QUOTED);
-        else expect(Number(m![2])).toBe(total - (MAX_QUOTED - 1));
+        // Cut where what is shown reaches the limit (a named control is more than one character).
+        else {
+          expect([...m![1]!].length).toBeLessThanOrEqual(MAX_QUOTED);
+          expect(Number(m![2])).toBeGreaterThanOrEqual(total - (MAX_QUOTED - 1));
+          expect(Number(m![2])).toBeLessThanOrEqual(total);
+        }
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('property: nothing between the quotes is drawn as a double mark, and at most MAX_QUOTED shown', () => {
+    const lookalike = fc
+      .array(
+        fc.constantFrom(
+          ...['ˮ', '˶', '\u1cd3', '’', "'", 'ʼ', '`', '׳', '‘', ' ', 'Q3', ', named '],
+          ...['\u0313', '\u0315', '\u0301', '\u0308', '\u202e', '\u2066'],
+        ),
+        { maxLength: 300 },
+      )
+      .map((p) => p.join(''));
+    fc.assert(
+      fc.property(lookalike, (v) => {
+        const inner = /^“(.*)”(?: \(\d+ more characters\))?$/su.exec(quoted(v))![1]!;
+        expect(inner.match(READS_AS_DOUBLE)).toBeNull();
+        expect([...inner].length).toBeLessThanOrEqual(MAX_QUOTED);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('look-alikes of the closing quote are shown as what they are', () => {
+    // ˮ (U+02EE) is drawn as ”; two single marks side by side as one double one; U+0313 and
+    // U+0315 as ” on whatever they sit; a mark first in the value would sit on the opening “.
+    expect(quoted('Q3ˮ, named ˮinvoice.pdf')).toBe("“Q3', named 'invoice.pdf”");
+    expect(quoted('Q3’’, named ‘‘invoice.pdf')).toBe('“Q3’ ’, named ‘ ‘invoice.pdf”');
+    expect(quoted('Q3\u0313\u0315, named')).toBe('“Q3[U+0313][U+0315], named”');
+    expect(quoted('Q3 \u0301x')).toBe('“Q3 [U+0301]x”');
+    expect(quoted('\u0338x')).toBe('“[U+0338]x”');
+    // Writing keeps its marks: Vietnamese, Hungarian, French, polytonic Greek.
+    expect(quoted('Tiếng Việt őű café ἀλήθεια')).toBe('“Tiếng Việt őű café ἀλήθεια”');
+    // 199 direction controls, each named: cut where what is shown reaches the limit.
+    const q = quoted('\u202e'.repeat(199));
+    expect([...q.replace(/ \(\d+ more characters\)$/, '')].length).toBeLessThanOrEqual(
+      MAX_QUOTED + 2,
+    );
+    expect(q).toMatch(/^“(\[RLO\])+…” \(\d+ more characters\)$/);
   });
 
   it('a value with nothing to neutralize is shown exactly', () => {
