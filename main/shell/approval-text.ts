@@ -138,16 +138,22 @@ export const MAX_NOTIFIED_SERVER_TEXT = 80;
  * Windows toasts and macOS banners cut long text, and what they keep must be the call — and the
  * server's words (its tool description, which also feeds the title) come after it, capped. Allow
  * is offered only when *all* of it passes the checks the call line passes: the call shown whole
- * (notifiableCall), and no character in the title or the server's line that hides or reorders
- * text (INVISIBLE, which also rules out line breaks), and the core would take it now.
+ * (notifiableCall), the title whole (not cut at MAX_NOTIFIED_TITLE), no character in the title or
+ * the server's line that hides or reorders text (INVISIBLE, which also rules out line breaks), and
+ * the core would take it now.
  */
 export function notificationText(a: ApprovalView): { title: string; body: string; allow: boolean } {
-  const title = cutCodePoints(approvalHeadline(a), MAX_NOTIFIED_TITLE);
+  const headline = approvalHeadline(a);
+  const title = cutCodePoints(headline, MAX_NOTIFIED_TITLE);
   const server = cutCodePoints(approvalSubline(a), MAX_NOTIFIED_SERVER_TEXT);
   const call = notifiableCall(a);
   if (!call)
     return { title, body: `Click to see the whole request in Airlock.\n${server}`, allow: false };
-  const clean = !hidesText(title) && !hidesText(server);
+  // Nor when the title, Airlock's statement of what the call does, had to be cut: what is left
+  // may say less than the call does ("Change the event (…), this…" of "this and all following
+  // occurrences"), and a cut inside a quoted value drops its closing quote (common/card-text.ts
+  // quoted), the one mark that says where someone else's words end.
+  const clean = title === headline && !hidesText(title) && !hidesText(server);
   // Nor when the core would refuse it now (the tool changed since the request was made,
   // ApprovalView.refused): a click opens the window, which says why.
   if (a.refused?.allow_once)
