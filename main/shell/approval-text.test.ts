@@ -148,3 +148,16 @@ describe('a title cut at 80 characters (MAX_NOTIFIED_TITLE)', () => {
     expect(Math.min(seen.whole, seen.cut)).toBeGreaterThan(50);
   });
 });
+
+describe("a direction control in a server's title (named by common/card-text.ts quoted)", () => {
+  it('is shown as [RLO] wherever Allow is offered, never acting', () => {
+    for (const title of ['Read\u202e calendar', `${'x'.repeat(70)}\u202e calendar`]) {
+      const t = notificationText(
+        approval({ toolTitle: title, effect: `${title}: Reads.`, arguments: {} }),
+      );
+      expect(t.title).not.toMatch(/\p{Bidi_Control}/u);
+      // Offered only with the whole title shown, so the named control is in view.
+      expect(t.allow).toBe(t.title.includes('[RLO]') && !t.title.endsWith('…'));
+    }
+  });
+});
