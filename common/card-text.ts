@@ -106,10 +106,12 @@ export const MAX_QUOTED = 200;
 export function quoted(value: string): string {
   const points = [...cardLine(value)];
   let shown = points.length;
-  let inner = neutralized(points);
+  // Neutralized whole only when it may fit (it never shows fewer characters than the value has):
+  // a value of megabytes is read no further than its cut.
+  let inner = shown <= MAX_QUOTED ? neutralized(points) : '';
   // Cut where what is shown — names and spaces added — reaches the limit: a value of 199 U+202E
   // was 995 characters once each was named.
-  if ([...inner].length > MAX_QUOTED) {
+  if (shown > MAX_QUOTED || [...inner].length > MAX_QUOTED) {
     let lo = 0;
     let hi = MAX_QUOTED - 1;
     while (lo < hi) {
