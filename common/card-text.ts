@@ -60,10 +60,10 @@ const SINGLE_PAIR = new RegExp(`(?<=${SINGLE_LIKE})(?=${SINGLE_LIKE})`, 'gu');
 const LOOSE_MARKS = new RegExp(`(^|${SINGLE_LIKE}|\\s)(\\p{M}+)`, 'gu');
 /**
  * Marks drawn as a comma or stroke above and to the right — U+0313 and U+0315 together draw ” on
- * the letter they sit on (`Q3` with them reads `Q3”`) — named wherever they are, but on a Greek
- * letter, whose polytonic breathings they are.
+ * the letter they sit on (`Q3` with them reads `Q3”`) — named wherever they are, but the
+ * breathings U+0313, U+0314 and U+0343 on a Greek letter, where polytonic Greek writes them.
  */
-const COMMA_MARK = /(?<!\p{Script=Greek}\p{M}*)[\u0312-\u0315\u0340\u0341\u0343]/gu;
+const COMMA_MARK = /[\u0312\u0315\u0340\u0341]|(?<!\p{Script=Greek}\p{M}*)[\u0313\u0314\u0343]/gu;
 const codePoint = (c: string) =>
   'U+' + c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
 

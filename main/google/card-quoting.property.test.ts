@@ -126,6 +126,7 @@ describe('common/card-text quoted: what stands between the quotes is one value',
     expect(quoted('Q3ˮ, named ˮinvoice.pdf')).toBe("“Q3', named 'invoice.pdf”");
     expect(quoted('Q3’’, named ‘‘invoice.pdf')).toBe('“Q3’ ’, named ‘ ‘invoice.pdf”');
     expect(quoted('Q3\u0313\u0315, named')).toBe('“Q3[U+0313][U+0315], named”');
+    expect(quoted('Q3 ἀ\u0315, named')).toBe('“Q3 ἀ[U+0315], named”');
     expect(quoted('Q3 \u0301x')).toBe('“Q3 [U+0301]x”');
     expect(quoted('\u0338x')).toBe('“[U+0338]x”');
     // Writing keeps its marks: Vietnamese, Hungarian, French, polytonic Greek.
