@@ -48,7 +48,7 @@ const DOUBLE_QUOTE = /["“”„‟«»″‶＂❝❞❠〃〝〞〟˝ʺ״⹂�
  * a double quote to two single ones. Not in Quotation_Mark, so the fold above did not see them:
  * `Q3ʼʼ, named ʻʻinvoice.pdf` closed and reopened the quote to the eye.
  */
-const SINGLE_LIKE = "['`´ʹʻʼʽʾʿˈˊˋˎˏ˴׳‘’‚‛′‵‹›＇｀΄᾽᾿῾ꞌ\\p{Sk}]";
+const SINGLE_LIKE = "['`´ʹʻʼʽʾʿˈˊˋˎˏ˴ʹ׳՚՛՝ߴߵᑊ‘’‚‛′‵‹›＇｀΄᾽᾿῾Ꞌꞌ\\p{Sk}]";
 /** Two single marks side by side: a space is put between them, so neither pair reads as one double mark. */
 const SINGLE_PAIR = new RegExp(`(?<=${SINGLE_LIKE})(?=${SINGLE_LIKE})`, 'gu');
 /**

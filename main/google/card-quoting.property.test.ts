@@ -125,6 +125,7 @@ describe('common/card-text quoted: what stands between the quotes is one value',
     // U+0315 as ” on whatever they sit; a mark first in the value would sit on the opening “.
     expect(quoted('Q3ˮ, named ˮinvoice.pdf')).toBe("“Q3', named 'invoice.pdf”");
     expect(quoted('Q3’’, named ‘‘invoice.pdf')).toBe('“Q3’ ’, named ‘ ‘invoice.pdf”');
+    expect(quoted('Q3՚՚ ꞋꞋ \u0374\u0374')).toBe('“Q3՚ ՚ Ꞌ Ꞌ \u0374 \u0374”');
     expect(quoted('Q3\u0313\u0315, named')).toBe('“Q3[U+0313][U+0315], named”');
     expect(quoted('Q3 ἀ\u0315, named')).toBe('“Q3 ἀ[U+0315], named”');
     expect(quoted('Q3 \u0301x')).toBe('“Q3 [U+0301]x”');
