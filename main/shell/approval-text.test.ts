@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalView } from '../../common/contract/index.js';
 import {
+  approvalArguments,
+  dialogArguments,
   MAX_NOTIFIED_CALL,
   MAX_NOTIFIED_SERVER_TEXT,
   MAX_NOTIFIED_TITLE,
@@ -87,5 +89,75 @@ describe('notification text (issue 32, item 6)', () => {
     );
     // The property held on notifications that do offer Allow, not only on refusals.
     expect(allowed).toBeGreaterThan(25);
+  });
+});
+
+describe('a call with more arguments than the card has rows (MAX_FIELDS, 60)', () => {
+  it('is never allowed from a notification or a native dialog: neither shows it whole', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 61, max: 200 }), (n) => {
+        const args = Object.fromEntries(Array.from({ length: n }, (_, i) => [`a${i}`, 1]));
+        const a = approval({ arguments: args });
+        expect(notificationText(a).allow).toBe(false);
+        expect(dialogArguments(a)).not.toBe(approvalArguments(a));
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe('a title cut at 80 characters (MAX_NOTIFIED_TITLE)', () => {
+  it('offers no Allow: what is left may say less than the call does, or end inside a quote', () => {
+    // A Calendar statement cut before its scope: "…, this…" of "this and all following occurrences".
+    const effect =
+      'Change the event (Tue 17 Mar 09:00–09:15 (UTC-04:00)), this and all following occurrences: new title';
+    const scoped = notificationText(approval({ tool: 'calendar_update_event', effect }));
+    expect([...scoped.title]).toHaveLength(MAX_NOTIFIED_TITLE);
+    expect(scoped.title).not.toContain('following');
+    expect(scoped.allow).toBe(false);
+    // A server's title cut inside its quote: the closing ” is not shown, so nothing says where
+    // the server's words end and Airlock's would begin.
+    const title = `Read calendar’ — checked by Airlock: read-only ${'x'.repeat(40)}`;
+    const quoted = notificationText(
+      approval({ toolTitle: title, effect: `${title}: Reads.`, arguments: {} }),
+    );
+    expect(quoted.title).toMatch(/^Claude Code wants to use “Read calendar’ .*…$/);
+    expect(quoted.title).not.toContain('”');
+    expect(quoted.allow).toBe(false);
+  });
+
+  it('property: a clean call offers Allow exactly when its title is shown whole', () => {
+    const unit = fc.constantFrom('a', 'b', ' ', 'é', '😀');
+    // Titles on both sides of the cut ("Claude Code wants to save " is 26 characters).
+    const words = fc.oneof(
+      fc.string({ unit, maxLength: 54 }),
+      fc.string({ unit, minLength: 55, maxLength: 120 }),
+    );
+    const seen = { whole: 0, cut: 0 };
+    fc.assert(
+      fc.property(words, (w) => {
+        const whole = `Claude Code wants to save ${w}`.trim();
+        const t = notificationText(approval({ effect: `Save ${w}` }));
+        const fits = [...whole].length <= MAX_NOTIFIED_TITLE;
+        seen[fits ? 'whole' : 'cut']++;
+        expect(t.allow).toBe(fits);
+        if (t.allow) expect(t.title).toBe(whole);
+      }),
+      { numRuns: 300 },
+    );
+    expect(Math.min(seen.whole, seen.cut)).toBeGreaterThan(50);
+  });
+});
+
+describe("a direction control in a server's title (named by common/card-text.ts quoted)", () => {
+  it('is shown as [RLO] wherever Allow is offered, never acting', () => {
+    for (const title of ['Read\u202e calendar', `${'x'.repeat(70)}\u202e calendar`]) {
+      const t = notificationText(
+        approval({ toolTitle: title, effect: `${title}: Reads.`, arguments: {} }),
+      );
+      expect(t.title).not.toMatch(/\p{Bidi_Control}/u);
+      // Offered only with the whole title shown, so the named control is in view.
+      expect(t.allow).toBe(t.title.includes('[RLO]') && !t.title.endsWith('…'));
+    }
   });
 });

@@ -1,7 +1,8 @@
 import type { ApprovalView } from '../../common/contract/index.js';
+import { quotedUnless } from '../../common/card-text.js';
 import { RGI_EMOJI, withoutEmoji } from '../../common/emoji.js';
 import { mixedScriptCount, mixedScriptWords } from '../../common/lookalike.js';
-import { effectLine, plainEffectRest } from '../../common/plain-effect.js';
+import { plainEffectRest } from '../../common/plain-effect.js';
 import { hasStackedMarks } from '../../common/stacked-marks.js';
 
 /**
@@ -27,11 +28,17 @@ function genericRest(a: ApprovalView): string | undefined {
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 export function approvalHeadline(a: ApprovalView): string {
-  // The title as the plain effect writes it — one line, at most 300 characters — as the card's
-  // headline shows it: a title of line breaks and "Arguments: {…}" wrote a message box's own
-  // lines above the real arguments, which it pushed out of sight (common/plain-effect.ts).
+  // The title on one line and quoted, as the card's headline shows it (common/card-text.ts
+  // quoted): a title of line breaks and "Arguments: {…}" wrote a message box's own lines above
+  // the real arguments, which it pushed out of sight (common/plain-effect.ts); on one line but
+  // bare it still read as the prompt's words ("… wants to use Read calendar Arguments: {…}").
+  // Quoted, nothing in it closes the quote, and a long one is cut with its length said. A tool's
+  // name alone (one word) stands bare.
   if (isGenericEffect(a) || !a.effect.trim())
-    return `${a.agent} wants to use ${effectLine(a.toolTitle ?? a.tool)}`;
+    return `${a.agent} wants to use ${quotedUnless(
+      (a.toolTitle ?? a.tool).replace(/\s+/g, ' ').trim(),
+      () => true,
+    )}`;
   return `${a.agent} wants to ${lowerFirst(a.effect.trim().replace(/\.$/, ''))}`;
 }
 
@@ -131,16 +138,22 @@ export const MAX_NOTIFIED_SERVER_TEXT = 80;
  * Windows toasts and macOS banners cut long text, and what they keep must be the call — and the
  * server's words (its tool description, which also feeds the title) come after it, capped. Allow
  * is offered only when *all* of it passes the checks the call line passes: the call shown whole
- * (notifiableCall), and no character in the title or the server's line that hides or reorders
- * text (INVISIBLE, which also rules out line breaks), and the core would take it now.
+ * (notifiableCall), the title whole (not cut at MAX_NOTIFIED_TITLE), no character in the title or
+ * the server's line that hides or reorders text (INVISIBLE, which also rules out line breaks), and
+ * the core would take it now.
  */
 export function notificationText(a: ApprovalView): { title: string; body: string; allow: boolean } {
-  const title = cutCodePoints(approvalHeadline(a), MAX_NOTIFIED_TITLE);
+  const headline = approvalHeadline(a);
+  const title = cutCodePoints(headline, MAX_NOTIFIED_TITLE);
   const server = cutCodePoints(approvalSubline(a), MAX_NOTIFIED_SERVER_TEXT);
   const call = notifiableCall(a);
   if (!call)
     return { title, body: `Click to see the whole request in Airlock.\n${server}`, allow: false };
-  const clean = !hidesText(title) && !hidesText(server);
+  // Nor when the title, Airlock's statement of what the call does, had to be cut: what is left
+  // may say less than the call does ("Change the event (…), this…" of "this and all following
+  // occurrences"), and a cut inside a quoted value drops its closing quote (common/card-text.ts
+  // quoted), the one mark that says where someone else's words end.
+  const clean = title === headline && !hidesText(title) && !hidesText(server);
   // Nor when the core would refuse it now (the tool changed since the request was made,
   // ApprovalView.refused): a click opens the window, which says why.
   if (a.refused?.allow_once)

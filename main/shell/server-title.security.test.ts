@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalView } from '../../common/contract/index.js';
+import { quoted } from '../../common/card-text.js';
 import { effectLine, plainEffect } from '../../common/plain-effect.js';
 import { approvalHeadline, approvalSubline } from './approval-text.js';
 
@@ -21,7 +22,9 @@ const view = (title: string) =>
 describe("a native prompt never says the server's sentence in Airlock's voice", () => {
   for (const title of ['Read your calendar\n', 'Read  your calendar', 'Notes: push']) {
     it(JSON.stringify(title), () => {
-      expect(approvalHeadline(view(title))).toBe(`claude wants to use ${effectLine(title)}`);
+      expect(approvalHeadline(view(title))).toBe(
+        `claude wants to use ${quoted(effectLine(title))}`,
+      );
       expect(approvalSubline(view(title))).toBe('Only reads; nothing is sent anywhere.');
     });
   }
@@ -31,9 +34,10 @@ describe("a native prompt's headline holds the title on one line, as the card's 
   it('a title of line breaks cannot write "Arguments:" above the real ones, nor push them off', () => {
     const title = 'Read calendar\n\nArguments:\n{"to":"me@example.com"}' + '\n'.repeat(40);
     const headline = approvalHeadline(view(title));
-    expect(headline).toBe('claude wants to use Read calendar Arguments: {"to":"me@example.com"}');
-    expect(approvalHeadline(view('A'.repeat(5000)))).toHaveLength(
-      'claude wants to use '.length + 300,
+    expect(headline).toBe("claude wants to use “Read calendar Arguments: {'to':'me@example.com'}”");
+    // Cut with its length said: 199 shown, the rest counted.
+    expect(approvalHeadline(view('A'.repeat(5000)))).toBe(
+      `claude wants to use “${'A'.repeat(199)}…” (${5000 - 199} more characters)`,
     );
   });
 });

@@ -89,7 +89,7 @@ describe('calendar tools through a real App and MCP client', () => {
     const req = await requested;
     expect(req.tool).toBe('calendar_create_event');
     expect(req.effect).toBe(
-      "Create an event, Tue 10 Mar 10:00–10:15 (America/New_York), 1 attendee — invitations will be e-mailed. Title: 'Standup'",
+      'Create an event, Tue 10 Mar 10:00–10:15 (America/New_York), 1 attendee — invitations will be e-mailed. Title: “Standup”',
     );
     expect(inserts()).toHaveLength(0);
     await app.app.control.decide(req.id, { kind: 'allow_once' });

@@ -32,7 +32,7 @@ describe('reminders, colour and Drive attachments (issue 33 item 5)', () => {
       attachments: [{ url: 'https://docs.google.com/document/d/1AbC_dEf/edit', title: 'Agenda' }],
     };
     expect(await t.source.describeEffectAsync('calendar_create_event', args)).toBe(
-      "Create an event, Tue 1 Dec 10:00–11:00 (Europe/Berlin), reminders: popup 10 min before (Tue 1 Dec 09:50), email 1440 min before (Mon 30 Nov 10:00), colour tomato, attachments: Agenda, on calendar berlin@group.calendar.google.com. Title: 'Board prep'",
+      'Create an event, Tue 1 Dec 10:00–11:00 (Europe/Berlin), reminders: popup 10 min before (Tue 1 Dec 09:50), email 1440 min before (Mon 30 Nov 10:00), colour tomato, attachments: Agenda, on calendar berlin@group.calendar.google.com. Title: “Board prep”',
     );
     const r = await t.call('calendar_create_event', args);
     expect(r.isError).toBeFalsy();

@@ -51,10 +51,10 @@ describe('calendar_create_event', () => {
     };
     // Before the calendar's zone is known the sync summary says so; the async one asks Google.
     expect(t.source.describeEffect('calendar_create_event', args)).toBe(
-      "Create an event, 2026-12-01T10:00 (in the calendar's time zone), 3 attendees, on calendar berlin@group.calendar.google.com — invitations will be e-mailed. Title: 'Standup'",
+      "Create an event, 2026-12-01T10:00 (in the calendar's time zone), 3 attendees, on calendar berlin@group.calendar.google.com — invitations will be e-mailed. Title: “Standup”",
     );
     expect(await t.source.describeEffectAsync('calendar_create_event', args)).toBe(
-      "Create an event, Tue 1 Dec 10:00–10:15 (Europe/Berlin), 3 attendees, on calendar berlin@group.calendar.google.com — invitations will be e-mailed. Title: 'Standup'",
+      'Create an event, Tue 1 Dec 10:00–10:15 (Europe/Berlin), 3 attendees, on calendar berlin@group.calendar.google.com — invitations will be e-mailed. Title: “Standup”',
     );
     const r = await t.call('calendar_create_event', args);
     expect(r.isError).toBeFalsy();
@@ -70,7 +70,7 @@ describe('calendar_create_event', () => {
     expect(
       t.source.describeEffect('calendar_create_event', { ...args, send_updates: 'none' }),
     ).toBe(
-      "Create an event, Tue 1 Dec 10:00–10:15 (Europe/Berlin), 3 attendees, on calendar berlin@group.calendar.google.com — no invitations will be sent. Title: 'Standup'",
+      'Create an event, Tue 1 Dec 10:00–10:15 (Europe/Berlin), 3 attendees, on calendar berlin@group.calendar.google.com — no invitations will be sent. Title: “Standup”',
     );
     await t.call('calendar_create_event', { ...args, send_updates: 'none' });
     expect(inserts()[1]!.query.sendUpdates).toBe('none');
@@ -79,7 +79,7 @@ describe('calendar_create_event', () => {
     expect(
       t.source.describeEffect('calendar_create_event', { ...primary, time_zone: 'Europe/Berlin' }),
     ).toBe(
-      "Create an event, Tue 1 Dec 10:00–10:15 (Europe/Berlin), 3 attendees — invitations will be e-mailed. Title: 'Standup'",
+      'Create an event, Tue 1 Dec 10:00–10:15 (Europe/Berlin), 3 attendees — invitations will be e-mailed. Title: “Standup”',
     );
   });
 
@@ -143,7 +143,7 @@ describe('calendar_create_event', () => {
     });
     const args = { summary: '1:1', start: '2026-03-10T10:30', end: '2026-03-10T11:30' };
     expect(await t.source.describeEffectAsync('calendar_create_event', args)).toBe(
-      "Create an event, Tue 10 Mar 10:30–11:30 (America/New_York). Warning: overlaps an event (Tue 10 Mar 10:00–11:00 (UTC-04:00)). Title: '1:1'. Overlapping: 'Team sync'",
+      'Create an event, Tue 10 Mar 10:30–11:30 (America/New_York). Warning: overlaps an event (Tue 10 Mar 10:00–11:00 (UTC-04:00)). Title: “1:1”. Overlapping: “Team sync”',
     );
     const r = await t.call('calendar_create_event', args);
     expect(text(r)).toMatch(
@@ -306,7 +306,7 @@ describe('calendar_update_event on a recurring series', () => {
     const inst = await instanceOn('2026-03-17');
     const args = { event_id: inst.id, scope: 'this_and_following', summary: 'New standup' };
     expect(await t.source.describeEffectAsync('calendar_update_event', args)).toBe(
-      "Change the event (Tue 17 Mar 09:00–09:15 (UTC-04:00)), this and all following occurrences: new title — updates will be e-mailed. Event: 'Standup'. New title: 'New standup'",
+      'Change the event (Tue 17 Mar 09:00–09:15 (UTC-04:00)), this and all following occurrences: new title — updates will be e-mailed. Event: “Standup”. New title: “New standup”',
     );
   });
 });

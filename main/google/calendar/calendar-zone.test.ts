@@ -108,7 +108,7 @@ describe("the approval's text before the calendar's zone is known", () => {
       end: '2026-03-10T12:00',
     };
     expect(t.source.describeEffect('calendar_create_event', args)).toBe(
-      "Create an event, 2026-03-10T10:00:00+01:00 – 2026-03-10T12:00 (in the calendar's time zone), on calendar berlin@group.calendar.google.com. Title: 'Sync'",
+      "Create an event, 2026-03-10T10:00:00+01:00 – 2026-03-10T12:00 (in the calendar's time zone), on calendar berlin@group.calendar.google.com. Title: “Sync”",
     );
     // With an offset on every time there is nothing to read in a zone: the text says the times.
     expect(
@@ -117,7 +117,7 @@ describe("the approval's text before the calendar's zone is known", () => {
         summary: 'Other',
         end: '2026-03-10T12:00:00+01:00',
       }),
-    ).toMatch(/^Create an event, Tue 10 Mar 09:00–11:00 \(UTC\).*Title: 'Other'$/);
+    ).toMatch(/^Create an event, Tue 10 Mar 09:00–11:00 \(UTC\).*Title: “Other”$/);
     // The write: two hours in Berlin.
     const r = await t.call('calendar_create_event', args);
     expect(text(r)).toContain('Tue 10 Mar 10:00–12:00');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { cardLine } from '../card-text.js';
+import { quoted } from '../card-text.js';
 import { describeCreate, describeOther } from './effects.js';
 
 /**
@@ -87,11 +87,11 @@ describe('a Calendar card names an event on the card’s own line', () => {
         };
         const warn = overlap ? [{ summary: 'Team sync', when: 'Sat 5 Dec 10:00' }] : [];
         const plain = describeCreate({ ...args, summary: 'X' }, 'UTC', now, warn);
-        const end = overlap ? ". Overlapping: 'Team sync'" : '';
-        expect(plain.endsWith(`. Title: 'X'${end}`)).toBe(true);
+        const end = overlap ? '. Overlapping: “Team sync”' : '';
+        expect(plain.endsWith(`. Title: “X”${end}`)).toBe(true);
         const card = describeCreate({ ...args, summary }, 'UTC', now, warn);
-        const head = plain.slice(0, plain.length - end.length - "'X'".length);
-        expect(card).toBe(`${head}'${cardLine(summary)}'${end}`);
+        const head = plain.slice(0, plain.length - end.length - '“X”'.length);
+        expect(card).toBe(`${head}${quoted(summary)}${end}`);
       }),
       { numRuns: 300 },
     );

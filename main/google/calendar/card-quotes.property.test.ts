@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { cardLine } from '../card-text.js';
+import { quoted } from '../card-text.js';
 import { describeCreate, describeOther } from './effects.js';
 import { forgingText } from '../../../test-support/card-forging.js';
 
@@ -31,7 +31,7 @@ const forging = forgingText([
 
 /** ". Label: 'value'" as the card writes each value after its statement. */
 const tail = (pairs: [string, string][]) =>
-  pairs.map(([label, v]) => `. ${label}: '${cardLine(v)}'`).join('');
+  pairs.map(([label, v]) => `. ${label}: ${quoted(v)}`).join('');
 
 /**
  * The card with plain values ends in their tail; the card with generated ones is the same
@@ -82,7 +82,7 @@ describe('property: a Calendar card’s quoted values change nothing before them
             { summary: b!, when: 'Sat 5 Dec 10:15–10:45' },
           ]);
           // The overlapping titles are one labelled list, last: written as the test's tail.
-          const list = `. Overlapping: '${cardLine(a!)}', '${cardLine(b!)}'`;
+          const list = `. Overlapping: ${quoted(a!)}, ${quoted(b!)}`;
           expect(card.endsWith(list)).toBe(true);
           const o = tail([
             ['O1', a!],
@@ -92,7 +92,7 @@ describe('property: a Calendar card’s quoted values change nothing before them
         };
         expectFactsFixed(build, ['Title', 'O1', 'O2'], [title, o1, o2]);
         expect(build([title, o1, o2])).toMatch(
-          /^Create an event, Sat 5 Dec 10:00–10:30 \(UTC\).*\. Warning: overlaps 2 events \(Sat 5 Dec 10:00–11:00; Sat 5 Dec 10:15–10:45\)\. Title: '/su,
+          /^Create an event, Sat 5 Dec 10:00–10:30 \(UTC\).*\. Warning: overlaps 2 events \(Sat 5 Dec 10:00–11:00; Sat 5 Dec 10:15–10:45\)\. Title: “/su,
         );
       }),
       { numRuns: 300 },

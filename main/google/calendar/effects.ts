@@ -12,7 +12,14 @@
  */
 import type { calendar_v3 } from '@googleapis/calendar';
 import type { DateTime } from 'luxon';
-import { emails, optString, optStrings, type Args, type SendUpdates } from './args.js';
+import {
+  emails,
+  isGuestAddress,
+  optString,
+  optStrings,
+  type Args,
+  type SendUpdates,
+} from './args.js';
 import { zoneOf, type CallCtx } from './context.js';
 import { extrasOf, extrasWords } from './event-extras.js';
 import { eventTimes, hasTimeChange } from './event-input.js';
@@ -22,7 +29,7 @@ import type { EventRead } from './event-guests.js';
 import { findOverlaps, loadEvent, sendUpdatesArg } from './write-tools.js';
 import { whenText } from './render.js';
 import { occurrencesBeforeThis, timeWords, updateTimes } from './update-tool.js';
-import { cardLine } from '../card-text.js';
+import { cardLine, quoted, quotedUnless } from '../card-text.js';
 
 type Event = calendar_v3.Schema$Event;
 
@@ -47,7 +54,7 @@ function quotedTail(
 ): string {
   return values
     .filter(([, v]) => v !== undefined)
-    .map(([label, v]) => `. ${label}: '${cardLine(v!)}'`)
+    .map(([label, v]) => `. ${label}: ${quoted(v!)}`)
     .join('');
 }
 
@@ -88,6 +95,14 @@ function extrasClause(args: Args, zone: string | undefined, create: boolean): st
   }
 }
 
+/**
+ * A time as the agent wrote it, read before the call checks it: bare when it reads as a date
+ * ("2026-03-10T10:00"), quoted otherwise — any text, it would stand in the card's sentence.
+ */
+function asTime(given: string): string {
+  return quotedUnless(given, (t) => /^\d{4}-\d{2}-\d{2}/.test(t));
+}
+
 /** "Tue 3 Dec 10:00–10:15 (Europe/Berlin)" from the arguments, or the raw text when the zone is not known yet. */
 function whenFromArgs(args: Args, zone: string | undefined, now: DateTime): string {
   const start = optString(args, 'start');
@@ -97,7 +112,7 @@ function whenFromArgs(args: Args, zone: string | undefined, now: DateTime): stri
   // reads a time without one in the calendar's zone, so an end without one would be read
   // differently here ("10:00+01:00 to 12:00" is two hours in Berlin, not three in UTC).
   const z = zone ?? (hasOffset(start) && (!end || hasOffset(end)) ? 'UTC' : undefined);
-  if (!z) return `${start}${end ? ` – ${end}` : ''} (in the calendar's time zone)`;
+  if (!z) return `${asTime(start)}${end ? ` – ${asTime(end)}` : ''} (in the calendar's time zone)`;
   const t = eventTimes(args, z, { allDayDays: 1 });
   return `${humanRange(t.start, t.end, z, now)}${t.allDay ? '' : ` (${z})`}`;
 }
@@ -123,7 +138,8 @@ export function describeCreate(
   if (guests) parts.push(`${guests} attendee${guests === 1 ? '' : 's'}`);
   if (args.add_meet_link === true) parts.push('with a Google Meet link');
   parts.push(...extrasClause(args, knownZone(args, cachedZone), true));
-  if (calendar && calendar !== 'primary') parts.push(`on calendar ${calendar}`);
+  if (calendar && calendar !== 'primary')
+    parts.push(`on calendar ${quotedUnless(calendar, () => true)}`);
   // The titles last: the agent's, then the overlapping events' (their organizers', strangers'
   // for an invitation). Quoted at the head ("Create '<title>', …") a title that closes the quote
   // wrote the rest of the sentence — "Sync', Tue 1 Dec 10:00, no guests. '" before the real time
@@ -134,7 +150,7 @@ export function describeCreate(
     : '';
   const title = summary === undefined ? '. No title' : quotedTail([['Title', summary]]);
   const overlapping = overlaps.length
-    ? `. Overlapping: ${overlaps.map((o) => `'${o.summary}'`).join(', ')}`
+    ? `. Overlapping: ${overlaps.map((o) => quoted(o.summary)).join(', ')}`
     : '';
   // One line: a title (the agent's, or an overlapping stranger's invitation) must not write the
   // card's own lines, such as a "To:" the card would lay out as a mail (main/google/card-text.ts).
@@ -160,11 +176,19 @@ function timeChange(
     if (ev && zone) return timeWords(updateTimes(args, ev, series, zone), zone, now);
     if (args.start === undefined) return 'new end time';
     if (args.end === undefined && args.duration_minutes === undefined)
-      return `time → starts ${String(args.start)}, keeping its length`;
+      return `time → starts ${asTime(String(args.start))}, keeping its length`;
     return `time → ${whenFromArgs(args, zone, now)}`;
   } catch (err) {
     return `time → this call will FAIL: ${(err as Error).message}`;
   }
+}
+
+/**
+ * An update's guest addresses, read before the call checks them (validateArgs does not): each
+ * bare when it is an address the write takes, quoted otherwise (card-text.ts quotedUnless).
+ */
+function guestsShown(list: readonly string[]): string {
+  return list.map((e) => quotedUnless(e, isGuestAddress)).join(', ');
 }
 
 function changeWords(
@@ -183,12 +207,14 @@ function changeWords(
   const add = optStrings(args, 'add_attendees') ?? [];
   const remove = optStrings(args, 'remove_attendees') ?? [];
   if (args.attendees !== undefined)
-    out.push(`guest list → ${(optStrings(args, 'attendees') ?? []).join(', ') || 'nobody'}`);
-  if (add.length) out.push(`invite ${add.join(', ')}`);
-  if (remove.length) out.push(`remove ${remove.join(', ')}`);
+    out.push(`guest list → ${guestsShown(optStrings(args, 'attendees') ?? []) || 'nobody'}`);
+  if (add.length) out.push(`invite ${guestsShown(add)}`);
+  if (remove.length) out.push(`remove ${guestsShown(remove)}`);
   if (args.add_meet_link === true) out.push('add a Meet link');
   if (args.recurrence !== undefined)
-    out.push(`recurrence → ${(optStrings(args, 'recurrence') ?? []).join(' ')}`);
+    out.push(
+      `recurrence → ${(optStrings(args, 'recurrence') ?? []).map((r) => quotedUnless(r, (l) => /^(?:RRULE|EXRULE|RDATE|EXDATE)[:;]/.test(l))).join(' ')}`,
+    );
   out.push(...extrasClause(args, zone, false));
   return out;
 }

@@ -65,7 +65,7 @@ describe('calendar_respond: the checks see the organizer the answer reaches', ()
     expect(req!.taint?.summary).toContain('stranger@other.test');
     // The card says what the organizer gets.
     expect(req!.effect).toContain(', with a note — ');
-    expect(req!.effect).toContain(`. Note: 'Notes: ${PLAN}'`);
+    expect(req!.effect).toContain(`. Note: “Notes: ${PLAN}”`);
     expect(req!.effect).toContain('stranger@other.test');
     await a.control.decide(req!.id, { kind: 'deny' });
     await call;

@@ -156,13 +156,13 @@ describe("property: calendar_update_event's card states the times the write send
     const card = (args: Record<string, unknown>) =>
       t.source.describeEffect('calendar_update_event', { event_id: 'e1', ...args });
     expect(card({ start: '2026-03-12T14:00' })).toBe(
-      "Change an event: time → starts 2026-03-12T14:00, keeping its length — any guests will be e-mailed. Event id: 'e1'",
+      'Change an event: time → starts 2026-03-12T14:00, keeping its length — any guests will be e-mailed. Event id: “e1”',
     );
     expect(card({ end: '2026-03-12T15:00' })).toBe(
-      "Change an event: new end time — any guests will be e-mailed. Event id: 'e1'",
+      'Change an event: new end time — any guests will be e-mailed. Event id: “e1”',
     );
     expect(card({ start: '2026-03-12T14:00', duration_minutes: 30 })).toMatch(
-      /^Change an event: time → Thu 12 Mar 14:00–14:30 \(America\/New_York\).*\. Event id: 'e1'$/,
+      /^Change an event: time → Thu 12 Mar 14:00–14:30 \(America\/New_York\).*\. Event id: “e1”$/,
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import PostalMime from 'postal-mime';
 import { describe, expect, it } from 'vitest';
+import { quoted } from '../card-text.js';
 import { Recent } from './cache.js';
 import { buildMime } from './compose.js';
 import {
@@ -118,7 +119,7 @@ describe('attachments: the card and the composed MIME agree', () => {
           const size =
             CALENDAR.has(a.mimeType) && spec.kind === 'inline' ? spec.content.length : bytes.length;
           return {
-            line: `Attachment: given by the agent (${a.mimeType}, ${formatBytes(size)}), named "${a.filename ?? ''}"`,
+            line: `Attachment: given by the agent (${a.mimeType}, ${formatBytes(size)}), named ${quoted(a.filename ?? '')}`,
             bytes: bytes.toString('base64'),
           };
         });

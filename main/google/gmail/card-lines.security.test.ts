@@ -132,7 +132,7 @@ describe('a Gmail card writes each value on its own line', () => {
         const card = describeModify('gmail_trash', ACCOUNT, { message_ids: ['m1', 'm2'] }, seen);
         const lines = card.split('\n');
         expect(lines).toHaveLength(3);
-        expect(lines[1]).toMatch(/^- message m1 from .*, subject ".*"$/);
+        expect(lines[1]).toMatch(/^- message m1 from .*, subject “.*”$/);
         expect(lines[2]).toBe('- message m2');
       }),
       { numRuns: 300 },

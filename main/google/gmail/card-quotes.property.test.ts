@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cardLine } from '../card-text.js';
+import { quoted } from '../card-text.js';
 import { Recent, SeenMessages } from './cache.js';
 import type { DraftView } from './draft-view.js';
 import { draftNamed } from './effects.js';
@@ -52,7 +52,7 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
         };
         expectFactsFixed(
           (v) => describeLabelChange('gmail_create_label', ACCOUNT, { name: v }, undefined),
-          (v) => `. Name: "${cardLine(made(v))}"`,
+          (v) => `. Name: ${quoted(made(v))}`,
           name,
         );
         expectFactsFixed(
@@ -63,7 +63,7 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
               { label: 'x', new_name: 'n' },
               label(v),
             ),
-          (v) => `. Label: "${cardLine(v)}". New name: "n"`,
+          (v) => `. Label: ${quoted(v)}. New name: “n”`,
           old,
         );
         expectFactsFixed(
@@ -74,12 +74,12 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
               { label: 'x', new_name: v },
               label('o'),
             ),
-          (v) => `. New name: "${cardLine(made(v))}"`,
+          (v) => `. New name: ${quoted(made(v))}`,
           name,
         );
         expectFactsFixed(
           (v) => describeLabelChange('gmail_delete_label', ACCOUNT, { label: 'x' }, label(v)),
-          (v) => `. Label: "${cardLine(v)}"`,
+          (v) => `. Label: ${quoted(v)}`,
           old,
         );
       }),
@@ -100,7 +100,7 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
           return describeModify('gmail_trash', ACCOUNT, { message_ids: ['m1', 'm2'] }, seen);
         };
         // The next message's line after it: compared whole.
-        expectFactsFixed(build, (s) => `, subject "${cardLine(s)}"\n- message m2`, subject);
+        expectFactsFixed(build, (s) => `, subject ${quoted(s)}\n- message m2`, subject);
       }),
       { numRuns: 300 },
     );
@@ -111,7 +111,7 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
       fc.property(forging, (subject) => {
         expectFactsFixed(
           (s) => draftNamed({ subject: s, to: 'Carol <carol@example.org>' }),
-          (s) => `, subject "${cardLine(s)}"`,
+          (s) => `, subject ${quoted(s)}`,
           subject,
         );
       }),
@@ -135,16 +135,16 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
           describeDeleteFilter('f1', ACCOUNT, filter(s, q), () => 'Receipts');
         expectFactsFixed(
           (s) => build(s, 'q'),
-          (s) => `subject has "${cardLine(s)}"; matches "q"`,
+          (s) => `subject has ${quoted(s)}; matches “q”`,
           subject,
         );
         expectFactsFixed(
           (q) => build('s', q),
-          (q) => `; matches "${cardLine(q)}"`,
+          (q) => `; matches ${quoted(q)}`,
           query,
         );
         expect(build(subject, query)).toMatch(
-          /^Delete Gmail filter f1 in alice@example\.com\. Mail it already handled stays as it is\. From now on new mail is no longer .*FORWARDED to me@example\.org, for mail that from orders@shop\.example; has an attachment; subject has "/su,
+          /^Delete Gmail filter f1 in alice@example\.com\. Mail it already handled stays as it is\. From now on new mail is no longer .*FORWARDED to me@example\.org, for mail that from “orders@shop\.example”; has an attachment; subject has “/su,
         );
       }),
       { numRuns: 300 },
@@ -196,12 +196,12 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
         };
         expectFactsFixed(
           (v) => line(build(v, 'f'), 'In reply to:'),
-          (v) => `, subject "${cardLine(v)}"`,
+          (v) => `, subject ${quoted(v)}`,
           s1,
         );
         expectFactsFixed(
           (v) => line(build('r', v), 'Attachment:'),
-          (v) => `, subject "${cardLine(v)}", named "q3.pdf"`,
+          (v) => `, subject ${quoted(v)}, named “q3.pdf”`,
           s2,
         );
       }),
@@ -244,9 +244,9 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
           });
           return line(compose([{ message_id: 'm2', attachment_id: 'a1' }], sources), 'Attachment:');
         };
-        expectFactsFixed(fromMessage, (v) => `, named "${cardLine(safeName(v))}"`, n1);
+        expectFactsFixed(fromMessage, (v) => `, named ${quoted(safeName(v))}`, n1);
         expect(fromMessage('v0')).toBe(
-          'Attachment: from message m2 from Grace <g@x.test> (application/pdf, 9 B), subject "Q3", named "v0"',
+          'Attachment: from message m2 from “Grace <g@x.test>” (application/pdf, 9 B), subject “Q3”, named “v0”',
         );
         // The agent's own file: a name the check takes (no controls or separators).
         const given = (name: string) =>
@@ -254,8 +254,8 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
             compose([{ filename: name, mime_type: 'text/plain', content_base64: 'aGVsbG8=' }]),
             'Attachment:',
           );
-        expectFactsFixed(given, (v) => `, named "${cardLine(v)}"`, safeName(n2));
-        expect(given('v0')).toBe('Attachment: given by the agent (text/plain, 5 B), named "v0"');
+        expectFactsFixed(given, (v) => `, named ${quoted(v)}`, safeName(n2));
+        expect(given('v0')).toBe('Attachment: given by the agent (text/plain, 5 B), named “v0”');
       }),
       { numRuns: 300 },
     );
@@ -283,7 +283,7 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
           );
           return card.split('\n').find((l) => l.startsWith('Replaces:'))!;
         };
-        expectFactsFixed(build, (s) => `, subject "${cardLine(s)}"`, subject);
+        expectFactsFixed(build, (s) => `, subject ${quoted(s)}`, subject);
       }),
       { numRuns: 300 },
     );

@@ -1,7 +1,7 @@
 import type MimeNode from 'nodemailer/lib/mime-node';
 import { addressParser } from 'postal-mime';
 import { libs } from '../lazy.js';
-import { cardLine } from '../card-text.js';
+import { cardLine, quoted } from '../card-text.js';
 
 /**
  * Outgoing mail: recipients parsed and checked, the message built by
@@ -88,9 +88,19 @@ export function parseAddresses(field: string, value: unknown): Mailbox[] {
   return out;
 }
 
-/** A mailbox as an approval card shows it, on its line (card-text.ts). */
+/** A display name a card shows bare: words, with nothing that reads as a list's separator, an address or a quote. */
+const PLAIN_NAME = /^[\p{L}\p{N}\p{M} .'’()-]+$/u;
+
+/**
+ * A mailbox as an approval card shows it, on its line (card-text.ts). A name of plain words
+ * stands bare ("Carol Baker <carol@…>"); any other is quoted (card-text.ts quoted): the card's
+ * To, Cc and Bcc are read as lists split at commas, so a name "ceo@bank.com, Real" on
+ * eve@evil.test showed two recipients, one of them ceo@bank.com, which the call never reaches.
+ */
 export function formatMailbox(m: Mailbox): string {
-  return cardLine(m.name ? `${m.name} <${m.address}>` : m.address);
+  if (!m.name) return cardLine(m.address);
+  const name = PLAIN_NAME.test(m.name) ? m.name : quoted(m.name);
+  return cardLine(`${name} <${m.address}>`);
 }
 
 const REPLY_PREFIX = /^\s*(?:(?:re|aw|sv|antw|vs|odp|ynt)\s*(?:\[\d+\])?\s*:\s*)+/i;

@@ -17,7 +17,7 @@ import { describeLabelChange, labelWithCounts } from './label-admin.js';
 import type { Label, LabelDirectory } from './labels.js';
 import { describeModify, messageIds } from './modify.js';
 import { header } from './payload.js';
-import { cardLine } from '../card-text.js';
+import { cardLine, quoted } from '../card-text.js';
 import { describeCompose, parseCompose } from './send.js';
 import { attachmentSource, type AttachmentSource } from './outgoing-attachments.js';
 import type { SendAsNames } from './send-as.js';
@@ -213,6 +213,6 @@ export function forwardedFrom(args: Record<string, unknown>): string[] {
  */
 export function draftNamed(view: { subject?: string; to?: string }): string {
   return cardLine(
-    `The draft to ${view.to || '(no recipient)'}, subject "${view.subject || '(no subject)'}"`,
+    `The draft to ${view.to ? quoted(view.to) : '(no recipient)'}, subject ${quoted(view.subject || '(no subject)')}`,
   );
 }

@@ -1,5 +1,5 @@
 import type { gmail_v1 } from '@googleapis/gmail';
-import { cardLine } from '../card-text.js';
+import { cardLine, quoted, quotedUnless } from '../card-text.js';
 import type { CallContent, CallToolResult } from '../../tools/types.js';
 import { BadInput, parseAddresses } from './compose.js';
 import { str, strings, type GmailCallContext } from './context.js';
@@ -138,19 +138,28 @@ export function filterCallContent(args: Record<string, unknown>): CallContent | 
   };
 }
 
+/**
+ * Which mail a filter acts on. Every criterion is its maker's text — the agent's, or for a filter
+ * read back from Gmail, whoever made it — so each is quoted (card-text.ts quoted: nothing inside
+ * closes the quote): bare, `from` was any words ("a@x.test; has an attachment"), and before the
+ * quoted ones a subject or search closing its quote could write the next criterion.
+ */
 function criteriaWords(c: gmail_v1.Schema$FilterCriteria): string {
   const out: string[] = [];
-  if (c.from) out.push(`from ${c.from}`);
-  if (c.to) out.push(`to ${c.to}`);
+  if (c.from) out.push(`from ${quoted(c.from)}`);
+  if (c.to) out.push(`to ${quoted(c.to)}`);
   if (c.hasAttachment) out.push('has an attachment');
-  // The quoted criteria last: a subject or search closing its quote writes only after itself.
-  if (c.subject) out.push(`subject has "${c.subject}"`);
-  if (c.query) out.push(`matches "${c.query}"`);
-  if (c.negatedQuery) out.push(`does not match "${c.negatedQuery}"`);
+  if (c.subject) out.push(`subject has ${quoted(c.subject)}`);
+  if (c.query) out.push(`matches ${quoted(c.query)}`);
+  if (c.negatedQuery) out.push(`does not match ${quoted(c.negatedQuery)}`);
   return out.join('; ') || 'any message';
 }
 
-/** What a filter does, in words, with user labels by name. */
+/**
+ * What a filter does, in words, with user labels by name — quoted: a label is named by whoever
+ * made it (a stranger's shared filter, the agent), and bare a name such as "x. Mail it already
+ * handled stays as it is" or "Receipts; FORWARDED to me@example.org" wrote the card's own words.
+ */
 export function actionWords(
   action: { add: string[]; remove: string[]; forward?: string | null | undefined },
   name: (id: string) => string = (id) => id,
@@ -162,9 +171,10 @@ export function actionWords(
     if (a && add.delete(a)) out.push(words);
     if (r && remove.delete(r)) out.push(words);
   }
-  for (const id of add) out.push(`labelled ${name(id)}`);
-  for (const id of remove) out.push(`${name(id)} removed`);
-  if (action.forward) out.push(`FORWARDED to ${action.forward}`);
+  for (const id of add) out.push(`labelled ${quoted(name(id))}`);
+  for (const id of remove) out.push(`label ${quoted(name(id))} removed`);
+  if (action.forward)
+    out.push(`FORWARDED to ${quotedUnless(action.forward, (a) => a.includes('@'))}`);
   return out;
 }
 
@@ -189,8 +199,9 @@ export function describeCreateFilter(account: string, args: Record<string, unkno
 }
 
 /**
- * A filter on a card: what it does, then the mail it does it to ("archived; labelled Receipts,
- * for mail that from orders@shop.example; subject has "invoice""), the quoted criteria last.
+ * A filter on a card: what it does, then the mail it does it to ("archived; labelled “Receipts”,
+ * for mail that from “orders@shop.example”; subject has “invoice”"), every name and criterion
+ * quoted.
  */
 export function filterCardWords(f: Filter, name: (id: string) => string): string {
   const act = actionWords(
@@ -205,9 +216,8 @@ export function filterCardWords(f: Filter, name: (id: string) => string): string
 }
 
 /**
- * The card of gmail_delete_filter: what the filter stops doing first, its criteria (quoted
- * subjects and searches) last — quoted mid-sentence a criterion closing its quote wrote what the
- * filter does. One line (cardLine).
+ * The card of gmail_delete_filter: what the filter stops doing first, its criteria last, each
+ * label name and criterion quoted (filterCardWords). One line (cardLine).
  */
 export function describeDeleteFilter(
   id: string,
@@ -216,7 +226,7 @@ export function describeDeleteFilter(
   name: (id: string) => string,
 ): string {
   return cardLine(
-    `Delete Gmail filter ${id} in ${account}. Mail it already handled stays as it is.${f ? ` From now on new mail is no longer ${filterCardWords(f, name)}` : ''}`,
+    `Delete Gmail filter ${quotedUnless(id, () => true)} in ${account}. Mail it already handled stays as it is.${f ? ` From now on new mail is no longer ${filterCardWords(f, name)}` : ''}`,
   );
 }
 

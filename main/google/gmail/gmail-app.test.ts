@@ -69,7 +69,7 @@ describe('Gmail through a real App and MCP client', () => {
         'To: Carol Baker <carol@example.org>',
         'Cc: erin@example.com',
         'Subject: Re: Lunch on Friday?',
-        `In reply to: message ${ids.thread1.id} (same thread) from Carol Baker <carol@example.org>, subject "Lunch on Friday?"`,
+        `In reply to: message ${ids.thread1.id} (same thread) from “Carol Baker <carol@example.org>”, subject “Lunch on Friday?”`,
         '',
         'Friday at 12:30 works.',
         'See you!',

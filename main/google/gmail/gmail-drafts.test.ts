@@ -290,14 +290,14 @@ describe('approval text of the draft tools', () => {
         '',
         'Shorter',
         '',
-        'Replaces: the draft to Carol Baker <carol@example.org>, subject "Figures"',
+        'Replaces: the draft to “Carol Baker <carol@example.org>”, subject “Figures”',
         'Attachments (1): q3.csv (text/csv, 8 B) — removed by this change.',
       ].join('\n'),
     );
     expect(await t.source.describeEffectAsync('gmail_delete_draft', { draft_id: id })).toBe(
       [
         `Delete draft ${id} in alice@example.com for good (Gmail keeps no deleted drafts in the Trash).`,
-        'The draft to Carol Baker <carol@example.org>, subject "Figures"',
+        'The draft to “Carol Baker <carol@example.org>”, subject “Figures”',
         'Attachments (1): q3.csv (text/csv, 8 B)',
       ].join('\n'),
     );

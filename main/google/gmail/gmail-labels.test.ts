@@ -18,14 +18,14 @@ describe('labels: create, rename, delete (issue 33 item 3)', () => {
     t = await gmailTestbed();
     // The card names the label as it will be made (labelNameArg: " / " is "/").
     expect(t.source.describeEffect('gmail_create_label', { name: 'Receipts / 2024' })).toBe(
-      'Create a label in alice@example.com. Name: "Receipts/2024"',
+      'Create a label in alice@example.com. Name: “Receipts/2024”',
     );
     expect(
       t.source.describeEffect('gmail_rename_label', {
         label: 'Receipts',
         new_name: ' Old / 2023 ',
       }),
-    ).toBe('Rename a label in alice@example.com. Label: "Receipts". New name: "Old/2023"');
+    ).toBe('Rename a label in alice@example.com. Label: “Receipts”. New name: “Old/2023”');
     const r = await t.call('gmail_create_label', { name: 'Receipts / 2024' });
     expect(r.text).toMatch(
       /^Created label "Receipts\/2024" \(id Label_\d+\) in alice@example\.com\.$/,
@@ -60,14 +60,14 @@ describe('labels: create, rename, delete (issue 33 item 3)', () => {
         new_name: 'Invoices',
       }),
     ).toBe(
-      'Rename a label in alice@example.com (1 message carries it). Label: "Receipts". New name: "Invoices"',
+      'Rename a label in alice@example.com (1 message carries it). Label: “Receipts”. New name: “Invoices”',
     );
     expect(
       (await t.call('gmail_rename_label', { label: 'receipts', new_name: 'Invoices' })).text,
     ).toBe('Renamed label "Receipts" to "Invoices" in alice@example.com.');
     expect(t.fake.message(t.ids.receipt.id)!.labelIds).toContain(id);
     expect(await t.source.describeEffectAsync('gmail_delete_label', { label: 'Invoices' })).toBe(
-      'Delete a label in alice@example.com: it is taken off its 1 message; the messages themselves stay. Label: "Invoices"',
+      'Delete a label in alice@example.com: it is taken off its 1 message; the messages themselves stay. Label: “Invoices”',
     );
     expect((await t.call('gmail_delete_label', { label: id })).text).toBe(
       'Deleted label "Invoices" from alice@example.com; its messages stay, without it.',
@@ -100,15 +100,15 @@ describe('filters: list, create, delete (issue 33 item 3)', () => {
     expect(t.source.describeEffect('gmail_create_filter', args)).toBe(
       [
         'Create a Gmail filter in alice@example.com. From now on, every new message that matches',
-        '  from orders@shop.example; has an attachment',
-        'will be: archived (skips the Inbox); marked as read; labelled receipts.',
+        '  from “orders@shop.example”; has an attachment',
+        'will be: archived (skips the Inbox); marked as read; labelled “receipts”.',
         'It keeps acting on new mail until the filter is deleted.',
         'Mail already in the mailbox is not changed.',
       ].join('\n'),
     );
     const r = await t.call('gmail_create_filter', args);
     expect(r.text).toMatch(
-      /^Created filter (\S+) in alice@example\.com: mail that from orders@shop\.example; has an attachment → archived \(skips the Inbox\); marked as read; labelled Receipts\. It acts on mail that arrives from now on\.$/,
+      /^Created filter (\S+) in alice@example\.com: mail that from “orders@shop\.example”; has an attachment → archived \(skips the Inbox\); marked as read; labelled “Receipts”\. It acts on mail that arrives from now on\.$/,
     );
     const stored = t.fake.settings.filters.get(ALICE.email)!;
     expect(stored).toEqual([
@@ -120,10 +120,10 @@ describe('filters: list, create, delete (issue 33 item 3)', () => {
     ]);
     const id = stored[0]!.id;
     expect((await t.call('gmail_list_filters')).text).toContain(
-      `- ${id}: mail that from orders@shop.example`,
+      `- ${id}: mail that from “orders@shop.example”`,
     );
     expect(await t.source.describeEffectAsync('gmail_delete_filter', { filter_id: id })).toBe(
-      `Delete Gmail filter ${id} in alice@example.com. Mail it already handled stays as it is. From now on new mail is no longer archived (skips the Inbox); marked as read; labelled Receipts, for mail that from orders@shop.example; has an attachment`,
+      `Delete Gmail filter ${id} in alice@example.com. Mail it already handled stays as it is. From now on new mail is no longer archived (skips the Inbox); marked as read; labelled “Receipts”, for mail that from “orders@shop.example”; has an attachment`,
     );
     expect((await t.call('gmail_delete_filter', { filter_id: id })).text).toBe(
       `Deleted filter ${id} from alice@example.com.`,
@@ -142,7 +142,7 @@ describe('filters: list, create, delete (issue 33 item 3)', () => {
     expect(t.source.describeEffect('gmail_create_filter', args)).toBe(
       [
         'Create a Gmail filter in alice@example.com. From now on, every new message that matches',
-        '  subject has "invoice"',
+        '  subject has “invoice”',
         'will be: MOVED TO THE TRASH (Gmail deletes it for good after 30 days); FORWARDED to books@accounting.example.',
         'It keeps doing this to new mail without asking again, until the filter is deleted.',
         'Mail already in the mailbox is not changed.',

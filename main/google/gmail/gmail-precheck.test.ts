@@ -25,7 +25,7 @@ describe('checks before the user is asked (issue 33 item 4)', () => {
     expect(t.fake.count((r) => r.method !== 'GET' && !r.path.startsWith('/batch'))).toBe(0);
     // What it read is kept for the approval text: the subject, without another request.
     expect(t.source.describeEffect('gmail_archive', { message_ids: [known] })).toContain(
-      '"Your Northwind receipt NW-10482"',
+      '“Your Northwind receipt NW-10482”',
     );
     expect(await check('gmail_archive', { message_ids: [known] })).toBeNull();
   });

@@ -43,7 +43,7 @@ describe('attachments by attachment_id', () => {
     const args = { ...base, attachments: [{ message_id, attachment_id }] };
     expect(await t.source.precheck('gmail_send', args, signal())).toBeNull();
     expect(await t.source.describeEffectAsync('gmail_send', args)).toContain(
-      `Attachment: from message ${message_id} from Grace Accounts <accounts@northwind.example> (text/csv, 52 B), subject "Invoice and project plan", named "totals.csv"`,
+      `Attachment: from message ${message_id} from “Grace Accounts <accounts@northwind.example>” (text/csv, 52 B), subject “Invoice and project plan”, named “totals.csv”`,
     );
     const r = await t.call('gmail_send', args);
     expect(r.isError, r.text).toBe(false);

@@ -38,13 +38,13 @@ describe('gmail_send with attachments', () => {
     expect(await t.source.precheck('gmail_send', args, new AbortController().signal)).toBeNull();
     const card = await t.source.describeEffectAsync('gmail_send', args);
     expect(card).toContain(
-      `Attachment: from message ${id} from Grace Accounts <accounts@northwind.example> (text/csv, 52 B), subject "Invoice and project plan", named "totals.csv"`,
+      `Attachment: from message ${id} from “Grace Accounts <accounts@northwind.example>” (text/csv, 52 B), subject “Invoice and project plan”, named “totals.csv”`,
     );
     expect(card).toContain(
-      'Attachment: given by the agent (text/plain, 6 B), named "Überblick – 2024.txt"',
+      'Attachment: given by the agent (text/plain, 6 B), named “Überblick – 2024.txt”',
     );
     // The attachment lines sit with the headers, before the body (the card lays them out as fields).
-    expect(card.split('\n\n')[0]).toContain('named "totals.csv"');
+    expect(card.split('\n\n')[0]).toContain('named “totals.csv”');
 
     const r = await t.call('gmail_send', args);
     expect(r.isError).toBe(false);

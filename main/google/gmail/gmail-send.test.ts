@@ -218,7 +218,7 @@ describe('approval text (describeEffect)', () => {
     const effect = t.source.describeEffect('gmail_send', args);
     expect(effect).toContain('Subject: Re: Lunch on Friday?');
     expect(effect).toContain(
-      `In reply to: message ${t.ids.thread1.id} (same thread) from Carol Baker <carol@example.org>, subject "Lunch on Friday?"`,
+      `In reply to: message ${t.ids.thread1.id} (same thread) from “Carol Baker <carol@example.org>”, subject “Lunch on Friday?”`,
     );
     expect(t.source.describeEffect('gmail_create_draft', args)).toMatch(
       /^Create a draft in alice@example.com \(not sent\)\./,
@@ -229,7 +229,7 @@ describe('approval text (describeEffect)', () => {
     t = await gmailTestbed();
     await t.call('gmail_search', { query: 'receipt' });
     expect(t.source.describeEffect('gmail_trash', { message_ids: [t.ids.receipt.id] })).toBe(
-      `Move 1 message in alice@example.com to the Trash (recoverable for 30 days):\n- message ${t.ids.receipt.id} from Northwind Outfitters <orders@shop.example>, subject "Your Northwind receipt NW-10482"`,
+      `Move 1 message in alice@example.com to the Trash (recoverable for 30 days):\n- message ${t.ids.receipt.id} from “Northwind Outfitters <orders@shop.example>”, subject “Your Northwind receipt NW-10482”`,
     );
     // The ids as the action reads them (trimmed, each once): one message, named by its subject.
     const padded = { message_ids: [` ${t.ids.receipt.id}`, `${t.ids.receipt.id}\t`] };

@@ -66,7 +66,7 @@ describe('labels, archive, trash', () => {
     });
     stop.abort();
     const text = await card;
-    expect(text).toContain(', subject "Your Northwind receipt NW-10482"');
+    expect(text).toContain(', subject “Your Northwind receipt NW-10482”');
     expect(text).toContain(`- message ${slow}`);
     expect(t.fake.count((r) => r.path.endsWith(`/messages/${slow}`))).toBe(1);
   });

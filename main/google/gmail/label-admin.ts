@@ -1,4 +1,4 @@
-import { cardLine } from '../card-text.js';
+import { cardLine, quoted } from '../card-text.js';
 import type { CallToolResult } from '../../tools/types.js';
 import { BadInput } from './compose.js';
 import { str, type GmailCallContext } from './context.js';
@@ -151,9 +151,9 @@ export function describeLabelChange(
   // refuses never reaches a card (validateArgs, tool-handlers.ts ARG_CHECKS): shown as given.
   const named = (key: string) => {
     try {
-      return `"${labelNameArg(args, key)}"`;
+      return quoted(labelNameArg(args, key));
     } catch {
-      return `"${str(args[key]) ?? ''}"`;
+      return quoted(str(args[key]) ?? '');
     }
   };
   // The names last, after the statement: a name closing its quote mid-sentence ('Receipts" to
@@ -162,10 +162,10 @@ export function describeLabelChange(
     return cardLine(`Create a label in ${account}. Name: ${named('name')}`);
   if (tool === 'gmail_rename_label')
     return cardLine(
-      `Rename a label in ${account}${carried(label)}. Label: "${shown}". New name: ${named('new_name')}`,
+      `Rename a label in ${account}${carried(label)}. Label: ${quoted(shown)}. New name: ${named('new_name')}`,
     );
   const n = label?.messagesTotal;
   return cardLine(
-    `Delete a label in ${account}: ${typeof n === 'number' ? `it is taken off its ${n} message${n === 1 ? '' : 's'}` : 'it is taken off every message that has it'}; the messages themselves stay. Label: "${shown}"`,
+    `Delete a label in ${account}: ${typeof n === 'number' ? `it is taken off its ${n} message${n === 1 ? '' : 's'}` : 'it is taken off every message that has it'}; the messages themselves stay. Label: ${quoted(shown)}`,
   );
 }

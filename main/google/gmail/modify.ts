@@ -2,7 +2,7 @@ import type { CallToolResult } from '../../tools/types.js';
 import type { SeenMessages } from './cache.js';
 import { BadInput } from './compose.js';
 import { strings, type GmailCallContext } from './context.js';
-import { cardLine } from '../card-text.js';
+import { cardLine, quoted } from '../card-text.js';
 
 export const MAX_MESSAGES_PER_CHANGE = 100;
 
@@ -132,7 +132,7 @@ function messagesLine(account: string, ids: string[], seen: SeenMessages): strin
     // subject last, so a subject closing its quote cannot write another message's id.
     return cardLine(
       m
-        ? `- message ${id} from ${m.from}, subject "${m.subject || '(no subject)'}"`
+        ? `- message ${id} from ${quoted(m.from)}, subject ${quoted(m.subject || '(no subject)')}`
         : `- message ${id}`,
     );
   });

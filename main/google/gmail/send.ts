@@ -24,7 +24,7 @@ import {
   type OutgoingAttachment,
 } from './outgoing-attachments.js';
 import type { Recent } from './cache.js';
-import { cardLine } from '../card-text.js';
+import { cardLine, quoted } from '../card-text.js';
 import { header } from './payload.js';
 import { draftRequest, sendRequest } from './upload.js';
 
@@ -241,7 +241,7 @@ export function describeCompose(
     lines.push(
       cardLine(
         orig
-          ? `In reply to: message ${input.replyTo} (same thread) from ${orig.from}, subject "${orig.subject}"`
+          ? `In reply to: message ${input.replyTo} (same thread) from ${quoted(orig.from)}, subject ${quoted(orig.subject)}`
           : `In reply to: message ${input.replyTo} (same thread)`,
       ),
     );
@@ -262,7 +262,7 @@ export function describeCompose(
     lines.push(
       '',
       cardLine(
-        `Replaces: the draft to ${previous.to || '(no recipient)'}, subject "${previous.subject || '(no subject)'}"`,
+        `Replaces: the draft to ${previous.to ? quoted(previous.to) : '(no recipient)'}, subject ${quoted(previous.subject || '(no subject)')}`,
       ),
     );
     if (previous.attachments.length)

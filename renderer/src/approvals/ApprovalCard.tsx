@@ -11,7 +11,8 @@ import type { AllowKind, ApprovalView, Decision, GrantSpec } from '../../../comm
 import { errorCode, errorMessage } from '../lib/errors';
 import { AllowRefusedNotice } from './AllowRefused';
 import { ArgumentsView } from './ArgumentsView';
-import { effectLine, plainEffectRest } from '../../../common/plain-effect';
+import { quoted } from '../../../common/card-text';
+import { plainEffectRest } from '../../../common/plain-effect';
 import { ClippedText } from './Revealed';
 import { ServerClaims, WaitingLine } from './CardFacts';
 import { CardHeader } from './CardHeader';
@@ -166,14 +167,16 @@ export function ApprovalCard(props: Props) {
   // A third party's generic effect ("<title>: <its description>") is its words, not Airlock's:
   // the headline names the tool and server; the description is shown, labelled, below. Told
   // apart by the function that wrote it (common/plain-effect.ts, red-team finding R2), and the
-  // title shown as it wrote it — one line, at most 300 characters — and last: quoted before
+  // title shown on one line, quoted (common/card-text.ts: cut at 200 with the rest of the whole
+  // title counted, as the heading and native prompts count it — cut at 300 first, a title of 5,000
+  // said "(101 more characters)") — and last: quoted before
   // "from <server>", a title closing its quote ('Archive” from Google Drive') named another
   // server, and a long one pushed the real one below the headline's clip.
   const title = approval.toolTitle ?? approval.tool;
   const generic =
     approval.thirdParty === true && plainEffectRest(approval.effect, title) !== undefined;
   const headline = generic
-    ? `From ${approval.server ?? 'its server'}: run “${effectLine(title)}”`
+    ? `From ${approval.server ?? 'its server'}: run ${quoted(title.replace(/\s+/g, ' ').trim())}`
     : effect.headline;
   const disabledWhy = !connected
     ? 'Airlock is not reachable: decisions are disabled until it is back.'

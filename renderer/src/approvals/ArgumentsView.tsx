@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { ClippedText, Revealed } from './Revealed';
 
-const MAX_FIELDS = 60;
+export const MAX_FIELDS = 60;
 
 /**
  * The exact arguments, readable: one row per argument, text as text (with
@@ -51,10 +51,22 @@ export function ArgumentsView({ args }: { args: Record<string, unknown> }) {
               </dd>
             </div>
           ))}
+          {/* The rest named, not only counted: an argument past the rows (`bcc`, `forward_to`)
+              may change where the call goes, and a count says nothing of which. The names are
+              the agent's words too: revealed and clipped as any value. */}
           {entries.length > shown.length && (
-            <p className="more-below">
-              ▼ {entries.length - shown.length} more arguments: use “Show as JSON” to see them all.
-            </p>
+            <div className="more-below" data-testid="approval-args-unshown">
+              <p>
+                ▼ {entries.length - shown.length} more arguments, not shown as fields (use “Show as
+                JSON” to see them all):
+              </p>
+              <ClippedText
+                text={entries
+                  .slice(shown.length)
+                  .map(([k]) => k)
+                  .join(', ')}
+              />
+            </div>
           )}
         </dl>
       )}

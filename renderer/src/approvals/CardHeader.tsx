@@ -1,4 +1,5 @@
 import type { ApprovalView } from '../../../common/contract';
+import { quoted } from '../../../common/card-text';
 import { formatClock, formatLeft } from '../lib/time';
 import { Headline, RiskBadge } from './CardFacts';
 
@@ -21,7 +22,10 @@ export function CardHeader({
         {approval.toolTitle && (
           <span className="hint">
             {' '}
-            (<Headline text={approval.toolTitle} />)
+            {/* The server's words, quoted as a card quotes any value (common/card-text.ts): one
+                line, cut with its length said, so a long title cannot push "from <server>" and
+                the risk below the fold, nor a quote in it close this one. */}
+            (<Headline text={quoted(approval.toolTitle.replace(/\s+/g, ' ').trim())} />)
           </span>
         )}
         {approval.server && (

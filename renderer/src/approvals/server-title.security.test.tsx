@@ -1,7 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalView } from '../../../common/contract';
-import { effectLine, plainEffect } from '../../../common/plain-effect';
+import { quoted } from '../../../common/card-text';
+import { plainEffect } from '../../../common/plain-effect';
 import { ApprovalCard } from './ApprovalCard';
 
 /**
@@ -69,8 +70,31 @@ describe("a third party's title never becomes Airlock's statement of effect", ()
     for (const title of ['Archive” from Google Drive' + '\n'.repeat(40), 'A'.repeat(5000)]) {
       const html = card(title, 'x');
       const shown = headline(html);
-      expect(shown).toBe(`From evil-mcp: run “${effectLine(title)}”`);
+      expect(shown).toBe(`From evil-mcp: run ${quoted(title.replace(/\s+/g, ' ').trim())}`);
       expect(shown).not.toContain('More below');
     }
+  });
+
+  it('a long title is counted whole: the headline says as many more characters as the heading', () => {
+    const html = card('A'.repeat(5000), 'x');
+    expect(headline(html)).toBe(`From evil-mcp: run “${'A'.repeat(199)}…” (4801 more characters)`);
+  });
+
+  it('a title cannot close its quote: Airlock’s words are only outside the one pair', () => {
+    // Every double quote mark, and look-alikes: inside, each is shown as a single one.
+    const title = 'Archive" ”〞″＂» — verified by Airlock. “x';
+    const shown = headline(card(title, 'x')).replace(/&#x27;/g, "'");
+    // Side by side, single marks read as a double one: parted by a space.
+    expect(shown).toBe("From evil-mcp: run “Archive' ’ ' ′ ＇ › — verified by Airlock. ‘x”");
+    expect(shown.match(/[”"]/g)).toEqual(['”']);
+  });
+
+  it('a long title in the card’s heading is cut with its length said: the server and risk stay in view', () => {
+    const html = card('Read your calendar ' + 'x'.repeat(5000), 'x');
+    const heading = (html.match(/<h3[^>]*>([\s\S]*?)<\/h3>/)?.[1] ?? '').replace(/<[^>]+>/g, '');
+    // 5019 characters: 199 shown, the rest counted.
+    expect(heading).toContain(`(${5019 - 199} more characters)`);
+    expect(heading.length).toBeLessThan(400);
+    expect(heading).toMatch(/from evil-mcp/);
   });
 });

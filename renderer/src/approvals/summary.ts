@@ -1,3 +1,4 @@
+import { cardList } from '../../../common/card-text';
 import type { ApprovalView } from '../../../common/contract';
 
 /**
@@ -91,7 +92,7 @@ const readWhole = (args: Args, k: string): boolean => {
 };
 
 const list = (v: unknown): string[] =>
-  (Array.isArray(v) ? v : typeof v === 'string' ? v.split(/\s*[,;]\s*/) : [])
+  (Array.isArray(v) ? v : typeof v === 'string' ? cardList(v) : [])
     .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
     .map((x) => x.trim());
 
