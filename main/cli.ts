@@ -8,7 +8,7 @@ import { appVersion } from './platform/version.js';
 import { EXAMPLES } from './cli/examples.js';
 import { commandWords, helpFor, usageEntries, whatIsWrong } from './cli/help.js';
 import { didYouMean } from './cli/suggest.js';
-import { quietWhenStdoutCloses } from './cli/closed-stdout.js';
+import { quietWhenReaderCloses } from './cli/closed-stdout.js';
 import type { ToolSource } from './tools/types.js';
 import type { YoungGenerationOptions } from './platform/young-generation.js';
 
@@ -97,7 +97,7 @@ export interface CliInjections {
 }
 
 export async function main(argv: string[], inject: CliInjections = {}): Promise<number> {
-  quietWhenStdoutCloses(argv[0] === 'serve');
+  quietWhenReaderCloses();
   if (['--version', '-V', '-v', 'version'].includes(argv[0] ?? '')) {
     process.stdout.write(`airlock ${appVersion()}\n`);
     return 0;
