@@ -277,9 +277,7 @@ async function run(fn: () => Promise<number>, words: string[] = []): Promise<num
       err.message.startsWith('usage:') &&
       words.length >= 2
     ) {
-      process.stderr.write(
-        `airlock: ${whatIsWrong(words.slice(0, 2), COMMANDS, EXAMPLES, didYouMean)}\n`,
-      );
+      process.stderr.write(`airlock: ${whatIsWrong(words, COMMANDS, EXAMPLES, didYouMean)}\n`);
       return 2;
     }
     const code = err instanceof ControlError || isVaultError(err) ? `${err.code}: ` : '';
