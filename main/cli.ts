@@ -8,7 +8,7 @@ import { appVersion } from './platform/version.js';
 import { EXAMPLES } from './cli/examples.js';
 import { commandWords, helpFor, usageEntries, whatIsWrong } from './cli/help.js';
 import { didYouMean } from './cli/suggest.js';
-import { quietWhenStdoutCloses } from './cli/closed-stdout.js';
+import { quietWhenReaderCloses } from './cli/closed-stdout.js';
 import type { ToolSource } from './tools/types.js';
 import type { YoungGenerationOptions } from './platform/young-generation.js';
 
@@ -97,7 +97,7 @@ export interface CliInjections {
 }
 
 export async function main(argv: string[], inject: CliInjections = {}): Promise<number> {
-  quietWhenStdoutCloses(argv[0] === 'serve');
+  quietWhenReaderCloses();
   if (['--version', '-V', '-v', 'version'].includes(argv[0] ?? '')) {
     process.stdout.write(`airlock ${appVersion()}\n`);
     return 0;
@@ -277,9 +277,7 @@ async function run(fn: () => Promise<number>, words: string[] = []): Promise<num
       err.message.startsWith('usage:') &&
       words.length >= 2
     ) {
-      process.stderr.write(
-        `airlock: ${whatIsWrong(words.slice(0, 2), COMMANDS, EXAMPLES, didYouMean)}\n`,
-      );
+      process.stderr.write(`airlock: ${whatIsWrong(words, COMMANDS, EXAMPLES, didYouMean)}\n`);
       return 2;
     }
     const code = err instanceof ControlError || isVaultError(err) ? `${err.code}: ` : '';

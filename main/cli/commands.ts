@@ -9,7 +9,7 @@ import {
 import { fileVaultTradeOff, keySource, VAULT_FILE } from '../platform/vault/file-vault.js';
 import { socketControlClient } from './socket-client.js';
 import { clientSetups } from '../clients/client-setup.js';
-import { resolveDataDir } from '../platform/paths.js';
+import { existingDataDir } from '../platform/paths.js';
 import { confirmedInWindow } from './confirm-in-window.js';
 import { cliVault, runningServer, withControl } from './context.js';
 import { controlUrl } from './open.js';
@@ -22,7 +22,8 @@ export async function status(o: {
   json?: boolean;
   showControlUrl?: boolean;
 }): Promise<number> {
-  const dataDir = resolveDataDir(o.dataDir);
+  // A query: it makes nothing, and a read-only data directory can still be asked (paths.ts).
+  const dataDir = existingDataDir(o.dataDir);
   const info = runningServer(dataDir);
   const vault = await vaultView(dataDir, info?.controlSocket);
   // Only on request (issue 29.4): the control URL carries the control token.

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +24,26 @@ function preflight(version: string): { status: number | null; stderr: string } {
 }
 
 describe('messages that say what to do', () => {
+  it('a too-short passphrase for a new vault: what was not made, and nothing claimed untrue', async () => {
+    requireBuilt();
+    const data = join(dir('airlock-short-pass-'), 'data');
+    const r = await runCli(
+      ['serve', '--port', '0', '--data-dir', data],
+      withoutBus({
+        ...process.env,
+        HOME: dir('airlock-short-pass-home-'),
+        AIRLOCK_VAULT: 'file',
+        AIRLOCK_VAULT_PASSPHRASE: 'short',
+      }),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('AIRLOCK_VAULT_PASSPHRASE is too short for a new vault');
+    expect(r.stderr).toContain('No vault was made and no secret written.');
+    // The start had made the folder, its logs and an empty database: "Nothing was written" was untrue.
+    expect(r.stderr).not.toContain('Nothing was written');
+    expect(readdirSync(data)).not.toContain('vault.enc');
+  });
+
   it('npm start on a Node older than 22.12 stops at once with the reason and the fix', () => {
     for (const old of ['20.19.0', '22.11.0']) {
       const r = preflight(old);

@@ -26,6 +26,11 @@ describe('CLI help', () => {
     const wrong = (w: string[]) => whatIsWrong(w, COMMANDS, EXAMPLES, didYouMean);
     expect(wrong(['agent', 'add'])).toMatch(/^"airlock agent add" needs NAME\./);
     expect(wrong(['agent', 'add'])).toContain('airlock agent add "Claude Code"');
+    // One argument too many is said as such, not as a missing one.
+    expect(wrong(['remote', 'update', 'linear', 'extra'])).toMatch(
+      /^"airlock remote update" takes NAME, not "linear" "extra"\./,
+    );
+    expect(wrong(['remote', 'add', 'linear'])).toMatch(/^"airlock remote add" needs NAME URL\./);
     expect(wrong(['tools', 'set'])).toMatch(/needs NAME/);
     expect(wrong(['agent'])).toBe(
       '"airlock agent" needs a subcommand: add, list, revoke, tools. See "airlock agent --help".',

@@ -95,7 +95,14 @@ export function whatIsWrong(
       .split(/\s+/)
       .slice(exact[0]!.words.length)
       .filter((t) => /^[A-Z][A-Z0-9_.,…-]*$/.test(t));
-    return `"airlock ${cmd}" needs ${needs.length ? needs.join(' ') : 'more arguments'}.\n\n${exact.map((e) => e.text).join('\n')}\n${examplesOf(exact, examples)}`;
+    // Words past the command are its arguments (cli.ts passes them for remote and clients): more
+    // than it takes is the problem then, and "needs NAME" would be untrue (remote update a b).
+    const given = words.slice(exact[0]!.words.length);
+    const problem =
+      needs.length > 0 && given.length > needs.length
+        ? `takes ${needs.join(' ')}, not ${given.map((g) => JSON.stringify(g)).join(' ')}`
+        : `needs ${needs.length ? needs.join(' ') : 'more arguments'}`;
+    return `"airlock ${cmd}" ${problem}.\n\n${exact.map((e) => e.text).join('\n')}\n${examplesOf(exact, examples)}`;
   }
   if (second === undefined)
     return `"airlock ${first}" needs a subcommand: ${subs.join(', ')}. See "airlock ${first} --help".`;

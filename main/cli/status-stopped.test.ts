@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,5 +39,16 @@ describe('status of a stopped server names the vault a start would use', () => {
       why: 'chosen with --vault keychain',
     });
     expect((await vaultOf([], {})).why).toMatch(/^the default;/);
+  });
+
+  it('a data directory that does not exist: not running, and nothing is made', async () => {
+    requireBuilt();
+    const dir = join(fresh(), 'not', 'yet');
+    const env = withoutBus({ ...process.env, HOME: fresh() });
+    delete env.AIRLOCK_DATA_DIR;
+    const r = await runCli(['status', '--data-dir', dir], env);
+    expect(r.stdout).toContain(`Airlock is not running for ${dir}.`);
+    expect(r.code).toBe(1);
+    expect(existsSync(join(dir, '..'))).toBe(false);
   });
 });

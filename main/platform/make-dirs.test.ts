@@ -1,12 +1,19 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { airlockBin, runCli, requireBuilt } from '../../test-support/cli-process.js';
 import { makeDirs } from './make-dirs.js';
-import { resolveDataDir } from './paths.js';
+import { existingDataDir, resolveDataDir } from './paths.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'airlock-mkdirs-'));
 
@@ -23,6 +30,26 @@ describe('makeDirs', () => {
         if (process.platform !== 'win32') expect(st.mode & 0o777).toBe(0o700);
       }),
       { numRuns: 30 },
+    );
+  });
+});
+
+describe('existingDataDir (what status reads)', () => {
+  it('makes nothing for any missing path, and still names a file in the way', () => {
+    const segment = fc.stringMatching(/^[a-z0-9._-]{1,12}$/).filter((s) => s !== '.' && s !== '..');
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), (parts) => {
+        const root = scratch();
+        const dir = join(root, ...parts);
+        expect(existingDataDir(dir, {})).toBe(dir);
+        expect(readdirSync(root)).toEqual([]);
+      }),
+      { numRuns: 20 },
+    );
+    const file = join(scratch(), 'afile');
+    writeFileSync(file, '');
+    expect(() => existingDataDir(undefined, { AIRLOCK_DATA_DIR: file })).toThrow(
+      `Cannot use ${file} as the data directory: it is a file, not a folder (ENOTDIR).`,
     );
   });
 });
@@ -53,7 +80,8 @@ describe('resolveDataDir on a path that cannot be a folder', () => {
     'under /proc it ends with the reason instead of spinning',
     async () => {
       requireBuilt();
-      const r = await runCli(['status', '--data-dir', '/proc/airlock-no-such/data'], {
+      // agent list: a command that makes the data directory (status makes nothing: paths.ts).
+      const r = await runCli(['agent', 'list', '--data-dir', '/proc/airlock-no-such/data'], {
         ...process.env,
         AIRLOCK_VAULT: 'file',
       });
@@ -71,37 +99,36 @@ describe('resolveDataDir on a path that cannot be a folder', () => {
     async () => {
       requireBuilt();
       const ro = scratch(); // mkdtemp: already 0700, so nothing needs a chmod
-      const child = spawn(
-        '/usr/bin/bwrap',
-        [
-          '--bind',
-          '/',
-          '/',
-          '--ro-bind',
-          ro,
-          ro,
-          '--dev',
-          '/dev',
-          '--proc',
-          '/proc',
-          process.execPath,
-          airlockBin,
-          'serve',
-          '--port',
-          '0',
-          '--data-dir',
-          ro,
-        ],
-        { env: { ...process.env, AIRLOCK_VAULT: 'file' }, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      const { code, stderr } = await readOnly(ro, ['serve', '--port', '0', '--data-dir', ro]);
       if (/bwrap: /.test(stderr)) return; // no user namespaces here: nothing to learn
       expect(stderr).toBe(
         `airlock: Cannot use ${ro} as the data directory: the file system is read-only (EROFS). Choose another with --data-dir DIR (or AIRLOCK_DATA_DIR).\n`,
       );
       expect(code).toBe(1);
+      // A query still answers there: status needs nothing written (it said the same refusal).
+      const status = await readOnly(ro, ['status', '--data-dir', ro]);
+      expect(status.stderr).toBe('');
+      expect(status.stdout).toContain(`Airlock is not running for ${ro}.`);
+      expect(status.code).toBe(1);
     },
   );
 });
+
+/** The built CLI with `ro` bound read-only (bubblewrap), the rest of the file system as it is. */
+async function readOnly(ro: string, args: string[]) {
+  const child = spawn(
+    '/usr/bin/bwrap',
+    ['--bind', '/', '/', '--ro-bind', ro, ro, '--dev', '/dev', '--proc', '/proc'].concat(
+      process.execPath,
+      airlockBin,
+      args,
+    ),
+    { env: { ...process.env, AIRLOCK_VAULT: 'file' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr };
+}

@@ -49,6 +49,25 @@ export function resolveDataDir(
   }
 }
 
+/**
+ * The data directory a query reads (`airlock status`): chosen as resolveDataDir chooses it, but
+ * nothing is made, tightened or required to be writable. A status query creates nothing (it made
+ * the folder, and asked for a writable one, so a read-only copy could not even say "not running");
+ * a folder that does not exist has no server running in it. A file in the way is still said.
+ */
+export function existingDataDir(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  const dir = resolve(flag ?? env.AIRLOCK_DATA_DIR ?? defaultDataDir(process.platform, env));
+  try {
+    const st = statSync(dir, { throwIfNoEntry: false });
+    if (!st) return dir;
+    if (!st.isDirectory())
+      throw Object.assign(new Error(`ENOTDIR: not a directory, '${dir}'`), { code: 'ENOTDIR' });
+    return realpathSync(dir);
+  } catch (err) {
+    throw new Error(dataDirProblem(dir, err as NodeJS.ErrnoException), { cause: err });
+  }
+}
+
 /** Why `dir` cannot be the data directory, in words, with the way out (a raw "ENOTDIR … mkdir" was all a user got). */
 function dataDirProblem(dir: string, err: NodeJS.ErrnoException): string {
   const isFile = statSync(dir, { throwIfNoEntry: false })?.isFile() === true;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeCore, run } from '../../test-support/desktop-run.js';
@@ -178,6 +178,23 @@ describe('start', () => {
     ]);
     expect(app.exitCode).toBe(1);
     expect(Tray.instances).toHaveLength(0);
+  });
+
+  it('a data directory that cannot be used is said in a dialog, before anything starts', async () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    const { shell, createCore } = await run({ env: { AIRLOCK_DATA_DIR: file } });
+    expect(shell).toBeNull();
+    expect(createCore).not.toHaveBeenCalled();
+    expect(dialog.errors).toEqual([
+      {
+        title: 'Airlock could not start',
+        content: expect.stringMatching(
+          /^Cannot use .*a-file as the data directory: it is a file, not a folder \(ENOTDIR\)\./,
+        ),
+      },
+    ]);
+    expect(app.exitCode).toBe(1);
   });
 
   it('the tray switches approval style in settings', async () => {

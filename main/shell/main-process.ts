@@ -35,7 +35,21 @@ export interface RunOptions {
  */
 export async function runDesktop(opts: RunOptions): Promise<DesktopShell | null> {
   registerAppScheme();
-  const dataDir = resolveDataDir(undefined, opts.env ?? process.env);
+  let dataDir: string;
+  try {
+    dataDir = resolveDataDir(undefined, opts.env ?? process.env);
+  } catch (err) {
+    // A data directory that cannot be used (a file in the way, a read-only mount: paths.ts says
+    // which) is said in a dialog, as a core that cannot start is: a launch from the desktop has no
+    // terminal to read a stack trace in. showErrorBox may be called before 'ready' (Electron's
+    // dialog docs; on Linux it then goes to stderr).
+    dialog.showErrorBox(
+      'Airlock could not start',
+      err instanceof Error ? err.message : String(err),
+    );
+    app.exit(1);
+    return null;
+  }
   // Chromium's own files (cache, local storage) go in a folder of the data directory. Before the
   // lock: Chromium keeps the single-instance lock in userData, so one Airlock per data directory
   // (issue 21, item 7), not one per Electron default profile.

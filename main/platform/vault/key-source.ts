@@ -60,10 +60,12 @@ export function fileVaultTradeOff(source: KeySource): string {
  */
 export function readSecret(source: KeySource, vaultPath: string, create: boolean): string {
   if (source.kind === 'passphrase') {
+    // "No vault was made", not "Nothing was written": a first start has already made the data
+    // directory, its logs and an empty database (app.ts opens it while the vault answers).
     if (create && [...source.passphrase].length < MIN_PASSPHRASE)
       throw new VaultError(
         'VAULT_LOCKED',
-        `AIRLOCK_VAULT_PASSPHRASE is too short for a new vault: use at least ${MIN_PASSPHRASE} characters (a few random words), or unset it and Airlock keeps an owner-only key file instead. Nothing was written.`,
+        `AIRLOCK_VAULT_PASSPHRASE is too short for a new vault: use at least ${MIN_PASSPHRASE} characters (a few random words), or unset it and Airlock keeps an owner-only key file instead. No vault was made and no secret written.`,
       );
     return source.passphrase;
   }
@@ -84,7 +86,7 @@ export function readSecret(source: KeySource, vaultPath: string, create: boolean
     throw new VaultError(
       'VAULT_LOCKED',
       create
-        ? `The vault key file ${path} is ${text ? 'too short' : 'empty'} (it must hold at least 32 characters of random data), and no vault uses it yet (${vaultPath} does not exist), so nothing is lost: delete it and Airlock makes a new one, or fill it with "openssl rand -base64 32 > ${path}". Nothing was written.`
+        ? `The vault key file ${path} is ${text ? 'too short' : 'empty'} (it must hold at least 32 characters of random data), and no vault uses it yet (${vaultPath} does not exist), so nothing is lost: delete it and Airlock makes a new one, or fill it with "openssl rand -base64 32 > ${path}". No vault was made and no secret written.`
         : `The vault key file ${path} is ${text ? 'too short' : 'empty'} (it must hold at least 32 characters of random data), so ${vaultPath} cannot be opened: restore the key file from a backup (or point AIRLOCK_VAULT_KEY_FILE at it). Nothing was changed.`,
     );
   return text;
