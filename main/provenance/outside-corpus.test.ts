@@ -8,6 +8,7 @@ import {
   outsideSessions,
   outsideSplit,
 } from '../../test-support/provenance-corpus/outside-cases.js';
+import { OUTSIDE_B6_ALL } from '../../test-support/provenance-corpus/outside-cases-b6.js';
 import {
   CorpusRunner,
   figures,
@@ -91,6 +92,13 @@ const batches = [
     name: 'batch 5 (invitation fields, PDF, nested forwards, scripts, unusual fields, timing)',
     cases: OUTSIDE_MORE_ALL,
     floor: { tuning: 39, heldOut: 16, falseFlags: 0 },
+  },
+  {
+    // Written blind (its author had not read the check) and committed alone before its first
+    // run, with floors of 0 and a false-flag ceiling of all its 20 benign cases.
+    name: 'batch 6 (MIME shapes, link tricks, encoded data, calendar fields, tool output, languages, indirect address)',
+    cases: OUTSIDE_B6_ALL,
+    floor: { tuning: 0, heldOut: 0, falseFlags: 20 },
   },
 ].map((b) => ({ ...b, sessions: outsideSessions(b.cases), split: outsideSplit(b.cases) }));
 
