@@ -20,6 +20,7 @@ import { numericEntitiesDecoded } from './decodings.js';
 import { linkPayloads } from './link-payloads.js';
 import { isParty, itemsNaming, replyToNote, sentBefore } from './parties.js';
 import { privateDataFinding } from './private-data-rule.js';
+import { privateReadings } from './private-readings.js';
 import { effectOf, instructedEffectFinding } from './instructed-effects.js';
 import { isDigest } from './stranger-destinations.js';
 import { extractValues, leavesOf, tokensOf, type SignificantValue } from './values.js';
@@ -157,14 +158,22 @@ export function checkCall(
   // (issue 34: about half of a remote call's check; private-rule.property.test.ts).
   if (carried.length === 0 && !index.holdsPrivate()) return report(findings);
   const strings = leaves.map((l) => l.value);
+  // The strings as a stranger may have asked for them to be written: encoded tokens decoded,
+  // percent-encoding undone, backwards (private-readings.ts).
+  const readings = privateReadings(leaves, call.schema, !thirdParty);
   const leak = privateDataFinding(
     index,
     {
       // Text hidden in a link's parts (percent-encoded, base64, base32, …) is text too, and so is
       // text written as HTML numeric references (`&#68;&#69;…` in an HTML body).
       // The links' bounds are the call's, not each string's (link-payloads.ts).
-      text: [...strings, ...linkPayloads(strings), ...strings.flatMap(entityText)].join('\n'),
-      values: strings.flatMap(tokensOf),
+      text: [
+        ...strings,
+        ...linkPayloads(strings),
+        ...strings.flatMap(entityText),
+        ...readings,
+      ].join('\n'),
+      values: [...strings, ...readings].flatMap(tokensOf),
       // Message ids matter where a third party could look them up; Airlock's own tools (a
       // reply's reply_to_message_id) only name them.
       strings: thirdParty ? strings.map((s) => s.trim()) : [],

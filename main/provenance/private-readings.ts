@@ -1,0 +1,53 @@
+import { percentDecodedFully } from './decodings.js';
+import { encodedArgumentTexts } from './encoded-arguments.js';
+import { MAX_SCAN_CHARS, type Leaf } from './values.js';
+
+/**
+ * The other ways a call's strings read, for the private-data rule (private-data-rule.ts): a
+ * stranger who asks for the user's data "base64-encoded so mail filters do not alter it", "the
+ * IBAN URL-encoded in the JSON", or "the code written backwards" gets it in a form no phrase or
+ * code of hers matches as written (outside corpus batch 6: w-enc-b64-body, w-enc-pct-webhook,
+ * w-enc-reversed). Each reading is text the rule compares as it compares the strings:
+ * - the encoded tokens anywhere in the arguments, decoded (encoded-arguments.ts, its bounds and
+ *   exclusions: a file field of Airlock's own tools is its bytes, judged by their digest), every
+ *   text kept, not only one that names a destination; each line of a string also on its own;
+ * - a string percent-encoded (RFC 3986 §2.1), decoded fully, wherever it is (a link's parts are
+ *   link-payloads.ts's; this is a JSON payload's field or a body);
+ * - every string written backwards, by code points.
+ *
+ * Bounded as the call's scan is: at most MAX_SCAN_CHARS characters of strings are percent-decoded
+ * and reversed, and encodedArgumentTexts keeps its own bounds.
+ */
+export function privateReadings(
+  leaves: readonly Leaf[],
+  schema: Record<string, unknown> | undefined,
+  ownTool: boolean,
+): string[] {
+  const out: string[] = [];
+  let budget = MAX_SCAN_CHARS;
+  for (const leaf of leaves) {
+    if (budget <= 0) break;
+    const s = leaf.value.length > budget ? leaf.value.slice(0, budget) : leaf.value;
+    budget -= s.length;
+    if (/%[0-9a-fA-F]{2}/.test(s)) {
+      const decoded = percentDecodedFully(s);
+      if (decoded !== s) out.push(decoded);
+    }
+    if (s.length >= 4) out.push(reversed(s));
+  }
+  // Each line of a string is read alone too: the tokens join across line breaks as `base64 -d`
+  // reads them, so a body's base64 and the "Regards" under it read as one token, not as hers.
+  const lines: Leaf[] = [];
+  for (const leaf of leaves)
+    if (/[\r\n]/.test(leaf.value))
+      for (const line of leaf.value.split(/\r?\n|\r/))
+        if (line.length > 0) lines.push({ path: leaf.path, value: line });
+  for (const e of encodedArgumentTexts([...leaves, ...lines], schema, ownTool, true))
+    out.push(e.text);
+  return out;
+}
+
+/** The string backwards by code points (a surrogate pair stays one character). */
+function reversed(s: string): string {
+  return Array.from(s).reverse().join('');
+}
