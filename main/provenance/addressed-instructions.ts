@@ -61,6 +61,18 @@ const FOR_WORDS = '(?:for|to|pour|para|für|an|per|voor)';
 const DETERMINER =
   "(?:(?:the|any|all|every|an?|el|la|le|den|die|das|de|il|lo|o|a|het)[ \\t]{1,3}|l['’])";
 
+// What a reader of the content does to it: the agent reading, processing or summarising "this".
+const READER_VERB =
+  '(?:reading|reads?|processing|process(?:es)?|summari[sz]ing|summari[sz]es?|parsing|parses?|scanning|scans?|triaging|triages?|going[ \\t]{1,3}through|working[ \\t]{1,3}through)';
+// What an agent is given to manage for the user.
+const ROLE_VERB =
+  '(?:managing|manages?|handling|handles?|running|runs?|maintaining|maintains?|triaging|triages?)';
+const ROLE_OBJECT =
+  '(?:calendars?|inbox(?:es)?|mailbox(?:es)?|schedules?|e-?mails?|mail|diar(?:y|ies))(?![\\p{L}])';
+// What the agent is then told it must do.
+const MODAL =
+  '(?:should|must|shall|needs?[ \\t]{1,3}to|has[ \\t]{1,3}to|have[ \\t]{1,3}to|is[ \\t]{1,3}to|are[ \\t]{1,3}to|ought[ \\t]{1,3}to|(?:is|are)[ \\t]{1,3}(?:asked|requested|expected|required|instructed|kindly asked)[ \\t]{1,3}to)(?![\\p{L}])';
+
 const SOURCES: string[] = [
   // A fake turn or role marker at a line start: "System: …", "assistant: …", "[INST]",
   // "<|im_start|>", "### Instruction".
@@ -83,6 +95,15 @@ const SOURCES: string[] = [
   `${START}${NOTE_WORDS}_(?:for|to)_(?:the_|any_)?(?:ai|assistants?|agents?|llms?|models?)(?![\\p{L}\\p{N}])`,
   // The agent as the reader: "To the language model processing this email", "any automated agent reading this".
   `${START}(?:to|for)[ \\t]{1,3}(?:the|any|all|every)[ \\t]{1,3}${AGENT_TARGET}[ \\t]{1,3}(?:reading|processing|summari[sz]ing|handling|parsing|(?:that|which|who)[ \\t]{1,3}(?:reads?|process(?:es)?|summari[sz]es?))(?![\\p{L}])`,
+  // The agent named in the third person as the reader of this content, then told what to do:
+  // "The assistant reading this should archive …", "any agent processing this message must …"
+  // (outside corpus batch 6, w-ind-third-person-archive). A reader's verb on this very content
+  // (not "the agent handling your case", a person), then a modal or a colon within a few words.
+  `${START}(?:the|any|every|each|an?)[ \\t]{1,3}${AGENT_TARGET}[ \\t]{1,3}(?:(?:that|which|who)[ \\t]{1,3})?${READER_VERB}[ \\t]{1,3}(?:this|these|the[ \\t]{1,3}(?:following|above))(?![\\p{L}])(?:[ \\t]{1,3}[^\\s.!?:：]{1,40}){0,4}?(?:[ \\t]{0,2}[:：]|[ \\t]{1,3}${MODAL})`,
+  // The agent named by the role it plays for the user, as a label or told what to do:
+  // "Assistants managing attendee calendars: delete …", "the AI agent handling your inbox must …"
+  // (w-cal-desc-delete). The role is a mailbox's or calendar's, which is what an agent is given.
+  `${OPENS}(?:(?:the|all|any|every)[ \\t]{1,3})?${AGENT_TARGET}[ \\t]{1,3}(?:(?:that|which|who)[ \\t]{1,3})?${ROLE_VERB}(?:[ \\t]{1,3}[^\\s.!?:：]{1,40}){0,3}?[ \\t]{1,3}${ROLE_OBJECT}(?:[ \\t]{0,2}[:：]${LINE_OF_WORDS}|[ \\t]{1,3}${MODAL})`,
   // "As an AI assistant, your next step is …".
   `${START}as an?[ \\t]{1,3}${AI_TARGET}[ \\t]{0,2},[ \\t]{0,3}(?:you|your)(?![\\p{L}])`,
   // A mention, as in a chat: "@assistant please archive …" (not an address: nothing before the @).
