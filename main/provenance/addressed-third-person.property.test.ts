@@ -132,6 +132,9 @@ describe('an agent addressed in the third person', () => {
       'Assistants managing calendars will find the new sharing settings under Options.',
       'Executive assistant to the CFO\nJane Roe',
       'The assistant should have received the invite by now.',
+      // A reader's verb on something else than this content: a person's job.
+      'Any agent processing refunds must log them in the tracker.',
+      'The assistant reading the minutes aloud should speak slowly.',
     ])
       expect(addressedInstruction(text), text).toBeNull();
   });
