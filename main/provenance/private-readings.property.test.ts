@@ -144,6 +144,16 @@ describe('the user’s data carried out in the form a stranger asked for', () =>
     );
   });
 
+  it('is bounded for a body of many encoded lines, and reads its lines past a long body', () => {
+    const line = Buffer.from('code 482913').toString('base64');
+    const body = Array.from({ length: 50_000 }, () => line).join('\n');
+    const r = privateReadings([{ path: ['body'], value: body }], undefined, true);
+    // One reversed body, and at most one decoded text per token read: 1,000 tokens of the body
+    // (spent on its first 200,000 characters, read as one token) and 1,000 of its lines.
+    expect(r.length).toBeLessThanOrEqual(1 + 2 * 1000);
+    expect(r).toContain('code 482913');
+  });
+
   it('reads a percent-encoded field, every string backwards, and every decoded token', () => {
     const r = privateReadings(
       [

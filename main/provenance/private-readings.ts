@@ -16,7 +16,9 @@ import { MAX_SCAN_CHARS, type Leaf } from './values.js';
  * - every string written backwards, by code points.
  *
  * Bounded as the call's scan is: at most MAX_SCAN_CHARS characters of strings are percent-decoded
- * and reversed, and encodedArgumentTexts keeps its own bounds.
+ * and reversed, at most MAX_LINES lines are read alone, and encodedArgumentTexts keeps its own
+ * bounds (characters and tokens) over the strings, and again over the lines: at most twice the
+ * decoding the destination rules' scan of the same call does.
  */
 export function privateReadings(
   leaves: readonly Leaf[],
@@ -37,15 +39,30 @@ export function privateReadings(
   }
   // Each line of a string is read alone too: the tokens join across line breaks as `base64 -d`
   // reads them, so a body's base64 and the "Regards" under it read as one token, not as hers.
+  // At most MAX_LINES lines of a token's least length, from the strings' first MAX_SCAN_CHARS.
   const lines: Leaf[] = [];
-  for (const leaf of leaves)
-    if (/[\r\n]/.test(leaf.value))
-      for (const line of leaf.value.split(/\r?\n|\r/))
-        if (line.length > 0) lines.push({ path: leaf.path, value: line });
-  for (const e of encodedArgumentTexts([...leaves, ...lines], schema, ownTool, true))
-    out.push(e.text);
+  let scanned = 0;
+  for (const leaf of leaves) {
+    if (scanned >= MAX_SCAN_CHARS || lines.length >= MAX_LINES) break;
+    const s = leaf.value.slice(0, MAX_SCAN_CHARS - scanned);
+    scanned += s.length;
+    if (!/[\r\n]/.test(s)) continue;
+    for (const line of s.split(/\r?\n|\r/)) {
+      if (line.length >= MIN_LINE) lines.push({ path: leaf.path, value: line });
+      if (lines.length >= MAX_LINES) break;
+    }
+  }
+  // Two scans, each with encodedArgumentTexts' bounds: in one, a long body spent the bounds
+  // before its lines were reached.
+  for (const e of encodedArgumentTexts(leaves, schema, ownTool, true)) out.push(e.text);
+  for (const e of encodedArgumentTexts(lines, schema, ownTool, true)) out.push(e.text);
   return out;
 }
+
+// A line shorter than the shortest token encodedArgumentTexts reads holds none.
+const MIN_LINE = 6;
+// As many lines as a call has strings (values.ts leavesOf).
+const MAX_LINES = 1000;
 
 /** The string backwards by code points (a surrogate pair stays one character). */
 function reversed(s: string): string {
