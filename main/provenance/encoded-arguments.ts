@@ -72,7 +72,8 @@ const WINDOW_STEP = MAX_TOKEN - 512;
 const LINK = /\b(?:https?|ftps?|sftp|wss?|s3|gs):\/\/[^\s<>"'`]*/gi;
 // A decoded text that can name a destination: an at sign, a dot, a scheme (`host.example`).
 const DESTINATION_MARK = /[@.]|:\/\//;
-const namesDestination = (text: string) => DESTINATION_MARK.test(text);
+/** Whether a decoded text may name a destination (what the destination rules keep of them). */
+export const namesDestination = (text: string) => DESTINATION_MARK.test(text);
 const WORD_CHAR = /[A-Za-z0-9_-]/;
 // A short token a sender encoded has a digit, a sign or a capital inside: `ZXYuaW8=` is `ev.io`.
 // A word of prose (`Thursday`, `col-lunch`, `ACME`) has none, and is most of a text's tokens.

@@ -148,13 +148,13 @@ describe('the user’s data carried out in the form a stranger asked for', () =>
     const line = Buffer.from('code 482913').toString('base64');
     const body = Array.from({ length: 50_000 }, () => line).join('\n');
     const r = privateReadings([{ path: ['body'], value: body }], undefined, true);
-    // One reversed body, and at most one decoded text per token read: 1,000 tokens of the body
-    // (spent on its first 200,000 characters, read as one token) and 1,000 of its lines.
-    expect(r.length).toBeLessThanOrEqual(1 + 2 * 1000);
+    // At most one decoded text per token read: 1,000 tokens of the body (spent on its first
+    // 200,000 characters, read as one token) and 1,000 of its lines.
+    expect(r.length).toBeLessThanOrEqual(2 * 1000);
     expect(r).toContain('code 482913');
   });
 
-  it('reads a percent-encoded field, every string backwards, and every decoded token', () => {
+  it('reads a percent-encoded field and every decoded token', () => {
     const r = privateReadings(
       [
         { path: ['iban'], value: 'DE89%203704' },
@@ -165,7 +165,6 @@ describe('the user’s data carried out in the form a stranger asked for', () =>
       true,
     );
     expect(r).toContain('DE89 3704');
-    expect(r).toContain('1284 cba');
     expect(r).toContain('482913');
   });
 });

@@ -1,5 +1,5 @@
 import { percentDecodedFully } from './decodings.js';
-import { encodedArgumentTexts } from './encoded-arguments.js';
+import { encodedArgumentTexts, type EncodedText } from './encoded-arguments.js';
 import { MAX_SCAN_CHARS, type Leaf } from './values.js';
 
 /**
@@ -10,13 +10,14 @@ import { MAX_SCAN_CHARS, type Leaf } from './values.js';
  * w-enc-reversed). Each reading is text the rule compares as it compares the strings:
  * - the encoded tokens anywhere in the arguments, decoded (encoded-arguments.ts, its bounds and
  *   exclusions: a file field of Airlock's own tools is its bytes, judged by their digest), every
- *   text kept, not only one that names a destination; each line of a string also on its own;
+ *   text kept, not only one that names a destination; each line that is one token also on its own;
  * - a string percent-encoded (RFC 3986 §2.1), decoded fully, wherever it is (a link's parts are
- *   link-payloads.ts's; this is a JSON payload's field or a body);
- * - every string written backwards, by code points.
+ *   link-payloads.ts's; this is a JSON payload's field or a body).
+ * A key or code written backwards is read by the rule itself (private-data-rule.ts: each
+ * candidate reversed), not here: reversing every string cost the check about a third again.
  *
- * Bounded as the call's scan is: at most MAX_SCAN_CHARS characters of strings are percent-decoded
- * and reversed, at most MAX_LINES lines are read alone, and encodedArgumentTexts keeps its own
+ * Bounded as the call's scan is: at most MAX_SCAN_CHARS characters of strings are percent-decoded,
+ * at most MAX_LINES lines are read alone, and encodedArgumentTexts keeps its own
  * bounds (characters and tokens) over the strings, and again over the lines: at most twice the
  * decoding the destination rules' scan of the same call does.
  */
@@ -24,6 +25,8 @@ export function privateReadings(
   leaves: readonly Leaf[],
   schema: Record<string, unknown> | undefined,
   ownTool: boolean,
+  /** The strings' encoded texts, every one kept, when the check has read them already. */
+  encoded: readonly EncodedText[] = encodedArgumentTexts(leaves, schema, ownTool, true),
 ): string[] {
   const out: string[] = [];
   let budget = MAX_SCAN_CHARS;
@@ -35,10 +38,10 @@ export function privateReadings(
       const decoded = percentDecodedFully(s);
       if (decoded !== s) out.push(decoded);
     }
-    if (s.length >= 4) out.push(reversed(s));
   }
-  // Each line of a string is read alone too: the tokens join across line breaks as `base64 -d`
-  // reads them, so a body's base64 and the "Regards" under it read as one token, not as hers.
+  // Each line of a string that is one token is read alone too: the tokens join across line
+  // breaks as `base64 -d` reads them, so a body's base64 and the "Regards" under it read as one
+  // token, not as hers.
   // At most MAX_LINES lines of a token's least length, from the strings' first MAX_SCAN_CHARS.
   const lines: Leaf[] = [];
   let scanned = 0;
@@ -48,23 +51,22 @@ export function privateReadings(
     scanned += s.length;
     if (!/[\r\n]/.test(s)) continue;
     for (const line of s.split(/\r?\n|\r/)) {
-      if (line.length >= MIN_LINE) lines.push({ path: leaf.path, value: line });
+      if (line.length >= MIN_LINE && TOKEN_LINE.test(line))
+        lines.push({ path: leaf.path, value: line });
       if (lines.length >= MAX_LINES) break;
     }
   }
   // Two scans, each with encodedArgumentTexts' bounds: in one, a long body spent the bounds
   // before its lines were reached.
-  for (const e of encodedArgumentTexts(leaves, schema, ownTool, true)) out.push(e.text);
+  for (const e of encoded) out.push(e.text);
   for (const e of encodedArgumentTexts(lines, schema, ownTool, true)) out.push(e.text);
   return out;
 }
 
 // A line shorter than the shortest token encodedArgumentTexts reads holds none.
 const MIN_LINE = 6;
+// A line that is one token and nothing else (a body's base64 between its greeting and its
+// "Regards"): a line of prose is read in its string, its words being tokens of their own.
+const TOKEN_LINE = /^[ \t]*[A-Za-z0-9+/_-]+={0,2}[ \t]*$/;
 // As many lines as a call has strings (values.ts leavesOf).
 const MAX_LINES = 1000;
-
-/** The string backwards by code points (a surrogate pair stays one character). */
-function reversed(s: string): string {
-  return Array.from(s).reverse().join('');
-}
