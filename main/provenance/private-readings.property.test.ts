@@ -144,6 +144,51 @@ describe('the user’s data carried out in the form a stranger asked for', () =>
     );
   });
 
+  it('a four-digit PIN is not read backwards: its reverse is any year, room or amount', () => {
+    // A PIN whose reverse is a year ("6202") would flag every mail naming this year (review of
+    // batch 6); forwards it is still her PIN (secrets.ts).
+    fc.assert(
+      fc.property(fc.integer({ min: 1000, max: 9999 }).map(String), (pin) => {
+        const reversed = Array.from(pin).reverse().join('');
+        // A PIN that is a year is no secret to secretsIn (it drops years), so none is one here.
+        fc.pre(reversed !== pin && reversed[0] !== '0' && !/^(19|20)\d\d$/.test(pin));
+        const known = new KnownParties();
+        known.addOwnAccount('me@mycorp.com');
+        const svc = new ProvenanceService({ known });
+        const item: ProvenanceMetaItem = {
+          kind: 'mail',
+          label: 'a message from cards@bank.example',
+          ref: 'p1',
+          from: ['cards@bank.example'],
+          audience: ['me@mycorp.com'],
+          private: true,
+          text: `Your new card PIN is ${pin}. Keep it secret.`,
+        };
+        svc.observe({
+          agent: 'a',
+          tool: 'gmail_read',
+          sourceKind: 'google',
+          sourceLabel: 'Gmail',
+          result: {
+            content: [{ type: 'text', text: item.text }],
+            _meta: { [PROVENANCE_META_KEY]: [item] },
+          },
+        });
+        const send = (body: string) =>
+          svc.check('a', {
+            tool: 'gmail_send',
+            sourceKind: 'google',
+            sourceLabel: 'Gmail',
+            readOnly: false,
+            args: { to: ['sales@vendor.example'], subject: 'Plans', body },
+          });
+        expect(leaks(send(`Looking forward to working together in ${reversed}.`)), pin).toBe(false);
+        expect(leaks(send(`The PIN is ${pin}.`)), pin).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('is bounded for a body of many encoded lines, and reads its lines past a long body', () => {
     const line = Buffer.from('code 482913').toString('base64');
     const body = Array.from({ length: 50_000 }, () => line).join('\n');
