@@ -135,6 +135,18 @@ describe('an agent addressed in the third person', () => {
       // A reader's verb on something else than this content: a person's job.
       'Any agent processing refunds must log them in the tracker.',
       'The assistant reading the minutes aloud should speak slowly.',
+      // A helpdesk's or a business's words to people in those roles (review of batch 6): a work
+      // item after "this", and nothing the agent is told to do to mail, events or accounts.
+      'The agent processing this request should reply within 24 hours.',
+      'Any agent reading this ticket should escalate it to tier 2.',
+      'The agent triaging this case must attach the logs.',
+      'Thanks for your order. The assistant processing this order should ship it tomorrow.',
+      'The bot processing these forms needs to have the full address.',
+      'Hello team. Assistants managing calendars: please note the holiday schedule for December.',
+      'All assistants managing executive calendars: the office closes on 24 December.',
+      'Assistants handling mail should sort incoming parcels by floor.',
+      'Dear travellers. Agents managing your schedule must confirm by Friday.',
+      'The assistant reading this should know that the office is closed on Monday.',
     ])
       expect(addressedInstruction(text), text).toBeNull();
   });
