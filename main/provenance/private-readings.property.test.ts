@@ -155,6 +155,7 @@ describe('the user’s data carried out in the form a stranger asked for', () =>
         const known = new KnownParties();
         known.addOwnAccount('me@mycorp.com');
         const svc = new ProvenanceService({ known });
+        const text = `Your new card PIN is ${pin}. Keep it secret.`;
         const item: ProvenanceMetaItem = {
           kind: 'mail',
           label: 'a message from cards@bank.example',
@@ -162,7 +163,7 @@ describe('the user’s data carried out in the form a stranger asked for', () =>
           from: ['cards@bank.example'],
           audience: ['me@mycorp.com'],
           private: true,
-          text: `Your new card PIN is ${pin}. Keep it secret.`,
+          text,
         };
         svc.observe({
           agent: 'a',
@@ -170,7 +171,7 @@ describe('the user’s data carried out in the form a stranger asked for', () =>
           sourceKind: 'google',
           sourceLabel: 'Gmail',
           result: {
-            content: [{ type: 'text', text: item.text }],
+            content: [{ type: 'text', text }],
             _meta: { [PROVENANCE_META_KEY]: [item] },
           },
         });
