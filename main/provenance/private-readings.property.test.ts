@@ -213,4 +213,23 @@ describe('the user’s data carried out in the form a stranger asked for', () =>
     expect(r).toContain('DE89 3704');
     expect(r).toContain('482913');
   });
+
+  it('reads a code percent-encoded byte by byte after a byte that is not UTF-8', () => {
+    // One `%FF` in the run once kept the whole run from being decoded (review of batch 6).
+    const pct = (s: string) =>
+      Array.from(Buffer.from(s), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(
+        '',
+      );
+    fc.assert(
+      fc.property(codeArb, fc.constantFrom('%FF', '%C3', '%80'), (code, bad) => {
+        const r = privateReadings(
+          [{ path: ['body'], value: `${bad}${pct(code)}${bad}` }],
+          undefined,
+          true,
+        );
+        expect(r.join('\n')).toContain(code);
+      }),
+      { numRuns: 30 },
+    );
+  });
 });
