@@ -61,6 +61,27 @@ const FOR_WORDS = '(?:for|to|pour|para|für|an|per|voor)';
 const DETERMINER =
   "(?:(?:the|any|all|every|an?|el|la|le|den|die|das|de|il|lo|o|a|het)[ \\t]{1,3}|l['’])";
 
+// What a reader of the content does to it: the agent reading, processing or summarising "this".
+const READER_VERB =
+  '(?:reading|reads?|processing|process(?:es)?|summari[sz]ing|summari[sz]es?|parsing|parses?|scanning|scans?|triaging|triages?|going[ \\t]{1,3}through|working[ \\t]{1,3}through)';
+// What an agent is given to manage for the user.
+const ROLE_VERB =
+  '(?:managing|manages?|handling|handles?|running|runs?|maintaining|maintains?|triaging|triages?)';
+const ROLE_OBJECT =
+  '(?:calendars?|inbox(?:es)?|mailbox(?:es)?|schedules?|e-?mails?|mail|diar(?:y|ies))(?![\\p{L}])';
+// What the agent is then told it must do.
+const MODAL =
+  '(?:should|must|shall|needs?[ \\t]{1,3}to|has[ \\t]{1,3}to|have[ \\t]{1,3}to|is[ \\t]{1,3}to|are[ \\t]{1,3}to|ought[ \\t]{1,3}to|(?:is|are)[ \\t]{1,3}(?:asked|requested|expected|required|instructed|kindly asked)[ \\t]{1,3}to)(?![\\p{L}])';
+// What a person's job is done on, not the content read: "the agent processing this request
+// should reply within 24 hours" is a helpdesk's promise about a person (review of batch 6).
+const WORK_ITEM =
+  '(?:requests?|tickets?|cases?|orders?|claims?|applications?|forms?|bookings?|reservations?|enquir(?:y|ies)|inquir(?:y|ies)|quer(?:y|ies)|complaints?|refunds?|returns?|issues?|incidents?|backlogs?|queues?|payments?|shipments?|deliver(?:y|ies)|parcels?|packages?|invoices?|accounts?|calls?|chats?|conversations?)(?![\\p{L}])';
+// What the agent is told to do with what it manages: an act on mail, events or the user's
+// accounts (what rule 3 guards), not "please note the holiday schedule" or "sort the parcels",
+// which a business writes to the people in those roles (review of batch 6).
+const ACT =
+  '(?:(?:please|kindly|also|now|immediately|then|first)[ \\t]{1,3}){0,2}(?:archive|delete|trash|remove|forward|send|move|mark|decline|cancel|reject|accept|reply|respond|share|invite|add|create|update|change|reschedule|ignore|disregard|run|execute|click|open|download|install|unsubscribe|block|clear|empty|purge|wipe|label|mute|approve|pay|transfer|grant|copy|export|upload|disable|enable)(?![\\p{L}])';
+
 const SOURCES: string[] = [
   // A fake turn or role marker at a line start: "System: …", "assistant: …", "[INST]",
   // "<|im_start|>", "### Instruction".
@@ -83,6 +104,17 @@ const SOURCES: string[] = [
   `${START}${NOTE_WORDS}_(?:for|to)_(?:the_|any_)?(?:ai|assistants?|agents?|llms?|models?)(?![\\p{L}\\p{N}])`,
   // The agent as the reader: "To the language model processing this email", "any automated agent reading this".
   `${START}(?:to|for)[ \\t]{1,3}(?:the|any|all|every)[ \\t]{1,3}${AGENT_TARGET}[ \\t]{1,3}(?:reading|processing|summari[sz]ing|handling|parsing|(?:that|which|who)[ \\t]{1,3}(?:reads?|process(?:es)?|summari[sz]es?))(?![\\p{L}])`,
+  // The agent named in the third person as the reader of this content, then told what to do:
+  // "The assistant reading this should archive …", "any agent processing this message must …"
+  // (outside corpus batch 6, w-ind-third-person-archive). A reader's verb on this very content
+  // (not "the agent handling your case", a person, nor "this request", a person's work item),
+  // then a colon, or a modal and an act, within a few words.
+  `${START}(?:the|any|every|each|an?)[ \\t]{1,3}${AGENT_TARGET}[ \\t]{1,3}(?:(?:that|which|who)[ \\t]{1,3})?${READER_VERB}[ \\t]{1,3}(?:this|these|the[ \\t]{1,3}(?:following|above))(?![\\p{L}])(?![ \\t]{1,3}${WORK_ITEM})(?:[ \\t]{1,3}[^\\s.!?:：]{1,40}){0,4}?(?:[ \\t]{0,2}[:：]|[ \\t]{1,3}${MODAL}[ \\t]{1,3}${ACT})`,
+  // The agent named by the role it plays for the user, as a label or told what to do:
+  // "Assistants managing attendee calendars: delete …", "the AI agent handling your inbox must …"
+  // (w-cal-desc-delete). The role is a mailbox's or calendar's, which is what an agent is given;
+  // what follows is an act on them (ACT), as people in those roles are written to as well.
+  `${OPENS}(?:(?:the|all|any|every)[ \\t]{1,3})?${AGENT_TARGET}[ \\t]{1,3}(?:(?:that|which|who)[ \\t]{1,3})?${ROLE_VERB}(?:[ \\t]{1,3}[^\\s.!?:：]{1,40}){0,3}?[ \\t]{1,3}${ROLE_OBJECT}(?:[ \\t]{0,2}[:：][ \\t]{0,3}${ACT}${LINE_OF_WORDS}|[ \\t]{1,3}${MODAL}[ \\t]{1,3}${ACT})`,
   // "As an AI assistant, your next step is …".
   `${START}as an?[ \\t]{1,3}${AI_TARGET}[ \\t]{0,2},[ \\t]{0,3}(?:you|your)(?![\\p{L}])`,
   // A mention, as in a chat: "@assistant please archive …" (not an address: nothing before the @).

@@ -30,7 +30,10 @@ export function printableText(bytes: Buffer): string | undefined {
 
 /**
  * Percent-encoding (RFC 3986 §2.1) undone until nothing changes, at most PERCENT_ROUNDS times:
- * `%2540` is `%40` encoded again. A run that is not UTF-8 is left as written.
+ * `%2540` is `%40` encoded again. A run that is not UTF-8 is decoded as the WHATWG URL Standard's
+ * percent-decode then UTF-8 decode without BOM read it, each bad byte a U+FFFD: left as written,
+ * one `%FF` before the user's code percent-encoded kept the whole run from being read (review of
+ * batch 6).
  */
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g;
 export function percentDecodedFully(s: string): string {
@@ -40,7 +43,7 @@ export function percentDecodedFully(s: string): string {
       try {
         return decodeURIComponent(run);
       } catch {
-        return run;
+        return Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8');
       }
     });
     if (next === t) break;

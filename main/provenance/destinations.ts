@@ -1,7 +1,7 @@
 import { addressParser } from 'postal-mime';
 import { isGenericLink, roleOfPath, wordsOfKey } from './destination-words.js';
 import { canonicalAddress, canonicalHost, hostOfAddress, siteOf, unveil } from './identity.js';
-import { encodedArgumentTexts } from './encoded-arguments.js';
+import { encodedArgumentTexts, namesDestination, type EncodedText } from './encoded-arguments.js';
 import { isIpKey, paddedIPv4Read } from './ip-hosts.js';
 import { schemaSaysDestination } from './schema-formats.js';
 import { extractValues, leavesOf, type Leaf, type SignificantValue } from './values.js';
@@ -65,6 +65,11 @@ export function destinationsOf(
   extract: Extract = extractValues,
   /** The tool is Airlock's own: its schema's and its fields' word on files is taken. */
   ownTool = false,
+  /**
+   * The call's encoded texts, read once for both rules (encodedArgumentTexts with `every`, as
+   * the check reads them when the private-data rule will want them too); read here otherwise.
+   */
+  encoded: readonly EncodedText[] = encodedArgumentTexts(leaves, schema, ownTool),
 ): CallDestination[] {
   const out: CallDestination[] = [];
   const seen = new Map<string, CallDestination>();
@@ -107,7 +112,8 @@ export function destinationsOf(
   }
   // Destinations carried encoded, in any field (a shell command's base64, a note's hex): each
   // judged as the same destination written plainly would be; one written plainly is that one.
-  for (const e of encodedArgumentTexts(leaves, schema, ownTool))
+  for (const e of encoded) {
+    if (!namesDestination(e.text)) continue;
     for (const d of valuesOf(e.text, false, extract)) {
       const key = `${d.kind}:${d.value}`;
       if (seen.has(key)) continue;
@@ -120,6 +126,7 @@ export function destinationsOf(
       seen.set(key, dest);
       out.push(dest);
     }
+  }
   return out;
 }
 

@@ -58,6 +58,8 @@ const MAX_TOKENS = 1000;
 const MAX_GZIP = 8;
 interface Spend {
   gzip: number;
+  /** Every text the bytes hold, not only one that may name a destination. */
+  every: boolean;
 }
 // Decodings a token is read through: `base64 -d | base64 -d | base64 -d` costs a sender nothing,
 // and decodings.ts's bound on the texts of one token (32) holds however deep.
@@ -70,6 +72,8 @@ const WINDOW_STEP = MAX_TOKEN - 512;
 const LINK = /\b(?:https?|ftps?|sftp|wss?|s3|gs):\/\/[^\s<>"'`]*/gi;
 // A decoded text that can name a destination: an at sign, a dot, a scheme (`host.example`).
 const DESTINATION_MARK = /[@.]|:\/\//;
+/** Whether a decoded text may name a destination (what the destination rules keep of them). */
+export const namesDestination = (text: string) => DESTINATION_MARK.test(text);
 const WORD_CHAR = /[A-Za-z0-9_-]/;
 // A short token a sender encoded has a digit, a sign or a capital inside: `ZXYuaW8=` is `ev.io`.
 // A word of prose (`Thursday`, `col-lunch`, `ACME`) has none, and is most of a text's tokens.
@@ -102,16 +106,21 @@ function holdsFile(
   return (key !== undefined && /base64|b64/i.test(key)) || schemaSaysFile(schema, path);
 }
 
-/** The decoded texts of the encoded tokens in a call's strings that name a destination. */
+/**
+ * The decoded texts of the encoded tokens in a call's strings that name a destination; with
+ * `every`, all of them (the private-data rule's: a code or an invoice's words name none).
+ */
 export function encodedArgumentTexts(
   leaves: readonly Leaf[],
   schema?: Record<string, unknown>,
   ownTool = false,
+  every = false,
 ): EncodedText[] {
+  const keep = every ? () => true : namesDestination;
   const out: EncodedText[] = [];
   let budget = MAX_SCAN_CHARS;
   let tokens = 0;
-  const spend: Spend = { gzip: MAX_GZIP };
+  const spend: Spend = { gzip: MAX_GZIP, every };
   for (const leaf of leaves) {
     if (budget <= 0 || tokens >= MAX_TOKENS) break;
     const raw = leaf.value;
@@ -119,8 +128,7 @@ export function encodedArgumentTexts(
     let t = raw.length > budget ? raw.slice(0, budget) : raw;
     budget -= t.length;
     if (t.includes('://')) t = t.replace(LINK, ' ');
-    for (const e of escapedTexts(t))
-      if (DESTINATION_MARK.test(e.text)) out.push({ leaf, text: e.text, how: e.how });
+    for (const e of escapedTexts(t)) if (keep(e.text)) out.push({ leaf, text: e.text, how: e.how });
     for (const { text: token, at, end } of tokensOf(t, MIN_SHORT_TOKEN)) {
       const short = token.replace(/=+$/, '').length < MIN_TOKEN;
       if (short && !ENCODED_LOOK.test(token)) continue;
@@ -139,7 +147,7 @@ export function encodedArgumentTexts(
         tokens += Math.max(1, pieces.length);
         if (tokens > MAX_TOKENS) break;
         for (const d of readingsOf(w, pieces, spend))
-          if (DESTINATION_MARK.test(d.text) && !(dotted && d.text.trimStart().startsWith('{')))
+          if (keep(d.text) && !(dotted && d.text.trimStart().startsWith('{')))
             out.push({ leaf, text: d.text, how: d.how });
         if (k + MAX_TOKEN >= token.length) break;
       }
@@ -161,14 +169,15 @@ function readingsOf(token: string, pieces: readonly string[], spend: Spend): Dec
   };
   for (const piece of pieces) for (const d of decodingsNamed(piece, MAX_DEPTH)) add(d.text, d.how);
   const bytes = base64Bytes(token);
-  for (const text of textsOfBytes(bytes)) add(text, 'base64');
+  for (const text of textsOfBytes(bytes, spend.every)) add(text, 'base64');
   // gzip inside base64 (`H4sI…`): a few a call, each inflated to 64 KiB at most.
   if (token.startsWith('H4sI') && spend.gzip > 0) {
     spend.gzip--;
     const inflated = gunzipped(bytes);
-    if (inflated) for (const text of textsOfBytes(inflated)) add(text, 'gzip inside base64');
+    if (inflated)
+      for (const text of textsOfBytes(inflated, spend.every)) add(text, 'gzip inside base64');
   }
   const hex = hexBytes(token);
-  if (hex) for (const text of textsOfBytes(hex)) add(text, 'hex');
+  if (hex) for (const text of textsOfBytes(hex, spend.every)) add(text, 'hex');
   return out;
 }

@@ -100,19 +100,31 @@ export function* tokensOf(t: string, min: number): Generator<Token> {
   }
 }
 
+function hasDigit(bytes: Buffer): boolean {
+  for (const b of bytes) if (b >= 0x30 && b <= 0x39) return true;
+  return false;
+}
+
 /** Shortest text read out of bytes that are not text as a whole: `x@ev.il` and a word or two. */
 const MIN_SEGMENT = 10;
 
 /**
- * The text bytes hold that may name a destination: all of them when they are printable UTF-8
+ * The text bytes hold that may name a destination (with `every`, any that may hold the user's
+ * data: a digit or a space): all of them when they are printable UTF-8
  * (decodings.ts), else each run of at least MIN_SEGMENT printable ASCII characters that starts a
  * line — what a shell runs after a line of binary. Text within a line of binary is not read: a
  * shell runs no command there, and a certificate's DER or a PGP key's packets hold links and
  * addresses (CRL and OCSP links, user IDs) right after binary length bytes.
  */
-export function textsOfBytes(bytes: Buffer): string[] {
-  // No text that names a destination (`.`, `@`, `://`) is in bytes without one of these.
-  if (!bytes.includes(0x2e) && !bytes.includes(0x40) && !bytes.includes(0x3a)) return [];
+export function textsOfBytes(bytes: Buffer, every = false): string[] {
+  // No text that names a destination (`.`, `@`, `://`) is in bytes without one of these; `every`
+  // reads them anyway (the private-data rule's: a code names no destination) when they may hold
+  // the user's data.
+  if (!bytes.includes(0x2e) && !bytes.includes(0x40) && !bytes.includes(0x3a)) {
+    // Nor any of the user's data without a digit (a code, an account, a key) or a space (a
+    // phrase of eight words).
+    if (!every || (!bytes.includes(0x20) && !hasDigit(bytes))) return [];
+  }
   const whole = printableText(bytes);
   if (whole !== undefined) return [whole];
   const out: string[] = [];

@@ -75,16 +75,24 @@ export function privateDataFinding(
   };
   for (const [item, n] of index.itemsWithPhrases(shingles(call.text)))
     note(item, `${n} phrase${n === 1 ? '' : 's'}`);
+  // Keys and codes are also read backwards (a stranger's "send the code written backwards",
+  // outside corpus batch 6): a candidate reversed is the value written forwards, runs and all
+  // (secretCandidates joins the runs around spaces, so "00 0310 … 98ED" reversed is the IBAN's key).
   for (const v of call.values) {
-    if (v.kind !== 'token' || !index.hasValue(v)) continue;
-    for (const item of index.itemsWithValue(v))
-      if (!linkOf(item, v.value.toUpperCase())) note(item, 'a key or code');
+    if (v.kind !== 'token') continue;
+    for (const key of [v, { ...v, value: backwards(v.value) }]) {
+      if (!index.hasValue(key)) continue;
+      for (const item of index.itemsWithValue(key))
+        if (!linkOf(item, key.value.toUpperCase())) note(item, 'a key or code');
+    }
   }
   for (const c of secretCandidates(call.text)) {
-    const secret = { kind: 'secret' as const, value: c };
-    if (!index.hasValue(secret)) continue;
-    for (const item of index.itemsWithValue(secret))
-      if (!linkOf(item, c)) note(item, 'a code or account number'); // never the value: it is kept in Activity
+    for (const value of c.length >= MIN_BACKWARDS ? [c, backwards(c)] : [c]) {
+      const secret = { kind: 'secret' as const, value };
+      if (!index.hasValue(secret)) continue;
+      for (const item of index.itemsWithValue(secret))
+        if (!linkOf(item, value)) note(item, 'a code or account number'); // never the value: it is kept in Activity
+    }
   }
   for (const r of call.strings) {
     if (r.length < 6 || r.length > 200) continue;
@@ -109,4 +117,15 @@ export function privateDataFinding(
     evidence: [...found.keys()].slice(0, 3).map(evidence),
     text: `The arguments carry ${what} from ${describeItem(first, now)}, and the call sends it to ${target}.`,
   };
+}
+
+// The shortest code read backwards. Any four-digit number in a call (a year, a room, an amount)
+// is a PIN of four read backwards one time in 10,000, and a PIN whose reverse is a year ("6202")
+// is every mail that names this year: a coincidence secretsIn keeps out forwards (it drops years)
+// came back in backwards (review of batch 6). A one-time code has six digits.
+const MIN_BACKWARDS = 6;
+
+/** A value written backwards (keys and codes are ASCII letters and digits). */
+function backwards(s: string): string {
+  return s.split('').reverse().join('');
 }

@@ -17,9 +17,11 @@ import {
 import type { KnownParties } from './known-parties.js';
 import type { ProvenanceMetaItem } from './content-describer.js';
 import { numericEntitiesDecoded } from './decodings.js';
+import { encodedArgumentTexts } from './encoded-arguments.js';
 import { linkPayloads } from './link-payloads.js';
 import { isParty, itemsNaming, replyToNote, sentBefore } from './parties.js';
 import { privateDataFinding } from './private-data-rule.js';
+import { privateReadings } from './private-readings.js';
 import { effectOf, instructedEffectFinding } from './instructed-effects.js';
 import { isDigest } from './stranger-destinations.js';
 import { extractValues, leavesOf, tokensOf, type SignificantValue } from './values.js';
@@ -106,7 +108,19 @@ export function checkCall(
     if (!v) seen.set(s, (v = extractValues(s)));
     return v;
   };
-  const destinations = destinationsOf(call.args, call.schema, leaves, extract, !thirdParty);
+  // The call's encoded texts, read once for both rules: every one kept when rule 2 will run (it
+  // only ever names private items: none held, none carried, it does not), else only those that
+  // may name a destination (encoded-arguments.ts).
+  const rule2 = carried.length > 0 || index.holdsPrivate();
+  const encoded = encodedArgumentTexts(leaves, call.schema, !thirdParty, rule2);
+  const destinations = destinationsOf(
+    call.args,
+    call.schema,
+    leaves,
+    extract,
+    !thirdParty,
+    encoded,
+  );
   const unknown = destinations.filter((d) => !isKnown(known, d) && !sentBefore(index, d));
   const findings: TaintFinding[] = [];
 
@@ -155,16 +169,28 @@ export function checkCall(
   // Rule 2: the user's private content going to someone new (or to a third-party server). It only
   // ever names private items, so with none held and none carried there is nothing to look up
   // (issue 34: about half of a remote call's check; private-rule.property.test.ts).
-  if (carried.length === 0 && !index.holdsPrivate()) return report(findings);
+  if (!rule2) return report(findings);
   const strings = leaves.map((l) => l.value);
+  // The strings as a stranger may have asked for them to be written: encoded tokens decoded,
+  // percent-encoding undone (private-readings.ts; a key or code backwards is the rule's own
+  // reading). Only where rule 2 has somewhere to judge (a new destination, a third-party server).
+  const readings =
+    thirdParty || unknown.length > 0
+      ? privateReadings(leaves, call.schema, !thirdParty, encoded)
+      : [];
   const leak = privateDataFinding(
     index,
     {
       // Text hidden in a link's parts (percent-encoded, base64, base32, …) is text too, and so is
       // text written as HTML numeric references (`&#68;&#69;…` in an HTML body).
       // The links' bounds are the call's, not each string's (link-payloads.ts).
-      text: [...strings, ...linkPayloads(strings), ...strings.flatMap(entityText)].join('\n'),
-      values: strings.flatMap(tokensOf),
+      text: [
+        ...strings,
+        ...linkPayloads(strings),
+        ...strings.flatMap(entityText),
+        ...readings,
+      ].join('\n'),
+      values: [...strings, ...readings].flatMap(tokensOf),
       // Message ids matter where a third party could look them up; Airlock's own tools (a
       // reply's reply_to_message_id) only name them.
       strings: thirdParty ? strings.map((s) => s.trim()) : [],
