@@ -3,6 +3,8 @@
 // Google sources' cards (main/google), the native prompts (main/shell/approval-text.ts) and the
 // approval window's headline and heading (renderer/src/approvals), so all read one way.
 
+import { BIDI_NAMES } from './bidi-names.js';
+
 /**
  * A value written into one line of an approval card: the sender's name, a subject, a header a
  * draft holds, a file name. The card is read line by line — its first lines up to a blank one
@@ -74,20 +76,6 @@ const codePoint = (c: string) =>
  * window names them (renderer reveal.ts), in every place the text is shown: the native prompts
  * and notifications too.
  */
-const BIDI: Record<string, string> = {
-  '\u061c': 'ALM',
-  '\u200e': 'LRM',
-  '\u200f': 'RLM',
-  '\u202a': 'LRE',
-  '\u202b': 'RLE',
-  '\u202c': 'PDF',
-  '\u202d': 'LRO',
-  '\u202e': 'RLO',
-  '\u2066': 'LRI',
-  '\u2067': 'RLI',
-  '\u2068': 'FSI',
-  '\u2069': 'PDI',
-};
 const BIDI_CONTROL = /\p{Bidi_Control}/gu;
 
 /** Longest value `quoted` shows, in code points as shown (named controls counted): a longer one must not push the card's later labels out of sight. */
@@ -98,7 +86,7 @@ export const MAX_QUOTED = 200;
  * criteria, an organizer's address: anyone's words, inside Airlock's sentence. Quoted “so”, on
  * the card's line (cardLine), with no mark inside that reads as its closing quote (DOUBLE_QUOTES;
  * nor one drawn like it: SINGLE_PAIR, LOOSE_MARKS, COMMA_MARK), no direction control acting
- * (BIDI), and at most MAX_QUOTED characters shown (the rest counted after the quote, not dropped
+ * (BIDI_NAMES), and at most MAX_QUOTED characters shown (the rest counted after the quote, not dropped
  * unsaid). So what stands between a value's quotes is the value, and every
  * word outside them is Airlock's: a subject `Q3”, named “invoice.pdf` cannot write a second name
  * for an attachment, nor an event's title `x”. Organizer: “ceo@…` its organizer.
@@ -136,7 +124,7 @@ function neutralized(points: string[]): string {
     )
     .replace(COMMA_MARK, (m) => `[${codePoint(m)}]`)
     .replace(SINGLE_PAIR, ' ')
-    .replace(BIDI_CONTROL, (c) => `[${BIDI[c] ?? codePoint(c)}]`);
+    .replace(BIDI_CONTROL, (c) => `[${BIDI_NAMES[c] ?? codePoint(c)}]`);
 }
 
 /** A word with no space, quote, bracket or control: an address, an id, a rule such as FREQ=WEEKLY;BYDAY=TU. */

@@ -1,3 +1,4 @@
+import { BIDI_NAMES } from '../../../common/bidi-names';
 import { RGI_EMOJI } from '../../../common/emoji';
 import {
   isStack,
@@ -16,18 +17,7 @@ import {
 export type Part = { text: string } | { mark: string; title: string };
 
 const NAMES: Record<string, string> = {
-  '\u202a': 'LRE',
-  '\u202b': 'RLE',
-  '\u202c': 'PDF',
-  '\u202d': 'LRO',
-  '\u202e': 'RLO',
-  '\u2066': 'LRI',
-  '\u2067': 'RLI',
-  '\u2068': 'FSI',
-  '\u2069': 'PDI',
-  '\u200e': 'LRM',
-  '\u200f': 'RLM',
-  '\u061c': 'ALM',
+  ...BIDI_NAMES,
   '\u200b': 'ZWSP',
   '\u200c': 'ZWNJ',
   '\u200d': 'ZWJ',
