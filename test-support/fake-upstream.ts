@@ -89,7 +89,8 @@ export class FakeUpstream {
     this.tools = o.tools;
   }
 
-  async start(port = 0): Promise<string> {
+  /** `host`: the address to listen on (an interface's own address, for tests of where a name leads). */
+  async start(port = 0, host = '127.0.0.1'): Promise<string> {
     const http = createServer((req, res) => {
       if (this.o.silent) return;
       void (async () => {
@@ -175,9 +176,10 @@ export class FakeUpstream {
         if (!res.headersSent) res.writeHead(500).end();
       });
     });
-    await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => http.listen(port, host, resolve));
     this.http = http;
-    this.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    const shown = host.includes(':') ? `[${host}]` : host;
+    this.url = `http://${shown}:${(http.address() as AddressInfo).port}/mcp`;
     return this.url;
   }
 

@@ -5,6 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { App, type Started } from '../main/app/app.js';
 import { Logger, type LogLevel } from '../main/platform/log.js';
 import type { RemoteTimings } from '../main/remote/remote-source.js';
+import type { Resolver } from '../main/remote/http/address-guard.js';
 import { MemoryVault } from '../main/platform/vault/vault.js';
 import type { ClientsEnv } from '../main/clients/client-defs.js';
 import type { SandboxHost } from '../main/remote/stdio/sandbox/host-facts.js';
@@ -52,6 +53,8 @@ export async function startRemoteApp(
     sandbox?: Partial<SandboxHost>;
     /** Over FAST_REMOTE: a short bound, for a test about that bound. */
     timings?: Partial<RemoteTimings>;
+    /** The resolver remote servers connect by (address-guard.ts): a name made to answer anything. */
+    resolve?: Resolver;
     /** Over PATIENT_SCHEMA_CHECKS: a budget the test runs out itself (a budgetTimer). */
     schemaPool?: SchemaWorkerPoolOptions;
   } = {},
@@ -71,6 +74,7 @@ export async function startRemoteApp(
     schemaPool: { ...PATIENT_SCHEMA_CHECKS, ...o.schemaPool },
     sandbox: { ...o.sandbox, homesRoot },
     ...(o.clientsEnv ? { clientsEnv: o.clientsEnv } : {}),
+    ...(o.resolve ? { remoteResolve: o.resolve } : {}),
     logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false, level: o.logLevel ?? 'info' }),
   });
   const started = await app.start();

@@ -80,6 +80,12 @@ export const remoteSchema = object({
   ),
   /** The client it was imported from (main/clients/), if any. */
   origin: optional(string()),
+  /**
+   * Where a server named by a host name was first reached (main/remote/http/address-pin.ts):
+   * `public`, and a later answer on the user's network is refused. Absent: not reached yet (or
+   * added before this was kept); recorded at its next successful connection. Cleared by a new URL.
+   */
+  reach: optional(oneOf('public', 'private')),
 });
 export type RemoteSettings = Infer<typeof remoteSchema>;
 

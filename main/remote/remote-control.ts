@@ -140,6 +140,7 @@ export class RemoteControl {
         serverUrl: cfg.url,
         store: session.store,
         hints: session.loginHints(),
+        pin: this.d.manager.pinFor(cfg),
         ...(o.scope ? { scope: o.scope } : {}),
         ...userClient(o),
         timeoutMs: this.d.loginTimeoutMs ?? LOGIN_TIMEOUT_MS,

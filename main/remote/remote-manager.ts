@@ -14,6 +14,7 @@ import { moveQuerySecrets } from './url-control.js';
 import type { SandboxHost } from './stdio/sandbox/host-facts.js';
 import { SandboxLauncher } from './stdio/sandbox/launcher.js';
 import type { Resolver } from './http/address-guard.js';
+import { AddressPin } from './http/address-pin.js';
 import type { RemoteSettings } from '../platform/settings.js';
 
 interface Live {
@@ -53,6 +54,8 @@ export class RemoteManager {
   private readonly live = new Map<string, Live>();
   /** OAuth sign-in state per server name (issue 10); kept while the server exists, enabled or not. */
   private readonly sessions = new Map<string, OAuthSession>();
+  /** Where each server named by a host name was first reached (address-pin.ts), per URL. */
+  private readonly pins = new Map<string, { url: string; pin: AddressPin }>();
   private queue: Promise<unknown> = Promise.resolve();
   /**
    * Set when stop() is called, before its turn in the queue: a sync, refresh or sign-in queued
@@ -137,12 +140,43 @@ export class RemoteManager {
         serverUrl: cfg.url,
         logger: this.d.logger,
         ...(this.d.resolve ? { resolve: this.d.resolve } : {}),
+        pin: this.pinFor(cfg),
         onChange: () => this.d.events.emit({ type: 'state.changed' }),
       });
       this.sessions.set(name, s);
     }
-    await s.load(cfg.url);
+    await s.load(cfg.url, this.pinFor(cfg));
     return s;
+  }
+
+  /**
+   * The server's pin (address-pin.ts): one per server and URL, shared by its connection, its
+   * agents' sessions, its token refreshes and its sign-ins, so what one of them learns binds
+   * them all. A new URL (settings cleared `reach` with it) starts a new one. Its first successful
+   * connection's class is written to settings — to the entry with this URL only, so a URL edited
+   * meanwhile is not given the old one's class.
+   */
+  pinFor(cfg: RemoteSettings): AddressPin {
+    const kept = this.pins.get(cfg.name);
+    if (kept && kept.url === cfg.url) return kept.pin;
+    const pin = new AddressPin(cfg.reach, (reach) => {
+      try {
+        this.d.settings.update((s) => {
+          const r = s.remotes.find((x) => x.name === cfg.name && x.url === cfg.url);
+          if (r && r.reach === undefined) r.reach = reach;
+        });
+        this.d.logger.info('remote server address class recorded', { server: cfg.name, reach });
+      } catch (err) {
+        // Not kept this time (settings not writable): the pin holds for this run, and the next
+        // run records it again at its first connection.
+        this.d.logger.warn('could not record where a remote server was reached', {
+          server: cfg.name,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
+    });
+    this.pins.set(cfg.name, { url: cfg.url, pin });
+    return pin;
   }
 
   /** The session if it exists already (for synchronous views). */
@@ -153,6 +187,7 @@ export class RemoteManager {
   /** Forgets a removed server's session (its vault entry is deleted by the caller). */
   forgetSession(name: string): void {
     this.sessions.delete(name);
+    this.pins.delete(name);
   }
 
   /**
@@ -242,7 +277,7 @@ export class RemoteManager {
     const secrets = await readSecrets(this.d.vault, cfg.name);
     for (const v of secretValues(secrets)) this.d.logger.registerSecret(v);
     const auth = await this.session(cfg.name);
-    return { ...connectionOf(cfg, secrets), ...(auth ? { auth } : {}) };
+    return { ...connectionOf(cfg, secrets), ...(auth ? { auth } : {}), pin: this.pinFor(cfg) };
   }
 
   /** A sign-in saved new tokens: clear the "sign-in required" state and reconnect now. */

@@ -77,7 +77,12 @@ export async function updateUrl(
   });
   d.settings.update((s) => {
     const r = s.remotes.find((x) => x.name === cfg.name)!;
-    if (url !== undefined) r.url = url.masked;
+    if (url !== undefined && url.masked !== r.url) {
+      r.url = url.masked;
+      // Another URL is another server: where it is gets recorded at its first connection
+      // (address-pin.ts). Asked of the user first (remote-loosening.ts, "point … at").
+      delete r.reach;
+    }
     if (patch.enabled !== undefined) r.enabled = patch.enabled;
     if (patch.relay !== undefined) r.relay = patch.relay;
     if (headers !== undefined) r.headerNames = Object.keys(headers);

@@ -152,6 +152,7 @@ export class AgentUpstreams {
       timeoutMs: this.o.t.connectMs,
       clientVersion: this.o.version,
       ...(this.o.resolve ? { resolve: this.o.resolve } : {}),
+      ...(conn.pin ? { pin: conn.pin } : {}),
       ...(shared ? { only: shared.transport } : {}),
       onNotice: (n) => {
         if (n.kind === 'log' || n.kind === 'resource-updated')

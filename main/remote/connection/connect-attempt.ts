@@ -85,6 +85,7 @@ export async function connectAndList(
     },
     ...(o.conn.auth ? { authProvider: o.conn.auth } : {}),
     ...(o.conn.stdio ? { stdio: o.conn.stdio } : {}),
+    ...(o.conn.pin ? { pin: o.conn.pin } : {}),
     ...(o.resolve ? { resolve: o.resolve } : {}),
   });
   holder.up = up;

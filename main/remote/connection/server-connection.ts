@@ -241,6 +241,8 @@ export class ServerConnection {
       this.retry.reset();
       this.outage.recovered();
       this.conn.auth?.connected();
+      // The class of the address it was reached at, kept for the next connections (address-pin.ts).
+      this.conn.pin?.connected();
       this.o.logger.info('remote server connected', {
         server: this.label,
         transport: up.transport,

@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Logger } from '../../platform/log.js';
 import { endpointRule, serverReach, systemResolver, type Resolver } from '../http/address-guard.js';
+import type { AddressPin } from '../http/address-pin.js';
 import { followAuthorization } from './auto-follow.js';
 import { sanitize, type LoginErrorCode } from './errors.js';
 import { LoopbackListener, type RedirectPage } from '../../platform/loopback-redirect.js';
@@ -38,6 +39,8 @@ export interface LoginFlowOptions {
   fetch?: FetchLike;
   /** The resolver the sign-in's requests connect by (address-guard.ts); the system's by default. */
   resolve?: Resolver;
+  /** Where the server was first reached (address-pin.ts), judged as its connection judges it. */
+  pin?: AddressPin;
   /** Testing aid (probe --oauth-auto): follow the authorization redirects without a browser. */
   autoFollow?: boolean;
   logger?: Logger;
@@ -81,6 +84,7 @@ export class LoginFlow {
     return guardedFetch(this.o.name, this.o.serverUrl, {
       ...(this.o.fetch ? { fetch: this.o.fetch } : {}),
       ...(this.o.resolve ? { resolve: this.o.resolve } : {}),
+      ...(this.o.pin ? { pin: this.o.pin } : {}),
     });
   }
 
@@ -93,7 +97,7 @@ export class LoginFlow {
     this.info = await discoverServer(this.o.name, serverUrl, resourceMetadataUrl, this.fetchFn);
     // How far in the server's metadata may send the sign-in: no further than the server is.
     const resolve = this.o.resolve ?? systemResolver;
-    const rule = endpointRule(await serverReach(this.o.serverUrl, resolve));
+    const rule = endpointRule(await serverReach(this.o.serverUrl, resolve, this.o.pin));
     const md = usableMetadata(this.o.name, this.info, this.o.serverUrl, rule);
     await checkAuthorizationHost(this.o.name, md, rule, resolve);
 

@@ -1,0 +1,291 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../../test-support/cleanup.js';
+import { FakeUpstream } from '../../../test-support/fake-upstream.js';
+import { ownAddress } from '../../../test-support/own-addresses.js';
+import { NEVER_MS } from '../../../test-support/remote-app.js';
+import { Logger } from '../../platform/log.js';
+import { guardedFetch } from '../oauth/login-discovery.js';
+import { RemoteSource } from '../remote-source.js';
+import { connectUpstream, describeFailure } from '../upstream/upstream.js';
+import type { Resolver } from './address-guard.js';
+import { AddressPin, type PinnedReach } from './address-pin.js';
+
+/**
+ * A server the user added by a public host name, whose name later answers an address on the
+ * user's network (DNS rebinding, a hostile resolver): the user's header secrets and OAuth token
+ * must not reach the LAN device there (address-pin.ts). The "LAN" and the "internet" are this
+ * computer's own interface addresses of those classes — real sockets, real listeners.
+ */
+const LAN = ownAddress('private');
+const PUBLIC = ownAddress('public');
+if (!LAN)
+  console.warn(
+    'lan-rebinding tests skipped: this computer has no private-network interface address (10/8, 172.16/12, 192.168/16, fc00::/7 …) to listen on.',
+  );
+if (!PUBLIC)
+  console.warn(
+    'lan-rebinding public-first tests skipped: this computer has no public-class interface address to listen on (the pinned-from-settings tests still run).',
+  );
+
+const cleanup = cleanupAfterEach();
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(() => r(null)))));
+});
+
+/** A service on `address` that counts the requests reaching it (a router's admin page, a NAS). */
+async function service(
+  address: string,
+  port = 0,
+  answer: (res: import('node:http').ServerResponse) => void = (res) => res.writeHead(404).end(),
+): Promise<{ port: number; asked: string[] }> {
+  const asked: string[] = [];
+  const s = createServer((req, res) => {
+    asked.push(
+      `${req.method} ${req.url} ${String(req.headers['x-api-key'] ?? '')}${String(req.headers.authorization ?? '')}`,
+    );
+    answer(res);
+  });
+  servers.push(s);
+  const got = await new Promise<number>((r) =>
+    s.listen(port, address, () => r((s.address() as AddressInfo).port)),
+  );
+  return { port: got, asked };
+}
+
+const answering =
+  (...addresses: { address: string; family: number }[]): Resolver =>
+  () =>
+    Promise.resolve(addresses);
+
+function connect(url: string, only: 'sse' | 'streamable-http', resolve: Resolver, pin: AddressPin) {
+  return connectUpstream({
+    url: new URL(url),
+    headers: { 'X-API-Key': 'secret-key-1234' },
+    timeoutMs: NEVER_MS,
+    clientVersion: '1',
+    only,
+    resolve,
+    pin,
+  }).then(
+    async (up) => {
+      await up.close();
+      return null;
+    },
+    (e: unknown) => e as Error,
+  );
+}
+
+const NEVER = 10 * 60_000;
+const timings = {
+  connectMs: NEVER,
+  listMs: NEVER,
+  readyMs: NEVER,
+  healthMs: NEVER,
+  healthIntervalMs: 0,
+  callIdleMs: NEVER,
+  backoffInitialMs: NEVER,
+  backoffMaxMs: NEVER,
+};
+
+function source(url: string, resolve: Resolver, pin: AddressPin): RemoteSource {
+  const s = new RemoteSource(
+    { name: 'up', url, headers: { 'X-API-Key': 'secret-key-1234' }, pin },
+    { logger: new Logger({ stderr: false }), version: 'test', timings, resolve },
+  );
+  cleanup.push(() => s.stop());
+  return s;
+}
+
+/** Runs the source's next attempt to its end (start: the first; reconnect returns its own). */
+async function attempt(s: RemoteSource, run: () => void | Promise<void>): Promise<void> {
+  await run();
+  await s.settled();
+}
+
+const detail = (s: RemoteSource) => {
+  const st = s.status();
+  return st.state === 'error' ? st.detail : st.state;
+};
+
+/** A pin that records into `kept`, as RemoteManager writes settings. */
+function recording(recorded?: PinnedReach): { pin: AddressPin; kept: PinnedReach[] } {
+  const kept: PinnedReach[] = [];
+  return { pin: new AddressPin(recorded, (r) => kept.push(r)), kept };
+}
+
+describe.skipIf(!LAN)('a server recorded public, whose name now answers a LAN address', () => {
+  it.each(['sse', 'streamable-http'] as const)(
+    '%s: refused before a byte is sent; the LAN service is never asked; the status says how to accept it',
+    async (only) => {
+      const lan = await service(LAN!.address);
+      const err = await connect(
+        `http://mcp.example.test:${lan.port}/mcp`,
+        only,
+        answering(LAN!),
+        new AddressPin('public'),
+      );
+      expect(lan.asked).toEqual([]);
+      const text = describeFailure(err);
+      expect(text).toMatch(
+        new RegExp(
+          `^refused: mcp\\.example\\.test resolves to ${LAN!.address.replace(/[.]/g, '\\.')}, which is on a private network`,
+        ),
+      );
+      expect(text).toContain('remove it and add it again');
+    },
+  );
+
+  it('the same name and service, recorded private (first reached on the LAN): connects', async () => {
+    const lan = await service(LAN!.address);
+    const err = await connect(
+      `http://mcp.example.test:${lan.port}/mcp`,
+      'streamable-http',
+      answering(LAN!),
+      new AddressPin('private'),
+    );
+    // The service is no MCP server (404): what matters is that it was asked, with the header.
+    expect(describeFailure(err)).toMatch(/^404/);
+    expect(lan.asked[0]).toContain('secret-key-1234');
+  });
+
+  it("OAuth: the server's own-origin request (metadata, token refresh) is refused too", async () => {
+    const lan = await service(LAN!.address);
+    const serverUrl = `http://mcp.example.test:${lan.port}/mcp`;
+    const f = guardedFetch('up', serverUrl, {
+      resolve: answering(LAN!),
+      pin: new AddressPin('public'),
+    });
+    const err = await f(
+      `http://mcp.example.test:${lan.port}/.well-known/oauth-protected-resource`,
+      {
+        headers: { authorization: 'Bearer tok-123' },
+      },
+    ).then(
+      () => null,
+      (e: unknown) => e as Error & { code?: string },
+    );
+    expect(err?.code).toBe('PRIVATE_ENDPOINT');
+    expect(err?.message).toContain('which is on a private network');
+    expect(lan.asked).toEqual([]);
+  });
+});
+
+describe.skipIf(!LAN)('a server first reached on the LAN keeps working', () => {
+  it('unrecorded: the first connection records private; reconnects and a later run still connect', async () => {
+    const up = new FakeUpstream({ tools: [{ name: 'echo' }] });
+    await up.start(0, LAN!.address);
+    cleanup.push(() => up.stop());
+    const url = `http://nas.local:${up.port}/mcp`;
+    const { pin, kept } = recording();
+    const s = source(url, answering(LAN!), pin);
+    await attempt(s, () => s.start());
+    expect(s.status().state).toBe('ready');
+    expect(kept).toEqual(['private']);
+    await attempt(s, () => s.reconnect());
+    expect(s.status().state).toBe('ready');
+    // A later run: the class comes from settings.
+    const again = source(url, answering(LAN!), new AddressPin('private'));
+    await attempt(again, () => again.start());
+    expect(again.status().state).toBe('ready');
+    expect(kept).toEqual(['private']);
+  });
+});
+
+describe.skipIf(!LAN || !PUBLIC)(
+  'first reached at a public address, then the name answers the LAN',
+  () => {
+    it('the first connection records public; after the switch the LAN service sees nothing', async () => {
+      const up = new FakeUpstream({ tools: [{ name: 'echo' }] });
+      await up.start(0, PUBLIC!.address);
+      cleanup.push(() => up.stop());
+      const lan = await service(LAN!.address, up.port);
+      let answer = PUBLIC!;
+      const resolve: Resolver = () => Promise.resolve([answer]);
+      const { pin, kept } = recording();
+      const s = source(`http://mcp.example.test:${up.port}/mcp`, resolve, pin);
+      await attempt(s, () => s.start());
+      expect(s.status().state).toBe('ready');
+      expect(kept).toEqual(['public']);
+      answer = LAN!;
+      await attempt(s, () => s.reconnect());
+      expect(detail(s)).toContain('which is on a private network');
+      expect(detail(s)).toContain('remove it and add it again');
+      expect(lan.asked).toEqual([]);
+    });
+
+    it('a first answer mixing public and LAN addresses connects at the public one and records public', async () => {
+      const up = new FakeUpstream({ tools: [{ name: 'echo' }] });
+      await up.start(0, PUBLIC!.address);
+      cleanup.push(() => up.stop());
+      const lan = await service(LAN!.address, up.port);
+      const { pin, kept } = recording();
+      // The LAN address first: a socket given both would try it first.
+      const s = source(`http://mcp.example.test:${up.port}/mcp`, answering(LAN!, PUBLIC!), pin);
+      await attempt(s, () => s.start());
+      expect(s.status().state).toBe('ready');
+      expect(kept).toEqual(['public']);
+      expect(lan.asked).toEqual([]);
+    });
+
+    it('OAuth: a redirect hop after the switch is judged by the pin; the LAN service sees nothing', async () => {
+      const lan = await service(LAN!.address);
+      const pub = await service(PUBLIC!.address, lan.port, (res) =>
+        res.writeHead(302, { location: '/.well-known/next' }).end(),
+      );
+      let asked = 0;
+      // The first look-up answers public; every later one the LAN (a rebinding between hops).
+      const resolve: Resolver = () => Promise.resolve([asked++ === 0 ? PUBLIC! : LAN!]);
+      const serverUrl = `http://mcp.example.test:${lan.port}/mcp`;
+      const pin = new AddressPin(undefined);
+      const err = await guardedFetch('up', serverUrl, { resolve, pin })(
+        `http://mcp.example.test:${lan.port}/.well-known/oauth-protected-resource`,
+      ).then(
+        () => null,
+        (e: unknown) => e as Error & { code?: string },
+      );
+      expect(pub.asked).toHaveLength(1);
+      expect(pin.reach).toBe('public');
+      expect(err?.code).toBe('PRIVATE_ENDPOINT');
+      expect(lan.asked).toEqual([]);
+    });
+  },
+);
+
+describe.skipIf(!LAN)('the same LAN listener, spelled differently in the answer', () => {
+  it('every spelling of the LAN address is refused when recorded public, reached when private', async () => {
+    const lan = await service(LAN!.address);
+    const spellings =
+      LAN!.family === 6
+        ? [LAN!.address, expand(LAN!.address), LAN!.address.toUpperCase()]
+        : [LAN!.address, `::ffff:${LAN!.address}`];
+    for (const address of spellings) {
+      const family = address.includes(':') ? 6 : 4;
+      const url = `http://mcp.example.test:${lan.port}/x`;
+      const f = (reach: PinnedReach) =>
+        guardedFetch('up', url, {
+          resolve: answering({ address, family }),
+          pin: new AddressPin(reach),
+        })(url).then(
+          (r) => r.status,
+          (e: unknown) => (e as { code?: string }).code,
+        );
+      const before = lan.asked.length;
+      expect(await f('public'), address).toBe('PRIVATE_ENDPOINT');
+      expect(lan.asked.length).toBe(before);
+      expect(await f('private'), address).toBe(404);
+      expect(lan.asked.length).toBe(before + 1);
+    }
+  });
+});
+
+/** An IPv6 address with every group written out. */
+function expand(a: string): string {
+  const [head, tail = ''] = a.split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const zeros = a.includes('::') ? Array(8 - h.length - t.length).fill('0000') : [];
+  return [...h, ...zeros, ...t].map((g) => g.padStart(4, '0')).join(':');
+}
