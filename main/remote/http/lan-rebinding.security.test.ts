@@ -7,6 +7,9 @@ import { ownAddress } from '../../../test-support/own-addresses.js';
 import { NEVER_MS } from '../../../test-support/remote-app.js';
 import { Logger } from '../../platform/log.js';
 import { guardedFetch } from '../oauth/login-discovery.js';
+import { OAuthSession } from '../oauth/session.js';
+import { OAuthStore } from '../oauth/store.js';
+import { MemoryVault } from '../../platform/vault/vault.js';
 import { RemoteSource } from '../remote-source.js';
 import { connectUpstream, describeFailure } from '../upstream/upstream.js';
 import type { Resolver } from './address-guard.js';
@@ -173,6 +176,37 @@ describe.skipIf(!LAN)('a server recorded public, whose name now answers a LAN ad
   });
 });
 
+describe.skipIf(!LAN)('the OAuth session of a server recorded public', () => {
+  it("a 401's metadata read (the token's own origin) is refused; the LAN service sees nothing", async () => {
+    const lan = await service(LAN!.address);
+    const serverUrl = `http://mcp.example.test:${lan.port}/mcp`;
+    const session = (pin?: AddressPin) =>
+      new OAuthSession({
+        store: new OAuthStore(new MemoryVault(), 'up'),
+        serverUrl,
+        resolve: answering(LAN!),
+        ...(pin ? { pin } : {}),
+      });
+    const challenge = () =>
+      new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+    const pinned = session(new AddressPin('public'));
+    await pinned.load();
+    await expect(
+      pinned.onUnauthorized({ response: challenge(), serverUrl: new URL(serverUrl) }),
+    ).rejects.toThrow();
+    expect(lan.asked).toEqual([]);
+    // The same session recorded private reads the metadata there (the check can fail).
+    const lanFirst = session(new AddressPin('private'));
+    await lanFirst.load();
+    await lanFirst
+      .onUnauthorized({ response: challenge(), serverUrl: new URL(serverUrl) })
+      .catch(() => {});
+    expect(lan.asked.some((a) => a.startsWith('GET /.well-known/oauth-protected-resource'))).toBe(
+      true,
+    );
+  });
+});
+
 describe.skipIf(!LAN)('a server first reached on the LAN keeps working', () => {
   it('unrecorded: the first connection records private; reconnects and a later run still connect', async () => {
     const up = new FakeUpstream({ tools: [{ name: 'echo' }] });
@@ -227,6 +261,31 @@ describe.skipIf(!LAN || !PUBLIC)(
       await attempt(s, () => s.start());
       expect(s.status().state).toBe('ready');
       expect(kept).toEqual(['public']);
+      expect(lan.asked).toEqual([]);
+    });
+
+    it("an agent's own session opened after the switch is refused too; the LAN service sees nothing", async () => {
+      const up = new FakeUpstream({ tools: [{ name: 'echo' }] });
+      await up.start(0, PUBLIC!.address);
+      cleanup.push(() => up.stop());
+      const lan = await service(LAN!.address, up.port);
+      let answer = PUBLIC!;
+      const s = source(
+        `http://mcp.example.test:${up.port}/mcp`,
+        () => Promise.resolve([answer]),
+        recording().pin,
+      );
+      await attempt(s, () => s.start());
+      expect(s.status().state).toBe('ready');
+      answer = LAN!;
+      // A stateful server: the agent's request opens a session of its own (agent-upstreams.ts).
+      const err = await s
+        .readResource('file:///x', { agent: 'agent-1', signal: new AbortController().signal })
+        .then(
+          () => null,
+          (e: unknown) => e as Error,
+        );
+      expect(err?.message).toContain('which is on a private network');
       expect(lan.asked).toEqual([]);
     });
 
