@@ -7,6 +7,7 @@ import { ownAddress } from '../../../test-support/own-addresses.js';
 import { NEVER_MS } from '../../../test-support/remote-app.js';
 import { Logger } from '../../platform/log.js';
 import { guardedFetch } from '../oauth/login-discovery.js';
+import { LoginFlow } from '../oauth/login-flow.js';
 import { OAuthSession } from '../oauth/session.js';
 import { OAuthStore } from '../oauth/store.js';
 import { MemoryVault } from '../../platform/vault/vault.js';
@@ -173,6 +174,34 @@ describe.skipIf(!LAN)('a server recorded public, whose name now answers a LAN ad
     expect(err?.code).toBe('PRIVATE_ENDPOINT');
     expect(err?.message).toContain('which is on a private network');
     expect(lan.asked).toEqual([]);
+  });
+});
+
+describe.skipIf(!LAN)('a sign-in to a server recorded public', () => {
+  it('its discovery is refused before a request reaches the LAN service', async () => {
+    const lan = await service(LAN!.address);
+    const flow = (pin: AddressPin) =>
+      new LoginFlow({
+        name: 'up',
+        serverUrl: `http://mcp.example.test:${lan.port}/mcp`,
+        store: new OAuthStore(new MemoryVault(), 'up'),
+        timeoutMs: NEVER,
+        resolve: answering(LAN!),
+        pin,
+      });
+    const err = await flow(new AddressPin('public'))
+      .start()
+      .then(
+        () => null,
+        (e: unknown) => e as Error & { code?: string },
+      );
+    expect(err?.code).toBe('PRIVATE_ENDPOINT');
+    expect(lan.asked).toEqual([]);
+    // Recorded private, the same sign-in asks the LAN service (and fails there: it is no OAuth server).
+    await flow(new AddressPin('private'))
+      .start()
+      .catch(() => {});
+    expect(lan.asked.length).toBeGreaterThan(0);
   });
 });
 
