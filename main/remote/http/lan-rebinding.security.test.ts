@@ -177,6 +177,40 @@ describe.skipIf(!LAN)('a server recorded public, whose name now answers a LAN ad
   });
 });
 
+describe.skipIf(!LAN)('an idle socket another rule let onto the LAN', () => {
+  it.each([
+    ['another server at the same host and port, recorded private', new AddressPin('private')],
+    ['a probe of the same URL (no pin)', undefined],
+  ] as const)('is not reused by a server recorded public: %s', async (_, otherPin) => {
+    // A keep-alive LAN service: the first connection's socket stays open and idle after its 404.
+    const lan = await service(LAN!.address);
+    const url = `http://mcp.example.test:${lan.port}/mcp`;
+    const open = (key: string, pin: AddressPin | undefined) =>
+      connectUpstream({
+        url: new URL(url),
+        headers: { 'X-API-Key': key },
+        timeoutMs: NEVER_MS,
+        clientVersion: '1',
+        only: 'streamable-http',
+        resolve: answering(LAN!),
+        ...(pin ? { pin } : {}),
+      }).then(
+        async (up) => {
+          await up.close();
+          return null;
+        },
+        (e: unknown) => e as Error,
+      );
+    await open('other-key', otherPin);
+    const before = lan.asked.length;
+    expect(before).toBeGreaterThan(0);
+    const err = await open('public-server-key', new AddressPin('public'));
+    expect(describeFailure(err)).toContain('which is on a private network');
+    expect(lan.asked.join('\n')).not.toContain('public-server-key');
+    expect(lan.asked).toHaveLength(before);
+  });
+});
+
 describe.skipIf(!LAN)('a sign-in to a server recorded public', () => {
   it('its discovery is refused before a request reaches the LAN service', async () => {
     const lan = await service(LAN!.address);
@@ -315,6 +349,32 @@ describe.skipIf(!LAN || !PUBLIC)(
           (e: unknown) => e as Error,
         );
       expect(err?.message).toContain('which is on a private network');
+      expect(lan.asked).toEqual([]);
+    });
+
+    it("an agent's tool call after the switch: refused, and its error says why; the LAN service sees nothing", async () => {
+      const up = new FakeUpstream({ tools: [{ name: 'echo' }] });
+      await up.start(0, PUBLIC!.address);
+      cleanup.push(() => up.stop());
+      const lan = await service(LAN!.address, up.port);
+      let answer = PUBLIC!;
+      const s = source(
+        `http://mcp.example.test:${up.port}/mcp`,
+        () => Promise.resolve([answer]),
+        recording().pin,
+      );
+      await attempt(s, () => s.start());
+      expect(s.status().state).toBe('ready');
+      answer = LAN!;
+      const r = await s.call(
+        'echo',
+        {},
+        { agent: 'agent-1', signal: new AbortController().signal },
+      );
+      expect(r.isError).toBe(true);
+      const text = JSON.stringify(r.content);
+      expect(text).toContain('which is on a private network');
+      expect(text).not.toContain('still connecting');
       expect(lan.asked).toEqual([]);
     });
 
