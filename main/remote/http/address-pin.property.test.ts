@@ -145,12 +145,15 @@ describe('a pinned name over generated answers', () => {
           const want: PinnedReach = pubs.length > 0 ? 'public' : 'private';
           expect(got).toEqual(want === 'public' ? pubs : lans);
           expect(got.every((a) => isLan(a, lans) === (want === 'private'))).toBe(true);
-          expect(pin.reach).toBe(want);
+          // A public hand decides at once (stricter); a LAN hand loosens nothing until a
+          // connection on it succeeded (the next test).
+          expect(pin.reach).toBe(want === 'public' ? 'public' : undefined);
           // Kept only once a connection succeeded, and only once.
           expect(kept).toEqual([]);
           pin.connected();
           pin.connected();
           expect(kept).toEqual([want]);
+          expect(pin.reach).toBe(want);
           // Decided: a later all-LAN answer after a public first one is refused.
           const later = await look(pin, lans.length ? lans : [{ address: '10.0.0.1', family: 4 }]);
           if (want === 'public') expect((later.err as AddressRefused).cls).toBe('private');
@@ -158,6 +161,30 @@ describe('a pinned name over generated answers', () => {
         },
       ),
       { numRuns: 400 },
+    );
+  });
+
+  it('not recorded: a LAN hand of a failed attempt is not what a later public success records', async () => {
+    // An attacker answers a LAN address first (the attempt fails there: no MCP server), then its
+    // own public server, which connects. Recording "private" then would open the LAN to that
+    // name for good; the class recorded is public if any socket of the run was handed public.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(lanAnswer, publicAnswer), { minLength: 1, maxLength: 4 }),
+        fc.array(publicAnswer, { minLength: 1, maxLength: 2 }),
+        async (before, pubs) => {
+          const kept: PinnedReach[] = [];
+          const pin = new AddressPin(undefined, (r) => kept.push(r));
+          // Earlier look-ups of the run (failed attempts, sign-in requests), one answer each.
+          for (const a of before) await look(pin, [a]);
+          await look(pin, pubs);
+          pin.connected();
+          expect(kept).toEqual(['public']);
+          const later = await look(pin, [{ address: '192.168.1.1', family: 4 }]);
+          expect((later.err as AddressRefused | null)?.cls).toBe('private');
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

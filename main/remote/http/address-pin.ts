@@ -17,6 +17,8 @@ export type PinnedReach = 'public' | 'private';
 export class AddressPin {
   private current: PinnedReach | undefined;
   private saved: boolean;
+  /** A socket of this run was handed a private address while nothing was decided. */
+  private handedPrivate = false;
 
   constructor(
     /** What settings hold (absent: a server from before this was recorded, or never reached). */
@@ -28,25 +30,39 @@ export class AddressPin {
     this.saved = recorded !== undefined;
   }
 
-  /** The class in force: recorded, or decided by this process's first connection to the name. */
+  /**
+   * The class in force: recorded, or `public` once a socket of this process was handed a public
+   * address. A private hand decides nothing before a connection succeeded (`connected`).
+   */
   get reach(): PinnedReach | undefined {
     return this.current;
   }
 
   /**
    * The lookup handed a socket addresses of this class (guardedLookup: with no class yet, only
-   * one class at a time). The first decides, at once, for every later lookup of this process —
-   * an answer that turns private between the first socket and the second is refused already —
-   * and is kept in settings once a connection on it has succeeded (`connected`).
+   * one class at a time). A public one decides at once, for every later lookup of this process —
+   * an answer that turns private between the first socket and the second is refused already. A
+   * private one only tightens nothing: the lookup that handed it may belong to an attempt that
+   * fails (the attacker's name answering a LAN address where no MCP server listens, then its own
+   * public server), and a pin set `private` by it would let the later public success record
+   * `private` — the network open to that name for good.
    */
   handed(cls: AddressClass): void {
-    if (this.current === undefined && (cls === 'public' || cls === 'private')) this.current = cls;
+    if (this.current !== undefined) return;
+    if (cls === 'public') this.current = 'public';
+    else if (cls === 'private') this.handedPrivate = true;
   }
 
-  /** A connection to the server succeeded: record the class it was reached at, once. */
+  /**
+   * A connection to the server succeeded: record the class it was reached at, once — public if
+   * any socket of this run was handed a public address, private if every one was handed private.
+   */
   connected(): void {
-    if (this.saved || this.current === undefined) return;
+    if (this.saved) return;
+    const reach = this.current ?? (this.handedPrivate ? 'private' : undefined);
+    if (reach === undefined) return;
+    this.current = reach;
     this.saved = true;
-    this.onRecord?.(this.current);
+    this.onRecord?.(reach);
   }
 }

@@ -313,6 +313,34 @@ describe.skipIf(!LAN || !PUBLIC)(
       expect(lan.asked).toEqual([]);
     });
 
+    it('a failed first attempt at a LAN address, then a public success: records public; the LAN stays shut', async () => {
+      const up = new FakeUpstream({ tools: [{ name: 'echo' }] });
+      await up.start(0, PUBLIC!.address);
+      cleanup.push(() => up.stop());
+      const lan = await service(LAN!.address, up.port);
+      let answer = LAN!;
+      const { pin, kept } = recording();
+      const s = source(
+        `http://mcp.example.test:${up.port}/mcp`,
+        () => Promise.resolve([answer]),
+        pin,
+      );
+      // The attacker's name answers the LAN first: nothing there speaks MCP, the attempt fails.
+      await attempt(s, () => s.start());
+      expect(s.status().state).toBe('error');
+      const askedFirst = lan.asked.length;
+      // Then its own public server, which connects: that is the class to record.
+      answer = PUBLIC!;
+      await attempt(s, () => s.reconnect());
+      expect(detail(s)).toBe('ready');
+      expect(kept).toEqual(['public']);
+      // And the LAN is shut to the name from then on.
+      answer = LAN!;
+      await attempt(s, () => s.reconnect());
+      expect(detail(s)).toContain('which is on a private network');
+      expect(lan.asked.length).toBe(askedFirst);
+    });
+
     it('a first answer mixing public and LAN addresses connects at the public one and records public', async () => {
       const up = new FakeUpstream({ tools: [{ name: 'echo' }] });
       await up.start(0, PUBLIC!.address);
