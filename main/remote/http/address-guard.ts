@@ -93,7 +93,7 @@ export interface AddressRule {
   /**
    * The server's recorded class (address-pin.ts), for the connection to a server named by a host
    * name: recorded `public`, private addresses are refused too; none recorded yet, the socket is
-   * handed one class only — the most public in the answer — and the pin learns which.
+   * handed one class only — the most public in the answer — and the pin is told which.
    */
   pin?: AddressPin;
 }
