@@ -2,7 +2,7 @@ import type { SessionSink } from '../gateway/mcp-handlers/api.js';
 import { publicUri, type FeatureCatalog, type ResolvedUri } from '../tools/feature-catalog.js';
 import { levelRank, type LoggingLevel, type SourceNotice } from '../tools/features.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ClientRelay, RelayMethod, RelayRequest } from '../tools/relay.js';
+import type { ClientRelay, RelayedLog, RelayMethod, RelayRequest } from '../tools/relay.js';
 import type { ToolSource } from '../tools/types.js';
 import { invalidParams } from '../tools/protocol-runtime.js';
 
@@ -163,17 +163,18 @@ export class FeatureSessions {
       const uri = publicUri(source, n.uri);
       for (const s of this.sessions.values())
         if (s.subs.has(uri) && (n.agent === undefined || s.agent === n.agent))
-          s.sink.resourceUpdated(s.subs.get(uri)!);
+          s.sink.resourceUpdated(s.subs.get(uri)!, n._meta);
       return;
     }
     // A line from an agent's own upstream session goes to that agent only; one sent while
     // serving a request of one of its 2025 sessions goes on that request's stream, before its
     // answer (issue 28, item 2), or on the GET stream once the request has answered.
-    const line = {
+    const line: RelayedLog = {
       level: n.level,
       logger: n.logger ? `${source.label}/${n.logger}` : source.label,
       data: n.data,
     };
+    if (n._meta) line._meta = n._meta;
     // A 2026-07-28 request has no session: its own level (the SDK applies it) decides whether
     // the line goes on its stream, as a direct server's would; the agent's listen streams (where
     // lines are Airlock's addition) then leave it out, so a client listening too gets it once.

@@ -1,0 +1,126 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, inputRequired, Server } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../test-support/cleanup.js';
+import { startRemoteApp } from '../../test-support/remote-app.js';
+import { relayLabel } from '../tools/relay-label.js';
+
+/**
+ * Progress across an input round (MCP 2026-07-28, basic/patterns/mrtr; basic/utilities/progress).
+ * A 2026-07-28 upstream's tool reports a step, asks the user (input_required), and reports more
+ * steps on the client's retry. The agent behind Airlock must get every step on the request that
+ * was open when it was sent: a 2026-07-28 agent's retry is a request of its own, with a
+ * progressToken of its own, and the retried call's progress goes there (it went to the first
+ * request, already answered, and was lost). Each request's values grow on their own, so a server
+ * that counts again from 1 on the retry (stateless, as MRTR servers are) loses nothing either;
+ * a 2025 agent's one request gets what grows (the spec's MUST).
+ */
+const cleanup = cleanupAfterEach();
+
+/** `restart`: the retried leg counts from 1 again; otherwise it goes on from the first leg. */
+async function asking(): Promise<string> {
+  const handler = createMcpHandler(
+    () => {
+      const server = new Server({ name: 'asking', version: '1' }, { capabilities: { tools: {} } });
+      server.setRequestHandler('tools/list', async () => ({
+        tools: ['steps', 'restart'].map((name) => ({
+          name,
+          inputSchema: { type: 'object' as const },
+          annotations: { readOnlyHint: true },
+        })),
+      }));
+      server.setRequestHandler('tools/call', async (req, ctx) => {
+        const token = req.params._meta?.progressToken;
+        const step = (progress: number, message: string) =>
+          token === undefined
+            ? Promise.resolve()
+            : ctx.mcpReq.notify({
+                method: 'notifications/progress',
+                params: { progressToken: token, progress, total: 10, message },
+              });
+        const answer = ctx.mcpReq.inputResponses?.confirm;
+        if (!answer) {
+          await step(1, 'leg one');
+          return inputRequired({
+            inputRequests: {
+              confirm: inputRequired.elicit({
+                message: 'Proceed?',
+                requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+              }),
+            },
+          });
+        }
+        const from = req.params.name === 'restart' ? 1 : 2;
+        await step(from, 'leg two a');
+        await step(from + 1, 'leg two b');
+        return { content: [{ type: 'text', text: 'done' }] };
+      });
+      return server;
+    },
+    { legacy: 'stateless' },
+  );
+  const node = toNodeHandler(handler);
+  const http: HttpServer = createServer((req, res) => void node(req, res));
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  cleanup.push(async () => {
+    http.closeAllConnections();
+    await new Promise((r) => http.close(r));
+  });
+  return `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+}
+
+async function agent(mcpUrl: string, token: string, mode: 'legacy' | 'auto'): Promise<Client> {
+  const c = new Client(
+    { name: 'asked-agent', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode } },
+  );
+  c.setRequestHandler('elicitation/create', async () => ({
+    action: 'accept',
+    content: { ok: true },
+  }));
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(mcpUrl), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+  cleanup.push(() => c.close());
+  return c;
+}
+
+/** The server's steps the agent got, in order (its own SDK's "Fulfilling input" ones left out). */
+const serverSteps = (seen: { progress: number; message?: string }[]) =>
+  seen
+    .filter((p) => p.message?.startsWith(relayLabel('svc')))
+    .map((p) => `${p.progress} ${p.message!.slice(relayLabel('svc').length + 1)}`);
+
+describe('progress across an input round', () => {
+  it.each([
+    ['auto', 'steps', ['1 leg one', '2 leg two a', '3 leg two b']],
+    ['auto', 'restart', ['1 leg one', '1 leg two a', '2 leg two b']],
+    ['legacy', 'steps', ['1 leg one', '2 leg two a', '3 leg two b']],
+    // One request, one token: its values must grow (basic/utilities/progress), so the retried
+    // leg's first step, no larger than the last one sent, is left out.
+    ['legacy', 'restart', ['1 leg one', '2 leg two b']],
+  ] as const)(
+    '%s agent, tool %s: the steps before and after the round reach it, labelled',
+    async (mode, tool, expected) => {
+      const url = await asking();
+      const t = await startRemoteApp();
+      cleanup.push(() => t.stop());
+      const view = await t.app.control.addRemote({ name: 'svc', url });
+      expect(view).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28' });
+      const c = await agent(t.started.mcpUrl, t.token, mode);
+      const seen: { progress: number; message?: string }[] = [];
+      const r = await c.callTool(
+        { name: `svc__${tool}`, arguments: {} },
+        { onprogress: (p) => void seen.push(p) },
+      );
+      expect(JSON.stringify(r.content)).toContain('done');
+      expect(serverSteps(seen)).toEqual(expected);
+    },
+    60_000,
+  );
+});
