@@ -1,6 +1,10 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  LOG_LEVEL_META_KEY,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, inputRequired, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
@@ -25,7 +29,10 @@ const cleanup = cleanupAfterEach();
 async function asking(): Promise<string> {
   const handler = createMcpHandler(
     () => {
-      const server = new Server({ name: 'asking', version: '1' }, { capabilities: { tools: {} } });
+      const server = new Server(
+        { name: 'asking', version: '1' },
+        { capabilities: { tools: {}, logging: {} } },
+      );
       server.setRequestHandler('tools/list', async () => ({
         tools: ['steps', 'restart'].map((name) => ({
           name,
@@ -55,6 +62,7 @@ async function asking(): Promise<string> {
           });
         }
         const from = req.params.name === 'restart' ? 1 : 2;
+        await ctx.mcpReq.log('warning', 'leg two log', 'asker');
         await step(from, 'leg two a');
         await step(from + 1, 'leg two b');
         return { content: [{ type: 'text', text: 'done' }] };
@@ -124,6 +132,28 @@ describe('progress across an input round', () => {
     },
     60_000,
   );
+});
+
+describe('log lines across an input round', () => {
+  it("a 2026-07-28 agent's retry carries the lines the retried call sends, at its own level", async () => {
+    const url = await asking();
+    const t = await startRemoteApp();
+    cleanup.push(() => t.stop());
+    await t.app.control.addRemote({ name: 'svc', url });
+    const c = await agent(t.started.mcpUrl, t.token, 'auto');
+    const lines: unknown[] = [];
+    c.setNotificationHandler('notifications/message', (n) => void lines.push(n.params));
+    const r = await c.callTool({
+      name: 'svc__steps',
+      arguments: {},
+      // SEP-2577: the request's own level; the SDK's retry sends the same params again.
+      _meta: { [LOG_LEVEL_META_KEY]: 'debug' },
+    });
+    expect(JSON.stringify(r.content)).toContain('done');
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'warning', logger: 'svc/asker', data: 'leg two log' }),
+    ]);
+  }, 60_000);
 });
 
 /**
