@@ -220,8 +220,8 @@ class OutOfCallRelay implements ClientRelay {
     return this.choose(req.method, req.params).request(req);
   }
 
-  readonly elicitationComplete = (elicitationId: string): void =>
-    this.chosen?.elicitationComplete?.(elicitationId);
+  readonly elicitationComplete = (elicitationId: string, meta?: Record<string, unknown>): void =>
+    this.chosen?.elicitationComplete?.(elicitationId, meta);
 
   private choose(method: RelayMethod, params: Record<string, unknown>): ClientRelay {
     if (this.chosen) return this.chosen;

@@ -102,7 +102,16 @@ function wired(): {
       void handlers.set(method, h),
     setRequestHandler: () => {},
   } as unknown as Client;
-  wireFeatures(client, { onNotice: (n) => void notices.push(n) });
+  wireFeatures(client, {
+    onNotice: (n) => void notices.push(n),
+    // A URL step's completion, as the agent gets it (url-completions.ts, relay.ts completeOn).
+    onElicitationComplete: (elicitationId, _meta) =>
+      void notices.push({
+        kind: 'resource-updated',
+        uri: `elicitation:${elicitationId}`,
+        ...(_meta ? { _meta } : {}),
+      }),
+  });
   return { handlers, notices };
 }
 
@@ -116,7 +125,7 @@ describe("the filter on a relayed notification's _meta", () => {
     );
   });
 
-  it('log lines and resource updates from an upstream: allowed keys pass unchanged, reserved never', () => {
+  it('log lines, resource updates and URL-step completions from an upstream: allowed keys pass unchanged, reserved never', () => {
     const { handlers, notices } = wired();
     fc.assert(
       fc.property(meta, (m) => {
@@ -129,7 +138,11 @@ describe("the filter on a relayed notification's _meta", () => {
           method: 'notifications/resources/updated',
           params: { uri: 'mem://x', _meta: m },
         });
-        expect(notices).toHaveLength(2);
+        handlers.get('notifications/elicitation/complete')!({
+          method: 'notifications/elicitation/complete',
+          params: { elicitationId: 'e', _meta: m },
+        });
+        expect(notices).toHaveLength(3);
         for (const n of notices) holds((n as { _meta?: Record<string, unknown> })._meta, m);
       }),
     );
