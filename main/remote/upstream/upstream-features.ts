@@ -56,7 +56,7 @@ export function wireFeatures(
   if (o.onElicitationComplete) {
     const done = o.onElicitationComplete;
     client.setNotificationHandler('notifications/elicitation/complete', (n) =>
-      done(n.params.elicitationId),
+      done(n.params.elicitationId, noticeMeta(n.params._meta)),
     );
   }
   if (o.onNotice) {
