@@ -191,9 +191,7 @@ describe("the server's _meta on relayed notifications", () => {
         const inCall = seen.logs.find((l) => l.data === 'in call');
         expect(inCall, JSON.stringify(seen.logs)).toBeDefined();
         expect(inCall!._meta).toEqual(KEPT);
-        expect(progress).toEqual([
-          expect.objectContaining({ progress: 1, total: 2, _meta: KEPT }),
-        ]);
+        expect(progress).toEqual([expect.objectContaining({ progress: 1, total: 2, _meta: KEPT })]);
       });
     },
     60_000,

@@ -69,9 +69,10 @@ describe('a progress message past the bound', () => {
         const out = progressMessage('svc', message);
         const head = `${relayLabel('svc')} `;
         expect(out.startsWith(head)).toBe(true);
-        const note = / \[Airlock cut (\d+) characters from this progress message to stay within 1000 characters\.\]$/.exec(
-          out,
-        );
+        const note =
+          / \[Airlock cut (\d+) characters from this progress message to stay within 1000 characters\.\]$/.exec(
+            out,
+          );
         const words = note ? out.slice(head.length, note.index) : out.slice(head.length);
         expect(words.length).toBeLessThanOrEqual(PROGRESS_MESSAGE_CHARS);
         expect(wellFormed(words)).toBe(true);

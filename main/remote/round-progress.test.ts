@@ -162,45 +162,49 @@ describe('log lines across an input round', () => {
  * request open: the first answered input_required, the retry not yet here) is held for the retry.
  */
 describe('progress across an input round, 2025-era upstream', () => {
-  it.each(['auto', 'legacy'] as const)('%s agent gets every step, labelled', async (mode) => {
-    const up = new FakeUpstream({
-      name: 'svc',
-      tools: [
-        {
-          name: 'confirm',
-          annotations: { readOnlyHint: true },
-          run: async (_args, ctx) => {
-            await ctx.progress(1, 4, 'before asking');
-            const asked = ctx.ask('elicitation/create', {
-              message: 'Proceed?',
-              requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-            });
-            await ctx.progress(2, 4, 'while asking');
-            await asked;
-            await ctx.progress(3, 4, 'answered');
-            await ctx.progress(4, 4, 'done');
-            return { content: [{ type: 'text', text: 'done' }] };
+  it.each(['auto', 'legacy'] as const)(
+    '%s agent gets every step, labelled',
+    async (mode) => {
+      const up = new FakeUpstream({
+        name: 'svc',
+        tools: [
+          {
+            name: 'confirm',
+            annotations: { readOnlyHint: true },
+            run: async (_args, ctx) => {
+              await ctx.progress(1, 4, 'before asking');
+              const asked = ctx.ask('elicitation/create', {
+                message: 'Proceed?',
+                requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+              });
+              await ctx.progress(2, 4, 'while asking');
+              await asked;
+              await ctx.progress(3, 4, 'answered');
+              await ctx.progress(4, 4, 'done');
+              return { content: [{ type: 'text', text: 'done' }] };
+            },
           },
-        },
-      ],
-    });
-    await up.start();
-    cleanup.push(() => up.stop());
-    const t = await startRemoteApp();
-    cleanup.push(() => t.stop());
-    await t.app.control.addRemote({ name: 'svc', url: up.url });
-    const c = await agent(t.started.mcpUrl, t.token, mode);
-    const seen: { progress: number; message?: string }[] = [];
-    const r = await c.callTool(
-      { name: 'svc__confirm', arguments: {} },
-      { onprogress: (p) => void seen.push(p) },
-    );
-    expect(JSON.stringify(r.content)).toContain('done');
-    expect(serverSteps(seen)).toEqual([
-      '1 before asking',
-      '2 while asking',
-      '3 answered',
-      '4 done',
-    ]);
-  }, 60_000);
+        ],
+      });
+      await up.start();
+      cleanup.push(() => up.stop());
+      const t = await startRemoteApp();
+      cleanup.push(() => t.stop());
+      await t.app.control.addRemote({ name: 'svc', url: up.url });
+      const c = await agent(t.started.mcpUrl, t.token, mode);
+      const seen: { progress: number; message?: string }[] = [];
+      const r = await c.callTool(
+        { name: 'svc__confirm', arguments: {} },
+        { onprogress: (p) => void seen.push(p) },
+      );
+      expect(JSON.stringify(r.content)).toContain('done');
+      expect(serverSteps(seen)).toEqual([
+        '1 before asking',
+        '2 while asking',
+        '3 answered',
+        '4 done',
+      ]);
+    },
+    60_000,
+  );
 });

@@ -48,7 +48,8 @@ export function serverProgress(
     }
     if (p.progress <= last) return;
     last = p.progress;
-    const said = p.message === undefined ? undefined : progressMessage(label, redact.text(p.message));
+    const said =
+      p.message === undefined ? undefined : progressMessage(label, redact.text(p.message));
     const filtered = noticeMeta(p._meta);
     const meta = filtered && redact.value(filtered);
     sink(p.progress, p.total, said, meta);

@@ -39,8 +39,7 @@ export interface ClientRelay {
    * ended. Absent where the agent has no channel outside its requests (2026-07-28).
    */
   readonly elicitationComplete?:
-    | ((elicitationId: string, meta?: Record<string, unknown>) => void)
-    | undefined;
+    ((elicitationId: string, meta?: Record<string, unknown>) => void) | undefined;
   /** The agent's 2025 session the request came on; absent on 2026-07-28. */
   readonly session?: string | undefined;
   /**

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import type { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { wireFeatures } from '../remote/upstream/upstream-features.js';
-import { serverProgress } from '../remote/server-progress.js';
-import type { SourceNotice } from './features.js';
-import { noticeMeta, withoutUpstreamIdentity } from './untrusted.js';
+import { wireFeatures } from './upstream/upstream-features.js';
+import { serverProgress } from './server-progress.js';
+import type { SourceNotice } from '../tools/features.js';
+import { noticeMeta, withoutUpstreamIdentity } from '../tools/untrusted.js';
 
 /**
  * The server's `_meta` on a relayed notification (log line, resource update, progress) is filtered
@@ -62,7 +62,12 @@ const meta = fc
   .map((entries) => {
     const o: Record<string, unknown> = {};
     for (const [k, v] of entries)
-      Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(o, k, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return o;
   });
 
