@@ -176,8 +176,9 @@ export class FeatureSessions {
     };
     if (n._meta) line._meta = n._meta;
     // A 2026-07-28 request has no session: its own level (round-line.ts requestLog applies it, as
-    // the SDK would) decides whether the line goes on its stream, as a direct server's would; the agent's listen streams (where
-    // lines are Airlock's addition) then leave it out, so a client listening too gets it once.
+    // the SDK would) decides whether the line goes on its stream, as a direct server's would; the
+    // agent's listen streams (where lines are Airlock's addition) then leave it out, so a client
+    // listening too gets it once.
     const onRequest = Boolean(n.call?.log && n.call.session === undefined && n.call.level);
     if (onRequest) void n.call!.log!(line).catch(() => {});
     for (const [id, s] of this.sessions)
