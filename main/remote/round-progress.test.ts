@@ -34,7 +34,7 @@ async function asking(): Promise<string> {
         { capabilities: { tools: {}, logging: {} } },
       );
       server.setRequestHandler('tools/list', async () => ({
-        tools: ['steps', 'restart'].map((name) => ({
+        tools: ['steps', 'restart', 'halves'].map((name) => ({
           name,
           inputSchema: { type: 'object' as const },
           annotations: { readOnlyHint: true },
@@ -57,8 +57,11 @@ async function asking(): Promise<string> {
                 },
               });
         const answer = ctx.mcpReq.inputResponses?.confirm;
+        // `halves` counts in fractions (basic/utilities/progress: "MAY be floating point"), below
+        // the round number the client SDK gives its own "Fulfilling input required" step.
+        const halves = req.params.name === 'halves';
         if (!answer) {
-          await step(1, 'leg one');
+          await step(halves ? 0.25 : 1, 'leg one');
           return inputRequired({
             inputRequests: {
               confirm: inputRequired.elicit({
@@ -70,8 +73,8 @@ async function asking(): Promise<string> {
         }
         const from = req.params.name === 'restart' ? 1 : 2;
         await ctx.mcpReq.log('warning', 'leg two log', 'asker');
-        await step(from, 'leg two a');
-        await step(from + 1, 'leg two b');
+        await step(halves ? 0.5 : from, 'leg two a');
+        await step(halves ? 0.75 : from + 1, 'leg two b');
         return { content: [{ type: 'text', text: 'done' }] };
       });
       return server;
@@ -122,6 +125,11 @@ describe('progress across an input round', () => {
     // One request, one token: its values must grow (basic/utilities/progress), so the retried
     // leg's first step, no larger than the last one sent, is left out.
     ['legacy', 'restart', ['1 leg one', '2 leg two b']],
+    // Airlock's client SDK reports its own step of the round (progress = the round number, 1):
+    // neither the server's words nor its count, so it neither goes out under the server's label
+    // nor makes the server's 0.5 and 0.75 look as if they did not grow.
+    ['auto', 'halves', ['0.25 leg one', '0.5 leg two a', '0.75 leg two b']],
+    ['legacy', 'halves', ['0.25 leg one', '0.5 leg two a', '0.75 leg two b']],
   ] as const)(
     '%s agent, tool %s: the steps before and after the round reach it, labelled',
     async (mode, tool, expected) => {

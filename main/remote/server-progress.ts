@@ -41,6 +41,7 @@ export function serverProgress(
   let last = -Infinity;
   let request = sink.request?.();
   return (p) => {
+    if (sdkRoundStep(p)) return;
     const now = sink.request?.();
     if (now !== request) {
       request = now;
@@ -55,6 +56,24 @@ export function serverProgress(
     sink(p.progress, p.total, said, meta);
   };
 }
+
+/**
+ * The client SDK's own step of an input round it fulfils for Airlock (runInputRequiredDriver,
+ * @modelcontextprotocol/client: `onprogress({ progress: round, message: "Fulfilling input required
+ * by '<method>' (round <round>)" })`, handed to the same `onprogress` as the server's). It is no
+ * word of the server's, so it must not go out under the server's label; nor Airlock's own to the
+ * agent, which sees the round itself (the relayed request, or input_required). Its value is the
+ * round number, not the server's count: taken as progress, a server counting 0..1 had every step
+ * after the round left out as not growing. Told apart by its exact shape; a server sending the
+ * same loses that one step, nothing else.
+ */
+function sdkRoundStep(p: UpstreamProgress): boolean {
+  if (p.message === undefined || p.total !== undefined || p._meta !== undefined) return false;
+  const m = SDK_ROUND_STEP.exec(p.message);
+  return m !== null && Number(m[1]) === p.progress;
+}
+
+const SDK_ROUND_STEP = /^Fulfilling input required by '[^']*' \(round (\d+)\)$/;
 
 /** A redacted progress message as the agent gets it: cut, then labelled as the server's words. */
 export function progressMessage(label: string, message: string): string {
