@@ -161,9 +161,11 @@ export class FeatureSessions {
     }
     if (n.kind === 'resource-updated') {
       const uri = publicUri(source, n.uri);
-      for (const s of this.sessions.values())
-        if (s.subs.has(uri) && (n.agent === undefined || s.agent === n.agent))
-          s.sink.resourceUpdated(s.subs.get(uri)!, n._meta);
+      for (const s of this.sessions.values()) {
+        if (n.agent !== undefined && s.agent !== n.agent) continue;
+        const asked = s.subs.get(uri) ?? (s.subs.size ? subResourceOf(s.subs, uri) : undefined);
+        if (asked !== undefined) s.sink.resourceUpdated(asked, n._meta);
+      }
       return;
     }
     // A line from an agent's own upstream session goes to that agent only; one sent while
@@ -193,6 +195,30 @@ export class FeatureSessions {
         else s.sink.log(line);
       }
   }
+}
+
+/**
+ * The URI, in the form the agent subscribed with, of a sub-resource of one of its subscriptions:
+ * an update's `uri` "might be a sub-resource of the one that the client actually subscribed to"
+ * (MCP 2025-11-25 and 2026-07-28 schema, ResourceUpdatedNotificationParams `uri`). Before, only
+ * an exact match reached the agent, and such updates were lost. A sub-resource is taken to be a
+ * URI under the subscribed one: it goes on past it with `/`, `?` or `#` (or the subscribed one
+ * ends in `/`), so `mem://dir` does not take `mem://dirt`'s. The longest subscription wins: one
+ * update, one notification per session. `subs`: public URI → the URI as the agent asked, where
+ * the public form is the original one prefixed (publicUri), so the agent's form of the
+ * sub-resource is its own form of the subscription and the rest of the update's URI.
+ */
+function subResourceOf(subs: Map<string, string>, uri: string): string | undefined {
+  let best: string | undefined;
+  for (const key of subs.keys())
+    if (
+      uri.length > key.length &&
+      uri.startsWith(key) &&
+      (key.endsWith('/') || '/?#'.includes(uri[key.length]!)) &&
+      (best === undefined || key.length > best.length)
+    )
+      best = key;
+  return best === undefined ? undefined : subs.get(best)! + uri.slice(best.length);
 }
 
 /**
