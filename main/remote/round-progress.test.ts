@@ -230,3 +230,97 @@ describe('progress across an input round, 2025-era upstream', () => {
     60_000,
   );
 });
+
+/**
+ * What the upstream sends while no agent request is open — the first answered input_required, the
+ * retry not yet sent — made certain, not left to timing: the upstream reports only once the agent
+ * holds the question, and the agent answers only once a log line sent after that progress has
+ * reached its listen stream (one upstream stream, in order: the progress came first). The progress
+ * is held and goes first on the retry; the log line, with no request open, goes to the listen
+ * stream (round-line.ts).
+ */
+describe('progress while the agent answers (no request open)', () => {
+  it('is held, and reaches the agent first on its retry; a log line then goes to its listen stream', async () => {
+    let asked!: () => void;
+    const agentHasQuestion = new Promise<void>((r) => (asked = r));
+    const up = new FakeUpstream({
+      name: 'svc',
+      capabilities: { logging: {} },
+      extend: (server) => server.setRequestHandler('logging/setLevel', async () => ({})),
+      tools: [
+        {
+          name: 'confirm',
+          annotations: { readOnlyHint: true },
+          run: async (_args, ctx) => {
+            await ctx.progress(1, 4, 'before asking');
+            const answer = ctx.ask('elicitation/create', {
+              message: 'Proceed?',
+              requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+            });
+            await agentHasQuestion;
+            await ctx.progress(2, 4, 'in the gap');
+            await ctx.notify('notifications/message', { level: 'error', data: 'gap line' });
+            await answer;
+            await ctx.progress(3, 4, 'answered');
+            return { content: [{ type: 'text', text: 'done' }] };
+          },
+        },
+      ],
+    });
+    await up.start();
+    cleanup.push(() => up.stop());
+    const t = await startRemoteApp();
+    cleanup.push(() => t.stop());
+    await t.app.control.addRemote({ name: 'svc', url: up.url });
+
+    let gapLine!: () => void;
+    const gapLineSeen = new Promise<void>((r) => (gapLine = r));
+    const c = new Client(
+      { name: 'gap-agent', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+    );
+    c.setRequestHandler('elicitation/create', async () => {
+      asked();
+      await gapLineSeen;
+      return { action: 'accept', content: { ok: true } };
+    });
+    c.setNotificationHandler('notifications/message', (n) => {
+      if (n.params.data === 'gap line') gapLine();
+    });
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${t.token}` } },
+      }),
+    );
+    cleanup.push(() => c.close());
+    // A listen stream at level debug (SEP-2577), acknowledged before the call.
+    let acked!: () => void;
+    const ack = new Promise<void>((r) => (acked = r));
+    c.fallbackNotificationHandler = async (n) => {
+      if (n.method === 'notifications/subscriptions/acknowledged') acked();
+    };
+    const stop = new AbortController();
+    const listening = c
+      .request(
+        {
+          method: 'subscriptions/listen',
+          params: { _meta: { [LOG_LEVEL_META_KEY]: 'debug' }, notifications: {} },
+        },
+        { signal: stop.signal },
+      )
+      .catch(() => {});
+    cleanup.push(async () => {
+      stop.abort();
+      await listening;
+    });
+    await ack;
+
+    const seen: Seen[] = [];
+    const r = await c.callTool(
+      { name: 'svc__confirm', arguments: {} },
+      { onprogress: (p) => void seen.push(p) },
+    );
+    expect(JSON.stringify(r.content)).toContain('done');
+    expect(serverSteps(seen)).toEqual(['1 before asking', '2 in the gap', '3 answered']);
+  }, 60_000);
+});
