@@ -23,7 +23,12 @@ import {
  */
 export interface FakeToolContext {
   signal: AbortSignal;
-  progress: (progress: number, total?: number, message?: string) => Promise<void>;
+  progress: (
+    progress: number,
+    total?: number,
+    message?: string,
+    meta?: Record<string, unknown>,
+  ) => Promise<void>;
   headers: IncomingHttpHeaders;
   /** A notification related to this call, on its own response stream (a log line). */
   notify: (method: 'notifications/message', params: Record<string, unknown>) => Promise<void>;
@@ -254,7 +259,12 @@ export class FakeUpstream {
       if (!tool)
         return { isError: true, content: [{ type: 'text', text: `no tool ${req.params.name}` }] };
       const token = req.params._meta?.progressToken;
-      const progress = async (p: number, total?: number, message?: string) => {
+      const progress = async (
+        p: number,
+        total?: number,
+        message?: string,
+        meta?: Record<string, unknown>,
+      ) => {
         if (token === undefined) return;
         await ctx.mcpReq.notify({
           method: 'notifications/progress',
@@ -263,6 +273,7 @@ export class FakeUpstream {
             progress: p,
             ...(total !== undefined ? { total } : {}),
             ...(message !== undefined ? { message } : {}),
+            ...(meta !== undefined ? { _meta: meta } : {}),
           },
         });
       };

@@ -49,7 +49,12 @@ export class RemoteCalls {
     let urlRetried = false;
     // One for the whole call: progress only grows, also across a run made again.
     const onprogress =
-      ctx.progress && serverProgress(this.c.label, (m) => this.c.redactor.text(m), ctx.progress);
+      ctx.progress &&
+      serverProgress(
+        this.c.label,
+        { text: (m) => this.c.redactor.text(m), value: (x) => this.c.redactor.result(x) },
+        ctx.progress,
+      );
     for (let attempt = 0; ; attempt++) {
       // The session in hand is taken as is; only one still opening is awaited (issue 34).
       let failed: unknown;

@@ -71,12 +71,8 @@ export function capTextWalk(result: CallToolResult, maxChars: number): CallToolR
       budget.left -= text.length;
       return text;
     }
-    // Never half a character: a cut between the two halves of a surrogate pair (an emoji, a CJK
-    // extension character) left a lone surrogate, which is no Unicode text (JSON, RFC 8259 §8.1:
-    // UTF-8) and reaches the agent as U+FFFD or fails its decoder. The half goes with the cut.
-    const end = isHighSurrogate(text.charCodeAt(budget.left - 1)) ? budget.left - 1 : budget.left;
-    budget.cut += text.length - end;
-    const kept = text.slice(0, end);
+    const kept = cutText(text, budget.left);
+    budget.cut += text.length - kept.length;
     budget.left = 0;
     return kept;
   };
@@ -108,6 +104,19 @@ export function capTextWalk(result: CallToolResult, maxChars: number): CallToolR
     ...(structured !== undefined ? { structuredContent: structured } : {}),
     _meta: { ...(result._meta ?? {}), [CUT_META_KEY]: { characters: budget.cut, limit: maxChars } },
   };
+}
+
+/**
+ * `text` cut to at most `maxChars` UTF-16 units, never half a character: a cut between the two
+ * halves of a surrogate pair (an emoji, a CJK extension character) left a lone surrogate, which is
+ * no Unicode text (JSON, RFC 8259 §8.1: UTF-8) and reaches the agent as U+FFFD or fails its
+ * decoder. The half goes with the cut. The one cutter for what reaches agents (results here,
+ * relayed progress messages: server-progress.ts).
+ */
+export function cutText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const end = isHighSurrogate(text.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars;
+  return text.slice(0, Math.max(end, 0));
 }
 
 function isHighSurrogate(code: number): boolean {

@@ -199,7 +199,11 @@ export class RemoteFeatures {
     const o: RequestOptions = { signal: ctx.signal, timeout: this.timeoutMs };
     if (ctx.progress) {
       const r = this.redactor;
-      o.onprogress = serverProgress(this.label, (m) => (r ? r.text(m) : m), ctx.progress);
+      o.onprogress = serverProgress(
+        this.label,
+        { text: (m) => (r ? r.text(m) : m), value: (x) => (r ? r.result(x) : x) },
+        ctx.progress,
+      );
       o.resetTimeoutOnProgress = true;
       // Progress resets the idle bound, so a server that keeps reporting would hold the read
       // open forever: the whole request is bounded as a call is (callMaxMs, remote-calls.ts).
@@ -481,12 +485,17 @@ export class RemoteFeatures {
 
 /** A notice's upstream words redacted; `call` (the agent's relay) is ours and is kept as it is. */
 function redactedNotice(n: SourceNotice, redact: <T extends object>(x: T) => T): SourceNotice {
-  if (n.kind === 'resource-updated') return { ...n, uri: redact({ uri: n.uri }).uri };
+  // The server's `_meta` is its words too: a credential it echoes there is redacted as in `data`.
+  if (n.kind === 'resource-updated') {
+    const words = redact({ uri: n.uri, _meta: n._meta });
+    return { ...n, uri: words.uri, ...(words._meta !== undefined ? { _meta: words._meta } : {}) };
+  }
   if (n.kind !== 'log') return n;
-  const words = redact({ data: n.data, logger: n.logger });
+  const words = redact({ data: n.data, logger: n.logger, _meta: n._meta });
   return {
     ...n,
     data: words.data,
     ...(words.logger !== undefined ? { logger: words.logger } : {}),
+    ...(words._meta !== undefined ? { _meta: words._meta } : {}),
   };
 }

@@ -167,7 +167,8 @@ export class AgentUpstreams {
         ...(this.o.relayAllowed ? { allowed: this.o.relayAllowed } : {}),
         ...(this.o.redact ? { redact: this.o.redact } : {}),
       }),
-      onElicitationComplete: (id) => this.o.completions.complete(id),
+      onElicitationComplete: (id, meta) =>
+        this.o.completions.complete(id, meta && this.o.redact ? this.o.redact(meta) : meta),
       onClose: () => {
         if (holder.up) void this.sessions.drop(holder.up);
       },

@@ -76,7 +76,9 @@ export async function connectAndList(
       ...(o.relayAllowed ? { allowed: o.relayAllowed } : {}),
       ...(o.redact ? { redact: o.redact } : {}),
     }),
-    onElicitationComplete: (id) => o.completions.complete(id),
+    // The server's `_meta` is its words: redacted as a relayed request's are.
+    onElicitationComplete: (id, meta) =>
+      o.completions.complete(id, meta && o.redact ? o.redact(meta) : meta),
     onError: (err) => {
       if (holder.up) on.error(holder.up, err);
     },

@@ -73,7 +73,8 @@ export interface UpstreamOptions {
    * The server says a URL-mode elicitation it sent is complete
    * (`notifications/elicitation/complete`, MCP 2025-11-25): url-completions.ts.
    */
-  onElicitationComplete?: (elicitationId: string) => void;
+  /** `meta`: the notification's `_meta`, filtered as a result's is (untrusted.ts noticeMeta). */
+  onElicitationComplete?: (elicitationId: string, meta?: Record<string, unknown>) => void;
   /** Transport-level trouble (a dropped stream, a failed reconnect). */
   onError?: (err: Error) => void;
   /** The connection closed without us closing it. */
