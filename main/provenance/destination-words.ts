@@ -27,7 +27,7 @@ const CONTENT = new Set(
     body text content message msg description desc note comment summary subject title html
     markdown md caption prompt query question answer snippet excerpt payload data raw log detail
     reason memo signature template instruction input code script search filter location venue
-    place version ver revision release build
+    place version ver revision release build filename
   `).flatMap(withPlural),
 );
 
@@ -60,7 +60,16 @@ const cache = new Map<string, FieldRole>();
 export function roleOfKey(key: string): FieldRole {
   const hit = cache.get(key);
   if (hit) return hit;
-  const words = wordsOfKey(key);
+  // A file's name (`filename`, `file_name`, `fileName`) names the file, not where it goes:
+  // `staging.key` or `build.dev` is read as a host by its shape alone (outside corpus batch 7,
+  // z-b-b64-attachment-asked: a key sent as a file a colleague asked for).
+  const words = wordsOfKey(key).flatMap((w, i, all) =>
+    w === 'file' && all[i + 1] === 'name'
+      ? ['filename']
+      : w === 'name' && all[i - 1] === 'file'
+        ? []
+        : [w],
+  );
   let end = words.length;
   while (end > 1 && TRAILING.has(words[end - 1]!)) end--;
   const head = words[end - 1];
