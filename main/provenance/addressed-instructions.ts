@@ -85,6 +85,8 @@ const ACT =
 // The jobs an agent does for the user, which name it as a label: "Scheduling assistant:", "Inbox
 // bot:", "Calendar agent:".
 const JOB = '(?:scheduling|calendar|e-?mail|mail|inbox|mailbox|meeting|booking)';
+// What the job label's act is on when it is the user's in particular, not a product's pitch.
+const JOB_OBJECT = '(?:the|all|every|each|any|this|these|those)(?![\\p{L}])';
 
 const SOURCES: string[] = [
   // A fake turn or role marker at a line start: "System: …", "assistant: …", "[INST]",
@@ -125,8 +127,14 @@ const SOURCES: string[] = [
   // an event attachment's title: outside corpus batch 7, z-cal-attachment-share) makes it no
   // headline. A person in that job is a name after the colon ("Scheduling assistant: Maria
   // Lopez"), and a headline is no act ("Calendar assistant: what is new"), so the act (ACT, then
-  // four words) is required, as for the role pattern above.
-  `${START}${JOB}[ \\t-]{1,3}(?:assistants?|agents?|bots?)[ \\t]{0,2}[:：][ \\t]{0,3}${ACT}${LINE_OF_WORDS}`,
+  // four words) is required, as for the role pattern above. These words are also a product's
+  // feature list ("Booking assistant: accept reservations around the clock", "Email assistant:
+  // reply to customers twice as fast", "Our meeting assistant: create action items …"; review of
+  // batch 7): so the label must open a line or sentence or follow a title's dash or bar, and the
+  // act must be on something of the user's in particular — a determiner after it ("delete the
+  // messages", "archive every message") or an address or link in the same sentence ("share
+  // document … with signing@…").
+  `(?:${OPENS}|[ \\t](?:[—–|-]|--)[ \\t]{1,3})${JOB}[ \\t-]{1,3}(?:assistants?|agents?|bots?)[ \\t]{0,2}[:：][ \\t]{0,3}${ACT}(?=[ \\t]{1,3}${JOB_OBJECT}|[^\\n.!?]{0,120}?(?:[\\p{L}\\p{N}]@|://))${LINE_OF_WORDS}`,
   // "As an AI assistant, your next step is …".
   `${START}as an?[ \\t]{1,3}${AI_TARGET}[ \\t]{0,2},[ \\t]{0,3}(?:you|your)(?![\\p{L}])`,
   // A mention, as in a chat: "@assistant please archive …" (not an address: nothing before the @).

@@ -45,6 +45,14 @@ export interface ContentItem {
   audience?: string[];
   /** A stranger's words (mail from outside the user's circle, a third-party server's result). */
   untrusted: boolean;
+  /**
+   * The stranger's words address the agent (instructed-effects.ts InstructedRecord.note): then
+   * only its author is a party to it (parties.ts isAddressedParty). Kept on the item, which lives
+   * as long as anything in it can be found, not only in the record of the eight newest such
+   * items: eight more addressing mails read after it must not make its other parties parties
+   * again (review of batch 7).
+   */
+  addressesAgent?: true;
   /** The user's private data (their mail, their calendar). */
   private: boolean;
   /** The user's own words: mail they sent or drafted, events they organise. */

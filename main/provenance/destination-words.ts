@@ -54,6 +54,32 @@ export function wordsOfKey(key: string): string[] {
     .filter(Boolean);
 }
 
+/** `file`, `name` as one word, `filename`: the name of a file. */
+function fileNameJoined(words: string[]): string[] {
+  return words.flatMap((w, i, all) =>
+    w === 'file' && all[i + 1] === 'name'
+      ? ['filename']
+      : w === 'name' && all[i - 1] === 'file'
+        ? []
+        : [w],
+  );
+}
+
+/**
+ * The value's own key names a file (`filename`, `file_name`, `attachmentFileName`). Its value is
+ * content by its name, but a third party's tool may call where it writes a "filename": a value
+ * with a scheme (`https://drop.example/in`) is still read by its shape (destinations.ts; review
+ * of batch 7, where a stranger's link there was flagged before file names were content).
+ */
+export function isFileNameKey(path: readonly (string | number)[]): boolean {
+  const last = path.findLast((k): k is string => typeof k === 'string');
+  if (last === undefined) return false;
+  const words = fileNameJoined(wordsOfKey(last));
+  let end = words.length;
+  while (end > 1 && TRAILING.has(words[end - 1]!)) end--;
+  return words[end - 1] === 'filename' || words[end - 1] === 'filenames';
+}
+
 const cache = new Map<string, FieldRole>();
 
 /** The role of one object key, by its head word; any destination word in a neutral name counts. */
@@ -63,13 +89,7 @@ export function roleOfKey(key: string): FieldRole {
   // A file's name (`filename`, `file_name`, `fileName`) names the file, not where it goes:
   // `staging.key` or `build.dev` is read as a host by its shape alone (outside corpus batch 7,
   // z-b-b64-attachment-asked: a key sent as a file a colleague asked for).
-  const words = wordsOfKey(key).flatMap((w, i, all) =>
-    w === 'file' && all[i + 1] === 'name'
-      ? ['filename']
-      : w === 'name' && all[i - 1] === 'file'
-        ? []
-        : [w],
-  );
+  const words = fileNameJoined(wordsOfKey(key));
   let end = words.length;
   while (end > 1 && TRAILING.has(words[end - 1]!)) end--;
   const head = words[end - 1];

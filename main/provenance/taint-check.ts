@@ -128,14 +128,12 @@ export function checkCall(
   // Rule 1: a destination taken from a stranger's words. A reply to a party of the stranger's
   // content is judged by rule 2 alone; a forward of the user's future mail is not a reply; and
   // content that addresses the agent has no party but its author (parties.ts isAddressedParty).
-  const addressed =
-    unknown.length > 0 ? new Set(index.addressedSince().map((a) => a.item)) : undefined;
   for (const d of unknown) {
     const items = itemsNaming(index, d);
     let untrusted = items.filter(
       (i) =>
         i.untrusted &&
-        (call.forwards || !(addressed?.has(i) ? isAddressedParty(i, d) : isParty(i, d))) &&
+        (call.forwards || !(i.addressesAgent ? isAddressedParty(i, d) : isParty(i, d))) &&
         !(thirdParty && fromServer(i, call.sourceLabel)),
     );
     // A read-only tool (a fetch), or one that only records links (a reading list), sends only
@@ -147,7 +145,7 @@ export function checkCall(
     const only = items.every((i) => i.untrusted);
     // The card says why a party of the content is not let off: the content spoke to the agent.
     const withdrawn = (i: ContentItem, dest: CallDestination) =>
-      !call.forwards && addressed?.has(i) === true && isParty(i, dest);
+      !call.forwards && i.addressesAgent === true && isParty(i, dest);
     findings.push({
       rule: 'untrusted-destination',
       value: d.raw,
