@@ -13,7 +13,7 @@ import { hostAndParents, inOrganisationOf, PUBLIC_MAIL_DOMAINS } from './identit
 /** Items in which the destination, or its host or one of the host's parent domains, appears. */
 export function itemsNaming(index: ContentIndex, d: CallDestination): ContentItem[] {
   const out: ContentItem[] = [];
-  // A set, not out.includes: a value keeps up to twelve items per generation (content-index.ts),
+  // A set, not out.includes: a value keeps up to sixteen items per generation (content-index.ts),
   // and a destination is looked up under its host's parents too.
   const seen = new Set<ContentItem>();
   const add = (kind: 'email' | 'url' | 'phone' | 'domain', value: string) => {

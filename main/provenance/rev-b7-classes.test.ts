@@ -31,6 +31,11 @@ describe('review variants of batch 7', () => {
     expect(flagged).toEqual([]);
   });
 
+  it('a note to the agent keeps its other parties out after twelve ordinary mails naming the address', () => {
+    const o = outcomes.get('rvi-flush-value-list')!;
+    expect(o.report?.findings.map((f) => f.rule)).toContain('untrusted-destination');
+  });
+
   it('a note to the agent keeps its other parties out after eight more addressing mails', () => {
     const o = outcomes.get('rvi-flush-eight')!;
     expect(o.report?.findings.map((f) => f.rule)).toContain('untrusted-destination');
