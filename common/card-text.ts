@@ -150,3 +150,12 @@ export function quotedUnless(value: string, ok: (v: string) => boolean): string 
 export function cardList(line: string): string[] {
   return line.match(/(?:“[^“”]*”?|[^,;“])+/g) ?? [];
 }
+
+/**
+ * An id a call names — a message's, a draft's, an attachment's: bare when one word (TOKEN), as
+ * Gmail's ids are, and quoted otherwise, for the agent may give any text as an id and the card
+ * shows it before the call checks it.
+ */
+export function quotedId(value: string): string {
+  return quotedUnless(value, () => true);
+}

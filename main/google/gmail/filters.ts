@@ -108,7 +108,7 @@ export function standingEffect(args: Record<string, unknown>): string | null {
     return null;
   }
   const parts = [
-    f.forward ? `forwards matching mail to ${f.forward}` : '',
+    f.forward ? `forwards matching mail to ${quotedUnless(f.forward, (a) => a.includes('@'))}` : '',
     f.addSystem.includes('TRASH') ? 'moves matching mail to the Trash' : '',
   ].filter(Boolean);
   return parts.length ? `This filter ${parts.join(' and ')} from now on.` : null;
