@@ -4,6 +4,7 @@
 // approval window's headline and heading (renderer/src/approvals), so all read one way.
 
 import { BIDI_NAMES } from './bidi-names.js';
+import { codePoints, textPrefix } from './text-cut.js';
 
 /**
  * A value written into one line of an approval card: the sender's name, a subject, a header a
@@ -107,7 +108,10 @@ export function quoted(value: string): string {
       if ([...neutralized(points.slice(0, mid))].length <= MAX_QUOTED - 1) lo = mid;
       else hi = mid - 1;
     }
-    shown = lo;
+    // Between grapheme clusters (common/text-cut.ts): a cut inside 👩‍👧 or before é's accent showed
+    // another character. One point past the cut decides the clusters before it (UAX #29 looks
+    // back, and at the next character only), so a value of megabytes is still read no further.
+    shown = codePoints(textPrefix(points.slice(0, lo + 1).join(''), lo));
     inner = neutralized(points.slice(0, shown));
   }
   const more = points.length - shown;

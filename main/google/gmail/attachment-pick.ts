@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import { quoted, quotedId } from '../card-text.js';
 import { findAttachment } from './attachment.js';
 import { BadInput } from './compose.js';
@@ -30,7 +31,7 @@ export function pickLabel(spec: MessageSpec): string {
     : quoted(spec.filename);
 }
 
-const short = (id: string) => (id.length > 24 ? `${id.slice(0, 20)}…` : id);
+const short = (id: string) => (id.length > 24 ? `${textPrefix(id, 20, codeUnits)}…` : id);
 
 /** The part, from what Airlock has read; undefined for an id not yet resolved (resolvePick). */
 export function knownPick(src: AttachmentSource, spec: MessageSpec): AttachmentInfo | undefined {

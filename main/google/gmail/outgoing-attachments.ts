@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import { createHash } from 'node:crypto';
 import { formatBytes } from '../content/text.js';
 import { knownPick, pickLabel, resolvePick } from './attachment-pick.js';
@@ -83,11 +84,11 @@ export function checkFilename(name: unknown, where: string): string {
 
 /** A message's own file name, made safe to send and shown as made (a stranger chose it). */
 export function safeName(name: string): string {
-  const cleaned = replaceUnsafe(name, '_').trim().slice(0, 255);
+  const cleaned = textPrefix(replaceUnsafe(name, '_').trim(), 255, codeUnits);
   return cleaned && cleaned !== '.' && cleaned !== '..' ? cleaned : 'attachment';
 }
 
-const printable = (s: string) => replaceUnsafe(s, '?').slice(0, 80);
+const printable = (s: string) => textPrefix(replaceUnsafe(s, '?'), 80, codeUnits);
 
 /** The `attachments` argument → specs; throws BadInput before anything reaches Gmail. */
 export function parseAttachments(value: unknown): AttachmentSpec[] {
