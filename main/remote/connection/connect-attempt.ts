@@ -56,6 +56,8 @@ export async function connectAndList(
     redact?: <T extends object>(x: T) => T;
     /** The resolver the connection connects by (address-guard.ts); the system's by default. */
     resolve?: Resolver;
+    /** Ends a local server's start under way (UpstreamOptions.signal). */
+    signal?: AbortSignal;
   },
   holder: Opening,
   on: ConnectionEvents,
@@ -86,6 +88,7 @@ export async function connectAndList(
     ...(o.conn.auth ? { authProvider: o.conn.auth } : {}),
     ...(o.conn.stdio ? { stdio: o.conn.stdio } : {}),
     ...(o.resolve ? { resolve: o.resolve } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
   });
   holder.up = up;
   const [tools, lists] = await Promise.all([

@@ -45,7 +45,7 @@ async function startAndConnect(o: UpstreamOptions, t: StdioTarget): Promise<Upst
   } catch (err) {
     if (!(err instanceof EraProbeFailed)) throw err;
     // Airlock ended this server meanwhile (removed, disabled, stopping): no second process.
-    if (t.processLog.epoch !== epoch) throw err.cause as Error;
+    if (t.processLog.epoch !== epoch || o.signal?.aborted) throw err.cause as Error;
     // A server that could not take the 2026 era probe (some exit on any request before
     // `initialize`) gets a fresh process and the 2025 handshake.
     return attempt(o, { ...t, legacy: true });
@@ -89,6 +89,11 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
   client.onclose = () => {
     if (!closing) o.onClose?.();
   };
+  // Stopped while starting: the process ends the normal way (transport.close: stdin, SIGTERM, the
+  // grace, SIGKILL), which also fails the handshake below.
+  const stop = () => void transport.close().catch(() => {});
+  o.signal?.addEventListener('abort', stop, { once: true });
+  if (o.signal?.aborted) stop();
   try {
     await connectWithin(
       client,
@@ -100,6 +105,7 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
         ),
     );
   } catch (err) {
+    o.signal?.removeEventListener('abort', stop);
     closing = true;
     await client.close().catch(() => {});
     await transport.close().catch(() => {});
@@ -109,6 +115,8 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
       throw new EraProbeFailed(why.message, { cause: why });
     throw why;
   }
+  // Connected: from here a stop closes the connection (ServerConnection.stop), as for any other.
+  o.signal?.removeEventListener('abort', stop);
   return {
     client,
     transport: 'stdio',

@@ -85,6 +85,12 @@ export interface UpstreamOptions {
   /** A local server (issue 15): start this process and speak MCP over its stdio instead of `url`. */
   stdio?: StdioTarget;
   /**
+   * Ends a local server's start under way (Airlock stopping, the server removed): its process is
+   * ended as a close ends it — stdin closed, SIGTERM, the grace, then SIGKILL (process-group.ts
+   * endGroup) — not left to the SIGKILL safety net (stdio-config.ts end).
+   */
+  signal?: AbortSignal;
+  /**
    * The resolver the connection connects by (address-guard.ts); the system's by default. Tests
    * make a name resolve to loopback with it.
    */
