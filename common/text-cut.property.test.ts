@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { quoted } from './card-text.js';
-import { codePoints, codeUnits, cutText, textPrefix } from './text-cut.js';
+import { CLUSTER_WINDOW, codePoints, codeUnits, cutText, textPrefix } from './text-cut.js';
 
 /**
  * The one cutter of shown text (text-cut.ts), over generated text of every kind: any code point
@@ -81,5 +81,58 @@ describe('common/text-cut: one cutter for all shown text', () => {
       }),
       { numRuns: 300 },
     );
+  });
+  // The cut segments a window before it, not the text up to it (text-cut.ts CLUSTER_WINDOW): the
+  // same boundary as segmenting everything, for long texts whose cut falls in any cluster shorter
+  // than the window — flags after a run of regional indicators of either parity included.
+  const FLAG_HALF = '🇦';
+  const longText = fc
+    .array(
+      fc.oneof(
+        fc.constantFrom(...CLUSTERS),
+        fc.string({ unit: 'binary', maxLength: 8 }),
+        fc.nat({ max: 700 }).map((n) => FLAG_HALF.repeat(n)),
+        fc.nat({ max: 400 }).map((n) => 'x'.repeat(n)),
+      ),
+      { maxLength: 40 },
+    )
+    .map((p) => p.join(''));
+
+  it('property: a long text is cut where segmenting all of it would cut (window of CLUSTER_WINDOW units)', () => {
+    fc.assert(
+      fc.property(longText, fc.nat({ max: 3000 }), (s, max) => {
+        const all = [...boundaries(s)].filter((e) => e <= max);
+        const want = Math.max(...all);
+        // The cluster the cut falls in is shorter than the window (what the window promises).
+        const next = [...boundaries(s)].filter((e) => e > max);
+        fc.pre(next.length === 0 || Math.min(...next) - want < CLUSTER_WINDOW);
+        expect(textPrefix(s, max, codeUnits).length).toBe(want);
+        const points = [...s].slice(0, max).join('').length;
+        expect(textPrefix(s, max).length).toBe(
+          Math.max(...[...boundaries(s)].filter((e) => e <= points)),
+        );
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('segments no more than a window before the cut, however long the text (a result cut for the agent)', () => {
+    // Calls through: the spy only records what each segment() was given.
+    const spy = vi.spyOn(Intl.Segmenter.prototype, 'segment');
+    try {
+      const zalgo = 'a' + '\u0301'.repeat(1_000_000);
+      const prose = 'Lorem ipsum café 👩‍👧 🇫🇷. '.repeat(100_000);
+      expect(textPrefix(prose, 1_000_000, codeUnits).length).toBeLessThanOrEqual(1_000_000);
+      // A cluster longer than the window is cut where the window begins: a start, whole code points.
+      const z = textPrefix(zalgo, 20_000, codeUnits);
+      expect(z.length).toBe(20_000 - CLUSTER_WINDOW);
+      expect(zalgo.startsWith(z)).toBe(true);
+      expect(cutText(zalgo, 60)).toBe('…');
+      const lengths = spy.mock.calls.map(([input]) => input.length);
+      expect(lengths.length).toBeGreaterThan(0);
+      expect(Math.max(...lengths)).toBeLessThanOrEqual(CLUSTER_WINDOW + 2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
