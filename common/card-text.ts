@@ -155,11 +155,16 @@ export function cardList(line: string): string[] {
   return line.match(/(?:“[^“”]*”?|[^,;“])+/g) ?? [];
 }
 
+/** The characters of the ids Google issues: hex message and thread ids, `r-…` draft ids, base64url attachment and filter ids, `Label_12`. */
+const GOOGLE_ID = /^[A-Za-z0-9_-]+$/;
+
 /**
- * An id a call names — a message's, a draft's, an attachment's: bare when one word (TOKEN), as
- * Gmail's ids are, and quoted otherwise, for the agent may give any text as an id and the card
- * shows it before the call checks it.
+ * An id a call names — a message's, a draft's, an attachment's, a filter's: bare when it is of
+ * the shape Google's ids are (GOOGLE_ID), and quoted otherwise, for the agent may give any text as
+ * an id and the card shows it before the call checks it. Not TOKEN: a word of any letters and
+ * marks is no id, and bare it could draw a quote (`m7` with U+0313 U+0315 reads `m7”`, COMMA_MARK),
+ * pass for another id (Cyrillic `м7`), or write a list (`r1,Bcc:eve@x.test`).
  */
 export function quotedId(value: string): string {
-  return quotedUnless(value, () => true);
+  return value.length <= MAX_QUOTED && GOOGLE_ID.test(value) ? value : quoted(value);
 }
