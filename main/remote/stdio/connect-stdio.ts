@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { connectWithin } from '../upstream/connect-within.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
@@ -137,5 +138,7 @@ function tailOf(m: StdioProcessLog): string {
 
 function startFailure(err: unknown, m: StdioProcessLog): StdioError {
   const message = err instanceof Error ? err.message : String(err);
-  return new StdioError(`did not start: ${m.redact(message).slice(0, 200)}${tailOf(m)}`);
+  return new StdioError(
+    `did not start: ${textPrefix(m.redact(message), 200, codeUnits)}${tailOf(m)}`,
+  );
 }

@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import {
   Client,
   InsufficientScopeError,
@@ -279,9 +280,10 @@ export function describeFailure(err: unknown): string {
   const code = networkCode(err);
   if (code === 'UND_ERR_SOCKET') return `unreachable: ${innermost(err)}`;
   if (code) return `unreachable: ${NETWORK_TEXT[code] ?? code}`;
-  if (err instanceof ProtocolError) return `error from server: ${err.message.slice(0, 200)}`;
+  if (err instanceof ProtocolError)
+    return `error from server: ${textPrefix(err.message, 200, codeUnits)}`;
   const message = err instanceof Error ? err.message : String(err);
-  return `error: ${message.slice(0, 200)}`;
+  return `error: ${textPrefix(message, 200, codeUnits)}`;
 }
 
 /**
@@ -349,5 +351,7 @@ function innermost(err: unknown): string {
   for (let depth = 0; depth < 5 && (e as { cause?: unknown })?.cause; depth++)
     e = (e as { cause?: unknown }).cause;
   const message = e instanceof Error ? e.message : String(e);
-  return /fetch failed|terminated/i.test(message) ? 'connection lost' : message.slice(0, 120);
+  return /fetch failed|terminated/i.test(message)
+    ? 'connection lost'
+    : textPrefix(message, 120, codeUnits);
 }
