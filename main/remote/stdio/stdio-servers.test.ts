@@ -323,6 +323,39 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
     for (const p of pids()) expect(groupRunning(p)).toBe(false);
   });
 
+  it('a server still starting that ignores SIGTERM and its stdin’s end is told, then killed, when removed', async () => {
+    // Still starting (it never answers `initialize`): the removal ends it as any stop does — stdin
+    // closed, SIGTERM, the grace, SIGKILL (process-group.ts endGroup) — and resolves once it is gone.
+    const t = await airlock({ sandbox: { bwrap: undefined } });
+    const dir = tempDir('airlock-stubborn-');
+    const record = join(dir, 'record');
+    const f = JSON.stringify(record);
+    const code = `const fs = require('node:fs');
+process.on('SIGTERM', () => fs.appendFileSync(${f}, 'SIGTERM\\n'));
+process.stdin.on('end', () => fs.appendFileSync(${f}, 'stdin-end\\n'));
+process.stdin.resume();
+fs.appendFileSync(${f}, 'started ' + process.pid + '\\n');
+setInterval(() => {}, 1000);`;
+    const adding = t.app.control
+      .addRemote({
+        name: 'stubborn',
+        stdio: {
+          command: process.execPath,
+          args: ['-e', code],
+          sandbox: { allowUnsandboxed: true },
+        },
+      })
+      .catch(() => undefined);
+    const lines = () =>
+      existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean) : [];
+    await eventually(() => expect(lines()[0]).toMatch(/^started \d+$/));
+    const pid = Number(lines()[0]!.split(' ')[1]);
+    await t.app.control.removeRemote('stubborn');
+    await adding;
+    expect(groupRunning(pid)).toBe(false);
+    expect(lines()).toContain('SIGTERM');
+  });
+
   it('refuses a shell string and a relative working directory with a message that says what to do', async () => {
     const t = await airlock();
     await expect(
