@@ -139,10 +139,17 @@ const TOKEN = /^[\p{L}\p{N}\p{M}@._+\-=;,:/]+$/u;
  * MAX_QUOTED characters — a guest's address, a recurrence rule, a tool's name — and quoted
  * otherwise: an argument a card reads before the call checks it (an update's `add_attendees`)
  * may be any text, and bare mid-sentence it wrote the card's words ("bob@x.test — no updates
- * will be sent").
+ * will be sent"). Nor bare where quoting would change it: TOKEN lets marks through, and the ones
+ * `quoted` names (COMMA_MARK, LOOSE_MARKS) draw quote marks bare too — `bob@x.test` with U+0312
+ * U+0312 reads `bob@x.test“`, opening a quote around the card's own words after it.
  */
 export function quotedUnless(value: string, ok: (v: string) => boolean): string {
-  return value.length <= MAX_QUOTED && TOKEN.test(value) && ok(value) ? value : quoted(value);
+  return value.length <= MAX_QUOTED &&
+    TOKEN.test(value) &&
+    ok(value) &&
+    neutralized([...value]) === value
+    ? value
+    : quoted(value);
 }
 
 /**
