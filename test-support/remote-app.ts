@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { App, type Started } from '../main/app/app.js';
@@ -11,6 +9,7 @@ import type { ClientsEnv } from '../main/clients/client-defs.js';
 import type { SandboxHost } from '../main/remote/stdio/sandbox/host-facts.js';
 import type { SchemaWorkerPoolOptions } from '../main/tools/schema-worker-pool.js';
 import { PATIENT_SCHEMA_CHECKS, watchGetStream } from './harness.js';
+import { tempDir } from './temp-dir.js';
 
 /** A bound no test waits for: past any test's timeout. */
 export const NEVER_MS = 10 * 60_000;
@@ -59,9 +58,9 @@ export async function startRemoteApp(
     schemaPool?: SchemaWorkerPoolOptions;
   } = {},
 ): Promise<RemoteTestApp> {
-  const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'airlock-remote-'));
+  const dataDir = o.dataDir ?? tempDir('airlock-remote-');
   // Beside the data directory, never inside it: no sandbox may see the data directory.
-  const homesRoot = o.sandbox?.homesRoot ?? mkdtempSync(join(tmpdir(), 'airlock-homes-'));
+  const homesRoot = o.sandbox?.homesRoot ?? tempDir('airlock-homes-');
   const vault = o.vault ?? new MemoryVault();
   const app = new App({
     dataDir,

@@ -1,5 +1,5 @@
+import { codeUnits, textPrefix } from '../../common/text-cut.js';
 import { relayLabel, serverWords } from '../tools/relay-label.js';
-import { cutText } from '../tools/result-shaping.js';
 import type { ProgressSink } from '../tools/types.js';
 import { noticeMeta } from '../tools/untrusted.js';
 
@@ -8,7 +8,7 @@ import { noticeMeta } from '../tools/untrusted.js';
  * (UTF-16 units, as a result's cap counts). The least a result may be cut to
  * (settings.limits.resultChars, at least 1,000): one progress notification never carries more of
  * the server's words than a whole result could, and a server sending many cannot flood the agent's
- * context a megabyte at a time. Cut by the results' own cutter (result-shaping.ts cutText).
+ * context a megabyte at a time. Cut by the cutter of all shown text (common/text-cut.ts textPrefix, in UTF-16 units as results are).
  */
 export const PROGRESS_MESSAGE_CHARS = 1_000;
 
@@ -77,7 +77,7 @@ const SDK_ROUND_STEP = /^Fulfilling input required by '[^']*' \(round (\d+)\)$/;
 
 /** A redacted progress message as the agent gets it: cut, then labelled as the server's words. */
 export function progressMessage(label: string, message: string): string {
-  const kept = cutText(message, PROGRESS_MESSAGE_CHARS);
+  const kept = textPrefix(message, PROGRESS_MESSAGE_CHARS, codeUnits);
   const cut = message.length - kept.length;
   const note = cut
     ? ` [Airlock cut ${cut} characters from this progress message to stay within ${PROGRESS_MESSAGE_CHARS} characters.]`

@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../common/text-cut.js';
 import type { CallToolResult } from './types.js';
 
 /**
@@ -71,8 +72,13 @@ export function capTextWalk(result: CallToolResult, maxChars: number): CallToolR
       budget.left -= text.length;
       return text;
     }
-    const kept = cutText(text, budget.left);
-    budget.cut += text.length - kept.length;
+    // Never half a character: a cut between the two halves of a surrogate pair (an emoji, a CJK
+    // extension character) left a lone surrogate, which is no Unicode text (JSON, RFC 8259 §8.1:
+    // UTF-8) and reaches the agent as U+FFFD or fails its decoder. The whole cluster goes with the
+    // cut (common/text-cut.ts, the cutter of all shown text).
+    const end = textPrefix(text, budget.left, codeUnits).length;
+    budget.cut += text.length - end;
+    const kept = text.slice(0, end);
     budget.left = 0;
     return kept;
   };
@@ -104,23 +110,6 @@ export function capTextWalk(result: CallToolResult, maxChars: number): CallToolR
     ...(structured !== undefined ? { structuredContent: structured } : {}),
     _meta: { ...(result._meta ?? {}), [CUT_META_KEY]: { characters: budget.cut, limit: maxChars } },
   };
-}
-
-/**
- * `text` cut to at most `maxChars` UTF-16 units, never half a character: a cut between the two
- * halves of a surrogate pair (an emoji, a CJK extension character) left a lone surrogate, which is
- * no Unicode text (JSON, RFC 8259 §8.1: UTF-8) and reaches the agent as U+FFFD or fails its
- * decoder. The half goes with the cut. The one cutter for what reaches agents (results here,
- * relayed progress messages: server-progress.ts).
- */
-export function cutText(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const end = isHighSurrogate(text.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars;
-  return text.slice(0, Math.max(end, 0));
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function capStrings(value: unknown, take: (s: string) => string): unknown {

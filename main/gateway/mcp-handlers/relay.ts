@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -157,7 +158,7 @@ function relayVia(
           method: req.method,
           started,
           outcome: 'error',
-          detail: err instanceof Error ? err.message.slice(0, 200) : String(err),
+          detail: err instanceof Error ? textPrefix(err.message, 200, codeUnits) : String(err),
         });
         throw err;
       } finally {

@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import type {
   CompleteRequestParams,
   CompleteResult,
@@ -478,7 +479,7 @@ export class RemoteFeatures {
     this.logger.warn('remote server refused a request', {
       server: this.label,
       request: what,
-      error: err instanceof Error ? err.message.slice(0, 200) : String(err),
+      error: err instanceof Error ? textPrefix(err.message, 200, codeUnits) : String(err),
     });
   }
 }

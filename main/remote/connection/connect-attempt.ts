@@ -56,6 +56,8 @@ export async function connectAndList(
     redact?: <T extends object>(x: T) => T;
     /** The resolver the connection connects by (address-guard.ts); the system's by default. */
     resolve?: Resolver;
+    /** Ends a local server's start under way (UpstreamOptions.signal). */
+    signal?: AbortSignal;
   },
   holder: Opening,
   on: ConnectionEvents,
@@ -89,6 +91,7 @@ export async function connectAndList(
     ...(o.conn.stdio ? { stdio: o.conn.stdio } : {}),
     ...(o.conn.pin ? { pin: o.conn.pin } : {}),
     ...(o.resolve ? { resolve: o.resolve } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
   });
   holder.up = up;
   const [tools, lists] = await Promise.all([

@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import {
   Client,
   InsufficientScopeError,
@@ -86,6 +87,12 @@ export interface UpstreamOptions {
   authProvider?: AuthProvider;
   /** A local server (issue 15): start this process and speak MCP over its stdio instead of `url`. */
   stdio?: StdioTarget;
+  /**
+   * Ends a local server's start under way (Airlock stopping, the server removed): its process is
+   * ended as a close ends it — stdin closed, SIGTERM, the grace, then SIGKILL (process-group.ts
+   * endGroup) — not left to the SIGKILL safety net (stdio-config.ts end).
+   */
+  signal?: AbortSignal;
   /**
    * The resolver the connection connects by (address-guard.ts); the system's by default. Tests
    * make a name resolve to loopback with it.
@@ -282,9 +289,10 @@ export function describeFailure(err: unknown): string {
   const code = networkCode(err);
   if (code === 'UND_ERR_SOCKET') return `unreachable: ${innermost(err)}`;
   if (code) return `unreachable: ${NETWORK_TEXT[code] ?? code}`;
-  if (err instanceof ProtocolError) return `error from server: ${err.message.slice(0, 200)}`;
+  if (err instanceof ProtocolError)
+    return `error from server: ${textPrefix(err.message, 200, codeUnits)}`;
   const message = err instanceof Error ? err.message : String(err);
-  return `error: ${message.slice(0, 200)}`;
+  return `error: ${textPrefix(message, 200, codeUnits)}`;
 }
 
 /**
@@ -365,5 +373,7 @@ function innermost(err: unknown): string {
   for (let depth = 0; depth < 5 && (e as { cause?: unknown })?.cause; depth++)
     e = (e as { cause?: unknown }).cause;
   const message = e instanceof Error ? e.message : String(e);
-  return /fetch failed|terminated/i.test(message) ? 'connection lost' : message.slice(0, 120);
+  return /fetch failed|terminated/i.test(message)
+    ? 'connection lost'
+    : textPrefix(message, 120, codeUnits);
 }
