@@ -1,4 +1,5 @@
 import type { RelayRequest } from './relay.js';
+import { looksLikeOwnRoute } from '../../common/routes.js';
 import { ownMeta } from './untrusted.js';
 
 /**
@@ -112,7 +113,9 @@ export function relayedLinkProblem(
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return { refusal: `its link is not an http(s) link (${url.protocol})` };
-  if (/^#?\/?(approve|popup|settings|tools|servers|agents|activity)\b|token=/i.test(url.hash))
+  // Judged by the router's own table (common/routes.ts): every page, the popup and approve
+  // routes, and the `#token=` / `#code=` the page takes as credentials (RED-TEAM.md R-4).
+  if (looksLikeOwnRoute(url.hash))
     return { refusal: "its link looks like a link to Airlock's own pages" };
   const loopback = isLoopback(url.hostname);
   const own = self?.origin();
