@@ -1,4 +1,5 @@
 import type { RelayRequest } from './relay.js';
+import { skeleton, wordStarts } from '../../common/lookalike.js';
 import { looksLikeOwnRoute } from '../../common/routes.js';
 import { ownMeta } from './untrusted.js';
 
@@ -68,36 +69,34 @@ export function labelRelayed(req: RelayRequest, self?: RelaySelf): Labelled {
  */
 const LEADING_NOISE = /^[\s\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa0]+/u;
 
-/** Letters other scripts draw like "airlock", folded so "Аirlоck" (Cyrillic А, о) is caught too. */
-const LOOKALIKES: Record<string, string> = {
-  а: 'a',
-  ɑ: 'a',
-  α: 'a',
-  і: 'i',
-  ı: 'i',
-  ι: 'i',
-  ӏ: 'l',
-  ℓ: 'l',
-  ο: 'o',
-  о: 'o',
-  с: 'c',
-  ϲ: 'c',
-  к: 'k',
-  κ: 'k',
-  г: 'r',
-};
+/**
+ * What reads as Airlock speaking, or as a label of ours, at the start of a server's words: each
+ * phrase's skeleton (common/lookalike.ts), its letters apart by at most three characters that are
+ * neither letters nor digits ("AIR LOCK", "A-i-r-l-o-c-k", "Air lock"). A text that merely
+ * mentions Airlock after a word of prose ("Uses Airlock to …") is the server's and left alone;
+ * one that starts with another word that starts alike ("Airline …") does not read as it.
+ */
+const IMITATIONS: RegExp[] = ['airlock', 'from mcp server', 'via airlock'].map(
+  (phrase) =>
+    new RegExp(`^${[...skeleton(phrase.replace(/ /g, ''))].join('[^\\p{L}\\p{N}]{0,3}')}`, 'u'),
+);
 
-/** A start that reads as Airlock speaking, or as a label of ours. */
-const IMITATION = /^[\p{P}\p{S}\s]*(air\W{0,3}lock|from mcp server|via air\W{0,3}lock)/iu;
+/** How much of the text after a start is read: the longest phrase, spread out, and then some. */
+const READ_CHARS = 120;
+
+/** Whether `text` starts, after any lead-in that is not prose, as Airlock or its label. */
+export function readsAsAirlock(text: string): boolean {
+  return wordStarts(text).some((at) => {
+    const start = skeleton(text.slice(at, at + READ_CHARS));
+    return IMITATIONS.some((re) => re.test(start));
+  });
+}
 
 /** The server's text after the label: a start that reads as Airlock is marked as the server's. */
 export function serverWords(raw: unknown): string {
   if (typeof raw !== 'string') return '';
   const text = raw.replace(LEADING_NOISE, '');
-  // Folded before and after NFKC, which turns some look-alikes (ϲ) into other letters (ς).
-  const fold = (t: string) => [...t.toLowerCase()].map((c) => LOOKALIKES[c] ?? c).join('');
-  const folded = fold(fold(text.slice(0, 80)).normalize('NFKC')).replace(/[\p{Cf}]/gu, '');
-  return IMITATION.test(folded) ? `The server writes: “${text}”` : text;
+  return readsAsAirlock(text) ? `The server writes: “${text}”` : text;
 }
 
 /** Why a server's URL-mode link is not passed on, or what to say about it. */
