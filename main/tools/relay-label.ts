@@ -81,12 +81,19 @@ const IMITATIONS: RegExp[] = ['airlock', 'from mcp server', 'via airlock'].map(
     new RegExp(`^${[...skeleton(phrase.replace(/ /g, ''))].join('[^\\p{L}\\p{N}]{0,3}')}`, 'u'),
 );
 
+/** Starts looked at before a lead-in counts as too long to be anything but a disguise. */
+const MAX_LEAD_IN = 64;
+
 /** How much of the text after a start is read: the longest phrase, spread out, and then some. */
 const READ_CHARS = 120;
 
 /** Whether `text` starts, after any lead-in that is not prose, as Airlock or its label. */
 export function readsAsAirlock(text: string): boolean {
-  return wordStarts(text).some((at) => {
+  const starts = wordStarts(text, MAX_LEAD_IN);
+  // A lead-in longer than any list marker or row of emoji is itself not prose: quoted, rather
+  // than read at every one of its places (each listed string is read this way, R-1).
+  if (starts.length >= MAX_LEAD_IN) return true;
+  return starts.some((at) => {
     const start = skeleton(text.slice(at, at + READ_CHARS));
     return IMITATIONS.some((re) => re.test(start));
   });

@@ -98,3 +98,18 @@ describe('serverWords: words that are not Airlock speaking are left as they are'
       expect(serverWords(s)).toMatch(QUOTED);
   });
 });
+
+describe('serverWords: a lead-in too long to read', () => {
+  it('is quoted whatever follows, and a short one is not by itself', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 64, max: 400 }),
+        fc.constantFrom('🔒', '•', '1.', '- '),
+        (n, p) => {
+          expect(serverWords(`${p.repeat(n)}x Hello there.`)).toMatch(QUOTED);
+        },
+      ),
+    );
+    expect(serverWords('🔒 Hello there.')).toBe('🔒 Hello there.');
+  });
+});
