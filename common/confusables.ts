@@ -4,7 +4,8 @@
  * section 4, confusables.txt, the MA table), reduced to what a reader of a short English start
  * would take for a Latin letter; no maintained confusables package is among the project's
  * dependencies. NFKC already folds full-width, mathematical, circled and squared letters, and
- * combining marks are dropped before this table is read, so neither needs an entry here.
+ * combining marks are dropped before this table is read, so neither needs an entry here; the
+ * enclosed letters NFKC does not fold are (ENCLOSED_ROWS).
  *
  * Two tables, since lower-casing loses a look: Greek Β and Cyrillic В are drawn as B, but
  * lower-case to β and в, which are not. UPPER is read before lower-casing, LOWER after it.
@@ -90,5 +91,15 @@ function table(rows: Row[]): ReadonlyMap<string, string> {
   return m;
 }
 
-export const CONFUSABLE_UPPER = table(UPPER_ROWS);
+/**
+ * Enclosed capitals NFKC leaves as they are (they have no compatibility decomposition), each drawn
+ * as its letter in a box or disc: negative circled 🅐 (U+1F150), negative squared 🅰 (U+1F170)
+ * and the regional indicators 🇦 (U+1F1E6), which are boxed letters where no flag pairs them.
+ */
+const ENCLOSED_ROWS: Row[] = [...'abcdefghijklmnopqrstuvwxyz'].map((l, i) => [
+  l === 'i' ? 'l' : l,
+  [0x1f150 + i, 0x1f170 + i, 0x1f1e6 + i],
+]);
+
+export const CONFUSABLE_UPPER = table([...UPPER_ROWS, ...ENCLOSED_ROWS]);
 export const CONFUSABLE_LOWER = table(LOWER_ROWS);

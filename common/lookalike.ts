@@ -108,10 +108,11 @@ const IGNORED = /[\p{M}\p{Default_Ignorable_Code_Point}]/gu;
 /**
  * Not prose, though Unicode calls it a letter: a pictograph (ℹ, U+2139, drawn as an emoji, with
  * its variation selector), a letterlike symbol (U+2100–214F), one letter (with its marks) standing
- * alone, or a list marker ("a.", "iv)", "B:").
+ * alone, a list marker ("a.", "iv)", "B:"), or one word before a colon, a heading of the words
+ * after it ("Note:", "System:", "Important:"), not their first word.
  */
 const MARKER =
-  /^(?:\p{Extended_Pictographic}\p{M}*|[\u2100-\u214f]|\p{L}\p{M}*(?![\p{L}\p{M}])|[\p{L}\p{N}]{1,3}[.)\]:])/u;
+  /^(?:\p{Extended_Pictographic}\p{M}*|[\u2100-\u214f]|\p{L}\p{M}*(?![\p{L}\p{M}])|[\p{L}\p{N}]{1,3}[.)\]:]|\p{L}[\p{L}\p{N}]{0,14}:)/u;
 const NOT_LETTER = /^[^\p{L}]/u;
 
 /**

@@ -1,4 +1,5 @@
 import type { RelayRequest } from './relay.js';
+import { BIDI_NAMES } from '../../common/bidi-names.js';
 import { skeleton, wordStarts } from '../../common/lookalike.js';
 import { looksLikeOwnRoute } from '../../common/routes.js';
 import { ownMeta } from './untrusted.js';
@@ -78,8 +79,19 @@ const LEADING_NOISE = /^[\s\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa
  */
 const IMITATIONS: RegExp[] = ['airlock', 'from mcp server', 'via airlock'].map(
   (phrase) =>
-    new RegExp(`^${[...skeleton(phrase.replace(/ /g, ''))].join('[^\\p{L}\\p{N}]{0,3}')}`, 'u'),
+    // A start's skeleton may open with signs NFKC wrote out of one character (⒜ → "(a)").
+    new RegExp(
+      `^[^\\p{L}\\p{N}]{0,3}${[...skeleton(phrase.replace(/ /g, ''))].join('[^\\p{L}\\p{N}]{0,3}')}`,
+      'u',
+    ),
 );
+
+/**
+ * A direction control (UAX #9) turns the letters after it around on screen: "🔒 U+202E :kcolriA"
+ * is drawn "🔒 Airlock:", which no reading of the characters in their order finds. One in the
+ * lead-in or the words read after it makes the start unreadable as written: quoted.
+ */
+const DIRECTION = new RegExp(`[${Object.keys(BIDI_NAMES).join('')}]`, 'u');
 
 /** Starts looked at before a lead-in counts as too long to be anything but a disguise. */
 const MAX_LEAD_IN = 64;
@@ -93,6 +105,7 @@ export function readsAsAirlock(text: string): boolean {
   // A lead-in longer than any list marker or row of emoji is itself not prose: quoted, rather
   // than read at every one of its places (each listed string is read this way, R-1).
   if (starts.length >= MAX_LEAD_IN) return true;
+  if (DIRECTION.test(text.slice(0, starts[starts.length - 1]! + READ_CHARS))) return true;
   return starts.some((at) => {
     const start = skeleton(text.slice(at, at + READ_CHARS));
     return IMITATIONS.some((re) => re.test(start));
