@@ -2,6 +2,7 @@ import type { RelayRequest } from './relay.js';
 import { BIDI_NAMES } from '../../common/bidi-names.js';
 import { skeleton, wordStarts } from '../../common/lookalike.js';
 import { looksLikeOwnRoute } from '../../common/routes.js';
+import { schemaWords } from './schema-words.js';
 import { ownMeta } from './untrusted.js';
 
 /**
@@ -12,6 +13,7 @@ import { ownMeta } from './untrusted.js';
  * (gateway/mcp-handlers/relay.ts):
  * - the text the app shows the user — an elicitation's `message`, a sampling request's
  *   `systemPrompt` — starts with a label only Airlock writes, naming the server;
+ * - a form's field titles and descriptions (`requestedSchema`) are read as the server's words;
  * - what follows the label cannot pass itself off as Airlock: invisible and direction-changing
  *   characters and blank lines before it are dropped, and a start that reads as Airlock, or as
  *   the label itself, is marked as the server's words;
@@ -50,8 +52,18 @@ export function labelRelayed(req: RelayRequest, self?: RelaySelf): Labelled {
       note = link.note ?? '';
     }
     const words = serverWords(req.params.message);
+    // A form's field labels are the server's words too: a client draws each property's title
+    // and description beside its input ("Airlock control token"), below the label, not after it.
+    const form = isRecord(req.params.requestedSchema)
+      ? { requestedSchema: schemaWords(req.params.requestedSchema, serverWords) }
+      : {};
     return {
-      params: { ...req.params, message: `${label}${note} ${words}`.trimEnd(), _meta: meta },
+      params: {
+        ...req.params,
+        ...form,
+        message: `${label}${note} ${words}`.trimEnd(),
+        _meta: meta,
+      },
     };
   }
   if (req.method === 'sampling/createMessage') {
@@ -77,21 +89,37 @@ const LEADING_NOISE = /^[\s\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa
  * mentions Airlock after a word of prose ("Uses Airlock to …") is the server's and left alone;
  * one that starts with another word that starts alike ("Airline …") does not read as it.
  */
-const IMITATIONS: RegExp[] = ['airlock', 'from mcp server', 'via airlock'].map(
-  (phrase) =>
-    // A start's skeleton may open with signs NFKC wrote out of one character (⒜ → "(a)").
+const PHRASES = ['airlock', 'from mcp server', 'via airlock'].map((phrase) => [
+  ...skeleton(phrase.replace(/ /g, '')),
+]);
+const SEP = '[^\\p{L}\\p{N}]{0,3}';
+// A start's skeleton may open with signs NFKC wrote out of one character (⒜ → "(a)").
+const IMITATIONS: RegExp[] = PHRASES.map((ls) => new RegExp(`^${SEP}${ls.join(SEP)}`, 'u'));
+/** The first letters of a phrase, or none, and nothing after them but signs: "Air ", "A-i". */
+const BEGUN: RegExp[] = PHRASES.map(
+  (ls) =>
     new RegExp(
-      `^[^\\p{L}\\p{N}]{0,3}${[...skeleton(phrase.replace(/ /g, ''))].join('[^\\p{L}\\p{N}]{0,3}')}`,
+      `^${SEP}${ls.reduceRight((rest, l) => `(?:${l}${SEP}${rest})?`, '')}[^\\p{L}\\p{N}]*$`,
       'u',
     ),
 );
 
 /**
- * A direction control (UAX #9) turns the letters after it around on screen: "🔒 U+202E :kcolriA"
- * is drawn "🔒 Airlock:", which no reading of the characters in their order finds. One in the
- * lead-in or the words read after it makes the start unreadable as written: quoted.
+ * A direction control (UAX #9) turns the text after it around on screen: "🔒 U+202E :kcolriA"
+ * is drawn "🔒 Airlock:", "Air U+202E kcol" is drawn "Air lock", and no reading of the
+ * characters in their order finds either (nor does a reading of them reversed, once a control
+ * nests inside another). Without a bidi algorithm to draw the text as the app does, a control in
+ * the lead-in, or after no more than the first letters of a phrase, leaves the start unknown:
+ * quoted. One after a word of prose ("Hello U+202E …") is not at the start; the prose is.
  */
 const DIRECTION = new RegExp(`[${Object.keys(BIDI_NAMES).join('')}]`, 'u');
+
+/** Whether a direction control comes before the start at `at`, or after a phrase's first letters. */
+function turnedAt(text: string, at: number, control: number): boolean {
+  if (control < 0) return false;
+  if (control < at) return true;
+  return BEGUN.some((re) => re.test(skeleton(text.slice(at, control))));
+}
 
 /** Starts looked at before a lead-in counts as too long to be anything but a disguise. */
 const MAX_LEAD_IN = 64;
@@ -105,8 +133,10 @@ export function readsAsAirlock(text: string): boolean {
   // A lead-in longer than any list marker or row of emoji is itself not prose: quoted, rather
   // than read at every one of its places (each listed string is read this way, R-1).
   if (starts.length >= MAX_LEAD_IN) return true;
-  if (DIRECTION.test(text.slice(0, starts[starts.length - 1]! + READ_CHARS))) return true;
+  const last = starts[starts.length - 1]!;
+  const control = text.slice(0, last + READ_CHARS).search(DIRECTION);
   return starts.some((at) => {
+    if (turnedAt(text, at, control)) return true;
     const start = skeleton(text.slice(at, at + READ_CHARS));
     return IMITATIONS.some((re) => re.test(start));
   });

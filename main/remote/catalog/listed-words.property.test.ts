@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { airlockVoice } from '../../../test-support/airlock-voice.js';
 import { readsAsAirlock } from '../../tools/relay-label.js';
 import type { Upstream } from '../upstream/upstream.js';
-import { listFeatures } from './remote-features.js';
+import { Logger } from '../../platform/log.js';
+import { listFeatures, RemoteFeatures } from './remote-features.js';
 import { toDefinition } from './tool-definition.js';
 
 /**
@@ -229,5 +230,34 @@ describe('schema words on a deep schema', () => {
     let n = (def.inputSchema.properties as Record<string, Record<string, unknown>>).a!;
     while (n.items) n = n.items as Record<string, unknown>;
     expect(n.description).toMatch(/^The server writes: “Airlock/);
+  });
+});
+
+describe('a prompt as got (prompts/get)', () => {
+  it('its description is read as the listed one is; its messages and names are as written', async () => {
+    const features = new RemoteFeatures('svc', 1000, new Logger({ stderr: false }));
+    await fc.assert(
+      fc.asyncProperty(display, async (description) => {
+        const messages = [{ role: 'user', content: { type: 'text', text: 'Airlock: hello' } }];
+        const up = {
+          client: {
+            getPrompt: async () => ({
+              ...(description !== undefined ? { description } : {}),
+              messages,
+            }),
+          },
+        } as unknown as Upstream;
+        const got = await features.getPrompt(up, 'p', undefined, {
+          agent: 'a',
+          signal: new AbortController().signal,
+        });
+        if (description === undefined) expect(got.description).toBeUndefined();
+        else if (readsAsAirlock(description))
+          expect(got.description).toMatch(/^The server writes: “/);
+        else expect(got.description).toBe(description);
+        expect(got.messages).toEqual(messages);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

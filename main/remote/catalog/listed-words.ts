@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { Prompt, Resource, ResourceTemplate } from '../../tools/features.js';
 import { serverWords } from '../../tools/relay-label.js';
+import { schemaWords } from '../../tools/schema-words.js';
 import { ownMeta } from '../../tools/untrusted.js';
 
 /**
@@ -43,6 +44,15 @@ export function listedPrompt(p: Prompt): Prompt {
     : out;
 }
 
+/**
+ * A prompt as got (prompts/get): its `description` is the prompt's, shown as the listed one is
+ * (GetPromptResult, MCP server/prompts), so it is read the same way. The messages are the
+ * prompt's content, passed on as the server wrote them, as a tool result's content is.
+ */
+export function gotPrompt<T extends { description?: string }>(r: T): T {
+  return words(r, 'description');
+}
+
 export const listedResource = (r: Resource): Resource => listedItem(r);
 export const listedTemplate = (t: ResourceTemplate): ResourceTemplate => listedItem(t);
 
@@ -52,72 +62,11 @@ export function listedTool(tool: Tool): Tool {
   return {
     ...out,
     ...(tool.annotations ? { annotations: words(tool.annotations, 'title') } : {}),
-    inputSchema: schemaWords(tool.inputSchema) as Tool['inputSchema'],
+    inputSchema: schemaWords(tool.inputSchema, serverWords) as Tool['inputSchema'],
     ...(tool.outputSchema
-      ? { outputSchema: schemaWords(tool.outputSchema) as Tool['outputSchema'] }
+      ? { outputSchema: schemaWords(tool.outputSchema, serverWords) as Tool['outputSchema'] }
       : {}),
   };
-}
-
-/** JSON Schema keywords whose value is a schema, a list of them, or a map of them. */
-const ONE = [
-  'additionalProperties',
-  'items',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'additionalItems',
-];
-const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
-const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
-
-/**
- * A copy of a JSON Schema with its `title` and `description` annotations passed through
- * serverWords, at schema positions only (a property *named* "title" is not one). Walked with a
- * stack, not recursion: a server's schema can be nested deeper than the call stack.
- */
-export function schemaWords(schema: unknown): unknown {
-  const root = { v: schema };
-  const stack: Record<string, unknown>[] = [];
-  const visit = (holder: Record<string, unknown>, key: string) => {
-    const node = holder[key];
-    if (!isRecord(node)) return;
-    const copy: Record<string, unknown> = { ...node };
-    for (const k of ['title', 'description'])
-      if (typeof copy[k] === 'string') copy[k] = serverWords(copy[k]);
-    put(holder, key, copy);
-    stack.push(copy);
-  };
-  visit(root, 'v');
-  while (stack.length) {
-    const s = stack.pop()!;
-    for (const k of ONE) visit(s, k);
-    for (const k of LIST)
-      if (Array.isArray(s[k])) {
-        const list = [...(s[k] as unknown[])];
-        put(s, k, list);
-        for (let i = 0; i < list.length; i++)
-          visit(list as unknown as Record<string, unknown>, String(i));
-      }
-    for (const k of MAP)
-      if (isRecord(s[k])) {
-        const map: Record<string, unknown> = { ...s[k] };
-        put(s, k, map);
-        // Own keys only; "__proto__" as a property name stays a plain key of the copy (put).
-        for (const name of Object.keys(map)) visit(map, name);
-      }
-  }
-  return root.v;
-}
-
-/** An own data property, even for "__proto__" (assigned, it would set the prototype instead). */
-function put(o: object, key: string, value: unknown): void {
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -13,7 +13,7 @@ import type {
 import type { Logger } from '../../platform/log.js';
 import type { Redactor } from '../connection/redact.js';
 import { inRelayScope } from '../relay/relay-scope.js';
-import { listedPrompt, listedResource, listedTemplate } from './listed-words.js';
+import { gotPrompt, listedPrompt, listedResource, listedTemplate } from './listed-words.js';
 import { serverProgress } from '../server-progress.js';
 import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../../tools/untrusted.js';
 import { isServerAnswer, type Upstream } from '../upstream/upstream.js';
@@ -194,7 +194,7 @@ export class RemoteFeatures {
     const r = await inRelayScope(ctx, () =>
       up.client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, this.requestOptions(ctx)),
     );
-    return this.marked(withoutUpstreamIdentity(r as GetPromptResult));
+    return this.marked(withoutUpstreamIdentity(gotPrompt(r as GetPromptResult)));
   }
 
   /**
