@@ -1,5 +1,5 @@
 /**
- * The control page's routes, in one table (RED-TEAM.md R-4): the renderer's router
+ * The control page's routes, in one table (docs/security.md R-4): the renderer's router
  * (renderer/src/shell/routes.tsx, renderer/src/lib/router.ts) draws its pages from it, and a
  * relayed link is refused when its fragment is one of them (main/tools/relay-label.ts
  * relayedLinkProblem). A page added here is routed and guarded at once; a page the router has that

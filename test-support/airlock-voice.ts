@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { CONFUSABLE_LOWER, CONFUSABLE_UPPER } from '../common/confusables.js';
 
 /**
- * Generated ways a server could write "Airlock" at the start of its words (RED-TEAM.md R-3): the
- * confusables table's look-alikes per letter, full-width and mathematical letters, invisible
+ * Generated ways a server could write "Airlock" at the start of its words (docs/security.md R-3):
+ * the confusables table's look-alikes per letter, full-width and mathematical letters, invisible
  * characters, combining marks and separators between letters, after a generated lead-in that is
- * not prose. Shared by the serverWords property (main/tools/server-words.property.test.ts) and
- * the listed items' property (main/remote/catalog/listed-words.property.test.ts).
+ * not prose. Shared by the serverWords property (main/tools/server-words.property.test.ts) and the
+ * listed items' property (main/remote/catalog/listed-words.property.test.ts).
  */
 export const QUOTED = /^The server writes: “/;
 export const WORD = 'airlock';

@@ -6,10 +6,10 @@ import { connectClient } from '../../test-support/harness.js';
 import { startRemoteApp } from '../../test-support/remote-app.js';
 
 /**
- * Red-team probe (RED-TEAM.md, R-1): nothing relayed from an upstream server may speak as Airlock.
- * A tool's description that starts as Airlock speaking is quoted as the server's
- * (tool-definition.ts serverWords), and `_meta` in Airlock's namespaces is dropped from a tool,
- * a result, a read (untrusted.ts ownMeta). The same server text reaches the agent's app unquoted
+ * Red-team probe (R-1, docs/security.md): nothing relayed from an upstream server may speak as
+ * Airlock. A tool's description that starts as Airlock speaking is quoted as the server's
+ * (tool-definition.ts serverWords), and `_meta` in Airlock's namespaces is dropped from a tool, a
+ * result, a read (untrusted.ts ownMeta). The same server text reaches the agent's app unquoted
  * through the fields the fix did not cover: a tool's `title` (and `annotations.title`), and every
  * field of the prompts, resources and resource templates the server lists — descriptions, titles
  * and `_meta` — which the app shows the user as slash commands and attachable resources.

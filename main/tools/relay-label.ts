@@ -163,7 +163,7 @@ export function relayedLinkProblem(
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return { refusal: `its link is not an http(s) link (${url.protocol})` };
   // Judged by the router's own table (common/routes.ts): every page, the popup and approve
-  // routes, and the `#token=` / `#code=` the page takes as credentials (RED-TEAM.md R-4).
+  // routes, and the `#token=` / `#code=` the page takes as credentials (docs/security.md R-4).
   if (looksLikeOwnRoute(url.hash))
     return { refusal: "its link looks like a link to Airlock's own pages" };
   const loopback = isLoopback(url.hostname);

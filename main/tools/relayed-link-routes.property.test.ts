@@ -10,9 +10,10 @@ import {
 import { relayedLinkProblem } from './relay-label.js';
 
 /**
- * RED-TEAM.md R-4: a relayed link is refused when its fragment is one of the control page's routes,
- * judged by the router's own table (common/routes.ts, which renderer/src/shell/routes.tsx draws its
- * pages from). Generated from that table, so a page added to it is covered here without an edit.
+ * docs/security.md R-4: a relayed link is refused when its fragment is one of the control page's
+ * routes, judged by the router's own table (common/routes.ts, which renderer/src/shell/routes.tsx
+ * draws its pages from). Generated from that table, so a page added to it is covered here without
+ * an edit.
  */
 const host = fc.constantFrom(
   'https://airlock.example.test/',

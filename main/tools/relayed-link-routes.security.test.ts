@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { relayedLinkProblem } from './relay-label.js';
 
 /**
- * Red-team probe (RED-TEAM.md, R-4): a server's URL-mode elicitation link "is refused … when it
- * looks like Airlock's approval link" (relay-label.ts; relay-label.security.test.ts refuses
+ * Red-team probe (R-4, docs/security.md): a server's URL-mode elicitation link "is refused … when
+ * it looks like Airlock's approval link" (relay-label.ts; relay-label.security.test.ts refuses
  * `https://airlock.example.test/#/approve/abc`). The look is judged by a hand-written list of
  * routes (`approve|popup|settings|tools|servers|agents|activity`) while the page's routes live in
  * renderer/src/shell/routes.tsx: the Approvals page (`#/approvals`, the default route) and the

@@ -6,7 +6,7 @@ import { toDefinition } from '../remote/catalog/tool-definition.js';
 import { readsAsAirlock, serverWords } from './relay-label.js';
 
 /**
- * RED-TEAM.md R-3: a server's words that start as Airlock speaking — spelled with look-alike
+ * docs/security.md R-3: a server's words that start as Airlock speaking — spelled with look-alike
  * letters, after a lead-in that is not prose — are quoted as the server's (serverWords, the one
  * guard on a remote tool's description and on the text after a relayed request's label). Spellings
  * and lead-ins are generated; a held-out family (every code point Unicode's NFKC folds to a letter

@@ -9,12 +9,12 @@ import { listFeatures, RemoteFeatures } from './remote-features.js';
 import { toDefinition } from './tool-definition.js';
 
 /**
- * RED-TEAM.md R-1: nothing a remote server lists speaks as Airlock. Generated list items of every
- * type (tools, prompts with arguments, resources, templates), each display field either a
+ * docs/security.md R-1: nothing a remote server lists speaks as Airlock. Generated list items of
+ * every type (tools, prompts with arguments, resources, templates), each display field either a
  * generated start that speaks as Airlock or plain words, and `_meta` with generated keys in
- * Airlock's namespaces beside the server's own, taken in where Airlock takes them in (listFeatures,
- * toDefinition): no display string reads as Airlock, no Airlock key is left, and everything else
- * is as the server wrote it.
+ * Airlock's namespaces beside the server's own, taken in where Airlock takes them in
+ * (listFeatures, toDefinition): no display string reads as Airlock, no Airlock key is left, and
+ * everything else is as the server wrote it.
  */
 const plain = fc.stringMatching(/^[A-Z][a-z]{3,9}( [a-z]{2,8}){0,4}\.$/);
 const display = fc.option(fc.oneof(airlockVoice, plain), { nil: undefined });

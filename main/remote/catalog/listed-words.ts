@@ -8,9 +8,10 @@ import { ownMeta } from '../../tools/untrusted.js';
  * What a remote server lists — tools, prompts, resources, resource templates — as Airlock passes
  * it on: every string the agent's app shows or its model reads as the item's name for people goes
  * through `serverWords` (a start that reads as Airlock is quoted as the server's), and every
- * `_meta` through `ownMeta` (no key in Airlock's namespaces), as a result's and a relayed request's
- * do (RED-TEAM.md R-1). The one place lists are taken in: listFeatures (remote-features.ts, both
- * protocol eras) and toDefinition (tool-definition.ts) call these, nothing else shapes them.
+ * `_meta` through `ownMeta` (no key in Airlock's namespaces), as a result's and a relayed
+ * request's do (docs/security.md R-1). The one place lists are taken in: listFeatures
+ * (remote-features.ts, both protocol eras) and toDefinition (tool-definition.ts) call these,
+ * nothing else shapes them.
  *
  * The display strings, by the MCP schema (2025-06-18 and later, schema.ts): BaseMetadata `title`
  * (Tool, Prompt, PromptArgument, Resource, ResourceTemplate); `description` of each of those;

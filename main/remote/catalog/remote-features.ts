@@ -117,7 +117,7 @@ export async function listFeatures(up: Upstream, timeoutMs: number): Promise<Fea
         `the server lists ${list.length} ${what}; Airlock takes at most ${limit} from one server`,
       );
   // Taken in here, for both protocol eras: every display string and `_meta` as the server's
-  // (listed-words.ts, RED-TEAM.md R-1).
+  // (listed-words.ts, docs/security.md R-1).
   return {
     resources: resources.map(listedResource),
     templates: templates.map(listedTemplate),

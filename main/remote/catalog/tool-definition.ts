@@ -3,13 +3,15 @@ import type { ToolDefinition } from '../../tools/types.js';
 import { listedTool } from './listed-words.js';
 
 /**
- * An upstream tool as a ToolDefinition: schemas untouched, annotations passed
- * on as hints, a description that reads as Airlock's quoted as the server's. `trustedReadOnly` is never set — a remote server's
+ * An upstream tool as a ToolDefinition: schemas as the server wrote them but for their `title` and
+ * `description` words, annotations passed on as hints, every display string that reads as
+ * Airlock's quoted as the server's. `trustedReadOnly` is never set — a remote server's
  * `readOnlyHint` only selects the default policy (auto vs ask).
  */
 export function toDefinition(upstream: Tool): ToolDefinition {
   // Every display string (title, annotations.title, description, the schemas' titles and
-  // descriptions) and the _meta, as every listed item's (listed-words.ts, RED-TEAM.md R-1).
+  // descriptions) and the _meta, as every listed item's (listed-words.ts; docs/security.md,
+  // red-team finding R-1).
   const tool = listedTool(upstream);
   const title = tool.title ?? tool.annotations?.title;
   const meta = tool._meta ?? {};

@@ -3,7 +3,7 @@ import { PAGE_ROUTES, SECRET_HASH_KEYS } from '../../../common/routes';
 import { takeFromAddress } from '../lib/transport';
 
 /**
- * The page and the relayed-link check read one table (common/routes.ts, RED-TEAM.md R-4). The
+ * The page and the relayed-link check read one table (common/routes.ts, docs/security.md R-4). The
  * routed pages are keyed by its paths at compile time (routes.tsx); here, that every fragment key
  * the table names as a credential is one the page takes (and strips) from its address — the
  * relayed-link check refuses exactly those (relay-label.ts).

@@ -18,7 +18,8 @@ export interface PageDef {
 
 /**
  * What each route of common/routes.ts draws. Keyed by its paths, so a page is routed (and, by the
- * same table, refused as a server's link: relay-label.ts) only when it is there (RED-TEAM.md R-4).
+ * same table, refused as a server's link: relay-label.ts) only when it is there (docs/security.md
+ * R-4).
  */
 const RENDER: Record<PagePath, () => ReactNode> = {
   '/approvals': () => <ApprovalsPage />,
