@@ -1,3 +1,5 @@
+import { skeleton } from './lookalike.js';
+
 /**
  * The control page's routes, in one table (docs/security.md R-4): the renderer's router
  * (renderer/src/shell/routes.tsx, renderer/src/lib/router.ts) draws its pages from it, and a
@@ -57,8 +59,11 @@ export function parseHash(hash: string): Route {
 
 /**
  * Whether a fragment reads as one of the page's routes, or carries one of its credentials. Looser
- * than the router (case, percent-encoding, trailing slashes, `;`/`&` tails): the question is what
- * a person would take the link for, not what the router would open.
+ * than the router (case, percent-encoding, trailing slashes, `;`/`&`/`#` tails, `.`/`..`
+ * segments): the question is what a person would take the link for, not what the router would
+ * open. So it is read as a person reads it: by its skeleton (common/lookalike.ts, the one reading
+ * of "looks like" — `#/аpprovals` with a Cyrillic а, full-width letters, a zero-width space or a
+ * `%00` inside are drawn as `#/approvals`), controls dropped.
  */
 export function looksLikeOwnRoute(hash: string): boolean {
   let h = hash;
@@ -67,13 +72,25 @@ export function looksLikeOwnRoute(hash: string): boolean {
   } catch {
     // A malformed escape: judged as written.
   }
-  h = h.toLowerCase();
-  const keys = SECRET_HASH_KEYS.join('|');
+  h = skeleton(h.replace(/\p{Cc}/gu, ''));
+  const keys = SECRET_HASH_KEYS.map(skeleton).join('|');
   if (new RegExp(`(^#?|[#&?;/])\\s*(${keys})\\s*=`).test(h)) return true;
   const { path } = parseHash(h.replace(/^#?\/*/, '#/'));
-  const bare = path.replace(/[/&;.\s]+$/, '').replace(/\/{2,}/g, '/');
+  const bare = withoutDotSegments(path.split(/[#&;]/)[0]!)
+    .replace(/[/&;.\s]+$/, '')
+    .replace(/\/{2,}/g, '/');
   return ALL_ROUTE_PATHS.some((r) => {
-    const route = r.toLowerCase().replace(/\/$/, '');
+    const route = skeleton(r).replace(/\/$/, '');
     return bare === route || bare.startsWith(`${route}/`);
   });
+}
+
+/** `/x/../approvals` and `/./approvals` as `/approvals` (RFC 3986 section 5.2.4, for a path). */
+function withoutDotSegments(path: string): string {
+  const out: string[] = [];
+  for (const seg of path.split('/'))
+    if (seg === '..') {
+      if (out.length > 1) out.pop();
+    } else if (seg !== '.') out.push(seg);
+  return out.join('/');
 }

@@ -7,6 +7,7 @@ import {
   parseHash,
   SECRET_HASH_KEYS,
 } from '../../common/routes.js';
+import { CONFUSABLE_LOWER } from '../../common/confusables.js';
 import { relayedLinkProblem } from './relay-label.js';
 
 /**
@@ -86,5 +87,39 @@ describe("a relayed link to one of Airlock's routes (the router's table)", () =>
     );
     expect(relayedLinkProblem('https://example.com/#section-2')).toEqual({});
     expect(relayedLinkProblem('https://example.com/')).toEqual({});
+  });
+
+  it('a route drawn alike — look-alike, full-width or hidden letters, a tail, dot segments — is refused', () => {
+    // Letters the confusables table reads as each Latin letter (i and l are one there).
+    const alike = (c: string) => {
+      const t = c === 'i' ? 'l' : c;
+      const cs = [...CONFUSABLE_LOWER].filter(([k, v]) => v === t && /\p{L}/u.test(k));
+      return fc.constantFrom(
+        c,
+        String.fromCodePoint(c.codePointAt(0)! + 0xfee0),
+        ...cs.map(([k]) => k),
+      );
+    };
+    const drawn = fc
+      .constantFrom(...ALL_ROUTE_PATHS.filter((p) => p !== APPROVE_PREFIX))
+      .chain((p) =>
+        fc.tuple(
+          fc.tuple(...[...p].map((c) => (/[a-z]/.test(c) ? alike(c) : fc.constant(c)))),
+          fc.nat(p.length),
+          fc.constantFrom('', '\u200b', '\u2060', '\u00ad', '%00', '%E2%80%8B'),
+          fc.constantFrom('', '#x', '%00', '/', ';x'),
+          fc.constantFrom('', '/.', '/x/..'),
+        ),
+      )
+      .map(([letters, at, hidden, tail, dots]) => {
+        const body = letters.join('');
+        return `${dots}${body.slice(0, at)}${hidden}${body.slice(at)}${tail}`;
+      });
+    fc.assert(
+      fc.property(host, drawn, (h, r) => {
+        expect(relayedLinkProblem(`${h}#${r}`).refusal, `${h}#${r}`).toMatch(/Airlock's own pages/);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
