@@ -94,7 +94,8 @@ const PHRASES = ['airlock', 'from mcp server', 'via airlock'].map((phrase) => [
 ]);
 const SEP = '[^\\p{L}\\p{N}]{0,3}';
 // A start's skeleton may open with signs NFKC wrote out of one character (⒜ → "(a)").
-const IMITATIONS: RegExp[] = PHRASES.map((ls) => new RegExp(`^${SEP}${ls.join(SEP)}`, 'u'));
+// Sticky: tried at each start's offset in the head's skeleton (readsAsAirlock).
+const IMITATIONS: RegExp[] = PHRASES.map((ls) => new RegExp(`${SEP}${ls.join(SEP)}`, 'uy'));
 /** The first letters of a phrase, or none, and nothing after them but signs: "Air ", "A-i". */
 const BEGUN: RegExp[] = PHRASES.map(
   (ls) =>
@@ -114,33 +115,67 @@ const BEGUN: RegExp[] = PHRASES.map(
  */
 const DIRECTION = new RegExp(`[${Object.keys(BIDI_NAMES).join('')}]`, 'u');
 
-/** Whether a direction control comes before the start at `at`, or after a phrase's first letters. */
-function turnedAt(text: string, at: number, control: number): boolean {
-  if (control < 0) return false;
-  if (control < at) return true;
-  return BEGUN.some((re) => re.test(skeleton(text.slice(at, control))));
-}
-
 /** Starts looked at before a lead-in counts as too long to be anything but a disguise. */
 const MAX_LEAD_IN = 64;
 
-/** How much of the text after a start is read: the longest phrase, spread out, and then some. */
+/** How much of the text after the last start is read: the longest phrase, spread out, and more. */
 const READ_CHARS = 120;
 
-/** Whether `text` starts, after any lead-in that is not prose, as Airlock or its label. */
+/**
+ * Whether `text` starts, after any lead-in that is not prose, as Airlock or its label.
+ *
+ * Read once: the skeleton of the lead-in and READ_CHARS after it is built a code point at a time,
+ * which is the skeleton of the whole (`skeleton` reads each code point alone but for combining
+ * marks, which it drops: server-words.property.test.ts), and each start is looked at in it by its
+ * offset. Reading every start's own window instead cost up to 64 skeletons of 120 characters per
+ * string: a 64 KB tool of short descriptions behind 62-piece lead-ins took about 0.3 s to list, a
+ * catalog of a thousand such tools minutes. The work is bounded by the head's length.
+ */
 export function readsAsAirlock(text: string): boolean {
   const starts = wordStarts(text, MAX_LEAD_IN);
   // A lead-in longer than any list marker or row of emoji is itself not prose: quoted, rather
   // than read at every one of its places (each listed string is read this way, R-1).
   if (starts.length >= MAX_LEAD_IN) return true;
   const last = starts[starts.length - 1]!;
-  const control = text.slice(0, last + READ_CHARS).search(DIRECTION);
+  const head = text.slice(0, last + READ_CHARS);
+  /** Where each code point of `head` begins in its skeleton, by its index in `head`. */
+  const offset = new Map<number, number>();
+  let skel = '';
+  let i = 0;
+  for (const c of head) {
+    offset.set(i, skel.length);
+    skel += letterSkeleton(c);
+    i += c.length;
+  }
+  offset.set(i, skel.length);
+  const control = head.search(DIRECTION);
   return starts.some((at) => {
-    if (turnedAt(text, at, control)) return true;
-    const start = skeleton(text.slice(at, at + READ_CHARS));
-    return IMITATIONS.some((re) => re.test(start));
+    const from = offset.get(at) ?? skel.length;
+    if (control >= 0) {
+      if (control < at) return true;
+      const before = skel.slice(from, offset.get(control));
+      if (BEGUN.some((re) => re.test(before))) return true;
+    }
+    return IMITATIONS.some((re) => {
+      re.lastIndex = from;
+      return re.test(skel);
+    });
   });
 }
+
+/**
+ * One code point's skeleton, remembered: lists repeat the same few hundred characters. At most
+ * 4,096 are kept (then forgotten all at once), so a server's text cannot grow the memory.
+ */
+function letterSkeleton(c: string): string {
+  let k = SEEN.get(c);
+  if (k === undefined) {
+    if (SEEN.size >= 4096) SEEN.clear();
+    SEEN.set(c, (k = skeleton(c)));
+  }
+  return k;
+}
+const SEEN = new Map<string, string>();
 
 /** The server's text after the label: a start that reads as Airlock is marked as the server's. */
 export function serverWords(raw: unknown): string {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BIDI_NAMES } from '../../common/bidi-names.js';
+import { skeleton } from '../../common/lookalike.js';
 import { leadIn, QUOTED, spelling, tail, WORD } from '../../test-support/airlock-voice.js';
 import { toDefinition } from '../remote/catalog/tool-definition.js';
 import { readsAsAirlock, serverWords } from './relay-label.js';
@@ -192,6 +193,24 @@ describe('serverWords: starts a reader sees that the characters in order do not 
         const s = `${h}: reads your Airtable bases.`;
         expect(serverWords(s)).toBe(s);
       }),
+    );
+  });
+});
+
+describe('the skeleton, read a code point at a time (readsAsAirlock reads a head once so)', () => {
+  it('is the skeleton of the whole, for any text', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary' }),
+          fc.string({ unit: 'grapheme' }),
+          fc.tuple(leadIn, spelling, tail).map((p) => p.join('')),
+        ),
+        (s) => {
+          expect([...s].map(skeleton).join(''), JSON.stringify(s)).toBe(skeleton(s));
+        },
+      ),
+      { numRuns: 5000 },
     );
   });
 });
