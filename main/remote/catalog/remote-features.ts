@@ -14,6 +14,7 @@ import type {
 import type { Logger } from '../../platform/log.js';
 import type { Redactor } from '../connection/redact.js';
 import { inRelayScope } from '../relay/relay-scope.js';
+import { gotPrompt, listedPrompt, listedResource, listedTemplate } from './listed-words.js';
 import { serverProgress } from '../server-progress.js';
 import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../../tools/untrusted.js';
 import { isServerAnswer, type Upstream } from '../upstream/upstream.js';
@@ -116,7 +117,14 @@ export async function listFeatures(up: Upstream, timeoutMs: number): Promise<Fea
       throw new ListLimitError(
         `the server lists ${list.length} ${what}; Airlock takes at most ${limit} from one server`,
       );
-  return { resources, templates, prompts, ...(cut ? { cut } : {}) };
+  // Taken in here, for both protocol eras: every display string and `_meta` as the server's
+  // (listed-words.ts, docs/security.md R-1).
+  return {
+    resources: resources.map(listedResource),
+    templates: templates.map(listedTemplate),
+    prompts: prompts.map(listedPrompt),
+    ...(cut ? { cut } : {}),
+  };
 }
 
 /**
@@ -187,7 +195,7 @@ export class RemoteFeatures {
     const r = await inRelayScope(ctx, () =>
       up.client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, this.requestOptions(ctx)),
     );
-    return this.marked(withoutUpstreamIdentity(r as GetPromptResult));
+    return this.marked(withoutUpstreamIdentity(gotPrompt(r as GetPromptResult)));
   }
 
   /**
