@@ -26,6 +26,7 @@ const OPTIONS = {
   'header-env': { type: 'string', multiple: true },
   'headers-stdin': { type: 'boolean' },
   'bearer-stdin': { type: 'boolean' },
+  'url-stdin': { type: 'boolean' },
   call: { type: 'string' },
   args: { type: 'string' },
   timeout: { type: 'string' },
@@ -70,17 +71,28 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
           reportAdded(await api.addRemote({ name: a, stdio }), v.json === true, running),
         );
       }
-      if (!a || !b) break;
+      // --url-stdin: the URL itself is the secret (RED-TEAM.md R-2) — read off the command line,
+      // where `ps` shows it, and kept in the vault whole (every path segment and query value).
+      const urlStdin = v['url-stdin'] === true;
+      if (!a || (urlStdin ? b : !b)) break;
+      if (urlStdin && (v['headers-stdin'] || v['bearer-stdin']))
+        throw new ControlError(
+          'INVALID',
+          '--url-stdin reads standard input, as --headers-stdin and --bearer-stdin do: give the ' +
+            'headers with --header-env instead.',
+        );
       const headers = await headerValues(v, readStdin);
       const bearerToken = v['bearer-stdin']
         ? validateToken(await readStdin('Paste the bearer token'))
         : undefined;
+      const url = urlStdin ? await readStdin('Paste the server URL') : b!;
       return withControl(dataDir, async ({ api, running }) => {
         const view = await api.addRemote({
           name: a,
-          url: b,
+          url,
           headers,
           ...(bearerToken ? { bearerToken } : {}),
+          ...(urlStdin ? { urlSecret: true } : {}),
         });
         return reportAdded(view, v.json === true, running);
       });

@@ -32,6 +32,9 @@ export const SANDBOX_USAGE = `  remote update NAME [--read PATH]... [--write PAT
 /** `airlock remote …`: see main/cli/remote.ts. */
 export const REMOTE_USAGE = `  remote add NAME URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin]
                                            add a remote MCP server (header values and token never on the command line)
+  remote add NAME --url-stdin [--header-env 'K=VAR']...
+                                           add one whose URL is itself the secret (Zapier, Composio, …): read from
+                                           stdin, every path segment and query value kept in the keychain, shown as ***
 ${LOCAL_USAGE}  remote list [--json]                     remote servers and their state
 ${UPDATE_USAGE}${SANDBOX_USAGE}  remote remove NAME                       remove a server and its stored credentials
   remote refresh [NAME]                    reconnect and re-read tools now

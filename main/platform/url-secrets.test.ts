@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  hasQuerySecrets,
+  hasUrlSecrets,
   isCredentialParam,
-  joinQuerySecrets,
+  joinUrlSecrets,
   MASK,
-  maskQuerySecrets,
-  splitQuerySecrets,
+  maskUrlSecrets,
+  splitUrlSecrets,
 } from './url-secrets.js';
 
 /** Parameter names as services spell them (and as a careless hand might). */
@@ -89,9 +89,9 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
   it('masking leaves no credential for any parser, and joining restores the exact URL', () => {
     fc.assert(
       fc.property(urls, ({ url, secrets }) => {
-        const split = splitQuerySecrets(url);
+        const split = splitUrlSecrets(url);
         // What the transport connects to is, byte for byte, what the user gave.
-        expect(joinQuerySecrets(split.url, split.secrets)).toBe(url);
+        expect(joinUrlSecrets(split.url, split.secrets)).toBe(url);
         // The URL that is stored and shown holds none of the values…
         for (const s of secrets) expect(split.url).not.toContain(s);
         // …and whoever parses it, splitting at `;` or not, decodes none of them either.
@@ -99,11 +99,11 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
           expect(name + value).not.toContain('S3CR3T');
           if (isCredentialParam(name) && !value.includes(';')) expect([MASK, '']).toContain(value);
         }
-        expect(hasQuerySecrets(split.url)).toBe(false);
-        expect(hasQuerySecrets(url)).toBe(secrets.length > 0);
-        expect(maskQuerySecrets(url)).toBe(split.url);
+        expect(hasUrlSecrets(split.url)).toBe(false);
+        expect(hasUrlSecrets(url)).toBe(secrets.length > 0);
+        expect(maskUrlSecrets(url)).toBe(split.url);
         // Sending the masked URL back (an edit form) keeps the stored values.
-        expect(splitQuerySecrets(split.url, split.secrets)).toEqual(split);
+        expect(splitUrlSecrets(split.url, split.secrets)).toEqual(split);
       }),
       { numRuns: 2000 },
     );
@@ -139,7 +139,7 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
       fc.property(fc.array(token, { minLength: 1, maxLength: 6 }), (ts) => {
         const url = new URL(`https://h/mcp?${ts.join('')}=S3CR3T42`).href;
         const [[name]] = [...new URL(url).searchParams] as [[string, string]];
-        const masked = splitQuerySecrets(url).url;
+        const masked = splitUrlSecrets(url).url;
         expect(masked.includes('S3CR3T42')).toBe(!isCredentialParam(name));
       }),
       { numRuns: 3000 },
@@ -194,9 +194,9 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
       fc.property(spelled, ({ word, name }) => {
         expect(isCredentialParam(name)).toBe(isCredentialParam(word));
         const url = new URL(`https://h/mcp?${encodeURIComponent(name)}=S3CR3T7&page=2`).href;
-        const split = splitQuerySecrets(url);
+        const split = splitUrlSecrets(url);
         expect(split.secrets.map(([n]) => n)).toEqual(isCredentialParam(name) ? [name] : []);
-        expect(maskQuerySecrets(url)).toBe(split.url);
+        expect(maskUrlSecrets(url)).toBe(split.url);
         expect(split.url.includes('S3CR3T7')).toBe(!isCredentialParam(name));
       }),
       { numRuns: 1000 },
@@ -204,11 +204,11 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
   });
 
   it('a MASK with no stored value is refused with what to do', () => {
-    expect(() => splitQuerySecrets('https://h/mcp?api_key=***')).toThrow(/give the real value/);
+    expect(() => splitUrlSecrets('https://h/mcp?api_key=***')).toThrow(/give the real value/);
   });
 
   it('a stored value missing at connect time leaves the parameter out', () => {
-    expect(joinQuerySecrets('https://h/mcp?api_key=***&q=1', [])).toBe('https://h/mcp?q=1');
-    expect(joinQuerySecrets('https://h/mcp?q=1&api_key=***', [])).toBe('https://h/mcp?q=1');
+    expect(joinUrlSecrets('https://h/mcp?api_key=***&q=1', [])).toBe('https://h/mcp?q=1');
+    expect(joinUrlSecrets('https://h/mcp?q=1&api_key=***', [])).toBe('https://h/mcp?q=1');
   });
 });

@@ -10,7 +10,7 @@ import { RemoteLogins } from './oauth/logins.js';
 import { OAuthSession } from './oauth/session.js';
 import { OAuthStore } from './oauth/store.js';
 import { isStdio, StdioServers } from './stdio/stdio-config.js';
-import { moveQuerySecrets } from './url-control.js';
+import { moveUrlSecrets } from './url-control.js';
 import type { SandboxHost } from './stdio/sandbox/host-facts.js';
 import { SandboxLauncher } from './stdio/sandbox/launcher.js';
 import type { Resolver } from './http/address-guard.js';
@@ -86,7 +86,7 @@ export class RemoteManager {
    * proceed in the background.
    */
   async start(): Promise<void> {
-    await moveQuerySecrets(this.d);
+    await moveUrlSecrets(this.d);
     for (const r of this.d.settings.get().remotes)
       await this.serial(() => this.apply(r.name, { register: 'now' }));
   }
