@@ -71,13 +71,16 @@ export function stop(child: ChildProcess): Promise<number | null> {
 export function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
+  /** Piped to the CLI's standard input (`--bearer-stdin`, `--url-stdin`); none by default. */
+  stdin?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [airlockBin, ...args], {
       cwd: repoRoot,
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (stdin !== undefined) child.stdin!.end(stdin);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -58,7 +58,11 @@ export function isCredentialSegment(raw: string): boolean {
       if (ps.length > 1 && p.length <= 2 && !/^[vV][0-9]+$/.test(p)) signs++;
       else if (p.length >= 5 && /[a-z]/.test(p) && !/[aeiouy]/i.test(p)) signs++;
       else if (/[b-df-hj-np-tv-xz]{5,}/i.test(p)) signs++;
-      else if (/^[0-9]/.test(p) && /[a-z]$/i.test(ps[i - 1] ?? '') && /^[a-z]/i.test(ps[i + 1] ?? ''))
+      else if (
+        /^[0-9]/.test(p) &&
+        /[a-z]$/i.test(ps[i - 1] ?? '') &&
+        /^[a-z]/i.test(ps[i + 1] ?? '')
+      )
         signs++;
     });
   }

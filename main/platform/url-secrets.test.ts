@@ -6,6 +6,7 @@ import {
   joinUrlSecrets,
   MASK,
   maskUrlSecrets,
+  PATH,
   splitUrlSecrets,
 } from './url-secrets.js';
 
@@ -210,5 +211,109 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
   it('a stored value missing at connect time leaves the parameter out', () => {
     expect(joinUrlSecrets('https://h/mcp?api_key=***&q=1', [])).toBe('https://h/mcp?q=1');
     expect(joinUrlSecrets('https://h/mcp?q=1&api_key=***', [])).toBe('https://h/mcp?q=1');
+  });
+});
+
+/** RED-TEAM.md R-2: credentials in the path, over generated URLs (segments from path-segment.property.test.ts's shapes). */
+const pathToken = fc.oneof(
+  fc.uuid({ version: 4 }),
+  fc.uint8Array({ minLength: 16, maxLength: 48 }).map((b) => Buffer.from(b).toString('base64url')),
+  fc.uint8Array({ minLength: 16, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex')),
+  fc
+    .tuple(fc.uuid({ version: 4 }), fc.uuid({ version: 4 }))
+    .map(([a, b]) => Buffer.from(`${a}:${b}`).toString('base64')),
+);
+const pathWord = fc.constantFrom(
+  'mcp',
+  'sse',
+  'api',
+  's',
+  'v1',
+  '2025-06-18',
+  'my-server-name',
+  'servers',
+  '12345',
+  'github',
+  'a%20b',
+  '',
+);
+const pathUrls = fc
+  .tuple(
+    fc.constantFrom('https://mcp.zapier.com', 'http://127.0.0.1:3001', 'https://h'),
+    fc.array(
+      fc.oneof(
+        pathToken.map((t) => ({ text: t, secret: true })),
+        pathWord.map((t) => ({ text: t, secret: false })),
+      ),
+      { minLength: 0, maxLength: 6 },
+    ),
+    fc.array(part, { maxLength: 3 }),
+    fc.constantFrom('', '#frag'),
+  )
+  .map(([origin, segs, qs, hash]) => {
+    const query = qs.map((p) => p.text).join('&');
+    const url = new URL(
+      `${origin}/${segs.map((s) => s.text).join('/')}${qs.length ? `?${query}` : ''}${hash}`,
+    ).href;
+    return {
+      url,
+      tokens: segs.filter((s) => s.secret).map((s) => s.text),
+      words: segs.filter((s) => !s.secret && s.text !== '').map((s) => s.text),
+      values: qs.map((p) => p.secret).filter((s): s is string => s !== null),
+    };
+  });
+
+describe('credentials in a URL path (RED-TEAM.md R-2), over generated URLs', () => {
+  it('a token-like segment is masked wherever the URL is shown, and joining restores the exact URL', () => {
+    fc.assert(
+      fc.property(pathUrls, ({ url, tokens, words, values }) => {
+        const split = splitUrlSecrets(url);
+        // The thing that acts: what the connection is given is, byte for byte, the user's URL.
+        expect(joinUrlSecrets(split.url, split.secrets)).toBe(url);
+        for (const t of [...tokens, ...values]) expect(split.url).not.toContain(t);
+        // Every path segment of the masked URL, as the WHATWG parser reads it: no token.
+        for (const seg of new URL(split.url).pathname.split('/'))
+          expect(tokens.includes(seg) || tokens.includes(decodeURIComponent(seg))).toBe(false);
+        // Ordinary segments are shown as written, in place.
+        for (const w of words) expect(new URL(split.url).pathname.split('/')).toContain(w);
+        expect(split.secrets.filter(([n]) => n === PATH).map(([, v]) => v)).toEqual(tokens);
+        expect(maskUrlSecrets(url)).toBe(split.url);
+        expect(hasUrlSecrets(split.url)).toBe(false);
+        expect(hasUrlSecrets(url)).toBe(tokens.length + values.length > 0);
+        // Sent back masked (an edit form), the stored values stay.
+        expect(splitUrlSecrets(split.url, split.secrets)).toEqual(split);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a URL marked secret as a whole keeps only scheme, host and port, and joins back exactly', () => {
+    fc.assert(
+      fc.property(pathUrls, ({ url }) => {
+        const split = splitUrlSecrets(url, [], true);
+        expect(joinUrlSecrets(split.url, split.secrets)).toBe(url);
+        const shown = new URL(split.url);
+        for (const seg of shown.pathname.split('/')) expect(['', MASK]).toContain(seg);
+        for (const [, v] of shown.searchParams) expect(['', MASK]).toContain(v);
+        expect(maskUrlSecrets(url, true)).toBe(split.url);
+        expect(hasUrlSecrets(split.url, true)).toBe(false);
+        expect(splitUrlSecrets(split.url, split.secrets, true)).toEqual(split);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('text that is not a URL is masked too (an error quoting what was typed)', () => {
+    const t = 'ODk0YjE2ZjYtZTc4Ni00ZjQ4LWI0ZTMtNjk0YTk4OGNiMmI0OjRkYjA0ZDQ4';
+    expect(maskUrlSecrets(`mcp.zapier.com/api/mcp/s/${t}/mcp`)).toBe(
+      'mcp.zapier.com/api/mcp/s/***/mcp',
+    );
+    expect(maskUrlSecrets(`https://h:99999/s/${t}/mcp`)).toBe('https://h:99999/s/***/mcp');
+  });
+
+  it('a masked segment with no stored value is refused with what to do', () => {
+    expect(() => splitUrlSecrets('https://h/s/***/mcp')).toThrow(
+      /path segment \*\*\* .*give the real value/,
+    );
   });
 });

@@ -171,7 +171,9 @@ const render = (p: Parts) =>
 
 /** The part with its value replaced: a whole path segment, or what follows a query part's `=`. */
 function withValue(p: Part, value: string): string {
-  return p.name === PATH && p.sep === '/' ? value : p.text.slice(0, p.text.indexOf('=') + 1) + value;
+  return p.name === PATH && p.sep === '/'
+    ? value
+    : p.text.slice(0, p.text.indexOf('=') + 1) + value;
 }
 
 const all = (p: Parts) => [...p.path, ...(p.query ?? [])];
@@ -220,8 +222,7 @@ export function splitUrlSecrets(
 export function joinUrlSecrets(masked: string, stored: readonly UrlSecret[]): string {
   const ps = parts(masked, false);
   const queue = queues(stored);
-  for (const p of ps.path)
-    if (p.value === MASK) p.text = queue.get(PATH)?.shift() ?? MASK;
+  for (const p of ps.path) if (p.value === MASK) p.text = queue.get(PATH)?.shift() ?? MASK;
   if (ps.query) {
     const out: Part[] = [];
     // Left out with its separator; when the very first part goes, the next one loses its own.
