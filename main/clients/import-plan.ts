@@ -59,8 +59,7 @@ function sameServer(s: ClientServer, v: Known): boolean {
     // Airlock's views hold the URL with query credentials masked; compare like with like.
     return (
       !v.stdio &&
-      maskUrlSecrets(v.url).replace(/\/$/, '') ===
-        maskUrlSecrets(s.url ?? '').replace(/\/$/, '')
+      maskUrlSecrets(v.url).replace(/\/$/, '') === maskUrlSecrets(s.url ?? '').replace(/\/$/, '')
     );
   return (
     v.stdio?.command === s.command &&
