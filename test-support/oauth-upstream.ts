@@ -64,6 +64,8 @@ export class OAuthUpstream {
       ttlSeconds?: number;
       /** The MCP endpoint's path (`/mcp` by default), e.g. a per-user path holding a token. */
       path?: string;
+      /** The `resource` its metadata names (RFC 9728 §2); its own URL by default. */
+      resource?: string;
     } = {},
   ) {
     this.auth = new MockAuthorizationServer(o);
@@ -129,7 +131,7 @@ export class OAuthUpstream {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method === 'GET' && path === `/.well-known/oauth-protected-resource${this.path}`) {
       return json(res, 200, {
-        resource: this.url,
+        resource: this.o.resource ?? this.url,
         authorization_servers: [this.issuer],
         ...(this.o.scopesSupported ? { scopes_supported: this.o.scopesSupported } : {}),
       });

@@ -90,28 +90,26 @@ describe('an OAuth server with a credential in its URL path', () => {
       expect(JSON.stringify(v).includes(secret), `${label} holds the path secret`).toBe(false);
   });
 
-  it('a failed sign-in’s error text shows no path secret (the SDK quotes the metadata URL)', async () => {
+  it('a failed sign-in’s error text shows no path secret (RESOURCE_MISMATCH quotes the URL)', async () => {
     const secret = zap();
-    // Speaks MCP nowhere and publishes no metadata: discovery fails on the real path.
-    const http = createServer((req, res) => {
-      res.writeHead(401, { 'www-authenticate': 'Bearer' }).end(`no ${req.url}`);
+    // Its metadata names another resource: the refusal quotes the URL Airlock expected.
+    const up = new OAuthUpstream([{ name: 'whoami' }], {
+      path: `/api/mcp/s/${secret}/mcp`,
+      resource: 'https://elsewhere.example/mcp',
     });
-    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-    cleanup.push(() => new Promise<void>((r) => http.close(() => r())));
-    const port = (http.address() as AddressInfo).port;
+    await up.start();
+    cleanup.push(() => up.stop());
     const t = await startRemoteApp();
     cleanup.push(() => t.stop());
     const events: unknown[] = [];
     t.app.events.subscribe((e) => events.push(e));
-    await t.app.control.addRemote({
-      name: 'zap',
-      url: `http://127.0.0.1:${port}/api/mcp/s/${secret}/mcp`,
-    });
+    await t.app.control.addRemote({ name: 'zap', url: up.url });
     const err = await t.app.control.loginRemote('zap', { openBrowser: false }).then(
       () => null,
       (e: unknown) => e as Error,
     );
-    expect(err?.message).toMatch(/could not start|sign/i);
+    expect(err?.message).toContain('RESOURCE_MISMATCH');
+    expect(err?.message).toContain('/api/mcp/s/');
     expect(err?.message).not.toContain(secret);
     const listed = await t.app.control.listRemotes();
     for (const [label, v] of [
