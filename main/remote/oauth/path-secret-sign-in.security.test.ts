@@ -123,34 +123,75 @@ describe('an OAuth server with a credential in its URL path', () => {
 });
 
 describe('a server with a credential in its URL path that fails to connect', () => {
-  it('shows the failure without the secret in remote list, events and logs', async () => {
-    const secret = zap();
-    // What many servers answer an unknown route with: the request's path, quoted (Express's 404).
-    const http = createServer((req, res) => {
-      res.writeHead(404, { 'content-type': 'text/html' }).end(`Cannot ${req.method} ${req.url}`);
-    });
-    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-    cleanup.push(() => new Promise<void>((r) => http.close(() => r())));
-    const port = (http.address() as AddressInfo).port;
-    const t = await startRemoteApp({ logLevel: 'debug' });
-    cleanup.push(() => t.stop());
-    const events: unknown[] = [];
-    t.app.events.subscribe((e) => events.push(e));
-    const added = await t.app.control.addRemote({
-      name: 'zap',
-      url: `http://127.0.0.1:${port}/api/mcp/s/${secret}/mcp`,
-    });
-    expect(added.state).toBe('error');
-    const listed = await t.app.control.listRemotes();
-    const lines = listed.map(formatRemote).join('\n');
-    expect(lines).toMatch(/404|Cannot/);
-    for (const [label, v] of [
-      ['addRemote', added],
-      ['listRemotes', listed],
-      ['remote list', lines],
-      ['events', events],
-      ['logs', logsOf(t)],
-    ] as const)
-      expect(JSON.stringify(v).includes(secret), `${label} holds the path secret`).toBe(false);
-  });
+  // What servers answer with: a 404 page quoting the path (Express's), a 500 quoting it, a
+  // JSON-RPC error whose message quotes it — the server's words reach the status line.
+  const answers: [
+    string,
+    (url: string, res: import('node:http').ServerResponse, id: unknown) => void,
+  ][] = [
+    [
+      'a 404 page',
+      (u, res) => res.writeHead(404, { 'content-type': 'text/html' }).end(`Cannot POST ${u}`),
+    ],
+    [
+      'a 500',
+      (u, res) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`crashed on ${u}`),
+    ],
+    [
+      'a JSON-RPC error',
+      (u, res, id) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id,
+              error: { code: -32600, message: `no such user ${u}` },
+            }),
+          ),
+    ],
+  ];
+  it.each(answers)(
+    'shows the failure (%s) without the secret in remote list, events and logs',
+    async (_label, answer) => {
+      const secret = zap();
+      const http = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          let id: unknown = null;
+          try {
+            id =
+              (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown }).id ?? null;
+          } catch {
+            // a GET (the SSE fallback): no body
+          }
+          answer(req.url ?? '', res, id);
+        });
+      });
+      await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+      cleanup.push(() => new Promise<void>((r) => http.close(() => r())));
+      const port = (http.address() as AddressInfo).port;
+      const t = await startRemoteApp({ logLevel: 'debug' });
+      cleanup.push(() => t.stop());
+      const events: unknown[] = [];
+      t.app.events.subscribe((e) => events.push(e));
+      const added = await t.app.control.addRemote({
+        name: 'zap',
+        url: `http://127.0.0.1:${port}/api/mcp/s/${secret}/mcp`,
+      });
+      expect(added.state).toBe('error');
+      const listed = await t.app.control.listRemotes();
+      const lines = listed.map(formatRemote).join('\n');
+      expect(lines).toMatch(/error: .*from server/);
+      for (const [label, v] of [
+        ['addRemote', added],
+        ['listRemotes', listed],
+        ['remote list', lines],
+        ['events', events],
+        ['logs', logsOf(t)],
+      ] as const)
+        expect(JSON.stringify(v).includes(secret), `${label} holds the path secret`).toBe(false);
+    },
+  );
 });
