@@ -31,6 +31,12 @@ const CREDENTIALS = {
   hex40: hex(40),
   hex64: hex(64),
   HEX32: hex(32).map((s) => s.toUpperCase()),
+  // Standard base64 of random bytes, as a path segment must carry it: `/` (and `+`, `=`)
+  // percent-encoded (RFC 3986 §3.3). Every draw of 24+ bytes with a `/` was missed before `/` was
+  // let through after decoding.
+  'base64 (percent-encoded) 24-48 bytes': bytes(24, 48).map((b) =>
+    encodeURIComponent(Buffer.from(b).toString('base64')),
+  ),
   // Zapier's: base64 (with `=` padding, percent-encoded or not) of "<uuid>:<uuid>".
   zapier: fc
     .tuple(fc.uuid({ version: 4 }), fc.uuid({ version: 4 }), fc.boolean())

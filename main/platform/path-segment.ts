@@ -6,7 +6,8 @@
  *
  * There is no name to go by, so the segment's text decides. A token is what an encoder of random
  * bytes writes: hex, base64/base64url (padding `=` allowed), a UUID. The rule, in order:
- *   1. only [A-Za-z0-9-_.~+] (after percent-decoding; a trailing `=` run is padding) — anything
+ *   1. only [A-Za-z0-9-_.~+/] (after percent-decoding: standard base64's `/` is `%2F` in a path;
+ *      a trailing `=` run is padding) — anything
  *      else (spaces, `@`, `:`, non-ASCII) is text, not an encoder's output;
  *   2. a UUID (8-4-4-4-12 hex), or a hex run of 16+ holding both digits and letters (64+ bits):
  *      a credential;
@@ -40,9 +41,10 @@ export function isCredentialSegment(raw: string): boolean {
     s = raw;
   }
   s = s.replace(/=+$/, '');
-  if (!/^[A-Za-z0-9\-_.~+]+$/.test(s)) return false;
+  // `/` too: standard base64 in a path has it percent-encoded (`%2F`), one segment still.
+  if (!/^[A-Za-z0-9\-_.~+/]+$/.test(s)) return false;
   if (UUID.test(s)) return true;
-  const chunks = s.split(/[-_.~+]/);
+  const chunks = s.split(/[-_.~+/]/);
   if (chunks.some((c) => HEX.test(c) && /[0-9]/.test(c) && /[a-f]/i.test(c))) return true;
   const alnum = chunks.join('');
   if (alnum.length < 16 || /^[0-9]+$/.test(alnum) || entropy(alnum) < 3) return false;
