@@ -14,7 +14,7 @@ import {
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 
 /**
- * RED-TEAM.md R-2: `airlock remote add NAME --url-stdin` — the URL is the secret (a per-user URL
+ * docs/security.md, "No credentials of a server URL": `airlock remote add NAME --url-stdin` — the URL is the secret (a per-user URL
  * of ordinary words no rule can tell from a slug): read from stdin, never the command line, and
  * kept whole in the vault; settings, `remote list` and the command's own output show only
  * scheme, host and port. The upstream is called on the URL exactly as given.
@@ -64,6 +64,40 @@ describe('remote add --url-stdin', () => {
     }
     expect(up.requests.length).toBeGreaterThan(0);
     expect(up.requests.every((r) => r.url === `/u/${secret}/mcp?user=alice`)).toBe(true);
+  });
+
+  it('remote update --url-stdin reads the new URL off the command line; it is shown masked', async () => {
+    // No Airlock running on this data directory: a new URL (it lets more run) is refused for want
+    // of a window to confirm it in, and the refusal quotes the URL.
+    const alone = mkdtempSync(join(tmpdir(), 'airlock-urlstdin-alone-'));
+    const origin = new URL(up.url).origin;
+    const first = await runCli(
+      ['remote', 'add', 'cal', '--url-stdin', '--data-dir', alone],
+      env,
+      `${origin}/u/${secret}/mcp\n`,
+    );
+    expect(first.code, first.stderr).toBe(0);
+    const next = `acme-${randomUUID().slice(0, 8)}-calendar`;
+    const updated = await runCli(
+      ['remote', 'update', 'cal', '--url-stdin', '--data-dir', alone],
+      env,
+      `${origin}/u/${next}/mcp\n`,
+    );
+    expect(updated.stderr).toMatch(/no window to confirm this in/);
+    expect(updated.stderr).toMatch(/credentials in its URL \(a path segment\)/);
+    for (const text of [
+      updated.stdout,
+      updated.stderr,
+      readFileSync(join(alone, 'settings.json'), 'utf8'),
+    ])
+      expect(text).not.toContain(next);
+    const both = await runCli(
+      ['remote', 'update', 'cal', '--url', `${origin}/x`, '--url-stdin', '--data-dir', alone],
+      env,
+      `${origin}/y\n`,
+    );
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).toMatch(/--url or --url-stdin/);
   });
 
   it('cannot share stdin with --bearer-stdin, and takes no URL argument besides', async () => {

@@ -71,7 +71,7 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
           reportAdded(await api.addRemote({ name: a, stdio }), v.json === true, running),
         );
       }
-      // --url-stdin: the URL itself is the secret (RED-TEAM.md R-2) — read off the command line,
+      // --url-stdin: the URL itself is the secret (docs/security.md, "No credentials of a server URL") — read off the command line,
       // where `ps` shows it, and kept in the vault whole (every path segment and query value).
       const urlStdin = v['url-stdin'] === true;
       if (!a || (urlStdin ? b : !b)) break;
@@ -110,6 +110,13 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
       });
     case 'update': {
       if (!a || b) break;
+      // A URL that is itself the secret (a server added with --url-stdin) is replaced the same
+      // way, off the command line where `ps` shows it.
+      if (v['url-stdin'] === true) {
+        if (v.url !== undefined)
+          throw new ControlError('INVALID', 'Give --url or --url-stdin, not both.');
+        v.url = await readStdin('Paste the server URL');
+      }
       // Sandbox flags (issue 35) and --enable/--relay/--url (issue 27) in one patch; what widens
       // waits for the user in Airlock's window (gateway/loosening.ts).
       const sandbox = sandboxFromFlags(v);

@@ -44,7 +44,7 @@ export function sameEndpoint(a: string, b: string): boolean {
 
 function summary(s: ClientServer): string {
   // Shown in `clients list` and the import preview: a query credential or a path segment that
-  // looks like a token masked (issue 29, item 5; RED-TEAM.md R-2).
+  // looks like a token masked (issue 29, item 5; docs/security.md, "No credentials of a server URL").
   if (s.kind === 'url') return maskUrlSecrets(s.url ?? '');
   return [s.command ?? '', ...(s.args ?? [])]
     .map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a)))

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isCredentialSegment } from './path-segment.js';
 
 /**
- * RED-TEAM.md R-2: which path segments are taken for credentials, over generated segments. The
+ * docs/security.md, "No credentials of a server URL": which path segments are taken for credentials, over generated segments. The
  * rule (path-segment.ts) was tuned on the families marked "tuned"; the "held-out" ones were
  * written after it and never tuned on — their rates are printed separately and bounded loosely.
  */
@@ -150,7 +150,7 @@ function rate(arb: fc.Arbitrary<string>, taken: boolean): { rate: number; exampl
   return { rate: odd.length / draws.length, ...(odd[0] !== undefined ? { example: odd[0] } : {}) };
 }
 
-describe('path segments taken for credentials (RED-TEAM.md R-2)', () => {
+describe('path segments taken for credentials (docs/security.md, "No credentials of a server URL")', () => {
   it('every generated token of the tuned families is taken', () => {
     for (const [family, arb] of Object.entries(CREDENTIALS))
       fc.assert(
@@ -199,7 +199,7 @@ describe('path segments taken for credentials (RED-TEAM.md R-2)', () => {
     }
   });
 
-  it('the shapes of the services named in R-2', () => {
+  it('the shapes of the per-user URL services (Zapier, Composio)', () => {
     // Composio's older per-user URLs: words and a short random tail — taken for the tail.
     expect(isCredentialSegment('tinkling-faint-car-f6g1xk')).toBe(true);
     expect(

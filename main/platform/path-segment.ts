@@ -1,5 +1,5 @@
 /**
- * Whether a URL path segment looks like a credential (RED-TEAM.md R-2): hosted MCP servers put
+ * Whether a URL path segment looks like a credential (docs/security.md, "No credentials of a server URL"): hosted MCP servers put
  * the user's secret in the path — Zapier `https://mcp.zapier.com/api/mcp/s/<base64>/mcp`,
  * Pipedream and Composio per-user URLs with a UUID or random token — and tell users to treat the
  * URL as a password. url-secrets.ts moves such a segment to the vault like a query credential.

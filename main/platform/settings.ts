@@ -52,7 +52,7 @@ export const remoteSchema = object({
   name: string(),
   url: string(),
   /**
-   * The user marked the whole URL secret (`remote add --url-stdin`; RED-TEAM.md R-2): every path
+   * The user marked the whole URL secret (`remote add --url-stdin`; docs/security.md, "No credentials of a server URL"): every path
    * segment and query value is in the vault (`remote:<name>:query`) and `url` shows each as `***`.
    */
   urlSecret: optional(boolean()),

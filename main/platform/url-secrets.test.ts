@@ -214,7 +214,7 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
   });
 });
 
-/** RED-TEAM.md R-2: credentials in the path, over generated URLs (segments from path-segment.property.test.ts's shapes). */
+/** docs/security.md, "No credentials of a server URL": credentials in the path, over generated URLs (segments from path-segment.property.test.ts's shapes). */
 const pathToken = fc.oneof(
   fc.uuid({ version: 4 }),
   fc.uint8Array({ minLength: 16, maxLength: 48 }).map((b) => Buffer.from(b).toString('base64url')),
@@ -263,7 +263,7 @@ const pathUrls = fc
     };
   });
 
-describe('credentials in a URL path (RED-TEAM.md R-2), over generated URLs', () => {
+describe('credentials in a URL path (docs/security.md, "No credentials of a server URL"), over generated URLs', () => {
   it('a token-like segment is masked wherever the URL is shown, and joining restores the exact URL', () => {
     fc.assert(
       fc.property(pathUrls, ({ url, tokens, words, values }) => {

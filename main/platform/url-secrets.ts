@@ -2,7 +2,7 @@ import { ControlError } from '../../common/contract/index.js';
 import { isCredentialSegment } from './path-segment.js';
 
 /**
- * Credentials in a server URL (issue 29, item 5; RED-TEAM.md R-2): a query parameter named like
+ * Credentials in a server URL (issue 29, item 5; docs/security.md, "No credentials of a server URL"): a query parameter named like
  * one (`?api_key=…`, `?token=…`) and a path segment that looks like a random token
  * (`https://mcp.zapier.com/api/mcp/s/<secret>/mcp`; path-segment.ts decides). They go to the
  * vault like header values: settings and every view keep the URL with each such value replaced
@@ -249,7 +249,7 @@ export function maskUrlSecrets(url: string, whole = false): string {
   return render(ps);
 }
 
-/** True when `url` holds a credential that is not masked yet (a settings file from before issue 29 or R-2). */
+/** True when `url` holds a credential that is not masked yet (a settings file from before issue 29, or from before path credentials were moved). */
 export function hasUrlSecrets(url: string, whole = false): boolean {
   return urlSecretsIn(url, whole).length > 0;
 }

@@ -104,7 +104,7 @@ async function updateLoosening(params: unknown[], settings: Settings): Promise<s
         // the CONFIRM_IN_WINDOW error, listPolicyChanges, the event stream and the Tools page.
         const { maskUrlSecrets, secretLabel, urlSecretsIn } =
           await import('../platform/url-secrets.js');
-        // The old URL too: a settings file from before issue 29 / R-2 whose key could not be
+        // The old URL too: a settings file from before issue 29 (or path credentials) whose key could not be
         // moved to the vault yet (moveUrlSecrets) still holds it in the clear.
         const shown = maskUrlSecrets(url, cfg.urlSecret);
         const was = maskUrlSecrets(cfg.url, cfg.urlSecret);

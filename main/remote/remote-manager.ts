@@ -132,7 +132,7 @@ export class RemoteManager {
     if (!cfg || cfg.hasToken || cfg.stdio) return undefined;
     // The URL the sign-in, its discovery (RFC 9728 derives the metadata's address from the path),
     // the resource indicator (RFC 8707), refresh and revocation act on: settings' URL with its
-    // vault values put back, as the connection's is (docs/security.md, "Credentials in a URL").
+    // vault values put back, as the connection's is (docs/security.md, "No credentials of a server URL").
     const url = await this.actingUrl(cfg);
     let s = this.sessions.get(name);
     if (!s) {

@@ -12,7 +12,7 @@ import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { startRemoteApp } from '../../test-support/remote-app.js';
 
 /**
- * RED-TEAM.md R-2: a credential in a server URL's path (Zapier's `/api/mcp/s/<secret>/mcp`,
+ * docs/security.md, "No credentials of a server URL": a credential in a server URL's path (Zapier's `/api/mcp/s/<secret>/mcp`,
  * Pipedream's and Composio's per-user URLs) is kept as a query credential is (issue 29, item 5):
  * in the vault, never in settings.json, the data directory, ControlApi results, `remote list` or
  * the event stream — while the upstream is called on the URL exactly as the user gave it.
@@ -45,7 +45,7 @@ async function upstream(): Promise<{ up: FakeUpstream; origin: string }> {
   return { up, origin: new URL(up.url).origin };
 }
 
-describe('credentials in a server URL’s path (RED-TEAM.md R-2)', () => {
+describe('credentials in a server URL’s path (docs/security.md, "No credentials of a server URL")', () => {
   it('go to the vault, are masked everywhere shown, and the upstream gets the URL byte for byte', async () => {
     const { up, origin } = await upstream();
     const t = await startRemoteApp({ logLevel: 'debug' });

@@ -13,7 +13,7 @@ import { joinUrlSecrets, urlSecretValues, type UrlSecret } from '../platform/url
  *   remote:<name>:query    JSON list of [name, value]: the credentials of the URL's
  *                          query string (issue 29, item 5; url-secrets.ts) and, under
  *                          the name "/", its path segments that look like tokens or all
- *                          of them when the URL is marked secret (RED-TEAM.md R-2),
+ *                          of them when the URL is marked secret (docs/security.md, "No credentials of a server URL"),
  *                          masked in the URL that settings keep
  *   remote:<name>:oauth    OAuth tokens and client registration (issue 10,
  *                          main/remote/oauth/store.ts)

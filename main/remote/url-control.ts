@@ -90,7 +90,7 @@ export async function updateUrl(
 }
 
 /**
- * A settings file from before issue 29 (query credentials) or RED-TEAM.md R-2 (path segments that
+ * A settings file from before issue 29 (query credentials) or from before path credentials were moved (segments that
  * look like tokens) may hold a URL with its credential in the clear: moved to the vault on start,
  * once — the vault first, then settings in one atomic write (SettingsStore.update), so a crash
  * between leaves the URL as it was with its values stored too, and the next start finishes. A

@@ -27,7 +27,7 @@ export function AddServerForm({
   const id = useId();
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
-  // The whole URL is the secret (a per-user URL; RED-TEAM.md R-2, docs/remote.md).
+  // The whole URL is the secret (a per-user URL; docs/security.md, "No credentials of a server URL", docs/remote.md).
   const [urlSecret, setUrlSecret] = useState(false);
   const [token, setToken] = useState('');
   const [rows, setRows] = useState<HeaderRow[]>([]);
