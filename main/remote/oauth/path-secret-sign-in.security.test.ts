@@ -140,15 +140,13 @@ describe('a server with a credential in its URL path that fails to connect', () 
     [
       'a JSON-RPC error',
       (u, res, id) =>
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              jsonrpc: '2.0',
-              id,
-              error: { code: -32600, message: `no such user ${u}` },
-            }),
-          ),
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            error: { code: -32600, message: `no such user ${u}` },
+          }),
+        ),
     ],
   ];
   it.each(answers)(
