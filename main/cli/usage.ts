@@ -14,7 +14,7 @@ export const LOCAL_USAGE = `  remote add NAME [--cwd DIR] [--env K=V]... [--secr
 `;
 
 /** `airlock remote update`: see main/cli/remote-update.ts. */
-export const UPDATE_USAGE = `  remote update NAME [--enable | --disable] [--relay | --no-relay] [--url URL | --url-stdin] [--json]
+export const UPDATE_USAGE = `  remote update NAME [--enable | --disable] [--relay | --no-relay] [--url-stdin | --url URL] [--json]
                                            change a server; --no-relay refuses its sampling, elicitation
                                            and roots requests. What lets more run (enable, a new URL,
                                            relaying on) waits for you to confirm in Airlock's window
