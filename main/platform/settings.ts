@@ -51,6 +51,11 @@ export type AgentSettings = Infer<typeof agentSchema>;
 export const remoteSchema = object({
   name: string(),
   url: string(),
+  /**
+   * The user marked the whole URL secret (`remote add --url-stdin`; docs/security.md, "No credentials of a server URL"): every path
+   * segment and query value is in the vault (`remote:<name>:query`) and `url` shows each as `***`.
+   */
+  urlSecret: optional(boolean()),
   enabled: withDefault(boolean(), true),
   /** Its sampling, elicitation and roots requests reach agents (issue 27, item 3); off: refused. */
   relay: withDefault(boolean(), true),

@@ -6,11 +6,12 @@ import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { RemoteSource, type RemoteTimings } from './remote-source.js';
 import { connectionOf, readSecrets, secretValues } from './secrets.js';
+import { joinUrlSecrets, urlSecretValues } from '../platform/url-secrets.js';
 import { RemoteLogins } from './oauth/logins.js';
 import { OAuthSession } from './oauth/session.js';
 import { OAuthStore } from './oauth/store.js';
 import { isStdio, StdioServers } from './stdio/stdio-config.js';
-import { moveQuerySecrets } from './url-control.js';
+import { moveUrlSecrets } from './url-control.js';
 import type { SandboxHost } from './stdio/sandbox/host-facts.js';
 import { SandboxLauncher } from './stdio/sandbox/launcher.js';
 import type { Resolver } from './http/address-guard.js';
@@ -89,7 +90,7 @@ export class RemoteManager {
    * proceed in the background.
    */
   async start(): Promise<void> {
-    await moveQuerySecrets(this.d);
+    await moveUrlSecrets(this.d);
     for (const r of this.d.settings.get().remotes)
       await this.serial(() => this.apply(r.name, { register: 'now' }));
   }
@@ -132,12 +133,16 @@ export class RemoteManager {
   async session(name: string): Promise<OAuthSession | undefined> {
     const cfg = this.d.settings.get().remotes.find((r) => r.name === name);
     if (!cfg || cfg.hasToken || cfg.stdio) return undefined;
+    // The URL the sign-in, its discovery (RFC 9728 derives the metadata's address from the path),
+    // the resource indicator (RFC 8707), refresh and revocation act on: settings' URL with its
+    // vault values put back, as the connection's is (docs/security.md, "No credentials of a server URL").
+    const url = await this.actingUrl(cfg);
     let s = this.sessions.get(name);
     if (!s) {
       const store = new OAuthStore(this.d.vault, name, (v) => this.d.logger.registerSecret(v));
       s = new OAuthSession({
         store,
-        serverUrl: cfg.url,
+        serverUrl: url,
         logger: this.d.logger,
         ...(this.d.resolve ? { resolve: this.d.resolve } : {}),
         pin: this.pinFor(cfg),
@@ -145,7 +150,9 @@ export class RemoteManager {
       });
       this.sessions.set(name, s);
     }
-    await s.load(cfg.url, this.pinFor(cfg));
+    // A record bound to the masked URL (signed in before the session got the real one) is the
+    // same server: kept, and bound to the real URL.
+    await s.load(url, cfg.url, this.pinFor(cfg));
     return s;
   }
 
@@ -177,6 +184,17 @@ export class RemoteManager {
     });
     this.pins.set(cfg.name, { url: cfg.url, pin });
     return pin;
+  }
+
+  /**
+   * A configured server's URL as the things that act on it need it: the masked URL of settings
+   * with its credentials from the vault put back (url-secrets.ts). Views show `cfg.url`. The
+   * values are registered with the logger's redaction first.
+   */
+  async actingUrl(cfg: RemoteSettings): Promise<string> {
+    const { query } = await readSecrets(this.d.vault, cfg.name);
+    for (const v of urlSecretValues(query)) this.d.logger.registerSecret(v);
+    return joinUrlSecrets(cfg.url, query);
   }
 
   /** The session if it exists already (for synchronous views). */

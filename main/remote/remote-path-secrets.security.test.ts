@@ -7,7 +7,7 @@ import { closedPort } from '../../test-support/closed-port.js';
 import { startRemoteApp } from '../../test-support/remote-app.js';
 
 /**
- * Red-team probe (RED-TEAM.md, R-2): "settings.json (no secrets)" and "secrets never in files".
+ * Probe (docs/security.md, "No credentials of a server URL"): "settings.json (no secrets)" and "secrets never in files".
  * A credential in a server URL's query moves to the vault (url-secrets.ts, issue 29 item 5), but
  * many hosted MCP servers put the credential in the URL's path: Zapier's
  * `https://mcp.zapier.com/api/mcp/s/<secret>/mcp` ("treat it like a password"), Pipedream's and

@@ -9,7 +9,7 @@ import type { Logger } from '../../platform/log.js';
 import { endpointRule, serverReach, systemResolver, type Resolver } from '../http/address-guard.js';
 import type { AddressPin } from '../http/address-pin.js';
 import { followAuthorization } from './auto-follow.js';
-import { sanitize, type LoginErrorCode } from './errors.js';
+import { LoginError, sanitize, type LoginErrorCode } from './errors.js';
 import { LoopbackListener, type RedirectPage } from '../../platform/loopback-redirect.js';
 import {
   checkAuthorizationHost,
@@ -46,6 +46,11 @@ export interface LoginFlowOptions {
   logger?: Logger;
   /** Called on every status change. */
   onUpdate?: (flow: LoginFlow) => void;
+  /**
+   * Takes the credentials of `serverUrl` (its path or query; url-secrets.ts) out of an error's
+   * text: the SDK's discovery errors quote the metadata address, which carries the server's path.
+   */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -90,6 +95,20 @@ export class LoginFlow {
 
   /** Runs discovery and registration and opens the listener; afterwards `authUrl` is set. Throws LoginError. */
   async start(): Promise<void> {
+    try {
+      await this.begin();
+    } catch (err) {
+      if (err instanceof LoginError) throw new LoginError(err.code, this.redact(err.message));
+      if (err instanceof Error) err.message = this.redact(err.message);
+      throw err;
+    }
+  }
+
+  private redact(text: string): string {
+    return this.o.redact ? this.o.redact(text) : text;
+  }
+
+  private async begin(): Promise<void> {
     const serverUrl = new URL(this.o.serverUrl);
     const resourceMetadataUrl = this.o.hints?.resourceMetadataUrl
       ? new URL(this.o.hints.resourceMetadataUrl)
@@ -235,7 +254,7 @@ export class LoginFlow {
     if (this.status === 'signed-in' || this.status === 'failed' || this.status === 'cancelled')
       return;
     this.status = status;
-    this.error = error;
+    this.error = error && { ...error, message: this.redact(error.message) };
     clearTimeout(this.timer);
     this.listener?.close();
     if (error)

@@ -105,12 +105,22 @@ export class OAuthSession implements AuthProvider {
     return this.o.store;
   }
 
-  /** Loads the record and drops tokens issued for another URL. */
-  /** `pin`: the server's, which a new URL replaces (RemoteManager.pinFor). */
-  async load(serverUrl = this.serverUrl, pin = this.pin): Promise<void> {
+  /** The URL this session acts on (the real one, credentials in its path or query included). */
+  get url(): string {
+    return this.serverUrl;
+  }
+
+  /**
+   * Loads the record and drops tokens issued for another URL. A record bound to `formerly` (the
+   * same server's URL as settings show it, credentials masked) is rebound to `serverUrl` whole.
+   * `pin`: the server's, which a new URL replaces (RemoteManager.pinFor).
+   */
+  async load(serverUrl = this.serverUrl, formerly?: string, pin = this.pin): Promise<void> {
     this.serverUrl = serverUrl;
     this.pin = pin;
-    const rec = await this.o.store.load();
+    let rec = await this.o.store.load();
+    if (rec && formerly !== undefined && rec.serverUrl === formerly && formerly !== serverUrl)
+      rec = await this.o.store.update((r) => (r ? { ...r, serverUrl } : r));
     if (rec && rec.serverUrl !== serverUrl && (rec.tokens || rec.resource)) {
       // Tokens are bound to the resource they were issued for: never send them to another server.
       await this.o.store.update((r) => (r ? { v: 1, serverUrl, ...pick(r) } : r));
