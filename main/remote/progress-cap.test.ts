@@ -4,7 +4,7 @@ import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { connectClient } from '../../test-support/harness.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { startRemoteApp } from '../../test-support/remote-app.js';
-import { relayLabel } from '../tools/relay-label.js';
+import { relayLabel, serverWords } from '../tools/relay-label.js';
 import { PROGRESS_MESSAGE_CHARS, progressMessage } from './server-progress.js';
 
 /**
@@ -52,8 +52,10 @@ describe('a progress message past the bound', () => {
       expect(mine.map((p) => p.progress)).toEqual([1, 2]);
       const cut = mine[0]!.message!;
       const kept = 'a' + '𝄞'.repeat((PROGRESS_MESSAGE_CHARS - 2) / 2);
+      // The kept words are shown as the server's, as every progress message is (serverWords: a
+      // run of 500 symbols is a lead-in past its bound, so it is quoted); this test is the cut's.
       expect(cut).toBe(
-        `${relayLabel('svc')} ${kept} [Airlock cut ${huge.length - kept.length} characters from this progress message to stay within ${PROGRESS_MESSAGE_CHARS} characters.]`,
+        `${relayLabel('svc')} ${serverWords(kept)} [Airlock cut ${huge.length - kept.length} characters from this progress message to stay within ${PROGRESS_MESSAGE_CHARS} characters.]`,
       );
       expect(wellFormed(cut)).toBe(true);
       expect(mine[1]!.message).toBe(`${relayLabel('svc')} short`);
