@@ -31,27 +31,42 @@ export function markUntrusted(result: CallToolResult, server: string): CallToolR
   meta[UNTRUSTED_META_KEY] = { source: 'remote', server };
   return {
     ...result,
-    content: [{ type: 'text', text: untrustedNote(server) }, ...(result.content ?? [])],
+    // Each block's own `_meta` (and an embedded resource's) is filtered as the result's is.
+    content: [
+      { type: 'text', text: untrustedNote(server) },
+      ...(result.content ?? []).map(ownBlock),
+    ],
     _meta: meta,
   };
 }
 
 /**
- * The upstream's `_meta` without keys that speak for the server answering
- * (2026-07-28 results carry `io.modelcontextprotocol/serverInfo`): the agent
- * talks to Airlock, whose own server fills those in (issue 14, item 3). Nor
- * keys in Airlock's own namespaces: they are Airlock's word, to the agent and to
- * its own code (`dev.airlock/approval` in a server's result was taken for
- * Airlock's "waiting for approval", forged-meta.security.test.ts).
+ * The upstream's `_meta` without keys that speak for the protocol between the agent and Airlock,
+ * nor keys in Airlock's own namespaces. A new object every time (markUntrusted adds to it).
+ *
+ * - Keys under a prefix MCP reserves for itself (mcpReservedKey): they are the protocol's word on
+ *   the hop they travel, and the agent's hop ends at Airlock, whose own server fills in what it
+ *   says there. Upstream, they describe Airlock's connection to the server: 2026-07-28 results
+ *   carry `io.modelcontextprotocol/serverInfo`, `…/protocolVersion`, `…/cache`, and a listen
+ *   stream's `…/subscriptionId` names the request Airlock made upstream (issue 14, item 3); a
+ *   2025-11-25 task's result and notifications carry `io.modelcontextprotocol/related-task`
+ *   naming the upstream's task id, which is not a task of Airlock's (Airlock maps tasks itself and
+ *   sets its own key on what belongs to one of its tasks: gateway/mcp-handlers/tasks.ts).
+ * - Keys in Airlock's namespaces: they are Airlock's word, to the agent and to its own code
+ *   (`dev.airlock/approval` in a server's result was taken for Airlock's "waiting for approval",
+ *   forged-meta.security.test.ts).
+ *
+ * Every other key passes with its value as it came. No size bound here: a result's `_meta` has
+ * none of its own; the whole message is bounded where it is read (UPSTREAM_MESSAGE_LIMIT,
+ * remote/http/lean-fetch.ts, and remote/stdio/line-reader.ts).
  */
-/** A new object every time (markUntrusted adds to it). */
 export function ownMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> {
   if (!meta) return {};
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(meta))
     // "__proto__" (an own key where JSON.parse made the object) is dropped: assigned, it would
     // set out's prototype, and a key under it (`dev.airlock/approval`) would read as out's own.
-    if (k !== '__proto__' && !UPSTREAM_ONLY_META.has(k) && !airlockKey(k)) out[k] = v;
+    if (k !== '__proto__' && !mcpReservedKey(k) && !airlockKey(k)) out[k] = v;
   return out;
 }
 
@@ -61,17 +76,52 @@ function airlockKey(key: string): boolean {
   return k.startsWith('airlock/') || k.startsWith('dev.airlock/');
 }
 
+const MCP_LABELS = new Set(['modelcontextprotocol', 'mcp']);
+
 /**
- * Envelope keys that describe the upstream connection, not the content. `subscriptionId` (MCP
- * 2026-07-28, "Subscriptions") names the listen request Airlock made upstream, never one of the
- * agent's: on a listen stream Airlock sets its own (listen-streams.ts).
+ * A `_meta` key whose prefix MCP reserves (MCP 2025-11-25 basic "General fields: `_meta`"):
+ * "any prefix where the second label is `modelcontextprotocol` or `mcp`" (`io.modelcontextprotocol/`,
+ * `dev.mcp/`, `org.modelcontextprotocol.api/`); and, as 2025-06-18 put it for agents still on that
+ * version, a prefix with either label followed by another (`mcp.dev/`, `api.modelcontextprotocol.org/`).
+ * Labels compared in any case, as Airlock's own are: a client that folds case must not meet one.
+ * `com.example.mcp/` is no one's but the server's and passes.
  */
-const UPSTREAM_ONLY_META = new Set([
-  'io.modelcontextprotocol/serverInfo',
-  'io.modelcontextprotocol/protocolVersion',
-  'io.modelcontextprotocol/cache',
-  'io.modelcontextprotocol/subscriptionId',
-]);
+export function mcpReservedKey(key: string): boolean {
+  const slash = key.lastIndexOf('/');
+  if (slash < 0) return false;
+  const labels = key.slice(0, slash).toLowerCase().split('.');
+  if (labels.length >= 2 && MCP_LABELS.has(labels[1]!)) return true;
+  return labels.slice(0, -1).some((l) => MCP_LABELS.has(l));
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `x` with its `_meta` through ownMeta; absent when nothing is left. Not a record: as it is. */
+function withOwnMeta<T>(x: T): T {
+  if (!isRecord(x) || !('_meta' in x)) return x;
+  const { _meta: m, ...rest } = x;
+  const meta = ownMeta(isRecord(m) ? m : undefined);
+  return (Object.keys(meta).length ? { ...rest, _meta: meta } : rest) as T;
+}
+
+/**
+ * A content block as relayed (text, image, audio, resource_link, embedded resource — ContentBlock,
+ * MCP 2025-11-25; the same shapes in 2026-07-28): its `_meta`, and an embedded resource's own
+ * `_meta` (ResourceContents), filtered as a result's is, so no position inside an answer carries
+ * what the answer itself may not. Everything else passes as it came.
+ */
+export function ownBlock<T>(block: T): T {
+  const out = withOwnMeta(block);
+  if (!isRecord(out) || !isRecord(out.resource)) return out;
+  return { ...out, resource: withOwnMeta(out.resource) } as T;
+}
+
+/** A resources/read result's `contents` (ResourceContents[]), each `_meta` filtered. */
+export function ownContents<T>(contents: readonly T[]): T[] {
+  return contents.map(withOwnMeta);
+}
 
 /**
  * A server notification's `_meta` as the agent gets it (log lines, resource updates, progress):
