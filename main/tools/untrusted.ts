@@ -135,7 +135,7 @@ export function noticeMeta(meta: unknown): Record<string, unknown> | undefined {
   return Object.keys(own).length ? own : undefined;
 }
 
-/** A read (resource, prompt) result with the upstream identity removed from its `_meta`. */
+/** A read (resource, prompt, completion) result with its top-level `_meta` through ownMeta. */
 export function withoutUpstreamIdentity<T extends { _meta?: Record<string, unknown> }>(r: T): T {
   if (!r._meta) return r;
   const meta = ownMeta(r._meta);
