@@ -3,7 +3,7 @@ import { BIDI_NAMES } from '../../common/bidi-names.js';
 import { skeleton, wordStarts } from '../../common/lookalike.js';
 import { looksLikeOwnRoute } from '../../common/routes.js';
 import { schemaWords } from './schema-words.js';
-import { ownBlock, ownMeta } from './untrusted.js';
+import { ownBlock, ownBlocks, ownMeta } from './untrusted.js';
 
 /**
  * What an upstream asks of the user through Airlock always says whose it is (issue 27, item 3).
@@ -256,7 +256,7 @@ function ownSampled(m: unknown): unknown {
   const own = ownBlock(m);
   const c = own.content;
   return 'content' in own
-    ? { ...own, content: Array.isArray(c) ? c.map(ownBlock) : ownBlock(c) }
+    ? { ...own, content: Array.isArray(c) ? ownBlocks(c) : ownBlock(c) }
     : own;
 }
 

@@ -29,13 +29,12 @@ export function markUntrusted(result: CallToolResult, server: string): CallToolR
   // last in it as it did in a copy, without the copy (issue 34).
   const meta = ownMeta(result._meta);
   meta[UNTRUSTED_META_KEY] = { source: 'remote', server };
+  // Each block's own `_meta` (and an embedded resource's) is filtered as the result's is; a block
+  // with nothing to drop is passed as the same object, so a result with no `_meta` inside costs
+  // no more than the note (every remote tools/call comes here, issue 34).
   return {
     ...result,
-    // Each block's own `_meta` (and an embedded resource's) is filtered as the result's is.
-    content: [
-      { type: 'text', text: untrustedNote(server) },
-      ...(result.content ?? []).map(ownBlock),
-    ],
+    content: [{ type: 'text', text: untrustedNote(server) }, ...ownBlocks(result.content ?? [])],
     _meta: meta,
   };
 }
@@ -63,11 +62,17 @@ export function markUntrusted(result: CallToolResult, server: string): CallToolR
 export function ownMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> {
   if (!meta) return {};
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(meta))
-    // "__proto__" (an own key where JSON.parse made the object) is dropped: assigned, it would
-    // set out's prototype, and a key under it (`dev.airlock/approval`) would read as out's own.
-    if (k !== '__proto__' && !mcpReservedKey(k) && !airlockKey(k)) out[k] = v;
+  for (const k of Object.keys(meta)) if (!dropped(k)) out[k] = meta[k];
   return out;
+}
+
+/**
+ * Whether ownMeta leaves `k` out. "__proto__" (an own key where JSON.parse made the object) is:
+ * assigned, it would set out's prototype, and a key under it (`dev.airlock/approval`) would read
+ * as out's own.
+ */
+function dropped(k: string): boolean {
+  return k === '__proto__' || mcpReservedKey(k) || airlockKey(k);
 }
 
 /** A `_meta` key in a namespace of Airlock's (`airlock/…`, `dev.airlock/…`), in any case. */
@@ -75,8 +80,6 @@ function airlockKey(key: string): boolean {
   const k = key.toLowerCase();
   return k.startsWith('airlock/') || k.startsWith('dev.airlock/');
 }
-
-const MCP_LABELS = new Set(['modelcontextprotocol', 'mcp']);
 
 /**
  * A `_meta` key whose prefix MCP reserves (MCP 2025-11-25 basic "General fields: `_meta`"):
@@ -87,21 +90,34 @@ const MCP_LABELS = new Set(['modelcontextprotocol', 'mcp']);
  * `com.example.mcp/` is no one's but the server's and passes.
  */
 export function mcpReservedKey(key: string): boolean {
-  const slash = key.lastIndexOf('/');
-  if (slash < 0) return false;
-  const labels = key.slice(0, slash).toLowerCase().split('.');
-  if (labels.length >= 2 && MCP_LABELS.has(labels[1]!)) return true;
-  return labels.slice(0, -1).some((l) => MCP_LABELS.has(l));
+  return MCP_RESERVED.test(key);
 }
+
+/**
+ * mcpReservedKey as one test that allocates nothing (it runs on every `_meta` key of every
+ * remote result). A prefix is labels and the first `/` (a label holds no `/`): the lookahead
+ * asks for that slash, `[^./]*` is one label, and nothing here reaches past the first slash
+ * (`dev.mcp/a/b` is under `dev.mcp/`). Alternatives: either label followed by another
+ * (2025-06-18), which holds a second label that is not the last; or the second label that is the
+ * last (2025-11-25: `dev.mcp/`).
+ * Case-insensitive: no other character folds to one of these letters.
+ */
+const MCP_RESERVED =
+  /^(?=[^/]*\/)(?:[^./]*\.(?:mcp|modelcontextprotocol)\/|(?:[^./]*\.)*(?:mcp|modelcontextprotocol)\.)/i;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** `x` with its `_meta` through ownMeta; absent when nothing is left. Not a record: as it is. */
+/**
+ * `x` with its `_meta` through ownMeta; absent when nothing is left. Not a record, or nothing to
+ * drop: `x` itself (no copy; an empty `_meta` stays as it came).
+ */
 function withOwnMeta<T>(x: T): T {
   if (!isRecord(x) || !('_meta' in x)) return x;
-  const { _meta: m, ...rest } = x;
+  const m = x._meta;
+  if (isRecord(m) && !Object.keys(m).some(dropped)) return x;
+  const { _meta: _drop, ...rest } = x;
   const meta = ownMeta(isRecord(m) ? m : undefined);
   return (Object.keys(meta).length ? { ...rest, _meta: meta } : rest) as T;
 }
@@ -113,9 +129,35 @@ function withOwnMeta<T>(x: T): T {
  * what the answer itself may not. Everything else passes as it came.
  */
 export function ownBlock<T>(block: T): T {
-  const out = withOwnMeta(block);
-  if (!isRecord(out) || !isRecord(out.resource)) return out;
-  return { ...out, resource: withOwnMeta(out.resource) } as T;
+  // The common block (no `_meta`, no resource, not a tool_result) as it is, at once.
+  if (typeof block !== 'object' || block === null) return block;
+  const b = block as Record<string, unknown>;
+  if (b._meta === undefined && b.resource === undefined && b.type !== 'tool_result') return block;
+  const own = withOwnMeta(block);
+  if (!isRecord(own)) return own;
+  let out: Record<string, unknown> = own;
+  if (isRecord(out.resource)) {
+    const resource = withOwnMeta(out.resource);
+    if (resource !== out.resource) out = { ...out, resource };
+  }
+  // A sampling message's tool_result holds content blocks of its own (ToolResultContent.content,
+  // MCP 2025-11-25 client/sampling), each with its `_meta`.
+  if (out.type === 'tool_result' && Array.isArray(out.content)) {
+    const content = ownBlocks(out.content);
+    if (content !== out.content) out = { ...out, content };
+  }
+  return out as T;
+}
+
+/** Blocks through ownBlock, in order; the same array when no block changed. */
+export function ownBlocks<T>(blocks: readonly T[]): readonly T[] {
+  let out: T[] | undefined;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = ownBlock(blocks[i]!);
+    if (b !== blocks[i]) out ??= blocks.slice(0, i);
+    out?.push(b);
+  }
+  return out ?? blocks;
 }
 
 /** A resources/read result's `contents` (ResourceContents[]), each `_meta` filtered. */
