@@ -3,7 +3,7 @@ import { BIDI_NAMES } from '../../common/bidi-names.js';
 import { skeleton, wordStarts } from '../../common/lookalike.js';
 import { looksLikeOwnRoute } from '../../common/routes.js';
 import { schemaWords } from './schema-words.js';
-import { ownBlock, ownBlocks, ownMeta } from './untrusted.js';
+import { ownBlock, ownBlocks, ownMeta, withOwnMeta } from './untrusted.js';
 
 /**
  * What an upstream asks of the user through Airlock always says whose it is (issue 27, item 3).
@@ -73,10 +73,15 @@ export function labelRelayed(req: RelayRequest, self?: RelaySelf): Labelled {
     const messages = Array.isArray(req.params.messages)
       ? { messages: req.params.messages.map(ownSampled) }
       : {};
+    // So do the tools it offers the model (CreateMessageRequestParams.tools: Tool, with `_meta`).
+    const tools = Array.isArray(req.params.tools)
+      ? { tools: req.params.tools.map(withOwnMeta) }
+      : {};
     return {
       params: {
         ...req.params,
         ...messages,
+        ...tools,
         systemPrompt: `${label} ${words}`.trimEnd(),
         _meta: meta,
       },

@@ -271,6 +271,23 @@ describe('blind: relayed sampling', () => {
   });
 });
 
+describe('review: a sampling request offers tools (CreateMessageRequestParams.tools, 2025-11-25)', () => {
+  it("each tool's `_meta` filtered; name, schema and order as they came", () => {
+    const tools = [
+      { name: 'a', inputSchema: { type: 'object' }, _meta: { ...F, ...S } },
+      { name: 'b', inputSchema: { type: 'object' } },
+    ];
+    const req = {
+      server: 'srv',
+      method: 'sampling/createMessage',
+      params: { messages: [], maxTokens: 1, tools: structuredClone(tools) },
+    } as unknown as RelayRequest;
+    const out = labelRelayed(req);
+    const got = ('params' in out ? out.params['tools'] : undefined) as Record<string, unknown>[];
+    expect(got).toEqual([{ ...tools[0], _meta: S }, tools[1]]);
+  });
+});
+
 describe('review: nothing copied where nothing is dropped', () => {
   it('a block with no `_meta`, or only server keys, is the same object', () => {
     const plain = { type: 'text', text: 'a' };

@@ -113,7 +113,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * `x` with its `_meta` through ownMeta; absent when nothing is left. Not a record, or nothing to
  * drop: `x` itself (no copy; an empty `_meta` stays as it came).
  */
-function withOwnMeta<T>(x: T): T {
+export function withOwnMeta<T>(x: T): T {
   if (!isRecord(x) || !('_meta' in x)) return x;
   const m = x._meta;
   if (isRecord(m) && !Object.keys(m).some(dropped)) return x;
