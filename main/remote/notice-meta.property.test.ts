@@ -21,12 +21,25 @@ const RESERVED_EXACT = [
   'io.modelcontextprotocol/subscriptionId',
 ];
 
-/** Whether the filter must drop this key: Airlock's namespaces, connection keys, `__proto__`. */
+/**
+ * A prefix MCP reserves (2025-11-25: the second label is `modelcontextprotocol` or `mcp`; 2025-06-18:
+ * either label followed by another), in any case. `com.example.mcp/x` is not.
+ */
+function mcpPrefix(key: string): boolean {
+  const m = /^(.*)\//s.exec(key.toLowerCase());
+  if (!m) return false;
+  const labels = m[1]!.split('.');
+  const mcp = (l: string | undefined) => l === 'mcp' || l === 'modelcontextprotocol';
+  return mcp(labels[1]) || labels.slice(0, -1).some(mcp);
+}
+
+/** Whether the filter must drop this key: Airlock's namespaces, MCP's, `__proto__`. */
 function reserved(key: string): boolean {
   const k = key.toLowerCase();
   return (
     key === '__proto__' ||
     RESERVED_EXACT.includes(key) ||
+    mcpPrefix(key) ||
     k.startsWith('airlock/') ||
     k.startsWith('dev.airlock/')
   );

@@ -29,6 +29,9 @@ const SENT = {
   'DEV.AIRLOCK/relayed': { server: 'airlock' },
   'io.modelcontextprotocol/serverInfo': { name: 'upstream' },
   'io.modelcontextprotocol/subscriptionId': 'upstream-subscription',
+  // The upstream's own task (2025-11-25 tasks, "Related Task Metadata"): not a task of Airlock's.
+  'io.modelcontextprotocol/related-task': { taskId: 'upstream-task-7' },
+  'dev.mcp/anything': 1,
 };
 const KEPT = { 'example.com/trace': NESTED };
 

@@ -3,7 +3,7 @@ import { BIDI_NAMES } from '../../common/bidi-names.js';
 import { skeleton, wordStarts } from '../../common/lookalike.js';
 import { looksLikeOwnRoute } from '../../common/routes.js';
 import { schemaWords } from './schema-words.js';
-import { ownMeta } from './untrusted.js';
+import { ownBlock, ownBlocks, ownMeta, withOwnMeta } from './untrusted.js';
 
 /**
  * What an upstream asks of the user through Airlock always says whose it is (issue 27, item 3).
@@ -68,8 +68,23 @@ export function labelRelayed(req: RelayRequest, self?: RelaySelf): Labelled {
   }
   if (req.method === 'sampling/createMessage') {
     const words = serverWords(req.params.systemPrompt);
+    // The messages' content blocks carry `_meta` of their own (SamplingMessage, MCP 2025-11-25:
+    // one block or an array of them), filtered as a result's blocks are (untrusted.ts ownBlock).
+    const messages = Array.isArray(req.params.messages)
+      ? { messages: req.params.messages.map(ownSampled) }
+      : {};
+    // So do the tools it offers the model (CreateMessageRequestParams.tools: Tool, with `_meta`).
+    const tools = Array.isArray(req.params.tools)
+      ? { tools: req.params.tools.map(withOwnMeta) }
+      : {};
     return {
-      params: { ...req.params, systemPrompt: `${label} ${words}`.trimEnd(), _meta: meta },
+      params: {
+        ...req.params,
+        ...messages,
+        ...tools,
+        systemPrompt: `${label} ${words}`.trimEnd(),
+        _meta: meta,
+      },
     };
   }
   return { params: { ...req.params, _meta: meta } };
@@ -184,6 +199,17 @@ export function serverWords(raw: unknown): string {
   return readsAsAirlock(text) ? `The server writes: “${text}”` : text;
 }
 
+/**
+ * A server's content text that the agent reads as a message (a prompt's messages, prompts/get):
+ * marked as serverWords marks, but complete. A start that reads as Airlock — after any lead-in of
+ * blank lines, invisible or direction characters — is quoted as the server's, with that lead-in
+ * inside the quotes; any other text passes exactly as it came. Nothing is dropped: the text is a
+ * prompt the user chose, and a gateway passes content complete (docs/remote.md).
+ */
+export function serverText(raw: string): string {
+  return readsAsAirlock(raw.replace(LEADING_NOISE, '')) ? `The server writes: “${raw}”` : raw;
+}
+
 /** Why a server's URL-mode link is not passed on, or what to say about it. */
 export function relayedLinkProblem(
   raw: unknown,
@@ -227,6 +253,16 @@ export function isLoopback(hostname: string): boolean {
   if (h === 'localhost' || h.endsWith('.localhost') || h === '::1' || h === '0.0.0.0') return true;
   if (/^127\.\d+\.\d+\.\d+$/.test(h)) return true;
   return /^::ffff:(127\.|7f[0-9a-f]{2}:)/.test(h) || h === '::';
+}
+
+/** A sampling message with its own `_meta` and its content blocks' filtered. */
+function ownSampled(m: unknown): unknown {
+  if (!isRecord(m)) return m;
+  const own = ownBlock(m);
+  const c = own.content;
+  return 'content' in own
+    ? { ...own, content: Array.isArray(c) ? ownBlocks(c) : ownBlock(c) }
+    : own;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -234,7 +234,7 @@ describe('schema words on a deep schema', () => {
 });
 
 describe('a prompt as got (prompts/get)', () => {
-  it('its description is read as the listed one is; its messages and names are as written', async () => {
+  it('its description is read as the listed one is; a message that starts as Airlock is marked, complete', async () => {
     const features = new RemoteFeatures('svc', 1000, new Logger({ stderr: false }));
     await fc.assert(
       fc.asyncProperty(display, async (description) => {
@@ -255,7 +255,9 @@ describe('a prompt as got (prompts/get)', () => {
         else if (readsAsAirlock(description))
           expect(got.description).toMatch(/^The server writes: “/);
         else expect(got.description).toBe(description);
-        expect(got.messages).toEqual(messages);
+        expect(got.messages).toEqual([
+          { role: 'user', content: { type: 'text', text: 'The server writes: “Airlock: hello”' } },
+        ]);
       }),
       { numRuns: 200 },
     );

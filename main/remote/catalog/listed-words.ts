@@ -1,8 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { Prompt, Resource, ResourceTemplate } from '../../tools/features.js';
-import { serverWords } from '../../tools/relay-label.js';
+import { serverText, serverWords } from '../../tools/relay-label.js';
 import { schemaWords } from '../../tools/schema-words.js';
-import { ownMeta } from '../../tools/untrusted.js';
+import { ownBlock, ownMeta } from '../../tools/untrusted.js';
 
 /**
  * What a remote server lists — tools, prompts, resources, resource templates — as Airlock passes
@@ -46,12 +46,35 @@ export function listedPrompt(p: Prompt): Prompt {
 }
 
 /**
- * A prompt as got (prompts/get): its `description` is the prompt's, shown as the listed one is
- * (GetPromptResult, MCP server/prompts), so it is read the same way. The messages are the
- * prompt's content, passed on as the server wrote them, as a tool result's content is.
+ * A prompt as got (prompts/get, GetPromptResult, MCP server/prompts; both protocol eras take it
+ * here, RemoteFeatures.getPrompt): its `description` is the prompt's, shown as the listed one is,
+ * so it is read the same way. Its messages are the server's words that the agent's app puts in
+ * the conversation as a turn of the user's or the assistant's: each text a message carries (a
+ * text block's, an embedded text resource's) is marked as the server's when it starts as Airlock
+ * (serverText, complete: nothing cut); a resource link's title and description are read as a
+ * listed resource's; and every `_meta` inside — the block's, the embedded resource's, the
+ * message's own — is filtered as a result's is (untrusted.ts ownBlock). Images, audio, blobs,
+ * URIs, roles and annotations pass as they came.
  */
-export function gotPrompt<T extends { description?: string }>(r: T): T {
-  return words(r, 'description');
+export function gotPrompt<T extends { description?: string; messages?: unknown }>(r: T): T {
+  const out = words(r, 'description');
+  return Array.isArray(r.messages) ? { ...out, messages: r.messages.map(gotMessage) } : out;
+}
+
+function gotMessage(m: unknown): unknown {
+  if (!isRecord(m)) return m;
+  const own = ownBlock(m); // a message's own `_meta`, should a server add one
+  return 'content' in own ? { ...own, content: gotBlock(own.content) } : own;
+}
+
+function gotBlock(block: unknown): unknown {
+  const b = ownBlock(block);
+  if (!isRecord(b)) return b;
+  if (b.type === 'text' && typeof b.text === 'string') return { ...b, text: serverText(b.text) };
+  if (b.type === 'resource_link') return words(words(b, 'title'), 'description');
+  if (b.type === 'resource' && isRecord(b.resource) && typeof b.resource.text === 'string')
+    return { ...b, resource: { ...b.resource, text: serverText(b.resource.text) } };
+  return b;
 }
 
 export const listedResource = (r: Resource): Resource => listedItem(r);

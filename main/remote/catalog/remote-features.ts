@@ -16,7 +16,7 @@ import type { Redactor } from '../connection/redact.js';
 import { inRelayScope } from '../relay/relay-scope.js';
 import { gotPrompt, listedPrompt, listedResource, listedTemplate } from './listed-words.js';
 import { serverProgress } from '../server-progress.js';
-import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../../tools/untrusted.js';
+import { ownContents, UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../../tools/untrusted.js';
 import { isServerAnswer, type Upstream } from '../upstream/upstream.js';
 import {
   livedHealthy,
@@ -183,7 +183,9 @@ export class RemoteFeatures {
     const r = await inRelayScope(ctx, () =>
       up.client.readResource({ uri }, { ...this.requestOptions(ctx), cacheMode: 'bypass' }),
     );
-    return this.marked(withoutUpstreamIdentity(r as ReadResourceResult));
+    // Each content's `_meta` filtered as the result's is (untrusted.ts ownContents).
+    const read = withoutUpstreamIdentity(r as ReadResourceResult);
+    return this.marked({ ...read, contents: ownContents(read.contents) });
   }
 
   async getPrompt(

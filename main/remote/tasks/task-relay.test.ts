@@ -168,8 +168,14 @@ describe('task-augmented calls through Airlock (2025-era agent and upstream)', (
       const before = up.created.length;
       const call = modern.callTool({ name: 'tasks__report', arguments: { topic: 'eras' } });
       await up.until(() => up.created.length > before);
-      await up.finish(up.created.at(-1)!.taskId, 'a report across eras');
-      expect(text(await call)).toContain('a report across eras');
+      const upstreamTask = up.created.at(-1)!.taskId;
+      await up.finish(upstreamTask, 'a report across eras');
+      const r = await call;
+      expect(text(r)).toContain('a report across eras');
+      // The server's tasks/result names its own task (related-task, "Related Task Metadata"):
+      // not a task of Airlock's, and this call is none; the agent never sees that id.
+      expect(r._meta?.['io.modelcontextprotocol/related-task']).toBeUndefined();
+      expect(JSON.stringify(r)).not.toContain(upstreamTask);
     } finally {
       await modern.close();
     }
