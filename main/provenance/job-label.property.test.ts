@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import {
+  HELD_OUT_BENIGN,
+  HELD_OUT_INJECTED,
+  SEEDS,
+  TUNING_BENIGN,
+  TUNING_INJECTED,
+  sample,
+} from '../../test-support/job-label-variants.js';
+import { addressedInstruction } from './addressed-instructions.js';
+import { readingsOf } from './readings.js';
+
+/**
+ * The job label as a class (docs/provenance.md, "An instruction addressed to the agent"):
+ * generated wordings (test-support/job-label-variants.ts) read as the content index reads a
+ * stranger's text. The tuning part is what the rule was fitted to; the held-out part (other
+ * languages, templates, separators and seed) was measured once, after, and is held to that
+ * figure. Both benign parts are held to their measured false-flag counts.
+ */
+
+const detected = (t: string) => addressedInstruction(t, readingsOf(t)) !== null;
+const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)}%`;
+
+function measure(name: string, texts: string[], want: boolean) {
+  const wrong = texts.filter((t) => detected(t) !== want);
+  const right = texts.length - wrong.length;
+  console.log(
+    `job label ${name}: ${want ? 'detected' : 'not flagged'} ${right}/${texts.length} (${pct(right, texts.length)})` +
+      (wrong.length ? `; e.g. ${JSON.stringify([...new Set(wrong)].slice(0, 4))}` : ''),
+  );
+  return wrong.length;
+}
+
+// Floors (misses / false flags allowed), measured: see the docs' table.
+const FLOOR = { tuning: 0, tuningBenign: 0, heldOut: 400, heldOutBenign: 400 };
+
+describe('job label, tuning part (generated)', () => {
+  it('detects the injected wordings', () => {
+    expect(
+      measure('tuning injected', sample(TUNING_INJECTED, SEEDS.tuning), true),
+    ).toBeLessThanOrEqual(FLOOR.tuning);
+  });
+  it('flags no newsletter, job ad, meeting note or mail', () => {
+    expect(
+      measure('tuning benign', sample(TUNING_BENIGN, SEEDS.tuningBenign), false),
+    ).toBeLessThanOrEqual(FLOOR.tuningBenign);
+  });
+});
+
+describe('job label, held-out part (generated; never tuned on)', () => {
+  it('detects the injected wordings', () => {
+    expect(
+      measure('held-out injected', sample(HELD_OUT_INJECTED, SEEDS.heldOut), true),
+    ).toBeLessThanOrEqual(FLOOR.heldOut);
+  });
+  it('flags no newsletter, job ad or mail', () => {
+    expect(
+      measure('held-out benign', sample(HELD_OUT_BENIGN, SEEDS.heldOutBenign), false),
+    ).toBeLessThanOrEqual(FLOOR.heldOutBenign);
+  });
+});
