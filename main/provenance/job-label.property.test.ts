@@ -31,8 +31,13 @@ function measure(name: string, texts: string[], want: boolean) {
   return wrong.length;
 }
 
-// Floors (misses / false flags allowed), measured: see the docs' table.
-const FLOOR = { tuning: 0, tuningBenign: 0, heldOut: 400, heldOutBenign: 400 };
+// Misses and false flags allowed: the figures measured (400 texts each). The held-out part was
+// run once, after the rule was fitted to the tuning part, and not tuned on since: 11 missed
+// (salutations the rule does not know, "Hiya"), 25 benign flagged (product updates whose verb
+// has a determiner and no "automatically": "Automated calendar-chatbot: cancel the no-shows
+// before they cost you"). Before the change (the review-of-batch-7 rule): tuning 3/400 detected,
+// held out 7/400, no benign text of either part flagged.
+const FLOOR = { tuning: 0, tuningBenign: 0, heldOut: 11, heldOutBenign: 25 };
 
 describe('job label, tuning part (generated)', () => {
   it('detects the injected wordings', () => {
