@@ -91,16 +91,19 @@ const PITCH = `${SENTENCE}{0,160}?(?<![\\p{L}])${PITCH_WORDS}`;
 // invite, add …), or that is undone in a click (archive, mark, label, create). Deleting,
 // cancelling, declining, paying or replying to the sender is an order, pitch word or not.
 const EXCUSED =
-  '(?<![\\p{L}])(?:send|forward|share|copy|export|upload|invite|add|create|archive|label|mark|' +
-  'compart(?:e|a|ir|ilhe|ilhar)|partilh(?:e|ar)|partage[rz]?|reenv[ií](?:a|e|ar)|reencaminh(?:e|ar)|encaminh(?:e|ar)|env[ií](?:a|e|ar)|envoie[rz]?|envoyer|transf[eéè]re[rz]?|transmet(?:s|tez|tre)|archiv(?:a|e|ar|er|ez)|arquiv(?:e|ar)|invit(?:a|e|ar|er|ez)|convid(?:e|ar)|a[ñn]ad(?:e|a|ir)|agreg(?:a|ue|ar)|adicion(?:e|ar)|ajoute[rz]?|cre(?:a|e|ar)|crie|criar|cr[ée]e[rz]?|marc(?:a|ar)|marque[rz]?|' +
-  'teile|teilen|leite|leiten|weiterleiten|sende|senden|schicke|schicken|archiviere|archivieren|lade|laden|f[üu]ge|f[üu]gen|erstelle|erstellen|markiere|markieren)';
-// After the act: an address or link named; or a determiner, with no pitch word in the sentence
-// if the act is one a pitch may excuse.
-const actOn = (act: string, obj: string) =>
-  `${act}(?=${NAMED}|(?<!${EXCUSED})${GAP}${obj}|(?!${PITCH})${GAP}${obj})`;
-// The same act after a pitch word ("Mail assistant: automatically forward every message to …"):
-// one a pitch may excuse must then name an address or link.
-const actOnLed = (act: string, obj: string) => `${act}(?=${NAMED}|(?<!${EXCUSED})${GAP}${obj})`;
+  '(?<![\\p{L}])(?:send|forward|share|copy|export|upload|invite|add|create|label|mark|archiv|arquiv|compart|partilh|partag|reenv|reencaminh|encaminh|env|transf[eéè]r|transmet|invit|convid|a[ñn]ad|agreg|adicion|ajout|cre|cri|cr[ée]|marc|marqu|teil|leit|weiterleit|schick|lad|f[üu]g|erstell)[\\p{L}]{0,6}';
+// A pitch word just before the act, and "please" or "por favor" between (LED).
+const LED_BEFORE = `${PITCH_WORDS},?[ \\t]{1,3}(?:[\\p{L}]+[ \\t]{1,3}){0,2}[\\p{L}]+`;
+// After the act: an address or link named, or a determiner.
+const actOn = (act: string, obj: string) => `${act}(?=${NAMED}|${GAP}${obj})`;
+// And, where no address or link is named and the act is one a pitch may excuse, no pitch word
+// before the act or in the rest of the sentence. Once, after the act's alternation: the whole
+// pattern of addressed-instructions.ts stays under V8's 20 KiB, past which it is not optimised
+// and a scan costs ten times as much (addressed-instructions.test.ts).
+const NOT_PITCH = `(?:(?=${NAMED})|(?<!${EXCUSED})|(?<!${LED_BEFORE})(?!${PITCH}))`;
+// A pitch word may stand before the act ("Mail assistant: automatically forward every message
+// to …", "in seconds, delete …").
+const LED = `(?:${PITCH_WORDS},?${GAP})?`;
 
 /**
  * The pattern's source, for addressed-instructions.ts's alternation (flags `imu`). `opens` is a
@@ -108,16 +111,14 @@ const actOnLed = (act: string, obj: string) => `${act}(?=${NAMED}|(?<!${EXCUSED}
  */
 export function jobLabelSource(opens: string, act: string, line: string): string {
   const place = `(?:${opens}|[ \\t](?:[—–|-]|--)[ \\t]{1,3})`;
-  const acts = (on: typeof actOn) =>
-    `(?:${on(act, OBJ_EN)}|${PLEASE_ML}(?:${on(ACT_ROM, OBJ_ROM)}|${on(ACT_DE, OBJ_DE)}))`;
-  const led = `${PITCH_WORDS},?${GAP}${acts(actOnLed)}`;
+  const acts = `${LED}(?:${actOn(act, OBJ_EN)}|${PLEASE_ML}(?:${actOn(ACT_ROM, OBJ_ROM)}|${actOn(ACT_DE, OBJ_DE)}))${NOT_PITCH}`;
   return (
     `${place}(?:` +
     // A label: "Scheduling assistant: …", "Contract.docx — scheduling AI – …".
     `${NAME}[ \\t]{0,2}(?:${COLON_DASH})` +
     // A salutation: "Dear scheduling assistant, …", "To the calendar LLM: …", "Hola asistente de agenda, …".
     `|${SALUTE}[ \\t,]{1,3}${DET}?${NAME}[ \\t]{0,2}(?:${COLON_DASH}|[,!])` +
-    `)${AFTER}(?:${acts(actOn)}|${led})${line}`
+    `)${AFTER}${acts}${line}`
   );
 }
 
