@@ -226,6 +226,10 @@ function addressedSpot(s: string): string | null {
 // characters: Unicode's Cf), and the fillers that show a blank.
 const INVISIBLE = /[\p{Cf}\u034F\u115F\u1160\u3164\uFFA0]/gu;
 
+// "︰" (U+FE30, a vertical two-dot leader) is drawn as a colon, and NFKC makes it "..", which
+// no label reads: it is read as a colon first ("Inbox AI︰ delete …"; review of the job-label branch).
+const VERTICAL_COLON = /\uFE30/g;
+
 /**
  * The text as the model reads it: full-width and other compatibility forms as their plain
  * letters (NFKC: "Ａｓｓｉｓｔａｎｔ"), invisible characters dropped ("Assis\u200Btant"), colons and
@@ -234,7 +238,9 @@ const INVISIBLE = /[\p{Cf}\u034F\u115F\u1160\u3164\uFFA0]/gu;
  */
 export function folded(t: string): string {
   // eslint-disable-next-line no-control-regex
-  return /[^\x00-\x7F]/.test(t) ? labelMarks(t.normalize('NFKC').replace(INVISIBLE, '')) : t;
+  return /[^\x00-\x7F]/.test(t)
+    ? labelMarks(t.replace(VERTICAL_COLON, ':').normalize('NFKC').replace(INVISIBLE, ''))
+    : t;
 }
 
 /**
