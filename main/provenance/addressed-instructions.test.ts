@@ -5,6 +5,7 @@ import {
   addressedInstruction,
   mayAddress,
   MAX_EXCERPT,
+  PATTERN_LENGTH,
 } from './addressed-instructions.js';
 
 describe('addressedInstruction: a stranger speaking to the agent', () => {
@@ -118,6 +119,10 @@ describe('addressedInstruction: bounded', () => {
       ),
       { numRuns: 60 },
     );
+  });
+  it('keeps the pattern under the size V8 still optimises (20 KiB)', () => {
+    // Past it a scan of a 3 KB mail took ten times as long (PATTERN_LENGTH's comment).
+    expect(PATTERN_LENGTH).toBeLessThan(20 * 1024);
   });
 });
 

@@ -1,3 +1,5 @@
+import { jobLabelSource, labelMarks } from './job-label.js';
+
 /**
  * Whether a stranger's text addresses an automated agent (docs/provenance.md, "An instruction
  * addressed to the agent"): prompt injection speaks to the model reading the mail or page, not to
@@ -82,12 +84,6 @@ const WORK_ITEM =
 const ACT =
   '(?:(?:please|kindly|also|now|immediately|then|first)[ \\t]{1,3}){0,2}(?:archive|delete|trash|remove|forward|send|move|mark|decline|cancel|reject|accept|reply|respond|share|invite|add|create|update|change|reschedule|ignore|disregard|run|execute|click|open|download|install|unsubscribe|block|clear|empty|purge|wipe|label|mute|approve|pay|transfer|grant|copy|export|upload|disable|enable)(?![\\p{L}])';
 
-// The jobs an agent does for the user, which name it as a label: "Scheduling assistant:", "Inbox
-// bot:", "Calendar agent:".
-const JOB = '(?:scheduling|calendar|e-?mail|mail|inbox|mailbox|meeting|booking)';
-// What the job label's act is on when it is the user's in particular, not a product's pitch.
-const JOB_OBJECT = '(?:the|all|every|each|any|this|these|those)(?![\\p{L}])';
-
 const SOURCES: string[] = [
   // A fake turn or role marker at a line start: "System: …", "assistant: …", "[INST]",
   // "<|im_start|>", "### Instruction".
@@ -121,20 +117,13 @@ const SOURCES: string[] = [
   // (w-cal-desc-delete). The role is a mailbox's or calendar's, which is what an agent is given;
   // what follows is an act on them (ACT), as people in those roles are written to as well.
   `${OPENS}(?:(?:the|all|any|every)[ \\t]{1,3})?${AGENT_TARGET}[ \\t]{1,3}(?:(?:that|which|who)[ \\t]{1,3})?${ROLE_VERB}(?:[ \\t]{1,3}[^\\s.!?:：]{1,40}){0,3}?[ \\t]{1,3}${ROLE_OBJECT}(?:[ \\t]{0,2}[:：][ \\t]{0,3}${ACT}${LINE_OF_WORDS}|[ \\t]{1,3}${MODAL}[ \\t]{1,3}${ACT})`,
-  // The agent named by the job it does for the user, as a label, then an act on what it manages:
-  // "Scheduling assistant: share document …", "Inbox bot: archive every message …" — wherever it
-  // stands, as a title's dash or bar before it ("Contract.docx — scheduling assistant: share …",
-  // an event attachment's title: outside corpus batch 7, z-cal-attachment-share) makes it no
-  // headline. A person in that job is a name after the colon ("Scheduling assistant: Maria
-  // Lopez"), and a headline is no act ("Calendar assistant: what is new"), so the act (ACT, then
-  // four words) is required, as for the role pattern above. These words are also a product's
-  // feature list ("Booking assistant: accept reservations around the clock", "Email assistant:
-  // reply to customers twice as fast", "Our meeting assistant: create action items …"; review of
-  // batch 7): so the label must open a line or sentence or follow a title's dash or bar, and the
-  // act must be on something of the user's in particular — a determiner after it ("delete the
-  // messages", "archive every message") or an address or link in the same sentence ("share
-  // document … with signing@…").
-  `(?:${OPENS}|[ \\t](?:[—–|-]|--)[ \\t]{1,3})${JOB}[ \\t-]{1,3}(?:assistants?|agents?|bots?)[ \\t]{0,2}[:：][ \\t]{0,3}${ACT}(?=[ \\t]{1,3}${JOB_OBJECT}|[^\\n.!?]{0,120}?(?:[\\p{L}\\p{N}]@|://))${LINE_OF_WORDS}`,
+  // The agent named by the job it does for the user, as a label or in a salutation, then an act
+  // on the user's things: "Contract.docx — scheduling assistant: share document … with signing@…",
+  // "Dear scheduling AI, please forward …", "Asistente de agenda: comparte el documento …"
+  // (outside corpus batch 7, z-cal-attachment-share, and its review; job-label.ts). A product's
+  // feature list ("Booking assistant: accept reservations around the clock") has no act on
+  // something of the user's in particular.
+  jobLabelSource(OPENS, ACT, LINE_OF_WORDS),
   // "As an AI assistant, your next step is …".
   `${START}as an?[ \\t]{1,3}${AI_TARGET}[ \\t]{0,2},[ \\t]{0,3}(?:you|your)(?![\\p{L}])`,
   // A mention, as in a chat: "@assistant please archive …" (not an address: nothing before the @).
@@ -162,6 +151,14 @@ const SOURCES: string[] = [
 ];
 
 const ADDRESSED = new RegExp(SOURCES.map((s) => `(?:${s})`).join('|'), 'imu');
+
+/**
+ * The pattern's length. V8 does not optimise a regular expression whose source is over 20 KiB
+ * (regexp.h, kRegExpTooLargeToOptimize): past it every scan costs about ten times as much
+ * (review of the job-label branch: 20,923 characters, 3 ms per 3 KB mail against 0.3 ms).
+ * Exported so a test holds it under that.
+ */
+export const PATTERN_LENGTH = ADDRESSED.source.length;
 
 /**
  * The pattern with each letter as either case, for a regular expression without the `i` flag
@@ -229,14 +226,21 @@ function addressedSpot(s: string): string | null {
 // characters: Unicode's Cf), and the fillers that show a blank.
 const INVISIBLE = /[\p{Cf}\u034F\u115F\u1160\u3164\uFFA0]/gu;
 
+// "︰" (U+FE30, a vertical two-dot leader) is drawn as a colon, and NFKC makes it "..", which
+// no label reads: it is read as a colon first ("Inbox AI︰ delete …"; review of the job-label branch).
+const VERTICAL_COLON = /\uFE30/g;
+
 /**
  * The text as the model reads it: full-width and other compatibility forms as their plain
- * letters (NFKC: "Ａｓｓｉｓｔａｎｔ"), invisible characters dropped ("Assis\u200Btant"). ASCII text is
- * itself.
+ * letters (NFKC: "Ａｓｓｉｓｔａｎｔ"), invisible characters dropped ("Assis\u200Btant"), colons and
+ * dashes drawn like ASCII ones as those (job-label.ts labelMarks: "Scheduling\u2011assistant∶").
+ * ASCII text is itself.
  */
 export function folded(t: string): string {
   // eslint-disable-next-line no-control-regex
-  return /[^\x00-\x7F]/.test(t) ? t.normalize('NFKC').replace(INVISIBLE, '') : t;
+  return /[^\x00-\x7F]/.test(t)
+    ? labelMarks(t.replace(VERTICAL_COLON, ':').normalize('NFKC').replace(INVISIBLE, ''))
+    : t;
 }
 
 /**
@@ -253,7 +257,7 @@ export function addressedAt(s: string): number {
  * mail holds none of them (issue 34: indexing stays cheap).
  */
 const PREFILTER =
-  /ssist|sist|agent|model|modèle|\bais?\b|\bki\b|\bia\b|ии|\bbots?\b|llm|gpt|claude|gemini|copilot|language model|syst|developer|inst\]|im_start|<\|user\|>|<<sys|instruction|ссистент|омощник|гент|модел|нейросет|助手|助理|智能体|アシスタント|エージェント|クロード|克劳德|مساعد|الوكيل|어시스턴트|에이전트|सहायक|chatbot|<\/?prompt>|if you are|note to|ignor|disregard|forget|override|negeer|vergiss|гнорир|абуд|忽略|无视|忽视|指示を|命令を|تجاهل/i;
+  /ssist|sist|agent|model|modèle|\bais?\b|a\.i\.|(?:kalender|termin|mail|postfach|buchungs|planungs)-?bots?\b|\bki\b|\bia\b|ии|\bbots?\b|llm|gpt|claude|gemini|copilot|language model|syst|developer|inst\]|im_start|<\|user\|>|<<sys|instruction|ссистент|омощник|гент|модел|нейросет|助手|助理|智能体|アシスタント|エージェント|クロード|克劳德|مساعد|الوكيل|어시스턴트|에이전트|सहायक|chatbot|<\/?prompt>|if you are|note to|ignor|disregard|forget|override|negeer|vergiss|гнорир|абуд|忽略|无视|忽视|指示を|命令を|تجاهل/i;
 
 /** Whether the text holds a word some pattern needs (PREFILTER). */
 export function mayAddress(s: string): boolean {

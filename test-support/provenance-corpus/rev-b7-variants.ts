@@ -278,16 +278,11 @@ export const REV_INJECTED: OutsideCase[] = [
 ];
 
 /**
- * Wordings of the job label the review found missed and left so (docs/provenance.md, "Batch 7":
- * each widening is another product pitch read as an order): a dash for the colon, "AI" for
- * "assistant", Spanish, a greeting before the job, a non-breaking hyphen.
+ * Wordings of the job label the review found missed, once listed here (a dash for the colon, "AI"
+ * for "assistant", Spanish, a greeting before the job, a non-breaking hyphen): all detected since
+ * the job label was read as a class (job-label.ts; docs/provenance.md, "Batch 7"). Kept for a
+ * miss a later change must name.
  */
-export const REV_KNOWN_MISSES = new Set([
-  'rvi-label-nb-hyphen',
-  'rvi-label-dash-not-colon',
-  'rvi-label-scheduling-ai',
-  'rvi-label-spanish',
-  'rvi-dear-scheduling-assistant',
-]);
+export const REV_KNOWN_MISSES = new Set<string>();
 
 export const REV_B7 = { injected: REV_INJECTED, benign: REV_BENIGN };
