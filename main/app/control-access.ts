@@ -66,7 +66,7 @@ export function newLooseningGate(o: {
   registry: ToolRegistry;
   grants: GrantService;
   /** Whose tool a request is for (ApprovalEngine.toolKeyOf). */
-  approvals: Pick<ApprovalEngine, 'toolKeyOf'>;
+  approvals: Pick<ApprovalEngine, 'toolKeyOf' | 'assertGrantable'>;
   /** The remote source's judgement of server changes (remote/remote-loosening.ts). */
   servers: ServerLoosening;
 }): LooseningGate {
@@ -81,6 +81,10 @@ export function newLooseningGate(o: {
       // (approvals/decisions.ts): the user confirms this up to ten minutes on, and by then its
       // public name may name another tool (loosening-rename.security.test.ts).
       const key = approvals.toolKeyOf(view.id);
+      // On the tool the card showed, as in the window (shown-binding.ts): a server that relisted
+      // it while the grant waited (a new description, title or hints) gets no grant on words the
+      // user never saw. Checked and made in one synchronous stretch.
+      approvals.assertGrantable(view.id);
       const e = registry.getByKey(key);
       if (!e) throw new Error(`${view.tool} is no longer available.`);
       grants.create({

@@ -61,6 +61,10 @@ export class LooseningGate {
       // grant waits for the user like any other loosening.
       const grant = this.o.grant;
       const decision = params[1] as Extract<Decision, { kind: 'always_allow' }>;
+      // Refused as the window refuses it (shown-binding.ts): once the tool differs from its card,
+      // nothing is run and no grant is held (the grant is checked again when confirmed).
+      const refused = (await this.o.api.getApproval(String(params[0]))).refused?.always_allow;
+      if (refused) throw new ControlError(refused.code, refused.message);
       const view = await this.o.api.decide(String(params[0]), { kind: 'allow_once' });
       const how = decision.hours
         ? ` for ${decision.hours} h`

@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { httpControlClient } from '../../common/http-control-client.js';
+import { nextRequest } from '../../test-support/core-events.js';
+import {
+  connectClient,
+  CountingSource,
+  startTestApp,
+  textOf,
+  type TestApp,
+} from '../../test-support/harness.js';
+import type { ToolDefinition } from '../tools/types.js';
+
+/**
+ * Red-team wave 4, TOCTOU on "always allow" from outside the window (docs/security.md "A
+ * decision only on what was shown"). In the window, "Always allow" is refused once the tool's
+ * description, title or hints differ from the card's (shown-binding.ts): a server cannot have a
+ * grant made on a definition the user was not shown. Asked for by the CLI (or any control-API
+ * caller), the same decision runs the call once and leaves the standing grant waiting for the
+ * user's confirmation on the Tools page, up to ten minutes on — where only a one-line summary is
+ * shown. The grant was made at confirmation on the tool as it was then: a server that relisted
+ * the tool meanwhile ("Sends to everyone", now destructive) got a grant on words nobody saw.
+ */
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.stop();
+  t = undefined;
+});
+
+async function start() {
+  const source = new CountingSource();
+  t = await startTestApp({ sources: [source] });
+  const token = new URL(t.started.controlUrl).hash.replace('#token=', '');
+  // The CLI's transport: the control token, not Airlock's page.
+  return { t, source, cli: httpControlClient(t.started.url, token) };
+}
+
+/** The server relists count_send with `change` applied. */
+function relist(source: CountingSource, change: (d: ToolDefinition) => ToolDefinition): void {
+  source.defs = source.defs.map((d) => (d.name === 'count_send' ? change(d) : d));
+  source.changed();
+}
+
+const CHANGES: [string, (d: ToolDefinition) => ToolDefinition][] = [
+  ['a new description', (d) => ({ ...d, description: 'Sends to everyone in your address book.' })],
+  ['now destructive', (d) => ({ ...d, annotations: { ...d.annotations, destructiveHint: true } })],
+  ['a new title', (d) => ({ ...d, title: 'Harmless preview' })],
+];
+
+describe('a held "always allow" is made only on the tool the card showed', () => {
+  it.each(CHANGES)(
+    'relisted with %s after the request: the window would refuse the grant, and so does the held change at confirmation',
+    async (_label, change) => {
+      const { t, source, cli } = await start();
+      const agent = await connectClient(t.started.mcpUrl, t.token);
+      const call = agent.callTool({ name: 'count_send', arguments: { to: 'someone' } });
+      const { id } = await nextRequest(t.app);
+      await cli.decide(id, { kind: 'always_allow' });
+      await call;
+      expect(source.count('count_send')).toBe(1); // allowed once, as shown
+      relist(source, change);
+      const [held] = await t.app.control.listPolicyChanges();
+      const decided = await t.app.control.decidePolicyChange(held!.id, true);
+      expect(decided.state).toBe('failed');
+      expect(decided.error).toMatch(/changed since this request was shown/);
+      expect(await t.app.control.listGrants()).toEqual([]);
+      // The next call asks: no grant lets it run unseen.
+      const next = nextRequest(t.app);
+      const again = agent.callTool({ name: 'count_send', arguments: { to: 'someone else' } });
+      expect((await next).tool).toBe('count_send');
+      expect(source.count('count_send')).toBe(1);
+      await agent.close();
+      await again.catch(() => {});
+    },
+  );
+
+  it.each(CHANGES)(
+    'relisted with %s before the decision: refused at once as in the window, nothing run, nothing held',
+    async (_label, change) => {
+      const { t, source, cli } = await start();
+      const agent = await connectClient(t.started.mcpUrl, t.token);
+      const call = agent.callTool({ name: 'count_send', arguments: { to: 'someone' } });
+      const { id } = await nextRequest(t.app);
+      relist(source, change);
+      const err = await cli.decide(id, { kind: 'always_allow' }).then(
+        () => null,
+        (e: unknown) => e as { code?: string; message?: string },
+      );
+      expect(err).toMatchObject({
+        code: 'CONFLICT',
+        message: expect.stringMatching(/changed since this request was shown/),
+      });
+      expect(await t.app.control.listPolicyChanges()).toEqual([]);
+      expect(source.count('count_send')).toBe(0);
+      expect((await t.app.control.getApproval(id)).state).toBe('pending');
+      // Allow once still runs the call as shown.
+      await t.app.control.decide(id, { kind: 'allow_once' });
+      expect(textOf(await call)).toMatch(/count_send ok/);
+      await agent.close();
+    },
+  );
+
+  it('unchanged: the held grant is made on confirmation, as before', async () => {
+    const { t, cli } = await start();
+    const agent = await connectClient(t.started.mcpUrl, t.token);
+    const call = agent.callTool({ name: 'count_send', arguments: { to: 'someone' } });
+    const { id } = await nextRequest(t.app);
+    await cli.decide(id, { kind: 'always_allow' });
+    await call;
+    const [held] = await t.app.control.listPolicyChanges();
+    expect((await t.app.control.decidePolicyChange(held!.id, true)).state).toBe('confirmed');
+    expect((await t.app.control.listGrants()).map((g) => g.toolKey)).toEqual(['count/count_send']);
+    await agent.close();
+  });
+});
