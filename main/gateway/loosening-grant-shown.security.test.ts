@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpControlClient } from '../../common/http-control-client.js';
 import { nextRequest } from '../../test-support/core-events.js';
@@ -109,6 +110,101 @@ describe('a held "always allow" is made only on the tool the card showed', () =>
     const [held] = await t.app.control.listPolicyChanges();
     expect((await t.app.control.decidePolicyChange(held!.id, true)).state).toBe('confirmed');
     expect((await t.app.control.listGrants()).map((g) => g.toolKey)).toEqual(['count/count_send']);
+    await agent.close();
+  });
+});
+
+/** A relisting of count_send: any of its words changed, or none (then the grant must be made). */
+const relisting = fc.record({
+  description: fc.option(fc.string({ maxLength: 40 }), { nil: undefined }),
+  title: fc.option(fc.string({ maxLength: 20 }), { nil: undefined }),
+  readOnlyHint: fc.option(fc.boolean(), { nil: undefined }),
+  destructiveHint: fc.option(fc.boolean(), { nil: undefined }),
+  openWorldHint: fc.option(fc.boolean(), { nil: undefined }),
+});
+
+describe('generated relistings while the grant waits (fast-check)', () => {
+  it('the held grant is made exactly when the tool is as its card showed it', async () => {
+    const { t, source, cli } = await start();
+    const agent = await connectClient(t.started.mcpUrl, t.token);
+    const original = source.defs.find((d) => d.name === 'count_send')!;
+    let round = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(relisting, async (r) => {
+          source.defs = source.defs.map((d) => (d.name === 'count_send' ? original : d));
+          source.changed();
+          for (const g of await t.app.control.listGrants()) await t.app.control.revokeGrant(g.id);
+          round += 1;
+          const call = agent.callTool({
+            name: 'count_send',
+            arguments: { to: `r${round}@x.example` },
+          });
+          const { id } = await nextRequest(t.app);
+          await cli.decide(id, { kind: 'always_allow' });
+          await call;
+          const changed: ToolDefinition = {
+            ...original,
+            ...(r.description !== undefined ? { description: r.description } : {}),
+            ...(r.title !== undefined ? { title: r.title } : {}),
+            annotations: {
+              ...original.annotations,
+              ...(r.readOnlyHint !== undefined ? { readOnlyHint: r.readOnlyHint } : {}),
+              ...(r.destructiveHint !== undefined ? { destructiveHint: r.destructiveHint } : {}),
+              ...(r.openWorldHint !== undefined ? { openWorldHint: r.openWorldHint } : {}),
+            },
+          };
+          relist(source, () => changed);
+          const same =
+            JSON.stringify({ ...changed, annotations: changed.annotations }) ===
+            JSON.stringify({ ...original, annotations: { ...original.annotations } });
+          const [held] = await t.app.control.listPolicyChanges();
+          const decided = await t.app.control.decidePolicyChange(held!.id, true);
+          expect(decided.state).toBe(same ? 'confirmed' : 'failed');
+          expect((await t.app.control.listGrants()).filter((g) => g.active)).toHaveLength(
+            same ? 1 : 0,
+          );
+        }),
+        { numRuns: 25 },
+      );
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
+/**
+ * Held out (not tuned on): what runs changes while the grant waits — the input schema — and the
+ * tool goes away. Neither may end in a grant.
+ */
+describe('held out: the schema changed, the tool gone', () => {
+  it.each([
+    [
+      'a wider input schema',
+      (s: CountingSource) =>
+        relist(s, (d) => ({
+          ...d,
+          inputSchema: { type: 'object', properties: { to: { type: 'string' } } },
+        })),
+    ],
+    [
+      'the tool gone',
+      (s: CountingSource) => {
+        s.defs = s.defs.filter((d) => d.name !== 'count_send');
+        s.changed();
+      },
+    ],
+  ])('%s: the held grant fails, nothing granted', async (_label, change) => {
+    const { t, source, cli } = await start();
+    const agent = await connectClient(t.started.mcpUrl, t.token);
+    const call = agent.callTool({ name: 'count_send', arguments: { to: 'someone' } });
+    const { id } = await nextRequest(t.app);
+    await cli.decide(id, { kind: 'always_allow' });
+    await call;
+    change(source);
+    const [held] = await t.app.control.listPolicyChanges();
+    expect((await t.app.control.decidePolicyChange(held!.id, true)).state).toBe('failed');
+    expect(await t.app.control.listGrants()).toEqual([]);
     await agent.close();
   });
 });
