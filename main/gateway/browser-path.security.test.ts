@@ -345,6 +345,57 @@ describe('DNS rebinding: the Host check holds on every route, the open code firs
   });
 });
 
+/** Origins that are not the page's own `http://127.0.0.1:<port>`, however close they look. */
+const foreignOriginArb = fc.oneof(
+  fc.constantFrom(
+    'null',
+    'https://127.0.0.1:PORT',
+    'http://127.0.0.1.:PORT',
+    'http://127.0.0.1:PORT/',
+    'http://127.0.0.1:PORT.',
+    'http://127.0.0.1',
+    'http://[::ffff:127.0.0.1]:PORT',
+    'http://[::1]:PORT',
+    'http://localhost:PORT',
+    'http://LOCALHOST:PORT',
+    'http://127.0.0.1:PORT@evil.example',
+    'http://evil.example@127.0.0.1:PORT',
+    'http://127.0.0.1:0PORT',
+    'file://',
+    'chrome-extension://abcdefghijklmnop',
+    'HTTP://127.0.0.1:PORT',
+  ),
+  fc.integer({ min: 1, max: 65535 }).map((p) => `http://127.0.0.1:${p}`),
+  fc.domain().map((d) => `https://${d}`),
+  fc.webUrl().map((u) => new URL(u).origin),
+);
+
+describe('the open code: only the page’s own origin, exactly', () => {
+  it('generated foreign and look-alike Origins are refused and do not burn the code', async () => {
+    const { code } = await mintOpenCode(socketPath, controlToken);
+    await fc.assert(
+      fc.asyncProperty(foreignOriginArb, async (template) => {
+        const origin = template.replaceAll('PORT', String(port));
+        fc.pre(origin !== `http://127.0.0.1:${port}`);
+        const res = await raw({
+          path: OPEN_CODE_REDEEM_PATH,
+          headers: { origin, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+          body: JSON.stringify({ code }),
+        });
+        expect(res.status).toBe(403);
+        expect(res.body).not.toContain(controlToken);
+      }),
+      { numRuns: 200 },
+    );
+    const own = await raw({
+      path: OPEN_CODE_REDEEM_PATH,
+      headers: { origin: `http://127.0.0.1:${port}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    expect(own.status).toBe(200);
+  });
+});
+
 describe('the open code: one redemption, however many race for it', () => {
   it('sixteen redemptions of one code sent at once: exactly one gets the token', async () => {
     const { code } = await mintOpenCode(socketPath, controlToken);
