@@ -27,6 +27,11 @@ export class AgentsControl {
     // with none, and a pending request of the revoked agent can no longer be approved into running.
     this.d.grants.revokeFor(name, null);
     this.d.approvals.forgetAgent(name);
+    // Nor does a grant, tool or policy it was asked for that still waits for the user's confirmation.
+    this.d.policyChanges?.failFor(
+      name,
+      `Agent "${name}" was revoked; nothing was changed. An agent added under that name starts with none of it.`,
+    );
     this.d.events.emit({ type: 'state.changed' });
   }
 

@@ -2,7 +2,7 @@ import { codeUnits, textPrefix } from '../../common/text-cut.js';
 import { randomUUID } from 'node:crypto';
 import type { AllowKind, ApprovalView, Decision } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
-import { ApprovalStore, type ApprovalRow, type ShownBinding } from '../store/approval-store.js';
+import type { ApprovalRow, ShownBinding } from '../store/approval-store.js';
 import type { CallToolResult } from '../tools/types.js';
 import { errorResult } from '../tools/types.js';
 import { argsDigest, callKey } from './canonical.js';
@@ -249,13 +249,6 @@ export class ApprovalEngine {
    */
   assertGrantable(id: string): void {
     const row = this.u.mustGet(id);
-    // A grant is made for an agent by name: one revoked since (forgetAgent) would leave it to
-    // whichever agent is given the name next, which must inherit nothing.
-    if (ApprovalStore.agentRevoked(row))
-      throw new ControlError(
-        'CONFLICT',
-        `Agent "${row.agent}" was revoked after this request; no grant was made. An agent added under that name starts with none.`,
-      );
     const refused = allowRefusal(
       row.tool,
       row.shown ?? null,

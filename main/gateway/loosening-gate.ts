@@ -77,6 +77,7 @@ export class LooseningGate {
           decision.includeTainted === true ? ', calls Airlock flags included' : ''
         }`,
         async () => grant(view, decision),
+        view.agent,
       );
       return { status: 200, body: { result: view } };
     }
@@ -93,12 +94,16 @@ export class LooseningGate {
     // a server that lists a tool whose name cleans up to the same one and sorts first
     // ("count.send" before "count_send") takes it. So the change is held to the tools its names
     // named when it was asked for (their stable keys) and refused if a name has moved.
-    const change = changes.propose(summary, async () => {
-      // Checked and run in one synchronous stretch: run() reaches the change's own registry
-      // lookup (tools-control.ts setToolPolicy, agents-control.ts setAgentTools) before any await.
-      sameTools(keyOf, named);
-      return run();
-    });
+    const change = changes.propose(
+      summary,
+      async () => {
+        // Checked and run in one synchronous stretch: run() reaches the change's own registry
+        // lookup (tools-control.ts setToolPolicy, agents-control.ts setAgentTools) before any await.
+        sameTools(keyOf, named);
+        return run();
+      },
+      agentOf(method, params),
+    );
     return {
       status: 409,
       body: {
@@ -110,6 +115,16 @@ export class LooseningGate {
       },
     };
   }
+}
+
+/** The agent a loosening control call is for, if it is for one (PolicyChanges.failFor). */
+function agentOf(method: string, params: unknown[]): string | undefined {
+  if (method === 'setAgentTools') return String(params[0]);
+  if (method === 'setToolPolicy') {
+    const agent = (params[1] as { agent?: unknown } | undefined)?.agent;
+    return typeof agent === 'string' ? agent : undefined;
+  }
+  return undefined;
 }
 
 /** The tools a loosening control call names, by public name. */

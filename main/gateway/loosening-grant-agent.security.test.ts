@@ -10,11 +10,12 @@ import {
 } from '../../test-support/harness.js';
 
 /**
- * Red-team wave 4: a held "always allow" (asked for from outside the window, confirmed on the
- * Tools page up to ten minutes on) names its agent by name. Revoking an agent ends its grants and
- * requests so that "a new agent given the same name inherits nothing" (revoke.security.test.ts);
- * a grant held for the revoked agent and confirmed after the revocation was made all the same,
- * under the name — for whichever agent bears it next.
+ * Red-team wave 4: a loosening held for the user's confirmation on the Tools page (asked for from
+ * outside the window, up to ten minutes on) names its agent by name — an "always allow" of its
+ * request, "let X run without asking" for it, more tools for it. Revoking an agent ends its grants
+ * and requests so that "a new agent given the same name inherits nothing" (revoke.security.test.ts);
+ * a change held for the revoked agent and confirmed afterwards was applied all the same, under the
+ * name — to whichever agent bears it next. Revoking now fails every change held for the agent.
  */
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -37,12 +38,23 @@ describe('a held "always allow" dies with the agent it was asked for', () => {
     await cli.decide(id, { kind: 'always_allow' });
     await call;
     await old.close();
-    await t.app.control.revokeAgent('test');
-    const added = readdFirst ? await t.app.control.addAgent('test') : null;
     const [held] = await t.app.control.listPolicyChanges();
-    const decided = await t.app.control.decidePolicyChange(held!.id, true);
-    expect(decided.state).toBe('failed');
-    expect(decided.error).toMatch(/revoked/);
+    const seen: unknown[] = [];
+    const off = t.app.events.subscribe((e) => {
+      if (e.type === 'policy.change' && e.change.id === held!.id) seen.push(e.change);
+    });
+    await t.app.control.revokeAgent('test');
+    off();
+    // Failed with the agent, saying so (within the revocation); nothing left to confirm, and
+    // confirming it changes nothing.
+    expect(seen).toEqual([
+      expect.objectContaining({ state: 'failed', error: expect.stringMatching(/revoked/) }),
+    ]);
+    const added = readdFirst ? await t.app.control.addAgent('test') : null;
+    expect(await t.app.control.listPolicyChanges()).toEqual([]);
+    await expect(t.app.control.decidePolicyChange(held!.id, true)).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     expect(await t.app.control.listGrants()).toEqual([]);
     // Whoever bears the name now asks like any agent.
     const fresh = added ?? (await t.app.control.addAgent('test'));
@@ -54,4 +66,49 @@ describe('a held "always allow" dies with the agent it was asked for', () => {
     await next.close();
     expect(textOf(await again.catch(() => ({ content: [] })))).not.toMatch(/count_send ok/);
   });
+});
+
+describe('every held loosening for an agent dies with it', () => {
+  it.each([
+    [
+      '"let count_send run without asking" for the agent',
+      (cli: ReturnType<typeof httpControlClient>) =>
+        cli.setToolPolicy('count_send', { approval: 'auto', agent: 'test' }),
+    ],
+    [
+      '"give the agent count_send"',
+      (cli: ReturnType<typeof httpControlClient>) =>
+        cli.setAgentTools('test', ['count_read', 'count_send']),
+    ],
+  ])(
+    '%s, held; the agent revoked and a new one added under its name: the change fails, the new agent gets nothing',
+    async (_label, ask) => {
+      const source = new CountingSource();
+      t = await startTestApp({ sources: [source] });
+      const cli = httpControlClient(
+        t.started.url,
+        new URL(t.started.controlUrl).hash.replace('#token=', ''),
+      );
+      // The old agent sees count_read only, so giving it count_send is a loosening that waits.
+      await t.app.control.setAgentTools('test', ['count_read']);
+      await expect(ask(cli)).rejects.toMatchObject({ code: 'CONFIRM_IN_WINDOW' });
+      const [held] = await t.app.control.listPolicyChanges();
+      await t.app.control.revokeAgent('test');
+      const fresh = await t.app.control.addAgent('test');
+      await t.app.control.setAgentTools('test', ['count_read']);
+      // Gone with the agent: nothing left to confirm, and confirming it by id changes nothing.
+      expect(await t.app.control.listPolicyChanges()).toEqual([]);
+      await expect(t.app.control.decidePolicyChange(held!.id, true)).rejects.toMatchObject({
+        code: 'CONFLICT',
+      });
+      const tools = await t.app.control.listTools('test');
+      expect(tools.find((x) => x.name === 'count_send')?.approval).not.toBe('auto');
+      expect((await t.app.control.listAgents()).find((a) => a.name === 'test')?.tools).toEqual([
+        'count/count_read',
+      ]);
+      const next = await connectClient(t.started.mcpUrl, fresh.token);
+      expect((await next.listTools()).tools.map((x) => x.name)).toEqual(['count_read']);
+      await next.close();
+    },
+  );
 });

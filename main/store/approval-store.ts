@@ -81,9 +81,6 @@ const FINISHED: ApprovalState[] = ['done', 'failed', 'unknown', 'denied'];
  * (`WHERE state IN (...)`), so two racing decisions cannot both win and a
  * request can move to `executing` exactly once.
  */
-/** What detachAgent appends to a revoked agent's requests' call keys. */
-const REVOKED = ':revoked';
-
 export class ApprovalStore {
   constructor(private readonly db: Db) {}
 
@@ -187,11 +184,6 @@ export class ApprovalStore {
     this.db.prepare('UPDATE approvals SET agent_left_at = ? WHERE id = ?').run(at, id);
   }
 
-  /** Whether the agent this request was made for has been revoked since (detachAgent). */
-  static agentRevoked(row: ApprovalRow): boolean {
-    return row.callKey.endsWith(REVOKED);
-  }
-
   /**
    * Detaches an agent's requests from future repeats (its name may be given to a new agent
    * later, which must not inherit stored outcomes); returns the ids still pending.
@@ -199,7 +191,7 @@ export class ApprovalStore {
   detachAgent(agent: string): string[] {
     this.db
       .prepare(
-        `UPDATE approvals SET call_key = call_key || '${REVOKED}' WHERE agent = ? AND call_key NOT LIKE '%${REVOKED}'`,
+        `UPDATE approvals SET call_key = call_key || ':revoked' WHERE agent = ? AND call_key NOT LIKE '%:revoked'`,
       )
       .run(agent);
     return (
