@@ -75,7 +75,11 @@ export function newLooseningGate(o: {
     api: o.api,
     policyChanges: o.policyChanges,
     servers: o.servers,
-    toolKey: (name) => registry.get(name)?.key,
+    toolIdentity: (name) => {
+      const e = registry.get(name);
+      // As a grant is bound to its server (approvals/policy.ts): the key and whom the tool reaches.
+      return e && JSON.stringify([e.key, e.source.identity?.() ?? null]);
+    },
     grant: (view, decision) => {
       // The request's tool, by its key, as an "always allow" decided in the window grants it
       // (approvals/decisions.ts): the user confirms this up to ten minutes on, and by then its
