@@ -22,17 +22,28 @@ export class AgentsControl {
   }
 
   async revokeAgent(name: string): Promise<void> {
-    await this.d.agents.revoke(name);
     // Its grants and requests end with it: an agent added later under the same name starts
     // with none, and a pending request of the revoked agent can no longer be approved into running.
-    this.d.grants.revokeFor(name, null);
-    this.d.approvals.forgetAgent(name);
     // Nor does a grant, tool or policy it was asked for that still waits for the user's confirmation.
-    this.d.policyChanges?.failFor(
-      name,
-      `Agent "${name}" was revoked; nothing was changed. An agent added under that name starts with none of it.`,
-    );
-    this.d.events.emit({ type: 'state.changed' });
+    // In the step that takes it out of settings (AgentService.onRevoked), before the keychain
+    // deletes its token: the name is free from then on, and a keychain that is slow (the name
+    // added again meanwhile) or refuses must not leave them to the next agent under it
+    // (loosening-grant-agent.security.test.ts).
+    const off = this.d.agents.onRevoked((revoked) => {
+      if (revoked !== name) return;
+      this.d.grants.revokeFor(name, null);
+      this.d.approvals.forgetAgent(name);
+      this.d.policyChanges?.failFor(
+        name,
+        `Agent "${name}" was revoked; nothing was changed. An agent added under that name starts with none of it.`,
+      );
+    });
+    try {
+      await this.d.agents.revoke(name);
+    } finally {
+      off();
+      this.d.events.emit({ type: 'state.changed' });
+    }
   }
 
   async setAgentTools(name: string, tools: (string | ToolRef)[] | null): Promise<AgentView> {

@@ -8,6 +8,7 @@ import {
   textOf,
   type TestApp,
 } from '../../test-support/harness.js';
+import { MemoryVault } from '../platform/vault/vault.js';
 
 /**
  * Red-team wave 4: a loosening held for the user's confirmation on the Tools page (asked for from
@@ -109,6 +110,108 @@ describe('every held loosening for an agent dies with it', () => {
       const next = await connectClient(t.started.mcpUrl, fresh.token);
       expect((await next.listTools()).tools.map((x) => x.name)).toEqual(['count_read']);
       await next.close();
+    },
+  );
+});
+
+/**
+ * Review of wave 4: the agent leaves settings (and its token stops working) before its keychain
+ * entry is deleted (agent-service.ts revoke), and the changes held for it were failed only after
+ * that deletion. A keychain that is slow — a name added again meanwhile — or that refuses to
+ * delete left them pending for the next agent under the name.
+ */
+class KeychainOnHold extends MemoryVault {
+  refuse = false;
+  private entered: (() => void) | null = null;
+  private release: (() => void) | null = null;
+  /** Resolves once a delete waits on the keychain; `done` lets it finish. */
+  hold(): { waiting: Promise<void>; done: () => void } {
+    const waiting = new Promise<void>((r) => (this.entered = r));
+    const gate = new Promise<void>((r) => (this.release = r));
+    this.gate = gate;
+    return { waiting, done: () => this.release?.() };
+  }
+  private gate: Promise<void> | null = null;
+  override async delete(key: string): Promise<boolean> {
+    const gate = this.gate;
+    this.gate = null;
+    if (gate) {
+      this.entered?.();
+      await gate;
+    }
+    if (this.refuse) throw new Error('keychain refused');
+    return super.delete(key);
+  }
+}
+
+describe('held changes fail with the revocation, before the keychain answers', () => {
+  it.each([
+    ['slow: the name added again while it deletes', false],
+    ['refusing to delete', true],
+  ])(
+    'keychain %s: the change fails, the new agent under the name gets nothing',
+    async (_l, refuse) => {
+      const vault = new KeychainOnHold();
+      vault.refuse = refuse;
+      t = await startTestApp({ sources: [new CountingSource()], vault });
+      const cli = httpControlClient(
+        t.started.url,
+        new URL(t.started.controlUrl).hash.replace('#token=', ''),
+      );
+      // Held for "test", and one for "other" that its revocation must leave alone.
+      await t.app.control.addAgent('other');
+      await expect(
+        cli.setToolPolicy('count_send', { approval: 'auto', agent: 'test' }),
+      ).rejects.toMatchObject({ code: 'CONFIRM_IN_WINDOW' });
+      await expect(
+        cli.setToolPolicy('count_delete', {
+          approval: 'auto',
+          agent: 'other',
+          confirmDestructive: true,
+        }),
+      ).rejects.toMatchObject({ code: 'CONFIRM_IN_WINDOW' });
+      const [mine, others] = await t.app.control.listPolicyChanges();
+      // And a grant the user made in the window for "test": it ends with the agent too.
+      const old = await connectClient(t.started.mcpUrl, t.token);
+      const call = old.callTool({ name: 'count_send', arguments: { to: 'someone' } });
+      await t.app.control.decide((await nextRequest(t.app)).id, {
+        kind: 'always_allow',
+        confirm: true,
+      });
+      await call;
+      await old.close();
+      expect((await t.app.control.listGrants()).filter((g) => g.active)).toHaveLength(1);
+
+      const keychain = vault.hold();
+      const revoking = t.app.control.revokeAgent('test').catch((e: unknown) => e);
+      await keychain.waiting;
+      const fresh = refuse ? null : await t.app.control.addAgent('test');
+      expect((await t.app.control.listGrants()).filter((g) => g.active)).toEqual([]);
+      // Nothing of the revoked agent's left to confirm; the other agent's change still waits.
+      expect((await t.app.control.listPolicyChanges()).map((c) => c.id)).toEqual([others!.id]);
+      await expect(t.app.control.decidePolicyChange(mine!.id, true)).rejects.toMatchObject({
+        code: 'CONFLICT',
+      });
+      keychain.done();
+      await revoking;
+      const next = await connectClient(
+        t.started.mcpUrl,
+        (fresh ?? (await t.app.control.addAgent('test'))).token,
+      );
+      expect(
+        (await t.app.control.listTools('test')).find((x) => x.name === 'count_send')?.approval,
+      ).toBe('ask');
+      // The new agent's call asks: no grant of the revoked one lets it run unseen.
+      const asked = nextRequest(t.app);
+      const again = next.callTool({ name: 'count_send', arguments: { to: 'someone' } });
+      expect((await asked).agent).toBe('test');
+      await next.close();
+      await again.catch(() => {});
+      expect((await t.app.control.decidePolicyChange(others!.id, true)).state).toBe('confirmed');
+      const theirs = (await t.app.control.listTools('other')).find(
+        (x) => x.name === 'count_delete',
+      );
+      expect(theirs?.approval).toBe('auto');
     },
   );
 });
