@@ -29,14 +29,21 @@ export class AgentsControl {
     // deletes its token: the name is free from then on, and a keychain that is slow (the name
     // added again meanwhile) or refuses must not leave them to the next agent under it
     // (loosening-grant-agent.security.test.ts).
+    // AgentService logs and goes on when a listener throws; the caller is told, as before.
+    let failed: { err: unknown } | null = null;
     const off = this.d.agents.onRevoked((revoked) => {
       if (revoked !== name) return;
-      this.d.grants.revokeFor(name, null);
-      this.d.approvals.forgetAgent(name);
-      this.d.policyChanges?.failFor(
-        name,
-        `Agent "${name}" was revoked; nothing was changed. An agent added under that name starts with none of it.`,
-      );
+      try {
+        this.d.grants.revokeFor(name, null);
+        this.d.approvals.forgetAgent(name);
+        this.d.policyChanges?.failFor(
+          name,
+          `Agent "${name}" was revoked; nothing was changed. An agent added under that name starts with none of it.`,
+        );
+      } catch (err) {
+        failed = { err };
+        throw err;
+      }
     });
     try {
       await this.d.agents.revoke(name);
@@ -44,6 +51,7 @@ export class AgentsControl {
       off();
       this.d.events.emit({ type: 'state.changed' });
     }
+    if (failed) throw (failed as { err: unknown }).err;
   }
 
   async setAgentTools(name: string, tools: (string | ToolRef)[] | null): Promise<AgentView> {
