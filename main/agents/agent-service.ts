@@ -31,6 +31,8 @@ export class AgentService {
   /** Agents whose token the vault no longer has (e.g. a throwaway keyring was restarted). */
   private readonly missing = new Set<string>();
   private readonly revokeListeners = new Set<(name: string) => void>();
+  /** Names whose keychain entry revoke() is deleting: not added again until it is done. */
+  private readonly revoking = new Set<string>();
 
   constructor(
     private readonly settings: SettingsStore,
@@ -111,6 +113,13 @@ export class AgentService {
         'CONFLICT',
         `An agent named "${trimmed}" already exists. Revoke it first or pick another name.`,
       );
+    // Its keychain entry is still being deleted (revoke): a token stored now would be deleted
+    // with it, and the new agent would find it missing at the next start.
+    if (this.revoking.has(trimmed))
+      throw new ControlError(
+        'CONFLICT',
+        `Agent "${trimmed}" is still being revoked; add it again once that is done.`,
+      );
     const token = newToken('alk');
     // Vault first: if the keychain refuses, settings stay untouched.
     await this.vault.set(vaultKey(trimmed), token);
@@ -146,7 +155,12 @@ export class AgentService {
         });
       }
     }
-    await this.vault.delete(vaultKey(name));
+    this.revoking.add(name);
+    try {
+      await this.vault.delete(vaultKey(name));
+    } finally {
+      this.revoking.delete(name);
+    }
     this.lastSeen.delete(name);
     this.missing.delete(name);
     this.logger.info('agent revoked', { agent: name });

@@ -22,12 +22,36 @@ export class AgentsControl {
   }
 
   async revokeAgent(name: string): Promise<void> {
-    await this.d.agents.revoke(name);
     // Its grants and requests end with it: an agent added later under the same name starts
     // with none, and a pending request of the revoked agent can no longer be approved into running.
-    this.d.grants.revokeFor(name, null);
-    this.d.approvals.forgetAgent(name);
-    this.d.events.emit({ type: 'state.changed' });
+    // Nor does a grant, tool or policy it was asked for that still waits for the user's confirmation.
+    // In the step that takes it out of settings (AgentService.onRevoked), before the keychain
+    // deletes its token: the name is free from then on, and a keychain that is slow (the name
+    // added again meanwhile) or refuses must not leave them to the next agent under it
+    // (loosening-grant-agent.security.test.ts).
+    // AgentService logs and goes on when a listener throws; the caller is told, as before.
+    let failed: { err: unknown } | null = null;
+    const off = this.d.agents.onRevoked((revoked) => {
+      if (revoked !== name) return;
+      try {
+        this.d.grants.revokeFor(name, null);
+        this.d.approvals.forgetAgent(name);
+        this.d.policyChanges?.failFor(
+          name,
+          `Agent "${name}" was revoked; nothing was changed. An agent added under that name starts with none of it.`,
+        );
+      } catch (err) {
+        failed = { err };
+        throw err;
+      }
+    });
+    try {
+      await this.d.agents.revoke(name);
+    } finally {
+      off();
+      this.d.events.emit({ type: 'state.changed' });
+    }
+    if (failed) throw (failed as { err: unknown }).err;
   }
 
   async setAgentTools(name: string, tools: (string | ToolRef)[] | null): Promise<AgentView> {

@@ -66,7 +66,7 @@ export function newLooseningGate(o: {
   registry: ToolRegistry;
   grants: GrantService;
   /** Whose tool a request is for (ApprovalEngine.toolKeyOf). */
-  approvals: Pick<ApprovalEngine, 'toolKeyOf'>;
+  approvals: Pick<ApprovalEngine, 'toolKeyOf' | 'assertGrantable'>;
   /** The remote source's judgement of server changes (remote/remote-loosening.ts). */
   servers: ServerLoosening;
 }): LooseningGate {
@@ -75,12 +75,20 @@ export function newLooseningGate(o: {
     api: o.api,
     policyChanges: o.policyChanges,
     servers: o.servers,
-    toolKey: (name) => registry.get(name)?.key,
+    toolIdentity: (name) => {
+      const e = registry.get(name);
+      // As a grant is bound to its server (approvals/policy.ts): the key and whom the tool reaches.
+      return e && JSON.stringify([e.key, e.source.identity?.() ?? null]);
+    },
     grant: (view, decision) => {
       // The request's tool, by its key, as an "always allow" decided in the window grants it
       // (approvals/decisions.ts): the user confirms this up to ten minutes on, and by then its
       // public name may name another tool (loosening-rename.security.test.ts).
       const key = approvals.toolKeyOf(view.id);
+      // On the tool the card showed, as in the window (shown-binding.ts): a server that relisted
+      // it while the grant waited (a new description, title or hints) gets no grant on words the
+      // user never saw. Checked and made in one synchronous stretch.
+      approvals.assertGrantable(view.id);
       const e = registry.getByKey(key);
       if (!e) throw new Error(`${view.tool} is no longer available.`);
       grants.create({

@@ -242,6 +242,22 @@ export class ApprovalEngine {
     return view;
   }
 
+  /**
+   * Throws what an "Always allow" of this request would be refused with now (shown-binding.ts), in
+   * any state: a grant held for the user's confirmation (loosening-gate.ts) is made after its
+   * request ran, and must be made on the tool the card showed as one decided in the window is.
+   */
+  assertGrantable(id: string): void {
+    const row = this.u.mustGet(id);
+    const refused = allowRefusal(
+      row.tool,
+      row.shown ?? null,
+      bindingNow(this.deps, row),
+      'always_allow',
+    );
+    if (refused) throw new ControlError(refused.code, refused.message);
+  }
+
   /** Refuses an allow the card's tool no longer supports (shown-binding.ts, the rule the view shows). */
   private sameToolAsShown(
     row: ApprovalRow,

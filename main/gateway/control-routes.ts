@@ -123,6 +123,7 @@ export class ControlRoutes {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });

@@ -98,6 +98,8 @@ export function sendJson(
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(text)),
     'cache-control': 'no-store',
+    // A 404 quotes the path it was sent: never read as anything but JSON (red-team wave 4).
+    'x-content-type-options': 'nosniff',
     ...headers,
   });
   res.end(text);

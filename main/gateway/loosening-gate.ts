@@ -20,12 +20,15 @@ export interface LooseningGateOptions {
   /** Judges server changes (remote/remote-loosening.ts, passed in by the app). */
   servers?: ServerLoosening;
   /**
-   * The stable key of the tool a public name names now, read as setToolPolicy and setAgentTools
-   * read it (the registry's own lookup), synchronously: no wait can fall between this check and
-   * the change's reading (listTools would not do: it takes the registry, then waits up to 3 s for
-   * connecting servers, during which a name can move).
+   * The tool a public name names now, read as setToolPolicy and setAgentTools read it (the
+   * registry's own lookup), synchronously: no wait can fall between this check and the change's
+   * reading (listTools would not do: it takes the registry, then waits up to 3 s for connecting
+   * servers, during which a name can move). Its stable key and the server it reaches
+   * (ToolSource.identity: a URL or command, the Google accounts): a key names a server by the
+   * name the user gave it, and a server removed and another added under that name has the same
+   * keys (loosening-server-swap.security.test.ts).
    */
-  toolKey: (name: string) => string | undefined;
+  toolIdentity: (name: string) => string | undefined;
   /** Makes the grant an "always allow" decision asked for (a confirmed policy change). */
   grant?: (approval: ApprovalView, decision: Extract<Decision, { kind: 'always_allow' }>) => void;
 }
@@ -61,6 +64,10 @@ export class LooseningGate {
       // grant waits for the user like any other loosening.
       const grant = this.o.grant;
       const decision = params[1] as Extract<Decision, { kind: 'always_allow' }>;
+      // Refused as the window refuses it (shown-binding.ts): once the tool differs from its card,
+      // nothing is run and no grant is held (the grant is checked again when confirmed).
+      const refused = (await this.o.api.getApproval(String(params[0]))).refused?.always_allow;
+      if (refused) throw new ControlError(refused.code, refused.message);
       const view = await this.o.api.decide(String(params[0]), { kind: 'allow_once' });
       const how = decision.hours
         ? ` for ${decision.hours} h`
@@ -73,28 +80,34 @@ export class LooseningGate {
           decision.includeTainted === true ? ', calls Airlock flags included' : ''
         }`,
         async () => grant(view, decision),
+        view.agent,
       );
       return { status: 200, body: { result: view } };
     }
-    const keyOf = this.o.toolKey;
-    const named = new Map(toolNames(method, params).map((n) => [n, keyOf(n)]));
+    const toolOf = this.o.toolIdentity;
+    const named = new Map(toolNames(method, params).map((n) => [n, toolOf(n)]));
     const summary = await looseningSummary(this.o.api, method, params, this.o.servers);
     // The summary judged the tools as listTools gave them, which then waits up to 3 s for servers
     // still connecting: a name that moved meanwhile was judged as another tool ("already this
     // agent's", so no loosening) than the one the change reaches. Refused: the caller asks again.
-    sameTools(keyOf, named);
+    sameTools(toolOf, named);
     if (!summary) return null;
     // The change names tools by public name and runs when the user confirms it, up to ten minutes
     // on. A name can move to another tool meanwhile: names go in key order (tools/naming.ts), and
     // a server that lists a tool whose name cleans up to the same one and sorts first
     // ("count.send" before "count_send") takes it. So the change is held to the tools its names
-    // named when it was asked for (their stable keys) and refused if a name has moved.
-    const change = changes.propose(summary, async () => {
-      // Checked and run in one synchronous stretch: run() reaches the change's own registry
-      // lookup (tools-control.ts setToolPolicy, agents-control.ts setAgentTools) before any await.
-      sameTools(keyOf, named);
-      return run();
-    });
+    // named when it was asked for (their stable keys, and the servers they reached) and refused if
+    // a name has moved or its server was swapped for another under the same name.
+    const change = changes.propose(
+      summary,
+      async () => {
+        // Checked and run in one synchronous stretch: run() reaches the change's own registry
+        // lookup (tools-control.ts setToolPolicy, agents-control.ts setAgentTools) before any await.
+        sameTools(toolOf, named);
+        return run();
+      },
+      agentOf(method, params),
+    );
     return {
       status: 409,
       body: {
@@ -108,6 +121,16 @@ export class LooseningGate {
   }
 }
 
+/** The agent a loosening control call is for, if it is for one (PolicyChanges.failFor). */
+function agentOf(method: string, params: unknown[]): string | undefined {
+  if (method === 'setAgentTools') return String(params[0]);
+  if (method === 'setToolPolicy') {
+    const agent = (params[1] as { agent?: unknown } | undefined)?.agent;
+    return typeof agent === 'string' ? agent : undefined;
+  }
+  return undefined;
+}
+
 /** The tools a loosening control call names, by public name. */
 function toolNames(method: string, params: unknown[]): string[] {
   if (method === 'setToolPolicy') return [String(params[0])];
@@ -117,17 +140,17 @@ function toolNames(method: string, params: unknown[]): string[] {
 
 /** Refuses (CONFLICT) when a name no longer bears the tool it bore when the change was asked for. */
 function sameTools(
-  keyOf: (name: string) => string | undefined,
+  toolOf: (name: string) => string | undefined,
   named: Map<string, string | undefined>,
 ): void {
   for (const [name, key] of named) {
-    const now = keyOf(name);
+    const now = toolOf(name);
     // A name no tool bears now is left to the change itself, whose own lookup refuses it in the
     // same registry ("No tool named …"): saying it names another tool would mislead.
     if (now !== undefined && now !== key)
       throw new ControlError(
         'CONFLICT',
-        `${name} now names another tool than when this change was asked for (its server's tools changed); nothing was changed. Ask again, so that you confirm what the name names now.`,
+        `${name} now names another tool than when this change was asked for (its server's tools changed, or its server is another one); nothing was changed. Ask again, so that you confirm what the name names now.`,
       );
   }
 }

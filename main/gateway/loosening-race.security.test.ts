@@ -33,7 +33,7 @@ async function race(seenAs: (tool: ToolView) => ToolView) {
   const gate = new LooseningGate({
     api,
     policyChanges: new PolicyChanges(t.app.events),
-    toolKey: (name) => t!.app.registry.get(name)?.key,
+    toolIdentity: (name) => t!.app.registry.get(name)?.key,
   });
   const params = ['count_send', { approval: 'auto' }];
   const run = () => control.setToolPolicy('count_send', { approval: 'auto' });

@@ -138,7 +138,7 @@ describe('a held loosening applies to the tool it was asked for, or not at all',
     expect((await t.app.control.listAgents()).find((a) => a.name === 'test')?.tools).toEqual([]);
   });
 
-  it('"always allow count_send": the grant is for the tool of the request, under any name', async () => {
+  it('"always allow count_send": never a grant for the tool that took the name', async () => {
     const { t, source, cli } = await start();
     const agent = await connectClient(t.started.mcpUrl, t.token);
     const call = agent.callTool({ name: 'count_send', arguments: { to: 'someone' } });
@@ -147,9 +147,13 @@ describe('a held loosening applies to the tool it was asked for, or not at all',
     await call;
     source.takeCountSendName();
     const [pending] = await t.app.control.listPolicyChanges();
-    expect((await t.app.control.decidePolicyChange(pending!.id, true)).state).toBe('confirmed');
-    const grants = await t.app.control.listGrants();
-    expect(grants.map((g) => [g.toolKey, g.active])).toEqual([['count/count_send', true]]);
+    // The request's tool is now listed under another name than its card showed: refused as the
+    // window refuses it (shown-binding.ts; loosening-grant-shown.security.test.ts), and never
+    // made for count.send, which bears the name now.
+    const decided = await t.app.control.decidePolicyChange(pending!.id, true);
+    expect(decided.state).toBe('failed');
+    expect(decided.error).toMatch(/changed since this request was shown/);
+    expect(await t.app.control.listGrants()).toEqual([]);
     await agent.close();
   });
 });

@@ -6,6 +6,8 @@ interface Change {
   view: PolicyChangeView;
   apply: () => Promise<unknown>;
   waiters: Set<() => void>;
+  /** The agent the change is for, by name (failFor): a new agent given the name inherits nothing. */
+  agent?: string;
 }
 
 /** How long a pending change waits for the user; how long one wait call holds. */
@@ -29,7 +31,7 @@ export class PolicyChanges {
     private readonly now: () => number = Date.now,
   ) {}
 
-  propose(summary: string, apply: () => Promise<unknown>): PolicyChangeView {
+  propose(summary: string, apply: () => Promise<unknown>, agent?: string): PolicyChangeView {
     this.expireDue();
     const pending = [...this.changes.values()].filter((c) => c.view.state === 'pending');
     if (pending.length >= MAX_PENDING)
@@ -45,7 +47,12 @@ export class PolicyChanges {
       requestedAt: new Date(at).toISOString(),
       expiresAt: new Date(at + EXPIRE_MS).toISOString(),
     };
-    this.changes.set(view.id, { view, apply, waiters: new Set() });
+    this.changes.set(view.id, {
+      view,
+      apply,
+      waiters: new Set(),
+      ...(agent !== undefined ? { agent } : {}),
+    });
     this.events.emit({ type: 'policy.change', change: view });
     return view;
   }
@@ -53,6 +60,17 @@ export class PolicyChanges {
   list(): PolicyChangeView[] {
     this.expireDue();
     return [...this.changes.values()].map((c) => c.view).filter((v) => v.state === 'pending');
+  }
+
+  /**
+   * The agent was revoked: its changes still waiting fail, saying why. They name it by name, and
+   * an agent added later under that name must inherit nothing (revoke.security.test.ts), not a
+   * grant, tool or policy the revoked one asked for (loosening-grant-agent.security.test.ts).
+   */
+  failFor(agent: string, error: string): void {
+    for (const c of this.changes.values())
+      if (c.agent === agent && c.view.state === 'pending')
+        this.settle(c, { state: 'failed', error });
   }
 
   async decide(id: string, confirm: boolean): Promise<PolicyChangeView> {

@@ -58,6 +58,9 @@ export async function serveStatic(
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'x-frame-options': 'DENY',
+    // A page that opened this one (window.open, a link without noopener) keeps no handle on it:
+    // it cannot move the tab to another route or page under the user (red-team wave 4).
+    'cross-origin-opener-policy': 'same-origin',
     'cache-control': rel === '/index.html' ? 'no-store' : 'public, max-age=3600',
   });
   res.end(body);
