@@ -326,8 +326,16 @@ describe('tool calls in flight, per agent', () => {
     // Another agent is served while this one is at its limit: its call reaches the tool.
     const other = await sdkCaller(await newAgent('bystander-sdk'), 'auto');
     const arrived = gate.arrived;
-    const theirs = other.call(0, new AbortController().signal);
-    await until(gate.changes, () => gate.arrived > arrived);
+    let early: Answer | undefined;
+    const theirs = other.call(0, new AbortController().signal).then((a) => {
+      early = a;
+      gate.changes.emit('change');
+      return a;
+    });
+    // Its call reaches the tool (held there), rather than being answered at once.
+    await until(gate.changes, () => gate.arrived > arrived || early !== undefined);
+    expect(early).toBeUndefined();
+    expect(gate.arrived).toBe(arrived + 1);
     await end('ok', run, 6);
     await expect(theirs).resolves.toEqual({ isError: false, text: 'done' });
     const rows = await t.app.control.listActivity({ agent: 'flood-sdk' });
