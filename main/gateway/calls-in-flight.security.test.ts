@@ -43,6 +43,12 @@ class GateSource implements ToolSource {
       inputSchema: { type: 'object', properties: { i: { type: 'number' } } },
       trustedReadOnly: true,
     },
+    {
+      name: 'gate_send',
+      description: 'Sends at once; asks first.',
+      inputSchema: { type: 'object', properties: { i: { type: 'number' } } },
+      annotations: { readOnlyHint: false, destructiveHint: false },
+    },
   ];
   ready() {
     return Promise.resolve();
@@ -56,7 +62,9 @@ class GateSource implements ToolSource {
   onChange() {
     return () => {};
   }
-  call(_tool: string, _args: Record<string, unknown>, ctx: ToolCallContext) {
+  call(tool: string, _args: Record<string, unknown>, ctx: ToolCallContext) {
+    if (tool === 'gate_send')
+      return Promise.resolve<CallToolResult>({ content: [{ type: 'text', text: 'sent' }] });
     this.arrived += 1;
     return new Promise<CallToolResult>((resolve, reject) => {
       this.held.push({ resolve, reject });
@@ -111,7 +119,9 @@ const gate = new GateSource();
 beforeAll(async () => {
   t = await startTestApp({
     sources: [gate],
-    settings: { tools: { 'gate/gate_wait': { approval: 'auto' } } },
+    settings: {
+      tools: { 'gate/gate_wait': { approval: 'auto' }, 'gate/gate_send': { approval: 'ask' } },
+    },
   });
 });
 afterAll(async () => {
@@ -129,7 +139,7 @@ const setLimit = (n: number) =>
  * are answered (n + k in all, so a broken cap fails the assertions instead of hanging). Returns the
  * answers received and the controllers of every call.
  */
-async function flood(call: Caller, n: number, k: number) {
+async function flood(call: Caller, n: number, k: number, limit = n) {
   const before = gate.arrived;
   const answered: Answer[] = [];
   const controllers = Array.from({ length: n + k }, () => new AbortController());
@@ -159,9 +169,9 @@ async function flood(call: Caller, n: number, k: number) {
   for (const a of answered) {
     expect(a.isError).toBe(true);
     expect(a.text).toMatch(REFUSAL);
-    const [, has, limit] = REFUSAL.exec(a.text)!;
-    expect(Number(has)).toBe(n);
-    expect(Number(limit)).toBe(n);
+    const [, has, named] = REFUSAL.exec(a.text)!;
+    expect(Number(has)).toBe(limit);
+    expect(Number(named)).toBe(limit);
   }
   return { all, controllers: controllers.filter((c) => !settled.has(c)) };
 }
@@ -396,6 +406,38 @@ describe('tool calls in flight, per agent', () => {
       ),
       { numRuns: 12 },
     );
+  });
+
+  it("calls waiting for the user's approval hold their slots until decided; the cap never refuses them once in", async () => {
+    setLimit(4);
+    const token = await newAgent('asks');
+    const client = await connectClient(t.started.mcpUrl, token);
+    let requested = 0;
+    const off = t.app.events.subscribe((e) => {
+      if (e.type === 'approval.requested' && e.approval.agent === 'asks') {
+        requested += 1;
+        gate.changes.emit('change');
+      }
+    });
+    const asked = [0, 1, 2].map((i) =>
+      client.callTool({ name: 'gate_send', arguments: { i } }).then((r) => textOf(r)),
+    );
+    await until(gate.changes, () => requested === 3);
+    off();
+    // Three parked, one slot left: one call in, the other two refused naming 4 in flight.
+    const caller = await sdkCaller(token, 'legacy');
+    const run = await flood(caller.call, 1, 2, 4);
+    const pending = (await t.app.control.listPending()).filter((p) => p.agent === 'asks');
+    expect(pending).toHaveLength(3);
+    // The user decides: the parked calls are answered (the allowed one runs) and let go.
+    await t.app.control.decide(pending[0]!.id, { kind: 'allow_once' });
+    for (const p of pending.slice(1)) await t.app.control.decide(p.id, { kind: 'deny' });
+    const answers = await Promise.all(asked);
+    expect(answers.filter((a) => a === 'sent')).toHaveLength(1);
+    expect(answers.filter((a) => /denied/i.test(a))).toHaveLength(2);
+    await end('ok', run, 1);
+    await end('ok', await flood(caller.call, 4, 1), 4);
+    await Promise.all([client.close(), caller.close()]);
   });
 
   it(`held out: the default ${DEFAULT_CALLS_IN_FLIGHT} over raw 2026-07-28 requests, 3 refused`, async () => {
