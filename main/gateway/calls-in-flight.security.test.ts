@@ -5,9 +5,11 @@ import {
   CLIENT_INFO_META_KEY,
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, startTestApp, textOf, type TestApp } from '../../test-support/harness.js';
+import { asTask, taskAgent } from '../../test-support/task-agent.js';
 import { DEFAULT_CALLS_IN_FLIGHT } from '../platform/settings.js';
 import type {
   CallToolResult,
@@ -42,6 +44,8 @@ class GateSource implements ToolSource {
       description: 'Waits at the gate.',
       inputSchema: { type: 'object', properties: { i: { type: 'number' } } },
       trustedReadOnly: true,
+      // Task-augmented calls too (MCP 2025-11-25 tasks): a task's call is a call in flight.
+      execution: { taskSupport: 'optional' },
     },
     {
       name: 'gate_send',
@@ -189,6 +193,18 @@ async function sdkCaller(token: string, mode: 'legacy' | 'auto', sessions = 1) {
     return { isError: r.isError === true, text: textOf(r) };
   };
   return { call, close: () => Promise.all(clients.map((c) => c.close())) };
+}
+
+/** The 1.x SDK's client (2025 era), as some agents still ship it. */
+async function sdk1Caller(token: string) {
+  const client = await taskAgent(t.started.mcpUrl, token);
+  const call: Caller = async (i, signal) => {
+    const r = (await client.callTool({ name: 'gate_wait', arguments: { i } }, undefined, {
+      signal,
+    })) as CallToolResult;
+    return { isError: r.isError === true, text: textOf(r) };
+  };
+  return { call, close: () => client.close() };
 }
 
 const headers = (token: string, extra: Record<string, string> = {}) => ({
@@ -362,6 +378,7 @@ describe('tool calls in flight, per agent', () => {
   const eras = [
     ['SDK client, 2025 sessions', (tok: string) => sdkCaller(tok, 'legacy', 2)],
     ['SDK client, 2026-07-28', (tok: string) => sdkCaller(tok, 'auto')],
+    ['1.x SDK client, 2025 session', (tok: string) => sdk1Caller(tok)],
     [
       'raw HTTP, a 2025 session',
       async (tok: string) => ({ call: await rawLegacyCaller(tok), close: async () => {} }),
@@ -375,7 +392,7 @@ describe('tool calls in flight, per agent', () => {
   for (const [era, make] of eras)
     for (const how of kinds) {
       // The SDK client cancels (notifications/cancelled, or the request's end); raw HTTP hangs up.
-      if (era.startsWith('SDK') && how === 'hangup') continue;
+      if (era.includes('SDK') && how === 'hangup') continue;
       if (era.startsWith('raw') && how === 'cancel') continue;
       it(`${era}: after ${how}, the count is back to 0 (N in and k refused again)`, async () => {
         setLimit(5);
@@ -394,7 +411,7 @@ describe('tool calls in flight, per agent', () => {
       fc.asyncProperty(
         fc.integer({ min: 1, max: 12 }),
         fc.integer({ min: 1, max: 8 }),
-        fc.constantFrom(0, 1, 2, 3),
+        fc.constantFrom(0, 1, 2, 3, 4),
         fc.constantFrom('ok', 'error'),
         async (limit, k, which, how) => {
           setLimit(limit);
@@ -438,6 +455,32 @@ describe('tool calls in flight, per agent', () => {
     await end('ok', run, 1);
     await end('ok', await flood(caller.call, 4, 1), 4);
     await Promise.all([client.close(), caller.close()]);
+  });
+
+  it('task-augmented calls count: N tasks run, k end with the refusal as their result', async () => {
+    setLimit(3);
+    const agent = await taskAgent(t.started.mcpUrl, await newAgent('tasks'));
+    const before = gate.arrived;
+    const created = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => asTask(agent, 'gate_wait', { i })),
+    );
+    let refused = 0;
+    const results = created.map((c) =>
+      agent.experimental.tasks.getTaskResult(c.task.taskId, CallToolResultSchema).then((r) => {
+        if (REFUSAL.test(textOf(r))) refused += 1;
+        gate.changes.emit('change');
+        return r;
+      }),
+    );
+    await until(gate.changes, () => gate.arrived - before + refused >= 5);
+    expect(gate.arrived - before).toBe(3);
+    expect(refused).toBe(2);
+    gate.release('ok');
+    const all = await Promise.all(results);
+    expect(all.filter((r) => textOf(r) === 'done')).toHaveLength(3);
+    const plain = await sdk1Caller(await newAgent('tasks-after'));
+    await end('ok', await flood(plain.call, 3, 1), 3);
+    await Promise.all([agent.close(), plain.close()]);
   });
 
   it(`held out: the default ${DEFAULT_CALLS_IN_FLIGHT} over raw 2026-07-28 requests, 3 refused`, async () => {
