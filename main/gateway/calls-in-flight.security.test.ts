@@ -235,7 +235,7 @@ const answerOf = (m: Record<string, unknown>): Answer => {
 };
 
 /** Raw HTTP, 2025 era: one session made by hand, every call a POST on it. */
-async function rawLegacyCaller(token: string): Promise<Caller> {
+async function rawLegacyCaller(token: string, tool = 'gate_wait'): Promise<Caller> {
   const init = await fetch(t.started.mcpUrl, {
     method: 'POST',
     headers: headers(token),
@@ -269,7 +269,7 @@ async function rawLegacyCaller(token: string): Promise<Caller> {
         jsonrpc: '2.0',
         id: i + 1,
         method: 'tools/call',
-        params: { name: 'gate_wait', arguments: { i } },
+        params: { name: tool, arguments: { i } },
       }),
     });
     return answerOf(await rpcAnswer(res));
@@ -487,5 +487,76 @@ describe('tool calls in flight, per agent', () => {
     setLimit(DEFAULT_CALLS_IN_FLIGHT);
     const call = rawModernCaller(await newAgent('held-out'));
     await end('ok', await flood(call, DEFAULT_CALLS_IN_FLIGHT, 3), DEFAULT_CALLS_IN_FLIGHT);
+  });
+
+  /** Resolves with the next approval request of `agent`, as the UIs are told of it. */
+  const requested = (agent: string) =>
+    new Promise<string>((resolve) => {
+      const off = t.app.events.subscribe((e) => {
+        if (e.type !== 'approval.requested' || e.approval.agent !== agent) return;
+        off();
+        resolve(e.approval.id);
+      });
+    });
+
+  it('2025, raw HTTP: a call waiting for approval that the agent hung up on keeps its slot until the user decides, then gives it back', async () => {
+    setLimit(3);
+    const token = await newAgent('hangs-up-asking');
+    const ask = await rawLegacyCaller(token, 'gate_send');
+    const hangUp = new AbortController();
+    const id = requested('hangs-up-asking');
+    const asked = ask(0, hangUp.signal).catch(() => null);
+    const approval = await id;
+    // A disconnection is not a cancellation (MCP 2025-11-25, transports): the call still waits.
+    hangUp.abort();
+    await asked;
+    const caller = await rawLegacyCaller(token);
+    await end('ok', await flood(caller, 2, 1, 3), 2);
+    // Decided after the agent left: the waiting call ends, and its slot with it.
+    await t.app.control.decide(approval, { kind: 'deny' });
+    await end('ok', await flood(caller, 3, 1), 3);
+  });
+
+  it('an SDK client cancelling a call waiting for approval gives its slot back', async () => {
+    setLimit(3);
+    const token = await newAgent('cancels-asking');
+    const client = await connectClient(t.started.mcpUrl, token, 'legacy');
+    const cancel = new AbortController();
+    const id = requested('cancels-asking');
+    const asked = client
+      .callTool({ name: 'gate_send', arguments: { i: 0 } }, { signal: cancel.signal })
+      .catch(() => null);
+    const approval = await id;
+    // The engine marks the card "agent left" once the cancellation reached the waiting call.
+    const left = new Promise<void>((resolve) => {
+      const off = t.app.events.subscribe((e) => {
+        if (e.type !== 'approval.updated' || e.approval.id !== approval || !e.approval.agentLeftAt)
+          return;
+        off();
+        resolve();
+      });
+    });
+    cancel.abort();
+    await Promise.all([asked, left]);
+    const caller = await sdkCaller(token, 'legacy');
+    await end('ok', await flood(caller.call, 3, 1), 3);
+    await Promise.all([client.close(), caller.close()]);
+  });
+
+  it("a revoked agent's calls waiting for approval give their slots back: the same name added again has all N", async () => {
+    setLimit(3);
+    const token = await newAgent('revoked-asking');
+    const client = await connectClient(t.started.mcpUrl, token, 'legacy');
+    const asked: Promise<unknown>[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = requested('revoked-asking');
+      asked.push(client.callTool({ name: 'gate_send', arguments: { i } }).catch(() => null));
+      await id;
+    }
+    await t.app.control.revokeAgent('revoked-asking');
+    await Promise.all(asked);
+    const again = await sdkCaller(await newAgent('revoked-asking'), 'legacy');
+    await end('ok', await flood(again.call, 3, 1), 3);
+    await Promise.all([client.close().catch(() => {}), again.close()]);
   });
 });
