@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectClient, startTestApp, textOf, type TestApp } from '../../test-support/harness.js';
 import { asTask, taskAgent } from '../../test-support/task-agent.js';
 import { DEFAULT_CALLS_IN_FLIGHT } from '../platform/settings.js';
@@ -489,74 +489,89 @@ describe('tool calls in flight, per agent', () => {
     await end('ok', await flood(call, DEFAULT_CALLS_IN_FLIGHT, 3), DEFAULT_CALLS_IN_FLIGHT);
   });
 
-  /** Resolves with the next approval request of `agent`, as the UIs are told of it. */
-  const requested = (agent: string) =>
-    new Promise<string>((resolve) => {
-      const off = t.app.events.subscribe((e) => {
-        if (e.type !== 'approval.requested' || e.approval.agent !== agent) return;
-        off();
-        resolve(e.approval.id);
+  describe('calls waiting for approval give their slots back', () => {
+    // The longest wait a call may be held for approval (settings.ts, 300 s): what frees a slot in
+    // the tests below is the decision, the cancellation or the revocation, never the wait's end.
+    const longWait = (seconds: number) =>
+      t.app.settings.update((d) => {
+        d.approvals.waitSeconds = seconds;
       });
+    beforeEach(() => longWait(300));
+    afterEach(() => longWait(45));
+
+    /** Resolves with the next approval request of `agent`, as the UIs are told of it. */
+    const requested = (agent: string) =>
+      new Promise<string>((resolve) => {
+        const off = t.app.events.subscribe((e) => {
+          if (e.type !== 'approval.requested' || e.approval.agent !== agent) return;
+          off();
+          resolve(e.approval.id);
+        });
+      });
+
+    it('2025, raw HTTP: a call waiting for approval that the agent hung up on keeps its slot until the user decides, then gives it back', async () => {
+      setLimit(3);
+      const token = await newAgent('hangs-up-asking');
+      const ask = await rawLegacyCaller(token, 'gate_send');
+      const hangUp = new AbortController();
+      const id = requested('hangs-up-asking');
+      const asked = ask(0, hangUp.signal).catch(() => null);
+      const approval = await id;
+      // A disconnection is not a cancellation (MCP 2025-11-25, transports): the call still waits.
+      hangUp.abort();
+      await asked;
+      const caller = await rawLegacyCaller(token);
+      await end('ok', await flood(caller, 2, 1, 3), 2);
+      // Decided after the agent left: the waiting call ends, and its slot with it.
+      await t.app.control.decide(approval, { kind: 'deny' });
+      await end('ok', await flood(caller, 3, 1), 3);
     });
 
-  it('2025, raw HTTP: a call waiting for approval that the agent hung up on keeps its slot until the user decides, then gives it back', async () => {
-    setLimit(3);
-    const token = await newAgent('hangs-up-asking');
-    const ask = await rawLegacyCaller(token, 'gate_send');
-    const hangUp = new AbortController();
-    const id = requested('hangs-up-asking');
-    const asked = ask(0, hangUp.signal).catch(() => null);
-    const approval = await id;
-    // A disconnection is not a cancellation (MCP 2025-11-25, transports): the call still waits.
-    hangUp.abort();
-    await asked;
-    const caller = await rawLegacyCaller(token);
-    await end('ok', await flood(caller, 2, 1, 3), 2);
-    // Decided after the agent left: the waiting call ends, and its slot with it.
-    await t.app.control.decide(approval, { kind: 'deny' });
-    await end('ok', await flood(caller, 3, 1), 3);
-  });
-
-  it('an SDK client cancelling a call waiting for approval gives its slot back', async () => {
-    setLimit(3);
-    const token = await newAgent('cancels-asking');
-    const client = await connectClient(t.started.mcpUrl, token, 'legacy');
-    const cancel = new AbortController();
-    const id = requested('cancels-asking');
-    const asked = client
-      .callTool({ name: 'gate_send', arguments: { i: 0 } }, { signal: cancel.signal })
-      .catch(() => null);
-    const approval = await id;
-    // The engine marks the card "agent left" once the cancellation reached the waiting call.
-    const left = new Promise<void>((resolve) => {
-      const off = t.app.events.subscribe((e) => {
-        if (e.type !== 'approval.updated' || e.approval.id !== approval || !e.approval.agentLeftAt)
-          return;
-        off();
-        resolve();
+    it('an SDK client cancelling a call waiting for approval gives its slot back', async () => {
+      setLimit(3);
+      const token = await newAgent('cancels-asking');
+      const client = await connectClient(t.started.mcpUrl, token, 'legacy');
+      const cancel = new AbortController();
+      const id = requested('cancels-asking');
+      const asked = client
+        .callTool({ name: 'gate_send', arguments: { i: 0 } }, { signal: cancel.signal })
+        .catch(() => null);
+      const approval = await id;
+      // The engine marks the card "agent left" once the cancellation reached the waiting call.
+      const left = new Promise<void>((resolve) => {
+        const off = t.app.events.subscribe((e) => {
+          if (
+            e.type !== 'approval.updated' ||
+            e.approval.id !== approval ||
+            !e.approval.agentLeftAt
+          )
+            return;
+          off();
+          resolve();
+        });
       });
+      cancel.abort();
+      await Promise.all([asked, left]);
+      const caller = await sdkCaller(token, 'legacy');
+      await end('ok', await flood(caller.call, 3, 1), 3);
+      await Promise.all([client.close(), caller.close()]);
     });
-    cancel.abort();
-    await Promise.all([asked, left]);
-    const caller = await sdkCaller(token, 'legacy');
-    await end('ok', await flood(caller.call, 3, 1), 3);
-    await Promise.all([client.close(), caller.close()]);
-  });
 
-  it("a revoked agent's calls waiting for approval give their slots back: the same name added again has all N", async () => {
-    setLimit(3);
-    const token = await newAgent('revoked-asking');
-    const client = await connectClient(t.started.mcpUrl, token, 'legacy');
-    const asked: Promise<unknown>[] = [];
-    for (let i = 0; i < 3; i++) {
-      const id = requested('revoked-asking');
-      asked.push(client.callTool({ name: 'gate_send', arguments: { i } }).catch(() => null));
-      await id;
-    }
-    await t.app.control.revokeAgent('revoked-asking');
-    await Promise.all(asked);
-    const again = await sdkCaller(await newAgent('revoked-asking'), 'legacy');
-    await end('ok', await flood(again.call, 3, 1), 3);
-    await Promise.all([client.close().catch(() => {}), again.close()]);
+    it("a revoked agent's calls waiting for approval give their slots back: the same name added again has all N", async () => {
+      setLimit(3);
+      const token = await newAgent('revoked-asking');
+      const client = await connectClient(t.started.mcpUrl, token, 'legacy');
+      const asked: Promise<unknown>[] = [];
+      for (let i = 0; i < 3; i++) {
+        const id = requested('revoked-asking');
+        asked.push(client.callTool({ name: 'gate_send', arguments: { i } }).catch(() => null));
+        await id;
+      }
+      await t.app.control.revokeAgent('revoked-asking');
+      await Promise.all(asked);
+      const again = await sdkCaller(await newAgent('revoked-asking'), 'legacy');
+      await end('ok', await flood(again.call, 3, 1), 3);
+      await Promise.all([client.close().catch(() => {}), again.close()]);
+    });
   });
 });
