@@ -142,10 +142,14 @@ export class CallsInFlight {
     this.counts.set(agent, (this.counts.get(agent) ?? 0) + 1);
   }
 
-  /** Gives back a slot taken by `enter` or `reenter`; the agent's entry goes with its last call. */
+  /**
+   * Gives back a slot taken by `enter` or `reenter`. The agent's entry stays at 0, not deleted
+   * (one per agent name): deleting it with each last call and adding it with the next made the
+   * Map rehash its table every few calls, ≈ 0.11 KiB allocated per everyday call (issue 34;
+   * scripts/experiments/alloc-2025-call.mjs).
+   */
   leave(agent: string): void {
     const n = (this.counts.get(agent) ?? 0) - 1;
-    if (n > 0) this.counts.set(agent, n);
-    else this.counts.delete(agent);
+    this.counts.set(agent, n > 0 ? n : 0);
   }
 }
