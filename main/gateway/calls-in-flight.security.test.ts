@@ -48,6 +48,12 @@ class GateSource implements ToolSource {
       execution: { taskSupport: 'optional' },
     },
     {
+      name: 'gate_roots',
+      description: "Asks for the agent's roots, then answers.",
+      inputSchema: { type: 'object', properties: {} },
+      trustedReadOnly: true,
+    },
+    {
       name: 'gate_send',
       description: 'Sends at once; asks first.',
       inputSchema: { type: 'object', properties: { i: { type: 'number' } } },
@@ -67,6 +73,12 @@ class GateSource implements ToolSource {
     return () => {};
   }
   call(tool: string, _args: Record<string, unknown>, ctx: ToolCallContext) {
+    if (tool === 'gate_roots')
+      return ctx
+        .relay!.request({ method: 'roots/list', params: {}, server: 'gate' })
+        .then((got): CallToolResult => ({
+          content: [{ type: 'text', text: JSON.stringify(got) }],
+        }));
     if (tool === 'gate_send')
       return Promise.resolve<CallToolResult>({ content: [{ type: 'text', text: 'sent' }] });
     this.arrived += 1;
@@ -124,7 +136,11 @@ beforeAll(async () => {
   t = await startTestApp({
     sources: [gate],
     settings: {
-      tools: { 'gate/gate_wait': { approval: 'auto' }, 'gate/gate_send': { approval: 'ask' } },
+      tools: {
+        'gate/gate_wait': { approval: 'auto' },
+        'gate/gate_roots': { approval: 'auto' },
+        'gate/gate_send': { approval: 'ask' },
+      },
     },
   });
 });
@@ -573,5 +589,52 @@ describe('tool calls in flight, per agent', () => {
       await end('ok', await flood(again.call, 3, 1), 3);
       await Promise.all([client.close().catch(() => {}), again.close()]);
     });
+  });
+
+  it('2026-07-28: a call answered input_required keeps its one slot until its retry ends it; the retry takes none', async () => {
+    setLimit(3);
+    const token = await newAgent('input-rounds');
+    const roots = (id: number, extra: Record<string, unknown>) =>
+      fetch(t.started.mcpUrl, {
+        method: 'POST',
+        headers: headers(token, {
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'gate_roots',
+        }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: {
+            name: 'gate_roots',
+            arguments: {},
+            ...extra,
+            _meta: {
+              [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
+              [CLIENT_CAPABILITIES_META_KEY]: { roots: {} },
+              [CLIENT_INFO_META_KEY]: { name: 'raw', version: '1' },
+            },
+          },
+        }),
+      }).then(rpcAnswer);
+    const first = (await roots(1, {})).result as {
+      resultType: string;
+      requestState: string;
+      inputRequests: Record<string, unknown>;
+    };
+    expect(first.resultType).toBe('input_required');
+    // The call goes on upstream while the agent answers: it holds its slot.
+    const caller = rawModernCaller(token);
+    await end('ok', await flood(caller, 2, 1, 3), 2);
+    const [key] = Object.keys(first.inputRequests);
+    const last = answerOf(
+      await roots(2, {
+        requestState: first.requestState,
+        inputResponses: { [key!]: { roots: [{ uri: 'file:///r' }] } },
+      }),
+    );
+    expect(last).toEqual({ isError: false, text: '{"roots":[{"uri":"file:///r"}]}' });
+    await end('ok', await flood(caller, 3, 1), 3);
   });
 });
