@@ -18,6 +18,7 @@ import { errorResult, isReadOnly } from '../tools/types.js';
 import type { ProvenanceMetaItem, ProvenanceService } from '../provenance/provenance-service.js';
 import type { CallFacts, TaintReport } from '../provenance/taint-check.js';
 import type { CoreEvents } from '../platform/events.js';
+import { CallsInFlight } from '../gateway/budgets.js';
 import type { AgentToolCalls } from '../gateway/mcp-endpoint.js';
 import type { WaitingApproval } from '../gateway/mcp-handlers/approval-url.js';
 import type { Logger } from '../platform/log.js';
@@ -64,6 +65,9 @@ export interface ReadBounds {
  * → policy → (approval) → source → shaped result → activity log.
  */
 export class CallPipeline implements AgentToolCalls {
+  /** Each agent's calls in flight, capped at `limits.callsInFlightPerAgent` (budgets.ts). */
+  readonly inFlight = new CallsInFlight();
+
   constructor(private readonly deps: CallPipelineDeps) {}
 
   /**
@@ -162,59 +166,78 @@ export class CallPipeline implements AgentToolCalls {
           : { agent, tool: entry.name, decision, argsDigest: digest, started, result, ...extra },
       );
 
-    if (typeof input !== 'object' || Array.isArray(input)) {
-      const result = errorResult('Arguments must be a JSON object.');
-      log('rejected', result);
-      return result;
+    // The per-agent cap on calls in flight, taken before any work is done for the call and given
+    // back in the `finally` below, whatever ends it (budgets.ts CallsInFlight). A refusal is a
+    // tool error, as the other per-agent budgets on calls are: the model reads it and can wait.
+    // After the tool is known, so an unknown tool's answer stays the same and the row names it.
+    if (opts.admitted) this.inFlight.reenter(agent);
+    else {
+      const over = this.inFlight.enter(agent, settings.limits.callsInFlightPerAgent);
+      if (over) {
+        const result = errorResult(over);
+        log('rejected', result, { outcome: 'not_run', decisionKind: 'budget' });
+        return result;
+      }
     }
-    let record = input as Record<string, unknown>;
-    const schema = entry.def.inputSchema;
-    const inline = this.deps.validator.validateInline(schema, record);
-    const problem =
-      (inline === undefined ? await this.deps.validator.validate(schema, record, agent) : inline) ??
-      entry.source.validateArgs?.(entry.def.name, record) ??
-      null;
-    if (problem) {
-      // A tool-execution error (not a protocol error) lets the model correct itself (MCP 2025-11-25, tools).
-      const result = errorResult(`Invalid arguments for ${entry.name}: ${problem}`);
-      log('rejected', result);
-      return result;
+    try {
+      if (typeof input !== 'object' || Array.isArray(input)) {
+        const result = errorResult('Arguments must be a JSON object.');
+        log('rejected', result);
+        return result;
+      }
+      let record = input as Record<string, unknown>;
+      const schema = entry.def.inputSchema;
+      const inline = this.deps.validator.validateInline(schema, record);
+      const problem =
+        (inline === undefined
+          ? await this.deps.validator.validate(schema, record, agent)
+          : inline) ??
+        entry.source.validateArgs?.(entry.def.name, record) ??
+        null;
+      if (problem) {
+        // A tool-execution error (not a protocol error) lets the model correct itself (MCP 2025-11-25, tools).
+        const result = errorResult(`Invalid arguments for ${entry.name}: ${problem}`);
+        log('rejected', result);
+        return result;
+      }
+
+      // What the call sends beyond its arguments (a draft's recipients, attached files), read first
+      // so the taint check and a grant judge what goes out (issue 33 item 2).
+      const sends =
+        isReadOnly(entry.def) || !mayHaveCallContent(entry)
+          ? null
+          : await callContentOf(entry, record, opts.signal, this.deps.readBounds?.checkMs);
+      // The version the read found becomes part of the call (CallContent.bind): the grant, the
+      // approval (its card and its stored arguments) and the run all hold to it.
+      if (sends?.bind) record = { ...sends.bind, ...record };
+
+      // Issue 22: does the call carry a stranger's destination, or the user's private data out?
+      // A flagged call always asks, whatever the policy, unless a grant was opted into them.
+      const taint = this.deps.provenance?.check(agent, checkedCall(entry, record, sends)) ?? null;
+
+      // A standing side effect (a filter that forwards or deletes future mail), or a call whose
+      // reach the read above could not see, asks every time.
+      const standing = entry.source.alwaysAsk?.(entry.def.name, record) ?? null;
+
+      if (policy.approval === 'auto' && !taint && !standing) {
+        // One literal (issue 34); an absent relay or task status is undefined, which sources read
+        // as none (ToolCallContext).
+        const result = await this.execute(entry, record, {
+          agent,
+          signal: opts.signal,
+          progress: opts.progress,
+          startedAt: started,
+          relay: opts.relay,
+          taskStatus: opts.taskStatus,
+        });
+        log('auto', result);
+        return result;
+      }
+
+      return await this.asked(agent, entry, record, opts, started, taint, standing, log);
+    } finally {
+      this.inFlight.leave(agent);
     }
-
-    // What the call sends beyond its arguments (a draft's recipients, attached files), read first
-    // so the taint check and a grant judge what goes out (issue 33 item 2).
-    const sends =
-      isReadOnly(entry.def) || !mayHaveCallContent(entry)
-        ? null
-        : await callContentOf(entry, record, opts.signal, this.deps.readBounds?.checkMs);
-    // The version the read found becomes part of the call (CallContent.bind): the grant, the
-    // approval (its card and its stored arguments) and the run all hold to it.
-    if (sends?.bind) record = { ...sends.bind, ...record };
-
-    // Issue 22: does the call carry a stranger's destination, or the user's private data out?
-    // A flagged call always asks, whatever the policy, unless a grant was opted into them.
-    const taint = this.deps.provenance?.check(agent, checkedCall(entry, record, sends)) ?? null;
-
-    // A standing side effect (a filter that forwards or deletes future mail), or a call whose
-    // reach the read above could not see, asks every time.
-    const standing = entry.source.alwaysAsk?.(entry.def.name, record) ?? null;
-
-    if (policy.approval === 'auto' && !taint && !standing) {
-      // One literal (issue 34); an absent relay or task status is undefined, which sources read
-      // as none (ToolCallContext).
-      const result = await this.execute(entry, record, {
-        agent,
-        signal: opts.signal,
-        progress: opts.progress,
-        startedAt: started,
-        relay: opts.relay,
-        taskStatus: opts.taskStatus,
-      });
-      log('auto', result);
-      return result;
-    }
-
-    return this.asked(agent, entry, record, opts, started, taint, standing, log);
   }
 
   /**

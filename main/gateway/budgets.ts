@@ -95,3 +95,61 @@ export class AgentBudgets {
     return null;
   }
 }
+
+/**
+ * Each agent's tool calls in flight (docs/security.md, "Cannot exhaust the machine"): a flooding
+ * agent — thousands of tools/call at once over many sessions or 2026-07-28 requests — used to be
+ * taken in without a word, memory and the upstreams' load growing with it. CallPipeline.call, the
+ * one place both eras' calls (and tasks') pass, takes a slot before anything else is done for a
+ * call and gives it back when its answer is made, whatever ends it (an answer, an error, the
+ * agent's cancellation, an answer nobody is left to read). A call waiting for the user's decision
+ * keeps its slot — the agent's request is held open that long — but no longer than its wait
+ * (`approvals.waitSeconds`; after that it answers "waiting" and lets go), and the agent's distinct
+ * waiting requests are capped lower by admitPending, so this cap never refuses on their account
+ * alone. Per agent: one agent at its limit never stops another.
+ */
+export class CallsInFlight {
+  private readonly counts = new Map<string, number>();
+
+  /** Calls `agent` has in flight now. */
+  count(agent: string): number {
+    return this.counts.get(agent) ?? 0;
+  }
+
+  /**
+   * Takes one of `agent`'s slots: null when admitted (give it back with `leave` exactly once), or
+   * the refusal to send back as a tool error when the agent already has `limit` calls in flight.
+   */
+  enter(agent: string, limit: number): string | null {
+    const n = this.counts.get(agent) ?? 0;
+    if (n >= limit) {
+      return (
+        `Refused: agent "${agent}" already has ${n} tool calls in flight, Airlock's limit per ` +
+        `agent (${limit}); this call was not run. Wait for some of them to be answered before ` +
+        'sending more (the user can change the limit: limits.callsInFlightPerAgent in settings.json).'
+      );
+    }
+    this.counts.set(agent, n + 1);
+    return null;
+  }
+
+  /**
+   * Counts a call that was admitted before and is only made again — a task asking once more after
+   * "waiting for approval" (gateway/mcp-handlers/tasks.ts) — without refusing it: it was let in,
+   * and a slow user must not turn it into a refusal. Give it back with `leave`.
+   */
+  reenter(agent: string): void {
+    this.counts.set(agent, (this.counts.get(agent) ?? 0) + 1);
+  }
+
+  /**
+   * Gives back a slot taken by `enter` or `reenter`. The agent's entry stays at 0, not deleted
+   * (one per agent name): deleting it with each last call and adding it with the next made the
+   * Map rehash its table every few calls, ≈ 0.11 KiB allocated per everyday call (issue 34;
+   * scripts/experiments/alloc-2025-call.mjs).
+   */
+  leave(agent: string): void {
+    const n = (this.counts.get(agent) ?? 0) - 1;
+    this.counts.set(agent, n > 0 ? n : 0);
+  }
+}

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/harness.js';
 import { defaultDataDir, resolveDataDir } from './paths.js';
-import { DEFAULT_PORT, SettingsStore } from './settings.js';
+import { DEFAULT_CALLS_IN_FLIGHT, DEFAULT_PORT, SettingsStore } from './settings.js';
 
 describe('SettingsStore', () => {
   it('starts from defaults and writes validated JSON atomically', () => {
@@ -40,6 +40,31 @@ describe('SettingsStore', () => {
     writeFileSync(join(dir, 'settings.json'), JSON.stringify({ port: -1 }));
     expect(() => new SettingsStore(join(dir, 'settings.json'))).toThrow(
       /settings\.json is invalid: .*port/s,
+    );
+  });
+
+  it('limits.callsInFlightPerAgent: a bad value is refused naming it, state intact; a file without it loads with the default', () => {
+    const dir = tempDir();
+    const file = join(dir, 'settings.json');
+    writeFileSync(file, JSON.stringify({ limits: { resultChars: 5000 } }));
+    const store = new SettingsStore(file);
+    expect(store.get().limits).toMatchObject({
+      resultChars: 5000,
+      callsInFlightPerAgent: DEFAULT_CALLS_IN_FLIGHT,
+    });
+    store.update((s) => void (s.limits.callsInFlightPerAgent = 7));
+    const before = readFileSync(file, 'utf8');
+    for (const bad of [0, -1, 1.5, '10', null, Number.NaN])
+      expect(() =>
+        store.update(
+          (s) => void ((s.limits as Record<string, unknown>).callsInFlightPerAgent = bad),
+        ),
+      ).toThrow(/Invalid settings: .*callsInFlightPerAgent/s);
+    expect(store.get().limits.callsInFlightPerAgent).toBe(7);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    writeFileSync(file, JSON.stringify({ limits: { callsInFlightPerAgent: 0 } }));
+    expect(() => new SettingsStore(file)).toThrow(
+      /settings\.json is invalid: .*callsInFlightPerAgent/s,
     );
   });
 

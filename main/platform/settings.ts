@@ -23,6 +23,14 @@ import {
  */
 export const DEFAULT_PORT = 47821;
 
+/**
+ * The default cap on one agent's tool calls in flight (`limits.callsInFlightPerAgent`). Generous
+ * on purpose — a budget never refuses a well-behaved client: agents run a handful to a few dozen
+ * calls at once, and an agent using every one of its 64 sessions (gateway/budgets.ts) with a call
+ * in each, plus its 20 requests waiting for approval, still has room. A flood of thousands is not.
+ */
+export const DEFAULT_CALLS_IN_FLIGHT = 128;
+
 const approvalMode = oneOf('auto', 'ask');
 
 export const toolSettingSchema = object({
@@ -123,6 +131,11 @@ export const settingsSchema = object({
     object({
       maxBodyBytes: withDefault(number({ int: true, min: 1024 }), 4 * 1024 * 1024),
       resultChars: withDefault(number({ int: true, min: 1000 }), 20_000),
+      /**
+       * Tool calls one agent may have in flight at once, both protocol eras, every session
+       * (gateway/budgets.ts CallsInFlight; docs/security.md "Cannot exhaust the machine").
+       */
+      callsInFlightPerAgent: withDefault(number({ int: true, min: 1 }), DEFAULT_CALLS_IN_FLIGHT),
     }),
     {},
   ),

@@ -98,7 +98,7 @@ describe('shape checks (settings.json without zod, issue 20)', () => {
       remotes: [],
       google: { accounts: [] },
       shell: { approvalStyle: 'window' },
-      limits: { maxBodyBytes: 4 * 1024 * 1024, resultChars: 20_000 },
+      limits: { maxBodyBytes: 4 * 1024 * 1024, resultChars: 20_000, callsInFlightPerAgent: 128 },
     });
     // Defaults are copies: changing one parse's result leaves the next one's alone.
     s.agents.push({ name: 'x', createdAt: '', overrides: {}, grants: {} });

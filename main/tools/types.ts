@@ -85,6 +85,12 @@ export interface CallOptions {
    * task is never made again, so approving its card later must run nothing (tasks.ts).
    */
   withdrawOnCancel?: boolean;
+  /**
+   * The call was admitted before and is only made again (a task asking once more after "waiting
+   * for approval", tasks.ts): it counts as in flight but the per-agent cap does not refuse it
+   * (gateway/budgets.ts CallsInFlight).
+   */
+  admitted?: boolean;
 }
 
 export type SourceState =

@@ -124,6 +124,8 @@ async function untilDecided(
       taskStatus: status,
       // tasks/cancel is final: the approval card goes with it, so approving it runs nothing.
       withdrawOnCancel: true,
+      // Asked again after "waiting": let in once, it is not refused by the in-flight cap now.
+      ...(pending !== null ? { admitted: true } : {}),
     });
     const waiting = waitingApprovalId(result);
     // A different request id means the first one ended undecided (expired): that answer stands.
