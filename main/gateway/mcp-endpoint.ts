@@ -15,7 +15,7 @@ import { ListenStreams } from './listen-streams.js';
 import { ListenGate, PASSED } from './listen-gate.js';
 import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
-import { requestRelay, roundRelay } from './mcp-handlers/relay.js';
+import { requestRelay, roundRelay, taskRelay } from './mcp-handlers/relay.js';
 import { onLine, requestLog, RoundLine } from './mcp-handlers/round-line.js';
 import type { ProgressSink } from '../tools/types.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
@@ -248,7 +248,9 @@ export class McpEndpoint {
     const startTask =
       session === null
         ? undefined
-        : registerTaskHandlers(server, agent, this.tasks, this.o.pipeline);
+        : registerTaskHandlers(server, agent, this.tasks, this.o.pipeline, (id, taskId, run) =>
+            this.tracked(agent, taskRelay(agent, server, features, taskId, id, this.o.self), run),
+          );
     registerToolHandlers(server, agent, this.o.pipeline, withRelay, startTask);
     registerFeatureHandlers(
       server,
