@@ -3,6 +3,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
+  ElicitRequestSchema,
+  RELATED_TASK_META_KEY,
   TaskStatusNotificationSchema,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -87,5 +89,51 @@ describe("server-everything's task tool through Airlock", () => {
     expect(text).toContain('Research Report: sea otters');
     // Airlock's own status notification for its task, on the agent's session stream.
     await completed(id);
+  });
+
+  it("an upstream task's elicitation reaches the agent tied to Airlock's task, not the server's", async () => {
+    // MCP 2025-11-25 basic/utilities/tasks: an elicitation a task-augmented call depends on MUST
+    // carry the related task's id; the agent knows Airlock's task only (related-task.ts).
+    const asked: Record<string, unknown>[] = [];
+    const eliciting = new Client(
+      { name: 'eliciting-agent', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    eliciting.setRequestHandler(ElicitRequestSchema, (r) => {
+      asked.push({ ...r.params._meta });
+      return { action: 'decline' };
+    });
+    await eliciting.connect(
+      new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${t.token}` } },
+      }),
+    );
+    try {
+      const created = await eliciting.request(
+        {
+          method: 'tools/call',
+          params: {
+            name: 'everything__simulate-research-query',
+            arguments: { topic: 'otters', ambiguous: true },
+            task: { ttl: 60_000 },
+          },
+        },
+        CreateTaskResultSchema,
+      );
+      const id = created.task.taskId;
+      let pending: { id: string } | undefined;
+      await until(t.app, async () => {
+        pending = (await t.app.control.listPending())[0];
+        return pending !== undefined;
+      });
+      await t.app.control.decide(pending!.id, { kind: 'allow_once' });
+      const result = await eliciting.experimental.tasks.getTaskResult(id, CallToolResultSchema);
+      const text = (result.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
+      expect(text).toContain('User declined');
+      expect(asked).toHaveLength(1);
+      expect(asked[0]![RELATED_TASK_META_KEY]).toEqual({ taskId: id });
+    } finally {
+      await eliciting.close();
+    }
   });
 });
