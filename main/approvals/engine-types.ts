@@ -67,6 +67,11 @@ export interface AskRequest {
   taint?: TaintView | null;
   signal: AbortSignal;
   progress?: ToolCallContext['progress'];
+  /**
+   * The calling request's relay to its agent: the approved call's server→client requests and log
+   * lines go on it while this call waits (a task's carries the task's id, mcp-handlers/tasks.ts).
+   */
+  relay?: ToolCallContext['relay'];
   /** Answer at once with "waiting" instead of blocking (URL elicitation, issue 16 item 1). */
   noWait?: boolean;
   /** The caller's cancellation withdraws the request at once, with no grace (a cancelled task). */

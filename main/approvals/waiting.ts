@@ -4,11 +4,14 @@ import type { AskOutcome } from './engine.js';
 export interface Waiter {
   settle: (outcome: AskOutcome) => void;
   progress?: ToolCallContext['progress'];
+  /** The waiting call's relay to its agent (engine-types.ts AskRequest.relay). */
+  relay?: ToolCallContext['relay'];
 }
 
 export interface AttachOptions {
   signal: AbortSignal;
   progress?: ToolCallContext['progress'];
+  relay?: ToolCallContext['relay'];
   waitMs: number;
   progressIntervalMs: number;
   progressMessage: string;
@@ -46,6 +49,7 @@ export class Waiters {
       const waiter: Waiter = {
         settle: (outcome) => (cleanup(), resolve(outcome)),
         ...(o.progress ? { progress: o.progress } : {}),
+        ...(o.relay ? { relay: o.relay } : {}),
       };
       const onAbort = () => {
         cleanup();

@@ -263,6 +263,7 @@ export class CallPipeline implements AgentToolCalls {
       ...(taint ? { taint } : {}),
       signal: opts.signal,
       progress: opts.progress,
+      ...(opts.relay ? { relay: opts.relay } : {}),
       ...(opts.noWait ? { noWait: true } : {}),
       ...(opts.withdrawOnCancel ? { withdrawOnCancel: true } : {}),
     });

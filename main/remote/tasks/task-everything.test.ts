@@ -136,4 +136,58 @@ describe("server-everything's task tool through Airlock", () => {
       await eliciting.close();
     }
   });
+
+  it("approved while another task waits, a task's elicitation still goes tied to its own task", async () => {
+    // The approved call runs with the relay of the call waiting on it (approvals/engine.ts), not
+    // with the agent's most recently opened one (here the second task's).
+    const asked: Record<string, unknown>[] = [];
+    const eliciting = new Client(
+      { name: 'eliciting-agent', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    eliciting.setRequestHandler(ElicitRequestSchema, (r) => {
+      asked.push({ ...r.params._meta });
+      return { action: 'decline' };
+    });
+    await eliciting.connect(
+      new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${t.token}` } },
+      }),
+    );
+    const start = (topic: string, ambiguous: boolean) =>
+      eliciting.request(
+        {
+          method: 'tools/call',
+          params: {
+            name: 'everything__simulate-research-query',
+            arguments: { topic, ambiguous },
+            task: { ttl: 60_000 },
+          },
+        },
+        CreateTaskResultSchema,
+      );
+    const pendingFor = async (topic: string) => {
+      let id: string | undefined;
+      await until(t.app, async () => {
+        id = (await t.app.control.listPending()).find((p) => p.arguments.topic === topic)?.id;
+        return id !== undefined;
+      });
+      return id!;
+    };
+    try {
+      const first = (await start('beavers', true)).task.taskId;
+      const firstCard = await pendingFor('beavers');
+      const second = (await start('minks', false)).task.taskId;
+      const secondCard = await pendingFor('minks');
+      await t.app.control.decide(firstCard, { kind: 'allow_once' });
+      const result = await eliciting.experimental.tasks.getTaskResult(first, CallToolResultSchema);
+      const text = (result.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
+      expect(text).toContain('User declined');
+      expect(asked.map((m) => m[RELATED_TASK_META_KEY])).toEqual([{ taskId: first }]);
+      expect(second).not.toBe(first);
+      await t.app.control.decide(secondCard, { kind: 'deny' });
+    } finally {
+      await eliciting.close();
+    }
+  });
 });
