@@ -240,6 +240,9 @@ export class CallPipeline implements AgentToolCalls {
         signal: opts.signal,
         progress: opts.progress,
         startedAt: started,
+        // The call's relay, as on the auto path: a server's requests during a granted call reach
+        // its agent request (or task) rather than being refused for want of one.
+        ...(opts.relay ? { relay: opts.relay } : {}),
         ...(opts.taskStatus ? { taskStatus: opts.taskStatus } : {}),
       });
       log('grant', result, { decisionKind: 'grant', grantId: grant.id });

@@ -190,4 +190,57 @@ describe("server-everything's task tool through Airlock", () => {
       await eliciting.close();
     }
   });
+
+  // Last: the grant it makes stands for the rest of the file.
+  it("a task run under the user's grant gets its server's elicitation too, tied to its own task", async () => {
+    const asked: Record<string, unknown>[] = [];
+    const eliciting = new Client(
+      { name: 'eliciting-agent', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    eliciting.setRequestHandler(ElicitRequestSchema, (r) => {
+      asked.push({ ...r.params._meta });
+      return { action: 'decline' };
+    });
+    await eliciting.connect(
+      new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${t.token}` } },
+      }),
+    );
+    const run = async (topic: string) => {
+      const { task } = await eliciting.request(
+        {
+          method: 'tools/call',
+          params: {
+            name: 'everything__simulate-research-query',
+            arguments: { topic, ambiguous: true },
+            task: { ttl: 60_000 },
+          },
+        },
+        CreateTaskResultSchema,
+      );
+      return task.taskId;
+    };
+    try {
+      const first = await run('voles');
+      let card: string | undefined;
+      await until(t.app, async () => {
+        card = (await t.app.control.listPending()).find((p) => p.arguments.topic === 'voles')?.id;
+        return card !== undefined;
+      });
+      await t.app.control.decide(card!, { kind: 'always_allow', confirm: true });
+      await eliciting.experimental.tasks.getTaskResult(first, CallToolResultSchema);
+      // Asks nothing now: the grant covers it.
+      const second = await run('shrews');
+      const result = await eliciting.experimental.tasks.getTaskResult(second, CallToolResultSchema);
+      const text = (result.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
+      expect(text).toContain('User declined');
+      expect(asked.map((m) => m[RELATED_TASK_META_KEY])).toEqual([
+        { taskId: first },
+        { taskId: second },
+      ]);
+    } finally {
+      await eliciting.close();
+    }
+  });
 });
