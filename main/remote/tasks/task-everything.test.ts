@@ -16,6 +16,7 @@ import {
   type RemoteTestApp,
 } from '../../../test-support/remote-app.js';
 import { EverythingServer } from '../../../test-support/server-everything.js';
+import type { LazyMcpEndpoint } from '../../gateway/lazy-mcp.js';
 
 /**
  * Issue 28 item 5 against a server we did not write: server-everything's `simulate-research-query`
@@ -189,6 +190,34 @@ describe("server-everything's task tool through Airlock", () => {
     } finally {
       await eliciting.close();
     }
+  });
+
+  it("a waiting task's relay is not another call's fallback (relayFor): it names the task", async () => {
+    // An approved call with no call waiting on it takes the agent's open request's relay
+    // (call-path-wiring.ts); a task's would tie that call's elicitation to this task's id.
+    const relayFor = (name: string) =>
+      (t.app as unknown as { mcp: LazyMcpEndpoint }).mcp.relayFor(name);
+    const { task } = await agent.request(
+      {
+        method: 'tools/call',
+        params: {
+          name: 'everything__simulate-research-query',
+          arguments: { topic: 'otters', ambiguous: false },
+          task: { ttl: 60_000 },
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    let card: string | undefined;
+    await until(t.app, async () => {
+      card = (await t.app.control.listPending()).find((p) => p.arguments.topic === 'otters')?.id;
+      return card !== undefined;
+    });
+    // The task's call waits on the card now, with its relay; no plain request of the agent's is open.
+    expect(relayFor('test')).toBeUndefined();
+    await t.app.control.decide(card!, { kind: 'deny' });
+    const result = await agent.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+    expect(result.isError).toBe(true);
   });
 
   // Last: the grant it makes stands for the rest of the file.
