@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { CoreEvents } from '../platform/events.js';
 import { ActivityLog } from '../store/activity.js';
@@ -56,7 +57,7 @@ function harness() {
         resolve(e.approval.id);
       });
     });
-  return { engine, ran, requested };
+  return { engine, ran, requested, events };
 }
 
 const relay = (name: string) => ({ agent: 'a', name }) as unknown as ClientRelay;
@@ -90,5 +91,121 @@ describe("an approved call runs with the waiting call's relay", () => {
     await h.engine.decide(await id, { kind: 'allow_once' });
     await waiting;
     expect(h.ran[0]!.relay).toBeUndefined();
+  });
+});
+
+/** Review: whose relay, when calls leave, when another agent asks the same, when revoked. */
+const askAs = (engine: ApprovalEngine, agent: string, signal: AbortSignal, r?: ClientRelay) =>
+  engine.ask({
+    agent,
+    toolKey: 's/send',
+    tool: 'send',
+    args: { n: 1 },
+    effect: async () => 'Sends',
+    signal,
+    ...(r ? { relay: r } : {}),
+  });
+
+describe('the waiting relay, when calls leave or another agent asks', () => {
+  it('a call that left (cancelled) lends nothing: the one still waiting does', async () => {
+    const h = harness();
+    const stays = relay('stays');
+    const leaves = new AbortController();
+    const id = h.requested();
+    const first = askAs(h.engine, 'a', new AbortController().signal, stays);
+    const card = await id;
+    const second = askAs(h.engine, 'a', leaves.signal, relay('leaves'));
+    leaves.abort();
+    expect((await second).decision).toBe('withdrawn');
+    await h.engine.decide(card, { kind: 'allow_once' });
+    expect((await first).ran).toBe(true);
+    expect(h.ran.map((c) => c.relay)).toEqual([stays]);
+  });
+
+  it('every call gone (within the grace): none from the engine', async () => {
+    const h = harness();
+    const leaves = new AbortController();
+    const id = h.requested();
+    const waiting = askAs(h.engine, 'a', leaves.signal, relay('gone'));
+    const card = await id;
+    leaves.abort();
+    await waiting;
+    await h.engine.decide(card, { kind: 'allow_once' });
+    // decide starts the run, which calls execute before its first await (engine.ts run).
+    expect(h.ran).toHaveLength(1);
+    expect(h.ran[0]!.relay).toBeUndefined();
+  });
+
+  it("another agent's identical call is its own request: its relay never runs this one", async () => {
+    const h = harness();
+    const mine = relay('a-call');
+    const idA = h.requested();
+    const a = askAs(h.engine, 'a', new AbortController().signal, mine);
+    const cardA = await idA;
+    const idB = h.requested();
+    const b = askAs(h.engine, 'b', new AbortController().signal, {
+      agent: 'b',
+      name: 'b-call',
+    } as unknown as ClientRelay);
+    const cardB = await idB;
+    expect(cardB).not.toBe(cardA);
+    await h.engine.decide(cardA, { kind: 'allow_once' });
+    expect((await a).ran).toBe(true);
+    expect(h.ran.map((c) => [c.agent, c.relay])).toEqual([['a', mine]]);
+    await h.engine.decide(cardB, { kind: 'deny' });
+    expect((await b).ran).toBe(false);
+  });
+
+  it('a revoked agent: its waiting call is answered, the request withdrawn, approving it runs nothing', async () => {
+    const h = harness();
+    const id = h.requested();
+    const waiting = askAs(h.engine, 'a', new AbortController().signal, relay('revoked'));
+    const card = await id;
+    expect(h.engine.withdrawAgent('a')).toBe(1);
+    expect((await waiting).decision).toBe('withdrawn');
+    await expect(h.engine.decide(card, { kind: 'allow_once' })).rejects.toThrow(/withdrawn/);
+    expect(h.ran).toHaveLength(0);
+  });
+
+  it('generated: the relay is the latest-attached of the calls still waiting, or none', async () => {
+    // Each step a call attaches (with or without a relay) or one still waiting leaves.
+    const step = fc.oneof(
+      fc.record({ attach: fc.boolean() }),
+      fc.record({ leave: fc.nat({ max: 7 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
+        const h = harness();
+        const id = h.requested();
+        const open: { r?: ClientRelay; c: AbortController; p: Promise<unknown> }[] = [];
+        const attach = (withRelay: boolean) => {
+          const c = new AbortController();
+          const r = withRelay ? relay(`r${open.length}`) : undefined;
+          open.push({ ...(r ? { r } : {}), c, p: askAs(h.engine, 'a', c.signal, r) });
+        };
+        attach(true);
+        const card = await id;
+        for (const s of steps) {
+          if ('attach' in s) attach(s.attach);
+          else if (open.length > 1) {
+            // Never the last one: the request would be withdrawn after its grace, not decided.
+            const [gone] = open.splice(s.leave % open.length, 1);
+            gone!.c.abort();
+            await gone!.p;
+          }
+        }
+        // A repeat attaches as it asks (engine.ts ask: no await before wait when none is creating).
+        expect(h.engine.get(card).agentWaiting).toBe(true);
+        const expected = open
+          .map((o) => o.r)
+          .filter((r) => r !== undefined)
+          .at(-1);
+        await h.engine.decide(card, { kind: 'allow_once' });
+        await Promise.all(open.map((o) => o.p));
+        expect(h.ran).toHaveLength(1);
+        expect(h.ran[0]!.relay).toBe(expected);
+      }),
+      { numRuns: 200, seed: 20261206 },
+    );
   });
 });
