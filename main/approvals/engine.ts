@@ -371,6 +371,7 @@ export class ApprovalEngine {
       waitMs: t.waitMs,
       progressIntervalMs: t.progressIntervalMs,
       progressMessage: `Waiting for approval in Airlock (request ${row.id})`,
+      ...(req.quiet ? { quiet: true } : {}),
       onFirst: () => {
         const now = this.u.mustGet(row.id);
         if (now.agentLeftAt === null) return;

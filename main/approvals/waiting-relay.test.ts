@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CoreEvents } from '../platform/events.js';
 import { ActivityLog } from '../store/activity.js';
 import { ApprovalStore } from '../store/approval-store.js';
@@ -16,7 +16,7 @@ import { GrantService } from './grants.js';
  * message to the task's id (gateway/mcp-handlers/related-task.ts) — not to whichever request of
  * the agent's opened last (call-path-wiring.ts relayFor, now only the fallback).
  */
-function harness() {
+function harness(progressIntervalMs = 60_000) {
   const db = openDatabase(':memory:');
   const activity = new ActivityLog(db);
   const events = new CoreEvents();
@@ -30,11 +30,12 @@ function harness() {
       waitMs: 60_000,
       expireMs: 10 * 60_000,
       outcomeWindowMs: 10 * 60_000,
-      progressIntervalMs: 60_000,
+      progressIntervalMs,
       cancelGraceMs: 60_000,
     }),
     execute: vi.fn(async (_row, _args, ctx: ToolCallContext) => {
       ran.push(ctx);
+      ctx.progress?.(0.5, 1, 'half way');
       return { content: [{ type: 'text' as const, text: 'sent' }] };
     }),
     toolInfo: () => ({
@@ -207,5 +208,44 @@ describe('the waiting relay, when calls leave or another agent asks', () => {
       }),
       { numRuns: 200, seed: 20261206 },
     );
+  });
+});
+
+describe("a task's call waits quiet (engine-types.ts quiet)", () => {
+  afterEach(() => vi.useRealTimers());
+
+  const waitAndRun = async (quiet: boolean) => {
+    vi.useFakeTimers();
+    const h = harness(1000);
+    const heard: unknown[][] = [];
+    const id = h.requested();
+    const waiting = h.engine.ask({
+      agent: 'a',
+      toolKey: 's/send',
+      tool: 'send',
+      args: { n: 1 },
+      effect: async () => 'Sends',
+      signal: new AbortController().signal,
+      progress: (...p) => void heard.push(p),
+      ...(quiet ? { quiet: true } : {}),
+    });
+    const card = await id;
+    await vi.advanceTimersByTimeAsync(3500);
+    const ticks = heard.splice(0);
+    await h.engine.decide(card, { kind: 'allow_once' });
+    expect((await waiting).ran).toBe(true);
+    return { ticks, afterApproval: heard };
+  };
+
+  it('no "waiting" ticks, but the approved call\'s own progress', async () => {
+    const quiet = await waitAndRun(true);
+    expect(quiet.ticks).toEqual([]);
+    expect(quiet.afterApproval).toEqual([[0.5, 1, 'half way']]);
+  });
+
+  it("a plain call (control): its ticks, then the call's progress", async () => {
+    const plain = await waitAndRun(false);
+    expect(plain.ticks.map((t) => t[0])).toEqual([1, 2, 3]);
+    expect(plain.afterApproval).toEqual([[0.5, 1, 'half way']]);
   });
 });

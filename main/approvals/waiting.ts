@@ -15,6 +15,8 @@ export interface AttachOptions {
   waitMs: number;
   progressIntervalMs: number;
   progressMessage: string;
+  /** No periodic "waiting" progress, only what the approved call reports (a task's: AskRequest.quiet). */
+  quiet?: boolean;
   /** This call is the only one waiting on the request now. */
   onFirst: () => void;
   /** The bounded wait is over; `last`: no other call is waiting. */
@@ -60,10 +62,12 @@ export class Waiters {
         resolve(o.onTimeout(last));
       }, o.waitMs);
       let ticks = 0;
-      const ticker = setInterval(
-        () => o.progress?.(++ticks, undefined, o.progressMessage),
-        o.progressIntervalMs,
-      );
+      const ticker = o.quiet
+        ? undefined
+        : setInterval(
+            () => o.progress?.(++ticks, undefined, o.progressMessage),
+            o.progressIntervalMs,
+          );
       const first = !this.has(id);
       this.add(id, waiter);
       if (first) o.onFirst();

@@ -267,6 +267,8 @@ export class CallPipeline implements AgentToolCalls {
       signal: opts.signal,
       progress: opts.progress,
       ...(opts.relay ? { relay: opts.relay } : {}),
+      // A task's call (only tasks.ts gives taskStatus): no waiting ticks (engine-types.ts quiet).
+      ...(opts.taskStatus ? { quiet: true } : {}),
       ...(opts.noWait ? { noWait: true } : {}),
       ...(opts.withdrawOnCancel ? { withdrawOnCancel: true } : {}),
     });
