@@ -59,8 +59,9 @@ export function newCallPath(o: {
     settings,
     schemaPool,
     run: (entry, row, args, ctx) => {
-      // Upstream sampling/elicitation during an approved call goes to the agent's open request, if any.
-      const relay = mcp?.relayFor(row.agent);
+      // Upstream sampling/elicitation during an approved call goes to the relay of the call waiting
+      // on it (approvals/engine.ts), else to the agent's open request, if any.
+      const relay = ctx.relay ?? mcp?.relayFor(row.agent);
       return pipeline.execute(entry, args, relay ? { ...ctx, relay } : ctx);
     },
   });

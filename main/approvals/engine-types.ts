@@ -67,6 +67,19 @@ export interface AskRequest {
   taint?: TaintView | null;
   signal: AbortSignal;
   progress?: ToolCallContext['progress'];
+  /**
+   * The calling request's relay to its agent: the approved call's server→client requests and log
+   * lines go on it while this call waits (a task's carries the task's id, mcp-handlers/tasks.ts).
+   */
+  relay?: ToolCallContext['relay'];
+  /**
+   * No periodic "waiting for approval" progress while this call waits, only the approved call's
+   * own. A task's call (tasks.ts): the ticks keep a client's request from timing out, and a task
+   * has no request open; its status already says it waits. Its progressToken stays the same for
+   * the task's life, and each wait's ticks start again at 1, against "The `progress` value MUST
+   * increase with each notification" (MCP 2025-11-25, basic/utilities/progress).
+   */
+  quiet?: boolean;
   /** Answer at once with "waiting" instead of blocking (URL elicitation, issue 16 item 1). */
   noWait?: boolean;
   /** The caller's cancellation withdraws the request at once, with no grace (a cancelled task). */

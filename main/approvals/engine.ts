@@ -295,12 +295,21 @@ export class ApprovalEngine {
     this.u.emitUpdated(id);
     const args = row.editedArgs ?? row.args;
     const progress = this.u.progressToWaiters(id);
+    // The relay of the call that waits on this request now (the latest to attach), so what the
+    // server asks goes to that call's agent request — or task, tied to its id (tasks.ts) — and
+    // not to whichever request of the agent's opened last (call-path-wiring.ts falls back to it).
+    const relay = this.waiters
+      .all(id)
+      .map((w) => w.relay)
+      .filter((r) => r !== undefined)
+      .at(-1);
     let result: CallToolResult;
     try {
       result = await this.deps.execute(row, args, {
         agent: row.agent,
         signal: new AbortController().signal,
         progress,
+        ...(relay ? { relay } : {}),
       });
     } catch (err) {
       result = errorResult(`The call failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -374,9 +383,11 @@ export class ApprovalEngine {
     return this.waiters.attach(row.id, {
       signal: req.signal,
       ...(req.progress ? { progress: req.progress } : {}),
+      ...(req.relay ? { relay: req.relay } : {}),
       waitMs: t.waitMs,
       progressIntervalMs: t.progressIntervalMs,
       progressMessage: `Waiting for approval in Airlock (request ${row.id})`,
+      ...(req.quiet ? { quiet: true } : {}),
       onFirst: () => {
         const now = this.u.mustGet(row.id);
         if (now.agentLeftAt === null) return;

@@ -4,14 +4,19 @@ import type { AskOutcome } from './engine.js';
 export interface Waiter {
   settle: (outcome: AskOutcome) => void;
   progress?: ToolCallContext['progress'];
+  /** The waiting call's relay to its agent (engine-types.ts AskRequest.relay). */
+  relay?: ToolCallContext['relay'];
 }
 
 export interface AttachOptions {
   signal: AbortSignal;
   progress?: ToolCallContext['progress'];
+  relay?: ToolCallContext['relay'];
   waitMs: number;
   progressIntervalMs: number;
   progressMessage: string;
+  /** No periodic "waiting" progress, only what the approved call reports (a task's: AskRequest.quiet). */
+  quiet?: boolean;
   /** This call is the only one waiting on the request now. */
   onFirst: () => void;
   /** The bounded wait is over; `last`: no other call is waiting. */
@@ -46,6 +51,7 @@ export class Waiters {
       const waiter: Waiter = {
         settle: (outcome) => (cleanup(), resolve(outcome)),
         ...(o.progress ? { progress: o.progress } : {}),
+        ...(o.relay ? { relay: o.relay } : {}),
       };
       const onAbort = () => {
         cleanup();
@@ -56,10 +62,12 @@ export class Waiters {
         resolve(o.onTimeout(last));
       }, o.waitMs);
       let ticks = 0;
-      const ticker = setInterval(
-        () => o.progress?.(++ticks, undefined, o.progressMessage),
-        o.progressIntervalMs,
-      );
+      const ticker = o.quiet
+        ? undefined
+        : setInterval(
+            () => o.progress?.(++ticks, undefined, o.progressMessage),
+            o.progressIntervalMs,
+          );
       const first = !this.has(id);
       this.add(id, waiter);
       if (first) o.onFirst();

@@ -263,6 +263,9 @@ export class CallPipeline implements AgentToolCalls {
         signal: opts.signal,
         progress: opts.progress,
         startedAt: started,
+        // The call's relay, as on the auto path: a server's requests during a granted call reach
+        // its agent request (or task) rather than being refused for want of one.
+        ...(opts.relay ? { relay: opts.relay } : {}),
         ...(opts.taskStatus ? { taskStatus: opts.taskStatus } : {}),
       });
       log('grant', result, { decisionKind: 'grant', grantId: grant.id });
@@ -286,6 +289,9 @@ export class CallPipeline implements AgentToolCalls {
       ...(taint ? { taint } : {}),
       signal: opts.signal,
       progress: opts.progress,
+      ...(opts.relay ? { relay: opts.relay } : {}),
+      // A task's call (only tasks.ts gives taskStatus): no waiting ticks (engine-types.ts quiet).
+      ...(opts.taskStatus ? { quiet: true } : {}),
       ...(opts.noWait ? { noWait: true } : {}),
       ...(opts.withdrawOnCancel ? { withdrawOnCancel: true } : {}),
     });

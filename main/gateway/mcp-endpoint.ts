@@ -15,7 +15,7 @@ import { ListenStreams } from './listen-streams.js';
 import { ListenGate, PASSED } from './listen-gate.js';
 import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
-import { requestRelay, roundRelay } from './mcp-handlers/relay.js';
+import { requestRelay, roundRelay, taskRelay } from './mcp-handlers/relay.js';
 import { onLine, requestLog, RoundLine } from './mcp-handlers/round-line.js';
 import type { ProgressSink } from '../tools/types.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
@@ -248,7 +248,18 @@ export class McpEndpoint {
     const startTask =
       session === null
         ? undefined
-        : registerTaskHandlers(server, agent, this.tasks, this.o.pipeline);
+        : registerTaskHandlers(server, agent, this.tasks, this.o.pipeline, (id, taskId, run) =>
+            // Not findable by relayFor: every message on it names this task, so another call of
+            // the agent's, approved with no call waiting on it, must not borrow it (its server's
+            // elicitation would claim to be this task's). The task's own call gets it as it waits
+            // (approvals/engine.ts).
+            this.tracked(
+              agent,
+              taskRelay(agent, server, features, taskId, id, this.o.self),
+              run,
+              false,
+            ),
+          );
     registerToolHandlers(server, agent, this.o.pipeline, withRelay, startTask);
     registerFeatureHandlers(
       server,
@@ -311,7 +322,15 @@ export class McpEndpoint {
     agent: string,
     relay: ClientRelay,
     run: (relay: ClientRelay) => Promise<T>,
+    /** Findable by relayFor while open; a task's relay is not (buildServer). */
+    findable = true,
   ): Promise<T> {
+    if (!findable)
+      try {
+        return await run(relay);
+      } finally {
+        relay.done?.();
+      }
     // An agent's set stays once empty (issue 34: not a new Set and two map writes per call, one
     // after another); agents are few. Revoking one drops its set if empty (closeSessionsOf); one
     // with a call still open then stays, empty, keyed by the name a new agent of it reuses.

@@ -108,4 +108,62 @@ describe('SessionTransport delivery', () => {
     ]);
     await t.close();
   });
+
+  it('a request for a client that went away from its call fails, saying so; a notification is dropped', async () => {
+    // An approved call's relay may be a waiting request whose client hung up without cancelling
+    // (approvals/engine.ts): its server's elicitation must not wait unanswered for ten minutes.
+    const t = new SessionTransport({
+      newSessionId: () => 'sid',
+      onsessioninitialized: () => {},
+      onsessionclosed: () => {},
+    });
+    let delivered: (id: unknown) => void = () => {};
+    t.onmessage = (m: JSONRPCMessage) => void ('id' in m && delivered(m.id));
+    const arrived = (want: unknown) =>
+      new Promise<void>((r) => (delivered = (id) => id === want && r()));
+    http = createServer((req, res) => {
+      let raw = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (raw += c));
+      req.on('end', () => {
+        const gone = new Promise<void>((r) => res.on('close', () => r()));
+        t.handle(req, res, JSON.parse(raw), { token: 't', clientId: 'c', scopes: [] });
+        closed.push(gone);
+      });
+    });
+    const closed: Promise<void>[] = [];
+    await new Promise<void>((r) => http!.listen(0, '127.0.0.1', r));
+    const port = (http.address() as AddressInfo).port;
+    const post = (body: unknown, sid = true) => {
+      const req = request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/mcp',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(sid ? { 'mcp-session-id': 'sid' } : {}),
+        },
+      });
+      req.on('error', () => {});
+      req.end(JSON.stringify(body));
+      return req;
+    };
+    const init = arrived(0);
+    post(INIT, false);
+    await init;
+    const called = arrived(7);
+    const call = post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'x' } });
+    await called;
+    call.destroy();
+    await closed[1];
+    const ask = { jsonrpc: '2.0' as const, id: 1, method: 'elicitation/create', params: {} };
+    await expect(t.send(ask, { relatedRequestId: 7 })).rejects.toThrow(/went away from request 7/);
+    // Progress or a log line for it has nowhere to go either, and is no reason to fail the call.
+    const note = { jsonrpc: '2.0' as const, method: 'notifications/progress', params: {} };
+    await expect(t.send(note, { relatedRequestId: 7 })).resolves.toBeUndefined();
+    expect(t.busy()).toBe(true); // the call itself is still unanswered
+    await t.close();
+  });
 });

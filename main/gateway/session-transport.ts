@@ -262,6 +262,13 @@ export class SessionTransport implements Transport {
     const stream = this.requests.get(id);
     if (stream === undefined) throw new Error(`No connection established for request ID: ${id}`);
     if (!response) {
+      // A request for a client that went away from this call (no cancel) would wait unanswered
+      // until its timeout: it fails now, saying why (an approved call's relay can be such a
+      // waiting request, approvals/engine.ts). A notification for it is dropped, as before.
+      if (stream === null && isRequest(m))
+        throw new Error(
+          `The client went away from request ${id}: a ${m.method} request on it cannot reach it`,
+        );
       this.asked.sent(m);
       stream?.write(m);
       return;

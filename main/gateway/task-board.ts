@@ -23,10 +23,14 @@ export interface TaskView {
   pollInterval?: number;
 }
 
-/** What runs the call: its signal ends on tasks/cancel; `status` updates the task's message. */
+/**
+ * What runs the call: its signal ends on tasks/cancel; `status` updates the task's message;
+ * `taskId` is the task's own, for what is sent on its behalf (mcp-handlers/related-task.ts).
+ */
 export type TaskRun = (
   signal: AbortSignal,
   status: (message: string) => void,
+  taskId: string,
 ) => Promise<CallToolResult>;
 
 interface Entry {
@@ -104,7 +108,7 @@ export class TaskBoard {
     const ended = new Promise<void>((resolve) => (end = resolve));
     const entry: Entry = { agent, view, abort, notify, ended, end };
     this.tasks.set(view.taskId, entry);
-    void run(abort.signal, (message) => this.update(entry, 'working', message)).then(
+    void run(abort.signal, (message) => this.update(entry, 'working', message), view.taskId).then(
       (result) => {
         entry.result = result;
         this.update(entry, 'completed');

@@ -255,14 +255,49 @@ export function isLoopback(hostname: string): boolean {
   return /^::ffff:(127\.|7f[0-9a-f]{2}:)/.test(h) || h === '::';
 }
 
-/** A sampling message with its own `_meta` and its content blocks' filtered. */
+/**
+ * A sampling message with its own `_meta` and its content blocks' filtered, and the text it
+ * carries marked as a prompt's message texts are (listed-words.ts gotPrompt): the agent's app puts
+ * these messages before its model as turns of the conversation, so a text block that starts as
+ * Airlock — the message's own, or one inside a tool_result (ToolResultContent.content, MCP
+ * 2025-11-25 client/sampling) — is quoted as the server's (serverText: complete, nothing cut).
+ * Any other text, and every other block, passes as it came.
+ */
 function ownSampled(m: unknown): unknown {
   if (!isRecord(m)) return m;
   const own = ownBlock(m);
   const c = own.content;
   return 'content' in own
-    ? { ...own, content: Array.isArray(c) ? ownBlocks(c) : ownBlock(c) }
+    ? {
+        ...own,
+        content: Array.isArray(c) ? sampledBlocks(ownBlocks(c)) : sampledBlock(ownBlock(c)),
+      }
     : own;
+}
+
+/** Blocks through sampledBlock; the same array when none changed (most texts are plain). */
+function sampledBlocks(blocks: readonly unknown[]): readonly unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = sampledBlock(blocks[i]);
+    if (b !== blocks[i]) out ??= blocks.slice(0, i);
+    out?.push(b);
+  }
+  return out ?? blocks;
+}
+
+/** A text block marked where it starts as Airlock; a tool_result's own blocks likewise. */
+function sampledBlock(b: unknown): unknown {
+  if (!isRecord(b)) return b;
+  if (b.type === 'text' && typeof b.text === 'string') {
+    const text = serverText(b.text);
+    return text === b.text ? b : { ...b, text };
+  }
+  if (b.type === 'tool_result' && Array.isArray(b.content)) {
+    const content = sampledBlocks(b.content);
+    return content === b.content ? b : { ...b, content };
+  }
+  return b;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

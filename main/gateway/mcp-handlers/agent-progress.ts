@@ -1,4 +1,5 @@
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import { relatedTo } from './related-task.js';
 import type { ProgressSink } from '../../tools/types.js';
 
 export type { ProgressSink };
@@ -47,4 +48,30 @@ async function withProgress<T>(
   });
   await sent;
   return result;
+}
+
+/**
+ * A 2025 agent's task's progress channel (tasks.ts), where its tools/call carried a progressToken:
+ * "The `progressToken` provided in the initial request remains valid throughout the task lifetime"
+ * (MCP 2025-11-25, basic/utilities/tasks, "Task Progress Notifications"). The call was answered
+ * with the task at once, so each notification goes on the agent's session, tied to the task by
+ * Airlock's task id (related-task.ts); the server's `_meta` is already filtered.
+ */
+export function taskProgress(server: Server, token: string | number, taskId: string): ProgressSink {
+  return (progress, total, message, meta) =>
+    void server
+      .notification({
+        method: 'notifications/progress',
+        params: relatedTo(
+          {
+            progressToken: token,
+            progress,
+            ...(total !== undefined ? { total } : {}),
+            ...(message ? { message } : {}),
+            ...(meta ? { _meta: meta } : {}),
+          },
+          taskId,
+        ),
+      })
+      .catch(() => {});
 }

@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { labelRelayed, type RelaySelf } from '../../tools/relay-label.js';
 import { RelayLedger } from './relay-ledger.js';
+import { relatedTo } from './related-task.js';
 import {
   capabilityRefusal,
   type ClientRelay,
@@ -66,6 +67,38 @@ export function roundRelay(
   self?: RelaySelf,
 ): ClientRelay {
   return relayVia(agent, server, features, (req) => ask(req), false, self, 'request');
+}
+
+/**
+ * A relay for a 2025 agent's task (tasks.ts): the task outlives the tools/call that created it,
+ * answered at once, so what the upstream asks or logs while the task runs goes on the agent's
+ * session (its GET stream, where notifications/tasks/status go too), each message tied to the task
+ * by Airlock's own task id (related-task.ts), after the upstream's `_meta` was filtered
+ * (labelRelayed, noticeMeta).
+ */
+export function taskRelay(
+  agent: string,
+  server: Server,
+  features: AgentFeatures,
+  taskId: string,
+  session: string,
+  self?: RelaySelf,
+): ClientRelay {
+  return relayVia(
+    agent,
+    server,
+    features,
+    (req, options) =>
+      server.request({ method: req.method, params: relatedTo(req.params, taskId) }, options),
+    true,
+    self,
+    'request',
+    {
+      session,
+      log: (params: RelayedLog) =>
+        server.notification({ method: 'notifications/message', params: relatedTo(params, taskId) }),
+    },
+  );
 }
 
 /** A relay over a 2025 session's own stream (requests outside any call, e.g. roots/list). */

@@ -2,16 +2,18 @@ import {
   fromJsonSchema,
   ProtocolError,
   ProtocolErrorCode,
-  RELATED_TASK_META_KEY,
   Server,
   type CallToolRequestParams,
   type JSONRPCRequest,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { waitingApprovalId } from '../../approvals/messages.js';
-import type { CallToolResult } from '../../tools/types.js';
+import type { ClientRelay } from '../../tools/relay.js';
+import type { CallOptions, CallToolResult, ProgressSink } from '../../tools/types.js';
 import type { AgentToolCalls } from '../mcp-endpoint.js';
 import { PlainCallServer } from './call-server.js';
+import { taskProgress } from './agent-progress.js';
+import { relatedTo } from './related-task.js';
 import { TaskNotFound, TaskTerminal, type TaskBoard, type TaskView } from '../task-board.js';
 
 /**
@@ -46,11 +48,22 @@ export type StartTask = (
   ctx: ServerContext,
 ) => Promise<{ task: TaskView }> | null;
 
+/**
+ * Runs a task's call with a relay to the agent for what its upstream asks and logs meanwhile
+ * (relay.ts taskRelay, on the agent's session `session`), kept findable while it runs.
+ */
+export type WithTaskRelay = <T>(
+  session: string,
+  taskId: string,
+  run: (relay: ClientRelay) => Promise<T>,
+) => Promise<T>;
+
 export function registerTaskHandlers(
   server: Server,
   agent: string,
   board: TaskBoard,
   pipeline: AgentToolCalls,
+  withTaskRelay?: WithTaskRelay,
 ): StartTask {
   const guard = <T>(run: () => T): T => {
     try {
@@ -72,7 +85,7 @@ export function registerTaskHandlers(
     try {
       const result = await board.result(agent, taskId);
       // tasks/result carries the related-task metadata (spec, "Related Task Metadata").
-      return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
+      return relatedTo(result, taskId);
     } catch (err) {
       throw asProtocolError(err);
     }
@@ -83,9 +96,12 @@ export function registerTaskHandlers(
       .notification({ method: 'notifications/tasks/status', params: view(task) })
       .catch(() => {});
 
-  return (params) => {
+  return (params, ctx) => {
     const task = (params as { task?: { ttl?: number } }).task;
     if (!task) return null;
+    // Only these two outlive the request: the task's call holds no more of its context.
+    const session = ctx.sessionId;
+    const token = params._meta?.progressToken;
     return (async () => {
       const support = await pipeline.taskSupport?.(agent, params.name);
       // The same answer as a plain call for unknown and disabled tools (call-pipeline.ts).
@@ -97,9 +113,22 @@ export function registerTaskHandlers(
           ProtocolErrorCode.MethodNotFound,
           `${params.name} does not support task-augmented calls; call it without "task".`,
         );
-      const view = board.create(agent, task.ttl, notify, (signal, status) =>
-        untilDecided(pipeline, agent, params, signal, status),
-      );
+      const view = board.create(agent, task.ttl, notify, (signal, status, taskId) => {
+        // What Airlock sends the agent for this task carries Airlock's task id (related-task.ts).
+        const channels: Channels = {
+          ...(token !== undefined ? { progress: taskProgress(server, token, taskId) } : {}),
+        };
+        const go = (relay?: ClientRelay) =>
+          untilDecided(
+            pipeline,
+            agent,
+            params,
+            signal,
+            status,
+            relay ? { ...channels, relay } : channels,
+          );
+        return withTaskRelay && session !== undefined ? withTaskRelay(session, taskId, go) : go();
+      });
       return { task: view };
     })();
   };
@@ -110,23 +139,29 @@ export function registerTaskHandlers(
  * after a while (for agents holding a request open); a task has no request to hold, so the same
  * call is made again, which re-attaches to the same approval request, until it is decided.
  */
+type Channels = { progress?: ProgressSink; relay?: ClientRelay };
+
 async function untilDecided(
   pipeline: AgentToolCalls,
   agent: string,
   params: CallToolRequestParams,
   signal: AbortSignal,
   status: (message: string) => void,
+  channels: Channels,
 ): Promise<CallToolResult> {
   let pending: string | null = null;
   for (;;) {
-    const result = await pipeline.call(agent, params.name, params.arguments, {
+    const opts: CallOptions = {
       signal,
       taskStatus: status,
       // tasks/cancel is final: the approval card goes with it, so approving it runs nothing.
       withdrawOnCancel: true,
-      // Asked again after "waiting": let in once, it is not refused by the in-flight cap now.
-      ...(pending !== null ? { admitted: true } : {}),
-    });
+    };
+    // Asked again after "waiting": let in once, it is not refused by the in-flight cap now.
+    if (pending !== null) opts.admitted = true;
+    if (channels.progress) opts.progress = channels.progress;
+    if (channels.relay) opts.relay = channels.relay;
+    const result = await pipeline.call(agent, params.name, params.arguments, opts);
     const waiting = waitingApprovalId(result);
     // A different request id means the first one ended undecided (expired): that answer stands.
     if (!waiting || signal.aborted || (pending !== null && waiting !== pending)) return result;
