@@ -4,6 +4,15 @@ import { InstructedRecord, type AddressedItem } from './instructed-effects.js';
 import { plainWords } from './plain-text.js';
 import { StrangerDestinations } from './stranger-destinations.js';
 import { extractValues, shingles, SHINGLE_WORDS, type SignificantValue } from './values.js';
+import {
+  FORM_FILTER_BITS,
+  filterBit,
+  formHash,
+  formsIn,
+  formsOf,
+  type FormStream,
+  type SecretForm,
+} from './secret-forms.js';
 
 /**
  * What one agent received through Airlock, indexed for the taint check
@@ -101,6 +110,12 @@ interface Generation {
   startedAt: number;
   /** The id the generation's first item gets: it holds every item since, with `current`. */
   firstId: number;
+  /**
+   * The forms of the private items' codes and keys (secret-forms.ts), by their first characters'
+   * hash, and a bit per hash (made with the first form): rule 2 reads a call's stream against them.
+   */
+  forms: Map<number, SecretForm[]>;
+  formBits?: Uint8Array;
 }
 
 const newGeneration = (now: number, firstId: number): Generation => ({
@@ -113,6 +128,7 @@ const newGeneration = (now: number, firstId: number): Generation => ({
   privates: 0,
   startedAt: now,
   firstId,
+  forms: new Map(),
 });
 
 /**
@@ -206,7 +222,12 @@ export class ContentIndex {
     g.holds.set(id, 0);
     g.keys++; // items count toward the budget too, so the bound holds whatever they index
     if (full.ref) this.point(g, g.refs, full.ref, id);
-    for (const v of values) this.addValue(g, v, id);
+    for (const v of values) {
+      // A private item's code or key, new to this generation: its forms are read in a call's
+      // stream (secret-forms.ts). Each form is a key toward the budget, so the bound holds.
+      if (full.private && !g.values.has(`${v.kind}:${v.value}`)) this.addForms(g, v);
+      this.addValue(g, v, id);
+    }
     if (full.untrusted) this.strangers.add(full, values);
     for (const h of phrases) {
       if (!g.phrases.has(h)) g.keys++;
@@ -267,6 +288,27 @@ export class ContentIndex {
     return this.current.values.has(key) || this.previous.values.has(key) || this.strangers.has(v);
   }
 
+  /**
+   * The private codes and keys whose forms (as written, backwards, ROT13; secret-forms.ts) occur
+   * anywhere in a call's stream of letters and digits, each value once. Their items are then
+   * looked up as any value's are (`itemsWithValue`), so age and privacy are judged as for a code
+   * written plainly.
+   */
+  valuesInStream(stream: FormStream): Pick<SignificantValue, 'kind' | 'value'>[] {
+    const out = new Map<string, Pick<SignificantValue, 'kind' | 'value'>>();
+    for (const g of [this.current, this.previous]) {
+      const bits = g.formBits;
+      if (!bits) continue;
+      const maybe = (h: number) => {
+        const b = filterBit(h);
+        return (bits[b >> 3]! & (1 << (b & 7))) !== 0;
+      };
+      for (const f of formsIn(stream, maybe, (h) => g.forms.get(h)))
+        out.set(`${f.key.kind}:${f.key.value}`, f.key);
+    }
+    return [...out.values()];
+  }
+
   /** The live item with this reference (message id, server name), if any. */
   itemsWithRef(ref: string): ContentItem[] {
     return this.live(
@@ -311,6 +353,19 @@ export class ContentIndex {
   /** The stranger record's generations and filters: for the memory bound's test. */
   strangerShape(): { generations: number; filters: number } {
     return this.strangers.shape();
+  }
+
+  private addForms(g: Generation, v: Pick<SignificantValue, 'kind' | 'value'>): void {
+    for (const f of formsOf(v)) {
+      const h = formHash(f.text);
+      const list = g.forms.get(h);
+      if (list) list.push(f);
+      else g.forms.set(h, [f]);
+      g.keys++;
+      const bits = (g.formBits ??= new Uint8Array(FORM_FILTER_BITS / 8));
+      const b = filterBit(h);
+      bits[b >> 3] = bits[b >> 3]! | (1 << (b & 7));
+    }
   }
 
   private addValue(g: Generation, v: Pick<SignificantValue, 'kind' | 'value'>, id: number): void {

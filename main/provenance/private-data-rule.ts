@@ -3,6 +3,7 @@ import type { CallDestination } from './destinations.js';
 import { describeItem, evidence, type TaintFinding } from './finding-text.js';
 import { linkPayloads } from './link-payloads.js';
 import { isParty } from './parties.js';
+import { formStream } from './secret-forms.js';
 import { secretCandidates } from './secrets.js';
 import { shingles, type SignificantValue } from './values.js';
 
@@ -93,6 +94,14 @@ export function privateDataFinding(
       for (const item of index.itemsWithValue(secret))
         if (!linkOf(item, value)) note(item, 'a code or account number'); // never the value: it is kept in Activity
     }
+  }
+  // Codes and keys of six characters or more in any form the call's stream of letters and digits
+  // holds (secret-forms.ts): apart by separators, split over fields or lines, glued into a longer
+  // string, backwards, in ROT13 — in the strings and in every reading of them.
+  for (const key of index.valuesInStream(formStream(call.text))) {
+    for (const item of index.itemsWithValue(key))
+      if (!linkOf(item, key.value.toUpperCase()))
+        note(item, key.kind === 'token' ? 'a key or code' : 'a code or account number');
   }
   for (const r of call.strings) {
     if (r.length < 6 || r.length > 200) continue;

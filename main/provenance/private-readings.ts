@@ -1,5 +1,6 @@
 import { percentDecodedFully } from './decodings.js';
-import { encodedArgumentTexts, type EncodedText } from './encoded-arguments.js';
+import { encodedArgumentTexts, holdsFile, type EncodedText } from './encoded-arguments.js';
+import { privateForms } from './private-forms.js';
 import { MAX_SCAN_CHARS, type Leaf } from './values.js';
 
 /**
@@ -61,8 +62,60 @@ export function privateReadings(
   // before its lines were reached.
   for (const e of encoded) out.push(e.text);
   for (const e of encodedArgumentTexts(lines, schema, ownTool, true)) out.push(e.text);
+  // The other common reversible encodings and compositions of two (private-forms.ts), over the
+  // strings and what they decoded to. Not a file field of Airlock's own tools (its bytes).
+  const strings = leaves.filter((l) => !holdsFile(l.path, schema, ownTool)).map((l) => l.value);
+  const joined = joinedAcross(strings);
+  // The strings as one text (a value spelled over two fields reads as one), then the derived.
+  out.push(
+    ...privateForms([strings.join('\n')], [...(joined === undefined ? [] : [joined]), ...out]),
+  );
   return out;
 }
+
+/**
+ * A value split over two fields (`{"a": "NDgy", "b": "OTEz"}`) or two lines: the strings joined
+ * into one text, each boundary between neighbouring strings and each line break dropped where
+ * neither side's run is a word of prose and one looks encoded (a digit, a sign, an escape, both
+ * cases, capitals only) or is one character (a spelled-out value's item); kept elsewhere
+ * (two lines of prose are not joined, nor a token to the word after it: `MTky` and `thanks`). None when nothing was joined. A plain code split
+ * so is read by the rule's stream already (secret-forms.ts); this is for an encoded one, whose
+ * halves decode to nothing alone. At most the strings' first MAX_SCAN_CHARS characters.
+ */
+function joinedAcross(strings: readonly string[]): string | undefined {
+  const parts: string[] = [];
+  let scanned = 0;
+  for (const s of strings) {
+    if (scanned >= MAX_SCAN_CHARS) break;
+    const t = s.slice(0, MAX_SCAN_CHARS - scanned);
+    scanned += t.length;
+    parts.push(...t.split(/\r?\n/));
+  }
+  let joined = false;
+  let out = parts[0] ?? '';
+  for (let i = 1; i < parts.length; i++) {
+    const tail = SIDE_TAIL.exec(out.slice(-SIDE))?.[0];
+    const head = SIDE_HEAD.exec(parts[i]!.slice(0, SIDE))?.[0];
+    const glue =
+      tail !== undefined &&
+      head !== undefined &&
+      !WORD.test(tail) &&
+      !WORD.test(head) &&
+      (joinable(tail) || joinable(head));
+    if (glue) joined = true;
+    out += (glue ? '' : '\n') + parts[i]!;
+  }
+  return joined ? out : undefined;
+}
+const joinable = (run: string) => run.length === 1 || SEAM_LOOK.test(run);
+// A word of prose (lower case, or capitalised, perhaps with its punctuation): never joined.
+const WORD = /^(?:[a-z]{2,}|[A-Z][a-z]+)[.,;:!?"')]*$/;
+// The run of non-space characters at a side's end or start (at most SIDE characters looked at).
+const SIDE_TAIL = /\S+$/;
+const SIDE_HEAD = /^\S+/;
+const SIDE = 64;
+// What an encoder writes and prose does not (encoded-arguments.ts' look, and escapes).
+const SEAM_LOOK = /[0-9+/=_%&\\]|[a-z][A-Z]|^[A-Z]{3,}$/;
 
 // A line shorter than the shortest token encodedArgumentTexts reads holds none.
 const MIN_LINE = 6;
