@@ -10,7 +10,6 @@ import {
   formHash,
   formsIn,
   formsOf,
-  type FormStream,
   type SecretForm,
 } from './secret-forms.js';
 
@@ -294,18 +293,24 @@ export class ContentIndex {
    * looked up as any value's are (`itemsWithValue`), so age and privacy are judged as for a code
    * written plainly.
    */
-  valuesInStream(stream: FormStream): Pick<SignificantValue, 'kind' | 'value'>[] {
+  /**
+   * Whether any private code or key of MIN_FORM characters or more is held (live or stale): without
+   * one, no form can match, and the rule's other readings for them (private-forms.ts) are skipped.
+   */
+  holdsForms(): boolean {
+    return this.current.formBits !== undefined || this.previous.formBits !== undefined;
+  }
+
+  valuesInStream(text: string): Pick<SignificantValue, 'kind' | 'value'>[] {
+    const held = [this.current, this.previous].filter((g) => g.formBits);
+    if (held.length === 0) return [];
+    const maybe = (h: number) => {
+      const b = filterBit(h);
+      return held.some((g) => (g.formBits![b >> 3]! & (1 << (b & 7))) !== 0);
+    };
+    const lookup = (h: number) => held.flatMap((g) => g.forms.get(h) ?? []);
     const out = new Map<string, Pick<SignificantValue, 'kind' | 'value'>>();
-    for (const g of [this.current, this.previous]) {
-      const bits = g.formBits;
-      if (!bits) continue;
-      const maybe = (h: number) => {
-        const b = filterBit(h);
-        return (bits[b >> 3]! & (1 << (b & 7))) !== 0;
-      };
-      for (const f of formsIn(stream, maybe, (h) => g.forms.get(h)))
-        out.set(`${f.key.kind}:${f.key.value}`, f.key);
-    }
+    for (const f of formsIn(text, maybe, lookup)) out.set(`${f.key.kind}:${f.key.value}`, f.key);
     return [...out.values()];
   }
 

@@ -3,7 +3,6 @@ import type { CallDestination } from './destinations.js';
 import { describeItem, evidence, type TaintFinding } from './finding-text.js';
 import { linkPayloads } from './link-payloads.js';
 import { isParty } from './parties.js';
-import { formStream } from './secret-forms.js';
 import { secretCandidates } from './secrets.js';
 import { shingles, type SignificantValue } from './values.js';
 
@@ -22,6 +21,11 @@ import { shingles, type SignificantValue } from './values.js';
 
 export interface PrivateDataCall {
   text: string;
+  /**
+   * More readings of the arguments (private-forms.ts), searched for codes and keys only: in
+   * `text` as well, their phrases would be read again for each.
+   */
+  forms?: string[];
   /** The values of the arguments (their long keys matter here). */
   values: SignificantValue[];
   /** Every string value of the arguments, trimmed (for message ids named verbatim). */
@@ -87,7 +91,8 @@ export function privateDataFinding(
         if (!linkOf(item, key.value.toUpperCase())) note(item, 'a key or code');
     }
   }
-  for (const c of secretCandidates(call.text)) {
+  const codeText = call.forms?.length ? `${call.text}\n${call.forms.join('\n')}` : call.text;
+  for (const c of secretCandidates(codeText)) {
     for (const value of c.length >= MIN_BACKWARDS ? [c, backwards(c)] : [c]) {
       const secret = { kind: 'secret' as const, value };
       if (!index.hasValue(secret)) continue;
@@ -98,7 +103,7 @@ export function privateDataFinding(
   // Codes and keys of six characters or more in any form the call's stream of letters and digits
   // holds (secret-forms.ts): apart by separators, split over fields or lines, glued into a longer
   // string, backwards, in ROT13 — in the strings and in every reading of them.
-  for (const key of index.valuesInStream(formStream(call.text))) {
+  for (const key of index.valuesInStream(codeText)) {
     for (const item of index.itemsWithValue(key))
       if (!linkOf(item, key.value.toUpperCase()))
         note(item, key.kind === 'token' ? 'a key or code' : 'a code or account number');

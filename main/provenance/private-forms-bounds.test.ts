@@ -4,8 +4,10 @@ import {
   MAX_FORM_TEXTS,
   MAX_FORM_TOKENS,
   MAX_PIECES,
+  MAX_DERIVED_TOKEN,
   privateForms,
 } from './private-forms.js';
+import { privateFormTexts } from './private-readings.js';
 
 /**
  * What private-forms.ts does with a megabyte a stranger shaped against each of its readings:
@@ -47,12 +49,29 @@ describe('the encoded forms of a megabyte', () => {
   for (const [name, value] of Object.entries(adversarial))
     it(`${name}: bounded texts, characters and decodings`, () => {
       work.calls = work.charsIn = 0;
-      const r = privateForms([value], [value, value]);
+      const r = privateForms([value], [value], [value]);
       expect(r.length).toBeLessThanOrEqual(MAX_FORM_TEXTS);
       expect(r.reduce((n, t) => n + t.length, 0)).toBeLessThanOrEqual(MAX_FORM_CHARS);
       // Each token is decoded backwards, in ROT13, as written and in at most MAX_PIECES pieces,
-      // each at most 512 characters (a longer run is a file's bytes, not read).
+      // each at most MAX_DERIVED_TOKEN characters (a longer run is a file's bytes, not read).
       expect(work.calls).toBeLessThanOrEqual(MAX_FORM_TOKENS * (3 + MAX_PIECES));
-      expect(work.charsIn).toBeLessThanOrEqual(MAX_FORM_TOKENS * (3 + MAX_PIECES) * 512);
+      expect(work.charsIn).toBeLessThanOrEqual(
+        MAX_FORM_TOKENS * (3 + MAX_PIECES) * MAX_DERIVED_TOKEN,
+      );
     });
+});
+
+describe('the encoded forms of a call of many strings and lines', () => {
+  it('joins lines and fields within the same bounds', () => {
+    // Every boundary joinable (each side looks encoded), in 5,000 strings of 200 lines.
+    const leaves = Array.from({ length: 5000 }, (_, i) => ({
+      path: [`f${i}`],
+      value: 'NDgy\nOTEz\n'.repeat(100),
+    }));
+    work.calls = work.charsIn = 0;
+    const r = privateFormTexts(leaves, undefined, true, []);
+    expect(r.length).toBeLessThanOrEqual(MAX_FORM_TEXTS);
+    expect(r.reduce((n, t) => n + t.length, 0)).toBeLessThanOrEqual(MAX_FORM_CHARS);
+    expect(work.calls).toBeLessThanOrEqual(MAX_FORM_TOKENS * (3 + MAX_PIECES));
+  });
 });

@@ -14,7 +14,7 @@ import { rot13 } from './secret-forms.js';
  *   escape of an escape (`&#37;34`) reads too;
  * - hex bytes in their usual spellings: upper or lower case, a `0x` or `\x` before each byte or
  *   the run, bytes apart by spaces, dashes, colons, commas or dots, and such a run backwards;
- * - each token of the base64/base32/hex alphabets (8–512 characters) backwards and in ROT13, and
+ * - each token of the base64/base32/hex alphabets (8–256 characters) backwards and in ROT13, and
  *   a short one (under 16 characters, which private-readings.ts reads as base64 and hex only)
  *   as written, through decodings.ts's decoders (two deep);
  * - digits spelled as words (`four eight two nine one three`), as digits.
@@ -31,20 +31,25 @@ import { rot13 } from './secret-forms.js';
 export const MAX_FORM_CHARS = 200_000;
 export const MAX_FORM_TEXTS = 1000;
 export const MAX_FORM_TOKENS = 300;
-const MAX_TOKEN = 512;
+export const MAX_TOKEN = 256;
+export const MAX_DERIVED_TOKEN = 1024;
+// The longest token read backwards and in ROT13.
+const MAX_TURNED = 128;
+const HEX_DIGITS = /^(?:\d\d){6,}$/;
 // Pieces of a token between `=` signs read as written: a key=value pair or two, not a list.
 export const MAX_PIECES = 4;
 // decodings.ts reads a token of MIN_TOKEN or more (private-readings.ts' long ones) every way.
 const MIN_TOKEN = 16;
 
 /**
- * `strings` are the call's own (private-readings.ts decoded their tokens already); `derived` are
- * texts read from them (decoded, joined across fields and lines), whose tokens are read as
- * written too.
+ * `strings` are the call's own (private-readings.ts decoded their tokens already); `joined` are
+ * their lines joined across fields and line breaks, whose tokens are read as written too;
+ * `decoded` what private-readings.ts decoded them to, read the first ways only.
  */
 export function privateForms(
   strings: readonly string[],
-  derived: readonly string[] = [],
+  joined: readonly string[] = [],
+  decoded: readonly string[] = [],
 ): string[] {
   const out: string[] = [];
   let budget = MAX_FORM_CHARS;
@@ -57,14 +62,18 @@ export function privateForms(
     }
   };
   const spend = { tokens: MAX_FORM_TOKENS };
-  for (const [n, text] of [...strings, ...derived].entries()) {
+  const texts = [...strings, ...joined, ...decoded];
+  for (const [n, text] of texts.entries()) {
     if (budget <= 0 || given <= 0 || out.length >= MAX_FORM_TEXTS) break;
     const t = text.length > budget ? text.slice(0, budget) : text;
     budget -= t.length;
     const first = plainForms(t, true);
     give(first);
-    for (const [k, x] of [t, ...first].entries())
-      for (const d of tokenForms(x, spend, k > 0 || n >= strings.length)) {
+    // A decoded text's own tokens were read by the decoder (decodings.ts, two deep); only what
+    // the readings above made of it is read for tokens again.
+    const own = n < strings.length + joined.length;
+    for (const [k, x] of (own ? [t, ...first] : first).entries())
+      for (const d of tokenForms(x, spend, !own || k > 0 || n >= strings.length)) {
         give([d]);
         give(plainForms(d));
       }
@@ -81,6 +90,7 @@ export function privateForms(
  */
 function plainForms(t: string, outer = false): string[] {
   const out: string[] = [];
+  if (!anyMark().test(t)) return out;
   let frontier = [t];
   for (let round = 0; round < PLAIN_ROUNDS && frontier.length > 0; round++) {
     const next: string[] = [];
@@ -110,7 +120,28 @@ function plainForms(t: string, outer = false): string[] {
   return out;
 }
 
-// Each step is guarded by a cheap test for its own mark, so a text of prose costs four tests.
+// Every mark any reading here is guarded by, as one pattern (case aside): a text with none, most
+// of a call's, costs one scan (the check's cost: ten scans of each text cost it ~10 µs a call).
+let ANY_MARK: RegExp | undefined;
+const anyMark = () =>
+  (ANY_MARK ??= new RegExp(
+    [
+      ESCAPE_MARK,
+      HEX_MARK,
+      DIGIT_WORD,
+      SINGLES_MARK,
+      REVERSED_ESCAPE,
+      REVERSED_DIGIT_WORD,
+      ROT13_ESCAPE,
+      ROT13_DIGIT_WORD,
+      ROT13_HEX,
+    ]
+      .map((r) => r.source)
+      .join('|'),
+    'i',
+  ));
+
+// Each step is guarded by a cheap test for its own mark.
 const PLAIN_STEPS: ((t: string) => string)[] = [
   (t) => unescaped(t),
   (t) => hexSpelled(t),
@@ -198,7 +229,9 @@ function decodeRun(run: string): string {
 // A line break counts as a separator: a run wrapped over two lines is one run.
 const HEX_RUN =
   /(?<![0-9A-Za-z])(?:(?:0[xX]|\\[xX])?[0-9a-fA-F]{2}[ \t\r\n,;:._-]{0,2}){3,}(?![0-9A-Za-z])/g;
-const HEX_MARK = /[0-9a-fA-F]{2}[ \t\r\n,;:._-]{0,2}(?:0[xX]|\\[xX])?[0-9a-fA-F]{2}/;
+// A prefix, or three bytes apart by separators: hex written whole is a token (read as one).
+const HEX_MARK =
+  /(?:0[xX]|\\[xX])[0-9a-fA-F]{2}|[0-9a-fA-F]{2}[ \t\r\n,;:._-]{1,2}[0-9a-fA-F]{2}[ \t\r\n,;:._-]{1,2}[0-9a-fA-F]{2}/;
 
 /**
  * Hex bytes in their usual spellings, decoded in place (forwards, else backwards). A word of
@@ -261,6 +294,7 @@ function digitWords(t: string): string {
   return t.replace(DIGIT_WORDS, (w) => DIGIT_OF[w.toLowerCase()] ?? w);
 }
 
+const LINK = /\b[a-z][a-z0-9+.-]{1,15}:\/\/[^\s<>"'`]*/gi;
 // A token of the base64 (and url), base32 and hex alphabets, padding on either end (backwards).
 // Greedy over one character class, so a run is matched once, whatever its length.
 const TOKEN = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/=_-]{8,}/g;
@@ -276,25 +310,48 @@ const ENCODED_LOOK = /[0-9+/=_]|[a-z][A-Z]|^[A-Z]+$/;
 function tokenForms(t: string, spend: { tokens: number }, derived: boolean): string[] {
   const out: string[] = [];
   if (t.length < 8) return out;
-  for (const m of t.matchAll(TOKEN)) {
+  // A link's parts are link-payloads.ts' (as encoded-arguments.ts leaves them).
+  const text = t.includes('://') ? t.replace(LINK, ' ') : t;
+  for (const m of text.matchAll(TOKEN)) {
     if (spend.tokens <= 0) break;
     const token = m[0];
-    // A longer run is a file's bytes (an image, an attachment), not a code.
-    if (token.length > MAX_TOKEN || !ENCODED_LOOK.test(token)) continue;
+    // A longer run is a file's bytes (an image, an attachment), not a code; in a text this
+    // module joined or decoded (rare), a key encoded twice.
+    if (token.length > (derived ? MAX_DERIVED_TOKEN : MAX_TOKEN) || !ENCODED_LOOK.test(token))
+      continue;
     spend.tokens--;
     const core = token.replace(/^=+|=+$/g, '');
-    const variants = [core.split('').reverse().join(''), rot13(core)];
-    if (derived || core.length < MIN_TOKEN) variants.push(core);
+    // Backwards or in ROT13 over one encoding is two; as written, two deep: a short token (a
+    // longer one is encoded-arguments.ts', which reads a short one once, as base64 or hex only)
+    // and a token in a text this module derived.
+    const variants: [string, number][] = [];
+    // A value encoded once is short (a key of 48 characters is 96 in hex); a number (a date, a
+    // phone, an amount) is no encoding backwards, unless hex of digits (`331393238343`).
+    if (core.length <= MAX_TURNED && (/[A-Za-z]/.test(core) || HEX_DIGITS.test(core))) {
+      variants.push([core.split('').reverse().join(''), 1]);
+      // ROT13 changes letters only: a token of digits and signs reads the same.
+      if (/[A-Za-z]/.test(core)) variants.push([rot13(core), 1]);
+    }
+    const turned = variants.length;
+    if (derived || core.length < MIN_TOKEN) variants.push([core, 2]);
     // A token glued after a key (`id=ODI2Mzk1`): each piece between `=` signs as written.
     if (core.includes('='))
-      variants.push(
-        ...core
-          .split(/=+/)
-          .filter((p) => p.length >= 6)
-          .slice(0, MAX_PIECES),
-      );
-    for (const v of variants)
-      for (const { text: d } of decodingsNamed(v)) if (!out.includes(d)) out.push(d);
+      for (const p of core
+        .split(/=+/)
+        .filter((x) => x.length >= 6)
+        .slice(0, MAX_PIECES))
+        variants.push([p, 2]);
+    // A token of hex digits only (most ids) turned is read as hex alone: base32hex and z-base-32
+    // take its characters too, and decoding it three more ways was most of this module's cost.
+    const hexOnly = /^[0-9a-fA-F]+$/.test(core);
+    for (const [i, [v, depth]] of variants.entries()) {
+      if (hexOnly && i < turned) {
+        const d = v.length % 2 === 0 ? printableText(Buffer.from(v, 'hex')) : undefined;
+        if (d !== undefined && !out.includes(d)) out.push(d);
+        continue;
+      }
+      for (const { text: d } of decodingsNamed(v, depth)) if (!out.includes(d)) out.push(d);
+    }
   }
   return out;
 }

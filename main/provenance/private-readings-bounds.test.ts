@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { addressedInstruction } from './addressed-instructions.js';
-import { MAX_FORM_CHARS, MAX_FORM_TEXTS } from './private-forms.js';
 import { privateReadings } from './private-readings.js';
 import { MAX_SCAN_CHARS } from './values.js';
 
@@ -33,16 +32,14 @@ describe('the private readings of a megabyte', () => {
     it(`${name}: a bounded number of texts of bounded length`, () => {
       const r = privateReadings([{ path: ['body'], value }], undefined, true);
       // One percent-decoded text, and at most 1,000 tokens' texts from the strings and 1,000
-      // from the lines (encodedArgumentTexts' bound, twice; measured: 1,053 for the lines); and
-      // private-forms.ts' texts, at most MAX_FORM_TEXTS.
-      expect(r.length).toBeLessThanOrEqual(1 + 2 * 1000 * 2 + MAX_FORM_TEXTS);
+      // from the lines (encodedArgumentTexts' bound, twice; measured: 1,053 for the lines).
+      expect(r.length).toBeLessThanOrEqual(1 + 2 * 1000 * 2);
       // No text longer than what the call's scan reads (the percent-decoded string's budget).
       for (const t of r) expect(t.length).toBeLessThanOrEqual(MAX_SCAN_CHARS);
       const chars = r.reduce((n, t) => n + t.length, 0);
       // Each scan reads at most MAX_SCAN_CHARS of the strings; decoding never lengthens a text
-      // past what it decodes except gzip (8 a call, 64 KiB each); private-forms.ts gives back at
-      // most MAX_FORM_CHARS characters besides.
-      expect(chars).toBeLessThanOrEqual(2 * MAX_SCAN_CHARS + MAX_FORM_CHARS);
+      // past what it decodes except gzip (8 a call, 64 KiB each).
+      expect(chars).toBeLessThanOrEqual(2 * MAX_SCAN_CHARS);
     });
 
   it('spreads over many strings no further than over one', () => {
@@ -53,7 +50,7 @@ describe('the private readings of a megabyte', () => {
     const r = privateReadings(leaves, undefined, true);
     // Percent-decoded texts stop with the characters they read (MAX_SCAN_CHARS in all).
     const chars = r.reduce((n, t) => n + t.length, 0);
-    expect(chars).toBeLessThanOrEqual(3 * MAX_SCAN_CHARS + 8 * 64 * 1024 + MAX_FORM_CHARS);
+    expect(chars).toBeLessThanOrEqual(3 * MAX_SCAN_CHARS + 8 * 64 * 1024);
   });
 });
 

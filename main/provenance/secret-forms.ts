@@ -29,10 +29,14 @@ export interface SecretForm {
 
 /** ROT13 of ASCII letters (digits and the rest unchanged). */
 export function rot13(s: string): string {
-  return s.replace(/[A-Za-z]/g, (c) => {
-    const base = c <= 'Z' ? 65 : 97;
-    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
-  });
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 65 && c <= 90) out += String.fromCharCode(((c - 52) % 26) + 65);
+    else if (c >= 97 && c <= 122) out += String.fromCharCode(((c - 84) % 26) + 97);
+    else out += s[i];
+  }
+  return out;
 }
 
 const backwards = (s: string) => s.split('').reverse().join('');
@@ -66,42 +70,50 @@ export function formHash(s: string, at = 0): number {
   return h;
 }
 
-/** A call's letters and digits, as written and upper case, aligned: what forms are matched in. */
-export interface FormStream {
-  exact: string;
-  upper: string;
-}
-
 /** At most this many characters of a call's texts are read as a stream (values.ts's scan, twice). */
 export const MAX_STREAM = 400_000;
 
-export function formStream(text: string): FormStream {
-  const t = text.length > MAX_STREAM ? text.slice(0, MAX_STREAM) : text;
-  const exact = t.replace(/[^A-Za-z0-9]+/g, '');
-  return { exact, upper: exact.toUpperCase() };
-}
-
 /**
- * Every place in the stream where a form of `lookup` starts: one rolling hash per character,
- * a bit test per place (`maybe`), a map lookup only where the bit is set.
+ * Every place in a text's stream of letters and digits where a form of `lookup` starts: one
+ * pass by character code (no copy of the text is made), a rolling hash per letter or digit, a
+ * bit test per place (`maybe`), a map lookup and a comparison only where the bit is set.
  */
 export function formsIn(
-  stream: FormStream,
+  text: string,
   maybe: (hash: number) => boolean,
-  lookup: (hash: number) => readonly SecretForm[] | undefined,
+  lookup: (hash: number) => Iterable<SecretForm>,
 ): SecretForm[] {
-  const { upper, exact } = stream;
   const out: SecretForm[] = [];
-  if (upper.length < MIN_FORM) return out;
+  const n = Math.min(text.length, MAX_STREAM);
+  // Where the last HASH_CHARS letters and digits were, so a place's first one is known.
+  const at = new Int32Array(HASH_CHARS);
+  let seen = 0;
   let h = 0;
-  for (let i = 0; i < upper.length; i++) {
-    h = (h * 36 + DIGIT_OF[upper.charCodeAt(i)]!) % HASH_MOD;
-    if (i < HASH_CHARS - 1 || !maybe(h)) continue;
-    const at = i - HASH_CHARS + 1;
-    for (const f of lookup(h) ?? [])
-      if ((f.exact ? exact : upper).startsWith(f.text, at) && !out.includes(f)) out.push(f);
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    const d = c < 128 ? DIGIT_OF[c]! : -1;
+    if (d < 0) continue;
+    h = (h * 36 + d) % HASH_MOD;
+    at[seen % HASH_CHARS] = i;
+    seen++;
+    if (seen < HASH_CHARS || !maybe(h)) continue;
+    const start = at[seen % HASH_CHARS]!;
+    for (const f of lookup(h)) if (!out.includes(f) && formAt(text, start, n, f)) out.push(f);
   }
   return out;
+}
+
+/** Whether the form's characters follow from `i` on, other characters skipped. */
+function formAt(text: string, i: number, n: number, f: SecretForm): boolean {
+  let k = 0;
+  for (; i < n && k < f.text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 128 || DIGIT_OF[c]! < 0) continue;
+    if (!f.exact && c >= 97) c -= 32; // a code is matched in upper case
+    if (c !== f.text.charCodeAt(k)) return false;
+    k++;
+  }
+  return k === f.text.length;
 }
 
 /** Bits of each generation's filter of form hashes (8 KiB). */

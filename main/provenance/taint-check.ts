@@ -21,7 +21,7 @@ import { encodedArgumentTexts } from './encoded-arguments.js';
 import { linkPayloads } from './link-payloads.js';
 import { isParty, itemsNaming, replyToNote, sentBefore } from './parties.js';
 import { privateDataFinding } from './private-data-rule.js';
-import { privateReadings } from './private-readings.js';
+import { privateFormTexts, privateReadings } from './private-readings.js';
 import { effectOf, instructedEffectFinding } from './instructed-effects.js';
 import { isDigest } from './stranger-destinations.js';
 import { extractValues, leavesOf, tokensOf, type SignificantValue } from './values.js';
@@ -174,9 +174,13 @@ export function checkCall(
   // The strings as a stranger may have asked for them to be written: encoded tokens decoded,
   // percent-encoding undone (private-readings.ts; a key or code backwards is the rule's own
   // reading). Only where rule 2 has somewhere to judge (a new destination, a third-party server).
-  const readings =
-    thirdParty || unknown.length > 0
-      ? privateReadings(leaves, call.schema, !thirdParty, encoded)
+  const judged = thirdParty || unknown.length > 0;
+  const readings = judged ? privateReadings(leaves, call.schema, !thirdParty, encoded) : [];
+  // Her codes and keys in the other common encodings (private-forms.ts): read for them only.
+  // Only while the index holds such a code or key: the forms are read for nothing else.
+  const forms =
+    judged && index.holdsForms()
+      ? privateFormTexts(leaves, call.schema, !thirdParty, readings)
       : [];
   const leak = privateDataFinding(
     index,
@@ -190,7 +194,8 @@ export function checkCall(
         ...strings.flatMap(entityText),
         ...readings,
       ].join('\n'),
-      values: [...strings, ...readings].flatMap(tokensOf),
+      values: [...strings, ...readings, ...forms].flatMap(tokensOf),
+      forms,
       // Message ids matter where a third party could look them up; Airlock's own tools (a
       // reply's reply_to_message_id) only name them.
       strings: thirdParty ? strings.map((s) => s.trim()) : [],
