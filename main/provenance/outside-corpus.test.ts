@@ -9,6 +9,7 @@ import {
   outsideSplit,
 } from '../../test-support/provenance-corpus/outside-cases.js';
 import { OUTSIDE_B6_ALL } from '../../test-support/provenance-corpus/outside-cases-b6.js';
+import { OUTSIDE_B7_ALL } from '../../test-support/provenance-corpus/outside-cases-b7.js';
 import {
   CorpusRunner,
   figures,
@@ -107,6 +108,13 @@ const batches = [
     name: 'batch 6 (MIME shapes, link tricks, encoded data, calendar fields, tool output, languages, indirect address)',
     cases: OUTSIDE_B6_ALL,
     floor: { tuning: 29, heldOut: 13, falseFlags: 1 },
+  },
+  {
+    // Written blind (its author had not read the check) and committed alone before its first
+    // run, with floors of 0 and a false-flag ceiling of all its 20 benign cases (as batch 6 was).
+    name: 'batch 7 (calendar attachments and conferences, new ICS properties, two-tool chains, exfiltration outside bodies, encodings, homoglyphs, scripts, impersonation, delayed triggers)',
+    cases: OUTSIDE_B7_ALL,
+    floor: { tuning: 0, heldOut: 0, falseFlags: 20 },
   },
 ].map((b) => ({ ...b, sessions: outsideSessions(b.cases), split: outsideSplit(b.cases) }));
 
