@@ -115,7 +115,12 @@ interface Generation {
    */
   forms: Map<number, SecretForm[]>;
   formBits?: Uint8Array;
+  /** The values whose forms are held: a value first seen in an item not private gets them too. */
+  formed: Set<string>;
 }
+
+// The kinds of value that have forms (secret-forms.ts `formsOf`).
+const FORMED = new Set(['secret', 'token']);
 
 const newGeneration = (now: number, firstId: number): Generation => ({
   values: new Map(),
@@ -128,6 +133,7 @@ const newGeneration = (now: number, firstId: number): Generation => ({
   startedAt: now,
   firstId,
   forms: new Map(),
+  formed: new Set(),
 });
 
 /**
@@ -224,7 +230,10 @@ export class ContentIndex {
     for (const v of values) {
       // A private item's code or key, new to this generation: its forms are read in a call's
       // stream (secret-forms.ts). Each form is a key toward the budget, so the bound holds.
-      if (full.private && !g.values.has(`${v.kind}:${v.value}`)) this.addForms(g, v);
+      // Keyed by the value, not by whether the generation held it: a code first read in an item
+      // that is not private (a calendar entry) and then in a private mail gets its forms then.
+      if (full.private && FORMED.has(v.kind) && !g.formed.has(`${v.kind}:${v.value}`))
+        this.addForms(g, v);
       this.addValue(g, v, id);
     }
     if (full.untrusted) this.strangers.add(full, values);
@@ -361,6 +370,7 @@ export class ContentIndex {
   }
 
   private addForms(g: Generation, v: Pick<SignificantValue, 'kind' | 'value'>): void {
+    g.formed.add(`${v.kind}:${v.value}`);
     for (const f of formsOf(v)) {
       const h = formHash(f.text);
       const list = g.forms.get(h);

@@ -54,14 +54,18 @@ export function privateForms(
   const out: string[] = [];
   let budget = MAX_FORM_CHARS;
   let given = MAX_FORM_CHARS;
+  // Each text once: the rule scans every text given (its stream, its candidates, its tokens).
+  const gave = new Set<string>();
   const give = (texts: readonly string[]) => {
     for (const x of texts) {
+      if (gave.has(x)) continue;
       if (out.length >= MAX_FORM_TEXTS || x.length > given) return;
       given -= x.length;
+      gave.add(x);
       out.push(x);
     }
   };
-  const spend = { tokens: MAX_FORM_TOKENS };
+  const spend: Spend = { tokens: MAX_FORM_TOKENS, read: new Map() };
   const texts = [...strings, ...joined, ...decoded];
   for (const [n, text] of texts.entries()) {
     if (budget <= 0 || given <= 0 || out.length >= MAX_FORM_TEXTS) break;
@@ -307,7 +311,18 @@ const ENCODED_LOOK = /[0-9+/=_]|[a-z][A-Z]|^[A-Z]+$/;
  * characters) or found in a text this module derived (`derived`), which private-readings.ts'
  * decoders never saw.
  */
-function tokenForms(t: string, spend: { tokens: number }, derived: boolean): string[] {
+interface Spend {
+  /** Tokens still to be decoded in this call. */
+  tokens: number;
+  /**
+   * Tokens decoded in this call, and whether as a derived text's (which reads more ways): the
+   * texts read here are mostly the call's text again (its lines joined, its escapes undone), so
+   * most of their tokens were decoded already, and decoding them again gave the same texts.
+   */
+  read: Map<string, boolean>;
+}
+
+function tokenForms(t: string, spend: Spend, derived: boolean): string[] {
   const out: string[] = [];
   if (t.length < 8) return out;
   // A link's parts are link-payloads.ts' (as encoded-arguments.ts leaves them).
@@ -319,6 +334,12 @@ function tokenForms(t: string, spend: { tokens: number }, derived: boolean): str
     // module joined or decoded (rare), a key encoded twice.
     if (token.length > (derived ? MAX_DERIVED_TOKEN : MAX_TOKEN) || !ENCODED_LOOK.test(token))
       continue;
+    // Read as a derived text's, a token is read every way an own text's is, and as written
+    // when MIN_TOKEN or longer (shorter, it is read as written either way).
+    const more = derived && token.length >= MIN_TOKEN;
+    const before = spend.read.get(token);
+    if (before === true || (before === false && !more)) continue;
+    spend.read.set(token, more);
     spend.tokens--;
     const core = token.replace(/^=+|=+$/g, '');
     // Backwards or in ROT13 over one encoding is two; as written, two deep: a short token (a

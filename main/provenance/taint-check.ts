@@ -194,7 +194,9 @@ export function checkCall(
         ...strings.flatMap(entityText),
         ...readings,
       ].join('\n'),
-      values: [...strings, ...readings, ...forms].flatMap(tokensOf),
+      // The forms' keys are the rule's stream's (index.valuesInStream reads every private key
+      // of six characters or more in them, backwards and in ROT13 too): not read again here.
+      values: [...strings, ...readings].flatMap(tokensOf),
       forms,
       // Message ids matter where a third party could look them up; Airlock's own tools (a
       // reply's reply_to_message_id) only name them.
