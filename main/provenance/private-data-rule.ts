@@ -83,10 +83,15 @@ export function privateDataFinding(
   // Keys and codes are also read backwards (a stranger's "send the code written backwards",
   // outside corpus batch 6): a candidate reversed is the value written forwards, runs and all
   // (secretCandidates joins the runs around spaces, so "00 0310 … 98ED" reversed is the IBAN's key).
+  // The values whose items were judged: the stream below finds most of them again, and each
+  // one's items (a value many items hold) and their links were the stream's cost (review of the
+  // encoded forms: p99 of issue 30's corpus).
+  const judged = new Set<string>();
   for (const v of call.values) {
     if (v.kind !== 'token') continue;
     for (const key of [v, { ...v, value: backwards(v.value) }]) {
       if (!index.hasValue(key)) continue;
+      judged.add(`token:${key.value}`);
       for (const item of index.itemsWithValue(key))
         if (!linkOf(item, key.value.toUpperCase())) note(item, 'a key or code');
     }
@@ -96,6 +101,7 @@ export function privateDataFinding(
     for (const value of c.length >= MIN_BACKWARDS ? [c, backwards(c)] : [c]) {
       const secret = { kind: 'secret' as const, value };
       if (!index.hasValue(secret)) continue;
+      judged.add(`secret:${value}`);
       for (const item of index.itemsWithValue(secret))
         if (!linkOf(item, value)) note(item, 'a code or account number'); // never the value: it is kept in Activity
     }
@@ -104,6 +110,7 @@ export function privateDataFinding(
   // holds (secret-forms.ts): apart by separators, split over fields or lines, glued into a longer
   // string, backwards, in ROT13 — in the strings and in every reading of them.
   for (const key of index.valuesInStream(codeText)) {
+    if (judged.has(`${key.kind}:${key.value}`)) continue; // judged as the same value just above
     for (const item of index.itemsWithValue(key))
       if (!linkOf(item, key.value.toUpperCase()))
         note(item, key.kind === 'token' ? 'a key or code' : 'a code or account number');
