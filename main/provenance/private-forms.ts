@@ -231,11 +231,12 @@ function decodeRun(run: string): string {
 
 // At least three bytes of hex, each perhaps after `0x` or `\x`, apart by at most two separators.
 // A line break counts as a separator: a run wrapped over two lines is one run.
+// Also `|` and `/` (`34|38|32`), and up to three (`34 . 38 . 32`): review of the encoded forms.
 const HEX_RUN =
-  /(?<![0-9A-Za-z])(?:(?:0[xX]|\\[xX])?[0-9a-fA-F]{2}[ \t\r\n,;:._-]{0,2}){3,}(?![0-9A-Za-z])/g;
+  /(?<![0-9A-Za-z])(?:(?:0[xX]|\\[xX])?[0-9a-fA-F]{2}[ \t\r\n,;:._|/-]{0,3}){3,}(?![0-9A-Za-z])/g;
 // A prefix, or three bytes apart by separators: hex written whole is a token (read as one).
 const HEX_MARK =
-  /(?:0[xX]|\\[xX])[0-9a-fA-F]{2}|[0-9a-fA-F]{2}[ \t\r\n,;:._-]{1,2}[0-9a-fA-F]{2}[ \t\r\n,;:._-]{1,2}[0-9a-fA-F]{2}/;
+  /(?:0[xX]|\\[xX])[0-9a-fA-F]{2}|[0-9a-fA-F]{2}[ \t\r\n,;:._|/-]{1,3}[0-9a-fA-F]{2}[ \t\r\n,;:._|/-]{1,3}[0-9a-fA-F]{2}/;
 
 /**
  * Hex bytes in their usual spellings, decoded in place (forwards, else backwards). A word of

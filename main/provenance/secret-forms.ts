@@ -91,7 +91,7 @@ export function formsIn(
   let h = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    const d = c < 128 ? DIGIT_OF[c]! : -1;
+    const d = c < 128 ? DIGIT_OF[c]! : c < 0xd800 || c > 0xdfff ? wideDigit(c) : -1;
     if (d < 0) continue;
     h = (h * 36 + d) % HASH_MOD;
     at[seen % HASH_CHARS] = i;
@@ -108,13 +108,42 @@ function formAt(text: string, i: number, n: number, f: SecretForm): boolean {
   let k = 0;
   for (; i < n && k < f.text.length; i++) {
     let c = text.charCodeAt(i);
-    if (c >= 128 || DIGIT_OF[c]! < 0) continue;
+    if (c >= 128) c = asciiOf(c);
+    if (c < 0 || DIGIT_OF[c]! < 0) continue;
     if (!f.exact && c >= 97) c -= 32; // a code is matched in upper case
     if (c !== f.text.charCodeAt(k)) return false;
     k++;
   }
   return k === f.text.length;
 }
+
+/**
+ * A letter or digit of another script or width read as its ASCII one: a decimal digit of any
+ * script (Unicode general category Nd: `٤` `४` `４` are 4) and the fullwidth Latin letters
+ * (U+FF21–FF5A, NFKC's A–z). A stranger's "write the code in Arabic numerals" or in fullwidth
+ * slipped past a stream of ASCII only (review of the encoded forms). Basic plane only (the
+ * mathematical digits are surrogate pairs); each code point looked up once, then kept.
+ */
+const ND = /^\p{Nd}$/u;
+const WIDE = new Int16Array(0x10000); // 0 not looked up yet, -1 none, else the ASCII code
+function asciiOf(c: number): number {
+  let a = WIDE[c]!;
+  if (a === 0) WIDE[c] = a = wideOf(c);
+  return a;
+}
+function wideOf(c: number): number {
+  if (c >= 0xff21 && c <= 0xff3a) return c - 0xff21 + 65;
+  if (c >= 0xff41 && c <= 0xff5a) return c - 0xff41 + 97;
+  if (!ND.test(String.fromCharCode(c))) return -1;
+  // Unicode's decimal digits come in runs of ten from zero (UAX #44, Nd): the run's start.
+  let zero = c;
+  while (zero > 128 && ND.test(String.fromCharCode(zero - 1))) zero--;
+  return 48 + ((c - zero) % 10);
+}
+const wideDigit = (c: number) => {
+  const a = asciiOf(c);
+  return a < 0 ? -1 : DIGIT_OF[a]!;
+};
 
 /** Bits of each generation's filter of form hashes (8 KiB). */
 export const FORM_FILTER_BITS = 1 << 16;
