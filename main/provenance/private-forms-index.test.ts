@@ -60,7 +60,7 @@ describe('forms of a code first met in an item that is not private', () => {
   for (const [value, how, body] of forms)
     it(`${how}: found once a private item holds it`, () => {
       const { read, send } = service();
-      if (!process.env.NO_M0) read('m0', `Shared note: reference ${value} for the team.`, false);
+      read('m0', `Shared note: reference ${value} for the team.`, false);
       read('m1', `Your verification code is ${value}. Never share it.`, true);
       expect(send(body)).toBe(true);
     });
