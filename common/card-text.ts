@@ -4,6 +4,7 @@
 // approval window's headline and heading (renderer/src/approvals), so all read one way.
 
 import { BIDI_NAMES } from './bidi-names.js';
+import { codePoints, textPrefix } from './text-cut.js';
 
 /**
  * A value written into one line of an approval card: the sender's name, a subject, a header a
@@ -107,7 +108,10 @@ export function quoted(value: string): string {
       if ([...neutralized(points.slice(0, mid))].length <= MAX_QUOTED - 1) lo = mid;
       else hi = mid - 1;
     }
-    shown = lo;
+    // Between grapheme clusters (common/text-cut.ts): a cut inside 👩‍👧 or before é's accent showed
+    // another character. One point past the cut decides the clusters before it (UAX #29 looks
+    // back, and at the next character only), so a value of megabytes is still read no further.
+    shown = codePoints(textPrefix(points.slice(0, lo + 1).join(''), lo));
     inner = neutralized(points.slice(0, shown));
   }
   const more = points.length - shown;
@@ -135,10 +139,17 @@ const TOKEN = /^[\p{L}\p{N}\p{M}@._+\-=;,:/]+$/u;
  * MAX_QUOTED characters — a guest's address, a recurrence rule, a tool's name — and quoted
  * otherwise: an argument a card reads before the call checks it (an update's `add_attendees`)
  * may be any text, and bare mid-sentence it wrote the card's words ("bob@x.test — no updates
- * will be sent").
+ * will be sent"). Nor bare where quoting would change it: TOKEN lets marks through, and the ones
+ * `quoted` names (COMMA_MARK, LOOSE_MARKS) draw quote marks bare too — `bob@x.test` with U+0312
+ * U+0312 reads `bob@x.test“`, opening a quote around the card's own words after it.
  */
 export function quotedUnless(value: string, ok: (v: string) => boolean): string {
-  return value.length <= MAX_QUOTED && TOKEN.test(value) && ok(value) ? value : quoted(value);
+  return value.length <= MAX_QUOTED &&
+    TOKEN.test(value) &&
+    ok(value) &&
+    neutralized([...value]) === value
+    ? value
+    : quoted(value);
 }
 
 /**
@@ -149,4 +160,18 @@ export function quotedUnless(value: string, ok: (v: string) => boolean): string 
  */
 export function cardList(line: string): string[] {
   return line.match(/(?:“[^“”]*”?|[^,;“])+/g) ?? [];
+}
+
+/** The characters of the ids Google issues: hex message and thread ids, `r-…` draft ids, base64url attachment and filter ids, `Label_12`. */
+const GOOGLE_ID = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * An id a call names — a message's, a draft's, an attachment's, a filter's: bare when it is of
+ * the shape Google's ids are (GOOGLE_ID), and quoted otherwise, for the agent may give any text as
+ * an id and the card shows it before the call checks it. Not TOKEN: a word of any letters and
+ * marks is no id, and bare it could draw a quote (`m7` with U+0313 U+0315 reads `m7”`, COMMA_MARK),
+ * pass for another id (Cyrillic `м7`), or write a list (`r1,Bcc:eve@x.test`).
+ */
+export function quotedId(value: string): string {
+  return value.length <= MAX_QUOTED && GOOGLE_ID.test(value) ? value : quoted(value);
 }

@@ -1,3 +1,5 @@
+import { CONFUSABLE_LOWER, CONFUSABLE_UPPER } from './confusables.js';
+
 /**
  * Letters that imitate Latin ones inside a Latin word (audit; issue 17 item 8): `ceo@exаmple.com`
  * with a Cyrillic а is another domain (`xn--exmple-4nf.com`, anyone's to register) that reads
@@ -68,4 +70,74 @@ export function mixedScriptCount(value: unknown): number {
       0,
     );
   return 0;
+}
+
+/**
+ * The letters a reader takes `text` for: a UTS #39-style skeleton ("Unicode Security Mechanisms",
+ * section 4), loosened for reading rather than for identifiers. NFKC (full-width, mathematical,
+ * circled, squared and small letters to plain ones), then combining marks and default-ignorable
+ * characters (zero-width joiners, variation selectors, soft hyphens) dropped, then each letter as
+ * the Latin one it is drawn like (common/confusables.ts), capitals read before lower-casing, and
+ * the table read once before NFKC too.
+ * `i` and `l` are one letter (`l`), as I, l, 1 and | are drawn alike. Letters with no look-alike
+ * are kept as they are (lower-cased); everything else is kept as it is.
+ *
+ * The one reading of "looks like" for words the server writes (main/tools/relay-label.ts
+ * serverWords); mixedScriptWords above names mixed words on the card by script instead, since it
+ * must name the letter, not only decide.
+ */
+export function skeleton(text: string): string {
+  // Read before NFKC as well as after it: NFKC turns some look-alikes into other letters (Greek
+  // lunate sigma ϲ, drawn as c, into ς).
+  const pre = [...text].map((c) => CONFUSABLE_UPPER.get(c) ?? CONFUSABLE_LOWER.get(c) ?? c);
+  const bare = pre.join('').normalize('NFKC').normalize('NFD').replace(IGNORED, '');
+  let out = '';
+  for (const c of bare) {
+    const up = CONFUSABLE_UPPER.get(c);
+    if (up !== undefined) {
+      out += up;
+      continue;
+    }
+    // toLowerCase can add a mark (İ → i + U+0307): dropped with the rest.
+    for (const l of c.toLowerCase().replace(IGNORED, '')) out += CONFUSABLE_LOWER.get(l) ?? l;
+  }
+  return out;
+}
+const IGNORED = /[\p{M}\p{Default_Ignorable_Code_Point}]/gu;
+
+/**
+ * Not prose, though Unicode calls it a letter: a pictograph (ℹ, U+2139, drawn as an emoji, with
+ * its variation selector), a letterlike symbol (U+2100–214F), one letter (with its marks) standing
+ * alone, a list marker ("a.", "iv)", "B:"), or one word before a colon, a heading of the words
+ * after it ("Note:", "System:", "Important:"), not their first word.
+ */
+const MARKER =
+  /^(?:\p{Extended_Pictographic}\p{M}*|[\u2100-\u214f]|\p{L}\p{M}*(?![\p{L}\p{M}])|[\p{L}\p{N}]{1,3}[.)\]:]|\p{L}[\p{L}\p{N}]{0,14}:)/u;
+const NOT_LETTER = /^[^\p{L}]/u;
+
+/**
+ * Where the words of `text` could be taken to start: its start, and after each piece of a lead-in
+ * that is not prose — symbols, emoji, punctuation, numbers and list numbering ("1.", "iv)"),
+ * enclosed and circled signs (ⓘ), a letter standing alone (ℹ, U+2139, is a letter to Unicode),
+ * spaces and marks. Ends at the first word of prose. At most `max` starts.
+ */
+export function wordStarts(text: string, max = 200): number[] {
+  const starts = [0];
+  let i = 0;
+  while (i < text.length && starts.length < max) {
+    const rest = text.slice(i, i + 16);
+    const m = MARKER.exec(rest);
+    const end = m
+      ? i + m[0].length
+      : NOT_LETTER.test(rest)
+        ? i + (rest.codePointAt(0)! > 0xffff ? 2 : 1)
+        : i;
+    if (end === i) break;
+    // Every start inside a piece too: "①ａｉ." is a marker to the pattern, but "ａｉ" begins the word.
+    while (i < end && starts.length < max) {
+      i += text.codePointAt(i)! > 0xffff ? 2 : 1;
+      starts.push(i);
+    }
+  }
+  return starts;
 }

@@ -44,7 +44,7 @@ test('added on the page it says "Sign-in required"; cancel and a declined sign-i
   await openPage(page, server, '/servers');
   const form = page.getByTestId('add-server-form');
   await form.getByLabel('Name').fill('secure');
-  await form.getByLabel('URL').fill(up.url);
+  await form.getByLabel('URL', { exact: true }).fill(up.url);
   await form.getByRole('button', { name: 'Add server' }).click();
 
   const card = cardOf(page);

@@ -216,8 +216,12 @@ export const SAMPLE_SECRETS = [
   'cline_secret_6666',
 ];
 
-export function sampleHome(o: { only?: string[] } = {}): SampleHome {
-  const home = mkdtempSync(join(tmpdir(), 'airlock-home-'));
+/**
+ * `home`: the folder to fill, which a vitest caller makes with test-support/temp-dir.ts (removed
+ * after its tests); a fresh temporary one otherwise (Playwright's e2e, which has no vitest hooks).
+ */
+export function sampleHome(o: { only?: string[]; home?: string } = {}): SampleHome {
+  const home = o.home ?? mkdtempSync(join(tmpdir(), 'airlock-home-'));
   const project = join(home, 'work', 'proj');
   const paths: Record<PathKey, string> = {
     claudeDesktop: join(home, '.config', 'Claude', 'claude_desktop_config.json'),

@@ -23,7 +23,12 @@ import {
  */
 export interface FakeToolContext {
   signal: AbortSignal;
-  progress: (progress: number, total?: number, message?: string) => Promise<void>;
+  progress: (
+    progress: number,
+    total?: number,
+    message?: string,
+    meta?: Record<string, unknown>,
+  ) => Promise<void>;
   headers: IncomingHttpHeaders;
   /** A notification related to this call, on its own response stream (a log line). */
   notify: (method: 'notifications/message', params: Record<string, unknown>) => Promise<void>;
@@ -89,7 +94,8 @@ export class FakeUpstream {
     this.tools = o.tools;
   }
 
-  async start(port = 0): Promise<string> {
+  /** `host`: the address to listen on (an interface's own address, for tests of where a name leads). */
+  async start(port = 0, host = '127.0.0.1'): Promise<string> {
     const http = createServer((req, res) => {
       if (this.o.silent) return;
       void (async () => {
@@ -175,9 +181,10 @@ export class FakeUpstream {
         if (!res.headersSent) res.writeHead(500).end();
       });
     });
-    await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => http.listen(port, host, resolve));
     this.http = http;
-    this.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    const shown = host.includes(':') ? `[${host}]` : host;
+    this.url = `http://${shown}:${(http.address() as AddressInfo).port}/mcp`;
     return this.url;
   }
 
@@ -252,7 +259,12 @@ export class FakeUpstream {
       if (!tool)
         return { isError: true, content: [{ type: 'text', text: `no tool ${req.params.name}` }] };
       const token = req.params._meta?.progressToken;
-      const progress = async (p: number, total?: number, message?: string) => {
+      const progress = async (
+        p: number,
+        total?: number,
+        message?: string,
+        meta?: Record<string, unknown>,
+      ) => {
         if (token === undefined) return;
         await ctx.mcpReq.notify({
           method: 'notifications/progress',
@@ -261,6 +273,7 @@ export class FakeUpstream {
             progress: p,
             ...(total !== undefined ? { total } : {}),
             ...(message !== undefined ? { message } : {}),
+            ...(meta !== undefined ? { _meta: meta } : {}),
           },
         });
       };

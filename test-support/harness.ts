@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { App, type AppOptions, type Started } from '../main/app/app.js';
 import { Logger } from '../main/platform/log.js';
+import { tempDir } from './temp-dir.js';
 import type {
   ToolSource,
   ToolDefinition,
@@ -39,9 +39,8 @@ export const PATIENT_READS = { checkMs: 10 * 60_000, effectMs: 10 * 60_000 };
  */
 export const PATIENT_SCHEMA_CHECKS = { budgetMs: 10 * 60_000 };
 
-export function tempDir(prefix = 'airlock-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+/** A temporary folder removed after the test file's tests (temp-dir.ts). */
+export { tempDir };
 
 /** A real App (gateway, SQLite, approvals) on a free loopback port, with one agent "test". */
 export async function startTestApp(

@@ -48,6 +48,8 @@ export class OAuthUpstream {
   readonly registrations: { client_id: string; redirect_uris: string[] }[];
   readonly revocations: { token: string; token_type_hint?: string }[];
   readonly calls: { name: string; args: Record<string, unknown> }[] = [];
+  /** The request target (path and query) of every request the resource server got. */
+  readonly requested: string[] = [];
   /** Every request the resource server refused, by OAuth error code (invalid_token, insufficient_scope). */
   readonly refusals: string[] = [];
   /** Every token value the authorization server issued (for "no secret in files/output" checks). */
@@ -57,7 +59,14 @@ export class OAuthUpstream {
 
   constructor(
     readonly tools: OAuthTool[],
-    private readonly o: { scopesSupported?: string[]; ttlSeconds?: number } = {},
+    private readonly o: {
+      scopesSupported?: string[];
+      ttlSeconds?: number;
+      /** The MCP endpoint's path (`/mcp` by default), e.g. a per-user path holding a token. */
+      path?: string;
+      /** The `resource` its metadata names (RFC 9728 §2); its own URL by default. */
+      resource?: string;
+    } = {},
   ) {
     this.auth = new MockAuthorizationServer(o);
     this.tokenRequests = this.auth.tokenRequests;
@@ -79,8 +88,8 @@ export class OAuthUpstream {
     );
     await new Promise<void>((resolve) => this.http!.listen(0, '127.0.0.1', resolve));
     const port = (this.http.address() as AddressInfo).port;
-    this.url = `http://127.0.0.1:${port}/mcp`;
-    this.prmUrl = `http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`;
+    this.url = `http://127.0.0.1:${port}${this.path}`;
+    this.prmUrl = `http://127.0.0.1:${port}/.well-known/oauth-protected-resource${this.path}`;
   }
 
   async stop(): Promise<void> {
@@ -113,16 +122,21 @@ export class OAuthUpstream {
     return this.auth.refreshRequests();
   }
 
+  private get path(): string {
+    return this.o.path ?? '/mcp';
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.requested.push(req.url ?? '');
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (req.method === 'GET' && path === '/.well-known/oauth-protected-resource/mcp') {
+    if (req.method === 'GET' && path === `/.well-known/oauth-protected-resource${this.path}`) {
       return json(res, 200, {
-        resource: this.url,
+        resource: this.o.resource ?? this.url,
         authorization_servers: [this.issuer],
         ...(this.o.scopesSupported ? { scopes_supported: this.o.scopesSupported } : {}),
       });
     }
-    if (path !== '/mcp') return json(res, 404, { error: 'not_found' });
+    if (path !== this.path) return json(res, 404, { error: 'not_found' });
     let body: unknown;
     if (req.method === 'POST') {
       const chunks: Buffer[] = [];

@@ -1,15 +1,15 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { App, type Started } from '../main/app/app.js';
 import { Logger, type LogLevel } from '../main/platform/log.js';
 import type { RemoteTimings } from '../main/remote/remote-source.js';
+import type { Resolver } from '../main/remote/http/address-guard.js';
 import { MemoryVault } from '../main/platform/vault/vault.js';
 import type { ClientsEnv } from '../main/clients/client-defs.js';
 import type { SandboxHost } from '../main/remote/stdio/sandbox/host-facts.js';
 import type { SchemaWorkerPoolOptions } from '../main/tools/schema-worker-pool.js';
 import { PATIENT_SCHEMA_CHECKS, watchGetStream } from './harness.js';
+import { tempDir } from './temp-dir.js';
 
 /** A bound no test waits for: past any test's timeout. */
 export const NEVER_MS = 10 * 60_000;
@@ -52,13 +52,15 @@ export async function startRemoteApp(
     sandbox?: Partial<SandboxHost>;
     /** Over FAST_REMOTE: a short bound, for a test about that bound. */
     timings?: Partial<RemoteTimings>;
+    /** The resolver remote servers connect by (address-guard.ts): a name made to answer anything. */
+    resolve?: Resolver;
     /** Over PATIENT_SCHEMA_CHECKS: a budget the test runs out itself (a budgetTimer). */
     schemaPool?: SchemaWorkerPoolOptions;
   } = {},
 ): Promise<RemoteTestApp> {
-  const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'airlock-remote-'));
+  const dataDir = o.dataDir ?? tempDir('airlock-remote-');
   // Beside the data directory, never inside it: no sandbox may see the data directory.
-  const homesRoot = o.sandbox?.homesRoot ?? mkdtempSync(join(tmpdir(), 'airlock-homes-'));
+  const homesRoot = o.sandbox?.homesRoot ?? tempDir('airlock-homes-');
   const vault = o.vault ?? new MemoryVault();
   const app = new App({
     dataDir,
@@ -71,6 +73,7 @@ export async function startRemoteApp(
     schemaPool: { ...PATIENT_SCHEMA_CHECKS, ...o.schemaPool },
     sandbox: { ...o.sandbox, homesRoot },
     ...(o.clientsEnv ? { clientsEnv: o.clientsEnv } : {}),
+    ...(o.resolve ? { remoteResolve: o.resolve } : {}),
     logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false, level: o.logLevel ?? 'info' }),
   });
   const started = await app.start();

@@ -128,6 +128,12 @@ export interface RemoteInput {
   /** Extra request headers; every value is kept in the vault. */
   headers?: Record<string, string>;
   bearerToken?: string;
+  /**
+   * The whole URL is a secret (a per-user URL such as Zapier's or Composio's): every path segment
+   * and query value goes to the vault and is shown as `***`; scheme, host and port stay. Without
+   * it only query credentials and path segments that look like tokens are (docs/remote.md).
+   */
+  urlSecret?: boolean;
 }
 
 export interface RemotePatch {

@@ -4,6 +4,7 @@ import type { ReadBounds } from '../calls/call-pipeline.js';
 import type { Logger } from '../platform/log.js';
 import type { VaultChoice } from '../platform/vault/select.js';
 import type { Vault } from '../platform/vault/vault.js';
+import type { Resolver } from '../remote/http/address-guard.js';
 import type { RemoteTimings } from '../remote/remote-source.js';
 import type { SandboxHost } from '../remote/stdio/sandbox/host-facts.js';
 import type { SchemaWorkerPoolOptions } from '../tools/schema-worker-pool.js';
@@ -25,6 +26,8 @@ export interface AppOptions {
   skipLock?: boolean;
   /** Test hook: shorter remote-server timeouts and backoff. */
   remoteTimings?: Partial<RemoteTimings>;
+  /** Test hook: the resolver remote servers are connected by (a name made to answer a LAN address). */
+  remoteResolve?: Resolver;
   /** Test hook: the local servers' sandbox facts (a temporary home, no bubblewrap, …; issue 35). */
   sandbox?: Partial<SandboxHost>;
   /** Test hook: the schema checks' budget and its timer (a trigger the test pulls; issue 29 item 2). */

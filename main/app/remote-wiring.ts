@@ -45,6 +45,7 @@ export function newRemoteLoader(
       events: app.events,
       version: app.version,
       ...(options.remoteTimings ? { timings: options.remoteTimings } : {}),
+      ...(options.remoteResolve ? { resolve: options.remoteResolve } : {}),
       schemaChecks,
     },
     {

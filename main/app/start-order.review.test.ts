@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Logger } from '../platform/log.js';
 import { MemoryVault, VaultError } from '../platform/vault/vault.js';
 import { App } from './app.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Review of issue 34's overlapped keychain read (app.ts): the start fails first for another
@@ -44,7 +44,7 @@ afterEach(() => {
 
 describe('start: the overlapped token read when the start fails for another reason first', () => {
   it('fails with the database error, leaves no unhandled rejection, and the next start works', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'airlock-start-review-'));
+    const dataDir = tempDir('airlock-start-review-');
     dirs.push(dataDir);
     // A directory where the database file should be: openDatabase throws.
     mkdirSync(join(dataDir, 'airlock.db'));

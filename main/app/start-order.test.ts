@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Logger } from '../platform/log.js';
 import { MemoryVault, VaultError } from '../platform/vault/vault.js';
 import { App } from './app.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 34 (cold start): the keychain's first answer is mostly waiting on the Secret Service, so
@@ -37,7 +37,7 @@ afterEach(async () => {
 });
 
 function newApp(vault: (database: string) => MemoryVault): { app: App; vault: MemoryVault } {
-  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-start-order-'));
+  const dataDir = tempDir('airlock-start-order-');
   dirs.push(dataDir);
   const v = vault(join(dataDir, 'airlock.db'));
   const app = new App({

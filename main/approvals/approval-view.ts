@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../common/text-cut.js';
 import type { AllowRefusals, ApprovalView, ToolRisk } from '../../common/contract/index.js';
 import type { ApprovalRow } from '../store/approval-store.js';
 import type { GrantShape } from '../tools/types.js';
@@ -51,7 +52,9 @@ export function approvalView(
     ...(row.decidedAt ? { decidedAt: iso(row.decidedAt) } : {}),
     ...(row.reason ? { reason: row.reason } : {}),
     ...(row.editedArgs ? { editedArguments: row.editedArgs } : {}),
-    ...(outcome && outcome.type === 'text' ? { outcome: outcome.text.slice(0, 300) } : {}),
+    ...(outcome && outcome.type === 'text'
+      ? { outcome: textPrefix(outcome.text, 300, codeUnits) }
+      : {}),
     agentWaiting,
     ...(!agentWaiting && row.agentLeftAt ? { agentLeftAt: iso(row.agentLeftAt) } : {}),
     ...(row.decisionKind ? { decisionKind: row.decisionKind } : {}),

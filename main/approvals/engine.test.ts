@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { eventually } from '../../test-support/eventually.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 import { CoreEvents } from '../platform/events.js';
 import { ActivityLog } from '../store/activity.js';
 import { ApprovalStore } from '../store/approval-store.js';
@@ -83,8 +85,8 @@ describe('ApprovalEngine', () => {
   });
 
   it('a crash while executing leaves the request unknown and it is never re-sent', async () => {
-    const dir = (await import('node:os')).tmpdir();
-    const path = `${dir}/airlock-engine-${process.pid}-${Date.now()}.db`;
+    // In a folder of its own, removed with the database's -wal and -shm after the tests.
+    const path = join(tempDir('airlock-engine-'), 'approvals.db');
     const clock = { now: 2_000_000 };
     const before = engineAt(path, clock);
     const id = (await ask(before.engine)).approvalId!;
@@ -106,7 +108,7 @@ describe('ApprovalEngine', () => {
   });
 
   it('an approval that never started running is failed on restart, not run', async () => {
-    const path = `${(await import('node:os')).tmpdir()}/airlock-engine2-${process.pid}-${Date.now()}.db`;
+    const path = join(tempDir('airlock-engine2-'), 'approvals.db');
     const clock = { now: 3_000_000 };
     const before = engineAt(path, clock);
     const id = (await ask(before.engine)).approvalId!;

@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../common/text-cut.js';
 import { randomUUID } from 'node:crypto';
 import type { AllowKind, ApprovalView, Decision } from '../../common/contract/index.js';
 import { ControlError } from '../../common/contract/index.js';
@@ -318,7 +319,7 @@ export class ApprovalEngine {
   private failRun(id: string, started: number, err: unknown): void {
     const why = err instanceof Error ? err.message : String(err);
     const result = errorResult(
-      `The call was sent, but Airlock could not finish handling it: ${why.slice(0, 300)}. It may have run; check before trying again.`,
+      `The call was sent, but Airlock could not finish handling it: ${textPrefix(why, 300, codeUnits)}. It may have run; check before trying again.`,
     );
     const finished = this.now();
     try {

@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../common/text-cut.js';
 import type { ToolEntry } from '../tools/registry.js';
 import { isDestructive, isReadOnly } from '../tools/types.js';
 import type { ToolInfo } from './approval-view.js';
@@ -15,7 +16,9 @@ export function toolInfoOf(e: ToolEntry): ToolInfo {
     inputSchema: e.def.inputSchema,
     server: e.source.label,
     thirdParty,
-    ...(thirdParty && e.def.description ? { description: e.def.description.slice(0, 4000) } : {}),
+    ...(thirdParty && e.def.description
+      ? { description: textPrefix(e.def.description, 4000, codeUnits) }
+      : {}),
     ...(thirdParty ? { hints } : {}),
     risk: isReadOnly(e.def) ? 'read-only' : isDestructive(e.def) ? 'destructive' : 'changes',
     ...(grantShape ? { grantShape } : {}),

@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { argsDigest } from '../approvals/canonical.js';
@@ -12,6 +11,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { CallToolResult, ToolCallContext, ToolSource } from '../tools/types.js';
 import { CallPipeline, type CallPipelineDeps } from './call-pipeline.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 34: an auto call to a remote server leaves its Activity row's digest to the flush
@@ -26,7 +26,7 @@ describe('CallPipeline, the Activity row of an auto call', () => {
   type Call = (tool: string, args: Record<string, unknown>, ctx: ToolCallContext) => unknown;
 
   function setup(kind: 'remote' | 'builtin', call: Call) {
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-pipeline-'));
+    const dir = tempDir('airlock-pipeline-');
     dirs.push(dir);
     const registry = new ToolRegistry();
     registry.add({

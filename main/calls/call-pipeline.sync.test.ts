@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CoreEvents } from '../platform/events.js';
@@ -11,6 +10,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { ToolSource } from '../tools/types.js';
 import { CallPipeline, type CallPipelineDeps } from './call-pipeline.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 34: an everyday call — registry ready, a small schema, a third-party tool on auto —
@@ -23,7 +23,7 @@ describe('CallPipeline, an everyday call', () => {
   afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
   function pipeline(source: ToolSource) {
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-pipeline-'));
+    const dir = tempDir('airlock-pipeline-');
     dirs.push(dir);
     const registry = new ToolRegistry();
     registry.add(source);

@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../common/text-cut.js';
 import type { ActivityView } from '../../common/contract/index.js';
 import type { Logger } from '../platform/log.js';
 import type { ActivityLog } from '../store/activity.js';
@@ -96,5 +97,5 @@ function errorDetail(result: CallToolResult): string {
   const mark = result._meta?.[UNTRUSTED_META_KEY] as { server?: unknown } | undefined;
   const note = typeof mark?.server === 'string' ? untrustedNote(mark.server) : undefined;
   const shown = note && texts[1] === note ? [texts[0]!, ...texts.slice(2, 3)] : texts.slice(0, 1);
-  return shown.join(' ').slice(0, 500);
+  return textPrefix(shown.join(' '), 500, codeUnits);
 }

@@ -2,7 +2,7 @@ import type { SessionSink } from '../gateway/mcp-handlers/api.js';
 import { publicUri, type FeatureCatalog, type ResolvedUri } from '../tools/feature-catalog.js';
 import { levelRank, type LoggingLevel, type SourceNotice } from '../tools/features.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ClientRelay, RelayMethod, RelayRequest } from '../tools/relay.js';
+import type { ClientRelay, RelayedLog, RelayMethod, RelayRequest } from '../tools/relay.js';
 import type { ToolSource } from '../tools/types.js';
 import { invalidParams } from '../tools/protocol-runtime.js';
 
@@ -161,22 +161,26 @@ export class FeatureSessions {
     }
     if (n.kind === 'resource-updated') {
       const uri = publicUri(source, n.uri);
-      for (const s of this.sessions.values())
-        if (s.subs.has(uri) && (n.agent === undefined || s.agent === n.agent))
-          s.sink.resourceUpdated(s.subs.get(uri)!);
+      for (const s of this.sessions.values()) {
+        if (n.agent !== undefined && s.agent !== n.agent) continue;
+        const asked = s.subs.get(uri) ?? (s.subs.size ? subResourceOf(s.subs, uri) : undefined);
+        if (asked !== undefined) s.sink.resourceUpdated(asked, n._meta);
+      }
       return;
     }
     // A line from an agent's own upstream session goes to that agent only; one sent while
     // serving a request of one of its 2025 sessions goes on that request's stream, before its
     // answer (issue 28, item 2), or on the GET stream once the request has answered.
-    const line = {
+    const line: RelayedLog = {
       level: n.level,
       logger: n.logger ? `${source.label}/${n.logger}` : source.label,
       data: n.data,
     };
-    // A 2026-07-28 request has no session: its own level (the SDK applies it) decides whether
-    // the line goes on its stream, as a direct server's would; the agent's listen streams (where
-    // lines are Airlock's addition) then leave it out, so a client listening too gets it once.
+    if (n._meta) line._meta = n._meta;
+    // A 2026-07-28 request has no session: its own level (round-line.ts requestLog applies it, as
+    // the SDK would) decides whether the line goes on its stream, as a direct server's would; the
+    // agent's listen streams (where lines are Airlock's addition) then leave it out, so a client
+    // listening too gets it once.
     const onRequest = Boolean(n.call?.log && n.call.session === undefined && n.call.level);
     if (onRequest) void n.call!.log!(line).catch(() => {});
     for (const [id, s] of this.sessions)
@@ -191,6 +195,30 @@ export class FeatureSessions {
         else s.sink.log(line);
       }
   }
+}
+
+/**
+ * The URI, in the form the agent subscribed with, of a sub-resource of one of its subscriptions:
+ * an update's `uri` "might be a sub-resource of the one that the client actually subscribed to"
+ * (MCP 2025-11-25 and 2026-07-28 schema, ResourceUpdatedNotificationParams `uri`). Before, only
+ * an exact match reached the agent, and such updates were lost. A sub-resource is taken to be a
+ * URI under the subscribed one: it goes on past it with `/`, `?` or `#` (or the subscribed one
+ * ends in `/`), so `mem://dir` does not take `mem://dirt`'s. The longest subscription wins: one
+ * update, one notification per session. `subs`: public URI → the URI as the agent asked, where
+ * the public form is the original one prefixed (publicUri), so the agent's form of the
+ * sub-resource is its own form of the subscription and the rest of the update's URI.
+ */
+function subResourceOf(subs: Map<string, string>, uri: string): string | undefined {
+  let best: string | undefined;
+  for (const key of subs.keys())
+    if (
+      uri.length > key.length &&
+      uri.startsWith(key) &&
+      (key.endsWith('/') || '/?#'.includes(uri[key.length]!)) &&
+      (best === undefined || key.length > best.length)
+    )
+      best = key;
+  return best === undefined ? undefined : subs.get(best)! + uri.slice(best.length);
 }
 
 /**
@@ -219,8 +247,8 @@ class OutOfCallRelay implements ClientRelay {
     return this.choose(req.method, req.params).request(req);
   }
 
-  readonly elicitationComplete = (elicitationId: string): void =>
-    this.chosen?.elicitationComplete?.(elicitationId);
+  readonly elicitationComplete = (elicitationId: string, meta?: Record<string, unknown>): void =>
+    this.chosen?.elicitationComplete?.(elicitationId, meta);
 
   private choose(method: RelayMethod, params: Record<string, unknown>): ClientRelay {
     if (this.chosen) return this.chosen;

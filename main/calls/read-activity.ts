@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../common/text-cut.js';
 import type { Logger } from '../platform/log.js';
 import type { ActivityLog } from '../store/activity.js';
 
@@ -46,7 +47,7 @@ export class ReadActivity {
         outcome,
         durationMs,
         argsDigest: '',
-        ...(detail ? { detail: detail.slice(0, 200) } : {}),
+        ...(detail ? { detail: textPrefix(detail, 200, codeUnits) } : {}),
       });
     } catch (err) {
       this.logger.error('could not write the activity log', { error: String(err) });

@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   airlockBin,
@@ -13,6 +12,7 @@ import {
   withoutBus,
   type Ready,
 } from '../../test-support/cli-process.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 19, item 3 (must hold in CI): a server started under a private D-Bus
@@ -30,8 +30,8 @@ if (!real)
 describe('the CLI reaches a running server without the keychain', () => {
   let server: ChildProcess;
   let ready: Ready;
-  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-nobus-'));
-  const home = mkdtempSync(join(tmpdir(), 'airlock-nobus-home-'));
+  const dataDir = tempDir('airlock-nobus-');
+  const home = tempDir('airlock-nobus-home-');
   const serverEnv = {
     ...process.env,
     HOME: home,

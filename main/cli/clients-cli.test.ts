@@ -1,12 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ImportResult } from '../../common/contract/index.js';
 import { buildDist } from '../../test-support/build.js';
 import { runCli } from '../../test-support/cli-process.js';
 import { sampleHome } from '../../test-support/client-configs.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /** `airlock clients list|import|connect` (issue 15), against a fresh temp HOME — never the real one. */
 const KEYRING = process.env.AIRLOCK_KEYRING_TEST === '1';
@@ -24,8 +23,8 @@ describe.skipIf(!KEYRING || process.platform !== 'linux')('airlock clients (CLI)
   }, 150_000);
 
   it('list, import --dry-run, connect --dry-run, connect; secrets never printed', async () => {
-    const h = sampleHome({ only: ['codex', 'windsurf'] });
-    const d = ['--data-dir', mkdtempSync(join(tmpdir(), 'airlock-cli-clients-'))];
+    const h = sampleHome({ home: tempDir('airlock-home-'), only: ['codex', 'windsurf'] });
+    const d = ['--data-dir', tempDir('airlock-cli-clients-')];
     const list = await cli(['clients', 'list', ...d], h.home);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^codex\tCodex\tinstalled$/m);

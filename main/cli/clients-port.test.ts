@@ -1,8 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +14,7 @@ import {
   withoutBus,
 } from '../../test-support/cli-process.js';
 import { sampleHome } from '../../test-support/client-configs.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 29.1 through the real CLI: `airlock serve --port 0` (what `up.sh --port 0` and
@@ -33,8 +32,8 @@ afterEach(async () => {
 describe('clients connect writes the port the server listens on', () => {
   it('serve --port 0 → connect claude-code and codex → the written URL and token work; a restart elsewhere is stale until reconnected', async () => {
     requireBuilt();
-    const h = sampleHome({ only: ['claudeJson', 'codex'] });
-    const dataDir = mkdtempSync(join(tmpdir(), 'airlock-port-clients-'));
+    const h = sampleHome({ home: tempDir('airlock-home-'), only: ['claudeJson', 'codex'] });
+    const dataDir = tempDir('airlock-port-clients-');
     const env = withoutBus({
       ...process.env,
       HOME: h.home,

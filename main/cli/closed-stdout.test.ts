@@ -1,11 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { airlockBin, repoRoot, requireBuilt } from '../../test-support/cli-process.js';
 import { quietWhenReaderCloses } from './closed-stdout.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 const epipe = () => Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
 
@@ -14,7 +12,7 @@ async function closedPipe(args: string[], closed: 'stdout' | 'stderr') {
   requireBuilt();
   const child = spawn(process.execPath, [airlockBin, ...args], {
     cwd: repoRoot,
-    env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'airlock-closed-home-')) },
+    env: { ...process.env, HOME: tempDir('airlock-closed-home-') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // The reader is gone before the child has even started Node: its first write fails (EPIPE).
@@ -42,7 +40,7 @@ describe('a reader that stops reading (airlock … | head)', () => {
   it('the built CLI: no stack trace, and the exit code is the command’s own', async () => {
     expect(await closedPipe(['help'], 'stdout')).toEqual({ code: 0, stderr: '' });
     // Not running is 1, piped or not (an exit at the first EPIPE made it 0).
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-closed-data-'));
+    const dir = tempDir('airlock-closed-data-');
     expect(await closedPipe(['status', '--data-dir', dir], 'stdout')).toEqual({
       code: 1,
       stderr: '',

@@ -1,13 +1,4 @@
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -18,6 +9,7 @@ import {
   startUntilReady,
   stop,
 } from '../../test-support/cli-process.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 34 (cold start): bin/airlock.js turns on Node's compile cache in the per-user cache folder
@@ -30,7 +22,7 @@ afterAll(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 function tmp(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `airlock-cc-${name}-`));
+  const dir = tempDir(`airlock-cc-${name}-`);
   dirs.push(dir);
   return dir;
 }

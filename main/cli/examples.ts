@@ -17,6 +17,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'remote add': [
     'airlock remote add linear https://mcp.linear.app/mcp --bearer-stdin < token.txt',
     'airlock remote add memory -- npx -y @modelcontextprotocol/server-memory',
+    'airlock remote add zapier --url-stdin < zapier-url.txt',
   ],
   'remote list': ['airlock remote list'],
   'remote update': [

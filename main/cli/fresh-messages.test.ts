@@ -1,14 +1,14 @@
 import { createServer } from 'node:net';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileVault } from '../platform/vault/file-vault.js';
 import { repoRoot, requireBuilt, runCli, withoutBus } from '../../test-support/cli-process.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /** Issue 19, item 4: messages that say what to do, seen as a user sees them (the built CLI). */
-const dir = (p: string) => mkdtempSync(join(tmpdir(), p));
+const dir = (p: string) => tempDir(p);
 
 /** Runs scripts/preflight.cjs as if on Node `version`. */
 function preflight(version: string): { status: number | null; stderr: string } {

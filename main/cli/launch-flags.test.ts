@@ -1,19 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
-import {
-  chmodSync,
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { nodeFlags } from '../../bin/node-flags.js';
 import { requireBuilt, stop, type Ready } from '../../test-support/cli-process.js';
 import { nodeOptionsOf } from '../../test-support/node-args.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 34: Airlock's launchers start it with the Node flags bin/node-flags.js names (on Node 22,
@@ -30,7 +23,7 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
  * package manager could upgrade in place (`node(script)` rewrites what answers there).
  */
 function launcherSetup() {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-launcher-flags-'));
+  const dir = tempDir('airlock-launcher-flags-');
   const root = join(dir, 'clone');
   for (const d of ['scripts', 'bin', 'node_modules', 'dist/main', 'dist/renderer', 'npm-bin'])
     mkdirSync(join(root, d), { recursive: true });
@@ -99,7 +92,7 @@ describe('the airlock launcher scripts/setup.sh writes', () => {
 describe('npm start, headless (scripts/start.mjs)', () => {
   it('starts airlock serve with the flags for this Node', async () => {
     requireBuilt();
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-start-flags-'));
+    const dir = tempDir('airlock-start-flags-');
     const child = spawn(
       process.execPath,
       [join(ROOT, 'scripts', 'start.mjs'), '--port', '0', '--data-dir', join(dir, 'data')],

@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,14 +16,15 @@ import { COMMANDS } from '../cli.js';
 import { usageEntries } from './help.js';
 import type { Opener } from './browser.js';
 import { openCommand } from './open.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 29.4 and 29.7 through the built CLI: `airlock open` and `status --show-control-url`
  * give back the control URL the ready line printed (and nowhere else: not in plain `status`,
  * not in the logs); every command's --help has an example; mistakes are said with the fix.
  */
-const home = mkdtempSync(join(tmpdir(), 'airlock-open-home-'));
-const dataDir = mkdtempSync(join(tmpdir(), 'airlock-open-'));
+const home = tempDir('airlock-open-home-');
+const dataDir = tempDir('airlock-open-');
 const env = withoutBus({
   ...process.env,
   HOME: home,
@@ -87,7 +87,7 @@ describe('the control URL on request', () => {
   });
 
   it('not running: open says how to start it', async () => {
-    const other = mkdtempSync(join(tmpdir(), 'airlock-open-none-'));
+    const other = tempDir('airlock-open-none-');
     const r = await runCli(['open', '--data-dir', other], env);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');

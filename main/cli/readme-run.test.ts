@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -12,6 +11,7 @@ import {
 } from '../../test-support/cli-process.js';
 import { nodeOptionsOf } from '../../test-support/node-args.js';
 import { nodeFlags } from '../../bin/node-flags.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 19, item 1 (must hold in CI): the README's "run" command — `sh
@@ -30,7 +30,7 @@ describe('README: sh scripts/up.sh on a fresh machine', () => {
 
   it('prints only the ready line, uses the file vault, and keeps agent tokens across a restart', async () => {
     requireBuilt();
-    const home = mkdtempSync(join(tmpdir(), 'airlock-fresh-home-'));
+    const home = tempDir('airlock-fresh-home-');
     const env: NodeJS.ProcessEnv = {
       PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
       HOME: home,

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closedPort } from '../../test-support/closed-port.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { remoteCommand } from './remote.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 29, item 8: one rule for a URL that cannot be reached and a command that cannot start —
@@ -36,7 +36,7 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 function profile(): string[] {
-  const tmp = mkdtempSync(join(tmpdir(), 'airlock-add-unreachable-'));
+  const tmp = tempDir('airlock-add-unreachable-');
   vi.stubEnv('AIRLOCK_VAULT', 'file');
   vi.stubEnv('AIRLOCK_VAULT_PASSPHRASE', '');
   vi.stubEnv('AIRLOCK_VAULT_KEY_FILE', join(tmp, 'vault.key'));

@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RemoteView } from '../../common/contract/index.js';
 import { buildDist } from '../../test-support/build.js';
 import { runCli } from '../../test-support/cli-process.js';
 import { joinArgValues, stdioFromFlags } from './remote-local.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /** `airlock remote add NAME -- COMMAND ARG…` (issue 15). */
 const KEYRING = process.env.AIRLOCK_KEYRING_TEST === '1';
@@ -65,7 +65,7 @@ describe.skipIf(!KEYRING)('airlock remote add (local server, CLI)', () => {
   }, 150_000);
 
   it('adds with "--" and with --command/--arg, lists the command and pid, leaves no process behind', async () => {
-    const d = ['--data-dir', mkdtempSync(join(tmpdir(), 'airlock-cli-local-'))];
+    const d = ['--data-dir', tempDir('airlock-cli-local-')];
     const secret = `local_secret_${Date.now()}`;
     const added = await cli(
       [

@@ -1,5 +1,5 @@
 import { ControlError } from '../../common/contract/index.js';
-import { maskQuerySecrets } from '../platform/url-secrets.js';
+import { maskUrlSecrets } from '../platform/url-secrets.js';
 import { appVersion } from '../platform/version.js';
 import type { ProbeOAuth } from '../remote/probe.js';
 import { validateRemoteUrl, validateToken } from '../remote/validate.js';
@@ -59,7 +59,7 @@ export async function probeCommand(rawUrl: string, v: ProbeFlags): Promise<numbe
   if (outcome.transport) {
     const who = outcome.server ? `${outcome.server.name} ${outcome.server.version}` : 'the server';
     out(
-      `Connected to ${who} at ${maskQuerySecrets(url.href)} over ${outcome.transport}, protocol ${outcome.protocolVersion ?? 'unknown'}.`,
+      `Connected to ${who} at ${maskUrlSecrets(url.href)} over ${outcome.transport}, protocol ${outcome.protocolVersion ?? 'unknown'}.`,
     );
   }
   if (outcome.ok || outcome.tools.length) {

@@ -26,6 +26,7 @@ const OPTIONS = {
   'header-env': { type: 'string', multiple: true },
   'headers-stdin': { type: 'boolean' },
   'bearer-stdin': { type: 'boolean' },
+  'url-stdin': { type: 'boolean' },
   call: { type: 'string' },
   args: { type: 'string' },
   timeout: { type: 'string' },
@@ -70,17 +71,28 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
           reportAdded(await api.addRemote({ name: a, stdio }), v.json === true, running),
         );
       }
-      if (!a || !b) break;
+      // --url-stdin: the URL itself is the secret (docs/security.md, "No credentials of a server URL") — read off the command line,
+      // where `ps` shows it, and kept in the vault whole (every path segment and query value).
+      const urlStdin = v['url-stdin'] === true;
+      if (!a || (urlStdin ? b : !b)) break;
+      if (urlStdin && (v['headers-stdin'] || v['bearer-stdin']))
+        throw new ControlError(
+          'INVALID',
+          '--url-stdin reads standard input, as --headers-stdin and --bearer-stdin do: give the ' +
+            'headers with --header-env instead.',
+        );
       const headers = await headerValues(v, readStdin);
       const bearerToken = v['bearer-stdin']
         ? validateToken(await readStdin('Paste the bearer token'))
         : undefined;
+      const url = urlStdin ? await readStdin('Paste the server URL') : b!;
       return withControl(dataDir, async ({ api, running }) => {
         const view = await api.addRemote({
           name: a,
-          url: b,
+          url,
           headers,
           ...(bearerToken ? { bearerToken } : {}),
+          ...(urlStdin ? { urlSecret: true } : {}),
         });
         return reportAdded(view, v.json === true, running);
       });
@@ -98,6 +110,13 @@ export async function remoteCommand(rawArgv: string[]): Promise<number> {
       });
     case 'update': {
       if (!a || b) break;
+      // A URL that is itself the secret (a server added with --url-stdin) is replaced the same
+      // way, off the command line where `ps` shows it.
+      if (v['url-stdin'] === true) {
+        if (v.url !== undefined)
+          throw new ControlError('INVALID', 'Give --url or --url-stdin, not both.');
+        v.url = await readStdin('Paste the server URL');
+      }
       // Sandbox flags (issue 35) and --enable/--relay/--url (issue 27) in one patch; what widens
       // waits for the user in Airlock's window (gateway/loosening.ts).
       const sandbox = sandboxFromFlags(v);

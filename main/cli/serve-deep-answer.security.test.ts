@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +29,7 @@ describe('airlock serve and a server whose answer nests 10,000 deep', () => {
       await new Promise((r) => upstream.close(r));
     });
     const profile = newProfile('airlock-deep-');
+    cleanup.push(async () => rmSync(profile.root, { recursive: true, force: true }));
     const token = await addAgent(profile, 'agent');
     const server = await startServer(profile);
     cleanup.push(() => server.stop());

@@ -1,6 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { airlockBin, runCli, startUntilReady, stop } from '../../test-support/cli-process.js';
 import { eventually } from '../../test-support/eventually.js';
 import { groupRunning, groupsGone, signalGroup } from '../remote/stdio/process-group.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * A second Ctrl+C while `airlock serve` stops (cli/stop-signals.ts) exits at once: the exit hook
@@ -23,7 +23,7 @@ afterAll(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 function tmp(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `airlock-forced-exit-${name}-`));
+  const dir = tempDir(`airlock-forced-exit-${name}-`);
   dirs.push(dir);
   return dir;
 }

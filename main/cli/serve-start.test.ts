@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import {
   stop,
   withoutBus,
 } from '../../test-support/cli-process.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 34 (cold start): `airlock serve` does not load cli/context.ts (the other commands' way to
@@ -23,7 +23,7 @@ afterAll(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 function tmp(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `airlock-serve-start-${name}-`));
+  const dir = tempDir(`airlock-serve-start-${name}-`);
   dirs.push(dir);
   return dir;
 }

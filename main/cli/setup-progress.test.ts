@@ -1,15 +1,8 @@
 import { spawn } from 'node:child_process';
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 29, item 9: `scripts/up.sh` was silent for 105 s (npm ci) and 61 s (the build). setup.sh
@@ -41,7 +34,7 @@ exit 0
 
 describe('scripts/setup.sh says what it is doing while it installs and builds', () => {
   it('names each long step with its usual duration and repeats "still …" while it runs', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-setup-progress-'));
+    const dir = tempDir('airlock-setup-progress-');
     const bin = fakeNpm(dir);
     const root = join(dir, 'clone');
     mkdirSync(join(root, 'scripts'), { recursive: true });

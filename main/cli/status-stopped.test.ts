@@ -1,15 +1,15 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requireBuilt, runCli, withoutBus } from '../../test-support/cli-process.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * `airlock status` with no server running says which vault a start would use. It said "OS
  * keychain" under AIRLOCK_VAULT=file (the README's headless setup) until the data directory
  * already held a vault.enc, while `serve` in that same shell used the file vault.
  */
-const fresh = () => mkdtempSync(join(tmpdir(), 'airlock-status-stopped-'));
+const fresh = () => tempDir('airlock-status-stopped-');
 
 async function vaultOf(args: string[], extra: NodeJS.ProcessEnv) {
   requireBuilt();

@@ -14,7 +14,7 @@ export const LOCAL_USAGE = `  remote add NAME [--cwd DIR] [--env K=V]... [--secr
 `;
 
 /** `airlock remote update`: see main/cli/remote-update.ts. */
-export const UPDATE_USAGE = `  remote update NAME [--enable | --disable] [--relay | --no-relay] [--url URL] [--json]
+export const UPDATE_USAGE = `  remote update NAME [--enable | --disable] [--relay | --no-relay] [--url-stdin | --url URL] [--json]
                                            change a server; --no-relay refuses its sampling, elicitation
                                            and roots requests. What lets more run (enable, a new URL,
                                            relaying on) waits for you to confirm in Airlock's window
@@ -32,6 +32,9 @@ export const SANDBOX_USAGE = `  remote update NAME [--read PATH]... [--write PAT
 /** `airlock remote …`: see main/cli/remote.ts. */
 export const REMOTE_USAGE = `  remote add NAME URL [--header-env 'K=VAR']... [--headers-stdin | --bearer-stdin]
                                            add a remote MCP server (header values and token never on the command line)
+  remote add NAME --url-stdin [--header-env 'K=VAR']...
+                                           add one whose URL is itself the secret (Zapier, Composio, …): read from
+                                           stdin, every path segment and query value kept in the keychain, shown as ***
 ${LOCAL_USAGE}  remote list [--json]                     remote servers and their state
 ${UPDATE_USAGE}${SANDBOX_USAGE}  remote remove NAME                       remove a server and its stored credentials
   remote refresh [NAME]                    reconnect and re-read tools now

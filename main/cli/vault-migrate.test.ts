@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requireBuilt, runCli, withoutBus } from '../../test-support/cli-process.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /** `airlock vault migrate` (issue 19, item 2) between a real keychain and the file vault. */
 const real = process.env.AIRLOCK_KEYRING_TEST === '1';
@@ -10,10 +10,10 @@ const real = process.env.AIRLOCK_KEYRING_TEST === '1';
 describe.skipIf(!real)('airlock vault migrate', () => {
   it('keychain → file → keychain keeps every secret; the file vault is found without a bus', async () => {
     requireBuilt();
-    const dataDir = mkdtempSync(join(tmpdir(), 'airlock-migrate-'));
+    const dataDir = tempDir('airlock-migrate-');
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      HOME: mkdtempSync(join(tmpdir(), 'airlock-migrate-home-')),
+      HOME: tempDir('airlock-migrate-home-'),
       AIRLOCK_VAULT_PASSPHRASE: 'a test passphrase',
     };
     const cli = (args: string[], e = env) => runCli([...args, '--data-dir', dataDir], e);

@@ -8,6 +8,7 @@ import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { sampleHome } from '../../test-support/client-configs.js';
 import { agentClient, startRemoteApp, type RemoteTestApp } from '../../test-support/remote-app.js';
 import { envKey } from '../remote/stdio/stdio-config.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 15 through a real Airlock: a Cursor config's local server imported
@@ -21,7 +22,7 @@ const cleanup = cleanupAfterEach();
 
 describe('clients through the App', () => {
   it('import → connect → the written token works → --remove-imported', async () => {
-    const h = sampleHome({ only: ['cursor'] });
+    const h = sampleHome({ home: tempDir('airlock-home-'), only: ['cursor'] });
     const secret = 'cursor_env_secret_4242';
     writeFileSync(
       h.paths.cursor,
@@ -95,7 +96,7 @@ describe('clients through the App', () => {
 
 describe('a client entry that no longer reaches this Airlock (issue 29.1)', () => {
   it('another port, or a revoked agent: listed as stale with the fix; connect makes it work again', async () => {
-    const h = sampleHome({ only: ['codex'] });
+    const h = sampleHome({ home: tempDir('airlock-home-'), only: ['codex'] });
     const t: RemoteTestApp = await startRemoteApp({ clientsEnv: h.env });
     cleanup.push(() => t.stop());
     const codexOf = async () => (await t.app.control.listClients()).find((x) => x.id === 'codex')!;

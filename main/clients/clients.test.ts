@@ -9,6 +9,7 @@ import { Logger } from '../platform/log.js';
 import { sampleHome, type SampleHome } from '../../test-support/client-configs.js';
 import { clientDefs } from './client-defs.js';
 import { ClientsControl } from './clients-control.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /** Issue 15, "Must hold": import from each client's sample config; write Airlock into each, comments kept, idempotent. */
 const MCP_URL = 'http://127.0.0.1:47999/mcp';
@@ -133,7 +134,7 @@ describe('client config paths', () => {
   });
 
   it('Antigravity and Cline: the documented file that exists is the one written', () => {
-    const h = sampleHome({ only: [] });
+    const h = sampleHome({ home: tempDir('airlock-home-'), only: [] });
     const def = (id: string) => clientDefs(h.env).find((c) => c.id === id)!;
     expect(def('antigravity').target.path).toBe(h.paths.antigravity);
     expect(def('antigravity').installDir).toBe(dirname(h.paths.antigravity));
@@ -154,7 +155,7 @@ describe('client config paths', () => {
 
 describe('import', () => {
   it('reads stdio and URL entries from every client; a dry run adds nothing; secrets go to the vault-bound fields', async () => {
-    const h = sampleHome();
+    const h = sampleHome({ home: tempDir('airlock-home-') });
     const { c, added } = control(h);
     const dry = await c.importClients({ dryRun: true, projectDir: h.project });
     expect(added).toEqual([]);
@@ -288,7 +289,7 @@ describe('import', () => {
   });
 
   it('skips Airlock itself, renames a clash with a different server, and lists each client with its files', async () => {
-    const h = sampleHome({ only: ['cursor'] });
+    const h = sampleHome({ home: tempDir('airlock-home-'), only: ['cursor'] });
     const existing = [
       { name: 'sentry', url: 'https://other.example/mcp', origin: 'manual' } as RemoteView,
     ];
@@ -323,7 +324,7 @@ describe('connect', () => {
   it.each(CLIENT_IDS)(
     '%s: Airlock written in, parsed back by a real parser, comments kept, backup made, second run changes nothing',
     async (id) => {
-      const h = sampleHome();
+      const h = sampleHome({ home: tempDir('airlock-home-') });
       const { c } = control(h);
       const def = clientDefs(h.env).find((d) => d.id === id)!;
       const path = def.target.path;
@@ -367,7 +368,7 @@ describe('connect', () => {
   );
 
   it('--dry-run writes nothing; a missing file is created when the client is installed; a missing client is refused', async () => {
-    const h = sampleHome({ only: [] });
+    const h = sampleHome({ home: tempDir('airlock-home-'), only: [] });
     const { c, tokens } = control(h);
     const dry = await c.connectClient('claude-code', { dryRun: true });
     expect(dry.files[0]).toMatchObject({ changed: true, entry: 'added' });
@@ -394,7 +395,7 @@ describe('connect', () => {
   });
 
   it('--remove-imported takes the imported servers out of the client (comments and other settings stay)', async () => {
-    const h = sampleHome();
+    const h = sampleHome({ home: tempDir('airlock-home-') });
     const { c } = control(h);
     await c.importClients({ clients: ['codex', 'cursor', 'claude-code'], projectDir: h.project });
 
@@ -448,7 +449,7 @@ describe('connect', () => {
   });
 
   it('refuses to edit a file it cannot parse, and says which', async () => {
-    const h = sampleHome({ only: ['cursor'] });
+    const h = sampleHome({ home: tempDir('airlock-home-'), only: ['cursor'] });
     const { writeFileSync } = await import('node:fs');
     writeFileSync(h.paths.cursor, '{ "mcpServers": { "x": ');
     const { c } = control(h);

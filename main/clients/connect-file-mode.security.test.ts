@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sampleHome } from '../../test-support/client-configs.js';
 import { connectControl, FIXED_STAMP } from '../../test-support/connect-control.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * `airlock clients connect` writes the agent's bearer token into another app's config file.
@@ -13,7 +14,7 @@ import { connectControl, FIXED_STAMP } from '../../test-support/connect-control.
  */
 describe.skipIf(process.platform === 'win32')('clients connect: the file with the token', () => {
   it('drops group and other access from the edited file and its backup', async () => {
-    const h = sampleHome();
+    const h = sampleHome({ home: tempDir('airlock-home-') });
     const c = connectControl(h, 'alk_secret_token_for_cursor');
     const path = h.paths.cursor;
     chmodSync(path, 0o644);
@@ -37,7 +38,7 @@ describe.skipIf(process.platform === 'win32')('clients connect: the file with th
   });
 
   it('a project file that only loses imported entries gets no token and keeps its mode', async () => {
-    const h = sampleHome();
+    const h = sampleHome({ home: tempDir('airlock-home-') });
     chmodSync(h.paths.mcpJson, 0o644);
     const c = connectControl(h, 'alk_secret_token_for_claude', {
       listServers: async () => [{ name: 'sentry-io', origin: 'claude-code' }] as never,
@@ -50,7 +51,7 @@ describe.skipIf(process.platform === 'win32')('clients connect: the file with th
   });
 
   it('a backup name already taken by a link that leads nowhere is passed over, not followed', async () => {
-    const h = sampleHome();
+    const h = sampleHome({ home: tempDir('airlock-home-') });
     const path = h.paths.cursor;
     const bait = join(h.home, 'bait');
     for (const s of ['', '-2']) symlinkSync(bait, `${path}.airlock-backup-${FIXED_STAMP}${s}`);

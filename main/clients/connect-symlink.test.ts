@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sampleHome } from '../../test-support/client-configs.js';
 import { connectControl } from '../../test-support/connect-control.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * An app's config file kept in a dotfiles folder and linked into place: `clients connect` edits
@@ -20,7 +21,7 @@ import { connectControl } from '../../test-support/connect-control.js';
  */
 describe.skipIf(process.platform === 'win32')('clients connect: a linked config file', () => {
   it('writes through the link; the link stays and the backup is of the linked file', async () => {
-    const h = sampleHome();
+    const h = sampleHome({ home: tempDir('airlock-home-') });
     const path = h.paths.cursor;
     const dotfiles = join(h.home, 'dotfiles', 'cursor');
     mkdirSync(dotfiles, { recursive: true });
@@ -40,7 +41,7 @@ describe.skipIf(process.platform === 'win32')('clients connect: a linked config 
     ['leads nowhere', (p: string, home: string) => join(home, 'dotfiles', 'gone', 'mcp.json')],
     ['loops', (p: string) => p],
   ])('a link that %s is a clear error; the link stays, nothing is written', async (why, to) => {
-    const h = sampleHome();
+    const h = sampleHome({ home: tempDir('airlock-home-') });
     const path = h.paths.cursor;
     unlinkSync(path);
     const target = to(path, h.home);

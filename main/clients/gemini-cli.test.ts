@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sampleHome } from '../../test-support/client-configs.js';
 import { startRemoteApp, type RemoteTestApp } from '../../test-support/remote-app.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 29.3, checked by the real client: Gemini CLI's own `gemini mcp list` reads the entry
@@ -37,7 +37,7 @@ afterEach(async () => {
 
 describe.skipIf(!have)('Gemini CLI reads what clients connect wrote', () => {
   it('gemini mcp list: airlock (http) Connected in a trusted folder; the agent was seen', async () => {
-    const h = sampleHome({ only: [] });
+    const h = sampleHome({ home: tempDir('airlock-home-'), only: [] });
     mkdirSync(join(h.home, '.gemini'), { recursive: true });
     writeFileSync(
       join(h.home, '.gemini', 'settings.json'),
@@ -48,7 +48,7 @@ describe.skipIf(!have)('Gemini CLI reads what clients connect wrote', () => {
     expect(r).toMatchObject({ agent: 'Gemini CLI', url: t.started.mcpUrl });
 
     // Gemini CLI starts MCP servers only in trusted folders (its "Trusted Folders" docs).
-    const project = mkdtempSync(join(tmpdir(), 'airlock-gemini-project-'));
+    const project = tempDir('airlock-gemini-project-');
     const untrusted = await gemini(['mcp', 'list'], h.home, project);
     expect(untrusted).toContain(`airlock: ${t.started.mcpUrl} (http) - Disabled`);
     writeFileSync(

@@ -2,7 +2,7 @@ import type { ClientId, ImportItem, RemoteInput, RemoteView } from '../../common
 import type { ClientDef } from './client-defs.js';
 import { AIRLOCK_ENTRY } from './clients-edit.js';
 import { normalizeEntry, readSource, serversAt, type ClientServer } from './read-config.js';
-import { maskQuerySecrets, querySecretsIn } from '../platform/url-secrets.js';
+import { maskUrlSecrets, secretLabel, urlSecretsIn } from '../platform/url-secrets.js';
 
 /**
  * What importing would do (issue 15): every server entry of the chosen
@@ -43,8 +43,9 @@ export function sameEndpoint(a: string, b: string): boolean {
 }
 
 function summary(s: ClientServer): string {
-  // Shown in `clients list` and the import preview: a query credential masked (issue 29, item 5).
-  if (s.kind === 'url') return maskQuerySecrets(s.url ?? '');
+  // Shown in `clients list` and the import preview: a query credential or a path segment that
+  // looks like a token masked (issue 29, item 5; docs/security.md, "No credentials of a server URL").
+  if (s.kind === 'url') return maskUrlSecrets(s.url ?? '');
   return [s.command ?? '', ...(s.args ?? [])]
     .map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a)))
     .join(' ');
@@ -58,8 +59,7 @@ function sameServer(s: ClientServer, v: Known): boolean {
     // Airlock's views hold the URL with query credentials masked; compare like with like.
     return (
       !v.stdio &&
-      maskQuerySecrets(v.url).replace(/\/$/, '') ===
-        maskQuerySecrets(s.url ?? '').replace(/\/$/, '')
+      maskUrlSecrets(v.url).replace(/\/$/, '') === maskUrlSecrets(s.url ?? '').replace(/\/$/, '')
     );
   return (
     v.stdio?.command === s.command &&
@@ -95,7 +95,7 @@ function inputOf(
       secretNames: [
         ...(bearerToken ? ['Authorization'] : []),
         ...Object.keys(headers),
-        ...querySecretsIn(s.url!).map(([n]) => n),
+        ...urlSecretsIn(s.url!).map(([n]) => secretLabel(n)),
       ],
     };
   }

@@ -1,7 +1,4 @@
-import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlApi } from '../../common/contract/index.js';
 import { OPEN_CODE_SPENT } from '../../common/open-code.js';
@@ -12,6 +9,7 @@ import { OPEN_CODE_TTL_MS, OpenCodes } from './control-open-codes.js';
 import { ControlRoutes } from './control-routes.js';
 import { ControlSocket, controlSocketPath } from './control-socket.js';
 import { Gateway, type McpHandler } from './http-server.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * The one-time open code end to end through the real transports (common/open-code.ts): minted
@@ -42,7 +40,7 @@ const gateway = (controlToken: string) =>
     logger,
     version: 'test',
     maxBodyBytes: () => 1 << 20,
-    uiDir: mkdtempSync(join(tmpdir(), 'airlock-ui-')),
+    uiDir: tempDir('airlock-ui-'),
   });
 const mine = gateway(TOKEN);
 const other = gateway('alc_another_profile');
@@ -51,7 +49,7 @@ let port: number;
 let otherPort: number;
 
 beforeAll(async () => {
-  path = await socket.start(controlSocketPath(mkdtempSync(join(tmpdir(), 'airlock-code-'))));
+  path = await socket.start(controlSocketPath(tempDir('airlock-code-')));
   port = await mine.start(0);
   otherPort = await other.start(0);
 });

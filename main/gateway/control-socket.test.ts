@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { mkdtempSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -9,8 +9,9 @@ import { Logger } from '../platform/log.js';
 import { OpenCodes } from './control-open-codes.js';
 import { ControlSocket, controlSocketPath } from './control-socket.js';
 import { socketControlClient, SocketUnreachableError } from '../cli/socket-client.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
-const logger = new Logger({ dir: mkdtempSync(join(tmpdir(), 'airlock-sock-log-')), stderr: false });
+const logger = new Logger({ dir: tempDir('airlock-sock-log-'), stderr: false });
 const api = {
   listAgents: async () => [{ name: 'a' }],
   revokeAgent: async (name: string) => {
@@ -42,7 +43,7 @@ describe.skipIf(process.platform === 'win32')('the local control socket (issue 1
   });
 
   it('owner-only: socket 0600 in a 0700 directory, removed on stop', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'airlock-sock-'));
+    const dataDir = tempDir('airlock-sock-');
     const s = new ControlSocket({ api, logger, controlToken: 't', openCodes: new OpenCodes() });
     const path = await s.start(controlSocketPath(dataDir));
     expect(path).toBe(join(dataDir, 'run', 'control.sock'));
@@ -55,7 +56,7 @@ describe.skipIf(process.platform === 'win32')('the local control socket (issue 1
   });
 
   it('the same dispatch as /api/rpc: results, ControlErrors, unknown methods, bad JSON', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'airlock-sock-'));
+    const dataDir = tempDir('airlock-sock-');
     const s = new ControlSocket({ api, logger, controlToken: 't', openCodes: new OpenCodes() });
     open.push(s);
     const path = await s.start(controlSocketPath(dataDir));

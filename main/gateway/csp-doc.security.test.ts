@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { serveStatic, UI_CSP } from './static-files.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /** Issue 17, item 8: the CSP docs/security.md states is the one actually sent. */
 describe('Content Security Policy', () => {
@@ -13,7 +13,7 @@ describe('Content Security Policy', () => {
   });
 
   it('every UI response carries UI_CSP', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'airlock-ui-'));
+    const root = tempDir('airlock-ui-');
     writeFileSync(join(root, 'index.html'), '<!doctype html>');
     const headers: Record<string, string> = {};
     const res = {

@@ -1,7 +1,4 @@
 import { request } from 'node:http';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../../test-support/eventually.js';
 import { Logger } from '../platform/log.js';
@@ -10,6 +7,7 @@ import { Gateway, type McpExchange } from './http-server.js';
 import { sendJson } from './guards.js';
 import { LazyMcpEndpoint } from './lazy-mcp.js';
 import type { McpEndpoint } from './mcp-endpoint.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Review of issue 34's synchronous route(): whatever throws under it — in the request's own turn
@@ -62,7 +60,7 @@ const gateway = new Gateway({
   logger,
   version: 'test',
   maxBodyBytes: () => 1 << 20,
-  uiDir: mkdtempSync(join(tmpdir(), 'airlock-ui-')),
+  uiDir: tempDir('airlock-ui-'),
 });
 let port: number;
 beforeAll(async () => {
@@ -172,7 +170,7 @@ describe('a failed lazy load (review)', () => {
       logger,
       version: 'test',
       maxBodyBytes: () => 1 << 20,
-      uiDir: mkdtempSync(join(tmpdir(), 'airlock-ui-')),
+      uiDir: tempDir('airlock-ui-'),
     });
     const saved = port;
     port = await g.start(0);

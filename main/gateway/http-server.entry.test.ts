@@ -1,13 +1,11 @@
 import { request } from 'node:http';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Logger } from '../platform/log.js';
 import type { ControlRoutes } from './control-routes.js';
 import { Gateway, pathOf, type McpExchange } from './http-server.js';
 import { sendJson } from './guards.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * The gateway's entry as issue 34 left it: route() not async (a handler's synchronous throw is
@@ -33,7 +31,7 @@ const gateway = new Gateway({
   logger: new Logger({ stderr: false }),
   version: 'test',
   maxBodyBytes: () => 1 << 20,
-  uiDir: mkdtempSync(join(tmpdir(), 'airlock-ui-')),
+  uiDir: tempDir('airlock-ui-'),
 });
 let port: number;
 beforeAll(async () => {

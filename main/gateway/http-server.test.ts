@@ -1,13 +1,11 @@
 import { Agent, request } from 'node:http';
 import { Socket } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Logger } from '../platform/log.js';
 import type { ControlRoutes } from './control-routes.js';
 import { Gateway, type McpHandler } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * The /mcp response path of the web-standard leg (web-bridge.ts, the 2026-07-28 era; issue 20):
@@ -34,7 +32,7 @@ const gateway = new Gateway({
   logger: new Logger({ stderr: false }),
   version: 'test',
   maxBodyBytes: () => 1 << 20,
-  uiDir: mkdtempSync(join(tmpdir(), 'airlock-ui-')),
+  uiDir: tempDir('airlock-ui-'),
 });
 let port: number;
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -115,7 +115,10 @@ export class LegacySessions {
           relay: sessionRelay(agent, server, features, this.o.self),
           log: (params) =>
             void server.notification({ method: 'notifications/message', params }).catch(() => {}),
-          resourceUpdated: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}),
+          resourceUpdated: (uri, meta) =>
+            void server
+              .sendResourceUpdated({ uri, ...(meta ? { _meta: meta } : {}) })
+              .catch(() => {}),
           listChanged: (kind) =>
             void (
               kind === 'resources'

@@ -133,7 +133,8 @@ export class ListenStreams {
           agent,
           {
             log: (line) => send('notifications/message', line),
-            resourceUpdated: (uri) => send('notifications/resources/updated', { uri }),
+            resourceUpdated: (uri, meta) =>
+              send('notifications/resources/updated', { uri, ...(meta ? { _meta: meta } : {}) }),
             listChanged: (kind) =>
               this.changedOn(
                 stream,

@@ -1,7 +1,5 @@
 import {
   createMcpHandler,
-  isSpecType,
-  LOG_LEVEL_META_KEY,
   Server,
   SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
@@ -18,6 +16,8 @@ import { ListenGate, PASSED } from './listen-gate.js';
 import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { requestRelay, roundRelay } from './mcp-handlers/relay.js';
+import { onLine, requestLog, RoundLine } from './mcp-handlers/round-line.js';
+import type { ProgressSink } from '../tools/types.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
 import { registerTaskHandlers, TaskServer, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
 import { PlainCallServer } from './mcp-handlers/call-server.js';
@@ -229,7 +229,7 @@ export class McpEndpoint {
     const features = this.o.features;
     const withRelay: WithRelay =
       session === null
-        ? (ctx, run) => {
+        ? (ctx, run, progress) => {
             const own = hot?.controllerOf(ctx.mcpReq.id);
             return this.modernRound(
               agent,
@@ -238,11 +238,12 @@ export class McpEndpoint {
               own?.signal ?? ctx.mcpReq.signal,
               run,
               own,
+              progress,
             );
           }
-        : (ctx, run) =>
+        : (ctx, run, progress) =>
             this.tracked(agent, requestRelay(agent, server, ctx, features, this.o.self), (relay) =>
-              run(relay, ctx.mcpReq.signal),
+              run(relay, ctx.mcpReq.signal, progress),
             );
     const startTask =
       session === null
@@ -268,22 +269,37 @@ export class McpEndpoint {
     server: Server,
     ctx: ServerContext,
     signal: AbortSignal,
-    run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
+    run: (relay: ClientRelay, signal: AbortSignal, progress?: ProgressSink) => Promise<T>,
     /** The hot path's controller of `signal` (modern-hot.ts controllerOf), for the call's own. */
     own?: AbortController,
+    /** This request's progress channel, where it carried a progressToken (agent-progress.ts). */
+    progress?: ProgressSink,
   ): Promise<T> {
     const state = ctx.mcpReq.requestState<unknown>();
-    const answer =
-      typeof state === 'string'
-        ? this.rounds.resume<T>(agent, state, ctx.mcpReq.inputResponses, signal)
-        : this.rounds.start<T>(
-            agent,
-            signal,
-            (ask) => roundRelay(agent, server, this.o.features, ask, this.o.self),
-            (relay, signal) =>
-              this.tracked(agent, withRequestLog(relay, ctx), (r) => run(r, signal)),
-            own,
-          );
+    // This request's own channels: the call's line to the agent (round-line.ts), moved to each
+    // retry. Made only where there is something to carry (issue 34: most calls have neither).
+    const log = requestLog(ctx);
+    const here = progress || log ? { progress, ...log } : undefined;
+    if (typeof state === 'string')
+      return this.rounds.resume<T>(
+        agent,
+        state,
+        ctx.mcpReq.inputResponses,
+        signal,
+        here,
+      ) as Promise<T>;
+    const line = here && new RoundLine(here);
+    const answer = this.rounds.start<T>(
+      agent,
+      signal,
+      (ask) => roundRelay(agent, server, this.o.features, ask, this.o.self),
+      (relay, signal) =>
+        this.tracked(agent, line ? onLine(relay, line) : relay, (r) =>
+          run(r, signal, line && progress ? line.progress : undefined),
+        ),
+      own,
+      line,
+    );
     // input_required is a valid answer to tools/call, prompts/get and resources/read on this era.
     return answer as Promise<T>;
   }
@@ -315,20 +331,4 @@ function agentOf(auth: AuthInfo | undefined): string {
   const agent = auth?.extra?.agent;
   if (typeof agent !== 'string') throw new Error('unauthenticated request reached the MCP handler');
   return agent;
-}
-
-/**
- * A 2026-07-28 request carries its own log level (SEP-2577, `_meta`
- * `io.modelcontextprotocol/logLevel`): a line the upstream sends while serving it goes on that
- * request's own stream, as a direct server's would, through the SDK's `ctx.mcpReq.log`, which
- * applies the request's level (none asked: no line). The level also goes to the upstream.
- */
-function withRequestLog(relay: ClientRelay, ctx: ServerContext): ClientRelay {
-  const level = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY];
-  if (typeof level !== 'string' || !isSpecType.LoggingLevel(level)) return relay;
-  return {
-    ...relay,
-    level,
-    log: (line) => ctx.mcpReq.log(line.level, line.data, line.logger),
-  };
 }

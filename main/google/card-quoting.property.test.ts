@@ -3,14 +3,14 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { cardLine, MAX_QUOTED, quoted } from '../../common/card-text.js';
 import { forgingText } from '../../test-support/card-forging.js';
-import { describeCreate, describeOther } from './calendar/effects.js';
+import { describeCreate, describeOther, withGuests } from './calendar/effects.js';
 import { Recent, SeenMessages } from './gmail/cache.js';
-import type { DraftView } from './gmail/draft-view.js';
+import { attachmentsLine, headerLines, type DraftView } from './gmail/draft-view.js';
 import { draftNamed } from './gmail/effects.js';
 import { describeCreateFilter, describeDeleteFilter } from './gmail/filters.js';
 import { describeLabelChange } from './gmail/label-admin.js';
 import { describeModify } from './gmail/modify.js';
-import type { AttachmentSource } from './gmail/outgoing-attachments.js';
+import { attachmentLines, type AttachmentSource } from './gmail/outgoing-attachments.js';
 import { describeCompose } from './gmail/send.js';
 
 /**
@@ -382,6 +382,134 @@ describe('property: a Google card reads the same whatever its values hold', () =
               now,
             ),
           values.slice(0, 5),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  // The values the cards above left out until they were found bare: a file's type and name as a
+  // message or draft holds them (Gmail hands over whatever its writer put in the MIME part), the
+  // agent's label names, message, draft and attachment ids, a new event's recurrence rules, and
+  // the guests of an event as read. Ids, rules and addresses stand bare when they are one word of
+  // their shape (quotedUnless); `x ` makes each generated one quoted, plain or forged.
+  it('gmail attachments: a draft’s and a message’s file type and name; an agent’s file name', () => {
+    const file = (filename: string, mimeType: string) => ({
+      filename,
+      mimeType,
+      size: 9,
+      partId: '1',
+      inline: false,
+      attachmentId: 'a1',
+    });
+    fc.assert(
+      fc.property(fc.array(forging, { minLength: 6, maxLength: 6 }), (values) => {
+        expectSameReading(
+          ([n1, t1, n2, t2]) => {
+            const view = {
+              id: 'r1',
+              messageId: 'm0',
+              from: ACCOUNT,
+              to: 'carol@example.com',
+              cc: '',
+              bcc: '',
+              subject: 's',
+              attachments: [file(n1!, t1!), file(n2!, t2!)],
+            } as unknown as DraftView;
+            return [...headerLines(view), attachmentsLine(view.attachments)].join('\n');
+          },
+          values.slice(0, 4),
+        );
+        expectSameReading(
+          ([name, type]) => {
+            const sources = new Recent<AttachmentSource>();
+            sources.remember(ACCOUNT, 'm2', {
+              subject: 'Q3',
+              from: 'g@x.test',
+              atts: [file(`x${name}x`, type!)],
+              message: { id: 'm2', payload: undefined },
+            });
+            return attachmentLines(
+              [{ kind: 'message', messageId: 'm2', attachmentId: 'a1' }],
+              ACCOUNT,
+              sources,
+            ).join('\n');
+          },
+          values.slice(4, 6),
+        );
+        // Not yet read: the agent's name for the file, and its message id, as the call gives them.
+        expectSameReading(
+          ([name, id]) =>
+            attachmentLines(
+              [{ kind: 'message', messageId: `x ${id} y`, filename: name! }],
+              ACCOUNT,
+              new Recent<AttachmentSource>(),
+            ).join('\n'),
+          values.slice(0, 2),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gmail label change, reply and draft ids: the agent’s label names and ids', () => {
+    fc.assert(
+      fc.property(fc.array(forging, { minLength: 5, maxLength: 5 }), (values) => {
+        expectSameReading(
+          ([add, remove, id]) =>
+            describeModify(
+              'gmail_modify_labels',
+              ACCOUNT,
+              {
+                message_ids: [`x ${id} y`],
+                add_labels: [`x${add}x`],
+                remove_labels: [`x${remove}x`],
+              },
+              new SeenMessages(),
+            ),
+          values.slice(0, 3),
+        );
+        expectSameReading(
+          ([reply, draft]) =>
+            describeCompose(
+              'update',
+              ACCOUNT,
+              {
+                draft_id: 'r1',
+                to: ['carol@example.org'],
+                body: 'x',
+                reply_to_message_id: `x ${reply} y`,
+              },
+              new SeenMessages(),
+              undefined,
+              { draftId: `x ${draft}` },
+            ),
+          values.slice(3, 5),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('calendar: a new event’s recurrence rules, and the guests of an event as read', () => {
+    fc.assert(
+      fc.property(fc.array(forging, { minLength: 4, maxLength: 4 }), (values) => {
+        expectSameReading(
+          ([r1, r2]) =>
+            describeCreate(
+              {
+                start: '2026-12-05T10:00:00Z',
+                end: '2026-12-05T10:30:00Z',
+                recurrence: [`x ${r1} 1`, `x ${r2} 2`],
+              },
+              'UTC',
+              now,
+            ),
+          values.slice(0, 2),
+        );
+        expectSameReading(
+          ([g1, g2]) => withGuests('Delete the event', [`x ${g1}`, `x ${g2}`]),
+          values.slice(2, 4),
         );
       }),
       { numRuns: 300 },

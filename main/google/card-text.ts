@@ -1,2 +1,2 @@
 /** The Google sources' cards write values with the shared card-text functions (common/card-text.ts). */
-export { cardLine, quoted, quotedUnless } from '../../common/card-text.js';
+export { cardLine, quoted, quotedId, quotedUnless } from '../../common/card-text.js';

@@ -2,7 +2,6 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -18,13 +17,14 @@ import {
   prepareCompileCacheDir,
   type CompileCacheApi,
 } from './compile-cache.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 function tmp(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-compile-cache-'));
+  const dir = tempDir('airlock-compile-cache-');
   dirs.push(dir);
   return dir;
 }

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeDirs } from './make-dirs.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Another process acting between makeDirs' look (stat) and its mkdir: `plant` runs just before
@@ -28,7 +28,7 @@ afterEach(() => {
   plant = null;
 });
 
-const scratch = () => fs.mkdtempSync(join(tmpdir(), 'airlock-mkdirs-race-'));
+const scratch = () => tempDir('airlock-mkdirs-race-');
 const parts = fc.array(fc.constantFrom('a', 'b', 'c.d', 'e_f'), { minLength: 1, maxLength: 4 });
 
 describe('makeDirs with another process in between', () => {

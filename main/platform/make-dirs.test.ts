@@ -1,21 +1,14 @@
 import { spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { airlockBin, runCli, requireBuilt } from '../../test-support/cli-process.js';
 import { makeDirs } from './make-dirs.js';
 import { existingDataDir, resolveDataDir } from './paths.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
-const scratch = () => mkdtempSync(join(tmpdir(), 'airlock-mkdirs-'));
+const scratch = () => tempDir('airlock-mkdirs-');
 
 describe('makeDirs', () => {
   it('makes every missing folder of any nested path, owner-only, and is idempotent', () => {

@@ -51,6 +51,11 @@ export type AgentSettings = Infer<typeof agentSchema>;
 export const remoteSchema = object({
   name: string(),
   url: string(),
+  /**
+   * The user marked the whole URL secret (`remote add --url-stdin`; docs/security.md, "No credentials of a server URL"): every path
+   * segment and query value is in the vault (`remote:<name>:query`) and `url` shows each as `***`.
+   */
+  urlSecret: optional(boolean()),
   enabled: withDefault(boolean(), true),
   /** Its sampling, elicitation and roots requests reach agents (issue 27, item 3); off: refused. */
   relay: withDefault(boolean(), true),
@@ -80,6 +85,12 @@ export const remoteSchema = object({
   ),
   /** The client it was imported from (main/clients/), if any. */
   origin: optional(string()),
+  /**
+   * Where a server named by a host name was first reached (main/remote/http/address-pin.ts):
+   * `public`, and a later answer on the user's network is refused. Absent: not reached yet (or
+   * added before this was kept); recorded at its next successful connection. Cleared by a new URL.
+   */
+  reach: optional(oneOf('public', 'private')),
 });
 export type RemoteSettings = Infer<typeof remoteSchema>;
 

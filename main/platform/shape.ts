@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../common/text-cut.js';
 /**
  * Typed checks for the few small JSON shapes Airlock reads at start (settings.json, the Google
  * token bundle and client file). They were zod schemas; zod costs ≈ 15 MiB of resident memory
@@ -62,7 +63,8 @@ function describe(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (typeof v === 'string')
+    return JSON.stringify(v.length > 40 ? `${textPrefix(v, 40, codeUnits)}…` : v);
   if (typeof v === 'object') return 'an object';
   return String(v);
 }

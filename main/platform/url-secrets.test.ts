@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  hasQuerySecrets,
+  hasUrlSecrets,
   isCredentialParam,
-  joinQuerySecrets,
+  joinUrlSecrets,
   MASK,
-  maskQuerySecrets,
-  splitQuerySecrets,
+  maskUrlSecrets,
+  PATH,
+  splitUrlSecrets,
 } from './url-secrets.js';
 
 /** Parameter names as services spell them (and as a careless hand might). */
@@ -89,9 +90,9 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
   it('masking leaves no credential for any parser, and joining restores the exact URL', () => {
     fc.assert(
       fc.property(urls, ({ url, secrets }) => {
-        const split = splitQuerySecrets(url);
+        const split = splitUrlSecrets(url);
         // What the transport connects to is, byte for byte, what the user gave.
-        expect(joinQuerySecrets(split.url, split.secrets)).toBe(url);
+        expect(joinUrlSecrets(split.url, split.secrets)).toBe(url);
         // The URL that is stored and shown holds none of the values…
         for (const s of secrets) expect(split.url).not.toContain(s);
         // …and whoever parses it, splitting at `;` or not, decodes none of them either.
@@ -99,11 +100,11 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
           expect(name + value).not.toContain('S3CR3T');
           if (isCredentialParam(name) && !value.includes(';')) expect([MASK, '']).toContain(value);
         }
-        expect(hasQuerySecrets(split.url)).toBe(false);
-        expect(hasQuerySecrets(url)).toBe(secrets.length > 0);
-        expect(maskQuerySecrets(url)).toBe(split.url);
+        expect(hasUrlSecrets(split.url)).toBe(false);
+        expect(hasUrlSecrets(url)).toBe(secrets.length > 0);
+        expect(maskUrlSecrets(url)).toBe(split.url);
         // Sending the masked URL back (an edit form) keeps the stored values.
-        expect(splitQuerySecrets(split.url, split.secrets)).toEqual(split);
+        expect(splitUrlSecrets(split.url, split.secrets)).toEqual(split);
       }),
       { numRuns: 2000 },
     );
@@ -139,7 +140,7 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
       fc.property(fc.array(token, { minLength: 1, maxLength: 6 }), (ts) => {
         const url = new URL(`https://h/mcp?${ts.join('')}=S3CR3T42`).href;
         const [[name]] = [...new URL(url).searchParams] as [[string, string]];
-        const masked = splitQuerySecrets(url).url;
+        const masked = splitUrlSecrets(url).url;
         expect(masked.includes('S3CR3T42')).toBe(!isCredentialParam(name));
       }),
       { numRuns: 3000 },
@@ -194,9 +195,9 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
       fc.property(spelled, ({ word, name }) => {
         expect(isCredentialParam(name)).toBe(isCredentialParam(word));
         const url = new URL(`https://h/mcp?${encodeURIComponent(name)}=S3CR3T7&page=2`).href;
-        const split = splitQuerySecrets(url);
+        const split = splitUrlSecrets(url);
         expect(split.secrets.map(([n]) => n)).toEqual(isCredentialParam(name) ? [name] : []);
-        expect(maskQuerySecrets(url)).toBe(split.url);
+        expect(maskUrlSecrets(url)).toBe(split.url);
         expect(split.url.includes('S3CR3T7')).toBe(!isCredentialParam(name));
       }),
       { numRuns: 1000 },
@@ -204,11 +205,115 @@ describe('credentials in a URL query (issue 29, item 5), over generated URLs', (
   });
 
   it('a MASK with no stored value is refused with what to do', () => {
-    expect(() => splitQuerySecrets('https://h/mcp?api_key=***')).toThrow(/give the real value/);
+    expect(() => splitUrlSecrets('https://h/mcp?api_key=***')).toThrow(/give the real value/);
   });
 
   it('a stored value missing at connect time leaves the parameter out', () => {
-    expect(joinQuerySecrets('https://h/mcp?api_key=***&q=1', [])).toBe('https://h/mcp?q=1');
-    expect(joinQuerySecrets('https://h/mcp?q=1&api_key=***', [])).toBe('https://h/mcp?q=1');
+    expect(joinUrlSecrets('https://h/mcp?api_key=***&q=1', [])).toBe('https://h/mcp?q=1');
+    expect(joinUrlSecrets('https://h/mcp?q=1&api_key=***', [])).toBe('https://h/mcp?q=1');
+  });
+});
+
+/** docs/security.md, "No credentials of a server URL": credentials in the path, over generated URLs (segments from path-segment.property.test.ts's shapes). */
+const pathToken = fc.oneof(
+  fc.uuid({ version: 4 }),
+  fc.uint8Array({ minLength: 16, maxLength: 48 }).map((b) => Buffer.from(b).toString('base64url')),
+  fc.uint8Array({ minLength: 16, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex')),
+  fc
+    .tuple(fc.uuid({ version: 4 }), fc.uuid({ version: 4 }))
+    .map(([a, b]) => Buffer.from(`${a}:${b}`).toString('base64')),
+);
+const pathWord = fc.constantFrom(
+  'mcp',
+  'sse',
+  'api',
+  's',
+  'v1',
+  '2025-06-18',
+  'my-server-name',
+  'servers',
+  '12345',
+  'github',
+  'a%20b',
+  '',
+);
+const pathUrls = fc
+  .tuple(
+    fc.constantFrom('https://mcp.zapier.com', 'http://127.0.0.1:3001', 'https://h'),
+    fc.array(
+      fc.oneof(
+        pathToken.map((t) => ({ text: t, secret: true })),
+        pathWord.map((t) => ({ text: t, secret: false })),
+      ),
+      { minLength: 0, maxLength: 6 },
+    ),
+    fc.array(part, { maxLength: 3 }),
+    fc.constantFrom('', '#frag'),
+  )
+  .map(([origin, segs, qs, hash]) => {
+    const query = qs.map((p) => p.text).join('&');
+    const url = new URL(
+      `${origin}/${segs.map((s) => s.text).join('/')}${qs.length ? `?${query}` : ''}${hash}`,
+    ).href;
+    return {
+      url,
+      tokens: segs.filter((s) => s.secret).map((s) => s.text),
+      words: segs.filter((s) => !s.secret && s.text !== '').map((s) => s.text),
+      values: qs.map((p) => p.secret).filter((s): s is string => s !== null),
+    };
+  });
+
+describe('credentials in a URL path (docs/security.md, "No credentials of a server URL"), over generated URLs', () => {
+  it('a token-like segment is masked wherever the URL is shown, and joining restores the exact URL', () => {
+    fc.assert(
+      fc.property(pathUrls, ({ url, tokens, words, values }) => {
+        const split = splitUrlSecrets(url);
+        // The thing that acts: what the connection is given is, byte for byte, the user's URL.
+        expect(joinUrlSecrets(split.url, split.secrets)).toBe(url);
+        for (const t of [...tokens, ...values]) expect(split.url).not.toContain(t);
+        // Every path segment of the masked URL, as the WHATWG parser reads it: no token.
+        for (const seg of new URL(split.url).pathname.split('/'))
+          expect(tokens.includes(seg) || tokens.includes(decodeURIComponent(seg))).toBe(false);
+        // Ordinary segments are shown as written, in place.
+        for (const w of words) expect(new URL(split.url).pathname.split('/')).toContain(w);
+        expect(split.secrets.filter(([n]) => n === PATH).map(([, v]) => v)).toEqual(tokens);
+        expect(maskUrlSecrets(url)).toBe(split.url);
+        expect(hasUrlSecrets(split.url)).toBe(false);
+        expect(hasUrlSecrets(url)).toBe(tokens.length + values.length > 0);
+        // Sent back masked (an edit form), the stored values stay.
+        expect(splitUrlSecrets(split.url, split.secrets)).toEqual(split);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a URL marked secret as a whole keeps only scheme, host and port, and joins back exactly', () => {
+    fc.assert(
+      fc.property(pathUrls, ({ url }) => {
+        const split = splitUrlSecrets(url, [], true);
+        expect(joinUrlSecrets(split.url, split.secrets)).toBe(url);
+        const shown = new URL(split.url);
+        for (const seg of shown.pathname.split('/')) expect(['', MASK]).toContain(seg);
+        for (const [, v] of shown.searchParams) expect(['', MASK]).toContain(v);
+        expect(maskUrlSecrets(url, true)).toBe(split.url);
+        expect(hasUrlSecrets(split.url, true)).toBe(false);
+        expect(splitUrlSecrets(split.url, split.secrets, true)).toEqual(split);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('text that is not a URL is masked too (an error quoting what was typed)', () => {
+    const t = 'ODk0YjE2ZjYtZTc4Ni00ZjQ4LWI0ZTMtNjk0YTk4OGNiMmI0OjRkYjA0ZDQ4';
+    expect(maskUrlSecrets(`mcp.zapier.com/api/mcp/s/${t}/mcp`)).toBe(
+      'mcp.zapier.com/api/mcp/s/***/mcp',
+    );
+    expect(maskUrlSecrets(`https://h:99999/s/${t}/mcp`)).toBe('https://h:99999/s/***/mcp');
+  });
+
+  it('a masked segment with no stored value is refused with what to do', () => {
+    expect(() => splitUrlSecrets('https://h/s/***/mcp')).toThrow(
+      /path segment \*\*\* .*give the real value/,
+    );
   });
 });

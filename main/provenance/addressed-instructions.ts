@@ -82,6 +82,12 @@ const WORK_ITEM =
 const ACT =
   '(?:(?:please|kindly|also|now|immediately|then|first)[ \\t]{1,3}){0,2}(?:archive|delete|trash|remove|forward|send|move|mark|decline|cancel|reject|accept|reply|respond|share|invite|add|create|update|change|reschedule|ignore|disregard|run|execute|click|open|download|install|unsubscribe|block|clear|empty|purge|wipe|label|mute|approve|pay|transfer|grant|copy|export|upload|disable|enable)(?![\\p{L}])';
 
+// The jobs an agent does for the user, which name it as a label: "Scheduling assistant:", "Inbox
+// bot:", "Calendar agent:".
+const JOB = '(?:scheduling|calendar|e-?mail|mail|inbox|mailbox|meeting|booking)';
+// What the job label's act is on when it is the user's in particular, not a product's pitch.
+const JOB_OBJECT = '(?:the|all|every|each|any|this|these|those)(?![\\p{L}])';
+
 const SOURCES: string[] = [
   // A fake turn or role marker at a line start: "System: …", "assistant: …", "[INST]",
   // "<|im_start|>", "### Instruction".
@@ -115,6 +121,20 @@ const SOURCES: string[] = [
   // (w-cal-desc-delete). The role is a mailbox's or calendar's, which is what an agent is given;
   // what follows is an act on them (ACT), as people in those roles are written to as well.
   `${OPENS}(?:(?:the|all|any|every)[ \\t]{1,3})?${AGENT_TARGET}[ \\t]{1,3}(?:(?:that|which|who)[ \\t]{1,3})?${ROLE_VERB}(?:[ \\t]{1,3}[^\\s.!?:：]{1,40}){0,3}?[ \\t]{1,3}${ROLE_OBJECT}(?:[ \\t]{0,2}[:：][ \\t]{0,3}${ACT}${LINE_OF_WORDS}|[ \\t]{1,3}${MODAL}[ \\t]{1,3}${ACT})`,
+  // The agent named by the job it does for the user, as a label, then an act on what it manages:
+  // "Scheduling assistant: share document …", "Inbox bot: archive every message …" — wherever it
+  // stands, as a title's dash or bar before it ("Contract.docx — scheduling assistant: share …",
+  // an event attachment's title: outside corpus batch 7, z-cal-attachment-share) makes it no
+  // headline. A person in that job is a name after the colon ("Scheduling assistant: Maria
+  // Lopez"), and a headline is no act ("Calendar assistant: what is new"), so the act (ACT, then
+  // four words) is required, as for the role pattern above. These words are also a product's
+  // feature list ("Booking assistant: accept reservations around the clock", "Email assistant:
+  // reply to customers twice as fast", "Our meeting assistant: create action items …"; review of
+  // batch 7): so the label must open a line or sentence or follow a title's dash or bar, and the
+  // act must be on something of the user's in particular — a determiner after it ("delete the
+  // messages", "archive every message") or an address or link in the same sentence ("share
+  // document … with signing@…").
+  `(?:${OPENS}|[ \\t](?:[—–|-]|--)[ \\t]{1,3})${JOB}[ \\t-]{1,3}(?:assistants?|agents?|bots?)[ \\t]{0,2}[:：][ \\t]{0,3}${ACT}(?=[ \\t]{1,3}${JOB_OBJECT}|[^\\n.!?]{0,120}?(?:[\\p{L}\\p{N}]@|://))${LINE_OF_WORDS}`,
   // "As an AI assistant, your next step is …".
   `${START}as an?[ \\t]{1,3}${AI_TARGET}[ \\t]{0,2},[ \\t]{0,3}(?:you|your)(?![\\p{L}])`,
   // A mention, as in a chat: "@assistant please archive …" (not an address: nothing before the @).

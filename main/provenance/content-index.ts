@@ -53,6 +53,14 @@ export interface ContentItem {
   audience?: string[];
   /** A stranger's words (mail from outside the user's circle, a third-party server's result). */
   untrusted: boolean;
+  /**
+   * The stranger's words address the agent (instructed-effects.ts InstructedRecord.note): then
+   * only its author is a party to it (parties.ts isAddressedParty). Kept on the item, which lives
+   * as long as anything in it can be found, not only in the record of the eight newest such
+   * items: eight more addressing mails read after it must not make its other parties parties
+   * again (review of batch 7).
+   */
+  addressesAgent?: true;
   /** The user's private data (their mail, their calendar). */
   private: boolean;
   /** The user's own words: mail they sent or drafted, events they organise. */
@@ -148,13 +156,17 @@ const newGeneration = (now: number, firstId: number): Generation => ({
 const ITEMS_PER_VALUE = 4;
 
 /**
- * Which side of a value's list an item is on: a stranger's; the user's own mail sent to this
+ * Which side of a value's list an item is on: a stranger's (one that addresses the agent, or
+ * another); the user's own mail sent to this
  * very address (what `sentBefore` in parties.ts reads: "you have sent to it before"); the rest.
  * Without the middle side, the agent's own drafts or labels naming a contact, read back four
  * times, pushed out her sent mail to the contact, and a later mail to them was flagged as new.
  */
-function side(item: ContentItem, v: Pick<SignificantValue, 'kind' | 'value'>): 0 | 1 | 2 {
-  if (item.untrusted) return 0;
+function side(item: ContentItem, v: Pick<SignificantValue, 'kind' | 'value'>): 0 | 1 | 2 | 3 {
+  // A stranger's words that address the agent are a side of their own: the same organisation's
+  // ordinary mails naming the address, to which it is a party, must not push out the one that
+  // told the agent to use it (parties.ts isAddressedParty; review of batch 7).
+  if (item.untrusted) return item.addressesAgent ? 3 : 0;
   return v.kind === 'email' && sentTo(item, v.value) ? 1 : 2;
 }
 

@@ -27,7 +27,7 @@ const CONTENT = new Set(
     body text content message msg description desc note comment summary subject title html
     markdown md caption prompt query question answer snippet excerpt payload data raw log detail
     reason memo signature template instruction input code script search filter location venue
-    place version ver revision release build
+    place version ver revision release build filename
   `).flatMap(withPlural),
 );
 
@@ -54,13 +54,42 @@ export function wordsOfKey(key: string): string[] {
     .filter(Boolean);
 }
 
+/** `file`, `name` as one word, `filename`: the name of a file. */
+function fileNameJoined(words: string[]): string[] {
+  return words.flatMap((w, i, all) =>
+    w === 'file' && all[i + 1] === 'name'
+      ? ['filename']
+      : w === 'name' && all[i - 1] === 'file'
+        ? []
+        : [w],
+  );
+}
+
+/**
+ * The value's own key names a file (`filename`, `file_name`, `attachmentFileName`). Its value is
+ * content by its name, but a third party's tool may call where it writes a "filename": a value
+ * with a scheme (`https://drop.example/in`) is still read by its shape (destinations.ts; review
+ * of batch 7, where a stranger's link there was flagged before file names were content).
+ */
+export function isFileNameKey(path: readonly (string | number)[]): boolean {
+  const last = path.findLast((k): k is string => typeof k === 'string');
+  if (last === undefined) return false;
+  const words = fileNameJoined(wordsOfKey(last));
+  let end = words.length;
+  while (end > 1 && TRAILING.has(words[end - 1]!)) end--;
+  return words[end - 1] === 'filename' || words[end - 1] === 'filenames';
+}
+
 const cache = new Map<string, FieldRole>();
 
 /** The role of one object key, by its head word; any destination word in a neutral name counts. */
 export function roleOfKey(key: string): FieldRole {
   const hit = cache.get(key);
   if (hit) return hit;
-  const words = wordsOfKey(key);
+  // A file's name (`filename`, `file_name`, `fileName`) names the file, not where it goes:
+  // `staging.key` or `build.dev` is read as a host by its shape alone (outside corpus batch 7,
+  // z-b-b64-attachment-asked: a key sent as a file a colleague asked for).
+  const words = fileNameJoined(wordsOfKey(key));
   let end = words.length;
   while (end > 1 && TRAILING.has(words[end - 1]!)) end--;
   const head = words[end - 1];

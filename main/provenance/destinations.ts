@@ -1,5 +1,5 @@
 import { addressParser } from 'postal-mime';
-import { isGenericLink, roleOfPath, wordsOfKey } from './destination-words.js';
+import { isFileNameKey, isGenericLink, roleOfPath, wordsOfKey } from './destination-words.js';
 import { canonicalAddress, canonicalHost, hostOfAddress, siteOf, unveil } from './identity.js';
 import { encodedArgumentTexts, namesDestination, type EncodedText } from './encoded-arguments.js';
 import { isIpKey, paddedIPv4Read } from './ip-hosts.js';
@@ -83,6 +83,14 @@ export function destinationsOf(
       const role = roleOfPath(leaf.path);
       if (role === 'destination') why = 'name';
       else if (role === 'neutral' && leaf.value.length <= SHAPE_MAX_CHARS) why = 'shape';
+      // A file's name is content, but a "filename" with a scheme is where a tool writes.
+      else if (
+        role === 'content' &&
+        leaf.value.length <= SHAPE_MAX_CHARS &&
+        leaf.value.includes('://') &&
+        isFileNameKey(leaf.path)
+      )
+        why = 'shape';
     }
     if (!why) continue;
     const found = valuesOf(leaf.value, why === 'shape', extract);

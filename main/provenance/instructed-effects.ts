@@ -38,6 +38,7 @@ export class InstructedRecord {
     if (!item.untrusted) return;
     const excerpt = addressedInstruction(text, readings);
     if (excerpt === null) return;
+    item.addressesAgent = true;
     this.items.push({ item, excerpt });
     if (this.items.length > KEPT) this.items.shift();
   }

@@ -19,7 +19,7 @@ import type { ProvenanceMetaItem } from './content-describer.js';
 import { numericEntitiesDecoded } from './decodings.js';
 import { encodedArgumentTexts } from './encoded-arguments.js';
 import { linkPayloads } from './link-payloads.js';
-import { isParty, itemsNaming, replyToNote, sentBefore } from './parties.js';
+import { isAddressedParty, isParty, itemsNaming, replyToNote, sentBefore } from './parties.js';
 import { privateDataFinding } from './private-data-rule.js';
 import { privateFormTexts, privateReadings } from './private-readings.js';
 import { effectOf, instructedEffectFinding } from './instructed-effects.js';
@@ -34,7 +34,8 @@ export type { TaintEvidence, TaintFinding, TaintReport } from './finding-text.js
  *     destinations.ts) that appeared in a stranger's content this agent read,
  *     as itself or as its host or a parent domain of its host, that the user
  *     has not used and that is not a party to that content (its author's
- *     organisation, its recipients: a reply is judged by rule 2 alone); or
+ *     organisation, its recipients: a reply is judged by rule 2 alone; of content
+ *     that addresses the agent, its author alone: parties.ts isAddressedParty); or
  *  2. the user's private words, keys, short codes or message ids to a
  *     destination the user has not used, or to a third-party server
  *     (private-data-rule.ts)? Or does
@@ -125,13 +126,14 @@ export function checkCall(
   const findings: TaintFinding[] = [];
 
   // Rule 1: a destination taken from a stranger's words. A reply to a party of the stranger's
-  // content is judged by rule 2 alone; a forward of the user's future mail is not a reply.
+  // content is judged by rule 2 alone; a forward of the user's future mail is not a reply; and
+  // content that addresses the agent has no party but its author (parties.ts isAddressedParty).
   for (const d of unknown) {
     const items = itemsNaming(index, d);
     let untrusted = items.filter(
       (i) =>
         i.untrusted &&
-        (call.forwards || !isParty(i, d)) &&
+        (call.forwards || !(i.addressesAgent ? isAddressedParty(i, d) : isParty(i, d))) &&
         !(thirdParty && fromServer(i, call.sourceLabel)),
     );
     // A read-only tool (a fetch), or one that only records links (a reading list), sends only
@@ -141,11 +143,14 @@ export function checkCall(
       untrusted = untrusted.filter((i) => !verbatim(index, d, i) && carriesData(d.raw));
     if (untrusted.length === 0) continue;
     const only = items.every((i) => i.untrusted);
+    // The card says why a party of the content is not let off: the content spoke to the agent.
+    const withdrawn = (i: ContentItem, dest: CallDestination) =>
+      !call.forwards && i.addressesAgent === true && isParty(i, dest);
     findings.push({
       rule: 'untrusted-destination',
       value: d.raw,
       evidence: untrusted.slice(0, 3).map(evidence),
-      text: `${noun(d)} ${destinationText(d)} appears${only ? ' only' : ''} in ${describeItem(untrusted[0]!, now)}, and you have not sent to it before${replyToNote(untrusted[0]!, d)}${call.forwards ? '; your mail would be forwarded there from now on' : ''}.`,
+      text: `${noun(d)} ${destinationText(d)} appears${only ? ' only' : ''} in ${describeItem(untrusted[0]!, now)}${withdrawn(untrusted[0]!, d) ? ', which addresses an AI assistant with instructions' : ''}, and you have not sent to it before${replyToNote(untrusted[0]!, d)}${call.forwards ? '; your mail would be forwarded there from now on' : ''}.`,
     });
   }
   // What a standing effect acts on (a filter's criteria) sends nothing there; a value of it a

@@ -8,7 +8,7 @@ import { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { JsonSchema } from '../tools/types.js';
 import { connectUpstream, describeFailure, listAllTools } from './upstream/upstream.js';
 import { probeSignIn, type ProbeOAuth } from './oauth/probe-auth.js';
-import { querySecretsIn, querySecretValues } from '../platform/url-secrets.js';
+import { urlSecretsIn, urlSecretValues } from '../platform/url-secrets.js';
 
 export type { ProbeOAuth };
 
@@ -50,7 +50,7 @@ export async function probeRemote(o: ProbeOptions): Promise<ProbeOutcome> {
   const secrets = new Set<string>([
     ...Object.values(o.headers),
     // A credential in the query string (issue 29, item 5) may come back in an error text.
-    ...querySecretValues(querySecretsIn(o.url.href)),
+    ...urlSecretValues(urlSecretsIn(o.url.href)),
   ]);
   const sync = () => redactor.set([...secrets]);
   sync();

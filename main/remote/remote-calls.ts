@@ -49,17 +49,29 @@ export class RemoteCalls {
     let urlRetried = false;
     // One for the whole call: progress only grows, also across a run made again.
     const onprogress =
-      ctx.progress && serverProgress(this.c.label, (m) => this.c.redactor.text(m), ctx.progress);
+      ctx.progress &&
+      serverProgress(
+        this.c.label,
+        { text: (m) => this.c.redactor.text(m), value: (x) => this.c.redactor.result(x) },
+        ctx.progress,
+      );
     for (let attempt = 0; ; attempt++) {
       // The session in hand is taken as is; only one still opening is awaited (issue 34).
+      let failed: unknown;
       const up =
         this.c.status().state === 'ready'
           ? (this.c.agents.upNow(ctx.agent) ??
-            (await this.c.agents.upFor(ctx.agent).catch(() => null)))
+            (await this.c.agents.upFor(ctx.agent).catch((e: unknown) => ((failed = e), null))))
           : null;
       const state = this.c.status();
       if (!up || state.state !== 'ready') {
-        const why = state.state === 'error' ? state.detail : 'still connecting';
+        // The agent's own session failing to open says why (remote-source.ts onUp).
+        const why =
+          state.state === 'error'
+            ? state.detail
+            : failed !== undefined
+              ? describeFailure(failed)
+              : 'still connecting';
         return errorResult(
           this.c.redactor.text(
             `The remote server "${this.c.label}" is unavailable (${why}); nothing was sent.`,

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { AIRLOCK_BIN, buildDist } from '../../test-support/build.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { agentClient } from '../../test-support/remote-app.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * `airlock remote …` end to end (issue 4, "Connections"). The CLI keeps
@@ -67,7 +67,7 @@ function filesWith(dir: string, needle: string): string[] {
 describe.skipIf(!KEYRING)('airlock remote (CLI, OS keychain)', () => {
   it('add / list / refresh / remove without a running server; bad URLs refused; the token stays in the keychain', async () => {
     const up = await upstream();
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-cli-'));
+    const dir = tempDir('airlock-cli-');
     const d = ['--data-dir', dir];
     const outputs: string[] = [];
     const run = async (args: string[], stdin?: string) => {
@@ -126,7 +126,7 @@ describe.skipIf(!KEYRING)('airlock remote (CLI, OS keychain)', () => {
 
   it('on a running server: a remote added from the CLI reaches agents without a restart', async () => {
     const up = await upstream();
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-cli-serve-'));
+    const dir = tempDir('airlock-cli-serve-');
     const serve = spawn(
       process.execPath,
       [AIRLOCK_BIN, 'serve', '--port', '0', '--data-dir', dir],

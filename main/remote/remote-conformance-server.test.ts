@@ -1,14 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthForwarder } from '../../e2e/helpers/auth-forwarder.js';
 import { conformanceUpstream } from '../../test-support/conformance-upstream.js';
 import type { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { startRemoteApp, type RemoteTestApp } from '../../test-support/remote-app.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 14, "Must hold": the MCP conformance suite's server scenarios for
@@ -58,7 +56,7 @@ describe('MCP conformance suite, server scenarios, against Airlock', () => {
   it.each(SCENARIOS)(
     '%s',
     async (scenario) => {
-      const cwd = mkdtempSync(join(tmpdir(), 'airlock-conformance-server-'));
+      const cwd = tempDir('airlock-conformance-server-');
       const { stdout, stderr } = await run(
         process.execPath,
         [CONFORMANCE, 'server', '--url', forwarder.url, '--scenario', scenario],

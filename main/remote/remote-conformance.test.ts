@@ -1,11 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AIRLOCK_BIN as AIRLOCK, buildDist } from '../../test-support/build.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 4, "Must hold": the MCP conformance suite's client scenarios pass
@@ -35,7 +33,7 @@ describe('MCP conformance suite, client scenarios, with `airlock remote probe` a
   it.each(SCENARIOS)(
     '%s',
     async (scenario, probeArgs) => {
-      const cwd = mkdtempSync(join(tmpdir(), 'airlock-conformance-')); // results/ lands here
+      const cwd = tempDir('airlock-conformance-'); // results/ lands here
       // The suite splits --command on spaces and runs it through a shell.
       const command = `${process.execPath} ${AIRLOCK} remote probe ${probeArgs}`.trim();
       const { stdout, stderr } = await run(

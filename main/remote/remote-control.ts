@@ -14,7 +14,9 @@ import type { RemoteSettings, SettingsStore } from '../platform/settings.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { probeRemote } from './probe.js';
 import type { RemoteManager } from './remote-manager.js';
-import { deleteSecrets } from './secrets.js';
+import { deleteSecrets, readSecrets } from './secrets.js';
+import { Redactor } from './connection/redact.js';
+import { urlSecretValues } from '../platform/url-secrets.js';
 import { addUrl, updateUrl } from './url-control.js';
 import {
   validateHeaders,
@@ -137,9 +139,13 @@ export class RemoteControl {
     return this.d.manager.logins.start(
       {
         name: cfg.name,
-        serverUrl: cfg.url,
+        // The real URL (credentials in its path or query put back): discovery and the resource
+        // indicator are derived from it. Error texts quoting it are redacted.
+        serverUrl: session.url,
+        redact: await urlRedaction(this.d.vault, cfg.name),
         store: session.store,
         hints: session.loginHints(),
+        pin: this.d.manager.pinFor(cfg),
         ...(o.scope ? { scope: o.scope } : {}),
         ...userClient(o),
         timeoutMs: this.d.loginTimeoutMs ?? LOGIN_TIMEOUT_MS,
@@ -250,4 +256,11 @@ export class RemoteControl {
 
 function authOf(auth: RemoteView['auth']): { auth?: NonNullable<RemoteView['auth']> } {
   return auth ? { auth } : {};
+}
+
+/** Replaces a server's URL credentials (url-secrets.ts) in a text that may quote its real URL. */
+async function urlRedaction(vault: Vault, name: string): Promise<(text: string) => string> {
+  const r = new Redactor();
+  r.set(urlSecretValues((await readSecrets(vault, name)).query));
+  return (text) => r.text(text);
 }

@@ -102,12 +102,15 @@ async function updateLoosening(params: unknown[], settings: Settings): Promise<s
       if (url !== cfg.url) {
         // Shown masked, as settings and every ControlApi result show it: this summary goes into
         // the CONFIRM_IN_WINDOW error, listPolicyChanges, the event stream and the Tools page.
-        const { maskQuerySecrets, querySecretsIn } = await import('../platform/url-secrets.js');
-        // The old URL too: a settings file from before issue 29 whose key could not be moved to
-        // the vault yet (moveQuerySecrets) still holds it in the clear.
-        const shown = maskQuerySecrets(url);
-        const was = maskQuerySecrets(cfg.url);
-        const names = [...new Set(querySecretsIn(url).map(([n]) => n))].join(', ');
+        const { maskUrlSecrets, secretLabel, urlSecretsIn } =
+          await import('../platform/url-secrets.js');
+        // The old URL too: a settings file from before issue 29 (or path credentials) whose key could not be
+        // moved to the vault yet (moveUrlSecrets) still holds it in the clear.
+        const shown = maskUrlSecrets(url, cfg.urlSecret);
+        const was = maskUrlSecrets(cfg.url, cfg.urlSecret);
+        const names = [
+          ...new Set(urlSecretsIn(url, cfg.urlSecret).map(([n]) => secretLabel(n))),
+        ].join(', ');
         parts.push(
           shown === was
             ? `give ${who} new values for the credentials in its URL (${names})`

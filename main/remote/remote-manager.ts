@@ -6,14 +6,16 @@ import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { RemoteSource, type RemoteTimings } from './remote-source.js';
 import { connectionOf, readSecrets, secretValues } from './secrets.js';
+import { joinUrlSecrets, urlSecretValues } from '../platform/url-secrets.js';
 import { RemoteLogins } from './oauth/logins.js';
 import { OAuthSession } from './oauth/session.js';
 import { OAuthStore } from './oauth/store.js';
 import { isStdio, StdioServers } from './stdio/stdio-config.js';
-import { moveQuerySecrets } from './url-control.js';
+import { moveUrlSecrets } from './url-control.js';
 import type { SandboxHost } from './stdio/sandbox/host-facts.js';
 import { SandboxLauncher } from './stdio/sandbox/launcher.js';
 import type { Resolver } from './http/address-guard.js';
+import { AddressPin } from './http/address-pin.js';
 import type { RemoteSettings } from '../platform/settings.js';
 
 interface Live {
@@ -53,6 +55,8 @@ export class RemoteManager {
   private readonly live = new Map<string, Live>();
   /** OAuth sign-in state per server name (issue 10); kept while the server exists, enabled or not. */
   private readonly sessions = new Map<string, OAuthSession>();
+  /** Where each server named by a host name was first reached (address-pin.ts), per URL. */
+  private readonly pins = new Map<string, { url: string; pin: AddressPin }>();
   private queue: Promise<unknown> = Promise.resolve();
   /**
    * Set when stop() is called, before its turn in the queue: a sync, refresh or sign-in queued
@@ -86,7 +90,7 @@ export class RemoteManager {
    * proceed in the background.
    */
   async start(): Promise<void> {
-    await moveQuerySecrets(this.d);
+    await moveUrlSecrets(this.d);
     for (const r of this.d.settings.get().remotes)
       await this.serial(() => this.apply(r.name, { register: 'now' }));
   }
@@ -129,20 +133,68 @@ export class RemoteManager {
   async session(name: string): Promise<OAuthSession | undefined> {
     const cfg = this.d.settings.get().remotes.find((r) => r.name === name);
     if (!cfg || cfg.hasToken || cfg.stdio) return undefined;
+    // The URL the sign-in, its discovery (RFC 9728 derives the metadata's address from the path),
+    // the resource indicator (RFC 8707), refresh and revocation act on: settings' URL with its
+    // vault values put back, as the connection's is (docs/security.md, "No credentials of a server URL").
+    const url = await this.actingUrl(cfg);
     let s = this.sessions.get(name);
     if (!s) {
       const store = new OAuthStore(this.d.vault, name, (v) => this.d.logger.registerSecret(v));
       s = new OAuthSession({
         store,
-        serverUrl: cfg.url,
+        serverUrl: url,
         logger: this.d.logger,
         ...(this.d.resolve ? { resolve: this.d.resolve } : {}),
+        pin: this.pinFor(cfg),
         onChange: () => this.d.events.emit({ type: 'state.changed' }),
       });
       this.sessions.set(name, s);
     }
-    await s.load(cfg.url);
+    // A record bound to the masked URL (signed in before the session got the real one) is the
+    // same server: kept, and bound to the real URL.
+    await s.load(url, cfg.url, this.pinFor(cfg));
     return s;
+  }
+
+  /**
+   * The server's pin (address-pin.ts): one per server and URL, shared by its connection, its
+   * agents' sessions, its token refreshes and its sign-ins, so what one of them learns binds
+   * them all. A new URL (settings cleared `reach` with it) starts a new one. Its first successful
+   * connection's class is written to settings — to the entry with this URL only, so a URL edited
+   * meanwhile is not given the old one's class.
+   */
+  pinFor(cfg: RemoteSettings): AddressPin {
+    const kept = this.pins.get(cfg.name);
+    if (kept && kept.url === cfg.url) return kept.pin;
+    const pin = new AddressPin(cfg.reach, (reach) => {
+      try {
+        this.d.settings.update((s) => {
+          const r = s.remotes.find((x) => x.name === cfg.name && x.url === cfg.url);
+          if (r && r.reach === undefined) r.reach = reach;
+        });
+        this.d.logger.info('remote server address class recorded', { server: cfg.name, reach });
+      } catch (err) {
+        // Not kept this time (settings not writable): the pin holds for this run, and the next
+        // run records it again at its first connection.
+        this.d.logger.warn('could not record where a remote server was reached', {
+          server: cfg.name,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
+    });
+    this.pins.set(cfg.name, { url: cfg.url, pin });
+    return pin;
+  }
+
+  /**
+   * A configured server's URL as the things that act on it need it: the masked URL of settings
+   * with its credentials from the vault put back (url-secrets.ts). Views show `cfg.url`. The
+   * values are registered with the logger's redaction first.
+   */
+  async actingUrl(cfg: RemoteSettings): Promise<string> {
+    const { query } = await readSecrets(this.d.vault, cfg.name);
+    for (const v of urlSecretValues(query)) this.d.logger.registerSecret(v);
+    return joinUrlSecrets(cfg.url, query);
   }
 
   /** The session if it exists already (for synchronous views). */
@@ -153,6 +205,7 @@ export class RemoteManager {
   /** Forgets a removed server's session (its vault entry is deleted by the caller). */
   forgetSession(name: string): void {
     this.sessions.delete(name);
+    this.pins.delete(name);
   }
 
   /**
@@ -242,7 +295,7 @@ export class RemoteManager {
     const secrets = await readSecrets(this.d.vault, cfg.name);
     for (const v of secretValues(secrets)) this.d.logger.registerSecret(v);
     const auth = await this.session(cfg.name);
-    return { ...connectionOf(cfg, secrets), ...(auth ? { auth } : {}) };
+    return { ...connectionOf(cfg, secrets), ...(auth ? { auth } : {}), pin: this.pinFor(cfg) };
   }
 
   /** A sign-in saved new tokens: clear the "sign-in required" state and reconnect now. */

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../test-support/cleanup.js';
@@ -11,6 +10,7 @@ import { MemoryVault } from '../platform/vault/vault.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
 import { sampleHome } from '../../test-support/client-configs.js';
 import { agentClient, startRemoteApp } from '../../test-support/remote-app.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
  * Issue 29, item 5: a credential in a server URL's query string (`?api_key=…`) is kept like a
@@ -122,7 +122,7 @@ describe('credentials in a server URL’s query string (issue 29, item 5)', () =
 
   it('a settings.json from before keeps its URL credential only until the next start', async () => {
     const up = await upstream();
-    const dataDir = mkdtempSync(join(tmpdir(), 'airlock-query-old-'));
+    const dataDir = tempDir('airlock-query-old-');
     writeFileSync(
       join(dataDir, 'settings.json'),
       JSON.stringify({
@@ -143,7 +143,7 @@ describe('credentials in a server URL’s query string (issue 29, item 5)', () =
 
   it('imported from another app’s config: masked in the preview, and not imported twice', async () => {
     const up = await upstream();
-    const h = sampleHome({ only: ['cursor'] });
+    const h = sampleHome({ home: tempDir('airlock-home-'), only: ['cursor'] });
     writeFileSync(
       h.paths.cursor,
       JSON.stringify({ mcpServers: { keyed: { url: `${up.url}?api_key=${KEY}` } } }),

@@ -83,8 +83,14 @@ describe('a credential echoed on a channel besides the answer', () => {
           annotations: { readOnlyHint: true },
           run: async (_a, c) => {
             const said = `you sent ${String(c.headers.authorization)}`;
-            await c.progress(1, 2, said);
-            await c.notify('notifications/message', { level: 'info', logger: said, data: said });
+            // In `_meta` too: the server's words there reach the agent as well (notice-meta.test.ts).
+            await c.progress(1, 2, said, { 'example.com/said': said });
+            await c.notify('notifications/message', {
+              level: 'info',
+              logger: said,
+              data: said,
+              _meta: { 'example.com/said': said },
+            });
             await c.ask('sampling/createMessage', {
               messages: [{ role: 'user', content: { type: 'text', text: said } }],
               systemPrompt: said,
@@ -104,7 +110,7 @@ describe('a credential echoed on a channel besides the answer', () => {
     const { s } = await signedIn(up.url, TOKEN);
     const notices: SourceNotice[] = [];
     s.onNotice((n) => void notices.push(n));
-    const progress: (string | undefined)[] = [];
+    const progress: unknown[] = [];
     const asked: RelayRequest[] = [];
     const relay: ClientRelay = {
       agent: 'a',
@@ -119,15 +125,15 @@ describe('a credential echoed on a channel besides the answer', () => {
     const r = await s.call(
       'chatty',
       {},
-      ctx({ relay, progress: (_p, _t, m) => void progress.push(m) }),
+      ctx({ relay, progress: (_p, _t, m, meta) => void progress.push(m, meta) }),
     );
     expect(JSON.stringify(r)).toContain('done');
     const seen = JSON.stringify({ progress, notices, asked: asked.map((a) => a.params) });
     // The upstream did say it on every channel, and the placeholder stands in its place.
-    expect(progress).toHaveLength(1);
+    expect(progress).toHaveLength(2);
     expect(notices.filter((n) => n.kind === 'log')).toHaveLength(1);
     expect(asked.map((a) => a.method)).toEqual(['sampling/createMessage', 'elicitation/create']);
-    expect(seen.match(/you sent Bearer \[redacted\]/g)).toHaveLength(6);
+    expect(seen.match(/you sent Bearer \[redacted\]/g)).toHaveLength(8);
     expect(seen.includes(TOKEN), `the agent is handed the access token: ${seen}`).toBe(false);
   });
 

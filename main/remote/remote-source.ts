@@ -29,7 +29,12 @@ import {
 } from './connection/timings.js';
 import { RemoteCalls } from './remote-calls.js';
 import type { FeatureLists } from './catalog/remote-features.js';
-import { networkCode, type TransportKind, type Upstream } from './upstream/upstream.js';
+import {
+  describeFailure,
+  networkCode,
+  type TransportKind,
+  type Upstream,
+} from './upstream/upstream.js';
 
 export { DEFAULT_TIMINGS, type RemoteConnection, type RemoteSourceOptions, type RemoteTimings };
 
@@ -205,11 +210,21 @@ export class RemoteSource implements ToolSource {
   ): Promise<T> {
     const pending = this.c.pendingAttempt();
     if (pending) await pending;
+    // The agent's own session failing to open says why (a refused address, address-pin.ts), not
+    // "still connecting" while the server is ready.
+    let failed: unknown;
     const up =
-      this.c.status().state === 'ready' ? await this.c.agents.upFor(agent).catch(() => null) : null;
+      this.c.status().state === 'ready'
+        ? await this.c.agents.upFor(agent).catch((e: unknown) => ((failed = e), null))
+        : null;
     const state = this.c.status();
     if (!up || state.state !== 'ready') {
-      const why = state.state === 'error' ? state.detail : 'still connecting';
+      const why =
+        state.state === 'error'
+          ? state.detail
+          : failed !== undefined
+            ? describeFailure(failed)
+            : 'still connecting';
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
         this.c.redactor.text(

@@ -2,7 +2,7 @@ import type { RemoteSettings } from '../platform/settings.js';
 import type { Vault } from '../platform/vault/vault.js';
 import type { RemoteConnection } from './remote-source.js';
 import { oauthKey } from './oauth/store.js';
-import { joinQuerySecrets, querySecretValues, type QuerySecret } from '../platform/url-secrets.js';
+import { joinUrlSecrets, urlSecretValues, type UrlSecret } from '../platform/url-secrets.js';
 
 /**
  * Vault layout of a remote server's secrets. Settings hold only the header
@@ -11,8 +11,10 @@ import { joinQuerySecrets, querySecretValues, type QuerySecret } from '../platfo
  *   remote:<name>:headers  JSON object of every extra header (all values are
  *                          treated as secret: API keys often travel as X-Api-Key)
  *   remote:<name>:query    JSON list of [name, value]: the credentials of the URL's
- *                          query string (issue 29, item 5; url-secrets.ts), masked in
- *                          the URL that settings keep
+ *                          query string (issue 29, item 5; url-secrets.ts) and, under
+ *                          the name "/", its path segments that look like tokens or all
+ *                          of them when the URL is marked secret (docs/security.md, "No credentials of a server URL"),
+ *                          masked in the URL that settings keep
  *   remote:<name>:oauth    OAuth tokens and client registration (issue 10,
  *                          main/remote/oauth/store.ts)
  */
@@ -23,7 +25,7 @@ export const queryKey = (name: string) => `remote:${name}:query`;
 export interface RemoteSecrets {
   bearer: string | null;
   headers: Record<string, string>;
-  query: QuerySecret[];
+  query: UrlSecret[];
 }
 
 export async function readSecrets(vault: Vault, name: string): Promise<RemoteSecrets> {
@@ -40,14 +42,14 @@ export async function readSecrets(vault: Vault, name: string): Promise<RemoteSec
   return { bearer, headers, query: await readQuery(vault, name) };
 }
 
-async function readQuery(vault: Vault, name: string): Promise<QuerySecret[]> {
+async function readQuery(vault: Vault, name: string): Promise<UrlSecret[]> {
   const raw = await vault.get(queryKey(name));
   if (!raw) return [];
   try {
     const list = JSON.parse(raw) as unknown;
     return Array.isArray(list)
       ? list.filter(
-          (e): e is QuerySecret =>
+          (e): e is UrlSecret =>
             Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string',
         )
       : [];
@@ -90,10 +92,10 @@ export function connectionOf(cfg: RemoteSettings, secrets: RemoteSecrets): Remot
   if (cfg.hasToken && secrets.bearer) headers.Authorization = `Bearer ${secrets.bearer}`;
   return {
     name: cfg.name,
-    // Settings keep the URL with its query credentials masked; the connection gets them back.
-    url: joinQuerySecrets(cfg.url, secrets.query),
+    // Settings keep the URL with its credentials masked; the connection gets them back.
+    url: joinUrlSecrets(cfg.url, secrets.query),
     headers,
-    redact: querySecretValues(secrets.query),
+    redact: urlSecretValues(secrets.query),
   };
 }
 
@@ -102,6 +104,6 @@ export function secretValues(s: RemoteSecrets): string[] {
   return [
     ...(s.bearer ? [s.bearer] : []),
     ...Object.values(s.headers),
-    ...querySecretValues(s.query),
+    ...urlSecretValues(s.query),
   ];
 }

@@ -4,7 +4,7 @@ import type { Logger } from '../platform/log.js';
 import type { RemoteSettings, SettingsStore } from '../platform/settings.js';
 import type { Vault } from '../platform/vault/vault.js';
 import { deleteSecrets, readSecrets, writeSecrets } from './secrets.js';
-import { hasQuerySecrets, splitQuerySecrets } from '../platform/url-secrets.js';
+import { hasUrlSecrets, splitUrlSecrets } from '../platform/url-secrets.js';
 import { validateHeaders, validateRemoteUrl, validateToken } from './validate.js';
 
 /**
@@ -20,7 +20,10 @@ export interface UrlControlDeps {
 
 export async function addUrl(d: UrlControlDeps, name: string, input: RemoteInput): Promise<void> {
   const url = validateRemoteUrl(input.url);
-  const { url: masked, secrets: query } = splitQuerySecrets(url.href);
+  if (input.urlSecret !== undefined && typeof input.urlSecret !== 'boolean')
+    throw new ControlError('INVALID', 'urlSecret must be true or false.');
+  const whole = input.urlSecret === true;
+  const { url: masked, secrets: query } = splitUrlSecrets(url.href, [], whole);
   const headers = validateHeaders(input.headers);
   const bearer = input.bearerToken === undefined ? null : validateToken(input.bearerToken);
   const clash = d.settings.get().remotes.find((r) => r.name.toLowerCase() === name.toLowerCase());
@@ -35,6 +38,7 @@ export async function addUrl(d: UrlControlDeps, name: string, input: RemoteInput
       s.remotes.push({
         name,
         url: masked,
+        ...(whole ? { urlSecret: true } : {}),
         enabled: true,
         relay: true,
         headerNames: Object.keys(headers),
@@ -54,11 +58,11 @@ export async function updateUrl(
   cfg: RemoteSettings,
   patch: RemotePatch,
 ): Promise<void> {
-  let url: { masked: string; query: ReturnType<typeof splitQuerySecrets>['secrets'] } | undefined;
+  let url: { masked: string; query: ReturnType<typeof splitUrlSecrets>['secrets'] } | undefined;
   if (patch.url !== undefined) {
     // A MASK sent back (the edit form shows the masked URL) keeps the stored value.
     const stored = (await readSecrets(d.vault, cfg.name)).query;
-    const split = splitQuerySecrets(validateRemoteUrl(patch.url).href, stored);
+    const split = splitUrlSecrets(validateRemoteUrl(patch.url).href, stored, cfg.urlSecret);
     url = { masked: split.url, query: split.secrets };
   }
   if (patch.enabled !== undefined && typeof patch.enabled !== 'boolean')
@@ -77,7 +81,12 @@ export async function updateUrl(
   });
   d.settings.update((s) => {
     const r = s.remotes.find((x) => x.name === cfg.name)!;
-    if (url !== undefined) r.url = url.masked;
+    if (url !== undefined && url.masked !== r.url) {
+      r.url = url.masked;
+      // Another URL is another server: where it is gets recorded at its first connection
+      // (address-pin.ts). Asked of the user first (remote-loosening.ts, "point … at").
+      delete r.reach;
+    }
     if (patch.enabled !== undefined) r.enabled = patch.enabled;
     if (patch.relay !== undefined) r.relay = patch.relay;
     if (headers !== undefined) r.headerNames = Object.keys(headers);
@@ -86,16 +95,19 @@ export async function updateUrl(
 }
 
 /**
- * A settings file from before issue 29 may hold a URL with its credential in the clear: moved to
- * the vault on start, once. A vault that cannot take it now leaves the URL as it was (it still
- * connects) and says so; the next start tries again.
+ * A settings file from before issue 29 (query credentials) or from before path credentials were moved (segments that
+ * look like tokens) may hold a URL with its credential in the clear: moved to the vault on start,
+ * once — the vault first, then settings in one atomic write (SettingsStore.update), so a crash
+ * between leaves the URL as it was with its values stored too, and the next start finishes. A
+ * vault that cannot take it now leaves the URL as it was (it still connects) and says so; the
+ * next start tries again.
  */
-export async function moveQuerySecrets(d: UrlControlDeps & { logger: Logger }): Promise<void> {
+export async function moveUrlSecrets(d: UrlControlDeps & { logger: Logger }): Promise<void> {
   for (const r of d.settings.get().remotes) {
-    if (r.stdio || !hasQuerySecrets(r.url)) continue;
+    if (r.stdio || !hasUrlSecrets(r.url, r.urlSecret)) continue;
     try {
       const stored = (await readSecrets(d.vault, r.name)).query;
-      const split = splitQuerySecrets(r.url, stored);
+      const split = splitUrlSecrets(r.url, stored, r.urlSecret);
       await writeSecrets(d.vault, r.name, { query: split.secrets });
       d.settings.update((s) => {
         const x = s.remotes.find((y) => y.name === r.name);

@@ -75,7 +75,7 @@ describe('a credential in a server URL’s query, in what a control caller is to
     cleanup.push(() => t.stop());
     const api = httpControlClient(t.started.url, (await readControlToken(t.vault))!);
     await api.addRemote({ name: 'svc', url: `${up.url}?api_key=${OLD}` });
-    // A file from before issue 29 whose key the vault could not take yet (moveQuerySecrets).
+    // A file from before issue 29 whose key the vault could not take yet (moveUrlSecrets).
     t.app.settings.update((s) => {
       s.remotes.find((r) => r.name === 'svc')!.url = `${up.url}?api_key=${OLD}`;
     });

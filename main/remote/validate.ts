@@ -1,5 +1,5 @@
 import { ControlError } from '../../common/contract/index.js';
-import { maskQuerySecrets } from '../platform/url-secrets.js';
+import { maskUrlSecrets } from '../platform/url-secrets.js';
 
 /**
  * Input rules for remote connections (issue 4, "Connections"). Every failure
@@ -43,7 +43,7 @@ export function validateRemoteUrl(raw: unknown): URL {
     throw new ControlError(
       'INVALID',
       // Masked: the text goes back in the ControlApi error and may hold a key in its query.
-      `"${maskQuerySecrets(raw)}" is not a URL. Give the full address, e.g. https://mcp.example.com/mcp.`,
+      `"${maskUrlSecrets(raw)}" is not a URL. Give the full address, e.g. https://mcp.example.com/mcp.`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

@@ -1,3 +1,4 @@
+import { codeUnits, cutText, textPrefix } from '../../common/text-cut.js';
 import type { ApprovalView } from '../../common/contract/index.js';
 import { quotedUnless } from '../../common/card-text.js';
 import { RGI_EMOJI, withoutEmoji } from '../../common/emoji.js';
@@ -52,16 +53,6 @@ export function approvalSubline(a: ApprovalView): string {
 /** The exact arguments the call will run with, for a dialog's details. */
 export function approvalArguments(a: ApprovalView): string {
   return JSON.stringify(a.editedArguments ?? a.arguments, null, 2);
-}
-
-export function truncate(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
-}
-
-/** Like truncate, counting code points, so a cut never splits a surrogate pair. */
-function cutCodePoints(s: string, max: number): string {
-  const points = [...s];
-  return points.length <= max ? s : `${points.slice(0, max - 1).join('')}…`;
 }
 
 /**
@@ -144,8 +135,8 @@ export const MAX_NOTIFIED_SERVER_TEXT = 80;
  */
 export function notificationText(a: ApprovalView): { title: string; body: string; allow: boolean } {
   const headline = approvalHeadline(a);
-  const title = cutCodePoints(headline, MAX_NOTIFIED_TITLE);
-  const server = cutCodePoints(approvalSubline(a), MAX_NOTIFIED_SERVER_TEXT);
+  const title = cutText(headline, MAX_NOTIFIED_TITLE);
+  const server = cutText(approvalSubline(a), MAX_NOTIFIED_SERVER_TEXT);
   const call = notifiableCall(a);
   if (!call)
     return { title, body: `Click to see the whole request in Airlock.\n${server}`, allow: false };
@@ -169,7 +160,8 @@ export function dialogArguments(a: ApprovalView): string {
   const full = approvalArguments(a);
   const lines = full.split('\n');
   let text = lines.slice(0, MAX_DIALOG_ARGUMENTS.lines).join('\n');
-  if (text.length > MAX_DIALOG_ARGUMENTS.chars) text = text.slice(0, MAX_DIALOG_ARGUMENTS.chars);
+  if (text.length > MAX_DIALOG_ARGUMENTS.chars)
+    text = textPrefix(text, MAX_DIALOG_ARGUMENTS.chars, codeUnits);
   if (text === full) return full;
   return `${text}\n… (${full.length - text.length} more characters — open Airlock to see all)`;
 }

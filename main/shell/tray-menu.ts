@@ -1,6 +1,7 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { ApprovalView, SourceStatusView, StatusView } from '../../common/contract/index.js';
-import { approvalHeadline, truncate } from './approval-text.js';
+import { cutText } from '../../common/text-cut.js';
+import { approvalHeadline } from './approval-text.js';
 
 /**
  * The tray menu as a pure function of state (issue 9, item 2): the tray
@@ -69,7 +70,7 @@ export function trayTooltip(state: TrayState): string {
 
 function sourceLabel(s: SourceStatusView): string {
   if (s.state === 'error')
-    return `${s.label} — ${s.kind === 'google' ? 'needs reconnecting' : `error${s.detail ? `: ${truncate(s.detail, 60)}` : ''}`}`;
+    return `${s.label} — ${s.kind === 'google' ? 'needs reconnecting' : `error${s.detail ? `: ${cutText(s.detail, 60)}` : ''}`}`;
   if (s.state === 'loading') return `${s.label} — connecting…`;
   return `${s.label} — ${s.kind === 'google' ? 'connected' : `${s.toolCount} tools`}`;
 }
@@ -81,7 +82,7 @@ function pendingItems(state: TrayState, a: TrayActions): MenuItemConstructorOpti
     .slice(0, MAX_PENDING_ITEMS)
     .map((p) => ({
       id: `pending:${p.id}`,
-      label: truncate(approvalHeadline(p), 70),
+      label: cutText(approvalHeadline(p), 70),
       click: () => a.openApproval(p.id),
     }));
   if (n > MAX_PENDING_ITEMS)

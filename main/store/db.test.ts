@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from './db.js';
+import { tempDir } from '../../test-support/temp-dir.js';
 
 describe('openDatabase', () => {
   const cwd = process.cwd();
@@ -12,7 +12,7 @@ describe('openDatabase', () => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
   const scratch = () => {
-    const d = mkdtempSync(join(tmpdir(), 'airlock-db-'));
+    const d = tempDir('airlock-db-');
     dirs.push(d);
     return d;
   };

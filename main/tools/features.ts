@@ -9,6 +9,7 @@ import type {
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/server';
 import type { ClientRelay } from './relay.js';
+import type { ProgressSink } from './types.js';
 
 export type {
   CompleteRequestParams,
@@ -27,7 +28,7 @@ export interface FeatureContext {
   signal: AbortSignal;
   relay?: ClientRelay;
   /** The agent asked for progress on this request (a progressToken): the source's goes here. */
-  progress?: (progress: number, total?: number, message?: string) => void;
+  progress?: ProgressSink;
 }
 
 /** Something a source tells agents on its own: a log line, a changed resource, changed lists. */
@@ -41,10 +42,12 @@ export type SourceNotice =
       level: LoggingLevel;
       logger?: string;
       data: unknown;
+      /** The server's `_meta`, filtered as a result's is (untrusted.ts noticeMeta). */
+      _meta?: Record<string, unknown>;
       agent?: string;
       call?: ClientRelay;
     }
-  | { kind: 'resource-updated'; uri: string; agent?: string }
+  | { kind: 'resource-updated'; uri: string; _meta?: Record<string, unknown>; agent?: string }
   /** `agent`: the change is in that agent's own upstream session, so it is that agent's alone. */
   | { kind: 'resources-changed'; agent?: string }
   | { kind: 'prompts-changed'; agent?: string };

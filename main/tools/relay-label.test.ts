@@ -155,7 +155,7 @@ describe('links', () => {
     for (const url of [
       'https://example.com/#/approve/abc',
       'https://example.com/#token=alc_x',
-      'http://localhost:1/#/settings',
+      'http://localhost:1/#/accounts',
       'airlock://approval/abc',
       'javascript:alert(1)',
       'file:///etc/passwd',

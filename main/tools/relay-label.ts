@@ -1,4 +1,8 @@
 import type { RelayRequest } from './relay.js';
+import { BIDI_NAMES } from '../../common/bidi-names.js';
+import { skeleton, wordStarts } from '../../common/lookalike.js';
+import { looksLikeOwnRoute } from '../../common/routes.js';
+import { schemaWords } from './schema-words.js';
 import { ownMeta } from './untrusted.js';
 
 /**
@@ -9,6 +13,7 @@ import { ownMeta } from './untrusted.js';
  * (gateway/mcp-handlers/relay.ts):
  * - the text the app shows the user — an elicitation's `message`, a sampling request's
  *   `systemPrompt` — starts with a label only Airlock writes, naming the server;
+ * - a form's field titles and descriptions (`requestedSchema`) are read as the server's words;
  * - what follows the label cannot pass itself off as Airlock: invisible and direction-changing
  *   characters and blank lines before it are dropped, and a start that reads as Airlock, or as
  *   the label itself, is marked as the server's words;
@@ -47,8 +52,18 @@ export function labelRelayed(req: RelayRequest, self?: RelaySelf): Labelled {
       note = link.note ?? '';
     }
     const words = serverWords(req.params.message);
+    // A form's field labels are the server's words too: a client draws each property's title
+    // and description beside its input ("Airlock control token"), below the label, not after it.
+    const form = isRecord(req.params.requestedSchema)
+      ? { requestedSchema: schemaWords(req.params.requestedSchema, serverWords) }
+      : {};
     return {
-      params: { ...req.params, message: `${label}${note} ${words}`.trimEnd(), _meta: meta },
+      params: {
+        ...req.params,
+        ...form,
+        message: `${label}${note} ${words}`.trimEnd(),
+        _meta: meta,
+      },
     };
   }
   if (req.method === 'sampling/createMessage') {
@@ -67,36 +82,106 @@ export function labelRelayed(req: RelayRequest, self?: RelaySelf): Labelled {
  */
 const LEADING_NOISE = /^[\s\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa0]+/u;
 
-/** Letters other scripts draw like "airlock", folded so "Аirlоck" (Cyrillic А, о) is caught too. */
-const LOOKALIKES: Record<string, string> = {
-  а: 'a',
-  ɑ: 'a',
-  α: 'a',
-  і: 'i',
-  ı: 'i',
-  ι: 'i',
-  ӏ: 'l',
-  ℓ: 'l',
-  ο: 'o',
-  о: 'o',
-  с: 'c',
-  ϲ: 'c',
-  к: 'k',
-  κ: 'k',
-  г: 'r',
-};
+/**
+ * What reads as Airlock speaking, or as a label of ours, at the start of a server's words: each
+ * phrase's skeleton (common/lookalike.ts), its letters apart by at most three characters that are
+ * neither letters nor digits ("AIR LOCK", "A-i-r-l-o-c-k", "Air lock"). A text that merely
+ * mentions Airlock after a word of prose ("Uses Airlock to …") is the server's and left alone;
+ * one that starts with another word that starts alike ("Airline …") does not read as it.
+ */
+const PHRASES = ['airlock', 'from mcp server', 'via airlock'].map((phrase) => [
+  ...skeleton(phrase.replace(/ /g, '')),
+]);
+const SEP = '[^\\p{L}\\p{N}]{0,3}';
+// A start's skeleton may open with signs NFKC wrote out of one character (⒜ → "(a)").
+// Sticky: tried at each start's offset in the head's skeleton (readsAsAirlock).
+const IMITATIONS: RegExp[] = PHRASES.map((ls) => new RegExp(`${SEP}${ls.join(SEP)}`, 'uy'));
+/** The first letters of a phrase, or none, and nothing after them but signs: "Air ", "A-i". */
+const BEGUN: RegExp[] = PHRASES.map(
+  (ls) =>
+    new RegExp(
+      `^${SEP}${ls.reduceRight((rest, l) => `(?:${l}${SEP}${rest})?`, '')}[^\\p{L}\\p{N}]*$`,
+      'u',
+    ),
+);
 
-/** A start that reads as Airlock speaking, or as a label of ours. */
-const IMITATION = /^[\p{P}\p{S}\s]*(air\W{0,3}lock|from mcp server|via air\W{0,3}lock)/iu;
+/**
+ * A direction control (UAX #9) turns the text after it around on screen: "🔒 U+202E :kcolriA"
+ * is drawn "🔒 Airlock:", "Air U+202E kcol" is drawn "Air lock", and no reading of the
+ * characters in their order finds either (nor does a reading of them reversed, once a control
+ * nests inside another). Without a bidi algorithm to draw the text as the app does, a control in
+ * the lead-in, or after no more than the first letters of a phrase, leaves the start unknown:
+ * quoted. One after a word of prose ("Hello U+202E …") is not at the start; the prose is.
+ */
+const DIRECTION = new RegExp(`[${Object.keys(BIDI_NAMES).join('')}]`, 'u');
+
+/** Starts looked at before a lead-in counts as too long to be anything but a disguise. */
+const MAX_LEAD_IN = 64;
+
+/** How much of the text after the last start is read: the longest phrase, spread out, and more. */
+const READ_CHARS = 120;
+
+/**
+ * Whether `text` starts, after any lead-in that is not prose, as Airlock or its label.
+ *
+ * Read once: the skeleton of the lead-in and READ_CHARS after it is built a code point at a time,
+ * which is the skeleton of the whole (`skeleton` reads each code point alone but for combining
+ * marks, which it drops: server-words.property.test.ts), and each start is looked at in it by its
+ * offset. Reading every start's own window instead cost up to 64 skeletons of 120 characters per
+ * string: a 64 KB tool of short descriptions behind 62-piece lead-ins took about 0.3 s to list, a
+ * catalog of a thousand such tools minutes. The work is bounded by the head's length.
+ */
+export function readsAsAirlock(text: string): boolean {
+  const starts = wordStarts(text, MAX_LEAD_IN);
+  // A lead-in longer than any list marker or row of emoji is itself not prose: quoted, rather
+  // than read at every one of its places (each listed string is read this way, R-1).
+  if (starts.length >= MAX_LEAD_IN) return true;
+  const last = starts[starts.length - 1]!;
+  const head = text.slice(0, last + READ_CHARS);
+  /** Where each code point of `head` begins in its skeleton, by its index in `head`. */
+  const offset = new Map<number, number>();
+  let skel = '';
+  let i = 0;
+  for (const c of head) {
+    offset.set(i, skel.length);
+    skel += letterSkeleton(c);
+    i += c.length;
+  }
+  offset.set(i, skel.length);
+  const control = head.search(DIRECTION);
+  return starts.some((at) => {
+    const from = offset.get(at) ?? skel.length;
+    if (control >= 0) {
+      if (control < at) return true;
+      const before = skel.slice(from, offset.get(control));
+      if (BEGUN.some((re) => re.test(before))) return true;
+    }
+    return IMITATIONS.some((re) => {
+      re.lastIndex = from;
+      return re.test(skel);
+    });
+  });
+}
+
+/**
+ * One code point's skeleton, remembered: lists repeat the same few hundred characters. At most
+ * 4,096 are kept (then forgotten all at once), so a server's text cannot grow the memory.
+ */
+function letterSkeleton(c: string): string {
+  let k = SEEN.get(c);
+  if (k === undefined) {
+    if (SEEN.size >= 4096) SEEN.clear();
+    SEEN.set(c, (k = skeleton(c)));
+  }
+  return k;
+}
+const SEEN = new Map<string, string>();
 
 /** The server's text after the label: a start that reads as Airlock is marked as the server's. */
 export function serverWords(raw: unknown): string {
   if (typeof raw !== 'string') return '';
   const text = raw.replace(LEADING_NOISE, '');
-  // Folded before and after NFKC, which turns some look-alikes (ϲ) into other letters (ς).
-  const fold = (t: string) => [...t.toLowerCase()].map((c) => LOOKALIKES[c] ?? c).join('');
-  const folded = fold(fold(text.slice(0, 80)).normalize('NFKC')).replace(/[\p{Cf}]/gu, '');
-  return IMITATION.test(folded) ? `The server writes: “${text}”` : text;
+  return readsAsAirlock(text) ? `The server writes: “${text}”` : text;
 }
 
 /** Why a server's URL-mode link is not passed on, or what to say about it. */
@@ -112,7 +197,9 @@ export function relayedLinkProblem(
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return { refusal: `its link is not an http(s) link (${url.protocol})` };
-  if (/^#?\/?(approve|popup|settings|tools|servers|agents|activity)\b|token=/i.test(url.hash))
+  // Judged by the router's own table (common/routes.ts): every page, the popup and approve
+  // routes, and the `#token=` / `#code=` the page takes as credentials (docs/security.md R-4).
+  if (looksLikeOwnRoute(url.hash))
     return { refusal: "its link looks like a link to Airlock's own pages" };
   const loopback = isLoopback(url.hostname);
   const own = self?.origin();

@@ -38,7 +38,8 @@ export interface ClientRelay {
    * (`notifications/elicitation/complete`), on its session, even after the call that showed it
    * ended. Absent where the agent has no channel outside its requests (2026-07-28).
    */
-  readonly elicitationComplete?: ((elicitationId: string) => void) | undefined;
+  readonly elicitationComplete?:
+    ((elicitationId: string, meta?: Record<string, unknown>) => void) | undefined;
   /** The agent's 2025 session the request came on; absent on 2026-07-28. */
   readonly session?: string | undefined;
   /**
@@ -57,11 +58,16 @@ export interface ClientRelay {
   readonly self?: RelaySelf | undefined;
 }
 
-/** A `notifications/message` as the agent gets it. */
+/**
+ * A `notifications/message` as the agent gets it: every field of LoggingMessageNotificationParams
+ * (MCP 2025-11-25 and 2026-07-28 schema: `level`, `logger`, `data` and NotificationParams'
+ * `_meta`), the `_meta` filtered as a result's is (untrusted.ts noticeMeta).
+ */
 export type RelayedLog = {
   level: LoggingLevel;
   logger?: string;
   data: unknown;
+  _meta?: Record<string, unknown>;
 };
 
 /** What an agent declared in `initialize` (2025) or per request (2026), reduced to what relays need. */

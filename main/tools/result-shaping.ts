@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../common/text-cut.js';
 import type { CallToolResult } from './types.js';
 
 /**
@@ -73,8 +74,9 @@ export function capTextWalk(result: CallToolResult, maxChars: number): CallToolR
     }
     // Never half a character: a cut between the two halves of a surrogate pair (an emoji, a CJK
     // extension character) left a lone surrogate, which is no Unicode text (JSON, RFC 8259 §8.1:
-    // UTF-8) and reaches the agent as U+FFFD or fails its decoder. The half goes with the cut.
-    const end = isHighSurrogate(text.charCodeAt(budget.left - 1)) ? budget.left - 1 : budget.left;
+    // UTF-8) and reaches the agent as U+FFFD or fails its decoder. The whole cluster goes with the
+    // cut (common/text-cut.ts, the cutter of all shown text).
+    const end = textPrefix(text, budget.left, codeUnits).length;
     budget.cut += text.length - end;
     const kept = text.slice(0, end);
     budget.left = 0;
@@ -108,10 +110,6 @@ export function capTextWalk(result: CallToolResult, maxChars: number): CallToolR
     ...(structured !== undefined ? { structuredContent: structured } : {}),
     _meta: { ...(result._meta ?? {}), [CUT_META_KEY]: { characters: budget.cut, limit: maxChars } },
   };
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function capStrings(value: unknown, take: (s: string) => string): unknown {

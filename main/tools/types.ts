@@ -40,11 +40,23 @@ export interface ToolDefinition {
   unavailable?: string;
 }
 
+/**
+ * A progress channel to the agent (basic/utilities/progress): `meta` is the notification's
+ * `_meta`, already filtered (untrusted.ts ownMeta). `request`, where the agent request behind the
+ * channel can change while the work runs (a 2026-07-28 input round: the agent's retry is a request
+ * of its own, with a progressToken of its own), names the request open now; each request's values
+ * grow on their own (server-progress.ts).
+ */
+export interface ProgressSink {
+  (progress: number, total?: number, message?: string, meta?: Record<string, unknown>): void;
+  readonly request?: () => object | undefined;
+}
+
 export interface ToolCallContext {
   agent: string;
   signal: AbortSignal;
   /** Forwards progress to the agent when it asked for progress. */
-  progress?: (progress: number, total?: number, message?: string) => void;
+  progress?: ProgressSink;
   /**
    * The calling agent's channel for server→client requests (sampling,
    * elicitation, roots) the source makes while serving this call. Absent when

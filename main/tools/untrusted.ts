@@ -61,12 +61,29 @@ function airlockKey(key: string): boolean {
   return k.startsWith('airlock/') || k.startsWith('dev.airlock/');
 }
 
-/** Envelope keys that describe the upstream connection, not the content. */
+/**
+ * Envelope keys that describe the upstream connection, not the content. `subscriptionId` (MCP
+ * 2026-07-28, "Subscriptions") names the listen request Airlock made upstream, never one of the
+ * agent's: on a listen stream Airlock sets its own (listen-streams.ts).
+ */
 const UPSTREAM_ONLY_META = new Set([
   'io.modelcontextprotocol/serverInfo',
   'io.modelcontextprotocol/protocolVersion',
   'io.modelcontextprotocol/cache',
+  'io.modelcontextprotocol/subscriptionId',
 ]);
+
+/**
+ * A server notification's `_meta` as the agent gets it (log lines, resource updates, progress):
+ * the same filter as a result's (ownMeta), so a notification cannot carry what a result may not;
+ * undefined when nothing is left, or when it is not an object (NotificationParams `_meta`, MCP
+ * 2025-11-25 and 2026-07-28 schema: `{ [key: string]: unknown }`).
+ */
+export function noticeMeta(meta: unknown): Record<string, unknown> | undefined {
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return undefined;
+  const own = ownMeta(meta as Record<string, unknown>);
+  return Object.keys(own).length ? own : undefined;
+}
 
 /** A read (resource, prompt) result with the upstream identity removed from its `_meta`. */
 export function withoutUpstreamIdentity<T extends { _meta?: Record<string, unknown> }>(r: T): T {

@@ -106,6 +106,11 @@ export class CorpusRunner {
     }
     for (const e of s.events ?? []) {
       const stored = this.calendar.fake.seed(USER, USER, e.event);
+      // A seed is inserted as a client that supports neither attachments nor conferences (the
+      // fake drops both, as Google does without supportsAttachments / conferenceDataVersion=1);
+      // a stranger's invitation was made by one that does, and Airlock's reader shows both.
+      if (e.event.attachments) stored.attachments = e.event.attachments;
+      if (e.event.conferenceData) stored.conferenceData = e.event.conferenceData;
       if (e.organizer) {
         stored.organizer = { email: e.organizer };
         stored.creator = { email: e.organizer };

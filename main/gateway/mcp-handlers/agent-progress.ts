@@ -1,6 +1,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
+import type { ProgressSink } from '../../tools/types.js';
 
-export type ProgressSink = (progress: number, total?: number, message?: string) => void;
+export type { ProgressSink };
 
 /**
  * Runs a request's work with a progress channel to the agent when its request carried a
@@ -25,15 +26,18 @@ async function withProgress<T>(
   run: (progress: ProgressSink) => Promise<T>,
 ): Promise<T> {
   let sent: Promise<unknown> = Promise.resolve();
-  const result = await run((p, total, message) => {
+  const result = await run((p, total, message, meta) => {
     const sending = ctx.mcpReq
       .notify({
         method: 'notifications/progress',
+        // ProgressNotificationParams (MCP 2025-11-25 and 2026-07-28 schema): every field, the
+        // server's `_meta` as filtered (server-progress.ts).
         params: {
           progressToken: token,
           progress: p,
           ...(total !== undefined ? { total } : {}),
           ...(message ? { message } : {}),
+          ...(meta ? { _meta: meta } : {}),
         },
       })
       .catch(() => {});

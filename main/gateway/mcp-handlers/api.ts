@@ -10,7 +10,8 @@ import type {
   ResourceTemplate,
 } from '../../tools/features.js';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { ClientRelay, RelayMethod } from '../../tools/relay.js';
+import type { ClientRelay, RelayedLog, RelayMethod } from '../../tools/relay.js';
+import type { ProgressSink } from '../../tools/types.js';
 
 /**
  * Runs a handler with the relay to the agent behind this request, findable
@@ -19,7 +20,12 @@ import type { ClientRelay, RelayMethod } from '../../tools/relay.js';
  */
 export type WithRelay = <T>(
   ctx: ServerContext,
-  run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
+  run: (relay: ClientRelay, signal: AbortSignal, progress?: ProgressSink) => Promise<T>,
+  /**
+   * The request's progress channel (agent-progress.ts). The work gets the one to use: on
+   * 2026-07-28 it follows the call to the agent's retry after an input round (round-line.ts).
+   */
+  progress?: ProgressSink,
 ) => Promise<T>;
 
 /**
@@ -28,8 +34,10 @@ export type WithRelay = <T>(
  * resources and changed lists (issue 14).
  */
 export interface SessionSink {
-  log(params: { level: LoggingLevel; logger?: string; data: unknown }): void;
-  resourceUpdated(uri: string): void;
+  /** A log line; its `_meta` already filtered (untrusted.ts noticeMeta). */
+  log(params: RelayedLog): void;
+  /** `meta`: the server's `_meta` on the update, already filtered (untrusted.ts noticeMeta). */
+  resourceUpdated(uri: string, meta?: Record<string, unknown>): void;
   /** This agent's own list changed (what a call added to its own upstream session). */
   listChanged(kind: 'resources' | 'prompts'): void;
   /** The session's own channel for server→client requests outside any call. */

@@ -22,9 +22,12 @@ export function registerFeatureHandlers(
     token: string | number | undefined,
     run: (f: FeatureContext) => Promise<T>,
   ) =>
-    withAgentProgress(ctx, token, (progress) =>
-      withRelay(ctx, (relay, signal) =>
-        run(progress ? { agent, signal, relay, progress } : { agent, signal, relay }),
+    withAgentProgress(ctx, token, (asked) =>
+      withRelay(
+        ctx,
+        (relay, signal, progress) =>
+          run(progress ? { agent, signal, relay, progress } : { agent, signal, relay }),
+        asked,
       ),
     );
   server.setRequestHandler('resources/list', async () => ({

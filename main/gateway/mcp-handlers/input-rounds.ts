@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ClientRelay, RelayRequest } from '../../tools/relay.js';
+import type { RequestLine, RoundLine } from './round-line.js';
 
 /**
  * Server→client requests to a 2026-07-28 agent (issue 14, item 2). That era
@@ -38,6 +39,8 @@ interface Round {
   abort: AbortController;
   /** Armed from each input_required answer until the agent's retry (expire). */
   timer?: NodeJS.Timeout;
+  /** The call's line to the agent request open now (round-line.ts), where it has one. */
+  line?: RoundLine | undefined;
 }
 
 export type InputRequiredAnswer = {
@@ -75,11 +78,14 @@ export class InputRounds {
     relayFor: (ask: (req: RelayRequest) => Promise<Record<string, unknown>>) => ClientRelay,
     run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
     request?: AbortController,
+    /** Where what the upstream sends during the call goes: moved to each retry (round-line.ts). */
+    line?: RoundLine,
   ): Promise<T | InputRequiredAnswer> {
     try {
       // Most calls never ask for input: the round is registered (and timed) only once it does.
       const round: Round = {
         agent,
+        line,
         next: 1,
         unsent: 0,
         // One aborted already is joined as before: the call's signal must fire after `run` starts.
@@ -115,6 +121,8 @@ export class InputRounds {
     token: string,
     responses: Record<string, unknown> | undefined,
     signal: AbortSignal,
+    /** The retry's own progress and log channel, for the rest of the call (round-line.ts). */
+    next?: RequestLine,
   ): Promise<T | InputRequiredAnswer> {
     const round = this.rounds.get(token);
     if (!round || round.agent !== agent)
@@ -133,6 +141,9 @@ export class InputRounds {
       );
     // The agent came back: the round's time limit counts again only from its next answer.
     clearTimeout(round.timer);
+    // Before the answers: the upstream call goes on once it has them, and what it sends from
+    // then on belongs on this request's stream.
+    round.line?.to(next ?? {});
     for (const [key, ask] of round.asks ?? []) {
       if (!ask.sent) continue;
       round.asks!.delete(key);
@@ -169,7 +180,11 @@ export class InputRounds {
         round.wake = undefined;
         if (joined) signal.removeEventListener('abort', cancel);
         const { outcome } = round;
-        if (!outcome) return resolve(this.ask(round));
+        if (!outcome) {
+          // This request is answered: nothing more goes on its stream (round-line.ts).
+          round.line?.to(undefined);
+          return resolve(this.ask(round));
+        }
         if (round.token) this.rounds.delete(round.token);
         if (round.timer) clearTimeout(round.timer);
         if (outcome.ok) resolve(outcome.value as T);

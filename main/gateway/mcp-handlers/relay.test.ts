@@ -16,12 +16,14 @@ async function connected(caps: Record<string, unknown>) {
   const server = new Server({ name: 'airlock', version: '1' }, { capabilities: {} });
   const client = new Client({ name: 'agent', version: '1' }, { capabilities: caps });
   const got: string[] = [];
+  const metas: unknown[] = [];
   client.setNotificationHandler('notifications/elicitation/complete', (n) => {
     got.push(n.params.elicitationId);
+    metas.push(n.params._meta);
   });
   const [a, b] = ClientMemory.createLinkedPair();
   await Promise.all([server.connect(b as never), client.connect(a)]);
-  return { server, client, got };
+  return { server, client, got, metas };
 }
 
 describe('a relay tells the agent that a URL step is complete', () => {
@@ -30,6 +32,17 @@ describe('a relay tells the agent that a URL step is complete', () => {
     sessionRelay('a', server, features).elicitationComplete!('e-1');
     await client.ping(); // delivered in order: the notification came first
     expect(got).toEqual(['e-1']);
+    await client.close();
+  });
+
+  it("with the server's _meta (filtered before it reaches the relay: untrusted.ts noticeMeta)", async () => {
+    const { server, client, got, metas } = await connected({ elicitation: { url: {} } });
+    const relay = sessionRelay('a', server, features);
+    relay.elicitationComplete!('e-3', { 'example.com/k': { n: [1] } });
+    relay.elicitationComplete!('e-4');
+    await client.ping();
+    expect(got).toEqual(['e-3', 'e-4']);
+    expect(metas).toEqual([{ 'example.com/k': { n: [1] } }, undefined]);
     await client.close();
   });
 

@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -157,7 +158,7 @@ function relayVia(
           method: req.method,
           started,
           outcome: 'error',
-          detail: err instanceof Error ? err.message.slice(0, 200) : String(err),
+          detail: err instanceof Error ? textPrefix(err.message, 200, codeUnits) : String(err),
         });
         throw err;
       } finally {
@@ -172,14 +173,20 @@ function relayVia(
  * the URL step is open (url-completions.ts), and a closure made inside would keep the call's
  * whole context (its request, its arguments) alive with it.
  */
-function completer(server: Server): (elicitationId: string) => void {
-  return (elicitationId) => completeOn(server, elicitationId);
+function completer(
+  server: Server,
+): (elicitationId: string, meta?: Record<string, unknown>) => void {
+  return (elicitationId, meta) => completeOn(server, elicitationId, meta);
 }
 
-function completeOn(server: Server, elicitationId: string): void {
+/** ElicitationCompleteNotificationParams: the id and the server's `_meta` (already filtered). */
+function completeOn(server: Server, elicitationId: string, meta?: Record<string, unknown>): void {
   const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
   if (!caps?.elicitation?.url) return;
   void server
-    .notification({ method: 'notifications/elicitation/complete', params: { elicitationId } })
+    .notification({
+      method: 'notifications/elicitation/complete',
+      params: { elicitationId, ...(meta ? { _meta: meta } : {}) },
+    })
     .catch(() => {});
 }

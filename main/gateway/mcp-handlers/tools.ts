@@ -4,7 +4,7 @@ import { callWithApprovalUrl, type UrlElicitationDeps } from './approval-url.js'
 import type { WithRelay } from './api.js';
 import { throwIfUrlRequired } from './url-required-error.js';
 import { PlainCallServer } from './call-server.js';
-import { withAgentProgress } from './agent-progress.js';
+import { withAgentProgress, type ProgressSink } from './agent-progress.js';
 import type { StartTask } from './tasks.js';
 import type { CallOptions } from '../../tools/types.js';
 
@@ -29,17 +29,21 @@ export function registerToolHandlers(
     if (task) return (await task) as never;
     // Approval waiting in MCP's own terms where the client supports it (issue 16 item 1,
     // approval-url.ts); relays of the upstream's own requests inside.
-    const answer = (progress?: (p: number, total?: number, message?: string) => void) =>
+    const answer = (asked?: ProgressSink) =>
       callWithApprovalUrl(waiting, server, ctx, (noWait) =>
-        withRelay(ctx, async (relay, signal) => {
-          const opts: CallOptions = { signal, relay };
-          if (progress) opts.progress = progress;
-          if (noWait) opts.noWait = noWait;
-          return throwIfUrlRequired(
-            await pipeline.call(agent, req.params.name, req.params.arguments, opts),
-            relay,
-          );
-        }),
+        withRelay(
+          ctx,
+          async (relay, signal, progress) => {
+            const opts: CallOptions = { signal, relay };
+            if (progress) opts.progress = progress;
+            if (noWait) opts.noWait = noWait;
+            return throwIfUrlRequired(
+              await pipeline.call(agent, req.params.name, req.params.arguments, opts),
+              relay,
+            );
+          },
+          asked,
+        ),
       );
     return withAgentProgress(ctx, req.params._meta?.progressToken, answer);
   };

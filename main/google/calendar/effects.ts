@@ -123,6 +123,24 @@ export interface OverlapSeen {
   when: string;
 }
 
+/**
+ * The agent's recurrence rules as a card shows them, read before the call checks them: a rule
+ * bare, anything else quoted (common/card-text.ts) — bare on a create's card, "x), 0 attendees"
+ * wrote the card's words.
+ */
+function rulesShown(args: Args): string {
+  let rules: string[];
+  try {
+    rules = optStrings(args, 'recurrence') ?? [];
+  } catch {
+    // Not a list of rules: the call will refuse it (validate-args.ts); shown as given, quoted.
+    rules = [JSON.stringify(args.recurrence) ?? ''];
+  }
+  return rules
+    .map((r) => quotedUnless(r, (l) => /^(?:RRULE|EXRULE|RDATE|EXDATE)[:;]/.test(l)))
+    .join(' ');
+}
+
 export function describeCreate(
   args: Args,
   cachedZone: string | undefined,
@@ -134,7 +152,7 @@ export function describeCreate(
   const when = whenFromArgs(args, knownZone(args, cachedZone), now);
   const calendar = optString(args, 'calendar_id');
   const parts = ['Create an event', when];
-  if (args.recurrence) parts.push(`repeating (${(args.recurrence as string[]).join(' ')})`);
+  if (args.recurrence) parts.push(`repeating (${rulesShown(args)})`);
   if (guests) parts.push(`${guests} attendee${guests === 1 ? '' : 's'}`);
   if (args.add_meet_link === true) parts.push('with a Google Meet link');
   parts.push(...extrasClause(args, knownZone(args, cachedZone), true));
@@ -211,10 +229,7 @@ function changeWords(
   if (add.length) out.push(`invite ${guestsShown(add)}`);
   if (remove.length) out.push(`remove ${guestsShown(remove)}`);
   if (args.add_meet_link === true) out.push('add a Meet link');
-  if (args.recurrence !== undefined)
-    out.push(
-      `recurrence → ${(optStrings(args, 'recurrence') ?? []).map((r) => quotedUnless(r, (l) => /^(?:RRULE|EXRULE|RDATE|EXDATE)[:;]/.test(l))).join(' ')}`,
-    );
+  if (args.recurrence !== undefined) out.push(`recurrence → ${rulesShown(args)}`);
   out.push(...extrasClause(args, zone, false));
   return out;
 }
@@ -358,7 +373,8 @@ export async function describeWithLookups(
  * the user would not write to is seen before the approval, not after. One line, so no address can
  * read as another line of the card.
  */
-function withGuests(text: string, guests: readonly string[]): string {
-  const one = guests.map((g) => g.replace(/\s+/g, ' '));
+export function withGuests(text: string, guests: readonly string[]): string {
+  // Quoted unless an address (common/card-text.ts): the event's guest list is its organizer's.
+  const one = guests.map((g) => quotedUnless(g, (a) => a.includes('@')));
   return one.length ? `${text}\nGuests on the event: ${one.join(', ')}` : text;
 }

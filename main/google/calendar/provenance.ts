@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import type { calendar_v3 } from '@googleapis/calendar';
 import type { CallToolResult } from '../../tools/types.js';
 import {
@@ -19,7 +20,7 @@ export function eventItem(e: Event, text: string, full: boolean): ProvenanceMeta
   const organizer = e.organizer?.email?.toLowerCase();
   const creator = e.creator?.email?.toLowerCase();
   const from = [organizer, creator].filter((a, i, all): a is string => !!a && all.indexOf(a) === i);
-  const title = (e.summary ?? '(no title)').slice(0, 80);
+  const title = textPrefix(e.summary ?? '(no title)', 80, codeUnits);
   const by = organizer ? `, organised by ${organizer}` : '';
   return {
     kind: 'event',

@@ -1,3 +1,5 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
+import { quoted, quotedId } from '../card-text.js';
 import { findAttachment } from './attachment.js';
 import { BadInput } from './compose.js';
 import type { GmailClient } from './client.js';
@@ -19,14 +21,17 @@ import { base64urlBytes, type AttachmentInfo } from './payload.js';
 
 export type MessageSpec = Extract<AttachmentSpec, { kind: 'message' }>;
 
-/** How the call names the file, for messages and the card. */
+/**
+ * How the call names the file, for messages and the card: the agent's name and id quoted
+ * (common/card-text.ts), so neither writes the card's words.
+ */
 export function pickLabel(spec: MessageSpec): string {
   return spec.attachmentId !== undefined
-    ? `the attachment with id ${short(spec.attachmentId)}`
-    : `"${spec.filename}"`;
+    ? `the attachment with id ${quotedId(short(spec.attachmentId))}`
+    : quoted(spec.filename);
 }
 
-const short = (id: string) => (id.length > 24 ? `${id.slice(0, 20)}…` : id);
+const short = (id: string) => (id.length > 24 ? `${textPrefix(id, 20, codeUnits)}…` : id);
 
 /** The part, from what Airlock has read; undefined for an id not yet resolved (resolvePick). */
 export function knownPick(src: AttachmentSource, spec: MessageSpec): AttachmentInfo | undefined {
@@ -53,11 +58,11 @@ export async function resolvePick(
   if (known) return { att: known };
   const id = spec.attachmentId!;
   const { messageId } = spec;
-  const names = src.atts.map((a) => `"${a.filename}"`).join(', ');
+  const names = src.atts.map((a) => quoted(a.filename)).join(', ');
   if (src.atts.length === 0) throw new BadInput(`Message ${messageId} has no attachments.`);
   const notHere = () =>
     new BadInput(
-      `Message ${messageId} has no attachment with id ${short(id)}. Its attachments: ${names}; name one by filename.`,
+      `Message ${messageId} has no attachment with id ${quotedId(short(id))}. Its attachments: ${names}; name one by filename.`,
     );
   const bytes = await download(client, messageId, id).catch((err: unknown) => {
     throw isMissing(err) ? notHere() : err;
@@ -71,7 +76,7 @@ export async function resolvePick(
   const kinds = new Set(same.map((a) => `${a.filename}\0${a.mimeType}`));
   if (kinds.size > 1)
     throw new BadInput(
-      `The attachment with id ${short(id)} of message ${messageId} has the same content as ${same.map((a) => `"${a.filename}"`).join(', ')}; name one by filename.`,
+      `The attachment with id ${short(id)} of message ${messageId} has the same content as ${same.map((a) => quoted(a.filename)).join(', ')}; name one by filename.`,
     );
   const att = same[0]!;
   (src.ids ??= new Map()).set(id, att.partId);

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '../../tools/types.js';
 import { extractAttachment, kindOf } from '../content/extract.js';
 import { formatBytes, pageNote, pageOf } from '../content/text.js';
+import { quoted } from '../card-text.js';
 import { BadInput } from './compose.js';
 import { int, str, type GmailCallContext } from './context.js';
 import {
@@ -37,7 +38,7 @@ export function findAttachment(
   if (hit) return hit;
   if (atts.length === 0) throw new BadInput(`Message ${messageId} has no attachments.`);
   throw new BadInput(
-    `Message ${messageId} has no attachment named "${w}". Its attachments: ${atts.map((a) => `"${a.filename}"`).join(', ')}.`,
+    `Message ${messageId} has no attachment named ${quoted(w)}. Its attachments: ${atts.map((a) => quoted(a.filename)).join(', ')}.`,
   );
 }
 

@@ -119,7 +119,7 @@ describe('attachments: the card and the composed MIME agree', () => {
           const size =
             CALENDAR.has(a.mimeType) && spec.kind === 'inline' ? spec.content.length : bytes.length;
           return {
-            line: `Attachment: given by the agent (${a.mimeType}, ${formatBytes(size)}), named ${quoted(a.filename ?? '')}`,
+            line: `Attachment: given by the agent (${quoted(a.mimeType)}, ${formatBytes(size)}), named ${quoted(a.filename ?? '')}`,
             bytes: bytes.toString('base64'),
           };
         });

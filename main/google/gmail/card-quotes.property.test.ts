@@ -246,7 +246,7 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
         };
         expectFactsFixed(fromMessage, (v) => `, named ${quoted(safeName(v))}`, n1);
         expect(fromMessage('v0')).toBe(
-          'Attachment: from message m2 from “Grace <g@x.test>” (application/pdf, 9 B), subject “Q3”, named “v0”',
+          'Attachment: from message m2 from “Grace <g@x.test>” (“application/pdf”, 9 B), subject “Q3”, named “v0”',
         );
         // The agent's own file: a name the check takes (no controls or separators).
         const given = (name: string) =>
@@ -255,7 +255,7 @@ describe('property: a Gmail card’s quoted values change nothing before them', 
             'Attachment:',
           );
         expectFactsFixed(given, (v) => `, named ${quoted(v)}`, safeName(n2));
-        expect(given('v0')).toBe('Attachment: given by the agent (text/plain, 5 B), named “v0”');
+        expect(given('v0')).toBe('Attachment: given by the agent (“text/plain”, 5 B), named “v0”');
       }),
       { numRuns: 300 },
     );

@@ -14,7 +14,7 @@ import {
   type Body,
   type Part,
 } from './payload.js';
-import { cardLine } from '../card-text.js';
+import { cardLine, quoted } from '../card-text.js';
 
 /**
  * A draft as it would go out (users.drafts.get, format=full;
@@ -115,12 +115,19 @@ export function previewLines(text: string): string[] {
   return shown;
 }
 
+/**
+ * A file a draft holds, as a card names it: its name and type are whoever wrote the draft's
+ * (a draft saved elsewhere, a forwarded stranger's file), so both are quoted (common/card-text.ts)
+ * — bare, a type `application/pdf, 1 KB); Attachment: x.pdf (` wrote a second file on the card.
+ */
+function attachmentShown(a: AttachmentInfo): string {
+  return `${quoted(a.filename)} (${quoted(a.mimeType)}, ${formatBytes(a.size)})`;
+}
+
 export function attachmentsLine(atts: readonly AttachmentInfo[]): string {
   if (atts.length === 0) return '';
   return cardLine(
-    `Attachments (${atts.length}): ${atts
-      .map((a) => `${a.filename} (${a.mimeType}, ${formatBytes(a.size)})`)
-      .join('; ')}`,
+    `Attachments (${atts.length}): ${atts.map((a) => attachmentShown(a)).join('; ')}`,
   );
 }
 
@@ -137,9 +144,7 @@ export function headerLines(v: DraftView): string[] {
     `Subject: ${v.subject || '(no subject)'}`,
     v.inReplyTo ? `In reply to: ${v.inReplyTo} (thread ${v.threadId})` : '',
     // One "Attachment:" line each, so the card lays them out as fields (renderer summary.ts).
-    ...v.attachments.map(
-      (a) => `Attachment: ${a.filename} (${a.mimeType}, ${formatBytes(a.size)})`,
-    ),
+    ...v.attachments.map((a) => `Attachment: ${attachmentShown(a)}`),
   ]
     .filter(Boolean)
     .map(cardLine);

@@ -17,7 +17,7 @@ import { describeLabelChange, labelWithCounts } from './label-admin.js';
 import type { Label, LabelDirectory } from './labels.js';
 import { describeModify, messageIds } from './modify.js';
 import { header } from './payload.js';
-import { cardLine, quoted } from '../card-text.js';
+import { cardLine, quoted, quotedId } from '../card-text.js';
 import { describeCompose, parseCompose } from './send.js';
 import { attachmentSource, type AttachmentSource } from './outgoing-attachments.js';
 import type { SendAsNames } from './send-as.js';
@@ -85,18 +85,18 @@ export class GmailEffects {
       );
     if (tool === 'gmail_send_draft') {
       if (!view)
-        return `Send draft ${draftId} from ${account} — the recipients see it immediately. Airlock could not read the draft, so its content is not shown: check it in Gmail first.`;
+        return `Send draft ${quotedId(draftId)} from ${account} — the recipients see it immediately. Airlock could not read the draft, so its content is not shown: check it in Gmail first.`;
       // A call bound to a version (`message_id`, call-content.ts) sends that version or nothing:
       // the card shows it, or says the send will fail. One that is not bound sends the version
       // shown last (the checks could not read the draft).
       const bound = args.message_id !== undefined ? (str(args.message_id)?.trim() ?? '') : null;
       if (bound !== null && bound !== view.messageId)
-        return `Send draft ${draftId} from ${account} — this call will FAIL and nothing will be sent: the draft changed after Airlock checked it (now message ${view.messageId}, the call is for ${bound || 'no version'}).`;
+        return `Send draft ${quotedId(draftId)} from ${account} — this call will FAIL and nothing will be sent: the draft changed after Airlock checked it (now message ${quotedId(view.messageId)}, the call is for ${bound ? quotedId(bound) : 'no version'}).`;
       if (bound === null) this.d.drafts.markShown(account, view);
       if (!hasRecipients(view))
-        return `Send draft ${draftId} from ${account} — this call will FAIL and nothing will be sent: the draft has no recipient.`;
+        return `Send draft ${quotedId(draftId)} from ${account} — this call will FAIL and nothing will be sent: the draft has no recipient.`;
       return [
-        `Send draft ${draftId} from ${account} — the recipients see it immediately.`,
+        `Send draft ${quotedId(draftId)} from ${account} — the recipients see it immediately.`,
         ...headerLines(view),
         '',
         ...previewOf(view),
@@ -104,7 +104,7 @@ export class GmailEffects {
     }
     if (tool === 'gmail_delete_draft')
       return [
-        `Delete draft ${draftId} in ${account} for good (Gmail keeps no deleted drafts in the Trash).`,
+        `Delete draft ${quotedId(draftId)} in ${account} for good (Gmail keeps no deleted drafts in the Trash).`,
         ...(view ? [draftNamed(view), attachmentsLine(view.attachments)].filter(Boolean) : []),
       ].join('\n');
     if (LABEL_TOOLS.has(tool))

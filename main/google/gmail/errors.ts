@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import { GoogleToolError } from '../account-access.js';
 import { classify, rateLimitWait, type FailureKind, type GoogleFailure } from '../failure.js';
 
@@ -34,7 +35,7 @@ export function toToolError(
   f: GoogleFailure = classify(err),
 ): GoogleToolError {
   if (err instanceof GoogleToolError) return err;
-  const detail = f.message.replace(/\s+/g, ' ').slice(0, 300);
+  const detail = textPrefix(f.message.replace(/\s+/g, ' '), 300, codeUnits);
   const gmail = (message: string) => new GmailApiError(f.kind, message);
   switch (f.kind) {
     case 'aborted':

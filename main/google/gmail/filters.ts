@@ -1,5 +1,5 @@
 import type { gmail_v1 } from '@googleapis/gmail';
-import { cardLine, quoted, quotedUnless } from '../card-text.js';
+import { cardLine, quoted, quotedId, quotedUnless } from '../card-text.js';
 import type { CallContent, CallToolResult } from '../../tools/types.js';
 import { BadInput, parseAddresses } from './compose.js';
 import { str, strings, type GmailCallContext } from './context.js';
@@ -108,7 +108,7 @@ export function standingEffect(args: Record<string, unknown>): string | null {
     return null;
   }
   const parts = [
-    f.forward ? `forwards matching mail to ${f.forward}` : '',
+    f.forward ? `forwards matching mail to ${quotedUnless(f.forward, (a) => a.includes('@'))}` : '',
     f.addSystem.includes('TRASH') ? 'moves matching mail to the Trash' : '',
   ].filter(Boolean);
   return parts.length ? `This filter ${parts.join(' and ')} from now on.` : null;
@@ -226,7 +226,7 @@ export function describeDeleteFilter(
   name: (id: string) => string,
 ): string {
   return cardLine(
-    `Delete Gmail filter ${quotedUnless(id, () => true)} in ${account}. Mail it already handled stays as it is.${f ? ` From now on new mail is no longer ${filterCardWords(f, name)}` : ''}`,
+    `Delete Gmail filter ${quotedId(id)} in ${account}. Mail it already handled stays as it is.${f ? ` From now on new mail is no longer ${filterCardWords(f, name)}` : ''}`,
   );
 }
 

@@ -270,7 +270,7 @@ describe('approval text of the draft tools', () => {
         'To: Carol Baker <carol@example.org>',
         'Bcc: audit@example.com',
         'Subject: Figures',
-        'Attachment: q3.csv (text/csv, 8 B)',
+        'Attachment: “q3.csv” (“text/csv”, 8 B)',
         '',
         ...Array.from({ length: 15 }, (_, i) => `row ${i + 1}`),
         '[… 3 more lines]',
@@ -291,14 +291,14 @@ describe('approval text of the draft tools', () => {
         'Shorter',
         '',
         'Replaces: the draft to “Carol Baker <carol@example.org>”, subject “Figures”',
-        'Attachments (1): q3.csv (text/csv, 8 B) — removed by this change.',
+        'Attachments (1): “q3.csv” (“text/csv”, 8 B) — removed by this change.',
       ].join('\n'),
     );
     expect(await t.source.describeEffectAsync('gmail_delete_draft', { draft_id: id })).toBe(
       [
         `Delete draft ${id} in alice@example.com for good (Gmail keeps no deleted drafts in the Trash).`,
         'The draft to “Carol Baker <carol@example.org>”, subject “Figures”',
-        'Attachments (1): q3.csv (text/csv, 8 B)',
+        'Attachments (1): “q3.csv” (“text/csv”, 8 B)',
       ].join('\n'),
     );
     expect(t.fake.count((q) => q.method !== 'GET')).toBe(0);

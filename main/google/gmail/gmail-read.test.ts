@@ -186,7 +186,7 @@ describe('gmail_read_attachment', () => {
     });
     expect(r.isError).toBe(true);
     expect(r.text).toContain(
-      'has no attachment named "invoice.xlsx". Its attachments: "invoice-2024-0042.pdf", "Project Plan.docx", "site-photo.png", "totals.csv".',
+      'has no attachment named “invoice.xlsx”. Its attachments: “invoice-2024-0042.pdf”, “Project Plan.docx”, “site-photo.png”, “totals.csv”.',
     );
   });
 

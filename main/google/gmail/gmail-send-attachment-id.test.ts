@@ -43,7 +43,7 @@ describe('attachments by attachment_id', () => {
     const args = { ...base, attachments: [{ message_id, attachment_id }] };
     expect(await t.source.precheck('gmail_send', args, signal())).toBeNull();
     expect(await t.source.describeEffectAsync('gmail_send', args)).toContain(
-      `Attachment: from message ${message_id} from “Grace Accounts <accounts@northwind.example>” (text/csv, 52 B), subject “Invoice and project plan”, named “totals.csv”`,
+      `Attachment: from message ${message_id} from “Grace Accounts <accounts@northwind.example>” (“text/csv”, 52 B), subject “Invoice and project plan”, named “totals.csv”`,
     );
     const r = await t.call('gmail_send', args);
     expect(r.isError, r.text).toBe(false);
@@ -79,7 +79,7 @@ describe('attachments by attachment_id', () => {
       { ...base, attachments: [{ message_id, attachment_id: 'ANGjdJ_not_an_id' }] },
     ]) {
       const refusal = await t.source.precheck('gmail_send', args, signal());
-      expect(refusal).toMatch(/^Message \S+ has no attachment with id ANGjdJ/);
+      expect(refusal).toMatch(/^Message \S+ has no attachment with id “?ANGjdJ/);
       const r = await t.call('gmail_send', args);
       expect(r.isError).toBe(true);
     }
@@ -107,7 +107,7 @@ describe('attachments by attachment_id', () => {
       attachments: [{ message_id: id, attachment_id }],
     });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/same content as "a\.csv", "b\.csv"; name one by filename/);
+    expect(r.text).toMatch(/same content as “a\.csv”, “b\.csv”; name one by filename/);
     expect(t.fake.sent).toHaveLength(0);
   });
 });

@@ -38,10 +38,10 @@ describe('gmail_send with attachments', () => {
     expect(await t.source.precheck('gmail_send', args, new AbortController().signal)).toBeNull();
     const card = await t.source.describeEffectAsync('gmail_send', args);
     expect(card).toContain(
-      `Attachment: from message ${id} from “Grace Accounts <accounts@northwind.example>” (text/csv, 52 B), subject “Invoice and project plan”, named “totals.csv”`,
+      `Attachment: from message ${id} from “Grace Accounts <accounts@northwind.example>” (“text/csv”, 52 B), subject “Invoice and project plan”, named “totals.csv”`,
     );
     expect(card).toContain(
-      'Attachment: given by the agent (text/plain, 6 B), named “Überblick – 2024.txt”',
+      'Attachment: given by the agent (“text/plain”, 6 B), named “Überblick – 2024.txt”',
     );
     // The attachment lines sit with the headers, before the body (the card lays them out as fields).
     expect(card.split('\n\n')[0]).toContain('named “totals.csv”');
@@ -71,7 +71,7 @@ describe('gmail_send with attachments', () => {
     expect(created.isError).toBe(false);
     const draftId = /draft id (\S+),/.exec(created.text)![1]!;
     const got = await t.call('gmail_get_draft', { draft_id: draftId });
-    expect(got.text).toContain('Attachment: site-photo.png (image/png, 1.2 KB)');
+    expect(got.text).toContain('Attachment: “site-photo.png” (“image/png”, 1.2 KB)');
 
     const updated = await t.call('gmail_update_draft', {
       draft_id: draftId,
@@ -81,7 +81,7 @@ describe('gmail_send with attachments', () => {
     });
     expect(updated.isError).toBe(false);
     const again = await t.call('gmail_get_draft', { draft_id: draftId });
-    expect(again.text).toContain('Attachment: a.csv (text/csv, 52 B)');
+    expect(again.text).toContain('Attachment: “a.csv” (“text/csv”, 52 B)');
     expect(again.text).not.toContain('site-photo.png');
 
     // A draft's own file is kept by naming it again from the draft's current message.
@@ -94,7 +94,7 @@ describe('gmail_send with attachments', () => {
     });
     expect(kept.isError).toBe(false);
     const third = await t.call('gmail_get_draft', { draft_id: draftId });
-    expect(third.text).toContain('Attachment: a.csv (text/csv, 52 B)');
+    expect(third.text).toContain('Attachment: “a.csv” (“text/csv”, 52 B)');
     expect(third.text).toContain('Same file, new text.');
   });
 
@@ -154,7 +154,7 @@ describe('gmail_send with attachments', () => {
       'There is no message with id 18f2a4c1b0fffff0 in alice@example.com (the message an attachment is taken from). Use the exact id from gmail_search or gmail_read; nothing was changed.',
     );
     expect(await check([{ message_id: t.ids.attachments.id, filename: 'budget.xlsx' }])).toMatch(
-      /^Message \w+ has no attachment named "budget\.xlsx"\. Its attachments: "invoice-2024-0042\.pdf", /,
+      /^Message \w+ has no attachment named “budget\.xlsx”\. Its attachments: “invoice-2024-0042\.pdf”, /,
     );
     expect(await check([{ message_id: t.ids.receipt.id, filename: 'x.pdf' }])).toMatch(
       /has no attachments\.$/,

@@ -246,7 +246,7 @@ describe('approval text (describeEffect)', () => {
         remove_labels: ['UNREAD'],
       }),
     ).toBe(
-      'Change labels on 1 message in alice@example.com: add STARRED; remove UNREAD\n- message 18f2a4c1b0fffff0',
+      'Change labels on 1 message in alice@example.com: add “STARRED”; remove “UNREAD”\n- message 18f2a4c1b0fffff0',
     );
   });
 });

@@ -2,7 +2,7 @@ import type { CallToolResult } from '../../tools/types.js';
 import type { SeenMessages } from './cache.js';
 import { BadInput } from './compose.js';
 import { strings, type GmailCallContext } from './context.js';
-import { cardLine, quoted } from '../card-text.js';
+import { cardLine, quoted, quotedId } from '../card-text.js';
 
 export const MAX_MESSAGES_PER_CHANGE = 100;
 
@@ -124,6 +124,9 @@ export async function trash(
   };
 }
 
+/** The agent's label names, quoted as every card value is: bare, "x; remove INBOX" wrote the change. */
+const labelsShown = (v: unknown) => strings(v).map(quoted).join(', ');
+
 function messagesLine(account: string, ids: string[], seen: SeenMessages): string {
   const shown = ids.slice(0, 10).map((id) => {
     const m = seen.get(account, id);
@@ -132,8 +135,8 @@ function messagesLine(account: string, ids: string[], seen: SeenMessages): strin
     // subject last, so a subject closing its quote cannot write another message's id.
     return cardLine(
       m
-        ? `- message ${id} from ${quoted(m.from)}, subject ${quoted(m.subject || '(no subject)')}`
-        : `- message ${id}`,
+        ? `- message ${quotedId(id)} from ${quoted(m.from)}, subject ${quoted(m.subject || '(no subject)')}`
+        : `- message ${quotedId(id)}`,
     );
   });
   if (ids.length > 10) shown.push(`- … and ${ids.length - 10} more`);
@@ -160,6 +163,6 @@ export function describeModify(
       ? `Move ${n} in ${account} to the Trash (recoverable for 30 days):`
       : tool === 'gmail_archive'
         ? `Archive ${n} in ${account} (remove from the Inbox):`
-        : `Change labels on ${n} in ${account}: ${[strings(args.add_labels).length ? `add ${strings(args.add_labels).join(', ')}` : '', strings(args.remove_labels).length ? `remove ${strings(args.remove_labels).join(', ')}` : ''].filter(Boolean).join('; ')}`;
+        : `Change labels on ${n} in ${account}: ${[strings(args.add_labels).length ? `add ${labelsShown(args.add_labels)}` : '', strings(args.remove_labels).length ? `remove ${labelsShown(args.remove_labels)}` : ''].filter(Boolean).join('; ')}`;
   return `${cardLine(head)}\n${messagesLine(account, ids, seen)}`;
 }

@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import { createHash } from 'node:crypto';
 import { formatBytes } from '../content/text.js';
 import { knownPick, pickLabel, resolvePick } from './attachment-pick.js';
@@ -7,7 +8,7 @@ import { BadInput, MAX_MESSAGE_BYTES } from './compose.js';
 import type { GmailCallContext } from './context.js';
 import { isMissing, noSuchMessages } from './errors.js';
 import { base64urlBytes, header, type AttachmentInfo } from './payload.js';
-import { cardLine, quoted } from '../card-text.js';
+import { cardLine, quoted, quotedId } from '../card-text.js';
 
 /**
  * Attachments on outgoing mail (issue 33 item 2, the write side): each is taken from a message of
@@ -83,11 +84,11 @@ export function checkFilename(name: unknown, where: string): string {
 
 /** A message's own file name, made safe to send and shown as made (a stranger chose it). */
 export function safeName(name: string): string {
-  const cleaned = replaceUnsafe(name, '_').trim().slice(0, 255);
+  const cleaned = textPrefix(replaceUnsafe(name, '_').trim(), 255, codeUnits);
   return cleaned && cleaned !== '.' && cleaned !== '..' ? cleaned : 'attachment';
 }
 
-const printable = (s: string) => replaceUnsafe(s, '?').slice(0, 80);
+const printable = (s: string) => textPrefix(replaceUnsafe(s, '?'), 80, codeUnits);
 
 /** The `attachments` argument → specs; throws BadInput before anything reaches Gmail. */
 export function parseAttachments(value: unknown): AttachmentSpec[] {
@@ -273,7 +274,7 @@ export function attachmentLines(
     // (card-quotes.property.test.ts).
     if (spec.kind === 'inline')
       return cardLine(
-        `Attachment: given by the agent (${spec.mimeType}, ${formatBytes(spec.content.length)}), named ${quoted(spec.filename)}`,
+        `Attachment: given by the agent (${quoted(spec.mimeType)}, ${formatBytes(spec.content.length)}), named ${quoted(spec.filename)}`,
       );
     const src = sources.get(account, spec.messageId);
     let att: AttachmentInfo | undefined;
@@ -281,19 +282,19 @@ export function attachmentLines(
       att = src ? knownPick(src, spec) : undefined;
     } catch (err) {
       return cardLine(
-        `Attachment: ${pickLabel(spec)} of message ${spec.messageId} — this call will FAIL: ${(err as Error).message}`,
+        `Attachment: ${pickLabel(spec)} of message ${quotedId(spec.messageId)} — this call will FAIL: ${(err as Error).message}`,
       );
     }
     // The sender wrote the message's subject, name and types: one line each (card-text.ts).
     if (!src)
       return cardLine(
-        `Attachment: from message ${spec.messageId} (not yet read), ${pickLabel(spec)}`,
+        `Attachment: from message ${quotedId(spec.messageId)} (not yet read), ${pickLabel(spec)}`,
       );
-    const from = `Attachment: from message ${spec.messageId} from ${src.from ? quoted(src.from) : 'an unknown sender'}`;
+    const from = `Attachment: from message ${quotedId(spec.messageId)} from ${src.from ? quoted(src.from) : 'an unknown sender'}`;
     const subject = `subject ${quoted(src.subject || '(no subject)')}`;
     return cardLine(
       att
-        ? `${from} (${att.mimeType}, ${formatBytes(att.size)}), ${subject}, named ${quoted(safeName(att.filename))}`
+        ? `${from} (${quoted(att.mimeType)}, ${formatBytes(att.size)}), ${subject}, named ${quoted(safeName(att.filename))}`
         : `${from} (name and type not yet read), ${subject}, ${pickLabel(spec)}`,
     );
   });

@@ -9,6 +9,7 @@
  * an author is a stranger is decided by the taint check against the user's
  * circle, not here.
  */
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import { addressParser } from 'postal-mime';
 import {
   PROVENANCE_META_KEY,
@@ -73,7 +74,8 @@ export function mailItem(
   const replyTo = addressesOf(header(p, 'reply-to'));
   const replyToNamedOtherwise = addressesNamedOtherwise(header(p, 'reply-to'));
   // A thread is named by its first message's subject, as Gmail shows it.
-  const subject = (place.thread ? place.thread.subject : header(p, 'subject'))?.trim().slice(0, 80);
+  const whole = (place.thread ? place.thread.subject : header(p, 'subject'))?.trim();
+  const subject = whole === undefined ? undefined : textPrefix(whole, 80, codeUnits);
   const who = from[0] ?? replyTo[0] ?? 'an unknown sender';
   const quoted = subject ? ` ("${subject}")` : '';
   const label = place.thread
@@ -124,7 +126,7 @@ export function draftItem(
   const s = subject?.trim();
   return {
     kind: 'mail',
-    label: `a draft in ${account}${s ? ` ("${s.slice(0, 80)}")` : ''}`,
+    label: `a draft in ${account}${s ? ` ("${textPrefix(s, 80, codeUnits)}")` : ''}`,
     ref: draftId,
     from: [account],
     private: true,

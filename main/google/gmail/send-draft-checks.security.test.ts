@@ -168,7 +168,7 @@ describe('attachments count as content for the taint check', () => {
       'The call sends the attachment "totals.csv" of a message from accounts@northwind.example ("Invoice and project plan") to new@other.example, which you have not sent to before.',
     );
     expect(out?.effect).toMatch(
-      /Attachment: from message \S+ from .* \(text\/csv, 52 B\), .*named “totals\.csv”/,
+      /Attachment: from message \S+ from .* \(“text\/csv”, 52 B\), .*named “totals\.csv”/,
     );
     const back = await asked('gmail_send', {
       ...base,

@@ -24,7 +24,7 @@ import {
   type OutgoingAttachment,
 } from './outgoing-attachments.js';
 import type { Recent } from './cache.js';
-import { cardLine, quoted } from '../card-text.js';
+import { cardLine, quoted, quotedId } from '../card-text.js';
 import { header } from './payload.js';
 import { draftRequest, sendRequest } from './upload.js';
 
@@ -213,7 +213,7 @@ export function describeCompose(
   const head = {
     send: `Send an email from ${account} — the recipient sees it immediately.`,
     draft: `Create a draft in ${account} (not sent).`,
-    update: `Replace draft ${replacing?.draftId ?? ''} in ${account} with this message (not sent).`,
+    update: `Replace draft ${quotedId(replacing?.draftId ?? '')} in ${account} with this message (not sent).`,
   }[kind];
   let input: ComposeInput;
   try {
@@ -234,15 +234,15 @@ export function describeCompose(
     const subject =
       input.subject?.trim() || orig
         ? replySubject(orig?.subject, input.subject)
-        : `Re: <the subject of message ${input.replyTo}>`;
+        : `Re: <the subject of message ${quotedId(input.replyTo)}>`;
     lines.push(`Subject: ${cardLine(subject)}`);
     // The message first, its subject (a stranger's, quoted) last: closing its quote mid-line
     // it wrote another sender or message id (card-quotes.property.test.ts).
     lines.push(
       cardLine(
         orig
-          ? `In reply to: message ${input.replyTo} (same thread) from ${quoted(orig.from)}, subject ${quoted(orig.subject)}`
-          : `In reply to: message ${input.replyTo} (same thread)`,
+          ? `In reply to: message ${quotedId(input.replyTo)} (same thread) from ${quoted(orig.from)}, subject ${quoted(orig.subject)}`
+          : `In reply to: message ${quotedId(input.replyTo)} (same thread)`,
       ),
     );
   } else if (input.subject?.trim() || kind !== 'update') {

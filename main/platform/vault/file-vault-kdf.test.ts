@@ -3,19 +3,18 @@ import {
   copyFileSync,
   existsSync,
   linkSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FileVault, VAULT_FILE } from './file-vault.js';
 import { createKeyFile } from './key-source.js';
 import { keyMaterial } from './vault-kdf.js';
+import { tempDir } from '../../../test-support/temp-dir.js';
 
 /**
  * Issue 34 (cold start): a key file of Airlock's own key material is turned into the vault key by
@@ -24,7 +23,7 @@ import { keyMaterial } from './vault-kdf.js';
  * with node:crypto alone; an old scrypt key-file vault is re-keyed on its next write and every
  * secret survives (a fast-check model, with a held-out part); an edited header fails closed.
  */
-const dir = () => mkdtempSync(join(tmpdir(), 'airlock-vault-kdf-'));
+const dir = () => tempDir('airlock-vault-kdf-');
 const FAST = { N: 2 ** 15, r: 8, p: 1 };
 const INFO = 'airlock-vault v1 aes-256-gcm key';
 

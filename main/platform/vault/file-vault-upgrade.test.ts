@@ -1,17 +1,10 @@
 import { createCipheriv, randomBytes, scryptSync } from 'node:crypto';
-import {
-  copyFileSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileVault, VAULT_FILE } from './file-vault.js';
 import { KDF_BOUNDS, KDF_DEFAULTS } from './vault-format.js';
+import { tempDir } from '../../../test-support/temp-dir.js';
 
 /**
  * Issue 27, item 2: the file vault must survive every write. A file from
@@ -19,7 +12,7 @@ import { KDF_BOUNDS, KDF_DEFAULTS } from './vault-format.js';
  * again; a tampered header cannot make Airlock spend unbounded memory or time;
  * a write that dies before its rename leaves the old file readable.
  */
-const dir = () => mkdtempSync(join(tmpdir(), 'airlock-vault-upgrade-'));
+const dir = () => tempDir('airlock-vault-upgrade-');
 const PASS = 'correct horse battery staple';
 /** The cheapest parameters the vault accepts: tests inject them to stay fast. */
 const FAST = { N: KDF_BOUNDS.N.min, r: KDF_BOUNDS.r.min, p: KDF_BOUNDS.p.min };

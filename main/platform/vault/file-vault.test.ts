@@ -1,23 +1,15 @@
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultKeyFile, FileVault, VAULT_FILE } from './file-vault.js';
 import { SelectedVault } from './select.js';
 import { MemoryVault, VaultError } from './vault.js';
 import { KDF_BOUNDS } from './vault-format.js';
+import { tempDir } from '../../../test-support/temp-dir.js';
 
 /** The cheapest parameters the vault accepts (file-vault-upgrade.test.ts covers the defaults). */
 const FAST = { N: KDF_BOUNDS.N.min, r: KDF_BOUNDS.r.min, p: KDF_BOUNDS.p.min };
-const dir = () => mkdtempSync(join(tmpdir(), 'airlock-filevault-'));
+const dir = () => tempDir('airlock-filevault-');
 
 /** Every file under `root`, recursively. */
 function files(root: string): string[] {

@@ -1,17 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test-support/temp-dir.js';
 
 /**
  * The Secret Service dies while answering one of Airlock's calls, on a real
@@ -53,7 +46,7 @@ function killQuietly(pid: number, signal: NodeJS.Signals): void {
 
 describe.skipIf(!real)('KeyringVault when the Secret Service dies mid-call', () => {
   it('starts the service again and finishes the call, on the same keyring', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'airlock-keyring-restart-'));
+    const home = tempDir('airlock-keyring-restart-');
     mkdirSync(join(home, 'services'));
     mkdirSync(join(home, 'data'));
     mkdirSync(join(home, 'run'), { mode: 0o700 });

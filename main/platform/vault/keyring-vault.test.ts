@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classifyKeyringError, keychainFix, KeyringVault } from './keyring-vault.js';
+import { tempDir } from '../../../test-support/temp-dir.js';
 
 /**
  * Against the real OS keychain: gnome-keyring on a session D-Bus, started by
@@ -17,7 +16,7 @@ if (!real)
     'keyring-vault.test: skipping real-keychain cases: run under scripts/with-keyring.sh (npm test does)',
   );
 
-const unique = () => mkdtempSync(join(tmpdir(), 'airlock-vault-'));
+const unique = () => tempDir('airlock-vault-');
 
 describe.skipIf(!real)('KeyringVault on a real Secret Service', () => {
   it('stores, reads, overwrites and deletes a secret', async () => {

@@ -1,12 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import { removeStaleTemps, writeFileAtomic } from '../atomic-file.js';
 import { FileVault, VAULT_FILE } from './file-vault.js';
 import { KDF_BOUNDS } from './vault-format.js';
+import { tempDir } from '../../../test-support/temp-dir.js';
 
 /**
  * Red-team wave, redteam2 F3. A write of the file vault goes to `vault.enc.<pid>.<hex>.tmp`, then
@@ -24,14 +24,14 @@ const TOKEN = 'gho_removed_token_0123456789';
 
 /** Opens a copy of `file` as a vault with the same passphrase: what anyone with the key reads. */
 async function readsAsVault(file: string): Promise<string | null> {
-  const other = mkdtempSync(join(tmpdir(), 'airlock-stale-open-'));
+  const other = tempDir('airlock-stale-open-');
   copyFileSync(file, join(other, VAULT_FILE));
   return new FileVault({ dataDir: other, env, kdf: FAST }).get('remote:gh:bearer');
 }
 
 describe('a crashed write of the file vault', () => {
   it('leaves no copy of a secret removed since', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'airlock-stale-'));
+    const dataDir = tempDir('airlock-stale-');
     const vault = new FileVault({ dataDir, env, kdf: FAST });
     await vault.set('remote:gh:bearer', TOKEN);
     // What kill -9 between writing the temp and renaming it leaves: a process gone, and one
@@ -58,7 +58,7 @@ describe('a crashed write of the file vault', () => {
   });
 
   it('settings and the other files written whole are tidied the same way', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-stale-settings-'));
+    const dir = tempDir('airlock-stale-settings-');
     const gone = spawnSync(process.execPath, ['-e', '']).pid!;
     writeFileAtomic(join(dir, 'settings.json'), '{}\n');
     copyFileSync(join(dir, 'settings.json'), join(dir, `settings.json.${gone}.0a1b2c3d.tmp`));
@@ -67,7 +67,7 @@ describe('a crashed write of the file vault', () => {
   });
 
   it("never takes this process's own temp while it is being written", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'airlock-stale-own-'));
+    const dataDir = tempDir('airlock-stale-own-');
     // Another vault object's tidying runs while this one's write is between temp and rename.
     const vault = new FileVault({
       dataDir,
@@ -82,7 +82,7 @@ describe('a crashed write of the file vault', () => {
 
 describe('a leftover that cannot be removed', () => {
   it('fails no write: the file is written, the leftover stays', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-stale-stuck-'));
+    const dir = tempDir('airlock-stale-stuck-');
     const gone = spawnSync(process.execPath, ['-e', '']).pid!;
     // A directory under a stale temp's name: rmSync without recursive refuses it (as EACCES would).
     const stuck = `settings.json.${gone}.0a1b2c3d.tmp`;

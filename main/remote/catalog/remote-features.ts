@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import type {
   CompleteRequestParams,
   CompleteResult,
@@ -13,6 +14,7 @@ import type {
 import type { Logger } from '../../platform/log.js';
 import type { Redactor } from '../connection/redact.js';
 import { inRelayScope } from '../relay/relay-scope.js';
+import { gotPrompt, listedPrompt, listedResource, listedTemplate } from './listed-words.js';
 import { serverProgress } from '../server-progress.js';
 import { UNTRUSTED_META_KEY, withoutUpstreamIdentity } from '../../tools/untrusted.js';
 import { isServerAnswer, type Upstream } from '../upstream/upstream.js';
@@ -115,7 +117,14 @@ export async function listFeatures(up: Upstream, timeoutMs: number): Promise<Fea
       throw new ListLimitError(
         `the server lists ${list.length} ${what}; Airlock takes at most ${limit} from one server`,
       );
-  return { resources, templates, prompts, ...(cut ? { cut } : {}) };
+  // Taken in here, for both protocol eras: every display string and `_meta` as the server's
+  // (listed-words.ts, docs/security.md R-1).
+  return {
+    resources: resources.map(listedResource),
+    templates: templates.map(listedTemplate),
+    prompts: prompts.map(listedPrompt),
+    ...(cut ? { cut } : {}),
+  };
 }
 
 /**
@@ -186,7 +195,7 @@ export class RemoteFeatures {
     const r = await inRelayScope(ctx, () =>
       up.client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, this.requestOptions(ctx)),
     );
-    return this.marked(withoutUpstreamIdentity(r as GetPromptResult));
+    return this.marked(withoutUpstreamIdentity(gotPrompt(r as GetPromptResult)));
   }
 
   /**
@@ -199,7 +208,11 @@ export class RemoteFeatures {
     const o: RequestOptions = { signal: ctx.signal, timeout: this.timeoutMs };
     if (ctx.progress) {
       const r = this.redactor;
-      o.onprogress = serverProgress(this.label, (m) => (r ? r.text(m) : m), ctx.progress);
+      o.onprogress = serverProgress(
+        this.label,
+        { text: (m) => (r ? r.text(m) : m), value: (x) => (r ? r.result(x) : x) },
+        ctx.progress,
+      );
       o.resetTimeoutOnProgress = true;
       // Progress resets the idle bound, so a server that keeps reporting would hold the read
       // open forever: the whole request is bounded as a call is (callMaxMs, remote-calls.ts).
@@ -474,19 +487,24 @@ export class RemoteFeatures {
     this.logger.warn('remote server refused a request', {
       server: this.label,
       request: what,
-      error: err instanceof Error ? err.message.slice(0, 200) : String(err),
+      error: err instanceof Error ? textPrefix(err.message, 200, codeUnits) : String(err),
     });
   }
 }
 
 /** A notice's upstream words redacted; `call` (the agent's relay) is ours and is kept as it is. */
 function redactedNotice(n: SourceNotice, redact: <T extends object>(x: T) => T): SourceNotice {
-  if (n.kind === 'resource-updated') return { ...n, uri: redact({ uri: n.uri }).uri };
+  // The server's `_meta` is its words too: a credential it echoes there is redacted as in `data`.
+  if (n.kind === 'resource-updated') {
+    const words = redact({ uri: n.uri, _meta: n._meta });
+    return { ...n, uri: words.uri, ...(words._meta !== undefined ? { _meta: words._meta } : {}) };
+  }
   if (n.kind !== 'log') return n;
-  const words = redact({ data: n.data, logger: n.logger });
+  const words = redact({ data: n.data, logger: n.logger, _meta: n._meta });
   return {
     ...n,
     data: words.data,
     ...(words.logger !== undefined ? { logger: words.logger } : {}),
+    ...(words._meta !== undefined ? { _meta: words._meta } : {}),
   };
 }

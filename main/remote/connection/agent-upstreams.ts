@@ -152,6 +152,7 @@ export class AgentUpstreams {
       timeoutMs: this.o.t.connectMs,
       clientVersion: this.o.version,
       ...(this.o.resolve ? { resolve: this.o.resolve } : {}),
+      ...(conn.pin ? { pin: conn.pin } : {}),
       ...(shared ? { only: shared.transport } : {}),
       onNotice: (n) => {
         if (n.kind === 'log' || n.kind === 'resource-updated')
@@ -166,7 +167,8 @@ export class AgentUpstreams {
         ...(this.o.relayAllowed ? { allowed: this.o.relayAllowed } : {}),
         ...(this.o.redact ? { redact: this.o.redact } : {}),
       }),
-      onElicitationComplete: (id) => this.o.completions.complete(id),
+      onElicitationComplete: (id, meta) =>
+        this.o.completions.complete(id, meta && this.o.redact ? this.o.redact(meta) : meta),
       onClose: () => {
         if (holder.up) void this.sessions.drop(holder.up);
       },

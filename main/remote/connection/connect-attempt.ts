@@ -56,6 +56,8 @@ export async function connectAndList(
     redact?: <T extends object>(x: T) => T;
     /** The resolver the connection connects by (address-guard.ts); the system's by default. */
     resolve?: Resolver;
+    /** Ends a local server's start under way (UpstreamOptions.signal). */
+    signal?: AbortSignal;
   },
   holder: Opening,
   on: ConnectionEvents,
@@ -76,7 +78,9 @@ export async function connectAndList(
       ...(o.relayAllowed ? { allowed: o.relayAllowed } : {}),
       ...(o.redact ? { redact: o.redact } : {}),
     }),
-    onElicitationComplete: (id) => o.completions.complete(id),
+    // The server's `_meta` is its words: redacted as a relayed request's are.
+    onElicitationComplete: (id, meta) =>
+      o.completions.complete(id, meta && o.redact ? o.redact(meta) : meta),
     onError: (err) => {
       if (holder.up) on.error(holder.up, err);
     },
@@ -85,7 +89,9 @@ export async function connectAndList(
     },
     ...(o.conn.auth ? { authProvider: o.conn.auth } : {}),
     ...(o.conn.stdio ? { stdio: o.conn.stdio } : {}),
+    ...(o.conn.pin ? { pin: o.conn.pin } : {}),
     ...(o.resolve ? { resolve: o.resolve } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
   });
   holder.up = up;
   const [tools, lists] = await Promise.all([

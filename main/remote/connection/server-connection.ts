@@ -50,6 +50,8 @@ export class ServerConnection {
   private shared: Upstream | null = null;
   private gen = 0;
   private connecting: Promise<void> | null = null;
+  /** The attempts under way, each with what ends its local server's start (UpstreamOptions.signal). */
+  private readonly underway = new Map<AbortController, Promise<void>>();
   private readonly retry: RestartTimer;
   private readonly outage: OutageLog;
   private stopped = false;
@@ -197,11 +199,31 @@ export class ServerConnection {
       (u): u is Upstream => u !== null,
     );
     this.shared = null;
-    await Promise.all([...all.map((u) => u.close()), this.sessions.closeAll()]);
+    // An attempt still starting a local server ends it the normal way and is waited for, as the
+    // shared connection is closed: the stop-everything safety net after this (stdio-config.ts end)
+    // only SIGKILLs, and met every server still starting — all of them when `airlock serve` found
+    // its port taken right after starting them. A URL attempt ends by its own bound.
+    const starting = this.conn.stdio ? [...this.underway.values()] : [];
+    for (const abort of this.underway.keys()) abort.abort();
+    await Promise.all([
+      ...all.map((u) => u.close()),
+      this.sessions.closeAll(),
+      ...starting.map((a) => a.catch(() => {})),
+    ]);
   }
 
-  private async attempt(gen: number): Promise<void> {
+  private attempt(gen: number): Promise<void> {
+    const abort = new AbortController();
+    const run = this.attemptWith(gen, abort.signal);
+    this.underway.set(abort, run);
+    void run.finally(() => this.underway.delete(abort));
+    return run;
+  }
+
+  private async attemptWith(gen: number, signal: AbortSignal): Promise<void> {
     const holder: Opening = {};
+    // Connected but still reading its lists: closed now (gracefully), not when the lists are read.
+    signal.addEventListener('abort', () => void holder.up?.close().catch(() => {}), { once: true });
     try {
       const opts = {
         conn: this.conn,
@@ -212,6 +234,7 @@ export class ServerConnection {
         relayAllowed: this.relayAllowed,
         redact: <T extends object>(x: T) => this.redactor.result(x),
         ...(this.o.resolve ? { resolve: this.o.resolve } : {}),
+        signal,
       };
       const { up, tools, lists } = await connectAndList(opts, holder, {
         toolsChanged: (u) => void this.catalog.refreshTools(gen, u),
@@ -241,6 +264,8 @@ export class ServerConnection {
       this.retry.reset();
       this.outage.recovered();
       this.conn.auth?.connected();
+      // The class of the address it was reached at, kept for the next connections (address-pin.ts).
+      this.conn.pin?.connected();
       this.o.logger.info('remote server connected', {
         server: this.label,
         transport: up.transport,

@@ -4,6 +4,7 @@ import type { SchemaWorkerPool } from '../../tools/schema-worker-pool.js';
 import type { OAuthSession } from '../oauth/session.js';
 import type { StdioTarget } from '../stdio/connect-stdio.js';
 import type { Resolver } from '../http/address-guard.js';
+import type { AddressPin } from '../http/address-pin.js';
 
 /** What a source needs to reach its server; `headers` carries the secrets (Authorization included). */
 export interface RemoteConnection {
@@ -16,6 +17,8 @@ export interface RemoteConnection {
   auth?: OAuthSession;
   /** A local server (issue 15, main/remote/stdio/): the process to start instead of `url`. */
   stdio?: StdioTarget;
+  /** Where a server named by a host name was first reached (http/address-pin.ts). */
+  pin?: AddressPin;
 }
 
 export interface RemoteSourceOptions {

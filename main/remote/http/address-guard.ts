@@ -10,6 +10,7 @@
  */
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { isLoopback } from '../../tools/relay-label.js';
+import type { AddressPin } from './address-pin.js';
 
 /**
  * `local`: this computer; `link-local`: 169.254/16, fe80::/10 and the cloud metadata services'
@@ -89,21 +90,33 @@ export function classifyAddress(ip: string): AddressClass | undefined {
 /** The classes a connection may not reach, and what to call the place in an error. */
 export interface AddressRule {
   refused: ReadonlySet<AddressClass>;
+  /**
+   * The server's recorded class (address-pin.ts), for the connection to a server named by a host
+   * name: recorded `public`, private addresses are refused too; none recorded yet, the socket is
+   * handed one class only — the most public in the answer — and the pin is told which.
+   */
+  pin?: AddressPin;
 }
 
 export const ANYWHERE: AddressRule = { refused: new Set() };
+
+/** Whether `rule` refuses an address of class `cls` (its fixed classes, and its pin's). */
+export function refuses(rule: AddressRule, cls: AddressClass): boolean {
+  return rule.refused.has(cls) || (cls === 'private' && rule.pin?.reach === 'public');
+}
 
 /**
  * The rule for the connection to a server at the URL the user gave: anywhere it names itself (an
  * IP literal, or `localhost`, is the user's own choice), but a host name may not lead to this
  * computer or to link-local addresses — a name's owner chooses what it resolves to, and may
  * change it between two connections. Names on the user's network (10/8, 192.168/16, …) stay
- * allowed: a server on the LAN is a server the user added.
+ * allowed: a server on the LAN is a server the user added — when it was first reached there
+ * (`pin`, address-pin.ts): a name first reached at a public address may not lead to the network.
  */
-export function connectionRule(serverUrl: string): AddressRule {
+export function connectionRule(serverUrl: string, pin?: AddressPin): AddressRule {
   const host = hostOf(serverUrl);
   if (host === undefined || isLoopback(host) || isIP(host) !== 0) return ANYWHERE;
-  return { refused: new Set(['local', 'link-local']) };
+  return { refused: new Set(['local', 'link-local']), ...(pin ? { pin } : {}) };
 }
 
 /** Where a server is, as the endpoints its metadata names are judged against (endpointRule). */
@@ -112,14 +125,21 @@ export type ServerReach = 'local' | 'link-local' | 'private' | 'public';
 /**
  * Where the MCP server at `serverUrl` is: its literal host's class, or — for a name — `public`
  * when any address it resolves to is public, else `private` (a name on this computer counts as
- * the network, not as this computer: connectionRule refuses that connection anyway).
+ * the network, not as this computer: connectionRule refuses that connection anyway). A name
+ * recorded `public` (address-pin.ts) is public whatever it resolves to now: its rebinding to the
+ * network must not widen what its metadata may name either.
  */
-export async function serverReach(serverUrl: string, resolve: Resolver): Promise<ServerReach> {
+export async function serverReach(
+  serverUrl: string,
+  resolve: Resolver,
+  pin?: AddressPin,
+): Promise<ServerReach> {
   const host = hostOf(serverUrl);
   if (host === undefined) return 'public';
   if (isLoopback(host)) return 'local';
   const literal = classifyAddress(host);
   if (literal) return literal;
+  if (pin?.reach === 'public') return 'public';
   try {
     const all = await resolve(host);
     return all.some((a) => classifyAddress(a.address) === 'public') ? 'public' : 'private';
@@ -172,7 +192,7 @@ const PLACE: Record<AddressClass, string> = {
 /** The refusal for an IP-literal host (never looked up, so `guardedLookup` does not see it). */
 export function refusedLiteral(hostname: string, rule: AddressRule): AddressRefused | undefined {
   const cls = classifyAddress(hostname);
-  if (cls === undefined || !rule.refused.has(cls)) return undefined;
+  if (cls === undefined || !refuses(rule, cls)) return undefined;
   const bare = hostname.replace(/^\[|\]$/g, '');
   return new AddressRefused(bare, bare, cls);
 }
@@ -187,7 +207,7 @@ export async function refusedHost(
   rule: AddressRule,
   resolve: Resolver,
 ): Promise<AddressRefused | undefined> {
-  if (rule.refused.size === 0) return undefined;
+  if (rule.refused.size === 0 && !rule.pin) return undefined;
   if (classifyAddress(hostname) !== undefined) return refusedLiteral(hostname, rule);
   let found: ResolvedAddress[];
   try {
@@ -197,7 +217,7 @@ export async function refusedHost(
   }
   for (const a of found) {
     const cls = classifyAddress(a.address);
-    if (cls && rule.refused.has(cls)) return new AddressRefused(hostname, a.address, cls);
+    if (cls && refuses(rule, cls)) return new AddressRefused(hostname, a.address, cls);
   }
   return undefined;
 }
@@ -211,6 +231,10 @@ export async function refusedHost(
  * multicast DNS (`nas.local`) often answers an IPv6 link-local address beside its IPv4 one, and a
  * rebinding answer mixing a public and a local address still reaches only the public one.
  * Honors `options.all` and `options.family` as dns.lookup does.
+ *
+ * With a pin that has no class yet (address-pin.ts), only the addresses of the most public class
+ * left are handed on — a name answering both 93.184.215.14 and 192.168.1.1 is reached at the
+ * public one — so the class the socket connects at is known, and the pin is told it.
  */
 export function guardedLookup(rule: AddressRule, resolve: Resolver): LookupFunction {
   return (hostname, options, callback) => {
@@ -221,12 +245,19 @@ export function guardedLookup(rule: AddressRule, resolve: Resolver): LookupFunct
         const answer =
           family === 4 || family === 6 ? found.filter((a) => a.family === family) : found;
         let refusal: AddressRefused | undefined;
-        const all = answer.filter((a) => {
+        let all = answer.filter((a) => {
           const cls = classifyAddress(a.address);
-          if (!cls || !rule.refused.has(cls)) return true;
+          if (!cls || !refuses(rule, cls)) return true;
           refusal ??= new AddressRefused(hostname, a.address, cls);
           return false;
         });
+        const pin = rule.pin;
+        if (pin && pin.reach === undefined && all.length > 0) {
+          const pub = all.filter((a) => classifyAddress(a.address) === 'public');
+          if (pub.length > 0) all = pub;
+          const cls = classifyAddress(all[0]!.address);
+          if (cls) pin.handed(cls);
+        }
         if (all.length === 0 && refusal) return callback(refusal, '', 0);
         if (all.length === 0)
           return callback(

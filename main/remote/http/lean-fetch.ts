@@ -358,7 +358,7 @@ function send(
   return new Promise<Response>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason as Error);
     if (own?.aborted) return resolve(new LeanResponse(url.href, null) as unknown as Response);
-    const { agent, request } = agentFor(url);
+    const { agent, request } = agentFor(url, lookup);
     const w = where(url);
     const options: RequestOptions = { ...w.target, method, headers: headList(headers, w), agent };
     if (lookup) options.lookup = lookup;

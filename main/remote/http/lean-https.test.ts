@@ -1,14 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Logger } from '../../platform/log.js';
 import { RemoteSource } from '../remote-source.js';
 import { cannedMcp } from '../../../test-support/canned-upstream.js';
+import { tempDir } from '../../../test-support/temp-dir.js';
 
 /**
  * The lean upstream leg over TLS (issue 20): remote MCP servers are nearly all HTTPS. A
@@ -34,7 +34,7 @@ const defaultCAs = tls.getCACertificates('default');
 
 beforeAll(async () => {
   if (!openssl) return;
-  dir = mkdtempSync(join(tmpdir(), 'airlock-tls-'));
+  dir = tempDir('airlock-tls-');
   execFileSync(
     'openssl',
     [

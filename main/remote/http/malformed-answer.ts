@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { MALFORMED_ANSWER, MALFORMED_ANSWER_MARK } from './lean-transport.js';
 
@@ -8,12 +9,12 @@ import { MALFORMED_ANSWER, MALFORMED_ANSWER_MARK } from './lean-transport.js';
  */
 export function malformedAnswer(err: unknown): string | undefined {
   if (err instanceof SdkError && err.code === SdkErrorCode.InvalidResult)
-    return err.message.slice(0, 300);
+    return textPrefix(err.message, 300, codeUnits);
   if (
     err instanceof ProtocolError &&
     (err.data as Record<string, unknown> | undefined)?.[MALFORMED_ANSWER] === MALFORMED_ANSWER_MARK
   )
-    return err.message.slice(0, 300);
+    return textPrefix(err.message, 300, codeUnits);
   if (err instanceof Error && /ZodError/.test(err.name)) {
     const issues = (err as Error & { issues?: { path?: unknown[]; message?: string }[] }).issues;
     const first = issues?.[0];

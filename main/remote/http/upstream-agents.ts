@@ -1,6 +1,6 @@
 /** The upstream leg's keep-alive agents and request targets (lean-fetch.ts, issue 20 and 34). */
 import type { Agent, IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
+import type { LookupFunction, Socket } from 'node:net';
 import { http } from '../../platform/node-http.js';
 
 let httpAgent: Agent | undefined;
@@ -62,8 +62,39 @@ interface Client {
 let httpClient: Client | undefined;
 let httpsClient: Client | undefined;
 
-/** Keep-alive agents, one per scheme, made on first use (node:https loads TLS). */
-export function agentFor(url: URL): Client {
+/**
+ * A judged connection's agents (a `lookup` given: a server named by a host name), per lookup —
+ * that is, per connection attempt (upstream.ts makes one per attempt). node:http's pool is keyed
+ * by host and port (Agent.getName), and a socket taken from it is not looked up again: a shared
+ * pool would hand a server recorded public (address-pin.ts) an idle socket that another rule
+ * let onto the user's network — another server at the same host and port recorded private, a
+ * probe, or this server's own earlier attempt under an answer since changed. The same keep-alive
+ * within the connection, as for the unjudged ones.
+ */
+const judged = new WeakMap<LookupFunction, { http?: Client; https?: Client }>();
+
+function judgedAgentFor(url: URL, lookup: LookupFunction): Client {
+  let own = judged.get(lookup);
+  if (!own) judged.set(lookup, (own = {}));
+  if (url.protocol === 'https:') {
+    const https = process.getBuiltinModule('node:https');
+    return (own.https ??= {
+      agent: agent(new https.Agent({ keepAlive: true })),
+      request: https.request,
+    });
+  }
+  return (own.http ??= {
+    agent: agent(new http.Agent({ keepAlive: true })),
+    request: http.request,
+  });
+}
+
+/**
+ * Keep-alive agents, one per scheme, made on first use (node:https loads TLS); for a judged
+ * connection (`lookup`), that connection's own (judgedAgentFor).
+ */
+export function agentFor(url: URL, lookup?: LookupFunction): Client {
+  if (lookup) return judgedAgentFor(url, lookup);
   if (url.protocol === 'https:') {
     if (httpsClient) return httpsClient;
     const https = process.getBuiltinModule('node:https');

@@ -19,6 +19,7 @@ import {
   type Resolver,
   type ServerReach,
 } from '../http/address-guard.js';
+import type { AddressPin } from '../http/address-pin.js';
 import { pinnedFetch } from '../http/pinned-fetch.js';
 import { LoginError } from './errors.js';
 
@@ -113,6 +114,12 @@ export interface GuardedFetchOptions {
   /** A fetch to send through instead of the pinned one (tests); every hop is still judged first. */
   fetch?: FetchLike;
   resolve?: Resolver;
+  /**
+   * Where the MCP server was first reached (address-pin.ts): its own origin's requests (the token
+   * refresh of a server that is its own authorization server) follow the connection's rule, and
+   * a server recorded public keeps its endpoints off the network however its name resolves now.
+   */
+  pin?: AddressPin;
 }
 
 /** Redirect hops a GET of the sign-in follows (metadata documents behind a redirect). */
@@ -139,8 +146,8 @@ export function guardedFetch(
   let reach: Promise<ServerReach> | undefined;
   const ruleFor = async (url: URL): Promise<AddressRule> =>
     url.origin === own
-      ? connectionRule(serverUrl)
-      : endpointRule(await (reach ??= serverReach(serverUrl, resolve)));
+      ? connectionRule(serverUrl, o.pin)
+      : endpointRule(await (reach ??= serverReach(serverUrl, resolve, o.pin)));
   return async (input, init) => {
     let url = new URL(String(input instanceof Request ? input.url : input));
     const method = (init?.method ?? 'GET').toUpperCase();

@@ -7,8 +7,9 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Logger } from '../../platform/log.js';
 import { endpointRule, serverReach, systemResolver, type Resolver } from '../http/address-guard.js';
+import type { AddressPin } from '../http/address-pin.js';
 import { followAuthorization } from './auto-follow.js';
-import { sanitize, type LoginErrorCode } from './errors.js';
+import { LoginError, sanitize, type LoginErrorCode } from './errors.js';
 import { LoopbackListener, type RedirectPage } from '../../platform/loopback-redirect.js';
 import {
   checkAuthorizationHost,
@@ -38,11 +39,18 @@ export interface LoginFlowOptions {
   fetch?: FetchLike;
   /** The resolver the sign-in's requests connect by (address-guard.ts); the system's by default. */
   resolve?: Resolver;
+  /** Where the server was first reached (address-pin.ts), judged as its connection judges it. */
+  pin?: AddressPin;
   /** Testing aid (probe --oauth-auto): follow the authorization redirects without a browser. */
   autoFollow?: boolean;
   logger?: Logger;
   /** Called on every status change. */
   onUpdate?: (flow: LoginFlow) => void;
+  /**
+   * Takes the credentials of `serverUrl` (its path or query; url-secrets.ts) out of an error's
+   * text: the SDK's discovery errors quote the metadata address, which carries the server's path.
+   */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -81,11 +89,26 @@ export class LoginFlow {
     return guardedFetch(this.o.name, this.o.serverUrl, {
       ...(this.o.fetch ? { fetch: this.o.fetch } : {}),
       ...(this.o.resolve ? { resolve: this.o.resolve } : {}),
+      ...(this.o.pin ? { pin: this.o.pin } : {}),
     });
   }
 
   /** Runs discovery and registration and opens the listener; afterwards `authUrl` is set. Throws LoginError. */
   async start(): Promise<void> {
+    try {
+      await this.begin();
+    } catch (err) {
+      if (err instanceof LoginError) throw new LoginError(err.code, this.redact(err.message));
+      if (err instanceof Error) err.message = this.redact(err.message);
+      throw err;
+    }
+  }
+
+  private redact(text: string): string {
+    return this.o.redact ? this.o.redact(text) : text;
+  }
+
+  private async begin(): Promise<void> {
     const serverUrl = new URL(this.o.serverUrl);
     const resourceMetadataUrl = this.o.hints?.resourceMetadataUrl
       ? new URL(this.o.hints.resourceMetadataUrl)
@@ -93,7 +116,7 @@ export class LoginFlow {
     this.info = await discoverServer(this.o.name, serverUrl, resourceMetadataUrl, this.fetchFn);
     // How far in the server's metadata may send the sign-in: no further than the server is.
     const resolve = this.o.resolve ?? systemResolver;
-    const rule = endpointRule(await serverReach(this.o.serverUrl, resolve));
+    const rule = endpointRule(await serverReach(this.o.serverUrl, resolve, this.o.pin));
     const md = usableMetadata(this.o.name, this.info, this.o.serverUrl, rule);
     await checkAuthorizationHost(this.o.name, md, rule, resolve);
 
@@ -231,7 +254,7 @@ export class LoginFlow {
     if (this.status === 'signed-in' || this.status === 'failed' || this.status === 'cancelled')
       return;
     this.status = status;
-    this.error = error;
+    this.error = error && { ...error, message: this.redact(error.message) };
     clearTimeout(this.timer);
     this.listener?.close();
     if (error)

@@ -1,11 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AIRLOCK_BIN as AIRLOCK, buildDist } from '../../../test-support/build.js';
+import { tempDir } from '../../../test-support/temp-dir.js';
 
 /**
  * Issue 10, "Must hold": the MCP conformance suite's client `auth/*`
@@ -78,7 +76,7 @@ describe('MCP conformance suite, client auth scenarios (2025-11-25), with `airlo
   it.each(SCENARIOS)(
     '%s',
     async (scenario, probeArgs) => {
-      const cwd = mkdtempSync(join(tmpdir(), 'airlock-conformance-auth-')); // results/ lands here
+      const cwd = tempDir('airlock-conformance-auth-'); // results/ lands here
       // The suite splits --command on spaces, runs it through a shell and appends the server URL.
       const command =
         `${process.execPath} ${AIRLOCK} remote probe --oauth-auto ${probeArgs}`.trim();

@@ -18,6 +18,7 @@ import {
 } from './errors.js';
 import { guardedFetch, secureEndpoint } from './login-discovery.js';
 import type { Resolver } from '../http/address-guard.js';
+import type { AddressPin } from '../http/address-pin.js';
 import { revokeGrant } from './revoke.js';
 import { authView } from './view.js';
 import type { OAuthRecord, OAuthStore } from './store.js';
@@ -40,6 +41,8 @@ export interface OAuthSessionOptions {
   fetch?: FetchLike;
   /** The resolver the guarded requests connect by (address-guard.ts); the system's by default. */
   resolve?: Resolver;
+  /** Where the server was first reached (address-pin.ts): its token requests follow it too. */
+  pin?: AddressPin;
   now?: () => number;
   /** `remote probe --oauth-auto`: sign in on the spot instead of reporting "sign-in required". */
   signIn?: (hints: LoginHints) => Promise<void>;
@@ -71,6 +74,7 @@ export class OAuthSession implements AuthProvider {
   private required: { reason?: string; scope?: string } | null = null;
   private hints: LoginHints = {};
   private serverUrl: string;
+  private pin: AddressPin | undefined;
 
   /**
    * The refresh, the revocation and the metadata reads of a 401, judged as a sign-in's requests are
@@ -80,10 +84,12 @@ export class OAuthSession implements AuthProvider {
     guardedFetch(new URL(this.serverUrl).host, this.serverUrl, {
       ...(this.o.fetch ? { fetch: this.o.fetch } : {}),
       ...(this.o.resolve ? { resolve: this.o.resolve } : {}),
+      ...(this.pin ? { pin: this.pin } : {}),
     })(input, init);
 
   constructor(private readonly o: OAuthSessionOptions) {
     this.serverUrl = o.serverUrl;
+    this.pin = o.pin;
     this.refresher = new TokenRefresher({
       store: o.store,
       fetch: this.fetch,
@@ -99,10 +105,22 @@ export class OAuthSession implements AuthProvider {
     return this.o.store;
   }
 
-  /** Loads the record and drops tokens issued for another URL. */
-  async load(serverUrl = this.serverUrl): Promise<void> {
+  /** The URL this session acts on (the real one, credentials in its path or query included). */
+  get url(): string {
+    return this.serverUrl;
+  }
+
+  /**
+   * Loads the record and drops tokens issued for another URL. A record bound to `formerly` (the
+   * same server's URL as settings show it, credentials masked) is rebound to `serverUrl` whole.
+   * `pin`: the server's, which a new URL replaces (RemoteManager.pinFor).
+   */
+  async load(serverUrl = this.serverUrl, formerly?: string, pin = this.pin): Promise<void> {
     this.serverUrl = serverUrl;
-    const rec = await this.o.store.load();
+    this.pin = pin;
+    let rec = await this.o.store.load();
+    if (rec && formerly !== undefined && rec.serverUrl === formerly && formerly !== serverUrl)
+      rec = await this.o.store.update((r) => (r ? { ...r, serverUrl } : r));
     if (rec && rec.serverUrl !== serverUrl && (rec.tokens || rec.resource)) {
       // Tokens are bound to the resource they were issued for: never send them to another server.
       await this.o.store.update((r) => (r ? { v: 1, serverUrl, ...pick(r) } : r));

@@ -30,6 +30,28 @@ describe('UrlCompletions', () => {
     expect(c.announces).toBe(true);
   });
 
+  it("the server's _meta goes with the completion, also one that overtook the answer", () => {
+    const c = new UrlCompletions();
+    const got: [string, unknown][] = [];
+    const r: ClientRelay = {
+      agent: 'a',
+      refusal: () => null,
+      request: async () => ({}),
+      elicitationComplete: (id, meta) => void got.push([id, meta]),
+    };
+    c.sent('x', r);
+    c.complete('x', { 'example.com/k': 1 });
+    c.complete('early', { 'example.com/k': 2 });
+    c.complete('plain');
+    c.sent('early', r);
+    c.sent('plain', r);
+    expect(got).toEqual([
+      ['x', { 'example.com/k': 1 }],
+      ['early', { 'example.com/k': 2 }],
+      ['plain', undefined],
+    ]);
+  });
+
   it('a completion that overtook the agent’s answer is passed on when the elicitation is noted', () => {
     const c = new UrlCompletions();
     const a = relay();

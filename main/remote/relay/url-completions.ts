@@ -17,6 +17,8 @@ export class UrlCompletions {
   /** Completed ids (recently), and completions that came before their elicitation was noted. */
   private readonly done = new Map<string, number>();
   private readonly early = new Map<string, number>();
+  /** The server's `_meta` on an early completion, for as long as `early` keeps its id. */
+  private readonly earlyMeta = new Map<string, Record<string, unknown>>();
   private readonly now: () => number;
   private readonly ttlMs: number;
   private readonly max: number;
@@ -41,7 +43,9 @@ export class UrlCompletions {
   sent(elicitationId: string, relay: ClientRelay): void {
     this.prune();
     if (this.early.delete(elicitationId)) {
-      relay.elicitationComplete?.(elicitationId);
+      const meta = this.earlyMeta.get(elicitationId);
+      this.earlyMeta.delete(elicitationId);
+      relay.elicitationComplete?.(elicitationId, meta);
       bounded(this.done, elicitationId, this.now(), this.max);
       return;
     }
@@ -57,18 +61,25 @@ export class UrlCompletions {
     }
   }
 
-  /** The server says the step is done: the agent is told, and a call waiting on it goes on. */
-  complete(elicitationId: string): void {
+  /**
+   * The server says the step is done: the agent is told, with the server's `_meta` (filtered:
+   * untrusted.ts noticeMeta), and a call waiting on it goes on.
+   */
+  complete(elicitationId: string, meta?: Record<string, unknown>): void {
     this.seen = true;
     this.prune();
     const entry = this.open.get(elicitationId);
     if (!entry) {
-      if (!this.done.has(elicitationId)) bounded(this.early, elicitationId, this.now(), 64);
+      if (!this.done.has(elicitationId)) {
+        bounded(this.early, elicitationId, this.now(), 64);
+        if (meta) this.earlyMeta.set(elicitationId, meta);
+        this.sweepEarlyMeta();
+      }
       return;
     }
     this.open.delete(elicitationId);
     bounded(this.done, elicitationId, this.now(), this.max);
-    entry.notify?.(elicitationId);
+    entry.notify?.(elicitationId, meta);
     for (const w of entry.waiters) w(true);
   }
 
@@ -117,6 +128,12 @@ export class UrlCompletions {
         if (at > cutoff) break;
         map.delete(id);
       }
+    this.sweepEarlyMeta();
+  }
+
+  /** An early completion's `_meta` goes with its id (at most 64: `early`'s bound). */
+  private sweepEarlyMeta(): void {
+    for (const id of this.earlyMeta.keys()) if (!this.early.has(id)) this.earlyMeta.delete(id);
   }
 }
 
@@ -131,7 +148,7 @@ type Waiter = (completed: boolean) => void;
 
 interface Entry {
   /** Only the agent's notifier: the relay itself holds its call's whole context. */
-  notify: ((elicitationId: string) => void) | undefined;
+  notify: ClientRelay['elicitationComplete'];
   at: number;
   waiters: Set<Waiter>;
 }

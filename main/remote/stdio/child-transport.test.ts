@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChildProcessTransport, STDERR_AFTER_EXIT_MS } from './child-transport.js';
 import { childEnv } from './env.js';
+import { tempDir } from '../../../test-support/temp-dir.js';
 
 /**
  * A server that fails at start says why: its last stderr lines are in the error the user sees,
@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 function fifo(): string {
-  const p = join(mkdtempSync(join(tmpdir(), 'airlock-transport-')), 'go');
+  const p = join(tempDir('airlock-transport-'), 'go');
   execFileSync('mkfifo', [p]);
   return p;
 }

@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { connectWithin } from '../upstream/connect-within.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
@@ -45,7 +46,7 @@ async function startAndConnect(o: UpstreamOptions, t: StdioTarget): Promise<Upst
   } catch (err) {
     if (!(err instanceof EraProbeFailed)) throw err;
     // Airlock ended this server meanwhile (removed, disabled, stopping): no second process.
-    if (t.processLog.epoch !== epoch) throw err.cause as Error;
+    if (t.processLog.epoch !== epoch || o.signal?.aborted) throw err.cause as Error;
     // A server that could not take the 2026 era probe (some exit on any request before
     // `initialize`) gets a fresh process and the 2025 handshake.
     return attempt(o, { ...t, legacy: true });
@@ -89,6 +90,11 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
   client.onclose = () => {
     if (!closing) o.onClose?.();
   };
+  // Stopped while starting: the process ends the normal way (transport.close: stdin, SIGTERM, the
+  // grace, SIGKILL), which also fails the handshake below.
+  const stop = () => void transport.close().catch(() => {});
+  o.signal?.addEventListener('abort', stop, { once: true });
+  if (o.signal?.aborted) stop();
   try {
     await connectWithin(
       client,
@@ -100,6 +106,7 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
         ),
     );
   } catch (err) {
+    o.signal?.removeEventListener('abort', stop);
     closing = true;
     await client.close().catch(() => {});
     await transport.close().catch(() => {});
@@ -109,6 +116,8 @@ async function attempt(o: UpstreamOptions, t: StdioTarget): Promise<Upstream> {
       throw new EraProbeFailed(why.message, { cause: why });
     throw why;
   }
+  // Connected: from here a stop closes the connection (ServerConnection.stop), as for any other.
+  o.signal?.removeEventListener('abort', stop);
   return {
     client,
     transport: 'stdio',
@@ -129,5 +138,7 @@ function tailOf(m: StdioProcessLog): string {
 
 function startFailure(err: unknown, m: StdioProcessLog): StdioError {
   const message = err instanceof Error ? err.message : String(err);
-  return new StdioError(`did not start: ${m.redact(message).slice(0, 200)}${tailOf(m)}`);
+  return new StdioError(
+    `did not start: ${textPrefix(m.redact(message), 200, codeUnits)}${tailOf(m)}`,
+  );
 }

@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import type { Logger } from '../../platform/log.js';
 
 /** What the server list shows about a local server's process (RemoteView.process). */
@@ -18,7 +19,7 @@ const LINE_CHARS = 300;
 /** `text` cut to `max` characters at a word boundary where there is one near, marked with "…". */
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;
-  const head = text.slice(0, max - 1);
+  const head = textPrefix(text, max - 1, codeUnits);
   const space = head.lastIndexOf(' ');
   return (space > max * 0.6 ? head.slice(0, space) : head) + '…';
 }

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatRemote } from '../../cli/remote.js';
 import { startRemoteApp } from '../../../test-support/remote-app.js';
+import { tempDir } from '../../../test-support/temp-dir.js';
 
 /**
  * Issue 29, item 6: behind a proxy, `npx` in a local server needs the proxy and CA settings.
@@ -26,7 +26,7 @@ describe('local servers get the proxy and CA settings', () => {
     vi.stubEnv('SSL_CERT_FILE', '/etc/ssl/certs/ca-certificates.crt');
     const t = await startRemoteApp();
     cleanup.push(() => t.stop());
-    const out = join(mkdtempSync(join(tmpdir(), 'airlock-proxy-env-')), 'env.json');
+    const out = join(tempDir('airlock-proxy-env-'), 'env.json');
     // Like npx behind a proxy that refuses: says what it used on stderr and quits.
     const dumper = `require('node:fs').writeFileSync(process.env.OUT, JSON.stringify(process.env));console.error('npm error proxy ' + process.env.HTTPS_PROXY);process.exit(1)`;
     const v = await t.app.control.addRemote({

@@ -1,13 +1,5 @@
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it, vi } from 'vitest';
@@ -24,6 +16,7 @@ import {
 } from '../../../test-support/remote-app.js';
 import { groupRunning } from './process-group.js';
 import { envKey } from './stdio-config.js';
+import { tempDir } from '../../../test-support/temp-dir.js';
 
 /**
  * Issue 15, "Must hold": local stdio servers (server-everything in stdio
@@ -53,7 +46,7 @@ const text = (r: { content?: unknown }) =>
   ((r.content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
 /** A local server that starts, says "warming up" on stderr, and never answers; its pid goes to pidFile. */
 function silentServer() {
-  const pidFile = join(mkdtempSync(join(tmpdir(), 'airlock-silent-')), 'pid');
+  const pidFile = join(tempDir('airlock-silent-'), 'pid');
   const code = `require('node:fs').appendFileSync(${JSON.stringify(pidFile)}, process.pid + '\\n'); console.error('warming up'); setInterval(() => {}, 1000);`;
   // Its pids are read from outside, so it runs without a PID namespace (the test's app has no
   // bubblewrap, and this server is allowed to run unsandboxed).
@@ -113,7 +106,7 @@ describe('local stdio servers', () => {
   });
 
   it('server-filesystem on a temp dir: read-only call, write with approval; killed → restarted; Airlock stopped → no process', async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'airlock-fs-')));
+    const dir = realpathSync(tempDir('airlock-fs-'));
     writeFileSync(join(dir, 'hello.txt'), 'hello from disk');
     const t = await airlock();
     const added = await t.app.control.addRemote({
@@ -161,7 +154,7 @@ describe('local stdio servers', () => {
   });
 
   it('a launcher and the server it starts (npx-style) end together on removal', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-launcher-'));
+    const dir = tempDir('airlock-launcher-');
     const pidFile = join(dir, 'server.pid');
     // Like npx: the process Airlock starts runs the real server as its own child on the same stdio.
     const launcher = `const c = require('node:child_process').spawn(process.execPath, [${JSON.stringify(EVERYTHING)}, 'stdio'], { stdio: 'inherit' });
@@ -211,7 +204,7 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
     try {
       const secret = 'sk-secret-value-123456';
       const dumper = `const fs=require('node:fs');fs.writeFileSync(process.env.OUT, JSON.stringify(process.env));console.error('token is ' + process.env.API_KEY);process.exit(1)`;
-      const outDir = mkdtempSync(join(tmpdir(), 'airlock-env-'));
+      const outDir = tempDir('airlock-env-');
       const out = join(outDir, 'env.json');
       const v = await t.app.control.addRemote({
         name: 'envcheck',
@@ -328,6 +321,39 @@ process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`; // ignores SIGTE
     await t.app.control.removeRemote('silent');
     await adding;
     for (const p of pids()) expect(groupRunning(p)).toBe(false);
+  });
+
+  it('a server still starting that ignores SIGTERM and its stdin’s end is told, then killed, when removed', async () => {
+    // Still starting (it never answers `initialize`): the removal ends it as any stop does — stdin
+    // closed, SIGTERM, the grace, SIGKILL (process-group.ts endGroup) — and resolves once it is gone.
+    const t = await airlock({ sandbox: { bwrap: undefined } });
+    const dir = tempDir('airlock-stubborn-');
+    const record = join(dir, 'record');
+    const f = JSON.stringify(record);
+    const code = `const fs = require('node:fs');
+process.on('SIGTERM', () => fs.appendFileSync(${f}, 'SIGTERM\\n'));
+process.stdin.on('end', () => fs.appendFileSync(${f}, 'stdin-end\\n'));
+process.stdin.resume();
+fs.appendFileSync(${f}, 'started ' + process.pid + '\\n');
+setInterval(() => {}, 1000);`;
+    const adding = t.app.control
+      .addRemote({
+        name: 'stubborn',
+        stdio: {
+          command: process.execPath,
+          args: ['-e', code],
+          sandbox: { allowUnsandboxed: true },
+        },
+      })
+      .catch(() => undefined);
+    const lines = () =>
+      existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean) : [];
+    await eventually(() => expect(lines()[0]).toMatch(/^started \d+$/));
+    const pid = Number(lines()[0]!.split(' ')[1]);
+    await t.app.control.removeRemote('stubborn');
+    await adding;
+    expect(groupRunning(pid)).toBe(false);
+    expect(lines()).toContain('SIGTERM');
   });
 
   it('refuses a shell string and a relative working directory with a message that says what to do', async () => {

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../../test-support/cleanup.js';
 import { PROXY_AND_CA } from './env.js';
 import { startRemoteApp, type RemoteTestApp } from '../../../test-support/remote-app.js';
+import { tempDir } from '../../../test-support/temp-dir.js';
 
 /**
  * Issue 15: a local server's arguments are an argv, never a shell line — shell
@@ -17,7 +17,7 @@ describe('local server launch', () => {
   it('shell metacharacters in arguments reach the program verbatim and run nothing; cwd and env are as given', async () => {
     const t: RemoteTestApp = await startRemoteApp();
     cleanup.push(() => t.stop());
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'airlock-argv-')));
+    const dir = realpathSync(tempDir('airlock-argv-'));
     const out = join(dir, 'seen.json');
     const pwned = join(dir, 'pwned');
     const hostile = [

@@ -1,4 +1,5 @@
 import type { Client, ClientOptions } from '@modelcontextprotocol/client';
+import { noticeMeta } from '../../tools/untrusted.js';
 import type { UpstreamOptions } from './upstream.js';
 
 /**
@@ -55,22 +56,29 @@ export function wireFeatures(
   if (o.onElicitationComplete) {
     const done = o.onElicitationComplete;
     client.setNotificationHandler('notifications/elicitation/complete', (n) =>
-      done(n.params.elicitationId),
+      done(n.params.elicitationId, noticeMeta(n.params._meta)),
     );
   }
   if (o.onNotice) {
     const notice = o.onNotice;
-    client.setNotificationHandler('notifications/message', (n) =>
+    // Every field the schema gives these notifications' params (MCP 2025-11-25 and 2026-07-28:
+    // LoggingMessageNotificationParams `level`, `logger`, `data`; ResourceUpdatedNotificationParams
+    // `uri`; both NotificationParams' `_meta`), the `_meta` filtered here, once, as a result's is
+    // (noticeMeta): every path to an agent then carries what is left.
+    client.setNotificationHandler('notifications/message', (n) => {
+      const meta = noticeMeta(n.params._meta);
       notice({
         kind: 'log',
         level: n.params.level,
         data: n.params.data,
         ...(n.params.logger ? { logger: n.params.logger } : {}),
-      }),
-    );
-    client.setNotificationHandler('notifications/resources/updated', (n) =>
-      notice({ kind: 'resource-updated', uri: n.params.uri }),
-    );
+        ...(meta ? { _meta: meta } : {}),
+      });
+    });
+    client.setNotificationHandler('notifications/resources/updated', (n) => {
+      const meta = noticeMeta(n.params._meta);
+      notice({ kind: 'resource-updated', uri: n.params.uri, ...(meta ? { _meta: meta } : {}) });
+    });
   }
   if (o.onRelay) {
     const relay = o.onRelay;

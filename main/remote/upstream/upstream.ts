@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../common/text-cut.js';
 import {
   Client,
   InsufficientScopeError,
@@ -24,6 +25,7 @@ import {
   systemResolver,
   type Resolver,
 } from '../http/address-guard.js';
+import type { AddressPin } from '../http/address-pin.js';
 import { pinnedFetch } from '../http/pinned-fetch.js';
 import { BoundedSSEClientTransport } from '../http/bounded-sse.js';
 import type { SourceNotice } from '../../tools/features.js';
@@ -72,7 +74,8 @@ export interface UpstreamOptions {
    * The server says a URL-mode elicitation it sent is complete
    * (`notifications/elicitation/complete`, MCP 2025-11-25): url-completions.ts.
    */
-  onElicitationComplete?: (elicitationId: string) => void;
+  /** `meta`: the notification's `_meta`, filtered as a result's is (untrusted.ts noticeMeta). */
+  onElicitationComplete?: (elicitationId: string, meta?: Record<string, unknown>) => void;
   /** Transport-level trouble (a dropped stream, a failed reconnect). */
   onError?: (err: Error) => void;
   /** The connection closed without us closing it. */
@@ -85,10 +88,21 @@ export interface UpstreamOptions {
   /** A local server (issue 15): start this process and speak MCP over its stdio instead of `url`. */
   stdio?: StdioTarget;
   /**
+   * Ends a local server's start under way (Airlock stopping, the server removed): its process is
+   * ended as a close ends it — stdin closed, SIGTERM, the grace, then SIGKILL (process-group.ts
+   * endGroup) — not left to the SIGKILL safety net (stdio-config.ts end).
+   */
+  signal?: AbortSignal;
+  /**
    * The resolver the connection connects by (address-guard.ts); the system's by default. Tests
    * make a name resolve to loopback with it.
    */
   resolve?: Resolver;
+  /**
+   * Where the server was first reached (address-pin.ts): a name first reached at a public address
+   * may not lead to the user's network later. Absent (probe, tests): the network is allowed.
+   */
+  pin?: AddressPin;
 }
 
 export interface Upstream {
@@ -131,8 +145,9 @@ async function attempt(
 ): Promise<Upstream> {
   // A server the user named by a host name may not lead to this computer or a link-local address
   // (DNS rebinding, cloud metadata): judged on the address each socket connects to
-  // (address-guard.ts connectionRule). A URL naming an IP or localhost is taken as given.
-  const rule = connectionRule(o.url.href);
+  // (address-guard.ts connectionRule), nor — first reached at a public address — to the user's
+  // network (address-pin.ts). A URL naming an IP or localhost is taken as given.
+  const rule = connectionRule(o.url.href, o.pin);
   const resolve = o.resolve ?? systemResolver;
   const lookup = rule === ANYWHERE ? undefined : guardedLookup(rule, resolve);
   const baseFetch: FetchLike = lookup ? pinnedFetch(rule, resolve, { stream: true }) : fetch;
@@ -269,13 +284,15 @@ export function describeFailure(err: unknown): string {
   if (err instanceof UpstreamTimeoutError) return `unreachable: ${err.message}`;
   if (isTimeout(err)) return 'unreachable: no answer in time';
   const refused = refusedAddress(err);
-  if (refused) return `refused: ${refused.message}${refused.local ? ON_THIS_COMPUTER : ''}`;
+  if (refused)
+    return `refused: ${refused.message}${refused.cls === 'local' ? ON_THIS_COMPUTER : refused.cls === 'private' ? MOVED_INTO_NETWORK : ''}`;
   const code = networkCode(err);
   if (code === 'UND_ERR_SOCKET') return `unreachable: ${innermost(err)}`;
   if (code) return `unreachable: ${NETWORK_TEXT[code] ?? code}`;
-  if (err instanceof ProtocolError) return `error from server: ${err.message.slice(0, 200)}`;
+  if (err instanceof ProtocolError)
+    return `error from server: ${textPrefix(err.message, 200, codeUnits)}`;
   const message = err instanceof Error ? err.message : String(err);
-  return `error: ${message.slice(0, 200)}`;
+  return `error: ${textPrefix(message, 200, codeUnits)}`;
 }
 
 /**
@@ -283,14 +300,20 @@ export function describeFailure(err: unknown): string {
  * legacy SSE transport's EventSource keeps only the text of the fetch's failure (SseError's
  * message, "SSE error: TypeError: fetch failed: …"), so there the refusal is found by its text.
  */
-function refusedAddress(err: unknown): { message: string; local: boolean } | undefined {
+function refusedAddress(err: unknown): { message: string; cls?: string } | undefined {
   for (let e: unknown = err, depth = 0; e && depth < 6; depth++) {
-    if (e instanceof AddressRefused) return { message: e.message, local: e.cls === 'local' };
+    if (e instanceof AddressRefused) return { message: e.message, cls: e.cls };
     e = (e as { cause?: unknown }).cause;
   }
   const text = err instanceof Error ? err.message : '';
   const m = AddressRefused.pattern.exec(text);
-  return m ? { message: m[0], local: m[0].includes(', which is on this computer;') } : undefined;
+  if (!m) return undefined;
+  const cls = m[0].includes(', which is on this computer;')
+    ? 'local'
+    : m[0].includes(', which is on a private network;')
+      ? 'private'
+      : undefined;
+  return { message: m[0], ...(cls ? { cls } : {}) };
 }
 
 /**
@@ -299,6 +322,13 @@ function refusedAddress(err: unknown): { message: string; local: boolean } | und
  */
 const ON_THIS_COMPUTER =
   '. For a server on this computer, write localhost, 127.0.0.1 or a name ending in .localhost in its URL';
+
+/**
+ * A name first reached at a public address now answering one on the user's network
+ * (address-pin.ts): what happened, and how the user — only the user — accepts it.
+ */
+const MOVED_INTO_NETWORK =
+  '. Airlock first reached this server at a public address, so its name now leading into your network looks like DNS rebinding, and your credentials were not sent. If the server really moved onto your network, remove it and add it again (airlock remote remove, then airlock remote add), or give it a new URL';
 
 const NETWORK_TEXT: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -343,5 +373,7 @@ function innermost(err: unknown): string {
   for (let depth = 0; depth < 5 && (e as { cause?: unknown })?.cause; depth++)
     e = (e as { cause?: unknown }).cause;
   const message = e instanceof Error ? e.message : String(e);
-  return /fetch failed|terminated/i.test(message) ? 'connection lost' : message.slice(0, 120);
+  return /fetch failed|terminated/i.test(message)
+    ? 'connection lost'
+    : textPrefix(message, 120, codeUnits);
 }

@@ -2,6 +2,7 @@
  * The one-time open code of `airlock open` on the page's side (common/open-code.ts): trading it
  * for the control token, and what the page is told when that fails.
  */
+import { codeUnits, textPrefix } from '../../../common/text-cut';
 import { ControlError, type ControlErrorCode } from '../../../common/contract';
 import {
   OPEN_CODE_REDEEM_PATH,
@@ -76,7 +77,8 @@ async function trade(
   const answer = await answerOf(res);
   if (!res.ok) {
     if (res.status === 410 && answer?.error === OPEN_CODE_SPENT) throw openCodeSpent();
-    const said = typeof answer?.message === 'string' ? `: ${answer.message.slice(0, 200)}` : '';
+    const said =
+      typeof answer?.message === 'string' ? `: ${textPrefix(answer.message, 200, codeUnits)}` : '';
     throw redeemFailed(
       `Airlock did not open this link (HTTP ${res.status}${said}). Run \`airlock open\` again.`,
     );

@@ -1,24 +1,20 @@
+import { parseHash, type Route } from '../../../common/routes';
 import { useSyncExternalStore } from 'react';
 
 /**
  * Hash routing (`#/approvals`, `#/popup`): works from files in Electron and
  * at `/` on the gateway, and never sends the route to a server.
  */
-export interface Route {
-  path: string;
-  params: URLSearchParams;
-}
+export type { Route } from '../../../common/routes';
 
 const subscribe = (cb: () => void) => {
   window.addEventListener('hashchange', cb);
   return () => window.removeEventListener('hashchange', cb);
 };
 
-export function parseHash(hash: string): Route {
-  const raw = hash.replace(/^#/, '');
-  const [path = '', query = ''] = raw.split('?');
-  return { path: path.startsWith('/') ? path : `/${path}`, params: new URLSearchParams(query) };
-}
+// The router's reading of a fragment lives with the route table (common/routes.ts), where the
+// relayed-link check reads it too.
+export { parseHash };
 
 export function useRoute(): Route {
   const hash = useSyncExternalStore(subscribe, () => location.hash);

@@ -1,10 +1,13 @@
 import type { ReactNode } from 'react';
+import { APPROVE_PREFIX, PAGE_ROUTES, type PagePath } from '../../../common/routes';
 import { ApprovalsPage } from '../approvals/ApprovalsPage';
 import { AccountsPage } from '../pages/accounts/AccountsPage';
 import { ActivityPage } from '../pages/activity/ActivityPage';
 import { AgentsPage } from '../pages/agents/AgentsPage';
 import { ServersPage } from '../pages/servers/ServersPage';
 import { ToolsPage } from '../pages/tools/ToolsPage';
+
+export { APPROVE_PREFIX, DEFAULT_PATH, POPUP_PATH } from '../../../common/routes';
 
 /** The pages of the window (issue 8). Each entry is a nav item and a route. */
 export interface PageDef {
@@ -13,26 +16,21 @@ export interface PageDef {
   render: () => ReactNode;
 }
 
-export const PAGES: PageDef[] = [
-  { path: '/approvals', label: 'Approvals', render: () => <ApprovalsPage /> },
-  { path: '/activity', label: 'Activity', render: () => <ActivityPage /> },
-  { path: '/tools', label: 'Tools', render: () => <ToolsPage /> },
-  { path: '/agents', label: 'Agents', render: () => <AgentsPage /> },
-  { path: '/accounts', label: 'Accounts', render: () => <AccountsPage /> },
-  { path: '/servers', label: 'Servers', render: () => <ServersPage /> },
-];
+/**
+ * What each route of common/routes.ts draws. Keyed by its paths, so a page is routed (and, by the
+ * same table, refused as a server's link: relay-label.ts) only when it is there (docs/security.md
+ * R-4).
+ */
+const RENDER: Record<PagePath, () => ReactNode> = {
+  '/approvals': () => <ApprovalsPage />,
+  '/activity': () => <ActivityPage />,
+  '/tools': () => <ToolsPage />,
+  '/agents': () => <AgentsPage />,
+  '/accounts': () => <AccountsPage />,
+  '/servers': () => <ServersPage />,
+};
 
-export const DEFAULT_PATH = '/approvals';
-/**
- * The small always-on-top approval window (issue 8, issue 9 item 3): the queue alone,
- * `#/popup?id=<request>` focusing the request it was opened for (issue 16 item 3).
- */
-export const POPUP_PATH = '/popup';
-/**
- * One request's approval view, the page an MCP client's URL elicitation points at
- * (issue 16 item 1): `#/approve/<id>`. It carries no token; the tab's own one is used.
- */
-export const APPROVE_PREFIX = '/approve/';
+export const PAGES: PageDef[] = PAGE_ROUTES.map((p) => ({ ...p, render: RENDER[p.path] }));
 
 /** The request a popup or approval link is about, if any. */
 export function focusedRequest(path: string, params: URLSearchParams): string | null {

@@ -1,11 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bwrapArgs, probeBwrap, SANDBOX_PROXY_SOCKET, type LinuxPlan } from './bwrap.js';
 import { findBwrap } from './host-facts.js';
 import { FORWARDER_CODE, FORWARDER_PORT, LAUNCH_PERL } from './forwarder.js';
+import { tempDir } from '../../../../test-support/temp-dir.js';
 
 /** Issue 35: bubblewrap's command line, checked as text and, where bubblewrap exists, by running it. */
 const base: LinuxPlan = {
@@ -98,7 +98,7 @@ describe.skipIf(!bwrap)('bubblewrap itself', () => {
   });
 
   it('a masked path inside a granted folder shows empty; the user home is the private one', () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), 'airlock-bwrap-')));
+    const root = realpathSync(tempDir('airlock-bwrap-'));
     const home = join(root, 'home');
     const granted = join(home, 'granted');
     mkdirSync(join(granted, 'airlock-data'), { recursive: true });

@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bwrapArgs } from './bwrap.js';
 import { findBwrap } from './host-facts.js';
 import { HostProxy } from './host-proxy.js';
 import { parseHostRule } from './host-rules.js';
+import { tempDir } from '../../../../test-support/temp-dir.js';
 
 /**
  * Issue 35, with the real bubblewrap: in a host-list sandbox the server's very first act is a
@@ -58,7 +58,7 @@ async function outside(echo = false): Promise<number> {
 }
 
 async function proxy(port: number): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-fwd-'));
+  const dir = tempDir('airlock-fwd-');
   const p = new HostProxy({ rules: [parseHostRule(`127.0.0.1:${port}`)] });
   const at = await p.listen({ path: join(dir, 'proxy.sock') });
   cleanup.push(() => p.close());
@@ -84,7 +84,7 @@ function run(args: string[]): Promise<{ code: number | null; out: string; err: s
 describe.skipIf(!bwrap || !bash)('the host-list forwarder in bubblewrap', () => {
   const node = realpathSync(process.execPath);
   const plan = (perl: string | undefined, script: string, port: number, socket: string) => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), 'airlock-fwd-home-')));
+    const root = realpathSync(tempDir('airlock-fwd-home-'));
     mkdirSync(join(root, 'own'));
     return bwrapArgs({
       bwrap: bwrap!,

@@ -1,11 +1,10 @@
 import { createServer, connect, type Server } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostProxy } from './host-proxy.js';
 import { allows, parseHostRule, parseTarget, ruleText } from './host-rules.js';
+import { tempDir } from '../../../../test-support/temp-dir.js';
 
 /**
  * Issue 35: the host list is decided on the same normalized target the proxy connects to. The
@@ -144,7 +143,7 @@ describe('the host-list proxy (real sockets)', () => {
       rules: [parseHostRule(`127.0.0.1:${allowed.port}`)],
       onRefused: (t) => refused.push(t),
     });
-    const path = join(mkdtempSync(join(tmpdir(), 'airlock-proxy-test-')), 'p.sock');
+    const path = join(tempDir('airlock-proxy-test-'), 'p.sock');
     await proxy.listen({ path });
     cleanup.push(() => proxy.close());
 

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Logger } from '../../../platform/log.js';
 import { childEnv } from '../env.js';
 import { sandboxHost } from './host-facts.js';
 import { SandboxLauncher } from './launcher.js';
+import { tempDir } from '../../../../test-support/temp-dir.js';
 
 /**
  * Issue 35: a grant inside a folder the server may write is judged (remote-loosening.ts) and
@@ -14,7 +14,7 @@ import { SandboxLauncher } from './launcher.js';
  */
 describe.skipIf(process.platform !== 'linux')('SandboxLauncher grants', () => {
   it('a grant inside a writable folder that became a link out of it stops the start', async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), 'airlock-launch-')));
+    const root = realpathSync(tempDir('airlock-launch-'));
     const home = join(root, 'home');
     const project = join(root, 'project');
     const secret = join(root, 'secret');

@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpControlClient } from '../../../../common/http-control-client.js';
 import { refuseLoosening } from '../../../cli/confirm-in-window.js';
 import { startRemoteApp, type RemoteTestApp } from '../../../../test-support/remote-app.js';
+import { tempDir } from '../../../../test-support/temp-dir.js';
 
 /**
  * Issue 35 with issue 17.7: widening a local server's sandbox from outside Airlock's window (the
@@ -28,7 +28,7 @@ afterEach(async () => {
 
 describe('widening a sandbox is loosening', () => {
   it('waits for the window over the control API; narrowing does not; without Airlock running the CLI refuses', async () => {
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'airlock-loosen-')));
+    const home = realpathSync(tempDir('airlock-loosen-'));
     for (const d of ['project', 'docs']) mkdirSync(join(home, d));
     symlinkSync(join(home, 'docs'), join(home, 'project', 'out'));
     t = await startRemoteApp({ sandbox: { home } });

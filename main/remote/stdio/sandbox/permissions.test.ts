@@ -1,12 +1,4 @@
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -17,10 +9,11 @@ import {
   type GrantContext,
 } from './permissions.js';
 import { runtimeFacts, shebang } from './runtime-paths.js';
+import { tempDir } from '../../../../test-support/temp-dir.js';
 
 /** Issue 35: what may be granted, the defaults, and what a program needs to run. */
 function world() {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'airlock-perm-')));
+  const root = realpathSync(tempDir('airlock-perm-'));
   const home = join(root, 'home');
   const data = join(home, '.config', 'airlock');
   for (const d of [data, join(home, 'project'), join(home, 'docs')])

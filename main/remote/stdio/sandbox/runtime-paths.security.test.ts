@@ -1,15 +1,8 @@
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runtimeFacts } from './runtime-paths.js';
+import { tempDir } from '../../../../test-support/temp-dir.js';
 
 /**
  * Issue 35: a local server's runtime is bound read-only, but a per-user tool folder that only
@@ -18,7 +11,7 @@ import { runtimeFacts } from './runtime-paths.js';
  * A real prefix (a `lib` beside its `bin`: Node, a Python venv) is still bound whole.
  */
 function home() {
-  const h = join(realpathSync(mkdtempSync(join(tmpdir(), 'airlock-rt-'))), 'home');
+  const h = join(realpathSync(tempDir('airlock-rt-')), 'home');
   mkdirSync(h, { recursive: true });
   return h;
 }

@@ -1,7 +1,6 @@
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
@@ -10,7 +9,6 @@ import {
 } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
@@ -24,6 +22,7 @@ import {
 } from '../../../../test-support/remote-app.js';
 import { groupRunning } from '../process-group.js';
 import { findBwrap } from './host-facts.js';
+import { tempDir } from '../../../../test-support/temp-dir.js';
 
 /**
  * Issue 35, with the real bubblewrap: a hostile local server, started by Airlock in its sandbox,
@@ -65,7 +64,7 @@ function pidsOf(marker: string): number[] {
 
 /** A home with a key, a project (the server's folder), and a folder it is not given. */
 function fakeHome() {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'airlock-home-')));
+  const home = realpathSync(tempDir('airlock-home-'));
   mkdirSync(join(home, '.ssh'));
   writeFileSync(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY');
   mkdirSync(join(home, 'project'));
@@ -229,7 +228,7 @@ describe.skipIf(!linux)('local servers in bubblewrap (issue 35)', () => {
 
   it('never the data directory or the keychain, whatever is asked; state stays as it was', async () => {
     const home = fakeHome();
-    const parent = mkdtempSync(join(tmpdir(), 'airlock-parent-'));
+    const parent = tempDir('airlock-parent-');
     mkdirSync(join(parent, 'data'));
     const { t } = await airlock(home, { dataDir: join(parent, 'data') });
     await addHostile(t, home, { network: 'none' });

@@ -1,3 +1,4 @@
+import { codeUnits, textPrefix } from '../../../../common/text-cut';
 import type { ApprovalView } from '../../../../common/contract';
 import { stateLabel } from '../../approvals/RecentList';
 import { Revealed } from '../../approvals/Revealed';
@@ -21,7 +22,11 @@ export function ApprovalRecord({ approval }: { approval: ApprovalView }) {
       {approval.outcome && <p className="hint">{revealPlain(approval.outcome)}</p>}
       <pre className="mono args-box" tabIndex={0} aria-label="Arguments it ran with (JSON)">
         {revealPlain(
-          JSON.stringify(approval.editedArguments ?? approval.arguments, null, 2).slice(0, 20_000),
+          textPrefix(
+            JSON.stringify(approval.editedArguments ?? approval.arguments, null, 2),
+            20_000,
+            codeUnits,
+          ),
         )}
       </pre>
       {approval.editedArguments && (

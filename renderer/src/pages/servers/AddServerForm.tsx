@@ -27,6 +27,8 @@ export function AddServerForm({
   const id = useId();
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
+  // The whole URL is the secret (a per-user URL; docs/security.md, "No credentials of a server URL", docs/remote.md).
+  const [urlSecret, setUrlSecret] = useState(false);
   const [token, setToken] = useState('');
   const [rows, setRows] = useState<HeaderRow[]>([]);
   const [busy, setBusy] = useState<'test' | 'add' | null>(null);
@@ -79,7 +81,7 @@ export function AddServerForm({
               name: name.trim(),
               stdio: { ...stdio.stdio, ...(perm.sandbox ? { sandbox: perm.sandbox } : {}) },
             }
-          : { name: name.trim(), ...input() },
+          : { name: name.trim(), ...input(), ...(urlSecret ? { urlSecret: true } : {}) },
       );
       setLocal((l) => ({ ...l, rows: [] }));
       setSandbox(NEW_SANDBOX);
@@ -146,7 +148,7 @@ export function AddServerForm({
             <label htmlFor={`${id}-url`}>URL</label>
             <input
               id={`${id}-url`}
-              type="url"
+              type={urlSecret ? 'password' : 'url'}
               value={url}
               onChange={(e) => setUrl(e.target.value)}
               placeholder="https://mcp.example.com/mcp"
@@ -154,6 +156,16 @@ export function AddServerForm({
               spellCheck={false}
               required
             />
+            <label className="inline">
+              <input
+                type="checkbox"
+                checked={urlSecret}
+                onChange={(e) => setUrlSecret(e.target.checked)}
+                data-testid="url-secret"
+              />{' '}
+              The whole URL is a secret (a per-user URL, such as Zapier’s): kept in your OS
+              keychain, shown as https://host/***
+            </label>
           </div>
         )}
       </div>
