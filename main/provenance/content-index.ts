@@ -309,29 +309,31 @@ export class ContentIndex {
   }
 
   /**
-   * The private codes and keys whose forms (as written, backwards, ROT13; secret-forms.ts) occur
-   * anywhere in a call's stream of letters and digits, each value once. Their items are then
-   * looked up as any value's are (`itemsWithValue`), so age and privacy are judged as for a code
-   * written plainly.
-   */
-  /**
    * Whether any private code or key of MIN_FORM characters or more is held (live or stale): without
-   * one, no form can match, and the rule's other readings for them (private-forms.ts) are skipped.
+   * one, no form can match, and the rule's other readings for them (call-spellings.ts) are skipped.
    */
   holdsForms(): boolean {
     return this.current.formBits !== undefined || this.previous.formBits !== undefined;
   }
 
+  /**
+   * The private codes and keys whose forms (as written, backwards, ROT13, and in the common
+   * encodings and compositions of two made when they were indexed; secret-forms.ts) occur
+   * anywhere in a call's stream of letters and digits, each value once: one pass over the text
+   * whatever the number of forms. Their items are then looked up as any value's are
+   * (`itemsWithValue`), so age and privacy are judged as for a code written plainly.
+   */
   valuesInStream(text: string): Pick<SignificantValue, 'kind' | 'value'>[] {
     const held = [this.current, this.previous].filter((g) => g.formBits);
     if (held.length === 0) return [];
-    const maybe = (h: number) => {
-      const b = filterBit(h);
-      return held.some((g) => (g.formBits![b >> 3]! & (1 << (b & 7))) !== 0);
-    };
     const lookup = (h: number) => held.flatMap((g) => g.forms.get(h) ?? []);
     const out = new Map<string, Pick<SignificantValue, 'kind' | 'value'>>();
-    for (const f of formsIn(text, maybe, lookup)) out.set(`${f.key.kind}:${f.key.value}`, f.key);
+    for (const f of formsIn(
+      text,
+      held.map((g) => g.formBits!),
+      lookup,
+    ))
+      out.set(`${f.key.kind}:${f.key.value}`, f.key);
     return [...out.values()];
   }
 

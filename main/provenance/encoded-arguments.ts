@@ -96,7 +96,7 @@ export interface EncodedText {
  * `format: byte`). Never for a third-party server's tool (`ownTool` false): the server names its
  * own schema, and an open object's keys (`env`, `headers`) are the agent's to choose.
  */
-export function holdsFile(
+function holdsFile(
   path: readonly (string | number)[],
   schema: Record<string, unknown> | undefined,
   ownTool: boolean,

@@ -1,6 +1,5 @@
 import { percentDecodedFully } from './decodings.js';
-import { encodedArgumentTexts, holdsFile, type EncodedText } from './encoded-arguments.js';
-import { privateForms } from './private-forms.js';
+import { encodedArgumentTexts, type EncodedText } from './encoded-arguments.js';
 import { MAX_SCAN_CHARS, type Leaf } from './values.js';
 
 /**
@@ -64,78 +63,6 @@ export function privateReadings(
   for (const e of encodedArgumentTexts(lines, schema, ownTool, true)) out.push(e.text);
   return out;
 }
-
-/**
- * The other common reversible encodings and compositions of two (private-forms.ts), over the
- * strings and what `privateReadings` decoded them to: texts in which the rule looks for her
- * codes and keys only (private-data-rule.ts `forms`), not her phrases — many are the call's
- * whole text again (its escapes undone, its digit words as digits), and reading those for
- * phrases doubled the check's cost. Not a file field of Airlock's own tools (its bytes).
- */
-export function privateFormTexts(
-  leaves: readonly Leaf[],
-  schema: Record<string, unknown> | undefined,
-  ownTool: boolean,
-  readings: readonly string[],
-): string[] {
-  const strings = leaves.filter((l) => !holdsFile(l.path, schema, ownTool)).map((l) => l.value);
-  // The strings as one text (a value spelled over two fields reads as one), then the derived.
-  return privateForms([strings.join('\n')], joinedAcross(strings), readings);
-}
-
-/**
- * A value split over two fields (`{"a": "NDgy", "b": "OTEz"}`) or two lines: the strings' lines
- * joined, each boundary between neighbouring strings and each line break dropped where
- * neither side's run is a word of prose and one looks encoded (a digit, a sign, an escape, both
- * cases, capitals only) or is one character (a spelled-out value's item); kept elsewhere
- * (two lines of prose are not joined, nor a token to the word after it: `MTky` and `thanks`).
- * Each chain of lines so joined is one text; lines joined to none are not given again. A plain code split
- * so is read by the rule's stream already (secret-forms.ts); this is for an encoded one, whose
- * halves decode to nothing alone. At most the strings' first MAX_SCAN_CHARS characters.
- */
-function joinedAcross(strings: readonly string[]): string[] {
-  const parts: string[] = [];
-  let scanned = 0;
-  for (const s of strings) {
-    if (scanned >= MAX_SCAN_CHARS) break;
-    const t = s.slice(0, MAX_SCAN_CHARS - scanned);
-    scanned += t.length;
-    parts.push(...t.split(/\r?\n/));
-  }
-  // Only the lines a join chains together are read again, not the whole text.
-  const out: string[] = [];
-  let chain = parts[0] ?? '';
-  let links = 0;
-  for (let i = 1; i < parts.length; i++) {
-    const tail = SIDE_TAIL.exec(chain.slice(-SIDE))?.[0];
-    const head = SIDE_HEAD.exec(parts[i]!.slice(0, SIDE))?.[0];
-    const glue =
-      tail !== undefined &&
-      head !== undefined &&
-      !WORD.test(tail) &&
-      !WORD.test(head) &&
-      (joinable(tail) || joinable(head));
-    if (glue) {
-      chain += parts[i]!;
-      links++;
-      continue;
-    }
-    if (links > 0) out.push(chain);
-    chain = parts[i]!;
-    links = 0;
-  }
-  if (links > 0) out.push(chain);
-  return out;
-}
-const joinable = (run: string) => run.length === 1 || SEAM_LOOK.test(run);
-// A word of prose (lower case, or capitalised, perhaps with its punctuation): never joined.
-const WORD = /^(?:[a-z]{2,}|[A-Z][a-z]+)[.,;:!?"')]*$/;
-// The run of non-space characters at a side's end or start (at most SIDE characters looked at).
-const SIDE_TAIL = /\S+$/;
-const SIDE_HEAD = /^\S+/;
-const SIDE = 64;
-// What an encoder writes and prose does not (encoded-arguments.ts' look, and escapes).
-const SEAM_LOOK = /[0-9+/=_%&\\]|[a-z][A-Z]|^[A-Z]{3,}$/;
 
 // A line shorter than the shortest token encodedArgumentTexts reads holds none.
 const MIN_LINE = 6;

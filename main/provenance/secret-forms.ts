@@ -1,4 +1,7 @@
+import { backwards, encodingsOf, rot13 } from './form-encodings.js';
 import type { SignificantValue } from './values.js';
+
+export { rot13 };
 
 /**
  * The forms a key or code of the user's takes in an outgoing call once a stranger has asked for
@@ -25,40 +28,59 @@ export interface SecretForm {
   /** Matched in the stream as written (a key) rather than upper-cased (a code). */
   exact: boolean;
   key: Pick<SignificantValue, 'kind' | 'value'>;
+  /** Digits only: matched only where no digit adjoins it in the text (not inside a longer run). */
+  bounded: boolean;
 }
 
-/** ROT13 of ASCII letters (digits and the rest unchanged). */
-export function rot13(s: string): string {
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 65 && c <= 90) out += String.fromCharCode(((c - 52) % 26) + 65);
-    else if (c >= 97 && c <= 122) out += String.fromCharCode(((c - 84) % 26) + 97);
-    else out += s[i];
-  }
-  return out;
-}
+/** The letters and digits of a text (what the stream reads of it), at most MAX_FORM_TEXT. */
+const streamOf = (s: string) => s.replace(/[^A-Za-z0-9]/g, '').slice(0, MAX_FORM_TEXT);
 
-const backwards = (s: string) => s.split('').reverse().join('');
-
-/** The forms of one of the user's values (none for a value too short to read in a stream). */
+/**
+ * The forms of one of the user's values (none for a value too short to read in a stream): its
+ * letters and digits as written, backwards, in ROT13 and ROT13 backwards (a key's case kept),
+ * and in every encoding and composition of two of form-encodings.ts (computed here once, when
+ * the value enters the index; matched in upper case, as hex and base32 are written either way).
+ */
 export function formsOf(key: Pick<SignificantValue, 'kind' | 'value'>): SecretForm[] {
   if (key.kind !== 'secret' && key.kind !== 'token') return [];
   const exact = key.kind === 'token';
   const core = key.value.replace(/[^A-Za-z0-9]/g, '');
   const text = exact ? core : core.toUpperCase();
   if (text.length < MIN_FORM) return [];
-  const texts = new Set([text, backwards(text), rot13(text), rot13(backwards(text))]);
-  return [...texts].map((t) => ({ text: t, exact, key }));
+  const plain = new Set([text, backwards(text), rot13(text), rot13(backwards(text))]);
+  const forms = [...plain].map((t) => form(t, exact, key));
+  const folded = new Set([...plain].map((t) => t.toUpperCase()));
+  for (const e of encodingsOf(key.value)) {
+    const t = streamOf(e).toUpperCase();
+    if (t.length < MIN_FORM || folded.has(t)) continue;
+    folded.add(t);
+    forms.push(form(t, false, key));
+  }
+  return forms;
 }
 
 /**
- * The first characters of a form or of a place in a stream, as a number: base 36 over
- * HASH_CHARS characters, below 2^31 so that V8 keeps it a small integer. Letters in either case
- * count the same (a key's place is then checked as written).
+ * Of an encoded form, this many letters and digits are matched: enough that no other text has
+ * them by chance (a key's hex is 64 and more), and the index's memory stays a few KiB a value.
+ */
+export const MAX_FORM_TEXT = 40;
+// A run of digits this short is matched only where it is not part of a longer run in the text
+// (a CSV of 10,000 digits would hold a six-digit code's digits by chance 2% of the time).
+const SHORT_DIGITS = /^[0-9]{1,11}$/;
+const form = (
+  text: string,
+  exact: boolean,
+  key: Pick<SignificantValue, 'kind' | 'value'>,
+): SecretForm => ({ text, exact, key, bounded: SHORT_DIGITS.test(text) });
+
+/**
+ * The first characters of a form or of a place in a stream, as a number: six bits a character
+ * over HASH_CHARS characters (30 bits, a small integer to V8), so the stream's rolling value is
+ * a shift and a mask a character. Letters in either case count the same (a key's place is then
+ * checked as written).
  */
 const HASH_CHARS = 5;
-const HASH_MOD = 36 ** HASH_CHARS;
+const HASH_MASK = (1 << (6 * HASH_CHARS)) - 1;
 const DIGIT_OF = new Int8Array(128).fill(-1);
 for (let c = 48; c < 58; c++) DIGIT_OF[c] = c - 48;
 for (let c = 65; c < 91; c++) DIGIT_OF[c] = c - 55;
@@ -66,7 +88,7 @@ for (let c = 97; c < 123; c++) DIGIT_OF[c] = c - 87;
 
 export function formHash(s: string, at = 0): number {
   let h = 0;
-  for (let i = at; i < at + HASH_CHARS; i++) h = h * 36 + DIGIT_OF[s.charCodeAt(i)]!;
+  for (let i = at; i < at + HASH_CHARS; i++) h = (h << 6) | DIGIT_OF[s.charCodeAt(i)]!;
   return h;
 }
 
@@ -74,37 +96,59 @@ export function formHash(s: string, at = 0): number {
 export const MAX_STREAM = 400_000;
 
 /**
- * Every place in a text's stream of letters and digits where a form of `lookup` starts: one
- * pass by character code (no copy of the text is made), a rolling hash per letter or digit, a
- * bit test per place (`maybe`), a map lookup and a comparison only where the bit is set.
+ * Every place in a text's stream of letters and digits where a form starts: one pass by
+ * character code (no copy of the text is made), a rolling value per letter or digit and a bit
+ * test per place in each generation's filter (`filters`, one or two), a map lookup and a
+ * comparison only where a bit is set. The forms are the index's, made once per value (a couple
+ * of hundred each): the pass costs the same whatever their number (a Rabin–Karp search for many
+ * patterns at once, in place of an Aho–Corasick automaton, whose tables would cost the index
+ * ~36 entries a character of every form).
  */
 export function formsIn(
   text: string,
-  maybe: (hash: number) => boolean,
+  filters: readonly Uint8Array[],
   lookup: (hash: number) => Iterable<SecretForm>,
 ): SecretForm[] {
   const out: SecretForm[] = [];
   const n = Math.min(text.length, MAX_STREAM);
-  // Where the last HASH_CHARS letters and digits were, so a place's first one is known.
-  const at = new Int32Array(HASH_CHARS);
+  const f0 = filters[0];
+  if (!f0) return out;
+  const f1 = filters[1] ?? f0;
   let seen = 0;
   let h = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     const d = c < 128 ? DIGIT_OF[c]! : c < 0xd800 || c > 0xdfff ? wideDigit(c) : -1;
     if (d < 0) continue;
-    h = (h * 36 + d) % HASH_MOD;
-    at[seen % HASH_CHARS] = i;
-    seen++;
-    if (seen < HASH_CHARS || !maybe(h)) continue;
-    const start = at[seen % HASH_CHARS]!;
+    h = ((h << 6) | d) & HASH_MASK;
+    if (++seen < HASH_CHARS) continue;
+    const b = filterBit(h);
+    if (((f0[b >>> 3]! | f1[b >>> 3]!) & (1 << (b & 7))) === 0) continue;
+    const start = placeStart(text, i);
     for (const f of lookup(h)) if (!out.includes(f) && formAt(text, start, n, f)) out.push(f);
   }
   return out;
 }
 
-/** Whether the form's characters follow from `i` on, other characters skipped. */
+/** Where the place ending at `end` starts: HASH_CHARS letters and digits back. */
+function placeStart(text: string, end: number): number {
+  let k = 0;
+  let i = end;
+  for (; i >= 0; i--) {
+    let c = text.charCodeAt(i);
+    if (c >= 128) c = asciiOf(c);
+    if (c >= 0 && DIGIT_OF[c]! >= 0 && ++k === HASH_CHARS) break;
+  }
+  return i;
+}
+
+/**
+ * Whether the form's characters follow from `i` on, other characters skipped; for a short run
+ * of digits (`bounded`), with no digit right before or after it in the text: `4-8-2-9-1-3` and
+ * `ref482913x` are the code, a window of a longer run of digits (`…7,48291,3…`) is not.
+ */
 function formAt(text: string, i: number, n: number, f: SecretForm): boolean {
+  if (f.bounded && i > 0 && isDigit(text.charCodeAt(i - 1))) return false;
   let k = 0;
   for (; i < n && k < f.text.length; i++) {
     let c = text.charCodeAt(i);
@@ -114,7 +158,13 @@ function formAt(text: string, i: number, n: number, f: SecretForm): boolean {
     if (c !== f.text.charCodeAt(k)) return false;
     k++;
   }
-  return k === f.text.length;
+  if (k !== f.text.length) return false;
+  return !(f.bounded && i < text.length && isDigit(text.charCodeAt(i)));
+}
+
+function isDigit(c: number): boolean {
+  if (c >= 128) c = asciiOf(c);
+  return c >= 48 && c <= 57;
 }
 
 /**
@@ -145,6 +195,11 @@ const wideDigit = (c: number) => {
   return a < 0 ? -1 : DIGIT_OF[a]!;
 };
 
-/** Bits of each generation's filter of form hashes (8 KiB). */
-export const FORM_FILTER_BITS = 1 << 16;
-export const filterBit = (hash: number) => hash & (FORM_FILTER_BITS - 1);
+/**
+ * Bits of each generation's filter of form hashes (64 KiB): a value has a couple of hundred
+ * forms, and a place whose bit is set costs a map lookup.
+ */
+const FILTER_LOG = 19;
+export const FORM_FILTER_BITS = 1 << FILTER_LOG;
+// Mixed, so that a bit depends on every character of the place (the low bits are its last three).
+export const filterBit = (hash: number) => Math.imul(hash, 0x9e3779b1) >>> (32 - FILTER_LOG);

@@ -21,7 +21,8 @@ import { encodedArgumentTexts } from './encoded-arguments.js';
 import { linkPayloads } from './link-payloads.js';
 import { isAddressedParty, isParty, itemsNaming, replyToNote, sentBefore } from './parties.js';
 import { privateDataFinding } from './private-data-rule.js';
-import { privateFormTexts, privateReadings } from './private-readings.js';
+import { privateReadings } from './private-readings.js';
+import { spelledReadings } from './call-spellings.js';
 import { effectOf, instructedEffectFinding } from './instructed-effects.js';
 import { isDigest } from './stranger-destinations.js';
 import { extractValues, leavesOf, tokensOf, type SignificantValue } from './values.js';
@@ -179,14 +180,20 @@ export function checkCall(
   // The strings as a stranger may have asked for them to be written: encoded tokens decoded,
   // percent-encoding undone (private-readings.ts; a key or code backwards is the rule's own
   // reading). Only where rule 2 has somewhere to judge (a new destination, a third-party server).
-  const judged = thirdParty || unknown.length > 0;
-  const readings = judged ? privateReadings(leaves, call.schema, !thirdParty, encoded) : [];
-  // Her codes and keys in the other common encodings (private-forms.ts): read for them only.
-  // Only while the index holds such a code or key: the forms are read for nothing else.
-  const forms =
-    judged && index.holdsForms()
-      ? privateFormTexts(leaves, call.schema, !thirdParty, readings)
+  const readings =
+    thirdParty || unknown.length > 0
+      ? privateReadings(leaves, call.schema, !thirdParty, encoded)
       : [];
+  // What the rule's stream of letters and digits reads for her codes and keys (secret-forms.ts):
+  // the strings and their readings (their links' parts and HTML references decoded are forms
+  // already: base64, hex as percent-encoding, decimal references), and escapes and hex spellings
+  // around an encoding the index has no form for (call-spellings.ts), read only while the index
+  // holds a code or key with forms (made when it was indexed). Made only when the rule reads it.
+  const stream = () => {
+    const plain = [...strings, ...readings].join('\n');
+    const spelled = index.holdsForms() ? spelledReadings(plain) : [];
+    return spelled.length > 0 ? `${plain}\n${spelled.join('\n')}` : plain;
+  };
   const leak = privateDataFinding(
     index,
     {
@@ -199,10 +206,8 @@ export function checkCall(
         ...strings.flatMap(entityText),
         ...readings,
       ].join('\n'),
-      // The forms' keys are the rule's stream's (index.valuesInStream reads every private key
-      // of six characters or more in them, backwards and in ROT13 too): not read again here.
       values: [...strings, ...readings].flatMap(tokensOf),
-      forms,
+      stream,
       // Message ids matter where a third party could look them up; Airlock's own tools (a
       // reply's reply_to_message_id) only name them.
       strings: thirdParty ? strings.map((s) => s.trim()) : [],
