@@ -127,6 +127,9 @@ interface Generation {
   formed: Set<string>;
 }
 
+/** The values a generation holds forms of at most (`addForms`). */
+export const MAX_FORMED_VALUES = 64;
+
 // The kinds of value that have forms (secret-forms.ts `formsOf`).
 const FORMED = new Set(['secret', 'token']);
 
@@ -241,7 +244,7 @@ export class ContentIndex {
     if (full.ref) this.point(g, g.refs, full.ref, id);
     for (const v of values) {
       // A private item's code or key, new to this generation: its forms are read in a call's
-      // stream (secret-forms.ts). Each form is a key toward the budget, so the bound holds.
+      // stream (secret-forms.ts), at most MAX_FORMED_VALUES a generation.
       // Keyed by the value, not by whether the generation held it: a code first read in an item
       // that is not private (a calendar entry) and then in a private mail gets its forms then.
       if (full.private && FORMED.has(v.kind) && !g.formed.has(`${v.kind}:${v.value}`))
@@ -383,14 +386,21 @@ export class ContentIndex {
     return this.strangers.shape();
   }
 
+  /**
+   * A value's forms (secret-forms.ts: a couple of hundred, about 27 KiB) are not keys toward the
+   * generation's budget — counted so, they rotated generations several times sooner and the
+   * check read two of them more often (review of the encoded forms: p99 of issue 30's corpus) —
+   * but bounded apart: at most MAX_FORMED_VALUES values a generation have them (3.5 MiB for
+   * two). A code past them is read as written and backwards only (private-data-rule.ts).
+   */
   private addForms(g: Generation, v: Pick<SignificantValue, 'kind' | 'value'>): void {
+    if (g.formed.size >= MAX_FORMED_VALUES) return;
     g.formed.add(`${v.kind}:${v.value}`);
     for (const f of formsOf(v)) {
       const h = formHash(f.text);
       const list = g.forms.get(h);
       if (list) list.push(f);
       else g.forms.set(h, [f]);
-      g.keys++;
       const bits = (g.formBits ??= new Uint8Array(FORM_FILTER_BITS / 8));
       const b = filterBit(h);
       bits[b >> 3] = bits[b >> 3]! | (1 << (b & 7));
