@@ -11,7 +11,7 @@ import {
  * (review of the encoded forms: variants written before they were run, each missed then):
  * Arabic-Indic, Devanagari and fullwidth digits are Unicode decimal digits (Nd) the stream reads
  * as ASCII ones (secret-forms.ts); fullwidth letters as NFKC reads them; hex bytes apart by `|`,
- * `/` or ` . ` as hex (private-forms.ts).
+ * `/` or ` . ` as hex (call-spellings.ts, and as the forms made at index time).
  */
 
 function service(text: string) {
