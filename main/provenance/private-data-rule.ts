@@ -113,7 +113,8 @@ export function privateDataFinding(
   // Not read once the call already carries a private item as written: the rule flags it then
   // whatever else the stream finds, and most calls that carry one carry it so (the stream's
   // lookups where it matched were most of its cost on issue 30's corpus).
-  const stream = found.size > 0 ? [] : index.valuesInStream(call.stream?.() ?? call.text);
+  const stream =
+    found.size > 0 || !index.holdsForms() ? [] : index.valuesInStream(call.stream?.() ?? call.text);
   for (const key of stream) {
     if (judged.has(`${key.kind}:${key.value}`)) continue; // judged as the same value just above
     for (const item of index.itemsWithValue(key))
