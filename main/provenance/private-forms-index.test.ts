@@ -5,6 +5,7 @@ import {
   ProvenanceService,
   type ProvenanceMetaItem,
 } from './provenance-service.js';
+import { MAX_FORMED_VALUES } from './content-index.js';
 
 /**
  * The index keeps the forms (secret-forms.ts) of every private item's code or key, however the
@@ -69,5 +70,21 @@ describe('forms of a code first met in an item that is not private', () => {
     const { read, send } = service();
     read('m0', `Shared note: reference ${code} for the team.`, false);
     expect(send('the number is 319284 thanks')).toBe(false);
+  });
+});
+
+describe('the values a generation holds forms of are bounded (content-index.ts)', () => {
+  it(`forms for the first ${MAX_FORMED_VALUES} codes; a later one read as written only`, () => {
+    const { read, send } = service();
+    const codes = Array.from({ length: MAX_FORMED_VALUES + 1 }, (_, i) =>
+      String(300007 + i * 7919),
+    );
+    codes.forEach((c, i) => read(`m${i}`, `Your verification code is ${c}.`, true));
+    const W = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+    const words = (s: string) => [...s].map((c) => W[Number(c)]).join(' ');
+    expect(send(`ref ${words(codes[0]!)}`)).toBe(true);
+    expect(send(`ref ${words(codes[MAX_FORMED_VALUES - 1]!)}`)).toBe(true);
+    expect(send(`ref ${words(codes[MAX_FORMED_VALUES]!)}`)).toBe(false);
+    expect(send(`code ${codes[MAX_FORMED_VALUES]!}`)).toBe(true);
   });
 });

@@ -14,9 +14,11 @@ export { rot13 };
  * So `4-8-2-9-1-3`, `4 8 2 9 1 3`, `ref482913x`, `"482", "913"` and `319284` all read as 482913.
  *
  * A form is a value's letters and digits (a key's `_` and `-` dropped too), as written, backwards,
- * in ROT13 and ROT13 backwards. A code (kind `secret`, upper case) is matched in the upper-case
- * stream, a key (kind `token`, case matters) in the stream as written. Only values of at least
- * MIN_FORM characters: a four-digit PIN is every fourth year or room number read in a stream.
+ * in ROT13 and ROT13 backwards, and the letters and digits of the value in each encoding and
+ * composition of two of form-encodings.ts (made once, when the value is indexed). A code (kind
+ * `secret`, upper case) and every encoded form are matched in the upper-case stream, a key's own
+ * forms (kind `token`, case matters) in the stream as written. Only values of at least MIN_FORM
+ * characters: a four-digit PIN is every fourth year or room number read in a stream.
  */
 
 export const MIN_FORM = 6;
@@ -61,7 +63,8 @@ export function formsOf(key: Pick<SignificantValue, 'kind' | 'value'>): SecretFo
 
 /**
  * Of an encoded form, this many letters and digits are matched: enough that no other text has
- * them by chance (a key's hex is 64 and more), and the index's memory stays a few KiB a value.
+ * them by chance (a key's hex is 64 and more), and the index's memory stays about 27 KiB a value
+ * (content-index.ts bounds the values that have forms).
  */
 export const MAX_FORM_TEXT = 40;
 // A run of digits this short is matched only where it is not part of a longer run in the text
