@@ -395,8 +395,12 @@ export class ContentIndex {
    */
   private addForms(g: Generation, v: Pick<SignificantValue, 'kind' | 'value'>): void {
     if (g.formed.size >= MAX_FORMED_VALUES) return;
+    // A value with no forms (a code under MIN_FORM characters: a PIN) takes no place among them:
+    // else a mail of 64 PINs left the generation's later codes without theirs (review).
+    const forms = formsOf(v);
+    if (forms.length === 0) return;
     g.formed.add(`${v.kind}:${v.value}`);
-    for (const f of formsOf(v)) {
+    for (const f of forms) {
       const h = formHash(f.text);
       const list = g.forms.get(h);
       if (list) list.push(f);

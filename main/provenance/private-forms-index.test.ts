@@ -88,3 +88,15 @@ describe('the values a generation holds forms of are bounded (content-index.ts)'
     expect(send(`code ${codes[MAX_FORMED_VALUES]!}`)).toBe(true);
   });
 });
+
+describe('a code too short to have forms takes no place among the bounded ones', () => {
+  it(`${MAX_FORMED_VALUES} PINs and more, then a code: the code's forms are read`, () => {
+    const { read, send } = service();
+    for (let i = 0; i < MAX_FORMED_VALUES + 8; i++)
+      read(`p${i}`, `Your card PIN is ${String(3000 + i * 37)}. Never share it.`, true);
+    read('m1', 'Your verification code is 482913. Never share it.', true);
+    // In words: a form made at index time (read as written, the code is found whatever its forms).
+    expect(send('ref four eight two nine one three')).toBe(true);
+    expect(send('ref four eight two nine one four')).toBe(false);
+  });
+});
