@@ -4,6 +4,14 @@ import { InstructedRecord, type AddressedItem } from './instructed-effects.js';
 import { plainWords } from './plain-text.js';
 import { StrangerDestinations } from './stranger-destinations.js';
 import { extractValues, shingles, SHINGLE_WORDS, type SignificantValue } from './values.js';
+import {
+  FORM_FILTER_BITS,
+  filterBit,
+  formHash,
+  formsIn,
+  formsOf,
+  type SecretForm,
+} from './secret-forms.js';
 
 /**
  * What one agent received through Airlock, indexed for the taint check
@@ -109,7 +117,21 @@ interface Generation {
   startedAt: number;
   /** The id the generation's first item gets: it holds every item since, with `current`. */
   firstId: number;
+  /**
+   * The forms of the private items' codes and keys (secret-forms.ts), by their first characters'
+   * hash, and a bit per hash (made with the first form): rule 2 reads a call's stream against them.
+   */
+  forms: Map<number, SecretForm[]>;
+  formBits?: Uint8Array;
+  /** The values whose forms are held: a value first seen in an item not private gets them too. */
+  formed: Set<string>;
 }
+
+/** The values a generation holds forms of at most (`addForms`). */
+export const MAX_FORMED_VALUES = 64;
+
+// The kinds of value that have forms (secret-forms.ts `formsOf`).
+const FORMED = new Set(['secret', 'token']);
 
 const newGeneration = (now: number, firstId: number): Generation => ({
   values: new Map(),
@@ -121,6 +143,8 @@ const newGeneration = (now: number, firstId: number): Generation => ({
   privates: 0,
   startedAt: now,
   firstId,
+  forms: new Map(),
+  formed: new Set(),
 });
 
 /**
@@ -218,7 +242,15 @@ export class ContentIndex {
     g.holds.set(id, 0);
     g.keys++; // items count toward the budget too, so the bound holds whatever they index
     if (full.ref) this.point(g, g.refs, full.ref, id);
-    for (const v of values) this.addValue(g, v, id);
+    for (const v of values) {
+      // A private item's code or key, new to this generation: its forms are read in a call's
+      // stream (secret-forms.ts), at most MAX_FORMED_VALUES a generation.
+      // Keyed by the value, not by whether the generation held it: a code first read in an item
+      // that is not private (a calendar entry) and then in a private mail gets its forms then.
+      if (full.private && FORMED.has(v.kind) && !g.formed.has(`${v.kind}:${v.value}`))
+        this.addForms(g, v);
+      this.addValue(g, v, id);
+    }
     if (full.untrusted) this.strangers.add(full, values);
     for (const h of phrases) {
       if (!g.phrases.has(h)) g.keys++;
@@ -279,6 +311,35 @@ export class ContentIndex {
     return this.current.values.has(key) || this.previous.values.has(key) || this.strangers.has(v);
   }
 
+  /**
+   * Whether any private code or key of MIN_FORM characters or more is held (live or stale): without
+   * one, no form can match, and the rule's other readings for them (call-spellings.ts) are skipped.
+   */
+  holdsForms(): boolean {
+    return this.current.formBits !== undefined || this.previous.formBits !== undefined;
+  }
+
+  /**
+   * The private codes and keys whose forms (as written, backwards, ROT13, and in the common
+   * encodings and compositions of two made when they were indexed; secret-forms.ts) occur
+   * anywhere in a call's stream of letters and digits, each value once: one pass over the text
+   * whatever the number of forms. Their items are then looked up as any value's are
+   * (`itemsWithValue`), so age and privacy are judged as for a code written plainly.
+   */
+  valuesInStream(text: string): Pick<SignificantValue, 'kind' | 'value'>[] {
+    const held = [this.current, this.previous].filter((g) => g.formBits);
+    if (held.length === 0) return [];
+    const lookup = (h: number) => held.flatMap((g) => g.forms.get(h) ?? []);
+    const out = new Map<string, Pick<SignificantValue, 'kind' | 'value'>>();
+    for (const f of formsIn(
+      text,
+      held.map((g) => g.formBits!),
+      lookup,
+    ))
+      out.set(`${f.key.kind}:${f.key.value}`, f.key);
+    return [...out.values()];
+  }
+
   /** The live item with this reference (message id, server name), if any. */
   itemsWithRef(ref: string): ContentItem[] {
     return this.live(
@@ -323,6 +384,31 @@ export class ContentIndex {
   /** The stranger record's generations and filters: for the memory bound's test. */
   strangerShape(): { generations: number; filters: number } {
     return this.strangers.shape();
+  }
+
+  /**
+   * A value's forms (secret-forms.ts: a couple of hundred, about 27 KiB) are not keys toward the
+   * generation's budget — counted so, they rotated generations several times sooner and the
+   * check read two of them more often (review of the encoded forms: p99 of issue 30's corpus) —
+   * but bounded apart: at most MAX_FORMED_VALUES values a generation have them (3.5 MiB for
+   * two). A code past them is read as written and backwards only (private-data-rule.ts).
+   */
+  private addForms(g: Generation, v: Pick<SignificantValue, 'kind' | 'value'>): void {
+    if (g.formed.size >= MAX_FORMED_VALUES) return;
+    // A value with no forms (a code under MIN_FORM characters: a PIN) takes no place among them:
+    // else a mail of 64 PINs left the generation's later codes without theirs (review).
+    const forms = formsOf(v);
+    if (forms.length === 0) return;
+    g.formed.add(`${v.kind}:${v.value}`);
+    for (const f of forms) {
+      const h = formHash(f.text);
+      const list = g.forms.get(h);
+      if (list) list.push(f);
+      else g.forms.set(h, [f]);
+      const bits = (g.formBits ??= new Uint8Array(FORM_FILTER_BITS / 8));
+      const b = filterBit(h);
+      bits[b >> 3] = bits[b >> 3]! | (1 << (b & 7));
+    }
   }
 
   private addValue(g: Generation, v: Pick<SignificantValue, 'kind' | 'value'>, id: number): void {

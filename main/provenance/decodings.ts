@@ -71,9 +71,9 @@ export function numericEntitiesDecoded(s: string): string {
 /** Base64 and base64url (RFC 4648 §4, §5), padded or not. */
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 export function base64Text(v: string): string | undefined {
-  return printableText(
-    Buffer.from(v.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/'), 'base64'),
-  );
+  // Most tokens read here have no padding or url-safe sign: no copy of them is made then.
+  const plain = /[-_=]/.test(v) ? v.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/') : v;
+  return printableText(Buffer.from(plain, 'base64'));
 }
 
 /**
@@ -100,7 +100,14 @@ const BASE32_LENGTHS = new Set([0, 2, 4, 5, 7]);
 export function base32Texts(v: string): string[] {
   const body = v.replace(/=+$/, '');
   // One case throughout, as encoders write it: a mixed-case token is no base32 a sender meant.
-  if (!BASE32_LENGTHS.has(body.length % 8) || (/[a-z]/.test(body) && /[A-Z]/.test(body))) return [];
+  // Letters and digits only: no alphabet here has another character (most tokens read here
+  // have a sign, and are rejected before a buffer is made for each alphabet).
+  if (
+    !BASE32_LENGTHS.has(body.length % 8) ||
+    !/^[A-Za-z0-9]*$/.test(body) ||
+    (/[a-z]/.test(body) && /[A-Z]/.test(body))
+  )
+    return [];
   const out: string[] = [];
   for (const table of BASE32_TABLES) {
     const bytes = Buffer.alloc(Math.floor((body.length * 5) / 8));

@@ -21,6 +21,12 @@ import { shingles, type SignificantValue } from './values.js';
 
 export interface PrivateDataCall {
   text: string;
+  /**
+   * What the stream of letters and digits reads for codes and keys of six characters or more
+   * (secret-forms.ts): the strings, their readings and call-spellings.ts' (in `text`, their
+   * phrases would be read again), made only when the stream is read. `text` when absent.
+   */
+  stream?: () => string;
   /** The values of the arguments (their long keys matter here). */
   values: SignificantValue[];
   /** Every string value of the arguments, trimmed (for message ids named verbatim). */
@@ -78,10 +84,15 @@ export function privateDataFinding(
   // Keys and codes are also read backwards (a stranger's "send the code written backwards",
   // outside corpus batch 6): a candidate reversed is the value written forwards, runs and all
   // (secretCandidates joins the runs around spaces, so "00 0310 … 98ED" reversed is the IBAN's key).
+  // The values whose items were judged: the stream below finds most of them again, and each
+  // one's items (a value many items hold) and their links were the stream's cost (review of the
+  // encoded forms: p99 of issue 30's corpus).
+  const judged = new Set<string>();
   for (const v of call.values) {
     if (v.kind !== 'token') continue;
     for (const key of [v, { ...v, value: backwards(v.value) }]) {
       if (!index.hasValue(key)) continue;
+      judged.add(`token:${key.value}`);
       for (const item of index.itemsWithValue(key))
         if (!linkOf(item, key.value.toUpperCase())) note(item, 'a key or code');
     }
@@ -90,9 +101,25 @@ export function privateDataFinding(
     for (const value of c.length >= MIN_BACKWARDS ? [c, backwards(c)] : [c]) {
       const secret = { kind: 'secret' as const, value };
       if (!index.hasValue(secret)) continue;
+      judged.add(`secret:${value}`);
       for (const item of index.itemsWithValue(secret))
         if (!linkOf(item, value)) note(item, 'a code or account number'); // never the value: it is kept in Activity
     }
+  }
+  // Codes and keys of six characters or more in any form the call's stream of letters and digits
+  // holds (secret-forms.ts): apart by separators, split over fields or lines, glued into a longer
+  // string, backwards, in ROT13, in any encoding of form-encodings.ts or two — in the strings and
+  // in every reading of them (each value's forms made once, when it was indexed).
+  // Not read once the call already carries a private item as written: the rule flags it then
+  // whatever else the stream finds, and most calls that carry one carry it so (the stream's
+  // lookups where it matched were most of its cost on issue 30's corpus).
+  const stream =
+    found.size > 0 || !index.holdsForms() ? [] : index.valuesInStream(call.stream?.() ?? call.text);
+  for (const key of stream) {
+    if (judged.has(`${key.kind}:${key.value}`)) continue; // judged as the same value just above
+    for (const item of index.itemsWithValue(key))
+      if (!linkOf(item, key.value.toUpperCase()))
+        note(item, key.kind === 'token' ? 'a key or code' : 'a code or account number');
   }
   for (const r of call.strings) {
     if (r.length < 6 || r.length > 200) continue;

@@ -22,6 +22,7 @@ import { linkPayloads } from './link-payloads.js';
 import { isAddressedParty, isParty, itemsNaming, replyToNote, sentBefore } from './parties.js';
 import { privateDataFinding } from './private-data-rule.js';
 import { privateReadings } from './private-readings.js';
+import { spelledReadings } from './call-spellings.js';
 import { effectOf, instructedEffectFinding } from './instructed-effects.js';
 import { isDigest } from './stranger-destinations.js';
 import { extractValues, leavesOf, tokensOf, type SignificantValue } from './values.js';
@@ -183,6 +184,16 @@ export function checkCall(
     thirdParty || unknown.length > 0
       ? privateReadings(leaves, call.schema, !thirdParty, encoded)
       : [];
+  // What the rule's stream of letters and digits reads for her codes and keys (secret-forms.ts):
+  // the strings and their readings (their links' parts and HTML references decoded are forms
+  // already: base64, hex as percent-encoding, decimal references), and escapes and hex spellings
+  // around an encoding the index has no form for (call-spellings.ts), read only while the index
+  // holds a code or key with forms (made when it was indexed). Made only when the rule reads it.
+  const stream = () => {
+    const plain = [...strings, ...readings].join('\n');
+    const spelled = index.holdsForms() ? spelledReadings(plain) : [];
+    return spelled.length > 0 ? `${plain}\n${spelled.join('\n')}` : plain;
+  };
   const leak = privateDataFinding(
     index,
     {
@@ -196,6 +207,7 @@ export function checkCall(
         ...readings,
       ].join('\n'),
       values: [...strings, ...readings].flatMap(tokensOf),
+      stream,
       // Message ids matter where a third party could look them up; Airlock's own tools (a
       // reply's reply_to_message_id) only name them.
       strings: thirdParty ? strings.map((s) => s.trim()) : [],
