@@ -89,35 +89,29 @@ const HOSTILE: Record<string, (n: number) => string> = {
   "a code's first digits": (n) => '48291 '.repeat(n / 6),
 };
 
-/**
- * t(4n) / t(n), each the least of nine runs (other load only ever adds time): ~4 for linear work,
- * ~16 for quadratic. No clock budget: the ratio is of two figures taken in the same process.
- */
-function growth(run: (s: string) => unknown, make: (n: number) => string, n: number): number {
-  const small = make(n);
-  const large = make(4 * n);
-  const time = (s: string) => {
-    const t0 = performance.now();
-    for (let k = 0; k < 4; k++) run(s);
-    return performance.now() - t0;
-  };
-  const least = (s: string) => Math.min(...Array.from({ length: 9 }, () => time(s)));
-  time(small); // warm-up
-  return least(large) / Math.max(least(small), 1e-3);
-}
+// Linear time on these texts is measured, not asserted: no clock decides a test here (BRIEF, "No
+// clock in tests"; eslint/test-clock.js). The review of the encoded forms timed t(4n) / t(n), the
+// least of nine runs each, at 3.6–5.1 for every text below (≈ 4 is linear, ≈ 16 quadratic); the
+// work is bounded whatever the text by the caps read here (MAX_SPELLED_CHARS, MAX_STREAM) and
+// by MAX_FORM_TEXT per compare (above). What the tests below hold: every hostile text is read to
+// the end at 4n, readings never grow what they decode, and the stream finds exactly the values a
+// text holds.
+const RUN_KEYS = VALUES.slice(2).map((v) => v.value);
 
-describe('linear on hostile texts (t(4n) / t(n) under 8)', () => {
+describe('hostile texts are read to the end, their output bounded', () => {
   const ix = index(VALUES);
   const n = 40_000; // 4n under both caps (MAX_SPELLED_CHARS, MAX_STREAM): one path read
   for (const [name, make] of Object.entries(HOSTILE)) {
     it(`call-spellings: ${name}`, () => {
-      expect(growth(spelledReadings, make, n)).toBeLessThan(8);
       // Readings only ever shrink what they decode (each adds two spaces around 3+ bytes).
       const out = spelledReadings(make(4 * n));
       expect(out.reduce((a, s) => a + s.length, 0)).toBeLessThanOrEqual(2 * 4 * n);
     });
     it(`stream: ${name}`, () => {
-      expect(growth((s) => formsIn(s, [ix.bits], ix.lookup), make, n)).toBeLessThan(8);
+      const found = new Set(formsIn(make(4 * n), [ix.bits], ix.lookup).map((f) => f.key.value));
+      // None of these texts holds the code or the live key in any form; a long run of one letter
+      // or digit may meet the planted keys, whose forms are their first MAX_FORM_TEXT characters.
+      for (const v of found) expect(RUN_KEYS).toContain(v);
     });
   }
 });
