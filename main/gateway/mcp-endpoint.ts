@@ -184,8 +184,11 @@ export class McpEndpoint {
     this.tasks.closeAgent(agent);
     this.hot.forget(agent);
     this.auth.delete(agent);
-    // Calls still open keep theirs findable until they end (relayFor), as before revocation.
-    if (this.live.get(agent)?.size === 0) this.live.delete(agent);
+    // Its calls still open are no longer findable by relayFor: a new agent given the same name
+    // (another token) must never have an approved call's relayed requests sent to the revoked
+    // one's client (relay-revoke.review.test.ts). Each open call keeps its own relay and set, and
+    // the revoked agent's approvals are withdrawn, so nothing of its own needs the lookup.
+    this.live.delete(agent);
   }
 
   /**
@@ -332,8 +335,8 @@ export class McpEndpoint {
         relay.done?.();
       }
     // An agent's set stays once empty (issue 34: not a new Set and two map writes per call, one
-    // after another); agents are few. Revoking one drops its set if empty (closeSessionsOf); one
-    // with a call still open then stays, empty, keyed by the name a new agent of it reuses.
+    // after another); agents are few. Revoking one drops its set (closeSessionsOf): a call still
+    // open then ends on the set it took here, which no lookup reaches any more.
     let set = this.live.get(agent);
     if (!set) this.live.set(agent, (set = new Set()));
     set.add(relay);

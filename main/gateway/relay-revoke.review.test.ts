@@ -11,9 +11,11 @@ import {
 
 /**
  * Review of issue 34's kept relay set and frozen AuthInfo (mcp-endpoint.ts): an agent's set of
- * open calls' relays now stays once empty, and revoking drops it only when empty. A call still
- * open when its agent is revoked stays findable by relayFor until it ends, then nothing is; a new
- * agent under the same name (another token) gets its own AuthInfo and relays, never the old call's.
+ * open calls' relays stays once empty, and revoking drops it. A call still open when its agent is
+ * revoked is no longer findable by relayFor: a new agent under the same name (another token) gets
+ * its own AuthInfo and relays, never the old call's — even while the old call is still open, when
+ * the approval engine's fallback (relayFor) would otherwise have sent a server's requests for the
+ * new agent's approved call to the revoked agent's client.
  */
 let t: TestApp;
 let source: CountingSource;
@@ -29,38 +31,37 @@ afterAll(async () => {
   await t.stop();
 });
 
-async function openCall(name: string, token: string, mode: 'legacy' | 'auto') {
+/** `hold`: a new gate (CountingSource.hold replaces the one open calls wait on: one at a time). */
+async function openCall(name: string, token: string, mode: 'legacy' | 'auto', hold = true) {
   const client = await connectClient(t.started.mcpUrl, token, mode);
   const before = source.count('count_read');
-  source.hold();
+  if (hold) source.hold();
   const call = client.callTool({ name: 'count_read', arguments: { who: name } });
   await eventually(() => expect(source.count('count_read')).toBe(before + 1));
   return { client, call };
 }
 
 describe.each(['legacy', 'auto'] as const)('relayFor across a revocation (%s client)', (mode) => {
-  it('keeps a revoked agent’s open call findable until it ends, then gives the new agent only its own', async () => {
+  it('finds no revoked agent’s open call, and gives a new agent of the name only its own', async () => {
     const name = `relayer-${mode}`;
     const old = await openCall(name, (await t.app.control.addAgent(name)).token, mode);
     const first = relayFor(name);
     expect(first).toBeDefined();
 
     await t.app.control.revokeAgent(name);
-    // The call is still open: its relay stays findable (as before issue 34).
-    expect(relayFor(name)).toBe(first);
-    source.unhold();
-    expect(textOf(await old.call)).toMatch(/count_read ok/);
+    // The call is still open, but its agent is gone: its relay is findable no more.
     expect(relayFor(name)).toBeUndefined();
-    await old.client.close().catch(() => {});
 
-    // Same name, another token: its AuthInfo and relays are its own.
-    const fresh = await openCall(name, (await t.app.control.addAgent(name)).token, mode);
+    // Same name, another token, while the old call is still open: only its own relay is found.
+    const fresh = await openCall(name, (await t.app.control.addAgent(name)).token, mode, false);
     const second = relayFor(name);
     expect(second).toBeDefined();
     expect(second).not.toBe(first);
     source.unhold();
+    expect(textOf(await old.call)).toMatch(/count_read ok/);
     expect(textOf(await fresh.call)).toMatch(/count_read ok/);
     expect(relayFor(name)).toBeUndefined();
+    await old.client.close().catch(() => {});
     await fresh.client.close().catch(() => {});
   });
 });
