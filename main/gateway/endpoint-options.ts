@@ -43,4 +43,10 @@ export interface McpEndpointOptions {
    * modern-hot.test.ts proves the hot path answers equal to.
    */
   hotPath?: boolean;
+  /**
+   * Issue 34: a 2025 session's POST with one plain tools/call skips the SDK Server's dispatch
+   * (mcp-handlers/lone-call.ts). Off: the SDK path, the reference lone-call.property.test.ts
+   * holds it equal to.
+   */
+  loneCalls?: boolean;
 }

@@ -93,18 +93,7 @@ export class EventStream {
     const { res } = this;
     if (res.headersSent || res.destroyed) return this.end(answer);
     this.release();
-    const body = messageJson(answer);
-    const sid = this.session.sessionId;
-    const length = Buffer.byteLength(body);
-    // One literal each way, not a spread of a second object (issue 34: per call).
-    res
-      .writeHead(
-        200,
-        sid !== undefined
-          ? { 'content-type': 'application/json', 'content-length': length, 'mcp-session-id': sid }
-          : { 'content-type': 'application/json', 'content-length': length },
-      )
-      .end(body);
+    answerAsJson(res, this.session.sessionId, answer);
   }
 
   /** Stops the stream's timers (it ended, or its client went away). */
@@ -129,6 +118,24 @@ export class EventStream {
       }, this.keepAliveMs).unref();
     return true;
   }
+}
+
+/**
+ * A POST's one answer as `application/json` with its Content-Length, headers and body in one
+ * write (endWithAnswer; a 2025 session's lone call whose head was never needed, session-transport.ts).
+ */
+export function answerAsJson(res: ServerResponse, sid: string | undefined, answer: unknown): void {
+  const body = messageJson(answer);
+  const length = Buffer.byteLength(body);
+  // One literal each way, not a spread of a second object (issue 34: per call).
+  res
+    .writeHead(
+      200,
+      sid !== undefined
+        ? { 'content-type': 'application/json', 'content-length': length, 'mcp-session-id': sid }
+        : { 'content-type': 'application/json', 'content-length': length },
+    )
+    .end(body);
 }
 
 function event(message: unknown): string {

@@ -5,6 +5,7 @@ import type { AgentBudgets } from './budgets.js';
 import { jsonRpcError } from './guards.js';
 import type { McpExchange } from './http-server.js';
 import type { AgentFeatures } from './mcp-handlers/api.js';
+import { LoneCallServer } from './mcp-handlers/lone-call.js';
 import { sessionRelay } from './mcp-handlers/relay.js';
 import { directRequests } from './request-dispatch.js';
 import { SessionTransport } from './session-transport.js';
@@ -12,6 +13,8 @@ import { SessionTransport } from './session-transport.js';
 interface LegacySession {
   transport: SessionTransport;
   server: Server;
+  /** Its server where it takes lone calls (mcp-handlers/lone-call.ts); else undefined. */
+  lone: LoneCallServer | undefined;
   agent: string;
   /** Digest of the token that opened it: a new token with the same name gets no old session. */
   credential: string | undefined;
@@ -31,6 +34,12 @@ export interface LegacySessionsOptions {
   budgets?: AgentBudgets;
   /** Airlock's own address, for the relay's link checks (relay-label.ts). */
   self?: RelaySelf;
+  /**
+   * Issue 34: a POST with one plain tools/call runs without the SDK's dispatch
+   * (mcp-handlers/lone-call.ts). Off: every request goes through the SDK Server, the reference
+   * lone-call.property.test.ts holds the lone path equal to.
+   */
+  loneCalls?: boolean;
 }
 
 /**
@@ -79,6 +88,13 @@ export class LegacySessions {
         return jsonRpcError(res, 404, -32001, 'Session not found');
       session.lastUsed = Date.now();
       session.order = ++this.tick;
+      const lone = req.method === 'POST' ? session.lone?.loneCallOf(x.parsedBody) : undefined;
+      // Decided before anything runs: the checks, the id's registration, then the call.
+      if (lone) {
+        const { transport } = session;
+        if (transport.postLone(req, res, lone.request.id)) session.lone!.runLone(lone, transport);
+        return;
+      }
       return session.transport.handle(req, res, x.parsedBody, authInfo);
     }
     if (req.method !== 'POST' || !isInitializeRequest(x.parsedBody)) {
@@ -106,6 +122,7 @@ export class LegacySessions {
         this.sessions.set(id, {
           transport,
           server,
+          lone: this.o.loneCalls !== false && server instanceof LoneCallServer ? server : undefined,
           agent,
           credential,
           lastUsed: now,

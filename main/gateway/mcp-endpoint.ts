@@ -19,7 +19,8 @@ import { requestRelay, roundRelay, taskRelay } from './mcp-handlers/relay.js';
 import { onLine, requestLog, RoundLine } from './mcp-handlers/round-line.js';
 import type { ProgressSink } from '../tools/types.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
-import { registerTaskHandlers, TaskServer, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
+import { registerTaskHandlers, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
+import { LoneCallServer } from './mcp-handlers/lone-call.js';
 import { PlainCallServer } from './mcp-handlers/call-server.js';
 import { TaskBoard } from './task-board.js';
 import type { WithRelay } from './mcp-handlers/api.js';
@@ -84,6 +85,7 @@ export class McpEndpoint {
       ...(o.sessionIdleMs !== undefined ? { idleMs: o.sessionIdleMs } : {}),
       ...(o.budgets ? { budgets: o.budgets } : {}),
       ...(o.self ? { self: o.self } : {}),
+      ...(o.loneCalls !== undefined ? { loneCalls: o.loneCalls } : {}),
     });
   }
 
@@ -202,9 +204,10 @@ export class McpEndpoint {
     session: (() => string | undefined) | null,
     hot?: ModernHotTransport,
   ): Server {
-    // Only 2025-era sessions take task-augmented calls (mcp-handlers/tasks.ts); they and the hot
-    // path's server leave out the tools/call checks that surely pass (mcp-handlers/call-server.ts).
-    const server = new (session !== null ? TaskServer : hot ? PlainCallServer : Server)(
+    // Only 2025-era sessions take task-augmented calls (mcp-handlers/tasks.ts) and lone calls
+    // (mcp-handlers/lone-call.ts); they and the hot path's server leave out the tools/call checks
+    // that surely pass (mcp-handlers/call-server.ts).
+    const server = new (session !== null ? LoneCallServer : hot ? PlainCallServer : Server)(
       { name: 'airlock', title: 'Airlock', version: this.o.version },
       {
         capabilities: {

@@ -7,7 +7,12 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { EventStream, type RequestId } from './event-stream.js';
+import {
+  answerAsJson,
+  EventStream,
+  FIRST_EVENT_WAIT_MS,
+  type RequestId,
+} from './event-stream.js';
 import { jsonRpcError } from './guards.js';
 import { isRequest, isResponse, OpenAsks, reusedId, type Message } from './session-messages.js';
 
@@ -45,8 +50,18 @@ export class SessionTransport implements Transport {
   private initialized = false;
   private closed = false;
   private versions: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
-  /** Which stream each open request answers on; a request whose stream is gone maps to null. */
-  private readonly requests = new Map<RequestId, EventStream | null>();
+  /**
+   * Which stream each open request answers on; a request whose stream is gone maps to null. A
+   * lone call (postLone) maps to its bare response until something other than its answer must
+   * go there or its head is due: only then is its EventStream made (escalate).
+   */
+  private readonly requests = new Map<RequestId, EventStream | ServerResponse | null>();
+  /**
+   * Lone calls with no EventStream yet, by id, with their held head's timer: a bare Timeout whose
+   * callback is the one headDue of the transport (no closure per call). No clock is read: each
+   * fires when EventStream.holdHead's would, fake timers included.
+   */
+  private readonly held = new Map<RequestId, NodeJS.Timeout>();
   private readonly asked = new OpenAsks();
   private standalone: EventStream | undefined;
 
@@ -85,14 +100,37 @@ export class SessionTransport implements Transport {
     }
   }
 
+  /**
+   * A POST carrying one lone call (mcp-handlers/lone-call.ts, issue 34), decided by its caller
+   * before anything ran: post()'s checks for it, in post()'s order, terms and status codes, and
+   * its id registered (busy(), a reused id refused, notifications/cancelled) — but no EventStream,
+   * held-head timer or close listener: the everyday answer goes alone as one JSON write
+   * (answerAsJson, as EventStream.endWithAnswer writes it). The full stream is made only when a
+   * relayed request, log line or progress must go on this POST first, when FIRST_EVENT_WAIT_MS
+   * passes without an answer (its headers then go out as the held head's timer sends them), or on
+   * cancellation or close. True when the caller should run the call.
+   */
+  postLone(req: IncomingMessage, res: ServerResponse, id: RequestId): boolean {
+    if (this.closed) {
+      jsonRpcError(res, 404, -32001, 'Session not found');
+      return false;
+    }
+    if (!this.accepts(req, res) || !this.checkSession(req, res)) return false;
+    if (this.requests.has(id)) {
+      this.refuseReused(res, id);
+      return false;
+    }
+    // A client gone already: its request runs, its messages have nowhere to go (post's gone()).
+    if (res.destroyed) this.requests.set(id, null);
+    else {
+      this.requests.set(id, res);
+      this.held.set(id, setTimeout(this.headDue, FIRST_EVENT_WAIT_MS, id));
+    }
+    return true;
+  }
+
   private post(req: IncomingMessage, res: ServerResponse, body: unknown, authInfo: AuthInfo) {
-    const accept = req.headers.accept ?? '';
-    if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
-      return this.refuse(
-        res,
-        406,
-        'Not Acceptable: Client must accept both application/json and text/event-stream',
-      );
+    if (!this.accepts(req, res)) return;
     if (Array.isArray(body) && body.length > MAX_BATCH)
       return this.refuse(
         res,
@@ -117,13 +155,7 @@ export class SessionTransport implements Transport {
     } else if (!this.checkSession(req, res)) return;
     const requests = messages.filter(isRequest);
     const reused = reusedId(requests, this.requests);
-    if (reused !== undefined)
-      return this.refuse(
-        res,
-        400,
-        `Invalid Request: request ID ${JSON.stringify(reused)} is already in use in this session`,
-        -32600,
-      );
+    if (reused !== undefined) return this.refuseReused(res, reused);
     if (initializing) {
       this.sessionId = this.o.newSessionId();
       this.initialized = true;
@@ -146,6 +178,14 @@ export class SessionTransport implements Transport {
       this.requests.set(id, stream);
     }
     stream.holdHead();
+    this.watch(stream);
+    this.deliver(messages, authInfo);
+    this.dropCancelled(messages);
+  }
+
+  /** Marks a stream's requests as gone when its client goes away. */
+  private watch(stream: EventStream): void {
+    const { res } = stream;
     const gone = () => {
       if (res.writableFinished) return;
       // The client went away: later messages for its requests have nowhere to go.
@@ -157,8 +197,63 @@ export class SessionTransport implements Transport {
     // checks _closed), and gone() may run twice anyway.
     res.on('close', gone);
     if (res.destroyed) gone();
-    this.deliver(messages, authInfo);
-    this.dropCancelled(messages);
+  }
+
+  /**
+   * A lone call's full stream, made now (postLone): its one request pending on it and watched as
+   * post() watches its streams. Null when its client has gone (the response destroyed: Node
+   * sets that before it emits 'close'), as post()'s gone() would have marked it.
+   */
+  private escalate(id: RequestId, res: ServerResponse): EventStream | null {
+    this.unhold(id);
+    if (res.destroyed) {
+      this.requests.set(id, null);
+      return null;
+    }
+    const stream = new EventStream(res, this, this.o.keepAliveMs);
+    stream.lone = true;
+    stream.pending.add(id);
+    this.requests.set(id, stream);
+    this.watch(stream);
+    return stream;
+  }
+
+  /** A lone call's held head, no longer needed (answered, or its full stream made). */
+  private unhold(id: RequestId): void {
+    clearTimeout(this.held.get(id));
+    this.held.delete(id);
+  }
+
+  /**
+   * The held head's promise (event-stream.ts FIRST_EVENT_WAIT_MS) for a lone call still without
+   * an answer: its headers go out now, as EventStream.holdHead's timer sends them, on the full
+   * stream made for it.
+   */
+  private readonly headDue = (id: RequestId): void => {
+    this.held.delete(id);
+    const res = this.requests.get(id);
+    if (res && !(res instanceof EventStream)) this.escalate(id, res)?.openNow();
+  };
+
+  /** Accept of a POST (the SDK's check); false once refused. */
+  private accepts(req: IncomingMessage, res: ServerResponse): boolean {
+    const accept = req.headers.accept ?? '';
+    if (accept.includes('application/json') && accept.includes('text/event-stream')) return true;
+    this.refuse(
+      res,
+      406,
+      'Not Acceptable: Client must accept both application/json and text/event-stream',
+    );
+    return false;
+  }
+
+  private refuseReused(res: ServerResponse, id: RequestId): void {
+    this.refuse(
+      res,
+      400,
+      `Invalid Request: request ID ${JSON.stringify(id)} is already in use in this session`,
+      -32600,
+    );
   }
 
   /** Hands a POST's messages to the SDK in order (a method, not a closure per POST: issue 34). */
@@ -178,8 +273,10 @@ export class SessionTransport implements Transport {
       if (m.method !== 'notifications/cancelled') continue;
       const id = (m.params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof id !== 'string' && typeof id !== 'number') continue;
-      const stream = this.requests.get(id);
-      if (stream === undefined) continue;
+      const open = this.requests.get(id);
+      if (open === undefined) continue;
+      // A lone call without its stream yet: the stream post() would have made ends the same way.
+      const stream = open instanceof EventStream || !open ? open : this.escalate(id, open);
       this.requests.delete(id);
       if (!stream) continue;
       stream.pending.delete(id);
@@ -259,8 +356,16 @@ export class SessionTransport implements Transport {
       this.standalone?.write(m);
       return;
     }
-    const stream = this.requests.get(id);
-    if (stream === undefined) throw new Error(`No connection established for request ID: ${id}`);
+    const open = this.requests.get(id);
+    if (open === undefined) throw new Error(`No connection established for request ID: ${id}`);
+    let stream: EventStream | null;
+    if (open === null || open instanceof EventStream) stream = open;
+    else if (response && !open.destroyed) {
+      // A lone call's answer with nothing before it: one JSON write, as endWithAnswer's.
+      this.requests.delete(id);
+      this.unhold(id);
+      return answerAsJson(open, this.sessionId, m);
+    } else stream = this.escalate(id, open);
     if (!response) {
       // A request for a client that went away from this call (no cancel) would wait unanswered
       // until its timeout: it fails now, saying why (an approved call's relay can be such a
@@ -292,7 +397,11 @@ export class SessionTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const open = new Set([...this.requests.values()].filter((s) => s !== null));
+    const open = new Set<EventStream>();
+    for (const [id, s] of this.requests) {
+      const stream = s instanceof EventStream || s === null ? s : this.escalate(id, s);
+      if (stream) open.add(stream);
+    }
     if (this.standalone) open.add(this.standalone);
     for (const s of open) s.end();
     this.requests.clear();

@@ -38,6 +38,25 @@ type Invoke = (
 export class PlainCallServer extends Server {
   /** The function registered for tools/call (tools.ts), without the SDK's request check. */
   toolCall?: (request: CallToolRequest, ctx: ServerContext) => Promise<unknown>;
+  /**
+   * The steps of that function for a plain call of a client without URL elicitation (tools.ts):
+   * what a 2025 session's lone call runs (lone-call.ts). Like `toolCall`, cleared when tools/call
+   * is registered again, so neither outlives the handler it belongs to.
+   */
+  plainCall?: PlainCall;
+  /** A result's check as this server's tools/call wrapper makes it (set with that wrapper). */
+  private recheck?: (
+    request: JSONRPCRequest,
+    ctx: ServerContext,
+    result: unknown,
+  ) => Promise<Result>;
+  /** The wrapper's steps after the handler for an input-required result (set with it). */
+  private inputRequired?: (
+    request: JSONRPCRequest,
+    ctx: ServerContext,
+    first: Result,
+    again: Handler,
+  ) => Promise<Result>;
 
   /** Calls this server answers itself, without the SDK's checks (TaskServer: task-augmented). */
   protected ownsCall(_request: JSONRPCRequest): boolean {
@@ -47,11 +66,43 @@ export class PlainCallServer extends Server {
   protected override _wrapHandler(method: string, handler: Handler): Wrapped {
     const wrapped = super._wrapHandler(method, handler);
     if (method !== 'tools/call') return wrapped;
+    // A new tools/call handler: the shortcuts of the one before no longer speak for it.
+    this.toolCall = undefined;
+    this.plainCall = undefined;
     const invoke = (this as unknown as { _invokeInputRequiredCapableHandler?: Invoke })
       ._invokeInputRequiredCapableHandler;
     // Results in hand, by their request, for the SDK's checks alone (its handler is this lookup).
     const held = new WeakMap<object, Result>();
     const recheck = super._wrapHandler(method, async (request) => held.get(request)!);
+    const checkResult = async (request: JSONRPCRequest, ctx: ServerContext, result: unknown) => {
+      held.set(request, result as Result);
+      try {
+        return await recheck(request, ctx);
+      } finally {
+        held.delete(request);
+      }
+    };
+    this.recheck = checkResult;
+    const finish = async (request: JSONRPCRequest, ctx: ServerContext, result: Result) => {
+      if (isInputRequiredResult(result)) return result;
+      const plain = plainToolResult(result);
+      if (plain) return plain;
+      return await checkResult(request, ctx, result);
+    };
+    // The SDK's step between handler and checks, entered with a result already in hand: its
+    // legacy shim (2025) fulfils an input-required result and runs the handler `again`.
+    this.inputRequired =
+      typeof invoke === 'function'
+        ? async (request, ctx, first, again) => {
+            let given = false;
+            const run: Handler = (r, c) => {
+              if (given) return again(r, c);
+              given = true;
+              return Promise.resolve(first);
+            };
+            return finish(request, ctx, await invoke.call(this, method, run, request, ctx));
+          }
+        : undefined;
     return async (request, ctx) => {
       if (this.ownsCall(request)) return handler(request, ctx);
       if (typeof invoke !== 'function' || !plainToolCall(request)) return wrapped(request, ctx);
@@ -69,12 +120,30 @@ export class PlainCallServer extends Server {
       if (isInputRequiredResult(result)) return result;
       const plain = plainToolResult(result);
       if (plain) return plain;
-      held.set(request, result);
-      try {
-        return await recheck(request, ctx);
-      } finally {
-        held.delete(request);
-      }
+      return await checkResult(request, ctx, result);
     };
   }
+
+  /**
+   * A plain call's result as the tools/call wrapper above finishes it, for a 2025 session's lone
+   * call (lone-call.ts) that ran the handler's steps itself: a plainToolResult as it is, an
+   * input-required one through the SDK's step (its legacy shim runs the steps `again`), anything
+   * else through the SDK's own CallToolResult check (which may throw its -32602).
+   */
+  finishedCall(
+    request: JSONRPCRequest,
+    ctx: ServerContext,
+    result: unknown,
+    again: Handler,
+  ): Result | Promise<Result> {
+    if (isInputRequiredResult(result) && this.inputRequired)
+      return this.inputRequired(request, ctx, result, again);
+    return (plainToolResult(result) as Result | undefined) ?? this.recheck!(request, ctx, result);
+  }
 }
+
+/** A plain call's steps (tools.ts): `params` as the SDK's request parse gives them. */
+export type PlainCall = (
+  params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+  ctx: ServerContext,
+) => Promise<unknown>;

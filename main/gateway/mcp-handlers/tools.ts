@@ -23,6 +23,29 @@ export function registerToolHandlers(
   const waiting: UrlElicitationDeps = {
     waitingApproval: (result) => pipeline.waitingApproval?.(result) ?? null,
   };
+  // One call's steps once it is neither a task nor offered the approval URL: the relay, the
+  // pipeline, the URL-required error. Shared by the call below and a 2025 session's lone call
+  // (lone-call.ts), which runs exactly these for a client without URL elicitation and without a
+  // progressToken: steps(ctx, params, undefined, false).
+  const steps = (
+    ctx: ServerContext,
+    params: CallToolRequest['params'],
+    asked: ProgressSink | undefined,
+    noWait: boolean,
+  ) =>
+    withRelay(
+      ctx,
+      async (relay, signal, progress) => {
+        const opts: CallOptions = { signal, relay };
+        if (progress) opts.progress = progress;
+        if (noWait) opts.noWait = noWait;
+        return throwIfUrlRequired(
+          await pipeline.call(agent, params.name, params.arguments, opts),
+          relay,
+        );
+      },
+      asked,
+    );
   const call = async (req: CallToolRequest, ctx: ServerContext) => {
     // A task-augmented call is answered with its task at once (tasks.ts, issue 28 item 5).
     const task = startTask?.(req.params, ctx);
@@ -30,25 +53,15 @@ export function registerToolHandlers(
     // Approval waiting in MCP's own terms where the client supports it (issue 16 item 1,
     // approval-url.ts); relays of the upstream's own requests inside.
     const answer = (asked?: ProgressSink) =>
-      callWithApprovalUrl(waiting, server, ctx, (noWait) =>
-        withRelay(
-          ctx,
-          async (relay, signal, progress) => {
-            const opts: CallOptions = { signal, relay };
-            if (progress) opts.progress = progress;
-            if (noWait) opts.noWait = noWait;
-            return throwIfUrlRequired(
-              await pipeline.call(agent, req.params.name, req.params.arguments, opts),
-              relay,
-            );
-          },
-          asked,
-        ),
-      );
+      callWithApprovalUrl(waiting, server, ctx, (noWait) => steps(ctx, req.params, asked, noWait));
     return withAgentProgress(ctx, req.params._meta?.progressToken, answer);
   };
   server.setRequestHandler('tools/call', call);
   // A 2025 session's server and the 2026-07-28 hot path's run it without the SDK's second request
   // check where that check surely passes (call-server.ts, tool-call-shapes.ts).
-  if (server instanceof PlainCallServer) server.toolCall = call;
+  if (server instanceof PlainCallServer) {
+    server.toolCall = call;
+    server.plainCall = (params, ctx) =>
+      steps(ctx, params as CallToolRequest['params'], undefined, false);
+  }
 }

@@ -1,0 +1,152 @@
+import { Protocol } from '@modelcontextprotocol/server';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LoneArm, settled } from '../../test-support/lone-sessions.js';
+import { FIRST_EVENT_WAIT_MS } from './event-stream.js';
+import { LoneCallServer } from './mcp-handlers/lone-call.js';
+
+/**
+ * A 2025 session's lone call (mcp-handlers/lone-call.ts) is really taken for an eligible POST —
+ * the SDK Server's `_onrequest` is not entered — and not for anything else, so
+ * lone-call.property.test.ts cannot pass by comparing the SDK path with itself.
+ */
+const call = (id: number | string, extra: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 't', arguments: { n: 1 }, ...extra },
+});
+
+let onrequest: ReturnType<typeof vi.spyOn>;
+let runLone: ReturnType<typeof vi.spyOn>;
+const arms: LoneArm[] = [];
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  // Before any session connects: directRequests binds `_onrequest` at connect.
+  onrequest = vi.spyOn(Protocol.prototype as never, '_onrequest' as never);
+  runLone = vi.spyOn(LoneCallServer.prototype, 'runLone');
+});
+afterEach(async () => {
+  for (const a of arms.splice(0)) await a.close();
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
+
+async function arm(lone: boolean, capabilities: Record<string, unknown> = {}) {
+  const a = new LoneArm(lone);
+  arms.push(a);
+  await a.open(capabilities);
+  onrequest.mockClear();
+  runLone.mockClear();
+  return a;
+}
+
+describe('which POSTs take the lone path', () => {
+  it('a plain tools/call does, without entering the SDK dispatch; its answer is one JSON body', async () => {
+    const a = await arm(true);
+    a.post(call(1, { _meta: { note: 'x' } }));
+    await settled();
+    expect(a.calls.running).toHaveLength(1);
+    a.calls.running[0]!.settle(() => ({ content: [{ type: 'text', text: 'ok' }] }));
+    await settled();
+    expect(runLone).toHaveBeenCalledTimes(1);
+    expect(onrequest).not.toHaveBeenCalled();
+    expect(a.seen.slice(-3)).toEqual([
+      { res: 2, head: 200, type: 'application/json' },
+      {
+        res: 2,
+        message: { result: { content: [{ type: 'text', text: 'ok' }] }, jsonrpc: '2.0', id: 1 },
+      },
+      { res: 2, end: true },
+    ]);
+  });
+
+  it.each([
+    ['a progress token', call(1, { _meta: { progressToken: 1 } })],
+    ['a task', call(1, { task: {} })],
+    ['an envelope key', call(1, { _meta: { 'io.modelcontextprotocol/logLevel': 'info' } })],
+    ['a batch', [call(1)]],
+    ['another method', { jsonrpc: '2.0', id: 1, method: 'tools/list' }],
+  ])('%s does not', async (_why, body) => {
+    const a = await arm(true);
+    a.post(body);
+    await settled();
+    expect(runLone).not.toHaveBeenCalled();
+    expect(onrequest).toHaveBeenCalled();
+  });
+
+  it('nor a call of a client that declared URL elicitation', async () => {
+    const a = await arm(true, { elicitation: { url: {} } });
+    a.post(call(1));
+    await settled();
+    expect(runLone).not.toHaveBeenCalled();
+    expect(onrequest).toHaveBeenCalledTimes(1);
+  });
+
+  it('nor any call where the endpoint is built without it', async () => {
+    const a = await arm(false);
+    a.post(call(1));
+    await settled();
+    expect(runLone).not.toHaveBeenCalled();
+    expect(onrequest).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a lone call in flight', () => {
+  it('keeps the session busy, and its headers go out after FIRST_EVENT_WAIT_MS', async () => {
+    const a = await arm(true);
+    a.post(call(7));
+    await settled();
+    const heads = () => a.seen.filter((s) => 'head' in s && s.res === 2);
+    expect(heads()).toEqual([]);
+    expect(a.busy()).toBe(true);
+    vi.advanceTimersByTime(FIRST_EVENT_WAIT_MS);
+    expect(heads()).toEqual([{ res: 2, head: 200, type: 'text/event-stream' }]);
+    a.calls.running[0]!.settle(() => ({ content: [] }));
+    await settled();
+    expect(a.seen.at(-2)).toEqual({
+      res: 2,
+      message: { result: { content: [] }, jsonrpc: '2.0', id: 7 },
+    });
+    expect(a.busy()).toBe(false);
+  });
+
+  it('is aborted by the session closing, with the SDK error Protocol._onclose uses', async () => {
+    const a = await arm(true);
+    a.post(call(7));
+    await settled();
+    const { signal } = a.calls.running[0]!.opts;
+    a.delete();
+    await settled();
+    expect(signal!.aborted).toBe(true);
+    expect((signal!.reason as Error).message).toBe('Connection closed');
+  });
+});
+
+describe('a lone call whose steps throw synchronously', () => {
+  it('is answered as the SDK answers a handler that throws so, and leaves nothing in flight', async () => {
+    const run = async (lone: boolean) => {
+      const a = await arm(lone);
+      // tools.ts's function for each path (the SDK path's wrapper calls toolCall, the lone path
+      // plainCall), made to throw before any promise, as `_onrequest` never lets a handler do.
+      const sessions = (a.endpoint as unknown as { sessions: { servers(): unknown[] } }).sessions;
+      const server = sessions.servers()[0] as LoneCallServer;
+      const thrower = () => {
+        throw new Error('sync');
+      };
+      server.toolCall = thrower;
+      server.plainCall = thrower;
+      a.post(call(3));
+      await settled();
+      return { seen: a.seen.slice(3), errors: a.errors, busy: a.busy() };
+    };
+    const sdk = await run(false);
+    const lone = await run(true);
+    expect(runLone).toHaveBeenCalledTimes(1);
+    expect(JSON.stringify(lone)).toBe(JSON.stringify(sdk));
+    expect(lone.seen).toContainEqual({
+      res: 2,
+      message: { jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'sync' } },
+    });
+    expect(lone.busy).toBe(false);
+  });
+});
