@@ -34,6 +34,8 @@ export class FakeResponse extends EventEmitter {
     readonly index: number,
     private readonly seen: Seen[],
     private readonly sid: () => string | undefined,
+    /** The bytes as the agent reads them, in order: each head (status, every header) and chunk. */
+    private readonly wire: string[] = [],
   ) {
     super();
   }
@@ -63,6 +65,7 @@ export class FakeResponse extends EventEmitter {
     if (chunk) this.read(chunk);
     this.writableFinished = true;
     this.seen.push({ res: this.index, end: true });
+    this.wire.push(`${this.index} end`);
     this.emit('close');
     return this;
   }
@@ -79,11 +82,15 @@ export class FakeResponse extends EventEmitter {
   private sendHead(): void {
     if (!this.held) return;
     this.seen.push({ res: this.index, head: this.held.status, type: this.type });
+    this.wire.push(
+      `${this.index} head ${this.held.status} ${this.scrub(JSON.stringify(this.held.headers))}`,
+    );
     this.held = undefined;
   }
 
   private read(chunk: string): void {
     const text = this.scrub(chunk);
+    this.wire.push(`${this.index} body ${text}`);
     if (this.type === 'text/event-stream') {
       for (const block of text.split('\n\n')) {
         const data = block.split('\n').find((l) => l.startsWith('data: '));
@@ -147,6 +154,8 @@ export const ACCEPT = 'application/json, text/event-stream';
 /** A McpEndpoint with one 2025 session, `lone` deciding whether it takes lone calls. */
 export class LoneArm {
   readonly seen: Seen[] = [];
+  /** Every head and chunk as written (FakeResponse), for a byte-for-byte comparison. */
+  readonly wire: string[] = [];
   readonly calls = new DrivenCalls();
   readonly endpoint: McpEndpoint;
   readonly errors: string[] = [];
@@ -196,7 +205,7 @@ export class LoneArm {
     body: unknown,
     headers: Record<string, string | undefined> = {},
   ): FakeResponse {
-    const res = new FakeResponse(this.count++, this.seen, () => this.sid);
+    const res = new FakeResponse(this.count++, this.seen, () => this.sid, this.wire);
     const all: Record<string, string | undefined> = {
       accept: ACCEPT,
       'content-type': 'application/json',
