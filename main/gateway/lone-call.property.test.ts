@@ -389,14 +389,18 @@ async function compare(seed: number, numRuns: number) {
 describe('a lone call and the SDK path', () => {
   it('show the agent and the pipeline the same, over generated scenarios', async () => {
     const reached = await compare(20261206, 600);
-    console.log("reached", JSON.stringify(reached));
+    console.log('reached', JSON.stringify(reached));
     for (const [what, n] of Object.entries(reached)) expect(n, what).toBeGreaterThan(10);
   });
 
   // Held out: seeds not used while the lone path's lazy stream was written; reported apart.
-  it.each([7331, 424242, 90210])('held out: seed %i shows the same', async (seed) => {
-    const reached = await compare(seed, 200);
-    console.log("held-out", seed, JSON.stringify(reached));
-    for (const [what, n] of Object.entries(reached)) expect(n, what).toBeGreaterThan(3);
-  });
+  // Skipped while mutation-checking (LONE_MUTATION set), so no mutant is judged on them.
+  it.skipIf(process.env['LONE_MUTATION']).each([7331, 424242, 90210])(
+    'held out: seed %i shows the same',
+    async (seed) => {
+      const reached = await compare(seed, 200);
+      console.log('held-out', seed, JSON.stringify(reached));
+      for (const [what, n] of Object.entries(reached)) expect(n, what).toBeGreaterThan(3);
+    },
+  );
 });

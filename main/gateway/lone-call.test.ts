@@ -60,6 +60,47 @@ describe('which POSTs take the lone path', () => {
     ]);
   });
 
+  it('makes no event stream until one is needed: no close listener, its held head a timer it clears', async () => {
+    const a = await arm(true);
+    const timers = vi.getTimerCount();
+    const res = a.post(call(1));
+    await settled();
+    // Registered (busy), yet nothing of a stream: no 'close' listener, one timer (the held head).
+    expect(a.busy()).toBe(true);
+    expect(res.listenerCount('close')).toBe(0);
+    expect(vi.getTimerCount()).toBe(timers + 1);
+    a.calls.running[0]!.settle(() => ({ content: [] }));
+    await settled();
+    expect(vi.getTimerCount()).toBe(timers);
+    expect(a.busy()).toBe(false);
+    expect(a.wire.filter((w) => w.startsWith('2 '))).toEqual([
+      '2 head 200 {"content-type":"application/json","content-length":48,"mcp-session-id":"SID"}',
+      '2 body {"result":{"content":[]},"jsonrpc":"2.0","id":1}',
+      '2 end',
+    ]);
+  });
+
+  it('makes the full stream when a log line must go first: watched, the answer ends the event stream', async () => {
+    const a = await arm(true);
+    const res = a.post(call(1));
+    await settled();
+    const relay = a.calls.running[0]!.opts.relay!;
+    void relay.log?.({ level: 'info', data: 'line' })?.catch(() => {});
+    await settled();
+    expect(res.listenerCount('close')).toBe(1);
+    a.calls.running[0]!.settle(() => ({ content: [] }));
+    await settled();
+    expect(a.seen.filter((x) => x.res === 2).map((x) => Object.keys(x)[1])).toEqual([
+      'head',
+      'message',
+      'message',
+      'end',
+    ]);
+    expect(a.seen.find((x) => x.res === 2 && 'head' in x)).toMatchObject({
+      type: 'text/event-stream',
+    });
+  });
+
   it.each([
     ['a progress token', call(1, { _meta: { progressToken: 1 } })],
     ['a task', call(1, { task: {} })],

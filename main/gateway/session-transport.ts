@@ -7,12 +7,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import {
-  answerAsJson,
-  EventStream,
-  FIRST_EVENT_WAIT_MS,
-  type RequestId,
-} from './event-stream.js';
+import { answerAsJson, EventStream, FIRST_EVENT_WAIT_MS, type RequestId } from './event-stream.js';
 import { jsonRpcError } from './guards.js';
 import { isRequest, isResponse, OpenAsks, reusedId, type Message } from './session-messages.js';
 
@@ -120,12 +115,9 @@ export class SessionTransport implements Transport {
       this.refuseReused(res, id);
       return false;
     }
-    // A client gone already: its request runs, its messages have nowhere to go (post's gone()).
-    if (res.destroyed) this.requests.set(id, null);
-    else {
-      this.requests.set(id, res);
-      this.held.set(id, setTimeout(this.headDue, FIRST_EVENT_WAIT_MS, id));
-    }
+    // A client already gone is found so when something is sent (escalate), as post()'s gone().
+    this.requests.set(id, res);
+    this.held.set(id, setTimeout(this.headDue, FIRST_EVENT_WAIT_MS, id));
     return true;
   }
 
