@@ -202,8 +202,9 @@ export class SessionTransport implements Transport {
       this.requests.set(id, null);
       return null;
     }
+    // Not marked `lone`: whatever made it writes its head at once (openNow, write, end), so its
+    // answer can never go as JSON (endWithAnswer's case).
     const stream = new EventStream(res, this, this.o.keepAliveMs);
-    stream.lone = true;
     stream.pending.add(id);
     this.requests.set(id, stream);
     this.watch(stream);
