@@ -98,8 +98,8 @@ export class SessionTransport implements Transport {
   /**
    * A POST carrying one lone call (mcp-handlers/lone-call.ts, issue 34), decided by its caller
    * before anything ran: post()'s checks for it, in post()'s order, terms and status codes, and
-   * its id registered (busy(), a reused id refused, notifications/cancelled) — but no EventStream,
-   * held-head timer or close listener: the everyday answer goes alone as one JSON write
+   * its id registered (busy(), a reused id refused, notifications/cancelled) — but no EventStream
+   * or close listener, its held head a bare Timeout: the everyday answer goes alone as one JSON write
    * (answerAsJson, as EventStream.endWithAnswer writes it). The full stream is made only when a
    * relayed request, log line or progress must go on this POST first, when FIRST_EVENT_WAIT_MS
    * passes without an answer (its headers then go out as the held head's timer sends them), or on
@@ -194,7 +194,7 @@ export class SessionTransport implements Transport {
   /**
    * A lone call's full stream, made now (postLone): its one request pending on it and watched as
    * post() watches its streams. Null when its client has gone (the response destroyed: Node
-   * sets that before it emits 'close'), as post()'s gone() would have marked it.
+   * sets that as it emits 'close' for a closed socket), as post()'s gone() would have marked it.
    */
   private escalate(id: RequestId, res: ServerResponse): EventStream | null {
     this.unhold(id);
