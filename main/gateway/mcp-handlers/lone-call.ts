@@ -39,8 +39,9 @@ import { parsedToolCall, plainToolCall } from './tool-call-shapes.js';
  *   or the result's finishing, as `_onrequest`'s promise catches both) mapped as it maps it:
  *   `code` if a safe integer else -32603, through the 2025 codec's `encodeErrorCode` (-32002 →
  *   -32602), `message` or "Internal error", `data` if any; a failed send to `onerror`.
- * The transport side (its checks, the request's stream, its held head) is SessionTransport.post
- * itself (session-transport.ts). lone-call.property.test.ts holds a session with the lone path
+ * The transport side (post()'s checks, the id's registration, the held head, the answer as one
+ * JSON write, the full event stream only once something else must go first) is
+ * SessionTransport.postLone (session-transport.ts). lone-call.property.test.ts holds a session with the lone path
  * to one without, over generated scenarios.
  */
 export class LoneCallServer extends TaskServer {
@@ -96,8 +97,8 @@ export class LoneCallServer extends TaskServer {
   }
 
   /**
-   * Runs a lone call whose request the transport has registered (SessionTransport.post) and
-   * sends its answer there, as `_onrequest` would.
+   * Runs a lone call whose request the transport has registered (SessionTransport.postLone)
+   * and sends its answer there, as `_onrequest` would.
    */
   runLone(call: LoneCall, transport: Transport): void {
     const { request } = call;
