@@ -207,3 +207,48 @@ describe('overlapping lone calls and the SDK path', () => {
     expect(await compare(seed, 150)).toBeGreaterThan(40);
   });
 });
+
+describe('the held head and the answer at the same moment', () => {
+  const edges = [
+    'settle, then timer',
+    'timer, then settle',
+    'answer on a timer due with the head',
+    'answer on a timer due with the head, set before it',
+  ];
+  it.each(edges)('%s: both paths write the same bytes', async (order) => {
+    const wires: string[][] = [];
+    for (const lone of [false, true]) {
+      const arm = new LoneArm(lone);
+      try {
+        await arm.open({});
+        const answer = () => ({ content: [{ type: 'text' as const, text: 'ok' }] });
+        if (order.endsWith('set before it'))
+          setTimeout(() => arm.calls.running[0]!.settle(answer), FIRST_EVENT_WAIT_MS);
+        arm.post(call(1));
+        await settled();
+        const running = arm.calls.running[0]!;
+        if (order === 'settle, then timer') {
+          running.settle(answer);
+          vi.advanceTimersByTime(FIRST_EVENT_WAIT_MS);
+        } else if (order === 'timer, then settle') {
+          vi.advanceTimersByTime(FIRST_EVENT_WAIT_MS);
+          running.settle(answer);
+        } else if (order.endsWith('set before it')) {
+          await vi.advanceTimersByTimeAsync(FIRST_EVENT_WAIT_MS);
+        } else {
+          // The pipeline's own timer, set after the head's and due at the same time.
+          setTimeout(() => running.settle(answer), FIRST_EVENT_WAIT_MS);
+          await vi.advanceTimersByTimeAsync(FIRST_EVENT_WAIT_MS);
+        }
+        await settled();
+        expect(arm.busy()).toBe(false);
+        wires.push(arm.wire.filter((w) => w.startsWith('2 ')));
+      } finally {
+        await arm.close();
+      }
+    }
+    expect(wires[1]).toEqual(wires[0]);
+    // Once, whole: a head, the answer, the end.
+    expect(wires[1]!.filter((w) => w.includes('"id":1'))).toHaveLength(1);
+  });
+});
