@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -343,11 +344,60 @@ describe.each(ARMS)('%s, through a real App', (_name, lone) => {
     expect((after.content as { text: string }[]).at(-1)!.text).toBe('plain z');
     await c.close();
   });
+  it('the v2 client on a 2025 session: a relayed elicitation, then its own abort of a waiting call', async () => {
+    arm(lone);
+    const c = new Client(
+      { name: 'v2', version: '1' },
+      { capabilities: { elicitation: {} }, versionNegotiation: { mode: 'legacy' } },
+    );
+    c.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
+    const tr = new StreamableHTTPClientTransport(new URL(t.started.mcpUrl), {
+      requestInit: { headers: { Authorization: `Bearer ${t.token}` } },
+    });
+    await c.connect(tr);
+    const r = await c.callTool({ name: 'up__ask', arguments: {} });
+    expect((r.content as { text: string }[]).at(-1)!.text).toBe('asked decline');
+    const requested = nextEvent(t.app, isRequested);
+    const ac = new AbortController();
+    const by = `v2 ${String(lone)}`;
+    const waiting = c.callTool({ name: 'up__write', arguments: { by } }, { signal: ac.signal });
+    await requested;
+    ac.abort('stop');
+    await expect(waiting).rejects.toThrow();
+    await left(by);
+    const after = await c.callTool({ name: 'up__plain', arguments: { text: 'y' } });
+    expect((after.content as { text: string }[]).at(-1)!.text).toBe('plain y');
+    await c.close();
+  });
+
+  it('a 2025-03-26 session (no MCP-Protocol-Version header on its requests)', async () => {
+    arm(lone);
+    const init = await raw(
+      'POST',
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-03-26',
+          capabilities: {},
+          clientInfo: { name: 'old', version: '1' },
+        },
+      },
+      {},
+    );
+    expect(init.status).toBe(200);
+    const h = { 'mcp-session-id': transports.at(-1)!.sessionId! };
+    await raw('POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, h);
+    const r = await raw('POST', call(1, 'plain', { text: 'old' }), h);
+    record(lone, '2025-03-26', { ...r, text: messagesOf(r) });
+  });
 });
 
 describe('both paths', () => {
   it('showed the same', () => {
-    expect(shown.size).toBe(4);
+    expect(shown.size).toBe(6);
+    expect(shown.get('2025-03-26 true')).toEqual(shown.get('2025-03-26 false'));
     expect(shown.get('boom true')).toEqual(shown.get('boom false'));
     expect(shown.get('log true')).toEqual(shown.get('log false'));
   });
