@@ -57,6 +57,17 @@ beforeAll(async () => {
           return { content: [{ type: 'text', text: 'logged' }] };
         },
       },
+      {
+        name: 'chatty',
+        annotations: { readOnlyHint: true },
+        run: async (_args, ctx) => {
+          for (let i = 1; i <= 3; i++)
+            await ctx.notify('notifications/message', { level: 'info', data: `line ${i}` });
+          // The last one not awaited: it leaves just before the answer.
+          void ctx.notify('notifications/message', { level: 'info', data: 'line 4' });
+          return { content: [{ type: 'text', text: 'chatty' }] };
+        },
+      },
       { name: 'write', annotations: { readOnlyHint: false } },
     ],
   });
@@ -392,11 +403,34 @@ describe.each(ARMS)('%s, through a real App', (_name, lone) => {
     const r = await raw('POST', call(1, 'plain', { text: 'old' }), h);
     record(lone, '2025-03-26', { ...r, text: messagesOf(r) });
   });
+  it('with a log level set, the upstream’s log lines go on the call stream before its answer', async () => {
+    arm(lone);
+    const h = await open();
+    const set = await raw(
+      'POST',
+      { jsonrpc: '2.0', id: 'lvl', method: 'logging/setLevel', params: { level: 'debug' } },
+      h,
+    );
+    expect(set.status).toBe(200);
+    const runs: unknown[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await raw('POST', call(20 + i, 'chatty'), h);
+      const ms = messagesOf(r) as { method?: string; id?: unknown; params?: { data?: unknown } }[];
+      runs.push(ms.map((m) => m.method ?? m.id));
+    }
+    record(lone, 'chatty', runs);
+  });
 });
 
 describe('both paths', () => {
   it('showed the same', () => {
-    expect(shown.size).toBe(6);
+    expect(shown.size).toBe(8);
+    console.log(
+      'chatty',
+      JSON.stringify(shown.get('chatty true')),
+      JSON.stringify(shown.get('chatty false')),
+    );
+    expect(shown.get('chatty true')).toEqual(shown.get('chatty false'));
     expect(shown.get('2025-03-26 true')).toEqual(shown.get('2025-03-26 false'));
     expect(shown.get('boom true')).toEqual(shown.get('boom false'));
     expect(shown.get('log true')).toEqual(shown.get('log false'));
