@@ -155,7 +155,26 @@ async function run(lone: boolean, s: Scenario) {
     vi.advanceTimersByTime(FIRST_EVENT_WAIT_MS);
     await settled();
     busy.push(arm.busy());
+    // Nothing of a lone call outlives it: no held head's timer, no controller (the session may
+    // have been deleted: then its transport is gone from the map with everything in it).
+    const sessions = (
+      arm.endpoint as unknown as {
+        sessions: {
+          sessions: Map<string, { transport: { held: Map<unknown, unknown> }; server: unknown }>;
+        };
+      }
+    ).sessions.sessions;
+    const live = arm.sid === undefined ? undefined : sessions.get(arm.sid);
+    const leftover = {
+      held: live?.transport.held.size ?? 0,
+      controllers:
+        (live?.server as { loneCalls?: Map<unknown, unknown> } | undefined)?.loneCalls?.size ?? 0,
+      timers: vi.getTimerCount(),
+    };
+    expect(leftover.held).toBe(0);
+    if (!arm.busy()) expect(leftover.controllers).toBe(0);
     return {
+      leftover,
       seen: arm.seen,
       wire: arm.wire,
       errors: arm.errors,
