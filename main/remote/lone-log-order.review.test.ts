@@ -5,6 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../test-support/eventually.js';
 import { SessionServer } from '../../test-support/session-server.js';
 import { startRemoteApp, toolsOffered, type RemoteTestApp } from '../../test-support/remote-app.js';
 import { LoneCallServer } from '../gateway/mcp-handlers/lone-call.js';
@@ -70,6 +71,29 @@ function burstLog(req: IncomingMessage, res: ServerResponse): void {
 }
 const burst = createServer(burstLog);
 
+/** The same from a local (stdio) server: three log lines and the result in one stdout write. */
+const stdioLog = `
+let rest = '';
+process.stdin.on('data', (d) => {
+  const lines = (rest + d).split('\\n');
+  rest = lines.pop();
+  for (const line of lines) {
+    if (!line.trim()) continue;
+    const m = JSON.parse(line);
+    const one = (x) => JSON.stringify(x) + '\\n';
+    if (m.method === 'initialize')
+      process.stdout.write(one({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {}, logging: {} }, serverInfo: { name: 'slog', version: '1' } } }));
+    else if (m.method === 'tools/list')
+      process.stdout.write(one({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'echo', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] } }));
+    else if (m.method === 'tools/call') {
+      const text = (m.params.arguments || {}).text;
+      const logs = [1, 2, 3].map((i) => one({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: text + '#' + i } }));
+      process.stdout.write(logs.join('') + one({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'echo ' + text }] } }));
+    } else if (m.id !== undefined) process.stdout.write(one({ jsonrpc: '2.0', id: m.id, result: {} }));
+  }
+});
+`;
+
 beforeAll(async () => {
   await chatty.start();
   await new Promise<void>((r) => burst.listen(0, '127.0.0.1', r));
@@ -77,7 +101,15 @@ beforeAll(async () => {
   await t.app.control.addRemote({ name: 'chatty', url: chatty.url });
   const port = (burst.address() as AddressInfo).port;
   await t.app.control.addRemote({ name: 'burst', url: `http://127.0.0.1:${port}/mcp` });
-  await toolsOffered(t.app, ['chatty__echo', 'burst__echo']);
+  await t.app.control.addRemote({
+    name: 'slog',
+    stdio: {
+      command: process.execPath,
+      args: ['-e', stdioLog],
+      sandbox: { allowUnsandboxed: true },
+    },
+  });
+  await toolsOffered(t.app, ['chatty__echo', 'burst__echo', 'slog__echo']);
   await t.app.control.setToolPolicy('chatty__echo', { approval: 'auto', confirmDestructive: true });
 }, 60_000);
 
@@ -160,5 +192,21 @@ describe.each([
       expect(wrong).toHaveLength(0);
     },
     300_000,
+  );
+  // A local (stdio) server's lines carry no request of their own: on both paths (and on main)
+  // they reach the agent outside the call's stream (the GET stream), in this review's runs after
+  // its answer — not the lone call's doing; which comes first across two responses is not
+  // asserted (no order holds between them), only that every line arrives on both paths.
+  it.each(['v1', 'v2'] as const)(
+    '%s client, a local server: all its lines arrive',
+    async (kind) => {
+      if (!lone) vi.spyOn(LoneCallServer.prototype, 'loneCallOf').mockReturnValue(undefined);
+      const lines: string[] = [];
+      const { call, close } = await connect(kind, lines, 'slog__echo');
+      for (let i = 0; i < 20; i++) expect(await call(i)).toContain(`echo c${i}`);
+      await eventually(() => expect(lines).toHaveLength(60));
+      await close();
+    },
+    120_000,
   );
 });
