@@ -323,7 +323,7 @@ describe.each(ARMS)('%s, through a real App', (_name, lone) => {
     await left(by);
   });
 
-  it('an upstream log line mid-call goes on the call stream before its answer', async () => {
+  it('a call whose upstream sends a log line (no level set): both paths answer the same', async () => {
     arm(lone);
     const h = await open();
     const r = await raw('POST', call(13, 'log'), h);
@@ -403,7 +403,7 @@ describe.each(ARMS)('%s, through a real App', (_name, lone) => {
     const r = await raw('POST', call(1, 'plain', { text: 'old' }), h);
     record(lone, '2025-03-26', { ...r, text: messagesOf(r) });
   });
-  it('with a log level set, the upstream’s log lines go on the call stream before its answer', async () => {
+  it('with a log level set, five calls whose upstream logs: both paths answer the same (lines on the call stream: main/remote/lone-log-order.review.test.ts)', async () => {
     arm(lone);
     const h = await open();
     const set = await raw(
