@@ -43,4 +43,11 @@ export interface McpEndpointOptions {
    * modern-hot.test.ts proves the hot path answers equal to.
    */
   hotPath?: boolean;
+  /**
+   * Issue 34: a 2026-07-28 agent's everyday tools/call on the hot path is run and answered by the
+   * hot transport itself, escalating to its server for anything unusual
+   * (mcp-handlers/modern-lone-call.ts). Off: every hot request goes through the server, the
+   * reference modern-lone-call.property.test.ts holds it equal to.
+   */
+  loneCalls?: boolean;
 }
