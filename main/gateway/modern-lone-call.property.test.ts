@@ -71,12 +71,45 @@ interface Req {
   end: End;
   /** Hung up on before the call starts (the request's response already destroyed). */
   goneFirst: boolean;
+  /** After an input_required answer, the agent retries with answers to every request in it. */
+  retry: boolean;
+}
+
+/** What the agent answers each kind of embedded request with on its retry. */
+const ANSWERS: Record<string, unknown> = {
+  'roots/list': { roots: [{ uri: 'file:///r', name: 'r' }] },
+  'elicitation/create': { action: 'decline' },
+  'sampling/createMessage': {
+    role: 'assistant',
+    content: { type: 'text', text: 'hi' },
+    model: 'm',
+  },
+};
+
+/** The input_required answer in a response's bytes, if any. */
+function inputRequired(
+  rec: Rec,
+): { state: string; asks: Record<string, { method: string }> } | undefined {
+  for (const e of rec.events as unknown[][]) {
+    const text = typeof e[1] === 'string' ? e[1] : typeof e[2] === 'string' ? e[2] : undefined;
+    if (!text?.includes('input_required')) continue;
+    const json = text.startsWith('{') ? text : text.replace(/^[\s\S]*?data: /, '').split('\n')[0]!;
+    const got = JSON.parse(json) as {
+      result?: { requestState?: string; inputRequests?: Record<string, { method: string }> };
+    };
+    if (got.result?.requestState)
+      return { state: got.result.requestState, asks: got.result.inputRequests ?? {} };
+  }
+  return undefined;
 }
 
 interface Rec {
   heads: unknown[];
   events: unknown[];
 }
+
+const text = (chunk: unknown) =>
+  chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : String(chunk);
 
 /** A ServerResponse as the hot transport and EventStream use it, recording what it is given. */
 function response(rec: Rec) {
@@ -95,12 +128,12 @@ function response(rec: Rec) {
       rec.events.push(['flush']);
     },
     write(chunk: unknown) {
-      rec.events.push(['write', String(chunk)]);
+      rec.events.push(['write', text(chunk)]);
       return true;
     },
     end(chunk?: unknown) {
       if (res.writableEnded) return res;
-      rec.events.push(['end', chunk === undefined ? null : String(chunk)]);
+      rec.events.push(['end', chunk === undefined ? null : text(chunk)]);
       res.writableEnded = true;
       res.writableFinished = true;
       queueMicrotask(() => res.emit('close'));
@@ -189,9 +222,7 @@ class ScriptedCalls implements AgentToolCalls {
           .catch((e: Error) => ({ refused: e.message }));
         this.log.push(['asked', name, got]);
       } else
-        void o
-          .relay!.request({ method: step.askNoWait, params: {}, server: 's' })
-          .catch(() => {});
+        void o.relay!.request({ method: step.askNoWait, params: {}, server: 's' }).catch(() => {});
     }
     this.log.push(['ends', name, r.end, o.signal!.aborted]);
     switch (r.end) {
@@ -244,12 +275,12 @@ async function play(reqs: Req[], loneCalls: boolean): Promise<Outcome> {
   const scripts = new Map(reqs.map((r) => [r.name, r]));
   const responses = new Map<string, ReturnType<typeof response>>();
   const errors: unknown[] = [];
-  let endpoint!: McpEndpoint;
+  const side = { endpoint: undefined as McpEndpoint | undefined };
   const calls = new ScriptedCalls(scripts, {
     hangUp: (name) => hangUp(responses.get(name)!),
-    revoke: () => endpoint.closeSessionsOf(AGENT, 0),
+    revoke: () => side.endpoint!.closeSessionsOf(AGENT, 0),
   });
-  endpoint = new McpEndpoint({
+  const endpoint = (side.endpoint = new McpEndpoint({
     pipeline: calls,
     features: { recordRelay: () => {} } as unknown as AgentFeatures,
     logger: {
@@ -259,13 +290,13 @@ async function play(reqs: Req[], loneCalls: boolean): Promise<Outcome> {
     maxBodyBytes: 1 << 20,
     hotPath: true,
     loneCalls,
-  });
+  }));
   const lone = vi.spyOn(
     ModernHotTransport.prototype as unknown as { runLone: () => void },
     'runLone',
   );
   const records: Rec[] = [];
-  let loneRuns = 0;
+  let loneRuns: number;
   try {
     for (const r of reqs) {
       const rec: Rec = { heads: [], events: [] };
@@ -303,6 +334,30 @@ async function play(reqs: Req[], loneCalls: boolean): Promise<Outcome> {
         agent: AGENT,
         parsedBody: parsed,
         raw: Buffer.from(JSON.stringify(body)),
+        credential: 'c',
+      });
+      await drain();
+      const round = r.retry ? inputRequired(rec) : undefined;
+      if (!round) continue;
+      // The retry: not a hot request (it carries requestState), served by the SDK's handler.
+      const again: Rec = { heads: [], events: [] };
+      records.push(again);
+      const retryBody = {
+        ...body,
+        params: {
+          ...body.params,
+          requestState: round.state,
+          inputResponses: Object.fromEntries(
+            Object.entries(round.asks).map(([k, v]) => [k, ANSWERS[v.method] ?? {}]),
+          ),
+        },
+      };
+      await endpoint.handle({
+        req,
+        res: response(again) as unknown as ServerResponse,
+        agent: AGENT,
+        parsedBody: JSON.parse(JSON.stringify(retryBody)) as unknown,
+        raw: Buffer.from(JSON.stringify(retryBody)),
         credential: 'c',
       });
       await drain();
@@ -397,7 +452,10 @@ const idArb = fc.oneof(
 
 const argsArb = fc.oneof(
   { weight: 4, arbitrary: fc.constant({}) },
-  { weight: 3, arbitrary: fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 })) },
+  {
+    weight: 3,
+    arbitrary: fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 })),
+  },
   { weight: 1, arbitrary: fc.constant(null) },
   { weight: 1, arbitrary: fc.constant([1, 2]) },
   { weight: 1, arbitrary: fc.constant(JSON.parse('{"__proto__":{"x":1}}') as unknown) },
@@ -428,6 +486,9 @@ function reqArb(i: number): fc.Arbitrary<Req> {
     steps: fc.array(step, { maxLength: 4 }),
     end: fc.constantFrom(...ends),
     goneFirst: fc.boolean(),
+    // Retries (served by the SDK per-request handler) hang this in-memory driver at close when
+    // the call never ends: not generated yet (wave 3 session 23 report).
+    retry: fc.constant(false),
   });
 }
 
@@ -475,6 +536,7 @@ async function same(reqs: Req[], tally: Record<string, number>): Promise<void> {
   if (on.lone > 0 && text.includes('"error":{')) tally['loneError']! += 1;
   if (on.lone > 0 && text.includes('input_required')) tally['loneInput']! += 1;
   if (on.lone > 0 && text.includes('text/event-stream')) tally['stream']! += 1;
+  if (on.lone > 0 && on.records.length > reqs.length) tally['retried']! += 1;
 }
 
 const tallyOf = () => ({
@@ -484,11 +546,26 @@ const tallyOf = () => ({
   loneError: 0,
   loneInput: 0,
   stream: 0,
+  retried: 0,
 });
 
 describe('2026-07-28 lone call: the same as the hot path without it', () => {
   it.skipIf(!process.env.LONE_DEBUG)('debug', async () => {
-    const r: Req = { id: 1, name: 'tool', args: {}, hasArgs: true, level: undefined, caps: {}, info: undefined, extraMeta: {}, extraParam: false, steps: [], end: 'plain', goneFirst: false };
+    const r: Req = {
+      id: 1,
+      name: 'tool',
+      args: {},
+      hasArgs: true,
+      level: undefined,
+      caps: { roots: {} },
+      info: undefined,
+      extraMeta: {},
+      extraParam: false,
+      steps: [{ ask: 'roots/list' }],
+      end: 'plain',
+      goneFirst: false,
+      retry: true,
+    };
     console.info(JSON.stringify(await play([r], true), null, 1));
   });
   it('generated scenarios (600 runs)', async () => {
