@@ -550,24 +550,6 @@ const tallyOf = () => ({
 });
 
 describe('2026-07-28 lone call: the same as the hot path without it', () => {
-  it.skipIf(!process.env.LONE_DEBUG)('debug', async () => {
-    const r: Req = {
-      id: 1,
-      name: 'tool',
-      args: {},
-      hasArgs: true,
-      level: undefined,
-      caps: { roots: {} },
-      info: undefined,
-      extraMeta: {},
-      extraParam: false,
-      steps: [{ ask: 'roots/list' }],
-      end: 'plain',
-      goneFirst: false,
-      retry: true,
-    };
-    console.info(JSON.stringify(await play([r], true), null, 1));
-  });
   it('generated scenarios (600 runs)', async () => {
     const tally = tallyOf();
     await fc.assert(
