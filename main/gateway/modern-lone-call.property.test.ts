@@ -106,6 +106,8 @@ function inputRequired(
 interface Rec {
   heads: unknown[];
   events: unknown[];
+  /** The agent's retry after an input_required answer. */
+  retry?: true;
 }
 
 const text = (chunk: unknown) =>
@@ -296,6 +298,7 @@ async function play(reqs: Req[], loneCalls: boolean): Promise<Outcome> {
     'runLone',
   );
   const records: Rec[] = [];
+  const retries: Promise<void>[] = [];
   let loneRuns: number;
   try {
     for (const r of reqs) {
@@ -340,7 +343,7 @@ async function play(reqs: Req[], loneCalls: boolean): Promise<Outcome> {
       const round = r.retry ? inputRequired(rec) : undefined;
       if (!round) continue;
       // The retry: not a hot request (it carries requestState), served by the SDK's handler.
-      const again: Rec = { heads: [], events: [] };
+      const again: Rec = { heads: [], events: [], retry: true };
       records.push(again);
       const retryBody = {
         ...body,
@@ -352,18 +355,24 @@ async function play(reqs: Req[], loneCalls: boolean): Promise<Outcome> {
           ),
         },
       };
-      await endpoint.handle({
-        req,
-        res: response(again) as unknown as ServerResponse,
-        agent: AGENT,
-        parsedBody: JSON.parse(JSON.stringify(retryBody)) as unknown,
-        raw: Buffer.from(JSON.stringify(retryBody)),
-        credential: 'c',
-      });
+      // Not awaited: the SDK's per-request handler resolves only with the retry's answer, and a
+      // call that never ends answers only once the endpoint's close expires its round.
+      retries.push(
+        endpoint.handle({
+          req,
+          res: response(again) as unknown as ServerResponse,
+          agent: AGENT,
+          parsedBody: JSON.parse(JSON.stringify(retryBody)) as unknown,
+          raw: Buffer.from(JSON.stringify(retryBody)),
+          credential: 'c',
+        }),
+      );
       await drain();
     }
     await drain();
     await endpoint.close();
+    await drain();
+    await Promise.all(retries);
     await drain();
     loneRuns = lone.mock.calls.length;
   } finally {
@@ -486,9 +495,8 @@ function reqArb(i: number): fc.Arbitrary<Req> {
     steps: fc.array(step, { maxLength: 4 }),
     end: fc.constantFrom(...ends),
     goneFirst: fc.boolean(),
-    // Retries (served by the SDK per-request handler) hang this in-memory driver at close when
-    // the call never ends: not generated yet (wave 3 session 23 report).
-    retry: fc.constant(false),
+    // After an input_required answer, the agent's retry (served by the SDK per-request handler).
+    retry: fc.boolean(),
   });
 }
 
@@ -537,6 +545,10 @@ async function same(reqs: Req[], tally: Record<string, number>): Promise<void> {
   if (on.lone > 0 && text.includes('input_required')) tally['loneInput']! += 1;
   if (on.lone > 0 && text.includes('text/event-stream')) tally['stream']! += 1;
   if (on.lone > 0 && on.records.length > reqs.length) tally['retried']! += 1;
+  // A retry the round took (not refused as an unknown requestState) whose call went on.
+  const retried = on.records.filter((r) => r.retry).flatMap((r) => r.events.map(String));
+  if (on.lone > 0 && retried.some((e) => e.includes('"result":') && !e.includes('input_required')))
+    tally['retryResult']! += 1;
 }
 
 const tallyOf = () => ({
@@ -547,6 +559,7 @@ const tallyOf = () => ({
   loneInput: 0,
   stream: 0,
   retried: 0,
+  retryResult: 0,
 });
 
 describe('2026-07-28 lone call: the same as the hot path without it', () => {
@@ -561,6 +574,8 @@ describe('2026-07-28 lone call: the same as the hot path without it', () => {
     expect(tally.loneResult).toBeGreaterThan(50);
     expect(tally.loneError).toBeGreaterThan(30);
     expect(tally.loneInput).toBeGreaterThan(20);
+    // The agent's retries after a lone call's input_required answer, resumed by the SDK's handler.
+    expect(tally.retryResult).toBeGreaterThan(5);
     console.info('lone-call tally (tuned seed)', tally);
   }, 600_000);
 
