@@ -251,6 +251,42 @@ describe('2026-07-28 lone call against real clients: the same as the SDK path', 
     expect(got.body).toContain('lone_send {\\"to\\":\\"bob\\"}');
   });
 
+  it('the per-agent cap on calls in flight: the call over it is refused alike, and the slot comes back', async () => {
+    const got = await same(async (s) => {
+      await s.t.app.settings.update((d) => {
+        d.limits.callsInFlightPerAgent = 1;
+      });
+      const first = raw(s, 1, 'lone_hold', { i: 1 });
+      await until(s.tools.changes, () => s.tools.held.length === 1);
+      const refused = await raw(s, 2, 'lone_plain', {});
+      s.tools.held.splice(0)[0]!.resolve({ content: [{ type: 'text', text: 'first' }] });
+      const out = { refused, first: await first, after: await raw(s, 3, 'lone_plain', {}) };
+      await s.t.app.settings.update((d) => {
+        d.limits.callsInFlightPerAgent = 64;
+      });
+      return out;
+    });
+    expect(got.refused.body).toMatch(/callsInFlightPerAgent/);
+    expect(got.after.body).toContain('lone_plain {}');
+  });
+
+  it('an agent revoked mid-call: what its open call and its next call get is the same', async () => {
+    const got = await same(async (s) => {
+      const name = 'revoked-mid-call';
+      const agent = { ...s, token: (await s.t.app.control.addAgent(name)).token };
+      const open = raw(agent, 1, 'lone_hold', { i: 9 });
+      await until(s.tools.changes, () => s.tools.held.length === 1);
+      await s.t.app.control.revokeAgent(name);
+      const next = await raw(agent, 2, 'lone_plain', {});
+      s.tools.held.splice(0)[0]?.resolve({ content: [{ type: 'text', text: 'late' }] });
+      const aborts = s.tools.aborts.splice(0);
+      return { next, open: await open, aborts };
+    });
+    expect(got.next.status).toBe(401);
+    // Pre-existing on both paths: the open call of an agent revoked mid-call still gets its answer.
+    expect(got.open.body).toContain('late');
+  });
+
   it('the stock v2 SDK client (auto: 2026-07-28) gets the same results and errors', async () => {
     await same(async (s) => {
       const client = await connectClient(s.t.started.mcpUrl, s.token, 'auto');

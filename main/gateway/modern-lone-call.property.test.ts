@@ -355,12 +355,15 @@ async function play(reqs: Req[], loneCalls: boolean): Promise<Outcome> {
           ),
         },
       };
+      // A later 'hangup' step of this call's script hangs up on the retry, which now carries it.
+      const retryRes = response(again);
+      responses.set(r.name, retryRes);
       // Not awaited: the SDK's per-request handler resolves only with the retry's answer, and a
       // call that never ends answers only once the endpoint's close expires its round.
       retries.push(
         endpoint.handle({
           req,
-          res: response(again) as unknown as ServerResponse,
+          res: retryRes as unknown as ServerResponse,
           agent: AGENT,
           parsedBody: JSON.parse(JSON.stringify(retryBody)) as unknown,
           raw: Buffer.from(JSON.stringify(retryBody)),
@@ -549,6 +552,11 @@ async function same(reqs: Req[], tally: Record<string, number>): Promise<void> {
   const retried = on.records.filter((r) => r.retry).flatMap((r) => r.events.map(String));
   if (on.lone > 0 && retried.some((e) => e.includes('"result":') && !e.includes('input_required')))
     tally['retryResult']! += 1;
+  // A retry the agent hung up on mid-call (its call's script hung up after asking): the web
+  // bridge's 499 on the closed response.
+  const gone = (e: unknown) => (e as unknown[])[0] === 'head' && (e as unknown[])[1] === 499;
+  if (on.lone > 0 && on.records.some((r) => r.retry && r.events.some(gone)))
+    tally['retryGone']! += 1;
 }
 
 const tallyOf = () => ({
@@ -560,6 +568,7 @@ const tallyOf = () => ({
   stream: 0,
   retried: 0,
   retryResult: 0,
+  retryGone: 0,
 });
 
 describe('2026-07-28 lone call: the same as the hot path without it', () => {
