@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ModernHotTransport } from './modern-hot.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { connectClient, startTestApp, type TestApp } from '../../test-support/harness.js';
 import type {
   CallToolResult,
@@ -35,14 +36,20 @@ class Tools implements ToolSource {
   held: { resolve: (r: CallToolResult) => void; i: unknown }[] = [];
   aborts: string[] = [];
   private readonly defs: ToolDefinition[] = [
-    ...['lone_plain', 'lone_rich', 'lone_throw', 'lone_string', 'lone_huge', 'lone_hold'].map(
-      (name) => ({
-        name,
-        description: name,
-        inputSchema: { type: 'object' as const, properties: { i: { type: 'number' } } },
-        trustedReadOnly: true,
-      }),
-    ),
+    ...[
+      'lone_roots',
+      'lone_plain',
+      'lone_rich',
+      'lone_throw',
+      'lone_string',
+      'lone_huge',
+      'lone_hold',
+    ].map((name) => ({
+      name,
+      description: name,
+      inputSchema: { type: 'object' as const, properties: { i: { type: 'number' } } },
+      trustedReadOnly: true,
+    })),
     {
       name: 'lone_send',
       description: 'Sends; asks first.',
@@ -80,6 +87,10 @@ class Tools implements ToolSource {
         return Promise.reject(new Error('the upstream broke'));
       case 'lone_string':
         return Promise.reject('a bare string' as unknown as Error);
+      case 'lone_roots':
+        return ctx
+          .relay!.request({ method: 'roots/list', params: {}, server: 'lone' })
+          .then((got) => ({ content: [{ type: 'text', text: `roots ${JSON.stringify(got)}` }] }));
       case 'lone_huge':
         return Promise.resolve({ content: [{ type: 'text', text: HUGE }] });
       default:
@@ -285,6 +296,30 @@ describe('2026-07-28 lone call against real clients: the same as the SDK path', 
     expect(got.next.status).toBe(401);
     // Pre-existing on both paths: the open call of an agent revoked mid-call still gets its answer.
     expect(got.open.body).toContain('late');
+  });
+
+  it('the stock v2 SDK client answers an input round (roots/list) and its retry gets the result', async () => {
+    const got = await same(async (s) => {
+      const client = new Client(
+        { name: 'roots-client', version: '1.0.0' },
+        { versionNegotiation: { mode: 'auto' }, capabilities: { roots: {} } },
+      );
+      let asked = 0;
+      client.setRequestHandler('roots/list', () => {
+        asked += 1;
+        return { roots: [{ uri: 'file:///work', name: 'work' }] };
+      });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(s.t.started.mcpUrl), {
+          requestInit: { headers: { Authorization: `Bearer ${s.token}` } },
+        }),
+      );
+      const out = [await client.callTool({ name: 'lone_roots', arguments: {} }), asked];
+      await client.close();
+      return out;
+    });
+    expect(JSON.stringify(got)).toContain('file:///work');
+    expect(got[1]).toBe(1);
   });
 
   it('the stock v2 SDK client (auto: 2026-07-28) gets the same results and errors', async () => {
