@@ -280,10 +280,16 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     } catch (error) {
       running = Promise.reject(error);
     }
-    running.then(
-      (value) => settled({ ok: true, value }),
-      (error: unknown) => settled({ ok: false, error }),
-    );
+    running
+      .then(
+        (value) => settled({ ok: true, value }),
+        (error: unknown) => settled({ ok: false, error }),
+      )
+      // As Protocol._onrequest reports an answer its transport could not send (through the
+      // onerror it set on connect): never an unhandled rejection (review of h-in26).
+      .catch((error: unknown) =>
+        this.onerror?.(new Error(`Failed to send response: ${String(error)}`)),
+      );
   }
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {

@@ -114,7 +114,7 @@ const text = (chunk: unknown) =>
   chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : String(chunk);
 
 /** A ServerResponse as the hot transport and EventStream use it, recording what it is given. */
-function response(rec: Rec) {
+function response(rec: Rec, headThrows = false) {
   const res = Object.assign(new EventEmitter(), {
     destroyed: false,
     headersSent: false,
@@ -122,6 +122,7 @@ function response(rec: Rec) {
     writableEnded: false,
     writableLength: 0,
     writeHead(status: number, headers: unknown) {
+      if (headThrows) throw new Error('the head cannot be written');
       res.headersSent = true;
       rec.events.push(['head', status, headers]);
       return res;
@@ -273,7 +274,7 @@ interface Outcome {
 }
 
 /** Plays a scenario on one endpoint and returns what the agent and the pipeline saw. */
-async function play(reqs: Req[], loneCalls: boolean): Promise<Outcome> {
+async function play(reqs: Req[], loneCalls: boolean, headThrows = false): Promise<Outcome> {
   const scripts = new Map(reqs.map((r) => [r.name, r]));
   const responses = new Map<string, ReturnType<typeof response>>();
   const errors: unknown[] = [];
@@ -304,7 +305,7 @@ async function play(reqs: Req[], loneCalls: boolean): Promise<Outcome> {
     for (const r of reqs) {
       const rec: Rec = { heads: [], events: [] };
       records.push(rec);
-      const res = response(rec);
+      const res = response(rec, headThrows);
       responses.set(r.name, res);
       if (r.goneFirst) res.destroyed = true;
       const body = {
@@ -598,4 +599,40 @@ describe('2026-07-28 lone call: the same as the hot path without it', () => {
     expect(tally.lone).toBeGreaterThan(50);
     console.info('lone-call tally (held-out seeds)', tally);
   }, 600_000);
+});
+
+describe('2026-07-28 lone call: an answer that cannot be written', () => {
+  it('is reported as the SDK reports it (Failed to send response), never an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const r: Req = {
+        id: 1,
+        name: 'w-0',
+        args: {},
+        hasArgs: true,
+        level: undefined,
+        caps: {},
+        info: undefined,
+        extraMeta: {},
+        extraParam: false,
+        steps: [],
+        end: 'plain',
+        goneFirst: false,
+        retry: false,
+      };
+      const off = await play([r], false, true);
+      const on = await play([r], true, true);
+      expect(on.lone).toBe(1);
+      expect(off.errors).toEqual([
+        ['mcp modern hot path', 'Failed to send response: Error: the head cannot be written'],
+      ]);
+      expect(normalized(on)).toEqual(normalized(off));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 });
