@@ -299,7 +299,7 @@ async function play(reqs: Req[], loneCalls: boolean, headThrows = false): Promis
     'runLone',
   );
   const records: Rec[] = [];
-  const retries: Promise<void>[] = [];
+  const retries: (Promise<void> | void)[] = [];
   let loneRuns: number;
   try {
     for (const r of reqs) {
