@@ -230,6 +230,25 @@ describe('2026-07-28 lone call against real clients: the same as the SDK path', 
     expect(got.join()).toMatch(/held 1.*held 2/);
   });
 
+  it('two escalations at once on one agent: each answer carries its own outcome', async () => {
+    const got = await same(async (s) => {
+      const calls = [1, 2, 3].map((i) => raw(s, 'same', 'lone_hold', { i }));
+      await until(s.tools.changes, () => s.tools.held.length === 3);
+      // Released in one turn, last first: results the SDK must check (structuredContent), so
+      // every one is escalated while the others' outcomes are preset too.
+      for (const h of s.tools.held.splice(0).reverse())
+        h.resolve({
+          content: [{ type: 'text', text: `held ${String(h.i)}` }],
+          structuredContent: { i: h.i },
+        } as CallToolResult);
+      return Promise.all(calls);
+    });
+    for (const [k, a] of got.entries()) {
+      expect(a.body).toContain(`held ${k + 1}`);
+      expect(a.body).toContain(`"structuredContent":{"i":${k + 1}}`);
+    }
+  });
+
   it("a hang-up mid-call aborts the tool's call with the SDK's reason; the agent's next call is served", async () => {
     const got = await same(async (s) => {
       const gone = new AbortController();
