@@ -281,6 +281,40 @@ describe('2026-07-28 lone call against real clients: the same as the SDK path', 
     expect(got.body).toContain('lone_send {\\"to\\":\\"bob\\"}');
   });
 
+  it('an agent hanging up on a call waiting for approval: the same pending approvals after, the same answer once decided', async () => {
+    const got = await same(async (s) => {
+      const requested = new Promise<string>((resolve) => {
+        const off = s.t.app.events.subscribe((e) => {
+          if (e.type === 'approval.requested') {
+            off();
+            resolve(e.approval.id);
+          }
+        });
+      });
+      const gone = new AbortController();
+      const call = raw(s, 6, 'lone_send', { to: 'carol' }, gone.signal).catch((e: Error) => e.name);
+      const id = await requested;
+      const updated = new Promise<void>((resolve) => {
+        const off = s.t.app.events.subscribe((e) => {
+          if (e.type === 'approval.updated') {
+            off();
+            resolve();
+          }
+        });
+      });
+      gone.abort();
+      const hungUp = await call;
+      // The call's end reaches the approval: the agent left it (approval.updated), pending for
+      // the user through the cancel grace (approvals/engine.ts onAbort).
+      await updated;
+      const pending = (await s.t.app.control.listPending()).map((p) => [p.agent, p.tool]);
+      await s.t.app.control.decide(id, { kind: 'deny' }).catch((e: Error) => e.message);
+      return { hungUp, pending };
+    });
+    expect(got.hungUp).toBe('AbortError');
+    expect(got.pending).toEqual([['test', 'lone_send']]);
+  });
+
   it('the per-agent cap on calls in flight: the call over it is refused alike, and the slot comes back', async () => {
     const got = await same(async (s) => {
       await s.t.app.settings.update((d) => {
