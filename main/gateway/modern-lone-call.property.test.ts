@@ -270,6 +270,7 @@ interface Outcome {
   calls: unknown[];
   signals: unknown[];
   errors: unknown[];
+  left: { inFlight: number; presets: number };
   lone: number;
 }
 
@@ -298,6 +299,8 @@ async function play(reqs: Req[], loneCalls: boolean, headThrows = false): Promis
     ModernHotTransport.prototype as unknown as { runLone: () => void },
     'runLone',
   );
+  const serving = vi.spyOn(ModernHotTransport.prototype, 'serve');
+  let left = { inFlight: 0, presets: 0 };
   const records: Rec[] = [];
   const retries: (Promise<void> | void)[] = [];
   let loneRuns: number;
@@ -374,6 +377,16 @@ async function play(reqs: Req[], loneCalls: boolean, headThrows = false): Promis
       await drain();
     }
     await drain();
+    // What the agent's hot transports still hold before close: requests still open (the same on
+    // both paths) and escalated outcomes not taken (none: a leak otherwise).
+    const transports = new Set(serving.mock.contexts as unknown as ModernHotTransport[]);
+    left = [...transports].reduce(
+      (sum, t) => ({
+        inFlight: sum.inFlight + t.inFlight,
+        presets: sum.presets + (t as unknown as { presets: Map<number, unknown> }).presets.size,
+      }),
+      { inFlight: 0, presets: 0 },
+    );
     await endpoint.close();
     await drain();
     await Promise.all(retries);
@@ -381,6 +394,7 @@ async function play(reqs: Req[], loneCalls: boolean, headThrows = false): Promis
     loneRuns = lone.mock.calls.length;
   } finally {
     lone.mockRestore();
+    serving.mockRestore();
   }
   return {
     records,
@@ -390,6 +404,7 @@ async function play(reqs: Req[], loneCalls: boolean, headThrows = false): Promis
       (s.reason as Error | undefined)?.message ?? String(s.reason),
     ]),
     errors,
+    left,
     lone: loneRuns,
   };
 }
