@@ -300,7 +300,7 @@ async function play(reqs: Req[], loneCalls: boolean, headThrows = false): Promis
     'runLone',
   );
   const serving = vi.spyOn(ModernHotTransport.prototype, 'serve');
-  let left = { inFlight: 0, presets: 0 };
+  let left: { inFlight: number; presets: number };
   const records: Rec[] = [];
   const retries: (Promise<void> | void)[] = [];
   let loneRuns: number;
