@@ -37,6 +37,11 @@ export interface AppOptions {
    * approval's effect text; main/calls/call-pipeline.ts ReadBounds). Default 5 s / 3 s.
    */
   readBounds?: ReadBounds;
+  /**
+   * Test hook: false turns off the 2026-07-28 lone call (McpEndpointOptions.loneCalls), so a test
+   * can drive the same client against both paths. Default: on.
+   */
+  loneCalls?: boolean;
   /** Google accounts (issue 5): browser opener from the shell; test hooks (consent deadline, endpoint env). */
   google?: GoogleHooks;
   /** Test hook: where the MCP clients' config files are (a temp home); default: this user's. */

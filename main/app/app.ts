@@ -175,6 +175,7 @@ export class App {
       mcpUrl: () => mcpUrl,
       approvalLink: this.options.approvalLink,
       readBounds: this.options.readBounds,
+      loneCalls: this.options.loneCalls,
     });
     this.approvals = approvals;
     this.mcp = mcp;

@@ -42,6 +42,7 @@ export function newCallPath(o: {
   mcpUrl: () => string;
   approvalLink?: ((id: string) => string) | undefined;
   readBounds?: ReadBounds | undefined;
+  loneCalls?: boolean | undefined;
 }): CallPath {
   const { registry, settings, agents, activity, events, logger, schemaPool, provenance } = o;
   // Set last: the closures below reach /mcp only once it exists (before, nothing listens).
@@ -103,6 +104,7 @@ export function newCallPath(o: {
     version: o.version,
     maxBodyBytes,
     budgets,
+    ...(o.loneCalls === false ? { loneCalls: false } : {}),
     self: {
       origin: () => {
         const mcpUrl = o.mcpUrl();

@@ -44,9 +44,11 @@ export interface McpEndpointOptions {
    */
   hotPath?: boolean;
   /**
-   * Issue 34: a 2025 session's POST with one plain tools/call skips the SDK Server's dispatch
-   * (mcp-handlers/lone-call.ts). Off: the SDK path, the reference lone-call.property.test.ts
-   * holds it equal to.
+   * Issue 34: an everyday tools/call is run and answered without the SDK Server's dispatch, in
+   * both eras — a 2025 session's POST with one plain call (mcp-handlers/lone-call.ts), a
+   * 2026-07-28 agent's on the hot path, escalating to its server for anything unusual
+   * (mcp-handlers/modern-lone-call.ts). Off: the SDK path in both, the reference
+   * lone-call.property.test.ts and modern-lone-call.property.test.ts hold them equal to.
    */
   loneCalls?: boolean;
 }

@@ -27,8 +27,11 @@ import type { WithRelay } from './mcp-handlers/api.js';
 import type { McpExchange } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
 import { classify } from './inbound-route.js';
+import { throwIfUrlRequired } from './mcp-handlers/url-required-error.js';
+import type { LoneSteps } from './mcp-handlers/modern-lone-call.js';
 import {
   clientView,
+  clientViewOf,
   hotModernRequest,
   ModernHotPath,
   MODERN_REVISION,
@@ -65,6 +68,7 @@ export class McpEndpoint {
     this.hot = new ModernHotPath(
       (agent, transport) => this.buildServer(agent, null, transport),
       (err) => o.logger.debug('mcp modern hot path', { error: err.message }),
+      o.loneCalls !== false ? (agent, server) => this.loneSteps(agent, server) : undefined,
     );
     this.modern = createMcpHandler(
       (ctx) => {
@@ -236,6 +240,9 @@ export class McpEndpoint {
     const withRelay: WithRelay =
       session === null
         ? (ctx, run, progress) => {
+            // An everyday call the hot transport ran itself and escalated (modern-lone-call.ts).
+            const preset = hot?.presetOf(ctx.mcpReq.id);
+            if (preset) return preset as Promise<never>;
             const own = hot?.controllerOf(ctx.mcpReq.id);
             return this.modernRound(
               agent,
@@ -322,6 +329,30 @@ export class McpEndpoint {
   }
 
   private readonly rounds = new InputRounds();
+
+  /**
+   * The steps an everyday 2026-07-28 tools/call runs on the hot path's lone path
+   * (modern-lone-call.ts): what tools.ts's `call` and withRelay above run for a call without a
+   * progress token, task, log level or URL elicitation — modernRound's fresh input round on the
+   * request's own controller, the relay tracked, `pipeline.call`, `throwIfUrlRequired`.
+   */
+  private loneSteps(agent: string, server: Server): LoneSteps {
+    const { pipeline, features, self } = this.o;
+    return (call, own) =>
+      this.rounds.start(
+        agent,
+        own.signal,
+        (ask) => roundRelay(agent, clientViewOf(server, call.caps), features, ask, self),
+        (relay, signal) =>
+          this.tracked(agent, relay, async (r) =>
+            throwIfUrlRequired(
+              await pipeline.call(agent, call.name, call.args, { signal, relay: r }),
+              r,
+            ),
+          ),
+        own,
+      );
+  }
 
   /** Keeps a request's relay findable (relayFor) while the request is open. */
   private async tracked<T>(

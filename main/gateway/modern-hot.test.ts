@@ -274,6 +274,7 @@ describe('2026-07-28 hot path (issue 34)', () => {
 
   it("a hot call's signal is its request's own: no second controller joined to it (issue 34)", async () => {
     const lent = vi.spyOn(ModernHotTransport.prototype, 'controllerOf');
+    const took = vi.spyOn(ModernHotTransport.prototype, 'serve');
     const sent = build({ ...plain, id: 'own', name: 'hang' });
     const before = hot.calls.signals.length;
     const abort = new AbortController();
@@ -285,10 +286,15 @@ describe('2026-07-28 hot path (issue 34)', () => {
     }).catch(() => null);
     await eventually(() => expect(hot.calls.signals.length).toBeGreaterThan(before));
     const signal = hot.calls.signals.at(-1)!;
+    // The lone path (modern-lone-call.ts) runs it on its exchange's controller, which
+    // controllerOf names; the server's path asks controllerOf for it.
+    const transport = took.mock.contexts[0] as ModernHotTransport;
+    const held = Array.from({ length: 500 }, (_, k) => transport.controllerOf(k)?.signal);
     const own = lent.mock.results.map((r) => (r.value as AbortController | undefined)?.signal);
-    expect(own).toContain(signal);
+    expect([...own, ...held]).toContain(signal);
     // And its envelope was lifted by the transport (modern-route.ts liftSureEnvelope).
-    expect((lent.mock.contexts[0] as ModernHotTransport).liftsEnvelopes).toBe(true);
+    expect(transport.liftsEnvelopes).toBe(true);
+    took.mockRestore();
     abort.abort();
     await pending;
     await eventually(() => expect(signal.aborted).toBe(true));

@@ -18,6 +18,14 @@ import {
 import { EventStream, messageJson, type RequestId } from './event-stream.js';
 import { directRequests } from './request-dispatch.js';
 import { liftedEnvelope, liftSureEnvelope, withSureEnvelopes } from './modern-route.js';
+import {
+  loneCall,
+  loneResult,
+  type LoneCall,
+  type LoneEncoder,
+  type LoneOutcome,
+  type LoneSteps,
+} from './mcp-handlers/modern-lone-call.js';
 
 /** The 2026-07-28 revision this path serves (the SDK's only modern revision, 2.4.0). */
 export const MODERN_REVISION = '2026-07-28';
@@ -126,6 +134,13 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
    * only for a server withSureEnvelopes has wrapped, which reads the lifted envelope.
    */
   liftsEnvelopes = false;
+  /**
+   * The lone path (mcp-handlers/modern-lone-call.ts): an everyday tools/call's steps and the
+   * served codec's encoder. Unset: every hot request goes to the server.
+   */
+  private lone?: { steps: LoneSteps; encoder: LoneEncoder };
+  /** Settled lone calls handed to the server (escalate), by the id this transport gave them. */
+  private readonly presets = new Map<number, LoneOutcome>();
 
   constructor() {
     super({ classification: { era: 'modern', revision: MODERN_REVISION } });
@@ -141,6 +156,23 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
   /** Call right after `server.connect(this)`: see `server`. */
   useServerSignals(server: Server): void {
     this.server = server as unknown as { _requestHandlerAbortControllers?: unknown };
+  }
+
+  /** Call after `useServerSignals`: everyday tools/calls take the lone path from then on. */
+  useLoneCalls(steps: LoneSteps, encoder: LoneEncoder): void {
+    this.lone = { steps, encoder };
+  }
+
+  /**
+   * The outcome of an escalated lone call, taken once by the server's tools/call handler
+   * (mcp-endpoint.ts) in place of running the call again: what the call's steps gave, as a
+   * promise settled the same way. Undefined for every other request.
+   */
+  presetOf(internalId: RequestId): Promise<unknown> | undefined {
+    const outcome = typeof internalId === 'number' ? this.presets.get(internalId) : undefined;
+    if (!outcome) return undefined;
+    this.presets.delete(internalId as number);
+    return outcome.ok ? Promise.resolve(outcome.value) : Promise.reject(outcome.error);
   }
 
   private controllers(): Map<RequestId, AbortController> | undefined {
@@ -172,8 +204,13 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     // Gone before it was dispatched: the SDK's transport runs nothing for it either.
     if (res.destroyed) return;
     const key = ++this.count;
-    const own = this.controllers() ? undefined : new AbortController();
-    const ex: Exchange = { id: message.id, res, dispatching: true, abort: own };
+    const lifted = this.liftsEnvelopes ? liftSureEnvelope(message) : undefined;
+    // Decided before anything runs (modern-lone-call.ts): an everyday call runs its steps here.
+    const lone =
+      this.lone && lifted ? loneCall(message.method, lifted.params, lifted.envelope) : undefined;
+    // A lone call's signal is its own controller's: no SDK dispatch makes one for it.
+    const own = lone || !this.controllers() ? new AbortController() : undefined;
+    const ex: Exchange = { id: message.id, res, dispatching: !lone, abort: own };
     this.exchanges.set(key, ex);
     res.once('close', () => {
       if (res.writableFinished || this.exchanges.get(key) !== ex) return;
@@ -182,7 +219,20 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
       // What the SDK's per-request server gets when its transport closes under a handler.
       ex.abort?.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
     });
-    const lifted = this.liftsEnvelopes ? liftSureEnvelope(message) : undefined;
+    if (lone) return this.runLone(key, ex, lone, message, lifted, classification, authInfo);
+    this.deliver(key, ex, message, lifted, classification, authInfo);
+  }
+
+  /** Hands a request to the server (Protocol._onrequest, request-dispatch.ts). */
+  private deliver(
+    key: number,
+    ex: Exchange,
+    message: JSONRPCRequest,
+    lifted: ReturnType<typeof liftSureEnvelope>,
+    classification: MessageClassification,
+    authInfo: AuthInfo,
+  ): void {
+    ex.dispatching = true;
     const inner = lifted ? { ...message, id: key, params: lifted.params } : { ...message, id: key };
     try {
       liftedEnvelope(lifted?.envelope);
@@ -196,6 +246,50 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     // gets its own, so that its client going away still aborts it.
     if (!ex.abort && this.exchanges.get(key) === ex)
       ex.abort = this.controllers()?.get(key) ?? new AbortController();
+  }
+
+  /**
+   * An everyday tools/call (modern-lone-call.ts): its steps run now, and a plain result is
+   * answered here, encoded as Protocol._onrequest encodes it. Anything else it settles with (an
+   * error, input_required, a result the SDK's check must see) is escalated: the same request goes
+   * to the server with the outcome preset, so the SDK answers it as it would have. Nothing is
+   * answered once the request has gone (its controller aborted), as the SDK sends nothing then.
+   */
+  private runLone(
+    key: number,
+    ex: Exchange,
+    call: LoneCall,
+    message: JSONRPCRequest,
+    lifted: ReturnType<typeof liftSureEnvelope>,
+    classification: MessageClassification,
+    authInfo: AuthInfo,
+  ): void {
+    const { steps, encoder } = this.lone!;
+    const own = ex.abort!;
+    const settled = (outcome: LoneOutcome) => {
+      if (own.signal.aborted || this.exchanges.get(key) !== ex) return;
+      const result = outcome.ok ? loneResult(outcome.value, encoder) : undefined;
+      if (result !== undefined)
+        return this.respond(key, ex, { result, jsonrpc: '2.0', id: key } as JSONRPCMessage);
+      this.presets.set(key, outcome);
+      this.deliver(key, ex, message, lifted, classification, authInfo);
+    };
+    let running: Promise<unknown>;
+    try {
+      running = steps(call, own);
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    running
+      .then(
+        (value) => settled({ ok: true, value }),
+        (error: unknown) => settled({ ok: false, error }),
+      )
+      // As Protocol._onrequest reports an answer its transport could not send (through the
+      // onerror it set on connect): never an unhandled rejection (review of h-in26).
+      .catch((error: unknown) =>
+        this.onerror?.(new Error(`Failed to send response: ${String(error)}`)),
+      );
   }
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
@@ -216,11 +310,17 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
       ex.held.push(message);
       return;
     }
-    this.exchanges.delete(key as number);
+    this.respond(key as number, ex, message);
+  }
+
+  /** A request's answer: JSON, or the end of its event stream. */
+  private respond(key: number, ex: Exchange, message: JSONRPCMessage): void {
+    this.exchanges.delete(key);
+    this.presets.delete(key);
     const answer = { ...message, id: ex.id };
     // A notification went first: the answer is an event stream (the SDK's `auto` mode).
     if (ex.stream || ex.held) return this.streamOf(ex).end(answer, this.take(ex));
-    const code = 'error' in message ? message.error.code : undefined;
+    const code = 'error' in message ? (message.error as { code: number }).code : undefined;
     const ladder =
       code !== undefined &&
       (ex.dispatching || code === (ProtocolErrorCode.MissingRequiredClientCapability as number))
@@ -257,6 +357,7 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
       else ex.res.destroy();
     }
     this.exchanges.clear();
+    this.presets.clear();
     this.onclose?.();
   }
 }
@@ -266,9 +367,14 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
  * its per-request server from the request's envelope (the relay's capability checks read it).
  */
 export function clientView(server: Server, ctx: ServerContext): Server {
-  const caps = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[
-    CLIENT_CAPABILITIES_META_KEY
-  ];
+  return clientViewOf(
+    server,
+    (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY],
+  );
+}
+
+/** clientView for the client capabilities of a request's envelope. */
+export function clientViewOf(server: Server, caps: unknown): Server {
   const view = Object.create(server) as Server;
   view.getClientCapabilities = () => caps as ReturnType<Server['getClientCapabilities']>;
   return view;
@@ -289,6 +395,8 @@ export class ModernHotPath {
   constructor(
     private readonly build: (agent: string, transport: ModernHotTransport) => Server,
     private readonly onerror: (err: Error) => void,
+    /** An agent's lone-call steps (modern-lone-call.ts); none: every call goes to its server. */
+    private readonly loneSteps?: (agent: string, server: Server) => LoneSteps,
   ) {}
 
   /**
@@ -319,6 +427,8 @@ export class ModernHotPath {
       () => {
         directRequests(server, transport);
         transport.useServerSignals(server);
+        const encoder = this.loneSteps && encoderOf(server);
+        if (encoder) transport.useLoneCalls(this.loneSteps!(agent, server), encoder);
         entry.connected = true;
       },
       (err: unknown) => {
@@ -341,4 +451,26 @@ export class ModernHotPath {
     this.agents.clear();
     await Promise.all(all.map((e) => e.server.close().catch(() => {})));
   }
+}
+
+/**
+ * The served codec's result encoder, as Protocol._onrequest calls it: `codec.encodeResult(method,
+ * result, this._outboundServerInfo())`. Both are the SDK's private members (it exports neither
+ * the codec nor the stamp); the codec is the server's own (withSureEnvelopes shadows only its
+ * envelope check), read once the server is bound to the modern revision. Undefined where an SDK
+ * has either otherwise, or another era's codec: then no call takes the lone path.
+ */
+function encoderOf(server: Server): LoneEncoder | undefined {
+  const own = server as unknown as {
+    _negotiatedWireCodec?: () => { era?: unknown; encodeResult?: LoneEncoder['encodeResult'] };
+    _outboundServerInfo?: () => unknown;
+  };
+  if (typeof own._negotiatedWireCodec !== 'function') return undefined;
+  if (typeof own._outboundServerInfo !== 'function') return undefined;
+  const codec = own._negotiatedWireCodec();
+  if (codec.era !== MODERN_REVISION || typeof codec.encodeResult !== 'function') return undefined;
+  return {
+    encodeResult: codec.encodeResult.bind(codec),
+    serverInfo: own._outboundServerInfo(),
+  };
 }

@@ -1,0 +1,92 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  isInputRequiredResult,
+  LOG_LEVEL_META_KEY,
+} from '@modelcontextprotocol/server';
+import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shapes.js';
+
+/**
+ * A 2026-07-28 agent's everyday `tools/call`, answered by the hot transport (modern-hot.ts)
+ * without the SDK Server's dispatch (issue 34, wave 3 session 23): the call pipeline's steps run
+ * straight from the POST, and a plain result leaves as one JSON write, encoded by the served
+ * codec as `Protocol._onrequest` encodes it. Everything unusual is decided up front (eligible)
+ * or escalated once the call has settled (`LoneOutcome`): the hot transport then hands the same
+ * request to the SDK server, whose tools/call handler is given the settled outcome instead of
+ * running the call again (mcp-endpoint.ts `presetOf`), so errors, input_required answers and
+ * results the SDK's check must see are answered by the SDK's own code, byte for byte.
+ * modern-lone-call.property.test.ts holds the two paths equal over generated traffic.
+ */
+
+/** The call the lone path runs: a plainToolCall's name and a copy of its arguments. */
+export interface LoneCall {
+  name: string;
+  args: Record<string, unknown> | undefined;
+  /** The request envelope's client capabilities (clientView in modern-hot.ts). */
+  caps: unknown;
+}
+
+/**
+ * The steps tools.ts runs for a call without a progress token, task or URL elicitation on the
+ * 2026-07-28 hot path (mcp-endpoint.ts `loneSteps`): an input round on the request's own
+ * controller (`own`), the relay tracked, `pipeline.call`, `throwIfUrlRequired`.
+ */
+export type LoneSteps = (call: LoneCall, own: AbortController) => Promise<unknown>;
+
+/** How a lone call settled, for the SDK's handler when the transport escalates it. */
+export type LoneOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+const plain = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Whether a lifted hot `tools/call` (modern-route.ts liftSureEnvelope) is everyday, decided
+ * before anything runs: its `_meta` held envelope keys only (so no progress token, related task
+ * or other key the SDK must see), the request is a plainToolCall whose parse parsedToolCall gives
+ * (so the SDK's request checks surely pass, call-server.ts), its envelope names no log level (a
+ * call with one may send log lines on the request's stream mid-call: ctx.mcpReq.notify, kept on
+ * the SDK path) and its client did not declare URL elicitation (approval-url.ts, which asks the
+ * agent mid-call). Undefined for every other request, which the SDK server dispatches as before.
+ */
+export function loneCall(
+  method: string,
+  params: Record<string, unknown>,
+  envelope: Record<string, unknown>,
+): LoneCall | undefined {
+  if (method !== 'tools/call' || '_meta' in params) return undefined;
+  if (envelope[LOG_LEVEL_META_KEY] !== undefined) return undefined;
+  const caps = envelope[CLIENT_CAPABILITIES_META_KEY];
+  const elicitation = plain(caps) ? caps['elicitation'] : undefined;
+  if (plain(elicitation) && elicitation['url']) return undefined;
+  if (!plainToolCall({ method, params })) return undefined;
+  const parsed = parsedToolCall({ params });
+  if (!parsed) return undefined;
+  return {
+    name: parsed.params['name'] as string,
+    args: parsed.params['arguments'] as Record<string, unknown> | undefined,
+    caps,
+  };
+}
+
+/** The part of the served codec the lone path uses (Protocol._onrequest's encode step). */
+export interface LoneEncoder {
+  encodeResult(method: string, result: unknown, serverInfo: unknown): unknown;
+  serverInfo: unknown;
+}
+
+/**
+ * The answer's `result` for a settled value, as `Protocol._onrequest` encodes what
+ * PlainCallServer's wrapper gives back for it — only where that wrapper gives a plain result
+ * back as plainToolResult does; undefined (escalate) for an input_required answer, any other
+ * result (the SDK's check decides it) and an encoding that throws (the SDK reports and answers
+ * it).
+ */
+export function loneResult(value: unknown, encoder: LoneEncoder): unknown {
+  // A result whose reading throws is the SDK's to answer too.
+  try {
+    if (isInputRequiredResult(value)) return undefined;
+    const result = plainToolResult(value);
+    return result && encoder.encodeResult('tools/call', result, encoder.serverInfo);
+  } catch {
+    return undefined;
+  }
+}
