@@ -93,9 +93,9 @@ const final: fc.Arbitrary<Final> = fc.oneof(
       message: fc.string({ maxLength: 10 }),
     }),
   },
-  fc.constant({ kind: 'malformed' as const }),
-  fc.constant({ kind: 'deep' as const }),
-  fc.constant({ kind: 'silent' as const }),
+  { weight: 2, arbitrary: fc.constant({ kind: 'malformed' as const }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'deep' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'silent' as const }) },
 );
 const script: fc.Arbitrary<Script> = fc
   .record({
@@ -110,11 +110,14 @@ const script: fc.Arbitrary<Script> = fc
       'text/plain',
       '',
     ),
-    gzip: fc.boolean(),
+    gzip: fc.constantFrom(false, false, false, true),
     notes: fc.array(note, { maxLength: 4 }),
     final,
     splits: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 }),
-    cut: fc.option(fc.double({ min: 0, max: 0.99, noNaN: true }), { nil: undefined, freq: 6 }),
+    cut: fc.oneof(
+      { weight: 5, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.double({ min: 0, max: 0.99, noNaN: true }) },
+    ),
     cancel: fc.constantFrom('none', 'none', 'none', 'before', 'after', 'timeout'),
     auth: fc.option(
       fc.record({ token: fc.constantFrom('tok', ' tok ', 'a.b-c', 'bad\ntoken', '') }),
@@ -143,7 +146,7 @@ const READ = ['application/json', 'application/json; charset=utf-8', 'text/event
 let seen: { headers: Record<string, unknown>; body: unknown }[] = [];
 let current: Script;
 let url: URL;
-let sockets = new Set<Socket>();
+const sockets = new Set<Socket>();
 let close: () => Promise<void>;
 /** Wakes whoever waits for the client's next POST of a given kind. */
 /** Wakes the caller once a call the server will not answer has had everything else written. */
@@ -318,7 +321,6 @@ interface Books {
 const TIMEOUT = 30_000;
 
 async function run(s: Script, direct: boolean): Promise<unknown> {
-  require('node:fs').appendFileSync('/tmp/up-trace.log', JSON.stringify([direct, s]) + '\n');
   current = s;
   seen = [];
   waiters = [];
