@@ -148,7 +148,7 @@ function readJson(
     let messages: JSONRPCMessage[];
     try {
       const data = parseUpstream(out);
-      messages = (Array.isArray(data) ? data : [data]) as JSONRPCMessage[];
+      messages = (Array.isArray(data) ? data : [data]).map(checked);
     } catch (err) {
       return fail(err);
     } finally {
