@@ -337,20 +337,30 @@ function open(
   if (signal?.aborted) return failed(signal.reason);
   const { agent, request } = agentFor(url, lookup);
   const w = where(url);
-  const options: RequestOptions = {
-    ...w.target,
-    method: 'POST',
-    headers: headList(headers, w),
-    agent,
-  };
-  if (lookup) options.lookup = lookup;
   // 0: waiting; 1: answered; 2: failed.
   let state = 0;
-  const req: ClientRequest = request(options, (res) => {
-    if (state !== 0) return;
-    state = 1;
-    answered(res, unwire);
-  });
+  let req: ClientRequest;
+  try {
+    const options: RequestOptions = {
+      ...w.target,
+      method: 'POST',
+      headers: headList(headers, w),
+      agent,
+    };
+    if (lookup) options.lookup = lookup;
+    req = request(options, (res) => {
+      if (state !== 0) return;
+      state = 1;
+      answered(res, unwire);
+    });
+  } catch (err) {
+    // node:http refuses a header value before anything is sent (ERR_INVALID_CHAR: a token with a
+    // character outside Latin-1 or a control character). `send` rejects with it, inside its
+    // promise; thrown from here it would escape the caller, which then never settles its books
+    // (lean-call.ts: the response handler, the idle timeout and the abort listener stay behind,
+    // and a later abort or timeout sends notifications/cancelled for a request never sent).
+    return failed(err);
+  }
   const onAbort = () => {
     req.destroy(signal?.reason as Error);
     if (state === 0) {
