@@ -76,15 +76,13 @@ function server(call: Handler, session: string | undefined = 's1'): Handler {
     if (m.id === undefined || m.method === undefined) return void res.writeHead(202).end();
     if (m.method !== 'tools/call' && m.method !== 'tools/list')
       // A 2025 server: the era probe's method is not one it knows.
-      return void res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: m.id,
-            error: { code: -32601, message: 'Method not found' },
-          }),
-        );
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: m.id,
+          error: { code: -32601, message: 'Method not found' },
+        }),
+      );
     call(m, req, res, raw);
   };
 }
@@ -227,18 +225,16 @@ describe('the direct call answers as lean-send does (directCalls on vs off)', ()
   it('a batch: a notification, then the response', async () => {
     const r = await both(
       server((m, _q, res) =>
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify([
-              {
-                jsonrpc: '2.0',
-                method: 'notifications/message',
-                params: { level: 'info', data: 'hi' },
-              },
-              JSON.parse(ok(m.id)) as unknown,
-            ]),
-          ),
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify([
+            {
+              jsonrpc: '2.0',
+              method: 'notifications/message',
+              params: { level: 'info', data: 'hi' },
+            },
+            JSON.parse(ok(m.id)) as unknown,
+          ]),
+        ),
       ),
       single,
     );
@@ -361,15 +357,13 @@ describe('the direct call answers as lean-send does (directCalls on vs off)', ()
       }
       if (m.id === undefined) return void res.writeHead(202).end();
       if (m.method !== 'tools/call')
-        return void res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              jsonrpc: '2.0',
-              id: m.id,
-              error: { code: -32601, message: 'Method not found' },
-            }),
-          );
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: m.id,
+            error: { code: -32601, message: 'Method not found' },
+          }),
+        );
       if (req.url === '/mcp') return void res.writeHead(307, { location: '/moved' }).end();
       res.writeHead(200, { 'content-type': 'application/json' }).end(ok(m.id, req.url));
     }, single);
@@ -419,15 +413,13 @@ describe('the direct call answers as lean-send does (directCalls on vs off)', ()
   it('404 on a session (stale): the same error, one the retry recognises', async () => {
     const r = await both(
       server((m, _q, res) =>
-        res
-          .writeHead(404, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              jsonrpc: '2.0',
-              id: m.id,
-              error: { code: -32001, message: 'Session not found' },
-            }),
-          ),
+        res.writeHead(404, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: m.id,
+            error: { code: -32001, message: 'Session not found' },
+          }),
+        ),
       ),
       single,
     );
@@ -563,6 +555,10 @@ describe('the direct call answers as lean-send does (directCalls on vs off)', ()
     });
 
     for (const tok of [
+      'a\u0001b',
+      'del\u007f',
+      'ÿ',
+      '\u0100',
       'a b',
       'tök',
       'x\r\ny: z',
@@ -592,7 +588,60 @@ describe('the direct call answers as lean-send does (directCalls on vs off)', ()
         );
       });
 
-    it('a provider that says "no token" (undefined) by the call', async () => {
+    it('a token due for renewal between calls: tokenNow says null, token() refreshes', async () => {
+      let renewed = false;
+      const r = await both(
+        server((m, _q, res) =>
+          res.writeHead(200, { 'content-type': 'application/json' }).end(ok(m.id)),
+        ),
+        async (up) => {
+          await call(up);
+          renewed = true;
+          return [call(up)];
+        },
+        {
+          get authProvider() {
+            renewed = false;
+            return {
+              token: () => Promise.resolve(renewed ? 'fresh' : 'old'),
+              tokenNow: () => (renewed ? null : 'old'),
+              onUnauthorized: () => Promise.resolve(),
+            };
+          },
+        },
+      );
+      const calls = r.log.filter((e) => e.method === 'tools/call');
+      expect(calls.map((c) => c.headers['authorization'])).toEqual([
+        ['Bearer old'],
+        ['Bearer fresh'],
+      ]);
+    });
+
+    it('a provider whose token() fails (sign-in needed) once tokenNow says null', async () => {
+      let due = false;
+      await both(
+        server((m, _q, res) =>
+          res.writeHead(200, { 'content-type': 'application/json' }).end(ok(m.id)),
+        ),
+        async (up) => {
+          due = true;
+          return [call(up)];
+        },
+        {
+          get authProvider() {
+            due = false;
+            return {
+              token: () =>
+                due ? Promise.reject(new Error('sign in again')) : Promise.resolve('t'),
+              tokenNow: () => (due ? null : 't'),
+              onUnauthorized: () => Promise.resolve(),
+            };
+          },
+        },
+      );
+    });
+
+    it('a provider says "no token" (undefined) by the call', async () => {
       let prov = provider(['t']);
       await both(
         server((m, _q, res) =>
