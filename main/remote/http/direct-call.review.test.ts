@@ -760,6 +760,57 @@ describe('the direct call answers as lean-send does (directCalls on vs off)', ()
       void ctl;
     });
 
+    it('the connection closes while the call waits for its answer', async () => {
+      let arrived = () => {};
+      await both(
+        server(() => arrived()),
+        async (up) => {
+          const got = new Promise<void>((r) => (arrived = r));
+          const p = call(up);
+          await got;
+          await up.close();
+          await p.catch(() => {});
+          return [p];
+        },
+      );
+    });
+
+    it('the connection closes between the head and the body', async () => {
+      let headSent = () => {};
+      await both(
+        server((_m, _q, res) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+          res.flushHeaders();
+          headSent();
+        }),
+        async (up) => {
+          const sent = new Promise<void>((r) => (headSent = r));
+          const p = call(up);
+          await sent;
+          await up.close();
+          await p.catch(() => {});
+          return [p];
+        },
+      );
+    });
+
+    it('an answer over the 64 MiB message bound', async () => {
+      const r = await both(
+        server((m, _q, res) => {
+          const pad = 'x'.repeat(65 * 1024 * 1024);
+          const body = `{"jsonrpc":"2.0","id":${String(m.id)},"result":{"content":[{"type":"text","text":"${pad}"}]}}`;
+          res
+            .writeHead(200, {
+              'content-type': 'application/json',
+              'content-length': String(Buffer.byteLength(body)),
+            })
+            .end(body);
+        }),
+        single,
+      );
+      expect(JSON.stringify(r.outcomes)).toContain('64 MiB');
+    });
+
     it('cancelled while a big request body is still being written', async () => {
       await both(
         server((m, _q, res) =>

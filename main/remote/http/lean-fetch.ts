@@ -365,7 +365,12 @@ function open(
     req.destroy(signal?.reason as Error);
     if (state === 0) {
       state = 2;
-      failed(signal?.reason);
+      // Told after this job, as `send`'s rejection reaches its caller: the SDK's `close()` aborts
+      // this signal and, in the same turn, tells the Protocol the connection closed, so a call
+      // waiting for its answer fails with the Protocol's "Connection closed" on lean-send's path.
+      // Told at once, a direct call would fail with the abort's reason instead.
+      const reason: unknown = signal?.reason;
+      queueMicrotask(() => failed(reason));
     }
   };
   const watchers = signal ? watchersOf(signal) : undefined;
