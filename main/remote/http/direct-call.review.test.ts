@@ -16,6 +16,8 @@ type Rec = { id?: number | string; method?: string; params?: Record<string, unkn
 let srv: Server;
 let base: string;
 let handler: Handler;
+/** tools/call answers the server has finished writing. */
+let callsAnswered = 0;
 let log: { method: string; headers: Record<string, string[]>; body: string }[] = [];
 
 const INIT = (id: unknown, session?: string) => ({
@@ -58,6 +60,7 @@ beforeAll(async () => {
         /* recorded as is */
       }
       log.push({ method: m.method ?? 'response', headers: headersOf(req), body: raw });
+      if (m.method === 'tools/call') res.on('finish', () => callsAnswered++);
       handler(m, req, res, raw);
     });
   });
@@ -140,6 +143,7 @@ async function run(
 ): Promise<Run> {
   handler = h;
   log = [];
+  callsAnswered = 0;
   const errors: string[] = [];
   let up: Upstream;
   try {
@@ -864,13 +868,18 @@ async function until(cond: () => boolean): Promise<void> {
   expect(cond()).toBe(true);
 }
 
-/** Give an answer that names no waiting call time to be dispatched, then the agent gives up. */
+/**
+ * An answer that names no waiting call leaves the call waiting: once the server has written the
+ * answer, the client is given some turns of the event loop to read it (in-process sockets: a few
+ * suffice), then the agent gives up. A call the answer does settle has settled by then.
+ */
 async function settledOrAbort(p: Promise<unknown>, ctl: AbortController): Promise<void> {
   let done = false;
   void p.then(
     () => (done = true),
     () => (done = true),
   );
+  await until(() => done || callsAnswered > 0);
   for (let i = 0; i < 200 && !done; i++) await new Promise((r) => setImmediate(r));
   if (!done) ctl.abort(new Error('gave up'));
   await p.catch(() => {});
