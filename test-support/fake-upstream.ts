@@ -66,6 +66,8 @@ export interface FakeUpstreamOptions {
   stateless?: boolean;
   /** Calls of these tools get a response stream that breaks inside its first event. */
   cutMidEvent?: string[];
+  /** Answers each POST with one JSON body rather than an event stream (the SDK's enableJsonResponse). */
+  json?: boolean;
 }
 
 interface Session {
@@ -134,6 +136,7 @@ export class FakeUpstream {
           const server = this.buildServer();
           const transport = new NodeStreamableHTTPServerTransport({
             sessionIdGenerator: undefined,
+            enableJsonResponse: this.o.json === true,
           });
           await server.connect(transport);
           await transport.handleRequest(req, res, body);
@@ -173,6 +176,7 @@ export class FakeUpstream {
         const server = this.buildServer();
         const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
+          enableJsonResponse: this.o.json === true,
           onsessioninitialized: (id) => void this.sessions.set(id, { transport, server }),
         });
         await server.connect(transport);

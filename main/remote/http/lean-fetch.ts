@@ -295,7 +295,98 @@ export function leanFetch(
       for (let i = 0; i < added.names.length; i++) headers[added.names[i]!] = added.values[i]!;
       return request(url, 'POST', headers, body, signal, undefined, lookup);
     },
+    // Only where `post` would take the same road itself (direct-call.ts decides before sending).
+    ...(tagged
+      ? {}
+      : {
+          open(
+            url: URL,
+            headers: Record<string, string>,
+            body: string,
+            signal: AbortSignal | undefined,
+            answered: (res: IncomingMessage, done: () => void) => void,
+            failed: (err: unknown) => void,
+          ): void {
+            for (let i = 0; i < added.names.length; i++)
+              headers[added.names[i]!] = added.values[i]!;
+            headers['content-length'] = String(Buffer.byteLength(body));
+            headers['accept-encoding'] ??= ACCEPT_ENCODING;
+            headers['user-agent'] ??= 'airlock';
+            open(url, headers, body, signal, answered, failed, lookup);
+          },
+        }),
   });
+}
+
+/**
+ * `send` for one tools/call POST, by callbacks rather than a promise and a response object
+ * (direct-call.ts, issue 34): `answered` with the response as node:http gives it (and `done`,
+ * to be called once its body is read or given up), or `failed` once, with what `send` rejects
+ * with — the transport signal's reason, or `TypeError('fetch failed')` with the errno as its
+ * cause. Never retried on a reused socket: a tools/call is not (see `send`).
+ */
+function open(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal | undefined,
+  answered: (res: IncomingMessage, done: () => void) => void,
+  failed: (err: unknown) => void,
+  lookup: LookupFunction | undefined,
+): void {
+  if (signal?.aborted) return failed(signal.reason);
+  const { agent, request } = agentFor(url, lookup);
+  const w = where(url);
+  // 0: waiting; 1: answered; 2: failed.
+  let state = 0;
+  let req: ClientRequest;
+  try {
+    const options: RequestOptions = {
+      ...w.target,
+      method: 'POST',
+      headers: headList(headers, w),
+      agent,
+    };
+    if (lookup) options.lookup = lookup;
+    req = request(options, (res) => {
+      if (state !== 0) return;
+      state = 1;
+      answered(res, unwire);
+    });
+  } catch (err) {
+    // node:http refuses a header value before anything is sent (ERR_INVALID_CHAR: a token with a
+    // character outside Latin-1 or a control character). `send` rejects with it, inside its
+    // promise; thrown from here it would escape the caller, which then never settles its books
+    // (lean-call.ts: the response handler, the idle timeout and the abort listener stay behind,
+    // and a later abort or timeout sends notifications/cancelled for a request never sent).
+    return failed(err);
+  }
+  const onAbort = () => {
+    req.destroy(signal?.reason as Error);
+    if (state === 0) {
+      state = 2;
+      // Told after this job, as `send`'s rejection reaches its caller: the SDK's `close()` aborts
+      // this signal and, in the same turn, tells the Protocol the connection closed, so a call
+      // waiting for its answer fails with the Protocol's "Connection closed" on lean-send's path.
+      // Told at once, a direct call would fail with the abort's reason instead.
+      const reason: unknown = signal?.reason;
+      queueMicrotask(() => failed(reason));
+    }
+  };
+  const watchers = signal ? watchersOf(signal) : undefined;
+  watchers?.add(onAbort);
+  const unwire = () => void watchers?.delete(onAbort);
+  req.on('error', (err: NodeJS.ErrnoException) => {
+    if (state !== 0) return; // the body's reader sees the cut, or the failure is told
+    state = 2;
+    unwire();
+    failed(
+      signal?.aborted
+        ? signal.reason
+        : Object.assign(new TypeError('fetch failed'), { cause: err }),
+    );
+  });
+  req.end(body);
 }
 
 /**
@@ -311,6 +402,25 @@ export interface LeanFetchLike extends FetchLike {
     body: string,
     signal: AbortSignal | undefined,
   ): Promise<Response>;
+  /** The POST by callbacks (`open` below); absent where the extra headers name REQUEST_TAG. */
+  open?(
+    url: URL,
+    headers: Record<string, string>,
+    body: string,
+    signal: AbortSignal | undefined,
+    answered: (res: IncomingMessage, done: () => void) => void,
+    failed: (err: unknown) => void,
+  ): void;
+}
+
+/** The response `send` would resolve with for `res`: for an answer direct-call.ts does not read itself. */
+export function leanResponse(
+  url: URL,
+  res: IncomingMessage,
+  lost: ((err: unknown) => void) | undefined,
+  done: () => void,
+): Response {
+  return new LeanResponse(url.href, new LeanBody(res, lost, done)) as unknown as Response;
 }
 
 /** The request `f` sends, once its headers are one record with lower-case names. */

@@ -27,7 +27,7 @@ import { jsonRpcMessage, MALFORMED_ANSWER, MALFORMED_ANSWER_MARK } from './lean-
  * SDK's own `_send`, whose fetch returns this response first: the SDK words and handles it as it
  * would have, with nothing sent twice unless the SDK itself would send it again.
  */
-interface SendInternals {
+export interface SendInternals {
   _url: URL;
   _fetch?: FetchLike;
   _requestInit?: RequestInit;
@@ -103,6 +103,19 @@ export async function leanSend(
     t.onerror?.(err as Error);
     throw err;
   }
+  return answered(t, response, message, options);
+}
+
+/**
+ * What `leanSend` does with the response once it has it: also direct-call.ts's, for every answer
+ * but the plain JSON one it reads itself.
+ */
+export async function answered(
+  t: SendInternals,
+  response: Response,
+  message: JSONRPCMessage,
+  options: TransportSendOptions | undefined,
+): Promise<void> {
   const type = essence(response.headers.get('content-type'));
   const plain =
     response.status === 202 ||
@@ -139,7 +152,7 @@ type HeaderRecord = Record<string, string>;
  * merging stays the SDK's. Synchronous unless there is an auth provider to ask for its token.
  * lean-send.property.test.ts holds the headers sent equal to the SDK's over generated tokens.
  */
-function commonHeaders(t: SendInternals): HeaderRecord | Promise<HeaderRecord> {
+export function commonHeaders(t: SendInternals): HeaderRecord | Promise<HeaderRecord> {
   if (t._requestInit?.headers !== undefined) return t._commonHeaders().then(fromSdkHeaders);
   const provider = t._authProvider;
   if (!provider) return withSession(t, {});
@@ -159,11 +172,11 @@ function commonHeaders(t: SendInternals): HeaderRecord | Promise<HeaderRecord> {
   })();
 }
 
-function bearer(token: string | undefined): HeaderRecord {
+export function bearer(token: string | undefined): HeaderRecord {
   return token ? { authorization: headerValue('authorization', `Bearer ${token}`) } : {};
 }
 
-function withSession(t: SendInternals, out: HeaderRecord): HeaderRecord {
+export function withSession(t: SendInternals, out: HeaderRecord): HeaderRecord {
   if (t._sessionId) out['mcp-session-id'] = headerValue('mcp-session-id', t._sessionId);
   if (t._protocolVersion)
     out['mcp-protocol-version'] = headerValue('mcp-protocol-version', t._protocolVersion);
@@ -246,7 +259,7 @@ function stock(
  * A JSON answer's message, checked by shape. One that is not JSON-RPC fails the whole answer, as
  * the SDK's zod parse of the batch does: the call fails as malformed (malformed-answer.ts).
  */
-function checked(raw: unknown): JSONRPCMessage {
+export function checked(raw: unknown): JSONRPCMessage {
   try {
     return jsonRpcMessage(raw);
   } catch (err) {

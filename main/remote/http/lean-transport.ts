@@ -17,6 +17,7 @@ import {
   upstreamMessageTooLarge,
 } from './lean-fetch.js';
 import { relayScopeRunner } from '../relay/relay-scope.js';
+import { allowDirect } from './direct-call.js';
 import { leanSend, leanSendPresent, plainCall } from './lean-send.js';
 import { InFlight } from '../upstream/in-flight.js';
 import { parseUpstream, UpstreamValuesError } from '../upstream/json-values.js';
@@ -71,6 +72,11 @@ export function leanTransport(
   authProvider: AuthProvider | undefined,
   /** The connection's address check, if any (address-guard.ts, lean-fetch.ts). */
   lookup?: LookupFunction,
+  /**
+   * Plain 2025-era calls go straight to the socket (direct-call.ts); false keeps them on
+   * lean-send's path, as before (tests and benches compare the two).
+   */
+  direct = true,
 ): StreamableHTTPClientTransport | undefined {
   if (!leanSeamPresent()) return undefined;
   // Each 2026-07-28 request's own cancellation signal goes to the fetch by a tag header instead of
@@ -84,6 +90,7 @@ export function leanTransport(
   });
   const send = t.send.bind(t);
   const lean = leanSendPresent(t);
+  if (lean && direct) allowDirect(t);
   t.send = (message, options) => {
     // A 2025-era tools/call: the POST without the SDK's per-send checks (lean-send.ts).
     if (lean && plainCall(message, options)) return leanSend(t, message, options);

@@ -7,6 +7,8 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { callToolResultProblem } from './upstream-client.js';
+import { directHeaders, directSend } from '../http/direct-call.js';
+import { plainCall } from '../http/lean-send.js';
 
 /**
  * `tools/call` upstream without the SDK client's per-call funnel (issue 34, "a hot path that
@@ -85,7 +87,10 @@ export function leanCallTool(
   const books = client as unknown as Books;
   const transport = books.transport;
   if (!transport) return undefined;
-  return send(books, transport, params, options);
+  // Straight to the socket where the transport allows it (direct-call.ts), decided now, before
+  // anything is sent; a call with a progress token stays on the transport's send.
+  const direct = options.onprogress ? undefined : directHeaders(transport);
+  return send(books, transport, params, options, direct);
 }
 
 /**
@@ -107,6 +112,8 @@ function send(
   transport: Transport,
   params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
   options: LeanCallOptions,
+  /** The direct call's headers (direct-call.ts), if it goes that way. */
+  direct: Record<string, string> | Error | undefined,
 ): Promise<Record<string, unknown>> {
   const { signal } = options;
   return new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -181,10 +188,13 @@ function send(
       () => cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout })),
       options.resetTimeoutOnProgress,
     );
-    transport.send(outbound, {}).catch((err: unknown) => {
+    const failed = (err: unknown) => {
       books._progressHandlers.delete(messageId);
       fail(err as Error);
-    });
+    };
+    if (direct !== undefined && plainCall(outbound, undefined))
+      directSend(transport, direct, outbound, failed);
+    else transport.send(outbound, {}).catch(failed);
   });
 }
 

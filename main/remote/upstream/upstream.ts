@@ -58,6 +58,11 @@ export interface UpstreamOptions {
   /** Bound on the whole handshake (both transports together). */
   timeoutMs: number;
   clientVersion: string;
+  /**
+   * False: plain 2025-era calls take lean-send's path rather than straight to the socket
+   * (direct-call.ts); for tests and benches that compare the two. On unless turned off.
+   */
+  directCalls?: boolean;
   /** Called (debounced) when the server says its tool list changed. */
   onToolsChanged?: () => void;
   /** Log lines, resource updates and list changes the server sends on its own (issue 14). */
@@ -178,7 +183,7 @@ async function attempt(
   const transport =
     kind === 'sse'
       ? new BoundedSSEClientTransport(o.url, { fetch: fetchWithHeaders, ...auth })
-      : (leanTransport(o.url, o.headers, o.authProvider, lookup) ??
+      : (leanTransport(o.url, o.headers, o.authProvider, lookup, o.directCalls !== false) ??
         new StreamableHTTPClientTransport(o.url, { fetch: fetchWithHeaders, ...auth }));
   let closing = false;
   const remaining = Math.max(1, deadline - Date.now());
