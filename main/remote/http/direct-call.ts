@@ -8,6 +8,7 @@ import {
   upstreamMessageTooLarge,
   type LeanFetchLike,
 } from './lean-fetch.js';
+import { readEvents } from './direct-events.js';
 import { answered, bearer, checked, withSession, type SendInternals } from './lean-send.js';
 import { streamLostHandler } from '../relay/relay-scope.js';
 import { InFlight } from '../upstream/in-flight.js';
@@ -99,12 +100,11 @@ export function directSend(
     JSON.stringify(message),
     (t as { _abortController?: AbortController })._abortController?.signal,
     (res, done) => {
-      if (
-        res.statusCode === 200 &&
-        res.headers['content-type'] === 'application/json' &&
-        res.headers['content-encoding'] === undefined
-      )
-        return readJson(t, res, done, failed);
+      if (res.statusCode === 200 && res.headers['content-encoding'] === undefined) {
+        const type = res.headers['content-type'];
+        if (type === 'text/event-stream') return readEvents(t, res, done, lost);
+        if (type === 'application/json') return readJson(t, res, done, failed);
+      }
       // Escalation: today's path from here on, the response as lean-fetch would have given it.
       answered(t, leanResponse(t._url, res, lost, done), message, {}).catch(failed);
     },
