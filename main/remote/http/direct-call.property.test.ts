@@ -52,7 +52,7 @@ type Final =
 interface Framing {
   /** Each line's end. */
   end: '\n' | '\r\n' | '\r';
-  /** A BOM first, then a comment line (a BOM decoded as U+FEFF belongs to the first line). */
+  /** A BOM first, then a `retry:` line (a BOM decoded as U+FEFF belongs to the first line). */
   bom: boolean;
   /** A `retry:` field, alone in an event, first. */
   retry: boolean;
@@ -197,8 +197,9 @@ const script: fc.Arbitrary<Script> = fc
     const sse = s.status === 200 && s.type.startsWith('text/event-stream');
     // An oversize answer is an event stream's (see SMALL_LIMIT).
     if (!sse && s.final.kind === 'huge') s = { ...s, final: { kind: 'deep' } };
-    // A cut stream has no unfinished end of its own.
-    if (s.cut !== undefined) s = { ...s, sse: { ...s.sse, unfinished: 'no' } };
+    // A cut stream has no unfinished end of its own, nor one over the bound (it is cut).
+    if (s.cut !== undefined || s.final.kind === 'huge')
+      s = { ...s, sse: { ...s.sse, unfinished: 'no' } };
     const unanswered = sse && s.sse.unfinished !== 'no';
     // (No stray answer before a cut, an answer over a bound or an unfinished one: the stream
     // reader takes any answer on the stream as the call's and then reports no loss, so such a call
@@ -344,11 +345,14 @@ async function answerCall(res: ServerResponse, id: number): Promise<void> {
   // An event stream: each request waits for the client's answer before the stream goes on. A
   // stream that stays open ends its notes with a ping: once it is answered, the client has read
   // and dispatched everything before it (messages are handled in order).
-  const notes: Note[] = s.final.kind === 'silent' ? [...s.notes, { kind: 'ping' }] : s.notes;
+  // (So does one whose answer never ends: everything before that answer has been read then.)
   const f = s.sse;
+  const open = s.final.kind === 'silent' || f.unfinished !== 'no';
+  const notes: Note[] = open ? [...s.notes, { kind: 'ping' }] : s.notes;
   const E = f.end;
   const sp = f.space ? ' ' : '';
-  let head = f.bom ? `\uFEFF: bom${E}` : '';
+  // A BOM before a `retry:` line: whether the reader drops it shows in the retry it keeps.
+  let head = f.bom ? `\uFEFFretry:${sp}2500${E}${E}` : '';
   if (f.retry) head += `retry:${sp}1500${E}${E}`;
   // (`kept`: never named `other`, which no reader delivers — a request, and the answer.)
   const frame = (m: unknown, k: number, kept: boolean, unfinished = f.unfinished) => {
@@ -468,6 +472,16 @@ async function run(s: Script, direct: boolean): Promise<unknown> {
   const ended = new AbortController();
   cancel.signal.addEventListener('abort', () => ended.abort(cancel.signal.reason));
   const written = new Promise<void>((r) => (scriptDone = r));
+  // A stream primed by an event id that ends unanswered is resumed by the SDK: noted, not sent.
+  const resumed: unknown[] = [];
+  let resumedOnce: () => void = () => {};
+  const resumption = new Promise<void>((r) => (resumedOnce = r));
+  (
+    t as unknown as { _scheduleReconnection: (o: { resumptionToken?: string }) => void }
+  )._scheduleReconnection = (o) => {
+    resumed.push(o);
+    resumedOnce();
+  };
   // No clock decides a run: the call's timeout (and a resumed stream's delay) fire only when a
   // 'timeout' script moves the fake clock; a run that waited on one would fail the test's bound.
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -504,6 +518,17 @@ async function run(s: Script, direct: boolean): Promise<unknown> {
     if (s.cancel === 'before' || s.cancel === 'timeout') {
       // (A call refused before it is sent — a header value node:http refuses — is over already.)
       const sentIt = await Promise.race([written.then(() => true), done.then(() => false)]);
+      // An event stream primed by an id (a note's event) that ends without its answer: read to
+      // its end first.
+      if (
+        sentIt &&
+        s.status === 200 &&
+        s.final.kind !== 'silent' &&
+        s.sse.ids &&
+        s.sse.unfinished !== 'no' &&
+        s.type.startsWith('text/event-stream')
+      )
+        await resumption;
       if (!sentIt) {
         // nothing to cancel
       } else if (s.cancel === 'before') cancel.abort('user stop');
@@ -532,7 +557,7 @@ async function run(s: Script, direct: boolean): Promise<unknown> {
   const reported = [...errors];
   await client.close();
   for (const c of sockets) c.destroy();
-  return { outcome, seen, errors: reported, logs, relayed, lost, books };
+  return { outcome, seen, errors: reported, logs, relayed, lost, books, resumed };
 }
 
 /** A call the server may still be answering when compared: only settled scripts are compared. */
