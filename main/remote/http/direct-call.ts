@@ -31,8 +31,9 @@ import { parseUpstream } from '../upstream/json-values.js';
  * a transport leanTransport marked (its `direct` option, on unless turned off), no `requestInit`,
  * the lean fetch itself (not the SDK's DPoP wrapper), an auth provider that can tell its token at
  * once (else lean-send's path asks it, with refresh), and no progress token (lean-call.ts). Once
- * the answer's head is in, anything but a plain JSON answer — an event stream with its mid-call
- * messages, a 202, any other status (401/403 sign-in and step-up, 404 stale session, redirects),
+ * the answer's head is in, a plain event stream (200, `text/event-stream`, uncompressed) is read
+ * direct too (direct-events.ts, the same parser and steps as lean-transport's reader); anything
+ * else — a 202, any other status (401/403 sign-in and step-up, 404 stale session, redirects),
  * an odd or compressed content type — goes to lean-send's own `answered`, as a LeanResponse, so
  * from there it is today's path exactly. direct-call.property.test.ts runs both paths against
  * the same generated upstream behaviour and compares what the caller and the server see.
