@@ -8,6 +8,7 @@ import {
   upstreamMessageTooLarge,
   type LeanFetchLike,
 } from './lean-fetch.js';
+import { readEvents } from './direct-events.js';
 import { answered, bearer, checked, withSession, type SendInternals } from './lean-send.js';
 import { streamLostHandler } from '../relay/relay-scope.js';
 import { InFlight } from '../upstream/in-flight.js';
@@ -30,8 +31,9 @@ import { parseUpstream } from '../upstream/json-values.js';
  * a transport leanTransport marked (its `direct` option, on unless turned off), no `requestInit`,
  * the lean fetch itself (not the SDK's DPoP wrapper), an auth provider that can tell its token at
  * once (else lean-send's path asks it, with refresh), and no progress token (lean-call.ts). Once
- * the answer's head is in, anything but a plain JSON answer — an event stream with its mid-call
- * messages, a 202, any other status (401/403 sign-in and step-up, 404 stale session, redirects),
+ * the answer's head is in, a plain event stream (200, `text/event-stream`, uncompressed) is read
+ * direct too (direct-events.ts, the same parser and steps as lean-transport's reader); anything
+ * else — a 202, any other status (401/403 sign-in and step-up, 404 stale session, redirects),
  * an odd or compressed content type — goes to lean-send's own `answered`, as a LeanResponse, so
  * from there it is today's path exactly. direct-call.property.test.ts runs both paths against
  * the same generated upstream behaviour and compares what the caller and the server see.
@@ -99,12 +101,11 @@ export function directSend(
     JSON.stringify(message),
     (t as { _abortController?: AbortController })._abortController?.signal,
     (res, done) => {
-      if (
-        res.statusCode === 200 &&
-        res.headers['content-type'] === 'application/json' &&
-        res.headers['content-encoding'] === undefined
-      )
-        return readJson(t, res, done, failed);
+      if (res.statusCode === 200 && res.headers['content-encoding'] === undefined) {
+        const type = res.headers['content-type'];
+        if (type === 'text/event-stream') return readEvents(t, res, done, lost);
+        if (type === 'application/json') return readJson(t, res, done, failed);
+      }
       // Escalation: today's path from here on, the response as lean-fetch would have given it.
       answered(t, leanResponse(t._url, res, lost, done), message, {}).catch(failed);
     },

@@ -1,0 +1,158 @@
+import type { IncomingMessage } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
+import { createParser } from 'eventsource-parser';
+import { terminated, UPSTREAM_MESSAGE_LIMIT, upstreamMessageTooLarge } from './lean-fetch.js';
+import { answerId, jsonRpcMessage, malformedAnswerError } from './lean-transport.js';
+import type { SendInternals } from './lean-send.js';
+import { Unfinished } from './unfinished-event.js';
+import { relayScopeRunner } from '../relay/relay-scope.js';
+import { InFlight } from '../upstream/in-flight.js';
+import { parseUpstream, UpstreamValuesError } from '../upstream/json-values.js';
+
+/** The members of the SDK transport a POST's event stream touches once it has ended unanswered. */
+interface StreamInternals extends SendInternals {
+  _abortController?: AbortController;
+  _serverRetryMs?: number;
+  _scheduleReconnection(options: object, attempt: number): void;
+}
+
+/**
+ * A direct call's answer as an event stream (200, `text/event-stream` as servers send it, not
+ * compressed: server-everything and most SDK servers answer a POST so), read from the socket's
+ * `data` as lean-transport.ts `readStream` reads it from a LeanBody that lean-send's `answered`
+ * gets from a LeanResponse (wave 3 session 23): the same `eventsource-parser`, fed the same text —
+ * so the line endings (CR LF, LF, CR, also a CR LF split across two pieces), `data:` lines joined,
+ * the space after a colon, comments, `retry:`, `event:` names (only `message` or none is a
+ * message), ids, a BOM and an unfinished event at the end are its rules exactly, not copies of
+ * them. What `readStream` does with each event and with the end is repeated here step for step,
+ * for the options lean-send gives a POST's stream (no resumption callback, no replayed id, not
+ * reconnectable unless primed by an id): each message bounded and checked (`parseUpstream`,
+ * `jsonRpcMessage`), delivered in the call's relay scope and in order, a malformed answer failing
+ * its call (MALFORMED_ANSWER), one event bounded by UPSTREAM_MESSAGE_LIMIT and the unfinished
+ * event's share of the in-flight budget held as it is (unfinished-event.ts), a stream that ends
+ * or is cut before the answer reported (`onerror`, then the call's stream-lost callback). The
+ * unusual ends go where today's do: a `retry:` sets the transport's `_serverRetryMs` as the
+ * stock reader's `onRetry`, and a stream primed by an event id that ends unanswered is handed to
+ * the SDK's own `_scheduleReconnection` — the resumed GET is today's path from there on.
+ * direct-call.property.test.ts runs both readers against the same generated streams.
+ */
+export function readEvents(
+  transport: SendInternals,
+  res: IncomingMessage,
+  done: () => void,
+  lost: ((err: unknown) => void) | undefined,
+): void {
+  const t = transport as StreamInternals;
+  // Messages go over in the relay scope of the call that opened the stream (relay-scope.ts).
+  const inScope = relayScopeRunner();
+  let lastEventId: string | undefined;
+  let primed = false;
+  let answered = false;
+  let over = false;
+  let tooLarge: Error | undefined;
+  let utf8: StringDecoder | undefined;
+  const inFlight = new InFlight();
+  const pending = new Unfinished();
+  const cut = (reason: Error) => {
+    res.destroy();
+    finish(terminated(reason));
+  };
+  const parser = createParser({
+    maxBufferSize: UPSTREAM_MESSAGE_LIMIT,
+    onError(err) {
+      if (err.type !== 'max-buffer-size-exceeded') return;
+      tooLarge = upstreamMessageTooLarge();
+      cut(tooLarge);
+    },
+    onEvent(event) {
+      if (event.id) {
+        lastEventId = event.id;
+        primed = true;
+      }
+      if (!event.data || (event.event && event.event !== 'message')) return;
+      let raw: unknown;
+      try {
+        raw = parseUpstream(event.data);
+        const message = jsonRpcMessage(raw);
+        if ('id' in message && ('result' in message || 'error' in message)) answered = true;
+        inScope(() => t.onmessage?.(message));
+      } catch (err) {
+        if (err instanceof UpstreamValuesError) {
+          tooLarge = err;
+          return cut(err);
+        }
+        t.onerror?.(err as Error);
+        const id = answerId(raw);
+        if (id !== undefined) {
+          answered = true;
+          const answer = malformedAnswerError(id, (err as Error).message);
+          inScope(() => t.onmessage?.(answer));
+        }
+      }
+    },
+    onRetry(ms) {
+      t._serverRetryMs = ms;
+    },
+  });
+  const intentional = () => t._abortController?.signal.aborted === true;
+  // Once, when the body ended (`ended` undefined) or was cut.
+  const finish = (ended: unknown) => {
+    if (over) return;
+    over = true;
+    done();
+    inFlight.release();
+    if (intentional()) return;
+    const why = tooLarge ?? ended;
+    if (why !== undefined) {
+      t.onerror?.(new Error(`SSE stream disconnected: ${String(why)}`));
+      if (!answered) lost?.(why);
+    }
+    // Not after a message over a bound: a resumed stream would replay it (lean-transport.ts).
+    if (!tooLarge && primed && !answered && t._abortController)
+      t._scheduleReconnection(
+        {
+          resumptionToken: lastEventId,
+          onresumptiontoken: undefined,
+          replayMessageId: undefined,
+          requestSignal: undefined,
+          onRequestStreamEnd: undefined,
+        },
+        0,
+      );
+  };
+  const read = (text: string) => {
+    if (tooLarge) return;
+    const held = inFlight.hold(pending.held + text.length);
+    if (held) {
+      tooLarge = held;
+      return cut(held);
+    }
+    parser.feed(text);
+    if (!tooLarge) inFlight.hold(pending.after(text));
+  };
+  // The text LeanBody.read gives, piece for piece (a StringDecoder only from the first piece that
+  // ends mid-sequence), and nothing after the end or a cut.
+  res.on('data', (buf: Buffer) => {
+    if (over) return;
+    if (utf8 === undefined) {
+      if (buf.length === 0 || buf[buf.length - 1]! < 0x80) {
+        if (buf.length > 0) read(buf.toString('utf8'));
+        return;
+      }
+      utf8 = new StringDecoder('utf8');
+    }
+    const text = utf8.write(buf);
+    if (text.length > 0) read(text);
+  });
+  res.on('end', () => {
+    const rest = over || utf8 === undefined ? '' : utf8.end();
+    if (rest.length > 0) read(rest);
+    finish(undefined);
+  });
+  res.on('error', ignore); // 'close' below reports the cut
+  res.on('close', () => {
+    if (!res.complete) finish(terminated(undefined));
+  });
+}
+
+const ignore = () => {};
