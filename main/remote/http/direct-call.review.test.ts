@@ -643,40 +643,36 @@ describe('the direct call answers as lean-send does (directCalls on vs off)', ()
       );
     });
 
-    // Proposed fix in direct-call.ts `directHeaders` (not changed here: being extended on h-up2):
-    // call `tokenNow()` inside the existing try, so a throw comes back as the Error the call fails
-    // with (told to onerror, the request id taken, as lean-send's commonHeaders does).
-    it.fails(
-      'a provider whose tokenNow throws: told to onerror, the id counter moves on',
-      async () => {
-        let broken = false;
-        await both(
-          server((m, _q, res) =>
-            res.writeHead(200, { 'content-type': 'application/json' }).end(ok(m.id)),
-          ),
-          async (up) => {
-            broken = true;
-            const first = call(up);
-            await first.catch(() => {});
+    // directHeaders calls `tokenNow()` inside its try, so a throw comes back as the Error the call
+    // fails with (told to onerror, the request id taken, as lean-send's commonHeaders does).
+    it('a provider whose tokenNow throws: told to onerror, the id counter moves on', async () => {
+      let broken = false;
+      await both(
+        server((m, _q, res) =>
+          res.writeHead(200, { 'content-type': 'application/json' }).end(ok(m.id)),
+        ),
+        async (up) => {
+          broken = true;
+          const first = call(up);
+          await first.catch(() => {});
+          broken = false;
+          return [first, call(up)];
+        },
+        {
+          get authProvider() {
             broken = false;
-            return [first, call(up)];
+            return {
+              token: () => Promise.resolve('t'),
+              tokenNow: () => {
+                if (broken) throw new Error('store unreadable');
+                return 't';
+              },
+              onUnauthorized: () => Promise.resolve(),
+            };
           },
-          {
-            get authProvider() {
-              broken = false;
-              return {
-                token: () => Promise.resolve('t'),
-                tokenNow: () => {
-                  if (broken) throw new Error('store unreadable');
-                  return 't';
-                },
-                onUnauthorized: () => Promise.resolve(),
-              };
-            },
-          },
-        );
-      },
-    );
+        },
+      );
+    });
 
     it('a provider says "no token" (undefined) by the call', async () => {
       let prov = provider(['t']);

@@ -62,16 +62,14 @@ export function directHeaders(transport: Transport): Record<string, string> | Er
   if (protocol !== 'http:' && protocol !== 'https:') return undefined;
   const provider = t._authProvider;
   let token: string | undefined;
-  if (provider) {
-    // Only a token it can tell at once (OAuthSession.tokenNow); one it must fetch or refresh is
-    // lean-send's to ask for.
-    const now = provider as Partial<{ tokenNow(): string | undefined | null }>;
-    if (typeof now.tokenNow !== 'function') return undefined;
-    const known = now.tokenNow();
-    if (known === null) return undefined;
-    token = known;
-  }
+  const now = provider as Partial<{ tokenNow(): string | undefined | null }> | undefined;
+  if (provider && typeof now?.tokenNow !== 'function') return undefined;
   try {
+    if (provider) {
+      const known = now!.tokenNow!();
+      if (known === null) return undefined;
+      token = known;
+    }
     return withSession(t, bearer(token));
   } catch (err) {
     return err as Error;
