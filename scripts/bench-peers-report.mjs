@@ -244,6 +244,17 @@ export function printTargets(legs, gateways) {
     }
     const c = ratio(now, old, 'cpu8');
     target(`${kind}: Airlock 2026 ÷ 2025 agent, CPU/call 8 cl`, c, 1.1, false, shown(c));
+    // The same two trees with both eras' fleets paced to one offered rate (bench-peers.mjs, 3.).
+    const pacedOf = (era) =>
+      legs.find((l) => l.kind === kind && l.name === 'Airlock' && l.era === era && l.pacedN);
+    const [p25, p26] = [pacedOf('2025'), pacedOf('2026')];
+    if (p25 && p26) {
+      const per = (l) => l.pacedCpu / l.pacedN;
+      const got = (l) => ((l.pacedN / l.pacedT) * 1000).toFixed(0);
+      console.log(
+        `  (info) ${'the same at one offered rate, both eras paced'.padEnd(55)} ${shown(per(p26) / per(p25)).padStart(16)}   (${p25.pacedRate.toFixed(0)} calls/s offered; got ${got(p25)} / ${got(p26)}; CPU/call ${per(p25).toFixed(3)} / ${per(p26).toFixed(3)} ms, 2025 / 2026)`,
+      );
+    }
     // stdio latency is absolute, so the target's two legs differ in client library too (SDK 1.x
     // against the v2 client): the same ratios with the v2 client on both sides.
     const v2 = kind === 'stdio' ? fig(kind, 'Airlock', 'v2-2025') : undefined;

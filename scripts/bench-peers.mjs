@@ -29,7 +29,9 @@
 // cheaper than a tree's first leg after other gateways' blocks (docs/performance.md, "The peer
 // bench's order effect"). Only the yardsticks keep more than one leg on one process: direct over
 // HTTP (two client libraries on the shared upstream) and the old bench's in-process App (only to
-// explain the old CPU figure). Linux only (/proc).
+// explain the old CPU figure). Last, each Airlock's two eras are run once more with their fleets
+// paced to one offered rate (an info line beside the 2026 ÷ 2025 CPU target: the closed-loop
+// figure also measures how fast each era's client library can call). Linux only (/proc).
 import os from 'node:os';
 import { startEverything, treePids, treeUsage } from './bench-lib.mjs';
 import * as A from './bench-peer-airlock.mjs';
@@ -212,6 +214,25 @@ async function calls(leg, n, into) {
     if (r.isError) throw new Error(`${leg.name}: ${JSON.stringify(r.content).slice(0, 200)}`);
   }
 }
+/**
+ * `n` calls from the leg's fleet, the k-th started no earlier than `k / rate` seconds in (each
+ * client takes the next slot when it is free): an offered rate, not as fast as the clients can.
+ */
+async function paced(leg, n, rate) {
+  const t0 = performance.now();
+  let next = 0;
+  const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+  await Promise.all(
+    leg.fleet.map(async (c) => {
+      for (let k = next++; k < n; k = next++) {
+        const due = t0 + (k * 1000) / rate - performance.now();
+        if (due > 1) await wait(due);
+        const r = await c.callTool({ name: leg.g.tool, arguments: { message: `p${k}` } });
+        if (r.isError) throw new Error(`${leg.name}: ${JSON.stringify(r.content).slice(0, 200)}`);
+      }
+    }),
+  );
+}
 /** CPU of the leg's gateway tree (and, for the old bench's App, its own reading) over `fn`. */
 async function measured(leg, fn) {
   const g = leg.g;
@@ -275,6 +296,33 @@ try {
           `  round ${round} ${l.kind} ${l.name} ${l.era}: ${(m.cpu / perRound).toFixed(3)} ms/call`,
         );
       sampleRss(l.g);
+    }
+  }
+  // 3. One offered rate for both eras of each Airlock (issue 34's 2026 ÷ 2025 target): at 8
+  // clients each calling as fast as it can, a gateway's CPU per call falls as its calls come in
+  // faster (more of them per wake-up), and the rate is set by the agents' own library — the v2
+  // client costs the agent more per call than SDK 1.x — so the closed-loop figure above charges
+  // the gateway for its client's speed (docs/performance.md, "One offered rate for both eras").
+  // Here both eras' fleets are paced to the same rate, 0.7 × the slower era's calls/s above.
+  for (const kind of ['http', 'stdio']) {
+    const pair = fleets().filter(
+      (l) => l.name === 'Airlock' && l.kind === kind && l.era !== 'v2-2025',
+    );
+    if (pair.length !== 2 || pair.some((l) => !l.tput.length)) continue;
+    const rate =
+      0.8 * Math.min(...pair.map((l) => l.tput.reduce((a, b) => a + b, 0) / l.tput.length));
+    for (const l of pair) Object.assign(l, { pacedRate: rate, pacedCpu: 0, pacedN: 0, pacedT: 0 });
+    for (let round = 0; round < 2; round++) {
+      for (const l of round % 2 ? [...pair].reverse() : pair) {
+        const t0 = performance.now();
+        const m = await guarded(l, () =>
+          measured(l, () => paced(l, SIZES.clients * SIZES.perClient, rate)),
+        );
+        if (!m) continue;
+        l.pacedT += performance.now() - t0;
+        l.pacedCpu += m.cpu;
+        l.pacedN += SIZES.clients * SIZES.perClient;
+      }
     }
   }
   for (const l of fleets()) {
