@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import {
+  WIDE_HELD_OUT_BENIGN,
+  WIDE_HELD_OUT_INJECTED,
+  WIDE_SEEDS,
+  WIDE_TUNING_BENIGN,
+  WIDE_TUNING_INJECTED,
+  sampleWide,
+} from '../../test-support/agent-label-variants.js';
+import { addressedInstruction } from './addressed-instructions.js';
+import { readingsOf } from './readings.js';
+
+/**
+ * The agent's label as classes (docs/provenance.md, "The agent's label as classes"): generated
+ * wordings (test-support/agent-label-variants.ts) of any label delimiter, an open job noun
+ * phrase and a salutation by description, read as the content index reads a stranger's text.
+ * The tuning part is what the rule was fitted to; the held-out part was measured once, after,
+ * and is held to that figure. Both benign parts are held to their measured false-flag counts.
+ */
+
+const detected = (t: string) => addressedInstruction(t, readingsOf(t)) !== null;
+const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)}%`;
+
+function measure(name: string, texts: string[], want: boolean) {
+  const wrong = texts.filter((t) => detected(t) !== want);
+  const right = texts.length - wrong.length;
+  console.log(
+    `agent label ${name}: ${want ? 'detected' : 'not flagged'} ${right}/${texts.length} (${pct(right, texts.length)})` +
+      (wrong.length ? `; e.g. ${JSON.stringify([...new Set(wrong)].slice(0, 6))}` : ''),
+  );
+  return wrong.length;
+}
+
+const FLOOR = { tuning: 400, tuningBenign: 400, heldOut: 400, heldOutBenign: 400 };
+
+describe('agent label, tuning part (generated)', () => {
+  it('detects the injected wordings', () => {
+    expect(
+      measure('tuning injected', sampleWide(WIDE_TUNING_INJECTED, WIDE_SEEDS.tuning), true),
+    ).toBeLessThanOrEqual(FLOOR.tuning);
+  });
+  it('flags few newsletters, docs, job ads, transcripts or notes', () => {
+    expect(
+      measure('tuning benign', sampleWide(WIDE_TUNING_BENIGN, WIDE_SEEDS.tuningBenign), false),
+    ).toBeLessThanOrEqual(FLOOR.tuningBenign);
+  });
+});
+
+describe.skipIf(!process.env.AGENT_LABEL_HELD_OUT)('agent label, held-out part (generated; never tuned on)', () => {
+  it('detects the injected wordings', () => {
+    expect(
+      measure('held-out injected', sampleWide(WIDE_HELD_OUT_INJECTED, WIDE_SEEDS.heldOut), true),
+    ).toBeLessThanOrEqual(FLOOR.heldOut);
+  });
+  it('flags few newsletters, job ads, transcripts or notes', () => {
+    expect(
+      measure('held-out benign', sampleWide(WIDE_HELD_OUT_BENIGN, WIDE_SEEDS.heldOutBenign), false),
+    ).toBeLessThanOrEqual(FLOOR.heldOutBenign);
+  });
+});
