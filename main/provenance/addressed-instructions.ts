@@ -257,7 +257,7 @@ export function addressedAt(s: string): number {
  * mail holds none of them (issue 34: indexing stays cheap).
  */
 const PREFILTER =
-  /ssist|sist|agent|model|modèle|\bais?\b|a\.i\.|(?:kalender|termin|mail|postfach|buchungs|planungs)-?bots?\b|\bki\b|\bia\b|ии|\bbots?\b|llm|gpt|claude|gemini|copilot|language model|syst|developer|inst\]|im_start|<\|user\|>|<<sys|instruction|ссистент|омощник|гент|модел|нейросет|助手|助理|智能体|アシスタント|エージェント|クロード|克劳德|مساعد|الوكيل|어시스턴트|에이전트|सहायक|chatbot|<\/?prompt>|if you are|note to|ignor|disregard|forget|override|negeer|vergiss|гнорир|абуд|忽略|无视|忽视|指示を|命令を|تجاهل/i;
+  /ssist|sist|agent|model|modèle|\bais?\b|a\.i\.|(?:kalender|termin|mail|postfach|buchungs|planungs)-?bots?\b|\bki\b|\bia\b|ии|\bbots?\b|llm|gpt|claude|gemini|copilot|language model|syst|developer|inst\]|im_start|<\|user\|>|<<sys|instruction|ссистент|омощник|гент|модел|нейросет|助手|助理|智能体|アシスタント|エージェント|クロード|克劳德|مساعد|الوكيل|어시스턴트|에이전트|सहायक|chatbot|secretar|helper|\baides?\b|<\/?prompt>|if you are|note to|ignor|disregard|forget|override|negeer|vergiss|гнорир|абуд|忽略|无视|忽视|指示を|命令を|تجاهل/i;
 
 /** Whether the text holds a word some pattern needs (PREFILTER). */
 export function mayAddress(s: string): boolean {
