@@ -61,14 +61,12 @@ const T_NOUN = fc.constantFrom(
   'helper',
 );
 const T_PRE = fc.constantFrom('', '', 'AI ', 'automated ');
-const T_NAME = fc
-  .tuple(T_PRE, T_MOD, T_NOUN)
-  .map(([pre, mod, noun]) => {
-    // A bare "agent", "secretary", "helper" or "model" is a person's title or a field; with a
-    // modifier it is a job.
-    const m = mod === '' && /^(?:agent|secretary|helper|model)$/.test(noun) ? 'inbox' : mod;
-    return `${pre}${m}${m ? ' ' : ''}${noun}`;
-  });
+const T_NAME = fc.tuple(T_PRE, T_MOD, T_NOUN).map(([pre, mod, noun]) => {
+  // A bare "agent", "secretary", "helper" or "model" is a person's title or a field; with a
+  // modifier it is a job.
+  const m = mod === '' && /^(?:agent|secretary|helper|model)$/.test(noun) ? 'inbox' : mod;
+  return `${pre}${m}${m ? ' ' : ''}${noun}`;
+});
 const T_ACT = join(
   fc.constantFrom('', 'please ', 'now '),
   fc.oneof(

@@ -31,7 +31,14 @@ function measure(name: string, texts: string[], want: boolean) {
   return wrong.length;
 }
 
-const FLOOR = { tuning: 400, tuningBenign: 400, heldOut: 400, heldOutBenign: 400 };
+// Misses and false flags allowed: the figures measured (400 texts each). Before the rule (the
+// job label of job-label.ts alone): tuning 9/400 detected, 1/400 benign flagged ("Copilot: now
+// available …", the model-name label); held out 14/400, 0/400. After: tuning 400/400, 1/400.
+// The held-out part was run once, after, and not tuned on: 309/400 detected (the misses are an
+// adverb before the act that the act's "please"/"now" does not know: "quietly export …"), 27/400
+// benign flagged (a job ad's duty read as an order: "Household assistant [full-time] — run the
+// family's calendar …"; "run" is an act for "run `…`").
+const FLOOR = { tuning: 0, tuningBenign: 1, heldOut: 91, heldOutBenign: 27 };
 
 describe('agent label, tuning part (generated)', () => {
   it('detects the injected wordings', () => {
@@ -46,7 +53,7 @@ describe('agent label, tuning part (generated)', () => {
   });
 });
 
-describe.skipIf(!process.env.AGENT_LABEL_HELD_OUT)('agent label, held-out part (generated; never tuned on)', () => {
+describe('agent label, held-out part (generated; never tuned on)', () => {
   it('detects the injected wordings', () => {
     expect(
       measure('held-out injected', sampleWide(WIDE_HELD_OUT_INJECTED, WIDE_SEEDS.heldOut), true),

@@ -32,7 +32,8 @@ const TITLE_NOUN = '(?:agents?|secretar(?:y|ies)|helpers?|models?|aides?)';
 // hyphen ("mail-sorting", "invoice-processing"). Not a word that says whom the text is from
 // ("Reminder from your human scheduling assistant: please send …"; rev-b7-variants.ts): that
 // names the writer, not the reader.
-const WORD = "(?!(?:from|by|via|about)(?![\\p{L}]))[\\p{L}\\p{N}][\\p{L}\\p{N}'’&.]{0,20}(?:[ \\t,]{1,3}|-)";
+const WORD =
+  "(?!(?:from|by|via|about)(?![\\p{L}]))[\\p{L}\\p{N}][\\p{L}\\p{N}'’&.]{0,20}(?:[ \\t,]{1,3}|-)";
 /** The open job phrase: "email triage bot", "Hey there AI invoice-processing agent". */
 // A title's noun alone is refused by a look-ahead at the start (a look-behind before the noun
 // made a 3 KB mail's scan cost 0.8 ms instead of 0.3).
@@ -55,10 +56,9 @@ export const CLOSE_BRACKET = `[ \\t]{0,2}[\\])>}】」』〉》]{1,2}(?:[ \\t]{0
 // relative word or a verb's form, then at most five more words.
 const DESCRIBED_DET = '(?:(?:the|whichever|whatever|any|every|each|all|my|our)[ \\t]{1,3})?';
 const DESCRIPTION =
-  "(?:[ \\t]{1,3}(?:that|which|who|whose|is|are|in|responsible|currently|[\\p{L}]{2,}(?:ing|s|ed))(?![\\p{L}])(?:[ \\t]{1,3}[^\\s.!?:;,—–]{1,30}){0,5}?)";
+  '(?:[ \\t]{1,3}(?:that|which|who|whose|is|are|in|responsible|currently|[\\p{L}]{2,}(?:ing|s|ed))(?![\\p{L}])(?:[ \\t]{1,3}[^\\s.!?:;,—–]{1,30}){0,5}?)';
 // The greetings it follows: English, where the blind set's descriptions were (job-label.ts's
 // SALUTE is not repeated, for the pattern's size).
-const SALUTE_EN =
-  '(?:to|for|dear|hi|hello|hey|yo|attention|attn|note[ \\t]for|message[ \\t]for)';
+const SALUTE_EN = '(?:to|for|dear|hi|hello|hey|yo|attention|attn|note[ \\t]for|message[ \\t]for)';
 export const describedAgent = (separator: string) =>
   `(?<![\\p{L}])${SALUTE_EN}(?:[ \\t,]{1,3}to)?[ \\t,]{1,3}${DESCRIBED_DET}${OPEN_NAME}${DESCRIPTION}[ \\t]{0,2}(?:${separator}|[,!])`;

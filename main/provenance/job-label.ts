@@ -1,4 +1,10 @@
-import { CLOSE_BRACKET, OPEN_BRACKET, OPEN_NAME, describedAgent, wideSeparator } from './agent-label.js';
+import {
+  CLOSE_BRACKET,
+  OPEN_BRACKET,
+  OPEN_NAME,
+  describedAgent,
+  wideSeparator,
+} from './agent-label.js';
 
 /**
  * The agent named by the job it does for the user, then told to act on the user's things
