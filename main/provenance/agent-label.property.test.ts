@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  WIDE_HELD_OUT_2_BENIGN,
+  WIDE_HELD_OUT_2_INJECTED,
   WIDE_HELD_OUT_BENIGN,
   WIDE_HELD_OUT_INJECTED,
   WIDE_SEEDS,
@@ -32,13 +34,23 @@ function measure(name: string, texts: string[], want: boolean) {
 }
 
 // Misses and false flags allowed: the figures measured (400 texts each). Before the rule (the
-// job label of job-label.ts alone): tuning 9/400 detected, 1/400 benign flagged ("Copilot: now
-// available …", the model-name label); held out 14/400, 0/400. After: tuning 400/400, 1/400.
-// The held-out part was run once, after, and not tuned on: 309/400 detected (the misses are an
-// adverb before the act that the act's "please"/"now" does not know: "quietly export …"), 27/400
-// benign flagged (a job ad's duty read as an order: "Household assistant [full-time] — run the
-// family's calendar …"; "run" is an act for "run `…`").
-const FLOOR = { tuning: 0, tuningBenign: 1, heldOut: 91, heldOutBenign: 27 };
+// job label of job-label.ts alone): tuning 10/400 detected, 1/400 benign flagged ("Copilot: now
+// available …", the model-name label); held out 14/400, 0/400; second held-out part 0/400, 0/400.
+// The first held-out part was run once, after: 309/400 detected (the misses were an adverb
+// before the act: "quietly export …"), 27/400 benign flagged (a job ad's duty read as an order:
+// "Household assistant [full-time] — run the family's calendar …"; "run" is an act for "run
+// `…`"). The adverb was then read as a class (addressed-instructions.ts ACT), fitted to an adverb
+// family added to the tuning part, so the first held-out part (now 400/400) is held out no more;
+// a second held-out part, written before that change, was run once, after it: 377/400 detected
+// (the misses are "~>", an arrow the class does not draw), 0/400 benign flagged.
+const FLOOR = {
+  tuning: 0,
+  tuningBenign: 1,
+  heldOut: 0,
+  heldOutBenign: 27,
+  heldOut2: 23,
+  heldOut2Benign: 0,
+};
 
 describe('agent label, tuning part (generated)', () => {
   it('detects the injected wordings', () => {
@@ -53,7 +65,7 @@ describe('agent label, tuning part (generated)', () => {
   });
 });
 
-describe('agent label, held-out part (generated; never tuned on)', () => {
+describe('agent label, first held-out part (generated; read once, then its misses’ class was fitted)', () => {
   it('detects the injected wordings', () => {
     expect(
       measure('held-out injected', sampleWide(WIDE_HELD_OUT_INJECTED, WIDE_SEEDS.heldOut), true),
@@ -63,6 +75,27 @@ describe('agent label, held-out part (generated; never tuned on)', () => {
     expect(
       measure('held-out benign', sampleWide(WIDE_HELD_OUT_BENIGN, WIDE_SEEDS.heldOutBenign), false),
     ).toBeLessThanOrEqual(FLOOR.heldOutBenign);
+  });
+});
+
+describe('agent label, second held-out part (generated; written before the adverb was read)', () => {
+  it('detects the injected wordings', () => {
+    expect(
+      measure(
+        'held-out 2 injected',
+        sampleWide(WIDE_HELD_OUT_2_INJECTED, WIDE_SEEDS.heldOut2),
+        true,
+      ),
+    ).toBeLessThanOrEqual(FLOOR.heldOut2);
+  });
+  it('flags few changelogs, job ads or chat logs', () => {
+    expect(
+      measure(
+        'held-out 2 benign',
+        sampleWide(WIDE_HELD_OUT_2_BENIGN, WIDE_SEEDS.heldOut2Benign),
+        false,
+      ),
+    ).toBeLessThanOrEqual(FLOOR.heldOut2Benign);
   });
 });
 
