@@ -28,6 +28,9 @@ import {
  * person in the job ("Scheduling assistant: Maria Lopez"), a headline ("Calendar AI: what is
  * new"). Generated variants: test-support/job-label-variants.ts, job-label.property.test.ts.
  *
+ * Widened as classes (agent-label.ts): any phrase ending in an agent noun, any label's delimiter,
+ * a bracketed label, the agent described after a greeting.
+ *
  * Bounded alternations of words with bounded gaps, as the other patterns of
  * addressed-instructions.ts: a match attempt costs a bounded amount per position.
  */
