@@ -81,8 +81,11 @@ const WORK_ITEM =
 // What the agent is told to do with what it manages: an act on mail, events or the user's
 // accounts (what rule 3 guards), not "please note the holiday schedule" or "sort the parcels",
 // which a business writes to the people in those roles (review of batch 6).
+// Before it, at most two words of manner or sequence: "please", "now", "then", "just", "go ahead
+// and", and any adverb in -ly ("silently delete …", "quietly export …"; the agent's label's
+// held-out part, agent-label.property.test.ts).
 const ACT =
-  '(?:(?:please|kindly|also|now|immediately|then|first)[ \\t]{1,3}){0,2}(?:archive|delete|trash|remove|forward|send|move|mark|decline|cancel|reject|accept|reply|respond|share|invite|add|create|update|change|reschedule|ignore|disregard|run|execute|click|open|download|install|unsubscribe|block|clear|empty|purge|wipe|label|mute|approve|pay|transfer|grant|copy|export|upload|disable|enable)(?![\\p{L}])';
+  '(?:(?:please|also|now|then|first|just|go[ \\t]{1,3}ahead[ \\t]{1,3}and|[\\p{L}]{2,14}ly)[ \\t]{1,3}){0,2}(?:archive|delete|trash|remove|forward|send|move|mark|decline|cancel|reject|accept|reply|respond|share|invite|add|create|update|change|reschedule|ignore|disregard|run|execute|click|open|download|install|unsubscribe|block|clear|empty|purge|wipe|label|mute|approve|pay|transfer|grant|copy|export|upload|disable|enable)(?![\\p{L}])';
 
 const SOURCES: string[] = [
   // A fake turn or role marker at a line start: "System: …", "assistant: …", "[INST]",
@@ -257,7 +260,7 @@ export function addressedAt(s: string): number {
  * mail holds none of them (issue 34: indexing stays cheap).
  */
 const PREFILTER =
-  /ssist|sist|agent|model|modèle|\bais?\b|a\.i\.|(?:kalender|termin|mail|postfach|buchungs|planungs)-?bots?\b|\bki\b|\bia\b|ии|\bbots?\b|llm|gpt|claude|gemini|copilot|language model|syst|developer|inst\]|im_start|<\|user\|>|<<sys|instruction|ссистент|омощник|гент|модел|нейросет|助手|助理|智能体|アシスタント|エージェント|クロード|克劳德|مساعد|الوكيل|어시스턴트|에이전트|सहायक|chatbot|<\/?prompt>|if you are|note to|ignor|disregard|forget|override|negeer|vergiss|гнорир|абуд|忽略|无视|忽视|指示を|命令を|تجاهل/i;
+  /ssist|sist|agent|model|modèle|\bais?\b|a\.i\.|(?:kalender|termin|mail|postfach|buchungs|planungs)-?bots?\b|\bki\b|\bia\b|ии|\bbots?\b|llm|gpt|claude|gemini|copilot|language model|syst|developer|inst\]|im_start|<\|user\|>|<<sys|instruction|ссистент|омощник|гент|модел|нейросет|助手|助理|智能体|アシスタント|エージェント|クロード|克劳德|مساعد|الوكيل|어시스턴트|에이전트|सहायक|chatbot|secretar|helper|\baides?\b|<\/?prompt>|if you are|note to|ignor|disregard|forget|override|negeer|vergiss|гнорир|абуд|忽略|无视|忽视|指示を|命令を|تجاهل/i;
 
 /** Whether the text holds a word some pattern needs (PREFILTER). */
 export function mayAddress(s: string): boolean {

@@ -14,7 +14,9 @@ import { readingsOf } from './readings.js';
  * read").
  */
 const detected = (t: string) => addressedInstruction(t, readingsOf(t)) !== null;
-const FLOOR = { missed: 15, benignFlagged: 4 };
+// With the agent's label read as classes (agent-label.ts: any delimiter, an open job phrase, a
+// salutation by description): 28/32, benign 4/31.
+const FLOOR = { missed: 4, benignFlagged: 4 };
 
 describe('job label, a reviewer’s blind wordings (never tuned on)', () => {
   it('detects the attacks', () => {

@@ -39,7 +39,10 @@ function measure(name: string, texts: string[], want: boolean) {
 // held out 7/400, no benign text of either part flagged. Since a pitch word excuses only a
 // harmless act (job-label.ts EXCUSED; review of this branch), 4 tuning newsletters are flagged:
 // "decline the meetings you do not need, automatically" is worded as an attacker's order would be.
-const FLOOR = { tuning: 0, tuningBenign: 4, heldOut: 11, heldOutBenign: 25 };
+// Since the agent's label is read as classes (agent-label.ts), a fifth says it after an open
+// phrase ("Meet Acme's new virtual inbox LLM: decline the meetings …"), and the held-out part
+// is detected in full (400/400).
+const FLOOR = { tuning: 0, tuningBenign: 5, heldOut: 0, heldOutBenign: 25 };
 
 describe('job label, tuning part (generated)', () => {
   it('detects the injected wordings', () => {

@@ -1,3 +1,11 @@
+import {
+  CLOSE_BRACKET,
+  OPEN_BRACKET,
+  OPEN_NAME,
+  describedAgent,
+  wideSeparator,
+} from './agent-label.js';
+
 /**
  * The agent named by the job it does for the user, then told to act on the user's things
  * (docs/provenance.md, "An instruction addressed to the agent"; outside corpus batch 7,
@@ -19,6 +27,9 @@
  * own "your"), a job ad for a human assistant ("Scheduling assistant — full-time, London"), a
  * person in the job ("Scheduling assistant: Maria Lopez"), a headline ("Calendar AI: what is
  * new"). Generated variants: test-support/job-label-variants.ts, job-label.property.test.ts.
+ *
+ * Widened as classes (agent-label.ts): any phrase ending in an agent noun, any label's delimiter,
+ * a bracketed label, the agent described after a greeting.
  *
  * Bounded alternations of words with bounded gaps, as the other patterns of
  * addressed-instructions.ts: a match attempt costs a bounded amount per position.
@@ -112,12 +123,19 @@ const LED = `(?:${PITCH_WORDS},?${GAP})?`;
 export function jobLabelSource(opens: string, act: string, line: string): string {
   const place = `(?:${opens}|[ \\t](?:[—–|-]|--)[ \\t]{1,3})`;
   const acts = `${LED}(?:${actOn(act, OBJ_EN)}|${PLEASE_ML}(?:${actOn(ACT_ROM, OBJ_ROM)}|${actOn(ACT_DE, OBJ_DE)}))${NOT_PITCH}`;
+  const name = `(?:${NAME}|${OPEN_NAME})`;
+  const separator = wideSeparator(COLON_DASH);
   return (
     `${place}(?:` +
-    // A label: "Scheduling assistant: …", "Contract.docx — scheduling AI – …".
-    `${NAME}[ \\t]{0,2}(?:${COLON_DASH})` +
+    // A label: "Scheduling assistant: …", "Contract.docx — scheduling AI – …", and any job and
+    // delimiter (agent-label.ts): "Email triage bot; …", "Gmail assistant >> …", "Assistant
+    // (AI): …", "[Inbox assistant] Forward …"; or a vocative's comma or "!" after the open
+    // phrase ("Yo, inbox bot, …"). The name is written once: it is most of this pattern.
+    `(?:${OPEN_BRACKET})?${name}(?:${separator}|[ \\t]{0,2}[,!]|${CLOSE_BRACKET})` +
     // A salutation: "Dear scheduling assistant, …", "To the calendar LLM: …", "Hola asistente de agenda, …".
     `|${SALUTE}[ \\t,]{1,3}${DET}?${NAME}[ \\t]{0,2}(?:${COLON_DASH}|[,!])` +
+    // The agent by description: "To whichever LLM summarises this: …" (agent-label.ts).
+    `|${describedAgent(separator)}` +
     `)${AFTER}${acts}${line}`
   );
 }
