@@ -1,7 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser } from 'eventsource-parser';
-import { terminated, UPSTREAM_MESSAGE_LIMIT, upstreamMessageTooLarge } from './lean-fetch.js';
+import {
+  terminated,
+  UPSTREAM_MESSAGE_LIMIT,
+  upstreamMessageTooLarge,
+  withoutBom,
+} from './lean-fetch.js';
 import { answerId, jsonRpcMessage, malformedAnswerError } from './lean-transport.js';
 import type { SendInternals } from './lean-send.js';
 import { Unfinished } from './unfinished-event.js';
@@ -17,14 +22,17 @@ interface StreamInternals extends SendInternals {
 }
 
 /**
- * A direct call's answer as an event stream (200, `text/event-stream` as servers send it, not
+ * A direct call's answer as an event stream (200, `text/event-stream` with any parameters, not
  * compressed: server-everything and most SDK servers answer a POST so), read from the socket's
  * `data` as lean-transport.ts `readStream` reads it from a LeanBody that lean-send's `answered`
  * gets from a LeanResponse (wave 3 session 23): the same `eventsource-parser`, fed the same text —
  * so the line endings (CR LF, LF, CR, also a CR LF split across two pieces), `data:` lines joined,
  * the space after a colon, comments, `retry:`, `event:` names (only `message` or none is a
- * message), ids, a BOM and an unfinished event at the end are its rules exactly, not copies of
- * them. What `readStream` does with each event and with the end is repeated here step for step,
+ * message), ids and an unfinished event at the end are its rules exactly, not copies of them;
+ * the text fed is LeanBody.read's, a leading BOM dropped as there (lean-fetch.ts `withoutBom`).
+ * A change to `readStream`'s rules, or to LeanBody.read's decoding, is made here too (and
+ * lean-transport.ts points back here); sdk-reader.property.test.ts holds all three readers equal
+ * to the stock SDK client's over generated bodies. What `readStream` does with each event and with the end is repeated here step for step,
  * for the options lean-send gives a POST's stream (no resumption callback, no replayed id, not
  * reconnectable unless primed by an id): each message bounded and checked (`parseUpstream`,
  * `jsonRpcMessage`), delivered in the call's relay scope and in order, a malformed answer failing
@@ -130,23 +138,34 @@ export function readEvents(
     parser.feed(text);
     if (!tooLarge) inFlight.hold(pending.after(text));
   };
+  // The first text that is not empty loses a leading BOM, as LeanBody.read's (lean-fetch.ts
+  // `withoutBom`: the SDK's TextDecoderStream drops it).
+  let first = true;
+  const give = (text: string) => {
+    if (first) {
+      first = false;
+      text = withoutBom(text);
+      if (text.length === 0) return;
+    }
+    read(text);
+  };
   // The text LeanBody.read gives, piece for piece (a StringDecoder only from the first piece that
   // ends mid-sequence), and nothing after the end or a cut.
   res.on('data', (buf: Buffer) => {
     if (over) return;
     if (utf8 === undefined) {
       if (buf.length === 0 || buf[buf.length - 1]! < 0x80) {
-        if (buf.length > 0) read(buf.toString('utf8'));
+        if (buf.length > 0) give(buf.toString('utf8'));
         return;
       }
       utf8 = new StringDecoder('utf8');
     }
     const text = utf8.write(buf);
-    if (text.length > 0) read(text);
+    if (text.length > 0) give(text);
   });
   res.on('end', () => {
     const rest = over || utf8 === undefined ? '' : utf8.end();
-    if (rest.length > 0) read(rest);
+    if (rest.length > 0) give(rest);
     finish(undefined);
   });
   res.on('error', ignore); // 'close' below reports the cut

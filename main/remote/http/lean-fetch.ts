@@ -68,17 +68,28 @@ export class LeanBody {
       }
       return utf8.write(buf);
     };
+    // One leading BOM is dropped from the first text that is not empty, as fetch's decoding
+    // does (see `withoutBom`): one comparison per body, not per piece.
+    let first = true;
+    const give = (t: string) => {
+      if (first) {
+        first = false;
+        t = withoutBom(t);
+        if (t.length === 0) return;
+      }
+      chunk(t);
+    };
     // Nothing after `end`: a decoder still holds what it was given before a cut (an abort, a
     // closed connection) and hands it over later; counted then, it would hold a share of the
     // in-flight budget (upstream/in-flight.ts) that nothing gives back.
     src.on('data', (buf: Buffer) => {
       if (over) return;
       const t = text(buf);
-      if (t.length > 0) chunk(t);
+      if (t.length > 0) give(t);
     });
     src.on('end', () => {
       const rest = over || utf8 === undefined ? '' : utf8.end();
-      if (rest.length > 0) chunk(rest);
+      if (rest.length > 0) give(rest);
       finish(undefined);
     });
     res.on('error', ignore); // 'close' below reports the cut
@@ -104,6 +115,21 @@ export class LeanBody {
 }
 
 const ignore = () => {};
+
+/**
+ * `text` (a body's first decoded text that is not empty) without the one leading U+FEFF that
+ * WHATWG Encoding's "UTF-8 decode" drops: the stock SDK client reads an event stream through
+ * `TextDecoderStream` (BOM not ignored, so stripped; HTML §9.2.6 "event stream interpretation"
+ * decodes with "UTF-8 decode") and a JSON answer or error body with `Response.json()` /
+ * `text()` (Fetch: "UTF-8 decode"), so a server whose body starts with a BOM loses nothing there
+ * (SDK 2.4, client/streamableHttp.ts `_handleSseStream` and `_send`). eventsource-parser's own
+ * check (3.1.1 `feed`: char codes 239, 187, 191) looks for the BOM's bytes read as Latin-1, not
+ * for U+FEFF, so it never sees one in decoded text. Every upstream reader drops it here:
+ * LeanBody.read, and direct-events.ts and direct-call.ts's `readJson`, which repeat it.
+ */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
 
 /**
  * The most text one upstream message may hold once decoded: a JSON answer's whole body, or one
