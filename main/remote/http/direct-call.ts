@@ -6,7 +6,8 @@ import {
   terminated,
   UPSTREAM_MESSAGE_LIMIT,
   upstreamMessageTooLarge,
-  withoutBom,
+  leadingBoms,
+  BODY_BOMS,
   type LeanFetchLike,
 } from './lean-fetch.js';
 import { readEvents } from './direct-events.js';
@@ -178,14 +179,14 @@ function readJson(
     res.destroy();
     finish(terminated(tooLarge));
   };
-  // The first text that is not empty loses a leading BOM, as in LeanBody.read (lean-fetch.ts
-  // `withoutBom`: the SDK's `response.json()` drops it).
-  let first = true;
+  // Leading BOMs dropped as LeanBody.read drops them (lean-fetch.ts `leadingBoms`: the SDK's `response.json()` drops up to two).
+  let boms = BODY_BOMS;
   const give = (text: string) => {
-    if (first) {
-      first = false;
-      text = withoutBom(text);
-      if (text.length === 0) return;
+    if (boms > 0) {
+      const k = leadingBoms(text, boms);
+      if (k === text.length) return void (boms -= k);
+      boms = 0;
+      if (k > 0) text = text.slice(k);
     }
     chunk(text);
   };

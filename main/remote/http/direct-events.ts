@@ -5,7 +5,8 @@ import {
   terminated,
   UPSTREAM_MESSAGE_LIMIT,
   upstreamMessageTooLarge,
-  withoutBom,
+  leadingBoms,
+  SSE_BOMS,
 } from './lean-fetch.js';
 import { answerId, jsonRpcMessage, malformedAnswerError } from './lean-transport.js';
 import type { SendInternals } from './lean-send.js';
@@ -29,7 +30,7 @@ interface StreamInternals extends SendInternals {
  * so the line endings (CR LF, LF, CR, also a CR LF split across two pieces), `data:` lines joined,
  * the space after a colon, comments, `retry:`, `event:` names (only `message` or none is a
  * message), ids and an unfinished event at the end are its rules exactly, not copies of them;
- * the text fed is LeanBody.read's, a leading BOM dropped as there (lean-fetch.ts `withoutBom`).
+ * the text fed is LeanBody.read's, a leading BOM dropped as there (lean-fetch.ts `leadingBoms`).
  * A change to `readStream`'s rules, or to LeanBody.read's decoding, is made here too (and
  * lean-transport.ts points back here); sdk-reader.property.test.ts holds all three readers equal
  * to the stock SDK client's over generated bodies. What `readStream` does with each event and with the end is repeated here step for step,
@@ -138,14 +139,14 @@ export function readEvents(
     parser.feed(text);
     if (!tooLarge) inFlight.hold(pending.after(text));
   };
-  // The first text that is not empty loses a leading BOM, as LeanBody.read's (lean-fetch.ts
-  // `withoutBom`: the SDK's TextDecoderStream drops it).
-  let first = true;
+  // Leading BOMs dropped as LeanBody.read drops them (lean-fetch.ts `leadingBoms`: the SDK's TextDecoderStream drops one).
+  let boms = SSE_BOMS;
   const give = (text: string) => {
-    if (first) {
-      first = false;
-      text = withoutBom(text);
-      if (text.length === 0) return;
+    if (boms > 0) {
+      const k = leadingBoms(text, boms);
+      if (k === text.length) return void (boms -= k);
+      boms = 0;
+      if (k > 0) text = text.slice(k);
     }
     read(text);
   };

@@ -41,9 +41,10 @@ export class LeanBody {
   /**
    * Reads the body as text: `chunk` for each piece, then `end` once — with nothing when the body
    * ended, or with the error when it was cut short (the connection closed first, or a compressed
-   * body did not decode). A gzip, deflate or brotli body is decoded, as fetch would.
+   * body did not decode). A gzip, deflate or brotli body is decoded, as fetch would. Up to `boms`
+   * leading BOMs are dropped (`leadingBoms`: one for an event stream, two for a body read whole).
    */
-  read(chunk: (text: string) => void, end: (cut: unknown) => void): void {
+  read(chunk: (text: string) => void, end: (cut: unknown) => void, boms = SSE_BOMS): void {
     const res = this.res;
     const decoder = decoderFor(res.headers['content-encoding']);
     const src = decoder ? res.pipe(decoder) : res;
@@ -68,14 +69,13 @@ export class LeanBody {
       }
       return utf8.write(buf);
     };
-    // One leading BOM is dropped from the first text that is not empty, as fetch's decoding
-    // does (see `withoutBom`): one comparison per body, not per piece.
-    let first = true;
+    // Leading BOMs dropped as the SDK's reading drops them (`leadingBoms`).
     const give = (t: string) => {
-      if (first) {
-        first = false;
-        t = withoutBom(t);
-        if (t.length === 0) return;
+      if (boms > 0) {
+        const k = leadingBoms(t, boms);
+        if (k === t.length) return void (boms -= k);
+        boms = 0;
+        if (k > 0) t = t.slice(k);
       }
       chunk(t);
     };
@@ -117,19 +117,30 @@ export class LeanBody {
 const ignore = () => {};
 
 /**
- * `text` (a body's first decoded text that is not empty) without the one leading U+FEFF that
- * WHATWG Encoding's "UTF-8 decode" drops: the stock SDK client reads an event stream through
- * `TextDecoderStream` (BOM not ignored, so stripped; HTML §9.2.6 "event stream interpretation"
- * decodes with "UTF-8 decode") and a JSON answer or error body with `Response.json()` /
- * `text()` (Fetch: "UTF-8 decode"), so a server whose body starts with a BOM loses nothing there
- * (SDK 2.4, client/streamableHttp.ts `_handleSseStream` and `_send`). eventsource-parser's own
- * check (3.1.1 `feed`: char codes 239, 187, 191) looks for the BOM's bytes read as Latin-1, not
- * for U+FEFF, so it never sees one in decoded text. Every upstream reader drops it here:
- * LeanBody.read, and direct-events.ts and direct-call.ts's `readJson`, which repeat it.
+ * How many of `text`'s leading U+FEFF a reader drops, at most `left` (the BOMs it may still drop):
+ * a body's decoded text loses its leading BOM as the stock SDK client's reading loses it.
+ *
+ *  - An event stream, one (`SSE_BOMS`): the SDK reads it through `TextDecoderStream`, which drops
+ *    one (WHATWG Encoding, BOM not ignored; HTML §9.2.6 "event stream interpretation" decodes with
+ *    "UTF-8 decode") — SDK 2.4 client/streamableHttp.ts `_handleSseStream`. eventsource-parser's
+ *    own check (3.1.1 `feed`: char codes 239, 187, 191) looks for the BOM's bytes read as Latin-1,
+ *    not for U+FEFF, so it never drops one from decoded text.
+ *  - A JSON answer or any body read whole, up to two (`BODY_BOMS`): the SDK's `response.json()` and
+ *    `text()` (`_send`) go through undici's `utf8DecodeBytes` (lib/web/fetch/util.js), which drops
+ *    the bytes EF BB BF and then decodes with a `new TextDecoder()` that drops one more.
+ *
+ * Taken from the first texts that are not empty, until one is left that is: one comparison per
+ * body, not per piece. Every upstream reader does it — LeanBody.read (and LeanResponse.read),
+ * direct-events.ts and direct-call.ts's `readJson`, which repeat it; sdk-reader.property.test.ts
+ * holds them to the SDK's reading.
  */
-export function withoutBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+export function leadingBoms(text: string, left: number): number {
+  let k = 0;
+  while (k < left && text.charCodeAt(k) === 0xfeff) k++;
+  return k;
 }
+export const SSE_BOMS = 1;
+export const BODY_BOMS = 2;
 
 /**
  * The most text one upstream message may hold once decoded: a JSON answer's whole body, or one
@@ -238,6 +249,7 @@ class LeanResponse {
           out = '';
           body.cut(tooLarge);
         },
+        // Whole, as `Response.text()` / `json()` decode it (`leadingBoms`).
         (cut) =>
           settle(() => {
             if (tooLarge) reject(tooLarge);
@@ -245,6 +257,7 @@ class LeanResponse {
             else if (body.requestSignal?.aborted) resolve('');
             else reject(cut as Error);
           }),
+        BODY_BOMS,
       );
     });
     return this.text$;
