@@ -83,11 +83,21 @@ const end = fc.constantFrom<End>('\n', '\r\n', '\r');
 /** Content types built of what the SDK's choice turns on: casing, parameters, malformed ones. */
 const contentType = fc
   .record({
-    base: fc.constantFrom('text/event-stream', 'application/json', 'text/plain'),
+    base: fc.constantFrom(
+      'text/event-stream',
+      'text/event-stream',
+      'text/event-stream',
+      'application/json',
+      'application/json',
+      'text/plain',
+    ),
     casing: fc.constantFrom('lower', 'upper', 'title'),
     params: fc.constantFrom(
       '',
       '',
+      '',
+      '',
+      '; charset=utf-8',
       '; charset=utf-8',
       ';charset=UTF-8',
       ' ; charset="utf-8"',
