@@ -1,6 +1,7 @@
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { LookupFunction } from 'node:net';
-import type { Transform } from 'node:stream';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import type { ZlibOptions } from 'node:zlib';
 import { StringDecoder } from 'node:string_decoder';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { agentFor, where, type Where } from './upstream-agents.js';
@@ -46,8 +47,9 @@ export class LeanBody {
    */
   read(chunk: (text: string) => void, end: (cut: unknown) => void, boms = SSE_BOMS): void {
     const res = this.res;
-    const decoder = decoderFor(res.headers['content-encoding']);
-    const src = decoder ? res.pipe(decoder) : res;
+    const decoders = decodersFor(res.headers['content-encoding']);
+    let src: Readable = res;
+    if (decoders) for (const d of decoders) src = src.pipe(d);
     let over = false;
     const finish = (cut: unknown) => {
       if (over) return;
@@ -96,13 +98,15 @@ export class LeanBody {
     res.on('close', () => {
       if (!res.complete) finish(terminated(undefined));
     });
-    decoder?.on('error', (err) => {
-      res.destroy();
-      finish(terminated(err));
-    });
+    if (decoders)
+      for (const d of decoders)
+        d.on('error', (err) => {
+          res.destroy();
+          finish(terminated(err));
+        });
     this.stop = (reason) => {
-      // The decoder too: it may hold the whole compressed body already, and would go on inflating.
-      decoder?.destroy();
+      // The decoders too: one may hold the whole compressed body already, and would go on inflating.
+      if (decoders) for (const d of decoders) d.destroy();
       res.destroy();
       finish(terminated(reason));
     };
@@ -164,20 +168,96 @@ export function upstreamMessageTooLarge(): Error {
 /** The content codings fetch decodes and this client therefore asks for. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-function decoderFor(coding: string | undefined): Transform | undefined {
-  const c = coding?.trim().toLowerCase();
-  if (!c || c === 'identity') return undefined;
+/** The most codings fetch decodes in one response (undici 6.28 fetch `onHeaders`). */
+const MAX_CODINGS = 5;
+
+/**
+ * What fetch rejects with for a response with a body naming more than MAX_CODINGS codings
+ * (undici 6.28 fetch `onHeaders` rejects before any body is read; not for HEAD, nor a status
+ * without a body), or undefined: for `send` and `open` alike.
+ */
+function tooManyCodings(res: IncomingMessage, method: string): TypeError | undefined {
+  const coding = res.headers['content-encoding'];
+  if (coding === undefined || method === 'HEAD' || NULL_BODY.has(res.statusCode ?? 0))
+    return undefined;
+  const n = coding.split(',').length;
+  if (n <= MAX_CODINGS) return undefined;
+  const why = `too many content-encodings in response: ${n}, maximum allowed is ${MAX_CODINGS}`;
+  return Object.assign(new TypeError('fetch failed'), { cause: new Error(why) });
+}
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/**
+ * The decoders for a body's content codings, applied in this order, exactly as the stock SDK
+ * client's fetch (undici 6.28, lib/web/fetch/index.js `onHeaders`) decodes them: the header
+ * lower-cased and split at commas, each coding trimmed, undone last first — gzip and x-gzip,
+ * deflate (zlib-wrapped or raw, told by the first byte: `Inflate` below), br; one coding it does
+ * not decode (`identity` and an empty one included) leaves the whole body as it is; more than
+ * five fail the response (`tooManyCodings`). Before, a raw deflate body or `gzip, br` was lost here
+ * while the SDK read it (sdk-reader.property.test.ts).
+ */
+function decodersFor(coding: string | undefined): Transform[] | undefined {
+  if (!coding) return undefined;
+  const codings = coding.toLowerCase().split(',');
+  // (More than five never come here: the response was refused, `tooManyCodings`.)
+  if (codings.length > MAX_CODINGS) return undefined;
   const zlib = process.getBuiltinModule('node:zlib');
   // Flushing each piece as it arrives: a compressed event stream must not wait for more input.
   const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
-  if (c === 'gzip' || c === 'x-gzip') return zlib.createGunzip(flush);
-  if (c === 'deflate') return zlib.createInflate(flush);
-  if (c === 'br')
-    return zlib.createBrotliDecompress({
-      flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-      finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
-    });
-  return undefined; // not one we asked for: passed on as it is, as fetch does
+  const out: Transform[] = [];
+  for (let i = codings.length - 1; i >= 0; i--) {
+    const c = codings[i]!.trim();
+    if (c === 'gzip' || c === 'x-gzip') out.push(zlib.createGunzip(flush));
+    else if (c === 'deflate') out.push(new Inflate(flush));
+    else if (c === 'br')
+      out.push(
+        zlib.createBrotliDecompress({
+          flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+          finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        }),
+      );
+    else return undefined; // not one fetch decodes: the body passed on as it is, as fetch does
+  }
+  return out;
+}
+
+/**
+ * A `deflate` body as fetch inflates it (undici lib/web/fetch/util.js `InflateStream`): zlib-wrapped
+ * when the first byte's low four bits are 8 (RFC 1950's CM), else raw (RFC 1951), as many servers
+ * send it.
+ */
+class Inflate extends Transform {
+  private inner: Transform | undefined;
+
+  constructor(private readonly options: ZlibOptions) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    if (this.inner === undefined) {
+      if (chunk.length === 0) return done();
+      const zlib = process.getBuiltinModule('node:zlib');
+      const inner = (this.inner =
+        (chunk[0]! & 0x0f) === 0x08
+          ? zlib.createInflate(this.options)
+          : zlib.createInflateRaw(this.options));
+      inner.on('data', (d: Buffer) => this.push(d));
+      inner.on('end', () => this.push(null));
+      inner.on('error', (err) => this.destroy(err));
+    }
+    this.inner.write(chunk, done);
+  }
+
+  override _final(done: (err?: Error | null) => void): void {
+    if (this.inner) this.inner.end();
+    else this.push(null);
+    done();
+  }
+
+  override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    this.inner?.destroy();
+    done(err);
+  }
 }
 
 /** Just what the SDK transport and the OAuth session read of a response's headers. */
@@ -389,6 +469,13 @@ function open(
     if (lookup) options.lookup = lookup;
     req = request(options, (res) => {
       if (state !== 0) return;
+      const refused = tooManyCodings(res, 'POST');
+      if (refused) {
+        state = 2;
+        unwire();
+        res.destroy();
+        return failed(refused);
+      }
       state = 1;
       answered(res, unwire);
     });
@@ -514,6 +601,12 @@ function send(
     let answered = false;
     const req: ClientRequest = request(options, (res) => {
       answered = true;
+      const refused = tooManyCodings(res, method);
+      if (refused) {
+        unwire();
+        res.destroy();
+        return reject(refused);
+      }
       const lean = new LeanBody(res, lost, unwire, own);
       resolve(new LeanResponse(url.href, lean) as unknown as Response);
     });

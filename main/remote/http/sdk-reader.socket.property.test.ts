@@ -1,0 +1,242 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { directHeaders, directSend } from './direct-call.js';
+import type { LeanFetchLike } from './lean-fetch.js';
+import { leanTransport } from './lean-transport.js';
+
+/**
+ * sdk-reader.property.test.ts over real sockets, for what a constructed web Response cannot show:
+ * the network layer of the stock SDK client's fetch (undici 6.28, Node 22) — content codings
+ * (several in one header, raw or zlib-wrapped deflate, casing and spaces, one it does not know,
+ * more than five) — and a body in writes as a server makes them. A node:http server answers each
+ * POST with the generated body; the stock SDK transport over the global fetch, lean-send's leg
+ * and the direct leg (both over lean-fetch.ts) each send the same call. Compared: the messages
+ * delivered in order, whether the send was refused, and how many errors were reported.
+ */
+
+const CALL_ID = 3;
+const CALL: JSONRPCMessage = {
+  jsonrpc: '2.0',
+  id: CALL_ID,
+  method: 'tools/call',
+  params: { name: 't', arguments: {} },
+};
+
+type Coding = 'gzip' | 'x-gzip' | 'deflate' | 'deflate-raw' | 'br' | 'identity' | 'zstd';
+const CODED: Record<Coding, (b: Buffer) => Buffer> = {
+  gzip: gzipSync,
+  'x-gzip': gzipSync,
+  deflate: deflateSync,
+  'deflate-raw': deflateRawSync,
+  br: brotliCompressSync,
+  identity: (b) => b,
+  zstd: (b) => b, // not one fetch decodes: the body passes as it is
+};
+
+interface Script {
+  sse: boolean;
+  boms: 0 | 1 | 2;
+  texts: string[];
+  codings: { coding: Coding; upper: boolean; pad: boolean }[];
+  cuts: number[];
+}
+
+const text = fc
+  .array(fc.constantFrom('a', ' ', 'é', '中', '😀', '\ufeff'), { maxLength: 5 })
+  .map((c) => c.join(''));
+const coding = fc.record({
+  coding: fc.constantFrom<Coding>(
+    'gzip',
+    'gzip',
+    'x-gzip',
+    'deflate',
+    'deflate-raw',
+    'deflate-raw',
+    'br',
+    'br',
+    'identity',
+    'zstd',
+  ),
+  upper: fc.boolean(),
+  pad: fc.boolean(),
+});
+const script: fc.Arbitrary<Script> = fc.record({
+  sse: fc.boolean(),
+  boms: fc.constantFrom<0 | 1 | 2>(0, 1, 2),
+  texts: fc.array(text, { minLength: 1, maxLength: 3 }),
+  codings: fc.oneof(
+    { weight: 8, arbitrary: fc.array(coding, { maxLength: 3 }) },
+    { weight: 1, arbitrary: fc.array(coding, { minLength: 5, maxLength: 7 }) },
+  ),
+  cuts: fc.array(fc.nat(), { maxLength: 4 }),
+});
+
+function answer(s: Script): { headers: Record<string, string>; bytes: Buffer } {
+  const notes = s.texts.slice(1).map((t) => ({
+    jsonrpc: '2.0',
+    method: 'notifications/message',
+    params: { level: 'info', data: t },
+  }));
+  const final = {
+    jsonrpc: '2.0',
+    id: CALL_ID,
+    result: { content: [{ type: 'text', text: s.texts[0] }] },
+  };
+  const bom = '\ufeff'.repeat(s.boms);
+  const body = s.sse
+    ? bom + [...notes, final].map((m) => `data: ${JSON.stringify(m)}\n\n`).join('')
+    : bom + JSON.stringify([...notes, final]);
+  let bytes = Buffer.from(body, 'utf8');
+  for (const c of s.codings) bytes = CODED[c.coding](bytes);
+  const headers: Record<string, string> = {
+    'content-type': s.sse ? 'text/event-stream' : 'application/json',
+  };
+  if (s.codings.length > 0)
+    headers['content-encoding'] = s.codings
+      .map((c) => {
+        const name = c.coding === 'deflate-raw' ? 'deflate' : c.coding;
+        return (c.pad ? ' ' : '') + (c.upper ? name.toUpperCase() : name);
+      })
+      .join(',');
+  return { headers, bytes };
+}
+
+let current: Script;
+let url: URL;
+let stop: () => Promise<void>;
+
+async function respond(res: ServerResponse): Promise<void> {
+  const { headers, bytes } = answer(current);
+  res.writeHead(200, headers);
+  const at = [...new Set(current.cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  let from = 0;
+  for (const to of [...at, bytes.length]) {
+    if (to <= from) continue;
+    await new Promise((r) => res.write(bytes.subarray(from, to), r));
+    from = to;
+  }
+  res.end();
+}
+
+beforeAll(async () => {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.method === 'POST') void respond(res);
+      else res.writeHead(405).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+  stop = () => {
+    server.closeAllConnections();
+    return new Promise((r) => server.close(() => r()));
+  };
+});
+afterAll(() => stop());
+
+interface Outcome {
+  messages: unknown[];
+  refused: boolean;
+  errors: number;
+}
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
+function watch(t: StreamableHTTPClientTransport) {
+  const out: Outcome = { messages: [], refused: false, errors: 0 };
+  t.onmessage = (m) => void out.messages.push(m);
+  t.onerror = () => void out.errors++;
+  let streamEnded!: () => void;
+  const ended = new Promise<void>((r) => (streamEnded = r));
+  let streaming = false;
+  const i = t as unknown as { _handleSseStream: (...a: unknown[]) => void };
+  const handle = i._handleSseStream;
+  i._handleSseStream = function (this: unknown, ...a: unknown[]) {
+    streaming = true;
+    return handle.apply(this, a);
+  };
+  const send = async () => {
+    await t.send(CALL, { onRequestStreamEnd: streamEnded }).catch(() => void (out.refused = true));
+    if (streaming) await ended;
+    await turn();
+    return out;
+  };
+  return { out, send };
+}
+
+async function viaSdk(): Promise<Outcome> {
+  const t = new StreamableHTTPClientTransport(url);
+  await t.start();
+  const o = await watch(t).send();
+  await t.close();
+  return o;
+}
+
+async function viaLean(): Promise<Outcome> {
+  const t = leanTransport(url, {}, undefined, undefined, false)!;
+  await t.start();
+  const o = await watch(t).send();
+  await t.close();
+  return o;
+}
+
+async function viaDirect(): Promise<Outcome> {
+  const t = leanTransport(url, {}, undefined, undefined, true)!;
+  await t.start();
+  const { out } = watch(t);
+  const f = (t as unknown as { _fetch: LeanFetchLike })._fetch;
+  const open = f.open!.bind(f);
+  await new Promise<void>((settle) => {
+    // Over once the body is read (the reader delivers what it read at once after) or the call
+    // failed; then the escalated path's promise chain (no I/O left) runs out.
+    f.open = (u, h, b, s, answered, failed) =>
+      open(u, h, b, s, (res, done) => answered(res, () => (done(), settle())), failed);
+    directSend(t, directHeaders(t) as Record<string, string>, CALL, () => {
+      out.refused = true;
+      settle();
+    });
+  });
+  await turn();
+  await turn();
+  await t.close();
+  return out;
+}
+
+async function compare(s: Script): Promise<void> {
+  current = s;
+  const want = await viaSdk();
+  expect(await viaLean()).toEqual(want);
+  expect(await viaDirect()).toEqual(want);
+}
+
+describe("Airlock's upstream readers ≡ the stock SDK client's, over sockets (content codings)", () => {
+  it('deliver the same messages (or both refuse), over generated codings and bodies', async () => {
+    await fc.assert(fc.asyncProperty(script, compare), { seed: 2024, numRuns: 120 });
+  });
+
+  it('and on held-out seeds never tuned on', async () => {
+    for (const seed of [8675309, 1618])
+      await fc.assert(fc.asyncProperty(script, compare), { seed, numRuns: 40 });
+  });
+
+  it('a raw deflate body and a gzip-then-br body are read, as the SDK reads them', async () => {
+    for (const codings of [
+      [{ coding: 'deflate-raw' as const, upper: false, pad: false }],
+      [
+        { coding: 'gzip' as const, upper: false, pad: false },
+        { coding: 'br' as const, upper: false, pad: true },
+      ],
+    ])
+      for (const sse of [false, true]) {
+        current = { sse, boms: 0, texts: ['ok'], codings, cuts: [] };
+        const want = await viaSdk();
+        expect(want.messages).toHaveLength(1);
+        expect(await viaLean()).toEqual(want);
+        expect(await viaDirect()).toEqual(want);
+      }
+  });
+});
