@@ -307,8 +307,12 @@ export function mediaTypeEssence(header: string | null): string | undefined {
 
 /** content-type 1.0.5: `TYPE_REGEXP` (RFC 7231 §3.1.1.1 media-type). */
 const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** content-type 1.0.5: `PARAM_REGEXP` (RFC 7231 §3.1.1.1 `*( ";" parameter )`), made sticky. */
+/**
+ * content-type 1.0.5: `PARAM_REGEXP` (RFC 7231 §3.1.1.1 `*( ";" parameter )`), made sticky. Its
+ * \u000b is the library's own (it stands where RFC 7230's quoted-pair has HTAB), kept as it is.
+ */
 const PARAMETER =
+  // eslint-disable-next-line no-control-regex
   /; *([!#$%&'*+.^_`|~0-9A-Za-z-]+) *= *("(?:[\u000b\u0020\u0021\u0023-\u005b\u005d-\u007e\u0080-\u00ff]|\\[\u000b\u0020-\u00ff])*"|[!#$%&'*+.^_`|~0-9A-Za-z-]+) */y;
 
 /** Whether content-type's `parse` takes the parameters from `at` (the first `;`) to the end. */

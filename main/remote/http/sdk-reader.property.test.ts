@@ -382,7 +382,7 @@ describe("Airlock's upstream readers ≡ the stock SDK client's reading", () => 
   });
 
   // The three divergences a review found, one by one (each also among the generated bodies).
-  const one = (s: string, type = 'text/event-stream') => [Buffer.from(s, 'utf8')];
+  const one = (s: string) => [Buffer.from(s, 'utf8')];
   const answer = JSON.stringify(answerMessage('ok'));
 
   it('a leading BOM: the first event (or the JSON answer) is delivered, as by the SDK', async () => {
@@ -416,17 +416,16 @@ describe("Airlock's upstream readers ≡ the stock SDK client's reading", () => 
       'TEXT/EVENT-STREAM;charset="UTF-8"',
     ]) {
       const ps = one(`data: ${answer}\n\n`);
-      let direct = false;
       const { t, whenDone } = airlock(ps, type, true);
       await t.start();
       const i = t as unknown as { _handleSseStream: (...a: unknown[]) => void };
       const handle = i._handleSseStream;
+      let direct = true;
       // The escalation hands the body to the transport's stream reader; the direct leg does not.
       i._handleSseStream = (...a: unknown[]) => {
         direct = false;
         return handle.apply(t, a);
       };
-      direct = true;
       const got: unknown[] = [];
       t.onmessage = (m) => void got.push(m);
       await new Promise<void>((settle) => {

@@ -90,7 +90,7 @@ function answer(s: Script): { headers: Record<string, string>; bytes: Buffer } {
   const body = s.sse
     ? bom + [...notes, final].map((m) => `data: ${JSON.stringify(m)}\n\n`).join('')
     : bom + JSON.stringify([...notes, final]);
-  let bytes = Buffer.from(body, 'utf8');
+  let bytes: Buffer = Buffer.from(body, 'utf8');
   for (const c of s.codings) bytes = CODED[c.coding](bytes);
   const headers: Record<string, string> = {
     'content-type': s.sse ? 'text/event-stream' : 'application/json',
