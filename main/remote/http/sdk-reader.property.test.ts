@@ -125,6 +125,8 @@ interface Body {
   /** An event stream's framing, or a JSON body, whatever the type says. */
   sse: boolean;
   boms: 0 | 1 | 2;
+  /** The BOM's bytes read as Latin-1 (`ï»¿`, encoded as UTF-8) after the BOMs: eventsource-parser's own check. */
+  latin: boolean;
   items: Item[];
   answer: string;
   /** The answer's place in a JSON batch: alone, or last after the notifications. */
@@ -146,6 +148,7 @@ const body: fc.Arbitrary<Body> = fc
     type: contentType,
     mismatch: fc.constantFrom(false, false, false, false, true),
     boms: fc.constantFrom<0 | 1 | 2>(0, 0, 1, 1, 2),
+    latin: fc.constantFrom(false, false, false, true),
     items: fc.array(item, { maxLength: 4 }),
     answer: text,
     batch: fc.boolean(),
@@ -179,7 +182,7 @@ const answerMessage = (t: string) => ({
 /** The body's bytes: generated text encoded, each MARK replaced by the chosen invalid bytes. */
 function bytes(b: Body): Buffer {
   const json = (v: unknown) => JSON.stringify(v, null, b.pretty ? 1 : undefined);
-  let s = '\ufeff'.repeat(b.boms);
+  let s = '\ufeff'.repeat(b.boms) + (b.latin ? '\u00ef\u00bb\u00bf' : '');
   if (!b.sse) {
     const msgs = b.items.filter((i) => i.kind === 'log' || i.kind === 'ping').map(itemMessage);
     const answer = answerMessage(b.answer);
