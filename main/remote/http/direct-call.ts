@@ -42,10 +42,11 @@ import { parseUpstream } from '../upstream/json-values.js';
  * once (else lean-send's path asks it, with refresh), and no progress token (lean-call.ts). Once
  * the answer's head is in, a plain event stream (200, `text/event-stream` with any parameters or
  * casing the SDK takes, uncompressed) is read direct too (direct-events.ts, the same parser and
- * steps as lean-transport's reader); anything else — a 202, any other status (401/403 sign-in
- * and step-up, 404 stale session, redirects), another or compressed content type — goes to lean-send's own `answered`, as a LeanResponse, so
- * from there it is today's path exactly. direct-call.property.test.ts runs both paths against
- * the same generated upstream behaviour and compares what the caller and the server see.
+ * steps as lean-transport's reader); anything else — a 202, any other status (401/403 sign-in and
+ * step-up, 404 stale session, redirects), another or compressed content type — goes to lean-send's
+ * own `answered`, as a LeanResponse, so from there it is today's path exactly.
+ * direct-call.property.test.ts runs both paths against the same generated upstream behaviour and
+ * compares what the caller and the server see.
  */
 
 /** Transports whose plain calls may go direct (leanTransport's `direct` option). */
@@ -179,9 +180,18 @@ function readJson(
     res.destroy();
     finish(terminated(tooLarge));
   };
-  // Leading BOMs dropped as LeanBody.read drops them (lean-fetch.ts `leadingBoms`: the SDK's `response.json()` drops up to two).
+  // The text LeanBody.read gives, piece for piece (a StringDecoder only from the first piece that
+  // ends mid-sequence), and nothing after the end or a cut; leading BOMs dropped as it drops them
+  // (lean-fetch.ts `leadingBoms`: the SDK's `response.json()` drops up to two),
+  // inline rather than by a closure per body.
   let boms = BODY_BOMS;
-  const give = (text: string) => {
+  res.on('data', (buf: Buffer) => {
+    if (over) return;
+    let text: string;
+    if (utf8 === undefined && (buf.length === 0 || buf[buf.length - 1]! < 0x80))
+      text = buf.toString('utf8');
+    else text = (utf8 ??= new StringDecoder('utf8')).write(buf);
+    if (text.length === 0) return;
     if (boms > 0) {
       const k = leadingBoms(text, boms);
       if (k === text.length) return void (boms -= k);
@@ -189,22 +199,11 @@ function readJson(
       if (k > 0) text = text.slice(k);
     }
     chunk(text);
-  };
-  res.on('data', (buf: Buffer) => {
-    if (over) return;
-    if (utf8 === undefined) {
-      if (buf.length === 0 || buf[buf.length - 1]! < 0x80) {
-        if (buf.length > 0) give(buf.toString('utf8'));
-        return;
-      }
-      utf8 = new StringDecoder('utf8');
-    }
-    const text = utf8.write(buf);
-    if (text.length > 0) give(text);
   });
   res.on('end', () => {
+    // What a StringDecoder still holds at the end decodes to U+FFFD only, never to a BOM.
     const rest = over || utf8 === undefined ? '' : utf8.end();
-    if (rest.length > 0) give(rest);
+    if (rest.length > 0) chunk(rest);
     finish(undefined);
   });
   res.on('error', ignore); // 'close' below reports the cut

@@ -71,8 +71,14 @@ export class LeanBody {
       }
       return utf8.write(buf);
     };
-    // Leading BOMs dropped as the SDK's reading drops them (`leadingBoms`).
-    const give = (t: string) => {
+    // Nothing after `end`: a decoder still holds what it was given before a cut (an abort, a
+    // closed connection) and hands it over later; counted then, it would hold a share of the
+    // in-flight budget (upstream/in-flight.ts) that nothing gives back. Leading BOMs are dropped
+    // as the SDK's reading drops them (`leadingBoms`): after the first text, one comparison.
+    src.on('data', (buf: Buffer) => {
+      if (over) return;
+      let t = text(buf);
+      if (t.length === 0) return;
       if (boms > 0) {
         const k = leadingBoms(t, boms);
         if (k === t.length) return void (boms -= k);
@@ -80,18 +86,11 @@ export class LeanBody {
         if (k > 0) t = t.slice(k);
       }
       chunk(t);
-    };
-    // Nothing after `end`: a decoder still holds what it was given before a cut (an abort, a
-    // closed connection) and hands it over later; counted then, it would hold a share of the
-    // in-flight budget (upstream/in-flight.ts) that nothing gives back.
-    src.on('data', (buf: Buffer) => {
-      if (over) return;
-      const t = text(buf);
-      if (t.length > 0) give(t);
     });
     src.on('end', () => {
+      // What a StringDecoder still holds at the end decodes to U+FFFD only, never to a BOM.
       const rest = over || utf8 === undefined ? '' : utf8.end();
-      if (rest.length > 0) give(rest);
+      if (rest.length > 0) chunk(rest);
       finish(undefined);
     });
     res.on('error', ignore); // 'close' below reports the cut
@@ -105,7 +104,8 @@ export class LeanBody {
           finish(terminated(err));
         });
     this.stop = (reason) => {
-      // The decoders too: one may hold the whole compressed body already, and would go on inflating.
+      // The decoders too: one may hold the whole compressed body already, and would go on
+      // inflating.
       if (decoders) for (const d of decoders) d.destroy();
       res.destroy();
       finish(terminated(reason));
@@ -222,8 +222,8 @@ function decodersFor(coding: string | undefined): Transform[] | undefined {
 }
 
 /**
- * A `deflate` body as fetch inflates it (undici lib/web/fetch/util.js `InflateStream`): zlib-wrapped
- * when the first byte's low four bits are 8 (RFC 1950's CM), else raw (RFC 1951), as many servers
+ * A `deflate` body as fetch inflates it (undici lib/web/fetch/util.js `InflateStream`):
+ * zlib-wrapped when the first byte's low four bits are 8 (RFC 1950's CM), else raw (RFC 1951), as many servers
  * send it.
  */
 class Inflate extends Transform {

@@ -36,7 +36,8 @@ function leanPieces(res: IncomingMessage): Promise<string[]> {
 
 /**
  * setEncoding's pieces, less the one leading BOM fetch's "UTF-8 decode" drops (lean-fetch.ts
- * `leadingBoms`, one for a stream read piece by piece): taken from the first piece that is not empty, and that piece gone if nothing is left.
+ * `leadingBoms`, one for a stream read piece by piece): taken from the first piece that is not
+ * empty, and that piece gone if nothing is left.
  */
 function setEncodingPieces(pieces: Buffer[]): Promise<string[]> {
   return new Promise((resolve) => {

@@ -16,8 +16,8 @@ import { leanTransport } from './lean-transport.js';
  *    pieces — so the SDK's own `_send` picks the reader (`mediaTypeEssence`), and its own
  *    `_handleSseStream` (`TextDecoderStream` → `EventSourceParserStream`) or `response.json()`
  *    reads it, chunk for chunk as given. What a constructed Response does not repeat of the
- *    network — content-coding decoding, duplicate headers joined — is left to the socket test
- *    (sdk-reader.socket.test.ts is not here: see lean-transport.test.ts for codings);
+ *    network — content codings — is sdk-reader.socket.property.test.ts's, over real sockets
+ *    (duplicate Content-Type headers, which fetch joins, are not tested: docs/remote.md);
  *  - lean-send's leg (leanTransport with `direct` off): LeanBody over a node stream of the same
  *    pieces, read by lean-transport.ts `readStream` or LeanResponse.json;
  *  - the direct leg (direct-call.ts `directSend`): direct-events.ts `readEvents` or `readJson`
@@ -125,7 +125,7 @@ interface Body {
   /** An event stream's framing, or a JSON body, whatever the type says. */
   sse: boolean;
   boms: 0 | 1 | 2;
-  /** The BOM's bytes read as Latin-1 (`ï»¿`, encoded as UTF-8) after the BOMs: eventsource-parser's own check. */
+  /** `ï»¿` (the BOM's bytes read as Latin-1) after the BOMs: eventsource-parser's own check. */
   latin: boolean;
   items: Item[];
   answer: string;
