@@ -97,12 +97,16 @@ export class LeanBody {
     res.on('close', () => {
       if (!res.complete) finish(terminated(undefined));
     });
-    if (decoders)
-      for (const d of decoders)
-        d.on('error', (err) => {
-          res.destroy();
-          finish(terminated(err));
-        });
+    // One decoder failing stops the whole chain, as undici's `pipeline` does: `pipe` would leave
+    // the ones before it holding their input and native state (lean-fetch.codings.security.test.ts).
+    if (decoders) {
+      const failed = (err: Error) => {
+        for (const d of decoders) d.destroy();
+        res.destroy();
+        finish(terminated(err));
+      };
+      for (const d of decoders) d.on('error', failed);
+    }
     this.stop = (reason) => {
       // The decoders too: one may hold the whole compressed body already, and would go on
       // inflating.
