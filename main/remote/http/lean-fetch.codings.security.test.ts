@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
-import { createGzip, deflateRawSync, gzipSync } from 'node:zlib';
+import { Readable, Transform } from 'node:stream';
+import { once } from 'node:events';
+import { createGzip, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { leanResponse, UPSTREAM_MESSAGE_LIMIT } from './lean-fetch.js';
 
@@ -30,8 +31,8 @@ function nodeResponse(ps: Buffer[], headers: Record<string, string>): IncomingMe
 }
 
 /** `size` bytes of spaces gzipped, streamed so the test holds only the compressed form. */
-async function gzipOfSpaces(size: number): Promise<Buffer> {
-  const gz = createGzip({ level: 9 });
+async function gzipOfSpaces(size: number, level = 9): Promise<Buffer> {
+  const gz = createGzip({ level });
   const parts: Buffer[] = [];
   gz.on('data', (c: Buffer) => parts.push(c));
   const ended = new Promise((r) => gz.on('end', r));
@@ -95,6 +96,69 @@ describe('nested content codings: bounded, and stopped whole', () => {
     });
     expect(made.length).toBeGreaterThanOrEqual(2);
     expect(made.every((d) => d.destroyed)).toBe(true);
+  });
+
+  it('a raw `deflate` layer keeps back-pressure: what it inflates waits, not buffered past the limit', async () => {
+    // The deflate layer inflates to a stored (level 0) gzip stream larger than the limit, which
+    // the gunzip after it turns back into text no faster than it reads it: undici's InflateStream
+    // (lean-fetch.ts `Inflate` before this) buffered ≈ 64 MiB of it, outside the in-flight budget.
+    const wire = deflateRawSync(await gzipOfSpaces(limitPlus, 0), { level: 9 });
+    let most = 0;
+    const push = Transform.prototype.push;
+    Transform.prototype.push = function (this: Transform, chunk: unknown, enc?: BufferEncoding) {
+      const pushed = push.call(this, chunk, enc);
+      most = Math.max(most, this.readableLength);
+      return pushed;
+    };
+    try {
+      const res = leanResponse(
+        url,
+        nodeResponse([wire], { 'content-encoding': 'gzip, deflate' }),
+        undefined,
+        () => {},
+      );
+      await expect(res.json()).rejects.toThrow(/larger than 64 MiB/);
+    } finally {
+      Transform.prototype.push = push;
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it('and, paused, hands over all it holds before it ends: a large `gzip, deflate` answer arrives whole', async () => {
+    const text = 'é'.repeat(3 * 1024 * 1024);
+    const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text } }));
+    const wire = deflateRawSync(gzipSync(body, { level: 0 }));
+    const res = leanResponse(
+      url,
+      nodeResponse([wire], { 'content-encoding': 'gzip, deflate' }),
+      undefined,
+      () => {},
+    );
+    const got = (await res.json()) as { result: { text: string } };
+    expect(got.result.text.length).toBe(text.length);
+    expect(got.result.text === text).toBe(true);
+  });
+
+  it('a `deflate` body with bytes after its end is read as fetch reads it, and its decoder finishes', async () => {
+    const body = Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}');
+    for (const coded of [deflateRawSync(body), deflateSync(body)]) {
+      const res = nodeResponse([coded, Buffer.from([1, 2, 3, 4, 5])], {
+        'content-encoding': 'deflate',
+      });
+      const ended = once(res, 'end');
+      const made = await watchingDecoders(async () => {
+        const lean = leanResponse(url, res, undefined, () => {});
+        expect(await lean.json()).toEqual(JSON.parse(body.toString()));
+      });
+      await ended;
+      await new Promise((r) => setImmediate(r));
+      // The inner inflater ended at the stream's end, before the body did: `_final` does not wait
+      // for an end already past (it would never come, and the decoder would never finish).
+      expect(
+        made.map((d) => (d as unknown as { writableFinished: boolean }).writableFinished),
+      ).toEqual([true]);
+    }
   });
 
   it('a corrupt inner layer fails the body as `terminated`, and the outer decoder stops too', async () => {

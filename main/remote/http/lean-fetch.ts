@@ -227,8 +227,12 @@ function decodersFor(coding: string | undefined): Transform[] | undefined {
 
 /**
  * A `deflate` body as fetch inflates it (undici lib/web/fetch/util.js `InflateStream`):
- * zlib-wrapped when the first byte's low four bits are 8 (RFC 1950's CM), else raw (RFC 1951), as many servers
- * send it.
+ * zlib-wrapped when the first byte's low four bits are 8 (RFC 1950's CM), else raw (RFC 1951), as
+ * many servers send it. Unlike undici's, it keeps the inner inflater's back-pressure: undici's
+ * pushes whatever it inflates, so `gzip, deflate` over a stored gzip stream (≈ 100 KB on the
+ * wire) buffered 37 to 64 MiB here, outside the in-flight budget, before the reader's bound stopped it
+ * (lean-fetch.codings.security.test.ts) — so it pauses the inner inflater while its own buffer is
+ * full, and ends only once the inner one has handed over all it holds.
  */
 class Inflate extends Transform {
   private inner: Transform | undefined;
@@ -245,17 +249,26 @@ class Inflate extends Transform {
         (chunk[0]! & 0x0f) === 0x08
           ? zlib.createInflate(this.options)
           : zlib.createInflateRaw(this.options));
-      inner.on('data', (d: Buffer) => this.push(d));
+      inner.on('data', (d: Buffer) => {
+        if (!this.push(d)) inner.pause();
+      });
       inner.on('end', () => this.push(null));
       inner.on('error', (err) => this.destroy(err));
     }
     this.inner.write(chunk, done);
   }
 
+  override _read(size: number): void {
+    this.inner?.resume();
+    super._read(size);
+  }
+
   override _final(done: (err?: Error | null) => void): void {
-    if (this.inner) this.inner.end();
-    else this.push(null);
-    done();
+    const inner = this.inner;
+    if (inner === undefined || inner.readableEnded) return done();
+    // Paused, it may still hold output: the end (`push(null)` once `done` is called) waits for it.
+    inner.once('end', () => done());
+    inner.end();
   }
 
   override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
