@@ -254,6 +254,16 @@ describe("Airlock's upstream readers ≡ the stock SDK client's, over sockets (c
       await fc.assert(fc.asyncProperty(script, compare), { seed, numRuns: 40 });
   });
 
+  it('an empty body that names a coding (gzip, deflate, br, a list) is taken as the SDK takes it', async () => {
+    const lists: Coding[][] = [['gzip'], ['deflate'], ['br'], ['gzip', 'br']];
+    for (const list of lists)
+      for (const sse of [false, true]) {
+        const codings = list.map((coding) => ({ coding, upper: false, pad: false }));
+        const damage = { kind: 'truncate' as const, at: 0 };
+        await compare({ sse, boms: 0, texts: ['ok'], codings, cuts: [], damage });
+      }
+  });
+
   it('a raw deflate body and a gzip-then-br body are read, as the SDK reads them', async () => {
     for (const codings of [
       [{ coding: 'deflate-raw' as const, upper: false, pad: false }],
