@@ -6,10 +6,19 @@ import {
   terminated,
   UPSTREAM_MESSAGE_LIMIT,
   upstreamMessageTooLarge,
+  leadingBoms,
+  BODY_BOMS,
   type LeanFetchLike,
 } from './lean-fetch.js';
 import { readEvents } from './direct-events.js';
-import { answered, bearer, checked, withSession, type SendInternals } from './lean-send.js';
+import {
+  answered,
+  bearer,
+  checked,
+  essence,
+  withSession,
+  type SendInternals,
+} from './lean-send.js';
 import { streamLostHandler } from '../relay/relay-scope.js';
 import { InFlight } from '../upstream/in-flight.js';
 import { parseUpstream } from '../upstream/json-values.js';
@@ -23,7 +32,7 @@ import { parseUpstream } from '../upstream/json-values.js';
  * after the upstream's wait, and the whole-process cost follows the layers touched, not the work
  * (docs/performance.md, "Layer by layer", wave 3 session 17). This writes the same request — the
  * same header record lean-send builds, the same body, through the same agent and address check
- * (lean-fetch.ts `open`) — and reads a plain answer (200, `application/json` as servers send it,
+ * (lean-fetch.ts `open`) — and reads a plain answer (200, `application/json`, parameters allowed,
  * not compressed) with the same bounds and checks as LeanResponse.json and lean-send, handing
  * each message to the transport's `onmessage` as lean-send does.
  *
@@ -31,12 +40,13 @@ import { parseUpstream } from '../upstream/json-values.js';
  * a transport leanTransport marked (its `direct` option, on unless turned off), no `requestInit`,
  * the lean fetch itself (not the SDK's DPoP wrapper), an auth provider that can tell its token at
  * once (else lean-send's path asks it, with refresh), and no progress token (lean-call.ts). Once
- * the answer's head is in, a plain event stream (200, `text/event-stream`, uncompressed) is read
- * direct too (direct-events.ts, the same parser and steps as lean-transport's reader); anything
- * else — a 202, any other status (401/403 sign-in and step-up, 404 stale session, redirects),
- * an odd or compressed content type — goes to lean-send's own `answered`, as a LeanResponse, so
- * from there it is today's path exactly. direct-call.property.test.ts runs both paths against
- * the same generated upstream behaviour and compares what the caller and the server see.
+ * the answer's head is in, a plain event stream (200, `text/event-stream` with any parameters or
+ * casing the SDK takes, uncompressed) is read direct too (direct-events.ts, the same parser and
+ * steps as lean-transport's reader); anything else — a 202, any other status (401/403 sign-in and
+ * step-up, 404 stale session, redirects), another or compressed content type — goes to lean-send's
+ * own `answered`, as a LeanResponse, so from there it is today's path exactly.
+ * direct-call.property.test.ts runs both paths against the same generated upstream behaviour and
+ * compares what the caller and the server see.
  */
 
 /** Transports whose plain calls may go direct (leanTransport's `direct` option). */
@@ -100,7 +110,9 @@ export function directSend(
     (t as { _abortController?: AbortController })._abortController?.signal,
     (res, done) => {
       if (res.statusCode === 200 && res.headers['content-encoding'] === undefined) {
-        const type = res.headers['content-type'];
+        // The reader the stock SDK client would pick (lean-send.ts `essence`, its
+        // `mediaTypeEssence`): `text/event-stream; charset=utf-8` is an event stream here too.
+        const type = essence(res.headers['content-type'] ?? null);
         if (type === 'text/event-stream') return readEvents(t, res, done, lost);
         if (type === 'application/json') return readJson(t, res, done, failed);
       }
@@ -168,19 +180,28 @@ function readJson(
     res.destroy();
     finish(terminated(tooLarge));
   };
+  // The text LeanBody.read gives, piece for piece (a StringDecoder only from the first piece that
+  // ends mid-sequence), and nothing after the end or a cut; leading BOMs dropped as it drops them
+  // (lean-fetch.ts `leadingBoms`: the SDK's `response.json()` drops up to two),
+  // inline rather than by a closure per body.
+  let boms = BODY_BOMS;
   res.on('data', (buf: Buffer) => {
     if (over) return;
-    if (utf8 === undefined) {
-      if (buf.length === 0 || buf[buf.length - 1]! < 0x80) {
-        if (buf.length > 0) chunk(buf.toString('utf8'));
-        return;
-      }
-      utf8 = new StringDecoder('utf8');
+    let text: string;
+    if (utf8 === undefined && (buf.length === 0 || buf[buf.length - 1]! < 0x80))
+      text = buf.toString('utf8');
+    else text = (utf8 ??= new StringDecoder('utf8')).write(buf);
+    if (text.length === 0) return;
+    if (boms > 0) {
+      const k = leadingBoms(text, boms);
+      if (k === text.length) return void (boms -= k);
+      boms = 0;
+      if (k > 0) text = text.slice(k);
     }
-    const text = utf8.write(buf);
-    if (text.length > 0) chunk(text);
+    chunk(text);
   });
   res.on('end', () => {
+    // What a StringDecoder still holds at the end decodes to U+FFFD only, never to a BOM.
     const rest = over || utf8 === undefined ? '' : utf8.end();
     if (rest.length > 0) chunk(rest);
     finish(undefined);

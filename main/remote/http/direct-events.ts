@@ -1,7 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser } from 'eventsource-parser';
-import { terminated, UPSTREAM_MESSAGE_LIMIT, upstreamMessageTooLarge } from './lean-fetch.js';
+import {
+  terminated,
+  UPSTREAM_MESSAGE_LIMIT,
+  upstreamMessageTooLarge,
+  leadingBoms,
+  SSE_BOMS,
+} from './lean-fetch.js';
 import { answerId, jsonRpcMessage, malformedAnswerError } from './lean-transport.js';
 import type { SendInternals } from './lean-send.js';
 import { Unfinished } from './unfinished-event.js';
@@ -17,24 +23,28 @@ interface StreamInternals extends SendInternals {
 }
 
 /**
- * A direct call's answer as an event stream (200, `text/event-stream` as servers send it, not
+ * A direct call's answer as an event stream (200, `text/event-stream` with any parameters, not
  * compressed: server-everything and most SDK servers answer a POST so), read from the socket's
  * `data` as lean-transport.ts `readStream` reads it from a LeanBody that lean-send's `answered`
  * gets from a LeanResponse (wave 3 session 23): the same `eventsource-parser`, fed the same text —
  * so the line endings (CR LF, LF, CR, also a CR LF split across two pieces), `data:` lines joined,
  * the space after a colon, comments, `retry:`, `event:` names (only `message` or none is a
- * message), ids, a BOM and an unfinished event at the end are its rules exactly, not copies of
- * them. What `readStream` does with each event and with the end is repeated here step for step,
- * for the options lean-send gives a POST's stream (no resumption callback, no replayed id, not
- * reconnectable unless primed by an id): each message bounded and checked (`parseUpstream`,
- * `jsonRpcMessage`), delivered in the call's relay scope and in order, a malformed answer failing
- * its call (MALFORMED_ANSWER), one event bounded by UPSTREAM_MESSAGE_LIMIT and the unfinished
- * event's share of the in-flight budget held as it is (unfinished-event.ts), a stream that ends
- * or is cut before the answer reported (`onerror`, then the call's stream-lost callback). The
- * unusual ends go where today's do: a `retry:` sets the transport's `_serverRetryMs` as the
- * stock reader's `onRetry`, and a stream primed by an event id that ends unanswered is handed to
- * the SDK's own `_scheduleReconnection` — the resumed GET is today's path from there on.
- * direct-call.property.test.ts runs both readers against the same generated streams.
+ * message), ids and an unfinished event at the end are its rules exactly, not copies of them; the
+ * text fed is LeanBody.read's, a leading BOM dropped as there (lean-fetch.ts `leadingBoms`). A
+ * change to `readStream`'s rules, or to LeanBody.read's decoding, is made here too (and
+ * lean-transport.ts points back here); sdk-reader.property.test.ts holds all three readers equal
+ * to the stock SDK client's over generated bodies. What `readStream` does with each event and with
+ * the end is repeated here step for step, for the options lean-send gives a POST's stream (no
+ * resumption callback, no replayed id, not reconnectable unless primed by an id): each message
+ * bounded and checked (`parseUpstream`, `jsonRpcMessage`), delivered in the call's relay scope and
+ * in order, a malformed answer failing its call (MALFORMED_ANSWER), one event bounded by
+ * UPSTREAM_MESSAGE_LIMIT and the unfinished event's share of the in-flight budget held as it is
+ * (unfinished-event.ts), a stream that ends or is cut before the answer reported (`onerror`, then
+ * the call's stream-lost callback). The unusual ends go where today's do: a `retry:` sets the
+ * transport's `_serverRetryMs` as the stock reader's `onRetry`, and a stream primed by an event id
+ * that ends unanswered is handed to the SDK's own `_scheduleReconnection` — the resumed GET is
+ * today's path from there on. direct-call.property.test.ts runs both readers against the same
+ * generated streams.
  */
 export function readEvents(
   transport: SendInternals,
@@ -131,20 +141,27 @@ export function readEvents(
     if (!tooLarge) inFlight.hold(pending.after(text));
   };
   // The text LeanBody.read gives, piece for piece (a StringDecoder only from the first piece that
-  // ends mid-sequence), and nothing after the end or a cut.
+  // ends mid-sequence), and nothing after the end or a cut; leading BOMs dropped as it drops them
+  // (lean-fetch.ts `leadingBoms`: the SDK's TextDecoderStream drops one),
+  // inline rather than by a closure per body.
+  let boms = SSE_BOMS;
   res.on('data', (buf: Buffer) => {
     if (over) return;
-    if (utf8 === undefined) {
-      if (buf.length === 0 || buf[buf.length - 1]! < 0x80) {
-        if (buf.length > 0) read(buf.toString('utf8'));
-        return;
-      }
-      utf8 = new StringDecoder('utf8');
+    let text: string;
+    if (utf8 === undefined && (buf.length === 0 || buf[buf.length - 1]! < 0x80))
+      text = buf.toString('utf8');
+    else text = (utf8 ??= new StringDecoder('utf8')).write(buf);
+    if (text.length === 0) return;
+    if (boms > 0) {
+      const k = leadingBoms(text, boms);
+      if (k === text.length) return void (boms -= k);
+      boms = 0;
+      if (k > 0) text = text.slice(k);
     }
-    const text = utf8.write(buf);
-    if (text.length > 0) read(text);
+    read(text);
   });
   res.on('end', () => {
+    // What a StringDecoder still holds at the end decodes to U+FFFD only, never to a BOM.
     const rest = over || utf8 === undefined ? '' : utf8.end();
     if (rest.length > 0) read(rest);
     finish(undefined);

@@ -1,6 +1,7 @@
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { LookupFunction } from 'node:net';
-import type { Transform } from 'node:stream';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import type { ZlibOptions } from 'node:zlib';
 import { StringDecoder } from 'node:string_decoder';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { agentFor, where, type Where } from './upstream-agents.js';
@@ -41,12 +42,14 @@ export class LeanBody {
   /**
    * Reads the body as text: `chunk` for each piece, then `end` once — with nothing when the body
    * ended, or with the error when it was cut short (the connection closed first, or a compressed
-   * body did not decode). A gzip, deflate or brotli body is decoded, as fetch would.
+   * body did not decode). A gzip, deflate or brotli body is decoded, as fetch would. Up to `boms`
+   * leading BOMs are dropped (`leadingBoms`: one for an event stream, two for a body read whole).
    */
-  read(chunk: (text: string) => void, end: (cut: unknown) => void): void {
+  read(chunk: (text: string) => void, end: (cut: unknown) => void, boms = SSE_BOMS): void {
     const res = this.res;
-    const decoder = decoderFor(res.headers['content-encoding']);
-    const src = decoder ? res.pipe(decoder) : res;
+    const decoders = decodersFor(res.headers['content-encoding']);
+    let src: Readable = res;
+    if (decoders) for (const d of decoders) src = src.pipe(d);
     let over = false;
     const finish = (cut: unknown) => {
       if (over) return;
@@ -70,13 +73,22 @@ export class LeanBody {
     };
     // Nothing after `end`: a decoder still holds what it was given before a cut (an abort, a
     // closed connection) and hands it over later; counted then, it would hold a share of the
-    // in-flight budget (upstream/in-flight.ts) that nothing gives back.
+    // in-flight budget (upstream/in-flight.ts) that nothing gives back. Leading BOMs are dropped
+    // as the SDK's reading drops them (`leadingBoms`): after the first text, one comparison.
     src.on('data', (buf: Buffer) => {
       if (over) return;
-      const t = text(buf);
-      if (t.length > 0) chunk(t);
+      let t = text(buf);
+      if (t.length === 0) return;
+      if (boms > 0) {
+        const k = leadingBoms(t, boms);
+        if (k === t.length) return void (boms -= k);
+        boms = 0;
+        if (k > 0) t = t.slice(k);
+      }
+      chunk(t);
     });
     src.on('end', () => {
+      // What a StringDecoder still holds at the end decodes to U+FFFD only, never to a BOM.
       const rest = over || utf8 === undefined ? '' : utf8.end();
       if (rest.length > 0) chunk(rest);
       finish(undefined);
@@ -85,13 +97,20 @@ export class LeanBody {
     res.on('close', () => {
       if (!res.complete) finish(terminated(undefined));
     });
-    decoder?.on('error', (err) => {
-      res.destroy();
-      finish(terminated(err));
-    });
+    // One decoder failing stops the whole chain, as undici's `pipeline` does: `pipe` would leave
+    // the ones before it holding their input and native state (lean-fetch.codings.security.test.ts).
+    if (decoders) {
+      const failed = (err: Error) => {
+        for (const d of decoders) d.destroy();
+        res.destroy();
+        finish(terminated(err));
+      };
+      for (const d of decoders) d.on('error', failed);
+    }
     this.stop = (reason) => {
-      // The decoder too: it may hold the whole compressed body already, and would go on inflating.
-      decoder?.destroy();
+      // The decoders too: one may hold the whole compressed body already, and would go on
+      // inflating.
+      if (decoders) for (const d of decoders) d.destroy();
       res.destroy();
       finish(terminated(reason));
     };
@@ -104,6 +123,32 @@ export class LeanBody {
 }
 
 const ignore = () => {};
+
+/**
+ * How many of `text`'s leading U+FEFF a reader drops, at most `left` (the BOMs it may still drop):
+ * a body's decoded text loses its leading BOM as the stock SDK client's reading loses it.
+ *
+ *  - An event stream, one (`SSE_BOMS`): the SDK reads it through `TextDecoderStream`, which drops
+ *    one (WHATWG Encoding, BOM not ignored; HTML §9.2.6 "event stream interpretation" decodes with
+ *    "UTF-8 decode") — SDK 2.4 client/streamableHttp.ts `_handleSseStream`. eventsource-parser's
+ *    own check (3.1.1 `feed`: char codes 239, 187, 191) looks for the BOM's bytes read as Latin-1,
+ *    not for U+FEFF, so it never drops one from decoded text.
+ *  - A JSON answer or any body read whole, up to two (`BODY_BOMS`): the SDK's `response.json()` and
+ *    `text()` (`_send`) go through undici's `utf8DecodeBytes` (lib/web/fetch/util.js), which drops
+ *    the bytes EF BB BF and then decodes with a `new TextDecoder()` that drops one more.
+ *
+ * Taken from the first texts that are not empty, until one is left that is: one comparison per
+ * body, not per piece. Every upstream reader does it — LeanBody.read (and LeanResponse.read),
+ * direct-events.ts and direct-call.ts's `readJson`, which repeat it; sdk-reader.property.test.ts
+ * holds them to the SDK's reading.
+ */
+export function leadingBoms(text: string, left: number): number {
+  let k = 0;
+  while (k < left && text.charCodeAt(k) === 0xfeff) k++;
+  return k;
+}
+export const SSE_BOMS = 1;
+export const BODY_BOMS = 2;
 
 /**
  * The most text one upstream message may hold once decoded: a JSON answer's whole body, or one
@@ -127,20 +172,109 @@ export function upstreamMessageTooLarge(): Error {
 /** The content codings fetch decodes and this client therefore asks for. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-function decoderFor(coding: string | undefined): Transform | undefined {
-  const c = coding?.trim().toLowerCase();
-  if (!c || c === 'identity') return undefined;
+/** The most codings fetch decodes in one response (undici 6.28 fetch `onHeaders`). */
+const MAX_CODINGS = 5;
+
+/**
+ * What fetch rejects with for a response with a body naming more than MAX_CODINGS codings
+ * (undici 6.28 fetch `onHeaders` rejects before any body is read; not for HEAD, nor a status
+ * without a body), or undefined: for `send` and `open` alike.
+ */
+function tooManyCodings(res: IncomingMessage, method: string): TypeError | undefined {
+  const coding = res.headers['content-encoding'];
+  if (coding === undefined || method === 'HEAD' || NULL_BODY.has(res.statusCode ?? 0))
+    return undefined;
+  const n = coding.split(',').length;
+  if (n <= MAX_CODINGS) return undefined;
+  const why = `too many content-encodings in response: ${n}, maximum allowed is ${MAX_CODINGS}`;
+  return Object.assign(new TypeError('fetch failed'), { cause: new Error(why) });
+}
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/**
+ * The decoders for a body's content codings, applied in this order, exactly as the stock SDK
+ * client's fetch (undici 6.28, lib/web/fetch/index.js `onHeaders`) decodes them: the header
+ * lower-cased and split at commas, each coding trimmed, undone last first — gzip and x-gzip,
+ * deflate (zlib-wrapped or raw, told by the first byte: `Inflate` below), br; one coding it does
+ * not decode (`identity` and an empty one included) leaves the whole body as it is; more than
+ * five fail the response (`tooManyCodings`). Before, a raw deflate body or `gzip, br` was lost here
+ * while the SDK read it (sdk-reader.property.test.ts).
+ */
+function decodersFor(coding: string | undefined): Transform[] | undefined {
+  if (!coding) return undefined;
+  const codings = coding.toLowerCase().split(',');
+  // (More than five never come here: the response was refused, `tooManyCodings`.)
+  if (codings.length > MAX_CODINGS) return undefined;
   const zlib = process.getBuiltinModule('node:zlib');
   // Flushing each piece as it arrives: a compressed event stream must not wait for more input.
   const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
-  if (c === 'gzip' || c === 'x-gzip') return zlib.createGunzip(flush);
-  if (c === 'deflate') return zlib.createInflate(flush);
-  if (c === 'br')
-    return zlib.createBrotliDecompress({
-      flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-      finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
-    });
-  return undefined; // not one we asked for: passed on as it is, as fetch does
+  const out: Transform[] = [];
+  for (let i = codings.length - 1; i >= 0; i--) {
+    const c = codings[i]!.trim();
+    if (c === 'gzip' || c === 'x-gzip') out.push(zlib.createGunzip(flush));
+    else if (c === 'deflate') out.push(new Inflate(flush));
+    else if (c === 'br')
+      out.push(
+        zlib.createBrotliDecompress({
+          flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+          finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        }),
+      );
+    else return undefined; // not one fetch decodes: the body passed on as it is, as fetch does
+  }
+  return out;
+}
+
+/**
+ * A `deflate` body as fetch inflates it (undici lib/web/fetch/util.js `InflateStream`):
+ * zlib-wrapped when the first byte's low four bits are 8 (RFC 1950's CM), else raw (RFC 1951), as
+ * many servers send it. Unlike undici's, it keeps the inner inflater's back-pressure: undici's
+ * pushes whatever it inflates, so `gzip, deflate` over a stored gzip stream (≈ 100 KB on the
+ * wire) buffered 37 to 64 MiB here, outside the in-flight budget, before the reader's bound stopped it
+ * (lean-fetch.codings.security.test.ts) — so it pauses the inner inflater while its own buffer is
+ * full, and ends only once the inner one has handed over all it holds.
+ */
+class Inflate extends Transform {
+  private inner: Transform | undefined;
+
+  constructor(private readonly options: ZlibOptions) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    if (this.inner === undefined) {
+      if (chunk.length === 0) return done();
+      const zlib = process.getBuiltinModule('node:zlib');
+      const inner = (this.inner =
+        (chunk[0]! & 0x0f) === 0x08
+          ? zlib.createInflate(this.options)
+          : zlib.createInflateRaw(this.options));
+      inner.on('data', (d: Buffer) => {
+        if (!this.push(d)) inner.pause();
+      });
+      inner.on('end', () => this.push(null));
+      inner.on('error', (err) => this.destroy(err));
+    }
+    this.inner.write(chunk, done);
+  }
+
+  override _read(size: number): void {
+    this.inner?.resume();
+    super._read(size);
+  }
+
+  override _final(done: (err?: Error | null) => void): void {
+    const inner = this.inner;
+    if (inner === undefined || inner.readableEnded) return done();
+    // Paused, it may still hold output: the end (`push(null)` once `done` is called) waits for it.
+    inner.once('end', () => done());
+    inner.end();
+  }
+
+  override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    this.inner?.destroy();
+    done(err);
+  }
 }
 
 /** Just what the SDK transport and the OAuth session read of a response's headers. */
@@ -212,6 +346,7 @@ class LeanResponse {
           out = '';
           body.cut(tooLarge);
         },
+        // Whole, as `Response.text()` / `json()` decode it (`leadingBoms`).
         (cut) =>
           settle(() => {
             if (tooLarge) reject(tooLarge);
@@ -219,6 +354,7 @@ class LeanResponse {
             else if (body.requestSignal?.aborted) resolve('');
             else reject(cut as Error);
           }),
+        BODY_BOMS,
       );
     });
     return this.text$;
@@ -350,6 +486,13 @@ function open(
     if (lookup) options.lookup = lookup;
     req = request(options, (res) => {
       if (state !== 0) return;
+      const refused = tooManyCodings(res, 'POST');
+      if (refused) {
+        state = 2;
+        unwire();
+        res.destroy();
+        return failed(refused);
+      }
       state = 1;
       answered(res, unwire);
     });
@@ -475,6 +618,12 @@ function send(
     let answered = false;
     const req: ClientRequest = request(options, (res) => {
       answered = true;
+      const refused = tooManyCodings(res, method);
+      if (refused) {
+        unwire();
+        res.destroy();
+        return reject(refused);
+      }
       const lean = new LeanBody(res, lost, unwire, own);
       resolve(new LeanResponse(url.href, lean) as unknown as Response);
     });

@@ -282,7 +282,48 @@ export function essence(header: string | null): string | undefined {
   return mediaTypeEssence(header);
 }
 
-/** A media type's essence (RFC 9110 §8.3.1): type/subtype, lowercased, parameters dropped. */
+/**
+ * A media type's essence (RFC 9110 §8.3.1: type/subtype, lowercased, parameters dropped) exactly
+ * as the stock SDK client decides which reader an answer gets: SDK 2.4's `mediaTypeEssence`
+ * (core-internal/src/shared/mediaType.ts, bundled in the client's dist), which takes the
+ * `content-type` package's `parse(header).type` and, where that throws, the part before the first
+ * `;` — unless a `,` follows it (two types joined) or it is empty. So `text/event-stream;
+ * charset=utf-8` or `Application/JSON` is read as its type, and `text/event-stream; a=b, c` is
+ * not. `content-type` is not a dependency of the app, so its two checks (`TYPE_REGEXP` and the
+ * parameter loop over `PARAM_REGEXP`, content-type 1.0.5 `parse`) are repeated here; only a header
+ * other than the two plain ones comes here (`essence`). direct-call.property.test.ts and
+ * sdk-reader.property.test.ts hold the choice equal to the SDK's over generated types.
+ */
 export function mediaTypeEssence(header: string | null): string | undefined {
-  return header?.split(';', 1)[0]?.trim().toLowerCase();
+  if (!header) return undefined;
+  const semi = header.indexOf(';');
+  const type = (semi === -1 ? header : header.slice(0, semi)).trim();
+  if (MEDIA_TYPE.test(type) && (semi === -1 || wellFormedParameters(header, semi)))
+    return type.toLowerCase();
+  const essence = type.toLowerCase();
+  if (essence === '' || header.slice(essence.length).includes(',')) return undefined;
+  return essence;
+}
+
+/** content-type 1.0.5: `TYPE_REGEXP` (RFC 7231 §3.1.1.1 media-type). */
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * content-type 1.0.5: `PARAM_REGEXP` (RFC 7231 §3.1.1.1 `*( ";" parameter )`), made sticky. Its
+ * \u000b is the library's own (it stands where RFC 7230's quoted-pair has HTAB), kept as it is.
+ */
+const PARAMETER =
+  // eslint-disable-next-line no-control-regex
+  /; *([!#$%&'*+.^_`|~0-9A-Za-z-]+) *= *("(?:[\u000b\u0020\u0021\u0023-\u005b\u005d-\u007e\u0080-\u00ff]|\\[\u000b\u0020-\u00ff])*"|[!#$%&'*+.^_`|~0-9A-Za-z-]+) */y;
+
+/** Whether content-type's `parse` takes the parameters from `at` (the first `;`) to the end. */
+function wellFormedParameters(header: string, at: number): boolean {
+  // `parse` runs a global regex from `at` and throws unless each match starts where the last
+  // ended and the last ends the header: a sticky regex walks the same matches.
+  while (at < header.length) {
+    PARAMETER.lastIndex = at;
+    const m = PARAMETER.exec(header);
+    if (m === null) return false;
+    at += m[0].length;
+  }
+  return true;
 }

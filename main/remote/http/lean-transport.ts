@@ -37,6 +37,11 @@ import { Unfinished } from './unfinished-event.js';
  * client/streamableHttp.ts). When an SDK update renames it, `leanTransport` returns undefined
  * and upstream.ts falls back to the stock transport over fetch: slower, never broken
  * (lean-transport.test.ts says which happened).
+ *
+ * `readStream`'s rules are repeated step for step by direct-events.ts `readEvents` (a direct
+ * call's event-stream answer, read from the socket): a change to one is made in both.
+ * sdk-reader.property.test.ts holds both, and the JSON readers, to the stock SDK client's
+ * `_handleSseStream` / `response.json()` over generated bodies (BOM, line endings, splits).
  */
 interface StreamOptions {
   resumptionToken?: string | undefined;
