@@ -5,6 +5,7 @@ import type { ActivityLog } from '../store/activity.js';
 import type { GrantRow, GrantStore } from '../store/grant-store.js';
 import type { GrantShape } from '../tools/types.js';
 import { checkConstraint } from './constraint.js';
+import type { FingerprintForm } from './policy.js';
 import { approvedRecipients, describeScope, fitsScope, grantRecord } from './grant-scope.js';
 
 export interface GrantServiceDeps {
@@ -13,8 +14,9 @@ export interface GrantServiceDeps {
   /**
    * The tool's definition and policy for this agent, as a hash; null when the
    * tool is gone. A grant applies only while it is what it was when made.
+   * `form` 'legacy': as hashed before (policy.ts FingerprintForm), for a grant made then.
    */
-  fingerprint: (agent: string, toolKey: string) => string | null;
+  fingerprint: (agent: string, toolKey: string, form?: FingerprintForm) => string | null;
   /** How the tool reads its own arguments (issue 27 item 1); undefined for third-party tools. */
   shape?: (toolKey: string) => GrantShape | undefined;
   /** Told after any change, so views refresh. */
@@ -104,17 +106,33 @@ export class GrantService {
   match(agent: string, toolKey: string, args: Record<string, unknown>): GrantRow | null {
     const live = this.deps.store.live(agent, toolKey);
     if (live.length === 0) return null;
-    const fp = this.deps.fingerprint(agent, toolKey);
+    const holds = this.holds(agent, toolKey);
     const now = this.now();
     const shape = this.deps.shape?.(toolKey);
     return (
       live.find(
         (g) =>
-          g.fingerprint === fp &&
+          holds(g.fingerprint) &&
           (g.expiresAt === null || g.expiresAt > now) &&
           (!g.constraint || fitsScope({ constraint: g.constraint, fixed: g.fixed }, args, shape)),
       ) ?? null
     );
+  }
+
+  /**
+   * Whether a grant's stored fingerprint is the tool's now: in the current form, or in the legacy
+   * one for a grant made before the form changed (policy.ts FingerprintForm) on a tool listed as
+   * it was then — an upgrade keeps existing grants. The legacy hash is taken only when needed.
+   */
+  private holds(agent: string, toolKey: string): (stored: string) => boolean {
+    const current = this.deps.fingerprint(agent, toolKey);
+    let legacy: string | null | undefined;
+    return (stored) => {
+      if (current === null) return false;
+      if (stored === current) return true;
+      if (legacy === undefined) legacy = this.deps.fingerprint(agent, toolKey, 'legacy');
+      return stored === legacy;
+    };
   }
 
   list(filter: { agent?: string; includeInactive?: boolean } = {}): GrantView[] {
@@ -167,7 +185,7 @@ export class GrantService {
     let inactiveReason: string | undefined;
     if (g.revokedAt !== null) inactiveReason = 'revoked';
     else if (g.expiresAt !== null && g.expiresAt <= now) inactiveReason = 'expired';
-    else if (g.fingerprint !== this.deps.fingerprint(g.agent, g.toolKey))
+    else if (!this.holds(g.agent, g.toolKey)(g.fingerprint))
       inactiveReason = 'the tool, its server or its policy changed since it was made';
     else if (g.constraint && g.fixed === null)
       inactiveReason = 'it was made before Airlock checked every argument of a scoped grant';
