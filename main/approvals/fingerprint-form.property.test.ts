@@ -325,7 +325,6 @@ describe('set-like schema arrays and annotations {} fold into one fingerprint (f
     const tally: Record<string, number> = {};
     fc.assert(changeProperty(false, tally), { numRuns: 400, seed: SEED });
     for (const c of Object.keys(CHANGES)) expect(tally[c], c).toBeGreaterThan(0);
-    // eslint-disable-next-line no-console -- the figures the report quotes
     console.log('changes drawn, and runs whose instances told the two apart:', tally);
     expect(tally.witnessed).toBeGreaterThan(10);
   });
