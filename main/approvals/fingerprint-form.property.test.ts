@@ -270,9 +270,10 @@ function fingerprints(inputSchema: unknown, annotations?: unknown): string[] {
 
 /** Airlock's validator's answers (true: valid, or a schema it cannot compile), compiled once. */
 function answers(schema: unknown, values: readonly unknown[]): boolean[] {
-  const v = new SchemaValidator();
-  return values.map((x) => v.validate(schema as Record<string, unknown>, x) === null);
+  return values.map((x) => VALIDATOR.validate(schema as Record<string, unknown>, x) === null);
 }
+/** One, as the product keeps one: it compiles each schema object on its own (cached per object). */
+const VALIDATOR = new SchemaValidator();
 
 const SEED = 20261206;
 const HELD_OUT = [7, 1234567, 987654321];
@@ -334,13 +335,13 @@ describe('held out: other seeds, and draft-07 schemas (not run while tuning)', (
   it.each(HELD_OUT)(
     'seed %i: same tool, same fingerprints and validation (2020-12 and draft-07)',
     (seed) => {
-      fc.assert(sameToolProperty(false), { numRuns: 60, seed });
-      fc.assert(sameToolProperty(true), { numRuns: 60, seed });
+      fc.assert(sameToolProperty(false), { numRuns: 200, seed });
+      fc.assert(sameToolProperty(true), { numRuns: 200, seed });
     },
   );
 
   it.each(HELD_OUT)('seed %i: a change gives other fingerprints (2020-12 and draft-07)', (seed) => {
-    fc.assert(changeProperty(false, {}), { numRuns: 80, seed });
-    fc.assert(changeProperty(true, {}), { numRuns: 80, seed });
+    fc.assert(changeProperty(false, {}), { numRuns: 200, seed });
+    fc.assert(changeProperty(true, {}), { numRuns: 200, seed });
   });
 });
