@@ -56,6 +56,27 @@ describe('fingerprint-form.ts: what is folded, by keyword position', () => {
     expect(valid({ required: ['a'] }, {})).toBe(false);
   });
 
+  it('an enum value beyond a double (1e400, parsed as Infinity) is not a repeat of null', () => {
+    // Review finding: canonical JSON writes Infinity as null, so deduping by it dropped 1e400 from
+    // [null, 1e400] and the listing hashed as [null] while accepting one more value.
+    const a = JSON.parse('{"properties":{"m":{"enum":[null]}}}') as Record<string, unknown>;
+    const b = JSON.parse('{"properties":{"m":{"enum":[null,1e400]}}}') as Record<string, unknown>;
+    const c = JSON.parse('{"properties":{"m":{"enum":[1e400,-1e400]}}}') as Record<string, unknown>;
+    const d = JSON.parse('{"properties":{"m":{"enum":[1e400]}}}') as Record<string, unknown>;
+    const inf = JSON.parse('{"m":1e400}') as unknown;
+    const negInf = JSON.parse('{"m":-1e400}') as unknown;
+    // Witnesses: each pair validates differently on Airlock's validator...
+    expect(valid(a, inf)).not.toBe(valid(b, inf));
+    expect(valid(c, negInf)).not.toBe(valid(d, negInf));
+    // ...so they must not share a fingerprint.
+    expect(form(b)).not.toBe(form(a));
+    expect(form(c)).not.toBe(form(d));
+    // Order still does not matter.
+    expect(form(JSON.parse('{"enum":[1e400,null]}'))).toBe(
+      form(JSON.parse('{"enum":[null,1e400]}')),
+    );
+  });
+
   it('anyOf is kept in order: a $ref may point into it by index', () => {
     const s = (branches: unknown[]) => ({
       $defs: { pick: { anyOf: branches } },

@@ -94,8 +94,27 @@ function sortedSet(items: readonly unknown[], dedupe: boolean): unknown[] {
   keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const out: unknown[] = [];
   for (let i = 0; i < keyed.length; i++)
-    if (!dedupe || i === 0 || keyed[i]![0] !== keyed[i - 1]![0]) out.push(keyed[i]![1]);
+    if (
+      !dedupe ||
+      i === 0 ||
+      keyed[i]![0] !== keyed[i - 1]![0] ||
+      !exactInJson(keyed[i]![1]) ||
+      !exactInJson(keyed[i - 1]![1])
+    )
+      out.push(keyed[i]![1]);
   return out;
+}
+
+/**
+ * Whether canonical JSON tells this value from every other: not so for a number beyond a double
+ * (`1e400` parses as Infinity), which JSON writes as `null`. Such an item is never taken for a
+ * repeat, or `[null, 1e400]` (which admits Infinity) would hash as `[null]` (review finding).
+ */
+function exactInJson(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every(exactInJson);
+  if (isObject(v)) return Object.values(v).every(exactInJson);
+  return true;
 }
 
 function mapValues(
