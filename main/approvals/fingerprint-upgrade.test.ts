@@ -62,6 +62,10 @@ function oldStore() {
   return db;
 }
 
+const storedFingerprint = (db: ReturnType<typeof openDatabase>) =>
+  (db.prepare("SELECT policy_fingerprint AS f FROM grants WHERE id = 'g1'").get() as { f: string })
+    .f;
+
 /** The product's grant wiring (approvals-wiring.ts) over that database and `entry` as listed now. */
 function grantsOver(db: ReturnType<typeof openDatabase>, entry: ToolEntry) {
   return newGrantService({
@@ -99,12 +103,29 @@ describe('grants and cards stored before the fingerprint form changed (upgrade)'
   });
 
   it('an old grant stops applying once the tool changes (an enum value added), as before', () => {
-    const grants = grantsOver(
-      oldStore(),
-      entryWith(schema(['to', 'body'], ['short', 'long', 'x'])),
-    );
+    const db = oldStore();
+    const grants = grantsOver(db, entryWith(schema(['to', 'body'], ['short', 'long', 'x'])));
     expect(grants.match('claude', 'remote:svc/send', ARGS)).toBeNull();
     expect(grants.list({ includeInactive: true })[0]).toMatchObject({ id: 'g1', active: false });
+    // Not rewritten: it still holds the hash of the tool the user granted, and of no other.
+    expect(storedFingerprint(db)).toBe(OLD_POLICY);
+    expect(grantsOver(db, AS_BEFORE).match('claude', 'remote:svc/send', ARGS)?.id).toBe('g1');
+  });
+
+  it('an old grant, once it held on the tool as granted, keeps through a relisting in another order', () => {
+    // Review finding: compared in the legacy form only, an old grant ended at the first relisting
+    // that put `required` or `enum` in another order — the case the new form is for.
+    const db = oldStore();
+    expect(grantsOver(db, AS_BEFORE).match('claude', 'remote:svc/send', ARGS)?.id).toBe('g1');
+    const relisted = entryWith(schema(['body', 'to'], ['long', 'short']));
+    expect(grantsOver(db, relisted).match('claude', 'remote:svc/send', ARGS)?.id).toBe('g1');
+    // And the Grants page, which is also where a user first sees it after the upgrade.
+    const db2 = oldStore();
+    expect(grantsOver(db2, AS_BEFORE).list()[0]).toMatchObject({ id: 'g1', active: true });
+    expect(grantsOver(db2, relisted).list()[0]).toMatchObject({ id: 'g1', active: true });
+    // A real change still ends it.
+    const changed = entryWith(schema(['body', 'to'], ['long', 'short', 'x']));
+    expect(grantsOver(db, changed).match('claude', 'remote:svc/send', ARGS)).toBeNull();
   });
 
   it("an old pending card's allows are not refused while the tool is as it was", () => {

@@ -112,7 +112,7 @@ export class GrantService {
     return (
       live.find(
         (g) =>
-          holds(g.fingerprint) &&
+          holds(g) &&
           (g.expiresAt === null || g.expiresAt > now) &&
           (!g.constraint || fitsScope({ constraint: g.constraint, fixed: g.fixed }, args, shape)),
       ) ?? null
@@ -123,15 +123,21 @@ export class GrantService {
    * Whether a grant's stored fingerprint is the tool's now: in the current form, or in the legacy
    * one for a grant made before the form changed (policy.ts FingerprintForm) on a tool listed as
    * it was then — an upgrade keeps existing grants. The legacy hash is taken only when needed.
+   * A grant found to hold in the legacy form is stored in the current one from then on: the tool
+   * is the very definition the user granted, and its current form is what a grant made on it now
+   * would hold — so the grant, too, keeps through a later relisting with its sets in another
+   * order, which in the legacy form would have ended it (review of the fingerprint form).
    */
-  private holds(agent: string, toolKey: string): (stored: string) => boolean {
+  private holds(agent: string, toolKey: string): (g: GrantRow) => boolean {
     const current = this.deps.fingerprint(agent, toolKey);
     let legacy: string | null | undefined;
-    return (stored) => {
+    return (g) => {
       if (current === null) return false;
-      if (stored === current) return true;
+      if (g.fingerprint === current) return true;
       if (legacy === undefined) legacy = this.deps.fingerprint(agent, toolKey, 'legacy');
-      return stored === legacy;
+      if (g.fingerprint !== legacy) return false;
+      this.deps.store.refingerprint(g.id, g.fingerprint, current);
+      return true;
     };
   }
 
@@ -185,7 +191,7 @@ export class GrantService {
     let inactiveReason: string | undefined;
     if (g.revokedAt !== null) inactiveReason = 'revoked';
     else if (g.expiresAt !== null && g.expiresAt <= now) inactiveReason = 'expired';
-    else if (!this.holds(g.agent, g.toolKey)(g.fingerprint))
+    else if (!this.holds(g.agent, g.toolKey)(g))
       inactiveReason = 'the tool, its server or its policy changed since it was made';
     else if (g.constraint && g.fixed === null)
       inactiveReason = 'it was made before Airlock checked every argument of a scoped grant';
