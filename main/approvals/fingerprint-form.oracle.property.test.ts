@@ -226,11 +226,11 @@ function property(tally: Record<string, number>) {
 describe('fingerprint form against an oracle that does not share its keyword list', () => {
   it('two schemas that hash alike are read alike by the validator and the taint check', () => {
     const tally: Record<string, number> = {};
-    fc.assert(property(tally), { numRuns: 1500, seed: 424242 });
+    fc.assert(property(tally), { numRuns: 1000, seed: 424242 });
     console.log('relistings folded to one form, and of those with a $ref:', tally);
     expect(tally.withRef).toBeGreaterThan(100);
   });
   it.each([11, 2027])('held out: seed %i', (seed) => {
-    fc.assert(property({}), { numRuns: 1000, seed });
+    fc.assert(property({}), { numRuns: 600, seed });
   });
 });
