@@ -77,6 +77,17 @@ describe('fingerprint-form.ts: what is folded, by keyword position', () => {
     );
   });
 
+  // Open, and older than the fingerprint form (legacy form alike): canonical JSON writes a number
+  // beyond a double as null, so `const: 1e400` and `const: null` share every fingerprint while
+  // the validator tells them apart. Low: such a value reaches a remote server as null anyway
+  // (JSON.stringify), but the hash should not rest on that. Fix belongs in canonical.ts.
+  it.fails('OPEN (pre-existing): const 1e400 and const null hash apart', () => {
+    const a = JSON.parse('{"properties":{"m":{"const":null}}}') as Record<string, unknown>;
+    const b = JSON.parse('{"properties":{"m":{"const":1e400}}}') as Record<string, unknown>;
+    expect(valid(a, { m: null })).not.toBe(valid(b, { m: null }));
+    expect(form(b)).not.toBe(form(a));
+  });
+
   it('anyOf is kept in order: a $ref may point into it by index', () => {
     const s = (branches: unknown[]) => ({
       $defs: { pick: { anyOf: branches } },
