@@ -30,9 +30,9 @@ export function newGrantService(o: {
   return new GrantService({
     store: new GrantStore(o.db),
     activity: o.activity,
-    fingerprint: (agent, key) => {
+    fingerprint: (agent, key, form) => {
       const e = registry.getByKey(key);
-      return e ? policyFingerprint(settings.get(), e, agents.get(agent)) : null;
+      return e ? policyFingerprint(settings.get(), e, agents.get(agent), form) : null;
     },
     shape: (key) => {
       const e = registry.getByKey(key);
@@ -101,17 +101,17 @@ export function newApprovalEngine(o: {
         null
       );
     },
-    toolFingerprint: (key) => {
+    toolFingerprint: (key, form) => {
       const e = registry.getByKey(key);
-      return e ? toolFingerprint(e) : null;
+      return e ? toolFingerprint(e, form) : null;
     },
     bound: (key) => {
       const e = registry.getByKey(key);
       return e && e.source.kind !== 'remote' ? e.source.boundArgs?.(e.def.name) : undefined;
     },
-    runFingerprint: (key, args) => {
+    runFingerprint: (key, args, form) => {
       const e = registry.getByKey(key);
-      return e ? runFingerprint(e, args) : null;
+      return e ? runFingerprint(e, args, form) : null;
     },
     isPaused: () => settings.get().paused,
   });

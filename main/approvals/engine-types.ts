@@ -5,6 +5,7 @@ import type { ApprovalRow, ApprovalStore } from '../store/approval-store.js';
 import type { BoundArgs, CallToolResult, ToolCallContext } from '../tools/types.js';
 import type { ToolInfo } from './approval-view.js';
 import type { GrantService } from './grants.js';
+import type { FingerprintForm } from './policy.js';
 
 export interface ApprovalTimings {
   waitMs: number;
@@ -42,15 +43,20 @@ export interface ApprovalEngineDeps {
    * The tool's whole definition and whom it reaches, as a hash (policy.ts toolFingerprint); null
    * when it is gone. "Always allow" is accepted only while it is what it was when the card was
    * made (the grant is bound to the definition at the decision); so is every allow when
-   * runFingerprint is not given.
+   * runFingerprint is not given. `form` 'legacy': as hashed before (policy.ts FingerprintForm),
+   * for a request stored then.
    */
-  toolFingerprint?: (toolKey: string) => string | null;
+  toolFingerprint?: (toolKey: string, form?: FingerprintForm) => string | null;
   /**
    * What an allow once or an edited allow of this call runs, as a hash (policy.ts runFingerprint:
    * name, input schema, server, or the accounts this call reaches); null when the tool is gone.
    * Such an allow is accepted only while it is what it was when the card was made.
    */
-  runFingerprint?: (toolKey: string, args: Record<string, unknown>) => string | null;
+  runFingerprint?: (
+    toolKey: string,
+    args: Record<string, unknown>,
+    form?: FingerprintForm,
+  ) => string | null;
   /** Per-agent budgets (issue 17.4): null admits a new request, else the refusal to return. */
   admit?: (agent: string, args: Record<string, unknown>) => string | null;
   now?: () => number;

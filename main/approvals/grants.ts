@@ -5,6 +5,7 @@ import type { ActivityLog } from '../store/activity.js';
 import type { GrantRow, GrantStore } from '../store/grant-store.js';
 import type { GrantShape } from '../tools/types.js';
 import { checkConstraint } from './constraint.js';
+import type { FingerprintForm } from './policy.js';
 import { approvedRecipients, describeScope, fitsScope, grantRecord } from './grant-scope.js';
 
 export interface GrantServiceDeps {
@@ -13,8 +14,9 @@ export interface GrantServiceDeps {
   /**
    * The tool's definition and policy for this agent, as a hash; null when the
    * tool is gone. A grant applies only while it is what it was when made.
+   * `form` 'legacy': as hashed before (policy.ts FingerprintForm), for a grant made then.
    */
-  fingerprint: (agent: string, toolKey: string) => string | null;
+  fingerprint: (agent: string, toolKey: string, form?: FingerprintForm) => string | null;
   /** How the tool reads its own arguments (issue 27 item 1); undefined for third-party tools. */
   shape?: (toolKey: string) => GrantShape | undefined;
   /** Told after any change, so views refresh. */
@@ -104,17 +106,39 @@ export class GrantService {
   match(agent: string, toolKey: string, args: Record<string, unknown>): GrantRow | null {
     const live = this.deps.store.live(agent, toolKey);
     if (live.length === 0) return null;
-    const fp = this.deps.fingerprint(agent, toolKey);
+    const holds = this.holds(agent, toolKey);
     const now = this.now();
     const shape = this.deps.shape?.(toolKey);
     return (
       live.find(
         (g) =>
-          g.fingerprint === fp &&
+          holds(g) &&
           (g.expiresAt === null || g.expiresAt > now) &&
           (!g.constraint || fitsScope({ constraint: g.constraint, fixed: g.fixed }, args, shape)),
       ) ?? null
     );
+  }
+
+  /**
+   * Whether a grant's stored fingerprint is the tool's now: in the current form, or in the legacy
+   * one for a grant made before the form changed (policy.ts FingerprintForm) on a tool listed as
+   * it was then — an upgrade keeps existing grants. The legacy hash is taken only when needed.
+   * A grant found to hold in the legacy form is stored in the current one from then on: the tool
+   * is the very definition the user granted, and its current form is what a grant made on it now
+   * would hold — so the grant, too, keeps through a later relisting with its sets in another
+   * order, which in the legacy form would have ended it (review of the fingerprint form).
+   */
+  private holds(agent: string, toolKey: string): (g: GrantRow) => boolean {
+    const current = this.deps.fingerprint(agent, toolKey);
+    let legacy: string | null | undefined;
+    return (g) => {
+      if (current === null) return false;
+      if (g.fingerprint === current) return true;
+      if (legacy === undefined) legacy = this.deps.fingerprint(agent, toolKey, 'legacy');
+      if (g.fingerprint !== legacy) return false;
+      this.deps.store.refingerprint(g.id, g.fingerprint, current);
+      return true;
+    };
   }
 
   list(filter: { agent?: string; includeInactive?: boolean } = {}): GrantView[] {
@@ -167,7 +191,7 @@ export class GrantService {
     let inactiveReason: string | undefined;
     if (g.revokedAt !== null) inactiveReason = 'revoked';
     else if (g.expiresAt !== null && g.expiresAt <= now) inactiveReason = 'expired';
-    else if (g.fingerprint !== this.deps.fingerprint(g.agent, g.toolKey))
+    else if (!this.holds(g.agent, g.toolKey)(g))
       inactiveReason = 'the tool, its server or its policy changed since it was made';
     else if (g.constraint && g.fixed === null)
       inactiveReason = 'it was made before Airlock checked every argument of a scoped grant';

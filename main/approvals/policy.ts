@@ -4,6 +4,16 @@ import type { AgentSettings, Settings } from '../platform/settings.js';
 import type { ToolEntry } from '../tools/registry.js';
 import { isDestructive, isReadOnly } from '../tools/types.js';
 import { canonicalJson } from './canonical.js';
+import { annotationsFingerprintForm, schemaFingerprintForm } from './fingerprint-form.js';
+
+/**
+ * Which form of the definition a fingerprint hashes. 'current': set-like schema arrays in one
+ * order and `annotations: {}` as none (fingerprint-form.ts), so a relisting that differs only
+ * there keeps its grants. 'legacy': the definition as listed, as Airlock hashed it before; grants
+ * and pending cards stored then hold that hash, and are compared against both (grants.ts,
+ * shown-binding.ts) so an upgrade does not revoke them.
+ */
+export type FingerprintForm = 'current' | 'legacy';
 
 export interface Policy {
   enabled: boolean;
@@ -62,11 +72,12 @@ export function policyFingerprint(
   settings: Settings,
   entry: ToolEntry,
   agent: AgentSettings | undefined,
+  form: FingerprintForm = 'current',
 ): string {
   return createHash('sha256')
     .update(
       canonicalJson({
-        ...toolParts(entry),
+        ...toolParts(entry, form),
         tool: settings.tools[entry.key] ?? null,
         override: agent?.overrides[entry.key] ?? null,
       }),
@@ -81,9 +92,9 @@ export function policyFingerprint(
  * unless this is as it was when the card was made (engine.ts): a server cannot have a grant made
  * on a description, hint or account list the user was not shown.
  */
-export function toolFingerprint(entry: ToolEntry): string {
+export function toolFingerprint(entry: ToolEntry, form: FingerprintForm = 'current'): string {
   return createHash('sha256')
-    .update(canonicalJson(toolParts(entry)))
+    .update(canonicalJson(toolParts(entry, form)))
     .digest('hex');
 }
 
@@ -100,27 +111,32 @@ export function toolFingerprint(entry: ToolEntry): string {
  * enum, not what this call does; the default account changed, or the named one removed or made
  * read-only, does.
  */
-export function runFingerprint(entry: ToolEntry, args: Record<string, unknown>): string {
+export function runFingerprint(
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  form: FingerprintForm = 'current',
+): string {
   const s = entry.source;
   const server = { kind: s.kind, id: s.id };
   const parts = s.identityFor
     ? { name: entry.name, server, reaches: s.identityFor(entry.def.name, args) }
     : {
         name: entry.name,
-        inputSchema: entry.def.inputSchema,
+        inputSchema: schemaForm(entry.def.inputSchema, form),
         server: { ...server, identity: s.identity?.() ?? null },
       };
   return createHash('sha256').update(canonicalJson(parts)).digest('hex');
 }
 
-function toolParts(entry: ToolEntry): Record<string, unknown> {
+function toolParts(entry: ToolEntry, form: FingerprintForm): Record<string, unknown> {
   const d = entry.def;
   return {
     name: entry.name,
     title: d.title ?? null,
     description: d.description,
-    inputSchema: d.inputSchema,
-    annotations: d.annotations ?? null,
+    inputSchema: schemaForm(d.inputSchema, form),
+    annotations:
+      form === 'legacy' ? (d.annotations ?? null) : annotationsFingerprintForm(d.annotations),
     trustedReadOnly: d.trustedReadOnly ?? false,
     server: {
       kind: entry.source.kind,
@@ -129,3 +145,6 @@ function toolParts(entry: ToolEntry): Record<string, unknown> {
     },
   };
 }
+
+const schemaForm = (schema: unknown, form: FingerprintForm) =>
+  form === 'legacy' ? schema : schemaFingerprintForm(schema);

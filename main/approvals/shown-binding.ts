@@ -7,6 +7,7 @@ import type {
 import { ALLOW_KINDS } from '../../common/contract/index.js';
 import type { ApprovalRow, ShownBinding } from '../store/approval-store.js';
 import type { ApprovalEngineDeps } from './engine-types.js';
+import type { FingerprintForm } from './policy.js';
 
 /** What an allow is held to now: the fingerprints of the tool registered under the request's key. */
 export interface BindingNow {
@@ -104,9 +105,36 @@ export function bindingNow(
   edited?: Record<string, unknown> | null,
 ): BindingNow {
   const shown = row.shown;
+  const { toolFingerprint: tool, runFingerprint: runs } = deps;
   return {
-    tool: shown?.tool === undefined ? undefined : deps.toolFingerprint?.(row.toolKey),
-    runs: shown?.runs === undefined ? undefined : deps.runFingerprint?.(row.toolKey, row.args),
-    ...(edited ? { edited: { runs: deps.runFingerprint?.(row.toolKey, edited) } } : {}),
+    tool:
+      shown?.tool === undefined || !tool
+        ? undefined
+        : asStored(shown.tool, (form) => tool(row.toolKey, form)),
+    runs:
+      shown?.runs === undefined || !runs
+        ? undefined
+        : asStored(shown.runs, (form) => runs(row.toolKey, row.args, form)),
+    ...(edited
+      ? {
+          edited: {
+            runs: runs && asStored(shown?.runs, (form) => runs(row.toolKey, edited, form)),
+          },
+        }
+      : {}),
   };
+}
+
+/**
+ * The fingerprint now, in the form the card's was stored in: a request kept from before the
+ * fingerprints' form changed (policy.ts FingerprintForm) holds the legacy hash, and the tool as
+ * it was then still matches it, so an upgrade does not refuse its allows.
+ */
+function asStored(
+  stored: string | null | undefined,
+  now: (form: FingerprintForm) => string | null,
+): string | null {
+  const current = now('current');
+  if (current === null || current === stored || stored === undefined) return current;
+  return now('legacy') === stored ? stored : current;
 }

@@ -12,8 +12,9 @@ import { agentClient, FAST_REMOTE } from '../../test-support/remote-app.js';
  * refused at confirmation when the tool differs from its card. Here the tool is a real remote
  * server's, relisted over the wire (tools/list_changed, the SDK's parsing, toDefinition, the
  * registry), while the grant waits. A relisting of the same tool with its JSON keys in another
- * order at every depth — or the same list again — must still be granted; one whose words, hints
- * or input schema differ must not. (relist-fingerprint.property.test.ts holds the same over the
+ * order at every depth, its `required` names and enum values in another order (a value repeated) —
+ * or the same list again — must still be granted; one whose words, hints or input schema differ
+ * (an enum value added) must not. (relist-fingerprint.property.test.ts holds the same over the
  * text itself, whitespace and escapes included.)
  */
 const SEND: FakeTool = {
@@ -25,8 +26,9 @@ const SEND: FakeTool = {
       to: { type: 'string', minLength: 3, description: 'Whom to.' },
       body: { type: 'string', maxLength: 100 },
       cc: { type: 'array', items: { type: 'string', format: 'email' } },
+      kind: { type: 'string', enum: ['plain', 'html', 'markdown'] },
     },
-    required: ['to'],
+    required: ['to', 'kind'],
     additionalProperties: false,
   },
   annotations: { title: 'Send', readOnlyHint: false, destructiveHint: false, openWorldHint: true },
@@ -65,6 +67,36 @@ function prng(seed: number): () => number {
   };
 }
 
+/**
+ * `tool` with its set-like schema arrays (`required`, the enum) in a drawn order and the enum's
+ * first value repeated now and then: the same tool (approvals/fingerprint-form.ts), as a server
+ * that builds these from a set or a map lists it after a restart.
+ */
+function setsReordered(tool: FakeTool, rnd: () => number): FakeTool {
+  const draw = <T>(xs: readonly T[]): T[] => {
+    const out = [...xs];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  };
+  const schema = tool.inputSchema as { properties: Record<string, { enum?: string[] }> };
+  const kind = schema.properties.kind!;
+  const values = kind.enum!;
+  return {
+    ...tool,
+    inputSchema: {
+      ...schema,
+      properties: {
+        ...schema.properties,
+        kind: { ...kind, enum: draw(rnd() < 0.5 ? values : [...values, values[0]!]) },
+      },
+      required: draw((tool.inputSchema as { required: string[] }).required),
+    },
+  };
+}
+
 const CHANGES: Record<string, (t: FakeTool) => FakeTool> = {
   description: (t) => ({ ...t, description: 'Sends to everyone in your address book.' }),
   destructive: (t) => ({ ...t, annotations: { ...t.annotations, destructiveHint: true } }),
@@ -72,6 +104,17 @@ const CHANGES: Record<string, (t: FakeTool) => FakeTool> = {
     ...t,
     inputSchema: { ...t.inputSchema, additionalProperties: true },
   }),
+  'an enum value added': (t) => {
+    const schema = t.inputSchema as { properties: Record<string, { enum?: string[] }> };
+    const kind = schema.properties.kind!;
+    return {
+      ...t,
+      inputSchema: {
+        ...schema,
+        properties: { ...schema.properties, kind: { ...kind, enum: [...kind.enum!, 'rich'] } },
+      },
+    };
+  },
 };
 
 let up: FakeUpstream;
@@ -110,7 +153,7 @@ async function relist(send: FakeTool, round: string): Promise<void> {
 }
 
 describe('a real server relists the tool while the "always allow" waits (fast-check)', () => {
-  it('granted exactly when the relisting is the same tool, whatever the order of its JSON keys', async () => {
+  it('granted exactly when the relisting is the same tool, whatever the order of its JSON keys and of its required names and enum values', async () => {
     let round = 0;
     let same = 0;
     await fc.assert(
@@ -122,12 +165,16 @@ describe('a real server relists the tool while the "always allow" waits (fast-ch
           round += 1;
           for (const g of await t.app.control.listGrants()) await t.app.control.revokeGrant(g.id);
           await relist(SEND, `${round}a`);
-          const call = agent.callTool({ name: 'svc__send', arguments: { to: `r${round}@x` } });
+          const call = agent.callTool({
+            name: 'svc__send',
+            arguments: { to: `r${round}@x`, kind: 'plain' },
+          });
           const { id } = await nextRequest(t.app);
           await cli.decide(id, { kind: 'always_allow' });
           await call;
           const next = change ? CHANGES[change]!(SEND) : SEND;
-          await relist({ ...shuffled(next, prng(seed)), run: SEND.run! }, `${round}b`);
+          const rnd = prng(seed);
+          await relist({ ...shuffled(setsReordered(next, rnd), rnd), run: SEND.run! }, `${round}b`);
           const [held] = await t.app.control.listPolicyChanges();
           const decided = await t.app.control.decidePolicyChange(held!.id, true);
           expect(decided.state, decided.error).toBe(change ? 'failed' : 'confirmed');
@@ -137,7 +184,11 @@ describe('a real server relists the tool while the "always allow" waits (fast-ch
           if (change) return;
           same += 1;
           // The grant made stays in force through a further relisting in another key order.
-          await relist({ ...shuffled(SEND, prng(seed + 1)), run: SEND.run! }, `${round}c`);
+          const rnd2 = prng(seed + 1);
+          await relist(
+            { ...shuffled(setsReordered(SEND, rnd2), rnd2), run: SEND.run! },
+            `${round}c`,
+          );
           expect((await t.app.control.listGrants()).filter((g) => g.active)).toHaveLength(1);
         },
       ),

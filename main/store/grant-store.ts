@@ -98,6 +98,16 @@ export class GrantStore {
     return (rows as Raw[]).map(fromRaw);
   }
 
+  /**
+   * Writes a grant's fingerprint in another form, only while it still holds `from` (grants.ts:
+   * a grant stored before the fingerprint form changed, found to hold on the tool as granted).
+   */
+  refingerprint(id: string, from: string, to: string): void {
+    this.db
+      .prepare('UPDATE grants SET policy_fingerprint = ? WHERE id = ? AND policy_fingerprint = ?')
+      .run(to, id, from);
+  }
+
   /** False when it was already revoked. */
   revoke(id: string, at: number): boolean {
     return (

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../approvals/canonical.js';
 import { toolFingerprint } from '../../approvals/policy.js';
 import type { ToolEntry } from '../../tools/registry.js';
 import type { ToolSource } from '../../tools/types.js';
@@ -138,7 +139,58 @@ const CHANGES: Record<string, (t: Raw) => Raw> = {
     },
   }),
   name: (t) => ({ ...t, name: `${String(t.name)}2` }),
+  // Changes of a set-like array's members (not its order) are changes of the tool.
+  'an enum value added': (t) => ({
+    ...t,
+    inputSchema: {
+      ...t.inputSchema,
+      properties: {
+        ...(t.inputSchema.properties as object),
+        __enum: { type: 'string', enum: ['a', 'b'] },
+      },
+    },
+  }),
+  'a required name added': (t) => ({
+    ...t,
+    inputSchema: {
+      ...t.inputSchema,
+      required: [...((t.inputSchema.required as string[] | undefined) ?? []), '__not_listed'],
+    },
+  }),
 };
+
+/**
+ * `tool` as a server may relist it without any change of what it does (fingerprint-form.ts): its
+ * `required` and each property's `enum` in another order, an enum value repeated, and
+ * `annotations: {}` where it had none.
+ */
+function permuteSets(tool: Record<string, unknown>, rnd: () => number): Record<string, unknown> {
+  const shuffle = <T>(xs: readonly T[]): T[] => {
+    const out = [...xs];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  };
+  const schema = tool.inputSchema as Record<string, unknown>;
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties as Record<string, Record<string, unknown>>).map(([k, p]) => {
+      const e = p.enum as string[] | undefined;
+      if (!e?.length) return [k, p];
+      return [k, { ...p, enum: shuffle(rnd() < 0.5 ? e : [...e, e[0]!]) }];
+    }),
+  );
+  return {
+    ...tool,
+    ...(tool.annotations === undefined && rnd() < 0.5 ? { annotations: {} } : {}),
+    inputSchema: {
+      ...schema,
+      properties,
+      ...(Array.isArray(schema.required) ? { required: shuffle(schema.required) } : {}),
+    },
+  };
+}
 
 describe('relisting the same tool as other JSON text keeps it grantable (fast-check)', () => {
   it('keys shuffled at every depth, other whitespace, or the same text again: the same fingerprint', () => {
@@ -150,6 +202,20 @@ describe('relisting the same tool as other JSON text keeps it grantable (fast-ch
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('required and enum in another order, an enum value repeated, annotations {} for none: the same fingerprint', () => {
+    let reordered = 0;
+    fc.assert(
+      fc.property(upstreamTool, fc.integer(), (tool, seed) => {
+        const rnd = prng(seed);
+        const again = permuteSets(tool, rnd);
+        if (canonicalJson(again) !== canonicalJson(tool)) reordered += 1;
+        expect(fingerprintOf(rewrite(again, rnd))).toBe(fingerprintOf(JSON.stringify(tool)));
+      }),
+      { numRuns: 300 },
+    );
+    expect(reordered).toBeGreaterThan(100);
   });
 
   it('any change of the words, a hint, the input schema or the name: another fingerprint', () => {
