@@ -17,7 +17,7 @@ import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { requestRelay, roundRelay, taskRelay } from './mcp-handlers/relay.js';
 import { onLine, requestLog, RoundLine } from './mcp-handlers/round-line.js';
-import type { ProgressSink } from '../tools/types.js';
+import type { CallOptions, CallToolResult, ProgressSink } from '../tools/types.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
 import { registerTaskHandlers, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
 import { LoneCallServer } from './mcp-handlers/lone-call.js';
@@ -28,6 +28,7 @@ import type { McpExchange } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
 import { classify } from './inbound-route.js';
 import { throwIfUrlRequired } from './mcp-handlers/url-required-error.js';
+import { offeringApprovalUrl } from './mcp-handlers/approval-url.js';
 import type { LoneSteps } from './mcp-handlers/modern-lone-call.js';
 import {
   clientView,
@@ -333,24 +334,66 @@ export class McpEndpoint {
   /**
    * The steps an everyday 2026-07-28 tools/call runs on the hot path's lone path
    * (modern-lone-call.ts): what tools.ts's `call` and withRelay above run for a call without a
-   * progress token, task, log level or URL elicitation — modernRound's fresh input round on the
-   * request's own controller, the relay tracked, `pipeline.call`, `throwIfUrlRequired`.
+   * progress token, task or log level — modernRound's fresh input round on the request's own
+   * controller, the relay tracked, `pipeline.call`, `throwIfUrlRequired`; for a client that
+   * declared URL elicitation, inside approval-url.ts's choice (loneUrlSteps).
    */
   private loneSteps(agent: string, server: Server): LoneSteps {
     const { pipeline, features, self } = this.o;
+    const url = this.loneUrlSteps(agent, server);
     return (call, own) =>
-      this.rounds.start(
-        agent,
-        own.signal,
-        (ask) => roundRelay(agent, clientViewOf(server, call.caps), features, ask, self),
-        (relay, signal) =>
-          this.tracked(agent, relay, async (r) =>
-            throwIfUrlRequired(
-              await pipeline.call(agent, call.name, call.args, { signal, relay: r }),
-              r,
-            ),
-          ),
-        own,
+      call.url
+        ? url(call, own)
+        : this.rounds.start(
+            agent,
+            own.signal,
+            (ask) => roundRelay(agent, clientViewOf(server, call.caps), features, ask, self),
+            (relay, signal) =>
+              this.tracked(agent, relay, async (r) =>
+                throwIfUrlRequired(
+                  await pipeline.call(agent, call.name, call.args, { signal, relay: r }),
+                  r,
+                ),
+              ),
+            own,
+          );
+  }
+
+  /**
+   * loneSteps for a client that declared URL elicitation: approval-url.ts's choice as tools.ts's
+   * `call` makes it for a request without inputResponses (hotModernRequest leaves a retry to the
+   * SDK) — noWait, and a "waiting for approval" answer turned into an input_required one, which
+   * the hot transport escalates with the outcome preset (modern-hot.ts): the SDK's handler then
+   * meets the preset inside the same choice (withRelay above), which gives it back as it is.
+   */
+  private loneUrlSteps(agent: string, server: Server): LoneSteps {
+    const { pipeline, features, self } = this.o;
+    const waiting = {
+      waitingApproval: (result: CallToolResult) => pipeline.waitingApproval?.(result) ?? null,
+    };
+    return (call, own) =>
+      offeringApprovalUrl(
+        waiting,
+        false,
+        // An input round's own input_required answer passes the choice as it is (tools.ts's
+        // withRelay gives it the same way, typed as the call's result).
+        (noWait) =>
+          this.rounds.start(
+            agent,
+            own.signal,
+            (ask) => roundRelay(agent, clientViewOf(server, call.caps), features, ask, self),
+            (relay, signal) =>
+              this.tracked(agent, relay, async (r) => {
+                // tools.ts's options, in its order.
+                const opts: CallOptions = { signal, relay: r };
+                if (noWait) opts.noWait = noWait;
+                return throwIfUrlRequired(
+                  await pipeline.call(agent, call.name, call.args, opts),
+                  r,
+                );
+              }),
+            own,
+          ) as Promise<CallToolResult>,
       );
   }
 

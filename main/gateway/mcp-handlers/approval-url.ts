@@ -42,9 +42,19 @@ export interface UrlElicitationDeps {
 /** True when the client that sent this request declared URL-mode elicitation. */
 export function supportsUrlElicitation(server: Server, ctx: ServerContext): boolean {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities()) as
-    ClientCapabilities | undefined;
-  const elicitation = caps?.elicitation as Record<string, unknown> | undefined;
+  return declaresUrlElicitation(
+    envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities(),
+  );
+}
+
+/**
+ * True when these client capabilities declare URL-mode elicitation: supportsUrlElicitation's
+ * reading, shared with the 2026-07-28 lone path, which has the envelope's capabilities but no
+ * context (modern-lone-call.ts).
+ */
+export function declaresUrlElicitation(capabilities: unknown): boolean {
+  const elicitation = (capabilities as ClientCapabilities | undefined)?.elicitation as
+    Record<string, unknown> | undefined;
   return Boolean(elicitation && typeof elicitation === 'object' && elicitation['url']);
 }
 
@@ -62,18 +72,23 @@ export function callWithApprovalUrl(
   // The call's own promise, not one an async function wraps it in: that wrapping cost the answer
   // three microtask turns on every call of a client without URL elicitation (issue 34).
   if (!supportsUrlElicitation(server, ctx)) return call(false);
-  return offeringApprovalUrl(deps, ctx, call);
+  // A retry that answers our elicitation carries inputResponses (on 2025 the SDK's legacy shim
+  // puts the client's answer there when it re-enters the handler).
+  return offeringApprovalUrl(deps, ctx.mcpReq.inputResponses !== undefined, call);
 }
 
-/** callWithApprovalUrl for a client that declared URL elicitation. */
-async function offeringApprovalUrl(
+/**
+ * callWithApprovalUrl for a client that declared URL elicitation; `answered` when the request
+ * answers our elicitation. Also the 2026-07-28 lone path's (mcp-endpoint.ts loneSteps), whose
+ * requests never carry inputResponses (hotModernRequest leaves those to the SDK).
+ */
+export async function offeringApprovalUrl(
   deps: UrlElicitationDeps,
-  ctx: ServerContext,
+  answered: boolean,
   call: (noWait: boolean) => Promise<CallToolResult>,
 ): Promise<CallToolResult | InputRequiredResult> {
   // A retry that answers our elicitation waits the bounded time as usual (the user is deciding
   // now); if still undecided it gets the plain "call again" answer, so it is asked at most once.
-  const answered = ctx.mcpReq.inputResponses !== undefined;
   const result = await call(!answered);
   const waiting = answered ? null : deps.waitingApproval(result);
   if (!waiting) return result;
