@@ -571,6 +571,31 @@ const scenario = fc
     })),
   );
 
+/**
+ * A client that declared URL elicitation calling tools that need approval (approval-url.ts): most
+ * calls plain and 'approval', most answers retried — the user allowed, denied or left it, the
+ * agent's answer to the URL elicitation, hang-ups and revocation mid-call, the bounded wait's end.
+ */
+const urlScenario = scenario.chain((reqs) =>
+  fc.tuple(
+    ...reqs.map((r) =>
+      fc
+        .record({
+          caps: fc.constantFrom<Record<string, unknown>>(
+            { elicitation: { url: {} } },
+            { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } },
+          ),
+          end: fc.oneof({ weight: 3, arbitrary: fc.constant<End>('approval') }, fc.constant(r.end)),
+          level: fc.constantFrom(undefined, undefined, r.level),
+          extraMeta: fc.constantFrom({}, {}, r.extraMeta),
+          retry: fc.constantFrom(true, true, r.retry),
+          steps: fc.constantFrom([], r.steps),
+        })
+        .map((o): Req => ({ ...r, ...o, extraParam: false, goneFirst: false })),
+    ),
+  ),
+);
+
 beforeEach(() => {
   vi.useFakeTimers({
     toFake: [
@@ -645,11 +670,30 @@ describe('2026-07-28 lone call: the same as the hot path without it', () => {
     expect(tally.loneInput).toBeGreaterThan(20);
     // The agent's retries after a lone call's input_required answer, resumed by the SDK's handler.
     expect(tally.retryResult).toBeGreaterThan(5);
-    // A URL elicitation client's call that needs approval: asked on the lone path, and its retry
-    // (the SDK's) answered with the user's decision.
-    expect(tally.urlAsked).toBeGreaterThan(15);
-    expect(tally.urlDecided).toBeGreaterThan(5);
     console.info('lone-call tally (tuned seed)', tally);
+  }, 600_000);
+
+  it('a URL elicitation client whose calls need approval (300 runs)', async () => {
+    const tally = tallyOf();
+    await fc.assert(
+      fc.asyncProperty(urlScenario, (reqs) => same(reqs, tally)),
+      { numRuns: 300, seed: 20261207 },
+    );
+    // Asked on the lone path, and the agent's retry (the SDK's) answered with the decision.
+    expect(tally.urlAsked).toBeGreaterThan(60);
+    expect(tally.urlDecided).toBeGreaterThan(20);
+    console.info('lone-call tally (URL elicitation, tuned seed)', tally);
+  }, 600_000);
+
+  it('a URL elicitation client: held-out seeds, never tuned on (3 × 60 runs)', async () => {
+    const tally = tallyOf();
+    for (const seed of [5150, 86753, 271828])
+      await fc.assert(
+        fc.asyncProperty(urlScenario, (reqs) => same(reqs, tally)),
+        { numRuns: 60, seed },
+      );
+    expect(tally.urlAsked).toBeGreaterThan(10);
+    console.info('lone-call tally (URL elicitation, held-out seeds)', tally);
   }, 600_000);
 
   it('held-out seeds, never tuned on (5 × 60 runs)', async () => {
