@@ -55,8 +55,9 @@ async function connect(s: Side, kind: Kind, decide: () => Decision) {
   // The user opens the link and decides there; the client then answers and retries on its own.
   const onElicit = async (params: { mode?: string; url?: string }) => {
     asked.push(`${params.mode}:${params.url}`);
-    const pending = await s.t.app.control.listPending();
-    await s.t.app.control.decide(pending[0]!.id, { kind: decide() });
+    // The request the link names (`#/approve/<id>`), not whichever is pending.
+    const id = decodeURIComponent(String(params.url).split('#/approve/')[1] ?? '');
+    await s.t.app.control.decide(id, { kind: decide() });
     return { action: 'accept' as const };
   };
   const url = new URL(s.t.started.mcpUrl);
