@@ -46,18 +46,27 @@ const loneRuns = {
 };
 const runs = () => loneRuns[2025].mock.calls.length + loneRuns[2026].mock.calls.length;
 
-/** What the user decides in Airlock when the client is shown the approval view. */
-type Decision = 'allow_once' | 'deny';
+/**
+ * What the user decides in Airlock when the client is shown the approval view; 'abandon': the
+ * agent gives up on the call while it is asked (its AbortController), nothing decided.
+ */
+type Decision = 'allow_once' | 'deny' | 'abandon';
 
 /** A client of `kind` declaring URL elicitation; `asked` records each elicitation it gets. */
 async function connect(s: Side, kind: Kind, decide: () => Decision) {
   const asked: string[] = [];
+  const abort = new AbortController();
   // The user opens the link and decides there; the client then answers and retries on its own.
   const onElicit = async (params: { mode?: string; url?: string }) => {
     asked.push(`${params.mode}:${params.url}`);
+    const decision = decide();
+    if (decision === 'abandon') {
+      abort.abort('the agent gave up');
+      return { action: 'cancel' as const };
+    }
     // The request the link names (`#/approve/<id>`), not whichever is pending.
     const id = decodeURIComponent(String(params.url).split('#/approve/')[1] ?? '');
-    await s.t.app.control.decide(id, { kind: decide() });
+    await s.t.app.control.decide(id, { kind: decision });
     return { action: 'accept' as const };
   };
   const url = new URL(s.t.started.mcpUrl);
@@ -71,7 +80,8 @@ async function connect(s: Side, kind: Kind, decide: () => Decision) {
     await c.connect(new Transport1(url, { requestInit }));
     return {
       asked,
-      call: (name: string, args: Record<string, unknown>) => c.callTool({ name, arguments: args }),
+      call: (name: string, args: Record<string, unknown>) =>
+        c.callTool({ name, arguments: args }, undefined, { signal: abort.signal }),
       close: () => c.close(),
     };
   }
@@ -86,7 +96,8 @@ async function connect(s: Side, kind: Kind, decide: () => Decision) {
   await c.connect(new StreamableHTTPClientTransport(url, { requestInit }));
   return {
     asked,
-    call: (name: string, args: Record<string, unknown>) => c.callTool({ name, arguments: args }),
+    call: (name: string, args: Record<string, unknown>) =>
+      c.callTool({ name, arguments: args }, { signal: abort.signal }),
     close: () => c.close(),
   };
 }
@@ -100,7 +111,10 @@ async function play(s: Side, kind: Kind, tool: string, decision: Decision = 'all
     const requested = tool === 'count_send' ? nextRequest(s.t.app) : undefined;
     // Arguments of their own: an earlier identical call's request (or its denial) is not this one's.
     const args = tool === 'count_send' ? { to: `${kind}-${decision}@example.com` } : {};
-    const result = await client.call(tool, args);
+    const result = await client.call(tool, args).catch((e: Error) => ({
+      isError: 'threw',
+      content: [{ type: 'text', text: e.name }],
+    }));
     const req = await requested;
     const origin = new URL(s.t.started.mcpUrl).origin;
     return {
@@ -144,6 +158,11 @@ describe('clients that declared URL elicitation take the lone paths', () => {
       expect(seen).toMatchObject({ asked: ['url:VIEW'], isError: false, ran: 1, state: 'done' });
       expect(seen.text).toMatch(/count_send ok/);
       expect(seen.pending).toBe(false);
+    });
+
+    it(`${kind}: a call that needs approval, abandoned by the agent while asked: the same request left, nothing ran`, async () => {
+      const seen = await both(kind, 'count_send', 'abandon');
+      expect(seen).toMatchObject({ asked: ['url:VIEW'], isError: 'threw', ran: 0 });
     });
 
     it(`${kind}: a call that needs approval, denied: its retry gets the denial, nothing ran`, async () => {

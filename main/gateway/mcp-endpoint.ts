@@ -17,7 +17,7 @@ import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { requestRelay, roundRelay, taskRelay } from './mcp-handlers/relay.js';
 import { onLine, requestLog, RoundLine } from './mcp-handlers/round-line.js';
-import type { CallOptions, CallToolResult, ProgressSink } from '../tools/types.js';
+import type { CallToolResult, ProgressSink } from '../tools/types.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
 import { registerTaskHandlers, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
 import { LoneCallServer } from './mcp-handlers/lone-call.js';
@@ -28,8 +28,7 @@ import type { McpExchange } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
 import { classify } from './inbound-route.js';
 import { throwIfUrlRequired } from './mcp-handlers/url-required-error.js';
-import { offeringApprovalUrl } from './mcp-handlers/approval-url.js';
-import type { LoneSteps } from './mcp-handlers/modern-lone-call.js';
+import { Escalated, type LoneSteps } from './mcp-handlers/modern-lone-call.js';
 import {
   clientView,
   clientViewOf,
@@ -362,39 +361,36 @@ export class McpEndpoint {
   /**
    * loneSteps for a client that declared URL elicitation: approval-url.ts's choice as tools.ts's
    * `call` makes it for a request without inputResponses (hotModernRequest leaves a retry to the
-   * SDK) — noWait, and a "waiting for approval" answer turned into an input_required one, which
-   * the hot transport escalates with the outcome preset (modern-hot.ts): the SDK's handler then
-   * meets the preset inside the same choice (withRelay above), which gives it back as it is.
+   * SDK): tried with noWait, and a "waiting for approval" answer — which that choice would turn
+   * into an input_required one — escalated (Escalated) with that answer preset, so the SDK's
+   * handler meets it in withRelay above, inside its own callWithApprovalUrl, which makes the
+   * input_required answer itself. Every other value settles as loneSteps' do.
    */
   private loneUrlSteps(agent: string, server: Server): LoneSteps {
     const { pipeline, features, self } = this.o;
-    const waiting = {
-      waitingApproval: (result: CallToolResult) => pipeline.waitingApproval?.(result) ?? null,
-    };
+    const waiting = (value: unknown) =>
+      pipeline.waitingApproval?.(value as CallToolResult) ? new Escalated(value) : value;
     return (call, own) =>
-      offeringApprovalUrl(
-        waiting,
-        false,
-        // An input round's own input_required answer passes the choice as it is (tools.ts's
-        // withRelay gives it the same way, typed as the call's result).
-        (noWait) =>
-          this.rounds.start(
-            agent,
-            own.signal,
-            (ask) => roundRelay(agent, clientViewOf(server, call.caps), features, ask, self),
-            (relay, signal) =>
-              this.tracked(agent, relay, async (r) => {
-                // tools.ts's options, in its order.
-                const opts: CallOptions = { signal, relay: r };
-                if (noWait) opts.noWait = noWait;
-                return throwIfUrlRequired(
-                  await pipeline.call(agent, call.name, call.args, opts),
-                  r,
-                );
-              }),
-            own,
-          ) as Promise<CallToolResult>,
-      );
+      this.rounds
+        .start(
+          agent,
+          own.signal,
+          (ask) => roundRelay(agent, clientViewOf(server, call.caps), features, ask, self),
+          (relay, signal) =>
+            this.tracked(agent, relay, async (r) =>
+              throwIfUrlRequired(
+                // tools.ts's options for a first try, in its order.
+                await pipeline.call(agent, call.name, call.args, {
+                  signal,
+                  relay: r,
+                  noWait: true,
+                }),
+                r,
+              ),
+            ),
+          own,
+        )
+        .then(waiting);
   }
 
   /** Keeps a request's relay findable (relayFor) while the request is open. */

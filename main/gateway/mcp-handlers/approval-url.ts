@@ -72,23 +72,19 @@ export function callWithApprovalUrl(
   // The call's own promise, not one an async function wraps it in: that wrapping cost the answer
   // three microtask turns on every call of a client without URL elicitation (issue 34).
   if (!supportsUrlElicitation(server, ctx)) return call(false);
-  // A retry that answers our elicitation carries inputResponses (on 2025 the SDK's legacy shim
-  // puts the client's answer there when it re-enters the handler).
-  return offeringApprovalUrl(deps, ctx.mcpReq.inputResponses !== undefined, call);
+  return offeringApprovalUrl(deps, ctx, call);
 }
 
-/**
- * callWithApprovalUrl for a client that declared URL elicitation; `answered` when the request
- * answers our elicitation. Also the 2026-07-28 lone path's (mcp-endpoint.ts loneSteps), whose
- * requests never carry inputResponses (hotModernRequest leaves those to the SDK).
- */
-export async function offeringApprovalUrl(
+/** callWithApprovalUrl for a client that declared URL elicitation. */
+async function offeringApprovalUrl(
   deps: UrlElicitationDeps,
-  answered: boolean,
+  ctx: ServerContext,
   call: (noWait: boolean) => Promise<CallToolResult>,
 ): Promise<CallToolResult | InputRequiredResult> {
   // A retry that answers our elicitation waits the bounded time as usual (the user is deciding
   // now); if still undecided it gets the plain "call again" answer, so it is asked at most once.
+  // On 2025 the SDK's legacy shim puts the client's answer there when it re-enters the handler.
+  const answered = ctx.mcpReq.inputResponses !== undefined;
   const result = await call(!answered);
   const waiting = answered ? null : deps.waitingApproval(result);
   if (!waiting) return result;

@@ -26,7 +26,7 @@ export interface LoneCall {
   caps: unknown;
   /**
    * Its client declared URL elicitation (approval-url.ts): the steps run approval-url's choice
-   * (noWait; a "waiting for approval" answer becomes input_required, which loneResult escalates).
+   * (noWait; a "waiting for approval" answer is Escalated, for the SDK to make input_required).
    */
   url: boolean;
 }
@@ -38,6 +38,16 @@ export interface LoneCall {
  * for a client that declared URL elicitation (`url`).
  */
 export type LoneSteps = (call: LoneCall, own: AbortController) => Promise<unknown>;
+
+/**
+ * A lone call's value that the SDK must answer though it may read as a plain result: a URL
+ * elicitation client's "waiting for approval" answer (mcp-endpoint.ts loneUrlSteps), which the
+ * SDK's handler turns into input_required (approval-url.ts). loneResult escalates it, and the
+ * transport presets `value` (the steps' own value) for the SDK's handler.
+ */
+export class Escalated {
+  constructor(readonly value: unknown) {}
+}
 
 /** How a lone call settled, for the SDK's handler when the transport escalates it. */
 export type LoneOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -88,7 +98,7 @@ export interface LoneEncoder {
 export function loneResult(value: unknown, encoder: LoneEncoder): unknown {
   // A result whose reading throws is the SDK's to answer too.
   try {
-    if (isInputRequiredResult(value)) return undefined;
+    if (isInputRequiredResult(value) || value instanceof Escalated) return undefined;
     const result = plainToolResult(value);
     return result && encoder.encodeResult('tools/call', result, encoder.serverInfo);
   } catch {
