@@ -20,7 +20,10 @@ import { LoneCallServer } from './mcp-handlers/lone-call.js';
  * the agent hanging up, the session closed or its agent revoked mid-call, and pipeline answers
  * of every kind (plain and other results, invalid results, results whose reading throws, Errors
  * with and without codes and data, ProtocolErrors, -32002, url-required results, non-Error
- * rejections, calls that never end) — and must show the agent the same heads (status, content
+ * rejections, calls that never end; and, for clients that declared URL elicitation, calls that
+ * need approval: the approval view asked through the SDK's shim, answered, declined, refused,
+ * cancelled or hung up on, the call then allowed, denied, left waiting or never decided) — and
+ * must show the agent the same heads (status, content
  * type), the same messages in the same order and the same ends, byte for byte, and the pipeline
  * the same calls, options, relay outcomes and signal states. lone-call.test.ts proves the lone
  * side is taken.

@@ -25,7 +25,8 @@ import type { WaitingApproval } from './mcp-handlers/approval-url.js';
  * same scenario — hot tools/calls with envelopes of every kind (log levels, capabilities with and
  * without URL elicitation, client info, extra `_meta` keys, a progress token), odd ids, names and
  * arguments, and calls that log, report progress, ask the agent (an input round), are revoked,
- * hung up on, or end with results and errors of every kind. The agent must see the same heads,
+ * hung up on, need approval (a URL elicitation client's: the approval view, its retry allowed,
+ * denied, left waiting or never decided), or end with results and errors of every kind. The agent must see the same heads,
  * bytes and ends in the same order, the endpoint's error log the same reports, and the pipeline
  * the same calls, options and signal states. Fake timers; each step runs to rest before the next.
  */
