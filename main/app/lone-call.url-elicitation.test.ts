@@ -108,6 +108,7 @@ async function play(s: Side, kind: Kind, tool: string, decision: Decision = 'all
   try {
     const before = runs();
     const ran = s.source.count(tool);
+    const rowsBefore = Math.max(0, ...(await s.t.app.control.listActivity()).map((r) => r.id));
     const requested = tool === 'count_send' ? nextRequest(s.t.app) : undefined;
     // Arguments of their own: an earlier identical call's request (or its denial) is not this one's.
     const args = tool === 'count_send' ? { to: `${kind}-${decision}@example.com` } : {};
@@ -123,11 +124,20 @@ async function play(s: Side, kind: Kind, tool: string, decision: Decision = 'all
         // The approval view of this call's own request, named as such (ids and ports differ).
         asked: client.asked.map((a) => a.replace(`${origin}/#/approve/${req?.id}`, 'VIEW')),
         isError: result.isError ?? false,
-        text: textOf(result as { content?: unknown }).replace(req?.id ?? '\0', 'ID'),
+        // The stored result's time (approvals/messages.ts) is the wall clock's: the two Apps'
+        // runs may fall in different seconds (seen flaking in review), so it is named instead.
+        text: textOf(result as { content?: unknown })
+          .replace(req?.id ?? '\0', 'ID')
+          .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, 'TIME'),
         ran: s.source.count(tool) - ran,
         state: req && (await s.t.app.control.getApproval(req.id)).state,
         // This call's own request still waiting (a test that failed before leaves its own).
         pending: (await s.t.app.control.listPending()).some((p) => p.id === req?.id),
+        // What Activity recorded for this call (review: the lone path must record the same rows).
+        activity: (await s.t.app.control.listActivity())
+          .filter((r) => r.id > rowsBefore)
+          .sort((a, b) => a.id - b.id)
+          .map((r) => `${r.tool} ${r.decision} ${r.outcome}`),
       },
     };
   } finally {
@@ -151,11 +161,14 @@ describe('clients that declared URL elicitation take the lone paths', () => {
     it(`${kind}: an auto tool's call is lone and answered as on the SDK path`, async () => {
       const seen = await both(kind, 'count_read');
       expect(seen).toMatchObject({ asked: [], isError: false, ran: 1 });
+      expect(seen.activity).toEqual(['count_read auto ok']);
     });
 
     it(`${kind}: a call that needs approval gets the approval view; allowed, its retry runs it once`, async () => {
       const seen = await both(kind, 'count_send', 'allow_once');
       expect(seen).toMatchObject({ asked: ['url:VIEW'], isError: false, ran: 1, state: 'done' });
+      // One row: the retry that attached to the request added none of its own.
+      expect(seen.activity).toEqual(['count_send approved ok']);
       expect(seen.text).toMatch(/count_send ok/);
       expect(seen.pending).toBe(false);
     });
@@ -163,11 +176,13 @@ describe('clients that declared URL elicitation take the lone paths', () => {
     it(`${kind}: a call that needs approval, abandoned by the agent while asked: the same request left, nothing ran`, async () => {
       const seen = await both(kind, 'count_send', 'abandon');
       expect(seen).toMatchObject({ asked: ['url:VIEW'], isError: 'threw', ran: 0 });
+      expect(seen.activity).toEqual(['count_send waiting pending']);
     });
 
     it(`${kind}: a call that needs approval, denied: its retry gets the denial, nothing ran`, async () => {
       const seen = await both(kind, 'count_send', 'deny');
       expect(seen).toMatchObject({ asked: ['url:VIEW'], isError: true, ran: 0, state: 'denied' });
+      expect(seen.activity).toEqual(['count_send denied not_run']);
       expect(seen.text).toMatch(/denied/);
     });
   }
