@@ -24,7 +24,7 @@ const URL_CAPS = { elicitation: { url: {} } };
 /** The SDK's legacy shim's default leg timeout (DEFAULT_LEGACY_SHIM_ROUND_TIMEOUT_MS). */
 const SHIM_ROUND_MS = 600_000;
 
-type After = 'accept' | 'decline' | 'cancel' | 'close' | 'revoke' | 'unanswered';
+type After = 'accept' | 'decline' | 'cancel' | 'hangupAccept' | 'close' | 'revoke' | 'unanswered';
 
 const arms: LoneArm[] = [];
 beforeEach(() => {
@@ -43,7 +43,7 @@ async function play(lone: boolean, after: After) {
   arms.push(a);
   await a.open(URL_CAPS);
   runLone.mockClear();
-  a.post(call);
+  const res = a.post(call);
   await settled();
   const first = a.calls.running[0]!;
   const mark = a.seen.length;
@@ -58,12 +58,16 @@ async function play(lone: boolean, after: After) {
     a.endpoint.closeSessionsOf('a', 10);
     vi.advanceTimersByTime(10);
   } else if (after === 'unanswered') vi.advanceTimersByTime(SHIM_ROUND_MS);
-  else if (asked)
+  else if (asked) {
+    // The agent hangs up on the call's POST, then answers the elicitation on another one.
+    if (after === 'hangupAccept') res.destroy();
+    const action = after === 'hangupAccept' ? 'accept' : after;
     a.post({
       jsonrpc: '2.0',
       id: asked['id'],
-      result: { action: after, ...(after === 'accept' && { content: {} }) },
+      result: { action, ...(action === 'accept' && { content: {} }) },
     });
+  }
   await settled();
   // The retry (if any) ends with the user's decision.
   for (const again of a.calls.running.slice(1))
@@ -90,7 +94,7 @@ async function play(lone: boolean, after: After) {
 }
 
 describe('a 2025 URL elicitation client: the approval asked on the lone path', () => {
-  for (const after of ['accept', 'decline', 'cancel'] as const)
+  for (const after of ['accept', 'decline', 'cancel', 'hangupAccept'] as const)
     it(`answered (${after}): the call runs again once, told to wait this time, as on the SDK path`, async () => {
       const sdk = await play(false, after);
       const lone = await play(true, after);
@@ -104,7 +108,9 @@ describe('a 2025 URL elicitation client: the approval asked on the lone path', (
       // The first try asked not to wait; the retry waits the bounded time (approval-url.ts).
       expect(lone.noWait).toEqual([true, false]);
       expect(lone.busy).toBe(false);
-      expect(JSON.stringify(lone.seen)).toContain('"text":"sent"');
+      // Answered where the agent still listens; after a hang-up nowhere, and the id let go.
+      if (after === 'hangupAccept') expect(JSON.stringify(lone.seen)).not.toContain('"sent"');
+      else expect(JSON.stringify(lone.seen)).toContain('"text":"sent"');
       const { lone: _l, ...rest } = lone;
       const { lone: _s, ...restSdk } = sdk;
       expect(rest).toEqual(restSdk);
