@@ -5,6 +5,8 @@ import { Logger } from '../main/platform/log.js';
 import type { AgentFeatures } from '../main/gateway/mcp-handlers/api.js';
 import { McpEndpoint, type AgentToolCalls } from '../main/gateway/mcp-endpoint.js';
 import type { CallOptions, CallToolResult } from '../main/tools/types.js';
+import { waitingApprovalId } from '../main/approvals/messages.js';
+import type { WaitingApproval } from '../main/gateway/mcp-handlers/approval-url.js';
 
 /**
  * 2025 sessions of a real McpEndpoint (real LegacySessions, SessionTransport and SDK Server as
@@ -121,6 +123,12 @@ export class DrivenCalls implements AgentToolCalls {
 
   listTools() {
     return Promise.resolve([{ name: 't', inputSchema: { type: 'object' as const } }]);
+  }
+
+  /** As CallPipeline.waitingApproval: a "waiting for approval" answer's request and its view. */
+  waitingApproval(result: CallToolResult): WaitingApproval | null {
+    const id = waitingApprovalId(result);
+    return id ? { id, url: `https://airlock.test/#/approve/${id}` } : null;
   }
 
   call(_agent: string, name: string, args: unknown, opts: CallOptions): Promise<CallToolResult> {

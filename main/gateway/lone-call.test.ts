@@ -115,8 +115,20 @@ describe('which POSTs take the lone path', () => {
     expect(onrequest).toHaveBeenCalled();
   });
 
-  it('nor a call of a client that declared URL elicitation', async () => {
+  it('a call of a client that declared URL elicitation does too, its first try told not to wait (noWait)', async () => {
     const a = await arm(true, { elicitation: { url: {} } });
+    a.post(call(1));
+    await settled();
+    expect(runLone).toHaveBeenCalledTimes(1);
+    expect(onrequest).not.toHaveBeenCalled();
+    expect(a.calls.running[0]!.opts.noWait).toBe(true);
+  });
+
+  it('but not where the SDK would not finish an input_required result (no legacy shim step)', async () => {
+    const a = await arm(true, { elicitation: { url: {} } });
+    const sessions = (a.endpoint as unknown as { sessions: { servers(): unknown[] } }).sessions;
+    const server = sessions.servers()[0] as LoneCallServer;
+    vi.spyOn(server, 'finishesInputRequired').mockReturnValue(false);
     a.post(call(1));
     await settled();
     expect(runLone).not.toHaveBeenCalled();

@@ -17,7 +17,7 @@ import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { requestRelay, roundRelay, taskRelay } from './mcp-handlers/relay.js';
 import { onLine, requestLog, RoundLine } from './mcp-handlers/round-line.js';
-import type { ProgressSink } from '../tools/types.js';
+import type { CallToolResult, ProgressSink } from '../tools/types.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
 import { registerTaskHandlers, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
 import { LoneCallServer } from './mcp-handlers/lone-call.js';
@@ -28,7 +28,7 @@ import type { McpExchange } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
 import { classify } from './inbound-route.js';
 import { throwIfUrlRequired } from './mcp-handlers/url-required-error.js';
-import type { LoneSteps } from './mcp-handlers/modern-lone-call.js';
+import { Escalated, type LoneSteps } from './mcp-handlers/modern-lone-call.js';
 import {
   clientView,
   clientViewOf,
@@ -333,25 +333,64 @@ export class McpEndpoint {
   /**
    * The steps an everyday 2026-07-28 tools/call runs on the hot path's lone path
    * (modern-lone-call.ts): what tools.ts's `call` and withRelay above run for a call without a
-   * progress token, task, log level or URL elicitation — modernRound's fresh input round on the
-   * request's own controller, the relay tracked, `pipeline.call`, `throwIfUrlRequired`.
+   * progress token, task or log level — modernRound's fresh input round on the request's own
+   * controller, the relay tracked, `pipeline.call`, `throwIfUrlRequired`; for a client that
+   * declared URL elicitation, inside approval-url.ts's choice (loneUrlSteps).
    */
   private loneSteps(agent: string, server: Server): LoneSteps {
     const { pipeline, features, self } = this.o;
+    const url = this.loneUrlSteps(agent, server);
     return (call, own) =>
-      this.rounds.start(
-        agent,
-        own.signal,
-        (ask) => roundRelay(agent, clientViewOf(server, call.caps), features, ask, self),
-        (relay, signal) =>
-          this.tracked(agent, relay, async (r) =>
-            throwIfUrlRequired(
-              await pipeline.call(agent, call.name, call.args, { signal, relay: r }),
-              r,
+      call.url
+        ? url(call, own)
+        : this.rounds.start(
+            agent,
+            own.signal,
+            (ask) => roundRelay(agent, clientViewOf(server, call.caps), features, ask, self),
+            (relay, signal) =>
+              this.tracked(agent, relay, async (r) =>
+                throwIfUrlRequired(
+                  await pipeline.call(agent, call.name, call.args, { signal, relay: r }),
+                  r,
+                ),
+              ),
+            own,
+          );
+  }
+
+  /**
+   * loneSteps for a client that declared URL elicitation: approval-url.ts's choice as tools.ts's
+   * `call` makes it for a request without inputResponses (hotModernRequest leaves a retry to the
+   * SDK): tried with noWait, and a "waiting for approval" answer — which that choice would turn
+   * into an input_required one — escalated (Escalated) with that answer preset, so the SDK's
+   * handler meets it in withRelay above, inside its own callWithApprovalUrl, which makes the
+   * input_required answer itself. Every other value settles as loneSteps' do.
+   */
+  private loneUrlSteps(agent: string, server: Server): LoneSteps {
+    const { pipeline, features, self } = this.o;
+    const waiting = (value: unknown) =>
+      pipeline.waitingApproval?.(value as CallToolResult) ? new Escalated(value) : value;
+    return (call, own) =>
+      this.rounds
+        .start(
+          agent,
+          own.signal,
+          (ask) => roundRelay(agent, clientViewOf(server, call.caps), features, ask, self),
+          (relay, signal) =>
+            this.tracked(agent, relay, async (r) =>
+              throwIfUrlRequired(
+                // tools.ts's options for a first try, in its order.
+                await pipeline.call(agent, call.name, call.args, {
+                  signal,
+                  relay: r,
+                  noWait: true,
+                }),
+                r,
+              ),
             ),
-          ),
-        own,
-      );
+          own,
+        )
+        .then(waiting);
   }
 
   /** Keeps a request's relay findable (relayFor) while the request is open. */

@@ -19,6 +19,7 @@ import { EventStream, messageJson, type RequestId } from './event-stream.js';
 import { directRequests } from './request-dispatch.js';
 import { liftedEnvelope, liftSureEnvelope, withSureEnvelopes } from './modern-route.js';
 import {
+  Escalated,
   loneCall,
   loneResult,
   type LoneCall,
@@ -271,7 +272,13 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
       const result = outcome.ok ? loneResult(outcome.value, encoder) : undefined;
       if (result !== undefined)
         return this.respond(key, ex, { result, jsonrpc: '2.0', id: key } as JSONRPCMessage);
-      this.presets.set(key, outcome);
+      // An Escalated value is preset as the steps' own (modern-lone-call.ts).
+      this.presets.set(
+        key,
+        outcome.ok && outcome.value instanceof Escalated
+          ? { ok: true, value: outcome.value.value }
+          : outcome,
+      );
       this.deliver(key, ex, message, lifted, classification, authInfo);
     };
     let running: Promise<unknown>;

@@ -15,6 +15,9 @@ import { LOG_LEVELS } from '../tools/features.js';
 import type { AgentFeatures } from './mcp-handlers/api.js';
 import { McpEndpoint, type AgentToolCalls } from './mcp-endpoint.js';
 import { ModernHotTransport } from './modern-hot.js';
+import { deniedResult, waitingApprovalId, waitingResult } from '../approvals/messages.js';
+import type { ApprovalRow } from '../store/approval-store.js';
+import type { WaitingApproval } from './mcp-handlers/approval-url.js';
 
 /**
  * The 2026-07-28 lone path (mcp-handlers/modern-lone-call.ts) against the hot path it shortens
@@ -22,7 +25,8 @@ import { ModernHotTransport } from './modern-hot.js';
  * same scenario — hot tools/calls with envelopes of every kind (log levels, capabilities with and
  * without URL elicitation, client info, extra `_meta` keys, a progress token), odd ids, names and
  * arguments, and calls that log, report progress, ask the agent (an input round), are revoked,
- * hung up on, or end with results and errors of every kind. The agent must see the same heads,
+ * hung up on, need approval (a URL elicitation client's: the approval view, its retry allowed,
+ * denied, left waiting or never decided), or end with results and errors of every kind. The agent must see the same heads,
  * bytes and ends in the same order, the endpoint's error log the same reports, and the pipeline
  * the same calls, options and signal states. Fake timers; each step runs to rest before the next.
  */
@@ -46,7 +50,9 @@ type End =
   | 'throwData'
   | 'getterThrows'
   | 'hang'
-  | 'hangResolve';
+  | 'hangResolve'
+  /** Needs approval: "waiting" on a noWait try, else the user's `decision` (approvals/messages.ts). */
+  | 'approval';
 type Step =
   | { log: string }
   | { ask: 'roots/list' | 'elicitation/create' | 'sampling/createMessage' }
@@ -73,6 +79,14 @@ interface Req {
   goneFirst: boolean;
   /** After an input_required answer, the agent retries with answers to every request in it. */
   retry: boolean;
+  /**
+   * An 'approval' call run without noWait (the agent's retry, or a client without URL
+   * elicitation): the user allowed or denied it, the bounded wait ended undecided ('waiting'), or
+   * it is still undecided when the request goes ('hang': it ends with its signal).
+   */
+  decision: 'allow' | 'deny' | 'waiting' | 'hang';
+  /** What the agent answers the approval's URL elicitation with on its retry. */
+  urlAnswer: 'accept' | 'decline' | 'cancel';
 }
 
 /** What the agent answers each kind of embedded request with on its retry. */
@@ -89,7 +103,7 @@ const ANSWERS: Record<string, unknown> = {
 /** The input_required answer in a response's bytes, if any. */
 function inputRequired(
   rec: Rec,
-): { state: string; asks: Record<string, { method: string }> } | undefined {
+): { state?: string; asks: Record<string, { method: string }> } | undefined {
   for (const e of rec.events as unknown[][]) {
     const text = typeof e[1] === 'string' ? e[1] : typeof e[2] === 'string' ? e[2] : undefined;
     if (!text?.includes('input_required')) continue;
@@ -99,6 +113,8 @@ function inputRequired(
     };
     if (got.result?.requestState)
       return { state: got.result.requestState, asks: got.result.inputRequests ?? {} };
+    // approval-url.ts's: a URL elicitation and no requestState.
+    if (got.result?.inputRequests) return { asks: got.result.inputRequests };
   }
   return undefined;
 }
@@ -207,6 +223,11 @@ class ScriptedCalls implements AgentToolCalls {
   listTools() {
     return Promise.resolve([]);
   }
+  /** As CallPipeline.waitingApproval: a "waiting for approval" answer's request and its view. */
+  waitingApproval(result: CallToolResult): WaitingApproval | null {
+    const id = waitingApprovalId(result);
+    return id ? { id, url: `https://airlock.test/#/approve/${id}` } : null;
+  }
   async call(agent: string, name: string, args: unknown, o: CallOptions): Promise<CallToolResult> {
     this.log.push(['call', agent, name, JSON.stringify(args), Object.keys(o), !!o.relay]);
     this.signals.push(o.signal!);
@@ -241,6 +262,14 @@ class ScriptedCalls implements AgentToolCalls {
         throw `str ${name}` as unknown as Error;
       case 'throwData':
         throw Object.assign(new Error('with data'), { code: 1.5, data: { d: [1] } });
+      case 'approval': {
+        const row = { id: `req-${name}`, expiresAt: 0 } as ApprovalRow;
+        if (o.noWait || r.decision === 'waiting') return waitingResult(row);
+        if (r.decision === 'allow') return { content: [{ type: 'text', text: `${name} sent` }] };
+        if (r.decision === 'deny') return deniedResult(row);
+        await new Promise<void>((resolve) => o.signal!.addEventListener('abort', () => resolve()));
+        return waitingResult(row);
+      }
       case 'hang':
       case 'hangResolve':
         await new Promise<void>((resolve, reject) =>
@@ -353,9 +382,14 @@ async function play(reqs: Req[], loneCalls: boolean, headThrows = false): Promis
         ...body,
         params: {
           ...body.params,
-          requestState: round.state,
+          ...(round.state !== undefined && { requestState: round.state }),
           inputResponses: Object.fromEntries(
-            Object.entries(round.asks).map(([k, v]) => [k, ANSWERS[v.method] ?? {}]),
+            Object.entries(round.asks).map(([k, v]) => [
+              k,
+              k.startsWith('airlock-approval-')
+                ? { action: r.urlAnswer }
+                : (ANSWERS[v.method] ?? {}),
+            ]),
           ),
         },
       };
@@ -454,6 +488,9 @@ const ends: End[] = [
   'getterThrows',
   'hang',
   'hangResolve',
+  'approval',
+  'approval',
+  'approval',
 ];
 
 const caps = fc.oneof(
@@ -516,6 +553,8 @@ function reqArb(i: number): fc.Arbitrary<Req> {
     goneFirst: fc.boolean(),
     // After an input_required answer, the agent's retry (served by the SDK per-request handler).
     retry: fc.boolean(),
+    decision: fc.constantFrom('allow', 'deny', 'waiting', 'hang'),
+    urlAnswer: fc.constantFrom('accept', 'accept', 'decline', 'cancel'),
   });
 }
 
@@ -532,6 +571,31 @@ const scenario = fc
       goneFirst: r.goneFirst && r.steps.length === 4,
     })),
   );
+
+/**
+ * A client that declared URL elicitation calling tools that need approval (approval-url.ts): most
+ * calls plain and 'approval', most answers retried — the user allowed, denied or left it, the
+ * agent's answer to the URL elicitation, hang-ups and revocation mid-call, the bounded wait's end.
+ */
+const urlScenario = scenario.chain((reqs) =>
+  fc.tuple(
+    ...reqs.map((r) =>
+      fc
+        .record({
+          caps: fc.constantFrom<Record<string, unknown>>(
+            { elicitation: { url: {} } },
+            { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } },
+          ),
+          end: fc.oneof({ weight: 3, arbitrary: fc.constant<End>('approval') }, fc.constant(r.end)),
+          level: fc.constantFrom(undefined, undefined, r.level),
+          extraMeta: fc.constantFrom({}, {}, r.extraMeta),
+          retry: fc.constantFrom(true, true, r.retry),
+          steps: fc.constantFrom([], r.steps),
+        })
+        .map((o): Req => ({ ...r, ...o, extraParam: false, goneFirst: false })),
+    ),
+  ),
+);
 
 beforeEach(() => {
   vi.useFakeTimers({
@@ -562,6 +626,10 @@ async function same(reqs: Req[], tally: Record<string, number>): Promise<void> {
   if (on.lone > 0 && text.includes('{"result":')) tally['loneResult']! += 1;
   if (on.lone > 0 && text.includes('"error":{')) tally['loneError']! += 1;
   if (on.lone > 0 && text.includes('input_required')) tally['loneInput']! += 1;
+  if (on.lone > 0 && text.includes('airlock-approval-')) tally['urlAsked']! += 1;
+  const retriedText = on.records.filter((r) => r.retry).flatMap((r) => r.events.map(String));
+  if (on.lone > 0 && retriedText.some((e) => e.includes(' sent"') || e.includes('denied')))
+    tally['urlDecided']! += 1;
   if (on.lone > 0 && text.includes('text/event-stream')) tally['stream']! += 1;
   if (on.lone > 0 && on.records.length > reqs.length) tally['retried']! += 1;
   // A retry the round took (not refused as an unknown requestState) whose call went on.
@@ -585,6 +653,8 @@ const tallyOf = () => ({
   retried: 0,
   retryResult: 0,
   retryGone: 0,
+  urlAsked: 0,
+  urlDecided: 0,
 });
 
 describe('2026-07-28 lone call: the same as the hot path without it', () => {
@@ -603,6 +673,34 @@ describe('2026-07-28 lone call: the same as the hot path without it', () => {
     expect(tally.retryResult).toBeGreaterThan(5);
     console.info('lone-call tally (tuned seed)', tally);
   }, 600_000);
+
+  it('a URL elicitation client whose calls need approval (300 runs)', async () => {
+    const tally = tallyOf();
+    await fc.assert(
+      fc.asyncProperty(urlScenario, (reqs) => same(reqs, tally)),
+      { numRuns: 300, seed: 20261207 },
+    );
+    // Asked on the lone path, and the agent's retry (the SDK's) answered with the decision.
+    expect(tally.urlAsked).toBeGreaterThan(60);
+    expect(tally.urlDecided).toBeGreaterThan(20);
+    console.info('lone-call tally (URL elicitation, tuned seed)', tally);
+  }, 600_000);
+
+  // Skipped while mutation-checking (LONE_MUTATION set), so no mutant is judged on them.
+  it.skipIf(process.env['LONE_MUTATION'])(
+    'a URL elicitation client: held-out seeds, never tuned on (3 × 60 runs)',
+    async () => {
+      const tally = tallyOf();
+      for (const seed of [5150, 86753, 271828])
+        await fc.assert(
+          fc.asyncProperty(urlScenario, (reqs) => same(reqs, tally)),
+          { numRuns: 60, seed },
+        );
+      expect(tally.urlAsked).toBeGreaterThan(10);
+      console.info('lone-call tally (URL elicitation, held-out seeds)', tally);
+    },
+    600_000,
+  );
 
   it('held-out seeds, never tuned on (5 × 60 runs)', async () => {
     const tally = tallyOf();
@@ -636,6 +734,8 @@ describe('2026-07-28 lone call: an answer that cannot be written', () => {
         end: 'plain',
         goneFirst: false,
         retry: false,
+        decision: 'allow',
+        urlAnswer: 'accept',
       };
       const off = await play([r], false, true);
       const on = await play([r], true, true);

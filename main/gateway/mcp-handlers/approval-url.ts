@@ -42,9 +42,19 @@ export interface UrlElicitationDeps {
 /** True when the client that sent this request declared URL-mode elicitation. */
 export function supportsUrlElicitation(server: Server, ctx: ServerContext): boolean {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities()) as
-    ClientCapabilities | undefined;
-  const elicitation = caps?.elicitation as Record<string, unknown> | undefined;
+  return declaresUrlElicitation(
+    envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities(),
+  );
+}
+
+/**
+ * True when these client capabilities declare URL-mode elicitation: supportsUrlElicitation's
+ * reading, shared with the 2026-07-28 lone path, which has the envelope's capabilities but no
+ * context (modern-lone-call.ts).
+ */
+export function declaresUrlElicitation(capabilities: unknown): boolean {
+  const elicitation = (capabilities as ClientCapabilities | undefined)?.elicitation as
+    Record<string, unknown> | undefined;
   return Boolean(elicitation && typeof elicitation === 'object' && elicitation['url']);
 }
 
@@ -73,6 +83,7 @@ async function offeringApprovalUrl(
 ): Promise<CallToolResult | InputRequiredResult> {
   // A retry that answers our elicitation waits the bounded time as usual (the user is deciding
   // now); if still undecided it gets the plain "call again" answer, so it is asked at most once.
+  // On 2025 the SDK's legacy shim puts the client's answer there when it re-enters the handler.
   const answered = ctx.mcpReq.inputResponses !== undefined;
   const result = await call(!answered);
   const waiting = answered ? null : deps.waitingApproval(result);

@@ -44,6 +44,11 @@ export class PlainCallServer extends Server {
    * is registered again, so neither outlives the handler it belongs to.
    */
   plainCall?: PlainCall;
+  /**
+   * `plainCall` inside approval-url.ts's per-call choice (callWithApprovalUrl), for a plain call
+   * of a client that declared URL elicitation (tools.ts); cleared with the others.
+   */
+  urlCall?: PlainCall;
   /** A result's check as this server's tools/call wrapper makes it (set with that wrapper). */
   private recheck?: (
     request: JSONRPCRequest,
@@ -69,6 +74,7 @@ export class PlainCallServer extends Server {
     // A new tools/call handler: the shortcuts of the one before no longer speak for it.
     this.toolCall = undefined;
     this.plainCall = undefined;
+    this.urlCall = undefined;
     const invoke = (this as unknown as { _invokeInputRequiredCapableHandler?: Invoke })
       ._invokeInputRequiredCapableHandler;
     // Results in hand, by their request, for the SDK's checks alone (its handler is this lookup).
@@ -122,6 +128,14 @@ export class PlainCallServer extends Server {
       if (plain) return plain;
       return await checkResult(request, ctx, result);
     };
+  }
+
+  /**
+   * Whether finishedCall hands an input-required result to the SDK's own step (its legacy shim on
+   * 2025), as this server's wrapper does: false on an SDK without that step.
+   */
+  finishesInputRequired(): boolean {
+    return this.inputRequired !== undefined;
   }
 
   /**

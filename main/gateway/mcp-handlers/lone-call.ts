@@ -14,6 +14,7 @@ import {
 import type { RequestId } from '../event-stream.js';
 import { requestShaped } from '../session-route.js';
 import { supportsUrlElicitation } from './approval-url.js';
+import type { PlainCall } from './call-server.js';
 import { TaskServer } from './tasks.js';
 import { parsedToolCall, plainToolCall } from './tool-call-shapes.js';
 
@@ -23,7 +24,8 @@ import { parsedToolCall, plainToolCall } from './tool-call-shapes.js';
  * straight from the session's transport, without the SDK Server's dispatch (`_onrequest`: the
  * lift, the era and envelope checks, the context and its buildContext copy, a chain of six
  * promises), the tools/call wrapper (call-server.ts), `_invokeInputRequiredCapableHandler`,
- * tools.ts's task and progress branches and approval-url.ts's per-call choice. What it keeps,
+ * tools.ts's task and progress branches, and — for a client without URL elicitation —
+ * approval-url.ts's per-call choice (a client with it runs that choice: `urlCall`). What it keeps,
  * in `_onrequest`'s order and terms (SDK 2.4.0, `Protocol._onrequest` in
  * @modelcontextprotocol/server/dist/src-*.mjs):
  * - an AbortController per call, aborted by the session's `notifications/cancelled` for its id
@@ -81,19 +83,27 @@ export class LoneCallServer extends TaskServer {
   /**
    * The call a POST body is, when it may take the lone path: one plain tools/call (no task, no
    * progress token, no 2026-07-28 envelope key the SDK would lift, arguments the SDK's parse
-   * gives back as they are), on a session bound to a 2025 revision whose client did not declare
-   * URL elicitation, with tools.ts's own handler registered. Undefined for anything else.
+   * gives back as they are), on a session bound to a 2025 revision, with tools.ts's own handler
+   * registered. Its steps are tools.ts's plainCall, or — for a client that declared URL
+   * elicitation — urlCall, approval-url.ts's per-call choice around them (noWait on the first
+   * try; a "waiting for approval" answer becomes input_required, which finishedCall hands to the
+   * SDK's legacy shim as the tools/call wrapper does), where this server's wrapper hands such a
+   * result to the SDK's step (finishesInputRequired). Undefined for anything else.
    */
   loneCallOf(body: unknown): LoneCall | undefined {
-    const run = this.plainCall;
-    if (!run || !requestShaped(body) || !plainToolCall(body)) return undefined;
+    let steps = this.plainCall;
+    if (!steps || !requestShaped(body) || !plainToolCall(body)) return undefined;
     const meta = body.params?.['_meta'] as Record<string, unknown> | undefined;
     if (meta !== undefined && ENVELOPE_OR_PROGRESS.some((key) => key in meta)) return undefined;
     const version = this.getNegotiatedProtocolVersion();
     if (version === undefined || version >= FIRST_MODERN) return undefined;
-    if (supportsUrlElicitation(this, NO_ENVELOPE)) return undefined;
+    // The client's capabilities are the session's (initialize): the same choice on every call.
+    if (supportsUrlElicitation(this, NO_ENVELOPE)) {
+      steps = this.finishesInputRequired() ? this.urlCall : undefined;
+      if (!steps) return undefined;
+    }
     const parsed = parsedToolCall(body);
-    return parsed && { request: body, params: parsed.params };
+    return parsed && { request: body, params: parsed.params, steps };
   }
 
   /**
@@ -120,7 +130,10 @@ export class LoneCallServer extends TaskServer {
           this.notification(n as never, { relatedRequestId: id }),
       },
     } as unknown as ServerContext;
-    const steps = this.plainCall!;
+    const { steps } = call;
+    // The legacy shim's re-entry (finishedCall) runs the same steps with the retry's context: for
+    // a URL elicitation client, approval-url.ts then sees the answer (inputResponses) and waits
+    // the bounded time, as tools.ts's call does when the shim re-enters it on the SDK path.
     const again = (_r: unknown, c: ServerContext) => steps(call.params as never, c) as never;
     // Once the call settles its controller goes (the SDK drops it after the send, which is
     // synchronous here: nothing can arrive in between); true when it was aborted (no answer).
@@ -179,6 +192,8 @@ export interface LoneCall {
   request: JSONRPCRequest;
   /** Its params as the SDK's request parse hands them to the handler (parsedToolCall). */
   params: Record<string, unknown>;
+  /** tools.ts's steps for it: plainCall, or urlCall for a client with URL elicitation. */
+  steps: PlainCall;
 }
 
 interface CancelledLike {

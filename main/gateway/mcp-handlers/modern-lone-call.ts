@@ -3,6 +3,7 @@ import {
   isInputRequiredResult,
   LOG_LEVEL_META_KEY,
 } from '@modelcontextprotocol/server';
+import { declaresUrlElicitation } from './approval-url.js';
 import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shapes.js';
 
 /**
@@ -23,20 +24,33 @@ export interface LoneCall {
   args: Record<string, unknown> | undefined;
   /** The request envelope's client capabilities (clientView in modern-hot.ts). */
   caps: unknown;
+  /**
+   * Its client declared URL elicitation (approval-url.ts): the steps run approval-url's choice
+   * (noWait; a "waiting for approval" answer is Escalated, for the SDK to make input_required).
+   */
+  url: boolean;
 }
 
 /**
- * The steps tools.ts runs for a call without a progress token, task or URL elicitation on the
- * 2026-07-28 hot path (mcp-endpoint.ts `loneSteps`): an input round on the request's own
- * controller (`own`), the relay tracked, `pipeline.call`, `throwIfUrlRequired`.
+ * The steps tools.ts runs for a call without a progress token or task on the 2026-07-28 hot path
+ * (mcp-endpoint.ts `loneSteps`): an input round on the request's own controller (`own`), the
+ * relay tracked, `pipeline.call`, `throwIfUrlRequired` — inside approval-url.ts's per-call choice
+ * for a client that declared URL elicitation (`url`).
  */
 export type LoneSteps = (call: LoneCall, own: AbortController) => Promise<unknown>;
 
+/**
+ * A lone call's value that the SDK must answer though it may read as a plain result: a URL
+ * elicitation client's "waiting for approval" answer (mcp-endpoint.ts loneUrlSteps), which the
+ * SDK's handler turns into input_required (approval-url.ts). loneResult escalates it, and the
+ * transport presets `value` (the steps' own value) for the SDK's handler.
+ */
+export class Escalated {
+  constructor(readonly value: unknown) {}
+}
+
 /** How a lone call settled, for the SDK's handler when the transport escalates it. */
 export type LoneOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
-const plain = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Whether a lifted hot `tools/call` (modern-route.ts liftSureEnvelope) is everyday, decided
@@ -44,8 +58,10 @@ const plain = (v: unknown): v is Record<string, unknown> =>
  * or other key the SDK must see), the request is a plainToolCall whose parse parsedToolCall gives
  * (so the SDK's request checks surely pass, call-server.ts), its envelope names no log level (a
  * call with one may send log lines on the request's stream mid-call: ctx.mcpReq.notify, kept on
- * the SDK path) and its client did not declare URL elicitation (approval-url.ts, which asks the
- * agent mid-call). Undefined for every other request, which the SDK server dispatches as before.
+ * the SDK path). Whether its client declared URL elicitation is read here too, as
+ * approval-url.ts's supportsUrlElicitation reads the envelope (a lifted envelope always has its
+ * capabilities, modern-route.ts envelopeSure). Undefined for every other request, which the SDK
+ * server dispatches as before.
  */
 export function loneCall(
   method: string,
@@ -54,16 +70,15 @@ export function loneCall(
 ): LoneCall | undefined {
   if (method !== 'tools/call' || '_meta' in params) return undefined;
   if (envelope[LOG_LEVEL_META_KEY] !== undefined) return undefined;
-  const caps = envelope[CLIENT_CAPABILITIES_META_KEY];
-  const elicitation = plain(caps) ? caps['elicitation'] : undefined;
-  if (plain(elicitation) && elicitation['url']) return undefined;
   if (!plainToolCall({ method, params })) return undefined;
   const parsed = parsedToolCall({ params });
   if (!parsed) return undefined;
+  const caps = envelope[CLIENT_CAPABILITIES_META_KEY];
   return {
     name: parsed.params['name'] as string,
     args: parsed.params['arguments'] as Record<string, unknown> | undefined,
     caps,
+    url: declaresUrlElicitation(caps),
   };
 }
 
@@ -83,7 +98,7 @@ export interface LoneEncoder {
 export function loneResult(value: unknown, encoder: LoneEncoder): unknown {
   // A result whose reading throws is the SDK's to answer too.
   try {
-    if (isInputRequiredResult(value)) return undefined;
+    if (isInputRequiredResult(value) || value instanceof Escalated) return undefined;
     const result = plainToolResult(value);
     return result && encoder.encodeResult('tools/call', result, encoder.serverInfo);
   } catch {

@@ -25,8 +25,8 @@ export function registerToolHandlers(
   };
   // One call's steps once it is neither a task nor offered the approval URL: the relay, the
   // pipeline, the URL-required error. Shared by the call below and a 2025 session's lone call
-  // (lone-call.ts), which runs exactly these for a client without URL elicitation and without a
-  // progressToken: steps(ctx, params, undefined, false).
+  // (lone-call.ts), which runs exactly these for a call without a progressToken: plainCall for a
+  // client without URL elicitation, urlCall (approval-url.ts's choice around them) for one with.
   const steps = (
     ctx: ServerContext,
     params: CallToolRequest['params'],
@@ -63,5 +63,11 @@ export function registerToolHandlers(
     server.toolCall = call;
     server.plainCall = (params, ctx) =>
       steps(ctx, params as CallToolRequest['params'], undefined, false);
+    // The same for a client that declared URL elicitation: approval-url.ts's choice, with the
+    // lone call's own context (its retry's, when the SDK's legacy shim runs it again).
+    server.urlCall = (params, ctx) =>
+      callWithApprovalUrl(waiting, server, ctx, (noWait) =>
+        steps(ctx, params as CallToolRequest['params'], undefined, noWait),
+      );
   }
 }
