@@ -560,11 +560,31 @@ async function run(s: Script, direct: boolean): Promise<unknown> {
   return { outcome, seen, errors: reported, logs, relayed, lost, books, resumed };
 }
 
+/**
+ * The SDK's Protocol runs a notification's handler a microtask after the transport delivers it
+ * (`Protocol._onnotification`: `Promise.resolve().then(() => handler(…))`), so the progress
+ * handler's "unknown token" report lands after the reader's own reports of any later message
+ * read in the same piece, and before those of a later piece. Where the body's pieces fall is the
+ * kernel's: under load the server's writes coalesce on the socket, differently in the two runs
+ * (a CI run with two CPU hogs beside it failed on exactly that, held-out seed 914337). So those
+ * deferred reports are compared in order among themselves, apart from the synchronous ones,
+ * which are compared in order as before.
+ */
+const DEFERRED = /^Received a progress notification for an unknown token/;
+function apart(r: unknown): unknown {
+  const { errors, ...rest } = r as { errors: string[] };
+  return {
+    ...rest,
+    errors: errors.filter((e) => !DEFERRED.test(e)),
+    deferredErrors: errors.filter((e) => DEFERRED.test(e)),
+  };
+}
+
 /** A call the server may still be answering when compared: only settled scripts are compared. */
 export async function differential(s: Script): Promise<void> {
   const today = await run(s, false);
   const direct = await run(s, true);
-  expect(direct).toEqual(today);
+  expect(apart(direct)).toEqual(apart(today));
 }
 
 describe('a direct tools/call ≡ today’s lean path', () => {
