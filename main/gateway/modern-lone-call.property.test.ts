@@ -257,8 +257,7 @@ class ScriptedCalls implements AgentToolCalls {
           agent: AGENT,
           call: o.relay!,
         });
-      }
-      else if ('ask' in step) {
+      } else if ('ask' in step) {
         const got = await o
           .relay!.request({ method: step.ask, params: { message: 'q' }, server: 's' })
           .catch((e: Error) => ({ refused: e.message }));

@@ -6,12 +6,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { levelRank } from '../../tools/features.js';
-import type {
-  ClientRelay,
-  RelayedLog,
-  RelayMethod,
-  RelayRequest,
-} from '../../tools/relay.js';
+import type { ClientRelay, RelayedLog, RelayMethod, RelayRequest } from '../../tools/relay.js';
 import type { ProgressSink } from '../../tools/types.js';
 
 /** What one open 2026-07-28 agent request offers the call for what the upstream sends during it. */
