@@ -75,6 +75,8 @@ interface Req {
   level: string | undefined;
   /** The agent's listen stream's level (outside any call), if it has one open. */
   listen?: string | undefined;
+  /** After every answer so far: the upstream logs once more on each call's relay (play). */
+  late?: boolean | undefined;
   caps: Record<string, unknown>;
   info: unknown;
   extraMeta: Record<string, unknown>;
@@ -219,6 +221,8 @@ function resultOf(end: End, name: string): unknown {
 class ScriptedCalls implements AgentToolCalls {
   readonly log: unknown[] = [];
   readonly signals: AbortSignal[] = [];
+  /** Each call's relay, for a line the upstream sends late (after the call's answer). */
+  readonly relays = new Map<string, NonNullable<CallOptions['relay']>>();
   constructor(
     private readonly scripts: Map<string, Req>,
     private readonly side: {
@@ -238,6 +242,7 @@ class ScriptedCalls implements AgentToolCalls {
   async call(agent: string, name: string, args: unknown, o: CallOptions): Promise<CallToolResult> {
     this.log.push(['call', agent, name, JSON.stringify(args), Object.keys(o), !!o.relay]);
     this.signals.push(o.signal!);
+    if (o.relay) this.relays.set(name, o.relay);
     const r = this.scripts.get(name)!;
     for (const step of r.steps) {
       await Promise.resolve();
@@ -455,6 +460,14 @@ async function play(reqs: Req[], loneCalls: boolean, headThrows = false): Promis
       await drain();
     }
     await drain();
+    // A line the upstream sends once the call's request has been answered (or its client has
+    // gone): on neither path may it reach an answered request, another request or, while the
+    // request named a level, the listen stream (feature-sessions.ts onRequest) — as the SDK path.
+    if (reqs.some((r) => r.late)) {
+      for (const [name, relay] of calls.relays)
+        emit({ kind: 'log', level: 'emergency', data: `late ${name}`, agent: AGENT, call: relay });
+      await drain();
+    }
     // What the agent's hot transports still hold before close: requests still open (the same on
     // both paths) and escalated outcomes not taken (none: a leak otherwise).
     const transports = new Set(serving.mock.contexts as unknown as ModernHotTransport[]);
@@ -682,6 +695,7 @@ const logScenario = scenario.chain((reqs) =>
           steps: fc.array(logStep, { maxLength: 6 }),
           extraMeta: fc.constantFrom({}, {}, {}, r.extraMeta),
           extraParam: fc.constant(false),
+          late: fc.boolean(),
         })
         .map((o): Req => ({ ...r, ...o })),
     ),
@@ -709,6 +723,15 @@ async function same(reqs: Req[], tally: Record<string, number>): Promise<void> {
   const on = await play(reqs, true);
   expect(off.lone).toBe(0);
   expect(normalized(on)).toEqual(normalized(off));
+  // Not only equal: nothing goes on a response once it has ended (its answer) or its client has
+  // hung up — a line the upstream sends later included (`late`).
+  for (const r of on.records) {
+    const over = r.events.findIndex((e) =>
+      ['end', 'destroy'].includes((e as unknown[])[0] as string),
+    );
+    if (over >= 0)
+      expect(r.events.slice(over + 1).filter((e) => (e as unknown[])[0] === 'write')).toEqual([]);
+  }
   tally['runs']! += 1;
   if (on.lone > 0) tally['lone']! += 1;
   const text = on.records
@@ -729,6 +752,12 @@ async function same(reqs: Req[], tally: Record<string, number>): Promise<void> {
     .join('\n');
   if (on.lone > 0 && loneText.includes('notifications/message')) tally['loneLine']! += 1;
   if (on.lone > 0 && on.listened.length > 0) tally['listened']! += 1;
+  // A late line (after the answers so far) of a lone call's: where it went, if anywhere.
+  const late = JSON.stringify([on.records, on.listened]);
+  if (on.lone > 0 && reqs.some((r) => r.late)) {
+    tally['late']! += 1;
+    if (late.includes('late ')) tally['lateSeen']! += 1;
+  }
   if (on.lone > 0 && on.records.length > reqs.length) tally['retried']! += 1;
   // A retry the round took (not refused as an unknown requestState) whose call went on.
   const retried = on.records.filter((r) => r.retry).flatMap((r) => r.events.map(String));
@@ -755,6 +784,8 @@ const tallyOf = () => ({
   urlDecided: 0,
   loneLine: 0,
   listened: 0,
+  late: 0,
+  lateSeen: 0,
 });
 
 describe('2026-07-28 lone call: the same as the hot path without it', () => {
@@ -825,6 +856,9 @@ describe('2026-07-28 lone call with a log level: the same as the hot path withou
     expect(tally.lone).toBeGreaterThan(150);
     expect(tally.loneLine).toBeGreaterThan(80);
     expect(tally.listened).toBeGreaterThan(5);
+    // Lines after the answers so far: some reach a request still open or the listen stream.
+    expect(tally.late).toBeGreaterThan(50);
+    expect(tally.lateSeen).toBeGreaterThan(5);
     console.info('lone-call tally (log levels, tuned seed)', tally);
   }, 600_000);
 

@@ -182,3 +182,104 @@ describe('a 2026-07-28 agent with a log level, a real upstream logging mid-call'
     );
   });
 });
+
+/** A raw 2026-07-28 tools/call of chatty__echo naming `level` in its envelope: the whole exchange. */
+async function post(
+  t: RemoteTestApp,
+  token: string,
+  id: unknown,
+  level: unknown,
+  args: Record<string, unknown>,
+) {
+  const res = await fetch(t.started.mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'chatty__echo',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {
+        name: 'chatty__echo',
+        arguments: args,
+        _meta: {
+          [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
+          [CLIENT_CAPABILITIES_META_KEY]: {},
+          [CLIENT_INFO_META_KEY]: { name: 'raw', version: '1' },
+          ...(level === undefined ? {} : { [LOG_LEVEL_META_KEY]: level }),
+        },
+      },
+    }),
+  });
+  const headers = Object.fromEntries(
+    [...res.headers].filter(([k]) => !['date', 'keep-alive', 'connection'].includes(k)),
+  );
+  return { status: res.status, headers, body: res.text() };
+}
+
+/** The `data` of each notifications/message on an event stream's body, in order. */
+function linesOf(body: string): unknown[] {
+  return body
+    .split('\n')
+    .filter((l) => l.startsWith('data: '))
+    .map((l) => JSON.parse(l.slice(6)) as { method?: string; params?: { data: unknown } })
+    .filter((m) => m.method === 'notifications/message')
+    .map((m) => m.params!.data);
+}
+
+/** Review of h-loglvl: cases the differential property test does not generate. */
+describe('a log level in the envelope: review cases', () => {
+  it.each([['verbose'], ['INFO'], [''], [3], [null], [['info']], ['constructor']])(
+    'an invalid level (%j): not the lone path, and the same answer as the SDK path',
+    async (level) => {
+      const sdk = await post(apps.sdk, apps.sdk.token, 3, level, { text: 'x', levels: SENT });
+      const sdkSeen = { ...sdk, body: await sdk.body };
+      const before = loneRuns.mock.calls.length;
+      const lone = await post(apps.lone, apps.lone.token, 3, level, { text: 'x', levels: SENT });
+      const loneSeen = { ...lone, body: await lone.body };
+      expect(loneRuns.mock.calls.length - before).toBe(0);
+      expect(loneSeen).toEqual(sdkSeen);
+      // Refused or answered, no line of the call's reaches the agent at an invalid level.
+      expect(linesOf(loneSeen.body)).toEqual([]);
+    },
+  );
+
+  it('concurrent calls with one JSON-RPC id, of one agent and of another, at different levels: each line on its own request only', async () => {
+    const seen: Record<string, unknown> = {};
+    for (const key of ['sdk', 'lone'] as const) {
+      const t = apps[key];
+      const other = (await t.app.control.addAgent(`other-${key}`)).token;
+      const before = loneRuns.mock.calls.length;
+      const release = upstream.hold();
+      // All three open at the upstream gate, each after its first line: their answers' headers
+      // are in (an event stream, since a line went first) before the gate opens.
+      const open = await Promise.all([
+        post(t, t.token, 1, 'error', { text: 'A', levels: SENT, wait: true }),
+        post(t, t.token, 1, 'debug', { text: 'C', levels: SENT, wait: true }),
+        post(t, other, 1, 'warning', { text: 'B', levels: SENT, wait: true }),
+      ]);
+      release();
+      const bodies = await Promise.all(open.map((o) => o.body));
+      expect(loneRuns.mock.calls.length - before).toBe(key === 'lone' ? 3 : 0);
+      const [a, c, b] = bodies.map(linesOf);
+      const want = (text: string, level: LoggingLevel) =>
+        SENT.filter((l) => levelRank(l) >= levelRank(level)).map((l) => `${text}@${l}`);
+      expect(a).toEqual(want('A', 'error'));
+      expect(c).toEqual(want('C', 'debug'));
+      expect(b).toEqual(want('B', 'warning'));
+      // The answer last, with the request's own id.
+      for (const body of bodies) {
+        const last = body.trim().split('\n').at(-1)!;
+        expect(JSON.parse(last.slice(6))).toMatchObject({ id: 1, result: {} });
+      }
+      seen[key] = open.map((o, i) => ({ status: o.status, headers: o.headers, body: bodies[i] }));
+    }
+    expect(seen['lone']).toEqual(seen['sdk']);
+  });
+});
