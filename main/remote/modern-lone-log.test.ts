@@ -245,8 +245,11 @@ describe('a log level in the envelope: review cases', () => {
       const loneSeen = { ...lone, body: await lone.body };
       expect(loneRuns.mock.calls.length - before).toBe(0);
       expect(loneSeen).toEqual(sdkSeen);
-      // Refused or answered, no line of the call's reaches the agent at an invalid level.
-      expect(linesOf(loneSeen.body)).toEqual([]);
+      // The SDK refuses the envelope (400, -32602 naming the key) before anything runs.
+      expect(loneSeen.status).toBe(400);
+      expect(JSON.parse(loneSeen.body)).toMatchObject({
+        error: { code: -32602, message: expect.stringContaining(LOG_LEVEL_META_KEY) as unknown },
+      });
     },
   );
 
