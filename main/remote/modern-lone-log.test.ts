@@ -259,15 +259,26 @@ describe('a log level in the envelope: review cases', () => {
       const t = apps[key];
       const other = (await t.app.control.addAgent(`other-${key}`)).token;
       const before = loneRuns.mock.calls.length;
-      const release = upstream.hold();
-      // All three open at the upstream gate, each after its first line: their answers' headers
-      // are in (an event stream, since a line went first) before the gate opens.
-      const open = await Promise.all([
+      // The upstream's gate (`wait`), opened once all three calls wait at it — each after its
+      // lines — whatever reached the agent by then: all three are open at once.
+      const waiting: (() => void)[] = [];
+      let allIn!: () => void;
+      const arrived = new Promise<void>((r) => (allIn = r));
+      (upstream as unknown as { gate: PromiseLike<void> }).gate = {
+        then(ok: () => void) {
+          if (waiting.push(ok) === 3) allIn();
+          return undefined as never;
+        },
+      };
+      const sent = [
         post(t, t.token, 1, 'error', { text: 'A', levels: SENT, wait: true }),
         post(t, t.token, 1, 'debug', { text: 'C', levels: SENT, wait: true }),
         post(t, other, 1, 'warning', { text: 'B', levels: SENT, wait: true }),
-      ]);
-      release();
+      ];
+      await arrived;
+      for (const ok of waiting) ok();
+      upstream.hold()();
+      const open = await Promise.all(sent);
       const bodies = await Promise.all(open.map((o) => o.body));
       expect(loneRuns.mock.calls.length - before).toBe(key === 'lone' ? 3 : 0);
       const [a, c, b] = bodies.map(linesOf);
