@@ -56,6 +56,8 @@ export async function startRemoteApp(
     resolve?: Resolver;
     /** Over PATIENT_SCHEMA_CHECKS: a budget the test runs out itself (a budgetTimer). */
     schemaPool?: SchemaWorkerPoolOptions;
+    /** Off: a 2026-07-28 agent's everyday calls take the SDK path (mcp-handlers/modern-lone-call.ts). */
+    loneCalls?: boolean;
   } = {},
 ): Promise<RemoteTestApp> {
   const dataDir = o.dataDir ?? tempDir('airlock-remote-');
@@ -74,6 +76,7 @@ export async function startRemoteApp(
     sandbox: { ...o.sandbox, homesRoot },
     ...(o.clientsEnv ? { clientsEnv: o.clientsEnv } : {}),
     ...(o.resolve ? { remoteResolve: o.resolve } : {}),
+    ...(o.loneCalls !== undefined ? { loneCalls: o.loneCalls } : {}),
     logger: new Logger({ dir: join(dataDir, 'logs'), stderr: false, level: o.logLevel ?? 'info' }),
   });
   const started = await app.start();

@@ -7,7 +7,7 @@ import {
   type Server as HttpServer,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Server, type AuthInfo } from '@modelcontextprotocol/server';
+import { Server, type AuthInfo, type LoggingLevel } from '@modelcontextprotocol/server';
 import { SessionTransport } from '../main/gateway/session-transport.js';
 
 /**
@@ -15,7 +15,8 @@ import { SessionTransport } from '../main/gateway/session-transport.js';
  * a bare node:http server, for the transport's tests. Its `echo` tool reports progress when asked,
  * can wait at a gate (`hold`), can ask the client by form elicitation (`ask`), can ask it for
  * its roots outside the call, on the GET stream (`roots`: once that stream is open), and can send
- * log lines `<text>#1`… on the call's stream before answering (`log`: how many). The header
+ * log lines `<text>#1`… on the call's stream before answering (`log`: how many; `levels`: one
+ * line `<text>@<level>` at each of these levels, in order, with logger `lg`). The header
  * `x-route: <session id>` delivers a request to that session whatever its Mcp-Session-Id says, so
  * tests reach the transport's own session check.
  */
@@ -187,6 +188,7 @@ export class SessionServer {
         wait?: boolean;
         roots?: boolean;
         log?: number;
+        levels?: LoggingLevel[];
       };
       const token = req.params._meta?.progressToken;
       if (token !== undefined)
@@ -196,6 +198,8 @@ export class SessionServer {
         });
       for (let i = 1; i <= (args.log ?? 0); i++)
         await ctx.mcpReq.log('info', `${args.text ?? ''}#${i}`);
+      for (const level of args.levels ?? [])
+        await ctx.mcpReq.log(level, `${args.text ?? ''}@${level}`, 'lg');
       if (args.wait) await this.gate;
       if (args.roots)
         return { content: [{ type: 'text', text: await rootsOf(server, transport) }] };

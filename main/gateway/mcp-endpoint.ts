@@ -16,7 +16,7 @@ import { ListenGate, PASSED } from './listen-gate.js';
 import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { requestRelay, roundRelay, taskRelay } from './mcp-handlers/relay.js';
-import { onLine, requestLog, RoundLine } from './mcp-handlers/round-line.js';
+import { LoneLine, onLine, requestLog, RoundLine } from './mcp-handlers/round-line.js';
 import type { CallToolResult, ProgressSink } from '../tools/types.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
 import { registerTaskHandlers, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
@@ -333,29 +333,36 @@ export class McpEndpoint {
   /**
    * The steps an everyday 2026-07-28 tools/call runs on the hot path's lone path
    * (modern-lone-call.ts): what tools.ts's `call` and withRelay above run for a call without a
-   * progress token, task or log level — modernRound's fresh input round on the request's own
+   * progress token or task — modernRound's fresh input round (its RoundLine and onLine, for a
+   * request that named a log level, one LoneLine) on the request's own
    * controller, the relay tracked, `pipeline.call`, `throwIfUrlRequired`; for a client that
    * declared URL elicitation, inside approval-url.ts's choice (loneUrlSteps).
    */
   private loneSteps(agent: string, server: Server): LoneSteps {
     const { pipeline, features, self } = this.o;
     const url = this.loneUrlSteps(agent, server);
-    return (call, own) =>
-      call.url
-        ? url(call, own)
-        : this.rounds.start(
-            agent,
-            own.signal,
-            (ask) => roundRelay(agent, clientViewOf(server, call.caps), features, ask, self),
-            (relay, signal) =>
-              this.tracked(agent, relay, async (r) =>
-                throwIfUrlRequired(
-                  await pipeline.call(agent, call.name, call.args, { signal, relay: r }),
-                  r,
-                ),
-              ),
-            own,
-          );
+    return (call, own, key) => {
+      if (call.url) return url(call, own, key);
+      // A request that named a log level: its relay and line are one LoneLine (round-line.ts).
+      const line = call.level && new LoneLine(call.level, server, key);
+      return this.rounds.start(
+        agent,
+        own.signal,
+        (ask) => {
+          const relay = roundRelay(agent, clientViewOf(server, call.caps), features, ask, self);
+          return line ? line.over(relay) : relay;
+        },
+        (relay, signal) =>
+          this.tracked(agent, relay, async (r) =>
+            throwIfUrlRequired(
+              await pipeline.call(agent, call.name, call.args, { signal, relay: r }),
+              r,
+            ),
+          ),
+        own,
+        line || undefined,
+      );
+    };
   }
 
   /**
@@ -370,12 +377,16 @@ export class McpEndpoint {
     const { pipeline, features, self } = this.o;
     const waiting = (value: unknown) =>
       pipeline.waitingApproval?.(value as CallToolResult) ? new Escalated(value) : value;
-    return (call, own) =>
-      this.rounds
+    return (call, own, key) => {
+      const line = call.level && new LoneLine(call.level, server, key);
+      return this.rounds
         .start(
           agent,
           own.signal,
-          (ask) => roundRelay(agent, clientViewOf(server, call.caps), features, ask, self),
+          (ask) => {
+            const relay = roundRelay(agent, clientViewOf(server, call.caps), features, ask, self);
+            return line ? line.over(relay) : relay;
+          },
           (relay, signal) =>
             this.tracked(agent, relay, async (r) =>
               throwIfUrlRequired(
@@ -389,8 +400,10 @@ export class McpEndpoint {
               ),
             ),
           own,
+          line || undefined,
         )
         .then(waiting);
+    };
   }
 
   /** Keeps a request's relay findable (relayFor) while the request is open. */

@@ -283,7 +283,7 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     };
     let running: Promise<unknown>;
     try {
-      running = steps(call, own);
+      running = steps(call, own, key);
     } catch (error) {
       running = Promise.reject(error);
     }

@@ -11,7 +11,10 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../platform/log.js';
 import type { CallOptions, CallToolResult } from '../tools/types.js';
-import { LOG_LEVELS } from '../tools/features.js';
+import { LOG_LEVELS, type LoggingLevel, type SourceNotice } from '../tools/features.js';
+import { FeatureSessions } from '../calls/feature-sessions.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { RelayedLog } from '../tools/relay.js';
 import type { AgentFeatures } from './mcp-handlers/api.js';
 import { McpEndpoint, type AgentToolCalls } from './mcp-endpoint.js';
 import { ModernHotTransport } from './modern-hot.js';
@@ -54,7 +57,8 @@ type End =
   /** Needs approval: "waiting" on a noWait try, else the user's `decision` (approvals/messages.ts). */
   | 'approval';
 type Step =
-  | { log: string }
+  /** The upstream logs a line at `log` (with a logger and `_meta` when `full`). */
+  | { log: string; full?: boolean }
   | { ask: 'roots/list' | 'elicitation/create' | 'sampling/createMessage' }
   | { askNoWait: 'roots/list' }
   | 'progress'
@@ -69,6 +73,10 @@ interface Req {
   /** Whether `arguments` is present at all. */
   hasArgs: boolean;
   level: string | undefined;
+  /** The agent's listen stream's level (outside any call), if it has one open. */
+  listen?: string | undefined;
+  /** After every answer so far: the upstream logs once more on each call's relay (play). */
+  late?: boolean | undefined;
   caps: Record<string, unknown>;
   info: unknown;
   extraMeta: Record<string, unknown>;
@@ -213,11 +221,14 @@ function resultOf(end: End, name: string): unknown {
 class ScriptedCalls implements AgentToolCalls {
   readonly log: unknown[] = [];
   readonly signals: AbortSignal[] = [];
+  /** Each call's relay, for a line the upstream sends late (after the call's answer). */
+  readonly relays = new Map<string, NonNullable<CallOptions['relay']>>();
   constructor(
     private readonly scripts: Map<string, Req>,
     private readonly side: {
       hangUp(name: string): void;
       revoke(): void;
+      notice(n: SourceNotice): void;
     },
   ) {}
   listTools() {
@@ -231,6 +242,7 @@ class ScriptedCalls implements AgentToolCalls {
   async call(agent: string, name: string, args: unknown, o: CallOptions): Promise<CallToolResult> {
     this.log.push(['call', agent, name, JSON.stringify(args), Object.keys(o), !!o.relay]);
     this.signals.push(o.signal!);
+    if (o.relay) this.relays.set(name, o.relay);
     const r = this.scripts.get(name)!;
     for (const step of r.steps) {
       await Promise.resolve();
@@ -238,9 +250,19 @@ class ScriptedCalls implements AgentToolCalls {
       if (step === 'progress') o.progress?.(1, 2, 'half');
       else if (step === 'hangup') this.side.hangUp(name);
       else if (step === 'revoke') this.side.revoke();
-      else if ('log' in step)
-        await o.relay!.log?.({ level: step.log as never, data: `line ${name}` }).catch(() => {});
-      else if ('ask' in step) {
+      else if ('log' in step) {
+        // As relay-scope.ts tells FeatureSessions of a line the upstream sent while serving this
+        // call: the real reader decides (the request's own level, the listen streams').
+        this.log.push(['line', name, step.log, o.relay!.level ?? null]);
+        this.side.notice({
+          kind: 'log',
+          level: step.log as LoggingLevel,
+          data: `line ${name}`,
+          ...(step.full ? { logger: 'lg', _meta: { 'x/m': name } } : {}),
+          agent: AGENT,
+          call: o.relay!,
+        });
+      } else if ('ask' in step) {
         const got = await o
           .relay!.request({ method: step.ask, params: { message: 'q' }, server: 's' })
           .catch((e: Error) => ({ refused: e.message }));
@@ -296,6 +318,8 @@ function envelope(r: Req): Record<string, unknown> {
 
 interface Outcome {
   records: Rec[];
+  /** What the agent's listen stream got (lines no open request of its took). */
+  listened: RelayedLog[];
   calls: unknown[];
   signals: unknown[];
   errors: unknown[];
@@ -309,9 +333,34 @@ async function play(reqs: Req[], loneCalls: boolean, headThrows = false): Promis
   const responses = new Map<string, ReturnType<typeof response>>();
   const errors: unknown[] = [];
   const side = { endpoint: undefined as McpEndpoint | undefined };
+  // The real reader of a relayed line (feature-sessions.ts onNotice), with one upstream source
+  // and, where the scenario's first request says so, a listen stream of the agent's at a level.
+  let emit: (n: SourceNotice) => void = () => {};
+  const source = {
+    label: 'up',
+    onNotice(cb: (n: SourceNotice) => void) {
+      emit = cb;
+      return () => {};
+    },
+  };
+  const sessions = new FeatureSessions({
+    registry: { listSources: () => [source] } as unknown as ToolRegistry,
+    catalog: {} as never,
+    resolve: () => {
+      throw new Error('unused');
+    },
+  });
+  sessions.watchSources();
+  const listened: RelayedLog[] = [];
+  const listen = reqs[0]?.listen;
+  if (listen !== undefined) {
+    sessions.open('listen', AGENT, { log: (l: RelayedLog) => listened.push(l) } as never, false);
+    sessions.setLogLevel('listen', listen as LoggingLevel);
+  }
   const calls = new ScriptedCalls(scripts, {
     hangUp: (name) => hangUp(responses.get(name)!),
     revoke: () => side.endpoint!.closeSessionsOf(AGENT, 0),
+    notice: (n) => emit(n),
   });
   const endpoint = (side.endpoint = new McpEndpoint({
     pipeline: calls,
@@ -411,6 +460,14 @@ async function play(reqs: Req[], loneCalls: boolean, headThrows = false): Promis
       await drain();
     }
     await drain();
+    // A line the upstream sends once the call's request has been answered (or its client has
+    // gone): on neither path may it reach an answered request, another request or, while the
+    // request named a level, the listen stream (feature-sessions.ts onRequest) — as the SDK path.
+    if (reqs.some((r) => r.late)) {
+      for (const [name, relay] of calls.relays)
+        emit({ kind: 'log', level: 'emergency', data: `late ${name}`, agent: AGENT, call: relay });
+      await drain();
+    }
     // What the agent's hot transports still hold before close: requests still open (the same on
     // both paths) and escalated outcomes not taken (none: a leak otherwise).
     const transports = new Set(serving.mock.contexts as unknown as ModernHotTransport[]);
@@ -432,6 +489,7 @@ async function play(reqs: Req[], loneCalls: boolean, headThrows = false): Promis
   }
   return {
     records,
+    listened,
     calls: calls.log,
     signals: calls.signals.map((s) => [
       s.aborted,
@@ -458,7 +516,12 @@ function normalized(o: Outcome): unknown {
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.constant('tick' as const) },
-  { weight: 2, arbitrary: fc.constantFrom(...LOG_LEVELS).map((log) => ({ log })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ log: fc.constantFrom(...LOG_LEVELS), full: fc.boolean() })
+      .map((l): Step => l),
+  },
   {
     weight: 2,
     arbitrary: fc
@@ -597,6 +660,48 @@ const urlScenario = scenario.chain((reqs) =>
   ),
 );
 
+/**
+ * Requests that name a log level (each of the SDK's eight) to an upstream that logs at generated
+ * levels before, between and after progress, ticks and questions to the agent, up to six steps:
+ * the line goes on the lone call's own stream, in order, before the answer, filtered by the
+ * request's level — or, once the request is answered with input_required, to the agent's listen
+ * stream (at a generated level, or none) and on the retry's stream after it.
+ */
+const logStep: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc
+      .record({ log: fc.constantFrom(...LOG_LEVELS), full: fc.boolean() })
+      .map((l): Step => l),
+  },
+  { weight: 2, arbitrary: fc.constant('progress' as const) },
+  { weight: 2, arbitrary: fc.constant('tick' as const) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('roots/list', 'elicitation/create', 'sampling/createMessage')
+      .map((ask) => ({ ask }) as Step),
+  },
+  { weight: 1, arbitrary: fc.constant('hangup' as const) },
+);
+
+const logScenario = scenario.chain((reqs) =>
+  fc.tuple(
+    ...reqs.map((r) =>
+      fc
+        .record({
+          level: fc.constantFrom(...LOG_LEVELS),
+          listen: fc.option(fc.constantFrom(...LOG_LEVELS), { nil: undefined }),
+          steps: fc.array(logStep, { maxLength: 6 }),
+          extraMeta: fc.constantFrom({}, {}, {}, r.extraMeta),
+          extraParam: fc.constant(false),
+          late: fc.boolean(),
+        })
+        .map((o): Req => ({ ...r, ...o })),
+    ),
+  ),
+);
+
 beforeEach(() => {
   vi.useFakeTimers({
     toFake: [
@@ -618,6 +723,15 @@ async function same(reqs: Req[], tally: Record<string, number>): Promise<void> {
   const on = await play(reqs, true);
   expect(off.lone).toBe(0);
   expect(normalized(on)).toEqual(normalized(off));
+  // Not only equal: nothing goes on a response once it has ended (its answer) or its client has
+  // hung up — a line the upstream sends later included (`late`).
+  for (const r of on.records) {
+    const over = r.events.findIndex((e) =>
+      ['end', 'destroy'].includes((e as unknown[])[0] as string),
+    );
+    if (over >= 0)
+      expect(r.events.slice(over + 1).filter((e) => (e as unknown[])[0] === 'write')).toEqual([]);
+  }
   tally['runs']! += 1;
   if (on.lone > 0) tally['lone']! += 1;
   const text = on.records
@@ -631,6 +745,19 @@ async function same(reqs: Req[], tally: Record<string, number>): Promise<void> {
   if (on.lone > 0 && retriedText.some((e) => e.includes(' sent"') || e.includes('denied')))
     tally['urlDecided']! += 1;
   if (on.lone > 0 && text.includes('text/event-stream')) tally['stream']! += 1;
+  // A line on a lone call's stream (not a retry's, which the SDK serves).
+  const loneText = on.records
+    .filter((r) => !r.retry)
+    .flatMap((r) => r.events.map((e) => (e as unknown[]).map((x) => String(x)).join(' ')))
+    .join('\n');
+  if (on.lone > 0 && loneText.includes('notifications/message')) tally['loneLine']! += 1;
+  if (on.lone > 0 && on.listened.length > 0) tally['listened']! += 1;
+  // A late line (after the answers so far) of a lone call's: where it went, if anywhere.
+  const late = JSON.stringify([on.records, on.listened]);
+  if (on.lone > 0 && reqs.some((r) => r.late)) {
+    tally['late']! += 1;
+    if (late.includes('late ')) tally['lateSeen']! += 1;
+  }
   if (on.lone > 0 && on.records.length > reqs.length) tally['retried']! += 1;
   // A retry the round took (not refused as an unknown requestState) whose call went on.
   const retried = on.records.filter((r) => r.retry).flatMap((r) => r.events.map(String));
@@ -655,6 +782,10 @@ const tallyOf = () => ({
   retryGone: 0,
   urlAsked: 0,
   urlDecided: 0,
+  loneLine: 0,
+  listened: 0,
+  late: 0,
+  lateSeen: 0,
 });
 
 describe('2026-07-28 lone call: the same as the hot path without it', () => {
@@ -712,6 +843,39 @@ describe('2026-07-28 lone call: the same as the hot path without it', () => {
     expect(tally.lone).toBeGreaterThan(50);
     console.info('lone-call tally (held-out seeds)', tally);
   }, 600_000);
+});
+
+describe('2026-07-28 lone call with a log level: the same as the hot path without it', () => {
+  it('upstream log lines at generated levels (300 runs)', async () => {
+    const tally = tallyOf();
+    await fc.assert(
+      fc.asyncProperty(logScenario, (reqs) => same(reqs, tally)),
+      { numRuns: 300, seed: 20261206 },
+    );
+    // Lone calls with a level whose lines reached their stream, and lines the listen stream took.
+    expect(tally.lone).toBeGreaterThan(150);
+    expect(tally.loneLine).toBeGreaterThan(80);
+    expect(tally.listened).toBeGreaterThan(5);
+    // Lines after the answers so far: some reach a request still open or the listen stream.
+    expect(tally.late).toBeGreaterThan(50);
+    expect(tally.lateSeen).toBeGreaterThan(5);
+    console.info('lone-call tally (log levels, tuned seed)', tally);
+  }, 600_000);
+
+  it.skipIf(process.env['LONE_MUTATION'])(
+    'upstream log lines: held-out seeds, never tuned on (4 × 60 runs)',
+    async () => {
+      const tally = tallyOf();
+      for (const seed of [4_242, 65_537, 1_000_003, 8_675_309])
+        await fc.assert(
+          fc.asyncProperty(logScenario, (reqs) => same(reqs, tally)),
+          { numRuns: 60, seed },
+        );
+      expect(tally.loneLine).toBeGreaterThan(30);
+      console.info('lone-call tally (log levels, held-out seeds)', tally);
+    },
+    600_000,
+  );
 });
 
 describe('2026-07-28 lone call: an answer that cannot be written', () => {

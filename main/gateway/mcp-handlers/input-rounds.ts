@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ClientRelay, RelayRequest } from '../../tools/relay.js';
-import type { RequestLine, RoundLine } from './round-line.js';
+import type { MovingLine, RequestLine } from './round-line.js';
 
 /**
  * Server→client requests to a 2026-07-28 agent (issue 14, item 2). That era
@@ -40,7 +40,7 @@ interface Round {
   /** Armed from each input_required answer until the agent's retry (expire). */
   timer?: NodeJS.Timeout;
   /** The call's line to the agent request open now (round-line.ts), where it has one. */
-  line?: RoundLine | undefined;
+  line?: MovingLine | undefined;
 }
 
 export type InputRequiredAnswer = {
@@ -79,7 +79,7 @@ export class InputRounds {
     run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
     request?: AbortController,
     /** Where what the upstream sends during the call goes: moved to each retry (round-line.ts). */
-    line?: RoundLine,
+    line?: MovingLine,
   ): Promise<T | InputRequiredAnswer> {
     try {
       // Most calls never ask for input: the round is registered (and timed) only once it does.

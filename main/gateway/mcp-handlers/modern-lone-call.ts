@@ -2,7 +2,9 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   isInputRequiredResult,
   LOG_LEVEL_META_KEY,
+  type LoggingLevel,
 } from '@modelcontextprotocol/server';
+import { levelRank } from '../../tools/features.js';
 import { declaresUrlElicitation } from './approval-url.js';
 import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shapes.js';
 
@@ -29,15 +31,22 @@ export interface LoneCall {
    * (noWait; a "waiting for approval" answer is Escalated, for the SDK to make input_required).
    */
   url: boolean;
+  /**
+   * The log level its envelope names (SEP-2577), if any: the steps then run the call on a
+   * LoneLine (round-line.ts), so lines the upstream logs during it reach this request's stream as
+   * on the SDK path (requestLog, onLine).
+   */
+  level: LoggingLevel | undefined;
 }
 
 /**
  * The steps tools.ts runs for a call without a progress token or task on the 2026-07-28 hot path
  * (mcp-endpoint.ts `loneSteps`): an input round on the request's own controller (`own`), the
  * relay tracked, `pipeline.call`, `throwIfUrlRequired` — inside approval-url.ts's per-call choice
- * for a client that declared URL elicitation (`url`).
+ * for a client that declared URL elicitation (`url`). `key` is the id the hot transport gave the
+ * request (its `ctx.mcpReq.id` on the SDK path): a log line goes to the server related to it.
  */
-export type LoneSteps = (call: LoneCall, own: AbortController) => Promise<unknown>;
+export type LoneSteps = (call: LoneCall, own: AbortController, key: number) => Promise<unknown>;
 
 /**
  * A lone call's value that the SDK must answer though it may read as a plain result: a URL
@@ -56,12 +65,11 @@ export type LoneOutcome = { ok: true; value: unknown } | { ok: false; error: unk
  * Whether a lifted hot `tools/call` (modern-route.ts liftSureEnvelope) is everyday, decided
  * before anything runs: its `_meta` held envelope keys only (so no progress token, related task
  * or other key the SDK must see), the request is a plainToolCall whose parse parsedToolCall gives
- * (so the SDK's request checks surely pass, call-server.ts), its envelope names no log level (a
- * call with one may send log lines on the request's stream mid-call: ctx.mcpReq.notify, kept on
- * the SDK path). Whether its client declared URL elicitation is read here too, as
- * approval-url.ts's supportsUrlElicitation reads the envelope (a lifted envelope always has its
- * capabilities, modern-route.ts envelopeSure). Undefined for every other request, which the SDK
- * server dispatches as before.
+ * (so the SDK's request checks surely pass, call-server.ts). Whether its client declared URL
+ * elicitation is read here too, as approval-url.ts's supportsUrlElicitation reads the envelope (a
+ * lifted envelope always has its capabilities, modern-route.ts envelopeSure), and the log level
+ * it names, if any (envelopeSure proved it one of the SDK's levels; anything else is the SDK's to
+ * refuse). Undefined for every other request, which the SDK server dispatches as before.
  */
 export function loneCall(
   method: string,
@@ -69,7 +77,9 @@ export function loneCall(
   envelope: Record<string, unknown>,
 ): LoneCall | undefined {
   if (method !== 'tools/call' || '_meta' in params) return undefined;
-  if (envelope[LOG_LEVEL_META_KEY] !== undefined) return undefined;
+  const level = envelope[LOG_LEVEL_META_KEY] as LoggingLevel | undefined;
+  if (level !== undefined && !(typeof level === 'string' && levelRank(level) >= 0))
+    return undefined;
   if (!plainToolCall({ method, params })) return undefined;
   const parsed = parsedToolCall({ params });
   if (!parsed) return undefined;
@@ -79,6 +89,7 @@ export function loneCall(
     args: parsed.params['arguments'] as Record<string, unknown> | undefined,
     caps,
     url: declaresUrlElicitation(caps),
+    level,
   };
 }
 
