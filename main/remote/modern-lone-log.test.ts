@@ -264,12 +264,13 @@ describe('a log level in the envelope: review cases', () => {
       const waiting: (() => void)[] = [];
       let allIn!: () => void;
       const arrived = new Promise<void>((r) => (allIn = r));
-      (upstream as unknown as { gate: PromiseLike<void> }).gate = {
+      // A thenable that records who waits (`await` calls `then` with its resume function).
+      const gate = {
         then(ok: () => void) {
           if (waiting.push(ok) === 3) allIn();
-          return undefined as never;
         },
       };
+      (upstream as unknown as { gate: unknown }).gate = gate;
       const sent = [
         post(t, t.token, 1, 'error', { text: 'A', levels: SENT, wait: true }),
         post(t, t.token, 1, 'debug', { text: 'C', levels: SENT, wait: true }),
