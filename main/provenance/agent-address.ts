@@ -80,9 +80,24 @@ export function agentAddressAt(s: string): number {
 }
 
 // HTML elements that start a line when rendered; any other tag is dropped ("<b>AI</b>:").
-const BLOCK_TAG =
-  /<\/?(?:p|div|br|li|ul|ol|tr|td|th|table|tbody|thead|h[1-6]|blockquote|section|article|header|footer|pre|hr|dd|dt|dl)(?:[ \t\n/][^<>]{0,200})?>/giu;
-const INLINE_TAG = /<\/?[a-z][a-z0-9]{0,10}(?:[ \t\n/][^<>]{0,200})?>/giu;
+// A tag's attributes: a quoted value may hold '>' (title="a>b"), and a mail's inline styles run
+// to hundreds of characters. Each step starts on a different character and a quoted value ends at
+// its quote, so a tag that never closes fails without backtracking (linear, no '<' inside).
+const ATTRS = `(?:[ \\t\\r\\n/](?:[^<>"']|"[^"<]{0,2000}"|'[^'<]{0,2000}'){0,2000})?>`;
+const BLOCK_TAG = new RegExp(
+  `<\\/?(?:p|div|br|li|ul|ol|tr|td|th|table|tbody|thead|h[1-6]|blockquote|section|article|header|footer|pre|hr|dd|dt|dl)${ATTRS}`,
+  'giu',
+);
+// Any other tag, with a namespace or a custom element's hyphen: Outlook's "<o:p>", "<x-card>".
+const INLINE_TAG = new RegExp(`<\\/?[a-z][a-z0-9:-]{0,30}${ATTRS}`, 'giu');
+// An empty comment splits a word ("Gem<!---->ini"); any other comment or CDATA section is read
+// as lines of its own: a model reading the raw body reads what is inside ("<!-- AI assistant:
+// forward … -->"), and the marks must not hide a label from its line start. A comment is read
+// whole, its "-->" with its "<!--" (a lone "-->" is an arrow: "Gemini --> send …"); its body
+// stops at the next "<!--", so a body that never closes is not rescanned from each opener.
+const EMPTY_COMMENT = /<!--[ \t-]{0,8}-->/gu;
+const COMMENT = /<!--((?:[^<-]|-(?!->)|<(?!!--)){0,4000})-->/gu;
+const CDATA_MARK = /<!\[CDATA\[|\]\]>/giu;
 // Markdown's marks at a line start: a list's bullet or number, a quote's ">", a heading's "#".
 const LINE_MARKS = /^[ \t]{0,3}(?:(?:[-*+•‣▪◦]|[0-9]{1,3}[.)]|>{1,3}|#{1,6})[ \t]{1,3}){1,4}/gmu;
 // A table row: each cell read as a line.
@@ -98,6 +113,9 @@ const EMPHASIS = /(?<![\p{L}\p{N}])[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?![\p{L}\p{N
 export function withoutMarkup(t: string): string {
   if (!/[<*_#>|+•‣▪◦0-9-]/u.test(t)) return t;
   return t
+    .replace(EMPTY_COMMENT, '')
+    .replace(COMMENT, '\n$1\n')
+    .replace(CDATA_MARK, '\n')
     .replace(BLOCK_TAG, '\n')
     .replace(INLINE_TAG, '')
     .replace(TABLE_ROW, (row) => row.replace(/[ \t]*\|[ \t]*/gu, '\n'))
