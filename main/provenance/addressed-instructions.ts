@@ -1,4 +1,4 @@
-import { agentAddressAt, withoutMarkup } from './agent-address.js';
+import { agentAddressAt, markupSourceAt, withoutMarkup } from './agent-address.js';
 import { jobLabelSource, labelMarks } from './job-label.js';
 
 /**
@@ -236,7 +236,9 @@ function addressedIn(t: string): string | null {
   const m = withoutMarkup(f);
   if (m === f || !mayAddress(m)) return null;
   at = agentAddressAt(m);
-  return at >= 0 ? excerptAt(m, at) : null;
+  // The excerpt quotes the text as sent, from where the hit's first character came: what the
+  // card shows must be the stranger's own text, not Airlock's rendering of it.
+  return at >= 0 ? excerptAt(f, markupSourceAt(f, at)) : null;
 }
 
 // Characters that show nothing (zero-width space and joiners, soft hyphen, word joiner, tag

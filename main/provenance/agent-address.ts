@@ -105,20 +105,89 @@ const TABLE_ROW = /^[ \t]{0,3}\|[^\n]*/gmu;
 // Bold and italic marks at a word's edge (not a field's "instructions_for_ai").
 const EMPHASIS = /(?<![\p{L}\p{N}])[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?![\p{L}\p{N}])/gu;
 
+// What a step puts in place of one match: text copied from the match at an offset, or a line
+// break standing for the markup at an offset. Kept as pieces so a hit in the text without markup
+// can be traced to the original (markupSourceAt): the card quotes the stranger's own text.
+interface Piece {
+  readonly text: string;
+  readonly at: number;
+  readonly copied: boolean;
+}
+const BREAK_AT = (at: number): Piece[] => [{ text: '\n', at, copied: false }];
+const NOTHING = (): Piece[] => [];
+const CELL_BAR = /[ \t]*\|[ \t]*/gu;
+function cells(row: string): Piece[] {
+  const out: Piece[] = [];
+  let last = 0;
+  for (const bar of row.matchAll(CELL_BAR)) {
+    if (bar.index > last) out.push({ text: row.slice(last, bar.index), at: last, copied: true });
+    out.push(...BREAK_AT(bar.index));
+    last = bar.index + bar[0].length;
+  }
+  if (last < row.length) out.push({ text: row.slice(last), at: last, copied: true });
+  return out;
+}
+const STEPS: readonly (readonly [RegExp, (m: RegExpExecArray) => Piece[]])[] = [
+  [EMPTY_COMMENT, NOTHING],
+  [
+    COMMENT,
+    (m) => [...BREAK_AT(0), { text: m[1]!, at: 4, copied: true }, ...BREAK_AT(m[0].length - 3)],
+  ],
+  [CDATA_MARK, () => BREAK_AT(0)],
+  [BLOCK_TAG, () => BREAK_AT(0)],
+  [INLINE_TAG, NOTHING],
+  [TABLE_ROW, (m) => cells(m[0])],
+  [EMPHASIS, NOTHING],
+  [LINE_MARKS, NOTHING],
+];
+const MAY_HOLD_MARKUP = /[<*_#>|+•‣▪◦0-9-]/u;
+
 /**
  * The text as a model reads it rendered: block tags as line breaks, other tags, bold and italic
  * marks dropped, a list's, quote's or heading's marks at a line start dropped, a table's cells on
- * lines of their own. Text without markup is itself.
+ * lines of their own, a comment's body on lines of its own. Text without markup is itself.
  */
 export function withoutMarkup(t: string): string {
-  if (!/[<*_#>|+•‣▪◦0-9-]/u.test(t)) return t;
-  return t
-    .replace(EMPTY_COMMENT, '')
-    .replace(COMMENT, '\n$1\n')
-    .replace(CDATA_MARK, '\n')
-    .replace(BLOCK_TAG, '\n')
-    .replace(INLINE_TAG, '')
-    .replace(TABLE_ROW, (row) => row.replace(/[ \t]*\|[ \t]*/gu, '\n'))
-    .replace(EMPHASIS, '')
-    .replace(LINE_MARKS, '');
+  if (!MAY_HOLD_MARKUP.test(t)) return t;
+  let s = t;
+  for (const [re, pieces] of STEPS) {
+    s = s.replace(re, (...args: unknown[]) => {
+      const m = [...args.slice(0, -2)] as unknown as RegExpExecArray;
+      return pieces(m)
+        .map((p) => p.text)
+        .join('');
+    });
+  }
+  return s;
+}
+
+/**
+ * Where in `t` the character at `at` of withoutMarkup(t) comes from: the same steps, each
+ * character traced to its source (a line break standing for markup to the markup's place). Run
+ * only on a hit, so indexing pays for the plain string replacements alone.
+ */
+export function markupSourceAt(t: string, at: number): number {
+  if (!MAY_HOLD_MARKUP.test(t)) return at;
+  let s = t;
+  let from: number[] = Array.from({ length: t.length }, (_, i) => i);
+  for (const [re, pieces] of STEPS) {
+    let out = '';
+    const map: number[] = [];
+    let last = 0;
+    for (const m of s.matchAll(re)) {
+      const i = m.index;
+      out += s.slice(last, i);
+      for (let k = last; k < i; k++) map.push(from[k]!);
+      for (const p of pieces(m as RegExpExecArray)) {
+        out += p.text;
+        for (let k = 0; k < p.text.length; k++) map.push(from[i + p.at + (p.copied ? k : 0)]!);
+      }
+      last = i + m[0].length;
+    }
+    out += s.slice(last);
+    for (let k = last; k < s.length; k++) map.push(from[k]!);
+    s = out;
+    from = map;
+  }
+  return from[at] ?? t.length;
 }
