@@ -127,18 +127,26 @@ function cells(row: string): Piece[] {
   if (last < row.length) out.push({ text: row.slice(last), at: last, copied: true });
   return out;
 }
-const STEPS: readonly (readonly [RegExp, (m: RegExpExecArray) => Piece[]])[] = [
-  [EMPTY_COMMENT, NOTHING],
+// Each step: its pattern, the plain replacement withoutMarkup uses (a string replacement is
+// several times faster on a large HTML body than a function), and the same as pieces for
+// markupSourceAt; the test "every character kept traces …" holds the two together.
+const STEPS: readonly (readonly [
+  RegExp,
+  string | ((row: string) => string),
+  (m: RegExpExecArray) => Piece[],
+])[] = [
+  [EMPTY_COMMENT, '', NOTHING],
   [
     COMMENT,
+    '\n$1\n',
     (m) => [...BREAK_AT(0), { text: m[1]!, at: 4, copied: true }, ...BREAK_AT(m[0].length - 3)],
   ],
-  [CDATA_MARK, () => BREAK_AT(0)],
-  [BLOCK_TAG, () => BREAK_AT(0)],
-  [INLINE_TAG, NOTHING],
-  [TABLE_ROW, (m) => cells(m[0])],
-  [EMPHASIS, NOTHING],
-  [LINE_MARKS, NOTHING],
+  [CDATA_MARK, '\n', () => BREAK_AT(0)],
+  [BLOCK_TAG, '\n', () => BREAK_AT(0)],
+  [INLINE_TAG, '', NOTHING],
+  [TABLE_ROW, (row) => row.replace(CELL_BAR, '\n'), (m) => cells(m[0])],
+  [EMPHASIS, '', NOTHING],
+  [LINE_MARKS, '', NOTHING],
 ];
 const MAY_HOLD_MARKUP = /[<*_#>|+•‣▪◦0-9-]/u;
 
@@ -150,44 +158,45 @@ const MAY_HOLD_MARKUP = /[<*_#>|+•‣▪◦0-9-]/u;
 export function withoutMarkup(t: string): string {
   if (!MAY_HOLD_MARKUP.test(t)) return t;
   let s = t;
-  for (const [re, pieces] of STEPS) {
-    s = s.replace(re, (...args: unknown[]) => {
-      const m = [...args.slice(0, -2)] as unknown as RegExpExecArray;
-      return pieces(m)
-        .map((p) => p.text)
-        .join('');
-    });
-  }
+  for (const [re, plain] of STEPS) s = s.replace(re, plain as string);
   return s;
 }
 
+// Where in one step's input the character at `p` of its output comes from.
+function sourceInStep(
+  input: string,
+  re: RegExp,
+  pieces: (m: RegExpExecArray) => Piece[],
+  p: number,
+): number {
+  let outLen = 0;
+  let last = 0;
+  for (const m of input.matchAll(re)) {
+    const gap = m.index - last;
+    if (p < outLen + gap) return last + (p - outLen);
+    outLen += gap;
+    for (const piece of pieces(m as RegExpExecArray)) {
+      if (p < outLen + piece.text.length)
+        return m.index + piece.at + (piece.copied ? p - outLen : 0);
+      outLen += piece.text.length;
+    }
+    last = m.index + m[0].length;
+  }
+  return last + (p - outLen);
+}
+
 /**
- * Where in `t` the character at `at` of withoutMarkup(t) comes from: the same steps, each
- * character traced to its source (a line break standing for markup to the markup's place). Run
- * only on a hit, so indexing pays for the plain string replacements alone.
+ * Where in `t` the character at `at` of withoutMarkup(t) comes from (a line break standing for
+ * markup, from the markup's place): each step's output kept, then the one position traced back
+ * through them. Run only on a hit, so indexing pays for the plain replacements alone.
  */
 export function markupSourceAt(t: string, at: number): number {
   if (!MAY_HOLD_MARKUP.test(t)) return at;
-  let s = t;
-  let from: number[] = Array.from({ length: t.length }, (_, i) => i);
-  for (const [re, pieces] of STEPS) {
-    let out = '';
-    const map: number[] = [];
-    let last = 0;
-    for (const m of s.matchAll(re)) {
-      const i = m.index;
-      out += s.slice(last, i);
-      for (let k = last; k < i; k++) map.push(from[k]!);
-      for (const p of pieces(m as RegExpExecArray)) {
-        out += p.text;
-        for (let k = 0; k < p.text.length; k++) map.push(from[i + p.at + (p.copied ? k : 0)]!);
-      }
-      last = i + m[0].length;
-    }
-    out += s.slice(last);
-    for (let k = last; k < s.length; k++) map.push(from[k]!);
-    s = out;
-    from = map;
-  }
-  return from[at] ?? t.length;
+  const inputs = [t];
+  for (const [re, plain] of STEPS)
+    inputs.push(inputs[inputs.length - 1]!.replace(re, plain as string));
+  let p = at;
+  for (let k = STEPS.length - 1; k >= 0; k--)
+    p = sourceInStep(inputs[k]!, STEPS[k]![0], STEPS[k]![2], p);
+  return Math.min(p, Math.max(t.length - 1, 0));
 }
