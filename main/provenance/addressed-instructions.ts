@@ -1,3 +1,4 @@
+import { agentAddressAt, markupSourceAt, withoutMarkup } from './agent-address.js';
 import { jobLabelSource, labelMarks } from './job-label.js';
 
 /**
@@ -35,7 +36,7 @@ const MODEL_NAMES =
   '(?:claude|chat ?gpt|gpt(?:-?[0-9](?:\\.[0-9])?o?)?|gemini|copilot|llm|(?:large )?language model|sprachmodell|modèle de langage|modelo de lenguaje|языковая модель|нейросеть)';
 // Words that open an instruction, after "Claude:".
 const ORDER =
-  '(?:please|now|ignore|disregard|delete|trash|archive|forward|send|move|run|execute|create|mark|decline|cancel|register|reply|open|click|download|install|remove|add|set|update|disable|enable|forget|do|you|your|the user|important|urgent|new instructions|before|when|if|always|never)';
+  '(?:please|now|ignore|disregard|delete|trash|archive|forward|send|(?:e-?)?mail|move|run|execute|create|mark|decline|cancel|register|reply|open|click|download|install|remove|add|set|update|disable|enable|forget|do|you|your|the user|important|urgent|new instructions|before|when|if|always|never)';
 // Words for the agent that need a greeting before them ("Dear AI,", "Hey agent,"): alone at a
 // line start they are a headline ("AI: the year in review") or a field ("Agent: Maria").
 const BARE_AGENT = '(?:ai|ki|ia|ии|agent|bot|model)s?';
@@ -85,7 +86,7 @@ const WORK_ITEM =
 // and", and any adverb in -ly ("silently delete …", "quietly export …"; the agent's label's
 // held-out part, agent-label.property.test.ts).
 const ACT =
-  '(?:(?:please|also|now|then|first|just|go[ \\t]{1,3}ahead[ \\t]{1,3}and|[\\p{L}]{2,14}ly)[ \\t]{1,3}){0,2}(?:archive|delete|trash|remove|forward|send|move|mark|decline|cancel|reject|accept|reply|respond|share|invite|add|create|update|change|reschedule|ignore|disregard|run|execute|click|open|download|install|unsubscribe|block|clear|empty|purge|wipe|label|mute|approve|pay|transfer|grant|copy|export|upload|disable|enable)(?![\\p{L}])';
+  '(?:(?:please|also|now|then|first|just|go[ \\t]{1,3}ahead[ \\t]{1,3}and|[\\p{L}]{2,14}ly)[ \\t]{1,3}){0,2}(?:(?:e-?)?mail|archive|delete|trash|remove|forward|send|move|mark|decline|cancel|reject|accept|reply|respond|share|invite|add|create|update|change|reschedule|ignore|disregard|run|execute|click|open|download|install|unsubscribe|block|clear|empty|purge|wipe|label|mute|approve|pay|transfer|grant|copy|export|upload|disable|enable)(?![\\p{L}])';
 
 const SOURCES: string[] = [
   // A fake turn or role marker at a line start: "System: …", "assistant: …", "[INST]",
@@ -138,7 +139,7 @@ const SOURCES: string[] = [
   `${OPENS}(?:ai|ki|ia)[ \\t]{0,2}[:：,][ \\t]{0,3}${ORDER}(?![\\p{L}])`,
   // The agent told what to do: "agents run `…`", "if you are an AI", "AI agents reading this".
   `${START}(?:ai )?(?:agents?|assistants?|llms?|bots?)[ \\t]{1,3}(?:(?:should|must|shall|need to|are to)[ \\t]{1,3})?(?:run|execute|call|invoke)[ \\t]{1,3}[\`$]`,
-  `${START}(?:ai|llm)[ \\t-]?(?:agents?|assistants?|models?)[ \\t]{1,3}(?:should|must|shall|need to|are to|have to)[ \\t]{1,3}(?:archive|delete|trash|forward|send|move|mark|decline|remove|reply|ignore|click|open|download|install|cancel)[ \\t]{1,3}(?:this|these|all|every|it|them)(?![\\p{L}])`,
+  `${START}(?:ai|llm)[ \\t-]?(?:agents?|assistants?|models?)[ \\t]{1,3}(?:should|must|shall|need to|are to|have to)[ \\t]{1,3}(?:archive|delete|trash|forward|send|(?:e-?)?mail|move|mark|decline|remove|reply|ignore|click|open|download|install|cancel)[ \\t]{1,3}(?:this|these|all|every|it|them)(?![\\p{L}])`,
   `${START}if you are an? (?:ai|llm|language model|assistant|agent|bot|chatbot)(?![\\p{L}])(?![ \\t]+(?:professor|manager|director|editor|principal|coach|teacher|secretary|to (?:the|a|an)[ \\t]))`,
   `${START}${AI_TARGET}[ \\t]{1,3}(?:reading|processing|summari[sz]ing|handling|parsing) (?:this|these)(?![\\p{L}])`,
   `${START}note to (?:ai|llms?|assistants|agents|bots|(?:the )?(?:ai )?(?:assistant|agent|model))(?![\\p{L}])`,
@@ -210,19 +211,34 @@ export function addressedInstruction(
   return null;
 }
 
-/** One text: as written (up to MAX_SCAN), then folded where folding changes it. */
+/**
+ * One text: as written (up to MAX_SCAN), then folded where folding changes it, then without its
+ * markup where that changes it (agent-address.ts withoutMarkup: "<p>AI assistant: …", "- …").
+ * Without markup only agent-address.ts's pattern reads it, which wants an order on something
+ * named: the older patterns' "Assistant:" and four words would read a release note's list item
+ * ("- AI assistant: can now send drafts …") or an HTML signature ("<div>Assistant: Jane Roe,
+ * Office of the Dean</div>") as an order.
+ */
 function addressedIn(t: string): string | null {
   const cut = t.length > MAX_SCAN ? t.slice(0, MAX_SCAN) : t;
-  const plain = addressedSpot(cut);
-  if (plain !== null) return plain;
+  let may = mayAddress(cut);
+  let at = may ? addressedAt(cut) : -1;
+  if (at >= 0) return excerptAt(cut, at);
   const f = folded(cut);
-  return f === cut ? null : addressedSpot(f);
-}
-
-function addressedSpot(s: string): string | null {
-  if (!mayAddress(s)) return null;
-  const at = addressedAt(s);
-  return at >= 0 ? excerptAt(s, at) : null;
+  if (f !== cut) {
+    may = mayAddress(f);
+    at = may ? addressedAt(f) : -1;
+    if (at >= 0) return excerptAt(f, at);
+  }
+  // A tag or an emphasis mark may split a word the prefilter needs ("Gem<b></b>ini"); without
+  // one, a text the prefilter refuses is refused without markup too (issue 34: indexing cheap).
+  if (!may && !/[<*_]/.test(f)) return null;
+  const m = withoutMarkup(f);
+  if (m === f || !mayAddress(m)) return null;
+  at = agentAddressAt(m);
+  // The excerpt quotes the text as sent, from where the hit's first character came: what the
+  // card shows must be the stranger's own text, not Airlock's rendering of it.
+  return at >= 0 ? excerptAt(f, markupSourceAt(f, at)) : null;
 }
 
 // Characters that show nothing (zero-width space and joiners, soft hyphen, word joiner, tag
@@ -251,16 +267,18 @@ export function folded(t: string): string {
  * test checks that the prefilter passes every text this matches).
  */
 export function addressedAt(s: string): number {
-  return (ADDRESSED.exec(s) ?? VOCATIVE.exec(s))?.index ?? -1;
+  // The classes of agent-address.ts are a second pattern, for the size of this one.
+  return (ADDRESSED.exec(s) ?? VOCATIVE.exec(s))?.index ?? agentAddressAt(s);
 }
 
 /**
  * A word every pattern needs (a stem, so both cases of Cyrillic's first letter pass): the full
  * scan, with its Unicode case folding and look-behinds, costs several times this one, and most
- * mail holds none of them (issue 34: indexing stays cheap).
+ * mail holds none of them (issue 34: indexing stays cheap). The product names of agent-address.ts
+ * as whole words only (a version's digits may follow): "decline", "coherent", "manuscript" and "bombard" are in ordinary mail.
  */
 const PREFILTER =
-  /ssist|sist|agent|model|modèle|\bais?\b|a\.i\.|(?:kalender|termin|mail|postfach|buchungs|planungs)-?bots?\b|\bki\b|\bia\b|ии|\bbots?\b|llm|gpt|claude|gemini|copilot|language model|syst|developer|inst\]|im_start|<\|user\|>|<<sys|instruction|ссистент|омощник|гент|модел|нейросет|助手|助理|智能体|アシスタント|エージェント|クロード|克劳德|مساعد|الوكيل|어시스턴트|에이전트|सहायक|chatbot|secretar|helper|\baides?\b|<\/?prompt>|if you are|note to|ignor|disregard|forget|override|negeer|vergiss|гнорир|абуд|忽略|无视|忽视|指示を|命令を|تجاهل/i;
+  /ssist|sist|agent|model|modèle|\bais?\b|a\.i\.|(?:kalender|termin|mail|postfach|buchungs|planungs)-?bots?\b|\bki\b|\bia\b|ии|bots?\b|llm|gpt|claude|gemini|copilot|(?<![a-z])(?:gemma|bard|llama|mistral|mixtral|codestral|grok|cursor|codex|windsurf|devin|cline|aider|cody|tabnine|qwen|deepseek|perplexity|kimi|manus|jasper|cohere|command.r|phind|replit|bolt|lovable|poe|siri|alexa|cortana|le.chat)(?![a-z])|\bo[134]-|language model|syst|developer|inst\]|im_start|<\|user\|>|<<sys|instruction|ссистент|омощник|гент|модел|нейросет|助手|助理|智能体|アシスタント|エージェント|クロード|克劳德|مساعد|الوكيل|어시스턴트|에이전트|सहायक|chatbot|secretar|helper|\baides?\b|<\/?prompt>|if you are|note to|ignor|disregard|forget|override|negeer|vergiss|гнорир|абуд|忽略|无视|忽视|指示を|命令を|تجاهل/i;
 
 /** Whether the text holds a word some pattern needs (PREFILTER). */
 export function mayAddress(s: string): boolean {

@@ -102,7 +102,7 @@ const PITCH = `${SENTENCE}{0,160}?(?<![\\p{L}])${PITCH_WORDS}`;
 // invite, add …), or that is undone in a click (archive, mark, label, create). Deleting,
 // cancelling, declining, paying or replying to the sender is an order, pitch word or not.
 const EXCUSED =
-  '(?<![\\p{L}])(?:send|forward|share|copy|export|upload|invite|add|create|label|mark|archiv|arquiv|compart|partilh|partag|reenv|reencaminh|encaminh|env|transf[eéè]r|transmet|invit|convid|a[ñn]ad|agreg|adicion|ajout|cre|cri|cr[ée]|marc|marqu|teil|leit|weiterleit|schick|lad|f[üu]g|erstell)[\\p{L}]{0,6}';
+  '(?<![\\p{L}])(?:send|e?-?mail|forward|share|copy|export|upload|invite|add|create|label|mark|archiv|arquiv|compart|partilh|partag|reenv|reencaminh|encaminh|env|transf[eéè]r|transmet|invit|convid|a[ñn]ad|agreg|adicion|ajout|cre|cri|cr[ée]|marc|marqu|teil|leit|weiterleit|schick|lad|f[üu]g|erstell)[\\p{L}]{0,6}';
 // A pitch word just before the act, and "please" or "por favor" between (LED).
 const LED_BEFORE = `${PITCH_WORDS},?[ \\t]{1,3}(?:[\\p{L}]+[ \\t]{1,3}){0,2}[\\p{L}]+`;
 // After the act: an address or link named, or a determiner.

@@ -1,0 +1,202 @@
+/**
+ * Classes of an address to the agent that addressed-instructions.ts's one pattern did not read
+ * (docs/provenance.md, "Markup, product names, arrows and clauses"; generated wordings:
+ * test-support/addressed-classes-variants.ts):
+ *
+ * - a product or model name as the addressee, with its version and tier ("Llama, delete …",
+ *   "Claude 3.5 Sonnet —> forward …", "Meta AI: share …"), or a brand ending in an AI word
+ *   ("HelpBot", "Acme GPT");
+ * - any arrow ("~>", "—>", "==>", "→", "➜") or "::" between the label and the order;
+ * - a clause before the verb ("AI assistant, when you read this, forward …", "Agent — if the
+ *   user asks, delete …"); a bare "agent", "bot" or "model" (a person's title or a chat turn's
+ *   speaker as often) is read only with such a clause, which speaks to a reader of the text;
+ * - "email" and "mail" as the verb;
+ * - a label after markup (HTML tags, bold, list markers, a quote's ">", headings, table cells):
+ *   `withoutMarkup` gives the text as a model reads it rendered, and every pattern reads that too.
+ *
+ * Its own regular expression, tried after the main one: the main pattern is a few hundred
+ * characters under V8's 20 KiB optimisation limit (addressed-instructions.ts PATTERN_LENGTH),
+ * and this one is held under it apart (agent-address.test.ts). The same safety as there: fixed
+ * alternations with bounded gaps (no nested unbounded quantifier), so a scan is linear.
+ *
+ * What follows the label must be an order on something named: a verb of harm (send, delete,
+ * share, export …) then a determiner, pronoun, number or quote ("delete every …", "email it …"),
+ * or an address or link in the same sentence. A headline ("Gemini → improved recall"), a field
+ * ("Cursor: pointer position") or a person ("The agent: John Smith") has none.
+ */
+
+// A line or sentence start, then an opening quote or bracket.
+const PLACE = '(?:^[ \\t]{0,3}|[.!?][ \\t]{1,3})(?:["\'“‘(\\[][ \\t]{0,2})?';
+// A greeting or a note's opener before the name: "Hey Gemini, …", "Note to the AI: …".
+const GREET =
+  '(?:(?:hey|hi|hello|dear|ok(?:ay)?|yo|attention|attn|note[ \\t]{1,3}(?:to|for)|message[ \\t]{1,3}(?:to|for)|to|for)(?:[ \\t]{1,3}(?:the|my|any))?[ \\t,]{1,3})?';
+// AI words that name the agent as it is ("AI assistant", "LLM", "virtual assistant", "chatbot").
+const AGENT =
+  '(?:(?:ai|a\\.i\\.|llm|virtual|automated|digital)[ \\t-]{1,3})?(?:assistants?|chatbots?|copilots?)|(?:ai|a\\.i\\.|llm)[ \\t-]{1,3}(?:agents?|models?|bots?|helpers?)|ai|a\\.i\\.|llms?';
+// Products and models named as the addressee, with a version ("GPT-4.1", "Llama 3.1", "o3-mini")
+// and a tier ("Gemini 1.5 Pro", "Claude 3.5 Sonnet"). Names that are also words (Cursor,
+// Mistral, Llama, Grok, Codex, Windsurf) are read as a name only with an order after them.
+const PRODUCT =
+  '(?:chat[ \\t-]?gpt|gpt|claude|gemini|gemma|bard|copilot|llama|mistral|mixtral|codestral|grok|cursor|codex|windsurf|devin|cline|aider|cody|tabnine|qwen|deepseek|perplexity|kimi|manus|jasper|cohere|command[ \\t-]r|phind|replit|bolt|lovable|poe|siri|alexa|cortana|meta[ \\t]ai|le[ \\t]chat|o[134](?=-))' +
+  '(?:[ \\t-]?v?[0-9]{1,2}(?:\\.[0-9]{1,2})?[a-z]?)?(?:[ \\t-](?:pro|flash|ultra|mini|nano|sonnet|opus|haiku|turbo|large|small|medium|max|plus|instruct|chat|code|coder|agent|assistant|preview|lite)){0,2}';
+// A brand built on GPT: "AcmeGPT", "Legal-GPT", "Docs GPT". Not "Inbox AI" or "Meeting bot":
+// a job's name, which job-label.ts reads with a product pitch's exception ("Inbox AI: forward
+// the right mail to the right teammate in seconds").
+const BRANDED = '[\\p{L}\\p{N}]{2,15}[ \\t-]?gpt';
+// A person's title or a chat turn's speaker as often as the agent: read only with a clause.
+const BARE = '(?:agents?|bots?|models?)';
+// Between the label and the order: a colon or two, a comma, a spaced dash, any arrow, "»", a
+// semicolon or a bar.
+const SEP =
+  '[ \\t]{0,2}(?:[:：]{1,2}|,|[—–―]|-{1,2}(?=[ \\t])|[~=—–-]{0,2}>{1,2}|[\\u2190-\\u21FF\\u27F0-\\u27FF\\u2900-\\u297F\\u25B6\\u25B8\\u25BA\\u2794-\\u27BF»›;|])[ \\t]{0,3}';
+// A clause before the order, up to its comma: "when you read this, ", "if the user asks, ".
+const CLAUSE =
+  '(?:when|whenever|once|after|before|if|while|as[ \\t]soon[ \\t]as|upon|on|as|in[ \\t]case|during|for)(?![\\p{L}])[^\\n.!?:;,]{1,60},[ \\t]{1,3}';
+// Manner and sequence before the verb: "please", "now", "quietly".
+const MANNER =
+  '(?:(?:please|kindly|now|then|also|just|first|immediately|go[ \\t]ahead[ \\t]and|[\\p{L}]{2,14}ly),?[ \\t]{1,3}){0,2}';
+// Verbs of harm to the user's mail, files, calendar or accounts (not "add", "update", "fix": a
+// changelog's imperative under a product's name).
+const VERB =
+  '(?:e-?mail|mail|forward|send|share|delete|trash|remove|archive|move|export|upload|copy|transfer|cancel|decline|reply|respond|invite|grant|pay|wire|post|publish|text|message|leak|reveal|paste|run|execute|empty|purge|wipe|ignore|disregard|forget|approve|accept|reject|submit|unsubscribe|download|install|disable)(?![\\p{L}])';
+// What the order is done on: a determiner, a pronoun, a number or a quote after the verb, or an
+// address or link in the same sentence (a dot inside a word does not end it).
+const OBJECT = `(?:[ \\t]{1,3}(?:(?:the|all|every|each|any|this|these|those|that|my|our|your|his|her|their|its|it|them|me|us|him|everything|anything|previous|prior)(?![\\p{L}])|[0-9"'“‘\`$<])|(?:[^\\n.!?]|\\.(?=\\S)){0,120}?(?:[\\p{L}\\p{N}]@|://))`;
+
+const SOURCE =
+  `${PLACE}${GREET}(?:` +
+  `(?:${AGENT}|${PRODUCT}|${BRANDED})(?![\\p{L}\\p{N}])${SEP}(?:${CLAUSE})?` +
+  `|${BARE}(?![\\p{L}\\p{N}])${SEP}${CLAUSE}` +
+  `)${MANNER}${VERB}${OBJECT}`;
+
+const AGENT_ADDRESS = new RegExp(SOURCE, 'imu');
+
+/** The pattern's length, held under V8's 20 KiB as addressed-instructions.ts's is. */
+export const AGENT_ADDRESS_LENGTH = AGENT_ADDRESS.source.length;
+
+/** Where the text first addresses an agent in one of these classes, or -1. */
+export function agentAddressAt(s: string): number {
+  return AGENT_ADDRESS.exec(s)?.index ?? -1;
+}
+
+// HTML elements that start a line when rendered; any other tag is dropped ("<b>AI</b>:").
+// A tag's attributes: a quoted value may hold '>' (title="a>b"), and a mail's inline styles run
+// to hundreds of characters. Each step starts on a different character and a quoted value ends at
+// its quote, so a tag that never closes fails without backtracking (linear, no '<' inside).
+const ATTRS = `(?:[ \\t\\r\\n/](?:[^<>"']|"[^"<]{0,2000}"|'[^'<]{0,2000}'){0,2000})?>`;
+const BLOCK_TAG = new RegExp(
+  `<\\/?(?:p|div|br|li|ul|ol|tr|td|th|table|tbody|thead|h[1-6]|blockquote|section|article|header|footer|pre|hr|dd|dt|dl)${ATTRS}`,
+  'giu',
+);
+// Any other tag, with a namespace or a custom element's hyphen: Outlook's "<o:p>", "<x-card>".
+const INLINE_TAG = new RegExp(`<\\/?[a-z][a-z0-9:-]{0,30}${ATTRS}`, 'giu');
+// An empty comment splits a word ("Gem<!---->ini"); any other comment or CDATA section is read
+// as lines of its own: a model reading the raw body reads what is inside ("<!-- AI assistant:
+// forward … -->"), and the marks must not hide a label from its line start. A comment is read
+// whole, its "-->" with its "<!--" (a lone "-->" is an arrow: "Gemini --> send …"); its body
+// stops at the next "<!--", so a body that never closes is not rescanned from each opener.
+const EMPTY_COMMENT = /<!--[ \t-]{0,8}-->/gu;
+const COMMENT = /<!--((?:[^<-]|-(?!->)|<(?!!--)){0,4000})-->/gu;
+const CDATA_MARK = /<!\[CDATA\[|\]\]>/giu;
+// Markdown's marks at a line start: a list's bullet or number, a quote's ">", a heading's "#".
+const LINE_MARKS = /^[ \t]{0,3}(?:(?:[-*+•‣▪◦]|[0-9]{1,3}[.)]|>{1,3}|#{1,6})[ \t]{1,3}){1,4}/gmu;
+// A table row: each cell read as a line.
+const TABLE_ROW = /^[ \t]{0,3}\|[^\n]*/gmu;
+// Bold and italic marks at a word's edge (not a field's "instructions_for_ai").
+const EMPHASIS = /(?<![\p{L}\p{N}])[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?![\p{L}\p{N}])/gu;
+
+// What a step puts in place of one match: text copied from the match at an offset, or a line
+// break standing for the markup at an offset. Kept as pieces so a hit in the text without markup
+// can be traced to the original (markupSourceAt): the card quotes the stranger's own text.
+interface Piece {
+  readonly text: string;
+  readonly at: number;
+  readonly copied: boolean;
+}
+const BREAK_AT = (at: number): Piece[] => [{ text: '\n', at, copied: false }];
+const NOTHING = (): Piece[] => [];
+const CELL_BAR = /[ \t]*\|[ \t]*/gu;
+function cells(row: string): Piece[] {
+  const out: Piece[] = [];
+  let last = 0;
+  for (const bar of row.matchAll(CELL_BAR)) {
+    if (bar.index > last) out.push({ text: row.slice(last, bar.index), at: last, copied: true });
+    out.push(...BREAK_AT(bar.index));
+    last = bar.index + bar[0].length;
+  }
+  if (last < row.length) out.push({ text: row.slice(last), at: last, copied: true });
+  return out;
+}
+// Each step: its pattern, the plain replacement withoutMarkup uses (a string replacement is
+// several times faster on a large HTML body than a function), and the same as pieces for
+// markupSourceAt; the test "every character kept traces …" holds the two together.
+const STEPS: readonly (readonly [
+  RegExp,
+  string | ((row: string) => string),
+  (m: RegExpExecArray) => Piece[],
+])[] = [
+  [EMPTY_COMMENT, '', NOTHING],
+  [
+    COMMENT,
+    '\n$1\n',
+    (m) => [...BREAK_AT(0), { text: m[1]!, at: 4, copied: true }, ...BREAK_AT(m[0].length - 3)],
+  ],
+  [CDATA_MARK, '\n', () => BREAK_AT(0)],
+  [BLOCK_TAG, '\n', () => BREAK_AT(0)],
+  [INLINE_TAG, '', NOTHING],
+  [TABLE_ROW, (row) => row.replace(CELL_BAR, '\n'), (m) => cells(m[0])],
+  [EMPHASIS, '', NOTHING],
+  [LINE_MARKS, '', NOTHING],
+];
+const MAY_HOLD_MARKUP = /[<*_#>|+•‣▪◦0-9-]/u;
+
+/**
+ * The text as a model reads it rendered: block tags as line breaks, other tags, bold and italic
+ * marks dropped, a list's, quote's or heading's marks at a line start dropped, a table's cells on
+ * lines of their own, a comment's body on lines of its own. Text without markup is itself.
+ */
+export function withoutMarkup(t: string): string {
+  if (!MAY_HOLD_MARKUP.test(t)) return t;
+  let s = t;
+  for (const [re, plain] of STEPS) s = s.replace(re, plain as string);
+  return s;
+}
+
+// Where in one step's input the character at `p` of its output comes from.
+function sourceInStep(
+  input: string,
+  re: RegExp,
+  pieces: (m: RegExpExecArray) => Piece[],
+  p: number,
+): number {
+  let outLen = 0;
+  let last = 0;
+  for (const m of input.matchAll(re)) {
+    const gap = m.index - last;
+    if (p < outLen + gap) return last + (p - outLen);
+    outLen += gap;
+    for (const piece of pieces(m as RegExpExecArray)) {
+      if (p < outLen + piece.text.length)
+        return m.index + piece.at + (piece.copied ? p - outLen : 0);
+      outLen += piece.text.length;
+    }
+    last = m.index + m[0].length;
+  }
+  return last + (p - outLen);
+}
+
+/**
+ * Where in `t` the character at `at` of withoutMarkup(t) comes from (a line break standing for
+ * markup, from the markup's place): each step's output kept, then the one position traced back
+ * through them. Run only on a hit, so indexing pays for the plain replacements alone.
+ */
+export function markupSourceAt(t: string, at: number): number {
+  if (!MAY_HOLD_MARKUP.test(t)) return at;
+  const inputs = [t];
+  for (const [re, plain] of STEPS)
+    inputs.push(inputs[inputs.length - 1]!.replace(re, plain as string));
+  let p = at;
+  for (let k = STEPS.length - 1; k >= 0; k--)
+    p = sourceInStep(inputs[k]!, STEPS[k]![0], STEPS[k]![2], p);
+  return Math.min(p, Math.max(t.length - 1, 0));
+}
