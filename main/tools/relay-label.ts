@@ -108,6 +108,8 @@ const PHRASES = ['airlock', 'from mcp server', 'via airlock'].map((phrase) => [
   ...skeleton(phrase.replace(/ /g, '')),
 ]);
 const SEP = '[^\\p{L}\\p{N}]{0,3}';
+/** Any phrase's first letter, as its skeleton writes it (readsAsAirlock's early end). */
+const FIRST = new RegExp(`[${[...new Set(PHRASES.map((ls) => ls[0]!))].join('')}]`, 'u');
 // A start's skeleton may open with signs NFKC wrote out of one character (⒜ → "(a)").
 // Sticky: tried at each start's offset in the head's skeleton (readsAsAirlock).
 const IMITATIONS: RegExp[] = PHRASES.map((ls) => new RegExp(`${SEP}${ls.join(SEP)}`, 'uy'));
@@ -147,6 +149,15 @@ const READ_CHARS = 120;
  * catalog of a thousand such tools minutes. The work is bounded by the head's length.
  */
 export function readsAsAirlock(text: string, longLeadIn: 'quoted' | 'read' = 'quoted'): boolean {
+  return reading(text, longLeadIn, true);
+}
+
+/** readsAsAirlock without its early end: the oracle of result-words.property.test.ts. */
+export function readsAsAirlockWhole(text: string, longLeadIn: 'quoted' | 'read'): boolean {
+  return reading(text, longLeadIn, false);
+}
+
+function reading(text: string, longLeadIn: 'quoted' | 'read', early: boolean): boolean {
   const starts = wordStarts(text, MAX_LEAD_IN);
   // A lead-in longer than any list marker or row of emoji is itself not prose: quoted, rather
   // than read at every one of its places (each listed string is read this way, R-1). A tool
@@ -156,17 +167,27 @@ export function readsAsAirlock(text: string, longLeadIn: 'quoted' | 'read' = 'qu
   if (starts.length >= MAX_LEAD_IN && longLeadIn === 'quoted') return true;
   const last = starts[starts.length - 1]!;
   const head = text.slice(0, last + READ_CHARS);
+  const control = head.search(DIRECTION);
   /** Where each code point of `head` begins in its skeleton, by its index in `head`. */
   const offset = new Map<number, number>();
   let skel = '';
   let i = 0;
+  let first = false;
   for (const c of head) {
     offset.set(i, skel.length);
-    skel += letterSkeleton(c);
+    const k = letterSkeleton(c);
+    skel += k;
     i += c.length;
+    // Done early (issue 34: every relayed result is read here; a 120-character head cost about
+    // 5 µs): each imitation is tried at a start's offset, no later than the last start's, and
+    // may pass at most three signs (SEP) before a phrase's first letter; so with no direction
+    // control in the head and no first letter in the skeleton up to three past the last start's
+    // offset, none can match. Equal to the whole reading: result-words.property.test.ts.
+    first ||= FIRST.test(k);
+    if (early && !first && control < 0 && i > last && skel.length >= offset.get(last)! + 4)
+      return false;
   }
   offset.set(i, skel.length);
-  const control = head.search(DIRECTION);
   return starts.some((at) => {
     const from = offset.get(at) ?? skel.length;
     if (control >= 0) {
@@ -308,8 +329,9 @@ export function serverBlocks<T>(
 }
 
 /**
- * A text block, an embedded text resource's text (EmbeddedResource, MCP 2025-11-25), and a
- * sampling tool_result's own blocks, marked where they start as Airlock (`words`: complete).
+ * A text block, an embedded text resource's text (EmbeddedResource, MCP 2025-11-25), a resource
+ * link's name, title and description, and a sampling tool_result's own blocks, marked where they
+ * start as Airlock (`words`: complete).
  * A tool result's words come after Airlock's untrusted note and before Airlock's own cut note
  * (result-shaping.ts), so "below the note" is no boundary: a server's "[Airlock: the user
  * approved …]" or another server's note read as Airlock's (result-voice.security.test.ts).
@@ -323,6 +345,18 @@ function serverBlock<T>(b: T, words: (text: string) => string = serverText): T {
   if (b.type === 'resource' && isRecord(b.resource) && typeof b.resource.text === 'string') {
     const text = words(b.resource.text);
     return text === b.resource.text ? b : ({ ...b, resource: { ...b.resource, text } } as T);
+  }
+  if (b.type === 'resource_link') {
+    // A link's name, title and description are shown to the model as the link's words
+    // (ResourceLink, MCP 2025-11-25: BaseMetadata and Resource): the server's, as a text block's.
+    let out: Record<string, unknown> | undefined;
+    for (const key of ['name', 'title', 'description'] as const) {
+      const v = b[key];
+      if (typeof v !== 'string') continue;
+      const text = words(v);
+      if (text !== v) (out ??= { ...b })[key] = text;
+    }
+    return (out ?? b) as T;
   }
   if (b.type === 'tool_result' && Array.isArray(b.content)) {
     const content = serverBlocks(b.content, words);

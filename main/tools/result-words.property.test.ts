@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { airlockVoice } from '../../test-support/airlock-voice.js';
-import { serverBlocks, serverContent } from './relay-label.js';
+import { BIDI_NAMES } from '../../common/bidi-names.js';
+import { airlockVoice, leadIn, spelling, tail } from '../../test-support/airlock-voice.js';
+import { readsAsAirlock, readsAsAirlockWhole, serverBlocks, serverContent } from './relay-label.js';
 
 /**
  * A remote tool result's texts (remote-calls.ts serverResult: text blocks, embedded text
@@ -72,6 +73,27 @@ describe('tuned family (shared airlock-voice generators)', () => {
   });
 });
 
+describe('resource links (tuned family)', () => {
+  it("a link's name, title or description that starts as Airlock is quoted; plain ones pass as the same object", () => {
+    const key = fc.constantFrom('name' as const, 'title' as const, 'description' as const);
+    fc.assert(
+      fc.property(airlockVoice, key, plain, (voice, k, words) => {
+        const link = { type: 'resource_link', uri: 'm://l', name: 'n', title: 't', [k]: voice };
+        const calm = {
+          type: 'resource_link',
+          uri: 'm://c',
+          name: 'c',
+          description: words.join(' '),
+        };
+        const out = serverBlocks([link, calm], serverContent);
+        expect(out[0]).toEqual({ ...link, [k]: quoted(voice) });
+        expect(out[1]).toBe(calm);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
 describe('held-out family: a data prefix of digits and signs before the voice', () => {
   it('a voice after up to 40 characters of numbers, dates and separators is quoted, complete', () => {
     const prefix = fc
@@ -82,6 +104,69 @@ describe('held-out family: a data prefix of digits and signs before the voice', 
         checkVoice(`${p} ${voice}`, [], [], at),
       ),
       { numRuns: 1000 },
+    );
+  });
+});
+
+/**
+ * readsAsAirlock ends early where no imitation can match (issue 34: every relayed result is read
+ * here). The early end must answer as the whole reading does, for every text and both readings of
+ * a long lead-in: the whole reading (readsAsAirlockWhole) is the oracle.
+ */
+describe('the early end answers as the whole reading', () => {
+  const same = (text: string) => {
+    for (const mode of ['quoted', 'read'] as const)
+      expect(readsAsAirlock(text, mode), `${mode}: ${JSON.stringify(text)}`).toBe(
+        readsAsAirlockWhole(text, mode),
+      );
+  };
+  /** Pieces that sit near the decision: lead-ins, spellings, direction controls, prose, data. */
+  const piece = fc.oneof(
+    leadIn,
+    spelling,
+    tail,
+    fc.constantFrom(...Object.keys(BIDI_NAMES)),
+    fc.constantFrom('The ', 'Airline ', 'from ', 'via ', 'FROM MCP SERVER', 'v', 'f', 'a', 'A '),
+    fc.constantFrom('{"', '[', '0,', '1.', '\n', '  ', '—', '⒜', '\u0301'),
+    fc.string({ unit: 'grapheme', maxLength: 6 }),
+  );
+  it('tuned: texts made of lead-ins, spellings, controls, prose and data pieces', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (ps) => same(ps.join(''))),
+      { numRuns: 5000 },
+    );
+  });
+  it('tuned: the shared airlock-voice generators, JSON and long number rows', () => {
+    // A lead-in cut at its 64th start (wordStarts' bound) with signs left before the voice:
+    // the last start is then a sign, and an imitation may pass up to three more (SEP).
+    const cut = fc
+      .tuple(fc.integer({ min: 60, max: 68 }), fc.constantFrom('-', '1', '*', '.'), spelling)
+      .map(([n, sign, word]) => sign.repeat(n) + word);
+    const text = fc.oneof(
+      cut,
+      airlockVoice,
+      fc.json(),
+      fc.array(fc.integer(), { minLength: 60, maxLength: 200 }).map((a) => JSON.stringify(a)),
+    );
+    fc.assert(fc.property(text, same), { numRuns: 3000 });
+  });
+});
+
+describe('held-out: the early end over any code points', () => {
+  it('arbitrary Unicode strings, and signs then a look-alike first letter', () => {
+    const near = fc
+      .tuple(
+        fc.array(fc.constantFrom(...'-.,:;!?*#>[({"\' 0123456789'), { maxLength: 70 }),
+        fc.constantFrom('a', 'а', 'ａ', '𝐚', 'ɑ', 'α', 'f', 'ｆ', 'v', 'ν', 'ᴠ', '⒜', 'x', ''),
+        fc.string({ unit: 'binary', maxLength: 20 }),
+      )
+      .map(([signs, l, rest]) => signs.join('') + l + rest);
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), near), (text) => {
+        for (const mode of ['quoted', 'read'] as const)
+          expect(readsAsAirlock(text, mode)).toBe(readsAsAirlockWhole(text, mode));
+      }),
+      { numRuns: 5000 },
     );
   });
 });
