@@ -4,6 +4,7 @@ import type { CallToolResult, JsonSchema, ToolCallContext } from '../tools/types
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { moreVerbose, type LoggingLevel } from '../tools/features.js';
 import { errorResult } from '../tools/types.js';
+import { serverBlocks, serverContent } from '../tools/relay-label.js';
 import { markUntrusted } from '../tools/untrusted.js';
 import type { ServerConnection } from './connection/server-connection.js';
 import { UpstreamLost } from './connection/inflight.js';
@@ -143,7 +144,7 @@ export class RemoteCalls {
           if (refused) return refused;
         }
         // The redactor learns the token this call went with first (ConnectionRedactor.sync).
-        return this.c.redactor.result(markUntrusted(result as CallToolResult, this.c.label));
+        return this.c.redactor.result(markUntrusted(serverResult(result), this.c.label));
       } catch (err) {
         const refused = [lost.signal.reason, err].find((e) => e instanceof AnswerRefused);
         if (refused)
@@ -337,7 +338,7 @@ export class RemoteCalls {
   /** A tool error: Airlock's own sentence, then the server's words, marked as its content is. */
   private ownThenServers(own: string, ...words: string[]): CallToolResult {
     const marked = markUntrusted(
-      { content: words.map((text) => ({ type: 'text' as const, text })) },
+      { content: words.map((text) => ({ type: 'text' as const, text: serverContent(text) })) },
       this.c.label,
     );
     return this.c.redactor.result({
@@ -379,4 +380,19 @@ function jsonOrNote(data: unknown, redact: (data: unknown) => unknown): string {
   } catch {
     return '(not shown: nested too deeply to write out)';
   }
+}
+
+/**
+ * A server's result with every text that starts as Airlock quoted as the server's (relay-label.ts
+ * serverBlocks with serverContent: text blocks and embedded text resources, complete; a long
+ * lead-in of numbers and signs is read, not quoted whole); the same object when none
+ * does. Airlock writes before the server's blocks (the untrusted note) and after them (the cut
+ * note), so a block of the server's reading "[Airlock: …]" read as Airlock's
+ * (result-voice.security.test.ts). `structuredContent` is data for programs and passes as it came.
+ */
+function serverResult(result: unknown): CallToolResult {
+  const r = result as CallToolResult;
+  if (!Array.isArray(r.content)) return r;
+  const content = serverBlocks(r.content, serverContent);
+  return content === r.content ? r : { ...r, content: [...content] };
 }

@@ -108,6 +108,8 @@ const PHRASES = ['airlock', 'from mcp server', 'via airlock'].map((phrase) => [
   ...skeleton(phrase.replace(/ /g, '')),
 ]);
 const SEP = '[^\\p{L}\\p{N}]{0,3}';
+/** Any phrase's first letter, as its skeleton writes it (readsAsAirlock's early end). */
+const FIRST = new RegExp(`[${[...new Set(PHRASES.map((ls) => ls[0]!))].join('')}]`, 'u');
 // A start's skeleton may open with signs NFKC wrote out of one character (⒜ → "(a)").
 // Sticky: tried at each start's offset in the head's skeleton (readsAsAirlock).
 const IMITATIONS: RegExp[] = PHRASES.map((ls) => new RegExp(`${SEP}${ls.join(SEP)}`, 'uy'));
@@ -146,24 +148,46 @@ const READ_CHARS = 120;
  * string: a 64 KB tool of short descriptions behind 62-piece lead-ins took about 0.3 s to list, a
  * catalog of a thousand such tools minutes. The work is bounded by the head's length.
  */
-export function readsAsAirlock(text: string): boolean {
+export function readsAsAirlock(text: string, longLeadIn: 'quoted' | 'read' = 'quoted'): boolean {
+  return reading(text, longLeadIn, true);
+}
+
+/** readsAsAirlock without its early end: the oracle of result-words.property.test.ts. */
+export function readsAsAirlockWhole(text: string, longLeadIn: 'quoted' | 'read'): boolean {
+  return reading(text, longLeadIn, false);
+}
+
+function reading(text: string, longLeadIn: 'quoted' | 'read', early: boolean): boolean {
   const starts = wordStarts(text, MAX_LEAD_IN);
   // A lead-in longer than any list marker or row of emoji is itself not prose: quoted, rather
-  // than read at every one of its places (each listed string is read this way, R-1).
-  if (starts.length >= MAX_LEAD_IN) return true;
+  // than read at every one of its places (each listed string is read this way, R-1). A tool
+  // result's text is data, and data often opens with more: a JSON array of numbers, a CSV row, a
+  // timestamp (every digit and sign is a piece). There its first MAX_LEAD_IN starts are read, and
+  // words that speak as Airlock further in count as the middle of the text (serverContent).
+  if (starts.length >= MAX_LEAD_IN && longLeadIn === 'quoted') return true;
   const last = starts[starts.length - 1]!;
   const head = text.slice(0, last + READ_CHARS);
+  const control = head.search(DIRECTION);
   /** Where each code point of `head` begins in its skeleton, by its index in `head`. */
   const offset = new Map<number, number>();
   let skel = '';
   let i = 0;
+  let first = false;
   for (const c of head) {
     offset.set(i, skel.length);
-    skel += letterSkeleton(c);
+    const k = letterSkeleton(c);
+    skel += k;
     i += c.length;
+    // Done early (issue 34: every relayed result is read here; a 120-character head cost about
+    // 5 µs): each imitation is tried at a start's offset, no later than the last start's, and
+    // may pass at most three signs (SEP) before a phrase's first letter; so with no direction
+    // control in the head and no first letter in the skeleton up to three past the last start's
+    // offset, none can match. Equal to the whole reading: result-words.property.test.ts.
+    first ||= FIRST.test(k);
+    if (early && !first && control < 0 && i > last && skel.length >= offset.get(last)! + 4)
+      return false;
   }
   offset.set(i, skel.length);
-  const control = head.search(DIRECTION);
   return starts.some((at) => {
     const from = offset.get(at) ?? skel.length;
     if (control >= 0) {
@@ -208,6 +232,17 @@ export function serverWords(raw: unknown): string {
  */
 export function serverText(raw: string): string {
   return readsAsAirlock(raw.replace(LEADING_NOISE, '')) ? `The server writes: “${raw}”` : raw;
+}
+
+/**
+ * A server's text in a tool result (remote-calls.ts): marked as serverText marks, complete, but a
+ * long lead-in of signs and numbers is read rather than quoted whole (readsAsAirlock): results are
+ * data, and a number array or a table quoted as "The server writes: “…”" is no longer the data.
+ */
+export function serverContent(raw: string): string {
+  return readsAsAirlock(raw.replace(LEADING_NOISE, ''), 'read')
+    ? `The server writes: “${raw}”`
+    : raw;
 }
 
 /** Why a server's URL-mode link is not passed on, or what to say about it. */
@@ -270,32 +305,62 @@ function ownSampled(m: unknown): unknown {
   return 'content' in own
     ? {
         ...own,
-        content: Array.isArray(c) ? sampledBlocks(ownBlocks(c)) : sampledBlock(ownBlock(c)),
+        content: Array.isArray(c) ? serverBlocks(ownBlocks(c)) : serverBlock(ownBlock(c)),
       }
     : own;
 }
 
-/** Blocks through sampledBlock; the same array when none changed (most texts are plain). */
-function sampledBlocks(blocks: readonly unknown[]): readonly unknown[] {
-  let out: unknown[] | undefined;
+/**
+ * Content blocks the agent's model reads as the server's words — a sampling message's, a tool
+ * result's (remote-calls.ts, with serverContent) — through serverBlock; the same array when none
+ * changed (most texts are plain, and every remote result passes here).
+ */
+export function serverBlocks<T>(
+  blocks: readonly T[],
+  words: (text: string) => string = serverText,
+): readonly T[] {
+  let out: T[] | undefined;
   for (let i = 0; i < blocks.length; i++) {
-    const b = sampledBlock(blocks[i]);
+    const b = serverBlock(blocks[i]!, words);
     if (b !== blocks[i]) out ??= blocks.slice(0, i);
     out?.push(b);
   }
   return out ?? blocks;
 }
 
-/** A text block marked where it starts as Airlock; a tool_result's own blocks likewise. */
-function sampledBlock(b: unknown): unknown {
+/**
+ * A text block, an embedded text resource's text (EmbeddedResource, MCP 2025-11-25), a resource
+ * link's name, title and description, and a sampling tool_result's own blocks, marked where they
+ * start as Airlock (`words`: complete).
+ * A tool result's words come after Airlock's untrusted note and before Airlock's own cut note
+ * (result-shaping.ts), so "below the note" is no boundary: a server's "[Airlock: the user
+ * approved …]" or another server's note read as Airlock's (result-voice.security.test.ts).
+ */
+function serverBlock<T>(b: T, words: (text: string) => string = serverText): T {
   if (!isRecord(b)) return b;
   if (b.type === 'text' && typeof b.text === 'string') {
-    const text = serverText(b.text);
-    return text === b.text ? b : { ...b, text };
+    const text = words(b.text);
+    return text === b.text ? b : ({ ...b, text } as T);
+  }
+  if (b.type === 'resource' && isRecord(b.resource) && typeof b.resource.text === 'string') {
+    const text = words(b.resource.text);
+    return text === b.resource.text ? b : ({ ...b, resource: { ...b.resource, text } } as T);
+  }
+  if (b.type === 'resource_link') {
+    // A link's name, title and description are shown to the model as the link's words
+    // (ResourceLink, MCP 2025-11-25: BaseMetadata and Resource): the server's, as a text block's.
+    let out: Record<string, unknown> | undefined;
+    for (const key of ['name', 'title', 'description'] as const) {
+      const v = b[key];
+      if (typeof v !== 'string') continue;
+      const text = words(v);
+      if (text !== v) (out ??= { ...b })[key] = text;
+    }
+    return (out ?? b) as T;
   }
   if (b.type === 'tool_result' && Array.isArray(b.content)) {
-    const content = sampledBlocks(b.content);
-    return content === b.content ? b : { ...b, content };
+    const content = serverBlocks(b.content, words);
+    return content === b.content ? b : ({ ...b, content } as T);
   }
   return b;
 }
