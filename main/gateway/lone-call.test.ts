@@ -203,3 +203,41 @@ describe('a lone call whose steps throw synchronously', () => {
     expect(lone.busy).toBe(false);
   });
 });
+
+describe('a call whose steps reject with something that is not an object', () => {
+  // `_onrequest` reads `error["code"]` of whatever the handler rejects with: null or undefined
+  // threw there, so no answer was sent and the id stayed registered (busy) — the agent waited
+  // for ever. Both paths now answer it as an Internal error (call-server.ts `answerable`).
+  it.each([
+    ['null', null],
+    ['undefined', undefined],
+    ['a string', 'text'],
+    ['a number', 7],
+  ])(
+    'rejected with %s: answered as an Internal error on both paths, nothing left in flight',
+    async (_why, reason) => {
+      const run = async (lone: boolean) => {
+        const a = await arm(lone);
+        const sessions = (a.endpoint as unknown as { sessions: { servers(): unknown[] } }).sessions;
+        const server = sessions.servers()[0] as LoneCallServer;
+        const rejecter = () => Promise.reject(reason as unknown as Error);
+        server.toolCall = rejecter;
+        server.plainCall = rejecter;
+        a.post(call(4));
+        await settled();
+        return { seen: a.seen.slice(3), errors: a.errors, busy: a.busy() };
+      };
+      const sdk = await run(false);
+      const lone = await run(true);
+      expect(runLone).toHaveBeenCalledTimes(1);
+      for (const path of [sdk, lone]) {
+        expect(path.seen).toContainEqual({
+          res: 2,
+          message: { jsonrpc: '2.0', id: 4, error: { code: -32603, message: 'Internal error' } },
+        });
+        expect(path.busy).toBe(false);
+      }
+      expect(JSON.stringify(lone)).toBe(JSON.stringify(sdk));
+    },
+  );
+});

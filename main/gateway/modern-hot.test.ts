@@ -48,6 +48,10 @@ class FakeCalls implements AgentToolCalls {
         return { content: 'not a list' } as unknown as CallToolResult;
       case 'throws':
         throw new Error('boom');
+      case 'rejects-null':
+        return Promise.reject(null as unknown as Error);
+      case 'rejects-undefined':
+        return Promise.reject(undefined as unknown as Error);
       case 'relay':
         return text(String(o.relay?.refusal?.('sampling/createMessage', {}) ?? 'relayed'));
       case 'waiting':
@@ -242,6 +246,20 @@ describe('2026-07-28 hot path (issue 34)', () => {
     expect(took.mock.calls.length).toBeGreaterThan(100);
     took.mockRestore();
   });
+
+  // `_onrequest` reads `error["code"]` of what a handler rejects with: null or undefined threw
+  // there, and the agent got no answer at all (call-server.ts `answerable`).
+  it.each(['rejects-null', 'rejects-undefined'])(
+    'a call whose tool %s is answered as an Internal error, on the hot path and the SDK alike',
+    async (name) => {
+      const sent = build({ ...plain, name });
+      const [fast, reference] = await Promise.all([answer(hot.url, sent), answer(sdk.url, sent)]);
+      expect(reference.messages).toEqual([
+        { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } },
+      ]);
+      expect(fast).toEqual(reference);
+    },
+  );
 
   it('a request the hot path leaves alone (no Mcp-Name) gets the SDK answer on both', async () => {
     const sent = build(plain);

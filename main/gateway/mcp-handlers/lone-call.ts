@@ -40,7 +40,9 @@ import { parsedToolCall, plainToolCall } from './tool-call-shapes.js';
  * - nothing sent once the call's signal is aborted; an error (thrown or rejected, by the steps
  *   or the result's finishing, as `_onrequest`'s promise catches both) mapped as it maps it:
  *   `code` if a safe integer else -32603, through the 2025 codec's `encodeErrorCode` (-32002 →
- *   -32602), `message` or "Internal error", `data` if any; a failed send to `onerror`.
+ *   -32602), `message` or "Internal error", `data` if any (a rejection with null or undefined,
+ *   which `_onrequest` cannot answer, as an Internal error: call-server.ts `answerable`); a
+ *   failed send to `onerror`.
  * The transport side (post()'s checks, the id's registration, the held head, the answer as one
  * JSON write, the full event stream only once something else must go first) is
  * SessionTransport.postLone (session-transport.ts). lone-call.property.test.ts holds a session with the lone path
@@ -144,8 +146,11 @@ export class LoneCallServer extends TaskServer {
     // The 2025 codec's encodeResult gives a tools/call result back as it is.
     const answer = (result: unknown) =>
       ended() ? undefined : transport.send({ result, jsonrpc: '2.0', id } as JSONRPCMessage);
-    const fail = (error: Record<string, unknown>) => {
+    const fail = (reason: unknown) => {
       if (ended()) return undefined;
+      // A rejection with null or undefined is answered as an Internal error, as the SDK path's
+      // `answerable` (call-server.ts) makes it: reading its `code` would throw, and no answer go.
+      const error = (reason ?? {}) as Record<string, unknown>;
       const thrown = Number.isSafeInteger(error['code']) ? (error['code'] as number) : -32603;
       return transport.send({
         jsonrpc: '2.0',
@@ -165,7 +170,7 @@ export class LoneCallServer extends TaskServer {
       try {
         finished = this.finishedCall(request, ctx, result, again);
       } catch (error) {
-        return fail(error as Record<string, unknown>);
+        return fail(error);
       }
       return finished instanceof Promise ? finished.then(answer, fail) : answer(finished);
     };
