@@ -400,12 +400,18 @@ const repeated = fc.tuple(
 
 describe("Airlock's upstream readers ≡ the stock SDK client's reading", () => {
   it('deliver the same messages in the same order (or both refuse), over generated bodies', async () => {
-    await fc.assert(fc.asyncProperty(body, compare), { seed: 1206, numRuns: 600 });
+    await fc.assert(
+      fc.asyncProperty(body, (b) => compare(b)),
+      { seed: 1206, numRuns: 600 },
+    );
   });
 
   it('and on held-out seeds never tuned on', async () => {
     for (const seed of [4099, 65537, 16180339])
-      await fc.assert(fc.asyncProperty(body, compare), { seed, numRuns: 150 });
+      await fc.assert(
+        fc.asyncProperty(body, (b) => compare(b)),
+        { seed, numRuns: 150 },
+      );
   });
 
   it('a Content-Type repeated: refused or read as the SDK does over fetch, which joins the lines', async () => {
