@@ -241,3 +241,49 @@ describe('a call whose steps reject with something that is not an object', () =>
     },
   );
 });
+
+describe('an id reused after its call was cancelled', () => {
+  // MCP "Cancellation": the agent cancels request 5, then sends a new request 5. The old call may
+  // still be running (its tool has not stopped yet); what it sends late carries relatedRequestId 5,
+  // which the session's transport routes by id — to the new call's stream, where the agent would
+  // take it for the new call's. A cancelled call's context sends nothing more (answerable-server.ts
+  // `buildContext`, lone-call.ts `runLone`).
+  it.each([
+    ['the lone path', true],
+    ['the SDK path', false],
+  ])(
+    "on %s: the old call's late log line and relayed request never reach the new call",
+    async (_why, lone) => {
+      const a = await arm(lone, { roots: {} });
+      a.post(call(5));
+      await settled();
+      const old = a.calls.running[0]!;
+      a.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } });
+      await settled();
+      const res = a.post(call(5));
+      await settled();
+      expect(a.calls.running).toHaveLength(2);
+      // The old call, still running, sends a log line and asks the agent something.
+      let refused = false;
+      void old.opts
+        .relay!.log?.({ level: 'info', data: 'from the cancelled call' })
+        ?.catch(() => {});
+      void old.opts
+        .relay!.request({ method: 'roots/list', params: {}, server: 's' })
+        .catch(() => void (refused = true));
+      await settled();
+      a.calls.running[1]!.settle(() => ({ content: [{ type: 'text', text: 'new' }] }));
+      await settled();
+      const onNew = a.seen.filter((x) => x.res === res.index && 'message' in x);
+      expect(onNew).toEqual([
+        {
+          res: res.index,
+          message: { result: { content: [{ type: 'text', text: 'new' }] }, jsonrpc: '2.0', id: 5 },
+        },
+      ]);
+      // The relayed request fails at once rather than waiting for an answer that cannot come.
+      expect(refused).toBe(true);
+      expect(a.busy()).toBe(false);
+    },
+  );
+});

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { RequestId } from '../event-stream.js';
 import { requestShaped } from '../session-route.js';
+import { cancelled } from './answerable-server.js';
 import { supportsUrlElicitation } from './approval-url.js';
 import type { PlainCall } from './call-server.js';
 import { TaskServer } from './tasks.js';
@@ -33,7 +34,8 @@ import { parsedToolCall, plainToolCall } from './tool-call-shapes.js';
  *   ConnectionClosed error, when the session closes (`Protocol._onclose`);
  * - the handler's context members tools.ts's 2025 steps read: the session id, the request's id
  *   and signal, `send` and `notify` carrying the id as `relatedRequestId` (the same public
- *   `request` / `notification` funnels the SDK's context uses);
+ *   `request` / `notification` funnels the SDK's context uses), quiet once the call is cancelled
+ *   as AnswerableServer makes the SDK's (answerable-server.ts `buildContext`);
  * - the result finished as the tools/call wrapper finishes it (PlainCallServer.finishedCall: an
  *   input-required one through the SDK's legacy shim, anything but a plain one through the SDK's
  *   CallToolResult check);
@@ -126,10 +128,16 @@ export class LoneCallServer extends TaskServer {
         _meta: call.params['_meta'],
         signal,
         requestState: noState,
+        // Quiet once the call is cancelled, as AnswerableServer.buildContext makes the SDK's: the
+        // id may be reused by a new call, whose stream would get this call's late lines.
         send: (r: { method: string; params?: unknown }, options?: object) =>
-          this.request(r as never, { ...options, relatedRequestId: id }),
+          signal.aborted
+            ? Promise.reject(cancelled(id, r))
+            : this.request(r as never, { ...options, relatedRequestId: id }),
         notify: (n: { method: string; params?: unknown }) =>
-          this.notification(n as never, { relatedRequestId: id }),
+          signal.aborted
+            ? Promise.resolve()
+            : this.notification(n as never, { relatedRequestId: id }),
       },
     } as unknown as ServerContext;
     const { steps } = call;
