@@ -287,3 +287,32 @@ describe('an id reused after its call was cancelled', () => {
     },
   );
 });
+
+describe('an id reused after its call was cancelled, with a progress token', () => {
+  it("the old call's late progress never reaches the new call (same token, same id)", async () => {
+    const a = await arm(true);
+    const withToken = call(6, { _meta: { progressToken: 't' } });
+    a.post(withToken);
+    await settled();
+    const old = a.calls.running[0]!;
+    a.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 6 } });
+    await settled();
+    const res = a.post(withToken);
+    await settled();
+    expect(a.calls.running).toHaveLength(2);
+    old.opts.progress?.(1, 2, 'from the cancelled call');
+    await settled();
+    a.calls.running[1]!.opts.progress?.(1, 2, 'from the new call');
+    a.calls.running[1]!.settle(() => ({ content: [] }));
+    await settled();
+    const onNew = a.seen.filter((x) => x.res === res.index && 'message' in x);
+    expect(onNew.map((x) => (x as { message: unknown }).message)).toEqual([
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 't', progress: 1, total: 2, message: 'from the new call' },
+      },
+      { result: { content: [] }, jsonrpc: '2.0', id: 6 },
+    ]);
+  });
+});
