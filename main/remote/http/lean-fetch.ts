@@ -4,7 +4,7 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { ZlibOptions } from 'node:zlib';
 import { StringDecoder } from 'node:string_decoder';
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { contentType } from './content-type-header.js';
+import { firstOnly, joinedHeader } from './content-type-header.js';
 import { agentFor, where, type Where } from './upstream-agents.js';
 import { streamLostHandler } from '../relay/relay-scope.js';
 import { AnswerRefused } from '../upstream/answer-refused.js';
@@ -286,8 +286,9 @@ class LeanHeaders {
   }
   get(name: string): string | null {
     const key = name.toLowerCase();
-    // A repeated Content-Type joined as fetch joins it (content-type-header.ts).
-    if (key === 'content-type') return (this.res && contentType(this.res)) ?? null;
+    // A repeated Content-Type or Location joined as fetch joins it, where node:http keeps only
+    // the first (content-type-header.ts).
+    if (firstOnly(key)) return (this.res && joinedHeader(this.res, key)) ?? null;
     const v = this.h[key];
     return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
   }
