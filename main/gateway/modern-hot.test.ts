@@ -56,6 +56,21 @@ class FakeCalls implements AgentToolCalls {
         return text(String(o.relay?.refusal?.('sampling/createMessage', {}) ?? 'relayed'));
       case 'waiting':
         return text(o.noWait ? 'waiting' : 'waited');
+      case 'late':
+        // Cancelled, it still reports progress once `lateGate` opens, then ends (review of h-rd).
+        return new Promise((resolve) =>
+          o.signal!.addEventListener(
+            'abort',
+            () =>
+              void lateGate.promise.then(() => {
+                o.progress?.(9, 9, 'late');
+                lateSent.resolve();
+                resolve(text('late'));
+              }),
+          ),
+        );
+      case 'gated':
+        return secondGate.promise.then(() => text('second'));
       case 'hang':
         return new Promise((_, reject) =>
           o.signal!.addEventListener('abort', () => reject(new Error('x'))),
@@ -69,6 +84,15 @@ class FakeCalls implements AgentToolCalls {
     return first?.text === 'waiting' ? { id: 'r1', url: 'http://127.0.0.1:1/#/approve/r1' } : null;
   }
 }
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+let lateGate = deferred();
+let lateSent = deferred();
+let secondGate = deferred();
 
 interface Served {
   url: string;
@@ -317,6 +341,44 @@ describe('2026-07-28 hot path (issue 34)', () => {
     await pending;
     await eventually(() => expect(signal.aborted).toBe(true));
     lent.mockRestore();
+  });
+
+  // Review of h-rd: the agent's ids are its own (two requests may both be id 1, one after the
+  // other); a call whose client went away must never speak on a later request's stream, even
+  // with the same id and progress token. The hot transport keys each exchange by its own count
+  // (modern-hot.ts), the SDK path by its per-request server; both drop the late progress.
+  it("a cancelled call's late progress never reaches a new request with its id and token", async () => {
+    for (const side of [hot, sdk]) {
+      lateGate = deferred();
+      lateSent = deferred();
+      secondGate = deferred();
+      const first = build({ ...plain, id: 1, progressToken: 'p', name: 'late' });
+      const before = side.calls.signals.length;
+      const abort = new AbortController();
+      const pending = fetch(side.url, {
+        method: 'POST',
+        headers: first.headers,
+        body: JSON.stringify(first.body),
+        signal: abort.signal,
+      }).catch(() => null);
+      await eventually(() => expect(side.calls.signals.length).toBe(before + 1));
+      const signal = side.calls.signals.at(-1)!;
+      abort.abort();
+      await pending;
+      await eventually(() => expect(signal.aborted).toBe(true));
+      const second = build({ ...plain, id: 1, progressToken: 'p', name: 'gated' });
+      const answered = answer(side.url, second);
+      await eventually(() => expect(side.calls.signals.length).toBe(before + 2));
+      lateGate.resolve();
+      await lateSent.promise;
+      secondGate.resolve();
+      const got = await answered;
+      // The answer alone, as JSON: no notifications/progress of the first call before it.
+      expect(got.messages).toMatchObject([
+        { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'second' }] } },
+      ]);
+      expect(got.type).toBe('application/json');
+    }
   });
 
   it('a client that goes away cancels its call, as on the SDK path, and leaves nothing behind', async () => {
