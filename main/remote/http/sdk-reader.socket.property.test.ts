@@ -287,11 +287,34 @@ function read(o: Outcome): Outcome {
   return { ...o, messages: o.messages.filter((m) => !malformed(m)) };
 }
 
+/**
+ * Whether the messages of `s` are not a function of its bytes, for the stock client either: a
+ * damaged event stream under two decoders or more. The first decoder's error stops the chain
+ * (undici's `pipeline`, lean-fetch.ts `read` alike) while the next one may still hold output on
+ * the zlib thread pool: whether that output is read first is a race between two thread-pool jobs.
+ * Review of h-rd: under two busy loops the stock client itself lost the one message of
+ * `DEFLATE, GZIP` + garbage in 2 of 400 runs (Airlock's readers 1 and 5 of 400) — the flake of
+ * this property at base, 1 run in 4 beside sdk-reader.property.test.ts.
+ */
+function racy(s: Script): boolean {
+  if (!s.sse || s.damage === null || s.codings.length < 2) return false;
+  const decoded = ['gzip', 'x-gzip', 'deflate', 'deflate-raw', 'br'];
+  return s.codings.every((c) => decoded.includes(c.coding));
+}
+
+/** Where `racy`: the same errors and refusal, and messages that are the SDK's but for a lost tail. */
+function sameUpToRace(got: Outcome, want: Outcome): void {
+  expect({ ...got, messages: [] }).toEqual({ ...want, messages: [] });
+  const [short, long] = got.messages.length <= want.messages.length ? [got, want] : [want, got];
+  expect(short.messages).toEqual(long.messages.slice(0, short.messages.length));
+}
+
 async function compare(s: Script): Promise<void> {
   current = s;
   const want = await viaSdk();
-  expect(read(await viaLean())).toEqual(want);
-  expect(read(await viaDirect())).toEqual(want);
+  const check = racy(s) ? sameUpToRace : (got: Outcome, w: Outcome) => expect(got).toEqual(w);
+  check(read(await viaLean()), want);
+  check(read(await viaDirect()), want);
 }
 
 describe("Airlock's upstream readers ≡ the stock SDK client's, over sockets (content codings)", () => {
