@@ -203,3 +203,116 @@ describe('a lone call whose steps throw synchronously', () => {
     expect(lone.busy).toBe(false);
   });
 });
+
+describe('a call whose steps reject with something that is not an object', () => {
+  // `_onrequest` reads `error["code"]` of whatever the handler rejects with: null or undefined
+  // threw there, so no answer was sent and the id stayed registered (busy) — the agent waited
+  // for ever. Both paths now answer it as an Internal error (call-server.ts `answerable`).
+  it.each([
+    ['null', null],
+    ['undefined', undefined],
+    ['a string', 'text'],
+    ['a number', 7],
+  ])(
+    'rejected with %s: answered as an Internal error on both paths, nothing left in flight',
+    async (_why, reason) => {
+      const run = async (lone: boolean) => {
+        const a = await arm(lone);
+        const sessions = (a.endpoint as unknown as { sessions: { servers(): unknown[] } }).sessions;
+        const server = sessions.servers()[0] as LoneCallServer;
+        const rejecter = () => Promise.reject(reason as unknown as Error);
+        server.toolCall = rejecter;
+        server.plainCall = rejecter;
+        a.post(call(4));
+        await settled();
+        return { seen: a.seen.slice(3), errors: a.errors, busy: a.busy() };
+      };
+      const sdk = await run(false);
+      const lone = await run(true);
+      expect(runLone).toHaveBeenCalledTimes(1);
+      for (const path of [sdk, lone]) {
+        expect(path.seen).toContainEqual({
+          res: 2,
+          message: { jsonrpc: '2.0', id: 4, error: { code: -32603, message: 'Internal error' } },
+        });
+        expect(path.busy).toBe(false);
+      }
+      expect(JSON.stringify(lone)).toBe(JSON.stringify(sdk));
+    },
+  );
+});
+
+describe('an id reused after its call was cancelled', () => {
+  // MCP "Cancellation": the agent cancels request 5, then sends a new request 5. The old call may
+  // still be running (its tool has not stopped yet); what it sends late carries relatedRequestId 5,
+  // which the session's transport routes by id — to the new call's stream, where the agent would
+  // take it for the new call's. A cancelled call's context sends nothing more (answerable-server.ts
+  // `buildContext`, lone-call.ts `runLone`).
+  it.each([
+    ['the lone path', true],
+    ['the SDK path', false],
+  ])(
+    "on %s: the old call's late log line and relayed request never reach the new call",
+    async (_why, lone) => {
+      const a = await arm(lone, { roots: {} });
+      a.post(call(5));
+      await settled();
+      const old = a.calls.running[0]!;
+      a.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } });
+      await settled();
+      const res = a.post(call(5));
+      await settled();
+      expect(a.calls.running).toHaveLength(2);
+      // The old call, still running, sends a log line and asks the agent something.
+      let refused = false;
+      void old.opts
+        .relay!.log?.({ level: 'info', data: 'from the cancelled call' })
+        ?.catch(() => {});
+      void old.opts
+        .relay!.request({ method: 'roots/list', params: {}, server: 's' })
+        .catch(() => void (refused = true));
+      await settled();
+      a.calls.running[1]!.settle(() => ({ content: [{ type: 'text', text: 'new' }] }));
+      await settled();
+      const onNew = a.seen.filter((x) => x.res === res.index && 'message' in x);
+      expect(onNew).toEqual([
+        {
+          res: res.index,
+          message: { result: { content: [{ type: 'text', text: 'new' }] }, jsonrpc: '2.0', id: 5 },
+        },
+      ]);
+      // The relayed request fails at once rather than waiting for an answer that cannot come.
+      expect(refused).toBe(true);
+      expect(a.busy()).toBe(false);
+    },
+  );
+});
+
+describe('an id reused after its call was cancelled, with a progress token', () => {
+  it("the old call's late progress never reaches the new call (same token, same id)", async () => {
+    const a = await arm(true);
+    const withToken = call(6, { _meta: { progressToken: 't' } });
+    a.post(withToken);
+    await settled();
+    const old = a.calls.running[0]!;
+    a.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 6 } });
+    await settled();
+    const res = a.post(withToken);
+    await settled();
+    expect(a.calls.running).toHaveLength(2);
+    old.opts.progress?.(1, 2, 'from the cancelled call');
+    await settled();
+    a.calls.running[1]!.opts.progress?.(1, 2, 'from the new call');
+    a.calls.running[1]!.settle(() => ({ content: [] }));
+    await settled();
+    const onNew = a.seen.filter((x) => x.res === res.index && 'message' in x);
+    expect(onNew.map((x) => (x as { message: unknown }).message)).toEqual([
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 't', progress: 1, total: 2, message: 'from the new call' },
+      },
+      { result: { content: [] }, jsonrpc: '2.0', id: 6 },
+    ]);
+  });
+});

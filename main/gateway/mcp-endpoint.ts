@@ -21,6 +21,7 @@ import type { CallToolResult, ProgressSink } from '../tools/types.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
 import { registerTaskHandlers, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
 import { LoneCallServer } from './mcp-handlers/lone-call.js';
+import { AnswerableServer } from './mcp-handlers/answerable-server.js';
 import { PlainCallServer } from './mcp-handlers/call-server.js';
 import { TaskBoard } from './task-board.js';
 import type { WithRelay } from './mcp-handlers/api.js';
@@ -211,7 +212,10 @@ export class McpEndpoint {
     // Only 2025-era sessions take task-augmented calls (mcp-handlers/tasks.ts) and lone calls
     // (mcp-handlers/lone-call.ts); they and the hot path's server leave out the tools/call checks
     // that surely pass (mcp-handlers/call-server.ts).
-    const server = new (session !== null ? LoneCallServer : hot ? PlainCallServer : Server)(
+    // Every one answers a handler's rejection with null or undefined (answerable-server.ts).
+    const server = new (
+      session !== null ? LoneCallServer : hot ? PlainCallServer : AnswerableServer
+    )(
       { name: 'airlock', title: 'Airlock', version: this.o.version },
       {
         capabilities: {

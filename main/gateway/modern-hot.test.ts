@@ -48,10 +48,29 @@ class FakeCalls implements AgentToolCalls {
         return { content: 'not a list' } as unknown as CallToolResult;
       case 'throws':
         throw new Error('boom');
+      case 'rejects-null':
+        return Promise.reject(null as unknown as Error);
+      case 'rejects-undefined':
+        return Promise.reject(undefined as unknown as Error);
       case 'relay':
         return text(String(o.relay?.refusal?.('sampling/createMessage', {}) ?? 'relayed'));
       case 'waiting':
         return text(o.noWait ? 'waiting' : 'waited');
+      case 'late':
+        // Cancelled, it still reports progress once `lateGate` opens, then ends (review of h-rd).
+        return new Promise((resolve) =>
+          o.signal!.addEventListener(
+            'abort',
+            () =>
+              void lateGate.promise.then(() => {
+                o.progress?.(9, 9, 'late');
+                lateSent.resolve();
+                resolve(text('late'));
+              }),
+          ),
+        );
+      case 'gated':
+        return secondGate.promise.then(() => text('second'));
       case 'hang':
         return new Promise((_, reject) =>
           o.signal!.addEventListener('abort', () => reject(new Error('x'))),
@@ -65,6 +84,15 @@ class FakeCalls implements AgentToolCalls {
     return first?.text === 'waiting' ? { id: 'r1', url: 'http://127.0.0.1:1/#/approve/r1' } : null;
   }
 }
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+let lateGate = deferred();
+let lateSent = deferred();
+let secondGate = deferred();
 
 interface Served {
   url: string;
@@ -243,6 +271,20 @@ describe('2026-07-28 hot path (issue 34)', () => {
     took.mockRestore();
   });
 
+  // `_onrequest` reads `error["code"]` of what a handler rejects with: null or undefined threw
+  // there, and the agent got no answer at all (call-server.ts `answerable`).
+  it.each(['rejects-null', 'rejects-undefined'])(
+    'a call whose tool %s is answered as an Internal error, on the hot path and the SDK alike',
+    async (name) => {
+      const sent = build({ ...plain, name });
+      const [fast, reference] = await Promise.all([answer(hot.url, sent), answer(sdk.url, sent)]);
+      expect(reference.messages).toEqual([
+        { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } },
+      ]);
+      expect(fast).toEqual(reference);
+    },
+  );
+
   it('a request the hot path leaves alone (no Mcp-Name) gets the SDK answer on both', async () => {
     const sent = build(plain);
     delete sent.headers['mcp-name'];
@@ -299,6 +341,44 @@ describe('2026-07-28 hot path (issue 34)', () => {
     await pending;
     await eventually(() => expect(signal.aborted).toBe(true));
     lent.mockRestore();
+  });
+
+  // Review of h-rd: the agent's ids are its own (two requests may both be id 1, one after the
+  // other); a call whose client went away must never speak on a later request's stream, even
+  // with the same id and progress token. The hot transport keys each exchange by its own count
+  // (modern-hot.ts), the SDK path by its per-request server; both drop the late progress.
+  it("a cancelled call's late progress never reaches a new request with its id and token", async () => {
+    for (const side of [hot, sdk]) {
+      lateGate = deferred();
+      lateSent = deferred();
+      secondGate = deferred();
+      const first = build({ ...plain, id: 1, progressToken: 'p', name: 'late' });
+      const before = side.calls.signals.length;
+      const abort = new AbortController();
+      const pending = fetch(side.url, {
+        method: 'POST',
+        headers: first.headers,
+        body: JSON.stringify(first.body),
+        signal: abort.signal,
+      }).catch(() => null);
+      await eventually(() => expect(side.calls.signals.length).toBe(before + 1));
+      const signal = side.calls.signals.at(-1)!;
+      abort.abort();
+      await pending;
+      await eventually(() => expect(signal.aborted).toBe(true));
+      const second = build({ ...plain, id: 1, progressToken: 'p', name: 'gated' });
+      const answered = answer(side.url, second);
+      await eventually(() => expect(side.calls.signals.length).toBe(before + 2));
+      lateGate.resolve();
+      await lateSent.promise;
+      secondGate.resolve();
+      const got = await answered;
+      // The answer alone, as JSON: no notifications/progress of the first call before it.
+      expect(got.messages).toMatchObject([
+        { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'second' }] } },
+      ]);
+      expect(got.type).toBe('application/json');
+    }
   });
 
   it('a client that goes away cancels its call, as on the SDK path, and leaves nothing behind', async () => {

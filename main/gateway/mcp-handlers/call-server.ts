@@ -1,15 +1,15 @@
 import {
   isInputRequiredResult,
-  Server,
   type CallToolRequest,
   type JSONRPCRequest,
   type Result,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { AnswerableServer, answerable, internalError } from './answerable-server.js';
 import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shapes.js';
 
-type Handler = Parameters<Server['_wrapHandler']>[1];
-type Wrapped = ReturnType<Server['_wrapHandler']>;
+type Handler = Parameters<AnswerableServer['_wrapHandler']>[1];
+type Wrapped = ReturnType<AnswerableServer['_wrapHandler']>;
 /** The SDK Server's private step between its tools/call checks (input rounds, URL elicitation). */
 type Invoke = (
   method: string,
@@ -35,7 +35,7 @@ type Invoke = (
  * 2025 sessions use TaskServer (tasks.ts), which adds task-augmented calls; the 2026-07-28 hot
  * path's shared server (modern-hot.ts) uses this class as is.
  */
-export class PlainCallServer extends Server {
+export class PlainCallServer extends AnswerableServer {
   /** The function registered for tools/call (tools.ts), without the SDK's request check. */
   toolCall?: (request: CallToolRequest, ctx: ServerContext) => Promise<unknown>;
   /**
@@ -69,8 +69,9 @@ export class PlainCallServer extends Server {
   }
 
   protected override _wrapHandler(method: string, handler: Handler): Wrapped {
-    const wrapped = super._wrapHandler(method, handler);
-    if (method !== 'tools/call') return wrapped;
+    // The SDK's wrapper unguarded (AnswerableServer): the tools/call wrapper below guards it.
+    const wrapped = this.sdkWrapHandler(method, handler);
+    if (method !== 'tools/call') return answerable(wrapped);
     // A new tools/call handler: the shortcuts of the one before no longer speak for it.
     this.toolCall = undefined;
     this.plainCall = undefined;
@@ -79,7 +80,7 @@ export class PlainCallServer extends Server {
       ._invokeInputRequiredCapableHandler;
     // Results in hand, by their request, for the SDK's checks alone (its handler is this lookup).
     const held = new WeakMap<object, Result>();
-    const recheck = super._wrapHandler(method, async (request) => held.get(request)!);
+    const recheck = this.sdkWrapHandler(method, async (request) => held.get(request)!);
     const checkResult = async (request: JSONRPCRequest, ctx: ServerContext, result: unknown) => {
       held.set(request, result as Result);
       try {
@@ -109,24 +110,31 @@ export class PlainCallServer extends Server {
             return finish(request, ctx, await invoke.call(this, method, run, request, ctx));
           }
         : undefined;
+    // A rejection with null or undefined made an Internal error (answerable-server.ts), so
+    // `return await` inside the try: a returned promise's rejection would pass the catch by.
     return async (request, ctx) => {
-      if (this.ownsCall(request)) return handler(request, ctx);
-      if (typeof invoke !== 'function' || !plainToolCall(request)) return wrapped(request, ctx);
-      // The registered handler's own check of a plainToolCall, left out where parsedToolCall
-      // gives what it would.
-      const raw = this.toolCall;
-      const parsed = raw && parsedToolCall(request);
-      // The handler's own promise, not an async wrapper's around it: one microtask turn less on
-      // the answer's way (issue 34). The SDK awaits it inside its own try, so a throw before the
-      // promise would be caught there as a rejection is (and `raw`, tools.ts, is async anyway).
-      const run: Handler = parsed
-        ? (_r, c) => raw!(parsed as CallToolRequest, c) as Promise<Result>
-        : handler;
-      const result = await invoke.call(this, method, run, request, ctx);
-      if (isInputRequiredResult(result)) return result;
-      const plain = plainToolResult(result);
-      if (plain) return plain;
-      return await checkResult(request, ctx, result);
+      try {
+        if (this.ownsCall(request)) return await handler(request, ctx);
+        if (typeof invoke !== 'function' || !plainToolCall(request))
+          return await wrapped(request, ctx);
+        // The registered handler's own check of a plainToolCall, left out where parsedToolCall
+        // gives what it would.
+        const raw = this.toolCall;
+        const parsed = raw && parsedToolCall(request);
+        // The handler's own promise, not an async wrapper's around it: one microtask turn less on
+        // the answer's way (issue 34). The SDK awaits it inside its own try, so a throw before the
+        // promise would be caught there as a rejection is (and `raw`, tools.ts, is async anyway).
+        const run: Handler = parsed
+          ? (_r, c) => raw!(parsed as CallToolRequest, c) as Promise<Result>
+          : handler;
+        const result = await invoke.call(this, method, run, request, ctx);
+        if (isInputRequiredResult(result)) return result;
+        const plain = plainToolResult(result);
+        if (plain) return plain;
+        return await checkResult(request, ctx, result);
+      } catch (error) {
+        throw error ?? internalError();
+      }
     };
   }
 

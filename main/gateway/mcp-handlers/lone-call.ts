@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { RequestId } from '../event-stream.js';
 import { requestShaped } from '../session-route.js';
+import { cancelled } from './answerable-server.js';
 import { supportsUrlElicitation } from './approval-url.js';
 import type { PlainCall } from './call-server.js';
 import { TaskServer } from './tasks.js';
@@ -33,14 +34,17 @@ import { parsedToolCall, plainToolCall } from './tool-call-shapes.js';
  *   ConnectionClosed error, when the session closes (`Protocol._onclose`);
  * - the handler's context members tools.ts's 2025 steps read: the session id, the request's id
  *   and signal, `send` and `notify` carrying the id as `relatedRequestId` (the same public
- *   `request` / `notification` funnels the SDK's context uses);
+ *   `request` / `notification` funnels the SDK's context uses), quiet once the call is cancelled
+ *   as AnswerableServer makes the SDK's (answerable-server.ts `buildContext`);
  * - the result finished as the tools/call wrapper finishes it (PlainCallServer.finishedCall: an
  *   input-required one through the SDK's legacy shim, anything but a plain one through the SDK's
  *   CallToolResult check);
  * - nothing sent once the call's signal is aborted; an error (thrown or rejected, by the steps
  *   or the result's finishing, as `_onrequest`'s promise catches both) mapped as it maps it:
  *   `code` if a safe integer else -32603, through the 2025 codec's `encodeErrorCode` (-32002 →
- *   -32602), `message` or "Internal error", `data` if any; a failed send to `onerror`.
+ *   -32602), `message` or "Internal error", `data` if any (a rejection with null or undefined,
+ *   which `_onrequest` cannot answer, as an Internal error: call-server.ts `answerable`); a
+ *   failed send to `onerror`.
  * The transport side (post()'s checks, the id's registration, the held head, the answer as one
  * JSON write, the full event stream only once something else must go first) is
  * SessionTransport.postLone (session-transport.ts). lone-call.property.test.ts holds a session with the lone path
@@ -124,10 +128,16 @@ export class LoneCallServer extends TaskServer {
         _meta: call.params['_meta'],
         signal,
         requestState: noState,
+        // Quiet once the call is cancelled, as AnswerableServer.buildContext makes the SDK's: the
+        // id may be reused by a new call, whose stream would get this call's late lines.
         send: (r: { method: string; params?: unknown }, options?: object) =>
-          this.request(r as never, { ...options, relatedRequestId: id }),
+          signal.aborted
+            ? Promise.reject(cancelled(id, r))
+            : this.request(r as never, { ...options, relatedRequestId: id }),
         notify: (n: { method: string; params?: unknown }) =>
-          this.notification(n as never, { relatedRequestId: id }),
+          signal.aborted
+            ? Promise.resolve()
+            : this.notification(n as never, { relatedRequestId: id }),
       },
     } as unknown as ServerContext;
     const { steps } = call;
@@ -144,8 +154,11 @@ export class LoneCallServer extends TaskServer {
     // The 2025 codec's encodeResult gives a tools/call result back as it is.
     const answer = (result: unknown) =>
       ended() ? undefined : transport.send({ result, jsonrpc: '2.0', id } as JSONRPCMessage);
-    const fail = (error: Record<string, unknown>) => {
+    const fail = (reason: unknown) => {
       if (ended()) return undefined;
+      // A rejection with null or undefined is answered as an Internal error, as the SDK path's
+      // `answerable` (call-server.ts) makes it: reading its `code` would throw, and no answer go.
+      const error = (reason ?? {}) as Record<string, unknown>;
       const thrown = Number.isSafeInteger(error['code']) ? (error['code'] as number) : -32603;
       return transport.send({
         jsonrpc: '2.0',
@@ -165,7 +178,7 @@ export class LoneCallServer extends TaskServer {
       try {
         finished = this.finishedCall(request, ctx, result, again);
       } catch (error) {
-        return fail(error as Record<string, unknown>);
+        return fail(error);
       }
       return finished instanceof Promise ? finished.then(answer, fail) : answer(finished);
     };

@@ -10,6 +10,7 @@ import {
   BODY_BOMS,
   type LeanFetchLike,
 } from './lean-fetch.js';
+import { contentType } from './content-type-header.js';
 import { readEvents } from './direct-events.js';
 import {
   answered,
@@ -112,7 +113,8 @@ export function directSend(
       if (res.statusCode === 200 && res.headers['content-encoding'] === undefined) {
         // The reader the stock SDK client would pick (lean-send.ts `essence`, its
         // `mediaTypeEssence`): `text/event-stream; charset=utf-8` is an event stream here too.
-        const type = essence(res.headers['content-type'] ?? null);
+        // A repeated Content-Type as fetch joins it (content-type-header.ts): the SDK refuses it.
+        const type = essence(contentType(res) ?? null);
         if (type === 'text/event-stream') return readEvents(t, res, done, lost);
         if (type === 'application/json') return readJson(t, res, done, failed);
       }

@@ -4,6 +4,7 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { ZlibOptions } from 'node:zlib';
 import { StringDecoder } from 'node:string_decoder';
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { firstOnly, joinedHeader } from './content-type-header.js';
 import { agentFor, where, type Where } from './upstream-agents.js';
 import { streamLostHandler } from '../relay/relay-scope.js';
 import { AnswerRefused } from '../upstream/answer-refused.js';
@@ -279,9 +280,16 @@ class Inflate extends Transform {
 
 /** Just what the SDK transport and the OAuth session read of a response's headers. */
 class LeanHeaders {
-  constructor(private readonly h: IncomingMessage['headers']) {}
+  private readonly h: IncomingMessage['headers'];
+  constructor(private readonly res: IncomingMessage | undefined) {
+    this.h = res?.headers ?? {};
+  }
   get(name: string): string | null {
-    const v = this.h[name.toLowerCase()];
+    const key = name.toLowerCase();
+    // A repeated Content-Type or Location joined as fetch joins it, where node:http keeps only
+    // the first (content-type-header.ts).
+    if (firstOnly(key)) return (this.res && joinedHeader(this.res, key)) ?? null;
+    const v = this.h[key];
     return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
   }
   has(name: string): boolean {
@@ -315,7 +323,7 @@ class LeanResponse {
     this.status = body ? (body.res.statusCode ?? 0) : 202;
     this.statusText = body?.res.statusMessage ?? '';
     this.ok = this.status >= 200 && this.status < 300;
-    this.headers = new LeanHeaders(body?.res.headers ?? {});
+    this.headers = new LeanHeaders(body?.res);
   }
 
   text(): Promise<string> {

@@ -47,6 +47,13 @@ interface Script {
   cuts: number[];
   /** The coded body damaged: a byte flipped, cut short, or garbage after it (a corrupt answer). */
   damage: { kind: 'flip' | 'truncate' | 'append'; at: number } | null;
+  /**
+   * Headers repeated: more Content-Type lines (fetch joins them with ", ", so the SDK refuses the
+   * answer as an unexpected type; node:http keeps only the first), before or after the answer's
+   * own, names in any casing; and each content coding on a line of its own (fetch and node:http
+   * both join those).
+   */
+  repeat?: { types: { name: string; value: string }[]; first: boolean; codingLines: boolean };
 }
 
 const text = fc
@@ -86,7 +93,41 @@ const script: fc.Arbitrary<Script> = fc.record({
   ),
 });
 
-function answer(s: Script): { headers: Record<string, string>; bytes: Buffer } {
+/** The answer's own type again, the other plain one, parameters, a quoted string cut in two. */
+const repeatedType = fc.record({
+  name: fc.constantFrom('Content-Type', 'content-type', 'CONTENT-TYPE', 'content-TYPE'),
+  value: fc.constantFrom(
+    'text/event-stream',
+    'application/json',
+    'Application/JSON',
+    'text/event-stream; charset=utf-8',
+    'application/json; charset=utf-8',
+    'text/plain',
+    'application/json; a="x',
+    'text/event-stream; a="x',
+    'y"',
+    'a=b',
+  ),
+});
+/** Scripts with headers repeated: undamaged, so a refusal's message is compared too. */
+const repeated: fc.Arbitrary<Script> = fc.record({
+  sse: fc.boolean(),
+  boms: fc.constantFrom<0 | 1 | 2>(0, 1, 2),
+  texts: fc.array(text, { minLength: 1, maxLength: 3 }),
+  codings: fc.array(coding, { maxLength: 3 }),
+  cuts: fc.array(fc.nat(), { maxLength: 4 }),
+  damage: fc.constant(null),
+  repeat: fc.record({
+    types: fc.oneof(
+      { weight: 1, arbitrary: fc.constant<{ name: string; value: string }[]>([]) },
+      { weight: 4, arbitrary: fc.array(repeatedType, { minLength: 1, maxLength: 2 }) },
+    ),
+    first: fc.boolean(),
+    codingLines: fc.boolean(),
+  }),
+});
+
+function answer(s: Script): { headers: string[]; bytes: Buffer } {
   const notes = s.texts.slice(1).map((t) => ({
     jsonrpc: '2.0',
     method: 'notifications/message',
@@ -111,16 +152,16 @@ function answer(s: Script): { headers: Record<string, string>; bytes: Buffer } {
     } else if (s.damage.kind === 'truncate') bytes = bytes.subarray(0, at);
     else bytes = Buffer.concat([bytes, Buffer.from([0x1f, 0x8b, at & 0xff, 0x00, 0xff])]);
   }
-  const headers: Record<string, string> = {
-    'content-type': s.sse ? 'text/event-stream' : 'application/json',
-  };
-  if (s.codings.length > 0)
-    headers['content-encoding'] = s.codings
-      .map((c) => {
-        const name = c.coding === 'deflate-raw' ? 'deflate' : c.coding;
-        return (c.pad ? ' ' : '') + (c.upper ? name.toUpperCase() : name);
-      })
-      .join(',');
+  // A flat list of names and values (node:http writes each pair as a line of its own).
+  const own = ['content-type', s.sse ? 'text/event-stream' : 'application/json'];
+  const more = (s.repeat?.types ?? []).flatMap((t) => [t.name, t.value]);
+  const headers = s.repeat?.first ? [...more, ...own] : [...own, ...more];
+  const codings = s.codings.map((c) => {
+    const name = c.coding === 'deflate-raw' ? 'deflate' : c.coding;
+    return (c.pad ? ' ' : '') + (c.upper ? name.toUpperCase() : name);
+  });
+  if (s.repeat?.codingLines) for (const c of codings) headers.push('Content-Encoding', c.trim());
+  else if (codings.length > 0) headers.push('content-encoding', codings.join(','));
   return { headers, bytes };
 }
 
@@ -162,7 +203,12 @@ interface Outcome {
   messages: unknown[];
   refused: boolean;
   errors: number;
+  /** What the send was refused with (its class and message), where `why` is kept (`compareWhy`). */
+  why?: string;
 }
+let keepWhy = false;
+const why = (err: unknown) =>
+  keepWhy ? `${(err as Error)?.constructor?.name}: ${(err as Error)?.message}` : undefined;
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
 function watch(t: StreamableHTTPClientTransport) {
@@ -179,7 +225,10 @@ function watch(t: StreamableHTTPClientTransport) {
     return handle.apply(this, a);
   };
   const send = async () => {
-    await t.send(CALL, { onRequestStreamEnd: streamEnded }).catch(() => void (out.refused = true));
+    await t.send(CALL, { onRequestStreamEnd: streamEnded }).catch((err: unknown) => {
+      out.refused = true;
+      if (keepWhy) out.why = why(err);
+    });
     if (streaming) await ended;
     await turn();
     return out;
@@ -214,8 +263,9 @@ async function viaDirect(): Promise<Outcome> {
     // failed; then the escalated path's promise chain (no I/O left) runs out.
     f.open = (u, h, b, s, answered, failed) =>
       open(u, h, b, s, (res, done) => answered(res, () => (done(), settle())), failed);
-    directSend(t, directHeaders(t) as Record<string, string>, CALL, () => {
+    directSend(t, directHeaders(t) as Record<string, string>, CALL, (err) => {
       out.refused = true;
+      if (keepWhy) out.why = why(err);
       settle();
     });
   });
@@ -237,11 +287,34 @@ function read(o: Outcome): Outcome {
   return { ...o, messages: o.messages.filter((m) => !malformed(m)) };
 }
 
+/**
+ * Whether the messages of `s` are not a function of its bytes, for the stock client either: a
+ * damaged event stream under two decoders or more. The first decoder's error stops the chain
+ * (undici's `pipeline`, lean-fetch.ts `read` alike) while the next one may still hold output on
+ * the zlib thread pool: whether that output is read first is a race between two thread-pool jobs.
+ * Review of h-rd: under two busy loops the stock client itself lost the one message of
+ * `DEFLATE, GZIP` + garbage in 2 of 400 runs (Airlock's readers 1 and 5 of 400) — the flake of
+ * this property at base, 1 run in 4 beside sdk-reader.property.test.ts.
+ */
+function racy(s: Script): boolean {
+  if (!s.sse || s.damage === null || s.codings.length < 2) return false;
+  const decoded = ['gzip', 'x-gzip', 'deflate', 'deflate-raw', 'br'];
+  return s.codings.every((c) => decoded.includes(c.coding));
+}
+
+/** Where `racy`: the same errors and refusal, and messages that are the SDK's but for a lost tail. */
+function sameUpToRace(got: Outcome, want: Outcome): void {
+  expect({ ...got, messages: [] }).toEqual({ ...want, messages: [] });
+  const [short, long] = got.messages.length <= want.messages.length ? [got, want] : [want, got];
+  expect(short.messages).toEqual(long.messages.slice(0, short.messages.length));
+}
+
 async function compare(s: Script): Promise<void> {
   current = s;
   const want = await viaSdk();
-  expect(read(await viaLean())).toEqual(want);
-  expect(read(await viaDirect())).toEqual(want);
+  const check = racy(s) ? sameUpToRace : (got: Outcome, w: Outcome) => expect(got).toEqual(w);
+  check(read(await viaLean()), want);
+  check(read(await viaDirect()), want);
 }
 
 describe("Airlock's upstream readers ≡ the stock SDK client's, over sockets (content codings)", () => {
@@ -252,6 +325,25 @@ describe("Airlock's upstream readers ≡ the stock SDK client's, over sockets (c
   it('and on held-out seeds never tuned on', async () => {
     for (const seed of [8675309, 1618])
       await fc.assert(fc.asyncProperty(script, compare), { seed, numRuns: 40 });
+  });
+
+  it('headers repeated (Content-Type twice, codings on several lines) are taken as the SDK takes them, refusals alike', async () => {
+    keepWhy = true;
+    try {
+      await fc.assert(fc.asyncProperty(repeated, compare), { seed: 5550, numRuns: 120 });
+    } finally {
+      keepWhy = false;
+    }
+  });
+
+  it('and headers repeated on held-out seeds never tuned on', async () => {
+    keepWhy = true;
+    try {
+      for (const seed of [31337, 271828])
+        await fc.assert(fc.asyncProperty(repeated, compare), { seed, numRuns: 40 });
+    } finally {
+      keepWhy = false;
+    }
   });
 
   it('an empty body that names a coding (gzip, deflate, br, a list) is taken as the SDK takes it', async () => {
