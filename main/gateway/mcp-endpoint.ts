@@ -29,7 +29,7 @@ import type { McpExchange } from './http-server.js';
 import { serveWeb } from './web-bridge.js';
 import { classify } from './inbound-route.js';
 import { throwIfUrlRequired } from './mcp-handlers/url-required-error.js';
-import { Escalated, type LoneSteps } from './mcp-handlers/modern-lone-call.js';
+import { Escalated, type LoneCall, type LoneSteps } from './mcp-handlers/modern-lone-call.js';
 import {
   clientView,
   clientViewOf,
@@ -340,74 +340,60 @@ export class McpEndpoint {
    * progress token or task — modernRound's fresh input round (its RoundLine and onLine, for a
    * request that named a log level, one LoneLine) on the request's own
    * controller, the relay tracked, `pipeline.call`, `throwIfUrlRequired`; for a client that
-   * declared URL elicitation, inside approval-url.ts's choice (loneUrlSteps).
+   * declared URL elicitation, inside approval-url.ts's choice (loneRound).
    */
   private loneSteps(agent: string, server: Server): LoneSteps {
-    const { pipeline, features, self } = this.o;
-    const url = this.loneUrlSteps(agent, server);
-    return (call, own, key) => {
-      if (call.url) return url(call, own, key);
-      // A request that named a log level: its relay and line are one LoneLine (round-line.ts).
-      const line = call.level && new LoneLine(call.level, server, key);
-      return this.rounds.start(
-        agent,
-        own.signal,
-        (ask) => {
-          const relay = roundRelay(agent, clientViewOf(server, call.caps), features, ask, self);
-          return line ? line.over(relay) : relay;
-        },
-        (relay, signal) =>
-          this.tracked(agent, relay, async (r) =>
-            throwIfUrlRequired(
-              await pipeline.call(agent, call.name, call.args, { signal, relay: r }),
-              r,
-            ),
-          ),
-        own,
-        line || undefined,
-      );
-    };
+    const waiting = (value: unknown) =>
+      this.o.pipeline.waitingApproval?.(value as CallToolResult) ? new Escalated(value) : value;
+    return (call, own, key) =>
+      call.url
+        ? this.loneRound(agent, server, call, own, key, true).then(waiting)
+        : this.loneRound(agent, server, call, own, key, false);
   }
 
-  /**
-   * loneSteps for a client that declared URL elicitation: approval-url.ts's choice as tools.ts's
-   * `call` makes it for a request without inputResponses (hotModernRequest leaves a retry to the
-   * SDK): tried with noWait, and a "waiting for approval" answer — which that choice would turn
-   * into an input_required one — escalated (Escalated) with that answer preset, so the SDK's
-   * handler meets it in withRelay above, inside its own callWithApprovalUrl, which makes the
-   * input_required answer itself. Every other value settles as loneSteps' do.
+  /*
+   * loneSteps' round. For a client that declared URL elicitation (`noWait`): approval-url.ts's
+   * choice as tools.ts's `call` makes it for a request without inputResponses (hotModernRequest
+   * leaves a retry to the SDK): tried with noWait, and a "waiting for approval" answer — which
+   * that choice would turn into an input_required one — escalated (Escalated) with that answer
+   * preset, so the SDK's handler meets it in withRelay above, inside its own
+   * callWithApprovalUrl, which makes the input_required answer itself. Every other value settles
+   * as without it.
    */
-  private loneUrlSteps(agent: string, server: Server): LoneSteps {
+  private loneRound(
+    agent: string,
+    server: Server,
+    call: LoneCall,
+    own: AbortController,
+    key: number,
+    noWait: boolean,
+  ): Promise<unknown> {
     const { pipeline, features, self } = this.o;
-    const waiting = (value: unknown) =>
-      pipeline.waitingApproval?.(value as CallToolResult) ? new Escalated(value) : value;
-    return (call, own, key) => {
-      const line = call.level && new LoneLine(call.level, server, key);
-      return this.rounds
-        .start(
-          agent,
-          own.signal,
-          (ask) => {
-            const relay = roundRelay(agent, clientViewOf(server, call.caps), features, ask, self);
-            return line ? line.over(relay) : relay;
-          },
-          (relay, signal) =>
-            this.tracked(agent, relay, async (r) =>
-              throwIfUrlRequired(
-                // tools.ts's options for a first try, in its order.
-                await pipeline.call(agent, call.name, call.args, {
-                  signal,
-                  relay: r,
-                  noWait: true,
-                }),
-                r,
-              ),
+    // A request that named a log level: its relay and line are one LoneLine (round-line.ts).
+    const line = call.level && new LoneLine(call.level, server, key);
+    return this.rounds.start(
+      agent,
+      own.signal,
+      (ask) => {
+        const relay = roundRelay(agent, clientViewOf(server, call.caps), features, ask, self);
+        return line ? line.over(relay) : relay;
+      },
+      (relay, signal) =>
+        this.tracked(agent, relay, async (r) =>
+          throwIfUrlRequired(
+            // tools.ts's options for a first try, in its order.
+            await pipeline.call(
+              agent,
+              call.name,
+              call.args,
+              noWait ? { signal, relay: r, noWait } : { signal, relay: r },
             ),
-          own,
-          line || undefined,
-        )
-        .then(waiting);
-    };
+            r,
+          ),
+        ),
+      own,
+      line || undefined,
+    );
   }
 
   /** Keeps a request's relay findable (relayFor) while the request is open. */

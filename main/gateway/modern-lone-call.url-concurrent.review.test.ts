@@ -15,7 +15,7 @@ import { ModernHotTransport } from './modern-hot.js';
 
 /**
  * Review of the 2026-07-28 lone path's escalation for URL elicitation clients (mcp-endpoint.ts
- * loneUrlSteps, modern-hot.ts presets): a "waiting for approval" answer is handed to the SDK's
+ * loneRound, modern-hot.ts presets): a "waiting for approval" answer is handed to the SDK's
  * handler as a preset outcome keyed by the transport's own request number. Requests open at once
  * — two agents with the same JSON-RPC id, and one agent sending the same id twice — settled in the
  * reverse order must each get the input_required naming THEIR OWN approval request, with nothing

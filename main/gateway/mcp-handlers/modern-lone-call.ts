@@ -50,7 +50,7 @@ export type LoneSteps = (call: LoneCall, own: AbortController, key: number) => P
 
 /**
  * A lone call's value that the SDK must answer though it may read as a plain result: a URL
- * elicitation client's "waiting for approval" answer (mcp-endpoint.ts loneUrlSteps), which the
+ * elicitation client's "waiting for approval" answer (mcp-endpoint.ts loneRound), which the
  * SDK's handler turns into input_required (approval-url.ts). loneResult escalates it, and the
  * transport presets `value` (the steps' own value) for the SDK's handler.
  */
