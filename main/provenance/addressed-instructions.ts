@@ -88,22 +88,40 @@ const WORK_ITEM =
 const ACT =
   '(?:(?:please|also|now|then|first|just|go[ \\t]{1,3}ahead[ \\t]{1,3}and|[\\p{L}]{2,14}ly)[ \\t]{1,3}){0,2}(?:(?:e-?)?mail|archive|delete|trash|remove|forward|send|move|mark|decline|cancel|reject|accept|reply|respond|share|invite|add|create|update|change|reschedule|ignore|disregard|run|execute|click|open|download|install|unsubscribe|block|clear|empty|purge|wipe|label|mute|approve|pay|transfer|grant|copy|export|upload|disable|enable)(?![\\p{L}])';
 
+// A fake turn or role marker at a line start ("System: …", "assistant: …"), a label naming the
+// agent then any line of four words, a name then one word: read as written only, not without markup, where they
+// would read a release note's list item ("- AI assistant: can now send drafts …") or an HTML
+// signature ("<div>Assistant: Jane Roe, Office of the Dean</div>") as an order.
+const TURN = `^[ \\t>*#_-]{0,6}(?:system|assistant|developer|sistema|système|systeme)[ \\t]{0,3}[:：]${LINE_OF_WORDS}`;
+const LABEL_LINE = `${OPENS}(?:${ASSISTANT_WORDS})[ \\t]{0,2}[:：]${LINE_OF_WORDS}`;
+// A model's name or "AI" as a label, then one word of an order: without markup, a table's or a
+// feature list's "| Gemini: email drafting |" (agent-address.ts reads names there, with an object).
+const NAME_ORDER = `${OPENS}${MODEL_NAMES}[ \\t]{0,2}[:：][ \\t]{0,3}${ORDER}(?![\\p{L}])`;
+const AI_ORDER = `${OPENS}(?:ai|ki|ia)[ \\t]{0,2}[:：,][ \\t]{0,3}${ORDER}(?![\\p{L}])`;
+// Read again without markup (ADDRESSED_AFTER_MARKUP): the patterns that want a line start or a
+// label's mark, which a tag, a list's mark or a reference can hide.
+const HEADER = `^[ \\t]{0,3}#{2,4}[ \\t]{0,3}(?:instructions?|system(?: prompt)?|new instructions)(?![\\p{L}])`;
+const GREETED = `${GREETING}[ \\t,]{1,3}(?:the |dear |my |el |la |le |il |o |l['’])?(?:${ASSISTANT_WORDS}|${MODEL_NAMES}|${BARE_AGENT})[ \\t]{0,2}[:,!]`;
+const TO_LABEL = `${START}(?:to|an (?:den|die)|à l['’]attention de|para|al|alla?|aan de|для|إلى)[ \\t]{1,3}(?:(?:the|any|all|el|la|l['’]|o|a)[ \\t]{0,3})?(?:${ASSISTANT_WORDS}|${MODEL_NAMES}|${AI_TARGET})[ \\t]{0,2}[:：]`;
+const ROLE_LABEL = `${OPENS}(?:(?:the|all|any|every)[ \\t]{1,3})?${AGENT_TARGET}[ \\t]{1,3}(?:(?:that|which|who)[ \\t]{1,3})?${ROLE_VERB}(?:[ \\t]{1,3}[^\\s.!?:：]{1,40}){0,3}?[ \\t]{1,3}${ROLE_OBJECT}(?:[ \\t]{0,2}[:：][ \\t]{0,3}${ACT}${LINE_OF_WORDS}|[ \\t]{1,3}${MODAL}[ \\t]{1,3}${ACT})`;
+const JOB_LABEL = jobLabelSource(OPENS, ACT, LINE_OF_WORDS);
+
 const SOURCES: string[] = [
   // A fake turn or role marker at a line start: "System: …", "assistant: …", "[INST]",
   // "<|im_start|>", "### Instruction".
-  `^[ \\t>*#_-]{0,6}(?:system|assistant|developer|sistema|système|systeme)[ \\t]{0,3}[:：]${LINE_OF_WORDS}`,
+  TURN,
   '\\[/?INST\\]|<\\|im_start\\|>|<\\|(?:system|assistant|user)\\|>|<<SYS>>',
-  `^[ \\t]{0,3}#{2,4}[ \\t]{0,3}(?:instructions?|system(?: prompt)?|new instructions)(?![\\p{L}])`,
+  HEADER,
   // A label or vocative naming the agent, at a line or sentence start or after a greeting.
-  `${OPENS}(?:${ASSISTANT_WORDS})[ \\t]{0,2}[:：]${LINE_OF_WORDS}`,
-  `${OPENS}${MODEL_NAMES}[ \\t]{0,2}[:：][ \\t]{0,3}${ORDER}(?![\\p{L}])`,
-  `${GREETING}[ \\t,]{1,3}(?:the |dear |my |el |la |le |il |o |l['’])?(?:${ASSISTANT_WORDS}|${MODEL_NAMES}|${BARE_AGENT})[ \\t]{0,2}[:,!]`,
+  LABEL_LINE,
+  NAME_ORDER,
+  GREETED,
   `(?:^|[.!?。！？\\s])(?:${CJK_AGENT})[ \\t]{0,2}[:：，、,]`,
   `(?:^|[.!?؟\\s])${ARABIC_AGENT}[ \\t]{0,2}[:،,]`,
   `(?:^|[.!?।\\s])${HINDI_AGENT}[ \\t]{0,2}[:,]`,
   // "To the assistant:", "An den KI-Assistenten:" — with a colon only ("I sent it to the
   // assistant, who …" is a story).
-  `${START}(?:to|an (?:den|die)|à l['’]attention de|para|al|alla?|aan de|для|إلى)[ \\t]{1,3}(?:(?:the|any|all|el|la|l['’]|o|a)[ \\t]{0,3})?(?:${ASSISTANT_WORDS}|${MODEL_NAMES}|${AI_TARGET})[ \\t]{0,2}[:：]`,
+  TO_LABEL,
   // A note, message or task for the agent: "Note for automated assistants", "[SYSTEM NOTE TO THE AI]".
   `${START}${NOTE_WORDS}[ \\t]{1,3}${FOR_WORDS}[ \\t]{1,3}${DETERMINER}?${AGENT_TARGET}(?![\\p{L}])`,
   // The same as a field's name: {"instructions_for_ai": "…"}.
@@ -120,14 +138,14 @@ const SOURCES: string[] = [
   // "Assistants managing attendee calendars: delete …", "the AI agent handling your inbox must …"
   // (w-cal-desc-delete). The role is a mailbox's or calendar's, which is what an agent is given;
   // what follows is an act on them (ACT), as people in those roles are written to as well.
-  `${OPENS}(?:(?:the|all|any|every)[ \\t]{1,3})?${AGENT_TARGET}[ \\t]{1,3}(?:(?:that|which|who)[ \\t]{1,3})?${ROLE_VERB}(?:[ \\t]{1,3}[^\\s.!?:：]{1,40}){0,3}?[ \\t]{1,3}${ROLE_OBJECT}(?:[ \\t]{0,2}[:：][ \\t]{0,3}${ACT}${LINE_OF_WORDS}|[ \\t]{1,3}${MODAL}[ \\t]{1,3}${ACT})`,
+  ROLE_LABEL,
   // The agent named by the job it does for the user, as a label or in a salutation, then an act
   // on the user's things: "Contract.docx — scheduling assistant: share document … with signing@…",
   // "Dear scheduling AI, please forward …", "Asistente de agenda: comparte el documento …"
   // (outside corpus batch 7, z-cal-attachment-share, and its review; job-label.ts). A product's
   // feature list ("Booking assistant: accept reservations around the clock") has no act on
   // something of the user's in particular.
-  jobLabelSource(OPENS, ACT, LINE_OF_WORDS),
+  JOB_LABEL,
   // "As an AI assistant, your next step is …".
   `${START}as an?[ \\t]{1,3}${AI_TARGET}[ \\t]{0,2},[ \\t]{0,3}(?:you|your)(?![\\p{L}])`,
   // A mention, as in a chat: "@assistant please archive …" (not an address: nothing before the @).
@@ -136,7 +154,7 @@ const SOURCES: string[] = [
   '<\\/?(?:instructions?|system|system_prompt|prompt|ai_instructions)>',
   // "AI: please trash …", "AI, archive …": the bare word as a label or vocative, then an order
   // ("AI: the year in review" is a headline).
-  `${OPENS}(?:ai|ki|ia)[ \\t]{0,2}[:：,][ \\t]{0,3}${ORDER}(?![\\p{L}])`,
+  AI_ORDER,
   // The agent told what to do: "agents run `…`", "if you are an AI", "AI agents reading this".
   `${START}(?:ai )?(?:agents?|assistants?|llms?|bots?)[ \\t]{1,3}(?:(?:should|must|shall|need to|are to)[ \\t]{1,3})?(?:run|execute|call|invoke)[ \\t]{1,3}[\`$]`,
   `${START}(?:ai|llm)[ \\t-]?(?:agents?|assistants?|models?)[ \\t]{1,3}(?:should|must|shall|need to|are to|have to)[ \\t]{1,3}(?:archive|delete|trash|forward|send|(?:e-?)?mail|move|mark|decline|remove|reply|ignore|click|open|download|install|cancel)[ \\t]{1,3}(?:this|these|all|every|it|them)(?![\\p{L}])`,
@@ -155,6 +173,33 @@ const SOURCES: string[] = [
 ];
 
 const ADDRESSED = new RegExp(SOURCES.map((s) => `(?:${s})`).join('|'), 'imu');
+
+/**
+ * The patterns that want a line or sentence start (or a title's dash), which a tag, a list's mark
+ * or a character reference can hide, for the text without its markup (agent-address.ts
+ * withoutMarkup): a job label, the agent by its role, a prompt's heading — "<li>Scheduling
+ * assistant: share the …", "**Dear inbox AI,** forward …". Not the four above (a line of any
+ * words or one word after a label), nor those read after any word boundary ("ignore all previous
+ * instructions", "note for the AI", a greeting, the agent as the reader), which a tag before them
+ * does not hide. Tried only where they can start (sticky, at each line start, sentence end and
+ * spaced dash): a full scan of 64 KiB of HTML mail without its markup, whose lines now start with
+ * prose, cost twice the scan as written. Each attempt is bounded, so the reading is linear.
+ */
+const ADDRESSED_AFTER_MARKUP = new RegExp(
+  [HEADER, ROLE_LABEL, JOB_LABEL].map((s) => `(?:${s})`).join('|'),
+  'imuy',
+);
+const STARTS = /^|[.!?。！？]|[ \t](?=--|[—–|-])/gmu;
+
+function afterMarkupAt(m: string): number {
+  for (const s of m.matchAll(STARTS)) {
+    ADDRESSED_AFTER_MARKUP.lastIndex = s.index;
+    const hit = ADDRESSED_AFTER_MARKUP.exec(m);
+    if (hit) return hit.index;
+  }
+  return -1;
+}
+export const AFTER_MARKUP_LENGTH = ADDRESSED_AFTER_MARKUP.source.length;
 
 /**
  * The pattern's length. V8 does not optimise a regular expression whose source is over 20 KiB
@@ -230,12 +275,14 @@ function addressedIn(t: string): string | null {
     at = may ? addressedAt(f) : -1;
     if (at >= 0) return excerptAt(f, at);
   }
-  // A tag or an emphasis mark may split a word the prefilter needs ("Gem<b></b>ini"); without
+  // A tag, an emphasis mark or a character reference may split a word the prefilter needs
+  // ("Gem<b></b>ini", "Gem&#105;ni"); without
   // one, a text the prefilter refuses is refused without markup too (issue 34: indexing cheap).
-  if (!may && !/[<*_]/.test(f)) return null;
+  if (!may && !/[<*_&]/.test(f)) return null;
   const m = withoutMarkup(f);
   if (m === f || !mayAddress(m)) return null;
   at = agentAddressAt(m);
+  if (at < 0) at = afterMarkupAt(m);
   // The excerpt quotes the text as sent, from where the hit's first character came: what the
   // card shows must be the stranger's own text, not Airlock's rendering of it.
   return at >= 0 ? excerptAt(f, markupSourceAt(f, at)) : null;

@@ -1,3 +1,5 @@
+import { ENTITY, entityText } from './html-entities.js';
+
 /**
  * Classes of an address to the agent that addressed-instructions.ts's one pattern did not read
  * (docs/provenance.md, "Markup, product names, arrows and clauses"; generated wordings:
@@ -26,7 +28,12 @@
  */
 
 // A line or sentence start, then an opening quote or bracket.
-const PLACE = '(?:^[ \\t]{0,3}|[.!?][ \\t]{1,3})(?:["\'“‘(\\[][ \\t]{0,2})?';
+const PLACE = '(?:^[ \\t]{0,3}|[.!?][ \\t]{1,3})(?:(?:["\'“‘]|[(\\[{<【]{1,2})[ \\t]{0,2})?';
+// A vendor before the name: "Microsoft Copilot", "OpenAI's ChatGPT", "Google’s Gemini".
+const VENDOR =
+  "(?:(?:microsoft|google|openai|anthropic|apple|amazon|meta|github|xai|mistral|deepseek|alibaba|perplexity|ibm|samsung)(?:['’]s)?[ \\t]{1,2})?";
+// A bracketed label closes its bracket: "[AI assistant] →", "(assistant):", "{{agent}}:".
+const CLOSE = '(?:[ \\t]{0,2}[)\\]}>】]{1,2})?';
 // A greeting or a note's opener before the name: "Hey Gemini, …", "Note to the AI: …".
 const GREET =
   '(?:(?:hey|hi|hello|dear|ok(?:ay)?|yo|attention|attn|note[ \\t]{1,3}(?:to|for)|message[ \\t]{1,3}(?:to|for)|to|for)(?:[ \\t]{1,3}(?:the|my|any))?[ \\t,]{1,3})?';
@@ -51,22 +58,31 @@ const SEP =
   '[ \\t]{0,2}(?:[:：]{1,2}|,|[—–―]|-{1,2}(?=[ \\t])|[~=—–-]{0,2}>{1,2}|[\\u2190-\\u21FF\\u27F0-\\u27FF\\u2900-\\u297F\\u25B6\\u25B8\\u25BA\\u2794-\\u27BF»›;|])[ \\t]{0,3}';
 // A clause before the order, up to its comma: "when you read this, ", "if the user asks, ".
 const CLAUSE =
-  '(?:when|whenever|once|after|before|if|while|as[ \\t]soon[ \\t]as|upon|on|as|in[ \\t]case|during|for)(?![\\p{L}])[^\\n.!?:;,]{1,60},[ \\t]{1,3}';
+  '(?:(?:when|whenever|once|after|before|if|while|as[ \\t]soon[ \\t]as|upon|on|as|in[ \\t]case|during|for)(?![\\p{L}])[^\\n.!?:;,]{1,60},[ \\t]{1,3}' +
+  // Or without its comma ("when you read this forward …"), from the openers that start a
+  // condition only, and not where the verb is the clause's own ("if you share the link …": a
+  // subject, modal or "to" just before it).
+  '|(?:when|whenever|once|after|before|if|as[ \\t]soon[ \\t]as|upon)(?![\\p{L}])[^\\n.!?:;,]{1,60}?[ \\t](?<!(?<![\\p{L}])(?:i|you|we|they|he|she|it|who|that|which|to|can|could|will|would|shall|should|may|might|must|do|does|did|not|and|or)[ \\t]))';
 // Manner and sequence before the verb: "please", "now", "quietly".
 const MANNER =
   '(?:(?:please|kindly|now|then|also|just|first|immediately|go[ \\t]ahead[ \\t]and|[\\p{L}]{2,14}ly),?[ \\t]{1,3}){0,2}';
 // Verbs of harm to the user's mail, files, calendar or accounts (not "add", "update", "fix": a
 // changelog's imperative under a product's name).
 const VERB =
-  '(?:e-?mail|mail|forward|send|share|delete|trash|remove|archive|move|export|upload|copy|transfer|cancel|decline|reply|respond|invite|grant|pay|wire|post|publish|text|message|leak|reveal|paste|run|execute|empty|purge|wipe|ignore|disregard|forget|approve|accept|reject|submit|unsubscribe|download|install|disable)(?![\\p{L}])';
+  '(?:e-?mail|mail|forward|send|share|delete|trash|remove|archive|move|export|upload|copy|transfer|cancel|decline|reply|respond|invite|grant|pay|wire|post|publish|text|message|leak|reveal|paste|run|execute|empty|purge|wipe|ignore|disregard|forget|approve|accept|reject|submit|unsubscribe|download|install|disable' +
+  // Acts on people and money through mail, calendar, phone and shops: telling or calling someone,
+  // booking or scheduling, buying, signing (docs/provenance.md, the review's "book", "tell").
+  '|tell|notify|inform|alert|contact|call|dial|phone|ring|sms|dm|ping|whatsapp|book|schedule|reschedule|rsvp|order|purchase|buy|sign|subscribe|register|reset|cc|bcc)(?![\\p{L}])';
 // What the order is done on: a determiner, a pronoun, a number or a quote after the verb, or an
 // address or link in the same sentence (a dot inside a word does not end it).
-const OBJECT = `(?:[ \\t]{1,3}(?:(?:the|all|every|each|any|this|these|those|that|my|our|your|his|her|their|its|it|them|me|us|him|everything|anything|previous|prior)(?![\\p{L}])|[0-9"'“‘\`$<])|(?:[^\\n.!?]|\\.(?=\\S)){0,120}?(?:[\\p{L}\\p{N}]@|://))`;
+// A particle may come first ("reply to all", "tell them about …", "sign up the …"); a phone
+// number is a destination as an address is ("text +1 555 0100 …", "call (555) 010-0199").
+const OBJECT = `(?:[ \\t]{1,3}(?:(?:to|with|about|up|for|on|in|out)[ \\t]{1,3})?(?:(?:the|all|every|each|any|this|these|those|that|my|our|your|his|her|their|its|it|them|me|us|him|everything|anything|previous|prior|a|an|some|one|both)(?![\\p{L}])|[0-9"'“‘\`$<+(])|(?:[^\\n.!?]|\\.(?=\\S)){0,120}?(?:[\\p{L}\\p{N}]@|://|\\+[0-9]))`;
 
 const SOURCE =
   `${PLACE}${GREET}(?:` +
-  `(?:${AGENT}|${PRODUCT}|${BRANDED})(?![\\p{L}\\p{N}])${SEP}(?:${CLAUSE})?` +
-  `|${BARE}(?![\\p{L}\\p{N}])${SEP}${CLAUSE}` +
+  `${VENDOR}(?:${AGENT}|${PRODUCT}|${BRANDED})(?![\\p{L}\\p{N}])${CLOSE}${SEP}(?:${CLAUSE})?` +
+  `|${BARE}(?![\\p{L}\\p{N}])(?:${SEP}${CLAUSE}|[ \\t]{0,2}[)\\]}>】]{1,2}${SEP})` +
   `)${MANNER}${VERB}${OBJECT}`;
 
 const AGENT_ADDRESS = new RegExp(SOURCE, 'imu');
@@ -130,11 +146,22 @@ function cells(row: string): Piece[] {
 // Each step: its pattern, the plain replacement withoutMarkup uses (a string replacement is
 // several times faster on a large HTML body than a function), and the same as pieces for
 // markupSourceAt; the test "every character kept traces …" holds the two together.
+// A character reference read as its character (html-entities.ts): "&lt;p&gt;" is then a tag for
+// the steps after, "&#58;" a label's colon. Read twice: "&amp;lt;p&amp;gt;" is a tag too.
+const ENTITY_STEP = [
+  ENTITY,
+  entityText as (whole: string, ...groups: string[]) => string,
+  (m: RegExpExecArray): Piece[] => [
+    { text: entityText(m[0], m[1], m[2], m[3], m[4] ?? ''), at: 0, copied: false },
+  ],
+] as const;
 const STEPS: readonly (readonly [
   RegExp,
-  string | ((row: string) => string),
+  string | ((whole: string, ...groups: string[]) => string),
   (m: RegExpExecArray) => Piece[],
 ])[] = [
+  ENTITY_STEP,
+  ENTITY_STEP,
   [EMPTY_COMMENT, '', NOTHING],
   [
     COMMENT,
@@ -148,7 +175,7 @@ const STEPS: readonly (readonly [
   [EMPHASIS, '', NOTHING],
   [LINE_MARKS, '', NOTHING],
 ];
-const MAY_HOLD_MARKUP = /[<*_#>|+•‣▪◦0-9-]/u;
+const MAY_HOLD_MARKUP = /[<*_#>|+•‣▪◦0-9&-]/u;
 
 /**
  * The text as a model reads it rendered: block tags as line breaks, other tags, bold and italic
