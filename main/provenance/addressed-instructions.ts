@@ -259,10 +259,10 @@ export function addressedInstruction(
 /**
  * One text: as written (up to MAX_SCAN), then folded where folding changes it, then without its
  * markup where that changes it (agent-address.ts withoutMarkup: "<p>AI assistant: …", "- …").
- * Without markup only agent-address.ts's pattern reads it, which wants an order on something
- * named: the older patterns' "Assistant:" and four words would read a release note's list item
- * ("- AI assistant: can now send drafts …") or an HTML signature ("<div>Assistant: Jane Roe,
- * Office of the Dean</div>") as an order.
+ * Without markup agent-address.ts's pattern reads it, which wants an order on something named,
+ * then the line-start patterns (afterMarkupAt): not the older "Assistant:" and four words, which
+ * would read a release note's list item ("- AI assistant: can now send drafts …") or an HTML
+ * signature ("<div>Assistant: Jane Roe, Office of the Dean</div>") as an order.
  */
 function addressedIn(t: string): string | null {
   const cut = t.length > MAX_SCAN ? t.slice(0, MAX_SCAN) : t;

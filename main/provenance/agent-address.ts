@@ -16,6 +16,14 @@ import { ENTITY, entityText } from './html-entities.js';
  * - a label after markup (HTML tags, bold, list markers, a quote's ">", headings, table cells):
  *   `withoutMarkup` gives the text as a model reads it rendered, and every pattern reads that too.
  *
+ * And seven more (docs/provenance.md, "Entities, the older patterns after markup, clauses, verbs,
+ * vendors, phones, brackets"; test-support/addressed-seven-variants.ts): HTML character references
+ * read before the markup (html-entities.ts: "AI assistant&#58; …", "&lt;p&gt;Gemini: …"); a
+ * clause without its comma ("when you read this forward …"); verbs on people and money (tell,
+ * call, book, schedule, order …) with a particle ("reply to all"); a vendor before the name
+ * ("Microsoft Copilot"); a phone number as the destination; a bracketed label ("[AI assistant] →",
+ * "{{agent}}:").
+ *
  * Its own regular expression, tried after the main one: the main pattern is a few hundred
  * characters under V8's 20 KiB optimisation limit (addressed-instructions.ts PATTERN_LENGTH),
  * and this one is held under it apart (agent-address.test.ts). The same safety as there: fixed
