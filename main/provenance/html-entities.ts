@@ -110,6 +110,30 @@ const LEGACY = new Set(['amp', 'lt', 'gt', 'quot', 'nbsp']);
 /** A reference: numeric, or a name of up to 31 characters; linear (each part bounded). */
 export const ENTITY = /&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|([A-Za-z][A-Za-z0-9]{1,31}))(;?)/g;
 
+// Typographic characters a reference spells, read as ASCII that the patterns read the same way
+// (a spaced dash or an arrow is a label's separator, quotes open a label, "…" ends a sentence):
+// a text of ASCII stays one byte a character in V8, whose regular expressions then scan a 64 KiB
+// HTML mail in about half the time ("&ndash;" in a signature made every step after twice as slow).
+const STAND_IN: Readonly<Record<string, string>> = {
+  '‘': "'",
+  '’': "'",
+  '‚': "'",
+  '“': '"',
+  '”': '"',
+  '„': '"',
+  '–': ' - ',
+  '—': ' -- ',
+  '―': ' -- ',
+  '→': ' -> ',
+  '⟶': ' -> ',
+  '⇒': ' => ',
+  '⟹': ' => ',
+  '»': ' >> ',
+  '›': ' > ',
+  '•': '- ',
+  '…': '...',
+};
+
 // Characters read as a plain space or as nothing (as `folded` reads them written out).
 const SPACE = /\p{Zs}/u;
 const INVISIBLE = /[\p{Cf}\u034F]/u;
@@ -124,12 +148,12 @@ export function entityText(
 ): string {
   if (name !== undefined) {
     const c = NAMED[name];
-    return c !== undefined && (semi === ';' || LEGACY.has(name)) ? c : whole;
+    return c !== undefined && (semi === ';' || LEGACY.has(name)) ? (STAND_IN[c] ?? c) : whole;
   }
   const code = parseInt(hex ?? dec!, hex !== undefined ? 16 : 10);
   if (!(code > 0 && code <= 0x10ffff) || (code >= 0xd800 && code <= 0xdfff)) return whole;
   const c = String.fromCodePoint(code);
-  return SPACE.test(c) ? ' ' : INVISIBLE.test(c) ? '' : c;
+  return SPACE.test(c) ? ' ' : INVISIBLE.test(c) ? '' : (STAND_IN[c] ?? c);
 }
 
 /** The text with its references read (once: "&amp;lt;" reads "&lt;"). */
