@@ -104,11 +104,20 @@ const NAMED: Readonly<Record<string, string>> = {
   rlm: '',
 };
 
-// Names HTML reads without their semicolon (the legacy ones among NAMED).
-const LEGACY = new Set(['amp', 'lt', 'gt', 'quot', 'nbsp']);
+// Names HTML reads without their semicolon (the legacy ones among NAMED), longest first: in text a
+// browser reads the longest legacy name that starts the run of letters, and the rest as written
+// ("AI&nbspassistant" renders "AI assistant", "Gem&shyini" "Gemini"; WHATWG HTML §13.2.5.73).
+const LEGACY = ['middot', 'raquo', 'quot', 'nbsp', 'amp', 'shy', 'lt', 'gt'];
 
-/** A reference: numeric, or a name of up to 31 characters; linear (each part bounded). */
-export const ENTITY = /&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|([A-Za-z][A-Za-z0-9]{1,31}))(;?)/g;
+/**
+ * A reference: numeric, with any number of digits ("&#0000058;" is a colon to a browser), or a
+ * name of up to 31 characters. Linear: one run of digits or letters, then an optional semicolon.
+ */
+export const ENTITY = /&(?:#[xX]([0-9a-fA-F]+)|#([0-9]+)|([A-Za-z][A-Za-z0-9]{1,31}))(;?)/g;
+
+// The numbers 0x80–0x9F read as Windows-1252 spells them (WHATWG HTML §13.2.5.80): "&#151;" is an
+// em dash to a browser, a label's separator, not the C1 control its number names.
+const WINDOWS_1252 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
 
 // Typographic characters a reference spells, read as ASCII that the patterns read the same way
 // (a spaced dash or an arrow is a label's separator, quotes open a label, "…" ends a sentence):
@@ -148,10 +157,18 @@ export function entityText(
 ): string {
   if (name !== undefined) {
     const c = NAMED[name];
-    return c !== undefined && (semi === ';' || LEGACY.has(name)) ? (STAND_IN[c] ?? c) : whole;
+    if (c !== undefined && semi === ';') return STAND_IN[c] ?? c;
+    const legacy = LEGACY.find((l) => name.startsWith(l));
+    if (legacy === undefined) return whole;
+    const l = NAMED[legacy]!;
+    return (STAND_IN[l] ?? l) + name.slice(legacy.length) + semi;
   }
-  const code = parseInt(hex ?? dec!, hex !== undefined ? 16 : 10);
+  // Past seven significant digits a number is past U+10FFFF (parseInt of a long run is not exact).
+  const digits = (hex ?? dec!).replace(/^0+/, '');
+  if (digits.length > 7) return whole;
+  let code = parseInt(digits || '0', hex !== undefined ? 16 : 10);
   if (!(code > 0 && code <= 0x10ffff) || (code >= 0xd800 && code <= 0xdfff)) return whole;
+  if (code >= 0x80 && code <= 0x9f) code = WINDOWS_1252.codePointAt(code - 0x80)!;
   const c = String.fromCodePoint(code);
   return SPACE.test(c) ? ' ' : INVISIBLE.test(c) ? '' : (STAND_IN[c] ?? c);
 }
