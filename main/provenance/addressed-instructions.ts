@@ -1,4 +1,10 @@
-import { agentAddressAt, markupSourceAt, withoutMarkup } from './agent-address.js';
+import {
+  agentAddressAt,
+  entitySourceAt,
+  markupSourceAt,
+  withoutEntities,
+  withoutMarkup,
+} from './agent-address.js';
 import { jobLabelSource, labelMarks } from './job-label.js';
 
 /**
@@ -266,26 +272,35 @@ export function addressedInstruction(
  */
 function addressedIn(t: string): string | null {
   const cut = t.length > MAX_SCAN ? t.slice(0, MAX_SCAN) : t;
-  let may = mayAddress(cut);
-  let at = may ? addressedAt(cut) : -1;
-  if (at >= 0) return excerptAt(cut, at);
-  const f = folded(cut);
-  if (f !== cut) {
+  // Its character references read: rendered mail shows the character, and a reference hides a
+  // word or a space from every pattern, wherever it is ("<p>Ignore&nbsp;all previous
+  // instructions …", "&lt;|im_start|&gt;", "&#73;gnore …"; review of h-inject's blind set). Read
+  // in place of the text as written (a reference itself is in no pattern), so HTML mail costs one
+  // scan here, not two. A hit quotes the text as sent (entitySourceAt).
+  const e = withoutEntities(cut);
+  const sent = (p: number) => (e === cut ? p : entitySourceAt(cut, p));
+  let may = mayAddress(e);
+  let at = may ? addressedAt(e) : -1;
+  if (at >= 0) return excerptAt(cut, sent(at));
+  const f = folded(e);
+  if (f !== e) {
     may = mayAddress(f);
     at = may ? addressedAt(f) : -1;
     if (at >= 0) return excerptAt(f, at);
   }
-  // A tag, an emphasis mark or a character reference may split a word the prefilter needs
-  // ("Gem<b></b>ini", "Gem&#105;ni"); without
+  // A tag or an emphasis mark may split a word the prefilter needs ("Gem<b></b>ini"); without
   // one, a text the prefilter refuses is refused without markup too (issue 34: indexing cheap).
   if (!may && !/[<*_&]/.test(f)) return null;
   const m = withoutMarkup(f);
   if (m === f || !mayAddress(m)) return null;
   at = agentAddressAt(m);
   if (at < 0) at = afterMarkupAt(m);
+  if (at < 0) return null;
   // The excerpt quotes the text as sent, from where the hit's first character came: what the
-  // card shows must be the stranger's own text, not Airlock's rendering of it.
-  return at >= 0 ? excerptAt(f, markupSourceAt(f, at)) : null;
+  // card shows must be the stranger's own text, not Airlock's rendering of it (a folded text is
+  // quoted folded, as above).
+  const p = markupSourceAt(f, at);
+  return f === e ? excerptAt(cut, sent(p)) : excerptAt(f, p);
 }
 
 // Characters that show nothing (zero-width space and joiners, soft hyphen, word joiner, tag

@@ -226,12 +226,37 @@ function sourceInStep(
  * through them. Run only on a hit, so indexing pays for the plain replacements alone.
  */
 export function markupSourceAt(t: string, at: number): number {
-  if (!MAY_HOLD_MARKUP.test(t)) return at;
+  return MAY_HOLD_MARKUP.test(t) ? sourceThrough(t, at, STEPS) : at;
+}
+
+function sourceThrough(t: string, at: number, steps: typeof STEPS): number {
   const inputs = [t];
-  for (const [re, plain] of STEPS)
+  for (const [re, plain] of steps)
     inputs.push(inputs[inputs.length - 1]!.replace(re, plain as string));
   let p = at;
-  for (let k = STEPS.length - 1; k >= 0; k--)
-    p = sourceInStep(inputs[k]!, STEPS[k]![0], STEPS[k]![2], p);
+  for (let k = steps.length - 1; k >= 0; k--)
+    p = sourceInStep(inputs[k]!, steps[k]![0], steps[k]![2], p);
   return Math.min(p, Math.max(t.length - 1, 0));
+}
+
+// The first step: the references alone, read once, as a browser renders them ("&amp;lt;system&amp;gt;"
+// shows "&lt;system&gt;"; withoutMarkup, run after, reads them a second time for its tags).
+const ENTITY_STEPS = STEPS.slice(0, 1);
+
+/**
+ * The text with its character references read once and its markup kept, for every pattern:
+ * a reference hides a word or a space from patterns read anywhere in a line, not only from those
+ * at its start ("<p>Ignore&nbsp;all previous instructions …", "&lt;|im_start|&gt;system",
+ * "&#73;gnore …"; review of h-inject's blind set). Text without "&" is itself.
+ */
+export function withoutEntities(t: string): string {
+  if (!t.includes('&')) return t;
+  let s = t;
+  for (const [re, plain] of ENTITY_STEPS) s = s.replace(re, plain as string);
+  return s;
+}
+
+/** Where in `t` the character at `at` of withoutEntities(t) comes from. */
+export function entitySourceAt(t: string, at: number): number {
+  return t.includes('&') ? sourceThrough(t, at, ENTITY_STEPS) : at;
 }
