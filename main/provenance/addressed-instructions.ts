@@ -104,10 +104,13 @@ const LABEL_LINE = `${OPENS}(?:${ASSISTANT_WORDS})[ \\t]{0,2}[:：]${LINE_OF_WOR
 // feature list's "| Gemini: email drafting |" (agent-address.ts reads names there, with an object).
 const NAME_ORDER = `${OPENS}${MODEL_NAMES}[ \\t]{0,2}[:：][ \\t]{0,3}${ORDER}(?![\\p{L}])`;
 const AI_ORDER = `${OPENS}(?:ai|ki|ia)[ \\t]{0,2}[:：,][ \\t]{0,3}${ORDER}(?![\\p{L}])`;
+// A prompt's heading, at a line start or right after a tag or a quote's ">" ("<p>## New
+// instructions</p>", "> ## Instructions"): without markup its "#" marks are dropped as a markdown
+// heading's (LINE_MARKS), so it is read here, as written (review of h-inject).
+const HEADER = `(?:^|>)[ \\t]{0,3}#{2,4}[ \\t]{0,3}(?:instructions?|system(?: prompt)?|new instructions)(?![\\p{L}])`;
+const GREETED = `${GREETING}[ \\t,]{1,3}(?:the |dear |my |el |la |le |il |o |l['’])?(?:${ASSISTANT_WORDS}|${MODEL_NAMES}|${BARE_AGENT})[ \\t]{0,2}[:,!]`;
 // Read again without markup (ADDRESSED_AFTER_MARKUP): the patterns that want a line start or a
 // label's mark, which a tag, a list's mark or a reference can hide.
-const HEADER = `^[ \\t]{0,3}#{2,4}[ \\t]{0,3}(?:instructions?|system(?: prompt)?|new instructions)(?![\\p{L}])`;
-const GREETED = `${GREETING}[ \\t,]{1,3}(?:the |dear |my |el |la |le |il |o |l['’])?(?:${ASSISTANT_WORDS}|${MODEL_NAMES}|${BARE_AGENT})[ \\t]{0,2}[:,!]`;
 const TO_LABEL = `${START}(?:to|an (?:den|die)|à l['’]attention de|para|al|alla?|aan de|для|إلى)[ \\t]{1,3}(?:(?:the|any|all|el|la|l['’]|o|a)[ \\t]{0,3})?(?:${ASSISTANT_WORDS}|${MODEL_NAMES}|${AI_TARGET})[ \\t]{0,2}[:：]`;
 const ROLE_LABEL = `${OPENS}(?:(?:the|all|any|every)[ \\t]{1,3})?${AGENT_TARGET}[ \\t]{1,3}(?:(?:that|which|who)[ \\t]{1,3})?${ROLE_VERB}(?:[ \\t]{1,3}[^\\s.!?:：]{1,40}){0,3}?[ \\t]{1,3}${ROLE_OBJECT}(?:[ \\t]{0,2}[:：][ \\t]{0,3}${ACT}${LINE_OF_WORDS}|[ \\t]{1,3}${MODAL}[ \\t]{1,3}${ACT})`;
 const JOB_LABEL = jobLabelSource(OPENS, ACT, LINE_OF_WORDS);
@@ -183,8 +186,8 @@ const ADDRESSED = new RegExp(SOURCES.map((s) => `(?:${s})`).join('|'), 'imu');
 /**
  * The patterns that want a line or sentence start (or a title's dash), which a tag, a list's mark
  * or a character reference can hide, for the text without its markup (agent-address.ts
- * withoutMarkup): a job label, the agent by its role, a prompt's heading — "<li>Scheduling
- * assistant: share the …", "**Dear inbox AI,** forward …". Not the four above (a line of any
+ * withoutMarkup): a job label, the agent by its role — "<li>Scheduling assistant: share the …",
+ * "**Dear inbox AI,** forward …". Not a prompt's heading (read as written, HEADER), nor the four above (a line of any
  * words or one word after a label), nor those read after any word boundary ("ignore all previous
  * instructions", "note for the AI", a greeting, the agent as the reader), which a tag before them
  * does not hide. Tried only where they can start (sticky, at each line start, sentence end and
@@ -192,7 +195,7 @@ const ADDRESSED = new RegExp(SOURCES.map((s) => `(?:${s})`).join('|'), 'imu');
  * prose, cost twice the scan as written. Each attempt is bounded, so the reading is linear.
  */
 const ADDRESSED_AFTER_MARKUP = new RegExp(
-  [HEADER, ROLE_LABEL, JOB_LABEL].map((s) => `(?:${s})`).join('|'),
+  [ROLE_LABEL, JOB_LABEL].map((s) => `(?:${s})`).join('|'),
   'imuy',
 );
 const STARTS = /^|[.!?。！？]|[ \t](?=--|[—–|-])/gmu;
