@@ -42,6 +42,9 @@ const VENDOR =
   "(?:(?:microsoft|google|openai|anthropic|apple|amazon|meta|github|xai|mistral|deepseek|alibaba|perplexity|ibm|samsung)(?:['’]s)?[ \\t]{1,2})?";
 // A bracketed label closes its bracket: "[AI assistant] →", "(assistant):", "{{agent}}:".
 const CLOSE = '(?:[ \\t]{0,2}[)\\]}>】]{1,2})?';
+// A name's closing bracket is itself the label's separator ("[Claude] send the …", "【Copilot】
+// forward …"), as a bare word's is (BARE below); the review of h-inject's blind set.
+const CLOSED = '[ \\t]{0,2}[)\\]}>】]{1,2}[ \\t]{0,3}';
 // A greeting or a note's opener before the name: "Hey Gemini, …", "Note to the AI: …".
 const GREET =
   '(?:(?:hey|hi|hello|dear|ok(?:ay)?|yo|attention|attn|note[ \\t]{1,3}(?:to|for)|message[ \\t]{1,3}(?:to|for)|to|for)(?:[ \\t]{1,3}(?:the|my|any))?[ \\t,]{1,3})?';
@@ -89,7 +92,7 @@ const OBJECT = `(?:[ \\t]{1,3}(?:(?:to|with|about|up|for|on|in|out)[ \\t]{1,3})?
 
 const SOURCE =
   `${PLACE}${GREET}(?:` +
-  `${VENDOR}(?:${AGENT}|${PRODUCT}|${BRANDED})(?![\\p{L}\\p{N}])${CLOSE}${SEP}(?:${CLAUSE})?` +
+  `${VENDOR}(?:${AGENT}|${PRODUCT}|${BRANDED})(?![\\p{L}\\p{N}])(?:${CLOSE}${SEP}|${CLOSED})(?:${CLAUSE})?` +
   `|${BARE}(?![\\p{L}\\p{N}])(?:${SEP}${CLAUSE}|[ \\t]{0,2}[)\\]}>】]{1,2}${SEP})` +
   `)${MANNER}${VERB}${OBJECT}`;
 
