@@ -291,19 +291,19 @@ function addressedIn(t: string): string | null {
     at = may ? addressedAt(f) : -1;
     if (at >= 0) return excerptAt(f, at);
   }
+  // Without markup the text as written is read (folded), not `e`: withoutMarkup reads the
+  // references itself, and its trace then reaches the text as sent.
+  const g = e === cut ? f : folded(cut);
   // A tag or an emphasis mark may split a word the prefilter needs ("Gem<b></b>ini"); without
   // one, a text the prefilter refuses is refused without markup too (issue 34: indexing cheap).
-  if (!may && !/[<*_&]/.test(f)) return null;
-  const m = withoutMarkup(f);
-  if (m === f || !mayAddress(m)) return null;
+  if (!may && !/[<*_&]/.test(g)) return null;
+  const m = withoutMarkup(g);
+  if (m === g || !mayAddress(m)) return null;
   at = agentAddressAt(m);
   if (at < 0) at = afterMarkupAt(m);
-  if (at < 0) return null;
   // The excerpt quotes the text as sent, from where the hit's first character came: what the
-  // card shows must be the stranger's own text, not Airlock's rendering of it (a folded text is
-  // quoted folded, as above).
-  const p = markupSourceAt(f, at);
-  return f === e ? excerptAt(cut, sent(p)) : excerptAt(f, p);
+  // card shows must be the stranger's own text, not Airlock's rendering of it.
+  return at >= 0 ? excerptAt(g, markupSourceAt(g, at)) : null;
 }
 
 // Characters that show nothing (zero-width space and joiners, soft hyphen, word joiner, tag
