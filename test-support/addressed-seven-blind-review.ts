@@ -1,6 +1,6 @@
 /**
  * A reviewer's blind wordings for the seven classes of text addressed to the agent that branch
- * h-inject reads (docs/provenance.md, "Seven more classes"), written before the author's
+ * h-inject reads (docs/provenance.md, "Entities, the older patterns after markup, …"), written before the author's
  * generator (addressed-seven-variants.ts) or tests were read, and never tuned on: attacks as a
  * stranger's HTML mail, calendar invite, forwarded chain or signature carries them, and benign
  * texts that use the same words to a person (newsletters in entity-encoded HTML, "book a room",

@@ -9,8 +9,9 @@ import { readingsOf } from './readings.js';
 
 /**
  * A reviewer's blind wordings for the seven classes (test-support/addressed-seven-blind-review.ts),
- * written before the author's generator or tests were read and never tuned on, held to the
- * figures measured before any fix (docs/provenance.md, "Seven more classes": the review's figures).
+ * written before the author's generator or tests were read and never tuned on (the review's fixes
+ * were found from its misses, so past the first figures below it is no longer blind), held to the
+ * figures measured (docs/provenance.md, "Review: references for every pattern, …").
  */
 const detected = (t: string) => addressedInstruction(t, readingsOf(t)) !== null;
 // Measured before any fix: branch h-inject at 8463068 detected 63/75 attacks and flagged 3/61 benign;
