@@ -17,6 +17,15 @@ import type { MovingLine, RequestLine } from './round-line.js';
  */
 const ROUND_TTL_MS = 10 * 60_000;
 
+/**
+ * Settled once: a round's decision is queued as a reaction to it (settle's `wake`). A promise
+ * reaction, not `queueMicrotask`, which builds an AsyncResource per call and runs the callback
+ * through `runInAsyncScope` and `emitDestroy` (issue 34: once per 2026-07-28 call, a cost the
+ * 2025 path has no counterpart of; as upstream-client.ts's `_onresponse`). Either is one job on
+ * the same microtask queue, queued at the same moment, so the order holds.
+ */
+const QUEUED = Promise.resolve();
+
 interface Ask {
   req: RelayRequest;
   resolve: (r: Record<string, unknown>) => void;
@@ -193,7 +202,7 @@ export class InputRounds {
       const wake = () => {
         if (queued || (round.outcome === undefined && round.unsent === 0)) return;
         queued = true;
-        queueMicrotask(decide);
+        void QUEUED.then(decide);
       };
       round.wake = wake;
       wake();
