@@ -190,9 +190,21 @@ export class InputRounds {
         if (joined) signal.removeEventListener('abort', cancel);
         const { outcome } = round;
         if (!outcome) {
-          // This request is answered: nothing more goes on its stream (round-line.ts).
-          round.line?.to(undefined);
-          return resolve(this.ask(round));
+          try {
+            // This request is answered: nothing more goes on its stream (round-line.ts).
+            round.line?.to(undefined);
+            return resolve(this.ask(round));
+          } catch (err) {
+            // A throw here (the line is the caller's) was an uncaught exception under
+            // queueMicrotask, which ends `airlock serve`; in a promise reaction it is an
+            // unhandled rejection, which the process logs and serves on past (kept-serving.ts),
+            // and the request would stay open for ever. It is the request's answer instead, and
+            // the call, which nobody can give its input any more, ends.
+            if (round.token) this.rounds.delete(round.token);
+            clearTimeout(round.timer);
+            round.abort.abort(err);
+            return reject(err as Error);
+          }
         }
         if (round.token) this.rounds.delete(round.token);
         if (round.timer) clearTimeout(round.timer);
