@@ -16,7 +16,9 @@
 // call, by file, comes from the same moments of the machine (a load-robust comparison; separate
 // runs per era are not).
 //
-//   node scripts/bench-era-stdio.mjs [--calls 3000] [--eras 2025,2026,v2-2025] [--cpu-prof]
+// A measurement (like bench-fast-lane.mjs), not one of `npm run bench`'s: it reports no target.
+//
+//   node scripts/bench-era-stdio.mjs [--calls 3000] [--eras 2025,2026,v2-2025] [--cpu-prof] [--help]
 import http from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,9 +31,30 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i < 0 ? fallback : process.argv[i + 1];
 };
-const N = Number(arg('--calls', 3000));
+const USAGE = `node scripts/bench-era-stdio.mjs [--calls N] [--eras LIST] [--cpu-prof]
+  --calls N     sequential calls per leg, a multiple of 20 (default 3000)
+  --eras LIST   agents, comma-separated, of 2025, 2026 and v2-2025 (default all three)
+  --cpu-prof    profile the gateway and print each era's self time per call, by file
+A measurement, not part of \`npm run bench\`; needs a build (npm run build:main).`;
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const BLOCK = 20;
+const N = Number(arg('--calls', 3000));
 const ERAS = arg('--eras', '2025,2026,v2-2025').split(',');
+// A bad argument is said before a gateway starts (a NaN count ran no block, then failed on an
+// empty p50; an unknown era failed after the gateway and its server were up).
+const bad =
+  !Number.isInteger(N) || N < BLOCK || N % BLOCK
+    ? `--calls must be a positive multiple of ${BLOCK}, got ${arg('--calls')}`
+    : ERAS.find((e) => !['2025', '2026', 'v2-2025'].includes(e))
+      ? `--eras takes 2025, 2026 and v2-2025, got ${ERAS.join(',')}`
+      : '';
+if (bad) {
+  console.error(`${bad}\n\n${USAGE}`);
+  process.exit(2);
+}
 const PROF = process.argv.includes('--cpu-prof') ? mkdtempSync(join(tmpdir(), 'era-prof-')) : '';
 
 const gw = await airlock(
