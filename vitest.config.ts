@@ -19,6 +19,8 @@ const ASYNC_CONTEXT_SPECS = [
   'main/remote/remote-modern.test.ts',
   'main/remote/tasks/task-relay.test.ts',
   'main/gateway/input-rounds.security.test.ts',
+  // A round's decision in the async context of its wake-up (input-rounds.ts `wake`).
+  'main/gateway/input-rounds.schedule.test.ts',
 ];
 
 // Unit + security specs (`*.security.test.ts`) for main/, preload/ and renderer/.

@@ -25,6 +25,8 @@
 //   npm run bench -- layers          the relay floor with a stamp at each layer boundary of a
 //                                    scratch copy of dist/: a plain call's time, step by step,
 //                                    beside the JSON relay's (bench-layers.mjs, issue 34)
+// Not run from here (measurements, run directly): bench-era-stdio.mjs takes the peer bench's stdio
+// era ratio apart (client floors, each era's profile; docs/performance.md, issue 34).
 //
 // On Linux without a usable Secret Service, runs under scripts/with-keyring.sh (a throwaway
 // gnome-keyring) so the cold-start figure of `airlock serve` can be measured.
@@ -45,6 +47,7 @@ const all = readdirSync(dir)
       ![
         'bench-lib.mjs',
         'bench-cpuprofile.mjs',
+        'bench-era-stdio.mjs',
         'bench-fast-lane.mjs',
         'bench-peer-airlock.mjs',
         'bench-peer-gateways.mjs',

@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import type { ClientRelay, RelayRequest } from '../tools/relay.js';
@@ -50,6 +51,32 @@ describe('input rounds (2026-07-28 agents)', () => {
       { roots: [1] },
       { roots: [2] },
     ]);
+    rounds.close();
+  });
+  // Issue 34 (docs/performance.md, wave 3 session 26): the round's decision is one promise
+  // reaction, not queueMicrotask, which makes an AsyncResource ('Microtask') per call and runs the
+  // decision through runInAsyncScope — a cost only the 2026-07-28 path had. Ordering is held by
+  // input-rounds.property.test.ts; this holds the cost.
+  it('decides without a Microtask AsyncResource', async () => {
+    const rounds = new InputRounds();
+    const types: string[] = [];
+    const hook = createHook({ init: (_id, type) => void types.push(type) }).enable();
+    let answer: unknown;
+    let done!: () => void;
+    const ran = new Promise<void>((resolve) => (done = resolve));
+    try {
+      const settled = rounds.start('a', new AbortController().signal, relayFor('a'), async () => {
+        done();
+        return 'plain';
+      });
+      void settled.then((v) => (answer = v));
+      await ran;
+      await settled;
+    } finally {
+      hook.disable();
+    }
+    expect(answer).toBe('plain');
+    expect(types).not.toContain('Microtask');
     rounds.close();
   });
 });

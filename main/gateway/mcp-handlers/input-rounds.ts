@@ -17,6 +17,15 @@ import type { MovingLine, RequestLine } from './round-line.js';
  */
 const ROUND_TTL_MS = 10 * 60_000;
 
+/**
+ * Settled once: a round's decision is queued as a reaction to it (settle's `wake`). A promise
+ * reaction, not `queueMicrotask`, which builds an AsyncResource per call and runs the callback
+ * through `runInAsyncScope` and `emitDestroy` (issue 34: once per 2026-07-28 call, a cost the
+ * 2025 path has no counterpart of; as upstream-client.ts's `_onresponse`). Either is one job on
+ * the same microtask queue, queued at the same moment, so the order holds.
+ */
+const QUEUED = Promise.resolve();
+
 interface Ask {
   req: RelayRequest;
   resolve: (r: Record<string, unknown>) => void;
@@ -181,9 +190,21 @@ export class InputRounds {
         if (joined) signal.removeEventListener('abort', cancel);
         const { outcome } = round;
         if (!outcome) {
-          // This request is answered: nothing more goes on its stream (round-line.ts).
-          round.line?.to(undefined);
-          return resolve(this.ask(round));
+          try {
+            // This request is answered: nothing more goes on its stream (round-line.ts).
+            round.line?.to(undefined);
+            return resolve(this.ask(round));
+          } catch (err) {
+            // A throw here (the line is the caller's) was an uncaught exception under
+            // queueMicrotask, which ends `airlock serve`; in a promise reaction it is an
+            // unhandled rejection, which the process logs and serves on past (kept-serving.ts),
+            // and the request would stay open for ever. It is the request's answer instead, and
+            // the call, which nobody can give its input any more, ends.
+            if (round.token) this.rounds.delete(round.token);
+            clearTimeout(round.timer);
+            round.abort.abort(err);
+            return reject(err as Error);
+          }
         }
         if (round.token) this.rounds.delete(round.token);
         if (round.timer) clearTimeout(round.timer);
@@ -193,7 +214,7 @@ export class InputRounds {
       const wake = () => {
         if (queued || (round.outcome === undefined && round.unsent === 0)) return;
         queued = true;
-        queueMicrotask(decide);
+        void QUEUED.then(decide);
       };
       round.wake = wake;
       wake();
