@@ -112,7 +112,15 @@ const SEP = '[^\\p{L}\\p{N}]{0,3}';
 const FIRST = new RegExp(`[${[...new Set(PHRASES.map((ls) => ls[0]!))].join('')}]`, 'u');
 // A start's skeleton may open with signs NFKC wrote out of one character (⒜ → "(a)").
 // Sticky: tried at each start's offset in the head's skeleton (readsAsAirlock).
-const IMITATIONS: RegExp[] = PHRASES.map((ls) => new RegExp(`${SEP}${ls.join(SEP)}`, 'uy'));
+// The phrase is not the first part of a longer name: `_ . / =` and then a letter or digit right
+// after it make one (`airlock_version`, `airlock/main.ts`, `airlock.local`, `AIRLOCK_HOME=…`),
+// which says nothing as Airlock. A letter right after it does not ("Airlocks …" is decided as
+// read, server-words.property.test.ts), nor a hyphen ("Airlock-approved"), nor a sign before a
+// space or the end ("Airlock.", "Airlock_: …").
+const NAME_GOES_ON = '(?![_./=][\\p{L}\\p{N}])';
+const IMITATIONS: RegExp[] = PHRASES.map(
+  (ls) => new RegExp(`${SEP}${ls.join(SEP)}${NAME_GOES_ON}`, 'uy'),
+);
 /** The first letters of a phrase, or none, and nothing after them but signs: "Air ", "A-i". */
 const BEGUN: RegExp[] = PHRASES.map(
   (ls) =>
@@ -158,12 +166,12 @@ export function readsAsAirlockWhole(text: string, longLeadIn: 'quoted' | 'read')
 }
 
 function reading(text: string, longLeadIn: 'quoted' | 'read', early: boolean): boolean {
-  const starts = wordStarts(text, MAX_LEAD_IN);
   // A lead-in longer than any list marker or row of emoji is itself not prose: quoted, rather
   // than read at every one of its places (each listed string is read this way, R-1). A tool
-  // result's text is data, and data often opens with more: a JSON array of numbers, a CSV row, a
-  // timestamp (every digit and sign is a piece). There its first MAX_LEAD_IN starts are read, and
-  // words that speak as Airlock further in count as the middle of the text (serverContent).
+  // result's line is data, and data often opens with more: a JSON array of numbers, a CSV row, a
+  // timestamp (every digit and sign is a piece). There every start of the lead-in is read, however
+  // long (serverContent): a voice behind 70 dashes or a `<div class="x">` is still at the start.
+  const starts = wordStarts(text, longLeadIn === 'quoted' ? MAX_LEAD_IN : Infinity);
   if (starts.length >= MAX_LEAD_IN && longLeadIn === 'quoted') return true;
   const last = starts[starts.length - 1]!;
   const head = text.slice(0, last + READ_CHARS);
@@ -188,6 +196,12 @@ function reading(text: string, longLeadIn: 'quoted' | 'read', early: boolean): b
       return false;
   }
   offset.set(i, skel.length);
+  // Where a phrase's first letter stands in the skeleton, in order: an imitation tried at a start
+  // passes at most three signs (SEP) first, so a start with none within reach is passed over
+  // without trying the three patterns (a lead-in read whole can hold thousands of starts).
+  const firsts: number[] = [];
+  for (let k = 0; k < skel.length; k++) if (FIRST.test(skel[k]!)) firsts.push(k);
+  let next = 0;
   return starts.some((at) => {
     const from = offset.get(at) ?? skel.length;
     if (control >= 0) {
@@ -195,6 +209,8 @@ function reading(text: string, longLeadIn: 'quoted' | 'read', early: boolean): b
       const before = skel.slice(from, offset.get(control));
       if (BEGUN.some((re) => re.test(before))) return true;
     }
+    while (next < firsts.length && firsts[next]! < from) next++;
+    if (next >= firsts.length || firsts[next]! > from + 3) return false;
     return IMITATIONS.some((re) => {
       re.lastIndex = from;
       return re.test(skel);
@@ -235,15 +251,148 @@ export function serverText(raw: string): string {
 }
 
 /**
- * A server's text in a tool result (remote-calls.ts): marked as serverText marks, complete, but a
- * long lead-in of signs and numbers is read rather than quoted whole (readsAsAirlock): results are
- * data, and a number array or a table quoted as "The server writes: “…”" is no longer the data.
+ * A server's text in a tool result (remote-calls.ts: text blocks, embedded text resources, a
+ * JSON-RPC error's words), read a LINE at a time: every line whose start — after a lead-in that is
+ * not prose, however long (signs, numbers, quote marks, markup tags: readsAsAirlock, 'read') —
+ * reads as Airlock is quoted alone as the server's (`The server writes: “…”`), its line break
+ * outside the quotes; every other byte passes as it came. Airlock's notes stand before and after
+ * the server's blocks (untrusted note, cut note), so a line anywhere in a block that opens as
+ * "[Airlock: …]" would read as one of them. A text that is JSON is read by its strings instead
+ * (dataWords): quoting a line would break the JSON a client parses, while a string quoted inside
+ * it keeps it JSON, and keeps it equal to `structuredContent` quoted the same way (serverData).
+ *
+ * The decision and the rewriting are this one function, so they cannot disagree. Its early end:
+ * one pattern test (SUSPECT) finds no line that can read as Airlock in a text of ASCII
+ * characters with no phrase's letters in order and no `\u` escape — each ASCII character's
+ * skeleton is one character, known when this module loads — so most results cost that test alone.
  */
 export function serverContent(raw: string): string {
-  return readsAsAirlock(raw.replace(LEADING_NOISE, ''), 'read')
-    ? `The server writes: “${raw}”`
-    : raw;
+  return contentWords(raw, SUSPECT);
 }
+
+/** serverContent without its early end: the oracle of result-words.property.test.ts. */
+export function serverContentWhole(raw: string): string {
+  return contentWords(raw, ANY);
+}
+const ANY = /(?:)/;
+
+function contentWords(raw: string, suspect: RegExp): string {
+  if (!suspect.test(raw)) return raw;
+  return isJsonText(raw) ? jsonWords(raw, suspect) : lineWords(raw, suspect);
+}
+
+/** The line-wise reading of serverContent, for text that is not JSON. */
+function lineWords(text: string, suspect: RegExp): string {
+  let out = '';
+  let from = 0;
+  LINE_END.lastIndex = 0;
+  for (;;) {
+    const m = LINE_END.exec(text);
+    const end = m ? m.index : text.length;
+    const line = text.slice(from, end);
+    out +=
+      suspect.test(line) && readsAsAirlock(line.replace(LEADING_NOISE, ''), 'read')
+        ? quotedAsServers(line)
+        : line;
+    if (!m) return out;
+    out += m[0];
+    from = LINE_END.lastIndex;
+  }
+}
+
+/**
+ * What a reader takes for a new line: CR LF, LF, CR, VT, FF, NEL and the Unicode line and
+ * paragraph separators (UAX #14 mandatory breaks), each a line's end.
+ */
+const LINE_END = /\r\n|[\n\r\v\f\x85\u2028\u2029]/g;
+
+const quotedAsServers = (words: string) => `The server writes: “${words}”`;
+
+/**
+ * A string inside the server's data (a JSON text's strings, `structuredContent`'s keys and
+ * values): read line by line as a text is, unless it is one name — letters, digits and `_ . $ -`
+ * alone (`airlock_version`, `airlock-cli`, `Airlock`): a name in data says nothing, and is what a
+ * program matches on.
+ */
+export function dataWords(s: string, suspect: RegExp = SUSPECT): string {
+  return NAME.test(s) || !suspect.test(s) ? s : lineWords(s, suspect);
+}
+const NAME = /^[\p{L}\p{N}_.$-]*$/u;
+
+/** A text that is a JSON document (RFC 8259): read by its strings (serverContent). */
+function isJsonText(text: string): boolean {
+  const c = text.trimStart()[0];
+  if (c !== '{' && c !== '[' && c !== '"') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Each string of a JSON text, key or value, through dataWords: one that changes is written back
+ * as JSON (`JSON.stringify`), every other byte stays. In a JSON text every `"` outside a string
+ * opens one, so the strings are this pattern's matches, in order.
+ */
+function jsonWords(text: string, suspect: RegExp): string {
+  return text.replace(JSON_STRING, (token) => {
+    const s = JSON.parse(token) as string;
+    const w = dataWords(s, suspect);
+    return w === s ? token : JSON.stringify(w);
+  });
+}
+const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * `structuredContent` with every string, key and value, through dataWords; the same object
+ * when none changed. A client may hand the model this object instead of the text blocks (MCP
+ * 2025-11-25 server/tools, "Structured Content": a server SHOULD also return it serialized in a
+ * text block, for clients that do not read it), so its strings are the server's words as much
+ * as the text's are. Keys are written as data properties (`__proto__` stays a key).
+ */
+export function serverData(v: unknown): unknown {
+  if (typeof v === 'string') return dataWords(v);
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    v.forEach((x, i) => {
+      const y = serverData(x);
+      if (y !== x) out ??= v.slice();
+      if (out) out[i] = y;
+    });
+    return out ?? v;
+  }
+  if (typeof v !== 'object' || v === null) return v;
+  const entries = Object.entries(v);
+  let changed = false;
+  const next = entries.map(([k, x]) => {
+    const [k2, y] = [dataWords(k), serverData(x)];
+    if (k2 !== k || y !== x) changed = true;
+    return [k2, y] as const;
+  });
+  return changed ? Object.fromEntries(next) : v;
+}
+
+/**
+ * The early end of serverContent: a character outside ASCII, a `\u` escape (a JSON string's
+ * letters), or, in ASCII, a phrase's letters in order as the skeleton reads them ("1" for l,
+ * "0" for o) with at most three signs between each two (IMITATIONS' SEP). Built from each ASCII
+ * character's skeleton, which is one character: were one ever more or none, every text would
+ * take the line-wise reading (always suspect), never the other way round.
+ */
+const SUSPECT = (() => {
+  const ascii = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
+  const skel = ascii.map((c) => skeleton(c));
+  if (skel.some((k) => k.length !== 1)) return ANY;
+  const esc = (cs: string[]) =>
+    cs.map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+  const sep = `[${esc(ascii.filter((_, i) => !/[\p{L}\p{N}]/u.test(skel[i]!)))}]{0,3}`;
+  const cues = PHRASES.map((ls) =>
+    ls.map((l) => `[${esc(ascii.filter((_, i) => skel[i] === l))}]`).join(sep),
+  );
+  return new RegExp(`[^\\x00-\\x7f]|\\\\u|${cues.join('|')}`);
+})();
 
 /** Why a server's URL-mode link is not passed on, or what to say about it. */
 export function relayedLinkProblem(
