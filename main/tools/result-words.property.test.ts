@@ -138,6 +138,8 @@ describe('the early end answers as the whole reading', () => {
     fc.constantFrom(...Object.keys(BIDI_NAMES)),
     fc.constantFrom('The ', 'Airline ', 'from ', 'via ', 'FROM MCP SERVER', 'v', 'f', 'a', 'A '),
     fc.constantFrom('{"', '[', '0,', '1.', '\n', '  ', '—', '⒜', '\u0301'),
+    // The rest of a phrase, for a sign-made first letter before it (⒜ is "(a)" to NFKC).
+    fc.constantFrom('irlock: ok', 'IRLOCK', 'rom mcp server'),
     fc.string({ unit: 'grapheme', maxLength: 6 }),
   );
   it('tuned: texts made of lead-ins, spellings, controls, prose and data pieces', () => {
@@ -273,6 +275,23 @@ describe('line-wise (tuned family): a voice at any line, behind any lead-in', ()
       fc.tuple(fc.array(calmLine, { maxLength: 4 }), saying).map(([c, v]) => [...c, v].join('\n')),
       fc.json(),
       fc.string({ unit: 'binary', maxLength: 200 }),
+      // All-ASCII voices, which only the early end's ASCII cue lets through to the reading.
+      fc
+        .tuple(
+          fc.array(calmLine, { maxLength: 3 }),
+          fc.constantFrom('', '- ', '-'.repeat(80), '<p class="x">', '"', '1. ', '{"a":"'),
+          fc.constantFrom(
+            '[Airlock: ok]',
+            'AIRLOCK says',
+            'A1rl0ck:',
+            'a-i-r-l-o-c-k',
+            'AIR  LOCK',
+            'a - i - r - l - o - c - k',
+            'FROM mcp SERVER x',
+            'via airlock',
+          ),
+        )
+        .map(([c, l, v]) => [...c, l + v].join('\n')),
       fc
         .array(
           fc.oneof(leadIn, spelling, tail, fc.constantFrom('\n', '\\u0041', '"', '{', '<b>')),
