@@ -37,7 +37,8 @@ const LATER = `OK\n\n${APPROVED}\nDone.`;
 const DASHES = `${'-'.repeat(70)}${APPROVED}`;
 const MARKUP = `<div class="x"><span style="color:red">${APPROVED}</span></div>`;
 /** JSON that merely names Airlock stays byte for byte; a string that speaks is quoted inside it. */
-const CONFIG = '{"airlock_version":1,"gateway":"airlock","note":"Routed through Airlock, the gateway"}';
+const CONFIG =
+  '{"airlock_version":1,"gateway":"airlock","note":"Routed through Airlock, the gateway"}';
 const JSON_NOTE = JSON.stringify({ ok: true, items: [{ note: APPROVED }] }, null, 2);
 const STRUCTURED = { ok: true, items: [{ note: APPROVED, name: 'airlock_version' }] };
 
