@@ -3,6 +3,7 @@ import { BIDI_NAMES } from '../../common/bidi-names.js';
 import { skeleton, wordStarts } from '../../common/lookalike.js';
 import { looksLikeOwnRoute } from '../../common/routes.js';
 import { schemaWords } from './schema-words.js';
+import { VOICE_CUE_DATA } from './voice-cue-data.js';
 import { ownBlock, ownBlocks, ownMeta, withOwnMeta } from './untrusted.js';
 
 /**
@@ -276,6 +277,7 @@ export function serverContentWhole(raw: string): string {
   return contentWords(raw, ANY);
 }
 const ANY = /(?:)/;
+const NONE = /(?!)/;
 
 function contentWords(raw: string, suspect: Suspect): string {
   if (!suspect.test(raw)) return raw;
@@ -382,36 +384,169 @@ interface Suspect {
 }
 
 /**
- * The early end of serverContent: true for a text with a character outside ASCII, a `\u`
- * escape (a JSON string's letters), or, in ASCII, a phrase's letters in order as the skeleton
- * reads them ("1" for l, "0" for o) with at most three signs between each two (IMITATIONS' SEP).
- * Built from each ASCII character's skeleton, which is one character: were one ever more or none,
- * every text would take the line-wise reading (always suspect), never the other way round.
+ * The early end of serverContent: false only for a text (a line, a string) none of whose lines
+ * can read as Airlock. The reading builds a line's skeleton one code point at a time
+ * (readsAsAirlock), so a line that reads as a phrase holds its letters, each from one code point
+ * of that letter's class (voice-cue-classes.ts: a, A, а, á, 𝐚 … for `a`), in order, with at most
+ * three code points of signs between each two and any number of marks and invisible ones; or one
+ * code point whose skeleton holds a phrase letter and more (`W`: ﬀ, ㎏); or a direction control
+ * (DIRECTION, read before any letter). VOICE_CUE is that, over the raw text: one scan of the
+ * text, with no line read when nothing matches. A JSON text's strings are read decoded
+ * (jsonWords), so a text with a backslash is also scanned with its escapes decoded.
  *
- * Measured (issue 34): a text outside ASCII is found by its UTF-8 length (about 3 µs for 10 KB);
- * an ASCII text without any ASCII spelling of each phrase's least common letter ('k' in
- * "airlock", 'v' in "from mcp server": indexOf, well under 1 µs) cannot hold a phrase; only
- * then the pattern, a scan of about 2–3 ns a character.
+ * An accented or foreign letter that no phrase letter is drawn like (é is `e`, but no phrase
+ * starts "e", and é alone is none of them) no longer sends every line to the reading (issue 34:
+ * 10 KB of text outside ASCII cost 0.2–0.5 ms). Equal to the whole reading:
+ * result-words.property.test.ts, "the voice cue".
  */
-const SUSPECT: Suspect = (() => {
-  const ascii = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
-  const skel = ascii.map((c) => skeleton(c));
-  if (skel.some((k) => k.length !== 1)) return ANY;
-  const esc = (cs: string[]) =>
-    cs.map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
-  const spelt = (l: string) => ascii.filter((_, i) => skel[i] === l);
-  const sep = `[${esc(ascii.filter((_, i) => !/[\p{L}\p{N}]/u.test(skel[i]!)))}]{0,3}`;
-  const cues = PHRASES.map((ls) => ls.map((l) => `[${esc(spelt(l))}]`).join(sep));
-  const pattern = new RegExp(cues.join('|'));
-  const rare = [
-    ...new Set(PHRASES.flatMap((ls) => spelt([...'kvp'].find((l) => ls.includes(l)) ?? ls[0]!))),
-  ];
+const SUSPECT: Suspect = { test: (text) => mayReadAsAirlock(text) };
+
+/** Whether a line of `text` may read as Airlock (SUSPECT); exported for its property test. */
+export function mayReadAsAirlock(text: string): boolean {
+  const t = text.includes('\\') ? `${text}\n${jsonUnescaped(text)}` : text;
+  if (NOT_LATIN1.test(t)) return CUE.wide(t);
+  // The Latin-1 characters that add nothing (the soft hyphen) are dropped first: a pattern
+  // without them between every two letters scans about twice as fast.
+  return CUE.latin1.test(CUE.latin1Nothing.test(t) ? t.replace(CUE.latin1NothingAll, '') : t);
+}
+const NOT_LATIN1 = /[\u0100-\uffff]/;
+
+/** `text` with each JSON escape (RFC 8259 section 7) written as the character it stands for. */
+function jsonUnescaped(text: string): string {
+  return text.replace(/\\(?:u([0-9a-fA-F]{4})|([^]))/g, (_, hex: string | undefined, c: string) =>
+    hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (JSON_ESCAPES[c] ?? c),
+  );
+}
+const JSON_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/**
+ * The voice cue in two forms, one answer: a pattern over text of Latin-1 characters alone (its
+ * classes a few characters each, so one scan of about 0.5 ns a character), and an automaton
+ * over a table of every other code point's class for text with any other character (a pattern
+ * with the classes' thousands of ranges took 30–130 ns a character).
+ */
+/** The letters of the phrases, and their last letters: what voice-cue-data.ts is made for. */
+export const VOICE_CUE_LETTERS = {
+  letters: [...new Set(PHRASES.flat())].sort(),
+  last: [...new Set(PHRASES.map((ls) => ls[ls.length - 1]!))].sort(),
+};
+
+/** The phrases the cue looks for: one that holds another ("via airlock" holds "airlock") is
+ * found by that one, whose letters with their gaps are a part of it. */
+const CUE_PHRASES = PHRASES.filter(
+  (ls, i) => !PHRASES.some((other, j) => j !== i && ls.join('').includes(other.join(''))),
+);
+const CUE = ((): {
+  latin1: RegExp;
+  latin1Nothing: RegExp;
+  latin1NothingAll: RegExp;
+  wide: (text: string) => boolean;
+} => {
+  const ranges = (key: string): [number, number][] =>
+    (VOICE_CUE_DATA[key] ?? []).map((r) => (typeof r === 'number' ? [r, r] : [r[0], r[1]]));
+  // A phrase letter the stored classes do not know (a phrase changed, the data did not): every
+  // text is suspect, never the other way round.
+  if (PHRASES.some((ls) => ls.some((l) => !VOICE_CUE_DATA[l]?.length)) || CUE_PHRASES.length !== 2)
+    return { latin1: ANY, latin1Nothing: NONE, latin1NothingAll: /(?!)/g, wide: () => true };
+  const lineEnds = [0x0a, 0x0b, 0x0c, 0x0d, 0x85, 0x2028, 0x2029];
+  const latin1 = (key: string, but: number[] = []) =>
+    ranges(key)
+      .flatMap(([a, b]) =>
+        Array.from({ length: Math.max(0, Math.min(b, 0xff) - a + 1) }, (_, i) => a + i),
+      )
+      .filter((c) => !but.includes(c))
+      .map((c) => `\\x${c.toString(16).padStart(2, '0')}`)
+      .join('');
+  const nothing = latin1('E');
+  const gap = `[${latin1('S', lineEnds)}]{0,3}`;
+  const phrases = CUE_PHRASES.map((ls) => ls.map((l) => `[${latin1(l)}]`).join(gap));
+  const w = latin1('W');
+  const pattern = new RegExp([...phrases, ...(w ? [`[${w}]`] : [])].join('|'));
+
+  // The automaton's classes: 0 ends every phrase (other letters, line ends), 1 passes (E),
+  // 2 is a sign (S), 3 is a hit (W, a direction control), 4 + i is the phrase letter LETTERS[i].
+  const LETTERS = [...new Set(CUE_PHRASES.flat())];
+  const bmp = new Uint8Array(0x10000);
+  const astral: [number, number, number][] = [];
+  const put = (key: string, code: number) => {
+    for (const [a, b] of ranges(key)) {
+      for (let c = a; c <= Math.min(b, 0xffff); c++) bmp[c] = code;
+      if (b > 0xffff) astral.push([Math.max(a, 0x10000), b, code]);
+    }
+  };
+  put('E', 1);
+  put('S', 2);
+  put('W', 3);
+  LETTERS.forEach((l, i) => put(l, 4 + i));
+  for (const c of lineEnds) bmp[c] = 0;
+  for (const c of Object.keys(BIDI_NAMES)) bmp[c.charCodeAt(0)] = 3;
+  astral.sort((x, y) => x[0] - y[0]);
+  const astralCode = (cp: number) => {
+    let lo = 0;
+    let hi = astral.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const [a, b, code] = astral[mid]!;
+      if (cp < a) hi = mid - 1;
+      else if (cp > b) lo = mid + 1;
+      else return code;
+    }
+    return 0;
+  };
+  // Per letter class, the bits j (1-based) where a phrase's letter j is that one: one table per
+  // phrase, the two phrases unrolled (a table of them would cost an array read a character).
+  const [ma, mf] = CUE_PHRASES.map((ls) => {
+    const m = new Int32Array(4 + LETTERS.length);
+    ls.forEach((l, j) => (m[4 + LETTERS.indexOf(l)]! |= 1 << (j + 1)));
+    return m;
+  }) as [Int32Array, Int32Array];
+  const [fa, ff] = CUE_PHRASES.map((ls) => 1 << ls.length) as [number, number];
+  const wide = (text: string): boolean => {
+    // Per phrase, the letters matched so far (bits) after 0, 1, 2 or 3 signs since the last.
+    let a0 = 0;
+    let a1 = 0;
+    let a2 = 0;
+    let a3 = 0;
+    let f0 = 0;
+    let f1 = 0;
+    let f2 = 0;
+    let f3 = 0;
+    const len = text.length;
+    for (let i = 0; i < len; i++) {
+      const u = text.charCodeAt(i);
+      let code = bmp[u]!;
+      if (u >= 0xd800 && u <= 0xdbff && i + 1 < len) {
+        const v = text.charCodeAt(i + 1);
+        if (v >= 0xdc00 && v <= 0xdfff) {
+          code = astralCode(((u - 0xd800) << 10) + (v - 0xdc00) + 0x10000);
+          i++;
+        }
+      }
+      if (code === 0) {
+        a0 = a1 = a2 = a3 = f0 = f1 = f2 = f3 = 0;
+      } else if (code === 2) {
+        a3 = a2;
+        a2 = a1;
+        a1 = a0;
+        a0 = 0;
+        f3 = f2;
+        f2 = f1;
+        f1 = f0;
+        f0 = 0;
+      } else if (code >= 4) {
+        a0 = ((a0 | a1 | a2 | a3 | 1) << 1) & ma[code]!;
+        f0 = ((f0 | f1 | f2 | f3 | 1) << 1) & mf[code]!;
+        if (a0 & fa || f0 & ff) return true;
+        a1 = a2 = a3 = f1 = f2 = f3 = 0;
+      } else if (code === 3) return true;
+    }
+    return false;
+  };
   return {
-    test: (text) => {
-      if (text.includes('\\u')) return true;
-      if (Buffer.byteLength(text) !== text.length) return true;
-      return rare.some((c) => text.includes(c)) && pattern.test(text);
-    },
+    latin1: pattern,
+    latin1Nothing: nothing ? new RegExp(`[${nothing}]`) : NONE,
+    latin1NothingAll: nothing ? new RegExp(`[${nothing}]`, 'g') : /(?!)/g,
+    wide,
   };
 })();
 
