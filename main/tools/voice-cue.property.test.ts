@@ -18,31 +18,49 @@ import { VOICE_CUE_DATA } from './voice-cue-data.js';
  * direction characters, multi-letter signs such as ㎏ and ﬀ), prose in several scripts, JSON with
  * escapes, long lines; a held-out part runs on other seeds and on any code points.
  */
-const member = (key: string) => {
-  const rs = VOICE_CUE_DATA[key]!;
+const member = (key: string, max = 0x10ffff) => {
+  const rs = VOICE_CUE_DATA[key]!.filter((r) => (typeof r === 'number' ? r : r[0]) <= max);
   return fc
     .nat()
     .chain((i) => {
       const r = rs[i % rs.length]!;
       const [a, b] = typeof r === 'number' ? [r, r] : r;
-      return fc.integer({ min: a, max: b });
+      return fc.integer({ min: a, max: Math.min(b, max) });
     })
     .map((cp) => String.fromCodePoint(cp));
 };
-const phraseLetters = (phrase: string) =>
+const phraseLetters = (phrase: string, max = 0x10ffff) =>
   fc.tuple(
     ...[...phrase].map((l) =>
       fc.tuple(
-        member(l === 'i' ? 'l' : l),
-        fc.array(fc.oneof(member('S'), member('E')), { maxLength: 2 }),
+        member(l === 'i' ? 'l' : l, max),
+        // Up to three signs pass between two letters, a fourth does not; marks any number.
+        fc.oneof(
+          fc.array(fc.oneof(member('S', max), member('E', max)), { maxLength: 2 }),
+          fc.array(member('S', max), { minLength: 3, maxLength: 4 }),
+        ),
       ),
     ),
   );
 /** A phrase spelt from its classes, with signs and marks between the letters (some too many). */
-const voice = fc
-  .constantFrom('airlock', 'frommcpserver', 'viaairlock', 'airloc', 'frommcpserve')
-  .chain(phraseLetters)
-  .map((parts) => parts.map(([c, gap]) => c + gap.join('')).join(''));
+const voiceIn = (max: number) =>
+  fc
+    .constantFrom('airlock', 'frommcpserver', 'viaairlock', 'airloc', 'frommcpserve')
+    .chain((p) => phraseLetters(p, max))
+    .map((parts) => parts.map(([c, gap]) => c + gap.join('')).join(''));
+const voice = voiceIn(0x10ffff);
+/** Text of Latin-1 characters alone, which the cue reads by its Latin-1 pattern. */
+const latin1Text = fc
+  .array(
+    fc.oneof(
+      voiceIn(0xff),
+      member('S', 0xff),
+      fc.constantFrom('\xad', 'Réunion à 10 h, café.', 'Airlines; locks.', '\n', '\r', '\x85'),
+      fc.string({ unit: fc.integer({ min: 0, max: 0xff }).map((c) => String.fromCharCode(c)) }),
+    ),
+    { maxLength: 10 },
+  )
+  .map((ps) => ps.join(''));
 const prose = fc.constantFrom(
   'The build passed.',
   'Réunion à 10 h, café offert.',
@@ -72,6 +90,7 @@ const piece = fc.oneof(
 );
 const text = fc.oneof(
   fc.array(piece, { maxLength: 12 }).map((ps) => ps.join('')),
+  latin1Text,
   // A long line: the voice far from any line start.
   fc.tuple(prose, fc.integer({ min: 1, max: 60 }), piece).map(([p, n, v]) => `${p} `.repeat(n) + v),
   // JSON: the voice in a key or a value, written with and without escapes.
