@@ -277,7 +277,6 @@ export function serverContentWhole(raw: string): string {
   return contentWords(raw, ANY);
 }
 const ANY = /(?:)/;
-const NONE = /(?!)/;
 
 function contentWords(raw: string, suspect: Suspect): string {
   if (!suspect.test(raw)) return raw;
@@ -405,11 +404,17 @@ const SUSPECT: Suspect = { test: (text) => mayReadAsAirlock(text) };
 export function mayReadAsAirlock(text: string): boolean {
   const t = text.includes('\\') ? `${text}\n${jsonUnescaped(text)}` : text;
   if (NOT_LATIN1.test(t)) return CUE.wide(t);
-  // The Latin-1 characters that add nothing (the soft hyphen) are dropped first: a pattern
-  // without them between every two letters scans about twice as fast.
-  return CUE.latin1.test(CUE.latin1Nothing.test(t) ? t.replace(CUE.latin1NothingAll, '') : t);
+  // Text of ASCII alone (its UTF-8 no longer, found natively) by a pattern of ASCII classes, a
+  // third faster than the Latin-1 one. The characters that add nothing (the soft hyphen) are
+  // dropped first: a pattern without them between every two letters scans twice as fast.
+  if (Buffer.byteLength(t) === t.length) return CUE.ascii.test(t);
+  const bare = CUE.nothing.some((c) => t.includes(c)) ? t.replace(CUE.nothingAll, '') : t;
+  return CUE.latin1.test(bare);
 }
-const NOT_LATIN1 = /[\u0100-\uffff]/;
+// Written with its first character as a control: `[^…-ÿ]` fails at once on a string V8 stores
+// one byte a character, where `[\u0100-\uffff]` scanned it (5 µs for 10 KB).
+// eslint-disable-next-line no-control-regex
+const NOT_LATIN1 = /[^\x00-\xff]/;
 
 /** `text` with each JSON escape (RFC 8259 section 7) written as the character it stands for. */
 function jsonUnescaped(text: string): string {
@@ -437,9 +442,10 @@ const CUE_PHRASES = PHRASES.filter(
   (ls, i) => !PHRASES.some((other, j) => j !== i && ls.join('').includes(other.join(''))),
 );
 const CUE = ((): {
+  ascii: RegExp;
   latin1: RegExp;
-  latin1Nothing: RegExp;
-  latin1NothingAll: RegExp;
+  nothing: string[];
+  nothingAll: RegExp;
   wide: (text: string) => boolean;
 } => {
   const ranges = (key: string): [number, number][] =>
@@ -447,21 +453,30 @@ const CUE = ((): {
   // A phrase letter the stored classes do not know (a phrase changed, the data did not): every
   // text is suspect, never the other way round.
   if (PHRASES.some((ls) => ls.some((l) => !VOICE_CUE_DATA[l]?.length)) || CUE_PHRASES.length !== 2)
-    return { latin1: ANY, latin1Nothing: NONE, latin1NothingAll: /(?!)/g, wide: () => true };
+    return { ascii: ANY, latin1: ANY, nothing: [], nothingAll: /(?!)/g, wide: () => true };
   const lineEnds = [0x0a, 0x0b, 0x0c, 0x0d, 0x85, 0x2028, 0x2029];
-  const latin1 = (key: string, but: number[] = []) =>
-    ranges(key)
-      .flatMap(([a, b]) =>
-        Array.from({ length: Math.max(0, Math.min(b, 0xff) - a + 1) }, (_, i) => a + i),
-      )
-      .filter((c) => !but.includes(c))
-      .map((c) => `\\x${c.toString(16).padStart(2, '0')}`)
-      .join('');
-  const nothing = latin1('E');
-  const gap = `[${latin1('S', lineEnds)}]{0,3}`;
-  const phrases = CUE_PHRASES.map((ls) => ls.map((l) => `[${latin1(l)}]`).join(gap));
-  const w = latin1('W');
-  const pattern = new RegExp([...phrases, ...(w ? [`[${w}]`] : [])].join('|'));
+  const upTo =
+    (max: number) =>
+    (key: string, but: number[] = []) =>
+      ranges(key)
+        .flatMap(([a, b]) =>
+          Array.from({ length: Math.max(0, Math.min(b, max) - a + 1) }, (_, i) => a + i),
+        )
+        .filter((c) => !but.includes(c))
+        .map((c) => `\\x${c.toString(16).padStart(2, '0')}`)
+        .join('');
+  const cuePattern = (cls: (key: string, but?: number[]) => string) => {
+    const gap = `[${cls('S', lineEnds)}]{0,3}`;
+    const phrases = CUE_PHRASES.map((ls) => ls.map((l) => `[${cls(l)}]`).join(gap));
+    const w = cls('W');
+    return new RegExp([...phrases, ...(w ? [`[${w}]`] : [])].join('|'));
+  };
+  // The soft hyphen, as the pattern's classes are read without these.
+  const nothing = ranges('E')
+    .flatMap(([a, b]) =>
+      Array.from({ length: Math.max(0, Math.min(b, 0xff) - a + 1) }, (_, i) => a + i),
+    )
+    .map((c) => String.fromCharCode(c));
 
   // The automaton's classes: 0 ends every phrase (other letters, line ends), 1 passes (E),
   // 2 is a sign (S), 3 is a hit (W, a direction control), 4 + i is the phrase letter LETTERS[i].
@@ -543,9 +558,10 @@ const CUE = ((): {
     return false;
   };
   return {
-    latin1: pattern,
-    latin1Nothing: nothing ? new RegExp(`[${nothing}]`) : NONE,
-    latin1NothingAll: nothing ? new RegExp(`[${nothing}]`, 'g') : /(?!)/g,
+    ascii: upTo(0x7f)('E') ? ANY : cuePattern(upTo(0x7f)),
+    latin1: cuePattern(upTo(0xff)),
+    nothing,
+    nothingAll: nothing.length ? new RegExp(`[${upTo(0xff)('E')}]`, 'g') : /(?!)/g,
     wide,
   };
 })();
