@@ -99,6 +99,21 @@ export function labelRelayed(req: RelayRequest, self?: RelaySelf): Labelled {
 const LEADING_NOISE = /^[\s\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa0]+/u;
 
 /**
+ * What is read of a server's text that is passed on complete (serverText, serverContent's
+ * lines): the text without its leading noise, but with the direction controls that reorder
+ * letters (embeddings, overrides, isolates: UAX #9) among that noise kept, in front. Dropped,
+ * "U+202E :kcolriA" was read as ":kcolriA" and passed on as it came, where the app draws it
+ * "Airlock:"; kept, readsAsAirlock finds a control in the lead-in and the text is quoted. The
+ * marks (LRM, RLM, ALM) reorder no letter and open many right-to-left lines: dropped as before.
+ */
+function readOfComplete(raw: string): string {
+  const bare = raw.replace(LEADING_NOISE, '');
+  const controls = raw.slice(0, raw.length - bare.length).match(REORDERING);
+  return controls ? controls.join('') + bare : bare;
+}
+const REORDERING = /[\u202a-\u202e\u2066-\u2069]/g;
+
+/**
  * What reads as Airlock speaking, or as a label of ours, at the start of a server's words: each
  * phrase's skeleton (common/lookalike.ts), its letters apart by at most three characters that are
  * neither letters nor digits ("AIR LOCK", "A-i-r-l-o-c-k", "Air lock"). A text that merely
@@ -249,7 +264,7 @@ export function serverWords(raw: unknown): string {
  * prompt the user chose, and a gateway passes content complete (docs/remote.md).
  */
 export function serverText(raw: string): string {
-  return readsAsAirlock(raw.replace(LEADING_NOISE, '')) ? `The server writes: “${raw}”` : raw;
+  return readsAsAirlock(readOfComplete(raw)) ? `The server writes: “${raw}”` : raw;
 }
 
 /**
@@ -293,7 +308,7 @@ function lineWords(text: string, suspect: Suspect): string {
     const end = m ? m.index : text.length;
     const line = text.slice(from, end);
     out +=
-      suspect.test(line) && readsAsAirlock(line.replace(LEADING_NOISE, ''), 'read')
+      suspect.test(line) && readsAsAirlock(readOfComplete(line), 'read')
         ? quotedAsServers(line)
         : line;
     if (!m) return out;
