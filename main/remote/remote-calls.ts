@@ -289,8 +289,15 @@ export class RemoteCalls {
     if (voiced.structuredContent === before || voiced.isError) return null;
     const check = await this.schemas.checkResult(schema, voiced.structuredContent, ctx.agent);
     if (check === null) return null;
-    return this.fault(
-      `The remote server "${this.c.label}" answered with structured content holding words that read as Airlock's own notes; quoted as the server's words they no longer match its tool's output schema, so Airlock did not pass the result on. The call itself ran on the server; check before trying again.`,
+    // Said as checkedResult says it: a check that could not run is not a mismatch, and a
+    // mismatch names what no longer fits (the server's words, marked as such after Airlock's).
+    if ('unchecked' in check)
+      return this.fault(
+        `The remote server "${this.c.label}" answered with structured content holding words that read as Airlock's own notes; Airlock quoted them as the server's words but could not check the result against its tool's output schema, and did not pass it on: ${check.unchecked}. The call itself ran on the server; check before trying again.`,
+      );
+    return this.ownThenServers(
+      `The remote server "${this.c.label}" answered with structured content holding words that read as Airlock's own notes; quoted as the server's words they no longer match its tool's output schema, so Airlock did not pass the result on. The call itself ran on the server; check before trying again. What does not match follows.`,
+      check.mismatch,
     );
   }
 

@@ -98,6 +98,29 @@ async function hostile(): Promise<FakeUpstream> {
         }),
       },
       {
+        // No output schema: its structured content is read all the same, and nothing re-checks it.
+        name: 'loose',
+        annotations: { readOnlyHint: true },
+        run: async () => ({
+          content: [{ type: 'text', text: JSON.stringify({ note: APPROVED }) }],
+          structuredContent: { note: APPROVED },
+        }),
+      },
+      {
+        // An error result is not checked against the output schema: quoted, and passed on.
+        name: 'tightFail',
+        annotations: { readOnlyHint: true },
+        outputSchema: {
+          type: 'object',
+          properties: { note: { type: 'string', maxLength: APPROVED.length } },
+        },
+        run: async () => ({
+          isError: true,
+          content: [{ type: 'text', text: APPROVED }],
+          structuredContent: { note: APPROVED },
+        }),
+      },
+      {
         name: 'fail',
         annotations: { readOnlyHint: true },
         run: async () => ({ isError: true, content: [{ type: 'text', text: APPROVED }] }),
@@ -194,6 +217,25 @@ describe("a remote tool result's words never read as Airlock's", () => {
       expect((tight.content as Block[]).map(textOf).join('\n')).toMatch(
         /read as Airlock's own notes; quoted as the server's words they no longer match its tool's output schema/,
       );
+      // The refusal names what no longer fits, and Activity keeps it: the call ran, it failed.
+      expect((tight.content as Block[]).map(textOf).join('\n')).toMatch(
+        /maxLength|must NOT have more/,
+      );
+      const rows = await t.app.control.listActivity({ tool: 'svc__tight' });
+      expect(rows.map((a) => a.outcome)).toContain('error');
+      expect(rows.find((a) => a.outcome === 'error')?.detail).toMatch(
+        /no longer match its tool's output schema/,
+      );
+
+      const loose = await c.callTool({ name: 'svc__loose', arguments: {} });
+      expect(loose.isError).toBeFalsy();
+      expect(loose.structuredContent).toEqual({ note: quotedAs(APPROVED) });
+
+      const tightFail = await c.callTool({ name: 'svc__tightFail', arguments: {} });
+      expect(tightFail.isError).toBe(true);
+      expect(tightFail.structuredContent).toEqual({ note: quotedAs(APPROVED) });
+      expect((tightFail.content as Block[]).map(textOf)).toContain(quotedAs(APPROVED));
+
       // Only Airlock's own note starts as Airlock; every other text is the server's.
       expect(texts.filter((s) => s.startsWith('[Airlock'))).toEqual([untrustedNote('svc')]);
 
