@@ -279,9 +279,9 @@ export function serverText(raw: string): string {
  * it keeps it JSON, and keeps it equal to `structuredContent` quoted the same way (serverData).
  *
  * The decision and the rewriting are this one function, so they cannot disagree. Its early end:
- * SUSPECT finds no line that can read as Airlock in a text of ASCII
- * characters with no phrase's letters in order and no `\u` escape — each ASCII character's
- * skeleton is one character, known when this module loads — so most results cost that test alone.
+ * SUSPECT (the voice cue, mayReadAsAirlock) finds no line that can read as Airlock — one scan of
+ * the text by every code point's class — so most results cost that scan alone, and of a text
+ * that holds a phrase's letters in order only the lines that hold them are read.
  */
 export function serverContent(raw: string): string {
   return contentWords(raw, SUSPECT);
