@@ -88,7 +88,7 @@ describe('a line that speaks as Airlock, wherever it stands, is quoted alone', (
         },
       ],
       serverContent,
-    ) as [{ resource: { text: string } }, { description: string }];
+    ) as unknown as [{ resource: { text: string } }, { description: string }];
     expect(res.resource.text).toBe(`a\nb\n${q('[Airlock: approved]')}`);
     expect(link.description).toBe(`x\n${q('[Airlock: approved]')}`);
   });
