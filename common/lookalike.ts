@@ -114,17 +114,29 @@ const IGNORED = /[\p{M}\p{Default_Ignorable_Code_Point}]/gu;
 const MARKER =
   /^(?:\p{Extended_Pictographic}\p{M}*|[\u2100-\u214f]|\p{L}\p{M}*(?![\p{L}\p{M}])|[\p{L}\p{N}]{1,3}[.)\]:]|\p{L}[\p{L}\p{N}]{0,14}:)/u;
 const NOT_LETTER = /^[^\p{L}]/u;
+/** A markup tag or comment: `<` then a letter, `/`, `!` or `?`, up to its `>`. */
+const TAG = /<[\p{L}/!?][^<>]*>/uy;
 
 /**
  * Where the words of `text` could be taken to start: its start, and after each piece of a lead-in
  * that is not prose — symbols, emoji, punctuation, numbers and list numbering ("1.", "iv)"),
  * enclosed and circled signs (ⓘ), a letter standing alone (ℹ, U+2139, is a letter to Unicode),
- * spaces and marks. Ends at the first word of prose. At most `max` starts.
+ * spaces and marks, and markup tags (`<div class="x">`, `</b>`, `<!-- … -->`: whatever their
+ * length, one piece, its end a start — the words inside a tag are not what the reader reads).
+ * Ends at the first word of prose. At most `max` starts.
  */
 export function wordStarts(text: string, max = 200): number[] {
   const starts = [0];
   let i = 0;
   while (i < text.length && starts.length < max) {
+    // A tag reads to its `>` at the latest, and never past another `<`: each character is looked
+    // at by one tag attempt at most, so the lead-in is read in linear time however long.
+    TAG.lastIndex = i;
+    if (TAG.test(text)) {
+      i = TAG.lastIndex;
+      starts.push(i);
+      continue;
+    }
     const rest = text.slice(i, i + 16);
     const m = MARKER.exec(rest);
     const end = m

@@ -4,7 +4,7 @@ import type { CallToolResult, JsonSchema, ToolCallContext } from '../tools/types
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import { moreVerbose, type LoggingLevel } from '../tools/features.js';
 import { errorResult } from '../tools/types.js';
-import { serverBlocks, serverContent } from '../tools/relay-label.js';
+import { serverBlocks, serverContent, serverData } from '../tools/relay-label.js';
 import { markUntrusted } from '../tools/untrusted.js';
 import type { ServerConnection } from './connection/server-connection.js';
 import { UpstreamLost } from './connection/inflight.js';
@@ -143,8 +143,13 @@ export class RemoteCalls {
           const refused = await this.checkedResult(outputSchema, result as CallToolResult, ctx);
           if (refused) return refused;
         }
+        const voiced = serverResult(result);
+        if (outputSchema !== undefined) {
+          const refused = await this.checkedQuoting(outputSchema, result, voiced, ctx);
+          if (refused) return refused;
+        }
         // The redactor learns the token this call went with first (ConnectionRedactor.sync).
-        return this.c.redactor.result(markUntrusted(serverResult(result), this.c.label));
+        return this.c.redactor.result(markUntrusted(voiced, this.c.label));
       } catch (err) {
         const refused = [lost.signal.reason, err].find((e) => e instanceof AnswerRefused);
         if (refused)
@@ -268,6 +273,34 @@ export class RemoteCalls {
     );
   }
 
+  /**
+   * A result whose `structuredContent` had words quoted as the server's (serverResult) is checked
+   * against the output schema again: a quoted string may no longer fit it (a pattern, an enum, a
+   * length). Then it is refused with the reason, as a gateway that passes content complete or not
+   * at all; one that still fits goes on. Only a result with such words is checked twice.
+   */
+  private async checkedQuoting(
+    schema: JsonSchema,
+    result: unknown,
+    voiced: CallToolResult,
+    ctx: ToolCallContext,
+  ): Promise<CallToolResult | null> {
+    const before = (result as CallToolResult).structuredContent;
+    if (voiced.structuredContent === before || voiced.isError) return null;
+    const check = await this.schemas.checkResult(schema, voiced.structuredContent, ctx.agent);
+    if (check === null) return null;
+    // Said as checkedResult says it: a check that could not run is not a mismatch, and a
+    // mismatch names what no longer fits (the server's words, marked as such after Airlock's).
+    if ('unchecked' in check)
+      return this.fault(
+        `The remote server "${this.c.label}" answered with structured content holding words that read as Airlock's own notes; Airlock quoted them as the server's words but could not check the result against its tool's output schema, and did not pass it on: ${check.unchecked}. The call itself ran on the server; check before trying again.`,
+      );
+    return this.ownThenServers(
+      `The remote server "${this.c.label}" answered with structured content holding words that read as Airlock's own notes; quoted as the server's words they no longer match its tool's output schema, so Airlock did not pass the result on. The call itself ran on the server; check before trying again. What does not match follows.`,
+      check.mismatch,
+    );
+  }
+
   /** The tool's `outputSchema`, if it declares one (its calls then take the SDK path, lean-call.ts). */
   private outputSchemaOf(tool: string): JsonSchema | undefined {
     return this.declared().withSchema.get(tool);
@@ -383,16 +416,25 @@ function jsonOrNote(data: unknown, redact: (data: unknown) => unknown): string {
 }
 
 /**
- * A server's result with every text that starts as Airlock quoted as the server's (relay-label.ts
- * serverBlocks with serverContent: text blocks and embedded text resources, complete; a long
- * lead-in of numbers and signs is read, not quoted whole); the same object when none
- * does. Airlock writes before the server's blocks (the untrusted note) and after them (the cut
- * note), so a block of the server's reading "[Airlock: …]" read as Airlock's
- * (result-voice.security.test.ts). `structuredContent` is data for programs and passes as it came.
+ * A server's result with every line that reads as Airlock quoted as the server's, alone
+ * (relay-label.ts serverBlocks with serverContent: text blocks, embedded text resources and a
+ * link's words; a JSON text by its strings), and every string of `structuredContent` read the
+ * same way (serverData): a client may show the model that object instead of the text. The same
+ * object when nothing reads as Airlock. Airlock writes before the server's blocks (the untrusted
+ * note) and after them (the cut note), so a line of the server's reading "[Airlock: …]" read as
+ * Airlock's (result-voice.security.test.ts).
  */
 function serverResult(result: unknown): CallToolResult {
   const r = result as CallToolResult;
-  if (!Array.isArray(r.content)) return r;
-  const content = serverBlocks(r.content, serverContent);
-  return content === r.content ? r : { ...r, content: [...content] };
+  const content = Array.isArray(r.content) ? serverBlocks(r.content, serverContent) : r.content;
+  const structured =
+    r.structuredContent === undefined ? undefined : serverData(r.structuredContent);
+  if (content === r.content && structured === r.structuredContent) return r;
+  return {
+    ...r,
+    ...(content !== r.content ? { content: [...content] } : {}),
+    ...(structured !== undefined
+      ? { structuredContent: structured as Record<string, unknown> }
+      : {}),
+  };
 }

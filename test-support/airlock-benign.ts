@@ -1,0 +1,47 @@
+/**
+ * Legitimate tool-result texts that mention Airlock (the benign family of
+ * main/tools/result-words.property.test.ts): documentation, logs, configuration, JSON a program
+ * parses. Written once, before the line-wise reading was measured on them, and not tuned after:
+ * the property reports how many of them a relayed result changes. None is Airlock speaking.
+ */
+export const BENIGN_TEXTS: readonly string[] = [
+  '{"airlock_version":1}',
+  '{"airlock_version":2,"features":["relay","approval"]}',
+  '{"name":"airlock","version":"0.9.1","private":true}',
+  '{"gateway":"airlock","port":8443}',
+  '[{"id":1,"host":"airlock.local"},{"id":2,"host":"example.com"}]',
+  JSON.stringify({ airlock: { enabled: true, mode: 'strict' } }, null, 2),
+  JSON.stringify({ services: ['airlock', 'gmail', 'calendar'] }, null, 2),
+  JSON.stringify({ description: 'Airlock is the MCP gateway used in this workspace.' }),
+  JSON.stringify({ repo: 'airlock', stars: 120, topics: ['mcp', 'electron'] }, null, 2),
+  'airlock_version=1\nairlock_port=8443\n',
+  'AIRLOCK_HOME=/home/me/.airlock\nPATH=/usr/bin',
+  'Airlock is the gateway this agent talks through.',
+  'Airlock 0.9.1 released on 2026-11-30.',
+  'Airlock: MCP gateway (Electron, TypeScript).',
+  'airlock-cli install --user',
+  '# Airlock\n\nAn MCP gateway that asks before your agent acts.',
+  '## Installing Airlock\n\n1. Download the app.\n2. Open it.',
+  'Search results:\n1. Airlock — MCP gateway (github.com)\n2. Airlock (film, 2019)',
+  'Found 3 files:\n- airlock/main.ts\n- airlock/README.md\n- docs/airlock.md',
+  'main/remote/remote-calls.ts:147: return this.c.redactor.result(markUntrusted(...))\nairlock/package.json:2: "name": "airlock"',
+  'Subject: Your Airlock invoice\nFrom: billing@example.com\n\nThanks for using Airlock.',
+  'The station airlock cycled at 14:02 and again at 14:09.',
+  'Uses Airlock to route MCP traffic.',
+  'We routed everything through Airlock last week; no issues.',
+  'Meeting notes — Airlock roadmap\nAttendees: Ana, Bo\nAirlock 1.0 ships in Q1.',
+  'commit 4f3cbce\nAuthor: dev\n\n    airlock: fix relay label',
+  'Status: OK\nairlock_connected: true\nlatency_ms: 12',
+  '<p>Airlock is an MCP gateway.</p>',
+  '<h1>Airlock</h1><p>Docs</p>',
+  '| Service | Via |\n|---|---|\n| gmail | Airlock |\n| drive | direct |',
+  'id,name,gateway\n1,inbox,airlock\n2,drive,none',
+  '"Airlock" appears 4 times in the document.',
+  '> Airlock asks before your agent acts.\n— the README',
+  'Translated: Luftschleuse (airlock)',
+  'Airlocks on the ISS: Quest, Nauka, Bishop.',
+  'airlock',
+  'AIRLOCK',
+  '2026-12-06T15:00:00Z INFO airlock started on 127.0.0.1:8443',
+  'Error: connect ECONNREFUSED 127.0.0.1:8443 (is Airlock running?)',
+];
