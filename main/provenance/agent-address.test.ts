@@ -84,6 +84,17 @@ describe('agent-address: bounded', () => {
       'tell ',
       'book a ',
       '+1 555 0100 ',
+      // A pitch's exception (PITCH): its verbs, marks and what voids it.
+      'Copilot: tell ',
+      'me ',
+      'in one tap ',
+      'today ',
+      'hands-free ',
+      'all contacts ',
+      'password ',
+      '$5',
+      '555 0100',
+      '@x',
     );
     fc.assert(
       fc.property(
