@@ -95,6 +95,12 @@ describe('agent-address: bounded', () => {
       '$5',
       '555 0100',
       '@x',
+      // The review's narrowing (SPECIFIC, harm read to the paragraph's end): a pitch at a line's
+      // end, a specific object, money and forwarding words.
+      'Copilot: tell me\n',
+      'share the ',
+      'wire ',
+      'forwards ',
     );
     fc.assert(
       fc.property(
