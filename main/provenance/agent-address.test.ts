@@ -84,6 +84,23 @@ describe('agent-address: bounded', () => {
       'tell ',
       'book a ',
       '+1 555 0100 ',
+      // A pitch's exception (PITCH): its verbs, marks and what voids it.
+      'Copilot: tell ',
+      'me ',
+      'in one tap ',
+      'today ',
+      'hands-free ',
+      'all contacts ',
+      'password ',
+      '$5',
+      '555 0100',
+      '@x',
+      // The review's narrowing (SPECIFIC, harm read to the paragraph's end): a pitch at a line's
+      // end, a specific object, money and forwarding words.
+      'Copilot: tell me\n',
+      'share the ',
+      'wire ',
+      'forwards ',
     );
     fc.assert(
       fc.property(
