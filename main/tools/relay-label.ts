@@ -419,13 +419,14 @@ const SUSPECT: Suspect = { test: (text) => mayReadAsAirlock(text) };
 /** Whether a line of `text` may read as Airlock (SUSPECT); exported for its property test. */
 export function mayReadAsAirlock(text: string): boolean {
   const t = text.includes('\\') ? `${text}\n${jsonUnescaped(text)}` : text;
-  if (NOT_LATIN1.test(t)) return CUE.wide(t);
+  const c = cue();
+  if (NOT_LATIN1.test(t)) return c.wide(t);
   // Text of ASCII alone (its UTF-8 no longer, found natively) by a pattern of ASCII classes, a
   // third faster than the Latin-1 one. The characters that add nothing (the soft hyphen) are
   // dropped first: a pattern without them between every two letters scans twice as fast.
-  if (Buffer.byteLength(t) === t.length) return CUE.ascii.test(t);
-  const bare = CUE.nothing.some((c) => t.includes(c)) ? t.replace(CUE.nothingAll, '') : t;
-  return CUE.latin1.test(bare);
+  if (Buffer.byteLength(t) === t.length) return c.ascii.test(t);
+  const bare = c.nothing.some((n) => t.includes(n)) ? t.replace(c.nothingAll, '') : t;
+  return c.latin1.test(bare);
 }
 // Written with its first character as a control: `[^…-ÿ]` fails at once on a string V8 stores
 // one byte a character, where `[\u0100-\uffff]` scanned it (5 µs for 10 KB).
@@ -457,13 +458,21 @@ export const VOICE_CUE_LETTERS = {
 const CUE_PHRASES = PHRASES.filter(
   (ls, i) => !PHRASES.some((other, j) => j !== i && ls.join('').includes(other.join(''))),
 );
-const CUE = ((): {
+interface Cue {
   ascii: RegExp;
   latin1: RegExp;
   nothing: string[];
   nothingAll: RegExp;
   wide: (text: string) => boolean;
-} => {
+}
+/**
+ * Built at the first text that needs it, not at load: the table and patterns take a few
+ * milliseconds, which `airlock serve`'s cold start (issue 34: no slower than a bare SDK server)
+ * would otherwise pay for a session that relays nothing.
+ */
+let built: Cue | undefined;
+const cue = (): Cue => (built ??= buildCue());
+function buildCue(): Cue {
   const ranges = (key: string): [number, number][] =>
     (VOICE_CUE_DATA[key] ?? []).map((r) => (typeof r === 'number' ? [r, r] : [r[0], r[1]]));
   // A phrase letter the stored classes do not know (a phrase changed, the data did not): every
@@ -580,7 +589,7 @@ const CUE = ((): {
     nothingAll: nothing.length ? new RegExp(`[${upTo(0xff)('E')}]`, 'g') : /(?!)/g,
     wide,
   };
-})();
+}
 
 /** Why a server's URL-mode link is not passed on, or what to say about it. */
 export function relayedLinkProblem(
