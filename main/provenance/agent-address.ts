@@ -1,4 +1,4 @@
-import { ENTITY, entityText } from './html-entities.js';
+import { decodedEntities, entityReading, sourceAt } from './html-entities.js';
 
 /**
  * Classes of an address to the agent that addressed-instructions.ts's one pattern did not read
@@ -199,37 +199,48 @@ function cells(row: string): Piece[] {
   if (last < row.length) out.push({ text: row.slice(last), at: last, copied: true });
   return out;
 }
-// Each step: its pattern, the plain replacement withoutMarkup uses (a string replacement is
-// several times faster on a large HTML body than a function), and the same as pieces for
-// markupSourceAt; the test "every character kept traces …" holds the two together.
-// A character reference read as its character (html-entities.ts): "&lt;p&gt;" is then a tag for
-// the steps after, "&#58;" a label's colon. Read twice: "&amp;lt;p&amp;gt;" is a tag too.
-const ENTITY_STEP = [
-  ENTITY,
-  entityText as (whole: string, ...groups: string[]) => string,
-  (m: RegExpExecArray): Piece[] => [
-    { text: entityText(m[0], m[1], m[2], m[3], m[4] ?? ''), at: 0, copied: false },
-  ],
-] as const;
-const STEPS: readonly (readonly [
-  RegExp,
-  string | ((whole: string, ...groups: string[]) => string),
-  (m: RegExpExecArray) => Piece[],
-])[] = [
+// Each step: what it does to the whole text (a string replacement is several times faster on a
+// large HTML body than a function), and where in its input a character of its output comes from;
+// the test "every character kept traces …" holds the two together.
+interface Step {
+  readonly apply: (s: string) => string;
+  readonly source: (input: string, p: number) => number;
+}
+// A markup step: its pattern, the plain replacement, and the same as pieces for the trace.
+const markupStep = (
+  re: RegExp,
+  plain: string | ((whole: string, ...groups: string[]) => string),
+  pieces: (m: RegExpExecArray) => Piece[],
+): Step => ({
+  apply: (s) => s.replace(re, plain as string),
+  source: (input, p) => sourceInStep(input, re, pieces, p),
+});
+// Character references read as their characters (html-entities.ts, the `entities` library's
+// decoder): "&lt;p&gt;" is then a tag for the steps after, "&#58;" a label's colon. Read twice:
+// "&amp;lt;p&amp;gt;" is a tag too. A character a reference spelled traces to its "&".
+const ENTITY_STEP: Step = {
+  apply: decodedEntities,
+  source: (input, p) => sourceAt(entityReading(input), p),
+};
+const STEPS: readonly Step[] = [
   ENTITY_STEP,
   ENTITY_STEP,
-  [EMPTY_COMMENT, '', NOTHING],
-  [
-    COMMENT,
-    '\n$1\n',
-    (m) => [...BREAK_AT(0), { text: m[1]!, at: 4, copied: true }, ...BREAK_AT(m[0].length - 3)],
-  ],
-  [CDATA_MARK, '\n', () => BREAK_AT(0)],
-  [BLOCK_TAG, '\n', () => BREAK_AT(0)],
-  [INLINE_TAG, '', NOTHING],
-  [TABLE_ROW, (row) => row.replace(CELL_BAR, '\n'), (m) => cells(m[0])],
-  [EMPHASIS, '', NOTHING],
-  [LINE_MARKS, '', NOTHING],
+  markupStep(EMPTY_COMMENT, '', NOTHING),
+  markupStep(COMMENT, '\n$1\n', (m) => [
+    ...BREAK_AT(0),
+    { text: m[1]!, at: 4, copied: true },
+    ...BREAK_AT(m[0].length - 3),
+  ]),
+  markupStep(CDATA_MARK, '\n', () => BREAK_AT(0)),
+  markupStep(BLOCK_TAG, '\n', () => BREAK_AT(0)),
+  markupStep(INLINE_TAG, '', NOTHING),
+  markupStep(
+    TABLE_ROW,
+    (row) => row.replace(CELL_BAR, '\n'),
+    (m) => cells(m[0]),
+  ),
+  markupStep(EMPHASIS, '', NOTHING),
+  markupStep(LINE_MARKS, '', NOTHING),
 ];
 const MAY_HOLD_MARKUP = /[<*_#>|+•‣▪◦0-9&-]/u;
 
@@ -241,7 +252,7 @@ const MAY_HOLD_MARKUP = /[<*_#>|+•‣▪◦0-9&-]/u;
 export function withoutMarkup(t: string): string {
   if (!MAY_HOLD_MARKUP.test(t)) return t;
   let s = t;
-  for (const [re, plain] of STEPS) s = s.replace(re, plain as string);
+  for (const step of STEPS) s = step.apply(s);
   return s;
 }
 
@@ -277,19 +288,13 @@ export function markupSourceAt(t: string, at: number): number {
   return MAY_HOLD_MARKUP.test(t) ? sourceThrough(t, at, STEPS) : at;
 }
 
-function sourceThrough(t: string, at: number, steps: typeof STEPS): number {
+function sourceThrough(t: string, at: number, steps: readonly Step[]): number {
   const inputs = [t];
-  for (const [re, plain] of steps)
-    inputs.push(inputs[inputs.length - 1]!.replace(re, plain as string));
+  for (const step of steps) inputs.push(step.apply(inputs[inputs.length - 1]!));
   let p = at;
-  for (let k = steps.length - 1; k >= 0; k--)
-    p = sourceInStep(inputs[k]!, steps[k]![0], steps[k]![2], p);
+  for (let k = steps.length - 1; k >= 0; k--) p = steps[k]!.source(inputs[k]!, p);
   return Math.min(p, Math.max(t.length - 1, 0));
 }
-
-// The first step: the references alone, read once, as a browser renders them ("&amp;lt;system&amp;gt;"
-// shows "&lt;system&gt;"; withoutMarkup, run after, reads them a second time for its tags).
-const ENTITY_STEPS = STEPS.slice(0, 1);
 
 /**
  * The text with its character references read once and its markup kept, for every pattern:
@@ -298,13 +303,10 @@ const ENTITY_STEPS = STEPS.slice(0, 1);
  * "&#73;gnore …"; review of h-inject's blind set). Text without "&" is itself.
  */
 export function withoutEntities(t: string): string {
-  if (!t.includes('&')) return t;
-  let s = t;
-  for (const [re, plain] of ENTITY_STEPS) s = s.replace(re, plain as string);
-  return s;
+  return decodedEntities(t);
 }
 
 /** Where in `t` the character at `at` of withoutEntities(t) comes from. */
 export function entitySourceAt(t: string, at: number): number {
-  return t.includes('&') ? sourceThrough(t, at, ENTITY_STEPS) : at;
+  return t.includes('&') ? Math.min(sourceAt(entityReading(t), at), Math.max(t.length - 1, 0)) : at;
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { addressedInstruction } from './addressed-instructions.js';
 import { withoutEntities } from './agent-address.js';
-import { ENTITY, entityText } from './html-entities.js';
+import { decodedEntities } from './html-entities.js';
 import { readingsOf } from './readings.js';
 
 /** One pass of the references, as withoutEntities reads them. */
-const decoded = (t: string) => t.replace(ENTITY, entityText as (w: string) => string);
+const decoded = decodedEntities;
 const detected = (t: string) => addressedInstruction(t, readingsOf(t));
 
 /**
@@ -21,12 +21,14 @@ describe('character references as a browser reads them', () => {
     // A name that needs its semicolon is left as written without it.
     expect(decoded('Claude&colon forward')).toBe('Claude&colon forward');
   });
-  it('reads a number with leading zeros, and leaves what names no character', () => {
+  it('reads a number with leading zeros, and what names no character as U+FFFD', () => {
     expect(decoded('Assistant&#0000058; x')).toBe('Assistant: x');
     expect(decoded('Assistant&#00000000058; x')).toBe('Assistant: x');
     expect(decoded('Assistant&#x000003A; x')).toBe('Assistant: x');
+    // Zero, a surrogate and a number past U+10FFFF render U+FFFD (§13.2.5.80); the hand-written
+    // table left them as written.
     for (const t of ['&#0;', '&#xD800;', '&#x110000;', '&#99999999999999;', '&#x00000000110000;'])
-      expect(decoded(t)).toBe(t);
+      expect(decoded(t)).toBe('\uFFFD');
   });
   it('reads 0x80–0x9F as Windows-1252 spells them', () => {
     expect(decoded('Gemini &#151; send')).toBe('Gemini  --  send');

@@ -1,127 +1,31 @@
+import { DecodingMode, HtmlEntityDecoder } from 'entities/decode';
+
 /**
  * HTML character references as a model reading the rendered mail sees them (docs/provenance.md,
  * "Entities, the older patterns after markup, …"): "AI assistant&#58; forward …",
- * "&lt;p&gt;Gemini: …", "Copilot,&nbsp;send …". A stranger's HTML body may spell the label's
- * colon or the markup before it as references, which no pattern reads as written.
+ * "&lt;p&gt;Gemini: …", "Copilot,&nbsp;send …", "&Acirc;&shy;ssistant". A stranger's HTML body
+ * may spell a label, its colon or the markup before it as references, which no pattern reads as
+ * written.
  *
- * Numeric references (decimal and hex, the semicolon optional as HTML allows: WHATWG HTML
- * §13.2.5.72–80) in full, and the named references a label, its separator or markup can be spelled
- * with (punctuation, brackets, arrows, dashes, spaces, invisible characters). No HTML entity
- * library is a dependency of the project (escape-html only escapes), and the full table of 2,231
- * names would spell letters the patterns fold anyway (NFKC); a name not here is left as written.
- * Spaces of any width read as a plain space, invisible characters as nothing, as `folded` does
- * for the characters themselves (the patterns read "[ \t]").
+ * Read by the `entities` library's decoder as a browser reads text (WHATWG HTML §13.2.5.72–80,
+ * the "named character reference state" outside an attribute: DecodingMode.Legacy): all 2,231
+ * named references, the legacy ones without their semicolon before more letters
+ * ("AI&nbspassistant" renders "AI assistant"), numbers with any leading zeros, 0x80–0x9F as
+ * Windows-1252 ("&#151;" an em dash), zero, surrogates and numbers past U+10FFFF as U+FFFD. The
+ * text is not an attribute, so the attribute-value exception ("&nbspx" kept in href="…") is not
+ * applied. Each reference is decoded by the library's streaming decoder, which reports how many
+ * characters it consumed, so a decoded character is traced to the "&" it came from (`sourceAt`).
+ *
+ * Then, for the patterns only (`decodedEntities`), what a reference spells is read as the
+ * patterns read it written out: spaces of any width as a plain space, invisible characters as
+ * nothing (as `folded` does for the characters themselves; the patterns read "[ \t]"), and the
+ * typographic characters as ASCII (STAND_IN). `rawDecoded` is the browser's reading, the library's
+ * `decodeHTML` (html-entities.property.test.ts holds the two equal).
  */
-
-// The named references, each for one character.
-const NAMED: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  colon: ':',
-  comma: ',',
-  period: '.',
-  excl: '!',
-  quest: '?',
-  semi: ';',
-  sol: '/',
-  bsol: '\\',
-  lpar: '(',
-  rpar: ')',
-  lsqb: '[',
-  rsqb: ']',
-  lbrack: '[',
-  rbrack: ']',
-  lcub: '{',
-  rcub: '}',
-  lbrace: '{',
-  rbrace: '}',
-  num: '#',
-  ast: '*',
-  midast: '*',
-  lowbar: '_',
-  UnderBar: '_',
-  commat: '@',
-  plus: '+',
-  equals: '=',
-  vert: '|',
-  verbar: '|',
-  VerticalLine: '|',
-  hyphen: '-',
-  dash: '-',
-  minus: '-',
-  ndash: '–',
-  mdash: '—',
-  horbar: '―',
-  rarr: '→',
-  rArr: '⇒',
-  Rarr: '↠',
-  srarr: '→',
-  rightarrow: '→',
-  RightArrow: '→',
-  Rightarrow: '⇒',
-  longrightarrow: '⟶',
-  LongRightArrow: '⟶',
-  Longrightarrow: '⟹',
-  map: '↦',
-  raquo: '»',
-  rsaquo: '›',
-  lsquo: '‘',
-  rsquo: '’',
-  ldquo: '“',
-  rdquo: '”',
-  bull: '•',
-  bullet: '•',
-  middot: '·',
-  hellip: '…',
-  Tab: '\t',
-  NewLine: '\n',
-  nbsp: ' ',
-  NonBreakingSpace: ' ',
-  ensp: ' ',
-  emsp: ' ',
-  emsp13: ' ',
-  emsp14: ' ',
-  numsp: ' ',
-  puncsp: ' ',
-  thinsp: ' ',
-  ThinSpace: ' ',
-  hairsp: ' ',
-  VeryThinSpace: ' ',
-  MediumSpace: ' ',
-  shy: '',
-  zwj: '',
-  zwnj: '',
-  NoBreak: '',
-  ZeroWidthSpace: '',
-  NegativeThinSpace: '',
-  NegativeMediumSpace: '',
-  NegativeThickSpace: '',
-  NegativeVeryThinSpace: '',
-  lrm: '',
-  rlm: '',
-};
-
-// Names HTML reads without their semicolon (the legacy ones among NAMED), longest first: in text a
-// browser reads the longest legacy name that starts the run of letters, and the rest as written
-// ("AI&nbspassistant" renders "AI assistant", "Gem&shyini" "Gemini"; WHATWG HTML §13.2.5.73).
-const LEGACY = ['middot', 'raquo', 'quot', 'nbsp', 'amp', 'shy', 'lt', 'gt'];
-
-/**
- * A reference: numeric, with any number of digits ("&#0000058;" is a colon to a browser), or a
- * name of up to 31 characters. Linear: one run of digits or letters, then an optional semicolon.
- */
-export const ENTITY = /&(?:#[xX]([0-9a-fA-F]+)|#([0-9]+)|([A-Za-z][A-Za-z0-9]{1,31}))(;?)/g;
-
-// The numbers 0x80–0x9F read as Windows-1252 spells them (WHATWG HTML §13.2.5.80): "&#151;" is an
-// em dash to a browser, a label's separator, not the C1 control its number names.
-const WINDOWS_1252 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
 
 // Typographic characters a reference spells, read as ASCII that the patterns read the same way
 // (a spaced dash or an arrow is a label's separator, quotes open a label, "…" ends a sentence):
-// a text of ASCII stays one byte a character in V8, whose regular expressions then scan a 64 KiB
+// a text of Latin-1 stays one byte a character in V8, whose regular expressions then scan a 64 KiB
 // HTML mail in about half the time ("&ndash;" in a signature made every step after twice as slow).
 const STAND_IN: Readonly<Record<string, string>> = {
   '‘': "'",
@@ -147,33 +51,93 @@ const STAND_IN: Readonly<Record<string, string>> = {
 const SPACE = /\p{Zs}/u;
 const INVISIBLE = /[\p{Cf}\u034F]/u;
 
-/** What one reference reads as, or the reference itself where it names nothing here. */
-export function entityText(
-  whole: string,
-  hex: string | undefined,
-  dec: string | undefined,
-  name: string | undefined,
-  semi: string,
-): string {
-  if (name !== undefined) {
-    const c = NAMED[name];
-    if (c !== undefined && semi === ';') return STAND_IN[c] ?? c;
-    const legacy = LEGACY.find((l) => name.startsWith(l));
-    if (legacy === undefined) return whole;
-    const l = NAMED[legacy]!;
-    return (STAND_IN[l] ?? l) + name.slice(legacy.length) + semi;
-  }
-  // Past seven significant digits a number is past U+10FFFF (parseInt of a long run is not exact).
-  const digits = (hex ?? dec!).replace(/^0+/, '');
-  if (digits.length > 7) return whole;
-  let code = parseInt(digits || '0', hex !== undefined ? 16 : 10);
-  if (!(code > 0 && code <= 0x10ffff) || (code >= 0xd800 && code <= 0xdfff)) return whole;
-  if (code >= 0x80 && code <= 0x9f) code = WINDOWS_1252.codePointAt(code - 0x80)!;
-  const c = String.fromCodePoint(code);
+/** What one decoded reference reads as to the patterns. */
+function forPatterns(value: string): string {
+  if (value.length === 1) return readChar(value);
+  let out = '';
+  for (const c of value) out += readChar(c);
+  return out;
+}
+function readChar(c: string): string {
+  // Printable ASCII is itself: the common references (&amp; &lt; &gt; &quot; &#58;) skip the tests.
+  if (c > ' ' && c <= '~') return c;
   return SPACE.test(c) ? ' ' : INVISIBLE.test(c) ? '' : (STAND_IN[c] ?? c);
 }
 
-/** The text with its references read (once: "&amp;lt;" reads "&lt;"). */
+/**
+ * Where each reference was read: for the k-th, `spans[4k]`..`spans[4k+1]` in the text as sent
+ * ("&" to the end of what the decoder consumed, its ";" if any), `spans[4k+2]`..`spans[4k+3]` in
+ * the decoded text. Between references the two texts are the same.
+ */
+export interface EntityReading {
+  readonly text: string;
+  readonly spans: readonly number[];
+}
+
+// One decoder, reused: a reference is decoded whole in one `write` (the text is all there), so
+// no state outlives a call.
+let value = '';
+const decoder = new HtmlEntityDecoder((cp) => {
+  value += String.fromCodePoint(cp);
+});
+
+/** How many characters the reference at `amp` (an "&") spans, and its characters in `value`. */
+function referenceAt(t: string, amp: number): number {
+  value = '';
+  decoder.startEntity(DecodingMode.Legacy);
+  const n = decoder.write(t, amp + 1);
+  // -1: the text ended inside a name or number ("… &nbsp"), which ends it.
+  return n < 0 ? decoder.end() : n;
+}
+
+function read(t: string, as: (value: string) => string, spans?: number[]): string {
+  let amp = t.indexOf('&');
+  if (amp < 0) return t;
+  let out = '';
+  let last = 0;
+  while (amp >= 0) {
+    const n = referenceAt(t, amp);
+    if (n > 0) {
+      out += t.slice(last, amp);
+      const r = as(value);
+      spans?.push(amp, amp + n, out.length, out.length + r.length);
+      out += r;
+      last = amp + n;
+      amp = t.indexOf('&', last);
+    } else amp = t.indexOf('&', amp + 1);
+  }
+  return out + t.slice(last);
+}
+
+const same = (v: string): string => v;
+
+/** The text with its references read once, as a browser renders it ("&amp;lt;" shows "&lt;"). */
+export function rawDecoded(t: string): string {
+  return read(t, same);
+}
+
+/** The text with its references read once, as the patterns read it (above). */
 export function decodedEntities(t: string): string {
-  return t.replace(ENTITY, entityText);
+  return read(t, forPatterns);
+}
+
+/** `decodedEntities` with where each reference was read, for `sourceAt`. */
+export function entityReading(t: string, raw = false): EntityReading {
+  const spans: number[] = [];
+  return { text: read(t, raw ? same : forPatterns, spans), spans };
+}
+
+/**
+ * Where in the text as sent the character at `p` of the reading comes from: a character a
+ * reference spelled, from its "&"; any other, from itself. Run on a hit only.
+ */
+export function sourceAt(reading: EntityReading, p: number): number {
+  const s = reading.spans;
+  let shift = 0;
+  for (let k = 0; k < s.length; k += 4) {
+    if (p < s[k + 2]!) break;
+    if (p < s[k + 3]!) return s[k]!;
+    shift = s[k + 1]! - s[k + 3]!;
+  }
+  return p + shift;
 }
