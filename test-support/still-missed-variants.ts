@@ -162,9 +162,12 @@ function build(v: Vocab, seed: number, n: number): Parts {
         ? `${one(v.cjkLabels)}${one(v.cjkOrders).replace('{dest}', dest())}`
         : `${one(v.cjkLabels)} ${one(v.verbs)} ${one(v.objects)} to ${dest()}`,
     ),
-    letterEntities: many(
-      () => `${one(v.entityNames)} ${one(v.verbs)} ${one(v.objects)} to ${dest()}`,
-    ),
+    // A label spelled with references, then its separator unless a reference spells it.
+    letterEntities: many(() => {
+      const label = one(v.entityNames);
+      const sep = /&(?:colon|comma);$/.test(label) ? ' ' : one(v.seps);
+      return `${label}${sep}${one(v.verbs)} ${one(v.objects)} to ${dest()}`;
+    }),
   };
   const tagWord = () => one(v.tags).replace(/\n/g, '');
   const benign = {
