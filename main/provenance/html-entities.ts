@@ -50,6 +50,8 @@ const STAND_IN: Readonly<Record<string, string>> = {
 // Characters read as a plain space or as nothing (as `folded` reads them written out).
 const SPACE = /\p{Zs}/u;
 const INVISIBLE = /[\p{Cf}\u034F]/u;
+const LETTER = /\p{L}/u;
+const MARKS = /\p{M}/gu;
 
 /** What one decoded reference reads as to the patterns. */
 function forPatterns(value: string): string {
@@ -61,7 +63,20 @@ function forPatterns(value: string): string {
 function readChar(c: string): string {
   // Printable ASCII is itself: the common references (&amp; &lt; &gt; &quot; &#58;) skip the tests.
   if (c > ' ' && c <= '~') return c;
-  return SPACE.test(c) ? ' ' : INVISIBLE.test(c) ? '' : (STAND_IN[c] ?? c);
+  if (SPACE.test(c)) return ' ';
+  if (INVISIBLE.test(c)) return '';
+  const stand = STAND_IN[c];
+  if (stand !== undefined) return stand;
+  // A letter a reference spells is read plain, without its accents: "&Acirc;ssistant",
+  // "Gem&iacute;ni" and "&Aopf;I" are the agent's name to a model reading it rendered (a reference
+  // spells any letter, so a name is as easily written with an accented or styled one as with a
+  // look-alike; NFKD as `folded`'s NFKC, which the reading without markup does not get). Letters
+  // written out keep their accents.
+  if (LETTER.test(c)) {
+    const bare = c.normalize('NFKD').replace(MARKS, '');
+    if (bare !== '') return bare;
+  }
+  return c;
 }
 
 /**
