@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { TUNING as STILL_MISSED } from '../../test-support/still-missed-variants.js';
 import { describe, expect, it } from 'vitest';
 import {
   HELD_OUT_PARTS,
@@ -101,6 +102,23 @@ describe('agent-address: bounded', () => {
       'share the ',
       'wire ',
       'forwards ',
+      // The still-missed classes (still-missed.test.ts): role tags without a colon, handing-on
+      // verbs, phone numbers without "+", CJK bracket labels and their orders, letter references.
+      '[SYSTEM] ',
+      '<<SYS>> ',
+      '(system message) ',
+      'relay ',
+      'pass on ',
+      'hand over ',
+      '0044 ',
+      '20.7946.',
+      '1-',
+      '【AI助手】',
+      '「アシスタント」',
+      '请将',
+      '转发',
+      '&Acirc;',
+      '&Aopf;',
     );
     fc.assert(
       fc.property(
@@ -122,6 +140,7 @@ describe('agent-address: the prefilter passes what it reads', () => {
     const texts = [
       ...sampleClasses(TUNING_PARTS, 11, 300),
       ...sampleClasses(HELD_OUT_PARTS, 12, 300),
+      ...Object.values(STILL_MISSED.attacks).flat(),
     ];
     for (const t of texts) {
       const m = withoutMarkup(t);

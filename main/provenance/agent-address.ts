@@ -40,7 +40,8 @@ import { decodedEntities, entityReading, sourceAt } from './html-entities.js';
  */
 
 // A line or sentence start, then an opening quote or bracket.
-const PLACE = '(?:^[ \\t]{0,3}|[.!?][ \\t]{1,3})(?:(?:["\'“‘]|[(\\[{<【「『〖〔]{1,2})[ \\t]{0,2})?';
+const PLACE =
+  '(?:^[ \\t]{0,3}|[.!?][ \\t]{1,3})(?:(?:["\'“‘]|[(\\[{<【「『〖〔]{1,2})[ \\t]{0,2})?';
 // A vendor before the name: "Microsoft Copilot", "OpenAI's ChatGPT", "Google’s Gemini".
 const VENDOR =
   "(?:(?:microsoft|google|openai|anthropic|apple|amazon|meta|github|xai|mistral|deepseek|alibaba|perplexity|ibm|samsung)(?:['’]s)?[ \\t]{1,2})?";

@@ -60,9 +60,19 @@ function forPatterns(value: string): string {
   for (const c of value) out += readChar(c);
   return out;
 }
+// What a character past ASCII reads as, kept: a page of "&eacute;" normalises once, not per
+// reference. Bounded (numeric references reach any code point): past it, computed each time.
+const READ = new Map<string, string>();
 function readChar(c: string): string {
   // Printable ASCII is itself: the common references (&amp; &lt; &gt; &quot; &#58;) skip the tests.
   if (c > ' ' && c <= '~') return c;
+  const known = READ.get(c);
+  if (known !== undefined) return known;
+  const r = readOther(c);
+  if (READ.size < 4096) READ.set(c, r);
+  return r;
+}
+function readOther(c: string): string {
   if (SPACE.test(c)) return ' ';
   if (INVISIBLE.test(c)) return '';
   const stand = STAND_IN[c];
