@@ -19,7 +19,7 @@ import { DecodingMode, HtmlEntityDecoder } from 'entities/decode';
  * Then, for the patterns only (`decodedEntities`), what a reference spells is read as the
  * patterns read it written out: spaces of any width as a plain space, invisible characters as
  * nothing (as `folded` does for the characters themselves; the patterns read "[ \t]"), and the
- * typographic characters as ASCII (STAND_IN). `rawDecoded` is the browser's reading, the library's
+ * typographic characters as ASCII (STAND_IN), letters without accents or styling (readOther). `rawDecoded` is the browser's reading, the library's
  * `decodeHTML` (html-entities.property.test.ts holds the two equal).
  */
 
