@@ -105,10 +105,13 @@ const VERB =
 // address or link in the same sentence (a dot inside a word does not end it).
 // A particle may come first ("reply to all", "tell them about …", "sign up the …"); a phone
 // number is a destination as an address is ("text +1 555 0100 …", "call (555) 010-0199").
-// A phone number written without "+": an international "00" prefix ("0044 20 7946 0958"), or ten
-// to fifteen digits in groups of spaces, dots, dashes and brackets ("447946095812",
-// "44.20.7946.0958", "001-212-555-0147", "020 (0) 7946 0958"). Bounded: one digit each step.
-const PHONE = '(?<![\\p{N}])(?:00[1-9]|[0-9](?:[ .()-]{0,3}[0-9]){9,14}(?![\\p{N}]))';
+// A phone number written without "+": an international "00" prefix and the number after it
+// ("0044 20 7946 0958"), or ten to fifteen digits in groups of spaces, dots, dashes and brackets
+// ("447946095812", "44.20.7946.0958", "001-212-555-0147", "020 (0) 7946 0958"). Not a "00" alone
+// nor one inside a word or a file's name: "report-2024-001.csv", "job 00123" (review of
+// h-entities). Bounded: one digit each step.
+const PHONE =
+  '(?<![\\p{L}\\p{N}_/.-])(?:00[1-9](?:[ .()-]{0,3}[0-9]){6,13}|[0-9](?:[ .()-]{0,3}[0-9]){9,14})(?![\\p{N}])';
 const OBJECT = `(?:[ \\t]{1,3}(?:(?:to|with|about|up|for|on|in|out)[ \\t]{1,3})?(?:(?:the|all|every|each|any|this|these|those|that|my|our|your|his|her|their|its|it|them|me|us|him|everything|anything|previous|prior|a|an|some|one|both)(?![\\p{L}])|[0-9"'“‘\`$<+(])|(?:[^\\n.!?]|\\.(?=\\S)){0,120}?(?:[\\p{L}\\p{N}]@|://|\\+[0-9]|${PHONE}))`;
 
 // A product's pitch under its name, not an order (review of h-inject: "Microsoft Copilot: tell me
