@@ -64,6 +64,19 @@ const AGENT =
 // it: "[SYSTEM] Mail delivery delayed for …" is a status line, "[SYSTEM] mail the …" an order.
 const NOUN_VERB =
   '(?!(?:e-?mail|mail|text|message|post|order|call|book|reply|ping|copy|transfer|run|sign|reset|alert)[ \\t]{1,3}(?!(?:the|all|every|each|any|this|these|those|that|my|our|your|it|them|everything)(?![\\p{L}])))';
+// A system notice's own imperatives are to the person reading it: "[System] Reset your password",
+// "[System Alert] Call the service desk on 0800 …", "[System] Approve the expense report",
+// "[SYSTEM] Forward rule created: …", "[SYSTEM] Send failed: … to bob@…" (review of h-entities).
+// After a role's tag only the orders that move or destroy the user's data are read, not on the
+// reader's own things ("your", "you", "this notice"), and not as a status line's noun ("Delete
+// request completed"). An attacker's "[SYSTEM] reset the password …" is missed: the trade-off
+// docs/provenance.md writes down.
+const ROLE_VERB =
+  '(?:e-?mail|mail|forward|send|share|delete|trash|remove|archive|move|export|upload|copy|transfer|reply|respond|grant|pay|wire|post|publish|text|message|leak|reveal|paste|run|execute|empty|purge|wipe|ignore|disregard|forget|sms|dm|whatsapp|cc|bcc|relay|pass[ \\t]{1,3}(?:on|along)|hand[ \\t]{1,3}(?:over|off))(?![\\p{L}])';
+const STATUS =
+  '(?:completed?|created|failed|finished|succeeded|started|done|queued|pending|error|errors|successful(?:ly)?|ok|enabled|disabled|scheduled|running|stopped)(?![\\p{L}])';
+const NOT_OWN =
+  '(?![ \\t]{1,3}(?:(?:you|your|yours)(?![\\p{L}])|this[ \\t]{1,3}(?:notice|notification|message|e-?mail|mail|alert|reminder)(?![\\p{L}])))';
 const ROLE =
   '(?:sys|system)(?:[ \\t](?:message|note|notice|prompt|override|instructions?|alert|update))?|系统|系統|システム';
 // Products and models named as the addressee, with a version ("GPT-4.1", "Llama 3.1", "o3-mini")
@@ -155,10 +168,13 @@ const SPECIFIC = `(?=\\s{1,3}(?:(?:me|us)\\s{1,3})?(?:(?:the|this|that|these|tho
 // the paragraph is read for harm only after a pitch's mark is found.
 const NOT_PITCH = `(?:(?<!${PITCH_VERB})|${SPECIFIC}|(?!${PITCH_MARK})|(?=${HARM}))`;
 
+// After a role's tag (ROLE_VERB above): an order on the user's data, not a notice's own.
+const ROLE_ORDER = `(?=${MANNER}${ROLE_VERB}${NOT_OWN}(?![ \\t:]{1,3}(?:[\\p{L}\\p{N}_.-]{1,30}[ \\t]{1,3})?${STATUS}))`;
+
 const SOURCE =
   `${PLACE}${GREET}(?:` +
   `${VENDOR}(?:${AGENT}|${PRODUCT}|${BRANDED})(?![\\p{L}\\p{N}])(?:${CLOSE}${SEP}|${CLOSED})(?:${CLAUSE})?` +
-  `|(?:${ROLE})(?![\\p{L}\\p{N}])${CLOSED}${NOUN_VERB}` +
+  `|(?:${ROLE})(?![\\p{L}\\p{N}])${CLOSED}${NOUN_VERB}${ROLE_ORDER}` +
   `|${BARE}(?![\\p{L}\\p{N}])(?:${SEP}${CLAUSE}|[ \\t]{0,2}[)\\]}>】]{1,2}${SEP})` +
   `)${MANNER}${VERB}${NOT_PITCH}${OBJECT}`;
 
