@@ -123,8 +123,11 @@ const VERB =
 // ("447946095812", "44.20.7946.0958", "001-212-555-0147", "020 (0) 7946 0958"). Not a "00" alone
 // nor one inside a word or a file's name: "report-2024-001.csv", "job 00123" (review of
 // h-entities). Bounded: one digit each step.
-const PHONE =
-  '(?<![\\p{L}\\p{N}_/.-])(?:00[1-9](?:[ .()-]{0,3}[0-9]){6,13}|[0-9](?:[ .()-]{0,3}[0-9]){9,14})(?![\\p{N}])';
+const PHONE_NUMBER =
+  '(?:00[1-9](?:[ .()-]{0,3}[0-9]){6,13}|[0-9](?:[ .()-]{0,3}[0-9]){9,14})(?![\\p{N}])';
+const PHONE = `(?<![\\p{L}\\p{N}_/.-])${PHONE_NUMBER}`;
+// In Chinese and Japanese a number follows a word with no space ("发送到13800138000").
+const CJK_PHONE = `(?<![\\p{N}A-Za-z_/.-])${PHONE_NUMBER}`;
 const OBJECT = `(?:[ \\t]{1,3}(?:(?:to|with|about|up|for|on|in|out)[ \\t]{1,3})?(?:(?:the|all|every|each|any|this|these|those|that|my|our|your|his|her|their|its|it|them|me|us|him|everything|anything|previous|prior|a|an|some|one|both)(?![\\p{L}])|[0-9"'“‘\`$<+(])|(?:[^\\n.!?]|\\.(?=\\S)){0,120}?(?:[\\p{L}\\p{N}]@|://|\\+[0-9]|${PHONE}))`;
 
 // A product's pitch under its name, not an order (review of h-inject: "Microsoft Copilot: tell me
@@ -189,13 +192,17 @@ export const AGENT_ADDRESS_LENGTH = AGENT_ADDRESS.source.length;
 // words come in another order than PLACE … VERB … OBJECT); a label is rare enough to be read
 // anywhere, and a scan fails at once on text without the brackets.
 const CJK_ORDER = new RegExp(
-  '[【「『〖〔][ \\t]{0,2}(?:ai[ \\t]?)?(?:助手|助理|アシスタント|エージェント|系统|系統|システム)[ \\t]{0,2}[】」』〗〕]' +
+  '[【「『〖〔\\[][ \\t]{0,2}(?:ai[ \\t]?)?(?:助手|助理|智能体|アシスタント|エージェント|系统|系統|システム|assistant|agent)[ \\t]{0,2}[】」』〗〕\\]]' +
+    // Not a notice to the user (您, ご, お客様, あなた: "【系统】请将您的问题发送到 support@…", "【システム】ご不明点は
+    // … までメールを送信してください") nor a product's feature ("【AI助手】新功能：请将发票转发到 …",
+    // "「アシスタント」機能で、メールを転送して …"): the review of h-entities found both flagged.
+    '(?![ \\t]{0,2}(?:新|の)?(?:機能|功能))(?![^\\n。！？【「『〖〔\\[]{0,100}?(?:您|ご|お客様|あなた))' +
     // The verb as an order: after "please", a disposal marker or "at once" in Chinese (请, 把, 将,
     // 立即 …), or with an imperative ending in Japanese (して, しろ, せよ): "分享功能上线" (the
     // sharing feature is live) names the verb as a noun. No gap reads past the next label: 64 KiB
     // of "【AI助手】请将" cost 100 ms when each label read its 80 characters for every marker.
-    '(?=(?:[^\\n。！？【「『〖〔]{0,30}?(?:请|請|把|将|將|立即|立刻|马上|馬上)[^\\n。！？【「『〖〔]{0,20}?(?:转发|轉發|发送|發送|发给|發給|分享|共享|导出|導出|删除|刪除|转账|轉賬)|[^\\n。！？【「『〖〔]{0,80}?(?:転送|送信|共有|削除|エクスポート)(?:して|しろ|せよ)))' +
-    '(?=[^\\n。！？【「『〖〔]{0,100}?(?:[\\p{L}\\p{N}]@|://|\\+[0-9]|(?<![\\p{N}])00[1-9]))',
+    '(?=(?:[^\\n。！？【「『〖〔\\[]{0,30}?(?:请|請|把|将|將|立即|立刻|马上|馬上)[^\\n。！？【「『〖〔\\[]{0,20}?(?:转发|轉發|发送|發送|发给|發給|分享|共享|导出|導出|删除|刪除|转账|轉賬)|[^\\n。！？【「『〖〔\\[]{0,80}?(?:転送|送信|共有|削除|エクスポート)(?:して|しろ|せよ)))' +
+    '(?=[^\\n。！？【「『〖〔\\[]{0,100}?(?:[\\p{L}\\p{N}]@|://|\\+[0-9]|' + CJK_PHONE + '))',
   'iu',
 );
 
