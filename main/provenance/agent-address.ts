@@ -71,8 +71,12 @@ const NOUN_VERB =
 // reader's own things ("your", "you", "this notice"), and not as a status line's noun ("Delete
 // request completed"). An attacker's "[SYSTEM] reset the password …" is missed: the trade-off
 // docs/provenance.md writes down.
+// Handing on ("relay the code to …", "pass on", "hand over"), not the nouns: "relay race results",
+// "relay service", a support bot's "hand over to a human agent" (review of h-entities).
+const HAND_ON =
+  '(?:relay(?![ \\t]{1,3}(?:races?|teams?|stations?|services?|numbers?|runners?|legs?|batons?|servers?|hosts?|nodes?)(?![\\p{L}]))|pass[ \\t]{1,3}(?:on|along)|hand[ \\t]{1,3}(?:over|off)(?![ \\t]{1,3}to[ \\t]{1,3}(?:an?|the)[ \\t]{1,3}(?:human|person|live|real|specialist|colleague|representative|agent)(?![\\p{L}])))';
 const ROLE_VERB =
-  '(?:e-?mail|mail|forward|send|share|delete|trash|remove|archive|move|export|upload|copy|transfer|reply|respond|grant|pay|wire|post|publish|text|message|leak|reveal|paste|run|execute|empty|purge|wipe|ignore|disregard|forget|sms|dm|whatsapp|cc|bcc|relay|pass[ \\t]{1,3}(?:on|along)|hand[ \\t]{1,3}(?:over|off))(?![\\p{L}])';
+  '(?:e-?mail|mail|forward|send|share|delete|trash|remove|archive|move|export|upload|copy|transfer|reply|respond|grant|pay|wire|post|publish|text|message|leak|reveal|paste|run|execute|empty|purge|wipe|ignore|disregard|forget|sms|dm|whatsapp|cc|bcc|' + HAND_ON + ')(?![\\p{L}])';
 const STATUS =
   '(?:completed?|created|failed|finished|succeeded|started|done|queued|pending|error|errors|successful(?:ly)?|ok|enabled|disabled|scheduled|running|stopped)(?![\\p{L}])';
 const NOT_OWN =
@@ -113,7 +117,7 @@ const VERB =
   // booking or scheduling, buying, signing (docs/provenance.md, the review's "book", "tell").
   '|tell|notify|inform|alert|contact|call|dial|phone|ring|sms|dm|ping|whatsapp|book|schedule|reschedule|rsvp|order|purchase|buy|sign|subscribe|register|reset|cc|bcc' +
   // Handing on ("relay the verification code to …", "pass on", "hand over"; review of h-inject).
-  '|relay|pass[ \\t]{1,3}(?:on|along)|hand[ \\t]{1,3}(?:over|off))(?![\\p{L}])';
+  '|' + HAND_ON + ')(?![\\p{L}])';
 // What the order is done on: a determiner, a pronoun, a number or a quote after the verb, or an
 // address or link in the same sentence (a dot inside a word does not end it).
 // A particle may come first ("reply to all", "tell them about …", "sign up the …"); a phone
@@ -137,7 +141,7 @@ const OBJECT = `(?:[ \\t]{1,3}(?:(?:to|with|about|up|for|on|in|out)[ \\t]{1,3})?
 // (PITCH_VERB), and a pitch's mark — the reader's own "me" or "us" as its object, or how easily
 // the product does it ("in one tap", "hands-free", "for free", "today"; PITCH_MARK).
 const PITCH_VERB =
-  '(?<![\\p{L}])(?:tell|notify|inform|alert|call|phone|ring|text|message|ping|contact|book|schedule|reschedule|rsvp|order|buy|purchase|sign|subscribe|register|invite|share)';
+  '(?<![\\p{L}])(?:tell|notify|inform|alert|call|phone|ring|text|message|ping|contact|book|schedule|reschedule|rsvp|order|buy|purchase|sign|subscribe|register|invite|share|relay|pass[ \\t]{1,3}(?:on|along)|hand[ \\t]{1,3}(?:over|off))';
 const PITCH_WORDS =
   '(?:automatically|in (?:one|a|two|a single) (?:tap|click|swipe)s?|with (?:one|a|a single|two) (?:tap|click|swipe)s?|in seconds|in minutes|hands-free|instantly|effortlessly|on autopilot|on the go|for free|free|today|try it|learn more|early access|your thoughts|your feedback|with (?:just )?your voice|without the hassle|in one place|every time)(?![\\p{L}])';
 const SENT = '(?:[^\\n.!?]|\\.(?=\\S))';
