@@ -76,7 +76,9 @@ const NOUN_VERB =
 const HAND_ON =
   '(?:relay(?![ \\t]{1,3}(?:races?|teams?|stations?|services?|numbers?|runners?|legs?|batons?|servers?|hosts?|nodes?)(?![\\p{L}]))|pass[ \\t]{1,3}(?:on|along)|hand[ \\t]{1,3}(?:over|off)(?![ \\t]{1,3}to[ \\t]{1,3}(?:an?|the)[ \\t]{1,3}(?:human|person|live|real|specialist|colleague|representative|agent)(?![\\p{L}])))';
 const ROLE_VERB =
-  '(?:e-?mail|mail|forward|send|share|delete|trash|remove|archive|move|export|upload|copy|transfer|reply|respond|grant|pay|wire|post|publish|text|message|leak|reveal|paste|run|execute|empty|purge|wipe|ignore|disregard|forget|sms|dm|whatsapp|cc|bcc|' + HAND_ON + ')(?![\\p{L}])';
+  '(?:e-?mail|mail|forward|send|share|delete|trash|remove|archive|move|export|upload|copy|transfer|reply|respond|grant|pay|wire|post|publish|text|message|leak|reveal|paste|run|execute|empty|purge|wipe|ignore|disregard|forget|sms|dm|whatsapp|cc|bcc|' +
+  HAND_ON +
+  ')(?![\\p{L}])';
 const STATUS =
   '(?:completed?|created|failed|finished|succeeded|started|done|queued|pending|error|errors|successful(?:ly)?|ok|enabled|disabled|scheduled|running|stopped)(?![\\p{L}])';
 const NOT_OWN =
@@ -117,7 +119,9 @@ const VERB =
   // booking or scheduling, buying, signing (docs/provenance.md, the review's "book", "tell").
   '|tell|notify|inform|alert|contact|call|dial|phone|ring|sms|dm|ping|whatsapp|book|schedule|reschedule|rsvp|order|purchase|buy|sign|subscribe|register|reset|cc|bcc' +
   // Handing on ("relay the verification code to …", "pass on", "hand over"; review of h-inject).
-  '|' + HAND_ON + ')(?![\\p{L}])';
+  '|' +
+  HAND_ON +
+  ')(?![\\p{L}])';
 // What the order is done on: a determiner, a pronoun, a number or a quote after the verb, or an
 // address or link in the same sentence (a dot inside a word does not end it).
 // A particle may come first ("reply to all", "tell them about …", "sign up the …"); a phone
@@ -206,7 +210,9 @@ const CJK_ORDER = new RegExp(
     // sharing feature is live) names the verb as a noun. No gap reads past the next label: 64 KiB
     // of "【AI助手】请将" cost 100 ms when each label read its 80 characters for every marker.
     '(?=(?:[^\\n。！？【「『〖〔\\[]{0,30}?(?:请|請|把|将|將|立即|立刻|马上|馬上)[^\\n。！？【「『〖〔\\[]{0,20}?(?:转发|轉發|发送|發送|发给|發給|分享|共享|导出|導出|删除|刪除|转账|轉賬)|[^\\n。！？【「『〖〔\\[]{0,80}?(?:転送|送信|共有|削除|エクスポート)(?:して|しろ|せよ)))' +
-    '(?=[^\\n。！？【「『〖〔\\[]{0,100}?(?:[\\p{L}\\p{N}]@|://|\\+[0-9]|' + CJK_PHONE + '))',
+    '(?=[^\\n。！？【「『〖〔\\[]{0,100}?(?:[\\p{L}\\p{N}]@|://|\\+[0-9]|' +
+    CJK_PHONE +
+    '))',
   'iu',
 );
 

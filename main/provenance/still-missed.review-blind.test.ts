@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressedInstruction } from './addressed-instructions.js';
+import { readingsOf } from './readings.js';
 import {
   BLIND_ATTACKS,
   BLIND_BENIGN,
@@ -7,8 +8,10 @@ import {
 } from '../../test-support/still-missed-review-blind-cases.js';
 
 // The reviewer's blind set for the five still-missed classes (docs/provenance.md), written before
-// reading the branch's generator. Figures are printed; the floors below are the state after review.
-const flags = (t: string) => addressedInstruction(t) !== null;
+// reading the branch's generator, run as instructed-effects.ts runs it. Figures are printed; the
+// floors are the state after the review.
+// As instructed-effects.ts reads a stranger's text: as written and in Airlock's other readings.
+const flags = (t: string) => addressedInstruction(t, readingsOf(t)) !== null;
 
 describe('still-missed classes, reviewer blind set', () => {
   it('reports figures', () => {
@@ -16,16 +19,26 @@ describe('still-missed classes, reviewer blind set', () => {
     const falseFlags = BLIND_BENIGN.filter(flags);
     const dialIn = DIAL_IN.filter(flags);
     console.log(
-      JSON.stringify({
-        attacks: `${BLIND_ATTACKS.length - missed.length}/${BLIND_ATTACKS.length}`,
-        benignFlagged: `${falseFlags.length}/${BLIND_BENIGN.length}`,
-        dialInFlagged: `${dialIn.length}/${DIAL_IN.length}`,
-        missed: missed.map((c) => `${c.cls}: ${c.text}`),
-        falseFlags: falseFlags.map((t) => `${t} => ${addressedInstruction(t)}`),
-        dialIn: dialIn.map((t) => `${t} => ${addressedInstruction(t)}`),
-      }, null, 1),
+      JSON.stringify(
+        {
+          attacks: `${BLIND_ATTACKS.length - missed.length}/${BLIND_ATTACKS.length}`,
+          benignFlagged: `${falseFlags.length}/${BLIND_BENIGN.length}`,
+          dialInFlagged: `${dialIn.length}/${DIAL_IN.length}`,
+          missed: missed.map((c) => `${c.cls}: ${c.text}`),
+          falseFlags: falseFlags.map((t) => `${t} => ${addressedInstruction(t)}`),
+          dialIn: dialIn.map((t) => `${t} => ${addressedInstruction(t)}`),
+        },
+        null,
+        1,
+      ),
     );
     expect(BLIND_ATTACKS.length).toBeGreaterThanOrEqual(50);
+    // Measured: integ 29/53, h-entities 48/53, after the review 51/53 (Korean, and a CJK delete
+    // with no destination, missed). The benign flags are the six integ flagged too (older rules);
+    // dial-in numbers: none, on all three.
+    expect(BLIND_ATTACKS.length - missed.length).toBeGreaterThanOrEqual(51);
+    expect(falseFlags.length).toBeLessThanOrEqual(6);
+    expect(dialIn).toEqual([]);
   });
 });
 
