@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Bundles the headless CLI (dist/main/cli.js, tsc's output) into dist/main/bundle/: cli.js plus one
 // chunk per group of lazily imported modules. Why (issue 34, cold start): `airlock serve` loaded
-// ~240 separate ES modules at start, and resolving, reading and linking each costs time; one file
+// ≈ 220 separate ES modules at start, and resolving, reading and linking each costs time; one file
 // (and a few chunks for what is imported later) starts faster. bin/airlock.js runs the bundle.
 // tsc's per-file dist/main/ stays: the Electron main process (dist/main/index.js), the schema
 // worker (dist/main/tools/schema-validator.js), tests and benches import those files.
@@ -9,7 +9,9 @@
 // dist/main/bundle/ sits at the same depth as dist/main/<folder>/, so the code's look-ups relative
 // to its own file (`new URL('../../renderer/', import.meta.url)` and the like) resolve the same
 // from a chunk as from tsc's output. docs/architecture.md ("Build") says what is bundled and why.
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
@@ -51,34 +53,51 @@ function isExternal(id) {
   return !BUNDLED.includes(packageOf(id));
 }
 
-await build({
-  root,
-  configFile: false,
-  logLevel: 'warn',
-  // A server build: Node's resolution conditions ("node", "import"), not a browser's.
-  ssr: { target: 'node', noExternal: true },
-  build: {
-    ssr: true,
-    outDir: 'dist/main/bundle',
-    emptyOutDir: true,
-    target: 'node22',
-    minify: false,
-    // For debuggers and --enable-source-maps (through to tsc's maps); the .map files stay out of the package
-    // (electron-builder.yml drops **/*.map) as tsc's do.
-    sourcemap: true,
-    rolldownOptions: {
-      // compile-cache.js: bin/airlock.js turns the compile cache on before it loads cli.js.
-      input: {
-        cli: 'dist/main/cli.js',
-        'compile-cache': 'dist/main/platform/compile-cache.js',
-      },
-      external: isExternal,
-      output: {
-        format: 'es',
-        entryFileNames: '[name].js',
-        // Named for the module a chunk starts from (cli/serve.ts → serve-<hash>.js).
-        chunkFileNames: '[name]-[hash].js',
+// Written beside dist/main/bundle/ (same depth, so relative paths come out the same) and swapped
+// in by two renames moments apart: an `airlock` started meanwhile (tests rebuild dist/ while others run the CLI,
+// test-support/build.ts) finds the old bundle or the new one, never a folder half emptied.
+const dist = join(root, 'dist', 'main');
+const fresh = join(dist, `.bundle-new-${process.pid}`);
+const stale = join(dist, `.bundle-old-${process.pid}`);
+try {
+  await bundle(fresh);
+  if (existsSync(join(dist, 'bundle'))) renameSync(join(dist, 'bundle'), stale);
+  renameSync(fresh, join(dist, 'bundle'));
+} finally {
+  rmSync(fresh, { recursive: true, force: true });
+  rmSync(stale, { recursive: true, force: true });
+}
+
+async function bundle(outDir) {
+  await build({
+    root,
+    configFile: false,
+    logLevel: 'warn',
+    // A server build: Node's resolution conditions ("node", "import"), not a browser's.
+    ssr: { target: 'node', noExternal: true },
+    build: {
+      ssr: true,
+      outDir,
+      emptyOutDir: true,
+      target: 'node22',
+      minify: false,
+      // For debuggers and --enable-source-maps (through to tsc's maps); the .map files stay out
+      // of the package (electron-builder.yml drops **/*.map) as tsc's do.
+      sourcemap: true,
+      rolldownOptions: {
+        // compile-cache.js: bin/airlock.js turns the compile cache on before it loads cli.js.
+        input: {
+          cli: 'dist/main/cli.js',
+          'compile-cache': 'dist/main/platform/compile-cache.js',
+        },
+        external: isExternal,
+        output: {
+          format: 'es',
+          entryFileNames: '[name].js',
+          // Named for the module a chunk starts from (cli/context.ts → context-<hash>.js).
+          chunkFileNames: '[name]-[hash].js',
+        },
       },
     },
-  },
-});
+  });
+}
