@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import {
@@ -109,6 +111,30 @@ describe('the CLI bundle (dist/main/bundle/, what bin/airlock.js runs)', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: airlock <command>/);
     expect(help.stdout).toContain('serve');
+  });
+
+  it('every library the Google tools load lazily loads from the bundle’s folder (left to node_modules)', async () => {
+    requireBuilt();
+    // main/google/lazy.ts's `libs`, found among the bundle's exports by its keys (the names the
+    // bundler gives exports are its own); each loaded in a plain Node, as `airlock serve` would.
+    const script = `
+      const m = await import(${JSON.stringify(pathToFileURL(join(bundleDir, 'cli.js')).href)});
+      const libs = Object.values(m).find((v) => v && typeof v === 'object' && 'gmail' in v && 'unpdf' in v);
+      const out = {};
+      for (const [name, load] of Object.entries(libs)) out[name] = await load().then(() => 'ok', (e) => String(e));
+      console.log(JSON.stringify(out));`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', script],
+      {
+        cwd: tmp('cwd'),
+      },
+    );
+    const loaded = JSON.parse(stdout) as Record<string, string>;
+    expect(Object.keys(loaded)).toEqual(
+      expect.arrayContaining(['gmail', 'calendar', 'mammoth', 'unpdf']),
+    );
+    expect(Object.values(loaded).filter((v) => v !== 'ok')).toEqual([]);
   });
 
   it('the schema worker’s validator resolves to a built file from the bundle’s folder', () => {
