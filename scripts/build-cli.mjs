@@ -9,13 +9,16 @@
 // dist/main/bundle/ sits at the same depth as dist/main/<folder>/, so the code's look-ups relative
 // to its own file (`new URL('../../renderer/', import.meta.url)` and the like) resolve the same
 // from a chunk as from tsc's output. docs/architecture.md ("Build") says what is bundled and why.
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+/** The checkout whose dist/main/ is bundled: this one, or the one named (tests bundle a copy). */
+const root = process.argv[2]
+  ? resolve(process.argv[2])
+  : fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Packages bundled in: pure JavaScript, loaded at start or by the first MCP request, and reading
@@ -53,19 +56,48 @@ function isExternal(id) {
   return !BUNDLED.includes(packageOf(id));
 }
 
-// Written beside dist/main/bundle/ (same depth, so relative paths come out the same) and swapped
-// in by two renames moments apart: an `airlock` started meanwhile (tests rebuild dist/ while others run the CLI,
-// test-support/build.ts) finds the old bundle or the new one, never a folder half emptied.
+// Written beside dist/main/bundle/ (same depth, so relative paths come out the same), then moved
+// in file by file, never by swapping the folder. A running `airlock serve` imports chunks lazily
+// (the /mcp endpoint with the first agent request, the Google tools at first use) by the hashed
+// names its own build gave them, from the folder its cli.js was loaded from: after a rebuild with
+// changed sources (`git pull && npm run build` while it runs) those names must still be there, or
+// every /mcp request answers 500 until a restart. So the chunks of this build and of the build
+// before it are kept (GENERATION lists the latter); older ones are removed. Every file arrives by
+// rename, which replaces a file whole: an `airlock` started meanwhile, or a second build at the
+// same moment (tests rebuild dist/ while others run the CLI, test-support/build.ts), finds the old
+// cli.js or the new one and every chunk it names; chunks go in first, the entries (no hash in
+// their names) last.
+/** The previous build's file names, kept beside the current build's (see above). */
+const GENERATION = '.previous-build.json';
+/** Entries' names carry no hash: each build replaces them, cli.js at the very end. */
+const LAST = ['compile-cache.js.map', 'compile-cache.js', 'cli.js.map', 'cli.js'];
+
 const dist = join(root, 'dist', 'main');
 const fresh = join(dist, `.bundle-new-${process.pid}`);
-const stale = join(dist, `.bundle-old-${process.pid}`);
 try {
   await bundle(fresh);
-  if (existsSync(join(dist, 'bundle'))) renameSync(join(dist, 'bundle'), stale);
-  renameSync(fresh, join(dist, 'bundle'));
+  install(fresh, join(dist, 'bundle'));
 } finally {
   rmSync(fresh, { recursive: true, force: true });
-  rmSync(stale, { recursive: true, force: true });
+}
+
+function install(from, to) {
+  const files = readdirSync(from).sort((a, b) => LAST.indexOf(a) - LAST.indexOf(b));
+  mkdirSync(to, { recursive: true });
+  // (A list another build is writing this moment, GENERATION.<pid>, is that build's to move.)
+  const before = readdirSync(to).filter((f) => !f.startsWith(GENERATION));
+  let previous;
+  try {
+    previous = JSON.parse(readFileSync(join(to, GENERATION), 'utf8'));
+  } catch {
+    previous = before; // a bundle from before this file was kept: keep all of it, this once
+  }
+  for (const f of files) renameSync(join(from, f), join(to, f));
+  const keep = new Set([...files, ...previous]);
+  for (const f of before) if (!keep.has(f)) rmSync(join(to, f), { force: true, recursive: true });
+  const list = join(to, `${GENERATION}.${process.pid}`);
+  writeFileSync(list, JSON.stringify(files));
+  renameSync(list, join(to, GENERATION));
 }
 
 async function bundle(outDir) {
