@@ -74,11 +74,26 @@ const LAST = ['compile-cache.js.map', 'compile-cache.js', 'cli.js.map', 'cli.js'
 
 const dist = join(root, 'dist', 'main');
 const fresh = join(dist, `.bundle-new-${process.pid}`);
+// A build stopped midway (Ctrl+C: no `finally`) leaves its folder; electron-builder.yml would
+// pack it (it leaves out dist/main/bundle/ only). Removed once its build's process is gone.
+for (const d of readdirSync(dist)) {
+  const pid = /^\.bundle-(?:new|old)-(\d+)$/.exec(d)?.[1];
+  if (pid && !running(Number(pid))) rmSync(join(dist, d), { recursive: true, force: true });
+}
 try {
   await bundle(fresh);
   install(fresh, join(dist, 'bundle'));
 } finally {
   rmSync(fresh, { recursive: true, force: true });
+}
+
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM'; // someone else's process: not ours to judge
+  }
 }
 
 function install(from, to) {

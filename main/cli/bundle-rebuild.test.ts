@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, cpSync, readFileSync, symlinkSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -58,6 +67,19 @@ function mcpChunk(dir: string): string {
 }
 
 describe('rebuilding the CLI bundle under a running airlock serve', () => {
+  it('a build stopped midway leaves no folder behind for the next build or the package', async () => {
+    requireBuilt();
+    const dir = checkout();
+    // What Ctrl+C during a build leaves (its `finally` never runs); no process has this id.
+    const stopped = join(dir, 'dist/main/.bundle-new-2147483646');
+    mkdirSync(stopped);
+    writeFileSync(join(stopped, 'cli.js'), '');
+    await bundleCli(dir);
+    expect(existsSync(stopped)).toBe(false);
+    expect(readdirSync(join(dir, 'dist/main')).filter((f) => f.startsWith('.bundle'))).toEqual([]);
+    expect(existsSync(join(dir, 'dist/main/bundle/cli.js'))).toBe(true);
+  }, 240_000);
+
   it('the running serve still answers its first MCP request after a rebuild with changed sources', async () => {
     requireBuilt();
     const dir = checkout();
