@@ -11,7 +11,7 @@
 //   cap only         the cap, the old generation as V8 holds it
 //   neither          V8's own defaults
 //
-// Each is started through this file's `--serve VARIANT` entry, which runs dist/main/cli.js's
+// Each is started through this file's `--serve VARIANT` entry, which runs dist/main/bundle/cli.js's
 // main() with the variant as a CliInjection; the default goes through the same entry, so the
 // entry is the same for all four. Stock SDK 1.x agents; rounds of 8 clients × N calls, the
 // variants' order reversed every other round, then 200 sequential calls, round-robin in blocks of
@@ -45,7 +45,7 @@ const VARIANTS = {
 };
 
 async function serveChild(variant, rest) {
-  const { main } = await import(pathToFileURL(join(root, 'dist/main/cli.js')).href);
+  const { main } = await import(pathToFileURL(join(root, 'dist/main/bundle/cli.js')).href);
   const { inject } = VARIANTS[variant];
   process.exitCode = await main(rest, inject === undefined ? {} : { youngGeneration: inject });
 }

@@ -32,7 +32,7 @@ export async function airlock(kind, upstreamUrl, { serveEntry } = {}) {
   const dataDir = join(dir, 'data');
   const bin = join(root, 'bin/airlock.js');
   const { env } = airlockVault();
-  // `serveEntry`: argv that runs `main()` of dist/main/cli.js in place of bin/airlock.js (a bench's
+  // `serveEntry`: argv that runs `main()` of dist/main/bundle/cli.js in place of bin/airlock.js (a bench's
   // own entry with CliInjections, bench-memory-tradeoff.mjs); the CLI commands stay bin/airlock.js.
   const entry = serveEntry ?? [bin];
   const p = launch(

@@ -164,9 +164,10 @@ else
   with_progress "installing dependencies" "$NPM" ci --loglevel=error --no-fund --no-audit >&2
 fi
 
-# tsc rewrites every output, so dist/main/cli.js older than no source file = built.
-if [ -f dist/main/cli.js ] && [ -f dist/renderer/index.html ] &&
-  [ -z "$(find main common preload renderer package.json -newer dist/main/cli.js -type f 2>/dev/null | head -n 1)" ]; then
+# npm run build:main rewrites every output, the CLI bundle last (scripts/build-cli.mjs, what
+# bin/airlock.js runs), so dist/main/bundle/cli.js older than no source file = built.
+if [ -f dist/main/bundle/cli.js ] && [ -f dist/renderer/index.html ] &&
+  [ -z "$(find main common preload renderer package.json scripts/build-cli.mjs -newer dist/main/bundle/cli.js -type f 2>/dev/null | head -n 1)" ]; then
   say "build up to date"
 elif [ -n "${AIRLOCK_SETUP_NO_INSTALL:-}" ]; then
   die "dist/ is missing or older than the sources: run npm run build (AIRLOCK_SETUP_NO_INSTALL is set)"

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 export const ROOT = resolve(import.meta.dirname, '..');
 export const AIRLOCK_BIN = join(ROOT, 'bin', 'airlock.js');
 
-/** Compiles dist/ from the current sources (bin/airlock.js runs the compiled CLI). */
+/** Compiles dist/ from the current sources and bundles the CLI (bin/airlock.js runs the bundle). */
 export async function buildDist(): Promise<void> {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   await promisify(execFile)(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.json')], {
@@ -20,4 +20,11 @@ export async function buildDist(): Promise<void> {
   });
   if (!existsSync(join(ROOT, 'dist', 'main', 'cli.js')))
     throw new Error('dist/main/cli.js was not built');
+  // bin/airlock.js runs the CLI bundle made from that output (npm run build:main does the same).
+  await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs')], {
+    cwd: ROOT,
+    timeout: 120_000,
+  });
+  if (!existsSync(join(ROOT, 'dist', 'main', 'bundle', 'cli.js')))
+    throw new Error('dist/main/bundle/cli.js was not built');
 }

@@ -8,8 +8,11 @@ export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 export const airlockBin = fileURLToPath(new URL('../bin/airlock.js', import.meta.url));
 
 export function requireBuilt(): void {
-  const cli = fileURLToPath(new URL('../dist/main/cli.js', import.meta.url));
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first`);
+  // bin/airlock.js runs the bundle (scripts/build-cli.mjs); tsc's per-file build is beside it.
+  for (const built of ['../dist/main/bundle/cli.js', '../dist/main/cli.js']) {
+    const file = fileURLToPath(new URL(built, import.meta.url));
+    if (!existsSync(file)) throw new Error(`${file} is missing: run "npm run build" first`);
+  }
 }
 
 /** An environment without the session bus: what a second shell (ssh, cron, a container exec) has. */

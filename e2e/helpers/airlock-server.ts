@@ -42,7 +42,7 @@ export function writeSettings(p: Profile, settings: Record<string, unknown>): vo
 
 function assertBuilt(): void {
   if (
-    !existsSync(join(ROOT, 'dist', 'main', 'cli.js')) ||
+    !existsSync(join(ROOT, 'dist', 'main', 'bundle', 'cli.js')) ||
     !existsSync(join(ROOT, 'dist', 'renderer', 'index.html'))
   ) {
     throw new Error('dist/ is missing: run `npm run build` before the e2e specs.');

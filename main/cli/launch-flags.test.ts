@@ -25,7 +25,14 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 function launcherSetup() {
   const dir = tempDir('airlock-launcher-flags-');
   const root = join(dir, 'clone');
-  for (const d of ['scripts', 'bin', 'node_modules', 'dist/main', 'dist/renderer', 'npm-bin'])
+  for (const d of [
+    'scripts',
+    'bin',
+    'node_modules',
+    'dist/main/bundle',
+    'dist/renderer',
+    'npm-bin',
+  ])
     mkdirSync(join(root, d), { recursive: true });
   copyFileSync(join(ROOT, 'scripts', 'setup.sh'), join(root, 'scripts', 'setup.sh'));
   copyFileSync(join(ROOT, 'bin', 'node-flags.js'), join(root, 'bin', 'node-flags.js'));
@@ -34,7 +41,7 @@ function launcherSetup() {
     'process.stdout.write(JSON.stringify({ execArgv: process.execArgv, argv: process.argv.slice(2) }));\n',
   );
   writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
-  writeFileSync(join(root, 'dist/main/cli.js'), '');
+  writeFileSync(join(root, 'dist/main/bundle/cli.js'), '');
   writeFileSync(join(root, 'dist/renderer/index.html'), '');
   writeFileSync(join(root, 'npm-bin', 'npm'), '#!/bin/sh\n[ "$1" = -v ] && echo 11.19.0\nexit 0\n');
   chmodSync(join(root, 'npm-bin', 'npm'), 0o755);

@@ -140,17 +140,20 @@ describe('the packaged app, as electron-builder builds it for every target (issu
   });
 
   it.each(TARGETS.map(label))(
-    '%s: outside node_modules, app.asar holds exactly dist/ without source maps, and package.json',
+    '%s: outside node_modules, app.asar holds exactly dist/ without source maps and the CLI bundle, and package.json',
     (name) => {
       const t = targets.find((x) => label(x) === name)!;
       const entries = listings.get(t)!.filter((f) => !f.split('/').includes('node_modules'));
       const files = entries.filter((f) => !('files' in asar.statFile(asarPath(t), f)));
-      // Exactly the built dist/ (every file but source maps) and package.json: no sources, tests,
+      // Exactly the built dist/ (every file but source maps and the headless CLI's bundle, which
+      // only bin/airlock.js runs, scripts/build-cli.mjs) and package.json: no sources, tests,
       // docs, CI scripts or fakes of the repository.
       const built = readdirSync(join(root, 'dist'), { recursive: true, withFileTypes: true })
         .filter((d) => d.isFile() && !d.name.endsWith('.map'))
-        .map((d) => relative(root, join(d.parentPath, d.name)).replace(/\\/g, '/'));
+        .map((d) => relative(root, join(d.parentPath, d.name)).replace(/\\/g, '/'))
+        .filter((f) => !f.startsWith('dist/main/bundle/'));
       expect(built.length).toBeGreaterThan(100);
+      expect(existsSync(join(root, 'dist', 'main', 'bundle', 'cli.js'))).toBe(true);
       expect(files.sort()).toEqual(['package.json', ...built].sort());
       // Said plainly, for the kinds of file issue 32 found in the package:
       expect(entries.filter((f) => /\.(map|ts|tsx)$/.test(f))).toEqual([]);

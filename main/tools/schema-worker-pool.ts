@@ -31,7 +31,7 @@ const INLINE_VALUE_CHARS = 4 * 1024;
 const REFS = /"\$(ref|dynamicRef|recursiveRef)"/;
 
 /**
- * The worker: loads this folder's schema-validator module (compiled .js, or
+ * The worker: loads the tools folder's schema-validator module (compiled .js, or
  * the .ts source under the tests, which Node strips of types) and answers
  * `{id, schemaId, schema, value, root}` with `{id, problem}`. Schemas are cached by
  * the id the pool gives each schema object.
@@ -63,7 +63,11 @@ import(workerData.validatorUrl).then(({ SchemaValidator }) => {
 `;
 
 /**
- * Where the worker loads the validator from. In a packaged app this module lies inside
+ * Where the worker loads the validator from: tools/schema-validator.js, named from the folder
+ * above so that it resolves the same from tsc's dist/main/tools/, from the CLI bundle's
+ * dist/main/bundle/ (scripts/build-cli.mjs; the bundle has the pool inlined in a chunk, and
+ * tsc's per-file validator sits in ../tools/) and from the TypeScript source main/tools/ under
+ * the tests. In a packaged app this module lies inside
  * `resources/app.asar`; the worker reads the validator's copy in `app.asar.unpacked/` instead
  * (electron-builder.yml `asarUnpack` puts it there with the packages it require()s), so the worker
  * thread needs only plain files and never Electron's asar support inside workers (issue 32,
@@ -71,7 +75,7 @@ import(workerData.validatorUrl).then(({ SchemaValidator }) => {
  */
 export function validatorUrlFor(moduleUrl: string): string {
   const url = new URL(
-    moduleUrl.endsWith('.ts') ? './schema-validator.ts' : './schema-validator.js',
+    moduleUrl.endsWith('.ts') ? '../tools/schema-validator.ts' : '../tools/schema-validator.js',
     moduleUrl,
   ).href;
   return url.replace(/\/app\.asar\//, '/app.asar.unpacked/');
