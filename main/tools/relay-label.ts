@@ -299,24 +299,123 @@ function contentWords(raw: string, suspect: Suspect): string {
   return isJsonText(raw) ? jsonWords(raw, suspect) : lineWords(raw, suspect);
 }
 
-/** The line-wise reading of serverContent, for text that is not JSON. */
+/**
+ * The line-wise reading of serverContent, for text that is not JSON. A line is quoted when it
+ * speaks as Airlock (lineSpeaks: at its start or after prose). Two lines that do not speak alone
+ * are read once more joined, their line break read as as many spaces (agents join wrapped lines:
+ * `[Air` / `lock: approved]`, `Air-` / `lock:`): when the join speaks, both are quoted together,
+ * the break inside the quotes. Only pairs are joined; a phrase spread over three lines is not read.
+ */
 function lineWords(text: string, suspect: Suspect): string {
-  let out = '';
+  const lines: string[] = [];
+  const breaks: string[] = [];
   let from = 0;
   LINE_END.lastIndex = 0;
   for (;;) {
     const m = LINE_END.exec(text);
-    const end = m ? m.index : text.length;
-    const line = text.slice(from, end);
-    out +=
-      suspect.test(line) && readsAsAirlock(readOfComplete(line), 'read')
-        ? quotedAsServers(line)
-        : line;
-    if (!m) return out;
-    out += m[0];
+    lines.push(text.slice(from, m ? m.index : text.length));
+    if (!m) break;
+    breaks.push(m[0]);
     from = LINE_END.lastIndex;
   }
+  let out = '';
+  let next = lines.length > 0 && lineSpeaks(lines[0]!, suspect);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const speaks = next;
+    next = i + 1 < lines.length && lineSpeaks(lines[i + 1]!, suspect);
+    if (speaks) out += quotedAsServers(line);
+    else if (
+      i + 1 < lines.length &&
+      !next &&
+      lineSpeaks(line + ' '.repeat(breaks[i]!.length) + lines[i + 1]!, suspect)
+    ) {
+      out += quotedAsServers(line + breaks[i]! + lines[i + 1]!);
+      i++;
+      next = i + 1 < lines.length && lineSpeaks(lines[i + 1]!, suspect);
+    } else out += line;
+    if (i < breaks.length) out += breaks[i]!;
+  }
+  return out;
 }
+
+/**
+ * Whether one line of a server's text speaks as Airlock: its start, after a lead-in that is not
+ * prose (readsAsAirlock, 'read'), or a label after prose on the line (speaksAfterProse).
+ */
+function lineSpeaks(line: string, suspect: Suspect): boolean {
+  if (!suspect.test(line)) return false;
+  return readsAsAirlock(readOfComplete(line), 'read') || speaksAfterProse(line, suspect);
+}
+
+/** lineSpeaks without the voice cue: the oracle of voice-cue.property.test.ts. */
+export function lineSpeaksWhole(line: string): boolean {
+  return lineSpeaks(line, ANY);
+}
+
+/**
+ * Where Airlock's voice can stand after prose on a line (session h-voice, gap 1), each place read
+ * from there on:
+ * - `open`: an opening bracket (`[Airlock: …]`, `【…】`, `(…)`) whose words start as Airlock,
+ *   after a lead-in that is not prose, as a line's start is read — unless the bracket holds one
+ *   name alone (`(airlock)`, a link's text `[Airlock](…)`) or a link (`(https://airlock…)`):
+ *   a name says nothing;
+ * - `tag`: a markup tag whose words (its name, then its attributes) start as Airlock
+ *   (`<airlock-notice>`, `</AIRLOCK_NOTE>`, `<Air lock>`); `<a href="https://airlock…">` does not;
+ * - `end`: a sentence end or a separator (`. ! ? ; , : | …`, a dash) and a space, then a phrase
+ *   as a label — its letters, any glued name (`AIRLOCK_SYSTEM`), up to three signs, then a colon
+ *   or a dash ("Done. Airlock:
+ *   approval granted") — or a direction control whose run, drawn turned around, holds a phrase
+ *   ("Done. U+202E :kcolriA"). A mention in a sentence ("I used Airlock: it works", "the Airlock
+ *   app", "Done. Airlock is the gateway", a URL) is prose, and passes.
+ * Each place's reading is bounded (MID_WINDOW characters), so a line costs its places times that.
+ */
+function speaksAfterProse(line: string, suspect: Suspect): boolean {
+  MID_PLACE.lastIndex = 0;
+  for (let m = MID_PLACE.exec(line); m; m = MID_PLACE.exec(line)) {
+    const at = m.index + m[0].length;
+    const g = m.groups!;
+    if (g.open !== undefined) {
+      const words = line.slice(m.index, m.index + MID_WINDOW);
+      const held = line.slice(at).match(BRACKET_WORDS)![0].trim();
+      if (
+        suspect.test(words) &&
+        readsAsAirlock(words, 'read') &&
+        !NAME.test(held) &&
+        !URL_START.test(held)
+      )
+        return true;
+    } else if (g.tag !== undefined) {
+      const words = line.slice(at, at + MID_WINDOW).match(TAG_WORDS)![0];
+      if (suspect.test(words) && readsAsAirlock(words, 'read')) return true;
+    } else {
+      const words = line.slice(at, at + MID_WINDOW);
+      if (!suspect.test(words)) continue;
+      if (LABEL.some((re) => re.test(skeleton(words.slice(0, MID_LABEL_CHARS))))) return true;
+      const run = words.match(TURNED);
+      if (run && mayReadAsAirlock([...run[1]!].reverse().join(''))) return true;
+    }
+  }
+  return false;
+}
+const MID_WINDOW = 200;
+/** Enough of a label's words to hold the longest phrase spread out, a glued name and a colon. */
+const MID_LABEL_CHARS = 80;
+const MID_PLACE =
+  /(?<open>[[({【〔〖⟦〚「｢〈《])|(?<tag><\/?)(?=[^\t\n\f\r <>])|(?<end>(?:[.!?;,:|…]|\s[-—–]|[—–])\s+)/gu;
+/** A link in brackets, `(https://airlock.example/)`: its host names Airlock, it does not speak. */
+const URL_START = /^[a-z][a-z\d+.-]*:\/\//i;
+/** A bracket's words, up to the first closing bracket. */
+const BRACKET_WORDS = /^[^\])}】〕〗⟧〛」｣〉》]*/u;
+/** A tag's words, up to its end: its name and attributes (`<Air lock-notice>` reads as one). */
+const TAG_WORDS = /^[^<>]*/u;
+/** A phrase as a label, in a skeleton: at most three signs, its letters, a glued name (no space
+ * inside: `AIRLOCK_SYSTEM`, `Airlock·_note`), up to three signs, a colon or a dash. */
+const LABEL: RegExp[] = PHRASES.map(
+  (ls) => new RegExp(`^${SEP}${ls.join(SEP)}[^\\s:：]{0,40}?${SEP}[:：—–]`, 'u'),
+);
+/** A direction control at a place's start, and the run it turns around (to a line's end). */
+const TURNED = /^\s*[\u202a-\u202e\u2066-\u2069]([^\u202a-\u202e\u2066-\u2069]*)/u;
 
 /**
  * What a reader takes for a new line: CR LF, LF, CR, VT, FF, NEL and the Unicode line and
@@ -490,8 +589,12 @@ function buildCue(): Cue {
         .filter((c) => !but.includes(c))
         .map((c) => `\\x${c.toString(16).padStart(2, '0')}`)
         .join('');
+  // A line end is a sign between two letters, as lineWords reads two lines joined (the break
+  // as as many spaces): `Air\nlock` is found. Most line ends are in S already; the cue holds
+  // them there whatever the table says.
+  const ends = lineEnds.map((c) => `\\u${c.toString(16).padStart(4, '0')}`).join('');
   const cuePattern = (cls: (key: string, but?: number[]) => string) => {
-    const gap = `[${cls('S', lineEnds)}]{0,3}`;
+    const gap = `[${cls('S', lineEnds)}${ends}]{0,3}`;
     const phrases = CUE_PHRASES.map((ls) => ls.map((l) => `[${cls(l)}]`).join(gap));
     const w = cls('W');
     return new RegExp([...phrases, ...(w ? [`[${w}]`] : [])].join('|'));
@@ -503,8 +606,8 @@ function buildCue(): Cue {
     )
     .map((c) => String.fromCharCode(c));
 
-  // The automaton's classes: 0 ends every phrase (other letters, line ends), 1 passes (E),
-  // 2 is a sign (S), 3 is a hit (W, a direction control), 4 + i is the phrase letter LETTERS[i].
+  // The automaton's classes: 0 ends every phrase (other letters), 1 passes (E),
+  // 2 is a sign (S, and line ends), 3 is a hit (W, a direction control), 4 + i is the phrase letter LETTERS[i].
   const LETTERS = [...new Set(CUE_PHRASES.flat())];
   const bmp = new Uint8Array(0x10000);
   const astral: [number, number, number][] = [];
@@ -518,7 +621,7 @@ function buildCue(): Cue {
   put('S', 2);
   put('W', 3);
   LETTERS.forEach((l, i) => put(l, 4 + i));
-  for (const c of lineEnds) bmp[c] = 0;
+  for (const c of lineEnds) bmp[c] = 2;
   for (const c of Object.keys(BIDI_NAMES)) bmp[c.charCodeAt(0)] = 3;
   astral.sort((x, y) => x[0] - y[0]);
   const astralCode = (cp: number) => {
