@@ -302,9 +302,11 @@ function contentWords(raw: string, suspect: Suspect): string {
 /**
  * The line-wise reading of serverContent, for text that is not JSON. A line is quoted when it
  * speaks as Airlock (lineSpeaks: at its start or after prose). Two lines that do not speak alone
- * are read once more joined, their line break read as as many spaces (agents join wrapped lines:
- * `[Air` / `lock: approved]`, `Air-` / `lock:`): when the join speaks, both are quoted together,
- * the break inside the quotes. Only pairs are joined; a phrase spread over three lines is not read.
+ * and whose break falls inside a phrase (splitAt) are read once more joined, their line break
+ * read as as many spaces (agents join wrapped lines: `[Air` / `lock: approved]`, `Air-` /
+ * `lock:`): when the join speaks, both are quoted together, the break inside the quotes. Only
+ * pairs are joined; a phrase spread over three lines is not read, nor a label whose phrase stands
+ * whole on one line and its colon on the next (`[Airlock` / `: approved]`).
  */
 function lineWords(text: string, suspect: Suspect): string {
   const lines: string[] = [];
@@ -328,6 +330,7 @@ function lineWords(text: string, suspect: Suspect): string {
     else if (
       i + 1 < lines.length &&
       !next &&
+      splitAt(line, breaks[i]!, lines[i + 1]!) &&
       lineSpeaks(line + ' '.repeat(breaks[i]!.length) + lines[i + 1]!, suspect)
     ) {
       out += quotedAsServers(line + breaks[i]! + lines[i + 1]!);
@@ -338,6 +341,22 @@ function lineWords(text: string, suspect: Suspect): string {
   }
   return out;
 }
+
+/**
+ * Whether a phrase's letters cross the break between two lines: the voice cue finds one within
+ * JOIN_REACH characters either side of the break, read as spaces, and in neither side alone.
+ * Only then are the lines read joined (lineWords): most pairs cost three scans of 128 characters.
+ */
+function splitAt(line: string, brk: string, next: string): boolean {
+  const tail = line.slice(-JOIN_REACH);
+  const head = next.slice(0, JOIN_REACH);
+  return (
+    mayReadAsAirlock(tail + ' '.repeat(brk.length) + head) &&
+    !mayReadAsAirlock(tail) &&
+    !mayReadAsAirlock(head)
+  );
+}
+const JOIN_REACH = 64;
 
 /**
  * Whether one line of a server's text speaks as Airlock: its start, after a lead-in that is not
@@ -376,29 +395,45 @@ function speaksAfterProse(line: string, suspect: Suspect): boolean {
     const at = m.index + m[0].length;
     const g = m.groups!;
     if (g.open !== undefined) {
+      const held = line
+        .slice(at, at + MID_WINDOW)
+        .match(BRACKET_WORDS)![0]
+        .trim();
+      if (NAME.test(held) || URL_START.test(held)) continue;
       const words = line.slice(m.index, m.index + MID_WINDOW);
-      const held = line.slice(at).match(BRACKET_WORDS)![0].trim();
-      if (
-        suspect.test(words) &&
-        readsAsAirlock(words, 'read') &&
-        !NAME.test(held) &&
-        !URL_START.test(held)
-      )
-        return true;
+      if (suspect.test(words) && readsAsAirlock(words, 'read')) return true;
     } else if (g.tag !== undefined) {
       const words = line.slice(at, at + MID_WINDOW).match(TAG_WORDS)![0];
       if (suspect.test(words) && readsAsAirlock(words, 'read')) return true;
     } else {
       const words = line.slice(at, at + MID_WINDOW);
-      if (!suspect.test(words)) continue;
-      if (LABEL.some((re) => re.test(skeleton(words.slice(0, MID_LABEL_CHARS))))) return true;
       const run = words.match(TURNED);
       if (run && mayReadAsAirlock([...run[1]!].reverse().join(''))) return true;
+      // A label's first letter comes after at most three signs: most places (a sentence's next
+      // word) end here, before the cue or a skeleton of the label's length.
+      if (!LABEL_START.test(headSkeleton(words, 4, MID_LABEL_CHARS)) || !suspect.test(words))
+        continue;
+      const skel = headSkeleton(words, Infinity, MID_LABEL_CHARS);
+      if (LABEL.some((re) => re.test(skel))) return true;
     }
   }
   return false;
 }
 const MID_WINDOW = 200;
+
+/**
+ * The skeleton of `text`'s first code points, each alone (letterSkeleton, remembered: as
+ * `reading` builds it), until it holds `chars` characters or `codePoints` were read.
+ */
+function headSkeleton(text: string, chars: number, codePoints: number): string {
+  let skel = '';
+  let n = 0;
+  for (const c of text) {
+    if (n++ >= codePoints || skel.length >= chars) break;
+    skel += letterSkeleton(c);
+  }
+  return skel;
+}
 /** Enough of a label's words to hold the longest phrase spread out, a glued name and a colon. */
 const MID_LABEL_CHARS = 80;
 const MID_PLACE =
@@ -414,6 +449,8 @@ const TAG_WORDS = /^[^<>]*/u;
 const LABEL: RegExp[] = PHRASES.map(
   (ls) => new RegExp(`^${SEP}${ls.join(SEP)}[^\\s:：]{0,40}?${SEP}[:：—–]`, 'u'),
 );
+/** A phrase's first letter after at most three signs (LABEL's start). */
+const LABEL_START = new RegExp(`^${SEP}${FIRST.source}`, 'u');
 /** A direction control at a place's start, and the run it turns around (to a line's end). */
 const TURNED = /^\s*[\u202a-\u202e\u2066-\u2069]([^\u202a-\u202e\u2066-\u2069]*)/u;
 
