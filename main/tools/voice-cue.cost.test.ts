@@ -29,6 +29,10 @@ const TEXTS: Record<string, string> = {
   'ASCII prose mentioning Airlock on every line': KB10(
     'Done. We routed it through Airlock, then the draft (v2) was sent.\n',
   ),
+  // Review h-rev-voice: a hostile line of bracket runs, each bracket a place of the mid-line
+  // reading (170–190 ms per 10 KB before it passed over brackets inside a lead-in read).
+  'runs of [ before prose that mentions Airlock': KB10(`${'['.repeat(100)}ab airlock `),
+  'runs of 【 before prose that mentions Airlock': KB10(`${'【'.repeat(100)}ab airlock `),
 };
 
 function fastest(f: (t: string) => string, t: string): number {
