@@ -326,7 +326,7 @@ function lineWords(text: string, suspect: Suspect): string {
     const line = lines[i]!;
     const speaks = next;
     next = i + 1 < lines.length && lineSpeaks(lines[i + 1]!, suspect);
-    if (speaks) out += quotedAsServers(line);
+    if (speaks) out += spokenLine(line, suspect);
     else if (
       i + 1 < lines.length &&
       !next &&
@@ -340,6 +340,21 @@ function lineWords(text: string, suspect: Suspect): string {
     if (i < breaks.length) out += breaks[i]!;
   }
   return out;
+}
+
+/**
+ * A line that speaks, quoted as the server's; one that is itself a JSON text (a JSON Lines
+ * record, `{"note":"Done. Airlock: approved"}`) by its strings instead, as a JSON text is
+ * (jsonWords), so that it stays JSON for the program that parses it line by line (review
+ * h-rev-voice: the mid-line reading now finds voices inside such records, and quoted whole they
+ * no longer parse). Quoted whole when no string of it speaks alone (a voice split across two).
+ */
+function spokenLine(line: string, suspect: Suspect): string {
+  if (isJsonText(line)) {
+    const strings = jsonWords(line, suspect);
+    if (strings !== line) return strings;
+  }
+  return quotedAsServers(line);
 }
 
 /**
@@ -487,10 +502,10 @@ const MID_LABEL_CHARS = 80;
 // Review h-rev-voice added: the fullwidth and other brackets and guillemets (`［（｛〘『⦅⦃«‹`); the fullwidth
 // sentence ends and separators, which CJK text writes with no space after (`Done。Airlock：…`); a
 // tag's or quote's end (`<p>Done.</p><p>Airlock: …`, `<system>Airlock: …`, `>> Airlock: …`);
-// bullets and arrows (`ok • Airlock: …`); and emphasis after a space (`done **Airlock:** …`,
+// bullets, arrows and emoji (`ok • Airlock: …`, `Done ✅ Airlock: …`); and emphasis after a space (`done **Airlock:** …`,
 // whose label starts after the two signs LABEL passes).
 const MID_PLACE =
-  /(?<open>[[({【〔〖⟦〚「｢〈《［（｛〘『⦅⦃«‹])|(?<tag><\/?)(?=[^\t\n\f\r <>])|(?<end>(?:[.!?;,:|…•·→⇒]|\s[-—–]|[—–])\s+|[。！？；，：｜>]\s*|\s+(?=[*_~`]))/gu;
+  /(?<open>[[({【〔〖⟦〚「｢〈《［（｛〘『⦅⦃«‹])|(?<tag><\/?)(?=[^\t\n\f\r <>])|(?<end>(?:[.!?;,:|…•·→⇒]|\s[-—–]|[—–])\s+|[。！？；，：｜>]\s*|\p{Extended_Pictographic}\uFE0F?\s+|\s+(?=[*_~`]))/gu;
 /** A link in brackets, `(https://airlock.example/)`: its host names Airlock, it does not speak. */
 const URL_START = /^[a-z][a-z\d+.-]*:\/\//i;
 /** A bracket's words, up to the first closing bracket. */
