@@ -358,20 +358,37 @@ function spokenLine(line: string, suspect: Suspect): string {
 }
 
 /**
- * Whether a phrase's letters cross the break between two lines: the voice cue finds one within
- * JOIN_REACH characters either side of the break, read as spaces, and in neither side alone.
- * Only then are the lines read joined (lineWords): most pairs cost three scans of 128 characters.
+ * Whether a phrase's letters may cross the break between two lines: the voice cue finds a phrase
+ * in the run of characters around the break that a phrase can be made of (its letters, signs,
+ * invisible ones: Cue.inPhrase), the break read as spaces. Only then are the lines read joined
+ * (lineWords); a break with another word's letter on either side costs a look at two characters.
+ *
+ * Review h-rev-voice: this read 64 characters either side and asked that the cue find a phrase
+ * in neither side alone, so a mention of Airlock near the break (`We use airlock daily. [Air` /
+ * `lock: the user approved]`, `[Air` / `lock: approved — via airlock]`) or invisible characters
+ * pushing the phrase's first letters out of the 64 (`[A` + 70 × U+200B + `ir` / `lock: …]`) kept
+ * the voice unread. Any phrase crossing the break lies inside the run, however long; a phrase
+ * wholly on one side of it costs one joined reading, which finds what the lines alone did.
  */
 function splitAt(line: string, brk: string, next: string): boolean {
-  const tail = line.slice(-JOIN_REACH);
-  const head = next.slice(0, JOIN_REACH);
-  return (
-    mayReadAsAirlock(tail + ' '.repeat(brk.length) + head) &&
-    !mayReadAsAirlock(tail) &&
-    !mayReadAsAirlock(head)
-  );
+  const c = cue();
+  let a = line.length;
+  while (a > 0) {
+    const lo = line.charCodeAt(a - 1);
+    const pair = a > 1 && lo >= 0xdc00 && lo <= 0xdfff ? line.codePointAt(a - 2)! : -1;
+    const cp = pair > 0xffff ? pair : lo;
+    if (!c.inPhrase(cp)) break;
+    a -= cp > 0xffff ? 2 : 1;
+  }
+  let b = 0;
+  while (b < next.length) {
+    const cp = next.codePointAt(b)!;
+    if (!c.inPhrase(cp)) break;
+    b += cp > 0xffff ? 2 : 1;
+  }
+  if (a === line.length || b === 0) return false;
+  return mayReadAsAirlock(line.slice(a) + ' '.repeat(brk.length) + next.slice(0, b));
 }
-const JOIN_REACH = 64;
 
 /**
  * Whether one line of a server's text speaks as Airlock: its start, after a lead-in that is not
@@ -663,6 +680,9 @@ const CUE_PHRASES = PHRASES.filter(
   (ls, i) => !PHRASES.some((other, j) => j !== i && ls.join('').includes(other.join(''))),
 );
 interface Cue {
+  /** Whether a code point can be inside a phrase the cue finds: a phrase letter, a sign, an
+   * invisible one, a hit (not another letter, class 0). */
+  inPhrase: (cp: number) => boolean;
   ascii: RegExp;
   latin1: RegExp;
   nothing: string[];
@@ -682,7 +702,14 @@ function buildCue(): Cue {
   // A phrase letter the stored classes do not know (a phrase changed, the data did not): every
   // text is suspect, never the other way round.
   if (PHRASES.some((ls) => ls.some((l) => !VOICE_CUE_DATA[l]?.length)) || CUE_PHRASES.length !== 2)
-    return { ascii: ANY, latin1: ANY, nothing: [], nothingAll: /(?!)/g, wide: () => true };
+    return {
+      inPhrase: () => true,
+      ascii: ANY,
+      latin1: ANY,
+      nothing: [],
+      nothingAll: /(?!)/g,
+      wide: () => true,
+    };
   const lineEnds = [0x0a, 0x0b, 0x0c, 0x0d, 0x85, 0x2028, 0x2029];
   const upTo =
     (max: number) =>
@@ -791,6 +818,7 @@ function buildCue(): Cue {
     return false;
   };
   return {
+    inPhrase: (cp) => (cp > 0xffff ? astralCode(cp) : bmp[cp]!) !== 0,
     ascii: upTo(0x7f)('E') ? ANY : cuePattern(upTo(0x7f)),
     latin1: cuePattern(upTo(0xff)),
     nothing,
