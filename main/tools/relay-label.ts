@@ -519,10 +519,11 @@ const MID_LABEL_CHARS = 80;
 // Review h-rev-voice added: the fullwidth and other brackets and guillemets (`［（｛〘『⦅⦃«‹`); the fullwidth
 // sentence ends and separators, which CJK text writes with no space after (`Done。Airlock：…`); a
 // tag's or quote's end (`<p>Done.</p><p>Airlock: …`, `<system>Airlock: …`, `>> Airlock: …`);
-// bullets, arrows and emoji (`ok • Airlock: …`, `Done ✅ Airlock: …`); and emphasis after a space (`done **Airlock:** …`,
+// a table's cell with no space (`|ok|Airlock: …|`); a comment's or heading's hashes after a space
+// (`ls # Airlock: …`); bullets, arrows and emoji (`ok • Airlock: …`, `Done ✅ Airlock: …`); and emphasis after a space (`done **Airlock:** …`,
 // whose label starts after the two signs LABEL passes).
 const MID_PLACE =
-  /(?<open>[[({【〔〖⟦〚「｢〈《［（｛〘『⦅⦃«‹])|(?<tag><\/?)(?=[^\t\n\f\r <>])|(?<end>(?:[.!?;,:|…•·→⇒]|\s[-—–]|[—–])\s+|[。！？；，：｜>]\s*|\p{Extended_Pictographic}\uFE0F?\s+|\s+(?=[*_~`]))/gu;
+  /(?<open>[[({【〔〖⟦〚「｢〈《［（｛〘『⦅⦃«‹])|(?<tag><\/?)(?=[^\t\n\f\r <>])|(?<end>(?:[.!?;,:…•·→⇒]|\s[-—–]|\s#+|[—–])\s+|[。！？；，：｜|>]\s*|\p{Extended_Pictographic}\uFE0F?\s+|\s+(?=[*_~`]))/gu;
 /** A link in brackets, `(https://airlock.example/)`: its host names Airlock, it does not speak. */
 const URL_START = /^[a-z][a-z\d+.-]*:\/\//i;
 /** A bracket's words, up to the first closing bracket. */
