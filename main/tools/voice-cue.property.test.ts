@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BIDI_NAMES } from '../../common/bidi-names.js';
 import {
   mayReadAsAirlock,
+  lineSpeaksWhole,
   readsAsAirlockWhole,
   serverContent,
   serverContentWhole,
@@ -114,8 +115,16 @@ function same(t: string) {
 /** Each line that reads as Airlock is one the cue finds (its soundness, line by line). */
 function sound(t: string) {
   for (const line of t.split(/\r\n|[\n\r\v\f\x85\u2028\u2029]/))
-    if (readsAsAirlockWhole(line.replace(/^[\s\p{Cc}\p{Cf}]+/u, ''), 'read'))
+    if (
+      readsAsAirlockWhole(line.replace(/^[\s\p{Cc}\p{Cf}]+/u, ''), 'read') ||
+      lineSpeaksWhole(line)
+    )
       expect(mayReadAsAirlock(line)).toBe(true);
+  // Two lines joined, their break read as spaces (lineWords): the cue finds them in the text.
+  const lines = t.split(/(\r\n|[\n\r\v\f\x85\u2028\u2029])/);
+  for (let i = 0; i + 2 < lines.length; i += 2)
+    if (lineSpeaksWhole(lines[i]! + ' '.repeat(lines[i + 1]!.length) + lines[i + 2]!))
+      expect(mayReadAsAirlock(t)).toBe(true);
 }
 
 describe('the voice cue answers as the whole reading', () => {
