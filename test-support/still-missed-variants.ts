@@ -16,16 +16,7 @@
  * the rule was changed; the held-out part is run once, after (still-missed.heldout.test.ts).
  */
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from './seeded-random.js';
 
 interface Vocab {
   tags: string[];

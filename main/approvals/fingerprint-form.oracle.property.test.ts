@@ -4,6 +4,7 @@ import { schemaSaysDestination, schemaSaysFile } from '../provenance/schema-form
 import { SchemaValidator } from '../tools/schema-validator.js';
 import { canonicalJson } from './canonical.js';
 import { schemaFingerprintForm } from './fingerprint-form.js';
+import { mulberry32 as prng } from '../../test-support/seeded-random.js';
 
 /**
  * An independent oracle for fingerprint-form.ts (review of the fingerprint form): it does not
@@ -162,17 +163,6 @@ function scramble(v: unknown, rnd: () => number): unknown {
     return out;
   }
   return v;
-}
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** One, as the product keeps one (it compiles each schema object on its own). */

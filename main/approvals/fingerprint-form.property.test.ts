@@ -5,6 +5,7 @@ import type { ToolEntry } from '../tools/registry.js';
 import { SchemaValidator } from '../tools/schema-validator.js';
 import { canonicalJson } from './canonical.js';
 import { policyFingerprint, runFingerprint, toolFingerprint } from './policy.js';
+import { mulberry32 as prng } from '../../test-support/seeded-random.js';
 
 /**
  * fingerprint-form.ts promises that what it folds together cannot change what the tool does. The
@@ -102,18 +103,6 @@ const instance = fc.oneof(
   fc.array(value, { maxLength: 3 }),
   fc.jsonValue({ maxDepth: 2 }),
 );
-
-/** A seeded draw in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffle<T>(items: readonly T[], rnd: () => number): T[] {
   const out = [...items];

@@ -6,6 +6,7 @@ import { nextRequest } from '../../test-support/core-events.js';
 import { FakeUpstream, type FakeTool } from '../../test-support/fake-upstream.js';
 import { startTestApp, type TestApp } from '../../test-support/harness.js';
 import { agentClient, FAST_REMOTE } from '../../test-support/remote-app.js';
+import { mulberry32 as prng } from '../../test-support/seeded-random.js';
 
 /**
  * Review of red-team wave 4 (loosening-grant-shown.security.test.ts): a held "always allow" is
@@ -54,17 +55,6 @@ function shuffled<T>(value: T, rnd: () => number): T {
   return Object.fromEntries(
     keys.map((k) => [k, shuffled((value as Record<string, unknown>)[k], rnd)]),
   ) as T;
-}
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

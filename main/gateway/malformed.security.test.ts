@@ -3,6 +3,7 @@ import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test-support/harness.js';
+import { mulberry32 as rng } from '../../test-support/seeded-random.js';
 
 /**
  * Issue 17, item 8: malformed input is a 4xx with a clear message, never a
@@ -154,17 +155,6 @@ describe('malformed paths', () => {
 /** Percent-encodes every byte (lone surrogates become U+FFFD's bytes), so any string can be a path. */
 const pct = (s: string) =>
   [...Buffer.from(s.slice(0, 200))].map((b) => '%' + b.toString(16).padStart(2, '0')).join('');
-
-/** mulberry32: small, seeded, good enough to spread requests over the input space. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function fuzzer(seed: number) {
   const r = rng(seed);

@@ -6,6 +6,7 @@ import { OUTSIDE_CHAIN_ALL } from './outside-batch4.js';
 import { OUTSIDE_MORE_ALL } from './outside-batch5.js';
 import { PRIVATE, type OutsideCase } from './outside-helpers.js';
 import type { Session } from './session.js';
+import { mulberry32 as rng } from '../seeded-random.js';
 
 export type { OutsideCase } from './outside-helpers.js';
 export {
@@ -54,18 +55,6 @@ export function outsideSessions(cases: OutsideCase[] = OUTSIDE_ALL): Session[] {
     ...(c.servers ? { servers: c.servers } : {}),
     steps: (ids) => [...c.reads.map((r) => r(ids)), c.call(ids)],
   }));
-}
-
-/** mulberry32: a small seeded generator, so the split is the same on every machine. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export const SPLIT_SEED = 20261203;

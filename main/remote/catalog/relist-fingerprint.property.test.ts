@@ -6,6 +6,7 @@ import { toolFingerprint } from '../../approvals/policy.js';
 import type { ToolEntry } from '../../tools/registry.js';
 import type { ToolSource } from '../../tools/types.js';
 import { toDefinition } from './tool-definition.js';
+import { mulberry32 as prng } from '../../../test-support/seeded-random.js';
 
 /**
  * Review of red-team wave 4 (a held "always allow" is made only on the tool its card showed):
@@ -32,18 +33,6 @@ function fingerprintOf(text: string): string {
     def,
   };
   return toolFingerprint(entry);
-}
-
-/** A small seeded generator: the order and whitespace of one writing of a value. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SPACE = ['', ' ', '\n', '\t', '\r\n  ', '   '];
