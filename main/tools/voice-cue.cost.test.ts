@@ -10,6 +10,10 @@ import { describe, expect, it } from 'vitest';
  * fastest of 4,000 calls, in µs.
  */
 const RUN = process.env.VOICE_CUE_COST === '1';
+if (!RUN)
+  console.log(
+    'voice-cue.cost.test: skipped, a measurement rather than a check (VOICE_CUE_COST=1 runs it, on a quiet core)',
+  );
 const TIMEOUT = 600_000;
 const KB10 = (unit: string) => unit.repeat(Math.ceil(10_240 / unit.length)).slice(0, 10_240);
 
