@@ -25,6 +25,9 @@
 //   npm run bench -- layers          the relay floor with a stamp at each layer boundary of a
 //                                    scratch copy of dist/: a plain call's time, step by step,
 //                                    beside the JSON relay's (bench-layers.mjs, issue 34)
+//   npm run bench -- functions       how many functions one plain call runs in each gateway's
+//                                    process (V8's precise coverage: a count, not a time, so it
+//                                    does not move with the machine's load; bench-functions.mjs)
 // Not run from here (measurements, run directly): bench-era-stdio.mjs takes the peer bench's stdio
 // era ratio apart (client floors, each era's profile; docs/performance.md, issue 34).
 //
