@@ -14,6 +14,8 @@ import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+// tsc's output of the bookkeeping a running serve shares with this build (build:main runs tsc first).
+import { filesInUse, GENERATION, isBookkeeping } from '../dist/main/platform/bundle-in-use.js';
 
 /** The checkout whose dist/main/ is bundled: this one, or the one named (tests bundle a copy). */
 const root = process.argv[2]
@@ -67,8 +69,8 @@ function isExternal(id) {
 // same moment (tests rebuild dist/ while others run the CLI, test-support/build.ts), finds the old
 // cli.js or the new one and every chunk it names; chunks go in first, the entries (no hash in
 // their names) last.
-/** The previous build's file names, kept beside the current build's (see above). */
-const GENERATION = '.previous-build.json';
+// And a running `airlock serve` records its own build's list (main/platform/bundle-in-use.ts),
+// whose files are kept while it runs, however many builds come after.
 /** Entries' names carry no hash: each build replaces them, cli.js at the very end. */
 const LAST = ['compile-cache.js.map', 'compile-cache.js', 'cli.js.map', 'cli.js'];
 
@@ -100,7 +102,7 @@ function install(from, to) {
   const files = readdirSync(from).sort((a, b) => LAST.indexOf(a) - LAST.indexOf(b));
   mkdirSync(to, { recursive: true });
   // (A list another build is writing this moment, GENERATION.<pid>, is that build's to move.)
-  const before = readdirSync(to).filter((f) => !f.startsWith(GENERATION));
+  const before = readdirSync(to).filter((f) => !isBookkeeping(f));
   let previous;
   try {
     previous = JSON.parse(readFileSync(join(to, GENERATION), 'utf8'));
@@ -108,7 +110,7 @@ function install(from, to) {
     previous = before; // a bundle from before this file was kept: keep all of it, this once
   }
   for (const f of files) renameSync(join(from, f), join(to, f));
-  const keep = new Set([...files, ...previous]);
+  const keep = new Set([...files, ...previous, ...filesInUse(to, running)]);
   for (const f of before) if (!keep.has(f)) rmSync(join(to, f), { force: true, recursive: true });
   const list = join(to, `${GENERATION}.${process.pid}`);
   writeFileSync(list, JSON.stringify(files));

@@ -66,6 +66,26 @@ function mcpChunk(dir: string): string {
   return name;
 }
 
+function serveEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: tempDir('airlock-bundle-rebuild-home-'),
+    AIRLOCK_VAULT: 'file',
+    AIRLOCK_VAULT_PASSPHRASE: 'bundle rebuild test passphrase',
+  };
+  delete env.AIRLOCK_DATA_DIR;
+  return env;
+}
+
+async function agentToken(dir: string, env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
+  const added = await promisify(execFile)(
+    process.execPath,
+    [...entry(dir), 'agent', 'add', 'a', '--json', '--data-dir', dataDir],
+    { env },
+  );
+  return (JSON.parse(added.stdout) as { token: string }).token;
+}
+
 describe('rebuilding the CLI bundle under a running airlock serve', () => {
   it('a build stopped midway leaves no folder behind for the next build or the package', async () => {
     requireBuilt();
@@ -84,20 +104,9 @@ describe('rebuilding the CLI bundle under a running airlock serve', () => {
     requireBuilt();
     const dir = checkout();
     await bundleCli(dir);
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      HOME: tempDir('airlock-bundle-rebuild-home-'),
-      AIRLOCK_VAULT: 'file',
-      AIRLOCK_VAULT_PASSPHRASE: 'bundle rebuild test passphrase',
-    };
-    delete env.AIRLOCK_DATA_DIR;
+    const env = serveEnv();
     const dataDir = tempDir('airlock-bundle-rebuild-data-');
-    const added = await promisify(execFile)(
-      process.execPath,
-      [...entry(dir), 'agent', 'add', 'a', '--json', '--data-dir', dataDir],
-      { env },
-    );
-    const { token } = JSON.parse(added.stdout) as { token: string };
+    const token = await agentToken(dir, env, dataDir);
 
     const { child, ready } = await startUntilReady(
       process.execPath,
@@ -119,4 +128,48 @@ describe('rebuilding the CLI bundle under a running airlock serve', () => {
       expect(await stop(child)).toBe(0);
     }
   }, 240_000);
+
+  it('and after two rebuilds: the build before the last is gone, the running serve’s chunks stay', async () => {
+    requireBuilt();
+    const dir = checkout();
+    await bundleCli(dir);
+    const env = serveEnv();
+    const dataDir = tempDir('airlock-bundle-rebuild-data-');
+    const token = await agentToken(dir, env, dataDir);
+    const { child, ready } = await startUntilReady(
+      process.execPath,
+      [...entry(dir), 'serve', '--port', '0', '--data-dir', dataDir],
+      env,
+    );
+    const bundleDir = join(dir, 'dist/main/bundle');
+    try {
+      const first = mcpChunk(dir);
+      // The serve's record of its build (bundle-in-use.ts), written once it is ready.
+      expect(readdirSync(bundleDir)).toContain(`.in-use-${child.pid}.json`);
+      for (const n of [1, 2]) {
+        appendFileSync(
+          join(dir, 'dist/main/gateway/session-route.js'),
+          `\nglobalThis.airlockRebuildTest${n} = ${n};\n`,
+        );
+        await bundleCli(dir);
+      }
+      // Three builds, three names: the first is no longer the build before the last one.
+      expect(new Set([first, mcpChunk(dir)]).size).toBe(2);
+      expect(existsSync(join(bundleDir, first))).toBe(true);
+      expect(await initializeStatus(ready.mcpUrl, token)).toBe(200);
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+    // A clean stop takes its record away, and the next build lets its chunks go.
+    expect(readdirSync(bundleDir)).not.toContain(`.in-use-${child.pid}.json`);
+    const last = mcpChunk(dir);
+    appendFileSync(
+      join(dir, 'dist/main/gateway/session-route.js'),
+      '\nglobalThis.airlockRebuildTest3 = 3;\n',
+    );
+    await bundleCli(dir);
+    const files = readdirSync(bundleDir);
+    expect(files).toContain(last);
+    expect(files.filter((f) => /^mcp-endpoint-[\w-]+\.js$/.test(f))).toHaveLength(2);
+  }, 300_000);
 });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { App } from '../app/app.js';
+import { holdBundleFiles } from '../platform/bundle-in-use.js';
 import { flushCompileCache } from '../platform/compile-cache.js';
 import { AlreadyRunningError } from '../platform/instance.js';
 import { defaultDataDir, resolveDataDir } from '../platform/paths.js';
@@ -78,6 +79,9 @@ async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
       },
     });
   });
+  // A rebuild while this runs keeps the chunks it may still import (bundle-in-use.ts); recorded
+  // before the ready line, so that whoever reads that line and then rebuilds finds the record.
+  const releaseBundle = holdBundleFiles(import.meta.url);
   process.stdout.write(
     JSON.stringify({
       event: 'ready',
@@ -94,6 +98,7 @@ async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
   // whose terminal closes (SIGHUP) or that is killed never has one (bin/airlock.js enables it).
   flushCompileCache();
   await stopped;
+  releaseBundle();
   offSignals();
   offRejections();
   return 0;
