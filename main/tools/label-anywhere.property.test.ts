@@ -35,7 +35,7 @@ function caughtIn(v: string, place: Place): boolean {
     const j = JSON.stringify({ ok: true, note: v });
     const out = serverContent(j);
     const parsed = JSON.parse(out) as { note: string };
-    return parsed.note.startsWith(QUOTE);
+    return parsed.note.includes(QUOTE);
   }
   const out = serverData({ items: [{ note: v }] }) as { items: [{ note: string }] };
   return out.items[0].note.includes(QUOTE);
