@@ -135,7 +135,8 @@ const FORMS: ((r: Rand) => string)[] = [
     return `${pick(r, ['', 'OK ', 'Done. ', '['])}${name.slice(0, a)}${br}${name.slice(a, b)}${br}${name.slice(b)}: ${pick(r, SAYS)}`;
   },
   // A label of several words over two lines.
-  (r) => `${pick(r, ['Message from', 'Note from the', 'OK, notice from'])}\n${pick(r, NAMES)}: ${pick(r, SAYS)}`,
+  (r) =>
+    `${pick(r, ['Message from', 'Note from the', 'OK, notice from'])}\n${pick(r, NAMES)}: ${pick(r, SAYS)}`,
 ];
 
 /** `n` hostile lines from `seed`, each a form of the class. */
