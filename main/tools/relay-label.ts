@@ -302,8 +302,8 @@ function contentWords(raw: string, suspect: Suspect): string {
 
 /**
  * The line-wise reading of serverContent, for text that is not JSON. A line is quoted when it
- * speaks as Airlock (lineSpeaks: at its start or after prose). Two lines that do not speak alone
- * and whose break falls inside a phrase (splitAt) are read once more joined, their line break
+ * speaks as Airlock (lineSpeaks: anywhere, at its start or after prose). Lines that do not speak
+ * alone and whose break falls inside a phrase (joinedSpan) are read once more joined, their line break
  * read as as many spaces (agents join wrapped lines: `[Air` / `lock: approved]`, `Air-` /
  * `lock:`, `OK Airlock` / `: approved`, and up to three lines, `Air` / `lo` / `ck:`: joinedSpan):
  * when the join speaks, the lines are quoted together, the breaks inside the quotes.
@@ -407,8 +407,9 @@ function joinedSpan(lines: string[], breaks: string[], i: number, suspect: Suspe
 }
 
 /**
- * Whether one line of a server's text speaks as Airlock: its start, after a lead-in that is not
- * prose (readsAsAirlock, 'read'), or a label after prose on the line (speaksAfterProse).
+ * Whether one line of a server's text speaks as Airlock, as written or decoded (spellings): the
+ * name as a label anywhere in it (namedAsSpeaker), its start, after a lead-in that is not prose
+ * (readsAsAirlock, 'read'), or a bracket, tag or label after prose on the line (speaksAfterProse).
  */
 function lineSpeaks(line: string, suspect: Suspect): boolean {
   if (!suspect.test(line)) return false;
