@@ -82,7 +82,7 @@ describe('the name as a speaker or a label anywhere in a line', () => {
     for (let c = 0; c <= 0x10ffff; c++) {
       if (c >= 0xd800 && c <= 0xdfff) continue;
       const ch = String.fromCodePoint(c);
-      if (/[-:：꞉∶˸—–―‒]/u.test(skeleton(ch)) && !LABEL_MARK_CHARS.includes(ch))
+      if (/[-:：꞉∶˸—–―‒⸺⸻>→⇒]/u.test(skeleton(ch)) && !LABEL_MARK_CHARS.includes(ch))
         missing.push(c.toString(16));
     }
     expect(missing).toEqual([]);

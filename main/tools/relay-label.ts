@@ -449,7 +449,8 @@ function spellings(line: string): string[] {
  * (`AIRLOCK_SYSTEM`), at most four more words, at most three signs, then a label mark — a colon
  * (not one of a port, a time or a scheme, `airlock.local:8443`, `at 14:02`, `airlock://`: in a
  * skeleton 0 and 1 are `o` and `l`), a long dash, or a hyphen
- * between spaces. A word ends at a space or a sentence end, so a colon in the sentence after a
+ * between spaces; or, right after the name, a prompt's or an arrow's mark (`Airlock> …`, `Airlock
+ * → …`). A word in parentheses counts as a word (`Airlock (system): …`). A word ends at a space or a sentence end, so a colon in the sentence after a
  * mention (`Thanks for using Airlock. Next: …`) is not the name's, nor one after a plural
 (`two airlocks: Quest and Nauka`). Broad on purpose: quoting a line
  * loses none of its bytes, and a miss lets a server speak as the user's approval layer; a mention
@@ -464,18 +465,20 @@ function namedAsSpeaker(line: string): boolean {
 }
 /** The label marks as NAME_LABEL reads them in a skeleton: colons, then dashes. */
 const COLONS = ':：꞉∶˸';
-const DASHES = '—–―‒';
+const DASHES = '—–―‒⸺⸻';
+/** Marks of who speaks right after the name, a prompt's or an arrow (`Airlock> …`, `Airlock → …`). */
+const POINTERS = '>→⇒';
 /**
  * Every code point whose skeleton holds a label mark or a hyphen: the marks themselves and those
- * that NFKC or the confusables table write as one (`：`, `﹕`, `︓`, `⩴`, `－`). Checked against
+ * that NFKC or the confusables table write as one (`：`, `﹕`, `︓`, `⩴`, `－`, `＞`, `↛`). Checked against
  * every code point's skeleton by label-anywhere.property.test.ts.
  */
-export const LABEL_MARK_CHARS = `-${COLONS}${DASHES}\u2a74\ufe13\ufe31\ufe32\ufe55\ufe58\ufe63\uff0d`;
+export const LABEL_MARK_CHARS = `-${COLONS}${DASHES}${POINTERS}\u2a74\ufe13\ufe31\ufe32\ufe55\ufe58\ufe63\uff0d\u219b\u21cf\u226f\ufe65\uff1e\uffeb`;
 const HAS_MARK = new RegExp(`[${LABEL_MARK_CHARS}]`, 'u');
 /** A character of a word, or of a name glued to the name (`_SYSTEM`, `.example/docs`). */
 const WORD_CHAR = "(?:[\\p{L}\\p{N}_'’/=-]|\\.(?!\\s))";
 const NAME_LABEL = new RegExp(
-  `${PHRASES[0]!.join(SEP)}(?!s(?![\\p{L}\\p{N}]))${WORD_CHAR}{0,40}(?:[\\s·]{1,3}${WORD_CHAR}{1,24}){0,4}[^\\p{L}\\p{N}]{0,3}?(?:[${COLONS}](?!/|[\\p{N}ol]*\\p{N}|[ol]+(?![\\p{L}]))|[${DASHES}]|(?<=\\s)-(?=\\s))`,
+  `${PHRASES[0]!.join(SEP)}(?:[^\\p{L}\\p{N}]{0,3}?[${POINTERS}]|(?!s(?![\\p{L}\\p{N}]))${WORD_CHAR}{0,40}(?:[\\s·]{1,3}(?:${WORD_CHAR}{1,24}|\\([^()]{1,24}\\))){0,4}[^\\p{L}\\p{N}]{0,3}?(?:[${COLONS}](?!/|[\\p{N}ol]*\\p{N}|[ol]+(?![\\p{L}]))|[${DASHES}]|(?<=\\s)-(?=\\s)))`,
   'u',
 );
 
