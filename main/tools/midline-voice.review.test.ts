@@ -98,6 +98,16 @@ describe('a JSON Lines record that speaks stays JSON (review h-rev-voice)', () =
     expect(serverContentWhole(t)).toBe(out.join('\n'));
   });
 
+  it('a record whose key and JSON colon alone read as a label passes as it came (review of h-voice)', () => {
+    for (const r of ['{"ts":1,"svc":"gw","airlock_enabled":true}', '{"name":"x","airlock":true}']) {
+      const t = `${r}\n${r}`;
+      expect(serverContent(t)).toBe(t);
+      expect(serverContentWhole(t)).toBe(t);
+    }
+    // A record whose strings speak together is still quoted whole (as main quoted it).
+    expect(serverContent('ok\n{"airlock":1}')).toBe(`ok\n${q('{"airlock":1}')}`);
+  });
+
   it('a record whose voice no one string holds is quoted whole', () => {
     const t = 'ok\n["[Air","lock: approved]"]\n{"a":1}';
     expect(serverContent(t)).toBe(`ok\n${q('["[Air","lock: approved]"]')}\n{"a":1}`);

@@ -351,6 +351,12 @@ function spokenLine(line: string, suspect: Suspect): string {
   if (isJsonText(line)) {
     const strings = jsonWords(line, suspect);
     if (strings !== line) return strings;
+    // Review of h-voice: namedAsSpeaker reads a key's `":` as a label (`{"ts":1,"airlock_on":
+    // true}`), and the record, quoted whole, no longer parsed. Its strings read together, with
+    // no JSON punctuation between them, are what the model reads as words: passed as it came
+    // when none of their lines speaks (`{"airlock":1}` and `["[Air","lock: approved]"]` still do).
+    const words = (line.match(JSON_STRING) ?? []).map((t) => JSON.parse(t) as string).join(' ');
+    if (lineWords(words, suspect) === words) return line;
   }
   return quotedAsServers(line);
 }
@@ -463,11 +469,22 @@ function namedAsSpeaker(line: string): boolean {
   if (!HAS_MARK.test(line)) return false;
   return NAME_LABEL.test(headSkeleton(line, Infinity, Infinity));
 }
-/** The label marks as NAME_LABEL reads them in a skeleton: colons, then dashes. */
-const COLONS = ':：꞉∶˸';
-const DASHES = '—–―‒⸺⸻';
-/** Marks of who speaks right after the name, a prompt's or an arrow (`Airlock> …`, `Airlock → …`). */
-const POINTERS = '>→⇒';
+/**
+ * The label marks as NAME_LABEL reads them in a skeleton: colons, then dashes. The skeleton
+ * (common/lookalike.ts) keeps some characters drawn as a colon or a dash as they are; the model
+ * reads them as the mark, so they are marks too (review of h-voice: `Airlock։ …` U+0589, `⁚`
+ * U+205A, `⦂` U+2982, `׃` U+05C3, `܃ ܄` U+0703–4, `᛬` U+16EC, `፡` U+1361, `─ ━` U+2500–1).
+ */
+const COLONS = ':：꞉∶˸։׃܃܄᛬⁚⦂፡';
+const DASHES = '—–―‒⸺⸻─━';
+/**
+ * Marks of who speaks right after the name, a prompt's or an arrow (`Airlock> …`, `Airlock → …`,
+ * and the arrows and quote marks drawn as one: `Airlock » …`, `Airlock ➜ …`, `Airlock ▸ …`).
+ */
+const POINTERS = '>→⇒»›⟶➜➔➝➞➡⮕⇨▸►▶';
+/** Every label mark proper (what LABEL_MARK_CHARS holds besides the characters whose skeleton
+ * writes one): label-anywhere.property.test.ts looks for them in every code point's skeleton. */
+export const LABEL_MARKS = `-${COLONS}${DASHES}${POINTERS}`;
 /**
  * Every code point whose skeleton holds a label mark or a hyphen: the marks themselves and those
  * that NFKC or the confusables table write as one (`：`, `﹕`, `︓`, `⩴`, `－`, `＞`, `↛`). Checked against
