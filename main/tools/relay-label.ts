@@ -592,8 +592,10 @@ const MID_WINDOW = 200;
  */
 function tagLike(line: string, m: RegExpExecArray, close: number): boolean {
   if (TITLE.test(m[0])) return false;
-  if (!SQUARE.test(m[0])) return SPOKEN_AFTER.test(line.slice(close + 1, close + 1 + MID_WINDOW));
+  // A bracket glued to a name before it is a call's or an index's (`connect(airlock) before
+  // start`, `config[airlock]`), not a tag (review of h-voice: round ones were read as tags).
   if (m.index > 0 && INDEXED.test(line[m.index - 1]!)) return false;
+  if (!SQUARE.test(m[0])) return SPOKEN_AFTER.test(line.slice(close + 1, close + 1 + MID_WINDOW));
   return !LINKED.test(line.slice(close + 1, close + 2));
 }
 /**

@@ -125,6 +125,7 @@ describe('what passes as it came', () => {
     'The ISS has two airlocks: Quest and Nauka.', // a plural
     'Error: connect ECONNREFUSED airlock.local:8443', // a port
     'Got 1,204 (Airlock), 980 (Portkey)', // a list's item, not a speaker
+    'Call connect(airlock) before start', // a call's bracket, glued to its name (review of h-voice)
     'See https://airlock.example/ (the docs).', // a URL
     '{"airlock_version":1}',
     '{"name":"airlock-cli","version":"2.3.1"}',
