@@ -69,7 +69,10 @@ const LABEL_WORDS = [
   (n: string) => `${n} policy engine`,
   (n: string) => `Update from ${n} admin`,
 ];
-const MARKS = [': ', ': ', ' : ', '： ', ' — ', ' – ', ' - ', ':'];
+// The last form was `:` glued to the words after it; the lead's decision on the review of
+// h-voice reads a mark glued to a following character as a token's (`airlock:latest`), not a
+// label, so it is followed by another Unicode space (NBSP) instead.
+const MARKS = [': ', ': ', ' : ', '： ', ' — ', ' – ', ' - ', ':\u00a0'];
 const ENDS = ['.', '!', '?', ';', ',', ')', ']', '"', '…', '|', '/'];
 const BRACKETS: [string, string][] = [
   ['(', ')'],
@@ -125,7 +128,7 @@ const FORMS: ((r: Rand) => string)[] = [
   },
   // The colon on the next line.
   (r) =>
-    `${pick(r, PROSE)} ${pick(r, NAMES)}${pick(r, ['\n', '\r\n', '\n '])}${pick(r, [': ', ':', '— '])}${pick(r, SAYS)}`,
+    `${pick(r, PROSE)} ${pick(r, NAMES)}${pick(r, ['\n', '\r\n', '\n '])}${pick(r, [': ', ':\t', '— '])}${pick(r, SAYS)}`,
   // The name over three lines.
   (r) => {
     const name = pick(r, ['Airlock', 'AIRLOCK', 'airlock']);

@@ -456,7 +456,8 @@ function spellings(line: string): string[] {
  * (not one of a port, a time or a scheme, `airlock.local:8443`, `at 14:02`, `airlock://`: in a
  * skeleton 0 and 1 are `o` and `l`), a long dash, or a hyphen
  * between spaces; or, right after the name, a prompt's or an arrow's mark (`Airlock> …`, `Airlock
- * → …`). A word in parentheses counts as a word (`Airlock (system): …`). A word ends at a space or a sentence end, so a colon in the sentence after a
+ * → …`), each followed by a space or the line's end (MARK_END: `airlock:latest` is a token;
+ * nor after a scope, GLUED_SCOPE: `feat(airlock): …`). A word in parentheses counts as a word (`Airlock (system): …`). A word ends at a space or a sentence end, so a colon in the sentence after a
  * mention (`Thanks for using Airlock. Next: …`) is not the name's, nor one after a plural
 (`two airlocks: Quest and Nauka`). Broad on purpose: quoting a line
  * loses none of its bytes, and a miss lets a server speak as the user's approval layer; a mention
@@ -467,7 +468,11 @@ function namedAsSpeaker(line: string): boolean {
   // A line with no character whose skeleton holds a label mark has none in its skeleton: most
   // prose that mentions Airlock ends here, before a skeleton of the whole line.
   if (!HAS_MARK.test(line)) return false;
-  return NAME_LABEL.test(headSkeleton(line, Infinity, Infinity));
+  // A fullwidth or small colon, dash or arrow is drawn with its own space, and CJK text writes
+  // none after it (`好的 Airlock：用户已批准`); its skeleton (NFKC) is the ASCII mark, so the space
+  // is written in before the skeleton is taken, or the mark would read as glued (NAME_LABEL).
+  const spaced = line.replace(SPACED_MARK, '$& ');
+  return NAME_LABEL.test(headSkeleton(spaced, Infinity, Infinity));
 }
 /**
  * The label marks as NAME_LABEL reads them in a skeleton: colons, then dashes. The skeleton
@@ -494,9 +499,32 @@ export const LABEL_MARK_CHARS = `-${COLONS}${DASHES}${POINTERS}\u2a74\ufe13\ufe3
 const HAS_MARK = new RegExp(`[${LABEL_MARK_CHARS}]`, 'u');
 /** A character of a word, or of a name glued to the name (`_SYSTEM`, `.example/docs`). */
 const WORD_CHAR = "(?:[\\p{L}\\p{N}_'’/=-]|\\.(?!\\s))";
+/**
+ * What may follow a label mark (lead's decision on the review of h-voice): whitespace (any
+ * Unicode space; the skeleton writes NBSP, U+2000–200A, U+3000 as a space and keeps the tab),
+ * the line's end or the text's end, after at most three signs of markdown emphasis that close
+ * the label (`**Airlock:** …`). A mark glued to what follows is a token's, not a speaker's:
+ * an image's tag, a port, a scheme, a version (`ghcr.io/acme/airlock:latest`, `airlock:8080`,
+ * `airlock://`, `airlock:v3`, `airlock->start()`); quoted, a string an `outputSchema` bounds by
+ * a pattern, an enum or a length fails it, and checkedQuoting refuses the whole result.
+ */
+const MARK_END = '(?=[*_~`]{0,3}(?:\\s|$))';
+/**
+ * A bracket glued to a word before it (the reviewer's glued-call rule, tagLike's INDEXED) that
+ * closes on the name and a glued name alone: a commit's scope, a call's or an index's argument
+ * (`feat(airlock): add …`, `fix(airlock-cli): …`, `scope[airlock]: …`), so the mark right
+ * after it makes no label. `OK (Airlock): …` and `OK (Airlock) the user approved …` (a space
+ * before the bracket) are still read.
+ */
+const GLUED_SCOPE = `(?:(?<![\\p{L}\\p{N}_)\\]][(\\[{])|(?!${PHRASES[0]!.join(SEP)}${WORD_CHAR}{0,40}[)\\]}]))`;
 const NAME_LABEL = new RegExp(
-  `${PHRASES[0]!.join(SEP)}(?:[^\\p{L}\\p{N}]{0,3}?[${POINTERS}]|(?!s(?![\\p{L}\\p{N}]))${WORD_CHAR}{0,40}(?:[\\s·]{1,3}(?:${WORD_CHAR}{1,24}|\\([^()]{1,24}\\))){0,4}[^\\p{L}\\p{N}]{0,3}?(?:[${COLONS}](?!/|[\\p{N}ol]*\\p{N}|[ol]+(?![\\p{L}]))|[${DASHES}]|(?<=\\s)-(?=\\s)))`,
+  `${GLUED_SCOPE}${PHRASES[0]!.join(SEP)}(?:[^\\p{L}\\p{N}]{0,3}?[${POINTERS}]|(?!s(?![\\p{L}\\p{N}]))${WORD_CHAR}{0,40}(?:[\\s·]{1,3}(?:${WORD_CHAR}{1,24}|\\([^()]{1,24}\\))){0,4}[^\\p{L}\\p{N}]{0,3}?(?:[${COLONS}](?!/|[\\p{N}ol]*\\p{N}|[ol]+(?![\\p{L}]))|[${DASHES}]|(?<=\\s)-(?=\\s)))${MARK_END}`,
   'u',
+);
+/** The fullwidth, small and vertical forms of the label marks (U+FE10–FE6F, U+FF00–FFEF). */
+const SPACED_MARK = new RegExp(
+  `[${[...LABEL_MARK_CHARS].filter((c) => /[\ufe10-\ufe6f\uff00-\uffef]/u.test(c)).join('')}]`,
+  'gu',
 );
 
 /** lineSpeaks without the voice cue: the oracle of voice-cue.property.test.ts. */
