@@ -29,6 +29,10 @@ const TEXTS: Record<string, string> = {
   'JSON, the same as \\u escapes': JSON.stringify(
     Array.from({ length: 450 }, (_, i) => ({ note: `réunion numéro ${i}` })),
   ).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  // Review of session h-voice: a text with `&` is also read with its HTML references decoded.
+  'HTML-escaped prose, no mention': KB10(
+    'Q&amp;A: see &lt;b&gt;the FAQ&lt;/b&gt; &amp; the forum &#8212; ok.\n',
+  ),
   // Lines the cue finds and the reading passes: a mention of Airlock in prose on every line.
   'ASCII prose mentioning Airlock on every line': KB10(
     'Done. We routed it through Airlock, then the draft (v2) was sent.\n',
