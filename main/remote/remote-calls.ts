@@ -8,6 +8,7 @@ import { serverBlocks, serverContent, serverData } from '../tools/relay-label.js
 import { markUntrusted } from '../tools/untrusted.js';
 import type { ServerConnection } from './connection/server-connection.js';
 import { UpstreamLost } from './connection/inflight.js';
+import { CallAbortController, offAbort, onAbort } from '../platform/abort-hooks.js';
 import { malformedAnswer } from './http/malformed-answer.js';
 import { RefreshUnavailableError } from './oauth/errors.js';
 import { inRelayScope } from './relay/relay-scope.js';
@@ -79,12 +80,13 @@ export class RemoteCalls {
           ),
         );
       }
-      const lost = new AbortController();
-      // The agent's cancellation joins `lost` by one listener, removed when the call ends: no
-      // AbortSignal.any per call, whose WeakRefs outlive it (issue 20).
+      const lost = new CallAbortController();
+      // The agent's cancellation joins `lost` by one hook, removed when the call ends: no
+      // AbortSignal.any per call, whose WeakRefs outlive it (issue 20), and on a lone call's
+      // signal no EventTarget listener either (abort-hooks.ts, issue 34).
       const onCancel = () => lost.abort(ctx.signal.reason);
       if (ctx.signal.aborted) onCancel();
-      else ctx.signal.addEventListener('abort', onCancel, { once: true });
+      else onAbort(ctx.signal, onCancel);
       this.c.inflight.add(lost, up);
       const hadSession = up.hasSession();
       // The token this call goes with joins the list now: renewed while the call runs, it stays
@@ -213,7 +215,7 @@ export class RemoteCalls {
           `The remote server "${this.c.label}" failed: ${describeFailure(err)}. The call may or may not have reached it.`,
         );
       } finally {
-        ctx.signal.removeEventListener('abort', onCancel);
+        offAbort(ctx.signal, onCancel);
         this.c.inflight.end(lost, up);
       }
     }
