@@ -100,13 +100,14 @@ export function leanCallTool(
  * caller three more microtask jobs and two promises before it sees the result (the reaction, the
  * promise its callback's value is wrapped in, and the job that adopts it; ECMA-262,
  * Promise.prototype.finally). Here an answered call has nothing left to settle but the abort
- * hook (abort-hooks.ts onAbort): the answer's dispatch (UpstreamClient.settled, Protocol._onresponse) took the response
- * handler, the timeout and the progress handler off the books before calling the handler, and
- * once `received` is set an abort does nothing — so the hook goes at once and the caller gets
- * the result with no jobs between. A call that fails settles its books in one job queued as it is
- * rejected, exactly when the `.finally` reaction ran, and before the caller's own rejection
- * handler runs (jobs run in the order queued): whatever the books look like to an answer still on
- * its way, or to the caller, is as it was (lean-call.property.test.ts, cancelled and closed calls).
+ * hook (abort-hooks.ts onAbort): the answer's dispatch (UpstreamClient.settled,
+ * Protocol._onresponse) took the response handler, the timeout and the progress handler off the
+ * books before calling the handler, and once `received` is set an abort does nothing — so the
+ * hook goes at once and the caller gets the result with no jobs between. A call that fails
+ * settles its books in one job queued as it is rejected, exactly when the `.finally` reaction
+ * ran, and before the caller's own rejection handler runs (jobs run in the order queued):
+ * whatever the books look like to an answer still on its way, or to the caller, is as it was
+ * (lean-call.property.test.ts, cancelled and closed calls).
  */
 function send(
   books: Books,
