@@ -107,22 +107,7 @@ export class RemoteCalls {
             ),
         };
         // A tool that declares task support goes task-augmented where the server offers it (tasks/).
-        const send =
-          this.mayRunAsTask(tool) && callsAsTask(up, this.c.catalog.defs, tool)
-            ? (p: Parameters<typeof callAsTask>[1], o: Parameters<typeof callAsTask>[2]) =>
-                callAsTask(
-                  up.client,
-                  p,
-                  o,
-                  this.c.label,
-                  // Redacted (the list updated first, redact.ts) before it is cut (quoteStatus): a cut
-                  // secret is no longer found.
-                  ctx.taskStatus &&
-                    ((m) => ctx.taskStatus?.(quoteStatus(this.c.label, this.c.redactor.text(m)))),
-                )
-            : (p: Parameters<typeof callUpstream>[1], o: Parameters<typeof callUpstream>[3]) =>
-                // A plain call to a tool without an output schema skips the SDK's funnel (lean-call.ts).
-                callUpstream(up.client, p, outputSchema === undefined, o);
+        const asTask = this.mayRunAsTask(tool) && callsAsTask(up, this.c.catalog.defs, tool);
         const params: Parameters<typeof callUpstream>[1] = { name: tool, arguments: args };
         const meta = this.perRequestMeta(up, ctx.agent, ctx.relay?.level);
         if (meta) params._meta = meta;
@@ -134,7 +119,29 @@ export class RemoteCalls {
           maxTotalTimeout: this.c.t.callMaxMs,
         };
         if (onprogress) options.onprogress = onprogress;
-        const result = await inRelayScope(scope, () => send(params, options));
+        const result = asTask
+          ? await inRelayScope(scope, () =>
+              callAsTask(
+                up.client,
+                params,
+                options,
+                this.c.label,
+                // Redacted (the list updated first, redact.ts) before it is cut (quoteStatus): a
+                // cut secret is no longer found.
+                ctx.taskStatus &&
+                  ((m) => ctx.taskStatus?.(quoteStatus(this.c.label, this.c.redactor.text(m)))),
+              ),
+            )
+          : // A plain call to a tool without an output schema skips the SDK's funnel
+            // (lean-call.ts); its arguments go through the scope, not a closure (issue 34).
+            await inRelayScope(
+              scope,
+              callUpstream,
+              up.client,
+              params,
+              outputSchema === undefined,
+              options,
+            );
         // Refused here with a clear reason, as a tool error (spec-result.ts): the server did run it.
         const problem = toolResultProblem(result);
         if (problem)
