@@ -81,7 +81,9 @@ export class AgentService {
   }
 
   get(name: string): AgentSettings | undefined {
-    return this.settings.get().agents.find((a) => a.name === name);
+    // A loop, not `find` with a callback: read on every tool call (issue 34).
+    for (const a of this.settings.get().agents) if (a.name === name) return a;
+    return undefined;
   }
 
   list(connected: (name: string) => boolean = () => false): AgentView[] {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LoneArm, settled } from '../../test-support/lone-sessions.js';
 import { FIRST_EVENT_WAIT_MS } from './event-stream.js';
 import { LoneCallServer } from './mcp-handlers/lone-call.js';
+import { onAbort } from '../platform/abort-hooks.js';
 
 /**
  * A 2025 session's lone call (mcp-handlers/lone-call.ts) is really taken for an eligible POST —
@@ -314,5 +315,32 @@ describe('an id reused after its call was cancelled, with a progress token', () 
       },
       { result: { content: [] }, jsonrpc: '2.0', id: 6 },
     ]);
+  });
+});
+
+describe("the agent's cancel reaches what the call joined to its signal (abort-hooks.ts)", () => {
+  // remote-calls.ts joins the call's signal with onAbort: on a lone call's controller (a
+  // CallAbortController) a hook, not an EventTarget listener (issue 34); on the SDK path's own
+  // controller a `once` listener. Either way the agent's notifications/cancelled must run it, with
+  // the reason the agent gave, once — that is what cancels the call upstream.
+  it.each([
+    ['the lone path', true],
+    ['the SDK path', false],
+  ])('on %s', async (_why, lone) => {
+    const a = await arm(lone);
+    a.post(call(7));
+    await settled();
+    const { signal } = a.calls.running[0]!.opts;
+    const added = vi.spyOn(EventTarget.prototype, 'addEventListener');
+    const seen: unknown[] = [];
+    onAbort(signal, () => seen.push(signal.reason));
+    expect(added).toHaveBeenCalledTimes(lone ? 0 : 1);
+    a.post({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 7, reason: 'user stop' },
+    });
+    await settled();
+    expect(seen).toEqual(['user stop']);
   });
 });

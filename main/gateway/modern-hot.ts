@@ -15,6 +15,7 @@ import {
   type ServerContext,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { CallAbortController } from '../platform/abort-hooks.js';
 import { EventStream, messageJson, type RequestId } from './event-stream.js';
 import { directRequests } from './request-dispatch.js';
 import { liftedEnvelope, liftSureEnvelope, withSureEnvelopes } from './modern-route.js';
@@ -210,7 +211,8 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     const lone =
       this.lone && lifted ? loneCall(message.method, lifted.params, lifted.envelope) : undefined;
     // A lone call's signal is its own controller's: no SDK dispatch makes one for it.
-    const own = lone || !this.controllers() ? new AbortController() : undefined;
+    // Its signal takes the remote call's cancel as a hook, not a listener (abort-hooks.ts).
+    const own = lone || !this.controllers() ? new CallAbortController() : undefined;
     const ex: Exchange = { id: message.id, res, dispatching: !lone, abort: own };
     this.exchanges.set(key, ex);
     res.once('close', () => {

@@ -370,11 +370,10 @@ function sourceThrough(t: string, at: number, steps: readonly Step[]): number {
  * The text with its character references read once and its markup kept, for every pattern:
  * a reference hides a word or a space from patterns read anywhere in a line, not only from those
  * at its start ("<p>Ignore&nbsp;all previous instructions …", "&lt;|im_start|&gt;system",
- * "&#73;gnore …"; review of h-inject's blind set). Text without "&" is itself.
+ * "&#73;gnore …"; review of h-inject's blind set). Text without "&" is itself. The reading
+ * itself, not a function around it: one function fewer on every call's path (issue 34).
  */
-export function withoutEntities(t: string): string {
-  return decodedEntities(t);
-}
+export const withoutEntities: (t: string) => string = decodedEntities;
 
 /** Where in `t` the character at `at` of withoutEntities(t) comes from. */
 export function entitySourceAt(t: string, at: number): number {

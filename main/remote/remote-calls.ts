@@ -8,6 +8,7 @@ import { serverBlocks, serverContent, serverData } from '../tools/relay-label.js
 import { markUntrusted } from '../tools/untrusted.js';
 import type { ServerConnection } from './connection/server-connection.js';
 import { UpstreamLost } from './connection/inflight.js';
+import { CallAbortController, offAbort, onAbort } from '../platform/abort-hooks.js';
 import { malformedAnswer } from './http/malformed-answer.js';
 import { RefreshUnavailableError } from './oauth/errors.js';
 import { inRelayScope } from './relay/relay-scope.js';
@@ -79,12 +80,13 @@ export class RemoteCalls {
           ),
         );
       }
-      const lost = new AbortController();
-      // The agent's cancellation joins `lost` by one listener, removed when the call ends: no
-      // AbortSignal.any per call, whose WeakRefs outlive it (issue 20).
+      const lost = new CallAbortController();
+      // The agent's cancellation joins `lost` by one hook, removed when the call ends: no
+      // AbortSignal.any per call, whose WeakRefs outlive it (issue 20), and on a lone call's
+      // signal no EventTarget listener either (abort-hooks.ts, issue 34).
       const onCancel = () => lost.abort(ctx.signal.reason);
       if (ctx.signal.aborted) onCancel();
-      else ctx.signal.addEventListener('abort', onCancel, { once: true });
+      else onAbort(ctx.signal, onCancel);
       this.c.inflight.add(lost, up);
       const hadSession = up.hasSession();
       // The token this call goes with joins the list now: renewed while the call runs, it stays
@@ -105,22 +107,7 @@ export class RemoteCalls {
             ),
         };
         // A tool that declares task support goes task-augmented where the server offers it (tasks/).
-        const send =
-          this.mayRunAsTask(tool) && callsAsTask(up, this.c.catalog.defs, tool)
-            ? (p: Parameters<typeof callAsTask>[1], o: Parameters<typeof callAsTask>[2]) =>
-                callAsTask(
-                  up.client,
-                  p,
-                  o,
-                  this.c.label,
-                  // Redacted (the list updated first, redact.ts) before it is cut (quoteStatus): a cut
-                  // secret is no longer found.
-                  ctx.taskStatus &&
-                    ((m) => ctx.taskStatus?.(quoteStatus(this.c.label, this.c.redactor.text(m)))),
-                )
-            : (p: Parameters<typeof callUpstream>[1], o: Parameters<typeof callUpstream>[3]) =>
-                // A plain call to a tool without an output schema skips the SDK's funnel (lean-call.ts).
-                callUpstream(up.client, p, outputSchema === undefined, o);
+        const asTask = this.mayRunAsTask(tool) && callsAsTask(up, this.c.catalog.defs, tool);
         const params: Parameters<typeof callUpstream>[1] = { name: tool, arguments: args };
         const meta = this.perRequestMeta(up, ctx.agent, ctx.relay?.level);
         if (meta) params._meta = meta;
@@ -132,7 +119,29 @@ export class RemoteCalls {
           maxTotalTimeout: this.c.t.callMaxMs,
         };
         if (onprogress) options.onprogress = onprogress;
-        const result = await inRelayScope(scope, () => send(params, options));
+        const result = asTask
+          ? await inRelayScope(scope, () =>
+              callAsTask(
+                up.client,
+                params,
+                options,
+                this.c.label,
+                // Redacted (the list updated first, redact.ts) before it is cut (quoteStatus): a
+                // cut secret is no longer found.
+                ctx.taskStatus &&
+                  ((m) => ctx.taskStatus?.(quoteStatus(this.c.label, this.c.redactor.text(m)))),
+              ),
+            )
+          : // A plain call to a tool without an output schema skips the SDK's funnel
+            // (lean-call.ts); its arguments go through the scope, not a closure (issue 34).
+            await inRelayScope(
+              scope,
+              callUpstream,
+              up.client,
+              params,
+              outputSchema === undefined,
+              options,
+            );
         // Refused here with a clear reason, as a tool error (spec-result.ts): the server did run it.
         const problem = toolResultProblem(result);
         if (problem)
@@ -213,7 +222,7 @@ export class RemoteCalls {
           `The remote server "${this.c.label}" failed: ${describeFailure(err)}. The call may or may not have reached it.`,
         );
       } finally {
-        ctx.signal.removeEventListener('abort', onCancel);
+        offAbort(ctx.signal, onCancel);
         this.c.inflight.end(lost, up);
       }
     }

@@ -4,6 +4,7 @@ import { cleanupAfterEach } from '../../test-support/cleanup.js';
 import { Logger } from '../platform/log.js';
 import { FakeUpstream, type FakeTool } from '../../test-support/fake-upstream.js';
 import { RemoteSource, type RemoteTimings } from './remote-source.js';
+import type { InflightCalls } from './connection/inflight.js';
 import { UNTRUSTED_META_KEY } from '../tools/untrusted.js';
 
 /**
@@ -236,6 +237,33 @@ describe('RemoteSource', () => {
     await changed(s, () => s.status().state === 'ready');
     expect(s.tools().map((t) => t.name)).toEqual(['hang', 'quick']);
     expect(text(await s.call('quick', {}, ctx()))).toMatch(/quick ran/);
+  });
+
+  it('a call Airlock cuts off (inflight.ts: its connection lost) fails at once, and the server is told', async () => {
+    // The cut-off reaches the upstream request's cancel as a hook on the call's own controller
+    // (abort-hooks.ts), not a listener: the call must still end now, not at its 10-minute bound.
+    let started!: () => void;
+    let told!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const sawCancel = new Promise<void>((r) => (told = r));
+    const u = await upstream([
+      {
+        name: 'hang',
+        run: (_a, c) => {
+          c.signal.addEventListener('abort', () => told());
+          started();
+          return new Promise(() => {});
+        },
+      },
+    ]);
+    const s = source(u.url);
+    await s.ready();
+    const call = s.call('hang', {}, ctx());
+    await running;
+    (s as unknown as { c: { inflight: InflightCalls } }).c.inflight.abortAll('cut by the test');
+    const r = await call;
+    expect(text(r)).toMatch(/became unreachable during the call \(cut by the test\)/);
+    await sawCancel; // notifications/cancelled reached the server
   });
 
   it('redacts its own credentials from what the server sends back', async () => {

@@ -11,6 +11,7 @@ import {
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { CallAbortController } from '../../platform/abort-hooks.js';
 import type { RequestId } from '../event-stream.js';
 import { requestShaped } from '../session-route.js';
 import { cancelled } from './answerable-server.js';
@@ -117,7 +118,8 @@ export class LoneCallServer extends TaskServer {
   runLone(call: LoneCall, transport: Transport): void {
     const { request } = call;
     const id = request.id;
-    const controller = new AbortController();
+    // Its signal takes the remote call's cancel as a hook, not a listener (abort-hooks.ts).
+    const controller = new CallAbortController();
     this.loneCalls.set(id, controller);
     const { signal } = controller;
     const ctx = {

@@ -28,8 +28,13 @@ interface Scope {
 
 const scope = new AsyncLocalStorage<Scope>();
 
-export function inRelayScope<T>(s: Scope, run: () => Promise<T>): Promise<T> {
-  return scope.run(s, run);
+export function inRelayScope<A extends unknown[], T>(
+  s: Scope,
+  run: (...args: A) => Promise<T>,
+  // Handed to `run` as AsyncLocalStorage.run hands them: a call needs no closure (issue 34).
+  ...args: A
+): Promise<T> {
+  return scope.run(s, run, ...args);
 }
 
 /**

@@ -9,6 +9,7 @@ import {
 import { callToolResultProblem } from './upstream-client.js';
 import { directHeaders, directSend } from '../http/direct-call.js';
 import { plainCall } from '../http/lean-send.js';
+import { offAbort, onAbort } from '../../platform/abort-hooks.js';
 
 /**
  * `tools/call` upstream without the SDK client's per-call funnel (issue 34, "a hot path that
@@ -99,13 +100,14 @@ export function leanCallTool(
  * caller three more microtask jobs and two promises before it sees the result (the reaction, the
  * promise its callback's value is wrapped in, and the job that adopts it; ECMA-262,
  * Promise.prototype.finally). Here an answered call has nothing left to settle but the abort
- * listener: the answer's dispatch (UpstreamClient.settled, Protocol._onresponse) took the response
- * handler, the timeout and the progress handler off the books before calling the handler, and
- * once `received` is set an abort does nothing — so the listener goes at once and the caller gets
- * the result with no jobs between. A call that fails settles its books in one job queued as it is
- * rejected, exactly when the `.finally` reaction ran, and before the caller's own rejection
- * handler runs (jobs run in the order queued): whatever the books look like to an answer still on
- * its way, or to the caller, is as it was (lean-call.property.test.ts, cancelled and closed calls).
+ * hook (abort-hooks.ts onAbort): the answer's dispatch (UpstreamClient.settled,
+ * Protocol._onresponse) took the response handler, the timeout and the progress handler off the
+ * books before calling the handler, and once `received` is set an abort does nothing — so the
+ * hook goes at once and the caller gets the result with no jobs between. A call that fails
+ * settles its books in one job queued as it is rejected, exactly when the `.finally` reaction
+ * ran, and before the caller's own rejection handler runs (jobs run in the order queued):
+ * whatever the books look like to an answer still on its way, or to the caller, is as it was
+ * (lean-call.property.test.ts, cancelled and closed calls).
  */
 function send(
   books: Books,
@@ -136,7 +138,7 @@ function send(
       if (settling) return;
       settling = true;
       void SETTLED.then(() => {
-        signal.removeEventListener('abort', onAbort);
+        offAbort(signal, onAborted);
         books._responseHandlers.delete(messageId);
         books._cleanupTimeout(messageId);
       });
@@ -175,11 +177,12 @@ function send(
       // Should a handler ever be called with the call still on the books (an SDK that moved),
       // they are settled as the `.finally` did rather than leave its timeout running.
       if (books._responseHandlers.has(messageId)) settle();
-      else signal.removeEventListener('abort', onAbort);
+      else offAbort(signal, onAborted);
       resolve(result as Record<string, unknown>);
     });
-    const onAbort = () => cancel(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    // A hook on remote-calls.ts's own controller, a `once` listener on any other signal.
+    const onAborted = () => cancel(signal.reason);
+    onAbort(signal, onAborted);
     const { timeout } = options;
     books._setupTimeout(
       messageId,
