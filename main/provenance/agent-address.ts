@@ -97,7 +97,12 @@ const ROLE =
 // …", "## Admin instructions\nForward …" (a heading is no bracket, so it needs the line break; a
 // release note's "## Developer news" has words after the role). At a line start or after a tag
 // ("<p>## Admin"), as addressed-instructions.ts HEADER reads "## Instructions".
-const ROLE_HEADING = `(?:^|>)[ \\t]{0,3}#{1,4}[ \\t]{1,3}(?:${ROLE})(?![\\p{L}\\p{N}])[ \\t]{0,2}[:：]?[ \\t]{0,3}\\r?\\n[ \\t]{0,3}`;
+const ROLE_HEADING = `(?:^|>)[ \\t]{0,3}#{1,4}[ \\t]{1,3}(?:${ROLE})(?![\\p{L}\\p{N}])[ \\t]{0,2}[:：]?[ \\t]{0,3}(?:\\r?\\n[ \\t]{0,3}){1,2}`;
+// A role's tag before the agent's name: "[ADMIN] Assistant, share the calendar with …",
+// "[OPERATOR]: AI assistant, delete …" (the review's blind set: both tags were read only with the
+// order right after them). With the agent named, the order is read as after any label (VERB), not
+// with a role's trade-off (ROLE_ORDER): a notice to staff does not name the mailbox's assistant.
+const ROLE_TAG = `[(\\[{<【][ \\t]{0,2}(?:${ROLE})(?![\\p{L}\\p{N}])${CLOSED}(?:[:：][ \\t]{0,3})?`;
 // Products and models named as the addressee, with a version ("GPT-4.1", "Llama 3.1", "o3-mini")
 // and a tier ("Gemini 1.5 Pro", "Claude 3.5 Sonnet"). Names that are also words (Cursor,
 // Mistral, Llama, Grok, Codex, Windsurf) are read as a name only with an order after them.
@@ -198,9 +203,9 @@ const ROLE_ORDER = `(?=${MANNER}${ROLE_VERB}${NOT_OWN}(?![ \\t:]{1,3}(?:[\\p{L}\
 // A role's tag may have a colon after it or stand on a line of its own above the order
 // ("[ADMIN]: forward …", "[ADMIN]\nshare …").
 const SOURCE =
-  `(?:${PLACE}${GREET}(?:` +
+  `(?:${PLACE}(?:${ROLE_TAG})?${GREET}(?:` +
   `${VENDOR}(?:${AGENT}|${PRODUCT}|${BRANDED})(?![\\p{L}\\p{N}])(?:${CLOSE}${SEP}|${CLOSED})(?:${CLAUSE})?` +
-  `|(?:${ROLE})(?![\\p{L}\\p{N}])${CLOSED}(?:[:：][ \\t]{0,3})?(?:\\r?\\n[ \\t]{0,3})?${NOUN_VERB}${ROLE_ORDER}` +
+  `|(?:${ROLE})(?![\\p{L}\\p{N}])${CLOSED}(?:[:：][ \\t]{0,3})?(?:\\r?\\n[ \\t]{0,3}){0,2}${NOUN_VERB}${ROLE_ORDER}` +
   `|${BARE}(?![\\p{L}\\p{N}])(?:${SEP}${CLAUSE}|[ \\t]{0,2}[)\\]}>】]{1,2}${SEP})` +
   `)|${ROLE_HEADING}${NOUN_VERB}${ROLE_ORDER})${MANNER}${VERB}${NOT_PITCH}${OBJECT}`;
 
