@@ -79,8 +79,9 @@ const ROLE_VERB =
   '(?:e-?mail|mail|forward|send|share|delete|trash|remove|archive|move|export|upload|copy|transfer|reply|respond|grant|pay|wire|post|publish|text|message|leak|reveal|paste|run|execute|empty|purge|wipe|ignore|disregard|forget|sms|dm|whatsapp|cc|bcc|' +
   HAND_ON +
   ')(?![\\p{L}])';
+// A status word after the verb-noun: "[Admin] Export ready: download …" is a status line.
 const STATUS =
-  '(?:completed?|created|failed|finished|succeeded|started|done|queued|pending|error|errors|successful(?:ly)?|ok|enabled|disabled|scheduled|running|stopped)(?![\\p{L}])';
+  '(?:completed?|created|failed|finished|succeeded|started|done|queued|pending|error|errors|successful(?:ly)?|ok|enabled|disabled|scheduled|running|stopped|ready|available)(?![\\p{L}])';
 // Nor a security team's routine request to report phishing: "[IT SECURITY] Forward suspicious
 // emails to phishing@…" is what such a team writes to every employee.
 const NOT_OWN =
@@ -217,8 +218,10 @@ export const AGENT_ADDRESS_LENGTH = AGENT_ADDRESS.source.length;
 // The agent or a role over it, in Chinese, Japanese and Korean ("AI 비서": the AI secretary;
 // 관리자, 管理员, 管理者: the administrator; 시스템: the system), with the prefixes
 // addressed-instructions.ts CJK_AGENT reads ("智能助理").
-const CJK_NAME =
-  '(?:ai[ \\t]?|인공지능[ \\t]?|人工智能|智能)?(?:助手|助理|智能体|アシスタント|エージェント|어시스턴트|에이전트|系统|系統|システム|시스템|관리자|管理员|管理員|管理者|assistant|agent)|(?:ai|인공지능)[ \\t]?비서';
+const CJK_PREFIX = '(?:ai[ \\t]?|인공지능[ \\t]?|人工智能|智能)?';
+const CJK_AGENT_NAME = `${CJK_PREFIX}(?:助手|助理|智能体|アシスタント|エージェント|어시스턴트|에이전트|assistant|agent)|(?:ai|인공지능)[ \\t]?비서`;
+const CJK_ROLE_NAME = `${CJK_PREFIX}(?:系统|系統|システム|시스템|관리자|管理员|管理員|管理者)`;
+const CJK_NAME = `${CJK_AGENT_NAME}|${CJK_ROLE_NAME}`;
 // Where the sentence ends, or the next label starts: no gap reads past it.
 const CJK_STOP = '[^\\n。！？【「『〖〔\\[]';
 
@@ -231,10 +234,12 @@ const CJK_STOP = '[^\\n。！？【「『〖〔\\[]';
 const CJK_ORDER = new RegExp(
   // A bracket label ("【AI助手】", "[시스템]"), or the name as a colon's or comma's label, with "to"
   // before or after it and "order" or "instruction" after it ("致AI助手：", "アシスタントへ：",
-  // "AI 비서에게:", "관리자 지시:", "AI 비서님,"); the label alone is a vocative only in Chinese and
+  // "AI 비서에게:", "관리자 지시:", "AI 비서님,"). An honorific after a role is a person's title
+  // ("관리자님, 회의록은 … 보내 주세요", "管理者様、…": the administrator, written to; review of
+  // h-inj), so a role takes "to" only. The label alone is a vocative only in Chinese and
   // Japanese in addressed-instructions.ts (CJK_AGENT), so here an order must follow.
   `(?:[【「『〖〔\\[][ \\t]{0,2}(?:${CJK_NAME})[ \\t]{0,2}[】」』〗〕\\]]` +
-    `|(?<![\\p{L}\\p{N}])(?:致|给|給|至)?(?:${CJK_NAME})(?:에게|님께|님|께|へ|さん|様)?(?:[ \\t]?(?:지시|명령|지시사항|指令|指示|命令))?[ \\t]{0,2}[:：,，、])` +
+    `|(?<![\\p{L}\\p{N}])(?:致|给|給|至)?(?:(?:${CJK_AGENT_NAME})(?:에게|님께|님|께|へ|さん|様)?|(?:${CJK_ROLE_NAME})(?:에게|へ)?)(?:[ \\t]?(?:지시|명령|지시사항|指令|指示|命令))?[ \\t]{0,2}[:：,，、])` +
     // Not a notice to the user (您, ご, お客様, あなた, 고객님, 귀하, 회원님: "【系统】请将您的问题发送到
     // support@…", "【システム】ご不明点は … までメールを送信してください", "[시스템] 고객님, 문의 사항은 …
     // 보내 주세요"), nor about spam or phishing ("모든 스팸 메일을 삭제하세요": delete all spam), nor a
