@@ -341,9 +341,12 @@ export function addressedAt(s: string): number {
  * scan, with its Unicode case folding and look-behinds, costs several times this one, and most
  * mail holds none of them (issue 34: indexing stays cheap). The product names of agent-address.ts
  * as whole words only (a version's digits may follow): "decline", "coherent", "manuscript" and "bombard" are in ordinary mail.
+ * "sys" after every bracket agent-address.ts PLACE opens a tag with, or a heading's "#" ("[SYS]",
+ * "〔SYS〕"): the review of h-inj found the full scan reading those and the prefilter refusing them.
+ * A human role's tag ("[ADMIN]", "【管理员】") is read only before the agent's name, which passes.
  */
 const PREFILTER =
-  /ssist|sist|agent|model|modèle|\bais?\b|a\.i\.|(?:kalender|termin|mail|postfach|buchungs|planungs)-?bots?\b|\bki\b|\bia\b|ии|bots?\b|llm|gpt|claude|gemini|copilot|(?<![a-z])(?:gemma|bard|llama|mistral|mixtral|codestral|grok|cursor|codex|windsurf|devin|cline|aider|cody|tabnine|qwen|deepseek|perplexity|kimi|manus|jasper|cohere|command.r|phind|replit|bolt|lovable|poe|siri|alexa|cortana|le.chat)(?![a-z])|\bo[134]-|language model|syst|developer|inst\]|im_start|<\|user\|>|<<sys|instruction|ссистент|омощник|гент|модел|нейросет|助手|助理|系统|系統|システム|智能体|アシスタント|エージェント|クロード|克劳德|مساعد|الوكيل|어시스턴트|에이전트|सहायक|chatbot|secretar|helper|\baides?\b|<\/?prompt>|if you are|note to|ignor|disregard|forget|override|negeer|vergiss|гнорир|абуд|忽略|无视|忽视|指示を|命令を|تجاهل/i;
+  /ssist|sist|agent|model|modèle|\bais?\b|a\.i\.|(?:kalender|termin|mail|postfach|buchungs|planungs)-?bots?\b|\bki\b|\bia\b|ии|bots?\b|llm|gpt|claude|gemini|copilot|(?<![a-z])(?:gemma|bard|llama|mistral|mixtral|codestral|grok|cursor|codex|windsurf|devin|cline|aider|cody|tabnine|qwen|deepseek|perplexity|kimi|manus|jasper|cohere|command.r|phind|replit|bolt|lovable|poe|siri|alexa|cortana|le.chat)(?![a-z])|\bo[134]-|language model|syst|developer|inst\]|im_start|<\|user\|>|<<sys|instruction|ссистент|омощник|гент|модел|нейросет|助手|助理|系统|系統|システム|智能体|アシスタント|エージェント|クロード|克劳德|مساعد|الوكيل|어시스턴트|에이전트|비서|시스템|सहायक|chatbot|secretar|helper|\baides?\b|<\/?prompt>|[[({<【「『〖〔#][ \t#]{0,4}sys|_header_id|_of_turn|eot_id|begin_of_text|im_end|im_sep|<\|(?:tool|end)\|>|if you are|note to|ignor|disregard|forget|override|negeer|vergiss|гнорир|абуд|忽略|无视|忽视|指示を|命令を|تجاهل/i;
 
 /** Whether the text holds a word some pattern needs (PREFILTER). */
 export function mayAddress(s: string): boolean {

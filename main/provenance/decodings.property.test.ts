@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { base32Texts, base58Text, decodings, numericEntitiesDecoded } from './decodings.js';
+import { base32Texts, base58Text, decodings, htmlReferencesDecoded } from './decodings.js';
 import { encodedReadings } from './encoded-readings.js';
 import { linkPayloads } from './link-payloads.js';
 
@@ -145,9 +145,9 @@ describe('decodings: bounds and what is not text', () => {
     expect(base58Text(base58('482913'))).toBe('482913');
   });
 
-  it('decodes every numeric reference form HTML does, and leaves invalid ones', () => {
-    expect(numericEntitiesDecoded('&#68;&#x45;&#X0038&#00057;')).toBe('DE89');
-    expect(numericEntitiesDecoded('&#0; &#xD800; &#x110000;')).toBe('&#0; &#xD800; &#x110000;');
+  it('decodes every numeric reference form HTML does, invalid ones as U+FFFD as HTML does', () => {
+    expect(htmlReferencesDecoded('&#68;&#x45;&#X0038&#00057;')).toBe('DE89');
+    expect(htmlReferencesDecoded('&#0; &#xD800; &#x110000;')).toBe('\uFFFD \uFFFD \uFFFD');
   });
 
   it('keeps at most 32 forms of one value', () => {

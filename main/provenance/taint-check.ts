@@ -16,7 +16,7 @@ import {
 } from './finding-text.js';
 import type { KnownParties } from './known-parties.js';
 import type { ProvenanceMetaItem } from './content-describer.js';
-import { numericEntitiesDecoded } from './decodings.js';
+import { htmlReferencesDecoded } from './decodings.js';
 import { encodedArgumentTexts } from './encoded-arguments.js';
 import { linkPayloads } from './link-payloads.js';
 import { isAddressedParty, isParty, itemsNaming, replyToNote, sentBefore } from './parties.js';
@@ -343,7 +343,12 @@ function verbatim(index: ContentIndex, d: CallDestination, i: ContentItem): bool
   return !isDigest(i) && index.itemsWithValue({ kind: 'url', value: d.value }).includes(i);
 }
 
-/** A string with HTML numeric references, decoded (decodings.ts); none for any other string. */
+/**
+ * A string with HTML numeric references, decoded with its named ones (decodings.ts, the `entities`
+ * library); none for any other string: a mail body's "&amp;" alone is not read twice.
+ */
 function entityText(s: string): string[] {
-  return s.includes('&#') ? [numericEntitiesDecoded(s)] : [];
+  if (!s.includes('&#')) return [];
+  const d = htmlReferencesDecoded(s);
+  return d === s ? [] : [d];
 }
