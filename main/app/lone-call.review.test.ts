@@ -20,6 +20,16 @@ import { SessionTransport } from '../gateway/session-transport.js';
  * approvals, cancellation and the session's DELETE while a call waits.
  */
 let up: FakeUpstream;
+/** The `hang` tool's calls by their `by`: when the upstream ran one, and when it was cancelled. */
+const hung = new Map<string, { started: () => void; told: () => void }>();
+function hanging(by: string): { running: Promise<void>; cancelled: Promise<void> } {
+  let started!: () => void;
+  let told!: () => void;
+  const running = new Promise<void>((r) => (started = r));
+  const cancelled = new Promise<void>((r) => (told = r));
+  hung.set(by, { started, told });
+  return { running, cancelled };
+}
 let t: RemoteTestApp;
 const transports: SessionTransport[] = [];
 
@@ -69,6 +79,17 @@ beforeAll(async () => {
         },
       },
       { name: 'write', annotations: { readOnlyHint: false } },
+      {
+        // Runs until the agent gives up: its cancel must reach it (review of abort-hooks.ts).
+        name: 'hang',
+        annotations: { readOnlyHint: true },
+        run: (args, ctx) => {
+          const by = String(args.by);
+          ctx.signal.addEventListener('abort', () => hung.get(by)?.told());
+          hung.get(by)?.started();
+          return new Promise(() => {});
+        },
+      },
     ],
   });
   await up.start();
@@ -305,6 +326,25 @@ describe.each(ARMS)('%s, through a real App', (_name, lone) => {
     expect(r.status).toBe(200);
     expect(messagesOf(r)).toEqual([]);
     await left(by);
+    expect(transportOf(h).busy()).toBe(false);
+  });
+
+  it("notifications/cancelled while the upstream runs the call: the upstream is told (MCP cancellation), the call's stream ends with no answer", async () => {
+    arm(lone);
+    const h = await open();
+    const by = `upstream cancel ${String(lone)}`;
+    const { running, cancelled } = hanging(by);
+    const waiting = raw('POST', call(14, 'hang', { by }), h);
+    await running;
+    const c = await raw(
+      'POST',
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 14, reason: 'r' } },
+      h,
+    );
+    expect(c.status).toBe(202);
+    await cancelled; // the upstream's handler saw notifications/cancelled
+    const r = await waiting;
+    expect(messagesOf(r)).toEqual([]);
     expect(transportOf(h).busy()).toBe(false);
   });
 
