@@ -3,6 +3,11 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+} from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../../test-support/eventually.js';
 import { FakeUpstream } from '../../test-support/fake-upstream.js';
@@ -10,6 +15,7 @@ import { isRequested, nextEvent } from '../../test-support/core-events.js';
 import { startRemoteApp, type RemoteTestApp } from '../../test-support/remote-app.js';
 import { LoneCallServer } from '../gateway/mcp-handlers/lone-call.js';
 import { SessionTransport } from '../gateway/session-transport.js';
+import { ModernHotTransport } from '../gateway/modern-hot.js';
 
 /**
  * Review of issue 34's lone call (mcp-handlers/lone-call.ts, SessionTransport.postLone) through
@@ -20,6 +26,16 @@ import { SessionTransport } from '../gateway/session-transport.js';
  * approvals, cancellation and the session's DELETE while a call waits.
  */
 let up: FakeUpstream;
+/** The `hang` tool's calls by their `by`: when the upstream ran one, and when it was cancelled. */
+const hung = new Map<string, { started: () => void; told: () => void }>();
+function hanging(by: string): { running: Promise<void>; cancelled: Promise<void> } {
+  let started!: () => void;
+  let told!: () => void;
+  const running = new Promise<void>((r) => (started = r));
+  const cancelled = new Promise<void>((r) => (told = r));
+  hung.set(by, { started, told });
+  return { running, cancelled };
+}
 let t: RemoteTestApp;
 const transports: SessionTransport[] = [];
 
@@ -69,6 +85,17 @@ beforeAll(async () => {
         },
       },
       { name: 'write', annotations: { readOnlyHint: false } },
+      {
+        // Runs until the agent gives up: its cancel must reach it (review of abort-hooks.ts).
+        name: 'hang',
+        annotations: { readOnlyHint: true },
+        run: (args, ctx) => {
+          const by = String(args.by);
+          ctx.signal.addEventListener('abort', () => hung.get(by)?.told());
+          hung.get(by)?.started();
+          return new Promise(() => {});
+        },
+      },
     ],
   });
   await up.start();
@@ -308,6 +335,25 @@ describe.each(ARMS)('%s, through a real App', (_name, lone) => {
     expect(transportOf(h).busy()).toBe(false);
   });
 
+  it("notifications/cancelled while the upstream runs the call: the upstream is told (MCP cancellation), the call's stream ends with no answer", async () => {
+    arm(lone);
+    const h = await open();
+    const by = `upstream cancel ${String(lone)}`;
+    const { running, cancelled } = hanging(by);
+    const waiting = raw('POST', call(14, 'hang', { by }), h);
+    await running;
+    const c = await raw(
+      'POST',
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 14, reason: 'r' } },
+      h,
+    );
+    expect(c.status).toBe(202);
+    await cancelled; // the upstream's handler saw notifications/cancelled
+    const r = await waiting;
+    expect(messagesOf(r)).toEqual([]);
+    expect(transportOf(h).busy()).toBe(false);
+  });
+
   it('DELETE of the session while a call waits: its stream ends, the approval is withdrawn', async () => {
     arm(lone);
     const h = await open();
@@ -419,6 +465,51 @@ describe.each(ARMS)('%s, through a real App', (_name, lone) => {
       runs.push(ms.map((m) => m.method ?? m.id));
     }
     record(lone, 'chatty', runs);
+  });
+});
+
+describe('a 2026-07-28 call (the hot path) through a real App, review of abort-hooks.ts', () => {
+  it('the agent hangs up while the upstream runs the call: the upstream is told', async () => {
+    const { running, cancelled } = hanging('2026 hang-up');
+    // On the hot path's lone call: its own controller (a CallAbortController) is what the
+    // hang-up aborts, and the remote call joined it by a hook.
+    const lone = vi.spyOn(
+      ModernHotTransport.prototype as unknown as { runLone: () => void },
+      'runLone',
+    );
+    const gone = new AbortController();
+    const call = fetch(t.started.mcpUrl, {
+      method: 'POST',
+      signal: gone.signal,
+      headers: {
+        authorization: `Bearer ${t.token}`,
+        'content-type': 'application/json',
+        accept: ACCEPT,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'up__hang',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'up__hang',
+          arguments: { by: '2026 hang-up' },
+          _meta: {
+            [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
+            [CLIENT_CAPABILITIES_META_KEY]: {},
+            [CLIENT_INFO_META_KEY]: { name: 'raw', version: '1' },
+          },
+        },
+      }),
+    }).catch((e: Error) => e.name);
+    await running;
+    expect(lone).toHaveBeenCalledTimes(1);
+    lone.mockRestore();
+    gone.abort();
+    expect(await call).toBe('AbortError');
+    await cancelled; // the upstream's handler saw notifications/cancelled
   });
 });
 

@@ -12,7 +12,9 @@
  * a hook sees what a listener would). Any other signal (the SDK's own controllers, a caller's)
  * gets an ordinary `{ once: true }` listener, as before. A hook that throws is reported as a
  * throwing listener is, an uncaught exception on the next tick (Node's event_target.js
- * `emitUncaughtException`), and does not keep the others from running.
+ * `emitUncaughtException`), and does not keep the others from running. As for listeners, a hook
+ * taken off while the hooks run does not run, and one added then (or later) never does.
+ * Unlike listeners, hooks run after all of the signal's listeners, whenever they were added.
  */
 const HOOKS = Symbol('abort hooks');
 
@@ -32,9 +34,10 @@ export class CallAbortController extends AbortController {
     super.abort(reason);
     const hooks = signal[HOOKS];
     if (!hooks || hooks.size === 0) return;
-    const all = [...hooks];
-    hooks.clear();
-    for (const hook of all) {
+    for (const hook of [...hooks]) {
+      // One an earlier hook took off (offAbort) does not run, as a listener removed during the
+      // dispatch does not (WHATWG DOM "remove an event listener" sets its removed flag).
+      if (!hooks.delete(hook)) continue;
       try {
         hook();
       } catch (error) {
@@ -49,9 +52,11 @@ export class CallAbortController extends AbortController {
 /** Runs `hook` once when `signal` aborts (not if it already has), as a `once` listener would. */
 export function onAbort(signal: AbortSignal, hook: Hook): void {
   const hooks = (signal as Hooked)[HOOKS];
-  // One added to an aborted signal never runs: abort() runs the hooks only the first time.
-  if (hooks) hooks.add(hook);
-  else signal.addEventListener('abort', hook, { once: true });
+  // One added to an aborted signal (or by a hook while abort() runs them) never runs, as a
+  // listener added after the dispatch never does: it is not kept either, so nothing holds it.
+  if (hooks) {
+    if (!signal.aborted) hooks.add(hook);
+  } else signal.addEventListener('abort', hook, { once: true });
 }
 
 /** Takes a hook onAbort added off again (a no-op for one that ran or was never added). */

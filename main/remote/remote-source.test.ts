@@ -6,6 +6,8 @@ import { FakeUpstream, type FakeTool } from '../../test-support/fake-upstream.js
 import { RemoteSource, type RemoteTimings } from './remote-source.js';
 import type { InflightCalls } from './connection/inflight.js';
 import { UNTRUSTED_META_KEY } from '../tools/untrusted.js';
+import { CallAbortController } from '../platform/abort-hooks.js';
+import { getEventListeners } from 'node:events';
 
 /**
  * Bounds no test waits for (10 min, past any test's timeout), so a slow machine never trips one;
@@ -263,6 +265,52 @@ describe('RemoteSource', () => {
     (s as unknown as { c: { inflight: InflightCalls } }).c.inflight.abortAll('cut by the test');
     const r = await call;
     expect(text(r)).toMatch(/became unreachable during the call \(cut by the test\)/);
+    await sawCancel; // notifications/cancelled reached the server
+  });
+
+  it("on a lone call's signal (a CallAbortController): the agent's cancel reaches the server, and no call leaves a hook behind", async () => {
+    // Review of abort-hooks.ts: remote-calls.ts joins a lone call's signal by a hook (onAbort).
+    // Whatever way the call ends (answered, a tool error, cancelled) the hook must be gone.
+    const joins = (signal: AbortSignal) =>
+      getEventListeners(signal, 'abort').length +
+      Object.getOwnPropertySymbols(signal)
+        .filter((k) => k.description === 'abort hooks')
+        .reduce((n, k) => n + (signal as unknown as Record<symbol, Set<unknown>>)[k]!.size, 0);
+    let started!: () => void;
+    let told!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const sawCancel = new Promise<void>((r) => (told = r));
+    const u = await upstream([
+      { name: 'quick' },
+      {
+        name: 'boom',
+        run: async () => {
+          throw new Error('boom');
+        },
+      },
+      {
+        name: 'hang',
+        run: (_a, c) => {
+          c.signal.addEventListener('abort', () => told());
+          started();
+          return new Promise(() => {});
+        },
+      },
+    ]);
+    const s = source(u.url);
+    await s.ready();
+    for (const tool of ['quick', 'boom']) {
+      const ac = new CallAbortController();
+      await s.call(tool, {}, ctx(ac.signal));
+      expect([tool, joins(ac.signal)]).toEqual([tool, 0]);
+    }
+    const ac = new CallAbortController();
+    const call = s.call('hang', {}, ctx(ac.signal));
+    await running;
+    expect(joins(ac.signal)).toBe(1);
+    ac.abort('the agent cancelled');
+    expect(text(await call)).toMatch(/cancelled/);
+    expect(joins(ac.signal)).toBe(0);
     await sawCancel; // notifications/cancelled reached the server
   });
 

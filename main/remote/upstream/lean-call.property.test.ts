@@ -2,6 +2,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { getEventListeners } from 'node:events';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CallAbortController } from '../../platform/abort-hooks.js';
 import { leanCallTool } from './lean-call.js';
 import { UpstreamClient } from './upstream-client.js';
 
@@ -212,6 +213,17 @@ type Path = 'sdk' | 'lean';
 const outcome = (e: unknown) =>
   Array.isArray(e) && (e[0] === 'result' || e[0] === 'error' || e[0] === 'books');
 
+/**
+ * What is still joined to a call's signal: its `abort` listeners and, on a CallAbortController's
+ * signal (remote-calls.ts hands the lean path one, `lost`), its abort hooks (abort-hooks.ts).
+ */
+function abortJoins(signal: AbortSignal): number {
+  const hooks = Object.getOwnPropertySymbols(signal)
+    .filter((k) => k.description === 'abort hooks')
+    .map((k) => (signal as unknown as Record<symbol, Set<unknown>>)[k]!.size);
+  return getEventListeners(signal, 'abort').length + hooks.reduce((a, b) => a + b, 0);
+}
+
 async function run(s: Script, path: Path): Promise<unknown[]> {
   const seen: unknown[] = [];
   const client = new UpstreamClient(
@@ -222,7 +234,8 @@ async function run(s: Script, path: Path): Promise<unknown[]> {
   client.onerror = (e) => seen.push(['onerror', e.message]);
   const t = new ScriptedTransport(s);
   await client.connect(t);
-  const cancel = new AbortController();
+  // The lean path as remote-calls.ts drives it: on its own controller's signal, by hooks.
+  const cancel = path === 'lean' ? new CallAbortController() : new AbortController();
   const options = {
     signal: cancel.signal,
     timeout: 60_000,
@@ -245,7 +258,7 @@ async function run(s: Script, path: Path): Promise<unknown[]> {
     books._responseHandlers!.size,
     books._progressHandlers!.size,
     books._timeoutInfo!.size,
-    getEventListeners(cancel.signal, 'abort').length,
+    abortJoins(cancel.signal),
   ];
   const call = (lean ?? client.callTool(params, options)).then(
     (r) => seen.push(['result', r], left()),
@@ -350,7 +363,7 @@ describe('lean tools/call hand-over (issue 34)', () => {
       progress: false,
     });
     await client.connect(t);
-    const signal = new AbortController().signal;
+    const signal = new CallAbortController().signal;
     const options = {
       signal,
       timeout: 60_000,
@@ -368,11 +381,7 @@ describe('lean tools/call hand-over (issue 34)', () => {
       () => {
         seen = jobs;
         // The abort listener too: the SDK's dispatch has already taken the handler and timeout.
-        left = [
-          books._responseHandlers!.size,
-          books._timeoutInfo!.size,
-          getEventListeners(signal, 'abort').length,
-        ];
+        left = [books._responseHandlers!.size, books._timeoutInfo!.size, abortJoins(signal)];
       },
     );
     const answer =
