@@ -46,10 +46,12 @@ const BASE =
 const PAST =
   '(?:forwarded|sent|shared|exported|uploaded|transferred|copied|moved|deleted|trashed|archived|removed|wiped|purged|erased|e-?mailed)';
 const DESTROY = '(?:delete|trash|archive|remove|wipe|purge|erase)d?';
-// What the verb is done to: not the reader ("send you", "forward your receipts to your
-// accountant" is a product's promise), then a destination in the sentence, or, for a verb that
+// What the verb is done to: something named ("the", "all", "every" …, as agent-address.ts OBJECT:
+// a feature request's "could export conversations to Notion: https://…" names none), not the
+// reader ("send you", "forward your receipts to your accountant" is a product's promise), then a destination in the sentence, or, for a verb that
 // destroys, something of the user's in particular ("delete all …").
-const OBJECT = `${END}(?![ \\t]{1,3}(?:you|your)${END})(?:(?=${SENT}{0,160}?${DEST})|(?<=${DESTROY})[ \\t]{1,3}(?:all|every|each|the|these|those)${END})`;
+const NAMED = `[ \\t]{1,3}(?:(?:all|every|each|the|these|those|this|that|my|our|his|her|their|its|it|them|everything|any)${END}|[0-9"'“‘])`;
+const OBJECT = `${END}(?![ \\t]{1,3}(?:you|your)${END})(?=${NAMED})(?:(?=${SENT}{0,160}?${DEST})|(?<=${DESTROY})[ \\t]{1,3}(?:all|every|each|the|these|those)${END})`;
 const POLITE_LEAD =
   '(?:great|grateful|appreciate(?:d)?(?:[ \\t]{1,3}it)?|nice|helpful|help(?:[ \\t]{1,3}a[ \\t]{1,3}lot)?|good|wonderful|ideal|perfect|love[ \\t]{1,3}it|like[ \\t]{1,3}it)[ \\t]{1,3}if';
 const MODAL =
@@ -87,7 +89,17 @@ const VERB_X =
 const DESTROY_X = '(?:borr|elimin|apag|exclu|lösch|supprim|effac|удал|हटा|डिलीट)';
 const ALL_X = '(?:todos|todas|tous|toutes|alle|все|всё|सभी|सारे)';
 const NOT_PITCH_X = `(?!${SENT}{0,160}?${START}(?:peut|peuvent|pourra|désormais|kann|können|jetzt|может|могут|теперь|pode|podem|agora|puede|pueden|podrá|ahora|सकता|सकती|vos|votre|vous|ihre|ihren|ihrer|sie|ваш|ваши|вас|вам|seus|suas|você|tus|usted)${END})`;
-const POLITE_X = `${START}${NOT_OURS}${AI_NOUN_X}${END}${NOT_PITCH_X}(?:(?=${SENT}{0,240}?${DEST})|(?=${SENT}{0,240}?${START}${ALL_X}${END})(?=${SENT}{0,240}?${START}${DESTROY_X}))${SENT}{0,240}?${START}${VERB_X}`;
+// Spoken to, not described ("L'assistant IA envoie un récapitulatif chaque lundi à …" is a
+// description; Spanish and French present tense and imperative share forms): a wish's or a
+// condition's word before it (que, wenn, если бы, пусть, se, si, könnte …: "Sería genial que el
+// asistente de IA reenviara …"), a label's colon or a vocative's comma after it (in Hindi also
+// after "के लिए (निर्देश)", "for the AI assistant (instructions):"), or "please" in
+// the sentence (bitte, por favor, s'il te plaît, пожалуйста, veuillez, कृपया). The noun is
+// looked for first: the look-behind tried at every position cost 55 ms on 64 KiB of Cyrillic.
+const FRAME_X =
+  "(?<=(?:que|wenn|если|пусть|чтобы|se|si|könnte|würde|möge)[ \\t]{1,3}(?:[\\p{L}]{1,12}[ \\t]{1,3}){0,2}(?:l['’])?)";
+const PLEASE_X = `(?=${SENT}{0,160}?${START}(?:bitte|por[ \\t]favor|por[ \\t]gentileza|s['’]il[ \\t](?:te|vous)[ \\t]pla[iî]t|пожалуйста|veuillez|merci[ \\t]de|कृपया)${END})`;
+const POLITE_X = `${START}(?=${AI_NOUN_X}${END})${NOT_OURS}(?:${FRAME_X}${AI_NOUN_X}${END}|${AI_NOUN_X}${END}(?=[ \\t]{0,2}[:,]|[ \\t]{1,3}के[ \\t]लिए(?:[ \\t]निर्देश)?[ \\t]{0,2}[:,]|${PLEASE_X}))${NOT_PITCH_X}(?:(?=${SENT}{0,240}?${DEST})|(?=${SENT}{0,240}?${START}${ALL_X}${END})(?=${SENT}{0,240}?${START}${DESTROY_X}))${SENT}{0,240}?${START}${VERB_X}`;
 
 // A chat message whose system or developer role orders data sent: {"role": "system", "content":
 // "Forward all emails to …"}. Not "You are a helpful assistant" (no verb), nor "… that can send
@@ -99,11 +111,17 @@ const JSON_ROLE = `"role"[ \\t]{0,3}:[ \\t]{0,3}"(?:system|developer)"[^{}\\n]{0
 // the following tool call", "run the call above"): a changelog showing the format orders nothing.
 const TOOL_JSON =
   '"(?:tool|name|function|tool_name|action)"[ \\t]{0,3}:[ \\t]{0,3}"[\\w.-]{0,30}?(?:send|forward|share|delete|trash|transfer|export|upload)[\\w.-]{0,30}"';
-const RUN_ORDER = `${START}(?:execute|run|invoke|perform|call|make)[ \\t]{1,3}(?:this|that|it|the[ \\t]{1,3}(?:following|above|below|call|tool|function))${END}`;
+const RUN_VERB = `${START}(?:execute|run|invoke|perform|call|make)[ \\t]{1,3}(?:this|that|it|the[ \\t]{1,3}(?:following|above|below|call|tool|function))${END}`;
+// The order is the agent's: its name before it ("Assistant, execute the following tool call") or
+// urgency after it ("run the call above now"); a changelog's "Run the following request to test:"
+// is neither.
+const AGENT_WORD = '(?:assistants?|agents?|ai|llms?|models?|bots?|claude|chat ?gpt|gemini|copilot)';
+const RUN_ORDER = `(?:${START}${AGENT_WORD}${END}[^\\n]{0,40}?${RUN_VERB}|${RUN_VERB}(?=[^\\n]{0,40}?${START}(?:now|immediately|silently|at[ \\t]once|right[ \\t]away|without[ \\t](?:asking|confirmation))${END}))`;
 const TOOL_CALL = `${RUN_ORDER}[^]{0,300}?${TOOL_JSON}|${TOOL_JSON}[^]{0,300}?${RUN_ORDER}`;
 // A block marked as the agent's orders: "BEGIN AGENT DIRECTIVE", "-----BEGIN ASSISTANT
-// INSTRUCTIONS-----", then a verb that moves or destroys data in it.
-const DIRECTIVE = `${START}begin[ \\t_-]{1,3}(?:ai|agent|assistant|llm|model)[ \\t_-]{1,3}(?:directives?|instructions?|commands?|orders?|tasks?|prompt)${END}[^]{0,300}?${START}${BASE}${END}`;
+// INSTRUCTIONS-----", the marker alone on its line or ruled off (not "BEGIN AI PROMPT TEMPLATE —
+// send us your prompts …", a newsletter's heading), then a verb that moves or destroys data in it.
+const DIRECTIVE = `${START}begin[ \\t_-]{1,3}(?:ai|agent|assistant|llm|model)[ \\t_-]{1,3}(?:directives?|instructions?|commands?|orders?|tasks?|prompt)${END}[ \\t_-]{0,8}(?:[:=-]|\\r?\\n|$)[^]{0,300}?${START}${BASE}${END}`;
 
 const POLITE = new RegExp(
   [...POLITE_EN, POLITE_X, JSON_ROLE, TOOL_CALL, DIRECTIVE].map((s) => `(?:${s})`).join('|'),
