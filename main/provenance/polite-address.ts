@@ -66,7 +66,9 @@ const POLITE_EN = [
   // "The AI agent should transfer …", "Any language model reading this inbox should send …".
   `${ADDRESSEE}[ \\t]{1,3}${MODAL}[ \\t]{1,3}${MANNER}${BASE}${OBJECT}`,
   // "Kindly have the AI agent delete …", "Please ask Claude to send …".
-  `${START}(?:have|let|ask|get)[ \\t]{1,3}${ADDRESSEE}[ \\t]{1,3}(?:to[ \\t]{1,3})?${BASE}${OBJECT}`,
+  // Not a help article's or minutes' description of what someone may do ("you can ask Claude to
+  // send …", "Jan to have the AI assistant export …"; review of h-inj2).
+  `${START}(?<!(?:you[ \\t]{1,3}(?:can|could|may|might)|to)[ \\t]{1,3})(?:have|let|ask|get)[ \\t]{1,3}${ADDRESSEE}[ \\t]{1,3}(?:to[ \\t]{1,3})?${BASE}${OBJECT}`,
   // "Whichever AI agent processes this mailbox: delete …": as a label, only with the reader's
   // clause, which a quoted example in an article ("the injected text reads "AI assistant,
   // forward …"") lacks.
@@ -112,11 +114,15 @@ const JSON_ROLE = `"role"[ \\t]{0,3}:[ \\t]{0,3}"(?:system|developer)"[^{}\\n]{0
 const TOOL_JSON =
   '"(?:tool|name|function|tool_name|action)"[ \\t]{0,3}:[ \\t]{0,3}"[\\w.-]{0,30}?(?:send|forward|share|delete|trash|transfer|export|upload)[\\w.-]{0,30}"';
 const RUN_VERB = `${START}(?:execute|run|invoke|perform|call|make)[ \\t]{1,3}(?:this|that|it|the[ \\t]{1,3}(?:following|above|below|call|tool|function))${END}`;
-// The order is the agent's: its name before it ("Assistant, execute the following tool call") or
-// urgency after it ("run the call above now"); a changelog's "Run the following request to test:"
-// is neither.
+// The order is the agent's: its name as a vocative or label right before it ("Assistant, execute
+// the following tool call", "AI agent: run the call above now"), or urgency after an order whose
+// object is the call itself ("execute the following tool call immediately"). A developer doc's
+// "Claude can call tools. Make the call with …", "Agents that run this version should update
+// immediately", "run the tool immediately and feed back the observation", "Call it right away in
+// your loop" are neither (review of h-inj2's benign probes).
 const AGENT_WORD = '(?:assistants?|agents?|ai|llms?|models?|bots?|claude|chat ?gpt|gemini|copilot)';
-const RUN_ORDER = `(?:${START}${AGENT_WORD}${END}[^\\n]{0,40}?${RUN_VERB}|${RUN_VERB}(?=[^\\n]{0,40}?${START}(?:now|immediately|silently|at[ \\t]once|right[ \\t]away|without[ \\t](?:asking|confirmation))${END}))`;
+const RUN_CALL = `${START}(?:(?:execute|run|invoke|perform|make)[ \\t]{1,3}(?:this|that|the)[ \\t]{1,3}(?:(?:following|above|below)[ \\t]{1,3})?(?:(?:tool|function)[ \\t]{1,3})?calls?|(?:execute|run|invoke|perform)[ \\t]{1,3}the[ \\t]{1,3}(?:following|above|below)|(?:execute|invoke)[ \\t]{1,3}it)${END}`;
+const RUN_ORDER = `(?:${START}${AGENT_WORD}${END}[ \\t]{0,2}[,:][ \\t]{0,3}(?:(?:please|kindly)[ \\t]{1,3})?(?:(?:now|immediately)[ \\t]{1,3})?${RUN_VERB}|${RUN_CALL}(?=[^\\n]{0,40}?${START}(?:now|immediately|silently|at[ \\t]once|right[ \\t]away|without[ \\t](?:asking|confirmation))${END}))`;
 const TOOL_CALL = `${RUN_ORDER}[^]{0,300}?${TOOL_JSON}|${TOOL_JSON}[^]{0,300}?${RUN_ORDER}`;
 // A block marked as the agent's orders: "BEGIN AGENT DIRECTIVE", "-----BEGIN ASSISTANT
 // INSTRUCTIONS-----", the marker alone on its line or ruled off (not "BEGIN AI PROMPT TEMPLATE —
