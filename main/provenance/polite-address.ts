@@ -101,7 +101,10 @@ const NOT_PITCH_X = `(?!${SENT}{0,160}?${START}(?:peut|peuvent|pourra|désormais
 const FRAME_X =
   "(?<=(?:que|wenn|если|пусть|чтобы|se|si|könnte|würde|möge)[ \\t]{1,3}(?:[\\p{L}]{1,12}[ \\t]{1,3}){0,2}(?:l['’])?)";
 const PLEASE_X = `(?=${SENT}{0,160}?${START}(?:bitte|por[ \\t]favor|por[ \\t]gentileza|s['’]il[ \\t](?:te|vous)[ \\t]pla[iî]t|пожалуйста|veuillez|merci[ \\t]de|कृपया)${END})`;
-const POLITE_X = `${START}(?=${AI_NOUN_X}${END})${NOT_OURS}(?:${FRAME_X}${AI_NOUN_X}${END}|${AI_NOUN_X}${END}(?=[ \\t]{0,2}[:,]|[ \\t]{1,3}के[ \\t]लिए(?:[ \\t]निर्देश)?[ \\t]{0,2}[:,]|${PLEASE_X}))${NOT_PITCH_X}(?:(?=${SENT}{0,240}?${DEST})|(?=${SENT}{0,240}?${START}${ALL_X}${END})(?=${SENT}{0,240}?${START}${DESTROY_X}))${SENT}{0,240}?${START}${VERB_X}`;
+// Each choice sits in a lookahead, which V8 never backtracks into: as alternations, a noun both
+// wished for and followed by a comma ("que agente ia, ", 64 KiB) ran every scan after it twice
+// (35 ms → 21 ms; review of h-inj2).
+const POLITE_X = `${START}(?=${AI_NOUN_X}${END})${NOT_OURS}(?=${FRAME_X}|${AI_NOUN_X}${END}(?:[ \\t]{0,2}[:,]|[ \\t]{1,3}के[ \\t]लिए(?:[ \\t]निर्देश)?[ \\t]{0,2}[:,]|${PLEASE_X}))${AI_NOUN_X}${END}${NOT_PITCH_X}(?=(?=${SENT}{0,240}?${DEST})|(?=${SENT}{0,240}?${START}${ALL_X}${END})(?=${SENT}{0,240}?${START}${DESTROY_X}))${SENT}{0,240}?${START}${VERB_X}`;
 
 // A chat message whose system or developer role orders data sent: {"role": "system", "content":
 // "Forward all emails to …"}. Not "You are a helpful assistant" (no verb), nor "… that can send
