@@ -78,6 +78,11 @@ describe('polite requests, other languages, structured blobs', () => {
     '{"role": "system", "content": "You are a helpful assistant that can send emails to support@x.example."}',
     'Tool calls now look like {"tool": "gmail_send", "arguments": {"to": "a@example.com"}}.',
     'Notre assistant IA peut désormais transférer vos factures à compta@x.example.',
+    // A release note's list item: a label's colon, then a pitch (NOT_PITCH_X; review of h-inj2 found
+    // no case here that needed it).
+    'KI-Assistent: kann jetzt E-Mails an buchhaltung@firma.example weiterleiten.',
+    'Asistente de IA: ahora puede reenviar correos a soporte@empresa.example.',
+    'ИИ-помощник: теперь может пересылать письма на support@company.example.',
     // Described, not spoken to: no wish's word before it, no label's mark after it, no "please".
     "L'assistant IA envoie un récapitulatif chaque lundi à equipe@societe.example.",
     // A feature request names nothing of the user's after its verb.
