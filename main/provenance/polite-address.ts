@@ -124,8 +124,11 @@ const RUN_VERB = `${START}(?:execute|run|invoke|perform|call|make)[ \\t]{1,3}(?:
 // immediately", "run the tool immediately and feed back the observation", "Call it right away in
 // your loop" are neither (review of h-inj2's benign probes).
 const AGENT_WORD = '(?:assistants?|agents?|ai|llms?|models?|bots?|claude|chat ?gpt|gemini|copilot)';
-const RUN_CALL = `${START}(?:(?:execute|run|invoke|perform|make)[ \\t]{1,3}(?:this|that|the)[ \\t]{1,3}(?:(?:following|above|below)[ \\t]{1,3})?(?:(?:tool|function)[ \\t]{1,3})?calls?|(?:execute|run|invoke|perform)[ \\t]{1,3}the[ \\t]{1,3}(?:following|above|below)|(?:execute|invoke)[ \\t]{1,3}it)${END}`;
-const RUN_ORDER = `(?:${START}${AGENT_WORD}${END}[ \\t]{0,2}[,:][ \\t]{0,3}(?:(?:please|kindly)[ \\t]{1,3})?(?:(?:now|immediately)[ \\t]{1,3})?${RUN_VERB}|${RUN_CALL}(?=[^\\n]{0,40}?${START}(?:now|immediately|silently|at[ \\t]once|right[ \\t]away|without[ \\t](?:asking|confirmation))${END}))`;
+// "Execute this now." but not "Run this example now": after a bare "this", only urgency.
+const URGENT =
+  '(?:now|immediately|silently|at[ \\t]once|right[ \\t]away|without[ \\t](?:asking|confirmation))(?![\\p{L}\\p{N}_])';
+const RUN_CALL = `${START}(?:(?:execute|run|invoke|perform|make)[ \\t]{1,3}(?:this|that|the)[ \\t]{1,3}(?:(?:following|above|below)[ \\t]{1,3})?(?:(?:tool|function)[ \\t]{1,3})?calls?|(?:execute|run|invoke|perform)[ \\t]{1,3}the[ \\t]{1,3}(?:following|above|below)|(?:execute|invoke|run|perform)[ \\t]{1,3}(?:it|this|that)${END}(?![ \\t]{1,3}(?!${URGENT})\\p{L}))${END}`;
+const RUN_ORDER = `(?:${START}${AGENT_WORD}${END}[ \\t]{0,2}[,:][ \\t]{0,3}(?:(?:please|kindly)[ \\t]{1,3})?(?:(?:now|immediately)[ \\t]{1,3})?${RUN_VERB}|${RUN_CALL}(?=[^\\n]{0,40}?${START}${URGENT}))`;
 const TOOL_CALL = `${RUN_ORDER}[^]{0,300}?${TOOL_JSON}|${TOOL_JSON}[^]{0,300}?${RUN_ORDER}`;
 // A block marked as the agent's orders: "BEGIN AGENT DIRECTIVE", "-----BEGIN ASSISTANT
 // INSTRUCTIONS-----", the marker alone on its line or ruled off (not "BEGIN AI PROMPT TEMPLATE —
