@@ -79,9 +79,11 @@ const POLITE_EN = [
 // destroys data, and a destination before or after it (German puts the verb last: "… an x@…
 // senden könnte"), or "all" for a verb that destroys. Not a company's own product (notre, unser,
 // наш …), a pitch of what it can do (peut, kann, может, pode, puede …), nor a notice to the
-// customer (vos, Ihre, ваш, seus, tus …). Each lookahead is its own scan of the sentence: a lazy gap
-// before another lazy gap cost 200 ms on 64 KiB of "KI-Assistent a@b " (16 → 64 KiB stays
-// fourfold now, 18 ms).
+// customer (vos, Ihre, ваш, seus, tus …); a wish for what it could do is a pitch too (pueda,
+// puisse, мог, pudesse: "Nous aimerions que l'assistant IA puisse envoyer …"; review of h-inj2),
+// but not "pudiera", whose "if it could, delete …" orders. Each lookahead is its own scan of the
+// sentence: a lazy gap before another lazy gap cost 200 ms on 64 KiB of "KI-Assistent a@b " (16
+// → 64 KiB stays fourfold now, 18 ms).
 const AI_NOUN_X =
   '(?:(?:asistente|agente|assistente)[ \\t-]{1,3}(?:de[ \\t]{1,3})?ia|(?:assistant|agent)e?[ \\t-]{1,3}ia|ki[ \\t-]?(?:assistent(?:in|en)?|agent(?:en)?|modell)|ии[ \\t-]?(?:ассистент|помощник|агент)[\\p{L}]{0,3}|(?:एआई|ai)[ \\t]?सहायक)';
 const NOT_OURS =
@@ -90,7 +92,7 @@ const VERB_X =
   '(?:reenv|envi|compart|export|borr|elimin|transfi|mand|encaminh|compartilh|apag|exclu|transfer|send|weiterleit|leite|teil|exportier|lösch|übertrag|hochlad|schick|transf[eè]r|envo|partag|supprim|effac|пересл|перешл|отправ|пошл|удал|передай|передать|экспорт|भेज|फॉरवर्ड|शेयर|हटा|डिलीट)';
 const DESTROY_X = '(?:borr|elimin|apag|exclu|lösch|supprim|effac|удал|हटा|डिलीट)';
 const ALL_X = '(?:todos|todas|tous|toutes|alle|все|всё|सभी|सारे)';
-const NOT_PITCH_X = `(?!${SENT}{0,160}?${START}(?:peut|peuvent|pourra|désormais|kann|können|jetzt|может|могут|теперь|pode|podem|agora|puede|pueden|podrá|ahora|सकता|सकती|vos|votre|vous|ihre|ihren|ihrer|sie|ваш|ваши|вас|вам|seus|suas|você|tus|usted)${END})`;
+const NOT_PITCH_X = `(?!${SENT}{0,160}?${START}(?:peut|peuvent|pourra|pourrait|puisse|désormais|kann|können|könne|jetzt|может|могут|мог|могла|могли|смог|смогла|теперь|pode|podem|possa|pudesse|poderia|agora|puede|pueden|pueda|podría|podrá|ahora|सकता|सकती|vos|votre|vous|ihre|ihren|ihrer|sie|ваш|ваши|вас|вам|seus|suas|você|tus|usted)${END})`;
 // Spoken to, not described ("L'assistant IA envoie un récapitulatif chaque lundi à …" is a
 // description; Spanish and French present tense and imperative share forms): a wish's or a
 // condition's word before it (que, wenn, если бы, пусть, se, si, könnte …: "Sería genial que el
