@@ -1,4 +1,5 @@
 import { decodedEntities, entityReading, sourceAt } from './html-entities.js';
+import { politeAddressAt } from './polite-address.js';
 
 /**
  * Classes of an address to the agent that addressed-instructions.ts's one pattern did not read
@@ -291,7 +292,10 @@ const CHAT_MARKER =
 /** Where the text first addresses an agent in one of these classes, or -1. */
 export function agentAddressAt(s: string): number {
   return (
-    AGENT_ADDRESS.exec(s)?.index ?? CJK_ORDER.exec(s)?.index ?? CHAT_MARKER.exec(s)?.index ?? -1
+    AGENT_ADDRESS.exec(s)?.index ??
+    CJK_ORDER.exec(s)?.index ??
+    CHAT_MARKER.exec(s)?.index ??
+    politeAddressAt(s)
   );
 }
 
