@@ -86,6 +86,30 @@ async function agentToken(dir: string, env: NodeJS.ProcessEnv, dataDir: string):
   return (JSON.parse(added.stdout) as { token: string }).token;
 }
 
+/** A built copy with an agent, and `airlock serve` running from its bundle. */
+async function servingCheckout() {
+  requireBuilt();
+  const dir = checkout();
+  await bundleCli(dir);
+  const env = serveEnv();
+  const dataDir = tempDir('airlock-bundle-rebuild-data-');
+  const token = await agentToken(dir, env, dataDir);
+  const { child, ready } = await startUntilReady(
+    process.execPath,
+    [...entry(dir), 'serve', '--port', '0', '--data-dir', dataDir],
+    env,
+  );
+  return { dir, token, child, ready };
+}
+
+/** A later version of a module in the /mcp chunk (session-route.ts), so its next build is named anew. */
+function changeSources(dir: string, n: number): void {
+  appendFileSync(
+    join(dir, 'dist/main/gateway/session-route.js'),
+    `\nglobalThis.airlockRebuildTest${n} = ${n};\n`,
+  );
+}
+
 describe('rebuilding the CLI bundle under a running airlock serve', () => {
   it('a build stopped midway leaves no folder behind for the next build or the package', async () => {
     requireBuilt();
@@ -101,25 +125,10 @@ describe('rebuilding the CLI bundle under a running airlock serve', () => {
   }, 240_000);
 
   it('the running serve still answers its first MCP request after a rebuild with changed sources', async () => {
-    requireBuilt();
-    const dir = checkout();
-    await bundleCli(dir);
-    const env = serveEnv();
-    const dataDir = tempDir('airlock-bundle-rebuild-data-');
-    const token = await agentToken(dir, env, dataDir);
-
-    const { child, ready } = await startUntilReady(
-      process.execPath,
-      [...entry(dir), 'serve', '--port', '0', '--data-dir', dataDir],
-      env,
-    );
+    const { dir, token, child, ready } = await servingCheckout();
     try {
       const before = mcpChunk(dir);
-      // A later version of a module in the /mcp chunk (session-route.ts), then the rebuild.
-      appendFileSync(
-        join(dir, 'dist/main/gateway/session-route.js'),
-        '\nglobalThis.airlockRebuildTest = 1;\n',
-      );
+      changeSources(dir, 0);
       await bundleCli(dir);
       // The new build names that chunk differently, so the case is the one above.
       expect(mcpChunk(dir)).not.toBe(before);
@@ -130,27 +139,14 @@ describe('rebuilding the CLI bundle under a running airlock serve', () => {
   }, 240_000);
 
   it('and after two rebuilds: the build before the last is gone, the running serve’s chunks stay', async () => {
-    requireBuilt();
-    const dir = checkout();
-    await bundleCli(dir);
-    const env = serveEnv();
-    const dataDir = tempDir('airlock-bundle-rebuild-data-');
-    const token = await agentToken(dir, env, dataDir);
-    const { child, ready } = await startUntilReady(
-      process.execPath,
-      [...entry(dir), 'serve', '--port', '0', '--data-dir', dataDir],
-      env,
-    );
+    const { dir, token, child, ready } = await servingCheckout();
     const bundleDir = join(dir, 'dist/main/bundle');
     try {
       const first = mcpChunk(dir);
       // The serve's record of its build (bundle-in-use.ts), written once it is ready.
       expect(readdirSync(bundleDir)).toContain(`.in-use-${child.pid}.json`);
       for (const n of [1, 2]) {
-        appendFileSync(
-          join(dir, 'dist/main/gateway/session-route.js'),
-          `\nglobalThis.airlockRebuildTest${n} = ${n};\n`,
-        );
+        changeSources(dir, n);
         await bundleCli(dir);
       }
       // Three builds, three names: the first is no longer the build before the last one.
@@ -163,10 +159,7 @@ describe('rebuilding the CLI bundle under a running airlock serve', () => {
     // A clean stop takes its record away, and the next build lets its chunks go.
     expect(readdirSync(bundleDir)).not.toContain(`.in-use-${child.pid}.json`);
     const last = mcpChunk(dir);
-    appendFileSync(
-      join(dir, 'dist/main/gateway/session-route.js'),
-      '\nglobalThis.airlockRebuildTest3 = 3;\n',
-    );
+    changeSources(dir, 3);
     await bundleCli(dir);
     const files = readdirSync(bundleDir);
     expect(files).toContain(last);
