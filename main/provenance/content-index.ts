@@ -1,3 +1,4 @@
+import { mayAddress } from './addressed-instructions.js';
 import { secretsIn } from './secrets.js';
 import { contentValues, readingsOf } from './readings.js';
 import { InstructedRecord, type AddressedItem } from './instructed-effects.js';
@@ -195,6 +196,8 @@ export class ContentIndex {
   private readonly strangers: StrangerDestinations;
   /** Strangers' items that addressed the agent (a few, newest kept): the instructed-effect rule. */
   private readonly addressed = new InstructedRecord();
+  /** Whether `addressed` ever noted an item (it never empties): `quiet` reads it. */
+  private addressedAny = false;
 
   constructor(
     private readonly limits: IndexLimits = DEFAULT_INDEX_LIMITS,
@@ -215,7 +218,10 @@ export class ContentIndex {
   /** Indexes one piece of content the agent received. */
   add(item: Omit<ContentItem, 'id' | 'at'>, text: string, at = this.now()): ContentItem {
     const now = at;
-    this.maybeRotate(now);
+    // The rotation's test here, not in a call per result (issue 34): it rotates seldom.
+    const g0 = this.current;
+    if (g0.keys >= this.limits.keysPerGeneration || now - g0.startedAt >= this.limits.ttlMs / 2)
+      this.rotate(now);
     const full: ContentItem = { ...item, id: this.nextId++, at: now };
     // Short plain text holds no value, as written or as read (plain-text.ts): not read at all.
     const plain = plainWords(text);
@@ -225,7 +231,11 @@ export class ContentIndex {
     const values: Pick<SignificantValue, 'kind' | 'value'>[] =
       plain >= 0 ? [] : full.untrusted ? contentValues(text, other) : extractValues(text);
     // A stranger's words that address the agent, as written or as read (instructed-effects.ts).
-    this.addressed.note(full, text, other);
+    // A plain text has no reference, markup or letter outside ASCII to read past and no other
+    // reading, so the patterns' prefilter alone refuses it, as addressedIn would after reading it
+    // as written, unfolded and without markup (issue 34; plain-address.property.test.ts).
+    if (full.untrusted && (plain < 0 || mayAddress(text)) && this.addressed.note(full, text, other))
+      this.addressedAny = true;
     // Short secrets (a bank's 6-digit code) matter only where they are the user's: private content.
     if (full.private)
       for (const s of secretsIn(text)) values.push({ kind: 'secret', value: s.value });
@@ -251,7 +261,8 @@ export class ContentIndex {
         this.addForms(g, v);
       this.addValue(g, v, id);
     }
-    if (full.untrusted) this.strangers.add(full, values);
+    // The stranger record keeps destinations only: with no value there is nothing to add.
+    if (full.untrusted && values.length > 0) this.strangers.add(full, values);
     for (const h of phrases) {
       if (!g.phrases.has(h)) g.keys++;
       this.point(g, g.phrases, h, id);
@@ -374,6 +385,23 @@ export class ContentIndex {
   }
 
   /**
+   * Whether the taint check can find nothing in any call (issue 34): no private item (rule 2 has
+   * nothing to name), no value in either generation nor in the stranger record (rule 1 looks a
+   * destination up by value alone: parties.ts itemsNaming, hasValue), and no stranger ever
+   * addressed the agent (rule 3). Live or stale alike, so it only ever says so when the full check
+   * would answer null (quiet-index.property.test.ts); an agent that has read only short plain
+   * answers ("Echo: m12") is checked at the cost of this test.
+   */
+  quiet(): boolean {
+    return (
+      this.current.privates + this.previous.privates === 0 &&
+      this.current.values.size + this.previous.values.size === 0 &&
+      !this.addressedAny &&
+      this.strangers.empty()
+    );
+  }
+
+  /**
    * Keys (values, phrases, items) held now in both generations and in the stranger record: what
    * the memory bound is stated in (`maxKeys`).
    */
@@ -486,10 +514,9 @@ export class ContentIndex {
     return out;
   }
 
-  private maybeRotate(now: number): void {
-    const g = this.current;
-    if (g.keys < this.limits.keysPerGeneration && now - g.startedAt < this.limits.ttlMs / 2) return;
-    this.previous = g;
+  /** A new generation, once the current one is full or half the TTL old (add tests which). */
+  private rotate(now: number): void {
+    this.previous = this.current;
     this.current = newGeneration(now, this.nextId);
   }
 }

@@ -32,15 +32,16 @@ export class InstructedRecord {
 
   /**
    * Notes an untrusted item whose text (as written, or in one of the readings Airlock's readers
-   * give it) addresses an agent. Content that is not a stranger's is never noted.
+   * give it) addresses an agent. Content that is not a stranger's is never noted. True when noted.
    */
-  note(item: ContentItem, text: string, readings: readonly string[]): void {
-    if (!item.untrusted) return;
+  note(item: ContentItem, text: string, readings: readonly string[]): boolean {
+    if (!item.untrusted) return false;
     const excerpt = addressedInstruction(text, readings);
-    if (excerpt === null) return;
+    if (excerpt === null) return false;
     item.addressesAgent = true;
     this.items.push({ item, excerpt });
     if (this.items.length > KEPT) this.items.shift();
+    return true;
   }
 
   /** The noted items read within `ttlMs` of `now`, newest first. */

@@ -53,8 +53,12 @@ export class ProvenanceService {
   private readonly queue = new ObservedQueue<ObservedResult>();
   /** The agent indexFor last put at the end of `agents` (most recently used): no need to move it. */
   private newest: string | undefined;
-  /** `drain` for nextTick, made once (not a closure per result). */
-  private readonly drainSoon = () => this.drain();
+  /**
+   * `drain` for nextTick, made once (not a closure per result): the queue's `take` bound to
+   * `indexOne`, which is all `drain` does, with no function of its own run per call (issue 34).
+   * Made in the constructor, once `indexOne` is.
+   */
+  private readonly drainSoon: () => void;
   private readonly limits: IndexLimits;
   private readonly maxAgents: number;
   private readonly now: () => number;
@@ -68,6 +72,7 @@ export class ProvenanceService {
     this.known = o.known ?? new KnownParties();
     this.now = o.now ?? Date.now;
     this.describer = new ContentDescriber(this.known);
+    this.drainSoon = this.queue.take.bind(this.queue, this.indexOne);
   }
 
   /**
@@ -128,7 +133,8 @@ export class ProvenanceService {
     // A read-only first-party call sends nothing out: answered before any queued indexing runs,
     // so reads never pay for it on their answer path.
     if (call.readOnly && call.sourceKind !== 'remote') return null;
-    this.drain();
+    // `drain`'s one step, without its call (issue 34: every call checked comes here).
+    this.queue.take(this.indexOne);
     const now = this.now();
     // What the call sends whole (a file from a message): judged by the private-data rule even
     // when this agent never read it (it goes out all the same).
@@ -137,6 +143,11 @@ export class ProvenanceService {
       this.agents.get(agent) ??
       (carried.length ? new ContentIndex(this.limits, this.now) : undefined);
     if (!index) return null;
+    // An index that holds no private item, no value and no addressed item gives the check nothing
+    // to match in any call (issue 34: the check after only short plain answers is this test
+    // alone). What a call selects or shows is judged apart, and what it carries is private
+    // content of its own: those take the full check (quiet-index.property.test.ts).
+    if (carried.length === 0 && !call.selects && !call.shows && index.quiet()) return null;
     return checkCall(index, this.known, call, now, carried);
   }
 
@@ -171,7 +182,9 @@ export class ProvenanceService {
     try {
       const items = this.describer.itemsOf(r);
       if (items.length === 0) return;
-      const index = this.indexFor(r.agent);
+      // The agent last indexed is already the most recently used (indexFor's first answer, here).
+      const index =
+        (r.agent === this.newest ? this.agents.get(r.agent) : undefined) ?? this.indexFor(r.agent);
       for (const { item, text } of items) index.add(item, text, at);
     } catch {
       // A result we cannot read is a result we cannot flag against; the call itself stands.

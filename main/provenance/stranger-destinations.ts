@@ -103,6 +103,12 @@ export class StrangerDestinations {
     }
   }
 
+  /** Whether no generation holds any value, nor a digest (live or not): `has` is false for all. */
+  empty(): boolean {
+    for (const g of this.gens) if (g.values.size > 0 || g.bloom) return false;
+    return true;
+  }
+
   /** Whether any generation holds the value, exactly or in its digest (live or not). */
   has(v: Pick<SignificantValue, 'kind' | 'value'>): boolean {
     if (!DESTINATION_KINDS.has(v.kind)) return false;
