@@ -79,7 +79,12 @@ export class ContentDescriber {
   constructor(private readonly known: KnownParties) {}
 
   itemsOf(r: ObservedResult): Described[] {
-    const whole = textOf(r.result, this.noteOf(r.sourceLabel));
+    // The note of the server last read, without a call (issue 34: every result comes here).
+    const note =
+      this.note.server === r.sourceLabel && this.note.text
+        ? this.note.text
+        : this.noteOf(r.sourceLabel);
+    const whole = textOf(r.result, note);
     if (!whole) return [];
     const meta = (r.result._meta ?? {}) as Record<string, unknown>;
     const described = meta[PROVENANCE_META_KEY];

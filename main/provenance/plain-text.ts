@@ -63,7 +63,17 @@ export function plainWords(text: string): number {
         if (++singles >= MAX_SINGLES) return -1;
       } else {
         singles = 0;
-        if (dotWord(text, start, length)) return -1;
+        // A dot word's length and first letter (bit sets, below) before the lookup, here and not
+        // in a call per word: most words have neither (issue 34).
+        const first = (text.charCodeAt(start) | 0x20) - 97; // ASCII lower case, a = 0
+        if (
+          length <= 30 &&
+          (dotLengths & (1 << length)) !== 0 &&
+          first >= 0 &&
+          (dotFirsts & (1 << first)) !== 0 &&
+          dotWord(text, start, length)
+        )
+          return -1;
       }
       start = -1;
     }
@@ -92,9 +102,7 @@ for (const w of ASCII_DOT_WORDS) {
   dotFirsts |= 1 << (w.charCodeAt(0) - 97);
 }
 
+/** Whether the word (a run of ASCII letters and digits) is one of rule 4's. */
 function dotWord(text: string, start: number, length: number): boolean {
-  if (length > 30 || !(dotLengths & (1 << length))) return false;
-  const first = (text.charCodeAt(start) | 0x20) - 97; // ASCII lower case, a = 0
-  if (first < 0 || first > 25 || !(dotFirsts & (1 << first))) return false;
   return ASCII_DOT_WORDS.has(text.slice(start, start + length).toLowerCase());
 }
