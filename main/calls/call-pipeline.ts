@@ -15,7 +15,11 @@ import { withPublicLinks } from '../tools/resource-links.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
 import type { CallContent, CallOptions, CallToolResult, ToolCallContext } from '../tools/types.js';
 import { errorResult, isReadOnly } from '../tools/types.js';
-import type { ProvenanceMetaItem, ProvenanceService } from '../provenance/provenance-service.js';
+import {
+  PROVENANCE_META_KEY,
+  type ProvenanceMetaItem,
+  type ProvenanceService,
+} from '../provenance/provenance-service.js';
 import type { CallFacts, TaintReport } from '../provenance/taint-check.js';
 import type { CoreEvents } from '../platform/events.js';
 import { CallsInFlight } from '../gateway/budgets.js';
@@ -156,14 +160,15 @@ export class CallPipeline implements AgentToolCalls {
     // A remote source only serializes the arguments it is given (remote-calls.ts), so their digest
     // can be made with the Activity row, after the answer is out (call-record.ts, issue 34); a
     // local tool's is made now, before the tool could touch them.
-    const digest = entry.source.kind === 'remote' ? () => argsDigest(input) : argsDigest(input);
+    const digest = entry.source.kind === 'remote' ? { late: input } : { made: argsDigest(input) };
+    // The row of a call that does not run at once; one that does is recorded below without it.
     // No `extra` (every call that runs at once): no empty object to spread (issue 34).
     const log: CallLog = (decision, result, extra) =>
       recordCall(
         this.deps,
         extra === undefined
-          ? { agent, tool: entry.name, decision, argsDigest: digest, started, result }
-          : { agent, tool: entry.name, decision, argsDigest: digest, started, result, ...extra },
+          ? { agent, tool: entry.name, decision, digest, started, result }
+          : { agent, tool: entry.name, decision, digest, started, result, ...extra },
       );
 
     // The per-agent cap on calls in flight, taken before any work is done for the call and given
@@ -230,7 +235,15 @@ export class CallPipeline implements AgentToolCalls {
           relay: opts.relay,
           taskStatus: opts.taskStatus,
         });
-        log('auto', result);
+        // The row as `log` writes it, without its call (issue 34: every everyday call).
+        recordCall(this.deps, {
+          agent,
+          tool: entry.name,
+          decision: 'auto',
+          digest,
+          started,
+          result,
+        });
         return result;
       }
 
@@ -329,7 +342,9 @@ export class CallPipeline implements AgentToolCalls {
       sourceLabel: entry.source.label,
       result: shaped,
     });
-    return withoutProvenance(shaped);
+    // withoutProvenance's own first test, here: a result no source described (every remote one)
+    // is the agent's as it is, without the call (issue 34).
+    return shaped._meta && PROVENANCE_META_KEY in shaped._meta ? withoutProvenance(shaped) : shaped;
   }
 }
 

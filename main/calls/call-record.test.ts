@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ActivityView } from '../../common/contract/index.js';
+import { argsDigest } from '../approvals/canonical.js';
 import { ActivityLog } from '../store/activity.js';
 import { openDatabase } from '../store/db.js';
 import { recordCall } from './call-record.js';
@@ -18,14 +19,14 @@ describe('recordCall rows', () => {
     const base = { agent: 'a', decision: 'auto' as const, started: performance.now() };
     recordCall(
       { activity, logger },
-      { ...base, tool: 'now', argsDigest: 'sha256:1', result: null },
+      { ...base, tool: 'now', digest: { made: 'sha256:1' }, result: null },
     );
     recordCall(
       { activity, logger },
       {
         ...base,
         tool: 'late',
-        argsDigest: () => 'sha256:2',
+        digest: { late: { n: 2 } },
         decisionKind: 'rule',
         grantId: 'g1',
         result: { isError: true, content: [{ type: 'text', text: 'boom' }] },
@@ -53,12 +54,31 @@ describe('recordCall rows', () => {
       tool: 'late',
       outcome: 'error',
       detail: 'boom',
-      argsDigest: 'sha256:2',
+      argsDigest: argsDigest({ n: 2 }),
       id: 2,
     });
     expect(activity.list().map((r) => [r.tool, r.argsDigest, r.detail ?? null])).toEqual([
-      ['late', 'sha256:2', 'boom'],
+      ['late', argsDigest({ n: 2 }), 'boom'],
       ['now', 'sha256:1', null],
     ]);
+  });
+  it('a late digest that cannot be made is logged and left empty; the row is written', () => {
+    const errors: string[] = [];
+    const activity = new ActivityLog(openDatabase(':memory:'), { flushMs: 60_000 });
+    recordCall(
+      { activity, logger: { error: (m: string) => errors.push(m) } as never },
+      {
+        agent: 'a',
+        tool: 'late',
+        decision: 'auto',
+        started: performance.now(),
+        // JSON.stringify throws on a BigInt: canonicalJson cannot write it.
+        digest: { late: { n: 1n } },
+        result: null,
+      },
+    );
+    activity.close();
+    expect(activity.list().map((r) => [r.tool, r.argsDigest])).toEqual([['late', '']]);
+    expect(errors).toEqual(['could not digest the arguments for the activity log']);
   });
 });

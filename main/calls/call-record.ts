@@ -1,4 +1,5 @@
 import { codeUnits, textPrefix } from '../../common/text-cut.js';
+import { argsDigest } from '../approvals/canonical.js';
 import type { ActivityView } from '../../common/contract/index.js';
 import type { Logger } from '../platform/log.js';
 import type { ActivityLog } from '../store/activity.js';
@@ -10,8 +11,11 @@ export interface CallRecord {
   agent: string;
   tool: string;
   decision: ActivityView['decision'];
-  /** The digest, or how to make it when the row is written (recordCall). */
-  argsDigest: string | (() => string);
+  /**
+   * The arguments' digest made now, or the arguments to digest when the row is written
+   * (recordCall): a value, not a closure per call (issue 34).
+   */
+  digest: { made: string } | { late: unknown };
   started: number;
   result: CallToolResult | null;
   outcome?: ActivityView['outcome'];
@@ -53,11 +57,11 @@ export function recordCall(
     if (e.decisionKind) row.decisionKind = e.decisionKind;
     if (e.grantId) row.grantId = e.grantId;
     if (detail) row.detail = detail;
-    const digest = e.argsDigest;
-    if (typeof digest === 'string') {
+    const digest = e.digest;
+    if ('made' in digest) {
       // Set on the row itself, last as in a copy: `add` copies it once more for its queue.
       const now = row as Mutable<typeof row> & { argsDigest: string };
-      now.argsDigest = digest;
+      now.argsDigest = digest.made;
       d.activity.add(now);
       return;
     }
@@ -67,7 +71,16 @@ export function recordCall(
     d.activity.addLate(() => {
       const late = row as Mutable<typeof row> & { at: string; argsDigest: string };
       late.at = new Date(at).toISOString();
-      late.argsDigest = lateDigest(d.logger, digest);
+      // A late row must not throw (LateActivity): a digest that cannot be made is logged and left
+      // empty.
+      try {
+        late.argsDigest = argsDigest(digest.late);
+      } catch (err) {
+        d.logger.error('could not digest the arguments for the activity log', {
+          error: String(err),
+        });
+        late.argsDigest = '';
+      }
       return late;
     });
   } catch (err) {
@@ -76,16 +89,6 @@ export function recordCall(
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** A late row must not throw (LateActivity): a digest that cannot be made is logged and left empty. */
-function lateDigest(logger: Logger, make: () => string): string {
-  try {
-    return make();
-  } catch (err) {
-    logger.error('could not digest the arguments for the activity log', { error: String(err) });
-    return '';
-  }
-}
 
 /**
  * A failed call's error text for its Activity row: the first text, or for a server's error marked

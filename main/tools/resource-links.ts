@@ -12,7 +12,18 @@ import type { CallToolResult, ToolSource } from './types.js';
  * `demo://resource/dynamic/…` offered by two servers.
  */
 export function withPublicLinks(result: CallToolResult, source: ToolSource): CallToolResult {
-  if (!source.readResource || !result.content?.some(namesResource)) return result;
+  if (!source.readResource || !result.content) return result;
+  // namesResource's test in a loop, not `some` with a callback per block: every result of a
+  // source that has resources comes here (issue 34).
+  const content = result.content;
+  let i = 0;
+  while (
+    i < content.length &&
+    content[i]!.type !== 'resource_link' &&
+    content[i]!.type !== 'resource'
+  )
+    i++;
+  if (i === content.length) return result;
   return { ...result, content: result.content.map((b) => publicBlock(b, source)) };
 }
 

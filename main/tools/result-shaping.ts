@@ -14,37 +14,32 @@ export const CUT_META_KEY = 'airlock/cut';
 
 export function capText(result: CallToolResult, maxChars: number): CallToolResult {
   // Everyday results are within the budget: told so by a count, without the copies the cut makes
-  // (issue 34: an array, a closure and a budget per call, for nothing).
-  return withinBudget(result, maxChars) ? result : capTextWalk(result, maxChars);
-}
-
-/**
- * True only where capTextWalk surely cuts nothing, so gives `result` back as it is: every counted
- * value a string (anything else is left to the walk) and their lengths together within `maxChars`.
- * result-shaping.property.test.ts holds it to the walk.
- */
-function withinBudget(result: CallToolResult, maxChars: number): boolean {
+  // (issue 34: an array, a closure and a budget per call, for nothing). The count is true only
+  // where capTextWalk surely cuts nothing, so gives `result` back as it is: every counted value a
+  // string (anything else is left to the walk) and their lengths together within `maxChars`.
+  // result-shaping.property.test.ts holds it to the walk. Written here, not in a helper: every
+  // call's result comes here.
   let left = maxChars;
   const content: unknown = result.content ?? [];
-  if (!Array.isArray(content)) return false;
+  if (!Array.isArray(content)) return capTextWalk(result, maxChars);
   for (const block of content as unknown[]) {
-    if (!block || typeof block !== 'object') return false;
+    if (!block || typeof block !== 'object') return capTextWalk(result, maxChars);
     const b = block as { type?: unknown; text?: unknown; resource?: unknown };
     if (b.type === 'text') {
-      if (typeof b.text !== 'string') return false;
+      if (typeof b.text !== 'string') return capTextWalk(result, maxChars);
       left -= b.text.length;
     } else if (b.type === 'resource') {
       const r = b.resource;
-      if (!r || typeof r !== 'object') return false;
+      if (!r || typeof r !== 'object') return capTextWalk(result, maxChars);
       if ('text' in r) {
         const text = (r as { text?: unknown }).text;
-        if (typeof text !== 'string') return false;
+        if (typeof text !== 'string') return capTextWalk(result, maxChars);
         left -= text.length;
       }
     }
   }
   if (result.structuredContent !== undefined) left = stringsWithin(result.structuredContent, left);
-  return left >= 0;
+  return left >= 0 ? result : capTextWalk(result, maxChars);
 }
 
 /** `left` less the lengths of the strings capStrings would take; -1 once past the budget. */

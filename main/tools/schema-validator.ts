@@ -113,7 +113,10 @@ export class SchemaValidator {
    * value itself in a problem found at its top (the call's arguments, a result's structured content).
    */
   validate(schema: JsonSchema, value: unknown, root = '(arguments)'): string | null {
-    const fn = this.compile(schema);
+    // The cache's answer here, compile only on a miss (issue 34: every call validates; a schema
+    // that did not compile is cached as null, so `undefined` alone means not seen).
+    const cached = this.cache.get(schema);
+    const fn = cached !== undefined ? cached : this.compile(schema);
     if (!fn || fn(value)) return null;
     const errors = fn.errors ?? [];
     const listed = errors
@@ -123,9 +126,8 @@ export class SchemaValidator {
     return listed.join('; ');
   }
 
+  /** Compiles and caches a schema `validate` has not seen. */
   private compile(schema: JsonSchema): ValidateFunction | null {
-    const cached = this.cache.get(schema);
-    if (cached !== undefined) return cached;
     let fn: ValidateFunction | null;
     try {
       // Draft-07 `$schema` URIs are not loaded in the 2020 instance; the keywords we rely on are the same.

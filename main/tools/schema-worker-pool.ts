@@ -200,7 +200,13 @@ export class SchemaWorkerPool {
    * undefined (then `validate`): the call pipeline's everyday call awaits nothing for it (issue 34).
    */
   validateInline(schema: JsonSchema, value: unknown): string | null | undefined {
-    return this.cheap(schema, value) ? this.inline.validate(schema, value) : undefined;
+    // `cheap` for a schema measured before, here (issue 34: every call's arguments come here).
+    const ok = this.inlineOk.get(schema);
+    const cheap =
+      ok === undefined
+        ? this.cheap(schema, value)
+        : ok && (JSON.stringify(value)?.length ?? 0) <= INLINE_VALUE_CHARS;
+    return cheap ? this.inline.validate(schema, value) : undefined;
   }
 
   private validateOffThread(
