@@ -47,7 +47,7 @@ export class RemoteCalls {
     const pending = this.c.pendingAttempt();
     if (pending) await pending;
     // Read once per call from the current list: the lean path's test and the result's check.
-    const outputSchema = this.outputSchemaOf(tool);
+    const outputSchema = this.declared().withSchema.get(tool);
     let urlRetried = false;
     // One for the whole call: progress only grows, also across a run made again.
     const onprogress =
@@ -107,7 +107,9 @@ export class RemoteCalls {
             ),
         };
         // A tool that declares task support goes task-augmented where the server offers it (tasks/).
-        const asTask = this.mayRunAsTask(tool) && callsAsTask(up, this.c.catalog.defs, tool);
+        // (`withTasks`: false where callsAsTask surely is, without its walk of the list.)
+        const asTask =
+          this.declared().withTasks.has(tool) && callsAsTask(up, this.c.catalog.defs, tool);
         const params: Parameters<typeof callUpstream>[1] = { name: tool, arguments: args };
         const meta = this.perRequestMeta(up, ctx.agent, ctx.relay?.level);
         if (meta) params._meta = meta;
@@ -310,20 +312,12 @@ export class RemoteCalls {
     );
   }
 
-  /** The tool's `outputSchema`, if it declares one (its calls then take the SDK path, lean-call.ts). */
-  private outputSchemaOf(tool: string): JsonSchema | undefined {
-    return this.declared().withSchema.get(tool);
-  }
-
   /**
-   * False where callsAsTask surely is: no tool of that name declares task support. Read from the
-   * list once per list (issue 34: callsAsTask looked through the whole list on every call).
+   * What the current tool list declares, by tool name; made again when the list changes: each
+   * tool's `outputSchema` (its calls then take the SDK path, lean-call.ts) and the tools that
+   * declare task support (`withTasks`: a tool not in it surely does not run as a task, so
+   * callsAsTask need not look through the whole list on every call, issue 34).
    */
-  private mayRunAsTask(tool: string): boolean {
-    return this.declared().withTasks.has(tool);
-  }
-
-  /** What the current tool list declares, by tool name; made again when the list changes. */
   private declared(): { withSchema: Map<string, JsonSchema>; withTasks: Set<string> } {
     const defs = this.c.catalog.defs;
     if (this.declaredFor !== defs) {
