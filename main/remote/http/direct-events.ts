@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
-import { createParser } from 'eventsource-parser';
+import type { EventSourceMessage, EventSourceParser } from 'eventsource-parser';
 import {
   terminated,
   UPSTREAM_MESSAGE_LIMIT,
@@ -10,6 +10,7 @@ import {
 } from './lean-fetch.js';
 import { answerId, jsonRpcMessage, malformedAnswerError } from './lean-transport.js';
 import type { SendInternals } from './lean-send.js';
+import { lateParser, wholeEvents } from './plain-events.js';
 import { Unfinished } from './unfinished-event.js';
 import { relayScopeRunner } from '../relay/relay-scope.js';
 import { InFlight } from '../upstream/in-flight.js';
@@ -67,43 +68,53 @@ export function readEvents(
     res.destroy();
     finish(terminated(reason));
   };
-  const parser = createParser({
-    maxBufferSize: UPSTREAM_MESSAGE_LIMIT,
-    onError(err) {
-      if (err.type !== 'max-buffer-size-exceeded') return;
-      tooLarge = upstreamMessageTooLarge();
-      cut(tooLarge);
-    },
-    onEvent(event) {
-      if (event.id) {
-        lastEventId = event.id;
-        primed = true;
+  const onEvent = (event: EventSourceMessage) => {
+    if (event.id) {
+      lastEventId = event.id;
+      primed = true;
+    }
+    if (!event.data || (event.event && event.event !== 'message')) return;
+    let raw: unknown;
+    try {
+      raw = parseUpstream(event.data);
+      const message = jsonRpcMessage(raw);
+      if ('id' in message && ('result' in message || 'error' in message)) answered = true;
+      inScope(() => t.onmessage?.(message));
+    } catch (err) {
+      if (err instanceof UpstreamValuesError) {
+        tooLarge = err;
+        return cut(err);
       }
-      if (!event.data || (event.event && event.event !== 'message')) return;
-      let raw: unknown;
-      try {
-        raw = parseUpstream(event.data);
-        const message = jsonRpcMessage(raw);
-        if ('id' in message && ('result' in message || 'error' in message)) answered = true;
-        inScope(() => t.onmessage?.(message));
-      } catch (err) {
-        if (err instanceof UpstreamValuesError) {
-          tooLarge = err;
-          return cut(err);
-        }
-        t.onerror?.(err as Error);
-        const id = answerId(raw);
-        if (id !== undefined) {
-          answered = true;
-          const answer = malformedAnswerError(id, (err as Error).message);
-          inScope(() => t.onmessage?.(answer));
-        }
+      t.onerror?.(err as Error);
+      const id = answerId(raw);
+      if (id !== undefined) {
+        answered = true;
+        const answer = malformedAnswerError(id, (err as Error).message);
+        inScope(() => t.onmessage?.(answer));
       }
-    },
-    onRetry(ms) {
-      t._serverRetryMs = ms;
-    },
-  });
+    }
+  };
+  // Made for the first piece that is not whole events only (plain-events.ts), with the handler
+  // above: the usual answer, one piece of whole events, is read without one.
+  let parser: EventSourceParser | undefined;
+  /** Whether whole events were read before the parser was made (its first-piece check is over). */
+  let fedBefore = false;
+  const parserNow = (): EventSourceParser =>
+    (parser = lateParser(
+      {
+        maxBufferSize: UPSTREAM_MESSAGE_LIMIT,
+        onError(err) {
+          if (err.type !== 'max-buffer-size-exceeded') return;
+          tooLarge = upstreamMessageTooLarge();
+          cut(tooLarge);
+        },
+        onEvent,
+        onRetry(ms) {
+          t._serverRetryMs = ms;
+        },
+      },
+      fedBefore,
+    ));
   const intentional = () => t._abortController?.signal.aborted === true;
   // Once, when the body ended (`ended` undefined) or was cut.
   const finish = (ended: unknown) => {
@@ -137,7 +148,12 @@ export function readEvents(
       tooLarge = held;
       return cut(held);
     }
-    parser.feed(text);
+    const whole = parser === undefined ? wholeEvents(text) : undefined;
+    if (whole === undefined) (parser ?? parserNow()).feed(text);
+    else {
+      fedBefore = true;
+      for (const event of whole) onEvent(event);
+    }
     if (!tooLarge) inFlight.hold(pending.after(text));
   };
   // The text LeanBody.read gives, piece for piece (a StringDecoder only from the first piece that
