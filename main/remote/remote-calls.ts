@@ -2,7 +2,7 @@ import { serverProgress } from './server-progress.js';
 import { LOG_LEVEL_META_KEY, type ProtocolError } from '@modelcontextprotocol/client';
 import type { CallToolResult, JsonSchema, ToolCallContext } from '../tools/types.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
-import { moreVerbose, type LoggingLevel } from '../tools/features.js';
+import { moreVerbose } from '../tools/features.js';
 import { errorResult } from '../tools/types.js';
 import { serverBlocks, serverContent, serverData } from '../tools/relay-label.js';
 import { markUntrusted } from '../tools/untrusted.js';
@@ -24,7 +24,6 @@ import {
   isStaleSession,
   isTimeout,
   networkCode,
-  type Upstream,
 } from './upstream/upstream.js';
 
 /**
@@ -44,8 +43,11 @@ export class RemoteCalls {
     args: Record<string, unknown>,
     ctx: ToolCallContext,
   ): Promise<CallToolResult> {
-    const pending = this.c.pendingAttempt();
-    if (pending) await pending;
+    // (The state asked first: a ready server, the usual case, has no attempt to wait for.)
+    if (this.c.status().state !== 'ready') {
+      const pending = this.c.pendingAttempt();
+      if (pending) await pending;
+    }
     // Read once per call from the current list: the lean path's test and the result's check.
     const outputSchema = this.declared().withSchema.get(tool);
     let urlRetried = false;
@@ -111,8 +113,13 @@ export class RemoteCalls {
         const asTask =
           this.declared().withTasks.has(tool) && callsAsTask(up, this.c.catalog.defs, tool);
         const params: Parameters<typeof callUpstream>[1] = { name: tool, arguments: args };
-        const meta = this.perRequestMeta(up, ctx.agent, ctx.relay?.level);
-        if (meta) params._meta = meta;
+        // On 2026-07-28 there is no logging/setLevel: the level rides on each request
+        // (`io.modelcontextprotocol/logLevel`), so the calling agent's own level (its sessions'
+        // or its request's own, whichever is more verbose) goes with its calls, and the lines
+        // come back on its call's stream. (Here, not in a method: issue 34 counts functions.)
+        const level = moreVerbose(this.c.features.levelOf(ctx.agent), ctx.relay?.level);
+        if (level && up.client.getProtocolEra() === 'modern')
+          params._meta = { [LOG_LEVEL_META_KEY]: level };
         const options: Parameters<typeof callUpstream>[3] = {
           // Aborting sends notifications/cancelled upstream (2025) or closes the request stream (2026).
           signal: lost.signal,
@@ -386,23 +393,6 @@ export class RemoteCalls {
 
   private fault(text: string): CallToolResult {
     return errorResult(this.c.redactor.text(text));
-  }
-
-  /**
-   * On 2026-07-28 there is no logging/setLevel: the level rides on each
-   * request (`io.modelcontextprotocol/logLevel`), so the calling agent's own
-   * level goes with its calls, and the lines come back on its call's stream.
-   */
-  private perRequestMeta(
-    up: Upstream,
-    agent: string,
-    /** The agent request's own level (2026-07-28 agents), beside its sessions' level. */
-    asked?: LoggingLevel,
-  ): Record<string, unknown> | undefined {
-    const level = moreVerbose(this.c.features.levelOf(agent), asked);
-    return level && up.client.getProtocolEra() === 'modern'
-      ? { [LOG_LEVEL_META_KEY]: level }
-      : undefined;
   }
 }
 

@@ -63,7 +63,8 @@ export function readEvents(
   let tooLarge: Error | undefined;
   let utf8: StringDecoder | undefined;
   const inFlight = new InFlight();
-  const pending = new Unfinished();
+  // Made with the parser, for the first piece that is not whole events (Unfinished's `afterWhole`).
+  let pending: Unfinished | undefined;
   const cut = (reason: Error) => {
     res.destroy();
     finish(terminated(reason));
@@ -115,14 +116,14 @@ export function readEvents(
       },
       fedBefore,
     ));
-  const intentional = () => t._abortController?.signal.aborted === true;
   // Once, when the body ended (`ended` undefined) or was cut.
   const finish = (ended: unknown) => {
     if (over) return;
     over = true;
     done();
     inFlight.release();
-    if (intentional()) return;
+    // Ended on purpose (the transport closed): nothing to report.
+    if (t._abortController?.signal.aborted === true) return;
     const why = tooLarge ?? ended;
     if (why !== undefined) {
       t.onerror?.(new Error(`SSE stream disconnected: ${String(why)}`));
@@ -143,18 +144,22 @@ export function readEvents(
   };
   const read = (text: string) => {
     if (tooLarge) return;
-    const held = inFlight.hold(pending.held + text.length);
+    const before = pending?.held ?? (fedBefore ? Unfinished.AFTER_WHOLE : 0);
+    const held = inFlight.hold(before + text.length);
     if (held) {
       tooLarge = held;
       return cut(held);
     }
     const whole = parser === undefined ? wholeEvents(text) : undefined;
-    if (whole === undefined) (parser ?? parserNow()).feed(text);
-    else {
+    if (whole === undefined) {
+      pending ??= new Unfinished(fedBefore);
+      (parser ?? parserNow()).feed(text);
+      if (!tooLarge) inFlight.hold(pending.after(text));
+    } else {
       fedBefore = true;
       for (const event of whole) onEvent(event);
+      if (!tooLarge) inFlight.hold(Unfinished.AFTER_WHOLE);
     }
-    if (!tooLarge) inFlight.hold(pending.after(text));
   };
   // The text LeanBody.read gives, piece for piece (a StringDecoder only from the first piece that
   // ends mid-sequence), and nothing after the end or a cut; leading BOMs dropped as it drops them

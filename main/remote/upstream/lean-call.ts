@@ -42,6 +42,12 @@ export interface LeanCallOptions {
 
 type Answer = JSONRPCResultResponse | Error;
 
+type CallParams = {
+  name: string;
+  arguments: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+};
+
 /** The members of the SDK's Protocol (SDK 2.4, shared/protocol.ts) the lean call shares. */
 interface Books {
   _requestMessageId: number;
@@ -128,16 +134,45 @@ export function leanCallTool(
   params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
   options: LeanCallOptions,
 ): Promise<Record<string, unknown>> | undefined {
+  return callUpstream(client, params, true, options, false) as
+    Promise<Record<string, unknown>> | undefined;
+}
+
+/**
+ * The call on the lean path where it is plain (`plain`: the tool has no output schema), else the
+ * SDK's `callTool` — or, with `sdk` false (`leanCallTool`), undefined. One function with the lean
+ * call itself, not one calling the other: issue 34 counts the functions a call runs.
+ */
+export function callUpstream(
+  client: Client,
+  params: CallParams,
+  plain: boolean,
+  options: LeanCallOptions,
+  sdk: false,
+): Promise<unknown> | undefined;
+export function callUpstream(
+  client: Client,
+  params: CallParams,
+  plain: boolean,
+  options: LeanCallOptions,
+): Promise<unknown>;
+export function callUpstream(
+  client: Client,
+  params: CallParams,
+  plain: boolean,
+  options: LeanCallOptions,
+  sdk = true,
+): Promise<unknown> | undefined {
   const books = client as unknown as Books;
-  if (!leanFit(client, books)) return undefined;
+  if (!plain || !leanFit(client, books)) return sdk ? client.callTool(params, options) : undefined;
   // Params beyond these (a task-augmented call's `task`, MCP 2025-11-25) are the SDK's to send.
   // (Own enumerable keys, as `Object.keys` gives them, without its array and a closure per call.)
   for (const k in params)
     if (Object.hasOwn(params, k) && k !== 'name' && k !== 'arguments' && k !== '_meta')
-      return undefined;
+      return sdk ? client.callTool(params, options) : undefined;
   // The field, not the `transport` getter that returns it: one function less per call.
   const transport = books._transport;
-  if (!transport) return undefined;
+  if (!transport) return sdk ? client.callTool(params, options) : undefined;
   // Straight to the socket where the transport allows it (direct-call.ts), decided now, before
   // anything is sent; a call with a progress token stays on the transport's send. (The send
   // itself follows in this function, not a second one: issue 34 counts functions per call.)
@@ -245,16 +280,4 @@ function asSdkError(reason: unknown): SdkError {
 function withoutResultType(raw: Record<string, unknown>): Record<string, unknown> {
   const { resultType: _dropped, ...rest } = raw;
   return rest;
-}
-
-/** The call on the lean path where it is plain (`plain`: the tool has no output schema), else the SDK's. */
-export function callUpstream(
-  client: Client,
-  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
-  plain: boolean,
-  options: LeanCallOptions,
-): Promise<unknown> {
-  return (
-    (plain ? leanCallTool(client, params, options) : undefined) ?? client.callTool(params, options)
-  );
 }
