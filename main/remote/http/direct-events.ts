@@ -29,8 +29,8 @@ interface StreamInternals extends SendInternals {
  * `data` as lean-transport.ts `readStream` reads it from a LeanBody that lean-send's `answered`
  * gets from a LeanResponse (wave 3 session 23): the same `eventsource-parser`, fed the same text
  * (save a piece of whole events only, read by plain-events.ts `wholeEvents` to the parser's rules
- * before any parser is made, wave 3 session 29) — so the line endings (CR LF, LF, CR, also a CR LF split across two pieces), `data:` lines joined,
- * the space after a colon, comments, `retry:`, `event:` names (only `message` or none is a
+ * before any parser is made, wave 3 session 29) — so the line endings (CR LF, LF, CR, also a
+ * CR LF split across two pieces), `data:` lines joined, the space after a colon, comments, `retry:`, `event:` names (only `message` or none is a
  * message), ids and an unfinished event at the end are its rules exactly, not copies of them; the
  * text fed is LeanBody.read's, a leading BOM dropped as there (lean-fetch.ts `leadingBoms`). A
  * change to `readStream`'s rules, or to LeanBody.read's decoding, is made here too (and
