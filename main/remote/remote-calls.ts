@@ -2,7 +2,7 @@ import { serverProgress } from './server-progress.js';
 import { LOG_LEVEL_META_KEY, type ProtocolError } from '@modelcontextprotocol/client';
 import type { CallToolResult, JsonSchema, ToolCallContext } from '../tools/types.js';
 import type { SchemaWorkerPool } from '../tools/schema-worker-pool.js';
-import { moreVerbose, type LoggingLevel } from '../tools/features.js';
+import { moreVerbose } from '../tools/features.js';
 import { errorResult } from '../tools/types.js';
 import { serverBlocks, serverContent, serverData } from '../tools/relay-label.js';
 import { markUntrusted } from '../tools/untrusted.js';
@@ -24,7 +24,6 @@ import {
   isStaleSession,
   isTimeout,
   networkCode,
-  type Upstream,
 } from './upstream/upstream.js';
 
 /**
@@ -44,10 +43,13 @@ export class RemoteCalls {
     args: Record<string, unknown>,
     ctx: ToolCallContext,
   ): Promise<CallToolResult> {
-    const pending = this.c.pendingAttempt();
-    if (pending) await pending;
+    // (The state asked first: a ready server, the usual case, has no attempt to wait for.)
+    if (this.c.status().state !== 'ready') {
+      const pending = this.c.pendingAttempt();
+      if (pending) await pending;
+    }
     // Read once per call from the current list: the lean path's test and the result's check.
-    const outputSchema = this.outputSchemaOf(tool);
+    const outputSchema = this.declared().withSchema.get(tool);
     let urlRetried = false;
     // One for the whole call: progress only grows, also across a run made again.
     const onprogress =
@@ -107,10 +109,17 @@ export class RemoteCalls {
             ),
         };
         // A tool that declares task support goes task-augmented where the server offers it (tasks/).
-        const asTask = this.mayRunAsTask(tool) && callsAsTask(up, this.c.catalog.defs, tool);
+        // (`withTasks`: false where callsAsTask surely is, without its walk of the list.)
+        const asTask =
+          this.declared().withTasks.has(tool) && callsAsTask(up, this.c.catalog.defs, tool);
         const params: Parameters<typeof callUpstream>[1] = { name: tool, arguments: args };
-        const meta = this.perRequestMeta(up, ctx.agent, ctx.relay?.level);
-        if (meta) params._meta = meta;
+        // On 2026-07-28 there is no logging/setLevel: the level rides on each request
+        // (`io.modelcontextprotocol/logLevel`), so the calling agent's own level (its sessions'
+        // or its request's own, whichever is more verbose) goes with its calls, and the lines
+        // come back on its call's stream. (Here, not in a method: issue 34 counts functions.)
+        const level = moreVerbose(this.c.features.levelOf(ctx.agent), ctx.relay?.level);
+        if (level && up.client.getProtocolEra() === 'modern')
+          params._meta = { [LOG_LEVEL_META_KEY]: level };
         const options: Parameters<typeof callUpstream>[3] = {
           // Aborting sends notifications/cancelled upstream (2025) or closes the request stream (2026).
           signal: lost.signal,
@@ -310,20 +319,12 @@ export class RemoteCalls {
     );
   }
 
-  /** The tool's `outputSchema`, if it declares one (its calls then take the SDK path, lean-call.ts). */
-  private outputSchemaOf(tool: string): JsonSchema | undefined {
-    return this.declared().withSchema.get(tool);
-  }
-
   /**
-   * False where callsAsTask surely is: no tool of that name declares task support. Read from the
-   * list once per list (issue 34: callsAsTask looked through the whole list on every call).
+   * What the current tool list declares, by tool name; made again when the list changes: each
+   * tool's `outputSchema` (its calls then take the SDK path, lean-call.ts) and the tools that
+   * declare task support (`withTasks`: a tool not in it surely does not run as a task, so
+   * callsAsTask need not look through the whole list on every call, issue 34).
    */
-  private mayRunAsTask(tool: string): boolean {
-    return this.declared().withTasks.has(tool);
-  }
-
-  /** What the current tool list declares, by tool name; made again when the list changes. */
   private declared(): { withSchema: Map<string, JsonSchema>; withTasks: Set<string> } {
     const defs = this.c.catalog.defs;
     if (this.declaredFor !== defs) {
@@ -392,23 +393,6 @@ export class RemoteCalls {
 
   private fault(text: string): CallToolResult {
     return errorResult(this.c.redactor.text(text));
-  }
-
-  /**
-   * On 2026-07-28 there is no logging/setLevel: the level rides on each
-   * request (`io.modelcontextprotocol/logLevel`), so the calling agent's own
-   * level goes with its calls, and the lines come back on its call's stream.
-   */
-  private perRequestMeta(
-    up: Upstream,
-    agent: string,
-    /** The agent request's own level (2026-07-28 agents), beside its sessions' level. */
-    asked?: LoggingLevel,
-  ): Record<string, unknown> | undefined {
-    const level = moreVerbose(this.c.features.levelOf(agent), asked);
-    return level && up.client.getProtocolEra() === 'modern'
-      ? { [LOG_LEVEL_META_KEY]: level }
-      : undefined;
   }
 }
 

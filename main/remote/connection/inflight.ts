@@ -20,7 +20,8 @@ export class InflightCalls {
   /** A call on `up` ended; a retiring `up` closes after its last one. */
   end(ac: AbortController, up: Upstream): void {
     this.calls.delete(ac);
-    this.closeIfRetired(up);
+    // Most calls end on a connection nobody retired: asked here, without a call (issue 34).
+    if (this.retiring.has(up)) this.closeIfRetired(up);
   }
 
   /** Cuts off the calls running on `up`. */

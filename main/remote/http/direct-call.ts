@@ -12,14 +12,7 @@ import {
 } from './lean-fetch.js';
 import { contentType } from './content-type-header.js';
 import { readEvents } from './direct-events.js';
-import {
-  answered,
-  bearer,
-  checked,
-  essence,
-  withSession,
-  type SendInternals,
-} from './lean-send.js';
+import { answered, checked, essence, plainHeaders, type SendInternals } from './lean-send.js';
 import { streamLostHandler } from '../relay/relay-scope.js';
 import { InFlight } from '../upstream/in-flight.js';
 import { parseUpstream } from '../upstream/json-values.js';
@@ -81,7 +74,7 @@ export function directHeaders(transport: Transport): Record<string, string> | Er
       if (known === null) return undefined;
       token = known;
     }
-    return withSession(t, bearer(token));
+    return plainHeaders(t, token);
   } catch (err) {
     return err as Error;
   }

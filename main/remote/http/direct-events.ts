@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
-import { createParser } from 'eventsource-parser';
+import type { EventSourceMessage, EventSourceParser } from 'eventsource-parser';
 import {
   terminated,
   UPSTREAM_MESSAGE_LIMIT,
@@ -10,6 +10,7 @@ import {
 } from './lean-fetch.js';
 import { answerId, jsonRpcMessage, malformedAnswerError } from './lean-transport.js';
 import type { SendInternals } from './lean-send.js';
+import { lateParser, wholeEvents } from './plain-events.js';
 import { Unfinished } from './unfinished-event.js';
 import { relayScopeRunner } from '../relay/relay-scope.js';
 import { InFlight } from '../upstream/in-flight.js';
@@ -26,9 +27,10 @@ interface StreamInternals extends SendInternals {
  * A direct call's answer as an event stream (200, `text/event-stream` with any parameters, not
  * compressed: server-everything and most SDK servers answer a POST so), read from the socket's
  * `data` as lean-transport.ts `readStream` reads it from a LeanBody that lean-send's `answered`
- * gets from a LeanResponse (wave 3 session 23): the same `eventsource-parser`, fed the same text —
- * so the line endings (CR LF, LF, CR, also a CR LF split across two pieces), `data:` lines joined,
- * the space after a colon, comments, `retry:`, `event:` names (only `message` or none is a
+ * gets from a LeanResponse (wave 3 session 23): the same `eventsource-parser`, fed the same text
+ * (save a piece of whole events only, read by plain-events.ts `wholeEvents` to the parser's rules
+ * before any parser is made, wave 3 session 29) — so the line endings (CR LF, LF, CR, also a
+ * CR LF split across two pieces), `data:` lines joined, the space after a colon, comments, `retry:`, `event:` names (only `message` or none is a
  * message), ids and an unfinished event at the end are its rules exactly, not copies of them; the
  * text fed is LeanBody.read's, a leading BOM dropped as there (lean-fetch.ts `leadingBoms`). A
  * change to `readStream`'s rules, or to LeanBody.read's decoding, is made here too (and
@@ -62,56 +64,67 @@ export function readEvents(
   let tooLarge: Error | undefined;
   let utf8: StringDecoder | undefined;
   const inFlight = new InFlight();
-  const pending = new Unfinished();
+  // Made with the parser, for the first piece that is not whole events (Unfinished's `afterWhole`).
+  let pending: Unfinished | undefined;
   const cut = (reason: Error) => {
     res.destroy();
     finish(terminated(reason));
   };
-  const parser = createParser({
-    maxBufferSize: UPSTREAM_MESSAGE_LIMIT,
-    onError(err) {
-      if (err.type !== 'max-buffer-size-exceeded') return;
-      tooLarge = upstreamMessageTooLarge();
-      cut(tooLarge);
-    },
-    onEvent(event) {
-      if (event.id) {
-        lastEventId = event.id;
-        primed = true;
+  const onEvent = (event: EventSourceMessage) => {
+    if (event.id) {
+      lastEventId = event.id;
+      primed = true;
+    }
+    if (!event.data || (event.event && event.event !== 'message')) return;
+    let raw: unknown;
+    try {
+      raw = parseUpstream(event.data);
+      const message = jsonRpcMessage(raw);
+      if ('id' in message && ('result' in message || 'error' in message)) answered = true;
+      inScope(() => t.onmessage?.(message));
+    } catch (err) {
+      if (err instanceof UpstreamValuesError) {
+        tooLarge = err;
+        return cut(err);
       }
-      if (!event.data || (event.event && event.event !== 'message')) return;
-      let raw: unknown;
-      try {
-        raw = parseUpstream(event.data);
-        const message = jsonRpcMessage(raw);
-        if ('id' in message && ('result' in message || 'error' in message)) answered = true;
-        inScope(() => t.onmessage?.(message));
-      } catch (err) {
-        if (err instanceof UpstreamValuesError) {
-          tooLarge = err;
-          return cut(err);
-        }
-        t.onerror?.(err as Error);
-        const id = answerId(raw);
-        if (id !== undefined) {
-          answered = true;
-          const answer = malformedAnswerError(id, (err as Error).message);
-          inScope(() => t.onmessage?.(answer));
-        }
+      t.onerror?.(err as Error);
+      const id = answerId(raw);
+      if (id !== undefined) {
+        answered = true;
+        const answer = malformedAnswerError(id, (err as Error).message);
+        inScope(() => t.onmessage?.(answer));
       }
-    },
-    onRetry(ms) {
-      t._serverRetryMs = ms;
-    },
-  });
-  const intentional = () => t._abortController?.signal.aborted === true;
+    }
+  };
+  // Made for the first piece that is not whole events only (plain-events.ts), with the handler
+  // above: the usual answer, one piece of whole events, is read without one.
+  let parser: EventSourceParser | undefined;
+  /** Whether whole events were read before the parser was made (its first-piece check is over). */
+  let fedBefore = false;
+  const parserNow = (): EventSourceParser =>
+    (parser = lateParser(
+      {
+        maxBufferSize: UPSTREAM_MESSAGE_LIMIT,
+        onError(err) {
+          if (err.type !== 'max-buffer-size-exceeded') return;
+          tooLarge = upstreamMessageTooLarge();
+          cut(tooLarge);
+        },
+        onEvent,
+        onRetry(ms) {
+          t._serverRetryMs = ms;
+        },
+      },
+      fedBefore,
+    ));
   // Once, when the body ended (`ended` undefined) or was cut.
   const finish = (ended: unknown) => {
     if (over) return;
     over = true;
     done();
     inFlight.release();
-    if (intentional()) return;
+    // Ended on purpose (the transport closed): nothing to report.
+    if (t._abortController?.signal.aborted === true) return;
     const why = tooLarge ?? ended;
     if (why !== undefined) {
       t.onerror?.(new Error(`SSE stream disconnected: ${String(why)}`));
@@ -132,13 +145,22 @@ export function readEvents(
   };
   const read = (text: string) => {
     if (tooLarge) return;
-    const held = inFlight.hold(pending.held + text.length);
+    const before = pending?.held ?? (fedBefore ? Unfinished.AFTER_WHOLE : 0);
+    const held = inFlight.hold(before + text.length);
     if (held) {
       tooLarge = held;
       return cut(held);
     }
-    parser.feed(text);
-    if (!tooLarge) inFlight.hold(pending.after(text));
+    const whole = parser === undefined ? wholeEvents(text) : undefined;
+    if (whole === undefined) {
+      pending ??= new Unfinished(fedBefore);
+      (parser ?? parserNow()).feed(text);
+      if (!tooLarge) inFlight.hold(pending.after(text));
+    } else {
+      fedBefore = true;
+      for (const event of whole) onEvent(event);
+      if (!tooLarge) inFlight.hold(Unfinished.AFTER_WHOLE);
+    }
   };
   // The text LeanBody.read gives, piece for piece (a StringDecoder only from the first piece that
   // ends mid-sequence), and nothing after the end or a cut; leading BOMs dropped as it drops them

@@ -155,12 +155,12 @@ type HeaderRecord = Record<string, string>;
 export function commonHeaders(t: SendInternals): HeaderRecord | Promise<HeaderRecord> {
   if (t._requestInit?.headers !== undefined) return t._commonHeaders().then(fromSdkHeaders);
   const provider = t._authProvider;
-  if (!provider) return withSession(t, {});
+  if (!provider) return plainHeaders(t, undefined);
   // A provider that can tell its token at once (OAuthSession.tokenNow) spares the call a promise:
   // every URL server without a static token has one, signed in or not (remote-manager.ts).
   const sync = provider as Partial<{ tokenNow(): string | undefined | null }>;
   const known = typeof sync.tokenNow === 'function' ? sync.tokenNow() : null;
-  if (known !== null) return withSession(t, bearer(known));
+  if (known !== null) return plainHeaders(t, known);
   return (async () => {
     let token: string | undefined;
     try {
@@ -168,15 +168,17 @@ export function commonHeaders(t: SendInternals): HeaderRecord | Promise<HeaderRe
     } catch (error) {
       throw markAuthSeamEscape(error);
     }
-    return withSession(t, bearer(token));
+    return plainHeaders(t, token);
   })();
 }
 
-export function bearer(token: string | undefined): HeaderRecord {
-  return token ? { authorization: headerValue('authorization', `Bearer ${token}`) } : {};
-}
-
-export function withSession(t: SendInternals, out: HeaderRecord): HeaderRecord {
+/**
+ * The record itself, `token` (if any) as the bearer — in one function, not a `bearer` helper
+ * beside it: issue 34 counts the functions a call runs.
+ */
+export function plainHeaders(t: SendInternals, token: string | undefined): HeaderRecord {
+  const out: HeaderRecord = {};
+  if (token) out.authorization = headerValue('authorization', `Bearer ${token}`);
   if (t._sessionId) out['mcp-session-id'] = headerValue('mcp-session-id', t._sessionId);
   if (t._protocolVersion)
     out['mcp-protocol-version'] = headerValue('mcp-protocol-version', t._protocolVersion);

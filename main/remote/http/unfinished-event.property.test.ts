@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { wholeEvents } from './plain-events.js';
 import { Unfinished } from './unfinished-event.js';
 
 /**
@@ -63,5 +64,64 @@ describe('Unfinished', () => {
     // Not vacuous: the estimate is within 3 characters of what the parser holds at many points.
     console.log(`Unfinished: within 3 of the parser's hold at ${tight} of ${points} points`);
     expect(tight).toBeGreaterThan(1000);
+  });
+});
+
+/**
+ * Issue 34, wave 3 session 29: direct-events.ts makes its `Unfinished` only for the first piece
+ * that is not whole events (plain-events.ts `wholeEvents`), as `new Unfinished(true)` when whole
+ * ones came before, and counts AFTER_WHOLE after each whole one. That is one fed them exactly.
+ */
+describe('Unfinished after whole events', () => {
+  const cut = (s: string, at: number[]) => {
+    const out: string[] = [];
+    let from = 0;
+    for (const a of at) {
+      const to = Math.max(from, a);
+      out.push(s.slice(from, to));
+      from = to;
+    }
+    out.push(s.slice(from));
+    return out;
+  };
+  const check = (whole: string[], rest: string[]) => {
+    const fed = new Unfinished();
+    for (const w of whole) expect(fed.after(w)).toBe(Unfinished.AFTER_WHOLE);
+    const late = new Unfinished(whole.length > 0);
+    expect(late.held).toBe(fed.held);
+    for (const r of rest) expect(late.after(r)).toBe(fed.after(r));
+  };
+  const wholes = fc
+    .array(fc.array(piece, { maxLength: 8 }), { maxLength: 4 })
+    .map((ps) => ps.map((p) => `${p.join('\n')}\n\n`).filter((p) => wholeEvents(p) !== undefined));
+
+  it('over generated pieces (tuning seed)', () => {
+    let some = 0;
+    fc.assert(
+      fc.property(wholes, stream, (whole, { s, cuts }) => {
+        if (whole.length > 0) some++;
+        check(whole, cut(s, cuts));
+      }),
+      { numRuns: 500, seed: 2930 },
+    );
+    expect(some).toBeGreaterThan(50);
+  });
+
+  it('over held-out pieces (separate seed and generator)', () => {
+    const held = fc
+      .array(fc.constantFrom('data: a\n', 'id: 1\n', 'event: message\n', '\n'), { maxLength: 6 })
+      .map((ls) => `${ls.join('')}\n\n`);
+    fc.assert(
+      fc.property(
+        fc.array(held, { maxLength: 3 }),
+        fc.array(fc.string(), { maxLength: 4 }),
+        (w, rest) =>
+          check(
+            w.filter((p) => wholeEvents(p) !== undefined),
+            rest,
+          ),
+      ),
+      { numRuns: 500, seed: 91_919 },
+    );
   });
 });

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answerId } from '../http/lean-transport.js';
-import { answerIdOf, countValues } from './json-values.js';
+import { MAX_JSON_DEPTH } from '../../platform/json-depth.js';
+import {
+  answerIdOf,
+  checkUpstream,
+  countValues,
+  parseUpstream,
+  UPSTREAM_VALUE_LIMIT,
+} from './json-values.js';
 
 /**
  * json-values.ts bounds what `JSON.parse` builds by a count of the text's `{`, `[` and `,` outside
@@ -93,5 +100,66 @@ describe('answerIdOf', () => {
     console.log(`answerIdOf: ${answers} of 3000 generated messages were answers with an id`);
     // Not vacuous (fixed seed): 277 of them.
     expect(answers).toBeGreaterThan(200);
+  });
+});
+
+/**
+ * Issue 34, wave 3 session 29: `parseUpstream` writes `checkUpstream`'s bounds out rather than
+ * calling it. The two must refuse the same texts with the same words: JSON of every shape, near
+ * and past both bounds (values, depth), and text that is not JSON.
+ */
+describe('parseUpstream ≡ checkUpstream, then JSON.parse', () => {
+  const outcome = (f: () => unknown) => {
+    try {
+      return ['ok', f()];
+    } catch (err) {
+      return ['thrown', (err as Error).constructor.name, (err as Error).message];
+    }
+  };
+  const same = (text: string): void => {
+    expect(outcome(() => parseUpstream(text))).toEqual(
+      outcome(() => (checkUpstream(text), JSON.parse(text))),
+    );
+  };
+  const deep = fc
+    .integer({ min: MAX_JSON_DEPTH - 3, max: MAX_JSON_DEPTH + 3 })
+    .chain((d) => fc.constantFrom('[]', '{}').map((p) => p[0]!.repeat(d) + p[1]!.repeat(d)));
+
+  it('over generated JSON, near and past the depth bound (tuning seed)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.json(),
+          deep.map((d) => d.replace(/\{/g, '[').replace(/\}/g, ']')),
+        ),
+        same,
+      ),
+      { numRuns: 60, seed: 2931 },
+    );
+  });
+
+  it('at the value bound: under, at and past it', () => {
+    // n + 1 zeros in an array count n + 1 values (countValues: the array, then each item after
+    // its first): the bound is met at n = UPSTREAM_VALUE_LIMIT - 1 and passed at n = LIMIT.
+    for (const n of [UPSTREAM_VALUE_LIMIT - 1, UPSTREAM_VALUE_LIMIT, UPSTREAM_VALUE_LIMIT + 1])
+      same(`[${'0,'.repeat(n)}0]`);
+    expect(() => parseUpstream(`[${'0,'.repeat(UPSTREAM_VALUE_LIMIT)}0]`)).toThrow(/JSON values/);
+    expect(parseUpstream(`[${'0,'.repeat(UPSTREAM_VALUE_LIMIT - 1)}0]`)).toHaveLength(
+      UPSTREAM_VALUE_LIMIT,
+    );
+  });
+
+  it('over held-out text (separate seed and generator)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          deep,
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
+        same,
+      ),
+      { numRuns: 200, seed: 40_404 },
+    );
   });
 });

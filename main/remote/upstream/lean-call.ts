@@ -42,6 +42,12 @@ export interface LeanCallOptions {
 
 type Answer = JSONRPCResultResponse | Error;
 
+type CallParams = {
+  name: string;
+  arguments: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+};
+
 /** The members of the SDK's Protocol (SDK 2.4, shared/protocol.ts) the lean call shares. */
 interface Books {
   _requestMessageId: number;
@@ -57,7 +63,9 @@ interface Books {
   _cleanupTimeout(id: number): void;
   _onerror(error: Error): void;
   _envelopeOutbound<T>(message: T): T;
-  transport?: Transport;
+  /** The Protocol's field behind its `transport` getter (SDK 2.4, shared/protocol.ts). */
+  _transport?: Transport;
+  _negotiatedProtocolVersion?: string;
 }
 
 /** Whether this SDK's Protocol still has the books a lean call keeps in (else: SDK path). */
@@ -70,28 +78,40 @@ export function leanBooksPresent(client: Client): boolean {
     typeof b._setupTimeout === 'function' &&
     typeof b._cleanupTimeout === 'function' &&
     typeof b._onerror === 'function' &&
-    typeof b._envelopeOutbound === 'function'
+    typeof b._envelopeOutbound === 'function' &&
+    '_transport' in b &&
+    b._transport === client.transport
   );
 }
 
-export function leanCallTool(
-  client: Client,
-  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
-  options: LeanCallOptions,
-): Promise<Record<string, unknown>> | undefined {
-  if (client.getProtocolEra() !== 'legacy' || !leanBooksPresent(client)) return undefined;
-  // Params beyond these (a task-augmented call's `task`, MCP 2025-11-25) are the SDK's to send.
-  // (Own enumerable keys, as `Object.keys` gives them, without its array and a closure per call.)
-  for (const k in params)
-    if (Object.hasOwn(params, k) && k !== 'name' && k !== 'arguments' && k !== '_meta')
-      return undefined;
-  const books = client as unknown as Books;
-  const transport = books.transport;
-  if (!transport) return undefined;
-  // Straight to the socket where the transport allows it (direct-call.ts), decided now, before
-  // anything is sent; a call with a progress token stays on the transport's send.
-  const direct = options.onprogress ? undefined : directHeaders(transport);
-  return send(books, transport, params, options, direct);
+/**
+ * Clients found fit for lean calls, each with the negotiated protocol version it was found fit
+ * on. What `leanFit` decides — a 2025-era connection, the books present, the SDK's outbound
+ * envelope a no-op — depends on the client's class and on that version only, so it is decided
+ * once per client and version rather than on every call (issue 34: the era test and the
+ * envelope's codec lookup were nine functions per call); a version that changes (a reconnect
+ * that negotiates another) is decided again.
+ */
+const FIT = new WeakMap<Client, string>();
+
+/**
+ * Whether `client` may take lean calls, decided as above. The envelope: on a legacy-era
+ * connection the SDK's `_envelopeOutbound` hands the message back by reference (SDK 2.4,
+ * `Client._outboundMetaEnvelope` asks the 2025 codec's `outboundEnvelope`, which returns
+ * undefined: "outbound traffic is byte-identical to a 2025 client"), so the lean send skips it.
+ * That is checked here on the client itself, with a probe, before the client is taken as fit;
+ * envelope-identity.property.test.ts holds it over generated messages, versions, client infos and
+ * capabilities, and fails should the SDK start to change a legacy message.
+ */
+function leanFit(client: Client, books: Books): boolean {
+  const version = books._negotiatedProtocolVersion;
+  if (version !== undefined && FIT.get(client) === version) return true;
+  if (typeof version !== 'string' || client.getProtocolEra() !== 'legacy') return false;
+  if (!leanBooksPresent(client)) return false;
+  const probe = { jsonrpc: '2.0', method: 'tools/call', id: 0, params: { name: '' } };
+  if (books._envelopeOutbound(probe) !== probe) return false;
+  FIT.set(client, version);
+  return true;
 }
 
 /**
@@ -109,14 +129,54 @@ export function leanCallTool(
  * whatever the books look like to an answer still on its way, or to the caller, is as it was
  * (lean-call.property.test.ts, cancelled and closed calls).
  */
-function send(
-  books: Books,
-  transport: Transport,
+export function leanCallTool(
+  client: Client,
   params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
   options: LeanCallOptions,
-  /** The direct call's headers (direct-call.ts), if it goes that way. */
-  direct: Record<string, string> | Error | undefined,
-): Promise<Record<string, unknown>> {
+): Promise<Record<string, unknown>> | undefined {
+  return callUpstream(client, params, true, options, false) as
+    Promise<Record<string, unknown>> | undefined;
+}
+
+/**
+ * The call on the lean path where it is plain (`plain`: the tool has no output schema), else the
+ * SDK's `callTool` — or, with `sdk` false (`leanCallTool`), undefined. One function with the lean
+ * call itself, not one calling the other: issue 34 counts the functions a call runs.
+ */
+export function callUpstream(
+  client: Client,
+  params: CallParams,
+  plain: boolean,
+  options: LeanCallOptions,
+  sdk: false,
+): Promise<unknown> | undefined;
+export function callUpstream(
+  client: Client,
+  params: CallParams,
+  plain: boolean,
+  options: LeanCallOptions,
+): Promise<unknown>;
+export function callUpstream(
+  client: Client,
+  params: CallParams,
+  plain: boolean,
+  options: LeanCallOptions,
+  sdk = true,
+): Promise<unknown> | undefined {
+  const books = client as unknown as Books;
+  if (!plain || !leanFit(client, books)) return sdk ? client.callTool(params, options) : undefined;
+  // Params beyond these (a task-augmented call's `task`, MCP 2025-11-25) are the SDK's to send.
+  // (Own enumerable keys, as `Object.keys` gives them, without its array and a closure per call.)
+  for (const k in params)
+    if (Object.hasOwn(params, k) && k !== 'name' && k !== 'arguments' && k !== '_meta')
+      return sdk ? client.callTool(params, options) : undefined;
+  // The field, not the `transport` getter that returns it: one function less per call.
+  const transport = books._transport;
+  if (!transport) return sdk ? client.callTool(params, options) : undefined;
+  // Straight to the socket where the transport allows it (direct-call.ts), decided now, before
+  // anything is sent; a call with a progress token stays on the transport's send. (The send
+  // itself follows in this function, not a second one: issue 34 counts functions per call.)
+  const direct = options.onprogress ? undefined : directHeaders(transport);
   const { signal } = options;
   return new Promise<Record<string, unknown>>((resolve, reject) => {
     if (signal.aborted) throw asSdkError(signal.reason);
@@ -130,7 +190,8 @@ function send(
       id: messageId,
     };
     if (options.onprogress) books._progressHandlers.set(messageId, options.onprogress as never);
-    const outbound = books._envelopeOutbound(request);
+    // The SDK's `_envelopeOutbound(request)`, which on this client is `request` itself (leanFit).
+    const outbound = request;
     let received = false;
     let settling = false;
     /** The `.finally` of the SDK's funnel: one job, queued before the caller's reaction. */
@@ -167,7 +228,13 @@ function send(
       if (signal.aborted) return;
       received = true;
       if (answer instanceof Error) return fail(answer);
-      const result = decoded(answer.result);
+      // The 2025 codec's `decodeResult`: a `resultType` member (a 2026 word) is dropped. Asked
+      // here, so that the usual result, without one, costs no call (issue 34).
+      const raw = answer.result as unknown;
+      const result =
+        typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('resultType' in raw)
+          ? raw
+          : withoutResultType(raw as Record<string, unknown>);
       const problem = callToolResultProblem(result);
       if (problem)
         return fail(
@@ -210,22 +277,7 @@ function asSdkError(reason: unknown): SdkError {
     : new SdkError(SdkErrorCode.RequestTimeout, String(reason));
 }
 
-/** The 2025 codec's `decodeResult`: a `resultType` member (a 2026 word) is dropped. */
-function decoded(raw: unknown): unknown {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('resultType' in raw))
-    return raw;
-  const { resultType: _dropped, ...rest } = raw as Record<string, unknown>;
+function withoutResultType(raw: Record<string, unknown>): Record<string, unknown> {
+  const { resultType: _dropped, ...rest } = raw;
   return rest;
-}
-
-/** The call on the lean path where it is plain (`plain`: the tool has no output schema), else the SDK's. */
-export function callUpstream(
-  client: Client,
-  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
-  plain: boolean,
-  options: LeanCallOptions,
-): Promise<unknown> {
-  return (
-    (plain ? leanCallTool(client, params, options) : undefined) ?? client.callTool(params, options)
-  );
 }

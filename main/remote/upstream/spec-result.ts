@@ -10,7 +10,34 @@ import { specTypeSchemas } from '@modelcontextprotocol/client';
  * decision is the SDK's own spec schemas' (specTypeSchemas); only the wording is ours.
  */
 export function toolResultProblem(result: unknown): string | null {
-  if (textOnly(result)) return null;
+  // The everyday result (plain text blocks only, no structuredContent): nothing for the schema to
+  // refuse. A text block with `annotations` or `_meta` is not plain: the schema checks those too
+  // (a `priority` that is not a number, a `_meta` that is not an object), so it takes the full
+  // check. Asked here, not in a helper, and by a loop, not `every` with a callback: two functions
+  // fewer on every call's path (issue 34, docs/performance.md "The code one call runs, counted").
+  // A hole in a sparse array reads as undefined here where `every` skips it: the full check then
+  // decides, as for any other block.
+  everyday: if (typeof result === 'object' && result !== null) {
+    const r = result as { content?: unknown; structuredContent?: unknown };
+    const blocks = r.content;
+    if (r.structuredContent !== undefined || !Array.isArray(blocks)) break everyday;
+    for (let i = 0; i < blocks.length; i++) {
+      const b = blocks[i] as
+        | { type?: unknown; text?: unknown; annotations?: unknown; _meta?: unknown }
+        | null
+        | undefined;
+      if (
+        typeof b !== 'object' ||
+        b === null ||
+        b.type !== 'text' ||
+        typeof b.text !== 'string' ||
+        b.annotations !== undefined ||
+        b._meta !== undefined
+      )
+        break everyday;
+    }
+    return null;
+  }
   const content = (result as { content?: unknown }).content;
   if (Array.isArray(content))
     for (const [i, block] of content.entries())
@@ -23,34 +50,6 @@ export function toolResultProblem(result: unknown): string | null {
     .map((p) => (typeof p === 'object' ? String(p.key) : String(p)))
     .join('.');
   return `${at ? `"${at}"` : 'the result'} is not what the MCP schema allows (${first.message})`;
-}
-
-/**
- * The everyday result (plain text blocks only, no structuredContent): nothing for the schema to
- * refuse. A text block with `annotations` or `_meta` is not plain: the schema checks those too
- * (a `priority` that is not a number, a `_meta` that is not an object), so it takes the full check.
- */
-function textOnly(r: unknown): boolean {
-  if (typeof r !== 'object' || r === null) return false;
-  const { content, structuredContent } = r as { content?: unknown; structuredContent?: unknown };
-  if (structuredContent !== undefined || !Array.isArray(content)) return false;
-  // A loop, not `every` with a callback: one function fewer on every call's path (issue 34,
-  // docs/performance.md "The code one call runs, counted"). A hole in a sparse array reads as
-  // undefined here where `every` skips it: the full check then decides, as for any other block.
-  for (let i = 0; i < content.length; i++) {
-    const b = content[i] as
-      { type?: unknown; text?: unknown; annotations?: unknown; _meta?: unknown } | null | undefined;
-    if (
-      typeof b !== 'object' ||
-      b === null ||
-      b.type !== 'text' ||
-      typeof b.text !== 'string' ||
-      b.annotations !== undefined ||
-      b._meta !== undefined
-    )
-      return false;
-  }
-  return true;
 }
 
 /** What the schema wants of a block of this type (MCP schema, ContentBlock). */

@@ -170,8 +170,13 @@ export function callToolResultProblem(v: unknown): string | null {
   if (!isObject(v)) return 'the result is not an object';
   if (v.content !== undefined) {
     if (!Array.isArray(v.content)) return '"content" is not a list';
-    const bad = v.content.findIndex((c) => !isObject(c) || typeof c.type !== 'string');
-    if (bad >= 0) return `content[${bad}] is not a content block with a "type"`;
+    // A loop, not `findIndex` with a closure: this runs on every call's result (issue 34).
+    const content: unknown[] = v.content;
+    for (let i = 0; i < content.length; i++) {
+      const c = content[i];
+      if (!isObject(c) || typeof c.type !== 'string')
+        return `content[${i}] is not a content block with a "type"`;
+    }
   }
   if (v.isError !== undefined && typeof v.isError !== 'boolean')
     return '"isError" is not a boolean';
