@@ -22,7 +22,7 @@ import { registerToolHandlers } from './mcp-handlers/tools.js';
 import { registerTaskHandlers, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
 import { LoneCallServer } from './mcp-handlers/lone-call.js';
 import { AnswerableServer } from './mcp-handlers/answerable-server.js';
-import { PlainCallServer } from './mcp-handlers/call-server.js';
+import { PlainCallServer, type PlainCall } from './mcp-handlers/call-server.js';
 import { TaskBoard } from './task-board.js';
 import type { WithRelay } from './mcp-handlers/api.js';
 import type { McpExchange } from './http-server.js';
@@ -104,7 +104,8 @@ export class McpEndpoint {
    * dispatched in the caller's turn, without a promise per layer; what waits returns its promise.
    */
   handle(x: McpExchange): Promise<void> | void {
-    const authInfo = this.authOf(x.agent);
+    // The agent's AuthInfo looked up in place; made by authOf on its first request.
+    const authInfo = this.auth.get(x.agent) ?? this.authOf(x.agent);
     const outcome = classify(x.req, x.parsedBody);
     if (outcome.kind === 'legacy') return this.sessions.handle(x, authInfo);
     // Issue 34: an agent's everyday requests skip the per-request Server, Request and Response.
@@ -130,16 +131,13 @@ export class McpEndpoint {
    * throw). Agents are few; revoking one drops its entry (closeSessionsOf).
    */
   private authOf(agent: string): AuthInfo {
-    let auth = this.auth.get(agent);
-    if (!auth) {
-      auth = Object.freeze({
-        token: 'redacted',
-        clientId: agent,
-        scopes: Object.freeze([]) as unknown as string[],
-        extra: Object.freeze({ agent }),
-      });
-      this.auth.set(agent, auth);
-    }
+    const auth: AuthInfo = Object.freeze({
+      token: 'redacted',
+      clientId: agent,
+      scopes: Object.freeze([]) as unknown as string[],
+      extra: Object.freeze({ agent }),
+    });
+    this.auth.set(agent, auth);
     return auth;
   }
 
@@ -278,6 +276,9 @@ export class McpEndpoint {
             ),
           );
     registerToolHandlers(server, agent, this.o.pipeline, withRelay, startTask);
+    // A 2025 session's lone call without URL elicitation runs its steps in one frame (sessionCall).
+    if (session !== null && server instanceof PlainCallServer)
+      server.plainCall = (params, ctx) => this.sessionCall(agent, server, params, ctx);
     registerFeatureHandlers(
       server,
       agent,
@@ -394,6 +395,37 @@ export class McpEndpoint {
       own,
       line || undefined,
     );
+  }
+
+  /**
+   * A 2025 session's plain lone call (mcp-handlers/lone-call.ts, PlainCallServer.plainCall): what
+   * tools.ts's `steps` runs for it through withRelay above and `tracked` — the request's relay,
+   * findable while the call is open, pipeline.call with the call's signal and that relay,
+   * throwIfUrlRequired, the relay's done — in one frame (issue 34: not four functions and two
+   * closures more per call). lone-call.property.test.ts holds the lone path to the SDK's.
+   */
+  private async sessionCall(
+    agent: string,
+    server: Server,
+    params: Parameters<PlainCall>[0],
+    ctx: ServerContext,
+  ): Promise<unknown> {
+    const relay = requestRelay(agent, server, ctx, this.o.features, this.o.self);
+    let set = this.live.get(agent);
+    if (!set) this.live.set(agent, (set = new Set()));
+    set.add(relay);
+    try {
+      return throwIfUrlRequired(
+        await this.o.pipeline.call(agent, params.name, params.arguments, {
+          signal: ctx.mcpReq.signal,
+          relay,
+        }),
+        relay,
+      );
+    } finally {
+      relay.done?.();
+      set.delete(relay);
+    }
   }
 
   /** Keeps a request's relay findable (relayFor) while the request is open. */

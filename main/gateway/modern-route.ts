@@ -7,7 +7,7 @@ import {
   type JSONRPCRequest,
 } from '@modelcontextprotocol/server';
 import { LOG_LEVELS } from '../tools/features.js';
-import { requestShaped } from './session-route.js';
+import { plain, requestShaped } from './session-route.js';
 
 /** The only modern revision the SDK (2.4.0) serves, and the only one answered here. */
 const REVISION = '2026-07-28';
@@ -15,8 +15,6 @@ const OWS_EDGE = /^[ \t]|[ \t]$/;
 // The SDK's LoggingLevelSchema, as the one list Airlock keeps of it (tools/features.ts).
 const LOG_LEVEL_SET: ReadonlySet<string> = new Set(LOG_LEVELS);
 
-const plain = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 const optString = (v: unknown) => v === undefined || typeof v === 'string';
 
 /**

@@ -20,7 +20,8 @@ const LEGACY_AT = new Map<string, InboundLegacyRoute>(
   ]),
 );
 
-const plain = (v: unknown): v is Record<string, unknown> =>
+/** A non-null, non-array object; modern-route.ts shares it (issue 34: one function on the path, not two). */
+export const plain = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 /** What the SDK's RequestIdSchema and ProgressTokenSchema take: a string or a safe integer. */
 const idLike = (v: unknown) => typeof v === 'string' || Number.isSafeInteger(v);

@@ -145,7 +145,7 @@ function relayVia(
     agent,
     // MCP 2025-11-25 client/elicitation: the completion goes to the client that was sent the
     // URL, as a notification outside any request (the session's GET stream).
-    elicitationComplete: session ? completer(server) : undefined,
+    elicitationComplete: session ? (COMPLETERS.get(server) ?? completer(server)) : undefined,
     self,
     refusal(method, params) {
       const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
@@ -201,15 +201,21 @@ function relayVia(
   };
 }
 
+type Completer = (elicitationId: string, meta?: Record<string, unknown>) => void;
+
+/** Each server's completer, made on its first relay (issue 34: not a closure per call). */
+const COMPLETERS = new WeakMap<Server, Completer>();
+
 /**
  * Made outside relayVia so that the function holds the session's server only: it is kept while
  * the URL step is open (url-completions.ts), and a closure made inside would keep the call's
- * whole context (its request, its arguments) alive with it.
+ * whole context (its request, its arguments) alive with it. One per server (COMPLETERS): it
+ * holds nothing of any one call.
  */
-function completer(
-  server: Server,
-): (elicitationId: string, meta?: Record<string, unknown>) => void {
-  return (elicitationId, meta) => completeOn(server, elicitationId, meta);
+function completer(server: Server): Completer {
+  const made: Completer = (elicitationId, meta) => completeOn(server, elicitationId, meta);
+  COMPLETERS.set(server, made);
+  return made;
 }
 
 /** ElicitationCompleteNotificationParams: the id and the server's `_meta` (already filtered). */
