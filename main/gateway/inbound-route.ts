@@ -6,6 +6,9 @@ import type { McpExchange } from './http-server.js';
 import { everydayModernRequest } from './modern-route.js';
 import { everydaySessionRequest } from './session-route.js';
 
+/** The modern revision everydaySessionRequest leaves alone (it answers only below it). */
+const MODERN = '2026-07-28';
+
 /**
  * The era of a request: the SDK's own classification (what its isLegacyRequest runs), from the
  * headers and the body the gateway already parsed — no web Request needed; both eras' everyday
@@ -19,8 +22,9 @@ export function classify(req: McpExchange['req'], body: unknown): InboundClassif
   const version = typeof v === 'string' ? v : undefined;
   const m = headers['mcp-method'];
   const method = typeof m === 'string' ? m : undefined;
+  // The 2025 shortcut answers nothing for the modern revision's header: not called for it.
   const sure =
-    everydaySessionRequest(req.method, version, body) ??
+    (version !== MODERN ? everydaySessionRequest(req.method, version, body) : undefined) ??
     everydayModernRequest(req.method, version, method, body);
   if (sure) return sure;
   const n = headers['mcp-name'];

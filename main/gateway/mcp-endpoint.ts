@@ -17,12 +17,12 @@ import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { requestRelay, roundRelay, taskRelay } from './mcp-handlers/relay.js';
 import { LoneLine, onLine, requestLog, RoundLine } from './mcp-handlers/round-line.js';
-import type { CallToolResult, ProgressSink } from '../tools/types.js';
+import type { CallOptions, CallToolResult, ProgressSink } from '../tools/types.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
 import { registerTaskHandlers, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
 import { LoneCallServer } from './mcp-handlers/lone-call.js';
 import { AnswerableServer } from './mcp-handlers/answerable-server.js';
-import { PlainCallServer, type PlainCall } from './mcp-handlers/call-server.js';
+import { PlainCallServer } from './mcp-handlers/call-server.js';
 import { TaskBoard } from './task-board.js';
 import type { WithRelay } from './mcp-handlers/api.js';
 import type { McpExchange } from './http-server.js';
@@ -276,9 +276,18 @@ export class McpEndpoint {
             ),
           );
     registerToolHandlers(server, agent, this.o.pipeline, withRelay, startTask);
-    // A 2025 session's lone call without URL elicitation runs its steps in one frame (sessionCall).
+    // A 2025 session's lone call without URL elicitation: tools.ts's steps in one frame
+    // (trackedCall), its relay made first, as withRelay above makes it before `tracked`.
     if (session !== null && server instanceof PlainCallServer)
-      server.plainCall = (params, ctx) => this.sessionCall(agent, server, params, ctx);
+      server.plainCall = (params, ctx) =>
+        this.trackedCall(
+          agent,
+          requestRelay(agent, server, ctx, features, this.o.self),
+          params.name,
+          params.arguments,
+          ctx.mcpReq.signal,
+          false,
+        );
     registerFeatureHandlers(
       server,
       agent,
@@ -346,10 +355,8 @@ export class McpEndpoint {
   private loneSteps(agent: string, server: Server): LoneSteps {
     const waiting = (value: unknown) =>
       this.o.pipeline.waitingApproval?.(value as CallToolResult) ? new Escalated(value) : value;
-    return (call, own, key) =>
-      call.url
-        ? this.loneRound(agent, server, call, own, key, true).then(waiting)
-        : this.loneRound(agent, server, call, own, key, false);
+    // The steps are loneRound itself, bound (issue 34: not a function more per call around it).
+    return this.loneRound.bind(this, agent, server, waiting);
   }
 
   /*
@@ -364,64 +371,53 @@ export class McpEndpoint {
   private loneRound(
     agent: string,
     server: Server,
+    /** loneSteps' turn of a "waiting for approval" answer into an Escalated one (`noWait`). */
+    waiting: (value: unknown) => unknown,
     call: LoneCall,
     own: AbortController,
     key: number,
-    noWait: boolean,
   ): Promise<unknown> {
-    const { pipeline, features, self } = this.o;
+    const { features, self } = this.o;
+    const noWait = call.url;
     // A request that named a log level: its relay and line are one LoneLine (round-line.ts).
     const line = call.level && new LoneLine(call.level, server, key);
-    return this.rounds.start(
+    const answer = this.rounds.start(
       agent,
       own.signal,
       (ask) => {
         const relay = roundRelay(agent, clientViewOf(server, call.caps), features, ask, self);
         return line ? line.over(relay) : relay;
       },
-      (relay, signal) =>
-        this.tracked(agent, relay, async (r) =>
-          throwIfUrlRequired(
-            // tools.ts's options for a first try, in its order.
-            await pipeline.call(
-              agent,
-              call.name,
-              call.args,
-              noWait ? { signal, relay: r, noWait } : { signal, relay: r },
-            ),
-            r,
-          ),
-        ),
+      (relay, signal) => this.trackedCall(agent, relay, call.name, call.args, signal, noWait),
       own,
       line || undefined,
     );
+    return noWait ? answer.then(waiting) : answer;
   }
 
   /**
-   * A 2025 session's plain lone call (mcp-handlers/lone-call.ts, PlainCallServer.plainCall): what
-   * tools.ts's `steps` runs for it through withRelay above and `tracked` — the request's relay,
-   * findable while the call is open, pipeline.call with the call's signal and that relay,
-   * throwIfUrlRequired, the relay's done — in one frame (issue 34: not four functions and two
-   * closures more per call). lone-call.property.test.ts holds the lone path to the SDK's.
+   * The lone paths' steps of both eras (a 2025 session's plainCall, set in buildServer; the
+   * 2026-07-28 loneRound): what tools.ts's `steps` runs for a call without a progress token —
+   * the relay kept findable while the call is open (`tracked`), pipeline.call with tools.ts's
+   * options for a first try, in its order, throwIfUrlRequired, the relay's done — in one async
+   * frame (issue 34: not `tracked`, its callback and withRelay's closures per call).
+   * lone-call.property.test.ts and modern-lone-call.property.test.ts hold both lone paths to
+   * the SDK's.
    */
-  private async sessionCall(
+  private async trackedCall(
     agent: string,
-    server: Server,
-    params: Parameters<PlainCall>[0],
-    ctx: ServerContext,
+    relay: ClientRelay,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+    noWait: boolean,
   ): Promise<unknown> {
-    const relay = requestRelay(agent, server, ctx, this.o.features, this.o.self);
     let set = this.live.get(agent);
     if (!set) this.live.set(agent, (set = new Set()));
     set.add(relay);
     try {
-      return throwIfUrlRequired(
-        await this.o.pipeline.call(agent, params.name, params.arguments, {
-          signal: ctx.mcpReq.signal,
-          relay,
-        }),
-        relay,
-      );
+      const opts: CallOptions = noWait ? { signal, relay, noWait } : { signal, relay };
+      return throwIfUrlRequired(await this.o.pipeline.call(agent, name, args, opts), relay);
     } finally {
       relay.done?.();
       set.delete(relay);

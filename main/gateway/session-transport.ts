@@ -376,9 +376,11 @@ export class SessionTransport implements Transport {
     let stream: EventStream | null;
     if (open === null || open instanceof EventStream) stream = open;
     else if (!open.destroyed) {
-      // A lone call's answer with nothing before it: one JSON write, as endWithAnswer's.
+      // A lone call's answer with nothing before it: one JSON write, as endWithAnswer's. Its held
+      // head goes (unhold, in place: issue 34, one function less per call).
       this.requests.delete(id);
-      this.unhold(id);
+      clearTimeout(this.held.get(id));
+      this.held.delete(id);
       return answerAsJson(open, this.sessionId, m);
     } else stream = this.escalate(id, open);
     this.requests.delete(id);

@@ -216,7 +216,12 @@ export class LoneCallServer extends TaskServer {
       } catch (error) {
         return fail(error);
       }
-      return finished instanceof Promise ? finished.then(answer, fail) : answer(finished);
+      if (finished instanceof Promise) return finished.then(answer, fail);
+      // The everyday plain result: `answer`, in place (issue 34: two functions less per call).
+      if (this.loneCalls.get(id) === controller) this.loneCalls.delete(id);
+      return signal.aborted
+        ? undefined
+        : transport.respond({ result: finished, jsonrpc: '2.0', id } as JSONRPCMessage);
     };
     let running: Promise<unknown>;
     try {
