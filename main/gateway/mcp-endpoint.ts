@@ -32,7 +32,6 @@ import { throwIfUrlRequired } from './mcp-handlers/url-required-error.js';
 import { Escalated, type LoneCall, type LoneSteps } from './mcp-handlers/modern-lone-call.js';
 import {
   clientView,
-  clientViewOf,
   hotModernRequest,
   ModernHotPath,
   MODERN_REVISION,
@@ -385,7 +384,8 @@ export class McpEndpoint {
       agent,
       own.signal,
       (ask) => {
-        const relay = roundRelay(agent, clientViewOf(server, call.caps), features, ask, self);
+        // The request's capabilities are its envelope's (`call.caps`), as clientView gives them.
+        const relay = roundRelay(agent, server, features, ask, self, call);
         return line ? line.over(relay) : relay;
       },
       (relay, signal) => this.trackedCall(agent, relay, call.name, call.args, signal, noWait),

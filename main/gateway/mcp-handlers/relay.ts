@@ -65,8 +65,24 @@ export function roundRelay(
   features: AgentFeatures,
   ask: (req: RelayRequest) => Promise<Record<string, unknown>>,
   self?: RelaySelf,
+  /**
+   * The request's own client capabilities (its envelope's), read in place of the server's: the
+   * hot path's lone call passes its LoneCall (issue 34: not a view of the shared server made per
+   * call, modern-hot.ts clientViewOf, for a check that runs only when something is relayed).
+   */
+  client?: { caps: unknown },
 ): ClientRelay {
-  return relayVia(agent, server, features, (req) => ask(req), false, self, 'request');
+  return relayVia(
+    agent,
+    server,
+    features,
+    (req) => ask(req),
+    false,
+    self,
+    'request',
+    undefined,
+    client,
+  );
 }
 
 /**
@@ -136,6 +152,8 @@ function relayVia(
   scope: 'request' | 'session',
   /** A 2025 session's request: its session and its own log channel. */
   own?: Pick<ClientRelay, 'session' | 'log'>,
+  /** The request's client capabilities, where they are not the server's (roundRelay). */
+  client?: { caps: unknown },
 ): ClientRelay {
   // Made on the first relayed request: most calls relay none, and an unused ledger has nothing to
   // flush (issue 34: two Maps and an object per call, for nothing).
@@ -148,7 +166,8 @@ function relayVia(
     elicitationComplete: session ? (COMPLETERS.get(server) ?? completer(server)) : undefined,
     self,
     refusal(method, params) {
-      const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
+      const caps = (client ? client.caps : server.getClientCapabilities()) as
+        RelayCapabilities | undefined;
       return capabilityRefusal(caps, method, params, agent);
     },
     done: () => books?.flush(),
