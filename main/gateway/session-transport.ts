@@ -110,14 +110,21 @@ export class SessionTransport implements Transport {
       jsonRpcError(res, 404, -32001, 'Session not found');
       return false;
     }
-    // The everyday Accept passes in place (issue 34: one function less per call); any other goes
-    // to accepts, which answers it.
-    const accept = req.headers.accept;
+    // The everyday request passes accepts' and checkSession's checks in place (issue 34: two
+    // functions less per call): both media types accepted, this initialized session's own id, a
+    // protocol version header (if any) it serves. Any other runs both, in order, which answer it.
+    const { headers } = req;
+    const accept = headers.accept;
+    const version = headers['mcp-protocol-version'];
     const everyday =
       accept !== undefined &&
       accept.includes('application/json') &&
-      accept.includes('text/event-stream');
-    if ((!everyday && !this.accepts(req, res)) || !this.checkSession(req, res)) return false;
+      accept.includes('text/event-stream') &&
+      this.initialized &&
+      !!this.sessionId &&
+      headers['mcp-session-id'] === this.sessionId &&
+      (typeof version !== 'string' || this.versions.includes(version));
+    if (!everyday && (!this.accepts(req, res) || !this.checkSession(req, res))) return false;
     if (this.requests.has(id)) {
       this.refuseReused(res, id);
       return false;

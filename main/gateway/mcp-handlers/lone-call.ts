@@ -18,7 +18,7 @@ import { cancelled } from './answerable-server.js';
 import { supportsUrlElicitation } from './approval-url.js';
 import type { PlainCall } from './call-server.js';
 import { TaskServer } from './tasks.js';
-import { parsedToolCall, plainToolCall } from './tool-call-shapes.js';
+import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shapes.js';
 
 /**
  * A 2025 session's lone call (issue 34, wave 3 session 16): a POST carrying one plain tools/call
@@ -212,7 +212,12 @@ export class LoneCallServer extends TaskServer {
     const finish = (result: unknown) => {
       let finished: Result | Promise<Result>;
       try {
-        finished = this.finishedCall(request, ctx, result, again);
+        // A plain result as finishedCall gives it back, without its input-required test first:
+        // plainToolResult takes only `_meta`, `content` and `isError` keys on a plain object, so
+        // never an input-required result (own `resultType`). lone-result.property.test.ts.
+        finished =
+          (plainToolResult(result) as Result | undefined) ??
+          this.finishedCall(request, ctx, result, again);
       } catch (error) {
         return fail(error);
       }
