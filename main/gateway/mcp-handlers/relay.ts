@@ -157,9 +157,17 @@ function relayVia(
 ): ClientRelay {
   // Made on the first relayed request: most calls relay none, and an unused ledger has nothing to
   // flush (issue 34: two Maps and an object per call, for nothing).
+  // `done` (the ledger's flush) is set with the ledger: a call that relayed nothing has none to
+  // run (issue 34: not a closure made and called per call). Its wrappers read it when they are
+  // done (round-line.ts onLine, LoneLine), never copy it.
   let books: RelayLedger | undefined;
-  const ledger = () => (books ??= new RelayLedger(agent, features, scope));
-  return {
+  const ledger = () => {
+    if (books) return books;
+    const made = (books = new RelayLedger(agent, features, scope));
+    (relay as { done?: () => void }).done = () => made.flush();
+    return made;
+  };
+  const relay: ClientRelay = {
     agent,
     // MCP 2025-11-25 client/elicitation: the completion goes to the client that was sent the
     // URL, as a notification outside any request (the session's GET stream).
@@ -170,7 +178,7 @@ function relayVia(
         RelayCapabilities | undefined;
       return capabilityRefusal(caps, method, params, agent);
     },
-    done: () => books?.flush(),
+    done: undefined,
     // Undefined where there is none, which readers take as absent (url-required-error.ts,
     // feature-sessions.ts).
     session: own?.session,
@@ -218,6 +226,7 @@ function relayVia(
       }
     },
   };
+  return relay;
 }
 
 type Completer = (elicitationId: string, meta?: Record<string, unknown>) => void;
