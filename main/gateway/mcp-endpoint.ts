@@ -329,7 +329,7 @@ export class McpEndpoint {
     const answer = this.rounds.start<T>(
       agent,
       signal,
-      (ask) => roundRelay(agent, server, this.o.features, ask, this.o.self),
+      (ask) => roundRelay(agent, server, this.o.features, this.o.self, undefined, ask),
       (relay, signal) =>
         this.tracked(agent, line ? onLine(relay, line) : relay, (r) =>
           run(r, signal, line && progress ? line.progress : undefined),
@@ -383,11 +383,11 @@ export class McpEndpoint {
     const answer = this.rounds.start(
       agent,
       own.signal,
-      (ask) => {
-        // The request's capabilities are its envelope's (`call.caps`), as clientView gives them.
-        const relay = roundRelay(agent, server, features, ask, self, call);
-        return line ? line.over(relay) : relay;
-      },
+      // The request's capabilities are its envelope's (`call.caps`), as clientView gives them.
+      // Without a line, roundRelay itself, bound (issue 34: no function around it per call).
+      line
+        ? (ask) => line.over(roundRelay(agent, server, features, self, call, ask))
+        : roundRelay.bind(undefined, agent, server, features, self, call),
       (relay, signal) => this.trackedCall(agent, relay, call.name, call.args, signal, noWait),
       own,
       line || undefined,

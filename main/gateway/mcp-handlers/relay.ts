@@ -63,14 +63,15 @@ export function roundRelay(
   agent: string,
   server: Server,
   features: AgentFeatures,
-  ask: (req: RelayRequest) => Promise<Record<string, unknown>>,
-  self?: RelaySelf,
+  self: RelaySelf | undefined,
   /**
    * The request's own client capabilities (its envelope's), read in place of the server's: the
    * hot path's lone call passes its LoneCall (issue 34: not a view of the shared server made per
    * call, modern-hot.ts clientViewOf, for a check that runs only when something is relayed).
    */
-  client?: { caps: unknown },
+  client: { caps: unknown } | undefined,
+  /** Last, so that a lone call's round takes this function bound as its `relayFor` (issue 34). */
+  ask: (req: RelayRequest) => Promise<Record<string, unknown>>,
 ): ClientRelay {
   return relayVia(
     agent,
