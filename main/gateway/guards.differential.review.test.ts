@@ -29,6 +29,8 @@ interface Side {
   /** A 2025 session (initialized), its id; a second one for cross-session use. */
   sid: string;
   sid2: string;
+  /** A session whose client declared URL elicitation (its lone calls take approval-url's steps). */
+  sidUrl: string;
 }
 
 interface Raw {
@@ -84,7 +86,10 @@ function send(
 
 const ACCEPT = 'application/json, text/event-stream';
 
-async function initialize(s: { t: TestApp; port: number }): Promise<string> {
+async function initialize(
+  s: { t: TestApp; port: number },
+  capabilities: Record<string, unknown> = {},
+): Promise<string> {
   const headers = {
     host: `127.0.0.1:${s.port}`,
     authorization: `Bearer ${s.t.token}`,
@@ -101,7 +106,7 @@ async function initialize(s: { t: TestApp; port: number }): Promise<string> {
       method: 'initialize',
       params: {
         protocolVersion: '2025-11-25',
-        capabilities: {},
+        capabilities,
         clientInfo: { name: 'd', version: '1' },
       },
     }),
@@ -127,7 +132,8 @@ async function side(
   await t.app.control.revokeAgent('gone');
   const sid = await initialize({ t, port });
   const sid2 = await initialize({ t, port });
-  return { t, port, other, revoked, sid, sid2 };
+  const sidUrl = await initialize({ t, port }, { elicitation: { form: {}, url: {} } });
+  return { t, port, other, revoked, sid, sid2, sidUrl };
 }
 
 type Pick = <T>(xs: readonly T[]) => T;
@@ -243,8 +249,8 @@ function generate(seed: number, n: number): { label: string; make: Variant }[] {
       '*/*',
       undefined,
     ]);
-    const era = pick(['2025', '2025', '2026', '2026', 'none', 'init']);
-    const session = usual(['own', 'own', 'own', 'second', 'bogus', 'none']);
+    const era = pick(['2025', '2025', '2026', '2026', 'none', 'init', 'reinit', 'cancel']);
+    const session = usual(['own', 'own', 'own', 'second', 'url', 'url', 'bogus', 'none']);
     const version = usual<string | undefined>(
       era === '2026'
         ? ['2026-07-28', '2026-07-28', '2026-07-28', '2025-11-25', undefined]
@@ -289,9 +295,15 @@ function generate(seed: number, n: number): { label: string; make: Variant }[] {
       if (type !== undefined) headers['content-type'] = type;
       if (accept !== undefined) headers['accept'] = accept;
       if (version !== undefined) headers['mcp-protocol-version'] = version;
-      if (era === '2025' && session !== 'none')
+      if ((era === '2025' || era === 'reinit' || era === 'cancel') && session !== 'none')
         headers['mcp-session-id'] =
-          session === 'own' ? s.sid : session === 'second' ? s.sid2 : 'bogus-session';
+          session === 'own'
+            ? s.sid
+            : session === 'second'
+              ? s.sid2
+              : session === 'url'
+                ? s.sidUrl
+                : 'bogus-session';
       const params: Record<string, unknown> =
         rpc === 'tools/call'
           ? { name: tool, arguments: tool === 'count_send' ? { to: 'someone' } : {} }
@@ -308,18 +320,24 @@ function generate(seed: number, n: number): { label: string; make: Variant }[] {
       if (bodyKind === 'progress')
         params['_meta'] = { ...(params['_meta'] as object), progressToken: 'p' };
       const msg =
-        era === 'init'
+        era === 'cancel'
           ? {
               jsonrpc: '2.0',
-              id,
-              method: 'initialize',
-              params: {
-                protocolVersion: '2025-11-25',
-                capabilities: {},
-                clientInfo: { name: 'x', version: '1' },
-              },
+              method: 'notifications/cancelled',
+              params: { requestId: id, reason: 'r' },
             }
-          : { jsonrpc: '2.0', ...(bodyKind === 'noid' ? {} : { id }), method: rpc, params };
+          : era === 'init' || era === 'reinit'
+            ? {
+                jsonrpc: '2.0',
+                id,
+                method: 'initialize',
+                params: {
+                  protocolVersion: '2025-11-25',
+                  capabilities: {},
+                  clientInfo: { name: 'x', version: '1' },
+                },
+              }
+            : { jsonrpc: '2.0', ...(bodyKind === 'noid' ? {} : { id }), method: rpc, params };
       const body =
         bodyKind === 'garbage'
           ? '{"jsonrpc":'
@@ -346,6 +364,7 @@ function scrub(s: Side, r: Raw): unknown {
     [s.revoked, 'REVOKED'],
     [s.sid, 'SID'],
     [s.sid2, 'SID2'],
+    [s.sidUrl, 'SIDURL'],
     [String(s.port), 'PORT'],
   ] as const)
     text = text.split(v).join(name);
