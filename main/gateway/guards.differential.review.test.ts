@@ -254,7 +254,16 @@ function generate(seed: number, n: number): { label: string; make: Variant }[] {
     const version = usual<string | undefined>(
       era === '2026'
         ? ['2026-07-28', '2026-07-28', '2026-07-28', '2025-11-25', undefined]
-        : ['2025-11-25', '2025-11-25', '2025-06-18', '2026-07-28', 'bogus', undefined],
+        : [
+            '2025-11-25',
+            '2025-11-25',
+            '2025-06-18',
+            '2026-07-28',
+            'bogus',
+            '2024-01-01',
+            '2025-11-25 ',
+            undefined,
+          ],
     );
     const tool = pick(['count_read', 'count_read', 'count_read', 'nope']);
     const rpc = pick(['tools/call', 'tools/call', 'tools/call', 'tools/list', 'ping']);
