@@ -122,13 +122,17 @@ export class Gateway {
         message: 'Airlock only answers requests addressed to localhost, 127.0.0.1 or [::1].',
       });
     }
-    if (!originAllowed(req.headers.origin)) {
+    // No Origin (a non-browser client, every agent) passes in place, as originAllowed passes it
+    // (issue 34: one function less per request); a present one is always checked.
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin)) {
       return sendJson(res, 403, {
         error: 'FORBIDDEN_ORIGIN',
         message: "Requests from web pages other than Airlock's own are refused.",
       });
     }
-    const path = pathOf(req.url);
+    // The agents' everyday URL is its own path (pathOf('/mcp') is '/mcp'): no call for it.
+    const path = req.url === '/mcp' ? '/mcp' : pathOf(req.url);
     if (path === '/mcp') return this.mcp(req, res);
     if (path === '/healthz')
       return sendJson(res, 200, { ok: true, name: 'airlock', version: this.o.version });

@@ -6,6 +6,9 @@ import type { McpExchange } from './http-server.js';
 import { everydayModernRequest } from './modern-route.js';
 import { everydaySessionRequest } from './session-route.js';
 
+/** The modern revision everydaySessionRequest leaves alone (it answers only below it). */
+const MODERN = '2026-07-28';
+
 /**
  * The era of a request: the SDK's own classification (what its isLegacyRequest runs), from the
  * headers and the body the gateway already parsed — no web Request needed; both eras' everyday
@@ -13,21 +16,23 @@ import { everydaySessionRequest } from './session-route.js';
  */
 export function classify(req: McpExchange['req'], body: unknown): InboundClassificationOutcome {
   const { headers } = req;
-  const version = header(headers['mcp-protocol-version']);
+  // A header's value as the classifier takes it: one string. Read in place, not by a helper
+  // (issue 34: one function less on every request's path).
+  const v = headers['mcp-protocol-version'];
+  const version = typeof v === 'string' ? v : undefined;
+  const m = headers['mcp-method'];
+  const method = typeof m === 'string' ? m : undefined;
+  // The 2025 shortcut answers nothing for the modern revision's header: not called for it.
   const sure =
-    everydaySessionRequest(req.method, version, body) ??
-    everydayModernRequest(req.method, version, header(headers['mcp-method']), body);
+    (version !== MODERN ? everydaySessionRequest(req.method, version, body) : undefined) ??
+    everydayModernRequest(req.method, version, method, body);
   if (sure) return sure;
+  const n = headers['mcp-name'];
   return classifyInboundRequest({
     httpMethod: req.method ?? 'GET',
     protocolVersionHeader: version,
-    mcpMethodHeader: header(headers['mcp-method']),
-    mcpNameHeader: header(headers['mcp-name']),
+    mcpMethodHeader: method,
+    mcpNameHeader: typeof n === 'string' ? n : undefined,
     ...(body !== undefined ? { body } : {}),
   });
-}
-
-/** A header's value as the classifier takes it: one string (a module function, not a closure per call). */
-function header(v: string | string[] | undefined): string | undefined {
-  return typeof v === 'string' ? v : undefined;
 }

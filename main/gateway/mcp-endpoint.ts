@@ -17,7 +17,7 @@ import { registerFeatureHandlers } from './mcp-handlers/features.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { requestRelay, roundRelay, taskRelay } from './mcp-handlers/relay.js';
 import { LoneLine, onLine, requestLog, RoundLine } from './mcp-handlers/round-line.js';
-import type { CallToolResult, ProgressSink } from '../tools/types.js';
+import type { CallOptions, CallToolResult, ProgressSink } from '../tools/types.js';
 import { registerToolHandlers } from './mcp-handlers/tools.js';
 import { registerTaskHandlers, TASKS_CAPABILITY } from './mcp-handlers/tasks.js';
 import { LoneCallServer } from './mcp-handlers/lone-call.js';
@@ -32,7 +32,6 @@ import { throwIfUrlRequired } from './mcp-handlers/url-required-error.js';
 import { Escalated, type LoneCall, type LoneSteps } from './mcp-handlers/modern-lone-call.js';
 import {
   clientView,
-  clientViewOf,
   hotModernRequest,
   ModernHotPath,
   MODERN_REVISION,
@@ -104,7 +103,8 @@ export class McpEndpoint {
    * dispatched in the caller's turn, without a promise per layer; what waits returns its promise.
    */
   handle(x: McpExchange): Promise<void> | void {
-    const authInfo = this.authOf(x.agent);
+    // The agent's AuthInfo looked up in place; made by authOf on its first request.
+    const authInfo = this.auth.get(x.agent) ?? this.authOf(x.agent);
     const outcome = classify(x.req, x.parsedBody);
     if (outcome.kind === 'legacy') return this.sessions.handle(x, authInfo);
     // Issue 34: an agent's everyday requests skip the per-request Server, Request and Response.
@@ -130,16 +130,13 @@ export class McpEndpoint {
    * throw). Agents are few; revoking one drops its entry (closeSessionsOf).
    */
   private authOf(agent: string): AuthInfo {
-    let auth = this.auth.get(agent);
-    if (!auth) {
-      auth = Object.freeze({
-        token: 'redacted',
-        clientId: agent,
-        scopes: Object.freeze([]) as unknown as string[],
-        extra: Object.freeze({ agent }),
-      });
-      this.auth.set(agent, auth);
-    }
+    const auth: AuthInfo = Object.freeze({
+      token: 'redacted',
+      clientId: agent,
+      scopes: Object.freeze([]) as unknown as string[],
+      extra: Object.freeze({ agent }),
+    });
+    this.auth.set(agent, auth);
     return auth;
   }
 
@@ -278,6 +275,18 @@ export class McpEndpoint {
             ),
           );
     registerToolHandlers(server, agent, this.o.pipeline, withRelay, startTask);
+    // A 2025 session's lone call without URL elicitation: tools.ts's steps in one frame
+    // (trackedCall), its relay made first, as withRelay above makes it before `tracked`.
+    if (session !== null && server instanceof PlainCallServer)
+      server.plainCall = (params, ctx) =>
+        this.trackedCall(
+          agent,
+          requestRelay(agent, server, ctx, features, this.o.self),
+          params.name,
+          params.arguments,
+          ctx.mcpReq.signal,
+          false,
+        );
     registerFeatureHandlers(
       server,
       agent,
@@ -320,7 +329,7 @@ export class McpEndpoint {
     const answer = this.rounds.start<T>(
       agent,
       signal,
-      (ask) => roundRelay(agent, server, this.o.features, ask, this.o.self),
+      (ask) => roundRelay(agent, server, this.o.features, this.o.self, undefined, ask),
       (relay, signal) =>
         this.tracked(agent, line ? onLine(relay, line) : relay, (r) =>
           run(r, signal, line && progress ? line.progress : undefined),
@@ -345,10 +354,8 @@ export class McpEndpoint {
   private loneSteps(agent: string, server: Server): LoneSteps {
     const waiting = (value: unknown) =>
       this.o.pipeline.waitingApproval?.(value as CallToolResult) ? new Escalated(value) : value;
-    return (call, own, key) =>
-      call.url
-        ? this.loneRound(agent, server, call, own, key, true).then(waiting)
-        : this.loneRound(agent, server, call, own, key, false);
+    // The steps are loneRound itself, bound (issue 34: not a function more per call around it).
+    return this.loneRound.bind(this, agent, server, waiting);
   }
 
   /*
@@ -363,37 +370,58 @@ export class McpEndpoint {
   private loneRound(
     agent: string,
     server: Server,
+    /** loneSteps' turn of a "waiting for approval" answer into an Escalated one (`noWait`). */
+    waiting: (value: unknown) => unknown,
     call: LoneCall,
     own: AbortController,
     key: number,
-    noWait: boolean,
   ): Promise<unknown> {
-    const { pipeline, features, self } = this.o;
+    const { features, self } = this.o;
+    const noWait = call.url;
     // A request that named a log level: its relay and line are one LoneLine (round-line.ts).
     const line = call.level && new LoneLine(call.level, server, key);
-    return this.rounds.start(
+    const answer = this.rounds.start(
       agent,
       own.signal,
-      (ask) => {
-        const relay = roundRelay(agent, clientViewOf(server, call.caps), features, ask, self);
-        return line ? line.over(relay) : relay;
-      },
-      (relay, signal) =>
-        this.tracked(agent, relay, async (r) =>
-          throwIfUrlRequired(
-            // tools.ts's options for a first try, in its order.
-            await pipeline.call(
-              agent,
-              call.name,
-              call.args,
-              noWait ? { signal, relay: r, noWait } : { signal, relay: r },
-            ),
-            r,
-          ),
-        ),
+      // The request's capabilities are its envelope's (`call.caps`), as clientView gives them.
+      // Without a line, roundRelay itself, bound (issue 34: no function around it per call).
+      line
+        ? (ask) => line.over(roundRelay(agent, server, features, self, call, ask))
+        : roundRelay.bind(undefined, agent, server, features, self, call),
+      (relay, signal) => this.trackedCall(agent, relay, call.name, call.args, signal, noWait),
       own,
       line || undefined,
     );
+    return noWait ? answer.then(waiting) : answer;
+  }
+
+  /**
+   * The lone paths' steps of both eras (a 2025 session's plainCall, set in buildServer; the
+   * 2026-07-28 loneRound): what tools.ts's `steps` runs for a call without a progress token —
+   * the relay kept findable while the call is open (`tracked`), pipeline.call with tools.ts's
+   * options for a first try, in its order, throwIfUrlRequired, the relay's done — in one async
+   * frame (issue 34: not `tracked`, its callback and withRelay's closures per call).
+   * lone-call.property.test.ts and modern-lone-call.property.test.ts hold both lone paths to
+   * the SDK's.
+   */
+  private async trackedCall(
+    agent: string,
+    relay: ClientRelay,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+    noWait: boolean,
+  ): Promise<unknown> {
+    let set = this.live.get(agent);
+    if (!set) this.live.set(agent, (set = new Set()));
+    set.add(relay);
+    try {
+      const opts: CallOptions = noWait ? { signal, relay, noWait } : { signal, relay };
+      return throwIfUrlRequired(await this.o.pipeline.call(agent, name, args, opts), relay);
+    } finally {
+      relay.done?.();
+      set.delete(relay);
+    }
   }
 
   /** Keeps a request's relay findable (relayFor) while the request is open. */

@@ -76,7 +76,10 @@ export function hotModernRequest(
 } {
   if (outcome.kind !== 'modern' || outcome.messageKind !== 'request') return false;
   if (outcome.classification.revision !== MODERN_REVISION) return false;
-  if (req.method !== 'POST' || !isJsonContentType(req.headers['content-type'])) return false;
+  if (req.method !== 'POST') return false;
+  // The everyday value first, which the SDK's isJsonContentType takes at its own first line.
+  const type = req.headers['content-type'];
+  if (type !== 'application/json' && !isJsonContentType(type)) return false;
   const { method, params } = outcome.message;
   if (!HOT_METHODS.has(method)) return false;
   if (typeof req.headers['mcp-protocol-version'] !== 'string') return false;
@@ -269,17 +272,19 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
   ): void {
     const { steps, encoder } = this.lone!;
     const own = ex.abort!;
-    const settled = (outcome: LoneOutcome) => {
+    // The steps' value, or (`failed`) their error. Called by the promise itself for a value
+    // (issue 34: not a second function per call between the reaction and this one).
+    const settled = (value: unknown, failed?: { error: unknown }) => {
       if (own.signal.aborted || this.exchanges.get(key) !== ex) return;
-      const result = outcome.ok ? loneResult(outcome.value, encoder) : undefined;
+      const result = failed ? undefined : loneResult(value, encoder);
       if (result !== undefined)
         return this.respond(key, ex, { result, jsonrpc: '2.0', id: key } as JSONRPCMessage);
       // An Escalated value is preset as the steps' own (modern-lone-call.ts).
       this.presets.set(
         key,
-        outcome.ok && outcome.value instanceof Escalated
-          ? { ok: true, value: outcome.value.value }
-          : outcome,
+        failed
+          ? { ok: false, error: failed.error }
+          : { ok: true, value: value instanceof Escalated ? value.value : value },
       );
       this.deliver(key, ex, message, lifted, classification, authInfo);
     };
@@ -290,10 +295,7 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
       running = Promise.reject(error);
     }
     running
-      .then(
-        (value) => settled({ ok: true, value }),
-        (error: unknown) => settled({ ok: false, error }),
-      )
+      .then(settled, (error: unknown) => settled(undefined, { error }))
       // As Protocol._onrequest reports an answer its transport could not send (through the
       // onerror it set on connect): never an unhandled rejection (review of h-in26).
       .catch((error: unknown) =>

@@ -7,17 +7,13 @@ import {
   type JSONRPCRequest,
 } from '@modelcontextprotocol/server';
 import { LOG_LEVELS } from '../tools/features.js';
-import { requestShaped } from './session-route.js';
+import { plain, requestShaped } from './session-route.js';
 
 /** The only modern revision the SDK (2.4.0) serves, and the only one answered here. */
 const REVISION = '2026-07-28';
 const OWS_EDGE = /^[ \t]|[ \t]$/;
 // The SDK's LoggingLevelSchema, as the one list Airlock keeps of it (tools/features.ts).
 const LOG_LEVEL_SET: ReadonlySet<string> = new Set(LOG_LEVELS);
-
-const plain = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
-const optString = (v: unknown) => v === undefined || typeof v === 'string';
 
 /**
  * What the SDK's JSONValueSchema takes, for JSON.parse's output: finite numbers, strings,
@@ -39,8 +35,11 @@ function jsonObject(v: unknown, depth = 4): boolean {
   return true;
 }
 const optJsonObject = (v: unknown) => v === undefined || jsonObject(v);
-const optRecordOfJsonObjects = (v: unknown) =>
-  v === undefined || (jsonObject(v) && Object.values(v as object).every((x) => jsonObject(x)));
+/** A record of JSON objects (each at the default depth; `every` would pass its index as one). */
+const recordOfJsonObjects = (v: unknown) =>
+  jsonObject(v) && Object.values(v as object).every((x) => jsonObject(x));
+/** ImplementationSchema's optional string fields that clientInfoSure checks. */
+const INFO_STRINGS = ['title', 'websiteUrl', 'description'] as const;
 
 /**
  * The SDK's 2026-07-28 ClientCapabilities schema, where sure: `z.object` strips unknown keys
@@ -49,7 +48,9 @@ const optRecordOfJsonObjects = (v: unknown) =>
 function capabilitiesSure(caps: unknown): boolean {
   if (!plain(caps)) return false;
   const { experimental, extensions, sampling, roots, elicitation } = caps;
-  if (!optRecordOfJsonObjects(experimental) || !optRecordOfJsonObjects(extensions)) return false;
+  // Absent, the everyday case, without a call (issue 34: one function less on the path).
+  if (experimental !== undefined && !recordOfJsonObjects(experimental)) return false;
+  if (extensions !== undefined && !recordOfJsonObjects(extensions)) return false;
   if (sampling !== undefined) {
     if (
       !plain(sampling) ||
@@ -81,12 +82,13 @@ function clientInfoSure(info: unknown): boolean {
   if (info === undefined) return true;
   if (!plain(info) || typeof info['name'] !== 'string' || typeof info['version'] !== 'string')
     return false;
-  return (
-    info['icons'] === undefined &&
-    optString(info['title']) &&
-    optString(info['websiteUrl']) &&
-    optString(info['description'])
-  );
+  if (info['icons'] !== undefined) return false;
+  // Each optional string read in place (issue 34: not a helper called three times per request).
+  for (let i = 0; i < INFO_STRINGS.length; i++) {
+    const v = info[INFO_STRINGS[i]!];
+    if (v !== undefined && typeof v !== 'string') return false;
+  }
+  return true;
 }
 
 /**

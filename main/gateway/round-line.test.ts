@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { specTypeSchemas } from '@modelcontextprotocol/server';
 import { LOG_LEVELS } from '../tools/features.js';
-import type { RelayedLog } from '../tools/relay.js';
-import { RoundLine, type RequestLine } from './mcp-handlers/round-line.js';
+import type { ClientRelay, RelayedLog } from '../tools/relay.js';
+import { onLine, RoundLine, type RequestLine } from './mcp-handlers/round-line.js';
 
 /**
  * The line from a 2026-07-28 call to the agent request open now (round-line.ts): what the upstream
@@ -79,5 +79,17 @@ describe('log levels', () => {
     expect(LOG_LEVELS).toEqual(
       (specTypeSchemas.LoggingLevel as unknown as { options: string[] }).options,
     );
+  });
+});
+
+describe('onLine', () => {
+  it("reads the relay's done when it is done, not when it was wrapped (relay.ts sets it with the ledger)", () => {
+    const relay = { agent: 'a' } as ClientRelay;
+    const wrapped = onLine(relay, new RoundLine(request()));
+    expect(wrapped.done).toBeUndefined();
+    const flushed: string[] = [];
+    (relay as { done?: () => void }).done = () => void flushed.push('flushed');
+    wrapped.done?.();
+    expect(flushed).toEqual(['flushed']);
   });
 });

@@ -20,10 +20,9 @@ const LEGACY_AT = new Map<string, InboundLegacyRoute>(
   ]),
 );
 
-const plain = (v: unknown): v is Record<string, unknown> =>
+/** A non-null, non-array object; modern-route.ts shares it (issue 34: one function on the path, not two). */
+export const plain = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
-/** What the SDK's RequestIdSchema and ProgressTokenSchema take: a string or a safe integer. */
-const idLike = (v: unknown) => typeof v === 'string' || Number.isSafeInteger(v);
 
 /**
  * A body the SDK's isJSONRPCRequest surely takes and its response schemas surely refuse: only a
@@ -37,14 +36,17 @@ export function requestShaped(
   if (!plain(body)) return false;
   for (const key of Object.keys(body)) if (!REQUEST_KEYS.has(key)) return false;
   const { jsonrpc, id, method, params } = body;
-  if (jsonrpc !== '2.0' || typeof method !== 'string' || method === 'initialize' || !idLike(id))
-    return false;
+  // The id and the progress token as the SDK's RequestIdSchema and ProgressTokenSchema take them:
+  // a string or a safe integer (read in place: issue 34, one function less on every request).
+  if (jsonrpc !== '2.0' || typeof method !== 'string' || method === 'initialize') return false;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
   if (params === undefined) return true;
   if (!plain(params)) return false;
   const meta = params['_meta'];
   if (meta === undefined) return true;
   if (!plain(meta) || RELATED_TASK_META_KEY in meta) return false;
-  return meta['progressToken'] === undefined || idLike(meta['progressToken']);
+  const token = meta['progressToken'];
+  return token === undefined || typeof token === 'string' || Number.isSafeInteger(token);
 }
 
 /**

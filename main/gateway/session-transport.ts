@@ -110,7 +110,21 @@ export class SessionTransport implements Transport {
       jsonRpcError(res, 404, -32001, 'Session not found');
       return false;
     }
-    if (!this.accepts(req, res) || !this.checkSession(req, res)) return false;
+    // The everyday request passes accepts' and checkSession's checks in place (issue 34: two
+    // functions less per call): both media types accepted, this initialized session's own id, a
+    // protocol version header (if any) it serves. Any other runs both, in order, which answer it.
+    const { headers } = req;
+    const accept = headers.accept;
+    const version = headers['mcp-protocol-version'];
+    const everyday =
+      accept !== undefined &&
+      accept.includes('application/json') &&
+      accept.includes('text/event-stream') &&
+      this.initialized &&
+      !!this.sessionId &&
+      headers['mcp-session-id'] === this.sessionId &&
+      (typeof version !== 'string' || this.versions.includes(version));
+    if (!everyday && (!this.accepts(req, res) || !this.checkSession(req, res))) return false;
     if (this.requests.has(id)) {
       this.refuseReused(res, id);
       return false;
@@ -332,13 +346,9 @@ export class SessionTransport implements Transport {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const m = message as unknown as Message;
-    const response = isResponse(m);
-    const id = response ? (m.id as RequestId) : options?.relatedRequestId;
+    if (isResponse(m)) return this.respond(message);
+    const id = options?.relatedRequestId;
     if (id === undefined) {
-      if (response)
-        throw new Error(
-          'Cannot send a response on a standalone SSE stream unless resuming a previous client request',
-        );
       // A request outside any of the client's requests can only go on the GET stream; without one
       // it would wait unanswered until its timeout, so it fails now, saying why.
       if (isRequest(m) && !this.standalone)
@@ -351,26 +361,42 @@ export class SessionTransport implements Transport {
     }
     const open = this.requests.get(id);
     if (open === undefined) throw new Error(`No connection established for request ID: ${id}`);
+    const stream = open === null || open instanceof EventStream ? open : this.escalate(id, open);
+    // A request for a client that went away from this call (no cancel) would wait unanswered
+    // until its timeout: it fails now, saying why (an approved call's relay can be such a
+    // waiting request, approvals/engine.ts). A notification for it is dropped, as before.
+    if (stream === null && isRequest(m))
+      throw new Error(
+        `The client went away from request ${id}: a ${m.method} request on it cannot reach it`,
+      );
+    this.asked.sent(m);
+    stream?.write(m);
+  }
+
+  /**
+   * A response (`send`'s answer branch), in the caller's turn: what throws, throws here (send's
+   * promise rejects with it). A 2025 lone call answers through it directly (lone-call.ts runLone;
+   * issue 34: not send's promise and its message sorting per call).
+   */
+  respond(message: JSONRPCMessage): void {
+    const m = message as unknown as Message;
+    const id = m.id as RequestId | undefined;
+    if (id === undefined)
+      throw new Error(
+        'Cannot send a response on a standalone SSE stream unless resuming a previous client request',
+      );
+    const open = this.requests.get(id);
+    if (open === undefined) throw new Error(`No connection established for request ID: ${id}`);
     let stream: EventStream | null;
     if (open === null || open instanceof EventStream) stream = open;
-    else if (response && !open.destroyed) {
-      // A lone call's answer with nothing before it: one JSON write, as endWithAnswer's.
+    else if (!open.destroyed) {
+      // A lone call's answer with nothing before it: one JSON write, as endWithAnswer's. Its held
+      // head goes (unhold, in place: issue 34, one function less per call).
       this.requests.delete(id);
-      this.unhold(id);
+      clearTimeout(this.held.get(id));
+      this.held.delete(id);
       return answerAsJson(open, this.sessionId, m);
     } else stream = this.escalate(id, open);
-    if (!response) {
-      // A request for a client that went away from this call (no cancel) would wait unanswered
-      // until its timeout: it fails now, saying why (an approved call's relay can be such a
-      // waiting request, approvals/engine.ts). A notification for it is dropped, as before.
-      if (stream === null && isRequest(m))
-        throw new Error(
-          `The client went away from request ${id}: a ${m.method} request on it cannot reach it`,
-        );
-      this.asked.sent(m);
-      stream?.write(m);
-      return;
-    }
     this.requests.delete(id);
     if (!stream) {
       this.onerror?.(

@@ -18,7 +18,7 @@ import { cancelled } from './answerable-server.js';
 import { supportsUrlElicitation } from './approval-url.js';
 import type { PlainCall } from './call-server.js';
 import { TaskServer } from './tasks.js';
-import { parsedToolCall, plainToolCall } from './tool-call-shapes.js';
+import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shapes.js';
 
 /**
  * A 2025 session's lone call (issue 34, wave 3 session 16): a POST carrying one plain tools/call
@@ -100,10 +100,9 @@ export class LoneCallServer extends TaskServer {
     if (!steps || !requestShaped(body) || !plainToolCall(body)) return undefined;
     const meta = body.params?.['_meta'] as Record<string, unknown> | undefined;
     if (meta !== undefined && ENVELOPE_OR_PROGRESS.some((key) => key in meta)) return undefined;
-    const version = this.getNegotiatedProtocolVersion();
-    if (version === undefined || version >= FIRST_MODERN) return undefined;
-    // The client's capabilities are the session's (initialize): the same choice on every call.
-    if (supportsUrlElicitation(this, NO_ENVELOPE)) {
+    const kind = this.loneKind ?? this.decideLoneKind();
+    if (kind === undefined || kind === 'none') return undefined;
+    if (kind === 'url') {
       steps = this.finishesInputRequired() ? this.urlCall : undefined;
       if (!steps) return undefined;
     }
@@ -112,10 +111,43 @@ export class LoneCallServer extends TaskServer {
   }
 
   /**
+   * Which steps this session's lone calls take, decided once initialize has run (issue 34: not
+   * the negotiated version and the client's capabilities read again on every call): 'none' where
+   * the negotiated revision is not a 2025 one, 'url' for a client that declared URL elicitation,
+   * else 'plain'. Both are the session's, set by its initialize alone (a second one is refused,
+   * session-transport.ts; should one reach the SDK's handler, it starts over: `_wrapHandler`
+   * below). Undefined, and not kept, before initialize.
+   */
+  private loneKind?: 'none' | 'url' | 'plain';
+
+  private decideLoneKind(): 'none' | 'url' | 'plain' | undefined {
+    const version = this.getNegotiatedProtocolVersion();
+    if (version === undefined) return undefined;
+    return (this.loneKind =
+      version >= FIRST_MODERN
+        ? 'none'
+        : supportsUrlElicitation(this, NO_ENVELOPE)
+          ? 'url'
+          : 'plain');
+  }
+
+  /** The SDK's initialize handler sets the version and capabilities loneKind was read from. */
+  protected override _wrapHandler(
+    method: string,
+    handler: Parameters<TaskServer['_wrapHandler']>[1],
+  ): ReturnType<TaskServer['_wrapHandler']> {
+    if (method !== 'initialize') return super._wrapHandler(method, handler);
+    return super._wrapHandler(method, (request, ctx) => {
+      this.loneKind = undefined;
+      return handler(request, ctx);
+    });
+  }
+
+  /**
    * Runs a lone call whose request the transport has registered (SessionTransport.postLone)
    * and sends its answer there, as `_onrequest` would.
    */
-  runLone(call: LoneCall, transport: Transport): void {
+  runLone(call: LoneCall, transport: LoneTransport): void {
     const { request } = call;
     const id = request.id;
     // Its signal takes the remote call's cancel as a hook, not a listener (abort-hooks.ts).
@@ -153,16 +185,18 @@ export class LoneCallServer extends TaskServer {
       if (this.loneCalls.get(id) === controller) this.loneCalls.delete(id);
       return signal.aborted;
     };
-    // The 2025 codec's encodeResult gives a tools/call result back as it is.
+    // The 2025 codec's encodeResult gives a tools/call result back as it is. The transport's
+    // `respond` is `send`'s answer branch in this turn (a throw there is a rejection here, caught
+    // below as send's rejection was).
     const answer = (result: unknown) =>
-      ended() ? undefined : transport.send({ result, jsonrpc: '2.0', id } as JSONRPCMessage);
+      ended() ? undefined : transport.respond({ result, jsonrpc: '2.0', id } as JSONRPCMessage);
     const fail = (reason: unknown) => {
       if (ended()) return undefined;
       // A rejection with null or undefined is answered as an Internal error, as the SDK path's
       // `answerable` (call-server.ts) makes it: reading its `code` would throw, and no answer go.
       const error = (reason ?? {}) as Record<string, unknown>;
       const thrown = Number.isSafeInteger(error['code']) ? (error['code'] as number) : -32603;
-      return transport.send({
+      return transport.respond({
         jsonrpc: '2.0',
         id,
         error: {
@@ -178,11 +212,21 @@ export class LoneCallServer extends TaskServer {
     const finish = (result: unknown) => {
       let finished: Result | Promise<Result>;
       try {
-        finished = this.finishedCall(request, ctx, result, again);
+        // A plain result as finishedCall gives it back, without its input-required test first:
+        // plainToolResult takes only `_meta`, `content` and `isError` keys on a plain object, so
+        // never an input-required result (own `resultType`). lone-result.property.test.ts.
+        finished =
+          (plainToolResult(result) as Result | undefined) ??
+          this.finishedCall(request, ctx, result, again);
       } catch (error) {
         return fail(error);
       }
-      return finished instanceof Promise ? finished.then(answer, fail) : answer(finished);
+      if (finished instanceof Promise) return finished.then(answer, fail);
+      // The everyday plain result: `answer`, in place (issue 34: two functions less per call).
+      if (this.loneCalls.get(id) === controller) this.loneCalls.delete(id);
+      return signal.aborted
+        ? undefined
+        : transport.respond({ result: finished, jsonrpc: '2.0', id } as JSONRPCMessage);
     };
     let running: Promise<unknown>;
     try {
@@ -201,6 +245,12 @@ export class LoneCallServer extends TaskServer {
 
 /** The first protocol revision the SDK's classifier treats as the modern era (session-route.ts). */
 const FIRST_MODERN = '2026-07-28';
+
+/** What runLone needs of the session's transport (SessionTransport). */
+export type LoneTransport = Pick<Transport, 'sessionId'> & {
+  /** Sends a response in the caller's turn (SessionTransport.respond). */
+  respond(message: JSONRPCMessage): void;
+};
 
 /** A POST's one plain tools/call, as loneCallOf took it. */
 export interface LoneCall {

@@ -1,6 +1,5 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
-  isInputRequiredResult,
   LOG_LEVEL_META_KEY,
   type LoggingLevel,
 } from '@modelcontextprotocol/server';
@@ -109,7 +108,9 @@ export interface LoneEncoder {
 export function loneResult(value: unknown, encoder: LoneEncoder): unknown {
   // A result whose reading throws is the SDK's to answer too.
   try {
-    if (isInputRequiredResult(value) || value instanceof Escalated) return undefined;
+    // plainToolResult takes neither an input_required answer (its own `resultType` key is not
+    // one it takes) nor an Escalated one (not a plain object): no test for them first (issue 34,
+    // one SDK function less per call). lone-result.property.test.ts holds it to that test.
     const result = plainToolResult(value);
     return result && encoder.encodeResult('tools/call', result, encoder.serverInfo);
   } catch {

@@ -56,7 +56,9 @@ describe('a relay tells the agent that a URL step is complete', () => {
 
   it('a 2026-07-28 relay offers no later channel', () => {
     const server = new Server({ name: 'airlock', version: '1' }, { capabilities: {} });
-    expect(roundRelay('a', server, features, async () => ({})).elicitationComplete).toBeUndefined();
+    expect(
+      roundRelay('a', server, features, undefined, undefined, async () => ({})).elicitationComplete,
+    ).toBeUndefined();
   });
 });
 

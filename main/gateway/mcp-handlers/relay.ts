@@ -63,10 +63,27 @@ export function roundRelay(
   agent: string,
   server: Server,
   features: AgentFeatures,
+  self: RelaySelf | undefined,
+  /**
+   * The request's own client capabilities (its envelope's), read in place of the server's: the
+   * hot path's lone call passes its LoneCall (issue 34: not a view of the shared server made per
+   * call, modern-hot.ts clientViewOf, for a check that runs only when something is relayed).
+   */
+  client: { caps: unknown } | undefined,
+  /** Last, so that a lone call's round takes this function bound as its `relayFor` (issue 34). */
   ask: (req: RelayRequest) => Promise<Record<string, unknown>>,
-  self?: RelaySelf,
 ): ClientRelay {
-  return relayVia(agent, server, features, (req) => ask(req), false, self, 'request');
+  return relayVia(
+    agent,
+    server,
+    features,
+    (req) => ask(req),
+    false,
+    self,
+    'request',
+    undefined,
+    client,
+  );
 }
 
 /**
@@ -136,22 +153,33 @@ function relayVia(
   scope: 'request' | 'session',
   /** A 2025 session's request: its session and its own log channel. */
   own?: Pick<ClientRelay, 'session' | 'log'>,
+  /** The request's client capabilities, where they are not the server's (roundRelay). */
+  client?: { caps: unknown },
 ): ClientRelay {
   // Made on the first relayed request: most calls relay none, and an unused ledger has nothing to
   // flush (issue 34: two Maps and an object per call, for nothing).
+  // `done` (the ledger's flush) is set with the ledger: a call that relayed nothing has none to
+  // run (issue 34: not a closure made and called per call). Its wrappers read it when they are
+  // done (round-line.ts onLine, LoneLine), never copy it.
   let books: RelayLedger | undefined;
-  const ledger = () => (books ??= new RelayLedger(agent, features, scope));
-  return {
+  const ledger = () => {
+    if (books) return books;
+    const made = (books = new RelayLedger(agent, features, scope));
+    (relay as { done?: () => void }).done = () => made.flush();
+    return made;
+  };
+  const relay: ClientRelay = {
     agent,
     // MCP 2025-11-25 client/elicitation: the completion goes to the client that was sent the
     // URL, as a notification outside any request (the session's GET stream).
-    elicitationComplete: session ? completer(server) : undefined,
+    elicitationComplete: session ? (COMPLETERS.get(server) ?? completer(server)) : undefined,
     self,
     refusal(method, params) {
-      const caps = server.getClientCapabilities() as RelayCapabilities | undefined;
+      const caps = (client ? client.caps : server.getClientCapabilities()) as
+        RelayCapabilities | undefined;
       return capabilityRefusal(caps, method, params, agent);
     },
-    done: () => books?.flush(),
+    done: undefined,
     // Undefined where there is none, which readers take as absent (url-required-error.ts,
     // feature-sessions.ts).
     session: own?.session,
@@ -199,17 +227,24 @@ function relayVia(
       }
     },
   };
+  return relay;
 }
+
+type Completer = (elicitationId: string, meta?: Record<string, unknown>) => void;
+
+/** Each server's completer, made on its first relay (issue 34: not a closure per call). */
+const COMPLETERS = new WeakMap<Server, Completer>();
 
 /**
  * Made outside relayVia so that the function holds the session's server only: it is kept while
  * the URL step is open (url-completions.ts), and a closure made inside would keep the call's
- * whole context (its request, its arguments) alive with it.
+ * whole context (its request, its arguments) alive with it. One per server (COMPLETERS): it
+ * holds nothing of any one call.
  */
-function completer(
-  server: Server,
-): (elicitationId: string, meta?: Record<string, unknown>) => void {
-  return (elicitationId, meta) => completeOn(server, elicitationId, meta);
+function completer(server: Server): Completer {
+  const made: Completer = (elicitationId, meta) => completeOn(server, elicitationId, meta);
+  COMPLETERS.set(server, made);
+  return made;
 }
 
 /** ElicitationCompleteNotificationParams: the id and the server's `_meta` (already filtered). */

@@ -84,6 +84,8 @@ export function onLine(relay: ClientRelay, line: RoundLine): ClientRelay {
     {
       level: { get: () => line.level, enumerable: true },
       log: { value: line.log, enumerable: true },
+      // Set on the relay once it has relayed something (relay.ts): read from it, not copied.
+      done: { get: () => relay.done, enumerable: true },
     },
   ) as ClientRelay;
 }

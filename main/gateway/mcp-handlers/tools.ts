@@ -61,6 +61,7 @@ export function registerToolHandlers(
   // check where that check surely passes (call-server.ts, tool-call-shapes.ts).
   if (server instanceof PlainCallServer) {
     server.toolCall = call;
+    // (A 2025 session's server then gets the same steps in one frame: McpEndpoint.trackedCall.)
     server.plainCall = (params, ctx) =>
       steps(ctx, params as CallToolRequest['params'], undefined, false);
     // The same for a client that declared URL elicitation: approval-url.ts's choice, with the
