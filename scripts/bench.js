@@ -40,7 +40,8 @@ import { fileURLToPath } from 'node:url';
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const args = process.argv.slice(2);
 const flags = args.filter(
-  (a, i) => a.startsWith('--') || ['--cpu-prof', '--heap-snapshots', '--functions'].includes(args[i - 1]),
+  (a, i) =>
+    a.startsWith('--') || ['--cpu-prof', '--heap-snapshots', '--functions'].includes(args[i - 1]),
 );
 const only = args.find((a) => !flags.includes(a));
 const all = readdirSync(dir)
