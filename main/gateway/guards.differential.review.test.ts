@@ -18,6 +18,10 @@ import { mulberry32 } from '../../test-support/seeded-random.js';
  * Skipped without a baseline tree (it is a review tool, not a unit test).
  */
 const BASE = process.env['AIRLOCK_BASELINE_TREE'];
+if (!BASE)
+  console.log(
+    'guards.differential.review.test.ts skipped: set AIRLOCK_BASELINE_TREE to a built checkout to compare against (a review tool, not part of the suite)',
+  );
 const SEEDS = (process.env['AIRLOCK_DIFF_SEEDS'] ?? '1').split(',').map(Number);
 const COUNT = Number(process.env['AIRLOCK_DIFF_COUNT'] ?? '150');
 
