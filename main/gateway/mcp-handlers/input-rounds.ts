@@ -180,11 +180,8 @@ export class InputRounds {
    * input_required, that request is over and its end means nothing.
    */
   private settle<T>(round: Round, signal: AbortSignal): Promise<T | InputRequiredAnswer> {
-    // Its resolvers without an executor function (issue 34: one function less per call; ES2024,
-    // which the type library here, ES2023, does not name yet).
-    const { promise, resolve, reject } = (Promise as unknown as WithResolvers).withResolvers<
-      T | InputRequiredAnswer
-    >();
+    // Its resolvers without an executor function (issue 34: one function less per call; ES2024).
+    const { promise, resolve, reject } = Promise.withResolvers<T | InputRequiredAnswer>();
     // What an executor's throw did: the promise's rejection.
     try {
       // The request's own signal is the call's (start's `request`): nothing to join.
@@ -277,13 +274,4 @@ export class InputRounds {
   close(): void {
     for (const token of [...this.rounds.keys()]) this.expire(token);
   }
-}
-
-/** Promise.withResolvers (ES2024), typed here. */
-interface WithResolvers {
-  withResolvers<T>(): {
-    promise: Promise<T>;
-    resolve: (value: T) => void;
-    reject: (reason: unknown) => void;
-  };
 }
