@@ -30,6 +30,7 @@
 //                                    does not move with the machine's load; bench-functions.mjs)
 // Not run from here (measurements, run directly): bench-era-stdio.mjs takes the peer bench's stdio
 // era ratio apart (client floors, each era's profile; docs/performance.md, issue 34).
+// bench-era-rate-probe.mjs is bench-era-rate.mjs's preload inside the gateway, never a bench.
 //
 // On Linux without a usable Secret Service, runs under scripts/with-keyring.sh (a throwaway
 // gnome-keyring) so the cold-start figure of `airlock serve` can be measured.
@@ -51,6 +52,7 @@ const all = readdirSync(dir)
       ![
         'bench-lib.mjs',
         'bench-cpuprofile.mjs',
+        'bench-era-rate-probe.mjs',
         'bench-era-stdio.mjs',
         'bench-fast-lane.mjs',
         'bench-peer-airlock.mjs',
