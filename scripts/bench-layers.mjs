@@ -31,7 +31,26 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** [file, code it sits next to, stamp name, 'before' | 'after']: Airlock's path, then the relay's. */
+/**
+ * [file, code it sits next to, stamp name, 'before' | 'after']: Airlock's path, then the relay's.
+ *
+ * The path as it runs since wave 3 session 29 (remapped then; session 17 first set them): the
+ * bench's agent is a 2025-11-25 session, so a plain tools/call takes the 2025 lone path
+ * (mcp-handlers/lone-call.ts, wave 3 session 16) and never reaches the SDK Server's dispatch
+ * (`_onrequest`) or SessionTransport.post and its EventStream: session 17's "SessionTransport.post",
+ * "event stream held", "SDK dispatch: tools handler", "SessionTransport.send" and "endWithAnswer"
+ * are gone, their places taken by LegacySessions.handle → SessionTransport.postLone (its held
+ * head a bare Timeout) → LoneCallServer.runLone → McpEndpoint.trackedCall (tools.ts's steps in
+ * one frame) and, on the way back, runLone's `finish` → SessionTransport.respond → answerAsJson.
+ * Upstream, RemoteCalls hands the call to lean-call.ts `callUpstream` (callUpstream, leanCallTool
+ * and the send are one function now), which writes it straight to the socket (direct-call.ts
+ * `directSend` → lean-fetch.ts `open`) and reads the answer from the socket's bytes
+ * (direct-events.ts for an event stream, direct-call.ts `readJson` for JSON): session 17's
+ * lean-send → lean-fetch `request`/`send` → LeanResponse → lean-transport reader is off the
+ * everyday path. Both readers carry the same two stamps; only one runs per call.
+ * A 'before' stamp is a statement of its own: never put one before a line that is an unbraced
+ * `if`/`for` body or part of an expression.
+ */
 const STAMPS = [
   ['dist/main/gateway/http-server.js', '    route(req, res) {\n', 'route', 'after'],
   ['dist/main/gateway/http-server.js', '    async mcp(req, res) {\n', 'mcp', 'after'],
@@ -59,22 +78,35 @@ const STAMPS = [
     'parsed, to the endpoint',
     'before',
   ],
+  // McpEndpoint.handle: the AuthInfo, classify (the SDK's classifyInboundRequest), to the sessions.
   [
-    'dist/main/gateway/session-transport.js',
-    '    post(req, res, body, authInfo) {\n',
-    'SessionTransport.post',
+    'dist/main/gateway/legacy-sessions.js',
+    '    handle(x, authInfo) {\n',
+    'LegacySessions.handle',
     'after',
   ],
   [
     'dist/main/gateway/session-transport.js',
-    '        stream.holdHead();\n',
-    'event stream held',
+    '    postLone(req, res, id) {\n',
+    'lone call: SessionTransport.postLone',
     'after',
   ],
   [
-    'dist/main/gateway/mcp-handlers/tools.js',
-    '    const call = async (req, ctx) => {\n',
-    'SDK dispatch: tools handler',
+    'dist/main/gateway/session-transport.js',
+    '        this.held.set(id, setTimeout(this.headDue, FIRST_EVENT_WAIT_MS, id));\n',
+    'lone call: head held (a Timeout)',
+    'after',
+  ],
+  [
+    'dist/main/gateway/mcp-handlers/lone-call.js',
+    '    runLone(call, transport) {\n',
+    'lone call: runLone',
+    'after',
+  ],
+  [
+    'dist/main/gateway/mcp-endpoint.js',
+    '    async trackedCall(agent, relay, name, args, signal, noWait) {\n',
+    'handler steps: trackedCall',
     'after',
   ],
   [
@@ -91,31 +123,50 @@ const STAMPS = [
   ],
   [
     'dist/main/remote/remote-calls.js',
-    '                const result = await inRelayScope(scope, () => send(params, options));\n',
+    '                const result = asTask\n',
     'RemoteCalls: sending',
     'before',
   ],
   [
-    'dist/main/remote/http/lean-fetch.js',
-    'function request(url, method, headers, body, transport, own) {\n',
-    'lean-fetch request',
+    'dist/main/remote/upstream/lean-call.js',
+    'export function callUpstream(client, params, plain, options, sdk = true) {\n',
+    'lean call: callUpstream',
+    'after',
+  ],
+  [
+    'dist/main/remote/http/direct-call.js',
+    'export function directSend(transport, headers, message, failed) {\n',
+    'lean call: directSend',
     'after',
   ],
   [
     'dist/main/remote/http/lean-fetch.js',
-    '            answered = true;\n',
-    'upstream: head',
+    'function open(url, headers, body, signal, answered, failed, lookup) {\n',
+    'lean-fetch open',
     'after',
   ],
+  ['dist/main/remote/http/lean-fetch.js', '            state = 1;\n', 'upstream: head', 'after'],
   [
-    'dist/main/remote/http/lean-transport.js',
-    '                deliver(message);\n',
+    'dist/main/remote/http/direct-events.js',
+    '            inScope(() => t.onmessage?.(message));\n',
     'upstream: answer parsed',
     'before',
   ],
   [
-    'dist/main/remote/http/lean-fetch.js',
-    "        src.on('end', () => {\n",
+    'dist/main/remote/http/direct-call.js',
+    '            for (const m of messages)\n',
+    'upstream: answer parsed',
+    'before',
+  ],
+  [
+    'dist/main/remote/http/direct-events.js',
+    "    res.on('end', () => {\n",
+    'upstream: body ended',
+    'after',
+  ],
+  [
+    'dist/main/remote/http/direct-call.js',
+    "    res.on('end', () => {\n",
     'upstream: body ended',
     'after',
   ],
@@ -127,7 +178,7 @@ const STAMPS = [
   ],
   [
     'dist/main/remote/remote-calls.js',
-    '                const result = await inRelayScope(scope, () => send(params, options));\n',
+    '                        await inRelayScope(scope, callUpstream, up.client, params, outputSchema === undefined, options);\n',
     'RemoteCalls: answered',
     'after',
   ],
@@ -138,15 +189,26 @@ const STAMPS = [
     'after',
   ],
   [
-    'dist/main/gateway/session-transport.js',
-    '    async send(message, options) {\n',
-    'SessionTransport.send',
+    'dist/main/gateway/mcp-handlers/lone-call.js',
+    '        const finish = (result) => {\n',
+    'lone call: finish',
     'after',
   ],
-  ['dist/main/gateway/event-stream.js', '    endWithAnswer(answer) {\n', 'endWithAnswer', 'after'],
+  [
+    'dist/main/gateway/session-transport.js',
+    '    respond(message) {\n',
+    'SessionTransport.respond',
+    'after',
+  ],
   [
     'dist/main/gateway/event-stream.js',
-    "            : { 'content-type': 'application/json', 'content-length': length })\n            .end(body);\n",
+    'export function answerAsJson(res, sid, answer) {\n',
+    'answerAsJson',
+    'after',
+  ],
+  [
+    'dist/main/gateway/event-stream.js',
+    "        : { 'content-type': 'application/json', 'content-length': length })\n        .end(body);\n",
     'res.end returned',
     'after',
   ],
