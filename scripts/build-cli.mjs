@@ -17,10 +17,15 @@ import { build } from 'vite';
 // tsc's output of the bookkeeping a running serve shares with this build (build:main runs tsc first).
 import { filesInUse, GENERATION, isBookkeeping } from '../dist/main/platform/bundle-in-use.js';
 
+const args = process.argv.slice(2);
+/**
+ * `--charset=utf8` builds the bundle with its characters as written and its JSDoc comments kept:
+ * the reference that main/cli/bundle-ascii.test.ts holds the shipped (ASCII) bundle equal to.
+ */
+const REFERENCE = args.includes('--charset=utf8');
+const positional = args.filter((a) => !a.startsWith('--'));
 /** The checkout whose dist/main/ is bundled: this one, or the one named (tests bundle a copy). */
-const root = process.argv[2]
-  ? resolve(process.argv[2])
-  : fileURLToPath(new URL('..', import.meta.url));
+const root = positional[0] ? resolve(positional[0]) : fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Packages bundled in: pure JavaScript, loaded at start or by the first MCP request, and reading
@@ -142,6 +147,16 @@ async function bundle(outDir) {
         external: isExternal,
         output: {
           format: 'es',
+          // Every character of the bundle ASCII (non-ASCII ones escaped) and no comments but the
+          // licences'. Why (issue 34, the stdio tree's RSS): V8 keeps each module's source text on
+          // its heap for as long as the process runs (lazy compilation, Function#toString), as one
+          // byte a character only if every character is Latin-1. One em dash in a comment made a
+          // whole chunk two bytes a character: cli.js, the session and SDK chunks held ≈ 5.2 MB of
+          // source that is ≈ 1.9 MB this way (docs/performance.md, "The bundle's source text").
+          // A tagged template's raw text cannot be escaped: write such characters as `\u` escapes
+          // in the source (main/provenance/ip-hosts.ts); bundle-ascii.test.ts fails on any left.
+          charset: REFERENCE ? 'utf8' : 'ascii',
+          comments: REFERENCE ? true : { legal: true, annotation: false, jsdoc: false },
           entryFileNames: '[name].js',
           // Named for the module a chunk starts from (cli/context.ts → context-<hash>.js).
           chunkFileNames: '[name]-[hash].js',

@@ -89,8 +89,11 @@ function embeddedIPv4(bracketed: string): string | undefined {
  */
 const WORD = String.raw`(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}])[\p{L}\p{N}_]`;
 const PART = String.raw`(?:0x[0-9a-f]{1,8}|\d{1,10})`;
+// `\u3002` is `。` spelled in ASCII (the `u` flag reads the escape): the bundle is ASCII-only, so
+// V8 holds its source in one byte a character (scripts/build-cli.mjs, charset).
+const DOT = String.raw`[.\u3002]`;
 export const IPV4_IN_TEXT = new RegExp(
-  String.raw`(?<!${WORD}|[.。])(?:${PART}[.。]){3}${PART}(?!${WORD}|[.。]${WORD})`,
+  String.raw`(?<!${WORD}|${DOT})(?:${PART}${DOT}){3}${PART}(?!${WORD}|${DOT}${WORD})`,
   'giu',
 );
 /** An IPv6 literal written in brackets (`[2001:db8::1]`, `[::ffff:203.0.113.77]`), as in a URL. */
