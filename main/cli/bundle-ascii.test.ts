@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { inspect, promisify } from 'node:util';
 import { parse, type Node } from 'acorn';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, requireBuilt } from '../../test-support/cli-process.js';
@@ -37,21 +38,49 @@ async function built(...flags: string[]): Promise<Map<string, string>> {
     timeout: 120_000,
   });
   const bundle = join(dir, 'dist/main/bundle');
+  const names = readdirSync(bundle).filter((n) => n.endsWith('.js'));
+  const canonical = new Map(
+    // rolldown's runtime chunk has no map: it holds no module of ours (its sources are none).
+    names.map((f) => {
+      const map = join(bundle, `${f}.map`);
+      return [f, chunkName(f, existsSync(map) ? readFileSync(map, 'utf8') : '{"sources":[]}')];
+    }),
+  );
   const files = new Map<string, string>();
-  for (const f of readdirSync(bundle).filter((n) => n.endsWith('.js')))
-    files.set(unhashed(f), readFileSync(join(bundle, f), 'utf8'));
+  for (const f of names) {
+    let text = readFileSync(join(bundle, f), 'utf8');
+    // Every reference to a chunk (`import "./vault-B8Atp48L.js"`) names it as the other build does.
+    for (const [hashed, name] of canonical)
+      if (hashed !== name) text = text.replaceAll(hashed, name);
+    files.set(canonical.get(f) ?? f, text);
+  }
+  // Each chunk compared with its own counterpart: none hides behind another of the same name.
+  expect(files.size, 'two chunks under one name').toBe(names.length);
   return files;
 }
 
-/** A chunk's name without its content hash (`session-D87kSVeU.js` → `session.js`): the two builds' hashes differ. */
-const unhashed = (name: string): string => name.replace(/-[\w-]{8}\.js$/, '.js');
+/**
+ * A chunk's name with its content hash (the two builds' hashes differ) replaced by one of the
+ * modules it holds (its source map's `sources`, the same in both builds): two chunks can share a
+ * name (`vault-B8Atp48L.js` holds platform/vault/vault.js, `vault-De_p5we9.js` cli/vault.js).
+ * An entry (`cli.js`, no hash) keeps its name.
+ */
+export function chunkName(file: string, map: string): string {
+  const m = /^(.*)-[\w-]{8}\.js$/.exec(file);
+  if (!m) return file;
+  const { sources } = JSON.parse(map) as { sources: string[] };
+  return `${m[1]}~${createHash('sha256').update(sources.join('\n')).digest('hex').slice(0, 12)}.js`;
+}
 
 /**
  * A regular expression's pattern with every `\u` escape of a non-ASCII code point written as the
  * character: the two spell the same pattern (no non-ASCII character has a meaning in a pattern's
  * syntax), and a pair of escaped surrogates makes the same pair. Any other escape is kept as it is.
+ * `\u{…}` is an escape only with the `u` or `v` flag: without, `/\u{e9}/` is `u{e9}` as written
+ * (ECMA-262 Annex B.1.2, IdentityEscape and ExtendedPatternCharacter), not `é`.
  */
-export function patternText(source: string): string {
+export function patternText(source: string, flags = ''): string {
+  const unicode = /[uv]/.test(flags);
   let out = '';
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
@@ -59,7 +88,9 @@ export function patternText(source: string): string {
       out += c;
       continue;
     }
-    const m = /^u(?:([0-9a-fA-F]{4})|\{([0-9a-fA-F]+)\})/.exec(source.slice(i + 1));
+    const m = (unicode ? /^u(?:([0-9a-fA-F]{4})|\{([0-9a-fA-F]+)\})/ : /^u([0-9a-fA-F]{4})/).exec(
+      source.slice(i + 1),
+    );
     const code = m ? parseInt(m[1] ?? m[2] ?? '', 16) : -1;
     if (m && code > 0x7f) {
       out += String.fromCodePoint(code);
@@ -77,9 +108,7 @@ const POSITION = new Set(['start', 'end', 'loc', 'range', 'raw']);
 /** The first difference between two parsed programs, as a path and both sides; undefined when equal. */
 export function difference(a: unknown, b: unknown, path = '', tagged = false): string | undefined {
   if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) {
-    if (typeof a === 'string' && typeof b === 'string' && unhashed(a) === unhashed(b))
-      return undefined;
-    return Object.is(a, b) ? undefined : `${path}: ${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`;
+    return Object.is(a, b) ? undefined : `${path}: ${inspect(a)} ≠ ${inspect(b)}`;
   }
   if (Array.isArray(a) !== Array.isArray(b)) return `${path}: array against object`;
   const x = a as Record<string, unknown>;
@@ -87,7 +116,11 @@ export function difference(a: unknown, b: unknown, path = '', tagged = false): s
   if (x.type === 'Literal' && x.regex) {
     const r = x.regex as { pattern: string; flags: string };
     const s = y.regex as { pattern: string; flags: string } | undefined;
-    if (!s || r.flags !== s.flags || patternText(r.pattern) !== patternText(s.pattern))
+    if (
+      !s ||
+      r.flags !== s.flags ||
+      patternText(r.pattern, r.flags) !== patternText(s.pattern, s.flags)
+    )
       return `${path}: /${r.pattern}/${r.flags} ≠ ${s ? `/${s.pattern}/${s.flags}` : 'no regex'}`;
     return undefined;
   }
@@ -146,6 +179,19 @@ describe('the CLI bundle, ASCII-only', () => {
       'const a = "\\u2014"; const r = /[\\u3002.]/u; const t = String.raw`[\\u3002]`;',
     ])
       expect(difference(program(changed), program(base))).toBeDefined();
-    expect(patternText('\\\\u00e9\\u00e9\\u{1F600}\\u002e')).toBe('\\\\u00e9é😀\\u002e');
+    // Without `u` or `v`, `\u{1F600}` is not an escape: it cannot stand for a character as written.
+    expect(difference(program('/\\u{1F600}/'), program('/\u{1F600}/'))).toBeDefined();
+    expect(difference(program('/\\u{e9}/'), program('/\u00e9/'))).toBeDefined();
+    expect(difference(program('/\\u{1F600}/u'), program('/\u{1F600}/u'))).toBeUndefined();
+    expect(difference(program('/\\uD83D\\uDE00/'), program('/\u{1F600}/'))).toBeUndefined();
+    // Two chunks of one name (`vault-*.js`) stay apart; the same chunk is named alike in both builds.
+    const map = (...sources: string[]) => JSON.stringify({ sources });
+    expect(chunkName('vault-B8Atp48L.js', map('../platform/vault/vault.js'))).not.toBe(
+      chunkName('vault-De_p5we9.js', map('../cli/vault.js')),
+    );
+    expect(chunkName('vault-B8Atp48L.js', map('../cli/vault.js'))).toBe(
+      chunkName('vault-Xx_-9aZQ.js', map('../cli/vault.js')),
+    );
+    expect(patternText('\\\\u00e9\\u00e9\\u{1F600}\\u002e', 'u')).toBe('\\\\u00e9é😀\\u002e');
   });
 });
