@@ -14,6 +14,7 @@ import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { BUNDLE_OUTPUT } from './bundle-output.mjs';
 // tsc's output of the bookkeeping a running serve shares with this build (build:main runs tsc first).
 import { filesInUse, GENERATION, isBookkeeping } from '../dist/main/platform/bundle-in-use.js';
 
@@ -147,16 +148,8 @@ async function bundle(outDir) {
         external: isExternal,
         output: {
           format: 'es',
-          // Every character of the bundle ASCII (non-ASCII ones escaped) and no comments but the
-          // licences'. Why (issue 34, the stdio tree's RSS): V8 keeps each module's source text on
-          // its heap for as long as the process runs (lazy compilation, Function#toString), as one
-          // byte a character only if every character is Latin-1. One em dash in a comment made a
-          // whole chunk two bytes a character: cli.js, the session and SDK chunks held ≈ 5.2 MB of
-          // source that is ≈ 1.9 MB this way (docs/performance.md, "The bundle's source text").
-          // A tagged template's raw text cannot be escaped: write such characters as `\u` escapes
-          // in the source (main/provenance/ip-hosts.ts); bundle-ascii.test.ts fails on any left.
-          charset: REFERENCE ? 'utf8' : 'ascii',
-          comments: REFERENCE ? true : { legal: true, annotation: false, jsdoc: false },
+          // ASCII-only, no comments but licences (issue 34, RSS): scripts/bundle-output.mjs says why.
+          ...(REFERENCE ? BUNDLE_OUTPUT.reference : BUNDLE_OUTPUT.shipped),
           entryFileNames: '[name].js',
           // Named for the module a chunk starts from (cli/context.ts → context-<hash>.js).
           chunkFileNames: '[name]-[hash].js',

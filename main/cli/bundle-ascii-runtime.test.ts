@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { rolldown } from 'rolldown';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../test-support/cli-process.js';
 import { nonAsciiProgram } from '../../test-support/non-ascii-programs.js';
 import { tempDir } from '../../test-support/temp-dir.js';
 
@@ -17,10 +19,12 @@ import { tempDir } from '../../test-support/temp-dir.js';
  * be equal. `RegExp#source` and `Function#toString` are set apart: they return the text as printed,
  * so an ASCII printing spells them differently (the bundle reads neither of a changed pattern).
  */
-const OUTPUT = {
-  utf8: { charset: 'utf8', comments: true },
-  ascii: { charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } },
-} as const;
+type Output = { charset: 'ascii' | 'utf8'; comments: boolean | Record<string, boolean> };
+/** The build's own options (a path import: scripts/ is plain JavaScript, outside tsc's program). */
+const { BUNDLE_OUTPUT } = (await import(
+  pathToFileURL(join(repoRoot, 'scripts', 'bundle-output.mjs')).href
+)) as { BUNDLE_OUTPUT: { shipped: Output; reference: Output } };
+const OUTPUT = { utf8: BUNDLE_OUTPUT.reference, ascii: BUNDLE_OUTPUT.shipped };
 
 /** Prints a module both ways; returns the ASCII printing. */
 async function printed(dir: string, n: number, source: string): Promise<string> {
