@@ -121,8 +121,8 @@ export class InputRounds {
    * would have made it, waiting on this same request, and from then on the round decides as
    * before (an outcome that comes after the ask answers nothing twice: the request's promise is
    * settled once). No cancellation to join: the request's signal is the call's.
-   * input-rounds.property.test.ts holds this path to the replaced implementation, and
-   * input-rounds.lazy.property.test.ts to `start`'s eager path, over generated schedules.
+   * input-rounds.property.test.ts holds this path to the replaced implementation (on held-out
+   * seeds too), and its moves of the call's line to `start`'s eager path, over generated schedules.
    */
   private startLazily<T>(
     agent: string,
