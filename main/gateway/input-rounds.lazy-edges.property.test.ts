@@ -365,3 +365,49 @@ describe('an ask after the call has ended', () => {
     },
   );
 });
+
+describe("a lazily made round's time limit", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('an agent away 10 minutes after its input_required answer: the ask fails, the call is aborted, the token is gone', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const rounds = new InputRounds();
+    const request = new AbortController();
+    let got: unknown = 'pending';
+    let first: unknown;
+    void rounds
+      .start(
+        'a',
+        request.signal,
+        (ask) => ({ agent: 'a', refusal: () => null, request: ask }),
+        async (relay) => {
+          await relay.request({ method: 'roots/list', params: {}, server: 's' }).then(
+            (v) => (got = v),
+            (e: unknown) => (got = String(e)),
+          );
+          return 'value';
+        },
+        request,
+      )
+      .then((v) => (first = v));
+    await rest();
+    const token = (first as { requestState: string }).requestState;
+    expect(token).toEqual(expect.any(String));
+    vi.advanceTimersByTime(10 * 60_000 - 1);
+    await rest();
+    expect(got).toBe('pending');
+    expect(request.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(1);
+    await rest();
+    expect(got).toBe('Error: the agent did not answer within 10 minutes');
+    // The round's controller is the request's own: the call sees the time limit through it.
+    expect(String(request.signal.reason)).toBe(
+      'Error: the agent did not come back for its input_required answer',
+    );
+    await expect(rounds.resume('a', token, {}, new AbortController().signal)).rejects.toThrow(
+      'Invalid or expired requestState',
+    );
+  });
+});
