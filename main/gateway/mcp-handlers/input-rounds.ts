@@ -168,8 +168,14 @@ export class InputRounds {
     this.wait(round, round.abort.signal, resolve, reject);
   }
 
-  /** An ask of the call's: waits for the agent's answer, on the round's next input_required. */
+  /**
+   * An ask of the call's: waits for the agent's answer, on the round's next input_required. One
+   * made after the call's outcome (an upstream that asks after it answered) is refused at once,
+   * as endAsks refuses the ones still open then: no request of the agent's is left to carry it,
+   * and waiting would leave the upstream's request open until its own timeout.
+   */
   private add(round: Round, req: RelayRequest): Promise<Record<string, unknown>> {
+    if (round.outcome) return Promise.reject(new Error('the call ended'));
     return new Promise((resolve, reject) => {
       (round.asks ??= new Map()).set(`r${round.next++}`, { req, resolve, reject, sent: false });
       round.unsent++;
