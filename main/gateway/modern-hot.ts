@@ -218,7 +218,9 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     const own = lone || !this.controllers() ? new CallAbortController() : undefined;
     const ex: Exchange = { id: message.id, res, dispatching: !lone, abort: own };
     this.exchanges.set(key, ex);
-    res.once('close', () => {
+    // `on`, not `once`: a response emits 'close' once (and the listener checks its exchange), so
+    // once's wrapper, its state and its removal are work for nothing (issue 34: per 2026 call).
+    res.on('close', () => {
       if (res.writableFinished || this.exchanges.get(key) !== ex) return;
       this.exchanges.delete(key);
       ex.stream?.release();

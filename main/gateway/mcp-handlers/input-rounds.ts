@@ -90,6 +90,9 @@ export class InputRounds {
     /** Where what the upstream sends during the call goes: moved to each retry (round-line.ts). */
     line?: MovingLine,
   ): Promise<T | InputRequiredAnswer> {
+    // The request's own controller, not aborted yet: the call needs no round until it asks.
+    if (request?.signal === signal && !signal.aborted)
+      return this.startLazily(agent, request, relayFor, run, line);
     try {
       // Most calls never ask for input: the round is registered (and timed) only once it does.
       const round: Round = {
@@ -97,40 +100,103 @@ export class InputRounds {
         line,
         next: 1,
         unsent: 0,
-        // One aborted already is joined as before: the call's signal must fire after `run` starts.
-        abort: request?.signal === signal && !signal.aborted ? request : new AbortController(),
+        abort: new AbortController(),
       };
-      const relay = relayFor(
-        (req) =>
-          new Promise((resolve, reject) => {
-            (round.asks ??= new Map()).set(`r${round.next++}`, {
-              req,
-              resolve,
-              reject,
-              sent: false,
-            });
-            round.unsent++;
-            round.wake?.();
-          }),
-      );
+      const relay = relayFor((req) => this.add(round, req));
       // The outcome recorded by the reaction itself (issue 34: not a `finish` call per call more).
-      run(relay, round.abort.signal).then(
-        (value) => {
-          round.outcome = { ok: true, value };
-          if (round.asks) this.endAsks(round);
-          round.wake?.();
-        },
-        (error: unknown) => {
-          round.outcome = { ok: false, error };
-          if (round.asks) this.endAsks(round);
-          round.wake?.();
-        },
-      );
+      this.follow(round, run(relay, round.abort.signal));
       return this.settle<T>(round, signal);
     } catch (err) {
       // As an async function would: a throw before the wait is the answer's rejection.
       return Promise.reject(err as Error);
     }
+  }
+
+  /**
+   * `start` for a call whose signal is its request's own (the hot path's): the round — its
+   * record, its outcome's reactions, its wake-up and decision — is made on the call's first ask,
+   * not for every call (issue 34: most calls never ask, and at 8 clients every open call's round
+   * lived through a scavenge). Until then the call's outcome answers the request straight from
+   * its own reaction. The relay can ask at any time: its first ask makes the round as `start`
+   * would have made it, waiting on this same request, and from then on the round decides as
+   * before (an outcome that comes after the ask answers nothing twice: the request's promise is
+   * settled once). No cancellation to join: the request's signal is the call's.
+   * input-rounds.property.test.ts holds this path to the replaced implementation (on held-out
+   * seeds too), and its moves of the call's line to `start`'s eager path, over generated schedules.
+   */
+  private startLazily<T>(
+    agent: string,
+    request: AbortController,
+    relayFor: (ask: (req: RelayRequest) => Promise<Record<string, unknown>>) => ClientRelay,
+    run: (relay: ClientRelay, signal: AbortSignal) => Promise<T>,
+    line: MovingLine | undefined,
+  ): Promise<T | InputRequiredAnswer> {
+    const { promise, resolve, reject } = Promise.withResolvers<T | InputRequiredAnswer>();
+    let round: Round | undefined;
+    let running: Promise<T> | undefined;
+    try {
+      const relay = relayFor((req) => {
+        if (!round) {
+          round = { agent, line, next: 1, unsent: 0, abort: request };
+          // Its outcome's reactions go after the request's own (below): whichever settles the
+          // request first wins, and a decision already queued comes first (settle's wake).
+          // Asked in `run`'s synchronous part: the round waits from when `run` has returned, as
+          // `start`'s does (settle after run).
+          if (running) this.open(round, running, resolve, reject);
+        }
+        return this.add(round, req);
+      });
+      running = run(relay, request.signal);
+      running.then(resolve, reject);
+      if (round) this.open(round, running, resolve, reject);
+    } catch (err) {
+      // As `start`'s throw: the answer's rejection (a round an ask made meanwhile waits on
+      // nothing, as `start`'s never reached its settle).
+      reject(err);
+    }
+    return promise;
+  }
+
+  /** A lazily made round: follows the call's outcome and waits on the first request. */
+  private open<T>(
+    round: Round,
+    running: Promise<T>,
+    resolve: (answer: T | InputRequiredAnswer) => void,
+    reject: (err: unknown) => void,
+  ): void {
+    this.follow(round, running);
+    this.wait(round, round.abort.signal, resolve, reject);
+  }
+
+  /**
+   * An ask of the call's: waits for the agent's answer, on the round's next input_required. One
+   * made after the call's outcome (an upstream that asks after it answered) is refused at once,
+   * as endAsks refuses the ones still open then: no request of the agent's is left to carry it,
+   * and waiting would leave the upstream's request open until its own timeout.
+   */
+  private add(round: Round, req: RelayRequest): Promise<Record<string, unknown>> {
+    if (round.outcome) return Promise.reject(new Error('the call ended'));
+    return new Promise((resolve, reject) => {
+      (round.asks ??= new Map()).set(`r${round.next++}`, { req, resolve, reject, sent: false });
+      round.unsent++;
+      round.wake?.();
+    });
+  }
+
+  /** Records the call's outcome on its round and wakes the open request, if any. */
+  private follow(round: Round, running: Promise<unknown>): void {
+    running.then(
+      (value) => {
+        round.outcome = { ok: true, value };
+        if (round.asks) this.endAsks(round);
+        round.wake?.();
+      },
+      (error: unknown) => {
+        round.outcome = { ok: false, error };
+        if (round.asks) this.endAsks(round);
+        round.wake?.();
+      },
+    );
   }
 
   /** The agent's retry: answers for the requests it was given, then the next step. */
@@ -182,6 +248,17 @@ export class InputRounds {
   private settle<T>(round: Round, signal: AbortSignal): Promise<T | InputRequiredAnswer> {
     // Its resolvers without an executor function (issue 34: one function less per call; ES2024).
     const { promise, resolve, reject } = Promise.withResolvers<T | InputRequiredAnswer>();
+    this.wait(round, signal, resolve, reject);
+    return promise;
+  }
+
+  /** settle's wait, answering through `resolve` and `reject` (startLazily's are the request's). */
+  private wait<T>(
+    round: Round,
+    signal: AbortSignal,
+    resolve: (answer: T | InputRequiredAnswer) => void,
+    reject: (err: unknown) => void,
+  ): void {
     // What an executor's throw did: the promise's rejection.
     try {
       // The request's own signal is the call's (start's `request`): nothing to join.
@@ -233,7 +310,6 @@ export class InputRounds {
     } catch (err) {
       reject(err);
     }
-    return promise;
   }
 
   /** The requests not yet sent, as this request's input_required answer. */

@@ -77,7 +77,8 @@ export function roundRelay(
     agent,
     server,
     features,
-    (req) => ask(req),
+    // `ask` itself: it takes the request alone (issue 34: not a function around it per call).
+    ask,
     false,
     self,
     'request',
