@@ -87,6 +87,9 @@ const VARIANTS = {
   semi4: { yg: { capMiB: 4096 }, flags: ['--max-semi-space-size=4'] },
   // Read once, when the heap is set up: set at run time it changes nothing (V8's Heap::SetUp).
   noreducer: { yg: undefined, set: '--no-memory-reducer' },
+  // TurboFan's compiles on the main thread, not a V8 worker's (its zones then come from the main
+  // malloc arena, not the worker's kept one): measured for RSS, wave 3 session 30, not kept.
+  ncr: { yg: undefined, flags: ['--no-concurrent-recompilation'] },
 };
 const variantArg = argv.indexOf('--variant');
 const VARIANT_NAMES = variantArg >= 0 ? argv[variantArg + 1].split(',') : [];
