@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect, promisify } from 'node:util';
 import { parse, type Node } from 'acorn';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, requireBuilt } from '../../test-support/cli-process.js';
-import { tempDir } from '../../test-support/temp-dir.js';
+import { requireBuilt } from '../../test-support/cli-process.js';
+import { BUILD_CLI, bundleCheckout } from '../../test-support/bundle-checkout.js';
 
 /**
  * The CLI bundle is built ASCII-only with its comments dropped (scripts/build-cli.mjs, `charset`,
@@ -17,22 +17,8 @@ import { tempDir } from '../../test-support/temp-dir.js';
  * printed them — and compared node by node: every string, template, regular expression and name
  * must denote the same characters; only a tagged template's raw text has to match as written.
  */
-const BUILD_CLI = join(repoRoot, 'scripts', 'build-cli.mjs');
-
-function checkout(): string {
-  const dir = join(tempDir('airlock-bundle-ascii-'), 'checkout');
-  cpSync(join(repoRoot, 'dist', 'main'), join(dir, 'dist', 'main'), {
-    recursive: true,
-    filter: (src) => !src.startsWith(join(repoRoot, 'dist', 'main', 'bundle')),
-  });
-  cpSync(join(repoRoot, 'dist', 'common'), join(dir, 'dist', 'common'), { recursive: true });
-  cpSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
-  symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'junction');
-  return dir;
-}
-
 async function built(...flags: string[]): Promise<Map<string, string>> {
-  const dir = checkout();
+  const dir = bundleCheckout('airlock-bundle-ascii-');
   await promisify(execFile)(process.execPath, [BUILD_CLI, dir, ...flags], {
     cwd: dir,
     timeout: 120_000,

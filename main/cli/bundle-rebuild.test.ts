@@ -1,12 +1,10 @@
 import { execFile } from 'node:child_process';
 import {
   appendFileSync,
-  cpSync,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -15,11 +13,11 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   initializeStatus,
-  repoRoot,
   requireBuilt,
   startUntilReady,
   stop,
 } from '../../test-support/cli-process.js';
+import { BUILD_CLI, bundleCheckout } from '../../test-support/bundle-checkout.js';
 import { tempDir } from '../../test-support/temp-dir.js';
 
 /**
@@ -33,20 +31,6 @@ import { tempDir } from '../../test-support/temp-dir.js';
  * Works on a copy of tsc's output (dist/main, dist/common), so the repository's dist/ is left as
  * it is for the tests running beside this one.
  */
-const BUILD_CLI = join(repoRoot, 'scripts', 'build-cli.mjs');
-
-function checkout(): string {
-  const dir = join(tempDir('airlock-bundle-rebuild-'), 'checkout');
-  cpSync(join(repoRoot, 'dist', 'main'), join(dir, 'dist', 'main'), {
-    recursive: true,
-    filter: (src) => !src.startsWith(join(repoRoot, 'dist', 'main', 'bundle')),
-  });
-  cpSync(join(repoRoot, 'dist', 'common'), join(dir, 'dist', 'common'), { recursive: true });
-  cpSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
-  symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'junction');
-  return dir;
-}
-
 const bundleCli = async (dir: string): Promise<void> => {
   await promisify(execFile)(process.execPath, [BUILD_CLI, dir], { cwd: dir, timeout: 120_000 });
 };
@@ -89,7 +73,7 @@ async function agentToken(dir: string, env: NodeJS.ProcessEnv, dataDir: string):
 /** A built copy with an agent, and `airlock serve` running from its bundle. */
 async function servingCheckout() {
   requireBuilt();
-  const dir = checkout();
+  const dir = bundleCheckout('airlock-bundle-rebuild-');
   await bundleCli(dir);
   const env = serveEnv();
   const dataDir = tempDir('airlock-bundle-rebuild-data-');
@@ -113,7 +97,7 @@ function changeSources(dir: string, n: number): void {
 describe('rebuilding the CLI bundle under a running airlock serve', () => {
   it('a build stopped midway leaves no folder behind for the next build or the package', async () => {
     requireBuilt();
-    const dir = checkout();
+    const dir = bundleCheckout('airlock-bundle-rebuild-');
     // What Ctrl+C during a build leaves (its `finally` never runs); no process has this id.
     const stopped = join(dir, 'dist/main/.bundle-new-2147483646');
     mkdirSync(stopped);

@@ -5,6 +5,7 @@ import type { AgentFeatures } from './mcp-handlers/api.js';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { roundRelay } from './mcp-handlers/relay.js';
 import { ReferenceInputRounds } from '../../test-support/reference/input-rounds-before.js';
+import { abortion, rest, roundAnswers } from '../../test-support/round-answers.js';
 import { RELAY_METHODS, type ClientRelay, type RelayRequest } from '../tools/relay.js';
 
 /**
@@ -38,8 +39,6 @@ interface Script {
   replay: boolean;
 }
 
-const rest = () => new Promise<void>((r) => setImmediate(r));
-
 interface Played {
   log: unknown[];
   /** The late ask's outcome: kept apart, the one place the lazy path differs by design. */
@@ -72,13 +71,7 @@ async function play(rounds: Rounds, s: Script, shared: boolean): Promise<Played>
     );
   };
   const body = async (relay: ClientRelay, signal: AbortSignal) => {
-    const aborted = new Promise<never>((_, reject) =>
-      signal.addEventListener('abort', () => {
-        log.push(['signal', String(signal.reason)]);
-        reject(signal.reason as Error);
-      }),
-    );
-    aborted.catch(() => {});
+    const aborted = abortion(signal, log);
     for (const n of s.steps) {
       if (n === -1) {
         await aborted;
@@ -110,25 +103,7 @@ async function play(rounds: Rounds, s: Script, shared: boolean): Promise<Played>
     // A thenable that is no Promise: start takes whatever `run` returns and calls its `then`.
     return s.thenable ? ({ then: (f, r) => p.then(f, r) } as Promise<string>) : p;
   };
-  const tokens = new Map<string, number>();
-  const shown = (answer: unknown) => {
-    const a = answer as { requestState?: string };
-    if (typeof a?.requestState !== 'string') return answer;
-    if (!tokens.has(a.requestState)) tokens.set(a.requestState, tokens.size);
-    return { ...a, requestState: `token${tokens.get(a.requestState)}` };
-  };
-  const watch = (p: Promise<unknown>) => {
-    let out: unknown = 'pending';
-    p.then(
-      (v) => (out = { ok: shown(v) }),
-      (e: unknown) => (out = { error: String(e) }),
-    );
-    return async () => {
-      await rest();
-      await rest();
-      return out;
-    };
-  };
+  const { watch, token: realToken } = roundAnswers();
   const first = new AbortController();
   if (s.cancelFirst === 'before') first.abort(new Error('agent cancelled'));
   const started = rounds.start('a', first.signal, relayFor, run, shared ? first : undefined);
@@ -149,7 +124,7 @@ async function play(rounds: Rounds, s: Script, shared: boolean): Promise<Played>
   for (const action of s.actions) {
     const a = (answer as { ok?: { requestState?: string; inputRequests?: object } }).ok;
     if (!a?.requestState) break;
-    const token = [...tokens].find(([, n]) => `token${n}` === a.requestState)![0];
+    const token = realToken(a.requestState);
     lastToken = token;
     const keys = Object.keys(a.inputRequests ?? {});
     const answers = (ks: string[]) => Object.fromEntries(ks.map((k) => [k, { answered: k }]));

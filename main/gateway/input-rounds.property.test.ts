@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputRounds } from './mcp-handlers/input-rounds.js';
 import { ReferenceInputRounds } from '../../test-support/reference/input-rounds-before.js';
+import { abortion, rest, roundAnswers } from '../../test-support/round-answers.js';
 import { RELAY_METHODS, type ClientRelay, type RelayRequest } from '../tools/relay.js';
 
 /**
@@ -33,8 +34,6 @@ interface Script {
   cancelFirst: 'no' | 'before' | 'after';
 }
 
-const rest = () => new Promise<void>((r) => setImmediate(r));
-
 /**
  * `shared`: the call takes the first request's own controller (start's `request`, as the hot path
  * gives it: modern-hot.ts controllerOf). Nothing aborts that controller once its request is
@@ -58,13 +57,7 @@ async function play(
   });
   let asked = 0;
   const run = async (relay: ClientRelay, signal: AbortSignal) => {
-    const aborted = new Promise<never>((_, reject) =>
-      signal.addEventListener('abort', () => {
-        log.push(['signal', String(signal.reason)]);
-        reject(signal.reason as Error);
-      }),
-    );
-    aborted.catch(() => {});
+    const aborted = abortion(signal, log);
     for (const n of s.steps) {
       if (n === -1) {
         await aborted;
@@ -91,26 +84,7 @@ async function play(
     if (s.fails) throw new Error('the call failed');
     return 'value';
   };
-  const tokens = new Map<string, number>();
-  const shown = (answer: unknown) => {
-    const a = answer as { requestState?: string; inputRequests?: object };
-    if (typeof a?.requestState !== 'string') return answer;
-    if (!tokens.has(a.requestState)) tokens.set(a.requestState, tokens.size);
-    return { ...a, requestState: `token${tokens.get(a.requestState)}` };
-  };
-  /** Watches an answer from the moment it is made; read once the schedule has run to rest. */
-  const watch = (p: Promise<unknown>) => {
-    let out: unknown = 'pending';
-    p.then(
-      (v) => (out = { ok: shown(v) }),
-      (e: unknown) => (out = { error: String(e) }),
-    );
-    return async () => {
-      await rest();
-      await rest();
-      return out;
-    };
-  };
+  const { watch, token: realToken } = roundAnswers();
   const settle = (p: Promise<unknown>) => watch(p)();
   const first = new AbortController();
   if (s.cancelFirst === 'before') first.abort(new Error('agent cancelled'));
@@ -139,7 +113,7 @@ async function play(
   for (const action of s.actions) {
     const a = (answer as { ok?: { requestState?: string; inputRequests?: object } }).ok;
     if (!a?.requestState) break;
-    const token = [...tokens].find(([, n]) => `token${n}` === a.requestState)![0];
+    const token = realToken(a.requestState);
     const keys = Object.keys(a.inputRequests ?? {});
     const answers = (ks: string[]) => Object.fromEntries(ks.map((k) => [k, { answered: k }]));
     const live = new AbortController();
