@@ -11,7 +11,8 @@
 // process CPU per call, the p50, and from a preload inside the gateway
 // (bench-era-rate-probe.mjs): HTTP requests, body bytes and new TCP connections per call,
 // requests per event-loop turn, scavenges and GC ms per 1,000 calls, and the new space's mean
-// used size after a scavenge. The first block of each pair is warm-up and not counted.
+// used size after a scavenge (read late, so with what was allocated since; and exactly, in the
+// GC's epilogue: the survivors, and what the scavenges promoted per call). The first block of each pair is warm-up and not counted.
 //
 // A measurement (like bench-era-stdio.mjs), not one of `npm run bench`'s: it reports no target.
 // Needs dist/ (npm run build:main).
@@ -141,6 +142,9 @@ try {
         'scavenges/1k': +((sum('scav') / n) * 1000).toFixed(1),
         'GC ms/1k': +((sum('gcMs') / n) * 1000).toFixed(1),
         'new space after scavenge KiB': Math.round(sum('newUsed') / sum('scav') / 1024),
+        // Exact, in the GC's epilogue (the probe's GCProfiler): survivors, and promoted per call.
+        'survivors KiB': Math.round(sum('survived') / sum('scav') / 1024),
+        'promoted KiB/call': +(sum('promoted') / n / 1024).toFixed(2),
         'gateway ms/call by block': rs.map((r) => +(r.cpu / CALLS).toFixed(3)).join(' '),
       }),
     );

@@ -91,6 +91,9 @@ export function hotModernRequest(
   return typeof name === 'string' && PLAIN_NAME.test(name) && req.headers['mcp-name'] === name;
 }
 
+/** A JSON-RPC answer as the agent gets it: with its own request's id. */
+type AgentAnswer = { jsonrpc: '2.0'; id: RequestId } & ({ result: unknown } | { error: unknown });
+
 interface Exchange {
   id: RequestId;
   res: ServerResponse;
@@ -279,8 +282,13 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     const settled = (value: unknown, failed?: { error: unknown }) => {
       if (own.signal.aborted || this.exchanges.get(key) !== ex) return;
       const result = failed ? undefined : loneResult(value, encoder);
-      if (result !== undefined)
-        return this.respond(key, ex, { result, jsonrpc: '2.0', id: key } as JSONRPCMessage);
+      // The answer is made once, with the agent's own id: no internal-id message to copy in
+      // `respond`, and no preset to drop (one is set only on escalation, below). Issue 34: one
+      // object and a spread less per 2026-07-28 call.
+      if (result !== undefined) {
+        this.exchanges.delete(key);
+        return this.answer(ex, { result, jsonrpc: '2.0', id: ex.id });
+      }
       // An Escalated value is preset as the steps' own (modern-lone-call.ts).
       this.presets.set(
         key,
@@ -330,10 +338,14 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
   private respond(key: number, ex: Exchange, message: JSONRPCMessage): void {
     this.exchanges.delete(key);
     this.presets.delete(key);
-    const answer = { ...message, id: ex.id };
+    this.answer(ex, { ...message, id: ex.id } as AgentAnswer);
+  }
+
+  /** An answer that already carries the agent's id, its exchange already taken out. */
+  private answer(ex: Exchange, answer: AgentAnswer): void {
     // A notification went first: the answer is an event stream (the SDK's `auto` mode).
     if (ex.stream || ex.held) return this.streamOf(ex).end(answer, this.take(ex));
-    const code = 'error' in message ? (message.error as { code: number }).code : undefined;
+    const code = 'error' in answer ? (answer.error as { code: number }).code : undefined;
     const ladder =
       code !== undefined &&
       (ex.dispatching || code === (ProtocolErrorCode.MissingRequiredClientCapability as number))
