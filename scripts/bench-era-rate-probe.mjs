@@ -29,6 +29,7 @@ if (out && process.argv.includes('serve')) {
     newUsed: 0,
     survived: 0,
     promoted: 0,
+    oldBetween: 0,
   });
   let c = zero();
   let profiler = new v8.GCProfiler();
@@ -36,7 +37,12 @@ if (out && process.argv.includes('serve')) {
   const used = (at, name) => at.heapSpaceStatistics.find((s) => s.spaceName === name).spaceUsedSize;
   /** The scavenges' survivors and promotions since the profiler started, into `c`. */
   const exact = () => {
+    let last;
     for (const g of profiler.stop().statistics) {
+      // The old space's growth between two GCs: what the program allocated straight in old space
+      // (V8's pretenuring, internalized strings), which a scavenge's growth does not include.
+      if (last) c.oldBetween += used(g.beforeGC, 'old_space') - used(last.afterGC, 'old_space');
+      last = g;
       if (g.gcType !== 'Scavenge') continue;
       c.survived += used(g.afterGC, 'new_space');
       c.promoted += used(g.afterGC, 'old_space') - used(g.beforeGC, 'old_space');

@@ -12,7 +12,8 @@
 // (bench-era-rate-probe.mjs): HTTP requests, body bytes and new TCP connections per call,
 // requests per event-loop turn, scavenges and GC ms per 1,000 calls, and the new space's mean
 // used size after a scavenge (read late, so with what was allocated since; and exactly, in the
-// GC's epilogue: the survivors, and what the scavenges promoted per call). The first block of each pair is warm-up and not counted.
+// GC's epilogue: the survivors, what the scavenges promoted per call, and the old space's growth
+// between GCs, what was allocated straight in old space). The first block of each pair is warm-up and not counted.
 //
 // A measurement (like bench-era-stdio.mjs), not one of `npm run bench`'s: it reports no target.
 // Needs dist/ (npm run build:main).
@@ -145,6 +146,7 @@ try {
         // Exact, in the GC's epilogue (the probe's GCProfiler): survivors, and promoted per call.
         'survivors KiB': Math.round(sum('survived') / sum('scav') / 1024),
         'promoted KiB/call': +(sum('promoted') / n / 1024).toFixed(2),
+        'old between GCs KiB/call': +(sum('oldBetween') / n / 1024).toFixed(2),
         'gateway ms/call by block': rs.map((r) => +(r.cpu / CALLS).toFixed(3)).join(' '),
       }),
     );

@@ -37,6 +37,7 @@ import {
   MODERN_REVISION,
   ModernHotTransport,
 } from './modern-hot.js';
+import { RenewingSet } from '../platform/renewing-map.js';
 
 export type { AgentFeatures, SessionSink };
 
@@ -167,7 +168,9 @@ export class McpEndpoint {
     return live ? [...live].at(-1) : undefined;
   }
 
-  private readonly live = new Map<string, Set<ClientRelay>>();
+  // Each agent's set renews itself every 64 calls: a long-lived Set's rehashes pinned the calls in
+  // flight (issue 34, renewing-map.ts).
+  private readonly live = new Map<string, RenewingSet<ClientRelay>>();
 
   /** The agents' task-augmented calls (2025 era), bound to the agent that made each. */
   private readonly tasks = new TaskBoard();
@@ -413,7 +416,7 @@ export class McpEndpoint {
     noWait: boolean,
   ): Promise<unknown> {
     let set = this.live.get(agent);
-    if (!set) this.live.set(agent, (set = new Set()));
+    if (!set) this.live.set(agent, (set = new RenewingSet()));
     set.add(relay);
     try {
       const opts: CallOptions = noWait ? { signal, relay, noWait } : { signal, relay };
@@ -442,7 +445,7 @@ export class McpEndpoint {
     // after another); agents are few. Revoking one drops its set (closeSessionsOf): a call still
     // open then ends on the set it took here, which no lookup reaches any more.
     let set = this.live.get(agent);
-    if (!set) this.live.set(agent, (set = new Set()));
+    if (!set) this.live.set(agent, (set = new RenewingSet()));
     set.add(relay);
     try {
       return await run(relay);

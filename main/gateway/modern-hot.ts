@@ -28,6 +28,7 @@ import {
   type LoneOutcome,
   type LoneSteps,
 } from './mcp-handlers/modern-lone-call.js';
+import { RenewingMap } from '../platform/renewing-map.js';
 
 /** The 2026-07-28 revision this path serves (the SDK's only modern revision, 2.4.0). */
 export const MODERN_REVISION = '2026-07-28';
@@ -124,7 +125,9 @@ interface Exchange {
  * the shared server.
  */
 export class ModernHotTransport extends PerRequestHTTPServerTransport {
-  private readonly exchanges = new Map<number, Exchange>();
+  // Renewed every 64 calls: a long-lived Map's rehashes pinned the calls in flight (issue 34,
+  // renewing-map.ts).
+  private readonly exchanges = new RenewingMap<number, Exchange>();
   private count = 0;
   /**
    * The connected server (set by `useServerSignals`), whose own per-request abort controllers
