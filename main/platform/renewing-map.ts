@@ -8,7 +8,11 @@
  * a scavenge takes its slots as roots (the remembered set) until the next mark-sweep: with calls
  * interleaved, each rehash kept the calls then in flight alive and got them promoted. A renewed
  * container starts on a young table, and the old one's entries are deleted one by one (a deleted
- * entry's key and value become holes), so the table it leaves keeps nothing.
+ * entry's key and value become holes), last first. Order matters: a delete that leaves fewer than
+ * a quarter of the capacity shrinks the table (MapPrototypeDelete → OrderedHashTable::Shrink, a
+ * Rehash), which in old space leaves one more abandoned table; first-to-last, an old-space Map's
+ * renewal pinned as many calls as no renewal at all, last-first none beyond what its adds had
+ * (review of h-surv, scripts/experiments/surv-renew-empty.mjs; why the order counts: not found).
  *
  * Iteration hands out a copy, so a loop that adds entries never sees a renewal under it.
  */
@@ -35,7 +39,7 @@ export class RenewingMap<K, V> implements Iterable<[K, V]> {
       this.adds = 0;
       const old = this.map;
       this.map = new Map(old);
-      for (const k of [...old.keys()]) old.delete(k);
+      for (const k of [...old.keys()].reverse()) old.delete(k);
     }
     this.map.set(key, value);
     return this;
@@ -78,7 +82,7 @@ export class RenewingSet<T> implements Iterable<T> {
       this.adds = 0;
       const old = this.set;
       this.set = new Set(old);
-      for (const v of [...old]) old.delete(v);
+      for (const v of [...old].reverse()) old.delete(v);
     }
     this.set.add(value);
     return this;

@@ -5,7 +5,7 @@
 // Agent and answers with what came back). Read exactly as the bench's probe reads it: V8's
 // GCProfiler, per scavenge, the old space's growth across it.
 //
-//   node scripts/experiments/surv-plain-relay.mjs [--clients 8] [--calls 8000] [--direct] [--map] [--slow N] [--listener] [--rotate N]
+//   node scripts/experiments/surv-plain-relay.mjs [--clients 8] [--calls 8000] [--direct] [--map] [--slow N] [--listener] [--rotate N [--empty delete|reverse|blank|drop|clear]]
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import v8 from 'node:v8';
@@ -50,6 +50,7 @@ if (role === 'upstream') {
   // from the old one one by one (a deleted entry's key and value become holes), so no abandoned
   // old-space table keeps calls.
   const rotate = Number(process.env.SURV_ROTATE);
+  const empty = process.env.SURV_EMPTY;
   // A long-lived Map's table is old once the Map has outlived two scavenges (as Airlock's maps
   // have, made at start); V8's OrderedHashTable::Rehash then allocates every later table in old
   // space too. Churn enough young garbage here for that to happen before the load.
@@ -87,7 +88,13 @@ if (role === 'upstream') {
         if (inFlight && rotate && key % rotate === 0) {
           const old = inFlight;
           inFlight = new Map(old);
-          for (const k of [...old.keys()]) old.delete(k);
+          // --empty: how the left Map is emptied (review of h-surv): `delete` one by one (the
+          // default), `reverse` (the same, last first), `blank` (every value set to null first, so
+          // a shrink's rehash on delete copies only Smi keys), `drop` (left as it is), `clear`.
+          if (empty === 'blank') for (const k of old.keys()) old.set(k, null);
+          if (empty === 'clear') old.clear();
+          else if (empty === 'reverse') for (const k of [...old.keys()].reverse()) old.delete(k);
+          else if (empty !== 'drop') for (const k of [...old.keys()]) old.delete(k);
         }
         inFlight?.set(key, { req, res, msg });
         res.on('finish', () => inFlight?.delete(key));
@@ -198,6 +205,7 @@ if (role === 'upstream') {
     SURV_MAP: process.argv.includes('--map') ? '1' : '0',
     SURV_SLOW: arg('slow', '0'),
     SURV_ROTATE: arg('rotate', '0'),
+    SURV_EMPTY: arg('empty', 'delete'),
     SURV_LISTENER: process.argv.includes('--listener') ? '1' : '0',
   });
   const [, s] = await start('clients', {
@@ -211,6 +219,7 @@ if (role === 'upstream') {
       map: process.argv.includes('--map'),
       slow: Number(arg('slow', 0)),
       rotate: Number(arg('rotate', 0)),
+      empty: arg('empty', 'delete'),
       listener: process.argv.includes('--listener'),
       clients,
       'calls/s': Math.round(calls / (s.ms / 1000)),
