@@ -17,7 +17,7 @@ export const isResponse = (m: Message): boolean =>
  */
 export function reusedId(
   requests: readonly { id: RequestId }[],
-  open: { has(id: RequestId): boolean },
+  open: ReadonlyMap<RequestId, unknown>,
 ): RequestId | undefined {
   // The everyday POST carries one request: no Set for it (issue 34).
   if (requests.length === 1) return open.has(requests[0]!.id) ? requests[0]!.id : undefined;

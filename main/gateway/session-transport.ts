@@ -10,7 +10,6 @@ import {
 import { answerAsJson, EventStream, FIRST_EVENT_WAIT_MS, type RequestId } from './event-stream.js';
 import { jsonRpcError } from './guards.js';
 import { isRequest, isResponse, OpenAsks, reusedId, type Message } from './session-messages.js';
-import { RenewingMap } from '../platform/renewing-map.js';
 
 /** Longest JSON-RPC batch taken in one POST (the SDK's transport allows the same). */
 const MAX_BATCH = 100;
@@ -51,15 +50,13 @@ export class SessionTransport implements Transport {
    * lone call (postLone) maps to its bare response until something other than its answer must
    * go there or its head is due: only then is its EventStream made (escalate).
    */
-  // Both maps renew themselves every 64 calls: a long-lived Map's rehashes pinned the calls in
-  // flight until a mark-sweep (issue 34, platform/renewing-map.ts).
-  private readonly requests = new RenewingMap<RequestId, EventStream | ServerResponse | null>();
+  private readonly requests = new Map<RequestId, EventStream | ServerResponse | null>();
   /**
    * Lone calls with no EventStream yet, by id, with their held head's timer: a bare Timeout whose
    * callback is the one headDue of the transport (no closure per call). No clock is read: each
    * fires when EventStream.holdHead's would, fake timers included.
    */
-  private readonly held = new RenewingMap<RequestId, NodeJS.Timeout>();
+  private readonly held = new Map<RequestId, NodeJS.Timeout>();
   private readonly asked = new OpenAsks();
   private standalone: EventStream | undefined;
 

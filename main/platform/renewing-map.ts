@@ -16,7 +16,7 @@
  *
  * Iteration hands out a copy, so a loop that adds entries never sees a renewal under it.
  */
-export class RenewingMap<K, V> implements Iterable<[K, V]> {
+export class RenewingMap<K, V> {
   private map = new Map<K, V>();
   private adds = 0;
 
@@ -55,10 +55,6 @@ export class RenewingMap<K, V> implements Iterable<[K, V]> {
 
   values(): V[] {
     return [...this.map.values()];
-  }
-
-  [Symbol.iterator](): Iterator<[K, V]> {
-    return [...this.map][Symbol.iterator]();
   }
 }
 

@@ -12,7 +12,6 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { CallAbortController } from '../../platform/abort-hooks.js';
-import { RenewingMap } from '../../platform/renewing-map.js';
 import type { RequestId } from '../event-stream.js';
 import { requestShaped } from '../session-route.js';
 import { cancelled } from './answerable-server.js';
@@ -54,9 +53,7 @@ import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shap
  */
 export class LoneCallServer extends TaskServer {
   /** Lone calls in flight by request id (the SDK keeps its handlers' the same way). */
-  // Renewed every 64 calls: a long-lived Map's rehashes pinned the calls in flight (issue 34,
-  // platform/renewing-map.ts).
-  private readonly loneCalls = new RenewingMap<RequestId, AbortController>();
+  private readonly loneCalls = new Map<RequestId, AbortController>();
 
   /**
    * The SDK's Protocol constructor registers its `notifications/cancelled` handler through this
