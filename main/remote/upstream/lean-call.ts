@@ -9,6 +9,7 @@ import {
 import { callToolResultProblem } from './upstream-client.js';
 import { directHeaders, directSend } from '../http/direct-call.js';
 import { plainCall } from '../http/lean-send.js';
+import { RENEW_EVERY, renewBooks } from './renew-books.js';
 import { offAbort, onAbort } from '../../platform/abort-hooks.js';
 
 /**
@@ -181,6 +182,8 @@ export function callUpstream(
   return new Promise<Record<string, unknown>>((resolve, reject) => {
     if (signal.aborted) throw asSdkError(signal.reason);
     const messageId = books._requestMessageId++;
+    // The books are long-lived Maps: renewed every 64 ids, or each rehash pins the calls in flight.
+    if (messageId % RENEW_EVERY === 0) renewBooks(client);
     const request: JSONRPCMessage = {
       method: 'tools/call',
       params: options.onprogress
