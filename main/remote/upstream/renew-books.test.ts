@@ -13,7 +13,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CallAbortController } from '../../platform/abort-hooks.js';
-import { leanCallTool } from './lean-call.js';
+import { callUpstream, leanCallTool } from './lean-call.js';
 import { BOOK_MAPS, RENEW_EVERY, renewBooks } from './renew-books.js';
 import { UpstreamClient } from './upstream-client.js';
 
@@ -96,6 +96,53 @@ describe('a lean call', () => {
   });
 });
 
+/** A 2025-era upstream that answers every request at once. */
+class AnsweringTransport extends HeldTransport {
+  override async send(m: JSONRPCMessage): Promise<void> {
+    const msg = m as { method?: string; id?: number };
+    if (msg.method === 'initialize' || msg.id === undefined) return super.send(m);
+    queueMicrotask(() =>
+      this.onmessage?.({ jsonrpc: '2.0', id: msg.id!, result: { content: [] } } as JSONRPCMessage),
+    );
+  }
+}
+
+describe('calls on both paths, alternating', () => {
+  // The SDK path takes ids from the same counter: lean calls on odd ids never saw a multiple of
+  // RENEW_EVERY, so the books were never renewed (review of h-surv2). Either phase renews now.
+  it.each([true, false])('renew the books every RENEW_EVERY ids (lean first: %s)', async (lean) => {
+    const client = new UpstreamClient(
+      { name: 'airlock', version: 'test' },
+      { versionNegotiation: { mode: 'legacy' } },
+    );
+    await client.connect(new AnsweringTransport());
+    const books = client as unknown as Books;
+    const options = {
+      signal: new CallAbortController().signal,
+      timeout: 60_000,
+      maxTotalTimeout: 600_000,
+      resetTimeoutOnProgress: true,
+    };
+    let maps = books._responseHandlers;
+    let renewals = 0;
+    const first = books._requestMessageId;
+    for (let i = 0; i < 20 * RENEW_EVERY; i++) {
+      const plain = i % 2 === 0 ? lean : !lean;
+      await callUpstream(client, { name: 'echo', arguments: {} }, plain, options);
+      if (books._responseHandlers !== maps) {
+        renewals++;
+        maps = books._responseHandlers;
+      }
+    }
+    // One renewal a multiple of RENEW_EVERY passed, each by whichever path took it.
+    const multiples =
+      Math.floor((books._requestMessageId - 1) / RENEW_EVERY) -
+      Math.floor((first - 1) / RENEW_EVERY);
+    expect(renewals).toBe(multiples);
+    await client.close();
+  });
+});
+
 describe('a renewal of the books', () => {
   afterEach(() => vi.restoreAllMocks());
 
@@ -151,13 +198,12 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
 );
 
-/** Everything each call's caller saw, in order, on one path. */
-async function run(
-  start: number,
-  ops: Op[],
-  closeAt: number | null,
-  path: 'lean' | 'sdk',
-): Promise<unknown> {
+/**
+ * Everything each call's caller saw, in order, on one path: `lean`, `sdk` (the client's own
+ * `callTool`, which never renews) or `sdk-renewing` (callUpstream's way to the SDK, which renews).
+ */
+type Path = 'lean' | 'sdk' | 'sdk-renewing';
+async function run(start: number, ops: Op[], closeAt: number | null, path: Path): Promise<unknown> {
   // A fake clock for the calls' timeouts (the Protocol's setTimeout and Date.now); setImmediate,
   // which `settle` waits on, stays real.
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: 0 });
@@ -172,7 +218,7 @@ async function runOn(
   start: number,
   ops: Op[],
   closeAt: number | null,
-  path: 'lean' | 'sdk',
+  path: Path,
 ): Promise<unknown> {
   const { client, t } = await connected();
   const books = client as unknown as Books;
@@ -203,7 +249,11 @@ async function runOn(
       const params = { name: 'echo', arguments: { n: open.length } };
       const log: unknown[] = [];
       const call =
-        path === 'lean' ? leanCallTool(client, params, options)! : client.callTool(params, options);
+        path === 'lean'
+          ? leanCallTool(client, params, options)!
+          : path === 'sdk-renewing'
+            ? callUpstream(client, params, false, options)
+            : client.callTool(params, options);
       // The SDK's callTool sends a few jobs later: its id is the one the upstream got.
       while (t.calls.length === started) await settle();
       const id = t.calls[started++]!;
@@ -262,9 +312,9 @@ const property = (ops: fc.Arbitrary<Op[]>) =>
     async (start, steps, close) => {
       // Where given, the connection closes before that step (of those generated), else never.
       const closeAt = close === null || steps.length === 0 ? null : close % steps.length;
-      expect(await run(start, steps, closeAt, 'lean')).toEqual(
-        await run(start, steps, closeAt, 'sdk'),
-      );
+      const sdk = await run(start, steps, closeAt, 'sdk');
+      expect(await run(start, steps, closeAt, 'lean')).toEqual(sdk);
+      expect(await run(start, steps, closeAt, 'sdk-renewing')).toEqual(sdk);
     },
   );
 
