@@ -22,14 +22,16 @@ export const RENEW_EVERY = 64;
  * then in flight, as old-space garbage that every scavenge takes as a root (the remembered set)
  * until the next mark-sweep, so those calls were promoted. The SDK reads each Map through its
  * field every time (`this._responseHandlers.get(…)`; `_onclose` swaps the field and walks the Map
- * it took), so a new Map in the field is seen at once. A field that is not a Map (an SDK that
- * renamed or reshaped it) is left alone; renew-books.test.ts fails if any is missing, so an SDK
- * upgrade cannot silently undo this.
+ * it took), so a new Map in the field is seen at once. A field that is not a plain Map (an SDK
+ * that renamed or reshaped it, or made it a Map subclass) is left alone; renew-books.test.ts
+ * fails if any is not one, so an SDK upgrade cannot silently undo this.
  */
 export function renewBooks(client: object): void {
   const books = client as Record<string, unknown>;
   for (const field of BOOK_MAPS) {
     const old = books[field];
-    if (old instanceof Map) books[field] = renewedMap(old);
+    // A plain Map only: a copy of a Map subclass would be a plain Map without its behaviour.
+    if (old instanceof Map && Object.getPrototypeOf(old) === Map.prototype)
+      books[field] = renewedMap(old);
   }
 }
