@@ -37,9 +37,7 @@ export class RenewingMap<K, V> {
   set(key: K, value: V): this {
     if (!this.map.has(key) && ++this.adds >= this.every) {
       this.adds = 0;
-      const old = this.map;
-      this.map = new Map(old);
-      for (const k of [...old.keys()].reverse()) old.delete(k);
+      this.map = renewedMap(this.map);
     }
     this.map.set(key, value);
     return this;
@@ -55,6 +53,11 @@ export class RenewingMap<K, V> {
 
   values(): V[] {
     return [...this.map.values()];
+  }
+
+  /** The entries, a copy (as `values`). */
+  entries(): [K, V][] {
+    return [...this.map.entries()];
   }
 }
 
@@ -88,7 +91,23 @@ export class RenewingSet<T> implements Iterable<T> {
     return this.set.delete(value);
   }
 
+  clear(): void {
+    this.set = new Set();
+  }
+
   [Symbol.iterator](): Iterator<T> {
     return [...this.set][Symbol.iterator]();
   }
+}
+
+/**
+ * A new Map (on a young table) with `old`'s entries in their order, and `old` emptied entry by
+ * entry, last first (above): the renewal itself, for a Map that a long-lived owner of someone
+ * else's keeps (the SDK Protocol's books, renew-books.ts) as for RenewingMap. (A declaration:
+ * hoisted, so RenewingMap above may call it.)
+ */
+export function renewedMap<K, V>(old: Map<K, V>): Map<K, V> {
+  const map = new Map(old);
+  for (const k of [...old.keys()].reverse()) old.delete(k);
+  return map;
 }

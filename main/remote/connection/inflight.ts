@@ -1,4 +1,5 @@
 import type { Upstream } from '../upstream/upstream.js';
+import { RenewingMap } from '../../platform/renewing-map.js';
 
 /** Why a call was cut off by Airlock (server down, session forgotten, stream broken). */
 export class UpstreamLost extends Error {}
@@ -9,7 +10,12 @@ export class UpstreamLost extends Error {}
  * call has ended.
  */
 export class InflightCalls {
-  private readonly calls = new Map<AbortController, Upstream>();
+  /**
+   * Renewed (renewing-map.ts): the map lives as long as the server connection and takes a key a
+   * call, so a plain Map's table, once in old space, pinned the calls in flight at each rehash
+   * (issue 34, docs/performance.md "The rest of a call's promotion (wave 3 session 32)").
+   */
+  private readonly calls = new RenewingMap<AbortController, Upstream>();
   private readonly retiring = new Set<Upstream>();
 
   /** A call started on `up`; aborting `ac` cuts it off. */
@@ -26,12 +32,12 @@ export class InflightCalls {
 
   /** Cuts off the calls running on `up`. */
   abortOn(up: Upstream, why: string): void {
-    for (const [ac, u] of this.calls) if (u === up) ac.abort(new UpstreamLost(why));
+    for (const [ac, u] of this.calls.entries()) if (u === up) ac.abort(new UpstreamLost(why));
   }
 
   /** Cuts off every call, except those running on `spared`. */
   abortAll(why: string, spared?: Upstream | null): void {
-    for (const [ac, u] of this.calls) if (u !== spared) ac.abort(new UpstreamLost(why));
+    for (const [ac, u] of this.calls.entries()) if (u !== spared) ac.abort(new UpstreamLost(why));
   }
 
   /** A swapped-out connection: it closes once no call runs on it. */

@@ -6,6 +6,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { firstOnly, joinedHeader } from './content-type-header.js';
 import { agentFor, where, type Where } from './upstream-agents.js';
+import { RenewingSet } from '../../platform/renewing-map.js';
 import { streamLostHandler } from '../relay/relay-scope.js';
 import { AnswerRefused } from '../upstream/answer-refused.js';
 import { InFlight } from '../upstream/in-flight.js';
@@ -677,13 +678,15 @@ function send(
  * when done. The transport's signal lives as long as the connection, so each request adding and
  * removing an EventTarget listener on it cost more than the bookkeeping needs (issue 34, ≈ 0.01 ms
  * a call): one listener per signal hands the abort to the requests in flight, in the order they
- * were sent.
+ * were sent. A RenewingSet (renewing-map.ts): the Set outlives the calls and takes one member a
+ * call, so a plain Set's table, once in old space, pinned the calls in flight at each rehash
+ * (issue 34, docs/performance.md "The rest of a call's promotion (wave 3 session 32)").
  */
-const inFlight = new WeakMap<AbortSignal, Set<() => void>>();
-function watchersOf(signal: AbortSignal): Set<() => void> {
+const inFlight = new WeakMap<AbortSignal, RenewingSet<() => void>>();
+function watchersOf(signal: AbortSignal): RenewingSet<() => void> {
   let callbacks = inFlight.get(signal);
   if (callbacks === undefined) {
-    const set = (callbacks = new Set<() => void>());
+    const set = (callbacks = new RenewingSet<() => void>());
     inFlight.set(signal, set);
     signal.addEventListener(
       'abort',

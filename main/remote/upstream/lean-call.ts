@@ -9,6 +9,7 @@ import {
 import { callToolResultProblem } from './upstream-client.js';
 import { directHeaders, directSend } from '../http/direct-call.js';
 import { plainCall } from '../http/lean-send.js';
+import { RENEW_EVERY, renewBooks } from './renew-books.js';
 import { offAbort, onAbort } from '../../platform/abort-hooks.js';
 
 /**
@@ -164,15 +165,15 @@ export function callUpstream(
   sdk = true,
 ): Promise<unknown> | undefined {
   const books = client as unknown as Books;
-  if (!plain || !leanFit(client, books)) return sdk ? client.callTool(params, options) : undefined;
+  if (!plain || !leanFit(client, books)) return sdk ? sdkCall(client, params, options) : undefined;
   // Params beyond these (a task-augmented call's `task`, MCP 2025-11-25) are the SDK's to send.
   // (Own enumerable keys, as `Object.keys` gives them, without its array and a closure per call.)
   for (const k in params)
     if (Object.hasOwn(params, k) && k !== 'name' && k !== 'arguments' && k !== '_meta')
-      return sdk ? client.callTool(params, options) : undefined;
+      return sdk ? sdkCall(client, params, options) : undefined;
   // The field, not the `transport` getter that returns it: one function less per call.
   const transport = books._transport;
-  if (!transport) return sdk ? client.callTool(params, options) : undefined;
+  if (!transport) return sdk ? sdkCall(client, params, options) : undefined;
   // Straight to the socket where the transport allows it (direct-call.ts), decided now, before
   // anything is sent; a call with a progress token stays on the transport's send. (The send
   // itself follows in this function, not a second one: issue 34 counts functions per call.)
@@ -181,6 +182,8 @@ export function callUpstream(
   return new Promise<Record<string, unknown>>((resolve, reject) => {
     if (signal.aborted) throw asSdkError(signal.reason);
     const messageId = books._requestMessageId++;
+    // The books are long-lived Maps: renewed every 64 ids, or each rehash pins the calls in flight.
+    if (messageId % RENEW_EVERY === 0) renewBooks(client);
     const request: JSONRPCMessage = {
       method: 'tools/call',
       params: options.onprogress
@@ -266,6 +269,19 @@ export function callUpstream(
       directSend(transport, direct, outbound, failed);
     else transport.send(outbound, {}).catch(failed);
   });
+}
+
+/**
+ * The SDK's own `callTool`, the books renewed first where the next id is a multiple of
+ * RENEW_EVERY. Its calls take their ids from the same counter as lean ones, so without this,
+ * lean calls interleaved with SDK-path ones (a tool with an output schema, a task) could miss
+ * every multiple: alternating, the lean calls on odd ids renewed 0 times in 1,000 calls (review
+ * of h-surv2). The SDK takes the id a few jobs later; concurrent calls may move it on, which
+ * only shifts a renewal (renew-books.test.ts).
+ */
+function sdkCall(client: Client, params: CallParams, options: LeanCallOptions): Promise<unknown> {
+  if ((client as unknown as Books)._requestMessageId % RENEW_EVERY === 0) renewBooks(client);
+  return client.callTool(params, options);
 }
 
 /** The settled promise the books of a failed call are settled a reaction of. */
