@@ -269,7 +269,10 @@ function canonicalList(list: string[] | undefined): string[] {
 /** The result's words, without Airlock's own notes (`skip`, the calendar's): those are not the source's. */
 export function textOf(result: CallToolResult, skip?: string): string {
   const parts: string[] = [];
-  for (const c of result.content ?? []) {
+  // Indexed, not `for…of` (issue 34, wave 3 session 32: an iterator result per block a call).
+  const content = result.content ?? [];
+  for (let i = 0; i < content.length; i++) {
+    const c = content[i]!;
     if (c.type === 'text') {
       if (c.text !== skip && !c.text.startsWith(CALENDAR_NOTE_PREFIX)) parts.push(c.text);
     } else if (c.type === 'resource') {
