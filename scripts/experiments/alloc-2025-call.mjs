@@ -14,7 +14,6 @@
 //   node $(node bin/node-flags.js) scripts/experiments/alloc-2025-call.mjs [N] [--era 2025|2026] [--top 30] [--json FILE] [--gc-only]
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
