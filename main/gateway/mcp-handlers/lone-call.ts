@@ -223,7 +223,8 @@ export class LoneCallServer extends TaskServer {
       }
       // The 2025 codec's encodeResult gives a tools/call result back as it is. The transport's
       // `respond` is `send`'s answer branch in this turn (a throw there is a rejection here,
-      // caught as send's rejection was). Made for a finish that waits only (as `again` above).
+      // caught as send's rejection was). Made for a finish that waits only, as the re-entry
+      // above is for a result that is not plain.
       if (finished instanceof Promise)
         return finished.then(
           (done: unknown) =>
@@ -232,7 +233,8 @@ export class LoneCallServer extends TaskServer {
               : transport.respond({ result: done, jsonrpc: '2.0', id } as JSONRPCMessage),
           fail,
         );
-      // The everyday plain result: `answer`, in place (issue 34: two functions less per call).
+      // The everyday plain result: the waiting finish's answer, in place (issue 34: two
+      // functions less per call).
       if (this.loneCalls.get(id) === controller) this.loneCalls.delete(id);
       return signal.aborted
         ? undefined
