@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { plainToolCall, plainToolResult } from './tool-call-shapes.js';
+import { parsedToolCall, plainToolCall, plainToolResult } from './tool-call-shapes.js';
 
 /**
  * plainToolCall's and plainToolResult's key checks read the keys by index (issue 34, wave 3
@@ -77,5 +77,46 @@ describe("the tools/call shapes' key checks ≡ the for…of they replaced, keys
     expect(plainToolResult(JSON.parse('{"__proto__":{"isError":true},"content":[]}'))).toBe(
       undefined,
     );
+  });
+  it('members are defined, not assigned: a setter on a polluted Object.prototype sees none', () => {
+    // Review of h-alloc2: `out[k] = v` on `{}` runs an inherited setter and leaves `out` without
+    // the member; a literal defines it (ECMA-262 CreateDataProperty). Pollution is not Airlock's
+    // own; the shapes must not make one elsewhere worse.
+    const keys = ['_meta', 'name', 'arguments', 'content', 'isError'];
+    const seen: string[] = [];
+    for (const k of keys)
+      Object.defineProperty(Object.prototype, k, {
+        configurable: true,
+        get: () => undefined,
+        set: () => void seen.push(k),
+      });
+    try {
+      const params = { _meta: { progressToken: 1 }, name: 'echo', arguments: { a: 1 } };
+      const parsed = parsedToolCall({ params })!.params as object;
+      const result = { _meta: { a: 1 }, content: [{ type: 'text', text: 'a' }], isError: true };
+      const plain = plainToolResult(result)!;
+      expect(seen).toEqual([]);
+      expect(Object.keys(parsed)).toEqual(['_meta', 'name', 'arguments']);
+      expect(Object.keys(plain)).toEqual(['_meta', 'content', 'isError']);
+      expect(plain).toEqual(result);
+    } finally {
+      for (const k of keys) delete (Object.prototype as Record<string, unknown>)[k];
+    }
+  });
+  it("the parse copies `_meta` and `arguments`, as the SDK's parse makes new objects", () => {
+    // The comment on parsedParams says its test holds the copies; tool-call-shapes.property.test.ts
+    // compares JSON and prototypes only, and handing the request's own objects passed it.
+    for (const params of [
+      { name: 'echo', arguments: { a: 1 } },
+      { _meta: { b: 2 }, name: 'echo', arguments: { a: 1 } },
+      { _meta: { progressToken: 1 }, name: 'echo' },
+    ] as Record<string, unknown>[]) {
+      const parsed = parsedToolCall({ params })!.params as Record<string, unknown>;
+      for (const k of ['_meta', 'arguments'])
+        if (k in params) {
+          expect(parsed[k]).not.toBe(params[k]);
+          expect(parsed[k]).toEqual(params[k]);
+        }
+    }
   });
 });

@@ -65,23 +65,23 @@ export function parsedToolCall(request: {
 }
 
 /**
- * The parse's `params`, members assigned in its order (`_meta`, `name`, `arguments`) rather than
- * spread from conditional objects, each of which made an empty object when absent (issue 34,
- * wave 3 session 32). tool-call-shapes.property.test.ts holds the keys, their order and the
- * copies to the SDK's parse.
+ * The parse's `params` in its order (`_meta`, `name`, `arguments`), one literal per case rather
+ * than spread from conditional objects, each of which made an empty object when absent (issue 34,
+ * wave 3 session 32). Literals, not assignments to `{}`: a literal defines its members, where an
+ * assignment would run a setter an `Object.prototype` polluted elsewhere holds for the key (review
+ * of h-alloc2). tool-call-shapes.property.test.ts holds the keys and their order to the SDK's
+ * parse (by JSON: not whether `_meta` and `arguments` are copies); tool-call-shapes.keys.property
+ * .test.ts the literals and the copies.
  */
 function parsedParams(
   meta: Record<string, unknown> | undefined,
   name: unknown,
   args: Record<string, unknown> | undefined,
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (meta !== undefined)
-    out['_meta'] =
-      'progressToken' in meta ? { progressToken: meta['progressToken'], ...meta } : { ...meta };
-  out['name'] = name;
-  if (args !== undefined) out['arguments'] = { ...args };
-  return out;
+  if (meta === undefined) return args === undefined ? { name } : { name, arguments: { ...args } };
+  const _meta =
+    'progressToken' in meta ? { progressToken: meta['progressToken'], ...meta } : { ...meta };
+  return args === undefined ? { _meta, name } : { _meta, name, arguments: { ...args } };
 }
 
 const RESULT_KEYS = new Set(['_meta', 'content', 'isError']);
@@ -116,13 +116,11 @@ export function plainToolResult(result: unknown): Record<string, unknown> | unde
   if (!Array.isArray(content) || Object.getPrototypeOf(content) !== Array.prototype)
     return undefined;
   for (let i = 0; i < content.length; i++) if (!textBlock(content[i])) return undefined;
-  // Assigned in the parse's order, not spread from conditional objects (issue 34, wave 3
-  // session 32: two objects fewer a call; tool-call-shapes.property.test.ts holds the order).
-  const out: Record<string, unknown> = {};
-  if (hasMeta) out['_meta'] = _meta;
-  out['content'] = content;
-  if (hasError) out['isError'] = isError;
-  return out;
+  // In the parse's order, one literal per case, not spread from conditional objects (issue 34,
+  // wave 3 session 32: two objects fewer a call; tool-call-shapes.property.test.ts holds the
+  // order). Literals, not assignments: see parsedParams.
+  if (hasMeta) return hasError ? { _meta, content, isError } : { _meta, content };
+  return hasError ? { content, isError } : { content };
 }
 
 function textBlock(block: unknown): boolean {
