@@ -82,8 +82,10 @@ export class AgentService {
   }
 
   get(name: string): AgentSettings | undefined {
-    // A loop, not `find` with a callback: read on every tool call (issue 34).
-    for (const a of this.settings.get().agents) if (a.name === name) return a;
+    // A loop, not `find` with a callback: read on every tool call (issue 34). Indexed, not
+    // `for…of`: an iterator result per agent on every call (wave 3 session 32).
+    const agents = this.settings.get().agents;
+    for (let i = 0; i < agents.length; i++) if (agents[i]!.name === name) return agents[i];
     return undefined;
   }
 

@@ -161,15 +161,9 @@ export class CallPipeline implements AgentToolCalls {
     // can be made with the Activity row, after the answer is out (call-record.ts, issue 34); a
     // local tool's is made now, before the tool could touch them.
     const digest = entry.source.kind === 'remote' ? { late: input } : { made: argsDigest(input) };
-    // The row of a call that does not run at once; one that does is recorded below without it.
-    // No `extra` (every call that runs at once): no empty object to spread (issue 34).
-    const log: CallLog = (decision, result, extra) =>
-      recordCall(
-        this.deps,
-        extra === undefined
-          ? { agent, tool: entry.name, decision, digest, started, result }
-          : { agent, tool: entry.name, decision, digest, started, result, ...extra },
-      );
+    // The row of a call that does not run at once (rowLog); one that does is recorded below
+    // without it. Made where a row is written, not for every call (issue 34, wave 3 session 32:
+    // a closure, and the context its variables were kept in, on every call that ran at once).
 
     // The per-agent cap on calls in flight, taken before any work is done for the call and given
     // back in the `finally` below, whatever ends it (budgets.ts CallsInFlight). A refusal is a
@@ -180,6 +174,7 @@ export class CallPipeline implements AgentToolCalls {
       const over = this.inFlight.enter(agent, settings.limits.callsInFlightPerAgent);
       if (over) {
         const result = errorResult(over);
+        const log = rowLog(this.deps, agent, entry, digest, started);
         log('rejected', result, { outcome: 'not_run', decisionKind: 'budget' });
         return result;
       }
@@ -187,7 +182,7 @@ export class CallPipeline implements AgentToolCalls {
     try {
       if (typeof input !== 'object' || Array.isArray(input)) {
         const result = errorResult('Arguments must be a JSON object.');
-        log('rejected', result);
+        rowLog(this.deps, agent, entry, digest, started)('rejected', result);
         return result;
       }
       let record = input as Record<string, unknown>;
@@ -202,7 +197,7 @@ export class CallPipeline implements AgentToolCalls {
       if (problem) {
         // A tool-execution error (not a protocol error) lets the model correct itself (MCP 2025-11-25, tools).
         const result = errorResult(`Invalid arguments for ${entry.name}: ${problem}`);
-        log('rejected', result);
+        rowLog(this.deps, agent, entry, digest, started)('rejected', result);
         return result;
       }
 
@@ -247,7 +242,16 @@ export class CallPipeline implements AgentToolCalls {
         return result;
       }
 
-      return await this.asked(agent, entry, record, opts, started, taint, standing, log);
+      return await this.asked(
+        agent,
+        entry,
+        record,
+        opts,
+        started,
+        taint,
+        standing,
+        rowLog(this.deps, agent, entry, digest, started),
+      );
     } finally {
       this.inFlight.leave(agent);
     }
@@ -354,6 +358,28 @@ type CallLog = (
   result: CallToolResult | null,
   extra?: Partial<ActivityView>,
 ) => void;
+
+/**
+ * The Activity row writer of a call that does not run at once (call-pipeline's `call`, `asked`).
+ * The closure `call` made for every call, made where a row is written (issue 34, wave 3 session
+ * 32). No `extra` (every call that runs at once): no empty object to spread (issue 34).
+ */
+function rowLog(
+  deps: CallPipelineDeps,
+  agent: string,
+  entry: ToolEntry,
+  digest: Parameters<typeof recordCall>[1]['digest'],
+  started: number,
+): CallLog {
+  // The entry's name read when the row is written, as the closure in `call` read it.
+  return (decision, result, extra) =>
+    recordCall(
+      deps,
+      extra === undefined
+        ? { agent, tool: entry.name, decision, digest, started, result }
+        : { agent, tool: entry.name, decision, digest, started, result, ...extra },
+    );
+}
 
 /**
  * Refuses a tool the agent may not call as the SDK's protocol error. The SDK is imported here, not

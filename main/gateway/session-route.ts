@@ -34,7 +34,9 @@ export function requestShaped(
   body: unknown,
 ): body is JSONRPCRequest & { params?: Record<string, unknown> } {
   if (!plain(body)) return false;
-  for (const key of Object.keys(body)) if (!REQUEST_KEYS.has(key)) return false;
+  // Indexed, not `for…of` (issue 34, wave 3 session 32: an iterator result per key a POST).
+  const keys = Object.keys(body);
+  for (let i = 0; i < keys.length; i++) if (!REQUEST_KEYS.has(keys[i]!)) return false;
   const { jsonrpc, id, method, params } = body;
   // The id and the progress token as the SDK's RequestIdSchema and ProgressTokenSchema take them:
   // a string or a safe integer (read in place: issue 34, one function less on every request).

@@ -75,8 +75,22 @@ const CALENDAR_NOTE_PREFIX = '[Airlock: event titles';
 export class ContentDescriber {
   /** The last server's note (untrusted.ts), kept: results come in runs from one server. */
   private note = { server: '', text: '' };
+  /**
+   * The last remote result's label, kept as the note is: calls come in runs of one tool, and the
+   * label was a new string on every remote result (issue 34, wave 3 session 32).
+   */
+  private label = { tool: '', server: '', text: '' };
 
   constructor(private readonly known: KnownParties) {}
+
+  /** "a result of <tool> from the server "<server>"", the last one kept (`label`). */
+  private remoteLabel(tool: string, server: string): string {
+    const l = this.label;
+    if (l.tool === tool && l.server === server && l.text) return l.text;
+    const text = `a result of ${tool} from the server "${server}"`;
+    this.label = { tool, server, text };
+    return text;
+  }
 
   itemsOf(r: ObservedResult): Described[] {
     // The note of the server last read, without a call (issue 34: every result comes here).
@@ -96,7 +110,7 @@ export class ContentDescriber {
         {
           item: {
             kind: 'remote',
-            label: r.label ?? `a result of ${r.tool} from the server "${r.sourceLabel}"`,
+            label: r.label ?? this.remoteLabel(r.tool, r.sourceLabel),
             ref: r.sourceLabel,
             untrusted: true,
             private: false,
@@ -269,7 +283,10 @@ function canonicalList(list: string[] | undefined): string[] {
 /** The result's words, without Airlock's own notes (`skip`, the calendar's): those are not the source's. */
 export function textOf(result: CallToolResult, skip?: string): string {
   const parts: string[] = [];
-  for (const c of result.content ?? []) {
+  // Indexed, not `for…of` (issue 34, wave 3 session 32: an iterator result per block a call).
+  const content = result.content ?? [];
+  for (let i = 0; i < content.length; i++) {
+    const c = content[i]!;
     if (c.type === 'text') {
       if (c.text !== skip && !c.text.startsWith(CALENDAR_NOTE_PREFIX)) parts.push(c.text);
     } else if (c.type === 'resource') {

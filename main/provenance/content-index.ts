@@ -252,7 +252,10 @@ export class ContentIndex {
     g.holds.set(id, 0);
     g.keys++; // items count toward the budget too, so the bound holds whatever they index
     if (full.ref) this.point(g, g.refs, full.ref, id);
-    for (const v of values) {
+    // Indexed loops, not `for…of`: an iterator and its results on every result indexed (issue
+    // 34, wave 3 session 32). Both arrays are this call's own.
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
       // A private item's code or key, new to this generation: its forms are read in a call's
       // stream (secret-forms.ts), at most MAX_FORMED_VALUES a generation.
       // Keyed by the value, not by whether the generation held it: a code first read in an item
@@ -263,7 +266,8 @@ export class ContentIndex {
     }
     // The stranger record keeps destinations only: with no value there is nothing to add.
     if (full.untrusted && values.length > 0) this.strangers.add(full, values);
-    for (const h of phrases) {
+    for (let i = 0; i < phrases.length; i++) {
+      const h = phrases[i]!;
       if (!g.phrases.has(h)) g.keys++;
       this.point(g, g.phrases, h, id);
     }

@@ -122,8 +122,10 @@ export class ActivityLog {
     // A late row that breaks its promise not to throw costs that row only: thrown here, before
     // the queue was taken, it would stay queued and fail every flush after it, and with them
     // every approval's row (addNow) and the Activity page (list).
+    // Indexed loops, not `for…of`: an iterator result per row (issue 34, wave 3 session 32).
     const batch: NewActivity[] = [];
-    for (const e of queued) {
+    for (let i = 0; i < queued.length; i++) {
+      const e = queued[i]!;
       if (typeof e !== 'function') batch.push(e);
       else
         try {
@@ -133,7 +135,7 @@ export class ActivityLog {
         }
     }
     const written = this.insertBatch(batch);
-    for (const v of written) this.options.onChange?.(v, 'added');
+    for (let i = 0; i < written.length; i++) this.options.onChange?.(written[i]!, 'added');
   }
 
   close(): void {

@@ -37,11 +37,12 @@ export function markUntrusted(result: CallToolResult, server: string): CallToolR
   // Each block's own `_meta` (and an embedded resource's) is filtered as the result's is; a block
   // with nothing to drop is passed as the same object, so a result with no `_meta` inside costs
   // no more than the note (every remote tools/call comes here, issue 34).
-  return {
-    ...result,
-    content: [{ type: 'text', text: lastNote.text }, ...ownBlocks(result.content ?? [])],
-    _meta: meta,
-  };
+  // The note, then the blocks pushed in order: not spread, which walks an iterator (issue 34,
+  // wave 3 session 32: an iterator result per block a call).
+  const blocks = ownBlocks(result.content ?? []);
+  const content: CallToolResult['content'] = [{ type: 'text', text: lastNote.text }];
+  for (let i = 0; i < blocks.length; i++) content.push(blocks[i]!);
+  return { ...result, content, _meta: meta };
 }
 
 /**

@@ -9,10 +9,11 @@
 // core package, else to "(no Airlock/SDK frame)". Scavenges and mark-compacts are counted over the
 // same calls (PerformanceObserver 'gc').
 //
-//   node $(node bin/node-flags.js) scripts/experiments/alloc-2025-call.mjs [N] [--top 30] [--json FILE] [--gc-only]
+// `--era 2026` (wave 3 session 32): the agent is the v2 client on a 2026-07-28 connection instead.
+//
+//   node $(node bin/node-flags.js) scripts/experiments/alloc-2025-call.mjs [N] [--era 2025|2026] [--top 30] [--json FILE] [--gc-only]
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -24,18 +25,11 @@ const argv = process.argv.slice(2);
 
 if (argv[0] === '--agent') {
   // The agent: connects, warms up, then on "go" runs N sequential calls and says "done".
-  const require = createRequire(join(root, 'package.json'));
-  const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
-  const { StreamableHTTPClientTransport } = await import(
-    require.resolve('@modelcontextprotocol/sdk/client/streamableHttp.js')
-  );
-  const [url, token, n] = [argv[1], argv[2], Number(argv[3])];
-  const c = new Client({ name: 'bench', version: '1' });
-  await c.connect(
-    new StreamableHTTPClientTransport(new URL(url), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    }),
-  );
+  // The peer bench's agents: SDK 1.x on a 2025 session, or the v2 client on 2026-07-28.
+  const { agent } = await import(pathToFileURL(join(root, 'scripts/bench-peer-gateways.mjs')).href);
+  const [url, token, n, era] = [argv[1], argv[2], Number(argv[3]), argv[4] ?? '2025'];
+  const c = await agent(era, { url, token });
+  if (c.na) throw new Error(c.na);
   const call = async (i) => {
     const r = await c.callTool({ name: 'everything__echo', arguments: { message: `m${i}` } });
     if (r.isError) throw new Error(JSON.stringify(r.content));
@@ -54,6 +48,9 @@ if (argv[0] === '--agent') {
   const topArg = argv.indexOf('--top');
   const TOP = topArg >= 0 ? Number(argv[topArg + 1]) : 30;
   const jsonArg = argv.indexOf('--json');
+  const eraArg = argv.indexOf('--era');
+  const ERA = eraArg >= 0 ? argv[eraArg + 1] : '2025';
+  if (ERA !== '2025' && ERA !== '2026') throw new Error('--era 2025 or 2026');
   const { YoungGenerationCap } = await import(
     pathToFileURL(join(root, 'dist/main/platform/young-generation.js')).href
   );
@@ -67,7 +64,7 @@ if (argv[0] === '--agent') {
   if (view.state !== 'ready') throw new Error(`remote: ${view.detail}`);
   const child = spawn(
     process.execPath,
-    ['--no-warnings', self, '--agent', mcpUrl, token, String(N)],
+    ['--no-warnings', self, '--agent', mcpUrl, token, String(N), ERA],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
     },
@@ -147,7 +144,7 @@ if (argv[0] === '--agent') {
   walk(profile.head, undefined);
   const kib = (b) => (b / N / 1024).toFixed(2);
   console.log(
-    `${N} calls; ${kib(total)} KiB/call in all; scavenges ${gcs.minor} (${((gcs.minor * 1000) / N).toFixed(1)} per 1,000 calls, ${gcs.minorMs.toFixed(0)} ms), mark-compacts ${gcs.major}; ` +
+    `${ERA} agent, ${N} calls; ${kib(total)} KiB/call in all; scavenges ${gcs.minor} (${((gcs.minor * 1000) / N).toFixed(1)} per 1,000 calls, ${gcs.minorMs.toFixed(0)} ms), mark-compacts ${gcs.major}; ` +
       `CPU ${((cpu.user + cpu.system) / 1000 / N).toFixed(3)} ms/call (profiler ${GC_ONLY ? 'off' : 'on'}), wall ${(wall / N).toFixed(3)} ms/call; load ${(await import('node:os')).loadavg()[0].toFixed(2)}`,
   );
   console.log('\nby file (KiB/call):');

@@ -175,21 +175,12 @@ export class LoneCallServer extends TaskServer {
       },
     } as unknown as ServerContext;
     const { steps } = call;
-    // The legacy shim's re-entry (finishedCall) runs the same steps with the retry's context: for
-    // a URL elicitation client, approval-url.ts then sees the answer (inputResponses) and waits
-    // the bounded time, as tools.ts's call does when the shim re-enters it on the SDK path.
-    const again = (_r: unknown, c: ServerContext) => steps(call.params as never, c) as never;
     // Once the call settles its controller goes (the SDK drops it after the send, which is
     // synchronous here: nothing can arrive in between); true when it was aborted (no answer).
     const ended = () => {
       if (this.loneCalls.get(id) === controller) this.loneCalls.delete(id);
       return signal.aborted;
     };
-    // The 2025 codec's encodeResult gives a tools/call result back as it is. The transport's
-    // `respond` is `send`'s answer branch in this turn (a throw there is a rejection here, caught
-    // below as send's rejection was).
-    const answer = (result: unknown) =>
-      ended() ? undefined : transport.respond({ result, jsonrpc: '2.0', id } as JSONRPCMessage);
     const fail = (reason: unknown) => {
       if (ended()) return undefined;
       // A rejection with null or undefined is answered as an Internal error, as the SDK path's
@@ -215,14 +206,35 @@ export class LoneCallServer extends TaskServer {
         // A plain result as finishedCall gives it back, without its input-required test first:
         // plainToolResult takes only `_meta`, `content` and `isError` keys on a plain object, so
         // never an input-required result (own `resultType`). lone-result.property.test.ts.
+        // The legacy shim's re-entry (finishedCall) runs the same steps with the retry's context:
+        // for a URL elicitation client, approval-url.ts then sees the answer (inputResponses) and
+        // waits the bounded time, as tools.ts's call does when the shim re-enters it on the SDK
+        // path. Made here, for a result that is not plain only (issue 34, wave 3 session 32).
         finished =
           (plainToolResult(result) as Result | undefined) ??
-          this.finishedCall(request, ctx, result, again);
+          this.finishedCall(
+            request,
+            ctx,
+            result,
+            (_r: unknown, c: ServerContext) => steps(call.params as never, c) as never,
+          );
       } catch (error) {
         return fail(error);
       }
-      if (finished instanceof Promise) return finished.then(answer, fail);
-      // The everyday plain result: `answer`, in place (issue 34: two functions less per call).
+      // The 2025 codec's encodeResult gives a tools/call result back as it is. The transport's
+      // `respond` is `send`'s answer branch in this turn (a throw there is a rejection here,
+      // caught as send's rejection was). Made for a finish that waits only, as the re-entry
+      // above is for a result that is not plain.
+      if (finished instanceof Promise)
+        return finished.then(
+          (done: unknown) =>
+            ended()
+              ? undefined
+              : transport.respond({ result: done, jsonrpc: '2.0', id } as JSONRPCMessage),
+          fail,
+        );
+      // The everyday plain result: the waiting finish's answer, in place (issue 34: two
+      // functions less per call).
       if (this.loneCalls.get(id) === controller) this.loneCalls.delete(id);
       return signal.aborted
         ? undefined

@@ -36,7 +36,9 @@ function plainMeta(meta: unknown): boolean {
 export function plainToolCall(request: { method: string; params?: unknown }): boolean {
   const { method, params } = request;
   if (method !== 'tools/call' || !plain(params)) return false;
-  for (const key of Object.keys(params)) if (!PARAM_KEYS.has(key)) return false;
+  // Indexed, not `for…of` (issue 34, wave 3 session 32: an iterator result per key a call).
+  const keys = Object.keys(params);
+  for (let i = 0; i < keys.length; i++) if (!PARAM_KEYS.has(keys[i]!)) return false;
   if (typeof params['name'] !== 'string') return false;
   if ('arguments' in params && !plain(params['arguments'])) return false;
   return !('_meta' in params) || plainMeta(params['_meta']);
@@ -58,19 +60,28 @@ export function parsedToolCall(request: {
   const meta = params['_meta'] as Record<string, unknown> | undefined;
   return {
     method: 'tools/call',
-    params: {
-      ...(meta !== undefined
-        ? {
-            _meta:
-              'progressToken' in meta
-                ? { progressToken: meta['progressToken'], ...meta }
-                : { ...meta },
-          }
-        : {}),
-      name: params['name'],
-      ...(args !== undefined ? { arguments: { ...args } } : {}),
-    },
+    params: parsedParams(meta, params['name'], args),
   };
+}
+
+/**
+ * The parse's `params` in its order (`_meta`, `name`, `arguments`), one literal per case rather
+ * than spread from conditional objects, each of which made an empty object when absent (issue 34,
+ * wave 3 session 32). Literals, not assignments to `{}`: a literal defines its members, where an
+ * assignment would run a setter an `Object.prototype` polluted elsewhere holds for the key (review
+ * of h-alloc2). tool-call-shapes.property.test.ts holds the keys and their order to the SDK's
+ * parse (by JSON: not whether `_meta` and `arguments` are copies); tool-call-shapes.keys.property
+ * .test.ts the literals and the copies.
+ */
+function parsedParams(
+  meta: Record<string, unknown> | undefined,
+  name: unknown,
+  args: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  if (meta === undefined) return args === undefined ? { name } : { name, arguments: { ...args } };
+  const _meta =
+    'progressToken' in meta ? { progressToken: meta['progressToken'], ...meta } : { ...meta };
+  return args === undefined ? { _meta, name } : { _meta, name, arguments: { ...args } };
 }
 
 const RESULT_KEYS = new Set(['_meta', 'content', 'isError']);
@@ -85,7 +96,8 @@ const RESULT_KEYS = new Set(['_meta', 'content', 'isError']);
  */
 export function plainToolResult(result: unknown): Record<string, unknown> | undefined {
   if (!plain(result)) return undefined;
-  for (const key of Object.keys(result)) if (!RESULT_KEYS.has(key)) return undefined;
+  const keys = Object.keys(result);
+  for (let i = 0; i < keys.length; i++) if (!RESULT_KEYS.has(keys[i]!)) return undefined;
   const { _meta, content, isError } = result;
   const hasMeta = '_meta' in result;
   const hasError = 'isError' in result;
@@ -103,12 +115,12 @@ export function plainToolResult(result: unknown): Record<string, unknown> | unde
   if (hasError && typeof isError !== 'boolean') return undefined;
   if (!Array.isArray(content) || Object.getPrototypeOf(content) !== Array.prototype)
     return undefined;
-  for (const block of content) if (!textBlock(block)) return undefined;
-  return {
-    ...(hasMeta ? { _meta } : {}),
-    content,
-    ...(hasError ? { isError } : {}),
-  };
+  for (let i = 0; i < content.length; i++) if (!textBlock(content[i])) return undefined;
+  // In the parse's order, one literal per case, not spread from conditional objects (issue 34,
+  // wave 3 session 32: two objects fewer a call; tool-call-shapes.property.test.ts holds the
+  // order). Literals, not assignments: see parsedParams.
+  if (hasMeta) return hasError ? { _meta, content, isError } : { _meta, content };
+  return hasError ? { content, isError } : { content };
 }
 
 function textBlock(block: unknown): boolean {

@@ -88,7 +88,7 @@ export function connectionSecrets(conn: SecretsOf): string[] {
 }
 
 /** Where a connection's secrets are read from: its settings and, signed in, its token values. */
-type SecretSource = SecretsOf & { auth?: { secrets: () => string[] } };
+type SecretSource = SecretsOf & { auth?: { secrets: () => readonly string[] } };
 
 /** How long, and how many, secret values that left a connection stay redacted (retire, below). */
 export interface RetireOptions {

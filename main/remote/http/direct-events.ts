@@ -158,7 +158,7 @@ export function readEvents(
       if (!tooLarge) inFlight.hold(pending.after(text));
     } else {
       fedBefore = true;
-      for (const event of whole) onEvent(event);
+      for (let i = 0; i < whole.length; i++) onEvent(whole[i]!);
       if (!tooLarge) inFlight.hold(Unfinished.AFTER_WHOLE);
     }
   };

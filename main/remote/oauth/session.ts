@@ -242,9 +242,15 @@ export class OAuthSession implements AuthProvider {
   }
 
   /** Current token values, for redaction of anything the upstream echoes back. */
-  secrets(): string[] {
+  secrets(): readonly string[] {
+    // Asked on every call of the server and at each redaction (redact.ts sync): the values in
+    // the order the filtered pair gave them, without the pair and the filter's array, and one
+    // shared empty list when there is no token (issue 34, wave 3 session 32).
     const t = this.o.store.peek()?.tokens;
-    return [t?.access_token, t?.refresh_token].filter((v): v is string => !!v);
+    const access = t?.access_token;
+    const refresh = t?.refresh_token;
+    if (access) return refresh ? [access, refresh] : [access];
+    return refresh ? [refresh] : NO_TOKENS;
   }
 
   view(): RemoteAuthView | undefined {
@@ -366,3 +372,6 @@ export function signInMetadataUrl(serverUrl: string, url: URL | undefined): URL 
   if (!url || ownOrigin(serverUrl, url)) return url;
   return secureEndpoint(url.href, serverUrl) ? url : undefined;
 }
+
+/** secrets() with no token: frozen, shared (redact.ts only reads it). */
+const NO_TOKENS: readonly string[] = Object.freeze([]);
