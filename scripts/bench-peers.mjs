@@ -261,6 +261,11 @@ try {
     }
   }
   for (const g of live) sampleRss(g);
+  if (process.env.AIRLOCK_BENCH_SEQ_DUMP)
+    (await import('node:fs')).writeFileSync(
+      process.env.AIRLOCK_BENCH_SEQ_DUMP,
+      JSON.stringify(run.map((l) => ({ name: l.name, kind: l.kind, era: l.era, t: l.t }))),
+    );
   for (const l of run) l.selfSeq = l.self;
   console.log(`  ${SIZES.seq} sequential calls per leg done; throughput next …`);
 

@@ -254,21 +254,47 @@ export function callUpstream(
     const onAborted = () => cancel(signal.reason);
     onAbort(signal, onAborted);
     const { timeout } = options;
-    books._setupTimeout(
-      messageId,
-      timeout,
-      options.maxTotalTimeout,
-      () => cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout })),
-      options.resetTimeoutOnProgress,
-    );
+    const timedOut = () =>
+      cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout }));
     const failed = (err: unknown) => {
       books._progressHandlers.delete(messageId);
       fail(err as Error);
     };
-    if (direct !== undefined && plainCall(outbound, undefined))
+    if (direct !== undefined && plainCall(outbound, undefined)) {
       directSend(transport, direct, outbound, failed);
-    else transport.send(outbound, {}).catch(failed);
+      // The timeout is armed on the tick after the one node:http writes the request on
+      // (ClientRequest#onSocket: process.nextTick(onSocketNT)), so its timer is not on the call's
+      // way out (issue 34, wave 3 session 33). No answer is read before the ticks have run; a
+      // call settled by then (failed at once, cancelled) is armed no timer (armTimeout).
+      process.nextTick(armTimeout, books, messageId, options, timedOut);
+    } else {
+      books._setupTimeout(
+        messageId,
+        timeout,
+        options.maxTotalTimeout,
+        timedOut,
+        options.resetTimeoutOnProgress,
+      );
+      transport.send(outbound, {}).catch(failed);
+    }
   });
+}
+
+/** The Protocol's request timeout of a direct call still on the books (callUpstream). */
+function armTimeout(
+  books: Books,
+  messageId: number,
+  options: LeanCallOptions,
+  timedOut: () => void,
+): void {
+  if (!books._responseHandlers.has(messageId)) return;
+  books._setupTimeout(
+    messageId,
+    options.timeout,
+    options.maxTotalTimeout,
+    timedOut,
+    options.resetTimeoutOnProgress,
+  );
 }
 
 /**

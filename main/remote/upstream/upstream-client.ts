@@ -90,9 +90,14 @@ export class UpstreamClient extends Client {
     const handler = b._responseHandlers.get(id);
     if (handler === undefined) return false;
     b._responseHandlers.delete(id);
-    b._cleanupTimeout(id);
     b._progressHandlers.delete(id);
     handler(response);
+    // The request's timeout is cleared on the next tick, not before the handler as the SDK clears
+    // it: the handler's result reaches the agent in this microtask chain, and its answer is written
+    // before any tick runs, so the timer's removal is not on the answer's way (issue 34, wave 3
+    // session 33). No timer fires before the ticks have run; a timeout whose call is answered
+    // finds nothing to cancel meanwhile (lean-call.ts `received`).
+    process.nextTick(cleanupTimeout, b, id);
     return true;
   }
 
@@ -140,6 +145,11 @@ export class UpstreamClient extends Client {
     }
     return request$.call(this, request, schemaOrOptions, maybeOptions);
   }
+}
+
+/** Clears an answered request's timeout (UpstreamClient.settled). */
+function cleanupTimeout(b: ResponseBooks, id: number): void {
+  b._cleanupTimeout(id);
 }
 
 /** The settled promise each deferred response dispatch is a reaction of. */
