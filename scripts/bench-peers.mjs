@@ -32,6 +32,10 @@
 // explain the old CPU figure). Last, each Airlock's two eras are run once more with their fleets
 // paced to one offered rate (an info line beside the 2026 ÷ 2025 CPU target: the closed-loop
 // figure also measures how fast each era's client library can call). Linux only (/proc).
+// AIRLOCK_BENCH_SEQ_DUMP=FILE writes every leg's sequential latencies, in order, as JSON (a call's
+// place in its block of 10 is its index mod 10: docs/performance.md, "Across processes").
+// AIRLOCK_TIMELINE_DIR with scripts/experiments/timeline-hook.mjs preloaded splits each call
+// across the agent, gateway and upstream processes (timeline-report.mjs).
 import os from 'node:os';
 import { startEverything, treePids, treeUsage } from './bench-lib.mjs';
 import * as A from './bench-peer-airlock.mjs';
