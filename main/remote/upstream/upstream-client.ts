@@ -91,13 +91,13 @@ export class UpstreamClient extends Client {
     if (handler === undefined) return false;
     b._responseHandlers.delete(id);
     b._progressHandlers.delete(id);
-    handler(response);
-    // The request's timeout is cleared on the next tick, not before the handler as the SDK clears
-    // it: the handler's result reaches the agent in this microtask chain, and its answer is written
-    // before any tick runs, so the timer's removal is not on the answer's way (issue 34, wave 3
-    // session 33). No timer fires before the ticks have run; a timeout whose call is answered
-    // finds nothing to cancel meanwhile (lean-call.ts `received`).
+    // The request's timeout is cleared on the next tick, not here as the SDK clears it: the
+    // handler's result reaches the agent in this microtask chain, and its answer is written before
+    // any tick runs, so the timer's removal is not on the answer's way (issue 34, wave 3 session
+    // 33). No timer fires before the ticks have run. Queued before the handler runs, so that a
+    // handler that throws leaves no timer to cancel an answered request.
     process.nextTick(cleanupTimeout, b, id);
+    handler(response);
     return true;
   }
 
