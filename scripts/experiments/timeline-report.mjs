@@ -40,7 +40,8 @@ const name = (p) => {
 const agentProc = procs.find((p) => p.ev.some((e) => e[0] === 'us'));
 const owner = new Map(); // port → process that serves it
 for (const p of procs) for (const e of p.ev) if (e[0] === 'ss') owner.set(e[2], p);
-const of = (p, kind, port) => p.ev.filter((e) => e[0] === kind && (port === undefined || e[2] === port)).map((e) => e[1]);
+const of = (p, kind, port) =>
+  p.ev.filter((e) => e[0] === kind && (port === undefined || e[2] === port)).map((e) => e[1]);
 const after = (arr, t, until = Infinity) => {
   let lo = 0;
   let hi = arr.length;
@@ -67,7 +68,9 @@ for (const port of ports) {
   const ss = of(g, 'ss', port);
   const se = of(g, 'se', port);
   const cs = of(g, 'cs');
-  const cpuAt = new Map(g.ev.filter((e) => e[0] === 'cs' || e[0] === 'ch').map((e) => [e[1], e[3]]));
+  const cpuAt = new Map(
+    g.ev.filter((e) => e[0] === 'cs' || e[0] === 'ch').map((e) => [e[1], e[3]]),
+  );
   const ch = of(g, 'ch');
   const ce = of(g, 'ce');
   const calls = [];
@@ -91,7 +94,9 @@ for (const port of ports) {
       c.B = up0 - s0;
       if (h !== undefined) c.cpuD = cpuAt.get(h) - cpuAt.get(up0);
       if (h !== undefined) {
-        const u = procs.find((p) => p !== g && p.ev.some((x) => x[0] === 'ss' && x[1] >= up0 && x[1] <= h));
+        const u = procs.find(
+          (p) => p !== g && p.ev.some((x) => x[0] === 'ss' && x[1] >= up0 && x[1] <= h),
+        );
         if (u) {
           const us0 = after(of(u, 'ss'), up0, h);
           const us1 = us0 === undefined ? undefined : after(of(u, 'se'), us0, h);
@@ -123,16 +128,17 @@ for (const r of rows)
       keys.map((k) => (Number.isNaN(r.m[k]) ? '—' : r.m[k].toFixed(0)).padStart(8)).join(''),
   );
 if (process.env.TL_DIST) {
-  const q = (a, p) => { const s = a.filter((x) => Number.isFinite(x)).sort((x, y) => x - y); return s[Math.floor(s.length * p)]; };
-  for (const r of rows) {
-    if (!r.calls) continue;
-  }
-}
-if (process.env.TL_DIST) {
   const k = process.env.TL_DIST;
-  const q = (a, p) => { const s = a.filter((x) => Number.isFinite(x)).sort((x, y) => x - y); return s[Math.floor(s.length * p)]; };
+  const q = (a, p) => {
+    const s = a.filter((x) => Number.isFinite(x)).sort((x, y) => x - y);
+    return s[Math.floor(s.length * p)];
+  };
   for (const r of rows) {
     const a = r.calls.map((c) => c[k]);
-    console.log(r.name.padEnd(22), k, [0.1, 0.25, 0.5, 0.75, 0.9].map((p) => q(a, p)?.toFixed(0)).join(' '));
+    console.log(
+      r.name.padEnd(22),
+      k,
+      [0.1, 0.25, 0.5, 0.75, 0.9].map((p) => q(a, p)?.toFixed(0)).join(' '),
+    );
   }
 }

@@ -129,9 +129,15 @@ describe('a direct call’s request timeout', () => {
       await arrived(1);
       expect(order).toEqual(['written', 'armed']);
       expect(books._timeoutInfo.has(id)).toBe(true); // the call waits with its timeout armed
-      held[0]!.res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'ok' }] } }),
-      );
+      held[0]!.res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            result: { content: [{ type: 'text', text: 'ok' }] },
+          }),
+        );
       await call;
       expect(handed).toBe(true);
       await turn();
@@ -152,7 +158,12 @@ describe('a direct call’s request timeout', () => {
       cancelled.length = 0;
       const id = books._requestMessageId;
       const controller = new AbortController();
-      const call = callUpstream(up.client, { name: 't', arguments: {} }, true, options(controller.signal));
+      const call = callUpstream(
+        up.client,
+        { name: 't', arguments: {} },
+        true,
+        options(controller.signal),
+      );
       controller.abort('changed my mind');
       await expect(call).rejects.toThrow(/changed my mind/);
       await arrived(1);
