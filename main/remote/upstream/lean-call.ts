@@ -264,8 +264,11 @@ export function callUpstream(
       directSend(transport, direct, outbound, failed);
       // The timeout is armed on the tick after the one node:http writes the request on
       // (ClientRequest#onSocket: process.nextTick(onSocketNT)), so its timer is not on the call's
-      // way out (issue 34, wave 3 session 33). No answer is read before the ticks have run; a
-      // call settled by then (failed at once, cancelled) is armed no timer (armTimeout).
+      // way out (issue 34, wave 3 session 33). No answer is read before the ticks have run. A call
+      // that failed or was cancelled in this turn: made from a macrotask, the tick runs before
+      // the failure's settling job, so its timer is armed and then cleared there; made inside a
+      // microtask, that job runs first and armTimeout arms none (its guard). Either way none is
+      // left (lean-call.same-turn.review.property.test.ts).
       process.nextTick(armTimeout, books, messageId, options, timedOut);
     } else {
       books._setupTimeout(
