@@ -129,15 +129,13 @@ describe('a direct call’s request timeout', () => {
       await arrived(1);
       expect(order).toEqual(['written', 'armed']);
       expect(books._timeoutInfo.has(id)).toBe(true); // the call waits with its timeout armed
-      held[0]!.res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id,
-            result: { content: [{ type: 'text', text: 'ok' }] },
-          }),
-        );
+      held[0]!.res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          result: { content: [{ type: 'text', text: 'ok' }] },
+        }),
+      );
       await call;
       expect(handed).toBe(true);
       await turn();
@@ -176,6 +174,59 @@ describe('a direct call’s request timeout', () => {
       expect(books._timeoutInfo.has(id)).toBe(false);
       expect(books._timeoutInfo.size).toBe(0);
     } finally {
+      await up.close();
+    }
+  });
+});
+
+describe('the deferred timer work on its own tick', () => {
+  it('a throw arming the timeout fails the call rather than the process', async () => {
+    const { up, books } = await upstream();
+    const setup = books._setupTimeout;
+    books._setupTimeout = () => {
+      throw new Error('books moved');
+    };
+    try {
+      held.length = 0;
+      const call = callUpstream(
+        up.client,
+        { name: 't', arguments: {} },
+        true,
+        options(new AbortController().signal),
+      );
+      await expect(call).rejects.toThrow(/books moved/);
+    } finally {
+      books._setupTimeout = setup;
+      await up.close();
+    }
+  });
+
+  it('a throw clearing an answered call’s timeout goes to onerror, not out of the process', async () => {
+    const { up, books } = await upstream();
+    const errors: string[] = [];
+    up.client.onerror = (e) => errors.push(e.message);
+    const cleanup = books._cleanupTimeout;
+    books._cleanupTimeout = () => {
+      throw new Error('books moved');
+    };
+    try {
+      held.length = 0;
+      const id = books._requestMessageId;
+      const call = callUpstream(
+        up.client,
+        { name: 't', arguments: {} },
+        true,
+        options(new AbortController().signal),
+      );
+      await arrived(1);
+      held[0]!.res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, result: { content: [] } }));
+      await expect(call).resolves.toEqual({ content: [] });
+      await turn();
+      expect(errors).toEqual(['books moved']);
+    } finally {
+      books._cleanupTimeout = cleanup;
       await up.close();
     }
   });

@@ -269,7 +269,7 @@ export function callUpstream(
       // the failure's settling job, so its timer is armed and then cleared there; made inside a
       // microtask, that job runs first and armTimeout arms none (its guard). Either way none is
       // left (lean-call.same-turn.review.property.test.ts).
-      process.nextTick(armTimeout, books, messageId, options, timedOut);
+      process.nextTick(armTimeout, books, messageId, options, timedOut, fail);
     } else {
       books._setupTimeout(
         messageId,
@@ -283,21 +283,30 @@ export function callUpstream(
   });
 }
 
-/** The Protocol's request timeout of a direct call still on the books (callUpstream). */
+/**
+ * The Protocol's request timeout of a direct call still on the books (callUpstream). On a tick of
+ * its own, so a throw here (only an SDK whose books moved could make one) would be an uncaught
+ * exception: it fails the call instead, as one thrown where the timeout was armed before failed it.
+ */
 function armTimeout(
   books: Books,
   messageId: number,
   options: LeanCallOptions,
   timedOut: () => void,
+  failed: (err: unknown) => void,
 ): void {
-  if (!books._responseHandlers.has(messageId)) return;
-  books._setupTimeout(
-    messageId,
-    options.timeout,
-    options.maxTotalTimeout,
-    timedOut,
-    options.resetTimeoutOnProgress,
-  );
+  try {
+    if (!books._responseHandlers.has(messageId)) return;
+    books._setupTimeout(
+      messageId,
+      options.timeout,
+      options.maxTotalTimeout,
+      timedOut,
+      options.resetTimeoutOnProgress,
+    );
+  } catch (err) {
+    failed(err);
+  }
 }
 
 /**

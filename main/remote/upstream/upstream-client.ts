@@ -96,7 +96,7 @@ export class UpstreamClient extends Client {
     // any tick runs, so the timer's removal is not on the answer's way (issue 34, wave 3 session
     // 33). No timer fires before the ticks have run. Queued before the handler runs, so that a
     // handler that throws leaves no timer to cancel an answered request.
-    process.nextTick(cleanupTimeout, b, id);
+    process.nextTick(cleanupTimeout, this, id);
     handler(response);
     return true;
   }
@@ -147,9 +147,17 @@ export class UpstreamClient extends Client {
   }
 }
 
-/** Clears an answered request's timeout (UpstreamClient.settled). */
-function cleanupTimeout(b: ResponseBooks, id: number): void {
-  b._cleanupTimeout(id);
+/**
+ * Clears an answered request's timeout (UpstreamClient.settled). On a tick of its own: a throw
+ * (only an SDK whose books moved could make one) goes to the client's `onerror`, not out of the
+ * process as an uncaught exception.
+ */
+function cleanupTimeout(client: Client, id: number): void {
+  try {
+    (client as unknown as ResponseBooks)._cleanupTimeout(id);
+  } catch (err) {
+    client.onerror?.(err as Error);
+  }
 }
 
 /** The settled promise each deferred response dispatch is a reaction of. */
