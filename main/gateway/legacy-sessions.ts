@@ -92,10 +92,7 @@ export class LegacySessions {
       // Decided before anything runs: the checks, the id's registration, then the call.
       if (lone) {
         const { transport } = session;
-        if (transport.postLone(req, res, lone.request.id)) {
-          session.lone!.runLone(lone, transport);
-          transport.holdHead(lone.request.id);
-        }
+        if (transport.postLone(req, res, lone.request.id)) session.lone!.runLone(lone, transport);
         return;
       }
       return session.transport.handle(req, res, x.parsedBody, authInfo);

@@ -81,50 +81,6 @@ describe('which POSTs take the lone path', () => {
     ]);
   });
 
-  // Issue 34, wave 3 session 33: the held head's timer is made on the tick after the call's first
-  // turn (SessionTransport.holdHead), behind node:http's write of the upstream request, and not
-  // at all for a call answered, escalated or closed before that tick.
-  it('arms the held head on the tick after the call started, and still sends it when due', async () => {
-    const a = await arm(true);
-    const timers = vi.getTimerCount();
-    a.post(call(1));
-    expect(a.calls.running).toHaveLength(1); // the call has started…
-    expect(vi.getTimerCount()).toBe(timers); // …and no timer is made in its turn
-    await new Promise<void>((r) => process.nextTick(r));
-    expect(vi.getTimerCount()).toBe(timers + 1);
-    vi.advanceTimersByTime(FIRST_EVENT_WAIT_MS);
-    await settled();
-    expect(a.seen.filter((x) => x.res === 2)).toEqual([
-      { res: 2, head: 200, type: 'text/event-stream' },
-    ]);
-    a.calls.running[0]!.settle(() => ({ content: [] }));
-    await settled();
-    expect(vi.getTimerCount()).toBe(timers);
-    expect(a.seen.filter((x) => x.res === 2).map((x) => Object.keys(x)[1])).toEqual([
-      'head',
-      'message',
-      'end',
-    ]);
-  });
-
-  it.each([
-    ['answered', (a: LoneArm) => a.calls.running[0]!.settle(() => ({ content: [] }))],
-    [
-      'escalated by a log line',
-      (a: LoneArm) => void a.calls.running[0]!.opts.relay!.log?.({ level: 'info', data: 'x' }),
-    ],
-    ['closed', (a: LoneArm) => void a.close()],
-  ])('arms no held head for a call %s before that tick', async (_what, before) => {
-    const a = await arm(true);
-    const made = vi.spyOn(globalThis, 'setTimeout');
-    const heldHeads = () => made.mock.calls.filter((c) => c[1] === FIRST_EVENT_WAIT_MS).length;
-    a.post(call(1));
-    before(a);
-    await settled();
-    expect(heldHeads()).toBe(0);
-    made.mockRestore();
-  });
-
   it('makes the full stream when a log line must go first: watched, the answer ends the event stream', async () => {
     const a = await arm(true);
     const res = a.post(call(1));

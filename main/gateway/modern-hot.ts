@@ -226,22 +226,14 @@ export class ModernHotTransport extends PerRequestHTTPServerTransport {
     this.exchanges.set(key, ex);
     // `on`, not `once`: a response emits 'close' once (and the listener checks its exchange), so
     // once's wrapper, its state and its removal are work for nothing (issue 34: per 2026 call).
-    const closed = () => {
+    res.on('close', () => {
       if (res.writableFinished || this.exchanges.get(key) !== ex) return;
       this.exchanges.delete(key);
       ex.stream?.release();
       // What the SDK's per-request server gets when its transport closes under a handler.
       ex.abort?.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
-    };
-    if (lone) {
-      this.runLone(key, ex, lone, message, lifted, classification, authInfo);
-      // Listened for once the call has started, in the same turn (no 'close' can be emitted
-      // before it ends): a plain remote call's upstream request is made first (issue 34, wave 3
-      // session 33: the way to the upstream write is Airlock's largest step beyond a relay's).
-      res.on('close', closed);
-      return;
-    }
-    res.on('close', closed);
+    });
+    if (lone) return this.runLone(key, ex, lone, message, lifted, classification, authInfo);
     this.deliver(key, ex, message, lifted, classification, authInfo);
   }
 

@@ -131,28 +131,9 @@ export class SessionTransport implements Transport {
     }
     // A client already gone is found so when something is sent (escalate), as post()'s gone().
     this.requests.set(id, res);
+    this.held.set(id, setTimeout(this.headDue, FIRST_EVENT_WAIT_MS, id));
     return true;
   }
-
-  /**
-   * Arms a lone call's held head (FIRST_EVENT_WAIT_MS), called once its call has started
-   * (LegacySessions.handle, right after runLone). Armed on the next tick, behind whatever that
-   * start queued: node:http writes an upstream request on a tick of its own
-   * (ClientRequest#onSocket: process.nextTick(onSocketNT)), so a plain remote call's bytes leave
-   * before the timer is made, and the timer's cost is not on the call's way out (issue 34, wave
-   * 3 session 33: the time to the upstream write was Airlock's largest step beyond the relay's).
-   * Nothing is read from a socket before the ticks have run, so no answer can come first; a call
-   * answered, escalated or closed by then needs no timer (armHead).
-   */
-  holdHead(id: RequestId): void {
-    process.nextTick(this.armHead, id);
-  }
-
-  private readonly armHead = (id: RequestId): void => {
-    const open = this.requests.get(id);
-    if (this.closed || open == null || open instanceof EventStream || this.held.has(id)) return;
-    this.held.set(id, setTimeout(this.headDue, FIRST_EVENT_WAIT_MS, id));
-  };
 
   private post(req: IncomingMessage, res: ServerResponse, body: unknown, authInfo: AuthInfo) {
     if (!this.accepts(req, res)) return;
@@ -412,13 +393,9 @@ export class SessionTransport implements Transport {
       // A lone call's answer with nothing before it: one JSON write, as endWithAnswer's. Its held
       // head goes (unhold, in place: issue 34, one function less per call).
       this.requests.delete(id);
-      try {
-        return answerAsJson(open, this.sessionId, m);
-      } finally {
-        // After the answer's write (issue 34: off its way back); no timer fires in between.
-        clearTimeout(this.held.get(id));
-        this.held.delete(id);
-      }
+      clearTimeout(this.held.get(id));
+      this.held.delete(id);
+      return answerAsJson(open, this.sessionId, m);
     } else stream = this.escalate(id, open);
     this.requests.delete(id);
     if (!stream) {

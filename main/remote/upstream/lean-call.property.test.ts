@@ -251,14 +251,13 @@ async function run(s: Script, path: Path): Promise<unknown[]> {
   const lean = path === 'lean' ? leanCallTool(client, params, options) : undefined;
   if (path === 'lean') expect(lean).toBeDefined();
   // The books as the caller finds them when it sees the outcome (lean-call.ts settles them
-  // without the SDK's `.finally`): the call's handlers and abort listener gone. Its timeout is
-  // gone by the next tick (below): an answered call's is cleared on the tick after the answer
-  // is handed on (upstream-client.ts `settled`, issue 34 wave 3 session 33).
+  // without the SDK's `.finally`): the call's handlers, timeout and abort listener all gone.
   const books = client as unknown as Record<string, Map<unknown, unknown>>;
   const left = () => [
     'books',
     books._responseHandlers!.size,
     books._progressHandlers!.size,
+    books._timeoutInfo!.size,
     abortJoins(cancel.signal),
   ];
   const call = (lean ?? client.callTool(params, options)).then(
@@ -274,7 +273,6 @@ async function run(s: Script, path: Path): Promise<unknown[]> {
   if (!settled) cancel.abort('the agent cancelled');
   await call;
   await settle();
-  seen.push(['timeouts left', books._timeoutInfo!.size]);
   seen.push(['written', JSON.stringify(t.written)]);
   await client.close();
   return seen;

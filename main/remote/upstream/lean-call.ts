@@ -254,59 +254,21 @@ export function callUpstream(
     const onAborted = () => cancel(signal.reason);
     onAbort(signal, onAborted);
     const { timeout } = options;
-    const timedOut = () =>
-      cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout }));
+    books._setupTimeout(
+      messageId,
+      timeout,
+      options.maxTotalTimeout,
+      () => cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout })),
+      options.resetTimeoutOnProgress,
+    );
     const failed = (err: unknown) => {
       books._progressHandlers.delete(messageId);
       fail(err as Error);
     };
-    if (direct !== undefined && plainCall(outbound, undefined)) {
+    if (direct !== undefined && plainCall(outbound, undefined))
       directSend(transport, direct, outbound, failed);
-      // The timeout is armed on the tick after the one node:http writes the request on
-      // (ClientRequest#onSocket: process.nextTick(onSocketNT)), so its timer is not on the call's
-      // way out (issue 34, wave 3 session 33). No answer is read before the ticks have run. A call
-      // that failed or was cancelled in this turn: made from a macrotask, the tick runs before
-      // the failure's settling job, so its timer is armed and then cleared there; made inside a
-      // microtask, that job runs first and armTimeout arms none (its guard). Either way none is
-      // left (lean-call.same-turn.review.property.test.ts).
-      process.nextTick(armTimeout, books, messageId, options, timedOut, fail);
-    } else {
-      books._setupTimeout(
-        messageId,
-        timeout,
-        options.maxTotalTimeout,
-        timedOut,
-        options.resetTimeoutOnProgress,
-      );
-      transport.send(outbound, {}).catch(failed);
-    }
+    else transport.send(outbound, {}).catch(failed);
   });
-}
-
-/**
- * The Protocol's request timeout of a direct call still on the books (callUpstream). On a tick of
- * its own, so a throw here (only an SDK whose books moved could make one) would be an uncaught
- * exception: it fails the call instead, as one thrown where the timeout was armed before failed it.
- */
-function armTimeout(
-  books: Books,
-  messageId: number,
-  options: LeanCallOptions,
-  timedOut: () => void,
-  failed: (err: unknown) => void,
-): void {
-  try {
-    if (!books._responseHandlers.has(messageId)) return;
-    books._setupTimeout(
-      messageId,
-      options.timeout,
-      options.maxTotalTimeout,
-      timedOut,
-      options.resetTimeoutOnProgress,
-    );
-  } catch (err) {
-    failed(err);
-  }
 }
 
 /**

@@ -90,13 +90,8 @@ export class UpstreamClient extends Client {
     const handler = b._responseHandlers.get(id);
     if (handler === undefined) return false;
     b._responseHandlers.delete(id);
+    b._cleanupTimeout(id);
     b._progressHandlers.delete(id);
-    // The request's timeout is cleared on the next tick, not here as the SDK clears it: the
-    // handler's result reaches the agent in this microtask chain, and its answer is written before
-    // any tick runs, so the timer's removal is not on the answer's way (issue 34, wave 3 session
-    // 33). No timer fires before the ticks have run. Queued before the handler runs, so that a
-    // handler that throws leaves no timer to cancel an answered request.
-    process.nextTick(cleanupTimeout, this, id);
     handler(response);
     return true;
   }
@@ -144,19 +139,6 @@ export class UpstreamClient extends Client {
       return page.then((p) => (budget.take(p, request.params?.cursor), p)) as never;
     }
     return request$.call(this, request, schemaOrOptions, maybeOptions);
-  }
-}
-
-/**
- * Clears an answered request's timeout (UpstreamClient.settled). On a tick of its own: a throw
- * (only an SDK whose books moved could make one) goes to the client's `onerror`, not out of the
- * process as an uncaught exception.
- */
-function cleanupTimeout(client: Client, id: number): void {
-  try {
-    (client as unknown as ResponseBooks)._cleanupTimeout(id);
-  } catch (err) {
-    client.onerror?.(err as Error);
   }
 }
 
