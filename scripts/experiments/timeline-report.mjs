@@ -59,6 +59,8 @@ const med = (a) => {
   return s.length ? s[Math.floor(s.length / 2)] : NaN;
 };
 
+/** The steps each leg's row gives, in the order printed. */
+const keys = ['A', 'B', 'C', 'D', 'E', 'E2', 'F', 'G', 'H', 'served', 'total', 'cpuD'];
 const ports = [...new Set(agentProc.ev.filter((e) => e[0] === 'us').map((e) => e[2]))];
 const rows = [];
 for (const port of ports) {
@@ -117,11 +119,9 @@ for (const port of ports) {
     calls.push(c);
   }
   if (calls.length === 0) continue;
-  const keys = ['A', 'B', 'C', 'D', 'E', 'E2', 'F', 'G', 'H', 'served', 'total', 'cpuD'];
   const m = Object.fromEntries(keys.map((k) => [k, med(calls.map((c) => c[k]))]));
   rows.push({ name: name(g), port, n: calls.length, m, g, calls });
 }
-const keys = ['A', 'B', 'C', 'D', 'E', 'E2', 'F', 'G', 'H', 'served', 'total', 'cpuD'];
 console.log('leg'.padEnd(22) + 'n'.padStart(6) + keys.map((k) => k.padStart(8)).join(''));
 for (const r of rows)
   console.log(
