@@ -5,6 +5,7 @@ import { holdBundleFiles } from '../platform/bundle-in-use.js';
 import { flushCompileCache } from '../platform/compile-cache.js';
 import { AlreadyRunningError } from '../platform/instance.js';
 import { defaultDataDir, resolveDataDir } from '../platform/paths.js';
+import { EarlyTierUp, type TierUpOptions } from '../platform/tier-up.js';
 import type { VaultChoice } from '../platform/vault/select.js';
 import { YoungGenerationCap, type YoungGenerationOptions } from '../platform/young-generation.js';
 import type { ToolSource } from '../tools/types.js';
@@ -23,6 +24,8 @@ export async function serve(opts: {
   sources?: ToolSource[];
   /** The young-generation cap's options, or false for none (a bench's entry, `CliInjections`). */
   youngGeneration?: YoungGenerationOptions | false;
+  /** V8's earlier tier-up once ready (platform/tier-up.ts), or false for none (a bench's entry). */
+  tierUp?: TierUpOptions | false;
 }): Promise<number> {
   // Before anything allocates much: a gateway under load keeps whatever young generation it grew.
   const youngGeneration =
@@ -97,7 +100,11 @@ async function run(opts: Parameters<typeof serve>[0]): Promise<number> {
   // What this start compiled goes to Node's compile cache now, not only at a normal exit: a server
   // whose terminal closes (SIGHUP) or that is killed never has one (bin/airlock.js enables it).
   flushCompileCache();
+  // After the ready line: what start-up ran is compiled as before, the calls' path sooner.
+  const tierUp = opts.tierUp === false ? null : new EarlyTierUp(opts.tierUp);
+  tierUp?.start();
   await stopped;
+  tierUp?.stop();
   releaseBundle();
   offSignals();
   offRejections();
