@@ -21,31 +21,31 @@ describe('airlock serve and V8’s tier-up', () => {
     vi.stubEnv('AIRLOCK_VAULT_PASSPHRASE', '');
     vi.stubEnv('AIRLOCK_VAULT_KEY_FILE', join(dir, 'vault.key'));
     const events: string[] = [];
+    const before = new Set(process.listeners('SIGTERM'));
+    let stops: NodeJS.SignalsListener[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      if (String(chunk).includes('"event":"ready"')) events.push('ready line');
+      if (String(chunk).includes('"event":"ready"')) {
+        events.push('ready line');
+        // The stop is driven by the ready line, not by the flag being set: serve runs on
+        // synchronously from this write to its wait for a signal (tier-up included), so a
+        // microtask lands after it, and a serve that never sets the flag fails here at once
+        // rather than hanging until the test's timeout (no clock decides this test).
+        queueMicrotask(() => {
+          stops = process.listeners('SIGTERM').filter((l) => !before.has(l));
+          for (const stop of stops) (stop as () => void)();
+        });
+      }
       return true;
     });
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const before = new Set(process.listeners('SIGTERM'));
-    let lowered!: () => void;
-    const set = new Promise<void>((r) => (lowered = r));
     const code = serve({
       port: 0,
       dataDir: join(dir, 'data'),
       youngGeneration: false,
-      tierUp: {
-        startFlags: [],
-        setFlags: (f) => {
-          events.push(f);
-          lowered();
-        },
-      },
+      tierUp: { startFlags: [], setFlags: (f) => events.push(f) },
     });
-    await set;
-    const stop = process.listeners('SIGTERM').filter((l) => !before.has(l));
-    expect(stop).toHaveLength(1);
-    (stop[0] as () => void)();
     expect(await code).toBe(0);
+    expect(stops).toHaveLength(1);
     expect(events).toEqual([
       'ready line',
       '--invocation-count-for-turbofan=200',
