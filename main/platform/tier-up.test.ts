@@ -88,6 +88,17 @@ function invocationsToOptimize(flags: string[]): number[] {
 }
 
 describe('EarlyTierUp against V8 itself', () => {
+  it('puts back the default this Node’s V8 reports (`node --v8-options`)', () => {
+    // stop() hands V8 a fixed value; read V8's own default so a Node whose V8 has another one
+    // fails here (a restore to 2,000 still passed the optimization counts below: ≈ 2,010 runs).
+    const r = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+    const v8Default = /--invocation-count-for-turbofan \(.*\)\n\s*type: int\s+default: (\S+)/.exec(
+      r.stdout,
+    )?.[1];
+    expect(v8Default).toMatch(/^--invocation-count-for-turbofan=\d+$/);
+    expect(handed({ stop: true }).at(-1)).toBe(v8Default);
+  });
+
   it('makes V8 optimize a fresh function within a few hundred runs, where its default takes thousands', () => {
     const [before, lowered, restored] = invocationsToOptimize(handed({ stop: true }));
     // V8's default: ≈ 3,000 runs (the count), far past a thousand.
