@@ -10,7 +10,6 @@ import { commandWords, helpFor, usageEntries, whatIsWrong } from './cli/help.js'
 import { didYouMean } from './cli/suggest.js';
 import { quietWhenReaderCloses } from './cli/closed-stdout.js';
 import type { ToolSource } from './tools/types.js';
-import type { TierUpOptions } from './platform/tier-up.js';
 import type { YoungGenerationOptions } from './platform/young-generation.js';
 
 export const COMMANDS = `  serve [--port N] [--data-dir DIR] [--vault keychain|file]
@@ -95,8 +94,6 @@ export interface CliInjections {
    * or false for neither: the memory/CPU trade-off bench's variants (bench-memory-tradeoff.mjs).
    */
   youngGeneration?: YoungGenerationOptions | false;
-  /** `serve`'s earlier V8 tier-up once ready (main/platform/tier-up.ts), or false for none. */
-  tierUp?: TierUpOptions | false;
 }
 
 export async function main(argv: string[], inject: CliInjections = {}): Promise<number> {
@@ -182,7 +179,6 @@ export async function main(argv: string[], inject: CliInjections = {}): Promise<
           ...(inject.youngGeneration !== undefined
             ? { youngGeneration: inject.youngGeneration }
             : {}),
-          ...(inject.tierUp !== undefined ? { tierUp: inject.tierUp } : {}),
         });
       }
       case 'status':

@@ -6,6 +6,7 @@ import { flushCompileCache } from '../platform/compile-cache.js';
 import { AlreadyRunningError } from '../platform/instance.js';
 import { defaultDataDir, resolveDataDir } from '../platform/paths.js';
 import { EarlyTierUp, type TierUpOptions } from '../platform/tier-up.js';
+import { FREEZES_FLAGS, startedWith, startFlags } from '../platform/v8-flags.js';
 import type { VaultChoice } from '../platform/vault/select.js';
 import { YoungGenerationCap, type YoungGenerationOptions } from '../platform/young-generation.js';
 import type { ToolSource } from '../tools/types.js';
@@ -24,12 +25,15 @@ export async function serve(opts: {
   sources?: ToolSource[];
   /** The young-generation cap's options, or false for none (a bench's entry, `CliInjections`). */
   youngGeneration?: YoungGenerationOptions | false;
-  /** V8's earlier tier-up once ready (platform/tier-up.ts), or false for none (a bench's entry). */
+  /** V8's earlier tier-up once ready (platform/tier-up.ts): a test's hooks, or false for none. */
   tierUp?: TierUpOptions | false;
 }): Promise<number> {
   // Before anything allocates much: a gateway under load keeps whatever young generation it grew.
+  // Not under --freeze-flags-after-init, where setting a V8 flag at run time ends the process.
   const youngGeneration =
-    opts.youngGeneration === false ? null : new YoungGenerationCap(opts.youngGeneration);
+    opts.youngGeneration === false || startedWith([FREEZES_FLAGS], startFlags())
+      ? null
+      : new YoungGenerationCap(opts.youngGeneration);
   youngGeneration?.start();
   try {
     return await run(opts);

@@ -29,24 +29,50 @@ describe('EarlyTierUp', () => {
     expect(set).toEqual([]);
   });
 
-  it('leaves V8 alone when the process was started with the flag, in either spelling', () => {
-    for (const flag of [
-      '--invocation-count-for-turbofan=5000',
-      '--invocation_count_for_turbofan=5000',
-      '--invocation_count-for_turbofan=5000',
-    ]) {
-      expect(handed({ startFlags: ['--v8-pool-size=2', flag], stop: true }), flag).toEqual([]);
-    }
-    // Other flags, and names that only begin like one of these, are not a choice about tiering.
+  it('leaves V8 alone when the process was started with the flag, as V8 reads its name', () => {
+    // Every spelling V8 takes (one or two leading dashes; `-` and `_` alike, in any mix): 16.
+    const spellings: string[] = [];
+    for (const dashes of ['-', '--'])
+      for (let mix = 0; mix < 8; mix++) {
+        const words = ['invocation', 'count', 'for', 'turbofan'];
+        spellings.push(
+          dashes + words.reduce((a, w, i) => a + ((mix >> (i - 1)) & 1 ? '_' : '-') + w),
+        );
+      }
+    expect(new Set(spellings).size).toBe(16);
+    for (const flag of spellings)
+      expect(
+        handed({ startFlags: ['--v8-pool-size=2', `${flag}=5000`], stop: true }),
+        flag,
+      ).toEqual([]);
+    // Other flags, and names that only begin like it, are not a choice about this count.
     expect(
       handed({
         startFlags: [
           '--invocation-count-for-osr=9',
+          '--invocation-count-for-turbofan-osr=9',
           '--invocation-count-for-maglev=9',
           '--minimum-invocations-after-ic-update=9',
+          'invocation-count-for-turbofan=9',
         ],
       }),
     ).toEqual([LOWERED]);
+  });
+
+  it('leaves V8 alone without an optimizing compiler, or with its flags frozen', () => {
+    for (const flag of ['--jitless', '--no-opt', '--no_turbofan', '--freeze-flags-after-init'])
+      expect(handed({ startFlags: [flag], stop: true }), flag).toEqual([]);
+    // The default reads NODE_OPTIONS as well as the command line (`--jitless` is allowed there).
+    const set: string[] = [];
+    const previous = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = '--max-old-space-size=900 --jitless';
+    try {
+      new EarlyTierUp({ setFlags: (f) => set.push(f) }).start();
+    } finally {
+      if (previous === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = previous;
+    }
+    expect(set).toEqual([]);
   });
 });
 
@@ -79,8 +105,11 @@ function invocationsToOptimize(flags: string[]): number[] {
   `;
   const r = spawnSync(
     process.execPath,
-    ['--allow-natives-syntax', '-e', script, JSON.stringify(flags)],
-    { encoding: 'utf8' },
+    // Maglev off: the question is TurboFan's count, on any Node this runs on (Node 22's V8 has
+    // Maglev off by default; a V8 with it on would mark at its own count). NODE_OPTIONS cleared:
+    // a --jitless there would optimize nothing.
+    ['--allow-natives-syntax', '--no-maglev', '-e', script, JSON.stringify(flags)],
+    { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
   );
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);

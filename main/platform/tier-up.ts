@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import { FREEZES_FLAGS, startedWith, startFlags } from './v8-flags.js';
 
 /**
  * When V8 compiles `airlock serve`'s call path with its optimizing compiler (issue 34: added
@@ -6,10 +7,11 @@ import v8 from 'node:v8';
  *
  * V8 gives a function a budget of `--invocation-count-for-turbofan` (3,000 by default) times its
  * bytecode's length; each run spends what it executed, and at zero V8 decides whether to optimize
- * it (src/execution/tiering-manager.cc, `InterruptBudgetFor`). One that met a new shape lately
- * waits `--minimum-invocations-after-ic-update` (500) more (`ShouldOptimize`), left as it is: with
- * the count at 200 a fresh function is marked after ≈ 510 runs instead of ≈ 3,010, on feedback
- * as settled as V8 asks for (tier-up.test.ts reads both from V8 itself). Most of a call's
+ * it (src/execution/tiering-manager.cc, `InterruptBudgetFor`). One whose inline caches changed
+ * gets `--minimum-invocations-after-ic-update` (500) runs' budget more (`NotifyICChanged`), left
+ * as it is: with the count at 200 a function first run after the change is marked after ≈ 510
+ * runs instead of ≈ 3,010, on feedback as settled as V8 asks for (tier-up.test.ts reads both from
+ * V8 itself). One already given its budget before keeps it until it is spent. Most of a call's
  * path in Airlock's own code runs once or twice a call, against several times a call for Node's
  * HTTP and stream internals that a relay is made of: so after a thousand calls Airlock's path was
  * still in baseline code while the relay's had long been optimized (docs/performance.md, "V8's
@@ -27,8 +29,14 @@ const V8_DEFAULT = 3000;
 
 const FLAG = '--invocation-count-for-turbofan';
 
+/**
+ * Started with any of these, start() does nothing: the user's own count; no optimizing compiler
+ * at all (where the lower count would only make V8 check its budget more often); flags frozen.
+ */
+const LEAVE_ALONE = [FLAG, '--jitless', '--no-opt', '--no-turbofan', FREEZES_FLAGS];
+
 export interface TierUpOptions {
-  /** Test hooks: V8's flag setter, and the flags the process was started with. */
+  /** Test hooks: V8's flag setter, and the flags the process was started with (v8-flags.ts). */
   setFlags?: (flags: string) => void;
   startFlags?: readonly string[];
 }
@@ -36,7 +44,8 @@ export interface TierUpOptions {
 /**
  * Lowers V8's optimization threshold once the gateway is ready to serve, and puts V8's default
  * back at stop. Leaves it alone when whoever started the process set the flag itself
- * (`node --invocation-count-for-turbofan=… bin/airlock.js serve`): theirs is the choice.
+ * (`node --invocation-count-for-turbofan=… bin/airlock.js serve`: theirs is the choice), turned
+ * optimization off, or froze V8's flags (LEAVE_ALONE).
  */
 export class EarlyTierUp {
   private readonly setFlags: (flags: string) => void;
@@ -45,19 +54,16 @@ export class EarlyTierUp {
 
   constructor(o: TierUpOptions = {}) {
     this.setFlags = o.setFlags ?? ((flags) => v8.setFlagsFromString(flags));
-    // Node refuses V8's tiering flags in NODE_OPTIONS (doc/api/cli.md, "NODE_OPTIONS"), so
-    // the command line is the only place a user can have set them.
-    this.startFlags = o.startFlags ?? process.execArgv;
+    this.startFlags = o.startFlags ?? startFlags();
   }
 
-  /** True when the process was started with the flag (then start() does nothing). */
-  get userSet(): boolean {
-    // V8 takes either spelling of a flag's name: dashes or underscores (flags.cc, `NormalizeChar`).
-    return this.startFlags.some((f) => f.split('=', 1)[0]!.replaceAll('_', '-') === FLAG);
+  /** True when the process was started with a flag that leaves V8 alone (LEAVE_ALONE). */
+  get leftAlone(): boolean {
+    return startedWith(LEAVE_ALONE, this.startFlags);
   }
 
   start(): void {
-    if (this.on || this.userSet) return;
+    if (this.on || this.leftAlone) return;
     this.on = true;
     this.setFlags(`${FLAG}=${TURBOFAN_INVOCATIONS}`);
   }

@@ -1,0 +1,40 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { flagName, startFlags, startedWith } from './v8-flags.js';
+
+describe('flagName, as V8 reads a flag’s name', () => {
+  it('takes one or two dashes and `_` for `-`, and cuts the value', () => {
+    expect(flagName('--a-b=1')).toBe('--a-b');
+    expect(flagName('-a_b=1')).toBe('--a-b');
+    expect(flagName('--no_opt')).toBe('--no-opt');
+    expect(flagName('serve')).toBe('');
+    expect(flagName('')).toBe('');
+  });
+
+  it('names a flag as V8 does: what V8 applies under each spelling is what flagName reads', () => {
+    // The thing that acts: a child Node started with each spelling reports the count V8 took.
+    const script = `
+      const s = (fn) => { for (let i = 1; i <= 9000; i++) { fn({ a: i }); if (%GetOptimizationStatus(fn) & (16|256|512|1024)) return i; } return -1; };
+      process.stdout.write(String(s(new Function('o', 'return o.a + 1;'))));`;
+    for (const spelling of ['--invocation_count-for_turbofan', '-invocation-count-for-turbofan']) {
+      const r = spawnSync(
+        process.execPath,
+        ['--allow-natives-syntax', '--no-maglev', `${spelling}=5000`, '-e', script],
+        { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(Number(r.stdout), spelling).toBeGreaterThan(4000); // V8 took 5,000 for this spelling
+      expect(flagName(spelling)).toBe('--invocation-count-for-turbofan');
+    }
+  });
+});
+
+describe('startFlags and startedWith', () => {
+  it('read the command line and NODE_OPTIONS', () => {
+    const flags = startFlags(['--no-opt'], '  --jitless   --max-old-space-size=900 ');
+    expect(flags).toEqual(['--no-opt', '--jitless', '--max-old-space-size=900']);
+    expect(startedWith(['--jitless'], flags)).toBe(true);
+    expect(startedWith(['--no-turbofan'], flags)).toBe(false);
+    expect(startFlags([], undefined)).toEqual([]);
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * What the process was started with, as V8 reads a flag's name: one or two leading dashes, and
+ * `_` and `-` alike (V8's flags.cc, `NormalizeChar` and its argument parser). Read by the run-time
+ * V8 settings (young-generation.ts, tier-up.ts), which must not override a user's own choice nor
+ * touch flags V8 has frozen.
+ */
+
+/** A flag's name as V8 reads it (`--a-b` for `-a_b=1`); '' for what is not a flag. */
+export function flagName(arg: string): string {
+  const m = /^--?([^=]+)/.exec(arg);
+  return m ? `--${m[1]!.replaceAll('_', '-')}` : '';
+}
+
+/**
+ * The process's own flags: the command line's, and NODE_OPTIONS' (which Node applies without
+ * listing them in process.execArgv; doc/api/cli.md, "NODE_OPTIONS").
+ */
+export function startFlags(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions: string | undefined = process.env.NODE_OPTIONS,
+): string[] {
+  return [...execArgv, ...(nodeOptions ?? '').split(/\s+/).filter(Boolean)];
+}
+
+/** Was the process started with any of these flags (names as `--a-b`)? */
+export function startedWith(names: readonly string[], flags: readonly string[]): boolean {
+  return flags.some((f) => names.includes(flagName(f)));
+}
+
+/**
+ * `--freeze-flags-after-init` makes every later `v8.setFlagsFromString` end the process
+ * (V8: "Check failed: !IsFrozen()"), so nothing may set a flag at run time under it.
+ */
+export const FREEZES_FLAGS = '--freeze-flags-after-init';
