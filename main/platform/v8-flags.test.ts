@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { flagName, startFlags, startedWith } from './v8-flags.js';
+import { FREEZES_FLAGS, flagName, startFlags, startedWith } from './v8-flags.js';
 
 describe('flagName, as V8 reads a flag’s name', () => {
   it('takes one or two dashes and `_` for `-`, and cuts the value', () => {
@@ -25,6 +25,35 @@ describe('flagName, as V8 reads a flag’s name', () => {
       expect(r.status, r.stderr).toBe(0);
       expect(Number(r.stdout), spelling).toBeGreaterThan(4000); // V8 took 5,000 for this spelling
       expect(flagName(spelling)).toBe('--invocation-count-for-turbofan');
+    }
+  });
+
+  it('reads --freeze-flags-after-init under each spelling exactly when V8 froze its flags', () => {
+    // The one misreading that matters: a frozen V8 ends serve at its first run-time flag. The
+    // thing that acts: a child Node started with each spelling sets a flag at run time, and dies
+    // ("Check failed: !IsFrozen()") exactly when startedWith says the flags are frozen. The
+    // negations (`--no-`, V8's `--no` without a dash) must read as not frozen.
+    const spellings = [
+      '--freeze-flags-after-init',
+      '--freeze_flags_after_init',
+      '-freeze-flags_after-init',
+      '--no-freeze-flags-after-init',
+      '--no_freeze_flags_after_init',
+      '--nofreeze-flags-after-init',
+    ];
+    for (const spelling of spellings) {
+      const r = spawnSync(
+        process.execPath,
+        [
+          spelling,
+          '-e',
+          'require("node:v8").setFlagsFromString("--invocation-count-for-turbofan=200")',
+        ],
+        { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+      );
+      const frozen = /IsFrozen/.test(r.stderr);
+      expect(frozen || r.status === 0, `${spelling}: ${r.stderr}`).toBe(true);
+      expect(startedWith([FREEZES_FLAGS], [spelling]), spelling).toBe(frozen);
     }
   });
 });
