@@ -5,12 +5,33 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { rmSync } from 'node:fs';
+import { appendFileSync, rmSync } from 'node:fs';
 import { launch, root, started, stdioServer, tmp, until } from './bench-peer-gateways.mjs';
 // As Airlock's launchers start it (scripts/up.sh, the `airlock` launcher, npm start).
 import { nodeFlags } from '../bin/node-flags.js';
 
 const node = process.execPath;
+
+/**
+ * Experiments only (scripts/experiments/compile-burst-report.mjs): AIRLOCK_BENCH_SERVE_FLAGS adds
+ * Node/V8 flags to each `airlock serve` (`--trace-opt --trace-deopt`, which V8 prints on stdout),
+ * and AIRLOCK_BENCH_SERVE_OUT=PREFIX writes what serve prints after its ready line to
+ * PREFIX-KIND-PID.txt, each line stamped on arrival with this process's clock
+ * (performance.timeOrigin + performance.now(), the clock of AIRLOCK_BENCH_SEQ_DUMP's starts).
+ */
+const serveFlags = (process.env.AIRLOCK_BENCH_SERVE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+function stampServeOutput(proc, kind) {
+  const prefix = process.env.AIRLOCK_BENCH_SERVE_OUT;
+  if (!prefix) return;
+  const file = `${prefix}-${kind}-${proc.pid}.txt`;
+  let rest = '';
+  proc.stdout.on('data', (d) => {
+    const at = (performance.timeOrigin + performance.now()).toFixed(2);
+    const lines = (rest + d).split('\n');
+    rest = lines.pop();
+    if (lines.length) appendFileSync(file, lines.map((l) => `${at} ${l}\n`).join(''));
+  });
+}
 
 /** Which vault `airlock serve` uses here: the OS keychain where there is one, as users get it. */
 export const airlockVault = () =>
@@ -37,7 +58,7 @@ export async function airlock(kind, upstreamUrl, { serveEntry } = {}) {
   const entry = serveEntry ?? [bin];
   const p = launch(
     node,
-    [...nodeFlags(), ...entry, 'serve', '--port', '0', '--data-dir', dataDir],
+    [...nodeFlags(), ...serveFlags, ...entry, 'serve', '--port', '0', '--data-dir', dataDir],
     {
       env,
       dir,
@@ -45,6 +66,7 @@ export async function airlock(kind, upstreamUrl, { serveEntry } = {}) {
     },
   );
   const ready = JSON.parse(await p.firstLine);
+  stampServeOutput(p.proc, kind);
   const cli = (args) =>
     new Promise((resolve, reject) => {
       // --data-dir before any `--`: what follows `--` is the local server's own argv.

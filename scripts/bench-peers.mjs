@@ -33,7 +33,8 @@
 // paced to one offered rate (an info line beside the 2026 ÷ 2025 CPU target: the closed-loop
 // figure also measures how fast each era's client library can call). Linux only (/proc).
 // AIRLOCK_BENCH_SEQ_DUMP=FILE writes every leg's sequential latencies, in order, as JSON (a call's
-// place in its block of 10 is its index mod 10: docs/performance.md, "Across processes").
+// place in its block of 10 is its index mod 10: docs/performance.md, "Across processes"), with
+// its gateway's pid and each call's start (scripts/experiments/compile-burst-report.mjs).
 // AIRLOCK_TIMELINE_DIR with scripts/experiments/timeline-hook.mjs preloaded splits each call
 // across the agent, gateway and upstream processes (timeline-report.mjs).
 import os from 'node:os';
@@ -50,6 +51,7 @@ const SIZES = LONG
 const BLOCK = 10;
 const FIXED_ORDER = process.argv.includes('--fixed-order');
 const LOG_ROUNDS = process.argv.includes('--log-rounds');
+const DUMP = process.env.AIRLOCK_BENCH_SEQ_DUMP;
 if (process.argv.includes('--rounds'))
   SIZES.rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]);
 /**
@@ -215,6 +217,9 @@ async function calls(leg, n, into) {
     const t0 = performance.now();
     const r = await leg.c.callTool({ name: leg.g.tool, arguments: { message: `m${i}` } });
     into?.push(performance.now() - t0);
+    // For AIRLOCK_BENCH_SEQ_DUMP: when each call (warm-up included) started, on the clock
+    // AIRLOCK_BENCH_SERVE_OUT stamps serve's output with.
+    if (DUMP) (leg.starts ??= []).push({ at: performance.timeOrigin + t0, measured: !!into });
     if (r.isError) throw new Error(`${leg.name}: ${JSON.stringify(r.content).slice(0, 200)}`);
   }
 }
@@ -265,10 +270,19 @@ try {
     }
   }
   for (const g of live) sampleRss(g);
-  if (process.env.AIRLOCK_BENCH_SEQ_DUMP)
+  if (DUMP)
     (await import('node:fs')).writeFileSync(
-      process.env.AIRLOCK_BENCH_SEQ_DUMP,
-      JSON.stringify(run.map((l) => ({ name: l.name, kind: l.kind, era: l.era, t: l.t }))),
+      DUMP,
+      JSON.stringify(
+        run.map((l) => ({
+          name: l.name,
+          kind: l.kind,
+          era: l.era,
+          pid: l.g.pid,
+          t: l.t,
+          starts: l.starts,
+        })),
+      ),
     );
   for (const l of run) l.selfSeq = l.self;
   console.log(`  ${SIZES.seq} sequential calls per leg done; throughput next …`);
