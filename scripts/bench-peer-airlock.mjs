@@ -15,14 +15,15 @@ const node = process.execPath;
 /**
  * Experiments only (scripts/experiments/compile-burst-report.mjs): AIRLOCK_BENCH_SERVE_FLAGS adds
  * Node/V8 flags to each `airlock serve` (`--trace-opt --trace-deopt`, which V8 prints on stdout),
- * and AIRLOCK_BENCH_SERVE_OUT=PREFIX writes what serve prints after its ready line to
- * PREFIX-KIND-PID.txt, each line stamped on arrival with this process's clock
- * (performance.timeOrigin + performance.now(), the clock of AIRLOCK_BENCH_SEQ_DUMP's starts).
+ * and AIRLOCK_BENCH_SERVE_OUT=PREFIX writes all that serve prints on stdout to PREFIX-KIND-PID.txt,
+ * each line stamped on arrival with this process's clock (performance.timeOrigin +
+ * performance.now(), the clock of AIRLOCK_BENCH_SEQ_DUMP's starts). Its ready line is then the
+ * first that is a JSON object: the traces start before it.
  */
 const serveFlags = (process.env.AIRLOCK_BENCH_SERVE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 function stampServeOutput(proc, kind) {
   const prefix = process.env.AIRLOCK_BENCH_SERVE_OUT;
-  if (!prefix) return;
+  if (!prefix) return undefined;
   const file = `${prefix}-${kind}-${proc.pid}.txt`;
   let rest = '';
   proc.stdout.on('data', (d) => {
@@ -30,6 +31,12 @@ function stampServeOutput(proc, kind) {
     const lines = (rest + d).split('\n');
     rest = lines.pop();
     if (lines.length) appendFileSync(file, lines.map((l) => `${at} ${l}\n`).join(''));
+  });
+  // Not closed once found: closing a readline interface pauses its input, and serve would block
+  // on a full pipe.
+  return new Promise((resolve, reject) => {
+    createInterface({ input: proc.stdout }).on('line', (l) => l.startsWith('{') && resolve(l));
+    proc.once('exit', (code) => reject(new Error(`airlock serve exited ${code} before ready`)));
   });
 }
 
@@ -65,8 +72,8 @@ export async function airlock(kind, upstreamUrl, { serveEntry } = {}) {
       lines: true,
     },
   );
-  const ready = JSON.parse(await p.firstLine);
-  stampServeOutput(p.proc, kind);
+  const readyLine = stampServeOutput(p.proc, kind);
+  const ready = JSON.parse(await (readyLine ?? p.firstLine));
   const cli = (args) =>
     new Promise((resolve, reject) => {
       // --data-dir before any `--`: what follows `--` is the local server's own argv.
