@@ -1,9 +1,8 @@
 /**
  * What the process was started with, as V8 reads a flag's name: one or two leading dashes, and
  * `_` and `-` alike (V8's flags.cc, `NormalizeChar` and its argument parser; not V8's dashless
- * `--noX` negation). Read by tier-up.ts, which must not override a user's own choice, and by
- * serve.ts, which under frozen flags starts no young-generation cap (young-generation.ts itself
- * reads no start flag).
+ * `--noX` negation). Read by tier-up.ts and young-generation.ts, which must not override a user's
+ * own choice, and by serve.ts, which under frozen flags starts no young-generation cap.
  */
 
 /** A flag's name as V8 reads it (`--a-b` for `-a_b=1`); '' for what is not a flag. */

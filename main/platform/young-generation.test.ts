@@ -20,11 +20,15 @@ function probe(
     | 'old-cap'
     | 'old-none'
     | 'worker-after-burst',
+  nodeOptions = '',
 ): Promise<{ max: number; majors?: number; exit?: number }> {
   return runProbe(
     new URL('./young-generation.probe.mjs', import.meta.url),
     new URL('../../dist/main/platform/young-generation.js', import.meta.url),
-    { args: [mode], env: { AIRLOCK_VAULT_PASSPHRASE: 'young-generation-test' } },
+    {
+      args: [mode],
+      env: { AIRLOCK_VAULT_PASSPHRASE: 'young-generation-test', NODE_OPTIONS: nodeOptions },
+    },
   );
 }
 
@@ -35,6 +39,14 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
 
   it('stays within the cap with YoungGenerationCap started', async () => {
     expect((await probe('cap')).max).toBeLessThanOrEqual(YOUNG_GENERATION_MIB * MIB);
+  }, 120_000);
+
+  // Only the user loosens: a Node started with its own new-space size keeps it. The cap's
+  // default reads the start flags as serve's does (the command line and NODE_OPTIONS).
+  it('leaves the new space to a process started with its own --max-semi-space-size', async () => {
+    expect((await probe('cap', '--max-semi-space-size=16')).max).toBeGreaterThan(
+      YOUNG_GENERATION_MIB * MIB,
+    );
   }, 120_000);
 
   it('stays within the cap inside a started airlock serve, which then stops cleanly', async () => {
@@ -199,5 +211,58 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
       '--semi-space-growth-factor=2',
       '--no-optimize-for-size',
     ]);
+  });
+
+  it('leaves the user’s own young- or old-generation settings alone, as V8 reads their names', () => {
+    const run = (startFlags: string[]) => {
+      const flags: string[] = [];
+      let size = 2 * MIB;
+      const cap = new YoungGenerationCap({
+        capMiB: 8,
+        setFlags: (f) => flags.push(f),
+        newSpaceBytes: () => size,
+        startFlags,
+      });
+      cap.start();
+      cap.start();
+      size = 32 * MIB; // a burst past the cap: the growth factor and --optimize-for-size, if held
+      cap.adjust();
+      cap.stop();
+      cap.stop();
+      return flags;
+    };
+    const held = ['--semi-space-growth-factor=1', '--optimize-for-size'];
+    const old = [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`, '--heap-growing-percent=0'];
+    // Nothing of the user's: both held, each set and handed back once.
+    expect(run(['--stack-size=2000'])).toEqual([
+      old[0],
+      ...held,
+      '--no-optimize-for-size',
+      old[1],
+      '--semi-space-growth-factor=2',
+    ]);
+    // A new-space setting of the user's: the old generation still held, the new space not.
+    for (const f of [
+      '--max-semi-space-size=64',
+      '-max_semi_space_size=64',
+      '--min-semi-space-size=4',
+      '--semi_space_growth_factor=4',
+    ])
+      expect(run([f]), f).toEqual(old);
+    // The old generation's limit of the user's: the new space still held.
+    expect(run(['--heap_growing_percent=50'])).toEqual([
+      ...held,
+      '--no-optimize-for-size',
+      '--semi-space-growth-factor=2',
+    ]);
+    // --optimize-for-size either way is both (it is how the cap shrinks the new space).
+    for (const f of ['--optimize-for-size', '--no-optimize_for_size'])
+      expect(run([f]), f).toEqual([]);
+  });
+
+  it('hands nothing back when it was never started', () => {
+    const flags: string[] = [];
+    new YoungGenerationCap({ setFlags: (f) => flags.push(f), startFlags: [] }).stop();
+    expect(flags).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
+import { startedWith, startFlags } from './v8-flags.js';
 
 /**
  * Where `airlock serve` holds V8's young generation (issue 34: RSS ahead of the best peer). Under
@@ -21,14 +22,34 @@ export type OldGenerationHold = 'growing-percent' | 'optimize-for-size' | 'none'
 /** `--heap-growing-percent` while `airlock serve` runs: a limit 1.1 × the live size after a full GC. */
 export const HEAP_GROWING_PERCENT = 10;
 
+/**
+ * Started with any of these, the new space is the user's: no growth factor, no shrinking
+ * (`--optimize-for-size` is how adjust() shrinks, so a user's own `--[no-]optimize-for-size` must
+ * not be toggled either).
+ */
+const YOUNG_FLAGS = [
+  '--max-semi-space-size',
+  '--min-semi-space-size',
+  '--semi-space-growth-factor',
+  '--optimize-for-size',
+  '--no-optimize-for-size',
+];
+
+/** Started with any of these, the old generation's limit is the user's. */
+const OLD_FLAGS = ['--heap-growing-percent', '--optimize-for-size', '--no-optimize-for-size'];
+
 export interface YoungGenerationOptions {
   /** The new space's size (both semi-spaces) it may grow to, in MiB. */
   capMiB?: number;
   /** How the old generation is held (default 'growing-percent'; see start()). */
   oldGeneration?: OldGenerationHold;
-  /** Test hooks: V8's flag setter and the new space's current size in bytes. */
+  /**
+   * Test hooks: V8's flag setter, the new space's current size in bytes, and the flags the
+   * process was started with (v8-flags.ts).
+   */
   setFlags?: (flags: string) => void;
   newSpaceBytes?: () => number;
+  startFlags?: readonly string[];
 }
 
 /**
@@ -37,26 +58,37 @@ export interface YoungGenerationOptions {
  * re-exec would cost a second Node start). V8 reads `--semi-space-growth-factor` each time it
  * grows the new space (SemiSpaceNewSpace::Grow), so after every GC this sets it to 1 (no growth)
  * once the new space has reached the cap, and back to V8's 2 when V8 has shrunk it below.
+ *
+ * A process started with its own young- or old-generation settings (YOUNG_FLAGS, OLD_FLAGS, on
+ * the command line or in NODE_OPTIONS) keeps them: that part is left alone.
  */
 export class YoungGenerationCap {
   private readonly capBytes: number;
   private readonly oldGeneration: OldGenerationHold;
+  /** Whether the new space is held here, not left as whoever started the process set it. */
+  private readonly holdsYoung: boolean;
   private readonly setFlags: (flags: string) => void;
   private readonly newSpaceBytes: () => number;
   private observer: PerformanceObserver | null = null;
+  private started = false;
   private growing = true;
   /** --optimize-for-size set for a new space above the cap (adjust()). */
   private shrinking = false;
 
   constructor(o: YoungGenerationOptions = {}) {
     this.capBytes = (o.capMiB ?? YOUNG_GENERATION_MIB) * 1024 * 1024;
-    this.oldGeneration = o.oldGeneration ?? 'growing-percent';
+    const started = o.startFlags ?? startFlags();
+    this.holdsYoung = !startedWith(YOUNG_FLAGS, started);
+    this.oldGeneration = startedWith(OLD_FLAGS, started)
+      ? 'none'
+      : (o.oldGeneration ?? 'growing-percent');
     this.setFlags = o.setFlags ?? ((flags) => v8.setFlagsFromString(flags));
     this.newSpaceBytes = o.newSpaceBytes ?? newSpaceBytes;
   }
 
   start(): void {
-    if (this.observer) return;
+    if (this.started) return;
+    this.started = true;
     // The old generation too (issue 34, wave 3 session 4): after each full GC V8 sets the next
     // limit at least 8 MiB plus the new space's capacity above the live size, and up to 4× it
     // (heap-controller.cc). Under 8 clients the old space held 34–52 MiB with 19–25 live.
@@ -71,12 +103,15 @@ export class YoungGenerationCap {
     if (this.oldGeneration === 'optimize-for-size') this.setFlags('--optimize-for-size');
     if (this.oldGeneration === 'growing-percent')
       this.setFlags(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+    if (!this.holdsYoung) return;
     this.adjust();
     this.observer = new PerformanceObserver(() => this.adjust());
     this.observer.observe({ entryTypes: ['gc'] });
   }
 
   stop(): void {
+    if (!this.started) return;
+    this.started = false;
     this.observer?.disconnect();
     this.observer = null;
     if (this.oldGeneration === 'optimize-for-size' || this.shrinking)
@@ -99,6 +134,7 @@ export class YoungGenerationCap {
    * did while --optimize-for-size was set at start (young-generation.test.ts, `it.fails`).
    */
   adjust(): void {
+    if (!this.holdsYoung) return;
     const size = this.newSpaceBytes();
     const grow = size < this.capBytes;
     if (grow !== this.growing) {
