@@ -60,7 +60,14 @@ describe('EarlyTierUp', () => {
   });
 
   it('leaves V8 alone without an optimizing compiler, or with its flags frozen', () => {
-    for (const flag of ['--jitless', '--no-opt', '--no_turbofan', '--freeze-flags-after-init'])
+    for (const flag of [
+      '--jitless',
+      '--no-opt',
+      '--noopt',
+      '--no_turbofan',
+      '--noturbofan',
+      '--freeze-flags-after-init',
+    ])
       expect(handed({ startFlags: [flag], stop: true }), flag).toEqual([]);
     // The default reads NODE_OPTIONS as well as the command line (`--jitless` is allowed there).
     const set: string[] = [];

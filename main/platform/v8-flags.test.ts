@@ -28,6 +28,34 @@ describe('flagName, as V8 reads a flag’s name', () => {
     }
   });
 
+  it('reads V8’s negation with or without a dash after its "no" as V8 applies it', () => {
+    // The thing that acts: a child Node started with each spelling never optimizes a hot
+    // function, so V8 took each as turning its optimizing compiler off.
+    const script = `
+      const s = (fn) => { for (let i = 1; i <= 9000; i++) { fn({ a: i }); if (%GetOptimizationStatus(fn) & (16|256|512|1024)) return i; } return -1; };
+      process.stdout.write(String(s(new Function('o', 'return o.a + 1;'))));`;
+    const spellings: [string, string][] = [
+      ['--noopt', '--no-opt'],
+      ['-noopt', '--no-opt'],
+      ['--no_opt', '--no-opt'],
+      ['--noturbofan', '--no-turbofan'],
+      ['--no_turbofan', '--no-turbofan'],
+    ];
+    for (const [spelling, name] of spellings) {
+      const r = spawnSync(
+        process.execPath,
+        ['--allow-natives-syntax', '--no-maglev', spelling, '-e', script],
+        { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(Number(r.stdout), spelling).toBe(-1);
+      expect(flagName(spelling)).toBe(name);
+    }
+    // A name that only begins like a flag V8 knows stays itself.
+    expect(flagName('--opt')).toBe('--opt');
+    expect(flagName('--nox=1')).toBe('--no-x');
+  });
+
   it('reads --freeze-flags-after-init under each spelling exactly when V8 froze its flags', () => {
     // The one misreading that matters: a frozen V8 ends serve at its first run-time flag. The
     // thing that acts: a child Node started with each spelling sets a flag at run time, and dies

@@ -1,14 +1,18 @@
 /**
  * What the process was started with, as V8 reads a flag's name: one or two leading dashes, and
- * `_` and `-` alike (V8's flags.cc, `NormalizeChar` and its argument parser; not V8's dashless
- * `--noX` negation). Read by tier-up.ts and young-generation.ts, which must not override a user's
+ * `_` and `-` alike, and a negation with or without a dash after its "no" (V8's flags.cc,
+ * `NormalizeChar` and its argument parser). Read by tier-up.ts and young-generation.ts, which must not override a user's
  * own choice, and by serve.ts, which under frozen flags starts no young-generation cap.
  */
 
 /** A flag's name as V8 reads it (`--a-b` for `-a_b=1`); '' for what is not a flag. */
 export function flagName(arg: string): string {
   const m = /^--?([^=]+)/.exec(arg);
-  return m ? `--${m[1]!.replaceAll('_', '-')}` : '';
+  if (!m) return '';
+  const name = m[1]!.replaceAll('_', '-');
+  // V8's negation: a leading "no", then one optional `-` or `_` (flags.cc, `SplitArgument`), so
+  // `--noopt` turns optimization off as `--no-opt` does; read both as `--no-opt`.
+  return name.startsWith('no') ? `--no-${name.slice(name.startsWith('no-') ? 3 : 2)}` : `--${name}`;
 }
 
 /**
