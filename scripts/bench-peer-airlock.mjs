@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { appendFileSync, rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { launch, root, started, stdioServer, tmp, until } from './bench-peer-gateways.mjs';
 // As Airlock's launchers start it (scripts/up.sh, the `airlock` launcher, npm start).
 import { nodeFlags } from '../bin/node-flags.js';
@@ -14,29 +14,40 @@ const node = process.execPath;
 
 /**
  * Experiments only (scripts/experiments/compile-burst-report.mjs): AIRLOCK_BENCH_SERVE_FLAGS adds
- * Node/V8 flags to each `airlock serve` (`--trace-opt --trace-deopt`, which V8 prints on stdout),
- * and AIRLOCK_BENCH_SERVE_OUT=PREFIX writes all that serve prints on stdout to PREFIX-KIND-PID.txt,
- * each line stamped on arrival with this process's clock (performance.timeOrigin +
- * performance.now(), the clock of AIRLOCK_BENCH_SEQ_DUMP's starts). Its ready line is then the
- * first that is a JSON object: the traces start before it.
+ * Node/V8 flags to each `airlock serve` (`--trace-opt --trace-deopt`, which V8 prints on stdout,
+ * before the ready line too, so with either variable set the ready line is serve's first line
+ * that is a JSON object), and AIRLOCK_BENCH_SERVE_OUT=PREFIX writes the other lines serve prints
+ * on stdout to PREFIX-KIND-PID.txt when serve exits, each stamped on arrival with this process's
+ * clock (performance.timeOrigin + performance.now(), the clock of AIRLOCK_BENCH_SEQ_DUMP's
+ * starts). Kept in memory until then, so no file write runs during a measured call; JSON lines
+ * (the ready line holds the control token) are not written.
  */
 const serveFlags = (process.env.AIRLOCK_BENCH_SERVE_FLAGS ?? '').split(/\s+/).filter(Boolean);
-function stampServeOutput(proc, kind) {
-  const prefix = process.env.AIRLOCK_BENCH_SERVE_OUT;
-  if (!prefix) return undefined;
-  const file = `${prefix}-${kind}-${proc.pid}.txt`;
-  let rest = '';
-  proc.stdout.on('data', (d) => {
-    const at = (performance.timeOrigin + performance.now()).toFixed(2);
-    const lines = (rest + d).split('\n');
-    rest = lines.pop();
-    if (lines.length) appendFileSync(file, lines.map((l) => `${at} ${l}\n`).join(''));
-  });
+const serveOut = process.env.AIRLOCK_BENCH_SERVE_OUT;
+function readyFromOutput(p, kind) {
+  if (!serveOut && serveFlags.length === 0) return undefined;
+  p.firstLine.catch(() => {}); // not awaited here: the exit below reports
+  if (serveOut) {
+    const stamped = [];
+    let rest = '';
+    p.proc.stdout.on('data', (d) => {
+      const at = (performance.timeOrigin + performance.now()).toFixed(2);
+      const lines = (rest + d).split('\n');
+      rest = lines.pop();
+      for (const l of lines) if (!l.startsWith('{')) stamped.push(`${at} ${l}\n`);
+    });
+    // 'close': after serve's stdout has ended, so no late chunk is left out.
+    p.proc.once('close', () =>
+      writeFileSync(`${serveOut}-${kind}-${p.proc.pid}.txt`, stamped.join(''), { mode: 0o600 }),
+    );
+  }
   // Not closed once found: closing a readline interface pauses its input, and serve would block
   // on a full pipe.
   return new Promise((resolve, reject) => {
-    createInterface({ input: proc.stdout }).on('line', (l) => l.startsWith('{') && resolve(l));
-    proc.once('exit', (code) => reject(new Error(`airlock serve exited ${code} before ready`)));
+    createInterface({ input: p.proc.stdout }).on('line', (l) => l.startsWith('{') && resolve(l));
+    p.proc.once('exit', (code) =>
+      reject(new Error(`airlock serve exited ${code} before ready: ${p.tail()}`)),
+    );
   });
 }
 
@@ -72,7 +83,7 @@ export async function airlock(kind, upstreamUrl, { serveEntry } = {}) {
       lines: true,
     },
   );
-  const readyLine = stampServeOutput(p.proc, kind);
+  const readyLine = readyFromOutput(p, kind);
   const ready = JSON.parse(await (readyLine ?? p.firstLine));
   const cli = (args) =>
     new Promise((resolve, reject) => {

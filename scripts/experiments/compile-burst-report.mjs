@@ -11,12 +11,17 @@
 //
 // Per Airlock leg it prints the TurboFan compiles V8 finished (`[completed compiling …]`, with
 // their background and main-thread milliseconds) and the deoptimizations (`[bailout …]`) before
-// the warm-up, during it, during the measured calls and after; then the ten slowest measured
-// calls (of 1,000 the tenth is the p99) with the compiles that finished inside each. A call with
-// three or more is counted as in a burst. Lines are stamped when the bench read them, so a
-// compile is placed within the call it finished in give or take the bench's own turn.
+// the warm-up, during it, during the measured phase (from the first measured call's start to the
+// last one's end, other legs' turns included) and after, and how many finished inside this leg's
+// measured calls themselves; then the ten slowest measured calls (numbered from 0; the p99 is the
+// bench's own percentile()) with the compiles that finished inside each. A call with three or
+// more is counted as in a burst (a threshold chosen on the runs it was first used on). Lines are
+// stamped when the bench read them, every line of one chunk alike, so a compile is placed within
+// the call it finished in give or take the bench's own turn. Not counted: `[aborted optimizing …]`
+// and `[marking dependent code …]` lines.
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { percentile } from '../bench-lib.mjs';
 
 const [dumpFile, prefix] = process.argv.slice(2);
 if (!dumpFile || !prefix) {
@@ -72,17 +77,24 @@ for (const leg of legs) {
   const inCall = (c) =>
     events.filter((e) => e.compile && e.at >= c.at && e.at <= c.at + c.ms).length;
   const sorted = [...measured].sort((a, b) => b.ms - a.ms);
-  const p99 = (calls) => [...calls].sort((a, b) => b.ms - a.ms)[Math.floor(calls.length / 100) - 1];
+  const p99 = (calls) =>
+    percentile(
+      calls.map((c) => c.ms),
+      99,
+    );
   console.log(
     `${leg.kind} ${leg.era} (pid ${leg.pid}): ${warm.length} warm-up, ${measured.length} measured calls`,
   );
-  for (const name of ['before', 'warm-up', 'measured', 'after']) {
+  for (const name of ['before', 'warm-up', 'measured phase', 'after']) {
     const p = byPhase.get(name);
     if (p)
       console.log(
-        `  ${name.padEnd(9)} ${String(p.compiles).padStart(4)} compiles (${p.background.toFixed(0)} ms background, ${p.main.toFixed(1)} ms main thread), ${p.deopts} deopts`,
+        `  ${name.padEnd(14)} ${String(p.compiles).padStart(4)} compiles (${p.background.toFixed(0)} ms background, ${p.main.toFixed(1)} ms main thread), ${p.deopts} deopts`,
       );
   }
+  console.log(
+    `  inside the measured calls: ${measured.reduce((n, c) => n + inCall(c), 0)} compiles`,
+  );
   const slowest = sorted
     .slice(0, 10)
     .map((c) => ({ ...c, n: inCall(c), index: measured.indexOf(c) }));
@@ -91,6 +103,6 @@ for (const leg of legs) {
     `  ten slowest: ${slowest.map((c) => `#${c.index} ${c.ms.toFixed(1)} ms${c.n ? ` (${c.n})` : ''}`).join(', ')}`,
   );
   console.log(
-    `  in a burst (≥ ${BURST} compiles finished inside): ${slowest.filter((c) => c.n >= BURST).length} of the ten slowest, ${bursts.length} of ${measured.length} calls; p99 ${p99(measured).ms.toFixed(2)} ms, without the burst calls ${p99(measured.filter((c) => !bursts.includes(c))).ms.toFixed(2)} ms`,
+    `  in a burst (≥ ${BURST} compiles finished inside): ${slowest.filter((c) => c.n >= BURST).length} of the ten slowest, ${bursts.length} of ${measured.length} calls; p99 ${p99(measured).toFixed(2)} ms, without the burst calls ${p99(measured.filter((c) => !bursts.includes(c))).toFixed(2)} ms`,
   );
 }
