@@ -62,6 +62,7 @@ describe('EarlyTierUp', () => {
   it('leaves V8 alone without an optimizing compiler, or with its flags frozen', () => {
     for (const flag of [
       '--jitless',
+      '--lite-mode',
       '--no-opt',
       '--noopt',
       '--no_turbofan',

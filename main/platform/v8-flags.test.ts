@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { FREEZES_FLAGS, flagName, startFlags, startedWith } from './v8-flags.js';
+import fc from 'fast-check';
+import { FREEZES_FLAGS, flagName, nodeOptionsArgs, startFlags, startedWith } from './v8-flags.js';
 
 describe('flagName, as V8 reads a flag’s name', () => {
   it('takes one or two dashes and `_` for `-`, and cuts the value', () => {
@@ -35,6 +36,7 @@ describe('flagName, as V8 reads a flag’s name', () => {
       const s = (fn) => { for (let i = 1; i <= 9000; i++) { fn({ a: i }); if (%GetOptimizationStatus(fn) & (16|256|512|1024)) return i; } return -1; };
       process.stdout.write(String(s(new Function('o', 'return o.a + 1;'))));`;
     const spellings: [string, string][] = [
+      ['', ''], // the control: with no flag the same function is optimized
       ['--noopt', '--no-opt'],
       ['-noopt', '--no-opt'],
       ['--no_opt', '--no-opt'],
@@ -44,14 +46,15 @@ describe('flagName, as V8 reads a flag’s name', () => {
     for (const [spelling, name] of spellings) {
       const r = spawnSync(
         process.execPath,
-        ['--allow-natives-syntax', '--no-maglev', spelling, '-e', script],
+        ['--allow-natives-syntax', '--no-maglev', ...(spelling ? [spelling] : []), '-e', script],
         { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
       );
       expect(r.status, r.stderr).toBe(0);
-      expect(Number(r.stdout), spelling).toBe(-1);
+      if (spelling) expect(Number(r.stdout), spelling).toBe(-1);
+      else expect(Number(r.stdout)).toBeGreaterThan(0);
       expect(flagName(spelling)).toBe(name);
     }
-    // A name that only begins like a flag V8 knows stays itself.
+    // The positive flag stays itself; any name after a leading "no" is read as its negation.
     expect(flagName('--opt')).toBe('--opt');
     expect(flagName('--nox=1')).toBe('--no-x');
   });
@@ -92,6 +95,45 @@ describe('startFlags and startedWith', () => {
     expect(flags).toEqual(['--no-opt', '--jitless', '--max-old-space-size=900']);
     expect(startedWith(['--jitless'], flags)).toBe(true);
     expect(startedWith(['--no-turbofan'], flags)).toBe(false);
-    expect(startFlags([], undefined)).toEqual([]);
+    expect(startFlags([], '')).toEqual([]);
+  });
+
+  it('split NODE_OPTIONS as Node does, quotes and escapes included', () => {
+    // The thing that acts is Node: a child started with `--title=<value>` in NODE_OPTIONS reports
+    // the title it took (process.title), and nodeOptionsArgs must have read the same value.
+    // Values mix spaces, quotes and backslashes; each is written as a user would quote it.
+    const quote = (v: string) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+    const nodeTitle = (nodeOptions: string) => {
+      const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(process.title)'], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: nodeOptions },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    const check = (value: string, around: [string, string]) => {
+      const nodeOptions = `${around[0]} --title=${quote(value)} ${around[1]}`;
+      const args = nodeOptionsArgs(nodeOptions);
+      expect(args.find((a) => a.startsWith('--title='))).toBe(`--title=${value}`);
+      expect(nodeTitle(nodeOptions), nodeOptions).toBe(value);
+    };
+    const value = fc.stringMatching(/^[a-c \\"']{1,12}$/);
+    const around = fc.tuple(
+      fc.constantFrom('', '--no-deprecation', '"--max-old-space-size=900"'),
+      fc.constantFrom('', '  --jitless', '--stack-trace-limit=20'),
+    );
+    // Tuned on seed 1; a held-out seed (2) that was never looked at before it passed.
+    fc.assert(
+      fc.property(value, around, (v, a) => check(v, a)),
+      { seed: 1, numRuns: 15 },
+    );
+    fc.assert(
+      fc.property(value, around, (v, a) => check(v, a)),
+      { seed: 2, numRuns: 15 },
+    );
+    expect(nodeOptionsArgs('"--max-semi-space-size=2" --jitless')).toEqual([
+      '--max-semi-space-size=2',
+      '--jitless',
+    ]);
   });
 });

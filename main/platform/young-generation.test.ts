@@ -107,6 +107,7 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
       oldGeneration: 'none',
       setFlags: (f) => flags.push(f),
       newSpaceBytes: () => size,
+      startFlags: [],
     });
     cap.start();
     expect(flags).toEqual([]); // below the cap: V8's own growth, untouched
@@ -145,7 +146,11 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
 
   it('hands V8 back its own heap settings when stopped', () => {
     const flags: string[] = [];
-    const cap = new YoungGenerationCap({ setFlags: (f) => flags.push(f), newSpaceBytes: () => 0 });
+    const cap = new YoungGenerationCap({
+      setFlags: (f) => flags.push(f),
+      newSpaceBytes: () => 0,
+      startFlags: [],
+    });
     cap.start();
     cap.stop();
     expect(flags).toEqual([
@@ -165,6 +170,7 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
       capMiB: 8,
       setFlags: (f) => flags.push(f),
       newSpaceBytes: () => size,
+      startFlags: [],
     });
     cap.start();
     expect(flags).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
@@ -198,6 +204,7 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
       oldGeneration: 'optimize-for-size',
       setFlags: (f) => flags.push(f),
       newSpaceBytes: () => size,
+      startFlags: [],
     });
     cap.start();
     size = 32 * MIB;
@@ -247,6 +254,7 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
       '-max_semi_space_size=64',
       '--min-semi-space-size=4',
       '--semi_space_growth_factor=4',
+      '--scavenger-max-new-space-capacity-mb=32',
     ])
       expect(run([f]), f).toEqual(old);
     // The old generation's limit of the user's: the new space still held.
@@ -256,8 +264,31 @@ describe('the young generation of airlock serve (issue 34: RSS under load)', () 
       '--semi-space-growth-factor=2',
     ]);
     // --optimize-for-size either way is both (it is how the cap shrinks the new space).
-    for (const f of ['--optimize-for-size', '--no-optimize_for_size'])
+    // So are --lite-mode (which implies it) and --predictable-gc-schedule (which sets both the
+    // semi-spaces and the growing percent).
+    for (const f of [
+      '--optimize-for-size',
+      '--no-optimize_for_size',
+      '--nooptimize_for_size',
+      '--lite-mode',
+      '--predictable-gc-schedule',
+    ])
       expect(run([f]), f).toEqual([]);
+  });
+
+  it('does not optimize for size over a user’s own new space, even when asked to', () => {
+    // --optimize-for-size implies --max-semi-space-size=1, which outlasts --no-optimize-for-size.
+    const flags: string[] = [];
+    const cap = new YoungGenerationCap({
+      oldGeneration: 'optimize-for-size',
+      setFlags: (f) => flags.push(f),
+      newSpaceBytes: () => 32 * MIB,
+      startFlags: ['--max-semi-space-size=64'],
+    });
+    cap.start();
+    cap.adjust();
+    cap.stop();
+    expect(flags).toEqual([]);
   });
 
   it('hands nothing back when it was never started', () => {

@@ -25,18 +25,35 @@ export const HEAP_GROWING_PERCENT = 10;
 /**
  * Started with any of these, the new space is the user's: no growth factor, no shrinking
  * (`--optimize-for-size` is how adjust() shrinks, so a user's own `--[no-]optimize-for-size` must
- * not be toggled either).
+ * not be toggled either; `--lite-mode` implies it, `--predictable-gc-schedule` sets both semi-space
+ * sizes: V8's flag-definitions.h). Left out on purpose: `--max-heap-size` (the new space it
+ * derives is only ever smaller than the cap) and the old generation's hard limits
+ * (`--max-old-space-size` and kin: the hold changes how the limit grows, not its ceiling).
  */
 const YOUNG_FLAGS = [
   '--max-semi-space-size',
   '--min-semi-space-size',
   '--semi-space-growth-factor',
+  '--scavenger-max-new-space-capacity-mb',
+  '--minor-ms-max-new-space-capacity-mb',
   '--optimize-for-size',
   '--no-optimize-for-size',
+  '--lite-mode',
+  '--predictable-gc-schedule',
 ];
 
-/** Started with any of these, the old generation's limit is the user's. */
-const OLD_FLAGS = ['--heap-growing-percent', '--optimize-for-size', '--no-optimize-for-size'];
+/**
+ * Started with any of these, how the old generation's limit grows is the user's
+ * (`--predictable-gc-schedule` implies `--heap-growing-percent=30`, `--lite-mode` optimizes for
+ * size).
+ */
+const OLD_FLAGS = [
+  '--heap-growing-percent',
+  '--optimize-for-size',
+  '--no-optimize-for-size',
+  '--lite-mode',
+  '--predictable-gc-schedule',
+];
 
 export interface YoungGenerationOptions {
   /** The new space's size (both semi-spaces) it may grow to, in MiB. */
@@ -79,9 +96,13 @@ export class YoungGenerationCap {
     this.capBytes = (o.capMiB ?? YOUNG_GENERATION_MIB) * 1024 * 1024;
     const started = o.startFlags ?? startFlags();
     this.holdsYoung = !startedWith(YOUNG_FLAGS, started);
-    this.oldGeneration = startedWith(OLD_FLAGS, started)
-      ? 'none'
-      : (o.oldGeneration ?? 'growing-percent');
+    const hold = o.oldGeneration ?? 'growing-percent';
+    // 'optimize-for-size' also sets the new space (it implies --max-semi-space-size=1, which
+    // outlasts --no-optimize-for-size): not over a user's own new-space flags either.
+    this.oldGeneration =
+      startedWith(OLD_FLAGS, started) || (hold === 'optimize-for-size' && !this.holdsYoung)
+        ? 'none'
+        : hold;
     this.setFlags = o.setFlags ?? ((flags) => v8.setFlagsFromString(flags));
     this.newSpaceBytes = o.newSpaceBytes ?? newSpaceBytes;
   }
