@@ -31,9 +31,9 @@ const FLAG = '--invocation-count-for-turbofan';
 
 /**
  * Started with any of these, start() does nothing: the user's own count; no optimizing compiler
- * at all (where the lower count would only make V8 check its budget more often); flags frozen.
+ * at all (where the lower count would only make V8 check its budget more often; `--lite-mode`
+ * implies `--jitless`, V8's flag-definitions.h); flags frozen.
  */
-// `--lite-mode` implies `--jitless` (V8's flag-definitions.h).
 const LEAVE_ALONE = [FLAG, '--jitless', '--lite-mode', '--no-opt', '--no-turbofan', FREEZES_FLAGS];
 
 export interface TierUpOptions {

@@ -94,13 +94,13 @@ export class YoungGenerationCap {
 
   constructor(o: YoungGenerationOptions = {}) {
     this.capBytes = (o.capMiB ?? YOUNG_GENERATION_MIB) * 1024 * 1024;
-    const started = o.startFlags ?? startFlags();
-    this.holdsYoung = !startedWith(YOUNG_FLAGS, started);
+    const userFlags = o.startFlags ?? startFlags();
+    this.holdsYoung = !startedWith(YOUNG_FLAGS, userFlags);
     const hold = o.oldGeneration ?? 'growing-percent';
     // 'optimize-for-size' also sets the new space (it implies --max-semi-space-size=1, which
     // outlasts --no-optimize-for-size): not over a user's own new-space flags either.
     this.oldGeneration =
-      startedWith(OLD_FLAGS, started) || (hold === 'optimize-for-size' && !this.holdsYoung)
+      startedWith(OLD_FLAGS, userFlags) || (hold === 'optimize-for-size' && !this.holdsYoung)
         ? 'none'
         : hold;
     this.setFlags = o.setFlags ?? ((flags) => v8.setFlagsFromString(flags));
