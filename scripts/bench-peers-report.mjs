@@ -264,6 +264,7 @@ export function printTargets(legs, gateways) {
       );
   }
   printFloor(legs, a, relay);
+  printStdioFloor(legs);
   const idle = gateways
     .filter((g) => g.kind === 'http' && g.name === 'Airlock' && !g.failed)
     .map((g) => `${g.idleRss.toFixed(1)} MiB (${g.eras.join(' + ')} tree)`);
@@ -301,4 +302,30 @@ function printFloor(legs, airlock, relay) {
     console.log(
       `  (info) ${label.padEnd(46)} added p50 ${r(x, y, 'p50')}, calls/s 8 cl ${r(x, y, 'callsPerS')}, CPU/call 8 cl ${r(x, y, 'cpu8')}, seq ${r(x, y, 'cpuSeq')}`,
     );
+}
+
+/**
+ * The stdio legs' floor (bench-stdio-relay.mjs): their latency is absolute, agent and server
+ * included, so a gateway's p99 there is read beside what the least gateway gets on the same three
+ * processes. Information, not targets.
+ */
+function printStdioFloor(legs) {
+  const fig = (name) =>
+    figures(
+      legs.find((l) => l.kind === 'stdio' && l.name === name && l.era === '2025'),
+      legs,
+    );
+  const relay = fig('stdio relay');
+  if (!relay) return;
+  const r = (x, key) =>
+    x && usable(x[key], key) && usable(relay[key], key)
+      ? `${(x[key] / relay[key]).toFixed(2)}×`
+      : 'n/a';
+  for (const name of ['Airlock', ...PEER_NAMES]) {
+    const x = fig(name);
+    if (!x) continue;
+    console.log(
+      `  (info) ${`stdio 2025: ${name} ÷ stdio relay`.padEnd(46)} p50 ${r(x, 'p50')}, p99 ${r(x, 'p99')}, calls/s 8 cl ${r(x, 'callsPerS')}, CPU/call 8 cl ${r(x, 'cpu8')}`,
+    );
+  }
 }

@@ -150,6 +150,11 @@ await add('stdio', 'direct', async () => {
   const d = await G.directStdio();
   return { pid: d.pid, tool: 'echo', client: d.client, stop: () => d.client.close() };
 });
+// The stdio legs' floor: the JSON relay in front of the same server over stdio (a yardstick, not a
+// peer; 2025 only, as the HTTP relay).
+await add('stdio', 'stdio relay', () => G.floorChild('stdio relay', '', 'bench-stdio-relay.mjs'), [
+  '2025',
+]);
 for (const [name, start, eras] of [
   ['mcp-hub', (b) => G.mcpHub(b['mcp-hub'], 'stdio')],
   ['supergateway', (b) => G.supergateway(b.supergateway)],

@@ -108,8 +108,15 @@ export async function relayChild(target) {
  * process (relayChild), or inside another one (bench-relay-floor.mjs puts it in Airlock's).
  */
 export async function startRelay(target) {
-  const upstream = await bareUpstream(target);
+  return relayServer(await bareUpstream(target), 'relay');
+}
 
+/**
+ * The relay's agent-facing half on a free loopback port, in front of any upstream session with
+ * `call(name, args)` resolving to the JSON-RPC answer: bareUpstream's (HTTP) here, or
+ * bench-stdio-relay.mjs's (a local server over stdio).
+ */
+export async function relayServer(upstream, name) {
   const sessions = new Set();
   const server = http.createServer((req, res) => {
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return res.writeHead(401).end();
@@ -131,7 +138,7 @@ export async function startRelay(target) {
       if (msg.method === 'initialize') {
         const sid = randomUUID();
         sessions.add(sid);
-        return answer(initializeAnswer(msg.id, 'relay'), { 'mcp-session-id': sid });
+        return answer(initializeAnswer(msg.id, name), { 'mcp-session-id': sid });
       }
       if (!sessions.has(req.headers['mcp-session-id'])) return res.writeHead(404).end();
       if (msg.id === undefined) return res.writeHead(202).end();
