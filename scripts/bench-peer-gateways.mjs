@@ -160,11 +160,13 @@ export async function agent(era, gw) {
 
 /**
  * A floor as its own process: the raw byte proxy or the JSON relay of bench-passthrough.mjs
- * (`script` that file, `role` its --proxy-child / --relay-child), or the guarded relay
- * (bench-guarded-relay.mjs, no role).
+ * (`script` that file, `role` its --proxy-child / --relay-child), the guarded relay
+ * (bench-guarded-relay.mjs, no role), or the stdio relay (bench-stdio-relay.mjs: no role, no
+ * upstream URL — it launches its own server over stdio).
  */
 export async function floorChild(name, upstreamUrl, script, role) {
-  const argv = [join(root, 'scripts', script), ...(role ? [role] : []), upstreamUrl];
+  const argv = [join(root, 'scripts', script), ...(role ? [role] : [])];
+  if (upstreamUrl) argv.push(upstreamUrl);
   const p = spawn(node, argv, {
     stdio: ['pipe', 'pipe', 'inherit'],
     detached: true,

@@ -5,7 +5,9 @@
 // bench-passthrough.mjs, and no gateway at all, in ONE run, every gateway its own process; for an
 // HTTP upstream (server-everything over streamable HTTP) and a stdio one (server-everything
 // launched by each gateway); the guarded relay (bench-guarded-relay.mjs: the JSON relay plus the
-// least per-call work Airlock's guarantees need) beside the JSON relay; for a 2025-era agent (the stock @modelcontextprotocol/sdk 1.x
+// least per-call work Airlock's guarantees need) beside the JSON relay, and the stdio relay
+// (bench-stdio-relay.mjs: the JSON relay in front of the stdio server) as the stdio legs'
+// yardstick; for a 2025-era agent (the stock @modelcontextprotocol/sdk 1.x
 // Client) and a 2026-07-28 one (v2 @modelcontextprotocol/client). Prints each figure with its
 // ratio to the best peer and every target of the issue MET / MISSED; asserts nothing.
 //
@@ -152,9 +154,12 @@ await add('stdio', 'direct', async () => {
 });
 // The stdio legs' floor: the JSON relay in front of the same server over stdio (a yardstick, not a
 // peer; 2025 only, as the HTTP relay).
-await add('stdio', 'stdio relay', () => G.floorChild('stdio relay', '', 'bench-stdio-relay.mjs'), [
-  '2025',
-]);
+await add(
+  'stdio',
+  'stdio relay',
+  () => G.floorChild('stdio relay', undefined, 'bench-stdio-relay.mjs'),
+  ['2025'],
+);
 for (const [name, start, eras] of [
   ['mcp-hub', (b) => G.mcpHub(b['mcp-hub'], 'stdio')],
   ['supergateway', (b) => G.supergateway(b.supergateway)],

@@ -20,14 +20,19 @@ import { relayServer } from './bench-relay.mjs';
 
 const VERSION = '2025-11-25';
 
-/** A session with a local server over stdio: `call(name, args)` resolves with its JSON-RPC answer. */
-export async function stdioUpstream(command, args) {
+/**
+ * A session with a local server over stdio: `call(name, args)` resolves with its JSON-RPC answer.
+ * Once the server is gone every call fails at once with why (not left to the agent's timeout).
+ */
+async function stdioUpstream(command, args) {
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
   const pending = new Map();
   let nextId = 1;
   let buffered = '';
+  let dead;
   const gone = (why) => {
-    for (const [, p] of pending) p.reject(new Error(why));
+    dead ??= why;
+    for (const [, p] of pending) p.reject(new Error(dead));
     pending.clear();
   };
   child.once('exit', (code, signal) => gone(`the local server exited (${signal ?? code})`));
@@ -39,7 +44,17 @@ export async function stdioUpstream(command, args) {
       const line = buffered.slice(0, end);
       buffered = buffered.slice(end + 1);
       if (!line.trim()) continue;
-      const msg = JSON.parse(line);
+      let msg;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        // As the SDK's stdio client does (ReadBuffer): a line that is not JSON is reported and
+        // skipped, not the end of the session.
+        process.stderr.write(
+          `stdio relay: not a JSON-RPC line from the server: ${line.slice(0, 80)}\n`,
+        );
+        continue;
+      }
       // The server's own requests and notifications (log messages, list changes) are not answers
       // to a call: a yardstick drops them.
       const p = msg.id !== undefined && msg.method === undefined && pending.get(msg.id);
@@ -50,11 +65,13 @@ export async function stdioUpstream(command, args) {
   });
   const write = (message) => child.stdin.write(JSON.stringify(message) + '\n');
   const request = (method, params) =>
-    new Promise((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, { resolve, reject });
-      write({ jsonrpc: '2.0', id, method, params });
-    });
+    dead
+      ? Promise.reject(new Error(dead))
+      : new Promise((resolve, reject) => {
+          const id = nextId++;
+          pending.set(id, { resolve, reject });
+          write({ jsonrpc: '2.0', id, method, params });
+        });
   const init = await request('initialize', {
     protocolVersion: VERSION,
     capabilities: {},
@@ -72,10 +89,13 @@ export async function stdioUpstream(command, args) {
 const upstream = await stdioUpstream(stdioServer.command, stdioServer.args);
 const { url, token } = await relayServer(upstream, 'stdio relay');
 process.stdout.write(JSON.stringify({ url, token }) + '\n');
-// Its server goes with it: stdin's end (the bench's stop) or SIGTERM ends both.
+// Its server goes with it: stdin's end (the bench's stop) or SIGTERM ends both, the relay once
+// its server has exited (not leaving it to be reparented).
 const end = () => {
-  upstream.child.kill();
-  process.exit(0);
+  const { child } = upstream;
+  if (child.exitCode !== null || child.signalCode !== null) process.exit(0);
+  child.once('exit', () => process.exit(0));
+  child.kill();
 };
 process.once('SIGTERM', end);
 process.stdin.once('end', end);
