@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import { unveil } from '../provenance/identity.js';
+import { lowerAscii, unveil } from '../provenance/identity.js';
 import { bridgedLinks, wholeLink } from '../provenance/link-text.js';
 
 /**
@@ -9,11 +9,9 @@ import { bridgedLinks, wholeLink } from '../provenance/link-text.js';
  * that looks like an address or a link and cannot be placed in the domain makes the call ask.
  */
 
+/** A grant's domain as stored and shown: trimmed, ASCII letters lower-cased (lowerAscii). */
 export function normalizeDomain(d: string): string {
-  return d
-    .trim()
-    .toLowerCase()
-    .replace(/^[@.]+/, '');
+  return lowerAscii(d.trim()).replace(/^[@.]+/, '');
 }
 
 // Where the WHATWG URL parser ends a host (its path, query and fragment start: URL Standard, "host
@@ -28,11 +26,13 @@ const URL_HOST_END = /[/\\?#]/;
  * A domain in IDNA ASCII form (UTS #46, WHATWG's domainToASCII — what `new URL()` and fetch do to a
  * host), the form mail and DNS use and grants compare: `ｅxample.com` is `example.com`, and
  * `my_team.example.com` is itself (the URL host parser lets "_" through, as DNS does). '' for a
- * name it refuses and for one it would read only the head of (URL_HOST_END).
+ * name it refuses and for one it would read only the head of (URL_HOST_END). Read as written:
+ * IDNA folds case itself, and the composer hands it the domain as written (lowerAscii says why
+ * lower-casing first reads `STRAẞE.de` as another domain than strasse.de, where the mail goes).
  */
 export function readDomain(domain: string): string {
   if (URL_HOST_END.test(domain)) return '';
-  return domainToASCII(domain.trim().toLowerCase());
+  return domainToASCII(domain.trim());
 }
 
 /**

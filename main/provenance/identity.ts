@@ -99,12 +99,28 @@ export const canonicalHost = memo(hostKey);
 function hostKey(host: string): string {
   let h = host.trim().replace(/\.+$/, '');
   // eslint-disable-next-line no-control-regex
-  if (/[^\x00-\x7F]/.test(h)) h = h.normalize('NFKC').replace(INVISIBLE, '');
-  h = h.toLowerCase();
-  // eslint-disable-next-line no-control-regex
-  if (/[^\x00-\x7F]/.test(h) || h.includes('xn--')) h = domainToASCII(h);
+  if (/[^\x00-\x7F]/.test(h))
+    // IDNA folds case itself, on the name as written — as the composer (nodemailer's
+    // normalizeDomain) and fetch read it. Lower-casing first reads "ẞ" as "ß", which IDNA keeps
+    // (a deviation, UTS #46 §4.1) where it maps "ẞ" to "ss", and a final "Σ" as "ς": a key for
+    // another domain than the mail goes to (lowerAscii).
+    h = domainToASCII(h.normalize('NFKC').replace(INVISIBLE, '')).replace(/\.+$/, '');
+  else {
+    h = h.toLowerCase();
+    if (h.includes('xn--')) h = domainToASCII(h);
+  }
   // After domainToASCII, as WHATWG's host parser does it: full-width digits are digits.
   return ipHostKey(h) ?? h;
+}
+
+/**
+ * Lower case for ASCII letters only: what may be done to an address or a domain before IDNA reads
+ * it. `toLowerCase()` maps "ẞ" to "ß" and a word-final "Σ" to "ς", which IDNA then keeps, while
+ * on the text as written it maps them to "ss" and "σ" — `bob@evil-busineẞ.com` goes to
+ * evil-business.com, lower-cased first it reads as another domain (hostKey).
+ */
+export function lowerAscii(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
 
 /** The host without a leading `www.`: how domains are compared. */

@@ -1,0 +1,164 @@
+import fc from 'fast-check';
+import PostalMime from 'postal-mime';
+import { describe, expect, it } from 'vitest';
+import { buildMime } from '../google/gmail/compose.js';
+import { gmailGrantShape } from '../google/gmail/grant-shape.js';
+import { parseCompose } from '../google/gmail/send.js';
+import { canonicalAddress, canonicalHost } from '../provenance/identity.js';
+import { addressDomain, inDomain, readDomain } from './addresses.js';
+import { constraintHolds } from './grant-scope.js';
+import { grantOptions } from './grant-options.js';
+
+// An outside audit (wave 3 session 36): the grant check and the taint check lower-cased a domain
+// before IDNA read it, while the composer (nodemailer's normalizeDomain) hands IDNA the domain as
+// written. IDNA folds case itself (UTS #46 §4, "Processing", the mapping step), but not as
+// toLowerCase does: "ẞ" maps to "ss" where toLowerCase gives "ß", which IDNA keeps (a deviation
+// character); a word-final "Σ" maps to "σ" where toLowerCase gives "ς". So `bob@evil-busineẞ.com`
+// read as xn--evil-busine-56a.com to both checks and went to evil-business.com.
+//
+// The property, decided by the thing that acts: for generated recipient domains, the domain the
+// grant and the taint check read equals the domain in the To header of the message the real
+// composer builds (read back by postal-mime), and an offered domain grant holds for the call. Tuned
+// on the TUNING generator and seed; HELD_OUT is a second generator (any letter of any script, any
+// case, drawn from the whole code space) and other seeds, never tuned on, reported apart.
+
+const shape = gmailGrantShape('gmail_send')!;
+
+/** Letters where case and IDNA part ways, and their neighbours. */
+const TRICKY = [
+  ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-',
+  'ß',
+  'ẞ',
+  'Σ',
+  'σ',
+  'ς',
+  'İ',
+  'ı',
+  'K', // KELVIN SIGN
+  'Å', // ANGSTROM SIGN
+  'ǅ',
+  'Ａ',
+  'ａ',
+  'А', // Cyrillic
+  'а',
+  'Ꭰ', // Cherokee: case folding maps small letters to capitals
+  'ꭰ',
+  'Ü',
+  'ü',
+  'Ω',
+  'Ω', // OHM SIGN
+];
+const TUNING_SEED = 36;
+const HELD_OUT_SEEDS = [7_036, 1_234_567];
+
+const label = (chars: fc.Arbitrary<string>) =>
+  fc.array(chars, { minLength: 1, maxLength: 8 }).map((cs) => cs.join(''));
+const domainOf = (chars: fc.Arbitrary<string>) =>
+  fc
+    .tuple(
+      fc.array(label(chars), { minLength: 1, maxLength: 2 }),
+      fc.constantFrom('de', 'com', 'GR'),
+    )
+    .map(([labels, tld]) => [...labels, tld].join('.'));
+
+const TUNING = domainOf(fc.constantFrom(...TRICKY));
+// Any letter from anywhere in the code space, both cases where it has them.
+const anyLetter = fc
+  .integer({ min: 0x41, max: 0x2ffff })
+  .map((c) => String.fromCodePoint(c))
+  .filter((c) => /\p{L}/u.test(c));
+const HELD_OUT = domainOf(
+  fc.oneof(
+    anyLetter,
+    anyLetter.map((c) => c.toUpperCase()),
+  ),
+);
+
+interface Tally {
+  runs: number;
+  refused: number;
+  unreadable: number;
+  checked: number;
+}
+
+/** The first To address of the message the composer builds for these arguments, as postal-mime reads it. */
+async function deliveredTo(args: Record<string, unknown>): Promise<string> {
+  const input = parseCompose(args);
+  const raw = await buildMime({
+    from: 'alice@example.com',
+    to: input.to,
+    cc: input.cc,
+    bcc: input.bcc,
+    subject: input.subject ?? '',
+    body: input.body,
+  });
+  const m = await PostalMime.parse(raw.toString('utf8'));
+  return m.to?.[0]?.address ?? '';
+}
+
+async function check(domain: string, tally: Tally): Promise<void> {
+  tally.runs++;
+  const args = { to: [`bob@${domain}`], subject: 'Plan', body: 'See the plan.' };
+  let written: string;
+  try {
+    written = shape.destinations(args)[0]!;
+  } catch {
+    tally.refused++; // the composer's own parser refuses it: nothing is sent
+    return;
+  }
+  const read = readDomain(addressDomain(written));
+  const sent = addressDomain(await deliveredTo(args));
+  if (!read) {
+    // A domain IDNA cannot read: no grant ever covers it (inDomain is false), so the call asks.
+    tally.unreadable++;
+    expect(inDomain(addressDomain(written), sent)).toBe(false);
+    return;
+  }
+  tally.checked++;
+  // The composer writes an A-label when the local part is ASCII (nodemailer normalizeDomain).
+  expect(read, `${domain}: the grant reads ${read}, the mail goes to ${sent}`).toBe(sent);
+  expect(canonicalHost(addressDomain(written)), `${domain}: the taint check's key`).toBe(sent);
+  expect(canonicalAddress(written)).toBe(`bob@${sent}`);
+  expect(inDomain(addressDomain(written), sent)).toBe(true);
+  // The domain grant Airlock offers for this call holds for it, and reads as where the mail goes.
+  const offer = grantOptions(args, shape).find((o) => o.constraint?.op === 'domain');
+  expect(offer, `${domain}: a domain grant is offered`).toBeDefined();
+  const value = String(offer!.constraint!.value);
+  expect(readDomain(value)).toBe(sent);
+  expect(constraintHolds(offer!.constraint!, args, shape)).toBe(true);
+}
+
+async function runProperty(arb: fc.Arbitrary<string>, seed: number, numRuns: number) {
+  const tally: Tally = { runs: 0, refused: 0, unreadable: 0, checked: 0 };
+  await fc.assert(
+    fc.asyncProperty(arb, (d) => check(d, tally)),
+    { seed, numRuns },
+  );
+  return tally;
+}
+
+describe('a recipient domain reads the same to the grant, the taint check and the composer (IDNA on the name as written)', () => {
+  it('the audit’s cases: ẞ, a final Σ, mixed case', async () => {
+    const tally: Tally = { runs: 0, refused: 0, unreadable: 0, checked: 0 };
+    for (const d of ['evil-busineẞ.com', 'STRAẞE.de', 'straße.de', 'example.ΕΛΛΑΣ', 'ÉCOLE.fr'])
+      await check(d, tally);
+    expect(tally.checked).toBe(5);
+    // The audit's exfiltration: the stranger names evil-business.com; the agent writes ẞ.
+    expect(canonicalHost('evil-busineẞ.com')).toBe(canonicalHost('evil-business.com'));
+    // A grant on straße.de (its own domain, xn--strae-oqa.de) does not cover mail to strasse.de.
+    expect(inDomain('STRAẞE.de', 'straße.de')).toBe(false);
+    expect(inDomain('STRAẞE.de', 'strasse.de')).toBe(true);
+  });
+
+  it(`tuning generator, seed ${TUNING_SEED}`, async () => {
+    const t = await runProperty(TUNING, TUNING_SEED, 400);
+    console.log(`[idna tuning] ${JSON.stringify(t)}`);
+    expect(t.checked).toBeGreaterThan(100);
+  });
+
+  it.each(HELD_OUT_SEEDS)('held-out generator (any letter, any case), seed %i', async (seed) => {
+    const t = await runProperty(HELD_OUT, seed, 300);
+    console.log(`[idna held-out ${seed}] ${JSON.stringify(t)}`);
+    expect(t.checked).toBeGreaterThan(50);
+  });
+});
