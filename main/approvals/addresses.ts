@@ -1,4 +1,4 @@
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { lowerAscii, unveil } from '../provenance/identity.js';
 import { bridgedLinks, wholeLink } from '../provenance/link-text.js';
 
@@ -33,6 +33,20 @@ const URL_HOST_END = /[/\\?#]/;
 export function readDomain(domain: string): string {
   if (URL_HOST_END.test(domain)) return '';
   return domainToASCII(domain.trim());
+}
+
+/**
+ * The domain mail written to `written` goes to (readDomain: IDNA on the name as written, as the
+ * composer reads it), in a form to show: as written when that is its Unicode form (`jõgeva.ee`,
+ * ASCII letters in any case), else in ASCII — `STRAẞE.de` shows strasse.de, where the mail goes,
+ * not the straße.de a reader may take it for; a punycode name stays punycode, never turned into
+ * a look-alike. '' when IDNA cannot read it. Used by an offered domain grant and a mail card.
+ */
+export function deliveredDomain(written: string): string {
+  const ascii = readDomain(written);
+  if (!ascii) return '';
+  const unicode = domainToUnicode(ascii);
+  return unicode === lowerAscii(written.trim()).normalize('NFC') ? unicode : ascii;
 }
 
 /**

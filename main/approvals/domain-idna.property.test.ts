@@ -3,7 +3,8 @@ import PostalMime from 'postal-mime';
 import { describe, expect, it } from 'vitest';
 import { buildMime } from '../google/gmail/compose.js';
 import { gmailGrantShape } from '../google/gmail/grant-shape.js';
-import { parseCompose } from '../google/gmail/send.js';
+import { SeenMessages } from '../google/gmail/cache.js';
+import { describeCompose, parseCompose } from '../google/gmail/send.js';
 import { canonicalAddress, canonicalHost } from '../provenance/identity.js';
 import { addressDomain, inDomain, readDomain } from './addresses.js';
 import { constraintHolds } from './grant-scope.js';
@@ -143,6 +144,23 @@ describe('a recipient domain reads the same to the grant, the taint check and th
     for (const d of ['evil-busineẞ.com', 'STRAẞE.de', 'straße.de', 'example.ΕΛΛΑΣ', 'ÉCOLE.fr'])
       await check(d, tally);
     expect(tally.checked).toBe(5);
+    // The card says where such mail goes; a name that reads as written gets no note.
+    const card = (to: string) =>
+      describeCompose(
+        'send',
+        'alice@example.com',
+        { to, subject: 's', body: 'x' },
+        new SeenMessages(),
+      );
+    expect(card('bob@STRAẞE.de')).toContain('bob@STRAẞE.de (goes to strasse.de)');
+    expect(card('Bob <bob@ｅxample.com>')).toContain('<bob@ｅxample.com> (goes to example.com)');
+    for (const plain of [
+      'bob@EXAMPLE.com',
+      'bob@jõgeva.ee',
+      'bob@xn--jgeva-dua.ee',
+      'bob@straße.de',
+    ])
+      expect(card(plain)).not.toContain('goes to');
     // The audit's exfiltration: the stranger names evil-business.com; the agent writes ẞ.
     expect(canonicalHost('evil-busineẞ.com')).toBe(canonicalHost('evil-business.com'));
     // A grant on straße.de (its own domain, xn--strae-oqa.de) does not cover mail to strasse.de.

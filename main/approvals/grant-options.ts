@@ -1,8 +1,6 @@
 import type { GrantConstraint, GrantOption } from '../../common/contract/index.js';
 import type { GrantShape } from '../tools/types.js';
-import { domainToUnicode } from 'node:url';
-import { lowerAscii } from '../provenance/identity.js';
-import { addressDomain, readDomain, strictHosts } from './addresses.js';
+import { addressDomain, deliveredDomain, strictHosts } from './addresses.js';
 import { constraintHolds, describeScope } from './grant-scope.js';
 
 /**
@@ -47,20 +45,6 @@ export function grantOptions(
   return out.slice(0, 12);
 }
 
-/**
- * A recipient's domain as a grant offers it: the domain the mail goes to (readDomain: IDNA on the
- * name as written, as the composer reads it), shown as written when that is its Unicode form
- * (`jõgeva.ee`), else in ASCII — `bob@STRAẞE.de` offers strasse.de, where it goes, not the
- * straße.de that lower-casing first would read; a punycode name the agent wrote stays punycode,
- * never turned into a look-alike. '' when the domain cannot be read.
- */
-function offeredDomain(written: string): string {
-  const ascii = readDomain(written);
-  if (!ascii) return '';
-  const unicode = domainToUnicode(ascii);
-  return unicode === lowerAscii(written.trim()).normalize('NFC') ? unicode : ascii;
-}
-
 /** A domain grant over all of a built-in tool's recipients, when its parser puts them in one domain. */
 function shapedDomain(
   args: Record<string, unknown>,
@@ -74,7 +58,7 @@ function shapedDomain(
   }
   const domains = new Set<string>();
   for (const d of destinations) {
-    const offered = offeredDomain(addressDomain(d));
+    const offered = deliveredDomain(addressDomain(d));
     if (!offered) return undefined;
     domains.add(offered);
   }

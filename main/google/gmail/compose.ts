@@ -1,5 +1,7 @@
 import type MimeNode from 'nodemailer/lib/mime-node';
 import { addressParser } from 'postal-mime';
+import { addressDomain, deliveredDomain } from '../../approvals/addresses.js';
+import { lowerAscii } from '../../provenance/identity.js';
 import { libs } from '../lazy.js';
 import { cardLine, quoted } from '../card-text.js';
 
@@ -98,9 +100,20 @@ const PLAIN_NAME = /^[\p{L}\p{N}\p{M} .'’()-]+$/u;
  * eve@evil.test showed two recipients, one of them ceo@bank.com, which the call never reaches.
  */
 export function formatMailbox(m: Mailbox): string {
-  if (!m.name) return cardLine(m.address);
+  if (!m.name) return cardLine(m.address + goesTo(m.address));
   const name = PLAIN_NAME.test(m.name) ? m.name : quoted(m.name);
-  return cardLine(`${name} <${m.address}>`);
+  return cardLine(`${name} <${m.address}>${goesTo(m.address)}`);
+}
+
+/**
+ * " (goes to strasse.de)" when IDNA reads the address's domain as another name than it shows
+ * beyond ASCII case (deliveredDomain): the composer writes `bob@STRAẞE.de` as bob@strasse.de, and
+ * a full-width `ｅxample.com` as example.com; the card says where the mail goes.
+ */
+function goesTo(address: string): string {
+  const domain = addressDomain(address);
+  const to = deliveredDomain(domain);
+  return to && to !== lowerAscii(domain.trim()).normalize('NFC') ? ` (goes to ${to})` : '';
 }
 
 const REPLY_PREFIX = /^\s*(?:(?:re|aw|sv|antw|vs|odp|ynt)\s*(?:\[\d+\])?\s*:\s*)+/i;
