@@ -1,4 +1,5 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
+import { skeleton } from '../../common/lookalike.js';
 import { lowerAscii, unveil } from '../provenance/identity.js';
 import { bridgedLinks, wholeLink } from '../provenance/link-text.js';
 
@@ -37,17 +38,30 @@ export function readDomain(domain: string): string {
 
 /**
  * The domain mail written to `written` goes to (readDomain: IDNA on the name as written, as the
- * composer reads it), in a form to show: as written when that is its Unicode form (`jõgeva.ee`,
- * ASCII letters in any case), else in ASCII — `STRAẞE.de` shows strasse.de, where the mail goes,
- * not the straße.de a reader may take it for; a punycode name stays punycode, never turned into
- * a look-alike. '' when IDNA cannot read it. Used by an offered domain grant and a mail card.
+ * composer reads it), in a form to show: as written when that is its Unicode form and that form
+ * reads as itself (`jõgeva.ee`, `пример.рф`, ASCII letters in any case), else in ASCII —
+ * `STRAẞE.de` shows strasse.de, where the mail goes; a punycode name stays punycode; a name with
+ * a deviation character (`straße.de`: IDNA2003 and transitional software read it strasse.de) or
+ * drawn like an ASCII one in the scripts with Latin look-alikes (`аpple.com`, Cyrillic а;
+ * common/lookalike.ts skeleton) shows in ASCII, as browsers show such hosts. '' when IDNA cannot
+ * read it. Used by an offered domain grant and a mail card.
  */
 export function deliveredDomain(written: string): string {
   const ascii = readDomain(written);
   if (!ascii) return '';
   const unicode = domainToUnicode(ascii);
-  return unicode === lowerAscii(written.trim()).normalize('NFC') ? unicode : ascii;
+  // Compared lower-cased whole: a name whose lower case reads otherwise (`STRAẞE`) differs here.
+  const asWritten = unicode === written.trim().toLowerCase().normalize('NFC');
+  const ambiguous =
+    DEVIATION.test(unicode) ||
+    (LOOKALIKE_SCRIPTS.test(unicode) && /^\p{ASCII}*$/u.test(skeleton(unicode)));
+  return asWritten && !ambiguous ? unicode : ascii;
 }
+// UTS #46 §4 deviation characters: read one way by IDNA2008 (kept) and another by IDNA2003.
+const DEVIATION = /[\u00DF\u03C2\u200C\u200D]/;
+// The scripts with letters drawn like Latin ones (common/lookalike.ts FOREIGN).
+const LOOKALIKE_SCRIPTS =
+  /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u;
 
 /**
  * `host` is `want` or one of its subdomains, both read by readDomain: an invalid name never

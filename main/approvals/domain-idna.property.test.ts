@@ -1,11 +1,14 @@
 import fc from 'fast-check';
 import PostalMime from 'postal-mime';
 import { describe, expect, it } from 'vitest';
-import { buildMime } from '../google/gmail/compose.js';
+import { BadInput, buildMime } from '../google/gmail/compose.js';
 import { gmailGrantShape } from '../google/gmail/grant-shape.js';
 import { SeenMessages } from '../google/gmail/cache.js';
 import { describeCompose, parseCompose } from '../google/gmail/send.js';
 import { canonicalAddress, canonicalHost } from '../provenance/identity.js';
+import { authVerdict } from '../provenance/mail-auth.js';
+import { addressesOf } from '../google/gmail/provenance.js';
+import { emails } from '../google/calendar/args.js';
 import { addressDomain, inDomain, readDomain } from './addresses.js';
 import { constraintHolds } from './grant-scope.js';
 import { grantOptions } from './grant-options.js';
@@ -63,22 +66,25 @@ const domainOf = (chars: fc.Arbitrary<string>) =>
     .map(([labels, tld]) => [...labels, tld].join('.'));
 
 const TUNING = domainOf(fc.constantFrom(...TRICKY));
-// Any letter from anywhere in the code space, both cases where it has them.
-const anyLetter = fc
-  .integer({ min: 0x41, max: 0x2ffff })
-  .map((c) => String.fromCodePoint(c))
-  .filter((c) => /\p{L}/u.test(c));
+// Held out: every cased letter Unicode has (not the two the audit named), in any position of a
+// label, and now and then a local part that is not ASCII (the composer then writes the domain in
+// Unicode: SMTPUTF8, nodemailer normalizeDomain(…, true)).
+const CASED: string[] = [];
+for (let cp = 0x80; cp <= 0x1ffff; cp++) {
+  const c = String.fromCodePoint(cp);
+  if (/[\p{Lu}\p{Ll}\p{Lt}]/u.test(c)) CASED.push(c);
+}
 const HELD_OUT = domainOf(
   fc.oneof(
-    anyLetter,
-    anyLetter.map((c) => c.toUpperCase()),
+    { weight: 1, arbitrary: fc.constantFrom(...'abcxyz-'.split('')) },
+    { weight: 2, arbitrary: fc.constantFrom(...CASED) },
   ),
 );
+const LOCALS = fc.constantFrom('bob', 'bob', 'bob', 'jürgen', 'ΒΟΒ');
 
 interface Tally {
   runs: number;
   refused: number;
-  unreadable: number;
   checked: number;
 }
 
@@ -97,9 +103,9 @@ async function deliveredTo(args: Record<string, unknown>): Promise<string> {
   return m.to?.[0]?.address ?? '';
 }
 
-async function check(domain: string, tally: Tally): Promise<void> {
+async function check(domain: string, tally: Tally, local = 'bob'): Promise<void> {
   tally.runs++;
-  const args = { to: [`bob@${domain}`], subject: 'Plan', body: 'See the plan.' };
+  const args = { to: [`${local}@${domain}`], subject: 'Plan', body: 'See the plan.' };
   let written: string;
   try {
     written = shape.destinations(args)[0]!;
@@ -108,18 +114,16 @@ async function check(domain: string, tally: Tally): Promise<void> {
     return;
   }
   const read = readDomain(addressDomain(written));
-  const sent = addressDomain(await deliveredTo(args));
-  if (!read) {
-    // A domain IDNA cannot read: no grant ever covers it (inDomain is false), so the call asks.
-    tally.unreadable++;
-    expect(inDomain(addressDomain(written), sent)).toBe(false);
-    return;
-  }
+  // A domain IDNA cannot read is refused by the composer's own parser (compose.ts parseAddresses):
+  // nodemailer would otherwise lower-case and punycode it, a name no check reads so.
+  expect(read, `${domain}: taken, though IDNA cannot read it`).not.toBe('');
   tally.checked++;
-  // The composer writes an A-label when the local part is ASCII (nodemailer normalizeDomain).
+  // The composer writes an A-label when the local part is ASCII, the Unicode form else
+  // (nodemailer normalizeDomain): read back by IDNA, the same domain either way.
+  const sent = readDomain(addressDomain(await deliveredTo(args)));
   expect(read, `${domain}: the grant reads ${read}, the mail goes to ${sent}`).toBe(sent);
   expect(canonicalHost(addressDomain(written)), `${domain}: the taint check's key`).toBe(sent);
-  expect(canonicalAddress(written)).toBe(`bob@${sent}`);
+  expect(canonicalAddress(written).endsWith(`@${sent}`)).toBe(true);
   expect(inDomain(addressDomain(written), sent)).toBe(true);
   // The domain grant Airlock offers for this call holds for it, and reads as where the mail goes.
   const offer = grantOptions(args, shape).find((o) => o.constraint?.op === 'domain');
@@ -129,10 +133,15 @@ async function check(domain: string, tally: Tally): Promise<void> {
   expect(constraintHolds(offer!.constraint!, args, shape)).toBe(true);
 }
 
-async function runProperty(arb: fc.Arbitrary<string>, seed: number, numRuns: number) {
-  const tally: Tally = { runs: 0, refused: 0, unreadable: 0, checked: 0 };
+async function runProperty(
+  arb: fc.Arbitrary<string>,
+  seed: number,
+  numRuns: number,
+  locals: fc.Arbitrary<string> = fc.constant('bob'),
+) {
+  const tally: Tally = { runs: 0, refused: 0, checked: 0 };
   await fc.assert(
-    fc.asyncProperty(arb, (d) => check(d, tally)),
+    fc.asyncProperty(arb, locals, (d, l) => check(d, tally, l)),
     { seed, numRuns },
   );
   return tally;
@@ -140,10 +149,13 @@ async function runProperty(arb: fc.Arbitrary<string>, seed: number, numRuns: num
 
 describe('a recipient domain reads the same to the grant, the taint check and the composer (IDNA on the name as written)', () => {
   it('the audit’s cases: ẞ, a final Σ, mixed case', async () => {
-    const tally: Tally = { runs: 0, refused: 0, unreadable: 0, checked: 0 };
+    const tally: Tally = { runs: 0, refused: 0, checked: 0 };
     for (const d of ['evil-busineẞ.com', 'STRAẞE.de', 'straße.de', 'example.ΕΛΛΑΣ', 'ÉCOLE.fr'])
       await check(d, tally);
     expect(tally.checked).toBe(5);
+    // A domain IDNA cannot read is refused, not sent to what nodemailer's fallback makes of it.
+    for (const d of ['aႠ.com', 'aאb.com', 'a⒈b.com'])
+      expect(() => parseCompose({ to: `bob@${d}`, subject: 's', body: 'x' }), d).toThrow(BadInput);
     // The card says where such mail goes; a name that reads as written gets no note.
     const card = (to: string) =>
       describeCompose(
@@ -154,11 +166,13 @@ describe('a recipient domain reads the same to the grant, the taint check and th
       );
     expect(card('bob@STRAẞE.de')).toContain('bob@STRAẞE.de (goes to strasse.de)');
     expect(card('Bob <bob@ｅxample.com>')).toContain('<bob@ｅxample.com> (goes to example.com)');
+    // A deviation character shows where IDNA2008 sends it (IDNA2003 software reads strasse.de).
+    expect(card('bob@straße.de')).toContain('bob@straße.de (goes to xn--strae-oqa.de)');
     for (const plain of [
       'bob@EXAMPLE.com',
       'bob@jõgeva.ee',
+      'bob@JÕGEVA.ee',
       'bob@xn--jgeva-dua.ee',
-      'bob@straße.de',
     ])
       expect(card(plain)).not.toContain('goes to');
     // The audit's exfiltration: the stranger names evil-business.com; the agent writes ẞ.
@@ -174,9 +188,32 @@ describe('a recipient domain reads the same to the grant, the taint check and th
     expect(t.checked).toBeGreaterThan(100);
   });
 
-  it.each(HELD_OUT_SEEDS)('held-out generator (any letter, any case), seed %i', async (seed) => {
-    const t = await runProperty(HELD_OUT, seed, 300);
-    console.log(`[idna held-out ${seed}] ${JSON.stringify(t)}`);
-    expect(t.checked).toBeGreaterThan(50);
+  it.each(HELD_OUT_SEEDS)(
+    'held-out generator (every cased letter, any position), seed %i',
+    async (seed) => {
+      const t = await runProperty(HELD_OUT, seed, 300, LOCALS);
+      console.log(
+        `[idna held-out ${seed}] ${JSON.stringify(t)} first: ${fc.sample(HELD_OUT, { seed, numRuns: 2 }).join(' ')}`,
+      );
+      expect(t.checked).toBeGreaterThan(50);
+    },
+  );
+
+  it('every other place that keys a domain reads it as written', () => {
+    // A stranger's From, as the taint check reads it (gmail/provenance.ts addressesOf).
+    expect(addressesOf('Bob <bob@STRAẞE.de>').map(canonicalAddress)).toEqual(['bob@strasse.de']);
+    // Mail authentication: a verified strasse.de speaks for a From written STRAẞE.de.
+    expect(authVerdict(['mx.google.com; dkim=pass header.d=strasse.de'], ['bob@STRAẞE.de'])).toBe(
+      'pass',
+    );
+    // Calendar sends a guest's domain as IDNA reads it: what the grant and taint check read.
+    expect(emails(['Bob@STRAẞE.de', 'ann@Jõgeva.ee'], 'attendees')).toEqual([
+      'bob@strasse.de',
+      'ann@xn--jgeva-dua.ee',
+    ]);
+    // A trailing ideographic full stop is a trailing dot once IDNA has read it.
+    expect(canonicalHost('example.com\u3002')).toBe('example.com');
+    // NFKC before IDNA read ϲ (U+03F2) as ς; IDNA maps it to σ, as fetch and the composer do.
+    expect(canonicalHost('aϲb.com')).toBe(new URL('http://aϲb.com/').hostname);
   });
 });

@@ -100,11 +100,16 @@ function hostKey(host: string): string {
   let h = host.trim().replace(/\.+$/, '');
   // eslint-disable-next-line no-control-regex
   if (/[^\x00-\x7F]/.test(h))
-    // IDNA folds case itself, on the name as written — as the composer (nodemailer's
-    // normalizeDomain) and fetch read it. Lower-casing first reads "ẞ" as "ß", which IDNA keeps
-    // (a deviation, UTS #46 §4.1) where it maps "ẞ" to "ss", and a final "Σ" as "ς": a key for
-    // another domain than the mail goes to (lowerAscii).
-    h = domainToASCII(h.normalize('NFKC').replace(INVISIBLE, '')).replace(/\.+$/, '');
+    // IDNA on the name as written first — as the composer (nodemailer's normalizeDomain) and
+    // fetch read it; IDNA folds case and width itself (UTS #46 §4, the mapping step). Lower-casing
+    // first read "ẞ" as "ß", which IDNA keeps (a deviation) where it maps "ẞ" to "ss", and a final
+    // "Σ" as "ς" (lowerAscii); NFKC first reads "ϲ" (U+03F2) as "ς" where IDNA maps it to "σ".
+    // Only a name IDNA refuses as written is read as a person sees it (NFKC, invisible
+    // characters dropped): a key for text, where nothing acts on the name as written.
+    h = (domainToASCII(h) || domainToASCII(h.normalize('NFKC').replace(INVISIBLE, ''))).replace(
+      /\.+$/,
+      '',
+    );
   else {
     h = h.toLowerCase();
     if (h.includes('xn--')) h = domainToASCII(h);
@@ -121,6 +126,14 @@ function hostKey(host: string): string {
  */
 export function lowerAscii(s: string): string {
   return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/** An address lower-cased as mail compares it: the local part whole, the domain's ASCII letters only (lowerAscii). */
+export function lowerMailbox(address: string): string {
+  const at = address.lastIndexOf('@');
+  return at < 0
+    ? address.toLowerCase()
+    : `${address.slice(0, at).toLowerCase()}@${lowerAscii(address.slice(at + 1))}`;
 }
 
 /** The host without a leading `www.`: how domains are compared. */

@@ -70,7 +70,8 @@ export function optEnum<T extends string>(
 
 /**
  * A bare address ("bob@example.com"); display names are not accepted, so nothing is guessed. A
- * guest goes to Google as written (lower-cased), and a grant reads its domain with readDomain
+ * guest goes to Google with its local part lower-cased and its domain as readDomain reads it
+ * (IDNA ASCII: emails below), and a grant reads its domain with readDomain
  * (main/approvals/addresses.ts, inDomain), as the taint check does (destinations.ts,
  * canonicalHost): so the domain is taken only when readDomain reads all of it, label for label —
  * dot-separated labels of letters, digits, marks, hyphens and underscores (IDN letters allowed;
@@ -109,7 +110,18 @@ export function emails(list: string[] | undefined, key: string): string[] | unde
       throw new InputError(
         `${key}: "${e}" is not an e-mail address (give bare addresses like bob@example.com).`,
       );
-  return [...new Set(list.map((e) => e.toLowerCase()))];
+  // The domain goes to Google as IDNA reads it (readDomain: punycode for a name that is not
+  // ASCII), so that what the grant and the taint check read is what Google gets whatever IDNA
+  // Google applies: lower-cased as written, `bob@STRAẞE.de` went as bob@straße.de, a domain other
+  // than the strasse.de both checks read (IDNA maps "ẞ" to "ss", keeps "ß").
+  return [
+    ...new Set(
+      list.map((e) => {
+        const at = e.lastIndexOf('@');
+        return `${e.slice(0, at).toLowerCase()}@${readDomain(e.slice(at + 1))}`;
+      }),
+    ),
+  ];
 }
 
 export const SEND_UPDATES = ['all', 'externalOnly', 'none'] as const;

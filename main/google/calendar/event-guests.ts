@@ -4,6 +4,7 @@ import { calendarIdOf, emails, optStrings, reqString, type Args } from './args.j
 import type { CallCtx } from './context.js';
 import { shownContent } from './event-shown.js';
 import { loadEvent } from './write-tools.js';
+import { lowerMailbox } from '../../provenance/identity.js';
 
 type Event = calendar_v3.Schema$Event;
 
@@ -116,7 +117,8 @@ function guestsOf(e: Event): string[] {
     ...(e.attendees ?? []).filter((a) => !a.self).map((a) => a.email),
     ...(e.organizer && !e.organizer.self ? [e.organizer.email] : []),
   ];
-  return people.flatMap((a) => (a ? [a.trim().toLowerCase()] : []));
+  // Lower-cased as mail compares them, the domain's ASCII letters only (identity.ts lowerMailbox).
+  return people.flatMap((a) => (a ? [lowerMailbox(a.trim())] : []));
 }
 
 function keyOf(account: string, args: Args, versioned: boolean): string {
