@@ -52,16 +52,23 @@ export function deliveredDomain(written: string): string {
   const unicode = domainToUnicode(ascii);
   // Compared lower-cased whole: a name whose lower case reads otherwise (`STRAẞE`) differs here.
   const asWritten = unicode === written.trim().toLowerCase().normalize('NFC');
-  const ambiguous =
-    DEVIATION.test(unicode) ||
-    (LOOKALIKE_SCRIPTS.test(unicode) && /^\p{ASCII}*$/u.test(skeleton(unicode)));
+  const ambiguous = DEVIATION.test(unicode) || [...unicode].some(drawnLikeAscii);
   return asWritten && !ambiguous ? unicode : ascii;
 }
 // UTS #46 §4 deviation characters: read one way by IDNA2008 (kept) and another by IDNA2003.
 const DEVIATION = /[\u00DF\u03C2\u200C\u200D]/;
-// The scripts with letters drawn like Latin ones (common/lookalike.ts FOREIGN).
-const LOOKALIKE_SCRIPTS =
-  /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u;
+
+/**
+ * A letter drawn like an ASCII one that is not that letter with marks: its look-alike skeleton
+ * (common/lookalike.ts, UTS #39 confusables) is ASCII but its base letter is not — Cyrillic "а",
+ * Latin alpha "ɑ", script "ɡ", dotless "ı", Lisu "ꓑ", whatever the script; "ü" (u with a mark) is
+ * not one.
+ */
+function drawnLikeAscii(c: string): boolean {
+  if (c.charCodeAt(0) < 0x80) return false;
+  const drawn = skeleton(c);
+  return /^\p{ASCII}+$/u.test(drawn) && c.normalize('NFD')[0]!.toLowerCase() !== drawn;
+}
 
 /**
  * `host` is `want` or one of its subdomains, both read by readDomain: an invalid name never

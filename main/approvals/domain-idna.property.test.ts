@@ -8,7 +8,9 @@ import { describeCompose, parseCompose } from '../google/gmail/send.js';
 import { canonicalAddress, canonicalHost } from '../provenance/identity.js';
 import { authVerdict } from '../provenance/mail-auth.js';
 import { addressesOf } from '../google/gmail/provenance.js';
-import { emails } from '../google/calendar/args.js';
+import { emails, guestKey } from '../google/calendar/args.js';
+import { patchFields } from '../google/calendar/event-input.js';
+import { eventItem } from '../google/calendar/provenance.js';
 import { addressDomain, inDomain, readDomain } from './addresses.js';
 import { constraintHolds } from './grant-scope.js';
 import { grantOptions } from './grant-options.js';
@@ -215,5 +217,43 @@ describe('a recipient domain reads the same to the grant, the taint check and th
     expect(canonicalHost('example.com\u3002')).toBe('example.com');
     // NFKC before IDNA read ϲ (U+03F2) as ς; IDNA maps it to σ, as fetch and the composer do.
     expect(canonicalHost('aϲb.com')).toBe(new URL('http://aϲb.com/').hostname);
+  });
+
+  it('an update names a guest Google holds in Unicode by the form Airlock sends (guestKey)', () => {
+    const existing = { attendees: [{ email: 'ann@jõgeva.ee', responseStatus: 'accepted' }] };
+    // Removing her removes her.
+    expect(patchFields({ remove_attendees: ['ann@jõgeva.ee'] }, existing).patch.attendees).toEqual(
+      [],
+    );
+    // The same list changes nothing: her entry (and her answer) is kept.
+    const same = patchFields({ attendees: ['Ann@Jõgeva.ee'] }, existing);
+    expect(same.patch.attendees).toEqual(existing.attendees);
+    expect(same.changes.join(' ')).not.toMatch(/added|removed/);
+    // Adding her again adds no one.
+    expect(
+      patchFields({ add_attendees: ['ann@xn--jgeva-dua.ee'] }, existing).patch.attendees,
+    ).toEqual(existing.attendees);
+    expect(guestKey('Ann@JÕGEVA.ee')).toBe('ann@xn--jgeva-dua.ee');
+  });
+
+  it("an event's organiser is keyed as written, not lower-cased first (calendar/provenance.ts)", () => {
+    const item = eventItem({ organizer: { email: 'Bob@STRAẞE.de' } }, 'x', false);
+    expect((item.from ?? []).map(canonicalAddress)).toEqual(['bob@strasse.de']);
+  });
+
+  it('an offered domain grant: one domain however it is written, a look-alike shown in ASCII', () => {
+    const offer = (to: string[]) =>
+      grantOptions({ to, subject: 's', body: 'x' }, shape).find(
+        (o) => o.constraint?.op === 'domain',
+      )?.constraint?.value;
+    expect(offer(['a@bücher.de', 'b@xn--bcher-kva.de'])).toBe('bücher.de');
+    for (const [d, shown] of [
+      ['аpple.com', 'xn--pple-43d.com'], // Cyrillic а
+      ['pɑypal.com', 'xn--pypal-0jc.com'], // Latin alpha
+      ['ɡoogle.com', 'xn--oogle-qmc.com'], // script g
+      ['straße.de', 'xn--strae-oqa.de'], // a deviation character
+      ['jõgeva.ee', 'jõgeva.ee'], // a letter with a mark reads as itself
+    ])
+      expect(offer([`bob@${d}`]), d).toBe(shown);
   });
 });

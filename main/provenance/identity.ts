@@ -104,18 +104,27 @@ function hostKey(host: string): string {
     // fetch read it; IDNA folds case and width itself (UTS #46 §4, the mapping step). Lower-casing
     // first read "ẞ" as "ß", which IDNA keeps (a deviation) where it maps "ẞ" to "ss", and a final
     // "Σ" as "ς" (lowerAscii); NFKC first reads "ϲ" (U+03F2) as "ς" where IDNA maps it to "σ".
-    // Only a name IDNA refuses as written is read as a person sees it (NFKC, invisible
-    // characters dropped): a key for text, where nothing acts on the name as written.
-    h = (domainToASCII(h) || domainToASCII(h.normalize('NFKC').replace(INVISIBLE, ''))).replace(
-      /\.+$/,
-      '',
-    );
+    // Only a name IDNA refuses as written is read otherwise: as a person sees it (NFKC,
+    // invisible characters dropped), then lower-cased — IDNA refuses some capitals whose small
+    // letter it takes (Georgian Asomtavruli, Cyrillic palochka "Ӏ", "Ⅎ"), and a stranger's
+    // `bob@PAYPAӀ.com` retyped in lower case goes to xn--paypa-iof.com: it needs a key.
+    h = readAnyway(h).replace(/\.+$/, '');
   else {
     h = h.toLowerCase();
     if (h.includes('xn--')) h = domainToASCII(h);
   }
   // After domainToASCII, as WHATWG's host parser does it: full-width digits are digits.
   return ipHostKey(h) ?? h;
+}
+
+function readAnyway(h: string): string {
+  const seen = h.normalize('NFKC').replace(INVISIBLE, '');
+  return (
+    domainToASCII(h) ||
+    domainToASCII(seen) ||
+    domainToASCII(h.toLowerCase()) ||
+    domainToASCII(seen.toLowerCase())
+  );
 }
 
 /**

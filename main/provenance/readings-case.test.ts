@@ -1,7 +1,7 @@
 import { domainToASCII } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { contentValues } from './readings.js';
-import { canonicalAddress } from './identity.js';
+import { canonicalAddress, canonicalHost } from './identity.js';
 import { CASE_APART } from './readings.js';
 
 // Which letters IDNA reads differently once lower-cased, found by enumeration — the set the
@@ -47,5 +47,28 @@ describe('the lower-case reading of a stranger’s text (readings.ts CASE_APART)
     const greek = contentValues('Γράψτε στο info@example.ΕΛΛΑΣ').map((v) => v.value);
     expect(greek).toContain(canonicalAddress('info@example.ελλασ'));
     expect(greek).toContain(canonicalAddress('info@example.ελλας'));
+  });
+
+  it('a capital IDNA refuses whose small letter it takes is keyed as its small letter (identity.ts hostKey)', () => {
+    const refused: string[] = [];
+    for (let cp = 0x80; cp <= 0x2ffff; cp++) {
+      const c = String.fromCodePoint(cp);
+      if (!/\p{L}/u.test(c)) continue;
+      const d = `a${c}b.com`;
+      if (!domainToASCII(d) && domainToASCII(d.toLowerCase())) refused.push(c);
+    }
+    expect(refused.length).toBeGreaterThan(0);
+    for (const c of refused)
+      expect(canonicalHost(`a${c}b.com`), `U+${c.codePointAt(0)!.toString(16)}`).toBe(
+        domainToASCII(`a${c}b.com`.toLowerCase()),
+      );
+    // The palochka: a stranger's PAYPAӀ.com and an agent's paypaӏ.com are one key.
+    expect(canonicalAddress('bob@PAYPAӀ.com')).toBe(canonicalAddress('bob@paypaӏ.com'));
+  });
+
+  it('lower-cases label by label, so a final Σ before a dot reads as ς too', () => {
+    const keys = contentValues('Γράψτε στο info@ΣΑΣ.gr').map((v) => v.value);
+    expect(keys).toContain(canonicalAddress('info@σασ.gr'));
+    expect(keys).toContain(canonicalAddress('info@σας.gr'));
   });
 });

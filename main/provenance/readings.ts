@@ -316,7 +316,10 @@ export function readings(text: string): string[] {
     if (r !== t) out.push(r);
   }
   if (!ascii && CASE_APART.test(t)) {
-    const r = t.toLowerCase();
+    // Label by label: toLowerCase takes "." as transparent to its final-sigma rule, so the
+    // whole text lower-cased reads `ΣΑΣ.gr` as σασ.gr (the as-written reading) where a model
+    // retyping the label as a word writes σας.gr.
+    const r = t.replace(/[^\s.@]+/g, (w) => w.toLowerCase());
     if (r !== t) out.push(r);
   }
   // An IPv4 address with zero-padded parts, read decimal (ip-hosts.ts).

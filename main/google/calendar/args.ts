@@ -1,4 +1,5 @@
 import { readDomain } from '../../approvals/addresses.js';
+import { lowerAscii } from '../../provenance/identity.js';
 import { InputError } from './errors.js';
 
 /**
@@ -110,18 +111,24 @@ export function emails(list: string[] | undefined, key: string): string[] | unde
       throw new InputError(
         `${key}: "${e}" is not an e-mail address (give bare addresses like bob@example.com).`,
       );
-  // The domain goes to Google as IDNA reads it (readDomain: punycode for a name that is not
-  // ASCII), so that what the grant and the taint check read is what Google gets whatever IDNA
-  // Google applies: lower-cased as written, `bob@STRAẞE.de` went as bob@straße.de, a domain other
-  // than the strasse.de both checks read (IDNA maps "ẞ" to "ss", keeps "ß").
-  return [
-    ...new Set(
-      list.map((e) => {
-        const at = e.lastIndexOf('@');
-        return `${e.slice(0, at).toLowerCase()}@${readDomain(e.slice(at + 1))}`;
-      }),
-    ),
-  ];
+  return [...new Set(list.map(guestKey))];
+}
+
+/**
+ * A guest as Airlock sends it and compares it: the local part lower-cased, the domain as IDNA
+ * reads it (readDomain: punycode for a name that is not ASCII), so that what the grant and the
+ * taint check read is what Google gets whatever IDNA Google applies — lower-cased as written,
+ * `bob@STRAẞE.de` went as bob@straße.de, a domain other than the strasse.de both checks read
+ * (IDNA maps "ẞ" to "ss", keeps "ß"). Google's stored guests are compared in the same form, so a
+ * guest stored as `ann@jõgeva.ee` is the `ann@xn--jgeva-dua.ee` an update names (event-input.ts,
+ * event-guests.ts). A domain IDNA cannot read keeps its ASCII letters folded only.
+ */
+export function guestKey(address: string): string {
+  const a = address.trim();
+  const at = a.lastIndexOf('@');
+  if (at < 0) return a.toLowerCase();
+  const domain = a.slice(at + 1);
+  return `${a.slice(0, at).toLowerCase()}@${readDomain(domain) || lowerAscii(domain)}`;
 }
 
 export const SEND_UPDATES = ['all', 'externalOnly', 'none'] as const;

@@ -1,10 +1,9 @@
 import type { calendar_v3 } from '@googleapis/calendar';
 import type { CallContent } from '../../tools/types.js';
-import { calendarIdOf, emails, optStrings, reqString, type Args } from './args.js';
+import { calendarIdOf, emails, guestKey, optStrings, reqString, type Args } from './args.js';
 import type { CallCtx } from './context.js';
 import { shownContent } from './event-shown.js';
 import { loadEvent } from './write-tools.js';
-import { lowerMailbox } from '../../provenance/identity.js';
 
 type Event = calendar_v3.Schema$Event;
 
@@ -117,8 +116,8 @@ function guestsOf(e: Event): string[] {
     ...(e.attendees ?? []).filter((a) => !a.self).map((a) => a.email),
     ...(e.organizer && !e.organizer.self ? [e.organizer.email] : []),
   ];
-  // Lower-cased as mail compares them, the domain's ASCII letters only (identity.ts lowerMailbox).
-  return people.flatMap((a) => (a ? [lowerMailbox(a.trim())] : []));
+  // In the form Airlock sends and compares guests in (args.ts guestKey).
+  return people.flatMap((a) => (a ? [guestKey(a)] : []));
 }
 
 function keyOf(account: string, args: Args, versioned: boolean): string {
