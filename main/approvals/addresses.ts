@@ -39,12 +39,13 @@ export function readDomain(domain: string): string {
 /**
  * The domain mail written to `written` goes to (readDomain: IDNA on the name as written, as the
  * composer reads it), in a form to show: as written when that is its Unicode form and that form
- * reads as itself (`jõgeva.ee`, `пример.рф`, ASCII letters in any case), else in ASCII —
+ * reads as itself (`jõgeva.ee`, `例え.jp`, ASCII letters in any case), else in ASCII —
  * `STRAẞE.de` shows strasse.de, where the mail goes; a punycode name stays punycode; a name with
- * a deviation character (`straße.de`: IDNA2003 and transitional software read it strasse.de) or
- * drawn like an ASCII one in the scripts with Latin look-alikes (`аpple.com`, Cyrillic а;
- * common/lookalike.ts skeleton) shows in ASCII, as browsers show such hosts. '' when IDNA cannot
- * read it. Used by an offered domain grant and a mail card.
+ * a deviation character (`straße.de`: IDNA2003 and transitional software read it strasse.de), a
+ * letter drawn like an ASCII one that is not that letter with marks (`аpple.com`, `pɑypal.com`,
+ * and so most Greek and Cyrillic names, `пример.рф`), or a label mixing Latin with another
+ * script shows in ASCII, as browsers show such hosts. '' when IDNA cannot read it. Used by an
+ * offered domain grant and a mail card.
  */
 export function deliveredDomain(written: string): string {
   const ascii = readDomain(written);
@@ -52,7 +53,10 @@ export function deliveredDomain(written: string): string {
   const unicode = domainToUnicode(ascii);
   // Compared lower-cased whole: a name whose lower case reads otherwise (`STRAẞE`) differs here.
   const asWritten = unicode === written.trim().toLowerCase().normalize('NFC');
-  const ambiguous = DEVIATION.test(unicode) || [...unicode].some(drawnLikeAscii);
+  const ambiguous =
+    DEVIATION.test(unicode) ||
+    [...unicode].some(drawnLikeAscii) ||
+    unicode.split('.').some(mixesLatin);
   return asWritten && !ambiguous ? unicode : ascii;
 }
 // UTS #46 §4 deviation characters: read one way by IDNA2008 (kept) and another by IDNA2003.
@@ -67,7 +71,21 @@ const DEVIATION = /[\u00DF\u03C2\u200C\u200D]/;
 function drawnLikeAscii(c: string): boolean {
   if (c.charCodeAt(0) < 0x80) return false;
   const drawn = skeleton(c);
-  return /^\p{ASCII}+$/u.test(drawn) && c.normalize('NFD')[0]!.toLowerCase() !== drawn;
+  const base = c.normalize('NFD')[0]!.toLowerCase();
+  // The skeleton reads i and l as one letter: "í" (i with a mark) is drawn as "l" and is itself.
+  return /^\p{ASCII}+$/u.test(drawn) && !(/^[a-z]$/.test(base) && skeleton(base) === drawn);
+}
+
+/**
+ * A label mixing Latin letters with letters of another script (Chromium's IDN display policy,
+ * UTS #39 §5.1): `pa੦pal` (Gurmukhi zero), `ⲣaypal` (Coptic) — the skeleton's table does not
+ * hold every look-alike, the mix itself is the sign.
+ */
+function mixesLatin(label: string): boolean {
+  return (
+    /\p{Script=Latin}/u.test(label) &&
+    /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u.test(label)
+  );
 }
 
 /**

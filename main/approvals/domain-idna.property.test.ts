@@ -10,8 +10,9 @@ import { authVerdict } from '../provenance/mail-auth.js';
 import { addressesOf } from '../google/gmail/provenance.js';
 import { emails, guestKey } from '../google/calendar/args.js';
 import { patchFields } from '../google/calendar/event-input.js';
+import { guestsOf } from '../google/calendar/event-guests.js';
 import { eventItem } from '../google/calendar/provenance.js';
-import { addressDomain, inDomain, readDomain } from './addresses.js';
+import { addressDomain, deliveredDomain, inDomain, readDomain } from './addresses.js';
 import { constraintHolds } from './grant-scope.js';
 import { grantOptions } from './grant-options.js';
 
@@ -255,5 +256,19 @@ describe('a recipient domain reads the same to the grant, the taint check and th
       ['jõgeva.ee', 'jõgeva.ee'], // a letter with a mark reads as itself
     ])
       expect(offer([`bob@${d}`]), d).toBe(shown);
+  });
+
+  it('the guests Google holds are read in the form an update names them (event-guests.ts guestsOf)', () => {
+    const held = guestsOf({
+      attendees: [{ email: 'Ann@jõgeva.ee' }, { email: 'bob@example.com', self: true }],
+    });
+    expect(held).toEqual(emails(['ann@jõgeva.ee'], 'attendees'));
+  });
+
+  it('a letter with a mark stays, a label mixing Latin with another script shows in ASCII', () => {
+    for (const d of ['ísland.is', 'jardín.es', 'naïve.fr', 'bücher.de'])
+      expect(deliveredDomain(d), d).toBe(d);
+    for (const d of ['pa੦pal.com', 'ⲣaypal.com'])
+      expect(deliveredDomain(d), d).toMatch(/^[a-z.-]*xn--[a-z0-9-]+\.com$/);
   });
 });

@@ -111,7 +111,7 @@ export function versionOf(r: EventRead): Record<string, string> | undefined {
  * Everyone on the event but the user: each attendee (resources too) and an organiser who is not
  * the user (a guest allowed to modify the event changes it for the organiser as well).
  */
-function guestsOf(e: Event): string[] {
+export function guestsOf(e: Event): string[] {
   const people = [
     ...(e.attendees ?? []).filter((a) => !a.self).map((a) => a.email),
     ...(e.organizer && !e.organizer.self ? [e.organizer.email] : []),

@@ -117,7 +117,12 @@ export function patchFields(args: Args, existing: Event): { patch: Event; change
   const remove = new Set(emails(optStrings(args, 'remove_attendees'), 'remove_attendees') ?? []);
   if (replace || add.length || remove.size) {
     const current = existing.attendees ?? [];
-    const byEmail = new Map(current.map((a) => [guestKey(a.email ?? ''), a]));
+    // The first entry per guest, should Google hold one guest in two forms (its answer kept).
+    const byEmail = new Map<string, (typeof current)[number]>();
+    for (const a of current) {
+      const key = guestKey(a.email ?? '');
+      if (!byEmail.has(key)) byEmail.set(key, a);
+    }
     let list = replace ? replace.map((e) => byEmail.get(e) ?? { email: e }) : [...current];
     for (const e of add)
       if (!list.some((a) => guestKey(a.email ?? '') === e)) list.push({ email: e });
