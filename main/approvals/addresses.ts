@@ -1,5 +1,6 @@
-import { domainToASCII } from 'node:url';
-import { unveil } from '../provenance/identity.js';
+import { domainToASCII, domainToUnicode } from 'node:url';
+import { skeleton } from '../../common/lookalike.js';
+import { lowerAscii, unveil } from '../provenance/identity.js';
 import { bridgedLinks, wholeLink } from '../provenance/link-text.js';
 
 /**
@@ -9,11 +10,9 @@ import { bridgedLinks, wholeLink } from '../provenance/link-text.js';
  * that looks like an address or a link and cannot be placed in the domain makes the call ask.
  */
 
+/** A grant's domain as stored and shown: trimmed, ASCII letters lower-cased (lowerAscii). */
 export function normalizeDomain(d: string): string {
-  return d
-    .trim()
-    .toLowerCase()
-    .replace(/^[@.]+/, '');
+  return lowerAscii(d.trim()).replace(/^[@.]+/, '');
 }
 
 // Where the WHATWG URL parser ends a host (its path, query and fragment start: URL Standard, "host
@@ -28,11 +27,65 @@ const URL_HOST_END = /[/\\?#]/;
  * A domain in IDNA ASCII form (UTS #46, WHATWG's domainToASCII — what `new URL()` and fetch do to a
  * host), the form mail and DNS use and grants compare: `ｅxample.com` is `example.com`, and
  * `my_team.example.com` is itself (the URL host parser lets "_" through, as DNS does). '' for a
- * name it refuses and for one it would read only the head of (URL_HOST_END).
+ * name it refuses and for one it would read only the head of (URL_HOST_END). Read as written:
+ * IDNA folds case itself, and the composer hands it the domain as written (lowerAscii says why
+ * lower-casing first reads `STRAẞE.de` as another domain than strasse.de, where the mail goes).
  */
 export function readDomain(domain: string): string {
   if (URL_HOST_END.test(domain)) return '';
-  return domainToASCII(domain.trim().toLowerCase());
+  return domainToASCII(domain.trim());
+}
+
+/**
+ * The domain mail written to `written` goes to (readDomain: IDNA on the name as written, as the
+ * composer reads it), in a form to show: as written when that is its Unicode form and that form
+ * reads as itself (`jõgeva.ee`, `例え.jp`, ASCII letters in any case), else in ASCII —
+ * `STRAẞE.de` shows strasse.de, where the mail goes; a punycode name stays punycode; a name with
+ * a deviation character (`straße.de`: IDNA2003 and transitional software read it strasse.de), a
+ * letter drawn like an ASCII one that is not that letter with marks (`аpple.com`, `pɑypal.com`,
+ * and so most Greek and Cyrillic names, `пример.рф`), or a label mixing Latin with another
+ * script shows in ASCII, as browsers show such hosts. '' when IDNA cannot read it. Used by an
+ * offered domain grant and a mail card.
+ */
+export function deliveredDomain(written: string): string {
+  const ascii = readDomain(written);
+  if (!ascii) return '';
+  const unicode = domainToUnicode(ascii);
+  // Compared lower-cased whole: a name whose lower case reads otherwise (`STRAẞE`) differs here.
+  const asWritten = unicode === written.trim().toLowerCase().normalize('NFC');
+  const ambiguous =
+    DEVIATION.test(unicode) ||
+    [...unicode].some(drawnLikeAscii) ||
+    unicode.split('.').some(mixesLatin);
+  return asWritten && !ambiguous ? unicode : ascii;
+}
+// UTS #46 §4 deviation characters: read one way by IDNA2008 (kept) and another by IDNA2003.
+const DEVIATION = /[\u00DF\u03C2\u200C\u200D]/;
+
+/**
+ * A letter drawn like an ASCII one that is not that letter with marks: its look-alike skeleton
+ * (common/lookalike.ts, UTS #39 confusables) is ASCII but its base letter is not — Cyrillic "а",
+ * Latin alpha "ɑ", script "ɡ", dotless "ı", Lisu "ꓑ", whatever the script; "ü" (u with a mark) is
+ * not one.
+ */
+function drawnLikeAscii(c: string): boolean {
+  if (c.charCodeAt(0) < 0x80) return false;
+  const drawn = skeleton(c);
+  const base = c.normalize('NFD')[0]!.toLowerCase();
+  // The skeleton reads i and l as one letter: "í" (i with a mark) is drawn as "l" and is itself.
+  return /^\p{ASCII}+$/u.test(drawn) && !(/^[a-z]$/.test(base) && skeleton(base) === drawn);
+}
+
+/**
+ * A label mixing Latin letters with letters of another script (Chromium's IDN display policy,
+ * UTS #39 §5.1): `pa੦pal` (Gurmukhi zero), `ⲣaypal` (Coptic) — the skeleton's table does not
+ * hold every look-alike, the mix itself is the sign.
+ */
+function mixesLatin(label: string): boolean {
+  return (
+    /\p{Script=Latin}/u.test(label) &&
+    /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u.test(label)
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { GrantConstraint, GrantOption } from '../../common/contract/index.js';
 import type { GrantShape } from '../tools/types.js';
-import { addressDomain, strictHosts } from './addresses.js';
+import { addressDomain, deliveredDomain, readDomain, strictHosts } from './addresses.js';
 import { constraintHolds, describeScope } from './grant-scope.js';
 
 /**
@@ -56,10 +56,17 @@ function shapedDomain(
   } catch {
     return undefined;
   }
-  const domains = new Set(destinations.map((d) => addressDomain(d).toLowerCase()));
+  // Keyed by the domain mail goes to (readDomain), shown as deliveredDomain shows it:
+  // `bücher.de` and `xn--bcher-kva.de` are one domain.
+  const domains = new Map<string, string>();
+  for (const d of destinations) {
+    const key = readDomain(addressDomain(d));
+    if (!key) return undefined;
+    if (!domains.has(key)) domains.set(key, deliveredDomain(addressDomain(d)));
+  }
   const path = shape.recipientArgs.find((r) => Object.hasOwn(args, r));
   if (domains.size !== 1 || !path) return undefined;
-  return { path, op: 'domain', value: [...domains][0]! };
+  return { path, op: 'domain', value: [...domains.values()][0]! };
 }
 
 function readable(args: Record<string, unknown>, shape: GrantShape): string[] | undefined {

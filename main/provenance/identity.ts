@@ -99,12 +99,50 @@ export const canonicalHost = memo(hostKey);
 function hostKey(host: string): string {
   let h = host.trim().replace(/\.+$/, '');
   // eslint-disable-next-line no-control-regex
-  if (/[^\x00-\x7F]/.test(h)) h = h.normalize('NFKC').replace(INVISIBLE, '');
-  h = h.toLowerCase();
-  // eslint-disable-next-line no-control-regex
-  if (/[^\x00-\x7F]/.test(h) || h.includes('xn--')) h = domainToASCII(h);
+  if (/[^\x00-\x7F]/.test(h))
+    // IDNA on the name as written first — as the composer (nodemailer's normalizeDomain) and
+    // fetch read it; IDNA folds case and width itself (UTS #46 §4, the mapping step). Lower-casing
+    // first read "ẞ" as "ß", which IDNA keeps (a deviation) where it maps "ẞ" to "ss", and a final
+    // "Σ" as "ς" (lowerAscii); NFKC first reads "ϲ" (U+03F2) as "ς" where IDNA maps it to "σ".
+    // Only a name IDNA refuses as written is read otherwise: as a person sees it (NFKC,
+    // invisible characters dropped), then lower-cased — IDNA refuses some capitals whose small
+    // letter it takes (Georgian Asomtavruli, Cyrillic palochka "Ӏ", "Ⅎ"), and a stranger's
+    // `bob@PAYPAӀ.com` retyped in lower case goes to xn--paypa-iof.com: it needs a key.
+    h = readAnyway(h).replace(/\.+$/, '');
+  else {
+    h = h.toLowerCase();
+    if (h.includes('xn--')) h = domainToASCII(h);
+  }
   // After domainToASCII, as WHATWG's host parser does it: full-width digits are digits.
   return ipHostKey(h) ?? h;
+}
+
+function readAnyway(h: string): string {
+  const seen = h.normalize('NFKC').replace(INVISIBLE, '');
+  return (
+    domainToASCII(h) ||
+    domainToASCII(seen) ||
+    domainToASCII(h.toLowerCase()) ||
+    domainToASCII(seen.toLowerCase())
+  );
+}
+
+/**
+ * Lower case for ASCII letters only: what may be done to an address or a domain before IDNA reads
+ * it. `toLowerCase()` maps "ẞ" to "ß" and a word-final "Σ" to "ς", which IDNA then keeps, while
+ * on the text as written it maps them to "ss" and "σ" — `bob@evil-busineẞ.com` goes to
+ * evil-business.com, lower-cased first it reads as another domain (hostKey).
+ */
+export function lowerAscii(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/** An address lower-cased as mail compares it: the local part whole, the domain's ASCII letters only (lowerAscii). */
+export function lowerMailbox(address: string): string {
+  const at = address.lastIndexOf('@');
+  return at < 0
+    ? address.toLowerCase()
+    : `${address.slice(0, at).toLowerCase()}@${lowerAscii(address.slice(at + 1))}`;
 }
 
 /** The host without a leading `www.`: how domains are compared. */

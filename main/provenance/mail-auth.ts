@@ -118,7 +118,8 @@ function verified(value: string): Verified[] {
 
 /** A domain as DNS compares it: IDNA ASCII, lower case, no trailing dot; '' when invalid. */
 function domainOf(d: string): string {
-  return domainToASCII(d.trim().toLowerCase().replace(/\.$/, ''));
+  // As written: IDNA folds case itself (identity.ts lowerAscii).
+  return domainToASCII(d.trim().replace(/\.$/, ''));
 }
 
 /**

@@ -37,7 +37,20 @@ import { extractValues, type SignificantValue } from './values.js';
  *   punycode for the same reason; UTS #39 §5.1, "mixed-script confusables").
  * - Latin small capitals ("ᴘᴀʏᴏᴜᴛ@ʀᴇꜰᴜɴᴅ-ᴅᴇꜱᴋ.test"): read as the ASCII letters they show, in any
  *   label, since they write no word of any language.
+ * - Lower case, when the text holds a capital whose lower case IDNA reads as another name
+ *   (CASE_APART): a stranger's `bob@EVIL-BUSINEẞ.COM` is evil-business.com as written (IDNA maps
+ *   "ẞ" to "ss"), but a model retyping it in lower case writes `evil-busineß.com`, another domain
+ *   (IDNA keeps "ß"); so with a word-final "Σ" ("σ" as written, "ς" lower-cased). Keys are read
+ *   as written (identity.ts hostKey), so this reading adds the lower-cased one.
  */
+
+/**
+ * The capitals whose lower case IDNA reads as another domain than the capital itself (UTS #46
+ * maps "ẞ" to "ss", toLowerCase gives "ß", a deviation IDNA keeps; a word-final "Σ" lower-cases to
+ * "ς", also kept, where IDNA maps "Σ" to "σ"). Found by enumeration over every letter in several
+ * positions of a name (readings-case.test.ts, which fails if Unicode or Node adds one).
+ */
+export const CASE_APART = /[\u1E9E\u03A3]/;
 
 // Han, Hiragana, Katakana, Hangul, CJK punctuation and full-width forms.
 const CJK =
@@ -300,6 +313,13 @@ export function readings(text: string): string[] {
   }
   if (!ascii && CYRILLIC_GREEK.test(t)) {
     const r = lookalikesRead(t);
+    if (r !== t) out.push(r);
+  }
+  if (!ascii && CASE_APART.test(t)) {
+    // Label by label: toLowerCase takes "." as transparent to its final-sigma rule, so the
+    // whole text lower-cased reads `ΣΑΣ.gr` as σασ.gr (the as-written reading) where a model
+    // retyping the label as a word writes σας.gr.
+    const r = t.replace(/[^\s.@]+/g, (w) => w.toLowerCase());
     if (r !== t) out.push(r);
   }
   // An IPv4 address with zero-padded parts, read decimal (ip-hosts.ts).

@@ -1,4 +1,5 @@
 import { readDomain } from '../../approvals/addresses.js';
+import { lowerAscii } from '../../provenance/identity.js';
 import { InputError } from './errors.js';
 
 /**
@@ -70,7 +71,8 @@ export function optEnum<T extends string>(
 
 /**
  * A bare address ("bob@example.com"); display names are not accepted, so nothing is guessed. A
- * guest goes to Google as written (lower-cased), and a grant reads its domain with readDomain
+ * guest goes to Google with its local part lower-cased and its domain as readDomain reads it
+ * (IDNA ASCII: emails below), and a grant reads its domain with readDomain
  * (main/approvals/addresses.ts, inDomain), as the taint check does (destinations.ts,
  * canonicalHost): so the domain is taken only when readDomain reads all of it, label for label —
  * dot-separated labels of letters, digits, marks, hyphens and underscores (IDN letters allowed;
@@ -109,7 +111,24 @@ export function emails(list: string[] | undefined, key: string): string[] | unde
       throw new InputError(
         `${key}: "${e}" is not an e-mail address (give bare addresses like bob@example.com).`,
       );
-  return [...new Set(list.map((e) => e.toLowerCase()))];
+  return [...new Set(list.map(guestKey))];
+}
+
+/**
+ * A guest as Airlock sends it and compares it: the local part lower-cased, the domain as IDNA
+ * reads it (readDomain: punycode for a name that is not ASCII), so that what the grant and the
+ * taint check read is what Google gets whatever IDNA Google applies — lower-cased as written,
+ * `bob@STRAẞE.de` went as bob@straße.de, a domain other than the strasse.de both checks read
+ * (IDNA maps "ẞ" to "ss", keeps "ß"). Google's stored guests are compared in the same form, so a
+ * guest stored as `ann@jõgeva.ee` is the `ann@xn--jgeva-dua.ee` an update names (event-input.ts,
+ * event-guests.ts). A domain IDNA cannot read keeps its ASCII letters folded only.
+ */
+export function guestKey(address: string): string {
+  const a = address.trim();
+  const at = a.lastIndexOf('@');
+  if (at < 0) return a.toLowerCase();
+  const domain = a.slice(at + 1);
+  return `${a.slice(0, at).toLowerCase()}@${readDomain(domain) || lowerAscii(domain)}`;
 }
 
 export const SEND_UPDATES = ['all', 'externalOnly', 'none'] as const;

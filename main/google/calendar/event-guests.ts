@@ -1,6 +1,6 @@
 import type { calendar_v3 } from '@googleapis/calendar';
 import type { CallContent } from '../../tools/types.js';
-import { calendarIdOf, emails, optStrings, reqString, type Args } from './args.js';
+import { calendarIdOf, emails, guestKey, optStrings, reqString, type Args } from './args.js';
 import type { CallCtx } from './context.js';
 import { shownContent } from './event-shown.js';
 import { loadEvent } from './write-tools.js';
@@ -111,12 +111,13 @@ export function versionOf(r: EventRead): Record<string, string> | undefined {
  * Everyone on the event but the user: each attendee (resources too) and an organiser who is not
  * the user (a guest allowed to modify the event changes it for the organiser as well).
  */
-function guestsOf(e: Event): string[] {
+export function guestsOf(e: Event): string[] {
   const people = [
     ...(e.attendees ?? []).filter((a) => !a.self).map((a) => a.email),
     ...(e.organizer && !e.organizer.self ? [e.organizer.email] : []),
   ];
-  return people.flatMap((a) => (a ? [a.trim().toLowerCase()] : []));
+  // In the form Airlock sends and compares guests in (args.ts guestKey).
+  return people.flatMap((a) => (a ? [guestKey(a)] : []));
 }
 
 function keyOf(account: string, args: Args, versioned: boolean): string {

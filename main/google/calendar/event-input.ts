@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { calendar_v3 } from '@googleapis/calendar';
 import { DateTime } from 'luxon';
-import { emails, optNumber, optString, optStrings, type Args } from './args.js';
+import { emails, guestKey, optNumber, optString, optStrings, type Args } from './args.js';
 import { extrasOf, extrasWords } from './event-extras.js';
 import { InputError } from './errors.js';
 import { addDays, iso, parseTime } from './time.js';
@@ -117,15 +117,20 @@ export function patchFields(args: Args, existing: Event): { patch: Event; change
   const remove = new Set(emails(optStrings(args, 'remove_attendees'), 'remove_attendees') ?? []);
   if (replace || add.length || remove.size) {
     const current = existing.attendees ?? [];
-    const byEmail = new Map(current.map((a) => [(a.email ?? '').toLowerCase(), a]));
+    // The first entry per guest, should Google hold one guest in two forms (its answer kept).
+    const byEmail = new Map<string, (typeof current)[number]>();
+    for (const a of current) {
+      const key = guestKey(a.email ?? '');
+      if (!byEmail.has(key)) byEmail.set(key, a);
+    }
     let list = replace ? replace.map((e) => byEmail.get(e) ?? { email: e }) : [...current];
     for (const e of add)
-      if (!list.some((a) => (a.email ?? '').toLowerCase() === e)) list.push({ email: e });
-    list = list.filter((a) => !remove.has((a.email ?? '').toLowerCase()));
+      if (!list.some((a) => guestKey(a.email ?? '') === e)) list.push({ email: e });
+    list = list.filter((a) => !remove.has(guestKey(a.email ?? '')));
     // Patch replaces arrays whole (Calendar API, "Partial update"): send the full list.
     patch.attendees = list;
-    const before = new Set(current.map((a) => (a.email ?? '').toLowerCase()));
-    const added = list.filter((a) => !before.has((a.email ?? '').toLowerCase())).length;
+    const before = new Set(current.map((a) => guestKey(a.email ?? '')));
+    const added = list.filter((a) => !before.has(guestKey(a.email ?? ''))).length;
     const removed = current.length - (list.length - added);
     if (added) changes.push(`${added} guest(s) added`);
     if (removed) changes.push(`${removed} guest(s) removed`);

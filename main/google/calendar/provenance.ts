@@ -5,6 +5,7 @@ import {
   PROVENANCE_META_KEY,
   type ProvenanceMetaItem,
 } from '../../provenance/provenance-service.js';
+import { lowerMailbox } from '../../provenance/identity.js';
 
 /**
  * What a Calendar result holds, for the taint check (issue 30,
@@ -17,8 +18,9 @@ import {
 type Event = calendar_v3.Schema$Event;
 
 export function eventItem(e: Event, text: string, full: boolean): ProvenanceMetaItem {
-  const organizer = e.organizer?.email?.toLowerCase();
-  const creator = e.creator?.email?.toLowerCase();
+  // Lower-cased as mail compares them, the domain's ASCII letters only (identity.ts lowerMailbox).
+  const organizer = e.organizer?.email && lowerMailbox(e.organizer.email);
+  const creator = e.creator?.email && lowerMailbox(e.creator.email);
   const from = [organizer, creator].filter((a, i, all): a is string => !!a && all.indexOf(a) === i);
   const title = textPrefix(e.summary ?? '(no title)', 80, codeUnits);
   const by = organizer ? `, organised by ${organizer}` : '';
@@ -27,7 +29,7 @@ export function eventItem(e: Event, text: string, full: boolean): ProvenanceMeta
     label: full ? `the description of the event "${title}"${by}` : `the event "${title}"${by}`,
     ...(e.id ? { ref: e.id } : {}),
     from,
-    audience: (e.attendees ?? []).flatMap((a) => (a.email ? [a.email.toLowerCase()] : [])),
+    audience: (e.attendees ?? []).flatMap((a) => (a.email ? [lowerMailbox(a.email)] : [])),
     ...(e.organizer?.self ? { own: true } : {}),
     private: true,
     text,

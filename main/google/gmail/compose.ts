@@ -1,5 +1,7 @@
 import type MimeNode from 'nodemailer/lib/mime-node';
 import { addressParser } from 'postal-mime';
+import { addressDomain, deliveredDomain, readDomain } from '../../approvals/addresses.js';
+import { lowerAscii } from '../../provenance/identity.js';
 import { libs } from '../lazy.js';
 import { cardLine, quoted } from '../card-text.js';
 
@@ -65,7 +67,11 @@ export function parseAddresses(field: string, value: unknown): Mailbox[] {
       );
     for (const box of parsed) {
       const address = (box.address ?? '').trim();
-      if (!ADDRESS.test(address)) {
+      // A domain IDNA cannot read is refused too: the composer (nodemailer normalizeDomain) then
+      // falls back to lower-casing and punycode and still sends, to a name no check reads as it
+      // does (`bob@aႠ.com` goes to xn--a-9us.com; labels breaking the bidi rule, Hangul fillers,
+      // "⒈"). Calendar refuses the same (calendar/args.ts isGuestAddress).
+      if (!ADDRESS.test(address) || !readDomain(addressDomain(address))) {
         const shown = address || box.name || entry;
         throw new BadInput(
           `${field}: "${shown}" is not a valid e-mail address (expected name@example.com or "Name <name@example.com>"). Nothing was sent.`,
@@ -81,11 +87,18 @@ export function parseAddresses(field: string, value: unknown): Mailbox[] {
         throw new BadInput(
           `${field}: the name of ${address} contains a line break or another control character (once its encoded words are decoded). Nothing was sent.`,
         );
-      if (!out.some((m) => m.address.toLowerCase() === address.toLowerCase()))
-        out.push({ name, address });
+      // One mailbox once, as the composer addresses it: the local part with ASCII letters folded,
+      // the domain as IDNA reads it — `bob@STRAẞE.de` and `bob@straße.de` are two domains.
+      const key = mailboxKey(address);
+      if (!out.some((m) => mailboxKey(m.address) === key)) out.push({ name, address });
     }
   }
   return out;
+}
+
+function mailboxKey(address: string): string {
+  const at = address.lastIndexOf('@');
+  return `${lowerAscii(address.slice(0, at))}@${readDomain(address.slice(at + 1))}`;
 }
 
 /** A display name a card shows bare: words, with nothing that reads as a list's separator, an address or a quote. */
@@ -98,9 +111,20 @@ const PLAIN_NAME = /^[\p{L}\p{N}\p{M} .'’()-]+$/u;
  * eve@evil.test showed two recipients, one of them ceo@bank.com, which the call never reaches.
  */
 export function formatMailbox(m: Mailbox): string {
-  if (!m.name) return cardLine(m.address);
+  if (!m.name) return cardLine(m.address + goesTo(m.address));
   const name = PLAIN_NAME.test(m.name) ? m.name : quoted(m.name);
-  return cardLine(`${name} <${m.address}>`);
+  return cardLine(`${name} <${m.address}>${goesTo(m.address)}`);
+}
+
+/**
+ * " (goes to strasse.de)" when IDNA reads the address's domain as another name than it shows
+ * beyond ASCII case (deliveredDomain): the composer writes `bob@STRAẞE.de` as bob@strasse.de, and
+ * a full-width `ｅxample.com` as example.com; the card says where the mail goes.
+ */
+function goesTo(address: string): string {
+  const domain = addressDomain(address);
+  const to = deliveredDomain(domain);
+  return to && to !== domain.trim().toLowerCase().normalize('NFC') ? ` (goes to ${to})` : '';
 }
 
 const REPLY_PREFIX = /^\s*(?:(?:re|aw|sv|antw|vs|odp|ynt)\s*(?:\[\d+\])?\s*:\s*)+/i;

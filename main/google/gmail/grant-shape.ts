@@ -7,6 +7,7 @@ import { str } from './context.js';
 import type { DraftMemory } from './draft-view.js';
 import { parseAddresses } from './compose.js';
 import { parseCompose } from './send.js';
+import { lowerAscii } from '../../provenance/identity.js';
 
 /**
  * What a grant on gmail_send / gmail_create_draft reads (issue 27 item 1): the recipients as
@@ -64,15 +65,18 @@ function sendDraftShape(access: GoogleAccountAccess, drafts: DraftMemory): Grant
  */
 function headerAddresses(field: string, value: string): string[] {
   const addressparser = nodemailerParser();
-  const ours = new Set(parseAddresses(field, value).map((m) => m.address.toLowerCase()));
+  const mine = parseAddresses(field, value).map((m) => m.address);
+  // Compared with ASCII letters folded only, and returned as written: lower-casing a domain before
+  // IDNA reads it can name another domain (identity.ts lowerAscii).
+  const ours = new Set(mine.map(lowerAscii));
   const theirs = new Set(
     value.trim()
-      ? addressparser(value, { flatten: true }).map((a) => a.address.trim().toLowerCase())
+      ? addressparser(value, { flatten: true }).map((a) => lowerAscii(a.address.trim()))
       : [],
   );
   if (ours.size !== theirs.size || [...ours].some((a) => !theirs.has(a)))
     throw new Error(`the ${field} header reads differently to different parsers`);
-  return [...ours];
+  return mine;
 }
 
 let parser: typeof AddressParser | undefined;

@@ -15,6 +15,7 @@ import { resolvePick } from './attachment-pick.js';
 import { forwardedFrom } from './effects.js';
 import { attachmentSource, type AttachmentSource } from './outgoing-attachments.js';
 import { parseCompose } from './send.js';
+import { canonicalHost } from '../../provenance/identity.js';
 
 export interface PrecheckDeps {
   access: GoogleAccountAccess;
@@ -243,7 +244,8 @@ async function settingsReady(
  * (developers.google.com/gmail/api/guides/forwarding_settings).
  */
 async function forwardable(client: GmailClient, address: string): Promise<void> {
-  const domain = (a: string) => a.slice(a.lastIndexOf('@') + 1).toLowerCase();
+  // Each domain as mail reaches it (identity.ts canonicalHost: IDNA on the name as written).
+  const domain = (a: string) => canonicalHost(a.slice(a.lastIndexOf('@') + 1));
   if (
     domain(address) === domain(client.account) &&
     !/^(gmail|googlemail)\.com$/.test(domain(address))

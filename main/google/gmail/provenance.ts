@@ -16,7 +16,7 @@ import {
   type ProvenanceMetaItem,
 } from '../../provenance/provenance-service.js';
 import { authVerdict } from '../../provenance/mail-auth.js';
-import { canonicalAddress, unveil } from '../../provenance/identity.js';
+import { canonicalAddress, lowerMailbox, unveil } from '../../provenance/identity.js';
 import { header, type Part } from './payload.js';
 
 export type MailProvenance = ProvenanceMetaItem & { kind: 'mail'; ref: string; from: string[] };
@@ -30,7 +30,7 @@ export function addressesOf(...headers: (string | undefined)[]): string[] {
   for (const h of headers) {
     if (!h) continue;
     for (const box of addressParser(h, { flatten: true }))
-      if (box.address?.includes('@')) out.push(box.address.trim().toLowerCase());
+      if (box.address?.includes('@')) out.push(lowerMailbox(box.address.trim()));
   }
   return out;
 }
@@ -46,7 +46,7 @@ const NAMED_ADDRESS = /[^\s@<>"'(),;:[\]]+@[^\s@<>"'(),;:[\]]+\.[^\s@<>"'(),;:[\
 export function addressesNamedOtherwise(h: string | undefined): string[] {
   const out: string[] = [];
   for (const box of h ? addressParser(h, { flatten: true }) : []) {
-    const address = box.address?.trim().toLowerCase() ?? '';
+    const address = lowerMailbox(box.address?.trim() ?? '');
     if (!address.includes('@') || !box.name) continue;
     const own = canonicalAddress(address);
     const named = unveil(box.name).match(NAMED_ADDRESS) ?? [];
