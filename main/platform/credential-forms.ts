@@ -1,0 +1,48 @@
+/**
+ * The forms in which a configured credential header value may come back from a server that
+ * echoes it: the value itself, the credential after its scheme, and for Basic what it decodes to.
+ *
+ * RFC 9110 §11.4: `credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]`, and §11.1:
+ * `auth-scheme = token`. Any scheme (`Bearer`, `Token`, `Basic`, `Digest`, a vendor's own), not
+ * only "Bearer ": a server that echoes `ghp_…` of `Authorization: Token ghp_…` hands the agent
+ * the credential without its scheme. Tabs are taken as spaces too: more is redacted, never less.
+ * RFC 7617 §2: Basic's token68 is base64 of `user-id ":" password`; the user-id has no colon.
+ * Short forms (a 3-letter password) are dropped by the redactor's own minimum, not here.
+ */
+const CREDENTIALS = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t]+(.*?)[ \t]*$/s;
+/** RFC 9110 §11.2 token68. */
+const TOKEN68 = /^[A-Za-z0-9._~+/-]+=*$/;
+/** RFC 9110 §11.2 `#auth-param`: `name = ( token / quoted-string )`, comma-separated. */
+const PARAM = `[!#$%&'*+.^_\`|~0-9A-Za-z-]+[ \t]*=[ \t]*(?:[!#$%&'*+.^_\`|~0-9A-Za-z-]+|"(?:[^"\\\\]|\\\\.)*")`;
+const AUTH_PARAMS = new RegExp(`^${PARAM}(?:[ \\t]*,[ \\t]*${PARAM})*$`, 's');
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+export function credentialForms(value: string): string[] {
+  const credential = CREDENTIALS.exec(value)?.[1];
+  // Only what the grammar allows after a scheme: a header of plain words ("My App Name") is not
+  // cut into pieces that would redact ordinary words.
+  if (!credential || !(TOKEN68.test(credential) || AUTH_PARAMS.test(credential))) return [value];
+  const out = [value, credential];
+  if (/^basic[ \t]/i.test(value)) out.push(...basicForms(credential));
+  return out;
+}
+
+/** `user:pass` and `pass` of a Basic credential, as a server may decode it (UTF-8 or Latin-1). */
+function basicForms(token68: string): string[] {
+  if (!BASE64.test(token68)) return [];
+  const bytes = Buffer.from(token68, 'base64');
+  // RFC 7617 §2.1: UTF-8 when the server asked for it; many decode as Latin-1 (ISO-8859-1).
+  const decoded = new Set([bytes.toString('latin1')]);
+  try {
+    decoded.add(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    // Not UTF-8: a server can only have read it as Latin-1.
+  }
+  const out: string[] = [];
+  for (const pair of decoded) {
+    const colon = pair.indexOf(':');
+    if (colon < 0) continue;
+    out.push(pair, pair.slice(colon + 1));
+  }
+  return out;
+}
