@@ -17,11 +17,26 @@ const PARAM = `[!#$%&'*+.^_\`|~0-9A-Za-z-]+[ \t]*=[ \t]*(?:[!#$%&'*+.^_\`|~0-9A-
 const AUTH_PARAMS = new RegExp(`^${PARAM}(?:[ \\t]*,[ \\t]*${PARAM})*$`, 's');
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
+/**
+ * A token68 that reads as a credential, not a word: with a digit or a sign in it, or long. A
+ * configured header of two plain words (`X-Env: eu production`) matches the grammar too, and its
+ * second word taken alone would redact "production" wherever a server writes it; a credential
+ * of letters only shorter than this is still redacted whole, with its scheme.
+ */
+const CREDENTIAL_LIKE = /[^A-Za-z]|^[A-Za-z]{20,}$/;
+
 export function credentialForms(value: string): string[] {
   const credential = CREDENTIALS.exec(value)?.[1];
   // Only what the grammar allows after a scheme: a header of plain words ("My App Name") is not
   // cut into pieces that would redact ordinary words.
-  if (!credential || !(TOKEN68.test(credential) || AUTH_PARAMS.test(credential))) return [value];
+  if (
+    !credential ||
+    !(
+      (TOKEN68.test(credential) && CREDENTIAL_LIKE.test(credential)) ||
+      AUTH_PARAMS.test(credential)
+    )
+  )
+    return [value];
   const out = [value, credential];
   if (/^basic[ \t]/i.test(value)) out.push(...basicForms(credential));
   return out;

@@ -60,6 +60,8 @@ describe('a credential header is redacted in every form a server may echo it', (
     r.follow({
       headers: {
         'X-Client': 'My App production',
+        // Two words fit the grammar (scheme + token68): the second is still not a credential.
+        'X-Env': 'eu production',
         'X-Basic': `Basic ${Buffer.from('admin:abc').toString('base64')}`,
       },
     });
@@ -68,5 +70,9 @@ describe('a credential header is redacted in every form a server may echo it', (
       'production on My App; [redacted] abc',
     );
     expect(r.text('My App production')).toBe('[redacted]');
+    expect(r.text('eu production')).toBe('[redacted]');
+    // A credential-like token after a scheme-like word is split out (credential-forms.ts).
+    r.follow({ headers: { 'X-Key': 'Key ab12cd34ef' } });
+    expect(r.text('echo: ab12cd34ef')).toBe('echo: [redacted]');
   });
 });
