@@ -23,20 +23,31 @@ export function secretText(family: SecretFamily, minLength = 8): fc.Arbitrary<st
     : fc.string({ unit: 'binary', minLength, maxLength: 24 });
 }
 
-/** An RFC 9110 auth-scheme (a token): the usual ones and made-up ones. */
-export const authScheme = fc.oneof(
-  fc.constantFrom('Bearer', 'Token', 'token', 'Basic', 'BASIC', 'Digest', 'ApiKey', 'SSWS'),
-  fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,10}$/),
+/** The usual RFC 9110 auth-schemes, in any case. */
+const knownScheme = fc.constantFrom(
+  'Bearer',
+  'bearer',
+  'Token',
+  'token',
+  'Basic',
+  'BASIC',
+  'Digest',
+  'ApiKey',
+  'SSWS',
+  'Bot',
 );
+/** Any RFC 9110 auth-scheme (a token), made up. */
+const madeUpScheme = fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,10}$/);
 
 /** RFC 9110 §11.2 token68: what follows most schemes (a token as GitHub, Okta, Django give it). */
 export const token68 = fc.stringMatching(/^[A-Za-z0-9._~+/-]{8,40}=*$/);
-/**
- * A token68 as credentials are made (a digit or a sign in it, or long): the redactor splits only
- * such a one from its scheme, so that a header of two plain words does not make its second word a
- * redaction target (credential-forms.ts CREDENTIAL_LIKE, a rule of the code under test, mirrored).
- */
-const credentialToken = token68.filter((t) => /[^A-Za-z]|^[A-Za-z]{20,}$/.test(t));
+/** An API key as vendors issue them: a vendor prefix or none, then 16–40 random letters and digits. */
+const apiKey = fc
+  .tuple(
+    fc.constantFrom('', 'ghp_', 'sk-', 'xoxb-', 'AKIA', 'glpat-', 'pk_live_'),
+    fc.stringMatching(/^[A-Za-z0-9]{16,40}$/),
+  )
+  .map(([prefix, body]) => prefix + body);
 
 /**
  * A credential header value and what a server that echoes it may send back: the value, the
@@ -52,12 +63,17 @@ export interface CredentialHeader {
 export function credentialHeader(family: SecretFamily): fc.Arbitrary<CredentialHeader> {
   const spaces = fc.constantFrom(' ', '  ', ' \t');
   const opaque = fc
-    .tuple(authScheme, spaces, credentialToken)
+    .oneof(
+      // After a known scheme any token68; after a made-up one an API key as vendors issue them.
+      fc.tuple(knownScheme, spaces, token68),
+      fc.tuple(madeUpScheme, spaces, apiKey),
+    )
     .map(([scheme, sp, cred]) => ({ value: `${scheme}${sp}${cred}`, echoes: [cred] }));
-  // #auth-param: name="quoted string" pairs (Digest, Signature), quotes and backslashes escaped.
+  // #auth-param: name="quoted string" pairs (Digest, Signature), quotes and backslashes escaped;
+  // after a known scheme (after a made-up word, `flags beta=true` is a setting, not a credential).
   const params = fc
     .tuple(
-      authScheme,
+      knownScheme,
       spaces,
       fc.array(fc.tuple(token68, secretText(family, 1)), { minLength: 1, maxLength: 3 }),
     )

@@ -9,7 +9,7 @@
  * RFC 7617 §2: Basic's token68 is base64 of `user-id ":" password`; the user-id has no colon.
  * Short forms (a 3-letter password) are dropped by the redactor's own minimum, not here.
  */
-const CREDENTIALS = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t]+(.*?)[ \t]*$/s;
+const CREDENTIALS = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)[ \t]+(.*?)[ \t]*$/s;
 /** RFC 9110 §11.2 token68. */
 const TOKEN68 = /^[A-Za-z0-9._~+/-]+=*$/;
 /** RFC 9110 §11.2 `#auth-param`: `name = ( token / quoted-string )`, comma-separated. */
@@ -18,25 +18,61 @@ const AUTH_PARAMS = new RegExp(`^${PARAM}(?:[ \\t]*,[ \\t]*${PARAM})*$`, 's');
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**
- * A token68 that reads as a credential, not a word: with a digit or a sign in it, or long. A
- * configured header of two plain words (`X-Env: eu production`) matches the grammar too, and its
- * second word taken alone would redact "production" wherever a server writes it; a credential
- * of letters only shorter than this is still redacted whole, with its scheme.
+ * Schemes whose word after them is always a credential: the IANA HTTP Authentication Scheme
+ * Registry (RFC 9110 §16.4; Basic, Bearer, Digest, DPoP, …) and the vendor schemes APIs document
+ * (`Token` GitHub and Django REST, `SSWS` Okta, `Bot` Discord, `ApiKey`/`Key`, `JWT`, `Splunk`).
  */
-const CREDENTIAL_LIKE = /[^A-Za-z]|^[A-Za-z]{20,}$/;
+const KNOWN_SCHEMES = new Set([
+  'basic',
+  'bearer',
+  'digest',
+  'dpop',
+  'gnap',
+  'hoba',
+  'mutual',
+  'negotiate',
+  'ntlm',
+  'oauth',
+  'privatetoken',
+  'scram-sha-1',
+  'scram-sha-256',
+  'vapid',
+  'aws4-hmac-sha256',
+  'token',
+  'ssws',
+  'bot',
+  'apikey',
+  'api-key',
+  'key',
+  'jwt',
+  'splunk',
+  'genie',
+  'sharedkey',
+  'client-id',
+]);
+/**
+ * After any other word, a token68 that reads as a credential, not as a word, a version, a date
+ * or a number: a letter, and a digit or a sign or both cases, and 12 characters or more; or 20
+ * letters or more. A configured header of two plain words (`X-Env: eu production`, `aws
+ * us-east-1`, `Client 2026-12-07`) matches the grammar too, and its second word taken alone would
+ * redact that word — or a number, turned into a string in a structured result — wherever a
+ * server writes it; such a value is still redacted whole.
+ */
+const CREDENTIAL_LIKE = (t: string): boolean =>
+  (t.length >= 12 && /[A-Za-z]/.test(t) && /[^A-Za-z]|[a-z].*[A-Z]|[A-Z].*[a-z]/.test(t)) ||
+  /^[A-Za-z]{20,}$/.test(t);
 
 export function credentialForms(value: string): string[] {
-  const credential = CREDENTIALS.exec(value)?.[1];
-  // Only what the grammar allows after a scheme: a header of plain words ("My App Name") is not
-  // cut into pieces that would redact ordinary words.
-  if (
-    !credential ||
-    !(
-      (TOKEN68.test(credential) && CREDENTIAL_LIKE.test(credential)) ||
-      AUTH_PARAMS.test(credential)
-    )
-  )
-    return [value];
+  const m = CREDENTIALS.exec(value);
+  const credential = m?.[2];
+  if (!m || !credential) return [value];
+  const known = KNOWN_SCHEMES.has(m[1]!.toLowerCase());
+  // Only what the grammar allows after a scheme (a header of plain words, "My App Name", is not
+  // cut into pieces), and after an unknown word only what reads as a credential.
+  const split = known
+    ? TOKEN68.test(credential) || AUTH_PARAMS.test(credential)
+    : TOKEN68.test(credential) && CREDENTIAL_LIKE(credential);
+  if (!split) return [value];
   const out = [value, credential];
   if (/^basic[ \t]/i.test(value)) out.push(...basicForms(credential));
   return out;

@@ -15,8 +15,10 @@ export class Redactor {
     // Very short values would redact ordinary words; they are not credentials anyone should use.
     // A credential is also echoed without its scheme ("Token ", "Basic ", decoded: credential-forms.ts)
     // and URL-encoded (a link's query, RFC 3986 §2.1).
+    // Also JSON-escaped as text (a child's JSON logger, a result whose text is JSON: escaped once
+    // there, twice in a log line) and with non-ASCII as `\u` escapes (Python's json.dumps).
     const forms = values.flatMap(credentialForms);
-    const all = forms.flatMap((v) => [v, uriEncoded(v)]);
+    const all = forms.flatMap((v) => [v, uriEncoded(v), jsonEscaped(v), asciiEscaped(v)]);
     this.secrets = [...new Set(all)]
       .filter((v) => v.length >= 6)
       .sort((a, b) => b.length - a.length);
@@ -91,4 +93,17 @@ function uriEncoded(v: string): string {
   } catch {
     return v;
   }
+}
+
+/** `v` as it stands inside a JSON string. */
+function jsonEscaped(v: string): string {
+  return JSON.stringify(v).slice(1, -1);
+}
+
+/** `v` inside a JSON string with every non-ASCII code unit as `\uXXXX` (Python's ensure_ascii). */
+function asciiEscaped(v: string): string {
+  return jsonEscaped(v).replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -91,7 +91,7 @@ export function passedThrough(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(pick(proxyNames(platform), lookupIn(from, platform))))
-    if (!(k in user)) out[k] = maskedProxy(v);
+    if (!(k in user)) out[k] = carriesUserinfo(k) ? maskedProxy(v) : v;
   return out;
 }
 
@@ -104,8 +104,18 @@ export function proxyPasswords(
   from: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
 ): string[] {
-  const values = Object.values(pick(proxyNames(platform), lookupIn(from, platform)));
+  const picked = Object.entries(pick(proxyNames(platform), lookupIn(from, platform)));
+  const values = picked.filter(([k]) => carriesUserinfo(k)).map(([, v]) => v);
   return [...new Set(values.flatMap((v) => proxyUserinfo(v)?.passwords ?? []))];
+}
+
+/**
+ * A proxy URL, which may carry a user and password: `HTTPS_PROXY`, `http_proxy`, `ALL_PROXY` —
+ * not `NO_PROXY` (a host list) nor the CA file paths, where an '@' or ':' is part of a name
+ * (`C:\Users\me:x@corp\ca.pem`).
+ */
+function carriesUserinfo(name: string): boolean {
+  return /_proxy$/i.test(name) && !/^no_proxy$/i.test(name);
 }
 
 /**

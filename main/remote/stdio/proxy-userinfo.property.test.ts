@@ -104,7 +104,8 @@ describe('a proxy password is read as curl and pip read it', () => {
       HTTPS_PROXY: '***@proxy.corp:3128',
       HTTP_PROXY: 'http://***@proxy.corp:3128',
     });
-    expect(proxyPasswords(from, 'linux').sort()).toEqual(['p@ss-word', 's3cret-pw']);
+    // Raw, and as WHATWG URL prints it ('@' percent-encoded in userinfo).
+    expect(proxyPasswords(from, 'linux').sort()).toEqual(['p%40ss-word', 'p@ss-word', 's3cret-pw']);
     // No userinfo: shown as is, nothing to learn; a user without a password is masked too.
     expect(proxyUserinfo('http://proxy.corp:3128/a')).toBeUndefined();
     expect(proxyUserinfo('http://token@proxy.corp')?.passwords).toEqual([]);

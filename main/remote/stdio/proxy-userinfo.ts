@@ -33,6 +33,13 @@ export function proxyUserinfo(value: string): ProxyUserinfo | undefined {
   // and newline (URL Standard, basic URL parser, steps 1–3); curl and Python do not.
   const whatwg = value.replace(/^[\0- ]+|[\0- ]+$/g, '').replace(/[\t\n\r]/g, '');
   const passwords = new Set([...passwordsIn(value), ...passwordsIn(whatwg)]);
+  // And as WHATWG URL serialises it (`new URL(v).password`, what a Node or undici child prints):
+  // `"`, `{`, `}` and others percent-encoded (URL Standard, userinfo percent-encode set).
+  try {
+    passwords.add(new URL(start ? whatwg : `http://${whatwg}`).password);
+  } catch {
+    // Not a URL to WHATWG: no child of that kind prints it.
+  }
   passwords.delete('');
   return { start, at, passwords: [...passwords] };
 }
