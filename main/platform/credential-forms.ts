@@ -46,21 +46,34 @@ const KNOWN_SCHEMES = new Set([
   'key',
   'jwt',
   'splunk',
-  'genie',
+  'geniekey',
+  'concealed',
   'sharedkey',
   'client-id',
 ]);
 /**
- * After any other word, a token68 that reads as a credential, not as a word, a version, a date
- * or a number: a letter, and a digit or a sign or both cases, and 12 characters or more; or 20
- * letters or more. A configured header of two plain words (`X-Env: eu production`, `aws
- * us-east-1`, `Client 2026-12-07`) matches the grammar too, and its second word taken alone would
- * redact that word — or a number, turned into a string in a structured result — wherever a
- * server writes it; such a value is still redacted whole.
+ * After any other word, a token68 that reads as a credential, not as a word, a version, a date,
+ * a region, a host, a path or a number: one of its pieces (split at `-._~+/=`) of 10 characters or
+ * more with a letter and a digit or both cases (`ghp_…`, `sk-proj-…`, `xoxb-…`, `AKIA…`), a piece
+ * of 20 letters or more, or 16 hex digits or more in a row (a key, a UUID's hex). A configured
+ * header of two plain words (`X-Env: eu production`, `aws eu-central-1`, `Client 1.2.3-beta.4`,
+ * `Host api.example.com`) matches the grammar too, and its second word taken alone would redact
+ * that word wherever a server writes it; such a value is still redacted whole.
  */
 const CREDENTIAL_LIKE = (t: string): boolean =>
-  (t.length >= 12 && /[A-Za-z]/.test(t) && /[^A-Za-z]|[a-z].*[A-Z]|[A-Z].*[a-z]/.test(t)) ||
-  /^[A-Za-z]{20,}$/.test(t);
+  /[0-9a-f]{16,}/i.test(t.replace(/-/g, '')) && /\d/.test(t) && /[a-f]/i.test(t)
+    ? true
+    : t
+        .split(/[-._~+/=]+/)
+        .some(
+          (p) =>
+            (p.length >= 10 && /[A-Za-z]/.test(p) && /\d|[a-z].*[A-Z]|[A-Z].*[a-z]/.test(p)) ||
+            /^[A-Za-z]{20,}$/.test(p),
+        );
+/** All digits and signs: a number in a result, turned into a string if it were a target. */
+const NUMERIC = /^[\d.+-]+$/;
+/** An auth-param's value, quoted or a token (RFC 9110 §11.2). */
+const PARAM_VALUES = /=[ \t]*("(?:[^"\\]|\\.)*"|[^,\s]+)/g;
 
 export function credentialForms(value: string): string[] {
   const m = CREDENTIALS.exec(value);
@@ -69,13 +82,23 @@ export function credentialForms(value: string): string[] {
   const known = KNOWN_SCHEMES.has(m[1]!.toLowerCase());
   // Only what the grammar allows after a scheme (a header of plain words, "My App Name", is not
   // cut into pieces), and after an unknown word only what reads as a credential.
-  const split = known
-    ? TOKEN68.test(credential) || AUTH_PARAMS.test(credential)
-    : TOKEN68.test(credential) && CREDENTIAL_LIKE(credential);
+  const split = NUMERIC.test(credential)
+    ? false
+    : known
+      ? TOKEN68.test(credential) || AUTH_PARAMS.test(credential)
+      : (TOKEN68.test(credential) && CREDENTIAL_LIKE(credential)) ||
+        (AUTH_PARAMS.test(credential) && credentialParams(credential));
   if (!split) return [value];
   const out = [value, credential];
   if (/^basic[ \t]/i.test(value)) out.push(...basicForms(credential));
   return out;
+}
+
+/** Auth-params after an unknown word that carry a credential: a quoted value, or one that reads as one. */
+function credentialParams(params: string): boolean {
+  for (const [, v] of params.matchAll(PARAM_VALUES))
+    if (v!.startsWith('"') || CREDENTIAL_LIKE(v!)) return true;
+  return false;
 }
 
 /** `user:pass` and `pass` of a Basic credential, as a server may decode it (UTF-8 or Latin-1). */

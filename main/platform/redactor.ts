@@ -17,11 +17,12 @@ export class Redactor {
     // and URL-encoded (a link's query, RFC 3986 §2.1).
     // Also JSON-escaped as text (a child's JSON logger, a result whose text is JSON: escaped once
     // there, twice in a log line) and with non-ASCII as `\u` escapes (Python's json.dumps).
-    const forms = values.flatMap(credentialForms);
-    const all = forms.flatMap((v) => [v, uriEncoded(v), jsonEscaped(v), asciiEscaped(v)]);
-    this.secrets = [...new Set(all)]
-      .filter((v) => v.length >= 6)
-      .sort((a, b) => b.length - a.length);
+    // The escapes other JSON encoders write too: `\/` (PHP), upper-case `\u` hex (.NET), and
+    // HTML-safe `\u003c`-style escapes of `<>&='+` (Go, Gson, .NET). The minimum length is the raw
+    // form's, so a short value is not redacted in an escaped form alone.
+    const forms = values.flatMap(credentialForms).filter((v) => v.length >= 6);
+    const all = forms.flatMap((v) => [v, uriEncoded(v), ...escapedForms(v)]);
+    this.secrets = [...new Set(all)].sort((a, b) => b.length - a.length);
     this.inJson = this.secrets.map((v) => JSON.stringify(v).slice(1, -1));
   }
 
@@ -95,15 +96,21 @@ function uriEncoded(v: string): string {
   }
 }
 
-/** `v` as it stands inside a JSON string. */
-function jsonEscaped(v: string): string {
-  return JSON.stringify(v).slice(1, -1);
-}
-
-/** `v` inside a JSON string with every non-ASCII code unit as `\uXXXX` (Python's ensure_ascii). */
-function asciiEscaped(v: string): string {
-  return jsonEscaped(v).replace(
-    /[^\x20-\x7e]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+/** `v` as JSON encoders write it inside a string: the forms above, each a literal to look for. */
+function escapedForms(v: string): string[] {
+  const json = JSON.stringify(v).slice(1, -1);
+  const hex = (c: string, upper: boolean) => {
+    const h = c.charCodeAt(0).toString(16).padStart(4, '0');
+    return `\\u${upper ? h.toUpperCase() : h}`;
+  };
+  const ascii = (upper: boolean) => json.replace(/[^\x20-\x7e]/g, (c) => hex(c, upper));
+  const htmlSafe = (upper: boolean) => ascii(upper).replace(/[<>&='+]/g, (c) => hex(c, upper));
+  return [
+    json,
+    json.replace(/\//g, '\\/'),
+    ascii(false),
+    ascii(true),
+    htmlSafe(false),
+    htmlSafe(true),
+  ];
 }

@@ -110,7 +110,8 @@ export function proxyPasswords(
 }
 
 /**
- * A proxy URL, which may carry a user and password: `HTTPS_PROXY`, `http_proxy`, `ALL_PROXY` —
+ * A proxy URL, which may carry a user and password: `HTTPS_PROXY`, `http_proxy` (the names
+ * PROXY_AND_CA passes on) —
  * not `NO_PROXY` (a host list) nor the CA file paths, where an '@' or ':' is part of a name
  * (`C:\Users\me:x@corp\ca.pem`).
  */

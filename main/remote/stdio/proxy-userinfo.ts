@@ -36,7 +36,7 @@ export function proxyUserinfo(value: string): ProxyUserinfo | undefined {
   // And as WHATWG URL serialises it (`new URL(v).password`, what a Node or undici child prints):
   // `"`, `{`, `}` and others percent-encoded (URL Standard, userinfo percent-encode set).
   try {
-    passwords.add(new URL(start ? whatwg : `http://${whatwg}`).password);
+    passwords.add(new URL(SCHEME.test(whatwg) ? whatwg : `http://${whatwg}`).password);
   } catch {
     // Not a URL to WHATWG: no child of that kind prints it.
   }
