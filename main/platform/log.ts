@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Redactor } from './redactor.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -10,10 +11,12 @@ const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 
  *
  * Secrets are never passed to the logger on purpose; `redact` is a second
  * line of defence that replaces any registered secret value wherever it
- * appears in a line.
+ * appears in a line — as it stands there, JSON-escaped (a secret holding `"` or `\`), with the
+ * same Redactor a server connection uses on what reaches the agent (platform/redactor.ts).
  */
 export class Logger {
   private readonly secrets = new Set<string>();
+  private readonly redactor = new Redactor();
   private readonly file: string | null;
 
   constructor(private readonly options: { dir?: string; level?: LogLevel; stderr?: boolean } = {}) {
@@ -26,11 +29,13 @@ export class Logger {
   }
 
   registerSecret(value: string): void {
-    if (value.length >= 8) this.secrets.add(value);
+    if (value.length < 8 || this.secrets.has(value)) return;
+    this.secrets.add(value);
+    this.redactor.set([...this.secrets]);
   }
 
   forgetSecret(value: string): void {
-    this.secrets.delete(value);
+    if (this.secrets.delete(value)) this.redactor.set([...this.secrets]);
   }
 
   /**
@@ -39,8 +44,7 @@ export class Logger {
    * longer recognises.
    */
   redact(text: string): string {
-    for (const secret of this.secrets) text = text.split(secret).join('[redacted]');
-    return text;
+    return this.redactor.text(text);
   }
 
   debug(msg: string, fields?: Record<string, unknown>): void {
@@ -58,7 +62,8 @@ export class Logger {
 
   private write(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
     if (ORDER[level] < ORDER[this.options.level ?? 'info']) return;
-    const line = this.redact(
+    // Redacted as the JSON text it is: the raw value of a secret with `"` or `\` is not in it.
+    const line = this.redactor.json(
       JSON.stringify({ t: new Date().toISOString(), level, msg, ...fields }),
     );
     if (this.options.stderr !== false) process.stderr.write(line + '\n');

@@ -1,80 +1,8 @@
 import type { CallToolResult } from '../../tools/types.js';
+import { Redactor } from '../../platform/redactor.js';
 
-/**
- * Replaces known secret values (a server's bearer token and header values)
- * wherever they would leave Airlock: status details, error texts, and results
- * — an upstream that echoes our credential back must not hand it to the agent.
- * A second line of defence: nothing here is meant to contain a secret.
- */
-export class Redactor {
-  private secrets: string[] = [];
-  /** The same, as each stands inside a JSON string (result() looks in the JSON text). */
-  private inJson: string[] = [];
-
-  set(values: readonly string[]): void {
-    // Very short values would redact ordinary words; they are not credentials anyone should use.
-    // A token is also echoed bare (no "Bearer ") and URL-encoded (a link's query, RFC 3986 §2.1).
-    const bare = values.flatMap((v) => [v, v.replace(/^Bearer\s+/i, '')]);
-    const all = bare.flatMap((v) => [v, uriEncoded(v)]);
-    this.secrets = [...new Set(all)]
-      .filter((v) => v.length >= 6)
-      .sort((a, b) => b.length - a.length);
-    this.inJson = this.secrets.map((v) => JSON.stringify(v).slice(1, -1));
-  }
-
-  text(s: string): string {
-    return this.replaced(s);
-  }
-
-  private replaced(s: string): string {
-    let out = s;
-    for (const secret of this.secrets)
-      if (out.includes(secret)) out = out.split(secret).join('[redacted]');
-    return out;
-  }
-
-  result<T extends object = CallToolResult>(r: T): T {
-    if (this.inJson.length === 0) return r;
-    const json = JSON.stringify(r);
-    // JSON-escaped, so one containing quotes or backslashes is still found (and seen to be there).
-    if (!this.inJson.some((s) => json.includes(s))) return r;
-    let out = json;
-    for (const secret of this.inJson) out = out.split(secret).join('[redacted]');
-    try {
-      return JSON.parse(out) as T;
-    } catch {
-      // A secret matched outside a string (a numeric key echoed as a number, `{"n":12345678}`):
-      // the text is no longer JSON. Value by value then — strings, keys, and a number holding a
-      // secret becomes the string "[redacted]".
-      return JSON.parse(json, (_k, v: unknown) => this.value(v)) as T;
-    }
-  }
-
-  private value(v: unknown): unknown {
-    if (typeof v === 'string') return this.replaced(v);
-    if (typeof v === 'number') return this.replaced(String(v)) === String(v) ? v : '[redacted]';
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-    const out: Record<string, unknown> = {};
-    // Defined, not assigned: a "__proto__" key stays a key, as JSON.parse made it.
-    for (const [k, x] of Object.entries(v))
-      Object.defineProperty(out, this.replaced(k), {
-        value: x,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    return out;
-  }
-}
-
-/** `v` URL-encoded; itself when it cannot be (a lone surrogate makes encodeURIComponent throw). */
-function uriEncoded(v: string): string {
-  try {
-    return encodeURIComponent(v);
-  } catch {
-    return v;
-  }
-}
+// The redaction itself is the logger's too (platform/log.ts): one place, platform/redactor.ts.
+export { Redactor };
 
 /** What a connection carries that is secret: header values, the URL's query credentials. */
 interface SecretsOf {

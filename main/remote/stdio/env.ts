@@ -1,3 +1,5 @@
+import { maskedProxy, proxyUserinfo } from './proxy-userinfo.js';
+
 /**
  * The environment a local server gets (issue 15): a short allow-list from
  * Airlock's own environment — what programs need to find themselves, the
@@ -89,28 +91,32 @@ export function passedThrough(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(pick(proxyNames(platform), lookupIn(from, platform))))
-    if (!(k in user)) out[k] = maskUserInfo(v);
+    if (!(k in user)) out[k] = carriesUserinfo(k) ? maskedProxy(v) : v;
   return out;
 }
 
-/** The password of a proxy URL (`http://user:pass@host`), to keep out of logs and stderr excerpts. */
+/**
+ * The password of a proxy variable (`http://user:pass@host`, or `user:pass@host` with no scheme),
+ * raw and decoded, to keep out of logs and stderr excerpts: read as curl and pip read it
+ * (proxy-userinfo.ts), not with WHATWG `URL`, which finds no password without a scheme.
+ */
 export function proxyPasswords(
   from: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
 ): string[] {
-  return Object.values(pick(proxyNames(platform), lookupIn(from, platform)))
-    .map((v) => {
-      try {
-        return decodeURIComponent(new URL(v).password);
-      } catch {
-        return '';
-      }
-    })
-    .filter(Boolean);
+  const picked = Object.entries(pick(proxyNames(platform), lookupIn(from, platform)));
+  const values = picked.filter(([k]) => carriesUserinfo(k)).map(([, v]) => v);
+  return [...new Set(values.flatMap((v) => proxyUserinfo(v)?.passwords ?? []))];
 }
 
-function maskUserInfo(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1***@');
+/**
+ * A proxy URL, which may carry a user and password: `HTTPS_PROXY`, `http_proxy` (the names
+ * PROXY_AND_CA passes on) —
+ * not `NO_PROXY` (a host list) nor the CA file paths, where an '@' or ':' is part of a name
+ * (`C:\Users\me:x@corp\ca.pem`).
+ */
+function carriesUserinfo(name: string): boolean {
+  return /_proxy$/i.test(name) && !/^no_proxy$/i.test(name);
 }
 
 /**

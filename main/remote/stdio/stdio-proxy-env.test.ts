@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatRemote } from '../../cli/remote.js';
 import { startRemoteApp } from '../../../test-support/remote-app.js';
+import { secretText } from '../../../test-support/secret-arbitraries.js';
 import { tempDir } from '../../../test-support/temp-dir.js';
 
 /**
@@ -63,4 +65,44 @@ describe('local servers get the proxy and CA settings', () => {
     expect(logs).toContain('local server stderr');
     expect(logs).not.toContain(PASSWORD);
   });
+
+  it.each([
+    ['tuning', 1],
+    ['held out', 6_007],
+  ])(
+    'no scheme, or "@" in the password: masked and redacted as curl reads it (%s seed)',
+    async (_label, seed) => {
+      // Generated passwords with an '@' in them; '/', '?', '#', '%' escaped as a user must.
+      const [a, b] = fc
+        .sample(secretText('tuning'), { seed, numRuns: 2 })
+        .map((p) => `${p.slice(0, 4)}@${p.slice(4)}`.replace(/[/?#%]/g, encodeURIComponent));
+      vi.stubEnv('HTTPS_PROXY', `bob:${a}@127.0.0.1:9`);
+      vi.stubEnv('HTTP_PROXY', `http://bob:${b}@127.0.0.1:9`);
+      const t = await startRemoteApp();
+      cleanup.push(() => t.stop());
+      const says = `console.error('proxy ' + process.env.HTTPS_PROXY + ' ' + process.env.HTTP_PROXY);process.exit(1)`;
+      const v = await t.app.control.addRemote({
+        name: 'px',
+        stdio: { command: process.execPath, args: ['-e', says] },
+      });
+      expect(v.stdio?.passedEnv).toMatchObject({
+        HTTPS_PROXY: '***@127.0.0.1:9',
+        HTTP_PROXY: 'http://***@127.0.0.1:9',
+      });
+      expect(v.detail).toContain(
+        'proxy bob:[redacted]@127.0.0.1:9 http://bob:[redacted]@127.0.0.1:9',
+      );
+      const list = JSON.stringify(await t.app.control.listRemotes());
+      await t.stop();
+      const logs = readdirSync(join(t.dataDir, 'logs'))
+        .map((f) => readFileSync(join(t.dataDir, 'logs', f), 'utf8'))
+        .join('\n');
+      expect(logs).toContain('local server stderr');
+      for (const pw of [a!, b!, decodeURIComponent(a!), decodeURIComponent(b!)]) {
+        const inJson = JSON.stringify(pw).slice(1, -1);
+        expect(list).not.toContain(inJson);
+        expect(logs).not.toContain(inJson);
+      }
+    },
+  );
 });
