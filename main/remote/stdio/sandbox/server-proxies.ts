@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../../platform/log.js';
 import { FORWARDER_PORT } from './forwarder.js';
-import { HostProxy } from './host-proxy.js';
+import { HostProxy, type AddressRefusal } from './host-proxy.js';
 import { parseHostRule } from './host-rules.js';
 
 const MAX_REFUSED = 20;
@@ -42,7 +42,10 @@ export class ServerProxies {
       have.proxy.setRules(rules);
       return have.at;
     }
-    const proxy = new HostProxy({ rules, onRefused: (target) => this.noteRefused(name, target) });
+    const proxy = new HostProxy({
+      rules,
+      onRefused: (target, why) => this.noteRefused(name, target, why),
+    });
     let at: string | number;
     if (this.platform === 'darwin') at = await proxy.listen({ port: 0 });
     else {
@@ -65,11 +68,23 @@ export class ServerProxies {
     this.dir = undefined;
   }
 
-  private noteRefused(name: string, target: string): void {
+  private noteRefused(name: string, target: string, why?: AddressRefusal): void {
     const set = this.refused.get(name) ?? new Set<string>();
-    if (set.size < MAX_REFUSED) set.add(target);
+    if (set.size < MAX_REFUSED) set.add(why ? `${target} (resolves to ${why.address})` : target);
     this.refused.set(name, set);
-    this.logger.info('local server network refused', { server: name, target });
+    // A listed host refused for its address: the rule and the address, for the user to judge.
+    if (why)
+      this.logger.warn(
+        'local server network refused: a listed host resolved to a refused address',
+        {
+          server: name,
+          target,
+          rule: why.rule,
+          address: why.address,
+          class: why.cls,
+        },
+      );
+    else this.logger.info('local server network refused', { server: name, target });
   }
 }
 

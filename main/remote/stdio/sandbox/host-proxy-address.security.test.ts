@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AddressClass, ResolvedAddress } from '../../http/address-guard.js';
+import {
+  ask,
+  connectTo,
+  getFrom,
+  LISTED,
+  loopbackService,
+  runProxy,
+  stubResolver,
+  type LoopbackService,
+} from '../../../../test-support/host-proxy-sockets.js';
+
+/**
+ * Security audit (wave 3): the host-list proxy checked the listed name but connected wherever DNS
+ * said, so `api.vendor.example:<port>` resolving to 127.0.0.1 gave a sandboxed server "200
+ * Connection Established" to a loopback service of this computer. Here a real proxy, a resolver
+ * stub for the listed name and a real loopback service: a name leading to this computer, a
+ * link-local or metadata address or the user's network gets a 403 naming the address, for a
+ * CONNECT tunnel and for a forwarded plain-HTTP request, and the service is never reached. The
+ * controls — a listed IP literal, `localhost` — still connect, on the same proxy afterwards.
+ */
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+async function service(): Promise<LoopbackService> {
+  const s = await loopbackService();
+  cleanup.push(() => s.close());
+  return s;
+}
+
+async function proxy(entries: string[], answer: ResolvedAddress[], name = LISTED) {
+  const p = await runProxy(entries, stubResolver(name, answer));
+  cleanup.push(() => p.close());
+  return p;
+}
+
+const v = (address: string): ResolvedAddress => ({
+  address,
+  family: address.includes(':') ? 6 : 4,
+});
+
+/** What a listed name may be pointed at, the class it is refused as; each would reach the service or beyond. */
+const ATTACKS: [string, AddressClass][] = [
+  ['127.0.0.1', 'local'],
+  ['::1', 'local'],
+  ['::ffff:127.0.0.1', 'local'], // IPv4-mapped: Linux connects it to 127.0.0.1
+  ['0.0.0.0', 'local'], // connecting to 0.0.0.0 reaches this computer
+  ['169.254.169.254', 'link-local'], // cloud metadata
+  ['fe80::1', 'link-local'],
+  ['64:ff9b::7f00:1', 'local'], // NAT64 spelling of 127.0.0.1
+  ['10.0.0.5', 'private'],
+  ['192.168.1.20', 'private'],
+  ['fd12::20', 'private'], // unique local
+];
+
+describe('a listed name resolving to a refused address (real proxy, real loopback service)', () => {
+  it.each(ATTACKS)(
+    '%s: CONNECT and plain HTTP get 403 naming it; nothing is reached',
+    async (address, cls) => {
+      const svc = await service();
+      const target = `${LISTED}:${svc.port}`;
+      const p = await proxy([target], [v(address)]);
+
+      const tunnel = await ask(p.path, connectTo(target));
+      expect(tunnel).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+      expect(tunnel).toContain(`${LISTED} resolves to ${address}`);
+      const plain = await ask(p.path, getFrom(target));
+      expect(plain).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+      expect(plain).toContain(`${LISTED} resolves to ${address}`);
+
+      expect(await svc.hits()).toBe(0);
+      // Logged with the rule and the refused address, never the request's path or query.
+      expect(p.refused).toEqual([
+        { target, why: { rule: target, address, cls } },
+        { target, why: { rule: target, address, cls } },
+      ]);
+      expect(JSON.stringify(p.refused)).not.toContain('q=1');
+    },
+  );
+
+  it('a wildcard entry is guarded the same way, and the log names the wildcard rule', async () => {
+    const svc = await service();
+    const target = `${LISTED}:${svc.port}`;
+    const p = await proxy([`*.vendor.test:${svc.port}`], [v('127.0.0.1')]);
+    expect(await ask(p.path, connectTo(target))).toMatch(/^HTTP\/1\.1 403 /);
+    expect(await svc.hits()).toBe(0);
+    expect(p.refused[0]!.why!.rule).toBe(`*.vendor.test:${svc.port}`);
+  });
+
+  it('an answer of several refused addresses (the socket would try each in turn) reaches none', async () => {
+    const svc = await service();
+    const target = `${LISTED}:${svc.port}`;
+    const p = await proxy([target], [v('127.0.0.1'), v('::1')]);
+    expect(await ask(p.path, connectTo(target))).toMatch(/^HTTP\/1\.1 403 /);
+    expect(await svc.hits()).toBe(0);
+  });
+});
+
+describe('controls: what the user listed as an address still connects, and the proxy stays up', () => {
+  it('after refusals, a listed 127.0.0.1 and [::1] are reached by CONNECT and plain HTTP', async () => {
+    const svc = await service();
+    const p = await proxy(
+      [`${LISTED}:${svc.port}`, `127.0.0.1:${svc.port}`, `[::1]:${svc.port}`],
+      [v('127.0.0.1')],
+    );
+    expect(await ask(p.path, connectTo(`${LISTED}:${svc.port}`))).toMatch(/^HTTP\/1\.1 403 /);
+    expect(await ask(p.path, getFrom(`${LISTED}:${svc.port}`))).toMatch(/^HTTP\/1\.1 403 /);
+
+    // 2130706433 is 127.0.0.1 spelled as one number: the same literal, parsed as it connects.
+    for (const t of [`2130706433:${svc.port}`, `[::1]:${svc.port}`])
+      expect(await ask(p.path, connectTo(t)), t).toMatch(
+        /^HTTP\/1\.1 200 Connection Established\r\n\r\nHTTP\/1\.1 200 OK\r\n.*hi\n$/s,
+      );
+    for (const t of [`127.0.0.1:${svc.port}`, `[::1]:${svc.port}`])
+      expect(await ask(p.path, getFrom(t)), t).toMatch(/^HTTP\/1\.1 200 OK\r\n.*hi\n$/s);
+    expect(await svc.hits()).toBe(4);
+  });
+
+  it('a listed localhost is the user’s own choice: reached at the loopback address it resolves to', async () => {
+    const svc = await service();
+    const p = await proxy([`localhost:${svc.port}`], [v('127.0.0.1')], 'localhost');
+    expect(await ask(p.path, connectTo(`localhost:${svc.port}`))).toMatch(
+      /^HTTP\/1\.1 200 Connection Established\r\n/,
+    );
+    expect(await ask(p.path, getFrom(`localhost:${svc.port}`))).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(await svc.hits()).toBe(2);
+    expect(p.refused).toEqual([]);
+  });
+});
