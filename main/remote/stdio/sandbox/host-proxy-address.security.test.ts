@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Logger } from '../../../platform/log.js';
 import type { AddressClass, ResolvedAddress } from '../../http/address-guard.js';
 import {
   ask,
@@ -10,6 +13,8 @@ import {
   stubResolver,
   type LoopbackService,
 } from '../../../../test-support/host-proxy-sockets.js';
+import { tempDir } from '../../../../test-support/temp-dir.js';
+import { ServerProxies } from './server-proxies.js';
 
 /**
  * Security audit (wave 3): the host-list proxy checked the listed name but connected wherever DNS
@@ -128,5 +133,45 @@ describe('controls: what the user listed as an address still connects, and the p
     expect(await ask(p.path, getFrom(`localhost:${svc.port}`))).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(await svc.hits()).toBe(2);
     expect(p.refused).toEqual([]);
+  });
+});
+
+describe('what the user sees of a refused address', () => {
+  it('the log names the server, the rule and the address, not the path or query; the status shows the address', async () => {
+    const svc = await service();
+    const dir = tempDir('airlock-proxy-log-');
+    const proxies = new ServerProxies(
+      'linux',
+      new Logger({ dir, stderr: false }),
+      stubResolver(LISTED, [v('169.254.169.254')]),
+    );
+    cleanup.push(() => proxies.closeAll());
+    const at = String(await proxies.at('weather', [`${LISTED}:${svc.port}`]));
+    const secret = 'tok-5f2c9a7e1b';
+    const got = await ask(
+      at,
+      `GET http://${LISTED}:${svc.port}/v1?key=${secret} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
+    expect(got).toMatch(/^HTTP\/1\.1 403 /);
+    expect(got).not.toContain(secret);
+    const lines = readFileSync(join(dir, 'airlock.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        server: 'weather',
+        target: `${LISTED}:${svc.port}`,
+        rule: `${LISTED}:${svc.port}`,
+        address: '169.254.169.254',
+        class: 'link-local',
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(secret);
+    expect(proxies.refusedOf('weather')).toEqual([
+      `${LISTED}:${svc.port} (resolves to 169.254.169.254)`,
+    ]);
+    expect(await svc.hits()).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../../platform/log.js';
+import type { Resolver } from '../../http/address-guard.js';
 import { FORWARDER_PORT } from './forwarder.js';
 import { HostProxy, type AddressRefusal } from './host-proxy.js';
 import { parseHostRule } from './host-rules.js';
@@ -23,6 +24,8 @@ export class ServerProxies {
   constructor(
     private readonly platform: NodeJS.Platform,
     private readonly logger: Logger,
+    /** Resolves listed names (host-proxy.ts; the system's resolver unless a test gives one). */
+    private readonly resolve?: Resolver,
   ) {}
 
   /** The sockets' folder, once made: no sandbox may see the other servers' sockets. */
@@ -44,6 +47,7 @@ export class ServerProxies {
     }
     const proxy = new HostProxy({
       rules,
+      ...(this.resolve ? { resolve: this.resolve } : {}),
       onRefused: (target, why) => this.noteRefused(name, target, why),
     });
     let at: string | number;
