@@ -57,9 +57,11 @@ export class HostProxy {
   private readonly server: Server;
   private readonly sockets = new Set<Duplex>();
   private rules: readonly HostRule[];
+  private readonly resolve: Resolver;
 
   constructor(private readonly o: HostProxyOptions) {
     this.rules = o.rules;
+    this.resolve = o.resolve ?? systemResolver;
     this.server = http.createServer((req, res) => this.forward(req, res));
     this.server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
       this.tunnel(req, socket, head),
@@ -119,7 +121,7 @@ export class HostProxy {
     const up = connect({
       host: connectHost(target),
       port: target.port,
-      lookup: targetLookup(target, this.o.resolve ?? systemResolver),
+      lookup: targetLookup(target, this.resolve),
     });
     this.track(up);
     // `up.connecting` is already false when a failed connect's 'error' comes (node:net destroys
@@ -161,7 +163,7 @@ export class HostProxy {
       {
         host: connectHost(target),
         port: target.port,
-        lookup: targetLookup(target, this.o.resolve ?? systemResolver),
+        lookup: targetLookup(target, this.resolve),
         method: req.method,
         path: url.pathname + url.search,
         headers: { ...req.headers, host: url.host },
