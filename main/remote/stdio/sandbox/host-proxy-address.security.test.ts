@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import nodeHttp from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Logger } from '../../../platform/log.js';
@@ -173,5 +175,42 @@ describe('what the user sees of a refused address', () => {
       `${LISTED}:${svc.port} (resolves to 169.254.169.254)`,
     ]);
     expect(await svc.hits()).toBe(0);
+  });
+});
+
+describe('a pooled socket is never reused for a forward (review, wave 3)', () => {
+  it('a keep-alive socket in http.globalAgent to the same host:port at 127.0.0.1 does not carry the proxied GET', async () => {
+    // A keep-alive HTTP service on 127.0.0.1; each request it serves is counted.
+    let served = 0;
+    const svc = nodeHttp.createServer((_req, res) => {
+      served++;
+      res.end('hi\n');
+    });
+    await new Promise<void>((r) => svc.listen(0, '127.0.0.1', r));
+    cleanup.push(() => new Promise((r) => svc.close(r)));
+    cleanup.push(async () => svc.closeAllConnections());
+    const port = (svc.address() as { port: number }).port;
+    const target = `${LISTED}:${port}`;
+
+    // Another request in this process leaves a free socket to LISTED:port (really 127.0.0.1) in
+    // the global agent's pool, whose key is host:port — not the lookup.
+    const freed = once(nodeHttp.globalAgent, 'free');
+    const prior = nodeHttp.request({
+      host: LISTED,
+      port,
+      agent: nodeHttp.globalAgent,
+      lookup: (_h, o, cb) =>
+        o.all ? cb(null, [{ address: '127.0.0.1', family: 4 }]) : cb(null, '127.0.0.1', 4),
+    });
+    prior.on('response', (r) => r.resume());
+    prior.end();
+    await freed;
+    expect(Object.keys(nodeHttp.globalAgent.freeSockets)).toContain(`${target}:`);
+    cleanup.push(async () => nodeHttp.globalAgent.destroy());
+
+    const p = await proxy([target], [v('127.0.0.1')]);
+    const plain = await ask(p.path, getFrom(target));
+    expect(plain).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(served).toBe(1); // the prior request only
   });
 });

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Agent, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { http } from '../../../platform/node-http.js';
 import {
@@ -58,10 +58,19 @@ export class HostProxy {
   private readonly sockets = new Set<Duplex>();
   private rules: readonly HostRule[];
   private readonly resolve: Resolver;
+  /**
+   * The plain forward's own agent, without keep-alive. http.globalAgent (keep-alive since Node 19)
+   * pools sockets by host:port and hands a pooled one to the next request without calling its
+   * `lookup`, so a socket some other request left open to api.vendor.test:P at 127.0.0.1 carried a
+   * proxied request there unjudged (review, wave 3). Without keep-alive no socket outlives its
+   * request, so every forward is looked up (and judged) afresh; close() destroys what is open.
+   */
+  private readonly agent: Agent;
 
   constructor(private readonly o: HostProxyOptions) {
     this.rules = o.rules;
     this.resolve = o.resolve ?? systemResolver;
+    this.agent = new http.Agent({ keepAlive: false });
     this.server = http.createServer((req, res) => this.forward(req, res));
     this.server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
       this.tunnel(req, socket, head),
@@ -90,6 +99,7 @@ export class HostProxy {
 
   async close(): Promise<void> {
     for (const s of this.sockets) s.destroy();
+    this.agent.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
@@ -164,6 +174,7 @@ export class HostProxy {
         host: connectHost(target),
         port: target.port,
         lookup: targetLookup(target, this.resolve),
+        agent: this.agent,
         method: req.method,
         path: url.pathname + url.search,
         headers: { ...req.headers, host: url.host },
@@ -173,6 +184,7 @@ export class HostProxy {
         answer.pipe(res);
       },
     );
+    up.on('socket', (s) => this.track(s));
     up.on('error', (err) => {
       if (err instanceof AddressRefused && !res.headersSent)
         return forbid(res, this.addressRefused(target, rule, err));
