@@ -1,9 +1,10 @@
-import { connect, createServer, type Server } from 'node:net';
+import { connect, createServer, type LookupFunction, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { ResolvedAddress, Resolver } from '../main/remote/http/address-guard.js';
 import { tempDir } from './temp-dir.js';
 import { HostProxy, type AddressRefusal } from '../main/remote/stdio/sandbox/host-proxy.js';
 import { parseHostRule } from '../main/remote/stdio/sandbox/host-rules.js';
+import type { Interfaces } from '../main/remote/stdio/sandbox/host-address.js';
 
 /**
  * Real sockets for the host-list proxy's address tests: a service on this computer's loopback
@@ -102,11 +103,16 @@ export interface RunningProxy {
 }
 
 /** A real HostProxy on a Unix socket (as on Linux), listing `entries`, resolving with `resolve`. */
-export async function runProxy(entries: string[], resolve: Resolver): Promise<RunningProxy> {
+export async function runProxy(
+  entries: string[],
+  resolve: Resolver,
+  interfaces?: Interfaces,
+): Promise<RunningProxy> {
   const refused: RunningProxy['refused'] = [];
   const proxy = new HostProxy({
     rules: entries.map(parseHostRule),
     resolve,
+    ...(interfaces ? { interfaces } : {}),
     onRefused: (target, why) => refused.push(why ? { target, why } : { target }),
   });
   const path = join(tempDir('airlock-proxy-addr-'), 'p.sock');
@@ -131,3 +137,31 @@ export const connectTo = (authority: string) =>
   `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\nGET / HTTP/1.1\r\nHost: ${authority}\r\n\r\n`;
 export const getFrom = (authority: string) =>
   `GET http://${authority}/path?q=1 HTTP/1.1\r\nHost: ${authority}\r\nConnection: close\r\n\r\n`;
+
+/**
+ * What the proxy's lookups handed its sockets, and a stand-in that keeps every socket on this
+ * computer: an address outside loopback/0.0.0.0 is recorded and failed with ECONNREFUSED instead
+ * of being connected to, so a broken guard sends no SYN to 10.0.0.5 or fe80::1 and shows at once
+ * (a 502 and a recorded address) rather than after an OS connect timeout (review, wave 3).
+ */
+export const handed: string[] = [];
+const ON_THIS_COMPUTER = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1', '0.0.0.0']);
+
+export function recordingLookup(real: LookupFunction): LookupFunction {
+  return (hostname, options, callback) =>
+    real(hostname, options, (err, address, family) => {
+      if (err) return callback(err, '', 0);
+      const all = typeof address === 'string' ? [{ address, family: family ?? 0 }] : address;
+      handed.push(...all.map((a) => a.address));
+      const away = all.find((a) => !ON_THIS_COMPUTER.has(a.address));
+      if (away)
+        return callback(
+          Object.assign(new Error(`connect ECONNREFUSED ${away.address} (test stand-in)`), {
+            code: 'ECONNREFUSED',
+          }),
+          '',
+          0,
+        );
+      callback(null, address as string, family as number);
+    });
+}

@@ -96,6 +96,18 @@ export interface AddressRule {
    * handed one class only — the most public in the answer — and the pin is told which.
    */
   pin?: AddressPin;
+  /**
+   * Whether an address is one of this computer's own (beyond loopback: eth0's, a global IPv6),
+   * judged `local` whatever its range — a service bound to 0.0.0.0 or :: answers there. Only the
+   * host-list proxy sets it (host-address.ts); the remote servers' rules do not (yet).
+   */
+  own?: (address: string) => boolean;
+}
+
+/** The class `rule` gives an address: the classifier's, or `local` for one of `rule.own`. */
+function classOf(rule: AddressRule, address: string): AddressClass | undefined {
+  const cls = classifyAddress(address);
+  return (cls === 'public' || cls === 'private') && rule.own?.(address) ? 'local' : cls;
 }
 
 export const ANYWHERE: AddressRule = { refused: new Set() };
@@ -246,7 +258,7 @@ export function guardedLookup(rule: AddressRule, resolve: Resolver): LookupFunct
           family === 4 || family === 6 ? found.filter((a) => a.family === family) : found;
         let refusal: AddressRefused | undefined;
         let all = answer.filter((a) => {
-          const cls = classifyAddress(a.address);
+          const cls = classOf(rule, a.address);
           if (!cls || !refuses(rule, cls)) return true;
           refusal ??= new AddressRefused(hostname, a.address, cls);
           return false;

@@ -1,4 +1,5 @@
-import type { LookupFunction } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import {
   ANYWHERE,
   connectionRule,
@@ -28,11 +29,51 @@ export function targetRule(target: Target): AddressRule {
   return { refused: new Set([...given.refused, 'private']) };
 }
 
+/** This computer's interfaces, as os.networkInterfaces gives them (injected by tests). */
+export type Interfaces = () => ReturnType<typeof networkInterfaces>;
+
 /**
  * The `lookup` both of the proxy's connections take (the CONNECT tunnel's net.connect and the
  * plain forward's http.request). A literal is never looked up by node:net; `localhost` resolves
  * through `resolve` unguarded. A refusal fails the connection with an AddressRefused.
+ *
+ * A name is also refused, as `local`, at any address of this computer's own interfaces — eth0's
+ * 10.0.0.5 or 203.0.113.7, a global IPv6 — which the classifier calls private or public: a
+ * service bound to 0.0.0.0 or :: answers there as on loopback (review, wave 3). The interfaces
+ * are read at each lookup, so an address gained since start (Wi-Fi, VPN) counts.
  */
-export function targetLookup(target: Target, resolve: Resolver): LookupFunction {
-  return guardedLookup(targetRule(target), resolve);
+export function targetLookup(
+  target: Target,
+  resolve: Resolver,
+  interfaces: Interfaces = networkInterfaces,
+): LookupFunction {
+  const rule = targetRule(target);
+  if (rule === ANYWHERE) return guardedLookup(rule, resolve);
+  return (hostname, options, callback) => {
+    const own = ownAddresses(interfaces());
+    guardedLookup({ ...rule, own: (a) => own.check(a, isIP(a) === 4 ? 'ipv4' : 'ipv6') }, resolve)(
+      hostname,
+      options,
+      callback,
+    );
+  };
+}
+
+/**
+ * This computer's addresses as a BlockList: each IPv4 one also as IPv4-compatible and NAT64
+ * (64:ff9b::/96) IPv6, as address-guard.ts classes them (IPv4-mapped ones BlockList matches
+ * itself).
+ */
+function ownAddresses(all: ReturnType<typeof networkInterfaces>): BlockList {
+  const own = new BlockList();
+  for (const info of Object.values(all).flat()) {
+    if (!info) continue;
+    const a = info.address.replace(/%.*$/, '');
+    if (isIP(a) === 4) {
+      own.addAddress(a, 'ipv4');
+      own.addAddress(`::${a}`, 'ipv6');
+      own.addAddress(`64:ff9b::${a}`, 'ipv6');
+    } else if (isIP(a) === 6) own.addAddress(a, 'ipv6');
+  }
+  return own;
 }

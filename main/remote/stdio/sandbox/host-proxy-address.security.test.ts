@@ -2,15 +2,17 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import nodeHttp from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Logger } from '../../../platform/log.js';
 import type { AddressClass, ResolvedAddress } from '../../http/address-guard.js';
 import {
   ask,
   connectTo,
   getFrom,
+  handed,
   LISTED,
   loopbackService,
+  recordingLookup,
   runProxy,
   stubResolver,
   type LoopbackService,
@@ -27,8 +29,20 @@ import { ServerProxies } from './server-proxies.js';
  * CONNECT tunnel and for a forwarded plain-HTTP request, and the service is never reached. The
  * controls — a listed IP literal, `localhost` — still connect, on the same proxy afterwards.
  */
+// Every lookup the proxy makes goes through the recording stand-in (test-support): no socket
+// leaves this computer, whatever the guard lets through.
+vi.mock('./host-address.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./host-address.js')>();
+  return {
+    ...real,
+    targetLookup: (...a: Parameters<typeof real.targetLookup>) =>
+      recordingLookup(real.targetLookup(...a)),
+  };
+});
+
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
+  handed.splice(0);
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
@@ -38,8 +52,18 @@ async function service(): Promise<LoopbackService> {
   return s;
 }
 
+/** This computer's interfaces as the proxy sees them: loopback, and eth0 with a public-class IPv4 and a global IPv6. */
+const IFACES = () => ({
+  lo: [iface('127.0.0.1', 'IPv4'), iface('::1', 'IPv6')],
+  eth0: [iface('203.0.113.7', 'IPv4'), iface('2001:db8:5::7', 'IPv6'), iface('10.1.2.3', 'IPv4')],
+});
+function iface(address: string, family: 'IPv4' | 'IPv6') {
+  const common = { address, netmask: '', mac: '00:00:00:00:00:00', internal: false, cidr: null };
+  return family === 'IPv4' ? { ...common, family } : { ...common, family, scopeid: 0 };
+}
+
 async function proxy(entries: string[], answer: ResolvedAddress[], name = LISTED) {
-  const p = await runProxy(entries, stubResolver(name, answer));
+  const p = await runProxy(entries, stubResolver(name, answer), IFACES);
   cleanup.push(() => p.close());
   return p;
 }
@@ -61,6 +85,11 @@ const ATTACKS: [string, AddressClass][] = [
   ['10.0.0.5', 'private'],
   ['192.168.1.20', 'private'],
   ['fd12::20', 'private'], // unique local
+  // This computer's own interface addresses (IFACES), which the classifier calls public/private.
+  ['203.0.113.7', 'local'],
+  ['::ffff:203.0.113.7', 'local'],
+  ['2001:db8:5::7', 'local'],
+  ['10.1.2.3', 'local'],
 ];
 
 describe('a listed name resolving to a refused address (real proxy, real loopback service)', () => {
@@ -79,6 +108,7 @@ describe('a listed name resolving to a refused address (real proxy, real loopbac
       expect(plain).toContain(`${LISTED} resolves to ${address}`);
 
       expect(await svc.hits()).toBe(0);
+      expect(handed).toEqual([]); // no socket was given the address
       // Logged with the rule and the refused address, never the request's path or query.
       expect(p.refused).toEqual([
         { target, why: { rule: target, address, cls } },
@@ -212,5 +242,23 @@ describe('a pooled socket is never reused for a forward (review, wave 3)', () =>
     const plain = await ask(p.path, getFrom(target));
     expect(plain).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
     expect(served).toBe(1); // the prior request only
+  });
+});
+
+describe("this computer's own addresses", () => {
+  it('are read at each lookup: an address gained after the proxy started is refused', async () => {
+    let eth0: ReturnType<typeof iface>[] = [];
+    const p = await runProxy([`${LISTED}:443`], stubResolver(LISTED, [v('198.51.100.9')]), () => ({
+      eth0,
+    }));
+    cleanup.push(() => p.close());
+    // Before: a public address, handed to the socket (the stand-in refuses it: a 502).
+    expect(await ask(p.path, connectTo(`${LISTED}:443`))).toMatch(/^HTTP\/1\.1 502 /);
+    expect(handed).toEqual(['198.51.100.9']);
+    eth0 = [iface('198.51.100.9', 'IPv4')];
+    const after = await ask(p.path, connectTo(`${LISTED}:443`));
+    expect(after).toMatch(/^HTTP\/1\.1 403 /);
+    expect(after).toContain('198.51.100.9');
+    expect(handed).toEqual(['198.51.100.9']); // not handed again
   });
 });

@@ -8,7 +8,7 @@ import {
   type AddressClass,
   type Resolver,
 } from '../../http/address-guard.js';
-import { targetLookup } from './host-address.js';
+import { targetLookup, type Interfaces } from './host-address.js';
 import {
   connectHost,
   matchingRule,
@@ -43,6 +43,8 @@ export interface HostProxyOptions {
   onRefused?: (target: string, why?: AddressRefusal) => void;
   /** Resolves listed names (the system's resolver unless a test gives one). */
   resolve?: Resolver;
+  /** This computer's interfaces, whose addresses a listed name may not lead to (os.networkInterfaces unless a test gives them). */
+  interfaces?: Interfaces;
 }
 
 /** A listed target refused for the address its name resolved to (no path, no query: no secrets). */
@@ -131,7 +133,7 @@ export class HostProxy {
     const up = connect({
       host: connectHost(target),
       port: target.port,
-      lookup: targetLookup(target, this.resolve),
+      lookup: targetLookup(target, this.resolve, this.o.interfaces),
     });
     this.track(up);
     // `up.connecting` is already false when a failed connect's 'error' comes (node:net destroys
@@ -173,7 +175,7 @@ export class HostProxy {
       {
         host: connectHost(target),
         port: target.port,
-        lookup: targetLookup(target, this.resolve),
+        lookup: targetLookup(target, this.resolve, this.o.interfaces),
         agent: this.agent,
         method: req.method,
         path: url.pathname + url.search,
