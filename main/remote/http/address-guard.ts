@@ -58,6 +58,11 @@ const V6: [AddressClass, string, number][] = [
   // server on the user's network, so refused wherever link-local addresses are.
   ['link-local', 'fd00:ec2::254', 128],
   ['private', 'fc00::', 7], // unique local
+  // NAT64 local-use prefix (RFC 8215): not globally reachable (IANA special-purpose registry). Its
+  // embedded IPv4 address sits where the operator's prefix length puts it (RFC 6052 §2.2: /48 to
+  // /96 inside it), which an address does not tell, so it is not judged like 64:ff9b::/96's: the
+  // whole prefix is the operator's network.
+  ['private', '64:ff9b:1::', 48],
   ['private', 'fec0::', 10], // site-local, deprecated
   ['private', 'ff00::', 8], // multicast
 ];

@@ -82,6 +82,7 @@ const ATTACKS: [string, AddressClass][] = [
   ['169.254.169.254', 'link-local'], // cloud metadata
   ['fe80::1', 'link-local'],
   ['64:ff9b::7f00:1', 'local'], // NAT64 spelling of 127.0.0.1
+  ['64:ff9b:1:7f00:0:100::', 'private'], // NAT64 local-use prefix (RFC 8215): 127.0.0.1 at /48
   ['10.0.0.5', 'private'],
   ['192.168.1.20', 'private'],
   ['fd12::20', 'private'], // unique local
