@@ -2,6 +2,7 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import {
   ANYWHERE,
+  type AddressClass,
   connectionRule,
   guardedLookup,
   type AddressRule,
@@ -76,4 +77,22 @@ function ownAddresses(all: ReturnType<typeof networkInterfaces>): BlockList {
     } else if (isIP(a) === 6) own.addAddress(a, 'ipv6');
   }
   return own;
+}
+
+const KIND: Record<AddressClass, string> = {
+  local: 'an address of this computer',
+  'link-local': 'a link-local or cloud metadata address',
+  private: 'a private address',
+  public: 'a public address',
+};
+
+/**
+ * Why a listed name was refused and what the user can do, for the 403's body, the card and the
+ * log: "resolves to 10.0.0.5, a private address; list 10.0.0.5:443 to allow it". Listing the
+ * address is the way through (a literal is the user's own choice, targetRule), and the server must
+ * then be pointed at the address too (docs/security.md).
+ */
+export function refusalAdvice(address: string, cls: AddressClass, port: number): string {
+  const entry = isIP(address) === 6 ? `[${address}]:${port}` : `${address}:${port}`;
+  return `resolves to ${address}, ${KIND[cls]}; list ${entry} to allow it`;
 }

@@ -68,6 +68,16 @@ async function proxy(entries: string[], answer: ResolvedAddress[], name = LISTED
   return p;
 }
 
+/** The words the user reads for each class (written here, not taken from the code under test). */
+const KIND: Record<AddressClass, string> = {
+  local: 'an address of this computer',
+  'link-local': 'a link-local or cloud metadata address',
+  private: 'a private address',
+  public: 'a public address',
+};
+const entryOf = (address: string, port: number) =>
+  address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+
 const v = (address: string): ResolvedAddress => ({
   address,
   family: address.includes(':') ? 6 : 4,
@@ -111,9 +121,11 @@ describe('a listed name resolving to a refused address (real proxy, real loopbac
       expect(await svc.hits()).toBe(0);
       expect(handed).toEqual([]); // no socket was given the address
       // Logged with the rule and the refused address, never the request's path or query.
+      const advice = `resolves to ${address}, ${KIND[cls]}; list ${entryOf(address, svc.port)} to allow it`;
+      expect(tunnel).toContain(`${LISTED} ${advice} (and point the server at that address)`);
       expect(p.refused).toEqual([
-        { target, why: { rule: target, address, cls } },
-        { target, why: { rule: target, address, cls } },
+        { target, why: { rule: target, address, cls, advice } },
+        { target, why: { rule: target, address, cls, advice } },
       ]);
       expect(JSON.stringify(p.refused)).not.toContain('q=1');
     },
@@ -194,6 +206,7 @@ describe('what the user sees of a refused address', () => {
     expect(lines).toEqual([
       expect.objectContaining({
         level: 'warn',
+        msg: `local server network refused: ${LISTED}:${svc.port} resolves to 169.254.169.254, a link-local or cloud metadata address; list 169.254.169.254:${svc.port} to allow it`,
         server: 'weather',
         target: `${LISTED}:${svc.port}`,
         rule: `${LISTED}:${svc.port}`,
@@ -203,7 +216,7 @@ describe('what the user sees of a refused address', () => {
     ]);
     expect(JSON.stringify(lines)).not.toContain(secret);
     expect(proxies.refusedOf('weather')).toEqual([
-      `${LISTED}:${svc.port} (resolves to 169.254.169.254)`,
+      `${LISTED}:${svc.port} (resolves to 169.254.169.254, a link-local or cloud metadata address; list 169.254.169.254:${svc.port} to allow it)`,
     ]);
     expect(await svc.hits()).toBe(0);
   });

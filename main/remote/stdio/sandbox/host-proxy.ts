@@ -8,7 +8,7 @@ import {
   type AddressClass,
   type Resolver,
 } from '../../http/address-guard.js';
-import { targetLookup, type Interfaces } from './host-address.js';
+import { refusalAdvice, targetLookup, type Interfaces } from './host-address.js';
 import {
   connectHost,
   matchingRule,
@@ -53,6 +53,8 @@ export interface AddressRefusal {
   rule: string;
   address: string;
   cls: AddressClass;
+  /** Why, and what to do: "resolves to 10.0.0.5, a private address; list 10.0.0.5:443 to allow it". */
+  advice: string;
 }
 
 export class HostProxy {
@@ -121,8 +123,9 @@ export class HostProxy {
   /** Reports a refused address and says why to the client (the body of its 403). */
   private addressRefused(target: Target, rule: HostRule, err: AddressRefused): string {
     const where = `${target.host}:${target.port}`;
-    this.o.onRefused?.(where, { rule: ruleText(rule), address: err.address, cls: err.cls });
-    return `Airlock: this server may not reach ${where}: ${err.message}.\n`;
+    const advice = refusalAdvice(err.address, err.cls, target.port);
+    this.o.onRefused?.(where, { rule: ruleText(rule), address: err.address, cls: err.cls, advice });
+    return `Airlock: this server may not reach ${where}: ${target.host} ${advice} (and point the server at that address).\n`;
   }
 
   private tunnel(req: IncomingMessage, socket: Duplex, head: Buffer): void {

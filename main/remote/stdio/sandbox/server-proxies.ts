@@ -74,20 +74,17 @@ export class ServerProxies {
 
   private noteRefused(name: string, target: string, why?: AddressRefusal): void {
     const set = this.refused.get(name) ?? new Set<string>();
-    if (set.size < MAX_REFUSED) set.add(why ? `${target} (resolves to ${why.address})` : target);
+    if (set.size < MAX_REFUSED) set.add(why ? `${target} (${why.advice})` : target);
     this.refused.set(name, set);
-    // A listed host refused for its address: the rule and the address, for the user to judge.
+    // A listed host refused for its address: the rule, the address and what to do about it.
     if (why)
-      this.logger.warn(
-        'local server network refused: a listed host resolved to a refused address',
-        {
-          server: name,
-          target,
-          rule: why.rule,
-          address: why.address,
-          class: why.cls,
-        },
-      );
+      this.logger.warn(`local server network refused: ${target} ${why.advice}`, {
+        server: name,
+        target,
+        rule: why.rule,
+        address: why.address,
+        class: why.cls,
+      });
     else this.logger.info('local server network refused', { server: name, target });
   }
 }
