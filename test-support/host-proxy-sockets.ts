@@ -1,4 +1,4 @@
-import { connect, createServer, type LookupFunction, type Server } from 'node:net';
+import { connect, createServer, isIP, type LookupFunction, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { ResolvedAddress, Resolver } from '../main/remote/http/address-guard.js';
 import { tempDir } from './temp-dir.js';
@@ -99,6 +99,8 @@ export function stubResolver(name: string, answer: ResolvedAddress[]): Resolver 
 export interface RunningProxy {
   path: string;
   refused: { target: string; why?: AddressRefusal }[];
+  /** The connections that failed (502), with node:net's or the guard's error code. */
+  failed: { target: string; code: string }[];
   close(): Promise<void>;
 }
 
@@ -109,15 +111,17 @@ export async function runProxy(
   interfaces?: Interfaces,
 ): Promise<RunningProxy> {
   const refused: RunningProxy['refused'] = [];
+  const failed: RunningProxy['failed'] = [];
   const proxy = new HostProxy({
     rules: entries.map(parseHostRule),
     resolve,
     ...(interfaces ? { interfaces } : {}),
     onRefused: (target, why) => refused.push(why ? { target, why } : { target }),
+    onFailed: (target, err) => failed.push({ target, code: err.code }),
   });
   const path = join(tempDir('airlock-proxy-addr-'), 'p.sock');
   await proxy.listen({ path });
-  return { path, refused, close: () => proxy.close() };
+  return { path, refused, failed, close: () => proxy.close() };
 }
 
 /** Sends one raw request through the proxy and resolves with all it answered. */
@@ -142,7 +146,9 @@ export const getFrom = (authority: string) =>
  * What the proxy's lookups handed its sockets, and a stand-in that keeps every socket on this
  * computer: an address outside loopback/0.0.0.0 is recorded and failed with ECONNREFUSED instead
  * of being connected to, so a broken guard sends no SYN to 10.0.0.5 or fe80::1 and shows at once
- * (a 502 and a recorded address) rather than after an OS connect timeout (review, wave 3).
+ * (a 502 and a recorded address) rather than after an OS connect timeout (review, wave 3). An
+ * answer that is no IP address (`0x7f000001`) is passed on as it came: node:net itself then fails
+ * with ERR_INVALID_IP_ADDRESS and connects nowhere, and a test sees node:net's own behaviour.
  */
 export const handed: string[] = [];
 const ON_THIS_COMPUTER = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1', '0.0.0.0']);
@@ -153,7 +159,7 @@ export function recordingLookup(real: LookupFunction): LookupFunction {
       if (err) return callback(err, '', 0);
       const all = typeof address === 'string' ? [{ address, family: family ?? 0 }] : address;
       handed.push(...all.map((a) => a.address));
-      const away = all.find((a) => !ON_THIS_COMPUTER.has(a.address));
+      const away = all.find((a) => isIP(a.address) !== 0 && !ON_THIS_COMPUTER.has(a.address));
       if (away)
         return callback(
           Object.assign(new Error(`connect ECONNREFUSED ${away.address} (test stand-in)`), {

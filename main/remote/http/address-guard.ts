@@ -58,11 +58,6 @@ const V6: [AddressClass, string, number][] = [
   // server on the user's network, so refused wherever link-local addresses are.
   ['link-local', 'fd00:ec2::254', 128],
   ['private', 'fc00::', 7], // unique local
-  // NAT64 local-use prefix (RFC 8215): not globally reachable (IANA special-purpose registry). Its
-  // embedded IPv4 address sits where the operator's prefix length puts it (RFC 6052 §2.2: /48 to
-  // /96 inside it), which an address does not tell, so it is not judged like 64:ff9b::/96's: the
-  // whole prefix is the operator's network.
-  ['private', '64:ff9b:1::', 48],
   ['private', 'fec0::', 10], // site-local, deprecated
   ['private', 'ff00::', 8], // multicast
 ];
@@ -102,17 +97,18 @@ export interface AddressRule {
    */
   pin?: AddressPin;
   /**
-   * Whether an address is one of this computer's own (beyond loopback: eth0's, a global IPv6),
-   * judged `local` whatever its range — a service bound to 0.0.0.0 or :: answers there. Only the
-   * host-list proxy sets it (host-address.ts); the remote servers' rules do not (yet).
+   * The class this rule gives an address the classifier put in `cls` — `local` for one of this
+   * computer's own (eth0's, a global IPv6: a service bound to 0.0.0.0 or :: answers there), or a
+   * stricter class for a range only this rule refuses. Only the host-list proxy sets it
+   * (host-address.ts); the remote servers' rules do not (yet).
    */
-  own?: (address: string) => boolean;
+  reclass?: (address: string, cls: AddressClass) => AddressClass;
 }
 
-/** The class `rule` gives an address: the classifier's, or `local` for one of `rule.own`. */
+/** The class `rule` gives an address: the classifier's, as `rule.reclass` adjusts it. */
 function classOf(rule: AddressRule, address: string): AddressClass | undefined {
   const cls = classifyAddress(address);
-  return (cls === 'public' || cls === 'private') && rule.own?.(address) ? 'local' : cls;
+  return cls && rule.reclass ? rule.reclass(address, cls) : cls;
 }
 
 export const ANYWHERE: AddressRule = { refused: new Set() };

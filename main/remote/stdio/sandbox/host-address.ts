@@ -21,14 +21,27 @@ import type { Target } from './host-rules.js';
  * a name may lead only to a public address — not to this computer, link-local or metadata
  * addresses, nor private or unique-local ones (a sandbox with a host list has no network of its
  * own; a LAN host is reached by listing its address). Judged in the socket's own `lookup`
- * (guardedLookup), so the address judged is the address connected to, IPv4-mapped, NAT64 and
- * every other spelling included (address-guard.ts classifyAddress, Node's BlockList).
+ * (targetLookup, guardedLookup), so the address judged is the address connected to, IPv4-mapped,
+ * NAT64 and every other spelling included (address-guard.ts classifyAddress, Node's BlockList),
+ * plus the ranges only this proxy refuses (PROXY_PRIVATE) and this computer's own addresses.
  */
 export function targetRule(target: Target): AddressRule {
   const given = connectionRule(`http://${target.host}/`);
   if (given === ANYWHERE) return ANYWHERE;
   return { refused: new Set([...given.refused, 'private']) };
 }
+
+/**
+ * Ranges the host-list proxy calls private although the shared classifier (address-guard.ts, which
+ * the remote servers use too) calls them public. The NAT64 local-use prefix 64:ff9b:1::/48 (RFC
+ * 8215 §3) is not globally reachable (IANA special-purpose registry): it is the operator's own
+ * network, and its embedded IPv4 address sits where the operator's prefix length puts it (RFC 6052
+ * §2.2: /48 to /96), which an address does not tell — so a name leading into it may lead anywhere
+ * on that network, 127.0.0.1 included. Refused here only: for a remote server a private address is
+ * allowed, and changing its class there would change their refusals, reach and pins (review, wave 3).
+ */
+const PROXY_PRIVATE = new BlockList();
+PROXY_PRIVATE.addSubnet('64:ff9b:1::', 48, 'ipv6');
 
 /** This computer's interfaces, as os.networkInterfaces gives them (injected by tests). */
 export type Interfaces = () => ReturnType<typeof networkInterfaces>;
@@ -51,13 +64,36 @@ export function targetLookup(
   const rule = targetRule(target);
   if (rule === ANYWHERE) return guardedLookup(rule, resolve);
   return (hostname, options, callback) => {
-    const own = ownAddresses(interfaces());
-    guardedLookup({ ...rule, own: (a) => own.check(a, isIP(a) === 4 ? 'ipv4' : 'ipv6') }, resolve)(
-      hostname,
-      options,
-      callback,
-    );
+    let own: BlockList;
+    try {
+      own = ownAddresses(interfaces());
+    } catch (err) {
+      // os.networkInterfaces throws (ERR_SYSTEM_ERROR) when getifaddrs fails, e.g. out of file
+      // descriptors (EMFILE). Thrown here it would escape node:net's connect as an uncaught
+      // exception and leave the client hanging; without the list a name cannot be judged, so the
+      // connection fails instead (the proxy answers 502 with this reason).
+      const refused = new InterfacesUnreadable(err);
+      return void process.nextTick(() => callback(refused, '', 0));
+    }
+    const reclass = (a: string, cls: AddressClass): AddressClass => {
+      const type = isIP(a) === 4 ? 'ipv4' : 'ipv6';
+      if ((cls === 'public' || cls === 'private') && own.check(a, type)) return 'local';
+      return cls === 'public' && PROXY_PRIVATE.check(a, type) ? 'private' : cls;
+    };
+    guardedLookup({ ...rule, reclass }, resolve)(hostname, options, callback);
   };
+}
+
+/** The lookup could not read this computer's interfaces, so it did not judge the name. */
+export class InterfacesUnreadable extends Error {
+  override name = 'InterfacesUnreadable';
+  readonly code = 'EINTERFACES';
+  constructor(cause: unknown) {
+    super(
+      `Airlock could not read this computer's network interfaces (${cause instanceof Error ? cause.message : String(cause)}), so it did not connect: a listed name is judged against them`,
+      { cause },
+    );
+  }
 }
 
 /**
@@ -88,11 +124,15 @@ const KIND: Record<AddressClass, string> = {
 
 /**
  * Why a listed name was refused and what the user can do, for the 403's body, the card and the
- * log: "resolves to 10.0.0.5, a private address; list 10.0.0.5:443 to allow it". Listing the
- * address is the way through (a literal is the user's own choice, targetRule), and the server must
- * then be pointed at the address too (docs/security.md).
+ * log. For a private address: "resolves to 10.0.0.5, a private address; list 10.0.0.5:443 to allow
+ * it" — listing the address is the way through (a literal is the user's own choice, targetRule),
+ * and the server must then be pointed at the address too (docs/security.md). For this computer
+ * and link-local/metadata addresses no such advice: reaching them from a sandbox is what the guard
+ * is for, so the message says it is refused for safety (docs/security.md says how a user who
+ * really needs one can still list it).
  */
 export function refusalAdvice(address: string, cls: AddressClass, port: number): string {
+  if (cls !== 'private') return `resolves to ${address}, ${KIND[cls]}; refused for safety`;
   const entry = isIP(address) === 6 ? `[${address}]:${port}` : `${address}:${port}`;
   return `resolves to ${address}, ${KIND[cls]}; list ${entry} to allow it`;
 }

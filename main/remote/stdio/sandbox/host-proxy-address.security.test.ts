@@ -121,8 +121,15 @@ describe('a listed name resolving to a refused address (real proxy, real loopbac
       expect(await svc.hits()).toBe(0);
       expect(handed).toEqual([]); // no socket was given the address
       // Logged with the rule and the refused address, never the request's path or query.
-      const advice = `resolves to ${address}, ${KIND[cls]}; list ${entryOf(address, svc.port)} to allow it`;
-      expect(tunnel).toContain(`${LISTED} ${advice} (and point the server at that address)`);
+      // Advice to list the address for the user's network only; this computer and link-local or
+      // metadata addresses are refused for safety, with no way through offered.
+      const advice =
+        cls === 'private'
+          ? `resolves to ${address}, ${KIND[cls]}; list ${entryOf(address, svc.port)} to allow it`
+          : `resolves to ${address}, ${KIND[cls]}; refused for safety`;
+      const also = cls === 'private' ? ' (and point the server at that address)' : '';
+      expect(tunnel).toContain(`${LISTED} ${advice}${also}.\n`);
+      if (cls !== 'private') expect(tunnel + plain).not.toMatch(/\blist\b|point the server/);
       expect(p.refused).toEqual([
         { target, why: { rule: target, address, cls, advice } },
         { target, why: { rule: target, address, cls, advice } },
@@ -206,7 +213,7 @@ describe('what the user sees of a refused address', () => {
     expect(lines).toEqual([
       expect.objectContaining({
         level: 'warn',
-        msg: `local server network refused: ${LISTED}:${svc.port} resolves to 169.254.169.254, a link-local or cloud metadata address; list 169.254.169.254:${svc.port} to allow it`,
+        msg: `local server network refused: ${LISTED}:${svc.port} resolves to 169.254.169.254, a link-local or cloud metadata address; refused for safety`,
         server: 'weather',
         target: `${LISTED}:${svc.port}`,
         rule: `${LISTED}:${svc.port}`,
@@ -216,7 +223,7 @@ describe('what the user sees of a refused address', () => {
     ]);
     expect(JSON.stringify(lines)).not.toContain(secret);
     expect(proxies.refusedOf('weather')).toEqual([
-      `${LISTED}:${svc.port} (resolves to 169.254.169.254, a link-local or cloud metadata address; list 169.254.169.254:${svc.port} to allow it)`,
+      `${LISTED}:${svc.port} (resolves to 169.254.169.254, a link-local or cloud metadata address; refused for safety)`,
     ]);
     expect(await svc.hits()).toBe(0);
   });
@@ -274,5 +281,45 @@ describe("this computer's own addresses", () => {
     expect(after).toMatch(/^HTTP\/1\.1 403 /);
     expect(after).toContain('198.51.100.9');
     expect(handed).toEqual(['198.51.100.9']); // not handed again
+  });
+});
+
+describe("this computer's interfaces cannot be read (os.networkInterfaces throws, e.g. EMFILE)", () => {
+  it('CONNECT and plain HTTP get a 502 saying why; nothing is connected, nothing thrown', async () => {
+    const svc = await service();
+    const target = `${LISTED}:${svc.port}`;
+    const failing = () => {
+      // What Node throws when getifaddrs fails (uv_interface_addresses, EMFILE).
+      throw Object.assign(
+        new Error('A system error occurred: uv_interface_addresses returned EMFILE'),
+        {
+          code: 'ERR_SYSTEM_ERROR',
+        },
+      );
+    };
+    // An exception escaping the proxy fails the test at once (the client would otherwise hang).
+    let note: (err: unknown) => void = () => {};
+    const thrown = new Promise<never>((_, reject) => (note = reject));
+    process.on('uncaughtException', note);
+    cleanup.push(async () => void process.off('uncaughtException', note));
+    const answer = (request: string) => Promise.race([ask(p.path, request), thrown]);
+    const p = await runProxy([target], stubResolver(LISTED, [v('127.0.0.1')]), failing);
+    cleanup.push(() => p.close());
+
+    const reason = "Airlock could not read this computer's network interfaces";
+    const tunnel = await answer(connectTo(target));
+    expect(tunnel).toMatch(/^HTTP\/1\.1 502 Bad Gateway\r\n/);
+    expect(tunnel).toContain(reason);
+    expect(tunnel).toContain('EMFILE');
+    const plain = await answer(getFrom(target));
+    expect(plain).toMatch(/^HTTP\/1\.1 502 /);
+    expect(plain).toContain(reason);
+
+    expect(handed).toEqual([]);
+    expect(await svc.hits()).toBe(0);
+    expect(p.failed).toEqual([
+      { target, code: 'EINTERFACES' },
+      { target, code: 'EINTERFACES' },
+    ]);
   });
 });

@@ -8,7 +8,12 @@ import {
   type AddressClass,
   type Resolver,
 } from '../../http/address-guard.js';
-import { refusalAdvice, targetLookup, type Interfaces } from './host-address.js';
+import {
+  InterfacesUnreadable,
+  refusalAdvice,
+  targetLookup,
+  type Interfaces,
+} from './host-address.js';
 import {
   connectHost,
   matchingRule,
@@ -41,6 +46,12 @@ export interface HostProxyOptions {
    * but resolved to an address its rule does not allow.
    */
   onRefused?: (target: string, why?: AddressRefusal) => void;
+  /**
+   * A listed, allowed target the proxy could not connect to (its client got a 502): the error's
+   * code (ECONNREFUSED, ERR_INVALID_IP_ADDRESS for an answer that is no IP, EINTERFACES when this
+   * computer's interfaces could not be read) and message, for the log.
+   */
+  onFailed?: (target: string, err: { code: string; message: string }) => void;
   /** Resolves listed names (the system's resolver unless a test gives one). */
   resolve?: Resolver;
   /** This computer's interfaces, whose addresses a listed name may not lead to (os.networkInterfaces unless a test gives them). */
@@ -125,7 +136,18 @@ export class HostProxy {
     const where = `${target.host}:${target.port}`;
     const advice = refusalAdvice(err.address, err.cls, target.port);
     this.o.onRefused?.(where, { rule: ruleText(rule), address: err.address, cls: err.cls, advice });
-    return `Airlock: this server may not reach ${where}: ${target.host} ${advice} (and point the server at that address).\n`;
+    // Pointing the server at the address goes with listing it, which only a private one is offered.
+    const also = err.cls === 'private' ? ' (and point the server at that address)' : '';
+    return `Airlock: this server may not reach ${where}: ${target.host} ${advice}${also}.\n`;
+  }
+
+  /** Reports a connection that failed (not refused), and hands the error on. */
+  private failed(target: Target, err: NodeJS.ErrnoException): Error {
+    this.o.onFailed?.(`${target.host}:${target.port}`, {
+      code: err.code ?? err.name,
+      message: err.message,
+    });
+    return err;
   }
 
   private tunnel(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -154,7 +176,7 @@ export class HostProxy {
       if (socket.destroyed || established) return socket.destroy();
       answered = true;
       if (err instanceof AddressRefused) refuse(socket, this.addressRefused(target, rule, err));
-      else socket.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      else socket.end(badGateway(this.failed(target, err)));
     });
     socket.on('error', () => up.destroy());
     socket.on('close', () => up.destroy());
@@ -193,11 +215,19 @@ export class HostProxy {
     up.on('error', (err) => {
       if (err instanceof AddressRefused && !res.headersSent)
         return forbid(res, this.addressRefused(target, rule, err));
-      if (!res.headersSent) res.writeHead(502, { connection: 'close' });
-      res.end();
+      this.failed(target, err);
+      if (res.headersSent) return res.end();
+      res.writeHead(502, { connection: 'close' });
+      res.end(err instanceof InterfacesUnreadable ? `${err.message}.\n` : undefined);
     });
     req.pipe(up);
   }
+}
+
+/** A 502 for a failed connection; only Airlock's own reason is told, not the network's error. */
+function badGateway(err: Error): string {
+  const body = err instanceof InterfacesUnreadable ? `${err.message}.\n` : '';
+  return `HTTP/1.1 502 Bad Gateway\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 function refusal(target: string): string {

@@ -49,6 +49,13 @@ export class ServerProxies {
       rules,
       ...(this.resolve ? { resolve: this.resolve } : {}),
       onRefused: (target, why) => this.noteRefused(name, target, why),
+      // Not reaching a listed host is the network's business (debug), except when Airlock itself
+      // could not judge the name (its interfaces unreadable, host-address.ts): that the user sees.
+      onFailed: (target, err) =>
+        this.logger[err.code === 'EINTERFACES' ? 'warn' : 'debug'](
+          `local server network: could not connect to ${target}`,
+          { server: name, target, code: err.code, reason: err.message },
+        ),
     });
     let at: string | number;
     if (this.platform === 'darwin') at = await proxy.listen({ port: 0 });
