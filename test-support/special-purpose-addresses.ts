@@ -60,7 +60,10 @@ export const RANGES: readonly Range[] = [
   r('public', '100::/64', 'discard-only (RFC 6666): nothing answers, policy leaves it'),
   r('public', '2001:db8::/32', 'documentation (RFC 3849): not routed, policy leaves it'),
   r('public', '2001::/23', 'IETF protocol assignments (Teredo, ORCHID, …): policy leaves them'),
-  r('public', '2002::/16', '6to4 (RFC 3056): reached through a relay; not judged (see report)'),
+  // 6to4 embeds an IPv4 address (2002:7f00:1:: holds 127.0.0.1), but the packet goes out as IPv6
+  // to a 6to4 relay, never to that IPv4 address on this computer (RFC 3056; its security section has
+  // routers drop embedded private/loopback ones); RFC 7526 deprecated the relays. Left public.
+  r('public', '2002::/16', '6to4 (RFC 3056, RFC 7526): routed as IPv6 to a relay'),
 ];
 
 const lists = RANGES.map((x) => {
