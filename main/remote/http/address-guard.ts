@@ -96,6 +96,19 @@ export interface AddressRule {
    * handed one class only — the most public in the answer — and the pin is told which.
    */
   pin?: AddressPin;
+  /**
+   * The class this rule gives an address the classifier put in `cls` — `local` for one of this
+   * computer's own (eth0's, a global IPv6: a service bound to 0.0.0.0 or :: answers there), or a
+   * stricter class for a range only this rule refuses. Only the host-list proxy sets it
+   * (host-address.ts); the remote servers' rules do not (yet).
+   */
+  reclass?: (address: string, cls: AddressClass) => AddressClass;
+}
+
+/** The class `rule` gives an address: the classifier's, as `rule.reclass` adjusts it. */
+function classOf(rule: AddressRule, address: string): AddressClass | undefined {
+  const cls = classifyAddress(address);
+  return cls && rule.reclass ? rule.reclass(address, cls) : cls;
 }
 
 export const ANYWHERE: AddressRule = { refused: new Set() };
@@ -246,7 +259,7 @@ export function guardedLookup(rule: AddressRule, resolve: Resolver): LookupFunct
           family === 4 || family === 6 ? found.filter((a) => a.family === family) : found;
         let refusal: AddressRefused | undefined;
         let all = answer.filter((a) => {
-          const cls = classifyAddress(a.address);
+          const cls = classOf(rule, a.address);
           if (!cls || !refuses(rule, cls)) return true;
           refusal ??= new AddressRefused(hostname, a.address, cls);
           return false;

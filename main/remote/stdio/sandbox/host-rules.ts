@@ -61,7 +61,12 @@ export function parseTarget(authority: string, defaultPort?: number): Target | u
 }
 
 export function allows(rules: readonly HostRule[], target: Target): boolean {
-  return rules.some((r) => {
+  return matchingRule(rules, target) !== undefined;
+}
+
+/** The first rule that lets `target` through (named in the log when its address is refused). */
+export function matchingRule(rules: readonly HostRule[], target: Target): HostRule | undefined {
+  return rules.find((r) => {
     const portOk =
       r.port !== undefined ? r.port === target.port : DEFAULT_PORTS.includes(target.port);
     if (!portOk) return false;

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../../platform/log.js';
+import type { Resolver } from '../../http/address-guard.js';
 import { FORWARDER_PORT } from './forwarder.js';
-import { HostProxy } from './host-proxy.js';
+import { HostProxy, type AddressRefusal } from './host-proxy.js';
 import { parseHostRule } from './host-rules.js';
 
 const MAX_REFUSED = 20;
@@ -23,6 +24,8 @@ export class ServerProxies {
   constructor(
     private readonly platform: NodeJS.Platform,
     private readonly logger: Logger,
+    /** Resolves listed names (host-proxy.ts; the system's resolver unless a test gives one). */
+    private readonly resolve?: Resolver,
   ) {}
 
   /** The sockets' folder, once made: no sandbox may see the other servers' sockets. */
@@ -42,7 +45,18 @@ export class ServerProxies {
       have.proxy.setRules(rules);
       return have.at;
     }
-    const proxy = new HostProxy({ rules, onRefused: (target) => this.noteRefused(name, target) });
+    const proxy = new HostProxy({
+      rules,
+      ...(this.resolve ? { resolve: this.resolve } : {}),
+      onRefused: (target, why) => this.noteRefused(name, target, why),
+      // Not reaching a listed host is the network's business (debug), except when Airlock itself
+      // could not judge the name (its interfaces unreadable, host-address.ts): that the user sees.
+      onFailed: (target, err) =>
+        this.logger[err.code === 'EINTERFACES' ? 'warn' : 'debug'](
+          `local server network: could not connect to ${target}`,
+          { server: name, target, code: err.code, reason: err.message },
+        ),
+    });
     let at: string | number;
     if (this.platform === 'darwin') at = await proxy.listen({ port: 0 });
     else {
@@ -65,11 +79,20 @@ export class ServerProxies {
     this.dir = undefined;
   }
 
-  private noteRefused(name: string, target: string): void {
+  private noteRefused(name: string, target: string, why?: AddressRefusal): void {
     const set = this.refused.get(name) ?? new Set<string>();
-    if (set.size < MAX_REFUSED) set.add(target);
+    if (set.size < MAX_REFUSED) set.add(why ? `${target} (${why.advice})` : target);
     this.refused.set(name, set);
-    this.logger.info('local server network refused', { server: name, target });
+    // A listed host refused for its address: the rule, the address and what to do about it.
+    if (why)
+      this.logger.warn(`local server network refused: ${target} ${why.advice}`, {
+        server: name,
+        target,
+        rule: why.rule,
+        address: why.address,
+        class: why.cls,
+      });
+    else this.logger.info('local server network refused', { server: name, target });
   }
 }
 
