@@ -82,12 +82,12 @@ export function credentialForms(value: string): string[] {
   const known = KNOWN_SCHEMES.has(m[1]!.toLowerCase());
   // Only what the grammar allows after a scheme (a header of plain words, "My App Name", is not
   // cut into pieces), and after an unknown word only what reads as a credential.
-  const split = NUMERIC.test(credential)
-    ? false
-    : known
-      ? TOKEN68.test(credential) || AUTH_PARAMS.test(credential)
-      : (TOKEN68.test(credential) && CREDENTIAL_LIKE(credential)) ||
-        (AUTH_PARAMS.test(credential) && credentialParams(credential));
+  // Behind a known scheme a number too is a credential; after another word it is a number.
+  const split = known
+    ? TOKEN68.test(credential) || AUTH_PARAMS.test(credential)
+    : !NUMERIC.test(credential) &&
+      ((TOKEN68.test(credential) && CREDENTIAL_LIKE(credential)) ||
+        (AUTH_PARAMS.test(credential) && credentialParams(credential)));
   if (!split) return [value];
   const out = [value, credential];
   if (/^basic[ \t]/i.test(value)) out.push(...basicForms(credential));

@@ -151,26 +151,27 @@ describe('the second review: ordinary values, vendor keys, other JSON encoders',
     }
   });
 
-  it('a secret as other JSON encoders escape it: PHP, .NET, Go and Gson', () => {
-    const secret = 'ab/cd+ef=gh<12ä';
-    const r = redactor(secret);
-    const php = JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/');
-    const dotnet = JSON.stringify(secret)
-      .slice(1, -1)
-      .replace(
-        /[^\x20-\x7e]/g,
-        (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
-      );
-    const go = JSON.stringify(secret)
-      .slice(1, -1)
-      .replace(/[^\x20-\x7e<>&='+]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    for (const form of [php, dotnet, go])
-      expect(r.text(`x ${form} y`), form).toBe('x [redacted] y');
-    // A value under the minimum is not redacted in an escaped form either.
+  it('a value under the minimum is not redacted in an escaped form either', () => {
     expect(redactor('é1').text('caf\\u00e91')).toBe('caf\\u00e91');
   });
 
-  it('a number after a known scheme stays a number in a result', () => {
-    expect(redactor('Token 100000').result({ n: 1000000 })).toEqual({ n: 1000000 });
+  it('each encoder’s own escape set, written out by hand from its documentation', () => {
+    const key =
+      'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+    const r = redactor(key, 'p&ss=word+1', 'pässwörd/2024', 'Bearer 12345678901234567890');
+    const cases = [
+      // Gson: <>&=' as lower-case \u, "+" and "/" as they are.
+      key.replace(/=/g, '\\u003d'),
+      // .NET System.Text.Json: "+" (and <>&'`, non-ASCII) as upper-case \u, "=" as it is.
+      key.replace(/\+/g, '\\u002B'),
+      'p\\u0026ss\\u003dword+1', // Gson
+      'p\\u0026ss=word\\u002B1', // .NET
+      'p\\u0026ss=word+1', // Go
+      'p\\u00e4ssw\\u00f6rd\\/2024', // PHP: non-ASCII and "/"
+      'p\\u00E4ssw\\u00F6rd/2024', // .NET
+    ];
+    for (const form of cases) expect(r.text(`got ${form}.`), form).toBe('got [redacted].');
+    // Behind a known scheme an all-digit token is a credential.
+    expect(r.text('token 12345678901234567890 echoed')).toBe('token [redacted] echoed');
   });
 });

@@ -96,21 +96,44 @@ function uriEncoded(v: string): string {
   }
 }
 
-/** `v` as JSON encoders write it inside a string: the forms above, each a literal to look for. */
+/** `v` as JSON encoders write it inside a string, each form a literal to look for. */
 function escapedForms(v: string): string[] {
-  const json = JSON.stringify(v).slice(1, -1);
-  const hex = (c: string, upper: boolean) => {
-    const h = c.charCodeAt(0).toString(16).padStart(4, '0');
-    return `\\u${upper ? h.toUpperCase() : h}`;
-  };
-  const ascii = (upper: boolean) => json.replace(/[^\x20-\x7e]/g, (c) => hex(c, upper));
-  const htmlSafe = (upper: boolean) => ascii(upper).replace(/[<>&='+]/g, (c) => hex(c, upper));
   return [
-    json,
-    json.replace(/\//g, '\\/'),
-    ascii(false),
-    ascii(true),
-    htmlSafe(false),
-    htmlSafe(true),
+    JSON.stringify(v).slice(1, -1), // JSON.stringify, serde, Jackson
+    encoded(v, /[^\p{ASCII}]/u, false), // Python json.dumps (ensure_ascii)
+    encoded(v, /[^\p{ASCII}]/u, false, '\\"', '\\/'), // PHP json_encode: non-ASCII and "/"
+    encoded(v, /[<>&\u2028\u2029\ud800-\udfff]/, false), // Go encoding/json (HTML-safe)
+    encoded(v, /[<>&='\u2028\u2029]/, false), // Gson (HTML-safe)
+    // .NET System.Text.Json (JavaScriptEncoder.Default): non-ASCII, HTML-sensitive characters and
+    // `"` as upper-case \u escapes.
+    encoded(v, /[^\p{ASCII}]|[\x7f<>&'+`]/u, true, '\\u0022'),
   ];
+}
+
+const SHORT: Record<string, string> = {
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+
+/**
+ * `v` inside a JSON string as an encoder writes it: JSON's own escapes (RFC 8259 §7), then every
+ * code unit in `escape` as `\uXXXX` in the encoder's hex case, `"` and `/` as it writes them.
+ */
+function encoded(v: string, escape: RegExp, upper: boolean, quote = '\\"', slash = '/'): string {
+  let out = '';
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i]!;
+    if (c === '"') out += quote;
+    else if (c === '\\') out += '\\\\';
+    else if (c === '/') out += slash;
+    else if (SHORT[c]) out += SHORT[c];
+    else if (c < ' ' || escape.test(c)) {
+      const h = c.charCodeAt(0).toString(16).padStart(4, '0');
+      out += `\\u${upper ? h.toUpperCase() : h}`;
+    } else out += c;
+  }
+  return out;
 }
